@@ -1,0 +1,21 @@
+// passlab-cli: the headless entry point. Each subcommand lives in its own file
+// and registers itself here.
+#include <CLI/CLI.hpp>
+
+#include "app/cli/commands.h"
+#include "core/support/log.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"PassLab: offline optimization workbench for ONNX inference graphs"};
+  app.set_version_flag("--version", std::string("passlab-cli ") + PASSLAB_VERSION);
+  app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Log what happens");
+  passlab::cli::registerInfo(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return passlab::cli::exitCode();
+}

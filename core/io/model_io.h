@@ -1,0 +1,63 @@
+// Loading and saving ONNX models. This module is the only code that sees the
+// protobuf messages; everything else works on ir::Model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "core/support/error.h"
+
+namespace passlab::io {
+
+struct LoadOptions {
+  // Repair what is recoverable (unsorted nodes, "ai.onnx" spelled out, a used
+  // domain without an opset import, value_info without a type, -1 dims) and
+  // report it; when false such files are rejected.
+  bool repair = true;
+};
+
+struct LoadReport {
+  std::vector<std::string> repairs;   // what was fixed while loading
+  std::vector<std::string> warnings;  // accepted, but worth knowing
+};
+
+struct LoadedModel {
+  ir::Model model;
+  LoadReport report;
+};
+
+// Loads a model file. External data is mapped from files beside it, never
+// outside its folder. Errors name the file and the problem.
+Expected<LoadedModel> loadModel(const std::string& path, const LoadOptions& options = {});
+// Loads from bytes; `baseDir` resolves external data ("" forbids it);
+// `displayName` is used in messages.
+Expected<LoadedModel> loadModelFromBytes(std::string_view bytes, const std::string& baseDir,
+                                         const std::string& displayName,
+                                         const LoadOptions& options = {});
+
+struct SaveOptions {
+  enum class External {
+    kAsLoaded,  // tensors loaded from external data stay external, others inline
+    kAll,       // every tensor of at least `externalThreshold` bytes goes external
+    kNone,      // everything inline (fails past the 2 GiB protobuf limit)
+  };
+  External external = External::kAsLoaded;
+  uint64_t externalThreshold = 1024;
+  // File name (in the model's folder) for external data; default "<model file>.data".
+  std::string externalFileName;
+  // Move tensors out automatically when the file would pass protobuf's 2 GiB limit.
+  bool autoExternalOver2GiB = true;
+  // Write value_info for every typed intermediate value (not only those the file declared).
+  bool writeAllValueInfo = false;
+};
+
+// Saves atomically: data goes to temporary files in the target folder that are
+// renamed into place only when complete.
+Status saveModel(const ir::Model& model, const std::string& path, const SaveOptions& options = {});
+// Serializes with all tensors inline (for tests, hashing, in-memory hand-off).
+Expected<std::string> serializeModel(const ir::Model& model, const SaveOptions& options = {});
+
+}  // namespace passlab::io

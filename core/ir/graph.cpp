@@ -1,0 +1,407 @@
+#include "core/ir/graph.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace passlab::ir {
+
+Graph::Graph(std::shared_ptr<GraphContext> ctx)
+    : ctx_(ctx ? std::move(ctx) : std::make_shared<GraphContext>()) {}
+
+Graph::~Graph() {
+  // Detach nodes last-to-first so outer values lose the uses of nested nodes
+  // while both are still alive.
+  while (!nodes_.empty()) {
+    Node* n = nodes_.back().get();
+    for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
+    nodes_.pop_back();
+  }
+  for (Value* v : outputs_) {
+    auto& of = v->outputOf_;
+    auto it = std::find(of.begin(), of.end(), this);
+    if (it != of.end()) of.erase(it);
+  }
+}
+
+Graph* Graph::parent() const {
+  return parentNode_ ? parentNode_->owner() : nullptr;
+}
+
+Value* Graph::findValue(std::string_view name) const {
+  auto it = valueIndex_.find(std::string(name));
+  return it == valueIndex_.end() ? nullptr : it->second;
+}
+
+Value* Graph::lookup(std::string_view name) const {
+  for (const Graph* g = this; g != nullptr; g = g->parent())
+    if (Value* v = g->findValue(name)) return v;
+  return nullptr;
+}
+
+Value* Graph::newValue(std::string name) {
+  auto v = std::unique_ptr<Value>(new Value());
+  v->owner_ = this;
+  v->name_ = std::move(name);
+  Value* raw = v.get();
+  values_.push_back(std::move(v));
+  raw->self_ = std::prev(values_.end());
+  if (!raw->name_.empty()) {
+    valueIndex_.emplace(raw->name_, raw);
+    ctx_->names.insert(raw->name_);
+  }
+  return raw;
+}
+
+void Graph::eraseValue(Value* v) {
+  auto it = valueIndex_.find(v->name_);
+  if (it != valueIndex_.end() && it->second == v) valueIndex_.erase(it);
+  values_.erase(v->self_);
+}
+
+Value* Graph::addInput(std::string name, Type type) {
+  Value* v = findValue(name);
+  if (v == nullptr) v = newValue(std::move(name));
+  v->type_ = std::move(type);
+  v->isGraphInput_ = true;
+  inputs_.push_back(v);
+  return v;
+}
+
+void Graph::removeInput(Value* v) {
+  auto it = std::find(inputs_.begin(), inputs_.end(), v);
+  if (it == inputs_.end()) return;
+  inputs_.erase(it);
+  v->isGraphInput_ = false;
+  if (!v->isInitializer() && !v->hasUses() && v->producer_ == nullptr && v->outputOf_.empty())
+    eraseValue(v);
+}
+
+Value* Graph::addInitializer(std::string name, Tensor t) {
+  Value* v = findValue(name);
+  if (v == nullptr) v = newValue(std::move(name));
+  setInitializer(v, std::move(t));
+  return v;
+}
+
+void Graph::setInitializer(Value* v, Tensor t) {
+  if (!v->isInitializer()) initializers_.push_back(v);
+  if (!v->isGraphInput_ || v->type_.isUndefined()) v->type_ = Type::tensor(t.dtype(), t.shape());
+  v->initializer_ = std::move(t);
+}
+
+void Graph::removeInitializer(Value* v) {
+  auto it = std::find(initializers_.begin(), initializers_.end(), v);
+  if (it == initializers_.end()) return;
+  initializers_.erase(it);
+  v->initializer_.reset();
+  if (!v->isGraphInput_ && !v->hasUses() && v->producer_ == nullptr && v->outputOf_.empty())
+    eraseValue(v);
+}
+
+Value* Graph::addSparseInitializer(std::string name, SparseTensor t) {
+  Value* v = findValue(name);
+  if (v == nullptr) v = newValue(std::move(name));
+  if (!v->type_.isTensor() && !v->isGraphInput_) {
+    DataType dt = t.values.dtype();
+    v->type_ = Type::tensor(dt, Shape::fromValues(t.dims));
+  }
+  v->sparseInitializer_ = std::move(t);
+  sparseInitializers_.push_back(v);
+  return v;
+}
+
+void Graph::addOutput(Value* v) {
+  outputs_.push_back(v);
+  v->outputOf_.push_back(this);
+}
+
+void Graph::setOutput(size_t i, Value* v) {
+  Value* old = outputs_.at(i);
+  if (old == v) return;
+  auto& of = old->outputOf_;
+  of.erase(std::find(of.begin(), of.end(), this));
+  outputs_[i] = v;
+  v->outputOf_.push_back(this);
+}
+
+void Graph::removeOutput(size_t i) {
+  Value* old = outputs_.at(i);
+  auto& of = old->outputOf_;
+  of.erase(std::find(of.begin(), of.end(), this));
+  outputs_.erase(outputs_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+size_t Graph::nodeCountRecursive() const {
+  size_t n = 0;
+  forEachNodeRecursive([&](Node*) { ++n; });
+  return n;
+}
+
+Node* Graph::newNode(std::string opType, std::string domain, Node* before) {
+  auto n = std::unique_ptr<Node>(new Node());
+  n->id_ = ctx_->nextNodeId++;
+  n->opType_ = std::move(opType);
+  n->domain_ = std::move(domain);
+  n->owner_ = this;
+  Node* raw = n.get();
+  auto pos = before ? before->self_ : nodes_.end();
+  raw->self_ = nodes_.insert(pos, std::move(n));
+  nodeIndex_.emplace(raw->id_, raw);
+  return raw;
+}
+
+Node* Graph::addNode(std::string opType, std::string domain, const std::vector<Value*>& inputs,
+                     const std::vector<std::string>& outputNames, Node* before) {
+  Node* n = newNode(std::move(opType), std::move(domain), before);
+  for (Value* v : inputs) n->addInput(v);
+  for (const std::string& name : outputNames) {
+    if (name.empty()) {
+      n->outputs_.push_back(nullptr);
+      continue;
+    }
+    Value* v = newValue(findValue(name) ? freshName(name) : name);
+    v->producer_ = n;
+    v->producerIndex_ = static_cast<int>(n->outputs_.size());
+    n->outputs_.push_back(v);
+  }
+  return n;
+}
+
+Node* Graph::addNode(std::string opType, std::string domain, const std::vector<Value*>& inputs,
+                     size_t numOutputs, Node* before, std::string_view nameHint) {
+  std::string hint = nameHint.empty() ? opType : std::string(nameHint);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < numOutputs; ++i) names.push_back(freshName(hint + "_out"));
+  return addNode(std::move(opType), std::move(domain), inputs, names, before);
+}
+
+void Graph::removeNode(Node* n) {
+  if (n->owner_ != this)
+    throw std::logic_error("removeNode: " + n->describe() + " is not in this graph");
+  for (Value* out : n->outputs_) {
+    if (out && (out->hasUses() || !out->outputOf_.empty()))
+      throw std::logic_error("removeNode: output '" + out->name() + "' of " + n->describe() +
+                             " is still used");
+  }
+  for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
+  for (Value* out : n->outputs_) {
+    if (!out) continue;
+    out->producer_ = nullptr;
+    if (!out->isGraphInput_ && !out->isInitializer()) eraseValue(out);
+  }
+  nodeIndex_.erase(n->id_);
+  nodes_.erase(n->self_);
+}
+
+void Graph::moveBefore(Node* n, Node* pos) {
+  auto target = pos ? pos->self_ : nodes_.end();
+  nodes_.splice(target, nodes_, n->self_);
+}
+
+Node* Graph::findNode(NodeId id) const {
+  auto it = nodeIndex_.find(id);
+  return it == nodeIndex_.end() ? nullptr : it->second;
+}
+
+void Graph::adoptSubgraph(Node* owner, Graph* sub) {
+  sub->parentNode_ = owner;
+  sub->ctx_ = ctx_;
+}
+
+void Graph::replaceAllUsesWith(Value* from, Value* to) {
+  if (from == to) return;
+  std::vector<Use> uses = from->uses_;
+  for (const Use& u : uses) u.node->setInput(static_cast<size_t>(u.inputIndex), to);
+  std::vector<Graph*> graphs = from->outputOf_;
+  for (Graph* g : graphs)
+    for (size_t i = 0; i < g->outputs_.size(); ++i)
+      if (g->outputs_[i] == from) g->setOutput(i, to);
+}
+
+std::string Graph::freshName(std::string_view hint) {
+  std::string base = hint.empty() ? std::string("v") : std::string(hint);
+  if (!ctx_->names.count(base)) return base;
+  while (true) {
+    std::string candidate = base + "_" + std::to_string(++ctx_->nameCounter);
+    if (!ctx_->names.count(candidate)) return candidate;
+  }
+}
+
+bool Graph::renameValue(Value* v, std::string newName) {
+  if (v->name_ == newName) return true;
+  if (lookup(newName) != nullptr) return false;
+  Graph* g = v->owner_;
+  auto it = g->valueIndex_.find(v->name_);
+  if (it != g->valueIndex_.end() && it->second == v) g->valueIndex_.erase(it);
+  v->name_ = std::move(newName);
+  g->valueIndex_.emplace(v->name_, v);
+  ctx_->names.insert(v->name_);
+  return true;
+}
+
+void Graph::removeValue(Value* v) {
+  if (v->producer_ || v->hasUses() || v->isGraphInput_ || v->isInitializer() ||
+      !v->outputOf_.empty())
+    throw std::logic_error("removeValue: '" + v->name() + "' is still referenced");
+  eraseValue(v);
+}
+
+namespace {
+// Values of `g` read by nodes of `n`'s subgraphs (implicit inputs of n).
+void collectOuterReads(const Node* n, const Graph* g, std::vector<Value*>& out) {
+  for (Graph* sub : n->subgraphs()) {
+    sub->forEachNodeRecursive([&](Node* inner) {
+      for (Value* v : inner->inputs())
+        if (v && v->owner() == g) out.push_back(v);
+    });
+  }
+}
+}  // namespace
+
+bool Graph::sortTopologically() {
+  // Depth-first, visiting nodes in their current order, so an already sorted
+  // graph keeps its order exactly. O(nodes + edges).
+  enum : uint8_t { kNew, kActive, kDone };
+  std::unordered_map<const Node*, uint8_t> state;
+  state.reserve(nodes_.size());
+  std::vector<Node*> order;
+  order.reserve(nodes_.size());
+  auto deps = [&](const Node* n) {
+    std::vector<Value*> vals(n->inputs_.begin(), n->inputs_.end());
+    if (n->hasSubgraphs()) collectOuterReads(n, this, vals);
+    std::vector<Node*> out;
+    for (Value* v : vals)
+      if (v && v->producer_ && v->producer_->owner_ == this) out.push_back(v->producer_);
+    return out;
+  };
+  struct Frame {
+    Node* node;
+    std::vector<Node*> deps;
+    size_t next;
+  };
+  for (const auto& start : nodes_) {
+    if (state[start.get()] != kNew) continue;
+    std::vector<Frame> stack;
+    stack.push_back({start.get(), deps(start.get()), 0});
+    state[start.get()] = kActive;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next < f.deps.size()) {
+        Node* d = f.deps[f.next++];
+        uint8_t s = state[d];
+        if (s == kActive) return false;  // cycle
+        if (s == kNew) {
+          state[d] = kActive;
+          stack.push_back({d, deps(d), 0});
+        }
+        continue;
+      }
+      state[f.node] = kDone;
+      order.push_back(f.node);
+      stack.pop_back();
+    }
+  }
+  for (Node* n : order) nodes_.splice(nodes_.end(), nodes_, n->self_);
+  return true;
+}
+
+void Graph::forEachNodeRecursive(const std::function<void(Node*)>& f) const {
+  for (const auto& n : nodes_) {
+    f(n.get());
+    for (Graph* sub : n->subgraphs()) sub->forEachNodeRecursive(f);
+  }
+}
+
+namespace {
+void copyAttributeData(const Attribute& src, Attribute& dst) {
+  dst.setRefAttrName(src.refAttrName());
+  dst.setDocString(src.docString());
+  dst.f = src.f;
+  dst.i = src.i;
+  dst.s = src.s;
+  dst.t = src.t;
+  dst.sparse = src.sparse;
+  dst.tp = src.tp;
+  dst.floats = src.floats;
+  dst.ints = src.ints;
+  dst.strings = src.strings;
+  dst.tensors = src.tensors;
+  dst.sparseTensors = src.sparseTensors;
+  dst.typeProtos = src.typeProtos;
+}
+}  // namespace
+
+std::unique_ptr<Graph> Graph::clone() const {
+  auto ctx = parentNode_ ? ctx_ : std::make_shared<GraphContext>(*ctx_);
+  auto dst = std::make_unique<Graph>(ctx);
+  std::unordered_map<const Value*, Value*> map;
+  cloneInto(*dst, map);
+  return dst;
+}
+
+void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map) const {
+  dst.name_ = name_;
+  dst.docString_ = docString_;
+  dst.unknownFields_ = unknownFields_;
+  dst.metadata_ = metadata_;
+  dst.quantAnnotations_ = quantAnnotations_;
+  for (const auto& v : values_) {
+    Value* nv = dst.newValue(v->name_);
+    nv->type_ = v->type_;
+    nv->isGraphInput_ = v->isGraphInput_;
+    nv->declaredInValueInfo_ = v->declaredInValueInfo_;
+    nv->initializer_ = v->initializer_;
+    nv->sparseInitializer_ = v->sparseInitializer_;
+    nv->docString_ = v->docString_;
+    nv->metadata_ = v->metadata_;
+    map[v.get()] = nv;
+  }
+  auto mapped = [&](Value* v) -> Value* {
+    if (!v) return nullptr;
+    auto it = map.find(v);
+    return it == map.end() ? v : it->second;  // outer scope outside the clone: same value
+  };
+  for (Value* v : inputs_) dst.inputs_.push_back(mapped(v));
+  for (Value* v : initializers_) dst.initializers_.push_back(mapped(v));
+  for (Value* v : sparseInitializers_) dst.sparseInitializers_.push_back(mapped(v));
+  for (const auto& n : nodes_) {
+    auto nn = std::unique_ptr<Node>(new Node());
+    Node* raw = nn.get();
+    raw->id_ = n->id_;
+    raw->name_ = n->name_;
+    raw->opType_ = n->opType_;
+    raw->domain_ = n->domain_;
+    raw->overload_ = n->overload_;
+    raw->docString_ = n->docString_;
+    raw->unknownFields_ = n->unknownFields_;
+    raw->metadata_ = n->metadata_;
+    raw->owner_ = &dst;
+    raw->self_ = dst.nodes_.insert(dst.nodes_.end(), std::move(nn));
+    dst.nodeIndex_.emplace(raw->id_, raw);
+    for (Value* in : n->inputs_) raw->addInput(mapped(in));
+    for (Value* out : n->outputs_) {
+      Value* no = mapped(out);
+      if (no) {
+        no->producer_ = raw;
+        no->producerIndex_ = static_cast<int>(raw->outputs_.size());
+      }
+      raw->outputs_.push_back(no);
+    }
+    for (const Attribute& a : n->attrs_) {
+      Attribute na(a.name(), a.type());
+      copyAttributeData(a, na);
+      auto cloneSub = [&](const Graph& sub) {
+        auto g = std::make_unique<Graph>(dst.ctx_);
+        g->parentNode_ = raw;
+        sub.cloneInto(*g, map);
+        return g;
+      };
+      if (a.g) na.g = cloneSub(*a.g);
+      for (const auto& g : a.graphs) na.graphs.push_back(cloneSub(*g));
+      raw->attrs_.push_back(std::move(na));
+    }
+  }
+  for (Value* v : outputs_) dst.addOutput(mapped(v));
+}
+
+}  // namespace passlab::ir

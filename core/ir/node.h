@@ -1,0 +1,94 @@
+// A node: one operator application with inputs, outputs and attributes.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/ir/attribute.h"
+#include "core/ir/value.h"
+
+namespace passlab::ir {
+
+// Stable identity of a node. Never reused within a model, kept by copies and
+// snapshots, so two versions of a graph can be compared node by node.
+using NodeId = uint64_t;
+
+class Node {
+ public:
+  NodeId id() const { return id_; }
+  const std::string& name() const { return name_; }
+  void setName(std::string n) { name_ = std::move(n); }
+  const std::string& opType() const { return opType_; }
+  void setOpType(std::string op) { opType_ = std::move(op); }
+  // "" is the default ONNX domain ("ai.onnx" is normalised to "" by the loader).
+  const std::string& domain() const { return domain_; }
+  void setDomain(std::string d) { domain_ = std::move(d); }
+  // "Conv" or "com.microsoft.Attention".
+  std::string qualifiedOpType() const;
+  const std::string& overload() const { return overload_; }
+  void setOverload(std::string o) { overload_ = std::move(o); }
+  const std::string& docString() const { return docString_; }
+  void setDocString(std::string s) { docString_ = std::move(s); }
+  std::vector<std::pair<std::string, std::string>>& metadata() { return metadata_; }
+  const std::vector<std::pair<std::string, std::string>>& metadata() const { return metadata_; }
+  // Serialized protobuf fields this version of PassLab does not know; written back on save.
+  const std::string& unknownFields() const { return unknownFields_; }
+  void setUnknownFields(std::string b) { unknownFields_ = std::move(b); }
+
+  Graph* owner() const { return owner_; }
+
+  // Inputs; nullptr marks an omitted optional input ("" in ONNX).
+  const std::vector<Value*>& inputs() const { return inputs_; }
+  size_t inputCount() const { return inputs_.size(); }
+  Value* input(size_t i) const { return i < inputs_.size() ? inputs_[i] : nullptr; }
+  void setInput(size_t i, Value* v);  // keeps use lists right
+  void addInput(Value* v);
+  void removeLastInput();
+  void replaceInput(Value* from, Value* to);  // every occurrence
+
+  // Outputs; nullptr marks an omitted optional output.
+  const std::vector<Value*>& outputs() const { return outputs_; }
+  size_t outputCount() const { return outputs_.size(); }
+  Value* output(size_t i) const { return i < outputs_.size() ? outputs_[i] : nullptr; }
+
+  // Attributes.
+  const std::vector<Attribute>& attributes() const { return attrs_; }
+  std::vector<Attribute>& attributes() { return attrs_; }
+  const Attribute* attr(std::string_view name) const;
+  Attribute* attr(std::string_view name);
+  bool hasAttr(std::string_view name) const { return attr(name) != nullptr; }
+  void setAttr(Attribute a);  // replaces one of the same name
+  bool removeAttr(std::string_view name);
+  int64_t attrInt(std::string_view name, int64_t fallback) const;
+  float attrFloat(std::string_view name, float fallback) const;
+  std::string attrString(std::string_view name, std::string fallback) const;
+  std::vector<int64_t> attrInts(std::string_view name, std::vector<int64_t> fallback = {}) const;
+  std::vector<float> attrFloats(std::string_view name, std::vector<float> fallback = {}) const;
+
+  // Subgraphs held by GRAPH/GRAPHS attributes (If branches, Loop/Scan bodies).
+  std::vector<Graph*> subgraphs() const;
+  bool hasSubgraphs() const;
+
+  // A label for messages: "Conv 'conv1' (#12)".
+  std::string describe() const;
+
+ private:
+  friend class Graph;
+  Node() = default;
+
+  NodeId id_ = 0;
+  std::string name_, opType_, domain_, overload_, docString_, unknownFields_;
+  std::vector<std::pair<std::string, std::string>> metadata_;
+  Graph* owner_ = nullptr;
+  std::vector<Value*> inputs_;
+  std::vector<Value*> outputs_;
+  std::vector<Attribute> attrs_;
+  std::list<std::unique_ptr<Node>>::iterator self_;
+};
+
+}  // namespace passlab::ir

@@ -1,0 +1,87 @@
+// A value: one SSA tensor (or sequence, map, ...) of a graph, with its type,
+// its single producer and the list of its uses.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ir/tensor.h"
+#include "core/ir/type.h"
+
+namespace passlab::ir {
+
+class Graph;
+class Node;
+
+struct Use {
+  Node* node;
+  int inputIndex;
+  bool operator==(const Use& o) const { return node == o.node && inputIndex == o.inputIndex; }
+};
+
+class Value {
+ public:
+  const std::string& name() const { return name_; }
+  const Type& type() const { return type_; }
+  Type& mutableType() { return type_; }
+  void setType(Type t) { type_ = std::move(t); }
+  // The graph that defines this value (its scope).
+  Graph* owner() const { return owner_; }
+
+  // Producer: a node output, or nullptr for graph inputs and initializers.
+  Node* producer() const { return producer_; }
+  int producerOutputIndex() const { return producerIndex_; }
+
+  // Every (node, input index) reading this value, including nodes in nested subgraphs.
+  const std::vector<Use>& uses() const { return uses_; }
+  bool hasUses() const { return !uses_.empty(); }
+  // Graphs listing this value as an output (a subgraph may output an outer value).
+  const std::vector<Graph*>& outputOf() const { return outputOf_; }
+  bool isGraphOutput() const { return !outputOf_.empty(); }
+  bool isGraphInput() const { return isGraphInput_; }
+
+  // Constant data when this value is an initializer.
+  bool isInitializer() const { return initializer_.has_value(); }
+  const Tensor* initializer() const { return initializer_ ? &*initializer_ : nullptr; }
+  Tensor* mutableInitializer() { return initializer_ ? &*initializer_ : nullptr; }
+  bool isSparseInitializer() const { return sparseInitializer_.has_value(); }
+  const SparseTensor* sparseInitializer() const {
+    return sparseInitializer_ ? &*sparseInitializer_ : nullptr;
+  }
+
+  // ValueInfoProto extras, kept for round trips.
+  const std::string& docString() const { return docString_; }
+  void setDocString(std::string s) { docString_ = std::move(s); }
+  // True if the file declared this value in value_info (or an edit asked to).
+  bool declaredInValueInfo() const { return declaredInValueInfo_; }
+  void setDeclaredInValueInfo(bool b) { declaredInValueInfo_ = b; }
+  std::vector<std::pair<std::string, std::string>>& metadata() { return metadata_; }
+  const std::vector<std::pair<std::string, std::string>>& metadata() const { return metadata_; }
+
+ private:
+  friend class Graph;
+  friend class Node;
+  Value() = default;
+
+  std::string name_;
+  Type type_;
+  Graph* owner_ = nullptr;
+  Node* producer_ = nullptr;
+  int producerIndex_ = -1;
+  std::vector<Use> uses_;
+  std::vector<Graph*> outputOf_;
+  bool isGraphInput_ = false;
+  bool declaredInValueInfo_ = false;
+  std::optional<Tensor> initializer_;
+  std::optional<SparseTensor> sparseInitializer_;
+  std::string docString_;
+  std::vector<std::pair<std::string, std::string>> metadata_;
+  std::list<std::unique_ptr<Value>>::iterator self_;
+};
+
+}  // namespace passlab::ir

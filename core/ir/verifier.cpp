@@ -1,0 +1,228 @@
+#include "core/ir/verifier.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/ir/op_schema.h"
+
+namespace passlab::ir {
+
+std::string onnxTypeString(const Type& t) {
+  switch (t.kind()) {
+    case Type::Kind::kTensor:
+      return "tensor(" + std::string(dtypeName(t.elemType())) + ")";
+    case Type::Kind::kSparseTensor:
+      return "sparse_tensor(" + std::string(dtypeName(t.elemType())) + ")";
+    case Type::Kind::kSequence:
+      return "seq(" + onnxTypeString(*t.inner()) + ")";
+    case Type::Kind::kOptional:
+      return "optional(" + onnxTypeString(*t.inner()) + ")";
+    case Type::Kind::kMap: {
+      // Maps of tensors are written with the bare element type ("map(string,float)") in schemas.
+      const Type& v = *t.inner();
+      std::string vs = v.isTensor() ? std::string(dtypeName(v.elemType())) : onnxTypeString(v);
+      return "map(" + std::string(dtypeName(t.elemType())) + "," + vs + ")";
+    }
+    default:
+      return "";
+  }
+}
+
+namespace {
+
+std::string noSpaces(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  return s;
+}
+
+// A type is "known enough" to check when it is defined and, for tensors, has an element type.
+bool checkable(const Type& t) {
+  if (t.isUndefined()) return false;
+  if (t.isTensor() || t.kind() == Type::Kind::kSparseTensor)
+    return t.elemType() != DataType::kUndefined;
+  if (t.inner()) return checkable(*t.inner());
+  return true;
+}
+
+class Verifier {
+ public:
+  Verifier(const Model& m, const VerifierOptions& o) : model_(m), options_(o) {}
+
+  std::vector<VerifierProblem> run() {
+    verifyGraph(model_.graph());
+    return std::move(problems_);
+  }
+
+ private:
+  void report(const Node* n, std::string msg,
+              VerifierProblem::Severity sev = VerifierProblem::Severity::kError) {
+    if (problems_.size() >= options_.maxProblems) return;
+    problems_.push_back({sev, n ? n->id() : 0, n ? n->describe() + ": " + msg : msg});
+  }
+
+  static std::string graphLabel(const Graph& g) {
+    return g.parentNode() ? "subgraph '" + g.name() + "' of " + g.parentNode()->describe()
+                          : "main graph";
+  }
+
+  void verifyGraph(const Graph& g) {
+    // Values available so far in this graph: inputs and initializers, then outputs of earlier
+    // nodes.
+    for (const Value* v : g.inputs()) defined_[v] = true;
+    for (const Value* v : g.initializers()) defined_[v] = true;
+    for (const Value* v : g.sparseInitializers()) defined_[v] = true;
+    for (const auto& np : g.nodes()) {
+      const Node* n = np.get();
+      if (n->owner() != &g) report(n, "owner link is wrong");
+      for (size_t i = 0; i < n->inputs().size(); ++i) {
+        const Value* v = n->inputs()[i];
+        if (!v) continue;
+        if (!inScope(v, g)) {
+          report(n, "input " + std::to_string(i) + " '" + v->name() + "' is not visible from " +
+                        graphLabel(g));
+        } else if (!defined_.count(v)) {
+          report(n, "input '" + v->name() +
+                        "' is used before it is defined (cycle or unsorted nodes)");
+        }
+        if (std::count(v->uses().begin(), v->uses().end(),
+                       Use{const_cast<Node*>(n), static_cast<int>(i)}) != 1)
+          report(n, "use list of '" + v->name() + "' does not record input " + std::to_string(i));
+      }
+      for (Graph* sub : n->subgraphs()) {
+        if (sub->parentNode() != n)
+          report(n, "subgraph '" + sub->name() + "' has a wrong parent link");
+        verifyGraph(*sub);
+      }
+      for (size_t i = 0; i < n->outputs().size(); ++i) {
+        const Value* v = n->outputs()[i];
+        if (!v) continue;
+        if (v->producer() != n || v->producerOutputIndex() != static_cast<int>(i))
+          report(n, "output '" + v->name() + "' names another producer");
+        if (v->isGraphInput() || v->isInitializer())
+          report(n,
+                 "output '" + v->name() + "' is also a graph input or initializer (two producers)");
+        if (v->owner() != &g) report(n, "output '" + v->name() + "' belongs to another graph");
+        if (defined_.count(v)) report(n, "output '" + v->name() + "' is defined twice");
+        defined_[v] = true;
+      }
+      for (const Value* in : n->inputs())
+        if (in)
+          for (const Use& u : in->uses())
+            if (u.node->input(static_cast<size_t>(u.inputIndex)) != in)
+              report(u.node, "stale use of '" + in->name() + "'");
+      if (options_.checkSchemas) checkSchema(*n);
+    }
+    for (const Value* v : g.outputs()) {
+      if (!inScope(v, g))
+        report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is not visible here");
+      else if (!defined_.count(v))
+        report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is never defined");
+    }
+  }
+
+  static bool inScope(const Value* v, const Graph& g) {
+    for (const Graph* s = &g; s; s = s->parent())
+      if (v->owner() == s) return true;
+    return false;
+  }
+
+  int64_t opsetOf(const std::string& domain) const {
+    auto v = model_.opsetVersion(domain);
+    return v ? *v : 1;
+  }
+
+  void checkSchema(const Node& n) {
+    const auto& reg = OpRegistry::instance();
+    const OpSchema* s = reg.find(n.domain(), n.opType(), opsetOf(n.domain()));
+    if (!s) return;  // unknown ops are reported by analysis, not here
+    int nin = static_cast<int>(n.inputs().size());
+    // Trailing omitted inputs do not count.
+    while (nin > 0 && n.inputs()[nin - 1] == nullptr) --nin;
+    if (nin < s->minInputs() || nin > s->maxInputs())
+      report(&n, "has " + std::to_string(nin) + " inputs; " + n.opType() + "-" +
+                     std::to_string(s->sinceVersion) + " takes " +
+                     arity(s->minInputs(), s->maxInputs()));
+    int nout = static_cast<int>(n.outputs().size());
+    if (nout < s->minOutputs() || nout > s->maxOutputs())
+      report(&n, "has " + std::to_string(nout) + " outputs; " + n.opType() + "-" +
+                     std::to_string(s->sinceVersion) + " gives " +
+                     arity(s->minOutputs(), s->maxOutputs()));
+    for (size_t i = 0; i < n.inputs().size() && static_cast<int>(i) < nin; ++i) {
+      const FormalParam* p = s->inputParam(i);
+      if (p && p->option == ParamOption::kSingle && n.inputs()[i] == nullptr)
+        report(&n, "required input '" + p->name + "' is missing");
+    }
+    for (const AttrSpec& a : s->attributes)
+      if (a.required && !n.hasAttr(a.name))
+        report(&n, "required attribute '" + a.name + "' is missing");
+    for (const Attribute& a : n.attributes()) {
+      const AttrSpec* spec = s->attr(a.name());
+      if (!spec) {
+        report(&n,
+               "attribute '" + a.name() + "' is not defined by " + n.opType() + "-" +
+                   std::to_string(s->sinceVersion),
+               VerifierProblem::Severity::kWarning);
+      } else if (spec->type != a.type() && a.refAttrName().empty()) {
+        report(&n, "attribute '" + a.name() + "' is " + std::string(attrTypeName(a.type())) +
+                       ", the schema wants " + std::string(attrTypeName(spec->type)));
+      }
+    }
+    // Type constraints: every actual bound to one type parameter has the same type, and an allowed
+    // one.
+    std::unordered_map<std::string, std::string> bound;
+    auto checkOne = [&](const FormalParam* p, const Value* v, const char* side, size_t idx) {
+      if (!p || !v || !checkable(v->type())) return;
+      std::string actual = onnxTypeString(v->type());
+      if (actual.empty()) return;
+      const TypeConstraint* tc = s->constraint(p->typeStr);
+      if (!tc) {
+        if (noSpaces(p->typeStr) != actual && p->typeStr.find('(') != std::string::npos)
+          report(&n, std::string(side) + " " + std::to_string(idx) + " '" + v->name() + "' is " +
+                         actual + ", expected " + p->typeStr);
+        return;
+      }
+      bool allowed = false;
+      for (const auto& a : tc->allowed)
+        if (noSpaces(a) == actual) allowed = true;
+      if (!allowed) {
+        report(&n, std::string(side) + " " + std::to_string(idx) + " '" + v->name() +
+                       "' has type " + actual + ", not allowed for " + p->typeStr);
+        return;
+      }
+      if (!p->homogeneous) return;
+      auto [it, inserted] = bound.emplace(p->typeStr, actual);
+      if (!inserted && it->second != actual)
+        report(&n, std::string(side) + " " + std::to_string(idx) + " '" + v->name() + "' is " +
+                       actual + " but " + p->typeStr + " is already " + it->second);
+    };
+    for (size_t i = 0; i < n.inputs().size(); ++i)
+      checkOne(s->inputParam(i), n.inputs()[i], "input", i);
+    for (size_t i = 0; i < n.outputs().size(); ++i)
+      checkOne(s->outputParam(i), n.outputs()[i], "output", i);
+  }
+
+  static std::string arity(int lo, int hi) {
+    if (hi == INT32_MAX) return "at least " + std::to_string(lo);
+    if (lo == hi) return std::to_string(lo);
+    return std::to_string(lo) + " to " + std::to_string(hi);
+  }
+
+  const Model& model_;
+  VerifierOptions options_;
+  std::unordered_map<const Value*, bool> defined_;
+  std::vector<VerifierProblem> problems_;
+};
+
+}  // namespace
+
+std::vector<VerifierProblem> verifyModel(const Model& model, const VerifierOptions& options) {
+  return Verifier(model, options).run();
+}
+
+Status verifyModelStatus(const Model& model, const VerifierOptions& options) {
+  for (const auto& p : verifyModel(model, options))
+    if (p.severity == VerifierProblem::Severity::kError) return invalidModel(p.message);
+  return Status::ok();
+}
+
+}  // namespace passlab::ir

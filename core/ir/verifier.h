@@ -1,0 +1,33 @@
+// Checks the invariants every pass must preserve: each value has one producer
+// and is defined (in scope) before it is used, the graph is acyclic, use lists
+// are exact, nodes match their operator's arity, attributes and type constraints.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "core/support/error.h"
+
+namespace passlab::ir {
+
+struct VerifierProblem {
+  enum class Severity { kError, kWarning };
+  Severity severity = Severity::kError;
+  NodeId node = 0;  // 0 when not about one node
+  std::string message;
+};
+
+struct VerifierOptions {
+  bool checkSchemas = true;  // arity, attributes and type constraints of known ops
+  size_t maxProblems = 100;
+};
+
+std::vector<VerifierProblem> verifyModel(const Model& model, const VerifierOptions& options = {});
+// The first error as a Status (warnings ignored).
+Status verifyModelStatus(const Model& model, const VerifierOptions& options = {});
+
+// ONNX spelling of a type for matching type constraints: "tensor(float)", "seq(tensor(int64))".
+std::string onnxTypeString(const Type& t);
+
+}  // namespace passlab::ir

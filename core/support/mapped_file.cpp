@@ -1,0 +1,46 @@
+#include "core/support/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace passlab {
+
+MappedFile::~MappedFile() {
+  if (addr_ != nullptr && size_ > 0) munmap(addr_, size_);
+}
+
+Expected<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ioError("cannot open '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return ioError("cannot stat '" + path + "': " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return ioError("'" + path + "' is not a regular file");
+  }
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->path_ = path;
+  file->size_ = static_cast<size_t>(st.st_size);
+  if (file->size_ > 0) {
+    void* addr = mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      return ioError("cannot map '" + path + "': " + std::strerror(err));
+    }
+    file->addr_ = addr;
+  }
+  ::close(fd);
+  return std::shared_ptr<const MappedFile>(std::move(file));
+}
+
+}  // namespace passlab

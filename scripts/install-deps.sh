@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package PassLab needs to build, test and run.
+# One list, used by the README, CI (.ci/run) and developers alike.
+# Usage (as root): scripts/install-deps.sh
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git clang-format
+  # ONNX + protobuf
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  # logging, json, CLI parsing
+  libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  # math back-ends
+  libdnnl-dev libopenblas-dev libeigen3-dev
+  # graph layout
+  graphviz libgraphviz-dev
+  # Qt 6.4
+  qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-charts-dev qt6-tools-dev
+  qt6-tools-dev-tools qt6-l10n-tools qt6-qpa-plugins libgl-dev
+  # tests
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # GUI tests and screenshots
+  xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk libgl1-mesa-dri
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,146 @@
+// Graph editing primitives: use lists, removal, replacement, cloning, sorting.
+#include <gtest/gtest.h>
+
+#include "core/ir/graph.h"
+
+namespace passlab::ir {
+namespace {
+
+Type f32(std::vector<int64_t> dims) {
+  return Type::tensor(DataType::kFloat, Shape::fromValues(dims));
+}
+
+TEST(Graph, UseListsFollowEdits) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  Node* b = g.addNode("Neg", "", {a->output(0)}, {"b"});
+  g.addOutput(b->output(0));
+  ASSERT_EQ(x->uses().size(), 1u);
+  EXPECT_EQ(x->uses()[0].node, a);
+  EXPECT_EQ(a->output(0)->uses()[0].node, b);
+
+  b->setInput(0, x);
+  EXPECT_EQ(x->uses().size(), 2u);
+  EXPECT_TRUE(a->output(0)->uses().empty());
+  g.removeNode(a);
+  EXPECT_EQ(g.nodeCount(), 1u);
+  EXPECT_EQ(x->uses().size(), 1u);
+  EXPECT_EQ(g.findValue("a"), nullptr);
+}
+
+TEST(Graph, RemovingAUsedNodeThrows) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  g.addOutput(a->output(0));
+  EXPECT_THROW(g.removeNode(a), std::logic_error);
+}
+
+TEST(Graph, ReplaceAllUsesCoversOutputsAndSubgraphs) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Value* c = g.addInput("c", Type::tensor(DataType::kBool, Shape::fromValues({})));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  Node* iff = g.addNode("If", "", {c}, {"y"});
+  auto branch = std::make_unique<Graph>(g.context());
+  Graph* br = branch.get();
+  iff->setAttr(Attribute::makeGraph("then_branch", std::move(branch)));
+  Node* inner = br->addNode("Identity", "", {a->output(0)}, {"inner"});
+  br->addOutput(inner->output(0));
+  g.addOutput(a->output(0));
+
+  EXPECT_EQ(a->output(0)->uses().size(), 1u);  // the nested Identity
+  EXPECT_EQ(br->parent(), &g);
+  Node* n = g.addNode("Neg", "", {x}, {"n"});
+  g.replaceAllUsesWith(a->output(0), n->output(0));
+  EXPECT_EQ(inner->input(0), n->output(0));
+  EXPECT_EQ(g.outputs()[0], n->output(0));
+  EXPECT_FALSE(a->output(0)->hasUses());
+  EXPECT_FALSE(a->output(0)->isGraphOutput());
+}
+
+TEST(Graph, FreshNamesAreUniqueAcrossScopes) {
+  Graph g;
+  g.addInput("t", f32({1}));
+  std::string n1 = g.freshName("t");
+  EXPECT_NE(n1, "t");
+  g.addNode("Relu", "", {g.findValue("t")}, {n1});
+  EXPECT_NE(g.freshName("t"), n1);
+}
+
+TEST(Graph, SortTopologicallyKeepsSortedOrderAndFixesUnsorted) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  Node* b = g.addNode("Neg", "", {a->output(0)}, {"b"});
+  Node* c = g.addNode("Abs", "", {x}, {"c"});
+  g.moveBefore(b, a);  // b now precedes its producer
+  ASSERT_TRUE(g.sortTopologically());
+  std::vector<Node*> order;
+  for (const auto& n : g.nodes()) order.push_back(n.get());
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order[0], a);
+  EXPECT_EQ(order[1], b);
+  EXPECT_EQ(order[2], c);
+}
+
+TEST(Graph, SortDetectsCycles) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Node* a = g.addNode("Add", "", {x, x}, {"a"});
+  Node* b = g.addNode("Neg", "", {a->output(0)}, {"b"});
+  a->setInput(1, b->output(0));
+  EXPECT_FALSE(g.sortTopologically());
+}
+
+TEST(Graph, CloneKeepsIdsAndRemapsOuterReferences) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Value* c = g.addInput("c", Type::tensor(DataType::kBool, Shape::fromValues({})));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  Node* iff = g.addNode("If", "", {c}, {"y"});
+  auto branch = std::make_unique<Graph>(g.context());
+  Graph* br = branch.get();
+  iff->setAttr(Attribute::makeGraph("then_branch", std::move(branch)));
+  Node* inner = br->addNode("Identity", "", {a->output(0)}, {"inner"});
+  br->addOutput(inner->output(0));
+  g.addOutput(iff->output(0));
+  g.addInitializer("w", Tensor::fromInt64s({1, 2, 3}));
+
+  auto copy = g.clone();
+  ASSERT_EQ(copy->nodeCount(), g.nodeCount());
+  Node* ca = copy->findNode(a->id());
+  ASSERT_NE(ca, nullptr);
+  EXPECT_NE(ca, a);
+  Node* cif = copy->findNode(iff->id());
+  ASSERT_NE(cif, nullptr);
+  Graph* cbr = cif->subgraphs().at(0);
+  EXPECT_EQ(cbr->parentNode(), cif);
+  Node* cinner = cbr->nodes().front().get();
+  EXPECT_EQ(cinner->input(0), ca->output(0));  // remapped, not the original
+  EXPECT_EQ(ca->output(0)->uses().size(), 1u);
+  // Weights are shared, not copied.
+  EXPECT_EQ(copy->findValue("w")->initializer()->buffer(),
+            g.findValue("w")->initializer()->buffer());
+  // Ids continue from the same counter in the copy.
+  Node* fresh = copy->addNode("Relu", "", {copy->findValue("x")}, 1);
+  EXPECT_GT(fresh->id(), iff->id());
+}
+
+TEST(Tensor, CopyOnWriteLeavesOtherCopiesAlone) {
+  Tensor a = Tensor::fromVector<float>(DataType::kFloat, {3}, {1, 2, 3});
+  Tensor b = a;
+  b.mutableData<float>()[0] = 42;
+  EXPECT_EQ(a.data<float>()[0], 1);
+  EXPECT_EQ(b.data<float>()[0], 42);
+}
+
+TEST(Shape, ProductOverflowIsDetected) {
+  EXPECT_FALSE(checkedProduct({int64_t{1} << 40, int64_t{1} << 40}).has_value());
+  EXPECT_EQ(*checkedProduct({2, 3, 4}), 24);
+  EXPECT_EQ(*checkedProduct({}), 1);
+}
+
+}  // namespace
+}  // namespace passlab::ir

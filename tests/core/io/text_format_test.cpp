@@ -17,9 +17,9 @@ main (float[N,3] X, bool c) => (float[N,3] Y, float[N,3] Z)
   Y = Relu(R)
   Q = com.microsoft.FastGelu(Y, B)
   S, "" = Dropout <seed = 3> (Q)
-  Z = If (c) <
+  Z = If <
     then_branch = then_g () => (float[N,3] a) { a = Identity(S) },
-    else_branch = else_g () => (float[N,3] b) { b = Neg(S) }>
+    else_branch = else_g () => (float[N,3] b) { b = Neg(S) }> (c)
   P = Transpose <perm = [1, 0]> (X)
   V = Clip(X, , B)
 }

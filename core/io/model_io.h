@@ -48,8 +48,10 @@ struct SaveOptions {
   uint64_t externalThreshold = 1024;
   // File name (in the model's folder) for external data; default "<model file>.data".
   std::string externalFileName;
-  // Move tensors out automatically when the file would pass protobuf's 2 GiB limit.
+  // Move tensors out automatically when their bytes would pass this limit
+  // (protobuf cannot hold files over 2 GiB; 64 MiB are left for the graph).
   bool autoExternalOver2GiB = true;
+  uint64_t autoExternalLimitBytes = (2ull << 30) - (64ull << 20);
   // Write value_info for every typed intermediate value (not only those the file declared).
   bool writeAllValueInfo = false;
 };

@@ -637,10 +637,21 @@ Expected<LoadedModel> loadModelFromBytes(std::string_view bytes, const std::stri
         displayName +
         ": larger than 2 GiB; protobuf cannot hold it (large weights belong in external data)");
   wire::ModelProto proto;
-  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    // Say which it is: another protobuf message, a cut-off model, or no protobuf at all.
+    google::protobuf::UnknownFieldSet generic;
+    if (generic.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+      return parseError(
+          displayName +
+          ": not an ONNX model (a protobuf message whose fields do not match ModelProto)");
+    if (static_cast<unsigned char>(bytes[0]) == 0x08)  // ONNX files start with ir_version
+      return parseError(
+          displayName +
+          ": truncated or corrupt ONNX model (protobuf parsing failed before the end)");
     return parseError(
         displayName +
-        ": not a valid ONNX protobuf (the file is truncated, corrupt or of another format)");
+        ": not an ONNX model (not protobuf data; truncated, corrupt or another format)");
+  }
   Reader reader(displayName, baseDir, options);
   return reader.read(proto);
 }

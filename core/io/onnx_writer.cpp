@@ -316,9 +316,7 @@ Expected<std::string> serializeModel(const ir::Model& model, const SaveOptions& 
 
 Status saveModel(const ir::Model& model, const std::string& path, const SaveOptions& requested) {
   SaveOptions options = requested;
-  // Leave headroom for the graph structure itself.
-  const uint64_t kHeadroom = 64ull << 20;
-  bool tooBig = tensorBytes(model.graph()) + kHeadroom > kProtobufLimit;
+  bool tooBig = tensorBytes(model.graph()) > options.autoExternalLimitBytes;
   if (tooBig && options.autoExternalOver2GiB && options.external != SaveOptions::External::kAll) {
     options.external = SaveOptions::External::kAll;
   }

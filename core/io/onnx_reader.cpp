@@ -70,6 +70,8 @@ class Reader {
   std::vector<ir::Graph*> allGraphs_;
   std::unordered_map<std::string, std::shared_ptr<const MappedFile>> mapped_;
   ExternalResolver resolver_;
+  const ir::Graph* mainGraph_ = nullptr;
+  bool countingFileNodes_ = true;
 };
 
 Expected<ir::Type> Reader::convertType(const wire::TypeProto& t, const std::string& what) {
@@ -257,6 +259,10 @@ Expected<ir::Attribute> Reader::convertAttribute(wire::AttributeProto& a, ir::No
 Status Reader::buildNode(wire::NodeProto& n, ir::Graph& graph, const std::string& label) {
   std::string domain = n.domain();
   if (domain == "ai.onnx") domain.clear();
+  if (countingFileNodes_) {
+    ++report_.fileNodesInclSubgraphs;
+    if (&graph == mainGraph_) ++report_.fileNodes;
+  }
   std::string what = label + ": node " +
                      (n.name().empty() ? n.op_type() : "'" + n.name() + "' (" + n.op_type() + ")");
   if (n.op_type().empty()) return fail(ErrorCode::kInvalidModel, what + " has no op_type");
@@ -574,7 +580,9 @@ Expected<LoadedModel> Reader::read(wire::ModelProto& proto) {
   if (m.irVersion <= 0) PASSLAB_RETURN_IF_ERROR(repair("ir_version missing; assumed 3"));
   if (m.irVersion <= 0) m.irVersion = 3;
 
+  mainGraph_ = &m.graph();
   PASSLAB_RETURN_IF_ERROR(buildGraph(*proto.mutable_graph(), m.graph(), "main graph"));
+  countingFileNodes_ = false;  // function bodies are not part of the graph's count
   for (auto& fp : *proto.mutable_functions()) {
     ir::Function f;
     f.name = fp.name();

@@ -13,6 +13,8 @@ PACKAGES=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   # math back-ends
   libdnnl-dev libopenblas-dev libeigen3-dev
+  # oneDNN's CMake package looks for OpenCL (its GPU runtime)
+  ocl-icd-opencl-dev
   # graph layout
   graphviz libgraphviz-dev
   # Qt 6.4

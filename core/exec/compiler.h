@@ -1,0 +1,38 @@
+// Prepares graphs for running: orders nodes, assigns slots, binds constants,
+// selects kernels (and builds them when the element type is known), and
+// computes value lifetimes.
+#pragma once
+
+#include <memory>
+
+#include "core/exec/compiled_graph.h"
+#include "core/exec/kernel_registry.h"
+#include "core/ir/model.h"
+#include "core/support/error.h"
+
+namespace passlab::exec {
+
+class Compiler {
+ public:
+  Compiler(const ir::Model& model, const KernelRegistry& registry, bool referenceKernels);
+
+  // `parent` is the compiled graph enclosing `g` (nullptr for the main graph).
+  Expected<std::unique_ptr<CompiledGraph>> compile(const ir::Graph& g, const CompiledGraph* parent);
+  // The kernel for `dtype` at `step` of `plan`, built on first use.
+  Expected<KernelInstance*> instance(const CompiledGraph& plan, const Step& step,
+                                     ir::DataType dtype);
+
+ private:
+  Status buildSteps(const ir::Graph& g, CompiledGraph& plan);
+  Status computeLifetimes(CompiledGraph& plan);
+
+  const ir::Model& model_;
+  const KernelRegistry& registry_;
+  bool referenceKernels_;
+};
+
+// The element type that selects `step`'s kernel, from its declared input
+// types (kUndefined when unknown before running).
+ir::DataType declaredDispatchType(const Step& step);
+
+}  // namespace passlab::exec

@@ -1,0 +1,204 @@
+// Generic elementwise kernels: one loop per arity, parameterized by an op
+// functor. Adding an elementwise operator is a functor and a table row:
+//
+//   // y = max(x, 0)
+//   struct ReluOp {
+//     static constexpr TypeSet kTypes = types::kSignedNumeric;
+//     template <class C> C operator()(C x) const { return x > C(0) ? x : C(0); }
+//   };
+//   unaryRow<ReluOp>("Relu", 14, kOpsetMax, "cpu.Relu"),
+//
+// Functors compute in ComputeT<S> (float for float16/bfloat16). A functor
+// returning bool gives a bool output (comparisons, IsNaN). A functor with
+// attributes has a constructor taking `const KernelBuild&`.
+#pragma once
+
+#include <array>
+#include <type_traits>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+template <class Op>
+Op makeOp(const KernelBuild& b) {
+  if constexpr (std::is_constructible_v<Op, const KernelBuild&>) {
+    return Op(b);
+  } else {
+    return Op();
+  }
+}
+
+// The output storage type for a functor result R on input storage S.
+template <class S, class R>
+using OutStorage = std::conditional_t<std::is_same_v<R, bool>, bool, S>;
+
+template <class Out, class R>
+inline Out storeOut(R r) {
+  if constexpr (std::is_same_v<Out, bool>) {
+    return static_cast<bool>(r);
+  } else {
+    return store<Out>(r);
+  }
+}
+
+// y = op(x), elementwise.
+template <class Op>
+class UnaryKernel final : public Kernel {
+ public:
+  explicit UnaryKernel(const KernelBuild& b) : op_(makeOp<Op>(b)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    return dispatch<Op::kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      using Out = OutStorage<S, decltype(op_(C{}))>;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtypeOf<Out>(), x.dims()));
+      const S* in = x.data<S>();
+      Out* out = y->mutableData<Out>();
+      parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) out[i] = storeOut<Out>(op_(load(in[i])));
+      });
+      return Status::ok();
+    });
+  }
+
+ private:
+  Op op_;
+};
+
+// y[i] = op(a[i], b[i]) over the broadcast of a and b's dims into y's dims.
+template <class S, class Out, class Op>
+void binaryLoop(const Tensor& a, const Tensor& b, Tensor& y, const Op& op, int threads) {
+  const S* pa = a.data<S>();
+  const S* pb = b.data<S>();
+  Out* py = y.mutableData<Out>();
+  BroadcastWalker<2> walker(y.dims(), {&a.dims(), &b.dims()});
+  parallelFor(walker.total(), threads, kElementwiseGrain, [&](int64_t begin, int64_t end) {
+    walker.walk(begin, end,
+                [&](int64_t o, const std::array<int64_t, 2>& off, int64_t n,
+                    const std::array<int64_t, 2>& st) {
+                  const S* x = pa + off[0];
+                  const S* z = pb + off[1];
+                  Out* r = py + o;
+                  if (st[0] == 1 && st[1] == 1) {
+                    for (int64_t i = 0; i < n; ++i)
+                      r[i] = storeOut<Out>(op(load(x[i]), load(z[i])));
+                  } else if (st[0] == 1) {
+                    auto zv = load(z[0]);
+                    for (int64_t i = 0; i < n; ++i) r[i] = storeOut<Out>(op(load(x[i]), zv));
+                  } else if (st[1] == 1) {
+                    auto xv = load(x[0]);
+                    for (int64_t i = 0; i < n; ++i) r[i] = storeOut<Out>(op(xv, load(z[i])));
+                  } else {
+                    Out v = storeOut<Out>(op(load(x[0]), load(z[0])));
+                    for (int64_t i = 0; i < n; ++i) r[i] = v;
+                  }
+                });
+  });
+}
+
+// y = op(a, b) with multidirectional broadcasting; a and b have one type.
+template <class Op>
+class BinaryKernel final : public Kernel {
+ public:
+  explicit BinaryKernel(const KernelBuild& b) : op_(makeOp<Op>(b)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (a.dtype() != b.dtype())
+      return invalidArgument("inputs have different element types (" + a.describe() + " and " +
+                             b.describe() + ")");
+    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(a.dims(), b.dims()));
+    return dispatch<Op::kTypes>(a.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      using Out = OutStorage<S, decltype(op_(C{}, C{}))>;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtypeOf<Out>(), dims));
+      binaryLoop<S, Out>(a, b, *y, op_, ctx.threads());
+      return Status::ok();
+    });
+  }
+
+ private:
+  Op op_;
+};
+
+// y = op(...op(op(x0, x1), x2)..., xn) with broadcasting (Sum, Max, Min, Mean).
+// Op may define `C finish(C acc, int count) const` (Mean divides).
+template <class Op>
+class VariadicKernel final : public Kernel {
+ public:
+  explicit VariadicKernel(const KernelBuild& b) : op_(makeOp<Op>(b)) {}
+
+  Status run(KernelContext& ctx) override {
+    std::vector<const Tensor*> xs;
+    std::vector<const Dims*> shapes;
+    for (size_t i = 0; i < ctx.inputCount(); ++i) {
+      if (!ctx.has(i)) continue;
+      xs.push_back(&ctx.input(i));
+      shapes.push_back(&xs.back()->dims());
+    }
+    if (xs.empty()) return invalidArgument("no inputs");
+    for (const Tensor* x : xs)
+      if (x->dtype() != xs[0]->dtype())
+        return invalidArgument("inputs have different element types (" + xs[0]->describe() +
+                               " and " + x->describe() + ")");
+    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(shapes));
+    return dispatch<Op::kTypes>(xs[0]->dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtypeOf<S>(), dims));
+      const int count = static_cast<int>(xs.size());
+      auto finish = [&](C v) {
+        if constexpr (requires { op_.finish(v, count); }) {
+          return op_.finish(v, count);
+        } else {
+          return v;
+        }
+      };
+      if (count == 1) {
+        binaryLoop<S, S>(
+            *xs[0], *xs[0], *y, [&](C a, C) { return finish(a); }, ctx.threads());
+        return Status::ok();
+      }
+      // The accumulator is y itself: read through a view (same storage).
+      binaryLoop<S, S>(
+          *xs[0], *xs[1], *y, [&](C a, C b) { return count == 2 ? finish(op_(a, b)) : op_(a, b); },
+          ctx.threads());
+      for (int i = 2; i < count; ++i) {
+        Tensor acc = *y;
+        bool last = i == count - 1;
+        binaryLoop<S, S>(
+            acc, *xs[static_cast<size_t>(i)], *y,
+            [&](C a, C b) { return last ? finish(op_(a, b)) : op_(a, b); }, ctx.threads());
+      }
+      return Status::ok();
+    });
+  }
+
+ private:
+  Op op_;
+};
+
+// Table rows for the generic kernels (domain ai.onnx, dispatch on input 0).
+template <class Op>
+constexpr KernelDef unaryRow(std::string_view op, int since, int until, std::string_view name) {
+  return {"", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<UnaryKernel<Op>>};
+}
+template <class Op>
+constexpr KernelDef binaryRow(std::string_view op, int since, int until, std::string_view name) {
+  return {
+      "", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<BinaryKernel<Op>>};
+}
+template <class Op>
+constexpr KernelDef variadicRow(std::string_view op, int since, int until, std::string_view name) {
+  return {
+      "", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<VariadicKernel<Op>>};
+}
+
+}  // namespace passlab::exec::cpu

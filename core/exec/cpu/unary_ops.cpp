@@ -1,0 +1,60 @@
+// Elementwise unary operators on the generic UnaryKernel (see elementwise.h).
+#include <cmath>
+
+#include "core/exec/cpu/elementwise.h"
+#include "core/exec/cpu/families.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+// y = max(x, 0)
+struct ReluOp {
+  static constexpr TypeSet kTypes = types::kSignedNumeric;
+  template <class C>
+  C operator()(C x) const {
+    return x > C(0) ? x : C(0);
+  }
+};
+
+// y = -x
+struct NegOp {
+  static constexpr TypeSet kTypes = types::kSignedNumeric;
+  template <class C>
+  C operator()(C x) const {
+    return static_cast<C>(-x);
+  }
+};
+
+// y = exp(x)
+struct ExpOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return std::exp(x);
+  }
+};
+
+// y = 1 / (1 + exp(-x))
+struct SigmoidOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return x >= C(0) ? C(1) / (C(1) + std::exp(-x)) : std::exp(x) / (C(1) + std::exp(x));
+  }
+};
+
+const KernelDef kRows[] = {
+    unaryRow<ReluOp>("Relu", 6, kOpsetMax, "cpu.Relu"),
+    unaryRow<NegOp>("Neg", 6, kOpsetMax, "cpu.Neg"),
+    unaryRow<ExpOp>("Exp", 6, kOpsetMax, "cpu.Exp"),
+    unaryRow<SigmoidOp>("Sigmoid", 6, kOpsetMax, "cpu.Sigmoid"),
+};
+
+}  // namespace
+
+std::span<const KernelDef> unaryKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

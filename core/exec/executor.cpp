@@ -1,0 +1,151 @@
+#include "core/exec/executor.h"
+
+#include <chrono>
+#include <unordered_map>
+
+#include "core/exec/compiled_graph.h"
+#include "core/exec/compiler.h"
+#include "core/exec/interpreter.h"
+
+namespace passlab::exec {
+
+namespace {
+
+Status checkTensorInput(const InputInfo& info, const Tensor& t,
+                        std::unordered_map<std::string, std::pair<int64_t, std::string>>& syms) {
+  const ir::Type& type = info.type;
+  if (type.elemType() != ir::DataType::kUndefined && t.dtype() != type.elemType())
+    return invalidArgument("input '" + info.name + "' has element type " +
+                           std::string(ir::dtypeName(t.dtype())) + ", the model expects " +
+                           std::string(ir::dtypeName(type.elemType())));
+  if (!type.hasShape()) return Status::ok();
+  const ir::Shape& shape = *type.shape();
+  if (shape.rank() != t.rank())
+    return invalidArgument("input '" + info.name + "' has shape " + dimsToString(t.dims()) +
+                           ", the model expects rank " + std::to_string(shape.rank()) + " " +
+                           shape.toString());
+  for (size_t i = 0; i < shape.rank(); ++i) {
+    const ir::Dim& d = shape[i];
+    if (d.isStatic() && d.value() != t.dim(i))
+      return invalidArgument("input '" + info.name + "' has shape " + dimsToString(t.dims()) +
+                             ", the model expects " + shape.toString());
+    if (d.isSymbolic()) {
+      auto [it, fresh] = syms.emplace(d.param(), std::make_pair(t.dim(i), info.name));
+      if (!fresh && it->second.first != t.dim(i))
+        return invalidArgument("input '" + info.name + "' has " + d.param() + " = " +
+                               std::to_string(t.dim(i)) + " (dimension " + std::to_string(i) +
+                               "), but input '" + it->second.second + "' has " + d.param() + " = " +
+                               std::to_string(it->second.first));
+    }
+  }
+  return Status::ok();
+}
+
+Status checkInput(const InputInfo& info, const Value& v,
+                  std::unordered_map<std::string, std::pair<int64_t, std::string>>& syms) {
+  switch (info.type.kind()) {
+    case ir::Type::Kind::kTensor:
+      if (!v.isTensor())
+        return invalidArgument("input '" + info.name + "' is " + v.describe() +
+                               ", the model expects a tensor " + info.type.toString());
+      return checkTensorInput(info, v.tensor(), syms);
+    case ir::Type::Kind::kSequence:
+      if (!v.isSequence())
+        return invalidArgument("input '" + info.name + "' is " + v.describe() +
+                               ", the model expects " + info.type.toString());
+      return Status::ok();
+    case ir::Type::Kind::kMap:
+      if (!v.isMap())
+        return invalidArgument("input '" + info.name + "' is " + v.describe() +
+                               ", the model expects " + info.type.toString());
+      return Status::ok();
+    default:
+      return Status::ok();
+  }
+}
+
+}  // namespace
+
+Executor::~Executor() = default;
+
+Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
+                                                     const ExecutorOptions& options) {
+  std::unique_ptr<Executor> ex(new Executor());
+  ex->model_ = model.clone();
+  auto backend = makeBackend(options.backend);
+  if (!backend) return backend.error();
+  ex->backend_ = std::move(backend).value();
+  ex->compiler_ =
+      std::make_unique<Compiler>(ex->model_, ex->backend_->kernels(), options.referenceKernels);
+  auto plan = ex->compiler_->compile(ex->model_.graph(), nullptr);
+  if (!plan) return plan.error();
+  ex->plan_ = std::move(plan).value();
+  for (const ir::Value* v : ex->model_.graph().inputs())
+    ex->inputs_.push_back({v->name(), v->type(), v->isInitializer()});
+  for (const ir::Value* v : ex->model_.graph().outputs()) ex->outputNames_.push_back(v->name());
+  return ex;
+}
+
+Status Executor::bindInputs(const NamedInputs& given, std::vector<Value>& slots) const {
+  std::unordered_map<std::string, const Value*> byName;
+  for (const auto& [name, value] : given) {
+    if (!byName.emplace(name, &value).second)
+      return invalidArgument("input '" + name + "' is given twice");
+    bool known = false;
+    for (const InputInfo& info : inputs_) known = known || info.name == name;
+    if (!known) {
+      std::string list;
+      for (const InputInfo& info : inputs_)
+        if (!info.optional) list += (list.empty() ? "" : ", ") + info.name;
+      return invalidArgument("unknown input '" + name + "' (the model's inputs: " + list + ")");
+    }
+  }
+  std::unordered_map<std::string, std::pair<int64_t, std::string>> syms;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const InputInfo& info = inputs_[i];
+    auto it = byName.find(info.name);
+    if (it == byName.end()) {
+      if (info.optional) continue;  // the initializer is bound already
+      return invalidArgument("missing input '" + info.name + "' (" + info.type.toString() + ")");
+    }
+    PASSLAB_RETURN_IF_ERROR(checkInput(info, *it->second, syms));
+    slots[static_cast<size_t>(plan_->inputSlots[i])] = *it->second;
+  }
+  return Status::ok();
+}
+
+Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  std::lock_guard<std::mutex> lock(runMutex_);
+  auto start = Clock::now();
+
+  Frame frame;
+  frame.slots.resize(plan_->slotCount);
+  for (const auto& [slot, value] : plan_->constants) frame.slots[static_cast<size_t>(slot)] = value;
+  PASSLAB_RETURN_IF_ERROR(bindInputs(inputs, frame.slots));
+
+  int threads = options.threads > 0 ? options.threads : backend_->defaultThreads();
+  backend_->beginRun(threads);
+  arena_.setLimit(options.memoryLimitBytes);
+  arena_.resetPeak();
+  Profiler profiler;
+  RunState state{arena_,         compiler_.get(),           threads,
+                 options.cancel, options.maxLoopIterations, options.profile ? &profiler : nullptr};
+  PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
+
+  RunResult result;
+  result.outputNames = outputNames_;
+  for (const SlotRef& r : plan_->outputs) {
+    Value v = frame.at(r).detached();
+    result.outputs.push_back(v.isTensor() ? v.tensor().toIr() : ir::Tensor());
+    result.values.push_back(std::move(v));
+  }
+  for (size_t i = 0; i < result.outputs.size(); ++i) result.outputs[i].setName(outputNames_[i]);
+  result.peakArenaBytes = arena_.peakBytes();
+  result.profile = profiler.take();
+  frame.slots.clear();
+  result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace passlab::exec

@@ -1,0 +1,85 @@
+// The executor: runs an ONNX model (any ir::Model, including If/Loop/Scan
+// bodies) on a backend.
+//
+//   auto ex = exec::Executor::create(model, {});        // kernels, packing, memory plan
+//   auto r = (*ex)->run({{"x", xTensor}}, {.profile = true});
+//   r->outputs[0]  // ir::Tensor, in graph-output order
+//
+// create() checks every operator has a kernel (the error names the op, its
+// domain and opset, and the node), builds kernels whose element types are
+// known, and computes value lifetimes. run() checks the inputs, runs, and
+// returns the outputs, the per-node profile and the peak of arena memory.
+// A failed run leaves the executor usable. Runs of one executor are serialized.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/exec/arena.h"
+#include "core/exec/backend.h"
+#include "core/exec/profiler.h"
+#include "core/exec/run_options.h"
+#include "core/exec/value.h"
+#include "core/ir/model.h"
+#include "core/support/error.h"
+
+namespace passlab::exec {
+
+class Compiler;
+class CompiledGraph;
+
+struct ExecutorOptions {
+  std::string backend = "cpu";
+  // Use only the reference kernels (tests compare them with the optimized ones).
+  bool referenceKernels = false;
+};
+
+struct RunResult {
+  std::vector<std::string> outputNames;
+  std::vector<ir::Tensor> outputs;   // tensor outputs; an undefined Tensor for other kinds
+  std::vector<Value> values;         // every output as a runtime value (sequences, maps, ...)
+  std::vector<NodeProfile> profile;  // when RunOptions::profile
+  uint64_t peakArenaBytes = 0;       // most intermediate memory live at once
+  double totalMicros = 0;
+};
+
+using NamedInputs = std::vector<std::pair<std::string, Value>>;
+
+// A model input the caller feeds (initializers listed as inputs are optional).
+struct InputInfo {
+  std::string name;
+  ir::Type type;
+  bool optional = false;  // has an initializer to fall back on
+};
+
+class Executor {
+ public:
+  static Expected<std::unique_ptr<Executor>> create(const ir::Model& model,
+                                                    const ExecutorOptions& options = {});
+  ~Executor();
+
+  Expected<RunResult> run(const NamedInputs& inputs, const RunOptions& options = {});
+
+  const std::vector<InputInfo>& inputs() const { return inputs_; }
+  const std::vector<std::string>& outputNames() const { return outputNames_; }
+  const Backend& backend() const { return *backend_; }
+  const ir::Model& model() const { return model_; }
+
+ private:
+  Executor() = default;
+  Status bindInputs(const NamedInputs& inputs, std::vector<Value>& slots) const;
+
+  ir::Model model_;  // a private copy (weights shared)
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<Compiler> compiler_;
+  std::unique_ptr<CompiledGraph> plan_;
+  Arena arena_;
+  std::vector<InputInfo> inputs_;
+  std::vector<std::string> outputNames_;
+  std::mutex runMutex_;
+};
+
+}  // namespace passlab::exec

@@ -1,0 +1,162 @@
+#include "core/exec/interpreter.h"
+
+#include <chrono>
+#include <exception>
+#include <new>
+
+namespace passlab::exec {
+
+Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims) {
+  int64_t n = numelOf(dims);
+  if (n < 0)
+    return invalidArgument("cannot allocate a tensor of dims " + dimsToString(dims) +
+                           " (negative or too large)");
+  if (dtype == ir::DataType::kString)
+    return Tensor(dtype, std::move(dims), makeStringStorage(static_cast<size_t>(n)));
+  if (dtype == ir::DataType::kUndefined) return internalError("allocating a tensor of no type");
+  uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n));
+  if (bytes > (uint64_t{1} << 46))
+    return limitError("a tensor of " + std::string(ir::dtypeName(dtype)) + dimsToString(dims) +
+                      " is too large");
+  auto storage = arena.allocate(bytes);
+  if (!storage) return storage.error();
+  return Tensor(dtype, std::move(dims), std::move(storage).value());
+}
+
+NodeContext::NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
+                         std::vector<bool> wanted)
+    : state_(state),
+      frame_(frame),
+      inputs_(std::move(inputs)),
+      wanted_(std::move(wanted)),
+      outputs_(wanted_.size()),
+      produced_(wanted_.size(), false) {}
+
+Expected<Tensor*> NodeContext::allocate(size_t i, ir::DataType dtype, Dims dims) {
+  if (i >= outputs_.size())
+    return internalError("output " + std::to_string(i) + " does not exist (the node has " +
+                         std::to_string(outputs_.size()) + ")");
+  auto t = allocateTensor(state_.arena, dtype, std::move(dims));
+  if (!t) return t.error().withContext("output " + std::to_string(i));
+  outputs_[i] = Value(std::move(t).value());
+  produced_[i] = true;
+  return &outputs_[i].mutableTensor();
+}
+
+void NodeContext::setOutput(size_t i, Value v) {
+  if (i >= outputs_.size()) return;
+  outputs_[i] = std::move(v);
+  produced_[i] = true;
+}
+
+Expected<Tensor> NodeContext::scratch(ir::DataType dtype, Dims dims) {
+  return allocateTensor(state_.arena, dtype, std::move(dims));
+}
+
+Expected<std::vector<Value>> NodeContext::runSubgraph(const CompiledGraph& graph,
+                                                      std::vector<Value> inputs) {
+  return exec::runSubgraph(graph, std::move(inputs), frame_, state_);
+}
+
+namespace {
+
+// The input that selects the kernel, or an error when it is missing.
+Expected<ir::DataType> dispatchType(const Step& step, const std::vector<const Value*>& ins) {
+  if (step.typeInput == kAnyType) return ir::DataType::kUndefined;
+  auto i = static_cast<size_t>(step.typeInput);
+  const Value* v = i < ins.size() ? ins[i] : nullptr;
+  if (v == nullptr || v->isNone())
+    return invalidArgument("input " + std::to_string(i) + " is required");
+  if (!v->isTensor()) return ir::DataType::kUndefined;  // value kernels check their inputs
+  return v->tensor().dtype();
+}
+
+Status checkTensorInputs(const Step& step, const std::vector<const Value*>& ins) {
+  if (step.valueInputs) return Status::ok();
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (ins[i] && !ins[i]->isTensor() && !ins[i]->isNone())
+      return invalidArgument("input " + std::to_string(i) + " is " + ins[i]->describe() +
+                             ", a tensor was expected");
+  return Status::ok();
+}
+
+Status runKernel(Kernel& kernel, NodeContext& ctx) {
+  try {
+    return kernel.run(ctx);
+  } catch (const std::bad_alloc&) {
+    return limitError("out of memory");
+  } catch (const std::exception& e) {
+    return internalError(std::string("kernel failed: ") + e.what());
+  }
+}
+
+}  // namespace
+
+Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<const Value*> ins;
+  for (const Step& step : plan.steps) {
+    const ir::Node& node = *step.node;
+    if (state.cancel && state.cancel->load())
+      return Error(ErrorCode::kCancelled, "run cancelled before " + node.describe());
+    ins.assign(step.inputs.size(), nullptr);
+    for (size_t i = 0; i < step.inputs.size(); ++i)
+      if (step.inputs[i].present()) ins[i] = &frame.at(step.inputs[i]);
+    if (Status s = checkTensorInputs(step, ins); !s) return s.error().withContext(node.describe());
+    auto dt = dispatchType(step, ins);
+    if (!dt) return dt.error().withContext(node.describe());
+    auto inst = state.compiler ? state.compiler->instance(plan, step, *dt)
+                               : Expected<KernelInstance*>(internalError("no compiler"));
+    if (!inst) return inst.error();
+
+    std::vector<bool> wanted(step.outputs.size());
+    for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
+    NodeContext ctx(state, &frame, ins, std::move(wanted));
+    auto start = state.profiler ? Clock::now() : Clock::time_point();
+    Status s = runKernel(*(*inst)->kernel, ctx);
+    if (!s) return s.error().withContext(node.describe());
+    if (state.cancel && state.cancel->load())
+      return Error(ErrorCode::kCancelled, "run cancelled in " + node.describe());
+
+    uint64_t written = 0;
+    for (size_t i = 0; i < step.outputs.size(); ++i) {
+      int32_t slot = step.outputs[i];
+      if (slot < 0) continue;
+      if (!ctx.produced(i))
+        return internalError(node.describe() + ": kernel " + std::string((*inst)->def->name) +
+                             " did not produce output " + std::to_string(i));
+      if (state.profiler) written += ctx.outputs()[i].byteSize();
+      frame.slots[static_cast<size_t>(slot)] = std::move(ctx.outputs()[i]);
+    }
+    if (state.profiler) {
+      double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+      uint64_t read = 0;
+      for (const Value* v : ins)
+        if (v) read += v->byteSize();
+      state.profiler->record(node, (*inst)->def->name, plan.depth, micros, read, written);
+    }
+    for (int32_t slot : step.releaseAfter) frame.slots[static_cast<size_t>(slot)] = Value();
+  }
+  return Status::ok();
+}
+
+Expected<std::vector<Value>> runSubgraph(const CompiledGraph& plan, std::vector<Value> inputs,
+                                         const Frame* parent, RunState& state) {
+  if (inputs.size() != plan.inputSlots.size())
+    return invalidArgument("the subgraph '" + plan.graph->name() + "' takes " +
+                           std::to_string(plan.inputSlots.size()) + " inputs, " +
+                           std::to_string(inputs.size()) + " were given");
+  Frame frame;
+  frame.parent = parent;
+  frame.slots.resize(plan.slotCount);
+  for (const auto& [slot, value] : plan.constants) frame.slots[static_cast<size_t>(slot)] = value;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    frame.slots[static_cast<size_t>(plan.inputSlots[i])] = std::move(inputs[i]);
+  PASSLAB_RETURN_IF_ERROR(runGraph(plan, frame, state));
+  std::vector<Value> out;
+  out.reserve(plan.outputs.size());
+  for (const SlotRef& r : plan.outputs) out.push_back(frame.at(r));
+  return out;
+}
+
+}  // namespace passlab::exec

@@ -1,0 +1,76 @@
+// Runs compiled graphs: a frame of slots per graph activation, one kernel call
+// per step, values released after their last use, nested graphs for control
+// flow. Also the KernelContext kernels see.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "core/exec/arena.h"
+#include "core/exec/compiled_graph.h"
+#include "core/exec/compiler.h"
+#include "core/exec/kernel.h"
+#include "core/exec/profiler.h"
+
+namespace passlab::exec {
+
+struct RunState {
+  Arena& arena;
+  Compiler* compiler = nullptr;  // builds kernels met with a new element type
+  int threads = 1;
+  const std::atomic<bool>* cancel = nullptr;
+  int64_t maxLoopIterations = 1'000'000;
+  Profiler* profiler = nullptr;  // null: not profiling
+};
+
+struct Frame {
+  std::vector<Value> slots;
+  const Frame* parent = nullptr;
+  const Value& at(SlotRef r) const {
+    const Frame* f = this;
+    for (uint32_t i = 0; i < r.depth; ++i) f = f->parent;
+    return f->slots[static_cast<size_t>(r.index)];
+  }
+};
+
+// A tensor for a kernel: arena memory (strings on the heap); checks the dims.
+Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims);
+
+class NodeContext final : public KernelContext {
+ public:
+  NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
+              std::vector<bool> wanted);
+
+  size_t inputCount() const override { return inputs_.size(); }
+  const Value* value(size_t i) const override { return i < inputs_.size() ? inputs_[i] : nullptr; }
+  size_t outputCount() const override { return outputs_.size(); }
+  bool wantsOutput(size_t i) const override { return i < wanted_.size() && wanted_[i]; }
+  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override;
+  void setOutput(size_t i, Value v) override;
+  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override;
+  int threads() const override { return state_.threads; }
+  bool cancelled() const override { return state_.cancel && state_.cancel->load(); }
+  int64_t maxLoopIterations() const override { return state_.maxLoopIterations; }
+  Expected<std::vector<Value>> runSubgraph(const CompiledGraph& graph,
+                                           std::vector<Value> inputs) override;
+
+  std::vector<Value>& outputs() { return outputs_; }
+  bool produced(size_t i) const { return produced_[i]; }
+
+ private:
+  RunState& state_;
+  const Frame* frame_;
+  std::vector<const Value*> inputs_;
+  std::vector<bool> wanted_;
+  std::vector<Value> outputs_;
+  std::vector<bool> produced_;
+};
+
+// Runs the steps of `plan` in `frame` (inputs and constants already bound).
+Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state);
+// Runs a subgraph in a fresh frame whose parent is `parent`.
+Expected<std::vector<Value>> runSubgraph(const CompiledGraph& plan, std::vector<Value> inputs,
+                                         const Frame* parent, RunState& state);
+
+}  // namespace passlab::exec

@@ -1,0 +1,474 @@
+// Ops that select or join parts of tensors: Concat, Split, Slice, Gather,
+// GatherElements, GatherND, Pad, TopK and the data-dependent ones (NonZero,
+// Compress, Unique, NonMaxSuppression) whose sizes are unknown.
+#include <algorithm>
+#include <climits>
+
+#include "core/analysis/infer/helpers.h"
+#include "core/analysis/infer/rules.h"
+
+namespace passlab::analysis::infer {
+
+namespace {
+
+// Dims of one axis that must agree (Concat's other axes): a number wins over a symbol.
+std::optional<ir::Dim> agree(InferContext& ctx, const ir::Dim& a, const ir::Dim& b, size_t axis) {
+  if (a.isStatic() && b.isStatic() && a.value() != b.value()) {
+    ctx.fail("dim " + std::to_string(axis) + " differs between inputs: " + a.toString() + " vs " +
+             b.toString());
+    return std::nullopt;
+  }
+  if (a.isStatic()) return a;
+  if (b.isStatic()) return b;
+  return a.sameAs(b) ? a : (a.isUnknown() ? b : a);
+}
+
+// One sliced axis of length d: the number of elements taken. Bounds that are not
+// numbers, or a dim that is symbolic, are assumed to lie within the dim (as the
+// model's own shape arithmetic intends); everything else is clamped as ONNX does.
+SymInt sliceLength(const SymInt& d, const SymInt& start, const SymInt& end, int64_t step) {
+  auto dc = d.constant(), sc = start.constant(), ec = end.constant();
+  const int64_t kBig = INT32_MAX;  // exporters write INT32_MAX or INT64_MAX for "to the end"
+  if (dc && sc && ec) {
+    int64_t n = *dc, s = *sc, e = *ec;
+    if (step > 0) {
+      s = s < 0 ? std::max<int64_t>(0, s + n) : std::min(s, n);
+      e = e < 0 ? std::max<int64_t>(0, e + n) : std::min(e, n);
+      return e > s ? SymInt((e - s + step - 1) / step) : SymInt(0);
+    }
+    s = s < 0 ? std::max<int64_t>(-1, s + n) : std::min(s, n - 1);
+    e = e < 0 ? std::max<int64_t>(-1, e + n) : std::min(e, n - 1);
+    return s > e ? SymInt((s - e + (-step) - 1) / (-step)) : SymInt(0);
+  }
+  if (step == -1 && sc && ec && (*sc >= kBig || *sc == -1) && *ec <= -kBig) return d;
+  if (step <= 0) return {};
+  SymInt s = start, e = end;
+  if (sc && *sc < 0) s = d + start;
+  if (ec) {
+    if (*ec >= kBig)
+      e = d;
+    else if (*ec < 0)
+      e = d + end;
+  }
+  SymInt len = (e - s).ceilDiv(SymInt(step));
+  if (auto c = len.constant(); c && *c < 0) return SymInt(0);
+  return len;
+}
+
+// Elements of a tracked 1-D value taken by a slice with number bounds.
+std::optional<std::vector<SymInt>> sliceElems(const std::vector<SymInt>& in, int64_t s, int64_t e,
+                                              int64_t step) {
+  auto n = static_cast<int64_t>(in.size());
+  std::vector<SymInt> out;
+  if (step > 0) {
+    s = s < 0 ? std::max<int64_t>(0, s + n) : std::min(s, n);
+    e = e < 0 ? std::max<int64_t>(0, e + n) : std::min(e, n);
+    for (int64_t i = s; i < e; i += step) out.push_back(in[static_cast<size_t>(i)]);
+  } else if (step < 0) {
+    s = s < 0 ? std::max<int64_t>(-1, s + n) : std::min(s, n - 1);
+    e = e < 0 ? std::max<int64_t>(-1, e + n) : std::min(e, n - 1);
+    for (int64_t i = s; i > e; i += step) out.push_back(in[static_cast<size_t>(i)]);
+  } else {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::vector<SymInt> paramOrEmpty(InferContext& ctx, size_t input, bool* known) {
+  if (!ctx.hasInput(input)) return {};
+  const KnownValue* k = ctx.inputValue(input);
+  if (!k) {
+    *known = false;
+    return {};
+  }
+  return k->elems;
+}
+
+}  // namespace
+
+void inferConcat(InferContext& ctx) {
+  const ir::Shape* first = nullptr;
+  for (size_t i = 0; i < ctx.inputCount(); ++i)
+    if ((first = ctx.inputShape(i))) break;
+  if (!first) return;
+  auto rank = static_cast<int64_t>(first->rank());
+  auto axis = ctx.axis(ctx.attrInt("axis", ctx.opset() < 4 ? 1 : 0), rank);
+  if (!axis) return;
+  std::vector<ir::Dim> dims = first->dims();
+  SymInt total(0);
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    const ir::Shape* s = ctx.inputShape(i);
+    if (!s) {
+      total = SymInt();
+      continue;
+    }
+    if (static_cast<int64_t>(s->rank()) != rank) {
+      ctx.fail("input " + std::to_string(i) + " has rank " + std::to_string(s->rank()) +
+               ", input 0 has rank " + std::to_string(rank));
+      return;
+    }
+    for (size_t d = 0; d < s->rank(); ++d) {
+      if (static_cast<int64_t>(d) == *axis) continue;
+      auto m = agree(ctx, dims[d], (*s)[d], d);
+      if (!m) return;
+      dims[d] = *m;
+    }
+    total = total + SymInt::fromDim((*s)[static_cast<size_t>(*axis)]);
+  }
+  dims[static_cast<size_t>(*axis)] = total.toDim();
+  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+  if (rank != 1) return;
+  std::vector<SymInt> elems;
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    const KnownValue* k = ctx.inputValue(i);
+    if (!k) return;
+    elems.insert(elems.end(), k->elems.begin(), k->elems.end());
+  }
+  ctx.setOutputValue(0, KnownValue::vector(std::move(elems), ctx.outputType(0).elemType()));
+}
+
+void inferSplit(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x) return;
+  auto axis = ctx.axis(ctx.attrInt("axis", 0), static_cast<int64_t>(x->rank()));
+  if (!axis) return;
+  size_t n = ctx.outputCount();
+  SymInt dim = SymInt::fromDim((*x)[static_cast<size_t>(*axis)]);
+  std::vector<SymInt> sizes;
+  bool sizesKnown = true;
+  if (ctx.opset() < 13 && ctx.hasAttr("split")) {
+    for (int64_t v : ctx.attrInts("split")) sizes.emplace_back(v);
+  } else if (ctx.opset() >= 13 && ctx.hasInput(1)) {
+    sizes = paramOrEmpty(ctx, 1, &sizesKnown);
+  }
+  if (!sizesKnown) {
+    for (size_t i = 0; i < n; ++i) {
+      ir::Shape s = *x;
+      s[static_cast<size_t>(*axis)] = ir::Dim();
+      ctx.setOutputShape(i, s);
+    }
+    return;
+  }
+  if (sizes.empty()) {
+    // Equal parts; with num_outputs (opset 18) the last part may be smaller.
+    int64_t parts = ctx.opset() >= 18 && ctx.hasAttr("num_outputs")
+                        ? ctx.attrInt("num_outputs", static_cast<int64_t>(n))
+                        : static_cast<int64_t>(n);
+    if (parts <= 0 || static_cast<size_t>(parts) != n) {
+      ctx.fail("num_outputs " + std::to_string(parts) + " differs from " + std::to_string(n) +
+               " outputs");
+      return;
+    }
+    auto dc = dim.constant();
+    if (dc && ctx.opset() < 18 && *dc % parts != 0) {
+      ctx.fail("dim " + std::to_string(*dc) + " does not split into " + std::to_string(parts) +
+               " equal parts");
+      return;
+    }
+    SymInt chunk = dim.ceilDiv(SymInt(parts));
+    for (int64_t i = 0; i < parts; ++i) {
+      SymInt size = chunk;
+      if (dc && i == parts - 1) size = dim - chunk * SymInt(parts - 1);
+      sizes.push_back(size);
+    }
+  }
+  if (sizes.size() != n) {
+    ctx.fail("split has " + std::to_string(sizes.size()) + " sizes for " + std::to_string(n) +
+             " outputs");
+    return;
+  }
+  SymInt sum(0);
+  for (const auto& s : sizes) sum = sum + s;
+  if (auto a = sum.constant(), b = dim.constant(); a && b && *a != *b) {
+    ctx.fail("split sizes add up to " + std::to_string(*a) + ", the dim is " + std::to_string(*b));
+    return;
+  }
+  const KnownValue* v = x->rank() == 1 ? ctx.inputValue(0) : nullptr;
+  size_t offset = 0;
+  for (size_t i = 0; i < n; ++i) {
+    ir::Shape s = *x;
+    s[static_cast<size_t>(*axis)] = sizes[i].toDim();
+    ctx.setOutputShape(i, s);
+    auto len = sizes[i].constant();
+    if (v && len && offset + static_cast<size_t>(*len) <= v->elems.size()) {
+      std::vector<SymInt> part(v->elems.begin() + static_cast<ptrdiff_t>(offset),
+                               v->elems.begin() + static_cast<ptrdiff_t>(offset + *len));
+      ctx.setOutputValue(i, KnownValue::vector(std::move(part), v->dtype));
+      offset += static_cast<size_t>(*len);
+    } else {
+      v = nullptr;
+    }
+  }
+}
+
+void inferSlice(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x) return;
+  auto rank = static_cast<int64_t>(x->rank());
+  std::vector<SymInt> starts, ends, axesV, steps;
+  bool known = true, axesKnown = true;
+  if (ctx.opset() < 10) {
+    for (int64_t v : ctx.attrInts("starts")) starts.emplace_back(v);
+    for (int64_t v : ctx.attrInts("ends")) ends.emplace_back(v);
+    for (int64_t v : ctx.attrInts("axes")) axesV.emplace_back(v);
+  } else {
+    starts = paramOrEmpty(ctx, 1, &known);
+    ends = paramOrEmpty(ctx, 2, &known);
+    axesV = paramOrEmpty(ctx, 3, &axesKnown);
+    steps = paramOrEmpty(ctx, 4, &known);
+  }
+  std::vector<int64_t> axes;
+  for (const auto& a : axesV) {
+    auto c = a.constant();
+    if (!c) {
+      axesKnown = false;
+      break;
+    }
+    axes.push_back(*c);
+  }
+  if (!axesKnown) {
+    ctx.setOutputShape(0, unknownShape(x->rank()));
+    return;
+  }
+  if (known && starts.size() != ends.size()) {
+    ctx.fail("starts and ends have different lengths");
+    return;
+  }
+  if (axes.empty() && (ctx.opset() < 10 || !ctx.hasInput(3))) {
+    // Default axes: one per start, counted from the starts' length when their values are unknown.
+    size_t count = starts.size();
+    if (!known) {
+      const ir::Shape* s = ctx.inputShape(1);
+      count = s && s->rank() == 1 && (*s)[0].isStatic() ? static_cast<size_t>((*s)[0].value())
+                                                        : x->rank();
+    }
+    for (size_t i = 0; i < count; ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  if (!normalizeAxes(ctx, axes, rank)) return;
+  if (known && (axes.size() != starts.size() || (!steps.empty() && steps.size() != axes.size()))) {
+    ctx.fail("starts, ends, axes and steps have different lengths");
+    return;
+  }
+  std::vector<ir::Dim> dims = x->dims();
+  if (!known) {
+    for (int64_t a : axes) dims[static_cast<size_t>(a)] = ir::Dim();
+    ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+    return;
+  }
+  const KnownValue* v = rank == 1 ? ctx.inputValue(0) : nullptr;
+  std::optional<std::vector<SymInt>> elems;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t step = 1;
+    if (!steps.empty()) {
+      auto c = steps[i].constant();
+      if (!c) {
+        dims[static_cast<size_t>(axes[i])] = ir::Dim();
+        v = nullptr;
+        continue;
+      }
+      step = *c;
+    }
+    if (step == 0) {
+      ctx.fail("step is 0");
+      return;
+    }
+    size_t a = static_cast<size_t>(axes[i]);
+    dims[a] = sliceLength(SymInt::fromDim((*x)[a]), starts[i], ends[i], step).toDim();
+    auto s = starts[i].constant(), e = ends[i].constant();
+    if (v && s && e) elems = sliceElems(v->elems, *s, *e, step);
+  }
+  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+  if (v && elems) ctx.setOutputValue(0, KnownValue::vector(std::move(*elems), v->dtype));
+}
+
+void inferGather(InferContext& ctx) {
+  const ir::Shape* data = ctx.inputShape(0);
+  const ir::Shape* idx = ctx.inputShape(1);
+  if (!data) return;
+  auto axis = ctx.axis(ctx.attrInt("axis", 0), static_cast<int64_t>(data->rank()));
+  if (!axis || !idx) return;
+  std::vector<ir::Dim> dims(data->dims().begin(), data->dims().begin() + *axis);
+  dims.insert(dims.end(), idx->dims().begin(), idx->dims().end());
+  dims.insert(dims.end(), data->dims().begin() + *axis + 1, data->dims().end());
+  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+  const KnownValue* v = ctx.inputValue(0);
+  auto indices = ctx.inputInts(1);
+  const KnownValue* iv = ctx.inputValue(1);
+  if (!v || !indices || v->dims.size() != 1) return;
+  auto n = static_cast<int64_t>(v->elems.size());
+  KnownValue out;
+  out.dtype = v->dtype;
+  out.dims = iv->dims;
+  for (int64_t i : *indices) {
+    if (i < -n || i >= n) {
+      ctx.fail("index " + std::to_string(i) + " is out of range for " + std::to_string(n) +
+               " elements");
+      return;
+    }
+    out.elems.push_back(v->elems[static_cast<size_t>(i < 0 ? i + n : i)]);
+  }
+  ctx.setOutputValue(0, std::move(out));
+}
+
+void inferGatherElements(InferContext& ctx) {
+  if (const ir::Shape* idx = ctx.inputShape(1)) ctx.setOutputShape(0, *idx);
+}
+
+void inferGatherND(InferContext& ctx) {
+  const ir::Shape* data = ctx.inputShape(0);
+  const ir::Shape* idx = ctx.inputShape(1);
+  if (!data || !idx) return;
+  if (idx->rank() == 0) {
+    ctx.fail("indices must have rank >= 1");
+    return;
+  }
+  const ir::Dim& last = (*idx)[idx->rank() - 1];
+  if (!last.isStatic()) return;
+  auto b = static_cast<size_t>(ctx.attrInt("batch_dims", 0));
+  auto k = static_cast<size_t>(last.value());
+  if (b + k > data->rank()) {
+    ctx.fail("indices address " + std::to_string(b + k) + " dims of a rank " +
+             std::to_string(data->rank()) + " tensor");
+    return;
+  }
+  std::vector<ir::Dim> dims(idx->dims().begin(), idx->dims().end() - 1);
+  dims.insert(dims.end(), data->dims().begin() + static_cast<ptrdiff_t>(b + k), data->dims().end());
+  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+}
+
+void inferPad(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x) return;
+  auto rank = static_cast<int64_t>(x->rank());
+  std::vector<int64_t> pads;
+  std::vector<int64_t> axes;
+  if (ctx.opset() < 11) {
+    pads = ctx.attrInts(ctx.opset() < 2 ? "paddings" : "pads");
+  } else {
+    auto p = ctx.inputInts(1);
+    if (!p) {
+      ctx.setOutputShape(0, unknownShape(x->rank()));
+      return;
+    }
+    pads = *p;
+    if (ctx.hasInput(3)) {
+      auto a = ctx.inputInts(3);
+      if (!a) {
+        ctx.setOutputShape(0, unknownShape(x->rank()));
+        return;
+      }
+      axes = *a;
+    }
+  }
+  if (axes.empty())
+    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+  if (!normalizeAxes(ctx, axes, rank)) return;
+  if (pads.size() != 2 * axes.size()) {
+    ctx.fail("pads has " + std::to_string(pads.size()) + " values for " +
+             std::to_string(axes.size()) + " axes");
+    return;
+  }
+  std::vector<ir::Dim> dims = x->dims();
+  for (size_t i = 0; i < axes.size(); ++i) {
+    auto a = static_cast<size_t>(axes[i]);
+    SymInt d = SymInt::fromDim(dims[a]) + SymInt(pads[i]) + SymInt(pads[i + axes.size()]);
+    if (auto c = d.constant(); c && *c < 0) {
+      ctx.fail("padding makes dim " + std::to_string(a) + " negative");
+      return;
+    }
+    dims[a] = d.toDim();
+  }
+  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+}
+
+void inferTopK(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x) return;
+  auto axis = ctx.axis(ctx.attrInt("axis", -1), static_cast<int64_t>(x->rank()));
+  if (!axis) return;
+  SymInt k;
+  if (ctx.opset() < 10) {
+    k = SymInt(ctx.attrInt("k", -1));
+  } else if (const KnownValue* kv = ctx.inputValue(1); kv && kv->elems.size() == 1) {
+    k = kv->elems[0];
+  }
+  ir::Shape s = *x;
+  s[static_cast<size_t>(*axis)] = k.toDim();
+  ctx.setOutputShape(0, s);
+  if (ctx.outputCount() > 1) ctx.setOutput(1, ir::DataType::kInt64, s);
+}
+
+void inferNonZero(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  ctx.setOutputShape(
+      0, ir::Shape({x ? ir::Dim(static_cast<int64_t>(x->rank())) : ir::Dim(), ir::Dim()}));
+}
+
+void inferCompress(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!ctx.hasAttr("axis")) {
+    ctx.setOutputShape(0, unknownShape(1));
+    return;
+  }
+  if (!x) return;
+  auto axis = ctx.axis(ctx.attrInt("axis", 0), static_cast<int64_t>(x->rank()));
+  if (!axis) return;
+  ir::Shape s = *x;
+  s[static_cast<size_t>(*axis)] = ir::Dim();
+  ctx.setOutputShape(0, s);
+}
+
+void inferUnique(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!ctx.hasAttr("axis")) {
+    ctx.setOutputShape(0, unknownShape(1));
+  } else if (x) {
+    auto axis = ctx.axis(ctx.attrInt("axis", 0), static_cast<int64_t>(x->rank()));
+    if (!axis) return;
+    ir::Shape s = *x;
+    s[static_cast<size_t>(*axis)] = ir::Dim();
+    ctx.setOutputShape(0, s);
+  }
+  for (size_t i = 1; i < ctx.outputCount(); ++i)
+    ctx.setOutput(i, ir::DataType::kInt64, unknownShape(1));
+  // inverse_indices has one entry per input element (or per slice along axis).
+  if (ctx.outputCount() > 2 && x) {
+    ir::Dim n = dimProduct(x->dims()).toDim();
+    if (ctx.hasAttr("axis")) {
+      auto axis = ctx.axis(ctx.attrInt("axis", 0), static_cast<int64_t>(x->rank()));
+      if (!axis) return;
+      n = (*x)[static_cast<size_t>(*axis)];
+    }
+    ctx.setOutput(2, ir::DataType::kInt64, ir::Shape({n}));
+  }
+}
+
+void inferNonMaxSuppression(InferContext& ctx) {
+  ctx.setOutput(0, ir::DataType::kInt64, ir::Shape({ir::Dim(), ir::Dim(3)}));
+}
+
+void inferCenterCropPad(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x) return;
+  auto rank = static_cast<int64_t>(x->rank());
+  std::vector<int64_t> axes = ctx.attrInts("axes");
+  if (axes.empty())
+    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+  if (!normalizeAxes(ctx, axes, rank)) return;
+  const KnownValue* shape = ctx.inputValue(1);
+  ir::Shape out = *x;
+  if (!shape) {
+    for (int64_t a : axes) out[static_cast<size_t>(a)] = ir::Dim();
+  } else {
+    if (shape->elems.size() != axes.size()) {
+      ctx.fail("shape has " + std::to_string(shape->elems.size()) + " values for " +
+               std::to_string(axes.size()) + " axes");
+      return;
+    }
+    for (size_t i = 0; i < axes.size(); ++i)
+      out[static_cast<size_t>(axes[i])] = shape->elems[i].toDim();
+  }
+  ctx.setOutputShape(0, out);
+}
+
+}  // namespace passlab::analysis::infer

@@ -1,0 +1,65 @@
+// Integers that shape inference tracks: a known number, a polynomial over named
+// symbols ("batch", "past_seq_len + seq_len", "2*N"), or unknown.
+//
+// A symbolic dimension of an ir::Shape is a name; names that spell a polynomial
+// over identifiers (as ONNX Runtime's symbolic inference writes them) are read
+// back as that polynomial, so "past_seq_len + seq_len" minus "seq_len" is
+// "past_seq_len". Any other name is a single opaque symbol. Arithmetic that
+// cannot be represented exactly (overflow, inexact division) gives unknown:
+// never a wrong number.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/shape.h"
+
+namespace passlab::analysis {
+
+class SymInt {
+ public:
+  SymInt() = default;     // unknown
+  SymInt(int64_t value);  // NOLINT(google-explicit-constructor)
+  static SymInt symbol(std::string name);
+  // A static dim is its number, a symbolic dim its polynomial, an unknown dim unknown.
+  static SymInt fromDim(const ir::Dim& dim);
+
+  bool isKnown() const { return known_; }
+  bool isConstant() const;
+  // The number, when known and constant.
+  std::optional<int64_t> constant() const;
+  // As a dimension: numbers >= 0 are static, polynomials become a symbol named by
+  // their canonical spelling, negative numbers and unknowns are unknown dims.
+  ir::Dim toDim() const;
+  // "3", "N", "past_seq_len + seq_len", "2*N - 1", "?".
+  std::string toString() const;
+
+  // Same known value (unknowns are never equal to anything).
+  bool sameAs(const SymInt& o) const { return known_ && o.known_ && terms_ == o.terms_; }
+
+  friend SymInt operator+(const SymInt& a, const SymInt& b);
+  friend SymInt operator-(const SymInt& a, const SymInt& b);
+  friend SymInt operator*(const SymInt& a, const SymInt& b);
+  SymInt operator-() const { return SymInt(0) - *this; }
+  // Division rounding toward negative infinity for numbers; a polynomial divided
+  // exactly by a single term (a number or c*N*M) when every term is divisible;
+  // unknown otherwise.
+  SymInt floorDiv(const SymInt& d) const;
+  // Ceiling division for numbers; unknown for anything symbolic unless exact.
+  SymInt ceilDiv(const SymInt& d) const;
+
+ private:
+  using Monomial = std::vector<std::string>;  // sorted symbol names, repeated for powers
+  bool known_ = false;
+  std::map<Monomial, int64_t> terms_;  // no zero coefficients; {} is the constant term
+  static SymInt unknown() { return SymInt(); }
+  static std::optional<SymInt> parse(const std::string& text);
+};
+
+// Product of dims as a SymInt (unknown if any dim is unknown).
+SymInt dimProduct(const std::vector<ir::Dim>& dims);
+
+}  // namespace passlab::analysis

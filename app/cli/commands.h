@@ -8,6 +8,8 @@ class App;
 namespace passlab::cli {
 
 void registerInfo(CLI::App& app);
+void registerOptimize(CLI::App& app);
+void registerPasses(CLI::App& app);
 
 int exitCode();
 void setExitCode(int code);

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Log what happens");
   passlab::cli::registerInfo(app);
+  passlab::cli::registerOptimize(app);
+  passlab::cli::registerPasses(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

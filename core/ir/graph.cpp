@@ -404,4 +404,12 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
   for (Value* v : outputs_) dst.addOutput(mapped(v));
 }
 
+Node* findNodeRecursive(const Graph& g, NodeId id) {
+  if (Node* n = g.findNode(id)) return n;
+  for (const auto& n : g.nodes())
+    for (Graph* sub : n->subgraphs())
+      if (Node* found = findNodeRecursive(*sub, id)) return found;
+  return nullptr;
+}
+
 }  // namespace passlab::ir

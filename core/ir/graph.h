@@ -146,4 +146,7 @@ class Graph {
   std::vector<Value*> inputs_, outputs_, initializers_, sparseInitializers_;
 };
 
+// The node with `id` in `g` or any of its subgraphs, or nullptr.
+Node* findNodeRecursive(const Graph& g, NodeId id);
+
 }  // namespace passlab::ir

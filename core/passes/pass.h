@@ -1,0 +1,88 @@
+// A pass: metadata in one place (id, taxonomy category, summaries in English
+// and Chinese, options, covered opsets), and a run function that edits the
+// model only through the Rewriter in its context.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "core/rewrite/driver.h"
+#include "core/rewrite/evaluator.h"
+#include "core/rewrite/pattern.h"
+#include "core/rewrite/rewriter.h"
+#include "core/support/error.h"
+
+namespace passlab::passes {
+
+// The taxonomy of redundancy in inference graphs.
+enum class Category { kStructural, kPrecision, kAlgorithm, kReadWrite };
+std::string_view categoryName(Category c);
+
+struct PassOption {
+  std::string name;
+  std::string defaultValue;
+  std::string help;
+};
+
+struct PassInfo {
+  std::string id;  // verb first: "fold_constants"
+  Category category = Category::kStructural;
+  std::string
+      kind;  // within the category: "constant folding", "redundant node: inverse pairs", ...
+  std::string summaryEn;
+  std::string summaryZh;
+  std::vector<PassOption> options;
+  int64_t minOpset = 1;  // default-domain opsets the pass was written and tested for
+  int64_t maxOpset = 28;
+  bool changesNumerics = false;     // results may differ in the last bits or more
+  bool mayEmitNonStandard = false;  // only runs when non-standard ops are allowed
+};
+
+using Options = std::vector<std::pair<std::string, std::string>>;
+
+struct PassContext {
+  rewrite::Rewriter& rewriter;
+  Options options;  // every declared option, defaults applied
+  rewrite::Evaluator* evaluator = nullptr;
+  rewrite::ExplainLog* explain = nullptr;
+  const rewrite::NodeFilter* filter = nullptr;
+  bool standardOnly = true;
+  const std::atomic<bool>* cancel = nullptr;
+
+  std::string option(const std::string& name) const;
+  int64_t intOption(const std::string& name) const;
+  double doubleOption(const std::string& name) const;
+  bool boolOption(const std::string& name) const;
+  rewrite::MatchContext matchContext() const;
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual const PassInfo& info() const = 0;
+  // Edits `model` through ctx.rewriter. An error leaves the model to be rolled back.
+  virtual Status run(ir::Model& model, PassContext& ctx) const = 0;
+  // The patterns of a pattern-based pass (for listings and explanations).
+  virtual std::vector<const rewrite::Pattern*> patterns() const { return {}; }
+};
+
+// A pass made of rules applied by the greedy driver.
+class PatternPass : public Pass {
+ public:
+  PatternPass(PassInfo info, std::vector<std::unique_ptr<rewrite::Pattern>> patterns)
+      : info_(std::move(info)), patterns_(std::move(patterns)) {}
+  const PassInfo& info() const override { return info_; }
+  Status run(ir::Model& model, PassContext& ctx) const override;
+  std::vector<const rewrite::Pattern*> patterns() const override;
+
+ private:
+  PassInfo info_;
+  std::vector<std::unique_ptr<rewrite::Pattern>> patterns_;
+};
+
+}  // namespace passlab::passes

@@ -1,0 +1,14 @@
+// Every pass, once. Adding a pass: write core/passes/<id>.cpp exposing its
+// factory, then add one line here (and to a level in registry.cpp if it belongs
+// to one). The registry test checks ids are unique and metadata complete.
+#pragma once
+
+#define PASSLAB_PASSES(X)              \
+  X(makeEliminateDeadNodes)            \
+  X(makeEliminateIdentityOps)          \
+  X(makeEliminateNoopOps)              \
+  X(makeEliminateInversePairs)         \
+  X(makeSimplifyOpChains)              \
+  X(makeEliminateCommonSubexpressions) \
+  X(makeDeduplicateInitializers)       \
+  X(makeFoldConstants)

@@ -1,0 +1,281 @@
+#include "core/pipeline/numeric_check.h"
+
+#include <cmath>
+#include <random>
+#include <unordered_map>
+
+#include "core/exec/evaluate.h"
+#include "core/support/float16.h"
+
+namespace passlab::pipeline {
+
+Expected<std::vector<ir::Tensor>> ExecEvaluator::evaluate(
+    const ir::Node& node, const std::vector<const ir::Tensor*>& inputs, int64_t opsetVersion) {
+  return exec::evaluateNode(node, inputs, opsetVersion);
+}
+
+Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& spec) {
+  exec::NamedInputs out;
+  std::mt19937_64 rng(spec.seed);
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    const ir::Type& t = v->type();
+    if (!t.isTensor())
+      return unsupported("input '" + v->name() + "' is a " + t.toString() +
+                         "; only tensor inputs can be generated");
+    if (!t.hasShape())
+      return unsupported("input '" + v->name() + "' has no known rank; give it a shape");
+    std::vector<int64_t> dims;
+    for (const ir::Dim& d : t.shape()->dims()) {
+      if (d.isStatic()) {
+        dims.push_back(d.value());
+      } else if (d.isSymbolic() && spec.dims.count(d.param())) {
+        dims.push_back(spec.dims.at(d.param()));
+      } else {
+        dims.push_back(1);
+      }
+    }
+    ir::DataType dt = t.elemType();
+    if (dt == ir::DataType::kString) return unsupported("input '" + v->name() + "' holds strings");
+    ir::Tensor tensor(dt, dims);
+    int64_t n = tensor.numel();
+    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+    std::uniform_int_distribution<int> small(0, 3);
+    auto fill = [&](auto* p, auto gen) {
+      for (int64_t i = 0; i < n; ++i) p[i] = spec.zeros ? decltype(gen())(0) : gen();
+    };
+    switch (dt) {
+      case ir::DataType::kFloat:
+        fill(tensor.mutableData<float>().data(), [&] { return real(rng); });
+        break;
+      case ir::DataType::kDouble:
+        fill(tensor.mutableData<double>().data(), [&] { return double(real(rng)); });
+        break;
+      case ir::DataType::kFloat16:
+        fill(tensor.mutableData<uint16_t>().data(), [&] { return floatToHalf(real(rng)); });
+        break;
+      case ir::DataType::kBFloat16:
+        fill(tensor.mutableData<uint16_t>().data(), [&] { return floatToBfloat16(real(rng)); });
+        break;
+      case ir::DataType::kInt64:
+        fill(tensor.mutableData<int64_t>().data(), [&] { return int64_t(small(rng)); });
+        break;
+      case ir::DataType::kInt32:
+        fill(tensor.mutableData<int32_t>().data(), [&] { return int32_t(small(rng)); });
+        break;
+      case ir::DataType::kInt8:
+        fill(tensor.mutableData<int8_t>().data(), [&] { return int8_t(small(rng)); });
+        break;
+      case ir::DataType::kUInt8:
+        fill(tensor.mutableData<uint8_t>().data(), [&] { return uint8_t(small(rng)); });
+        break;
+      case ir::DataType::kBool:
+        fill(tensor.mutableData<uint8_t>().data(), [&] { return uint8_t(small(rng) & 1); });
+        break;
+      default:
+        if (!spec.zeros)
+          return unsupported("input '" + v->name() + "' has element type " +
+                             std::string(ir::dtypeName(dt)) +
+                             ", which PassLab cannot generate yet");
+    }
+    out.emplace_back(v->name(), exec::Value(tensor));
+  }
+  return out;
+}
+
+Tolerance toleranceFor(ir::DataType t) {
+  switch (t) {
+    case ir::DataType::kFloat:
+      return {1e-4, 1e-5};
+    case ir::DataType::kFloat16:
+    case ir::DataType::kBFloat16:
+      return {1e-2, 1e-3};
+    case ir::DataType::kDouble:
+      return {1e-7, 1e-9};
+    default:
+      return {0, 0};
+  }
+}
+
+bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
+              std::string& why) {
+  if (got.dtype() != want.dtype()) {
+    why = "element type " + std::string(ir::dtypeName(got.dtype())) + " vs " +
+          std::string(ir::dtypeName(want.dtype()));
+    return false;
+  }
+  if (got.dims() != want.dims()) {
+    why = "shape " + got.shape().toString() + " vs " + want.shape().toString();
+    return false;
+  }
+  if (got.dtype() == ir::DataType::kString) {
+    if (got.strings() != want.strings()) {
+      why = "strings differ";
+      return false;
+    }
+    return true;
+  }
+  Tolerance tol = toleranceFor(got.dtype());
+  bool ok = true;
+  int64_t n = got.numel();
+  bool floating = ir::isFloatingPoint(got.dtype());
+  for (int64_t i = 0; i < n; ++i) {
+    double a = floating ? got.valueAsDouble(i) : static_cast<double>(got.valueAsInt64(i));
+    double b = floating ? want.valueAsDouble(i) : static_cast<double>(want.valueAsInt64(i));
+    if (std::isnan(a) || std::isnan(b)) {
+      if (std::isnan(a) != std::isnan(b)) {
+        if (ok) why = "NaN at element " + std::to_string(i);
+        ok = false;
+      }
+      continue;
+    }
+    if (std::isinf(a) || std::isinf(b)) {
+      if (a != b) {
+        if (ok) why = "infinity mismatch at element " + std::to_string(i);
+        ok = false;
+      }
+      continue;
+    }
+    double abs = std::fabs(a - b);
+    double rel = abs / std::max(std::fabs(b), 1e-30);
+    maxAbs = std::max(maxAbs, abs);
+    if (abs > 0) maxRel = std::max(maxRel, rel);
+    if (abs > tol.atol + tol.rtol * std::fabs(b)) {
+      if (ok)
+        why =
+            "element " + std::to_string(i) + ": " + std::to_string(a) + " vs " + std::to_string(b);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+namespace {
+
+Expected<std::map<std::string, ir::Tensor>> runModel(const ir::Model& model,
+                                                     const exec::NamedInputs& inputs) {
+  auto ex = exec::Executor::create(model);
+  if (!ex) return ex.error();
+  auto r = (*ex)->run(inputs);
+  if (!r) return r.error();
+  std::map<std::string, ir::Tensor> out;
+  for (size_t i = 0; i < r->outputNames.size(); ++i) out[r->outputNames[i]] = r->outputs[i];
+  return out;
+}
+
+// A copy of `m` whose every tensor-valued node output in the main graph is also a graph output.
+ir::Model exposeAll(const ir::Model& m, std::vector<std::string>& order) {
+  ir::Model c = m.clone();
+  ir::Graph& g = c.graph();
+  std::vector<ir::Value*> add;
+  for (const auto& n : g.nodes())
+    for (ir::Value* v : n->outputs())
+      if (v && !v->isGraphOutput() && (v->type().isTensor() || v->type().isUndefined()))
+        add.push_back(v);
+  for (ir::Value* v : add) g.addOutput(v);
+  for (const auto& n : g.nodes())
+    for (ir::Value* v : n->outputs())
+      if (v) order.push_back(v->name());
+  return c;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(const ir::Model& original,
+                                                                       int inputSets,
+                                                                       InputSpec spec) {
+  auto checker = std::unique_ptr<ExecOutputChecker>(new ExecOutputChecker());
+  checker->original_ = original.clone();
+  for (int i = 0; i < inputSets; ++i) {
+    InputSpec s = spec;
+    s.seed = spec.seed + static_cast<uint64_t>(i);
+    auto in = makeInputs(original, s);
+    if (!in) return in.error();
+    auto ref = runModel(original, *in);
+    if (!ref) return ref.error().withContext("running the original model for the numeric check");
+    checker->inputs_.push_back(std::move(in.value()));
+    checker->reference_.push_back(std::move(ref.value()));
+  }
+  return checker;
+}
+
+std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
+                                               const exec::NamedInputs& inputs, double& maxAbs,
+                                               double& maxRel) {
+  std::vector<std::string> order, unused;
+  ir::Model a = exposeAll(current, order);
+  ir::Model b = exposeAll(original_, unused);
+  auto ra = runModel(a, inputs);
+  auto rb = runModel(b, inputs);
+  if (!ra || !rb) return "";
+  for (const auto& name : order) {
+    auto ia = ra->find(name);
+    auto ib = rb->find(name);
+    if (ia == ra->end() || ib == rb->end()) continue;
+    if (ia->second.dtype() == ir::DataType::kUndefined ||
+        ib->second.dtype() == ir::DataType::kUndefined)
+      continue;
+    double ma = 0, mr = 0;
+    std::string why;
+    if (!allClose(ia->second, ib->second, ma, mr, why)) {
+      maxAbs = ma;
+      maxRel = mr;
+      return name;
+    }
+  }
+  return "";
+}
+
+NumericCheck ExecOutputChecker::check(const ir::Model& current) {
+  NumericCheck c;
+  c.ran = true;
+  c.inputSets = inputs_.size();
+  for (size_t s = 0; s < inputs_.size(); ++s) {
+    auto got = runModel(current, inputs_[s]);
+    if (!got) {
+      c.passed = false;
+      c.detail = "the optimized model does not run: " + got.error().message();
+      return c;
+    }
+    for (const auto& [name, want] : reference_[s]) {
+      auto it = got->find(name);
+      if (it == got->end()) {
+        c.passed = false;
+        c.detail = "output '" + name + "' is missing";
+        return c;
+      }
+      if (want.dtype() == ir::DataType::kUndefined)
+        continue;  // non-tensor outputs are not compared
+      std::string why;
+      if (!allClose(it->second, want, c.maxAbsError, c.maxRelError, why)) {
+        c.passed = false;
+        c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why;
+        double ma = 0, mr = 0;
+        std::string first = firstDivergence(current, inputs_[s], ma, mr);
+        c.firstDivergingTensor = first.empty() ? name : first;
+        if (!first.empty()) {
+          c.detail += "; first diverging tensor '" + first + "'";
+        }
+        return c;
+      }
+    }
+  }
+  return c;
+}
+
+Expected<std::map<std::string, int64_t>> parseDims(const std::vector<std::string>& specs) {
+  std::map<std::string, int64_t> out;
+  for (const auto& s : specs) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return invalidArgument("--dim wants NAME=VALUE, got '" + s + "'");
+    char* end = nullptr;
+    long long v = std::strtoll(s.c_str() + eq + 1, &end, 10);
+    if (*end != '\0' || v <= 0)
+      return invalidArgument("--dim " + s + ": the value must be a positive integer");
+    out[s.substr(0, eq)] = v;
+  }
+  return out;
+}
+
+}  // namespace passlab::pipeline

@@ -1,0 +1,65 @@
+// The numeric side of the pipeline, backed by the CPU executor: an Evaluator
+// for constant folding, seeded test inputs, and the OutputChecker that compares
+// a model's outputs with the original's after every pass and, when they differ,
+// finds the first tensor (in graph order) that diverges.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/exec/executor.h"
+#include "core/pipeline/pass_manager.h"
+#include "core/rewrite/evaluator.h"
+
+namespace passlab::pipeline {
+
+class ExecEvaluator final : public rewrite::Evaluator {
+ public:
+  Expected<std::vector<ir::Tensor>> evaluate(const ir::Node& node,
+                                             const std::vector<const ir::Tensor*>& inputs,
+                                             int64_t opsetVersion) override;
+};
+
+struct InputSpec {
+  uint64_t seed = 20261202;
+  bool zeros = false;
+  std::map<std::string, int64_t> dims;  // symbolic dim name -> value (default 1)
+};
+
+// One value per graph input that has no initializer: seeded uniform floats in
+// [-1, 1), integers in [0, 4), random booleans. Unknown dims count as 1.
+Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& spec);
+
+// Tolerances per element type: exact for integers and bool; fp32 rtol 1e-4,
+// atol 1e-5; fp16/bf16 rtol 1e-2, atol 1e-3; fp64 rtol 1e-7, atol 1e-9.
+struct Tolerance {
+  double rtol, atol;
+};
+Tolerance toleranceFor(ir::DataType t);
+// Compares two tensors (same dtype and dims); fills the worst errors; false if any element is out
+// of tolerance.
+bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
+              std::string& why);
+
+class ExecOutputChecker final : public OutputChecker {
+ public:
+  // Runs `original` on `inputSets` seeded input sets to get the reference outputs.
+  static Expected<std::unique_ptr<ExecOutputChecker>> create(const ir::Model& original,
+                                                             int inputSets, InputSpec spec);
+  NumericCheck check(const ir::Model& current) override;
+
+ private:
+  std::string firstDivergence(const ir::Model& current, const exec::NamedInputs& inputs,
+                              double& maxAbs, double& maxRel);
+  ir::Model original_;
+  std::vector<exec::NamedInputs> inputs_;
+  std::vector<std::map<std::string, ir::Tensor>> reference_;
+};
+
+// Parses "NAME=VALUE" strings into a dims map.
+Expected<std::map<std::string, int64_t>> parseDims(const std::vector<std::string>& specs);
+
+}  // namespace passlab::pipeline

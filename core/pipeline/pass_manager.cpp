@@ -1,0 +1,126 @@
+#include "core/pipeline/pass_manager.h"
+
+#include <chrono>
+#include <exception>
+
+#include "core/analysis/shape_inference.h"
+#include "core/ir/verifier.h"
+#include "core/passes/registry.h"
+
+namespace passlab::pipeline {
+
+PassManager::PassManager(ir::Model& model, PipelineOptions options)
+    : model_(model), options_(options) {}
+PassManager::~PassManager() = default;
+
+Expected<passes::Options> effectiveOptions(const passes::Pass& pass,
+                                           const passes::Options& overrides) {
+  passes::Options out;
+  for (const auto& o : pass.info().options) out.emplace_back(o.name, o.defaultValue);
+  for (const auto& [k, v] : overrides) {
+    bool found = false;
+    for (auto& [name, value] : out)
+      if (name == k) {
+        value = v;
+        found = true;
+      }
+    if (!found) {
+      std::string known;
+      for (const auto& o : pass.info().options) known += (known.empty() ? "" : ", ") + o.name;
+      return invalidArgument("pass '" + pass.info().id + "' has no option '" + k + "'" +
+                             (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
+    }
+  }
+  return out;
+}
+
+Expected<const Step*> PassManager::run(const PassSpec& spec) {
+  const passes::Pass* pass = passes::findPass(spec.id);
+  if (!pass) return invalidArgument("unknown pass '" + spec.id + "'");
+  auto opts = effectiveOptions(*pass, spec.options);
+  if (!opts) return opts.error();
+  const passes::PassInfo& info = pass->info();
+
+  Step step;
+  step.passId = info.id;
+  step.options = *opts;
+  step.before = collectStats(model_);
+  int64_t opset = model_.opsetVersion("").value_or(1);
+  if (info.mayEmitNonStandard && options_.standardOnly) {
+    step.skipped = true;
+    step.note = "skipped: it emits non-standard ops, and standard ONNX only is on";
+  } else if (opset < info.minOpset || opset > info.maxOpset) {
+    step.skipped = true;
+    step.note = "skipped: written for opsets " + std::to_string(info.minOpset) + "-" +
+                std::to_string(info.maxOpset) + ", the model uses " + std::to_string(opset);
+  }
+  if (step.skipped) {
+    step.after = step.before;
+    return &timeline_.add(std::move(step));
+  }
+  for (auto& h : before_) h(step, model_);
+
+  // The snapshot doubles as the rollback copy; weights are shared, not copied.
+  auto before = std::make_shared<ir::Model>(model_.clone());
+  auto t0 = std::chrono::steady_clock::now();
+  rewrite::Rewriter rw(model_, step.log, &provenance_, info.id);
+  passes::PassContext ctx{rw, *opts};
+  ctx.evaluator = evaluator_;
+  ctx.explain = &step.explain;
+  ctx.filter = spec.filter.empty() ? nullptr : &spec.filter;
+  ctx.standardOnly = options_.standardOnly;
+  ctx.cancel = cancel_;
+  Status status;
+  try {
+    status = pass->run(model_, ctx);
+  } catch (const std::exception& e) {
+    status = internalError(info.id + " threw: " + e.what());
+  }
+  if (status.isOk()) {
+    if (options_.inferShapesAfterEachPass && !step.log.empty()) analysis::inferShapes(model_);
+    for (const auto& p : ir::verifyModel(model_))
+      if (p.severity == ir::VerifierProblem::Severity::kError)
+        step.verifierErrors.push_back(p.message);
+    if (!step.verifierErrors.empty())
+      status = invalidModel(info.id +
+                            " left a graph the verifier rejects: " + step.verifierErrors.front());
+  }
+  step.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!status.isOk()) {
+    model_ = before->clone();
+    step.rolledBack = true;
+    step.error = status.message();
+    step.after = step.before;
+    stopped_ = true;
+    if (options_.keepSnapshots) step.snapshotBefore = before;
+    for (auto& h : after_) h(step, model_);
+    return &timeline_.add(std::move(step));
+  }
+  step.summary = step.log.summarize();
+  step.changed = !step.summary.empty();
+  step.after = collectStats(model_);
+  if (checker_ && step.changed) {
+    step.check = checker_->check(model_);
+    if (!step.check.passed && options_.stopOnCheckFailure) stopped_ = true;
+  }
+  if (options_.keepSnapshots) {
+    step.snapshotBefore = before;
+    step.snapshotAfter = std::make_shared<ir::Model>(model_.clone());
+  }
+  for (auto& h : after_) h(step, model_);
+  return &timeline_.add(std::move(step));
+}
+
+Status PassManager::runAll(const std::vector<PassSpec>& specs) {
+  for (const PassSpec& s : specs) {
+    if (stopped_) break;
+    if (cancel_ && cancel_->load()) return Error(ErrorCode::kCancelled, "cancelled");
+    auto step = run(s);
+    if (!step) return step.error();
+    if ((*step)->rolledBack) return Error(ErrorCode::kInternal, (*step)->error);
+  }
+  return Status::ok();
+}
+
+}  // namespace passlab::pipeline

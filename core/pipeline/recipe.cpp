@@ -1,0 +1,75 @@
+#include "core/pipeline/recipe.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/passes/registry.h"
+
+namespace passlab::pipeline {
+
+using nlohmann::json;
+
+std::string recipeToJson(const Recipe& r) {
+  json j;
+  j["format"] = "passlab-recipe";
+  j["passlab_version"] = r.passlabVersion;
+  j["standard_only"] = r.standardOnly;
+  j["check_input_sets"] = r.checkInputSets;
+  j["passes"] = json::array();
+  for (const PassSpec& s : r.passes) {
+    json p;
+    p["id"] = s.id;
+    json opts = json::object();
+    for (const auto& [k, v] : s.options) opts[k] = v;
+    p["options"] = opts;
+    if (!s.filter.only.empty())
+      p["only_nodes"] = std::vector<ir::NodeId>(s.filter.only.begin(), s.filter.only.end());
+    if (!s.filter.excluded.empty())
+      p["excluded_nodes"] =
+          std::vector<ir::NodeId>(s.filter.excluded.begin(), s.filter.excluded.end());
+    j["passes"].push_back(p);
+  }
+  return j.dump(2) + "\n";
+}
+
+Expected<Recipe> recipeFromJson(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) return parseError("the recipe is not valid JSON");
+  if (!j.is_object() || j.value("format", "") != "passlab-recipe")
+    return parseError("not a PassLab recipe (\"format\": \"passlab-recipe\" missing)");
+  Recipe r;
+  try {
+    r.passlabVersion = j.value("passlab_version", "");
+    r.standardOnly = j.value("standard_only", true);
+    r.checkInputSets = j.value("check_input_sets", 0);
+    if (!j.contains("passes") || !j["passes"].is_array())
+      return parseError("the recipe has no \"passes\" list");
+    for (const auto& p : j["passes"]) {
+      PassSpec s;
+      s.id = p.at("id").get<std::string>();
+      if (p.contains("options"))
+        for (auto it = p["options"].begin(); it != p["options"].end(); ++it)
+          s.options.emplace_back(it.key(), it->is_string() ? it->get<std::string>() : it->dump());
+      if (p.contains("only_nodes"))
+        for (const auto& id : p["only_nodes"]) s.filter.only.insert(id.get<ir::NodeId>());
+      if (p.contains("excluded_nodes"))
+        for (const auto& id : p["excluded_nodes"]) s.filter.excluded.insert(id.get<ir::NodeId>());
+      r.passes.push_back(std::move(s));
+    }
+  } catch (const json::exception& e) {
+    return parseError(std::string("malformed recipe: ") + e.what());
+  }
+  PASSLAB_RETURN_IF_ERROR(validateRecipe(r));
+  return r;
+}
+
+Status validateRecipe(const Recipe& r) {
+  for (const PassSpec& s : r.passes) {
+    const passes::Pass* p = passes::findPass(s.id);
+    if (!p) return invalidArgument("the recipe names an unknown pass '" + s.id + "'");
+    auto o = effectiveOptions(*p, s.options);
+    if (!o) return o.error();
+  }
+  return Status::ok();
+}
+
+}  // namespace passlab::pipeline

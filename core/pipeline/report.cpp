@@ -1,0 +1,72 @@
+#include "core/pipeline/report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace passlab::pipeline {
+
+using nlohmann::json;
+
+std::string reportToJson(const PassManager& pm, const std::string& modelPath, bool withExplain) {
+  json j;
+  j["format"] = "passlab-report";
+  j["passlab_version"] = PASSLAB_VERSION;
+  j["model"] = modelPath;
+  j["steps"] = json::array();
+  for (const Step& s : pm.timeline().steps()) {
+    json st;
+    st["pass"] = s.passId;
+    json opts = json::object();
+    for (const auto& [k, v] : s.options) opts[k] = v;
+    st["options"] = opts;
+    st["nodes_before"] = s.before.nodes;
+    st["nodes_after"] = s.after.nodes;
+    st["initializer_bytes_before"] = s.before.initializerBytes;
+    st["initializer_bytes_after"] = s.after.initializerBytes;
+    st["milliseconds"] = s.milliseconds;
+    st["changed"] = s.changed;
+    st["skipped"] = s.skipped;
+    st["note"] = s.note;
+    st["rolled_back"] = s.rolledBack;
+    st["error"] = s.error;
+    st["edits"] = {{"removed", s.summary.removed.size()},
+                   {"added", s.summary.added.size()},
+                   {"rewired", s.summary.rewired.size()},
+                   {"attributes_changed", s.summary.attributeChanged.size()},
+                   {"initializers_added", s.summary.initializersAdded.size()},
+                   {"initializers_removed", s.summary.initializersRemoved.size()},
+                   {"initializers_changed", s.summary.initializersChanged.size()}};
+    json added = json::array();
+    for (ir::NodeId id : s.summary.added) {
+      json a;
+      a["node"] = id;
+      a["origins"] = pm.provenance().origins(id);
+      added.push_back(a);
+    }
+    st["added_nodes"] = added;
+    st["removed_nodes"] = s.summary.removed;
+    if (s.check.ran)
+      st["check"] = {{"passed", s.check.passed},
+                     {"input_sets", s.check.inputSets},
+                     {"max_abs_error", s.check.maxAbsError},
+                     {"max_rel_error", s.check.maxRelError},
+                     {"first_diverging_tensor", s.check.firstDivergingTensor},
+                     {"detail", s.check.detail}};
+    st["verifier_errors"] = s.verifierErrors;
+    if (withExplain) {
+      json ex = json::array();
+      for (const auto& [node, reasons] : s.explain.all())
+        for (const auto& [pattern, why] : reasons) {
+          json e = {{"node", node}, {"pattern", pattern}, {"reason", why}};
+          if (s.snapshotBefore)
+            if (const ir::Node* n = ir::findNodeRecursive(s.snapshotBefore->graph(), node))
+              e["node_name"] = n->describe();
+          ex.push_back(e);
+        }
+      st["near_misses"] = ex;
+    }
+    j["steps"].push_back(st);
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace passlab::pipeline

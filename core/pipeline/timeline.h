@@ -1,0 +1,68 @@
+// The Timeline: one Step per pass application, with everything needed to show
+// what the pass did (edits, provenance, statistics, checks, snapshots).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "core/passes/pass.h"
+#include "core/rewrite/driver.h"
+#include "core/rewrite/edit_log.h"
+
+namespace passlab::pipeline {
+
+struct GraphStats {
+  size_t nodes = 0;  // including subgraphs
+  size_t initializers = 0;
+  uint64_t initializerBytes = 0;
+  std::map<std::string, size_t> opCounts;  // qualified op type -> count
+};
+GraphStats collectStats(const ir::Model& model);
+
+// Result of running the model before the pipeline and after a step on the same
+// seeded inputs.
+struct NumericCheck {
+  bool ran = false;
+  bool passed = true;
+  size_t inputSets = 0;
+  std::string firstDivergingTensor;  // first value (in graph order) that differs, if any
+  std::string detail;                // what differed, or why the check could not run
+  double maxAbsError = 0, maxRelError = 0;
+};
+
+struct Step {
+  std::string passId;
+  passes::Options options;
+  rewrite::EditLog log;
+  rewrite::EditSummary summary;
+  GraphStats before, after;
+  double milliseconds = 0;
+  bool changed = false;
+  bool skipped = false;     // not applicable (opset, non-standard output); see `note`
+  bool rolledBack = false;  // the pass failed and the model was restored
+  std::string error;        // the failure, when rolled back
+  std::string note;
+  std::vector<std::string> verifierErrors;
+  NumericCheck check;
+  rewrite::ExplainLog explain;
+  std::shared_ptr<const ir::Model> snapshotBefore, snapshotAfter;  // null unless snapshots are kept
+};
+
+class Timeline {
+ public:
+  std::vector<Step>& steps() { return steps_; }
+  const std::vector<Step>& steps() const { return steps_; }
+  Step& add(Step s) {
+    steps_.push_back(std::move(s));
+    return steps_.back();
+  }
+  void clear() { steps_.clear(); }
+
+ private:
+  std::vector<Step> steps_;
+};
+
+}  // namespace passlab::pipeline

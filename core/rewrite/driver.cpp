@@ -1,0 +1,139 @@
+#include "core/rewrite/driver.h"
+
+#include <unordered_map>
+
+#include "core/ir/graph.h"
+
+namespace passlab::rewrite {
+
+void ExplainLog::note(ir::NodeId node, std::string_view pattern, std::string reason) {
+  reasons_[node][std::string(pattern)] = std::move(reason);
+}
+
+void ExplainLog::clear(ir::NodeId node, std::string_view pattern) {
+  auto it = reasons_.find(node);
+  if (it == reasons_.end()) return;
+  it->second.erase(std::string(pattern));
+  if (it->second.empty()) reasons_.erase(it);
+}
+
+const std::map<std::string, std::string>* ExplainLog::reasons(ir::NodeId node) const {
+  auto it = reasons_.find(node);
+  return it == reasons_.end() ? nullptr : &it->second;
+}
+
+size_t ExplainLog::size() const {
+  size_t n = 0;
+  for (const auto& [id, m] : reasons_) n += m.size();
+  return n;
+}
+
+std::string MatchContext::option(const std::string& name, const std::string& fallback) const {
+  if (options)
+    for (const auto& [k, v] : *options)
+      if (k == name) return v;
+  return fallback;
+}
+
+namespace {
+
+std::string keyOf(const std::string& domain, const std::string& op) {
+  return domain + ":" + op;
+}
+
+void collect(const ir::Graph& g, bool recurse,
+             const std::unordered_map<std::string, std::vector<const Pattern*>>& index,
+             bool anyPatterns, std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
+  for (const auto& n : g.nodes()) {
+    if (anyPatterns || index.count(keyOf(n->domain(), n->opType())))
+      out.emplace_back(n.get(), n->id());
+    if (recurse)
+      for (ir::Graph* sub : n->subgraphs()) collect(*sub, recurse, index, anyPatterns, out);
+  }
+}
+
+}  // namespace
+
+DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern*>& patterns,
+                                   const MatchContext& ctx, const DriverOptions& options) {
+  DriverResult result;
+  std::unordered_map<std::string, std::vector<const Pattern*>> index;
+  std::vector<const Pattern*> any;
+  for (const Pattern* p : patterns) {
+    auto roots = p->rootOps();
+    if (roots.empty()) any.push_back(p);
+    for (const OpKey& k : roots) index[keyOf(k.domain, k.op)].push_back(p);
+  }
+  size_t maxRewrites = options.maxRewrites ? options.maxRewrites
+                                           : 10 * rw.model().graph().nodeCountRecursive() + 1000;
+
+  for (size_t sweep = 0; sweep < options.maxIterations; ++sweep) {
+    ++result.iterations;
+    std::vector<std::pair<ir::Node*, ir::NodeId>> candidates;
+    collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(), candidates);
+    // Nodes removed during this sweep, by id (their memory may be reused).
+    size_t logStart = rw.log().size();
+    std::unordered_map<ir::NodeId, bool> removed;
+    size_t seenLog = logStart;
+    auto refreshRemoved = [&] {
+      const auto& edits = rw.log().edits();
+      for (; seenLog < edits.size(); ++seenLog)
+        if (edits[seenLog].kind == EditKind::kNodeRemoved) removed[edits[seenLog].node] = true;
+    };
+    size_t rewritesThisSweep = 0;
+    for (auto [node, id] : candidates) {
+      if (options.cancel && options.cancel->load()) {
+        result.cancelled = true;
+        result.converged = false;
+        return result;
+      }
+      refreshRemoved();
+      if (removed.count(id)) continue;
+      if (options.filter && !options.filter->allows(id)) {
+        if (options.explain)
+          for (const Pattern* p : index[keyOf(node->domain(), node->opType())])
+            options.explain->note(id, p->name(),
+                                  "not applied: the node is excluded from this pass");
+        continue;
+      }
+      std::vector<const Pattern*> tries;
+      if (auto it = index.find(keyOf(node->domain(), node->opType())); it != index.end())
+        tries = it->second;
+      tries.insert(tries.end(), any.begin(), any.end());
+      for (const Pattern* p : tries) {
+        MatchResult m = p->match(*node, ctx);
+        if (!m.matched()) {
+          if (options.explain && !m.reason().empty())
+            options.explain->note(id, p->name(), m.reason());
+          continue;
+        }
+        if (options.filter) {
+          const ir::Node* blocked = nullptr;
+          for (const ir::Node* n : m.nodes())
+            if (!options.filter->allows(n->id())) blocked = n;
+          if (blocked) {
+            if (options.explain)
+              options.explain->note(id, p->name(),
+                                    "not applied: it would change " + blocked->describe() +
+                                        ", which is excluded from this pass");
+            continue;
+          }
+        }
+        if (options.explain) options.explain->clear(id, p->name());
+        m.apply(rw);
+        ++rewritesThisSweep;
+        ++result.rewrites;
+        if (result.rewrites >= maxRewrites) {
+          result.converged = false;
+          return result;
+        }
+        break;  // the node may be gone; later patterns see it next sweep
+      }
+    }
+    if (rewritesThisSweep == 0) return result;
+  }
+  result.converged = false;
+  return result;
+}
+
+}  // namespace passlab::rewrite

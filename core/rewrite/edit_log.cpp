@@ -1,0 +1,107 @@
+#include "core/rewrite/edit_log.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace passlab::rewrite {
+
+std::string_view editKindName(EditKind k) {
+  switch (k) {
+    case EditKind::kNodeAdded:
+      return "node added";
+    case EditKind::kNodeRemoved:
+      return "node removed";
+    case EditKind::kInputRewired:
+      return "input rewired";
+    case EditKind::kAttributeChanged:
+      return "attribute changed";
+    case EditKind::kGraphOutputRewired:
+      return "graph output rewired";
+    case EditKind::kInitializerAdded:
+      return "initializer added";
+    case EditKind::kInitializerRemoved:
+      return "initializer removed";
+    case EditKind::kInitializerChanged:
+      return "initializer changed";
+    case EditKind::kValueRenamed:
+      return "value renamed";
+  }
+  return "?";
+}
+
+EditSummary EditLog::summarize() const {
+  std::unordered_set<ir::NodeId> added, removed;
+  std::set<ir::NodeId> rewired, attrs;
+  std::set<std::string> initAdded, initRemoved, initChanged;
+  EditSummary s;
+  std::vector<ir::NodeId> addOrder, removeOrder;
+  for (const Edit& e : edits_) {
+    switch (e.kind) {
+      case EditKind::kNodeAdded:
+        added.insert(e.node);
+        addOrder.push_back(e.node);
+        break;
+      case EditKind::kNodeRemoved:
+        if (added.erase(e.node) == 0) {
+          removed.insert(e.node);
+          removeOrder.push_back(e.node);
+        }
+        break;
+      case EditKind::kInputRewired:
+        rewired.insert(e.node);
+        break;
+      case EditKind::kAttributeChanged:
+        attrs.insert(e.node);
+        break;
+      case EditKind::kGraphOutputRewired:
+        ++s.graphOutputsRewired;
+        break;
+      case EditKind::kInitializerAdded:
+        initAdded.insert(e.to);
+        break;
+      case EditKind::kInitializerRemoved:
+        if (initAdded.erase(e.from) == 0) initRemoved.insert(e.from);
+        break;
+      case EditKind::kInitializerChanged:
+        initChanged.insert(e.to);
+        break;
+      case EditKind::kValueRenamed:
+        break;
+    }
+  }
+  for (ir::NodeId id : addOrder)
+    if (added.count(id)) s.added.push_back(id);
+  for (ir::NodeId id : removeOrder) s.removed.push_back(id);
+  // Rewiring or attribute edits on nodes that are new or gone are part of that, not separate.
+  for (ir::NodeId id : rewired)
+    if (!added.count(id) && !removed.count(id)) s.rewired.push_back(id);
+  for (ir::NodeId id : attrs)
+    if (!added.count(id) && !removed.count(id)) s.attributeChanged.push_back(id);
+  s.initializersAdded.assign(initAdded.begin(), initAdded.end());
+  s.initializersRemoved.assign(initRemoved.begin(), initRemoved.end());
+  for (const auto& n : initChanged)
+    if (!initAdded.count(n)) s.initializersChanged.push_back(n);
+  return s;
+}
+
+std::string EditSummary::toString() const {
+  std::vector<std::string> parts;
+  auto add = [&](size_t n, const char* what) {
+    if (n) parts.push_back(std::to_string(n) + " " + what);
+  };
+  add(removed.size(), "removed");
+  add(added.size(), "added");
+  add(rewired.size(), "rewired");
+  add(attributeChanged.size(), "attribute edits");
+  add(initializersAdded.size(), "initializers added");
+  add(initializersRemoved.size(), "initializers removed");
+  add(initializersChanged.size(), "initializers changed");
+  add(graphOutputsRewired, "outputs rewired");
+  if (parts.empty()) return "no change";
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
+  return out;
+}
+
+}  // namespace passlab::rewrite

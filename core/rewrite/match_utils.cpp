@@ -1,0 +1,97 @@
+#include "core/rewrite/match_utils.h"
+
+namespace passlab::rewrite {
+
+std::optional<ir::Tensor> constantValue(const ir::Value* v) {
+  if (!v) return std::nullopt;
+  if (v->isInitializer() && !v->isGraphInput()) return *v->initializer();
+  const ir::Node* p = v->producer();
+  if (!p || p->opType() != "Constant" || !p->domain().empty() || p->outputCount() != 1)
+    return std::nullopt;
+  if (const ir::Attribute* a = p->attr("value"); a && a->type() == ir::AttrType::kTensor)
+    return a->t;
+  if (const ir::Attribute* a = p->attr("value_float")) return ir::Tensor::scalarFloat(a->f);
+  if (const ir::Attribute* a = p->attr("value_int")) return ir::Tensor::scalarInt64(a->i);
+  if (const ir::Attribute* a = p->attr("value_floats"))
+    return ir::Tensor::fromVector(ir::DataType::kFloat, {static_cast<int64_t>(a->floats.size())},
+                                  a->floats);
+  if (const ir::Attribute* a = p->attr("value_ints")) return ir::Tensor::fromInt64s(a->ints);
+  return std::nullopt;
+}
+
+bool isConstant(const ir::Value* v) {
+  return constantValue(v).has_value();
+}
+
+bool isConstantFilledWith(const ir::Value* v, double x) {
+  auto t = constantValue(v);
+  if (!t || t->dtype() == ir::DataType::kString || t->dtype() == ir::DataType::kUndefined)
+    return false;
+  if (t->bytes().size() < t->expectedBytes() || ir::dtypeBits(t->dtype()) < 8) return false;
+  int64_t n = t->numel();
+  for (int64_t i = 0; i < n; ++i)
+    if (t->valueAsDouble(i) != x) return false;
+  return true;
+}
+
+std::string whyNotSingleUse(const ir::Value* v) {
+  if (!v) return "the value is missing";
+  if (v->isGraphOutput()) return "'" + v->name() + "' is a graph output";
+  if (v->uses().size() != 1)
+    return "'" + v->name() + "' has " + std::to_string(v->uses().size()) + " consumers";
+  const ir::Node* user = v->uses()[0].node;
+  if (v->owner() != user->owner()) return "'" + v->name() + "' is used inside a subgraph";
+  return "";
+}
+
+std::optional<std::vector<int64_t>> staticDims(const ir::Value* v) {
+  if (!v || !v->type().isTensor() || !v->type().hasShape()) return std::nullopt;
+  return v->type().shape()->staticDims();
+}
+
+bool broadcastKeepsShape(const ir::Value* x, const ir::Value* other) {
+  if (!x || !other) return false;
+  const ir::Type& tx = x->type();
+  const ir::Type& to = other->type();
+  if (!tx.isTensor() || !to.isTensor() || !tx.hasShape() || !to.hasShape()) return false;
+  const auto& dx = tx.shape()->dims();
+  const auto& dn = to.shape()->dims();
+  if (dn.size() > dx.size()) return false;
+  size_t off = dx.size() - dn.size();
+  for (size_t i = 0; i < dn.size(); ++i) {
+    const ir::Dim& a = dx[off + i];
+    const ir::Dim& b = dn[i];
+    if (b.isStatic() && b.value() == 1) continue;
+    if (!a.sameAs(b)) return false;
+  }
+  return true;
+}
+
+bool sameTensorType(const ir::Value* a, const ir::Value* b) {
+  if (!a || !b) return false;
+  const ir::Type& ta = a->type();
+  const ir::Type& tb = b->type();
+  if (!ta.isTensor() || !tb.isTensor() || ta.elemType() != tb.elemType() ||
+      ta.elemType() == ir::DataType::kUndefined)
+    return false;
+  if (!ta.hasShape() || !tb.hasShape() || ta.shape()->rank() != tb.shape()->rank()) return false;
+  for (size_t i = 0; i < ta.shape()->rank(); ++i)
+    if (!(*ta.shape())[i].sameAs((*tb.shape())[i])) return false;
+  return true;
+}
+
+std::optional<std::vector<int64_t>> intsFromAttrOrInput(const ir::Node& n, const char* attr,
+                                                        size_t inputIndex) {
+  if (const ir::Attribute* a = n.attr(attr)) return a->ints;
+  const ir::Value* in = n.input(inputIndex);
+  if (!in) return std::vector<int64_t>{};
+  auto t = constantValue(in);
+  if (!t) return std::nullopt;
+  return t->toInt64Vector();
+}
+
+int64_t defaultOpset(const ir::Model& model) {
+  return model.opsetVersion("").value_or(1);
+}
+
+}  // namespace passlab::rewrite

@@ -1,0 +1,41 @@
+// Helpers patterns use to inspect the graph without changing it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/ir/model.h"
+
+namespace passlab::rewrite {
+
+// The constant data of a value: an initializer that is not also a graph input
+// (those can be overridden at run time), or the output of a Constant node.
+std::optional<ir::Tensor> constantValue(const ir::Value* v);
+bool isConstant(const ir::Value* v);
+// True when `v` is constant and every element equals `x` (any numeric dtype).
+bool isConstantFilledWith(const ir::Value* v, double x);
+
+// "" when `v` feeds exactly one node input and nothing else (no graph output,
+// no second consumer); else the reason, for explanations.
+std::string whyNotSingleUse(const ir::Value* v);
+
+// Static dims of a tensor value, if known.
+std::optional<std::vector<int64_t>> staticDims(const ir::Value* v);
+// True if broadcasting `other` against `x` leaves `x`'s shape unchanged.
+bool broadcastKeepsShape(const ir::Value* x, const ir::Value* other);
+// True if both types are known tensors with equal element type and equal shapes (symbolic dims
+// compared by name).
+bool sameTensorType(const ir::Value* a, const ir::Value* b);
+
+// An integer list given as an attribute (older opsets) or as a constant input
+// (newer): Squeeze/Unsqueeze axes, Reduce* axes, Split sizes. nullopt if it is
+// neither present nor constant; an empty vector when it is absent.
+std::optional<std::vector<int64_t>> intsFromAttrOrInput(const ir::Node& n, const char* attr,
+                                                        size_t inputIndex);
+
+// Opset of the default domain in the model that owns `n`.
+int64_t defaultOpset(const ir::Model& model);
+
+}  // namespace passlab::rewrite

@@ -1,0 +1,156 @@
+#include "core/rewrite/rewriter.h"
+
+#include <stdexcept>
+
+namespace passlab::rewrite {
+
+Rewriter::Rewriter(ir::Model& model, EditLog& log, Provenance* provenance, std::string passId)
+    : model_(model), log_(log), provenance_(provenance), passId_(std::move(passId)) {}
+
+void Rewriter::record(EditKind kind, ir::NodeId node, ir::NodeId graphOwner, int index,
+                      std::string from, std::string to, std::string detail) {
+  log_.record({kind, node, graphOwner, index, std::move(from), std::move(to), std::move(detail)});
+}
+
+ir::Node* Rewriter::addNode(ir::Graph& graph, std::string opType, std::string domain,
+                            const std::vector<ir::Value*>& inputs, size_t numOutputs,
+                            ir::Node* before, std::string name,
+                            const std::vector<const ir::Node*>& derivedFrom) {
+  std::string hint = name.empty() ? opType : name;
+  ir::Graph& g = before ? *before->owner() : graph;
+  ir::Node* n = g.addNode(opType, std::move(domain), inputs, numOutputs, before, hint);
+  n->setName(name.empty() ? g.freshName(hint) : name);
+  record(EditKind::kNodeAdded, n->id(), ownerId(g), -1, "", "", n->opType());
+  if (provenance_) {
+    std::vector<ir::NodeId> from;
+    for (const ir::Node* d : derivedFrom) from.push_back(d->id());
+    if (!from.empty()) provenance_->recordDerived(n->id(), from, passId_);
+  }
+  return n;
+}
+
+void Rewriter::removeNode(ir::Node* node) {
+  ir::Graph* g = node->owner();
+  record(EditKind::kNodeRemoved, node->id(), ownerId(*g), -1, "", "", node->opType());
+  g->removeNode(node);
+}
+
+size_t Rewriter::eraseIfDead(ir::Node* node) {
+  size_t removed = 0;
+  std::vector<ir::Node*> work{node};
+  while (!work.empty()) {
+    ir::Node* n = work.back();
+    work.pop_back();
+    bool dead = true;
+    for (ir::Value* out : n->outputs())
+      if (out && (out->hasUses() || out->isGraphOutput())) dead = false;
+    if (!dead) continue;
+    std::vector<ir::Node*> producers;
+    for (ir::Value* in : n->inputs())
+      if (in && in->producer() && in->producer()->owner() == n->owner())
+        producers.push_back(in->producer());
+    removeNode(n);
+    ++removed;
+    for (ir::Node* p : producers)
+      if (std::find(work.begin(), work.end(), p) == work.end()) work.push_back(p);
+  }
+  return removed;
+}
+
+void Rewriter::setInput(ir::Node* node, size_t index, ir::Value* value) {
+  ir::Value* old = node->input(index);
+  if (old == value) return;
+  record(EditKind::kInputRewired, node->id(), ownerId(*node->owner()), static_cast<int>(index),
+         old ? old->name() : "", value ? value->name() : "");
+  node->setInput(index, value);
+}
+
+void Rewriter::setAttr(ir::Node* node, ir::Attribute attr) {
+  record(EditKind::kAttributeChanged, node->id(), ownerId(*node->owner()), -1, "", "", attr.name());
+  node->setAttr(std::move(attr));
+}
+
+bool Rewriter::removeAttr(ir::Node* node, const std::string& name) {
+  if (!node->hasAttr(name)) return false;
+  record(EditKind::kAttributeChanged, node->id(), ownerId(*node->owner()), -1, "", "", name);
+  return node->removeAttr(name);
+}
+
+std::string Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
+  if (from == to) return "a value cannot replace itself";
+  bool mainOutput = false;
+  for (const ir::Graph* g : from->outputOf())
+    if (!g->parentNode()) mainOutput = true;
+  if (!mainOutput) return "";
+  // `to` must be able to take the output's name.
+  if (to->isGraphInput() || to->isInitializer() || !to->producer())
+    return "'" + from->name() + "' is a model output and '" + to->name() +
+           "' is a model input or constant, so the output would be renamed";
+  if (to->isGraphOutput())
+    return "'" + from->name() + "' and '" + to->name() + "' are both model outputs";
+  if (to->owner()->parentNode()) return "'" + to->name() + "' lives in a subgraph";
+  return "";
+}
+
+void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
+  if (from == to) return;
+  std::vector<ir::Use> uses = from->uses();
+  for (const ir::Use& u : uses) setInput(u.node, static_cast<size_t>(u.inputIndex), to);
+  std::vector<ir::Graph*> graphs = from->outputOf();
+  bool mainOutput = false;
+  for (ir::Graph* g : graphs) {
+    if (!g->parentNode()) mainOutput = true;
+    for (size_t i = 0; i < g->outputs().size(); ++i)
+      if (g->outputs()[i] == from) setGraphOutput(*g, i, to);
+  }
+  if (mainOutput) {
+    // Keep the model's output name: `to` takes it, `from` gets a fresh one.
+    std::string keep = from->name();
+    ir::Graph& g = *from->owner();
+    std::string tmp = g.freshName(keep + "_replaced");
+    std::string toOld = to->name();
+    g.renameValue(from, tmp);
+    to->owner()->renameValue(to, keep);
+    record(EditKind::kValueRenamed, to->producer() ? to->producer()->id() : 0,
+           ownerId(*to->owner()), -1, toOld, keep);
+    if (!from->type().isUndefined() && to->type().isUndefined()) to->setType(from->type());
+  }
+}
+
+void Rewriter::setType(ir::Value* value, ir::Type type) {
+  value->setType(std::move(type));
+}
+
+ir::Value* Rewriter::addInitializer(ir::Graph& graph, const std::string& nameHint,
+                                    ir::Tensor tensor) {
+  std::string name = graph.freshName(nameHint.empty() ? "const" : nameHint);
+  tensor.setName(name);
+  ir::Value* v = graph.addInitializer(name, std::move(tensor));
+  record(EditKind::kInitializerAdded, 0, ownerId(graph), -1, "", name);
+  return v;
+}
+
+void Rewriter::setInitializer(ir::Value* value, ir::Tensor tensor) {
+  record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
+         value->name());
+  value->owner()->setInitializer(value, std::move(tensor));
+}
+
+void Rewriter::removeInitializer(ir::Value* value) {
+  if (value->hasUses() || value->isGraphOutput())
+    throw std::logic_error("removeInitializer: '" + value->name() + "' is still used");
+  record(EditKind::kInitializerRemoved, 0, ownerId(*value->owner()), -1, value->name(), "");
+  ir::Graph* g = value->owner();
+  if (value->isGraphInput()) g->removeInput(value);
+  g->removeInitializer(value);
+}
+
+void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) {
+  ir::Value* old = graph.outputs().at(index);
+  if (old == value) return;
+  record(EditKind::kGraphOutputRewired, 0, ownerId(graph), static_cast<int>(index), old->name(),
+         value->name());
+  graph.setOutput(index, value);
+}
+
+}  // namespace passlab::rewrite

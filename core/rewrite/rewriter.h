@@ -1,0 +1,69 @@
+// The only way a pass edits a graph. Each edit is applied to the IR and
+// recorded in the EditLog; new nodes get provenance from the nodes they derive
+// from. Matching code never mutates; it returns a closure that uses this.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "core/rewrite/edit_log.h"
+#include "core/rewrite/provenance.h"
+
+namespace passlab::rewrite {
+
+class Rewriter {
+ public:
+  Rewriter(ir::Model& model, EditLog& log, Provenance* provenance = nullptr,
+           std::string passId = "");
+
+  ir::Model& model() { return model_; }
+  const std::string& passId() const { return passId_; }
+  bool changed() const { return !log_.empty(); }
+  const EditLog& log() const { return log_; }
+
+  // ---- nodes ----
+  // Adds a node before `before` (nullptr: in `graph` at the end). Outputs get
+  // fresh names derived from `name` (or the op). `derivedFrom` sets provenance.
+  ir::Node* addNode(ir::Graph& graph, std::string opType, std::string domain,
+                    const std::vector<ir::Value*>& inputs, size_t numOutputs, ir::Node* before,
+                    std::string name, const std::vector<const ir::Node*>& derivedFrom);
+  // Removes a node whose outputs are unused.
+  void removeNode(ir::Node* node);
+  // Removes `node` if none of its outputs is used, then its producers that became
+  // unused, transitively (within its graph). Returns how many nodes were removed.
+  size_t eraseIfDead(ir::Node* node);
+  void setInput(ir::Node* node, size_t index, ir::Value* value);
+  void setAttr(ir::Node* node, ir::Attribute attr);
+  bool removeAttr(ir::Node* node, const std::string& name);
+
+  // ---- values ----
+  // Every use of `from` now reads `to`. When `from` is an output of the main
+  // graph, `to` takes over its name so the model's interface does not change
+  // (check canReplace first).
+  void replaceAllUsesWith(ir::Value* from, ir::Value* to);
+  // "" if replaceAllUsesWith(from, to) keeps the model's interface, else why not.
+  static std::string canReplace(const ir::Value* from, const ir::Value* to);
+  // Sets the type of a value the pass created or changed.
+  void setType(ir::Value* value, ir::Type type);
+
+  // ---- initializers and outputs ----
+  ir::Value* addInitializer(ir::Graph& graph, const std::string& nameHint, ir::Tensor tensor);
+  void setInitializer(ir::Value* value, ir::Tensor tensor);
+  void removeInitializer(ir::Value* value);  // must be unused
+  void setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value);
+
+ private:
+  static ir::NodeId ownerId(const ir::Graph& g) {
+    return g.parentNode() ? g.parentNode()->id() : 0;
+  }
+  void record(EditKind kind, ir::NodeId node, ir::NodeId graphOwner, int index, std::string from,
+              std::string to, std::string detail = "");
+
+  ir::Model& model_;
+  EditLog& log_;
+  Provenance* provenance_;
+  std::string passId_;
+};
+
+}  // namespace passlab::rewrite

@@ -1,0 +1,149 @@
+// The Rewriter records every edit; the driver applies patterns to a fixpoint,
+// honours node filters and keeps the last reason a pattern gave.
+#include <gtest/gtest.h>
+
+#include "core/rewrite/driver.h"
+#include "core/rewrite/match_utils.h"
+#include "core/rewrite/rewriter.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::rewrite {
+namespace {
+
+using testing::parse;
+
+TEST(Rewriter, RecordsEditsAndNetSummary) {
+  ir::Model m = parse("main (float[2] x) => (float[2] y) { a = Relu(x)\n y = Neg(a) }");
+  EditLog log;
+  Provenance prov;
+  Rewriter rw(m, log, &prov, "test");
+  ir::Graph& g = m.graph();
+  ir::Node* relu = g.findValue("a")->producer();
+  ir::Node* neg = g.findValue("y")->producer();
+  ir::Node* abs = rw.addNode(g, "Abs", "", {g.findValue("x")}, 1, neg, "abs", {relu});
+  rw.setInput(neg, 0, abs->output(0));
+  rw.removeNode(relu);
+  ir::Node* tmp = rw.addNode(g, "Relu", "", {g.findValue("x")}, 1, nullptr, "", {});
+  rw.removeNode(tmp);  // added and removed: no net effect
+
+  EditSummary s = log.summarize();
+  EXPECT_EQ(s.added, (std::vector<ir::NodeId>{abs->id()}));
+  EXPECT_EQ(s.removed.size(), 1u);
+  EXPECT_EQ(s.rewired, (std::vector<ir::NodeId>{neg->id()}));
+  EXPECT_EQ(s.toString(), "1 removed, 1 added, 1 rewired");
+  EXPECT_EQ(prov.createdBy(abs->id()), "test");
+  EXPECT_EQ(prov.origins(abs->id()).size(), 1u);
+}
+
+TEST(Rewriter, ProvenanceFlowsAcrossGenerations) {
+  Provenance p;
+  p.recordDerived(10, {1, 2}, "fuse_a");
+  p.recordDerived(11, {10, 3}, "fuse_b");
+  EXPECT_EQ(p.origins(11), (std::vector<ir::NodeId>{1, 2, 3}));
+  EXPECT_EQ(p.origins(3), (std::vector<ir::NodeId>{3}));
+  EXPECT_TRUE(p.isOriginal(3));
+  EXPECT_FALSE(p.isOriginal(10));
+}
+
+TEST(Rewriter, ReplacingAModelOutputKeepsItsName) {
+  ir::Model m = parse("main (float[2] x) => (float[2] y) { a = Relu(x)\n y = Identity(a) }");
+  EditLog log;
+  Rewriter rw(m, log);
+  ir::Value* y = m.graph().findValue("y");
+  ir::Value* a = m.graph().findValue("a");
+  EXPECT_EQ(Rewriter::canReplace(y, a), "");
+  rw.replaceAllUsesWith(y, a);
+  rw.removeNode(y->producer());
+  EXPECT_EQ(m.graph().outputs()[0]->name(), "y");
+  EXPECT_EQ(m.graph().outputs()[0]->producer()->opType(), "Relu");
+  // A model input cannot take an output's name.
+  ir::Model m2 = parse("main (float[2] x) => (float[2] y) { y = Identity(x) }");
+  EXPECT_NE(Rewriter::canReplace(m2.graph().findValue("y"), m2.graph().findValue("x")), "");
+}
+
+// Neg(Neg(x)) -> x, to exercise the driver.
+RulePattern doubleNeg() {
+  return RulePattern(
+      "double_neg", "Neg(Neg(x)) -> x", {{"", "Neg"}}, [](ir::Node& n, const MatchContext&) {
+        ir::Node* inner = n.input(0) ? n.input(0)->producer() : nullptr;
+        if (!inner || inner->opType() != "Neg")
+          return MatchResult::failure("the input is not a Neg");
+        if (auto why = whyNotSingleUse(inner->output(0)); !why.empty())
+          return MatchResult::failure(why);
+        if (auto why = Rewriter::canReplace(n.output(0), inner->input(0)); !why.empty())
+          return MatchResult::failure(why);
+        return MatchResult::success({&n, inner}, [&n, inner](Rewriter& rw) {
+          rw.replaceAllUsesWith(n.output(0), inner->input(0));
+          rw.removeNode(&n);
+          rw.removeNode(inner);
+        });
+      });
+}
+
+TEST(Driver, ReachesAFixpointAndExplainsMisses) {
+  ir::Model m = parse(R"(main (float[2] x) => (float[2] y, float[2] z) {
+    a = Neg(x)
+    b = Neg(a)
+    c = Neg(b)
+    d = Neg(c)
+    y = Relu(d)
+    z = Neg(x)
+  })");
+  EditLog log;
+  Rewriter rw(m, log);
+  RulePattern p = doubleNeg();
+  ExplainLog explain;
+  DriverOptions o;
+  o.explain = &explain;
+  MatchContext ctx;
+  ctx.model = &m;
+  DriverResult r = applyPatternsGreedily(rw, {&p}, ctx, o);
+  EXPECT_TRUE(r.converged);
+  EXPECT_EQ(r.rewrites, 2u);
+  EXPECT_EQ(m.graph().nodeCount(), 2u);  // Relu and the lone Neg
+  EXPECT_EQ(m.graph().findValue("y")->producer()->input(0)->name(), "x");
+  ir::Node* lone = m.graph().findValue("z")->producer();
+  ASSERT_NE(explain.reasons(lone->id()), nullptr);
+  EXPECT_EQ(explain.reasons(lone->id())->at("double_neg"), "the input is not a Neg");
+}
+
+TEST(Driver, FilterKeepsExcludedNodes) {
+  ir::Model m =
+      parse("main (float[2] x) => (float[2] y) { a = Neg(x)\n b = Neg(a)\n y = Relu(b) }");
+  EditLog log;
+  Rewriter rw(m, log);
+  RulePattern p = doubleNeg();
+  NodeFilter filter;
+  filter.excluded.insert(m.graph().findValue("a")->producer()->id());
+  ExplainLog explain;
+  DriverOptions o;
+  o.filter = &filter;
+  o.explain = &explain;
+  MatchContext ctx;
+  ctx.model = &m;
+  DriverResult r = applyPatternsGreedily(rw, {&p}, ctx, o);
+  EXPECT_EQ(r.rewrites, 0u);
+  EXPECT_EQ(m.graph().nodeCount(), 3u);
+  ir::Node* b = m.graph().findValue("b")->producer();
+  EXPECT_NE(explain.reasons(b->id())->at("double_neg").find("excluded"), std::string::npos);
+}
+
+TEST(MatchUtils, ConstantsAndBroadcasting) {
+  ir::Model m = parse(
+      R"(main (float[N,3] x) => (float[N,3] y) <float[3] one = {1, 1, 1}, float[2,3] big = {1,1,1,1,1,1}> {
+    c = Constant <value = float[1] {1}> ()
+    a = Mul(x, one)
+    b = Mul(a, c)
+    y = Add(b, big)
+  })");
+  const ir::Graph& g = m.graph();
+  EXPECT_TRUE(isConstantFilledWith(g.findValue("one"), 1.0));
+  EXPECT_TRUE(isConstantFilledWith(g.findValue("c"), 1.0));
+  EXPECT_FALSE(isConstantFilledWith(g.findValue("one"), 0.0));
+  EXPECT_FALSE(isConstant(g.findValue("x")));
+  EXPECT_TRUE(broadcastKeepsShape(g.findValue("x"), g.findValue("one")));
+  EXPECT_FALSE(broadcastKeepsShape(g.findValue("x"), g.findValue("big")));
+}
+
+}  // namespace
+}  // namespace passlab::rewrite

@@ -1,0 +1,61 @@
+// Test harness for passes: run one pass on a text-format model through the
+// PassManager, compare with an expected graph, check convergence and that a
+// pass leaves a graph alone (with the reason it gives), and check that the
+// outputs did not change (the model before and after, run on the CPU executor
+// with seeded random inputs).
+#pragma once
+
+#include <string>
+
+#include "core/ir/model.h"
+#include "core/passes/pass.h"
+#include "core/pipeline/pass_manager.h"
+#include "core/rewrite/evaluator.h"
+
+namespace passlab::testing {
+
+// The Evaluator the pipeline gives passes: exec::evaluateNode on the CPU.
+rewrite::Evaluator* cpuEvaluator();
+
+struct PassOutcome {
+  ir::Model model;
+  pipeline::Step step;  // snapshots dropped
+};
+
+// Runs `passId` on the parsed `text` (shape inference first, as the pipeline does).
+PassOutcome runPass(const std::string& passId, const std::string& text,
+                    const passes::Options& options = {},
+                    rewrite::Evaluator* evaluator = cpuEvaluator());
+PassOutcome runPass(const std::string& passId, ir::Model model, const passes::Options& options = {},
+                    rewrite::Evaluator* evaluator = cpuEvaluator());
+
+// The pass turns `input` into `expected` (compared structurally: ops, attributes,
+// wiring and initializer data; intermediate names and node names ignored).
+// When the CPU executor can run both models, their outputs are compared too.
+void expectRewrite(const std::string& passId, const std::string& input, const std::string& expected,
+                   const passes::Options& options = {});
+// Running the pass again on its own output changes nothing.
+void expectConverges(const std::string& passId, const std::string& input,
+                     const passes::Options& options = {});
+// The pass changes nothing; if `reason` is given, some node's explanation contains it.
+void expectUnchanged(const std::string& passId, const std::string& input,
+                     const std::string& reason = "", const passes::Options& options = {});
+
+// ---- numeric equivalence ----
+
+struct NumericResult {
+  bool ran = false;    // false: the executor could not run a model (the reason says why)
+  bool equal = false;  // every output within tolerance
+  std::string detail;  // the first difference, or why it did not run
+};
+
+// Runs `before` and `after` on the CPU executor with `sets` sets of seeded random
+// inputs (symbolic dims set to 3) and compares the outputs in order: floats
+// within rtol 1e-4, atol 1e-5 (NaN equals NaN), everything else exactly.
+NumericResult compareOutputs(const ir::Model& before, const ir::Model& after, int sets = 2,
+                             uint64_t seed = 1234);
+// The pass keeps the outputs of `input`; fails if the executor cannot run it.
+void expectSameOutputs(const std::string& passId, const std::string& input,
+                       const passes::Options& options = {});
+
+}  // namespace passlab::testing

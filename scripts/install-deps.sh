@@ -6,7 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git clang-format
+  build-essential cmake ninja-build pkg-config git clang-format ccache
   # ONNX + protobuf
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   # logging, json, CLI parsing

@@ -37,6 +37,11 @@ Expected<passes::Options> effectiveOptions(const passes::Pass& pass,
 Expected<const Step*> PassManager::run(const PassSpec& spec) {
   const passes::Pass* pass = passes::findPass(spec.id);
   if (!pass) return invalidArgument("unknown pass '" + spec.id + "'");
+  return run(*pass, spec);
+}
+
+Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSpec& spec) {
+  const passes::Pass* pass = &passRef;
   auto opts = effectiveOptions(*pass, spec.options);
   if (!opts) return opts.error();
   const passes::PassInfo& info = pass->info();

@@ -52,6 +52,8 @@ class PassManager {
 
   // Applies one pass; the Step is appended to the timeline (also when skipped or rolled back).
   Expected<const Step*> run(const PassSpec& spec);
+  // Same, for a pass object that need not be in the registry (tests, plug-ins).
+  Expected<const Step*> run(const passes::Pass& pass, const PassSpec& spec);
   // Applies passes in order; stops early when a numeric check fails (if so
   // configured) or a pass errors. Returns the first error.
   Status runAll(const std::vector<PassSpec>& specs);

@@ -1,0 +1,182 @@
+// PassManager: steps, rollback of a pass that throws or breaks the graph,
+// the numeric check naming the first diverging tensor, recipes.
+#include <gtest/gtest.h>
+
+#include "core/pipeline/numeric_check.h"
+#include "core/pipeline/pass_manager.h"
+#include "core/pipeline/recipe.h"
+#include "core/analysis/shape_inference.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::pipeline {
+namespace {
+
+using testing::parse;
+
+const char* kModel = R"(main (float[2,3] x) => (float[2,3] y) {
+  a = Identity(x)
+  b = Relu(a)
+  c = Neg(b)
+  y = Abs(c)
+})";
+
+class TestPass : public passes::Pass {
+ public:
+  explicit TestPass(std::function<Status(ir::Model&, passes::PassContext&)> fn) : fn_(std::move(fn)) {
+    info_.id = "test_pass";
+    info_.kind = "test";
+    info_.summaryEn = info_.summaryZh = "test";
+  }
+  const passes::PassInfo& info() const override { return info_; }
+  Status run(ir::Model& m, passes::PassContext& ctx) const override { return fn_(m, ctx); }
+
+ private:
+  passes::PassInfo info_;
+  std::function<Status(ir::Model&, passes::PassContext&)> fn_;
+};
+
+TEST(PassManager, StepsRecordStatsAndEdits) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  auto step = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(step) << step.error().message();
+  const Step& s = **step;
+  EXPECT_TRUE(s.changed);
+  EXPECT_EQ(s.before.nodes, 4u);
+  EXPECT_EQ(s.after.nodes, 3u);
+  EXPECT_EQ(s.summary.removed.size(), 1u);
+  ASSERT_TRUE(s.snapshotBefore && s.snapshotAfter);
+  EXPECT_EQ(s.snapshotBefore->graph().nodeCount(), 4u);
+  EXPECT_EQ(s.snapshotAfter->graph().nodeCount(), 3u);
+  auto again = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(again);
+  EXPECT_FALSE((*again)->changed);
+  EXPECT_EQ(pm.timeline().steps().size(), 2u);
+}
+
+TEST(PassManager, UnknownPassAndOptionAreErrors) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  auto unknown = pm.run({"make_it_fast", {}, {}});
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message().find("make_it_fast"), std::string::npos);
+  auto badOption = pm.run({"eliminate_identity_ops", {{"speed", "11"}}, {}});
+  ASSERT_FALSE(badOption);
+  EXPECT_NE(badOption.error().message().find("speed"), std::string::npos);
+}
+
+TEST(PassManager, PassThatThrowsIsRolledBack) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  TestPass throwing([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Node* relu = model.graph().findValue("b")->producer();
+    ctx.rewriter.removeNode(relu);  // still used: throws
+    return Status::ok();
+  });
+  auto step = pm.run(throwing, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->rolledBack);
+  EXPECT_NE((*step)->error.find("still used"), std::string::npos) << (*step)->error;
+  EXPECT_EQ(pm.model().graph().nodeCount(), 4u);
+  EXPECT_NE(pm.model().graph().findValue("b"), nullptr);
+  EXPECT_TRUE(pm.stopped());
+}
+
+TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  TestPass cyclic([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* relu = g.findValue("b")->producer();
+    ctx.rewriter.setInput(relu, 0, g.findValue("c"));  // b = Relu(c), c = Neg(b): a cycle
+    return Status::ok();
+  });
+  auto step = pm.run(cyclic, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->rolledBack);
+  EXPECT_FALSE((*step)->verifierErrors.empty());
+  EXPECT_EQ(pm.model().graph().findValue("b")->producer()->input(0)->name(), "a");
+}
+
+TEST(PassManager, NumericCheckStopsAtThePassThatChangesOutputsAndNamesTheTensor) {
+  ir::Model m = parse(kModel);
+  analysis::inferShapes(m);
+  auto checker = ExecOutputChecker::create(m, 2, {});
+  ASSERT_TRUE(checker) << checker.error().message();
+  PassManager pm(m);
+  pm.setChecker(checker->get());
+  // Replaces Relu by Sigmoid: every later tensor changes; the first is 'b'.
+  TestPass wrong([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* relu = g.findValue("b")->producer();
+    ir::Node* sig = ctx.rewriter.addNode(g, "Sigmoid", "", {relu->input(0)}, 1, relu, "sig", {relu});
+    ctx.rewriter.replaceAllUsesWith(relu->output(0), sig->output(0));
+    ctx.rewriter.removeNode(relu);
+    return Status::ok();
+  });
+  ASSERT_TRUE(pm.run({"eliminate_identity_ops", {}, {}}));
+  EXPECT_TRUE(pm.timeline().steps()[0].check.passed) << pm.timeline().steps()[0].check.detail;
+  auto step = pm.run(wrong, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  const NumericCheck& c = (*step)->check;
+  EXPECT_TRUE(c.ran);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.firstDivergingTensor, "sig_out") << c.detail;
+  EXPECT_GT(c.maxAbsError, 0.0);
+  EXPECT_TRUE(pm.stopped());
+  // The pipeline stops: later passes do not run.
+  Status rest = pm.runAll({{"eliminate_dead_nodes", {}, {}}});
+  EXPECT_TRUE(rest.isOk());
+  EXPECT_EQ(pm.timeline().steps().size(), 2u);
+}
+
+TEST(PassManager, FilterKeepsAPassAwayFromANode) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  PassSpec spec{"eliminate_identity_ops", {}, {}};
+  spec.filter.excluded.insert(m.graph().findValue("a")->producer()->id());
+  auto step = pm.run(spec);
+  ASSERT_TRUE(step);
+  EXPECT_FALSE((*step)->changed);
+  EXPECT_EQ(pm.model().graph().nodeCount(), 4u);
+}
+
+TEST(Recipe, RoundTripsThroughJson) {
+  Recipe r;
+  r.checkInputSets = 3;
+  r.passes.push_back({"eliminate_identity_ops", {}, {}});
+  PassSpec withFilter{"eliminate_dead_nodes", {}, {}};
+  withFilter.filter.excluded = {4, 9};
+  r.passes.push_back(withFilter);
+  auto back = recipeFromJson(recipeToJson(r));
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(back->checkInputSets, 3);
+  ASSERT_EQ(back->passes.size(), 2u);
+  EXPECT_EQ(back->passes[1].filter.excluded, withFilter.filter.excluded);
+  EXPECT_EQ(back->passlabVersion, PASSLAB_VERSION);
+}
+
+TEST(Recipe, RejectsUnknownPassesAndBadJson) {
+  EXPECT_FALSE(recipeFromJson("{not json"));
+  EXPECT_FALSE(recipeFromJson(R"({"format": "something-else", "passes": []})"));
+  auto unknown = recipeFromJson(R"({"format": "passlab-recipe", "passes": [{"id": "nope"}]})");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message().find("nope"), std::string::npos);
+}
+
+TEST(NumericCheck, AllCloseUsesDtypeTolerances) {
+  ir::Tensor a = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2}, {1.0f, 2.0f});
+  ir::Tensor b = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2}, {1.0f, 2.00001f});
+  ir::Tensor c = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2}, {1.0f, 2.01f});
+  double ma = 0, mr = 0;
+  std::string why;
+  EXPECT_TRUE(allClose(a, b, ma, mr, why));
+  EXPECT_FALSE(allClose(a, c, ma, mr, why));
+  EXPECT_NE(why.find("element 1"), std::string::npos);
+  ir::Tensor i1 = ir::Tensor::fromInt64s({1, 2});
+  ir::Tensor i2 = ir::Tensor::fromInt64s({1, 3});
+  EXPECT_FALSE(allClose(i1, i2, ma, mr, why));
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

@@ -51,11 +51,51 @@ struct DivOp {
   }
 };
 
+// y = max(a, b), y = min(a, b) (NaN propagates, as numpy's maximum)
+struct MaxOp {
+  static constexpr TypeSet kTypes = types::kNumeric;
+  template <class C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return a < b ? b : a;
+  }
+};
+struct MinOp {
+  static constexpr TypeSet kTypes = types::kNumeric;
+  template <class C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return b < a ? b : a;
+  }
+};
+// y = (x0 + ... + xn) / count
+struct MeanOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C a, C b) const {
+    return a + b;
+  }
+  template <class C>
+  C finish(C acc, int count) const {
+    return acc / static_cast<C>(count);
+  }
+};
+
 const KernelDef kRows[] = {
     binaryRow<AddOp>("Add", 7, kOpsetMax, "cpu.Add"),
     binaryRow<SubOp>("Sub", 7, kOpsetMax, "cpu.Sub"),
     binaryRow<MulOp>("Mul", 7, kOpsetMax, "cpu.Mul"),
     binaryRow<DivOp>("Div", 7, kOpsetMax, "cpu.Div"),
+    variadicRow<AddOp>("Sum", 6, kOpsetMax, "cpu.Sum"),
+    variadicRow<MeanOp>("Mean", 6, kOpsetMax, "cpu.Mean"),
+    variadicRow<MaxOp>("Max", 6, kOpsetMax, "cpu.Max"),
+    variadicRow<MinOp>("Min", 6, kOpsetMax, "cpu.Min"),
 };
 
 }  // namespace

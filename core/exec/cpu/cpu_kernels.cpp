@@ -6,9 +6,11 @@ namespace passlab::exec::cpu {
 
 const KernelRegistry& kernelRegistry() {
   static const KernelRegistry registry({
-      unaryKernels(),
-      binaryKernels(),
-      matmulRefKernels(),
+      unaryKernels(),        binaryKernels(),        clipKernels(),       matmulRefKernels(),
+      matmulOneDnnKernels(), convRefKernels(),       convOneDnnKernels(), poolRefKernels(),
+      poolOneDnnKernels(),   normalizationKernels(), softmaxKernels(),    shapeKernels(),
+      generatorKernels(),    indexingKernels(),      transposeKernels(),  padKernels(),
+      upsampleKernels(),     argMinMaxKernels(),     mlKernels(),         controlFlowKernels(),
   });
   return registry;
 }

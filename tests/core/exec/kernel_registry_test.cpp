@@ -16,6 +16,10 @@ std::string label(const KernelDef& d) {
          std::to_string(d.since) + "-" + std::to_string(d.until) + ")";
 }
 
+// Experimental ops of early ONNX releases that models still use but the
+// operator table (which starts from the current standard) does not list.
+const std::set<std::string> kExperimental = {"ImageScaler"};
+
 TEST(KernelRegistry, RowsNameExistingOperatorVersions) {
   const auto& reg = cpu::kernelRegistry();
   ASSERT_FALSE(reg.rows().empty());
@@ -24,6 +28,7 @@ TEST(KernelRegistry, RowsNameExistingOperatorVersions) {
     EXPECT_LE(d->since, d->until) << label(*d);
     EXPECT_FALSE(d->name.empty()) << label(*d);
     EXPECT_NE(d->create, nullptr) << label(*d);
+    if (kExperimental.count(std::string(d->op))) continue;
     const ir::OpSchema* s = ops.find(d->domain, d->op, d->since);
     EXPECT_NE(s, nullptr) << label(*d) << ": no such operator at opset " << d->since;
     if (d->typeInput != kAnyType) {

@@ -1,0 +1,285 @@
+// Activation functions: the elementwise ones on the generic UnaryKernel (see
+// elementwise.h) with their attributes, and PRelu, whose slope broadcasts to
+// the input's shape.
+#include <cmath>
+#include <numbers>
+#include <type_traits>
+
+#include "core/exec/cpu/elementwise.h"
+#include "core/exec/cpu/families.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+// Reads a float attribute into the compute type.
+struct Attrs {
+  explicit Attrs(const KernelBuild& b) : node(b.node()) {}
+  float get(std::string_view name, float fallback) const { return node.attrFloat(name, fallback); }
+  const ir::Node& node;
+};
+
+// y = max(0, min(1, alpha * x + beta))
+struct HardSigmoidOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit HardSigmoidOp(const KernelBuild& b)
+      : alpha(Attrs(b).get("alpha", 0.2f)), beta(Attrs(b).get("beta", 0.5f)) {}
+  template <class C>
+  C operator()(C x) const {
+    C v = C(alpha) * x + C(beta);
+    return v < C(0) ? C(0) : (v > C(1) ? C(1) : v);
+  }
+  float alpha, beta;
+};
+
+// y = x * max(0, min(1, x / 6 + 0.5))
+struct HardSwishOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    C v = x / C(6) + C(0.5);
+    v = v < C(0) ? C(0) : (v > C(1) ? C(1) : v);
+    return x * v;
+  }
+};
+
+// ln(1 + exp(x)) without overflow for large x.
+template <class C>
+C softplus(C x) {
+  return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+// y = ln(1 + exp(x))
+struct SoftplusOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return softplus(x);
+  }
+};
+
+// y = x / (1 + |x|)
+struct SoftsignOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return x / (C(1) + std::fabs(x));
+  }
+};
+
+// y = x for x >= 0, alpha * (exp(x) - 1) otherwise
+struct EluOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit EluOp(const KernelBuild& b) : alpha(Attrs(b).get("alpha", 1.0f)) {}
+  template <class C>
+  C operator()(C x) const {
+    return x < C(0) ? C(alpha) * std::expm1(x) : x;
+  }
+  float alpha;
+};
+
+// y = gamma * x for x > 0, gamma * alpha * (exp(x) - 1) otherwise
+struct SeluOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit SeluOp(const KernelBuild& b)
+      : alpha(Attrs(b).get("alpha", 1.67326319217681884765625f)),
+        gamma(Attrs(b).get("gamma", 1.05070102214813232421875f)) {}
+  template <class C>
+  C operator()(C x) const {
+    return x > C(0) ? C(gamma) * x : C(gamma) * (C(alpha) * std::exp(x) - C(alpha));
+  }
+  float alpha, gamma;
+};
+
+// y = max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+struct CeluOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit CeluOp(const KernelBuild& b) : alpha(Attrs(b).get("alpha", 1.0f)) {}
+  template <class C>
+  C operator()(C x) const {
+    C a = C(alpha);
+    return x > C(0) ? x : a * std::expm1(x / a);
+  }
+  float alpha;
+};
+
+// y = x for x >= 0, alpha * x otherwise
+struct LeakyReluOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit LeakyReluOp(const KernelBuild& b) : alpha(Attrs(b).get("alpha", 0.01f)) {}
+  template <class C>
+  C operator()(C x) const {
+    return x < C(0) ? C(alpha) * x : x;
+  }
+  float alpha;
+};
+
+// y = x for x > alpha, 0 otherwise
+struct ThresholdedReluOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit ThresholdedReluOp(const KernelBuild& b) : alpha(Attrs(b).get("alpha", 1.0f)) {}
+  template <class C>
+  C operator()(C x) const {
+    return x > C(alpha) ? x : C(0);
+  }
+  float alpha;
+};
+
+// y = x * tanh(ln(1 + exp(x)))
+struct MishOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return x * std::tanh(softplus(x));
+  }
+};
+
+// y = 0.5 x (1 + erf(x / sqrt 2)), or with approximate="tanh"
+// y = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+struct GeluOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  static Expected<GeluOp> make(const KernelBuild& b) {
+    std::string mode = b.node().attrString("approximate", "none");
+    if (mode != "none" && mode != "tanh")
+      return invalidArgument("approximate must be \"none\" or \"tanh\", got \"" + mode + "\"");
+    return GeluOp{mode == "tanh"};
+  }
+  template <class C>
+  C operator()(C x) const {
+    if (tanhApprox) {
+      const C k = static_cast<C>(std::numbers::sqrt2 / std::sqrt(std::numbers::pi));
+      return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
+    }
+    return C(0.5) * x * (C(1) + std::erf(x * static_cast<C>(std::numbers::sqrt2 / 2)));
+  }
+  bool tanhApprox;
+};
+
+// y = x * sigmoid(alpha * x)
+struct SwishOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  explicit SwishOp(const KernelBuild& b) : alpha(Attrs(b).get("alpha", 1.0f)) {}
+  template <class C>
+  C operator()(C x) const {
+    C z = C(alpha) * x;
+    C s = z >= C(0) ? C(1) / (C(1) + std::exp(-z)) : std::exp(z) / (C(1) + std::exp(z));
+    return x * s;
+  }
+  float alpha;
+};
+
+// y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise
+struct ShrinkOp {
+  static constexpr TypeSet kTypes = types::kNumeric;
+  explicit ShrinkOp(const KernelBuild& b)
+      : bias(Attrs(b).get("bias", 0.0f)), lambd(Attrs(b).get("lambd", 0.5f)) {}
+  template <class C>
+  C operator()(C x) const {
+    // Compared and shifted in double so integer inputs see the float attributes exactly.
+    double v = static_cast<double>(x);
+    double r = v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0);
+    return static_cast<C>(r);
+  }
+  float bias, lambd;
+};
+
+// The generic UnaryKernel builds its functor with a constructor; ops whose
+// attributes can be invalid check them first.
+template <class Op>
+class CheckedUnary final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto op = Op::make(b);
+    if (!op) return op.error();
+    return std::unique_ptr<Kernel>(new CheckedUnary(std::move(op.value())));
+  }
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    return dispatch<Op::kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      const S* in = x.data<S>();
+      S* out = y->mutableData<S>();
+      parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) out[i] = store<S>(op_(load(in[i])));
+      });
+      return Status::ok();
+    });
+  }
+
+ private:
+  explicit CheckedUnary(Op op) : op_(std::move(op)) {}
+  Op op_;
+};
+
+// y = x for x >= 0, slope * x otherwise; slope broadcasts to x's shape. Before
+// opset 7 a 1-D slope of x's channel count runs along axis 1.
+class PRelu final : public Kernel {
+ public:
+  static constexpr TypeSet kTypes = types::kNumeric;
+  explicit PRelu(const KernelBuild& b) : legacy_(b.opset() < 7) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor slope = ctx.input(1);
+    if (slope.dtype() != x.dtype())
+      return invalidArgument("slope " + slope.describe() + " must have the type of X " +
+                             x.describe());
+    if (legacy_ && slope.rank() == 1 && x.rank() >= 2 && slope.dim(0) == x.dim(1) &&
+        slope.dim(0) != 1) {
+      Dims d(x.rank() - 1, 1);
+      d[0] = slope.dim(0);
+      slope = slope.view(d);
+    }
+    auto dims = broadcastShapes(x.dims(), slope.dims());
+    if (!dims || dims.value() != x.dims())
+      return invalidArgument("slope " + slope.describe() + " does not broadcast to X " +
+                             x.describe());
+    return dispatch<kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      binaryLoop<S, S>(
+          x, slope, *y,
+          [](C v, C s) -> C {
+            if constexpr (std::is_unsigned_v<C>) {
+              return v;
+            } else {
+              return v < C(0) ? static_cast<C>(s * v) : v;
+            }
+          },
+          ctx.threads());
+      return Status::ok();
+    });
+  }
+
+ private:
+  bool legacy_;
+};
+
+const KernelDef kRows[] = {
+    unaryRow<HardSigmoidOp>("HardSigmoid", 1, kOpsetMax, "cpu.HardSigmoid"),
+    unaryRow<HardSwishOp>("HardSwish", 14, kOpsetMax, "cpu.HardSwish"),
+    unaryRow<SoftplusOp>("Softplus", 1, kOpsetMax, "cpu.Softplus"),
+    unaryRow<SoftsignOp>("Softsign", 1, kOpsetMax, "cpu.Softsign"),
+    unaryRow<EluOp>("Elu", 1, kOpsetMax, "cpu.Elu"),
+    unaryRow<SeluOp>("Selu", 1, kOpsetMax, "cpu.Selu"),
+    unaryRow<CeluOp>("Celu", 12, kOpsetMax, "cpu.Celu"),
+    unaryRow<LeakyReluOp>("LeakyRelu", 1, kOpsetMax, "cpu.LeakyRelu"),
+    unaryRow<ThresholdedReluOp>("ThresholdedRelu", 10, kOpsetMax, "cpu.ThresholdedRelu"),
+    unaryRow<MishOp>("Mish", 18, kOpsetMax, "cpu.Mish"),
+    {"", "Gelu", 20, kOpsetMax, GeluOp::kTypes, 0, Tier::kReference, "cpu.Gelu",
+     makeKernel<CheckedUnary<GeluOp>>},
+    unaryRow<SwishOp>("Swish", 24, kOpsetMax, "cpu.Swish"),
+    unaryRow<ShrinkOp>("Shrink", 9, kOpsetMax, "cpu.Shrink"),
+    {"", "PRelu", 1, kOpsetMax, PRelu::kTypes, 0, Tier::kReference, "cpu.PRelu",
+     makeKernel<PRelu>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> activationKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

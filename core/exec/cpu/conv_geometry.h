@@ -1,0 +1,34 @@
+// Conv and ConvTranspose attributes and the geometry they give for concrete
+// input dims (padding resolved from auto_pad / output_shape, output dims).
+// Shared by the oneDNN kernels and the reference kernels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/exec/tensor.h"
+#include "core/ir/node.h"
+#include "core/support/error.h"
+
+namespace passlab::exec::cpu {
+
+struct ConvAttrs {
+  std::string autoPad = "NOTSET";
+  Dims kernel, strides, dilations, pads, outputPadding, outputShape;
+  int64_t group = 1;
+};
+Expected<ConvAttrs> parseConvAttrs(const ir::Node& node);
+
+struct ConvGeometry {
+  int64_t N = 0, C = 0, M = 0, group = 1;                    // batch, in channels, out channels
+  Dims in, kernel, stride, dilation, padBegin, padEnd, out;  // spatial
+  Dims outDims;                                              // [N, M, out...]
+  size_t spatial() const { return in.size(); }
+};
+
+// X [N, C, in...], W [M, C/group, k...].
+Expected<ConvGeometry> convGeometry(const ConvAttrs& a, const Dims& x, const Dims& w);
+// X [N, C, in...], W [C, M/group, k...].
+Expected<ConvGeometry> convTransposeGeometry(const ConvAttrs& a, const Dims& x, const Dims& w);
+
+}  // namespace passlab::exec::cpu

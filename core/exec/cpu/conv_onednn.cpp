@@ -1,0 +1,237 @@
+// Conv and ConvTranspose on oneDNN (float32). Activations stay NCHW between
+// operators; each call reorders its input into the layout oneDNN picks for the
+// problem and the result back (docs/exec-backends.md: cheaper than running the
+// convolution itself in plain NCHW). The primitive is built once per input
+// shape; constant weights are reordered once and kept.
+#include <memory>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/conv_ref.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/onednn_util.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+tag dataTag(size_t spatial) {
+  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
+}
+tag weightsTag(size_t spatial, bool grouped, bool transposed) {
+  if (!transposed) {
+    if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
+    return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
+  }
+  // ONNX ConvTranspose weights are [C_in, C_out/group, k...]: "io" order.
+  if (grouped) return spatial == 1 ? tag::acbd : spatial == 2 ? tag::giohw : tag::giodhw;
+  return spatial == 1 ? tag::bac : spatial == 2 ? tag::iohw : tag::iodhw;
+}
+
+// Everything built for one input shape.
+struct ConvPlan {
+  Dims xDims, wDims;
+  bool hasBias = false;
+  int threads = 0;
+  dnnl::primitive prim;
+  memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
+  bool reorderSrc = false, reorderWei = false, reorderDst = false;
+  dnnl::reorder toSrc, toWei, fromDst;
+  bool declined = false;             // oneDNN has no implementation: use the reference
+  memory packedWei;                  // weights in the primitive's layout
+  const void* packedFrom = nullptr;  // the constant weights packedWei holds
+};
+
+template <bool kTransposed>
+class OneDnnConv final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto a = parseConvAttrs(b.node());
+    if (!a) return a.error();
+    auto fallback = kTransposed ? makeConvTransposeRef(b) : makeConvRef(b);
+    if (!fallback) return fallback.error();
+    return std::unique_ptr<Kernel>(new OneDnnConv(*a, std::move(fallback).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& w = ctx.input(1);
+    const Tensor* bias = ctx.has(2) ? &ctx.input(2) : nullptr;
+    if (x.dtype() != ir::DataType::kFloat || w.dtype() != x.dtype() ||
+        (bias && bias->dtype() != x.dtype()))
+      return fallback_->run(ctx);
+    auto geo = kTransposed ? convTransposeGeometry(attrs_, x.dims(), w.dims())
+                           : convGeometry(attrs_, x.dims(), w.dims());
+    if (!geo) return geo.error();
+    const ConvGeometry& g = *geo;
+    if (bias && bias->numel() != g.M)
+      return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
+                             std::to_string(g.M));
+    if (g.spatial() > 3 || x.numel() == 0 || !consistent(g)) return fallback_->run(ctx);
+    if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
+        plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads()) {
+      plan_ = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());
+    }
+    ConvPlan& p = *plan_;
+    if (p.declined) return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+    dnnl::stream& s = onednn::stream();
+
+    memory wei;
+    if (!p.reorderWei) {
+      wei = onednn::over(p.userWei, w);
+    } else {
+      if (!(w.isReadOnly() && w.raw() == p.packedFrom)) {
+        memory user = onednn::over(p.userWei, w);
+        p.toWei.execute(s, user, p.packedWei);
+        p.packedFrom = w.isReadOnly() ? w.raw() : nullptr;
+      }
+      wei = p.packedWei;
+    }
+    memory src = onednn::over(p.userSrc, x);
+    Tensor srcScratch, dstScratch;
+    if (p.reorderSrc) {
+      PASSLAB_ASSIGN_OR_RETURN(
+          srcScratch,
+          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.srcDesc.get_size())}));
+      memory blocked(p.srcDesc, onednn::engine(), srcScratch.mutableRaw());
+      p.toSrc.execute(s, src, blocked);
+      src = blocked;
+    }
+    memory userDst = onednn::over(p.userDst, *y);
+    memory dst = userDst;
+    if (p.reorderDst) {
+      PASSLAB_ASSIGN_OR_RETURN(
+          dstScratch,
+          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.dstDesc.get_size())}));
+      dst = memory(p.dstDesc, onednn::engine(), dstScratch.mutableRaw());
+    }
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+    if (bias) args[DNNL_ARG_BIAS] = onednn::over(p.biasDesc, *bias);
+    p.prim.execute(s, args);
+    if (p.reorderDst) p.fromDst.execute(s, dst, userDst);
+    s.wait();
+    return Status::ok();
+  }
+
+ private:
+  OneDnnConv(ConvAttrs a, std::unique_ptr<Kernel> fallback)
+      : attrs_(std::move(a)), fallback_(std::move(fallback)) {}
+
+  // oneDNN needs the output size to follow from the pads (ConvTranspose with
+  // an output_shape larger than the full size does not).
+  static bool consistent(const ConvGeometry& g) {
+    if (!kTransposed) return true;
+    for (size_t i = 0; i < g.spatial(); ++i) {
+      int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
+      int64_t full = g.stride[i] * (g.in[i] - 1) + span;
+      if (g.padBegin[i] < 0 || full - g.padBegin[i] - g.out[i] < 0) return false;
+    }
+    return true;
+  }
+
+  std::unique_ptr<ConvPlan> build(const ConvGeometry& g, const Dims& x, const Dims& w, bool hasBias,
+                                  int threads) {
+    auto p = std::make_unique<ConvPlan>();
+    p->xDims = x;
+    p->wDims = w;
+    p->hasBias = hasBias;
+    p->threads = threads;
+    try {
+      const size_t sp = g.spatial();
+      const bool grouped = g.group > 1;
+      memory::dims wDims;
+      if (grouped) wDims.push_back(g.group);
+      wDims.push_back(g.M / g.group);
+      wDims.push_back(g.C / g.group);
+      wDims.insert(wDims.end(), g.kernel.begin(), g.kernel.end());
+      memory::dims strides(g.stride.begin(), g.stride.end());
+      memory::dims dil, padL(g.padBegin.begin(), g.padBegin.end()), padR;
+      for (int64_t d : g.dilation) dil.push_back(d - 1);
+      for (size_t i = 0; i < sp; ++i) {
+        int64_t r = g.padEnd[i];
+        if (kTransposed) {
+          // oneDNN derives the output size from the right pad: fold output_padding into it.
+          int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
+          int64_t full = g.stride[i] * (g.in[i] - 1) + span;
+          r = full - g.padBegin[i] - g.out[i];
+        }
+        padR.push_back(r);
+      }
+      auto f32 = memory::data_type::f32;
+      p->userSrc = memory::desc(onednn::toDims(x), f32, dataTag(sp));
+      p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped, kTransposed));
+      p->userDst = memory::desc(onednn::toDims(g.outDims), f32, dataTag(sp));
+      p->biasDesc = memory::desc({g.M}, f32, tag::x);
+      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
+      auto anyWei = memory::desc(wDims, f32, tag::any);
+      auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
+      auto& eng = onednn::engine();
+      if constexpr (kTransposed) {
+        auto d =
+            hasBias ? dnnl::deconvolution_forward::desc(
+                          dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                          anySrc, anyWei, p->biasDesc, anyDst, strides, dil, padL, padR)
+                    : dnnl::deconvolution_forward::desc(
+                          dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                          anySrc, anyWei, anyDst, strides, dil, padL, padR);
+        auto pd = dnnl::deconvolution_forward::primitive_desc(d, eng);
+        p->srcDesc = pd.src_desc();
+        p->weiDesc = pd.weights_desc();
+        p->dstDesc = pd.dst_desc();
+        p->prim = dnnl::deconvolution_forward(pd);
+      } else {
+        auto d = hasBias
+                     ? dnnl::convolution_forward::desc(
+                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                           anySrc, anyWei, p->biasDesc, anyDst, strides, dil, padL, padR)
+                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, anySrc,
+                                                       anyWei, anyDst, strides, dil, padL, padR);
+        auto pd = dnnl::convolution_forward::primitive_desc(d, eng);
+        p->srcDesc = pd.src_desc();
+        p->weiDesc = pd.weights_desc();
+        p->dstDesc = pd.dst_desc();
+        p->prim = dnnl::convolution_forward(pd);
+      }
+      p->reorderSrc = p->srcDesc != p->userSrc;
+      p->reorderWei = p->weiDesc != p->userWei;
+      p->reorderDst = p->dstDesc != p->userDst;
+      if (p->reorderSrc)
+        p->toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userSrc, eng, p->srcDesc));
+      if (p->reorderWei) {
+        p->toWei = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userWei, eng, p->weiDesc));
+        p->packedWei = memory(p->weiDesc, eng);
+      }
+      if (p->reorderDst)
+        p->fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->dstDesc, eng, p->userDst));
+      return p;
+    } catch (const dnnl::error&) {
+      p->declined = true;  // the reference kernel takes this configuration
+      return p;
+    }
+  }
+
+  ConvAttrs attrs_;
+  std::unique_ptr<Kernel> fallback_;
+  std::unique_ptr<ConvPlan> plan_;
+};
+
+const KernelDef kRows[] = {
+    {"", "Conv", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.Conv",
+     makeKernel<OneDnnConv<false>>},
+    {"", "ConvTranspose", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
+     "onednn.ConvTranspose", makeKernel<OneDnnConv<true>>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> convOneDnnKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

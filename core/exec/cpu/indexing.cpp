@@ -1,0 +1,200 @@
+// Concat, Gather and Slice: copies of blocks chosen by index.
+#include <algorithm>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/transpose.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+class Concat final : public Kernel {
+ public:
+  explicit Concat(const KernelBuild& b) : axis_(b.node().attrInt("axis", 1)) {}
+
+  Status run(KernelContext& ctx) override {
+    std::vector<const Tensor*> xs;
+    for (size_t i = 0; i < ctx.inputCount(); ++i)
+      if (ctx.has(i)) xs.push_back(&ctx.input(i));
+    if (xs.empty()) return invalidArgument("no inputs");
+    const Tensor& first = *xs[0];
+    if (!movable(first.dtype())) return unsupported("Concat of " + first.describe());
+    auto rank = static_cast<int64_t>(first.rank());
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axis_, rank));
+    Dims out = first.dims();
+    out[static_cast<size_t>(axis)] = 0;
+    for (const Tensor* x : xs) {
+      bool ok = x->dtype() == first.dtype() && x->rank() == first.rank();
+      for (int64_t d = 0; ok && d < rank; ++d)
+        ok = d == axis || x->dim(static_cast<size_t>(d)) == first.dim(static_cast<size_t>(d));
+      if (!ok)
+        return invalidArgument("inputs " + first.describe() + " and " + x->describe() +
+                               " do not concatenate along axis " + std::to_string(axis));
+      out[static_cast<size_t>(axis)] += x->dim(static_cast<size_t>(axis));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, first.dtype(), out));
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= out[static_cast<size_t>(d)];
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= out[static_cast<size_t>(d)];
+    const int64_t outBlock = out[static_cast<size_t>(axis)] * inner;
+    std::vector<int64_t> offsets;
+    int64_t acc = 0;
+    for (const Tensor* x : xs) {
+      offsets.push_back(acc);
+      acc += x->dim(static_cast<size_t>(axis)) * inner;
+    }
+    const auto jobs = static_cast<int64_t>(outer * static_cast<int64_t>(xs.size()));
+    parallelFor(jobs, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (outBlock + 1)),
+                [&](int64_t b, int64_t e) {
+                  for (int64_t j = b; j < e; ++j) {
+                    int64_t o = j / static_cast<int64_t>(xs.size());
+                    size_t i = static_cast<size_t>(j % static_cast<int64_t>(xs.size()));
+                    int64_t block = xs[i]->dim(static_cast<size_t>(axis)) * inner;
+                    copyElements(*xs[i], o * block, *y, o * outBlock + offsets[i], block);
+                  }
+                });
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_;
+};
+
+class Gather final : public Kernel {
+ public:
+  explicit Gather(const KernelBuild& b) : axis_(b.node().attrInt("axis", 0)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& data = ctx.input(0);
+    const Tensor& idx = ctx.input(1);
+    if (!movable(data.dtype())) return unsupported("Gather of " + data.describe());
+    auto rank = static_cast<int64_t>(data.rank());
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axis_, rank));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> indices, readInts(idx, "indices"));
+    const int64_t n = data.dim(static_cast<size_t>(axis));
+    for (int64_t& i : indices) {
+      if (i < -n || i >= n)
+        return invalidArgument("index " + std::to_string(i) + " is out of range for axis " +
+                               std::to_string(axis) + " of size " + std::to_string(n) + " (data " +
+                               data.describe() + ")");
+      if (i < 0) i += n;
+    }
+    Dims out(data.dims().begin(), data.dims().begin() + axis);
+    out.insert(out.end(), idx.dims().begin(), idx.dims().end());
+    out.insert(out.end(), data.dims().begin() + axis + 1, data.dims().end());
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, data.dtype(), out));
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= data.dim(static_cast<size_t>(d));
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= data.dim(static_cast<size_t>(d));
+    const auto count = static_cast<int64_t>(indices.size());
+    parallelFor(outer * count, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (inner + 1)),
+                [&](int64_t b, int64_t e) {
+                  for (int64_t j = b; j < e; ++j) {
+                    int64_t o = j / count, k = j % count;
+                    copyElements(data, (o * n + indices[static_cast<size_t>(k)]) * inner, *y,
+                                 j * inner, inner);
+                  }
+                });
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_;
+};
+
+class Slice final : public Kernel {
+ public:
+  explicit Slice(const KernelBuild& b)
+      : legacy_(b.opset() < 10),
+        starts_(b.node().attrInts("starts")),
+        ends_(b.node().attrInts("ends")),
+        axes_(b.node().attrInts("axes")) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (!movable(x.dtype())) return unsupported("Slice of " + x.describe());
+    std::vector<int64_t> starts = starts_, ends = ends_, axes = axes_, steps;
+    if (!legacy_) {
+      PASSLAB_ASSIGN_OR_RETURN(starts, readInts(ctx.input(1), "starts"));
+      PASSLAB_ASSIGN_OR_RETURN(ends, readInts(ctx.input(2), "ends"));
+      if (ctx.has(3)) {
+        PASSLAB_ASSIGN_OR_RETURN(axes, readInts(ctx.input(3), "axes"));
+      } else {
+        axes.clear();
+      }
+      if (ctx.has(4)) {
+        PASSLAB_ASSIGN_OR_RETURN(steps, readInts(ctx.input(4), "steps"));
+      }
+    }
+    if (ends.size() != starts.size())
+      return invalidArgument("starts and ends have different lengths");
+    if (axes.empty())
+      for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+    if (steps.empty()) steps.assign(starts.size(), 1);
+    if (axes.size() != starts.size() || steps.size() != starts.size())
+      return invalidArgument("starts, ends, axes and steps have different lengths");
+    const auto rank = static_cast<int64_t>(x.rank());
+    Dims begin(x.rank(), 0), step(x.rank(), 1), out = x.dims();
+    std::vector<bool> seen(x.rank(), false);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      PASSLAB_ASSIGN_OR_RETURN(int64_t a, normalizeAxis(axes[i], rank));
+      if (seen[static_cast<size_t>(a)])
+        return invalidArgument("axis " + std::to_string(a) + " is repeated");
+      seen[static_cast<size_t>(a)] = true;
+      const int64_t d = x.dim(static_cast<size_t>(a)), st = steps[i];
+      if (st == 0) return invalidArgument("steps must not be 0");
+      int64_t s = starts[i], e = ends[i];
+      if (s < 0) s = s < -d ? 0 : s + d;
+      if (e < 0) e = e < -d ? -1 : e + d;
+      int64_t len;
+      if (st > 0) {
+        s = std::clamp<int64_t>(s, 0, d);
+        e = std::clamp<int64_t>(e, 0, d);
+        len = e > s ? (e - s + st - 1) / st : 0;
+      } else if (d == 0) {
+        len = 0;
+      } else {
+        s = std::clamp<int64_t>(s, 0, d - 1);
+        e = std::clamp<int64_t>(e, -1, d - 1);
+        len = s > e ? (s - e - st - 1) / (-st) : 0;
+      }
+      begin[static_cast<size_t>(a)] = s;
+      step[static_cast<size_t>(a)] = st;
+      out[static_cast<size_t>(a)] = len;
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
+    if (y->numel() == 0) return Status::ok();
+    std::vector<int64_t> inStrides(x.rank(), 1), srcStrides(x.rank());
+    for (size_t i = x.rank(); i-- > 1;) inStrides[i - 1] = inStrides[i] * x.dim(i);
+    int64_t base = 0;
+    for (size_t i = 0; i < x.rank(); ++i) {
+      base += begin[i] * inStrides[i];
+      srcStrides[i] = step[i] * inStrides[i];
+    }
+    stridedCopy(x, base, srcStrides, *y, ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  bool legacy_;
+  std::vector<int64_t> starts_, ends_, axes_;
+};
+
+const KernelDef kRows[] = {
+    {"", "Concat", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Concat",
+     makeKernel<Concat>},
+    {"", "Gather", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Gather",
+     makeKernel<Gather>},
+    {"", "Slice", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Slice", makeKernel<Slice>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> indexingKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,270 @@
+// MatMul and Gemm on oneDNN's matmul primitive (float32). The primitive is
+// built once per input shape; a constant right-hand side (weights) is
+// reordered once into the layout oneDNN prefers and kept.
+#include <memory>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/matmul_ref.h"
+#include "core/exec/cpu/matmul_shape.h"
+#include "core/exec/cpu/onednn_util.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using dnnl::memory;
+
+// One matmul: src [batch.., M, K] x wei [batch.., K, N] -> dst [batch.., M, N],
+// with optional transposition of the 2-D operands (Gemm), output scale and a
+// bias broadcast over dst.
+struct MatMulProblem {
+  memory::dims src, wei, dst, bias;
+  bool transA = false, transB = false;
+  float alpha = 1.0f;
+  bool constWeights = false;
+  int threads = 0;
+  bool operator==(const MatMulProblem&) const = default;
+};
+
+class MatMulPrimitive {
+ public:
+  // Builds the primitive; false when oneDNN has no implementation.
+  bool build(const MatMulProblem& pb) {
+    problem_ = pb;
+    built_ = true;
+    try {
+      auto f32 = memory::data_type::f32;
+      auto& eng = onednn::engine();
+      userSrc_ = layout(pb.src, pb.transA);
+      userWei_ = layout(pb.wei, pb.transB);
+      dstDesc_ = memory::desc(pb.dst, f32, onednn::plainTag(pb.dst.size()));
+      auto weiAny = pb.constWeights ? memory::desc(pb.wei, f32, memory::format_tag::any) : userWei_;
+      dnnl::primitive_attr attr;
+      if (pb.alpha != 1.0f) attr.set_output_scales(0, {pb.alpha});
+      auto d = pb.bias.empty()
+                   ? dnnl::matmul::desc(userSrc_, weiAny, dstDesc_)
+                   : dnnl::matmul::desc(
+                         userSrc_, weiAny,
+                         memory::desc(pb.bias, f32, onednn::plainTag(pb.bias.size())), dstDesc_);
+      auto pd = dnnl::matmul::primitive_desc(d, attr, eng);
+      weiDesc_ = pd.weights_desc();
+      biasDesc_ = pb.bias.empty() ? memory::desc() : pd.bias_desc();
+      prim_ = dnnl::matmul(pd);
+      reorderWei_ = weiDesc_ != userWei_;
+      if (reorderWei_) {
+        toWei_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei_, eng, weiDesc_));
+        packed_ = memory(weiDesc_, eng);
+      }
+      packedFrom_ = nullptr;
+      ok_ = true;
+    } catch (const dnnl::error&) {
+      ok_ = false;
+    }
+    return ok_;
+  }
+
+  bool ok() const { return ok_; }
+  bool built() const { return built_; }
+  const MatMulProblem& problem() const { return problem_; }
+
+  void run(const Tensor& a, const Tensor& b, const Tensor* bias, Tensor& y) {
+    dnnl::stream& s = onednn::stream();
+    memory wei;
+    if (!reorderWei_) {
+      wei = onednn::over(userWei_, b);
+    } else {
+      if (!(b.isReadOnly() && b.raw() == packedFrom_)) {
+        memory user = onednn::over(userWei_, b);
+        toWei_.execute(s, user, packed_);
+        packedFrom_ = b.isReadOnly() ? b.raw() : nullptr;
+      }
+      wei = packed_;
+    }
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, onednn::over(userSrc_, a)},
+                                            {DNNL_ARG_WEIGHTS, wei},
+                                            {DNNL_ARG_DST, onednn::over(dstDesc_, y)}};
+    if (bias) args[DNNL_ARG_BIAS] = onednn::over(biasDesc_, *bias);
+    prim_.execute(s, args);
+    s.wait();
+  }
+
+ private:
+  // Row-major dims, or the last two swapped in memory (a transposed operand).
+  static memory::desc layout(const memory::dims& dims, bool transposed) {
+    auto f32 = memory::data_type::f32;
+    if (!transposed) return memory::desc(dims, f32, onednn::plainTag(dims.size()));
+    return memory::desc(dims, f32, memory::format_tag::ba);  // 2-D only (Gemm)
+  }
+
+  MatMulProblem problem_;
+  bool ok_ = false, built_ = false;
+  memory::desc userSrc_, userWei_, weiDesc_, dstDesc_, biasDesc_;
+  dnnl::primitive prim_;
+  bool reorderWei_ = false;
+  dnnl::reorder toWei_;
+  memory packed_;
+  const void* packedFrom_ = nullptr;
+};
+
+class OneDnnMatMul final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto fallback = makeMatMulRef(b);
+    if (!fallback) return fallback.error();
+    return std::unique_ptr<Kernel>(
+        new OneDnnMatMul(b.constantInput(1) != nullptr, std::move(fallback).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (a.dtype() != ir::DataType::kFloat || b.dtype() != ir::DataType::kFloat)
+      return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(MatMulShape s, matmulShape(a.dims(), b.dims()));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, s.out));
+    if (y->numel() == 0) return Status::ok();
+    if (s.K == 0) {
+      std::fill(y->mutableData<float>(), y->mutableData<float>() + y->numel(), 0.0f);
+      return Status::ok();
+    }
+    MatMulProblem pb;
+    auto withBatch = [&](const Dims& batch, int64_t r, int64_t c) {
+      memory::dims d(batch.begin(), batch.end());
+      d.push_back(r);
+      d.push_back(c);
+      return d;
+    };
+    pb.src = withBatch(s.aBatch, s.M, s.K);
+    pb.wei = withBatch(s.bBatch, s.K, s.N);
+    pb.dst = withBatch(s.batch, s.M, s.N);
+    pb.constWeights = constB_ && b.isReadOnly();
+    pb.threads = ctx.threads();
+    if (pb.dst.size() > 12) return fallback_->run(ctx);
+    if (!(prim_.problem() == pb) || !prim_.built()) prim_.build(pb);
+    if (!prim_.ok()) return fallback_->run(ctx);
+    prim_.run(a, b, nullptr, *y);
+    return Status::ok();
+  }
+
+ private:
+  OneDnnMatMul(bool constB, std::unique_ptr<Kernel> fallback)
+      : constB_(constB), fallback_(std::move(fallback)) {}
+  bool constB_;
+  std::unique_ptr<Kernel> fallback_;
+  MatMulPrimitive prim_;
+};
+
+// Y = alpha * A' * B' + beta * C, C broadcast to [M, N].
+class OneDnnGemm final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto fallback = makeGemmRef(b);
+    if (!fallback) return fallback.error();
+    return std::unique_ptr<Kernel>(new OneDnnGemm(b, std::move(fallback).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    const Tensor* c = ctx.has(2) ? &ctx.input(2) : nullptr;
+    if (a.rank() != 2 || b.rank() != 2)
+      return invalidArgument("Gemm needs 2-D A and B (got " + a.describe() + " and " +
+                             b.describe() + ")");
+    if (a.dtype() != ir::DataType::kFloat || b.dtype() != a.dtype() ||
+        (c && c->dtype() != a.dtype()))
+      return fallback_->run(ctx);
+    int64_t M = transA_ ? a.dim(1) : a.dim(0), K = transA_ ? a.dim(0) : a.dim(1);
+    int64_t Kb = transB_ ? b.dim(1) : b.dim(0), N = transB_ ? b.dim(0) : b.dim(1);
+    if (K != Kb)
+      return invalidArgument("Gemm inner dimensions differ: A' is [" + std::to_string(M) + "," +
+                             std::to_string(K) + "], B' is [" + std::to_string(Kb) + "," +
+                             std::to_string(N) + "]");
+    Dims out = {M, N};
+    if (c) {
+      auto bc = broadcastShapes(c->dims(), out);
+      if (!bc || *bc != out)
+        return invalidArgument("C " + c->describe() + " does not broadcast to [" +
+                               std::to_string(M) + "," + std::to_string(N) + "]");
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, out));
+    float* Y = y->mutableData<float>();
+    if (y->numel() == 0) return Status::ok();
+    // C as matmul bias when it is a plain "+ C" (beta 1, alpha 1) of rank 2 or less.
+    bool fuseBias = c && beta_ == 1.0f && alpha_ == 1.0f && c->numel() > 0;
+    if (K == 0) {
+      std::fill(Y, Y + y->numel(), 0.0f);
+    } else {
+      MatMulProblem pb;
+      pb.src = {M, K};
+      pb.wei = {K, N};
+      pb.dst = {M, N};
+      pb.transA = transA_;
+      pb.transB = transB_;
+      pb.alpha = alpha_;
+      pb.constWeights = constB_ && b.isReadOnly();
+      pb.threads = ctx.threads();
+      if (fuseBias) {
+        Dims cd = c->dims();
+        while (cd.size() < 2) cd.insert(cd.begin(), 1);
+        pb.bias = {cd[0], cd[1]};
+      }
+      if (!(prim_.problem() == pb) || !prim_.built()) prim_.build(pb);
+      if (!prim_.ok()) return fallback_->run(ctx);
+      prim_.run(a, b, fuseBias ? c : nullptr, *y);
+      if (fuseBias) return Status::ok();
+    }
+    if (c && beta_ != 0.0f) {
+      // Y += beta * C, broadcast over [M, N].
+      BroadcastWalker<2> walker(out, {&out, &c->dims()});
+      const float* C = c->data<float>();
+      const float beta = beta_;
+      parallelFor(walker.total(), ctx.threads(), kElementwiseGrain, [&](int64_t b0, int64_t e0) {
+        walker.walk(b0, e0,
+                    [&](int64_t o, const std::array<int64_t, 2>& off, int64_t n,
+                        const std::array<int64_t, 2>& st) {
+                      const float* cp = C + off[1];
+                      if (st[1] == 1) {
+                        for (int64_t i = 0; i < n; ++i) Y[o + i] += beta * cp[i];
+                      } else {
+                        float v = beta * cp[0];
+                        for (int64_t i = 0; i < n; ++i) Y[o + i] += v;
+                      }
+                    });
+      });
+    }
+    return Status::ok();
+  }
+
+ private:
+  OneDnnGemm(const KernelBuild& b, std::unique_ptr<Kernel> fallback)
+      : transA_(b.node().attrInt("transA", 0) != 0),
+        transB_(b.node().attrInt("transB", 0) != 0),
+        alpha_(b.node().attrFloat("alpha", 1.0f)),
+        beta_(b.node().attrFloat("beta", 1.0f)),
+        constB_(b.constantInput(1) != nullptr),
+        fallback_(std::move(fallback)) {}
+
+  bool transA_, transB_;
+  float alpha_, beta_;
+  bool constB_;
+  std::unique_ptr<Kernel> fallback_;
+  MatMulPrimitive prim_;
+};
+
+const KernelDef kRows[] = {
+    {"", "MatMul", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.MatMul",
+     makeKernel<OneDnnMatMul>},
+    {"", "Gemm", 7, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.Gemm",
+     makeKernel<OneDnnGemm>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> matmulOneDnnKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

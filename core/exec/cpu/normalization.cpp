@@ -1,0 +1,218 @@
+// Normalizations: BatchNormalization (inference), InstanceNormalization, LRN.
+// Memory-bound loops, parallel over (batch, channel) planes; scale and shift
+// are folded per channel first (y = x * a + b).
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "core/exec/cpu/families.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+// Reads element i of a float-typed tensor as double.
+double at(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case ir::DataType::kFloat:
+      return t.data<float>()[i];
+    case ir::DataType::kDouble:
+      return t.data<double>()[i];
+    case ir::DataType::kFloat16:
+      return load(t.data<Half>()[i]);
+    case ir::DataType::kBFloat16:
+      return load(t.data<BFloat16>()[i]);
+    default:
+      return 0;
+  }
+}
+
+bool isFloatType(ir::DataType t) {
+  return types::kFloats.contains(t);
+}
+
+// y[n, p, i] = x[n, p, i] * a[p] + b[p] with x viewed as [N, P, inner].
+template <class S>
+void scaleShift(const S* x, S* y, int64_t N, int64_t P, int64_t inner, const std::vector<float>& a,
+                const std::vector<float>& b, int threads) {
+  parallelFor(N * P, threads, std::max<int64_t>(1, kElementwiseGrain / (inner + 1)),
+              [&](int64_t b0, int64_t e0) {
+                for (int64_t np = b0; np < e0; ++np) {
+                  const float av = a[static_cast<size_t>(np % P)];
+                  const float bv = b[static_cast<size_t>(np % P)];
+                  const S* xp = x + np * inner;
+                  S* yp = y + np * inner;
+                  for (int64_t i = 0; i < inner; ++i)
+                    yp[i] = store<S>(static_cast<ComputeT<S>>(load(xp[i]) * av + bv));
+                }
+              });
+}
+
+class BatchNorm final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    if (b.node().attrInt("training_mode", 0) != 0)
+      return unsupported("BatchNormalization with training_mode=1 (a training op)");
+    return std::unique_ptr<Kernel>(new BatchNorm(b.node().attrFloat("epsilon", 1e-5f)));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    for (size_t i = 1; i < 5; ++i)
+      if (!ctx.has(i)) return invalidArgument("input " + std::to_string(i) + " is required");
+    const Tensor &scale = ctx.input(1), &bias = ctx.input(2), &mean = ctx.input(3),
+                 &var = ctx.input(4);
+    if (x.rank() < 2) return invalidArgument("X must have rank 2 or more, got " + x.describe());
+    const int64_t N = x.dim(0);
+    const int64_t P = scale.numel();
+    if (P == 0 || N == 0 || x.numel() % (N * P) != 0 || bias.numel() != P || mean.numel() != P ||
+        var.numel() != P)
+      return invalidArgument("scale, B, mean and var (" + scale.describe() + ", " +
+                             bias.describe() + ", " + mean.describe() + ", " + var.describe() +
+                             ") do not match X " + x.describe());
+    for (const Tensor* t : {&scale, &bias, &mean, &var})
+      if (!isFloatType(t->dtype())) return invalidArgument("parameters must be floating point");
+    // Fold once per run (parameters are small); cache when they are constant.
+    if (!(scale.raw() == foldedFrom_[0] && bias.raw() == foldedFrom_[1] &&
+          mean.raw() == foldedFrom_[2] && var.raw() == foldedFrom_[3] && scale.isReadOnly() &&
+          bias.isReadOnly() && mean.isReadOnly() && var.isReadOnly())) {
+      a_.assign(static_cast<size_t>(P), 0);
+      b_.assign(static_cast<size_t>(P), 0);
+      for (int64_t p = 0; p < P; ++p) {
+        double a = at(scale, p) / std::sqrt(at(var, p) + epsilon_);
+        a_[static_cast<size_t>(p)] = static_cast<float>(a);
+        b_[static_cast<size_t>(p)] = static_cast<float>(at(bias, p) - at(mean, p) * a);
+      }
+      foldedFrom_ = {scale.raw(), bias.raw(), mean.raw(), var.raw()};
+    }
+    const int64_t inner = x.numel() / (N * P);
+    return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      scaleShift<S>(x.data<S>(), y->mutableData<S>(), N, P, inner, a_, b_, ctx.threads());
+      return Status::ok();
+    });
+  }
+
+ private:
+  explicit BatchNorm(float eps) : epsilon_(eps) {}
+  double epsilon_;
+  std::vector<float> a_, b_;
+  std::array<const void*, 4> foldedFrom_{};
+};
+
+class InstanceNorm final : public Kernel {
+ public:
+  explicit InstanceNorm(const KernelBuild& b) : epsilon_(b.node().attrFloat("epsilon", 1e-5f)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& scale = ctx.input(1);
+    const Tensor& bias = ctx.input(2);
+    if (x.rank() < 3) return invalidArgument("X must have rank 3 or more, got " + x.describe());
+    const int64_t N = x.dim(0), C = x.dim(1);
+    if (scale.numel() != C || bias.numel() != C)
+      return invalidArgument("scale and B must have " + std::to_string(C) + " elements");
+    const int64_t inner = N * C == 0 ? 0 : x.numel() / (N * C);
+    return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      const S* X = x.data<S>();
+      S* Y = y->mutableData<S>();
+      parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
+        for (int64_t nc = b0; nc < e0; ++nc) {
+          const S* xp = X + nc * inner;
+          double sum = 0, sq = 0;
+          for (int64_t i = 0; i < inner; ++i) sum += load(xp[i]);
+          double mean = inner ? sum / static_cast<double>(inner) : 0;
+          for (int64_t i = 0; i < inner; ++i) {
+            double d = load(xp[i]) - mean;
+            sq += d * d;
+          }
+          double var = inner ? sq / static_cast<double>(inner) : 0;
+          double a = at(scale, nc % C) / std::sqrt(var + epsilon_);
+          double b = at(bias, nc % C) - mean * a;
+          S* yp = Y + nc * inner;
+          for (int64_t i = 0; i < inner; ++i)
+            yp[i] = store<S>(static_cast<ComputeT<S>>(load(xp[i]) * a + b));
+        }
+      });
+      return Status::ok();
+    });
+  }
+
+ private:
+  double epsilon_;
+};
+
+// y = x / (bias + alpha / size * sum of x^2 over a window of channels)^beta
+class Lrn final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    int64_t size = b.node().attrInt("size", 0);
+    if (size < 1) return invalidArgument("size must be a positive integer");
+    return std::unique_ptr<Kernel>(new Lrn(size, b.node().attrFloat("alpha", 1e-4f),
+                                           b.node().attrFloat("beta", 0.75f),
+                                           b.node().attrFloat("bias", 1.0f)));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.rank() < 2) return invalidArgument("X must have rank 2 or more, got " + x.describe());
+    const int64_t N = x.dim(0), C = x.dim(1);
+    const int64_t inner = N * C == 0 ? 0 : x.numel() / (N * C);
+    const int64_t before = (size_ - 1) / 2, after = size_ - 1 - before;
+    return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      const S* X = x.data<S>();
+      S* Y = y->mutableData<S>();
+      const float k = alpha_ / static_cast<float>(size_);
+      parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
+        std::vector<float> acc(static_cast<size_t>(inner));
+        for (int64_t nc = b0; nc < e0; ++nc) {
+          int64_t n = nc / C, c = nc % C;
+          std::fill(acc.begin(), acc.end(), 0.0f);
+          for (int64_t cc = std::max<int64_t>(0, c - before); cc <= std::min(C - 1, c + after);
+               ++cc) {
+            const S* xp = X + (n * C + cc) * inner;
+            for (int64_t i = 0; i < inner; ++i) {
+              float v = load(xp[i]);
+              acc[static_cast<size_t>(i)] += v * v;
+            }
+          }
+          const S* xp = X + nc * inner;
+          S* yp = Y + nc * inner;
+          for (int64_t i = 0; i < inner; ++i)
+            yp[i] = store<S>(static_cast<ComputeT<S>>(
+                load(xp[i]) / std::pow(bias_ + k * acc[static_cast<size_t>(i)], beta_)));
+        }
+      });
+      return Status::ok();
+    });
+  }
+
+ private:
+  Lrn(int64_t size, float alpha, float beta, float bias)
+      : size_(size), alpha_(alpha), beta_(beta), bias_(bias) {}
+  int64_t size_;
+  float alpha_, beta_, bias_;
+};
+
+const KernelDef kRows[] = {
+    {"", "BatchNormalization", 7, kOpsetMax, types::kFloats, 0, Tier::kReference,
+     "cpu.BatchNormalization", makeKernel<BatchNorm>},
+    {"", "InstanceNormalization", 6, kOpsetMax, types::kFloats, 0, Tier::kReference,
+     "cpu.InstanceNormalization", makeKernel<InstanceNorm>},
+    {"", "LRN", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.LRN", makeKernel<Lrn>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> normalizationKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

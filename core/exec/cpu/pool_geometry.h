@@ -1,0 +1,32 @@
+// Pooling attributes (MaxPool, AveragePool, LpPool) and the geometry they give
+// for concrete input dims: pads from auto_pad, output dims with ceil_mode.
+// Shared by the oneDNN and reference kernels.
+#pragma once
+
+#include <string>
+
+#include "core/exec/tensor.h"
+#include "core/ir/node.h"
+#include "core/support/error.h"
+
+namespace passlab::exec::cpu {
+
+struct PoolAttrs {
+  std::string autoPad = "NOTSET";
+  Dims kernel, strides, dilations, pads;
+  bool ceilMode = false;
+  bool countIncludePad = false;
+  int64_t storageOrder = 0;
+  int64_t p = 2;  // LpPool
+};
+Expected<PoolAttrs> parsePoolAttrs(const ir::Node& node);
+
+struct PoolGeometry {
+  int64_t N = 0, C = 0;
+  Dims in, kernel, stride, dilation, padBegin, padEnd, out;  // spatial
+  Dims outDims;                                              // [N, C, out...]
+  size_t spatial() const { return in.size(); }
+};
+Expected<PoolGeometry> poolGeometry(const PoolAttrs& a, const Dims& x);
+
+}  // namespace passlab::exec::cpu

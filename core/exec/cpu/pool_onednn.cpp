@@ -1,0 +1,105 @@
+// MaxPool and AveragePool on oneDNN's pooling primitive (float32, NCHW in and
+// out). MaxPool with its Indices output, and AveragePool counting padding that
+// ceil_mode adds, go to the reference kernels.
+#include <memory>
+
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/pool_geometry.h"
+#include "core/exec/cpu/pool_ref.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using dnnl::memory;
+
+template <bool kMax>
+class OneDnnPool final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto a = parsePoolAttrs(b.node());
+    if (!a) return a.error();
+    auto fallback = kMax ? makeMaxPoolRef(b) : makeAveragePoolRef(b);
+    if (!fallback) return fallback.error();
+    return std::unique_ptr<Kernel>(new OneDnnPool(*a, std::move(fallback).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != ir::DataType::kFloat || (kMax && ctx.wantsOutput(1)) ||
+        (kMax && attrs_.storageOrder != 0))
+      return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(PoolGeometry g, poolGeometry(attrs_, x.dims()));
+    if (g.spatial() > 3 || x.numel() == 0) return fallback_->run(ctx);
+    if (x.dims() != xDims_ || threads_ != ctx.threads()) build(g, x.dims(), ctx.threads());
+    if (!ok_) return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+    dnnl::stream& s = onednn::stream();
+    prim_.execute(
+        s, {{DNNL_ARG_SRC, onednn::over(srcDesc_, x)}, {DNNL_ARG_DST, onednn::over(dstDesc_, *y)}});
+    s.wait();
+    return Status::ok();
+  }
+
+ private:
+  OneDnnPool(PoolAttrs a, std::unique_ptr<Kernel> fallback)
+      : attrs_(std::move(a)), fallback_(std::move(fallback)) {}
+
+  void build(const PoolGeometry& g, const Dims& x, int threads) {
+    xDims_ = x;
+    threads_ = threads;
+    ok_ = false;
+    memory::dims strides(g.stride.begin(), g.stride.end()),
+        kernel(g.kernel.begin(), g.kernel.end());
+    memory::dims dil, padL(g.padBegin.begin(), g.padBegin.end()), padR;
+    for (size_t i = 0; i < g.spatial(); ++i) {
+      dil.push_back(g.dilation[i] - 1);
+      // oneDNN derives the output size from the right pad (ceil_mode may need more).
+      int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
+      int64_t r = (g.out[i] - 1) * g.stride[i] + span - g.in[i] - g.padBegin[i];
+      // Averages that count padding must not count padding ceil_mode added.
+      if (!kMax && attrs_.countIncludePad && r != g.padEnd[i]) return;
+      if (r < 0) return;
+      padR.push_back(r);
+    }
+    auto alg = kMax                     ? dnnl::algorithm::pooling_max
+               : attrs_.countIncludePad ? dnnl::algorithm::pooling_avg_include_padding
+                                        : dnnl::algorithm::pooling_avg_exclude_padding;
+    try {
+      srcDesc_ = onednn::plainDesc(x);
+      dstDesc_ = onednn::plainDesc(g.outDims);
+      auto d = dnnl::pooling_v2_forward::desc(dnnl::prop_kind::forward_inference, alg, srcDesc_,
+                                              dstDesc_, strides, kernel, dil, padL, padR);
+      auto pd = dnnl::pooling_v2_forward::primitive_desc(d, onednn::engine());
+      prim_ = dnnl::pooling_v2_forward(pd);
+      ok_ = true;
+    } catch (const dnnl::error&) {
+      ok_ = false;
+    }
+  }
+
+  PoolAttrs attrs_;
+  std::unique_ptr<Kernel> fallback_;
+  Dims xDims_;
+  int threads_ = 0;
+  bool ok_ = false;
+  memory::desc srcDesc_, dstDesc_;
+  dnnl::primitive prim_;
+};
+
+const KernelDef kRows[] = {
+    {"", "MaxPool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.MaxPool",
+     makeKernel<OneDnnPool<true>>},
+    {"", "AveragePool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.AveragePool",
+     makeKernel<OneDnnPool<false>>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> poolOneDnnKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

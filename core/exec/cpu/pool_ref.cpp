@@ -1,0 +1,227 @@
+// Reference pooling: MaxPool (with the Indices output), AveragePool, LpPool,
+// GlobalAveragePool, GlobalMaxPool, GlobalLpPool. Direct loops over 1 to 3
+// spatial dims, parallel over (batch, channel) planes.
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/pool_geometry.h"
+#include "core/exec/cpu/pool_ref.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+constexpr TypeSet kMaxPoolTypes =
+    types::kFloats | TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8};
+
+struct Geo3 {
+  std::array<int64_t, 3> in{1, 1, 1}, k{1, 1, 1}, s{1, 1, 1}, d{1, 1, 1}, pb{0, 0, 0}, pe{0, 0, 0},
+      out{1, 1, 1};
+  explicit Geo3(const PoolGeometry& g) {
+    size_t off = 3 - g.spatial();
+    for (size_t i = 0; i < g.spatial(); ++i) {
+      in[off + i] = g.in[i];
+      k[off + i] = g.kernel[i];
+      s[off + i] = g.stride[i];
+      d[off + i] = g.dilation[i];
+      pb[off + i] = g.padBegin[i];
+      pe[off + i] = g.padEnd[i];
+      out[off + i] = g.out[i];
+    }
+  }
+  int64_t inSize() const { return in[0] * in[1] * in[2]; }
+  int64_t outSize() const { return out[0] * out[1] * out[2]; }
+};
+
+enum class Mode { kMax, kAverage, kLp };
+
+// Calls f(window positions...) for each output of one plane: f(outIndex, visit)
+// where visit(g) calls g(inputIndex, storageIndexColumnMajor) for each valid
+// tap and returns the count of taps inside the padded input.
+template <class F>
+void forEachWindow(const Geo3& q, F&& f) {
+  for (int64_t o0 = 0; o0 < q.out[0]; ++o0)
+    for (int64_t o1 = 0; o1 < q.out[1]; ++o1)
+      for (int64_t o2 = 0; o2 < q.out[2]; ++o2) {
+        auto visit = [&](auto&& tap) {
+          int64_t padded = 0;
+          for (int64_t k0 = 0; k0 < q.k[0]; ++k0) {
+            int64_t i0 = o0 * q.s[0] - q.pb[0] + k0 * q.d[0];
+            if (i0 < -q.pb[0] || i0 >= q.in[0] + q.pe[0]) continue;
+            for (int64_t k1 = 0; k1 < q.k[1]; ++k1) {
+              int64_t i1 = o1 * q.s[1] - q.pb[1] + k1 * q.d[1];
+              if (i1 < -q.pb[1] || i1 >= q.in[1] + q.pe[1]) continue;
+              for (int64_t k2 = 0; k2 < q.k[2]; ++k2) {
+                int64_t i2 = o2 * q.s[2] - q.pb[2] + k2 * q.d[2];
+                if (i2 < -q.pb[2] || i2 >= q.in[2] + q.pe[2]) continue;
+                ++padded;
+                if (i0 < 0 || i0 >= q.in[0] || i1 < 0 || i1 >= q.in[1] || i2 < 0 || i2 >= q.in[2])
+                  continue;
+                tap((i0 * q.in[1] + i1) * q.in[2] + i2, (i2 * q.in[1] + i1) * q.in[0] + i0);
+              }
+            }
+          }
+          return padded;
+        };
+        f((o0 * q.out[1] + o1) * q.out[2] + o2, visit);
+      }
+}
+
+template <Mode kMode>
+class PoolRef final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto a = parsePoolAttrs(b.node());
+    if (!a) return a.error();
+    if (a->storageOrder != 0 && a->storageOrder != 1)
+      return invalidArgument("storage_order must be 0 or 1");
+    return std::unique_ptr<Kernel>(new PoolRef(*a));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    PASSLAB_ASSIGN_OR_RETURN(PoolGeometry g, poolGeometry(attrs_, x.dims()));
+    if (g.spatial() > 3) return unsupported("pooling over more than 3 spatial dims");
+    constexpr TypeSet kTypes = kMode == Mode::kMax ? kMaxPoolTypes : types::kFloats;
+    return dispatch<kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), g.outDims));
+      Tensor* indices = nullptr;
+      if (kMode == Mode::kMax && ctx.wantsOutput(1)) {
+        PASSLAB_ASSIGN_OR_RETURN(indices, ctx.allocate(1, ir::DataType::kInt64, g.outDims));
+      }
+      Geo3 q(g);
+      const S* X = x.data<S>();
+      S* Y = y->mutableData<S>();
+      int64_t* I = indices ? indices->mutableData<int64_t>() : nullptr;
+      const bool colMajor = attrs_.storageOrder == 1;
+      const bool includePad = attrs_.countIncludePad;
+      const double p = static_cast<double>(attrs_.p);
+      parallelFor(g.N * g.C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
+        for (int64_t plane = b0; plane < e0; ++plane) {
+          const S* xp = X + plane * q.inSize();
+          S* yp = Y + plane * q.outSize();
+          forEachWindow(q, [&](int64_t o, auto&& visit) {
+            if constexpr (kMode == Mode::kMax) {
+              C best = std::numeric_limits<C>::lowest();
+              int64_t bestAt = -1;
+              visit([&](int64_t i, int64_t iCol) {
+                C v = load(xp[i]);
+                if (bestAt < 0 || v > best) {
+                  best = v;
+                  bestAt = colMajor ? iCol : i;
+                }
+              });
+              yp[o] = store<S>(best);
+              if (I) I[plane * q.outSize() + o] = plane * q.inSize() + std::max<int64_t>(bestAt, 0);
+            } else if constexpr (kMode == Mode::kAverage) {
+              C sum = 0;
+              int64_t valid = 0;
+              int64_t padded = visit([&](int64_t i, int64_t) {
+                sum += load(xp[i]);
+                ++valid;
+              });
+              int64_t n = includePad ? padded : valid;
+              yp[o] = store<S>(n > 0 ? sum / static_cast<C>(n) : C(0));
+            } else {
+              double sum = 0;
+              visit([&](int64_t i, int64_t) {
+                sum += std::pow(std::fabs(static_cast<double>(load(xp[i]))), p);
+              });
+              yp[o] = store<S>(static_cast<C>(std::pow(sum, 1.0 / p)));
+            }
+          });
+        }
+      });
+      return Status::ok();
+    });
+  }
+
+ private:
+  explicit PoolRef(PoolAttrs a) : attrs_(std::move(a)) {}
+  PoolAttrs attrs_;
+};
+
+// Global pooling: one value per (batch, channel) plane.
+template <Mode kMode>
+class GlobalPoolRef final : public Kernel {
+ public:
+  explicit GlobalPoolRef(const KernelBuild& b) : p_(b.node().attrInt("p", 2)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.rank() < 2) return invalidArgument("input must have rank 2 or more, got " + x.describe());
+    Dims out(x.rank(), 1);
+    out[0] = x.dim(0);
+    out[1] = x.dim(1);
+    const int64_t planes = x.dim(0) * x.dim(1);
+    const int64_t size = planes == 0 ? 0 : x.numel() / planes;
+    constexpr TypeSet kTypes = kMode == Mode::kMax ? kMaxPoolTypes : types::kFloats;
+    return dispatch<kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
+      const S* X = x.data<S>();
+      S* Y = y->mutableData<S>();
+      parallelFor(planes, ctx.threads(), std::max<int64_t>(1, 16384 / (size + 1)),
+                  [&](int64_t b0, int64_t e0) {
+                    for (int64_t pl = b0; pl < e0; ++pl) {
+                      const S* xp = X + pl * size;
+                      if constexpr (kMode == Mode::kMax) {
+                        C best = size > 0 ? load(xp[0]) : C(0);
+                        for (int64_t i = 1; i < size; ++i) best = std::max(best, load(xp[i]));
+                        Y[pl] = store<S>(best);
+                      } else if constexpr (kMode == Mode::kAverage) {
+                        C sum = 0;
+                        for (int64_t i = 0; i < size; ++i) sum += load(xp[i]);
+                        Y[pl] = store<S>(size > 0 ? sum / static_cast<C>(size) : C(0));
+                      } else {
+                        double sum = 0, p = static_cast<double>(p_);
+                        for (int64_t i = 0; i < size; ++i)
+                          sum += std::pow(std::fabs(static_cast<double>(load(xp[i]))), p);
+                        Y[pl] = store<S>(static_cast<C>(std::pow(sum, 1.0 / p)));
+                      }
+                    }
+                  });
+      return Status::ok();
+    });
+  }
+
+ private:
+  int64_t p_;
+};
+
+const KernelDef kRows[] = {
+    {"", "MaxPool", 1, kOpsetMax, kMaxPoolTypes, 0, Tier::kReference, "cpu.ref.MaxPool",
+     makeKernel<PoolRef<Mode::kMax>>},
+    {"", "AveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.AveragePool",
+     makeKernel<PoolRef<Mode::kAverage>>},
+    {"", "LpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.LpPool",
+     makeKernel<PoolRef<Mode::kLp>>},
+    {"", "GlobalAveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference,
+     "cpu.GlobalAveragePool", makeKernel<GlobalPoolRef<Mode::kAverage>>},
+    {"", "GlobalMaxPool", 1, kOpsetMax, kMaxPoolTypes, 0, Tier::kReference, "cpu.GlobalMaxPool",
+     makeKernel<GlobalPoolRef<Mode::kMax>>},
+    {"", "GlobalLpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.GlobalLpPool",
+     makeKernel<GlobalPoolRef<Mode::kLp>>},
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeMaxPoolRef(const KernelBuild& b) {
+  return makeKernel<PoolRef<Mode::kMax>>(b);
+}
+Expected<std::unique_ptr<Kernel>> makeAveragePoolRef(const KernelBuild& b) {
+  return makeKernel<PoolRef<Mode::kAverage>>(b);
+}
+
+std::span<const KernelDef> poolRefKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

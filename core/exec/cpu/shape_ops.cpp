@@ -1,0 +1,248 @@
+// Operators that only change how data is seen: Reshape, Flatten, Unsqueeze,
+// Squeeze, Identity, Dropout (inference) give views of their input (no copy);
+// Shape and Size read the dims.
+#include <algorithm>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+Expected<Tensor*> int64Output(KernelContext& ctx, Dims dims) {
+  return ctx.allocate(0, ir::DataType::kInt64, std::move(dims));
+}
+
+class Reshape final : public Kernel {
+ public:
+  explicit Reshape(const KernelBuild& b) : allowZero_(b.node().attrInt("allowzero", 0) != 0) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> shape, readInts(ctx.input(1), "shape"));
+    Dims out(shape.begin(), shape.end());
+    int64_t inferred = -1, known = 1;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i] == 0 && !allowZero_) {
+        if (i >= x.rank())
+          return invalidArgument("shape " + dimsToString(shape) + " copies dimension " +
+                                 std::to_string(i) + " of " + x.describe() + ", which has none");
+        out[i] = x.dim(i);
+      }
+      if (out[i] == -1) {
+        if (inferred >= 0) return invalidArgument("shape " + dimsToString(shape) + " has two -1");
+        inferred = static_cast<int64_t>(i);
+        continue;
+      }
+      if (out[i] < 0)
+        return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
+      known *= out[i];
+    }
+    if (inferred >= 0) {
+      if (known == 0 || x.numel() % known != 0)
+        return invalidArgument("cannot reshape " + x.describe() + " to " + dimsToString(shape));
+      out[static_cast<size_t>(inferred)] = x.numel() / known;
+    }
+    if (numelOf(out) != x.numel())
+      return invalidArgument("cannot reshape " + x.describe() + " (" + std::to_string(x.numel()) +
+                             " elements) to " + dimsToString(out));
+    ctx.setOutput(0, x.view(std::move(out)));
+    return Status::ok();
+  }
+
+ private:
+  bool allowZero_;
+};
+
+class Flatten final : public Kernel {
+ public:
+  explicit Flatten(const KernelBuild& b) : axis_(b.node().attrInt("axis", 1)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    auto rank = static_cast<int64_t>(x.rank());
+    int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
+    if (axis < 0 || axis > rank)
+      return invalidArgument("axis " + std::to_string(axis_) + " is out of range for " +
+                             x.describe());
+    int64_t outer = 1;
+    for (int64_t i = 0; i < axis; ++i) outer *= x.dim(static_cast<size_t>(i));
+    int64_t inner = 1;
+    for (int64_t i = axis; i < rank; ++i) inner *= x.dim(static_cast<size_t>(i));
+    ctx.setOutput(0, x.view({outer, inner}));
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_;
+};
+
+// Axes from the attribute (before opset 13) or the second input.
+Expected<std::vector<int64_t>> axesOf(KernelContext& ctx, const std::vector<int64_t>& attr,
+                                      bool fromInput) {
+  if (!fromInput) return attr;
+  if (!ctx.has(1)) return std::vector<int64_t>{};
+  return readInts(ctx.input(1), "axes");
+}
+
+class Unsqueeze final : public Kernel {
+ public:
+  explicit Unsqueeze(const KernelBuild& b)
+      : attrAxes_(b.node().attrInts("axes")), fromInput_(b.opset() >= 13) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(ctx, attrAxes_, fromInput_));
+    auto rank = static_cast<int64_t>(x.rank() + axes.size());
+    std::vector<bool> inserted(static_cast<size_t>(rank), false);
+    for (int64_t a : axes) {
+      PASSLAB_ASSIGN_OR_RETURN(int64_t n, normalizeAxis(a, rank));
+      if (inserted[static_cast<size_t>(n)])
+        return invalidArgument("axis " + std::to_string(a) + " is repeated");
+      inserted[static_cast<size_t>(n)] = true;
+    }
+    Dims out;
+    size_t src = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      out.push_back(inserted[static_cast<size_t>(i)] ? 1 : x.dim(src++));
+    ctx.setOutput(0, x.view(std::move(out)));
+    return Status::ok();
+  }
+
+ private:
+  std::vector<int64_t> attrAxes_;
+  bool fromInput_;
+};
+
+class Squeeze final : public Kernel {
+ public:
+  explicit Squeeze(const KernelBuild& b)
+      : attrAxes_(b.node().attrInts("axes")), fromInput_(b.opset() >= 13) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(ctx, attrAxes_, fromInput_));
+    auto rank = static_cast<int64_t>(x.rank());
+    std::vector<bool> drop(x.rank(), false);
+    if (axes.empty()) {
+      for (size_t i = 0; i < x.rank(); ++i) drop[i] = x.dim(i) == 1;
+    }
+    for (int64_t a : axes) {
+      PASSLAB_ASSIGN_OR_RETURN(int64_t n, normalizeAxis(a, rank));
+      if (x.dim(static_cast<size_t>(n)) != 1)
+        return invalidArgument("cannot squeeze axis " + std::to_string(a) + " of " + x.describe() +
+                               ": its size is not 1");
+      drop[static_cast<size_t>(n)] = true;
+    }
+    Dims out;
+    for (size_t i = 0; i < x.rank(); ++i)
+      if (!drop[i]) out.push_back(x.dim(i));
+    ctx.setOutput(0, x.view(std::move(out)));
+    return Status::ok();
+  }
+
+ private:
+  std::vector<int64_t> attrAxes_;
+  bool fromInput_;
+};
+
+class Shape final : public Kernel {
+ public:
+  explicit Shape(const KernelBuild& b)
+      : start_(b.node().attrInt("start", 0)), end_(b.node().attrInt("end", INT64_MAX)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    auto rank = static_cast<int64_t>(x.rank());
+    auto clampAxis = [&](int64_t a) {
+      if (a < 0) a += rank;
+      return std::clamp<int64_t>(a, 0, rank);
+    };
+    int64_t s = clampAxis(start_), e = clampAxis(end_);
+    int64_t n = std::max<int64_t>(0, e - s);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, int64Output(ctx, {n}));
+    for (int64_t i = 0; i < n; ++i)
+      y->mutableData<int64_t>()[i] = x.dim(static_cast<size_t>(s + i));
+    return Status::ok();
+  }
+
+ private:
+  int64_t start_, end_;
+};
+
+class Size final : public Kernel {
+ public:
+  Status run(KernelContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, int64Output(ctx, {}));
+    y->mutableData<int64_t>()[0] = ctx.input(0).numel();
+    return Status::ok();
+  }
+};
+
+// Identity passes any value through (tensors, sequences, optionals).
+class Identity final : public Kernel {
+ public:
+  Status run(KernelContext& ctx) override {
+    const Value* v = ctx.value(0);
+    ctx.setOutput(0, v ? *v : Value());
+    return Status::ok();
+  }
+};
+
+// Dropout at inference: y = x; the mask, when asked for, is all true.
+class Dropout final : public Kernel {
+ public:
+  explicit Dropout(const KernelBuild& b) : opset_(b.opset()) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (opset_ >= 12 && ctx.has(2)) {
+      const Tensor& training = ctx.input(2);
+      if (training.dtype() == ir::DataType::kBool && training.numel() == 1 &&
+          training.data<bool>()[0])
+        return unsupported("Dropout with training_mode=true (random; a training op)");
+    }
+    ctx.setOutput(0, x);
+    if (ctx.wantsOutput(1)) {
+      // Before opset 10 the mask had the input's type.
+      ir::DataType maskType = opset_ >= 10 ? ir::DataType::kBool : x.dtype();
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * mask, ctx.allocate(1, maskType, x.dims()));
+      if (maskType == ir::DataType::kBool) {
+        std::fill(mask->mutableData<bool>(), mask->mutableData<bool>() + mask->numel(), true);
+      } else {
+        std::memset(mask->mutableRaw(), 0, mask->byteSize());
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  int64_t opset_;
+};
+
+const KernelDef kRows[] = {
+    {"", "Reshape", 5, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Reshape",
+     makeKernel<Reshape>},
+    {"", "Flatten", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Flatten",
+     makeKernel<Flatten>},
+    {"", "Unsqueeze", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Unsqueeze",
+     makeKernel<Unsqueeze>},
+    {"", "Squeeze", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Squeeze",
+     makeKernel<Squeeze>},
+    {"", "Shape", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Shape", makeKernel<Shape>},
+    {"", "Size", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Size", makeKernel<Size>},
+    {"", "Identity", 1, kOpsetMax, types::kAll, kAnyType, Tier::kReference, "cpu.Identity",
+     makeKernel<Identity>, kValueInputs},
+    {"", "Dropout", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Dropout",
+     makeKernel<Dropout>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> shapeKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,234 @@
+// Transpose and DepthToSpace / SpaceToDepth (a reshape, a permutation, a reshape).
+#include "core/exec/cpu/transpose.h"
+
+#include <cstring>
+#include <string>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+template <class E>
+void permute(const E* x, E* y, const Dims& outDims, const std::vector<int64_t>& srcStrides,
+             int64_t base, int64_t begin, int64_t end) {
+  const size_t rank = outDims.size();
+  std::vector<int64_t> idx(rank, 0);
+  int64_t rest = begin, off = base;
+  for (size_t i = rank; i-- > 0;) {
+    idx[i] = rest % outDims[i];
+    rest /= outDims[i];
+    off += idx[i] * srcStrides[i];
+  }
+  const int64_t inner = outDims[rank - 1], innerStride = srcStrides[rank - 1];
+  int64_t pos = begin;
+  while (pos < end) {
+    int64_t n = std::min(inner - idx[rank - 1], end - pos);
+    if (innerStride == 1 && !std::is_same_v<E, std::string>) {
+      std::memcpy(static_cast<void*>(y + pos), static_cast<const void*>(x + off),
+                  static_cast<size_t>(n) * sizeof(E));
+    } else {
+      for (int64_t i = 0; i < n; ++i) y[pos + i] = x[off + i * innerStride];
+    }
+    pos += n;
+    idx[rank - 1] += n;
+    off += n * innerStride;
+    for (size_t i = rank - 1; i > 0 && idx[i] == outDims[i]; --i) {
+      off -= outDims[i] * srcStrides[i];
+      idx[i] = 0;
+      ++idx[i - 1];
+      off += srcStrides[i - 1];
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Copies with the collapsed dims and strides (any whole-byte type or strings).
+void gather(const Tensor& x, int64_t base, const Dims& outDims,
+            const std::vector<int64_t>& srcStrides, Tensor& y, int threads) {
+  auto run = [&](auto tag) {
+    using E = typename decltype(tag)::type;
+    const E* src = x.data<E>();
+    E* dst = y.mutableData<E>();
+    parallelFor(y.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
+      permute<E>(src, dst, outDims, srcStrides, base, b, e);
+    });
+  };
+  switch (x.dtype() == ir::DataType::kString ? 0 : elementSize(x.dtype())) {
+    case 0:
+      run(TypeTag<std::string>{});
+      break;
+    case 1:
+      run(TypeTag<uint8_t>{});
+      break;
+    case 2:
+      run(TypeTag<uint16_t>{});
+      break;
+    case 4:
+      run(TypeTag<uint32_t>{});
+      break;
+    case 8:
+      run(TypeTag<uint64_t>{});
+      break;
+    default:
+      break;
+  }
+}
+
+// Merges neighbouring dims that stay contiguous in the source; drops size-1 dims.
+void collapse(const Dims& dims, const std::vector<int64_t>& strides, Dims& outDims,
+              std::vector<int64_t>& outStrides) {
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 1) continue;
+    if (!outDims.empty() && outStrides.back() == strides[i] * dims[i]) {
+      outDims.back() *= dims[i];
+      outStrides.back() = strides[i];
+    } else {
+      outDims.push_back(dims[i]);
+      outStrides.push_back(strides[i]);
+    }
+  }
+  if (outDims.empty()) {
+    outDims.push_back(1);
+    outStrides.push_back(1);
+  }
+}
+
+}  // namespace
+
+void transposeInto(const Tensor& x, const std::vector<int64_t>& perm, Tensor& y, int threads) {
+  const size_t rank = x.rank();
+  if (rank == 0 || x.numel() == 0) {
+    copyElements(x, 0, y, 0, x.numel());
+    return;
+  }
+  std::vector<int64_t> inStrides(rank, 1);
+  for (size_t i = rank - 1; i > 0; --i) inStrides[i - 1] = inStrides[i] * x.dim(i);
+  Dims dims;
+  std::vector<int64_t> strides;
+  for (size_t i = 0; i < rank; ++i) {
+    dims.push_back(x.dim(static_cast<size_t>(perm[i])));
+    strides.push_back(inStrides[static_cast<size_t>(perm[i])]);
+  }
+  Dims outDims;
+  std::vector<int64_t> srcStrides;
+  collapse(dims, strides, outDims, srcStrides);
+  gather(x, 0, outDims, srcStrides, y, threads);
+}
+
+void stridedCopy(const Tensor& x, int64_t base, const std::vector<int64_t>& srcStrides, Tensor& y,
+                 int threads) {
+  if (y.numel() == 0) return;
+  if (y.rank() == 0) {
+    copyElements(x, base, y, 0, 1);
+    return;
+  }
+  Dims outDims;
+  std::vector<int64_t> strides;
+  collapse(y.dims(), srcStrides, outDims, strides);
+  gather(x, base, outDims, strides, y, threads);
+}
+
+namespace {
+
+class Transpose final : public Kernel {
+ public:
+  explicit Transpose(const KernelBuild& b) : perm_(b.node().attrInts("perm")) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (!movable(x.dtype())) return unsupported("Transpose of " + x.describe());
+    std::vector<int64_t> perm = perm_;
+    if (perm.empty())
+      for (size_t i = x.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    if (perm.size() != x.rank())
+      return invalidArgument("perm " + dimsToString(perm) + " does not match " + x.describe());
+    std::vector<bool> seen(x.rank(), false);
+    Dims out;
+    for (int64_t p : perm) {
+      if (p < 0 || p >= static_cast<int64_t>(x.rank()) || seen[static_cast<size_t>(p)])
+        return invalidArgument("perm " + dimsToString(perm) + " is not a permutation");
+      seen[static_cast<size_t>(p)] = true;
+      out.push_back(x.dim(static_cast<size_t>(p)));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
+    transposeInto(x, perm, *y, ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  std::vector<int64_t> perm_;
+};
+
+// DepthToSpace (DCR or CRD) and SpaceToDepth on [N, C, H, W].
+template <bool kToSpace>
+class SpaceDepth final : public Kernel {
+ public:
+  explicit SpaceDepth(const KernelBuild& b)
+      : block_(b.node().attrInt("blocksize", 0)),
+        crd_(b.node().attrString("mode", "DCR") == "CRD") {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.rank() != 4) return invalidArgument("input must be 4-D, got " + x.describe());
+    if (block_ < 1) return invalidArgument("blocksize must be positive");
+    if (!movable(x.dtype())) return unsupported("element type of " + x.describe());
+    const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), b = block_;
+    Dims view, out;
+    std::vector<int64_t> perm;
+    if (kToSpace) {
+      if (C % (b * b) != 0)
+        return invalidArgument("channels " + std::to_string(C) + " are not divisible by " +
+                               std::to_string(b * b));
+      int64_t c = C / (b * b);
+      if (crd_) {
+        view = {N, c, b, b, H, W};
+        perm = {0, 1, 4, 2, 5, 3};
+      } else {
+        view = {N, b, b, c, H, W};
+        perm = {0, 3, 4, 1, 5, 2};
+      }
+      out = {N, c, H * b, W * b};
+    } else {
+      if (H % b != 0 || W % b != 0)
+        return invalidArgument("height and width must be divisible by the blocksize");
+      view = {N, C, H / b, b, W / b, b};
+      perm = {0, 3, 5, 1, 2, 4};
+      out = {N, C * b * b, H / b, W / b};
+    }
+    Dims permuted;
+    for (int64_t p : perm) permuted.push_back(view[static_cast<size_t>(p)]);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
+    Tensor yView = y->view(permuted);
+    transposeInto(x.view(view), perm, yView, ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  int64_t block_;
+  bool crd_;
+};
+
+const KernelDef kRows[] = {
+    {"", "Transpose", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Transpose",
+     makeKernel<Transpose>},
+    {"", "DepthToSpace", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.DepthToSpace",
+     makeKernel<SpaceDepth<true>>},
+    {"", "SpaceToDepth", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.SpaceToDepth",
+     makeKernel<SpaceDepth<false>>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> transposeKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,102 @@
+// Every CNN model of the corpus runs end to end on seeded random inputs; the
+// onnx_light_* models also match their expected outputs for arange(n)/n.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/exec/executor.h"
+#include "core/exec/input_fill.h"
+#include "core/io/model_io.h"
+#include "core/io/tensor_file.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::exec {
+namespace {
+
+const char* const kCnnModels[] = {
+    "mnist8_cntk",
+    "onnx_light_bvlc_alexnet",
+    "onnx_light_densenet121",
+    "onnx_light_inception_v1",
+    "onnx_light_inception_v2",
+    "onnx_light_resnet50",
+    "onnx_light_shufflenet",
+    "onnx_light_squeezenet",
+    "onnx_light_vgg19",
+    "onnx_light_zfnet512",
+    "winml_squeezenet",
+    "starry_night_fp16",
+    "super_resolution",
+    "ultraface_rfb_320",
+    "ultraface_rfb_320_simplified",
+};
+
+Expected<RunResult> runModel(const std::string& path, Fill fill, bool reference = false) {
+  auto loaded = io::loadModel(path);
+  if (!loaded) return loaded.error();
+  ExecutorOptions opts;
+  opts.referenceKernels = reference;
+  auto ex = Executor::create(loaded->model, opts);
+  if (!ex) return ex.error();
+  NamedInputs inputs;
+  FillOptions fo;
+  fo.fill = fill;
+  fo.seed = 42;
+  for (const InputInfo& in : (*ex)->inputs()) {
+    if (in.optional) continue;
+    auto t = makeInput(in, fo);
+    if (!t) return t.error();
+    inputs.emplace_back(in.name, *t);
+  }
+  return (*ex)->run(inputs);
+}
+
+class CnnModel : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CnnModel, RunsOnSeededRandomInputs) {
+  PASSLAB_REQUIRE_CORPUS();
+  std::string path = *testing::corpusDir() + "/models/" + GetParam() + ".onnx";
+  auto r = runModel(path, Fill::kRandom);
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_FALSE(r->values.empty());
+  for (size_t i = 0; i < r->outputs.size(); ++i) {
+    const ir::Tensor& t = r->outputs[i];
+    if (t.dtype() != ir::DataType::kFloat) continue;
+    for (double v : t.toDoubleVector()) ASSERT_TRUE(std::isfinite(v)) << r->outputNames[i];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CnnModel, ::testing::ValuesIn(kCnnModels),
+                         [](const auto& info) { return std::string(info.param); });
+
+class LightModel : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LightModel, MatchesExpectedOutput) {
+  PASSLAB_REQUIRE_CORPUS();
+  std::string name = GetParam();
+  std::string dir = *testing::corpusDir();
+  auto r = runModel(dir + "/models/onnx_" + name + ".onnx", Fill::kArange);
+  ASSERT_TRUE(r) << r.error().message();
+  auto want = io::readTensorFile(dir + "/light-outputs/" + name + "_output_0.pb");
+  ASSERT_TRUE(want) << want.error().message();
+  ASSERT_EQ(r->outputs[0].dims(), want->dims());
+  auto got = r->outputs[0].toDoubleVector();
+  auto exp = want->toDoubleVector();
+  double worst = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double err = std::fabs(got[i] - exp[i]);
+    worst = std::max(worst, err / (1e-5 + 1e-4 * std::fabs(exp[i])));
+  }
+  EXPECT_LE(worst, 1.0) << "worst error in units of (atol 1e-5 + rtol 1e-4 * |expected|)";
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, LightModel,
+                         ::testing::Values("light_bvlc_alexnet", "light_densenet121",
+                                           "light_inception_v1", "light_inception_v2",
+                                           "light_resnet50", "light_shufflenet", "light_squeezenet",
+                                           "light_vgg19", "light_zfnet512"),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace passlab::exec

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Developer tool: node counts after PassLab, onnx-simplifier and OnnxSlim.
+
+For every input model of the corpus (MANIFEST.tsv role == input), runs
+  * passlab-cli optimize --level LEVEL --check N (and reads its report),
+  * onnxsim.simplify and onnxslim.slim (PyPI, developer tooling only),
+and prints a Markdown table: nodes before, after each tool, and PassLab's
+check result. Usage:
+  scripts/dev/compare_simplifiers.py --cli build/app/cli/passlab-cli \
+      [--corpus ../shared/corpus] [--level basic] [--check 3] > docs/optimize-results.md
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def count_nodes(model):
+    def walk(graph):
+        n = 0
+        for node in graph.node:
+            n += 1
+            for a in node.attribute:
+                if a.g.node:
+                    n += walk(a.g)
+                for g in a.graphs:
+                    n += walk(g)
+        return n
+
+    return walk(model.graph)
+
+
+def run_onnxsim(path):
+    try:
+        import onnx
+        import onnxsim
+
+        model = onnx.load(path)
+        t0 = time.time()
+        out, ok = onnxsim.simplify(model)
+        return count_nodes(out), time.time() - t0, "" if ok else "check failed"
+    except Exception as e:  # noqa: BLE001 - report, do not stop
+        return None, 0, str(e).splitlines()[0][:80]
+
+
+def run_onnxslim(path):
+    try:
+        import onnx
+        import onnxslim
+
+        t0 = time.time()
+        out = onnxslim.slim(onnx.load(path))
+        return count_nodes(out), time.time() - t0, ""
+    except Exception as e:  # noqa: BLE001
+        return None, 0, str(e).splitlines()[0][:80]
+
+
+def run_passlab(cli, path, level, check, tmp):
+    out = os.path.join(tmp, "out.onnx")
+    report = os.path.join(tmp, "report.json")
+    cmd = [cli, "optimize", path, "-o", out, "--level", level, "--report", report]
+    if check:
+        cmd += ["--check", str(check)]
+    t0 = time.time()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    elapsed = time.time() - t0
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return None, elapsed, last[:100]
+    with open(report) as f:
+        steps = json.load(f)["steps"]
+    after = steps[-1]["nodes_after"] if steps else None
+    checks = [s["check"]["passed"] for s in steps if "check" in s]
+    status = "checked" if checks and all(checks) else ("no check" if not checks else "CHECK FAILED")
+    return after, elapsed, status
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../../shared/corpus"))
+    ap.add_argument("--level", default="basic")
+    ap.add_argument("--check", type=int, default=3)
+    args = ap.parse_args()
+    rows = []
+    with open(os.path.join(args.corpus, "MANIFEST.tsv")) as f:
+        for r in csv.DictReader(f, delimiter="\t"):
+            if r["role"] == "input":
+                rows.append(r)
+    print(f"| model | nodes | PassLab `{args.level}` | onnxsim | onnxslim | PassLab check |")
+    print("|---|---:|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in rows:
+            path = os.path.join(args.corpus, r["file"])
+            pl, _, status = run_passlab(args.cli, path, args.level, args.check, tmp)
+            sim, _, sim_err = run_onnxsim(path)
+            slim, _, slim_err = run_onnxslim(path)
+            name = os.path.basename(path).replace(".onnx", "")
+            fmt = lambda v, e: str(v) if v is not None else f"error: {e}"  # noqa: E731
+            print(f"| {name} | {r['nodes_incl_subgraphs']} | {fmt(pl, status)} | {fmt(sim, sim_err)} | "
+                  f"{fmt(slim, slim_err)} | {status} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+// Benchmark: pipeline time at the "basic" level on synthetic graphs of 1k, 10k
+// and 100k nodes (time per node must stay flat: passes are O(N) or O(N log N)),
+// and on ort_gpt2_past (3,069 nodes; target under 0.5 s).
+//
+//   bench_pipeline [CORPUS_DIR]
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "core/analysis/shape_inference.h"
+#include "core/io/model_io.h"
+#include "core/passes/registry.h"
+#include "core/pipeline/numeric_check.h"
+#include "core/pipeline/pass_manager.h"
+
+using namespace passlab;
+
+namespace {
+
+// A chain of blocks, each with work to remove: an Identity, a duplicated Relu
+// (CSE), a dead branch, a Transpose pair and a Mul by one.
+ir::Model synthetic(size_t targetNodes) {
+  ir::Model m;
+  m.opsets.push_back({"", 17});
+  ir::Graph& g = m.graph();
+  ir::Value* x = g.addInput("x", ir::Type::tensor(ir::DataType::kFloat, ir::Shape::fromValues({1, 64})));
+  ir::Value* one = g.addInitializer("one", ir::Tensor::fromVector<float>(ir::DataType::kFloat, {1}, {1.0f}));
+  ir::Value* cur = x;
+  size_t nodes = 0;
+  while (nodes < targetNodes) {
+    ir::Node* id = g.addNode("Identity", "", {cur}, 1);
+    ir::Node* r1 = g.addNode("Relu", "", {id->output(0)}, 1);
+    ir::Node* r2 = g.addNode("Relu", "", {id->output(0)}, 1);
+    ir::Node* add = g.addNode("Add", "", {r1->output(0), r2->output(0)}, 1);
+    g.addNode("Neg", "", {add->output(0)}, 1);  // dead
+    ir::Node* t1 = g.addNode("Transpose", "", {add->output(0)}, 1);
+    t1->setAttr(ir::Attribute::makeInts("perm", {1, 0}));
+    ir::Node* t2 = g.addNode("Transpose", "", {t1->output(0)}, 1);
+    t2->setAttr(ir::Attribute::makeInts("perm", {1, 0}));
+    ir::Node* mul = g.addNode("Mul", "", {t2->output(0), one}, 1);
+    cur = mul->output(0);
+    nodes += 8;
+  }
+  g.addOutput(cur);
+  return m;
+}
+
+double runBasic(ir::Model& m, size_t& after, std::string& perPass) {
+  auto ids = passes::passesForLevel("basic");
+  std::vector<pipeline::PassSpec> specs;
+  for (const auto& id : *ids) specs.push_back({id, {}, {}});
+  auto t0 = std::chrono::steady_clock::now();
+  analysis::inferShapes(m);
+  pipeline::PipelineOptions o;
+  o.keepSnapshots = false;
+  pipeline::PassManager pm(m, o);
+  pipeline::ExecEvaluator evaluator;
+  pm.setEvaluator(&evaluator);
+  Status s = pm.runAll(specs);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!s) std::fprintf(stderr, "pipeline error: %s\n", s.message().c_str());
+  after = m.graph().nodeCountRecursive();
+  perPass.clear();
+  for (const auto& st : pm.timeline().steps()) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " %s %.1f", st.passId.c_str(), st.milliseconds);
+    perPass += buf;
+  }
+  return ms;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::printf("%-24s %9s %9s %10s %12s\n", "graph", "nodes", "after", "time ms", "us per node");
+  for (size_t n : {1000, 10000, 100000}) {
+    ir::Model m = synthetic(n);
+    size_t before = m.graph().nodeCount(), after = 0;
+    std::string perPass;
+    double ms = runBasic(m, after, perPass);
+    std::printf("%-24s %9zu %9zu %10.1f %12.2f\n", ("synthetic-" + std::to_string(n)).c_str(), before, after, ms,
+                1000.0 * ms / static_cast<double>(before));
+    std::printf("    per pass (ms):%s\n", perPass.c_str());
+  }
+  std::string corpus = argc > 1 ? argv[1] : "../shared/corpus";
+  std::string gpt2 = corpus + "/models/ort_gpt2_past.onnx";
+  if (std::filesystem::exists(gpt2)) {
+    auto r = io::loadModel(gpt2);
+    if (!r) {
+      std::fprintf(stderr, "%s\n", r.error().message().c_str());
+      return 1;
+    }
+    size_t before = r->model.graph().nodeCountRecursive(), after = 0;
+    std::string perPass;
+    double ms = runBasic(r->model, after, perPass);
+    std::printf("%-24s %9zu %9zu %10.1f %12.2f   (target < 500 ms)\n", "ort_gpt2_past", before, after, ms,
+                1000.0 * ms / static_cast<double>(before));
+    std::printf("    per pass (ms):%s\n", perPass.c_str());
+  } else {
+    std::printf("ort_gpt2_past: corpus not found at %s (pass the corpus folder as argument)\n", corpus.c_str());
+  }
+  return 0;
+}

@@ -19,7 +19,7 @@ std::vector<int64_t> stridesOf(const Dims& dims) {
   return s;
 }
 
-Status indexError(int64_t index, int64_t n, const std::string& where) {
+Error indexError(int64_t index, int64_t n, const std::string& where) {
   return invalidArgument("index " + std::to_string(index) + " is out of range [" +
                          std::to_string(-n) + ", " + std::to_string(n) + ") " + where);
 }

@@ -174,10 +174,11 @@ class Driver final : public infer::Session {
     visitedStack_.emplace_back();
     try {
       infer::inferTypesFromSchema(ctx);
-      if (infer::Rule rule = infer::findRule(n.domain(), n.opType()))
-        rule(ctx);
-      else
+      infer::Rule rule = infer::findRule(n.domain(), n.opType());
+      if (!rule)
         noRule_.insert(n.qualifiedOpType());
+      else if (infer::checkArity(ctx))
+        rule(ctx);
       // Bodies the rule did not bind are still inferred, from their declared inputs.
       for (ir::Graph* g : n.subgraphs())
         if (!visitedStack_.back().count(g)) inferSubgraph(*g, {});

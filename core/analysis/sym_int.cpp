@@ -89,14 +89,30 @@ class PolyReader {
 
 }  // namespace
 
-SymInt::SymInt(int64_t value) : known_(true) {
-  if (value != 0) terms_[{}] = value;
-}
+SymInt::SymInt(int64_t value) : known_(true), constant_(value) {}
 
 SymInt SymInt::symbol(std::string name) {
   SymInt s;
   s.known_ = true;
-  s.terms_[{std::move(name)}] = 1;
+  s.terms_ = std::make_shared<const Terms>(Terms{{Monomial{std::move(name)}, 1}});
+  return s;
+}
+
+SymInt::Terms SymInt::full() const {
+  Terms t = terms_ ? *terms_ : Terms();
+  if (constant_ != 0) t[{}] = constant_;
+  return t;
+}
+
+SymInt SymInt::fromFull(Terms t) {
+  SymInt s;
+  s.known_ = true;
+  for (auto it = t.begin(); it != t.end();) it = it->second == 0 ? t.erase(it) : std::next(it);
+  if (auto c = t.find({}); c != t.end()) {
+    s.constant_ = c->second;
+    t.erase(c);
+  }
+  if (!t.empty()) s.terms_ = std::make_shared<const Terms>(std::move(t));
   return s;
 }
 
@@ -117,12 +133,18 @@ SymInt SymInt::fromDim(const ir::Dim& dim) {
 }
 
 bool SymInt::isConstant() const {
-  return known_ && (terms_.empty() || (terms_.size() == 1 && terms_.begin()->first.empty()));
+  return known_ && !terms_;
 }
 
 std::optional<int64_t> SymInt::constant() const {
   if (!isConstant()) return std::nullopt;
-  return terms_.empty() ? 0 : terms_.begin()->second;
+  return constant_;
+}
+
+bool SymInt::sameAs(const SymInt& o) const {
+  if (!known_ || !o.known_ || constant_ != o.constant_) return false;
+  if (terms_ == o.terms_) return true;
+  return terms_ && o.terms_ && *terms_ == *o.terms_;
 }
 
 ir::Dim SymInt::toDim() const {
@@ -133,18 +155,18 @@ ir::Dim SymInt::toDim() const {
 
 std::string SymInt::toString() const {
   if (!known_) return "?";
-  if (terms_.empty()) return "0";
+  if (!terms_) return std::to_string(constant_);
   // Highest degree first, then by name; the constant term last.
-  std::vector<const std::pair<const Monomial, int64_t>*> order;
-  for (const auto& t : terms_) order.push_back(&t);
-  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-    if (a->first.size() != b->first.size()) return a->first.size() > b->first.size();
-    return a->first < b->first;
+  std::vector<std::pair<const Monomial*, int64_t>> order;
+  for (const auto& [m, c] : *terms_) order.emplace_back(&m, c);
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    if (a.first->size() != b.first->size()) return a.first->size() > b.first->size();
+    return *a.first < *b.first;
   });
+  if (constant_ != 0) order.emplace_back(nullptr, constant_);
   std::string out;
   bool first = true;
-  for (const auto* t : order) {
-    int64_t c = t->second;
+  for (const auto& [mono, c] : order) {
     uint64_t mag = c < 0 ? 0 - static_cast<uint64_t>(c) : static_cast<uint64_t>(c);
     if (first) {
       if (c < 0) out += "-";
@@ -152,90 +174,105 @@ std::string SymInt::toString() const {
       out += c < 0 ? " - " : " + ";
     }
     first = false;
-    std::string mono;
-    for (const auto& s : t->first) mono += (mono.empty() ? "" : "*") + s;
-    if (mono.empty())
+    std::string name;
+    if (mono)
+      for (const auto& s : *mono) name += (name.empty() ? "" : "*") + s;
+    if (name.empty())
       out += std::to_string(mag);
     else if (mag == 1)
-      out += mono;
+      out += name;
     else
-      out += std::to_string(mag) + "*" + mono;
+      out += std::to_string(mag) + "*" + name;
   }
   return out;
 }
 
+namespace {
+
+// a + sign*b over full term maps; false on overflow.
+bool accumulate(std::map<std::vector<std::string>, int64_t>& a,
+                const std::map<std::vector<std::string>, int64_t>& b, int sign) {
+  for (const auto& [m, c] : b) {
+    int64_t& slot = a[m];
+    if (sign > 0 ? __builtin_add_overflow(slot, c, &slot) : __builtin_sub_overflow(slot, c, &slot))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 SymInt operator+(const SymInt& a, const SymInt& b) {
   if (!a.known_ || !b.known_) return SymInt::unknown();
-  SymInt r = a;
-  for (const auto& [m, c] : b.terms_) {
-    int64_t& slot = r.terms_[m];
-    if (__builtin_add_overflow(slot, c, &slot)) return SymInt::unknown();
-    if (slot == 0) r.terms_.erase(m);
+  if (!a.terms_ && !b.terms_) {
+    int64_t r;
+    if (__builtin_add_overflow(a.constant_, b.constant_, &r)) return SymInt::unknown();
+    return SymInt(r);
   }
-  return r;
+  SymInt::Terms t = a.full();
+  if (!accumulate(t, b.full(), +1)) return SymInt::unknown();
+  return SymInt::fromFull(std::move(t));
 }
 
 SymInt operator-(const SymInt& a, const SymInt& b) {
   if (!a.known_ || !b.known_) return SymInt::unknown();
-  SymInt r = a;
-  for (const auto& [m, c] : b.terms_) {
-    int64_t& slot = r.terms_[m];
-    if (__builtin_sub_overflow(slot, c, &slot)) return SymInt::unknown();
-    if (slot == 0) r.terms_.erase(m);
+  if (!a.terms_ && !b.terms_) {
+    int64_t r;
+    if (__builtin_sub_overflow(a.constant_, b.constant_, &r)) return SymInt::unknown();
+    return SymInt(r);
   }
-  return r;
+  SymInt::Terms t = a.full();
+  if (!accumulate(t, b.full(), -1)) return SymInt::unknown();
+  return SymInt::fromFull(std::move(t));
 }
 
 SymInt operator*(const SymInt& a, const SymInt& b) {
   if (!a.known_ || !b.known_) return SymInt::unknown();
-  SymInt r(0);
+  if (!a.terms_ && !b.terms_) {
+    int64_t r;
+    if (__builtin_mul_overflow(a.constant_, b.constant_, &r)) return SymInt::unknown();
+    return SymInt(r);
+  }
+  SymInt::Terms ta = a.full(), tb = b.full(), out;
   // Keep expressions small: a product of large polynomials is not a useful dim.
-  if (a.terms_.size() * b.terms_.size() > 64) return SymInt::unknown();
-  for (const auto& [ma, ca] : a.terms_) {
-    for (const auto& [mb, cb] : b.terms_) {
+  if (ta.size() * tb.size() > 64) return SymInt::unknown();
+  for (const auto& [ma, ca] : ta) {
+    for (const auto& [mb, cb] : tb) {
       SymInt::Monomial m = ma;
       m.insert(m.end(), mb.begin(), mb.end());
       std::sort(m.begin(), m.end());
       int64_t c;
       if (__builtin_mul_overflow(ca, cb, &c)) return SymInt::unknown();
-      int64_t& slot = r.terms_[m];
+      int64_t& slot = out[m];
       if (__builtin_add_overflow(slot, c, &slot)) return SymInt::unknown();
-      if (slot == 0) r.terms_.erase(m);
     }
   }
-  return r;
+  return SymInt::fromFull(std::move(out));
 }
 
 SymInt SymInt::floorDiv(const SymInt& d) const {
   if (!known_ || !d.known_) return unknown();
-  auto dv = d.constant();
-  if (!dv) {
-    // Exact division by a single term c*m: every term must contain m and c must divide it.
-    if (d.terms_.size() != 1) return sameAs(d) ? SymInt(1) : unknown();
-    const auto& [dm, dc] = *d.terms_.begin();
-    SymInt r(0);
-    for (const auto& [m, c] : terms_) {
-      if (c % dc != 0) return unknown();
-      Monomial rest;
-      if (!std::includes(m.begin(), m.end(), dm.begin(), dm.end())) return unknown();
-      std::set_difference(m.begin(), m.end(), dm.begin(), dm.end(), std::back_inserter(rest));
-      r.terms_[rest] = c / dc;
+  if (auto dv = d.constant()) {
+    if (*dv == 0) return unknown();
+    if (!terms_) {
+      if (constant_ == INT64_MIN && *dv == -1) return unknown();
+      int64_t q = constant_ / *dv;
+      if ((constant_ % *dv != 0) && ((constant_ < 0) != (*dv < 0))) --q;
+      return SymInt(q);
     }
-    return r;
   }
-  if (*dv == 0) return unknown();
-  if (auto n = constant()) {
-    if (*n == INT64_MIN && *dv == -1) return unknown();
-    int64_t q = *n / *dv;
-    if ((*n % *dv != 0) && ((*n < 0) != (*dv < 0))) --q;
-    return SymInt(q);
+  // Exact division by a single term c*m: every term must contain m and c must divide it.
+  Terms divisor = d.full();
+  if (divisor.size() != 1) return sameAs(d) ? SymInt(1) : unknown();
+  const auto& [dm, dc] = *divisor.begin();
+  Terms out;
+  for (const auto& [m, c] : full()) {
+    if (c % dc != 0 || !std::includes(m.begin(), m.end(), dm.begin(), dm.end())) return unknown();
+    Monomial rest;
+    std::set_difference(m.begin(), m.end(), dm.begin(), dm.end(), std::back_inserter(rest));
+    out[rest] = c / dc;
   }
-  SymInt r(0);
-  for (const auto& [m, c] : terms_) {
-    if (c % *dv != 0) return unknown();
-    r.terms_[m] = c / *dv;
-  }
-  return r;
+  return fromFull(std::move(out));
 }
 
 SymInt SymInt::ceilDiv(const SymInt& d) const {

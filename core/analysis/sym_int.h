@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@ class SymInt {
   std::string toString() const;
 
   // Same known value (unknowns are never equal to anything).
-  bool sameAs(const SymInt& o) const { return known_ && o.known_ && terms_ == o.terms_; }
+  bool sameAs(const SymInt& o) const;
 
   friend SymInt operator+(const SymInt& a, const SymInt& b);
   friend SymInt operator-(const SymInt& a, const SymInt& b);
@@ -53,10 +54,17 @@ class SymInt {
 
  private:
   using Monomial = std::vector<std::string>;  // sorted symbol names, repeated for powers
+  using Terms = std::map<Monomial, int64_t>;  // no zero coefficients
+  // Numbers need no allocation; symbolic terms are immutable and shared by copies.
   bool known_ = false;
-  std::map<Monomial, int64_t> terms_;  // no zero coefficients; {} is the constant term
+  int64_t constant_ = 0;
+  std::shared_ptr<const Terms> terms_;  // the non-constant terms; null when there are none
+
   static SymInt unknown() { return SymInt(); }
   static std::optional<SymInt> parse(const std::string& text);
+  // All terms, the constant under the empty monomial.
+  Terms full() const;
+  static SymInt fromFull(Terms t);
 };
 
 // Product of dims as a SymInt (unknown if any dim is unknown).

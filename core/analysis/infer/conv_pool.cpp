@@ -205,4 +205,15 @@ void inferCol2Im(InferContext& ctx) {
   ctx.setOutputShape(0, ir::Shape(std::move(dims)));
 }
 
+// CausalConvWithState (opset 27): input [B,C,L], weight [C,1,K]
+//   -> output [B,C,L], present_state [B,C,K-1]
+void inferCausalConvWithState(InferContext& ctx) {
+  copyShapeFrom(ctx, 0, 0);
+  const ir::Shape* x = ctx.inputShape(0);
+  const ir::Shape* w = ctx.inputShape(1);
+  if (ctx.outputCount() < 2 || !ctx.hasOutput(1) || !x || x->rank() != 3) return;
+  SymInt k = w && w->rank() == 3 ? SymInt::fromDim((*w)[2]) : SymInt();
+  ctx.setOutputShape(1, ir::Shape({(*x)[0], (*x)[1], (k - SymInt(1)).toDim()}));
+}
+
 }  // namespace passlab::analysis::infer

@@ -78,6 +78,7 @@ const Entry kRules[] = {
   {kOnnx, "GlobalLpPool", inferGlobalPool},
   {kOnnx, "MaxRoiPool", inferRoiPool}, {kOnnx, "RoiAlign", inferRoiPool},
   {kOnnx, "MaxUnpool", inferMaxUnpool}, {kOnnx, "Col2Im", inferCol2Im},
+  {kOnnx, "CausalConvWithState", inferCausalConvWithState},
   // ---- matrix products ----
   {kOnnx, "MatMul", inferMatMul}, {kOnnx, "Gemm", inferGemm}, {kOnnx, "Einsum", inferEinsum},
   // ---- shapes ----
@@ -130,7 +131,8 @@ const Entry kRules[] = {
   {kOnnx, "MeanVarianceNormalization", inferSameShape},
   {kOnnx, "LpNormalization", inferSameShape}, {kOnnx, "LRN", inferSameShape},
   // ---- attention ----
-  {kOnnx, "Attention", inferAttention},
+  {kOnnx, "Attention", inferAttention}, {kOnnx, "LinearAttention", inferLinearAttention},
+  {"ai.onnx.preview", "FlexAttention", inferFlexAttention},
   // ---- losses, signal, strings, others ----
   {kOnnx, "NegativeLogLikelihoodLoss", inferLoss}, {kOnnx, "SoftmaxCrossEntropyLoss", inferLoss},
   {kOnnx, "DFT", inferDft}, {kOnnx, "STFT", inferStft},

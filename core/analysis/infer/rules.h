@@ -18,6 +18,9 @@ size_t ruleCount();
 
 // Element types every op gets from its schema (run before the op's rule).
 void inferTypesFromSchema(InferContext& ctx);
+// Checks input/output counts and required inputs against the schema; fails the
+// context (and returns false) when the node cannot be an instance of its op.
+bool checkArity(InferContext& ctx);
 
 // ---- elementwise.cpp ----
 void inferSameShape(InferContext& ctx);  // Relu, Sigmoid, Softmax, ...: output 0 like input 0
@@ -42,6 +45,7 @@ void inferGlobalPool(InferContext& ctx);
 void inferRoiPool(InferContext& ctx);  // MaxRoiPool, RoiAlign
 void inferMaxUnpool(InferContext& ctx);
 void inferCol2Im(InferContext& ctx);
+void inferCausalConvWithState(InferContext& ctx);
 
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);
@@ -131,8 +135,10 @@ void inferMsAttention(InferContext& ctx);
 void inferEmbedLayerNorm(InferContext& ctx);
 void inferBeamSearch(InferContext& ctx);  // BeamSearch, GreedySearch
 
-// ---- attention.cpp (ai.onnx Attention-23, RotaryEmbedding) ----
+// ---- attention.cpp (ai.onnx Attention, LinearAttention, preview FlexAttention) ----
 void inferAttention(InferContext& ctx);
+void inferLinearAttention(InferContext& ctx);
+void inferFlexAttention(InferContext& ctx);
 
 // ---- misc.cpp (signal, losses, strings, and other single ops) ----
 void inferLoss(InferContext& ctx);  // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss

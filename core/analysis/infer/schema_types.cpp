@@ -98,4 +98,34 @@ void inferTypesFromSchema(InferContext& ctx) {
   }
 }
 
+bool checkArity(InferContext& ctx) {
+  const ir::Node& n = ctx.node();
+  const ir::OpSchema* schema = ir::OpRegistry::instance().find(n.domain(), n.opType(), ctx.opset());
+  if (!schema) return true;
+  auto inputs = static_cast<int>(n.inputCount()), outputs = static_cast<int>(n.outputCount());
+  if (inputs < schema->minInputs()) {
+    ctx.fail("needs at least " + std::to_string(schema->minInputs()) + " input" +
+             (schema->minInputs() == 1 ? "" : "s") + ", has " + std::to_string(inputs));
+    return false;
+  }
+  if (inputs > schema->maxInputs()) {
+    ctx.fail("has " + std::to_string(inputs) + " inputs, at most " +
+             std::to_string(schema->maxInputs()) + " allowed");
+    return false;
+  }
+  if (outputs > schema->maxOutputs()) {
+    ctx.fail("has " + std::to_string(outputs) + " outputs, at most " +
+             std::to_string(schema->maxOutputs()) + " allowed");
+    return false;
+  }
+  for (size_t i = 0; i < n.inputCount(); ++i) {
+    const ir::FormalParam* p = schema->inputParam(i);
+    if (p && p->option == ir::ParamOption::kSingle && !n.input(i)) {
+      ctx.fail("input " + std::to_string(i) + " (" + p->name + ") is required");
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace passlab::analysis::infer

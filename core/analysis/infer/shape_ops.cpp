@@ -113,6 +113,11 @@ void inferReshape(InferContext& ctx) {
       ctx.fail("cannot reshape " + x->toString() + " (" + std::to_string(*tc) + " elements) to " +
                std::to_string(*kc) + " elements");
       return;
+    } else if (auto ratio = total.floorDiv(known).constant(); ratio && *ratio != 1) {
+      // 15*N elements into 5*N places (N > 0 for any tensor this model can hold).
+      ctx.fail("cannot reshape " + x->toString() + " to " + shapeOf(target).toString() +
+               ": element counts differ by a factor of " + std::to_string(*ratio));
+      return;
     }
   } else if (inferIndex >= 0) {
     target[static_cast<size_t>(inferIndex)] = SymInt();

@@ -1,0 +1,55 @@
+// Quantization: output element types by zero point, scale and opset.
+#include <gtest/gtest.h>
+
+#include "tests/core/analysis/infer_test_util.h"
+
+namespace passlab::analysis {
+namespace {
+
+using testing::inferText;
+
+TEST(QuantizationInfer, QuantizeDequantizeTypes) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    main (float[N,3] x) => (int8 q, float d, uint8 u) <float s = {0.5}, int8 z = {0}> {
+      q = QuantizeLinear(x, s, z)
+      d = DequantizeLinear(q, s, z)
+      u = QuantizeLinear(x, s)
+    })");
+  EXPECT_EQ(r.type("q"), "int8[N,3]");
+  EXPECT_EQ(r.type("d"), "float[N,3]");
+  EXPECT_EQ(r.type("u"), "uint8[N,3]");
+}
+
+TEST(QuantizationInfer, DequantizeTakesTheScaleTypeFromOpset19) {
+  auto r = inferText(R"(
+    <ir_version: 9, opset_import: ["" : 19]>
+    main (int8[4] q) => (float16 d) <float s = {0.5}> {
+      s16 = Cast <to = 10> (s)
+      d = DequantizeLinear(q, s16)
+    })");
+  EXPECT_EQ(r.type("d"), "float16[4]");
+}
+
+TEST(QuantizationInfer, DynamicQuantizeAndIntegerOps) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    main (float[N,16] x, uint8[16,8] wq, uint8[1,16,3,3] img, uint8[4,16,3,3] k)
+      => (uint8 y, float s, uint8 z, int32 mm, uint8 qc, uint8 qm)
+    <float sc = {0.1}, uint8 zp = {0}> {
+      y, s, z = DynamicQuantizeLinear(x)
+      mm = MatMulInteger(y, wq, z, zp)
+      qc = QLinearConv <pads = [1, 1, 1, 1]> (img, sc, zp, k, sc, zp, sc, zp)
+      qm = QLinearMatMul(y, sc, zp, wq, sc, zp, sc, zp)
+    })");
+  EXPECT_TRUE(r.report.failures.empty());
+  EXPECT_EQ(r.type("y"), "uint8[N,16]");
+  EXPECT_EQ(r.type("s"), "float[]");
+  EXPECT_EQ(r.type("z"), "uint8[]");
+  EXPECT_EQ(r.type("mm"), "int32[N,8]");
+  EXPECT_EQ(r.type("qc"), "uint8[1,4,3,3]");
+  EXPECT_EQ(r.type("qm"), "uint8[N,8]");
+}
+
+}  // namespace
+}  // namespace passlab::analysis

@@ -122,8 +122,8 @@ class Driver final : public infer::Session {
 
   size_t maxConstantElements() const override { return options_.maxConstantElements; }
 
-  std::vector<ir::Type> inferSubgraph(ir::Graph& body,
-                                      const std::vector<ir::Type>& inputs) override {
+  std::vector<ir::Type> inferSubgraph(ir::Graph& body, const std::vector<ir::Type>& inputs,
+                                      bool neverRuns) override {
     if (!visitedStack_.empty()) visitedStack_.back().insert(&body);
     auto snap = snapshots_.find(&body);
     if (snap == snapshots_.end())
@@ -135,7 +135,9 @@ class Driver final : public infer::Session {
       if (!inputs[i].isUndefined()) in->setType(fillHoles(in->type(), inputs[i]));
       known_.erase(in);
     }
+    if (neverRuns) ++quiet_;
     visitGraph(body);
+    if (neverRuns) --quiet_;
     std::vector<ir::Type> out;
     out.reserve(body.outputs().size());
     for (const ir::Value* v : body.outputs()) out.push_back(v->type());
@@ -181,7 +183,7 @@ class Driver final : public infer::Session {
         rule(ctx);
       // Bodies the rule did not bind are still inferred, from their declared inputs.
       for (ir::Graph* g : n.subgraphs())
-        if (!visitedStack_.back().count(g)) inferSubgraph(*g, {});
+        if (!visitedStack_.back().count(g)) inferSubgraph(*g, {}, false);
     } catch (const std::exception& e) {
       ctx.fail(std::string("inference error: ") + e.what());
     }
@@ -208,7 +210,7 @@ class Driver final : public infer::Session {
       known_.erase(v);
       if (ctx.outputValues()[i]) known_.emplace(v, std::move(*ctx.outputValues()[i]));
     }
-    setOrErase(failures_, &n, ctx.failures());
+    setOrErase(failures_, &n, quiet_ ? std::vector<std::string>() : ctx.failures());
     setOrErase(conflicts_, &n, std::move(conflicts));
   }
 
@@ -244,6 +246,7 @@ class Driver final : public infer::Session {
   std::unordered_map<const ir::Node*, std::vector<std::string>> failures_, conflicts_;
   std::unordered_map<const ir::Graph*, Snapshot> snapshots_;
   std::vector<std::unordered_set<const ir::Graph*>> visitedStack_;
+  int quiet_ = 0;  // > 0 while inferring a body that never runs
   std::set<std::string> noRule_;
 };
 

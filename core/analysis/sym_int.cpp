@@ -68,6 +68,16 @@ class PolyReader {
     if (!isIdentStart(s_[p_])) return std::nullopt;
     size_t b = p_;
     while (p_ < s_.size() && isIdentChar(s_[p_])) ++p_;
+    // "floor(...)" (written by SymInt::floorDiv) is one symbol, parentheses balanced.
+    if (s_.compare(b, p_ - b, "floor") == 0 && p_ < s_.size() && s_[p_] == '(') {
+      int depth = 0;
+      do {
+        if (s_[p_] == '(') ++depth;
+        if (s_[p_] == ')') --depth;
+        ++p_;
+      } while (p_ < s_.size() && depth > 0);
+      if (depth != 0) return std::nullopt;
+    }
     return SymInt::symbol(s_.substr(b, p_ - b));
   }
   std::optional<SymInt> term() {
@@ -250,24 +260,24 @@ SymInt operator*(const SymInt& a, const SymInt& b) {
   return SymInt::fromFull(std::move(out));
 }
 
-SymInt SymInt::floorDiv(const SymInt& d) const {
+SymInt SymInt::exactDiv(const SymInt& d) const {
   if (!known_ || !d.known_) return unknown();
   if (auto dv = d.constant()) {
     if (*dv == 0) return unknown();
     if (!terms_) {
-      if (constant_ == INT64_MIN && *dv == -1) return unknown();
-      int64_t q = constant_ / *dv;
-      if ((constant_ % *dv != 0) && ((constant_ < 0) != (*dv < 0))) --q;
-      return SymInt(q);
+      if ((constant_ == INT64_MIN && *dv == -1) || constant_ % *dv != 0) return unknown();
+      return SymInt(constant_ / *dv);
     }
   }
-  // Exact division by a single term c*m: every term must contain m and c must divide it.
+  // Every term must contain the divisor's monomial and its coefficient must divide.
   Terms divisor = d.full();
   if (divisor.size() != 1) return sameAs(d) ? SymInt(1) : unknown();
   const auto& [dm, dc] = *divisor.begin();
   Terms out;
   for (const auto& [m, c] : full()) {
-    if (c % dc != 0 || !std::includes(m.begin(), m.end(), dm.begin(), dm.end())) return unknown();
+    if ((c == INT64_MIN && dc == -1) || c % dc != 0 ||
+        !std::includes(m.begin(), m.end(), dm.begin(), dm.end()))
+      return unknown();
     Monomial rest;
     std::set_difference(m.begin(), m.end(), dm.begin(), dm.end(), std::back_inserter(rest));
     out[rest] = c / dc;
@@ -275,14 +285,36 @@ SymInt SymInt::floorDiv(const SymInt& d) const {
   return fromFull(std::move(out));
 }
 
+SymInt SymInt::floorDiv(const SymInt& d) const {
+  if (!known_ || !d.known_) return unknown();
+  auto dv = d.constant();
+  if (dv && *dv != 0 && !terms_) {
+    if (constant_ == INT64_MIN && *dv == -1) return unknown();
+    int64_t q = constant_ / *dv;
+    if ((constant_ % *dv != 0) && ((constant_ < 0) != (*dv < 0))) --q;
+    return SymInt(q);
+  }
+  SymInt exact = exactDiv(d);
+  if (exact.isKnown() || !dv || *dv <= 0) return exact;
+  // Not a polynomial: a symbol that names the computation. Long names are not useful dims.
+  std::string inner = toString();
+  bool single = !terms_ || (constant_ == 0 && terms_->size() == 1 && terms_->begin()->second == 1);
+  std::string name =
+      "floor(" + (single ? inner : "(" + inner + ")") + "/" + std::to_string(*dv) + ")";
+  if (name.size() > 160) return unknown();
+  return symbol(name);
+}
+
 SymInt SymInt::ceilDiv(const SymInt& d) const {
   auto dv = d.constant();
-  if (!known_ || !dv || *dv == 0) return unknown();
+  if (!known_ || !dv || *dv <= 0) return exactDiv(d);
   if (auto n = constant()) {
     if (*n == INT64_MIN) return unknown();
     return -(SymInt(-*n).floorDiv(d));
   }
-  return floorDiv(d);  // exact division or unknown
+  SymInt exact = exactDiv(d);
+  if (exact.isKnown()) return exact;
+  return (*this + SymInt(*dv - 1)).floorDiv(d);
 }
 
 SymInt dimProduct(const std::vector<ir::Dim>& dims) {

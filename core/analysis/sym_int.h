@@ -45,11 +45,15 @@ class SymInt {
   friend SymInt operator-(const SymInt& a, const SymInt& b);
   friend SymInt operator*(const SymInt& a, const SymInt& b);
   SymInt operator-() const { return SymInt(0) - *this; }
-  // Division rounding toward negative infinity for numbers; a polynomial divided
-  // exactly by a single term (a number or c*N*M) when every term is divisible;
-  // unknown otherwise.
+  // Exact division: a number, or a polynomial divided by a single term (a
+  // number or c*N*M) that divides every term; unknown otherwise.
+  SymInt exactDiv(const SymInt& d) const;
+  // floor(this / d): numbers rounded toward negative infinity; polynomials
+  // divided exactly when they can be, otherwise (for a positive number d) an
+  // opaque symbol spelled "floor((H - 1)/2)", so equal computations give
+  // equal dims.
   SymInt floorDiv(const SymInt& d) const;
-  // Ceiling division for numbers; unknown for anything symbolic unless exact.
+  // ceil(this / d) = floor((this + d - 1) / d) for a positive number d.
   SymInt ceilDiv(const SymInt& d) const;
 
  private:

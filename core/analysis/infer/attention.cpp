@@ -39,8 +39,8 @@ void inferAttention(InferContext& ctx) {
     kvHeads = SymInt(kvh);
     qSeq = SymInt::fromDim((*q)[1]);
     kvSeq = SymInt::fromDim((*k)[1]);
-    headSize = SymInt::fromDim((*q)[2]).floorDiv(SymInt(qh));
-    vHeadSize = SymInt::fromDim((*v)[2]).floorDiv(SymInt(kvh));
+    headSize = SymInt::fromDim((*q)[2]).exactDiv(SymInt(qh));
+    vHeadSize = SymInt::fromDim((*v)[2]).exactDiv(SymInt(kvh));
   }
   SymInt total = kvSeq;
   if (ctx.hasInput(4)) {
@@ -75,8 +75,8 @@ void inferLinearAttention(InferContext& ctx) {
     ctx.fail("query, key and value must be 3-D [B, T, H*D]");
     return;
   }
-  SymInt dk = SymInt::fromDim((*k)[2]).floorDiv(SymInt(kvh));
-  SymInt dv = SymInt::fromDim((*v)[2]).floorDiv(SymInt(kvh));
+  SymInt dk = SymInt::fromDim((*k)[2]).exactDiv(SymInt(kvh));
+  SymInt dv = SymInt::fromDim((*v)[2]).exactDiv(SymInt(kvh));
   ctx.setOutputShape(
       0, shapeOf({SymInt::fromDim((*q)[0]), SymInt::fromDim((*q)[1]), SymInt(qh) * dv}));
   if (ctx.outputCount() > 1 && ctx.hasOutput(1)) {

@@ -38,9 +38,11 @@ class Session {
   // Infers a subgraph with its inputs bound to `inputs` (an undefined type keeps
   // what the body declares) and returns the types of its outputs. Visiting the
   // same body again first restores the types it had before the first visit, so
-  // a rule may infer a body twice (loop-carried shapes that change).
-  virtual std::vector<ir::Type> inferSubgraph(ir::Graph& body,
-                                              const std::vector<ir::Type>& inputs) = 0;
+  // a rule may infer a body twice (loop-carried shapes that change). A body that
+  // provably never runs (the other branch of an If whose condition is known)
+  // is still typed, but its failures are not reported.
+  virtual std::vector<ir::Type> inferSubgraph(ir::Graph& body, const std::vector<ir::Type>& inputs,
+                                              bool neverRuns = false) = 0;
 };
 
 class InferContext {

@@ -39,9 +39,9 @@ void inferMsAttention(InferContext& ctx) {
     vHidden = SymInt(qkv[2]);
     qkHidden = SymInt(qkv[0]);
   } else if (w && w->rank() == 2) {
-    vHidden = qkHidden = SymInt::fromDim((*w)[1]).floorDiv(SymInt(3));
+    vHidden = qkHidden = SymInt::fromDim((*w)[1]).exactDiv(SymInt(3));
   } else if (bias && bias->rank() == 1) {
-    vHidden = qkHidden = SymInt::fromDim((*bias)[0]).floorDiv(SymInt(3));
+    vHidden = qkHidden = SymInt::fromDim((*bias)[0]).exactDiv(SymInt(3));
   }
   ir::Dim batch = (*in)[0], seq = (*in)[1];
   ctx.setOutputShape(0, ir::Shape({batch, seq, vHidden.toDim()}));
@@ -53,7 +53,7 @@ void inferMsAttention(InferContext& ctx) {
     total = total + SymInt::fromDim((*past)[3]);
   else if (ctx.hasInput(4))
     total = SymInt();
-  SymInt headSize = heads > 0 ? vHidden.floorDiv(SymInt(heads)) : SymInt();
+  SymInt headSize = heads > 0 ? vHidden.exactDiv(SymInt(heads)) : SymInt();
   ctx.setOutputShape(1, ir::Shape({ir::Dim(2), batch, heads > 0 ? ir::Dim(heads) : ir::Dim(),
                                    total.toDim(), headSize.toDim()}));
 }

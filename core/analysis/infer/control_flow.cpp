@@ -65,17 +65,17 @@ void inferIf(InferContext& ctx) {
     ctx.fail("then_branch or else_branch is missing");
     return;
   }
-  std::vector<ir::Type> t = ctx.session().inferSubgraph(*thenG, {});
-  std::vector<ir::Type> e = ctx.session().inferSubgraph(*elseG, {});
+  // A condition known at inference time picks its branch; otherwise both must fit.
+  std::optional<int64_t> cond;
+  if (auto c = ctx.inputInts(0); c && c->size() == 1) cond = (*c)[0];
+  ir::Graph* taken = cond ? (*cond ? thenG : elseG) : nullptr;
+  std::vector<ir::Type> t = ctx.session().inferSubgraph(*thenG, {}, cond && !*cond);
+  std::vector<ir::Type> e = ctx.session().inferSubgraph(*elseG, {}, cond && *cond);
   if (t.size() != e.size() || t.size() != ctx.outputCount()) {
     ctx.fail("branches have " + std::to_string(t.size()) + " and " + std::to_string(e.size()) +
              " outputs, the node " + std::to_string(ctx.outputCount()));
     return;
   }
-  // A condition known at inference time picks its branch; otherwise both must fit.
-  std::optional<int64_t> cond;
-  if (auto c = ctx.inputInts(0); c && c->size() == 1) cond = (*c)[0];
-  ir::Graph* taken = cond ? (*cond ? thenG : elseG) : nullptr;
   for (size_t i = 0; i < t.size(); ++i) {
     if (!taken) {
       ctx.setOutputType(i, joinTypes(t[i], e[i]));

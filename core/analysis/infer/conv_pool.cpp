@@ -104,9 +104,10 @@ void inferConvTranspose(InferContext& ctx) {
       dims.push_back((in * SymInt(wa.strides[i])).toDim());
       continue;
     }
-    int64_t pads = wa.autoPad == "VALID" ? 0 : wa.pads[i] + wa.pads[i + spatial];
-    SymInt out = SymInt(wa.strides[i]) * (in - SymInt(1)) + SymInt(outPad[i]) +
-                 SymInt((wa.kernel[i] - 1) * wa.dilations[i] + 1) - SymInt(pads);
+    if (wa.autoPad == "VALID") wa.pads[i] = wa.pads[i + spatial] = 0;
+    SymInt extent = SymInt(wa.kernel[i] - 1) * SymInt(wa.dilations[i]) + SymInt(1);
+    SymInt out = SymInt(wa.strides[i]) * (in - SymInt(1)) + SymInt(outPad[i]) + extent -
+                 SymInt(wa.pads[i]) - SymInt(wa.pads[i + spatial]);
     dims.push_back(out.toDim());
   }
   ctx.setOutputShape(0, ir::Shape(std::move(dims)));
@@ -182,7 +183,7 @@ void inferMaxUnpool(InferContext& ctx) {
   for (size_t i = 0; i < spatial; ++i) {
     SymInt in = SymInt::fromDim((*x)[i + 2]);
     SymInt out = (in - SymInt(1)) * SymInt(wa.strides[i]) + SymInt(wa.kernel[i]) -
-                 SymInt(wa.pads[i] + wa.pads[i + spatial]);
+                 SymInt(wa.pads[i]) - SymInt(wa.pads[i + spatial]);
     dims.push_back(out.toDim());
   }
   ctx.setOutputShape(0, ir::Shape(std::move(dims)));
@@ -200,7 +201,7 @@ void inferCol2Im(InferContext& ctx) {
   }
   int64_t blockSize = 1;
   for (int64_t b : *block) blockSize *= b;
-  std::vector<ir::Dim> dims{(*x)[0], SymInt::fromDim((*x)[1]).floorDiv(SymInt(blockSize)).toDim()};
+  std::vector<ir::Dim> dims{(*x)[0], SymInt::fromDim((*x)[1]).exactDiv(SymInt(blockSize)).toDim()};
   for (int64_t v : *image) dims.emplace_back(v);
   ctx.setOutputShape(0, ir::Shape(std::move(dims)));
 }

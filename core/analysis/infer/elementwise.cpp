@@ -27,8 +27,7 @@ SymInt divide(const SymInt& a, const SymInt& b, bool isFloat) {
     if (isFloat && *x % *y != 0) return {};
     return SymInt(*x / *y);
   }
-  SymInt q = a.floorDiv(b);
-  return q;
+  return a.exactDiv(b);
 }
 
 // Python-style modulo (sign of the divisor) unless fmod, which follows the dividend.
@@ -97,7 +96,8 @@ void propagateValues(InferContext& ctx) {
     const KnownValue* next = ctx.inputValue(i);
     if (!next) return;
     acc = broadcastValues(
-        {&*acc, next}, [&](const std::vector<SymInt>& e) { return op(e[0], e[1]); }, elem);
+        {&*acc, next}, [&](const std::vector<SymInt>& e) { return op(e[0], e[1]); }, elem,
+        ctx.session().maxConstantElements());
   }
   if (acc) {
     acc->dtype = elem;
@@ -197,7 +197,7 @@ void inferWhere(InferContext& ctx) {
         auto k = e[0].constant();
         return k ? (*k ? e[1] : e[2]) : SymInt();
       },
-      x->dtype);
+      x->dtype, ctx.session().maxConstantElements());
   if (out) ctx.setOutputValue(0, std::move(*out));
 }
 

@@ -131,7 +131,8 @@ void inferExpand(InferContext& ctx) {
   if (!n || static_cast<size_t>(*n) > ctx.session().maxConstantElements()) return;
   shapeOnly.elems.assign(static_cast<size_t>(*n), SymInt(0));
   auto expanded = broadcastValues(
-      {v, &shapeOnly}, [](const std::vector<SymInt>& e) { return e[0]; }, v->dtype);
+      {v, &shapeOnly}, [](const std::vector<SymInt>& e) { return e[0]; }, v->dtype,
+      ctx.session().maxConstantElements());
   if (expanded) ctx.setOutputValue(0, std::move(*expanded));
 }
 

@@ -234,7 +234,7 @@ std::optional<ir::Shape> matmulShape(InferContext& ctx, const ir::Shape& a, cons
 
 std::optional<KnownValue> broadcastValues(
     const std::vector<const KnownValue*>& inputs,
-    const std::function<SymInt(const std::vector<SymInt>&)>& op, ir::DataType dtype) {
+    const std::function<SymInt(const std::vector<SymInt>&)>& op, ir::DataType dtype, size_t limit) {
   size_t rank = 0;
   for (const KnownValue* v : inputs) {
     auto count = ir::checkedProduct(v->dims);
@@ -252,7 +252,7 @@ std::optional<KnownValue> broadcastValues(
     }
   }
   auto n = ir::checkedProduct(dims);
-  if (!n || *n > (int64_t{1} << 20)) return std::nullopt;
+  if (!n || static_cast<uint64_t>(*n) > limit) return std::nullopt;
   KnownValue out;
   out.dtype = dtype;
   out.dims = dims;

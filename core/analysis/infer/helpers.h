@@ -64,9 +64,10 @@ std::optional<ir::Shape> matmulShape(InferContext& ctx, const ir::Shape& a, cons
 
 // Element-wise data propagation over tracked values with numpy broadcasting:
 // `op` gets one element of each input. nullopt if the dims do not broadcast.
+// Gives up (nullopt) past `limit` output elements.
 std::optional<KnownValue> broadcastValues(
     const std::vector<const KnownValue*>& inputs,
-    const std::function<SymInt(const std::vector<SymInt>&)>& op, ir::DataType dtype);
+    const std::function<SymInt(const std::vector<SymInt>&)>& op, ir::DataType dtype, size_t limit);
 
 // The node's opset-dependent axes: from attribute `attr` before opset
 // `inputSince`, else from input `inputIndex`.

@@ -165,7 +165,8 @@ void inferSplit(InferContext& ctx) {
                " equal parts");
       return;
     }
-    SymInt chunk = dim.ceilDiv(SymInt(parts));
+    // Equal parts before opset 18 (the dim must divide); from 18 the last may be smaller.
+    SymInt chunk = ctx.opset() >= 18 ? dim.ceilDiv(SymInt(parts)) : dim.floorDiv(SymInt(parts));
     for (int64_t i = 0; i < parts; ++i) {
       SymInt size = chunk;
       if (dc && i == parts - 1) size = dim - chunk * SymInt(parts - 1);
@@ -178,7 +179,13 @@ void inferSplit(InferContext& ctx) {
     return;
   }
   SymInt sum(0);
-  for (const auto& s : sizes) sum = sum + s;
+  for (const auto& s : sizes) {
+    if (auto c = s.constant(); c && *c < 0) {
+      ctx.fail("split size " + std::to_string(*c) + " is negative");
+      return;
+    }
+    sum = sum + s;
+  }
   if (auto a = sum.constant(), b = dim.constant(); a && b && *a != *b) {
     ctx.fail("split sizes add up to " + std::to_string(*a) + ", the dim is " + std::to_string(*b));
     return;
@@ -324,9 +331,15 @@ void inferGatherND(InferContext& ctx) {
   }
   const ir::Dim& last = (*idx)[idx->rank() - 1];
   if (!last.isStatic()) return;
-  auto b = static_cast<size_t>(ctx.attrInt("batch_dims", 0));
+  int64_t batchDims = ctx.attrInt("batch_dims", 0);
+  if (batchDims < 0 || batchDims >= static_cast<int64_t>(idx->rank())) {
+    ctx.fail("batch_dims " + std::to_string(batchDims) + " does not fit indices of rank " +
+             std::to_string(idx->rank()));
+    return;
+  }
+  auto b = static_cast<size_t>(batchDims);
   auto k = static_cast<size_t>(last.value());
-  if (b + k > data->rank()) {
+  if (k > data->rank() || b + k > data->rank()) {
     ctx.fail("indices address " + std::to_string(b + k) + " dims of a rank " +
              std::to_string(data->rank()) + " tensor");
     return;

@@ -13,8 +13,10 @@ namespace {
 
 // out = floor(d * scale); a symbol times an integral scale stays symbolic.
 ir::Dim scaleDim(const ir::Dim& d, double scale) {
-  if (d.isStatic())
-    return ir::Dim(static_cast<int64_t>(std::floor(static_cast<double>(d.value()) * scale)));
+  if (d.isStatic()) {
+    double out = std::floor(static_cast<double>(d.value()) * scale);
+    return out < 9.0e15 ? ir::Dim(static_cast<int64_t>(out)) : ir::Dim();
+  }
   double whole = std::round(scale);
   if (whole >= 1 && std::abs(scale - whole) < 1e-9)
     return (SymInt::fromDim(d) * SymInt(static_cast<int64_t>(whole))).toDim();
@@ -77,8 +79,8 @@ void inferResize(InferContext& ctx) {
       }
       for (int64_t a : axes) {
         auto i = static_cast<size_t>(a);
-        out[i] =
-            ir::Dim(static_cast<int64_t>(std::round(static_cast<double>(out[i].value()) * scale)));
+        double v = std::round(static_cast<double>(out[i].value()) * scale);
+        out[i] = v < 9.0e15 ? ir::Dim(static_cast<int64_t>(v)) : ir::Dim();
       }
     } else {
       for (size_t i = 0; i < axes.size(); ++i)

@@ -108,12 +108,12 @@ void inferReshape(InferContext& ctx) {
                  " elements) with " + std::to_string(*kc) + " elements per -1");
         return;
       }
-      target[static_cast<size_t>(inferIndex)] = kc && *kc == 0 ? SymInt() : total.floorDiv(known);
+      target[static_cast<size_t>(inferIndex)] = kc && *kc == 0 ? SymInt() : total.exactDiv(known);
     } else if (tc && kc && *tc != *kc) {
       ctx.fail("cannot reshape " + x->toString() + " (" + std::to_string(*tc) + " elements) to " +
                std::to_string(*kc) + " elements");
       return;
-    } else if (auto ratio = total.floorDiv(known).constant(); ratio && *ratio != 1) {
+    } else if (auto ratio = total.exactDiv(known).constant(); ratio && *ratio != 1) {
       // 15*N elements into 5*N places (N > 0 for any tensor this model can hold).
       ctx.fail("cannot reshape " + x->toString() + " to " + shapeOf(target).toString() +
                ": element counts differ by a factor of " + std::to_string(*ratio));
@@ -257,10 +257,10 @@ void inferDepthToSpace(InferContext& ctx) {
       return;
     }
     ctx.setOutputShape(
-        0, ir::Shape({(*x)[0], c.floorDiv(bb * bb).toDim(), (h * bb).toDim(), (w * bb).toDim()}));
+        0, ir::Shape({(*x)[0], c.exactDiv(bb * bb).toDim(), (h * bb).toDim(), (w * bb).toDim()}));
   } else {
-    ctx.setOutputShape(0, ir::Shape({(*x)[0], (c * bb * bb).toDim(), h.floorDiv(bb).toDim(),
-                                     w.floorDiv(bb).toDim()}));
+    ctx.setOutputShape(0, ir::Shape({(*x)[0], (c * bb * bb).toDim(), h.exactDiv(bb).toDim(),
+                                     w.exactDiv(bb).toDim()}));
   }
 }
 

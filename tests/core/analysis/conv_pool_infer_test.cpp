@@ -24,12 +24,17 @@ TEST(ConvPoolInfer, ConvWithPadsStridesDilations) {
 
 TEST(ConvPoolInfer, SymbolicSpatialDimsStaySymbolicWhereExact) {
   auto r = inferText(R"(
-    main (float[1,3,H,W] x, float[8,3,3,3] w) => (float a, float b) {
+    main (float[1,3,H,W] x, float[8,3,3,3] w, float[8,8,3,3] w2) => (float a, float b, float c, float s) {
       a = Conv <pads = [1, 1, 1, 1]> (x, w)
       b = Conv (x, w)
+      c = Conv <pads = [1, 1, 1, 1], strides = [2, 2]> (a, w2)
+      s = Add(c, c)
     })");
   EXPECT_EQ(r.type("a"), "float[1,8,H,W]");
   EXPECT_EQ(r.type("b"), "float[1,8,H - 2,W - 2]");
+  // Stride 2: not a polynomial, but a named dim that matches itself.
+  EXPECT_EQ(r.type("c"), "float[1,8,floor((H - 1)/2) + 1,floor((W - 1)/2) + 1]");
+  EXPECT_EQ(r.type("s"), r.type("c"));
 }
 
 TEST(ConvPoolInfer, PoolingCeilModeAndIndices) {

@@ -25,13 +25,28 @@ TEST(SymInt, PolynomialsCancelAndPrintCanonically) {
   EXPECT_EQ((seq * SymInt::symbol("N")).toString(), "N*seq_len");
 }
 
-TEST(SymInt, ExactDivisionOnlyForPolynomials) {
+TEST(SymInt, ExactDivision) {
   SymInt n = SymInt::symbol("N");
   SymInt x = SymInt(768) * n * SymInt::symbol("S");
-  EXPECT_EQ(x.floorDiv(SymInt(768)).toString(), "N*S");
-  EXPECT_EQ(x.floorDiv(SymInt(64) * n).toString(), "12*S");
-  EXPECT_FALSE(n.floorDiv(SymInt(2)).isKnown());  // floor(N/2) is not a polynomial
-  EXPECT_EQ(n.floorDiv(n).constant(), 1);
+  EXPECT_EQ(x.exactDiv(SymInt(768)).toString(), "N*S");
+  EXPECT_EQ(x.exactDiv(SymInt(64) * n).toString(), "12*S");
+  EXPECT_FALSE(n.exactDiv(SymInt(2)).isKnown());  // N/2 is not a polynomial
+  EXPECT_FALSE(SymInt(7).exactDiv(SymInt(2)).isKnown());
+  EXPECT_EQ(n.exactDiv(n).constant(), 1);
+}
+
+TEST(SymInt, FloorOfAPolynomialIsANamedSymbolThatReadsBack) {
+  SymInt h = SymInt::symbol("H");
+  // A stride-2 convolution: floor((H - 1)/2) + 1, twice the same name for the same input.
+  SymInt out = (h - SymInt(1)).floorDiv(SymInt(2)) + SymInt(1);
+  EXPECT_EQ(out.toString(), "floor((H - 1)/2) + 1");
+  EXPECT_TRUE(out.sameAs((h - SymInt(1)).floorDiv(SymInt(2)) + SymInt(1)));
+  SymInt back = SymInt::fromDim(out.toDim());
+  EXPECT_TRUE(back.sameAs(out));
+  EXPECT_EQ((back - SymInt(1)).toString(), "floor((H - 1)/2)");
+  EXPECT_EQ(h.ceilDiv(SymInt(2)).toString(), "floor((H + 1)/2)");
+  EXPECT_EQ((SymInt(2) * h).floorDiv(SymInt(2)).toString(), "H");  // exact when it can be
+  EXPECT_EQ(SymInt(-7).floorDiv(SymInt(2)).constant(), -4);
 }
 
 TEST(SymInt, DimsRoundTrip) {

@@ -135,9 +135,13 @@ class Driver final : public infer::Session {
       if (!inputs[i].isUndefined()) in->setType(fillHoles(in->type(), inputs[i]));
       known_.erase(in);
     }
-    if (neverRuns) ++quiet_;
+    struct Quiet {  // restores the count even if inference throws
+      int& depth;
+      bool on;
+      ~Quiet() { depth -= on ? 1 : 0; }
+    } quiet{quiet_, neverRuns};
+    quiet_ += neverRuns ? 1 : 0;
     visitGraph(body);
-    if (neverRuns) --quiet_;
     std::vector<ir::Type> out;
     out.reserve(body.outputs().size());
     for (const ir::Value* v : body.outputs()) out.push_back(v->type());

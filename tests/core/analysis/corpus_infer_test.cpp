@@ -94,5 +94,17 @@ TEST(CorpusInference, EveryModelInfersWithoutFailure) {
   EXPECT_GE(models, 29u);
 }
 
+// The types the exporters declared (value_info, outputs) never contradict ours.
+TEST(CorpusInference, DeclaredTypesAgreeWithInferredOnes) {
+  PASSLAB_REQUIRE_CORPUS();
+  for (const std::string& path : testing::corpusModels()) {
+    std::string name = std::filesystem::path(path).filename().string();
+    auto loaded = io::loadModel(path);
+    ASSERT_TRUE(loaded) << name << ": " << loaded.error().message();
+    ShapeInferenceReport r = inferShapes(loaded->model);
+    for (const auto& c : r.conflicts) ADD_FAILURE() << name << ": " << c;
+  }
+}
+
 }  // namespace
 }  // namespace passlab::analysis

@@ -75,10 +75,12 @@ void inferRandomLike(InferContext& ctx);  // RandomNormalLike, RandomUniformLike
 void inferOneHot(InferContext& ctx);
 void inferWindow(InferContext& ctx);  // HannWindow, HammingWindow, BlackmanWindow
 
-// ---- indexing.cpp (Concat, Split, Slice, Gather and friends) ----
+// ---- slice_concat.cpp ----
 void inferConcat(InferContext& ctx);
 void inferSplit(InferContext& ctx);
 void inferSlice(InferContext& ctx);
+
+// ---- gather_pad.cpp (Gather and friends, Pad, TopK, data-dependent sizes) ----
 void inferGather(InferContext& ctx);
 void inferGatherElements(InferContext& ctx);
 void inferGatherND(InferContext& ctx);

@@ -1,6 +1,6 @@
 // Single ops with their own shape laws: losses, signal processing (DFT,
 // STFT, MelWeightMatrix), Det, string ops, TfIdfVectorizer, ImageDecoder,
-// BitCast, Multinomial.
+// BitCast, Multinomial, the preview training optimizers.
 #include <algorithm>
 
 #include "core/analysis/infer/helpers.h"
@@ -186,6 +186,28 @@ void inferMultinomial(InferContext& ctx) {
   const ir::Shape* x = ctx.inputShape(0);
   ir::Dim batch = x && x->rank() == 2 ? (*x)[0] : ir::Dim();
   ctx.setOutputShape(0, ir::Shape({batch, ir::Dim(ctx.attrInt("sample_size", 1))}));
+}
+
+// ai.onnx.preview.training optimizers: inputs R, T, then n-tensor groups
+//   Adagrad: X, G, H -> X_new, H_new     Momentum: X, G, V -> X_new, V_new
+//   Adam:    X, G, V, H -> X_new, V_new, H_new
+// Each new tensor has the type of the tensor it updates.
+void inferOptimizer(InferContext& ctx) {
+  bool adam = ctx.node().opType() == "Adam";
+  size_t groups = adam ? 4 : 3;
+  std::vector<size_t> updated = adam ? std::vector<size_t>{0, 2, 3} : std::vector<size_t>{0, 2};
+  if (ctx.inputCount() < 2 || (ctx.inputCount() - 2) % groups != 0) {
+    ctx.fail("inputs after R and T must form " + std::to_string(groups) + " equal groups");
+    return;
+  }
+  size_t n = (ctx.inputCount() - 2) / groups;
+  if (ctx.outputCount() > n * updated.size()) {
+    ctx.fail("has " + std::to_string(ctx.outputCount()) + " outputs for " + std::to_string(n) +
+             " tensors");
+    return;
+  }
+  for (size_t out = 0; out < ctx.outputCount(); ++out)
+    if (ctx.hasOutput(out)) copyTypeFrom(ctx, 2 + updated[out / n] * n + out % n, out);
 }
 
 }  // namespace passlab::analysis::infer

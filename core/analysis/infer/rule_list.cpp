@@ -20,6 +20,7 @@ struct Entry {
 constexpr const char* kOnnx = "";
 constexpr const char* kMs = "com.microsoft";
 constexpr const char* kMl = "ai.onnx.ml";
+constexpr const char* kTraining = "ai.onnx.preview.training";
 
 // clang-format off
 const Entry kRules[] = {
@@ -141,6 +142,8 @@ const Entry kRules[] = {
   {kOnnx, "StringConcat", inferBroadcast}, {kOnnx, "RegexFullMatch", inferSameShape},
   {kOnnx, "TfIdfVectorizer", inferTfIdfVectorizer}, {kOnnx, "ImageDecoder", inferImageDecoder},
   {kOnnx, "BitCast", inferBitCast}, {kOnnx, "Multinomial", inferMultinomial},
+  {kTraining, "Adagrad", inferOptimizer}, {kTraining, "Momentum", inferOptimizer},
+  {kTraining, "Adam", inferOptimizer},
   // ---- com.microsoft ----
   {kMs, "Attention", inferMsAttention},
   {kMs, "EmbedLayerNormalization", inferEmbedLayerNorm},

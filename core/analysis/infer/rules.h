@@ -154,6 +154,7 @@ void inferTfIdfVectorizer(InferContext& ctx);
 void inferImageDecoder(InferContext& ctx);
 void inferBitCast(InferContext& ctx);
 void inferMultinomial(InferContext& ctx);
+void inferOptimizer(InferContext& ctx);  // preview.training Adagrad, Momentum, Adam
 
 // ---- ml.cpp (ai.onnx.ml) ----
 void inferZipMap(InferContext& ctx);

@@ -84,6 +84,7 @@ TEST(NodeTestsInference, InferredOutputsMatchTheExpectedOutputs) {
   std::string noRule;
   for (const auto& [op, n] : t.noRule) noRule += " " + op + "(" + std::to_string(n) + ")";
   std::printf("ops without a rule:%s\n", noRule.c_str());
+  EXPECT_TRUE(t.noRule.empty()) << "ops without a rule:" << noRule;
   EXPECT_GE(t.tests, 1700u);
 }
 

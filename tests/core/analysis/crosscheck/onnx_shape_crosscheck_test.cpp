@@ -54,7 +54,6 @@ bool supported(const onnx::ModelProto& m) {
     const std::string& d = op.domain();
     if ((d.empty() || d == "ai.onnx") && op.version() > 17) return false;
     if (d == "ai.onnx.ml" && op.version() > 3) return false;
-    if (d == "ai.onnx.preview.training") return false;  // onnx 1.12 asserts on some of these
   }
   return true;
 }

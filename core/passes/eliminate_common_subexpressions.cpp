@@ -1,0 +1,245 @@
+// eliminate_common_subexpressions — nodes that compute the same thing twice.
+//
+// Before:  a = Relu(x); b = Relu(x); y = Add(a, b)
+// After:   a = Relu(x); y = Add(a, a)
+// Value numbering in one walk over each graph in node (topological) order: a
+// node's key is its domain, op, overload, attributes (sorted by name; floats
+// by bit pattern, tensors by content hash) and the identities of its input
+// values; a node whose key was seen before, and which compares equal to that
+// node in full, is replaced by it. Since the replaced outputs are rewired at
+// once, later nodes see the surviving values and one walk reaches the
+// fixpoint. O(N) expected (hash table), plus the bytes of tensor attributes.
+// Conditions:
+// - commutative ops (Add, Mul, And, Or, Xor, Equal, Bitwise{And,Or,Xor}, and
+//   Sum/Mean with two inputs) compare their inputs as a set. Max/Min are not
+//   reordered: implementations differ in which operand a NaN comes from; nor
+//   are Sum/Mean of more inputs (the summation order changes the rounding);
+// - deterministic ops only: ONNX's schema flag, plus any op named *Random*,
+//   *Dropout*, Bernoulli, Multinomial in any domain; ops without a schema are
+//   left alone (PassLab cannot tell);
+// - nodes with subgraphs (If/Loop/Scan) are skipped, not compared: equal
+//   bodies are rare and comparing them needs scoped value numbering of the
+//   bodies. Nodes inside bodies are merged with each other and with nodes of
+//   the enclosing graphs that come before the owner node (outer values are
+//   visible there); nodes of sibling branches never meet;
+// - DequantizeLinear is kept apart unless merge_dequantize_linear is set: a
+//   QDQ model gives each consumer its own DQ (one per QDQ node unit), as ONNX
+//   Runtime's CSE does (onnxruntime PR #10934);
+// - two model outputs are never merged into one name; if only the removed
+//   node's result is a model output, the survivor takes over its name.
+// Exact: the merged nodes compute the same bits.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "core/ir/graph_compare.h"
+#include "core/passes/pass.h"
+#include "core/passes/rule_helpers.h"
+
+namespace passlab::passes {
+
+namespace {
+
+constexpr const char* kPattern = "common_subexpression";
+
+bool isCommutative(const ir::Node& n) {
+  if (!n.domain().empty()) return false;
+  static const char* kOps[] = {"Add",   "Mul",        "And",       "Or",        "Xor",
+                               "Equal", "BitwiseAnd", "BitwiseOr", "BitwiseXor"};
+  for (const char* op : kOps)
+    if (n.opType() == op) return true;
+  return (n.opType() == "Sum" || n.opType() == "Mean") && n.inputCount() == 2;
+}
+
+class Cse {
+ public:
+  Cse(PassContext& ctx, const ir::Model& model) : ctx_(ctx), model_(model) {
+    mergeDq_ = ctx.boolOption("merge_dequantize_linear");
+  }
+
+  void visit(ir::Graph& g) {
+    scopes_.emplace_back();
+    std::vector<ir::Node*> order;
+    for (const auto& n : g.nodes()) order.push_back(n.get());
+    for (ir::Node* n : order) {
+      for (ir::Graph* sub : n->subgraphs()) visit(*sub);
+      process(*n);
+    }
+    scopes_.pop_back();
+  }
+
+ private:
+  struct Scope {
+    std::unordered_map<std::string, std::vector<ir::Node*>> pure, impure;
+  };
+
+  uint64_t number(const ir::Value* v) {
+    if (!v) return 0;
+    auto [it, added] = numbers_.emplace(v, numbers_.size() + 1);
+    return it->second;
+  }
+
+  std::vector<const ir::Value*> inputsInOrder(const ir::Node& n) {
+    std::vector<const ir::Value*> ins(n.inputs().begin(), n.inputs().end());
+    while (!ins.empty() && !ins.back()) ins.pop_back();  // trailing omitted inputs
+    for (const ir::Value* v : ins) number(v);            // numbered in input order
+    if (isCommutative(n))
+      std::sort(ins.begin(), ins.end(),
+                [&](const ir::Value* a, const ir::Value* b) { return number(a) < number(b); });
+    return ins;
+  }
+
+  static void addBits(std::string& k, const void* p, size_t n) {
+    k.append(static_cast<const char*>(p), n);
+  }
+
+  std::string keyOf(const ir::Node& n) {
+    std::string k = n.domain() + '\x1f' + n.opType() + '\x1f' + n.overload() + '\x1e';
+    for (const ir::Value* v : inputsInOrder(n)) {
+      uint64_t id = number(v);
+      addBits(k, &id, sizeof id);
+    }
+    k += '\x1e';
+    for (const ir::Value* v : n.outputs()) k += v ? '1' : '0';
+    k += '\x1e';
+    std::vector<const ir::Attribute*> attrs;
+    for (const auto& a : n.attributes()) attrs.push_back(&a);
+    std::sort(attrs.begin(), attrs.end(),
+              [](const ir::Attribute* a, const ir::Attribute* b) { return a->name() < b->name(); });
+    for (const ir::Attribute* a : attrs) {
+      k += a->name() + '=' + std::to_string(static_cast<int>(a->type())) + ':' + a->refAttrName() +
+           ':';
+      addBits(k, &a->f, sizeof a->f);
+      addBits(k, &a->i, sizeof a->i);
+      k += std::to_string(a->s.size()) + ':' + a->s;
+      for (float f : a->floats) addBits(k, &f, sizeof f);
+      k += ';';
+      for (int64_t i : a->ints) addBits(k, &i, sizeof i);
+      k += ';';
+      for (const auto& s : a->strings) k += std::to_string(s.size()) + ':' + s;
+      k += ';';
+      auto tensorKey = [&](const ir::Tensor& t) {
+        uint64_t h = t.contentHash();
+        addBits(k, &h, sizeof h);
+      };
+      if (a->type() == ir::AttrType::kTensor) tensorKey(a->t);
+      for (const auto& t : a->tensors) tensorKey(t);
+      k += '\x1d';
+    }
+    return k;
+  }
+
+  bool sameNode(const ir::Node& a, const ir::Node& b) {
+    if (a.domain() != b.domain() || a.opType() != b.opType() || a.overload() != b.overload())
+      return false;
+    if (inputsInOrder(a) != inputsInOrder(b)) return false;
+    if (a.outputCount() != b.outputCount()) return false;
+    for (size_t i = 0; i < a.outputCount(); ++i)
+      if ((a.output(i) == nullptr) != (b.output(i) == nullptr)) return false;
+    if (a.attributes().size() != b.attributes().size()) return false;
+    for (const auto& x : a.attributes()) {
+      const ir::Attribute* y = b.attr(x.name());
+      if (!y || !ir::attributesEqual(x, *y)) return false;
+      // attributesEqual treats 0.0 and -0.0 as equal; the key does not, nor do we.
+      if (x.type() == ir::AttrType::kFloat && std::signbit(x.f) != std::signbit(y->f)) return false;
+    }
+    return true;
+  }
+
+  // The earlier node equal to `n` in this scope or an enclosing one.
+  ir::Node* find(const ir::Node& n, const std::string& key, bool pure) {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      auto& table = pure ? s->pure : s->impure;
+      auto it = table.find(key);
+      if (it == table.end()) continue;
+      for (ir::Node* c : it->second)
+        if (sameNode(*c, n)) return c;
+    }
+    return nullptr;
+  }
+
+  void note(const ir::Node& n, std::string why) {
+    if (ctx_.explain) ctx_.explain->note(n.id(), kPattern, std::move(why));
+  }
+
+  void process(ir::Node& n) {
+    std::string why = whyNotPure(n, model_);
+    if (why.empty() && !mergeDq_ && n.opType() == "DequantizeLinear" &&
+        (n.domain().empty() || n.domain() == "com.microsoft"))
+      why =
+          "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own (set "
+          "merge_dequantize_linear=true to merge them)";
+    if (n.hasSubgraphs()) return;  // not compared; their bodies were visited
+    std::string key = keyOf(n);
+    bool pure = why.empty();
+    ir::Node* earlier = find(n, key, pure);
+    if (!pure) {
+      if (earlier) note(n, "computes the same as " + earlier->describe() + ", but " + why);
+      scopes_.back().impure[key].push_back(&n);
+      return;
+    }
+    if (!earlier) {
+      scopes_.back().pure[key].push_back(&n);
+      return;
+    }
+    if (ctx_.filter && !ctx_.filter->allows(n.id())) {
+      note(n, "not applied: the node is excluded from this pass");
+      return;
+    }
+    for (size_t i = 0; i < n.outputCount(); ++i) {
+      ir::Value* from = n.output(i);
+      if (!from) continue;
+      ir::Value* to = earlier->output(i);
+      std::string w = rewrite::Rewriter::canReplace(from, to);
+      if (w.empty() && from->isGraphOutput() && to->isGraphOutput())
+        w = "'" + from->name() + "' and '" + to->name() + "' are both outputs of a graph";
+      if (!w.empty()) {
+        note(n, "computes the same as " + earlier->describe() + ", but " + w);
+        return;
+      }
+    }
+    rewrite::Rewriter& rw = ctx_.rewriter;
+    for (size_t i = 0; i < n.outputCount(); ++i)
+      if (ir::Value* from = n.output(i)) rw.replaceAllUsesWith(from, earlier->output(i));
+    rw.removeNode(&n);
+  }
+
+  PassContext& ctx_;
+  const ir::Model& model_;
+  bool mergeDq_ = false;
+  std::vector<Scope> scopes_;
+  std::unordered_map<const ir::Value*, uint64_t> numbers_;
+};
+
+class EliminateCommonSubexpressions final : public Pass {
+ public:
+  const PassInfo& info() const override {
+    static const PassInfo kInfo{
+        "eliminate_common_subexpressions",
+        Category::kStructural,
+        "redundant node: common subexpressions",
+        "Merge nodes that compute the same result from the same inputs (value numbering)",
+        "合并以相同输入计算相同结果的节点（值编号）",
+        {{"merge_dequantize_linear", "false",
+          "also merge equal DequantizeLinear nodes (breaks QDQ node units)"}},
+        1,
+        28,
+    };
+    return kInfo;
+  }
+
+  Status run(ir::Model& model, PassContext& ctx) const override {
+    Cse cse(ctx, model);
+    cse.visit(model.graph());
+    return Status::ok();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeEliminateCommonSubexpressions() {
+  return std::make_unique<EliminateCommonSubexpressions>();
+}
+
+}  // namespace passlab::passes

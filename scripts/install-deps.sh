@@ -20,6 +20,8 @@ PACKAGES=(
   # Qt 6.4
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-charts-dev qt6-tools-dev
   qt6-tools-dev-tools qt6-l10n-tools qt6-qpa-plugins libgl-dev
+  # Qt's own dialogs and buttons in Chinese (qtbase_zh_CN.qm)
+  qt6-translations-l10n
   # tests
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # GUI tests and screenshots

@@ -51,10 +51,11 @@ std::string findLayoutHelper() {
 LayoutResult computeLayout(const LayoutRequest& request, const EngineOptions& options,
                            std::stop_token stop) {
   auto started = std::chrono::steady_clock::now();
-  auto fallback = [&](std::string why, bool cancelled) {
+  auto fallback = [&](Fallback reason, std::string why) {
     LayoutResult r = layeredLayout(request, options.layered);
+    r.fallback = reason;
     r.note = std::move(why);
-    r.cancelled = cancelled;
+    r.cancelled = reason == Fallback::kCancelled;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return r;
   };
@@ -63,28 +64,30 @@ LayoutResult computeLayout(const LayoutRequest& request, const EngineOptions& op
     r.engine = Engine::kLayered;
     return r;
   }
-  if (options.prefer == EngineOptions::Prefer::kLayered) return fallback("", false);
+  if (options.prefer == EngineOptions::Prefer::kLayered) return fallback(Fallback::kChosen, "");
   if (request.nodes.size() > options.graphvizMaxNodes)
-    return fallback("Graphviz skipped: " + std::to_string(request.nodes.size()) +
+    return fallback(Fallback::kTooLarge,
+                    "Graphviz skipped: " + std::to_string(request.nodes.size()) +
                         " boxes is more than the limit of " +
-                        std::to_string(options.graphvizMaxNodes),
-                    false);
+                        std::to_string(options.graphvizMaxNodes));
   std::string helper = options.helperPath.empty() ? findLayoutHelper() : options.helperPath;
   if (helper.empty())
-    return fallback("Graphviz helper passlab-layout not found (set PASSLAB_LAYOUT_HELPER)", false);
+    return fallback(Fallback::kHelperMissing,
+                    "Graphviz helper passlab-layout not found (set PASSLAB_LAYOUT_HELPER)");
 
   ProcessLimits limits;
   limits.timeout = options.timeout;
   ProcessOutcome run = runProcess(helper, {}, writeDot(request, options.dot), limits, stop);
   if (run.end == ProcessOutcome::End::kCancelled)
-    return fallback("Graphviz layout cancelled", true);
+    return fallback(Fallback::kCancelled, "Graphviz layout cancelled");
   if (run.end == ProcessOutcome::End::kTimedOut)
-    return fallback("Graphviz took longer than " + seconds(options.timeout) + " and was stopped",
-                    false);
-  if (!run.ok()) return fallback("Graphviz helper " + run.describe(), false);
+    return fallback(Fallback::kTimedOut,
+                    "Graphviz took longer than " + seconds(options.timeout) + " and was stopped");
+  if (!run.ok()) return fallback(Fallback::kHelperFailed, "Graphviz helper " + run.describe());
   auto parsed = parseLayoutAnswer(run.out, request);
   if (!parsed)
-    return fallback("Graphviz helper answered badly: " + parsed.error().message(), false);
+    return fallback(Fallback::kBadAnswer,
+                    "Graphviz helper answered badly: " + parsed.error().message());
   LayoutResult r = std::move(parsed.value());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return r;

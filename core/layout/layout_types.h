@@ -77,12 +77,25 @@ struct EdgeRoute {
 
 enum class Engine : uint8_t { kNone, kGraphviz, kLayered };
 
+// Why the layered fallback drew the graph instead of Graphviz.
+enum class Fallback : uint8_t {
+  kNone,           // Graphviz drew it
+  kChosen,         // the caller asked for the layered layout
+  kTooLarge,       // more boxes than Graphviz is allowed to take
+  kHelperMissing,  // passlab-layout not found
+  kHelperFailed,   // it could not start, crashed or exited with an error
+  kTimedOut,       // it ran past the deadline and was killed
+  kCancelled,      // the caller cancelled it
+  kBadAnswer,      // it answered something unreadable
+};
+
 struct LayoutResult {
   std::vector<Rect> nodes;  // same order as the request
   std::vector<EdgeRoute> edges;
   std::vector<Rect> clusters;
   double width = 0, height = 0;
   Engine engine = Engine::kNone;
+  Fallback fallback = Fallback::kNone;
   // Why the fallback was used, or what went wrong ("graphviz timed out after 20 s").
   std::string note;
   double seconds = 0;

@@ -76,6 +76,7 @@ TEST(LayoutEngine, GraphvizHelperLaysOutNodesEdgesAndClusters) {
   o.helperPath = PASSLAB_LAYOUT_HELPER_PATH;
   LayoutResult r = computeLayout(br.request, o);
   ASSERT_EQ(r.engine, Engine::kGraphviz) << r.note;
+  EXPECT_EQ(r.fallback, Fallback::kNone);
   EXPECT_TRUE(r.note.empty()) << r.note;
   ASSERT_EQ(r.nodes.size(), br.request.nodes.size());
   for (size_t i = 0; i < r.nodes.size(); ++i) {
@@ -104,6 +105,7 @@ TEST(LayoutEngine, MissingHelperFallsBackToTheLayeredLayout) {
   o.helperPath = "/nonexistent/passlab-layout";
   LayoutResult r = computeLayout(br.request, o);
   EXPECT_EQ(r.engine, Engine::kLayered);
+  EXPECT_EQ(r.fallback, Fallback::kHelperFailed);
   EXPECT_NE(r.note.find("could not be started"), std::string::npos) << r.note;
   EXPECT_EQ(r.nodes.size(), br.request.nodes.size());
 }
@@ -115,10 +117,12 @@ TEST(LayoutEngine, CrashingOrGarbledHelperFallsBack) {
   LayoutResult crashed = computeLayout(br.request, o);
   EXPECT_EQ(crashed.engine, Engine::kLayered);
   EXPECT_NE(crashed.note.find("signal 11"), std::string::npos) << crashed.note;
+  EXPECT_EQ(crashed.fallback, Fallback::kHelperFailed);
   o.helperPath = "/bin/cat";  // answers with the DOT it was given
   LayoutResult garbled = computeLayout(br.request, o);
   EXPECT_EQ(garbled.engine, Engine::kLayered);
   EXPECT_NE(garbled.note.find("answered badly"), std::string::npos) << garbled.note;
+  EXPECT_EQ(garbled.fallback, Fallback::kBadAnswer);
   o.helperPath = script("cat > /dev/null; echo 'passlab-layout 1'; echo 'graph 10 10'");
   LayoutResult truncated = computeLayout(br.request, o);
   EXPECT_EQ(truncated.engine, Engine::kLayered);
@@ -135,6 +139,7 @@ TEST(LayoutEngine, HungHelperIsKilledAtTheTimeoutAndFallsBack) {
   EXPECT_LT(since(t0), 5.0);
   EXPECT_EQ(r.engine, Engine::kLayered);
   EXPECT_NE(r.note.find("longer than 0.4 s"), std::string::npos) << r.note;
+  EXPECT_EQ(r.fallback, Fallback::kTimedOut);
 }
 
 TEST(LayoutEngine, CancelStopsTheHelperAtOnce) {
@@ -151,6 +156,7 @@ TEST(LayoutEngine, CancelStopsTheHelperAtOnce) {
   canceller.join();
   EXPECT_LT(since(t0), 3.0);
   EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.fallback, Fallback::kCancelled);
   EXPECT_EQ(r.engine, Engine::kLayered);
   EXPECT_EQ(r.nodes.size(), br.request.nodes.size());
 }

@@ -1,0 +1,247 @@
+// The main window end to end (offscreen): the default demo on start, every
+// demo, a corpus model, properties of nodes and initializers (statistics,
+// histogram, documentation, "no data yet" slots and real data once a pipeline
+// provides it), the summary, search, recent files, Save As, language switch.
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "tests/ui/ui_test_support.h"
+#include "ui/demos/demos.h"
+#include "ui/document/commands.h"
+#include "ui/graphview/graph_items.h"
+#include "ui/graphview/graph_panel.h"
+#include "ui/graphview/graph_scene.h"
+#include "ui/graphview/graph_tabs.h"
+#include "ui/graphview/search_bar.h"
+#include "ui/mainwindow/language.h"
+#include "ui/mainwindow/main_window.h"
+#include "ui/mainwindow/settings.h"
+#include "ui/mainwindow/task_progress.h"
+#include "ui/properties/histogram_widget.h"
+#include "ui/properties/port_model.h"
+#include "ui/properties/properties_panel.h"
+#include "ui/summary/summary_models.h"
+#include "ui/summary/summary_panel.h"
+
+using namespace passlab;
+using namespace passlab::ui;
+
+namespace {
+
+bool openAndWait(MainWindow& w, const QString& path, const QString& name = {}) {
+  QSignalSpy opened(&w, &MainWindow::modelOpened);
+  w.openFile(path, name);
+  if (!opened.wait(60000)) return false;
+  GraphPanel* p = w.graphTabs()->mainPanel();
+  QElapsedTimer t;
+  t.start();
+  while ((p->isLayoutRunning() || w.summary()->isComputing()) && t.elapsed() < 60000)
+    QTest::qWait(10);
+  return !p->isLayoutRunning();
+}
+
+ir::NodeId nodeNamed(Document* doc, const std::string& name) {
+  for (const auto& n : doc->model().graph().nodes())
+    if (n->name() == name) return n->id();
+  return 0;
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    testing::isolateSettings();
+    Settings::layoutHelper.set(QStringLiteral(PASSLAB_LAYOUT_HELPER_PATH));
+    Language::apply(QStringLiteral("en"));
+  }
+
+  void everyDemoOpensAndIsDrawn() {
+    MainWindow w;
+    w.show();
+    for (const DemoModel& d : demoModels()) {
+      QSignalSpy opened(&w, &MainWindow::modelOpened);
+      w.openDemo(d);
+      QVERIFY(w.isLoading() || opened.count() == 1);
+      QVERIFY2(opened.count() == 1 || opened.wait(30000), qPrintable(d.title));
+      GraphPanel* p = w.graphTabs()->mainPanel();
+      QTRY_VERIFY_WITH_TIMEOUT(!p->isLayoutRunning() && p->scene()->hasLayout(), 30000);
+      QCOMPARE(w.document()->displayName(), d.title);
+      QVERIFY(w.document()->filePath().isEmpty());
+      QVERIFY(w.windowTitle().contains(d.title));
+      QCOMPARE(p->scene()->result()->engine, layout::Engine::kGraphviz);
+      QTRY_VERIFY(!w.tasks()->isBusy());
+    }
+  }
+
+  void propertiesOfNodesAndInitializers() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(":/demos/cnn_block.txt"), QStringLiteral("cnn")));
+    GraphPanel* p = w.graphTabs()->mainPanel();
+    PropertiesPanel* props = w.properties();
+    // A node: its documentation comes from the operator table.
+    p->select(Selection::ofNode(GraphRef(), nodeNamed(w.document(), "bn")));
+    QCOMPARE(props->title(), QStringLiteral("BatchNormalization"));
+    QVERIFY2(
+        props->documentationText().contains(QStringLiteral("normalization"), Qt::CaseInsensitive),
+        qPrintable(props->documentationText()));
+    QCOMPARE(props->inputModel()->rowCount(), 5);
+    // No pipeline has run: the slots say so instead of showing invented data.
+    QVERIFY(props->provenanceText().startsWith(QStringLiteral("No data yet")));
+    QVERIFY(props->matchFailureText().startsWith(QStringLiteral("No data yet")));
+    // When the pipeline provides insights, they are shown.
+    auto store = std::make_shared<NodeInsightsStore>();
+    const ir::NodeId bn = nodeNamed(w.document(), "bn");
+    store->setProvenance(bn, {"fold_demo", 3, {bn}, {"BatchNormalization 'bn'"}});
+    store->recordMatchFailure(
+        bn, {"fuse_conv_bn", "conv+bn", "the Conv output has a second reader", 3});
+    w.document()->setInsights(store);
+    QVERIFY2(props->provenanceText().contains(QStringLiteral("fold_demo")),
+             qPrintable(props->provenanceText()));
+    QVERIFY(props->matchFailureText().contains(QStringLiteral("second reader")));
+
+    // An initializer: shape and statistics with a histogram.
+    p->select(Selection::ofValue(GraphRef(), "bn_var"));
+    QCOMPARE(props->title(), QStringLiteral("bn_var"));
+    QTRY_VERIFY(!props->statisticsPending());
+    QString stats = props->statisticsText();
+    QVERIFY2(stats.contains(QStringLiteral("min 0.")) && stats.contains(QStringLiteral("zeros 0")),
+             qPrintable(stats));
+    int64_t total = 0;
+    for (int64_t b : props->histogram()->bins()) total += b;
+    QCOMPARE(total, int64_t{8});
+    // A renamed node is shown with its new name; the edit is undoable.
+    p->select(Selection::ofNode(GraphRef(), bn));
+    w.document()->undoStack()->push(new RenameNodeCommand(w.document(), bn, "batchnorm"));
+    QVERIFY(w.windowTitle().contains(QStringLiteral("*")) || w.isWindowModified());
+    w.document()->undoStack()->undo();
+    QVERIFY(!w.isWindowModified());
+  }
+
+  void largeInitializerStatisticsRunInTheBackground() {
+    auto m = std::make_unique<ir::Model>();
+    m->setOpsetVersion("", 17);
+    ir::Graph& g = m->graph();
+    std::vector<float> data(3'000'000);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 1000) / 1000.0f;
+    data[0] = 0;
+    ir::Value* w0 =
+        g.addInitializer("big", ir::Tensor::fromVector(ir::DataType::kFloat, {3000, 1000}, data));
+    ir::Value* x = g.addInput("x", ir::Type::tensor(ir::DataType::kFloat, ir::Shape({1, 3000})));
+    g.addOutput(g.addNode("MatMul", "", {x, w0}, 1)->output(0));
+    MainWindow w;
+    w.document()->open(std::move(m), QString(), QStringLiteral("big"));
+    w.graphTabs()->mainPanel()->select(Selection::ofValue(GraphRef(), "big"));
+    QVERIFY(w.properties()->statisticsPending());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.properties()->statisticsPending(), 30000);
+    QString stats = w.properties()->statisticsText();
+    QVERIFY2(stats.contains(QStringLiteral("max 0.999")), qPrintable(stats));
+    QVERIFY2(stats.contains(QStringLiteral("zeros 3,000")), qPrintable(stats));
+  }
+
+  void summaryMatchesTheModel() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(":/demos/transformer_block.txt"), QStringLiteral("tf")));
+    QTRY_VERIFY(!w.summary()->isComputing());
+    QString facts = w.summary()->factsText();
+    QVERIFY2(facts.contains(QStringLiteral("IR version: 8")), qPrintable(facts));
+    QVERIFY2(facts.contains(QStringLiteral("ai.onnx 17")), qPrintable(facts));
+    QVERIFY2(facts.contains(QStringLiteral("GFLOP")), qPrintable(facts));
+    int total = 0;
+    OpCountModel* ops = w.summary()->opCounts();
+    for (int r = 0; r < ops->rowCount(); ++r)
+      total += ops->data(ops->index(r, OpCountModel::kCount)).toInt();
+    QCOMPARE(static_cast<size_t>(total), w.document()->model().graph().nodeCount());
+  }
+
+  void corpusModelOpensGroupedAndFast() {
+    auto path = testing::corpusModel(QStringLiteral("ort_gpt2_past.onnx"));
+    if (!path) QSKIP("corpus not found (set PASSLAB_CORPUS_DIR)");
+    MainWindow w;
+    w.show();
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(openAndWait(w, *path));
+    qInfo("ort_gpt2_past: opened and laid out in %lld ms", static_cast<long long>(t.elapsed()));
+    GraphPanel* p = w.graphTabs()->mainPanel();
+    QCOMPARE(p->groups().mode(), layout::GroupingMode::kBlock);
+    QVERIFY(p->scene()->nodeItems().size() <= 200);
+    QCOMPARE(w.document()->filePath(), QFileInfo(*path).absoluteFilePath());
+    QVERIFY(Settings::recentFiles.get().contains(QFileInfo(*path).absoluteFilePath()));
+    // Search reaches nodes hidden in collapsed blocks.
+    w.searchBar()->lineEdit()->setText(QStringLiteral("Softmax"));
+    QTRY_VERIFY(p->hitCount() > 0);
+    QCOMPARE(p->hitCount(), 12);
+    QTRY_VERIFY_WITH_TIMEOUT(!p->isLayoutRunning(), 30000);
+    QCOMPARE(p->selection().kind, Selection::Kind::kNode);
+    QVERIFY(p->scene()->itemForNode(p->selection().node)->kind() == layout::ItemKind::kOp);
+  }
+
+  void saveAsKeepsTheOriginal() {
+    MainWindow w;
+    QString original = testing::tempDir() + QStringLiteral("/orig.onnx");
+    {
+      Document d;
+      d.open(testing::demo(QStringLiteral("conv_relu")), QString(), QStringLiteral("cr"));
+      QVERIFY(d.saveAs(original).isOk());
+    }
+    QVERIFY(openAndWait(w, original));
+    QSignalSpy saved(&w, &MainWindow::saved), failed(&w, &MainWindow::saveFailed);
+    w.saveTo(original, false);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(saved.count(), 0);
+    QString copy = testing::tempDir() + QStringLiteral("/copy.onnx");
+    w.document()->undoStack()->push(new RenameNodeCommand(
+        w.document(), w.document()->model().graph().nodes().front()->id(), "c"));
+    w.saveTo(copy, false);
+    QVERIFY(saved.wait(30000));
+    QVERIFY(QFileInfo::exists(copy));
+    QVERIFY(!w.document()->isModified());
+    QVERIFY(openAndWait(w, copy));
+    QCOMPARE(w.document()->model().graph().nodes().front()->name(), std::string("c"));
+  }
+
+  void cancelledOpenKeepsTheCurrentModel() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(":/demos/conv_relu.txt"), QStringLiteral("cr")));
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openFile(QStringLiteral(":/demos/transformer_block.txt"), QStringLiteral("tf"));
+    QVERIFY(w.tasks()->isBusy());
+    w.tasks()->cancelAll();
+    QVERIFY(!w.isLoading());
+    QTest::qWait(1000);
+    QCOMPARE(opened.count(), 0);
+    QCOMPARE(w.document()->displayName(), QStringLiteral("cr"));
+    // A failing open says why and keeps the model too.
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openFile(testing::tempDir() + QStringLiteral("/missing.onnx"));
+    QVERIFY(failed.wait(10000));
+    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("missing.onnx")));
+    QCOMPARE(w.document()->displayName(), QStringLiteral("cr"));
+  }
+
+  void languageSwitchesAtRunTime() {
+    MainWindow w;
+    QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    QCOMPARE(Language::apply(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    // Widgets retranslate on the LanguageChange event the translator posts.
+    QTRY_COMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+    QVERIFY(w.searchBar()->lineEdit()->placeholderText().contains(QStringLiteral("查找")));
+    QVERIFY(w.properties()->title().contains(QStringLiteral("未选中")));
+    // Texts made outside widgets too (demo titles, op families).
+    QVERIFY(demoModels()[3].title.contains(QStringLiteral("Transformer")));
+    QCOMPARE(demoModels()[1].title, QStringLiteral("Conv + ReLU"));
+    QVERIFY(demoModels()[2].title.contains(QStringLiteral("批归一化")));
+    Language::apply(QStringLiteral("en"));
+    QTRY_COMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    QCOMPARE(Language::apply(QStringLiteral("xx")), QStringLiteral("en"));
+  }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

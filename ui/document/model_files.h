@@ -1,0 +1,35 @@
+// Reading and writing model files for the GUI: ONNX (.onnx) through core/io,
+// PassLab's text format (.txt, also the bundled demos under ":/demos/"). These
+// are plain functions so they can run on a worker thread.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+#include "core/ir/model.h"
+#include "core/support/error.h"
+
+namespace passlab::ui {
+
+struct LoadOutcome {
+  std::unique_ptr<ir::Model> model;  // null on failure
+  QString error;                     // names the file and the problem
+  QStringList notes;                 // repairs and warnings worth showing
+  size_t fileNodes = 0;              // main-graph nodes as written (repairs may merge some)
+};
+
+// True for paths the text format is used for (".txt", ".onnxtxt").
+bool isTextModelPath(const QString& path);
+
+// Loads and prepares a model (types inferred where the core can).
+LoadOutcome loadModelFile(const QString& path);
+// Parses text-format bytes; `displayName` appears in messages.
+LoadOutcome loadModelText(const QByteArray& text, const QString& displayName);
+
+// Writes atomically (temporary file renamed into place): ONNX, or the text
+// format for text paths.
+Status saveModelFile(const ir::Model& model, const QString& path);
+
+}  // namespace passlab::ui

@@ -1,0 +1,572 @@
+#include "ui/mainwindow/main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
+#include <QSaveFile>
+#include <QStatusBar>
+#include <QUndoView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "ui/document/model_files.h"
+#include "ui/graphview/graph_panel.h"
+#include "ui/graphview/graph_tabs.h"
+#include "ui/graphview/graph_view.h"
+#include "ui/graphview/search_bar.h"
+#include "ui/mainwindow/language.h"
+#include "ui/mainwindow/settings.h"
+#include "ui/mainwindow/settings_dialog.h"
+#include "ui/mainwindow/task_progress.h"
+#include "ui/properties/properties_panel.h"
+#include "ui/summary/summary_panel.h"
+
+namespace passlab::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  doc_ = new Document(this);
+  auto* central = new QWidget(this);
+  auto* col = new QVBoxLayout(central);
+  col->setContentsMargins(0, 0, 0, 0);
+  col->setSpacing(0);
+  search_ = new SearchBar(central);
+  tabs_ = new GraphTabs(doc_, Settings::view(), central);
+  col->addWidget(search_);
+  col->addWidget(tabs_, 1);
+  setCentralWidget(central);
+
+  properties_ = new PropertiesPanel(doc_, this);
+  summary_ = new SummaryPanel(doc_, this);
+  history_ = new QUndoView(doc_->undoStack(), this);
+  createDocks();
+
+  tasks_ = new TaskProgress(this);
+  layoutStatus_ = new QLabel(this);
+  statusBar()->addWidget(layoutStatus_, 1);
+  statusBar()->addPermanentWidget(tasks_);
+
+  createActions();
+  createMenus();
+
+  connect(tabs_, &GraphTabs::panelAdded, this, &MainWindow::onPanelAdded);
+  connect(tabs_, &GraphTabs::currentPanelChanged, this, &MainWindow::onCurrentPanelChanged);
+  for (GraphPanel* p : tabs_->panels()) onPanelAdded(p);
+  connect(search_, &SearchBar::searchChanged, this, [this](const QString& text, SearchField field) {
+    if (GraphPanel* p = tabs_->current()) p->setSearch(text, field);
+  });
+  connect(search_, &SearchBar::nextRequested, this, [this] {
+    if (GraphPanel* p = tabs_->current()) p->nextHit();
+  });
+  connect(search_, &SearchBar::previousRequested, this, [this] {
+    if (GraphPanel* p = tabs_->current()) p->previousHit();
+  });
+  connect(properties_, &PropertiesPanel::valueActivated, this, [this](const QString& name) {
+    if (GraphPanel* p = tabs_->current())
+      p->select(Selection::ofValue(p->graphRef(), name.toStdString()));
+  });
+  connect(properties_, &PropertiesPanel::openBodyRequested, this,
+          [this](const GraphRef& ref) { tabs_->open(ref); });
+  connect(doc_, &Document::changed, this, [this](const DocumentChange& c) {
+    if (c.has(DocumentChange::kFile) || c.has(DocumentChange::kModel)) updateTitle();
+    if (c.has(DocumentChange::kModel)) {
+      properties_->setSelection(Selection());
+      updateActions();
+    }
+  });
+  connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+
+  setAcceptDrops(true);
+  resize(1440, 900);
+  if (QByteArray g = Settings::windowGeometry.get(); !g.isEmpty()) restoreGeometry(g);
+  if (QByteArray s = Settings::windowState.get(); !s.isEmpty()) restoreState(s);
+  retranslateUi();
+  updateActions();
+}
+
+MainWindow::~MainWindow() {
+  ++loadGeneration_;  // a load still running is ignored
+}
+
+// ---- construction ----
+
+void MainWindow::createDocks() {
+  auto dock = [this](QWidget* w, const char* name, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(this);
+    d->setObjectName(QLatin1String(name));
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  propertiesDock_ = dock(properties_, "propertiesDock", Qt::RightDockWidgetArea);
+  summaryDock_ = dock(summary_, "summaryDock", Qt::LeftDockWidgetArea);
+  historyDock_ = dock(history_, "historyDock", Qt::LeftDockWidgetArea);
+  tabifyDockWidget(summaryDock_, historyDock_);
+  summaryDock_->raise();
+  resizeDocks({summaryDock_, propertiesDock_}, {320, 380}, Qt::Horizontal);
+}
+
+void MainWindow::createActions() {
+  auto make = [this](QKeySequence key, auto slot) {
+    auto* a = new QAction(this);
+    if (!key.isEmpty()) a->setShortcut(key);
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+  openAction_ = make(QKeySequence::Open, [this] { openDialog(); });
+  saveAsAction_ = make(QKeySequence::SaveAs, [this] { saveAsDialog(); });
+  exportSvgAction_ = make(QKeySequence(), [this] { exportSvg(); });
+  exportPngAction_ = make(QKeySequence(), [this] { exportPng(); });
+  quitAction_ = make(QKeySequence::Quit, [this] { close(); });
+  undoAction_ = doc_->undoStack()->createUndoAction(this);
+  undoAction_->setShortcut(QKeySequence::Undo);
+  redoAction_ = doc_->undoStack()->createRedoAction(this);
+  redoAction_->setShortcut(QKeySequence::Redo);
+  findAction_ = make(QKeySequence::Find, [this] { search_->focusSearch(); });
+  findNextAction_ = make(QKeySequence::FindNext, [this] {
+    if (GraphPanel* p = tabs_->current()) p->nextHit();
+  });
+  findPrevAction_ = make(QKeySequence::FindPrevious, [this] {
+    if (GraphPanel* p = tabs_->current()) p->previousHit();
+  });
+  settingsAction_ = make(QKeySequence::Preferences, [this] { showSettings(); });
+  fitAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
+    if (GraphPanel* p = tabs_->current()) p->view()->fitAll();
+  });
+  zoomInAction_ = make(QKeySequence::ZoomIn, [this] {
+    if (GraphPanel* p = tabs_->current()) p->view()->zoomBy(1.25);
+  });
+  zoomOutAction_ = make(QKeySequence::ZoomOut, [this] {
+    if (GraphPanel* p = tabs_->current()) p->view()->zoomBy(0.8);
+  });
+  actualSizeAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_1), [this] {
+    if (GraphPanel* p = tabs_->current()) p->view()->setZoom(1.0);
+  });
+  expandAllAction_ = make(QKeySequence(), [this] {
+    if (GraphPanel* p = tabs_->current()) p->expandAll();
+  });
+  collapseAllAction_ = make(QKeySequence(), [this] {
+    if (GraphPanel* p = tabs_->current()) p->collapseAll();
+  });
+  relayoutAction_ = make(QKeySequence(Qt::Key_F5), [this] {
+    if (GraphPanel* p = tabs_->current()) p->relayout();
+  });
+  edgeLabelsAction_ = make(QKeySequence(), [this](bool on) {
+    ViewSettings v = Settings::view();
+    v.edgeLabels = on;
+    Settings::setView(v);
+    tabs_->setViewSettings(v);
+  });
+  edgeLabelsAction_->setCheckable(true);
+  edgeLabelsAction_->setChecked(Settings::edgeLabels.get());
+  minimapAction_ = make(QKeySequence(), [this](bool on) {
+    Settings::minimap.set(on);
+    tabs_->setMinimapVisible(on);
+  });
+  minimapAction_->setCheckable(true);
+  minimapAction_->setChecked(Settings::minimap.get());
+  tabs_->setMinimapVisible(Settings::minimap.get());
+  aboutAction_ = make(QKeySequence(), [this] { about(); });
+  clearRecentAction_ = make(QKeySequence(), [this] {
+    Settings::recentFiles.set({});
+    updateRecentMenu();
+  });
+}
+
+void MainWindow::createMenus() {
+  fileMenu_ = menuBar()->addMenu(QString());
+  fileMenu_->addAction(openAction_);
+  demoMenu_ = fileMenu_->addMenu(QString());
+  recentMenu_ = fileMenu_->addMenu(QString());
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(saveAsAction_);
+  fileMenu_->addAction(exportSvgAction_);
+  fileMenu_->addAction(exportPngAction_);
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(quitAction_);
+
+  editMenu_ = menuBar()->addMenu(QString());
+  editMenu_->addAction(undoAction_);
+  editMenu_->addAction(redoAction_);
+  editMenu_->addSeparator();
+  editMenu_->addAction(findAction_);
+  editMenu_->addAction(findNextAction_);
+  editMenu_->addAction(findPrevAction_);
+  editMenu_->addSeparator();
+  editMenu_->addAction(settingsAction_);
+
+  viewMenu_ = menuBar()->addMenu(QString());
+  viewMenu_->addAction(fitAction_);
+  viewMenu_->addAction(zoomInAction_);
+  viewMenu_->addAction(zoomOutAction_);
+  viewMenu_->addAction(actualSizeAction_);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(expandAllAction_);
+  viewMenu_->addAction(collapseAllAction_);
+  viewMenu_->addAction(relayoutAction_);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(edgeLabelsAction_);
+  viewMenu_->addAction(minimapAction_);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(propertiesDock_->toggleViewAction());
+  viewMenu_->addAction(summaryDock_->toggleViewAction());
+  viewMenu_->addAction(historyDock_->toggleViewAction());
+
+  helpMenu_ = menuBar()->addMenu(QString());
+  helpMenu_->addAction(aboutAction_);
+}
+
+void MainWindow::retranslateUi() {
+  fileMenu_->setTitle(tr("&File"));
+  demoMenu_->setTitle(tr("Open &Demo"));
+  recentMenu_->setTitle(tr("Open &Recent"));
+  editMenu_->setTitle(tr("&Edit"));
+  viewMenu_->setTitle(tr("&View"));
+  helpMenu_->setTitle(tr("&Help"));
+  openAction_->setText(tr("&Open…"));
+  saveAsAction_->setText(tr("Save &As…"));
+  exportSvgAction_->setText(tr("Export View as &SVG…"));
+  exportPngAction_->setText(tr("Export View as &PNG…"));
+  quitAction_->setText(tr("&Quit"));
+  undoAction_->setText(tr("&Undo"));
+  redoAction_->setText(tr("&Redo"));
+  findAction_->setText(tr("&Find…"));
+  findNextAction_->setText(tr("Find &Next"));
+  findPrevAction_->setText(tr("Find &Previous"));
+  settingsAction_->setText(tr("&Settings…"));
+  fitAction_->setText(tr("&Fit to Window"));
+  zoomInAction_->setText(tr("Zoom &In"));
+  zoomOutAction_->setText(tr("Zoom &Out"));
+  actualSizeAction_->setText(tr("&Actual Size"));
+  expandAllAction_->setText(tr("&Expand All Groups"));
+  collapseAllAction_->setText(tr("&Collapse All Groups"));
+  relayoutAction_->setText(tr("&Lay Out Again"));
+  edgeLabelsAction_->setText(tr("Arrow &Labels (Type and Shape)"));
+  minimapAction_->setText(tr("&Minimap"));
+  aboutAction_->setText(tr("&About PassLab"));
+  clearRecentAction_->setText(tr("&Clear List"));
+  propertiesDock_->setWindowTitle(tr("Properties"));
+  summaryDock_->setWindowTitle(tr("Model Summary"));
+  historyDock_->setWindowTitle(tr("History"));
+  history_->setEmptyLabel(tr("<opened>"));
+  updateDemoMenu();
+  updateRecentMenu();
+  updateTitle();
+  if (GraphPanel* p = tabs_->current()) layoutStatus_->setText(p->layoutNote());
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) retranslateUi();
+  QMainWindow::changeEvent(event);
+}
+
+void MainWindow::updateTitle() {
+  QString name = doc_->hasModel() ? doc_->displayName() : tr("No model");
+  setWindowTitle(tr("%1[*] — PassLab").arg(name));
+  setWindowModified(doc_->isModified());
+}
+
+void MainWindow::updateActions() {
+  bool has = doc_->hasModel();
+  for (QAction* a :
+       {saveAsAction_, exportSvgAction_, exportPngAction_, fitAction_, zoomInAction_,
+        zoomOutAction_, actualSizeAction_, expandAllAction_, collapseAllAction_, relayoutAction_})
+    a->setEnabled(has);
+}
+
+void MainWindow::updateDemoMenu() {
+  demoMenu_->clear();
+  for (const DemoModel& d : demoModels()) {
+    QAction* a = demoMenu_->addAction(d.title);
+    a->setStatusTip(d.description);
+    a->setToolTip(d.description);
+    connect(a, &QAction::triggered, this, [this, d] { openDemo(d); });
+  }
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = Settings::recentFiles.get();
+  for (const QString& f : files) {
+    QAction* a = recentMenu_->addAction(QFileInfo(f).fileName());
+    a->setStatusTip(f);
+    a->setToolTip(f);
+    connect(a, &QAction::triggered, this, [this, f] { openFile(f); });
+  }
+  if (!files.isEmpty()) recentMenu_->addSeparator();
+  recentMenu_->addAction(clearRecentAction_);
+  clearRecentAction_->setEnabled(!files.isEmpty());
+}
+
+// ---- panels ----
+
+void MainWindow::onPanelAdded(GraphPanel* panel) {
+  connect(panel, &GraphPanel::selectionChanged, this, &MainWindow::onSelection);
+  connect(panel, &GraphPanel::searchStatusChanged, this, [this, panel](int current, int total) {
+    if (panel == tabs_->current()) search_->setStatus(current, total);
+  });
+  connect(panel, &GraphPanel::layoutStarted, this, [this, panel] {
+    if (layoutTasks_.count(panel)) return;
+    QString what = doc_->hasModel() ? panel->graphRef().title(doc_->model()) : QString();
+    QPointer<GraphPanel> guard(panel);
+    layoutTasks_[panel] = tasks_->begin(tr("Laying out %1…").arg(what), [guard] {
+      if (guard) guard->cancelLayout();
+    });
+  });
+  connect(panel, &GraphPanel::layoutFinished, this, [this, panel] {
+    if (!panel->isLayoutRunning()) {
+      auto it = layoutTasks_.find(panel);
+      if (it != layoutTasks_.end()) {
+        tasks_->end(it->second);
+        layoutTasks_.erase(it);
+      }
+    }
+    if (panel == tabs_->current()) layoutStatus_->setText(panel->layoutNote());
+  });
+  connect(panel, &QObject::destroyed, this, [this, panel] {
+    auto it = layoutTasks_.find(panel);
+    if (it != layoutTasks_.end()) {
+      tasks_->end(it->second);
+      layoutTasks_.erase(it);
+    }
+  });
+}
+
+void MainWindow::onCurrentPanelChanged(GraphPanel* panel) {
+  if (panel == nullptr) return;
+  layoutStatus_->setText(panel->layoutNote());
+  if (!search_->text().trimmed().isEmpty())
+    panel->setSearch(search_->text(), search_->field());
+  else
+    search_->setStatus(-1, 0);
+  onSelection(panel->selection());
+}
+
+void MainWindow::onSelection(const Selection& s) {
+  GraphPanel* p = tabs_->panelFor(s.graph);
+  properties_->setSelection(s, p ? &p->groups() : nullptr);
+}
+
+// ---- files ----
+
+bool MainWindow::confirmDiscard() {
+  if (!doc_->hasModel() || !doc_->isModified()) return true;
+  auto answer = QMessageBox::question(
+      this, tr("Discard changes?"),
+      tr("%1 has changes that are not saved. Discard them?").arg(doc_->displayName()),
+      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+  statusBar()->showMessage(text, 10000);
+  // Not modal: the window (and tests) keep running.
+  auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::openDialog() {
+  QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Model"), Settings::lastDirectory.get(),
+      tr("Models (*.onnx *.txt *.onnxtxt);;ONNX models (*.onnx);;PassLab text format (*.txt "
+         "*.onnxtxt);;All files (*)"));
+  if (path.isEmpty()) return;
+  Settings::lastDirectory.set(QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::openDemo(const DemoModel& demo) {
+  openFile(demo.resource, demo.title);
+}
+
+void MainWindow::openFile(const QString& path, const QString& displayName) {
+  if (!confirmDiscard()) return;
+  if (loadTask_ != 0) tasks_->end(loadTask_);
+  const int generation = ++loadGeneration_;
+  QString shown = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
+  // The reader cannot be interrupted: Cancel stops waiting and drops its result.
+  loadTask_ = tasks_->begin(tr("Opening %1…").arg(shown), [this, generation] {
+    if (loadGeneration_ == generation) {
+      ++loadGeneration_;
+      loadTask_ = 0;
+      statusBar()->showMessage(tr("Opening cancelled"), 5000);
+    }
+  });
+  auto* watcher = new QFutureWatcher<std::shared_ptr<LoadOutcome>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path, shown] {
+    std::shared_ptr<LoadOutcome> out = watcher->result();
+    watcher->deleteLater();
+    if (generation != loadGeneration_) return;  // cancelled or superseded
+    tasks_->end(loadTask_);
+    loadTask_ = 0;
+    if (!out->model) {
+      showError(tr("Cannot open the model"), out->error);
+      emit loadFailed(out->error);
+      return;
+    }
+    bool isResource = path.startsWith(QLatin1String(":/"));
+    doc_->open(std::move(out->model), isResource ? QString() : QFileInfo(path).absoluteFilePath(),
+               shown, out->notes);
+    if (!isResource) {
+      Settings::addRecentFile(path);
+      updateRecentMenu();
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(shown), 5000);
+    emit modelOpened();
+  });
+  watcher->setFuture(
+      QtConcurrent::run([path] { return std::make_shared<LoadOutcome>(loadModelFile(path)); }));
+}
+
+void MainWindow::saveAsDialog() {
+  if (!doc_->hasModel()) return;
+  QString start = doc_->filePath().isEmpty()
+                      ? QFileInfo(Settings::lastDirectory.get(), doc_->displayName()).filePath()
+                      : doc_->filePath();
+  QFileInfo info(start);
+  QString suggestion = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() +
+                       QStringLiteral(".optimized.onnx");
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Save Model As"), suggestion,
+                                   tr("ONNX model (*.onnx);;PassLab text format (*.txt)"));
+  if (path.isEmpty()) return;
+  bool overwrite = false;
+  if (doc_->isOpenedFile(path)) {
+    auto answer = QMessageBox::warning(
+        this, tr("Overwrite the original?"),
+        tr("%1 is the file this model was opened from. Replace it with the current model?")
+            .arg(path),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes) return;
+    overwrite = true;
+  }
+  saveTo(path, overwrite);
+}
+
+void MainWindow::saveTo(const QString& path, bool overwriteOpened) {
+  if (!doc_->hasModel()) return;
+  if (!overwriteOpened && doc_->isOpenedFile(path)) {
+    QString msg =
+        tr("%1 is the file this model was opened from; it was not overwritten.").arg(path);
+    showError(tr("Not saved"), msg);
+    emit saveFailed(msg);
+    return;
+  }
+  // A copy shares the weights; the window stays editable while it is written.
+  auto copy = std::make_shared<ir::Model>(doc_->model().clone());
+  const int undoIndex = doc_->undoStack()->index();
+  int task = tasks_->begin(tr("Saving %1…").arg(QFileInfo(path).fileName()), nullptr);
+  auto* watcher = new QFutureWatcher<QString>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, task, path, undoIndex] {
+    QString error = watcher->result();
+    watcher->deleteLater();
+    tasks_->end(task);
+    if (!error.isEmpty()) {
+      showError(tr("Cannot save the model"), error);
+      emit saveFailed(error);
+      return;
+    }
+    // The file now holds the model as it was when saving began.
+    if (doc_->undoStack()->index() == undoIndex) doc_->undoStack()->setClean();
+    Settings::addRecentFile(path);
+    updateRecentMenu();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    emit saved(path);
+  });
+  watcher->setFuture(QtConcurrent::run([copy, path] {
+    Status s = saveModelFile(*copy, path);
+    return s ? QString() : QString::fromStdString(s.message());
+  }));
+}
+
+void MainWindow::exportSvg() {
+  GraphPanel* p = tabs_->current();
+  if (p == nullptr) return;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export View as SVG"), Settings::lastDirectory.get(), tr("SVG image (*.svg)"));
+  if (path.isEmpty()) return;
+  QSaveFile f(path);
+  QByteArray svg = p->svg().toUtf8();
+  if (svg.isEmpty() || !f.open(QIODevice::WriteOnly) || f.write(svg) != svg.size() || !f.commit())
+    showError(tr("Export failed"), tr("Cannot write %1: %2").arg(path, f.errorString()));
+}
+
+void MainWindow::exportPng() {
+  GraphPanel* p = tabs_->current();
+  if (p == nullptr) return;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export View as PNG"), Settings::lastDirectory.get(), tr("PNG image (*.png)"));
+  if (path.isEmpty()) return;
+  QImage img = p->image();
+  if (img.isNull() || !img.save(path, "PNG"))
+    showError(tr("Export failed"), tr("Cannot write %1").arg(path));
+}
+
+void MainWindow::showSettings() {
+  SettingsDialog dialog(this);
+  dialog.setLanguage(Settings::language.get());
+  dialog.setViewSettings(Settings::view());
+  if (dialog.exec() != QDialog::Accepted) return;
+  QString language = dialog.language();
+  if (language != Settings::language.get()) {
+    Settings::language.set(language);
+    Language::apply(language);  // widgets retranslate themselves
+  }
+  ViewSettings v = dialog.viewSettings();
+  Settings::setView(v);
+  edgeLabelsAction_->setChecked(v.edgeLabels);
+  tabs_->setViewSettings(v);
+}
+
+void MainWindow::about() {
+  QMessageBox::about(
+      this, tr("About PassLab"),
+      tr("<h3>PassLab %1</h3><p>A workbench for optimizing ONNX inference graphs: open a model, "
+         "inspect it, apply passes step by step and see what each one changed.</p>"
+         "<p>Graph layout by Graphviz (in a separate process); built with Qt %2.</p>")
+          .arg(QStringLiteral(PASSLAB_VERSION), QString::fromLatin1(qVersion())));
+}
+
+// ---- window events ----
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmDiscard()) {
+    event->ignore();
+    return;
+  }
+  Settings::windowGeometry.set(saveGeometry());
+  Settings::windowState.set(saveState());
+  tasks_->cancelAll();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) {
+      event->acceptProposedAction();
+      return;
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) {
+      event->acceptProposedAction();
+      openFile(url.toLocalFile());
+      return;
+    }
+}
+
+}  // namespace passlab::ui

@@ -1,0 +1,131 @@
+// The main window: menus, docks and the status bar, wiring the document to the
+// graph tabs, search, properties and summary. It holds no model logic itself.
+#pragma once
+
+#include <QMainWindow>
+
+#include <map>
+
+#include "ui/demos/demos.h"
+#include "ui/document/document.h"
+#include "ui/document/selection.h"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QUndoView;
+
+namespace passlab::ui {
+
+class GraphPanel;
+class GraphTabs;
+class PropertiesPanel;
+class SearchBar;
+class SummaryPanel;
+class TaskProgress;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  Document* document() const { return doc_; }
+  GraphTabs* graphTabs() const { return tabs_; }
+  PropertiesPanel* properties() const { return properties_; }
+  SummaryPanel* summary() const { return summary_; }
+  SearchBar* searchBar() const { return search_; }
+  TaskProgress* tasks() const { return tasks_; }
+
+  // Opens a model file (ONNX or text format, or a ":/demos/..." resource) on
+  // a worker thread; the window stays responsive and the load can be cancelled.
+  void openFile(const QString& path, const QString& displayName = {});
+  void openDemo(const DemoModel& demo);
+  bool isLoading() const { return loadTask_ != 0; }
+  // Saves a copy in the background; refuses the opened file unless confirmed.
+  void saveTo(const QString& path, bool overwriteOpened);
+
+ signals:
+  void modelOpened();
+  void loadFailed(const QString& message);
+  void saved(const QString& path);
+  void saveFailed(const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void createActions();
+  void createMenus();
+  void createDocks();
+  void retranslateUi();
+  void updateTitle();
+  void updateRecentMenu();
+  void updateDemoMenu();
+  void updateActions();
+  bool confirmDiscard();
+  void showError(const QString& title, const QString& text);
+
+  void openDialog();
+  void saveAsDialog();
+  void exportSvg();
+  void exportPng();
+  void showSettings();
+  void about();
+
+  void onPanelAdded(GraphPanel* panel);
+  void onCurrentPanelChanged(GraphPanel* panel);
+  void onSelection(const Selection& s);
+
+  Document* doc_;
+  GraphTabs* tabs_;
+  SearchBar* search_;
+  PropertiesPanel* properties_;
+  SummaryPanel* summary_;
+  QUndoView* history_;
+  TaskProgress* tasks_;
+  QLabel* layoutStatus_;
+  QDockWidget* propertiesDock_;
+  QDockWidget* summaryDock_;
+  QDockWidget* historyDock_;
+
+  QMenu* fileMenu_;
+  QMenu* demoMenu_;
+  QMenu* recentMenu_;
+  QMenu* editMenu_;
+  QMenu* viewMenu_;
+  QMenu* helpMenu_;
+  QAction* openAction_;
+  QAction* saveAsAction_;
+  QAction* exportSvgAction_;
+  QAction* exportPngAction_;
+  QAction* quitAction_;
+  QAction* undoAction_;
+  QAction* redoAction_;
+  QAction* findAction_;
+  QAction* findNextAction_;
+  QAction* findPrevAction_;
+  QAction* settingsAction_;
+  QAction* fitAction_;
+  QAction* zoomInAction_;
+  QAction* zoomOutAction_;
+  QAction* actualSizeAction_;
+  QAction* expandAllAction_;
+  QAction* collapseAllAction_;
+  QAction* relayoutAction_;
+  QAction* edgeLabelsAction_;
+  QAction* minimapAction_;
+  QAction* aboutAction_;
+  QAction* clearRecentAction_;
+
+  int loadGeneration_ = 0;
+  int loadTask_ = 0;
+  std::map<GraphPanel*, int> layoutTasks_;
+};
+
+}  // namespace passlab::ui

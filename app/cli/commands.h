@@ -10,6 +10,8 @@ namespace passlab::cli {
 void registerInfo(CLI::App& app);
 void registerOptimize(CLI::App& app);
 void registerPasses(CLI::App& app);
+void registerRun(CLI::App& app);
+void registerConformance(CLI::App& app);
 
 int exitCode();
 void setExitCode(int code);

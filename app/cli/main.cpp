@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   passlab::cli::registerInfo(app);
   passlab::cli::registerOptimize(app);
   passlab::cli::registerPasses(app);
+  passlab::cli::registerRun(app);
+  passlab::cli::registerConformance(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,6 +6,7 @@
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
 #include "core/exec/interpreter.h"
+#include "core/exec/legacy_repairs.h"
 
 namespace passlab::exec {
 
@@ -72,6 +73,7 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
                                                      const ExecutorOptions& options) {
   std::unique_ptr<Executor> ex(new Executor());
   ex->model_ = model.clone();
+  ex->repairs_ = applyLegacyRepairs(ex->model_);
   auto backend = makeBackend(options.backend);
   if (!backend) return backend.error();
   ex->backend_ = std::move(backend).value();

@@ -67,6 +67,8 @@ class Executor {
   const std::vector<std::string>& outputNames() const { return outputNames_; }
   const Backend& backend() const { return *backend_; }
   const ir::Model& model() const { return model_; }
+  // What create() repaired in its copy of the model (legacy_repairs.h).
+  const std::vector<std::string>& repairs() const { return repairs_; }
 
  private:
   Executor() = default;
@@ -79,6 +81,7 @@ class Executor {
   Arena arena_;
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;
+  std::vector<std::string> repairs_;
   std::mutex runMutex_;
 };
 

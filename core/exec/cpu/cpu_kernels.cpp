@@ -11,6 +11,16 @@ const KernelRegistry& kernelRegistry() {
       poolOneDnnKernels(),   normalizationKernels(), softmaxKernels(),    shapeKernels(),
       generatorKernels(),    indexingKernels(),      transposeKernels(),  padKernels(),
       upsampleKernels(),     argMinMaxKernels(),     mlKernels(),         controlFlowKernels(),
+      gatherScatterKernels(), blockCopyKernels(), indexKernels(), resizeKernels(),
+      sequenceKernels(), optionalKernels(), rnnKernels(), quantizeKernels(), qlinearKernels(),
+      contribGeluKernels(), contribLayerNormKernels(), contribAttentionKernels(),
+      signalKernels(), stringKernels(), tfidfKernels(), labelEncoderKernels(), imageKernels(),
+      roiKernels(), scan8Kernels(), beamSearchKernels(),
+      unaryMathKernels(), activationKernels(), compareKernels(), logicalKernels(), powModKernels(),
+      whereKernels(), reduceKernels(), castKernels(), expandKernels(), rangeKernels(),
+      cumulativeKernels(), topKKernels(), eyeLikeKernels(), detKernels(), layerNormKernels(),
+      groupNormKernels(), featureNormKernels(), einsumKernels(), randomKernels(),
+      legacyArithKernels(),
   });
   return registry;
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <type_traits>
 
 #include "core/exec/broadcast.h"
@@ -102,18 +103,35 @@ void binaryLoop(const Tensor& a, const Tensor& b, Tensor& y, const Op& op, int t
 }
 
 // y = op(a, b) with multidirectional broadcasting; a and b have one type.
+// Before opset 7 broadcasting was asked for with broadcast=1 and aligned b at
+// `axis` of a; a node carrying those attributes gets that rule when numpy's
+// rule fails.
 template <class Op>
 class BinaryKernel final : public Kernel {
  public:
-  explicit BinaryKernel(const KernelBuild& b) : op_(makeOp<Op>(b)) {}
+  explicit BinaryKernel(const KernelBuild& b) : op_(makeOp<Op>(b)) {
+    if (b.node().attrInt("broadcast", 0) != 0) legacyAxis_ = b.node().attrInt("axis", -1);
+  }
 
   Status run(KernelContext& ctx) override {
     const Tensor& a = ctx.input(0);
-    const Tensor& b = ctx.input(1);
-    if (a.dtype() != b.dtype())
+    const Tensor* bp = &ctx.input(1);
+    if (a.dtype() != bp->dtype())
       return invalidArgument("inputs have different element types (" + a.describe() + " and " +
-                             b.describe() + ")");
-    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(a.dims(), b.dims()));
+                             bp->describe() + ")");
+    auto shape = broadcastShapes(a.dims(), bp->dims());
+    Tensor legacy;
+    if (!shape && legacyAxis_ && *legacyAxis_ >= 0 &&
+        *legacyAxis_ + static_cast<int64_t>(bp->rank()) <= static_cast<int64_t>(a.rank())) {
+      Dims aligned = bp->dims();
+      aligned.resize(a.rank() - static_cast<size_t>(*legacyAxis_), 1);
+      legacy = bp->view(aligned);
+      bp = &legacy;
+      shape = broadcastShapes(a.dims(), bp->dims());
+    }
+    if (!shape) return shape.error();
+    const Tensor& b = *bp;
+    Dims dims = *shape;
     return dispatch<Op::kTypes>(a.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       using C = ComputeT<S>;
@@ -126,6 +144,7 @@ class BinaryKernel final : public Kernel {
 
  private:
   Op op_;
+  std::optional<int64_t> legacyAxis_;
 };
 
 // y = op(...op(op(x0, x1), x2)..., xn) with broadcasting (Sum, Max, Min, Mean).

@@ -28,5 +28,47 @@ std::span<const KernelDef> upsampleKernels();       // upsample.cpp
 std::span<const KernelDef> argMinMaxKernels();      // argminmax.cpp
 std::span<const KernelDef> mlKernels();             // ml_ops.cpp
 std::span<const KernelDef> controlFlowKernels();    // control_flow.cpp
+// Operator breadth: elementwise math, comparisons, casts, reductions, norms, ...
+std::span<const KernelDef> unaryMathKernels();   // unary_math.cpp
+std::span<const KernelDef> activationKernels();  // activations.cpp
+std::span<const KernelDef> compareKernels();     // compare_ops.cpp
+std::span<const KernelDef> logicalKernels();     // logical_ops.cpp
+std::span<const KernelDef> powModKernels();      // pow_mod.cpp
+std::span<const KernelDef> whereKernels();       // where.cpp
+std::span<const KernelDef> reduceKernels();      // reduce.cpp
+std::span<const KernelDef> castKernels();        // cast.cpp
+std::span<const KernelDef> expandKernels();      // expand.cpp
+std::span<const KernelDef> rangeKernels();       // range.cpp
+std::span<const KernelDef> cumulativeKernels();  // cumulative.cpp
+std::span<const KernelDef> topKKernels();        // topk.cpp
+std::span<const KernelDef> eyeLikeKernels();     // eye_like.cpp
+std::span<const KernelDef> detKernels();         // det.cpp
+std::span<const KernelDef> layerNormKernels();   // layer_norm.cpp
+std::span<const KernelDef> groupNormKernels();   // group_norm.cpp
+std::span<const KernelDef> featureNormKernels(); // feature_norm.cpp
+std::span<const KernelDef> einsumKernels();      // einsum.cpp
+std::span<const KernelDef> randomKernels();      // random_ops.cpp
+std::span<const KernelDef> legacyArithKernels(); // legacy_arith.cpp
+// Data movement, sequences, recurrent, quantized, contrib and signal ops.
+std::span<const KernelDef> gatherScatterKernels();  // gather_scatter.cpp
+std::span<const KernelDef> blockCopyKernels();      // block_copy.cpp
+std::span<const KernelDef> indexKernels();          // index_ops.cpp
+std::span<const KernelDef> resizeKernels();         // resize.cpp
+std::span<const KernelDef> sequenceKernels();       // sequence_ops.cpp
+std::span<const KernelDef> optionalKernels();       // optional_ops.cpp
+std::span<const KernelDef> rnnKernels();            // rnn.cpp
+std::span<const KernelDef> quantizeKernels();       // quantize.cpp
+std::span<const KernelDef> qlinearKernels();        // qlinear.cpp
+std::span<const KernelDef> contribGeluKernels();    // contrib_gelu.cpp
+std::span<const KernelDef> contribLayerNormKernels();  // contrib_layer_norm.cpp
+std::span<const KernelDef> contribAttentionKernels();  // contrib_attention.cpp
+std::span<const KernelDef> signalKernels();         // signal_ops.cpp
+std::span<const KernelDef> stringKernels();         // string_ops.cpp
+std::span<const KernelDef> tfidfKernels();          // tfidf.cpp
+std::span<const KernelDef> labelEncoderKernels();   // label_encoder.cpp
+std::span<const KernelDef> imageKernels();          // image_ops.cpp
+std::span<const KernelDef> roiKernels();            // roi_ops.cpp
+std::span<const KernelDef> scan8Kernels();          // scan8.cpp
+std::span<const KernelDef> beamSearchKernels();     // beam_search.cpp
 
 }  // namespace passlab::exec::cpu

@@ -1,4 +1,5 @@
 // Elementwise unary operators on the generic UnaryKernel (see elementwise.h).
+#include <algorithm>
 #include <cmath>
 
 #include "core/exec/cpu/elementwise.h"
@@ -13,7 +14,7 @@ struct ReluOp {
   static constexpr TypeSet kTypes = types::kSignedNumeric;
   template <class C>
   C operator()(C x) const {
-    return x > C(0) ? x : C(0);
+    return std::max(x, C(0));
   }
 };
 

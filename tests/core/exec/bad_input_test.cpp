@@ -89,5 +89,25 @@ TEST(BadInput, MemoryLimitNamesNode) {
   EXPECT_TRUE(contains(e, "memory limit")) << e;
 }
 
+TEST(BadInput, GatherIndexOutOfRangeNamesNode) {
+  const char* text = R"(
+    main (float[5,2] data, int64[2] idx) => (float[2,2] y) { [pick] y = Gather(data, idx) })";
+  std::string e = errorOf(text, {{"data", ir::Tensor(ir::DataType::kFloat, {5, 2})},
+                                 {"idx", testutil::int64s({2}, {1, 7})}});
+  EXPECT_TRUE(contains(e, "'pick'")) << e;
+  EXPECT_TRUE(contains(e, "index 7 is out of range")) << e;
+  // Negative indices count from the end.
+  EXPECT_EQ(errorOf(text, {{"data", ir::Tensor(ir::DataType::kFloat, {5, 2})},
+                           {"idx", testutil::int64s({2}, {-1, -5})}}),
+            "");
+}
+
+TEST(BadInput, KernelWithoutTheElementTypeIsNamed) {
+  const char* text = R"(main (string[2] x) => (string[2] y) { [neg] y = Neg(x) })";
+  std::string e = errorOf(text, {{"x", ir::Tensor::fromStrings({2}, {"a", "b"})}});
+  EXPECT_TRUE(contains(e, "'neg'")) << e;
+  EXPECT_TRUE(contains(e, "string")) << e;
+}
+
 }  // namespace
 }  // namespace passlab::exec

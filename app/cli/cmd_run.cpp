@@ -1,0 +1,236 @@
+// passlab-cli run MODEL [--input NAME=FILE.npy|random|zeros] [--dim NAME=VALUE]
+//   [--repeat N] [--warmup N] [--threads N] [--profile] [--json]
+// Runs a model on the CPU executor: output summaries, latency (min, median),
+// peak arena memory, and with --profile a per-node table sorted by time.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "app/cli/run_inputs.h"
+#include "core/exec/executor.h"
+#include "core/io/model_io.h"
+#include "core/support/strings.h"
+
+namespace passlab::cli {
+
+namespace {
+
+struct RunArgs {
+  std::string model;
+  InputSpec inputs;
+  int repeat = 10;
+  int warmup = 1;
+  int threads = 0;
+  bool profile = false;
+  bool json = false;
+  bool reference = false;
+  uint64_t memoryLimit = 0;
+  int64_t maxLoopIterations = 1'000'000;
+};
+
+struct OutputSummary {
+  std::string name, type;
+  bool numeric = false;
+  double min = 0, max = 0, mean = 0;
+  std::vector<double> head;
+};
+
+OutputSummary summarize(const std::string& name, const exec::Value& v) {
+  OutputSummary s;
+  s.name = name;
+  s.type = v.describe();
+  if (!v.isTensor() || v.tensor().isString() || v.tensor().numel() == 0) return s;
+  ir::Tensor t = v.tensor().toIr();
+  auto values = t.toDoubleVector();
+  s.numeric = true;
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  double sum = 0;
+  for (double x : values) sum += x;
+  s.mean = sum / static_cast<double>(values.size());
+  s.head.assign(values.begin(), values.begin() + std::min<size_t>(values.size(), 5));
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0;
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Per node: time averaged over the profiled runs.
+std::vector<exec::NodeProfile> averageProfiles(const std::vector<std::vector<exec::NodeProfile>>& runs) {
+  std::vector<exec::NodeProfile> out;
+  std::map<ir::NodeId, size_t> index;
+  for (const auto& run : runs)
+    for (const exec::NodeProfile& p : run) {
+      auto [it, fresh] = index.emplace(p.nodeId, out.size());
+      if (fresh) {
+        out.push_back(p);
+        out.back().micros = 0;
+        out.back().calls = 0;
+      }
+      exec::NodeProfile& o = out[it->second];
+      o.micros += p.micros / static_cast<double>(runs.size());
+      o.calls += p.calls;
+    }
+  for (auto& p : out) p.calls /= static_cast<int64_t>(std::max<size_t>(runs.size(), 1));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.micros > b.micros; });
+  return out;
+}
+
+void printText(const RunArgs& args, const PreparedInputs& inputs, int threads,
+               const std::vector<OutputSummary>& outs, const std::vector<double>& ms,
+               uint64_t peak, const std::vector<exec::NodeProfile>& profile) {
+  std::printf("model:   %s\nthreads: %d\n", args.model.c_str(), threads);
+  for (const std::string& d : inputs.descriptions) std::printf("input:   %s\n", d.c_str());
+  for (const OutputSummary& o : outs) {
+    std::printf("output:  %s %s", o.name.c_str(), o.type.c_str());
+    if (o.numeric) {
+      std::printf("  min %.6g  max %.6g  mean %.6g  first [", o.min, o.max, o.mean);
+      for (size_t i = 0; i < o.head.size(); ++i) std::printf("%s%.6g", i ? ", " : "", o.head[i]);
+      std::printf("]");
+    }
+    std::printf("\n");
+  }
+  std::printf("latency: min %.3f ms, median %.3f ms (%zu runs after %d warm-up)\n",
+              ms.empty() ? 0.0 : *std::min_element(ms.begin(), ms.end()), median(ms), ms.size(),
+              args.warmup);
+  std::printf("peak arena: %s\n", str::humanBytes(peak).c_str());
+  if (profile.empty()) return;
+  double total = 0;
+  for (const auto& p : profile)
+    if (p.depth == 0) total += p.micros;
+  std::printf("\n%-22s %-34s %-22s %10s %7s %12s\n", "op", "node", "kernel", "time ms", "share",
+              "bytes moved");
+  for (const auto& p : profile) {
+    std::string node = p.name.empty() ? "#" + std::to_string(p.nodeId) : p.name;
+    if (p.depth > 0) node = std::string(static_cast<size_t>(2 * p.depth), ' ') + node;
+    if (node.size() > 34) node = node.substr(0, 31) + "...";
+    std::printf("%-22s %-34s %-22s %10.3f %6.1f%% %12s\n", p.op.c_str(), node.c_str(),
+                p.kernel.c_str(), p.micros / 1000.0, total > 0 ? 100.0 * p.micros / total : 0.0,
+                str::humanBytes(p.bytesRead + p.bytesWritten).c_str());
+  }
+}
+
+void printJson(const RunArgs& args, const PreparedInputs& inputs, int threads,
+               const std::vector<OutputSummary>& outs, const std::vector<double>& ms,
+               uint64_t peak, const std::vector<exec::NodeProfile>& profile) {
+  nlohmann::json j;
+  j["model"] = args.model;
+  j["threads"] = threads;
+  j["inputs"] = inputs.descriptions;
+  for (const OutputSummary& o : outs) {
+    nlohmann::json jo = {{"name", o.name}, {"type", o.type}};
+    if (o.numeric) {
+      jo["min"] = o.min;
+      jo["max"] = o.max;
+      jo["mean"] = o.mean;
+      jo["first"] = o.head;
+    }
+    j["outputs"].push_back(jo);
+  }
+  j["latency_ms"] = {{"min", ms.empty() ? 0.0 : *std::min_element(ms.begin(), ms.end())},
+                     {"median", median(ms)},
+                     {"runs", ms.size()},
+                     {"warmup", args.warmup},
+                     {"all", ms}};
+  j["peak_arena_bytes"] = peak;
+  double total = 0;
+  for (const auto& p : profile)
+    if (p.depth == 0) total += p.micros;
+  j["profile"] = nlohmann::json::array();
+  for (const auto& p : profile)
+    j["profile"].push_back({{"node_id", p.nodeId},
+                            {"op", p.op},
+                            {"name", p.name},
+                            {"kernel", p.kernel},
+                            {"depth", p.depth},
+                            {"calls", p.calls},
+                            {"ms", p.micros / 1000.0},
+                            {"share", total > 0 ? p.micros / total : 0.0},
+                            {"bytes_read", p.bytesRead},
+                            {"bytes_written", p.bytesWritten}});
+  std::cout << j.dump(2) << "\n";
+}
+
+int runCommand(const RunArgs& args) {
+  auto fail = [](const Error& e) {
+    std::cerr << "error: " << e.message() << "\n";
+    return 1;
+  };
+  auto loaded = io::loadModel(args.model);
+  if (!loaded) return fail(loaded.error());
+  exec::ExecutorOptions eo;
+  eo.referenceKernels = args.reference;
+  auto ex = exec::Executor::create(loaded->model, eo);
+  if (!ex) return fail(ex.error());
+  auto inputs = prepareInputs(**ex, args.inputs);
+  if (!inputs) return fail(inputs.error());
+  exec::RunOptions ro;
+  ro.threads = args.threads;
+  ro.memoryLimitBytes = args.memoryLimit;
+  ro.maxLoopIterations = args.maxLoopIterations;
+  int threads = args.threads > 0 ? args.threads : (*ex)->backend().defaultThreads();
+  exec::RunResult last;
+  for (int i = 0; i < args.warmup; ++i) {
+    auto r = (*ex)->run(inputs->values, ro);
+    if (!r) return fail(r.error());
+  }
+  std::vector<double> ms;
+  uint64_t peak = 0;
+  std::vector<std::vector<exec::NodeProfile>> profiles;
+  ro.profile = args.profile;
+  for (int i = 0; i < std::max(args.repeat, 1); ++i) {
+    auto r = (*ex)->run(inputs->values, ro);
+    if (!r) return fail(r.error());
+    ms.push_back(r->totalMicros / 1000.0);
+    peak = std::max(peak, r->peakArenaBytes);
+    if (args.profile) profiles.push_back(std::move(r->profile));
+    last = std::move(r).value();
+  }
+  std::vector<OutputSummary> outs;
+  for (size_t i = 0; i < last.values.size(); ++i)
+    outs.push_back(summarize(last.outputNames[i], last.values[i]));
+  auto profile = args.profile ? averageProfiles(profiles) : std::vector<exec::NodeProfile>{};
+  if (args.json) {
+    printJson(args, *inputs, threads, outs, ms, peak, profile);
+  } else {
+    printText(args, *inputs, threads, outs, ms, peak, profile);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void registerRun(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "Run a model on the CPU executor and time it");
+  auto args = std::make_shared<RunArgs>();
+  cmd->add_option("model", args->model, "ONNX model file")->required();
+  cmd->add_option("--input", args->inputs.inputs,
+                  "NAME=FILE.npy, or random (default, seeded) / zeros / arange for every input");
+  cmd->add_option("--dim", args->inputs.dims, "NAME=VALUE for a symbolic dim (default 1)");
+  cmd->add_option("--seed", args->inputs.seed, "Seed of the random inputs (default 0)");
+  cmd->add_option("--repeat", args->repeat, "Timed runs (default 10)")->check(CLI::PositiveNumber);
+  cmd->add_option("--warmup", args->warmup, "Untimed runs first (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads, "Threads (default: every core)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--profile", args->profile, "Per-node profile, sorted by time");
+  cmd->add_flag("--json", args->json, "Print JSON");
+  cmd->add_flag("--reference", args->reference, "Use only the reference kernels");
+  cmd->add_option("--memory-limit", args->memoryLimit,
+                  "Fail a run whose intermediate tensors pass this many bytes");
+  cmd->add_option("--max-loop-iterations", args->maxLoopIterations,
+                  "Stop a Loop after this many iterations (default 1000000)");
+  cmd->callback([args] { setExitCode(runCommand(*args)); });
+}
+
+}  // namespace passlab::cli

@@ -1,0 +1,200 @@
+#include "app/cli/conformance.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/exec/executor.h"
+#include "core/io/model_io.h"
+
+namespace fs = std::filesystem;
+
+namespace passlab::cli {
+
+namespace {
+
+std::string oneLine(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  if (s.size() > 300) s = s.substr(0, 297) + "...";
+  return s;
+}
+
+// Sets `flag` after `seconds` unless stopped first.
+class Watchdog {
+ public:
+  Watchdog(std::atomic<bool>& flag, double seconds)
+      : thread_([this, &flag, seconds] {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
+            flag = true;
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+bool usesTrainingOps(const ir::Model& m) {
+  bool training = false;
+  m.graph().forEachNodeRecursive([&](ir::Node* n) {
+    training = training || n->domain() == "ai.onnx.preview.training";
+  });
+  return training;
+}
+
+std::vector<std::string> sortedEntries(const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// input_10.pb sorts after input_2.pb by number, not text.
+std::string dataFile(const std::string& set, const char* kind, size_t i) {
+  return set + "/" + kind + "_" + std::to_string(i) + ".pb";
+}
+
+TestOutcome runOne(const std::string& path, const ConformanceOptions& options,
+                   const Tolerance& tol) {
+  TestOutcome out;
+  out.name = fs::path(path).filename().string();
+  auto fail = [&](const std::string& why) {
+    out.status = TestOutcome::Status::kFail;
+    out.reason = oneLine(why);
+    return out;
+  };
+  auto loaded = io::loadModel(path + "/model.onnx");
+  if (!loaded) return fail("load: " + loaded.error().message());
+  const ir::Model& model = loaded->model;
+  if (usesTrainingOps(model)) {
+    out.status = TestOutcome::Status::kSkip;
+    out.reason = "training operator (ai.onnx.preview.training)";
+    return out;
+  }
+  auto sets = sortedEntries(path, "test_data_set_");
+  if (sets.empty()) {
+    out.status = TestOutcome::Status::kSkip;
+    out.reason = "no test data";
+    return out;
+  }
+  auto ex = exec::Executor::create(model, {});
+  if (!ex) return fail(ex.error().message());
+  std::vector<const ir::Value*> inputs;
+  for (const ir::Value* v : model.graph().inputs())
+    if (!v->isInitializer()) inputs.push_back(v);
+  const auto& outputs = model.graph().outputs();
+  for (const std::string& set : sets) {
+    exec::NamedInputs feed;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::string file = dataFile(set, "input", i);
+      if (!fs::exists(file)) continue;  // an omitted optional input
+      auto v = io::readDataFile(file, inputs[i]->type());
+      if (!v) return fail(v.error().message());
+      feed.emplace_back(inputs[i]->name(), toExecValue(*v));
+    }
+    std::atomic<bool> cancel{false};
+    exec::RunOptions ro;
+    ro.threads = options.threads;
+    ro.cancel = &cancel;
+    ro.maxLoopIterations = 100'000;
+    Expected<exec::RunResult> r = internalError("not run");
+    {
+      Watchdog dog(cancel, options.secondsPerTest);
+      r = (*ex)->run(feed, ro);
+    }
+    if (!r) return fail(cancel ? "timed out after " + std::to_string(options.secondsPerTest) + " s"
+                               : r.error().message());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::string file = dataFile(set, "output", i);
+      if (!fs::exists(file)) continue;
+      auto want = io::readDataFile(file, outputs[i]->type());
+      if (!want) return fail(want.error().message());
+      if (i >= r->values.size()) return fail("output " + std::to_string(i) + " missing");
+      if (auto diff = compareValues(toExecValue(*want), r->values[i], tol))
+        return fail("output '" + outputs[i]->name() + "': " + *diff);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> readKnownFailures(const std::string& path,
+                                                     const std::string& suite) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    std::string name, reason;
+    ss >> name;
+    std::getline(ss, reason);
+    reason.erase(0, reason.find_first_not_of(" \t"));
+    if (auto colon = name.find(':'); colon != std::string::npos) {
+      if (name.substr(0, colon) != suite) continue;
+      name = name.substr(colon + 1);
+    }
+    if (!name.empty()) out[name] = reason;
+  }
+  return out;
+}
+
+std::map<std::string, Tolerance> readTolerances(const std::string& path) {
+  std::map<std::string, Tolerance> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    std::string name, item;
+    ss >> name;
+    Tolerance t;
+    while (ss >> item) {
+      if (item.rfind("rtol=", 0) == 0) t.rtol = std::stod(item.substr(5));
+      if (item.rfind("atol=", 0) == 0) t.atol = std::stod(item.substr(5));
+    }
+    out[name] = t;
+  }
+  return out;
+}
+
+std::vector<TestOutcome> runConformance(const ConformanceOptions& options, bool printProgress) {
+  auto tolerances = options.tolerances.empty() ? std::map<std::string, Tolerance>{}
+                                               : readTolerances(options.tolerances);
+  std::vector<TestOutcome> outcomes;
+  std::vector<std::string> tests;
+  for (const std::string& p : sortedEntries(options.dir, "test_"))
+    if (fs::is_directory(p) && fs::exists(p + "/model.onnx")) tests.push_back(p);
+  size_t done = 0;
+  for (const std::string& p : tests) {
+    std::string name = fs::path(p).filename().string();
+    if (!options.filter.empty() && name.find(options.filter) == std::string::npos) continue;
+    auto it = tolerances.find(name);
+    outcomes.push_back(runOne(p, options, it == tolerances.end() ? Tolerance{} : it->second));
+    if (printProgress && ++done % 100 == 0)
+      std::fprintf(stderr, "... %zu tests\n", done);
+  }
+  return outcomes;
+}
+
+}  // namespace passlab::cli

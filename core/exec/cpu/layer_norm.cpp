@@ -1,0 +1,141 @@
+// LayerNormalization and RMSNormalization over the dims from `axis` on.
+//
+// LayerNormalization: y = (x - mean) / sqrt(var + epsilon) * scale + bias, with
+// the optional Mean and InvStdDev outputs in the stash type (float by
+// default). Besides opset 17+, the row covers opsets 1-16 in the default
+// domain: onnxruntime's contrib LayerNormalization of the same signature,
+// which exported models (BERT-style) use there.
+// RMSNormalization (opset 23): y = x / sqrt(mean(x^2) + epsilon) * scale.
+//
+// Statistics are accumulated in double (two passes over each row); rows run in
+// parallel.
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/norm_util.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+template <bool kRms>
+class RowNorm final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    PASSLAB_ASSIGN_OR_RETURN(ir::DataType stash, stashType(b));
+    return std::unique_ptr<Kernel>(new RowNorm(b.node().attrInt("axis", -1),
+                                               b.node().attrFloat("epsilon", 1e-5f), stash));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const auto rank = static_cast<int64_t>(x.rank());
+    if (rank == 0) return invalidArgument("the input must have at least one dim");
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axis_, rank));
+    const Dims normDims(x.dims().begin() + axis, x.dims().end());
+    const int64_t cols = numelOf(normDims);
+    const int64_t rows = numelOf(Dims(x.dims().begin(), x.dims().begin() + axis));
+    Dims statDims = x.dims();
+    for (int64_t d = axis; d < rank; ++d) statDims[static_cast<size_t>(d)] = 1;
+    const Tensor& scale = ctx.input(1);
+    if (scale.dtype() != x.dtype())
+      return invalidArgument("scale " + scale.describe() + " must have the type of X " +
+                             x.describe());
+    const bool hasBias = !kRms && ctx.has(2);
+    if (hasBias && ctx.input(2).dtype() != x.dtype())
+      return invalidArgument("bias " + ctx.input(2).describe() + " must have the type of X " +
+                             x.describe());
+    return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = ComputeT<S>;
+      PASSLAB_ASSIGN_OR_RETURN(std::vector<C> w, (broadcastParam<S, C>(scale, normDims, "scale")));
+      std::vector<C> bias;
+      if (hasBias) {
+        PASSLAB_ASSIGN_OR_RETURN(bias, (broadcastParam<S, C>(ctx.input(2), normDims, "bias")));
+      }
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      // Optional statistics outputs (LayerNormalization only).
+      Tensor* meanOut = nullptr;
+      Tensor* invOut = nullptr;
+      if (!kRms && ctx.outputCount() > 1 && ctx.wantsOutput(1)) {
+        PASSLAB_ASSIGN_OR_RETURN(meanOut, ctx.allocate(1, stash_, statDims));
+      }
+      if (!kRms && ctx.outputCount() > 2 && ctx.wantsOutput(2)) {
+        PASSLAB_ASSIGN_OR_RETURN(invOut, ctx.allocate(2, stash_, statDims));
+      }
+      std::vector<double> means(meanOut ? static_cast<size_t>(rows) : 0);
+      std::vector<double> invs(invOut ? static_cast<size_t>(rows) : 0);
+      const S* in = x.data<S>();
+      S* out = y->mutableData<S>();
+      const double eps = epsilon_;
+      parallelFor(rows, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (cols + 1)),
+                  [&](int64_t b, int64_t e) {
+                    for (int64_t r = b; r < e; ++r) {
+                      const S* xr = in + r * cols;
+                      S* yr = out + r * cols;
+                      double mean = 0;
+                      if constexpr (!kRms) {
+                        for (int64_t i = 0; i < cols; ++i) mean += static_cast<double>(load(xr[i]));
+                        mean /= static_cast<double>(cols);
+                      }
+                      double var = 0;
+                      for (int64_t i = 0; i < cols; ++i) {
+                        double d = static_cast<double>(load(xr[i])) - mean;
+                        var += d * d;
+                      }
+                      var /= static_cast<double>(cols);
+                      const double inv = 1.0 / std::sqrt(var + eps);
+                      const C m = static_cast<C>(mean);
+                      const C s = static_cast<C>(inv);
+                      for (int64_t i = 0; i < cols; ++i) {
+                        C v = (load(xr[i]) - m) * s * w[static_cast<size_t>(i)];
+                        if (hasBias) v += bias[static_cast<size_t>(i)];
+                        yr[i] = store<S>(v);
+                      }
+                      if (meanOut) means[static_cast<size_t>(r)] = mean;
+                      if (invOut) invs[static_cast<size_t>(r)] = inv;
+                    }
+                  });
+      if (meanOut) writeStats(*meanOut, means);
+      if (invOut) writeStats(*invOut, invs);
+      return Status::ok();
+    });
+  }
+
+ private:
+  RowNorm(int64_t axis, float epsilon, ir::DataType stash)
+      : axis_(axis), epsilon_(epsilon), stash_(stash) {}
+
+  static void writeStats(Tensor& t, const std::vector<double>& v) {
+    (void)dispatch<types::kFloats>(t.dtype(), [&](auto tag) -> Status {
+      using U = typename decltype(tag)::type;
+      U* p = t.mutableData<U>();
+      for (size_t i = 0; i < v.size(); ++i) p[i] = store<U>(static_cast<ComputeT<U>>(v[i]));
+      return Status::ok();
+    });
+  }
+
+  int64_t axis_;
+  float epsilon_;
+  ir::DataType stash_;
+};
+
+const KernelDef kRows[] = {
+    {"", "LayerNormalization", 1, kOpsetMax, types::kFloats, 0, Tier::kReference,
+     "cpu.LayerNormalization", makeKernel<RowNorm<false>>},
+    {"", "RMSNormalization", 23, kOpsetMax, types::kFloats, 0, Tier::kReference,
+     "cpu.RMSNormalization", makeKernel<RowNorm<true>>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> layerNormKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

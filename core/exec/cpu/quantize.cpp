@@ -1,0 +1,422 @@
+// Linear quantization: QuantizeLinear, DequantizeLinear (per tensor, per
+// axis and blocked; 8-, 16-, 4- and 2-bit integers, int32 for dequantizing,
+// float8 e4m3fn/e4m3fnuz/e5m2/e5m2fnuz and float4 e2m1, float8 e8m0
+// scales) and DynamicQuantizeLinear. Sub-byte types are packed low bits first.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using ir::DataType;
+
+// A small float format: exponent and mantissa bits, bias, and how it spells
+// NaN and infinity.
+struct MiniFloat {
+  int expBits, manBits, bias;
+  enum Special { kIeee, kFiniteNanAllOnes, kFnuz, kNone } special;
+  double maxValue() const {
+    int maxExp = (1 << expBits) - 1 - bias;
+    int manMax = (1 << manBits) - 1;
+    if (special == kIeee) --maxExp;                   // the top exponent is inf/NaN
+    if (special == kFiniteNanAllOnes) manMax -= 1;    // S.1111.111 is NaN
+    return (1.0 + manMax / static_cast<double>(1 << manBits)) * std::ldexp(1.0, maxExp);
+  }
+};
+
+constexpr MiniFloat kE4M3FN{4, 3, 7, MiniFloat::kFiniteNanAllOnes};
+constexpr MiniFloat kE4M3FNUZ{4, 3, 8, MiniFloat::kFnuz};
+constexpr MiniFloat kE5M2{5, 2, 15, MiniFloat::kIeee};
+constexpr MiniFloat kE5M2FNUZ{5, 2, 16, MiniFloat::kFnuz};
+constexpr MiniFloat kE2M1{2, 1, 1, MiniFloat::kNone};
+
+const MiniFloat* miniFloatOf(DataType t) {
+  switch (t) {
+    case DataType::kFloat8E4M3FN:
+      return &kE4M3FN;
+    case DataType::kFloat8E4M3FNUZ:
+      return &kE4M3FNUZ;
+    case DataType::kFloat8E5M2:
+      return &kE5M2;
+    case DataType::kFloat8E5M2FNUZ:
+      return &kE5M2FNUZ;
+    case DataType::kFloat4E2M1:
+      return &kE2M1;
+    default:
+      return nullptr;
+  }
+}
+
+double decodeMini(const MiniFloat& f, uint32_t bits) {
+  const int total = 1 + f.expBits + f.manBits;
+  const uint32_t sign = (bits >> (total - 1)) & 1u;
+  const uint32_t e = (bits >> f.manBits) & ((1u << f.expBits) - 1);
+  const uint32_t m = bits & ((1u << f.manBits) - 1);
+  if (f.special == MiniFloat::kFnuz && bits == (1u << (total - 1)))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (f.special == MiniFloat::kFiniteNanAllOnes && e == (1u << f.expBits) - 1 &&
+      m == (1u << f.manBits) - 1)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (f.special == MiniFloat::kIeee && e == (1u << f.expBits) - 1)
+    return m == 0 ? (sign ? -HUGE_VAL : HUGE_VAL) : std::numeric_limits<double>::quiet_NaN();
+  double v = e == 0 ? std::ldexp(static_cast<double>(m), 1 - f.bias - f.manBits)
+                    : std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -f.manBits),
+                                 static_cast<int>(e) - f.bias);
+  return sign ? -v : v;
+}
+
+// Rounds to nearest even; saturates to the largest finite value when asked
+// (or when the format has no infinity and no NaN).
+uint32_t encodeMini(const MiniFloat& f, double v, bool saturate) {
+  const int total = 1 + f.expBits + f.manBits;
+  const uint32_t signBit = 1u << (total - 1);
+  const uint32_t nanBits = f.special == MiniFloat::kFnuz ? signBit
+                           : f.special == MiniFloat::kIeee
+                               ? ((1u << (f.expBits + f.manBits)) - 1) | 0u
+                               : (1u << (f.expBits + f.manBits)) - 1;
+  if (std::isnan(v)) return f.special == MiniFloat::kNone ? 0 : nanBits;
+  uint32_t sign = std::signbit(v) ? signBit : 0;
+  double a = std::fabs(v);
+  const double maxV = f.maxValue();
+  auto overflow = [&]() -> uint32_t {
+    if (saturate || f.special == MiniFloat::kNone) {
+      // The largest finite value: all exponent and mantissa bits, less the NaN pattern.
+      uint32_t maxBits = (1u << (f.expBits + f.manBits)) - 1;
+      if (f.special == MiniFloat::kFiniteNanAllOnes) maxBits -= 1;
+      if (f.special == MiniFloat::kIeee) maxBits -= (1u << f.manBits);
+      return sign | maxBits;
+    }
+    if (f.special == MiniFloat::kIeee) return sign | (((1u << f.expBits) - 1) << f.manBits);
+    return nanBits;
+  };
+  if (std::isinf(a)) return overflow();
+  if (saturate && a > maxV) a = maxV;
+  // Quantum at a's exponent (subnormal quantum below the smallest normal).
+  int e = a > 0 ? static_cast<int>(std::floor(std::log2(a))) : 1 - f.bias;
+  e = std::max(e, 1 - f.bias);
+  double q = std::ldexp(1.0, e - f.manBits);
+  double r = std::nearbyint(a / q) * q;  // nearbyint rounds half to even
+  if (r > maxV) return overflow();
+  if (r == 0) return f.special == MiniFloat::kFnuz ? 0 : sign;
+  int re = static_cast<int>(std::floor(std::log2(r)));
+  uint32_t bits;
+  if (re < 1 - f.bias) {
+    bits = static_cast<uint32_t>(std::ldexp(r, f.bias - 1 + f.manBits));  // subnormal
+  } else {
+    uint32_t mant = static_cast<uint32_t>(std::ldexp(r, f.manBits - re)) - (1u << f.manBits);
+    bits = (static_cast<uint32_t>(re + f.bias) << f.manBits) | mant;
+  }
+  return sign | bits;
+}
+
+// Integer range of a quantized integer type.
+bool intRange(DataType t, int64_t& lo, int64_t& hi) {
+  switch (t) {
+    case DataType::kUInt8:
+      lo = 0, hi = 255;
+      return true;
+    case DataType::kInt8:
+      lo = -128, hi = 127;
+      return true;
+    case DataType::kUInt16:
+      lo = 0, hi = 65535;
+      return true;
+    case DataType::kInt16:
+      lo = -32768, hi = 32767;
+      return true;
+    case DataType::kInt32:
+      lo = INT32_MIN, hi = INT32_MAX;
+      return true;
+    case DataType::kUInt4:
+      lo = 0, hi = 15;
+      return true;
+    case DataType::kInt4:
+      lo = -8, hi = 7;
+      return true;
+    case DataType::kUInt2:
+      lo = 0, hi = 3;
+      return true;
+    case DataType::kInt2:
+      lo = -2, hi = 1;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Reads element i of a quantized tensor as a number (floats decoded).
+double readQ(const Tensor& t, int64_t i) {
+  const auto* b = static_cast<const uint8_t*>(t.raw());
+  switch (t.dtype()) {
+    case DataType::kUInt8:
+      return b[i];
+    case DataType::kInt8:
+      return static_cast<int8_t>(b[i]);
+    case DataType::kUInt16:
+      return t.data<uint16_t>()[i];
+    case DataType::kInt16:
+      return t.data<int16_t>()[i];
+    case DataType::kInt32:
+      return t.data<int32_t>()[i];
+    case DataType::kUInt4:
+    case DataType::kInt4: {
+      uint32_t v = (b[i / 2] >> (4 * (i % 2))) & 0xfu;
+      if (t.dtype() == DataType::kInt4 && (v & 0x8u)) return static_cast<double>(v) - 16;
+      return v;
+    }
+    case DataType::kUInt2:
+    case DataType::kInt2: {
+      uint32_t v = (b[i / 4] >> (2 * (i % 4))) & 0x3u;
+      if (t.dtype() == DataType::kInt2 && (v & 0x2u)) return static_cast<double>(v) - 4;
+      return v;
+    }
+    case DataType::kFloat4E2M1:
+      return decodeMini(kE2M1, (b[i / 2] >> (4 * (i % 2))) & 0xfu);
+    case DataType::kFloat:
+      return t.data<float>()[i];
+    case DataType::kFloat16:
+      return halfToFloat(t.data<uint16_t>()[i]);
+    case DataType::kBFloat16:
+      return bfloat16ToFloat(t.data<uint16_t>()[i]);
+    case DataType::kFloat8E8M0:
+      return b[i] == 0xff ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, b[i] - 127);
+    default:
+      if (const MiniFloat* f = miniFloatOf(t.dtype())) return decodeMini(*f, b[i]);
+      return 0;
+  }
+}
+
+// Writes quantized element i (t zeroed beforehand for packed types).
+void writeQ(Tensor& t, int64_t i, uint32_t bits) {
+  auto* b = static_cast<uint8_t*>(t.mutableRaw());
+  switch (ir::dtypeBits(t.dtype())) {
+    case 16:
+      t.mutableData<uint16_t>()[i] = static_cast<uint16_t>(bits);
+      return;
+    case 4:
+      b[i / 2] = static_cast<uint8_t>(b[i / 2] | ((bits & 0xfu) << (4 * (i % 2))));
+      return;
+    case 2:
+      b[i / 4] = static_cast<uint8_t>(b[i / 4] | ((bits & 0x3u) << (2 * (i % 4))));
+      return;
+    default:
+      b[i] = static_cast<uint8_t>(bits);
+  }
+}
+
+// Where each element of x finds its scale: per tensor, per axis or per block.
+struct ScaleMap {
+  int64_t outer = 1, n = 1, inner = 1;  // x seen as [outer, n, inner] around the axis
+  enum { kTensor, kAxis, kBlock } kind = kTensor;
+  int64_t block = 0, blocks = 1;
+  int64_t indexOf(int64_t i) const {
+    if (kind == kTensor) return 0;
+    const int64_t a = (i / inner) % n;
+    if (kind == kAxis) return a;
+    const int64_t o = i / (inner * n), in = i % inner;
+    return (o * blocks + a / block) * inner + in;
+  }
+};
+
+Expected<ScaleMap> scaleMap(const Tensor& x, const Tensor& scale, int64_t axisAttr,
+                            int64_t blockSize, const char* what) {
+  ScaleMap m;
+  if (scale.numel() == 1 && blockSize <= 0) return m;
+  PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axisAttr, static_cast<int64_t>(x.rank())));
+  for (int64_t d = 0; d < axis; ++d) m.outer *= x.dim(static_cast<size_t>(d));
+  m.n = x.dim(static_cast<size_t>(axis));
+  for (size_t d = static_cast<size_t>(axis) + 1; d < x.rank(); ++d) m.inner *= x.dim(d);
+  if (blockSize <= 0) {
+    if (scale.rank() != 1 || scale.dim(0) != m.n)
+      return invalidArgument(std::string(what) + " " + scale.describe() +
+                             " must be a scalar or hold one value per element of axis " +
+                             std::to_string(axis) + " of " + x.describe());
+    m.kind = ScaleMap::kAxis;
+    return m;
+  }
+  m.kind = ScaleMap::kBlock;
+  m.block = blockSize;
+  m.blocks = (m.n + blockSize - 1) / blockSize;
+  Dims want = x.dims();
+  want[static_cast<size_t>(axis)] = m.blocks;
+  if (scale.dims() != want)
+    return invalidArgument(std::string(what) + " " + scale.describe() + " must be " +
+                           dimsToString(want) + " for blocks of " + std::to_string(blockSize) +
+                           " along axis " + std::to_string(axis) + " of " + x.describe());
+  return m;
+}
+
+Status checkZeroPoint(const KernelContext& ctx, size_t i, const Tensor& scale) {
+  if (!ctx.has(i)) return Status::ok();
+  const Tensor& zp = ctx.input(i);
+  if (zp.dims() != scale.dims() && !(zp.numel() == 1 && scale.numel() == 1))
+    return invalidArgument("the zero point " + zp.describe() + " and the scale " +
+                           scale.describe() + " differ in shape");
+  return Status::ok();
+}
+
+class QuantizeLinear final : public Kernel {
+ public:
+  explicit QuantizeLinear(const KernelBuild& b)
+      : axis_(b.node().attrInt("axis", 1)),
+        blockSize_(b.node().attrInt("block_size", 0)),
+        saturate_(b.node().attrInt("saturate", 1) != 0),
+        outputDtype_(static_cast<DataType>(b.node().attrInt("output_dtype", 0))) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& scale = ctx.input(1);
+    DataType out = ctx.has(2) ? ctx.input(2).dtype()
+                   : outputDtype_ != DataType::kUndefined ? outputDtype_
+                                                          : DataType::kUInt8;
+    if (ctx.has(2) && outputDtype_ != DataType::kUndefined && outputDtype_ != out)
+      return invalidArgument("output_dtype " + std::string(ir::dtypeName(outputDtype_)) +
+                             " differs from the zero point's type " +
+                             std::string(ir::dtypeName(out)));
+    int64_t lo = 0, hi = 0;
+    const MiniFloat* mf = miniFloatOf(out);
+    const bool isInt = out != DataType::kInt32 && intRange(out, lo, hi);
+    if (!isInt && mf == nullptr)
+      return unsupported("quantizing to " + std::string(ir::dtypeName(out)));
+    PASSLAB_ASSIGN_OR_RETURN(ScaleMap map, scaleMap(x, scale, axis_, blockSize_, "y_scale"));
+    PASSLAB_RETURN_IF_ERROR(checkZeroPoint(ctx, 2, scale));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, out, x.dims()));
+    if (y->numel() > 0) std::memset(y->mutableRaw(), 0, ir::dtypeStorageBytes(out, y->numel()));
+    const Tensor* zp = ctx.has(2) ? &ctx.input(2) : nullptr;
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const int64_t s = map.indexOf(i);
+      // x / scale in float, as the reference computes it.
+      const float q = static_cast<float>(readQ(x, i)) / static_cast<float>(readQ(scale, s));
+      if (isInt) {
+        double v = std::nearbyint(static_cast<double>(q));
+        if (zp) v += readQ(*zp, s);
+        v = std::clamp(v, static_cast<double>(lo), static_cast<double>(hi));
+        if (std::isnan(q)) v = 0;
+        writeQ(*y, i, static_cast<uint32_t>(static_cast<int64_t>(v)));
+      } else {
+        double v = q;
+        if (out == DataType::kFloat4E2M1 && zp) v += readQ(*zp, s);
+        writeQ(*y, i, encodeMini(*mf, v, saturate_));
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_, blockSize_;
+  bool saturate_;
+  DataType outputDtype_;
+};
+
+class DequantizeLinear final : public Kernel {
+ public:
+  explicit DequantizeLinear(const KernelBuild& b)
+      : axis_(b.node().attrInt("axis", 1)),
+        blockSize_(b.node().attrInt("block_size", 0)),
+        outputDtype_(static_cast<DataType>(b.node().attrInt("output_dtype", 0))) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& scale = ctx.input(1);
+    DataType out = outputDtype_ != DataType::kUndefined ? outputDtype_ : scale.dtype();
+    if (out == DataType::kFloat8E8M0) out = DataType::kFloat;
+    if (out != DataType::kFloat && out != DataType::kFloat16 && out != DataType::kBFloat16)
+      return unsupported("dequantizing to " + std::string(ir::dtypeName(out)));
+    PASSLAB_ASSIGN_OR_RETURN(ScaleMap map, scaleMap(x, scale, axis_, blockSize_, "x_scale"));
+    PASSLAB_RETURN_IF_ERROR(checkZeroPoint(ctx, 2, scale));
+    // Float inputs carry no zero point (it must be 0).
+    const bool useZp = ctx.has(2) && miniFloatOf(x.dtype()) == nullptr;
+    if (useZp && ctx.input(2).dtype() != x.dtype())
+      return invalidArgument("the zero point " + ctx.input(2).describe() + " and x " +
+                             x.describe() + " differ in type");
+    const Tensor* zp = useZp ? &ctx.input(2) : nullptr;
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, out, x.dims()));
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const int64_t s = map.indexOf(i);
+      float dx = static_cast<float>(readQ(x, i)) - (zp ? static_cast<float>(readQ(*zp, s)) : 0.0f);
+      float v = dx * static_cast<float>(readQ(scale, s));
+      switch (out) {
+        case DataType::kFloat16:
+          y->mutableData<uint16_t>()[i] = floatToHalf(v);
+          break;
+        case DataType::kBFloat16:
+          y->mutableData<uint16_t>()[i] = floatToBfloat16(v);
+          break;
+        default:
+          y->mutableData<float>()[i] = v;
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_, blockSize_;
+  DataType outputDtype_;
+};
+
+class DynamicQuantizeLinear final : public Kernel {
+ public:
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != DataType::kFloat)
+      return unsupported("DynamicQuantizeLinear of " + x.describe());
+    const float* p = x.data<float>();
+    float mx = 0, mn = 0;
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      if (std::isnan(p[i])) return invalidArgument("x holds NaN");
+      mx = std::max(mx, p[i]);
+      mn = std::min(mn, p[i]);
+    }
+    const float scale = (mx == mn ? 1.0f : mx - mn) / 255.0f;
+    const float zpf = std::clamp(0.0f - mn / scale, 0.0f, 255.0f);
+    const float zp = std::nearbyint(zpf);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kUInt8, x.dims()));
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      float v = std::nearbyint(p[i] / scale) + zp;
+      y->mutableData<uint8_t>()[i] = static_cast<uint8_t>(std::clamp(v, 0.0f, 255.0f));
+    }
+    if (ctx.wantsOutput(1)) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * s, ctx.allocate(1, DataType::kFloat, {}));
+      s->mutableData<float>()[0] = scale;
+    }
+    if (ctx.wantsOutput(2)) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * z, ctx.allocate(2, DataType::kUInt8, {}));
+      z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
+    }
+    return Status::ok();
+  }
+};
+
+constexpr TypeSet kQuantizeInputs{DataType::kFloat, DataType::kFloat16, DataType::kBFloat16,
+                                  DataType::kInt32};
+constexpr TypeSet kDequantizeInputs{
+    DataType::kInt8,          DataType::kUInt8,          DataType::kInt16,
+    DataType::kUInt16,        DataType::kInt32,          DataType::kUInt4,
+    DataType::kInt4,          DataType::kUInt2,          DataType::kInt2,
+    DataType::kFloat8E4M3FN,  DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+    DataType::kFloat8E5M2FNUZ, DataType::kFloat4E2M1};
+
+const KernelDef kRows[] = {
+    {"", "QuantizeLinear", 10, kOpsetMax, kQuantizeInputs, 0, Tier::kReference,
+     "cpu.QuantizeLinear", makeKernel<QuantizeLinear>},
+    {"", "DequantizeLinear", 10, kOpsetMax, kDequantizeInputs, 0, Tier::kReference,
+     "cpu.DequantizeLinear", makeKernel<DequantizeLinear>},
+    {"", "DynamicQuantizeLinear", 11, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+     "cpu.DynamicQuantizeLinear", makeKernel<DynamicQuantizeLinear>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> quantizeKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,435 @@
+// Recurrent layers: RNN, GRU and LSTM (every opset): forward, reverse and
+// bidirectional, the activation functions with their alpha/beta, clip,
+// sequence_lens (steps past a batch entry's length leave its state alone and
+// write zeros), layout 0 (time-major) and 1 (batch-major), GRU's
+// linear_before_reset, LSTM's peepholes and input_forget. Computed in float
+// (double for double inputs).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+enum class Cell { kRnn, kGru, kLstm };
+
+struct Activation {
+  enum Kind {
+    kRelu,
+    kTanh,
+    kSigmoid,
+    kAffine,
+    kLeakyRelu,
+    kThresholdedRelu,
+    kScaledTanh,
+    kHardSigmoid,
+    kElu,
+    kSoftsign,
+    kSoftplus
+  };
+  Kind kind = kTanh;
+  float alpha = 0, beta = 0;
+
+  template <class C>
+  C operator()(C x) const {
+    const C a = static_cast<C>(alpha), b = static_cast<C>(beta);
+    switch (kind) {
+      case kRelu:
+        return x > 0 ? x : C(0);
+      case kTanh:
+        return std::tanh(x);
+      case kSigmoid:
+        return x >= 0 ? C(1) / (C(1) + std::exp(-x)) : std::exp(x) / (C(1) + std::exp(x));
+      case kAffine:
+        return a * x + b;
+      case kLeakyRelu:
+        return x >= 0 ? x : a * x;
+      case kThresholdedRelu:
+        return x > a ? x : C(0);
+      case kScaledTanh:
+        return a * std::tanh(b * x);
+      case kHardSigmoid:
+        return std::clamp(a * x + b, C(0), C(1));
+      case kElu:
+        return x >= 0 ? x : a * (std::exp(x) - C(1));
+      case kSoftsign:
+        return x / (C(1) + std::fabs(x));
+      case kSoftplus:
+        return std::log1p(std::exp(-std::fabs(x))) + std::max(x, C(0));
+    }
+    return x;
+  }
+};
+
+// The activations of every direction, taking alpha/beta values in order from
+// the attribute lists for the functions that use them (defaults otherwise).
+Expected<std::vector<Activation>> parseActivations(const ir::Node& n, size_t perDir, size_t dirs,
+                                                   const std::vector<std::string>& defaults) {
+  std::vector<std::string> names;
+  if (const ir::Attribute* a = n.attr("activations")) names = a->strings;
+  if (names.empty())
+    for (size_t d = 0; d < dirs; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
+  if (names.size() == perDir && dirs == 2) names.insert(names.end(), names.begin(), names.end());
+  if (names.size() != perDir * dirs)
+    return invalidModel("activations lists " + std::to_string(names.size()) + " functions, " +
+                        std::to_string(perDir * dirs) + " are needed");
+  std::vector<float> alphas = n.attrFloats("activation_alpha");
+  std::vector<float> betas = n.attrFloats("activation_beta");
+  size_t ai = 0, bi = 0;
+  auto alpha = [&](float dflt) { return ai < alphas.size() ? alphas[ai++] : dflt; };
+  auto beta = [&](float dflt) { return bi < betas.size() ? betas[bi++] : dflt; };
+  std::vector<Activation> out;
+  for (std::string name : names) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    Activation act;
+    if (lower == "relu") {
+      act.kind = Activation::kRelu;
+    } else if (lower == "tanh") {
+      act.kind = Activation::kTanh;
+    } else if (lower == "sigmoid") {
+      act.kind = Activation::kSigmoid;
+    } else if (lower == "affine") {
+      act = {Activation::kAffine, alpha(1.0f), beta(0.0f)};
+    } else if (lower == "leakyrelu") {
+      act = {Activation::kLeakyRelu, alpha(0.01f), 0};
+    } else if (lower == "thresholdedrelu") {
+      act = {Activation::kThresholdedRelu, alpha(1.0f), 0};
+    } else if (lower == "scaledtanh") {
+      act = {Activation::kScaledTanh, alpha(1.0f), beta(1.0f)};
+    } else if (lower == "hardsigmoid") {
+      act = {Activation::kHardSigmoid, alpha(0.2f), beta(0.5f)};
+    } else if (lower == "elu") {
+      act = {Activation::kElu, alpha(1.0f), 0};
+    } else if (lower == "softsign") {
+      act.kind = Activation::kSoftsign;
+    } else if (lower == "softplus") {
+      act.kind = Activation::kSoftplus;
+    } else {
+      return invalidModel("unknown activation function '" + name + "'");
+    }
+    out.push_back(act);
+  }
+  return out;
+}
+
+// C[m][n] (+)= sum_k A[m][k] * B[n][k]: rows of A against rows of B.
+template <class C>
+void gemmNT(int64_t M, int64_t N, int64_t K, const C* A, const C* B, C* out, bool accumulate,
+            int threads) {
+  parallelFor(M, threads, std::max<int64_t>(1, 16384 / (N * K + 1)), [&](int64_t b, int64_t e) {
+    for (int64_t m = b; m < e; ++m) {
+      const C* a = A + m * K;
+      C* o = out + m * N;
+      for (int64_t n = 0; n < N; ++n) {
+        const C* r = B + n * K;
+        C acc = 0;
+        for (int64_t k = 0; k < K; ++k) acc += a[k] * r[k];
+        o[n] = accumulate ? o[n] + acc : acc;
+      }
+    }
+  });
+}
+
+template <class S, class C>
+std::vector<C> toCompute(const Tensor& t) {
+  std::vector<C> v(static_cast<size_t>(t.numel()));
+  const S* p = t.data<S>();
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(load(p[i]));
+  return v;
+}
+
+class Recurrent final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b, Cell cell) {
+    const ir::Node& n = b.node();
+    auto k = std::unique_ptr<Recurrent>(new Recurrent());
+    k->cell_ = cell;
+    k->gates_ = cell == Cell::kRnn ? 1 : cell == Cell::kGru ? 3 : 4;
+    std::string dir = n.attrString("direction", "forward");
+    if (dir == "forward") {
+      k->dirs_ = 1;
+    } else if (dir == "reverse") {
+      k->dirs_ = 1;
+      k->reverse_ = true;
+    } else if (dir == "bidirectional") {
+      k->dirs_ = 2;
+    } else {
+      return invalidModel("unknown direction '" + dir + "'");
+    }
+    k->hidden_ = n.attrInt("hidden_size", 0);
+    if (const ir::Attribute* c = n.attr("clip")) {
+      k->clip_ = c->f;
+      if (!(k->clip_ > 0)) return invalidModel("clip must be positive");
+    }
+    k->layout_ = n.attrInt("layout", 0);
+    if (k->layout_ != 0 && k->layout_ != 1) return invalidModel("layout must be 0 or 1");
+    k->linearBeforeReset_ = n.attrInt("linear_before_reset", 0) != 0;
+    k->inputForget_ = n.attrInt("input_forget", 0) != 0;
+    std::vector<std::string> defaults;
+    switch (cell) {
+      case Cell::kRnn:
+        defaults = {"Tanh"};
+        break;
+      case Cell::kGru:
+        defaults = {"Sigmoid", "Tanh"};
+        break;
+      case Cell::kLstm:
+        defaults = {"Sigmoid", "Tanh", "Tanh"};
+        break;
+    }
+    auto acts = parseActivations(n, defaults.size(), static_cast<size_t>(k->dirs_), defaults);
+    if (!acts) return acts.error();
+    k->acts_ = std::move(acts).value();
+    k->perDir_ = defaults.size();
+    return std::unique_ptr<Kernel>(std::move(k));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      using C = std::conditional_t<std::is_same_v<S, double>, double, float>;
+      return runTyped<S, C>(ctx);
+    });
+  }
+
+ private:
+  Recurrent() = default;
+
+  template <class C>
+  C clip(C v) const {
+    return clip_ > 0 ? std::clamp(v, static_cast<C>(-clip_), static_cast<C>(clip_)) : v;
+  }
+
+  template <class S, class C>
+  Status runTyped(KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    const Tensor& w = ctx.input(1);
+    const Tensor& r = ctx.input(2);
+    if (x.rank() != 3) return invalidArgument("X must have rank 3, got " + x.describe());
+    const int64_t T = x.dim(layout_ == 0 ? 0 : 1), N = x.dim(layout_ == 0 ? 1 : 0);
+    const int64_t I = x.dim(2), D = dirs_, G = gates_;
+    int64_t H = hidden_;
+    if (w.rank() == 3 && H == 0) H = w.dim(1) / G;
+    if (H <= 0) return invalidModel("hidden_size is required");
+    const Dims wWant = {D, G * H, I}, rWant = {D, G * H, H};
+    if (w.dims() != wWant || w.dtype() != x.dtype())
+      return invalidArgument("W is " + w.describe() + ", expected " + dimsToString(wWant));
+    if (r.dims() != rWant || r.dtype() != x.dtype())
+      return invalidArgument("R is " + r.describe() + ", expected " + dimsToString(rWant));
+    auto checkInput = [&](size_t i, const Dims& want, const char* what) -> Status {
+      if (ctx.has(i) && (ctx.input(i).dims() != want || ctx.input(i).dtype() != x.dtype()))
+        return invalidArgument(std::string(what) + " is " + ctx.input(i).describe() +
+                               ", expected " + dimsToString(want));
+      return Status::ok();
+    };
+    const Dims stateDims = layout_ == 0 ? Dims{D, N, H} : Dims{N, D, H};
+    PASSLAB_RETURN_IF_ERROR(checkInput(3, {D, 2 * G * H}, "B"));
+    PASSLAB_RETURN_IF_ERROR(checkInput(5, stateDims, "initial_h"));
+    if (cell_ == Cell::kLstm) {
+      PASSLAB_RETURN_IF_ERROR(checkInput(6, stateDims, "initial_c"));
+      PASSLAB_RETURN_IF_ERROR(checkInput(7, {D, 3 * H}, "P"));
+    }
+    std::vector<int64_t> lens(static_cast<size_t>(N), T);
+    if (ctx.has(4)) {
+      PASSLAB_ASSIGN_OR_RETURN(lens, readInts(ctx.input(4), "sequence_lens"));
+      if (static_cast<int64_t>(lens.size()) != N)
+        return invalidArgument("sequence_lens has " + std::to_string(lens.size()) +
+                               " values for a batch of " + std::to_string(N));
+      for (int64_t l : lens)
+        if (l < 0 || l > T)
+          return invalidArgument("sequence length " + std::to_string(l) +
+                                 " is out of range [0, " + std::to_string(T) + "]");
+    }
+    // X time-major as [T][N][I].
+    std::vector<C> X(static_cast<size_t>(T * N * I));
+    const S* xp = x.data<S>();
+    for (int64_t t = 0; t < T; ++t)
+      for (int64_t b = 0; b < N; ++b) {
+        const S* src = xp + (layout_ == 0 ? (t * N + b) : (b * T + t)) * I;
+        C* dst = X.data() + (t * N + b) * I;
+        for (int64_t i = 0; i < I; ++i) dst[i] = static_cast<C>(load(src[i]));
+      }
+    std::vector<C> W = toCompute<S, C>(w), R = toCompute<S, C>(r);
+    std::vector<C> B = ctx.has(3) ? toCompute<S, C>(ctx.input(3))
+                                  : std::vector<C>(static_cast<size_t>(D * 2 * G * H), C(0));
+    std::vector<C> P = cell_ == Cell::kLstm && ctx.has(7)
+                           ? toCompute<S, C>(ctx.input(7))
+                           : std::vector<C>(static_cast<size_t>(D * 3 * H), C(0));
+    auto initial = [&](size_t i) {
+      std::vector<C> v(static_cast<size_t>(D * N * H), C(0));
+      if (!ctx.has(i)) return v;
+      std::vector<C> raw = toCompute<S, C>(ctx.input(i));
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t b = 0; b < N; ++b)
+          for (int64_t h = 0; h < H; ++h)
+            v[static_cast<size_t>((d * N + b) * H + h)] =
+                raw[static_cast<size_t>((layout_ == 0 ? (d * N + b) : (b * D + d)) * H + h)];
+      return v;
+    };
+    std::vector<C> hState = initial(5);
+    std::vector<C> cState = cell_ == Cell::kLstm ? initial(6) : std::vector<C>();
+    // Y as [T][D][N][H], zero where a batch entry's sequence has ended.
+    std::vector<C> Y(static_cast<size_t>(T * D * N * H), C(0));
+
+    const int64_t GH = G * H;
+    std::vector<C> xproj(static_cast<size_t>(T * N * GH)), hproj(static_cast<size_t>(N * GH));
+    std::vector<C> scratch(static_cast<size_t>(4 * H));
+    for (int64_t d = 0; d < D; ++d) {
+      if (ctx.cancelled()) return Error(ErrorCode::kCancelled, "run cancelled in a recurrent op");
+      const bool backward = reverse_ || d == 1;
+      const C* Wd = W.data() + d * GH * I;
+      const C* Rd = R.data() + d * GH * H;
+      const C* Wb = B.data() + d * 2 * GH;
+      const C* Rb = Wb + GH;
+      const C* Pd = P.data() + d * 3 * H;
+      const Activation* act = acts_.data() + static_cast<size_t>(d) * perDir_;
+      gemmNT<C>(T * N, GH, I, X.data(), Wd, xproj.data(), false, ctx.threads());
+      C* hd = hState.data() + d * N * H;
+      C* cd = cell_ == Cell::kLstm ? cState.data() + d * N * H : nullptr;
+      for (int64_t s = 0; s < T; ++s) {
+        gemmNT<C>(N, GH, H, hd, Rd, hproj.data(), false, ctx.threads());
+        for (int64_t b = 0; b < N; ++b) {
+          const int64_t len = lens[static_cast<size_t>(b)];
+          if (s >= len) continue;
+          const int64_t t = backward ? len - 1 - s : s;
+          const C* xg = xproj.data() + (t * N + b) * GH;
+          const C* hg = hproj.data() + b * GH;
+          C* h = hd + b * H;
+          C* out = Y.data() + ((t * D + d) * N + b) * H;
+          switch (cell_) {
+            case Cell::kRnn:
+              for (int64_t j = 0; j < H; ++j) h[j] = act[0](clip(xg[j] + hg[j] + Wb[j] + Rb[j]));
+              break;
+            case Cell::kGru:
+              gruStep(xg, hg, Wb, Rb, Rd, act, h, scratch.data(), H);
+              break;
+            case Cell::kLstm:
+              lstmStep(xg, hg, Wb, Rb, Pd, act, h, cd + b * H, H);
+              break;
+          }
+          std::copy(h, h + H, out);
+        }
+      }
+    }
+    return writeOutputs<S, C>(ctx, Y, hState, cState, T, N, H);
+  }
+
+  // zt, rt, ht in the order z, r, h; `hg` is h_prev·R^T without bias.
+  template <class C>
+  void gruStep(const C* xg, const C* hg, const C* Wb, const C* Rb, const C* Rd,
+               const Activation* act, C* h, C* tmp, int64_t H) const {
+    C* z = tmp;
+    C* rg = tmp + H;
+    C* rh = tmp + 2 * H;
+    for (int64_t j = 0; j < H; ++j) {
+      z[j] = act[0](clip(xg[j] + hg[j] + Wb[j] + Rb[j]));
+      rg[j] = act[0](clip(xg[H + j] + hg[H + j] + Wb[H + j] + Rb[H + j]));
+    }
+    if (linearBeforeReset_) {
+      for (int64_t j = 0; j < H; ++j) {
+        C n = act[1](clip(xg[2 * H + j] + Wb[2 * H + j] + rg[j] * (hg[2 * H + j] + Rb[2 * H + j])));
+        rh[j] = n;
+      }
+    } else {
+      // (r ⊙ h_prev) · Rh^T
+      C* rprev = tmp + 3 * H;
+      for (int64_t j = 0; j < H; ++j) rprev[j] = rg[j] * h[j];
+      const C* Rh = Rd + 2 * H * H;
+      for (int64_t j = 0; j < H; ++j) {
+        C acc = 0;
+        for (int64_t k = 0; k < H; ++k) acc += rprev[k] * Rh[j * H + k];
+        rh[j] = act[1](clip(xg[2 * H + j] + Wb[2 * H + j] + acc + Rb[2 * H + j]));
+      }
+    }
+    for (int64_t j = 0; j < H; ++j) h[j] = (C(1) - z[j]) * rh[j] + z[j] * h[j];
+  }
+
+  // Gates in the order i, o, f, c; peepholes P in the order i, o, f.
+  template <class C>
+  void lstmStep(const C* xg, const C* hg, const C* Wb, const C* Rb, const C* P,
+                const Activation* act, C* h, C* c, int64_t H) const {
+    for (int64_t j = 0; j < H; ++j) {
+      auto pre = [&](int64_t g) { return xg[g * H + j] + hg[g * H + j] + Wb[g * H + j] + Rb[g * H + j]; };
+      const C cPrev = c[j];
+      C i = act[0](clip(pre(0) + P[j] * cPrev));
+      C f = inputForget_ ? C(1) - i : act[0](clip(pre(2) + P[2 * H + j] * cPrev));
+      C g = act[1](clip(pre(3)));
+      C cNew = f * cPrev + i * g;
+      C o = act[0](clip(pre(1) + P[H + j] * cNew));
+      c[j] = cNew;
+      h[j] = o * act[2](cNew);
+    }
+  }
+
+  template <class S, class C>
+  Status writeOutputs(KernelContext& ctx, const std::vector<C>& Y, const std::vector<C>& hState,
+                      const std::vector<C>& cState, int64_t T, int64_t N, int64_t H) {
+    const int64_t D = dirs_;
+    if (ctx.wantsOutput(0)) {
+      Dims dims = layout_ == 0 ? Dims{T, D, N, H} : Dims{N, T, D, H};
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtypeOf<S>(), dims));
+      S* out = y->mutableData<S>();
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t d = 0; d < D; ++d)
+          for (int64_t b = 0; b < N; ++b) {
+            const C* src = Y.data() + ((t * D + d) * N + b) * H;
+            S* dst = out + (layout_ == 0 ? ((t * D + d) * N + b) : ((b * T + t) * D + d)) * H;
+            for (int64_t j = 0; j < H; ++j) dst[j] = store<S>(static_cast<ComputeT<S>>(src[j]));
+          }
+    }
+    auto writeState = [&](size_t o, const std::vector<C>& st) -> Status {
+      if (o >= ctx.outputCount() || !ctx.wantsOutput(o)) return Status::ok();
+      Dims dims = layout_ == 0 ? Dims{D, N, H} : Dims{N, D, H};
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(o, dtypeOf<S>(), dims));
+      S* out = y->mutableData<S>();
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t b = 0; b < N; ++b) {
+          const C* src = st.data() + (d * N + b) * H;
+          S* dst = out + (layout_ == 0 ? (d * N + b) : (b * D + d)) * H;
+          for (int64_t j = 0; j < H; ++j) dst[j] = store<S>(static_cast<ComputeT<S>>(src[j]));
+        }
+      return Status::ok();
+    };
+    PASSLAB_RETURN_IF_ERROR(writeState(1, hState));
+    if (cell_ == Cell::kLstm) PASSLAB_RETURN_IF_ERROR(writeState(2, cState));
+    return Status::ok();
+  }
+
+  Cell cell_ = Cell::kRnn;
+  int64_t gates_ = 1, dirs_ = 1, hidden_ = 0, layout_ = 0;
+  bool reverse_ = false, linearBeforeReset_ = false, inputForget_ = false;
+  float clip_ = 0;
+  std::vector<Activation> acts_;
+  size_t perDir_ = 1;
+};
+
+template <Cell kCell>
+Expected<std::unique_ptr<Kernel>> makeRecurrent(const KernelBuild& b) {
+  return Recurrent::create(b, kCell);
+}
+
+const KernelDef kRows[] = {
+    {"", "RNN", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.RNN",
+     makeRecurrent<Cell::kRnn>},
+    {"", "GRU", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.GRU",
+     makeRecurrent<Cell::kGru>},
+    {"", "LSTM", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.LSTM",
+     makeRecurrent<Cell::kLstm>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> rnnKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,15 @@
+// NumPy .npy files (format versions 1 to 3, little-endian, C order): the
+// input files of `passlab-cli run`.
+#pragma once
+
+#include <string>
+
+#include "core/ir/tensor.h"
+#include "core/support/error.h"
+
+namespace passlab::io {
+
+Expected<ir::Tensor> readNpy(const std::string& path);
+Status writeNpy(const std::string& path, const ir::Tensor& tensor);
+
+}  // namespace passlab::io

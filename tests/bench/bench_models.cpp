@@ -1,0 +1,67 @@
+// PassLab's latency on models: median and min over repeated runs, after
+// warm-up (which builds primitives and packs weights). Prints one
+// tab-separated line per model: name, threads, median ms, min ms.
+// Inputs are arange(n)/n reshaped (symbolic dims 1), as scripts/dev/ort_bench.py.
+//
+//   bench_models [--threads N] [--repeat N] [--warmup N] MODEL.onnx...
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/exec/executor.h"
+#include "core/exec/input_fill.h"
+#include "core/io/model_io.h"
+
+using namespace passlab;
+
+int main(int argc, char** argv) {
+  int threads = 2, repeat = 20, warmup = 3;
+  std::vector<std::string> models;
+  for (int i = 1; i < argc; ++i) {
+    auto next = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
+    if (!std::strcmp(argv[i], "--threads")) threads = next();
+    else if (!std::strcmp(argv[i], "--repeat")) repeat = next();
+    else if (!std::strcmp(argv[i], "--warmup")) warmup = next();
+    else models.push_back(argv[i]);
+  }
+  for (const std::string& path : models) {
+    std::string name = std::filesystem::path(path).stem().string();
+    auto fail = [&](const Error& e) {
+      std::printf("%s\t%d\terror\t%s\n", name.c_str(), threads, e.message().c_str());
+      std::fflush(stdout);
+    };
+    auto loaded = io::loadModel(path);
+    if (!loaded) { fail(loaded.error()); continue; }
+    auto ex = exec::Executor::create(loaded->model, {});
+    if (!ex) { fail(ex.error()); continue; }
+    exec::NamedInputs inputs;
+    exec::FillOptions fo;
+    fo.fill = exec::Fill::kArange;
+    bool ok = true;
+    for (const exec::InputInfo& in : (*ex)->inputs()) {
+      if (in.optional) continue;
+      auto t = exec::makeInput(in, fo);
+      if (!t) { fail(t.error()); ok = false; break; }
+      inputs.emplace_back(in.name, *t);
+    }
+    if (!ok) continue;
+    exec::RunOptions ro;
+    ro.threads = threads;
+    std::vector<double> ms;
+    for (int i = 0; i < warmup + repeat && ok; ++i) {
+      auto r = (*ex)->run(inputs, ro);
+      if (!r) { fail(r.error()); ok = false; break; }
+      if (i >= warmup) ms.push_back(r->totalMicros / 1000.0);
+    }
+    if (!ok || ms.empty()) continue;
+    std::sort(ms.begin(), ms.end());
+    double med = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    std::printf("%s\t%d\t%.3f\t%.3f\n", name.c_str(), threads, med, ms.front());
+    std::fflush(stdout);
+  }
+  return 0;
+}

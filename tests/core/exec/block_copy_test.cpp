@@ -1,0 +1,127 @@
+// Split (every opset form), Tile, Compress, ReverseSequence, CenterCropPad and Trilu.
+#include <gtest/gtest.h>
+
+#include "tests/core/exec/kernel_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using kt::f32;
+using kt::i64;
+
+std::vector<float> iota(int n) {
+  std::vector<float> v;
+  for (int i = 0; i < n; ++i) v.push_back(static_cast<float>(i + 1));
+  return v;
+}
+
+TEST(Split, NumOutputsGivesASmallerLastChunk) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 18]>
+    main (float[7] x) => (float[3] a, float[3] b, float[1] c) { a, b, c = Split <num_outputs = 3> (x) })";
+  auto r = testutil::runText(text, {{"x", f32({7}, iota(7))}});
+  kt::expectNear(r.outputs[0], {1, 2, 3});
+  kt::expectNear(r.outputs[1], {4, 5, 6});
+  kt::expectNear(r.outputs[2], {7});
+}
+
+TEST(Split, LengthsFromInputAttributeOrEqualParts) {
+  const char* v13 = R"(<ir_version: 8, opset_import: ["" : 13]>
+    main (float[2,3] x, int64[2] s) => (float[2,1] a, float[2,2] b) { a, b = Split <axis = -1> (x, s) })";
+  auto r = testutil::runText(v13, {{"x", f32({2, 3}, iota(6))}, {"s", i64({2}, {1, 2})}});
+  kt::expectNear(r.outputs[0], {1, 4});
+  kt::expectNear(r.outputs[1], {2, 3, 5, 6});
+  const char* v11 = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[6] x) => (float[2] a, float[4] b) { a, b = Split <split = [2, 4]> (x) })";
+  r = testutil::runText(v11, {{"x", f32({6}, iota(6))}});
+  kt::expectNear(r.outputs[1], {3, 4, 5, 6});
+  const char* equal = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[6] x) => (float[3] a, float[3] b) { a, b = Split(x) })";
+  r = testutil::runText(equal, {{"x", f32({6}, iota(6))}});
+  kt::expectNear(r.outputs[1], {4, 5, 6});
+  kt::expectError(R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[5] x) => (float[2] a, float[3] b) { a, b = Split(x) })",
+                  {{"x", f32({5}, iota(5))}}, {"does not split evenly into 2"});
+  kt::expectError(v13, {{"x", f32({2, 3}, iota(6))}, {"s", i64({2}, {1, 1})}},
+                  {"split [1,1] sums to 2", "has 3"});
+}
+
+TEST(Split, StringsAndEmptyParts) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+    main (string[3] x, int64[2] s) => (string[0] a, string[3] b) { a, b = Split(x, s) })";
+  auto r = testutil::runText(text, {{"x", kt::strs({3}, {"p", "q", "r"})}, {"s", i64({2}, {0, 3})}});
+  EXPECT_EQ(r.outputs[0].dims(), (kt::Dims{0}));
+  EXPECT_EQ(kt::strings(r.outputs[1]), (std::vector<std::string>{"p", "q", "r"}));
+}
+
+TEST(Tile, RepeatsEveryDim) {
+  auto r = testutil::runText(
+      R"(main (float[1,2] x, int64[2] n) => (float[2,4] y) { y = Tile(x, n) })",
+      {{"x", f32({1, 2}, {1, 2})}, {"n", i64({2}, {2, 2})}});
+  kt::expectNear(r.outputs[0], {1, 2, 1, 2, 1, 2, 1, 2});
+  r = testutil::runText(R"(main (string[2] x, int64[1] n) => (string[4] y) { y = Tile(x, n) })",
+                        {{"x", kt::strs({2}, {"a", "b"})}, {"n", i64({1}, {2})}});
+  EXPECT_EQ(kt::strings(r.outputs[0]), (std::vector<std::string>{"a", "b", "a", "b"}));
+  kt::expectError(R"(main (float[1,2] x, int64[1] n) => (float[2,4] y) { y = Tile(x, n) })",
+                  {{"x", f32({1, 2}, {1, 2})}, {"n", i64({1}, {2})}},
+                  {"repeats has 1 values for float[1,2]"});
+}
+
+TEST(Compress, AlongAnAxisAndFlattened) {
+  auto r = testutil::runText(
+      R"(main (float[3,2] x, bool[2] c) => (float[2,2] y) { y = Compress <axis = 0> (x, c) })",
+      {{"x", f32({3, 2}, iota(6))}, {"c", kt::b8({2}, {0, 1})}});
+  kt::expectNear(r.outputs[0], {3, 4});
+  r = testutil::runText(R"(main (float[3,2] x, bool[5] c) => (float[2] y) { y = Compress(x, c) })",
+                        {{"x", f32({3, 2}, iota(6))}, {"c", kt::b8({5}, {0, 1, 0, 0, 1})}});
+  kt::expectNear(r.outputs[0], {2, 5});
+  kt::expectError(
+      R"(main (float[3,2] x, bool[4] c) => (float[2,2] y) { y = Compress <axis = -1> (x, c) })",
+      {{"x", f32({3, 2}, iota(6))}, {"c", kt::b8({4}, {1, 1, 1, 1})}},
+      {"condition has 4 values, more than the 2 of axis 1"});
+}
+
+TEST(ReverseSequence, TimeMajorAndBatchMajor) {
+  // The spec's examples.
+  auto r = testutil::runText(R"(<ir_version: 8, opset_import: ["" : 10]>
+    main (float[4,4] x, int64[4] l) => (float[4,4] y) {
+      y = ReverseSequence <time_axis = 0, batch_axis = 1> (x, l)
+    })",
+                             {{"x", f32({4, 4}, {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15})},
+                              {"l", i64({4}, {4, 3, 2, 1})}});
+  kt::expectNear(r.outputs[0], {3, 6, 9, 12, 2, 5, 8, 13, 1, 4, 10, 14, 0, 7, 11, 15});
+  r = testutil::runText(R"(<ir_version: 8, opset_import: ["" : 10]>
+    main (float[4,4] x, int64[4] l) => (float[4,4] y) {
+      y = ReverseSequence <time_axis = 1, batch_axis = 0> (x, l)
+    })",
+                        {{"x", f32({4, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})},
+                         {"l", i64({4}, {1, 2, 3, 4})}});
+  kt::expectNear(r.outputs[0], {0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12});
+}
+
+TEST(CenterCropPad, CropsAndPadsAroundTheCenter) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 18]>
+    main (float[3,2] x, int64[2] s) => (float[1,4] y) { y = CenterCropPad(x, s) })";
+  // Rows: crop 3 -> 1 keeps row 1; columns: pad 2 -> 4 puts one zero on each side.
+  auto r = testutil::runText(text, {{"x", f32({3, 2}, iota(6))}, {"s", i64({2}, {1, 4})}});
+  kt::expectNear(r.outputs[0], {0, 3, 4, 0});
+  const char* axes = R"(<ir_version: 8, opset_import: ["" : 18]>
+    main (float[2,5] x, int64[1] s) => (float[2,2] y) { y = CenterCropPad <axes = [-1]> (x, s) })";
+  r = testutil::runText(axes, {{"x", f32({2, 5}, iota(10))}, {"s", i64({1}, {2})}});
+  kt::expectNear(r.outputs[0], {2, 3, 7, 8});
+}
+
+TEST(Trilu, UpperAndLowerWithK) {
+  const char* upper = R"(<ir_version: 8, opset_import: ["" : 14]>
+    main (float[3,3] x, int64 k) => (float[3,3] y) { y = Trilu(x, k) })";
+  auto r = testutil::runText(upper, {{"x", f32({3, 3}, iota(9))}, {"k", i64({}, {1})}});
+  kt::expectNear(r.outputs[0], {0, 2, 3, 0, 0, 6, 0, 0, 0});
+  const char* lower = R"(<ir_version: 8, opset_import: ["" : 14]>
+    main (float[2,3,3] x) => (float[2,3,3] y) { y = Trilu <upper = 0> (x) })";
+  r = testutil::runText(lower, {{"x", f32({2, 3, 3}, iota(18))}});
+  kt::expectNear(r.outputs[0], {1, 0, 0, 4, 5, 0, 7, 8, 9, 10, 0, 0, 13, 14, 0, 16, 17, 18});
+  r = testutil::runText(upper, {{"x", f32({3, 3}, iota(9))}, {"k", i64({}, {-5})}});
+  kt::expectNear(r.outputs[0], iota(9));
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -1,0 +1,130 @@
+// GridSample, AffineGrid, Col2Im and MaxUnpool against the ONNX reference
+// implementation; RoiAlign, MaxRoiPool and NonMaxSuppression.
+#include <gtest/gtest.h>
+
+#include "tests/core/exec/kernel_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using kt::f32;
+using kt::i64;
+
+std::vector<float> iota(int n, float from = 1) {
+  std::vector<float> v;
+  for (int i = 0; i < n; ++i) v.push_back(from + static_cast<float>(i));
+  return v;
+}
+
+ir::Tensor gridSampleRun(const std::string& mode, const std::string& pad, int align) {
+  std::string text = R"(<ir_version: 8, opset_import: ["" : 20]>
+    main (float[1,1,3,4] x, float[1,2,3,2] g) => (float[1,1,2,3] y) {
+      y = GridSample <mode = ")" + mode + R"(", padding_mode = ")" + pad +
+                     R"(", align_corners = )" + std::to_string(align) + R"(> (x, g)
+    })";
+  auto r = testutil::runText(
+      text, {{"x", f32({1, 1, 3, 4}, iota(12))},
+             {"g", f32({1, 2, 3, 2}, {-1, -1, 0.3f, -0.6f, 1.2f, 0.9f, 0.1f, 0.1f, -0.75f, 0.5f, 1, 1})}});
+  return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
+}
+
+TEST(GridSample, ModesAndPaddings) {
+  kt::expectNear(gridSampleRun("linear", "zeros", 0), {0.25f, 3.5f, 0.779999f, 7.300001f, 8, 3}, 1e-5f);
+  kt::expectNear(gridSampleRun("linear", "border", 1), {1, 4.55f, 11.599999f, 7.05f, 7.375f, 12}, 1e-5f);
+  kt::expectNear(gridSampleRun("linear", "reflection", 1), {1, 4.55f, 11.3f, 7.05f, 7.375f, 12}, 1e-5f);
+  kt::expectNear(gridSampleRun("nearest", "zeros", 0), {1, 3, 0, 7, 9, 0});
+  kt::expectNear(gridSampleRun("cubic", "zeros", 0),
+                 {0.015625f, 3.665343f, 0.697268f, 7.646753f, 9.183594f, 3.234375f}, 1e-5f);
+  kt::expectNear(gridSampleRun("cubic", "reflection", 0),
+                 {0.0625f, 3.443749f, 12.750004f, 7.49388f, 8.234375f, 12.9375f}, 1e-5f);
+  kt::expectNear(gridSampleRun("cubic", "border", 1),
+                 {1, 4.192621f, 11.699001f, 7.186881f, 7.669434f, 12}, 1e-5f);
+}
+
+TEST(AffineGrid, PixelCentersAndCorners) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 20]>
+    main (float[1,2,3] t, int64[4] s) => (float[1,2,3,2] y) { y = AffineGrid(t, s) })";
+  NamedInputs in = {{"t", f32({1, 2, 3}, {1, 0.2f, 0.1f, 0.3f, 0.9f, -0.2f})},
+                    {"s", i64({4}, {1, 1, 2, 3})}};
+  kt::expectNear(testutil::runText(text, in).outputs[0],
+                 {-0.666667f, -0.85f, 0, -0.65f, 0.666667f, -0.45f, -0.466667f, 0.05f, 0.2f, 0.25f,
+                  0.866667f, 0.45f});
+  const char* corners = R"(<ir_version: 8, opset_import: ["" : 20]>
+    main (float[1,2,3] t, int64[4] s) => (float[1,2,3,2] y) { y = AffineGrid <align_corners = 1> (t, s) })";
+  kt::expectNear(testutil::runText(corners, in).outputs[0],
+                 {-1.1f, -1.4f, -0.1f, -1.1f, 0.9f, -0.8f, -0.7f, 0.4f, 0.3f, 0.7f, 1.3f, 1});
+}
+
+TEST(Col2Im, SumsOverlappingBlocks) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 18]>
+    main (float[1,4,6] x, int64[2] i, int64[2] b) => (float[1,1,3,4] y) { y = Col2Im(x, i, b) })";
+  auto r = testutil::runText(text, {{"x", f32({1, 4, 6}, iota(24))},
+                                    {"i", i64({2}, {3, 4})},
+                                    {"b", i64({2}, {2, 2})}});
+  kt::expectNear(r.outputs[0], {1, 9, 11, 9, 17, 48, 52, 33, 16, 39, 41, 24});
+  kt::expectError(text, {{"x", f32({1, 4, 6}, iota(24))}, {"i", i64({2}, {3, 5})}, {"b", i64({2}, {2, 2})}},
+                  {"must be [N, C * 4, 8]"});
+}
+
+TEST(MaxUnpool, PlacesValuesAtTheirIndices) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[1,1,2,2] x, int64[1,1,2,2] i) => (float[1,1,4,4] y) {
+      y = MaxUnpool <kernel_shape = [2, 2], strides = [2, 2]> (x, i)
+    })";
+  auto r = testutil::runText(text, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})},
+                                    {"i", i64({1, 1, 2, 2}, {5, 7, 13, 15})}});
+  kt::expectNear(r.outputs[0], {0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4});
+  kt::expectError(text, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 1, 2, 2}, {5, 7, 13, 16})}},
+                  {"index 16 is out of range [0, 16)"});
+}
+
+TEST(RoiAlign, AverageAndMax) {
+  const char* avg = R"(<ir_version: 8, opset_import: ["" : 16]>
+    main (float[1,1,5,5] x, float[2,4] rois, int64[2] b) => (float[2,1,2,3] y) {
+      y = RoiAlign <output_height = 2, output_width = 3, sampling_ratio = 2> (x, rois, b)
+    })";
+  NamedInputs in = {{"x", f32({1, 1, 5, 5}, iota(25))},
+                    {"rois", f32({2, 4}, {0.5f, 0.5f, 3.2f, 4.1f, 1, 0, 4, 2})},
+                    {"b", i64({2}, {0, 0})}};
+  kt::expectNear(testutil::runText(avg, in).outputs[0],
+                 {5.95f, 6.849999f, 7.75f, 14.95f, 15.849998f, 16.75f, 2.625f, 3.625f, 4.625f, 7, 8, 9},
+                 1e-5f);
+  const char* max = R"(<ir_version: 8, opset_import: ["" : 16]>
+    main (float[1,1,5,5] x, float[2,4] rois, int64[2] b) => (float[2,1,2,2] y) {
+      y = RoiAlign <output_height = 2, output_width = 2, mode = "max",
+                    coordinate_transformation_mode = "output_half_pixel"> (x, rois, b)
+    })";
+  kt::expectNear(testutil::runText(max, in).outputs[0],
+                 {8.542499f, 10.263751f, 11.976248f, 13.455f, 3.5f, 3.9375f, 5.6875f, 6.125f}, 1e-5f);
+  in[2] = {"b", i64({2}, {0, 1})};
+  kt::expectError(avg, in, {"batch index 1 is out of range [0, 1)"});
+}
+
+TEST(MaxRoiPool, IntegerBins) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 1]>
+    main (float[1,1,4,4] x, float[1,5] rois) => (float[1,1,2,2] y) {
+      y = MaxRoiPool <pooled_shape = [2, 2]> (x, rois)
+    })";
+  auto r = testutil::runText(text, {{"x", f32({1, 1, 4, 4}, iota(16))},
+                                    {"rois", f32({1, 5}, {0, 0, 0, 3, 3})}});
+  kt::expectNear(r.outputs[0], {6, 8, 14, 16});
+}
+
+TEST(NonMaxSuppression, SuppressesOverlapsPerClass) {
+  // The ONNX test "suppress by IOU": boxes [y1, x1, y2, x2].
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[1,6,4] b, float[1,1,6] s, int64[1] m, float[1] iou, float[1] th) => (int64[3,3] y) {
+      y = NonMaxSuppression(b, s, m, iou, th)
+    })";
+  auto r = testutil::runText(
+      text, {{"b", f32({1, 6, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 0, 10, 1, 11,
+                                   0, 10.1f, 1, 11.1f, 0, 100, 1, 101})},
+             {"s", f32({1, 1, 6}, {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f})},
+             {"m", i64({1}, {3})},
+             {"iou", f32({1}, {0.5f})},
+             {"th", f32({1}, {0})}});
+  EXPECT_EQ(kt::values<int64_t>(r.outputs[0]), (std::vector<int64_t>{0, 0, 3, 0, 0, 0, 0, 0, 5}));
+}
+
+}  // namespace
+}  // namespace passlab::exec

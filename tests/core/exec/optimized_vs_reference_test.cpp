@@ -1,0 +1,91 @@
+// One harness runs each optimized (oneDNN) kernel and its reference kernel on
+// the same seeded random inputs and compares: Conv in its variants,
+// ConvTranspose, MatMul, Gemm, MaxPool, AveragePool.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/exec/input_fill.h"
+#include "tests/core/exec/exec_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+struct Case {
+  const char* name;
+  const char* text;
+};
+
+const Case kCases[] = {
+    {"conv3x3", R"(main (float[2,8,9,9] x, float[16,8,3,3] w, float[16] b) => (float[2,16,9,9] y) {
+       y = Conv <pads = [1, 1, 1, 1]> (x, w, b) })"},
+    {"conv_strided_dilated", R"(main (float[1,4,11,13] x, float[6,4,3,3] w) => (float[1,6,4,5] y) {
+       y = Conv <strides = [2, 2], dilations = [2, 2], pads = [0, 1, 1, 0]> (x, w) })"},
+    {"conv_grouped", R"(main (float[1,8,7,7] x, float[8,2,3,3] w) => (float[1,8,7,7] y) {
+       y = Conv <group = 4, pads = [1, 1, 1, 1]> (x, w) })"},
+    {"conv_depthwise_same", R"(main (float[1,6,10,10] x, float[6,1,3,3] w) => (float[1,6,5,5] y) {
+       y = Conv <group = 6, auto_pad = "SAME_UPPER", strides = [2, 2]> (x, w) })"},
+    {"conv1d", R"(main (float[2,3,20] x, float[5,3,4] w) => (float[2,5,17] y) { y = Conv (x, w) })"},
+    {"conv3d", R"(main (float[1,2,5,6,7] x, float[3,2,2,3,3] w) => (float[1,3,4,4,5] y) {
+       y = Conv (x, w) })"},
+    {"conv_transpose", R"(main (float[1,4,5,5] x, float[4,3,3,3] w) => (float[1,3,11,11] y) {
+       y = ConvTranspose <strides = [2, 2], output_padding = [0, 0]> (x, w) })"},
+    {"conv_transpose_pads", R"(main (float[1,4,5,5] x, float[4,6,3,3] w, float[6] b) => (float[1,6,9,9] y) {
+       y = ConvTranspose <strides = [2, 2], pads = [1, 1, 1, 1]> (x, w, b) })"},
+    {"conv_transpose_grouped", R"(main (float[1,4,5,5] x, float[4,1,3,3] w) => (float[1,2,7,7] y) {
+       y = ConvTranspose <group = 2> (x, w) })"},
+    {"matmul_batched", R"(main (float[2,3,4,5] a, float[3,5,6] b) => (float[2,3,4,6] y) { y = MatMul(a, b) })"},
+    {"matmul_vector", R"(main (float[5] a, float[2,5,3] b) => (float[2,3] y) { y = MatMul(a, b) })"},
+    {"gemm_trans", R"(main (float[7,4] a, float[9,7] b, float[9] c) => (float[4,9] y) {
+       y = Gemm <transA = 1, transB = 1, alpha = 0.5, beta = 2.0> (a, b, c) })"},
+    {"gemm_bias", R"(main (float[3,4] a, float[4,5] b, float[1,5] c) => (float[3,5] y) { y = Gemm (a, b, c) })"},
+    {"gemm_matrix_c", R"(main (float[3,4] a, float[4,5] b, float[3,5] c) => (float[3,5] y) {
+       y = Gemm <beta = -1.0> (a, b, c) })"},
+    {"maxpool", R"(main (float[1,3,10,10] x) => (float[1,3,5,5] y) {
+       y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })"},
+    {"maxpool_ceil_dilated", R"(main (float[1,2,9,9] x) => (float[1,2,4,4] y) {
+       y = MaxPool <kernel_shape = [2, 2], strides = [2, 2], dilations = [2, 2], ceil_mode = 1> (x) })"},
+    {"avgpool_exclude", R"(main (float[1,3,7,7] x) => (float[1,3,4,4] y) {
+       y = AveragePool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })"},
+    {"avgpool_include_ceil", R"(main (float[1,3,8,8] x) => (float[1,3,4,4] y) {
+       y = AveragePool <kernel_shape = [3, 3], strides = [2, 2], count_include_pad = 1, ceil_mode = 1> (x) })"},
+};
+
+class OptimizedVsReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OptimizedVsReference, Agree) {
+  ir::Model m = testutil::parseModel(GetParam().text);
+  ExecutorOptions refOpts;
+  refOpts.referenceKernels = true;
+  auto opt = Executor::create(m, {});
+  auto ref = Executor::create(m, refOpts);
+  ASSERT_TRUE(opt) << opt.error().message();
+  ASSERT_TRUE(ref) << ref.error().message();
+  NamedInputs inputs;
+  FillOptions fo;
+  fo.seed = 7;
+  for (const InputInfo& in : (*opt)->inputs()) {
+    auto t = makeInput(in, fo);
+    ASSERT_TRUE(t) << t.error().message();
+    inputs.emplace_back(in.name, *t);
+  }
+  RunOptions run;
+  run.profile = true;
+  auto a = (*opt)->run(inputs, run);
+  auto b = (*ref)->run(inputs, run);
+  ASSERT_TRUE(a) << a.error().message();
+  ASSERT_TRUE(b) << b.error().message();
+  EXPECT_EQ(a->profile[0].kernel.rfind("onednn.", 0), 0u) << a->profile[0].kernel;
+  EXPECT_EQ(b->profile[0].kernel.rfind("cpu.ref.", 0), 0u) << b->profile[0].kernel;
+  ASSERT_EQ(a->outputs[0].dims(), b->outputs[0].dims());
+  EXPECT_EQ(a->outputs[0].dims(), m.graph().outputs()[0]->type().shape()->staticDims().value());
+  auto x = testutil::toFloats(a->outputs[0]), y = testutil::toFloats(b->outputs[0]);
+  for (size_t i = 0; i < x.size(); ++i)
+    ASSERT_NEAR(x[i], y[i], 1e-4 + 1e-4 * std::fabs(y[i])) << "element " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, OptimizedVsReference, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace passlab::exec

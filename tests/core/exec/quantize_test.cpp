@@ -1,0 +1,148 @@
+// QuantizeLinear / DequantizeLinear (per tensor, per axis, blocked; 8-bit,
+// 4-bit packed, float8), DynamicQuantizeLinear, and the integer products
+// MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv.
+#include <gtest/gtest.h>
+
+#include "tests/core/exec/kernel_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using kt::f32;
+using kt::i32;
+using kt::i8;
+using kt::u8;
+
+std::vector<uint8_t> bytesOf(const ir::Tensor& t) {
+  std::vector<uint8_t> v;
+  for (std::byte b : t.bytes()) v.push_back(static_cast<uint8_t>(b));
+  return v;
+}
+
+TEST(QuantizeLinear, RoundsHalfToEvenAndSaturates) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+    main (float[6] x, float s, uint8 z) => (uint8[6] y) { y = QuantizeLinear(x, s, z) })";
+  auto r = testutil::runText(text, {{"x", f32({6}, {0, 2, 3, 1000, -254, -1000})},
+                                    {"s", f32({}, {2})},
+                                    {"z", u8({}, {128})}});
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{128, 129, 130, 255, 1, 0}));
+}
+
+TEST(QuantizeLinear, PerAxisAndBlocked) {
+  const char* axis = R"(<ir_version: 8, opset_import: ["" : 13]>
+    main (float[2,3] x, float[3] s, int8[3] z) => (int8[2,3] y) { y = QuantizeLinear <axis = 1> (x, s, z) })";
+  auto r = testutil::runText(axis, {{"x", f32({2, 3}, {1, 2, 4, -1, -2, 400})},
+                                    {"s", f32({3}, {1, 2, 4})},
+                                    {"z", i8({3}, {0, 1, -1})}});
+  EXPECT_EQ(kt::values<int8_t>(r.outputs[0]), (std::vector<int8_t>{1, 2, 0, -1, 0, 99}));
+  const char* blocked = R"(<ir_version: 8, opset_import: ["" : 21]>
+    main (float[2,4] x, float[2,2] s) => (int8[2,4] y) {
+      y = QuantizeLinear <axis = 1, block_size = 2, output_dtype = 3> (x, s)
+    })";
+  r = testutil::runText(blocked, {{"x", f32({2, 4}, {2, 4, 6, 8, 10, 12, 14, 16})},
+                                  {"s", f32({2, 2}, {2, 4, 1, 8})}});
+  EXPECT_EQ(kt::values<int8_t>(r.outputs[0]), (std::vector<int8_t>{1, 2, 2, 2, 10, 12, 2, 2}));
+  kt::expectError(blocked, {{"x", f32({2, 4}, {2, 4, 6, 8, 10, 12, 14, 16})}, {"s", f32({2, 3}, {1, 1, 1, 1, 1, 1})}},
+                  {"y_scale float[2,3] must be [2,2]"});
+}
+
+TEST(QuantizeLinear, Int4IsPackedLowNibbleFirst) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 21]>
+    main (float[4] x, float s, int4 z) => (int4[4] y) { y = QuantizeLinear(x, s, z) })";
+  auto r = testutil::runText(text, {{"x", f32({4}, {1, 2, -20, -1})},
+                                    {"s", f32({}, {1})},
+                                    {"z", kt::make<uint8_t>(ir::DataType::kInt4, {}, {0})}});
+  // 1, 2 -> 0x21; -8 (saturated), -1 -> 0xF8.
+  EXPECT_EQ(bytesOf(r.outputs[0]), (std::vector<uint8_t>{0x21, 0xF8}));
+}
+
+TEST(QuantizeLinear, Float8E4M3FN) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 19]>
+    main (float[6] x, float s, float8e4m3fn z) => (float8e4m3fn[6] y) { y = QuantizeLinear(x, s, z) })";
+  auto r = testutil::runText(text, {{"x", f32({6}, {0, 0.5f, 1, 448, 10000, -1000})},
+                                    {"s", f32({}, {1})},
+                                    {"z", kt::make<uint8_t>(ir::DataType::kFloat8E4M3FN, {}, {0})}});
+  EXPECT_EQ(bytesOf(r.outputs[0]), (std::vector<uint8_t>{0x00, 0x30, 0x38, 0x7E, 0x7E, 0xFE}));
+}
+
+TEST(DequantizeLinear, PerTensorInt4AndFloat8) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+    main (uint8[4] x, float s, uint8 z) => (float[4] y) { y = DequantizeLinear(x, s, z) })";
+  auto r = testutil::runText(text, {{"x", u8({4}, {0, 3, 128, 255})}, {"s", f32({}, {2})}, {"z", u8({}, {128})}});
+  kt::expectNear(r.outputs[0], {-256, -250, 0, 254});
+  const char* int4 = R"(<ir_version: 8, opset_import: ["" : 21]>
+    main (int4[4] x, float s) => (float[4] y) { y = DequantizeLinear(x, s) })";
+  r = testutil::runText(int4, {{"x", kt::make<uint8_t>(ir::DataType::kInt4, {4}, {0x21, 0xF8})},
+                               {"s", f32({}, {0.5f})}});
+  kt::expectNear(r.outputs[0], {0.5f, 1, -4, -0.5f});
+  const char* fp8 = R"(<ir_version: 8, opset_import: ["" : 19]>
+    main (float8e5m2[3] x, float s) => (float[3] y) { y = DequantizeLinear(x, s) })";
+  r = testutil::runText(fp8, {{"x", kt::make<uint8_t>(ir::DataType::kFloat8E5M2, {3}, {0x3C, 0x7B, 0xC0})},
+                              {"s", f32({}, {2})}});
+  kt::expectNear(r.outputs[0], {2, 114688, -4});
+}
+
+TEST(DynamicQuantizeLinear, SpecExample) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[6] x) => (uint8[6] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear(x) })";
+  auto r = testutil::runText(text, {{"x", f32({6}, {0, 2, -3, -2.5f, 1.34f, 0.5f})}});
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{153, 255, 0, 26, 221, 179}));
+  EXPECT_NEAR(kt::values<float>(r.outputs[1])[0], 0.0196078438f, 1e-9f);
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[2])[0], 153);
+}
+
+TEST(MatMulInteger, ZeroPointsPerTensor) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 10]>
+    main (uint8[4,3] a, uint8[3,2] b, uint8 za, uint8 zb) => (int32[4,2] y) { y = MatMulInteger(a, b, za, zb) })";
+  auto r = testutil::runText(text, {{"a", u8({4, 3}, {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0})},
+                                    {"b", u8({3, 2}, {1, 4, 2, 5, 3, 6})},
+                                    {"za", u8({}, {12})},
+                                    {"zb", u8({}, {0})}});
+  EXPECT_EQ(kt::values<int32_t>(r.outputs[0]),
+            (std::vector<int32_t>{-38, -83, -44, -98, -50, -113, -56, -128}));
+}
+
+TEST(QLinearMatMul, SpecExample) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 10]>
+    main (uint8[2,4] a, float as, uint8 az, uint8[4,3] b, float bs, uint8 bz, float ys, uint8 yz)
+        => (uint8[2,3] y) { y = QLinearMatMul(a, as, az, b, bs, bz, ys, yz) })";
+  auto r = testutil::runText(
+      text, {{"a", u8({2, 4}, {208, 236, 0, 238, 3, 214, 255, 29})},
+             {"as", f32({}, {0.0066f})},
+             {"az", u8({}, {113})},
+             {"b", u8({4, 3}, {152, 51, 244, 60, 26, 255, 0, 127, 246, 127, 254, 247})},
+             {"bs", f32({}, {0.00705f})},
+             {"bz", u8({}, {114})},
+             {"ys", f32({}, {0.0107f})},
+             {"yz", u8({}, {118})}});
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{168, 115, 255, 1, 66, 151}));
+}
+
+TEST(ConvInteger, WithZeroPoint) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 10]>
+    main (uint8[1,1,3,3] x, uint8[1,1,2,2] w, uint8 zx) => (int32[1,1,2,2] y) { y = ConvInteger(x, w, zx) })";
+  auto r = testutil::runText(text, {{"x", u8({1, 1, 3, 3}, {2, 3, 4, 5, 6, 7, 8, 9, 10})},
+                                    {"w", u8({1, 1, 2, 2}, {1, 1, 1, 1})},
+                                    {"zx", u8({}, {1})}});
+  EXPECT_EQ(kt::values<int32_t>(r.outputs[0]), (std::vector<int32_t>{12, 16, 24, 28}));
+}
+
+TEST(QLinearConv, BiasAndRequantization) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 10]>
+    main (uint8[1,1,2,2] x, float xs, uint8 xz, int8[1,1,1,1] w, float ws, int8 wz, float ys, uint8 yz,
+          int32[1] b) => (uint8[1,1,2,2] y) { y = QLinearConv(x, xs, xz, w, ws, wz, ys, yz, b) })";
+  auto r = testutil::runText(text, {{"x", u8({1, 1, 2, 2}, {10, 20, 30, 40})},
+                                    {"xs", f32({}, {0.5f})},
+                                    {"xz", u8({}, {10})},
+                                    {"w", i8({1, 1, 1, 1}, {2})},
+                                    {"ws", f32({}, {0.25f})},
+                                    {"wz", i8({}, {0})},
+                                    {"ys", f32({}, {1})},
+                                    {"yz", u8({}, {5})},
+                                    {"b", i32({1}, {4})}});
+  // acc = (x - 10) * 2 + 4 = [4, 24, 44, 64]; * 0.125 = [0.5, 3, 5.5, 8]; round half even + 5.
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{5, 8, 11, 13}));
+}
+
+}  // namespace
+}  // namespace passlab::exec

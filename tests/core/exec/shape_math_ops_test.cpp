@@ -1,0 +1,115 @@
+// Expand, Range, CumSum/CumProd, TopK, EyeLike and Det (expand.cpp,
+// range.cpp, cumulative.cpp, topk.cpp, eye_like.cpp, det.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/core/exec/op_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using namespace optest;
+
+TEST(Expand, BroadcastsBothWays) {
+  ir::Tensor x = f32({3, 1}, {1, 2, 3});
+  expectTensor(run1({"Expand", {x, i64({3}, {2, 1, 4})}}), DataType::kFloat, {2, 3, 4},
+               {1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3});
+  // A shape smaller than the input keeps the input's dims.
+  expectTensor(run1({"Expand", {x, i64({1}, {1})}}), DataType::kFloat, {3, 1}, {1, 2, 3});
+  ir::Tensor s = run1({"Expand", {ir::Tensor::fromStrings({2}, {"a", "b"}), i64({2}, {2, 1})}});
+  EXPECT_EQ(s.strings(), (std::vector<std::string>{"a", "b", "a", "b"}));
+  expectTensor(run1({"Expand", {boolean({1}, {true}), i64({1}, {3})}}), DataType::kBool, {3},
+               {1, 1, 1});
+  // A zero dim broadcasts from 1 (not from 3).
+  EXPECT_EQ(run1({"Expand", {f32({1, 3}, {1, 2, 3}), i64({2}, {0, 3})}}).dims(),
+            (std::vector<int64_t>{0, 3}));
+  EXPECT_EQ(run1({"Expand", {f32({1}, {5}), i64({2}, {3, 0})}}).dims(),
+            (std::vector<int64_t>{3, 0}));
+  std::string err = errorOf({"Expand", {x, i64({2}, {3, 2})}});
+  EXPECT_FALSE(err.empty());
+  err = errorOf({"Expand", {x, i64({2}, {0, 1})}});
+  EXPECT_NE(err.find("broadcast"), std::string::npos) << err;
+  err = errorOf({"Expand", {x, i64({1}, {-1})}});
+  EXPECT_NE(err.find("negative"), std::string::npos) << err;
+}
+
+TEST(Range, IntegersAndFloats) {
+  expectTensor(run1({"Range", {i32({}, {10}), i32({}, {4}), i32({}, {-3})}}), DataType::kInt32,
+               {2}, {10, 7});
+  expectTensor(run1({"Range", {i64({}, {1}), i64({}, {5}), i64({}, {2})}}), DataType::kInt64, {2},
+               {1, 3});
+  expectTensor(run1({"Range", {f32({}, {1}), f32({}, {2}), f32({}, {0.3f})}}), DataType::kFloat,
+               {4}, {1, 1.3, 1.6, 1.9}, 1e-6);
+  expectTensor(run1({"Range", {f32({}, {5}), f32({}, {1}), f32({}, {1})}}), DataType::kFloat, {0},
+               {});
+  expectTensor(run1({"Range", {f16({}, {0}), f16({}, {2}), f16({}, {0.5f})}, {}, 27}),
+               DataType::kFloat16, {4}, {0, 0.5, 1, 1.5});
+  std::string err = errorOf({"Range", {i32({}, {0}), i32({}, {4}), i32({}, {0})}});
+  EXPECT_NE(err.find("delta"), std::string::npos) << err;
+  err = errorOf({"Range", {i32({}, {0}), i64({}, {4}), i32({}, {1})}});
+  EXPECT_NE(err.find("different types"), std::string::npos) << err;
+}
+
+TEST(Cumulative, SumAndProductWithAttributes) {
+  ir::Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  expectTensor(run1({"CumSum", {x, i32({}, {1})}}), DataType::kFloat, {2, 3}, {1, 3, 6, 4, 9, 15});
+  expectTensor(run1({"CumSum", {x, i64({1}, {0})}}), DataType::kFloat, {2, 3}, {1, 2, 3, 5, 7, 9});
+  expectTensor(run1({"CumSum", {x, i32({}, {-1})}, {attrI("exclusive", 1)}}), DataType::kFloat,
+               {2, 3}, {0, 1, 3, 0, 4, 9});
+  expectTensor(run1({"CumSum", {x, i32({}, {1})}, {attrI("reverse", 1)}}), DataType::kFloat, {2, 3},
+               {6, 5, 3, 15, 11, 6});
+  expectTensor(run1({"CumSum", {x, i32({}, {1})}, {attrI("reverse", 1), attrI("exclusive", 1)}}),
+               DataType::kFloat, {2, 3}, {5, 3, 0, 11, 6, 0});
+  expectTensor(run1({"CumProd", {i64({4}, {1, 2, 3, 4}), i32({}, {0})}, {}, 26}), DataType::kInt64,
+               {4}, {1, 2, 6, 24});
+  expectTensor(run1({"CumProd", {f32({3}, {2, 3, 4}), i32({}, {0})}, {attrI("exclusive", 1)}, 26}),
+               DataType::kFloat, {3}, {1, 2, 6});
+  std::string err = errorOf({"CumSum", {x, i32({}, {2})}});
+  EXPECT_NE(err.find("axis"), std::string::npos) << err;
+}
+
+TEST(TopK, LargestSmallestAndTies) {
+  ir::Tensor x = f32({2, 4}, {1, 3, 3, 2, 5, 4, 7, 7});
+  auto r = runAll({"TopK", {x, i64({1}, {2})}, {}, 11, 2});
+  ASSERT_EQ(r.size(), 2u);
+  expectTensor(r[0], DataType::kFloat, {2, 2}, {3, 3, 7, 7});
+  expectTensor(r[1], DataType::kInt64, {2, 2}, {1, 2, 2, 3});
+  r = runAll({"TopK", {x, i64({1}, {3})}, {attrI("largest", 0)}, 11, 2});
+  expectTensor(r[0], DataType::kFloat, {2, 3}, {1, 2, 3, 4, 5, 7});
+  expectTensor(r[1], DataType::kInt64, {2, 3}, {0, 3, 1, 1, 0, 2});
+  // Along axis 0, k as the opset-1 attribute.
+  r = runAll({"TopK", {x}, {attrI("k", 1), attrI("axis", 0)}, 1, 2});
+  expectTensor(r[0], DataType::kFloat, {1, 4}, {5, 4, 7, 7});
+  expectTensor(r[1], DataType::kInt64, {1, 4}, {1, 1, 1, 1});
+  // NaN is the largest.
+  r = runAll({"TopK", {f32({3}, {1, std::nanf(""), 2}), i64({1}, {2})}, {}, 11, 2});
+  expectTensor(r[1], DataType::kInt64, {2}, {1, 2});
+  std::string err = errorOf({"TopK", {x, i64({1}, {5})}, {}, 11, 2});
+  EXPECT_NE(err.find("k = 5"), std::string::npos) << err;
+}
+
+TEST(EyeLike, DiagonalsAndTypes) {
+  ir::Tensor x = f32({3, 4}, std::vector<float>(12, 7));
+  expectTensor(run1({"EyeLike", {x}}), DataType::kFloat, {3, 4},
+               {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0});
+  expectTensor(run1({"EyeLike", {x}, {attrI("k", 2), attrI("dtype", 7)}}), DataType::kInt64, {3, 4},
+               {0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+  expectTensor(run1({"EyeLike", {i32({2, 2}, {0, 0, 0, 0})}, {attrI("k", -1)}}), DataType::kInt32,
+               {2, 2}, {0, 0, 1, 0});
+  EXPECT_FALSE(errorOf({"EyeLike", {f32({3}, {1, 2, 3})}}).empty());
+  EXPECT_FALSE(errorOf({"EyeLike", {x}, {attrI("dtype", 8)}}).empty());
+}
+
+TEST(Det, SquareMatricesInABatch) {
+  ir::Tensor a = f32({2, 2, 2}, {1, 2, 3, 4, 2, 0, 0, 3});
+  expectTensor(run1({"Det", {a}}), DataType::kFloat, {2}, {-2, 6});
+  ir::Tensor b = f64({3, 3}, {0, 2, 1, 1, 1, 1, 2, 0, 3});
+  // Needs a pivot: det = 0*(3-0) - 2*(3-2) + 1*(0-2) = -4.
+  expectTensor(run1({"Det", {b}}), DataType::kDouble, {}, {-4});
+  expectTensor(run1({"Det", {f32({2, 2}, {1, 2, 2, 4})}}), DataType::kFloat, {}, {0});
+  EXPECT_FALSE(errorOf({"Det", {f32({2, 3}, {1, 2, 3, 4, 5, 6})}}).empty());
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -3,12 +3,37 @@
 // to one). The registry test checks ids are unique and metadata complete.
 #pragma once
 
-#define PASSLAB_PASSES(X)              \
-  X(makeEliminateDeadNodes)            \
-  X(makeEliminateIdentityOps)          \
-  X(makeEliminateNoopOps)              \
-  X(makeEliminateInversePairs)         \
-  X(makeSimplifyOpChains)              \
-  X(makeEliminateCommonSubexpressions) \
-  X(makeDeduplicateInitializers)       \
-  X(makeFoldConstants)
+#define PASSLAB_PASSES(X)                \
+  X(makeEliminateDeadNodes)              \
+  X(makeEliminateIdentityOps)            \
+  X(makeEliminateNoopOps)                \
+  X(makeEliminateInversePairs)           \
+  X(makeSimplifyOpChains)                \
+  X(makeEliminateCommonSubexpressions)   \
+  X(makeDeduplicateInitializers)         \
+  X(makeFoldConstants)                   \
+  X(makeFreezeInitializerInputs)         \
+  X(makeFusePadIntoConvPool)             \
+  X(makeFuseConvBatchnorm)               \
+  X(makeFuseConvAddMul)                  \
+  X(makeFuseGemmBatchnorm)               \
+  X(makeFuseMatmulAddIntoGemm)           \
+  X(makeFuseTransposeIntoGemm)           \
+  X(makeFuseConsecutiveTransposes)       \
+  X(makeMergeConsecutiveSlices)          \
+  X(makeFuseLogSoftmax)                  \
+  X(makeFuseReduceUnsqueeze)             \
+  X(makeFuseLayerNormalization)          \
+  X(makeFuseGelu)                        \
+  X(makeFuseSharedInputMatmuls)          \
+  X(makeReplaceWithCheaperOps)           \
+  X(makeReplaceDivByConstant)            \
+  X(makeReplaceBatchnormWithMulAdd)      \
+  X(makeReplaceReduceMeanWithGlobalPool) \
+  X(makeReplaceEinsumWithMatmul)         \
+  X(makeReplaceConv1x1AndGemm)           \
+  X(makeReplaceAvgpoolAndDepthwiseConv)  \
+  X(makeHoistSliceGather)                \
+  X(makeHoistReduceScale)                \
+  X(makePushTransposes)                  \
+  X(makeHoistCastReshape)

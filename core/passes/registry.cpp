@@ -28,15 +28,59 @@ struct Level {
   std::vector<std::string> passes;
 };
 
+// "default" (issue 5): the basic level, then fusion, substitution and hoisting
+// into standard ONNX (exact, or differing only in the last bits where weights
+// are folded in float64), then the basic cleanup again on what they exposed.
+// freeze_initializer_inputs runs first so that weights listed as graph inputs
+// count as constants for folding and fusion. Left out on purpose:
+// replace_batchnorm_with_mul_add (adds a node; BatchNormalizations that can
+// be folded are folded by the fusions), replace_div_by_constant with
+// exact_only=false and hoist_reduce_scale with allow_rounding=true (their
+// defaults keep to exact cases).
+std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
+  std::vector<std::string> v{"freeze_initializer_inputs"};
+  v.insert(v.end(), basic.begin(), basic.end());
+  for (const char* id : {"fuse_pad_into_conv_pool",
+                         "replace_avgpool_and_depthwise_conv",
+                         "fuse_conv_batchnorm",
+                         "fuse_conv_add_mul",
+                         "fuse_gemm_batchnorm",
+                         "fuse_transpose_into_gemm",
+                         "fuse_matmul_add_into_gemm",
+                         "fuse_shared_input_matmuls",
+                         "replace_einsum_with_matmul",
+                         "fuse_log_softmax",
+                         "fuse_reduce_unsqueeze",
+                         "fuse_layer_normalization",
+                         "fuse_gelu",
+                         "replace_with_cheaper_ops",
+                         "replace_div_by_constant",
+                         "replace_reduce_mean_with_global_pool",
+                         "replace_conv1x1_and_gemm",
+                         "merge_consecutive_slices",
+                         "hoist_slice_gather",
+                         "hoist_reduce_scale",
+                         "push_transposes",
+                         "fuse_consecutive_transposes",
+                         "hoist_cast_reshape"})
+    v.push_back(id);
+  v.insert(v.end(), basic.begin(), basic.end());
+  return v;
+}
+
 const std::vector<Level>& levels() {
-  static const std::vector<Level> kLevels = {
-      // Constants first (they feed the x*1 and shape rules), then the four kinds of
-      // redundant node, then merging what became equal, then sweeping what is unused.
-      {"basic",
-       {"eliminate_identity_ops", "fold_constants", "eliminate_noop_ops", "eliminate_inverse_pairs",
-        "simplify_op_chains", "deduplicate_initializers", "eliminate_common_subexpressions",
-        "eliminate_dead_nodes"}},
-  };
+  static const std::vector<Level> kLevels = [] {
+    std::vector<Level> v = {
+        // Constants first (they feed the x*1 and shape rules), then the four kinds of
+        // redundant node, then merging what became equal, then sweeping what is unused.
+        {"basic",
+         {"eliminate_identity_ops", "fold_constants", "eliminate_noop_ops",
+          "eliminate_inverse_pairs", "simplify_op_chains", "deduplicate_initializers",
+          "eliminate_common_subexpressions", "eliminate_dead_nodes"}},
+    };
+    v.push_back({"default", defaultPasses(v.front().passes)});
+    return v;
+  }();
   return kLevels;
 }
 
@@ -65,7 +109,9 @@ Expected<std::vector<std::string>> passesForLevel(std::string_view level) {
   }
   for (const Level& l : levels())
     if (l.name == level) return l.passes;
-  return invalidArgument("unknown level '" + std::string(level) + "' (known: basic, all)");
+  std::string known;
+  for (const std::string& n : levelNames()) known += (known.empty() ? "" : ", ") + n;
+  return invalidArgument("unknown level '" + std::string(level) + "' (known: " + known + ")");
 }
 
 std::vector<std::string> levelNames() {

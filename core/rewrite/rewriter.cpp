@@ -145,6 +145,14 @@ void Rewriter::removeInitializer(ir::Value* value) {
   g->removeInitializer(value);
 }
 
+void Rewriter::freezeInitializer(ir::Value* value) {
+  if (!value->isInitializer() || !value->isGraphInput()) return;
+  record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
+         value->name(), "no longer a graph input");
+  if (model_.irVersion < 4) model_.irVersion = 4;
+  value->owner()->removeInput(value);
+}
+
 void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) {
   ir::Value* old = graph.outputs().at(index);
   if (old == value) return;

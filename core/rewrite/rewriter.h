@@ -51,6 +51,11 @@ class Rewriter {
   ir::Value* addInitializer(ir::Graph& graph, const std::string& nameHint, ir::Tensor tensor);
   void setInitializer(ir::Value* value, ir::Tensor tensor);
   void removeInitializer(ir::Value* value);  // must be unused
+  // An initializer that is also a graph input stops being an input: it can no
+  // longer be overridden at run time, so passes may treat it as a constant.
+  // Below IR version 4 every initializer had to be an input; the model is
+  // raised to IR version 4, where that rule went.
+  void freezeInitializer(ir::Value* value);
   void setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value);
 
  private:

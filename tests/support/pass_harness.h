@@ -29,8 +29,13 @@ PassOutcome runPass(const std::string& passId, const std::string& text,
 PassOutcome runPass(const std::string& passId, ir::Model model, const passes::Options& options = {},
                     rewrite::Evaluator* evaluator = cpuEvaluator());
 
+// The graph as text in which the names a pass chooses do not show: ops, attributes,
+// wiring, initializer data, model input and output names (see pass_harness.cpp).
+std::string canonicalForm(const ir::Graph& g);
+
 // The pass turns `input` into `expected` (compared structurally: ops, attributes,
-// wiring and initializer data; intermediate names and node names ignored).
+// wiring and initializer data; intermediate names, initializer names and node
+// names ignored).
 // When the CPU executor can run both models, their outputs are compared too.
 void expectRewrite(const std::string& passId, const std::string& input, const std::string& expected,
                    const passes::Options& options = {});
@@ -50,8 +55,8 @@ struct NumericResult {
 };
 
 // Runs `before` and `after` on the CPU executor with `sets` sets of seeded random
-// inputs (symbolic dims set to 3) and compares the outputs in order: floats
-// within rtol 1e-4, atol 1e-5 (NaN equals NaN), everything else exactly.
+// inputs (pipeline::makeInputs; symbolic dims 1) and compares the outputs with the
+// pipeline's dtype-aware tolerances (fp32: rtol 1e-4, atol 1e-5; integers exactly).
 NumericResult compareOutputs(const ir::Model& before, const ir::Model& after, int sets = 2,
                              uint64_t seed = 1234);
 // The pass keeps the outputs of `input`; fails if the executor cannot run it.

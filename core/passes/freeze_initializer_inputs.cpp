@@ -1,0 +1,78 @@
+// freeze_initializer_inputs — weights listed as graph inputs become constants.
+//
+// Before:  main (float[1,3,8,8] x, float[4,3,3,3] w) => (y) <float[4,3,3,3] w = {...}> { y = Conv(x, w) }
+// After:   main (float[1,3,8,8] x) => (y) <float[4,3,3,3] w = {...}> { y = Conv(x, w) }
+// Why: from IR version 4 an initializer that is also a graph input is only a
+// default — a caller may override it — so no pass may fold it (ONNX Runtime
+// does the same). Many exporters (PyTorch before 1.4 with
+// keep_initializers_as_inputs, every IR 3 model, where it was required) list
+// every weight as an input, which blocks every weight fusion. This pass
+// removes those entries from the main graph's inputs, so the weights are
+// constants: callers can no longer override them (the model's interface
+// loses those optional inputs; nothing else changes, outputs are bit for
+// bit the same). Models below IR version 4 are raised to 4, the first
+// version that allows an initializer that is not an input; ONNX Runtime
+// already treats initializers as constants below IR 4.
+// Conditions: main graph only (subgraph inputs never carry initializers); an
+// initializer that is also a graph output is left alone (the option `keep`,
+// a comma-separated list of names, keeps others overridable).
+// Opsets: 1-28 (IR versions 1-11).
+#include <algorithm>
+#include <sstream>
+
+#include "core/passes/pass.h"
+
+namespace passlab::passes {
+
+namespace {
+
+class FreezeInitializerInputs final : public Pass {
+ public:
+  FreezeInitializerInputs()
+      : info_{"freeze_initializer_inputs",
+              Category::kStructural,
+              "model interface: constants",
+              "Make initializers that are also graph inputs constants (drop them from the inputs)",
+              "将同时作为图输入的初始化器变为常量（从图输入中移除）",
+              {{"keep", "", "comma-separated initializer names that stay overridable inputs"}},
+              1,
+              28} {}
+  const PassInfo& info() const override { return info_; }
+  Status run(ir::Model& model, PassContext& ctx) const override {
+    std::vector<std::string> keep;
+    std::stringstream ss(ctx.option("keep"));
+    for (std::string s; std::getline(ss, s, ',');)
+      if (!s.empty()) keep.push_back(s);
+    std::vector<ir::Value*> frozen;
+    for (ir::Value* v : model.graph().inputs()) {
+      if (!v->isInitializer()) continue;
+      if (std::find(keep.begin(), keep.end(), v->name()) != keep.end()) {
+        note(ctx, v, "kept as an input (option keep)");
+        continue;
+      }
+      if (v->isGraphOutput()) {
+        note(ctx, v, "'" + v->name() + "' is also a graph output");
+        continue;
+      }
+      frozen.push_back(v);
+    }
+    for (ir::Value* v : frozen) ctx.rewriter.freezeInitializer(v);
+    return Status::ok();
+  }
+
+ private:
+  // Reasons go on the nodes reading the value (values have no explain entry of their own).
+  static void note(PassContext& ctx, const ir::Value* v, const std::string& why) {
+    if (!ctx.explain) return;
+    for (const ir::Use& u : v->uses()) ctx.explain->note(u.node->id(), "freeze", why);
+  }
+  PassInfo info_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeFreezeInitializerInputs() {
+  return std::make_unique<FreezeInitializerInputs>();
+}
+
+}  // namespace passlab::passes

@@ -1,0 +1,141 @@
+// fuse_conv_batchnorm — fold an inference BatchNormalization into the Conv that feeds it.
+//
+// Before:  t = Conv(x, W, b); y = BatchNormalization(t, scale, B, mean, var)
+// After:   y = Conv(x, W', b')
+// Algebra (per output channel m; b = 0 when the Conv has no bias):
+//   y = scale[m] * (t - mean[m]) / sqrt(var[m] + eps) + B[m]
+//   s[m]  = scale[m] / sqrt(var[m] + eps)
+//   W'[m] = W[m] * s[m]                 (every weight of output channel m)
+//   b'[m] = (b[m] - mean[m]) * s[m] + B[m]
+// folded in float64 and rounded once to the weights' type (the fused Conv
+// differs from the pair by about one rounding per weight: changesNumerics).
+// Conditions: t feeds only the BatchNormalization (not a graph output, not
+// read in a subgraph); W, b, scale, B, mean and var are constants (an
+// initializer that is also a graph input can be overridden and is not
+// constant) of a float type with one value per output channel; the
+// BatchNormalization is in inference mode (is_test = 1 before opset 7,
+// training_mode = 0 from 14, spatial = 1 before 9) and its extra outputs are
+// unused. New weights are new initializers; the old ones go when unused.
+// Opsets: 1-28 (BatchNormalization 1, 6, 7, 9, 14, 15; Conv 1, 11, 22).
+#include <cmath>
+
+#include "core/passes/fusion_utils.h"
+#include "core/passes/pass.h"
+
+namespace passlab::passes {
+
+namespace {
+
+using rewrite::MatchContext;
+using rewrite::MatchResult;
+
+// "" when `bn` normalizes with constant per-channel statistics at inference.
+std::string whyNotInferenceBatchNorm(const ir::Node& bn, const MatchContext& c) {
+  if (c.opset < 7 && bn.attrInt("is_test", 0) != 1)
+    return "BatchNormalization has is_test = 0 (training mode before opset 7)";
+  if (c.opset < 9 && bn.attrInt("spatial", 1) != 1)
+    return "BatchNormalization has spatial = 0 (per-element statistics)";
+  if (bn.attrInt("training_mode", 0) != 0) return "BatchNormalization is in training mode";
+  return fusion::whyExtraOutputsUsed(bn);
+}
+
+// The statistics of a BatchNormalization with `channels` channels, or why not.
+struct BnParams {
+  std::vector<double> scale, bias, mean, var;
+  double eps;
+};
+std::optional<BnParams> bnParams(const ir::Node& bn, int64_t channels, std::string& why) {
+  static const char* names[] = {"scale", "B", "mean", "var"};
+  BnParams p;
+  std::vector<double>* dst[] = {&p.scale, &p.bias, &p.mean, &p.var};
+  for (size_t i = 0; i < 4; ++i) {
+    auto v = fusion::floatValues(bn.input(i + 1));
+    if (!v) {
+      why = std::string("BatchNormalization ") + names[i] + " is not constant";
+      if (bn.input(i + 1) && rewrite::constantValue(bn.input(i + 1)))
+        why = std::string("BatchNormalization ") + names[i] + " is not a float constant";
+      return std::nullopt;
+    }
+    if (static_cast<int64_t>(v->size()) != channels) {
+      why = std::string("BatchNormalization ") + names[i] + " has " + std::to_string(v->size()) +
+            " values for " + std::to_string(channels) + " channels";
+      return std::nullopt;
+    }
+    *dst[i] = std::move(*v);
+  }
+  p.eps = bn.attrFloat("epsilon", 1e-5f);
+  return p;
+}
+
+fusion::Rules rules() {
+  fusion::Rules r;
+  // BatchNormalization(Conv(x, W, b)) -> Conv(x, W*s, (b-mean)*s + B), s = scale/sqrt(var+eps)
+  fusion::addRule(
+      r, "conv_batchnorm", "BatchNormalization(Conv(x, W, b)) -> Conv(x, W', b')",
+      {"BatchNormalization"}, [](ir::Node& bn, const MatchContext& c) {
+        if (std::string why = fusion::whyNotOpset(c, 1, 28, "fuse_conv_batchnorm"); !why.empty())
+          return MatchResult::failure(why);
+        ir::Node* conv = producerOp(bn.input(0), "Conv");
+        if (!conv) return MatchResult::failure("the input is not produced by a Conv");
+        if (std::string why = rewrite::whyNotSingleUse(bn.input(0)); !why.empty())
+          return MatchResult::failure("Conv output " + why);
+        if (std::string why = whyNotInferenceBatchNorm(bn, c); !why.empty())
+          return MatchResult::failure(why);
+        auto w = rewrite::constantValue(conv->input(1));
+        if (!w) return MatchResult::failure("Conv weight is not constant");
+        auto wv = fusion::floatValues(*w);
+        if (!wv || w->rank() < 3) return MatchResult::failure("Conv weight is not a float tensor");
+        int64_t m = w->dims()[0];
+        std::optional<std::vector<double>> bias;
+        if (conv->input(2)) {
+          bias = fusion::floatValues(conv->input(2));
+          if (!bias) return MatchResult::failure("Conv bias is not constant");
+          if (static_cast<int64_t>(bias->size()) != m)
+            return MatchResult::failure("Conv bias does not have one value per output channel");
+        }
+        std::string why;
+        auto p = bnParams(bn, m, why);
+        if (!p) return MatchResult::failure(why);
+        ir::Tensor wt = *w;
+        ir::DataType biasType = conv->input(2) ? rewrite::constantValue(conv->input(2))->dtype()
+                                               : w->dtype();
+        return MatchResult::success(
+            {&bn, conv}, [&bn, conv, wt, wv = *wv, bias, p = *p, m, biasType](rewrite::Rewriter& rw) {
+              std::vector<double> s(m), nb(m), nw = wv;
+              size_t per = wv.size() / static_cast<size_t>(m);
+              for (int64_t k = 0; k < m; ++k) {
+                s[k] = p.scale[k] / std::sqrt(p.var[k] + p.eps);
+                nb[k] = ((bias ? (*bias)[k] : 0.0) - p.mean[k]) * s[k] + p.bias[k];
+                for (size_t j = 0; j < per; ++j) nw[k * per + j] *= s[k];
+              }
+              ir::Graph& g = *conv->owner();
+              ir::Value* nW = addConstant(rw, g, conv, conv->input(1)->name() + "_bn",
+                                          fusion::floatTensorLike(wt, nw), {conv, &bn});
+              ir::Value* nB = addConstant(rw, g, conv, conv->name().empty() ? "bias_bn"
+                                                                          : conv->name() + "_bias_bn",
+                                          fusion::floatTensor(biasType, {m}, nb), {conv, &bn});
+              ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv,
+                                                   {conv, &bn}, conv, {bn.output(0)});
+              fusion::replaceAndErase(rw, bn.output(0), fused->output(0), {&bn, conv});
+            });
+      });
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Pass> makeFuseConvBatchnorm() {
+  PassInfo info{"fuse_conv_batchnorm",
+                Category::kAlgorithm,
+                "fusion: fold into weights",
+                "Fold an inference BatchNormalization into the weights and bias of the Conv "
+                "before it",
+                "将推理模式的 BatchNormalization 折叠进前面 Conv 的权重和偏置",
+                {},
+                1,
+                28,
+                true};
+  return std::make_unique<PatternPass>(std::move(info), rules());
+}
+
+}  // namespace passlab::passes

@@ -1,0 +1,277 @@
+// push_transposes — Transposes pushed through elementwise ops and reductions until they cancel,
+// merge, or are absorbed.
+//
+// Rule transpose_through_chain:
+//   Before:  t = Transpose(x, p1); u = Relu(Add(t, c)); y = Transpose(u, p2)
+//   After:   u = Relu(Add(x, c')); y = Transpose(u, q), q[i] = p1[p2[i]]   (no Transpose when q is
+//            the identity; c' = c transposed back by p1's inverse, folded)
+//   Algebra: an elementwise op commutes with a permutation of the axes of all
+//   its operands: f(T(x), c) = T(f(x, T^-1(c))) (c first broadcast to full
+//   rank); a reduction with keepdims = 1 over axes A of T(x) is T of the
+//   reduction over p1[A] of x. So the first Transpose moves down the chain to
+//   meet the second, and the two compose.
+//   Conditions: every value from t to u feeds only the next node of the chain
+//   (not graph outputs, not read in subgraphs); side operands are constants
+//   of rank at most x's; reductions keep dims and have constant axes; at most
+//   64 ops between the Transposes.
+// Rule transposes_into_binary:
+//   Before:  y = Add(Transpose(a, p), Transpose(b, p))      (a, b of the same rank)
+//   After:   y = Transpose(Add(a, b), p)
+//   Algebra: the same permutation on both operands of an elementwise op.
+// Rule reduce_absorbs_transpose:
+//   Before:  t = Transpose(x, p); y = ReduceMean(t, axes = A, keepdims = 0)
+//   After:   y = ReduceMean(x, axes = p[A], keepdims = 0)
+//   Algebra: the reduction sees the same elements; the result equals when the
+//   axes it keeps are in the same order in t and in x (keepdims = 1: when p
+//   leaves every kept axis in place).
+// Exact: the same elements meet the same operations in the same order (a
+// reduction may sum in another memory order: last bits).
+// Opsets: 1-28 (reduce axes: attribute or input, rewritten in the same form).
+#include <algorithm>
+
+#include "core/passes/fusion_utils.h"
+#include "core/passes/pass.h"
+
+namespace passlab::passes {
+
+namespace {
+
+using rewrite::MatchContext;
+using rewrite::MatchResult;
+
+bool isKeepdimsReduce(const ir::Node& n) {
+  static const std::vector<std::string> ops = {"ReduceSum",   "ReduceMean",      "ReduceMax",
+                                               "ReduceMin",   "ReduceProd",      "ReduceL1",
+                                               "ReduceL2",    "ReduceSumSquare", "ReduceLogSum",
+                                               "ReduceLogSumExp"};
+  return n.domain().empty() && std::find(ops.begin(), ops.end(), n.opType()) != ops.end();
+}
+
+std::vector<int64_t> inverse(const std::vector<int64_t>& p) {
+  std::vector<int64_t> q(p.size());
+  for (size_t i = 0; i < p.size(); ++i) q[p[i]] = static_cast<int64_t>(i);
+  return q;
+}
+
+bool isPerm(const std::vector<int64_t>& p) {
+  std::vector<int64_t> s = p;
+  std::sort(s.begin(), s.end());
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+// A reduction's axes normalized against `rank`; nullopt when not constant or "all".
+std::optional<std::vector<int64_t>> reduceAxes(const ir::Node& n, int64_t rank) {
+  auto a = rewrite::intsFromAttrOrInput(n, "axes", 1);
+  if (!a || a->empty()) return std::nullopt;
+  return normalizeAxes(*a, rank);
+}
+
+// Sets a reduction's axes the way the node carries them (attribute or input).
+void setAxes(rewrite::Rewriter& rw, ir::Node* n, const std::vector<int64_t>& axes) {
+  setIntsParam(rw, n, "axes", 1, !n->hasAttr("axes") && n->input(1) != nullptr, axes);
+}
+
+// The type `v` would have with its dims permuted: dims[i] of the result = dims[perm[i]].
+ir::Type permutedType(const ir::Value* v, const std::vector<int64_t>& perm) {
+  const ir::Type& t = v->type();
+  if (!t.isTensor() || !t.hasShape() || t.shape()->rank() != perm.size()) return ir::Type();
+  std::vector<ir::Dim> d;
+  for (int64_t p : perm) d.push_back((*t.shape())[static_cast<size_t>(p)]);
+  return ir::Type::tensor(t.elemType(), ir::Shape(d));
+}
+
+struct ChainStep {
+  ir::Node* node;
+  std::vector<std::optional<ir::Tensor>> folded;  // per input: new constant, or keep
+  std::vector<int64_t> axes;                      // for reductions: axes of x
+};
+
+MatchResult throughChain(ir::Node& t1, const MatchContext&) {
+  auto p1 = fusion::transposePerm(t1);
+  if (!p1 || !isPerm(*p1)) return MatchResult::failure("the perm is unknown");
+  int64_t r = static_cast<int64_t>(p1->size());
+  std::vector<int64_t> inv = inverse(*p1);
+  std::vector<ChainStep> chain;
+  ir::Value* cur = t1.output(0);
+  ir::Node* t2 = nullptr;
+  std::string why;
+  for (int steps = 0; steps < 64; ++steps) {
+    ir::Node* next = fusion::singleConsumer(cur, why);
+    if (!next) return MatchResult::failure("on the way to another Transpose: " + why);
+    if (next->owner() != t1.owner()) return MatchResult::failure("the chain enters a subgraph");
+    if (next->domain().empty() && next->opType() == "Transpose") {
+      t2 = next;
+      break;
+    }
+    ChainStep s{next, {}, {}};
+    if (isKeepdimsReduce(*next)) {
+      if (next->input(0) != cur) return MatchResult::failure("a reduction reads the chain as axes");
+      if (next->attrInt("keepdims", 1) != 1)
+        return MatchResult::failure(next->opType() + " drops dims (keepdims = 0)");
+      auto axes = reduceAxes(*next, r);
+      if (!axes) return MatchResult::failure(next->opType() + " axes are not constant");
+      for (int64_t a : *axes) s.axes.push_back((*p1)[a]);
+      s.folded.assign(next->inputCount(), std::nullopt);
+    } else if (fusion::isElementwise(*next) && next->opType() != "Identity") {
+      size_t data = next->opType() == "Clip" ? 1 : next->inputCount();
+      s.folded.assign(next->inputCount(), std::nullopt);
+      for (size_t i = 0; i < data; ++i) {
+        ir::Value* in = next->input(i);
+        if (in == cur) continue;
+        auto c = rewrite::constantValue(in);
+        if (!c) return MatchResult::failure(next->opType() + " has a non-constant side operand");
+        if (static_cast<int64_t>(c->rank()) > r)
+          return MatchResult::failure("a side operand has a higher rank than x");
+        if (c->numel() == 1 && c->rank() == 0) continue;  // a scalar stays
+        auto tt = fusion::transposeTensor(fusion::withRank(*c, static_cast<size_t>(r)), inv);
+        if (!tt) return MatchResult::failure("a side operand cannot be transposed here");
+        s.folded[i] = std::move(*tt);
+      }
+    } else {
+      return MatchResult::failure("the chain meets " + fusion::nodeText(*next) +
+                                  ", which a Transpose does not pass");
+    }
+    chain.push_back(std::move(s));
+    cur = next->output(0);
+  }
+  if (!t2) return MatchResult::failure("no Transpose within 64 ops");
+  if (chain.empty())
+    return MatchResult::failure("consecutive Transposes (fuse_consecutive_transposes)");
+  auto p2 = fusion::transposePerm(*t2);
+  if (!p2 || p2->size() != p1->size()) return MatchResult::failure("the second perm differs in rank");
+  std::vector<int64_t> q(p2->size());
+  bool identity = true;
+  for (size_t i = 0; i < q.size(); ++i) {
+    q[i] = (*p1)[(*p2)[i]];
+    identity = identity && q[i] == static_cast<int64_t>(i);
+  }
+  std::vector<ir::Node*> nodes{&t1};
+  for (auto& s : chain) nodes.push_back(s.node);
+  nodes.push_back(t2);
+  return MatchResult::success(nodes, [&t1, t2, chain, q, identity, inv, nodes](rewrite::Rewriter& rw) {
+    std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
+    ir::Value* cur = t1.input(0);
+    ir::Value* old = t1.output(0);
+    for (const auto& s : chain) {
+      std::vector<ir::Value*> ins = s.node->inputs();
+      for (size_t i = 0; i < ins.size(); ++i) {
+        if (ins[i] == old) ins[i] = cur;
+        else if (s.folded[i])
+          ins[i] = addConstant(rw, *t2->owner(), t2, ins[i]->name() + "_t", *s.folded[i], from);
+      }
+      ir::Node* n = fusion::addDerived(rw, s.node->opType(), ins, t2, from, s.node);
+      ir::Type ty = permutedType(s.node->output(0), inv);
+      if (!ty.isUndefined()) rw.setType(n->output(0), ty);
+      if (!s.axes.empty()) setAxes(rw, n, s.axes);
+      old = s.node->output(0);
+      cur = n->output(0);
+    }
+    ir::Value* result = cur;
+    if (!identity) {
+      ir::Node* t = fusion::addDerived(rw, "Transpose", {cur}, t2, from, nullptr, {t2->output(0)});
+      rw.setAttr(t, ir::Attribute::makeInts("perm", q));
+      result = t->output(0);
+    }
+    fusion::replaceAndErase(rw, t2->output(0), result, nodes);
+  });
+}
+
+MatchResult intoBinary(ir::Node& op, const MatchContext&) {
+  if (!fusion::isElementwiseBinary(op)) return MatchResult::failure("not a binary elementwise op");
+  ir::Node* ta = producerOp(op.input(0), "Transpose");
+  ir::Node* tb = producerOp(op.input(1), "Transpose");
+  if (!ta || !tb) return MatchResult::failure("not both operands are Transposes");
+  if (ta == tb) return MatchResult::failure("both operands are the same Transpose");
+  auto pa = fusion::transposePerm(*ta), pb = fusion::transposePerm(*tb);
+  if (!pa || !pb || *pa != *pb) return MatchResult::failure("the Transposes have different perms");
+  if (rankOf(ta->input(0)) != rankOf(tb->input(0)) || !rankOf(ta->input(0)))
+    return MatchResult::failure("the operands' ranks differ or are unknown");
+  for (ir::Node* t : {ta, tb})
+    if (std::string why = rewrite::whyNotSingleUse(t->output(0)); !why.empty())
+      return MatchResult::failure("Transpose output " + why);
+  std::vector<int64_t> perm = *pa;
+  return MatchResult::success({&op, ta, tb}, [&op, ta, tb, perm](rewrite::Rewriter& rw) {
+    ir::Node* n = fusion::addDerived(rw, op.opType(), {ta->input(0), tb->input(0)}, &op,
+                                     {ta, tb, &op}, &op);
+    ir::Type ty = permutedType(op.output(0), inverse(perm));
+    if (!ty.isUndefined()) rw.setType(n->output(0), ty);
+    ir::Node* t = fusion::addDerived(rw, "Transpose", {n->output(0)}, &op, {ta, tb, &op}, nullptr,
+                                     {op.output(0)});
+    rw.setAttr(t, ir::Attribute::makeInts("perm", perm));
+    fusion::replaceAndErase(rw, op.output(0), t->output(0), {&op, ta, tb});
+  });
+}
+
+MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
+  ir::Node* t = producerOp(red.input(0), "Transpose");
+  if (!t) return MatchResult::failure("the input is not produced by a Transpose");
+  if (std::string why = rewrite::whyNotSingleUse(red.input(0)); !why.empty())
+    return MatchResult::failure("Transpose output " + why);
+  auto p = fusion::transposePerm(*t);
+  if (!p) return MatchResult::failure("the perm is unknown");
+  int64_t r = static_cast<int64_t>(p->size());
+  auto axes = reduceAxes(red, r);
+  if (!axes) return MatchResult::failure(red.opType() + " axes are not constant");
+  std::vector<bool> reduced(static_cast<size_t>(r), false);
+  for (int64_t a : *axes) reduced[a] = true;
+  bool keep = red.attrInt("keepdims", 1) != 0;
+  int64_t last = -1;
+  for (int64_t i = 0; i < r; ++i) {
+    if (reduced[i]) continue;
+    if (keep ? (*p)[i] != i : (*p)[i] < last)
+      return MatchResult::failure("the Transpose reorders the axes the reduction keeps");
+    last = (*p)[i];
+  }
+  std::vector<int64_t> na;
+  for (int64_t a : *axes) na.push_back((*p)[a]);
+  std::sort(na.begin(), na.end());
+  return MatchResult::success({&red, t}, [&red, t, na](rewrite::Rewriter& rw) {
+    std::vector<ir::Value*> ins = red.inputs();
+    ins[0] = t->input(0);
+    ir::Node* n = fusion::addDerived(rw, red.opType(), ins, &red, {t, &red}, &red, {red.output(0)});
+    setAxes(rw, n, na);
+    fusion::replaceAndErase(rw, red.output(0), n->output(0), {&red, t});
+  });
+}
+
+fusion::Rules rules() {
+  fusion::Rules r;
+  // Transpose(f(Transpose(x, p1), c), p2) -> Transpose(f(x, c'), p1[p2])   (f elementwise or a
+  // keepdims reduction; c' folded; no Transpose left when p1[p2] is the identity)
+  fusion::addRule(r, "transpose_through_chain",
+                  "Transpose(f(Transpose(x, p1), c), p2) -> Transpose(f(x, c'), p1[p2])",
+                  {"Transpose"}, throughChain);
+  // f(Transpose(a, p), Transpose(b, p)) -> Transpose(f(a, b), p)
+  fusion::addRule(r, "transposes_into_binary",
+                  "f(Transpose(a, p), Transpose(b, p)) -> Transpose(f(a, b), p)",
+                  {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less", "Greater",
+                   "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Mod"},
+                  intoBinary);
+  // Reduce(Transpose(x, p), A) -> Reduce(x, p[A]) when the kept axes stay in order
+  fusion::addRule(r, "reduce_absorbs_transpose", "Reduce(Transpose(x, p), A) -> Reduce(x, p[A])",
+                  {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+                   "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"},
+                  reduceAbsorbs);
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Pass> makePushTransposes() {
+  PassInfo info{"push_transposes",
+                Category::kReadWrite,
+                "hoisting: move data movement",
+                "Push Transposes through elementwise ops and reductions until they cancel or "
+                "merge, fold the permutation into constant operands, and let reductions absorb "
+                "them",
+                "将 Transpose 穿过逐元素算子和归约直至相互抵消或合并，将置换折入常量操作数，"
+                "并让归约吸收 Transpose",
+                {},
+                1,
+                28};
+  return std::make_unique<PatternPass>(std::move(info), rules());
+}
+
+}  // namespace passlab::passes

@@ -221,9 +221,11 @@ LayoutResult layeredLayout(const LayoutRequest& request, const LayeredOptions& o
       std::vector<double> xs;
       xs.reserve(nb.size());
       for (int u : nb) xs.push_back(vx[static_cast<size_t>(u)].x);
-      std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2),
-                       xs.end());
-      want[k] = xs[xs.size() / 2];
+      // The median; for an even count the mean of the middle two (taking
+      // the upper one would drift every merge to the right).
+      std::sort(xs.begin(), xs.end());
+      size_t mid = xs.size() / 2;
+      want[k] = xs.size() % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
     }
     // Left to right at the wished place or just right of the left neighbour,
     // then the whole row shifted back by its average excess.

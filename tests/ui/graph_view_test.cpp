@@ -308,6 +308,42 @@ class GraphViewTest : public QObject {
     QTRY_COMPARE(tabs.count(), 1);
   }
 
+  void farOutOnBigGraphsTheViewShowsOnePicture() {
+    Document doc;
+    doc.open(testing::scopedLayers(600), QString(), QStringLiteral("huge"));  // 4,801 nodes
+    ViewSettings v;
+    v.useGraphviz = false;  // the built-in layout: this test is about drawing
+    GraphPanel panel(&doc, GraphRef(), v);
+    panel.resize(1000, 700);
+    panel.show();
+    QVERIFY(waitForLayout(panel));
+    QVERIFY(!panel.view()->showsOverview());  // grouped: few boxes
+    panel.expandAll();
+    QVERIFY(waitForLayout(panel, 120000));
+    QVERIFY(panel.scene()->nodeItems().size() > 4800);
+    panel.view()->fitAll();
+    QVERIFY2(panel.view()->showsOverview(), qPrintable(QString::number(panel.view()->zoom())));
+    // Clicks still reach the graph's items through the picture.
+    const ir::NodeId target = panel.scene()->nodeItems()[2000]->nodeId();
+    QVERIFY(target != 0);
+    NodeItem* box = panel.scene()->itemForNode(target);
+    QSignalSpy spy(&panel, &GraphPanel::selectionChanged);
+    // Still far out, but as near as the picture allows: a box is a few pixels.
+    const qreal z = panel.view()->overviewResolution();
+    QVERIFY2(z > 0.05, qPrintable(QStringLiteral("%1, scene %2 x %3").arg(z).arg(panel.scene()->sceneRect().width()).arg(panel.scene()->sceneRect().height())));
+    panel.view()->setZoom(z);
+    QVERIFY(panel.view()->showsOverview());
+    panel.view()->centerOn(box->rect().center());
+    QPoint at = panel.view()->mapFromScene(box->rect().center());
+    QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).value<Selection>().node, target);
+    // Zoomed in, the items are drawn again.
+    panel.view()->setZoom(1.0);
+    QVERIFY(!panel.view()->showsOverview());
+    QCOMPARE(panel.view()->scene(), static_cast<QGraphicsScene*>(panel.scene()));
+  }
+
   void drawsAtEveryZoom() {
     Document doc;
     doc.open(testing::demo(QStringLiteral("transformer_block")), QString(), QStringLiteral("tf"));

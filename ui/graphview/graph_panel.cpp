@@ -24,7 +24,7 @@ GraphPanel::GraphPanel(Document* doc, GraphRef ref, const ViewSettings& settings
   qRegisterMetaType<passlab::ui::GraphRef>();
   scene_ = new GraphScene(this);
   view_ = new GraphView(this);
-  view_->setScene(scene_);
+  view_->setGraphScene(scene_);
   minimap_ = new MiniMap(view_, view_);
   minimap_->setFixedSize(200, 150);
   minimap_->setAutoFillBackground(true);

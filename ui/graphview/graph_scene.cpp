@@ -20,6 +20,7 @@ void GraphScene::clearLayout() {
   hits_.clear();
   request_.reset();
   result_.reset();
+  emit pictureChanged();
 }
 
 void GraphScene::setLayout(std::shared_ptr<const layout::BuiltRequest> request,
@@ -50,6 +51,7 @@ void GraphScene::setLayout(std::shared_ptr<const layout::BuiltRequest> request,
     addItem(item);
     nodes_.push_back(item);
   }
+  emit pictureChanged();
 }
 
 NodeItem* GraphScene::item(int index) const {
@@ -90,6 +92,7 @@ void GraphScene::markSelection(NodeItem* box, const QString& valueName) {
   if (marked_) marked_->setMarked(true);
   if (!valueName.isEmpty()) markedEdges_ = edgesOfValue(valueName);
   for (EdgeItem* e : markedEdges_) e->setMarked(true);
+  emit pictureChanged();
 }
 
 void GraphScene::markHits(const std::set<int>& boxIndices) {
@@ -98,6 +101,7 @@ void GraphScene::markHits(const std::set<int>& boxIndices) {
   hits_ = boxIndices;
   for (int i : hits_)
     if (NodeItem* n = item(i)) n->setHit(true);
+  emit pictureChanged();
 }
 
 }  // namespace passlab::ui

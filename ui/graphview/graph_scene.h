@@ -45,6 +45,10 @@ class GraphScene : public QGraphicsScene {
   void markSelection(NodeItem* box, const QString& valueName);
   void markHits(const std::set<int>& boxIndices);
 
+ signals:
+  // The picture changed (new layout, marks): cached overviews are stale.
+  void pictureChanged();
+
  private:
   std::shared_ptr<const layout::BuiltRequest> request_;
   std::shared_ptr<const layout::LayoutResult> result_;

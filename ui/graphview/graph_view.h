@@ -4,13 +4,26 @@
 
 #include <QGraphicsView>
 
+class QGraphicsPixmapItem;
+
 namespace passlab::ui {
 
+class GraphScene;
+
+// Far out on a big graph, thousands of boxes would each be drawn as a few
+// pixels: the view then shows one cached picture of the whole graph instead
+// (an overview scene), and switches back to the items when zoomed in.
 class GraphView : public QGraphicsView {
   Q_OBJECT
 
  public:
   explicit GraphView(QWidget* parent = nullptr);
+
+  void setGraphScene(GraphScene* scene);
+  GraphScene* graphScene() const { return detail_; }
+  bool showsOverview() const;
+  // Pixels per scene point of the cached overview (0 before one was drawn).
+  qreal overviewResolution() const { return overviewScale_; }
 
   qreal zoom() const;
   void setZoom(qreal factor);  // 1.0: one scene point per pixel
@@ -35,7 +48,16 @@ class GraphView : public QGraphicsView {
 
  private:
   QGraphicsItem* pick(const QPoint& viewPos) const;
+  void updateMode();
+  void renderOverview();
+  void switchTo(QGraphicsScene* scene);
+
   QPoint pressPos_;
+  GraphScene* detail_ = nullptr;
+  QGraphicsScene* overview_ = nullptr;
+  QGraphicsPixmapItem* overviewItem_ = nullptr;
+  qreal overviewScale_ = 0;  // pixels per scene point of the cached picture
+  bool overviewStale_ = true;
 };
 
 }  // namespace passlab::ui

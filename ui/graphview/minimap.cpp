@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 
+#include "ui/graphview/graph_scene.h"
 #include "ui/graphview/graph_view.h"
 
 namespace passlab::ui {
@@ -16,22 +17,29 @@ MiniMap::MiniMap(GraphView* view, QWidget* parent) : QWidget(parent), view_(view
 
 QRectF MiniMap::target() const {
   if (sceneRect_.isEmpty()) return {};
-  QSizeF s = sceneRect_.size().scaled(size() - QSize(8, 8), Qt::KeepAspectRatio);
-  return QRectF(QPointF((width() - s.width()) / 2, (height() - s.height()) / 2), s);
+  // Whole pixels, so the cached picture keeps matching it.
+  QSize s = sceneRect_.size()
+                .scaled(size() - QSize(8, 8), Qt::KeepAspectRatio)
+                .toSize()
+                .expandedTo(QSize(1, 1));
+  return QRectF(QPointF((width() - s.width()) / 2, (height() - s.height()) / 2), QSizeF(s));
 }
 
 void MiniMap::refresh() {
+  refreshQueued_ = false;
   picture_ = QPixmap();
   sceneRect_ = QRectF();
-  if (view_->scene() != nullptr) sceneRect_ = view_->scene()->itemsBoundingRect();
+  QGraphicsScene* scene = view_->graphScene();
+  if (scene != nullptr) sceneRect_ = scene->itemsBoundingRect();
   if (!sceneRect_.isEmpty() && isVisible()) {
     QRectF t = target();
     qreal dpr = devicePixelRatioF();
+    pictureSize_ = t.size().toSize();
     picture_ = QPixmap((t.size() * dpr).toSize());
     picture_.setDevicePixelRatio(dpr);
     picture_.fill(Qt::white);
     QPainter p(&picture_);
-    view_->scene()->render(&p, QRectF(QPointF(0, 0), t.size()), sceneRect_, Qt::KeepAspectRatio);
+    scene->render(&p, QRectF(QPointF(0, 0), t.size()), sceneRect_, Qt::KeepAspectRatio);
   }
   update();
 }
@@ -41,9 +49,12 @@ void MiniMap::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), palette().window());
   if (sceneRect_.isEmpty()) return;
   QRectF t = target();
-  if (picture_.isNull() || picture_.deviceIndependentSize() != t.size()) {
-    // Resized or first shown: render lazily outside of painting.
-    QMetaObject::invokeMethod(this, &MiniMap::refresh, Qt::QueuedConnection);
+  if (picture_.isNull() || pictureSize_ != t.size().toSize()) {
+    // Resized or first shown: render once, outside of painting.
+    if (!refreshQueued_) {
+      refreshQueued_ = true;
+      QMetaObject::invokeMethod(this, &MiniMap::refresh, Qt::QueuedConnection);
+    }
   } else {
     p.drawPixmap(t.topLeft(), picture_);
   }

@@ -31,7 +31,9 @@ class MiniMap : public QWidget {
 
   GraphView* view_;
   QPixmap picture_;
+  QSize pictureSize_;  // the target size the picture was rendered for
   QRectF sceneRect_;
+  bool refreshQueued_ = false;
 };
 
 }  // namespace passlab::ui

@@ -108,6 +108,18 @@ TEST(LayeredLayout, TenThousandNodesInWellUnderASecondPerThousand) {
   EXPECT_GT(out.height, out.width) << "a deep chain of blocks is tall";
 }
 
+TEST(LayeredLayout, LongChainsOfBlocksDoNotDriftSideways) {
+  // Each block forks and merges (a residual): the merge must sit between its
+  // two inputs, or 600 blocks walk off to one side.
+  ir::Model m = testgraphs::repeatedBlocks(600, false);
+  BuiltRequest br = buildRequest(m.graph(), GroupTree(), {});
+  LayoutResult out = layeredLayout(br.request);
+  EXPECT_LT(out.width, 1000) << "height " << out.height;
+  ir::Model small = testgraphs::repeatedBlocks(6, false);
+  LayoutResult few = layeredLayout(buildRequest(small.graph(), GroupTree(), {}).request);
+  EXPECT_LT(out.width, few.width * 1.5);
+}
+
 TEST(LayeredLayout, StopsWhenCancelled) {
   ir::Model m = testgraphs::repeatedBlocks(200, false);
   BuiltRequest br = buildRequest(m.graph(), GroupTree(), {});

@@ -28,7 +28,9 @@ void Document::open(std::unique_ptr<ir::Model> model, const QString& filePath,
                     const QString& displayName, const QStringList& loadNotes) {
   undo_.clear();
   model_ = std::move(model);
-  filePath_ = filePath;
+  // Absolute and clean ("a/../b" -> "b"), as saveAs() stores it: titles,
+  // recent files and the never-overwrite check all compare this path.
+  filePath_ = filePath.isEmpty() ? QString() : QFileInfo(filePath).absoluteFilePath();
   displayName_ = displayName.isEmpty() ? QFileInfo(filePath).fileName() : displayName;
   loadNotes_ = loadNotes;
   insights_.reset();

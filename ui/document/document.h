@@ -42,7 +42,7 @@ class Document : public QObject {
   bool hasModel() const { return model_ != nullptr; }
   ir::Model& model() { return *model_; }
   const ir::Model& model() const { return *model_; }
-  // The file the model was read from; empty for a bundled demo.
+  // The file the model was read from (absolute, cleaned); empty for a bundled demo.
   const QString& filePath() const { return filePath_; }
   // What title bars show: the file name or the demo's title.
   const QString& displayName() const { return displayName_; }

@@ -5,16 +5,20 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "app/cli/commands.h"
 #include "core/analysis/shape_inference.h"
 #include "core/io/model_io.h"
+#include "core/io/npy.h"
 #include "core/ir/graph.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/recipe.h"
 #include "core/pipeline/report.h"
+#include "core/support/float16.h"
 #include "core/support/strings.h"
 
 namespace fs = std::filesystem;
@@ -29,6 +33,7 @@ struct OptimizeArgs {
   bool explain = false, allowNonstandard = false, inPlace = false;
   std::vector<std::string> excludeNodes;
   std::vector<std::string> dims;
+  std::vector<std::string> inputs;  // NAME=FILE.npy or NAME=V[,V...] for the check
 };
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -121,6 +126,116 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
   }
 }
 
+// A tensor of the element type of `from`'s input with the given values.
+ir::Tensor tensorOf(ir::DataType dt, std::vector<int64_t> dims, const std::vector<double>& v) {
+  ir::Tensor t(dt, std::move(dims));
+  auto fill = [&](auto* p, auto conv) {
+    for (size_t i = 0; i < v.size(); ++i) p[i] = conv(v[i]);
+  };
+  switch (dt) {
+    case ir::DataType::kFloat:
+      fill(t.mutableData<float>().data(), [](double x) { return float(x); });
+      break;
+    case ir::DataType::kDouble:
+      fill(t.mutableData<double>().data(), [](double x) { return x; });
+      break;
+    case ir::DataType::kFloat16:
+      fill(t.mutableData<uint16_t>().data(), [](double x) { return floatToHalf(float(x)); });
+      break;
+    case ir::DataType::kInt64:
+      fill(t.mutableData<int64_t>().data(), [](double x) { return int64_t(x); });
+      break;
+    case ir::DataType::kInt32:
+      fill(t.mutableData<int32_t>().data(), [](double x) { return int32_t(x); });
+      break;
+    case ir::DataType::kInt8:
+      fill(t.mutableData<int8_t>().data(), [](double x) { return int8_t(x); });
+      break;
+    case ir::DataType::kUInt8:
+    case ir::DataType::kBool:
+      fill(t.mutableData<uint8_t>().data(), [](double x) { return uint8_t(x); });
+      break;
+    default:
+      break;
+  }
+  return t;
+}
+
+// --input NAME=FILE.npy, or NAME=V[,V...]: values for the input's declared
+// shape (symbolic dims from --dim, else 1); one value fills the whole tensor.
+Expected<ir::Tensor> parseInputValue(const ir::Model& model, const std::string& given,
+                                     const std::map<std::string, int64_t>& dims) {
+  size_t eq = given.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return invalidArgument("expected NAME=FILE.npy or NAME=VALUES");
+  std::string name = given.substr(0, eq), what = given.substr(eq + 1);
+  const ir::Value* in = model.graph().findValue(name);
+  if (!in || !in->isGraphInput())
+    return invalidArgument("the model has no input named '" + name + "'");
+  if (str::endsWith(what, ".npy")) return io::readNpy(what);
+  const ir::Type& t = in->type();
+  if (!t.isTensor() || !t.hasShape())
+    return invalidArgument("'" + name + "' is not a tensor of known rank");
+  std::vector<double> values;
+  for (const auto& part : str::split(what, ',')) {
+    try {
+      values.push_back(std::stod(std::string(str::trim(part))));
+    } catch (const std::exception&) {
+      return invalidArgument("'" + std::string(part) + "' is not a number");
+    }
+  }
+  std::vector<int64_t> shape;
+  for (const ir::Dim& d : t.shape()->dims())
+    shape.push_back(d.isStatic()                              ? d.value()
+                    : d.isSymbolic() && dims.count(d.param()) ? dims.at(d.param())
+                                                              : 1);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (values.size() == 1) values.assign(static_cast<size_t>(n), values[0]);
+  if (static_cast<int64_t>(values.size()) != n)
+    return invalidArgument(std::to_string(values.size()) + " values for " + t.toString());
+  switch (t.elemType()) {
+    case ir::DataType::kFloat:
+    case ir::DataType::kDouble:
+    case ir::DataType::kFloat16:
+    case ir::DataType::kInt64:
+    case ir::DataType::kInt32:
+    case ir::DataType::kInt8:
+    case ir::DataType::kUInt8:
+    case ir::DataType::kBool:
+      return tensorOf(t.elemType(), shape, values);
+    default:
+      return unsupported("values for " + t.toString() + " inputs must come from a .npy file");
+  }
+}
+
+// With --check, the file as saved is loaded again, verified, and run on the
+// same inputs: what the user gets is what was checked, not the in-memory copy.
+int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker,
+                   const std::set<std::string>& originalErrors) {
+  auto reloaded = io::loadModel(path);
+  if (!reloaded) {
+    std::cerr << "error: the saved model does not load again: " << reloaded.error().message()
+              << "\n";
+    return 2;
+  }
+  analysis::inferShapes(reloaded->model);
+  for (const std::string& e : pipeline::verifierErrorSet(reloaded->model))
+    if (!originalErrors.count(e)) {
+      std::cerr << "error: the saved model fails the verifier: " << e << "\n";
+      return 2;
+    }
+  pipeline::NumericCheck c = checker.check(reloaded->model);
+  if (!c.passed) {
+    std::cerr << "error: the saved model does not give the original outputs: " << c.detail << "\n";
+    return 2;
+  }
+  std::printf(
+      "reloaded %s: verifier clean, outputs equal on %zu input sets (max abs %.1e, rel %.1e)\n",
+      path.c_str(), c.inputSets, c.maxAbsError, c.maxRelError);
+  return 0;
+}
+
 int runOptimize(const OptimizeArgs& a) {
   auto loaded = io::loadModel(a.in);
   if (!loaded) {
@@ -145,6 +260,7 @@ int runOptimize(const OptimizeArgs& a) {
     return 1;
   }
   analysis::inferShapes(model);
+  const std::set<std::string> originalErrors = pipeline::verifierErrorSet(model);
   pipeline::PipelineOptions po;
   po.standardOnly = recipe->standardOnly;
   po.keepSnapshots = a.explain || !a.report.empty();
@@ -160,6 +276,14 @@ int runOptimize(const OptimizeArgs& a) {
     }
     pipeline::InputSpec spec;
     spec.dims = *dims;
+    for (const std::string& given : a.inputs) {
+      auto t = parseInputValue(model, given, spec.dims);
+      if (!t) {
+        std::cerr << "error: --input " << given << ": " << t.error().message() << "\n";
+        return 1;
+      }
+      spec.fixed[given.substr(0, given.find('='))] = std::move(t.value());
+    }
     auto c = pipeline::ExecOutputChecker::create(model, recipe->checkInputSets, spec);
     if (!c) {
       std::cerr << "error: cannot check outputs: " << c.error().message() << "\n";
@@ -198,6 +322,7 @@ int runOptimize(const OptimizeArgs& a) {
   size_t before = steps.empty() ? model.graph().nodeCountRecursive() : steps.front().before.nodes;
   std::printf("saved %s: %zu -> %zu nodes\n", out.c_str(), before,
               model.graph().nodeCountRecursive());
+  if (checker) return checkSavedFile(out, *checker, originalErrors);
   return 0;
 }
 
@@ -209,7 +334,9 @@ void registerOptimize(CLI::App& app) {
   cmd->add_option("model", a->in, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out, "Output file (never the input, unless --in-place)");
   auto* passesOpt = cmd->add_option("--passes", a->passList, "Comma-separated pass ids, in order");
-  auto* levelOpt = cmd->add_option("--level", a->level, "A pass level: basic (default), all");
+  auto* levelOpt =
+      cmd->add_option("--level", a->level,
+                      "A pass level (default basic): " + str::join(passes::levelNames(), ", "));
   passesOpt->excludes(levelOpt);
   cmd->add_option("--check", a->check,
                   "Check outputs after every pass on N seeded random input sets");
@@ -219,6 +346,9 @@ void registerOptimize(CLI::App& app) {
   cmd->add_option("--exclude-node", a->excludeNodes,
                   "Keep every pass away from this node (by name); repeatable");
   cmd->add_option("--dim", a->dims, "Value for a symbolic dim in checks, NAME=VALUE; repeatable");
+  cmd->add_option("--input", a->inputs,
+                  "A fixed input for the checks, NAME=FILE.npy or NAME=V[,V...] (others random); "
+                  "repeatable");
   cmd->add_flag("--explain", a->explain,
                 "Print near misses: why each pattern did not fire where it almost did");
   cmd->add_flag("--allow-nonstandard", a->allowNonstandard,

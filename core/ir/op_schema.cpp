@@ -12,6 +12,22 @@ extern const std::size_t kOpSchemaTableSize;
 
 namespace {
 
+// "seq(map(string, float)),tensor(float)" -> the two types: commas inside
+// parentheses belong to a type.
+std::vector<std::string> splitTypeList(const std::string& s) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (char ch : s) {
+    if (ch == ',' && depth == 0) {
+      out.emplace_back();
+      continue;
+    }
+    depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+    out.back() += ch;
+  }
+  return out;
+}
+
 AttrType attrTypeFromName(std::string_view n) {
   static const std::pair<std::string_view, AttrType> kNames[] = {
       {"FLOAT", AttrType::kFloat},
@@ -151,7 +167,7 @@ OpRegistry::OpRegistry() {
       FormalParam p{f[1], f[2], optionFromCode(f[3]), f[4] == "1", std::stoi(f[5])};
       (kind == "in" ? cur->inputs : cur->outputs).push_back(std::move(p));
     } else if (cur && kind == "tc" && f.size() >= 3) {
-      cur->typeConstraints.push_back({f[1], str::split(f[2], ',')});
+      cur->typeConstraints.push_back({f[1], splitTypeList(f[2])});
     } else if (cur && kind == "attr" && f.size() >= 4) {
       AttrSpec a{f[1], attrTypeFromName(f[2]), f[3] == "req", std::nullopt};
       if (f.size() >= 5) a.defaultText = f[4];

@@ -45,7 +45,7 @@ void row(Rules& r, std::string name, std::string summary, std::vector<std::strin
 
 // The pair root(inner(x)) is x: forward x, drop the inner node if it became dead.
 MatchResult pairIsIdentity(ir::Node& root, ir::Node* inner) {
-  return forwardValue(root, inner->output(0), 0, {});
+  return forwardValue(root, inner->input(0), 0, {inner});
 }
 
 // The producer of root's input 0 when it is `op`, else a failure reason.

@@ -20,6 +20,14 @@ Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& 
   for (const ir::Value* v : model.graph().inputs()) {
     if (v->isInitializer()) continue;
     const ir::Type& t = v->type();
+    if (auto it = spec.fixed.find(v->name()); it != spec.fixed.end()) {
+      if (t.isTensor() && it->second.dtype() != t.elemType())
+        return invalidArgument("input '" + v->name() + "' is " + t.toString() +
+                               ", the value given is " +
+                               std::string(ir::dtypeName(it->second.dtype())));
+      out.emplace_back(v->name(), exec::Value(it->second));
+      continue;
+    }
     if (!t.isTensor())
       return unsupported("input '" + v->name() + "' is a " + t.toString() +
                          "; only tensor inputs can be generated");
@@ -200,7 +208,8 @@ Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(const ir:
 }
 
 std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
-                                               const exec::NamedInputs& inputs, double& maxAbs,
+                                               const exec::NamedInputs& inputs,
+                                               const StandIns& standIns, double& maxAbs,
                                                double& maxRel) {
   std::vector<std::string> order, unused;
   ir::Model a = exposeAll(current, order);
@@ -211,6 +220,8 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
   for (const auto& name : order) {
     auto ia = ra->find(name);
     auto ib = rb->find(name);
+    if (ib == rb->end())
+      if (auto s = standIns.find(name); s != standIns.end()) ib = rb->find(s->second);
     if (ia == ra->end() || ib == rb->end()) continue;
     if (ia->second.dtype() == ir::DataType::kUndefined ||
         ib->second.dtype() == ir::DataType::kUndefined)
@@ -226,7 +237,7 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
   return "";
 }
 
-NumericCheck ExecOutputChecker::check(const ir::Model& current) {
+NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& standIns) {
   NumericCheck c;
   c.ran = true;
   c.inputSets = inputs_.size();
@@ -251,7 +262,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current) {
         c.passed = false;
         c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why;
         double ma = 0, mr = 0;
-        std::string first = firstDivergence(current, inputs_[s], ma, mr);
+        std::string first = firstDivergence(current, inputs_[s], standIns, ma, mr);
         c.firstDivergingTensor = first.empty() ? name : first;
         if (!first.empty()) {
           c.detail += "; first diverging tensor '" + first + "'";

@@ -27,6 +27,8 @@ struct InputSpec {
   uint64_t seed = 20261202;
   bool zeros = false;
   std::map<std::string, int64_t> dims;  // symbolic dim name -> value (default 1)
+  // Inputs the user gave (a sample rate, a beam count): used as they are.
+  std::map<std::string, ir::Tensor> fixed;
 };
 
 // One value per graph input that has no initializer: seeded uniform floats in
@@ -49,11 +51,11 @@ class ExecOutputChecker final : public OutputChecker {
   // Runs `original` on `inputSets` seeded input sets to get the reference outputs.
   static Expected<std::unique_ptr<ExecOutputChecker>> create(const ir::Model& original,
                                                              int inputSets, InputSpec spec);
-  NumericCheck check(const ir::Model& current) override;
+  NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
 
  private:
   std::string firstDivergence(const ir::Model& current, const exec::NamedInputs& inputs,
-                              double& maxAbs, double& maxRel);
+                              const StandIns& standIns, double& maxAbs, double& maxRel);
   ir::Model original_;
   std::vector<exec::NamedInputs> inputs_;
   std::vector<std::map<std::string, ir::Tensor>> reference_;

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <exception>
+#include <regex>
+#include <set>
 
 #include "core/analysis/shape_inference.h"
 #include "core/ir/verifier.h"
@@ -40,6 +42,32 @@ Expected<const Step*> PassManager::run(const PassSpec& spec) {
   return run(*pass, spec);
 }
 
+namespace {
+// A main-graph value that a pass replaced and removed: its replacement stands
+// for it (or for what it stood for), so the check can compare the two.
+void recordStandIns(const rewrite::EditLog& log, const ir::Graph& g, StandIns& standIns) {
+  for (const rewrite::Edit& e : log.edits()) {
+    bool rewire = e.kind == rewrite::EditKind::kInputRewired ||
+                  e.kind == rewrite::EditKind::kGraphOutputRewired ||
+                  e.kind == rewrite::EditKind::kValueRenamed;
+    if (!rewire || e.graphOwner != 0 || e.from.empty() || e.to.empty()) continue;
+    if (g.findValue(e.from)) continue;  // still there: compared under its own name
+    auto it = standIns.find(e.from);
+    standIns[e.to] = it == standIns.end() ? e.from : it->second;
+  }
+}
+
+}  // namespace
+
+std::set<std::string> verifierErrorSet(const ir::Model& model) {
+  static const std::regex kNodeId(R"( \(#[0-9]+\))");
+  std::set<std::string> errors;
+  for (const auto& p : ir::verifyModel(model))
+    if (p.severity == ir::VerifierProblem::Severity::kError)
+      errors.insert(std::regex_replace(p.message, kNodeId, ""));
+  return errors;
+}
+
 Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSpec& spec) {
   const passes::Pass* pass = &passRef;
   auto opts = effectiveOptions(*pass, spec.options);
@@ -65,6 +93,9 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   for (auto& h : before_) h(step, model_);
 
+  // A pass is rolled back only for verifier errors it introduced: an input model
+  // that already breaks a schema rule must not make every pass fail.
+  const std::set<std::string> knownErrors = verifierErrorSet(model_);
   // The snapshot doubles as the rollback copy; weights are shared, not copied.
   auto before = std::make_shared<ir::Model>(model_.clone());
   auto t0 = std::chrono::steady_clock::now();
@@ -83,9 +114,8 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   if (status.isOk()) {
     if (options_.inferShapesAfterEachPass && !step.log.empty()) analysis::inferShapes(model_);
-    for (const auto& p : ir::verifyModel(model_))
-      if (p.severity == ir::VerifierProblem::Severity::kError)
-        step.verifierErrors.push_back(p.message);
+    for (const std::string& e : verifierErrorSet(model_))
+      if (!knownErrors.count(e)) step.verifierErrors.push_back(e);
     if (!step.verifierErrors.empty())
       status = invalidModel(info.id +
                             " left a graph the verifier rejects: " + step.verifierErrors.front());
@@ -105,8 +135,9 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   step.summary = step.log.summarize();
   step.changed = !step.summary.empty();
   step.after = collectStats(model_);
+  recordStandIns(step.log, model_.graph(), standIns_);
   if (checker_ && step.changed) {
-    step.check = checker_->check(model_);
+    step.check = checker_->check(model_, standIns_);
     if (!step.check.passed && options_.stopOnCheckFailure) stopped_ = true;
   }
   if (options_.keepSnapshots) {

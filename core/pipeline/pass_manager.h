@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,11 +26,20 @@ struct PassSpec {
 };
 
 // Compares the current model's outputs with the original's (see numeric_check.h).
+// Names in the current model that stand for a tensor of the original model
+// which a pass replaced (Relu's output replaced by a new Sigmoid's output: the
+// Sigmoid output stands for it). The check compares them with the original.
+using StandIns = std::map<std::string, std::string>;
+
 class OutputChecker {
  public:
   virtual ~OutputChecker() = default;
-  virtual NumericCheck check(const ir::Model& current) = 0;
+  virtual NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) = 0;
 };
+
+// The verifier's errors for `model`, with node ids left out (ids are not kept
+// across a save and reload), to tell errors a pass introduced from old ones.
+std::set<std::string> verifierErrorSet(const ir::Model& model);
 
 struct PipelineOptions {
   bool standardOnly = true;   // passes that may emit non-standard ops are skipped
@@ -73,6 +84,7 @@ class PassManager {
   Timeline timeline_;
   rewrite::Provenance provenance_;
   bool stopped_ = false;
+  StandIns standIns_;  // accumulated over the steps, for the numeric check
 };
 
 // Fills in declared defaults and rejects unknown option names.

@@ -2,12 +2,12 @@
 """Developer tool: node counts after PassLab, onnx-simplifier and OnnxSlim.
 
 For every input model of the corpus (MANIFEST.tsv role == input), runs
-  * passlab-cli optimize --level LEVEL --check N (and reads its report),
+  * passlab-cli optimize --level LEVEL --check N for each level (reads its report),
   * onnxsim.simplify and onnxslim.slim (PyPI, developer tooling only),
 and prints a Markdown table: nodes before, after each tool, and PassLab's
 check result. Usage:
   scripts/dev/compare_simplifiers.py --cli build/app/cli/passlab-cli \
-      [--corpus ../shared/corpus] [--level basic] [--check 3] > docs/optimize-results.md
+      [--corpus ../shared/corpus] [--levels basic,default] [--check 3] > docs/optimize-results.md
 """
 import argparse
 import csv
@@ -83,7 +83,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../../shared/corpus"))
-    ap.add_argument("--level", default="basic")
+    ap.add_argument("--levels", default="basic,default", help="comma-separated PassLab levels")
     ap.add_argument("--check", type=int, default=3)
     args = ap.parse_args()
     rows = []
@@ -91,18 +91,24 @@ def main():
         for r in csv.DictReader(f, delimiter="\t"):
             if r["role"] == "input":
                 rows.append(r)
-    print(f"| model | nodes | PassLab `{args.level}` | onnxsim | onnxslim | PassLab check |")
-    print("|---|---:|---:|---:|---:|---|")
+    levels = args.levels.split(",")
+    head = " | ".join(f"PassLab `{lv}`" for lv in levels)
+    print(f"| model | nodes | {head} | onnxsim | onnxslim | PassLab check |")
+    print("|---|---:|" + "---:|" * len(levels) + "---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for r in rows:
             path = os.path.join(args.corpus, r["file"])
-            pl, _, status = run_passlab(args.cli, path, args.level, args.check, tmp)
+            fmt = lambda v, e: str(v) if v is not None else f"error: {e}"  # noqa: E731
+            cells, statuses = [], []
+            for lv in levels:
+                pl, secs, status = run_passlab(args.cli, path, lv, args.check, tmp)
+                cells.append(fmt(pl, status))
+                statuses.append(f"{lv}: {status} ({secs:.1f} s)")
             sim, _, sim_err = run_onnxsim(path)
             slim, _, slim_err = run_onnxslim(path)
             name = os.path.basename(path).replace(".onnx", "")
-            fmt = lambda v, e: str(v) if v is not None else f"error: {e}"  # noqa: E731
-            print(f"| {name} | {r['nodes_incl_subgraphs']} | {fmt(pl, status)} | {fmt(sim, sim_err)} | "
-                  f"{fmt(slim, slim_err)} | {status} |")
+            print(f"| {name} | {r['nodes_incl_subgraphs']} | {' | '.join(cells)} | {fmt(sim, sim_err)} | "
+                  f"{fmt(slim, slim_err)} | {'; '.join(statuses)} |")
             sys.stdout.flush()
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `passlab-cli info` (text and --json) exits 0 on every corpus model.
+# `passlab-cli info` (text and --json) exits 0 on every corpus model, and the
+# node counts it reports match MANIFEST.tsv.
 # Usage: info_on_corpus.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -14,10 +15,23 @@ for m in "$corpus"/models/*.onnx; do
   if ! "$cli" info "$m" > /dev/null 2> /tmp/info.err.$$; then
     echo "FAIL: info $m: $(cat /tmp/info.err.$$)"; fail=1
   fi
-  if ! "$cli" info --json "$m" | python3 -c 'import json,sys; json.load(sys.stdin)' 2> /tmp/info.err.$$; then
-    echo "FAIL: info --json $m does not print valid JSON: $(tail -1 /tmp/info.err.$$)"; fail=1
+  # Valid JSON, and the node counts in the file are those MANIFEST.tsv lists.
+  if ! "$cli" info --json "$m" | python3 -c '
+import csv, json, os, sys
+j = json.load(sys.stdin)
+name = "models/" + os.path.basename(sys.argv[1])
+with open(sys.argv[2]) as f:
+    row = next((r for r in csv.DictReader(f, delimiter="	") if r["file"] == name), None)
+if row is None:
+    sys.exit(f"{name} is not in MANIFEST.tsv")
+got = (j["nodes"]["in_file"], j["nodes"]["in_file_incl_subgraphs"])
+want = (int(row["node_count"]), int(row["nodes_incl_subgraphs"]))
+if got != want:
+    sys.exit(f"node counts {got} differ from MANIFEST.tsv {want}")
+' "$m" "$corpus/MANIFEST.tsv" 2> /tmp/info.err.$$; then
+    echo "FAIL: info --json $m: $(tail -1 /tmp/info.err.$$)"; fail=1
   fi
 done
 rm -f /tmp/info.err.$$
-echo "info ran on $n corpus models"
+echo "info ran on $n corpus models; node counts checked against MANIFEST.tsv"
 exit $fail

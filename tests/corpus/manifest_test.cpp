@@ -68,7 +68,17 @@ TEST(Manifest, SummaryOfEveryModel) {
     for (const auto& c : s.ops) counted += c.topLevel + c.inSubgraphs;
     EXPECT_EQ(counted, s.nodes + s.nodesInSubgraphs);
     EXPECT_FALSE(s.outputs.empty());
-    EXPECT_TRUE(s.verifierErrors.empty()) << s.verifierErrors.front();
+    // winml_squeezenet (opset 7) carries its class labels in a string Constant;
+    // Constant accepts strings only from opset 9, so the verifier must say so.
+    // Every other corpus model is valid.
+    if (path.find("winml_squeezenet") != std::string::npos) {
+      ASSERT_EQ(s.verifierErrors.size(), 1u);
+      EXPECT_NE(s.verifierErrors[0].find("'ClassLabels' has type tensor(string), not allowed"),
+                std::string::npos)
+          << s.verifierErrors[0];
+    } else {
+      EXPECT_TRUE(s.verifierErrors.empty()) << s.verifierErrors.front();
+    }
   }
 }
 

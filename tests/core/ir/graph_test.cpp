@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/ir/graph.h"
+#include "core/ir/op_schema.h"
 
 namespace passlab::ir {
 namespace {
@@ -140,6 +141,23 @@ TEST(Shape, ProductOverflowIsDetected) {
   EXPECT_FALSE(checkedProduct({int64_t{1} << 40, int64_t{1} << 40}).has_value());
   EXPECT_EQ(*checkedProduct({2, 3, 4}), 24);
   EXPECT_EQ(*checkedProduct({}), 1);
+}
+
+}  // namespace
+}  // namespace passlab::ir
+
+namespace passlab::ir {
+namespace {
+
+// Type lists split only at top-level commas: "seq(map(string, float))" is one type.
+TEST(OpRegistry, TypeConstraintsWithNestedTypesParseWhole) {
+  const OpSchema* zipMap = OpRegistry::instance().find("ai.onnx.ml", "ZipMap", 1);
+  ASSERT_NE(zipMap, nullptr);
+  const TypeConstraint* t = zipMap->constraint("T");
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->allowed.size(), 2u);
+  EXPECT_EQ(t->allowed[0], "seq(map(string, float))");
+  EXPECT_EQ(t->allowed[1], "seq(map(int64, float))");
 }
 
 }  // namespace

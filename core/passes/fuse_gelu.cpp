@@ -80,8 +80,9 @@ MatchResult finish(const MatchContext& c, ir::Value* x, std::vector<ir::Node*> n
   // A constant of higher rank than x (0.5 as [1, 1]) broadcasts the result to a
   // larger shape than Gelu(x) has.
   if (!rewrite::sameTensorType(x, last->output(0)))
-    return MatchResult::failure("the result does not have x's type and shape (a constant "
-                                "broadcasts it, or a shape is unknown)");
+    return MatchResult::failure(
+        "the result does not have x's type and shape (a constant "
+        "broadcasts it, or a shape is unknown)");
   return MatchResult::success(nodes, [x, nodes, last, tanh](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
     ir::Node* g = fusion::addDerived(rw, "Gelu", {x}, last, from, nullptr, {last->output(0)});

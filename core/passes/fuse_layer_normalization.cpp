@@ -196,8 +196,9 @@ MatchResult finish(const MatchContext& c, ir::Value* x, int64_t k, double eps, i
   // gamma or beta of higher rank than x ([1, 1, D] for x [N, D]) broadcasts the
   // result to a larger shape than LayerNormalization's.
   if (!rewrite::sameTensorType(x, last->output(0)))
-    return MatchResult::failure("the result does not have x's type and shape (gamma or beta "
-                                "broadcasts it)");
+    return MatchResult::failure(
+        "the result does not have x's type and shape (gamma or beta "
+        "broadcasts it)");
   auto xd = x->type().shape();
   std::vector<int64_t> norm;
   for (size_t i = xd->rank() - static_cast<size_t>(k); i < xd->rank(); ++i) {
@@ -220,14 +221,16 @@ MatchResult finish(const MatchContext& c, ir::Value* x, int64_t k, double eps, i
     b = *e;
   }
   int64_t axis = -k;
-  return MatchResult::success(nodes, [x, dt, norm, g, b, eps, axis, nodes, last](rewrite::Rewriter& rw) {
+  return MatchResult::success(nodes, [x, dt, norm, g, b, eps, axis, nodes,
+                                      last](rewrite::Rewriter& rw) {
     ir::Graph& gr = *last->owner();
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
-    std::vector<ir::Value*> ins{x, addConstant(rw, gr, last, "ln_scale",
-                                               fusion::floatTensor(dt, norm, g), from)};
-    if (!b.empty()) ins.push_back(addConstant(rw, gr, last, "ln_bias", fusion::floatTensor(dt, norm, b), from));
-    ir::Node* ln = fusion::addDerived(rw, "LayerNormalization", ins, last, from, nullptr,
-                                      {last->output(0)});
+    std::vector<ir::Value*> ins{
+        x, addConstant(rw, gr, last, "ln_scale", fusion::floatTensor(dt, norm, g), from)};
+    if (!b.empty())
+      ins.push_back(addConstant(rw, gr, last, "ln_bias", fusion::floatTensor(dt, norm, b), from));
+    ir::Node* ln =
+        fusion::addDerived(rw, "LayerNormalization", ins, last, from, nullptr, {last->output(0)});
     rw.setAttr(ln, ir::Attribute::makeInt("axis", axis));
     rw.setAttr(ln, ir::Attribute::makeFloat("epsilon", static_cast<float>(eps)));
     fusion::replaceAndErase(rw, last->output(0), ln->output(0), nodes);
@@ -334,8 +337,9 @@ fusion::Rules rules() {
   fusion::addRule(r, "layer_norm", "(x - E[x]) / sqrt(Var[x] + eps) * g + b -> LayerNormalization",
                   {"Div", "Mul"}, pytorchForm);
   // x * a + (beta - E[x] * a), a = g / sqrt(Var[x] + eps) -> LayerNormalization
-  fusion::addRule(r, "layer_norm_tf", "x*a + (b - E[x]*a), a = g/sqrt(Var[x]+eps) -> LayerNormalization",
-                  {"Add"}, tfForm);
+  fusion::addRule(r, "layer_norm_tf",
+                  "x*a + (b - E[x]*a), a = g/sqrt(Var[x]+eps) -> LayerNormalization", {"Add"},
+                  tfForm);
   return r;
 }
 

@@ -22,8 +22,9 @@ std::string whyNotOpset(const rewrite::MatchContext& c, int64_t lo, int64_t hi,
                         std::string_view what) {
   if (c.opset >= lo && c.opset <= hi) return "";
   std::string s(what);
-  if (c.opset < lo) return s + " needs opset >= " + std::to_string(lo) + " (model has " +
-                           std::to_string(c.opset) + ")";
+  if (c.opset < lo)
+    return s + " needs opset >= " + std::to_string(lo) + " (model has " + std::to_string(c.opset) +
+           ")";
   return s + " is written for opsets up to " + std::to_string(hi) + " (model has " +
          std::to_string(c.opset) + ")";
 }
@@ -96,8 +97,9 @@ std::optional<std::vector<double>> perChannelValues(const ir::Value* c, int64_t 
       along = channels;
       continue;
     }
-    why = "'" + c->name() + "' of shape " + intsText(d) + " is not per-channel (varies along axis " +
-          std::to_string(outAxis) + ", channels are axis " + std::to_string(axis) + ")";
+    why = "'" + c->name() + "' of shape " + intsText(d) +
+          " is not per-channel (varies along axis " + std::to_string(outAxis) +
+          ", channels are axis " + std::to_string(axis) + ")";
     return std::nullopt;
   }
   std::vector<double> out(static_cast<size_t>(channels));
@@ -120,21 +122,25 @@ std::optional<double> scalarValue(const ir::Value* v) {
 
 namespace {
 const std::set<std::string>& unaryOps() {
-  static const std::set<std::string> s = {
-      "Relu",     "Neg",      "Abs",         "Exp",         "Log",       "Sqrt",  "Sigmoid",
-      "Tanh",     "Erf",      "Sin",         "Cos",         "Tan",       "Floor", "Ceil",
-      "Round",    "Reciprocal", "Sign",      "Softplus",    "Softsign",  "HardSigmoid",
-      "LeakyRelu", "Elu",     "Selu",        "Celu",        "HardSwish", "Mish",  "Not",
-      "IsNaN",    "IsInf",    "Identity",    "Cast",        "ThresholdedRelu", "Gelu",
-      "Asin",     "Acos",     "Atan",        "Sinh",        "Cosh",      "Asinh", "Acosh",
-      "Atanh",    "BitwiseNot"};
+  static const std::set<std::string> s = {"Relu",      "Neg",       "Abs",      "Exp",
+                                          "Log",       "Sqrt",      "Sigmoid",  "Tanh",
+                                          "Erf",       "Sin",       "Cos",      "Tan",
+                                          "Floor",     "Ceil",      "Round",    "Reciprocal",
+                                          "Sign",      "Softplus",  "Softsign", "HardSigmoid",
+                                          "LeakyRelu", "Elu",       "Selu",     "Celu",
+                                          "HardSwish", "Mish",      "Not",      "IsNaN",
+                                          "IsInf",     "Identity",  "Cast",     "ThresholdedRelu",
+                                          "Gelu",      "Asin",      "Acos",     "Atan",
+                                          "Sinh",      "Cosh",      "Asinh",    "Acosh",
+                                          "Atanh",     "BitwiseNot"};
   return s;
 }
 const std::set<std::string>& binaryOps() {
-  static const std::set<std::string> s = {
-      "Add",   "Sub",     "Mul",            "Div",         "Pow",        "Max",        "Min",
-      "Equal", "Less",    "Greater",        "LessOrEqual", "GreaterOrEqual", "And", "Or",
-      "Xor",   "Mod",     "BitShift",       "BitwiseAnd",  "BitwiseOr",  "BitwiseXor"};
+  static const std::set<std::string> s = {"Add",      "Sub",        "Mul",         "Div",
+                                          "Pow",      "Max",        "Min",         "Equal",
+                                          "Less",     "Greater",    "LessOrEqual", "GreaterOrEqual",
+                                          "And",      "Or",         "Xor",         "Mod",
+                                          "BitShift", "BitwiseAnd", "BitwiseOr",   "BitwiseXor"};
   return s;
 }
 }  // namespace
@@ -144,8 +150,8 @@ bool isElementwiseUnary(const ir::Node& n) {
   if (n.opType() == "Clip") {
     // the bounds (inputs 1, 2 from opset 11) must be scalars
     for (size_t i = 1; i < n.inputCount(); ++i)
-      if (n.input(i) && (!rewrite::constantValue(n.input(i)) ||
-                         rewrite::constantValue(n.input(i))->numel() != 1))
+      if (n.input(i) &&
+          (!rewrite::constantValue(n.input(i)) || rewrite::constantValue(n.input(i))->numel() != 1))
         return false;
     return true;
   }

@@ -96,7 +96,8 @@ MatchResult walk(ir::Node& start, End isEnd, Side side, Op opOk, std::vector<Ste
 // `typeOf(old)` is the type of the node that replaces chain node `old`.
 MatchResult rebuildChain(ir::Node& start, ir::Node* end, const std::vector<Step>& chain,
                          std::function<ir::Type(const ir::Node&)> typeOf) {
-  if (chain.empty()) return MatchResult::failure("nothing between the pair (other passes merge it)");
+  if (chain.empty())
+    return MatchResult::failure("nothing between the pair (other passes merge it)");
   std::vector<ir::Node*> nodes{&start};
   for (const auto& s : chain) nodes.push_back(s.node);
   nodes.push_back(end);
@@ -110,9 +111,11 @@ MatchResult rebuildChain(ir::Node& start, ir::Node* end, const std::vector<Step>
     for (const auto& s : chain) {
       std::vector<ir::Value*> ins = s.node->inputs();
       for (size_t i = 0; i < ins.size(); ++i) {
-        if (ins[i] == old) ins[i] = cur;
+        if (ins[i] == old)
+          ins[i] = cur;
         else if (s.folded[i])
-          ins[i] = addConstant(rw, *end->owner(), end, ins[i]->name() + "_moved", *s.folded[i], from);
+          ins[i] =
+              addConstant(rw, *end->owner(), end, ins[i]->name() + "_moved", *s.folded[i], from);
       }
       ir::Node* n = fusion::addDerived(rw, s.node->opType(), ins, end, from, s.node);
       ir::Type type = typeOf(*s.node);
@@ -191,8 +194,8 @@ MatchResult castPair(ir::Node& c1, const MatchContext&) {
         return toType(c, a, w);
       },
       [](const ir::Node& n) {
-        static const std::vector<std::string> ok = {"Relu",  "Neg", "Abs", "Floor", "Ceil",
-                                                    "Round", "Sign", "Max", "Min", "Clip"};
+        static const std::vector<std::string> ok = {"Relu",  "Neg",  "Abs", "Floor", "Ceil",
+                                                    "Round", "Sign", "Max", "Min",   "Clip"};
         if (std::find(ok.begin(), ok.end(), n.opType()) == ok.end())
           return n.opType() + " rounds differently in the narrower type";
         return std::string();
@@ -209,8 +212,7 @@ MatchResult castPair(ir::Node& c1, const MatchContext&) {
 fusion::Rules rules() {
   fusion::Rules r;
   // Reshape(f(Reshape(x)), shape of x) -> f(x)   (f elementwise; constants reshaped)
-  fusion::addRule(r, "reshape_pair_through_elementwise",
-                  "Reshape(f(Reshape(x)), shape(x)) -> f(x)",
+  fusion::addRule(r, "reshape_pair_through_elementwise", "Reshape(f(Reshape(x)), shape(x)) -> f(x)",
                   {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}, reshapePair);
   // Cast(f(Cast(x: A, B)), A) -> f(x) in A   (f order-preserving; constants exact in A)
   fusion::addRule(r, "cast_pair_through_elementwise", "Cast(f(Cast(x: A -> B)), A) -> f(x)",

@@ -1,4 +1,5 @@
-// replace_batchnorm_with_mul_add — an inference BatchNormalization nothing can absorb becomes Mul + Add.
+// replace_batchnorm_with_mul_add — an inference BatchNormalization nothing can absorb becomes Mul +
+// Add.
 //
 // Before:  y = BatchNormalization(x, scale, B, mean, var, epsilon = eps)
 // After:   y = Add(Mul(x, s), t)       s, t of shape [C, 1, ..., 1]
@@ -32,8 +33,7 @@ using rewrite::MatchResult;
 // is a row axis), absorbs nothing: then this pass replaces the node.
 ir::Node* absorbingProducer(const ir::Node& bn) {
   ir::Node* p = bn.input(0) ? bn.input(0)->producer() : nullptr;
-  if (!p || !p->domain().empty() || !rewrite::whyNotSingleUse(bn.input(0)).empty())
-    return nullptr;
+  if (!p || !p->domain().empty() || !rewrite::whyNotSingleUse(bn.input(0)).empty()) return nullptr;
   const std::string& op = p->opType();
   if (op != "Conv" && op != "Gemm" && op != "MatMul") return nullptr;
   if (!rewrite::isConstant(p->input(1))) return nullptr;
@@ -65,8 +65,9 @@ fusion::Rules rules() {
         static const char* names[] = {"scale", "B", "mean", "var"};
         for (size_t i = 0; i < 4; ++i) {
           auto f = fusion::floatValues(bn.input(i + 1));
-          if (!f) return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
-                                              " is not constant");
+          if (!f)
+            return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
+                                        " is not constant");
           v[i] = std::move(*f);
           if (v[i].size() != v[0].size())
             return MatchResult::failure("the statistics have different lengths");
@@ -85,10 +86,12 @@ fusion::Rules rules() {
             t[k] = v[1][k] - v[2][k] * s[k];
           }
           ir::Graph& g = *bn.owner();
-          ir::Value* sv = addConstant(rw, g, &bn, "bn_scale", fusion::floatTensor(dt, dims, s), {&bn});
-          ir::Value* tv = addConstant(rw, g, &bn, "bn_shift", fusion::floatTensor(dt, dims, t), {&bn});
-          ir::Node* mul = fusion::addDerived(rw, "Mul", {bn.input(0), sv}, &bn, {&bn}, nullptr,
-                                             {bn.output(0)});
+          ir::Value* sv =
+              addConstant(rw, g, &bn, "bn_scale", fusion::floatTensor(dt, dims, s), {&bn});
+          ir::Value* tv =
+              addConstant(rw, g, &bn, "bn_shift", fusion::floatTensor(dt, dims, t), {&bn});
+          ir::Node* mul =
+              fusion::addDerived(rw, "Mul", {bn.input(0), sv}, &bn, {&bn}, nullptr, {bn.output(0)});
           ir::Node* add = fusion::addDerived(rw, "Add", {mul->output(0), tv}, &bn, {&bn}, nullptr,
                                              {bn.output(0)});
           fusion::replaceAndErase(rw, bn.output(0), add->output(0), {&bn});

@@ -1,14 +1,15 @@
-// replace_conv1x1_and_gemm — a 1x1 Conv and a matrix product swapped where the cost model says the other is cheaper.
+// replace_conv1x1_and_gemm — a 1x1 Conv and a matrix product swapped where the cost model says the
+// other is cheaper.
 //
 // Rule conv1x1_to_gemm:
 //   Before:  t = Conv(x, W, b)  (1x1 kernel, x: [N, C, 1, 1]);  y = Flatten(t, axis = 1)
 //   After:   u = Flatten(x, axis = 1);  y = Gemm(u, W', b, transB = 1)     (W' = W as [M, C])
 //   Algebra: on a 1x1 image a 1x1 convolution is y[n, m] = sum_c x[n, c] W[m, c] + b[m].
 // Rule nhwc_matmul_to_conv1x1:
-//   Before:  t = Transpose(x, [0, 2, 3, 1]); u = MatMul(t, V) (+ Add(u, b)); y = Transpose(., [0, 3, 1, 2])
-//   After:   y = Conv(x, W, b)  (1x1 kernel, W[m, c, 0, 0] = V[c, m])
-//   Algebra: a matrix product over the channel axis of a channels-last image
-//   is a 1x1 convolution of the channels-first image.
+//   Before:  t = Transpose(x, [0, 2, 3, 1]); u = MatMul(t, V) (+ Add(u, b)); y = Transpose(., [0,
+//   3, 1, 2]) After:   y = Conv(x, W, b)  (1x1 kernel, W[m, c, 0, 0] = V[c, m]) Algebra: a matrix
+//   product over the channel axis of a channels-last image is a 1x1 convolution of the
+//   channels-first image.
 // Both are decided by the cost model (core/analysis/cost_model.h): the
 // replacement is built in a scratch graph and costed with the same
 // estimateNodeCost as the original nodes, and the rule fires only when it is
@@ -95,7 +96,8 @@ MatchResult convToGemm(ir::Node& flat, const MatchContext& c) {
   auto xd = fusion::dimsOf(conv->input(0));
   auto w = rewrite::constantValue(conv->input(1));
   if (!xd || xd->size() < 3) return MatchResult::failure("x has no static shape");
-  if (!w || !fusion::isFloatType(w->dtype())) return MatchResult::failure("Conv weight is not a float constant");
+  if (!w || !fusion::isFloatType(w->dtype()))
+    return MatchResult::failure("Conv weight is not a float constant");
   for (size_t i = 2; i < xd->size(); ++i)
     if ((*xd)[i] != 1) return MatchResult::failure("x is not 1x1 in its spatial dims");
   for (size_t i = 2; i < w->rank(); ++i)
@@ -114,7 +116,8 @@ MatchResult convToGemm(ir::Node& flat, const MatchContext& c) {
   Scratch s;
   ir::Value* sx = s.input(conv->input(0)->type());
   ir::Value* sw = s.input(ir::Type::tensor(dt, ir::Shape::fromValues({m, ch})));
-  std::vector<ir::Value*> gin{s.node("Flatten", {sx}, ir::Type::tensor(dt, ir::Shape::fromValues({n, ch})))->output(0), sw};
+  std::vector<ir::Value*> gin{
+      s.node("Flatten", {sx}, ir::Type::tensor(dt, ir::Shape::fromValues({n, ch})))->output(0), sw};
   if (conv->input(2)) gin.push_back(s.input(conv->input(2)->type()));
   s.node("Gemm", gin, ir::Type::tensor(dt, ir::Shape::fromValues({n, m})));
   if (std::string why = whyNotCheaper(before, s.cost()); !why.empty())
@@ -128,7 +131,8 @@ MatchResult convToGemm(ir::Node& flat, const MatchContext& c) {
     rw.setAttr(f, ir::Attribute::makeInt("axis", 1));
     std::vector<ir::Value*> ins{f->output(0), wv};
     if (conv->input(2)) ins.push_back(conv->input(2));
-    ir::Node* gemm = fusion::addDerived(rw, "Gemm", ins, &flat, {conv, &flat}, nullptr, {flat.output(0)});
+    ir::Node* gemm =
+        fusion::addDerived(rw, "Gemm", ins, &flat, {conv, &flat}, nullptr, {flat.output(0)});
     rw.setAttr(gemm, ir::Attribute::makeInt("transB", 1));
     fusion::replaceAndErase(rw, flat.output(0), gemm->output(0), {&flat, conv});
   });
@@ -177,7 +181,8 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
     bv = *per;
   }
   auto xd = fusion::dimsOf(front->input(0));
-  if (!xd || xd->size() != 4 || (*xd)[1] != ch) return MatchResult::failure("x is not [N, C, H, W] with the MatMul's C");
+  if (!xd || xd->size() != 4 || (*xd)[1] != ch)
+    return MatchResult::failure("x is not [N, C, H, W] with the MatMul's C");
   ir::DataType dt = v->dtype();
   Cost before;
   for (ir::Node* n : nodes) before.add(analysis::estimateNodeCost(*n));
@@ -190,13 +195,17 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
   if (std::string why = whyNotCheaper(before, s.cost()); !why.empty())
     return MatchResult::failure(why);
   ir::Tensor vt = *v;
-  return MatchResult::success(nodes, [&back, front, nodes, vt, bv, m, ch, dt](rewrite::Rewriter& rw) {
+  return MatchResult::success(nodes, [&back, front, nodes, vt, bv, m, ch,
+                                      dt](rewrite::Rewriter& rw) {
     ir::Graph& g = *back.owner();
     auto wt = fusion::transposeTensor(vt, {1, 0});
     ir::Tensor w4(wt->dtype(), {m, ch, 1, 1}, wt->buffer());
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
-    std::vector<ir::Value*> ins{front->input(0), addConstant(rw, g, &back, "conv1x1_weight", std::move(w4), from)};
-    if (!bv.empty()) ins.push_back(addConstant(rw, g, &back, "conv1x1_bias", fusion::floatTensor(dt, {m}, bv), from));
+    std::vector<ir::Value*> ins{front->input(0),
+                                addConstant(rw, g, &back, "conv1x1_weight", std::move(w4), from)};
+    if (!bv.empty())
+      ins.push_back(
+          addConstant(rw, g, &back, "conv1x1_bias", fusion::floatTensor(dt, {m}, bv), from));
     ir::Node* conv = fusion::addDerived(rw, "Conv", ins, &back, from, nullptr, {back.output(0)});
     rw.setAttr(conv, ir::Attribute::makeInts("kernel_shape", {1, 1}));
     fusion::replaceAndErase(rw, back.output(0), conv->output(0), nodes);

@@ -50,6 +50,7 @@ class Verifier {
 
   std::vector<VerifierProblem> run() {
     verifyGraph(model_.graph());
+    checkUseLists();
     return std::move(problems_);
   }
 
@@ -68,9 +69,9 @@ class Verifier {
   void verifyGraph(const Graph& g) {
     // Values available so far in this graph: inputs and initializers, then outputs of earlier
     // nodes.
-    for (const Value* v : g.inputs()) defined_[v] = true;
-    for (const Value* v : g.initializers()) defined_[v] = true;
-    for (const Value* v : g.sparseInitializers()) defined_[v] = true;
+    for (const Value* v : g.inputs()) define(v);
+    for (const Value* v : g.initializers()) define(v);
+    for (const Value* v : g.sparseInitializers()) define(v);
     for (const auto& np : g.nodes()) {
       const Node* n = np.get();
       if (n->owner() != &g) report(n, "owner link is wrong");
@@ -84,9 +85,7 @@ class Verifier {
           report(n, "input '" + v->name() +
                         "' is used before it is defined (cycle or unsorted nodes)");
         }
-        if (std::count(v->uses().begin(), v->uses().end(),
-                       Use{const_cast<Node*>(n), static_cast<int>(i)}) != 1)
-          report(n, "use list of '" + v->name() + "' does not record input " + std::to_string(i));
+        ++inputRefs_[v];
       }
       for (Graph* sub : n->subgraphs()) {
         if (sub->parentNode() != n)
@@ -103,13 +102,8 @@ class Verifier {
                  "output '" + v->name() + "' is also a graph input or initializer (two producers)");
         if (v->owner() != &g) report(n, "output '" + v->name() + "' belongs to another graph");
         if (defined_.count(v)) report(n, "output '" + v->name() + "' is defined twice");
-        defined_[v] = true;
+        define(v);
       }
-      for (const Value* in : n->inputs())
-        if (in)
-          for (const Use& u : in->uses())
-            if (u.node->input(static_cast<size_t>(u.inputIndex)) != in)
-              report(u.node, "stale use of '" + in->name() + "'");
       if (options_.checkSchemas) checkSchema(*n);
     }
     for (const Value* v : g.outputs()) {
@@ -117,6 +111,36 @@ class Verifier {
         report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is not visible here");
       else if (!defined_.count(v))
         report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is never defined");
+    }
+  }
+
+  // Each value's use list holds exactly the (node, input) pairs that read it:
+  // every use points back, none repeats, and there are as many as references.
+  // Checked once per value after the walk, so it stays O(uses log uses) even
+  // for a constant read by thousands of nodes.
+  void define(const Value* v) {
+    defined_[v] = true;
+    inputRefs_.try_emplace(v, 0);  // a value nobody reads must have no uses either
+  }
+
+  void checkUseLists() {
+    for (const auto& [v, refs] : inputRefs_) {
+      std::vector<std::pair<const Node*, int>> seen;
+      seen.reserve(v->uses().size());
+      bool stale = false;
+      for (const Use& u : v->uses()) {
+        if (u.node->input(static_cast<size_t>(u.inputIndex)) != v) {
+          report(u.node, "stale use of '" + v->name() + "'");
+          stale = true;
+        }
+        seen.emplace_back(u.node, u.inputIndex);
+      }
+      std::sort(seen.begin(), seen.end());
+      bool repeated = std::adjacent_find(seen.begin(), seen.end()) != seen.end();
+      if (!stale && (repeated || seen.size() != refs))
+        report(v->producer(), "use list of '" + v->name() + "' records " +
+                                  std::to_string(seen.size()) + " uses for " +
+                                  std::to_string(refs) + " inputs that read it");
     }
   }
 
@@ -210,6 +234,7 @@ class Verifier {
   const Model& model_;
   VerifierOptions options_;
   std::unordered_map<const Value*, bool> defined_;
+  std::unordered_map<const Value*, size_t> inputRefs_;  // how many node inputs read each value
   std::vector<VerifierProblem> problems_;
 };
 

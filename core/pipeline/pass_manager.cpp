@@ -93,9 +93,6 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   for (auto& h : before_) h(step, model_);
 
-  // A pass is rolled back only for verifier errors it introduced: an input model
-  // that already breaks a schema rule must not make every pass fail.
-  const std::set<std::string> knownErrors = verifierErrorSet(model_);
   // The snapshot doubles as the rollback copy; weights are shared, not copied.
   auto before = std::make_shared<ir::Model>(model_.clone());
   auto t0 = std::chrono::steady_clock::now();
@@ -114,8 +111,17 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   if (status.isOk()) {
     if (options_.inferShapesAfterEachPass && !step.log.empty()) analysis::inferShapes(model_);
-    for (const std::string& e : verifierErrorSet(model_))
-      if (!knownErrors.count(e)) step.verifierErrors.push_back(e);
+    // A pass is rolled back only for verifier errors it introduced: an input
+    // model that already breaks a schema rule must not make every pass fail.
+    // A pass that changed nothing cannot have introduced any.
+    if (!step.log.empty()) {
+      std::set<std::string> errors = verifierErrorSet(model_);
+      if (!errors.empty()) {
+        const std::set<std::string> known = verifierErrorSet(*before);
+        for (const std::string& e : errors)
+          if (!known.count(e)) step.verifierErrors.push_back(e);
+      }
+    }
     if (!step.verifierErrors.empty())
       status = invalidModel(info.id +
                             " left a graph the verifier rejects: " + step.verifierErrors.front());

@@ -88,10 +88,10 @@ struct MeanOp {
 };
 
 const KernelDef kRows[] = {
-    binaryRow<AddOp>("Add", 1, kOpsetMax, "cpu.Add"),
-    binaryRow<SubOp>("Sub", 1, kOpsetMax, "cpu.Sub"),
-    binaryRow<MulOp>("Mul", 1, kOpsetMax, "cpu.Mul"),
-    binaryRow<DivOp>("Div", 1, kOpsetMax, "cpu.Div"),
+    binaryRow<AddOp>("Add", 7, kOpsetMax, "cpu.Add"),
+    binaryRow<SubOp>("Sub", 7, kOpsetMax, "cpu.Sub"),
+    binaryRow<MulOp>("Mul", 7, kOpsetMax, "cpu.Mul"),
+    binaryRow<DivOp>("Div", 7, kOpsetMax, "cpu.Div"),
     variadicRow<AddOp>("Sum", 6, kOpsetMax, "cpu.Sum"),
     variadicRow<MeanOp>("Mean", 6, kOpsetMax, "cpu.Mean"),
     variadicRow<MaxOp>("Max", 6, kOpsetMax, "cpu.Max"),

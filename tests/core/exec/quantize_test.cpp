@@ -22,9 +22,9 @@ std::vector<uint8_t> bytesOf(const ir::Tensor& t) {
 TEST(QuantizeLinear, RoundsHalfToEvenAndSaturates) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
     main (float[6] x, float s, uint8 z) => (uint8[6] y) { y = QuantizeLinear(x, s, z) })";
-  auto r = testutil::runText(text, {{"x", f32({6}, {0, 2, 3, 1000, -254, -1000})},
-                                    {"s", f32({}, {2})},
-                                    {"z", u8({}, {128})}});
+  auto r = testutil::runText(
+      text,
+      {{"x", f32({6}, {0, 2, 3, 1000, -254, -1000})}, {"s", f32({}, {2})}, {"z", u8({}, {128})}});
   EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{128, 129, 130, 255, 1, 0}));
 }
 
@@ -36,14 +36,16 @@ TEST(QuantizeLinear, PerAxisAndBlocked) {
                                     {"z", i8({3}, {0, 1, -1})}});
   EXPECT_EQ(kt::values<int8_t>(r.outputs[0]), (std::vector<int8_t>{1, 2, 0, -1, 0, 99}));
   const char* blocked = R"(<ir_version: 8, opset_import: ["" : 21]>
-    main (float[2,4] x, float[2,2] s) => (int8[2,4] y) {
+    main (float[2,4] x, float[2,K] s) => (int8[2,4] y) {
       y = QuantizeLinear <axis = 1, block_size = 2, output_dtype = 3> (x, s)
     })";
   r = testutil::runText(blocked, {{"x", f32({2, 4}, {2, 4, 6, 8, 10, 12, 14, 16})},
                                   {"s", f32({2, 2}, {2, 4, 1, 8})}});
   EXPECT_EQ(kt::values<int8_t>(r.outputs[0]), (std::vector<int8_t>{1, 2, 2, 2, 10, 12, 2, 2}));
-  kt::expectError(blocked, {{"x", f32({2, 4}, {2, 4, 6, 8, 10, 12, 14, 16})}, {"s", f32({2, 3}, {1, 1, 1, 1, 1, 1})}},
-                  {"y_scale float[2,3] must be [2,2]"});
+  kt::expectError(
+      blocked,
+      {{"x", f32({2, 4}, {2, 4, 6, 8, 10, 12, 14, 16})}, {"s", f32({2, 3}, {1, 1, 1, 1, 1, 1})}},
+      {"y_scale float[2,3] must be [2,2]"});
 }
 
 TEST(QuantizeLinear, Int4IsPackedLowNibbleFirst) {
@@ -59,16 +61,18 @@ TEST(QuantizeLinear, Int4IsPackedLowNibbleFirst) {
 TEST(QuantizeLinear, Float8E4M3FN) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 19]>
     main (float[6] x, float s, float8e4m3fn z) => (float8e4m3fn[6] y) { y = QuantizeLinear(x, s, z) })";
-  auto r = testutil::runText(text, {{"x", f32({6}, {0, 0.5f, 1, 448, 10000, -1000})},
-                                    {"s", f32({}, {1})},
-                                    {"z", kt::make<uint8_t>(ir::DataType::kFloat8E4M3FN, {}, {0})}});
+  auto r =
+      testutil::runText(text, {{"x", f32({6}, {0, 0.5f, 1, 448, 10000, -1000})},
+                               {"s", f32({}, {1})},
+                               {"z", kt::make<uint8_t>(ir::DataType::kFloat8E4M3FN, {}, {0})}});
   EXPECT_EQ(bytesOf(r.outputs[0]), (std::vector<uint8_t>{0x00, 0x30, 0x38, 0x7E, 0x7E, 0xFE}));
 }
 
 TEST(DequantizeLinear, PerTensorInt4AndFloat8) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
     main (uint8[4] x, float s, uint8 z) => (float[4] y) { y = DequantizeLinear(x, s, z) })";
-  auto r = testutil::runText(text, {{"x", u8({4}, {0, 3, 128, 255})}, {"s", f32({}, {2})}, {"z", u8({}, {128})}});
+  auto r = testutil::runText(
+      text, {{"x", u8({4}, {0, 3, 128, 255})}, {"s", f32({}, {2})}, {"z", u8({}, {128})}});
   kt::expectNear(r.outputs[0], {-256, -250, 0, 254});
   const char* int4 = R"(<ir_version: 8, opset_import: ["" : 21]>
     main (int4[4] x, float s) => (float[4] y) { y = DequantizeLinear(x, s) })";
@@ -77,8 +81,9 @@ TEST(DequantizeLinear, PerTensorInt4AndFloat8) {
   kt::expectNear(r.outputs[0], {0.5f, 1, -4, -0.5f});
   const char* fp8 = R"(<ir_version: 8, opset_import: ["" : 19]>
     main (float8e5m2[3] x, float s) => (float[3] y) { y = DequantizeLinear(x, s) })";
-  r = testutil::runText(fp8, {{"x", kt::make<uint8_t>(ir::DataType::kFloat8E5M2, {3}, {0x3C, 0x7B, 0xC0})},
-                              {"s", f32({}, {2})}});
+  r = testutil::runText(
+      fp8, {{"x", kt::make<uint8_t>(ir::DataType::kFloat8E5M2, {3}, {0x3C, 0x7B, 0xC0})},
+            {"s", f32({}, {2})}});
   kt::expectNear(r.outputs[0], {2, 114688, -4});
 }
 

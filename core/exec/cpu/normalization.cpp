@@ -1,4 +1,6 @@
-// Normalizations: BatchNormalization (inference), InstanceNormalization, LRN.
+// Normalizations: BatchNormalization (inference, and training_mode=1, which
+// normalizes with the batch's statistics and returns the updated running
+// mean and variance), InstanceNormalization, LRN.
 // Memory-bound loops, parallel over (batch, channel) planes; scale and shift
 // are folded per channel first (y = x * a + b).
 #include <array>
@@ -53,9 +55,10 @@ void scaleShift(const S* x, S* y, int64_t N, int64_t P, int64_t inner, const std
 class BatchNorm final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
-    if (b.node().attrInt("training_mode", 0) != 0)
-      return unsupported("BatchNormalization with training_mode=1 (a training op)");
-    return std::unique_ptr<Kernel>(new BatchNorm(b.node().attrFloat("epsilon", 1e-5f)));
+    auto k = std::unique_ptr<BatchNorm>(new BatchNorm(b.node().attrFloat("epsilon", 1e-5f)));
+    k->training_ = b.opset() >= 14 && b.node().attrInt("training_mode", 0) != 0;
+    k->momentum_ = b.node().attrFloat("momentum", 0.9f);
+    return std::unique_ptr<Kernel>(std::move(k));
   }
 
   Status run(KernelContext& ctx) override {
@@ -74,6 +77,7 @@ class BatchNorm final : public Kernel {
                              ") do not match X " + x.describe());
     for (const Tensor* t : {&scale, &bias, &mean, &var})
       if (!isFloatType(t->dtype())) return invalidArgument("parameters must be floating point");
+    if (training_) return runTraining(ctx, N, P);
     // Fold once per run (parameters are small); cache when they are constant.
     if (!(scale.raw() == foldedFrom_[0] && bias.raw() == foldedFrom_[1] &&
           mean.raw() == foldedFrom_[2] && var.raw() == foldedFrom_[3] && scale.isReadOnly() &&
@@ -96,9 +100,63 @@ class BatchNorm final : public Kernel {
     });
   }
 
+  // Normalizes with the batch's mean and (population) variance per channel;
+  // outputs 1 and 2 are the running statistics moved towards them:
+  // running * momentum + batch * (1 - momentum).
+  Status runTraining(KernelContext& ctx, int64_t N, int64_t P) {
+    const Tensor& x = ctx.input(0);
+    const int64_t inner = x.numel() / (N * P);
+    std::vector<double> mean(static_cast<size_t>(P)), var(static_cast<size_t>(P));
+    for (int64_t p = 0; p < P; ++p) {
+      double sum = 0, sq = 0;
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t i = 0; i < inner; ++i) sum += at(x, (n * P + p) * inner + i);
+      const double m = sum / static_cast<double>(N * inner);
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t i = 0; i < inner; ++i) {
+          double d = at(x, (n * P + p) * inner + i) - m;
+          sq += d * d;
+        }
+      mean[static_cast<size_t>(p)] = m;
+      var[static_cast<size_t>(p)] = sq / static_cast<double>(N * inner);
+    }
+    std::vector<float> a(static_cast<size_t>(P)), b(static_cast<size_t>(P));
+    for (int64_t p = 0; p < P; ++p) {
+      const size_t k = static_cast<size_t>(p);
+      double s = at(ctx.input(1), p) / std::sqrt(var[k] + epsilon_);
+      a[k] = static_cast<float>(s);
+      b[k] = static_cast<float>(at(ctx.input(2), p) - mean[k] * s);
+    }
+    Status st = dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      scaleShift<S>(x.data<S>(), y->mutableData<S>(), N, P, inner, a, b, ctx.threads());
+      return Status::ok();
+    });
+    if (!st) return st;
+    for (size_t out = 1; out <= 2; ++out) {
+      if (ctx.outputCount() <= out || !ctx.wantsOutput(out)) continue;
+      const Tensor& running = ctx.input(out + 2);
+      const std::vector<double>& batch = out == 1 ? mean : var;
+      st = dispatch<types::kFloats>(running.dtype(), [&](auto tag) -> Status {
+        using S = typename decltype(tag)::type;
+        PASSLAB_ASSIGN_OR_RETURN(Tensor * r, ctx.allocate(out, running.dtype(), running.dims()));
+        S* dst = r->mutableData<S>();
+        for (int64_t p = 0; p < P; ++p)
+          dst[p] = store<S>(static_cast<ComputeT<S>>(
+              at(running, p) * momentum_ + batch[static_cast<size_t>(p)] * (1 - momentum_)));
+        return Status::ok();
+      });
+      if (!st) return st;
+    }
+    return Status::ok();
+  }
+
  private:
   explicit BatchNorm(float eps) : epsilon_(eps) {}
   double epsilon_;
+  bool training_ = false;
+  double momentum_ = 0.9;
   std::vector<float> a_, b_;
   std::array<const void*, 4> foldedFrom_{};
 };

@@ -2,6 +2,9 @@
 // Squeeze, Identity, Dropout (inference) give views of their input (no copy);
 // Shape and Size read the dims.
 #include <algorithm>
+#include <optional>
+#include <random>
+#include <vector>
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
@@ -191,18 +194,32 @@ class Identity final : public Kernel {
   }
 };
 
-// Dropout at inference: y = x; the mask, when asked for, is all true.
+// Dropout at inference: y = x; the mask, when asked for, is all true. With
+// training_mode (opset 12+) and a ratio r > 0, an element is kept when a
+// uniform draw in [0, 1) is >= r and scaled by 1 / (1 - r). The draws are
+// NumPy's legacy generator (MT19937 seeded by init_genrand, 53-bit doubles),
+// so a `seed` attribute gives the mask numpy.random.RandomState(seed) gives.
 class Dropout final : public Kernel {
  public:
-  explicit Dropout(const KernelBuild& b) : opset_(b.opset()) {}
+  explicit Dropout(const KernelBuild& b)
+      : opset_(b.opset()),
+        seed_(b.node().hasAttr("seed") ? std::optional<int64_t>(b.node().attrInt("seed", 0))
+                                       : std::nullopt) {}
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (opset_ >= 12 && ctx.has(2)) {
       const Tensor& training = ctx.input(2);
-      if (training.dtype() == ir::DataType::kBool && training.numel() == 1 &&
-          training.data<bool>()[0])
-        return unsupported("Dropout with training_mode=true (random; a training op)");
+      if (training.dtype() != ir::DataType::kBool || training.numel() != 1)
+        return invalidArgument("training_mode must be a bool scalar, got " + training.describe());
+      double ratio = 0.5;
+      if (ctx.has(1)) {
+        const Tensor& r = ctx.input(1);
+        if (r.numel() != 1 || !types::kFloats.contains(r.dtype()))
+          return invalidArgument("ratio must be a float scalar, got " + r.describe());
+        ratio = r.toIr().valueAsDouble(0);
+      }
+      if (training.data<bool>()[0] && ratio != 0) return runTraining(ctx, ratio);
     }
     ctx.setOutput(0, x);
     if (ctx.wantsOutput(1)) {
@@ -219,7 +236,38 @@ class Dropout final : public Kernel {
   }
 
  private:
+  Status runTraining(KernelContext& ctx, double ratio) {
+    const Tensor& x = ctx.input(0);
+    if (ratio < 0 || ratio >= 1) return invalidArgument("ratio must be in [0, 1)");
+    std::mt19937 gen(static_cast<uint32_t>(seed_ ? *seed_ : std::random_device{}()));
+    auto uniform = [&] {  // numpy's random_sample
+      uint32_t a = gen() >> 5, b = gen() >> 6;
+      return (a * 67108864.0 + b) / 9007199254740992.0;
+    };
+    const int64_t n = x.numel();
+    std::vector<bool> keep(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) keep[static_cast<size_t>(i)] = uniform() >= ratio;
+    const double scale = 1.0 / (1.0 - ratio);
+    Status st = dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      const S* in = x.data<S>();
+      S* out = y->mutableData<S>();
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = store<S>(static_cast<ComputeT<S>>(
+            keep[static_cast<size_t>(i)] ? static_cast<double>(load(in[i])) * scale : 0.0));
+      return Status::ok();
+    });
+    if (!st) return st;
+    if (ctx.outputCount() > 1 && ctx.wantsOutput(1)) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * mask, ctx.allocate(1, ir::DataType::kBool, x.dims()));
+      for (int64_t i = 0; i < n; ++i) mask->mutableData<bool>()[i] = keep[static_cast<size_t>(i)];
+    }
+    return Status::ok();
+  }
+
   int64_t opset_;
+  std::optional<int64_t> seed_;
 };
 
 const KernelDef kRows[] = {

@@ -4,6 +4,10 @@
 // on the legacy broadcast=1, axis=1 attributes, and some files lost them
 // (starry_night_fp16 in the corpus). Such nodes get those attributes back; the
 // binary kernels use them only when numpy broadcasting fails.
+// The same files carry Upsample nodes whose `scales` has two values: the
+// height and width scales of the experimental Upsample-1 (defined on NCHW
+// only), written into Upsample-7's one-scale-per-dim attribute. They become
+// [1, 1, height, width].
 #pragma once
 
 #include <string>

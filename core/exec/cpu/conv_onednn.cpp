@@ -1,4 +1,5 @@
-// Conv and ConvTranspose on oneDNN (float32). Activations stay NCHW between
+// Conv and ConvTranspose on oneDNN (float32; float16 and bfloat16 are
+// widened to float32 around the call, constant weights once). Activations stay NCHW between
 // operators; each call reorders its input into the layout oneDNN picks for the
 // problem and the result back (docs/exec-backends.md: cheaper than running the
 // convolution itself in plain NCHW). The primitive is built once per input
@@ -10,6 +11,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
 
@@ -60,8 +62,9 @@ class OneDnnConv final : public Kernel {
     const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
     const Tensor* bias = ctx.has(2) ? &ctx.input(2) : nullptr;
-    if (x.dtype() != ir::DataType::kFloat || w.dtype() != x.dtype() ||
-        (bias && bias->dtype() != x.dtype()))
+    const ir::DataType dt = x.dtype();
+    const bool half = dt == ir::DataType::kFloat16 || dt == ir::DataType::kBFloat16;
+    if ((dt != ir::DataType::kFloat && !half) || w.dtype() != dt || (bias && bias->dtype() != dt))
       return fallback_->run(ctx);
     auto geo = kTransposed ? convTransposeGeometry(attrs_, x.dims(), w.dims())
                            : convGeometry(attrs_, x.dims(), w.dims());
@@ -75,19 +78,72 @@ class OneDnnConv final : public Kernel {
         plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads()) {
       plan_ = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());
     }
+    if (plan_->declined) return fallback_->run(ctx);
+    if (!half) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+      return compute(ctx, x, w, bias, *y, w.isReadOnly());
+    }
+    // Half types: widen X (and B) per call, W once when it is constant.
+    PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
+    widen(x, x32, ctx.threads());
+    if (!(w.isReadOnly() && w.raw() == wideFrom_)) {
+      wide_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
+      widen(w, wide_, 1);
+      wideFrom_ = w.isReadOnly() ? w.raw() : nullptr;
+      plan_->packedFrom = nullptr;  // wide_ may reuse the old buffer's address
+    }
+    Tensor b32;
+    if (bias) {
+      b32 = Tensor::zeros(ir::DataType::kFloat, bias->dims());
+      widen(*bias, b32, 1);
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor y32, ctx.scratch(ir::DataType::kFloat, g.outDims));
+    PASSLAB_RETURN_IF_ERROR(
+        compute(ctx, x32, wide_, bias ? &b32 : nullptr, y32, wideFrom_ != nullptr));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dt, g.outDims));
+    narrow(y32, *y, ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  // float16/bfloat16 <-> float32.
+  static void widen(const Tensor& from, Tensor& to, int threads) {
+    float* out = to.mutableData<float>();
+    const bool h = from.dtype() == ir::DataType::kFloat16;
+    parallelFor(from.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i)
+        out[i] = h ? load(from.data<Half>()[i]) : load(from.data<BFloat16>()[i]);
+    });
+  }
+  static void narrow(const Tensor& from, Tensor& to, int threads) {
+    const float* in = from.data<float>();
+    const bool h = to.dtype() == ir::DataType::kFloat16;
+    parallelFor(from.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        if (h)
+          to.mutableData<Half>()[i] = store<Half>(in[i]);
+        else
+          to.mutableData<BFloat16>()[i] = store<BFloat16>(in[i]);
+      }
+    });
+  }
+
+  // Runs the primitive of plan_ on float32 tensors.
+  // `constantWeights`: w holds the same values on every call while w.raw() stays.
+  Status compute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
+                 Tensor& yOut, bool constantWeights) {
     ConvPlan& p = *plan_;
-    if (p.declined) return fallback_->run(ctx);
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+    Tensor* y = &yOut;
     dnnl::stream& s = onednn::stream();
 
     memory wei;
     if (!p.reorderWei) {
       wei = onednn::over(p.userWei, w);
     } else {
-      if (!(w.isReadOnly() && w.raw() == p.packedFrom)) {
+      if (!(constantWeights && w.raw() == p.packedFrom)) {
         memory user = onednn::over(p.userWei, w);
         p.toWei.execute(s, user, p.packedWei);
-        p.packedFrom = w.isReadOnly() ? w.raw() : nullptr;
+        p.packedFrom = constantWeights ? w.raw() : nullptr;
       }
       wei = p.packedWei;
     }
@@ -118,7 +174,6 @@ class OneDnnConv final : public Kernel {
     return Status::ok();
   }
 
- private:
   OneDnnConv(ConvAttrs a, std::unique_ptr<Kernel> fallback)
       : attrs_(std::move(a)), fallback_(std::move(fallback)) {}
 
@@ -219,13 +274,17 @@ class OneDnnConv final : public Kernel {
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> fallback_;
   std::unique_ptr<ConvPlan> plan_;
+  Tensor wide_;                     // half-type weights widened to float32
+  const void* wideFrom_ = nullptr;  // the constant weights wide_ holds
 };
 
+constexpr TypeSet kConvTypes{ir::DataType::kFloat, ir::DataType::kFloat16, ir::DataType::kBFloat16};
+
 const KernelDef kRows[] = {
-    {"", "Conv", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.Conv",
+    {"", "Conv", 1, kOpsetMax, kConvTypes, 0, Tier::kOptimized, "onednn.Conv",
      makeKernel<OneDnnConv<false>>},
-    {"", "ConvTranspose", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
-     "onednn.ConvTranspose", makeKernel<OneDnnConv<true>>},
+    {"", "ConvTranspose", 1, kOpsetMax, kConvTypes, 0, Tier::kOptimized, "onednn.ConvTranspose",
+     makeKernel<OneDnnConv<true>>},
 };
 
 }  // namespace

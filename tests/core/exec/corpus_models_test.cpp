@@ -70,6 +70,38 @@ TEST_P(CnnModel, RunsOnSeededRandomInputs) {
 INSTANTIATE_TEST_SUITE_P(Corpus, CnnModel, ::testing::ValuesIn(kCnnModels),
                          [](const auto& info) { return std::string(info.param); });
 
+// starry_night_fp16 (IR version 1, opset 7, PyTorch 0.2) is not valid as
+// written: its bias Adds pair [1,C,H,W] with [C] (the pre-opset-7 broadcast=1,
+// axis=1 attributes were lost) and its two Upsample nodes carry two scales
+// (Upsample-1's height and width) for 4-D inputs. ONNX Runtime refuses to load
+// it ("Incompatible dimensions" on the first Add). The executor repairs both,
+// says so, and runs it.
+TEST(CorpusStarryNight, RunsAfterReportedLegacyRepairs) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/starry_night_fp16.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  auto ex = Executor::create(loaded->model, {});
+  ASSERT_TRUE(ex) << ex.error().message();
+  int adds = 0, upsamples = 0;
+  for (const std::string& r : (*ex)->repairs()) {
+    adds += r.find("legacy channel broadcast (broadcast=1, axis=1) for IR version 1") !=
+            std::string::npos;
+    upsamples += r.find("two Upsample scales read as NCHW height and width") != std::string::npos;
+  }
+  EXPECT_EQ(adds, 16);
+  EXPECT_EQ(upsamples, 2);
+  FillOptions fo;
+  fo.seed = 42;
+  auto x = makeInput((*ex)->inputs()[0], fo);
+  ASSERT_TRUE(x) << x.error().message();
+  auto r = (*ex)->run({{(*ex)->inputs()[0].name, *x}});
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_EQ(r->outputs.size(), 1u);
+  EXPECT_EQ(r->outputs[0].dtype(), ir::DataType::kFloat16);
+  EXPECT_EQ(r->outputs[0].dims(), (std::vector<int64_t>{1, 3, 224, 224}));
+  for (double v : r->outputs[0].toDoubleVector()) ASSERT_TRUE(std::isfinite(v));
+}
+
 class LightModel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LightModel, MatchesExpectedOutput) {

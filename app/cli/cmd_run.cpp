@@ -1,11 +1,16 @@
 // passlab-cli run MODEL [--input NAME=FILE.npy|random|zeros] [--dim NAME=VALUE]
-//   [--repeat N] [--warmup N] [--threads N] [--profile] [--json]
+//   [--repeat N] [--warmup N] [--threads N] [--profile] [--json] [--save-outputs DIR]
 // Runs a model on the CPU executor: output summaries, latency (min, median),
 // peak arena memory, and with --profile a per-node table sorted by time.
+// --save-outputs writes the outputs (and the inputs used) for other tools:
+// DIR/outputs.json lists them; numeric tensors go to .npy files, strings,
+// sequences and maps into the JSON itself.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -14,6 +19,7 @@
 #include "app/cli/run_inputs.h"
 #include "core/exec/executor.h"
 #include "core/io/model_io.h"
+#include "core/io/npy.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -29,6 +35,7 @@ struct RunArgs {
   bool profile = false;
   bool json = false;
   bool reference = false;
+  std::string saveOutputs;
   uint64_t memoryLimit = 0;
   int64_t maxLoopIterations = 1'000'000;
 };
@@ -65,7 +72,8 @@ double median(std::vector<double> v) {
 }
 
 // Per node: time averaged over the profiled runs.
-std::vector<exec::NodeProfile> averageProfiles(const std::vector<std::vector<exec::NodeProfile>>& runs) {
+std::vector<exec::NodeProfile> averageProfiles(
+    const std::vector<std::vector<exec::NodeProfile>>& runs) {
   std::vector<exec::NodeProfile> out;
   std::map<ir::NodeId, size_t> index;
   for (const auto& run : runs)
@@ -86,10 +94,12 @@ std::vector<exec::NodeProfile> averageProfiles(const std::vector<std::vector<exe
   return out;
 }
 
-void printText(const RunArgs& args, const PreparedInputs& inputs, int threads,
-               const std::vector<OutputSummary>& outs, const std::vector<double>& ms,
-               uint64_t peak, const std::vector<exec::NodeProfile>& profile) {
+void printText(const RunArgs& args, const std::vector<std::string>& repairs,
+               const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
+               const std::vector<double>& ms, uint64_t peak,
+               const std::vector<exec::NodeProfile>& profile) {
   std::printf("model:   %s\nthreads: %d\n", args.model.c_str(), threads);
+  for (const std::string& r : repairs) std::printf("repair:  %s\n", r.c_str());
   for (const std::string& d : inputs.descriptions) std::printf("input:   %s\n", d.c_str());
   for (const OutputSummary& o : outs) {
     std::printf("output:  %s %s", o.name.c_str(), o.type.c_str());
@@ -120,12 +130,14 @@ void printText(const RunArgs& args, const PreparedInputs& inputs, int threads,
   }
 }
 
-void printJson(const RunArgs& args, const PreparedInputs& inputs, int threads,
-               const std::vector<OutputSummary>& outs, const std::vector<double>& ms,
-               uint64_t peak, const std::vector<exec::NodeProfile>& profile) {
+void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
+               const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
+               const std::vector<double>& ms, uint64_t peak,
+               const std::vector<exec::NodeProfile>& profile) {
   nlohmann::json j;
   j["model"] = args.model;
   j["threads"] = threads;
+  j["repairs"] = repairs;
   j["inputs"] = inputs.descriptions;
   for (const OutputSummary& o : outs) {
     nlohmann::json jo = {{"name", o.name}, {"type", o.type}};
@@ -159,6 +171,69 @@ void printJson(const RunArgs& args, const PreparedInputs& inputs, int threads,
                             {"bytes_read", p.bytesRead},
                             {"bytes_written", p.bytesWritten}});
   std::cout << j.dump(2) << "\n";
+}
+
+// A value as JSON: tensors as {dtype, dims, data} (numbers or strings),
+// sequences as lists, maps as {keys, values}.
+nlohmann::json valueJson(const exec::Value& v) {
+  switch (v.kind()) {
+    case exec::Value::Kind::kNone:
+      return nullptr;
+    case exec::Value::Kind::kTensor: {
+      ir::Tensor t = v.tensor().toIr();
+      nlohmann::json j = {{"dtype", ir::dtypeName(t.dtype())}, {"dims", t.dims()}};
+      if (t.dtype() == ir::DataType::kString)
+        j["data"] = t.strings();
+      else
+        j["data"] = t.toDoubleVector();
+      return j;
+    }
+    case exec::Value::Kind::kSequence: {
+      nlohmann::json j = nlohmann::json::array();
+      for (const exec::Value& item : v.sequence().items) j.push_back(valueJson(item));
+      return j;
+    }
+    case exec::Value::Kind::kMap:
+      return {{"keys", valueJson(exec::Value(v.map().keys))},
+              {"values", valueJson(exec::Value(v.map().values))}};
+  }
+  return nullptr;
+}
+
+// Writes DIR/outputs.json naming, per output (and input), its .npy file or
+// holding its value.
+Status saveValues(const std::string& dir, const exec::NamedInputs& inputs,
+                  const exec::RunResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return ioError("cannot create '" + dir + "': " + ec.message());
+  nlohmann::json index = {{"inputs", nlohmann::json::array()},
+                          {"outputs", nlohmann::json::array()}};
+  auto save = [&](const char* kind, size_t i, const std::string& name,
+                  const exec::Value& v) -> Status {
+    nlohmann::json e = {{"name", name}, {"type", v.describe()}};
+    bool npy = v.isTensor() && !v.tensor().isString();
+    if (npy) {
+      std::string file = std::string(kind) + "_" + std::to_string(i) + ".npy";
+      Status st = io::writeNpy(dir + "/" + file, v.tensor().toIr());
+      if (st) {
+        e["file"] = file;
+      } else {
+        npy = false;  // an element type .npy cannot hold
+      }
+    }
+    if (!npy) e["value"] = valueJson(v);
+    index[std::string(kind) + "s"].push_back(e);
+    return Status::ok();
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
+    PASSLAB_RETURN_IF_ERROR(save("input", i, inputs[i].first, inputs[i].second));
+  for (size_t i = 0; i < r.values.size(); ++i)
+    PASSLAB_RETURN_IF_ERROR(save("output", i, r.outputNames[i], r.values[i]));
+  std::ofstream out(dir + "/outputs.json");
+  out << index.dump(1) << "\n";
+  if (!out) return ioError("cannot write '" + dir + "/outputs.json'");
+  return Status::ok();
 }
 
 int runCommand(const RunArgs& args) {
@@ -200,10 +275,15 @@ int runCommand(const RunArgs& args) {
   for (size_t i = 0; i < last.values.size(); ++i)
     outs.push_back(summarize(last.outputNames[i], last.values[i]));
   auto profile = args.profile ? averageProfiles(profiles) : std::vector<exec::NodeProfile>{};
+  if (!args.saveOutputs.empty()) {
+    Status st = saveValues(args.saveOutputs, inputs->values, last);
+    if (!st) return fail(st.error());
+  }
+  const auto& repairs = (*ex)->repairs();
   if (args.json) {
-    printJson(args, *inputs, threads, outs, ms, peak, profile);
+    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile);
   } else {
-    printText(args, *inputs, threads, outs, ms, peak, profile);
+    printText(args, repairs, *inputs, threads, outs, ms, peak, profile);
   }
   return 0;
 }
@@ -226,6 +306,8 @@ void registerRun(CLI::App& app) {
   cmd->add_flag("--profile", args->profile, "Per-node profile, sorted by time");
   cmd->add_flag("--json", args->json, "Print JSON");
   cmd->add_flag("--reference", args->reference, "Use only the reference kernels");
+  cmd->add_option("--save-outputs", args->saveOutputs,
+                  "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,
                   "Fail a run whose intermediate tensors pass this many bytes");
   cmd->add_option("--max-loop-iterations", args->maxLoopIterations,

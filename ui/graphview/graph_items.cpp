@@ -90,19 +90,47 @@ void NodeItem::setHit(bool hit) {
   update();
 }
 
+void NodeItem::setDiff(DiffMark mark) {
+  if (diff_ == mark) return;
+  diff_ = mark;
+  update();
+}
+
+QColor diffColor(DiffMark m) {
+  switch (m) {
+    case DiffMark::kAdded:
+      return QColor(0x1e, 0x8e, 0x3e);
+    case DiffMark::kRemoved:
+      return QColor(0xd9, 0x30, 0x25);
+    case DiffMark::kChanged:
+      return QColor(0xf2, 0x99, 0x00);
+    case DiffMark::kNone:
+      break;
+  }
+  return Qt::transparent;
+}
+
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+  const bool diff = diff_ != DiffMark::kNone;
   QColor border = marked_ ? QColor(0x1a, 0x73, 0xe8)
+                  : diff  ? diffColor(diff_)
                   : hit_  ? QColor(0xe8, 0x71, 0x0a)
                           : QColor(0x55, 0x55, 0x55);
+  // A removed node is a ghost: its family colour washed out.
+  QColor fill = diff_ == DiffMark::kRemoved ? QColor(0xfb, 0xe0, 0xde)
+                : diff                      ? fill_.lighter(108)
+                                            : fill_;
   if (lod < kLodOutline) {
-    painter->fillRect(rect_, (marked_ || hit_) ? border : fill_);
+    painter->fillRect(rect_, (marked_ || hit_ || diff) ? border : fill);
     return;
   }
   painter->setRenderHint(QPainter::Antialiasing, lod >= kLodTitle);
-  qreal width = marked_ || hit_ ? 2.5 : kind_ == layout::ItemKind::kGroup ? 1.8 : 1.0;
-  painter->setPen(QPen(border, width));
-  painter->setBrush(fill_);
+  qreal width = marked_ || hit_ ? 2.5 : diff ? 3.5 : kind_ == layout::ItemKind::kGroup ? 1.8 : 1.0;
+  QPen pen(border, width);
+  if (diff_ == DiffMark::kRemoved) pen.setStyle(Qt::DashLine);
+  painter->setPen(pen);
+  painter->setBrush(fill);
   bool pill = kind_ == layout::ItemKind::kInput || kind_ == layout::ItemKind::kOutput;
   qreal radius = pill ? rect_.height() / 2 : 4;
   painter->drawRoundedRect(rect_, radius, radius);

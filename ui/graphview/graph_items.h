@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include "core/layout/layout_types.h"
+#include "ui/graphview/diff_mark.h"
 
 namespace passlab::ui {
 
@@ -35,6 +36,9 @@ class NodeItem : public QGraphicsItem {
   void setHit(bool hit);  // a search result (or holds one)
   bool isMarked() const { return marked_; }
   bool isHit() const { return hit_; }
+  // What a pipeline Step did to it (the diff view); kNone elsewhere.
+  void setDiff(DiffMark mark);
+  DiffMark diff() const { return diff_; }
 
  private:
   QRectF rect_;
@@ -46,6 +50,7 @@ class NodeItem : public QGraphicsItem {
   QStringList elided_;  // lazily, for the current lines
   int index_;
   bool hasSubgraphs_ = false, marked_ = false, hit_ = false;
+  DiffMark diff_ = DiffMark::kNone;
 };
 
 class EdgeItem : public QGraphicsItem {

@@ -7,7 +7,9 @@
 #include <QPainter>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "core/layout/layout_engine.h"
 #include "core/layout/svg_export.h"
@@ -284,6 +286,52 @@ void GraphPanel::onDocumentChanged(const DocumentChange& change) {
       for (const std::string& l : node.lines) lines << QString::fromStdString(l);
       item->setLines(lines);
     }
+  }
+}
+
+// ---- diff marks ----
+
+void GraphPanel::setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks) {
+  scene_->setDiffMarks(std::move(marks));
+  if (minimap_->isVisible()) minimap_->refresh();
+}
+
+void GraphPanel::revealNodes(const std::vector<ir::NodeId>& nodes, size_t maxOpened) {
+  bool opened = false;
+  for (size_t i = 0; i < nodes.size() && i < maxOpened; ++i)
+    for (const std::string& id : tree_.pathTo(nodes[i])) opened |= expanded_.insert(id).second;
+  auto fit = [this, nodes, maxOpened] {
+    std::vector<QRectF> boxes;
+    QRectF all;
+    for (size_t i = 0; i < nodes.size() && i < maxOpened; ++i)
+      if (NodeItem* box = scene_->itemForNode(nodes[i])) {
+        boxes.push_back(box->rect());
+        all |= box->rect();
+      }
+    if (boxes.empty()) return;
+    view_->fitRect(all);
+    if (view_->zoom() >= 0.3) return;
+    // Changes spread over the whole graph: the topmost of them and those near
+    // it, readable.
+    QRectF top =
+        *std::min_element(boxes.begin(), boxes.end(),
+                          [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
+    QRectF near = top;
+    for (const QRectF& b : boxes)
+      if (b.top() < top.top() + 600 && std::abs(b.center().x() - top.center().x()) < 700) near |= b;
+    view_->fitRect(near);
+    if (view_->zoom() < 0.5) {
+      view_->setZoom(0.5);
+      view_->centerOn(near.center());
+    }
+  };
+  if (opened) {
+    afterLayout_ = fit;
+    relayout();
+  } else if (scene_->hasLayout() && !isLayoutRunning()) {
+    fit();
+  } else {
+    afterLayout_ = fit;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 #include <stop_token>
+#include <unordered_map>
 #include <vector>
 
 #include "core/layout/grouping.h"
@@ -17,6 +18,7 @@
 #include "core/layout/request_builder.h"
 #include "ui/document/document.h"
 #include "ui/document/selection.h"
+#include "ui/graphview/diff_mark.h"
 #include "ui/graphview/graph_search.h"
 #include "ui/graphview/view_settings.h"
 
@@ -57,6 +59,12 @@ class GraphPanel : public QWidget {
   void collapseGroup(const std::string& id);
   void expandAll();
   void collapseAll();
+
+  // ---- diff marks (the pipeline's step view) ----
+  void setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks);
+  // Opens the groups hiding the first `maxOpened` of `nodes` and fits the view
+  // around the boxes showing them (after the layout this may need).
+  void revealNodes(const std::vector<ir::NodeId>& nodes, size_t maxOpened = 40);
 
   // ---- selection and search ----
   void select(const Selection& s, bool reveal = true);

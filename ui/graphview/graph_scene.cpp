@@ -51,7 +51,23 @@ void GraphScene::setLayout(std::shared_ptr<const layout::BuiltRequest> request,
     addItem(item);
     nodes_.push_back(item);
   }
+  applyDiffMarks();
   emit pictureChanged();
+}
+
+void GraphScene::setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks) {
+  diffMarks_ = std::move(marks);
+  for (NodeItem* n : nodes_) n->setDiff(DiffMark::kNone);
+  applyDiffMarks();
+  emit pictureChanged();
+}
+
+void GraphScene::applyDiffMarks() {
+  for (const auto& [id, mark] : diffMarks_) {
+    NodeItem* box = itemForNode(id);
+    if (box == nullptr) continue;
+    box->setDiff(combineDiff(box->diff(), mark));
+  }
 }
 
 NodeItem* GraphScene::item(int index) const {

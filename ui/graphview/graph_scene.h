@@ -7,10 +7,12 @@
 
 #include <memory>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "core/layout/layout_types.h"
 #include "core/layout/request_builder.h"
+#include "ui/graphview/diff_mark.h"
 
 namespace passlab::ui {
 
@@ -44,6 +46,10 @@ class GraphScene : public QGraphicsScene {
   // Marks: one selected box and/or value, any number of search hits.
   void markSelection(NodeItem* box, const QString& valueName);
   void markHits(const std::set<int>& boxIndices);
+  // Diff marks by node (kept across layouts): a node's own box, or the box
+  // showing it (its collapsed group, its reader), takes the mark.
+  void setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks);
+  const std::unordered_map<ir::NodeId, DiffMark>& diffMarks() const { return diffMarks_; }
 
  signals:
   // The picture changed (new layout, marks): cached overviews are stale.
@@ -58,6 +64,8 @@ class GraphScene : public QGraphicsScene {
   NodeItem* marked_ = nullptr;
   std::vector<EdgeItem*> markedEdges_;
   std::set<int> hits_;
+  std::unordered_map<ir::NodeId, DiffMark> diffMarks_;
+  void applyDiffMarks();
 };
 
 }  // namespace passlab::ui

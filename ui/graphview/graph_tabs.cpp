@@ -17,10 +17,14 @@ GraphTabs::GraphTabs(Document* doc, const ViewSettings& settings, QWidget* paren
   tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
   tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
   connect(this, &QTabWidget::tabCloseRequested, this, [this](int index) {
-    auto* p = qobject_cast<GraphPanel*>(widget(index));
+    QWidget* w = widget(index);
+    auto* p = qobject_cast<GraphPanel*>(w);
     if (p && !p->graphRef().isMain()) {
       removeTab(index);
       p->deleteLater();
+    } else if (p == nullptr && w != nullptr) {
+      removeTab(index);  // another view (a Step's diff): hidden, its owner keeps it
+      emit extraTabClosed(w);
     }
   });
   connect(this, &QTabWidget::currentChanged, this, [this] { emit currentPanelChanged(current()); });
@@ -73,6 +77,18 @@ GraphPanel* GraphTabs::open(const GraphRef& ref) {
   return p;
 }
 
+void GraphTabs::showExtraTab(QWidget* w, const QString& title) {
+  int i = indexOf(w);
+  if (i < 0) i = addTab(w, title);
+  setTabText(i, title);
+  setCurrentIndex(i);
+}
+
+void GraphTabs::hideExtraTab(QWidget* w) {
+  int i = indexOf(w);
+  if (i > 0) removeTab(i);
+}
+
 void GraphTabs::setViewSettings(const ViewSettings& settings) {
   settings_ = settings;
   for (GraphPanel* p : panels()) p->setViewSettings(settings);
@@ -88,6 +104,7 @@ void GraphTabs::onDocumentChanged(const DocumentChange& change) {
     // Another model: bodies of the old one go.
     for (int i = count() - 1; i > 0; --i) {
       QWidget* w = widget(i);
+      if (qobject_cast<GraphPanel*>(w) == nullptr) continue;  // not ours
       removeTab(i);
       w->deleteLater();
     }

@@ -25,10 +25,15 @@ class GraphTabs : public QTabWidget {
   void setViewSettings(const ViewSettings& settings);
   void setMinimapVisible(bool visible);
   QList<GraphPanel*> panels() const;
+  // A tab for another view (a Step's diff) that its owner keeps: shown and
+  // made current, or taken away (closing it only takes it away too).
+  void showExtraTab(QWidget* w, const QString& title);
+  void hideExtraTab(QWidget* w);
 
  signals:
   void panelAdded(passlab::ui::GraphPanel* panel);
   void currentPanelChanged(passlab::ui::GraphPanel* panel);
+  void extraTabClosed(QWidget* w);
 
  protected:
   void changeEvent(QEvent* event) override;

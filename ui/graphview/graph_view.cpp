@@ -137,6 +137,17 @@ void GraphView::reveal(const QRectF& rect) {
   emit viewChanged();
 }
 
+void GraphView::fitRect(const QRectF& rect, qreal maxZoom) {
+  if (rect.isEmpty()) return;
+  fitInView(rect.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
+  if (zoom() > maxZoom) {
+    setZoom(maxZoom);
+    centerOn(rect.center());
+  }
+  updateMode();
+  emit viewChanged();
+}
+
 void GraphView::wheelEvent(QWheelEvent* event) {
   if (event->modifiers() & Qt::ShiftModifier) {  // horizontal scroll
     QGraphicsView::wheelEvent(event);

@@ -32,6 +32,8 @@ class GraphView : public QGraphicsView {
   // Brings a scene rectangle into view, zooming in to a readable size when
   // the view is zoomed far out.
   void reveal(const QRectF& rect);
+  // Fits a scene rectangle into the view, never zooming in past `maxZoom`.
+  void fitRect(const QRectF& rect, qreal maxZoom = 1.0);
 
  signals:
   void itemClicked(QGraphicsItem* item);  // nullptr: empty space

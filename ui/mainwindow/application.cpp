@@ -13,6 +13,8 @@
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/task_progress.h"
+#include "ui/pipeline/diff_panel.h"
+#include "ui/pipeline/pipeline_session.h"
 
 namespace passlab::ui {
 
@@ -26,8 +28,11 @@ void screenshotWhenDrawn(MainWindow* w, const QString& file) {
   auto idleTicks = std::make_shared<int>(0);
   QObject::connect(timer, &QTimer::timeout, w, [w, timer, file, idleTicks] {
     GraphPanel* p = w->graphTabs()->current();
-    bool busy = w->isLoading() || !w->document()->hasModel() || p == nullptr ||
-                p->isLayoutRunning() || w->tasks()->isBusy();
+    GraphPanel* main = w->graphTabs()->mainPanel();
+    bool busy = w->isLoading() || !w->document()->hasModel() || main == nullptr ||
+                main->isLayoutRunning() || (p && p->isLayoutRunning()) ||
+                w->diffPanel()->isLayoutRunning() || w->pipeline()->isRunning() ||
+                w->tasks()->isBusy() || w->property("passlab_script_busy").toBool();
     *idleTicks = busy ? 0 : *idleTicks + 1;
     if (*idleTicks < 8) return;  // 0.8 s without work: searches and relayouts are done
     timer->stop();
@@ -80,9 +85,31 @@ int runPassLab(int argc, char** argv) {
       QCoreApplication::translate(
           "main", "Save a picture of the window once the graph is drawn, then quit"),
       QStringLiteral("file"));
+  QCommandLineOption run(
+      QStringLiteral("run"),
+      QCoreApplication::translate(
+          "main", "After opening, apply passes: a number of Steps, or \"all\" for Run All"),
+      QStringLiteral("steps"));
+  QCommandLineOption showStep(
+      QStringLiteral("show-step"),
+      QCoreApplication::translate("main",
+                                  "After the passes, show what Step N changed (1 is the first)"),
+      QStringLiteral("n"));
+  QCommandLineOption showPass(
+      QStringLiteral("show-pass"),
+      QCoreApplication::translate("main",
+                                  "After the passes, show what the last Step of this pass changed"),
+      QStringLiteral("id"));
+  QCommandLineOption tab(QStringLiteral("main-tab"),
+                         QCoreApplication::translate(
+                             "main", "After the passes, show the main graph rather than the Step"));
   parser.addOption(lang);
   parser.addOption(search);
   parser.addOption(screenshot);
+  parser.addOption(run);
+  parser.addOption(showStep);
+  parser.addOption(showPass);
+  parser.addOption(tab);
   parser.process(app);
 
   MainWindow window;
@@ -92,20 +119,71 @@ int runPassLab(int argc, char** argv) {
     window.openFile(args.first());
   else
     window.openDemo(defaultDemo());
-  if (parser.isSet(search)) {
-    QString text = parser.value(search);
-    QObject::connect(&window, &MainWindow::modelOpened, &window, [&window, text] {
-      // After the first layout, so the hit can be shown.
-      GraphPanel* p = window.graphTabs()->mainPanel();
+  // A script for screenshots and demonstrations: open, run passes, show a
+  // Step or the main graph, search. Each part starts when the one before ended.
+  const QString text = parser.isSet(search) ? parser.value(search) : QString();
+  const QString runSteps = parser.isSet(run) ? parser.value(run) : QString();
+  const int stepShown = parser.isSet(showStep) ? parser.value(showStep).toInt() : 0;
+  const QString passShown = parser.isSet(showPass) ? parser.value(showPass) : QString();
+  const bool mainTab = parser.isSet(tab);
+  if (!runSteps.isEmpty()) window.setProperty("passlab_script_busy", true);
+  auto finish = [&window, text, stepShown, passShown, mainTab, runSteps] {
+    if (!runSteps.isEmpty()) {
+      if (stepShown > 0) window.showStep(stepShown - 1);
+      const auto& steps = window.pipeline()->steps();
+      for (int i = static_cast<int>(steps.size()) - 1; i >= 0 && !passShown.isEmpty(); --i)
+        if (QString::fromStdString(steps[static_cast<size_t>(i)]->step.passId) == passShown) {
+          window.showStep(i);
+          break;
+        }
+      if (mainTab) window.graphTabs()->setCurrentIndex(0);
+    }
+    GraphPanel* p = window.graphTabs()->mainPanel();
+    auto search = [&window, p, text] {
+      if (text.isEmpty()) return;
+      window.searchBar()->lineEdit()->setText(text);
+      p->setSearch(text, SearchField::kAny);
+    };
+    if (p->isLayoutRunning()) {
       auto connection = std::make_shared<QMetaObject::Connection>();
       *connection =
-          QObject::connect(p, &GraphPanel::layoutFinished, &window, [&window, p, text, connection] {
+          QObject::connect(p, &GraphPanel::layoutFinished, &window, [&window, search, connection] {
             QObject::disconnect(*connection);
-            window.searchBar()->lineEdit()->setText(text);
-            p->setSearch(text, SearchField::kAny);
+            search();
+            window.setProperty("passlab_script_busy", false);
           });
-    });
-  }
+    } else {
+      search();
+      window.setProperty("passlab_script_busy", false);
+    }
+  };
+  QObject::connect(&window, &MainWindow::modelOpened, &window, [&window, runSteps, finish] {
+    // After the first layout, so hits and changes can be shown.
+    GraphPanel* p = window.graphTabs()->mainPanel();
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(
+        p, &GraphPanel::layoutFinished, &window, [&window, runSteps, finish, connection] {
+          QObject::disconnect(*connection);
+          if (runSteps.isEmpty()) {
+            finish();
+            return;
+          }
+          PipelineSession* s = window.pipeline();
+          const bool all = runSteps == QLatin1String("all");
+          auto left = std::make_shared<int>(all ? 1 : std::max(1, runSteps.toInt()));
+          auto done = std::make_shared<QMetaObject::Connection>();
+          *done = QObject::connect(s, &PipelineSession::runFinished, &window,
+                                   [s, all, left, finish, done](const QString& message) {
+                                     if (--*left > 0 && message.isEmpty() && s->step()) return;
+                                     QObject::disconnect(*done);
+                                     finish();
+                                   });
+          if (!(all ? s->runAll() : s->step())) {
+            QObject::disconnect(*done);
+            finish();
+          }
+        });
+  });
   if (parser.isSet(screenshot)) screenshotWhenDrawn(&window, parser.value(screenshot));
   return app.exec();
 }

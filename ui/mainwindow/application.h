@@ -1,5 +1,6 @@
 // The passlab executable's body: command line, language, main window.
-//   passlab [MODEL] [--lang CODE] [--search TEXT] [--screenshot FILE]
+//   passlab [MODEL] [--lang CODE] [--search TEXT] [--run N|all] [--show-step N]
+//           [--show-pass ID] [--main-tab] [--screenshot FILE]
 #pragma once
 
 namespace passlab::ui {

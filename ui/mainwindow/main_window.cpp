@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -19,7 +20,9 @@
 #include <QStatusBar>
 #include <QUndoView>
 #include <QVBoxLayout>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include "core/pipeline/recipe.h"
 
 #include "ui/document/model_files.h"
 #include "ui/graphview/graph_panel.h"
@@ -30,6 +33,11 @@
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/settings_dialog.h"
 #include "ui/mainwindow/task_progress.h"
+#include "ui/pipeline/diff_panel.h"
+#include "ui/pipeline/pipeline_panel.h"
+#include "ui/pipeline/pipeline_session.h"
+#include "ui/pipeline/run_report.h"
+#include "ui/pipeline/timeline_panel.h"
 #include "ui/properties/properties_panel.h"
 #include "ui/summary/summary_panel.h"
 
@@ -50,6 +58,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   properties_ = new PropertiesPanel(doc_, this);
   summary_ = new SummaryPanel(doc_, this);
   history_ = new QUndoView(doc_->undoStack(), this);
+  pipeline_ = new PipelineSession(doc_);
+  pipelinePanel_ = new PipelinePanel(pipeline_, this);
+  timeline_ = new TimelinePanel(pipeline_, this);
+  diff_ = new DiffPanel(Settings::view(), this);
+  diff_->hide();
   createDocks();
 
   tasks_ = new TaskProgress(this);
@@ -87,6 +100,52 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
+  // The pipeline: runs in the status bar, Steps in the Timeline, a chosen Step in its tab.
+  connect(timeline_, &TimelinePanel::stepChosen, this, &MainWindow::showStep);
+  connect(diff_, &DiffPanel::titleChanged, this, [this](const QString& title) {
+    if (int i = tabs_->indexOf(diff_); i >= 0) tabs_->setTabText(i, title);
+  });
+  // A node picked in the Step view shows in the properties as it is in the
+  // document now (with its provenance), if it still exists.
+  for (GraphPanel* p : {diff_->overlayPanel(), diff_->beforePanel(), diff_->afterPanel()})
+    connect(p, &GraphPanel::selectionChanged, this, [this, p](const Selection& s) {
+      if (s.kind != Selection::Kind::kNode || !doc_->hasModel()) return;
+      if (p == diff_->overlayPanel() && diff_->diff().ghostOf.count(s.node)) return;  // removed
+      if (findNode(doc_->model(), s.node))
+        properties_->setSelection(Selection::ofNode(GraphRef(), s.node));
+    });
+  connect(tabs_, &GraphTabs::extraTabClosed, this, [this](QWidget* w) {
+    if (w == diff_) diff_->showStep(nullptr, 0);
+  });
+  connect(pipeline_, &PipelineSession::runningChanged, this, [this](bool running) {
+    if (running && pipelineTask_ == 0) {
+      pipelineTask_ = tasks_->begin(tr("Running passes…"), [this] { pipeline_->cancel(); });
+    } else if (!running && pipelineTask_ != 0) {
+      tasks_->end(pipelineTask_);
+      pipelineTask_ = 0;
+    }
+    updateActions();
+  });
+  connect(pipeline_, &PipelineSession::runFinished, this, [this](const QString& message) {
+    if (!message.isEmpty()) statusBar()->showMessage(message, 10000);
+    // The newest Step that changed something is shown.
+    const auto& steps = pipeline_->steps();
+    for (int i = static_cast<int>(steps.size()) - 1; i >= 0; --i)
+      if (steps[static_cast<size_t>(i)]->step.changed) {
+        timeline_->chooseStep(i);
+        break;
+      }
+  });
+  connect(pipeline_, &PipelineSession::stepsChanged, this, [this] {
+    // A Step undone (or reset) is no longer shown.
+    const auto& steps = pipeline_->steps();
+    int k = diff_->stepNumber() - 1;
+    if (diff_->step() && (k < 0 || k >= static_cast<int>(steps.size()) ||
+                          steps[static_cast<size_t>(k)] != diff_->step()))
+      showStep(-1);
+    updateActions();
+  });
+
   setAcceptDrops(true);
   resize(1440, 900);
   if (QByteArray g = Settings::windowGeometry.get(); !g.isEmpty()) restoreGeometry(g);
@@ -112,9 +171,13 @@ void MainWindow::createDocks() {
   propertiesDock_ = dock(properties_, "propertiesDock", Qt::RightDockWidgetArea);
   summaryDock_ = dock(summary_, "summaryDock", Qt::LeftDockWidgetArea);
   historyDock_ = dock(history_, "historyDock", Qt::LeftDockWidgetArea);
+  pipelineDock_ = dock(pipelinePanel_, "pipelineDock", Qt::LeftDockWidgetArea);
+  timelineDock_ = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
   tabifyDockWidget(summaryDock_, historyDock_);
-  summaryDock_->raise();
-  resizeDocks({summaryDock_, propertiesDock_}, {320, 380}, Qt::Horizontal);
+  tabifyDockWidget(summaryDock_, pipelineDock_);
+  pipelineDock_->raise();
+  resizeDocks({summaryDock_, propertiesDock_}, {340, 380}, Qt::Horizontal);
+  resizeDocks({timelineDock_}, {190}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -128,6 +191,13 @@ void MainWindow::createActions() {
   saveAsAction_ = make(QKeySequence::SaveAs, [this] { saveAsDialog(); });
   exportSvgAction_ = make(QKeySequence(), [this] { exportSvg(); });
   exportPngAction_ = make(QKeySequence(), [this] { exportPng(); });
+  exportRecipeAction_ = make(QKeySequence(), [this] { exportRecipe(); });
+  loadRecipeAction_ = make(QKeySequence(), [this] { loadRecipe(); });
+  exportReportAction_ = make(QKeySequence(), [this] { exportReport(); });
+  stepAction_ = make(QKeySequence(Qt::Key_F10), [this] { pipeline_->step(); });
+  runAllAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_R), [this] { pipeline_->runAll(); });
+  resetAction_ = make(QKeySequence(), [this] { pipeline_->reset(); });
+  cancelRunAction_ = make(QKeySequence(), [this] { pipeline_->cancel(); });
   quitAction_ = make(QKeySequence::Quit, [this] { close(); });
   undoAction_ = doc_->undoStack()->createUndoAction(this);
   undoAction_->setShortcut(QKeySequence::Undo);
@@ -142,16 +212,16 @@ void MainWindow::createActions() {
   });
   settingsAction_ = make(QKeySequence::Preferences, [this] { showSettings(); });
   fitAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
-    if (GraphPanel* p = tabs_->current()) p->view()->fitAll();
+    if (GraphPanel* p = viewPanel()) p->view()->fitAll();
   });
   zoomInAction_ = make(QKeySequence::ZoomIn, [this] {
-    if (GraphPanel* p = tabs_->current()) p->view()->zoomBy(1.25);
+    if (GraphPanel* p = viewPanel()) p->view()->zoomBy(1.25);
   });
   zoomOutAction_ = make(QKeySequence::ZoomOut, [this] {
-    if (GraphPanel* p = tabs_->current()) p->view()->zoomBy(0.8);
+    if (GraphPanel* p = viewPanel()) p->view()->zoomBy(0.8);
   });
   actualSizeAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_1), [this] {
-    if (GraphPanel* p = tabs_->current()) p->view()->setZoom(1.0);
+    if (GraphPanel* p = viewPanel()) p->view()->setZoom(1.0);
   });
   expandAllAction_ = make(QKeySequence(), [this] {
     if (GraphPanel* p = tabs_->current()) p->expandAll();
@@ -167,16 +237,19 @@ void MainWindow::createActions() {
     v.edgeLabels = on;
     Settings::setView(v);
     tabs_->setViewSettings(v);
+    diff_->setViewSettings(v);
   });
   edgeLabelsAction_->setCheckable(true);
   edgeLabelsAction_->setChecked(Settings::edgeLabels.get());
   minimapAction_ = make(QKeySequence(), [this](bool on) {
     Settings::minimap.set(on);
     tabs_->setMinimapVisible(on);
+    diff_->setMinimapVisible(on);
   });
   minimapAction_->setCheckable(true);
   minimapAction_->setChecked(Settings::minimap.get());
   tabs_->setMinimapVisible(Settings::minimap.get());
+  diff_->setMinimapVisible(Settings::minimap.get());
   aboutAction_ = make(QKeySequence(), [this] { about(); });
   clearRecentAction_ = make(QKeySequence(), [this] {
     Settings::recentFiles.set({});
@@ -193,6 +266,7 @@ void MainWindow::createMenus() {
   fileMenu_->addAction(saveAsAction_);
   fileMenu_->addAction(exportSvgAction_);
   fileMenu_->addAction(exportPngAction_);
+  fileMenu_->addAction(exportReportAction_);
   fileMenu_->addSeparator();
   fileMenu_->addAction(quitAction_);
 
@@ -222,6 +296,18 @@ void MainWindow::createMenus() {
   viewMenu_->addAction(propertiesDock_->toggleViewAction());
   viewMenu_->addAction(summaryDock_->toggleViewAction());
   viewMenu_->addAction(historyDock_->toggleViewAction());
+  viewMenu_->addAction(pipelineDock_->toggleViewAction());
+  viewMenu_->addAction(timelineDock_->toggleViewAction());
+
+  pipelineMenu_ = menuBar()->addMenu(QString());
+  pipelineMenu_->addAction(stepAction_);
+  pipelineMenu_->addAction(runAllAction_);
+  pipelineMenu_->addAction(cancelRunAction_);
+  pipelineMenu_->addAction(resetAction_);
+  pipelineMenu_->addSeparator();
+  pipelineMenu_->addAction(loadRecipeAction_);
+  pipelineMenu_->addAction(exportRecipeAction_);
+  pipelineMenu_->addAction(exportReportAction_);
 
   helpMenu_ = menuBar()->addMenu(QString());
   helpMenu_->addAction(aboutAction_);
@@ -233,6 +319,14 @@ void MainWindow::retranslateUi() {
   recentMenu_->setTitle(tr("Open &Recent"));
   editMenu_->setTitle(tr("&Edit"));
   viewMenu_->setTitle(tr("&View"));
+  pipelineMenu_->setTitle(tr("&Pipeline"));
+  stepAction_->setText(tr("&Step"));
+  runAllAction_->setText(tr("Run &All"));
+  resetAction_->setText(tr("&Reset"));
+  cancelRunAction_->setText(tr("&Cancel Run"));
+  loadRecipeAction_->setText(tr("&Load Recipe…"));
+  exportRecipeAction_->setText(tr("&Export Recipe…"));
+  exportReportAction_->setText(tr("Export &Report (HTML)…"));
   helpMenu_->setTitle(tr("&Help"));
   openAction_->setText(tr("&Open…"));
   saveAsAction_->setText(tr("Save &As…"));
@@ -259,6 +353,8 @@ void MainWindow::retranslateUi() {
   propertiesDock_->setWindowTitle(tr("Properties"));
   summaryDock_->setWindowTitle(tr("Model Summary"));
   historyDock_->setWindowTitle(tr("History"));
+  pipelineDock_->setWindowTitle(tr("Pipeline"));
+  timelineDock_->setWindowTitle(tr("Timeline"));
   history_->setEmptyLabel(tr("<opened>"));
   updateDemoMenu();
   updateRecentMenu();
@@ -283,6 +379,15 @@ void MainWindow::updateActions() {
        {saveAsAction_, exportSvgAction_, exportPngAction_, fitAction_, zoomInAction_,
         zoomOutAction_, actualSizeAction_, expandAllAction_, collapseAllAction_, relayoutAction_})
     a->setEnabled(has);
+  const bool running = pipeline_->isRunning();
+  const bool applied = !pipeline_->steps().empty();
+  stepAction_->setEnabled(has && !running);
+  runAllAction_->setEnabled(has && !running);
+  cancelRunAction_->setEnabled(running);
+  resetAction_->setEnabled(applied && !running);
+  loadRecipeAction_->setEnabled(!running);
+  exportRecipeAction_->setEnabled(applied);
+  exportReportAction_->setEnabled(applied);
 }
 
 void MainWindow::updateDemoMenu() {
@@ -492,7 +597,7 @@ void MainWindow::saveTo(const QString& path, bool overwriteOpened) {
 }
 
 void MainWindow::exportSvg() {
-  GraphPanel* p = tabs_->current();
+  GraphPanel* p = viewPanel();
   if (p == nullptr) return;
   QString path = QFileDialog::getSaveFileName(
       this, tr("Export View as SVG"), Settings::lastDirectory.get(), tr("SVG image (*.svg)"));
@@ -504,7 +609,7 @@ void MainWindow::exportSvg() {
 }
 
 void MainWindow::exportPng() {
-  GraphPanel* p = tabs_->current();
+  GraphPanel* p = viewPanel();
   if (p == nullptr) return;
   QString path = QFileDialog::getSaveFileName(
       this, tr("Export View as PNG"), Settings::lastDirectory.get(), tr("PNG image (*.png)"));
@@ -512,6 +617,97 @@ void MainWindow::exportPng() {
   QImage img = p->image();
   if (img.isNull() || !img.save(path, "PNG"))
     showError(tr("Export failed"), tr("Cannot write %1").arg(path));
+}
+
+GraphPanel* MainWindow::viewPanel() const {
+  if (tabs_->currentWidget() == diff_) return diff_->activePanel();
+  return tabs_->current();
+}
+
+void MainWindow::showStep(int step) {
+  const auto& steps = pipeline_->steps();
+  if (step < 0 || step >= static_cast<int>(steps.size())) {
+    diff_->showStep(nullptr, 0);
+    tabs_->hideExtraTab(diff_);
+    return;
+  }
+  if (diff_->step() != steps[static_cast<size_t>(step)])
+    diff_->showStep(steps[static_cast<size_t>(step)], step + 1);
+  tabs_->showExtraTab(diff_, diff_->title());
+  if (timeline_->chosenStep() != step) timeline_->chooseStep(step);
+}
+
+namespace {
+
+QString writeText(const QString& path, const QByteArray& bytes) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+    return f.errorString().isEmpty() ? QStringLiteral("write failed") : f.errorString();
+  return {};
+}
+
+}  // namespace
+
+bool MainWindow::exportRecipeTo(const QString& path) {
+  QString error =
+      writeText(path, QByteArray::fromStdString(pipeline::recipeToJson(pipeline_->recipe())));
+  if (!error.isEmpty()) {
+    showError(tr("Export failed"), tr("Cannot write %1: %2").arg(path, error));
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  return true;
+}
+
+bool MainWindow::exportReportTo(const QString& path) {
+  QString error = writeText(path, htmlReport(*pipeline_, doc_->displayName()).toUtf8());
+  if (!error.isEmpty()) {
+    showError(tr("Export failed"), tr("Cannot write %1: %2").arg(path, error));
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  return true;
+}
+
+bool MainWindow::loadRecipeFrom(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    showError(tr("Cannot load the recipe"), tr("Cannot read %1: %2").arg(path, f.errorString()));
+    return false;
+  }
+  auto recipe = pipeline::recipeFromJson(f.readAll().toStdString());
+  Status s = recipe ? pipeline_->loadRecipe(*recipe) : Status(recipe.error());
+  if (!s) {
+    showError(tr("Cannot load the recipe"),
+              tr("%1: %2").arg(path, QString::fromStdString(s.message())));
+    return false;
+  }
+  pipelineDock_->raise();
+  statusBar()->showMessage(tr("Loaded the recipe %1").arg(QFileInfo(path).fileName()), 5000);
+  return true;
+}
+
+void MainWindow::exportRecipe() {
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Recipe"), Settings::lastDirectory.get(), tr("PassLab recipe (*.json)"));
+  if (!path.isEmpty()) exportRecipeTo(path);
+}
+
+void MainWindow::loadRecipe() {
+  QString path =
+      QFileDialog::getOpenFileName(this, tr("Load Recipe"), Settings::lastDirectory.get(),
+                                   tr("PassLab recipe (*.json);;All files (*)"));
+  if (!path.isEmpty()) loadRecipeFrom(path);
+}
+
+void MainWindow::exportReport() {
+  QFileInfo info(doc_->displayName());
+  QString suggestion = QFileInfo(Settings::lastDirectory.get(),
+                                 info.completeBaseName() + QStringLiteral(".report.html"))
+                           .filePath();
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Export Report"), suggestion, tr("HTML page (*.html)"));
+  if (!path.isEmpty()) exportReportTo(path);
 }
 
 void MainWindow::showSettings() {
@@ -528,6 +724,7 @@ void MainWindow::showSettings() {
   Settings::setView(v);
   edgeLabelsAction_->setChecked(v.edgeLabels);
   tabs_->setViewSettings(v);
+  diff_->setViewSettings(v);
 }
 
 void MainWindow::about() {

@@ -18,8 +18,12 @@ class QUndoView;
 
 namespace passlab::ui {
 
+class DiffPanel;
 class GraphPanel;
 class GraphTabs;
+class PipelinePanel;
+class PipelineSession;
+class TimelinePanel;
 class PropertiesPanel;
 class SearchBar;
 class SummaryPanel;
@@ -38,6 +42,19 @@ class MainWindow : public QMainWindow {
   SummaryPanel* summary() const { return summary_; }
   SearchBar* searchBar() const { return search_; }
   TaskProgress* tasks() const { return tasks_; }
+  PipelineSession* pipeline() const { return pipeline_; }
+  PipelinePanel* pipelinePanel() const { return pipelinePanel_; }
+  TimelinePanel* timeline() const { return timeline_; }
+  DiffPanel* diffPanel() const { return diff_; }
+  // The graph the view actions (fit, zoom, export) apply to: the current
+  // tab's, or the Step view's.
+  GraphPanel* viewPanel() const;
+  // Shows what Step `step` (0-based) changed, in the Step tab; -1 hides it.
+  void showStep(int step);
+  // Writes the recipe of the applied Steps / the HTML report of the run.
+  bool exportRecipeTo(const QString& path);
+  bool exportReportTo(const QString& path);
+  bool loadRecipeFrom(const QString& path);
 
   // Opens a model file (ONNX or text format, or a ":/demos/..." resource) on
   // a worker thread; the window stays responsive and the load can be cancelled.
@@ -75,6 +92,9 @@ class MainWindow : public QMainWindow {
   void saveAsDialog();
   void exportSvg();
   void exportPng();
+  void exportRecipe();
+  void loadRecipe();
+  void exportReport();
   void showSettings();
   void about();
 
@@ -93,17 +113,32 @@ class MainWindow : public QMainWindow {
   QDockWidget* propertiesDock_;
   QDockWidget* summaryDock_;
   QDockWidget* historyDock_;
+  QDockWidget* pipelineDock_;
+  QDockWidget* timelineDock_;
+  PipelineSession* pipeline_;
+  PipelinePanel* pipelinePanel_;
+  TimelinePanel* timeline_;
+  DiffPanel* diff_;
+  int pipelineTask_ = 0;
 
   QMenu* fileMenu_;
   QMenu* demoMenu_;
   QMenu* recentMenu_;
   QMenu* editMenu_;
   QMenu* viewMenu_;
+  QMenu* pipelineMenu_;
   QMenu* helpMenu_;
   QAction* openAction_;
   QAction* saveAsAction_;
   QAction* exportSvgAction_;
   QAction* exportPngAction_;
+  QAction* exportRecipeAction_;
+  QAction* loadRecipeAction_;
+  QAction* exportReportAction_;
+  QAction* stepAction_;
+  QAction* runAllAction_;
+  QAction* resetAction_;
+  QAction* cancelRunAction_;
   QAction* quitAction_;
   QAction* undoAction_;
   QAction* redoAction_;

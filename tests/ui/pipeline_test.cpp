@@ -1,0 +1,522 @@
+// The pipeline in the workbench: Steps run on a worker thread and enter the
+// undo stack one command each; the diff of a Step agrees with its EditLog;
+// Timeline rows (QAbstractItemModelTester), insights for the properties panel,
+// recipe and report export, Save As after a run and reload; the main window's
+// pipeline panel, Step view and properties end to end.
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <set>
+
+#include "core/ir/graph_compare.h"
+#include "core/passes/registry.h"
+#include "core/pipeline/recipe.h"
+#include "tests/ui/ui_test_support.h"
+#include "ui/document/commands.h"
+#include "ui/document/document.h"
+#include "ui/document/graph_ref.h"
+#include "ui/document/model_files.h"
+#include "ui/graphview/graph_items.h"
+#include "ui/graphview/graph_panel.h"
+#include "ui/graphview/graph_scene.h"
+#include "ui/graphview/graph_tabs.h"
+#include "ui/mainwindow/language.h"
+#include "ui/mainwindow/main_window.h"
+#include "ui/mainwindow/settings.h"
+#include "ui/pipeline/diff_panel.h"
+#include "ui/pipeline/pipeline_commands.h"
+#include "ui/pipeline/pipeline_panel.h"
+#include "ui/pipeline/pipeline_session.h"
+#include "ui/pipeline/run_report.h"
+#include "ui/pipeline/step_diff.h"
+#include "ui/pipeline/timeline_model.h"
+#include "ui/pipeline/timeline_panel.h"
+#include "ui/properties/properties_panel.h"
+
+using namespace passlab;
+using namespace passlab::ui;
+
+namespace {
+
+bool waitRun(PipelineSession* s, int ms = 120000) {
+  QElapsedTimer t;
+  t.start();
+  while (s->isRunning() && t.elapsed() < ms) QTest::qWait(5);
+  return !s->isRunning();
+}
+
+// Steps until one changes the model; returns its index or -1.
+int stepUntilChange(PipelineSession* s, int maxSteps = 40) {
+  for (int i = 0; i < maxSteps; ++i) {
+    if (!s->step() || !waitRun(s)) return -1;
+    if (s->steps().empty()) return -1;
+    if (s->steps().back()->step.changed) return static_cast<int>(s->steps().size()) - 1;
+  }
+  return -1;
+}
+
+size_t mainNodes(const Document& d) {
+  return d.model().graph().nodeCount();
+}
+
+// The diff of a Step has exactly the Step's EditLog: one ghost per removed
+// main-graph node, one green mark per added one, amber for the rewired and
+// rewritten ones that neither appeared nor vanished.
+void checkDiffAgainstLog(const AppliedStep& a) {
+  const rewrite::EditSummary fromLog = a.step.log.summarize();
+  QCOMPARE(fromLog.added, a.step.summary.added);
+  QCOMPARE(fromLog.removed, a.step.summary.removed);
+  StepDiff d = buildStepDiff(a);
+  QCOMPARE(d.added, fromLog.added.size());
+  QCOMPARE(d.removed, fromLog.removed.size());
+  QCOMPARE(d.rewired, fromLog.rewired.size());
+  QCOMPARE(d.attributesChanged, fromLog.attributeChanged.size());
+  size_t removedMain = 0, addedMain = 0;
+  for (ir::NodeId id : fromLog.removed)
+    if (a.before->graph().findNode(id)) ++removedMain;
+  for (ir::NodeId id : fromLog.added)
+    if (a.after->graph().findNode(id)) ++addedMain;
+  QCOMPARE(d.ghostOf.size(), removedMain);
+  QCOMPARE(d.removedInBodies, fromLog.removed.size() - removedMain);
+  size_t red = 0, green = 0, amber = 0;
+  for (const auto& [id, m] : d.marks) {
+    red += m == DiffMark::kRemoved;
+    green += m == DiffMark::kAdded;
+    amber += m == DiffMark::kChanged;
+  }
+  QCOMPARE(red, removedMain);
+  QCOMPARE(green, addedMain);
+  std::set<ir::NodeId> touched;
+  for (const auto* list : {&fromLog.rewired, &fromLog.attributeChanged})
+    for (ir::NodeId id : *list)
+      if (a.after->graph().findNode(id) &&
+          std::find(fromLog.added.begin(), fromLog.added.end(), id) == fromLog.added.end())
+        touched.insert(id);
+  for (ir::NodeId id : touched) QCOMPARE(d.marks.at(id), DiffMark::kChanged);
+  QVERIFY(amber >= touched.size());
+  // The ghosts plus the graph after the Step: the node count adds up.
+  QCOMPARE(d.model->graph().nodeCount(), a.after->graph().nodeCount() + removedMain);
+  // Every ghost stands for a node of the graph before, with its op.
+  for (const auto& [ghost, original] : d.ghostOf) {
+    ir::Node* g = d.model->graph().findNode(ghost);
+    ir::Node* o = a.before->graph().findNode(original);
+    QVERIFY(g && o);
+    QCOMPARE(g->opType(), o->opType());
+    QCOMPARE(g->name(), o->name());
+  }
+}
+
+void openDemo(Document& doc, const QString& name) {
+  auto m = testing::demo(name);
+  QVERIFY2(m != nullptr, qPrintable(name));
+  doc.open(std::move(m), QString(), name);
+}
+
+}  // namespace
+
+class PipelineTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    testing::isolateSettings();
+    Settings::layoutHelper.set(QStringLiteral(PASSLAB_LAYOUT_HELPER_PATH));
+    Language::apply(QStringLiteral("en"));
+  }
+
+  void planComesFromTheRegistry() {
+    Document doc;
+    auto* s = new PipelineSession(&doc);
+    QVERIFY(s->plan().size() >= 30);
+    // Grouped by category, every pass once.
+    std::set<std::string> ids;
+    int lastRank = -1;
+    for (const PlanEntry& e : s->plan()) {
+      QVERIFY2(ids.insert(e.id).second, e.id.c_str());
+      int rank = categoryRank(passes::findPass(e.id)->info().category);
+      QVERIFY(rank >= lastRank);
+      lastRank = rank;
+    }
+    QVERIFY(!s->enabledSpecs().empty());
+    QVERIFY(s->applyLevel("basic").isOk());
+    QCOMPARE(s->enabledSpecs().size(), size_t{8});
+    QCOMPARE(s->nextPass(), s->enabledSpecs().front().id);
+    QVERIFY(!s->applyLevel("no_such_level").isOk());
+    // Options are checked against the pass's declared ones.
+    QVERIFY(!s->setOption("fold_constants", "no_such_option", "1").isOk());
+    s->setEnabled(s->enabledSpecs().front().id, false);
+    QCOMPARE(s->enabledSpecs().size(), size_t{7});
+    // Without a model nothing runs.
+    QVERIFY(!s->step());
+  }
+
+  void stepIsOneUndoCommandAndItsDiffMatchesTheLog() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    const size_t nodes0 = mainNodes(doc);
+    QSignalSpy finished(s, &PipelineSession::runFinished);
+    int k = stepUntilChange(s);
+    QVERIFY(k >= 0);
+    QCOMPARE(doc.undoStack()->count(), k + 1);
+    const AppliedStep& a = *s->steps().back();
+    QVERIFY(a.step.changed);
+    QVERIFY(a.step.check.ran);
+    QVERIFY2(a.step.check.passed, a.step.check.detail.c_str());
+    // The document holds the model after the Step.
+    QCOMPARE(mainNodes(doc), a.after->graph().nodeCount());
+    QCOMPARE(doc.model().graph().nodeCountRecursive(), a.step.after.nodes);
+    QVERIFY(!ir::firstDifference(doc.model().graph(), a.after->graph()));
+    checkDiffAgainstLog(a);
+    QVERIFY(doc.isModified());
+    // Undo: back to the model before it; the session forgets the Step.
+    const size_t before = a.before->graph().nodeCount();
+    AppliedStepPtr kept = s->steps().back();
+    doc.undoStack()->undo();
+    QCOMPARE(static_cast<int>(s->steps().size()), k);
+    QCOMPARE(mainNodes(doc), before);
+    QVERIFY(!ir::firstDifference(doc.model().graph(), kept->before->graph()));
+    doc.undoStack()->redo();
+    QCOMPARE(static_cast<int>(s->steps().size()), k + 1);
+    QCOMPARE(s->steps().back(), kept);
+    QVERIFY(!ir::firstDifference(doc.model().graph(), kept->after->graph()));
+    // Undo everything: the opened model, node for node.
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QVERIFY(s->steps().empty());
+    QCOMPARE(mainNodes(doc), nodes0);
+    QVERIFY(!doc.isModified());
+  }
+
+  void runAllThenResetIsUndoable() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    const size_t nodes0 = mainNodes(doc);
+    QSignalSpy progress(s, &PipelineSession::progress);
+    QVERIFY(s->runAll());
+    QVERIFY(s->isRunning());
+    QVERIFY(!s->runAll());  // one run at a time
+    QVERIFY(waitRun(s));
+    const size_t n = s->steps().size();
+    QCOMPARE(n, s->enabledSpecs().size());
+    QVERIFY(progress.count() >= static_cast<int>(n));
+    QCOMPARE(doc.undoStack()->count(), static_cast<int>(n));
+    QVERIFY(mainNodes(doc) < nodes0);
+    for (const AppliedStepPtr& a : s->steps()) {
+      if (a->step.check.ran) QVERIFY2(a->step.check.passed, a->step.passId.c_str());
+      checkDiffAgainstLog(*a);
+    }
+    // Each Step starts where the previous one ended.
+    for (size_t i = 1; i < n; ++i) QCOMPARE(s->steps()[i]->before, s->steps()[i - 1]->after);
+    const size_t optimized = mainNodes(doc);
+    s->reset();
+    QVERIFY(s->steps().empty());
+    QCOMPARE(mainNodes(doc), nodes0);
+    QCOMPARE(doc.undoStack()->count(), static_cast<int>(n) + 1);
+    doc.undoStack()->undo();
+    QCOMPARE(s->steps().size(), n);
+    QCOMPARE(mainNodes(doc), optimized);
+  }
+
+  void cancelKeepsFinishedSteps() {
+    Document doc;
+    openDemo(doc, QStringLiteral("transformer_block"));
+    auto* s = new PipelineSession(&doc);
+    QSignalSpy finished(s, &PipelineSession::runFinished);
+    QVERIFY(s->applyLevel("all").isOk());
+    const size_t total = s->enabledSpecs().size();
+    QVERIFY(s->runAll());
+    s->cancel();
+    QVERIFY(waitRun(s));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(s->steps().size() < total);
+    QVERIFY2(finished.at(0).at(0).toString().contains(QStringLiteral("Cancelled")),
+             qPrintable(finished.at(0).at(0).toString()));
+    QCOMPARE(doc.undoStack()->count(), static_cast<int>(s->steps().size()));
+  }
+
+  void resultsOfAStaleRunAreDropped() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    QSignalSpy finished(s, &PipelineSession::runFinished);
+    QVERIFY(s->runAll());
+    // An edit while the passes run: their model is no longer the document's.
+    doc.undoStack()->push(
+        new RenameNodeCommand(&doc, doc.model().graph().nodes().front()->id(), "edited"));
+    QVERIFY(waitRun(s));
+    QVERIFY(s->steps().empty());
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QVERIFY(finished.at(0).at(0).toString().contains(QStringLiteral("dropped")));
+  }
+
+  void timelineFoldsStepsThatChangedNothing() {
+    Document doc;
+    openDemo(doc, QStringLiteral("transformer_block"));
+    auto* s = new PipelineSession(&doc);
+    TimelineModel model(s);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    const int n = static_cast<int>(s->steps().size());
+    int unchanged = 0, changed = 0;
+    for (const auto& a : s->steps()) (a->step.changed ? changed : unchanged)++;
+    QVERIFY(changed > 0);
+    QVERIFY(unchanged > 0);
+    QVERIFY(model.rowCount() < n);
+    int folded = 0;
+    for (int r = 0; r < model.rowCount(); ++r) {
+      int step = model.stepOfRow(r);
+      if (step < 0) {
+        folded += model.index(r, 0).data(TimelineModel::kFoldedCountRole).toInt();
+        continue;
+      }
+      QCOMPARE(model.rowOfStep(step), r);
+      const pipeline::Step& st = s->steps()[static_cast<size_t>(step)]->step;
+      QCOMPARE(model.index(r, TimelineModel::kPass).data().toString(),
+               QString::fromStdString(st.passId));
+      QCOMPARE(model.index(r, TimelineModel::kNodes).data().toString(),
+               QStringLiteral("%1 → %2").arg(st.before.nodes).arg(st.after.nodes));
+      if (st.check.ran)
+        QVERIFY(model.index(r, TimelineModel::kCheck)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("max |err|")));
+    }
+    QCOMPARE(folded + changed, n);
+    model.setShowUnchanged(true);
+    QCOMPARE(model.rowCount(), n);
+    doc.undoStack()->undo();
+    QCOMPARE(model.rowCount(), n - 1);
+  }
+
+  void insightsGiveProvenanceAndNearMisses() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    QVERIFY(doc.insights() == nullptr);
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    QVERIFY(doc.insights() != nullptr);
+    // A node a pass made knows its originals and the pass.
+    int made = 0;
+    for (size_t k = 0; k < s->steps().size(); ++k)
+      for (ir::NodeId id : s->steps()[k]->step.summary.added) {
+        if (!findNode(doc.model(), id)) continue;
+        auto p = doc.insights()->provenance(id);
+        QVERIFY(p.has_value());
+        QVERIFY(!p->passId.empty());
+        QVERIFY(!p->origins.empty());
+        QCOMPARE(p->origins.size(), p->originLabels.size());
+        for (ir::NodeId o : p->origins)
+          QVERIFY2(ir::findNodeRecursive(s->steps().front()->before->graph(), o),
+                   "origins are nodes of the opened model");
+        ++made;
+      }
+    QVERIFY(made > 0);
+    // Near misses: every reason a Step's explain log holds is there.
+    size_t reasons = 0;
+    for (const auto& a : s->steps())
+      for (const auto& [node, byPattern] : a->step.explain.all()) {
+        reasons += byPattern.size();
+        auto failures = doc.insights()->matchFailures(node);
+        for (const auto& [pattern, why] : byPattern) {
+          bool found = false;
+          for (const MatchFailure& f : failures)
+            found |= f.pattern == pattern && f.passId == a->step.passId;
+          QVERIFY2(found, pattern.c_str());
+        }
+      }
+    QVERIFY(reasons > 0);
+    // Undoing every Step takes the insights away.
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QVERIFY(doc.insights() == nullptr);
+  }
+
+  void recipeAndReportExportAndReload() {
+    Document doc;
+    openDemo(doc, QStringLiteral("transformer_block"));
+    auto* s = new PipelineSession(&doc);
+    // An option set differently from its default travels with the recipe.
+    QVERIFY(s->setOption("fold_constants", "size_budget_bytes", "8192").isOk());
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    pipeline::Recipe r = s->recipe();
+    QCOMPARE(r.passes.size(), s->steps().size());
+    std::string json = pipeline::recipeToJson(r);
+    auto back = pipeline::recipeFromJson(json);
+    QVERIFY2(back, back ? "" : back.error().message().c_str());
+    QCOMPARE(back->passes.size(), r.passes.size());
+    bool sawOption = false;
+    for (size_t i = 0; i < r.passes.size(); ++i) {
+      QCOMPARE(back->passes[i].id, s->steps()[i]->step.passId);
+      QCOMPARE(back->passes[i].options, r.passes[i].options);
+      if (back->passes[i].id == "fold_constants")
+        sawOption =
+            back->passes[i].options == passes::Options{{"size_budget_bytes", std::string("8192")}};
+    }
+    QVERIFY(sawOption);
+    // Loaded into another session: the same passes, switched on, and running
+    // them on the same model gives the same graph.
+    Document other;
+    openDemo(other, QStringLiteral("transformer_block"));
+    auto* s2 = new PipelineSession(&other);
+    QVERIFY(s2->applyLevel("basic").isOk());
+    QVERIFY(s2->loadRecipe(*back).isOk());
+    std::vector<std::string> want, got;
+    for (const auto& p : back->passes) want.push_back(p.id);
+    for (const auto& p : s2->enabledSpecs()) got.push_back(p.id);
+    QCOMPARE(got, want);
+    QVERIFY(s2->runAll());
+    QVERIFY(waitRun(s2));
+    auto diff = ir::firstDifference(doc.model().graph(), other.model().graph());
+    QVERIFY2(!diff, diff ? diff->c_str() : "");
+
+    QString html = htmlReport(*s, QStringLiteral("transformer_block"));
+    QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+    for (const auto& a : s->steps())
+      QVERIFY2(html.contains(QString::fromStdString(a->step.passId)), a->step.passId.c_str());
+    QVERIFY(html.contains(QStringLiteral("id=\"step")));
+  }
+
+  void saveAsAfterARunAndReload() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    QString path = testing::tempDir() + QStringLiteral("/cnn_optimized.onnx");
+    Status saved = doc.saveAs(path);
+    QVERIFY2(saved.isOk(), saved.isOk() ? "" : saved.message().c_str());
+    LoadOutcome back = loadModelFile(path);
+    QVERIFY2(back.model, qPrintable(back.error));
+    auto diff = ir::firstDifference(doc.model().graph(), back.model->graph());
+    QVERIFY2(!diff, diff ? diff->c_str() : "");
+    QCOMPARE(back.model->graph().nodeCount(), s->steps().back()->after->graph().nodeCount());
+  }
+
+  void corpusModelStepAndDiff() {
+    auto path = testing::corpusModel(QStringLiteral("ort_gpt2_past.onnx"));
+    if (!path) QSKIP("corpus not found (set PASSLAB_CORPUS_DIR)");
+    LoadOutcome out = loadModelFile(*path);
+    QVERIFY2(out.model, qPrintable(out.error));
+    Document doc;
+    doc.open(std::move(out.model), *path, {}, out.notes);
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    s->setCheckInputSets(1);
+    const size_t nodes0 = mainNodes(doc);
+    int k = stepUntilChange(s);
+    QVERIFY(k >= 0);
+    const AppliedStep& a = *s->steps().back();
+    QVERIFY(a.step.check.ran);
+    QVERIFY2(a.step.check.passed, a.step.check.detail.c_str());
+    QVERIFY(mainNodes(doc) < nodes0 || !a.step.summary.added.empty());
+    checkDiffAgainstLog(a);
+    doc.undoStack()->undo();
+    QCOMPARE(static_cast<int>(s->steps().size()), k);
+    doc.undoStack()->redo();
+    QCOMPARE(mainNodes(doc), a.after->graph().nodeCount());
+  }
+
+  void mainWindowStepsAndShowsTheDiff() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openFile(QStringLiteral(":/demos/cnn_block.txt"), QStringLiteral("cnn_block"));
+    QVERIFY(opened.wait(30000));
+    PipelinePanel* panel = w.pipelinePanel();
+    QVERIFY(panel->passTree()->topLevelItemCount() >= 2);
+    QVERIFY(panel->stepButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isEnabled());
+    // Run everything from the panel, as a user would.
+    QTest::mouseClick(panel->runAllButton(), Qt::LeftButton);
+    QVERIFY(w.pipeline()->isRunning());
+    QVERIFY(panel->cancelButton()->isEnabled());
+    QVERIFY(waitRun(w.pipeline()));
+    QVERIFY(!w.pipeline()->steps().empty());
+    QVERIFY(panel->statusText().contains(QStringLiteral("step")));
+    // The newest Step that changed something is shown in its tab.
+    DiffPanel* diff = w.diffPanel();
+    QTRY_VERIFY(diff->step() != nullptr);
+    QCOMPARE(w.graphTabs()->currentWidget(), diff);
+    QTRY_VERIFY_WITH_TIMEOUT(!diff->isLayoutRunning() && diff->overlayPanel()->scene()->hasLayout(),
+                             30000);
+    // What the scene marks is what the Step's EditLog says.
+    const AppliedStep& a = *diff->step();
+    size_t red = 0, green = 0;
+    for (NodeItem* item : diff->overlayPanel()->scene()->nodeItems()) {
+      red += item->diff() == DiffMark::kRemoved;
+      green += item->diff() == DiffMark::kAdded;
+    }
+    size_t removedMain = 0, addedMain = 0;
+    for (ir::NodeId id : a.step.summary.removed)
+      removedMain += a.before->graph().findNode(id) != nullptr;
+    for (ir::NodeId id : a.step.summary.added)
+      addedMain += a.after->graph().findNode(id) != nullptr;
+    QCOMPARE(red, removedMain);
+    QCOMPARE(green, addedMain);
+    // Choosing another Step in the Timeline shows that one.
+    w.timeline()->chooseStep(0);
+    QCOMPARE(diff->stepNumber(), 1);
+    QCOMPARE(diff->step(), w.pipeline()->steps().front());
+    // Side by side: both graphs drawn.
+    diff->setSideBySide(true);
+    QTRY_VERIFY_WITH_TIMEOUT(!diff->isLayoutRunning() && diff->afterPanel()->scene()->hasLayout() &&
+                                 diff->beforePanel()->scene()->hasLayout(),
+                             30000);
+    diff->setSideBySide(false);
+
+    // Properties of a node a pass made: its provenance.
+    ir::NodeId made = 0;
+    for (const auto& s : w.pipeline()->steps())
+      for (ir::NodeId id : s->step.summary.added)
+        if (findNode(w.document()->model(), id)) made = id;
+    QVERIFY(made != 0);
+    w.graphTabs()->setCurrentIndex(0);
+    GraphPanel* main = w.graphTabs()->mainPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(!main->isLayoutRunning(), 30000);
+    main->select(Selection::ofNode(GraphRef(), made));
+    QVERIFY2(w.properties()->provenanceText().contains(QStringLiteral("Made by")),
+             qPrintable(w.properties()->provenanceText()));
+
+    // Undo from the window takes the last Step away and the Timeline follows.
+    const int n = static_cast<int>(w.pipeline()->steps().size());
+    w.document()->undoStack()->undo();
+    QCOMPARE(static_cast<int>(w.pipeline()->steps().size()), n - 1);
+
+    // Recipe and report files.
+    QString recipe = testing::tempDir() + QStringLiteral("/run.recipe.json");
+    QString report = testing::tempDir() + QStringLiteral("/run.report.html");
+    QVERIFY(w.exportRecipeTo(recipe));
+    QVERIFY(w.exportReportTo(report));
+    QFile f(recipe);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto r = pipeline::recipeFromJson(f.readAll().toStdString());
+    QVERIFY(r);
+    QCOMPARE(static_cast<int>(r->passes.size()), n - 1);
+    QVERIFY(w.loadRecipeFrom(recipe));
+    QVERIFY(QFileInfo(report).size() > 1000);
+  }
+
+  void theWindowSpeaksChinese() {
+    Language::apply(QStringLiteral("zh_CN"));
+    MainWindow w;
+    PipelinePanel* panel = w.pipelinePanel();
+    QCOMPARE(panel->stepButton()->text(), QStringLiteral("单步(&S)"));
+    QVERIFY(panel->passTree()->headerItem()->text(0) == QStringLiteral("优化遍"));
+    Language::apply(QStringLiteral("en"));  // widgets retranslate on the LanguageChange event
+    QTRY_COMPARE(panel->stepButton()->text(), QStringLiteral("&Step"));
+    QCOMPARE(panel->passTree()->headerItem()->text(0), QStringLiteral("Pass"));
+  }
+};
+
+QTEST_MAIN(PipelineTest)
+#include "pipeline_test.moc"

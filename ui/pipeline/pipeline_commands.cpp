@@ -1,0 +1,52 @@
+#include "ui/pipeline/pipeline_commands.h"
+
+namespace passlab::ui {
+
+PassStepCommand::PassStepCommand(PipelineSession* session, AppliedStepPtr step,
+                                 std::string lastRunBefore, std::string lastRunAfter)
+    : session_(session),
+      step_(std::move(step)),
+      lastRunBefore_(std::move(lastRunBefore)),
+      lastRunAfter_(std::move(lastRunAfter)) {
+  const pipeline::Step& s = step_->step;
+  // A Step that changed nothing leaves the model alone: nothing to swap.
+  if (s.changed && !s.rolledBack) other_ = std::make_unique<ir::Model>(step_->after->clone());
+  const int number = static_cast<int>(session_->steps().size()) + 1;
+  QString pass = QString::fromStdString(s.passId);
+  if (s.rolledBack)
+    setText(tr("Step %1: %2 (rolled back)").arg(number).arg(pass));
+  else if (s.skipped)
+    setText(tr("Step %1: %2 (skipped)").arg(number).arg(pass));
+  else if (!s.changed)
+    setText(tr("Step %1: %2 (no change)").arg(number).arg(pass));
+  else
+    setText(tr("Step %1: %2").arg(number).arg(pass));
+}
+
+void PassStepCommand::redo() {
+  if (other_) session_->document()->swapModel(other_);
+  session_->appendStep(step_, lastRunAfter_);
+}
+
+void PassStepCommand::undo() {
+  if (other_) session_->document()->swapModel(other_);
+  session_->removeLastStep(lastRunBefore_);
+}
+
+ResetPipelineCommand::ResetPipelineCommand(PipelineSession* session)
+    : session_(session), steps_(session->steps()), lastRun_(session->lastRun()) {
+  if (!steps_.empty()) other_ = std::make_unique<ir::Model>(steps_.front()->before->clone());
+  setText(tr("Reset the pipeline (%n step(s))", "", static_cast<int>(steps_.size())));
+}
+
+void ResetPipelineCommand::redo() {
+  if (other_) session_->document()->swapModel(other_);
+  session_->setState({}, {});
+}
+
+void ResetPipelineCommand::undo() {
+  if (other_) session_->document()->swapModel(other_);
+  session_->setState(steps_, lastRun_);
+}
+
+}  // namespace passlab::ui

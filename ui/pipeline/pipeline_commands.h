@@ -1,0 +1,51 @@
+// Undo commands of the pipeline: one per applied Step (the model before and
+// after it), and Reset (back to the model before the first Step). Like every
+// command they swap whole models in the document, so node ids stay valid.
+#pragma once
+
+#include <QCoreApplication>
+#include <QUndoCommand>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "ui/pipeline/pipeline_session.h"
+
+namespace passlab::ui {
+
+class PassStepCommand : public QUndoCommand {
+  Q_DECLARE_TR_FUNCTIONS(PassStepCommand)
+
+ public:
+  // `lastRunBefore`/`lastRunAfter`: the session's "last pass run" on either side.
+  PassStepCommand(PipelineSession* session, AppliedStepPtr step, std::string lastRunBefore,
+                  std::string lastRunAfter);
+  void redo() override;
+  void undo() override;
+  const AppliedStepPtr& step() const { return step_; }
+
+ private:
+  PipelineSession* session_;
+  AppliedStepPtr step_;
+  std::string lastRunBefore_, lastRunAfter_;
+  std::unique_ptr<ir::Model> other_;  // the model not in the document (null: no change)
+};
+
+class ResetPipelineCommand : public QUndoCommand {
+  Q_DECLARE_TR_FUNCTIONS(ResetPipelineCommand)
+
+ public:
+  explicit ResetPipelineCommand(PipelineSession* session);
+  void redo() override;
+  void undo() override;
+
+ private:
+  PipelineSession* session_;
+  std::vector<AppliedStepPtr> steps_;
+  std::string lastRun_;
+  std::unique_ptr<ir::Model> other_;
+};
+
+}  // namespace passlab::ui

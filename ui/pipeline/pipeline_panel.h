@@ -1,0 +1,78 @@
+// The pipeline panel: the registry's passes grouped by category, switched on
+// and off with check boxes, reordered by dragging (within their category) or
+// with Move Up/Down, their options; the numeric check; Step, Run All, Reset
+// and Cancel, with progress while passes run in the background.
+#pragma once
+
+#include <QWidget>
+
+#include "ui/pipeline/pipeline_session.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace passlab::ui {
+
+class PassTree;
+
+class PipelinePanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PipelinePanel(PipelineSession* session, QWidget* parent = nullptr);
+
+  PipelineSession* session() const { return session_; }
+  // For tests.
+  QTreeWidget* passTree() const;
+  QTableWidget* optionTable() const { return options_; }
+  QPushButton* stepButton() const { return step_; }
+  QPushButton* runAllButton() const { return runAll_; }
+  QPushButton* resetButton() const { return reset_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QCheckBox* checkBox() const { return check_; }
+  QString statusText() const;
+  // Selects a pass in the list (its options show).
+  void selectPass(const QString& id);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void retranslateUi();
+  void rebuildTree();
+  void showOptions();
+  void updateState();
+  void onTreeReordered();
+  void onItemChanged(QTreeWidgetItem* item, int column);
+  void onOptionEdited(int row, int column);
+  void move(int delta);
+  QString currentPassId() const;
+
+  PipelineSession* session_;
+  QLabel* presetLabel_;
+  QComboBox* preset_;
+  PassTree* tree_;
+  QPushButton* up_;
+  QPushButton* down_;
+  QLabel* summary_;
+  QTableWidget* options_;
+  QCheckBox* check_;
+  QCheckBox* standardOnly_;
+  QLabel* next_;
+  QPushButton* step_;
+  QPushButton* runAll_;
+  QPushButton* reset_;
+  QPushButton* cancel_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  bool building_ = false;
+  QString lastMessage_;
+};
+
+}  // namespace passlab::ui

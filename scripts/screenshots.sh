@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Screenshots of the real GUI under Xvfb, in English and in Chinese: a corpus
-# model (grouped, a search hit selected) and the CNN demo (an initializer's
-# statistics in the properties panel).
+# Screenshots of the real GUI under Xvfb, in English and in Chinese, on the
+# corpus model ort_gpt2_past.onnx (3,069 nodes):
+#   graph_<lang>.png       the model opened (grouped), a search hit selected
+#   pipeline_<lang>.png    the default passes run, the Step of
+#                          replace_with_cheaper_ops shown: removed nodes red,
+#                          added green, rewired amber; the Timeline below
+#   properties_<lang>.png  after the run, a node a pass made selected: its
+#                          provenance and the patterns' near misses
+#   demo_<lang>.png        the CNN demo after Run All, the BatchNormalization
+#                          folded into the convolution (no corpus needed)
 # Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR] [CORPUS_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -9,22 +16,27 @@ out=${2:-docs/screenshots}
 corpus=${3:-${PASSLAB_CORPUS_DIR:-../shared/corpus}}
 app="$build/app/gui/passlab"
 [ -x "$app" ] || { echo "screenshots: $app not built" >&2; exit 1; }
+command -v xvfb-run >/dev/null || { echo "screenshots: xvfb-run missing (apt-get install xvfb)" >&2; exit 1; }
 mkdir -p "$out"
 settings=$(mktemp -d)
 trap 'rm -rf "$settings"' EXIT
 shoot() {  # name lang args...
   local name=$1 lang=$2
   shift 2
-  XDG_CONFIG_HOME="$settings" xvfb-run -a -s "-screen 0 1600x1000x24" \
+  # Fresh settings for every picture: default window layout, no recent files.
+  rm -rf "$settings"/*
+  XDG_CONFIG_HOME="$settings" timeout 300 xvfb-run -a -s "-screen 0 1600x1000x24" \
     "$app" --lang "$lang" --screenshot "$out/${name}_${lang}.png" "$@"
 }
+model="$corpus/models/ort_gpt2_past.onnx"
 for lang in en zh_CN; do
-  shoot demo_cnn_block "$lang" --search bn_var
-  model="$corpus/models/ort_gpt2_past.onnx"
+  shoot demo "$lang" --run all --show-pass fuse_conv_batchnorm :/demos/cnn_block.txt
   if [ -f "$model" ]; then
-    shoot gpt2_past "$lang" --search Softmax "$model"
+    shoot graph "$lang" --search Softmax "$model"
+    shoot pipeline "$lang" --run all --show-pass replace_with_cheaper_ops "$model"
+    shoot properties "$lang" --run all --main-tab --select-made-by replace_with_cheaper_ops "$model"
   else
-    echo "screenshots: $model not found, skipped" >&2
+    echo "screenshots: $model not found, corpus pictures skipped" >&2
   fi
 done
 ls -l "$out"

@@ -422,7 +422,12 @@
         <translation>运行后显示该优化遍最后一步的改动</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="104"/>
+        <location filename="../ui/mainwindow/application.cpp" line="105"/>
+        <source>After the passes, select in the main graph a node this pass made</source>
+        <translation>运行后在主图中选中该优化遍生成的一个节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="109"/>
         <source>After the passes, show the main graph rather than the Step</source>
         <translation>运行后显示主图而不是该步的改动</translation>
     </message>
@@ -528,6 +533,11 @@
         <location filename="../ui/pipeline/diff_panel.cpp" line="118"/>
         <source>%1 removed, %2 added, %3 rewired, %4 rewritten</source>
         <translation>删除 %1，新增 %2，重连 %3，改写 %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="126"/>
+        <source>%1 → %2 nodes</source>
+        <translation>%1 → %2 个节点</translation>
     </message>
 </context>
 <context>

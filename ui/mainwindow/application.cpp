@@ -100,6 +100,11 @@ int runPassLab(int argc, char** argv) {
       QCoreApplication::translate("main",
                                   "After the passes, show what the last Step of this pass changed"),
       QStringLiteral("id"));
+  QCommandLineOption madeBy(
+      QStringLiteral("select-made-by"),
+      QCoreApplication::translate(
+          "main", "After the passes, select in the main graph a node this pass made"),
+      QStringLiteral("id"));
   QCommandLineOption tab(QStringLiteral("main-tab"),
                          QCoreApplication::translate(
                              "main", "After the passes, show the main graph rather than the Step"));
@@ -110,6 +115,7 @@ int runPassLab(int argc, char** argv) {
   parser.addOption(showStep);
   parser.addOption(showPass);
   parser.addOption(tab);
+  parser.addOption(madeBy);
   parser.process(app);
 
   MainWindow window;
@@ -126,8 +132,9 @@ int runPassLab(int argc, char** argv) {
   const int stepShown = parser.isSet(showStep) ? parser.value(showStep).toInt() : 0;
   const QString passShown = parser.isSet(showPass) ? parser.value(showPass) : QString();
   const bool mainTab = parser.isSet(tab);
+  const std::string madeByPass = parser.isSet(madeBy) ? parser.value(madeBy).toStdString() : "";
   if (!runSteps.isEmpty()) window.setProperty("passlab_script_busy", true);
-  auto finish = [&window, text, stepShown, passShown, mainTab, runSteps] {
+  auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass] {
     if (!runSteps.isEmpty()) {
       if (stepShown > 0) window.showStep(stepShown - 1);
       const auto& steps = window.pipeline()->steps();
@@ -139,10 +146,21 @@ int runPassLab(int argc, char** argv) {
       if (mainTab) window.graphTabs()->setCurrentIndex(0);
     }
     GraphPanel* p = window.graphTabs()->mainPanel();
-    auto search = [&window, p, text] {
-      if (text.isEmpty()) return;
-      window.searchBar()->lineEdit()->setText(text);
-      p->setSearch(text, SearchField::kAny);
+    auto search = [&window, p, text, madeByPass] {
+      if (!text.isEmpty()) {
+        window.searchBar()->lineEdit()->setText(text);
+        p->setSearch(text, SearchField::kAny);
+      }
+      if (madeByPass.empty()) return;
+      const auto& steps = window.pipeline()->steps();
+      for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+        if ((*it)->step.passId != madeByPass) continue;
+        for (ir::NodeId id : (*it)->step.summary.added)
+          if (window.document()->model().graph().findNode(id)) {
+            p->select(Selection::ofNode(GraphRef(), id), true);
+            return;
+          }
+      }
     };
     if (p->isLayoutRunning()) {
       auto connection = std::make_shared<QMetaObject::Connection>();

@@ -120,10 +120,10 @@ void DiffPanel::retranslateUi() {
                                     .arg(diff_.added)
                                     .arg(diff_.rewired)
                                     .arg(diff_.attributesChanged);
-  summary_->setText(QStringLiteral("<b>%1</b> — %2 (%3 → %4 nodes)")
-                        .arg(title().toHtmlEscaped(), what.toHtmlEscaped())
-                        .arg(s.before.nodes)
-                        .arg(s.after.nodes));
+  summary_->setText(
+      QStringLiteral("<b>%1</b> — %2 (%3)")
+          .arg(title().toHtmlEscaped(), what.toHtmlEscaped(),
+               tr("%1 → %2 nodes").arg(s.before.nodes).arg(s.after.nodes).toHtmlEscaped()));
   emit titleChanged(title());
 }
 

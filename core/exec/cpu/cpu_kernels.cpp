@@ -38,6 +38,7 @@ const KernelRegistry& kernelRegistry() {
       contribGeluKernels(),
       contribLayerNormKernels(),
       contribAttentionKernels(),
+      passlabFusedKernels(),
       signalKernels(),
       stringKernels(),
       tfidfKernels(),
@@ -67,6 +68,7 @@ const KernelRegistry& kernelRegistry() {
       randomKernels(),
       legacyArithKernels(),
       lossKernels(),
+      recentOpKernels(),
       attentionKernels(),
   });
   return registry;

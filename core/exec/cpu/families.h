@@ -62,6 +62,7 @@ std::span<const KernelDef> qlinearKernels();           // qlinear.cpp
 std::span<const KernelDef> contribGeluKernels();       // contrib_gelu.cpp
 std::span<const KernelDef> contribLayerNormKernels();  // contrib_layer_norm.cpp
 std::span<const KernelDef> contribAttentionKernels();  // contrib_attention.cpp
+std::span<const KernelDef> passlabFusedKernels();      // passlab_fused_*.cpp (ai.passlab)
 std::span<const KernelDef> signalKernels();            // signal_ops.cpp
 std::span<const KernelDef> stringKernels();            // string_ops.cpp
 std::span<const KernelDef> tfidfKernels();             // tfidf.cpp
@@ -72,5 +73,6 @@ std::span<const KernelDef> scan8Kernels();             // scan8.cpp
 std::span<const KernelDef> beamSearchKernels();        // beam_search.cpp
 std::span<const KernelDef> lossKernels();              // losses.cpp
 std::span<const KernelDef> attentionKernels();         // attention.cpp
+std::span<const KernelDef> recentOpKernels();          // recent_ops.cpp
 
 }  // namespace passlab::exec::cpu

@@ -1,7 +1,7 @@
 // passlab-cli conformance DIR [--suite NAME] [--known-failures FILE]
 //   [--tolerances FILE] [--filter TEXT] [--strict] [--write-known-failures FILE]
-// Runs ONNX operator tests; prints a line per failing test with the reason and
-// "N passed, N failed, N skipped". Fails (exit 1) when a test fails that the
+// Runs ONNX operator tests; prints a line per failing (and skipped) test with
+// the reason and "N passed, N failed, N skipped". Fails (exit 1) when a test fails that the
 // known-failures file does not list, or, with --strict, when a listed test
 // passes (so the list only shrinks). Exit 77 when DIR is absent and
 // --skip-missing is given (ctest's skip code).
@@ -45,14 +45,16 @@ bool writeKnownFailures(const std::string& path, const std::string& suite,
   std::ofstream out(path);
   for (const std::string& l : keep) out << l << "\n";
   for (const TestOutcome& o : outcomes)
-    if (o.status == TestOutcome::Status::kFail) out << suite << ":" << o.name << " " << o.reason << "\n";
+    if (o.status == TestOutcome::Status::kFail)
+      out << suite << ":" << o.name << " " << o.reason << "\n";
   return static_cast<bool>(out);
 }
 
 int conformanceCommand(const ConformanceArgs& args) {
   const ConformanceOptions& o = args.options;
   if (!std::filesystem::is_directory(o.dir)) {
-    std::cerr << (args.skipMissing ? "skipped: " : "error: ") << "no test folder '" << o.dir << "'\n";
+    std::cerr << (args.skipMissing ? "skipped: " : "error: ") << "no test folder '" << o.dir
+              << "'\n";
     return args.skipMissing ? 77 : 1;
   }
   auto known = o.knownFailures.empty() ? std::map<std::string, std::string>{}
@@ -69,6 +71,7 @@ int conformanceCommand(const ConformanceArgs& args) {
         break;
       case TestOutcome::Status::kSkip:
         ++skipped;
+        std::printf("SKIP %s: %s\n", t.name.c_str(), t.reason.c_str());
         break;
       case TestOutcome::Status::kFail:
         ++failed;
@@ -79,7 +82,8 @@ int conformanceCommand(const ConformanceArgs& args) {
   }
   for (const std::string& n : nowPassing)
     std::printf("PASS %s: listed as a known failure; remove it from the list\n", n.c_str());
-  if (regressions > 0) std::printf("%d failing tests are not in the known-failures list\n", regressions);
+  if (regressions > 0)
+    std::printf("%d failing tests are not in the known-failures list\n", regressions);
   std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   if (!args.writeKnown.empty()) {
     if (!writeKnownFailures(args.writeKnown, o.suite, outcomes)) {
@@ -95,15 +99,18 @@ int conformanceCommand(const ConformanceArgs& args) {
 }  // namespace
 
 void registerConformance(CLI::App& app) {
-  auto* cmd = app.add_subcommand("conformance", "Run ONNX operator tests (model.onnx + test_data_set_*)");
+  auto* cmd =
+      app.add_subcommand("conformance", "Run ONNX operator tests (model.onnx + test_data_set_*)");
   auto args = std::make_shared<ConformanceArgs>();
   ConformanceOptions& o = args->options;
   cmd->add_option("dir", o.dir, "Folder of test_* folders")->required();
-  cmd->add_option("--suite", o.suite, "Suite name in the known-failures file (default: folder name)");
+  cmd->add_option("--suite", o.suite,
+                  "Suite name in the known-failures file (default: folder name)");
   cmd->add_option("--known-failures", o.knownFailures, "File of known failures with reasons");
   cmd->add_option("--tolerances", o.tolerances, "File of per-test tolerances (name rtol=X atol=Y)");
   cmd->add_option("--filter", o.filter, "Only tests whose name contains this");
-  cmd->add_option("--threads", o.threads, "Threads per test (default 1)")->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", o.threads, "Threads per test (default 1)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--timeout", o.secondsPerTest, "Seconds before a test is cancelled (default 60)");
   cmd->add_flag("--strict", args->strict, "Also fail when a known failure passes");
   cmd->add_flag("--skip-missing", args->skipMissing, "Exit 77 (skipped) when DIR is absent");

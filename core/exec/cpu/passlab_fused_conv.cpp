@@ -1,0 +1,261 @@
+// ai.passlab FusedConv: Y = act(Conv(X, W) + B + Z), float32.
+//
+// Inputs X, W, B (optional) as Conv; Z (optional) the residual, of Y's shape.
+// Attributes: Conv's (auto_pad, dilations, group, kernel_shape, pads,
+// strides) and `activation` / `activation_params` (passlab_fused.h).
+//
+// The optimized kernel is oneDNN's convolution with the epilogue as post-ops:
+// the bias in the primitive, the residual as a `sum` post-op (Z is loaded into
+// the destination buffer, in the layout oneDNN picked, before the convolution
+// accumulates into it) and the activation as an `eltwise` post-op, so the
+// output is written once, by the convolution's own store loop. HardSigmoid,
+// which oneDNN 2.6 lacks, is applied by the epilogue loop after. The
+// reference kernel runs the reference Conv and then the epilogue loop.
+#include <cstring>
+#include <memory>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/conv_ref.h"
+#include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu::fused {
+
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+tag dataTag(size_t spatial) {
+  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
+}
+tag weightsTag(size_t spatial, bool grouped) {
+  if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
+  return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
+}
+
+Status checkResidual(const Tensor* z, const Dims& out) {
+  if (z && z->dims() != out)
+    return invalidArgument("residual Z " + z->describe() + " does not have the output's shape");
+  return Status::ok();
+}
+
+// The reference: Conv's reference kernel, then the epilogue over its output.
+class FusedConvRef final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto act = parseActivation(b.node());
+    if (!act) return act.error();
+    auto conv = makeConvRef(b);
+    if (!conv) return conv.error();
+    return std::unique_ptr<Kernel>(new FusedConvRef(*act, std::move(conv).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    CaptureOutput capture(ctx);
+    PASSLAB_RETURN_IF_ERROR(conv_->run(capture));
+    Tensor* y = capture.output();
+    if (!y) return internalError("the Conv kernel allocated no output");
+    const Tensor* z = ctx.has(3) ? &ctx.input(3) : nullptr;
+    PASSLAB_RETURN_IF_ERROR(checkResidual(z, y->dims()));
+    if (z && z->dtype() != y->dtype())
+      return invalidArgument("Z " + z->describe() + " has another element type than Y");
+    epilogue(act_, *y, z, ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  FusedConvRef(Activation a, std::unique_ptr<Kernel> conv) : act_(a), conv_(std::move(conv)) {}
+  Activation act_;
+  std::unique_ptr<Kernel> conv_;
+};
+
+// Everything built for one input shape.
+struct Plan {
+  Dims xDims, wDims;
+  bool hasBias = false, hasResidual = false;
+  int threads = 0;
+  dnnl::primitive prim;
+  memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
+  bool reorderSrc = false, reorderWei = false, reorderDst = false;
+  dnnl::reorder toSrc, toWei, toDst, fromDst;
+  bool declined = false;
+  memory packedWei;
+  const void* packedFrom = nullptr;
+};
+
+class FusedConvOneDnn final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto a = parseConvAttrs(b.node());
+    if (!a) return a.error();
+    auto act = parseActivation(b.node());
+    if (!act) return act.error();
+    auto fallback = makeFusedConvRef(b);
+    if (!fallback) return fallback.error();
+    return std::unique_ptr<Kernel>(
+        new FusedConvOneDnn(std::move(a).value(), *act, std::move(fallback).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& w = ctx.input(1);
+    const Tensor* bias = ctx.has(2) ? &ctx.input(2) : nullptr;
+    const Tensor* z = ctx.has(3) ? &ctx.input(3) : nullptr;
+    const auto f32 = ir::DataType::kFloat;
+    if (x.dtype() != f32 || w.dtype() != f32 || (bias && bias->dtype() != f32) ||
+        (z && z->dtype() != f32))
+      return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(ConvGeometry g, convGeometry(attrs_, x.dims(), w.dims()));
+    if (bias && bias->numel() != g.M)
+      return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
+                             std::to_string(g.M));
+    PASSLAB_RETURN_IF_ERROR(checkResidual(z, g.outDims));
+    if (g.spatial() > 3 || x.numel() == 0) return fallback_->run(ctx);
+    if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
+        plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
+        plan_->threads != ctx.threads())
+      plan_ = build(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads());
+    if (plan_->declined) return fallback_->run(ctx);
+
+    Plan& p = *plan_;
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, f32, g.outDims));
+    dnnl::stream& s = onednn::stream();
+    memory wei;
+    if (!p.reorderWei) {
+      wei = onednn::over(p.userWei, w);
+    } else {
+      if (!(w.isReadOnly() && w.raw() == p.packedFrom)) {
+        memory user = onednn::over(p.userWei, w);
+        p.toWei.execute(s, user, p.packedWei);
+        p.packedFrom = w.isReadOnly() ? w.raw() : nullptr;
+      }
+      wei = p.packedWei;
+    }
+    memory src = onednn::over(p.userSrc, x);
+    Tensor srcScratch, dstScratch;
+    if (p.reorderSrc) {
+      PASSLAB_ASSIGN_OR_RETURN(
+          srcScratch,
+          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.srcDesc.get_size())}));
+      memory blocked(p.srcDesc, onednn::engine(), srcScratch.mutableRaw());
+      p.toSrc.execute(s, src, blocked);
+      src = blocked;
+    }
+    memory userDst = onednn::over(p.userDst, *y);
+    memory dst = userDst;
+    if (p.reorderDst) {
+      PASSLAB_ASSIGN_OR_RETURN(
+          dstScratch,
+          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.dstDesc.get_size())}));
+      dst = memory(p.dstDesc, onednn::engine(), dstScratch.mutableRaw());
+    }
+    // The sum post-op accumulates into what the destination holds: Z.
+    if (z) {
+      if (p.reorderDst) {
+        memory userZ = onednn::over(p.userDst, *z);
+        p.toDst.execute(s, userZ, dst);
+      } else
+        std::memcpy(y->mutableRaw(), z->raw(), z->byteSize());
+    }
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+    if (bias) args[DNNL_ARG_BIAS] = onednn::over(p.biasDesc, *bias);
+    p.prim.execute(s, args);
+    if (p.reorderDst) p.fromDst.execute(s, dst, userDst);
+    s.wait();
+    if (!eltwise_) epilogue(act_, *y, nullptr, ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  FusedConvOneDnn(ConvAttrs a, Activation act, std::unique_ptr<Kernel> fallback)
+      : attrs_(std::move(a)), act_(act), fallback_(std::move(fallback)) {
+    eltwise_ = act_.kind == ActKind::kNone || onednnEltwise(act_, alg_, alpha_, beta_);
+  }
+
+  std::unique_ptr<Plan> build(const ConvGeometry& g, const Dims& x, const Dims& w, bool hasBias,
+                              bool hasResidual, int threads) {
+    auto p = std::make_unique<Plan>();
+    p->xDims = x;
+    p->wDims = w;
+    p->hasBias = hasBias;
+    p->hasResidual = hasResidual;
+    p->threads = threads;
+    try {
+      const size_t sp = g.spatial();
+      const bool grouped = g.group > 1;
+      memory::dims wDims;
+      if (grouped) wDims.push_back(g.group);
+      wDims.push_back(g.M / g.group);
+      wDims.push_back(g.C / g.group);
+      wDims.insert(wDims.end(), g.kernel.begin(), g.kernel.end());
+      memory::dims strides(g.stride.begin(), g.stride.end());
+      memory::dims dil, padL(g.padBegin.begin(), g.padBegin.end()),
+          padR(g.padEnd.begin(), g.padEnd.end());
+      for (int64_t d : g.dilation) dil.push_back(d - 1);
+      auto f32 = memory::data_type::f32;
+      p->userSrc = memory::desc(onednn::toDims(x), f32, dataTag(sp));
+      p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped));
+      p->userDst = memory::desc(onednn::toDims(g.outDims), f32, dataTag(sp));
+      p->biasDesc = memory::desc({g.M}, f32, tag::x);
+      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
+      auto anyWei = memory::desc(wDims, f32, tag::any);
+      auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
+      auto& eng = onednn::engine();
+      dnnl::post_ops ops;
+      if (hasResidual) ops.append_sum(1.0f);
+      if (act_.kind != ActKind::kNone && eltwise_) ops.append_eltwise(1.0f, alg_, alpha_, beta_);
+      dnnl::primitive_attr attr;
+      attr.set_post_ops(ops);
+      auto kind = dnnl::prop_kind::forward_inference;
+      auto algo = dnnl::algorithm::convolution_direct;
+      auto d = hasBias ? dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, p->biasDesc,
+                                                         anyDst, strides, dil, padL, padR)
+                       : dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, anyDst,
+                                                         strides, dil, padL, padR);
+      auto pd = dnnl::convolution_forward::primitive_desc(d, attr, eng);
+      p->srcDesc = pd.src_desc();
+      p->weiDesc = pd.weights_desc();
+      p->dstDesc = pd.dst_desc();
+      p->prim = dnnl::convolution_forward(pd);
+      p->reorderSrc = p->srcDesc != p->userSrc;
+      p->reorderWei = p->weiDesc != p->userWei;
+      p->reorderDst = p->dstDesc != p->userDst;
+      if (p->reorderSrc)
+        p->toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userSrc, eng, p->srcDesc));
+      if (p->reorderWei) {
+        p->toWei = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userWei, eng, p->weiDesc));
+        p->packedWei = memory(p->weiDesc, eng);
+      }
+      if (p->reorderDst) {
+        p->fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->dstDesc, eng, p->userDst));
+        if (hasResidual)
+          p->toDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userDst, eng, p->dstDesc));
+      }
+    } catch (const dnnl::error&) {
+      p->declined = true;  // the reference takes this configuration
+    }
+    return p;
+  }
+
+  ConvAttrs attrs_;
+  Activation act_;
+  bool eltwise_ = true;  // the activation is a oneDNN post-op (or there is none)
+  dnnl::algorithm alg_ = dnnl::algorithm::eltwise_relu;
+  float alpha_ = 0.0f, beta_ = 0.0f;
+  std::unique_ptr<Kernel> fallback_;
+  std::unique_ptr<Plan> plan_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeFusedConv(const KernelBuild& b) {
+  return FusedConvOneDnn::create(b);
+}
+Expected<std::unique_ptr<Kernel>> makeFusedConvRef(const KernelBuild& b) {
+  return FusedConvRef::create(b);
+}
+
+}  // namespace passlab::exec::cpu::fused

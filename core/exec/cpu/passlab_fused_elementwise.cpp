@@ -1,0 +1,484 @@
+// ai.passlab FusedElementwise: a chain or tree of elementwise ops with
+// numpy broadcasting, evaluated in one pass over the data, float32.
+//
+// The program (attributes; docs/fused-kernels.md has the full table):
+//   ops       STRINGS  one op name per instruction ("Add", "Relu", "Clip", ...)
+//   operands  INTS     three per instruction (a, b, c):
+//                        r >= 0   register r: registers 0..n-1 are the node's n
+//                                 inputs, instruction i writes register n + i
+//                                 (so an operand names an input or an earlier result)
+//                        -1       no operand
+//                        r <= -2  constants[-2 - r]
+//   constants FLOATS   scalar constants
+// Y is the last instruction's register; its shape is the broadcast of the
+// inputs' shapes. Binary ops take a and b; unary ops take a; LeakyRelu and Elu
+// take alpha as b, HardSigmoid alpha and beta as b and c, Clip min and max as
+// b and c (-1: unbounded); these parameters must be constants.
+//
+// The output is cut into tiles of kTile elements. For each tile every input
+// is a pointer into its data (same shape as Y), a scalar (one element) or a
+// gathered copy (other broadcasts), and the instructions run one after the
+// other over the tile, each a tight loop over data that stays in L1: every
+// input is read once and Y written once, instead of one full pass per op.
+// Intermediate registers share buffers where their lifetimes do not overlap.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <unordered_map>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu::fused {
+
+namespace {
+
+constexpr int64_t kTile = 2048;
+
+enum class Op : uint8_t {
+  // binary
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kMax,
+  kMin,
+  kPRelu,
+  // unary
+  kIdentity,
+  kNeg,
+  kAbs,
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kExp,
+  kLog,
+  kSqrt,
+  kReciprocal,
+  kErf,
+  kFloor,
+  kCeil,
+  kSin,
+  kCos,
+  kSoftplus,
+  kSoftsign,
+  kHardSwish,
+  kGelu,
+  kGeluTanh,
+  // unary with constant parameters
+  kLeakyRelu,
+  kElu,
+  kHardSigmoid,
+  kClip,
+};
+
+struct OpInfo {
+  const char* name;
+  Op op;
+  int arity;  // 2: binary; 1: unary; 3: unary with constant parameters in b (and c)
+};
+
+const OpInfo kOps[] = {
+    {"Add", Op::kAdd, 2},
+    {"Sub", Op::kSub, 2},
+    {"Mul", Op::kMul, 2},
+    {"Div", Op::kDiv, 2},
+    {"Pow", Op::kPow, 2},
+    {"Max", Op::kMax, 2},
+    {"Min", Op::kMin, 2},
+    {"PRelu", Op::kPRelu, 2},
+    {"Identity", Op::kIdentity, 1},
+    {"Neg", Op::kNeg, 1},
+    {"Abs", Op::kAbs, 1},
+    {"Relu", Op::kRelu, 1},
+    {"Sigmoid", Op::kSigmoid, 1},
+    {"Tanh", Op::kTanh, 1},
+    {"Exp", Op::kExp, 1},
+    {"Log", Op::kLog, 1},
+    {"Sqrt", Op::kSqrt, 1},
+    {"Reciprocal", Op::kReciprocal, 1},
+    {"Erf", Op::kErf, 1},
+    {"Floor", Op::kFloor, 1},
+    {"Ceil", Op::kCeil, 1},
+    {"Sin", Op::kSin, 1},
+    {"Cos", Op::kCos, 1},
+    {"Softplus", Op::kSoftplus, 1},
+    {"Softsign", Op::kSoftsign, 1},
+    {"HardSwish", Op::kHardSwish, 1},
+    {"Gelu", Op::kGelu, 1},
+    {"GeluTanh", Op::kGeluTanh, 1},
+    {"LeakyRelu", Op::kLeakyRelu, 3},
+    {"Elu", Op::kElu, 3},
+    {"HardSigmoid", Op::kHardSigmoid, 3},
+    {"Clip", Op::kClip, 3},
+};
+
+// An operand resolved for one tile: a pointer to kTile values or one value.
+struct Src {
+  const float* p = nullptr;
+  float s = 0.0f;
+  bool scalar() const { return p == nullptr; }
+};
+
+struct Operand {
+  enum Kind : uint8_t { kNone, kReg, kConst } kind = kNone;
+  int reg = 0;
+  float value = 0.0f;
+};
+
+struct Instr {
+  Op op;
+  Operand a, b, c;
+  float p0 = 0.0f, p1 = 0.0f;  // constant parameters (LeakyRelu, Elu, HardSigmoid, Clip)
+  int buffer = -1;             // where the result goes (-1: the output)
+};
+
+struct Program {
+  size_t inputs = 0;
+  std::vector<Instr> code;
+  int buffers = 0;  // intermediate tile buffers
+};
+
+Expected<Program> parseProgram(const ir::Node& node) {
+  Program p;
+  p.inputs = node.inputCount();
+  const ir::Attribute* opsAttr = node.attr("ops");
+  if (!opsAttr || opsAttr->strings.empty())
+    return invalidArgument("FusedElementwise needs a non-empty 'ops' attribute");
+  const std::vector<std::string>& ops = opsAttr->strings;
+  const std::vector<int64_t> operands = node.attrInts("operands");
+  const std::vector<float> consts = node.attrFloats("constants");
+  if (operands.size() != 3 * ops.size())
+    return invalidArgument("FusedElementwise has " + std::to_string(ops.size()) + " ops and " +
+                           std::to_string(operands.size()) + " operands (3 per op expected)");
+  auto operand = [&](size_t i, int64_t code) -> Expected<Operand> {
+    Operand o;
+    if (code == -1) return o;
+    if (code >= 0) {
+      if (code >= static_cast<int64_t>(p.inputs + i))
+        return invalidArgument("instruction " + std::to_string(i) + " reads register " +
+                               std::to_string(code) + ", not yet defined");
+      o.kind = Operand::kReg;
+      o.reg = static_cast<int>(code);
+      return o;
+    }
+    size_t k = static_cast<size_t>(-2 - code);
+    if (k >= consts.size())
+      return invalidArgument("instruction " + std::to_string(i) + " reads constant " +
+                             std::to_string(k) + " of " + std::to_string(consts.size()));
+    o.kind = Operand::kConst;
+    o.value = consts[k];
+    return o;
+  };
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const OpInfo* info = nullptr;
+    for (const OpInfo& k : kOps)
+      if (ops[i] == k.name) info = &k;
+    if (!info) return invalidArgument("FusedElementwise does not know op '" + ops[i] + "'");
+    Instr in{info->op, {}, {}, {}};
+    PASSLAB_ASSIGN_OR_RETURN(in.a, operand(i, operands[3 * i]));
+    PASSLAB_ASSIGN_OR_RETURN(in.b, operand(i, operands[3 * i + 1]));
+    PASSLAB_ASSIGN_OR_RETURN(in.c, operand(i, operands[3 * i + 2]));
+    const std::string at = ops[i] + " (instruction " + std::to_string(i) + ")";
+    if (in.a.kind == Operand::kNone) return invalidArgument(at + " has no first operand");
+    if (info->arity == 2 && (in.b.kind == Operand::kNone || in.c.kind != Operand::kNone))
+      return invalidArgument(at + " takes two operands");
+    if (info->arity == 1 && (in.b.kind != Operand::kNone || in.c.kind != Operand::kNone))
+      return invalidArgument(at + " takes one operand");
+    if (info->arity == 3) {
+      if (in.b.kind == Operand::kReg || in.c.kind == Operand::kReg)
+        return invalidArgument(at + ": its parameters must be constants");
+      const float inf = std::numeric_limits<float>::infinity();
+      switch (in.op) {
+        case Op::kLeakyRelu:
+        case Op::kElu:
+          if (in.c.kind != Operand::kNone) return invalidArgument(at + " takes one parameter");
+          in.p0 = in.b.kind == Operand::kConst ? in.b.value : (in.op == Op::kElu ? 1.0f : 0.01f);
+          break;
+        case Op::kHardSigmoid:
+          in.p0 = in.b.kind == Operand::kConst ? in.b.value : 0.2f;
+          in.p1 = in.c.kind == Operand::kConst ? in.c.value : 0.5f;
+          break;
+        default:  // Clip
+          in.p0 = in.b.kind == Operand::kConst ? in.b.value : -inf;
+          in.p1 = in.c.kind == Operand::kConst ? in.c.value : inf;
+          break;
+      }
+    }
+    p.code.push_back(in);
+  }
+  // Buffers: a result lives from its instruction to its last reader.
+  const size_t n = p.code.size();
+  std::vector<size_t> lastUse(p.inputs + n, 0);
+  for (size_t i = 0; i < n; ++i)
+    for (const Operand* o : {&p.code[i].a, &p.code[i].b, &p.code[i].c})
+      if (o->kind == Operand::kReg) lastUse[static_cast<size_t>(o->reg)] = i;
+  std::vector<int> freeList;
+  std::vector<int> bufferOf(p.inputs + n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    // Operands whose last reader is this instruction free their buffers first:
+    // an elementwise loop may write where it reads.
+    for (const Operand* o : {&p.code[i].a, &p.code[i].b, &p.code[i].c})
+      if (o->kind == Operand::kReg && lastUse[static_cast<size_t>(o->reg)] == i) {
+        int b = bufferOf[static_cast<size_t>(o->reg)];
+        if (b >= 0 && std::find(freeList.begin(), freeList.end(), b) == freeList.end())
+          freeList.push_back(b);
+      }
+    if (i + 1 == n) break;  // the last one writes the output
+    int b;
+    if (!freeList.empty()) {
+      b = freeList.back();
+      freeList.pop_back();
+    } else {
+      b = p.buffers++;
+    }
+    p.code[i].buffer = b;
+    bufferOf[p.inputs + i] = b;
+  }
+  return p;
+}
+
+// ---- the loops ----
+
+template <class F>
+void unary(float* y, Src a, int64_t n, F f) {
+  if (a.scalar()) {
+    const float v = f(a.s);
+    for (int64_t i = 0; i < n; ++i) y[i] = v;
+    return;
+  }
+  const float* x = a.p;
+  for (int64_t i = 0; i < n; ++i) y[i] = f(x[i]);
+}
+
+template <class F>
+void binary(float* y, Src a, Src b, int64_t n, F f) {
+  if (!a.scalar() && !b.scalar()) {
+    const float* x = a.p;
+    const float* z = b.p;
+    for (int64_t i = 0; i < n; ++i) y[i] = f(x[i], z[i]);
+  } else if (!a.scalar()) {
+    const float* x = a.p;
+    const float s = b.s;
+    for (int64_t i = 0; i < n; ++i) y[i] = f(x[i], s);
+  } else if (!b.scalar()) {
+    const float s = a.s;
+    const float* z = b.p;
+    for (int64_t i = 0; i < n; ++i) y[i] = f(s, z[i]);
+  } else {
+    const float v = f(a.s, b.s);
+    for (int64_t i = 0; i < n; ++i) y[i] = v;
+  }
+}
+
+float sigmoid(float x) {
+  return x >= 0.0f ? 1.0f / (1.0f + std::exp(-x)) : std::exp(x) / (1.0f + std::exp(x));
+}
+
+// One instruction over n elements. The formulas are those of the ONNX kernels.
+void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
+  const float p0 = in.p0, p1 = in.p1;
+  switch (in.op) {
+    case Op::kAdd:
+      return binary(y, a, b, n, [](float u, float v) { return u + v; });
+    case Op::kSub:
+      return binary(y, a, b, n, [](float u, float v) { return u - v; });
+    case Op::kMul:
+      return binary(y, a, b, n, [](float u, float v) { return u * v; });
+    case Op::kDiv:
+      return binary(y, a, b, n, [](float u, float v) { return u / v; });
+    case Op::kPow:
+      // The constant exponents Pow's kernel (pow_mod.cpp) computes without powf, the same way.
+      if (b.scalar() && b.s == 2.0f) return unary(y, a, n, [](float u) { return u * u; });
+      if (b.scalar() && b.s == 3.0f) return unary(y, a, n, [](float u) { return u * u * u; });
+      if (b.scalar() && b.s == 1.0f) return unary(y, a, n, [](float u) { return u; });
+      if (b.scalar() && b.s == 0.5f)
+        return unary(y, a, n, [](float u) { return std::isinf(u) ? std::fabs(u) : std::sqrt(u); });
+      return binary(y, a, b, n, [](float u, float v) { return std::pow(u, v); });
+    case Op::kMax:
+      return binary(y, a, b, n,
+                    [](float u, float v) { return u != u ? u : (v != v ? v : (u < v ? v : u)); });
+    case Op::kMin:
+      return binary(y, a, b, n,
+                    [](float u, float v) { return u != u ? u : (v != v ? v : (v < u ? v : u)); });
+    case Op::kPRelu:
+      return binary(y, a, b, n, [](float u, float s) { return u < 0.0f ? s * u : u; });
+    case Op::kIdentity:
+      return unary(y, a, n, [](float u) { return u; });
+    case Op::kNeg:
+      return unary(y, a, n, [](float u) { return -u; });
+    case Op::kAbs:
+      return unary(y, a, n, [](float u) { return std::fabs(u); });
+    case Op::kRelu:
+      return unary(y, a, n, [](float u) { return std::max(u, 0.0f); });
+    case Op::kSigmoid:
+      return unary(y, a, n, sigmoid);
+    case Op::kTanh:
+      return unary(y, a, n, [](float u) { return std::tanh(u); });
+    case Op::kExp:
+      return unary(y, a, n, [](float u) { return std::exp(u); });
+    case Op::kLog:
+      return unary(y, a, n, [](float u) { return std::log(u); });
+    case Op::kSqrt:
+      return unary(y, a, n, [](float u) { return std::sqrt(u); });
+    case Op::kReciprocal:
+      return unary(y, a, n, [](float u) { return 1.0f / u; });
+    case Op::kErf:
+      return unary(y, a, n, [](float u) { return std::erf(u); });
+    case Op::kFloor:
+      return unary(y, a, n, [](float u) { return std::floor(u); });
+    case Op::kCeil:
+      return unary(y, a, n, [](float u) { return std::ceil(u); });
+    case Op::kSin:
+      return unary(y, a, n, [](float u) { return std::sin(u); });
+    case Op::kCos:
+      return unary(y, a, n, [](float u) { return std::cos(u); });
+    case Op::kSoftplus:
+      return unary(y, a, n, [](float u) {
+        return u > 0.0f ? u + std::log1p(std::exp(-u)) : std::log1p(std::exp(u));
+      });
+    case Op::kSoftsign:
+      return unary(y, a, n, [](float u) { return u / (1.0f + std::fabs(u)); });
+    case Op::kHardSwish:
+      return unary(y, a, n, [](float u) {
+        float v = u / 6.0f + 0.5f;
+        v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+        return u * v;
+      });
+    case Op::kGelu:
+      return unary(y, a, n, [](float u) {
+        return 0.5f * u * (1.0f + std::erf(u * static_cast<float>(std::numbers::sqrt2 / 2)));
+      });
+    case Op::kGeluTanh:
+      return unary(y, a, n, [](float u) {
+        const float k = static_cast<float>(std::numbers::sqrt2 / std::sqrt(std::numbers::pi));
+        return 0.5f * u * (1.0f + std::tanh(k * (u + 0.044715f * u * u * u)));
+      });
+    case Op::kLeakyRelu:
+      return unary(y, a, n, [p0](float u) { return u < 0.0f ? p0 * u : u; });
+    case Op::kElu:
+      return unary(y, a, n, [p0](float u) { return u < 0.0f ? p0 * std::expm1(u) : u; });
+    case Op::kHardSigmoid:
+      return unary(y, a, n, [p0, p1](float u) {
+        float v = p0 * u + p1;
+        return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+      });
+    case Op::kClip:
+      return unary(y, a, n, [p0, p1](float u) { return u < p0 ? p0 : (u > p1 ? p1 : u); });
+  }
+}
+
+class FusedElementwise final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    PASSLAB_ASSIGN_OR_RETURN(Program p, parseProgram(b.node()));
+    return std::unique_ptr<Kernel>(new FusedElementwise(std::move(p)));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const size_t nin = prog_.inputs;
+    std::vector<const Tensor*> xs(nin, nullptr);
+    std::vector<const Dims*> shapes;
+    for (size_t i = 0; i < nin; ++i) {
+      if (!ctx.has(i)) return invalidArgument("input " + std::to_string(i) + " is missing");
+      xs[i] = &ctx.input(i);
+      if (xs[i]->dtype() != ir::DataType::kFloat)
+        return invalidArgument("FusedElementwise runs float32 only (input " + std::to_string(i) +
+                               " is " + xs[i]->describe() + ")");
+      shapes.push_back(&xs[i]->dims());
+    }
+    Dims out;
+    if (!shapes.empty()) {
+      PASSLAB_ASSIGN_OR_RETURN(out, broadcastShapes(shapes));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, out));
+    const int64_t total = y->numel();
+    if (total == 0) return Status::ok();
+
+    // How each input is read: in place, as one value, or gathered per tile.
+    enum Mode : uint8_t { kDirect, kScalar, kGather };
+    std::vector<Mode> mode(nin);
+    std::vector<std::unique_ptr<BroadcastWalker<1>>> walkers(nin);
+    int gathered = 0;
+    std::vector<int> gatherSlot(nin, -1);
+    for (size_t i = 0; i < nin; ++i) {
+      if (xs[i]->numel() == 1) {
+        mode[i] = kScalar;
+      } else if (xs[i]->numel() == total) {
+        mode[i] = kDirect;  // it broadcasts to `out` with as many elements: the same layout
+      } else {
+        mode[i] = kGather;
+        walkers[i] =
+            std::make_unique<BroadcastWalker<1>>(out, std::array<const Dims*, 1>{shapes[i]});
+        gatherSlot[i] = gathered++;
+      }
+    }
+    const int64_t tiles = (total + kTile - 1) / kTile;
+    const int slots = prog_.buffers + gathered;
+    float* Y = y->mutableData<float>();
+    // Threads get whole tiles; small outputs stay on the calling thread.
+    parallelFor(
+        tiles, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / kTile),
+        [&](int64_t t0, int64_t t1) {
+          std::vector<float> scratch(static_cast<size_t>(std::max(slots, 1)) * kTile);
+          auto buffer = [&](int k) { return scratch.data() + static_cast<size_t>(k) * kTile; };
+          std::vector<Src> reg(nin + prog_.code.size());
+          for (int64_t t = t0; t < t1; ++t) {
+            const int64_t begin = t * kTile;
+            const int64_t n = std::min(kTile, total - begin);
+            for (size_t i = 0; i < nin; ++i) {
+              const float* d = xs[i]->data<float>();
+              if (mode[i] == kScalar) {
+                reg[i] = Src{nullptr, d[0]};
+              } else if (mode[i] == kDirect) {
+                reg[i] = Src{d + begin, 0.0f};
+              } else {
+                float* g = buffer(prog_.buffers + gatherSlot[i]);
+                walkers[i]->walk(begin, begin + n,
+                                 [&](int64_t o, const std::array<int64_t, 1>& off, int64_t cnt,
+                                     const std::array<int64_t, 1>& st) {
+                                   float* dst = g + (o - begin);
+                                   const float* s = d + off[0];
+                                   if (st[0] == 1) {
+                                     for (int64_t k = 0; k < cnt; ++k) dst[k] = s[k];
+                                   } else {
+                                     const float v = s[0];
+                                     for (int64_t k = 0; k < cnt; ++k) dst[k] = v;
+                                   }
+                                 });
+                reg[i] = Src{g, 0.0f};
+              }
+            }
+            for (size_t j = 0; j < prog_.code.size(); ++j) {
+              const Instr& in = prog_.code[j];
+              auto src = [&](const Operand& o) {
+                return o.kind == Operand::kConst ? Src{nullptr, o.value}
+                                                 : reg[static_cast<size_t>(o.reg)];
+              };
+              float* dst = in.buffer < 0 ? Y + begin : buffer(in.buffer);
+              execute(in, dst, src(in.a), in.b.kind == Operand::kNone ? Src{} : src(in.b), n);
+              reg[nin + j] = Src{dst, 0.0f};
+            }
+          }
+        });
+    return Status::ok();
+  }
+
+ private:
+  explicit FusedElementwise(Program p) : prog_(std::move(p)) {}
+  Program prog_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeFusedElementwise(const KernelBuild& b) {
+  return FusedElementwise::create(b);
+}
+
+}  // namespace passlab::exec::cpu::fused

@@ -189,22 +189,22 @@
 <context>
     <name>PassStepCommand</name>
     <message>
-        <location filename="../ui/pipeline/pipeline_commands.cpp" line="17"/>
+        <location filename="../ui/pipeline/pipeline_commands.cpp" line="19"/>
         <source>Step %1: %2 (rolled back)</source>
         <translation>第 %1 步：%2（已回滚）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_commands.cpp" line="19"/>
+        <location filename="../ui/pipeline/pipeline_commands.cpp" line="21"/>
         <source>Step %1: %2 (skipped)</source>
         <translation>第 %1 步：%2（已跳过）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_commands.cpp" line="21"/>
+        <location filename="../ui/pipeline/pipeline_commands.cpp" line="23"/>
         <source>Step %1: %2 (no change)</source>
         <translation>第 %1 步：%2（无变化）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_commands.cpp" line="23"/>
+        <location filename="../ui/pipeline/pipeline_commands.cpp" line="25"/>
         <source>Step %1: %2</source>
         <translation>第 %1 步：%2</translation>
     </message>
@@ -220,7 +220,7 @@
 <context>
     <name>ResetPipelineCommand</name>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_commands.cpp" line="39"/>
+        <location filename="../ui/pipeline/pipeline_commands.cpp" line="48"/>
         <source>Reset the pipeline (%n step(s))</source>
         <translation>
             <numerusform>重置流水线（%n 步）</numerusform>
@@ -668,415 +668,446 @@
         <translation>正在运行优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="317"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="326"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="318"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="327"/>
         <source>Open &amp;Demo</source>
         <translation>打开示例(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="319"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="328"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="320"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="329"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="321"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="330"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="322"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="331"/>
         <source>&amp;Pipeline</source>
         <translation>流水线(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="323"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="332"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="324"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="333"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="325"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="334"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="326"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="335"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="327"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="336"/>
+        <source>&amp;Limit Passes to the Selection</source>
+        <translation>优化遍仅作用于所选内容(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="338"/>
+        <source>Passes only rewrite the selected node or the nodes of the selected group</source>
+        <translation>优化遍只改写所选节点或所选分组中的节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="339"/>
+        <source>E&amp;xclude the Selection from Passes</source>
+        <translation>优化遍不作用于所选内容(&amp;X)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="340"/>
+        <source>Passes leave the selected nodes as they are</source>
+        <translation>优化遍不改动所选节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
+        <source>Passes on &amp;Every Node</source>
+        <translation>优化遍作用于全部节点(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="342"/>
         <source>&amp;Load Recipe…</source>
         <translation>载入配方(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="328"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="343"/>
         <source>&amp;Export Recipe…</source>
         <translation>导出配方(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="329"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="344"/>
         <source>Export &amp;Report (HTML)…</source>
         <translation>导出报告(HTML)(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="330"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="331"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="346"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="332"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="347"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="333"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="348"/>
         <source>Export View as &amp;SVG…</source>
         <translation>将视图导出为 SVG(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="334"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="349"/>
         <source>Export View as &amp;PNG…</source>
         <translation>将视图导出为 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="335"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="350"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="336"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="337"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="338"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="353"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="339"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="354"/>
         <source>Find &amp;Next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="340"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="355"/>
         <source>Find &amp;Previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="342"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="357"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="343"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="358"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="344"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="359"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="360"/>
         <source>&amp;Actual Size</source>
         <translation>实际大小(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="346"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="361"/>
         <source>&amp;Expand All Groups</source>
         <translation>展开全部分组(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="347"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="362"/>
         <source>&amp;Collapse All Groups</source>
         <translation>折叠全部分组(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="348"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="363"/>
         <source>&amp;Lay Out Again</source>
         <translation>重新布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="349"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="364"/>
         <source>Arrow &amp;Labels (Type and Shape)</source>
         <translation>箭头标签（类型与形状）(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="350"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="365"/>
         <source>&amp;Minimap</source>
         <translation>缩略图(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="366"/>
         <source>&amp;About PassLab</source>
         <translation>关于 PassLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="367"/>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="353"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="368"/>
         <source>Properties</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="354"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="369"/>
         <source>Model Summary</source>
         <translation>模型概要</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="355"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="370"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="371"/>
         <source>Pipeline</source>
         <translation>流水线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="357"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="372"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="358"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="373"/>
         <source>&lt;opened&gt;</source>
         <translation>&lt;已打开&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="371"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="386"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="372"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="387"/>
         <source>%1[*] — PassLab</source>
         <translation>%1[*] — PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="428"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="446"/>
         <source>Laying out %1…</source>
         <translation>正在布局 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="471"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="489"/>
         <source>Discard changes?</source>
         <translation>放弃更改？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="472"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="490"/>
         <source>%1 has changes that are not saved. Discard them?</source>
         <translation>%1 有未保存的更改。要放弃这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="487"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="505"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="488"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="506"/>
         <source>Models (*.onnx *.txt *.onnxtxt);;ONNX models (*.onnx);;PassLab text format (*.txt *.onnxtxt);;All files (*)</source>
         <translation>模型 (*.onnx *.txt *.onnxtxt);;ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt *.onnxtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="505"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="523"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="509"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="527"/>
         <source>Opening cancelled</source>
         <translation>已取消打开</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="520"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="538"/>
         <source>Cannot open the model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="531"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="549"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="547"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="565"/>
         <source>Save Model As</source>
         <translation>模型另存为</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="548"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="566"/>
         <source>ONNX model (*.onnx);;PassLab text format (*.txt)</source>
         <translation>ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="553"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="571"/>
         <source>Overwrite the original?</source>
         <translation>覆盖原文件？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="554"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="572"/>
         <source>%1 is the file this model was opened from. Replace it with the current model?</source>
         <translation>%1 是打开此模型的原文件。要用当前模型替换它吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="567"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="585"/>
         <source>%1 is the file this model was opened from; it was not overwritten.</source>
         <translation>%1 是打开此模型的原文件，未被覆盖。</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="568"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="586"/>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="575"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="593"/>
         <source>Saving %1…</source>
         <translation>正在保存 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="582"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="600"/>
         <source>Cannot save the model</source>
         <translation>无法保存模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="590"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="658"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="668"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="608"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="676"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="686"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="603"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="621"/>
         <source>Export View as SVG</source>
         <translation>将视图导出为 SVG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="603"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="621"/>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="608"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="619"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="655"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="665"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="626"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="637"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="673"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="683"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="608"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="655"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="665"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="626"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="673"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="683"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="615"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="633"/>
         <source>Export View as PNG</source>
         <translation>将视图导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="615"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="633"/>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="619"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="637"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="675"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="681"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="699"/>
         <source>Cannot load the recipe</source>
         <translation>无法载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="675"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="682"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="686"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="704"/>
         <source>Loaded the recipe %1</source>
         <translation>已载入配方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="692"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="731"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="743"/>
+        <source>Select a node or a group first</source>
+        <translation>请先选择一个节点或分组</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="754"/>
         <source>Export Recipe</source>
         <translation>导出配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="692"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="754"/>
         <source>PassLab recipe (*.json)</source>
         <translation>PassLab 配方 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="698"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="760"/>
         <source>Load Recipe</source>
         <translation>载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="699"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="761"/>
         <source>PassLab recipe (*.json);;All files (*)</source>
         <translation>PassLab 配方 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="709"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="771"/>
         <source>Export Report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="709"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="771"/>
         <source>HTML page (*.html)</source>
         <translation>HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="732"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="794"/>
         <source>About PassLab</source>
         <translation>关于 PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="733"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="795"/>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
@@ -1152,167 +1183,191 @@
         <translation>更窄的数值格式</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="207"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="217"/>
         <source>Running %1 (%2 of %3)…</source>
         <translation>正在运行 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="226"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="236"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="228"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="238"/>
         <source>Choose passes…</source>
         <translation>选择优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="229"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="239"/>
         <source>Basic: structural cleanup</source>
         <translation>基础：结构清理</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="230"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="240"/>
         <source>Default: cleanup, fusion, substitution</source>
         <translation>默认：清理、融合、替换</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="231"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="241"/>
         <source>All passes</source>
         <translation>全部优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="232"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="242"/>
         <source>Pass</source>
         <translation>优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="232"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="242"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="233"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="243"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="234"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="244"/>
         <source>Move &amp;Down</source>
         <translation>下移(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="235"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="245"/>
         <source>Option</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="235"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="245"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="236"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="246"/>
         <source>Check the outputs numerically after each pass</source>
         <translation>每个优化遍之后对输出做数值检查</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="238"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="248"/>
         <source>Runs the model before the first Step and after each Step on the same seeded inputs and compares the outputs; the run stops at the first pass that changes them.</source>
         <translation>在第一步之前和每一步之后，用相同的随机种子输入运行模型并比较输出；运行在第一个改变输出的优化遍处停止。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="240"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="250"/>
         <source>Standard ONNX only</source>
         <translation>仅限标准 ONNX</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="242"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="252"/>
         <source>Passes that would emit PassLab or ONNX Runtime operators are skipped.</source>
         <translation>会生成 PassLab 或 ONNX Runtime 专有算子的优化遍将被跳过。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="243"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="253"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="244"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="254"/>
         <source>Apply the next pass</source>
         <translation>应用下一个优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="245"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="255"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="246"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="256"/>
         <source>Apply every switched-on pass from the next one to the end</source>
         <translation>从下一个起应用所有已启用的优化遍，直到末尾</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="247"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="257"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="248"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="258"/>
         <source>Back to the model before the first Step (undoable)</source>
         <translation>回到第一步之前的模型（可撤销）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="249"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="259"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="250"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="260"/>
         <source>Stop after the pass that is running</source>
         <translation>在当前运行的优化遍结束后停止</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="287"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="261"/>
+        <source>All Nodes</source>
+        <translation>全部节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="262"/>
+        <source>Let the passes work on every node again</source>
+        <translation>让优化遍重新作用于全部节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="299"/>
         <source>May change results in the last bits.</source>
         <translation>可能改变结果的最低几位。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="289"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="301"/>
         <source>May emit operators outside standard ONNX.</source>
         <translation>可能生成标准 ONNX 之外的算子。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="364"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="376"/>
         <source>Choose a pass to see what it does and its options.</source>
         <translation>选择一个优化遍以查看它的作用和选项。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="372"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="384"/>
         <source>No options.</source>
         <translation>无选项。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="387"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="399"/>
         <source>Default: %1</source>
         <translation>默认值：%1</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="447"/>
+        <source>Passes work only on the %n selected node(s).</source>
+        <translation>
+            <numerusform>优化遍仅作用于所选的 %n 个节点。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="450"/>
+        <source>%n node(s) excluded from the passes.</source>
+        <translation>
+            <numerusform>%n 个节点不受优化遍影响。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="428"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="455"/>
         <source>No pass is switched on.</source>
         <translation>没有启用任何优化遍。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="429"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="456"/>
         <source>Next: %1</source>
         <translation>下一个：%1</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="436"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="463"/>
         <source>No pass has run on this model yet.</source>
         <translation>此模型尚未运行任何优化遍。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="437"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="464"/>
         <source>%n step(s) applied.</source>
         <translation>
             <numerusform>已应用 %n 步。</numerusform>
@@ -1322,30 +1377,30 @@
 <context>
     <name>passlab::ui::PipelineSession</name>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="221"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="226"/>
         <source>The numeric check cannot run, so it is off for this run: %1</source>
         <translation>数值检查无法运行，本次运行不做检查：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="233"/>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="244"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="238"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="249"/>
         <source>Cancelled after %n pass(es)</source>
         <translation>
             <numerusform>已在 %n 个优化遍后取消</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="264"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="270"/>
         <source>%1 failed and was rolled back: %2</source>
         <translation>%1 失败并已回滚：%2</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="269"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="275"/>
         <source>%1 changed the outputs (%2); the run stopped there</source>
         <translation>%1 改变了输出（%2）；运行在此停止</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="310"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="316"/>
         <source>The model changed while the passes ran; their results were dropped.</source>
         <translation>优化遍运行期间模型发生了变化；其结果已丢弃。</translation>
     </message>

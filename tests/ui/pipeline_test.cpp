@@ -256,6 +256,34 @@ class PipelineTest : public QObject {
     QVERIFY(finished.at(0).at(0).toString().contains(QStringLiteral("dropped")));
   }
 
+  void excludedNodesAreLeftAlone() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    rewrite::NodeFilter f;
+    for (const auto& n : doc.model().graph().nodes())
+      if (n->opType() == "BatchNormalization" || n->opType() == "Conv") f.excluded.insert(n->id());
+    QCOMPARE(f.excluded.size(), size_t{2});
+    s->setNodeFilter(f);
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    bool bn = false;
+    for (const auto& n : doc.model().graph().nodes()) bn |= n->opType() == "BatchNormalization";
+    QVERIFY2(bn, "the excluded BatchNormalization was not folded");
+    // The recipe remembers the exclusion.
+    pipeline::Recipe r = s->recipe();
+    QVERIFY(!r.passes.empty());
+    QCOMPARE(r.passes.front().filter.excluded, f.excluded);
+    // Without the exclusion the same run folds it.
+    Document other;
+    openDemo(other, QStringLiteral("cnn_block"));
+    auto* s2 = new PipelineSession(&other);
+    QVERIFY(s2->runAll());
+    QVERIFY(waitRun(s2));
+    for (const auto& n : other.model().graph().nodes())
+      QVERIFY(n->opType() != "BatchNormalization");
+  }
+
   void timelineFoldsStepsThatChangedNothing() {
     Document doc;
     openDemo(doc, QStringLiteral("transformer_block"));
@@ -486,6 +514,16 @@ class PipelineTest : public QObject {
     main->select(Selection::ofNode(GraphRef(), made));
     QVERIFY2(w.properties()->provenanceText().contains(QStringLiteral("Made by")),
              qPrintable(w.properties()->provenanceText()));
+
+    // The selection can be kept away from the passes, or be all they touch.
+    w.excludeSelectionFromPasses();
+    QCOMPARE(w.pipeline()->nodeFilter().excluded.count(made), size_t{1});
+    QVERIFY(panel->filterText().contains(QStringLiteral("excluded")));
+    w.limitPassesToSelection();
+    QCOMPARE(w.pipeline()->nodeFilter().only.size(), size_t{1});
+    QCOMPARE(w.pipeline()->enabledSpecs().front().filter.only.count(made), size_t{1});
+    w.pipeline()->setNodeFilter({});
+    QVERIFY(w.pipeline()->enabledSpecs().front().filter.empty());
 
     // Undo from the window takes the last Step away and the Timeline follows.
     const int n = static_cast<int>(w.pipeline()->steps().size());

@@ -136,6 +136,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         break;
       }
   });
+  connect(pipeline_, &PipelineSession::nodeFilterChanged, this, &MainWindow::updateActions);
   connect(pipeline_, &PipelineSession::stepsChanged, this, [this] {
     // A Step undone (or reset) is no longer shown.
     const auto& steps = pipeline_->steps();
@@ -198,6 +199,10 @@ void MainWindow::createActions() {
   runAllAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_R), [this] { pipeline_->runAll(); });
   resetAction_ = make(QKeySequence(), [this] { pipeline_->reset(); });
   cancelRunAction_ = make(QKeySequence(), [this] { pipeline_->cancel(); });
+  limitToSelectionAction_ = make(QKeySequence(), [this] { limitPassesToSelection(); });
+  excludeSelectionAction_ = make(QKeySequence(), [this] { excludeSelectionFromPasses(); });
+  clearNodeFilterAction_ =
+      make(QKeySequence(), [this] { pipeline_->setNodeFilter(rewrite::NodeFilter()); });
   quitAction_ = make(QKeySequence::Quit, [this] { close(); });
   undoAction_ = doc_->undoStack()->createUndoAction(this);
   undoAction_->setShortcut(QKeySequence::Undo);
@@ -305,6 +310,10 @@ void MainWindow::createMenus() {
   pipelineMenu_->addAction(cancelRunAction_);
   pipelineMenu_->addAction(resetAction_);
   pipelineMenu_->addSeparator();
+  pipelineMenu_->addAction(limitToSelectionAction_);
+  pipelineMenu_->addAction(excludeSelectionAction_);
+  pipelineMenu_->addAction(clearNodeFilterAction_);
+  pipelineMenu_->addSeparator();
   pipelineMenu_->addAction(loadRecipeAction_);
   pipelineMenu_->addAction(exportRecipeAction_);
   pipelineMenu_->addAction(exportReportAction_);
@@ -324,6 +333,12 @@ void MainWindow::retranslateUi() {
   runAllAction_->setText(tr("Run &All"));
   resetAction_->setText(tr("&Reset"));
   cancelRunAction_->setText(tr("&Cancel Run"));
+  limitToSelectionAction_->setText(tr("&Limit Passes to the Selection"));
+  limitToSelectionAction_->setStatusTip(
+      tr("Passes only rewrite the selected node or the nodes of the selected group"));
+  excludeSelectionAction_->setText(tr("E&xclude the Selection from Passes"));
+  excludeSelectionAction_->setStatusTip(tr("Passes leave the selected nodes as they are"));
+  clearNodeFilterAction_->setText(tr("Passes on &Every Node"));
   loadRecipeAction_->setText(tr("&Load Recipe…"));
   exportRecipeAction_->setText(tr("&Export Recipe…"));
   exportReportAction_->setText(tr("Export &Report (HTML)…"));
@@ -388,6 +403,9 @@ void MainWindow::updateActions() {
   loadRecipeAction_->setEnabled(!running);
   exportRecipeAction_->setEnabled(applied);
   exportReportAction_->setEnabled(applied);
+  limitToSelectionAction_->setEnabled(has && !running);
+  excludeSelectionAction_->setEnabled(has && !running);
+  clearNodeFilterAction_->setEnabled(!pipeline_->nodeFilter().empty() && !running);
 }
 
 void MainWindow::updateDemoMenu() {
@@ -685,6 +703,50 @@ bool MainWindow::loadRecipeFrom(const QString& path) {
   pipelineDock_->raise();
   statusBar()->showMessage(tr("Loaded the recipe %1").arg(QFileInfo(path).fileName()), 5000);
   return true;
+}
+
+std::vector<ir::NodeId> MainWindow::selectedNodes() const {
+  GraphPanel* p = tabs_->current();
+  if (p == nullptr) return {};
+  const Selection& s = p->selection();
+  if (s.kind == Selection::Kind::kNode) return {s.node};
+  std::vector<ir::NodeId> out;
+  if (s.kind == Selection::Kind::kGroup) {
+    int g = p->groups().find(s.group);
+    std::vector<int> stack;
+    if (g >= 0) stack.push_back(g);
+    while (!stack.empty()) {
+      const layout::Group& cur = p->groups().group(stack.back());
+      stack.pop_back();
+      out.insert(out.end(), cur.nodes.begin(), cur.nodes.end());
+      stack.insert(stack.end(), cur.children.begin(), cur.children.end());
+    }
+  }
+  return out;
+}
+
+void MainWindow::limitPassesToSelection() {
+  std::vector<ir::NodeId> nodes = selectedNodes();
+  if (nodes.empty()) {
+    statusBar()->showMessage(tr("Select a node or a group first"), 5000);
+    return;
+  }
+  rewrite::NodeFilter f = pipeline_->nodeFilter();
+  f.only = {nodes.begin(), nodes.end()};
+  pipeline_->setNodeFilter(std::move(f));
+  pipelineDock_->raise();
+}
+
+void MainWindow::excludeSelectionFromPasses() {
+  std::vector<ir::NodeId> nodes = selectedNodes();
+  if (nodes.empty()) {
+    statusBar()->showMessage(tr("Select a node or a group first"), 5000);
+    return;
+  }
+  rewrite::NodeFilter f = pipeline_->nodeFilter();
+  f.excluded.insert(nodes.begin(), nodes.end());
+  pipeline_->setNodeFilter(std::move(f));
+  pipelineDock_->raise();
 }
 
 void MainWindow::exportRecipe() {

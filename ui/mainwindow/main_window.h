@@ -55,6 +55,11 @@ class MainWindow : public QMainWindow {
   bool exportRecipeTo(const QString& path);
   bool exportReportTo(const QString& path);
   bool loadRecipeFrom(const QString& path);
+  // The nodes of the current graph's selection (a node, or a group's members).
+  std::vector<ir::NodeId> selectedNodes() const;
+  // Passes work only on the selection / never on it.
+  void limitPassesToSelection();
+  void excludeSelectionFromPasses();
 
   // Opens a model file (ONNX or text format, or a ":/demos/..." resource) on
   // a worker thread; the window stays responsive and the load can be cancelled.
@@ -139,6 +144,9 @@ class MainWindow : public QMainWindow {
   QAction* runAllAction_;
   QAction* resetAction_;
   QAction* cancelRunAction_;
+  QAction* limitToSelectionAction_;
+  QAction* excludeSelectionAction_;
+  QAction* clearNodeFilterAction_;
   QAction* quitAction_;
   QAction* undoAction_;
   QAction* redoAction_;

@@ -3,14 +3,16 @@
 namespace passlab::ui {
 
 PassStepCommand::PassStepCommand(PipelineSession* session, AppliedStepPtr step,
-                                 std::string lastRunBefore, std::string lastRunAfter)
+                                 std::string lastRunBefore, std::string lastRunAfter,
+                                 bool deferFirstModel)
     : session_(session),
       step_(std::move(step)),
       lastRunBefore_(std::move(lastRunBefore)),
       lastRunAfter_(std::move(lastRunAfter)) {
   const pipeline::Step& s = step_->step;
-  // A Step that changed nothing leaves the model alone: nothing to swap.
-  if (s.changed && !s.rolledBack) other_ = std::make_unique<ir::Model>(step_->after->clone());
+  // A Step that changed nothing leaves the model alone.
+  changesModel_ = s.changed && !s.rolledBack;
+  deferFirst_ = deferFirstModel && changesModel_;
   const int number = static_cast<int>(session_->steps().size()) + 1;
   QString pass = QString::fromStdString(s.passId);
   if (s.rolledBack)
@@ -24,12 +26,19 @@ PassStepCommand::PassStepCommand(PipelineSession* session, AppliedStepPtr step,
 }
 
 void PassStepCommand::redo() {
-  if (other_) session_->document()->swapModel(other_);
+  if (changesModel_ && !deferFirst_) {
+    auto m = std::make_unique<ir::Model>(step_->after->clone());
+    session_->document()->swapModel(m);
+  }
+  deferFirst_ = false;
   session_->appendStep(step_, lastRunAfter_);
 }
 
 void PassStepCommand::undo() {
-  if (other_) session_->document()->swapModel(other_);
+  if (changesModel_) {
+    auto m = std::make_unique<ir::Model>(step_->before->clone());
+    session_->document()->swapModel(m);
+  }
   session_->removeLastStep(lastRunBefore_);
 }
 

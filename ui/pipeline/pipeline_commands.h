@@ -1,6 +1,7 @@
 // Undo commands of the pipeline: one per applied Step (the model before and
-// after it), and Reset (back to the model before the first Step). Like every
-// command they swap whole models in the document, so node ids stay valid.
+// after it, from the Step's snapshots), and Reset (back to the model before
+// the first Step). Like every command they replace whole models in the
+// document, so node ids stay valid.
 #pragma once
 
 #include <QCoreApplication>
@@ -20,8 +21,11 @@ class PassStepCommand : public QUndoCommand {
 
  public:
   // `lastRunBefore`/`lastRunAfter`: the session's "last pass run" on either side.
+  // `deferFirstModel`: the first redo leaves the model alone because a later
+  // command of the same run sets the final one (a run of N Steps swaps the
+  // document's model once, not N times).
   PassStepCommand(PipelineSession* session, AppliedStepPtr step, std::string lastRunBefore,
-                  std::string lastRunAfter);
+                  std::string lastRunAfter, bool deferFirstModel = false);
   void redo() override;
   void undo() override;
   const AppliedStepPtr& step() const { return step_; }
@@ -30,7 +34,10 @@ class PassStepCommand : public QUndoCommand {
   PipelineSession* session_;
   AppliedStepPtr step_;
   std::string lastRunBefore_, lastRunAfter_;
-  std::unique_ptr<ir::Model> other_;  // the model not in the document (null: no change)
+  // The document gets a copy of the Step's snapshot (weights shared) when the
+  // Step is done or undone; the command itself holds no model.
+  bool changesModel_ = false;
+  bool deferFirst_ = false;
 };
 
 class ResetPipelineCommand : public QUndoCommand {

@@ -138,6 +138,9 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   standardOnly_ = new QCheckBox(this);
   standardOnly_->setChecked(session_->standardOnly());
   next_ = new QLabel(this);
+  filter_ = new QLabel(this);
+  filter_->setWordWrap(true);
+  clearFilter_ = new QPushButton(this);
   step_ = new QPushButton(this);
   runAll_ = new QPushButton(this);
   reset_ = new QPushButton(this);
@@ -164,6 +167,10 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   col->addWidget(options_, 1);
   col->addWidget(check_);
   col->addWidget(standardOnly_);
+  auto* filterRow = new QHBoxLayout;
+  filterRow->addWidget(filter_, 1);
+  filterRow->addWidget(clearFilter_);
+  col->addLayout(filterRow);
   col->addWidget(next_);
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {step_, runAll_, reset_, cancel_}) buttons->addWidget(b);
@@ -190,6 +197,9 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   connect(runAll_, &QPushButton::clicked, session_, &PipelineSession::runAll);
   connect(reset_, &QPushButton::clicked, session_, &PipelineSession::reset);
   connect(cancel_, &QPushButton::clicked, session_, &PipelineSession::cancel);
+  connect(clearFilter_, &QPushButton::clicked, this,
+          [this] { session_->setNodeFilter(rewrite::NodeFilter()); });
+  connect(session_, &PipelineSession::nodeFilterChanged, this, &PipelinePanel::updateState);
   connect(session_, &PipelineSession::planChanged, this, [this] {
     if (!building_) rebuildTree();
     updateState();
@@ -248,6 +258,8 @@ void PipelinePanel::retranslateUi() {
   reset_->setToolTip(tr("Back to the model before the first Step (undoable)"));
   cancel_->setText(tr("Cancel"));
   cancel_->setToolTip(tr("Stop after the pass that is running"));
+  clearFilter_->setText(tr("All Nodes"));
+  clearFilter_->setToolTip(tr("Let the passes work on every node again"));
   rebuildTree();
   showOptions();
   updateState();
@@ -408,6 +420,10 @@ void PipelinePanel::onOptionEdited(int row, int column) {
   updateState();
 }
 
+QString PipelinePanel::filterText() const {
+  return filter_->text();
+}
+
 QString PipelinePanel::statusText() const {
   return status_->text();
 }
@@ -425,6 +441,17 @@ void PipelinePanel::updateState() {
   preset_->setEnabled(!running);
   check_->setEnabled(!running);
   standardOnly_->setEnabled(!running);
+  const rewrite::NodeFilter& f = session_->nodeFilter();
+  QStringList scope;
+  if (!f.only.empty())
+    scope << tr("Passes work only on the %n selected node(s).", "",
+                static_cast<int>(f.only.size()));
+  if (!f.excluded.empty())
+    scope << tr("%n node(s) excluded from the passes.", "", static_cast<int>(f.excluded.size()));
+  filter_->setText(scope.join(QLatin1Char(' ')));
+  filter_->setVisible(!f.empty());
+  clearFilter_->setVisible(!f.empty());
+  clearFilter_->setEnabled(!running);
   next_->setText(next.empty() ? tr("No pass is switched on.")
                               : tr("Next: %1").arg(QString::fromStdString(next)));
   progress_->setVisible(running);

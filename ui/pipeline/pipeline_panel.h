@@ -36,6 +36,7 @@ class PipelinePanel : public QWidget {
   QPushButton* resetButton() const { return reset_; }
   QPushButton* cancelButton() const { return cancel_; }
   QCheckBox* checkBox() const { return check_; }
+  QString filterText() const;
   QString statusText() const;
   // Selects a pass in the list (its options show).
   void selectPass(const QString& id);
@@ -65,6 +66,8 @@ class PipelinePanel : public QWidget {
   QCheckBox* check_;
   QCheckBox* standardOnly_;
   QLabel* next_;
+  QLabel* filter_;
+  QPushButton* clearFilter_;
   QPushButton* step_;
   QPushButton* runAll_;
   QPushButton* reset_;

@@ -127,7 +127,7 @@ Status PipelineSession::applyLevel(const std::string& level) {
 std::vector<pipeline::PassSpec> PipelineSession::enabledSpecs() const {
   std::vector<pipeline::PassSpec> specs;
   for (const PlanEntry& e : plan_)
-    if (e.enabled) specs.push_back({e.id, e.options, {}});
+    if (e.enabled) specs.push_back({e.id, e.options, filter_});
   return specs;
 }
 
@@ -144,6 +144,11 @@ std::string PipelineSession::nextPass() const {
   return {};
 }
 
+void PipelineSession::setNodeFilter(rewrite::NodeFilter filter) {
+  filter_ = std::move(filter);
+  emit nodeFilterChanged();
+}
+
 void PipelineSession::setNumericCheck(bool on) {
   numericCheck_ = on;
 }
@@ -154,7 +159,7 @@ bool PipelineSession::step() {
   std::string id = nextPass();
   if (id.empty()) return false;
   for (const PlanEntry& e : plan_)
-    if (e.id == id) return start({{e.id, e.options, {}}});
+    if (e.id == id) return start({{e.id, e.options, filter_}});
   return false;
 }
 
@@ -165,7 +170,7 @@ bool PipelineSession::runAll() {
   bool on = false;
   for (const PlanEntry& e : plan_) {
     if (e.id == first) on = true;
-    if (on && e.enabled) specs.push_back({e.id, e.options, {}});
+    if (on && e.enabled) specs.push_back({e.id, e.options, filter_});
   }
   return start(std::move(specs));
 }
@@ -253,6 +258,7 @@ bool PipelineSession::start(std::vector<pipeline::PassSpec> specs) {
       for (ir::NodeId id : s.summary.added)
         provenance.recordDerived(id, pm.provenance().origins(id), pm.provenance().createdBy(id));
       rec->provenance = provenance;
+      rec->filter = specs[static_cast<size_t>(i)].filter;
       current = rec->after;
       QString next =
           i + 1 < total ? QString::fromStdString(specs[static_cast<size_t>(i + 1)].id) : QString();
@@ -310,9 +316,23 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
       message = tr("The model changed while the passes ran; their results were dropped.");
     done.clear();
   }
-  for (AppliedStepPtr& s : done) {
+  // One command per Step; the document's model is replaced once, by the last
+  // Step that changed it, and the insights are rebuilt once.
+  int lastChange = -1;
+  for (int i = 0; i < static_cast<int>(done.size()); ++i)
+    if (done[static_cast<size_t>(i)]->step.changed &&
+        !done[static_cast<size_t>(i)]->step.rolledBack)
+      lastChange = i;
+  batching_ = true;
+  for (int i = 0; i < static_cast<int>(done.size()); ++i) {
+    AppliedStepPtr& s = done[static_cast<size_t>(i)];
     std::string before = lastRun_;
-    doc_->undoStack()->push(new PassStepCommand(this, s, before, s->step.passId));
+    doc_->undoStack()->push(new PassStepCommand(this, s, before, s->step.passId, i < lastChange));
+  }
+  batching_ = false;
+  if (!done.empty()) {
+    publishInsights();
+    emit stepsChanged();
   }
   emit runningChanged(false);
   emit runFinished(message);
@@ -340,7 +360,7 @@ pipeline::Recipe PipelineSession::recipe() const {
           if (o.name == k && o.defaultValue == v) isDefault = true;
       if (!isDefault) overrides.emplace_back(k, v);
     }
-    r.passes.push_back({s->step.passId, std::move(overrides), {}});
+    r.passes.push_back({s->step.passId, std::move(overrides), s->filter});
   }
   return r;
 }
@@ -365,6 +385,7 @@ Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {
 void PipelineSession::appendStep(AppliedStepPtr step, std::string lastRun) {
   steps_.push_back(std::move(step));
   lastRun_ = std::move(lastRun);
+  if (batching_) return;  // once at the end of the run
   publishInsights();
   emit stepsChanged();
 }
@@ -397,6 +418,8 @@ void PipelineSession::onDocumentChanged(const DocumentChange& change) {
   }
   steps_.clear();
   lastRun_.clear();
+  filter_ = rewrite::NodeFilter();  // node ids of another model
+  emit nodeFilterChanged();
   checker_.reset();
   checkedOriginal_.reset();
   emit stepsChanged();

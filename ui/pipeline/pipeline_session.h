@@ -44,6 +44,8 @@ struct AppliedStep {
   std::shared_ptr<const ir::Model> before, after;
   // Which original nodes every node stands for, across all Steps up to this one.
   rewrite::Provenance provenance;
+  // The nodes the pass was limited to or kept away from (empty: the whole graph).
+  rewrite::NodeFilter filter;
 };
 using AppliedStepPtr = std::shared_ptr<const AppliedStep>;
 
@@ -85,6 +87,10 @@ class PipelineSession : public QObject {
   void setCheckInputSets(int n) { checkInputSets_ = std::max(1, n); }
   bool standardOnly() const { return standardOnly_; }
   void setStandardOnly(bool on) { standardOnly_ = on; }
+  // Limits the passes to some nodes (`only`) and/or keeps them away from some
+  // (`excluded`): a selected subgraph, a node left alone. Empty: every node.
+  const rewrite::NodeFilter& nodeFilter() const { return filter_; }
+  void setNodeFilter(rewrite::NodeFilter filter);
 
   // ---- running ----
   // Applies the next enabled pass / every enabled pass from the next one to the
@@ -118,6 +124,7 @@ class PipelineSession : public QObject {
 
  signals:
   void planChanged();
+  void nodeFilterChanged();
   void stepsChanged();
   void runningChanged(bool running);
   // `done` of `total` passes finished; `current` is the one running now ("" at the end).
@@ -139,6 +146,7 @@ class PipelineSession : public QObject {
   bool numericCheck_ = true;
   int checkInputSets_ = 2;
   bool standardOnly_ = true;
+  rewrite::NodeFilter filter_;
 
   std::vector<AppliedStepPtr> steps_;
   std::string lastRun_;
@@ -153,6 +161,7 @@ class PipelineSession : public QObject {
   QFuture<void> future_;
   std::vector<AppliedStepPtr> pending_;  // finished by the worker, not yet on the undo stack
   int undoIndexAtStart_ = 0;
+  bool batching_ = false;  // pushing a run's commands
   std::string lastRunAtStart_;
 };
 

@@ -1,5 +1,6 @@
 #include "app/cli/run_inputs.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/io/npy.h"
@@ -30,7 +31,8 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
     } else if (auto eq = s.find('='); eq != std::string::npos && eq > 0) {
       files[s.substr(0, eq)] = s.substr(eq + 1);
     } else {
-      return invalidArgument("--input '" + s + "': expected NAME=FILE.npy, random, zeros or arange");
+      return invalidArgument("--input '" + s +
+                             "': expected NAME=FILE.npy, random, zeros or arange");
     }
   }
   for (const std::string& d : spec.dims) {
@@ -46,11 +48,27 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
       return invalidArgument("--dim '" + d + "': the value must be a non-negative integer");
     }
   }
+  // A --dim must name a symbolic dim of some input (a typo would silently stay 1).
+  std::vector<std::string> symbols;
+  for (const exec::InputInfo& in : ex.inputs())
+    if (in.type.isTensor() && in.type.hasShape())
+      for (const ir::Dim& d : in.type.shape()->dims())
+        if (d.isSymbolic() && std::find(symbols.begin(), symbols.end(), d.param()) == symbols.end())
+          symbols.push_back(d.param());
+  for (const auto& [name, value] : fill.dims) {
+    if (std::find(symbols.begin(), symbols.end(), name) != symbols.end()) continue;
+    std::string known;
+    for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
+    return invalidArgument(
+        "--dim " + name + "=...: no input has a dim named '" + name + "' (" +
+        (known.empty() ? "the inputs have no symbolic dims" : "symbolic dims: " + known) + ")");
+  }
   PreparedInputs out;
   for (const auto& [name, file] : files) {
     bool known = false;
     for (const exec::InputInfo& in : ex.inputs()) known = known || in.name == name;
-    if (!known) return invalidArgument("--input " + name + "=...: the model has no input '" + name + "'");
+    if (!known)
+      return invalidArgument("--input " + name + "=...: the model has no input '" + name + "'");
   }
   const char* fillName = fill.fill == exec::Fill::kRandom  ? "random"
                          : fill.fill == exec::Fill::kZeros ? "zeros"

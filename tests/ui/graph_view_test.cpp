@@ -330,7 +330,10 @@ class GraphViewTest : public QObject {
     QSignalSpy spy(&panel, &GraphPanel::selectionChanged);
     // Still far out, but as near as the picture allows: a box is a few pixels.
     const qreal z = panel.view()->overviewResolution();
-    QVERIFY2(z > 0.05, qPrintable(QStringLiteral("%1, scene %2 x %3").arg(z).arg(panel.scene()->sceneRect().width()).arg(panel.scene()->sceneRect().height())));
+    QVERIFY2(z > 0.05, qPrintable(QStringLiteral("%1, scene %2 x %3")
+                                      .arg(z)
+                                      .arg(panel.scene()->sceneRect().width())
+                                      .arg(panel.scene()->sceneRect().height())));
     panel.view()->setZoom(z);
     QVERIFY(panel.view()->showsOverview());
     panel.view()->centerOn(box->rect().center());

@@ -1,22 +1,19 @@
 // freeze_initializer_inputs — weights listed as graph inputs become constants.
 //
-// Before:  main (float[1,3,8,8] x, float[4,3,3,3] w) => (y) <float[4,3,3,3] w = {...}> { y = Conv(x, w) }
-// After:   main (float[1,3,8,8] x) => (y) <float[4,3,3,3] w = {...}> { y = Conv(x, w) }
-// Why: from IR version 4 an initializer that is also a graph input is only a
-// default — a caller may override it — so no pass may fold it (ONNX Runtime
-// does the same). Many exporters (PyTorch before 1.4 with
-// keep_initializers_as_inputs, every IR 3 model, where it was required) list
-// every weight as an input, which blocks every weight fusion. This pass
-// removes those entries from the main graph's inputs, so the weights are
-// constants: callers can no longer override them (the model's interface
-// loses those optional inputs; nothing else changes, outputs are bit for
-// bit the same). Models below IR version 4 are raised to 4, the first
-// version that allows an initializer that is not an input; ONNX Runtime
-// already treats initializers as constants below IR 4.
-// Conditions: main graph only (subgraph inputs never carry initializers); an
-// initializer that is also a graph output is left alone (the option `keep`,
-// a comma-separated list of names, keeps others overridable).
-// Opsets: 1-28 (IR versions 1-11).
+// Before:  main (float[1,3,8,8] x, float[4,3,3,3] w) => (y) <float[4,3,3,3] w = {...}> { y =
+// Conv(x, w) } After:   main (float[1,3,8,8] x) => (y) <float[4,3,3,3] w = {...}> { y = Conv(x, w)
+// } Why: from IR version 4 an initializer that is also a graph input is only a default — a caller
+// may override it — so no pass may fold it (ONNX Runtime does the same). Many exporters (PyTorch
+// before 1.4 with keep_initializers_as_inputs, every IR 3 model, where it was required) list every
+// weight as an input, which blocks every weight fusion. This pass removes those entries from the
+// main graph's inputs, so the weights are constants: callers can no longer override them (the
+// model's interface loses those optional inputs; nothing else changes, outputs are bit for bit the
+// same). IR 3 models are raised to 4, the first version that allows an initializer that is not an
+// input; ONNX Runtime already treats initializers as constants below IR 4. IR 1 and 2 files are
+// left alone: their exporters relied on legacy broadcasting that readers (PassLab's executor
+// included) recognise by the IR version. Conditions: main graph only (subgraph inputs never carry
+// initializers); an initializer that is also a graph output is left alone (the option `keep`, a
+// comma-separated list of names, keeps others overridable). Opsets: 1-28 (IR versions 1-11).
 #include <algorithm>
 #include <sstream>
 
@@ -46,6 +43,13 @@ class FreezeInitializerInputs final : public Pass {
     std::vector<ir::Value*> frozen;
     for (ir::Value* v : model.graph().inputs()) {
       if (!v->isInitializer()) continue;
+      if (model.irVersion < 3) {
+        note(ctx, v,
+             "IR version " + std::to_string(model.irVersion) +
+                 " is from before opset 7 broadcasting; raising it would change how the file's "
+                 "legacy broadcasts are read");
+        continue;
+      }
       if (std::find(keep.begin(), keep.end(), v->name()) != keep.end()) {
         note(ctx, v, "kept as an input (option keep)");
         continue;

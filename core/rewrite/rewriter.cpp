@@ -19,7 +19,7 @@ ir::Node* Rewriter::addNode(ir::Graph& graph, std::string opType, std::string do
   std::string hint = name.empty() ? opType : name;
   ir::Graph& g = before ? *before->owner() : graph;
   ir::Node* n = g.addNode(opType, std::move(domain), inputs, numOutputs, before, hint);
-  n->setName(name.empty() ? g.freshName(hint) : name);
+  n->setName(uniqueNodeName(g, name.empty() ? g.freshName(hint) : name));
   record(EditKind::kNodeAdded, n->id(), ownerId(g), -1, "", "", n->opType());
   if (provenance_) {
     std::vector<ir::NodeId> from;
@@ -27,6 +27,18 @@ ir::Node* Rewriter::addNode(ir::Graph& graph, std::string opType, std::string do
     if (!from.empty()) provenance_->recordDerived(n->id(), from, passId_);
   }
   return n;
+}
+
+std::string Rewriter::uniqueNodeName(const ir::Graph& g, std::string wanted) {
+  auto [it, fresh] = nodeNames_.try_emplace(&g);
+  std::unordered_set<std::string>& names = it->second;
+  if (fresh)
+    for (const auto& n : g.nodes())
+      if (!n->name().empty()) names.insert(n->name());
+  std::string name = wanted;
+  for (int k = 1; names.count(name); ++k) name = wanted + "_" + std::to_string(k);
+  names.insert(name);
+  return name;
 }
 
 void Rewriter::removeNode(ir::Node* node) {

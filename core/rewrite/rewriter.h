@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/ir/model.h"
@@ -65,8 +67,14 @@ class Rewriter {
   void record(EditKind kind, ir::NodeId node, ir::NodeId graphOwner, int index, std::string from,
               std::string to, std::string detail = "");
 
+  // A name for a new node in `g` that no other node of `g` has (ONNX Runtime
+  // refuses files with two nodes of one name). The names in use are collected
+  // once per graph, so naming stays O(1) per node.
+  std::string uniqueNodeName(const ir::Graph& g, std::string wanted);
+
   ir::Model& model_;
   EditLog& log_;
+  std::unordered_map<const ir::Graph*, std::unordered_set<std::string>> nodeNames_;
   Provenance* provenance_;
   std::string passId_;
 };

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -34,6 +35,14 @@ int main(int argc, char** argv) {
       std::printf("SKIP %s: opset %lld is newer than libonnx 1.12 knows (17)\n", argv[1],
                   static_cast<long long>(op.version()));
       return 77;
+    }
+  // Also what ONNX Runtime refuses and libonnx 1.12 does not check: two
+  // nodes of one (non-empty) name in a graph.
+  std::set<std::string> names;
+  for (const auto& n : model.graph().node())
+    if (!n.name().empty() && !names.insert(n.name()).second) {
+      std::printf("FAIL %s: two nodes are named '%s'\n", argv[1], n.name().c_str());
+      return 1;
     }
   try {
     onnx::checker::check_model(model);

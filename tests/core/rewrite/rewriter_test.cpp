@@ -35,6 +35,22 @@ TEST(Rewriter, RecordsEditsAndNetSummary) {
   EXPECT_EQ(prov.origins(abs->id()).size(), 1u);
 }
 
+// ONNX Runtime refuses a file with two nodes of one name: a pass that names a
+// new node after one it replaces gets a name no other node has.
+TEST(Rewriter, NewNodesGetNamesNoOtherNodeHas) {
+  ir::Model m = parse("main (float[2] x) => (float[2] y) { a = Relu(x)\n y = Neg(a) }");
+  ir::Graph& g = m.graph();
+  g.findValue("a")->producer()->setName("act");
+  EditLog log;
+  Rewriter rw(m, log, nullptr, "test");
+  ir::Node* first = rw.addNode(g, "Abs", "", {g.findValue("x")}, 1, nullptr, "act", {});
+  ir::Node* second = rw.addNode(g, "Abs", "", {g.findValue("x")}, 1, nullptr, "act", {});
+  EXPECT_EQ(g.findValue("a")->producer()->name(), "act");
+  EXPECT_NE(first->name(), "act");
+  EXPECT_NE(second->name(), "act");
+  EXPECT_NE(first->name(), second->name());
+}
+
 TEST(Rewriter, ProvenanceFlowsAcrossGenerations) {
   Provenance p;
   p.recordDerived(10, {1, 2}, "fuse_a");

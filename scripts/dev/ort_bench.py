@@ -3,12 +3,13 @@
 
 Prints one tab-separated line per model: name, threads, median ms, min ms.
 Inputs are arange(n)/n reshaped to each input's shape (symbolic dims = 1),
-as bench_models does for PassLab. Developer tooling: onnxruntime comes from
+as bench_models does for PassLab, or read from .npy files (--input NAME=FILE). Developer tooling: onnxruntime comes from
 PyPI and is never a runtime dependency of PassLab.
 
   scripts/dev/ort_bench.py --threads 2 --repeat 20 MODEL.onnx...
 """
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -34,15 +35,18 @@ def make_input(arg):
     return data.reshape(shape)
 
 
-def bench(path, threads, repeat, warmup, optimize):
+def bench(path, threads, repeat, warmup, optimize, files, spin=True):
     so = ort.SessionOptions()
     so.graph_optimization_level = (ort.GraphOptimizationLevel.ORT_ENABLE_ALL if optimize
                                    else ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    if not spin:  # idle pool threads sleep instead of spinning (as OMP_WAIT_POLICY=passive)
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
-    feed = {i.name: make_input(i) for i in sess.get_inputs()}
+    feed = {i.name: np.load(files[i.name]) if i.name in files else make_input(i)
+            for i in sess.get_inputs()}
     for _ in range(warmup):
         sess.run(None, feed)
     times = []
@@ -60,11 +64,16 @@ def main():
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--optimize", action="store_true", help="ORT_ENABLE_ALL instead of DISABLE_ALL")
+    ap.add_argument("--input", action="append", default=[], help="NAME=FILE.npy")
+    ap.add_argument("--no-spin", action="store_true", help="intra-op threads do not spin")
     args = ap.parse_args()
+    files = dict(spec.split("=", 1) for spec in args.input)
+    ort.set_default_logger_severity(3)
     for path in args.models:
         name = path.rsplit("/", 1)[-1].removesuffix(".onnx")
         try:
-            med, low = bench(path, args.threads, args.repeat, args.warmup, args.optimize)
+            med, low = bench(path, args.threads, args.repeat, args.warmup, args.optimize, files,
+                             not args.no_spin)
             print(f"{name}\t{args.threads}\t{med:.3f}\t{low:.3f}", flush=True)
         except Exception as e:  # a model ORT cannot run is reported, not fatal
             print(f"{name}\t{args.threads}\terror\t{str(e).splitlines()[0]}", flush=True)

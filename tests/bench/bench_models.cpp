@@ -1,9 +1,10 @@
 // PassLab's latency on models: median and min over repeated runs, after
 // warm-up (which builds primitives and packs weights). Prints one
 // tab-separated line per model: name, threads, median ms, min ms.
-// Inputs are arange(n)/n reshaped (symbolic dims 1), as scripts/dev/ort_bench.py.
+// Inputs are arange(n)/n reshaped (symbolic dims 1), as scripts/dev/ort_bench.py,
+// or read from .npy files (--input NAME=FILE.npy, for every model given).
 //
-//   bench_models [--threads N] [--repeat N] [--warmup N] MODEL.onnx...
+//   bench_models [--threads N] [--repeat N] [--warmup N] [--input NAME=FILE.npy]... MODEL.onnx...
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,18 +16,32 @@
 #include "core/exec/executor.h"
 #include "core/exec/input_fill.h"
 #include "core/io/model_io.h"
+#include "core/io/npy.h"
 
 using namespace passlab;
 
 int main(int argc, char** argv) {
   int threads = 2, repeat = 20, warmup = 3;
   std::vector<std::string> models;
+  std::vector<std::pair<std::string, std::string>> files;  // input name, .npy file
   for (int i = 1; i < argc; ++i) {
     auto next = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
-    if (!std::strcmp(argv[i], "--threads")) threads = next();
-    else if (!std::strcmp(argv[i], "--repeat")) repeat = next();
-    else if (!std::strcmp(argv[i], "--warmup")) warmup = next();
-    else models.push_back(argv[i]);
+    if (!std::strcmp(argv[i], "--input") && i + 1 < argc) {
+      std::string spec = argv[++i];
+      auto eq = spec.find('=');
+      if (eq == std::string::npos) {
+        std::fprintf(stderr, "--input %s: expected NAME=FILE.npy\n", spec.c_str());
+        return 2;
+      }
+      files.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
+    } else if (!std::strcmp(argv[i], "--threads"))
+      threads = next();
+    else if (!std::strcmp(argv[i], "--repeat"))
+      repeat = next();
+    else if (!std::strcmp(argv[i], "--warmup"))
+      warmup = next();
+    else
+      models.push_back(argv[i]);
   }
   for (const std::string& path : models) {
     std::string name = std::filesystem::path(path).stem().string();
@@ -35,17 +50,39 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     };
     auto loaded = io::loadModel(path);
-    if (!loaded) { fail(loaded.error()); continue; }
+    if (!loaded) {
+      fail(loaded.error());
+      continue;
+    }
     auto ex = exec::Executor::create(loaded->model, {});
-    if (!ex) { fail(ex.error()); continue; }
+    if (!ex) {
+      fail(ex.error());
+      continue;
+    }
     exec::NamedInputs inputs;
     exec::FillOptions fo;
     fo.fill = exec::Fill::kArange;
     bool ok = true;
     for (const exec::InputInfo& in : (*ex)->inputs()) {
+      auto file = std::find_if(files.begin(), files.end(),
+                               [&](const auto& f) { return f.first == in.name; });
+      if (file != files.end()) {
+        auto t = io::readNpy(file->second);
+        if (!t) {
+          fail(t.error());
+          ok = false;
+          break;
+        }
+        inputs.emplace_back(in.name, *t);
+        continue;
+      }
       if (in.optional) continue;
       auto t = exec::makeInput(in, fo);
-      if (!t) { fail(t.error()); ok = false; break; }
+      if (!t) {
+        fail(t.error());
+        ok = false;
+        break;
+      }
       inputs.emplace_back(in.name, *t);
     }
     if (!ok) continue;
@@ -54,12 +91,17 @@ int main(int argc, char** argv) {
     std::vector<double> ms;
     for (int i = 0; i < warmup + repeat && ok; ++i) {
       auto r = (*ex)->run(inputs, ro);
-      if (!r) { fail(r.error()); ok = false; break; }
+      if (!r) {
+        fail(r.error());
+        ok = false;
+        break;
+      }
       if (i >= warmup) ms.push_back(r->totalMicros / 1000.0);
     }
     if (!ok || ms.empty()) continue;
     std::sort(ms.begin(), ms.end());
-    double med = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    double med =
+        ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
     std::printf("%s\t%d\t%.3f\t%.3f\n", name.c_str(), threads, med, ms.front());
     std::fflush(stdout);
   }

@@ -36,4 +36,9 @@
   X(makeHoistSliceGather)                \
   X(makeHoistReduceScale)                \
   X(makePushTransposes)                  \
-  X(makeHoistCastReshape)
+  X(makeHoistCastReshape)                \
+  X(makeFuseOrtLayerNorm)                \
+  X(makeFuseOrtSkipLayerNorm)            \
+  X(makeFuseOrtEmbedLayerNorm)           \
+  X(makeFuseOrtGelu)                     \
+  X(makeFuseOrtAttention)

@@ -68,6 +68,26 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
   return v;
 }
 
+// "ort" (issue 5, non-standard): the default level with ONNX Runtime's
+// contrib fusions (com.microsoft EmbedLayerNormalization,
+// SkipLayerNormalization, FastGelu/BiasGelu/Gelu, Attention; below opset 17
+// its LayerNormalization) inserted after the standard layer norm and GELU
+// fusions, so that they see the subgraphs before the substitutions rewrite
+// them (replace_reduce_mean_with_global_pool turns the layer norms'
+// ReduceMeans into GlobalAveragePools). Embed and skip layer norms go before
+// the plain one, which takes the rest.
+std::vector<std::string> ortPasses(const std::vector<std::string>& def) {
+  std::vector<std::string> v;
+  for (const std::string& id : def) {
+    v.push_back(id);
+    if (id == "fuse_gelu")
+      for (const char* o : {"fuse_ort_embed_layer_norm", "fuse_ort_skip_layer_norm",
+                            "fuse_ort_layer_norm", "fuse_ort_gelu", "fuse_ort_attention"})
+        v.push_back(o);
+  }
+  return v;
+}
+
 const std::vector<Level>& levels() {
   static const std::vector<Level> kLevels = [] {
     std::vector<Level> v = {
@@ -79,6 +99,7 @@ const std::vector<Level>& levels() {
           "eliminate_common_subexpressions", "eliminate_dead_nodes"}},
     };
     v.push_back({"default", defaultPasses(v.front().passes)});
+    v.push_back({"ort", ortPasses(v[1].passes)});
     return v;
   }();
   return kLevels;

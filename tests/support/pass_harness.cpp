@@ -7,6 +7,7 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
+#include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
 #include "tests/support/test_support.h"
 
@@ -109,6 +110,9 @@ PassOutcome runPass(const std::string& passId, ir::Model model, const passes::Op
   analysis::inferShapes(model);
   pipeline::PipelineOptions po;
   po.keepSnapshots = false;
+  // A pass that emits non-standard ops (ai.passlab, com.microsoft) is tested with them allowed.
+  const passes::Pass* pass = passes::findPass(passId);
+  po.standardOnly = !(pass && pass->info().mayEmitNonStandard);
   pipeline::PassManager pm(model, po);
   pm.setEvaluator(evaluator);
   auto step = pm.run({passId, options, {}});

@@ -37,6 +37,9 @@
   X(makeHoistReduceScale)                \
   X(makePushTransposes)                  \
   X(makeHoistCastReshape)                \
+  X(makeFuseConvActivation)              \
+  X(makeFuseGemmActivation)              \
+  X(makeFuseElementwiseChains)           \
   X(makeFuseOrtLayerNorm)                \
   X(makeFuseOrtSkipLayerNorm)            \
   X(makeFuseOrtEmbedLayerNorm)           \

@@ -68,6 +68,20 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
   return v;
 }
 
+// "fused" (issue 5, non-standard): the default level, then PassLab's fused
+// kernels (ai.passlab; passes skipped unless non-standard output is allowed):
+// Conv and Gemm/MatMul with their epilogues first, so that activations go
+// into them rather than into elementwise groups, then elementwise groups,
+// then the basic cleanup.
+std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
+                                     const std::vector<std::string>& basic) {
+  std::vector<std::string> v = def;
+  for (const char* id : {"fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains"})
+    v.push_back(id);
+  v.insert(v.end(), basic.begin(), basic.end());
+  return v;
+}
+
 // "ort" (issue 5, non-standard): the default level with ONNX Runtime's
 // contrib fusions (com.microsoft EmbedLayerNormalization,
 // SkipLayerNormalization, FastGelu/BiasGelu/Gelu, Attention; below opset 17
@@ -99,6 +113,7 @@ const std::vector<Level>& levels() {
           "eliminate_common_subexpressions", "eliminate_dead_nodes"}},
     };
     v.push_back({"default", defaultPasses(v.front().passes)});
+    v.push_back({"fused", fusedPasses(v.back().passes, v.front().passes)});
     v.push_back({"ort", ortPasses(v[1].passes)});
     return v;
   }();

@@ -1,0 +1,340 @@
+// fuse_elementwise_chains — a chain or tree of elementwise ops becomes one
+// ai.passlab FusedElementwise that runs them in one pass over the data
+// (non-standard).
+//
+// Before:  u = Mul(x, s); v = Add(u, b); y = Relu(v)         (any tree, with broadcasting)
+// After:   y = ai.passlab.FusedElementwise(x, s, b)
+//              <ops = ["Mul", "Add", "Relu"], operands = [0, 1, -1,  3, 2, -1,  4, -1, -1]>
+// Algebra: none — the program lists the same ops on the same operands
+// (docs/fused-kernels.md gives the encoding); one-element constants become
+// program constants. The kernel computes each op in float as the unfused
+// kernels do (Pow by a constant 2, 3, 1 or 0.5 as x*x, x*x*x, x, sqrt, as
+// Pow's kernel does); Mean becomes adds and a division by the count, as its
+// kernel computes it. Exact: the same float operations in the same order.
+// Conditions: at least two ops; every op is one FusedElementwise runs (Add,
+// Sub, Mul, Div, Pow, Max, Min, Sum, Mean, PRelu, Neg, Abs, Relu, Sigmoid,
+// Tanh, Exp, Log, Sqrt, Reciprocal, Erf, Floor, Ceil, Sin, Cos, Softplus,
+// Softsign, HardSwish, Gelu, LeakyRelu, Elu, HardSigmoid, Clip with constant
+// bounds, Identity), in the default domain, on float32 only (inputs and
+// result), without the legacy `broadcast` attribute; every intermediate
+// result is read only inside the group (not a graph output, not read in a
+// subgraph); and every op's result has the group result's shape (equal dims
+// or the same symbols) — an op on a smaller tensor (a per-channel Sqrt
+// before a broadcast Mul) stays outside, as an input, since the fused kernel
+// would recompute it for every output element, which bench_fused_kernels
+// shows slower than computing it once.
+// A group with an op computed by a scalar libm call (Tanh, Exp, Log, Erf,
+// Sigmoid, Sin, Cos, Softplus, Elu, Gelu, Pow by another exponent than 1, 2,
+// 3, 0.5) fires only up to 4096 output elements (static): above, its time is
+// in those calls, the same fused or not (bench_fused_kernels: 1.00-1.01x),
+// below, the saved per-node dispatch makes it faster.
+// The group is grown backwards from its last op (a node whose result is not
+// consumed only by elementwise ops of its shape); a node consumed by several
+// ops joins once all of them are in the group.
+// Near misses, with the reason: a node whose producers are not elementwise,
+// an op on another element type, an intermediate with a consumer outside,
+// a producer of another shape.
+// Opsets: 7-28 (numpy broadcasting from 7; HardSwish from 14, Gelu from 20).
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/passes/fusion_utils.h"
+#include "core/passes/pass.h"
+#include "core/passes/passlab_fused_utils.h"
+
+namespace passlab::passes {
+
+namespace {
+
+using rewrite::MatchContext;
+using rewrite::MatchResult;
+
+enum class Kind { kUnary, kBinary, kVariadic, kParam };
+
+// Default-domain op -> how it is encoded.
+const std::unordered_map<std::string, Kind>& opTable() {
+  static const std::unordered_map<std::string, Kind> t = {
+      {"Add", Kind::kBinary},       {"Sub", Kind::kBinary},        {"Mul", Kind::kBinary},
+      {"Div", Kind::kBinary},       {"Pow", Kind::kBinary},        {"PRelu", Kind::kBinary},
+      {"Max", Kind::kVariadic},     {"Min", Kind::kVariadic},      {"Sum", Kind::kVariadic},
+      {"Mean", Kind::kVariadic},    {"Neg", Kind::kUnary},         {"Abs", Kind::kUnary},
+      {"Relu", Kind::kUnary},       {"Sigmoid", Kind::kUnary},     {"Tanh", Kind::kUnary},
+      {"Exp", Kind::kUnary},        {"Log", Kind::kUnary},         {"Sqrt", Kind::kUnary},
+      {"Reciprocal", Kind::kUnary}, {"Erf", Kind::kUnary},         {"Floor", Kind::kUnary},
+      {"Ceil", Kind::kUnary},       {"Sin", Kind::kUnary},         {"Cos", Kind::kUnary},
+      {"Softplus", Kind::kUnary},   {"Softsign", Kind::kUnary},    {"HardSwish", Kind::kUnary},
+      {"Identity", Kind::kUnary},   {"Gelu", Kind::kParam},        {"LeakyRelu", Kind::kParam},
+      {"Elu", Kind::kParam},        {"HardSigmoid", Kind::kParam}, {"Clip", Kind::kParam},
+  };
+  return t;
+}
+
+// The inputs of `n` that are data (Clip's bounds are parameters).
+size_t dataInputs(const ir::Node& n) {
+  return n.opType() == "Clip" ? 1 : n.inputCount();
+}
+
+// "" when `n` can go into a FusedElementwise; else why not.
+std::string whyNotFusable(const ir::Node& n, int64_t opset) {
+  if (!n.domain().empty()) return fusion::nodeText(n) + " is not a default-domain op";
+  if (!opTable().count(n.opType()))
+    return fusion::nodeText(n) + " is not an elementwise op FusedElementwise runs";
+  if (n.hasAttr("broadcast")) return fusion::nodeText(n) + " uses the legacy broadcast attribute";
+  if (n.outputCount() != 1 || !n.output(0) || n.hasSubgraphs())
+    return fusion::nodeText(n) + " has other outputs";
+  if (dataInputs(n) == 0) return fusion::nodeText(n) + " has no input";
+  for (size_t i = 0; i < dataInputs(n); ++i)
+    if (!n.input(i) || elemTypeOf(n.input(i)) != ir::DataType::kFloat)
+      return fusion::nodeText(n) + " has an input that is not float32";
+  if (elemTypeOf(n.output(0)) != ir::DataType::kFloat)
+    return fusion::nodeText(n) + "'s result is not float32";
+  std::string why;
+  if (!fusedops::activationParams(n, opset, why)) return why;
+  return "";
+}
+
+// True when `n` (a candidate root) would be absorbed by the group of its consumers.
+bool feedsOnlyFusable(const ir::Node& n, int64_t opset) {
+  const ir::Value* out = n.output(0);
+  if (out->isGraphOutput() || out->uses().empty()) return false;
+  for (const ir::Use& u : out->uses()) {
+    if (u.node->owner() != n.owner() || !whyNotFusable(*u.node, opset).empty()) return false;
+    if (static_cast<size_t>(u.inputIndex) >= dataInputs(*u.node)) return false;  // a Clip bound
+    if (!fusedops::sameShape(out, u.node->output(0))) return false;
+  }
+  return true;
+}
+
+struct Program {
+  std::vector<std::string> ops;
+  std::vector<int64_t> operands;
+  std::vector<float> constants;
+  std::vector<ir::Value*> inputs;
+};
+
+// Encodes `order` (producers first) as a program.
+Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
+  std::unordered_set<const ir::Node*> group(order.begin(), order.end());
+  auto internal = [&](const ir::Value* v) {
+    return v->producer() && group.count(v->producer()) > 0;
+  };
+  // The tensor inputs first (their rank decides which one-element constants may be inlined).
+  std::vector<ir::Value*> candidates;
+  for (ir::Node* n : order)
+    for (size_t i = 0; i < dataInputs(*n); ++i)
+      if (!internal(n->input(i)) &&
+          std::find(candidates.begin(), candidates.end(), n->input(i)) == candidates.end())
+        candidates.push_back(n->input(i));
+  int64_t inputRank = 0;
+  auto isOneElementConst = [](const ir::Value* v) { return fusion::scalarValue(v).has_value(); };
+  for (ir::Value* v : candidates)
+    if (!isOneElementConst(v)) inputRank = std::max<int64_t>(inputRank, rankOf(v).value_or(0));
+  Program p;
+  std::unordered_map<const ir::Value*, int64_t> constCode;
+  for (ir::Value* v : candidates) {
+    if (isOneElementConst(v) && rankOf(v).value_or(99) <= inputRank) {
+      constCode[v] = -2 - static_cast<int64_t>(p.constants.size());
+      p.constants.push_back(static_cast<float>(*fusion::scalarValue(v)));
+    } else {
+      p.inputs.push_back(v);
+    }
+  }
+  const int64_t nin = static_cast<int64_t>(p.inputs.size());
+  std::unordered_map<const ir::Value*, int64_t> reg;
+  for (int64_t i = 0; i < nin; ++i) reg[p.inputs[static_cast<size_t>(i)]] = i;
+  for (const auto& [v, code] : constCode) reg[v] = code;
+  auto constant = [&](float x) {
+    p.constants.push_back(x);
+    return -2 - static_cast<int64_t>(p.constants.size() - 1);
+  };
+  auto emit = [&](const std::string& op, int64_t a, int64_t b = -1, int64_t c = -1) {
+    p.ops.push_back(op);
+    p.operands.insert(p.operands.end(), {a, b, c});
+    return nin + static_cast<int64_t>(p.ops.size()) - 1;
+  };
+  for (ir::Node* n : order) {
+    const std::string& op = n->opType();
+    Kind kind = opTable().at(op);
+    auto in = [&](size_t i) { return reg.at(n->input(i)); };
+    int64_t r = 0;
+    if (kind == Kind::kUnary) {
+      r = emit(op, in(0));
+    } else if (kind == Kind::kBinary) {
+      r = emit(op, in(0), in(1));
+    } else if (kind == Kind::kVariadic) {
+      const std::string step = op == "Mean" || op == "Sum" ? "Add" : op;
+      r = in(0);
+      for (size_t i = 1; i < n->inputCount(); ++i) r = emit(step, r, in(i));
+      if (n->inputCount() == 1) r = emit("Identity", r);
+      if (op == "Mean" && n->inputCount() > 1)
+        r = emit("Div", r, constant(static_cast<float>(n->inputCount())));
+    } else {
+      std::string why;
+      std::vector<float> prm = *fusedops::activationParams(*n, opset, why);
+      if (op == "Gelu") {
+        r = emit(prm[0] == 1.0f ? "GeluTanh" : "Gelu", in(0));
+      } else if (op == "Clip") {
+        auto bound = [&](float v) { return std::isinf(v) ? int64_t{-1} : constant(v); };
+        r = emit(op, in(0), bound(prm[0]), bound(prm[1]));
+      } else if (op == "Elu") {
+        r = emit(op, in(0), constant(n->attrFloat("alpha", 1.0f)));
+      } else if (op == "LeakyRelu") {
+        r = emit(op, in(0), constant(prm[0]));
+      } else {  // HardSigmoid
+        r = emit(op, in(0), constant(prm[0]), constant(prm[1]));
+      }
+    }
+    reg[n->output(0)] = r;
+  }
+  return p;
+}
+
+// Groups with an op whose float loop is a scalar libm call (tanhf, expf,
+// erff, ...) spend their time there: fused, they save only the passes over
+// memory, which bench_fused_kernels measures within noise (1.00-1.01x) from
+// 6K elements up; below 4096 elements the saved per-node dispatch wins
+// (1.06x at 3072, 3x at 16).
+constexpr int64_t kLibmMaxElements = 4096;
+
+const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
+  static const std::unordered_set<std::string> kLibm = {"Tanh", "Exp", "Log",      "Erf", "Sigmoid",
+                                                        "Sin",  "Cos", "Softplus", "Elu", "Gelu"};
+  for (const ir::Node* n : group) {
+    if (kLibm.count(n->opType())) return n;
+    if (n->opType() == "Pow") {
+      auto e = fusion::scalarValue(n->input(1));
+      if (!e || (*e != 1 && *e != 2 && *e != 3 && *e != 0.5)) return n;
+    }
+  }
+  return nullptr;
+}
+
+MatchResult fuse(ir::Node& root, const MatchContext& c) {
+  if (c.standardOnly)
+    return MatchResult::failure("standard ONNX only: FusedElementwise is ai.passlab");
+  if (std::string why = fusion::whyNotOpset(c, 7, 28, "fuse_elementwise_chains"); !why.empty())
+    return MatchResult::failure(why);
+  if (std::string why = whyNotFusable(root, c.opset); !why.empty())
+    return MatchResult::failure(why);
+  if (feedsOnlyFusable(root, c.opset))
+    return MatchResult::failure(
+        "its result feeds only elementwise ops of its shape: the group is "
+        "fused from its last op");
+  ir::Value* out = root.output(0);
+  std::vector<ir::Node*> group{&root};
+  std::unordered_set<const ir::Node*> in{&root};
+  std::string firstWhy;
+  auto note = [&](const std::string& w) {
+    if (firstWhy.empty()) firstWhy = w;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t gi = 0; gi < group.size(); ++gi) {
+      ir::Node* g = group[gi];
+      for (size_t i = 0; i < dataInputs(*g); ++i) {
+        ir::Value* v = g->input(i);
+        ir::Node* p = v->producer();
+        if (!p || in.count(p)) continue;
+        if (p->owner() != root.owner()) continue;
+        if (std::string w = whyNotFusable(*p, c.opset); !w.empty()) {
+          note("'" + v->name() + "' comes from " + w.substr(0, w.find(" is ")) + ", not fusable");
+          continue;
+        }
+        if (!fusedops::sameShape(v, out)) {
+          note("'" + v->name() + "' (" + typeText(v) + ") does not have the result's shape (" +
+               typeText(out) + "): computing it per output element would repeat it");
+          continue;
+        }
+        if (v->isGraphOutput()) {
+          note("'" + v->name() + "' is a graph output");
+          continue;
+        }
+        bool inside = true;
+        for (const ir::Use& u : v->uses()) inside = inside && in.count(u.node) > 0;
+        if (!inside) {
+          note("'" + v->name() + "' has a consumer outside the group");
+          continue;
+        }
+        group.push_back(p);
+        in.insert(p);
+        grew = true;
+      }
+    }
+  }
+  if (group.size() < 2)
+    return MatchResult::failure("nothing to fuse with" +
+                                (firstWhy.empty() ? std::string() : ": " + firstWhy));
+  if (const ir::Node* slow = libmBound(group)) {
+    auto n = rewrite::staticDims(out);
+    int64_t count = 1;
+    for (int64_t d : n.value_or(std::vector<int64_t>{})) count *= d;
+    if (!n || count > kLibmMaxElements)
+      return MatchResult::failure(
+          "the group's time is " + slow->opType() +
+          "'s scalar libm calls, the same fused or not, "
+          "above " +
+          std::to_string(kLibmMaxElements) + " elements (bench_fused_kernels); '" + out->name() +
+          "' has " + (n ? std::to_string(count) : std::string("unknown")) + " elements");
+  }
+  // Producers first: a depth-first post-order from the root.
+  std::vector<ir::Node*> order;
+  std::unordered_set<const ir::Node*> done;
+  std::function<void(ir::Node*)> visit = [&](ir::Node* n) {
+    if (done.count(n)) return;
+    done.insert(n);
+    for (size_t i = 0; i < dataInputs(*n); ++i) {
+      ir::Node* p = n->input(i)->producer();
+      if (p && in.count(p)) visit(p);
+    }
+    order.push_back(n);
+  };
+  visit(&root);
+  const int64_t opset = c.opset;
+  return MatchResult::success(group, [&root, order, opset](rewrite::Rewriter& rw) {
+    Program p = encode(order, opset);
+    std::vector<const ir::Node*> from(order.begin(), order.end());
+    ir::Node* fused =
+        fusedops::addFused(rw, "FusedElementwise", p.inputs, &root, from, root.output(0));
+    rw.setAttr(fused, ir::Attribute::makeStrings("ops", p.ops));
+    rw.setAttr(fused, ir::Attribute::makeInts("operands", p.operands));
+    if (!p.constants.empty())
+      rw.setAttr(fused, ir::Attribute::makeFloats("constants", p.constants));
+    std::vector<ir::Node*> dead(order.rbegin(), order.rend());
+    fusion::replaceAndErase(rw, root.output(0), fused->output(0), dead);
+  });
+}
+
+fusion::Rules rules() {
+  fusion::Rules r;
+  std::vector<std::string> roots;
+  for (const auto& [op, kind] : opTable()) roots.push_back(op);
+  std::sort(roots.begin(), roots.end());
+  // f(g(x, y), h(z)) ... -> ai.passlab.FusedElementwise(x, y, z) <program>
+  fusion::addRule(r, "elementwise_group",
+                  "a tree of >= 2 elementwise ops -> ai.passlab.FusedElementwise (one pass)", roots,
+                  fuse);
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Pass> makeFuseElementwiseChains() {
+  PassInfo info{
+      "fuse_elementwise_chains",
+      Category::kReadWrite,
+      "fusion: PassLab fused kernel",
+      "Fuse a chain or tree of elementwise ops into one ai.passlab FusedElementwise "
+      "that evaluates them in one pass over the data, tile by tile",
+      "将逐元素运算的链或树融合为一个 ai.passlab FusedElementwise，按块一次遍历数据完成计算",
+      {},
+      7,
+      28,
+      false,
+      true};
+  return std::make_unique<PatternPass>(std::move(info), rules());
+}
+
+}  // namespace passlab::passes

@@ -1,0 +1,116 @@
+// fuse_elementwise_chains: trees of elementwise ops -> one ai.passlab
+// FusedElementwise; the program encoding, inlined scalar constants, shared
+// intermediates, variadic ops, reasons, numerics.
+#include <gtest/gtest.h>
+
+#include "tests/support/pass_harness.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "fuse_elementwise_chains";
+const std::string kHeader = R"(<ir_version: 9, opset_import: ["" : 20]>)";
+const std::string kFusedHeader = R"(<ir_version: 9, opset_import: ["" : 20, "ai.passlab" : 1]>)";
+
+TEST(FuseElementwiseChains, ScaleShiftReluWithPerChannelConstants) {
+  expectRewrite(kPass, kHeader + R"(main (float[1,3,2,2] x) => (float[1,3,2,2] y)
+      <float[3,1,1] s = {1, 2, 3}, float[1,3,1,1] b = {0.5, -0.5, 0}> {
+      u = Mul(x, s)
+      v = Add(u, b)
+      y = Relu(v) })",
+                kFusedHeader + R"(main (float[1,3,2,2] x) => (float[1,3,2,2] y)
+      <float[3,1,1] s = {1, 2, 3}, float[1,3,1,1] b = {0.5, -0.5, 0}> {
+      y = ai.passlab.FusedElementwise <ops = ["Mul", "Add", "Relu"], operands = [0, 1, -1, 3, 2, -1, 4, -1, -1]> (x, s, b) })");
+}
+
+TEST(FuseElementwiseChains, ScalarConstantsBecomeProgramConstants) {
+  expectRewrite(kPass,
+                kHeader + R"(main (float[2,3] x, float[3] z) => (float[2,3] y) <float k = {2}> {
+      u = Mul(x, k)
+      y = Sub(u, z) })",
+                kFusedHeader + R"(main (float[2,3] x, float[3] z) => (float[2,3] y) {
+      y = ai.passlab.FusedElementwise <ops = ["Mul", "Sub"], operands = [0, -2, -1, 2, 1, -1], constants = [2.0]> (x, z) })");
+}
+
+// GPT-2's tanh GELU: x is read by three ops of the group.
+const std::string kTanhGelu = kHeader + R"(main (float[2,8] x) => (float[2,8] y)
+      <float half = {0.5}, float three = {3}, float k = {0.044715}, float r = {0.7978846}, float one = {1}> {
+      xh = Mul(x, half)
+      p = Pow(x, three)
+      pk = Mul(p, k)
+      i = Add(x, pk)
+      ir = Mul(i, r)
+      th = Tanh(ir)
+      t1 = Add(th, one)
+      y = Mul(xh, t1) })";
+
+TEST(FuseElementwiseChains, TanhGeluSubgraphBecomesOneNode) {
+  expectRewrite(kPass, kTanhGelu, kFusedHeader + R"(main (float[2,8] x) => (float[2,8] y) {
+      y = ai.passlab.FusedElementwise <ops = ["Mul", "Pow", "Mul", "Add", "Mul", "Tanh", "Add", "Mul"],
+          operands = [0, -2, -1, 0, -3, -1, 2, -4, -1, 0, 3, -1, 4, -5, -1, 5, -1, -1, 6, -6, -1, 1, 7, -1],
+          constants = [0.5, 3.0, 0.044715, 0.7978846, 1.0]> (x) })");
+}
+
+TEST(FuseElementwiseChains, OutputsStayTheSame) {
+  expectSameOutputs(kPass, kTanhGelu);
+  // Variadic Sum and Mean, Max, Clip with constant bounds, an intermediate read twice.
+  expectSameOutputs(kPass,
+                    kHeader + R"(main (float[2,3,4] x, float[3,1] a, float[4] b) => (float[2,3,4] y)
+      <float lo = {-0.5}, float hi = {1.5}> {
+      e = Exp(x)
+      s = Sum(e, a, b)
+      m = Mean(s, x)
+      c = Clip(m, lo, hi)
+      r = Relu(c)
+      q = Max(r, c)
+      y = Add(q, e) })");
+}
+
+TEST(FuseElementwiseChains, Converges) {
+  expectConverges(kPass, kTanhGelu);
+}
+
+TEST(FuseElementwiseChains, KeepsASingleOp) {
+  expectUnchanged(kPass, kHeader + R"(main (float[2,3] x) => (float[2,3] y) { y = Relu(x) })",
+                  "nothing to fuse with");
+}
+
+TEST(FuseElementwiseChains, KeepsAnIntermediateWithAConsumerOutside) {
+  expectUnchanged(kPass, kHeader + R"(main (float[2,3] x) => (float[2,3] y, float[2,3] s) {
+      u = Exp(x)
+      y = Relu(u)
+      s = Sigmoid(u) })",
+                  "'u' has a consumer outside the group");
+}
+
+TEST(FuseElementwiseChains, KeepsAnOpOnASmallerTensor) {
+  // Sqrt per channel, then broadcast: fusing would take a Sqrt per element.
+  expectUnchanged(kPass,
+                  kHeader + R"(main (float[1,3,4,4] x, float[3,1,1] v) => (float[1,3,4,4] y) {
+      s = Sqrt(v)
+      y = Mul(x, s) })",
+                  "does not have the result's shape");
+}
+
+TEST(FuseElementwiseChains, KeepsALargeGroupBoundByLibmCalls) {
+  // Sigmoid's expf dominates 49152 elements: fusing saves nothing measurable.
+  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y) {
+      s = Sigmoid(x)
+      y = Mul(x, s) })",
+                  "Sigmoid's scalar libm calls");
+  // Pow by 2 is x * x, vectorized: no such limit.
+  expectSameOutputs(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y)
+      <float two = {2}, float h = {0.5}> {
+      p = Pow(x, two)
+      y = Mul(p, h) })");
+}
+
+TEST(FuseElementwiseChains, KeepsIntegerChains) {
+  expectUnchanged(kPass, kHeader + R"(main (int64[4] a, int64[4] b) => (int64[4] y) {
+      u = Add(a, b)
+      y = Mul(u, b) })",
+                  "has an input that is not float32");
+}
+
+}  // namespace
+}  // namespace passlab::testing

@@ -4,13 +4,21 @@
 // Attributes: Conv's (auto_pad, dilations, group, kernel_shape, pads,
 // strides) and `activation` / `activation_params` (passlab_fused.h).
 //
-// The optimized kernel is oneDNN's convolution with the epilogue as post-ops:
-// the bias in the primitive, the residual as a `sum` post-op (Z is loaded into
-// the destination buffer, in the layout oneDNN picked, before the convolution
-// accumulates into it) and the activation as an `eltwise` post-op, so the
-// output is written once, by the convolution's own store loop. HardSigmoid,
-// which oneDNN 2.6 lacks, is applied by the epilogue loop after. The
-// reference kernel runs the reference Conv and then the epilogue loop.
+// The optimized kernel is oneDNN's. A 1x1 convolution (stride 1, no
+// padding, one group) with at least 64 output positions runs as a matmul on
+// the NCHW tensors, W [M, C] x X[n] [C, S], with the bias and the residual as
+// binary-add post-ops and the activation as an eltwise post-op: no layout
+// change of X or Y, and Y written once by the matmul's store loop. Other
+// convolutions run oneDNN's convolution in the blocked layout it picks (as
+// the unfused Conv kernel does), the bias in the primitive; without a residual
+// the activation is an eltwise post-op (written once, by the convolution's
+// store loop); with a residual (or HardSigmoid, which oneDNN 2.6 lacks) the
+// output is reordered to NCHW and one pass adds Z and applies the activation.
+// Measured alternatives that lost (docs/fused-kernels.md): a `sum` post-op
+// fed by reordering Z into the blocked destination; a hand-written
+// blocked-to-NCHW loop with the epilogue; the matmul form for thin GEMVs
+// (resnet50's 7x7, squeeze-excite 1x1 on 1x1).
+// The reference kernel runs the reference Conv and then the epilogue loop.
 #include <cstring>
 #include <memory>
 
@@ -19,6 +27,7 @@
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu::fused {
 
@@ -79,7 +88,8 @@ struct Plan {
   dnnl::primitive prim;
   memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
   bool reorderSrc = false, reorderWei = false, reorderDst = false;
-  dnnl::reorder toSrc, toWei, toDst, fromDst;
+  dnnl::reorder toSrc, toWei, fromDst;
+  bool postAct = false;  // the activation is an eltwise post-op
   bool declined = false;
   memory packedWei;
   const void* packedFrom = nullptr;
@@ -113,6 +123,13 @@ class FusedConvOneDnn final : public Kernel {
                              std::to_string(g.M));
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, g.outDims));
     if (g.spatial() > 3 || x.numel() == 0) return fallback_->run(ctx);
+    if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial) {
+      if (!mm_ || mm_->xDims != x.dims() || mm_->wDims != w.dims() ||
+          mm_->hasBias != (bias != nullptr) || mm_->hasResidual != (z != nullptr) ||
+          mm_->threads != ctx.threads())
+        mm_ = buildMatMul(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads());
+      if (mm_->ok) return runMatMul(ctx, *mm_, x, w, bias, z, g);
+    }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
         plan_->threads != ctx.threads())
@@ -151,21 +168,17 @@ class FusedConvOneDnn final : public Kernel {
           ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.dstDesc.get_size())}));
       dst = memory(p.dstDesc, onednn::engine(), dstScratch.mutableRaw());
     }
-    // The sum post-op accumulates into what the destination holds: Z.
-    if (z) {
-      if (p.reorderDst) {
-        memory userZ = onednn::over(p.userDst, *z);
-        p.toDst.execute(s, userZ, dst);
-      } else
-        std::memcpy(y->mutableRaw(), z->raw(), z->byteSize());
-    }
     std::unordered_map<int, memory> args = {
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
     if (bias) args[DNNL_ARG_BIAS] = onednn::over(p.biasDesc, *bias);
     p.prim.execute(s, args);
+    // What the primitive did not apply: the residual, and the activation when
+    // it is not a post-op (it comes after the residual), in one pass over Y.
+    const Activation rest = p.postAct ? Activation{} : act_;
+    const bool more = z || rest.kind != ActKind::kNone;
     if (p.reorderDst) p.fromDst.execute(s, dst, userDst);
     s.wait();
-    if (!eltwise_) epilogue(act_, *y, nullptr, ctx.threads());
+    if (more) epilogue(rest, *y, z, ctx.threads());
     return Status::ok();
   }
 
@@ -173,6 +186,87 @@ class FusedConvOneDnn final : public Kernel {
   FusedConvOneDnn(ConvAttrs a, Activation act, std::unique_ptr<Kernel> fallback)
       : attrs_(std::move(a)), act_(act), fallback_(std::move(fallback)) {
     eltwise_ = act_.kind == ActKind::kNone || onednnEltwise(act_, alg_, alpha_, beta_);
+  }
+
+  // ---- 1x1 convolutions as a matmul on NCHW, the epilogue in its post-ops ----
+  // Y[n] (M x S) = W (M x C) * X[n] (C x S) + B, then + Z[n], then act: no
+  // layout change of X or Y at all, and the bias and the residual (binary add
+  // post-ops) and the activation (eltwise) in the matmul's store loop.
+  struct MatMulPlan {
+    Dims xDims, wDims;
+    bool hasBias = false, hasResidual = false;
+    int threads = 0;
+    bool ok = false;
+    bool postAct = false;
+    dnnl::primitive prim;
+    memory::desc wDesc, xDesc, yDesc, bDesc;
+  };
+
+  // Below this many output positions per channel the matmul is a thin GEMV
+  // and the blocked convolution is faster (bench_fused_kernels: resnet50's
+  // 7x7 and ppocr's 1x1 squeeze-excite convolutions).
+  static constexpr int64_t kMatMulMinSpatial = 64;
+
+  static bool pointwise(const ConvGeometry& g) {
+    if (g.group != 1) return false;
+    for (size_t i = 0; i < g.spatial(); ++i)
+      if (g.kernel[i] != 1 || g.stride[i] != 1 || g.dilation[i] != 1 || g.padBegin[i] != 0 ||
+          g.padEnd[i] != 0)
+        return false;
+    return true;
+  }
+
+  std::unique_ptr<MatMulPlan> buildMatMul(const ConvGeometry& g, const Dims& x, const Dims& w,
+                                          bool hasBias, bool hasResidual, int threads) {
+    auto p = std::make_unique<MatMulPlan>();
+    p->xDims = x;
+    p->wDims = w;
+    p->hasBias = hasBias;
+    p->hasResidual = hasResidual;
+    p->threads = threads;
+    const int64_t S = numelOf(g.out);
+    auto f32 = memory::data_type::f32;
+    p->wDesc = memory::desc({1, g.M, g.C}, f32, tag::abc);
+    p->xDesc = memory::desc({g.N, g.C, S}, f32, tag::abc);
+    p->yDesc = memory::desc({g.N, g.M, S}, f32, tag::abc);
+    p->bDesc = memory::desc({1, g.M, 1}, f32, tag::abc);
+    try {
+      // The bias as a per-row binary add: oneDNN 2.6 has no optimized matmul
+      // with a bias along M (it picks ref:any), but one with this post-op.
+      dnnl::post_ops ops;
+      if (hasBias) ops.append_binary(dnnl::algorithm::binary_add, p->bDesc);
+      if (hasResidual) ops.append_binary(dnnl::algorithm::binary_add, p->yDesc);
+      p->postAct = act_.kind != ActKind::kNone && eltwise_;
+      if (p->postAct) ops.append_eltwise(1.0f, alg_, alpha_, beta_);
+      dnnl::primitive_attr attr;
+      attr.set_post_ops(ops);
+      auto pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(p->wDesc, p->xDesc, p->yDesc), attr,
+                                             onednn::engine());
+      // A reference implementation would be far slower than the convolution.
+      p->ok = std::string(pd.impl_info_str()).rfind("ref", 0) != 0;
+      if (p->ok) p->prim = dnnl::matmul(pd);
+    } catch (const dnnl::error&) {
+      p->ok = false;  // the convolution path takes it
+    }
+    return p;
+  }
+
+  Status runMatMul(KernelContext& ctx, const MatMulPlan& p, const Tensor& x, const Tensor& w,
+                   const Tensor* bias, const Tensor* z, const ConvGeometry& g) {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+    dnnl::stream& s = onednn::stream();
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, onednn::over(p.wDesc, w)},
+                                            {DNNL_ARG_WEIGHTS, onednn::over(p.xDesc, x)},
+                                            {DNNL_ARG_DST, onednn::over(p.yDesc, *y)}};
+    if (bias)
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = onednn::over(p.bDesc, *bias);
+    if (z)
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(bias ? 1 : 0) | DNNL_ARG_SRC_1] =
+          onednn::over(p.yDesc, *z);
+    p.prim.execute(s, args);
+    s.wait();
+    if (!p.postAct && act_.kind != ActKind::kNone) epilogue(act_, *y, nullptr, ctx.threads());
+    return Status::ok();
   }
 
   std::unique_ptr<Plan> build(const ConvGeometry& g, const Dims& x, const Dims& w, bool hasBias,
@@ -204,9 +298,14 @@ class FusedConvOneDnn final : public Kernel {
       auto anyWei = memory::desc(wDims, f32, tag::any);
       auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
       auto& eng = onednn::engine();
+      // The activation is a post-op when nothing comes before it; with a
+      // residual both are applied in one pass over Y after the reorder to
+      // NCHW, which measured faster than a `sum` post-op fed by reordering Z
+      // into the blocked destination, and than doing it in a hand-written
+      // blocked-to-NCHW loop (docs/fused-kernels.md).
       dnnl::post_ops ops;
-      if (hasResidual) ops.append_sum(1.0f);
-      if (act_.kind != ActKind::kNone && eltwise_) ops.append_eltwise(1.0f, alg_, alpha_, beta_);
+      p->postAct = !hasResidual && act_.kind != ActKind::kNone && eltwise_;
+      if (p->postAct) ops.append_eltwise(1.0f, alg_, alpha_, beta_);
       dnnl::primitive_attr attr;
       attr.set_post_ops(ops);
       auto kind = dnnl::prop_kind::forward_inference;
@@ -231,8 +330,6 @@ class FusedConvOneDnn final : public Kernel {
       }
       if (p->reorderDst) {
         p->fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->dstDesc, eng, p->userDst));
-        if (hasResidual)
-          p->toDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userDst, eng, p->dstDesc));
       }
     } catch (const dnnl::error&) {
       p->declined = true;  // the reference takes this configuration
@@ -247,6 +344,7 @@ class FusedConvOneDnn final : public Kernel {
   float alpha_ = 0.0f, beta_ = 0.0f;
   std::unique_ptr<Kernel> fallback_;
   std::unique_ptr<Plan> plan_;
+  std::unique_ptr<MatMulPlan> mm_;
 };
 
 }  // namespace

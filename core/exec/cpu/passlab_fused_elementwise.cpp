@@ -39,6 +39,41 @@ namespace passlab::exec::cpu::fused {
 namespace {
 
 constexpr int64_t kTile = 2048;
+// Rows at least this long are read in place (runRows); shorter ones gathered.
+constexpr int64_t kRowMin = 256;
+
+// Y's dims with every input's element strides along them, size-1 dims
+// dropped and neighbours merged where every input is contiguous across them
+// (what BroadcastWalker does, for any number of inputs).
+struct Collapsed {
+  Dims dims;
+  std::vector<std::vector<int64_t>> strides;  // [input][dim]
+};
+
+Collapsed collapse(const Dims& out, const std::vector<const Dims*>& ins) {
+  Collapsed c;
+  const size_t n = ins.size();
+  std::vector<std::vector<int64_t>> full(n);
+  for (size_t k = 0; k < n; ++k) full[k] = broadcastStrides(*ins[k], out);
+  c.strides.resize(n);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 1) continue;
+    bool merge = !c.dims.empty();
+    for (size_t k = 0; k < n && merge; ++k) merge = c.strides[k].back() == full[k][i] * out[i];
+    if (merge) {
+      c.dims.back() *= out[i];
+      for (size_t k = 0; k < n; ++k) c.strides[k].back() = full[k][i];
+    } else {
+      c.dims.push_back(out[i]);
+      for (size_t k = 0; k < n; ++k) c.strides[k].push_back(full[k][i]);
+    }
+  }
+  if (c.dims.empty()) {
+    c.dims.push_back(1);
+    for (size_t k = 0; k < n; ++k) c.strides[k].push_back(0);
+  }
+  return c;
+}
 
 enum class Op : uint8_t {
   // binary
@@ -401,7 +436,64 @@ class FusedElementwise final : public Kernel {
     const int64_t total = y->numel();
     if (total == 0) return Status::ok();
 
-    // How each input is read: in place, as one value, or gathered per tile.
+    float* Y = y->mutableData<float>();
+    const Collapsed c = collapse(out, shapes);
+    if (c.dims.back() >= kRowMin) return runRows(c, xs, Y, total, ctx.threads());
+    return runGathered(out, shapes, xs, Y, total, ctx.threads());
+  }
+
+ private:
+  // Runs the program over [begin, begin + n) of Y with the inputs in `reg`.
+  void runTile(std::vector<Src>& reg, float* scratch, float* Y, int64_t begin, int64_t n) const {
+    const size_t nin = prog_.inputs;
+    for (size_t j = 0; j < prog_.code.size(); ++j) {
+      const Instr& in = prog_.code[j];
+      auto src = [&](const Operand& o) {
+        return o.kind == Operand::kConst ? Src{nullptr, o.value} : reg[static_cast<size_t>(o.reg)];
+      };
+      float* dst = in.buffer < 0 ? Y + begin : scratch + static_cast<size_t>(in.buffer) * kTile;
+      execute(in, dst, src(in.a), in.b.kind == Operand::kNone ? Src{} : src(in.b), n);
+      reg[nin + j] = Src{dst, 0.0f};
+    }
+  }
+
+  // Long rows (the collapsed inner dim has >= kRowMin elements): along a row
+  // every input either moves with Y or stays on one element, so a piece of a
+  // row reads each input in place or as a scalar, with nothing gathered.
+  Status runRows(const Collapsed& c, const std::vector<const Tensor*>& xs, float* Y, int64_t total,
+                 int threads) const {
+    const size_t nin = prog_.inputs;
+    const size_t rank = c.dims.size();
+    const int64_t inner = c.dims.back();
+    parallelFor(total, threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
+      std::vector<float> scratch(static_cast<size_t>(std::max(prog_.buffers, 1)) * kTile);
+      std::vector<Src> reg(nin + prog_.code.size());
+      for (int64_t p = b; p < e;) {
+        const int64_t row = p / inner, col = p % inner;
+        const int64_t n = std::min({inner - col, e - p, kTile});
+        for (size_t i = 0; i < nin; ++i) {
+          const std::vector<int64_t>& st = c.strides[i];
+          int64_t off = col * st[rank - 1];
+          for (int64_t r = row, d = static_cast<int64_t>(rank) - 2; d >= 0; --d) {
+            off += (r % c.dims[static_cast<size_t>(d)]) * st[static_cast<size_t>(d)];
+            r /= c.dims[static_cast<size_t>(d)];
+          }
+          const float* data = xs[i]->data<float>() + off;
+          reg[i] = st[rank - 1] == 1 ? Src{data, 0.0f} : Src{nullptr, data[0]};
+        }
+        runTile(reg, scratch.data(), Y, p, n);
+        p += n;
+      }
+    });
+    return Status::ok();
+  }
+
+  // Short rows: tiles of kTile elements of Y; an input of another shape is
+  // gathered into a tile buffer through its broadcast.
+  Status runGathered(const Dims& out, const std::vector<const Dims*>& shapes,
+                     const std::vector<const Tensor*>& xs, float* Y, int64_t total,
+                     int threads) const {
+    const size_t nin = prog_.inputs;
     enum Mode : uint8_t { kDirect, kScalar, kGather };
     std::vector<Mode> mode(nin);
     std::vector<std::unique_ptr<BroadcastWalker<1>>> walkers(nin);
@@ -421,56 +513,44 @@ class FusedElementwise final : public Kernel {
     }
     const int64_t tiles = (total + kTile - 1) / kTile;
     const int slots = prog_.buffers + gathered;
-    float* Y = y->mutableData<float>();
     // Threads get whole tiles; small outputs stay on the calling thread.
-    parallelFor(
-        tiles, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / kTile),
-        [&](int64_t t0, int64_t t1) {
-          std::vector<float> scratch(static_cast<size_t>(std::max(slots, 1)) * kTile);
-          auto buffer = [&](int k) { return scratch.data() + static_cast<size_t>(k) * kTile; };
-          std::vector<Src> reg(nin + prog_.code.size());
-          for (int64_t t = t0; t < t1; ++t) {
-            const int64_t begin = t * kTile;
-            const int64_t n = std::min(kTile, total - begin);
-            for (size_t i = 0; i < nin; ++i) {
-              const float* d = xs[i]->data<float>();
-              if (mode[i] == kScalar) {
-                reg[i] = Src{nullptr, d[0]};
-              } else if (mode[i] == kDirect) {
-                reg[i] = Src{d + begin, 0.0f};
-              } else {
-                float* g = buffer(prog_.buffers + gatherSlot[i]);
-                walkers[i]->walk(begin, begin + n,
-                                 [&](int64_t o, const std::array<int64_t, 1>& off, int64_t cnt,
-                                     const std::array<int64_t, 1>& st) {
-                                   float* dst = g + (o - begin);
-                                   const float* s = d + off[0];
-                                   if (st[0] == 1) {
-                                     for (int64_t k = 0; k < cnt; ++k) dst[k] = s[k];
-                                   } else {
-                                     const float v = s[0];
-                                     for (int64_t k = 0; k < cnt; ++k) dst[k] = v;
-                                   }
-                                 });
-                reg[i] = Src{g, 0.0f};
-              }
-            }
-            for (size_t j = 0; j < prog_.code.size(); ++j) {
-              const Instr& in = prog_.code[j];
-              auto src = [&](const Operand& o) {
-                return o.kind == Operand::kConst ? Src{nullptr, o.value}
-                                                 : reg[static_cast<size_t>(o.reg)];
-              };
-              float* dst = in.buffer < 0 ? Y + begin : buffer(in.buffer);
-              execute(in, dst, src(in.a), in.b.kind == Operand::kNone ? Src{} : src(in.b), n);
-              reg[nin + j] = Src{dst, 0.0f};
-            }
-          }
-        });
+    parallelFor(tiles, threads, std::max<int64_t>(1, kElementwiseGrain / kTile),
+                [&](int64_t t0, int64_t t1) {
+                  std::vector<float> scratch(static_cast<size_t>(std::max(slots, 1)) * kTile);
+                  std::vector<Src> reg(nin + prog_.code.size());
+                  for (int64_t t = t0; t < t1; ++t) {
+                    const int64_t begin = t * kTile;
+                    const int64_t n = std::min(kTile, total - begin);
+                    for (size_t i = 0; i < nin; ++i) {
+                      const float* d = xs[i]->data<float>();
+                      if (mode[i] == kScalar) {
+                        reg[i] = Src{nullptr, d[0]};
+                      } else if (mode[i] == kDirect) {
+                        reg[i] = Src{d + begin, 0.0f};
+                      } else {
+                        float* g = scratch.data() +
+                                   static_cast<size_t>(prog_.buffers + gatherSlot[i]) * kTile;
+                        walkers[i]->walk(begin, begin + n,
+                                         [&](int64_t o, const std::array<int64_t, 1>& off,
+                                             int64_t cnt, const std::array<int64_t, 1>& st) {
+                                           float* dst = g + (o - begin);
+                                           const float* src = d + off[0];
+                                           if (st[0] == 1) {
+                                             for (int64_t k = 0; k < cnt; ++k) dst[k] = src[k];
+                                           } else {
+                                             const float v = src[0];
+                                             for (int64_t k = 0; k < cnt; ++k) dst[k] = v;
+                                           }
+                                         });
+                        reg[i] = Src{g, 0.0f};
+                      }
+                    }
+                    runTile(reg, scratch.data(), Y, begin, n);
+                  }
+                });
     return Status::ok();
   }
 
- private:
   explicit FusedElementwise(Program p) : prog_(std::move(p)) {}
   Program prog_;
 };

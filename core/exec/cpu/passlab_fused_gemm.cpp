@@ -256,20 +256,29 @@ class FusedGemmOneDnn final : public Kernel {
     // The residual and the activation go into the primitive when C is its
     // bias (or absent) and oneDNN has the activation; otherwise the epilogue
     // loop applies what the primitive did not (C, Z, the activation, in order).
-    inPrimitive_ = (at_.act.kind == ActKind::kNone || eltwise) && (!pb.hasC || !pb.bias.empty());
-    // attempt 0: Z as a binary post-op; attempt 1: Z as `sum` (copied into Y first).
-    const int attempts = inPrimitive_ && pb.residual ? 2 : 1;
-    for (int attempt = 0; attempt < attempts && !ok_; ++attempt) {
+    // Tries, in order: Z as a binary post-op; Z as `sum` (copied into Y
+    // first); the plain matmul and the epilogue loop. A try with post-ops is
+    // skipped when oneDNN would run it on its reference matmul (far slower).
+    struct Try {
+      bool inPrimitive, sum;
+    };
+    std::vector<Try> tries;
+    if ((at_.act.kind == ActKind::kNone || eltwise) && (!pb.hasC || !pb.bias.empty())) {
+      tries.push_back({true, false});
+      if (pb.residual) tries.push_back({true, true});
+    }
+    tries.push_back({false, false});
+    for (const Try& t : tries) {
       try {
         dnnl::primitive_attr attr;
         if (at_.alpha != 1.0f) attr.set_output_scales(0, {at_.alpha});
         dnnl::post_ops ops;
-        if (inPrimitive_) {
+        if (t.inPrimitive) {
           if (pb.residual) {
-            if (attempt == 0)
-              ops.append_binary(dnnl::algorithm::binary_add, dstDesc_);
-            else
+            if (t.sum)
               ops.append_sum(1.0f);
+            else
+              ops.append_binary(dnnl::algorithm::binary_add, dstDesc_);
           }
           if (eltwise) ops.append_eltwise(1.0f, alg, ea, eb);
         }
@@ -280,10 +289,13 @@ class FusedGemmOneDnn final : public Kernel {
                 : dnnl::matmul::desc(userSrc_, weiAny,
                                      memory::desc(pb.bias, f32, memory::format_tag::ab), dstDesc_);
         auto pd = dnnl::matmul::primitive_desc(d, attr, eng);
+        if (t.inPrimitive && ops.len() > 0 && std::string(pd.impl_info_str()).rfind("ref", 0) == 0)
+          continue;
         weiDesc_ = pd.weights_desc();
         biasDesc_ = pb.bias.empty() ? memory::desc() : pd.bias_desc();
         prim_ = dnnl::matmul(pd);
-        sumResidual_ = inPrimitive_ && pb.residual && attempt == 1;
+        inPrimitive_ = t.inPrimitive;
+        sumResidual_ = t.inPrimitive && pb.residual && t.sum;
         reorderWei_ = weiDesc_ != userWei_;
         if (reorderWei_) {
           toWei_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei_, eng, weiDesc_));
@@ -291,6 +303,7 @@ class FusedGemmOneDnn final : public Kernel {
         }
         packedFrom_ = nullptr;
         ok_ = true;
+        return;
       } catch (const dnnl::error&) {
         ok_ = false;
       }

@@ -11,6 +11,7 @@
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
 
@@ -26,8 +27,8 @@ struct MiniFloat {
   double maxValue() const {
     int maxExp = (1 << expBits) - 1 - bias;
     int manMax = (1 << manBits) - 1;
-    if (special == kIeee) --maxExp;                   // the top exponent is inf/NaN
-    if (special == kFiniteNanAllOnes) manMax -= 1;    // S.1111.111 is NaN
+    if (special == kIeee) --maxExp;                 // the top exponent is inf/NaN
+    if (special == kFiniteNanAllOnes) manMax -= 1;  // S.1111.111 is NaN
     return (1.0 + manMax / static_cast<double>(1 << manBits)) * std::ldexp(1.0, maxExp);
   }
 };
@@ -254,6 +255,59 @@ Expected<ScaleMap> scaleMap(const Tensor& x, const Tensor& scale, int64_t axisAt
   return m;
 }
 
+// The common case, fast: float32 x, float32 scales per tensor or per axis,
+// 8-bit integers. Runs over [outer, n] rows of `inner` elements in parallel.
+template <class Q>
+void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map,
+                  Tensor& y, int threads) {
+  if (map.kind == ScaleMap::kTensor) map.outer = x.numel(), map.n = 1, map.inner = 1;
+  const float* X = x.data<float>();
+  const float* S = scale.data<float>();
+  const Q* Z = zp ? zp->data<Q>() : nullptr;
+  Q* Y = y.mutableData<Q>();
+  const float lo = static_cast<float>(std::numeric_limits<Q>::min());
+  const float hi = static_cast<float>(std::numeric_limits<Q>::max());
+  const int64_t rows = map.outer * map.n;
+  parallelFor(rows, threads, std::max<int64_t>(1, kElementwiseGrain / (map.inner + 1)),
+              [&](int64_t r0, int64_t r1) {
+                for (int64_t r = r0; r < r1; ++r) {
+                  const int64_t a = map.kind == ScaleMap::kTensor ? 0 : r % map.n;
+                  const float s = S[a];
+                  const float z = Z ? static_cast<float>(Z[a]) : 0.0f;
+                  const float* xr = X + r * map.inner;
+                  Q* yr = Y + r * map.inner;
+                  for (int64_t i = 0; i < map.inner; ++i) {
+                    const float q = xr[i] / s;
+                    const float v = std::clamp(std::nearbyint(q) + z, lo, hi);
+                    yr[i] = std::isnan(q) ? Q(0) : static_cast<Q>(v);
+                  }
+                }
+              });
+}
+
+template <class Q>
+void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map,
+                    Tensor& y, int threads) {
+  if (map.kind == ScaleMap::kTensor) map.outer = x.numel(), map.n = 1, map.inner = 1;
+  const Q* X = x.data<Q>();
+  const float* S = scale.data<float>();
+  const Q* Z = zp ? zp->data<Q>() : nullptr;
+  float* Y = y.mutableData<float>();
+  const int64_t rows = map.outer * map.n;
+  parallelFor(rows, threads, std::max<int64_t>(1, kElementwiseGrain / (map.inner + 1)),
+              [&](int64_t r0, int64_t r1) {
+                for (int64_t r = r0; r < r1; ++r) {
+                  const int64_t a = map.kind == ScaleMap::kTensor ? 0 : r % map.n;
+                  const float s = S[a];
+                  const float z = Z ? static_cast<float>(Z[a]) : 0.0f;
+                  const Q* xr = X + r * map.inner;
+                  float* yr = Y + r * map.inner;
+                  for (int64_t i = 0; i < map.inner; ++i)
+                    yr[i] = (static_cast<float>(xr[i]) - z) * s;
+                }
+              });
+}
+
 Status checkZeroPoint(const KernelContext& ctx, size_t i, const Tensor& scale) {
   if (!ctx.has(i)) return Status::ok();
   const Tensor& zp = ctx.input(i);
@@ -274,7 +328,7 @@ class QuantizeLinear final : public Kernel {
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& scale = ctx.input(1);
-    DataType out = ctx.has(2) ? ctx.input(2).dtype()
+    DataType out = ctx.has(2)                             ? ctx.input(2).dtype()
                    : outputDtype_ != DataType::kUndefined ? outputDtype_
                                                           : DataType::kUInt8;
     if (ctx.has(2) && outputDtype_ != DataType::kUndefined && outputDtype_ != out)
@@ -291,6 +345,17 @@ class QuantizeLinear final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, out, x.dims()));
     if (y->numel() > 0) std::memset(y->mutableRaw(), 0, ir::dtypeStorageBytes(out, y->numel()));
     const Tensor* zp = ctx.has(2) ? &ctx.input(2) : nullptr;
+    if (x.dtype() == DataType::kFloat && scale.dtype() == DataType::kFloat &&
+        map.kind != ScaleMap::kBlock && (!zp || zp->dtype() == out)) {
+      if (out == DataType::kUInt8) {
+        quantizeRows<uint8_t>(x, scale, zp, map, *y, ctx.threads());
+        return Status::ok();
+      }
+      if (out == DataType::kInt8) {
+        quantizeRows<int8_t>(x, scale, zp, map, *y, ctx.threads());
+        return Status::ok();
+      }
+    }
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t s = map.indexOf(i);
       // x / scale in float, as the reference computes it.
@@ -339,6 +404,22 @@ class DequantizeLinear final : public Kernel {
                              x.describe() + " differ in type");
     const Tensor* zp = useZp ? &ctx.input(2) : nullptr;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, out, x.dims()));
+    if (out == DataType::kFloat && scale.dtype() == DataType::kFloat &&
+        map.kind != ScaleMap::kBlock) {
+      switch (x.dtype()) {
+        case DataType::kUInt8:
+          dequantizeRows<uint8_t>(x, scale, zp, map, *y, ctx.threads());
+          return Status::ok();
+        case DataType::kInt8:
+          dequantizeRows<int8_t>(x, scale, zp, map, *y, ctx.threads());
+          return Status::ok();
+        case DataType::kInt32:
+          dequantizeRows<int32_t>(x, scale, zp, map, *y, ctx.threads());
+          return Status::ok();
+        default:
+          break;
+      }
+    }
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t s = map.indexOf(i);
       float dx = static_cast<float>(readQ(x, i)) - (zp ? static_cast<float>(readQ(*zp, s)) : 0.0f);
@@ -398,10 +479,10 @@ class DynamicQuantizeLinear final : public Kernel {
 constexpr TypeSet kQuantizeInputs{DataType::kFloat, DataType::kFloat16, DataType::kBFloat16,
                                   DataType::kInt32};
 constexpr TypeSet kDequantizeInputs{
-    DataType::kInt8,          DataType::kUInt8,          DataType::kInt16,
-    DataType::kUInt16,        DataType::kInt32,          DataType::kUInt4,
-    DataType::kInt4,          DataType::kUInt2,          DataType::kInt2,
-    DataType::kFloat8E4M3FN,  DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+    DataType::kInt8,           DataType::kUInt8,          DataType::kInt16,
+    DataType::kUInt16,         DataType::kInt32,          DataType::kUInt4,
+    DataType::kInt4,           DataType::kUInt2,          DataType::kInt2,
+    DataType::kFloat8E4M3FN,   DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
     DataType::kFloat8E5M2FNUZ, DataType::kFloat4E2M1};
 
 const KernelDef kRows[] = {

@@ -13,12 +13,12 @@ namespace passlab::cli {
 
 struct ConformanceOptions {
   std::string dir;
-  std::string suite;             // name used in the known-failures file ("corpus", "debian")
-  std::string knownFailures;     // file of known failures ("" = none)
-  std::string tolerances;        // file of per-test tolerances ("" = defaults only)
-  std::string filter;            // only tests whose name contains this
+  std::string suite;          // name used in the known-failures file ("corpus", "debian")
+  std::string knownFailures;  // file of known failures ("" = none)
+  std::string tolerances;     // file of per-test tolerances ("" = defaults only)
+  std::string filter;         // only tests whose name contains this
   int threads = 1;
-  double secondsPerTest = 60;    // a test running longer is cancelled (and fails)
+  double secondsPerTest = 60;  // a test running longer is cancelled (and fails)
 };
 
 struct TestOutcome {

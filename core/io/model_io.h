@@ -23,8 +23,8 @@ struct LoadReport {
   std::vector<std::string> repairs;   // what was fixed while loading
   std::vector<std::string> warnings;  // accepted, but worth knowing
   // Nodes as written in the file (repairs may remove duplicates).
-  size_t fileNodes = 0;                // main graph
-  size_t fileNodesInclSubgraphs = 0;   // main graph and all subgraphs
+  size_t fileNodes = 0;               // main graph
+  size_t fileNodesInclSubgraphs = 0;  // main graph and all subgraphs
 };
 
 struct LoadedModel {

@@ -5,7 +5,6 @@
 #include <regex>
 #include <sstream>
 
-
 namespace passlab::io {
 
 namespace {
@@ -29,17 +28,21 @@ Expected<ir::Tensor> readNpy(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string data = ss.str();
-  auto bad = [&](const std::string& why) { return parseError("'" + path + "' is not a .npy file I can read: " + why); };
+  auto bad = [&](const std::string& why) {
+    return parseError("'" + path + "' is not a .npy file I can read: " + why);
+  };
   if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0) return bad("no NUMPY magic");
   int major = static_cast<unsigned char>(data[6]);
   size_t headerLen, offset;
   if (major == 1) {
-    headerLen = static_cast<unsigned char>(data[8]) | (static_cast<size_t>(static_cast<unsigned char>(data[9])) << 8);
+    headerLen = static_cast<unsigned char>(data[8]) |
+                (static_cast<size_t>(static_cast<unsigned char>(data[9])) << 8);
     offset = 10;
   } else if (major == 2 || major == 3) {
     if (data.size() < 12) return bad("truncated header");
     headerLen = 0;
-    for (int i = 0; i < 4; ++i) headerLen |= static_cast<size_t>(static_cast<unsigned char>(data[8 + i])) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      headerLen |= static_cast<size_t>(static_cast<unsigned char>(data[8 + i])) << (8 * i);
     offset = 12;
   } else {
     return bad("format version " + std::to_string(major));
@@ -54,21 +57,25 @@ Expected<ir::Tensor> readNpy(const std::string& path) {
   ir::DataType dtype = ir::DataType::kUndefined;
   for (const NpyType& t : kTypes)
     if (descr == t.descr) dtype = t.dtype;
-  if (dtype == ir::DataType::kUndefined) return unsupported("'" + path + "': element type " + descr);
+  if (dtype == ir::DataType::kUndefined)
+    return unsupported("'" + path + "': element type " + descr);
   if (std::regex_search(header, std::regex("'fortran_order'\\s*:\\s*True")))
     return unsupported("'" + path + "': Fortran-ordered data");
-  if (!std::regex_search(header, m, std::regex("'shape'\\s*:\\s*\\(([^)]*)\\)"))) return bad("no shape");
+  if (!std::regex_search(header, m, std::regex("'shape'\\s*:\\s*\\(([^)]*)\\)")))
+    return bad("no shape");
   std::vector<int64_t> dims;
   std::string shape = m[1];
   std::regex num("[0-9]+");
-  for (auto it = std::sregex_iterator(shape.begin(), shape.end(), num); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(shape.begin(), shape.end(), num);
+       it != std::sregex_iterator(); ++it)
     dims.push_back(std::stoll(it->str()));
   auto count = ir::checkedProduct(dims);
   if (!count) return bad("shape too large");
   uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(*count));
   size_t start = offset + headerLen;
   if (data.size() - start < bytes)
-    return bad("holds " + std::to_string(data.size() - start) + " data bytes, the shape needs " + std::to_string(bytes));
+    return bad("holds " + std::to_string(data.size() - start) + " data bytes, the shape needs " +
+               std::to_string(bytes));
   std::vector<std::byte> payload(bytes);
   if (bytes) std::memcpy(payload.data(), data.data() + start, bytes);
   return ir::Tensor(dtype, dims, ir::makeHeapBuffer(std::move(payload)));
@@ -78,7 +85,8 @@ Status writeNpy(const std::string& path, const ir::Tensor& tensor) {
   const char* descr = nullptr;
   for (const NpyType& t : kTypes)
     if (t.dtype == tensor.dtype()) descr = t.descr;
-  if (!descr) return unsupported("cannot write " + std::string(ir::dtypeName(tensor.dtype())) + " to .npy");
+  if (!descr)
+    return unsupported("cannot write " + std::string(ir::dtypeName(tensor.dtype())) + " to .npy");
   std::string shape;
   for (int64_t d : tensor.dims()) shape += std::to_string(d) + ", ";
   if (tensor.dims().size() > 1) shape.resize(shape.size() - 2);

@@ -81,44 +81,47 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
       if (kind == "Div" && v == 0) return MatchResult::failure("divides by zero");
   }
   ir::Tensor wt = *w;
-  return MatchResult::success(
-      {&op, conv}, [&op, conv, wt, wv = *wv, bias, per = *per, m, kind, scales](rewrite::Rewriter& rw) {
-        std::vector<double> nb(m, 0.0);
-        for (int64_t k = 0; k < m; ++k) nb[k] = bias ? (*bias)[k] : 0.0;
-        ir::Value* nW = conv->input(1);
-        ir::Graph& g = *conv->owner();
-        if (scales) {
-          std::vector<double> nw = wv;
-          size_t each = wv.size() / static_cast<size_t>(m);
-          for (int64_t k = 0; k < m; ++k) {
-            double f = kind == "Mul" ? per[k] : 1.0 / per[k];
-            if (kind == "Div") {
-              for (size_t j = 0; j < each; ++j) nw[k * each + j] /= per[k];
-              nb[k] /= per[k];
-            } else {
-              for (size_t j = 0; j < each; ++j) nw[k * each + j] *= f;
-              nb[k] *= f;
-            }
-          }
-          nW = addConstant(rw, g, conv, conv->input(1)->name() + "_scaled",
-                           fusion::floatTensorLike(wt, nw), {conv, &op});
+  return MatchResult::success({&op, conv}, [&op, conv, wt, wv = *wv, bias, per = *per, m, kind,
+                                            scales](rewrite::Rewriter& rw) {
+    std::vector<double> nb(m, 0.0);
+    for (int64_t k = 0; k < m; ++k) nb[k] = bias ? (*bias)[k] : 0.0;
+    ir::Value* nW = conv->input(1);
+    ir::Graph& g = *conv->owner();
+    if (scales) {
+      std::vector<double> nw = wv;
+      size_t each = wv.size() / static_cast<size_t>(m);
+      for (int64_t k = 0; k < m; ++k) {
+        double f = kind == "Mul" ? per[k] : 1.0 / per[k];
+        if (kind == "Div") {
+          for (size_t j = 0; j < each; ++j) nw[k * each + j] /= per[k];
+          nb[k] /= per[k];
         } else {
-          for (int64_t k = 0; k < m; ++k) nb[k] += kind == "Add" ? per[k] : -per[k];
+          for (size_t j = 0; j < each; ++j) nw[k * each + j] *= f;
+          nb[k] *= f;
         }
-        ir::Value* nB = addConstant(rw, g, conv, "bias_" + std::string(kind == "Add" || kind == "Sub" ? "added" : "scaled"),
-                                    fusion::floatTensor(wt.dtype(), {m}, nb), {conv, &op});
-        ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv,
-                                             {conv, &op}, conv, {op.output(0)});
-        fusion::replaceAndErase(rw, op.output(0), fused->output(0), {&op, conv});
-      });
+      }
+      nW = addConstant(rw, g, conv, conv->input(1)->name() + "_scaled",
+                       fusion::floatTensorLike(wt, nw), {conv, &op});
+    } else {
+      for (int64_t k = 0; k < m; ++k) nb[k] += kind == "Add" ? per[k] : -per[k];
+    }
+    ir::Value* nB = addConstant(
+        rw, g, conv, "bias_" + std::string(kind == "Add" || kind == "Sub" ? "added" : "scaled"),
+        fusion::floatTensor(wt.dtype(), {m}, nb), {conv, &op});
+    ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv, {conv, &op},
+                                         conv, {op.output(0)});
+    fusion::replaceAndErase(rw, op.output(0), fused->output(0), {&op, conv});
+  });
 }
 
 fusion::Rules rules() {
   fusion::Rules r;
-  // Conv(x, W, b) + c -> Conv(x, W, b + c); Conv(x, W, b) - c -> Conv(x, W, b - c)   (c per channel)
+  // Conv(x, W, b) + c -> Conv(x, W, b + c); Conv(x, W, b) - c -> Conv(x, W, b - c)   (c per
+  // channel)
   fusion::addRule(r, "conv_add", "Conv(x, W, b) +/- c -> Conv(x, W, b +/- c), c per channel",
                   {"Add", "Sub"}, fuse);
-  // Conv(x, W, b) * s -> Conv(x, W*s, b*s); Conv(x, W, b) / s -> Conv(x, W/s, b/s)   (s per channel)
+  // Conv(x, W, b) * s -> Conv(x, W*s, b*s); Conv(x, W, b) / s -> Conv(x, W/s, b/s)   (s per
+  // channel)
   fusion::addRule(r, "conv_mul", "Conv(x, W, b) * or / s -> Conv(x, W*s, b*s), s per channel",
                   {"Mul", "Div"}, fuse);
   return r;

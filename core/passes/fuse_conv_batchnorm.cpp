@@ -97,27 +97,27 @@ fusion::Rules rules() {
         auto p = bnParams(bn, m, why);
         if (!p) return MatchResult::failure(why);
         ir::Tensor wt = *w;
-        ir::DataType biasType = conv->input(2) ? rewrite::constantValue(conv->input(2))->dtype()
-                                               : w->dtype();
-        return MatchResult::success(
-            {&bn, conv}, [&bn, conv, wt, wv = *wv, bias, p = *p, m, biasType](rewrite::Rewriter& rw) {
-              std::vector<double> s(m), nb(m), nw = wv;
-              size_t per = wv.size() / static_cast<size_t>(m);
-              for (int64_t k = 0; k < m; ++k) {
-                s[k] = p.scale[k] / std::sqrt(p.var[k] + p.eps);
-                nb[k] = ((bias ? (*bias)[k] : 0.0) - p.mean[k]) * s[k] + p.bias[k];
-                for (size_t j = 0; j < per; ++j) nw[k * per + j] *= s[k];
-              }
-              ir::Graph& g = *conv->owner();
-              ir::Value* nW = addConstant(rw, g, conv, conv->input(1)->name() + "_bn",
-                                          fusion::floatTensorLike(wt, nw), {conv, &bn});
-              ir::Value* nB = addConstant(rw, g, conv, conv->name().empty() ? "bias_bn"
-                                                                          : conv->name() + "_bias_bn",
-                                          fusion::floatTensor(biasType, {m}, nb), {conv, &bn});
-              ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv,
-                                                   {conv, &bn}, conv, {bn.output(0)});
-              fusion::replaceAndErase(rw, bn.output(0), fused->output(0), {&bn, conv});
-            });
+        ir::DataType biasType =
+            conv->input(2) ? rewrite::constantValue(conv->input(2))->dtype() : w->dtype();
+        return MatchResult::success({&bn, conv}, [&bn, conv, wt, wv = *wv, bias, p = *p, m,
+                                                  biasType](rewrite::Rewriter& rw) {
+          std::vector<double> s(m), nb(m), nw = wv;
+          size_t per = wv.size() / static_cast<size_t>(m);
+          for (int64_t k = 0; k < m; ++k) {
+            s[k] = p.scale[k] / std::sqrt(p.var[k] + p.eps);
+            nb[k] = ((bias ? (*bias)[k] : 0.0) - p.mean[k]) * s[k] + p.bias[k];
+            for (size_t j = 0; j < per; ++j) nw[k * per + j] *= s[k];
+          }
+          ir::Graph& g = *conv->owner();
+          ir::Value* nW = addConstant(rw, g, conv, conv->input(1)->name() + "_bn",
+                                      fusion::floatTensorLike(wt, nw), {conv, &bn});
+          ir::Value* nB =
+              addConstant(rw, g, conv, conv->name().empty() ? "bias_bn" : conv->name() + "_bias_bn",
+                          fusion::floatTensor(biasType, {m}, nb), {conv, &bn});
+          ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv,
+                                               {conv, &bn}, conv, {bn.output(0)});
+          fusion::replaceAndErase(rw, bn.output(0), fused->output(0), {&bn, conv});
+        });
       });
   return r;
 }

@@ -1,6 +1,7 @@
 // fuse_gemm_batchnorm — fold an inference BatchNormalization into the Gemm or 2-D MatMul before it.
 //
-// Before:  t = Gemm(A, B, C, alpha, beta, transA, transB); y = BatchNormalization(t, g, b, mean, var)
+// Before:  t = Gemm(A, B, C, alpha, beta, transA, transB); y = BatchNormalization(t, g, b, mean,
+// var)
 //          (or t = MatMul(A, B) with 2-D operands)
 // After:   y = Gemm(A, B', C', alpha, beta = 1, transA, transB)
 // Algebra: t is [M, N] and the BatchNormalization's channels are its columns n:
@@ -56,13 +57,15 @@ fusion::Rules rules() {
         auto td = fusion::dimsOf(bn.input(0));
         if (!td || td->size() != 2)
           return MatchResult::failure(
-              what + " result is not a 2-D tensor of known shape (a batched MatMul's channel "
-                     "axis is a row axis, which the weights cannot absorb)");
+              what +
+              " result is not a 2-D tensor of known shape (a batched MatMul's channel "
+              "axis is a row axis, which the weights cannot absorb)");
         int64_t m = (*td)[0], n = (*td)[1];
         auto bt = rewrite::constantValue(mm->input(1));
         if (!bt) return MatchResult::failure(what + " B is not constant");
         auto bvals = fusion::floatValues(*bt);
-        if (!bvals || bt->rank() != 2) return MatchResult::failure(what + " B is not a 2-D float constant");
+        if (!bvals || bt->rank() != 2)
+          return MatchResult::failure(what + " B is not a 2-D float constant");
         bool transB = !isMatMul && mm->attrInt("transB", 0) != 0;
         double beta = isMatMul ? 1.0 : mm->attrFloat("beta", 1.0f);
         std::vector<double> cvals;
@@ -83,8 +86,9 @@ fusion::Rules rules() {
         std::vector<std::vector<double>> p(4);
         for (size_t i = 0; i < 4; ++i) {
           auto v = fusion::floatValues(bn.input(i + 1));
-          if (!v) return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
-                                              " is not constant");
+          if (!v)
+            return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
+                                        " is not constant");
           if (static_cast<int64_t>(v->size()) != n)
             return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
                                         " does not have one value per column");
@@ -93,38 +97,37 @@ fusion::Rules rules() {
         double eps = bn.attrFloat("epsilon", 1e-5f);
         ir::Tensor btensor = *bt;
         ir::DataType ctype = btensor.dtype();
-        return MatchResult::success(
-            {&bn, mm}, [&bn, mm, btensor, bv = *bvals, transB, beta, cvals, cm, cn, m, n, p, eps,
-                        ctype, isMatMul](rewrite::Rewriter& rw) {
-              std::vector<double> s(n), shift(n);
-              for (int64_t k = 0; k < n; ++k) {
-                s[k] = p[0][k] / std::sqrt(p[3][k] + eps);
-                shift[k] = p[1][k] - p[2][k] * s[k];
-              }
-              std::vector<double> nb = bv;
-              int64_t rows = btensor.dims()[0], cols = btensor.dims()[1];
-              for (int64_t i = 0; i < rows; ++i)
-                for (int64_t j = 0; j < cols; ++j) nb[i * cols + j] *= s[transB ? i : j];
-              int64_t outRows = cm == 1 ? 1 : m;
-              std::vector<double> nc(outRows * n);
-              for (int64_t i = 0; i < outRows; ++i)
-                for (int64_t j = 0; j < n; ++j) {
-                  double cval =
-                      cvals.empty() ? 0.0 : cvals[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
-                  nc[i * n + j] = beta * cval * s[j] + shift[j];
-                }
-              ir::Graph& g = *mm->owner();
-              ir::Value* nB = addConstant(rw, g, mm, mm->input(1)->name() + "_bn",
-                                          fusion::floatTensorLike(btensor, nb), {mm, &bn});
-              std::vector<int64_t> cdims =
-                  outRows == 1 ? std::vector<int64_t>{n} : std::vector<int64_t>{m, n};
-              ir::Value* nC = addConstant(rw, g, mm, "bias_bn", fusion::floatTensor(ctype, cdims, nc),
-                                          {mm, &bn});
-              ir::Node* gemm = fusion::addDerived(rw, "Gemm", {mm->input(0), nB, nC}, mm, {mm, &bn},
-                                                  isMatMul ? nullptr : mm, {bn.output(0)});
-              if (!isMatMul) rw.setAttr(gemm, ir::Attribute::makeFloat("beta", 1.0f));
-              fusion::replaceAndErase(rw, bn.output(0), gemm->output(0), {&bn, mm});
-            });
+        return MatchResult::success({&bn, mm}, [&bn, mm, btensor, bv = *bvals, transB, beta, cvals,
+                                                cm, cn, m, n, p, eps, ctype,
+                                                isMatMul](rewrite::Rewriter& rw) {
+          std::vector<double> s(n), shift(n);
+          for (int64_t k = 0; k < n; ++k) {
+            s[k] = p[0][k] / std::sqrt(p[3][k] + eps);
+            shift[k] = p[1][k] - p[2][k] * s[k];
+          }
+          std::vector<double> nb = bv;
+          int64_t rows = btensor.dims()[0], cols = btensor.dims()[1];
+          for (int64_t i = 0; i < rows; ++i)
+            for (int64_t j = 0; j < cols; ++j) nb[i * cols + j] *= s[transB ? i : j];
+          int64_t outRows = cm == 1 ? 1 : m;
+          std::vector<double> nc(outRows * n);
+          for (int64_t i = 0; i < outRows; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+              double cval = cvals.empty() ? 0.0 : cvals[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
+              nc[i * n + j] = beta * cval * s[j] + shift[j];
+            }
+          ir::Graph& g = *mm->owner();
+          ir::Value* nB = addConstant(rw, g, mm, mm->input(1)->name() + "_bn",
+                                      fusion::floatTensorLike(btensor, nb), {mm, &bn});
+          std::vector<int64_t> cdims =
+              outRows == 1 ? std::vector<int64_t>{n} : std::vector<int64_t>{m, n};
+          ir::Value* nC =
+              addConstant(rw, g, mm, "bias_bn", fusion::floatTensor(ctype, cdims, nc), {mm, &bn});
+          ir::Node* gemm = fusion::addDerived(rw, "Gemm", {mm->input(0), nB, nC}, mm, {mm, &bn},
+                                              isMatMul ? nullptr : mm, {bn.output(0)});
+          if (!isMatMul) rw.setAttr(gemm, ir::Attribute::makeFloat("beta", 1.0f));
+          fusion::replaceAndErase(rw, bn.output(0), gemm->output(0), {&bn, mm});
+        });
       });
   return r;
 }

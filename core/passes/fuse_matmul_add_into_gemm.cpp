@@ -48,9 +48,9 @@ fusion::Rules rules() {
         auto ra = rankOf(mm->input(0)), rb = rankOf(mm->input(1)), rc = rankOf(cv);
         if (!ra || !rb) return MatchResult::failure("the MatMul operand ranks are unknown");
         if (*ra != 2 || *rb != 2)
-          return MatchResult::failure(
-              "batched MatMul (A rank " + std::to_string(*ra) + ", B rank " + std::to_string(*rb) +
-              "): Gemm takes 2-D operands only, so MatMul + Add is kept");
+          return MatchResult::failure("batched MatMul (A rank " + std::to_string(*ra) +
+                                      ", B rank " + std::to_string(*rb) +
+                                      "): Gemm takes 2-D operands only, so MatMul + Add is kept");
         if (!rc || *rc > 2 || !rewrite::broadcastKeepsShape(t, cv))
           return MatchResult::failure("the Add operand " + typeText(cv) +
                                       " does not broadcast to the MatMul result " + typeText(t));

@@ -1,4 +1,5 @@
-// fuse_pad_into_conv_pool — a constant-mode Pad before a Conv or pooling op becomes the op's own pads.
+// fuse_pad_into_conv_pool — a constant-mode Pad before a Conv or pooling op becomes the op's own
+// pads.
 //
 // Before:  t = Pad(x, pads = [0, 0, a, b, 0, 0, c, d], mode = "constant", value = 0)
 //          y = Conv(t, W, B, pads = [p0, p1, p2, p3])
@@ -33,7 +34,8 @@ using rewrite::MatchContext;
 using rewrite::MatchResult;
 
 // Pads per axis (begin, end) of a Pad node over a tensor of rank `rank`.
-std::optional<std::vector<int64_t>> padAmounts(const ir::Node& pad, int64_t rank, std::string& why) {
+std::optional<std::vector<int64_t>> padAmounts(const ir::Node& pad, int64_t rank,
+                                               std::string& why) {
   std::vector<int64_t> raw;
   if (pad.hasAttr("pads") || pad.hasAttr("paddings")) {
     raw = pad.attrInts(pad.hasAttr("pads") ? "pads" : "paddings");
@@ -107,8 +109,9 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   for (int64_t p : own) ownPads = ownPads || p != 0;
   if (kind != "Conv") {
     if (op.attrInt("ceil_mode", 0) != 0)
-      return MatchResult::failure(kind + " has ceil_mode = 1 (a window starting in the padding "
-                                         "would be dropped)");
+      return MatchResult::failure(kind +
+                                  " has ceil_mode = 1 (a window starting in the padding "
+                                  "would be dropped)");
   }
   if (kind == "Conv" || kind == "AveragePool") {
     if (*value != 0)
@@ -145,8 +148,8 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     ins[0] = pad->input(0);
     std::vector<const ir::Value*> types;
     for (ir::Value* o : op.outputs()) types.push_back(o);
-    ir::Node* n = fusion::addDerived(rw, op.opType(), ins, &op, {pad, &op}, &op, types,
-                                     op.outputCount());
+    ir::Node* n =
+        fusion::addDerived(rw, op.opType(), ins, &op, {pad, &op}, &op, types, op.outputCount());
     rw.setAttr(n, ir::Attribute::makeInts("pads", merged));
     if (setCount) rw.setAttr(n, ir::Attribute::makeInt("count_include_pad", 1));
     for (size_t i = 1; i < op.outputCount(); ++i)

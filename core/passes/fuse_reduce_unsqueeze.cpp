@@ -1,4 +1,5 @@
-// fuse_reduce_unsqueeze — a reduction without kept dims followed by the Unsqueeze that puts them back.
+// fuse_reduce_unsqueeze — a reduction without kept dims followed by the Unsqueeze that puts them
+// back.
 //
 // Before:  t = ReduceMean(x, axes = [1, 2], keepdims = 0); y = Unsqueeze(t, axes = [1, 2])
 // After:   y = ReduceMean(x, axes = [1, 2], keepdims = 1)
@@ -30,19 +31,18 @@ using rewrite::MatchResult;
 
 bool isReduce(const ir::Node* n) {
   static const std::vector<std::string> ops = {
-      "ReduceSum",       "ReduceMean",     "ReduceMax",    "ReduceMin",
-      "ReduceProd",      "ReduceL1",       "ReduceL2",     "ReduceLogSum",
-      "ReduceLogSumExp", "ReduceSumSquare", "ArgMax",      "ArgMin"};
-  return n && n->domain().empty() &&
-         std::find(ops.begin(), ops.end(), n->opType()) != ops.end();
+      "ReduceSum", "ReduceMean",   "ReduceMax",       "ReduceMin",       "ReduceProd", "ReduceL1",
+      "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax",     "ArgMin"};
+  return n && n->domain().empty() && std::find(ops.begin(), ops.end(), n->opType()) != ops.end();
 }
 
 fusion::Rules rules() {
   fusion::Rules r;
   // Unsqueeze(Reduce(x, axes, keepdims=0), axes) -> Reduce(x, axes, keepdims=1)
   fusion::addRule(
-      r, "reduce_unsqueeze", "Unsqueeze(Reduce(x, axes, keepdims=0), axes) -> Reduce(x, keepdims=1)",
-      {"Unsqueeze"}, [](ir::Node& un, const MatchContext&) {
+      r, "reduce_unsqueeze",
+      "Unsqueeze(Reduce(x, axes, keepdims=0), axes) -> Reduce(x, keepdims=1)", {"Unsqueeze"},
+      [](ir::Node& un, const MatchContext&) {
         ir::Value* t = un.input(0);
         ir::Node* red = t ? t->producer() : nullptr;
         if (!isReduce(red)) return MatchResult::failure("the input is not produced by a reduction");

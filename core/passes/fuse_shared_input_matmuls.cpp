@@ -1,4 +1,5 @@
-// fuse_shared_input_matmuls — MatMuls of one input by constant weights become one MatMul and a Split.
+// fuse_shared_input_matmuls — MatMuls of one input by constant weights become one MatMul and a
+// Split.
 //
 // Before:  q = MatMul(x, Wq); k = MatMul(x, Wk); v = MatMul(x, Wv)      (W*: [K, N*])
 // After:   t = MatMul(x, Concat(Wq, Wk, Wv, axis = 1)); q, k, v = Split(t, [Nq, Nk, Nv], axis = -1)
@@ -77,8 +78,8 @@ fusion::Rules rules() {
           for (const auto& w : weights) {
             int64_t n = w.dims()[1];
             for (int64_t row = 0; row < k; ++row)
-              std::memcpy(bytes.data() + (row * total + col) * eb,
-                          w.bytes().data() + row * n * eb, static_cast<size_t>(n) * eb);
+              std::memcpy(bytes.data() + (row * total + col) * eb, w.bytes().data() + row * n * eb,
+                          static_cast<size_t>(n) * eb);
             col += n;
           }
           ir::Tensor cat(weights[0].dtype(), {k, total}, ir::makeHeapBuffer(std::move(bytes)));

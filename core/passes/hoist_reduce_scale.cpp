@@ -1,4 +1,5 @@
-// hoist_reduce_scale — a scalar scale applied after the reduction instead of to every element before it.
+// hoist_reduce_scale — a scalar scale applied after the reduction instead of to every element
+// before it.
 //
 // Before:  t = Mul(x, c); y = ReduceSum(t, axes)          (c a constant scalar)
 // After:   u = ReduceSum(x, axes); y = Mul(u, c)
@@ -56,7 +57,8 @@ fusion::Rules rules() {
         bool allow = c.option("allow_rounding", "false") == "true";
         if (ir::isInteger(dt)) {
           if (red.opType() == "ReduceMean")
-            return MatchResult::failure("ReduceMean of integers truncates; the scale does not commute");
+            return MatchResult::failure(
+                "ReduceMean of integers truncates; the scale does not commute");
         } else if (fusion::isFloatType(dt)) {
           if (!fusion::isPowerOfTwo(cval) && !allow)
             return MatchResult::failure("the scale " + std::to_string(cval) +
@@ -70,8 +72,8 @@ fusion::Rules rules() {
         return MatchResult::success({&red, mul}, [&red, mul, x, scalar](rewrite::Rewriter& rw) {
           std::vector<ir::Value*> ins = red.inputs();
           ins[0] = x;
-          ir::Node* nr = fusion::addDerived(rw, red.opType(), ins, &red, {mul, &red}, &red,
-                                            {red.output(0)});
+          ir::Node* nr =
+              fusion::addDerived(rw, red.opType(), ins, &red, {mul, &red}, &red, {red.output(0)});
           ir::Value* sc = addConstant(rw, *red.owner(), &red, "scale", scalar, {mul});
           ir::Node* nm = fusion::addDerived(rw, "Mul", {nr->output(0), sc}, &red, {mul, &red},
                                             nullptr, {red.output(0)});
@@ -87,7 +89,8 @@ fusion::Rules rules() {
         if (std::string why = rewrite::whyNotSingleUse(red.input(0)); !why.empty())
           return MatchResult::failure("BitShift output " + why);
         if (sh->attrString("direction", "") != "LEFT")
-          return MatchResult::failure("a RIGHT shift floors each element; the sum does not commute");
+          return MatchResult::failure(
+              "a RIGHT shift floors each element; the sum does not commute");
         if (!fusion::scalarValue(sh->input(1)) || rewrite::isConstant(sh->input(0)))
           return MatchResult::failure("the shift amount is not a constant scalar");
         if (!rewrite::broadcastKeepsShape(sh->input(0), sh->input(1)))
@@ -97,8 +100,8 @@ fusion::Rules rules() {
         return MatchResult::success({&red, sh}, [&red, sh, scalar](rewrite::Rewriter& rw) {
           std::vector<ir::Value*> ins = red.inputs();
           ins[0] = sh->input(0);
-          ir::Node* nr = fusion::addDerived(rw, "ReduceSum", ins, &red, {sh, &red}, &red,
-                                            {red.output(0)});
+          ir::Node* nr =
+              fusion::addDerived(rw, "ReduceSum", ins, &red, {sh, &red}, &red, {red.output(0)});
           ir::Value* sc = addConstant(rw, *red.owner(), &red, "shift", scalar, {sh});
           ir::Node* ns = fusion::addDerived(rw, "BitShift", {nr->output(0), sc}, &red, {sh, &red},
                                             sh, {red.output(0)});

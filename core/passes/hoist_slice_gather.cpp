@@ -1,4 +1,5 @@
-// hoist_slice_gather — Slice and Gather moved before the elementwise op they read, so less is computed.
+// hoist_slice_gather — Slice and Gather moved before the elementwise op they read, so less is
+// computed.
 //
 // Before:  t = Mul(x, c); y = Slice(t, starts, ends, axes, steps)
 // After:   u = Slice(x, starts, ends, axes, steps); y = Mul(u, c')     (c' = c sliced, folded)
@@ -117,7 +118,8 @@ ir::Node* elementwiseProducer(const ir::Value* t, std::string& why) {
 // Rebuilds `op` over `inputs` before `root`, replacing root's result.
 void rebuild(rewrite::Rewriter& rw, ir::Node& root, ir::Node* op, std::vector<ir::Value*> inputs) {
   for (size_t i = inputs.size(); i < op->inputCount(); ++i) inputs.push_back(op->input(i));
-  ir::Node* n = fusion::addDerived(rw, op->opType(), inputs, &root, {op, &root}, op, {root.output(0)});
+  ir::Node* n =
+      fusion::addDerived(rw, op->opType(), inputs, &root, {op, &root}, op, {root.output(0)});
   fusion::replaceAndErase(rw, root.output(0), n->output(0), {&root, op});
 }
 
@@ -147,11 +149,13 @@ MatchResult hoistSlice(ir::Node& s, const MatchContext& c) {
     if (!pl.folded) return MatchResult::failure("a constant operand cannot be sliced here");
   }
   bool asAttrs = c.opset < 10;
-  return MatchResult::success({&s, op}, [&s, op, plans = *plans, p = *p, asAttrs](rewrite::Rewriter& rw) {
+  return MatchResult::success({&s, op}, [&s, op, plans = *plans, p = *p,
+                                         asAttrs](rewrite::Rewriter& rw) {
     std::vector<ir::Value*> ins;
     for (const auto& pl : plans) {
       if (pl.folded) {
-        ins.push_back(addConstant(rw, *s.owner(), &s, pl.value->name() + "_sliced", *pl.folded, {&s}));
+        ins.push_back(
+            addConstant(rw, *s.owner(), &s, pl.value->name() + "_sliced", *pl.folded, {&s}));
       } else if (pl.needsNode) {
         fusion::SliceParams q;
         for (size_t k = 0; k < pl.axes.size(); ++k) {
@@ -215,7 +219,8 @@ MatchResult hoistGather(ir::Node& g, const MatchContext&) {
     std::vector<ir::Value*> ins;
     for (const auto& pl : plans) {
       if (pl.folded) {
-        ins.push_back(addConstant(rw, *g.owner(), &g, pl.value->name() + "_gathered", *pl.folded, {&g}));
+        ins.push_back(
+            addConstant(rw, *g.owner(), &g, pl.value->name() + "_gathered", *pl.folded, {&g}));
       } else if (pl.needsNode) {
         int64_t au = axis - (r - *rankOf(pl.value));
         ir::Node* n = fusion::addDerived(rw, "Gather", {pl.value, g.input(1)}, &g, {&g}, &g);
@@ -235,8 +240,8 @@ fusion::Rules rules() {
   fusion::addRule(r, "slice_before_elementwise", "Slice(f(x, c)) -> f(Slice(x), Slice(c))",
                   {"Slice"}, hoistSlice);
   // Gather(f(x, c), i) -> f(Gather(x, i), Gather(c, i))   (f elementwise; Gather(c) folded)
-  fusion::addRule(r, "gather_before_elementwise", "Gather(f(x, c), i) -> f(Gather(x, i), Gather(c, i))",
-                  {"Gather"}, hoistGather);
+  fusion::addRule(r, "gather_before_elementwise",
+                  "Gather(f(x, c), i) -> f(Gather(x, i), Gather(c, i))", {"Gather"}, hoistGather);
   return r;
 }
 

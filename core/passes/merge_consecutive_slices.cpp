@@ -78,7 +78,8 @@ MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
                                   ", whose size is not static");
     fusion::SliceRange r1 =
         fusion::resolveSlice(p1->starts[i], p1->ends[i], p1->steps[i], dim.value());
-    fusion::SliceRange r2 = fusion::resolveSlice(p2->starts[j], p2->ends[j], p2->steps[j], r1.count);
+    fusion::SliceRange r2 =
+        fusion::resolveSlice(p2->starts[j], p2->ends[j], p2->steps[j], r1.count);
     int64_t step = r1.step * r2.step;
     int64_t start = r1.start + r2.start * r1.step;
     int64_t end = start + r2.count * step;
@@ -105,7 +106,8 @@ MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
   if (asAttrs)
     for (int64_t s : m.steps)
       if (s != 1) return MatchResult::failure("Slice before opset 10 has no steps");
-  return MatchResult::success({&outer, inner}, [&outer, inner, x, m, asAttrs](rewrite::Rewriter& rw) {
+  return MatchResult::success({&outer, inner}, [&outer, inner, x, m,
+                                                asAttrs](rewrite::Rewriter& rw) {
     ir::Node* n = fusion::addSliceNode(rw, x, &outer, m, asAttrs, {inner, &outer}, outer.output(0));
     fusion::replaceAndErase(rw, outer.output(0), n->output(0), {&outer, inner});
   });
@@ -214,24 +216,24 @@ MatchResult slicesToSplit(ir::Node& root, const MatchContext& c) {
   for (const auto& g : group) nodes.push_back(g.first);
   int64_t axis = rr->axis;
   bool asAttr = c.opset < 13;
-  return MatchResult::success(nodes, [x, group, part, sizes, axis, asAttr,
-                                      nodes](rewrite::Rewriter& rw) {
-    ir::Graph& g = *nodes[0]->owner();
-    ir::Node* first = fusion::firstInOrder(g, nodes);
-    std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
-    std::vector<ir::Value*> ins{x};
-    if (!asAttr)
-      ins.push_back(addConstant(rw, g, first, "split", ir::Tensor::fromInt64s(sizes), from));
-    ir::Node* split = rw.addNode(g, "Split", "", ins, sizes.size(), first, "", from);
-    rw.setAttr(split, ir::Attribute::makeInt("axis", axis));
-    if (asAttr) rw.setAttr(split, ir::Attribute::makeInts("split", sizes));
-    for (size_t i = 0; i < group.size(); ++i) {
-      ir::Value* out = split->output(part[i]);
-      if (out->type().isUndefined()) rw.setType(out, group[i].first->output(0)->type());
-      rw.replaceAllUsesWith(group[i].first->output(0), out);
-    }
-    for (ir::Node* n : nodes) removeWithConstants(rw, n);
-  });
+  return MatchResult::success(
+      nodes, [x, group, part, sizes, axis, asAttr, nodes](rewrite::Rewriter& rw) {
+        ir::Graph& g = *nodes[0]->owner();
+        ir::Node* first = fusion::firstInOrder(g, nodes);
+        std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
+        std::vector<ir::Value*> ins{x};
+        if (!asAttr)
+          ins.push_back(addConstant(rw, g, first, "split", ir::Tensor::fromInt64s(sizes), from));
+        ir::Node* split = rw.addNode(g, "Split", "", ins, sizes.size(), first, "", from);
+        rw.setAttr(split, ir::Attribute::makeInt("axis", axis));
+        if (asAttr) rw.setAttr(split, ir::Attribute::makeInts("split", sizes));
+        for (size_t i = 0; i < group.size(); ++i) {
+          ir::Value* out = split->output(part[i]);
+          if (out->type().isUndefined()) rw.setType(out, group[i].first->output(0)->type());
+          rw.replaceAllUsesWith(group[i].first->output(0), out);
+        }
+        for (ir::Node* n : nodes) removeWithConstants(rw, n);
+      });
 }
 
 fusion::Rules rules() {
@@ -239,8 +241,8 @@ fusion::Rules rules() {
   // Slice(Slice(x, p1), p2) -> Slice(x, p)   (axes cut twice need a static size)
   fusion::addRule(r, "slice_of_slice", "Slice(Slice(x)) -> Slice(x)", {"Slice"}, sliceOfSlice);
   // Slice(Concat(a, b, c), range of b) -> b
-  fusion::addRule(r, "slice_of_concat", "Slice(Concat(a, b, c), exactly b's range) -> b",
-                  {"Slice"}, sliceOfConcat);
+  fusion::addRule(r, "slice_of_concat", "Slice(Concat(a, b, c), exactly b's range) -> b", {"Slice"},
+                  sliceOfConcat);
   // Slice(x, [0, a)), Slice(x, [a, d)) -> Split(x, [a, d - a])
   fusion::addRule(r, "slices_to_split", "Slices of x partitioning one axis -> Split(x)", {"Slice"},
                   slicesToSplit);

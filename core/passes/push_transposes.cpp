@@ -40,10 +40,9 @@ using rewrite::MatchContext;
 using rewrite::MatchResult;
 
 bool isKeepdimsReduce(const ir::Node& n) {
-  static const std::vector<std::string> ops = {"ReduceSum",   "ReduceMean",      "ReduceMax",
-                                               "ReduceMin",   "ReduceProd",      "ReduceL1",
-                                               "ReduceL2",    "ReduceSumSquare", "ReduceLogSum",
-                                               "ReduceLogSumExp"};
+  static const std::vector<std::string> ops = {
+      "ReduceSum", "ReduceMean", "ReduceMax",       "ReduceMin",    "ReduceProd",
+      "ReduceL1",  "ReduceL2",   "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"};
   return n.domain().empty() && std::find(ops.begin(), ops.end(), n.opType()) != ops.end();
 }
 
@@ -140,7 +139,8 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
   if (chain.empty())
     return MatchResult::failure("consecutive Transposes (fuse_consecutive_transposes)");
   auto p2 = fusion::transposePerm(*t2);
-  if (!p2 || p2->size() != p1->size()) return MatchResult::failure("the second perm differs in rank");
+  if (!p2 || p2->size() != p1->size())
+    return MatchResult::failure("the second perm differs in rank");
   std::vector<int64_t> q(p2->size());
   bool identity = true;
   for (size_t i = 0; i < q.size(); ++i) {
@@ -150,14 +150,16 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
   std::vector<ir::Node*> nodes{&t1};
   for (auto& s : chain) nodes.push_back(s.node);
   nodes.push_back(t2);
-  return MatchResult::success(nodes, [&t1, t2, chain, q, identity, inv, nodes](rewrite::Rewriter& rw) {
+  return MatchResult::success(nodes, [&t1, t2, chain, q, identity, inv,
+                                      nodes](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
     ir::Value* cur = t1.input(0);
     ir::Value* old = t1.output(0);
     for (const auto& s : chain) {
       std::vector<ir::Value*> ins = s.node->inputs();
       for (size_t i = 0; i < ins.size(); ++i) {
-        if (ins[i] == old) ins[i] = cur;
+        if (ins[i] == old)
+          ins[i] = cur;
         else if (s.folded[i])
           ins[i] = addConstant(rw, *t2->owner(), t2, ins[i]->name() + "_t", *s.folded[i], from);
       }
@@ -193,8 +195,8 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
       return MatchResult::failure("Transpose output " + why);
   std::vector<int64_t> perm = *pa;
   return MatchResult::success({&op, ta, tb}, [&op, ta, tb, perm](rewrite::Rewriter& rw) {
-    ir::Node* n = fusion::addDerived(rw, op.opType(), {ta->input(0), tb->input(0)}, &op,
-                                     {ta, tb, &op}, &op);
+    ir::Node* n =
+        fusion::addDerived(rw, op.opType(), {ta->input(0), tb->input(0)}, &op, {ta, tb, &op}, &op);
     ir::Type ty = permutedType(op.output(0), inverse(perm));
     if (!ty.isUndefined()) rw.setType(n->output(0), ty);
     ir::Node* t = fusion::addDerived(rw, "Transpose", {n->output(0)}, &op, {ta, tb, &op}, nullptr,

@@ -1,5 +1,5 @@
-// replace_avgpool_and_depthwise_conv — AveragePool and a uniform depthwise Conv, each written as the other
-// where that pays.
+// replace_avgpool_and_depthwise_conv — AveragePool and a uniform depthwise Conv, each written as
+// the other where that pays.
 //
 // Rule avgpool_to_depthwise_conv:
 //   Before:  t = AveragePool(x, kernel k, strides, pads); y = BatchNormalization(t, ...)
@@ -70,7 +70,8 @@ MatchResult poolToConv(ir::Node& pool, const MatchContext& c) {
   if (std::string w = whyNotAbsorbable(next, ch); !w.empty()) return MatchResult::failure(w);
   if (pool.attrString("auto_pad", "NOTSET") != "NOTSET")
     return MatchResult::failure("AveragePool has auto_pad");
-  if (pool.attrInt("ceil_mode", 0) != 0) return MatchResult::failure("AveragePool has ceil_mode = 1");
+  if (pool.attrInt("ceil_mode", 0) != 0)
+    return MatchResult::failure("AveragePool has ceil_mode = 1");
   auto k = pool.attrInts("kernel_shape");
   if (k.size() != 2) return MatchResult::failure("the kernel is not 2-D");
   for (int64_t d : pool.attrInts("dilations", {1, 1}))
@@ -79,11 +80,13 @@ MatchResult poolToConv(ir::Node& pool, const MatchContext& c) {
   bool padded = false;
   for (int64_t p : pads) padded = padded || p != 0;
   if (padded && pool.attrInt("count_include_pad", 0) == 0)
-    return MatchResult::failure("AveragePool excludes its pads from the count (the divisor varies)");
+    return MatchResult::failure(
+        "AveragePool excludes its pads from the count (the divisor varies)");
   ir::DataType dt = elemTypeOf(pool.input(0));
   if (!fusion::isFloatType(dt)) return MatchResult::failure("x is not a float tensor");
   return MatchResult::success({&pool}, [&pool, ch, k, pads, dt](rewrite::Rewriter& rw) {
-    std::vector<double> w(static_cast<size_t>(ch * k[0] * k[1]), 1.0 / static_cast<double>(k[0] * k[1]));
+    std::vector<double> w(static_cast<size_t>(ch * k[0] * k[1]),
+                          1.0 / static_cast<double>(k[0] * k[1]));
     ir::Value* wv = addConstant(rw, *pool.owner(), &pool, "avgpool_weight",
                                 fusion::floatTensor(dt, {ch, 1, k[0], k[1]}, w), {&pool});
     ir::Node* conv = fusion::addDerived(rw, "Conv", {pool.input(0), wv}, &pool, {&pool}, nullptr,
@@ -127,8 +130,8 @@ MatchResult convToPool(ir::Node& conv, const MatchContext& c) {
   std::vector<int64_t> k{w->dims()[2], w->dims()[3]};
   return MatchResult::success({&conv}, [&conv, k](rewrite::Rewriter& rw) {
     std::vector<ir::Value*> ins{conv.input(0)};
-    ir::Node* p = fusion::addDerived(rw, "AveragePool", ins, &conv, {&conv}, nullptr,
-                                     {conv.output(0)});
+    ir::Node* p =
+        fusion::addDerived(rw, "AveragePool", ins, &conv, {&conv}, nullptr, {conv.output(0)});
     rw.setAttr(p, ir::Attribute::makeInts("kernel_shape", k));
     rw.setAttr(p, ir::Attribute::makeInts("pads", conv.attrInts("pads", {0, 0, 0, 0})));
     rw.setAttr(p, ir::Attribute::makeInts("strides", conv.attrInts("strides", {1, 1})));
@@ -140,9 +143,10 @@ MatchResult convToPool(ir::Node& conv, const MatchContext& c) {
 fusion::Rules rules() {
   fusion::Rules r;
   // BN(AveragePool(x)) -> BN(Conv(x, 1/|k|, group = C))   (then folded by fuse_conv_batchnorm)
-  fusion::addRule(r, "avgpool_to_depthwise_conv",
-                  "AveragePool(x) before a BatchNormalization/per-channel Mul/Add -> depthwise Conv",
-                  {"AveragePool"}, poolToConv);
+  fusion::addRule(
+      r, "avgpool_to_depthwise_conv",
+      "AveragePool(x) before a BatchNormalization/per-channel Mul/Add -> depthwise Conv",
+      {"AveragePool"}, poolToConv);
   // Conv(x, all 1/|k|, group = C) -> AveragePool(x, count_include_pad = 1)
   fusion::addRule(r, "depthwise_conv_to_avgpool",
                   "Conv(x, W = 1/|k|, group = C) -> AveragePool(x, count_include_pad=1)", {"Conv"},

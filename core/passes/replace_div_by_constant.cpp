@@ -35,8 +35,10 @@ fusion::Rules rules() {
         auto t = rewrite::constantValue(n.input(1));
         if (!t) return MatchResult::failure("the divisor is not constant");
         auto vals = fusion::floatValues(*t);
-        if (!vals) return MatchResult::failure("the divisor is not a float constant (integer "
-                                                "division truncates)");
+        if (!vals)
+          return MatchResult::failure(
+              "the divisor is not a float constant (integer "
+              "division truncates)");
         std::vector<double> inv(vals->size());
         for (size_t i = 0; i < vals->size(); ++i) {
           double v = (*vals)[i];
@@ -56,10 +58,10 @@ fusion::Rules rules() {
                                         " is not finite and nonzero in " +
                                         std::string(ir::dtypeName(t->dtype())));
         return MatchResult::success({&n}, [&n, rt](rewrite::Rewriter& rw) {
-          ir::Value* rc = addConstant(rw, *n.owner(), &n, n.input(1)->name() + "_reciprocal", rt,
-                                      {&n});
-          ir::Node* m = fusion::addDerived(rw, "Mul", {n.input(0), rc}, &n, {&n}, &n,
-                                           {n.output(0)});
+          ir::Value* rc =
+              addConstant(rw, *n.owner(), &n, n.input(1)->name() + "_reciprocal", rt, {&n});
+          ir::Node* m =
+              fusion::addDerived(rw, "Mul", {n.input(0), rc}, &n, {&n}, &n, {n.output(0)});
           fusion::replaceAndErase(rw, n.output(0), m->output(0), {&n});
         });
       });
@@ -69,17 +71,17 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceDivByConstant() {
-  PassInfo info{"replace_div_by_constant",
-                Category::kAlgorithm,
-                "substitution: cheaper op",
-                "Replace division by a float constant with multiplication by its reciprocal "
-                "(exact for powers of two; option exact_only=false for any constant)",
-                "将除以浮点常量替换为乘以其倒数（2 的幂时精确；exact_only=false 时适用于任意常量）",
-                {{"exact_only", "true",
-                  "only constants whose elements are all powers of two (bit-exact)"}},
-                1,
-                28,
-                true};
+  PassInfo info{
+      "replace_div_by_constant",
+      Category::kAlgorithm,
+      "substitution: cheaper op",
+      "Replace division by a float constant with multiplication by its reciprocal "
+      "(exact for powers of two; option exact_only=false for any constant)",
+      "将除以浮点常量替换为乘以其倒数（2 的幂时精确；exact_only=false 时适用于任意常量）",
+      {{"exact_only", "true", "only constants whose elements are all powers of two (bit-exact)"}},
+      1,
+      28,
+      true};
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -1,6 +1,7 @@
 // replace_einsum_with_matmul — an Einsum that is a (batched) matrix product becomes MatMul.
 //
-// Before:  y = Einsum(a, b, equation = "bij,bjk->bik")      (also "...ij,...jk->...ik", "ij,jk->ik",
+// Before:  y = Einsum(a, b, equation = "bij,bjk->bik")      (also "...ij,...jk->...ik",
+// "ij,jk->ik",
 //          "ij,j->i", "j,jk->k", and with an operand transposed: "bij,bkj->bik", "bji,bjk->bik")
 // After:   y = MatMul(a, b)       (a transposed operand gets a Transpose of its last two axes;
 //                                  a constant one is transposed in place, as a new initializer)

@@ -36,7 +36,8 @@ std::string whyConsumersNeedRank2(const ir::Value* t) {
     if (n->owner() != t->owner()) return "the result is used inside a subgraph";
     if (n->domain().empty() && n->opType() == "Flatten" && n->attrInt("axis", 1) == 1) continue;
     if (n->domain().empty() && n->opType() == "Reshape" && u.inputIndex == 0) {
-      auto s = n->hasAttr("shape") ? std::optional(n->attrInts("shape")) : constantInts(n->input(1));
+      auto s =
+          n->hasAttr("shape") ? std::optional(n->attrInts("shape")) : constantInts(n->input(1));
       if (!s) return "a Reshape of the result has a non-constant shape";
       for (size_t i = 2; i < s->size(); ++i)
         if ((*s)[i] == 0) return "a Reshape of the result copies a dim past index 1";
@@ -51,33 +52,36 @@ std::string whyConsumersNeedRank2(const ir::Value* t) {
 fusion::Rules rules() {
   fusion::Rules r;
   // ReduceMean(x, axes = spatial) -> GlobalAveragePool(x)
-  fusion::addRule(
-      r, "reduce_mean_spatial", "ReduceMean(x, axes=[2..r-1]) -> GlobalAveragePool(x)",
-      {"ReduceMean"}, [](ir::Node& n, const MatchContext&) {
-        auto rank = rankOf(n.input(0));
-        if (!rank || *rank < 3) return MatchResult::failure("x is not known to have rank >= 3");
-        if (!fusion::isFloatType(elemTypeOf(n.input(0))))
-          return MatchResult::failure("x is not a float tensor");
-        auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
-        if (!axes) return MatchResult::failure("ReduceMean axes are a non-constant input");
-        auto na = normalizeAxes(*axes, rank);
-        if (!na || na->empty()) return MatchResult::failure("ReduceMean axes are empty or invalid");
-        std::sort(na->begin(), na->end());
-        std::vector<int64_t> spatial;
-        for (int64_t i = 2; i < *rank; ++i) spatial.push_back(i);
-        if (*na != spatial)
-          return MatchResult::failure("ReduceMean reduces " + intsText(*na) + ", not every spatial axis " +
-                                      intsText(spatial));
-        if (n.attrInt("keepdims", 1) == 0)
-          if (std::string why = whyConsumersNeedRank2(n.output(0)); !why.empty())
-            return MatchResult::failure(why);
-        bool keep = n.attrInt("keepdims", 1) != 0;
-        return MatchResult::success({&n}, [&n, keep](rewrite::Rewriter& rw) {
-          ir::Node* g = fusion::addDerived(rw, "GlobalAveragePool", {n.input(0)}, &n, {&n}, nullptr,
-                                           {keep ? n.output(0) : nullptr});
-          fusion::replaceAndErase(rw, n.output(0), g->output(0), {&n});
-        });
-      });
+  fusion::addRule(r, "reduce_mean_spatial", "ReduceMean(x, axes=[2..r-1]) -> GlobalAveragePool(x)",
+                  {"ReduceMean"}, [](ir::Node& n, const MatchContext&) {
+                    auto rank = rankOf(n.input(0));
+                    if (!rank || *rank < 3)
+                      return MatchResult::failure("x is not known to have rank >= 3");
+                    if (!fusion::isFloatType(elemTypeOf(n.input(0))))
+                      return MatchResult::failure("x is not a float tensor");
+                    auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
+                    if (!axes)
+                      return MatchResult::failure("ReduceMean axes are a non-constant input");
+                    auto na = normalizeAxes(*axes, rank);
+                    if (!na || na->empty())
+                      return MatchResult::failure("ReduceMean axes are empty or invalid");
+                    std::sort(na->begin(), na->end());
+                    std::vector<int64_t> spatial;
+                    for (int64_t i = 2; i < *rank; ++i) spatial.push_back(i);
+                    if (*na != spatial)
+                      return MatchResult::failure("ReduceMean reduces " + intsText(*na) +
+                                                  ", not every spatial axis " + intsText(spatial));
+                    if (n.attrInt("keepdims", 1) == 0)
+                      if (std::string why = whyConsumersNeedRank2(n.output(0)); !why.empty())
+                        return MatchResult::failure(why);
+                    bool keep = n.attrInt("keepdims", 1) != 0;
+                    return MatchResult::success({&n}, [&n, keep](rewrite::Rewriter& rw) {
+                      ir::Node* g =
+                          fusion::addDerived(rw, "GlobalAveragePool", {n.input(0)}, &n, {&n},
+                                             nullptr, {keep ? n.output(0) : nullptr});
+                      fusion::replaceAndErase(rw, n.output(0), g->output(0), {&n});
+                    });
+                  });
   return r;
 }
 

@@ -40,8 +40,7 @@ std::string whyNotScalar(const ir::Value* x, const ir::Value* c, double v) {
 std::string whyNotReluType(const ir::Value* x, int64_t opset) {
   ir::DataType t = elemTypeOf(x);
   if (fusion::isFloatType(t)) return "";
-  if (opset >= 14 && ir::isSignedInteger(t) && t != ir::DataType::kInt4 &&
-      t != ir::DataType::kInt2)
+  if (opset >= 14 && ir::isSignedInteger(t) && t != ir::DataType::kInt4 && t != ir::DataType::kInt2)
     return "";
   return "Relu does not take " + typeText(x) + " at opset " + std::to_string(opset);
 }
@@ -77,16 +76,16 @@ fusion::Rules rules() {
                     return replaceBy(n, "Sqrt", {n.input(0)});
                   });
   // Sub(0, x) -> Neg(x)
-  fusion::addRule(
-      r, "sub_from_zero", "0 - x -> Neg(x)", {"Sub"}, [](ir::Node& n, const MatchContext& c) {
-        if (std::string why = whyNotScalar(n.input(1), n.input(0), 0.0); !why.empty())
-          return MatchResult::failure(why);
-        ir::DataType t = elemTypeOf(n.input(1));
-        if (!fusion::isFloatType(t) && !(ir::isSignedInteger(t) && c.opset >= 6 &&
-                                         ir::dtypeBits(t) >= 8))
-          return MatchResult::failure("Neg does not take " + typeText(n.input(1)));
-        return replaceBy(n, "Neg", {n.input(1)});
-      });
+  fusion::addRule(r, "sub_from_zero", "0 - x -> Neg(x)", {"Sub"},
+                  [](ir::Node& n, const MatchContext& c) {
+                    if (std::string why = whyNotScalar(n.input(1), n.input(0), 0.0); !why.empty())
+                      return MatchResult::failure(why);
+                    ir::DataType t = elemTypeOf(n.input(1));
+                    if (!fusion::isFloatType(t) &&
+                        !(ir::isSignedInteger(t) && c.opset >= 6 && ir::dtypeBits(t) >= 8))
+                      return MatchResult::failure("Neg does not take " + typeText(n.input(1)));
+                    return replaceBy(n, "Neg", {n.input(1)});
+                  });
   // Clip(x, 0, +inf) -> Relu(x)   (no max from opset 11, or max = +inf)
   fusion::addRule(
       r, "clip_to_relu", "Clip(x, 0, +inf) -> Relu(x)", {"Clip"},
@@ -136,9 +135,9 @@ fusion::Rules rules() {
                     if (std::string why = rewrite::whyNotSingleUse(n.input(0)); !why.empty())
                       return MatchResult::failure("Not output " + why);
                     return MatchResult::success({&n, no}, [&n, no](rewrite::Rewriter& rw) {
-                      ir::Node* w = fusion::addDerived(rw, "Where",
-                                                       {no->input(0), n.input(2), n.input(1)}, &n,
-                                                       {no, &n}, nullptr, {n.output(0)});
+                      ir::Node* w =
+                          fusion::addDerived(rw, "Where", {no->input(0), n.input(2), n.input(1)},
+                                             &n, {no, &n}, nullptr, {n.output(0)});
                       fusion::replaceAndErase(rw, n.output(0), w->output(0), {&n, no});
                     });
                   });

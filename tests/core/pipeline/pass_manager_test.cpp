@@ -2,10 +2,10 @@
 // the numeric check naming the first diverging tensor, recipes.
 #include <gtest/gtest.h>
 
+#include "core/analysis/shape_inference.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/recipe.h"
-#include "core/analysis/shape_inference.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::pipeline {
@@ -22,7 +22,8 @@ const char* kModel = R"(main (float[2,3] x) => (float[2,3] y) {
 
 class TestPass : public passes::Pass {
  public:
-  explicit TestPass(std::function<Status(ir::Model&, passes::PassContext&)> fn) : fn_(std::move(fn)) {
+  explicit TestPass(std::function<Status(ir::Model&, passes::PassContext&)> fn)
+      : fn_(std::move(fn)) {
     info_.id = "test_pass";
     info_.kind = "test";
     info_.summaryEn = info_.summaryZh = "test";
@@ -109,7 +110,8 @@ TEST(PassManager, NumericCheckStopsAtThePassThatChangesOutputsAndNamesTheTensor)
   TestPass wrong([](ir::Model& model, passes::PassContext& ctx) -> Status {
     ir::Graph& g = model.graph();
     ir::Node* relu = g.findValue("b")->producer();
-    ir::Node* sig = ctx.rewriter.addNode(g, "Sigmoid", "", {relu->input(0)}, 1, relu, "sig", {relu});
+    ir::Node* sig =
+        ctx.rewriter.addNode(g, "Sigmoid", "", {relu->input(0)}, 1, relu, "sig", {relu});
     ctx.rewriter.replaceAllUsesWith(relu->output(0), sig->output(0));
     ctx.rewriter.removeNode(relu);
     return Status::ok();

@@ -15,11 +15,15 @@
 // take alpha as b, HardSigmoid alpha and beta as b and c, Clip min and max as
 // b and c (-1: unbounded); these parameters must be constants.
 //
-// The output is cut into tiles of kTile elements. For each tile every input
-// is a pointer into its data (same shape as Y), a scalar (one element) or a
-// gathered copy (other broadcasts), and the instructions run one after the
-// other over the tile, each a tight loop over data that stays in L1: every
-// input is read once and Y written once, instead of one full pass per op.
+// Evaluation: the output's dims are collapsed with every input's strides (as
+// BroadcastWalker does). When the collapsed inner dim is long (>= 256), each
+// piece of a row (up to kTile elements) reads every input in place or as one
+// value (an input either moves with Y along a row or is broadcast there), so
+// nothing is copied. Otherwise Y is cut into tiles of kTile elements and an
+// input of another shape is gathered into a tile buffer through its
+// broadcast. Either way the instructions then run one after the other over
+// the piece, each a tight loop over data that stays in L1: every input is
+// read once and Y written once, instead of one full pass per op.
 // Intermediate registers share buffers where their lifetimes do not overlap.
 #include <algorithm>
 #include <cmath>

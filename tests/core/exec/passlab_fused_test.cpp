@@ -241,6 +241,19 @@ TEST(PassLabFusedElementwise, TreeOverManyTilesWithRowAndColumnBroadcasts) {
       "normalization tree");
 }
 
+TEST(PassLabFusedElementwise, LongRowsReadInPlaceWithPerRowAndPerColumnOperands) {
+  // Rows of 2500 (> one tile): s varies per row (a scalar along it), g per column.
+  const std::string sig =
+      "main (float[2,3,2500] x, float[3,1] s, float[2500] g) => (float[2,3,2500] y) {\n";
+  compare(
+      fe(sig, "x, s, g",
+         R"(ops = ["Mul", "Add", "Max"], operands = [0, 1, -1, 3, 2, -1, 4, -2, -1], constants = [0.5])"),
+      sig +
+          "h = Constant <value = float {0.5}> ()\n m = Mul(x, s)\n a = Add(m, g)\n "
+          "y = Max(a, h) }",
+      {{"x", rnd({2, 3, 2500}, 1)}, {"s", rnd({3, 1}, 2)}, {"g", rnd({2500}, 3)}}, 0, "long rows");
+}
+
 TEST(PassLabFusedElementwise, TanhGeluSubgraphReadingItsInputFourTimes) {
   // x * 0.5 * (1 + Tanh(0.7978846 * (x + 0.044715 * x^3))), as GPT-2 writes it.
   const std::string sig = "main (float[4,3000] x) => (float[4,3000] y) {\n";

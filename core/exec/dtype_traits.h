@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -38,12 +39,62 @@ struct ComputeOf<BFloat16> {
 template <class S>
 using ComputeT = typename ComputeOf<S>::type;
 
+// float16 <-> float32 without loops or tables (F. Giesen's conversions): the
+// same results as core/support/float16.h (round to nearest even, NaNs stay
+// quiet NaNs), several times faster, which the float16 kernels feel.
+inline float halfToFloatFast(uint16_t h) {
+  constexpr uint32_t kShiftedExp = 0x7c00u << 13;
+  uint32_t o = static_cast<uint32_t>(h & 0x7fffu) << 13;
+  const uint32_t exp = kShiftedExp & o;
+  o += (127u - 15u) << 23;
+  float f;
+  if (exp == kShiftedExp) {  // inf or NaN
+    o += (128u - 16u) << 23;
+    std::memcpy(&f, &o, 4);
+  } else if (exp == 0) {  // zero or subnormal: renormalize in float
+    o += 1u << 23;
+    std::memcpy(&f, &o, 4);
+    f -= 6.103515625e-05f;  // 2^-14
+  } else {
+    std::memcpy(&f, &o, 4);
+  }
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits |= static_cast<uint32_t>(h & 0x8000u) << 16;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+inline uint16_t floatToHalfFast(float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, 4);
+  const uint32_t sign = u & 0x80000000u;
+  u ^= sign;
+  uint16_t o;
+  if (u >= ((127u + 16u) << 23)) {  // inf, NaN, or too large: inf
+    o = u > (255u << 23) ? 0x7e00u : 0x7c00u;
+  } else if (u < (113u << 23)) {  // subnormal or zero: align with a magic add (RNE)
+    constexpr uint32_t kMagicBits = ((127u - 15u) + (23u - 10u) + 1u) << 23;
+    float f, magic;
+    std::memcpy(&f, &u, 4);
+    std::memcpy(&magic, &kMagicBits, 4);
+    f += magic;
+    std::memcpy(&u, &f, 4);
+    o = static_cast<uint16_t>(u - kMagicBits);
+  } else {
+    const uint32_t mantOdd = (u >> 13) & 1u;
+    u += ((15u - 127u) << 23) + 0xfffu;
+    u += mantOdd;
+    o = static_cast<uint16_t>(u >> 13);
+  }
+  return static_cast<uint16_t>(o | (sign >> 16));
+}
+
 template <class S>
 inline ComputeT<S> load(S v) {
   return v;
 }
 inline float load(Half v) {
-  return halfToFloat(v.bits);
+  return halfToFloatFast(v.bits);
 }
 inline float load(BFloat16 v) {
   return bfloat16ToFloat(v.bits);
@@ -54,7 +105,7 @@ inline S store(ComputeT<S> v) {
 }
 template <>
 inline Half store<Half>(float v) {
-  return Half{floatToHalf(v)};
+  return Half{floatToHalfFast(v)};
 }
 template <>
 inline BFloat16 store<BFloat16>(float v) {

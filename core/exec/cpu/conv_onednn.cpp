@@ -9,6 +9,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/half_convert.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -111,20 +112,23 @@ class OneDnnConv final : public Kernel {
     float* out = to.mutableData<float>();
     const bool h = from.dtype() == ir::DataType::kFloat16;
     parallelFor(from.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i)
-        out[i] = h ? load(from.data<Half>()[i]) : load(from.data<BFloat16>()[i]);
+      if (h) {
+        halfToFloatN(static_cast<const uint16_t*>(from.raw()) + b, out + b, e - b);
+        return;
+      }
+      for (int64_t i = b; i < e; ++i) out[i] = load(from.data<BFloat16>()[i]);
     });
   }
   static void narrow(const Tensor& from, Tensor& to, int threads) {
     const float* in = from.data<float>();
     const bool h = to.dtype() == ir::DataType::kFloat16;
+    auto* out = static_cast<uint16_t*>(to.mutableRaw());
     parallelFor(from.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        if (h)
-          to.mutableData<Half>()[i] = store<Half>(in[i]);
-        else
-          to.mutableData<BFloat16>()[i] = store<BFloat16>(in[i]);
+      if (h) {
+        floatToHalfN(in + b, out + b, e - b);
+        return;
       }
+      for (int64_t i = b; i < e; ++i) out[i] = store<BFloat16>(in[i]).bits;
     });
   }
 

@@ -13,15 +13,20 @@
 // attributes has a constructor taking `const KernelBuild&`.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <type_traits>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/half_convert.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
+
+// float16 elements converted a block at a time.
+inline constexpr int64_t kHalfBlock = 256;
 
 template <class Op>
 Op makeOp(const KernelBuild& b) {
@@ -60,6 +65,19 @@ class UnaryKernel final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtypeOf<Out>(), x.dims()));
       const S* in = x.data<S>();
       Out* out = y->mutableData<Out>();
+      if constexpr (std::is_same_v<S, Half> && std::is_same_v<Out, Half>) {
+        // float16: convert blocks in bulk (F16C when present), compute in float.
+        parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
+          float buf[kHalfBlock];
+          for (int64_t i = b; i < e; i += kHalfBlock) {
+            const int64_t m = std::min<int64_t>(kHalfBlock, e - i);
+            halfToFloatN(&in[i].bits, buf, m);
+            for (int64_t k = 0; k < m; ++k) buf[k] = op_(buf[k]);
+            floatToHalfN(buf, &out[i].bits, m);
+          }
+        });
+        return Status::ok();
+      }
       parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) out[i] = storeOut<Out>(op_(load(in[i])));
       });
@@ -78,6 +96,30 @@ void binaryLoop(const Tensor& a, const Tensor& b, Tensor& y, const Op& op, int t
   const S* pb = b.data<S>();
   Out* py = y.mutableData<Out>();
   BroadcastWalker<2> walker(y.dims(), {&a.dims(), &b.dims()});
+  if constexpr (std::is_same_v<S, Half> && std::is_same_v<Out, Half>) {
+    // float16: runs converted in bulk (F16C when present), computed in float.
+    parallelFor(walker.total(), threads, kElementwiseGrain, [&](int64_t begin, int64_t end) {
+      float xa[kHalfBlock], xb[kHalfBlock];
+      walker.walk(begin, end,
+                  [&](int64_t o, const std::array<int64_t, 2>& off, int64_t n,
+                      const std::array<int64_t, 2>& st) {
+                    for (int64_t i = 0; i < n; i += kHalfBlock) {
+                      const int64_t m = std::min<int64_t>(kHalfBlock, n - i);
+                      if (st[0] == 1)
+                        halfToFloatN(&pa[off[0] + i].bits, xa, m);
+                      else
+                        std::fill(xa, xa + m, load(pa[off[0]]));
+                      if (st[1] == 1)
+                        halfToFloatN(&pb[off[1] + i].bits, xb, m);
+                      else
+                        std::fill(xb, xb + m, load(pb[off[1]]));
+                      for (int64_t k = 0; k < m; ++k) xa[k] = op(xa[k], xb[k]);
+                      floatToHalfN(xa, &py[o + i].bits, m);
+                    }
+                  });
+    });
+    return;
+  }
   parallelFor(walker.total(), threads, kElementwiseGrain, [&](int64_t begin, int64_t end) {
     walker.walk(begin, end,
                 [&](int64_t o, const std::array<int64_t, 2>& off, int64_t n,

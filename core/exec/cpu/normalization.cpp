@@ -5,9 +5,11 @@
 // are folded per channel first (y = x * a + b).
 #include <array>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/half_convert.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -179,6 +181,26 @@ class InstanceNorm final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
       const S* X = x.data<S>();
       S* Y = y->mutableData<S>();
+      if constexpr (std::is_same_v<S, Half>) {
+        // float16: each plane widened in bulk (F16C when present), computed in float.
+        parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
+          std::vector<float> buf(static_cast<size_t>(inner));
+          for (int64_t nc = b0; nc < e0; ++nc) {
+            halfToFloatN(&X[nc * inner].bits, buf.data(), inner);
+            double sum = 0, sq = 0;
+            for (float v : buf) sum += v;
+            const double mean = inner ? sum / static_cast<double>(inner) : 0;
+            for (float v : buf) sq += (v - mean) * (v - mean);
+            const double var = inner ? sq / static_cast<double>(inner) : 0;
+            const double a = at(scale, nc % C) / std::sqrt(var + epsilon_);
+            const auto af = static_cast<float>(a);
+            const auto bf = static_cast<float>(at(bias, nc % C) - mean * a);
+            for (float& v : buf) v = v * af + bf;
+            floatToHalfN(buf.data(), &Y[nc * inner].bits, inner);
+          }
+        });
+        return Status::ok();
+      }
       parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
         for (int64_t nc = b0; nc < e0; ++nc) {
           const S* xp = X + nc * inner;

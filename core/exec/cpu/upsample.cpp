@@ -1,6 +1,7 @@
 // Upsample (opsets 7 to 9; deprecated by Resize): output dims floor(in *
 // scale); "nearest" takes floor(out / scale), "linear" interpolates each
 // scaled dim from in = out / scale (asymmetric coordinates, as ONNX Runtime).
+#include <algorithm>
 #include <cmath>
 
 #include "core/exec/cpu/families.h"
@@ -61,6 +62,26 @@ class Upsample final : public Kernel {
       }
       const S* X = x.data<S>();
       S* Y = y->mutableData<S>();
+      if (!linear_ && rank > 0 && y->numel() > 0) {
+        // Nearest: per output row (the last dim), one source row and a gather.
+        const int64_t W = out[rank - 1];
+        const int64_t rows = y->numel() / W;
+        const int64_t* cols = lo[rank - 1].data();
+        parallelFor(rows, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / W),
+                    [&](int64_t r0, int64_t r1) {
+                      for (int64_t r = r0; r < r1; ++r) {
+                        int64_t rest = r, src = 0;
+                        for (size_t d = rank - 1; d-- > 0;) {
+                          src += lo[d][static_cast<size_t>(rest % out[d])] * inStrides[d];
+                          rest /= out[d];
+                        }
+                        const S* xs = X + src;
+                        S* yr = Y + r * W;
+                        for (int64_t j = 0; j < W; ++j) yr[j] = xs[cols[j]];
+                      }
+                    });
+        return Status::ok();
+      }
       parallelFor(y->numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
         std::vector<int64_t> idx(rank);
         for (int64_t i = b; i < e; ++i) {

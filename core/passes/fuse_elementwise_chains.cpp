@@ -17,7 +17,7 @@
 // Softsign, HardSwish, Gelu, LeakyRelu, Elu, HardSigmoid, Clip with constant
 // bounds, Identity), in the default domain, on float32 only (inputs and
 // result), without the legacy `broadcast` attribute; every intermediate
-// result is read only inside the group (not a graph output, not read in a
+// result has one consumer, in the group (not a graph output, not read in a
 // subgraph); and every op's result has the group result's shape (equal dims
 // or the same symbols) — an op on a smaller tensor (a per-channel Sqrt
 // before a broadcast Mul) stays outside, as an input, since the fused kernel
@@ -29,10 +29,11 @@
 // in those calls, the same fused or not (bench_fused_kernels: 1.00-1.01x),
 // below, the saved per-node dispatch makes it faster.
 // The group is grown backwards from its last op (a node whose result is not
-// consumed only by elementwise ops of its shape); a node consumed by several
-// ops joins once all of them are in the group.
+// read by exactly one elementwise op of its shape) over intermediates with
+// one consumer; a value read by several ops ends the groups there and is
+// their input (joining it to one of them would leave the others without it).
 // Near misses, with the reason: a node whose producers are not elementwise,
-// an op on another element type, an intermediate with a consumer outside,
+// an op on another element type, an intermediate with several consumers,
 // a producer of another shape.
 // Opsets: 7-28 (numpy broadcasting from 7; HardSwish from 14, Gelu from 20).
 #include <algorithm>
@@ -97,15 +98,14 @@ std::string whyNotFusable(const ir::Node& n, int64_t opset) {
 }
 
 // True when `n` (a candidate root) would be absorbed by the group of its consumers.
+// (Its one consumer is a fusable op of its shape reading it as data.)
 bool feedsOnlyFusable(const ir::Node& n, int64_t opset) {
   const ir::Value* out = n.output(0);
-  if (out->isGraphOutput() || out->uses().empty()) return false;
-  for (const ir::Use& u : out->uses()) {
-    if (u.node->owner() != n.owner() || !whyNotFusable(*u.node, opset).empty()) return false;
-    if (static_cast<size_t>(u.inputIndex) >= dataInputs(*u.node)) return false;  // a Clip bound
-    if (!fusedops::sameShape(out, u.node->output(0))) return false;
-  }
-  return true;
+  if (out->isGraphOutput() || out->uses().size() != 1) return false;
+  const ir::Use& u = out->uses()[0];
+  if (u.node->owner() != n.owner() || !whyNotFusable(*u.node, opset).empty()) return false;
+  if (static_cast<size_t>(u.inputIndex) >= dataInputs(*u.node)) return false;  // a Clip bound
+  return fusedops::sameShape(out, u.node->output(0));
 }
 
 struct Program {
@@ -221,8 +221,7 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
     return MatchResult::failure(why);
   if (feedsOnlyFusable(root, c.opset))
     return MatchResult::failure(
-        "its result feeds only elementwise ops of its shape: the group is "
-        "fused from its last op");
+        "its result feeds one elementwise op of its shape: the group is fused from its last op");
   ir::Value* out = root.output(0);
   std::vector<ir::Node*> group{&root};
   std::unordered_set<const ir::Node*> in{&root};
@@ -252,10 +251,9 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
           note("'" + v->name() + "' is a graph output");
           continue;
         }
-        bool inside = true;
-        for (const ir::Use& u : v->uses()) inside = inside && in.count(u.node) > 0;
-        if (!inside) {
-          note("'" + v->name() + "' has a consumer outside the group");
+        if (v->uses().size() != 1) {
+          note("'" + v->name() + "' has " + std::to_string(v->uses().size()) +
+               " consumers: it is an input of the groups that read it");
           continue;
         }
         group.push_back(p);

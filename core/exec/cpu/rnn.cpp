@@ -8,6 +8,9 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <type_traits>
+
+#include <oneapi/dnnl/dnnl.h>
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
@@ -120,10 +123,18 @@ Expected<std::vector<Activation>> parseActivations(const ir::Node& n, size_t per
   return out;
 }
 
-// C[m][n] (+)= sum_k A[m][k] * B[n][k]: rows of A against rows of B.
+// C[m][n] (+)= sum_k A[m][k] * B[n][k]: rows of A against rows of B. float
+// goes to oneDNN's sgemm (the recurrence is a chain of small products; the
+// plain loop does not vectorize its reductions); double stays a loop.
 template <class C>
 void gemmNT(int64_t M, int64_t N, int64_t K, const C* A, const C* B, C* out, bool accumulate,
             int threads) {
+  if constexpr (std::is_same_v<C, float>) {
+    if (M > 0 && N > 0 && K > 0 &&
+        dnnl_sgemm('N', 'T', M, N, K, 1.0f, A, K, B, K, accumulate ? 1.0f : 0.0f, out, N) ==
+            dnnl_success)
+      return;
+  }
   parallelFor(M, threads, std::max<int64_t>(1, 16384 / (N * K + 1)), [&](int64_t b, int64_t e) {
     for (int64_t m = b; m < e; ++m) {
       const C* a = A + m * K;
@@ -246,8 +257,8 @@ class Recurrent final : public Kernel {
                                " values for a batch of " + std::to_string(N));
       for (int64_t l : lens)
         if (l < 0 || l > T)
-          return invalidArgument("sequence length " + std::to_string(l) +
-                                 " is out of range [0, " + std::to_string(T) + "]");
+          return invalidArgument("sequence length " + std::to_string(l) + " is out of range [0, " +
+                                 std::to_string(T) + "]");
     }
     // X time-major as [T][N][I].
     std::vector<C> X(static_cast<size_t>(T * N * I));
@@ -358,7 +369,9 @@ class Recurrent final : public Kernel {
   void lstmStep(const C* xg, const C* hg, const C* Wb, const C* Rb, const C* P,
                 const Activation* act, C* h, C* c, int64_t H) const {
     for (int64_t j = 0; j < H; ++j) {
-      auto pre = [&](int64_t g) { return xg[g * H + j] + hg[g * H + j] + Wb[g * H + j] + Rb[g * H + j]; };
+      auto pre = [&](int64_t g) {
+        return xg[g * H + j] + hg[g * H + j] + Wb[g * H + j] + Rb[g * H + j];
+      };
       const C cPrev = c[j];
       C i = act[0](clip(pre(0) + P[j] * cPrev));
       C f = inputForget_ ? C(1) - i : act[0](clip(pre(2) + P[2 * H + j] * cPrev));

@@ -89,6 +89,8 @@ const ConvCase kConvs[] = {
     {"3x3", {1, 8, 10, 10}, {16, 8, 3, 3}, {1, 16, 10, 10}, "pads = [1, 1, 1, 1]"},
     {"grouped_strided", {2, 6, 9, 7}, {6, 2, 3, 3}, {2, 6, 4, 3}, "group = 3, strides = [2, 2]"},
     {"1x1", {1, 32, 5, 5}, {24, 32, 1, 1}, {1, 24, 5, 5}, "kernel_shape = [1, 1]"},
+    // 1x1 with >= 64 positions: the matmul form (batch 2).
+    {"1x1_matmul", {2, 16, 9, 9}, {24, 16, 1, 1}, {2, 24, 9, 9}, "kernel_shape = [1, 1]"},
     {"1d", {2, 3, 20}, {5, 3, 4}, {2, 5, 17}, "dilations = [1]"},
 };
 

@@ -258,9 +258,10 @@ Expected<ScaleMap> scaleMap(const Tensor& x, const Tensor& scale, int64_t axisAt
 // The common case, fast: float32 x, float32 scales per tensor or per axis,
 // 8-bit integers. Runs over [outer, n] rows of `inner` elements in parallel.
 template <class Q>
-void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map,
-                  Tensor& y, int threads) {
-  if (map.kind == ScaleMap::kTensor) map.outer = x.numel(), map.n = 1, map.inner = 1;
+void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map, Tensor& y,
+                  int threads) {
+  if (map.kind == ScaleMap::kTensor)  // one run of 4096, the last shorter
+    map.outer = (x.numel() + 4095) / 4096, map.n = 1, map.inner = 4096;
   const float* X = x.data<float>();
   const float* S = scale.data<float>();
   const Q* Z = zp ? zp->data<Q>() : nullptr;
@@ -276,19 +277,27 @@ void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleM
                   const float z = Z ? static_cast<float>(Z[a]) : 0.0f;
                   const float* xr = X + r * map.inner;
                   Q* yr = Y + r * map.inner;
-                  for (int64_t i = 0; i < map.inner; ++i) {
+                  // Values beyond [lo - z - 1, hi - z + 1] end at lo or hi anyway;
+                  // within them, adding and subtracting 1.5 * 2^23 rounds to
+                  // nearest even (as nearbyint, without the call).
+                  const float qlo = lo - z - 1.0f, qhi = hi - z + 1.0f;
+                  const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
+                  for (int64_t i = 0; i < len; ++i) {
                     const float q = xr[i] / s;
-                    const float v = std::clamp(std::nearbyint(q) + z, lo, hi);
-                    yr[i] = std::isnan(q) ? Q(0) : static_cast<Q>(v);
+                    const float c = std::min(std::max(q, qlo), qhi);
+                    const float r = (c + 12582912.0f) - 12582912.0f;
+                    const float v = std::min(std::max(r + z, lo), hi);
+                    yr[i] = q != q ? Q(0) : static_cast<Q>(v);
                   }
                 }
               });
 }
 
 template <class Q>
-void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map,
-                    Tensor& y, int threads) {
-  if (map.kind == ScaleMap::kTensor) map.outer = x.numel(), map.n = 1, map.inner = 1;
+void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map, Tensor& y,
+                    int threads) {
+  if (map.kind == ScaleMap::kTensor)  // one run of 4096, the last shorter
+    map.outer = (x.numel() + 4095) / 4096, map.n = 1, map.inner = 4096;
   const Q* X = x.data<Q>();
   const float* S = scale.data<float>();
   const Q* Z = zp ? zp->data<Q>() : nullptr;
@@ -302,8 +311,8 @@ void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, Scal
                   const float z = Z ? static_cast<float>(Z[a]) : 0.0f;
                   const Q* xr = X + r * map.inner;
                   float* yr = Y + r * map.inner;
-                  for (int64_t i = 0; i < map.inner; ++i)
-                    yr[i] = (static_cast<float>(xr[i]) - z) * s;
+                  const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
+                  for (int64_t i = 0; i < len; ++i) yr[i] = (static_cast<float>(xr[i]) - z) * s;
                 }
               });
 }

@@ -65,7 +65,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True, help="path to the bench_models program")
     ap.add_argument("--corpus", default=os.path.join(HERE, "../../../shared/corpus"))
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, nargs="+", default=[2],
+                    help="thread counts; one table each")
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=1,
@@ -83,7 +84,16 @@ def main():
     paths = sorted(glob.glob(os.path.join(args.corpus, "models", "*.onnx")))
     if args.models:
         paths = [p for p in paths if os.path.basename(p)[:-5] in args.models]
-    load_before = os.getloadavg()
+    sections, loads = [], []
+    for threads in args.threads:
+        load_before = os.getloadavg()
+        rows = measure(args, paths, threads)
+        loads.append((threads, load_before, os.getloadavg()))
+        sections.append((threads, rows))
+    write(args, sections, loads)
+
+
+def measure(args, paths, threads):
     rows = []
     for path in paths:
         name = os.path.basename(path)[:-5]
@@ -107,7 +117,7 @@ def main():
                 f = os.path.join(work, f"in_{k}.npy")
                 np.save(f, v)
                 input_args += ["--input", f"{iname}={f}"]
-            common = ["--threads", str(args.threads), "--repeat", str(args.repeat),
+            common = ["--threads", str(threads), "--repeat", str(args.repeat),
                       "--warmup", str(args.warmup)] + input_args
             ort_cmd = [sys.executable, os.path.join(HERE, "ort_bench.py")] + common
             env = dict(os.environ)
@@ -132,9 +142,11 @@ def main():
                 return ("error", errs[0] if errs else "no result")
 
             rows.append((name, best(pl), best(off), best([on]), note))
-            print(name, rows[-1][1:], file=sys.stderr, flush=True)
-    load_after = os.getloadavg()
+            print(threads, name, rows[-1][1:], file=sys.stderr, flush=True)
+    return rows
 
+
+def write(args, sections, loads):
     def ms(v):
         if v is None:
             return "-"
@@ -147,8 +159,6 @@ def main():
             return a / b
         return None
 
-    cnn_ratios = [r for n, a, b, _, _ in rows if n in CNN_MODELS
-                  for r in [ratio(a, b)] if r is not None]
     ort_version = ort.__version__
     lines = [
         "# Executor benchmark: PassLab vs onnxruntime on the corpus models",
@@ -157,7 +167,7 @@ def main():
         "onnxruntime: `scripts/dev/ort_bench.py`). Median latency in milliseconds of",
         f"{args.repeat} runs after {args.warmup} warm-up runs"
         + (f", best of {args.rounds} alternating rounds" if args.rounds > 1 else "")
-        + f", {args.threads} threads, on the inputs",
+        + ", batch 1 unless the model's dims say otherwise, on the inputs",
         "of `scripts/dev/exec_crosscheck.py` (seeded random; per-model dims). onnxruntime runs",
         "with graph optimizations disabled (ORT_DISABLE_ALL, sequential execution) so kernels",
         "are compared with kernels; the last column, with all optimizations, is for reference.",
@@ -169,23 +179,31 @@ def main():
         "`InferenceSession.run` seen from Python (binding overhead included, about 0.02 ms).",
         "",
         f"Machine: {cpu_model()}, {os.cpu_count()} cores; onnxruntime {ort_version};",
-        f"date {datetime.date.today()}; load average {load_before[0]:.1f} before and "
-        f"{load_after[0]:.1f} after (other work shared the machine; figures vary run to run).",
-        "",
-        "| model | CNN | PassLab ms | onnxruntime ms (disabled) | ratio | onnxruntime ms (all optimizations) | note |",
-        "|---|:-:|---:|---:|---:|---:|---|",
+        f"date {datetime.date.today()}; load average "
+        + "; ".join(f"{t} thread{'s' if t > 1 else ''}: {a[0]:.1f} before, {b[0]:.1f} after"
+                    for t, a, b in loads)
+        + " (other work shared the machine; figures vary run to run).",
     ]
-    for name, pl, off, on, note in rows:
-        r = ratio(pl, off)
-        lines.append(f"| {name} | {'x' if name in CNN_MODELS else ''} | {ms(pl)} | {ms(off)} | "
-                     f"{'-' if r is None else f'{r:.2f}'} | {ms(on)} | {note} |")
-    if cnn_ratios:
-        lines += ["", f"CNNs: {len(cnn_ratios)} models, median ratio "
-                  f"{statistics.median(cnn_ratios):.2f}, worst {max(cnn_ratios):.2f}; "
-                  f"{sum(r <= 1.5 for r in cnn_ratios)} within 1.5."]
-    errors = [(n, v) for n, pl, off, on, _ in rows for v in (pl, off, on) if isinstance(v, tuple)]
-    if errors:
-        lines += ["", "Errors:", ""] + [f"- {n}: {v[1]}" for n, v in errors]
+    for threads, rows in sections:
+        cnn_ratios = [r for n, a, b, _, _ in rows if n in CNN_MODELS
+                      for r in [ratio(a, b)] if r is not None]
+        lines += [
+            "", f"## {threads} thread{'s' if threads > 1 else ''}", "",
+            "| model | CNN | PassLab ms | onnxruntime ms (disabled) | ratio | onnxruntime ms (all optimizations) | note |",
+            "|---|:-:|---:|---:|---:|---:|---|",
+        ]
+        for name, pl, off, on, note in rows:
+            r = ratio(pl, off)
+            lines.append(f"| {name} | {'x' if name in CNN_MODELS else ''} | {ms(pl)} | {ms(off)} | "
+                         f"{'-' if r is None else f'{r:.2f}'} | {ms(on)} | {note} |")
+        if cnn_ratios:
+            lines += ["", f"CNNs: {len(cnn_ratios)} models, median ratio "
+                      f"{statistics.median(cnn_ratios):.2f}, worst {max(cnn_ratios):.2f}; "
+                      f"{sum(r <= 1.5 for r in cnn_ratios)} within 1.5."]
+        errors = [(n, v) for n, pl, off, on, _ in rows for v in (pl, off, on)
+                  if isinstance(v, tuple)]
+        if errors:
+            lines += ["", "Errors:", ""] + [f"- {n}: {v[1][:200]}" for n, v in errors]
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)

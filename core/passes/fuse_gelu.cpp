@@ -27,43 +27,8 @@ namespace {
 using rewrite::MatchContext;
 using rewrite::MatchResult;
 
-ir::Node* defaultOp(const ir::Node* n, std::string_view op) {
-  return n && n->domain().empty() && n->opType() == op ? const_cast<ir::Node*>(n) : nullptr;
-}
-
-// The consumer of `v` when there is exactly one (uses inside the same graph).
-ir::Node* onlyConsumer(const ir::Value* v) {
-  if (!v || v->uses().size() != 1) return nullptr;
-  return v->uses()[0].node;
-}
-
-// x * p * 0.5 after `p` (the 1 + f(...) factor): the nodes, the last one, or nullptr.
-ir::Node* halfProduct(ir::Value* p, ir::Value* x, std::vector<ir::Node*>& nodes) {
-  ir::Node* m1 = defaultOp(onlyConsumer(p), "Mul");
-  if (!m1) return nullptr;
-  ir::Value* o = fusion::otherOperand(*m1, p);
-  if (o == x) {  // (x * p) * 0.5
-    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
-    if (!m2 || !fusion::isScalarNear(fusion::otherOperand(*m2, m1->output(0)), 0.5)) return nullptr;
-    nodes.push_back(m1);
-    nodes.push_back(m2);
-    return m2;
-  }
-  if (fusion::isScalarNear(o, 0.5)) {  // x * (p * 0.5)
-    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
-    if (!m2 || fusion::otherOperand(*m2, m1->output(0)) != x) return nullptr;
-    nodes.push_back(m1);
-    nodes.push_back(m2);
-    return m2;
-  }
-  ir::Node* h = producerOp(o, "Mul");  // (x * 0.5) * p
-  if (h && fusion::otherOperand(*h, x) && fusion::isScalarNear(fusion::otherOperand(*h, x), 0.5)) {
-    nodes.push_back(h);
-    nodes.push_back(m1);
-    return m1;
-  }
-  return nullptr;
-}
+using fusion::defaultOp;
+using fusion::onlyConsumer;
 
 // 1 + v: the Add node consuming v with a constant 1.
 ir::Node* plusOne(ir::Value* v) {
@@ -107,7 +72,7 @@ MatchResult erfForm(ir::Node& erf, const MatchContext& c) {
   ir::Node* p = plusOne(erf.output(0));
   if (!p) return MatchResult::failure("the Erf result is not the operand of an Add of 1");
   std::vector<ir::Node*> nodes{scale, &erf, p};
-  ir::Node* last = halfProduct(p->output(0), x, nodes);
+  ir::Node* last = fusion::geluHalfProduct(p->output(0), x, nodes);
   if (!last) return MatchResult::failure("1 + Erf(...) is not multiplied by x and 0.5");
   return finish(c, x, nodes, last, false);
 }
@@ -155,7 +120,7 @@ MatchResult tanhForm(ir::Node& tanh, const MatchContext& c) {
       if (!p) return MatchResult::failure("the Tanh result is not the operand of an Add of 1");
       std::vector<ir::Node*> nodes = cube;
       nodes.insert(nodes.end(), {k, add, u, &tanh, p});
-      ir::Node* last = halfProduct(p->output(0), x, nodes);
+      ir::Node* last = fusion::geluHalfProduct(p->output(0), x, nodes);
       if (!last) return MatchResult::failure("1 + Tanh(...) is not multiplied by x and 0.5");
       return finish(c, x, nodes, last, true);
     }

@@ -501,4 +501,40 @@ ir::Node* addSliceNode(rewrite::Rewriter& rw, ir::Value* x, ir::Node* before, co
   return n;
 }
 
+ir::Node* defaultOp(const ir::Node* n, std::string_view op) {
+  return n && n->domain().empty() && n->opType() == op ? const_cast<ir::Node*>(n) : nullptr;
+}
+
+ir::Node* onlyConsumer(const ir::Value* v) {
+  if (!v || v->uses().size() != 1) return nullptr;
+  return v->uses()[0].node;
+}
+
+ir::Node* geluHalfProduct(ir::Value* p, ir::Value* x, std::vector<ir::Node*>& nodes) {
+  ir::Node* m1 = defaultOp(onlyConsumer(p), "Mul");
+  if (!m1) return nullptr;
+  ir::Value* o = fusion::otherOperand(*m1, p);
+  if (o == x) {  // (x * p) * 0.5
+    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
+    if (!m2 || !fusion::isScalarNear(fusion::otherOperand(*m2, m1->output(0)), 0.5)) return nullptr;
+    nodes.push_back(m1);
+    nodes.push_back(m2);
+    return m2;
+  }
+  if (fusion::isScalarNear(o, 0.5)) {  // x * (p * 0.5)
+    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
+    if (!m2 || fusion::otherOperand(*m2, m1->output(0)) != x) return nullptr;
+    nodes.push_back(m1);
+    nodes.push_back(m2);
+    return m2;
+  }
+  ir::Node* h = producerOp(o, "Mul");  // (x * 0.5) * p
+  if (h && fusion::otherOperand(*h, x) && fusion::isScalarNear(fusion::otherOperand(*h, x), 0.5)) {
+    nodes.push_back(h);
+    nodes.push_back(m1);
+    return m1;
+  }
+  return nullptr;
+}
+
 }  // namespace passlab::passes::fusion

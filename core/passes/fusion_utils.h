@@ -149,4 +149,13 @@ struct SliceRange {
 };
 SliceRange resolveSlice(int64_t start, int64_t end, int64_t step, int64_t dim);
 
+// `n` when it is the default-domain op `op`, else nullptr.
+ir::Node* defaultOp(const ir::Node* n, std::string_view op);
+// The consumer of `v` when there is exactly one (uses inside the same graph).
+ir::Node* onlyConsumer(const ir::Value* v);
+// The GELU product x * p * 0.5 after `p` (the 1 + f(...) factor), in any
+// association: (x * p) * 0.5, x * (p * 0.5), (x * 0.5) * p. Appends its
+// nodes to `nodes` and returns the last one, or nullptr.
+ir::Node* geluHalfProduct(ir::Value* p, ir::Value* x, std::vector<ir::Node*>& nodes);
+
 }  // namespace passlab::passes::fusion

@@ -4,7 +4,8 @@
 // Encoding rounds to nearest, ties to even. A value beyond the largest finite
 // one saturates to it when `saturate` is set; otherwise it becomes infinity
 // (e5m2) or NaN (the formats without infinity). float4e2m1 has neither and
-// always saturates. Doubles round once, from their own value. float8e8m0 (a bare power of two) has its own rounding modes.
+// always saturates. Doubles round once, from their own value. float8e8m0 (a bare power of two) has
+// its own rounding modes.
 #pragma once
 
 #include <cmath>
@@ -18,10 +19,10 @@ struct MiniFloatFormat {
   int expBits;
   int mantBits;
   int bias;
-  bool hasInf;       // e5m2: exponent all ones is inf/NaN
-  bool fnuz;         // no negative zero; 0x80 is the only NaN
-  bool allOnesNaN;   // e4m3fn: S.1111.111 is NaN, the rest of that exponent is finite
-  bool hasNaN;       // float4e2m1 has none
+  bool hasInf;      // e5m2: exponent all ones is inf/NaN
+  bool fnuz;        // no negative zero; 0x80 is the only NaN
+  bool allOnesNaN;  // e4m3fn: S.1111.111 is NaN, the rest of that exponent is finite
+  bool hasNaN;      // float4e2m1 has none
   float maxFinite;
 };
 
@@ -62,7 +63,8 @@ inline uint8_t floatToMiniFloat(double x, const MiniFloatFormat& f, bool saturat
   auto nanCode = [&]() -> uint8_t {
     if (f.fnuz) return static_cast<uint8_t>(signBit);
     if (!f.hasNaN) return static_cast<uint8_t>(signBit);
-    if (f.hasInf) return static_cast<uint8_t>(sign | (expMask << f.mantBits) | (1u << (f.mantBits - 1)));
+    if (f.hasInf)
+      return static_cast<uint8_t>(sign | (expMask << f.mantBits) | (1u << (f.mantBits - 1)));
     return static_cast<uint8_t>(sign | (signBit - 1));
   };
   auto maxCode = [&]() -> uint8_t {

@@ -37,8 +37,7 @@ struct Hypotheses {
   float worst = 1e9f;
 
   void add(std::vector<int32_t> tokens, float sumLogprobs) {
-    const float score =
-        sumLogprobs / std::pow(static_cast<float>(tokens.size()), lengthPenalty);
+    const float score = sumLogprobs / std::pow(static_cast<float>(tokens.size()), lengthPenalty);
     if (static_cast<int>(items.size()) < beams || score > worst) {
       items.push_back({std::move(tokens), score});
       if (static_cast<int>(items.size()) > beams) {
@@ -71,7 +70,8 @@ Expected<int64_t> scalarInt(const KernelContext& ctx, size_t i, const char* what
 Expected<float> scalarFloat(const KernelContext& ctx, size_t i, const char* what, float fallback) {
   if (!ctx.has(i)) return fallback;
   const Tensor& t = ctx.input(i);
-  if (t.numel() != 1) return invalidArgument(std::string(what) + " must be one value, got " + t.describe());
+  if (t.numel() != 1)
+    return invalidArgument(std::string(what) + " must be one value, got " + t.describe());
   if (t.dtype() == ir::DataType::kFloat) return t.data<float>()[0];
   if (t.dtype() == ir::DataType::kFloat16) return halfToFloat(t.data<uint16_t>()[0]);
   return invalidArgument(std::string(what) + " must be float or float16, got " + t.describe());
@@ -91,8 +91,9 @@ class BeamSearch final : public Kernel {
     if (!decoder) return decoder.error();
     const ir::Graph& g = *(*decoder)->graph;
     if (g.inputs().size() < 4 || g.outputs().size() != g.inputs().size() - 2)
-      return invalidModel("the decoder must take (input_ids, position_ids, attention_mask, past_*) "
-                          "and return (logits, present_*)");
+      return invalidModel(
+          "the decoder must take (input_ids, position_ids, attention_mask, past_*) "
+          "and return (logits, present_*)");
     // Heads and head size from the first past input: [2, batch, heads, past, head].
     const ir::Type& pt = g.inputs()[3]->type();
     if (!pt.isTensor() || !pt.hasShape() || pt.shape()->rank() != 5)
@@ -126,22 +127,26 @@ class BeamSearch final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(int64_t beams, scalarInt(ctx, 3, "num_beams", 1));
     PASSLAB_ASSIGN_OR_RETURN(int64_t returns, scalarInt(ctx, 4, "num_return_sequences", 1));
     PASSLAB_ASSIGN_OR_RETURN(float lengthPenalty, scalarFloat(ctx, 5, "length_penalty", 1.0f));
-    PASSLAB_ASSIGN_OR_RETURN(float repetitionPenalty, scalarFloat(ctx, 6, "repetition_penalty", 1.0f));
-    if (beams < 1) return invalidArgument("num_beams must be at least 1, got " + std::to_string(beams));
+    PASSLAB_ASSIGN_OR_RETURN(float repetitionPenalty,
+                             scalarFloat(ctx, 6, "repetition_penalty", 1.0f));
+    if (beams < 1)
+      return invalidArgument("num_beams must be at least 1, got " + std::to_string(beams));
     if (returns < 1 || returns > beams)
       return invalidArgument("num_return_sequences " + std::to_string(returns) +
                              " must be in [1, num_beams = " + std::to_string(beams) + "]");
     if (S < 1 || maxLength <= S)
       return invalidArgument("max_length " + std::to_string(maxLength) +
                              " must exceed the input length " + std::to_string(S));
-    if (maxLength > 1 << 20) return invalidArgument("max_length " + std::to_string(maxLength) + " is too large");
+    if (maxLength > 1 << 20)
+      return invalidArgument("max_length " + std::to_string(maxLength) + " is too large");
     if (repetitionPenalty <= 0) return invalidArgument("repetition_penalty must be positive");
     if (ctx.has(11)) return unsupported("BeamSearch with a logits_processor input");
     const Tensor* vocabMask = ctx.has(7) ? &ctx.input(7) : nullptr;
     const Tensor* prefixMask = ctx.has(8) ? &ctx.input(8) : nullptr;
     const Tensor* maskIn = ctx.has(9) ? &ctx.input(9) : nullptr;
     if (maskIn && (maskIn->dtype() != ir::DataType::kInt32 || maskIn->dims() != ids.dims()))
-      return invalidArgument("attention_mask " + maskIn->describe() + " must be int32 like input_ids");
+      return invalidArgument("attention_mask " + maskIn->describe() +
+                             " must be int32 like input_ids");
 
     const int64_t BB = B * beams;
     // The decoder's first inputs: every beam starts from its batch entry's prompt.
@@ -159,7 +164,8 @@ class BeamSearch final : public Kernel {
       }
       for (int64_t k = 0; k < beams; ++k) {
         const int64_t bb = b * beams + k;
-        seqs[static_cast<size_t>(bb)].assign(ids.data<int32_t>() + b * S, ids.data<int32_t>() + (b + 1) * S);
+        seqs[static_cast<size_t>(bb)].assign(ids.data<int32_t>() + b * S,
+                                             ids.data<int32_t>() + (b + 1) * S);
         std::copy(m.begin(), m.end(), mask.begin() + bb * S);
         std::copy(p.begin(), p.end(), pos.begin() + bb * S);
         nextPos[static_cast<size_t>(bb)] = abs;
@@ -175,8 +181,9 @@ class BeamSearch final : public Kernel {
     std::vector<float> beamScores(static_cast<size_t>(BB), 0.0f);
     for (int64_t b = 0; b < B; ++b)
       for (int64_t k = 1; k < beams; ++k) beamScores[static_cast<size_t>(b * beams + k)] = -1e9f;
-    std::vector<Hypotheses> hyps(static_cast<size_t>(B),
-                                 Hypotheses{static_cast<int>(beams), lengthPenalty, earlyStopping_, {}});
+    std::vector<Hypotheses> hyps(
+        static_cast<size_t>(B),
+        Hypotheses{static_cast<int>(beams), lengthPenalty, earlyStopping_, {}});
     std::vector<bool> done(static_cast<size_t>(B), false);
     std::vector<float> allScores;  // the scores output, per step [B*beams, vocab]
     int64_t vocab = -1, length = S, step = 0;
@@ -186,7 +193,8 @@ class BeamSearch final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(std::vector<Value> outs, ctx.runSubgraph(*decoder_, feeds));
       if (outs.size() != 1 + layers_ || !outs[0].isTensor())
         return invalidModel("the decoder returned " + std::to_string(outs.size()) +
-                            " values, expected logits and " + std::to_string(layers_) + " presents");
+                            " values, expected logits and " + std::to_string(layers_) +
+                            " presents");
       const Tensor& logits = outs[0].tensor();
       if (logits.rank() != 3 || logits.dim(0) != BB)
         return invalidArgument("the decoder's logits are " + logits.describe() + ", expected [" +
@@ -207,11 +215,13 @@ class BeamSearch final : public Kernel {
       PASSLAB_RETURN_IF_ERROR(processScores(scores, seqs, vocab, repetitionPenalty, minLength,
                                             vocabMask, step == 1 ? prefixMask : nullptr, beams));
       for (int64_t r = 0; r < BB; ++r)
-        for (int64_t v = 0; v < vocab; ++v) scores[static_cast<size_t>(r * vocab + v)] += beamScores[static_cast<size_t>(r)];
+        for (int64_t v = 0; v < vocab; ++v)
+          scores[static_cast<size_t>(r * vocab + v)] += beamScores[static_cast<size_t>(r)];
       if (wantScores(ctx)) allScores.insert(allScores.end(), scores.begin(), scores.end());
       // The best 2 * beams candidates per batch entry, then the scorer.
       std::vector<float> nextScores(static_cast<size_t>(BB));
-      std::vector<int32_t> nextTokens(static_cast<size_t>(BB)), nextIndices(static_cast<size_t>(BB));
+      std::vector<int32_t> nextTokens(static_cast<size_t>(BB)),
+          nextIndices(static_cast<size_t>(BB));
       const int64_t topK = std::min<int64_t>(2 * beams, beams * vocab);
       for (int64_t b = 0; b < B; ++b) {
         if (done[static_cast<size_t>(b)]) {
@@ -253,7 +263,8 @@ class BeamSearch final : public Kernel {
       // Reorder the sequences by beam and append the new tokens.
       std::vector<std::vector<int32_t>> next(static_cast<size_t>(BB));
       for (int64_t r = 0; r < BB; ++r) {
-        next[static_cast<size_t>(r)] = seqs[static_cast<size_t>(nextIndices[static_cast<size_t>(r)])];
+        next[static_cast<size_t>(r)] =
+            seqs[static_cast<size_t>(nextIndices[static_cast<size_t>(r)])];
         next[static_cast<size_t>(r)].push_back(nextTokens[static_cast<size_t>(r)]);
       }
       seqs = std::move(next);
@@ -270,7 +281,8 @@ class BeamSearch final : public Kernel {
         newMask[static_cast<size_t>(r * length + length - 1)] = 1;
       }
       std::vector<int32_t> newPos(static_cast<size_t>(BB));
-      for (int64_t r = 0; r < BB; ++r) newPos[static_cast<size_t>(r)] = nextPos[static_cast<size_t>(r)]++;
+      for (int64_t r = 0; r < BB; ++r)
+        newPos[static_cast<size_t>(r)] = nextPos[static_cast<size_t>(r)]++;
       feeds[0] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, 1}, nextTokens));
       feeds[1] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, 1}, newPos));
       feeds[2] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, length}, newMask));
@@ -286,7 +298,8 @@ class BeamSearch final : public Kernel {
         hyps[static_cast<size_t>(b)].add(seqs[static_cast<size_t>(b * beams + k)],
                                          beamScores[static_cast<size_t>(b * beams + k)]);
     }
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate(0, ir::DataType::kInt32, {B, returns, maxLength}));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * out,
+                             ctx.allocate(0, ir::DataType::kInt32, {B, returns, maxLength}));
     std::fill(out->mutableData<int32_t>(), out->mutableData<int32_t>() + out->numel(), pad_);
     Tensor* seqScores = nullptr;
     if (ctx.outputCount() > 1 && ctx.wantsOutput(1)) {
@@ -299,16 +312,20 @@ class BeamSearch final : public Kernel {
       for (int64_t r = 0; r < returns && r < static_cast<int64_t>(items.size()); ++r) {
         const auto& t = items[static_cast<size_t>(r)].tokens;
         int32_t* dst = out->mutableData<int32_t>() + (b * returns + r) * maxLength;
-        std::copy(t.begin(), t.begin() + std::min<int64_t>(maxLength, static_cast<int64_t>(t.size())), dst);
-        if (seqScores) seqScores->mutableData<float>()[b * returns + r] = items[static_cast<size_t>(r)].score;
+        std::copy(t.begin(),
+                  t.begin() + std::min<int64_t>(maxLength, static_cast<int64_t>(t.size())), dst);
+        if (seqScores)
+          seqScores->mutableData<float>()[b * returns + r] = items[static_cast<size_t>(r)].score;
       }
     }
     if (wantScores(ctx)) {
       const int64_t steps = maxLength - S;
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * sc, ctx.allocate(2, ir::DataType::kFloat, {steps, B, beams, vocab}));
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * sc,
+                               ctx.allocate(2, ir::DataType::kFloat, {steps, B, beams, vocab}));
       std::fill(sc->mutableData<float>(), sc->mutableData<float>() + sc->numel(), 0.0f);
       std::copy(allScores.begin(),
-                allScores.begin() + std::min<int64_t>(sc->numel(), static_cast<int64_t>(allScores.size())),
+                allScores.begin() +
+                    std::min<int64_t>(sc->numel(), static_cast<int64_t>(allScores.size())),
                 sc->mutableData<float>());
     }
     return Status::ok();
@@ -317,7 +334,9 @@ class BeamSearch final : public Kernel {
  private:
   BeamSearch() = default;
 
-  static bool wantScores(const KernelContext& ctx) { return ctx.outputCount() > 2 && ctx.wantsOutput(2); }
+  static bool wantScores(const KernelContext& ctx) {
+    return ctx.outputCount() > 2 && ctx.wantsOutput(2);
+  }
 
   static std::vector<int32_t> flatten(const std::vector<std::vector<int32_t>>& rows) {
     std::vector<int32_t> v;
@@ -336,10 +355,12 @@ class BeamSearch final : public Kernel {
                        const Tensor* vocabMask, const Tensor* prefixMask, int64_t beams) const {
     const auto BB = static_cast<int64_t>(seqs.size());
     if (vocabMask && (vocabMask->dtype() != ir::DataType::kInt32 || vocabMask->numel() != vocab))
-      return invalidArgument("vocab_mask must be int32 [" + std::to_string(vocab) + "], got " + vocabMask->describe());
-    if (prefixMask && (prefixMask->dtype() != ir::DataType::kInt32 || prefixMask->numel() != BB / beams * vocab))
-      return invalidArgument("prefix_vocab_mask must be int32 [batch, " + std::to_string(vocab) + "], got " +
-                             prefixMask->describe());
+      return invalidArgument("vocab_mask must be int32 [" + std::to_string(vocab) + "], got " +
+                             vocabMask->describe());
+    if (prefixMask &&
+        (prefixMask->dtype() != ir::DataType::kInt32 || prefixMask->numel() != BB / beams * vocab))
+      return invalidArgument("prefix_vocab_mask must be int32 [batch, " + std::to_string(vocab) +
+                             "], got " + prefixMask->describe());
     for (int64_t r = 0; r < BB; ++r) {
       float* row = scores.data() + r * vocab;
       const auto& seq = seqs[static_cast<size_t>(r)];
@@ -367,13 +388,15 @@ class BeamSearch final : public Kernel {
         if (vocabMask->data<int32_t>()[v] == 0) row[v] = kLowest;
       for (int64_t v = 0; prefixMask && v < vocab; ++v)
         if (prefixMask->data<int32_t>()[(r / beams) * vocab + v] == 0) row[v] = kLowest;
-      if (eos_ >= 0 && eos_ < vocab && static_cast<int64_t>(seq.size()) < minLength) row[eos_] = kLowest;
+      if (eos_ >= 0 && eos_ < vocab && static_cast<int64_t>(seq.size()) < minLength)
+        row[eos_] = kLowest;
     }
     return Status::ok();
   }
 
   // present [2, BB, heads, len, head] reordered by beam: past[:, j] = present[:, indices[j]].
-  Expected<Tensor> pickPast(const Value& present, const std::vector<int32_t>& indices, int64_t BB) const {
+  Expected<Tensor> pickPast(const Value& present, const std::vector<int32_t>& indices,
+                            int64_t BB) const {
     if (!present.isTensor() || present.tensor().rank() != 5 || present.tensor().dim(1) != BB)
       return invalidArgument("a decoder present output is " + present.describe() +
                              ", expected [2, " + std::to_string(BB) + ", heads, length, head]");

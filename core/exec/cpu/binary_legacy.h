@@ -19,8 +19,7 @@ inline Expected<Tensor> legacyBroadcastOperand(const Tensor& a, const Tensor& b,
                                                std::optional<int64_t> axis) {
   if (!broadcast) {
     if (a.dims() != b.dims())
-      return invalidArgument("shapes " + dimsToString(a.dims()) + " and " +
-                             dimsToString(b.dims()) +
+      return invalidArgument("shapes " + dimsToString(a.dims()) + " and " + dimsToString(b.dims()) +
                              " differ and the node does not set broadcast=1");
     return b;
   }
@@ -100,8 +99,15 @@ class LegacyBinaryKernel final : public Kernel {
 template <class Op>
 constexpr KernelDef legacyBinaryRow(std::string_view op, int since, int until,
                                     std::string_view name) {
-  return {"",   op, since, until, Op::kTypes, 0, Tier::kReference,
-          name, makeKernel<LegacyBinaryKernel<Op>>};
+  return {"",
+          op,
+          since,
+          until,
+          Op::kTypes,
+          0,
+          Tier::kReference,
+          name,
+          makeKernel<LegacyBinaryKernel<Op>>};
 }
 
 }  // namespace passlab::exec::cpu

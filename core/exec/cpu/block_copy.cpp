@@ -101,8 +101,8 @@ class Split final : public Kernel {
     }
     if (!split.empty()) {
       if (static_cast<int64_t>(split.size()) != outputs)
-        return invalidArgument("split has " + std::to_string(split.size()) +
-                               " lengths for " + std::to_string(outputs) + " outputs");
+        return invalidArgument("split has " + std::to_string(split.size()) + " lengths for " +
+                               std::to_string(outputs) + " outputs");
       int64_t sum = 0;
       for (int64_t l : split) {
         if (l < 0) return invalidArgument("split has a negative length " + std::to_string(l));
@@ -122,8 +122,8 @@ class Split final : public Kernel {
         split.push_back(std::clamp<int64_t>(n - at, 0, chunk));
       if (chunk * (outputs - 1) > n)
         return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
-                               " cannot be split into " + std::to_string(outputs) +
-                               " chunks of " + std::to_string(chunk));
+                               " cannot be split into " + std::to_string(outputs) + " chunks of " +
+                               std::to_string(chunk));
     } else {
       if (outputs == 0 || n % outputs != 0)
         return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
@@ -235,7 +235,8 @@ class Compress final : public Kernel {
 class ReverseSequence final : public Kernel {
  public:
   explicit ReverseSequence(const KernelBuild& b)
-      : batchAxis_(b.node().attrInt("batch_axis", 1)), timeAxis_(b.node().attrInt("time_axis", 0)) {}
+      : batchAxis_(b.node().attrInt("batch_axis", 1)),
+        timeAxis_(b.node().attrInt("time_axis", 0)) {}
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
@@ -246,8 +247,7 @@ class ReverseSequence final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(int64_t ta, normalizeAxis(timeAxis_, rank));
     if (ba > 1 || ta > 1 || ba == ta)
       return invalidArgument("batch_axis and time_axis must be 0 and 1 in some order");
-    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> lens,
-                             readInts(ctx.input(1), "sequence_lens"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> lens, readInts(ctx.input(1), "sequence_lens"));
     const int64_t B = x.dim(static_cast<size_t>(ba)), T = x.dim(static_cast<size_t>(ta));
     if (static_cast<int64_t>(lens.size()) != B)
       return invalidArgument("sequence_lens has " + std::to_string(lens.size()) +
@@ -355,12 +355,11 @@ const KernelDef kRows[] = {
     {"", "Tile", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Tile", makeKernel<Tile>},
     {"", "Compress", 9, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Compress",
      makeKernel<Compress>},
-    {"", "ReverseSequence", 10, kOpsetMax, types::kAll, 0, Tier::kReference,
-     "cpu.ReverseSequence", makeKernel<ReverseSequence>},
+    {"", "ReverseSequence", 10, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.ReverseSequence",
+     makeKernel<ReverseSequence>},
     {"", "CenterCropPad", 18, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.CenterCropPad",
      makeKernel<CenterCropPad>},
-    {"", "Trilu", 14, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Trilu",
-     makeKernel<Trilu>},
+    {"", "Trilu", 14, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Trilu", makeKernel<Trilu>},
 };
 
 }  // namespace

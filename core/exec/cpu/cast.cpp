@@ -176,8 +176,8 @@ struct PackedIntCodec {
 template <class F>
 bool withCodec(DataType t, F&& f) {
   switch (t) {
-#define PASSLAB_STD(DT, S) \
-  case DataType::DT:       \
+#define PASSLAB_STD(DT, S)     \
+  case DataType::DT:           \
     f(TypeTag<StdCodec<S>>{}); \
     return true;
     PASSLAB_STD(kFloat, float)
@@ -283,8 +283,7 @@ Expected<Scalar> parseScalar(const std::string& text) {
   if (equalsIgnoreCase(t, "false")) return Scalar{0, 0, Scalar::Kind::kBool};
   if (equalsIgnoreCase(t, "nan") || equalsIgnoreCase(t, "+nan") || equalsIgnoreCase(t, "-nan"))
     return fromFloat(std::nan(""), true);
-  if (equalsIgnoreCase(t, "inf") || equalsIgnoreCase(t, "+inf"))
-    return fromFloat(HUGE_VAL, true);
+  if (equalsIgnoreCase(t, "inf") || equalsIgnoreCase(t, "+inf")) return fromFloat(HUGE_VAL, true);
   if (equalsIgnoreCase(t, "-inf")) return fromFloat(-HUGE_VAL, true);
   if (!t.empty()) {
     const char* first = t.data();
@@ -328,8 +327,7 @@ class Cast final : public Kernel {
           return invalidArgument("`to` is not an element type: " + std::to_string(to->i));
         k->to_ = static_cast<DataType>(to->i);
       }
-      if (!castable(k->to_))
-        return unsupported("casting to " + std::string(ir::dtypeName(k->to_)));
+      if (!castable(k->to_)) return unsupported("casting to " + std::string(ir::dtypeName(k->to_)));
     }
     k->params_.saturate = n.attrInt("saturate", 1) != 0;
     std::string mode = n.attrString("round_mode", "up");
@@ -451,8 +449,7 @@ constexpr TypeSet kCastTypes =
 
 const KernelDef kRows[] = {
     {"", "Cast", 1, kOpsetMax, kCastTypes, 0, Tier::kReference, "cpu.Cast", makeCast},
-    {"", "CastLike", 15, kOpsetMax, kCastTypes, 0, Tier::kReference, "cpu.CastLike",
-     makeCastLike},
+    {"", "CastLike", 15, kOpsetMax, kCastTypes, 0, Tier::kReference, "cpu.CastLike", makeCastLike},
 };
 
 }  // namespace

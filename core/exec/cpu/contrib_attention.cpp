@@ -56,7 +56,8 @@ class Attention final : public Kernel {
   Status runTyped(KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
-    if (x.rank() != 3) return invalidArgument("input must be [batch, sequence, hidden], got " + x.describe());
+    if (x.rank() != 3)
+      return invalidArgument("input must be [batch, sequence, hidden], got " + x.describe());
     const int64_t B = x.dim(0), S = x.dim(1), Hin = x.dim(2), N = heads_;
     if (w.rank() != 2 || w.dim(0) != Hin || w.dtype() != x.dtype())
       return invalidArgument("weights " + w.describe() + " must be [" + std::to_string(Hin) +
@@ -70,9 +71,9 @@ class Attention final : public Kernel {
       Dq = qkvSizes_[0], Dk = qkvSizes_[1], Dv = qkvSizes_[2];
     }
     if (Dq + Dk + Dv != w.dim(1) || Dq != Dk || Dq % N != 0 || Dv % N != 0)
-      return invalidArgument("hidden sizes " + std::to_string(Dq) + "/" + std::to_string(Dk) +
-                             "/" + std::to_string(Dv) + " do not fit weights " + w.describe() +
-                             " and " + std::to_string(N) + " heads");
+      return invalidArgument("hidden sizes " + std::to_string(Dq) + "/" + std::to_string(Dk) + "/" +
+                             std::to_string(Dv) + " do not fit weights " + w.describe() + " and " +
+                             std::to_string(N) + " heads");
     const int64_t hq = Dq / N, hv = Dv / N, D3 = Dq + Dk + Dv;
     if (ctx.has(2) && (ctx.input(2).numel() != D3 || ctx.input(2).dtype() != x.dtype()))
       return invalidArgument("bias " + ctx.input(2).describe() + " must hold " +
@@ -84,8 +85,8 @@ class Attention final : public Kernel {
       if (past->rank() != 5 || past->dim(0) != 2 || past->dim(1) != B || past->dim(2) != N ||
           past->dim(4) != hq || hq != hv || past->dtype() != x.dtype())
         return invalidArgument("past " + past->describe() + " must be [2, " + std::to_string(B) +
-                               ", " + std::to_string(N) + ", past_sequence, " +
-                               std::to_string(hq) + "]");
+                               ", " + std::to_string(N) + ", past_sequence, " + std::to_string(hq) +
+                               "]");
       P = past->dim(3);
     }
     const int64_t T = P + S;
@@ -100,7 +101,8 @@ class Attention final : public Kernel {
 
     // QKV = X · W + bias, [B*S, D3].
     std::vector<float> X = floatsOf<ST>(x), W = floatsOf<ST>(w);
-    std::vector<float> bias = ctx.has(2) ? floatsOf<ST>(ctx.input(2)) : std::vector<float>(static_cast<size_t>(D3), 0.f);
+    std::vector<float> bias =
+        ctx.has(2) ? floatsOf<ST>(ctx.input(2)) : std::vector<float>(static_cast<size_t>(D3), 0.f);
     std::vector<float> qkv(static_cast<size_t>(B * S * D3));
     parallelFor(B * S, ctx.threads(), 4, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
@@ -114,7 +116,8 @@ class Attention final : public Kernel {
       }
     });
     // K and V with the cache in front: [B, N, T, head].
-    std::vector<float> K(static_cast<size_t>(B * N * T * hq)), V(static_cast<size_t>(B * N * T * hv));
+    std::vector<float> K(static_cast<size_t>(B * N * T * hq)),
+        V(static_cast<size_t>(B * N * T * hv));
     std::vector<float> pastF = past ? floatsOf<ST>(*past) : std::vector<float>();
     for (int64_t b = 0; b < B; ++b)
       for (int64_t h = 0; h < N; ++h)
@@ -163,7 +166,8 @@ class Attention final : public Kernel {
         for (int64_t i = 0; i < hv; ++i) {
           double acc = 0;
           for (int64_t t = 0; t < T; ++t)
-            acc += p[static_cast<size_t>(t)] * V[static_cast<size_t>(((b * N + h) * T + t) * hv + i)];
+            acc +=
+                p[static_cast<size_t>(t)] * V[static_cast<size_t>(((b * N + h) * T + t) * hv + i)];
           out[i] = store<ST>(static_cast<float>(acc / sum));
         }
       }
@@ -209,7 +213,8 @@ class Attention final : public Kernel {
           for (int64_t s = 0; s < S; ++s)
             for (int64_t t = 0; t < T; ++t) at(b, s, t) = d[b * T + t] > 0 ? 0.0f : maskFilter_;
       } else if (mi.rank() == 3 && mi.dim(0) == B && mi.dim(1) == S && mi.dim(2) == T) {
-        for (int64_t i = 0; i < B * S * T; ++i) m[static_cast<size_t>(i)] = d[i] > 0 ? 0.0f : maskFilter_;
+        for (int64_t i = 0; i < B * S * T; ++i)
+          m[static_cast<size_t>(i)] = d[i] > 0 ? 0.0f : maskFilter_;
         causalFilter = true;
       } else if (mi.rank() == 4 && mi.dim(0) == B && mi.dim(1) == 1 && mi.dim(2) == mi.dim(3) &&
                  mi.dim(2) >= T) {
@@ -221,12 +226,11 @@ class Attention final : public Kernel {
               at(b, s, t) = d[(b * M + P + s) * M + t] > 0 ? 0.0f : maskFilter_;
         causalFilter = true;
       } else {
-        return invalidArgument("mask_index " + mi.describe() + " is none of [" +
-                               std::to_string(B) + "], [" + std::to_string(2 * B) + "], [" +
-                               std::to_string(B) + ", " + std::to_string(T) + "], [" +
-                               std::to_string(B) + ", " + std::to_string(S) + ", " +
-                               std::to_string(T) + "] or [" + std::to_string(B) +
-                               ", 1, max_sequence, max_sequence]");
+        return invalidArgument("mask_index " + mi.describe() + " is none of [" + std::to_string(B) +
+                               "], [" + std::to_string(2 * B) + "], [" + std::to_string(B) + ", " +
+                               std::to_string(T) + "], [" + std::to_string(B) + ", " +
+                               std::to_string(S) + ", " + std::to_string(T) + "] or [" +
+                               std::to_string(B) + ", 1, max_sequence, max_sequence]");
       }
     }
     if (causal_)

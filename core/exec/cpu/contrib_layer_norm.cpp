@@ -153,7 +153,8 @@ class EmbedLayerNorm final : public Kernel {
     };
     for (int64_t i = 0; i < B * S; ++i) {
       PASSLAB_RETURN_IF_ERROR(lookup(ids.data<int32_t>()[i], word.dim(0), "input id"));
-      if (seg) PASSLAB_RETURN_IF_ERROR(lookup(seg->data<int32_t>()[i], segTable->dim(0), "segment id"));
+      if (seg)
+        PASSLAB_RETURN_IF_ERROR(lookup(seg->data<int32_t>()[i], segTable->dim(0), "segment id"));
       int32_t p = posIds ? posIds->data<int32_t>()[posIds->dim(0) == 1 ? i % S : i]
                          : static_cast<int32_t>(i % S);
       PASSLAB_RETURN_IF_ERROR(lookup(p, pos.dim(0), "position id"));
@@ -173,7 +174,8 @@ class EmbedLayerNorm final : public Kernel {
         for (int64_t j = 0; j < H; ++j) {
           float v = static_cast<float>(load(word.data<T>()[id * H + j])) +
                     static_cast<float>(load(pos.data<T>()[p * H + j]));
-          if (seg) v += static_cast<float>(load(segTable->data<T>()[seg->data<int32_t>()[i] * H + j]));
+          if (seg)
+            v += static_cast<float>(load(segTable->data<T>()[seg->data<int32_t>()[i] * H + j]));
           row[static_cast<size_t>(j)] = v;
           if (sum) sum->mutableData<T>()[i * H + j] = store<T>(v);
         }

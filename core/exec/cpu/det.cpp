@@ -44,8 +44,7 @@ class Det final : public Kernel {
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (x.rank() < 2 || x.dim(x.rank() - 1) != x.dim(x.rank() - 2))
-      return invalidArgument("the input must be square matrices [..., M, M], got " +
-                             x.describe());
+      return invalidArgument("the input must be square matrices [..., M, M], got " + x.describe());
     const int64_t n = x.dim(x.rank() - 1);
     Dims outDims(x.dims().begin(), x.dims().end() - 2);
     const int64_t batch = numelOf(outDims);
@@ -56,13 +55,13 @@ class Det final : public Kernel {
       S* out = y->mutableData<S>();
       parallelFor(batch, ctx.threads(), std::max<int64_t>(1, 65536 / (n * n * n + 1)),
                   [&](int64_t b, int64_t e) {
-        std::vector<double> a(static_cast<size_t>(n * n));
-        for (int64_t m = b; m < e; ++m) {
-          for (int64_t i = 0; i < n * n; ++i)
-            a[static_cast<size_t>(i)] = static_cast<double>(load(in[m * n * n + i]));
-          out[m] = store<S>(static_cast<ComputeT<S>>(luDeterminant(a, n)));
-        }
-      });
+                    std::vector<double> a(static_cast<size_t>(n * n));
+                    for (int64_t m = b; m < e; ++m) {
+                      for (int64_t i = 0; i < n * n; ++i)
+                        a[static_cast<size_t>(i)] = static_cast<double>(load(in[m * n * n + i]));
+                      out[m] = store<S>(static_cast<ComputeT<S>>(luDeterminant(a, n)));
+                    }
+                  });
       return Status::ok();
     });
   }

@@ -30,7 +30,8 @@ Expected<std::vector<int>> parseTerm(const std::string& term) {
       continue;
     }
     int id = letterId(c);
-    if (id < 0) return invalidArgument(std::string("bad character '") + c + "' in \"" + term + "\"");
+    if (id < 0)
+      return invalidArgument(std::string("bad character '") + c + "' in \"" + term + "\"");
     out.push_back(id);
   }
   return out;

@@ -18,8 +18,7 @@ namespace {
 
 class MeanVarianceNorm final : public Kernel {
  public:
-  explicit MeanVarianceNorm(const KernelBuild& b)
-      : axes_(b.node().attrInts("axes", {0, 2, 3})) {}
+  explicit MeanVarianceNorm(const KernelBuild& b) : axes_(b.node().attrInts("axes", {0, 2, 3})) {}
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
@@ -47,7 +46,8 @@ class MeanVarianceNorm final : public Kernel {
                       const double var = std::max(0.0, sq / n - mean * mean);
                       const C m = static_cast<C>(mean);
                       const C inv = static_cast<C>(1.0 / (std::sqrt(var) + 1e-9));
-                      plan.forEach(o, [&](int64_t at) { out[at] = store<S>((load(in[at]) - m) * inv); });
+                      plan.forEach(
+                          o, [&](int64_t at) { out[at] = store<S>((load(in[at]) - m) * inv); });
                     }
                   });
       return Status::ok();

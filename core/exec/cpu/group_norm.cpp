@@ -36,8 +36,8 @@ class GroupNorm final : public Kernel {
     const int64_t paramLen = perGroup_ ? groups_ : C;
     for (const Tensor* t : {&scale, &bias}) {
       if (t->dtype() != x.dtype())
-        return invalidArgument("scale and bias must have the type of X " + x.describe() +
-                               ", got " + t->describe());
+        return invalidArgument("scale and bias must have the type of X " + x.describe() + ", got " +
+                               t->describe());
       if (t->numel() != paramLen)
         return invalidArgument("scale and bias must have " + std::to_string(paramLen) +
                                " values (" + (perGroup_ ? "one per group" : "one per channel") +
@@ -77,7 +77,8 @@ class GroupNorm final : public Kernel {
                         const Cm shift = load(bi[p]) - static_cast<Cm>(mean) * a;
                         const S* xc = xg + c * spatial;
                         S* yc = yg + c * spatial;
-                        for (int64_t i = 0; i < spatial; ++i) yc[i] = store<S>(load(xc[i]) * a + shift);
+                        for (int64_t i = 0; i < spatial; ++i)
+                          yc[i] = store<S>(load(xc[i]) * a + shift);
                       }
                     }
                   });

@@ -107,7 +107,8 @@ class GridSample final : public Kernel {
       inSize *= x.dim(d + 2);
     }
     Dims in(x.dims().begin() + 2, x.dims().end());
-    if (inSize == 0 && outSize > 0) return invalidArgument("cannot sample an empty image " + x.describe());
+    if (inSize == 0 && outSize > 0)
+      return invalidArgument("cannot sample an empty image " + x.describe());
     return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       if (grid.dtype() != x.dtype()) return invalidArgument("grid must have X's type");
@@ -207,7 +208,8 @@ class GridSample final : public Kernel {
 
 class AffineGrid final : public Kernel {
  public:
-  explicit AffineGrid(const KernelBuild& b) : alignCorners_(b.node().attrInt("align_corners", 0) != 0) {}
+  explicit AffineGrid(const KernelBuild& b)
+      : alignCorners_(b.node().attrInt("align_corners", 0) != 0) {}
 
   Status run(KernelContext& ctx) override {
     const Tensor& theta = ctx.input(0);
@@ -219,8 +221,8 @@ class AffineGrid final : public Kernel {
     const int64_t N = size[0];
     if (theta.rank() != 3 || theta.dim(0) != N || theta.dim(1) != static_cast<int64_t>(nd) ||
         theta.dim(2) != static_cast<int64_t>(nd) + 1)
-      return invalidArgument("theta " + theta.describe() + " must be [" + std::to_string(N) +
-                             ", " + std::to_string(nd) + ", " + std::to_string(nd + 1) + "]");
+      return invalidArgument("theta " + theta.describe() + " must be [" + std::to_string(N) + ", " +
+                             std::to_string(nd) + ", " + std::to_string(nd + 1) + "]");
     Dims spatial(size.begin() + 2, size.end());
     int64_t count = 1;
     for (int64_t s : spatial) {
@@ -229,7 +231,8 @@ class AffineGrid final : public Kernel {
     }
     // Base coordinates along a dim of s points: [-1, 1] through the corners or pixel centers.
     auto base = [&](int64_t i, int64_t s) {
-      if (alignCorners_) return s == 1 ? -1.0 : -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(s - 1);
+      if (alignCorners_)
+        return s == 1 ? -1.0 : -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(s - 1);
       return -1.0 + (2.0 * static_cast<double>(i) + 1.0) / static_cast<double>(s);
     };
     return dispatch<types::kFloats>(theta.dtype(), [&](auto tag) -> Status {
@@ -287,7 +290,8 @@ class Col2Im final : public Kernel {
     Dims pads = pads_.empty() ? Dims(2 * nd, 0) : pads_;
     if (dil.size() != nd || str.size() != nd || pads.size() != 2 * nd)
       return invalidArgument("dilations, strides or pads have the wrong length");
-    if (x.rank() != 3) return invalidArgument("input must be [N, C * prod(block), L], got " + x.describe());
+    if (x.rank() != 3)
+      return invalidArgument("input must be [N, C * prod(block), L], got " + x.describe());
     int64_t kSize = 1, L = 1;
     Dims cols(nd);
     for (size_t d = 0; d < nd; ++d) {
@@ -362,7 +366,8 @@ class MaxUnpool final : public Kernel {
     const Tensor& ind = ctx.input(1);
     const size_t nd = kernel_.size();
     if (nd == 0) return invalidModel("kernel_shape is required");
-    if (x.rank() != nd + 2) return invalidArgument("X " + x.describe() + " does not match kernel_shape");
+    if (x.rank() != nd + 2)
+      return invalidArgument("X " + x.describe() + " does not match kernel_shape");
     if (ind.dims() != x.dims() || ind.dtype() != ir::DataType::kInt64)
       return invalidArgument("indices " + ind.describe() + " must be int64 with X's dims");
     Dims str = strides_.empty() ? Dims(nd, 1) : strides_;

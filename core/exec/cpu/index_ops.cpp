@@ -99,8 +99,8 @@ class NonZero final : public Kernel {
     // A scalar counts as one element of a 1-D tensor (as numpy and ONNX Runtime).
     const size_t rank = std::max<size_t>(x.rank(), 1);
     Dims dims = x.rank() == 0 ? Dims{1} : x.dims();
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kInt64,
-                                                      {static_cast<int64_t>(rank), count}));
+    PASSLAB_ASSIGN_OR_RETURN(
+        Tensor * y, ctx.allocate(0, ir::DataType::kInt64, {static_cast<int64_t>(rank), count}));
     int64_t* out = y->mutableData<int64_t>();
     int64_t k = 0;
     for (size_t i = 0; i < mask.size(); ++i) {
@@ -178,7 +178,8 @@ class Unique final : public Kernel {
       std::vector<int64_t> newFirsts(static_cast<size_t>(u));
       for (int64_t k = 0; k < u; ++k) {
         rank[static_cast<size_t>(byFirst[static_cast<size_t>(k)])] = k;
-        newFirsts[static_cast<size_t>(k)] = firsts[static_cast<size_t>(byFirst[static_cast<size_t>(k)])];
+        newFirsts[static_cast<size_t>(k)] =
+            firsts[static_cast<size_t>(byFirst[static_cast<size_t>(k)])];
       }
       firsts = std::move(newFirsts);
     }
@@ -196,8 +197,7 @@ class Unique final : public Kernel {
     if (ctx.wantsOutput(2)) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * t, ctx.allocate(2, ir::DataType::kInt64, {n}));
       for (int64_t i = 0; i < n; ++i)
-        t->mutableData<int64_t>()[i] =
-            rank[static_cast<size_t>(groupOf[static_cast<size_t>(i)])];
+        t->mutableData<int64_t>()[i] = rank[static_cast<size_t>(groupOf[static_cast<size_t>(i)])];
     }
     if (ctx.wantsOutput(3)) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * t, ctx.allocate(3, ir::DataType::kInt64, {u}));

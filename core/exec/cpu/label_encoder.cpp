@@ -87,7 +87,8 @@ class LabelEncoder final : public Kernel {
                              k->values_.type == DataType::kInt16
                          ? static_cast<double>(n.attrInt("default_int64", -1))
                          : static_cast<double>(n.attrFloat("default_float", -0.0f));
-    if (const ir::Attribute* d = n.attr("default_tensor"); d && d->type() == ir::AttrType::kTensor) {
+    if (const ir::Attribute* d = n.attr("default_tensor");
+        d && d->type() == ir::AttrType::kTensor) {
       if (d->t.numel() != 1) return invalidModel("default_tensor must hold one value");
       if (d->t.dtype() == DataType::kString) {
         k->defaultStr_ = d->t.strings()[0];
@@ -110,7 +111,8 @@ class LabelEncoder final : public Kernel {
     if (!strKeys) {
       Status s = dispatch<types::kNumeric>(x.dtype(), [&](auto tag) -> Status {
         using S = typename decltype(tag)::type;
-        for (int64_t i = 0; i < x.numel(); ++i) xs.push_back(static_cast<double>(load(x.data<S>()[i])));
+        for (int64_t i = 0; i < x.numel(); ++i)
+          xs.push_back(static_cast<double>(load(x.data<S>()[i])));
         return Status::ok();
       });
       if (!s) return s;
@@ -119,7 +121,8 @@ class LabelEncoder final : public Kernel {
       const std::string k = strKeys ? x.data<std::string>()[i] : keyOf(xs[static_cast<size_t>(i)]);
       auto it = index_.find(k);
       if (values_.type == DataType::kString) {
-        y->mutableData<std::string>()[i] = it == index_.end() ? defaultStr_ : values_.strs[it->second];
+        y->mutableData<std::string>()[i] =
+            it == index_.end() ? defaultStr_ : values_.strs[it->second];
         continue;
       }
       const double v = it == index_.end() ? defaultNum_ : values_.nums[it->second];
@@ -149,9 +152,9 @@ class LabelEncoder final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kString, x.dims()));
     for (int64_t i = 0; i < x.numel(); ++i) {
       int64_t v = x.data<int64_t>()[i];
-      y->mutableData<std::string>()[i] =
-          v >= 0 && v < static_cast<int64_t>(classes_.size()) ? classes_[static_cast<size_t>(v)]
-                                                               : defaultStr_;
+      y->mutableData<std::string>()[i] = v >= 0 && v < static_cast<int64_t>(classes_.size())
+                                             ? classes_[static_cast<size_t>(v)]
+                                             : defaultStr_;
     }
     return Status::ok();
   }

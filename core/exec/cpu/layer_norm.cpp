@@ -28,8 +28,8 @@ class RowNorm final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     PASSLAB_ASSIGN_OR_RETURN(ir::DataType stash, stashType(b));
-    return std::unique_ptr<Kernel>(new RowNorm(b.node().attrInt("axis", -1),
-                                               b.node().attrFloat("epsilon", 1e-5f), stash));
+    return std::unique_ptr<Kernel>(
+        new RowNorm(b.node().attrInt("axis", -1), b.node().attrFloat("epsilon", 1e-5f), stash));
   }
 
   Status run(KernelContext& ctx) override {

@@ -99,14 +99,10 @@ struct ClipOp {
 };
 
 const KernelDef kRows[] = {
-    legacyBinaryRow<AddOp>("Add", 1, 6, "cpu.Add"),
-    legacyBinaryRow<SubOp>("Sub", 1, 6, "cpu.Sub"),
-    legacyBinaryRow<MulOp>("Mul", 1, 6, "cpu.Mul"),
-    legacyBinaryRow<DivOp>("Div", 1, 6, "cpu.Div"),
-    variadicRow<SumOp>("Sum", 1, 5, "cpu.Sum"),
-    variadicRow<MeanOp>("Mean", 1, 5, "cpu.Mean"),
-    variadicRow<MaxOp>("Max", 1, 5, "cpu.Max"),
-    variadicRow<MinOp>("Min", 1, 5, "cpu.Min"),
+    legacyBinaryRow<AddOp>("Add", 1, 6, "cpu.Add"), legacyBinaryRow<SubOp>("Sub", 1, 6, "cpu.Sub"),
+    legacyBinaryRow<MulOp>("Mul", 1, 6, "cpu.Mul"), legacyBinaryRow<DivOp>("Div", 1, 6, "cpu.Div"),
+    variadicRow<SumOp>("Sum", 1, 5, "cpu.Sum"),     variadicRow<MeanOp>("Mean", 1, 5, "cpu.Mean"),
+    variadicRow<MaxOp>("Max", 1, 5, "cpu.Max"),     variadicRow<MinOp>("Min", 1, 5, "cpu.Min"),
     unaryRow<ClipOp>("Clip", 1, 5, "cpu.Clip"),
 };
 

@@ -70,7 +70,8 @@ struct BitShiftOp {
                          std::to_string(b.opset()));
     return Status::ok();
   }
-  explicit BitShiftOp(const KernelBuild& b) : left(b.node().attrString("direction", "") == "LEFT") {}
+  explicit BitShiftOp(const KernelBuild& b)
+      : left(b.node().attrString("direction", "") == "LEFT") {}
   template <class C>
   C operator()(C x, C y) const {
     using U = std::make_unsigned_t<C>;

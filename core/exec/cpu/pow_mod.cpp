@@ -84,9 +84,9 @@ class Pow final : public Kernel {
         for (int64_t i = b; i < end; ++i) {
           C v = load(in[i]);
           // sqrt differs from pow(v, 0.5) only at -inf (pow gives +inf).
-          C r = e == 2.0   ? v * v
-                : e == 3.0 ? v * v * v
-                : e == 1.0 ? v
+          C r = e == 2.0        ? v * v
+                : e == 3.0      ? v * v * v
+                : e == 1.0      ? v
                 : std::isinf(v) ? std::fabs(v)
                                 : std::sqrt(v);
           out[i] = store<S>(r);

@@ -8,8 +8,8 @@
 // keeps going from run to run.
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -84,7 +84,8 @@ class RandomFill final : public Kernel {
       if (!n.hasAttr("shape")) return invalidArgument("the shape attribute is required");
       k->shape_ = n.attrInts("shape");
       for (int64_t d : k->shape_)
-        if (d < 0) return invalidArgument("shape " + dimsToString(k->shape_) + " has a negative dim");
+        if (d < 0)
+          return invalidArgument("shape " + dimsToString(k->shape_) + " has a negative dim");
       PASSLAB_ASSIGN_OR_RETURN(k->dtype_, outputType(n, DataType::kFloat, types::kFloats));
     } else if (n.hasAttr("dtype")) {
       PASSLAB_ASSIGN_OR_RETURN(k->dtype_, outputType(n, DataType::kFloat, types::kFloats));
@@ -194,7 +195,8 @@ class Multinomial final : public Kernel {
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (x.rank() != 2) return invalidArgument("the input must be [batch, classes], got " + x.describe());
+    if (x.rank() != 2)
+      return invalidArgument("the input must be [batch, classes], got " + x.describe());
     const int64_t batch = x.dim(0), classes = x.dim(1);
     if (classes == 0 && samples_ > 0) return invalidArgument("no classes to draw from");
     std::vector<double> logits(static_cast<size_t>(x.numel()));

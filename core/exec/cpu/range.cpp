@@ -12,8 +12,8 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr TypeSet kRangeTypes{ir::DataType::kFloat, ir::DataType::kDouble, ir::DataType::kInt16,
-                              ir::DataType::kInt32, ir::DataType::kInt64,  ir::DataType::kFloat16,
+constexpr TypeSet kRangeTypes{ir::DataType::kFloat,   ir::DataType::kDouble, ir::DataType::kInt16,
+                              ir::DataType::kInt32,   ir::DataType::kInt64,  ir::DataType::kFloat16,
                               ir::DataType::kBFloat16};
 
 class Range final : public Kernel {
@@ -25,8 +25,8 @@ class Range final : public Kernel {
       if (t.numel() != 1 || t.rank() > 1)
         return invalidArgument("start, limit and delta must be scalars, got " + t.describe());
       if (t.dtype() != start.dtype())
-        return invalidArgument("start, limit and delta have different types (" +
-                               start.describe() + " and " + t.describe() + ")");
+        return invalidArgument("start, limit and delta have different types (" + start.describe() +
+                               " and " + t.describe() + ")");
     }
     return dispatch<kRangeTypes>(start.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
@@ -47,7 +47,8 @@ class Range final : public Kernel {
         const double q =
             std::ceil((static_cast<double>(l) - static_cast<double>(s)) / static_cast<double>(d));
         if (std::isnan(q)) return invalidArgument("start, limit and delta give no length (NaN)");
-        if (q > 9.0e15) return invalidArgument("Range would have " + std::to_string(q) + " elements");
+        if (q > 9.0e15)
+          return invalidArgument("Range would have " + std::to_string(q) + " elements");
         n = q > 0 ? static_cast<int64_t>(q) : 0;
       }
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, start.dtype(), {n}));
@@ -56,8 +57,8 @@ class Range final : public Kernel {
         if constexpr (std::is_integral_v<C>) {
           out[i] = static_cast<S>(static_cast<int64_t>(s) + i * static_cast<int64_t>(d));
         } else {
-          out[i] = store<S>(static_cast<C>(static_cast<double>(s) + static_cast<double>(i) *
-                                                                      static_cast<double>(d)));
+          out[i] = store<S>(static_cast<C>(static_cast<double>(s) +
+                                           static_cast<double>(i) * static_cast<double>(d)));
         }
       }
       return Status::ok();

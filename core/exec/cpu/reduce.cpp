@@ -280,8 +280,7 @@ class Reduce final : public Kernel {
     if constexpr (K == Kind::kL1) reduceInto<L1Op, S, false>(x, y, plan, nullptr, t);
     if constexpr (K == Kind::kL2) reduceInto<L2Op, S, false>(x, y, plan, nullptr, t);
     if constexpr (K == Kind::kLogSum) reduceInto<LogSumOp, S, false>(x, y, plan, nullptr, t);
-    if constexpr (K == Kind::kSumSquare)
-      reduceInto<SumSquareOp, S, false>(x, y, plan, nullptr, t);
+    if constexpr (K == Kind::kSumSquare) reduceInto<SumSquareOp, S, false>(x, y, plan, nullptr, t);
     if constexpr (K == Kind::kLogSumExp) {
       // log(sum(exp(x - m))) + m with m the largest finite element (0 when none).
       PASSLAB_ASSIGN_OR_RETURN(Tensor m, ctx.scratch(ir::DataType::kDouble, {plan.outCount}));

@@ -347,7 +347,8 @@ class Resize final : public Kernel {
     }
     Dims out(x.rank());
     for (size_t d = 0; d < x.rank(); ++d) out[d] = plans[d].out;
-    if (numelOf(out) < 0) return invalidArgument("the output " + dimsToString(out) + " is too large");
+    if (numelOf(out) < 0)
+      return invalidArgument("the output " + dimsToString(out) + " is too large");
     for (int64_t d : axes)
       if (plans[static_cast<size_t>(d)].in == 0 && plans[static_cast<size_t>(d)].out > 0)
         return invalidArgument("cannot resize an empty axis of " + x.describe());
@@ -429,8 +430,8 @@ class Resize final : public Kernel {
       for (int64_t d = 0; d < axis; ++d) outer *= cur[static_cast<size_t>(d)];
       for (size_t d = static_cast<size_t>(axis) + 1; d < cur.size(); ++d) inner *= cur[d];
       std::vector<double> next(static_cast<size_t>(outer * p.out * inner));
-      parallelFor(outer * p.out, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (inner + 1)),
-                  [&](int64_t b, int64_t e) {
+      parallelFor(outer * p.out, ctx.threads(),
+                  std::max<int64_t>(1, kElementwiseGrain / (inner + 1)), [&](int64_t b, int64_t e) {
                     for (int64_t j = b; j < e; ++j) {
                       const int64_t o = j / p.out, k = j % p.out;
                       const Tap& t = taps[static_cast<size_t>(k)];

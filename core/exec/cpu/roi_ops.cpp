@@ -65,7 +65,8 @@ class RoiAlign final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), {R, C, outH_, outW_}));
       S* Y = y->mutableData<S>();
       parallelFor(R, ctx.threads(), 1, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) roi(X, B.data() + r * 4, bi.data<int64_t>()[r], C, H, W, Y + r * C * outH_ * outW_);
+        for (int64_t r = begin; r < end; ++r)
+          roi(X, B.data() + r * 4, bi.data<int64_t>()[r], C, H, W, Y + r * C * outH_ * outW_);
       });
       return Status::ok();
     });
@@ -91,8 +92,12 @@ class RoiAlign final : public Kernel {
       rh = std::max(rh, 1.0);
     }
     const double binH = rh / static_cast<double>(outH_), binW = rw / static_cast<double>(outW_);
-    const int64_t gh = sampling_ > 0 ? sampling_ : static_cast<int64_t>(std::ceil(rh / static_cast<double>(outH_)));
-    const int64_t gw = sampling_ > 0 ? sampling_ : static_cast<int64_t>(std::ceil(rw / static_cast<double>(outW_)));
+    const int64_t gh = sampling_ > 0
+                           ? sampling_
+                           : static_cast<int64_t>(std::ceil(rh / static_cast<double>(outH_)));
+    const int64_t gw = sampling_ > 0
+                           ? sampling_
+                           : static_cast<int64_t>(std::ceil(rw / static_cast<double>(outW_)));
     const double count = static_cast<double>(std::max<int64_t>(gh * gw, 1));
     // Bilinear sample positions and weights, shared by every channel.
     std::vector<Sample> samples;
@@ -107,7 +112,8 @@ class RoiAlign final : public Kernel {
                         (static_cast<double>(ix) + 0.5) * binW / static_cast<double>(gw);
             double yv = yy;
             Sample s{{0, 0, 0, 0}, {0, 0, 0, 0}};
-            if (!(yv < -1.0 || yv > static_cast<double>(H) || xx < -1.0 || xx > static_cast<double>(W))) {
+            if (!(yv < -1.0 || yv > static_cast<double>(H) || xx < -1.0 ||
+                  xx > static_cast<double>(W))) {
               yv = std::max(yv, 0.0);
               xx = std::max(xx, 0.0);
               auto yl = static_cast<int64_t>(yv), xl = static_cast<int64_t>(xx);
@@ -188,13 +194,14 @@ class MaxRoiPool final : public Kernel {
         const auto batch = static_cast<int64_t>(box[0]);
         if (batch < 0 || batch >= N)
           return invalidArgument("roi " + std::to_string(r) + " has batch index " +
-                                 std::to_string(batch) + ", out of range [0, " +
-                                 std::to_string(N) + ")");
+                                 std::to_string(batch) + ", out of range [0, " + std::to_string(N) +
+                                 ")");
         const auto sw = static_cast<int64_t>(std::round(box[1] * scale_));
         const auto sh = static_cast<int64_t>(std::round(box[2] * scale_));
         const auto ew = static_cast<int64_t>(std::round(box[3] * scale_));
         const auto eh = static_cast<int64_t>(std::round(box[4] * scale_));
-        const int64_t rw = std::max<int64_t>(ew - sw + 1, 1), rh = std::max<int64_t>(eh - sh + 1, 1);
+        const int64_t rw = std::max<int64_t>(ew - sw + 1, 1),
+                      rh = std::max<int64_t>(eh - sh + 1, 1);
         const double bh = static_cast<double>(rh) / static_cast<double>(ph_);
         const double bw = static_cast<double>(rw) / static_cast<double>(pw_);
         for (int64_t c = 0; c < C; ++c) {
@@ -217,7 +224,8 @@ class MaxRoiPool final : public Kernel {
                   m = any ? std::max(m, v) : v;
                   any = true;
                 }
-              Y[((r * C + c) * ph_ + i) * pw_ + j] = store<S>(static_cast<ComputeT<S>>(any ? m : 0.0));
+              Y[((r * C + c) * ph_ + i) * pw_ + j] =
+                  store<S>(static_cast<ComputeT<S>>(any ? m : 0.0));
             }
         }
       }
@@ -233,7 +241,8 @@ class MaxRoiPool final : public Kernel {
 
 class NonMaxSuppression final : public Kernel {
  public:
-  explicit NonMaxSuppression(const KernelBuild& b) : center_(b.node().attrInt("center_point_box", 0) != 0) {}
+  explicit NonMaxSuppression(const KernelBuild& b)
+      : center_(b.node().attrInt("center_point_box", 0) != 0) {}
 
   Status run(KernelContext& ctx) override {
     const Tensor& boxes = ctx.input(0);
@@ -254,11 +263,13 @@ class NonMaxSuppression final : public Kernel {
       maxOut = std::max<int64_t>(ctx.input(2).data<int64_t>()[0], 0);
     }
     if (ctx.has(3) && ctx.input(3).numel() > 0) {
-      if (ctx.input(3).dtype() != ir::DataType::kFloat) return invalidArgument("iou_threshold must be float");
+      if (ctx.input(3).dtype() != ir::DataType::kFloat)
+        return invalidArgument("iou_threshold must be float");
       iou = ctx.input(3).data<float>()[0];
     }
     if (ctx.has(4) && ctx.input(4).numel() > 0) {
-      if (ctx.input(4).dtype() != ir::DataType::kFloat) return invalidArgument("score_threshold must be float");
+      if (ctx.input(4).dtype() != ir::DataType::kFloat)
+        return invalidArgument("score_threshold must be float");
       minScore = ctx.input(4).data<float>()[0];
       useScore = true;
     }
@@ -273,7 +284,8 @@ class NonMaxSuppression final : public Kernel {
         for (int64_t i = 0; i < M; ++i)
           if (!useScore || sc[i] > minScore) order.push_back(i);
         // Highest score first; ties by lower index.
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t c) { return sc[a] > sc[c]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int64_t a, int64_t c) { return sc[a] > sc[c]; });
         std::vector<int64_t> kept;
         for (int64_t i : order) {
           if (static_cast<int64_t>(kept.size()) >= maxOut) break;

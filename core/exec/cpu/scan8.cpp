@@ -40,9 +40,11 @@ class Scan8 final : public Kernel {
     // Batch size and the longest sequence, from the scan inputs [batch, time, ...].
     int64_t B = -1, T = -1;
     for (size_t j = 0; j < scanIn; ++j) {
-      if (!ctx.has(1 + states + j)) return invalidArgument("scan input " + std::to_string(j) + " is missing");
+      if (!ctx.has(1 + states + j))
+        return invalidArgument("scan input " + std::to_string(j) + " is missing");
       const Tensor& x = ctx.input(1 + states + j);
-      if (x.rank() < 2) return invalidArgument("scan inputs need [batch, sequence, ...], got " + x.describe());
+      if (x.rank() < 2)
+        return invalidArgument("scan inputs need [batch, sequence, ...], got " + x.describe());
       if (!movable(x.dtype())) return unsupported("scanning " + x.describe());
       if ((B >= 0 && x.dim(0) != B) || (T >= 0 && x.dim(1) != T))
         return invalidArgument("scan inputs differ in batch or sequence length");
@@ -81,12 +83,13 @@ class Scan8 final : public Kernel {
         }
         PASSLAB_ASSIGN_OR_RETURN(std::vector<Value> outs, ctx.runSubgraph(*body_, std::move(in)));
         if (outs.size() != states + scanOut)
-          return invalidModel("the body has " + std::to_string(outs.size()) + " outputs, expected " +
-                              std::to_string(states + scanOut));
+          return invalidModel("the body has " + std::to_string(outs.size()) +
+                              " outputs, expected " + std::to_string(states + scanOut));
         for (const Value& v : outs)
           if (!v.isTensor()) return invalidArgument("a body output is " + v.describe());
         state.assign(outs.begin(), outs.begin() + static_cast<std::ptrdiff_t>(states));
-        steps[static_cast<size_t>(b)].emplace_back(outs.begin() + static_cast<std::ptrdiff_t>(states), outs.end());
+        steps[static_cast<size_t>(b)].emplace_back(
+            outs.begin() + static_cast<std::ptrdiff_t>(states), outs.end());
       }
       finals[static_cast<size_t>(b)] = std::move(state);
     }
@@ -103,7 +106,8 @@ class Scan8 final : public Kernel {
       if (!ctx.wantsOutput(states + k)) continue;
       bool any = false;
       for (const auto& st : steps) any |= !st.empty();
-      if (!any) return unsupported("a Scan whose every sequence is empty (the output shape is unknown)");
+      if (!any)
+        return unsupported("a Scan whose every sequence is empty (the output shape is unknown)");
       PASSLAB_RETURN_IF_ERROR(stack(
           ctx, states + k, B, T, true,
           [&](int64_t b, int64_t t) -> const Value* {

@@ -19,7 +19,8 @@ namespace {
 using Complex = std::complex<double>;
 
 Expected<int64_t> readScalarInt(const Tensor& t, const char* what) {
-  if (t.numel() != 1) return invalidArgument(std::string(what) + " must be a scalar, got " + t.describe());
+  if (t.numel() != 1)
+    return invalidArgument(std::string(what) + " must be a scalar, got " + t.describe());
   PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> v, readInts(t, what));
   return v[0];
 }
@@ -41,8 +42,8 @@ void dft(const std::vector<Complex>& in, int64_t n, bool inverse, std::vector<Co
     Complex acc(0, 0);
     for (int64_t j = 0; j < len; ++j) {
       // (j * k) mod n keeps the angle small and exact.
-      const double ang = sign * 2 * std::numbers::pi * static_cast<double>((j * k) % n) /
-                         static_cast<double>(n);
+      const double ang =
+          sign * 2 * std::numbers::pi * static_cast<double>((j * k) % n) / static_cast<double>(n);
       acc += in[static_cast<size_t>(j)] * Complex(std::cos(ang), std::sin(ang));
     }
     out[static_cast<size_t>(k)] = inverse ? acc / static_cast<double>(n) : acc;
@@ -105,7 +106,9 @@ class Dft final : public Kernel {
             for (int64_t k = 0; k <= n / 2; ++k)
               full[static_cast<size_t>(k)] = k < len ? sig[static_cast<size_t>(k)] : Complex(0, 0);
             full[0] = Complex(full[0].real(), 0);
-            if (n % 2 == 0) full[static_cast<size_t>(n / 2)] = Complex(full[static_cast<size_t>(n / 2)].real(), 0);
+            if (n % 2 == 0)
+              full[static_cast<size_t>(n / 2)] =
+                  Complex(full[static_cast<size_t>(n / 2)].real(), 0);
             for (int64_t k = n / 2 + 1; k < n; ++k)
               full[static_cast<size_t>(k)] = std::conj(full[static_cast<size_t>(n - k)]);
             dft(full, n, true, res);
@@ -115,7 +118,8 @@ class Dft final : public Kernel {
           for (int64_t k = 0; k < bins; ++k) {
             S* q = Y + ((o * bins + k) * inner + in) * cOut;
             q[0] = store<S>(static_cast<ComputeT<S>>(res[static_cast<size_t>(k)].real()));
-            if (cOut == 2) q[1] = store<S>(static_cast<ComputeT<S>>(res[static_cast<size_t>(k)].imag()));
+            if (cOut == 2)
+              q[1] = store<S>(static_cast<ComputeT<S>>(res[static_cast<size_t>(k)].imag()));
           }
         }
       });
@@ -137,7 +141,8 @@ class Stft final : public Kernel {
     if (x.rank() != 3 || (x.dim(2) != 1 && x.dim(2) != 2))
       return invalidArgument("signal must be [batch, length, 1 or 2], got " + x.describe());
     PASSLAB_ASSIGN_OR_RETURN(int64_t step, readScalarInt(ctx.input(1), "frame_step"));
-    if (step < 1) return invalidArgument("frame_step must be positive, got " + std::to_string(step));
+    if (step < 1)
+      return invalidArgument("frame_step must be positive, got " + std::to_string(step));
     const Tensor* window = ctx.has(2) ? &ctx.input(2) : nullptr;
     if (window && (window->rank() != 1 || window->dtype() != x.dtype()))
       return invalidArgument("window must be 1-D of the signal's type, got " + window->describe());
@@ -148,15 +153,16 @@ class Stft final : public Kernel {
     }
     const int64_t windowSize = window ? window->dim(0) : frameLength;
     if (frameLength < 1 || frameLength > L)
-      return invalidArgument("frame_length " + std::to_string(frameLength) +
-                             " must be in [1, " + std::to_string(L) + "]");
+      return invalidArgument("frame_length " + std::to_string(frameLength) + " must be in [1, " +
+                             std::to_string(L) + "]");
     const int64_t frames = 1 + (L - frameLength) / step;
     const int64_t bins = onesided_ ? frameLength / 2 + 1 : frameLength;
     return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       const std::vector<double> X = doublesOf<S>(x);
-      const std::vector<double> W =
-          window ? doublesOf<S>(*window) : std::vector<double>(static_cast<size_t>(windowSize), 1.0);
+      const std::vector<double> W = window
+                                        ? doublesOf<S>(*window)
+                                        : std::vector<double>(static_cast<size_t>(windowSize), 1.0);
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), {B, frames, bins, 2}));
       S* Y = y->mutableData<S>();
       parallelFor(B * frames, ctx.threads(), 1, [&](int64_t begin, int64_t end) {
@@ -262,8 +268,8 @@ class MelWeightMatrix final : public Kernel {
     std::vector<int64_t> bins(static_cast<size_t>(mels + 2));
     for (int64_t i = 0; i < mels + 2; ++i) {
       double hz = 700 * std::expm1((static_cast<double>(i) * step + loMel) / 2595 * std::log(10.0));
-      bins[static_cast<size_t>(i)] =
-          static_cast<int64_t>(std::floor(static_cast<double>(dftLength + 1) * hz / static_cast<double>(rate)));
+      bins[static_cast<size_t>(i)] = static_cast<int64_t>(
+          std::floor(static_cast<double>(dftLength + 1) * hz / static_cast<double>(rate)));
     }
     std::vector<double> w(static_cast<size_t>(specBins * mels), 0.0);
     auto at = [&](int64_t j, int64_t i) -> Status {
@@ -289,7 +295,8 @@ class MelWeightMatrix final : public Kernel {
       if (r - c > 0)
         for (int64_t j = c; j < r; ++j) {
           PASSLAB_RETURN_IF_ERROR(at(j, i));
-          w[static_cast<size_t>(j * mels + i)] = static_cast<double>(r - j) / static_cast<double>(r - c);
+          w[static_cast<size_t>(j * mels + i)] =
+              static_cast<double>(r - j) / static_cast<double>(r - c);
         }
     }
     return writeAs(ctx, dtype_, {specBins, mels}, w);
@@ -297,7 +304,8 @@ class MelWeightMatrix final : public Kernel {
 
  private:
   static Status readHertz(const Tensor& t, double& out) {
-    if (t.numel() != 1) return invalidArgument("edge frequencies must be scalars, got " + t.describe());
+    if (t.numel() != 1)
+      return invalidArgument("edge frequencies must be scalars, got " + t.describe());
     return dispatch<types::kFloats>(t.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       out = static_cast<double>(load(t.data<S>()[0]));
@@ -311,16 +319,15 @@ constexpr TypeSet kIndexTypes{ir::DataType::kInt32, ir::DataType::kInt64};
 
 const KernelDef kRows[] = {
     {"", "DFT", 17, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.DFT", makeKernel<Dft>},
-    {"", "STFT", 17, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.STFT",
-     makeKernel<Stft>},
+    {"", "STFT", 17, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.STFT", makeKernel<Stft>},
     {"", "HannWindow", 17, kOpsetMax, kIndexTypes, 0, Tier::kReference, "cpu.HannWindow",
      makeKernel<WindowKernel<Window::kHann>>},
     {"", "HammingWindow", 17, kOpsetMax, kIndexTypes, 0, Tier::kReference, "cpu.HammingWindow",
      makeKernel<WindowKernel<Window::kHamming>>},
     {"", "BlackmanWindow", 17, kOpsetMax, kIndexTypes, 0, Tier::kReference, "cpu.BlackmanWindow",
      makeKernel<WindowKernel<Window::kBlackman>>},
-    {"", "MelWeightMatrix", 17, kOpsetMax, kIndexTypes, 0, Tier::kReference,
-     "cpu.MelWeightMatrix", makeKernel<MelWeightMatrix>},
+    {"", "MelWeightMatrix", 17, kOpsetMax, kIndexTypes, 0, Tier::kReference, "cpu.MelWeightMatrix",
+     makeKernel<MelWeightMatrix>},
 };
 
 }  // namespace

@@ -69,9 +69,9 @@ std::string encodeUtf8(const std::u32string& s) {
 
 char32_t toLower(char32_t c) {
   if (c >= U'A' && c <= U'Z') return c + 32;
-  if (c >= 0xc0 && c <= 0xde && c != 0xd7) return c + 32;  // Latin-1
+  if (c >= 0xc0 && c <= 0xde && c != 0xd7) return c + 32;     // Latin-1
   if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2) return c + 32;  // Greek
-  if (c >= 0x410 && c <= 0x42f) return c + 32;               // Cyrillic
+  if (c >= 0x410 && c <= 0x42f) return c + 32;                // Cyrillic
   if (c >= 0x400 && c <= 0x40f) return c + 80;
   return c;
 }
@@ -140,7 +140,8 @@ class StringConcat final : public Kernel {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
     if (!a.isString() || !b.isString())
-      return invalidArgument("inputs must be strings, got " + a.describe() + " and " + b.describe());
+      return invalidArgument("inputs must be strings, got " + a.describe() + " and " +
+                             b.describe());
     PASSLAB_ASSIGN_OR_RETURN(Dims out, broadcastShapes(a.dims(), b.dims()));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kString, out));
     const auto sa = broadcastStrides(a.dims(), out), sb = broadcastStrides(b.dims(), out);
@@ -241,10 +242,11 @@ class RegexFullMatch final : public Kernel {
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     std::string pattern = b.node().attrString("pattern", "");
     try {
-      return std::unique_ptr<Kernel>(new RegexFullMatch(std::regex(pattern, std::regex::ECMAScript)));
+      return std::unique_ptr<Kernel>(
+          new RegexFullMatch(std::regex(pattern, std::regex::ECMAScript)));
     } catch (const std::regex_error& e) {
-      return invalidModel("pattern '" + pattern + "' is not a valid regular expression: " +
-                          e.what());
+      return invalidModel("pattern '" + pattern +
+                          "' is not a valid regular expression: " + e.what());
     }
   }
 
@@ -275,8 +277,8 @@ const KernelDef kRows[] = {
      makeKernel<StringConcat>},
     {"", "StringSplit", 20, kOpsetMax, types::kString, 0, Tier::kReference, "cpu.StringSplit",
      makeKernel<StringSplit>},
-    {"", "RegexFullMatch", 20, kOpsetMax, types::kString, 0, Tier::kReference,
-     "cpu.RegexFullMatch", makeKernel<RegexFullMatch>},
+    {"", "RegexFullMatch", 20, kOpsetMax, types::kString, 0, Tier::kReference, "cpu.RegexFullMatch",
+     makeKernel<RegexFullMatch>},
 };
 
 }  // namespace

@@ -86,7 +86,8 @@ class TfIdfVectorizer final : public Kernel {
             if (size < minSize) continue;
             auto it = grams_.find(g);
             if (it != grams_.end())
-              ++freq[static_cast<size_t>(r * outputSize_ + indexes_[static_cast<size_t>(it->second)])];
+              ++freq[static_cast<size_t>(r * outputSize_ +
+                                         indexes_[static_cast<size_t>(it->second)])];
           }
         }
         // Unigrams do not depend on the skip: count them once.

@@ -47,9 +47,8 @@ class TopK final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axis_, rank));
     const int64_t len = x.dim(static_cast<size_t>(axis));
     if (k < 0 || k > len)
-      return invalidArgument("k = " + std::to_string(k) + " is outside [0, " +
-                             std::to_string(len) + "] for axis " + std::to_string(axis) + " of " +
-                             x.describe());
+      return invalidArgument("k = " + std::to_string(k) + " is outside [0, " + std::to_string(len) +
+                             "] for axis " + std::to_string(axis) + " of " + x.describe());
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(static_cast<size_t>(d));
     for (int64_t d = axis + 1; d < rank; ++d) inner *= x.dim(static_cast<size_t>(d));
@@ -59,8 +58,7 @@ class TopK final : public Kernel {
       using S = typename decltype(tag)::type;
       using C = ComputeT<S>;
       PASSLAB_ASSIGN_OR_RETURN(Tensor * values, ctx.allocate(0, x.dtype(), outDims));
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * indices,
-                               ctx.allocate(1, ir::DataType::kInt64, outDims));
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * indices, ctx.allocate(1, ir::DataType::kInt64, outDims));
       const S* in = x.data<S>();
       S* vo = values->mutableData<S>();
       int64_t* io = indices->mutableData<int64_t>();
@@ -105,8 +103,7 @@ class TopK final : public Kernel {
 };
 
 const KernelDef kRows[] = {
-    {"", "TopK", 1, kOpsetMax, types::kNumeric, 0, Tier::kReference, "cpu.TopK",
-     makeKernel<TopK>},
+    {"", "TopK", 1, kOpsetMax, types::kNumeric, 0, Tier::kReference, "cpu.TopK", makeKernel<TopK>},
 };
 
 }  // namespace

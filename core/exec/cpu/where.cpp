@@ -54,8 +54,7 @@ class Where final : public Kernel {
 
 const KernelDef kRows[] = {
     // Dispatch on X (input 1): the condition is always bool.
-    {"", "Where", 9, kOpsetMax, types::kAll, 1, Tier::kReference, "cpu.Where",
-     makeKernel<Where>},
+    {"", "Where", 9, kOpsetMax, types::kAll, 1, Tier::kReference, "cpu.Where", makeKernel<Where>},
 };
 
 }  // namespace

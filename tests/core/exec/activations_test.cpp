@@ -14,7 +14,8 @@ using namespace optest;
 
 const std::vector<double> kX = {-3.0, -1.0, -0.25, 0.0, 0.25, 1.0, 2.5, 8.0};
 
-std::vector<double> mapValues(const std::vector<double>& x, const std::function<double(double)>& f) {
+std::vector<double> mapValues(const std::vector<double>& x,
+                              const std::function<double(double)>& f) {
   std::vector<double> y;
   for (double v : x) y.push_back(f(v));
   return y;
@@ -44,7 +45,8 @@ TEST(Activations, MatchTheirFormulas) {
   check({"Softplus"}, [](double x) { return std::log1p(std::exp(x)); });
   check({"Softsign"}, [](double x) { return x / (1 + std::fabs(x)); });
   check({"Elu"}, [](double x) { return x < 0 ? std::exp(x) - 1 : x; });
-  check({"Elu", {}, {attrF("alpha", 2.0f)}}, [](double x) { return x < 0 ? 2 * (std::exp(x) - 1) : x; });
+  check({"Elu", {}, {attrF("alpha", 2.0f)}},
+        [](double x) { return x < 0 ? 2 * (std::exp(x) - 1) : x; });
   check({"Selu"}, [](double x) {
     const double a = 1.67326319217681884765625, g = 1.05070102214813232421875;
     return x > 0 ? g * x : g * a * (std::exp(x) - 1);
@@ -73,8 +75,9 @@ TEST(Activations, SoftplusDoesNotOverflow) {
 }
 
 TEST(Activations, ShrinkTakesIntegers) {
-  expectTensor(run1({"Shrink", {i32({5}, {-3, -1, 0, 1, 3})}, {attrF("lambd", 1.5f), attrF("bias", 1.0f)}}),
-               DataType::kInt32, {5}, {-2, 0, 0, 0, 2});
+  expectTensor(
+      run1({"Shrink", {i32({5}, {-3, -1, 0, 1, 3})}, {attrF("lambd", 1.5f), attrF("bias", 1.0f)}}),
+      DataType::kInt32, {5}, {-2, 0, 0, 0, 2});
 }
 
 TEST(Activations, GeluRejectsAnUnknownApproximation) {
@@ -89,8 +92,8 @@ TEST(Activations, PReluBroadcastsTheSlope) {
   expectTensor(y, DataType::kFloat, {2, 3, 2},
                {-0.1, 1, -0.4, 2, -0.9, 3, -0.4, 4, -1.0, 5, -1.8, 6});
   // A scalar slope and integer inputs (opset 16).
-  expectTensor(run1({"PRelu", {i32({3}, {-4, 0, 4}), i32({}, {2})}, {}, 16}), DataType::kInt32,
-               {3}, {-8, 0, 4});
+  expectTensor(run1({"PRelu", {i32({3}, {-4, 0, 4}), i32({}, {2})}, {}, 16}), DataType::kInt32, {3},
+               {-8, 0, 4});
 }
 
 TEST(Activations, PReluLegacyChannelSlope) {

@@ -97,8 +97,9 @@ TEST(Logical, BitShift) {
   ir::Tensor ss = typed(DataType::kInt8, {3}, {1, 9, 9});
   expectTensor(run1({"BitShift", {sx, ss}, {attrS("direction", "RIGHT")}, 28}), DataType::kInt8,
                {3}, {-4, -1, 0});
-  expectTensor(run1({"BitShift", {sx, typed(DataType::kInt8, {1}, {4})}, {attrS("direction", "LEFT")}, 28}),
-               DataType::kInt8, {3}, {-128, -128, -128});
+  expectTensor(
+      run1({"BitShift", {sx, typed(DataType::kInt8, {1}, {4})}, {attrS("direction", "LEFT")}, 28}),
+      DataType::kInt8, {3}, {-128, -128, -128});
   std::string err = errorOf({"BitShift", {x, s}, {attrS("direction", "UP")}});
   EXPECT_NE(err.find("direction"), std::string::npos) << err;
   err = errorOf({"BitShift", {sx, ss}, {attrS("direction", "LEFT")}, 18});
@@ -111,12 +112,12 @@ TEST(PowMod, PowWithMixedTypes) {
   expectTensor(run1({"Pow", {x, i64({1}, {2})}}), DataType::kFloat, {3}, {1, 4, 9});
   expectTensor(run1({"Pow", {i32({3}, {1, 2, 3}), f32({3}, {4, 5, 6})}}), DataType::kInt32, {3},
                {1, 32, 729});
-  expectTensor(run1({"Pow", {i64({3}, {2, -3, 5}), i64({3}, {10, 3, 0})}}), DataType::kInt64,
-               {3}, {1024, -27, 1});
+  expectTensor(run1({"Pow", {i64({3}, {2, -3, 5}), i64({3}, {10, 3, 0})}}), DataType::kInt64, {3},
+               {1024, -27, 1});
   expectTensor(run1({"Pow", {f16({2}, {2, 3}), f32({1}, {2})}}), DataType::kFloat16, {2}, {4, 9});
   // The fast paths for constant exponents.
-  expectTensor(run1({"Pow", {f32({4}, {4, -2, 0, -INFINITY}), f32({}, {0.5f})}}),
-               DataType::kFloat, {4}, {2, std::nan(""), 0, INFINITY});
+  expectTensor(run1({"Pow", {f32({4}, {4, -2, 0, -INFINITY}), f32({}, {0.5f})}}), DataType::kFloat,
+               {4}, {2, std::nan(""), 0, INFINITY});
   expectTensor(run1({"Pow", {f32({2}, {4, -2}), f32({}, {3})}}), DataType::kFloat, {2}, {64, -8});
   expectTensor(run1({"Pow", {f32({2, 2}, {1, 2, 3, 4}), f32({2, 1}, {2, 3})}}), DataType::kFloat,
                {2, 2}, {1, 4, 27, 64});
@@ -133,10 +134,11 @@ TEST(PowMod, ModFollowsTheDivisorOrTheDividend) {
   expectTensor(run1({"Mod", {fa, fb}, {attrI("fmod", 1)}}), DataType::kFloat, {3},
                {std::fmod(-4.3f, 2.1f), std::fmod(7.2f, -3.4f), 5.0}, 1e-5);
   // Division by zero gives 0 for integers; INT_MIN % -1 does not trap.
-  expectTensor(run1({"Mod", {i32({2}, {5, INT32_MIN}), i32({2}, {0, -1})}}), DataType::kInt32,
-               {2}, {0, 0});
-  expectTensor(run1({"Mod", {typed(DataType::kUInt8, {2}, {200, 7}), typed(DataType::kUInt8, {1}, {9})}}),
-               DataType::kUInt8, {2}, {2, 7});
+  expectTensor(run1({"Mod", {i32({2}, {5, INT32_MIN}), i32({2}, {0, -1})}}), DataType::kInt32, {2},
+               {0, 0});
+  expectTensor(
+      run1({"Mod", {typed(DataType::kUInt8, {2}, {200, 7}), typed(DataType::kUInt8, {1}, {9})}}),
+      DataType::kUInt8, {2}, {2, 7});
   std::string err = errorOf({"Mod", {a, b}, {attrI("fmod", 2)}});
   EXPECT_NE(err.find("fmod"), std::string::npos) << err;
 }
@@ -162,8 +164,9 @@ TEST(Where, SelectsWithThreeWayBroadcast) {
   ir::Tensor x = f32({3}, {1, 2, 3});
   ir::Tensor y = f32({2, 3}, {10, 20, 30, 40, 50, 60});
   expectTensor(run1({"Where", {c, x, y}}), DataType::kFloat, {2, 3}, {1, 2, 3, 40, 50, 60});
-  ir::Tensor s = run1({"Where", {boolean({2}, {true, false}), ir::Tensor::fromStrings({2}, {"a", "b"}),
-                                 ir::Tensor::fromStrings({1}, {"z"})}});
+  ir::Tensor s = run1({"Where",
+                       {boolean({2}, {true, false}), ir::Tensor::fromStrings({2}, {"a", "b"}),
+                        ir::Tensor::fromStrings({1}, {"z"})}});
   EXPECT_EQ(s.strings(), (std::vector<std::string>{"a", "z"}));
   std::string err = errorOf({"Where", {f32({1}, {1}), x, x}});
   EXPECT_NE(err.find("bool"), std::string::npos) << err;

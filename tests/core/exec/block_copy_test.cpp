@@ -48,15 +48,16 @@ TEST(Split, LengthsFromInputAttributeOrEqualParts) {
 TEST(Split, StringsAndEmptyParts) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
     main (string[3] x, int64[2] s) => (string[0] a, string[3] b) { a, b = Split(x, s) })";
-  auto r = testutil::runText(text, {{"x", kt::strs({3}, {"p", "q", "r"})}, {"s", i64({2}, {0, 3})}});
+  auto r =
+      testutil::runText(text, {{"x", kt::strs({3}, {"p", "q", "r"})}, {"s", i64({2}, {0, 3})}});
   EXPECT_EQ(r.outputs[0].dims(), (kt::Dims{0}));
   EXPECT_EQ(kt::strings(r.outputs[1]), (std::vector<std::string>{"p", "q", "r"}));
 }
 
 TEST(Tile, RepeatsEveryDim) {
-  auto r = testutil::runText(
-      R"(main (float[1,2] x, int64[2] n) => (float[2,4] y) { y = Tile(x, n) })",
-      {{"x", f32({1, 2}, {1, 2})}, {"n", i64({2}, {2, 2})}});
+  auto r =
+      testutil::runText(R"(main (float[1,2] x, int64[2] n) => (float[2,4] y) { y = Tile(x, n) })",
+                        {{"x", f32({1, 2}, {1, 2})}, {"n", i64({2}, {2, 2})}});
   kt::expectNear(r.outputs[0], {1, 2, 1, 2, 1, 2, 1, 2});
   r = testutil::runText(R"(main (string[2] x, int64[1] n) => (string[4] y) { y = Tile(x, n) })",
                         {{"x", kt::strs({2}, {"a", "b"})}, {"n", i64({1}, {2})}});
@@ -82,12 +83,13 @@ TEST(Compress, AlongAnAxisAndFlattened) {
 
 TEST(ReverseSequence, TimeMajorAndBatchMajor) {
   // The spec's examples.
-  auto r = testutil::runText(R"(<ir_version: 8, opset_import: ["" : 10]>
+  auto r =
+      testutil::runText(R"(<ir_version: 8, opset_import: ["" : 10]>
     main (float[4,4] x, int64[4] l) => (float[4,4] y) {
       y = ReverseSequence <time_axis = 0, batch_axis = 1> (x, l)
     })",
-                             {{"x", f32({4, 4}, {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15})},
-                              {"l", i64({4}, {4, 3, 2, 1})}});
+                        {{"x", f32({4, 4}, {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15})},
+                         {"l", i64({4}, {4, 3, 2, 1})}});
   kt::expectNear(r.outputs[0], {3, 6, 9, 12, 2, 5, 8, 13, 1, 4, 10, 14, 0, 7, 11, 15});
   r = testutil::runText(R"(<ir_version: 8, opset_import: ["" : 10]>
     main (float[4,4] x, int64[4] l) => (float[4,4] y) {

@@ -67,8 +67,8 @@ TEST(Cast, Opset1NamesTheType) {
 TEST(Cast, ToAndFromStrings) {
   ir::Tensor x = f32({7}, {0.9767611f, 1e-5f, 3.0f, -0.0f, INFINITY, -INFINITY, std::nanf("")});
   ir::Tensor s = castTo(x, DataType::kString);
-  EXPECT_EQ(s.strings(), (std::vector<std::string>{"0.9767611", "1e-05", "3.0", "-0.0", "INF",
-                                                   "-INF", "NaN"}));
+  EXPECT_EQ(s.strings(),
+            (std::vector<std::string>{"0.9767611", "1e-05", "3.0", "-0.0", "INF", "-INF", "NaN"}));
   EXPECT_EQ(castTo(i64({2}, {-12, 7}), DataType::kString).strings(),
             (std::vector<std::string>{"-12", "7"}));
   EXPECT_EQ(castTo(boolean({2}, {true, false}), DataType::kString).strings(),
@@ -79,14 +79,16 @@ TEST(Cast, ToAndFromStrings) {
                {0.5, 1e8, -1e-5, INFINITY, INFINITY, -INFINITY, std::nan(""), 12}, 1e-6);
   expectTensor(castTo(ir::Tensor::fromStrings({3}, {"100", "-7", "100.5"}), DataType::kInt64),
                DataType::kInt64, {3}, {100, -7, 100});
-  expectTensor(castTo(ir::Tensor::fromStrings({2}, {"18446744073709551615", "1"}), DataType::kUInt64),
-               DataType::kUInt64, {2}, {18446744073709551615.0, 1});
+  expectTensor(
+      castTo(ir::Tensor::fromStrings({2}, {"18446744073709551615", "1"}), DataType::kUInt64),
+      DataType::kUInt64, {2}, {18446744073709551615.0, 1});
   std::string err = errorOf({"Cast", {ir::Tensor::fromStrings({1}, {"Hello"})}, {attrI("to", 1)}});
   EXPECT_NE(err.find("Hello"), std::string::npos) << err;
 }
 
 TEST(Cast, Float8WithAndWithoutSaturation) {
-  ir::Tensor x = f32({8}, {0.4789f, 448.0f, 465.0f, 1e6f, INFINITY, -INFINITY, -1e-7f, std::nanf("")});
+  ir::Tensor x =
+      f32({8}, {0.4789f, 448.0f, 465.0f, 1e6f, INFINITY, -INFINITY, -1e-7f, std::nanf("")});
   // e4m3fn: saturate clamps to +-448; otherwise out of range is NaN (0x7F / 0xFF).
   EXPECT_EQ(bytesOf(castTo(x, DataType::kFloat8E4M3FN)),
             (std::vector<uint8_t>{0x2F, 0x7E, 0x7E, 0x7E, 0x7E, 0xFE, 0x80, 0x7F}));
@@ -129,10 +131,12 @@ TEST(Cast, Float4AndE8M0) {
   ir::Tensor e = f32({5}, {0.0f, 0.124f, 1.1f, 4.0f, 3.0f});
   expectTensor(castTo(castTo(e, DataType::kFloat8E8M0), DataType::kFloat), DataType::kFloat, {5},
                {std::ldexp(1.0, -127), 0.125, 2, 4, 4});
-  expectTensor(castTo(castTo(e, DataType::kFloat8E8M0, {attrS("round_mode", "down")}), DataType::kFloat),
-               DataType::kFloat, {5}, {std::ldexp(1.0, -127), 0.0625, 1, 4, 2});
-  expectTensor(castTo(castTo(e, DataType::kFloat8E8M0, {attrS("round_mode", "nearest")}), DataType::kFloat),
-               DataType::kFloat, {5}, {std::ldexp(1.0, -127), 0.125, 1, 4, 4});
+  expectTensor(
+      castTo(castTo(e, DataType::kFloat8E8M0, {attrS("round_mode", "down")}), DataType::kFloat),
+      DataType::kFloat, {5}, {std::ldexp(1.0, -127), 0.0625, 1, 4, 2});
+  expectTensor(
+      castTo(castTo(e, DataType::kFloat8E8M0, {attrS("round_mode", "nearest")}), DataType::kFloat),
+      DataType::kFloat, {5}, {std::ldexp(1.0, -127), 0.125, 1, 4, 4});
   std::string err = errorOf({"Cast", {e}, {attrI("to", 24), attrS("round_mode", "sideways")}, 25});
   EXPECT_NE(err.find("round_mode"), std::string::npos) << err;
 }

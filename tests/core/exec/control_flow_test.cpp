@@ -101,7 +101,8 @@ const char* kScan = R"(
   })";
 
 TEST(ControlFlow, ScanCarriesStateAndStacksOutputs) {
-  auto r = runText(kScan, {{"init", floats({2}, {0, 0})}, {"xs", floats({3, 2}, {1, 2, 3, 4, 5, 6})}});
+  auto r =
+      runText(kScan, {{"init", floats({2}, {0, 0})}, {"xs", floats({3, 2}, {1, 2, 3, 4, 5, 6})}});
   testutil::expectNear(toFloats(r.outputs[0]), {9, 12});
   testutil::expectNear(toFloats(r.outputs[1]), {1, 2, 4, 6, 9, 12});
 }

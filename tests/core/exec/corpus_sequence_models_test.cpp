@@ -28,7 +28,9 @@ std::vector<Case> cases() {
       {"tract_snips_qlstm", {}, {}},
       {"tract_lgbm_classifier", {}, {}},
       {"ort_gpt2_megatron", {}, {{"seq_len", 3}, {"past_seq_len", 2}, {"batch_size", 2}}},
-      {"ort_gpt2_megatron_opt_skiplayernorm", {}, {{"seq_len", 3}, {"past_seq_len", 2}, {"batch_size", 2}}},
+      {"ort_gpt2_megatron_opt_skiplayernorm",
+       {},
+       {{"seq_len", 3}, {"past_seq_len", 2}, {"batch_size", 2}}},
       {"ort_gpt2_megatron_opt_no_skiplayernorm",
        {},
        {{"seq_len", 3}, {"past_seq_len", 2}, {"batch_size", 2}}},
@@ -38,7 +40,9 @@ std::vector<Case> cases() {
       {"ort_qdq_multi_consumer_dq_fixed", {}, {}},
       {"ppocr_cls_mobile_v2",
        {},
-       {{"p2o.DynamicDimension.0", 1}, {"p2o.DynamicDimension.1", 48}, {"p2o.DynamicDimension.2", 192}}},
+       {{"p2o.DynamicDimension.0", 1},
+        {"p2o.DynamicDimension.1", 48},
+        {"p2o.DynamicDimension.2", 192}}},
       {"winml_squeezenet", {}, {}},
   };
 }
@@ -95,16 +99,18 @@ Expected<std::vector<int32_t>> beamSearch(const std::vector<int32_t>& ids, int64
   auto i32 = [](std::vector<int32_t> v) {
     return Value(ir::Tensor::fromVector<int32_t>(ir::DataType::kInt32, {1}, v));
   };
-  auto f32 = [](float v) { return Value(ir::Tensor::fromVector<float>(ir::DataType::kFloat, {1}, {v})); };
-  NamedInputs in = {
-      {"input_ids", Value(ir::Tensor::fromVector<int32_t>(
-                        ir::DataType::kInt32, {batch, static_cast<int64_t>(ids.size()) / batch}, ids))},
-      {"max_length", i32({maxLength})},
-      {"min_length", i32({minLength})},
-      {"num_beams", i32({beams})},
-      {"num_return_sequences", i32({returns})},
-      {"length_penalty", f32(lengthPenalty)},
-      {"repetition_penalty", f32(repetitionPenalty)}};
+  auto f32 = [](float v) {
+    return Value(ir::Tensor::fromVector<float>(ir::DataType::kFloat, {1}, {v}));
+  };
+  NamedInputs in = {{"input_ids", Value(ir::Tensor::fromVector<int32_t>(
+                                      ir::DataType::kInt32,
+                                      {batch, static_cast<int64_t>(ids.size()) / batch}, ids))},
+                    {"max_length", i32({maxLength})},
+                    {"min_length", i32({minLength})},
+                    {"num_beams", i32({beams})},
+                    {"num_return_sequences", i32({returns})},
+                    {"length_penalty", f32(lengthPenalty)},
+                    {"repetition_penalty", f32(repetitionPenalty)}};
   auto r = (*ex)->run(in);
   if (!r) return r.error();
   auto d = r->outputs[0].data<int32_t>();
@@ -115,13 +121,15 @@ TEST(CorpusBeamSearch, MatchesOnnxRuntime) {
   PASSLAB_REQUIRE_CORPUS();
   auto a = beamSearch({1, 5, 7}, 1, 8, 1, 4, 2, 1.0f, 1.0f);
   ASSERT_TRUE(a) << a.error().message();
-  EXPECT_EQ(*a, (std::vector<int32_t>{1, 5, 7, 443, 443, 443, 443, 443, 1, 5, 7, 9, 443, 443, 443, 443}));
+  EXPECT_EQ(
+      *a, (std::vector<int32_t>{1, 5, 7, 443, 443, 443, 443, 443, 1, 5, 7, 9, 443, 443, 443, 443}));
   auto b = beamSearch({1, 5, 7, 98, 3, 4}, 2, 9, 5, 3, 3, 0.7f, 1.3f);
   ASSERT_TRUE(b) << b.error().message();
-  EXPECT_EQ(*b, (std::vector<int32_t>{1,  5,   7,   9,   443, 433, 518, 980, 860, 1,   5,   7,   9,   443,
-                                      433, 518, 980, 530, 1,   5,   7,   9,   443, 433, 362, 711, 991, 98,
-                                      3,  4,   292, 612, 51,  669, 39,  128, 98,  3,   4,   738, 51,  710,
-                                      666, 762, 980, 98,  3,   4,   738, 51,  710, 666, 957, 860}));
+  EXPECT_EQ(*b,
+            (std::vector<int32_t>{
+                1,  5, 7, 9,   443, 433, 518, 980, 860, 1,  5, 7, 9,   443, 433, 518, 980, 530,
+                1,  5, 7, 9,   443, 433, 362, 711, 991, 98, 3, 4, 292, 612, 51,  669, 39,  128,
+                98, 3, 4, 738, 51,  710, 666, 762, 980, 98, 3, 4, 738, 51,  710, 666, 957, 860}));
   auto c = beamSearch({10, 20}, 1, 12, 1, 2, 1, 1.0f, 1.0f);
   ASSERT_TRUE(c) << c.error().message();
   EXPECT_EQ(*c, (std::vector<int32_t>{10, 20, 641, 612, 612, 612, 255, 255, 255, 438, 438, 438}));

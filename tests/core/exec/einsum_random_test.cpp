@@ -28,7 +28,8 @@ TEST(Einsum, MatMulAndBatchMatMul) {
   for (int i = 0; i < 2; ++i)
     for (int k = 0; k < 4; ++k) {
       double s = 0;
-      for (int j = 0; j < 3; ++j) s += av[static_cast<size_t>(i * 3 + j)] * bv[static_cast<size_t>(j * 4 + k)];
+      for (int j = 0; j < 3; ++j)
+        s += av[static_cast<size_t>(i * 3 + j)] * bv[static_cast<size_t>(j * 4 + k)];
       want.push_back(s);
     }
   expectTensor(einsum("ij,jk->ik", {a, b}), DataType::kFloat, {2, 4}, want);
@@ -36,7 +37,8 @@ TEST(Einsum, MatMulAndBatchMatMul) {
   // Transposed result.
   std::vector<double> wantT(8);
   for (int i = 0; i < 2; ++i)
-    for (int k = 0; k < 4; ++k) wantT[static_cast<size_t>(k * 2 + i)] = want[static_cast<size_t>(i * 4 + k)];
+    for (int k = 0; k < 4; ++k)
+      wantT[static_cast<size_t>(k * 2 + i)] = want[static_cast<size_t>(i * 4 + k)];
   expectTensor(einsum("ij,jk->ki", {a, b}), DataType::kFloat, {4, 2}, wantT);
   // Batched, with broadcasting ellipsis: [2,2,3] x [3,4] per batch.
   ir::Tensor ba = seq({2, 2, 3});
@@ -61,12 +63,13 @@ TEST(Einsum, TraceDiagonalSumsAndOuterProducts) {
   expectTensor(einsum("ii->i", {m}), DataType::kFloat, {3}, {mv[0], mv[4], mv[8]});
   expectTensor(einsum("ij->i", {m}), DataType::kFloat, {3},
                {mv[0] + mv[1] + mv[2], mv[3] + mv[4] + mv[5], mv[6] + mv[7] + mv[8]});
-  expectTensor(einsum("ij->", {m}), DataType::kFloat, {}, {mv[0] + mv[1] + mv[2] + mv[3] + mv[4] +
-                                                                 mv[5] + mv[6] + mv[7] + mv[8]});
+  expectTensor(einsum("ij->", {m}), DataType::kFloat, {},
+               {mv[0] + mv[1] + mv[2] + mv[3] + mv[4] + mv[5] + mv[6] + mv[7] + mv[8]});
   expectTensor(einsum("ij->ji", {seq({2, 3})}), DataType::kFloat, {3, 2}, {-3, 0, -2, 1, -1, 2});
   expectTensor(einsum("i,j->ij", {f32({2}, {1, 2}), f32({3}, {1, 10, 100})}), DataType::kFloat,
                {2, 3}, {1, 10, 100, 2, 20, 200});
-  expectTensor(einsum("i,i", {f32({3}, {1, 2, 3}), f32({3}, {4, 5, 6})}), DataType::kFloat, {}, {32});
+  expectTensor(einsum("i,i", {f32({3}, {1, 2, 3}), f32({3}, {4, 5, 6})}), DataType::kFloat, {},
+               {32});
 }
 
 TEST(Einsum, ThreeOperandsAndIntegers) {
@@ -103,10 +106,11 @@ TEST(Random, ShapesTypesAndSeeds) {
   ir::Tensor n2 = run1({"RandomNormal", {}, {attrInts("shape", {3, 4}), attrF("seed", 5.0f)}, 22});
   EXPECT_EQ(values(n), values(n2));
   EXPECT_NE(values(n)[0], values(n)[1]);
-  ir::Tensor u = run1({"RandomUniform",
-                       {},
-                       {attrInts("shape", {1000}), attrF("low", 2), attrF("high", 3), attrI("dtype", 11)},
-                       22});
+  ir::Tensor u =
+      run1({"RandomUniform",
+            {},
+            {attrInts("shape", {1000}), attrF("low", 2), attrF("high", 3), attrI("dtype", 11)},
+            22});
   EXPECT_EQ(u.dtype(), DataType::kDouble);
   for (double v : values(u)) {
     EXPECT_GE(v, 2);

@@ -14,7 +14,8 @@ using kt::i64;
 TEST(GatherElements, PicksAlongTheAxisWithNegativeIndices) {
   const char* text = R"(
     main (float[2,2] d, int64[2,2] i) => (float[2,2] y) { y = GatherElements <axis = 1> (d, i) })";
-  auto r = testutil::runText(text, {{"d", f32({2, 2}, {1, 2, 3, 4})}, {"i", i64({2, 2}, {-1, 0, 0, -2})}});
+  auto r = testutil::runText(
+      text, {{"d", f32({2, 2}, {1, 2, 3, 4})}, {"i", i64({2, 2}, {-1, 0, 0, -2})}});
   kt::expectNear(r.outputs[0], {2, 1, 3, 3});
   auto r2 = testutil::runText(
       R"(main (float[3,2] d, int64[2,2] i) => (float[2,2] y) { y = GatherElements <axis = -2> (d, i) })",
@@ -88,10 +89,11 @@ TEST(ScatterElements, NoneAndReductions) {
 }
 
 TEST(ScatterElements, OutOfRangeAndOldScatter) {
-  kt::expectError(R"(main (float[1,3] d, int64[1,1] i, float[1,1] u) => (float[1,3] y) {
+  kt::expectError(
+      R"(main (float[1,3] d, int64[1,1] i, float[1,1] u) => (float[1,3] y) {
                        y = ScatterElements <axis = 1> (d, i, u) })",
-                  {{"d", f32({1, 3}, {1, 2, 3})}, {"i", i64({1, 1}, {-4})}, {"u", f32({1, 1}, {9})}},
-                  {"index -4 is out of range [-3, 3)"});
+      {{"d", f32({1, 3}, {1, 2, 3})}, {"i", i64({1, 1}, {-4})}, {"u", f32({1, 1}, {9})}},
+      {"index -4 is out of range [-3, 3)"});
   auto r = testutil::runText(R"(<ir_version: 8, opset_import: ["" : 9]>
     main (float[3,3] d, int64[2,3] i, float[2,3] u) => (float[3,3] y) { y = Scatter(d, i, u) })",
                              {{"d", f32({3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0})},

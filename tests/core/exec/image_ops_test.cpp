@@ -19,19 +19,23 @@ std::vector<float> iota(int n, float from = 1) {
 ir::Tensor gridSampleRun(const std::string& mode, const std::string& pad, int align) {
   std::string text = R"(<ir_version: 8, opset_import: ["" : 20]>
     main (float[1,1,3,4] x, float[1,2,3,2] g) => (float[1,1,2,3] y) {
-      y = GridSample <mode = ")" + mode + R"(", padding_mode = ")" + pad +
-                     R"(", align_corners = )" + std::to_string(align) + R"(> (x, g)
+      y = GridSample <mode = ")" +
+                     mode + R"(", padding_mode = ")" + pad + R"(", align_corners = )" +
+                     std::to_string(align) + R"(> (x, g)
     })";
-  auto r = testutil::runText(
-      text, {{"x", f32({1, 1, 3, 4}, iota(12))},
-             {"g", f32({1, 2, 3, 2}, {-1, -1, 0.3f, -0.6f, 1.2f, 0.9f, 0.1f, 0.1f, -0.75f, 0.5f, 1, 1})}});
+  auto r = testutil::runText(text, {{"x", f32({1, 1, 3, 4}, iota(12))},
+                                    {"g", f32({1, 2, 3, 2}, {-1, -1, 0.3f, -0.6f, 1.2f, 0.9f, 0.1f,
+                                                             0.1f, -0.75f, 0.5f, 1, 1})}});
   return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
 }
 
 TEST(GridSample, ModesAndPaddings) {
-  kt::expectNear(gridSampleRun("linear", "zeros", 0), {0.25f, 3.5f, 0.779999f, 7.300001f, 8, 3}, 1e-5f);
-  kt::expectNear(gridSampleRun("linear", "border", 1), {1, 4.55f, 11.599999f, 7.05f, 7.375f, 12}, 1e-5f);
-  kt::expectNear(gridSampleRun("linear", "reflection", 1), {1, 4.55f, 11.3f, 7.05f, 7.375f, 12}, 1e-5f);
+  kt::expectNear(gridSampleRun("linear", "zeros", 0), {0.25f, 3.5f, 0.779999f, 7.300001f, 8, 3},
+                 1e-5f);
+  kt::expectNear(gridSampleRun("linear", "border", 1), {1, 4.55f, 11.599999f, 7.05f, 7.375f, 12},
+                 1e-5f);
+  kt::expectNear(gridSampleRun("linear", "reflection", 1), {1, 4.55f, 11.3f, 7.05f, 7.375f, 12},
+                 1e-5f);
   kt::expectNear(gridSampleRun("nearest", "zeros", 0), {1, 3, 0, 7, 9, 0});
   kt::expectNear(gridSampleRun("cubic", "zeros", 0),
                  {0.015625f, 3.665343f, 0.697268f, 7.646753f, 9.183594f, 3.234375f}, 1e-5f);
@@ -58,12 +62,12 @@ TEST(AffineGrid, PixelCentersAndCorners) {
 TEST(Col2Im, SumsOverlappingBlocks) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 18]>
     main (float[1,4,6] x, int64[2] i, int64[2] b) => (float[1,1,3,4] y) { y = Col2Im(x, i, b) })";
-  auto r = testutil::runText(text, {{"x", f32({1, 4, 6}, iota(24))},
-                                    {"i", i64({2}, {3, 4})},
-                                    {"b", i64({2}, {2, 2})}});
+  auto r = testutil::runText(
+      text, {{"x", f32({1, 4, 6}, iota(24))}, {"i", i64({2}, {3, 4})}, {"b", i64({2}, {2, 2})}});
   kt::expectNear(r.outputs[0], {1, 9, 11, 9, 17, 48, 52, 33, 16, 39, 41, 24});
-  kt::expectError(text, {{"x", f32({1, 4, 6}, iota(24))}, {"i", i64({2}, {3, 5})}, {"b", i64({2}, {2, 2})}},
-                  {"must be [N, C * 4, 8]"});
+  kt::expectError(
+      text, {{"x", f32({1, 4, 6}, iota(24))}, {"i", i64({2}, {3, 5})}, {"b", i64({2}, {2, 2})}},
+      {"must be [N, C * 4, 8]"});
 }
 
 TEST(MaxUnpool, PlacesValuesAtTheirIndices) {
@@ -71,11 +75,12 @@ TEST(MaxUnpool, PlacesValuesAtTheirIndices) {
     main (float[1,1,2,2] x, int64[1,1,2,2] i) => (float[1,1,4,4] y) {
       y = MaxUnpool <kernel_shape = [2, 2], strides = [2, 2]> (x, i)
     })";
-  auto r = testutil::runText(text, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})},
-                                    {"i", i64({1, 1, 2, 2}, {5, 7, 13, 15})}});
+  auto r = testutil::runText(
+      text, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 1, 2, 2}, {5, 7, 13, 15})}});
   kt::expectNear(r.outputs[0], {0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4});
-  kt::expectError(text, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 1, 2, 2}, {5, 7, 13, 16})}},
-                  {"index 16 is out of range [0, 16)"});
+  kt::expectError(
+      text, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 1, 2, 2}, {5, 7, 13, 16})}},
+      {"index 16 is out of range [0, 16)"});
 }
 
 TEST(RoiAlign, AverageAndMax) {
@@ -86,16 +91,18 @@ TEST(RoiAlign, AverageAndMax) {
   NamedInputs in = {{"x", f32({1, 1, 5, 5}, iota(25))},
                     {"rois", f32({2, 4}, {0.5f, 0.5f, 3.2f, 4.1f, 1, 0, 4, 2})},
                     {"b", i64({2}, {0, 0})}};
-  kt::expectNear(testutil::runText(avg, in).outputs[0],
-                 {5.95f, 6.849999f, 7.75f, 14.95f, 15.849998f, 16.75f, 2.625f, 3.625f, 4.625f, 7, 8, 9},
-                 1e-5f);
+  kt::expectNear(
+      testutil::runText(avg, in).outputs[0],
+      {5.95f, 6.849999f, 7.75f, 14.95f, 15.849998f, 16.75f, 2.625f, 3.625f, 4.625f, 7, 8, 9},
+      1e-5f);
   const char* max = R"(<ir_version: 8, opset_import: ["" : 16]>
     main (float[1,1,5,5] x, float[2,4] rois, int64[2] b) => (float[2,1,2,2] y) {
       y = RoiAlign <output_height = 2, output_width = 2, mode = "max",
                     coordinate_transformation_mode = "output_half_pixel"> (x, rois, b)
     })";
   kt::expectNear(testutil::runText(max, in).outputs[0],
-                 {8.542499f, 10.263751f, 11.976248f, 13.455f, 3.5f, 3.9375f, 5.6875f, 6.125f}, 1e-5f);
+                 {8.542499f, 10.263751f, 11.976248f, 13.455f, 3.5f, 3.9375f, 5.6875f, 6.125f},
+                 1e-5f);
   in[2] = {"b", i64({2}, {0, 1})};
   kt::expectError(avg, in, {"batch index 1 is out of range [0, 1)"});
 }
@@ -105,8 +112,8 @@ TEST(MaxRoiPool, IntegerBins) {
     main (float[1,1,4,4] x, float[1,5] rois) => (float[1,1,2,2] y) {
       y = MaxRoiPool <pooled_shape = [2, 2]> (x, rois)
     })";
-  auto r = testutil::runText(text, {{"x", f32({1, 1, 4, 4}, iota(16))},
-                                    {"rois", f32({1, 5}, {0, 0, 0, 3, 3})}});
+  auto r = testutil::runText(
+      text, {{"x", f32({1, 1, 4, 4}, iota(16))}, {"rois", f32({1, 5}, {0, 0, 0, 3, 3})}});
   kt::expectNear(r.outputs[0], {6, 8, 14, 16});
 }
 
@@ -117,8 +124,8 @@ TEST(NonMaxSuppression, SuppressesOverlapsPerClass) {
       y = NonMaxSuppression(b, s, m, iou, th)
     })";
   auto r = testutil::runText(
-      text, {{"b", f32({1, 6, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 0, 10, 1, 11,
-                                   0, 10.1f, 1, 11.1f, 0, 100, 1, 101})},
+      text, {{"b", f32({1, 6, 4}, {0, 0,  1, 1,  0, 0.1f,  1, 1.1f,  0, -0.1f, 1, 0.9f,
+                                   0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100,   1, 101})},
              {"s", f32({1, 1, 6}, {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f})},
              {"m", i64({1}, {3})},
              {"iou", f32({1}, {0.5f})},

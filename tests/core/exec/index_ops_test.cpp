@@ -12,16 +12,17 @@ using kt::i64;
 TEST(OneHot, NegativeAndOutOfRangeIndices) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 11]>
     main (int64[4] i, int64 d, float[2] v) => (float[4,3] y) { y = OneHot(i, d, v) })";
-  auto r = testutil::runText(text, {{"i", i64({4}, {0, 2, -1, 5})},
-                                    {"d", i64({}, {3})},
-                                    {"v", f32({2}, {-1, 7})}});
+  auto r = testutil::runText(
+      text, {{"i", i64({4}, {0, 2, -1, 5})}, {"d", i64({}, {3})}, {"v", f32({2}, {-1, 7})}});
   // -1 counts from the end; 5 is outside [-3, 3) and gives an all-off row.
   kt::expectNear(r.outputs[0], {7, -1, -1, -1, -1, 7, -1, -1, 7, -1, -1, -1});
   const char* axis0 = R"(<ir_version: 8, opset_import: ["" : 11]>
     main (float[2] i, float d, int64[2] v) => (int64[3,2] y) { y = OneHot <axis = 0> (i, d, v) })";
-  r = testutil::runText(axis0, {{"i", f32({2}, {1.7f, 0})}, {"d", f32({}, {3})}, {"v", i64({2}, {0, 1})}});
+  r = testutil::runText(axis0,
+                        {{"i", f32({2}, {1.7f, 0})}, {"d", f32({}, {3})}, {"v", i64({2}, {0, 1})}});
   EXPECT_EQ(kt::values<int64_t>(r.outputs[0]), (std::vector<int64_t>{0, 1, 1, 0, 0, 0}));
-  kt::expectError(text, {{"i", i64({4}, {0, 2, -1, 5})}, {"d", i64({}, {0})}, {"v", f32({2}, {-1, 7})}},
+  kt::expectError(text,
+                  {{"i", i64({4}, {0, 2, -1, 5})}, {"d", i64({}, {0})}, {"v", f32({2}, {-1, 7})}},
                   {"depth must be positive"});
 }
 

@@ -53,7 +53,9 @@ inline std::vector<bool> bools(const ir::Tensor& t) {
   for (uint8_t v : t.data<uint8_t>()) out.push_back(v != 0);
   return out;
 }
-inline std::vector<std::string> strings(const ir::Tensor& t) { return t.strings(); }
+inline std::vector<std::string> strings(const ir::Tensor& t) {
+  return t.strings();
+}
 
 inline bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

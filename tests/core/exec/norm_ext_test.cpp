@@ -119,11 +119,15 @@ TEST(GroupNorm, PerGroupAndPerChannelParameters) {
                      {attrI("num_groups", 2)},
                      18}),
                DataType::kFloat, {1, 4, 3}, want18, 1e-5, 1e-5);
-  std::string err = errorOf({"GroupNormalization", {x, f32({4}, {1, 1, 1, 1}), f32({4}, {0, 0, 0, 0})},
-                             {attrI("num_groups", 3)}, 21});
+  std::string err = errorOf({"GroupNormalization",
+                             {x, f32({4}, {1, 1, 1, 1}), f32({4}, {0, 0, 0, 0})},
+                             {attrI("num_groups", 3)},
+                             21});
   EXPECT_NE(err.find("groups"), std::string::npos) << err;
-  err = errorOf({"GroupNormalization", {x, f32({4}, {1, 1, 1, 1}), f32({4}, {0, 0, 0, 0})},
-                 {attrI("num_groups", 2)}, 18});
+  err = errorOf({"GroupNormalization",
+                 {x, f32({4}, {1, 1, 1, 1}), f32({4}, {0, 0, 0, 0})},
+                 {attrI("num_groups", 2)},
+                 18});
   EXPECT_NE(err.find("one per group"), std::string::npos) << err;
 }
 

@@ -214,8 +214,7 @@ inline void expectClose(const std::vector<double>& got, const std::vector<double
   }
 }
 inline void expectTensor(const ir::Tensor& t, DataType dt, const std::vector<int64_t>& dims,
-                         const std::vector<double>& want, double rtol = 1e-5,
-                         double atol = 1e-6) {
+                         const std::vector<double>& want, double rtol = 1e-5, double atol = 1e-6) {
   EXPECT_EQ(t.dtype(), dt);
   EXPECT_EQ(t.dims(), dims);
   expectClose(values(t), want, rtol, atol);

@@ -25,20 +25,25 @@ const Case kCases[] = {
        y = Conv <group = 4, pads = [1, 1, 1, 1]> (x, w) })"},
     {"conv_depthwise_same", R"(main (float[1,6,10,10] x, float[6,1,3,3] w) => (float[1,6,5,5] y) {
        y = Conv <group = 6, auto_pad = "SAME_UPPER", strides = [2, 2]> (x, w) })"},
-    {"conv1d", R"(main (float[2,3,20] x, float[5,3,4] w) => (float[2,5,17] y) { y = Conv (x, w) })"},
+    {"conv1d",
+     R"(main (float[2,3,20] x, float[5,3,4] w) => (float[2,5,17] y) { y = Conv (x, w) })"},
     {"conv3d", R"(main (float[1,2,5,6,7] x, float[3,2,2,3,3] w) => (float[1,3,4,4,5] y) {
        y = Conv (x, w) })"},
     {"conv_transpose", R"(main (float[1,4,5,5] x, float[4,3,3,3] w) => (float[1,3,11,11] y) {
        y = ConvTranspose <strides = [2, 2], output_padding = [0, 0]> (x, w) })"},
-    {"conv_transpose_pads", R"(main (float[1,4,5,5] x, float[4,6,3,3] w, float[6] b) => (float[1,6,9,9] y) {
+    {"conv_transpose_pads",
+     R"(main (float[1,4,5,5] x, float[4,6,3,3] w, float[6] b) => (float[1,6,9,9] y) {
        y = ConvTranspose <strides = [2, 2], pads = [1, 1, 1, 1]> (x, w, b) })"},
     {"conv_transpose_grouped", R"(main (float[1,4,5,5] x, float[4,1,3,3] w) => (float[1,2,7,7] y) {
        y = ConvTranspose <group = 2> (x, w) })"},
-    {"matmul_batched", R"(main (float[2,3,4,5] a, float[3,5,6] b) => (float[2,3,4,6] y) { y = MatMul(a, b) })"},
-    {"matmul_vector", R"(main (float[5] a, float[2,5,3] b) => (float[2,3] y) { y = MatMul(a, b) })"},
+    {"matmul_batched",
+     R"(main (float[2,3,4,5] a, float[3,5,6] b) => (float[2,3,4,6] y) { y = MatMul(a, b) })"},
+    {"matmul_vector",
+     R"(main (float[5] a, float[2,5,3] b) => (float[2,3] y) { y = MatMul(a, b) })"},
     {"gemm_trans", R"(main (float[7,4] a, float[9,7] b, float[9] c) => (float[4,9] y) {
        y = Gemm <transA = 1, transB = 1, alpha = 0.5, beta = 2.0> (a, b, c) })"},
-    {"gemm_bias", R"(main (float[3,4] a, float[4,5] b, float[1,5] c) => (float[3,5] y) { y = Gemm (a, b, c) })"},
+    {"gemm_bias",
+     R"(main (float[3,4] a, float[4,5] b, float[1,5] c) => (float[3,5] y) { y = Gemm (a, b, c) })"},
     {"gemm_matrix_c", R"(main (float[3,4] a, float[4,5] b, float[3,5] c) => (float[3,5] y) {
        y = Gemm <beta = -1.0> (a, b, c) })"},
     {"maxpool", R"(main (float[1,3,10,10] x) => (float[1,3,5,5] y) {

@@ -110,8 +110,8 @@ TEST(Reduce, EveryOpOverEveryAxesPattern) {
 TEST(Reduce, NoAxesReducesEverythingUnlessNoop) {
   ir::Tensor t = f32({2, 2}, {1, -2, 3, -4});
   expectTensor(run1({"ReduceSum", {t}, {}, 13}), DataType::kFloat, {1, 1}, {-2});
-  expectTensor(run1({"ReduceSum", {t, i64({0}, {})}, {attrI("keepdims", 0)}, 13}),
-               DataType::kFloat, {}, {-2});
+  expectTensor(run1({"ReduceSum", {t, i64({0}, {})}, {attrI("keepdims", 0)}, 13}), DataType::kFloat,
+               {}, {-2});
   // noop_with_empty_axes: nothing is reduced, the elementwise part still applies.
   expectTensor(run1({"ReduceSum", {t}, {attrI("noop_with_empty_axes", 1)}, 13}), DataType::kFloat,
                {2, 2}, {1, -2, 3, -4});
@@ -144,22 +144,25 @@ TEST(Reduce, EmptyReductionsGiveTheIdentity) {
 TEST(Reduce, TypesAndSpecialValues) {
   expectTensor(run1({"ReduceMean", {f16({2, 2}, {1, 2, 3, 4}), i64({1}, {1})}, {}, 18}),
                DataType::kFloat16, {2, 1}, {1.5, 3.5});
-  expectTensor(run1({"ReduceSum", {typed(DataType::kInt32, {2, 2}, {1, 2, 3, 4}), i64({1}, {0})}, {}, 13}),
-               DataType::kInt32, {1, 2}, {4, 6});
+  expectTensor(
+      run1({"ReduceSum", {typed(DataType::kInt32, {2, 2}, {1, 2, 3, 4}), i64({1}, {0})}, {}, 13}),
+      DataType::kInt32, {1, 2}, {4, 6});
   expectTensor(run1({"ReduceMean", {i64({3}, {1, 2, 2})}, {}, 18}), DataType::kInt64, {1}, {1});
   expectTensor(run1({"ReduceMax", {typed(DataType::kUInt8, {3}, {5, 250, 7})}, {}, 18}),
                DataType::kUInt8, {1}, {250});
-  expectTensor(run1({"ReduceMax", {boolean({2, 2}, {false, true, false, false}), i64({1}, {1})}, {}, 20}),
-               DataType::kBool, {2, 1}, {1, 0});
-  expectTensor(run1({"ReduceMin", {boolean({2, 2}, {false, true, true, true}), i64({1}, {1})}, {}, 20}),
-               DataType::kBool, {2, 1}, {0, 1});
+  expectTensor(
+      run1({"ReduceMax", {boolean({2, 2}, {false, true, false, false}), i64({1}, {1})}, {}, 20}),
+      DataType::kBool, {2, 1}, {1, 0});
+  expectTensor(
+      run1({"ReduceMin", {boolean({2, 2}, {false, true, true, true}), i64({1}, {1})}, {}, 20}),
+      DataType::kBool, {2, 1}, {0, 1});
   expectTensor(run1({"ReduceMax", {f32({3}, {1, std::nanf(""), 3})}, {}, 18}), DataType::kFloat,
                {1}, {std::nan("")});
   // LogSumExp stays finite for large values and handles infinities.
   expectTensor(run1({"ReduceLogSumExp", {f32({2}, {1000, 1000})}, {}, 18}), DataType::kFloat, {1},
                {1000 + std::log(2.0)});
-  expectTensor(run1({"ReduceLogSumExp", {f32({2}, {-INFINITY, 0})}, {}, 18}), DataType::kFloat,
-               {1}, {0});
+  expectTensor(run1({"ReduceLogSumExp", {f32({2}, {-INFINITY, 0})}, {}, 18}), DataType::kFloat, {1},
+               {0});
 }
 
 TEST(Reduce, BadAxesAreErrors) {

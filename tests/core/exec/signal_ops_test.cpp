@@ -26,9 +26,11 @@ TEST(Dft, Opset20AxisInputAndLength) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 20]>
     main (float[4,1] x, int64 n, int64 a) => (float[2,2] y) { y = DFT(x, n, a) })";
   // The first two samples only: [1 + 2, 1 - 2].
-  auto r = testutil::runText(text, {{"x", f32({4, 1}, {1, 2, 3, 4})}, {"n", i64({}, {2})}, {"a", i64({}, {0})}});
+  auto r = testutil::runText(
+      text, {{"x", f32({4, 1}, {1, 2, 3, 4})}, {"n", i64({}, {2})}, {"a", i64({}, {0})}});
   kt::expectNear(r.outputs[0], {3, 0, -1, 0}, 1e-5f);
-  kt::expectError(text, {{"x", f32({4, 1}, {1, 2, 3, 4})}, {"n", i64({}, {2})}, {"a", i64({}, {1})}},
+  kt::expectError(text,
+                  {{"x", f32({4, 1}, {1, 2, 3, 4})}, {"n", i64({}, {2})}, {"a", i64({}, {1})}},
                   {"axis must not be the last"});
 }
 
@@ -38,9 +40,10 @@ TEST(Stft, WindowedFrames) {
   auto r = testutil::runText(text, {{"s", f32({1, 8, 1}, {0, 1, 2, 3, 4, 5, 6, 7})},
                                     {"step", i64({}, {2})},
                                     {"w", f32({4}, {0.5f, 1, 1, 0.5f})}});
-  kt::expectNear(r.outputs[0], {4.5f, 0, -2, 0.5f, -0.5f, 0, 10.5f, 0, -3, -0.5f, -0.5f, 0,
-                                16.5f, 0, -4, -1.5f, -0.5f, 0},
-                 1e-5f);
+  kt::expectNear(
+      r.outputs[0],
+      {4.5f, 0, -2, 0.5f, -0.5f, 0, 10.5f, 0, -3, -0.5f, -0.5f, 0, 16.5f, 0, -4, -1.5f, -0.5f, 0},
+      1e-5f);
 }
 
 TEST(Windows, SymmetricAndPeriodic) {

@@ -17,7 +17,8 @@ TEST(StringNormalizer, StopWordsAndCase) {
     main (string[4] x) => (string[2] y) {
       y = StringNormalizer <case_change_action = "UPPER", stopwords = ["monday"]> (x)
     })";
-  auto r = testutil::runText(text, {{"x", strs({4}, {"monday", "tuesday", "MONDAY", "wednesday"})}});
+  auto r =
+      testutil::runText(text, {{"x", strs({4}, {"monday", "tuesday", "MONDAY", "wednesday"})}});
   EXPECT_EQ(kt::strings(r.outputs[0]), (Strings{"TUESDAY", "WEDNESDAY"}));
   const char* sensitive = R"(<ir_version: 8, opset_import: ["" : 10]>
     main (string[1,3] x) => (string[1,2] y) {
@@ -54,11 +55,13 @@ TEST(StringSplit, DelimiterWhitespaceAndMaxsplit) {
 TEST(RegexFullMatch, MatchesWholeStrings) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 20]>
     main (string[3] x) => (bool[3] y) { y = RegexFullMatch <pattern = "www\\.[\\w.-]+\\.\\bcom\\b"> (x) })";
-  auto r = testutil::runText(text, {{"x", strs({3}, {"www.google.com", "www.facebook.com", "www.bbc.co.uk"})}});
+  auto r = testutil::runText(
+      text, {{"x", strs({3}, {"www.google.com", "www.facebook.com", "www.bbc.co.uk"})}});
   EXPECT_EQ(kt::bools(r.outputs[0]), (std::vector<bool>{true, true, false}));
   const char* bad = R"(<ir_version: 8, opset_import: ["" : 20]>
     main (string[1] x) => (bool[1] y) { y = RegexFullMatch <pattern = "(unclosed"> (x) })";
-  kt::expectError(bad, {{"x", strs({1}, {"a"})}}, {"'(unclosed' is not a valid regular expression"});
+  kt::expectError(bad, {{"x", strs({1}, {"a"})}},
+                  {"'(unclosed' is not a valid regular expression"});
 }
 
 TEST(TfIdfVectorizer, BigramsUnigramsAndWeights) {
@@ -67,7 +70,9 @@ TEST(TfIdfVectorizer, BigramsUnigramsAndWeights) {
          pool_int64s = [2, 3, 5, 4, 5, 6, 7, 8, 6, 7])";
   auto run = [&](const std::string& extra, const std::string& shape, const ir::Tensor& x) {
     std::string text = R"(<ir_version: 8, opset_import: ["" : 9]>
-      main (int32)" + shape + R"( x) => (float y) { y = TfIdfVectorizer <)" + attrs + ", " + extra + R"(> (x) })";
+      main (int32)" + shape +
+                       R"( x) => (float y) { y = TfIdfVectorizer <)" + attrs + ", " + extra +
+                       R"(> (x) })";
     return testutil::runText(text, {{"x", x}}).outputs[0];
   };
   ir::Tensor batch = kt::i32({2, 6}, {1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8});
@@ -77,10 +82,11 @@ TEST(TfIdfVectorizer, BigramsUnigramsAndWeights) {
   kt::expectNear(run(R"(mode = "TF", min_gram_length = 1, max_gram_length = 2, max_skip_count = 5)",
                      "[12]", kt::i32({12}, {1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8})),
                  {0, 3, 1, 0, 1, 3, 1});
-  kt::expectNear(run(R"(mode = "TFIDF", min_gram_length = 1, max_gram_length = 2, max_skip_count = 5,
+  kt::expectNear(
+      run(R"(mode = "TFIDF", min_gram_length = 1, max_gram_length = 2, max_skip_count = 5,
                         weights = [0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0])",
-                     "[2,6]", batch),
-                 {0, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 4, 5, 6});
+          "[2,6]", batch),
+      {0, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 4, 5, 6});
 }
 
 TEST(LabelEncoder, StringsToIntsFloatsAndDefaults) {
@@ -108,7 +114,8 @@ TEST(LabelEncoder, StringsToIntsFloatsAndDefaults) {
     main (string[1] x) => (int64[1] y) {
       y = ai.onnx.ml.LabelEncoder <keys_strings = ["a", "b"], values_int64s = [1]> (x)
     })";
-  kt::expectError(bad, {{"x", strs({1}, {"a"})}}, {"keys and values have different lengths (2 and 1)"});
+  kt::expectError(bad, {{"x", strs({1}, {"a"})}},
+                  {"keys and values have different lengths (2 and 1)"});
 }
 
 }  // namespace

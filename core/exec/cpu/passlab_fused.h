@@ -4,6 +4,8 @@
 //   FusedConv(X, W, B?, Z?)   Y = act(Conv(X, W) + B + Z)
 //   FusedGemm(A, B, C?, Z?)   Y = act(alpha * A' * B' + beta * C + Z)
 //   FusedElementwise(X...)    Y = a program of elementwise ops, one pass over the data
+//   FusedAttention(Q, K, V, masks...)  Y = Softmax(mask(scale * Q Kᵀ)) V, a tile of scores at a
+//   time
 //
 // This header holds what the FusedConv and FusedGemm kernels share: the
 // activation named by the `activation` / `activation_params` attributes, the
@@ -90,5 +92,7 @@ Expected<std::unique_ptr<Kernel>> makeFusedConvRef(const KernelBuild& b);  // re
 Expected<std::unique_ptr<Kernel>> makeFusedGemm(const KernelBuild& b);     // oneDNN, post-ops
 Expected<std::unique_ptr<Kernel>> makeFusedGemmRef(const KernelBuild& b);  // loops + epilogue
 Expected<std::unique_ptr<Kernel>> makeFusedElementwise(const KernelBuild& b);
+Expected<std::unique_ptr<Kernel>> makeFusedAttention(
+    const KernelBuild& b);  // passlab_fused_attention.cpp
 
 }  // namespace passlab::exec::cpu::fused

@@ -182,6 +182,8 @@ const KernelDef kRows[] = {
      "cpu.passlab.FusedGemm", fused::makeFusedGemmRef},
     {kDomain, "FusedElementwise", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedElementwise", fused::makeFusedElementwise},
+    {kDomain, "FusedAttention", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+     "cpu.passlab.FusedAttention", fused::makeFusedAttention},
 };
 
 }  // namespace

@@ -1,0 +1,343 @@
+// ai.passlab FusedAttention: Y = Softmax(mask(scale * Q Kᵀ)) V per batch row
+// (head), float32, in one kernel that holds at most a tile of rows of the
+// scores (docs/fused-kernels.md).
+//
+// Inputs: Q [..., S, H], K [..., T, H] ([..., H, T] with k_transposed = 1, the
+// right operand of the MatMul the pass replaces), V [..., T, Hv], then three
+// optional masks, each broadcasting (numpy) to the scores [..., S, T]:
+// mask_mul (float), mask_add (float), mask_bool (bool). Leading (batch) dims
+// of Q, K and V broadcast as MatMul's do. Attributes: scale (default
+// 1/sqrt(H)), k_transposed, mask_subtract (mask_add is subtracted),
+// mask_filter_value (default -10000) and mask_keep (default 1): where
+// mask_bool != mask_keep the score is mask_filter_value; causal: key t is
+// left out of query row s when t > s + T - S.
+//
+// Each score is x = scale * q·k, then x *= mask_mul, x +/-= mask_add, the
+// bool mask, in that order (the order of the chain the pass matches: Where
+// outermost), then the softmax over t and the product with V.
+//
+// Kernel: the rows of one batch entry go in tiles of up to 16K scores. A tile
+// with enough work runs its two products on oneDNN's sgemm (scale as its
+// alpha); small ones (the decoder's one-row steps) run tight loops. The
+// masks and the softmax are one pass over each row of the tile, in L1/L2, with
+// a polynomial exp that vectorizes (within 2 ulp of expf). Y is written once.
+// Threads take (batch entry, tile) pairs.
+#include <oneapi/dnnl/dnnl.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/kernel.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu::fused {
+
+namespace {
+
+struct AttentionAttrs {
+  float scale = 0.0f;
+  bool hasScale = false;
+  bool kTransposed = false;
+  bool subtract = false;
+  float filter = -10000.0f;
+  bool keep = true;
+  bool causal = false;
+};
+
+// Strides (in elements) of a tensor of dims `d` seen with `rank` dims (left
+// padded with 1s); 0 along dims of size 1 (broadcast).
+std::vector<int64_t> bcastStrides(const Dims& d, size_t rank) {
+  std::vector<int64_t> s(rank, 0);
+  int64_t acc = 1;
+  for (size_t i = 0; i < d.size(); ++i) {
+    size_t j = d.size() - 1 - i;
+    size_t o = rank - 1 - i;
+    s[o] = d[j] == 1 ? 0 : acc;
+    acc *= d[j];
+  }
+  return s;
+}
+
+Dims padded(const Dims& d, size_t rank) {
+  Dims p(rank - d.size(), 1);
+  p.insert(p.end(), d.begin(), d.end());
+  return p;
+}
+
+struct Mask {
+  const float* f = nullptr;
+  const bool* b = nullptr;
+  std::vector<int64_t> strides;  // over the scores' dims
+};
+
+class FusedAttentionKernel final : public Kernel {
+ public:
+  explicit FusedAttentionKernel(const KernelBuild& b) {
+    const ir::Node& n = b.node();
+    a_.hasScale = n.hasAttr("scale");
+    a_.scale = n.attrFloat("scale", 1.0f);
+    a_.kTransposed = n.attrInt("k_transposed", 0) != 0;
+    a_.subtract = n.attrInt("mask_subtract", 0) != 0;
+    a_.filter = n.attrFloat("mask_filter_value", -10000.0f);
+    a_.keep = n.attrInt("mask_keep", 1) != 0;
+    a_.causal = n.attrInt("causal", 0) != 0;
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& q = ctx.input(0);
+    const Tensor& k = ctx.input(1);
+    const Tensor& v = ctx.input(2);
+    if (q.rank() < 2 || k.rank() < 2 || v.rank() < 2)
+      return invalidArgument("FusedAttention needs Q, K and V of rank >= 2 (got " + q.describe() +
+                             ", " + k.describe() + ", " + v.describe() + ")");
+    const size_t R = std::max({q.rank(), k.rank(), v.rank()});
+    const Dims qd = padded(q.dims(), R), kd = padded(k.dims(), R), vd = padded(v.dims(), R);
+    const int64_t S = qd[R - 2], H = qd[R - 1];
+    const int64_t T = a_.kTransposed ? kd[R - 1] : kd[R - 2];
+    const int64_t kH = a_.kTransposed ? kd[R - 2] : kd[R - 1];
+    const int64_t Hv = vd[R - 1];
+    if (kH != H || vd[R - 2] != T)
+      return invalidArgument("FusedAttention: Q " + q.describe() + ", K " + k.describe() +
+                             (a_.kTransposed ? " (transposed)" : "") + " and V " + v.describe() +
+                             " do not chain");
+    Dims batch(R - 2);
+    for (size_t i = 0; i + 2 < R; ++i) {
+      int64_t d = 1;
+      for (int64_t x : {qd[i], kd[i], vd[i]}) {
+        if (x == 1 || x == d) continue;
+        if (d != 1)
+          return invalidArgument("FusedAttention: batch dims of Q " + q.describe() + ", K " +
+                                 k.describe() + " and V " + v.describe() + " do not broadcast");
+        d = x;
+      }
+      batch[i] = d;
+    }
+    Dims scoreDims = batch;
+    scoreDims.push_back(S);
+    scoreDims.push_back(T);
+    Dims outDims = batch;
+    outDims.push_back(S);
+    outDims.push_back(Hv);
+    Mask masks[3];
+    for (size_t i = 0; i < 3; ++i) {
+      if (!ctx.has(3 + i)) continue;
+      const Tensor& m = ctx.input(3 + i);
+      const bool wantBool = i == 2;
+      if ((m.dtype() == ir::DataType::kBool) != wantBool ||
+          (!wantBool && m.dtype() != ir::DataType::kFloat))
+        return invalidArgument(std::string("FusedAttention: ") +
+                               (i == 0   ? "mask_mul"
+                                : i == 1 ? "mask_add"
+                                         : "mask_bool") +
+                               " must be " + (wantBool ? "bool" : "float32") + ", got " +
+                               m.describe());
+      auto bc = broadcastShapes(m.dims(), scoreDims);
+      if (!bc || *bc != scoreDims || m.rank() > R)
+        return invalidArgument("FusedAttention: a mask " + m.describe() +
+                               " does not broadcast to the scores " + describeDims(scoreDims));
+      masks[i].strides = bcastStrides(m.dims(), R);
+      if (wantBool)
+        masks[i].b = m.data<bool>();
+      else
+        masks[i].f = m.data<float>();
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, outDims));
+    if (y->numel() == 0) return Status::ok();
+    const float scale = a_.hasScale ? a_.scale : 1.0f / std::sqrt(static_cast<float>(H));
+    const auto qs = bcastStrides(q.dims(), R), ks = bcastStrides(k.dims(), R),
+               vs = bcastStrides(v.dims(), R);
+    int64_t nb = 1;
+    for (int64_t d : batch) nb *= d;
+    // Tiles of up to 16K scores (64 KB), at least one row.
+    const int64_t tileRows = std::clamp<int64_t>(16384 / std::max<int64_t>(T, 1), 1, S);
+    const int64_t tiles = (S + tileRows - 1) / tileRows;
+    const float* Q = q.data<float>();
+    const float* K = k.data<float>();
+    const float* V = v.data<float>();
+    float* Y = y->mutableData<float>();
+    // Work per tile, in multiply-adds: the grain keeps small problems on one thread.
+    const int64_t perTile = tileRows * T * (H + Hv);
+    parallelFor(nb * tiles, ctx.threads(), std::max<int64_t>(1, 65536 / (perTile + 1)),
+                [&](int64_t b0, int64_t e0) {
+                  std::vector<float> buf(static_cast<size_t>(tileRows * T));
+                  for (int64_t it = b0; it < e0; ++it) {
+                    const int64_t bi = it / tiles, r0 = (it % tiles) * tileRows;
+                    const int64_t rows = std::min(tileRows, S - r0);
+                    // Offsets of this batch entry.
+                    int64_t qo = 0, ko = 0, vo = 0, mo[3] = {0, 0, 0};
+                    for (size_t d = R - 2, rem = static_cast<size_t>(bi); d-- > 0;) {
+                      int64_t idx = static_cast<int64_t>(rem) % batch[d];
+                      rem /= static_cast<size_t>(batch[d]);
+                      qo += idx * qs[d];
+                      ko += idx * ks[d];
+                      vo += idx * vs[d];
+                      for (size_t m = 0; m < 3; ++m)
+                        if (!masks[m].strides.empty()) mo[m] += idx * masks[m].strides[d];
+                    }
+                    tile(Q + qo + r0 * H, K + ko, V + vo, Y + (bi * S + r0) * Hv, buf.data(), rows,
+                         r0, S, T, H, Hv, scale, masks, mo, R);
+                  }
+                });
+    return Status::ok();
+  }
+
+ private:
+  static std::string describeDims(const Dims& d) {
+    std::string s = "[";
+    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+    return s + "]";
+  }
+
+  void tile(const float* q, const float* k, const float* v, float* y, float* sc, int64_t rows,
+            int64_t r0, int64_t S, int64_t T, int64_t H, int64_t Hv, float scale, const Mask* masks,
+            const int64_t* mo, size_t R) const;
+
+  AttentionAttrs a_;
+};
+
+// exp(x) for x <= 0 (a shifted softmax row), 0 below -87: Cephes' expf
+// polynomial after the reduction by ln 2, loop-friendly (no calls, no branches).
+inline float expNeg(float x) {
+  const float lo = -87.0f;
+  const bool under = x < lo;
+  x = x < lo ? lo : x;
+  const float n = std::nearbyint(x * 1.44269504088896341f);
+  float r = x - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  float p = 1.9875691500E-4f;
+  p = p * r + 1.3981999507E-3f;
+  p = p * r + 8.3334519073E-3f;
+  p = p * r + 4.1665795894E-2f;
+  p = p * r + 1.6666665459E-1f;
+  p = p * r + 5.0000001201E-1f;
+  p = p * r * r + r + 1.0f;
+  int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float pow2;
+  std::memcpy(&pow2, &bits, sizeof pow2);
+  return under ? 0.0f : p * pow2;
+}
+
+void FusedAttentionKernel::tile(const float* q, const float* k, const float* v, float* y, float* sc,
+                                int64_t rows, int64_t r0, int64_t S, int64_t T, int64_t H,
+                                int64_t Hv, float scale, const Mask* masks, const int64_t* mo,
+                                size_t R) const {
+  // Scores: sc[rows, T] = scale * q[rows, H] x K.
+  // bench_fused_kernels: below 4K multiply-adds (a one-row step over up to
+  // 16 keys) the loops beat sgemm's call; above, sgemm wins (loops only: 0.5-0.75x).
+  const bool big = rows * T * H >= 4096;
+  if (!big || dnnl_sgemm('N', a_.kTransposed ? 'N' : 'T', rows, T, H, scale, q, H, k,
+                         a_.kTransposed ? T : H, 0.0f, sc, T) != dnnl_success) {
+    for (int64_t r = 0; r < rows; ++r) {
+      float* s = sc + r * T;
+      const float* qr = q + r * H;
+      if (a_.kTransposed) {  // s += q[h] * Kt[h, :]
+        for (int64_t t = 0; t < T; ++t) s[t] = 0.0f;
+        for (int64_t h = 0; h < H; ++h) {
+          const float a = qr[h];
+          const float* kr = k + h * T;
+#pragma omp simd
+          for (int64_t t = 0; t < T; ++t) s[t] += a * kr[t];
+        }
+        for (int64_t t = 0; t < T; ++t) s[t] *= scale;
+      } else {
+        for (int64_t t = 0; t < T; ++t) {
+          const float* kr = k + t * H;
+          float acc = 0.0f;
+#pragma omp simd reduction(+ : acc)
+          for (int64_t h = 0; h < H; ++h) acc += qr[h] * kr[h];
+          s[t] = acc * scale;
+        }
+      }
+    }
+  }
+  // Masks and the softmax, one row at a time.
+  for (int64_t r = 0; r < rows; ++r) {
+    float* s = sc + r * T;
+    const int64_t row = r0 + r;
+    for (size_t m = 0; m < 3; ++m) {
+      if (masks[m].strides.empty()) continue;
+      const int64_t rs = masks[m].strides[R - 2], cs = masks[m].strides[R - 1];
+      const int64_t base = mo[m] + row * rs;
+      if (m == 2) {
+        const bool* mb = masks[m].b + base;
+        const bool keep = a_.keep;
+        const float f = a_.filter;
+        if (cs == 0) {
+          if (mb[0] != keep)
+            for (int64_t t = 0; t < T; ++t) s[t] = f;
+        } else {
+#pragma omp simd
+          for (int64_t t = 0; t < T; ++t) s[t] = mb[t] == keep ? s[t] : f;
+        }
+        continue;
+      }
+      const float* mf = masks[m].f + base;
+      if (m == 0) {
+        if (cs == 0) {
+          const float c = mf[0];
+          for (int64_t t = 0; t < T; ++t) s[t] *= c;
+        } else {
+#pragma omp simd
+          for (int64_t t = 0; t < T; ++t) s[t] *= mf[t];
+        }
+      } else {
+        const float c = cs == 0 ? mf[0] : 0.0f;
+        if (a_.subtract) {
+          if (cs == 0)
+            for (int64_t t = 0; t < T; ++t) s[t] -= c;
+          else
+#pragma omp simd
+            for (int64_t t = 0; t < T; ++t) s[t] -= mf[t];
+        } else {
+          if (cs == 0)
+            for (int64_t t = 0; t < T; ++t) s[t] += c;
+          else
+#pragma omp simd
+            for (int64_t t = 0; t < T; ++t) s[t] += mf[t];
+        }
+      }
+    }
+    // Keys after `limit` are left out (causal).
+    const int64_t limit = a_.causal ? std::clamp<int64_t>(row + T - S + 1, 0, T) : T;
+    float mx = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : mx)
+    for (int64_t t = 0; t < limit; ++t) mx = std::max(mx, s[t]);
+    float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t t = 0; t < limit; ++t) {
+      const float e = expNeg(s[t] - mx);
+      s[t] = e;
+      sum += e;
+    }
+    const float inv = limit > 0 ? 1.0f / sum : 0.0f;
+#pragma omp simd
+    for (int64_t t = 0; t < limit; ++t) s[t] *= inv;
+    for (int64_t t = limit; t < T; ++t) s[t] = 0.0f;
+  }
+  // Y[rows, Hv] = P[rows, T] x V[T, Hv].
+  if (!big || dnnl_sgemm('N', 'N', rows, Hv, T, 1.0f, sc, T, v, Hv, 0.0f, y, Hv) != dnnl_success) {
+    for (int64_t r = 0; r < rows; ++r) {
+      float* yr = y + r * Hv;
+      const float* p = sc + r * T;
+      for (int64_t h = 0; h < Hv; ++h) yr[h] = 0.0f;
+      for (int64_t t = 0; t < T; ++t) {
+        const float a = p[t];
+        const float* vr = v + t * Hv;
+#pragma omp simd
+        for (int64_t h = 0; h < Hv; ++h) yr[h] += a * vr[h];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeFusedAttention(const KernelBuild& b) {
+  return std::unique_ptr<Kernel>(std::make_unique<FusedAttentionKernel>(b));
+}
+
+}  // namespace passlab::exec::cpu::fused

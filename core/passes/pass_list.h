@@ -40,6 +40,7 @@
   X(makeFuseConvActivation)              \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \
+  X(makeFusePasslabAttention)            \
   X(makeFuseOrtLayerNorm)                \
   X(makeFuseOrtSkipLayerNorm)            \
   X(makeFuseOrtEmbedLayerNorm)           \

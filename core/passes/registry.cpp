@@ -76,7 +76,8 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
                                      const std::vector<std::string>& basic) {
   std::vector<std::string> v = def;
-  for (const char* id : {"fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains"})
+  for (const char* id : {"fuse_passlab_attention", "fuse_conv_activation", "fuse_gemm_activation",
+                         "fuse_elementwise_chains"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;

@@ -21,6 +21,7 @@ constexpr const char* kOnnx = "";
 constexpr const char* kMs = "com.microsoft";
 constexpr const char* kMl = "ai.onnx.ml";
 constexpr const char* kTraining = "ai.onnx.preview.training";
+constexpr const char* kPassLab = "ai.passlab";
 
 // clang-format off
 const Entry kRules[] = {
@@ -158,6 +159,10 @@ const Entry kRules[] = {
   {kMs, "QuantizeLinear", inferQuantizeLinear}, {kMs, "DequantizeLinear", inferDequantizeLinear},
   {kMs, "QLinearConv", inferQLinearConv}, {kMs, "Trilu", inferSameShape},
   {kMs, "GatherND", inferGatherND}, {kMs, "Range", inferRange},
+  // ---- ai.passlab (PassLab's fused kernels) ----
+  {kPassLab, "FusedConv", inferPasslabFusedConv}, {kPassLab, "FusedGemm", inferPasslabFusedGemm},
+  {kPassLab, "FusedElementwise", inferPasslabFusedElementwise},
+  {kPassLab, "FusedAttention", inferPasslabFusedAttention},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},
   {kMl, "LinearClassifier", inferClassifier}, {kMl, "SVMClassifier", inferClassifier},

@@ -47,6 +47,12 @@ void inferMaxUnpool(InferContext& ctx);
 void inferCol2Im(InferContext& ctx);
 void inferCausalConvWithState(InferContext& ctx);
 
+// ---- passlab_fused.cpp (ai.passlab, no schema: the rules set the element type too) ----
+void inferPasslabFusedConv(InferContext& ctx);
+void inferPasslabFusedGemm(InferContext& ctx);
+void inferPasslabFusedElementwise(InferContext& ctx);
+void inferPasslabFusedAttention(InferContext& ctx);
+
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);
 void inferGemm(InferContext& ctx);         // Gemm, FusedGemm

@@ -1,4 +1,5 @@
-// PassLab's fused kernels (ai.passlab FusedConv, FusedGemm, FusedElementwise)
+// PassLab's fused kernels (ai.passlab FusedConv, FusedGemm, FusedElementwise,
+// FusedAttention)
 // against the chains of standard ops they replace, on shapes from the corpus
 // models: the chain is built as the model has it, the fused model is what the
 // fusion pass makes of it (so a case also checks that the pass fires there),
@@ -51,6 +52,18 @@ class Builder {
   ir::Value* input(const std::string& name, const Dims& dims) {
     inputs_.emplace_back(name, randomTensor(dims, seed_++));
     return g().addInput(name, ir::Type::tensor(ir::DataType::kFloat, ir::Shape::fromValues(dims)));
+  }
+  // A bool input: a causal mask [.., S, T] (key t kept for row s when t <= s + T - S).
+  ir::Value* causalInput(const std::string& name, const Dims& dims) {
+    const int64_t S = dims[dims.size() - 2], T = dims.back();
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    std::vector<uint8_t> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = (i % T) <= (i / T) % S + T - S;
+    ir::Tensor t(ir::DataType::kBool, dims);
+    std::memcpy(t.mutableBytes().data(), v.data(), v.size());
+    inputs_.emplace_back(name, std::move(t));
+    return g().addInput(name, ir::Type::tensor(ir::DataType::kBool, ir::Shape::fromValues(dims)));
   }
   ir::Value* weight(const Dims& dims, float scale = 0.2f) {
     unsigned seed = seed_++;
@@ -396,6 +409,57 @@ std::vector<Case> cases() {
   };
   v.push_back({"FusedElementwise", "Sqrt([64,1,1]) * x[1,64,56,56], Relu (forced)", "",
                smaller(false), smaller(true)});
+  // ---- FusedAttention: GPT-2's Softmax(Where(causal, Q Kt / sqrt(H), -10000)) V ----
+  // (ort_gpt2_past: Kt is the cache and the step concatenated; Megatron: Div on
+  // Q and Kt, s * m - 10000 * (1 - m)). Q [1, N, S, H], Kt [1, N, H, T], V [1, N, T, H].
+  auto gpt2Attention = [](int64_t N, int64_t S, int64_t T, int64_t H) {
+    return [=](Builder& b) {
+      ir::Value* q = b.input("q", {1, N, S, H});
+      ir::Value* kt = b.input("kt", {1, N, H, T});
+      ir::Value* v = b.input("v", {1, N, T, H});
+      ir::Value* m = b.causalInput("m", {1, 1, S, T});
+      ir::Value* s = b.op("MatMul", {q, kt});
+      s = b.op("Div", {s, b.scalar(std::sqrt(static_cast<float>(H)))});
+      s = b.op("Where", {m, s, b.scalar(-10000.0f)});
+      ir::Value* p = b.op("Softmax", {s}, attrs(ir::Attribute::makeInt("axis", 3)));
+      b.output(b.op("MatMul", {p, v}));
+    };
+  };
+  auto megatronAttention = [](int64_t N, int64_t S, int64_t T, int64_t H) {
+    return [=](Builder& b) {
+      ir::Value* q = b.input("q", {1, N, S, H});
+      ir::Value* kt = b.input("kt", {1, N, H, T});
+      ir::Value* v = b.input("v", {1, N, T, H});
+      ir::Value* m = b.input("m", {1, 1, S, T});
+      ir::Value* c = b.scalar(std::sqrt(std::sqrt(static_cast<float>(H))));
+      ir::Value* s = b.op("MatMul", {b.op("Div", {q, c}), b.op("Div", {kt, c})});
+      s = b.op("Mul", {s, m});
+      ir::Value* km = b.op("Mul", {b.op("Sub", {b.scalar(1.0f), m}), b.scalar(10000.0f)});
+      s = b.op("Sub", {s, km});
+      ir::Value* p = b.op("Softmax", {s}, attrs(ir::Attribute::makeInt("axis", 3)));
+      b.output(b.op("MatMul", {p, v}));
+    };
+  };
+  auto attName = [](const char* model, int64_t N, int64_t S, int64_t T, int64_t H) {
+    return std::string(model) + " N" + std::to_string(N) + " S" + std::to_string(S) + " T" +
+           std::to_string(T) + " H" + std::to_string(H);
+  };
+  // GPT-2 small (12 heads of 64): decoding with a cache (S = 1) and prompts (S = T).
+  for (auto [S, T] : std::vector<std::array<int64_t, 2>>{
+           {1, 1}, {1, 16}, {1, 64}, {1, 128}, {8, 8}, {32, 32}, {64, 64}, {128, 128}})
+    v.push_back({"FusedAttention", attName("gpt2", 12, S, T, 64), "fuse_passlab_attention",
+                 gpt2Attention(12, S, T, 64), nullptr});
+  // ort_gpt2_past's own size (2 heads of 2) and ort_gpt2_megatron's (2 heads of 4).
+  for (auto [S, T] : std::vector<std::array<int64_t, 2>>{{1, 8}, {8, 8}})
+    v.push_back({"FusedAttention", attName("ort_gpt2_past", 2, S, T, 2), "fuse_passlab_attention",
+                 gpt2Attention(2, S, T, 2), nullptr});
+  for (auto [S, T] : std::vector<std::array<int64_t, 2>>{{1, 8}, {8, 8}, {64, 64}})
+    v.push_back({"FusedAttention", attName("megatron", 2, S, T, 4), "fuse_passlab_attention",
+                 megatronAttention(2, S, T, 4), nullptr});
+  // Megatron-style masks at GPT-2 small's size.
+  for (auto [S, T] : std::vector<std::array<int64_t, 2>>{{1, 64}, {64, 64}})
+    v.push_back({"FusedAttention", attName("megatron masks", 12, S, T, 64),
+                 "fuse_passlab_attention", megatronAttention(12, S, T, 64), nullptr});
   return v;
 }
 

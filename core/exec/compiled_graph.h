@@ -22,6 +22,20 @@ struct SlotRef {
   bool present() const { return index >= 0; }
 };
 
+// Whether a value is the same on every run: a Constant's value, an
+// initializer, or an output of a deterministic node (no Random*, Multinomial,
+// Bernoulli, Dropout, no subgraphs) whose inputs are all such values. That
+// node still runs on every run; only kernels' preparation of the value (packed
+// weights) may be kept across runs.
+enum class Invariance : uint8_t {
+  kNo,  // may change between runs (graph inputs, values computed from them)
+  // Depends on initializers of the main graph that are also graph inputs (as
+  // in IR version 3 models, which list every initializer as an input): the
+  // same on every run where the caller overrides none of them.
+  kUnlessOverridden,
+  kAlways,  // initializers that are not graph inputs, Constants, and values from them only
+};
+
 struct KernelInstance {
   ir::DataType dtype = ir::DataType::kUndefined;
   const KernelDef* def = nullptr;
@@ -37,6 +51,9 @@ struct Step {
   std::vector<SlotRef> inputs;
   std::vector<int32_t> outputs;  // slot per output, -1 for omitted ones
   std::vector<const ir::Tensor*> constantInputs;
+  // Per input: whether it holds the same dims and values on every run of this
+  // executor, by the structure of the graph (see Invariance).
+  std::vector<Invariance> invariantInputs;
   std::vector<int32_t> releaseAfter;
   // Kernels by element type (usually one; built at compile time when the type
   // is known, else on first use, which is why they are mutable: runs of one

@@ -105,6 +105,12 @@ class StepBuild final : public KernelBuild {
   const Step& step_;
 };
 
+// Ops whose outputs may differ between runs on the same inputs.
+bool nondeterministic(const ir::Node& n) {
+  const std::string& op = n.opType();
+  return op.starts_with("Random") || op == "Multinomial" || op == "Bernoulli" || op == "Dropout";
+}
+
 std::string domainLabel(const std::string& domain) {
   return domain.empty() ? "ai.onnx" : domain;
 }
@@ -171,6 +177,16 @@ Status Compiler::buildSteps(const ir::Graph& g, CompiledGraph& plan) {
   auto order = orderNodes(g);
   if (!order) return order.error();
   plan.steps.reserve(order->size());
+  // Values of g that hold the same data on every run (Step::invariantInputs);
+  // those not listed are Invariance::kNo. A subgraph's formal inputs are
+  // always bound by the node that runs it, initializer or not.
+  std::unordered_map<const ir::Value*, Invariance> invariant;
+  for (const ir::Value* v : g.initializers()) {
+    if (!v->isGraphInput())
+      invariant.emplace(v, Invariance::kAlways);
+    else if (plan.parent == nullptr)
+      invariant.emplace(v, Invariance::kUnlessOverridden);
+  }
   for (const ir::Node* n : *order) {
     Step step;
     step.node = n;
@@ -211,7 +227,17 @@ Status Compiler::buildSteps(const ir::Graph& g, CompiledGraph& plan) {
       }
       step.inputs.push_back(ref);
       step.constantInputs.push_back(constantData(v));
+      auto it = v ? invariant.find(v) : invariant.end();
+      step.invariantInputs.push_back(it == invariant.end() ? Invariance::kNo : it->second);
     }
+    // The node's outputs are as invariant as its least invariant input.
+    Invariance out =
+        n->hasSubgraphs() || nondeterministic(*n) ? Invariance::kNo : Invariance::kAlways;
+    for (size_t i = 0; i < n->inputs().size(); ++i)
+      if (n->input(i) != nullptr) out = std::min(out, step.invariantInputs[i]);
+    if (out != Invariance::kNo)
+      for (const ir::Value* v : n->outputs())
+        if (v) invariant.emplace(v, out);
     for (const ir::Value* v : n->outputs()) step.outputs.push_back(v ? plan.slotOf.at(v) : -1);
     plan.steps.push_back(std::move(step));
   }

@@ -133,6 +133,9 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   Profiler profiler;
   RunState state{arena_,         compiler_.get(),           threads,
                  options.cancel, options.maxLoopIterations, options.profile ? &profiler : nullptr};
+  for (const auto& given : inputs)
+    for (const InputInfo& info : inputs_)
+      if (info.optional && info.name == given.first) state.initializersOverridden = true;
   PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
 
   RunResult result;

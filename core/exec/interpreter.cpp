@@ -24,13 +24,28 @@ Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims) {
 }
 
 NodeContext::NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
-                         std::vector<bool> wanted)
+                         std::vector<bool> wanted, const Step* step)
     : state_(state),
       frame_(frame),
+      step_(step),
       inputs_(std::move(inputs)),
       wanted_(std::move(wanted)),
       outputs_(wanted_.size()),
       produced_(wanted_.size(), false) {}
+
+bool NodeContext::invariantInput(size_t i) const {
+  if (step_ == nullptr || i >= inputs_.size() || inputs_[i] == nullptr ||
+      i >= step_->invariantInputs.size())
+    return false;
+  switch (step_->invariantInputs[i]) {
+    case Invariance::kAlways:
+      return true;
+    case Invariance::kUnlessOverridden:
+      return !state_.initializersOverridden;
+    default:
+      return false;
+  }
+}
 
 Expected<Tensor*> NodeContext::allocate(size_t i, ir::DataType dtype, Dims dims) {
   if (i >= outputs_.size())
@@ -111,7 +126,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
 
     std::vector<bool> wanted(step.outputs.size());
     for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
-    NodeContext ctx(state, &frame, ins, std::move(wanted));
+    NodeContext ctx(state, &frame, ins, std::move(wanted), &step);
     auto start = state.profiler ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
     if (!s) return s.error().withContext(node.describe());

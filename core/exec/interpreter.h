@@ -22,6 +22,9 @@ struct RunState {
   const std::atomic<bool>* cancel = nullptr;
   int64_t maxLoopIterations = 1'000'000;
   Profiler* profiler = nullptr;  // null: not profiling
+  // The caller gave a value for an initializer listed as a graph input on this
+  // run: Invariance::kUnlessOverridden inputs are not invariant on it.
+  bool initializersOverridden = false;
 };
 
 struct Frame {
@@ -39,11 +42,13 @@ Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims);
 
 class NodeContext final : public KernelContext {
  public:
+  // `step`: the step being run (for invariantInput), or nullptr.
   NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
-              std::vector<bool> wanted);
+              std::vector<bool> wanted, const Step* step = nullptr);
 
   size_t inputCount() const override { return inputs_.size(); }
   const Value* value(size_t i) const override { return i < inputs_.size() ? inputs_[i] : nullptr; }
+  bool invariantInput(size_t i) const override;
   size_t outputCount() const override { return outputs_.size(); }
   bool wantsOutput(size_t i) const override { return i < wanted_.size() && wanted_[i]; }
   Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override;
@@ -61,6 +66,7 @@ class NodeContext final : public KernelContext {
  private:
   RunState& state_;
   const Frame* frame_;
+  const Step* step_;
   std::vector<const Value*> inputs_;
   std::vector<bool> wanted_;
   std::vector<Value> outputs_;

@@ -73,6 +73,13 @@ class KernelContext {
   // Tensor input i. Only for present inputs: unless the row has kValueInputs,
   // the executor has checked that every present input is a tensor.
   const Tensor& input(size_t i) const { return value(i)->tensor(); }
+  // True when input i holds the same dims and values on every run of this
+  // executor (Invariance in compiled_graph.h: an initializer, a Constant, or a
+  // value computed from such by deterministic nodes; initializers the caller
+  // may override only on runs where it does not). A kernel may then keep what
+  // it derives from the input (packed weights) for the next runs of this node;
+  // it must not when this is false.
+  virtual bool invariantInput(size_t i) const { return false; }
 
   // ---- outputs ----
   virtual size_t outputCount() const = 0;

@@ -3,7 +3,8 @@
 // operators; each call reorders its input into the layout oneDNN picks for the
 // problem and the result back (docs/exec-backends.md: cheaper than running the
 // convolution itself in plain NCHW). The primitive is built once per input
-// shape; constant weights are reordered once and kept.
+// shape; weights that are the same on every run (KernelContext::invariantInput:
+// initializers, or computed from constants only) are reordered once and kept.
 #include <memory>
 
 #include "core/exec/cpu/conv_geometry.h"
@@ -43,9 +44,9 @@ struct ConvPlan {
   memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
   bool reorderSrc = false, reorderWei = false, reorderDst = false;
   dnnl::reorder toSrc, toWei, fromDst;
-  bool declined = false;             // oneDNN has no implementation: use the reference
-  memory packedWei;                  // weights in the primitive's layout
-  const void* packedFrom = nullptr;  // the constant weights packedWei holds
+  bool declined = false;  // oneDNN has no implementation: use the reference
+  memory packedWei;       // weights in the primitive's layout
+  bool packed = false;    // packedWei holds the invariant weights (kept across runs)
 };
 
 template <bool kTransposed>
@@ -82,16 +83,17 @@ class OneDnnConv final : public Kernel {
     if (plan_->declined) return fallback_->run(ctx);
     if (!half) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
-      return compute(ctx, x, w, bias, *y, w.isReadOnly());
+      return compute(ctx, x, w, bias, *y, ctx.invariantInput(1));
     }
     // Half types: widen X (and B) per call, W once when it is constant.
     PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
     widen(x, x32, ctx.threads());
-    if (!(w.isReadOnly() && w.raw() == wideFrom_)) {
+    const bool invariantW = ctx.invariantInput(1);
+    if (!(invariantW && wideValid_ && wide_.dims() == w.dims())) {
       wide_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
       widen(w, wide_, 1);
-      wideFrom_ = w.isReadOnly() ? w.raw() : nullptr;
-      plan_->packedFrom = nullptr;  // wide_ may reuse the old buffer's address
+      wideValid_ = invariantW;
+      plan_->packed = false;
     }
     Tensor b32;
     if (bias) {
@@ -99,8 +101,7 @@ class OneDnnConv final : public Kernel {
       widen(*bias, b32, 1);
     }
     PASSLAB_ASSIGN_OR_RETURN(Tensor y32, ctx.scratch(ir::DataType::kFloat, g.outDims));
-    PASSLAB_RETURN_IF_ERROR(
-        compute(ctx, x32, wide_, bias ? &b32 : nullptr, y32, wideFrom_ != nullptr));
+    PASSLAB_RETURN_IF_ERROR(compute(ctx, x32, wide_, bias ? &b32 : nullptr, y32, invariantW));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dt, g.outDims));
     narrow(y32, *y, ctx.threads());
     return Status::ok();
@@ -133,9 +134,10 @@ class OneDnnConv final : public Kernel {
   }
 
   // Runs the primitive of plan_ on float32 tensors.
-  // `constantWeights`: w holds the same values on every call while w.raw() stays.
+  // `invariantWeights`: w holds the same values on every run of this node
+  // (KernelContext::invariantInput), so its reordered copy may be kept.
   Status compute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
-                 Tensor& yOut, bool constantWeights) {
+                 Tensor& yOut, bool invariantWeights) {
     ConvPlan& p = *plan_;
     Tensor* y = &yOut;
     dnnl::stream& s = onednn::stream();
@@ -144,10 +146,10 @@ class OneDnnConv final : public Kernel {
     if (!p.reorderWei) {
       wei = onednn::over(p.userWei, w);
     } else {
-      if (!(constantWeights && w.raw() == p.packedFrom)) {
+      if (!(invariantWeights && p.packed)) {
         memory user = onednn::over(p.userWei, w);
         p.toWei.execute(s, user, p.packedWei);
-        p.packedFrom = constantWeights ? w.raw() : nullptr;
+        p.packed = invariantWeights;
       }
       wei = p.packedWei;
     }
@@ -278,8 +280,8 @@ class OneDnnConv final : public Kernel {
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> fallback_;
   std::unique_ptr<ConvPlan> plan_;
-  Tensor wide_;                     // half-type weights widened to float32
-  const void* wideFrom_ = nullptr;  // the constant weights wide_ holds
+  Tensor wide_;             // half-type weights widened to float32
+  bool wideValid_ = false;  // wide_ holds the invariant weights (kept across runs)
 };
 
 constexpr TypeSet kConvTypes{ir::DataType::kFloat, ir::DataType::kFloat16, ir::DataType::kBFloat16};

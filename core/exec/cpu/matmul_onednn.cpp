@@ -1,6 +1,7 @@
 // MatMul and Gemm on oneDNN's matmul primitive (float32). The primitive is
-// built once per input shape; a constant right-hand side (weights) is
-// reordered once into the layout oneDNN prefers and kept.
+// built once per input shape; a right-hand side (weights) that is the same on
+// every run (KernelContext::invariantInput) is reordered once into the layout
+// oneDNN prefers and kept.
 #include <memory>
 
 #include "core/exec/broadcast.h"
@@ -58,7 +59,7 @@ class MatMulPrimitive {
         toWei_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei_, eng, weiDesc_));
         packed_ = memory(weiDesc_, eng);
       }
-      packedFrom_ = nullptr;
+      packedValid_ = false;
       ok_ = true;
     } catch (const dnnl::error&) {
       ok_ = false;
@@ -70,16 +71,17 @@ class MatMulPrimitive {
   bool built() const { return built_; }
   const MatMulProblem& problem() const { return problem_; }
 
-  void run(const Tensor& a, const Tensor& b, const Tensor* bias, Tensor& y) {
+  // `invariantB`: b holds the same values on every run of this node.
+  void run(const Tensor& a, const Tensor& b, const Tensor* bias, Tensor& y, bool invariantB) {
     dnnl::stream& s = onednn::stream();
     memory wei;
     if (!reorderWei_) {
       wei = onednn::over(userWei_, b);
     } else {
-      if (!(b.isReadOnly() && b.raw() == packedFrom_)) {
+      if (!(invariantB && packedValid_)) {
         memory user = onednn::over(userWei_, b);
         toWei_.execute(s, user, packed_);
-        packedFrom_ = b.isReadOnly() ? b.raw() : nullptr;
+        packedValid_ = invariantB;
       }
       wei = packed_;
     }
@@ -106,7 +108,7 @@ class MatMulPrimitive {
   bool reorderWei_ = false;
   dnnl::reorder toWei_;
   memory packed_;
-  const void* packedFrom_ = nullptr;
+  bool packedValid_ = false;  // packed_ holds the invariant weights (kept across runs)
 };
 
 class OneDnnMatMul final : public Kernel {
@@ -114,8 +116,7 @@ class OneDnnMatMul final : public Kernel {
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     auto fallback = makeMatMulRef(b);
     if (!fallback) return fallback.error();
-    return std::unique_ptr<Kernel>(
-        new OneDnnMatMul(b.constantInput(1) != nullptr, std::move(fallback).value()));
+    return std::unique_ptr<Kernel>(new OneDnnMatMul(std::move(fallback).value()));
   }
 
   Status run(KernelContext& ctx) override {
@@ -140,19 +141,17 @@ class OneDnnMatMul final : public Kernel {
     pb.src = withBatch(s.aBatch, s.M, s.K);
     pb.wei = withBatch(s.bBatch, s.K, s.N);
     pb.dst = withBatch(s.batch, s.M, s.N);
-    pb.constWeights = constB_ && b.isReadOnly();
+    pb.constWeights = ctx.invariantInput(1);
     pb.threads = ctx.threads();
     if (pb.dst.size() > 12) return fallback_->run(ctx);
     if (!(prim_.problem() == pb) || !prim_.built()) prim_.build(pb);
     if (!prim_.ok()) return fallback_->run(ctx);
-    prim_.run(a, b, nullptr, *y);
+    prim_.run(a, b, nullptr, *y, pb.constWeights);
     return Status::ok();
   }
 
  private:
-  OneDnnMatMul(bool constB, std::unique_ptr<Kernel> fallback)
-      : constB_(constB), fallback_(std::move(fallback)) {}
-  bool constB_;
+  explicit OneDnnMatMul(std::unique_ptr<Kernel> fallback) : fallback_(std::move(fallback)) {}
   std::unique_ptr<Kernel> fallback_;
   MatMulPrimitive prim_;
 };
@@ -204,7 +203,7 @@ class OneDnnGemm final : public Kernel {
       pb.transA = transA_;
       pb.transB = transB_;
       pb.alpha = alpha_;
-      pb.constWeights = constB_ && b.isReadOnly();
+      pb.constWeights = ctx.invariantInput(1);
       pb.threads = ctx.threads();
       if (fuseBias) {
         Dims cd = c->dims();
@@ -213,7 +212,7 @@ class OneDnnGemm final : public Kernel {
       }
       if (!(prim_.problem() == pb) || !prim_.built()) prim_.build(pb);
       if (!prim_.ok()) return fallback_->run(ctx);
-      prim_.run(a, b, fuseBias ? c : nullptr, *y);
+      prim_.run(a, b, fuseBias ? c : nullptr, *y, pb.constWeights);
       if (fuseBias) return Status::ok();
     }
     if (c && beta_ != 0.0f) {
@@ -244,12 +243,10 @@ class OneDnnGemm final : public Kernel {
         transB_(b.node().attrInt("transB", 0) != 0),
         alpha_(b.node().attrFloat("alpha", 1.0f)),
         beta_(b.node().attrFloat("beta", 1.0f)),
-        constB_(b.constantInput(1) != nullptr),
         fallback_(std::move(fallback)) {}
 
   bool transA_, transB_;
   float alpha_, beta_;
-  bool constB_;
   std::unique_ptr<Kernel> fallback_;
   MatMulPrimitive prim_;
 };

@@ -80,10 +80,11 @@ class BatchNorm final : public Kernel {
     for (const Tensor* t : {&scale, &bias, &mean, &var})
       if (!isFloatType(t->dtype())) return invalidArgument("parameters must be floating point");
     if (training_) return runTraining(ctx, N, P);
-    // Fold once per run (parameters are small); cache when they are constant.
-    if (!(scale.raw() == foldedFrom_[0] && bias.raw() == foldedFrom_[1] &&
-          mean.raw() == foldedFrom_[2] && var.raw() == foldedFrom_[3] && scale.isReadOnly() &&
-          bias.isReadOnly() && mean.isReadOnly() && var.isReadOnly())) {
+    // Fold once per run (parameters are small); keep the folded values when
+    // all four are the same on every run (KernelContext::invariantInput).
+    const bool invariant = ctx.invariantInput(1) && ctx.invariantInput(2) &&
+                           ctx.invariantInput(3) && ctx.invariantInput(4);
+    if (!(invariant && folded_ && a_.size() == static_cast<size_t>(P))) {
       a_.assign(static_cast<size_t>(P), 0);
       b_.assign(static_cast<size_t>(P), 0);
       for (int64_t p = 0; p < P; ++p) {
@@ -91,7 +92,7 @@ class BatchNorm final : public Kernel {
         a_[static_cast<size_t>(p)] = static_cast<float>(a);
         b_[static_cast<size_t>(p)] = static_cast<float>(at(bias, p) - at(mean, p) * a);
       }
-      foldedFrom_ = {scale.raw(), bias.raw(), mean.raw(), var.raw()};
+      folded_ = invariant;
     }
     const int64_t inner = x.numel() / (N * P);
     return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
@@ -160,7 +161,7 @@ class BatchNorm final : public Kernel {
   bool training_ = false;
   double momentum_ = 0.9;
   std::vector<float> a_, b_;
-  std::array<const void*, 4> foldedFrom_{};
+  bool folded_ = false;  // a_, b_ hold the invariant parameters folded (kept across runs)
 };
 
 class InstanceNorm final : public Kernel {

@@ -132,7 +132,7 @@ class Driver final : public infer::Session {
       restore(snap->second);
     for (size_t i = 0; i < inputs.size() && i < body.inputs().size(); ++i) {
       ir::Value* in = body.inputs()[i];
-      if (!inputs[i].isUndefined()) in->setType(fillHoles(in->type(), inputs[i]));
+      if (!inputs[i].isUndefined()) setTypeOf(in, fillHoles(in->type(), inputs[i]));
       known_.erase(in);
     }
     struct Quiet {  // restores the count even if inference throws
@@ -151,6 +151,14 @@ class Driver final : public infer::Session {
  private:
   using Snapshot = std::vector<std::pair<ir::Value*, ir::Type>>;
 
+  void setTypeOf(ir::Value* v, ir::Type t) {
+    if (options_.undo) {
+      if (v->type() == t) return;
+      options_.undo->typeSet(v, v->type());
+    }
+    v->setType(std::move(t));
+  }
+
   static void snapshotInto(ir::Graph& g, Snapshot& s) {
     for (ir::Value* v : g.inputs()) s.emplace_back(v, v->type());
     for (const auto& n : g.nodes()) {
@@ -166,7 +174,7 @@ class Driver final : public infer::Session {
   }
   void restore(const Snapshot& s) {
     for (const auto& [v, t] : s) {
-      v->setType(t);
+      setTypeOf(v, t);
       known_.erase(v);
     }
   }
@@ -208,9 +216,9 @@ class Driver final : public infer::Session {
                             declared.toString() + ", inferred " + inferred.toString() + " (" + why +
                             ")");
       if (options_.replaceDeclared && !inferred.isUndefined())
-        v->setType(fillHoles(inferred, declared));
+        setTypeOf(v, fillHoles(inferred, declared));
       else
-        v->setType(fillHoles(declared, inferred));
+        setTypeOf(v, fillHoles(declared, inferred));
       known_.erase(v);
       if (ctx.outputValues()[i]) known_.emplace(v, std::move(*ctx.outputValues()[i]));
     }

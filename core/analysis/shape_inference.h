@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/ir/model.h"
+#include "core/ir/undo_log.h"
 
 namespace passlab::analysis {
 
@@ -22,7 +23,8 @@ struct ShapeInferenceOptions {
   bool replaceDeclared =
       false;  // overwrite types the file declared (else keep them, report conflicts)
   size_t maxConstantElements =
-      1024;  // int tensors up to this size are tracked for data propagation
+      1024;                     // int tensors up to this size are tracked for data propagation
+  ir::UndoLog* undo = nullptr;  // records every type it changes, when set
 };
 
 struct ShapeInferenceReport {

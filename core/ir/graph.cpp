@@ -1,5 +1,7 @@
 #include "core/ir/graph.h"
 
+#include "core/ir/undo_log.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -52,10 +54,13 @@ Value* Graph::newValue(std::string name) {
   return raw;
 }
 
-void Graph::eraseValue(Value* v) {
+void Graph::eraseValue(Value* v, UndoLog* undo) {
   auto it = valueIndex_.find(v->name_);
   if (it != valueIndex_.end() && it->second == v) valueIndex_.erase(it);
-  values_.erase(v->self_);
+  if (undo)
+    undo->takeValue(this, v);
+  else
+    values_.erase(v->self_);
 }
 
 Value* Graph::addInput(std::string name, Type type) {
@@ -67,13 +72,15 @@ Value* Graph::addInput(std::string name, Type type) {
   return v;
 }
 
-void Graph::removeInput(Value* v) {
+void Graph::removeInput(Value* v, UndoLog* undo) {
   auto it = std::find(inputs_.begin(), inputs_.end(), v);
   if (it == inputs_.end()) return;
+  size_t index = static_cast<size_t>(it - inputs_.begin());
   inputs_.erase(it);
   v->isGraphInput_ = false;
+  if (undo) undo->inputRemoved(this, v, index);
   if (!v->isInitializer() && !v->hasUses() && v->producer_ == nullptr && v->outputOf_.empty())
-    eraseValue(v);
+    eraseValue(v, undo);
 }
 
 Value* Graph::addInitializer(std::string name, Tensor t) {
@@ -89,13 +96,15 @@ void Graph::setInitializer(Value* v, Tensor t) {
   v->initializer_ = std::move(t);
 }
 
-void Graph::removeInitializer(Value* v) {
+void Graph::removeInitializer(Value* v, UndoLog* undo) {
   auto it = std::find(initializers_.begin(), initializers_.end(), v);
   if (it == initializers_.end()) return;
+  size_t index = static_cast<size_t>(it - initializers_.begin());
   initializers_.erase(it);
+  if (undo) undo->initializerRemoved(this, v, index);
   v->initializer_.reset();
   if (!v->isGraphInput_ && !v->hasUses() && v->producer_ == nullptr && v->outputOf_.empty())
-    eraseValue(v);
+    eraseValue(v, undo);
 }
 
 Value* Graph::addSparseInitializer(std::string name, SparseTensor t) {
@@ -175,7 +184,7 @@ Node* Graph::addNode(std::string opType, std::string domain, const std::vector<V
   return addNode(std::move(opType), std::move(domain), inputs, names, before);
 }
 
-void Graph::removeNode(Node* n) {
+void Graph::removeNode(Node* n, UndoLog* undo) {
   if (n->owner_ != this)
     throw std::logic_error("removeNode: " + n->describe() + " is not in this graph");
   for (Value* out : n->outputs_) {
@@ -183,14 +192,18 @@ void Graph::removeNode(Node* n) {
       throw std::logic_error("removeNode: output '" + out->name() + "' of " + n->describe() +
                              " is still used");
   }
+  std::vector<Value*> inputs = n->inputs_;
   for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
   for (Value* out : n->outputs_) {
     if (!out) continue;
     out->producer_ = nullptr;
-    if (!out->isGraphInput_ && !out->isInitializer()) eraseValue(out);
+    if (!out->isGraphInput_ && !out->isInitializer()) eraseValue(out, undo);
   }
   nodeIndex_.erase(n->id_);
-  nodes_.erase(n->self_);
+  if (undo)
+    undo->takeNode(this, n, std::move(inputs));
+  else
+    nodes_.erase(n->self_);
 }
 
 void Graph::moveBefore(Node* n, Node* pos) {

@@ -19,6 +19,8 @@
 
 namespace passlab::ir {
 
+class UndoLog;
+
 // State shared by a model's graphs: the node-id counter and the set of value
 // names in use, so fresh names and ids are unique across all scopes.
 struct GraphContext {
@@ -79,11 +81,14 @@ class Graph {
   const std::vector<Value*>& initializers() const { return initializers_; }
   const std::vector<Value*>& sparseInitializers() const { return sparseInitializers_; }
   Value* addInput(std::string name, Type type);
-  void removeInput(Value* v);  // the value stays if it is an initializer or used
+  // With `undo`, what is removed is handed to it instead of destroyed.
+  void removeInput(Value* v,
+                   UndoLog* undo = nullptr);  // the value stays if it is an initializer or used
   Value* addInitializer(std::string name, Tensor t);
   // Turns an existing value (input or fresh) into an initializer, or replaces its data.
   void setInitializer(Value* v, Tensor t);
-  void removeInitializer(Value* v);  // drops the data; removes the value if nothing else holds it
+  // Drops the data; removes the value if nothing else holds it.
+  void removeInitializer(Value* v, UndoLog* undo = nullptr);
   Value* addSparseInitializer(std::string name, SparseTensor t);
   void addOutput(Value* v);
   void setOutput(size_t i, Value* v);
@@ -100,8 +105,9 @@ class Graph {
   // Same, with `numOutputs` outputs named fresh from `nameHint`.
   Node* addNode(std::string opType, std::string domain, const std::vector<Value*>& inputs,
                 size_t numOutputs, Node* before = nullptr, std::string_view nameHint = "");
-  // Removes a node. Its outputs must be unused and not graph outputs.
-  void removeNode(Node* n);
+  // Removes a node. Its outputs must be unused and not graph outputs. With
+  // `undo`, the node and its outputs are handed to it instead of destroyed.
+  void removeNode(Node* n, UndoLog* undo = nullptr);
   void moveBefore(Node* n, Node* pos);  // pos == nullptr: move to the end
   Node* findNode(NodeId id) const;      // this graph only
   // Attaches a subgraph to a node attribute (sets the scope links).
@@ -129,8 +135,9 @@ class Graph {
 
  private:
   friend class Node;
+  friend class UndoLog;
   Value* newValue(std::string name);
-  void eraseValue(Value* v);
+  void eraseValue(Value* v, UndoLog* undo = nullptr);
   Node* newNode(std::string opType, std::string domain, Node* before);
   void cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map) const;
 

@@ -79,6 +79,7 @@ class Node {
 
  private:
   friend class Graph;
+  friend class UndoLog;
   Node() = default;
 
   NodeId id_ = 0;

@@ -65,6 +65,7 @@ class Value {
 
  private:
   friend class Graph;
+  friend class UndoLog;
   friend class Node;
   Value() = default;
 

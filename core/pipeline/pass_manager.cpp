@@ -93,10 +93,17 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   for (auto& h : before_) h(step, model_);
 
-  // The snapshot doubles as the rollback copy; weights are shared, not copied.
-  auto before = std::make_shared<ir::Model>(model_.clone());
+  // A failed pass is rolled back through the undo log (O(edits), no copy of
+  // the model); the copy is made only when the caller keeps snapshots.
+  std::shared_ptr<ir::Model> before;
+  if (options_.keepSnapshots) before = std::make_shared<ir::Model>(model_.clone());
+  if (!knownErrors_) knownErrors_ = verifierErrorSet(model_);
+  const auto opsetsBefore = model_.opsets;
+  const int64_t irVersionBefore = model_.irVersion;
+  ir::UndoLog undo;
   auto t0 = std::chrono::steady_clock::now();
   rewrite::Rewriter rw(model_, step.log, &provenance_, info.id);
+  rw.setUndoLog(&undo);
   passes::PassContext ctx{rw, *opts};
   ctx.evaluator = evaluator_;
   ctx.explain = &step.explain;
@@ -110,17 +117,19 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     status = internalError(info.id + " threw: " + e.what());
   }
   if (status.isOk()) {
-    if (options_.inferShapesAfterEachPass && !step.log.empty()) analysis::inferShapes(model_);
+    if (options_.inferShapesAfterEachPass && !step.log.empty()) {
+      analysis::ShapeInferenceOptions shapeOptions;
+      shapeOptions.undo = &undo;
+      analysis::inferShapes(model_, shapeOptions);
+    }
     // A pass is rolled back only for verifier errors it introduced: an input
     // model that already breaks a schema rule must not make every pass fail.
     // A pass that changed nothing cannot have introduced any.
     if (!step.log.empty()) {
       std::set<std::string> errors = verifierErrorSet(model_);
-      if (!errors.empty()) {
-        const std::set<std::string> known = verifierErrorSet(*before);
-        for (const std::string& e : errors)
-          if (!known.count(e)) step.verifierErrors.push_back(e);
-      }
+      for (const std::string& e : errors)
+        if (!knownErrors_->count(e)) step.verifierErrors.push_back(e);
+      if (step.verifierErrors.empty()) knownErrors_ = std::move(errors);
     }
     if (!step.verifierErrors.empty())
       status = invalidModel(info.id +
@@ -129,7 +138,9 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   step.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (!status.isOk()) {
-    model_ = before->clone();
+    undo.undo();
+    model_.opsets = opsetsBefore;
+    model_.irVersion = irVersionBefore;
     step.rolledBack = true;
     step.error = status.message();
     step.after = step.before;
@@ -138,6 +149,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     for (auto& h : after_) h(step, model_);
     return &timeline_.add(std::move(step));
   }
+  undo.commit();
   step.summary = step.log.summarize();
   step.changed = !step.summary.empty();
   step.after = collectStats(model_);
@@ -152,6 +164,11 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   for (auto& h : after_) h(step, model_);
   return &timeline_.add(std::move(step));
+}
+
+void PassManager::modelChangedOutside() {
+  knownErrors_.reset();
+  standIns_.clear();
 }
 
 Status PassManager::runAll(const std::vector<PassSpec>& specs) {

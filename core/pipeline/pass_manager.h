@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,6 +74,9 @@ class PassManager {
   const Timeline& timeline() const { return timeline_; }
   const rewrite::Provenance& provenance() const { return provenance_; }
   ir::Model& model() { return model_; }
+  // Call after editing the model other than through this manager: forgets what
+  // it carried between steps (the verifier's known errors, the check's stand-ins).
+  void modelChangedOutside();
 
  private:
   ir::Model& model_;
@@ -85,6 +89,9 @@ class PassManager {
   rewrite::Provenance provenance_;
   bool stopped_ = false;
   StandIns standIns_;  // accumulated over the steps, for the numeric check
+  // The verifier's errors in the model as it stands (computed at the first
+  // step), so a pass is blamed only for errors it introduced.
+  std::optional<std::set<std::string>> knownErrors_;
 };
 
 // Fills in declared defaults and rejects unknown option names.

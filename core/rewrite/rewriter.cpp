@@ -20,6 +20,7 @@ ir::Node* Rewriter::addNode(ir::Graph& graph, std::string opType, std::string do
   ir::Graph& g = before ? *before->owner() : graph;
   ir::Node* n = g.addNode(opType, std::move(domain), inputs, numOutputs, before, hint);
   n->setName(uniqueNodeName(g, name.empty() ? g.freshName(hint) : name));
+  if (undo_) undo_->nodeAdded(n);
   record(EditKind::kNodeAdded, n->id(), ownerId(g), -1, "", "", n->opType());
   if (provenance_) {
     std::vector<ir::NodeId> from;
@@ -44,7 +45,7 @@ std::string Rewriter::uniqueNodeName(const ir::Graph& g, std::string wanted) {
 void Rewriter::removeNode(ir::Node* node) {
   ir::Graph* g = node->owner();
   record(EditKind::kNodeRemoved, node->id(), ownerId(*g), -1, "", "", node->opType());
-  g->removeNode(node);
+  g->removeNode(node, undo_);
 }
 
 size_t Rewriter::eraseIfDead(ir::Node* node) {
@@ -75,16 +76,19 @@ void Rewriter::setInput(ir::Node* node, size_t index, ir::Value* value) {
   record(EditKind::kInputRewired, node->id(), ownerId(*node->owner()), static_cast<int>(index),
          old ? old->name() : "", value ? value->name() : "");
   node->setInput(index, value);
+  if (undo_) undo_->inputSet(node, index, old);
 }
 
 void Rewriter::setAttr(ir::Node* node, ir::Attribute attr) {
   record(EditKind::kAttributeChanged, node->id(), ownerId(*node->owner()), -1, "", "", attr.name());
+  if (undo_) undo_->attrAboutToChange(node, attr.name());
   node->setAttr(std::move(attr));
 }
 
 bool Rewriter::removeAttr(ir::Node* node, const std::string& name) {
   if (!node->hasAttr(name)) return false;
   record(EditKind::kAttributeChanged, node->id(), ownerId(*node->owner()), -1, "", "", name);
+  if (undo_) undo_->attrAboutToChange(node, name);
   return node->removeAttr(name);
 }
 
@@ -121,15 +125,16 @@ void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
     ir::Graph& g = *from->owner();
     std::string tmp = g.freshName(keep + "_replaced");
     std::string toOld = to->name();
-    g.renameValue(from, tmp);
-    to->owner()->renameValue(to, keep);
+    if (g.renameValue(from, tmp) && undo_) undo_->renamed(from, keep);
+    if (to->owner()->renameValue(to, keep) && undo_) undo_->renamed(to, toOld);
     record(EditKind::kValueRenamed, to->producer() ? to->producer()->id() : 0,
            ownerId(*to->owner()), -1, toOld, keep);
-    if (!from->type().isUndefined() && to->type().isUndefined()) to->setType(from->type());
+    if (!from->type().isUndefined() && to->type().isUndefined()) setType(to, from->type());
   }
 }
 
 void Rewriter::setType(ir::Value* value, ir::Type type) {
+  if (undo_) undo_->typeSet(value, value->type());
   value->setType(std::move(type));
 }
 
@@ -138,6 +143,7 @@ ir::Value* Rewriter::addInitializer(ir::Graph& graph, const std::string& nameHin
   std::string name = graph.freshName(nameHint.empty() ? "const" : nameHint);
   tensor.setName(name);
   ir::Value* v = graph.addInitializer(name, std::move(tensor));
+  if (undo_) undo_->initializerAdded(v);
   record(EditKind::kInitializerAdded, 0, ownerId(graph), -1, "", name);
   return v;
 }
@@ -145,6 +151,7 @@ ir::Value* Rewriter::addInitializer(ir::Graph& graph, const std::string& nameHin
 void Rewriter::setInitializer(ir::Value* value, ir::Tensor tensor) {
   record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
          value->name());
+  if (undo_) undo_->initializerAboutToChange(value);
   value->owner()->setInitializer(value, std::move(tensor));
 }
 
@@ -153,8 +160,8 @@ void Rewriter::removeInitializer(ir::Value* value) {
     throw std::logic_error("removeInitializer: '" + value->name() + "' is still used");
   record(EditKind::kInitializerRemoved, 0, ownerId(*value->owner()), -1, value->name(), "");
   ir::Graph* g = value->owner();
-  if (value->isGraphInput()) g->removeInput(value);
-  g->removeInitializer(value);
+  if (value->isGraphInput()) g->removeInput(value, undo_);
+  g->removeInitializer(value, undo_);
 }
 
 void Rewriter::freezeInitializer(ir::Value* value) {
@@ -162,7 +169,7 @@ void Rewriter::freezeInitializer(ir::Value* value) {
   record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
          value->name(), "no longer a graph input");
   if (model_.irVersion < 4) model_.irVersion = 4;
-  value->owner()->removeInput(value);
+  value->owner()->removeInput(value, undo_);
 }
 
 void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) {
@@ -171,6 +178,7 @@ void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) 
   record(EditKind::kGraphOutputRewired, 0, ownerId(graph), static_cast<int>(index), old->name(),
          value->name());
   graph.setOutput(index, value);
+  if (undo_) undo_->outputSet(&graph, index, old);
 }
 
 }  // namespace passlab::rewrite

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/ir/model.h"
+#include "core/ir/undo_log.h"
 #include "core/rewrite/edit_log.h"
 #include "core/rewrite/provenance.h"
 
@@ -18,6 +19,10 @@ class Rewriter {
  public:
   Rewriter(ir::Model& model, EditLog& log, Provenance* provenance = nullptr,
            std::string passId = "");
+
+  // With an undo log attached, every edit also records how to reverse it, so
+  // the pass can be rolled back (UndoLog::undo) without a copy of the model.
+  void setUndoLog(ir::UndoLog* undo) { undo_ = undo; }
 
   ir::Model& model() { return model_; }
   const std::string& passId() const { return passId_; }
@@ -74,6 +79,7 @@ class Rewriter {
 
   ir::Model& model_;
   EditLog& log_;
+  ir::UndoLog* undo_ = nullptr;
   std::unordered_map<const ir::Graph*, std::unordered_set<std::string>> nodeNames_;
   Provenance* provenance_;
   std::string passId_;

@@ -2,11 +2,12 @@
 // and 100k nodes (time per node must stay flat: passes are O(N) or O(N log N)),
 // and on ort_gpt2_past (3,069 nodes; target under 0.5 s).
 //
-//   bench_pipeline [CORPUS_DIR]
+//   bench_pipeline [CORPUS_DIR] [--sizes N,N,...]   (default 1000,10000,100000)
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/model_io.h"
@@ -94,8 +95,25 @@ void printYardstick(const ir::Model& m, size_t nodes) {
 }
 
 int main(int argc, char** argv) {
+  std::string corpus = "../shared/corpus";
+  std::vector<size_t> sizes{1000, 10000, 100000};
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--sizes" && i + 1 < argc) {
+      sizes.clear();
+      std::string list = argv[++i];
+      for (size_t pos = 0; pos < list.size();) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string::npos) comma = list.size();
+        sizes.push_back(std::stoul(list.substr(pos, comma - pos)));
+        pos = comma + 1;
+      }
+    } else {
+      corpus = a;
+    }
+  }
   std::printf("%-24s %9s %9s %10s %12s\n", "graph", "nodes", "after", "time ms", "us per node");
-  for (size_t n : {1000, 10000, 100000}) {
+  for (size_t n : sizes) {
     ir::Model m = synthetic(n);
     printYardstick(m, m.graph().nodeCount());
     size_t before = m.graph().nodeCount(), after = 0;
@@ -105,7 +123,6 @@ int main(int argc, char** argv) {
                 before, after, ms, 1000.0 * ms / static_cast<double>(before));
     std::printf("    per pass (ms):%s\n", perPass.c_str());
   }
-  std::string corpus = argc > 1 ? argv[1] : "../shared/corpus";
   std::string gpt2 = corpus + "/models/ort_gpt2_past.onnx";
   if (std::filesystem::exists(gpt2)) {
     auto r = io::loadModel(gpt2);

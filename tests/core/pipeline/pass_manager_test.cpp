@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/analysis/shape_inference.h"
+#include "core/ir/graph_compare.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/recipe.h"
@@ -97,6 +98,32 @@ TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   EXPECT_TRUE((*step)->rolledBack);
   EXPECT_FALSE((*step)->verifierErrors.empty());
   EXPECT_EQ(pm.model().graph().findValue("b")->producer()->input(0)->name(), "a");
+}
+
+// Without snapshots there is no copy of the model: the undo log alone restores
+// it, after several edits and shape inference, to exactly what it was.
+TEST(PassManager, RollbackWithoutSnapshotsRestoresTheModelExactly) {
+  ir::Model m = parse(kModel);
+  analysis::inferShapes(m);
+  ir::Model original = m.clone();
+  PipelineOptions options;
+  options.keepSnapshots = false;
+  PassManager pm(m, options);
+  TestPass breaking([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* relu = g.findValue("b")->producer();
+    ir::Node* sig = ctx.rewriter.addNode(g, "Sigmoid", "", {relu->input(0)}, 1, relu, "", {relu});
+    ctx.rewriter.replaceAllUsesWith(relu->output(0), sig->output(0));
+    ctx.rewriter.removeNode(relu);
+    ctx.rewriter.setInput(sig, 0, g.findValue("c"));  // a cycle: the verifier rejects it
+    return Status::ok();
+  });
+  auto step = pm.run(breaking, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->rolledBack);
+  EXPECT_FALSE((*step)->verifierErrors.empty());
+  EXPECT_EQ(ir::firstDifference(original.graph(), pm.model().graph()), std::nullopt);
+  EXPECT_TRUE(verifierErrorSet(pm.model()).empty());
 }
 
 TEST(PassManager, NumericCheckStopsAtThePassThatChangesOutputsAndNamesTheTensor) {

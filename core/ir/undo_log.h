@@ -1,0 +1,106 @@
+// An undo log for graph edits: how a pass that fails is rolled back without
+// copying the model before every pass.
+//
+// The Rewriter (the only way a pass edits a graph) and shape inference record
+// here the old state of everything they change. Removed nodes and values are not
+// destroyed while a log is attached: they are moved into the log (list splices,
+// so pointers stay valid) and put back exactly where they were by undo().
+// Undo applies the records newest first, so every pointer a record holds is
+// alive again when that record is undone. Keeping the log costs O(1) per edit;
+// a full copy of the model cost O(N) per pass, which made the pipeline's time per
+// node grow with the graph (allocator churn, scattered nodes).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+
+namespace passlab::ir {
+
+class UndoLog {
+ public:
+  UndoLog() = default;
+  UndoLog(const UndoLog&) = delete;
+  UndoLog& operator=(const UndoLog&) = delete;
+  ~UndoLog();
+
+  // ---- records (each called after the edit succeeded, with the old state) ----
+  void nodeAdded(Node* n);
+  void inputSet(Node* n, size_t index, Value* old);
+  // Before the attribute named `name` is replaced or removed (or added, when
+  // the node has none of that name).
+  void attrAboutToChange(Node* n, const std::string& name);
+  void typeSet(Value* v, Type old);
+  void outputSet(Graph* g, size_t index, Value* old);
+  void renamed(Value* v, std::string oldName);
+  void initializerAdded(Value* v);
+  // Before setInitializer(v, ...) changes v's data (or makes v an initializer).
+  void initializerAboutToChange(Value* v);
+
+  // Called by Graph::removeNode / removeInput / removeInitializer when a log is
+  // passed to them: they hand over instead of destroying.
+  void takeNode(Graph* g, Node* n, std::vector<Value*> inputs);
+  void takeValue(Graph* g, Value* v);
+  void inputRemoved(Graph* g, Value* v, size_t index);
+  void initializerRemoved(Graph* g, Value* v, size_t index);
+
+  // Restores the state before the first record and empties the log.
+  void undo();
+  // Frees what was removed and forgets the records (the edits stay).
+  void commit();
+  bool empty() const { return records_.empty(); }
+  size_t size() const { return records_.size(); }
+
+ private:
+  enum class Kind {
+    kNodeAdded,
+    kNodeRemoved,
+    kValueRemoved,
+    kInputSet,
+    kAttr,
+    kType,
+    kOutputSet,
+    kRenamed,
+    kInitializerAdded,
+    kInitializerChanged,
+    kInputRemoved,
+    kInitializerRemoved,
+  };
+  // A read of a value outside a detached subgraph, cut while the subgraph is
+  // held here (it must not count as a use of that value meanwhile).
+  struct OuterRead {
+    Node* node;
+    size_t index;
+    Value* value;
+  };
+  struct Record {
+    Kind kind;
+    Graph* graph = nullptr;
+    Node* node = nullptr;
+    Value* value = nullptr;
+    size_t index = 0;
+    std::string name;
+    std::vector<Value*> values;         // inputs of a removed node
+    std::optional<Attribute> attr;      // the attribute before the change
+    std::vector<OuterRead> outerReads;  // cut reads of held subgraphs
+    std::optional<Type> type;           // old type
+    std::optional<Tensor> tensor;       // old initializer data
+    bool flag = false;                  // kInitializerChanged: was an initializer
+    Graph::NodeList::iterator nodePos;  // where a removed node was (its successor)
+    std::list<std::unique_ptr<Value>>::iterator valuePos;  // where a removed value was
+  };
+
+  static std::vector<OuterRead> cutOuterReads(const std::vector<Graph*>& subgraphs);
+  static void restoreOuterReads(const std::vector<OuterRead>& reads);
+  void undoOne(Record& r);
+
+  std::vector<Record> records_;
+  Graph::NodeList removedNodes_;
+  std::list<std::unique_ptr<Value>> removedValues_;
+};
+
+}  // namespace passlab::ir

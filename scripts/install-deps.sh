@@ -22,8 +22,8 @@ PACKAGES=(
   qt6-tools-dev-tools qt6-l10n-tools qt6-qpa-plugins libgl-dev
   # Qt's own dialogs and buttons in Chinese (qtbase_zh_CN.qm)
   qt6-translations-l10n
-  # tests
-  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # tests (python3: the core message catalog check, scripts/dev/gen_core_messages.py)
+  libgtest-dev libgmock-dev googletest libbenchmark-dev python3
   # GUI tests and screenshots
   xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk libgl1-mesa-dri
 )

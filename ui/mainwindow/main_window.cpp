@@ -29,6 +29,7 @@
 #include "ui/graphview/graph_tabs.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/graphview/search_bar.h"
+#include "ui/i18n/core_text.h"
 #include "ui/mainwindow/language.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/settings_dialog.h"
@@ -696,8 +697,7 @@ bool MainWindow::loadRecipeFrom(const QString& path) {
   auto recipe = pipeline::recipeFromJson(f.readAll().toStdString());
   Status s = recipe ? pipeline_->loadRecipe(*recipe) : Status(recipe.error());
   if (!s) {
-    showError(tr("Cannot load the recipe"),
-              tr("%1: %2").arg(path, QString::fromStdString(s.message())));
+    showError(tr("Cannot load the recipe"), tr("%1: %2").arg(path, trCore(s.message())));
     return false;
   }
   pipelineDock_->raise();

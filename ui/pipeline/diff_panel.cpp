@@ -14,6 +14,7 @@
 #include "ui/graphview/graph_panel.h"
 #include "ui/graphview/graph_scene.h"
 #include "ui/graphview/graph_view.h"
+#include "ui/i18n/core_text.h"
 
 namespace passlab::ui {
 
@@ -112,8 +113,8 @@ void DiffPanel::retranslateUi() {
     return;
   }
   const pipeline::Step& s = step_->step;
-  QString what = s.rolledBack ? tr("rolled back: %1").arg(QString::fromStdString(s.error))
-                 : s.skipped  ? QString::fromStdString(s.note)
+  QString what = s.rolledBack ? tr("rolled back: %1").arg(trCore(s.error))
+                 : s.skipped  ? trCore(s.note)
                  : !s.changed ? tr("no change")
                               : tr("%1 removed, %2 added, %3 rewired, %4 rewritten")
                                     .arg(diff_.removed)

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "ui/i18n/core_text.h"
 #include "ui/pipeline/timeline_model.h"
 
 namespace passlab::ui {
@@ -93,9 +94,8 @@ QString htmlReport(const PipelineSession& session, const QString& modelName) {
   for (size_t k = 0; k < steps.size(); ++k) {
     const pipeline::Step& s = steps[k]->step;
     const bool failed = s.rolledBack || (s.check.ran && !s.check.passed);
-    QString changes = s.rolledBack
-                          ? RunReport::tr("rolled back: %1").arg(QString::fromStdString(s.error))
-                      : s.skipped  ? QString::fromStdString(s.note)
+    QString changes = s.rolledBack ? RunReport::tr("rolled back: %1").arg(trCore(s.error))
+                      : s.skipped  ? trCore(s.note)
                       : !s.changed ? RunReport::tr("no change")
                                    : changesText(s.summary);
     h += QStringLiteral(
@@ -128,10 +128,9 @@ QString htmlReport(const PipelineSession& session, const QString& modelName) {
                       .toHtmlEscaped());
     if (s.check.ran)
       h += QStringLiteral("<p>%1</p>\n")
-               .arg((checkText(s) +
-                     (s.check.detail.empty()
-                          ? QString()
-                          : QStringLiteral(" — ") + QString::fromStdString(s.check.detail)))
+               .arg((checkText(s) + (s.check.detail.empty()
+                                         ? QString()
+                                         : QStringLiteral(" — ") + trCore(s.check.detail)))
                         .toHtmlEscaped());
     // Op counts that changed.
     std::set<std::string> ops;
@@ -202,7 +201,7 @@ QString htmlReport(const PipelineSession& session, const QString& modelName) {
           const ir::Node* n = nodeIn(a.before, node);
           h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>\n")
                    .arg(n ? esc(n->describe()) : QStringLiteral("#%1").arg(node), esc(pattern),
-                        esc(why));
+                        trCore(why).toHtmlEscaped());
         }
       h += QStringLiteral("</table>\n");
       if (shown > kListed)

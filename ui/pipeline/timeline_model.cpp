@@ -1,4 +1,5 @@
 #include "ui/pipeline/timeline_model.h"
+#include "ui/i18n/core_text.h"
 
 #include <QBrush>
 #include <QColor>
@@ -156,15 +157,14 @@ QVariant TimelineModel::stepData(const pipeline::Step& s, int number, int column
     case kNodes:
       return QStringLiteral("%1 → %2").arg(s.before.nodes).arg(s.after.nodes);
     case kChanges:
-      if (s.rolledBack) return tr("rolled back: %1").arg(QString::fromStdString(s.error));
-      if (s.skipped) return QString::fromStdString(s.note);
+      if (s.rolledBack) return tr("rolled back: %1").arg(trCore(s.error));
+      if (s.skipped) return trCore(s.note);
       if (!s.changed) return tr("no change");
       return changesText(s.summary);
     case kTime:
       return tr("%1 ms").arg(s.milliseconds, 0, 'f', 1);
     case kCheck:
-      if (role == Qt::ToolTipRole && s.check.ran)
-        return QString::fromStdString(s.check.detail.empty() ? std::string() : s.check.detail);
+      if (role == Qt::ToolTipRole && s.check.ran) return trCore(s.check.detail);
       return checkText(s);
   }
   return {};

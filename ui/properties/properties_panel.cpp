@@ -19,6 +19,7 @@
 #include "core/support/strings.h"
 #include "ui/document/commands.h"
 #include "ui/document/graph_ref.h"
+#include "ui/i18n/core_text.h"
 #include "ui/properties/attribute_model.h"
 #include "ui/properties/histogram_widget.h"
 #include "ui/properties/port_model.h"
@@ -382,7 +383,7 @@ void PropertiesPanel::showInsights(ir::NodeId id) {
     for (const MatchFailure& f : failures)
       lines << tr("%1 / %2: %3")
                    .arg(QString::fromStdString(f.passId), QString::fromStdString(f.pattern),
-                        QString::fromStdString(f.reason));
+                        trCore(f.reason));
     matchInfo_->setText(lines.join(QLatin1Char('\n')));
   }
 }

@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -15,6 +16,7 @@
 
 #include "core/ir/graph_compare.h"
 #include "core/passes/registry.h"
+#include "core/pipeline/numeric_check.h"
 #include "core/pipeline/recipe.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/document/commands.h"
@@ -129,30 +131,208 @@ class PipelineTest : public QObject {
     Language::apply(QStringLiteral("en"));
   }
 
-  void planComesFromTheRegistry() {
+  void planIsTheLevelsSchedule() {
     Document doc;
     auto* s = new PipelineSession(&doc);
-    QVERIFY(s->plan().size() >= 30);
-    // Grouped by category, every pass once.
-    std::set<std::string> ids;
-    int lastRank = -1;
+    // The default level's rows are core's default schedule: same ids, same
+    // order, same length (its second cleanup round included), all switched on.
+    auto def = passes::passesForLevel("default");
+    QVERIFY(def);
+    std::vector<std::string> rows;
     for (const PlanEntry& e : s->plan()) {
-      QVERIFY2(ids.insert(e.id).second, e.id.c_str());
-      int rank = categoryRank(passes::findPass(e.id)->info().category);
-      QVERIFY(rank >= lastRank);
-      lastRank = rank;
+      rows.push_back(e.id);
+      QVERIFY(e.enabled);
     }
-    QVERIFY(!s->enabledSpecs().empty());
+    QCOMPARE(rows, *def);
+    QCOMPARE(s->enabledSpecs().size(), def->size());
+    // A pass the schedule runs twice has two rows, labelled apart.
+    int second = -1;
+    for (int i = 0; i < static_cast<int>(rows.size()); ++i)
+      if (rows[static_cast<size_t>(i)] == "eliminate_dead_nodes") second = i;
+    QVERIFY(second > 0);
+    QCOMPARE(planRowLabel(s->plan(), second), std::string("eliminate_dead_nodes (2)"));
+    // The panel lists the same rows in the same order, each with its category.
+    PipelinePanel panel(s);
+    QTreeWidget* tree = panel.passTree();
+    QCOMPARE(tree->topLevelItemCount(), static_cast<int>(def->size()));
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+      QTreeWidgetItem* item = tree->topLevelItem(i);
+      QCOMPARE(item->data(0, Qt::UserRole).toString().toStdString(),
+               (*def)[static_cast<size_t>(i)]);
+      QCOMPARE(item->text(0).toStdString(), planRowLabel(s->plan(), i));
+      QVERIFY(!item->text(1).isEmpty());  // the category
+      QCOMPARE(item->childCount(), 0);
+    }
+    // Every level of core, row for row.
+    for (const std::string& level : passes::levelNames()) {
+      QVERIFY(s->applyLevel(level).isOk());
+      std::vector<std::string> got;
+      for (const PlanEntry& e : s->plan()) got.push_back(e.id);
+      auto want = passes::passesForLevel(level);
+      QVERIFY(want);
+      QCOMPARE(got, *want);
+      QCOMPARE(tree->topLevelItemCount(), static_cast<int>(got.size()));
+    }
     QVERIFY(s->applyLevel("basic").isOk());
     QCOMPARE(s->enabledSpecs().size(), size_t{8});
+    QCOMPARE(s->nextRow(), 0);
     QCOMPARE(s->nextPass(), s->enabledSpecs().front().id);
     QVERIFY(!s->applyLevel("no_such_level").isOk());
     // Options are checked against the pass's declared ones.
     QVERIFY(!s->setOption("fold_constants", "no_such_option", "1").isOk());
     s->setEnabled(s->enabledSpecs().front().id, false);
     QCOMPARE(s->enabledSpecs().size(), size_t{7});
+    QCOMPARE(s->nextRow(), 1);
     // Without a model nothing runs.
     QVERIFY(!s->step());
+  }
+
+  void panelRowsSwitchMoveAndTakeOptionsOneByOne() {
+    Document doc;
+    auto* s = new PipelineSession(&doc);
+    pipeline::Recipe r;
+    r.passes = {
+        {"fold_constants", {}, {}}, {"eliminate_identity_ops", {}, {}}, {"fold_constants", {}, {}}};
+    QVERIFY(s->loadRecipe(r).isOk());
+    PipelinePanel panel(s);
+    QTreeWidget* tree = panel.passTree();
+    QCOMPARE(tree->topLevelItemCount(), 3);
+    QCOMPARE(tree->topLevelItem(2)->text(0), QStringLiteral("fold_constants (2)"));
+    // A check box switches its row only.
+    tree->topLevelItem(2)->setCheckState(0, Qt::Unchecked);
+    QVERIFY(s->plan()[0].enabled);
+    QVERIFY(!s->plan()[2].enabled);
+    tree->topLevelItem(2)->setCheckState(0, Qt::Checked);
+    QVERIFY(s->plan()[2].enabled);
+    // Options belong to a row.
+    panel.selectRow(2);
+    QTableWidget* options = panel.optionTable();
+    int budget = -1;
+    for (int i = 0; i < options->rowCount(); ++i)
+      if (options->item(i, 0)->text() == QStringLiteral("size_budget_bytes")) budget = i;
+    QVERIFY(budget >= 0);
+    options->item(budget, 1)->setText(QStringLiteral("8192"));
+    QVERIFY(s->plan()[0].options.empty());
+    QCOMPARE(s->plan()[2].options, (passes::Options{{"size_budget_bytes", std::string("8192")}}));
+    // Moving a row: anywhere, not only within its category.
+    panel.selectRow(1);
+    QVERIFY(panel.downButton()->isEnabled());
+    QTest::mouseClick(panel.downButton(), Qt::LeftButton);
+    QCOMPARE(s->plan()[2].id, std::string("eliminate_identity_ops"));
+    QCOMPARE(tree->topLevelItem(1)->text(0), QStringLiteral("fold_constants (2)"));
+    QCOMPARE(tree->currentItem(), tree->topLevelItem(2));
+    s->movePass(2, 0);
+    QCOMPARE(s->plan()[0].id, std::string("eliminate_identity_ops"));
+    QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("eliminate_identity_ops"));
+    // Rows are added and removed.
+    QVERIFY(s->insertPass(1, "eliminate_dead_nodes").isOk());
+    QCOMPARE(tree->topLevelItemCount(), 4);
+    QCOMPARE(s->plan()[1].id, std::string("eliminate_dead_nodes"));
+    s->removeRow(1);
+    QCOMPARE(tree->topLevelItemCount(), 3);
+    QVERIFY(!s->insertPass(0, "no_such_pass").isOk());
+  }
+
+  void recipeNamingAPassTwiceGivesTwoRowsAndTwoSteps() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    pipeline::Recipe r;
+    r.passes = {{"eliminate_identity_ops", {}, {}},
+                {"fold_constants", {}, {}},
+                {"eliminate_identity_ops", {}, {}}};
+    QVERIFY(s->loadRecipe(r).isOk());
+    // The recipe's exact list.
+    QCOMPARE(s->plan().size(), size_t{3});
+    std::vector<std::string> ids;
+    for (const PlanEntry& e : s->plan()) ids.push_back(e.id);
+    QCOMPARE(ids, (std::vector<std::string>{"eliminate_identity_ops", "fold_constants",
+                                            "eliminate_identity_ops"}));
+    PipelinePanel panel(s);
+    QCOMPARE(panel.passTree()->topLevelItemCount(), 3);
+    QCOMPARE(panel.passTree()->topLevelItem(2)->text(0),
+             QStringLiteral("eliminate_identity_ops (2)"));
+    // Step applies the next row: three Steps, the pass named twice runs twice.
+    for (int row = 0; row < 3; ++row) {
+      QCOMPARE(s->nextRow(), row);
+      QVERIFY(s->step());
+      QVERIFY(waitRun(s));
+      QCOMPARE(s->steps().size(), static_cast<size_t>(row + 1));
+      QCOMPARE(s->steps().back()->step.passId, ids[static_cast<size_t>(row)]);
+      QCOMPARE(s->steps().back()->row, row);
+      QCOMPARE(s->lastRow(), row);
+    }
+    int twice = 0;
+    for (const auto& a : s->steps()) twice += a->step.passId == "eliminate_identity_ops";
+    QCOMPARE(twice, 2);
+    // After the last row, the next round starts at the top; undo gives the row back.
+    QCOMPARE(s->nextRow(), 0);
+    doc.undoStack()->undo();
+    QCOMPARE(s->nextRow(), 2);
+    QCOMPARE(s->lastRow(), 1);
+    // The recipe of the Steps names the pass twice too.
+    doc.undoStack()->redo();
+    pipeline::Recipe back = s->recipe();
+    QCOMPARE(back.passes.size(), size_t{3});
+    QCOMPARE(back.passes[2].id, std::string("eliminate_identity_ops"));
+  }
+
+  // Run All runs what the command line runs: the default level on a demo ends
+  // with the graph core's PassManager makes of it.
+  void runAllEqualsThePassManagerOnTheLevel() {
+    for (const char* name : {"cnn_block", "transformer_block"}) {
+      Document doc;
+      openDemo(doc, QString::fromUtf8(name));
+      auto* s = new PipelineSession(&doc);
+      s->setNumericCheck(false);
+      QVERIFY(s->runAll());
+      QVERIFY(waitRun(s));
+      auto level = passes::passesForLevel("default");
+      QCOMPARE(s->steps().size(), level->size());
+      for (size_t i = 0; i < level->size(); ++i) QCOMPARE(s->steps()[i]->step.passId, (*level)[i]);
+
+      auto model = testing::demo(QString::fromUtf8(name));
+      pipeline::PassManager pm(*model);
+      pipeline::ExecEvaluator evaluator;
+      pm.setEvaluator(&evaluator);
+      std::vector<pipeline::PassSpec> specs;
+      for (const std::string& id : *level) specs.push_back({id, {}, {}});
+      QVERIFY(pm.runAll(specs).isOk());
+      QCOMPARE(doc.model().graph().nodeCountRecursive(), model->graph().nodeCountRecursive());
+      QCOMPARE(pipeline::collectStats(doc.model()).opCounts,
+               pipeline::collectStats(*model).opCounts);
+    }
+  }
+
+  // Step by Step goes on with one PassManager (its stand-ins for replaced
+  // outputs and its provenance) and ends where Run All ends, every check passed.
+  void stepByStepEqualsRunAll() {
+    Document all, byStep;
+    openDemo(all, QStringLiteral("transformer_block"));
+    openDemo(byStep, QStringLiteral("transformer_block"));
+    auto* a = new PipelineSession(&all);
+    auto* b = new PipelineSession(&byStep);
+    QVERIFY(a->runAll());
+    QVERIFY(waitRun(a));
+    const size_t n = b->plan().size();
+    for (size_t i = 0; i < n; ++i) {
+      QVERIFY(b->step());
+      QVERIFY(waitRun(b));
+    }
+    QCOMPARE(b->steps().size(), a->steps().size());
+    for (size_t i = 0; i < n; ++i) {
+      const pipeline::Step& x = a->steps()[i]->step;
+      const pipeline::Step& y = b->steps()[i]->step;
+      QCOMPARE(y.passId, x.passId);
+      QCOMPARE(y.changed, x.changed);
+      QCOMPARE(y.check.ran, x.check.ran);
+      QVERIFY2(y.check.passed, (y.passId + ": " + y.check.detail).c_str());
+      QCOMPARE(y.check.passed, x.check.passed);
+      // Each Step starts from the model the one before left.
+      if (i > 0) QCOMPARE(b->steps()[i]->before, b->steps()[i - 1]->after);
+    }
+    auto diff = ir::firstDifference(all.model().graph(), byStep.model().graph());
+    QVERIFY2(!diff, diff ? diff->c_str() : "");
   }
 
   void stepIsOneUndoCommandAndItsDiffMatchesTheLog() {

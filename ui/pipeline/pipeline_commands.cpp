@@ -2,13 +2,12 @@
 
 namespace passlab::ui {
 
-PassStepCommand::PassStepCommand(PipelineSession* session, AppliedStepPtr step,
-                                 std::string lastRunBefore, std::string lastRunAfter,
-                                 bool deferFirstModel)
+PassStepCommand::PassStepCommand(PipelineSession* session, AppliedStepPtr step, int lastRowBefore,
+                                 int lastRowAfter, bool deferFirstModel)
     : session_(session),
       step_(std::move(step)),
-      lastRunBefore_(std::move(lastRunBefore)),
-      lastRunAfter_(std::move(lastRunAfter)) {
+      lastRowBefore_(lastRowBefore),
+      lastRowAfter_(lastRowAfter) {
   const pipeline::Step& s = step_->step;
   // A Step that changed nothing leaves the model alone.
   changesModel_ = s.changed && !s.rolledBack;
@@ -31,7 +30,7 @@ void PassStepCommand::redo() {
     session_->document()->swapModel(m);
   }
   deferFirst_ = false;
-  session_->appendStep(step_, lastRunAfter_);
+  session_->appendStep(step_, lastRowAfter_);
 }
 
 void PassStepCommand::undo() {
@@ -39,23 +38,23 @@ void PassStepCommand::undo() {
     auto m = std::make_unique<ir::Model>(step_->before->clone());
     session_->document()->swapModel(m);
   }
-  session_->removeLastStep(lastRunBefore_);
+  session_->removeLastStep(lastRowBefore_);
 }
 
 ResetPipelineCommand::ResetPipelineCommand(PipelineSession* session)
-    : session_(session), steps_(session->steps()), lastRun_(session->lastRun()) {
+    : session_(session), steps_(session->steps()), lastRow_(session->lastRow()) {
   if (!steps_.empty()) other_ = std::make_unique<ir::Model>(steps_.front()->before->clone());
   setText(tr("Reset the pipeline (%n step(s))", "", static_cast<int>(steps_.size())));
 }
 
 void ResetPipelineCommand::redo() {
   if (other_) session_->document()->swapModel(other_);
-  session_->setState({}, {});
+  session_->setState({}, -1);
 }
 
 void ResetPipelineCommand::undo() {
   if (other_) session_->document()->swapModel(other_);
-  session_->setState(steps_, lastRun_);
+  session_->setState(steps_, lastRow_);
 }
 
 }  // namespace passlab::ui

@@ -20,12 +20,12 @@ class PassStepCommand : public QUndoCommand {
   Q_DECLARE_TR_FUNCTIONS(PassStepCommand)
 
  public:
-  // `lastRunBefore`/`lastRunAfter`: the session's "last pass run" on either side.
+  // `lastRowBefore`/`lastRowAfter`: the session's last plan row run on either side.
   // `deferFirstModel`: the first redo leaves the model alone because a later
   // command of the same run sets the final one (a run of N Steps swaps the
   // document's model once, not N times).
-  PassStepCommand(PipelineSession* session, AppliedStepPtr step, std::string lastRunBefore,
-                  std::string lastRunAfter, bool deferFirstModel = false);
+  PassStepCommand(PipelineSession* session, AppliedStepPtr step, int lastRowBefore,
+                  int lastRowAfter, bool deferFirstModel = false);
   void redo() override;
   void undo() override;
   const AppliedStepPtr& step() const { return step_; }
@@ -33,7 +33,7 @@ class PassStepCommand : public QUndoCommand {
  private:
   PipelineSession* session_;
   AppliedStepPtr step_;
-  std::string lastRunBefore_, lastRunAfter_;
+  int lastRowBefore_, lastRowAfter_;
   // The document gets a copy of the Step's snapshot (weights shared) when the
   // Step is done or undone; the command itself holds no model.
   bool changesModel_ = false;
@@ -51,7 +51,7 @@ class ResetPipelineCommand : public QUndoCommand {
  private:
   PipelineSession* session_;
   std::vector<AppliedStepPtr> steps_;
-  std::string lastRun_;
+  int lastRow_;
   std::unique_ptr<ir::Model> other_;
 };
 

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -19,6 +20,7 @@
 #include <map>
 
 #include "core/passes/registry.h"
+#include "ui/i18n/core_text.h"
 #include "ui/mainwindow/language.h"
 
 namespace passlab::ui {
@@ -26,6 +28,22 @@ namespace passlab::ui {
 namespace {
 
 constexpr int kIdRole = Qt::UserRole;
+constexpr int kRowRole = Qt::UserRole + 1;
+
+// A light tint per category, readable on light and dark backgrounds.
+QColor categoryTint(passes::Category c) {
+  switch (c) {
+    case passes::Category::kStructural:
+      return QColor(70, 130, 220, 40);
+    case passes::Category::kAlgorithm:
+      return QColor(60, 170, 90, 40);
+    case passes::Category::kReadWrite:
+      return QColor(230, 150, 40, 45);
+    case passes::Category::kPrecision:
+      return QColor(170, 90, 200, 40);
+  }
+  return {};
+}
 
 QString categoryTitle(passes::Category c) {
   switch (c) {
@@ -63,19 +81,18 @@ QString summaryOf(const passes::PassInfo& info) {
 
 }  // namespace
 
-// The pass list: a pass can be dragged to another place within its category.
+// The pass list: one row per run of a pass, in the schedule's order; a row
+// can be dragged to any other place.
 class PassTree : public QTreeWidget {
  public:
   using QTreeWidget::QTreeWidget;
-  std::function<void()> reordered;
+  std::function<void(int from, int to)> reordered;
 
  protected:
   bool validDrop(QDropEvent* e, QTreeWidgetItem** target) const {
     QTreeWidgetItem* dragged = currentItem();
     QTreeWidgetItem* t = itemAt(e->position().toPoint());
-    if (e->source() != this || dragged == nullptr || dragged->parent() == nullptr || t == nullptr ||
-        t == dragged || t->parent() != dragged->parent())
-      return false;
+    if (e->source() != this || dragged == nullptr || t == nullptr || t == dragged) return false;
     *target = t;
     return true;
   }
@@ -95,17 +112,13 @@ class PassTree : public QTreeWidget {
       return;
     }
     QTreeWidgetItem* dragged = currentItem();
-    QTreeWidgetItem* parent = dragged->parent();
-    int to = parent->indexOfChild(target);
+    int to = indexOfTopLevelItem(target);
     if (e->position().y() > visualItemRect(target).center().y()) ++to;
-    int from = parent->indexOfChild(dragged);
+    const int from = indexOfTopLevelItem(dragged);
     if (from < to) --to;
-    parent->takeChild(from);
-    parent->insertChild(to, dragged);
-    setCurrentItem(dragged);
-    e->setDropAction(Qt::IgnoreAction);  // moved here, not by the view
+    e->setDropAction(Qt::IgnoreAction);  // the session moves it; the list is rebuilt
     e->accept();
-    if (reordered) reordered();
+    if (reordered && from != to) reordered(from, to);
   }
 };
 
@@ -114,8 +127,8 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   presetLabel_ = new QLabel(this);
   preset_ = new QComboBox(this);
   tree_ = new PassTree(this);
-  tree_->setColumnCount(2);
-  tree_->setRootIsDecorated(true);
+  tree_->setColumnCount(3);
+  tree_->setRootIsDecorated(false);
   tree_->setUniformRowHeights(true);
   tree_->setSelectionMode(QAbstractItemView::SingleSelection);
   tree_->setDragEnabled(true);
@@ -123,9 +136,16 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   tree_->setDropIndicatorShown(true);
   tree_->setDragDropMode(QAbstractItemView::InternalMove);
   tree_->header()->setStretchLastSection(true);
-  tree_->reordered = [this] { onTreeReordered(); };
+  tree_->reordered = [this](int from, int to) {
+    session_->movePass(from, to);
+    selectRow(to);
+  };
   up_ = new QPushButton(this);
   down_ = new QPushButton(this);
+  add_ = new QPushButton(this);
+  addMenu_ = new QMenu(add_);
+  add_->setMenu(addMenu_);
+  remove_ = new QPushButton(this);
   summary_ = new QLabel(this);
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -162,6 +182,8 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   moveRow->addWidget(up_);
   moveRow->addWidget(down_);
   moveRow->addStretch(1);
+  moveRow->addWidget(add_);
+  moveRow->addWidget(remove_);
   col->addLayout(moveRow);
   col->addWidget(summary_);
   col->addWidget(options_, 1);
@@ -191,6 +213,12 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   connect(options_, &QTableWidget::cellChanged, this, &PipelinePanel::onOptionEdited);
   connect(up_, &QPushButton::clicked, this, [this] { move(-1); });
   connect(down_, &QPushButton::clicked, this, [this] { move(+1); });
+  connect(remove_, &QPushButton::clicked, this, [this] {
+    const int row = currentRow();
+    if (row < 0) return;
+    session_->removeRow(row);
+    selectRow(std::min(row, static_cast<int>(session_->plan().size()) - 1));
+  });
   connect(check_, &QCheckBox::toggled, session_, &PipelineSession::setNumericCheck);
   connect(standardOnly_, &QCheckBox::toggled, session_, &PipelineSession::setStandardOnly);
   connect(step_, &QPushButton::clicked, session_, &PipelineSession::step);
@@ -238,10 +266,37 @@ void PipelinePanel::retranslateUi() {
   preset_->addItem(tr("Choose passes…"), QString());
   preset_->addItem(tr("Basic: structural cleanup"), QStringLiteral("basic"));
   preset_->addItem(tr("Default: cleanup, fusion, substitution"), QStringLiteral("default"));
+  preset_->addItem(tr("Fused: default, then PassLab fused kernels (non-standard)"),
+                   QStringLiteral("fused"));
+  preset_->addItem(tr("ONNX Runtime: default with its contrib fusions (non-standard)"),
+                   QStringLiteral("ort"));
   preset_->addItem(tr("All passes"), QStringLiteral("all"));
-  tree_->setHeaderLabels({tr("Pass"), tr("Kind")});
+  preset_->setToolTip(
+      tr("The list becomes the level's schedule, in the order the command line "
+         "runs it; a pass that runs twice has two rows."));
+  tree_->setHeaderLabels({tr("Pass"), tr("Category"), tr("Kind")});
   up_->setText(tr("Move &Up"));
   down_->setText(tr("Move &Down"));
+  add_->setText(tr("Add Pass"));
+  add_->setToolTip(tr("Insert a run of a pass after the chosen row"));
+  remove_->setText(tr("Remove"));
+  remove_->setToolTip(tr("Take the chosen row out of the list"));
+  addMenu_->clear();
+  for (passes::Category c : {passes::Category::kStructural, passes::Category::kAlgorithm,
+                             passes::Category::kReadWrite, passes::Category::kPrecision}) {
+    QMenu* sub = nullptr;
+    for (const passes::Pass* p : passes::allPasses()) {
+      if (p->info().category != c) continue;
+      if (sub == nullptr) sub = addMenu_->addMenu(categoryTitle(c));
+      const QString id = QString::fromStdString(p->info().id);
+      QAction* a = sub->addAction(id);
+      a->setToolTip(summaryOf(p->info()));
+      connect(a, &QAction::triggered, this, [this, id] {
+        const int row = currentRow() + 1;  // after the chosen row; first without one
+        if (session_->insertPass(row, id.toStdString()).isOk()) selectRow(row);
+      });
+    }
+  }
   options_->setHorizontalHeaderLabels({tr("Option"), tr("Value")});
   check_->setText(tr("Check the outputs numerically after each pass"));
   check_->setToolTip(
@@ -272,43 +327,51 @@ void PipelinePanel::changeEvent(QEvent* event) {
 
 void PipelinePanel::rebuildTree() {
   building_ = true;
-  QString current = currentPassId();
+  const int current = currentRow();
   tree_->clear();
-  std::map<int, QTreeWidgetItem*> groups;
-  for (const PlanEntry& e : session_->plan()) {
+  const std::vector<PlanEntry>& plan = session_->plan();
+  for (int r = 0; r < static_cast<int>(plan.size()); ++r) {
+    const PlanEntry& e = plan[static_cast<size_t>(r)];
     const passes::Pass* pass = passes::findPass(e.id);
     if (pass == nullptr) continue;
     const passes::PassInfo& info = pass->info();
-    int rank = categoryRank(info.category);
-    QTreeWidgetItem*& group = groups[rank];
-    if (group == nullptr) {
-      group = new QTreeWidgetItem(tree_);
-      group->setText(0, categoryTitle(info.category));
-      group->setToolTip(0, categoryHelp(info.category));
-      QFont f = group->font(0);
-      f.setBold(true);
-      group->setFont(0, f);
-      group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
-      group->setExpanded(true);
-    }
-    auto* item = new QTreeWidgetItem(group);
+    auto* item = new QTreeWidgetItem(tree_);
     item->setData(0, kIdRole, QString::fromStdString(info.id));
-    item->setText(0, QString::fromStdString(info.id));
-    item->setText(1, QString::fromStdString(info.kind));
+    item->setData(0, kRowRole, r);
+    item->setText(0, QString::fromStdString(planRowLabel(plan, r)));
+    item->setText(1, categoryTitle(info.category));
+    item->setText(2, QString::fromStdString(info.kind));
     QString tip = summaryOf(info);
     if (info.changesNumerics) tip += QLatin1Char('\n') + tr("May change results in the last bits.");
     if (info.mayEmitNonStandard)
       tip += QLatin1Char('\n') + tr("May emit operators outside standard ONNX.");
-    item->setToolTip(0, tip);
-    item->setToolTip(1, tip);
+    const QBrush tint(categoryTint(info.category));
+    for (int c = 0; c < 3; ++c) {
+      item->setToolTip(c, c == 1 ? categoryHelp(info.category) : tip);
+      item->setBackground(c, tint);
+    }
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable |
                    Qt::ItemIsDragEnabled);
     item->setCheckState(0, e.enabled ? Qt::Checked : Qt::Unchecked);
   }
-  for (int i = 0; i < tree_->topLevelItemCount(); ++i) tree_->topLevelItem(i)->setExpanded(true);
-  tree_->resizeColumnToContents(0);
+  for (int c = 0; c < 2; ++c) tree_->resizeColumnToContents(c);
   building_ = false;
-  if (!current.isEmpty()) selectPass(current);
+  markNextRow();
+  if (current >= 0) selectRow(std::min(current, tree_->topLevelItemCount() - 1));
+}
+
+void PipelinePanel::markNextRow() {
+  const int next = session_->nextRow();
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = tree_->topLevelItem(i);
+    QFont f = item->font(0);
+    if (f.bold() == (i == next)) continue;
+    f.setBold(i == next);
+    const bool was = building_;
+    building_ = true;
+    for (int c = 0; c < 3; ++c) item->setFont(c, f);
+    building_ = was;
+  }
 }
 
 QString PipelinePanel::currentPassId() const {
@@ -316,55 +379,39 @@ QString PipelinePanel::currentPassId() const {
   return item ? item->data(0, kIdRole).toString() : QString();
 }
 
+int PipelinePanel::currentRow() const {
+  QTreeWidgetItem* item = tree_->currentItem();
+  return item ? item->data(0, kRowRole).toInt() : -1;
+}
+
 void PipelinePanel::selectPass(const QString& id) {
-  for (int g = 0; g < tree_->topLevelItemCount(); ++g) {
-    QTreeWidgetItem* group = tree_->topLevelItem(g);
-    for (int i = 0; i < group->childCount(); ++i)
-      if (group->child(i)->data(0, kIdRole).toString() == id) {
-        tree_->setCurrentItem(group->child(i));
-        return;
-      }
-  }
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+    if (tree_->topLevelItem(i)->data(0, kIdRole).toString() == id) {
+      tree_->setCurrentItem(tree_->topLevelItem(i));
+      return;
+    }
+}
+
+void PipelinePanel::selectRow(int row) {
+  if (row >= 0 && row < tree_->topLevelItemCount()) tree_->setCurrentItem(tree_->topLevelItem(row));
 }
 
 void PipelinePanel::onItemChanged(QTreeWidgetItem* item, int column) {
   if (building_ || column != 0) return;
-  QString id = item->data(0, kIdRole).toString();
-  if (id.isEmpty()) return;  // a category: its passes report their own change
+  const int row = item->data(0, kRowRole).toInt();
   building_ = true;
-  session_->setEnabled(id.toStdString(), item->checkState(0) == Qt::Checked);
+  session_->setRowEnabled(row, item->checkState(0) == Qt::Checked);
   building_ = false;
   updateState();
 }
 
-void PipelinePanel::onTreeReordered() {
-  std::vector<PlanEntry> next;
-  for (int g = 0; g < tree_->topLevelItemCount(); ++g) {
-    QTreeWidgetItem* group = tree_->topLevelItem(g);
-    for (int i = 0; i < group->childCount(); ++i) {
-      std::string id = group->child(i)->data(0, kIdRole).toString().toStdString();
-      for (const PlanEntry& e : session_->plan())
-        if (e.id == id) next.push_back(e);
-    }
-  }
-  session_->setPlan(std::move(next));
-}
-
 void PipelinePanel::move(int delta) {
-  QString id = currentPassId();
-  if (id.isEmpty()) return;
-  const auto& plan = session_->plan();
-  for (int i = 0; i < static_cast<int>(plan.size()); ++i)
-    if (plan[static_cast<size_t>(i)].id == id.toStdString()) {
-      int to = i + delta;
-      if (to < 0 || to >= static_cast<int>(plan.size())) return;
-      const passes::Pass* a = passes::findPass(plan[static_cast<size_t>(i)].id);
-      const passes::Pass* b = passes::findPass(plan[static_cast<size_t>(to)].id);
-      if (!a || !b || a->info().category != b->info().category) return;  // stays in its group
-      session_->movePass(i, to);
-      selectPass(id);
-      return;
-    }
+  const int row = currentRow();
+  if (row < 0) return;
+  const int to = row + delta;
+  if (to < 0 || to >= static_cast<int>(session_->plan().size())) return;
+  session_->movePass(row, to);
+  selectRow(to);
 }
 
 void PipelinePanel::showOptions() {
@@ -383,9 +430,10 @@ void PipelinePanel::showOptions() {
           .arg(QString::fromStdString(info.id).toHtmlEscaped(), summaryOf(info).toHtmlEscaped());
   if (info.options.empty()) text += QStringLiteral("<br>") + tr("No options.").toHtmlEscaped();
   summary_->setText(text);
-  const PlanEntry* entry = nullptr;
-  for (const PlanEntry& e : session_->plan())
-    if (e.id == info.id) entry = &e;
+  const int row = currentRow();
+  const PlanEntry* entry = row >= 0 && row < static_cast<int>(session_->plan().size())
+                               ? &session_->plan()[static_cast<size_t>(row)]
+                               : nullptr;
   options_->setRowCount(static_cast<int>(info.options.size()));
   for (int r = 0; r < static_cast<int>(info.options.size()); ++r) {
     const passes::PassOption& o = info.options[static_cast<size_t>(r)];
@@ -409,13 +457,13 @@ void PipelinePanel::showOptions() {
 
 void PipelinePanel::onOptionEdited(int row, int column) {
   if (building_ || column != 1) return;
-  QString id = currentPassId();
+  const int planRow = currentRow();
   QTableWidgetItem* name = options_->item(row, 0);
   QTableWidgetItem* value = options_->item(row, 1);
-  if (id.isEmpty() || !name || !value) return;
-  Status s = session_->setOption(id.toStdString(), name->text().toStdString(),
-                                 value->text().trimmed().toStdString());
-  if (!s) lastMessage_ = QString::fromStdString(s.message());
+  if (planRow < 0 || !name || !value) return;
+  Status s = session_->setRowOption(planRow, name->text().toStdString(),
+                                    value->text().trimmed().toStdString());
+  if (!s) lastMessage_ = trCore(s.message());
   showOptions();
   updateState();
 }
@@ -431,9 +479,16 @@ QString PipelinePanel::statusText() const {
 void PipelinePanel::updateState() {
   const bool running = session_->isRunning();
   const bool hasModel = session_->document()->hasModel();
-  const std::string next = session_->nextPass();
+  const int nextRow = session_->nextRow();
+  const std::string next = planRowLabel(session_->plan(), nextRow);
   step_->setEnabled(!running && hasModel && !next.empty());
   runAll_->setEnabled(!running && hasModel && !next.empty());
+  add_->setEnabled(!running);
+  remove_->setEnabled(!running && currentRow() >= 0);
+  up_->setEnabled(!running && currentRow() > 0);
+  down_->setEnabled(!running && currentRow() >= 0 &&
+                    currentRow() + 1 < static_cast<int>(session_->plan().size()));
+  markNextRow();
   reset_->setEnabled(!running && !session_->steps().empty());
   cancel_->setEnabled(running);
   tree_->setEnabled(!running);
@@ -453,7 +508,10 @@ void PipelinePanel::updateState() {
   clearFilter_->setVisible(!f.empty());
   clearFilter_->setEnabled(!running);
   next_->setText(next.empty() ? tr("No pass is switched on.")
-                              : tr("Next: %1").arg(QString::fromStdString(next)));
+                              : tr("Next: %1 (row %2 of %3)")
+                                    .arg(QString::fromStdString(next))
+                                    .arg(nextRow + 1)
+                                    .arg(session_->plan().size()));
   progress_->setVisible(running);
   if (running) return;
   if (!lastMessage_.isEmpty()) {

@@ -1,7 +1,10 @@
-// The pipeline panel: the registry's passes grouped by category, switched on
-// and off with check boxes, reordered by dragging (within their category) or
-// with Move Up/Down, their options; the numeric check; Step, Run All, Reset
-// and Cancel, with progress while passes run in the background.
+// The pipeline panel: the plan of the session, the ordered schedule of a core
+// level or recipe, one row per run of a pass ("eliminate_dead_nodes (2)" for
+// its second run), each labelled and tinted by its category; rows switched on
+// and off with check boxes, reordered by dragging or with Move Up/Down, added
+// and removed, their options; the numeric check; Step (the next row), Run All
+// (the rows from the next one on, in order), Reset and Cancel, with progress
+// while passes run in the background.
 #pragma once
 
 #include <QWidget>
@@ -11,6 +14,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
@@ -38,8 +42,13 @@ class PipelinePanel : public QWidget {
   QCheckBox* checkBox() const { return check_; }
   QString filterText() const;
   QString statusText() const;
-  // Selects a pass in the list (its options show).
+  // Selects a pass's first row / a row in the list (its options show).
   void selectPass(const QString& id);
+  void selectRow(int row);
+  QPushButton* upButton() const { return up_; }
+  QPushButton* downButton() const { return down_; }
+  QPushButton* addButton() const { return add_; }
+  QPushButton* removeButton() const { return remove_; }
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -49,11 +58,12 @@ class PipelinePanel : public QWidget {
   void rebuildTree();
   void showOptions();
   void updateState();
-  void onTreeReordered();
+  void markNextRow();
   void onItemChanged(QTreeWidgetItem* item, int column);
   void onOptionEdited(int row, int column);
   void move(int delta);
   QString currentPassId() const;
+  int currentRow() const;
 
   PipelineSession* session_;
   QLabel* presetLabel_;
@@ -61,6 +71,9 @@ class PipelinePanel : public QWidget {
   PassTree* tree_;
   QPushButton* up_;
   QPushButton* down_;
+  QPushButton* add_;
+  QMenu* addMenu_;
+  QPushButton* remove_;
   QLabel* summary_;
   QTableWidget* options_;
   QCheckBox* check_;

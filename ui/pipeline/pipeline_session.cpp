@@ -10,20 +10,22 @@
 #include "core/pipeline/numeric_check.h"
 #include "ui/document/graph_ref.h"
 #include "ui/document/node_insights.h"
+#include "ui/i18n/core_text.h"
 #include "ui/pipeline/pipeline_commands.h"
 
 namespace passlab::ui {
 
-namespace {
-
-// Every registry pass once, in registry order, with the "default" level on.
-std::vector<PlanEntry> defaultPlan() {
-  std::vector<PlanEntry> plan;
-  for (const passes::Pass* p : passes::allPasses()) plan.push_back({p->info().id, false, {}});
-  return plan;
-}
-
-}  // namespace
+struct PipelineSession::RunState {
+  ir::Model model;  // what the PassManager edits
+  std::unique_ptr<pipeline::PassManager> pm;
+  pipeline::ExecEvaluator evaluator;
+  std::shared_ptr<pipeline::ExecOutputChecker> checker;  // the one pm checks with, if any
+  bool standardOnly = true;
+  // Valid while the document's undo stack stands at `undoIndex` with `at` (the
+  // last Step's model) on top: then `model` equals the document's model.
+  int undoIndex = -1;
+  std::shared_ptr<const ir::Model> at;
+};
 
 int categoryRank(passes::Category c) {
   switch (c) {
@@ -39,18 +41,15 @@ int categoryRank(passes::Category c) {
   return 4;
 }
 
-std::vector<PlanEntry> groupByCategory(std::vector<PlanEntry> plan) {
-  auto rank = [](const PlanEntry& e) {
-    const passes::Pass* p = passes::findPass(e.id);
-    return p ? categoryRank(p->info().category) : 4;
-  };
-  std::stable_sort(plan.begin(), plan.end(),
-                   [&](const PlanEntry& a, const PlanEntry& b) { return rank(a) < rank(b); });
-  return plan;
+std::string planRowLabel(const std::vector<PlanEntry>& plan, int row) {
+  if (row < 0 || row >= static_cast<int>(plan.size())) return {};
+  const std::string& id = plan[static_cast<size_t>(row)].id;
+  int n = 0;
+  for (int i = 0; i <= row; ++i) n += plan[static_cast<size_t>(i)].id == id;
+  return n == 1 ? id : id + " (" + std::to_string(n) + ")";
 }
 
 PipelineSession::PipelineSession(Document* doc) : QObject(doc), doc_(doc) {
-  plan_ = defaultPlan();
   (void)applyLevel("default");
   connect(doc_, &Document::changed, this, &PipelineSession::onDocumentChanged);
 }
@@ -63,16 +62,27 @@ PipelineSession::~PipelineSession() {
 // ---- the plan ----
 
 void PipelineSession::setPlan(std::vector<PlanEntry> plan) {
-  plan_ = groupByCategory(std::move(plan));
+  plan_ = std::move(plan);
+  lastRow_ = -1;
+  emit planChanged();
+}
+
+void PipelineSession::setRowEnabled(int row, bool enabled) {
+  if (row < 0 || row >= static_cast<int>(plan_.size())) return;
+  PlanEntry& e = plan_[static_cast<size_t>(row)];
+  if (e.enabled == enabled) return;
+  e.enabled = enabled;
   emit planChanged();
 }
 
 void PipelineSession::setEnabled(const std::string& id, bool enabled) {
+  bool changed = false;
   for (PlanEntry& e : plan_)
     if (e.id == id && e.enabled != enabled) {
       e.enabled = enabled;
-      emit planChanged();
+      changed = true;
     }
+  if (changed) emit planChanged();
 }
 
 void PipelineSession::movePass(int from, int to) {
@@ -81,45 +91,88 @@ void PipelineSession::movePass(int from, int to) {
   PlanEntry e = std::move(plan_[static_cast<size_t>(from)]);
   plan_.erase(plan_.begin() + from);
   plan_.insert(plan_.begin() + to, std::move(e));
-  plan_ = groupByCategory(std::move(plan_));  // a pass stays in its category
+  // The row that ran last moves with its pass.
+  if (lastRow_ == from)
+    lastRow_ = to;
+  else if (from < lastRow_ && lastRow_ <= to)
+    --lastRow_;
+  else if (to <= lastRow_ && lastRow_ < from)
+    ++lastRow_;
   emit planChanged();
+}
+
+Status PipelineSession::insertPass(int row, const std::string& id) {
+  if (passes::findPass(id) == nullptr) return invalidArgument("unknown pass '" + id + "'");
+  const int n = static_cast<int>(plan_.size());
+  if (row < 0 || row > n) row = n;
+  plan_.insert(plan_.begin() + row, PlanEntry{id, true, {}});
+  if (lastRow_ >= row) ++lastRow_;
+  emit planChanged();
+  return Status::ok();
+}
+
+void PipelineSession::removeRow(int row) {
+  if (row < 0 || row >= static_cast<int>(plan_.size())) return;
+  plan_.erase(plan_.begin() + row);
+  if (lastRow_ >= row) --lastRow_;  // the row before it counts as the last one run
+  emit planChanged();
+}
+
+namespace {
+
+Status setOptionOf(PlanEntry& e, const std::string& name, const std::string& value) {
+  const passes::Pass* pass = passes::findPass(e.id);
+  if (pass == nullptr) return invalidArgument("unknown pass '" + e.id + "'");
+  passes::Options next = e.options;
+  next.erase(
+      std::remove_if(next.begin(), next.end(), [&](const auto& o) { return o.first == name; }),
+      next.end());
+  if (!value.empty()) next.emplace_back(name, value);
+  auto checked = pipeline::effectiveOptions(*pass, next);  // rejects unknown names
+  if (!checked) return checked.error();
+  e.options = std::move(next);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status PipelineSession::setRowOption(int row, const std::string& name, const std::string& value) {
+  if (row < 0 || row >= static_cast<int>(plan_.size()))
+    return invalidArgument("no row " + std::to_string(row) + " in the plan");
+  PASSLAB_RETURN_IF_ERROR(setOptionOf(plan_[static_cast<size_t>(row)], name, value));
+  emit planChanged();
+  return Status::ok();
 }
 
 Status PipelineSession::setOption(const std::string& id, const std::string& name,
                                   const std::string& value) {
-  const passes::Pass* pass = passes::findPass(id);
-  if (pass == nullptr) return invalidArgument("unknown pass '" + id + "'");
+  if (passes::findPass(id) == nullptr) return invalidArgument("unknown pass '" + id + "'");
+  bool found = false;
   for (PlanEntry& e : plan_) {
     if (e.id != id) continue;
-    passes::Options next = e.options;
-    next.erase(
-        std::remove_if(next.begin(), next.end(), [&](const auto& o) { return o.first == name; }),
-        next.end());
-    if (!value.empty()) next.emplace_back(name, value);
-    auto checked = pipeline::effectiveOptions(*pass, next);  // rejects unknown names
-    if (!checked) return checked.error();
-    e.options = std::move(next);
-    emit planChanged();
-    return Status::ok();
+    PASSLAB_RETURN_IF_ERROR(setOptionOf(e, name, value));
+    found = true;
   }
-  return invalidArgument("pass '" + id + "' is not in the plan");
+  if (!found) return invalidArgument("pass '" + id + "' is not in the plan");
+  emit planChanged();
+  return Status::ok();
 }
 
 Status PipelineSession::applyLevel(const std::string& level) {
   auto ids = passes::passesForLevel(level);
   if (!ids) return ids.error();
   std::vector<PlanEntry> next;
-  std::set<std::string> seen;
-  auto take = [&](const std::string& id, bool enabled) {
-    if (!seen.insert(id).second) return;
-    PlanEntry e{id, enabled, {}};
+  for (const std::string& id : *ids) {
+    PlanEntry e{id, true, {}};
     for (const PlanEntry& old : plan_)
-      if (old.id == id) e.options = old.options;
+      if (old.id == id) {
+        e.options = old.options;
+        break;
+      }
     next.push_back(std::move(e));
-  };
-  for (const std::string& id : *ids) take(id, true);
-  for (const PlanEntry& e : plan_) take(e.id, false);
-  plan_ = groupByCategory(std::move(next));
+  }
+  plan_ = std::move(next);
+  lastRow_ = -1;
   emit planChanged();
   return Status::ok();
 }
@@ -131,17 +184,19 @@ std::vector<pipeline::PassSpec> PipelineSession::enabledSpecs() const {
   return specs;
 }
 
+int PipelineSession::nextRow() const {
+  const int n = static_cast<int>(plan_.size());
+  const int start = lastRow_ >= 0 && lastRow_ < n ? lastRow_ + 1 : 0;
+  for (int i = start; i < n; ++i)
+    if (plan_[static_cast<size_t>(i)].enabled) return i;
+  for (int i = 0; i < start && i < n; ++i)
+    if (plan_[static_cast<size_t>(i)].enabled) return i;
+  return -1;
+}
+
 std::string PipelineSession::nextPass() const {
-  // The first enabled pass after the one that ran last; from the top again
-  // after the end of the plan (another round finds what the first exposed).
-  size_t start = 0;
-  for (size_t i = 0; i < plan_.size(); ++i)
-    if (plan_[i].id == lastRun_) start = i + 1;
-  for (size_t i = start; i < plan_.size(); ++i)
-    if (plan_[i].enabled) return plan_[i].id;
-  for (size_t i = 0; i < start && i < plan_.size(); ++i)
-    if (plan_[i].enabled) return plan_[i].id;
-  return {};
+  const int row = nextRow();
+  return row < 0 ? std::string() : plan_[static_cast<size_t>(row)].id;
 }
 
 void PipelineSession::setNodeFilter(rewrite::NodeFilter filter) {
@@ -156,23 +211,18 @@ void PipelineSession::setNumericCheck(bool on) {
 // ---- running ----
 
 bool PipelineSession::step() {
-  std::string id = nextPass();
-  if (id.empty()) return false;
-  for (const PlanEntry& e : plan_)
-    if (e.id == id) return start({{e.id, e.options, filter_}});
-  return false;
+  const int row = nextRow();
+  if (row < 0) return false;
+  return start({row});
 }
 
 bool PipelineSession::runAll() {
-  std::string first = nextPass();
-  if (first.empty()) return false;
-  std::vector<pipeline::PassSpec> specs;
-  bool on = false;
-  for (const PlanEntry& e : plan_) {
-    if (e.id == first) on = true;
-    if (on && e.enabled) specs.push_back({e.id, e.options, filter_});
-  }
-  return start(std::move(specs));
+  const int first = nextRow();
+  if (first < 0) return false;
+  std::vector<int> rows;
+  for (int i = first; i < static_cast<int>(plan_.size()); ++i)
+    if (plan_[static_cast<size_t>(i)].enabled) rows.push_back(i);
+  return start(std::move(rows));
 }
 
 void PipelineSession::cancel() {
@@ -185,37 +235,53 @@ void PipelineSession::waitForRun() {
   QCoreApplication::sendPostedEvents(this);
 }
 
-bool PipelineSession::start(std::vector<pipeline::PassSpec> specs) {
-  if (running_ || !doc_->hasModel() || specs.empty()) return false;
+bool PipelineSession::start(std::vector<int> rows) {
+  if (running_ || !doc_->hasModel() || rows.empty()) return false;
+  std::vector<pipeline::PassSpec> specs;
+  for (int r : rows) {
+    const PlanEntry& e = plan_[static_cast<size_t>(r)];
+    specs.push_back({e.id, e.options, filter_});
+  }
   running_ = true;
   const int runId = ++runId_;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   pending_.clear();
   undoIndexAtStart_ = doc_->undoStack()->index();
-  lastRunAtStart_ = lastRun_;
+  lastRowAtStart_ = lastRow_;
 
-  // The worker edits its own copy (weights are shared, not copied).
-  auto work = std::make_shared<ir::Model>(doc_->model().clone());
-  rewrite::Provenance provenance =
-      steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
   // The check compares with the model before the first Step.
   std::shared_ptr<pipeline::ExecOutputChecker> checker;
   std::shared_ptr<const ir::Model> original = steps_.empty() ? nullptr : steps_.front()->before;
   if (numericCheck_ && original && original == checkedOriginal_) checker = checker_;
-  pipeline::PipelineOptions po;
-  po.standardOnly = standardOnly_;
-  po.keepSnapshots = true;
-  po.stopOnCheckFailure = true;
+  // The PassManager of the previous Steps goes on while the document holds
+  // the model they left (no undo, edit or other run since); otherwise a new
+  // one starts on a copy of the document's model (weights are shared).
+  std::shared_ptr<RunState> state = runState_;
+  runState_.reset();  // the worker's now; handed back when the run ends well
+  if (!state || steps_.empty() || state->at != steps_.back()->after ||
+      state->undoIndex != undoIndexAtStart_ || state->standardOnly != standardOnly_)
+    state.reset();
+  const bool fresh = !state;
+  if (fresh) {
+    state = std::make_shared<RunState>();
+    state->model = doc_->model().clone();
+    state->standardOnly = standardOnly_;
+  }
+  rewrite::Provenance provenance =
+      steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
   const bool check = numericCheck_;
   const int inputSets = checkInputSets_;
+  const bool standardOnly = standardOnly_;
   auto cancel = cancel_;
   emit runningChanged(true);
   emit progress(0, static_cast<int>(specs.size()), QString::fromStdString(specs.front().id));
 
-  future_ = QtConcurrent::run([this, runId, work, specs = std::move(specs), provenance, checker,
-                               original, po, check, inputSets, cancel]() mutable {
+  future_ = QtConcurrent::run([this, runId, state, fresh, rows = std::move(rows),
+                               specs = std::move(specs), provenance, checker, original, check,
+                               inputSets, standardOnly, cancel]() mutable {
     const int total = static_cast<int>(specs.size());
-    auto current = std::make_shared<const ir::Model>(work->clone());
+    auto current =
+        fresh || !state->at ? std::make_shared<const ir::Model>(state->model.clone()) : state->at;
     if (!original) original = current;
     QString error;
     if (check && !checker) {
@@ -225,14 +291,24 @@ bool PipelineSession::start(std::vector<pipeline::PassSpec> specs) {
       } else {
         error = tr("The numeric check cannot run, so it is off for this "
                    "run: %1")
-                    .arg(QString::fromStdString(created.error().message()));
+                    .arg(trCore(created.error().message()));
       }
     }
-    pipeline::PassManager pm(*work, po);
-    pipeline::ExecEvaluator evaluator;
-    pm.setEvaluator(&evaluator);
-    if (check && checker) pm.setChecker(checker.get());
+    if (fresh) {
+      pipeline::PipelineOptions po;
+      po.standardOnly = standardOnly;
+      // The Steps keep their own copies of the model (below); the PassManager
+      // keeps none, as it lives on across runs.
+      po.keepSnapshots = false;
+      po.stopOnCheckFailure = true;
+      state->pm = std::make_unique<pipeline::PassManager>(state->model, po);
+      state->pm->setEvaluator(&state->evaluator);
+    }
+    pipeline::PassManager& pm = *state->pm;
+    state->checker = check ? checker : nullptr;
+    pm.setChecker(state->checker.get());
     pm.setCancelFlag(cancel.get());
+    bool usable = true;  // the PassManager's model is the last Step's
     for (int i = 0; i < total; ++i) {
       if (cancel->load()) {
         error = tr("Cancelled after %n pass(es)", "", i);
@@ -240,7 +316,7 @@ bool PipelineSession::start(std::vector<pipeline::PassSpec> specs) {
       }
       auto ran = pm.run(specs[static_cast<size_t>(i)]);
       if (!ran) {
-        error = QString::fromStdString(ran.error().message());
+        error = trCore(ran.error().message());
         break;
       }
       const pipeline::Step& s = **ran;
@@ -252,13 +328,16 @@ bool PipelineSession::start(std::vector<pipeline::PassSpec> specs) {
       auto rec = std::make_shared<AppliedStep>();
       rec->step = s;
       rec->before = current;
-      rec->after = s.snapshotAfter && !s.rolledBack ? s.snapshotAfter : current;
+      rec->after = s.changed && !s.rolledBack
+                       ? std::make_shared<const ir::Model>(pm.model().clone())
+                       : current;
       rec->step.snapshotBefore = current;  // the same model, kept once
       rec->step.snapshotAfter = rec->after;
       for (ir::NodeId id : s.summary.added)
         provenance.recordDerived(id, pm.provenance().origins(id), pm.provenance().createdBy(id));
       rec->provenance = provenance;
       rec->filter = specs[static_cast<size_t>(i)].filter;
+      rec->row = rows[static_cast<size_t>(i)];
       current = rec->after;
       QString next =
           i + 1 < total ? QString::fromStdString(specs[static_cast<size_t>(i + 1)].id) : QString();
@@ -268,20 +347,22 @@ bool PipelineSession::start(std::vector<pipeline::PassSpec> specs) {
           Qt::QueuedConnection);
       if (s.rolledBack) {
         error = tr("%1 failed and was rolled back: %2")
-                    .arg(QString::fromStdString(s.passId), QString::fromStdString(s.error));
+                    .arg(QString::fromStdString(s.passId), trCore(s.error));
         break;
       }
       if (s.check.ran && !s.check.passed) {
         error = tr("%1 changed the outputs (%2); the run stopped there")
-                    .arg(QString::fromStdString(s.passId), QString::fromStdString(s.check.detail));
+                    .arg(QString::fromStdString(s.passId), trCore(s.check.detail));
+        usable = false;  // the PassManager stopped
         break;
       }
     }
+    state->at = usable ? current : nullptr;
     auto checkedOriginal = checker ? original : nullptr;
     QMetaObject::invokeMethod(
         this,
-        [this, runId, error, checker, checkedOriginal] {
-          onWorkerDone(runId, error, checker, checkedOriginal);
+        [this, runId, error, checker, checkedOriginal, state] {
+          onWorkerDone(runId, error, checker, checkedOriginal, state);
         },
         Qt::QueuedConnection);
   });
@@ -297,7 +378,8 @@ void PipelineSession::onWorkerStep(int runId, AppliedStepPtr step, int done, int
 
 void PipelineSession::onWorkerDone(int runId, const QString& error,
                                    std::shared_ptr<pipeline::ExecOutputChecker> checker,
-                                   std::shared_ptr<const ir::Model> checkedOriginal) {
+                                   std::shared_ptr<const ir::Model> checkedOriginal,
+                                   std::shared_ptr<RunState> state) {
   if (runId != runId_) return;
   running_ = false;
   cancel_.reset();
@@ -309,12 +391,13 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
     checkedOriginal_ = std::move(checkedOriginal);
   }
   if (!doc_->hasModel() || doc_->undoStack()->index() != undoIndexAtStart_ ||
-      lastRun_ != lastRunAtStart_) {
+      lastRow_ != lastRowAtStart_) {
     // Undo, redo or an edit happened meanwhile: the results belong to a model
     // that is no longer there.
     if (!done.empty())
       message = tr("The model changed while the passes ran; their results were dropped.");
     done.clear();
+    state.reset();
   }
   // One command per Step; the document's model is replaced once, by the last
   // Step that changed it, and the insights are rebuilt once.
@@ -326,10 +409,16 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
   batching_ = true;
   for (int i = 0; i < static_cast<int>(done.size()); ++i) {
     AppliedStepPtr& s = done[static_cast<size_t>(i)];
-    std::string before = lastRun_;
-    doc_->undoStack()->push(new PassStepCommand(this, s, before, s->step.passId, i < lastChange));
+    doc_->undoStack()->push(new PassStepCommand(this, s, lastRow_, s->row, i < lastChange));
   }
   batching_ = false;
+  // The PassManager goes on with the next Step while the stack stays here.
+  if (state && state->at &&
+      (done.empty() ? steps_.empty() || state->at == steps_.back()->after
+                    : state->at == done.back()->after)) {
+    state->undoIndex = doc_->undoStack()->index();
+    runState_ = std::move(state);
+  }
   if (!done.empty()) {
     publishInsights();
     emit stepsChanged();
@@ -368,38 +457,34 @@ pipeline::Recipe PipelineSession::recipe() const {
 Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {
   PASSLAB_RETURN_IF_ERROR(pipeline::validateRecipe(recipe));
   std::vector<PlanEntry> next;
-  std::set<std::string> seen;
-  for (const pipeline::PassSpec& s : recipe.passes)
-    if (seen.insert(s.id).second) next.push_back({s.id, true, s.options});
-  for (const PlanEntry& e : plan_)
-    if (!seen.count(e.id)) next.push_back({e.id, false, e.options});
-  plan_ = groupByCategory(std::move(next));
+  for (const pipeline::PassSpec& s : recipe.passes) next.push_back({s.id, true, s.options});
+  plan_ = std::move(next);
   standardOnly_ = recipe.standardOnly;
   numericCheck_ = recipe.checkInputSets > 0;
   if (recipe.checkInputSets > 0) checkInputSets_ = recipe.checkInputSets;
-  lastRun_.clear();
+  lastRow_ = -1;
   emit planChanged();
   return Status::ok();
 }
 
-void PipelineSession::appendStep(AppliedStepPtr step, std::string lastRun) {
+void PipelineSession::appendStep(AppliedStepPtr step, int lastRow) {
   steps_.push_back(std::move(step));
-  lastRun_ = std::move(lastRun);
+  lastRow_ = lastRow;
   if (batching_) return;  // once at the end of the run
   publishInsights();
   emit stepsChanged();
 }
 
-void PipelineSession::removeLastStep(std::string lastRun) {
+void PipelineSession::removeLastStep(int lastRow) {
   if (!steps_.empty()) steps_.pop_back();
-  lastRun_ = std::move(lastRun);
+  lastRow_ = lastRow;
   publishInsights();
   emit stepsChanged();
 }
 
-void PipelineSession::setState(std::vector<AppliedStepPtr> steps, std::string lastRun) {
+void PipelineSession::setState(std::vector<AppliedStepPtr> steps, int lastRow) {
   steps_ = std::move(steps);
-  lastRun_ = std::move(lastRun);
+  lastRow_ = lastRow;
   publishInsights();
   emit stepsChanged();
 }
@@ -417,7 +502,8 @@ void PipelineSession::onDocumentChanged(const DocumentChange& change) {
     emit runFinished(QString());
   }
   steps_.clear();
-  lastRun_.clear();
+  lastRow_ = -1;
+  runState_.reset();
   filter_ = rewrite::NodeFilter();  // node ids of another model
   emit nodeFilterChanged();
   checker_.reset();

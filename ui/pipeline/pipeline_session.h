@@ -1,6 +1,7 @@
 // The pass pipeline of one document, as the workbench drives it: the plan
-// (passes from the registry, in order, switched on or off, with options), the
-// Steps applied so far, and runs of core/pipeline's PassManager on a worker
+// (the ordered schedule of a level or recipe from core: one row per pass run,
+// a pass that runs twice has two rows; rows switched on or off, with options),
+// the Steps applied so far, and runs of core/pipeline's PassManager on a worker
 // thread with progress and Cancel. Every Step enters the document's undo stack
 // as one command (ui/pipeline/pipeline_commands.h) holding the model before and
 // after it; the session's list of applied Steps follows the undo stack.
@@ -30,7 +31,7 @@ class ExecOutputChecker;
 
 namespace passlab::ui {
 
-// One pass of the plan.
+// One row of the plan: one run of a pass.
 struct PlanEntry {
   std::string id;
   bool enabled = false;
@@ -46,13 +47,18 @@ struct AppliedStep {
   rewrite::Provenance provenance;
   // The nodes the pass was limited to or kept away from (empty: the whole graph).
   rewrite::NodeFilter filter;
+  // The plan row that ran it (-1: unknown).
+  int row = -1;
 };
 using AppliedStepPtr = std::shared_ptr<const AppliedStep>;
 
-// The plan runs category by category (structural cleanup, then algorithmic
-// substitutions, then read/write fusions, then precision), each in its own order.
+// The order of the categories in the pass list (structural cleanup, algorithmic
+// substitutions, read/write fusions, precision); the plan itself keeps the
+// schedule's order.
 int categoryRank(passes::Category c);
-std::vector<PlanEntry> groupByCategory(std::vector<PlanEntry> plan);
+// How the pass list names a row: the pass id, with "(2)", "(3)", ... for its
+// second, third, ... row in the plan ("eliminate_dead_nodes (2)").
+std::string planRowLabel(const std::vector<PlanEntry>& plan, int row);
 
 class PipelineSession : public QObject {
   Q_OBJECT
@@ -67,17 +73,29 @@ class PipelineSession : public QObject {
   // ---- the plan ----
   const std::vector<PlanEntry>& plan() const { return plan_; }
   void setPlan(std::vector<PlanEntry> plan);
+  // Switches one row / every row of a pass on or off.
+  void setRowEnabled(int row, bool enabled);
   void setEnabled(const std::string& id, bool enabled);
-  // Moves the entry at `from` to position `to`.
+  // Moves the row at `from` to position `to`.
   void movePass(int from, int to);
-  // Sets one option; an empty value returns it to its default.
+  // Inserts a row running pass `id` (switched on) at `row` (-1: at the end).
+  Status insertPass(int row, const std::string& id);
+  void removeRow(int row);
+  // Sets one option of one row / of every row of a pass; an empty value returns
+  // it to its default.
+  Status setRowOption(int row, const std::string& name, const std::string& value);
   Status setOption(const std::string& id, const std::string& name, const std::string& value);
-  // Switches on exactly the passes of a registry level ("basic", "default", "all"),
-  // in the level's order (first appearance) within each category, the others off.
+  // The plan becomes the schedule of a core level ("basic", "default", "fused",
+  // "ort", "all"; passes::passesForLevel), row for row, every row switched on;
+  // the options a pass had carry over.
   Status applyLevel(const std::string& level);
-  // The enabled passes in order, as PassManager specs.
+  // The enabled rows in order, as PassManager specs.
   std::vector<pipeline::PassSpec> enabledSpecs() const;
-  // The pass the next Step applies ("" when none is enabled).
+  // The row the next Step applies (-1 when none is switched on): the first
+  // switched-on row after the one that ran last, from the top again after the
+  // end (another round finds what the first one exposed).
+  int nextRow() const;
+  // Its pass ("" when none).
   std::string nextPass() const;
 
   // ---- settings ----
@@ -108,19 +126,18 @@ class PipelineSession : public QObject {
 
   // ---- what has been applied ----
   const std::vector<AppliedStepPtr>& steps() const { return steps_; }
-  // The pass the last applied Step ran ("" before the first).
-  const std::string& lastRun() const { return lastRun_; }
+  // The plan row the last applied Step ran (-1 before the first).
+  int lastRow() const { return lastRow_; }
   // The recipe that reproduces the applied Steps (their passes and options).
   pipeline::Recipe recipe() const;
-  // Loads a recipe's passes into the plan (switched on, with its options, in
-  // its order within each category; a pass named twice runs once); passes it
-  // does not name stay in the plan, switched off.
+  // The plan becomes the recipe's list exactly: one row per entry, in its
+  // order (a pass named twice has two rows), switched on, with its options.
   Status loadRecipe(const pipeline::Recipe& recipe);
 
   // ---- for the undo commands only ----
-  void appendStep(AppliedStepPtr step, std::string lastRun);
-  void removeLastStep(std::string lastRun);
-  void setState(std::vector<AppliedStepPtr> steps, std::string lastRun);
+  void appendStep(AppliedStepPtr step, int lastRow);
+  void removeLastStep(int lastRow);
+  void setState(std::vector<AppliedStepPtr> steps, int lastRow);
 
  signals:
   void planChanged();
@@ -134,10 +151,11 @@ class PipelineSession : public QObject {
 
  private:
   struct RunState;
-  bool start(std::vector<pipeline::PassSpec> specs);
+  bool start(std::vector<int> rows);
   void onWorkerStep(int runId, AppliedStepPtr step, int done, int total, const QString& next);
   void onWorkerDone(int runId, const QString& error, std::shared_ptr<pipeline::ExecOutputChecker>,
-                    std::shared_ptr<const ir::Model> checkedOriginal);
+                    std::shared_ptr<const ir::Model> checkedOriginal,
+                    std::shared_ptr<RunState> state);
   void onDocumentChanged(const DocumentChange& change);
   void publishInsights();
 
@@ -149,7 +167,7 @@ class PipelineSession : public QObject {
   rewrite::NodeFilter filter_;
 
   std::vector<AppliedStepPtr> steps_;
-  std::string lastRun_;
+  int lastRow_ = -1;
 
   // The numeric check's reference: outputs of the model before the first Step.
   std::shared_ptr<pipeline::ExecOutputChecker> checker_;
@@ -162,7 +180,12 @@ class PipelineSession : public QObject {
   std::vector<AppliedStepPtr> pending_;  // finished by the worker, not yet on the undo stack
   int undoIndexAtStart_ = 0;
   bool batching_ = false;  // pushing a run's commands
-  std::string lastRunAtStart_;
+  int lastRowAtStart_ = -1;
+  // One PassManager per document run, kept across Step clicks while the
+  // document holds the model its last Step left: its stand-ins for replaced
+  // outputs (numeric check) and its provenance carry over, so Step by Step
+  // checks what Run All checks. Used by one worker at a time.
+  std::shared_ptr<RunState> runState_;
 };
 
 }  // namespace passlab::ui

@@ -7,9 +7,11 @@
 //          s = s * M                            (optional, a float tensor: Megatron)
 //          s = s + A  or  s - A                 (optional, a float tensor)
 //          s = Where(B, s, f) or Where(B, f, s) (optional, B bool, f a scalar constant)
+//          s = s + A                            (optional, when the Add is outside the Where:
+//                                                GPT-2 with a padding mask)
 //          y = MatMul(Softmax(s, last axis), V)
 // After:   y = ai.passlab.FusedAttention<scale, k_transposed = 1, mask_subtract,
-//                mask_filter_value = f, mask_keep>(Q, Kt, V, M?, A?, B?)
+//                mask_filter_value = f, mask_keep, mask_add_after_bool>(Q, Kt, V, M?, A?, B?)
 //          A Shape of an intermediate score tensor (GPT-2 and Megatron slice their
 //          masks with the scores' length) becomes Concat(Shape(Q)[:-1], Shape(Kt)[-1:]).
 // Algebra: the kernel computes scale * Q·Kt, then the masks in this order, the
@@ -54,6 +56,7 @@ struct Attention {
   ir::Value* mul = nullptr;  // mask_mul
   ir::Value* add = nullptr;  // mask_add
   bool subtract = false;
+  bool addAfterBool = false;  // Where(b, s, f) + A: the Add outside the Where
   ir::Value* cond = nullptr;  // mask_bool
   bool keep = true;
   float filter = -10000.0f;
@@ -133,12 +136,25 @@ ir::Value* stripOperandScale(ir::Value* v, double& scale, std::vector<ir::Node*>
   }
 }
 
-// True when `x` comes from a step of the score chain (the product, a scale or
-// a mask): which operand of a mask's Add or Mul holds the scores.
+// True when `x` may come from a step of the score chain (the product, a scale
+// or a mask, the Where among them): which operand of a mask's Add or Mul
+// holds the scores.
 bool fromProduct(const ir::Value* x) {
   const ir::Node* p = x->producer();
   return p && p->domain().empty() &&
-         (p->opType() == "MatMul" || p->opType() == "Mul" || p->opType() == "Div");
+         (p->opType() == "MatMul" || p->opType() == "Mul" || p->opType() == "Div" ||
+          p->opType() == "Where");
+}
+
+// Which operand of a mask's Add or Mul producing `out` holds the scores: the
+// one from the score chain when only one is; else (both may, as in
+// s + (1 - m) * -10000 or Where(b, s, f) + (1 - m) * -10000) the one of out's
+// shape when only one is; else the first.
+size_t scoresOperand(const ir::Node& n, const ir::Value* out) {
+  const bool pa = fromProduct(n.input(0)), pb = fromProduct(n.input(1));
+  if (pa != pb) return pa ? 0 : 1;
+  const bool a = fusedops::sameShape(n.input(0), out), b = fusedops::sameShape(n.input(1), out);
+  return a != b && b ? 1 : 0;
 }
 
 // Everything from the Softmax input back to the Q·Kt MatMul; false with `why`.
@@ -168,7 +184,10 @@ bool peel(Attention& a, std::string& why) {
       break;
     }
     ir::Value* inner = nullptr;
-    if (op == "Where" && stage <= kWhere && n->inputCount() == 3) {
+    // A Where inside the additive mask (GPT-2 with a padding mask: Where(b, s, f)
+    // + A) is taken when nothing but that Add was peeled.
+    const bool whereInsideAdd = stage == kMul && a.add && !a.cond && !a.mul && a.nodes.size() == 1;
+    if (op == "Where" && (stage <= kWhere || whereInsideAdd) && n->inputCount() == 3) {
       const bool keep = fusion::scalarValue(n->input(2)).has_value();
       const size_t fi = keep ? 2 : 1;
       auto f = fusion::scalarValue(n->input(fi));
@@ -188,12 +207,13 @@ bool peel(Attention& a, std::string& why) {
       a.cond = c;
       a.keep = keep;
       a.filter = static_cast<float>(*f);
+      a.addAfterBool = whereInsideAdd;
       inner = n->input(keep ? 1 : 2);
-      stage = kAdd;
+      stage = whereInsideAdd ? kMul : kAdd;
     } else if ((op == "Add" || op == "Sub") && stage <= kAdd) {
       // The scores are the operand that leads on to the product: for Add
       // either, the one that is not a plain mask (an input or a constant).
-      size_t si = op == "Add" && !fromProduct(n->input(0)) && fromProduct(n->input(1)) ? 1 : 0;
+      size_t si = op == "Add" ? scoresOperand(*n, s) : 0;
       ir::Value* m = n->input(1 - si);
       if (!isF32(m)) {
         why = "the additive mask '" + m->name() + "' is not float32";
@@ -215,7 +235,7 @@ bool peel(Attention& a, std::string& why) {
         inner = n->input(1 - ci);
         stage = kScale;
       } else {
-        size_t si = !fromProduct(n->input(0)) && fromProduct(n->input(1)) ? 1 : 0;
+        size_t si = scoresOperand(*n, s);
         ir::Value* m = n->input(1 - si);
         if (!isF32(m)) {
           why = "the multiplicative mask '" + m->name() + "' is not float32";
@@ -322,6 +342,7 @@ MatchResult fuse(ir::Node& softmax, const MatchContext& c) {
     if (a.cond) {
       rw.setAttr(f, ir::Attribute::makeFloat("mask_filter_value", a.filter));
       if (!a.keep) rw.setAttr(f, ir::Attribute::makeInt("mask_keep", 0));
+      if (a.add && a.addAfterBool) rw.setAttr(f, ir::Attribute::makeInt("mask_add_after_bool", 1));
     }
     // Shape(scores) = Concat(Shape(Q)[:-1], Shape(Kt)[-1:]).
     for (ir::Node* sh : a.shapes) {

@@ -9,12 +9,14 @@
 // of Q, K and V broadcast as MatMul's do. Attributes: scale (default
 // 1/sqrt(H)), k_transposed, mask_subtract (mask_add is subtracted),
 // mask_filter_value (default -10000) and mask_keep (default 1): where
-// mask_bool != mask_keep the score is mask_filter_value; causal: key t is
-// left out of query row s when t > s + T - S.
+// mask_bool != mask_keep the score is mask_filter_value; mask_add_after_bool:
+// mask_add is applied after the bool mask (Where(b, s, f) + a, GPT-2 with a
+// padding mask); causal: key t is left out of query row s when t > s + T - S.
 //
 // Each score is x = scale * q·k, then x *= mask_mul, x +/-= mask_add, the
 // bool mask, in that order (the order of the chain the pass matches: Where
-// outermost), then the softmax over t and the product with V.
+// outermost; with mask_add_after_bool the Add is), then the softmax over t and
+// the product with V.
 //
 // Kernel: the rows of one batch entry go in tiles of up to 16K scores. A tile
 // with enough work runs its two products on oneDNN's sgemm (scale as its
@@ -31,6 +33,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cpu/passlab_fused_math.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -46,6 +49,7 @@ struct AttentionAttrs {
   float filter = -10000.0f;
   bool keep = true;
   bool causal = false;
+  bool addAfterBool = false;  // GPT-2 with a padding mask: Where(b, s, f) + a
 };
 
 // Strides (in elements) of a tensor of dims `d` seen with `rank` dims (left
@@ -85,6 +89,7 @@ class FusedAttentionKernel final : public Kernel {
     a_.filter = n.attrFloat("mask_filter_value", -10000.0f);
     a_.keep = n.attrInt("mask_keep", 1) != 0;
     a_.causal = n.attrInt("causal", 0) != 0;
+    a_.addAfterBool = n.attrInt("mask_add_after_bool", 0) != 0;
   }
 
   Status run(KernelContext& ctx) override {
@@ -199,28 +204,6 @@ class FusedAttentionKernel final : public Kernel {
   AttentionAttrs a_;
 };
 
-// exp(x) for x <= 0 (a shifted softmax row), 0 below -87: Cephes' expf
-// polynomial after the reduction by ln 2, loop-friendly (no calls, no branches).
-inline float expNeg(float x) {
-  const float lo = -87.0f;
-  const bool under = x < lo;
-  x = x < lo ? lo : x;
-  const float n = std::nearbyint(x * 1.44269504088896341f);
-  float r = x - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  float p = 1.9875691500E-4f;
-  p = p * r + 1.3981999507E-3f;
-  p = p * r + 8.3334519073E-3f;
-  p = p * r + 4.1665795894E-2f;
-  p = p * r + 1.6666665459E-1f;
-  p = p * r + 5.0000001201E-1f;
-  p = p * r * r + r + 1.0f;
-  int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float pow2;
-  std::memcpy(&pow2, &bits, sizeof pow2);
-  return under ? 0.0f : p * pow2;
-}
-
 void FusedAttentionKernel::tile(const float* q, const float* k, const float* v, float* y, float* sc,
                                 int64_t rows, int64_t r0, int64_t S, int64_t T, int64_t H,
                                 int64_t Hv, float scale, const Mask* masks, const int64_t* mo,
@@ -258,7 +241,8 @@ void FusedAttentionKernel::tile(const float* q, const float* k, const float* v, 
   for (int64_t r = 0; r < rows; ++r) {
     float* s = sc + r * T;
     const int64_t row = r0 + r;
-    for (size_t m = 0; m < 3; ++m) {
+    const size_t order[2][3] = {{0, 1, 2}, {0, 2, 1}};
+    for (size_t m : order[a_.addAfterBool ? 1 : 0]) {
       if (masks[m].strides.empty()) continue;
       const int64_t rs = masks[m].strides[R - 2], cs = masks[m].strides[R - 1];
       const int64_t base = mo[m] + row * rs;

@@ -110,6 +110,49 @@ main (float[B,2,S,4] q, float[B,2,4,T] kt, float[B,2,T,4] v) => (float[B,2,S,4] 
     y = MatMul(p, v) })");
 }
 
+TEST(FusePasslabAttention, PaddingMaskComputedByAMul) {
+  // ort_gpt2_past_mask_one_layer: s + (1 - m) * -10000 with m [B, 1, 1, T]; both
+  // operands of the Add come from a Mul, the scores are the one of the result's shape.
+  const std::string text =
+      kHeader +
+      R"(main (float[B,2,S,4] q, float[B,2,4,T] kt, float[B,2,T,4] v, float[B,1,1,T] m) => (float[B,2,S,4] y)
+    <float c = {0.5}, float one = {1}, float k = {-10000}> {
+    s0 = MatMul(q, kt)
+    s1 = Mul(s0, c)
+    om = Sub(one, m)
+    km = Mul(om, k)
+    s2 = Add(km, s1)
+    p = Softmax<axis = -1>(s2)
+    y = MatMul(p, v) })";
+  EXPECT_TRUE(runPass(kPass, text).step.changed);
+  expectSameOutputs(kPass, text);
+}
+
+TEST(FusePasslabAttention, Gpt2PaddingMaskAddedAfterTheWhere) {
+  // ort_gpt2_past_mask_one_layer: Where(causal, s / 8, -10000) + (1 - m) * -10000.
+  const std::string text =
+      kHeader +
+      R"(main (float[1,2,3,4] q, float[1,2,4,5] kt, float[1,2,5,4] v, bool[1,1,3,5] b, float[1,1,1,5] m) => (float[1,2,3,4] y)
+    <float c = {2}, float f = {-10000}, float one = {1}, float k = {-10000}> {
+    s0 = MatMul(q, kt)
+    s1 = Div(s0, c)
+    s2 = Where(b, s1, f)
+    om = Sub(one, m)
+    km = Mul(om, k)
+    s3 = Add(s2, km)
+    p = Softmax<axis = -1>(s3)
+    y = MatMul(p, v) })";
+  expectRewrite(
+      kPass, text,
+      kFusedHeader +
+          R"(main (float[1,2,3,4] q, float[1,2,4,5] kt, float[1,2,5,4] v, bool[1,1,3,5] b, float[1,1,1,5] m) => (float[1,2,3,4] y)
+    <float one = {1}, float k = {-10000}> {
+    om = Sub(one, m)
+    km = Mul(om, k)
+    y = ai.passlab.FusedAttention<scale = 0.5, k_transposed = 1, mask_filter_value = -10000.0, mask_add_after_bool = 1>(q, kt, v, , km, b) })");
+  expectSameOutputs(kPass, text);
+}
+
 TEST(FusePasslabAttention, Converges) {
   expectConverges(kPass, kGpt2);
   expectConverges(kPass, kMegatron);

@@ -7,6 +7,11 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
@@ -282,12 +287,35 @@ void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleM
                   // nearest even (as nearbyint, without the call).
                   const float qlo = lo - z - 1.0f, qhi = hi - z + 1.0f;
                   const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
-                  for (int64_t i = 0; i < len; ++i) {
+                  int64_t i = 0;
+#if defined(__SSE2__)
+                  // 16 at a time (the compiler does not vectorize the loop
+                  // below): the same operations, in the same order.
+                  const __m128 vs = _mm_set1_ps(s), vqlo = _mm_set1_ps(qlo),
+                               vqhi = _mm_set1_ps(qhi), vz = _mm_set1_ps(z), vlo = _mm_set1_ps(lo),
+                               vhi = _mm_set1_ps(hi), magic = _mm_set1_ps(12582912.0f);
+                  auto quad = [&](const float* p) {
+                    const __m128 q = _mm_div_ps(_mm_loadu_ps(p), vs);
+                    const __m128 c = _mm_min_ps(_mm_max_ps(q, vqlo), vqhi);
+                    const __m128 r = _mm_sub_ps(_mm_add_ps(c, magic), magic);
+                    __m128 v = _mm_min_ps(_mm_max_ps(_mm_add_ps(r, vz), vlo), vhi);
+                    v = _mm_andnot_ps(_mm_cmpunord_ps(q, q), v);  // NaN -> 0
+                    return _mm_cvttps_epi32(v);
+                  };
+                  for (; i + 16 <= len; i += 16) {
+                    const __m128i a = _mm_packs_epi32(quad(xr + i), quad(xr + i + 4));
+                    const __m128i b = _mm_packs_epi32(quad(xr + i + 8), quad(xr + i + 12));
+                    const __m128i out =
+                        std::is_signed_v<Q> ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b);
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), out);
+                  }
+#endif
+                  for (; i < len; ++i) {
                     const float q = xr[i] / s;
                     const float c = std::min(std::max(q, qlo), qhi);
                     const float r = (c + 12582912.0f) - 12582912.0f;
                     const float v = std::min(std::max(r + z, lo), hi);
-                    yr[i] = q != q ? Q(0) : static_cast<Q>(v);
+                    yr[i] = static_cast<Q>(static_cast<int32_t>(q != q ? 0.0f : v));
                   }
                 }
               });
@@ -352,7 +380,6 @@ class QuantizeLinear final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(ScaleMap map, scaleMap(x, scale, axis_, blockSize_, "y_scale"));
     PASSLAB_RETURN_IF_ERROR(checkZeroPoint(ctx, 2, scale));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, out, x.dims()));
-    if (y->numel() > 0) std::memset(y->mutableRaw(), 0, ir::dtypeStorageBytes(out, y->numel()));
     const Tensor* zp = ctx.has(2) ? &ctx.input(2) : nullptr;
     if (x.dtype() == DataType::kFloat && scale.dtype() == DataType::kFloat &&
         map.kind != ScaleMap::kBlock && (!zp || zp->dtype() == out)) {
@@ -365,6 +392,7 @@ class QuantizeLinear final : public Kernel {
         return Status::ok();
       }
     }
+    if (y->numel() > 0) std::memset(y->mutableRaw(), 0, ir::dtypeStorageBytes(out, y->numel()));
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t s = map.indexOf(i);
       // x / scale in float, as the reference computes it.

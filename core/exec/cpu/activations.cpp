@@ -5,6 +5,10 @@
 #include <numbers>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/families.h"
 
@@ -29,6 +33,20 @@ struct HardSigmoidOp {
     C v = C(alpha) * x + C(beta);
     return v < C(0) ? C(0) : (v > C(1) ? C(1) : v);
   }
+#if defined(__SSE2__)
+  // The same with maxps/minps, operands in the order that matches the ?:
+  // exactly (maxps(0, v) is v for NaN and -0, as `v < 0 ? 0 : v`).
+  void floatN(const float* x, float* y, int64_t n) const {
+    int64_t i = 0;
+    const __m128 a = _mm_set1_ps(alpha), b = _mm_set1_ps(beta), zero = _mm_setzero_ps(),
+                 one = _mm_set1_ps(1.0f);
+    for (; i + 4 <= n; i += 4) {
+      const __m128 v = _mm_add_ps(_mm_mul_ps(a, _mm_loadu_ps(x + i)), b);
+      _mm_storeu_ps(y + i, _mm_min_ps(one, _mm_max_ps(zero, v)));
+    }
+    for (; i < n; ++i) y[i] = (*this)(x[i]);
+  }
+#endif
   float alpha, beta;
 };
 
@@ -41,6 +59,21 @@ struct HardSwishOp {
     v = v < C(0) ? C(0) : (v > C(1) ? C(1) : v);
     return x * v;
   }
+#if defined(__SSE2__)
+  // The same with maxps/minps, operands in the order that matches the ?:
+  // exactly (maxps(0, v) is v for NaN and -0, as `v < 0 ? 0 : v`).
+  void floatN(const float* x, float* y, int64_t n) const {
+    int64_t i = 0;
+    const __m128 six = _mm_set1_ps(6.0f), half = _mm_set1_ps(0.5f), zero = _mm_setzero_ps(),
+                 one = _mm_set1_ps(1.0f);
+    for (; i + 4 <= n; i += 4) {
+      const __m128 xv = _mm_loadu_ps(x + i);
+      const __m128 v = _mm_add_ps(_mm_div_ps(xv, six), half);
+      _mm_storeu_ps(y + i, _mm_mul_ps(xv, _mm_min_ps(one, _mm_max_ps(zero, v))));
+    }
+    for (; i < n; ++i) y[i] = (*this)(x[i]);
+  }
+#endif
 };
 
 // ln(1 + exp(x)) without overflow for large x.
@@ -272,8 +305,7 @@ const KernelDef kRows[] = {
      makeKernel<CheckedUnary<GeluOp>>},
     unaryRow<SwishOp>("Swish", 24, kOpsetMax, "cpu.Swish"),
     unaryRow<ShrinkOp>("Shrink", 9, kOpsetMax, "cpu.Shrink"),
-    {"", "PRelu", 1, kOpsetMax, PRelu::kTypes, 0, Tier::kReference, "cpu.PRelu",
-     makeKernel<PRelu>},
+    {"", "PRelu", 1, kOpsetMax, PRelu::kTypes, 0, Tier::kReference, "cpu.PRelu", makeKernel<PRelu>},
 };
 
 }  // namespace

@@ -10,7 +10,9 @@
 //
 // Functors compute in ComputeT<S> (float for float16/bfloat16). A functor
 // returning bool gives a bool output (comparisons, IsNaN). A functor with
-// attributes has a constructor taking `const KernelBuild&`.
+// attributes has a constructor taking `const KernelBuild&`. A functor may add
+// `void floatN(const float* x, float* y, int64_t n) const`, the same results
+// for float32 in a vector loop.
 #pragma once
 
 #include <algorithm>
@@ -76,6 +78,13 @@ class UnaryKernel final : public Kernel {
             floatToHalfN(buf, &out[i].bits, m);
           }
         });
+        return Status::ok();
+      }
+      if constexpr (std::is_same_v<S, float> && std::is_same_v<Out, float> &&
+                    requires(const Op& op, const float* p, float* q) { op.floatN(p, q, 0); }) {
+        // A vector loop the functor provides (the compiler does not vectorize its ?:).
+        parallelFor(x.numel(), ctx.threads(), kElementwiseGrain,
+                    [&](int64_t b, int64_t e) { op_.floatN(in + b, out + b, e - b); });
         return Status::ok();
       }
       parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {

@@ -27,12 +27,39 @@ std::vector<UndoLog::OuterRead> UndoLog::cutOuterReads(const std::vector<Graph*>
         Value* v = n->inputs()[i];
         if (v && !inside.count(v->owner())) reads.push_back({n.get(), i, v});
       }
-  for (const OuterRead& r : reads) r.node->setInput(r.index, nullptr);
+  for (const Graph* g : inside)
+    for (size_t i = 0; i < g->outputs().size(); ++i) {
+      Value* v = g->outputs()[i];
+      if (v && !inside.count(v->owner())) reads.push_back({nullptr, i, v, const_cast<Graph*>(g)});
+    }
+  for (const OuterRead& r : reads) {
+    if (r.node) {
+      r.node->setInput(r.index, nullptr);
+    } else {
+      auto& of = r.value->outputOf_;
+      auto it = std::find(of.begin(), of.end(), r.graph);
+      if (it != of.end()) of.erase(it);
+    }
+  }
   return reads;
 }
 
 void UndoLog::restoreOuterReads(const std::vector<OuterRead>& reads) {
-  for (const OuterRead& r : reads) r.node->setInput(r.index, r.value);
+  for (const OuterRead& r : reads) {
+    if (r.node)
+      r.node->setInput(r.index, r.value);
+    else
+      r.value->outputOf_.push_back(r.graph);
+  }
+}
+
+void UndoLog::dropOuterOutputs(const std::vector<OuterRead>& reads) {
+  // The outer value may be gone by now; the subgraph must not touch it when freed.
+  for (const OuterRead& r : reads)
+    if (!r.node) {
+      auto& outs = r.graph->outputs_;
+      outs.erase(std::remove(outs.begin(), outs.end(), r.value), outs.end());
+    }
 }
 
 void UndoLog::nodeAdded(Node* n) {
@@ -139,6 +166,7 @@ void UndoLog::undoOne(Record& r) {
       for (size_t i = 0; i < r.values.size(); ++i)
         if (r.values[i]) n->setInput(i, r.values[i]);
       restoreOuterReads(r.outerReads);
+      r.outerReads.clear();  // restored: nothing left to drop on commit
       break;
     }
     case Kind::kValueRemoved: {
@@ -166,6 +194,7 @@ void UndoLog::undoOne(Record& r) {
         attrs.insert(attrs.begin() + static_cast<std::ptrdiff_t>(at), std::move(*r.attr));
       }
       restoreOuterReads(r.outerReads);
+      r.outerReads.clear();  // restored: nothing left to drop on commit
       break;
     }
     case Kind::kType:
@@ -219,6 +248,7 @@ void UndoLog::undo() {
 void UndoLog::commit() {
   // Everything held here was cut from the values it read, so the order in
   // which it is freed does not matter.
+  for (const Record& r : records_) dropOuterOutputs(r.outerReads);
   records_.clear();
   removedValues_.clear();
   removedNodes_.clear();

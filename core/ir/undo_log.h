@@ -71,11 +71,14 @@ class UndoLog {
     kInitializerRemoved,
   };
   // A read of a value outside a detached subgraph, cut while the subgraph is
-  // held here (it must not count as a use of that value meanwhile).
+  // held here (it must not count as a use of that value meanwhile). With
+  // node == nullptr: the subgraph `graph` returns the outer value as an output
+  // (it must not make that value a graph output meanwhile).
   struct OuterRead {
     Node* node;
     size_t index;
     Value* value;
+    Graph* graph = nullptr;
   };
   struct Record {
     Kind kind;
@@ -96,6 +99,8 @@ class UndoLog {
 
   static std::vector<OuterRead> cutOuterReads(const std::vector<Graph*>& subgraphs);
   static void restoreOuterReads(const std::vector<OuterRead>& reads);
+  // Before a held subgraph is freed: its outputs that are outer values go.
+  static void dropOuterOutputs(const std::vector<OuterRead>& reads);
   void undoOne(Record& r);
 
   std::vector<Record> records_;

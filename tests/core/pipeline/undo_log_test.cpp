@@ -148,6 +148,45 @@ TEST(UndoLog, SubgraphOuterReadsAreCutWhileHeld) {
   expectSameModel(original, m, "If restored");
 }
 
+// A branch that returns an outer value directly: while the If is held, that
+// value is no graph output, so its producer can go too; undo and commit both work.
+TEST(UndoLog, SubgraphReturningAnOuterValue) {
+  const char* text = R"(
+    main (bool c, float[2] a) => (float[2] y) {
+      x = Neg(a)
+      y = If <then_branch = g1 () => (float[2] x) { },
+              else_branch = g2 () => (float[2] e) { e = Relu(x) }> (c)
+    }
+  )";
+  for (bool keep : {false, true}) {
+    ir::Model m = parse(text);
+    ir::Model original = m.clone();
+    ir::Graph& g = m.graph();
+    ir::Value* x = g.findValue("x");
+    ASSERT_TRUE(x->isGraphOutput());  // of the then branch
+    ir::Node* ifNode = g.nodes().back().get();
+    rewrite::EditLog log;
+    ir::UndoLog undo;
+    rewrite::Rewriter rw(m, log);
+    rw.setUndoLog(&undo);
+    ir::Node* relu = rw.addNode(g, "Relu", "", {g.inputs()[1]}, 1, nullptr, "", {ifNode});
+    rw.replaceAllUsesWith(ifNode->output(0), relu->output(0));
+    rw.removeNode(ifNode);
+    EXPECT_FALSE(x->isGraphOutput());
+    EXPECT_FALSE(x->hasUses());
+    rw.removeNode(x->producer());  // would throw if the held branch still claimed x
+    if (keep) {
+      undo.commit();
+      EXPECT_EQ(g.nodeCount(), 1u);
+      EXPECT_TRUE(pipeline::verifierErrorSet(m).empty());
+    } else {
+      undo.undo();
+      expectSameModel(original, m, "If returning an outer value restored");
+      EXPECT_TRUE(g.findValue("x")->isGraphOutput());
+    }
+  }
+}
+
 // Runs `pass` on `m` through an undo log, then undoes it: `m` must be what it
 // was. Then runs it for real, so the next pass sees a partly optimized graph.
 // Returns whether the pass changed the model.

@@ -287,16 +287,8 @@ void FusedAttentionKernel::tile(const float* q, const float* k, const float* v, 
     }
     // Keys after `limit` are left out (causal).
     const int64_t limit = a_.causal ? std::clamp<int64_t>(row + T - S + 1, 0, T) : T;
-    float mx = -std::numeric_limits<float>::infinity();
-#pragma omp simd reduction(max : mx)
-    for (int64_t t = 0; t < limit; ++t) mx = std::max(mx, s[t]);
-    float sum = 0.0f;
-#pragma omp simd reduction(+ : sum)
-    for (int64_t t = 0; t < limit; ++t) {
-      const float e = expNeg(s[t] - mx);
-      s[t] = e;
-      sum += e;
-    }
+    const float mx = rowMax(s, limit);
+    const float sum = expShiftSum(s, limit, mx);
     const float inv = limit > 0 ? 1.0f / sum : 0.0f;
 #pragma omp simd
     for (int64_t t = 0; t < limit; ++t) s[t] *= inv;

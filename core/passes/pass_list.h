@@ -41,6 +41,8 @@
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \
   X(makeFusePasslabAttention)            \
+  X(makeFusePasslabLayerNorm)            \
+  X(makeFusePasslabSoftmax)              \
   X(makeFuseOrtLayerNorm)                \
   X(makeFuseOrtSkipLayerNorm)            \
   X(makeFuseOrtEmbedLayerNorm)           \

@@ -1,5 +1,6 @@
 #include "core/passes/registry.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "core/passes/pass_list.h"
@@ -76,8 +77,12 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
                                      const std::vector<std::string>& basic) {
   std::vector<std::string> v = def;
-  for (const char* id : {"fuse_passlab_attention", "fuse_conv_activation", "fuse_gemm_activation",
-                         "fuse_elementwise_chains"})
+  // Layer norms where the ORT level puts its own: before the substitutions
+  // turn their ReduceMeans into GlobalAveragePools.
+  auto ln = std::find(v.begin(), v.end(), "fuse_layer_normalization");
+  v.insert(ln == v.end() ? ln : ln + 1, "fuse_passlab_layer_norm");
+  for (const char* id : {"fuse_passlab_attention", "fuse_passlab_softmax", "fuse_conv_activation",
+                         "fuse_gemm_activation", "fuse_elementwise_chains"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;

@@ -6,6 +6,8 @@
 //   FusedGemm(A, B, C?, Z?)          [..., M, N] (A [..., M, K]; transA only for 2-D A)
 //   FusedElementwise(X...)           the broadcast of all inputs
 //   FusedAttention(Q, K, V, masks)   [batch..., S, Hv]: batch dims of Q, K, V broadcast
+//   FusedLayerNorm(X, Scale, B?, Skip?) -> Y, Sum?   both of X's shape
+//   FusedSoftmax(X, M?)              X's shape
 #include "core/analysis/infer/helpers.h"
 #include "core/analysis/infer/rules.h"
 
@@ -102,6 +104,29 @@ void inferPasslabFusedAttention(InferContext& ctx) {
   dims.push_back((*q)[q->rank() - 2]);
   dims.push_back((*v)[v->rank() - 1]);
   ctx.setOutputShape(0, ir::Shape(dims));
+}
+
+namespace {
+
+// Outputs [0, n) of input 0's type and shape.
+void likeInput0(InferContext& ctx, size_t n) {
+  const ir::Shape* x = ctx.inputShape(0);
+  for (size_t i = 0; i < ctx.outputCount() && i < n; ++i) {
+    if (!ctx.hasOutput(i)) continue;
+    if (ctx.hasInput(0) && ctx.inputElem(0) != ir::DataType::kUndefined)
+      ctx.setOutputElem(i, ctx.inputElem(0));
+    if (x) ctx.setOutputShape(i, *x);
+  }
+}
+
+}  // namespace
+
+void inferPasslabFusedLayerNorm(InferContext& ctx) {
+  likeInput0(ctx, 2);
+}
+
+void inferPasslabFusedSoftmax(InferContext& ctx) {
+  likeInput0(ctx, 1);
 }
 
 }  // namespace passlab::analysis::infer

@@ -163,6 +163,8 @@ const Entry kRules[] = {
   {kPassLab, "FusedConv", inferPasslabFusedConv}, {kPassLab, "FusedGemm", inferPasslabFusedGemm},
   {kPassLab, "FusedElementwise", inferPasslabFusedElementwise},
   {kPassLab, "FusedAttention", inferPasslabFusedAttention},
+  {kPassLab, "FusedLayerNorm", inferPasslabFusedLayerNorm},
+  {kPassLab, "FusedSoftmax", inferPasslabFusedSoftmax},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},
   {kMl, "LinearClassifier", inferClassifier}, {kMl, "SVMClassifier", inferClassifier},

@@ -52,6 +52,8 @@ void inferPasslabFusedConv(InferContext& ctx);
 void inferPasslabFusedGemm(InferContext& ctx);
 void inferPasslabFusedElementwise(InferContext& ctx);
 void inferPasslabFusedAttention(InferContext& ctx);
+void inferPasslabFusedLayerNorm(InferContext& ctx);
+void inferPasslabFusedSoftmax(InferContext& ctx);
 
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);

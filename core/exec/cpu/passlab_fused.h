@@ -6,6 +6,9 @@
 //   FusedElementwise(X...)    Y = a program of elementwise ops, one pass over the data
 //   FusedAttention(Q, K, V, masks...)  Y = Softmax(mask(scale * Q Kᵀ)) V, a tile of scores at a
 //   time
+//   FusedLayerNorm(X, Scale, B?, Skip?) -> Y, Sum?  Y = LayerNorm(X + Skip) * Scale + B, one
+//   pass per row
+//   FusedSoftmax(X, M?)       Y = Softmax(scale * X +/- M) over the last axis, one pass per row
 //
 // This header holds what the FusedConv and FusedGemm kernels share: the
 // activation named by the `activation` / `activation_params` attributes, the
@@ -94,5 +97,9 @@ Expected<std::unique_ptr<Kernel>> makeFusedGemmRef(const KernelBuild& b);  // lo
 Expected<std::unique_ptr<Kernel>> makeFusedElementwise(const KernelBuild& b);
 Expected<std::unique_ptr<Kernel>> makeFusedAttention(
     const KernelBuild& b);  // passlab_fused_attention.cpp
+Expected<std::unique_ptr<Kernel>> makeFusedLayerNorm(
+    const KernelBuild& b);  // passlab_fused_layer_norm.cpp
+Expected<std::unique_ptr<Kernel>> makeFusedSoftmax(
+    const KernelBuild& b);  // passlab_fused_softmax.cpp
 
 }  // namespace passlab::exec::cpu::fused

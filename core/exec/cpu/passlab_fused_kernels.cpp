@@ -184,6 +184,10 @@ const KernelDef kRows[] = {
      "cpu.passlab.FusedElementwise", fused::makeFusedElementwise},
     {kDomain, "FusedAttention", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedAttention", fused::makeFusedAttention},
+    {kDomain, "FusedLayerNorm", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+     "cpu.passlab.FusedLayerNorm", fused::makeFusedLayerNorm},
+    {kDomain, "FusedSoftmax", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+     "cpu.passlab.FusedSoftmax", fused::makeFusedSoftmax},
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
-// ai.passlab FusedConv, FusedGemm, FusedElementwise and FusedAttention: shapes
+// ai.passlab FusedConv, FusedGemm, FusedElementwise, FusedAttention,
+// FusedLayerNorm and FusedSoftmax: shapes
 // and element types (the ops have no schema, so the rules give both), and the
 // output of the `fused` level typed on every value.
 #include <gtest/gtest.h>
@@ -18,14 +19,19 @@ TEST(PasslabFusedInfer, EveryOpGetsShapeAndType) {
   auto r = inferText(std::string(kHeader) + R"(
     main (float[N,3,32,32] x, float[16,3,3,3] w, float[16] b, float[B,S,768] a, float[768,3072] g,
           float[3072] c, float[B,12,S,64] q, float[B,12,64,T] kt, float[B,12,T,64] v,
-          bool[B,1,S,T] m, float[16,1,1] s, float[64,768] gt)
-        => (float y1, float y2, float y3, float y4, float y5, float y6) {
+          bool[B,1,S,T] m, float[16,1,1] s, float[64,768] gt, float[768] ln, float[B,12,S,T] sc,
+          float[B,1,1,T] am)
+        => (float y1, float y2, float y3, float y4, float y5, float y6, float y7, float y8,
+            float y9) {
       y1 = ai.passlab.FusedConv <pads = [1, 1, 1, 1], strides = [2, 2], activation = "Relu"> (x, w, b)
       y2 = ai.passlab.FusedGemm <activation = "Gelu"> (a, g, c)
       y3 = ai.passlab.FusedGemm <transB = 1> (a, gt)
       y4 = ai.passlab.FusedElementwise <ops = ["Mul", "Relu"], operands = [0, 1, -1, 2, -1, -1]> (y1, s)
       y5 = ai.passlab.FusedAttention <scale = 0.125, k_transposed = 1> (q, kt, v, , , m)
       y6 = ai.passlab.FusedAttention (q, v, v)
+      y7 = ai.passlab.FusedLayerNorm <axis = -1, epsilon = 1e-5> (a, ln, ln)
+      y8, sum = ai.passlab.FusedLayerNorm <axis = -1> (a, ln, , a)
+      y9 = ai.passlab.FusedSoftmax <scale = 0.125> (sc, am)
     })");
   EXPECT_TRUE(r.report.failures.empty()) << r.report.failures.front();
   EXPECT_TRUE(r.report.opsWithoutRule.empty()) << r.report.opsWithoutRule.front();
@@ -35,6 +41,10 @@ TEST(PasslabFusedInfer, EveryOpGetsShapeAndType) {
   EXPECT_EQ(r.type("y4"), "float[N,16,16,16]");
   EXPECT_EQ(r.type("y5"), "float[B,12,S,64]");
   EXPECT_EQ(r.type("y6"), "float[B,12,S,64]");
+  EXPECT_EQ(r.type("y7"), "float[B,S,768]");
+  EXPECT_EQ(r.type("y8"), "float[B,S,768]");
+  EXPECT_EQ(r.type("sum"), "float[B,S,768]");
+  EXPECT_EQ(r.type("y9"), "float[B,12,S,T]");
 }
 
 TEST(PasslabFusedInfer, MismatchesFail) {

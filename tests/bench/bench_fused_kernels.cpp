@@ -1,5 +1,5 @@
 // PassLab's fused kernels (ai.passlab FusedConv, FusedGemm, FusedElementwise,
-// FusedAttention)
+// FusedAttention, FusedLayerNorm, FusedSoftmax)
 // against the chains of standard ops they replace, on shapes from the corpus
 // models: the chain is built as the model has it, the fused model is what the
 // fusion pass makes of it (so a case also checks that the pass fires there),
@@ -460,6 +460,86 @@ std::vector<Case> cases() {
   for (auto [S, T] : std::vector<std::array<int64_t, 2>>{{1, 64}, {64, 64}})
     v.push_back({"FusedAttention", attName("megatron masks", 12, S, T, 64),
                  "fuse_passlab_attention", megatronAttention(12, S, T, 64), nullptr});
+  // ---- FusedLayerNorm: GPT-2's layer norm as opset 11 exports it, with the
+  // residual Add before it (its sum read by the next residual Add), and the
+  // standard LayerNormalization kernel (opset 17) against the fused one ----
+  auto layerNorm = [](int64_t S, int64_t D, bool residual, bool node) {
+    return [=](Builder& b) {
+      if (!node) b.model().opsets = {{"", 11}};
+      ir::Value* s = b.input("x", {1, S, D});
+      ir::Value* r = residual ? b.input("r", {1, S, D}) : nullptr;
+      if (residual) s = b.op("Add", {s, r});
+      ir::Value* y;
+      if (node) {
+        y = b.op("LayerNormalization", {s, b.weight({D}), b.weight({D})},
+                 attrs(ir::Attribute::makeFloat("epsilon", 1e-5f)));
+      } else {
+        ir::Value* m = b.op("ReduceMean", {s}, attrs(ints("axes", {-1})));
+        ir::Value* d = b.op("Sub", {s, m});
+        ir::Value* v =
+            b.op("ReduceMean", {b.op("Pow", {d, b.scalar(2.0f)})}, attrs(ints("axes", {-1})));
+        ir::Value* sd = b.op("Sqrt", {b.op("Add", {v, b.scalar(1e-5f)})});
+        ir::Value* n = b.op("Div", {d, sd});
+        y = b.op("Add", {b.op("Mul", {n, b.weight({D})}), b.weight({D})});
+      }
+      b.output(residual ? b.op("Add", {s, y}) : y);
+    };
+  };
+  auto lnName = [](const char* what, int64_t S, int64_t D) {
+    return std::string(what) + " [1," + std::to_string(S) + "," + std::to_string(D) + "]";
+  };
+  for (int64_t S : {1, 8, 64, 128})
+    v.push_back({"FusedLayerNorm", lnName("gpt2 LN opset 11", S, 768), "fuse_passlab_layer_norm",
+                 layerNorm(S, 768, false, false), nullptr});
+  for (int64_t S : {1, 8, 64, 128})
+    v.push_back({"FusedLayerNorm", lnName("gpt2 residual+LN (+Add after)", S, 768),
+                 "fuse_passlab_layer_norm", layerNorm(S, 768, true, false), nullptr});
+  for (int64_t S : {1, 64, 128})
+    v.push_back({"FusedLayerNorm", lnName("LayerNormalization node", S, 768),
+                 "fuse_passlab_layer_norm", layerNorm(S, 768, false, true), nullptr});
+  // ort_gpt2_past's own width (4) and ort_gpt2_megatron's (8).
+  for (auto [S, D] : std::vector<std::array<int64_t, 2>>{{1, 4}, {8, 4}, {1, 8}, {8, 8}, {64, 8}})
+    v.push_back({"FusedLayerNorm", lnName("corpus residual+LN (+Add after)", S, D),
+                 "fuse_passlab_layer_norm", layerNorm(S, D, true, false), nullptr});
+  // ---- FusedSoftmax: scores Softmax(s / 8 + padding mask) outside an attention,
+  // the decomposed form, and a plain Softmax (by hand: the pass leaves it) ----
+  auto softmax = [](Dims d, int form) {  // 0: Div + Add mask, 1: decomposed, 2: plain
+    return [=](Builder& b) {
+      ir::Value* s = b.input("s", d);
+      if (form == 0) {
+        Dims md(d.size(), 1);
+        md[0] = d[0];
+        md.back() = d.back();
+        s = b.op("Add", {b.op("Div", {s, b.scalar(8.0f)}), b.input("m", md)});
+      }
+      if (form == 1) {
+        ir::Value* mx = b.op("ReduceMax", {s}, attrs(ints("axes", {-1})));
+        ir::Value* e = b.op("Exp", {b.op("Sub", {s, mx})});
+        return b.output(b.op("Div", {e, b.op("ReduceSum", {e, b.ints({-1})})}));
+      }
+      b.output(b.op("Softmax", {s}, attrs(ir::Attribute::makeInt("axis", -1))));
+    };
+  };
+  auto plainFused = [](Dims d) {
+    return [=](Builder& b) {
+      b.model().opsets.push_back({"ai.passlab", 1});
+      b.output(b.op("FusedSoftmax", {b.input("s", d)}, {}, "ai.passlab"));
+    };
+  };
+  auto smName = [](const char* what, const Dims& d) {
+    std::string n = std::string(what) + " [";
+    for (size_t i = 0; i < d.size(); ++i) n += (i ? "," : "") + std::to_string(d[i]);
+    return n + "]";
+  };
+  for (Dims d : {Dims{1, 12, 1, 64}, Dims{1, 12, 64, 64}, Dims{1, 12, 128, 128}, Dims{1, 2, 8, 8}})
+    v.push_back({"FusedSoftmax", smName("scores / 8 + mask", d), "fuse_passlab_softmax",
+                 softmax(d, 0), nullptr});
+  for (Dims d : {Dims{1, 12, 64, 64}, Dims{1, 2, 8, 8}})
+    v.push_back(
+        {"FusedSoftmax", smName("decomposed", d), "fuse_passlab_softmax", softmax(d, 1), nullptr});
+  for (Dims d : {Dims{1, 1000}, Dims{1, 12, 64, 64}})
+    v.push_back(
+        {"FusedSoftmax", smName("plain Softmax (by hand)", d), "", softmax(d, 2), plainFused(d)});
   return v;
 }
 

@@ -81,6 +81,7 @@ class CaptureOutput final : public KernelContext {
     return inner_.scratch(dtype, std::move(dims));
   }
   int threads() const override { return inner_.threads(); }
+  bool invariantInput(size_t i) const override { return inner_.invariantInput(i); }
   bool cancelled() const override { return inner_.cancelled(); }
   int64_t maxLoopIterations() const override { return inner_.maxLoopIterations(); }
 

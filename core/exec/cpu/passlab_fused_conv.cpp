@@ -92,7 +92,7 @@ struct Plan {
   bool postAct = false;  // the activation is an eltwise post-op
   bool declined = false;
   memory packedWei;
-  const void* packedFrom = nullptr;
+  bool packedValid = false;  // packedWei holds the current, invariant weights
 };
 
 class FusedConvOneDnn final : public Kernel {
@@ -143,10 +143,13 @@ class FusedConvOneDnn final : public Kernel {
     if (!p.reorderWei) {
       wei = onednn::over(p.userWei, w);
     } else {
-      if (!(w.isReadOnly() && w.raw() == p.packedFrom)) {
+      // The packed copy is kept only for weights that cannot change between
+      // runs (KernelContext::invariantInput), never by buffer address.
+      const bool invariantW = ctx.invariantInput(1);
+      if (!(invariantW && p.packedValid)) {
         memory user = onednn::over(p.userWei, w);
         p.toWei.execute(s, user, p.packedWei);
-        p.packedFrom = w.isReadOnly() ? w.raw() : nullptr;
+        p.packedValid = invariantW;
       }
       wei = p.packedWei;
     }

@@ -186,7 +186,7 @@ class FusedGemmOneDnn final : public Kernel {
     pb.N = s.N;
     pb.hasC = c != nullptr;
     pb.residual = z != nullptr;
-    pb.constWeights = constB_ && b.isReadOnly();
+    pb.constWeights = constB_ && ctx.invariantInput(1);
     pb.threads = ctx.threads();
     if (c && at_.alpha == 1.0f && at_.beta == 1.0f) pb.bias = biasDims(*c, s);
     if (!(pb == problem_) || !built_) build(pb);
@@ -198,10 +198,12 @@ class FusedGemmOneDnn final : public Kernel {
     if (!reorderWei_) {
       wei = onednn::over(userWei_, b);
     } else {
-      if (!(b.isReadOnly() && b.raw() == packedFrom_)) {
+      // Kept only for weights that cannot change between runs, never by address.
+      const bool invariantB = ctx.invariantInput(1);
+      if (!(invariantB && packedValid_)) {
         memory user = onednn::over(userWei_, b);
         toWei_.execute(st, user, packed_);
-        packedFrom_ = b.isReadOnly() ? b.raw() : nullptr;
+        packedValid_ = invariantB;
       }
       wei = packed_;
     }
@@ -301,7 +303,7 @@ class FusedGemmOneDnn final : public Kernel {
           toWei_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei_, eng, weiDesc_));
           packed_ = memory(weiDesc_, eng);
         }
-        packedFrom_ = nullptr;
+        packedValid_ = false;
         ok_ = true;
         return;
       } catch (const dnnl::error&) {
@@ -322,7 +324,7 @@ class FusedGemmOneDnn final : public Kernel {
   bool reorderWei_ = false;
   dnnl::reorder toWei_;
   memory packed_;
-  const void* packedFrom_ = nullptr;
+  bool packedValid_ = false;  // packed_ holds the current, invariant weights
 };
 
 }  // namespace

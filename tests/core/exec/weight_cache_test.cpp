@@ -5,6 +5,7 @@
 // analysis and that a kept weight is never used once the weight changes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -242,6 +243,48 @@ TEST(WeightCache, BatchNormParametersFromInput) {
     s.mutableData<float>()[1] = 2 * k;
     auto y = runY(*ex, {{"x", floats({1, 2, 2}, {1, 2, 3, 4})}, {"s", Value(s)}});
     testutil::expectNear(y, {k, 2 * k, 6 * k + 1, 8 * k + 1});
+  }
+}
+
+// ai.passlab FusedConv (strided, so oneDNN's blocked weights) and FusedGemm
+// keep packed weights by the same rule: a weight fed by the caller and
+// changed in place between runs is read again every run.
+TEST(WeightCache, FusedConvAndGemmInputWeights) {
+  const std::string head = R"(<ir_version: 8, opset_import: ["" : 17, "ai.passlab" : 1]>)";
+  auto conv = make(head + "main (" + kX +
+                   ", float[16,16,1,1] w) => (float[1,16,4,4] y) { y = "
+                   "ai.passlab.FusedConv<kernel_shape = [1, 1], strides = [2, 2], activation = "
+                   "\"Relu\">(x, w) }");
+  auto gemm = make(head +
+                   "main (float[8,16] a, float[16,16] b) => (float[8,16] y) { y = "
+                   "ai.passlab.FusedGemm<activation = \"Relu\">(a, b) }");
+  ASSERT_TRUE(conv && gemm);
+  auto xv = pattern(kC * kH * kH, 0.25f, 1.0f);
+  std::vector<float> xs;  // x[:, :, ::2, ::2]
+  for (int c = 0; c < kC; ++c)
+    for (int i = 0; i < kH; i += 2)
+      for (int j = 0; j < kH; j += 2) xs.push_back(xv[(c * kH + i) * kH + j]);
+  auto av = pattern(8 * 16, 0.5f, 2.0f);
+  Tensor w = Tensor::zeros(ir::DataType::kFloat, kWDims);
+  Tensor b = Tensor::zeros(ir::DataType::kFloat, {16, 16});
+  for (int round = 0; round < 3; ++round) {
+    auto wv = pattern(kC * kC, 0.5f + static_cast<float>(round), static_cast<float>(round));
+    std::copy(wv.begin(), wv.end(), w.mutableData<float>());
+    std::copy(wv.begin(), wv.end(), b.mutableData<float>());
+    std::vector<float> want(static_cast<size_t>(kC * 16), 0.0f);
+    for (int m = 0; m < kC; ++m)
+      for (int c = 0; c < kC; ++c)
+        for (int p = 0; p < 16; ++p) want[m * 16 + p] += wv[m * kC + c] * xs[c * 16 + p];
+    for (float& v : want) v = std::max(v, 0.0f);
+    testutil::expectNear(runY(*conv, {{"x", floats(kXDims, xv)}, {"w", Value(w)}}), want, 1e-3f);
+    std::vector<float> wantG(8 * 16, 0.0f);
+    for (int r = 0; r < 8; ++r)
+      for (int n = 0; n < 16; ++n) {
+        float acc = 0;
+        for (int k = 0; k < 16; ++k) acc += av[r * 16 + k] * wv[k * 16 + n];
+        wantG[r * 16 + n] = std::max(acc, 0.0f);
+      }
+    testutil::expectNear(runY(*gemm, {{"a", floats({8, 16}, av)}, {"b", Value(b)}}), wantG, 1e-3f);
   }
 }
 

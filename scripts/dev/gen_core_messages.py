@@ -5,7 +5,9 @@ core/ is Qt-free and writes its messages in English: near-miss reasons of
 patterns, notes of skipped passes, rollback and numeric-check messages. This
 script scans core/passes, core/rewrite and core/pipeline for the places that
 produce such messages (MatchResult::failure(...), `why = ...`, `return ...`,
-error constructors, ExplainLog notes, Step notes, check details) and turns
+error constructors, ExplainLog notes, Step notes, check details, and the
+kinds of PassInfo, shown in the pass list: the literal after the Category in
+`PassInfo info{"id", Category::kX, "kind", ...}`) and turns
 every string concatenation there into a template: literal parts stay, every
 other operand becomes a numbered placeholder (%1, %2, ...):
 
@@ -312,6 +314,31 @@ def scan_code(toks, out):
         i += 1
 
 
+def scan_pass_kinds(toks, out):
+    """The kinds of PassInfo initializers: {"id", Category::kX, "kind", ...}.
+
+    The pass list shows a pass's kind ("redundant node: inverse pairs") next
+    to its category; the literal right after a Category enumerator is one.
+    """
+    for i in range(len(toks) - 4):
+        if not (
+            toks[i].text == "Category"
+            and toks[i + 1].text == "::"
+            and toks[i + 2].kind == "id"
+            and toks[i + 3].text == ","
+        ):
+            continue
+        j, parts = i + 4, []
+        while j < len(toks) and toks[j].kind == "str":
+            parts.append(toks[j].value)
+            j += 1
+        kind = "".join(parts)
+        if kind and j < len(toks) and toks[j].text in (",", "}", ")"):
+            if re.search(r"%\d", kind):
+                raise SystemExit(f"a pass kind contains %<digit>: {kind!r}")
+            out.add(kind)
+
+
 def collect(root):
     out = set()
     for d in SCAN_DIRS:
@@ -320,7 +347,10 @@ def collect(root):
                 if not f.endswith((".cpp", ".h")):
                     continue
                 with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
-                    scan_code(tokenize(fh.read()), out)
+                    toks = tokenize(fh.read())
+                scan_code(toks, out)
+                if d == "core/passes":
+                    scan_pass_kinds(toks, out)
     return sorted(out)
 
 

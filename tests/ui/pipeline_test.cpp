@@ -4,6 +4,7 @@
 // recipe and report export, Save As after a run and reload; the main window's
 // pipeline panel, Step view and properties end to end.
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -265,8 +266,9 @@ class PipelineTest : public QObject {
     int twice = 0;
     for (const auto& a : s->steps()) twice += a->step.passId == "eliminate_identity_ops";
     QCOMPARE(twice, 2);
-    // After the last row, the next round starts at the top; undo gives the row back.
-    QCOMPARE(s->nextRow(), 0);
+    // After the last row the plan is complete; undo gives the row back.
+    QCOMPARE(s->nextRow(), -1);
+    QVERIFY(s->planComplete());
     doc.undoStack()->undo();
     QCOMPARE(s->nextRow(), 2);
     QCOMPARE(s->lastRow(), 1);
@@ -275,6 +277,106 @@ class PipelineTest : public QObject {
     pipeline::Recipe back = s->recipe();
     QCOMPARE(back.passes.size(), size_t{3});
     QCOMPARE(back.passes[2].id, std::string("eliminate_identity_ops"));
+  }
+
+  // Every row of the default level applied Step by Step: the plan is complete,
+  // the panel says so, no row is marked next, Step and Run All are off; undo
+  // gives the last row back, Reset starts the plan again.
+  void steppingThroughEveryRowCompletesThePlan() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(false);
+    PipelinePanel panel(s);
+    const int rows = static_cast<int>(s->plan().size());
+    QVERIFY(rows > 10);
+    QCOMPARE(panel.nextText(), QStringLiteral("Next: %1 (row 1 of %2)")
+                                   .arg(QString::fromStdString(s->plan()[0].id))
+                                   .arg(rows));
+    QVERIFY(!s->planComplete());
+    for (int row = 0; row < rows; ++row) {
+      QCOMPARE(s->nextRow(), row);
+      QVERIFY(panel.stepButton()->isEnabled());
+      QTest::mouseClick(panel.stepButton(), Qt::LeftButton);
+      QVERIFY(waitRun(s));
+    }
+    QCOMPARE(s->steps().size(), static_cast<size_t>(rows));
+    QCOMPARE(s->lastRow(), rows - 1);
+    QCOMPARE(s->nextRow(), -1);
+    QCOMPARE(s->nextPass(), std::string());
+    QVERIFY(s->planComplete());
+    QCOMPARE(panel.nextText(), QStringLiteral("Done: all %1 row(s) applied.").arg(rows));
+    QVERIFY(!panel.stepButton()->isEnabled());
+    QVERIFY(!panel.runAllButton()->isEnabled());
+    for (int i = 0; i < panel.passTree()->topLevelItemCount(); ++i)
+      QVERIFY(!panel.passTree()->topLevelItem(i)->font(0).bold());
+    QVERIFY(!s->step());
+    QVERIFY(!s->runAll());
+    // Undo gives the last row back.
+    doc.undoStack()->undo();
+    QCOMPARE(s->nextRow(), rows - 1);
+    QVERIFY(!s->planComplete());
+    QVERIFY(panel.nextText().startsWith(QStringLiteral("Next: ")));
+    QVERIFY(panel.stepButton()->isEnabled());
+    QVERIFY(panel.passTree()->topLevelItem(rows - 1)->font(0).bold());
+    doc.undoStack()->redo();
+    QVERIFY(s->planComplete());
+    QVERIFY(!panel.stepButton()->isEnabled());
+    // A row added at the end is next; switched off, the plan is complete again.
+    QVERIFY(s->insertPass(-1, "eliminate_dead_nodes").isOk());
+    QCOMPARE(s->nextRow(), rows);
+    QVERIFY(panel.stepButton()->isEnabled());
+    s->setRowEnabled(rows, false);
+    QVERIFY(s->planComplete());
+    s->removeRow(rows);
+    // Reset starts the plan again from the top.
+    s->reset();
+    QCOMPARE(s->nextRow(), 0);
+    QVERIFY(!s->planComplete());
+    QVERIFY(panel.stepButton()->isEnabled());
+    QVERIFY(panel.passTree()->topLevelItem(0)->font(0).bold());
+  }
+
+  // What `passlab --run all` (scripts/screenshots.sh) does: the window's
+  // session runs all rows after the model is laid out; the panel and the
+  // Pipeline menu then show the plan complete.
+  void runAllInTheWindowCompletesThePlan() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openFile(QStringLiteral(":/demos/cnn_block.txt"), QStringLiteral("cnn_block"));
+    QVERIFY(opened.wait(30000));
+    PipelineSession* s = w.pipeline();
+    PipelinePanel* panel = w.pipelinePanel();
+    s->setNumericCheck(false);
+    const int rows = static_cast<int>(s->plan().size());
+    QVERIFY(panel->nextText().startsWith(QStringLiteral("Next: ")));
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    QCOMPARE(s->steps().size(), static_cast<size_t>(rows));
+    QCOMPARE(s->nextRow(), -1);
+    QVERIFY(s->planComplete());
+    QCOMPARE(panel->nextText(), QStringLiteral("Done: all %1 row(s) applied.").arg(rows));
+    QCOMPARE(panel->statusText(), QStringLiteral("%1 step(s) applied.").arg(rows));
+    QVERIFY(!panel->stepButton()->isEnabled());
+    QVERIFY(!panel->runAllButton()->isEnabled());
+    QVERIFY(panel->resetButton()->isEnabled());
+    for (int i = 0; i < panel->passTree()->topLevelItemCount(); ++i)
+      QVERIFY(!panel->passTree()->topLevelItem(i)->font(0).bold());
+    // The Pipeline menu's Step and Run All (F10, Ctrl+R) are off too.
+    int stepActions = 0;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(Qt::Key_F10) ||
+          a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_R)) {
+        ++stepActions;
+        QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+      }
+    QCOMPARE(stepActions, 2);
+    // The window shows the newest Step that changed something: its layout ends first.
+    QTRY_VERIFY_WITH_TIMEOUT(w.diffPanel()->step() != nullptr, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !w.diffPanel()->isLayoutRunning() && !w.graphTabs()->mainPanel()->isLayoutRunning(), 30000);
   }
 
   // Run All runs what the command line runs: the default level on a demo ends
@@ -730,9 +832,24 @@ class PipelineTest : public QObject {
     PipelinePanel* panel = w.pipelinePanel();
     QCOMPARE(panel->stepButton()->text(), QStringLiteral("单步(&S)"));
     QVERIFY(panel->passTree()->headerItem()->text(0) == QStringLiteral("优化遍"));
+    // The Kind column speaks Chinese too (core's kinds, via trCore).
+    QVERIFY(panel->passTree()->topLevelItemCount() > 0);
+    for (int i = 0; i < panel->passTree()->topLevelItemCount(); ++i) {
+      QTreeWidgetItem* item = panel->passTree()->topLevelItem(i);
+      const passes::Pass* p =
+          passes::findPass(item->data(0, Qt::UserRole).toString().toStdString());
+      QVERIFY(p);
+      QVERIFY2(item->text(2) != QString::fromStdString(p->info().kind), qPrintable(item->text(2)));
+      QCOMPARE(item->text(2), QCoreApplication::translate("core", p->info().kind.c_str()));
+    }
     Language::apply(QStringLiteral("en"));  // widgets retranslate on the LanguageChange event
     QTRY_COMPARE(panel->stepButton()->text(), QStringLiteral("&Step"));
     QCOMPARE(panel->passTree()->headerItem()->text(0), QStringLiteral("Pass"));
+    const passes::Pass* first = passes::findPass(
+        panel->passTree()->topLevelItem(0)->data(0, Qt::UserRole).toString().toStdString());
+    QVERIFY(first);
+    QCOMPARE(panel->passTree()->topLevelItem(0)->text(2),
+             QString::fromStdString(first->info().kind));
   }
 };
 

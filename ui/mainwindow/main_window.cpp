@@ -138,6 +138,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       }
   });
   connect(pipeline_, &PipelineSession::nodeFilterChanged, this, &MainWindow::updateActions);
+  connect(pipeline_, &PipelineSession::planChanged, this, &MainWindow::updateActions);
   connect(pipeline_, &PipelineSession::stepsChanged, this, [this] {
     // A Step undone (or reset) is no longer shown.
     const auto& steps = pipeline_->steps();
@@ -397,8 +398,9 @@ void MainWindow::updateActions() {
     a->setEnabled(has);
   const bool running = pipeline_->isRunning();
   const bool applied = !pipeline_->steps().empty();
-  stepAction_->setEnabled(has && !running);
-  runAllAction_->setEnabled(has && !running);
+  const bool rowLeft = pipeline_->nextRow() >= 0;
+  stepAction_->setEnabled(has && !running && rowLeft);
+  runAllAction_->setEnabled(has && !running && rowLeft);
   cancelRunAction_->setEnabled(running);
   resetAction_->setEnabled(applied && !running);
   loadRecipeAction_->setEnabled(!running);

@@ -340,7 +340,7 @@ void PipelinePanel::rebuildTree() {
     item->setData(0, kRowRole, r);
     item->setText(0, QString::fromStdString(planRowLabel(plan, r)));
     item->setText(1, categoryTitle(info.category));
-    item->setText(2, QString::fromStdString(info.kind));
+    item->setText(2, trCore(info.kind));
     QString tip = summaryOf(info);
     if (info.changesNumerics) tip += QLatin1Char('\n') + tr("May change results in the last bits.");
     if (info.mayEmitNonStandard)
@@ -476,6 +476,10 @@ QString PipelinePanel::statusText() const {
   return status_->text();
 }
 
+QString PipelinePanel::nextText() const {
+  return next_->text();
+}
+
 void PipelinePanel::updateState() {
   const bool running = session_->isRunning();
   const bool hasModel = session_->document()->hasModel();
@@ -507,11 +511,14 @@ void PipelinePanel::updateState() {
   filter_->setVisible(!f.empty());
   clearFilter_->setVisible(!f.empty());
   clearFilter_->setEnabled(!running);
-  next_->setText(next.empty() ? tr("No pass is switched on.")
-                              : tr("Next: %1 (row %2 of %3)")
-                                    .arg(QString::fromStdString(next))
-                                    .arg(nextRow + 1)
-                                    .arg(session_->plan().size()));
+  const int rows = static_cast<int>(session_->plan().size());
+  if (!next.empty())
+    next_->setText(
+        tr("Next: %1 (row %2 of %3)").arg(QString::fromStdString(next)).arg(nextRow + 1).arg(rows));
+  else if (session_->planComplete())
+    next_->setText(tr("Done: all %n row(s) applied.", "", rows));
+  else
+    next_->setText(tr("No pass is switched on."));
   progress_->setVisible(running);
   if (running) return;
   if (!lastMessage_.isEmpty()) {

@@ -42,6 +42,8 @@ class PipelinePanel : public QWidget {
   QCheckBox* checkBox() const { return check_; }
   QString filterText() const;
   QString statusText() const;
+  // "Next: <pass> (row r of n)", "Done: all n rows applied." or "No pass is switched on."
+  QString nextText() const;
   // Selects a pass's first row / a row in the list (its options show).
   void selectPass(const QString& id);
   void selectRow(int row);

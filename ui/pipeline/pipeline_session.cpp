@@ -186,12 +186,17 @@ std::vector<pipeline::PassSpec> PipelineSession::enabledSpecs() const {
 
 int PipelineSession::nextRow() const {
   const int n = static_cast<int>(plan_.size());
-  const int start = lastRow_ >= 0 && lastRow_ < n ? lastRow_ + 1 : 0;
+  const int start = lastRow_ >= 0 ? lastRow_ + 1 : 0;
   for (int i = start; i < n; ++i)
     if (plan_[static_cast<size_t>(i)].enabled) return i;
-  for (int i = 0; i < start && i < n; ++i)
-    if (plan_[static_cast<size_t>(i)].enabled) return i;
   return -1;
+}
+
+bool PipelineSession::planComplete() const {
+  if (lastRow_ < 0 || nextRow() >= 0) return false;
+  for (const PlanEntry& e : plan_)
+    if (e.enabled) return true;
+  return false;
 }
 
 std::string PipelineSession::nextPass() const {

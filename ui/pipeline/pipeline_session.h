@@ -91,10 +91,12 @@ class PipelineSession : public QObject {
   Status applyLevel(const std::string& level);
   // The enabled rows in order, as PassManager specs.
   std::vector<pipeline::PassSpec> enabledSpecs() const;
-  // The row the next Step applies (-1 when none is switched on): the first
-  // switched-on row after the one that ran last, from the top again after the
-  // end (another round finds what the first one exposed).
+  // The row the next Step applies: the first switched-on row after the one
+  // that ran last (from the top before the first Step); -1 when none is left
+  // (none is switched on, or the plan is complete: Reset starts it again).
   int nextRow() const;
+  // Steps have run and no switched-on row is left after the last one run.
+  bool planComplete() const;
   // Its pass ("" when none).
   std::string nextPass() const;
 

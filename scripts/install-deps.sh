@@ -26,6 +26,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev python3
   # GUI tests and screenshots
   xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk libgl1-mesa-dri
+  # memory checks of the GUI (ctest ui_close_window_memcheck)
+  valgrind
 )
 
 missing=()

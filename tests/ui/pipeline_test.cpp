@@ -379,6 +379,25 @@ class PipelineTest : public QObject {
         !w.diffPanel()->isLayoutRunning() && !w.graphTabs()->mainPanel()->isLayoutRunning(), 30000);
   }
 
+  // Closing the window while the graph panels are still laying out the last
+  // Step: the panels' `destroyed` handlers once ran after the window's members
+  // were gone (a use after free valgrind showed, and a heap corruption crash).
+  void closingTheWindowWhileLayingOutIsSafe() {
+    for (int wait : {0, 5, 50}) {
+      auto* w = new MainWindow;
+      w->resize(1400, 900);
+      w->show();
+      QSignalSpy opened(w, &MainWindow::modelOpened);
+      w->openFile(QStringLiteral(":/demos/cnn_block.txt"), QStringLiteral("cnn_block"));
+      QVERIFY(opened.wait(30000));
+      w->pipeline()->setNumericCheck(false);
+      QVERIFY(w->pipeline()->runAll());
+      QVERIFY(waitRun(w->pipeline()));
+      QTest::qWait(wait);
+      delete w;
+    }
+  }
+
   // Run All runs what the command line runs: the default level on a demo ends
   // with the graph core's PassManager makes of it.
   void runAllEqualsThePassManagerOnTheLevel() {

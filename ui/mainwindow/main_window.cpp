@@ -159,6 +159,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
   ++loadGeneration_;  // a load still running is ignored
+  // The graph panels are child widgets, destroyed by ~QWidget after this
+  // window's members are gone: their `destroyed` handlers (which update
+  // layoutTasks_ and tasks_) must not run then.
+  for (GraphPanel* panel : findChildren<GraphPanel*>()) panel->disconnect(this);
 }
 
 // ---- construction ----

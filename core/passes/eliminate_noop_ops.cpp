@@ -80,6 +80,22 @@ bool reduceAxesIsInput(const std::string& op, int64_t opset) {
   return opset >= (op == "ReduceSum" ? 13 : 18);
 }
 
+// A recurrent op's initial state that is 0 everywhere: a constant of zeros,
+// or ConstantOfShape whose value is 0 (or absent: the default is 0).
+bool isZeroState(const ir::Value* v) {
+  if (!v) return false;
+  if (rewrite::isConstantFilledWith(v, 0.0)) return true;
+  const ir::Node* p = v->producer();
+  if (!p || !p->domain().empty() || p->opType() != "ConstantOfShape") return false;
+  const ir::Attribute* value = p->attr("value");
+  if (!value) return true;
+  if (value->type() != ir::AttrType::kTensor) return false;
+  const ir::Tensor& t = value->t;
+  if (t.numel() != 1 || t.bytes().size() < t.expectedBytes() || ir::dtypeBits(t.dtype()) < 8)
+    return false;
+  return t.valueAsDouble(0) == 0.0;
+}
+
 Rules rules() {
   Rules r;
   // Transpose(x, perm = [0, 1, ..., n-1]) -> x   (no perm reverses the axes: identity for rank <=
@@ -354,6 +370,29 @@ Rules rules() {
             return MatchResult::failure("spatial dim " + std::to_string(i) + " is " + d.toString());
         }
         return forwardValue(n, n.input(0));
+      });
+  // LSTM/GRU/RNN(..., initial_h = 0, initial_c = 0) -> the same op without them
+  // (the spec's default state is 0; exact). The zeros are constants or a
+  // ConstantOfShape of value 0; the node stays, the inputs are dropped and
+  // their producers go if nothing else reads them.
+  row(r, "rnn_zero_initial_state", "LSTM/GRU/RNN(initial state = 0) -> without it",
+      {"LSTM", "GRU", "RNN"}, [](ir::Node& n, const MatchContext&) {
+        std::vector<size_t> zero;
+        const size_t last = n.opType() == "LSTM" ? 6 : 5;
+        for (size_t i = 5; i <= last; ++i)
+          if (isZeroState(n.input(i))) zero.push_back(i);
+        if (zero.empty()) return MatchResult::failure("no initial state is a constant 0");
+        return MatchResult::success({&n}, [&n, zero](rewrite::Rewriter& rw) {
+          std::vector<ir::Node*> producers;
+          for (size_t i : zero) {
+            if (ir::Node* p = n.input(i)->producer()) producers.push_back(p);
+            rw.setInput(&n, i, nullptr);
+          }
+          for (ir::Node* p : producers)
+            if (p->owner() == n.owner() && p->outputCount() > 0 && !p->output(0)->hasUses() &&
+                !p->output(0)->isGraphOutput())
+              rw.eraseIfDead(p);
+        });
       });
   return r;
 }

@@ -313,6 +313,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "no Transpose within 64 ops"),
       QT_TRANSLATE_NOOP("core", "no bias or residual Add (%1) and no activation (%2)"),
       QT_TRANSLATE_NOOP("core", "no change"),
+      QT_TRANSLATE_NOOP("core", "no initial state is a constant 0"),
       QT_TRANSLATE_NOOP("core", "no input is produced by a Concat"),
       QT_TRANSLATE_NOOP("core", "no input is produced by a Conv"),
       QT_TRANSLATE_NOOP("core", "no input is produced by a MatMul"),

@@ -2,6 +2,8 @@
 // explanation, opset variants, subgraphs, convergence and numeric equivalence.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tests/support/pass_harness.h"
 
 namespace passlab::testing {
@@ -341,6 +343,49 @@ TEST(EliminateNoopOps, PoolingOverOneElement) {
 }
 
 // ---- positions: outputs and subgraphs ----
+
+// ---- recurrent ops: an initial state of zeros is the default ----
+
+const std::string kLstmInits =
+    R"(<float[1,8,3] W = {-0.262, 0.044, -0.130, 0.104, 0.126, -0.434, -0.487, 0.337, -0.241, -0.266, 0.496, -0.030, 0.336, -0.024, 0.139, -0.349, 0.135, 0.368, 0.023, 0.241, 0.171, -0.436, 0.258, 0.091}, float[1,8,2] R = {-0.199, -0.469, 0.366, -0.027, 0.219, 0.379, 0.214, 0.421, -0.105, 0.301, -0.055, 0.436, 0.379, -0.403, -0.364, -0.283}, float[1,16] B = {0.465, -0.064, 0.127, -0.199, 0.007, -0.114, -0.149, 0.085, 0.084, 0.404, 0.182, 0.429, 0.356, 0.491, 0.171, -0.337}, float[1,6,3] W2 = {0.123, 0.242, 0.295, 0.442, 0.240, 0.422, -0.471, -0.034, 0.443, 0.149, 0.401, -0.387, -0.031, -0.253, 0.044, 0.074, -0.487, -0.283}, float[1,6,2] R2 = {-0.221, 0.416, 0.266, -0.340, 0.297, -0.361, 0.117, -0.373, -0.498, 0.371, -0.291, -0.285}, float[1,2,3] W1 = {0.482, 0.372, -0.211, 0.461, 0.039, 0.178}, float[1,2,2] R1 = {-0.295, 0.441, 0.191, 0.467}, int64[3] s = {1, 1, 2}>)";
+
+TEST(EliminateNoopOps, RnnZeroInitialStateIsDropped) {
+  expectRewrite(kPass, "main (float[2,1,3] x) => (float[2,1,1,2] y) " + kLstmInits + R"( {
+      h0 = ConstantOfShape <value = float[1] {0}> (s)
+      c0 = ConstantOfShape(s)
+      y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", h0, c0) })",
+                "main (float[2,1,3] x) => (float[2,1,1,2] y) " + kLstmInits + R"( {
+      y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", "", "") })");
+}
+
+TEST(EliminateNoopOps, RnnZeroStateReadElsewhereStays) {
+  expectRewrite(kPass,
+                "main (float[2,1,3] x) => (float[2,1,1,2] y, float[1,1,2] z) " + kLstmInits + R"( {
+      h0 = ConstantOfShape(s)
+      z = Relu(h0)
+      y, yh = GRU <hidden_size = 2> (x, W2, R2, "", "", h0) })",
+                "main (float[2,1,3] x) => (float[2,1,1,2] y, float[1,1,2] z) " + kLstmInits + R"( {
+      h0 = ConstantOfShape(s)
+      z = Relu(h0)
+      y, yh = GRU <hidden_size = 2> (x, W2, R2, "", "", "") })");
+}
+
+TEST(EliminateNoopOps, KeepsANonZeroOrRuntimeInitialState) {
+  expectUnchanged(kPass, "main (float[2,1,3] x) => (float[2,1,1,2] y) " + kLstmInits + R"( {
+      h0 = ConstantOfShape <value = float[1] {0.5}> (s)
+      y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", h0) })",
+                  "no initial state is a constant 0");
+  expectUnchanged(kPass,
+                  "main (float[2,1,3] x, float[1,1,2] h0) => (float[2,1,1,2] y) " + kLstmInits +
+                      R"( { y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", h0) })",
+                  "no initial state is a constant 0");
+}
+
+TEST(EliminateNoopOps, RnnZeroInitialStateConverges) {
+  expectConverges(kPass, "main (float[2,1,3] x) => (float[2,1,1,2] y) " + kLstmInits + R"( {
+      h0 = ConstantOfShape(s)
+      y, yh = RNN <hidden_size = 2> (x, W1, R1, "", "", h0) })");
+}
 
 TEST(EliminateNoopOps, KeepsNoopBetweenModelInputAndOutput) {
   expectUnchanged(kPass,

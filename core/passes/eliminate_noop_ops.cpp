@@ -15,6 +15,7 @@
 // eliminations produce.
 // Opsets: 1-28; per-rule checks where parameters moved from attributes to
 // inputs (Pad 11, Slice 10, Resize/Upsample 9-11, Clip 11, Reduce* 13/18).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -385,7 +386,10 @@ Rules rules() {
         return MatchResult::success({&n}, [&n, zero](rewrite::Rewriter& rw) {
           std::vector<ir::Node*> producers;
           for (size_t i : zero) {
-            if (ir::Node* p = n.input(i)->producer()) producers.push_back(p);
+            // h and c often share one ConstantOfShape: visit it once.
+            ir::Node* p = n.input(i)->producer();
+            if (p && std::find(producers.begin(), producers.end(), p) == producers.end())
+              producers.push_back(p);
             rw.setInput(&n, i, nullptr);
           }
           for (ir::Node* p : producers)

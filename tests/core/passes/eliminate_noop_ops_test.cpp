@@ -358,6 +358,15 @@ TEST(EliminateNoopOps, RnnZeroInitialStateIsDropped) {
       y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", "", "") })");
 }
 
+// h and c from one ConstantOfShape (as in tract_nnsplit_bidi_lstm).
+TEST(EliminateNoopOps, RnnSharedZeroStateGoesOnce) {
+  expectRewrite(kPass, "main (float[2,1,3] x) => (float[2,1,1,2] y) " + kLstmInits + R"( {
+      z0 = ConstantOfShape(s)
+      y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", z0, z0) })",
+                "main (float[2,1,3] x) => (float[2,1,1,2] y) " + kLstmInits + R"( {
+      y, yh = LSTM <hidden_size = 2> (x, W, R, B, "", "", "") })");
+}
+
 TEST(EliminateNoopOps, RnnZeroStateReadElsewhereStays) {
   expectRewrite(kPass,
                 "main (float[2,1,3] x) => (float[2,1,1,2] y, float[1,1,2] z) " + kLstmInits + R"( {

@@ -393,9 +393,7 @@ Rules rules() {
             rw.setInput(&n, i, nullptr);
           }
           for (ir::Node* p : producers)
-            if (p->owner() == n.owner() && p->outputCount() > 0 && !p->output(0)->hasUses() &&
-                !p->output(0)->isGraphOutput())
-              rw.eraseIfDead(p);
+            if (p->owner() == n.owner()) rw.eraseIfDead(p);  // only if nothing else reads it
         });
       });
   return r;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,28 @@ inline void expectError(const std::string& text, const NamedInputs& inputs,
 inline void expectNear(const ir::Tensor& t, const std::vector<float>& want, float tol = 1e-5f) {
   ASSERT_EQ(t.dtype(), ir::DataType::kFloat);
   testutil::expectNear(values<float>(t), want, tol);
+}
+
+// A fused kernel's output against the chain it replaces: every element within
+// tol * (1 + |want|); the first five misses are reported.
+inline void expectClose(const ir::Tensor& got, const ir::Tensor& want, const std::string& what,
+                        float tol = 2e-5f) {
+  ASSERT_EQ(got.dims(), want.dims()) << what;
+  auto g = values<float>(got);
+  auto w = values<float>(want);
+  int bad = 0;
+  for (size_t i = 0; i < g.size() && bad < 5; ++i)
+    if (!(std::fabs(g[i] - w[i]) <= tol * (1.0f + std::fabs(w[i])))) {
+      ADD_FAILURE() << what << ": element " << i << " is " << g[i] << ", the chain gives " << w[i];
+      ++bad;
+    }
+}
+
+// "2,3,4", for test messages.
+inline std::string dimsText(const Dims& d) {
+  std::string s;
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s;
 }
 
 }  // namespace passlab::exec::kt

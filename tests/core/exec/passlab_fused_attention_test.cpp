@@ -42,24 +42,6 @@ ir::Tensor run(const std::string& body, const NamedInputs& inputs, bool referenc
   return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
 }
 
-void expectClose(const ir::Tensor& got, const ir::Tensor& want, const std::string& what) {
-  ASSERT_EQ(got.dims(), want.dims()) << what;
-  auto g = kt::values<float>(got);
-  auto w = kt::values<float>(want);
-  int bad = 0;
-  for (size_t i = 0; i < g.size() && bad < 5; ++i)
-    if (!(std::fabs(g[i] - w[i]) <= 2e-5f * (1.0f + std::fabs(w[i])))) {
-      ADD_FAILURE() << what << ": element " << i << " is " << g[i] << ", the chain gives " << w[i];
-      ++bad;
-    }
-}
-
-std::string dimsText(const kt::Dims& d) {
-  std::string s;
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-  return s;
-}
-
 struct Shapes {
   kt::Dims q, kt, v, out;
 };
@@ -68,14 +50,14 @@ struct Shapes {
 void checkCase(const Shapes& s, bool withAdd, bool withBool, bool withMul, const kt::Dims& md,
                unsigned seed) {
   NamedInputs in{{"q", rnd(s.q, seed)}, {"kt", rnd(s.kt, seed + 1)}, {"v", rnd(s.v, seed + 2)}};
-  std::string sig = "float[" + dimsText(s.q) + "] q, float[" + dimsText(s.kt) + "] kt, float[" +
-                    dimsText(s.v) + "] v";
+  std::string sig = "float[" + kt::dimsText(s.q) + "] q, float[" + kt::dimsText(s.kt) +
+                    "] kt, float[" + kt::dimsText(s.v) + "] v";
   std::string chain = "  s0 = MatMul(q, kt)\n  s1 = Div(s0, c)\n";
   std::string last = "s1";
   std::string fusedIns = "q, kt, v, ";
   if (withMul) {
     in.emplace_back("mm", rnd(md, seed + 3, 1.0f));
-    sig += ", float[" + dimsText(md) + "] mm";
+    sig += ", float[" + kt::dimsText(md) + "] mm";
     chain += "  s2 = Mul(" + last + ", mm)\n";
     last = "s2";
     fusedIns += "mm, ";
@@ -84,7 +66,7 @@ void checkCase(const Shapes& s, bool withAdd, bool withBool, bool withMul, const
   }
   if (withAdd) {
     in.emplace_back("ma", rnd(md, seed + 4, 3.0f));
-    sig += ", float[" + dimsText(md) + "] ma";
+    sig += ", float[" + kt::dimsText(md) + "] ma";
     chain += "  s3 = Sub(" + last + ", ma)\n";
     last = "s3";
     fusedIns += "ma, ";
@@ -95,7 +77,7 @@ void checkCase(const Shapes& s, bool withAdd, bool withBool, bool withMul, const
   if (withAdd) attrs += ", mask_subtract = 1";
   if (withBool) {
     in.emplace_back("mb", boolMask(md, seed + 5));
-    sig += ", bool[" + dimsText(md) + "] mb";
+    sig += ", bool[" + kt::dimsText(md) + "] mb";
     chain += "  s4 = Where(mb, " + last + ", f)\n";
     last = "s4";
     fusedIns += "mb";
@@ -103,14 +85,14 @@ void checkCase(const Shapes& s, bool withAdd, bool withBool, bool withMul, const
   }
   while (!fusedIns.empty() && (fusedIns.back() == ' ' || fusedIns.back() == ','))
     fusedIns.pop_back();
-  const std::string head = "main (" + sig + ") => (float[" + dimsText(s.out) + "] y) ";
+  const std::string head = "main (" + sig + ") => (float[" + kt::dimsText(s.out) + "] y) ";
   const std::string consts = "<float c = {8}, float f = {-10000}> ";
   std::string chainText = head + consts + "{\n" + chain + "  p = Softmax<axis = -1>(" + last +
                           ")\n  y = MatMul(p, v)\n}";
   std::string fusedText =
       head + "{\n  y = ai.passlab.FusedAttention<" + attrs + ">(" + fusedIns + ")\n}";
   ir::Tensor want = run(chainText, in, true);
-  expectClose(run(fusedText, in, false), want, fusedText);
+  kt::expectClose(run(fusedText, in, false), want, fusedText);
 }
 
 TEST(PassLabFusedAttention, MatchesTheChainOnTilesAndSmallProblems) {
@@ -143,8 +125,8 @@ TEST(PassLabFusedAttention, KeysNotTransposedAndDefaultScale) {
       p = Softmax<axis = -1>(s1)
       y = MatMul(p, v) })",
                         in, true);
-  expectClose(run(head + "{ y = ai.passlab.FusedAttention(q, k, v) }", in, false), want,
-              "default scale 1/sqrt(16)");
+  kt::expectClose(run(head + "{ y = ai.passlab.FusedAttention(q, k, v) }", in, false), want,
+                  "default scale 1/sqrt(16)");
 }
 
 TEST(PassLabFusedAttention, CausalLeavesOutLaterKeys) {
@@ -159,10 +141,11 @@ TEST(PassLabFusedAttention, CausalLeavesOutLaterKeys) {
       p = Softmax<axis = -1>(s1)
       y = MatMul(p, v) })",
           in, true);
-  expectClose(run(head + "{ y = ai.passlab.FusedAttention<scale = 1.0, k_transposed = 1, causal = "
-                         "1>(q, kt, v) }",
-                  in, false),
-              want, "causal");
+  kt::expectClose(
+      run(head + "{ y = ai.passlab.FusedAttention<scale = 1.0, k_transposed = 1, causal = "
+                 "1>(q, kt, v) }",
+          in, false),
+      want, "causal");
   // mask_keep = 0: the mask marks the keys left out.
   ir::Tensor want2 =
       run(head + R"(<bool[3,6] m = {0,0,0,0,1,1, 0,0,0,0,0,1, 0,0,0,0,0,0}, float f = {-1e30}> {
@@ -171,10 +154,10 @@ TEST(PassLabFusedAttention, CausalLeavesOutLaterKeys) {
       p = Softmax<axis = -1>(s1)
       y = MatMul(p, v) })",
           in, true);
-  expectClose(run(head + R"(<bool[3,6] m = {0,0,0,0,1,1, 0,0,0,0,0,1, 0,0,0,0,0,0}> {
+  kt::expectClose(run(head + R"(<bool[3,6] m = {0,0,0,0,1,1, 0,0,0,0,0,1, 0,0,0,0,0,0}> {
       y = ai.passlab.FusedAttention<scale = 1.0, k_transposed = 1, mask_keep = 0, mask_filter_value = -1e30>(q, kt, v, , , m) })",
-                  in, false),
-              want2, "mask_keep = 0");
+                      in, false),
+                  want2, "mask_keep = 0");
 }
 
 TEST(PassLabFusedAttention, RejectsShapesThatDoNotChain) {

@@ -32,29 +32,10 @@ std::vector<ir::Tensor> run(const std::string& body, const NamedInputs& inputs, 
   return r.outputs;
 }
 
-void expectClose(const ir::Tensor& got, const ir::Tensor& want, const std::string& what,
-                 float tol = 2e-5f) {
-  ASSERT_EQ(got.dims(), want.dims()) << what;
-  auto g = kt::values<float>(got);
-  auto w = kt::values<float>(want);
-  int bad = 0;
-  for (size_t i = 0; i < g.size() && bad < 5; ++i)
-    if (!(std::fabs(g[i] - w[i]) <= tol * (1.0f + std::fabs(w[i])))) {
-      ADD_FAILURE() << what << ": element " << i << " is " << g[i] << ", the chain gives " << w[i];
-      ++bad;
-    }
-}
-
-std::string dimsText(const kt::Dims& d) {
-  std::string s;
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-  return s;
-}
-
 // y = LayerNorm(x [+ r]) * g + b over the last `axes` dims; with a residual the sum is output 2.
 void checkLayerNorm(const kt::Dims& xd, int axes, bool residual, bool bias, unsigned seed) {
   kt::Dims nd(xd.end() - axes, xd.end());
-  const std::string x = "float[" + dimsText(xd) + "]", n = "float[" + dimsText(nd) + "]";
+  const std::string x = "float[" + kt::dimsText(xd) + "]", n = "float[" + kt::dimsText(nd) + "]";
   NamedInputs in{{"x", rnd(xd, seed, 2.0f, 0.5f)}, {"g", rnd(nd, seed + 1)}};
   std::string sig = x + " x, " + n + " g";
   if (bias) {
@@ -85,7 +66,7 @@ void checkLayerNorm(const kt::Dims& xd, int axes, bool residual, bool bias, unsi
   auto want = run(chain, in, true);
   auto got = run(fused, in, false);
   ASSERT_EQ(got.size(), want.size()) << fused;
-  for (size_t i = 0; i < got.size(); ++i) expectClose(got[i], want[i], fused);
+  for (size_t i = 0; i < got.size(); ++i) kt::expectClose(got[i], want[i], fused);
 }
 
 TEST(PassLabFusedLayerNorm, MatchesTheChain) {
@@ -112,7 +93,7 @@ TEST(PassLabFusedLayerNorm, SumOutputIsExactAndYWithoutIt) {
                   in, true);
   auto got = run(sig + "{ y = ai.passlab.FusedLayerNorm<epsilon = 1e-3>(x, g, , r) }", in, false);
   ASSERT_EQ(got.size(), 1u);
-  expectClose(got[0], want[0], "skip without the sum output");
+  kt::expectClose(got[0], want[0], "skip without the sum output");
 }
 
 TEST(PassLabFusedLayerNorm, RejectsASkipOfAnotherShape) {
@@ -127,12 +108,12 @@ TEST(PassLabFusedLayerNorm, RejectsASkipOfAnotherShape) {
 
 // y = Softmax(x / 8 [+ m]) over the last axis.
 void checkSoftmax(const kt::Dims& xd, const kt::Dims& md, unsigned seed) {
-  const std::string x = "float[" + dimsText(xd) + "]";
+  const std::string x = "float[" + kt::dimsText(xd) + "]";
   NamedInputs in{{"x", rnd(xd, seed, 20.0f)}};
   std::string sig = x + " x";
   if (!md.empty()) {
     in.emplace_back("m", rnd(md, seed + 1, 5.0f));
-    sig += ", float[" + dimsText(md) + "] m";
+    sig += ", float[" + kt::dimsText(md) + "] m";
   }
   const std::string head = "main (" + sig + ") => (" + x + " y) ";
   std::string chain = head + "<float c = {8}> {\n  t = Div(x, c)\n";
@@ -140,7 +121,7 @@ void checkSoftmax(const kt::Dims& xd, const kt::Dims& md, unsigned seed) {
   chain += "  y = Softmax<axis = -1>(u)\n}";
   const std::string fused = head + "{ y = ai.passlab.FusedSoftmax<scale = 0.125" +
                             (md.empty() ? ">(x) }" : ", mask_subtract = 1>(x, m) }");
-  expectClose(run(fused, in, false)[0], run(chain, in, true)[0], fused);
+  kt::expectClose(run(fused, in, false)[0], run(chain, in, true)[0], fused);
 }
 
 TEST(PassLabFusedSoftmax, MatchesTheChain) {
@@ -158,7 +139,7 @@ TEST(PassLabFusedSoftmax, LargeNegativeScoresGiveZeros) {
   auto got =
       run("main (float[1,6] x) => (float[1,6] y) { y = ai.passlab.FusedSoftmax(x) }", in, false);
   auto want = run("main (float[1,6] x) => (float[1,6] y) { y = Softmax<axis = -1>(x) }", in, true);
-  expectClose(got[0], want[0], "masked");
+  kt::expectClose(got[0], want[0], "masked");
   EXPECT_EQ(kt::values<float>(got[0])[2], 0.0f);
 }
 
@@ -184,7 +165,7 @@ TEST(PassLabFusedAttention, AdditiveMaskAfterTheBoolMask) {
                      "{ y = ai.passlab.FusedAttention<scale = 0.5, k_transposed = 1, "
                      "mask_add_after_bool = 1>(q, kt, v, , a, b) }",
                  in, false);
-  expectClose(got[0], want[0], "mask_add_after_bool");
+  kt::expectClose(got[0], want[0], "mask_add_after_bool");
 }
 
 }  // namespace

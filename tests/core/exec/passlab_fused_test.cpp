@@ -34,26 +34,13 @@ ir::Tensor run(const std::string& body, const NamedInputs& inputs, bool referenc
   return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
 }
 
-void expectClose(const ir::Tensor& got, const ir::Tensor& want, float tol,
-                 const std::string& what) {
-  ASSERT_EQ(got.dims(), want.dims()) << what;
-  auto g = kt::values<float>(got);
-  auto w = kt::values<float>(want);
-  int bad = 0;
-  for (size_t i = 0; i < g.size() && bad < 5; ++i)
-    if (!(std::fabs(g[i] - w[i]) <= tol * (1.0f + std::fabs(w[i])))) {
-      ADD_FAILURE() << what << ": element " << i << " is " << g[i] << ", the chain gives " << w[i];
-      ++bad;
-    }
-}
-
 // The unfused chain for a fused op: the fused node's body and the chain's,
 // compared on the optimized and the reference fused kernels.
 void compare(const std::string& fused, const std::string& chain, const NamedInputs& inputs,
              float tol, const std::string& what) {
   ir::Tensor want = run(chain, inputs, true);
-  expectClose(run(fused, inputs, false), want, tol, what + " (optimized)");
-  expectClose(run(fused, inputs, true), want, tol, what + " (reference)");
+  kt::expectClose(run(fused, inputs, false), want, what + " (optimized)", tol);
+  kt::expectClose(run(fused, inputs, true), want, what + " (reference)", tol);
 }
 
 struct Act {

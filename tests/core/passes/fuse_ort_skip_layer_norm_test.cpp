@@ -17,17 +17,7 @@ const std::string kH13 = R"(<ir_version: 8, opset_import: ["" : 13]>)";
 const std::string kH13ms = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>)";
 const std::string kGB = R"(float[4] g = {1, 2, 3, 4}, float[4] be = {0.5, 0, -0.5, 1})";
 
-// The decomposed layer norm of s into y (opset 13).
-const std::string kDecomposed = R"(
-      mean = ReduceMean <axes = [-1]> (s)
-      d = Sub(s, mean)
-      sq = Pow(d, two)
-      var = ReduceMean <axes = [-1]> (sq)
-      ve = Add(var, eps)
-      sd = Sqrt(ve)
-      n = Div(d, sd)
-      gm = Mul(n, g)
-      y = Add(gm, be))";
+const std::string& kDecomposed = kDecomposedLayerNorm;
 
 TEST(FuseOrtSkipLayerNorm, AddAndLayerNormalization) {
   expectRewrite(

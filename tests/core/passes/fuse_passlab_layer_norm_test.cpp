@@ -18,17 +18,7 @@ const std::string kH17p = R"(<ir_version: 8, opset_import: ["" : 17, "ai.passlab
 const std::string kGB = R"(float[4] g = {1, 2, 3, 4}, float[4] be = {0.5, 0, -0.5, 1})";
 const std::string kConsts = kGB + R"(, float two = {2}, float eps = {1e-5})";
 
-// GPT-2's layer norm of s into y, as opset 11 exports it.
-const std::string kDecomposed = R"(
-      mean = ReduceMean <axes = [-1]> (s)
-      d = Sub(s, mean)
-      sq = Pow(d, two)
-      var = ReduceMean <axes = [-1]> (sq)
-      ve = Add(var, eps)
-      sd = Sqrt(ve)
-      n = Div(d, sd)
-      gm = Mul(n, g)
-      y = Add(gm, be))";
+const std::string& kDecomposed = kDecomposedLayerNorm;
 
 TEST(FusePasslabLayerNorm, DecomposedAtOpset11) {
   expectRewrite(kPass,

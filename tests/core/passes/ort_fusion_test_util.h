@@ -46,4 +46,17 @@ inline std::string someValues(int n, int seed, double scale = 0.5) {
   return s + "}";
 }
 
+// The decomposed layer norm of s into y over the last axis, as exporters write
+// it (GPT-2 at opset 11-13): reads the constants two, eps, g and be.
+inline const std::string kDecomposedLayerNorm = R"(
+      mean = ReduceMean <axes = [-1]> (s)
+      d = Sub(s, mean)
+      sq = Pow(d, two)
+      var = ReduceMean <axes = [-1]> (sq)
+      ve = Add(var, eps)
+      sd = Sqrt(ve)
+      n = Div(d, sd)
+      gm = Mul(n, g)
+      y = Add(gm, be))";
+
 }  // namespace passlab::testing

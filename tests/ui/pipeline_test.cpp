@@ -7,9 +7,11 @@
 #include <QAction>
 #include <QFile>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
+#include <QThreadPool>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -532,9 +534,22 @@ class PipelineTest : public QObject {
     QSignalSpy finished(s, &PipelineSession::runFinished);
     QVERIFY(s->applyLevel("all").isOk());
     const size_t total = s->enabledSpecs().size();
+    // The run would finish before cancel() on a fast machine: hold the thread
+    // pool's only thread so the run is queued behind it, cancel, then let go.
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int maxThreads = pool->maxThreadCount();
+    pool->setMaxThreadCount(1);
+    QSemaphore started, hold;
+    pool->start([&] {
+      started.release();
+      hold.acquire();
+    });
+    started.acquire();
     QVERIFY(s->runAll());
     s->cancel();
+    hold.release();
     QVERIFY(waitRun(s));
+    pool->setMaxThreadCount(maxThreads);
     QCOMPARE(finished.count(), 1);
     QVERIFY(s->steps().size() < total);
     QVERIFY2(finished.at(0).at(0).toString().contains(QStringLiteral("Cancelled")),

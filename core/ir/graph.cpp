@@ -44,6 +44,7 @@ Value* Graph::newValue(std::string name) {
   auto v = std::unique_ptr<Value>(new Value());
   v->owner_ = this;
   v->name_ = std::move(name);
+  v->denseId_ = ctx_->nextValueId++;
   Value* raw = v.get();
   values_.push_back(std::move(v));
   raw->self_ = std::prev(values_.end());
@@ -93,7 +94,10 @@ Value* Graph::addInitializer(std::string name, Tensor t) {
 void Graph::setInitializer(Value* v, Tensor t) {
   if (!v->isInitializer()) initializers_.push_back(v);
   if (!v->isGraphInput_ || v->type_.isUndefined()) v->type_ = Type::tensor(t.dtype(), t.shape());
-  v->initializer_ = std::move(t);
+  if (v->initializer_)
+    *v->initializer_ = std::move(t);
+  else
+    v->initializer_ = std::make_unique<Tensor>(std::move(t));
 }
 
 void Graph::removeInitializer(Value* v, UndoLog* undo) {
@@ -114,7 +118,7 @@ Value* Graph::addSparseInitializer(std::string name, SparseTensor t) {
     DataType dt = t.values.dtype();
     v->type_ = Type::tensor(dt, Shape::fromValues(t.dims));
   }
-  v->sparseInitializer_ = std::move(t);
+  v->sparseInitializer_ = std::make_unique<SparseTensor>(std::move(t));
   sparseInitializers_.push_back(v);
   return v;
 }
@@ -218,7 +222,17 @@ Node* Graph::findNode(NodeId id) const {
 
 void Graph::adoptSubgraph(Node* owner, Graph* sub) {
   sub->parentNode_ = owner;
-  sub->ctx_ = ctx_;
+  if (sub->ctx_ != ctx_) sub->joinContext(ctx_);
+}
+
+// A subgraph built on its own joins the model: its values (and those of its
+// nested subgraphs) get dense ids from the model's counter, so no two values
+// of one model share an id.
+void Graph::joinContext(const std::shared_ptr<GraphContext>& ctx) {
+  ctx_ = ctx;
+  for (auto& v : values_) v->denseId_ = ctx_->nextValueId++;
+  for (auto& n : nodes_)
+    for (Graph* g : n->subgraphs()) g->joinContext(ctx);
 }
 
 void Graph::replaceAllUsesWith(Value* from, Value* to) {
@@ -363,8 +377,9 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
     nv->type_ = v->type_;
     nv->isGraphInput_ = v->isGraphInput_;
     nv->declaredInValueInfo_ = v->declaredInValueInfo_;
-    nv->initializer_ = v->initializer_;
-    nv->sparseInitializer_ = v->sparseInitializer_;
+    if (v->initializer_) nv->initializer_ = std::make_unique<Tensor>(*v->initializer_);
+    if (v->sparseInitializer_)
+      nv->sparseInitializer_ = std::make_unique<SparseTensor>(*v->sparseInitializer_);
     nv->docString_ = v->docString_;
     nv->metadata_ = v->metadata_;
     map[v.get()] = nv;

@@ -25,6 +25,7 @@ class UndoLog;
 // names in use, so fresh names and ids are unique across all scopes.
 struct GraphContext {
   NodeId nextNodeId = 1;
+  uint32_t nextValueId = 0;  // Value::denseId() bound
   std::unordered_set<std::string> names;
   uint64_t nameCounter = 0;
 };
@@ -122,6 +123,9 @@ class Graph {
   // Removes a value with no producer, no uses, not an input/output/initializer.
   void removeValue(Value* v);
   size_t valueCount() const { return values_.size(); }
+  // One more than the largest Value::denseId() in this model (all scopes):
+  // the size of a side table indexed by it.
+  uint32_t valueIdBound() const { return ctx_->nextValueId; }
   template <class F>
   void forEachValue(F&& f) const {
     for (const auto& v : values_) f(v.get());
@@ -139,6 +143,7 @@ class Graph {
   Value* newValue(std::string name);
   void eraseValue(Value* v, UndoLog* undo = nullptr);
   Node* newNode(std::string opType, std::string domain, Node* before);
+  void joinContext(const std::shared_ptr<GraphContext>& ctx);
   void cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map) const;
 
   std::shared_ptr<GraphContext> ctx_;

@@ -86,7 +86,7 @@ void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
     if (it->g) subs.push_back(it->g.get());
     for (auto& g : it->graphs) subs.push_back(g.get());
     r.outerReads = cutOuterReads(subs);
-    r.attr.emplace(std::move(*it));
+    r.attr = std::make_unique<Attribute>(std::move(*it));
     *it = Attribute::makeInt(name, 0);
   }
   records_.push_back(std::move(r));
@@ -94,7 +94,7 @@ void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
 
 void UndoLog::typeSet(Value* v, Type old) {
   Record r{Kind::kType, v->owner(), nullptr, v};
-  r.type = std::move(old);
+  r.type = std::make_unique<Type>(std::move(old));
   records_.push_back(std::move(r));
 }
 
@@ -116,9 +116,9 @@ void UndoLog::initializerAdded(Value* v) {
 
 void UndoLog::initializerAboutToChange(Value* v) {
   Record r{Kind::kInitializerChanged, v->owner(), nullptr, v};
-  r.flag = v->initializer_.has_value();
-  if (r.flag) r.tensor = *v->initializer_;
-  r.type = v->type_;
+  r.flag = v->initializer_ != nullptr;
+  if (r.flag) r.tensor = std::make_unique<Tensor>(*v->initializer_);
+  r.type = std::make_unique<Type>(v->type_);
   records_.push_back(std::move(r));
 }
 
@@ -147,7 +147,7 @@ void UndoLog::inputRemoved(Graph* g, Value* v, size_t index) {
 void UndoLog::initializerRemoved(Graph* g, Value* v, size_t index) {
   Record r{Kind::kInitializerRemoved, g, nullptr, v};
   r.index = index;
-  if (v->initializer_) r.tensor = *v->initializer_;
+  r.tensor = std::move(v->initializer_);  // the caller drops it next
   records_.push_back(std::move(r));
 }
 

@@ -87,11 +87,13 @@ class UndoLog {
     Value* value = nullptr;
     size_t index = 0;
     std::string name;
-    std::vector<Value*> values;         // inputs of a removed node
-    std::optional<Attribute> attr;      // the attribute before the change
+    std::vector<Value*> values;  // inputs of a removed node
+    // The payloads are held by pointer: an Attribute is over 1 kB, and most
+    // records (rewired inputs) carry none of them.
+    std::unique_ptr<Attribute> attr;    // the attribute before the change
     std::vector<OuterRead> outerReads;  // cut reads of held subgraphs
-    std::optional<Type> type;           // old type
-    std::optional<Tensor> tensor;       // old initializer data
+    std::unique_ptr<Type> type;         // old type
+    std::unique_ptr<Tensor> tensor;     // old initializer data
     bool flag = false;                  // kInitializerChanged: was an initializer
     Graph::NodeList::iterator nodePos;  // where a removed node was (its successor)
     std::list<std::unique_ptr<Value>>::iterator valuePos;  // where a removed value was

@@ -33,6 +33,11 @@ class Value {
   // The graph that defines this value (its scope).
   Graph* owner() const { return owner_; }
 
+  // Unique among the values of one model (all scopes), assigned at creation
+  // and never reused: analyses index side tables by it instead of hashing
+  // pointers (see Graph::valueIdBound()).
+  uint32_t denseId() const { return denseId_; }
+
   // Producer: a node output, or nullptr for graph inputs and initializers.
   Node* producer() const { return producer_; }
   int producerOutputIndex() const { return producerIndex_; }
@@ -46,13 +51,11 @@ class Value {
   bool isGraphInput() const { return isGraphInput_; }
 
   // Constant data when this value is an initializer.
-  bool isInitializer() const { return initializer_.has_value(); }
-  const Tensor* initializer() const { return initializer_ ? &*initializer_ : nullptr; }
-  Tensor* mutableInitializer() { return initializer_ ? &*initializer_ : nullptr; }
-  bool isSparseInitializer() const { return sparseInitializer_.has_value(); }
-  const SparseTensor* sparseInitializer() const {
-    return sparseInitializer_ ? &*sparseInitializer_ : nullptr;
-  }
+  bool isInitializer() const { return initializer_ != nullptr; }
+  const Tensor* initializer() const { return initializer_.get(); }
+  Tensor* mutableInitializer() { return initializer_.get(); }
+  bool isSparseInitializer() const { return sparseInitializer_ != nullptr; }
+  const SparseTensor* sparseInitializer() const { return sparseInitializer_.get(); }
 
   // ValueInfoProto extras, kept for round trips.
   const std::string& docString() const { return docString_; }
@@ -74,12 +77,15 @@ class Value {
   Graph* owner_ = nullptr;
   Node* producer_ = nullptr;
   int producerIndex_ = -1;
+  uint32_t denseId_ = 0;
   std::vector<Use> uses_;
   std::vector<Graph*> outputOf_;
   bool isGraphInput_ = false;
   bool declaredInValueInfo_ = false;
-  std::optional<Tensor> initializer_;
-  std::optional<SparseTensor> sparseInitializer_;
+  // Held by pointer: most values are not initializers, and a Value is walked
+  // by every pass, so it is kept small (the pipeline is bound by memory).
+  std::unique_ptr<Tensor> initializer_;
+  std::unique_ptr<SparseTensor> sparseInitializer_;
   std::string docString_;
   std::vector<std::pair<std::string, std::string>> metadata_;
   std::list<std::unique_ptr<Value>>::iterator self_;

@@ -54,7 +54,9 @@ bool checkable(const Type& t) {
 
 class Verifier {
  public:
-  Verifier(const Model& m, const VerifierOptions& o) : model_(m), options_(o) {}
+  Verifier(const Model& m, const VerifierOptions& o) : model_(m), options_(o) {
+    entries_.resize(m.graph().valueIdBound());
+  }
 
   std::vector<VerifierProblem> run() {
     verifyGraph(model_.graph());
@@ -89,11 +91,11 @@ class Verifier {
         if (!inScope(v, g)) {
           report(n, "input " + std::to_string(i) + " '" + v->name() + "' is not visible from " +
                         graphLabel(g));
-        } else if (!defined_.count(v)) {
+        } else if (!entry(v).defined) {
           report(n, "input '" + v->name() +
                         "' is used before it is defined (cycle or unsorted nodes)");
         }
-        ++inputRefs_[v];
+        ++entry(v).refs;
       }
       for (Graph* sub : n->subgraphs()) {
         if (sub->parentNode() != n)
@@ -109,7 +111,7 @@ class Verifier {
           report(n,
                  "output '" + v->name() + "' is also a graph input or initializer (two producers)");
         if (v->owner() != &g) report(n, "output '" + v->name() + "' belongs to another graph");
-        if (defined_.count(v)) report(n, "output '" + v->name() + "' is defined twice");
+        if (entry(v).defined) report(n, "output '" + v->name() + "' is defined twice");
         define(v);
       }
       if (options_.checkSchemas) checkSchema(*n);
@@ -117,7 +119,7 @@ class Verifier {
     for (const Value* v : g.outputs()) {
       if (!inScope(v, g))
         report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is not visible here");
-      else if (!defined_.count(v))
+      else if (!entry(v).defined)
         report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is never defined");
     }
   }
@@ -126,13 +128,31 @@ class Verifier {
   // every use points back, none repeats, and there are as many as references.
   // Checked once per value after the walk, so it stays O(uses log uses) even
   // for a constant read by thousands of nodes.
-  void define(const Value* v) {
-    defined_[v] = true;
-    inputRefs_.try_emplace(v, 0);  // a value nobody reads must have no uses either
+  void define(const Value* v) { entry(v).defined = true; }
+
+  // Per value, in a table indexed by Value::denseId() (no hashing: this runs
+  // after every pass, over every value). Every value met (defined or read)
+  // is listed once in met_, for checkUseLists.
+  struct Entry {
+    const Value* value = nullptr;
+    size_t refs = 0;  // how many node inputs read it
+    bool defined = false;
+  };
+  Entry& entry(const Value* v) {
+    size_t id = v->denseId();
+    if (id >= entries_.size()) entries_.resize(id + 1);  // a value of another model
+    Entry& e = entries_[id];
+    if (e.value == nullptr) {
+      e.value = v;
+      met_.push_back(id);
+    }
+    return e;
   }
 
   void checkUseLists() {
-    for (const auto& [v, refs] : inputRefs_) {
+    for (size_t id : met_) {
+      const Value* v = entries_[id].value;
+      size_t refs = entries_[id].refs;
       std::vector<std::pair<const Node*, int>> seen;
       seen.reserve(v->uses().size());
       bool stale = false;
@@ -201,10 +221,13 @@ class Verifier {
     }
     // Type constraints: every actual bound to one type parameter has the same type, and an allowed
     // one.
-    std::unordered_map<std::string, std::string> bound;
+    // Type parameter -> the type its first actual has (a handful per node:
+    // a small vector, no hashing).
+    std::vector<std::pair<const std::string*, std::string>> bound;
+    std::string scratch;
     auto checkOne = [&](const FormalParam* p, const Value* v, const char* side, size_t idx) {
       if (!p || !v || !checkable(v->type())) return;
-      std::string actual = onnxTypeString(v->type());
+      const std::string& actual = typeString(v->type(), scratch);
       if (actual.empty()) return;
       const TypeConstraint* tc = s->constraint(p->typeStr);
       if (!tc) {
@@ -225,8 +248,11 @@ class Verifier {
         return;
       }
       if (!p->homogeneous) return;
-      auto [it, inserted] = bound.emplace(p->typeStr, actual);
-      if (!inserted && it->second != actual)
+      auto it = std::find_if(bound.begin(), bound.end(),
+                             [&](const auto& b) { return *b.first == p->typeStr; });
+      if (it == bound.end())
+        bound.emplace_back(&p->typeStr, actual);
+      else if (it->second != actual)
         report(&n, std::string(side) + " " + std::to_string(idx) + " '" + v->name() + "' is " +
                        actual + " but " + p->typeStr + " is already " + it->second);
     };
@@ -234,6 +260,20 @@ class Verifier {
       checkOne(s->inputParam(i), n.inputs()[i], "input", i);
     for (size_t i = 0; i < n.outputs().size(); ++i)
       checkOne(s->outputParam(i), n.outputs()[i], "output", i);
+  }
+
+  // onnxTypeString without an allocation for tensor types (nearly all).
+  static const std::string& typeString(const Type& t, std::string& scratch) {
+    static const std::vector<std::string> kTensorTypes = [] {
+      std::vector<std::string> names;
+      for (int i = 0; i < kDataTypeCount; ++i)
+        names.push_back(onnxTypeString(Type::tensor(static_cast<DataType>(i))));
+      return names;
+    }();
+    int code = static_cast<int>(t.elemType());
+    if (t.isTensor() && code >= 0 && code < kDataTypeCount) return kTensorTypes[code];
+    scratch = onnxTypeString(t);
+    return scratch;
   }
 
   static std::string arity(int lo, int hi) {
@@ -244,8 +284,8 @@ class Verifier {
 
   const Model& model_;
   VerifierOptions options_;
-  std::unordered_map<const Value*, bool> defined_;
-  std::unordered_map<const Value*, size_t> inputRefs_;  // how many node inputs read each value
+  std::vector<Entry> entries_;
+  std::vector<size_t> met_;
   std::vector<VerifierProblem> problems_;
 };
 

@@ -37,16 +37,40 @@ std::string MatchContext::option(const std::string& name, const std::string& fal
 
 namespace {
 
-std::string keyOf(const std::string& domain, const std::string& op) {
-  return domain + ":" + op;
-}
+// Patterns by root op: op type -> (domain, patterns). Looked up for every node
+// of every sweep, so without building a key string.
+class RootIndex {
+ public:
+  void add(const OpKey& k, const Pattern* p) {
+    auto& entries = byOp_[k.op];
+    for (auto& e : entries)
+      if (e.domain == k.domain) {
+        e.patterns.push_back(p);
+        return;
+      }
+    entries.push_back({k.domain, {p}});
+  }
+  // nullptr when no pattern is rooted at this node's op.
+  const std::vector<const Pattern*>* find(const ir::Node& n) const {
+    auto it = byOp_.find(n.opType());
+    if (it == byOp_.end()) return nullptr;
+    for (const auto& e : it->second)
+      if (e.domain == n.domain()) return &e.patterns;
+    return nullptr;
+  }
 
-void collect(const ir::Graph& g, bool recurse,
-             const std::unordered_map<std::string, std::vector<const Pattern*>>& index,
-             bool anyPatterns, std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
+ private:
+  struct Entry {
+    std::string domain;
+    std::vector<const Pattern*> patterns;
+  };
+  std::unordered_map<std::string, std::vector<Entry>> byOp_;
+};
+
+void collect(const ir::Graph& g, bool recurse, const RootIndex& index, bool anyPatterns,
+             std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
   for (const auto& n : g.nodes()) {
-    if (anyPatterns || index.count(keyOf(n->domain(), n->opType())))
-      out.emplace_back(n.get(), n->id());
+    if (anyPatterns || index.find(*n)) out.emplace_back(n.get(), n->id());
     if (recurse)
       for (ir::Graph* sub : n->subgraphs()) collect(*sub, recurse, index, anyPatterns, out);
   }
@@ -57,20 +81,23 @@ void collect(const ir::Graph& g, bool recurse,
 DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern*>& patterns,
                                    const MatchContext& ctx, const DriverOptions& options) {
   DriverResult result;
-  std::unordered_map<std::string, std::vector<const Pattern*>> index;
+  RootIndex index;
   std::vector<const Pattern*> any;
   for (const Pattern* p : patterns) {
     auto roots = p->rootOps();
     if (roots.empty()) any.push_back(p);
-    for (const OpKey& k : roots) index[keyOf(k.domain, k.op)].push_back(p);
+    for (const OpKey& k : roots) index.add(k, p);
   }
   size_t maxRewrites = options.maxRewrites ? options.maxRewrites
                                            : 10 * rw.model().graph().nodeCountRecursive() + 1000;
 
+  size_t lastCandidates = 0;
   for (size_t sweep = 0; sweep < options.maxIterations; ++sweep) {
     ++result.iterations;
     std::vector<std::pair<ir::Node*, ir::NodeId>> candidates;
+    candidates.reserve(lastCandidates);
     collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(), candidates);
+    lastCandidates = candidates.size();
     // Nodes removed during this sweep, by id (their memory may be reused).
     size_t logStart = rw.log().size();
     std::unordered_map<ir::NodeId, bool> removed;
@@ -91,16 +118,16 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
       if (removed.count(id)) continue;
       if (options.filter && !options.filter->allows(id)) {
         if (options.explain)
-          for (const Pattern* p : index[keyOf(node->domain(), node->opType())])
-            options.explain->note(id, p->name(),
-                                  "not applied: the node is excluded from this pass");
+          if (const auto* rooted = index.find(*node))
+            for (const Pattern* p : *rooted)
+              options.explain->note(id, p->name(),
+                                    "not applied: the node is excluded from this pass");
         continue;
       }
-      std::vector<const Pattern*> tries;
-      if (auto it = index.find(keyOf(node->domain(), node->opType())); it != index.end())
-        tries = it->second;
-      tries.insert(tries.end(), any.begin(), any.end());
-      for (const Pattern* p : tries) {
+      const std::vector<const Pattern*>* rooted = index.find(*node);
+      const size_t rootedCount = rooted ? rooted->size() : 0;
+      for (size_t t = 0; t < rootedCount + any.size(); ++t) {
+        const Pattern* p = t < rootedCount ? (*rooted)[t] : any[t - rootedCount];
         MatchResult m = p->match(*node, ctx);
         if (!m.matched()) {
           if (options.explain && !m.reason().empty())

@@ -1,6 +1,9 @@
 // Graph editing primitives: use lists, removal, replacement, cloning, sorting.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <set>
+
 #include "core/ir/graph.h"
 #include "core/ir/op_schema.h"
 
@@ -127,6 +130,41 @@ TEST(Graph, CloneKeepsIdsAndRemapsOuterReferences) {
   // Ids continue from the same counter in the copy.
   Node* fresh = copy->addNode("Relu", "", {copy->findValue("x")}, 1);
   EXPECT_GT(fresh->id(), iff->id());
+}
+
+// Dense value ids index the verifier's side tables: no two values of one
+// model may share one, also when a subgraph built on its own (with its own
+// counter, as a parser or a pass may build it) is attached to a node.
+TEST(Graph, DenseValueIdsStayUniqueWhenASubgraphJoins) {
+  Graph g;
+  Value* c = g.addInput("c", Type::tensor(DataType::kBool, Shape::fromValues({})));
+  Value* x = g.addInput("x", f32({2}));
+  Node* iff = g.addNode("If", "", {c}, {"y"});
+  auto branch = std::make_unique<Graph>();  // its own context: ids from 0 again
+  Value* bx = branch->addInput("bx", f32({2}));
+  Node* inner = branch->addNode("Neg", "", {bx}, {"inner"});
+  auto nested = std::make_unique<Graph>();
+  nested->addInput("nx", f32({2}));
+  inner->setAttr(Attribute::makeGraph("body", std::move(nested)));
+  branch->addOutput(inner->output(0));
+  iff->setAttr(Attribute::makeGraph("then_branch", std::move(branch)));
+  g.addOutput(iff->output(0));
+
+  std::set<uint32_t> ids;
+  size_t values = 0;
+  std::function<void(const Graph&)> collect = [&](const Graph& sg) {
+    sg.forEachValue([&](const Value* v) {
+      ++values;
+      ids.insert(v->denseId());
+      EXPECT_LT(v->denseId(), g.valueIdBound()) << v->name();
+    });
+    for (const auto& n : sg.nodes())
+      for (const Graph* sub : n->subgraphs()) collect(*sub);
+  };
+  collect(g);
+  EXPECT_EQ(ids.size(), values);
+  EXPECT_EQ(values, 6u);  // c, x, y; bx, inner; nx
+  EXPECT_NE(x->denseId(), bx->denseId());
 }
 
 TEST(Tensor, CopyOnWriteLeavesOtherCopiesAlone) {

@@ -29,16 +29,6 @@ namespace {
 using rewrite::MatchContext;
 using rewrite::MatchResult;
 
-// "" when `bn` normalizes with constant per-channel statistics at inference.
-std::string whyNotInferenceBatchNorm(const ir::Node& bn, const MatchContext& c) {
-  if (c.opset < 7 && bn.attrInt("is_test", 0) != 1)
-    return "BatchNormalization has is_test = 0 (training mode before opset 7)";
-  if (c.opset < 9 && bn.attrInt("spatial", 1) != 1)
-    return "BatchNormalization has spatial = 0 (per-element statistics)";
-  if (bn.attrInt("training_mode", 0) != 0) return "BatchNormalization is in training mode";
-  return fusion::whyExtraOutputsUsed(bn);
-}
-
 // The statistics of a BatchNormalization with `channels` channels, or why not.
 struct BnParams {
   std::vector<double> scale, bias, mean, var;
@@ -79,7 +69,7 @@ fusion::Rules rules() {
         if (!conv) return MatchResult::failure("the input is not produced by a Conv");
         if (std::string why = rewrite::whyNotSingleUse(bn.input(0)); !why.empty())
           return MatchResult::failure("Conv output " + why);
-        if (std::string why = whyNotInferenceBatchNorm(bn, c); !why.empty())
+        if (std::string why = fusion::whyNotInferenceBatchNorm(bn, c); !why.empty())
           return MatchResult::failure(why);
         auto w = rewrite::constantValue(conv->input(1));
         if (!w) return MatchResult::failure("Conv weight is not constant");

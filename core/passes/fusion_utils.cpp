@@ -224,6 +224,15 @@ ir::Node* singleConsumer(const ir::Value* v, std::string& why) {
   return v->uses()[0].node;
 }
 
+std::string whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c) {
+  if (c.opset < 7 && bn.attrInt("is_test", 0) != 1)
+    return "BatchNormalization has is_test = 0 (training mode before opset 7)";
+  if (c.opset < 9 && bn.attrInt("spatial", 1) != 1)
+    return "BatchNormalization has spatial = 0 (per-element statistics)";
+  if (bn.attrInt("training_mode", 0) != 0) return "BatchNormalization is in training mode";
+  return whyExtraOutputsUsed(bn);
+}
+
 std::string whyExtraOutputsUsed(const ir::Node& n, size_t keep) {
   for (size_t i = 0; i < n.outputCount(); ++i) {
     if (i == keep || !n.output(i)) continue;

@@ -98,6 +98,11 @@ bool isScalarNear(const ir::Value* v, double x);
 // "" if the node's outputs other than `keep` are absent or unused.
 std::string whyExtraOutputsUsed(const ir::Node& n, size_t keep = 0);
 
+// "" when the BatchNormalization `bn` normalizes with per-channel statistics
+// at inference (is_test = 1 before opset 7, spatial = 1 before 9,
+// training_mode = 0) and its extra outputs are unused; else the reason.
+std::string whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c);
+
 // The node of `nodes` (all in `g`) that comes first in g's node order. A scan
 // from the start of the list: O(position). Used where a fused node must
 // precede several matched nodes whose order is not known (once per fused

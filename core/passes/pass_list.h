@@ -16,6 +16,7 @@
   X(makeFusePadIntoConvPool)             \
   X(makeFuseConvBatchnorm)               \
   X(makeFuseConvAddMul)                  \
+  X(makeFuseBatchnormAddMul)             \
   X(makeFuseGemmBatchnorm)               \
   X(makeFuseMatmulAddIntoGemm)           \
   X(makeFuseTransposeIntoGemm)           \

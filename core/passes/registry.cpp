@@ -45,6 +45,7 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
                          "replace_avgpool_and_depthwise_conv",
                          "fuse_conv_batchnorm",
                          "fuse_conv_add_mul",
+                         "fuse_batchnorm_add_mul",
                          "fuse_gemm_batchnorm",
                          "fuse_transpose_into_gemm",
                          "fuse_matmul_add_into_gemm",

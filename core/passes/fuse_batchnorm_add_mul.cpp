@@ -126,7 +126,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseBatchnormAddMul() {
   PassInfo info{"fuse_batchnorm_add_mul",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "fusion: fold into weights",
                 "Fold a per-channel Mul/Div or Add/Sub after a BatchNormalization into its "
                 "scale and bias",

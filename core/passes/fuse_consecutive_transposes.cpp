@@ -59,7 +59,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseConsecutiveTransposes() {
   PassInfo info{"fuse_consecutive_transposes",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: merge a chain",
                 "Compose two consecutive Transposes into one",
                 "将两个相邻的 Transpose 合成为一个",

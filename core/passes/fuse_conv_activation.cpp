@@ -126,7 +126,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseConvActivation() {
   PassInfo info{"fuse_conv_activation",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: PassLab fused kernel",
                 "Fuse a Conv with the residual Add and the activation after it into one "
                 "ai.passlab FusedConv (bias, residual and activation in the store loop)",

@@ -131,7 +131,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseConvAddMul() {
   PassInfo info{"fuse_conv_add_mul",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "fusion: fold into weights",
                 "Fold a per-channel Add/Sub into the Conv bias and a per-channel Mul/Div into "
                 "its weights",

@@ -116,7 +116,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseConvBatchnorm() {
   PassInfo info{"fuse_conv_batchnorm",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "fusion: fold into weights",
                 "Fold an inference BatchNormalization into the weights and bias of the Conv "
                 "before it",

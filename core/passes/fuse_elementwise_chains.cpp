@@ -322,7 +322,7 @@ fusion::Rules rules() {
 std::unique_ptr<Pass> makeFuseElementwiseChains() {
   PassInfo info{
       "fuse_elementwise_chains",
-      Category::kReadWrite,
+      Category::kStructural,
       "fusion: PassLab fused kernel",
       "Fuse a chain or tree of elementwise ops into one ai.passlab FusedElementwise "
       "that evaluates them in one pass over the data, tile by tile",

@@ -143,7 +143,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseGelu() {
   PassInfo info{"fuse_gelu",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into one standard op",
                 "Fuse the erf and tanh GELU subgraphs into Gelu (approximate = \"tanh\" for the "
                 "tanh form)",

@@ -167,7 +167,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseGemmActivation() {
   PassInfo info{"fuse_gemm_activation",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: PassLab fused kernel",
                 "Fuse a Gemm or MatMul with the bias and residual Adds and the activation after "
                 "it into one ai.passlab FusedGemm (epilogue in the store loop)",

@@ -136,7 +136,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseGemmBatchnorm() {
   PassInfo info{"fuse_gemm_batchnorm",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "fusion: fold into weights",
                 "Fold an inference BatchNormalization into the Gemm or 2-D MatMul before it",
                 "将推理模式的 BatchNormalization 折叠进前面的 Gemm 或二维 MatMul",

@@ -69,7 +69,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseLayerNormalization() {
   PassInfo info{"fuse_layer_normalization",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into one standard op",
                 "Fuse the decomposed layer norm subgraph (PyTorch and TensorFlow exports) into "
                 "LayerNormalization",

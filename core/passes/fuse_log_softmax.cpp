@@ -43,7 +43,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseLogSoftmax() {
   PassInfo info{"fuse_log_softmax",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into one standard op",
                 "Fuse Log(Softmax(x)) into LogSoftmax(x)",
                 "将 Log(Softmax(x)) 融合为 LogSoftmax(x)",

@@ -71,7 +71,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseMatmulAddIntoGemm() {
   PassInfo info{"fuse_matmul_add_into_gemm",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into one standard op",
                 "Fuse a 2-D MatMul and the Add of a bias into one Gemm",
                 "将二维 MatMul 与其后加偏置的 Add 融合为一个 Gemm",

@@ -1131,7 +1131,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseOrtAttention() {
   PassInfo info{"fuse_ort_attention",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into ONNX Runtime contrib ops",
                 "Fuse the multi-head self-attention subgraph of GPT-2 and BERT style models (QKV "
                 "projection, heads, scaled masked softmax, key/value cache) into ONNX Runtime's "

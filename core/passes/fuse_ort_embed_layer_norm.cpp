@@ -153,7 +153,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseOrtEmbedLayerNorm() {
   PassInfo info{"fuse_ort_embed_layer_norm",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into ONNX Runtime contrib ops",
                 "Fuse summed embedding lookups (word, position, segment) and the layer norm "
                 "after them into ONNX Runtime's EmbedLayerNormalization (com.microsoft)",

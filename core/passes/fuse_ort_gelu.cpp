@@ -231,7 +231,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseOrtGelu() {
   PassInfo info{"fuse_ort_gelu",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into ONNX Runtime contrib ops",
                 "Fuse the erf and tanh GELU subgraphs, with the bias Add before them, into ONNX "
                 "Runtime's Gelu, BiasGelu or FastGelu (com.microsoft)",

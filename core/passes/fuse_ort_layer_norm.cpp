@@ -57,7 +57,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseOrtLayerNorm() {
   PassInfo info{"fuse_ort_layer_norm",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into ONNX Runtime contrib ops",
                 "Below opset 17, fuse the decomposed layer norm subgraph into ONNX Runtime's "
                 "LayerNormalization (default domain, not standard ONNX there)",

@@ -112,7 +112,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseOrtSkipLayerNorm() {
   PassInfo info{"fuse_ort_skip_layer_norm",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into ONNX Runtime contrib ops",
                 "Fuse a residual Add (with the bias Add before it) and the layer norm after it "
                 "into ONNX Runtime's SkipLayerNormalization (com.microsoft)",

@@ -176,7 +176,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFusePadIntoConvPool() {
   PassInfo info{"fuse_pad_into_conv_pool",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into one standard op",
                 "Fold a constant-mode Pad into the pads of the Conv or pooling op after it",
                 "将常量模式的 Pad 并入其后 Conv 或池化算子的 pads 属性",

@@ -394,7 +394,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFusePasslabAttention() {
   PassInfo info{"fuse_passlab_attention",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: PassLab fused kernel",
                 "Fuse scaled dot-product attention (Q·Kᵀ, scale, masks, Softmax, ·V) into one "
                 "ai.passlab FusedAttention that keeps only a tile of the scores",

@@ -110,7 +110,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFusePasslabLayerNorm() {
   PassInfo info{"fuse_passlab_layer_norm",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: PassLab fused kernel",
                 "Fuse a layer norm (decomposed at any opset, or LayerNormalization), with the "
                 "residual Add before it, into one ai.passlab FusedLayerNorm (one pass per row)",

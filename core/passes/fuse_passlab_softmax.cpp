@@ -205,7 +205,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFusePasslabSoftmax() {
   PassInfo info{"fuse_passlab_softmax",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: PassLab fused kernel",
                 "Fuse a last-axis Softmax with the scale and additive mask before it, or the "
                 "decomposed Exp/ReduceSum/Div softmax, into one ai.passlab FusedSoftmax",

@@ -92,7 +92,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseReduceUnsqueeze() {
   PassInfo info{"fuse_reduce_unsqueeze",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: merge a chain",
                 "Turn a reduction with keepdims = 0 followed by the Unsqueeze of the same axes "
                 "into keepdims = 1",

@@ -105,7 +105,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseSharedInputMatmuls() {
   PassInfo info{"fuse_shared_input_matmuls",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: horizontal",
                 "Fuse MatMuls that multiply one input by constant weights into one MatMul and a "
                 "Split",

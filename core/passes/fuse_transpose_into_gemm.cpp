@@ -113,7 +113,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseTransposeIntoGemm() {
   PassInfo info{"fuse_transpose_into_gemm",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: into one standard op",
                 "Fold a 2-D Transpose into the transA/transB flag of the Gemm (or 2-D MatMul) "
                 "it feeds",

@@ -224,7 +224,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeHoistCastReshape() {
   PassInfo info{"hoist_cast_reshape",
-                Category::kReadWrite,
+                Category::kStructural,
                 "hoisting: move data movement",
                 "Move a Cast or Reshape through elementwise ops to its inverse and remove both",
                 "将 Cast 或 Reshape 穿过逐元素算子移动到与其互逆的算子处并一同删除",

@@ -115,7 +115,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeHoistReduceScale() {
   PassInfo info{"hoist_reduce_scale",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "hoisting: scale after reducing",
                 "Apply a scalar Mul (or left BitShift) after a ReduceSum/ReduceMean instead of "
                 "before it (exact cases; option allow_rounding for any float scale)",

@@ -249,7 +249,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeHoistSliceGather() {
   PassInfo info{"hoist_slice_gather",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "hoisting: select before computing",
                 "Move a Slice or Gather before the elementwise op it reads, slicing constant "
                 "operands too, so fewer elements are computed",

@@ -253,7 +253,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeMergeConsecutiveSlices() {
   PassInfo info{"merge_consecutive_slices",
-                Category::kReadWrite,
+                Category::kStructural,
                 "fusion: merge a chain",
                 "Merge a Slice of a Slice, drop a Slice that selects one Concat input, and turn "
                 "Slices partitioning an axis into one Split",

@@ -263,7 +263,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makePushTransposes() {
   PassInfo info{"push_transposes",
-                Category::kReadWrite,
+                Category::kStructural,
                 "hoisting: move data movement",
                 "Push Transposes through elementwise ops and reductions until they cancel or "
                 "merge, fold the permutation into constant operands, and let reductions absorb "

@@ -104,7 +104,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeReplaceBatchnormWithMulAdd() {
   PassInfo info{"replace_batchnorm_with_mul_add",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "substitution: simpler ops",
                 "Replace a standalone inference BatchNormalization with a per-channel Mul and Add",
                 "将独立的推理模式 BatchNormalization 替换为逐通道的 Mul 与 Add",

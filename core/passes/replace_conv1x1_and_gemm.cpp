@@ -228,7 +228,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeReplaceConv1x1AndGemm() {
   PassInfo info{"replace_conv1x1_and_gemm",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "substitution: cheaper op",
                 "Swap a 1x1 Conv and a Gemm/MatMul where the cost model says the other form "
                 "moves fewer bytes",

@@ -73,7 +73,7 @@ fusion::Rules rules() {
 std::unique_ptr<Pass> makeReplaceDivByConstant() {
   PassInfo info{
       "replace_div_by_constant",
-      Category::kAlgorithm,
+      Category::kStructural,
       "substitution: cheaper op",
       "Replace division by a float constant with multiplication by its reciprocal "
       "(exact for powers of two; option exact_only=false for any constant)",

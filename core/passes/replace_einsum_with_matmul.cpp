@@ -133,7 +133,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeReplaceEinsumWithMatmul() {
   PassInfo info{"replace_einsum_with_matmul",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "substitution: cheaper op",
                 "Replace an Einsum that is a (batched) matrix product with MatMul",
                 "将表示（批量）矩阵乘法的 Einsum 替换为 MatMul",

@@ -89,7 +89,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeReplaceReduceMeanWithGlobalPool() {
   PassInfo info{"replace_reduce_mean_with_global_pool",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "substitution: cheaper op",
                 "Replace a ReduceMean over every spatial axis with GlobalAveragePool",
                 "将对全部空间轴的 ReduceMean 替换为 GlobalAveragePool",

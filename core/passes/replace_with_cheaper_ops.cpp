@@ -148,7 +148,7 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeReplaceWithCheaperOps() {
   PassInfo info{"replace_with_cheaper_ops",
-                Category::kAlgorithm,
+                Category::kStructural,
                 "substitution: cheaper op",
                 "Replace Pow(x, 2), Pow(x, 0.5), 0 - x, Clip(x, 0), Max(x, 0) and Where(Not(c)) "
                 "by x*x, Sqrt, Neg, Relu and a swapped Where",

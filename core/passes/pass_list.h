@@ -38,6 +38,7 @@
   X(makeHoistReduceScale)                \
   X(makePushTransposes)                  \
   X(makeHoistCastReshape)                \
+  X(makeShareSymbolicDimReads)           \
   X(makeFuseConvActivation)              \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \

@@ -64,7 +64,8 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
                          "hoist_reduce_scale",
                          "push_transposes",
                          "fuse_consecutive_transposes",
-                         "hoist_cast_reshape"})
+                         "hoist_cast_reshape",
+                         "share_symbolic_dim_reads"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;

@@ -39,6 +39,7 @@
   X(makePushTransposes)                  \
   X(makeHoistCastReshape)                \
   X(makeShareSymbolicDimReads)           \
+  X(makeReplaceComputedReshapeShapes)    \
   X(makeFuseConvActivation)              \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \

@@ -65,6 +65,7 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
                          "push_transposes",
                          "fuse_consecutive_transposes",
                          "hoist_cast_reshape",
+                         "replace_computed_reshape_shapes",
                          "share_symbolic_dim_reads"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());

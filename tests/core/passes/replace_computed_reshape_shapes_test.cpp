@@ -1,0 +1,86 @@
+// replace_computed_reshape_shapes: a Reshape to a computed shape gets the
+// constant shape inference knows (one dim -1), a Transpose of size-1 dims
+// becomes a Reshape; reasons where they must not; convergence; numerics.
+#include <gtest/gtest.h>
+
+#include "tests/core/passes/fusion_test_util.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "replace_computed_reshape_shapes";
+const char* kOpset17 = R"(<ir_version: 8, opset_import: ["" : 17]>
+)";
+
+// GPT-2's head split: the batch size read at run time, the rest constant.
+const char* kComputedShape = R"(main (float[N,12] x) => (float[N,1,12] y)
+    <int64 zero = {0}, int64[1] ax = {0}, int64[1] one = {1}, int64[1] twelve = {12}> {
+      s = Shape(x)
+      b = Gather(s, zero)
+      ub = Unsqueeze(b, ax)
+      shape = Concat <axis = 0> (ub, one, twelve)
+      y = Reshape(x, shape) })";
+
+TEST(ReplaceComputedReshapeShapes, ComputedShapeBecomesAConstantWithOneMinusOne) {
+  expectRewrite(kPass, std::string(kOpset17) + kComputedShape,
+                std::string(kOpset17) + R"(main (float[N,12] x) => (float[N,1,12] y)
+    <int64 zero = {0}, int64[1] ax = {0}, int64[1] one = {1}, int64[1] twelve = {12},
+     int64[3] c = {-1, 1, 12}> {
+      s = Shape(x)
+      b = Gather(s, zero)
+      ub = Unsqueeze(b, ax)
+      shape = Concat <axis = 0> (ub, one, twelve)
+      y = Reshape(x, c) })");  // the shape arithmetic is left to eliminate_dead_nodes
+}
+
+TEST(ReplaceComputedReshapeShapes, TransposeOfASizeOneDimBecomesAReshape) {
+  expectRewrite(kPass, std::string(kOpset17) + R"(main (float[N,1,2,3] q) => (float[N,2,1,3] t) {
+      t = Transpose <perm = [0, 2, 1, 3]> (q) })",
+                std::string(kOpset17) + R"(main (float[N,1,2,3] q) => (float[N,2,1,3] t)
+    <int64[4] c = {-1, 2, 1, 3}> {
+      t = Reshape(q, c) })");
+}
+
+TEST(ReplaceComputedReshapeShapes, KeepsATransposeThatMovesData) {
+  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[N,4,2,3] q) => (float[N,2,4,3] t) {
+      t = Transpose <perm = [0, 2, 1, 3]> (q) })",
+                  "moves dim 1, which is not known to be 1, across another such dim");
+}
+
+TEST(ReplaceComputedReshapeShapes, KeepsAResultWithTwoUnknownDims) {
+  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[N,1,M] q) => (float[N,M,1] t) {
+      t = Transpose <perm = [0, 2, 1]> (q) })",
+                  "the result has 2 dims that are not static numbers");
+}
+
+TEST(ReplaceComputedReshapeShapes, KeepsAConstantShape) {
+  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[N,12] x) => (float[N,1,12] y)
+    <int64[3] c = {-1, 1, 12}> {
+      y = Reshape(x, c) })",
+                  "the shape is already a constant");
+}
+
+TEST(ReplaceComputedReshapeShapes, KeepsAResultWithAZeroDim) {
+  expectUnchanged(kPass,
+                  std::string(kOpset17) + R"(main (float[N,0] x, int64[2] s) => (float[N,0] y) {
+      y = Reshape(x, s) })",
+                  "dim 1 of the result is 0");
+}
+
+TEST(ReplaceComputedReshapeShapes, Converges) {
+  expectConverges(kPass, std::string(kOpset17) + kComputedShape);
+}
+
+TEST(ReplaceComputedReshapeShapes, OutputsStayTheSame) {
+  expectSameOutputs(kPass, std::string(kOpset17) + R"(main (float[N,12] x) => (float[N,2,1,6] y)
+    <int64 zero = {0}, int64[1] ax = {0}, int64[1] one = {1}, int64[1] six = {6}, int64[1] two = {2}> {
+      s = Shape(x)
+      b = Gather(s, zero)
+      ub = Unsqueeze(b, ax)
+      shape = Concat <axis = 0> (ub, one, two, six)
+      r = Reshape(x, shape)
+      y = Transpose <perm = [0, 2, 1, 3]> (r) })");
+}
+
+}  // namespace
+}  // namespace passlab::testing

@@ -8,7 +8,10 @@
 // RMSNormalization (opset 23): y = x / sqrt(mean(x^2) + epsilon) * scale.
 //
 // Statistics are accumulated in double (two passes over each row); rows run in
-// parallel.
+// parallel. An optimized row takes float32 LayerNormalization with the default
+// float stash type and only Y wanted: the vectorized kernel of FusedLayerNorm
+// (float sums in 16 lanes, Scale and B read in place), as the spec's stash
+// type asks (it sets the precision of the statistics).
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/norm_util.h"
+#include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -125,7 +129,25 @@ class RowNorm final : public Kernel {
   ir::DataType stash_;
 };
 
+// float32 with stash_type float and neither Mean nor InvStdDev wanted: the
+// FusedLayerNorm kernel (same inputs X, Scale, B; no Skip). Else declined.
+Expected<std::unique_ptr<Kernel>> makeFloatLayerNorm(const KernelBuild& b) {
+  const ir::Node& n = b.node();
+  if (n.attrInt("stash_type", 1) != static_cast<int64_t>(ir::DataType::kFloat))
+    return Error(ErrorCode::kUnsupported, "stash_type is not float");
+  for (size_t i = 1; i < n.outputs().size(); ++i)
+    if (n.output(i) && !n.output(i)->name().empty())
+      return Error(ErrorCode::kUnsupported, "Mean or InvStdDev is wanted");
+  for (size_t i = 0; i < n.inputs().size() && i < 3; ++i)
+    if (n.input(i) && n.input(i)->type().elemType() != ir::DataType::kUndefined &&
+        n.input(i)->type().elemType() != ir::DataType::kFloat)
+      return Error(ErrorCode::kUnsupported, "an input is not float32");
+  return fused::makeFusedLayerNorm(b);
+}
+
 const KernelDef kRows[] = {
+    {"", "LayerNormalization", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
+     "cpu.LayerNormalization.f32", makeFloatLayerNorm},
     {"", "LayerNormalization", 1, kOpsetMax, types::kFloats, 0, Tier::kReference,
      "cpu.LayerNormalization", makeKernel<RowNorm<false>>},
     {"", "RMSNormalization", 23, kOpsetMax, types::kFloats, 0, Tier::kReference,

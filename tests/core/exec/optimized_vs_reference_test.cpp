@@ -94,3 +94,73 @@ INSTANTIATE_TEST_SUITE_P(Kernels, OptimizedVsReference, ::testing::ValuesIn(kCas
 
 }  // namespace
 }  // namespace passlab::exec
+
+namespace passlab::exec {
+namespace {
+
+// Runs `text` with the preferred kernels and with the reference ones on the
+// same seeded inputs; returns the kernel ids of the first step and whether
+// every output agrees.
+struct LnRun {
+  std::string optimizedKernel, referenceKernel;
+};
+
+LnRun runLayerNorm(const char* text) {
+  ir::Model m = testutil::parseModel(text);
+  ExecutorOptions refOpts;
+  refOpts.referenceKernels = true;
+  auto opt = Executor::create(m, {});
+  auto ref = Executor::create(m, refOpts);
+  EXPECT_TRUE(opt && ref);
+  if (!opt || !ref) return {};
+  NamedInputs inputs;
+  FillOptions fo;
+  fo.seed = 11;
+  for (const InputInfo& in : (*opt)->inputs()) {
+    auto t = makeInput(in, fo);
+    EXPECT_TRUE(t);
+    if (!t) return {};
+    inputs.emplace_back(in.name, *t);
+  }
+  RunOptions run;
+  run.profile = true;
+  auto a = (*opt)->run(inputs, run);
+  auto b = (*ref)->run(inputs, run);
+  EXPECT_TRUE(a && b);
+  if (!a || !b) return {};
+  EXPECT_EQ(a->outputs.size(), b->outputs.size());
+  for (size_t o = 0; o < a->outputs.size() && o < b->outputs.size(); ++o) {
+    auto x = testutil::toFloats(a->outputs[o]), y = testutil::toFloats(b->outputs[o]);
+    EXPECT_EQ(x.size(), y.size());
+    for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+      EXPECT_NEAR(x[i], y[i], 1e-5 + 1e-5 * std::fabs(y[i])) << "output " << o << " element " << i;
+  }
+  return {a->profile[0].kernel, b->profile[0].kernel};
+}
+
+// float32 LayerNormalization with only Y wanted runs the vectorized kernel
+// (float statistics, as stash_type = float asks) and agrees with the
+// reference kernel (double statistics).
+TEST(LayerNormKernels, Float32RunsTheVectorizedKernel) {
+  LnRun r = runLayerNorm(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (float[3,5,96] x, float[96] s, float[96] b) => (float[3,5,96] y) {
+      y = LayerNormalization <axis = -1, epsilon = 0.001> (x, s, b) })");
+  EXPECT_EQ(r.optimizedKernel, "cpu.LayerNormalization.f32");
+  EXPECT_NE(r.referenceKernel, r.optimizedKernel);
+}
+
+// Mean and InvStdDev wanted, or a double stash type: the vectorized kernel
+// declines and the general one runs.
+TEST(LayerNormKernels, StatisticsOutputsOrDoubleStashUseTheGeneralKernel) {
+  LnRun withStats = runLayerNorm(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (float[4,8] x, float[8] s) => (float[4,8] y, float[4,1] mean, float[4,1] inv) {
+      y, mean, inv = LayerNormalization (x, s) })");
+  EXPECT_NE(withStats.optimizedKernel, "cpu.LayerNormalization.f32");
+  LnRun doubleStash = runLayerNorm(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (float[4,8] x, float[8] s) => (float[4,8] y) {
+      y = LayerNormalization <stash_type = 11> (x, s) })");
+  EXPECT_NE(doubleStash.optimizedKernel, "cpu.LayerNormalization.f32");
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -225,14 +225,22 @@ void Graph::adoptSubgraph(Node* owner, Graph* sub) {
   if (sub->ctx_ != ctx_) sub->joinContext(ctx_);
 }
 
-// A subgraph built on its own joins the model: its values (and those of its
-// nested subgraphs) get dense ids from the model's counter, so no two values
-// of one model share an id.
+// A subgraph built on its own joins the model: its nodes and values (and
+// those of its nested subgraphs) get ids from the model's counters and its
+// value names enter the model's name set, so no two nodes or values of one
+// model share an id and fresh names stay unique.
 void Graph::joinContext(const std::shared_ptr<GraphContext>& ctx) {
   ctx_ = ctx;
-  for (auto& v : values_) v->denseId_ = ctx_->nextValueId++;
-  for (auto& n : nodes_)
+  for (auto& v : values_) {
+    v->denseId_ = ctx_->nextValueId++;
+    if (!v->name_.empty()) ctx_->names.insert(v->name_);
+  }
+  nodeIndex_.clear();
+  for (auto& n : nodes_) {
+    n->id_ = ctx_->nextNodeId++;
+    nodeIndex_.emplace(n->id_, n.get());
     for (Graph* g : n->subgraphs()) g->joinContext(ctx);
+  }
 }
 
 void Graph::replaceAllUsesWith(Value* from, Value* to) {

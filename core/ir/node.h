@@ -82,14 +82,16 @@ class Node {
   friend class UndoLog;
   Node() = default;
 
-  NodeId id_ = 0;
-  std::string name_, opType_, domain_, overload_, docString_, unknownFields_;
-  std::vector<std::pair<std::string, std::string>> metadata_;
+  // Fields read by every walk first (see Value), the rarely read ones last.
   Graph* owner_ = nullptr;
+  NodeId id_ = 0;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<Attribute> attrs_;
+  std::string opType_, domain_;
   std::list<std::unique_ptr<Node>>::iterator self_;
+  std::string name_, overload_, docString_, unknownFields_;
+  std::vector<std::pair<std::string, std::string>> metadata_;
 };
 
 }  // namespace passlab::ir

@@ -72,20 +72,23 @@ class Value {
   friend class Node;
   Value() = default;
 
-  std::string name_;
-  Type type_;
+  // Fields read by every walk (verifier, shape inference, pattern matching)
+  // come first, so that one or two cache lines serve a visit; the graph is
+  // walked many times per pipeline and is far larger than the cache.
   Graph* owner_ = nullptr;
   Node* producer_ = nullptr;
   int producerIndex_ = -1;
   uint32_t denseId_ = 0;
-  std::vector<Use> uses_;
-  std::vector<Graph*> outputOf_;
   bool isGraphInput_ = false;
   bool declaredInValueInfo_ = false;
   // Held by pointer: most values are not initializers, and a Value is walked
   // by every pass, so it is kept small (the pipeline is bound by memory).
   std::unique_ptr<Tensor> initializer_;
+  std::vector<Use> uses_;
+  Type type_;
+  std::vector<Graph*> outputOf_;
   std::unique_ptr<SparseTensor> sparseInitializer_;
+  std::string name_;
   std::string docString_;
   std::vector<std::pair<std::string, std::string>> metadata_;
   std::list<std::unique_ptr<Value>>::iterator self_;

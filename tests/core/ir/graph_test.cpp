@@ -165,6 +165,11 @@ TEST(Graph, DenseValueIdsStayUniqueWhenASubgraphJoins) {
   EXPECT_EQ(ids.size(), values);
   EXPECT_EQ(values, 6u);  // c, x, y; bx, inner; nx
   EXPECT_NE(x->denseId(), bx->denseId());
+  // Node ids too (the branch's Neg was node 1 of its own counter, as the If
+  // is of the model's), and the branch's names are taken.
+  EXPECT_NE(inner->id(), iff->id());
+  EXPECT_EQ(findNodeRecursive(g, inner->id()), inner);
+  EXPECT_NE(g.freshName("bx"), "bx");
 }
 
 TEST(Tensor, CopyOnWriteLeavesOtherCopiesAlone) {

@@ -29,6 +29,7 @@
   X(makeFuseSharedInputMatmuls)          \
   X(makeReplaceWithCheaperOps)           \
   X(makeReplaceDivByConstant)            \
+  X(makeReassociateConstantChains)       \
   X(makeReplaceBatchnormWithMulAdd)      \
   X(makeReplaceReduceMeanWithGlobalPool) \
   X(makeReplaceEinsumWithMatmul)         \

@@ -69,6 +69,8 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
                          "share_symbolic_dim_reads"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
+  // Last: the chains of constant scales the cleanup's folding has exposed.
+  v.push_back("reassociate_constant_chains");
   return v;
 }
 

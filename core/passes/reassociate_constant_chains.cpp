@@ -1,0 +1,95 @@
+// reassociate_constant_chains — two Muls (or two Adds) by constants in a row become one.
+//
+// Before:  t = Mul(x, c1); y = Mul(t, c2)        t = Add(x, c1); y = Add(t, c2)
+// After:   y = Mul(x, c1 * c2)                   y = Add(x, c1 + c2)
+// (c1 * c2 evaluated once, at optimization time, in the constants' type.)
+// Exporters leave such chains where a scale is applied in two steps (box
+// decoding: x * variance * prior; x * 0.5 after a Div by 2 became a Mul).
+// (x * c1) * c2 and x * (c1 * c2) differ by rounding (changesNumerics); the
+// broadcast result shape is the same (broadcasting is associative).
+// Conditions: both constants (either operand of each op) of the same float
+// type; t read only by the second op (not a graph output, not in a
+// subgraph); the folded constant has no more elements than the larger of c1
+// and c2 (no growth: [N,1] with [1,M] is not folded); an evaluator is
+// available (the pipeline supplies the executor). Opsets: 7-28 (numpy
+// broadcasting of Mul and Add).
+#include "core/passes/fusion_utils.h"
+#include "core/passes/pass.h"
+
+namespace passlab::passes {
+
+namespace {
+
+using rewrite::MatchContext;
+using rewrite::MatchResult;
+
+MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
+  if (std::string why = fusion::whyNotOpset(c, 7, 28, "reassociate_constant_chains"); !why.empty())
+    return MatchResult::failure(why);
+  const std::string& op = outer.opType();
+  // The outer op: one operand produced by the same op, the other constant.
+  ir::Node* inner = nullptr;
+  size_t innerSide = 0;
+  for (size_t k = 0; k < 2 && !inner; ++k)
+    if (ir::Node* p = producerOp(outer.input(k), op)) {
+      if (rewrite::constantValue(outer.input(1 - k))) {
+        inner = p;
+        innerSide = k;
+      }
+    }
+  if (!inner)
+    return MatchResult::failure("no operand is a " + op + " by a constant beside a constant");
+  auto c2 = rewrite::constantValue(outer.input(1 - innerSide));
+  size_t c1Side = rewrite::constantValue(inner->input(1)) ? 1 : 0;
+  auto c1 = rewrite::constantValue(inner->input(c1Side));
+  if (!c1) return MatchResult::failure("the inner " + op + " has no constant operand");
+  ir::Value* x = inner->input(1 - c1Side);
+  if (std::string why = rewrite::whyNotSingleUse(outer.input(innerSide)); !why.empty())
+    return MatchResult::failure("the inner " + op + "'s result " + why);
+  if (c1->dtype() != c2->dtype() || !fusion::isFloatType(c1->dtype()))
+    return MatchResult::failure("the constants are not of one float type");
+  if (!c.evaluator) return MatchResult::failure("no evaluator to fold the constants");
+  auto folded = c.evaluator->evaluate(outer, {&*c1, &*c2}, c.opset);
+  if (!folded || folded->size() != 1)
+    return MatchResult::failure("the constants could not be folded");
+  ir::Tensor t = std::move(folded->front());
+  if (t.numel() > std::max(c1->numel(), c2->numel()))
+    return MatchResult::failure("the folded constant would have " + std::to_string(t.numel()) +
+                                " elements, more than either operand");
+  return MatchResult::success({&outer, inner}, [&outer, inner, x, t, op](rewrite::Rewriter& rw) {
+    ir::Value* k =
+        addConstant(rw, *outer.owner(), inner, op == "Mul" ? "scale" : "shift", t, {inner, &outer});
+    ir::Node* fused =
+        fusion::addDerived(rw, op, {x, k}, inner, {inner, &outer}, nullptr, {outer.output(0)});
+    fusion::replaceAndErase(rw, outer.output(0), fused->output(0), {&outer, inner});
+  });
+}
+
+fusion::Rules rules() {
+  fusion::Rules r;
+  // (x * c1) * c2 -> x * (c1 * c2)
+  fusion::addRule(r, "mul_chain", "(x * c1) * c2 -> x * (c1 * c2), c1 and c2 constant", {"Mul"},
+                  reassociate);
+  // (x + c1) + c2 -> x + (c1 + c2)
+  fusion::addRule(r, "add_chain", "(x + c1) + c2 -> x + (c1 + c2), c1 and c2 constant", {"Add"},
+                  reassociate);
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Pass> makeReassociateConstantChains() {
+  PassInfo info{"reassociate_constant_chains",
+                Category::kStructural,
+                "substitution: cheaper op",
+                "Merge two Muls (or two Adds) by constants in a row into one, the constants "
+                "folded",
+                "将连续两个乘以（或加上）常量的 Mul（或 Add）合并为一个，常量预先折叠",
+                {},
+                7,
+                28,
+                true};
+  return std::make_unique<PatternPass>(std::move(info), rules());
+}
+
+}  // namespace passlab::passes

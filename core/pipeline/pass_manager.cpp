@@ -77,7 +77,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   Step step;
   step.passId = info.id;
   step.options = *opts;
-  step.before = collectStats(model_);
+  step.before = lastStats_ ? *lastStats_ : collectStats(model_);
   int64_t opset = model_.opsetVersion("").value_or(1);
   if (info.mayEmitNonStandard && options_.standardOnly) {
     step.skipped = true;
@@ -89,6 +89,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   }
   if (step.skipped) {
     step.after = step.before;
+    lastStats_ = step.after;
     return &timeline_.add(std::move(step));
   }
   for (auto& h : before_) h(step, model_);
@@ -144,6 +145,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     step.rolledBack = true;
     step.error = status.message();
     step.after = step.before;
+    lastStats_ = step.after;
     stopped_ = true;
     if (options_.keepSnapshots) step.snapshotBefore = before;
     for (auto& h : after_) h(step, model_);
@@ -152,7 +154,8 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   undo.commit();
   step.summary = step.log.summarize();
   step.changed = !step.summary.empty();
-  step.after = collectStats(model_);
+  step.after = step.changed ? collectStats(model_) : step.before;
+  lastStats_ = step.after;
   recordStandIns(step.log, model_.graph(), standIns_);
   if (checker_ && step.changed) {
     step.check = checker_->check(model_, standIns_);
@@ -168,6 +171,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
 
 void PassManager::modelChangedOutside() {
   knownErrors_.reset();
+  lastStats_.reset();
   standIns_.clear();
 }
 

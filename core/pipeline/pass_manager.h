@@ -75,7 +75,8 @@ class PassManager {
   const rewrite::Provenance& provenance() const { return provenance_; }
   ir::Model& model() { return model_; }
   // Call after editing the model other than through this manager: forgets what
-  // it carried between steps (the verifier's known errors, the check's stand-ins).
+  // it carried between steps (the verifier's known errors, the check's stand-ins,
+  // the last statistics).
   void modelChangedOutside();
 
  private:
@@ -92,6 +93,9 @@ class PassManager {
   // The verifier's errors in the model as it stands (computed at the first
   // step), so a pass is blamed only for errors it introduced.
   std::optional<std::set<std::string>> knownErrors_;
+  // The statistics of the model as the last step left it (its `after`), so
+  // the next step's `before` needs no walk of the graph.
+  std::optional<GraphStats> lastStats_;
 };
 
 // Fills in declared defaults and rejects unknown option names.

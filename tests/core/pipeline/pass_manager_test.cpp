@@ -56,6 +56,31 @@ TEST(PassManager, StepsRecordStatsAndEdits) {
   EXPECT_EQ(pm.timeline().steps().size(), 2u);
 }
 
+// A step's `before` is the previous step's `after` (not recounted), and an
+// edit made outside the manager is counted again once it is reported.
+TEST(PassManager, StepStatsFollowTheModelAcrossStepsAndOutsideEdits) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  auto first = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(first);
+  EXPECT_EQ((*first)->after.nodes, 3u);
+  EXPECT_EQ((*first)->after.opCounts.count("Identity"), 0u);
+  ir::Graph& g = m.graph();
+  ir::Node* abs = g.outputs()[0]->producer();
+  ir::Node* extra = g.addNode("Relu", "", {abs->output(0)}, 1);
+  g.setOutput(0, extra->output(0));
+  pm.modelChangedOutside();
+  auto second = pm.run({"eliminate_dead_nodes", {}, {}});
+  ASSERT_TRUE(second);
+  EXPECT_EQ((*second)->before.nodes, 4u);  // counted again: 3 + the Relu added outside
+  EXPECT_EQ((*second)->before.opCounts.at("Relu"), 2u);
+  const GraphStats afterSecond = (*second)->after;  // (a Step pointer lives until the next run)
+  auto third = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(third);
+  EXPECT_EQ((*third)->before.nodes, afterSecond.nodes);
+  EXPECT_EQ((*third)->before.opCounts, afterSecond.opCounts);
+}
+
 TEST(PassManager, UnknownPassAndOptionAreErrors) {
   ir::Model m = parse(kModel);
   PassManager pm(m);

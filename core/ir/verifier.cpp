@@ -146,13 +146,27 @@ class Verifier {
       e.value = v;
       met_.push_back(id);
     }
-    return e;
+    if (e.value == v) return e;
+    // Two values with one id: one of them belongs to another model (or was
+    // not renumbered when its subgraph joined). Kept apart, and reported.
+    auto [it, added] = foreign_.try_emplace(v);
+    if (added) {
+      it->second.value = v;
+      foreignOrder_.push_back(v);
+      report(v->producer(), "value '" + v->name() + "' has the id of '" + e.value->name() +
+                                "' (it belongs to another model)");
+    }
+    return it->second;
   }
 
   void checkUseLists() {
-    for (size_t id : met_) {
-      const Value* v = entries_[id].value;
-      size_t refs = entries_[id].refs;
+    std::vector<const Entry*> all;
+    all.reserve(met_.size() + foreignOrder_.size());
+    for (size_t id : met_) all.push_back(&entries_[id]);
+    for (const Value* v : foreignOrder_) all.push_back(&foreign_.at(v));
+    for (const Entry* e : all) {
+      const Value* v = e->value;
+      size_t refs = e->refs;
       std::vector<std::pair<const Node*, int>> seen;
       seen.reserve(v->uses().size());
       bool stale = false;
@@ -286,6 +300,8 @@ class Verifier {
   VerifierOptions options_;
   std::vector<Entry> entries_;
   std::vector<size_t> met_;
+  std::unordered_map<const Value*, Entry> foreign_;  // ids shared with entries_
+  std::vector<const Value*> foreignOrder_;
   std::vector<VerifierProblem> problems_;
 };
 

@@ -5,8 +5,11 @@
 // (c1 * c2 evaluated once, at optimization time, in the constants' type.)
 // Exporters leave such chains where a scale is applied in two steps (box
 // decoding: x * variance * prior; x * 0.5 after a Div by 2 became a Mul).
-// (x * c1) * c2 and x * (c1 * c2) differ by rounding (changesNumerics); the
-// broadcast result shape is the same (broadcasting is associative).
+// (x * c1) * c2 and x * (c1 * c2) differ by rounding (changesNumerics), and
+// by more where the original's intermediate overflows or cancels (float16
+// (x * 256) * (1/256), float32 (x + 1e8) - 1e8): there the folded form is the
+// more accurate one. The broadcast result shape is the same (broadcasting is
+// associative).
 // Conditions: both constants (either operand of each op) of the same float
 // type; t read only by the second op (not a graph output, not in a
 // subgraph); the folded constant has no more elements than the larger of c1

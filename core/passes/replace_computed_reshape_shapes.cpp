@@ -91,6 +91,12 @@ MatchResult transposeOfUnitDims(ir::Node& transpose, const MatchContext& c) {
   const ir::Shape& xs = *x->type().shape();
   auto perm = fusion::transposePerm(transpose);
   if (!perm || perm->size() != xs.rank()) return MatchResult::failure("perm does not fit the rank");
+  std::vector<bool> seen(perm->size(), false);
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= static_cast<int64_t>(perm->size()) || seen[static_cast<size_t>(p)])
+      return MatchResult::failure("perm is not a permutation");
+    seen[static_cast<size_t>(p)] = true;
+  }
   // The input dims that are not 1, in the order the result lists them, must
   // be in increasing order: then every element keeps its linear position.
   int64_t last = -1;

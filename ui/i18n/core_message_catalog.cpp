@@ -376,6 +376,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "pass '%1' has no option '%2'%3"),
       QT_TRANSLATE_NOOP("core", "perm %1 moves axes"),
       QT_TRANSLATE_NOOP("core", "perm does not fit the rank"),
+      QT_TRANSLATE_NOOP("core", "perm is not a permutation"),
       QT_TRANSLATE_NOOP("core", "reduced axis %1 has size %2"),
       QT_TRANSLATE_NOOP("core", "redundant computation: shape arithmetic"),
       QT_TRANSLATE_NOOP("core", "redundant data: duplicate initializers"),

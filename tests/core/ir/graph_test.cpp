@@ -5,7 +5,9 @@
 #include <set>
 
 #include "core/ir/graph.h"
+#include "core/ir/model.h"
 #include "core/ir/op_schema.h"
+#include "core/ir/verifier.h"
 
 namespace passlab::ir {
 namespace {
@@ -170,6 +172,23 @@ TEST(Graph, DenseValueIdsStayUniqueWhenASubgraphJoins) {
   EXPECT_NE(inner->id(), iff->id());
   EXPECT_EQ(findNodeRecursive(g, inner->id()), inner);
   EXPECT_NE(g.freshName("bx"), "bx");
+}
+
+// The verifier keeps per-value state by dense id; a value of another model
+// (whose id collides) is reported, not mixed up with this model's value.
+TEST(Verifier, AValueOfAnotherModelIsReportedNotConfused) {
+  Model a, b;
+  Value* x = a.graph().addInput("x", f32({2}));
+  Value* alien = b.graph().addInput("alien", f32({2}));
+  ASSERT_EQ(x->denseId(), alien->denseId());
+  Node* n = a.graph().addNode("Add", "", {x, alien}, {"y"});
+  a.graph().addOutput(n->output(0));
+  std::string all;
+  for (const auto& p : verifyModel(a)) all += p.message + "\n";
+  EXPECT_NE(all.find("value 'alien' has the id of 'x' (it belongs to another model)"),
+            std::string::npos)
+      << all;
+  EXPECT_EQ(all.find("'x' records"), std::string::npos) << all;  // x's use list is intact
 }
 
 TEST(Tensor, CopyOnWriteLeavesOtherCopiesAlone) {

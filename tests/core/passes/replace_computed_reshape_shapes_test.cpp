@@ -47,6 +47,12 @@ TEST(ReplaceComputedReshapeShapes, KeepsATransposeThatMovesData) {
                   "moves dim 1, which is not known to be 1, across another such dim");
 }
 
+TEST(ReplaceComputedReshapeShapes, KeepsATransposeWhosePermIsNotAPermutation) {
+  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[N,1,2] q) => (float[N,1,2] t) {
+      t = Transpose <perm = [0, 0, 2]> (q) })",
+                  "perm is not a permutation");
+}
+
 TEST(ReplaceComputedReshapeShapes, KeepsAResultWithTwoUnknownDims) {
   expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[N,1,M] q) => (float[N,M,1] t) {
       t = Transpose <perm = [0, 2, 1]> (q) })",

@@ -64,11 +64,10 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   const int64_t channels = static_cast<int64_t>(scale->size());
   if (static_cast<int64_t>(bias->size()) != channels)
     return MatchResult::failure("BatchNormalization scale and B differ in length");
-  auto xdims = fusion::dimsOf(bn->input(0));
-  if (!xdims && !t->type().hasShape())
-    return MatchResult::failure("the BatchNormalization input's rank is unknown");
-  const int64_t rank =
-      xdims ? static_cast<int64_t>(xdims->size()) : static_cast<int64_t>(t->type().shape()->rank());
+  auto xrank = rankOf(bn->input(0));
+  if (!xrank) xrank = rankOf(t);
+  if (!xrank) return MatchResult::failure("the BatchNormalization input's rank is unknown");
+  const int64_t rank = *xrank;
   if (rank < 2) return MatchResult::failure("the BatchNormalization input has no channel axis");
   std::string why;
   auto per = fusion::perChannelValues(cst, rank, 1, channels, why);

@@ -33,18 +33,21 @@ MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
   // The outer op: one operand produced by the same op, the other constant.
   ir::Node* inner = nullptr;
   size_t innerSide = 0;
+  std::optional<ir::Tensor> c2;
   for (size_t k = 0; k < 2 && !inner; ++k)
-    if (ir::Node* p = producerOp(outer.input(k), op)) {
-      if (rewrite::constantValue(outer.input(1 - k))) {
+    if (ir::Node* p = producerOp(outer.input(k), op))
+      if ((c2 = rewrite::constantValue(outer.input(1 - k)))) {
         inner = p;
         innerSide = k;
       }
-    }
   if (!inner)
     return MatchResult::failure("no operand is a " + op + " by a constant beside a constant");
-  auto c2 = rewrite::constantValue(outer.input(1 - innerSide));
-  size_t c1Side = rewrite::constantValue(inner->input(1)) ? 1 : 0;
-  auto c1 = rewrite::constantValue(inner->input(c1Side));
+  size_t c1Side = 1;
+  auto c1 = rewrite::constantValue(inner->input(1));
+  if (!c1) {
+    c1Side = 0;
+    c1 = rewrite::constantValue(inner->input(0));
+  }
   if (!c1) return MatchResult::failure("the inner " + op + " has no constant operand");
   ir::Value* x = inner->input(1 - c1Side);
   if (std::string why = rewrite::whyNotSingleUse(outer.input(innerSide)); !why.empty())

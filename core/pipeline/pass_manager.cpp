@@ -43,6 +43,22 @@ Expected<const Step*> PassManager::run(const PassSpec& spec) {
 }
 
 namespace {
+// The Rewriter tracks whether its edits may change a type; this checks the log
+// as well, so an edit made around the Rewriter still triggers re-inference.
+bool onlyRemovalsAndRewires(const rewrite::EditLog& log) {
+  for (const rewrite::Edit& e : log.edits()) switch (e.kind) {
+      case rewrite::EditKind::kNodeRemoved:
+      case rewrite::EditKind::kInputRewired:
+      case rewrite::EditKind::kGraphOutputRewired:
+      case rewrite::EditKind::kInitializerRemoved:
+      case rewrite::EditKind::kValueRenamed:
+        break;
+      default:
+        return false;
+    }
+  return true;
+}
+
 // A main-graph value that a pass replaced and removed: its replacement stands
 // for it (or for what it stood for), so the check can compare the two.
 void recordStandIns(const rewrite::EditLog& log, const ir::Graph& g, StandIns& standIns) {
@@ -118,19 +134,29 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     status = internalError(info.id + " threw: " + e.what());
   }
   if (status.isOk()) {
-    if (options_.inferShapesAfterEachPass && !step.log.empty()) {
+    auto since = [](std::chrono::steady_clock::time_point t) {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t)
+          .count();
+    };
+    if (options_.inferShapesAfterEachPass && !step.log.empty() &&
+        (rw.typesMayHaveChanged() || !onlyRemovalsAndRewires(step.log))) {
+      auto t1 = std::chrono::steady_clock::now();
       analysis::ShapeInferenceOptions shapeOptions;
       shapeOptions.undo = &undo;
       analysis::inferShapes(model_, shapeOptions);
+      step.shapesInferred = true;
+      step.inferMilliseconds = since(t1);
     }
     // A pass is rolled back only for verifier errors it introduced: an input
     // model that already breaks a schema rule must not make every pass fail.
     // A pass that changed nothing cannot have introduced any.
     if (!step.log.empty()) {
+      auto t1 = std::chrono::steady_clock::now();
       std::set<std::string> errors = verifierErrorSet(model_);
       for (const std::string& e : errors)
         if (!knownErrors_->count(e)) step.verifierErrors.push_back(e);
       if (step.verifierErrors.empty()) knownErrors_ = std::move(errors);
+      step.verifyMilliseconds = since(t1);
     }
     if (!step.verifierErrors.empty())
       status = invalidModel(info.id +

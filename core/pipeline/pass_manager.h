@@ -62,7 +62,8 @@ class PassManager {
   void addBeforeHook(Hook h) { before_.push_back(std::move(h)); }
   void addAfterHook(Hook h) { after_.push_back(std::move(h)); }
 
-  // Applies one pass; the Step is appended to the timeline (also when skipped or rolled back).
+  // Applies one pass; the Step is appended to the timeline (also when skipped or rolled back)
+  // and the pointer to it stays valid until the timeline is cleared.
   Expected<const Step*> run(const PassSpec& spec);
   // Same, for a pass object that need not be in the registry (tests, plug-ins).
   Expected<const Step*> run(const passes::Pass& pass, const PassSpec& spec);

@@ -23,6 +23,9 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
     st["initializer_bytes_before"] = s.before.initializerBytes;
     st["initializer_bytes_after"] = s.after.initializerBytes;
     st["milliseconds"] = s.milliseconds;
+    st["infer_milliseconds"] = s.inferMilliseconds;
+    st["verify_milliseconds"] = s.verifyMilliseconds;
+    st["shapes_inferred"] = s.shapesInferred;
     st["changed"] = s.changed;
     st["skipped"] = s.skipped;
     st["note"] = s.note;

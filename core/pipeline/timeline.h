@@ -2,6 +2,7 @@
 // what the pass did (edits, provenance, statistics, checks, snapshots).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,7 +40,9 @@ struct Step {
   rewrite::EditLog log;
   rewrite::EditSummary summary;
   GraphStats before, after;
-  double milliseconds = 0;
+  double milliseconds = 0;  // the whole step: pass, shape inference, verification
+  double inferMilliseconds = 0, verifyMilliseconds = 0;  // the parts spent re-inferring, verifying
+  bool shapesInferred = false;  // false when the edits cannot have changed a type
   bool changed = false;
   bool skipped = false;     // not applicable (opset, non-standard output); see `note`
   bool rolledBack = false;  // the pass failed and the model was restored
@@ -51,10 +54,12 @@ struct Step {
   std::shared_ptr<const ir::Model> snapshotBefore, snapshotAfter;  // null unless snapshots are kept
 };
 
+// Steps live in a deque: adding one never moves the others, so a Step pointer
+// returned by PassManager::run stays valid until the timeline is cleared.
 class Timeline {
  public:
-  std::vector<Step>& steps() { return steps_; }
-  const std::vector<Step>& steps() const { return steps_; }
+  std::deque<Step>& steps() { return steps_; }
+  const std::deque<Step>& steps() const { return steps_; }
   Step& add(Step s) {
     steps_.push_back(std::move(s));
     return steps_.back();
@@ -62,7 +67,7 @@ class Timeline {
   void clear() { steps_.clear(); }
 
  private:
-  std::vector<Step> steps_;
+  std::deque<Step> steps_;
 };
 
 }  // namespace passlab::pipeline

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <unordered_set>
 
 namespace passlab::rewrite {
 
@@ -30,29 +29,25 @@ std::string_view editKindName(EditKind k) {
   return "?";
 }
 
+// Sorted vectors rather than node sets: a pass may log hundreds of thousands of
+// edits, and one allocation per id made this a visible share of pipeline time.
 EditSummary EditLog::summarize() const {
-  std::unordered_set<ir::NodeId> added, removed;
-  std::set<ir::NodeId> rewired, attrs;
   std::set<std::string> initAdded, initRemoved, initChanged;
   EditSummary s;
-  std::vector<ir::NodeId> addOrder, removeOrder;
+  std::vector<ir::NodeId> addOrder, removeOrder, rewired, attrs;
   for (const Edit& e : edits_) {
     switch (e.kind) {
       case EditKind::kNodeAdded:
-        added.insert(e.node);
         addOrder.push_back(e.node);
         break;
       case EditKind::kNodeRemoved:
-        if (added.erase(e.node) == 0) {
-          removed.insert(e.node);
-          removeOrder.push_back(e.node);
-        }
+        removeOrder.push_back(e.node);
         break;
       case EditKind::kInputRewired:
-        rewired.insert(e.node);
+        rewired.push_back(e.node);
         break;
       case EditKind::kAttributeChanged:
-        attrs.insert(e.node);
+        attrs.push_back(e.node);
         break;
       case EditKind::kGraphOutputRewired:
         ++s.graphOutputsRewired;
@@ -70,14 +65,27 @@ EditSummary EditLog::summarize() const {
         break;
     }
   }
+  auto sorted = [](std::vector<ir::NodeId> v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  auto in = [](const std::vector<ir::NodeId>& v, ir::NodeId id) {
+    return std::binary_search(v.begin(), v.end(), id);
+  };
+  // Node ids are never reused, so a node removed after being added was added by
+  // this pass: it counts for nothing.
+  const std::vector<ir::NodeId> addedSorted = sorted(addOrder);
+  const std::vector<ir::NodeId> removedSorted = sorted(removeOrder);
   for (ir::NodeId id : addOrder)
-    if (added.count(id)) s.added.push_back(id);
-  for (ir::NodeId id : removeOrder) s.removed.push_back(id);
+    if (!in(removedSorted, id)) s.added.push_back(id);
+  for (ir::NodeId id : removeOrder)
+    if (!in(addedSorted, id)) s.removed.push_back(id);
   // Rewiring or attribute edits on nodes that are new or gone are part of that, not separate.
-  for (ir::NodeId id : rewired)
-    if (!added.count(id) && !removed.count(id)) s.rewired.push_back(id);
-  for (ir::NodeId id : attrs)
-    if (!added.count(id) && !removed.count(id)) s.attributeChanged.push_back(id);
+  for (ir::NodeId id : sorted(std::move(rewired)))
+    if (!in(addedSorted, id) && !in(removedSorted, id)) s.rewired.push_back(id);
+  for (ir::NodeId id : sorted(std::move(attrs)))
+    if (!in(addedSorted, id) && !in(removedSorted, id)) s.attributeChanged.push_back(id);
   s.initializersAdded.assign(initAdded.begin(), initAdded.end());
   s.initializersRemoved.assign(initRemoved.begin(), initRemoved.end());
   for (const auto& n : initChanged)

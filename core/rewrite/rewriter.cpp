@@ -21,6 +21,7 @@ ir::Node* Rewriter::addNode(ir::Graph& graph, std::string opType, std::string do
   ir::Node* n = g.addNode(opType, std::move(domain), inputs, numOutputs, before, hint);
   n->setName(uniqueNodeName(g, name.empty() ? g.freshName(hint) : name));
   if (undo_) undo_->nodeAdded(n);
+  typesMayChange_ = true;
   record(EditKind::kNodeAdded, n->id(), ownerId(g), -1, "", "", n->opType());
   if (provenance_) {
     std::vector<ir::NodeId> from;
@@ -73,13 +74,22 @@ size_t Rewriter::eraseIfDead(ir::Node* node) {
 void Rewriter::setInput(ir::Node* node, size_t index, ir::Value* value) {
   ir::Value* old = node->input(index);
   if (old == value) return;
+  noteRewire(old, value);
   record(EditKind::kInputRewired, node->id(), ownerId(*node->owner()), static_cast<int>(index),
          old ? old->name() : "", value ? value->name() : "");
   node->setInput(index, value);
   if (undo_) undo_->inputSet(node, index, old);
 }
 
+void Rewriter::noteRewire(const ir::Value* from, const ir::Value* to) {
+  if (typesMayChange_) return;
+  const bool floatTensor =
+      from && to && from->type().isTensor() && ir::isFloatingPoint(from->type().elemType());
+  if (!floatTensor || !(from->type() == to->type())) typesMayChange_ = true;
+}
+
 void Rewriter::setAttr(ir::Node* node, ir::Attribute attr) {
+  typesMayChange_ = true;
   record(EditKind::kAttributeChanged, node->id(), ownerId(*node->owner()), -1, "", "", attr.name());
   if (undo_) undo_->attrAboutToChange(node, attr.name());
   node->setAttr(std::move(attr));
@@ -87,6 +97,7 @@ void Rewriter::setAttr(ir::Node* node, ir::Attribute attr) {
 
 bool Rewriter::removeAttr(ir::Node* node, const std::string& name) {
   if (!node->hasAttr(name)) return false;
+  typesMayChange_ = true;
   record(EditKind::kAttributeChanged, node->id(), ownerId(*node->owner()), -1, "", "", name);
   if (undo_) undo_->attrAboutToChange(node, name);
   return node->removeAttr(name);
@@ -134,12 +145,14 @@ void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
 }
 
 void Rewriter::setType(ir::Value* value, ir::Type type) {
+  typesMayChange_ = true;
   if (undo_) undo_->typeSet(value, value->type());
   value->setType(std::move(type));
 }
 
 ir::Value* Rewriter::addInitializer(ir::Graph& graph, const std::string& nameHint,
                                     ir::Tensor tensor) {
+  typesMayChange_ = true;
   std::string name = graph.freshName(nameHint.empty() ? "const" : nameHint);
   tensor.setName(name);
   ir::Value* v = graph.addInitializer(name, std::move(tensor));
@@ -149,6 +162,7 @@ ir::Value* Rewriter::addInitializer(ir::Graph& graph, const std::string& nameHin
 }
 
 void Rewriter::setInitializer(ir::Value* value, ir::Tensor tensor) {
+  typesMayChange_ = true;
   record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
          value->name());
   if (undo_) undo_->initializerAboutToChange(value);
@@ -166,6 +180,7 @@ void Rewriter::removeInitializer(ir::Value* value) {
 
 void Rewriter::freezeInitializer(ir::Value* value) {
   if (!value->isInitializer() || !value->isGraphInput()) return;
+  typesMayChange_ = true;
   record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
          value->name(), "no longer a graph input");
   if (model_.irVersion < 4) model_.irVersion = 4;
@@ -175,6 +190,7 @@ void Rewriter::freezeInitializer(ir::Value* value) {
 void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) {
   ir::Value* old = graph.outputs().at(index);
   if (old == value) return;
+  noteRewire(old, value);
   record(EditKind::kGraphOutputRewired, 0, ownerId(graph), static_cast<int>(index), old->name(),
          value->name());
   graph.setOutput(index, value);

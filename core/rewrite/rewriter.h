@@ -28,6 +28,12 @@ class Rewriter {
   const std::string& passId() const { return passId_; }
   bool changed() const { return !log_.empty(); }
   const EditLog& log() const { return log_; }
+  // False while every edit so far leaves every value's type as shape inference
+  // would compute it: nodes and initializers removed, uses rewired to a value
+  // of the same float type (integer tensors carry the shape data inference
+  // propagates, so rewiring them may refine types downstream). The PassManager
+  // skips re-inference after such a pass.
+  bool typesMayHaveChanged() const { return typesMayChange_; }
 
   // ---- nodes ----
   // Adds a node before `before` (nullptr: in `graph` at the end). Outputs get
@@ -69,6 +75,7 @@ class Rewriter {
   static ir::NodeId ownerId(const ir::Graph& g) {
     return g.parentNode() ? g.parentNode()->id() : 0;
   }
+  void noteRewire(const ir::Value* from, const ir::Value* to);
   void record(EditKind kind, ir::NodeId node, ir::NodeId graphOwner, int index, std::string from,
               std::string to, std::string detail = "");
 
@@ -83,6 +90,7 @@ class Rewriter {
   std::unordered_map<const ir::Graph*, std::unordered_set<std::string>> nodeNames_;
   Provenance* provenance_;
   std::string passId_;
+  bool typesMayChange_ = false;
 };
 
 }  // namespace passlab::rewrite

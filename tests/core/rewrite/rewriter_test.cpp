@@ -2,6 +2,7 @@
 // honours node filters and keeps the last reason a pattern gave.
 #include <gtest/gtest.h>
 
+#include "core/analysis/shape_inference.h"
 #include "core/rewrite/driver.h"
 #include "core/rewrite/match_utils.h"
 #include "core/rewrite/rewriter.h"
@@ -33,6 +34,77 @@ TEST(Rewriter, RecordsEditsAndNetSummary) {
   EXPECT_EQ(s.toString(), "1 removed, 1 added, 1 rewired");
   EXPECT_EQ(prov.createdBy(abs->id()), "test");
   EXPECT_EQ(prov.origins(abs->id()).size(), 1u);
+}
+
+// Edits on a node the pass added and removed again, or on a node it removed,
+// are not reported as rewiring; ids are listed once, in id order.
+TEST(Rewriter, SummaryFoldsEditsOnTransientAndRemovedNodes) {
+  EditLog log;
+  log.record({EditKind::kInputRewired, 7, 0, 0, "a", "b", ""});
+  log.record({EditKind::kNodeAdded, 9, 0, -1, "", "", "Relu"});
+  log.record({EditKind::kInputRewired, 9, 0, 0, "a", "b", ""});
+  log.record({EditKind::kNodeRemoved, 9, 0, -1, "", "", "Relu"});
+  log.record({EditKind::kInputRewired, 3, 0, 1, "c", "d", ""});
+  log.record({EditKind::kInputRewired, 7, 0, 1, "c", "d", ""});
+  log.record({EditKind::kAttributeChanged, 4, 0, -1, "", "", "perm"});
+  log.record({EditKind::kNodeRemoved, 4, 0, -1, "", "", "Transpose"});
+  log.record({EditKind::kNodeAdded, 12, 0, -1, "", "", "Neg"});
+  log.record({EditKind::kAttributeChanged, 12, 0, -1, "", "", "x"});
+  EditSummary s = log.summarize();
+  EXPECT_EQ(s.added, (std::vector<ir::NodeId>{12}));
+  EXPECT_EQ(s.removed, (std::vector<ir::NodeId>{4}));
+  EXPECT_EQ(s.rewired, (std::vector<ir::NodeId>{3, 7}));
+  EXPECT_TRUE(s.attributeChanged.empty());
+}
+
+// Shape inference after a pass is skipped when the pass cannot have changed a
+// type: it only removed nodes and rewired uses to values of the same float type.
+TEST(Rewriter, TracksWhetherTypesMayHaveChanged) {
+  const char* text =
+      "main (float[2] x, int64[1] s) => (float[2] y, int64[1] t) {\n"
+      " a = Identity(x)\n y = Neg(a)\n b = Identity(s)\n t = Neg(b)\n w = Relu(x) }";
+  {
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);
+    ir::Graph& g = m.graph();
+    EditLog log;
+    Rewriter rw(m, log);
+    ir::Node* neg = g.findValue("y")->producer();
+    rw.setInput(neg, 0, g.findValue("x"));
+    rw.removeNode(g.findValue("a")->producer());
+    rw.removeNode(g.findValue("w")->producer());
+    EXPECT_FALSE(rw.typesMayHaveChanged());
+  }
+  {  // integer tensors carry shape data inference tracks: a rewire may refine it
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);
+    ir::Graph& g = m.graph();
+    EditLog log;
+    Rewriter rw(m, log);
+    rw.setInput(g.findValue("t")->producer(), 0, g.findValue("s"));
+    EXPECT_TRUE(rw.typesMayHaveChanged());
+  }
+  {  // a value of another type
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);
+    ir::Graph& g = m.graph();
+    EditLog log;
+    Rewriter rw(m, log);
+    rw.setInput(g.findValue("y")->producer(), 0, g.findValue("s"));
+    EXPECT_TRUE(rw.typesMayHaveChanged());
+  }
+  {  // new nodes and attribute edits always may
+    ir::Model m = parse(text);
+    ir::Graph& g = m.graph();
+    EditLog log;
+    Rewriter rw(m, log);
+    rw.addNode(g, "Abs", "", {g.findValue("x")}, 1, nullptr, "", {});
+    EXPECT_TRUE(rw.typesMayHaveChanged());
+    EditLog log2;
+    Rewriter rw2(m, log2);
+    rw2.setAttr(g.findValue("w")->producer(), ir::Attribute::makeInt("k", 1));
+    EXPECT_TRUE(rw2.typesMayHaveChanged());
+  }
 }
 
 // ONNX Runtime refuses a file with two nodes of one name: a pass that names a

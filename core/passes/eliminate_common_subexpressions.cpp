@@ -22,9 +22,12 @@
 //   bodies. Nodes inside bodies are merged with each other and with nodes of
 //   the enclosing graphs that come before the owner node (outer values are
 //   visible there); nodes of sibling branches never meet;
-// - DequantizeLinear is kept apart unless merge_dequantize_linear is set: a
-//   QDQ model gives each consumer its own DQ (one per QDQ node unit), as ONNX
-//   Runtime's CSE does (onnxruntime PR #10934);
+// - equal DequantizeLinear nodes are merged like any other (OnnxSlim does the
+//   same): ONNX Runtime copies a shared DQ back for each QDQ node unit when it
+//   loads the model (EnsureUniqueDQForNodeUnit), so nothing is lost there.
+//   merge_dequantize_linear=false keeps them apart, one per consumer, as ONNX
+//   Runtime's own CSE does (onnxruntime PR #10934), for runtimes that need the
+//   node units spelled out in the file;
 // - two model outputs are never merged into one name; if only the removed
 //   node's result is a model output, the survivor takes over its name.
 // Exact: the merged nodes compute the same bits.
@@ -168,8 +171,8 @@ class Cse {
     if (why.empty() && !mergeDq_ && n.opType() == "DequantizeLinear" &&
         (n.domain().empty() || n.domain() == "com.microsoft"))
       why =
-          "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own (set "
-          "merge_dequantize_linear=true to merge them)";
+          "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own "
+          "(merge_dequantize_linear=false)";
     if (n.hasSubgraphs()) return;  // not compared; their bodies were visited
     std::string key = keyOf(n);
     bool pure = why.empty();
@@ -221,8 +224,9 @@ class EliminateCommonSubexpressions final : public Pass {
         "redundant node: common subexpressions",
         "Merge nodes that compute the same result from the same inputs (value numbering)",
         "合并以相同输入计算相同结果的节点（值编号）",
-        {{"merge_dequantize_linear", "false",
-          "also merge equal DequantizeLinear nodes (breaks QDQ node units)"}},
+        {{"merge_dequantize_linear", "true",
+          "also merge equal DequantizeLinear nodes (false: one per consumer, QDQ node units "
+          "spelled out)"}},
         1,
         28,
     };

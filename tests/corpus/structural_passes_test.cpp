@@ -45,7 +45,8 @@ struct Outcome {
 };
 
 // Runs `ids` on the model at `path`; checks rollback, verifier, save and reload.
-Outcome runOn(const std::string& path, const std::vector<std::string>& ids) {
+Outcome runOn(const std::string& path, const std::vector<std::string>& ids,
+              const passes::Options& options = {}) {
   Outcome out;
   auto loaded = io::loadModel(path);
   if (!loaded) {
@@ -60,7 +61,7 @@ Outcome runOn(const std::string& path, const std::vector<std::string>& ids) {
   pipeline::PassManager pm(m, po);
   pm.setEvaluator(testing::cpuEvaluator());
   for (const auto& id : ids) {
-    auto step = pm.run({id, {}, {}});
+    auto step = pm.run({id, options, {}});
     if (!step) {
       ADD_FAILURE() << id << ": " << step.error().message();
       return out;
@@ -110,15 +111,18 @@ TEST(StructuralPasses, EveryPassOnEveryCorpusModel) {
   }
 }
 
-TEST(StructuralPasses, CseKeepsPerConsumerDequantizeLinear) {
+// ONNX Runtime's expected output of EnsureUniqueDQForNodeUnit: 25
+// DequantizeLinear nodes, 4 of which repeat another's inputs (one per QDQ node
+// unit). By default CSE merges those 4 (ONNX Runtime splits them again when it
+// loads the model); merge_dequantize_linear=false keeps all 25.
+TEST(StructuralPasses, CseMergesRepeatedDequantizeLinearUnlessAskedNotTo) {
   PASSLAB_REQUIRE_CORPUS();
   std::string path = *testing::corpusDir() + "/models/ort_qdq_multi_consumer_dq_fixed.onnx";
-  Outcome o = runOn(path, {"eliminate_common_subexpressions"});
-  // 25 DequantizeLinear nodes, of which 4 repeat another's inputs on purpose
-  // (one per QDQ node unit); none may be merged.
-  EXPECT_EQ(countOp(o.model.graph(), "DequantizeLinear"), 25u);
-  Outcome basic = runOn(path, passes::passesForLevel("basic").value());
-  EXPECT_EQ(countOp(basic.model.graph(), "DequantizeLinear"), 25u);
+  Outcome merged = runOn(path, {"eliminate_common_subexpressions"});
+  EXPECT_EQ(countOp(merged.model.graph(), "DequantizeLinear"), 21u);
+  Outcome kept =
+      runOn(path, {"eliminate_common_subexpressions"}, {{"merge_dequantize_linear", "false"}});
+  EXPECT_EQ(countOp(kept.model.graph(), "DequantizeLinear"), 25u);
 }
 
 TEST(StructuralPasses, FoldingKeepsLightModelsLight) {

@@ -117,7 +117,7 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
       for (const auto& [node, reasons] : s.explain.all()) {
         const ir::Node* n =
             s.snapshotBefore ? ir::findNodeRecursive(s.snapshotBefore->graph(), node) : nullptr;
-        for (const auto& [pattern, why] : reasons)
+        for (const auto& [pattern, why] : *reasons)
           std::printf("      near miss: %s on %s: %s\n", pattern.c_str(),
                       n ? n->describe().c_str() : ("#" + std::to_string(node)).c_str(),
                       why.c_str());

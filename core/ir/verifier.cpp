@@ -164,11 +164,11 @@ class Verifier {
     all.reserve(met_.size() + foreignOrder_.size());
     for (size_t id : met_) all.push_back(&entries_[id]);
     for (const Value* v : foreignOrder_) all.push_back(&foreign_.at(v));
+    std::vector<std::pair<const Node*, int>> seen;
     for (const Entry* e : all) {
       const Value* v = e->value;
       size_t refs = e->refs;
-      std::vector<std::pair<const Node*, int>> seen;
-      seen.reserve(v->uses().size());
+      seen.clear();  // one buffer for all values: this runs for every value
       bool stale = false;
       for (const Use& u : v->uses()) {
         if (u.node->input(static_cast<size_t>(u.inputIndex)) != v) {

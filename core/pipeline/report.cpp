@@ -58,7 +58,7 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
     if (withExplain) {
       json ex = json::array();
       for (const auto& [node, reasons] : s.explain.all())
-        for (const auto& [pattern, why] : reasons) {
+        for (const auto& [pattern, why] : *reasons) {
           json e = {{"node", node}, {"pattern", pattern}, {"reason", why}};
           if (s.snapshotBefore)
             if (const ir::Node* n = ir::findNodeRecursive(s.snapshotBefore->graph(), node))

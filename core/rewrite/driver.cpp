@@ -1,6 +1,8 @@
 #include "core/rewrite/driver.h"
 
+#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/ir/graph.h"
 
@@ -20,6 +22,15 @@ void ExplainLog::clear(ir::NodeId node, std::string_view pattern) {
 const std::map<std::string, std::string>* ExplainLog::reasons(ir::NodeId node) const {
   auto it = reasons_.find(node);
   return it == reasons_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> ExplainLog::all()
+    const {
+  std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> out;
+  out.reserve(reasons_.size());
+  for (const auto& [id, m] : reasons_) out.emplace_back(id, &m);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
 }
 
 size_t ExplainLog::size() const {
@@ -98,14 +109,28 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
     candidates.reserve(lastCandidates);
     collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(), candidates);
     lastCandidates = candidates.size();
-    // Nodes removed during this sweep, by id (their memory may be reused).
-    size_t logStart = rw.log().size();
-    std::unordered_map<ir::NodeId, bool> removed;
-    size_t seenLog = logStart;
+    // Nodes removed during this sweep, by id (their memory may be reused); ids
+    // are small and dense, so a bit per id rather than a hash set.
+    size_t seenLog = rw.log().size();
+    constexpr ir::NodeId kBitmapIds = ir::NodeId{1} << 26;  // larger ids: a hash set
+    std::vector<bool> removed;
+    std::unordered_set<ir::NodeId> removedLarge;
     auto refreshRemoved = [&] {
       const auto& edits = rw.log().edits();
       for (; seenLog < edits.size(); ++seenLog)
-        if (edits[seenLog].kind == EditKind::kNodeRemoved) removed[edits[seenLog].node] = true;
+        if (edits[seenLog].kind == EditKind::kNodeRemoved) {
+          ir::NodeId gone = edits[seenLog].node;
+          if (gone >= kBitmapIds) {
+            removedLarge.insert(gone);
+            continue;
+          }
+          if (gone >= removed.size())
+            removed.resize(std::max<size_t>(gone + 1, 2 * removed.size()));
+          removed[gone] = true;
+        }
+    };
+    auto wasRemoved = [&](ir::NodeId id) {
+      return id < removed.size() ? removed[id] : removedLarge.count(id) > 0;
     };
     size_t rewritesThisSweep = 0;
     for (auto [node, id] : candidates) {
@@ -115,7 +140,7 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
         return result;
       }
       refreshRemoved();
-      if (removed.count(id)) continue;
+      if (wasRemoved(id)) continue;
       if (options.filter && !options.filter->allows(id)) {
         if (options.explain)
           if (const auto* rooted = index.find(*node))

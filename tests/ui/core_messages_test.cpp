@@ -80,7 +80,7 @@ void collect(const pipeline::Step& s, std::set<std::string>& out) {
   for (const std::string* m : {&s.note, &s.error, &s.check.detail})
     if (!m->empty()) out.insert(*m);
   for (const auto& [node, reasons] : s.explain.all())
-    for (const auto& [pattern, why] : reasons) out.insert(why);
+    for (const auto& [pattern, why] : *reasons) out.insert(why);
 }
 
 // Every user-visible message of running every pass on `model`: all of them

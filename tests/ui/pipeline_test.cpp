@@ -668,9 +668,9 @@ class PipelineTest : public QObject {
     size_t reasons = 0;
     for (const auto& a : s->steps())
       for (const auto& [node, byPattern] : a->step.explain.all()) {
-        reasons += byPattern.size();
+        reasons += byPattern->size();
         auto failures = doc.insights()->matchFailures(node);
-        for (const auto& [pattern, why] : byPattern) {
+        for (const auto& [pattern, why] : *byPattern) {
           bool found = false;
           for (const MatchFailure& f : failures)
             found |= f.pattern == pattern && f.passId == a->step.passId;

@@ -542,7 +542,7 @@ void PipelineSession::publishInsights() {
       store->setProvenance(id, std::move(p));
     }
     for (const auto& [node, reasons] : s.explain.all())
-      for (const auto& [pattern, why] : reasons)
+      for (const auto& [pattern, why] : *reasons)
         store->recordMatchFailure(node, {s.passId, pattern, why, number});
   }
   doc_->setInsights(store);

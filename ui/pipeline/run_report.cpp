@@ -196,7 +196,7 @@ QString htmlReport(const PipelineSession& session, const QString& modelName) {
                     RunReport::tr("why it did not match").toHtmlEscaped());
       int shown = 0;
       for (const auto& [node, reasons] : s.explain.all())
-        for (const auto& [pattern, why] : reasons) {
+        for (const auto& [pattern, why] : *reasons) {
           if (shown++ >= kListed) continue;
           const ir::Node* n = nodeIn(a.before, node);
           h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>\n")

@@ -93,6 +93,8 @@ class Driver final : public infer::Session {
     ShapeInferenceReport report;
     collect(model_.graph(), report);
     report.opsWithoutRule.assign(noRule_.begin(), noRule_.end());
+    for (const auto& [v, k] : known_)
+      if (!v->isInitializer()) report.knownContents.push_back(v);
     return report;
   }
 

@@ -35,6 +35,10 @@ struct ShapeInferenceReport {
   std::vector<std::string> failures;   // node-level inference errors naming the node ("Reshape 'r'
                                        // (#3): two -1 in target shape")
   std::vector<std::string> opsWithoutRule;  // qualified op types with no rule ("com.microsoft.Foo")
+  // Node outputs whose contents inference knows element by element (small
+  // tensors: shapes and their arithmetic, casts of them). Rewiring a use to or
+  // from one of these may change what inference can derive downstream.
+  std::vector<const ir::Value*> knownContents;
 };
 
 // Infers the types of all node outputs of the model's graph and its subgraphs

@@ -121,6 +121,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   auto t0 = std::chrono::steady_clock::now();
   rewrite::Rewriter rw(model_, step.log, &provenance_, info.id);
   rw.setUndoLog(&undo);
+  if (knownContents_) rw.setKnownContents(&*knownContents_);
   passes::PassContext ctx{rw, *opts};
   ctx.evaluator = evaluator_;
   ctx.explain = &step.explain;
@@ -143,7 +144,10 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
       auto t1 = std::chrono::steady_clock::now();
       analysis::ShapeInferenceOptions shapeOptions;
       shapeOptions.undo = &undo;
-      analysis::inferShapes(model_, shapeOptions);
+      analysis::ShapeInferenceReport report = analysis::inferShapes(model_, shapeOptions);
+      knownContents_.emplace(model_.graph().valueIdBound(), false);
+      for (const ir::Value* v : report.knownContents)
+        if (v->denseId() < knownContents_->size()) (*knownContents_)[v->denseId()] = true;
       step.shapesInferred = true;
       step.inferMilliseconds = since(t1);
     }
@@ -166,6 +170,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (!status.isOk()) {
     undo.undo();
+    knownContents_.reset();  // it may describe the graph the pass left
     model_.opsets = opsetsBefore;
     model_.irVersion = irVersionBefore;
     step.rolledBack = true;
@@ -198,6 +203,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
 void PassManager::modelChangedOutside() {
   knownErrors_.reset();
   lastStats_.reset();
+  knownContents_.reset();
   standIns_.clear();
 }
 

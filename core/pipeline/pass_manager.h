@@ -97,6 +97,10 @@ class PassManager {
   // The statistics of the model as the last step left it (its `after`), so
   // the next step's `before` needs no walk of the graph.
   std::optional<GraphStats> lastStats_;
+  // Values whose contents the last shape inference knew, by Value::denseId:
+  // lets a step that only rewires activations skip re-inference (see
+  // Rewriter::typesMayHaveChanged). Unset until a step has re-inferred.
+  std::optional<std::vector<bool>> knownContents_;
 };
 
 // Fills in declared defaults and rejects unknown option names.

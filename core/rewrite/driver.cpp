@@ -125,12 +125,14 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
             continue;
           }
           if (gone >= removed.size())
-            removed.resize(std::max<size_t>(gone + 1, 2 * removed.size()));
+            removed.resize(
+                std::min<size_t>(kBitmapIds, std::max<size_t>(gone + 1, 2 * removed.size())));
           removed[gone] = true;
         }
     };
     auto wasRemoved = [&](ir::NodeId id) {
-      return id < removed.size() ? removed[id] : removedLarge.count(id) > 0;
+      if (id >= kBitmapIds) return removedLarge.count(id) > 0;
+      return id < removed.size() && removed[id];
     };
     size_t rewritesThisSweep = 0;
     for (auto [node, id] : candidates) {

@@ -83,9 +83,18 @@ void Rewriter::setInput(ir::Node* node, size_t index, ir::Value* value) {
 
 void Rewriter::noteRewire(const ir::Value* from, const ir::Value* to) {
   if (typesMayChange_) return;
+  auto contentsReadable = [&](const ir::Value* v) {
+    if (v->isInitializer()) return true;
+    const ir::Node* p = v->producer();
+    if (p && p->opType() == "Constant" && p->domain().empty()) return true;
+    size_t id = v->denseId();
+    return id >= knownContents_->size() || (*knownContents_)[id];
+  };
   const bool floatTensor =
       from && to && from->type().isTensor() && ir::isFloatingPoint(from->type().elemType());
-  if (!floatTensor || !(from->type() == to->type())) typesMayChange_ = true;
+  if (!knownContents_ || !floatTensor || !(from->type() == to->type()) || contentsReadable(from) ||
+      contentsReadable(to))
+    typesMayChange_ = true;
 }
 
 void Rewriter::setAttr(ir::Node* node, ir::Attribute attr) {

@@ -29,11 +29,16 @@ class Rewriter {
   bool changed() const { return !log_.empty(); }
   const EditLog& log() const { return log_; }
   // False while every edit so far leaves every value's type as shape inference
-  // would compute it: nodes and initializers removed, uses rewired to a value
-  // of the same float type (integer tensors carry the shape data inference
-  // propagates, so rewiring them may refine types downstream). The PassManager
-  // skips re-inference after such a pass.
+  // would compute it: nodes and initializers removed, uses rewired from one
+  // value to another of the same floating-point type where inference can read
+  // the contents of neither. Contents it can read: initializers and Constant
+  // outputs (rules such as Resize read their scales from them) and the values
+  // listed in `knownContents` (by Value::denseId, from the last inference:
+  // small tensors it tracks element by element). Without that table every
+  // rewire counts as a possible change. The PassManager skips re-inference
+  // after a pass for which this stays false.
   bool typesMayHaveChanged() const { return typesMayChange_; }
+  void setKnownContents(const std::vector<bool>* byDenseId) { knownContents_ = byDenseId; }
 
   // ---- nodes ----
   // Adds a node before `before` (nullptr: in `graph` at the end). Outputs get
@@ -91,6 +96,7 @@ class Rewriter {
   Provenance* provenance_;
   std::string passId_;
   bool typesMayChange_ = false;
+  const std::vector<bool>* knownContents_ = nullptr;
 };
 
 }  // namespace passlab::rewrite

@@ -91,15 +91,6 @@ TEST(PassManager, ReinfersShapesOnlyWhenAStepMayHaveChangedAType) {
   ir::Model m = parse(kModel);
   analysis::inferShapes(m);
   PassManager pm(m);
-  auto removal = pm.run({"eliminate_identity_ops", {}, {}});
-  ASSERT_TRUE(removal);
-  EXPECT_TRUE((*removal)->changed);
-  EXPECT_FALSE((*removal)->shapesInferred);
-  ir::Model fresh = m.clone();
-  analysis::inferShapes(fresh);
-  for (const char* name : {"b", "c", "y"})
-    EXPECT_EQ(m.graph().findValue(name)->type(), fresh.graph().findValue(name)->type()) << name;
-
   TestPass adds([](ir::Model& model, passes::PassContext& ctx) {
     ir::Graph& g = model.graph();
     ir::Node* abs = g.outputs()[0]->producer();
@@ -112,6 +103,59 @@ TEST(PassManager, ReinfersShapesOnlyWhenAStepMayHaveChangedAType) {
   EXPECT_TRUE((*added)->shapesInferred);
   const ir::Value* sqOut = m.graph().outputs()[0]->producer()->input(0);
   EXPECT_EQ(sqOut->type().toString(), "float[2,3]");
+
+  auto removal = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(removal);
+  EXPECT_TRUE((*removal)->changed);
+  EXPECT_FALSE((*removal)->shapesInferred);
+  ir::Model fresh = m.clone();
+  analysis::inferShapes(fresh);
+  for (const char* name : {"b", "c", "y"})
+    EXPECT_EQ(m.graph().findValue(name)->type(), fresh.graph().findValue(name)->type()) << name;
+}
+
+// Where removing a node lets inference read contents it could not before, the
+// step re-infers: Resize's scales behind an Identity (an initializer), and a
+// cast of a shape behind a Dropout (contents inference tracks).
+TEST(PassManager, ReinfersShapesWhenARewireExposesContents) {
+  const char* models[] = {
+      R"(main (float[1,3,4,4] x, float[2] e) => (float[2] y2, float[?,?,?,?] y)
+         <float[4] s = {1, 1, 2, 2}> {
+        y2 = Sqrt(e)
+        t = Identity(s)
+        r = Resize(x, , t)
+        y = Relu(r) })",
+      R"(main (float[2,3] x, float[3,2] z, float[2] e) => (float[2] y2, float[?,?] y) {
+        y2 = Sqrt(e)
+        s = Shape(x)
+        f = Cast<to = 1>(s)
+        d = Dropout(f)
+        i = Cast<to = 7>(d)
+        r = Reshape(z, i)
+        y = Relu(r) })"};
+  for (const char* text : models) {
+    SCOPED_TRACE(text);
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);
+    PassManager pm(m);
+    // A first step that re-infers, so the manager knows which contents are known.
+    TestPass touch([](ir::Model& model, passes::PassContext& ctx) {
+      ir::Node* sqrt = model.graph().findValue("y2")->producer();
+      ctx.rewriter.setAttr(sqrt, ir::Attribute::makeInt("unused", 1));
+      ctx.rewriter.removeAttr(sqrt, "unused");
+      return Status::ok();
+    });
+    ASSERT_TRUE(pm.run(touch, {"test_pass", {}, {}}));
+    auto removal = pm.run({"eliminate_identity_ops", {}, {}});
+    ASSERT_TRUE(removal);
+    ASSERT_TRUE((*removal)->changed);
+    EXPECT_TRUE((*removal)->shapesInferred);
+    ir::Model fresh = m.clone();
+    analysis::inferShapes(fresh);
+    const ir::Value* y = m.graph().findValue("r");
+    EXPECT_TRUE(y->type().hasShape() && y->type().shape()->isStatic()) << y->type().toString();
+    EXPECT_EQ(y->type(), fresh.graph().findValue("r")->type());
+  }
 }
 
 TEST(PassManager, UnknownPassAndOptionAreErrors) {

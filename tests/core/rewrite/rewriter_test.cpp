@@ -58,52 +58,69 @@ TEST(Rewriter, SummaryFoldsEditsOnTransientAndRemovedNodes) {
 }
 
 // Shape inference after a pass is skipped when the pass cannot have changed a
-// type: it only removed nodes and rewired uses to values of the same float type.
+// type: it only removed nodes and rewired uses between values of the same float
+// type whose contents inference cannot read.
 TEST(Rewriter, TracksWhetherTypesMayHaveChanged) {
   const char* text =
-      "main (float[2] x, int64[1] s) => (float[2] y, int64[1] t) {\n"
-      " a = Identity(x)\n y = Neg(a)\n b = Identity(s)\n t = Neg(b)\n w = Relu(x) }";
-  {
-    ir::Model m = parse(text);
-    analysis::inferShapes(m);
-    ir::Graph& g = m.graph();
+      "main (float[2] x, int64[1] s) => (float[2] y, int64[1] t, float[2] u, float[2] v) "
+      "<float[2] w0 = {1, 2}> {\n"
+      " a = Identity(x)\n y = Neg(a)\n b = Identity(s)\n t = Neg(b)\n w = Relu(x)\n"
+      " u = Neg(x)\n sh = Shape(x)\n f = Cast<to = 1>(sh)\n g = Identity(f)\n v = Neg(w0) }";
+  struct Fixture {
+    ir::Model m;
+    std::vector<bool> known;
     EditLog log;
-    Rewriter rw(m, log);
-    ir::Node* neg = g.findValue("y")->producer();
-    rw.setInput(neg, 0, g.findValue("x"));
-    rw.removeNode(g.findValue("a")->producer());
-    rw.removeNode(g.findValue("w")->producer());
-    EXPECT_FALSE(rw.typesMayHaveChanged());
+    Rewriter rw;
+    explicit Fixture(const char* t) : m(parse(t)), rw(m, log) {
+      auto report = analysis::inferShapes(m);
+      known.assign(m.graph().valueIdBound(), false);
+      for (const ir::Value* v : report.knownContents) known[v->denseId()] = true;
+      rw.setKnownContents(&known);
+    }
+    ir::Value* val(const char* name) { return m.graph().findValue(name); }
+    ir::Node* producer(const char* name) { return val(name)->producer(); }
+  };
+  {
+    Fixture f(text);
+    f.rw.setInput(f.producer("y"), 0, f.val("x"));
+    f.rw.removeNode(f.producer("a"));
+    f.rw.removeNode(f.producer("w"));
+    EXPECT_FALSE(f.rw.typesMayHaveChanged());
+  }
+  {  // without the table of known contents every rewire counts
+    Fixture f(text);
+    f.rw.setKnownContents(nullptr);
+    f.rw.setInput(f.producer("y"), 0, f.val("x"));
+    EXPECT_TRUE(f.rw.typesMayHaveChanged());
   }
   {  // integer tensors carry shape data inference tracks: a rewire may refine it
-    ir::Model m = parse(text);
-    analysis::inferShapes(m);
-    ir::Graph& g = m.graph();
-    EditLog log;
-    Rewriter rw(m, log);
-    rw.setInput(g.findValue("t")->producer(), 0, g.findValue("s"));
-    EXPECT_TRUE(rw.typesMayHaveChanged());
+    Fixture f(text);
+    f.rw.setInput(f.producer("t"), 0, f.val("s"));
+    EXPECT_TRUE(f.rw.typesMayHaveChanged());
+  }
+  {  // a float value whose contents inference knows (a cast of a shape)
+    Fixture f(text);
+    ASSERT_TRUE(f.known[f.val("f")->denseId()]);
+    f.rw.setInput(f.producer("u"), 0, f.val("f"));
+    EXPECT_TRUE(f.rw.typesMayHaveChanged());
+  }
+  {  // a float initializer: rules read constant inputs (Resize scales, ...)
+    Fixture f(text);
+    f.rw.setInput(f.producer("u"), 0, f.val("w0"));
+    EXPECT_TRUE(f.rw.typesMayHaveChanged());
   }
   {  // a value of another type
-    ir::Model m = parse(text);
-    analysis::inferShapes(m);
-    ir::Graph& g = m.graph();
-    EditLog log;
-    Rewriter rw(m, log);
-    rw.setInput(g.findValue("y")->producer(), 0, g.findValue("s"));
-    EXPECT_TRUE(rw.typesMayHaveChanged());
+    Fixture f(text);
+    f.rw.setInput(f.producer("y"), 0, f.val("s"));
+    EXPECT_TRUE(f.rw.typesMayHaveChanged());
   }
   {  // new nodes and attribute edits always may
-    ir::Model m = parse(text);
-    ir::Graph& g = m.graph();
-    EditLog log;
-    Rewriter rw(m, log);
-    rw.addNode(g, "Abs", "", {g.findValue("x")}, 1, nullptr, "", {});
-    EXPECT_TRUE(rw.typesMayHaveChanged());
-    EditLog log2;
-    Rewriter rw2(m, log2);
-    rw2.setAttr(g.findValue("w")->producer(), ir::Attribute::makeInt("k", 1));
-    EXPECT_TRUE(rw2.typesMayHaveChanged());
+    Fixture f(text);
+    f.rw.addNode(f.m.graph(), "Abs", "", {f.val("x")}, 1, nullptr, "", {});
+    EXPECT_TRUE(f.rw.typesMayHaveChanged());
+    Fixture g(text);
+    g.rw.setAttr(g.producer("w"), ir::Attribute::makeInt("k", 1));
+    EXPECT_TRUE(g.rw.typesMayHaveChanged());
   }
 }
 

@@ -978,8 +978,8 @@
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="132"/>
-        <source>DequantizeLinear nodes stay apart so each QDQ node unit keeps its own (merge_dequantize_linear=false)</source>
-        <translation>DequantizeLinear 节点保持分开，使每个 QDQ 节点单元保留自己的一份（merge_dequantize_linear=false）</translation>
+        <source>DequantizeLinear nodes stay apart so each QDQ node unit keeps its own, because merge_dequantize_linear=false</source>
+        <translation>DequantizeLinear 节点保持分开，使每个 QDQ 节点单元保留自己的一份，因为 merge_dequantize_linear=false</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="133"/>

@@ -295,7 +295,13 @@ int runOptimize(const OptimizeArgs& a) {
   Status status = pm.runAll(recipe->passes);
   printSteps(pm, a.explain);
   if (!a.saveRecipe.empty()) {
-    std::ofstream(a.saveRecipe) << pipeline::recipeToJson(*recipe);
+    // Every option with the value it ran with, defaults included: the recipe
+    // replays the same run after a later version changes a default.
+    pipeline::Recipe saved = *recipe;
+    for (pipeline::PassSpec& spec : saved.passes)
+      if (const passes::Pass* pass = passes::findPass(spec.id))
+        if (auto full = pipeline::effectiveOptions(*pass, spec.options)) spec.options = *full;
+    std::ofstream(a.saveRecipe) << pipeline::recipeToJson(saved);
     std::printf("recipe saved to %s\n", a.saveRecipe.c_str());
   }
   if (!a.report.empty()) {

@@ -171,8 +171,8 @@ class Cse {
     if (why.empty() && !mergeDq_ && n.opType() == "DequantizeLinear" &&
         (n.domain().empty() || n.domain() == "com.microsoft"))
       why =
-          "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own "
-          "(merge_dequantize_linear=false)";
+          "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own, because "
+          "merge_dequantize_linear=false";
     if (n.hasSubgraphs()) return;  // not compared; their bodies were visited
     std::string key = keyOf(n);
     bool pure = why.empty();

@@ -129,7 +129,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "Conv weight is not a float tensor"),
       QT_TRANSLATE_NOOP("core", "Conv weight is not constant"),
       QT_TRANSLATE_NOOP("core", "DepthToSpace in CRD mode is not SpaceToDepth's inverse"),
-      QT_TRANSLATE_NOOP("core", "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own (merge_dequantize_linear=false)"),
+      QT_TRANSLATE_NOOP("core", "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own, because merge_dequantize_linear=false"),
       QT_TRANSLATE_NOOP("core", "Einsum does not have two inputs"),
       QT_TRANSLATE_NOOP("core", "Flatten axis is not 1"),
       QT_TRANSLATE_NOOP("core", "FusedConv runs float32 only ('%1' is %2)"),

@@ -443,19 +443,10 @@ pipeline::Recipe PipelineSession::recipe() const {
   pipeline::Recipe r;
   r.standardOnly = standardOnly_;
   r.checkInputSets = numericCheck_ ? checkInputSets_ : 0;
-  for (const AppliedStepPtr& s : steps_) {
-    // Only what the user set differently from the defaults is written.
-    passes::Options overrides;
-    const passes::Pass* pass = passes::findPass(s->step.passId);
-    for (const auto& [k, v] : s->step.options) {
-      bool isDefault = false;
-      if (pass)
-        for (const passes::PassOption& o : pass->info().options)
-          if (o.name == k && o.defaultValue == v) isDefault = true;
-      if (!isDefault) overrides.emplace_back(k, v);
-    }
-    r.passes.push_back({s->step.passId, std::move(overrides), s->filter});
-  }
+  // Every option with the value the Step ran with, defaults included: a
+  // recipe replays the same run after a later version changes a default.
+  for (const AppliedStepPtr& s : steps_)
+    r.passes.push_back({s->step.passId, s->step.options, s->filter});
   return r;
 }
 

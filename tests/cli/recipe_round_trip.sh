@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `optimize --save-recipe` writes every option of every pass with the value it
+# ran with (defaults included), and `--recipe` replays it to the same model.
+# Usage: recipe_round_trip.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
+set -u
+cli=$1
+corpus=${PASSLAB_CORPUS_DIR:-$2}
+model="$corpus/models/tract_snips_qlstm.onnx"
+if [ ! -f "$model" ]; then
+  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
+  exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$cli" optimize "$model" -o "$dir/a.onnx" --level basic --save-recipe "$dir/r.json" > "$dir/a.log" || {
+  echo "FAIL: optimize --save-recipe"; cat "$dir/a.log"; exit 1; }
+python3 - "$dir/r.json" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+cse = [p for p in r["passes"] if p["id"] == "eliminate_common_subexpressions"]
+if not cse:
+    sys.exit("FAIL: the recipe has no eliminate_common_subexpressions step")
+if cse[0]["options"].get("merge_dequantize_linear") != "true":
+    sys.exit("FAIL: default option not written: %s" % cse[0]["options"])
+PY
+"$cli" optimize "$model" -o "$dir/b.onnx" --recipe "$dir/r.json" > "$dir/b.log" || {
+  echo "FAIL: optimize --recipe"; cat "$dir/b.log"; exit 1; }
+if ! cmp -s "$dir/a.onnx" "$dir/b.onnx"; then
+  echo "FAIL: replaying the recipe gives another model"; exit 1
+fi
+echo "recipe round trip: ok"

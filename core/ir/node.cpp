@@ -6,44 +6,57 @@
 
 namespace passlab::ir {
 
-namespace {
-void removeUse(Value* v, Node* n, int index) {
-  if (v == nullptr) return;
-  auto& uses = const_cast<std::vector<Use>&>(v->uses());
-  // Search from the back: nodes are usually detached in reverse creation order.
-  for (auto it = uses.rbegin(); it != uses.rend(); ++it) {
-    if (it->node == n && it->inputIndex == index) {
-      uses.erase(std::next(it).base());
-      return;
-    }
-  }
-}
-void addUse(Value* v, Node* n, int index) {
-  if (v != nullptr) const_cast<std::vector<Use>&>(v->uses()).push_back({n, index});
-}
-}  // namespace
-
 std::string Node::qualifiedOpType() const {
   return domain_.empty() ? opType_ : domain_ + "." + opType_;
 }
 
+void Node::attachUse(size_t i) {
+  Value* v = inputs_[i];
+  if (v == nullptr) return;
+  useSlots_[i] = static_cast<uint32_t>(v->uses_.size());
+  v->uses_.push_back({this, static_cast<int>(i)});
+}
+
+void Node::detachUse(size_t i) {
+  Value* v = inputs_[i];
+  if (v == nullptr) return;
+  std::vector<Use>& uses = v->uses_;
+  const Use mine{this, static_cast<int>(i)};
+  size_t slot = useSlots_[i];
+  if (slot >= uses.size() || !(uses[slot] == mine)) {  // not expected; stay correct anyway
+    auto it = std::find(uses.begin(), uses.end(), mine);
+    if (it == uses.end()) return;
+    slot = static_cast<size_t>(it - uses.begin());
+  }
+  // Swap with the last Use: O(1), and use lists carry no order anyone relies on.
+  const Use last = uses.back();
+  uses[slot] = last;
+  last.node->useSlots_[static_cast<size_t>(last.inputIndex)] = static_cast<uint32_t>(slot);
+  uses.pop_back();
+}
+
 void Node::setInput(size_t i, Value* v) {
-  if (i >= inputs_.size()) inputs_.resize(i + 1, nullptr);
+  if (i >= inputs_.size()) {
+    inputs_.resize(i + 1, nullptr);
+    useSlots_.resize(i + 1, 0);
+  }
   if (inputs_[i] == v) return;
-  removeUse(inputs_[i], this, static_cast<int>(i));
+  detachUse(i);
   inputs_[i] = v;
-  addUse(v, this, static_cast<int>(i));
+  attachUse(i);
 }
 
 void Node::addInput(Value* v) {
   inputs_.push_back(v);
-  addUse(v, this, static_cast<int>(inputs_.size() - 1));
+  useSlots_.push_back(0);
+  attachUse(inputs_.size() - 1);
 }
 
 void Node::removeLastInput() {
   if (inputs_.empty()) return;
-  removeUse(inputs_.back(), this, static_cast<int>(inputs_.size() - 1));
+  detachUse(inputs_.size() - 1);
   inputs_.pop_back();
+  useSlots_.pop_back();
 }
 
 void Node::replaceInput(Value* from, Value* to) {

@@ -81,11 +81,16 @@ class Node {
   friend class Graph;
   friend class UndoLog;
   Node() = default;
+  void attachUse(size_t i);  // adds input i to its value's use list
+  void detachUse(size_t i);  // removes it
 
   // Fields read by every walk first (see Value), the rarely read ones last.
   Graph* owner_ = nullptr;
   NodeId id_ = 0;
   std::vector<Value*> inputs_;
+  // Where input i's Use sits in that value's use list, so detaching it is O(1)
+  // (swap with the last Use) even for a value read by thousands of nodes.
+  std::vector<uint32_t> useSlots_;
   std::vector<Value*> outputs_;
   std::vector<Attribute> attrs_;
   std::string opType_, domain_;

@@ -1,6 +1,7 @@
 // Graph editing primitives: use lists, removal, replacement, cloning, sorting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -33,6 +34,43 @@ TEST(Graph, UseListsFollowEdits) {
   EXPECT_EQ(g.nodeCount(), 1u);
   EXPECT_EQ(x->uses().size(), 1u);
   EXPECT_EQ(g.findValue("a"), nullptr);
+}
+
+// A value read by many nodes: detaching its uses in any order (first to last,
+// last to first, interleaved, a node reading it twice) keeps the use list
+// exactly the set of (node, input) pairs that read it.
+TEST(Graph, UseListsStayExactUnderManyDetachesInAnyOrder) {
+  for (int order = 0; order < 3; ++order) {
+    Model m;
+    Graph& g = m.graph();
+    Value* x = g.addInput("x", f32({2}));
+    std::vector<Node*> readers;
+    for (int i = 0; i < 300; ++i) {
+      std::vector<Value*> ins{x};
+      if (i % 7 == 0) ins.push_back(x);  // reads x twice
+      readers.push_back(g.addNode(i % 7 == 0 ? "Add" : "Relu", "", ins, 1));
+    }
+    std::vector<size_t> idx(readers.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    if (order == 1) std::reverse(idx.begin(), idx.end());
+    if (order == 2)
+      std::stable_partition(idx.begin(), idx.end(), [](size_t i) { return i % 2 == 0; });
+    std::multiset<std::pair<const Node*, int>> expected;
+    for (Node* n : readers)
+      for (size_t k = 0; k < n->inputCount(); ++k) expected.insert({n, static_cast<int>(k)});
+    for (size_t step = 0; step < idx.size(); ++step) {
+      Node* n = readers[idx[step]];
+      for (size_t k = 0; k < n->inputCount(); ++k) expected.erase({n, static_cast<int>(k)});
+      g.removeNode(n);
+      if (step % 37 == 0 || step + 1 == idx.size()) {
+        std::multiset<std::pair<const Node*, int>> actual;
+        for (const Use& u : x->uses()) actual.insert({u.node, u.inputIndex});
+        ASSERT_EQ(actual, expected) << "order " << order << ", step " << step;
+        EXPECT_TRUE(verifyModel(m).empty());
+      }
+    }
+    EXPECT_FALSE(x->hasUses());
+  }
 }
 
 TEST(Graph, RemovingAUsedNodeThrows) {

@@ -434,17 +434,20 @@ class Parser {
       n.set_name(next().text);
       PASSLAB_RETURN_IF_ERROR(expect("]"));
     }
-    // Outputs up to '='.
+    // Outputs up to '='. An omitted output keeps its position, written ""
+    // or left empty between commas ("a, , c = Split(x)"), as inputs are.
+    bool expectName = true;
     while (!isPunct("=")) {
       if (peek().kind == Tok::kIdent || peek().kind == Tok::kString) {
         n.add_output(next().text);
+        expectName = false;
       } else if (isPunct(",")) {
+        if (expectName) n.add_output("");
         next();
-        continue;
+        expectName = true;
       } else {
         return err("expected output names before '='");
       }
-      if (isPunct(",")) next();
     }
     next();
     auto op = ident();

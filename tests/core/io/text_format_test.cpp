@@ -65,6 +65,24 @@ TEST(TextFormat, PrintThenParseIsStable) {
   EXPECT_EQ(printModelText(*again), once);
 }
 
+// An omitted output keeps its position whether written "" or left empty
+// between commas; the printer writes "" and reads it back the same.
+TEST(TextFormat, OmittedOutputsKeepTheirPosition) {
+  for (const char* outs : {"a, , c", "a, \"\", c", ", b, c"}) {
+    SCOPED_TRACE(outs);
+    std::string text = std::string("main (float[6] x) => (float[2] y) {\n  ") + outs +
+                       " = Split<num_outputs = 3>(x)\n  y = Neg(c)\n}";
+    auto m = parseModelText(text);
+    ASSERT_TRUE(m) << m.error().message();
+    const ir::Node* split = m->graph().findValue("c")->producer();
+    ASSERT_EQ(split->outputCount(), 3u);
+    EXPECT_EQ(split->output(2)->name(), "c");
+    const size_t omitted = outs[0] == ',' ? 0 : 1;
+    EXPECT_EQ(split->output(omitted), nullptr);
+    EXPECT_NE(split->output(1 - omitted), nullptr);
+  }
+}
+
 TEST(TextFormat, ErrorsGiveLineAndColumn) {
   auto m = parseModelText("main (float[2] x) => (float[2] y) {\n  y = Relu(x\n}");
   ASSERT_FALSE(m);

@@ -85,6 +85,7 @@ struct Run {
   size_t changed = 0;   // steps that changed the graph
   size_t after = 0;     // nodes left
   std::string perPass;
+  std::vector<std::pair<std::string, double>> passMs;  // per step: pass, ms
 };
 
 Run runBasic(ir::Model& m) {
@@ -107,6 +108,7 @@ Run runBasic(ir::Model& m) {
     char buf[96];
     std::snprintf(buf, sizeof buf, " %s %.1f", st.passId.c_str(), st.milliseconds);
     r.perPass += buf;
+    r.passMs.emplace_back(st.passId, st.milliseconds);
     r.inferMs += st.inferMilliseconds;
     r.verifyMs += st.verifyMilliseconds;
     r.inferred += st.shapesInferred ? 1 : 0;
@@ -169,6 +171,7 @@ int main(int argc, char** argv) {
   // Best of `repeat` runs per size: the machine is shared and single runs vary
   // by up to 2x; the minimum is the figure least disturbed by other load.
   std::vector<double> perNode;
+  std::vector<Run> bests;
   for (size_t n : sizes) {
     Run best;
     size_t before = 0;
@@ -182,6 +185,7 @@ int main(int argc, char** argv) {
     printRun("synthetic-" + std::to_string(n), before, best,
              repeat > 1 ? ("   (best of " + std::to_string(repeat) + ")").c_str() : "");
     perNode.push_back(best.ms / static_cast<double>(before));
+    bests.push_back(best);
   }
   // Scaling between consecutive sizes: the exponent b in time ~ N^b (1 = linear).
   for (size_t i = 1; i < sizes.size(); ++i) {
@@ -189,6 +193,22 @@ int main(int argc, char** argv) {
     double timeRatio = perNode[i] / perNode[i - 1] * ratio;
     std::printf("scaling %zu -> %zu nodes: time per node x%.2f, time ~ N^%.2f\n", sizes[i - 1],
                 sizes[i], perNode[i] / perNode[i - 1], std::log(timeRatio) / std::log(ratio));
+    // Per pass, the largest exponent: a pass doing more than O(N) work shows
+    // here even when the others hide it in the total.
+    const auto& a = bests[i - 1].passMs;
+    const auto& b = bests[i].passMs;
+    std::string worst;
+    double worstExp = 0;
+    for (size_t k = 0; k < a.size() && k < b.size(); ++k) {
+      if (a[k].first != b[k].first || a[k].second < 1.0) continue;  // too short to time
+      double e = std::log(b[k].second / a[k].second) / std::log(ratio);
+      if (worst.empty() || e > worstExp) {
+        worst = b[k].first;
+        worstExp = e;
+      }
+    }
+    if (!worst.empty())
+      std::printf("    steepest pass: %s, time ~ N^%.2f\n", worst.c_str(), worstExp);
   }
   {
     const size_t n = sizes.back();

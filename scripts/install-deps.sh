@@ -11,6 +11,8 @@ PACKAGES=(
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   # logging, json, CLI parsing
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  # the programs' allocator (many small graph objects; see CMakeLists.txt)
+  libjemalloc-dev
   # math back-ends
   libdnnl-dev libopenblas-dev libeigen3-dev
   # oneDNN's CMake package looks for OpenCL (its GPU runtime)

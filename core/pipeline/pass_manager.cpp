@@ -44,7 +44,8 @@ Expected<const Step*> PassManager::run(const PassSpec& spec) {
 
 namespace {
 // The Rewriter tracks whether its edits may change a type; this checks the log
-// as well, so an edit made around the Rewriter still triggers re-inference.
+// as well, so a logged edit the Rewriter's flag somehow missed still triggers
+// re-inference. (Rewriter::setType is not logged; only the flag covers it.)
 bool onlyRemovalsAndRewires(const rewrite::EditLog& log) {
   for (const rewrite::Edit& e : log.edits()) switch (e.kind) {
       case rewrite::EditKind::kNodeRemoved:

@@ -123,9 +123,9 @@ class Dedup {
 
   void note(const ir::Value* v, std::string why) {
     if (!ctx_.explain) return;
-    // Explanations are per node: file it under the first reader.
+    // Explanations are per node: file it under the first reader (by node id).
     if (!v->uses().empty())
-      ctx_.explain->note(v->uses().front().node->id(), kPattern, std::move(why));
+      ctx_.explain->note(rewrite::usesInNodeOrder(v).front().node->id(), kPattern, std::move(why));
   }
 
   PassContext& ctx_;

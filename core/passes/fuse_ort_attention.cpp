@@ -1044,7 +1044,7 @@ MatchResult attention(ir::Node& softmax, const MatchContext& c) {
     for (ir::Value* o : n->outputs()) {
       if (!o || o == out || o == presentOut) continue;
       if (o->isGraphOutput()) return MatchResult::failure("'" + o->name() + "' is a graph output");
-      for (const ir::Use& u : o->uses()) {
+      for (const ir::Use& u : rewrite::usesInNodeOrder(o)) {
         if (inside.count(u.node)) continue;
         if (u.node->owner() != n->owner() || !u.node->domain().empty() ||
             u.node->opType() != "Shape")

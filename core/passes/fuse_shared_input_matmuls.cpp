@@ -44,7 +44,7 @@ fusion::Rules rules() {
           return MatchResult::failure("the weight is not a 2-D float constant");
         std::vector<ir::Node*> group;
         std::vector<ir::Tensor> weights;
-        for (const ir::Use& u : x->uses()) {
+        for (const ir::Use& u : rewrite::usesInNodeOrder(x)) {
           ir::Node* n = u.node;
           if (u.inputIndex != 0 || n->opType() != "MatMul" || !n->domain().empty() ||
               n->owner() != root.owner() || n->input(1) == x ||

@@ -250,7 +250,7 @@ std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* la
     for (const ir::Value* o : n->outputs()) {
       if (!o) continue;
       if (o->isGraphOutput()) return "'" + o->name() + "' is a graph output";
-      for (const ir::Use& u : o->uses()) {
+      for (const ir::Use& u : rewrite::usesInNodeOrder(o)) {
         if (u.node->owner() != n->owner()) return "'" + o->name() + "' is used inside a subgraph";
         if (!in.count(u.node))
           return "'" + o->name() + "' has a consumer outside the pattern (" + nodeText(*u.node) +

@@ -179,7 +179,7 @@ MatchResult slicesToSplit(ir::Node& root, const MatchContext& c) {
   int64_t d = (*x->type().shape())[static_cast<size_t>(rr->axis)].value();
   std::vector<std::pair<ir::Node*, Range>> group;
   std::vector<ir::Node*> seen;
-  for (const ir::Use& u : x->uses()) {
+  for (const ir::Use& u : rewrite::usesInNodeOrder(x)) {
     ir::Node* n = u.node;
     if (u.inputIndex != 0 || n->opType() != "Slice" || !n->domain().empty() ||
         n->owner() != root.owner() || std::find(seen.begin(), seen.end(), n) != seen.end())

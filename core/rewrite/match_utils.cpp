@@ -1,5 +1,7 @@
 #include "core/rewrite/match_utils.h"
 
+#include <algorithm>
+
 namespace passlab::rewrite {
 
 std::optional<ir::Tensor> constantValue(const ir::Value* v) {
@@ -92,6 +94,14 @@ std::optional<std::vector<int64_t>> intsFromAttrOrInput(const ir::Node& n, const
 
 int64_t defaultOpset(const ir::Model& model) {
   return model.opsetVersion("").value_or(1);
+}
+
+std::vector<ir::Use> usesInNodeOrder(const ir::Value* v) {
+  std::vector<ir::Use> out = v->uses();
+  std::sort(out.begin(), out.end(), [](const ir::Use& a, const ir::Use& b) {
+    return a.node->id() != b.node->id() ? a.node->id() < b.node->id() : a.inputIndex < b.inputIndex;
+  });
+  return out;
 }
 
 }  // namespace passlab::rewrite

@@ -20,6 +20,11 @@ bool isConstantFilledWith(const ir::Value* v, double x);
 // "" when `v` feeds exactly one node input and nothing else (no graph output,
 // no second consumer); else the reason, for explanations.
 std::string whyNotSingleUse(const ir::Value* v);
+// The uses of `v` ordered by consumer node id, then input index. Use lists are
+// sets (a detach swaps the last use in), so a pass that builds something from
+// several consumers, or names the first offender, takes them in this order to
+// give the same result whatever the edit history.
+std::vector<ir::Use> usesInNodeOrder(const ir::Value* v);
 
 // Static dims of a tensor value, if known.
 std::optional<std::vector<int64_t>> staticDims(const ir::Value* v);

@@ -124,6 +124,27 @@ TEST(Rewriter, TracksWhetherTypesMayHaveChanged) {
   }
 }
 
+// Use lists are sets; usesInNodeOrder gives the consumers by node id whatever
+// order edits left the list in.
+TEST(Rewriter, UsesInNodeOrderIgnoresEditHistory) {
+  ir::Model m = parse(
+      "main (float[2] x, float[2] z) => (float[2] a, float[2] b, float[2] c) {\n"
+      " a = Relu(x)\n b = Neg(x)\n c = Abs(x) }");
+  ir::Graph& g = m.graph();
+  ir::Node* relu = g.findValue("a")->producer();
+  ir::Node* neg = g.findValue("b")->producer();
+  ir::Node* abs = g.findValue("c")->producer();
+  // Move Relu's use away and back: it is now last in x's list.
+  relu->setInput(0, g.findValue("z"));
+  relu->setInput(0, g.findValue("x"));
+  std::vector<ir::Use> ordered = usesInNodeOrder(g.findValue("x"));
+  ASSERT_EQ(ordered.size(), 3u);
+  EXPECT_EQ(ordered[0].node, relu);
+  EXPECT_EQ(ordered[1].node, neg);
+  EXPECT_EQ(ordered[2].node, abs);
+  EXPECT_NE(g.findValue("x")->uses()[0].node, relu);
+}
+
 // ONNX Runtime refuses a file with two nodes of one name: a pass that names a
 // new node after one it replaces gets a name no other node has.
 TEST(Rewriter, NewNodesGetNamesNoOtherNodeHas) {

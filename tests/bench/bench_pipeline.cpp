@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,22 @@ void printYardstick(const ir::Model& m, size_t nodes) {
               us(t0, t1), us(t1, t2), problems.size());
 }
 
+// Best of `repeat` runs, each on a fresh model from `make`: the machine is
+// shared and single runs vary by up to 2x; the minimum is the figure least
+// disturbed by other load. `nodes` gets the model's node count.
+Run bestOf(int repeat, const std::function<ir::Model()>& make, size_t& nodes,
+           bool yardstick = false) {
+  Run best;
+  for (int k = 0; k < repeat; ++k) {
+    ir::Model m = make();
+    nodes = m.graph().nodeCountRecursive();
+    if (k == 0 && yardstick) printYardstick(m, nodes);
+    Run r = runBasic(m);
+    if (k == 0 || r.ms < best.ms) best = r;
+  }
+  return best;
+}
+
 int main(int argc, char** argv) {
   std::string corpus = "../shared/corpus";
   std::vector<size_t> sizes{1000, 10000, 100000};
@@ -168,20 +185,12 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("%-24s %9s %9s %10s %12s\n", "graph", "nodes", "after", "time ms", "us per node");
-  // Best of `repeat` runs per size: the machine is shared and single runs vary
-  // by up to 2x; the minimum is the figure least disturbed by other load.
   std::vector<double> perNode;
   std::vector<Run> bests;
   for (size_t n : sizes) {
-    Run best;
     size_t before = 0;
-    for (int k = 0; k < repeat; ++k) {
-      ir::Model m = synthetic(n);
-      if (k == 0) printYardstick(m, m.graph().nodeCount());
-      before = m.graph().nodeCount();
-      Run r = runBasic(m);
-      if (k == 0 || r.ms < best.ms) best = r;
-    }
+    Run best = bestOf(
+        repeat, [n] { return synthetic(n); }, before, true);
     printRun("synthetic-" + std::to_string(n), before, best,
              repeat > 1 ? ("   (best of " + std::to_string(repeat) + ")").c_str() : "");
     perNode.push_back(best.ms / static_cast<double>(before));
@@ -212,31 +221,22 @@ int main(int argc, char** argv) {
   }
   {
     const size_t n = sizes.back();
-    Run best;
-    size_t before = 0;
-    for (int k = 0; k < repeat; ++k) {
-      ir::Model m = fanout(n);
-      before = m.graph().nodeCount();
-      Run r = runBasic(m);
-      if (k == 0 || r.ms < best.ms) best = r;
-    }
-    printRun("fanout-" + std::to_string(n), before, best, "   (best; one value read by N/2 nodes)");
+    size_t nodes = 0;
+    Run best = bestOf(
+        repeat, [n] { return fanout(n); }, nodes);
+    printRun("fanout-" + std::to_string(n), nodes, best, "   (best; one value read by N/2 nodes)");
   }
   std::string gpt2 = corpus + "/models/ort_gpt2_past.onnx";
   if (std::filesystem::exists(gpt2)) {
-    Run best;
-    size_t before = 0;
-    for (int k = 0; k < repeat; ++k) {
-      auto r = io::loadModel(gpt2);
-      if (!r) {
-        std::fprintf(stderr, "%s\n", r.error().message().c_str());
-        return 1;
-      }
-      before = r->model.graph().nodeCountRecursive();
-      Run run = runBasic(r->model);
-      if (k == 0 || run.ms < best.ms) best = run;
+    auto loaded = io::loadModel(gpt2);
+    if (!loaded) {
+      std::fprintf(stderr, "%s\n", loaded.error().message().c_str());
+      return 1;
     }
-    printRun("ort_gpt2_past", before, best, "   (best; target < 500 ms)");
+    size_t nodes = 0;
+    Run best = bestOf(
+        repeat, [&] { return loaded->model.clone(); }, nodes);
+    printRun("ort_gpt2_past", nodes, best, "   (best; target < 500 ms)");
   } else {
     std::printf("ort_gpt2_past: corpus not found at %s (pass the corpus folder as argument)\n",
                 corpus.c_str());

@@ -13,6 +13,8 @@ PACKAGES=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   # the programs' allocator (many small graph objects; see CMakeLists.txt)
   libjemalloc-dev
+  # flat hash tables for the graph's indexes (Abseil)
+  libabsl-dev
   # math back-ends
   libdnnl-dev libopenblas-dev libeigen3-dev
   # oneDNN's CMake package looks for OpenCL (its GPU runtime)

@@ -30,7 +30,7 @@ Graph* Graph::parent() const {
 }
 
 Value* Graph::findValue(std::string_view name) const {
-  auto it = valueIndex_.find(std::string(name));
+  auto it = valueIndex_.find(name);
   return it == valueIndex_.end() ? nullptr : it->second;
 }
 
@@ -196,18 +196,16 @@ void Graph::removeNode(Node* n, UndoLog* undo) {
       throw std::logic_error("removeNode: output '" + out->name() + "' of " + n->describe() +
                              " is still used");
   }
-  std::vector<Value*> inputs = n->inputs_;
+  nodeIndex_.erase(n->id_);
+  // The log keeps the node (and the inputs it had) instead of destroying it.
+  if (undo) undo->takeNode(this, n);
   for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
   for (Value* out : n->outputs_) {
     if (!out) continue;
     out->producer_ = nullptr;
     if (!out->isGraphInput_ && !out->isInitializer()) eraseValue(out, undo);
   }
-  nodeIndex_.erase(n->id_);
-  if (undo)
-    undo->takeNode(this, n, std::move(inputs));
-  else
-    nodes_.erase(n->self_);
+  if (!undo) nodes_.erase(n->self_);
 }
 
 void Graph::moveBefore(Node* n, Node* pos) {

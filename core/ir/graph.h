@@ -15,6 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
 #include "core/ir/node.h"
 
 namespace passlab::ir {
@@ -25,8 +28,8 @@ class UndoLog;
 // names in use, so fresh names and ids are unique across all scopes.
 struct GraphContext {
   NodeId nextNodeId = 1;
-  uint32_t nextValueId = 0;  // Value::denseId() bound
-  std::unordered_set<std::string> names;
+  uint32_t nextValueId = 0;                // Value::denseId() bound
+  absl::flat_hash_set<std::string> names;  // looked up by string_view without a copy
   uint64_t nameCounter = 0;
 };
 
@@ -152,9 +155,14 @@ class Graph {
   std::vector<std::pair<std::string, std::string>> metadata_;
   std::vector<QuantizationAnnotation> quantAnnotations_;
   NodeList nodes_;
-  std::unordered_map<NodeId, Node*> nodeIndex_;
+  // Open-addressing tables (Abseil): the pipeline adds and removes entries for
+  // every node it edits, and on a graph far larger than the cache a node-based
+  // std::unordered_map costs several misses per edit (bucket, chain, key).
+  absl::flat_hash_map<NodeId, Node*> nodeIndex_;
   std::list<std::unique_ptr<Value>> values_;
-  std::unordered_map<std::string, Value*> valueIndex_;
+  // Keyed by a view of the value's own name (a Value never moves), so an
+  // entry is 16 bytes and holds no copy of the name.
+  absl::flat_hash_map<std::string_view, Value*> valueIndex_;
   std::vector<Value*> inputs_, outputs_, initializers_, sparseInitializers_;
 };
 

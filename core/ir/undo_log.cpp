@@ -62,19 +62,26 @@ void UndoLog::dropOuterOutputs(const std::vector<OuterRead>& reads) {
     }
 }
 
+UndoLog::Record& UndoLog::add(Kind kind, Graph* g, Node* n, Value* v) {
+  Record& r = records_.emplace_back();
+  r.kind = kind;
+  r.graph = g;
+  r.node = n;
+  r.value = v;
+  return r;
+}
+
 void UndoLog::nodeAdded(Node* n) {
-  records_.push_back({Kind::kNodeAdded, n->owner(), n});
+  add(Kind::kNodeAdded, n->owner(), n, nullptr);
 }
 
 void UndoLog::inputSet(Node* n, size_t index, Value* old) {
-  Record r{Kind::kInputSet, n->owner(), n, old};
-  r.index = index;
-  records_.push_back(std::move(r));
+  add(Kind::kInputSet, n->owner(), n, old).index = index;
 }
 
 void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
-  Record r{Kind::kAttr, n->owner(), n};
-  r.name = name;
+  Record& r = add(Kind::kAttr, n->owner(), n, nullptr);
+  r.extra().name = name;
   auto& attrs = n->attrs_;
   auto it = std::find_if(attrs.begin(), attrs.end(),
                          [&](const Attribute& a) { return a.name() == name; });
@@ -85,70 +92,62 @@ void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
     std::vector<Graph*> subs;
     if (it->g) subs.push_back(it->g.get());
     for (auto& g : it->graphs) subs.push_back(g.get());
-    r.outerReads = cutOuterReads(subs);
-    r.attr = std::make_unique<Attribute>(std::move(*it));
+    r.payload->outerReads = cutOuterReads(subs);
+    r.payload->attr = std::make_unique<Attribute>(std::move(*it));
     *it = Attribute::makeInt(name, 0);
   }
-  records_.push_back(std::move(r));
 }
 
 void UndoLog::typeSet(Value* v, Type old) {
-  Record r{Kind::kType, v->owner(), nullptr, v};
-  r.type = std::make_unique<Type>(std::move(old));
-  records_.push_back(std::move(r));
+  add(Kind::kType, v->owner(), nullptr, v).extra().type = std::make_unique<Type>(std::move(old));
 }
 
 void UndoLog::outputSet(Graph* g, size_t index, Value* old) {
-  Record r{Kind::kOutputSet, g, nullptr, old};
-  r.index = index;
-  records_.push_back(std::move(r));
+  add(Kind::kOutputSet, g, nullptr, old).index = index;
 }
 
 void UndoLog::renamed(Value* v, std::string oldName) {
-  Record r{Kind::kRenamed, v->owner(), nullptr, v};
-  r.name = std::move(oldName);
-  records_.push_back(std::move(r));
+  add(Kind::kRenamed, v->owner(), nullptr, v).extra().name = std::move(oldName);
 }
 
 void UndoLog::initializerAdded(Value* v) {
-  records_.push_back({Kind::kInitializerAdded, v->owner(), nullptr, v});
+  add(Kind::kInitializerAdded, v->owner(), nullptr, v);
 }
 
 void UndoLog::initializerAboutToChange(Value* v) {
-  Record r{Kind::kInitializerChanged, v->owner(), nullptr, v};
+  Record& r = add(Kind::kInitializerChanged, v->owner(), nullptr, v);
   r.flag = v->initializer_ != nullptr;
-  if (r.flag) r.tensor = std::make_unique<Tensor>(*v->initializer_);
-  r.type = std::make_unique<Type>(v->type_);
-  records_.push_back(std::move(r));
+  if (r.flag) r.extra().tensor = std::make_unique<Tensor>(*v->initializer_);
+  r.extra().type = std::make_unique<Type>(v->type_);
 }
 
-void UndoLog::takeNode(Graph* g, Node* n, std::vector<Value*> inputs) {
-  Record r{Kind::kNodeRemoved, g, n};
-  r.values = std::move(inputs);
-  r.outerReads = cutOuterReads(n->subgraphs());
+void UndoLog::takeNode(Graph* g, Node* n) {
+  const std::vector<Value*>& inputs = n->inputs_;
+  std::vector<OuterRead> outerReads;
+  if (n->hasSubgraphs()) outerReads = cutOuterReads(n->subgraphs());
+  Record& r = add(Kind::kNodeRemoved, g, n, nullptr);
+  r.index = removedInputs_.size();
+  r.inputCount = static_cast<uint32_t>(inputs.size());
+  removedInputs_.insert(removedInputs_.end(), inputs.begin(), inputs.end());
+  if (!outerReads.empty()) r.extra().outerReads = std::move(outerReads);
   r.nodePos = std::next(n->self_);
   removedNodes_.splice(removedNodes_.end(), g->nodes_, n->self_);
-  records_.push_back(std::move(r));
 }
 
 void UndoLog::takeValue(Graph* g, Value* v) {
-  Record r{Kind::kValueRemoved, g, nullptr, v};
+  Record& r = add(Kind::kValueRemoved, g, nullptr, v);
   r.valuePos = std::next(v->self_);
   removedValues_.splice(removedValues_.end(), g->values_, v->self_);
-  records_.push_back(std::move(r));
 }
 
 void UndoLog::inputRemoved(Graph* g, Value* v, size_t index) {
-  Record r{Kind::kInputRemoved, g, nullptr, v};
-  r.index = index;
-  records_.push_back(std::move(r));
+  add(Kind::kInputRemoved, g, nullptr, v).index = index;
 }
 
 void UndoLog::initializerRemoved(Graph* g, Value* v, size_t index) {
-  Record r{Kind::kInitializerRemoved, g, nullptr, v};
+  Record& r = add(Kind::kInitializerRemoved, g, nullptr, v);
   r.index = index;
-  r.tensor = std::move(v->initializer_);  // the caller drops it next
-  records_.push_back(std::move(r));
+  r.extra().tensor = std::move(v->initializer_);  // the caller drops it next
 }
 
 void UndoLog::undoOne(Record& r) {
@@ -163,10 +162,12 @@ void UndoLog::undoOne(Record& r) {
       g->nodeIndex_.emplace(n->id_, n);
       for (Value* out : n->outputs_)
         if (out) out->producer_ = n;
-      for (size_t i = 0; i < r.values.size(); ++i)
-        if (r.values[i]) n->setInput(i, r.values[i]);
-      restoreOuterReads(r.outerReads);
-      r.outerReads.clear();  // restored: nothing left to drop on commit
+      for (uint32_t i = 0; i < r.inputCount; ++i)
+        if (Value* in = removedInputs_[r.index + i]) n->setInput(i, in);
+      if (r.payload) {
+        restoreOuterReads(r.payload->outerReads);
+        r.payload->outerReads.clear();  // restored: nothing left to drop on commit
+      }
       break;
     }
     case Kind::kValueRemoved: {
@@ -179,34 +180,35 @@ void UndoLog::undoOne(Record& r) {
       r.node->setInput(r.index, r.value);
       break;
     case Kind::kAttr: {
+      Payload& p = *r.payload;
       auto& attrs = r.node->attrs_;
       auto it = std::find_if(attrs.begin(), attrs.end(),
-                             [&](const Attribute& a) { return a.name() == r.name; });
-      if (!r.attr) {  // the attribute was added
+                             [&](const Attribute& a) { return a.name() == p.name; });
+      if (!p.attr) {  // the attribute was added
         if (it != attrs.end()) attrs.erase(it);
         break;
       }
       if (it != attrs.end() && static_cast<size_t>(it - attrs.begin()) == r.index) {
-        *it = std::move(*r.attr);
+        *it = std::move(*p.attr);
       } else {
         if (it != attrs.end()) attrs.erase(it);
         size_t at = std::min(r.index, attrs.size());
-        attrs.insert(attrs.begin() + static_cast<std::ptrdiff_t>(at), std::move(*r.attr));
+        attrs.insert(attrs.begin() + static_cast<std::ptrdiff_t>(at), std::move(*p.attr));
       }
-      restoreOuterReads(r.outerReads);
-      r.outerReads.clear();  // restored: nothing left to drop on commit
+      restoreOuterReads(p.outerReads);
+      p.outerReads.clear();  // restored: nothing left to drop on commit
       break;
     }
     case Kind::kType:
-      r.value->type_ = std::move(*r.type);
+      r.value->type_ = std::move(*r.payload->type);
       break;
     case Kind::kOutputSet:
       g->setOutput(r.index, r.value);
       break;
     case Kind::kRenamed:
-      if (!g->renameValue(r.value, r.name))
-        throw std::logic_error("undo: cannot rename '" + r.value->name() + "' back to '" + r.name +
-                               "'");
+      if (!g->renameValue(r.value, r.payload->name))
+        throw std::logic_error("undo: cannot rename '" + r.value->name() + "' back to '" +
+                               r.payload->name + "'");
       break;
     case Kind::kInitializerAdded:
       g->removeInitializer(r.value);
@@ -214,14 +216,14 @@ void UndoLog::undoOne(Record& r) {
     case Kind::kInitializerChanged: {
       Value* v = r.value;
       if (r.flag) {
-        v->initializer_ = std::move(r.tensor);
+        v->initializer_ = std::move(r.payload->tensor);
       } else {
         auto& inits = g->initializers_;
         auto it = std::find(inits.rbegin(), inits.rend(), v);
         if (it != inits.rend()) inits.erase(std::next(it).base());
         v->initializer_.reset();
       }
-      v->type_ = std::move(*r.type);
+      v->type_ = std::move(*r.payload->type);
       break;
     }
     case Kind::kInputRemoved: {
@@ -234,7 +236,7 @@ void UndoLog::undoOne(Record& r) {
       auto& inits = g->initializers_;
       inits.insert(inits.begin() + static_cast<std::ptrdiff_t>(std::min(r.index, inits.size())),
                    r.value);
-      r.value->initializer_ = std::move(r.tensor);
+      r.value->initializer_ = std::move(r.payload->tensor);
       break;
     }
   }
@@ -248,8 +250,10 @@ void UndoLog::undo() {
 void UndoLog::commit() {
   // Everything held here was cut from the values it read, so the order in
   // which it is freed does not matter.
-  for (const Record& r : records_) dropOuterOutputs(r.outerReads);
+  for (const Record& r : records_)
+    if (r.payload) dropOuterOutputs(r.payload->outerReads);
   records_.clear();
+  removedInputs_.clear();
   removedValues_.clear();
   removedNodes_.clear();
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,7 +44,8 @@ class UndoLog {
 
   // Called by Graph::removeNode / removeInput / removeInitializer when a log is
   // passed to them: they hand over instead of destroying.
-  void takeNode(Graph* g, Node* n, std::vector<Value*> inputs);
+  // takeNode is called before the node's inputs are detached.
+  void takeNode(Graph* g, Node* n);
   void takeValue(Graph* g, Value* v);
   void inputRemoved(Graph* g, Value* v, size_t index);
   void initializerRemoved(Graph* g, Value* v, size_t index);
@@ -80,32 +82,42 @@ class UndoLog {
     Value* value;
     Graph* graph = nullptr;
   };
-  struct Record {
-    Kind kind;
-    Graph* graph = nullptr;
-    Node* node = nullptr;
-    Value* value = nullptr;
-    size_t index = 0;
+  // What only some records carry; most records (rewired inputs, removed
+  // nodes and values) need none of it, so it is held by pointer and a Record
+  // stays at 64 bytes: a pass that removes 100k nodes appends 200k records.
+  struct Payload {
     std::string name;
-    std::vector<Value*> values;  // inputs of a removed node
-    // The payloads are held by pointer: an Attribute is over 1 kB, and most
-    // records (rewired inputs) carry none of them.
     std::unique_ptr<Attribute> attr;    // the attribute before the change
     std::vector<OuterRead> outerReads;  // cut reads of held subgraphs
     std::unique_ptr<Type> type;         // old type
     std::unique_ptr<Tensor> tensor;     // old initializer data
-    bool flag = false;                  // kInitializerChanged: was an initializer
+  };
+  struct Record {
+    Kind kind;
+    bool flag = false;        // kInitializerChanged: was an initializer
+    uint32_t inputCount = 0;  // kNodeRemoved: its inputs, from removedInputs_[index]
+    Graph* graph = nullptr;
+    Node* node = nullptr;
+    Value* value = nullptr;
+    size_t index = 0;
     Graph::NodeList::iterator nodePos;  // where a removed node was (its successor)
     std::list<std::unique_ptr<Value>>::iterator valuePos;  // where a removed value was
+    std::unique_ptr<Payload> payload;
+    Payload& extra() {
+      if (!payload) payload = std::make_unique<Payload>();
+      return *payload;
+    }
   };
 
   static std::vector<OuterRead> cutOuterReads(const std::vector<Graph*>& subgraphs);
   static void restoreOuterReads(const std::vector<OuterRead>& reads);
   // Before a held subgraph is freed: its outputs that are outer values go.
   static void dropOuterOutputs(const std::vector<OuterRead>& reads);
+  Record& add(Kind kind, Graph* g, Node* n, Value* v);
   void undoOne(Record& r);
 
   std::vector<Record> records_;
+  std::vector<Value*> removedInputs_;  // inputs of removed nodes, one run per record
   Graph::NodeList removedNodes_;
   std::list<std::unique_ptr<Value>> removedValues_;
 };

@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
+#include <vector>
 
 #include "core/ir/graph_compare.h"
 #include "core/passes/pass.h"
@@ -79,8 +80,12 @@ class Cse {
 
   uint64_t number(const ir::Value* v) {
     if (!v) return 0;
-    auto [it, added] = numbers_.emplace(v, numbers_.size() + 1);
-    return it->second;
+    // Indexed by the value's dense id, not hashed by pointer: one lookup per
+    // input of every node, on a table as large as the graph.
+    const size_t id = v->denseId();
+    if (id >= numbers_.size()) numbers_.resize(std::max<size_t>(id + 1, 2 * numbers_.size()), 0);
+    if (numbers_[id] == 0) numbers_[id] = ++numbered_;
+    return numbers_[id];
   }
 
   std::vector<const ir::Value*> inputsInOrder(const ir::Node& n) {
@@ -212,7 +217,8 @@ class Cse {
   const ir::Model& model_;
   bool mergeDq_ = false;
   std::vector<Scope> scopes_;
-  std::unordered_map<const ir::Value*, uint64_t> numbers_;
+  std::vector<uint64_t> numbers_;  // by Value::denseId(); 0: not numbered yet
+  uint64_t numbered_ = 0;
 };
 
 class EliminateCommonSubexpressions final : public Pass {

@@ -190,7 +190,7 @@ class Driver final : public infer::Session {
     visitedStack_.emplace_back();
     try {
       infer::inferTypesFromSchema(ctx);
-      infer::Rule rule = infer::findRule(n.domain(), n.opType());
+      infer::Rule rule = infer::findRule(n);
       if (!rule)
         noRule_.insert(n.qualifiedOpType());
       else if (infer::checkArity(ctx))

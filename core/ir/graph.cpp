@@ -153,8 +153,8 @@ size_t Graph::nodeCountRecursive() const {
 Node* Graph::newNode(std::string opType, std::string domain, Node* before) {
   auto n = std::unique_ptr<Node>(new Node());
   n->id_ = ctx_->nextNodeId++;
-  n->opType_ = std::move(opType);
-  n->domain_ = std::move(domain);
+  n->setOpType(opType);
+  n->setDomain(domain);
   n->owner_ = this;
   Node* raw = n.get();
   auto pos = before ? before->self_ : nodes_.end();

@@ -1,13 +1,30 @@
 #include "core/ir/node.h"
 
+#include <absl/container/node_hash_set.h>
+
 #include <algorithm>
+#include <mutex>
 
 #include "core/ir/graph.h"
 
 namespace passlab::ir {
 
+const std::string& internOpName(std::string_view name) {
+  // Never destroyed: nodes of static models may outlive any static table.
+  static auto* table = new absl::node_hash_set<std::string>();
+  static auto* mutex = new std::mutex();
+  std::lock_guard<std::mutex> lock(*mutex);
+  return *table->emplace(name).first;
+}
+
+Node::Node() {
+  static const std::string* const empty = &internOpName("");
+  opType_ = empty;
+  domain_ = empty;
+}
+
 std::string Node::qualifiedOpType() const {
-  return domain_.empty() ? opType_ : domain_ + "." + opType_;
+  return domain_->empty() ? *opType_ : *domain_ + "." + *opType_;
 }
 
 void Node::attachUse(size_t i) {

@@ -14,6 +14,10 @@
 
 namespace passlab::ir {
 
+// The one copy of an op type or domain name: every node with that op points
+// at it (thread-safe; the table only grows and lives until the process ends).
+const std::string& internOpName(std::string_view name);
+
 // Stable identity of a node. Never reused within a model, kept by copies and
 // snapshots, so two versions of a graph can be compared node by node.
 using NodeId = uint64_t;
@@ -23,11 +27,15 @@ class Node {
   NodeId id() const { return id_; }
   const std::string& name() const { return name_; }
   void setName(std::string n) { name_ = std::move(n); }
-  const std::string& opType() const { return opType_; }
-  void setOpType(std::string op) { opType_ = std::move(op); }
+  const std::string& opType() const { return *opType_; }
+  void setOpType(std::string_view op) { opType_ = &internOpName(op); }
   // "" is the default ONNX domain ("ai.onnx" is normalised to "" by the loader).
-  const std::string& domain() const { return domain_; }
-  void setDomain(std::string d) { domain_ = std::move(d); }
+  const std::string& domain() const { return *domain_; }
+  void setDomain(std::string_view d) { domain_ = &internOpName(d); }
+  // The interned op type and domain: two nodes have the same op type exactly
+  // when these pointers are equal, so tables keyed by op hash a pointer.
+  const std::string* opTypeKey() const { return opType_; }
+  const std::string* domainKey() const { return domain_; }
   // "Conv" or "com.microsoft.Attention".
   std::string qualifiedOpType() const;
   const std::string& overload() const { return overload_; }
@@ -80,20 +88,22 @@ class Node {
  private:
   friend class Graph;
   friend class UndoLog;
-  Node() = default;
+  Node();
   void attachUse(size_t i);  // adds input i to its value's use list
   void detachUse(size_t i);  // removes it
 
-  // Fields read by every walk first (see Value), the rarely read ones last.
+  // Fields read by every walk first (see Value), the rarely read ones last:
+  // owner, id, op, inputs and outputs share the node's first cache line.
   Graph* owner_ = nullptr;
   NodeId id_ = 0;
+  const std::string* opType_;  // interned (internOpName)
+  const std::string* domain_;
   std::vector<Value*> inputs_;
+  std::vector<Value*> outputs_;
+  std::vector<Attribute> attrs_;
   // Where input i's Use sits in that value's use list, so detaching it is O(1)
   // (swap with the last Use) even for a value read by thousands of nodes.
   std::vector<uint32_t> useSlots_;
-  std::vector<Value*> outputs_;
-  std::vector<Attribute> attrs_;
-  std::string opType_, domain_;
   std::list<std::unique_ptr<Node>>::iterator self_;
   std::string name_, overload_, docString_, unknownFields_;
   std::vector<std::pair<std::string, std::string>> metadata_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/ir/node.h"
 #include "core/support/strings.h"
 
 namespace passlab::ir {
@@ -176,9 +177,21 @@ OpRegistry::OpRegistry() {
       cur->summary = f[1];
     }
   }
-  for (auto& [k, list] : ops_)
+  for (auto& [k, list] : ops_) {
     std::sort(list.begin(), list.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.sinceVersion < b.sinceVersion; });
+    byInterned_[{&internOpName(list.front().domain), &internOpName(list.front().name)}] = &list;
+  }
+}
+
+const OpSchema* OpRegistry::find(const Node& n, int64_t opsetVersion) const {
+  auto it = byInterned_.find({n.domainKey(), n.opTypeKey()});
+  if (it == byInterned_.end())  // unknown, or a domain spelled "ai.onnx"
+    return n.domain() == "ai.onnx" ? find(n.domain(), n.opType(), opsetVersion) : nullptr;
+  const OpSchema* best = nullptr;
+  for (const auto& s : *it->second)
+    if (s.sinceVersion <= opsetVersion) best = &s;
+  return best;
 }
 
 const std::vector<OpSchema>* OpRegistry::versions(std::string_view domain,

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "core/ir/attribute.h"
 
 namespace passlab::ir {
@@ -58,6 +60,8 @@ struct OpSchema {
   const FormalParam* outputParam(size_t index) const;
 };
 
+class Node;
+
 class OpRegistry {
  public:
   static const OpRegistry& instance();
@@ -65,6 +69,9 @@ class OpRegistry {
   // The schema in force for (domain, op) in a model importing `opsetVersion` of
   // that domain: the highest since_version <= opsetVersion. nullptr if unknown.
   const OpSchema* find(std::string_view domain, std::string_view op, int64_t opsetVersion) const;
+  // The same for a node's op, found by its interned op type and domain (no
+  // string built or hashed: the verifier and inference ask for every node).
+  const OpSchema* find(const Node& n, int64_t opsetVersion) const;
   // Any version of the op (the newest), or nullptr.
   const OpSchema* latest(std::string_view domain, std::string_view op) const;
   // All versions, oldest first.
@@ -81,6 +88,10 @@ class OpRegistry {
  private:
   OpRegistry();
   std::unordered_map<std::string, std::vector<OpSchema>> ops_;  // key "domain:op"
+  // (interned domain, interned op) -> ops_ entry.
+  absl::flat_hash_map<std::pair<const std::string*, const std::string*>,
+                      const std::vector<OpSchema>*>
+      byInterned_;
   std::unordered_map<std::string, int64_t> maxOpset_;
   size_t count_ = 0;
 };

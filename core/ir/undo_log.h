@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -116,7 +117,7 @@ class UndoLog {
   Record& add(Kind kind, Graph* g, Node* n, Value* v);
   void undoOne(Record& r);
 
-  std::vector<Record> records_;
+  std::deque<Record> records_;         // no relocation as it grows (see EditLog)
   std::vector<Value*> removedInputs_;  // inputs of removed nodes, one run per record
   Graph::NodeList removedNodes_;
   std::list<std::unique_ptr<Value>> removedValues_;

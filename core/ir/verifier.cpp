@@ -199,7 +199,7 @@ class Verifier {
 
   void checkSchema(const Node& n) {
     const auto& reg = OpRegistry::instance();
-    const OpSchema* s = reg.find(n.domain(), n.opType(), opsetOf(n.domain()));
+    const OpSchema* s = reg.find(n, opsetOf(n.domain()));
     if (!s) return;  // unknown ops are reported by analysis, not here
     int nin = static_cast<int>(n.inputs().size());
     // Trailing omitted inputs do not count.

@@ -1,5 +1,7 @@
 #include "core/rewrite/driver.h"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,34 +50,24 @@ std::string MatchContext::option(const std::string& name, const std::string& fal
 
 namespace {
 
-// Patterns by root op: op type -> (domain, patterns). Looked up for every node
-// of every sweep, so without building a key string.
+// Patterns by root op. Looked up for every node of every sweep, so keyed by
+// the interned op type and domain (a pointer hash, no string hashed or
+// compared).
 class RootIndex {
  public:
   void add(const OpKey& k, const Pattern* p) {
-    auto& entries = byOp_[k.op];
-    for (auto& e : entries)
-      if (e.domain == k.domain) {
-        e.patterns.push_back(p);
-        return;
-      }
-    entries.push_back({k.domain, {p}});
+    byOp_[{&ir::internOpName(k.domain), &ir::internOpName(k.op)}].push_back(p);
   }
   // nullptr when no pattern is rooted at this node's op.
   const std::vector<const Pattern*>* find(const ir::Node& n) const {
-    auto it = byOp_.find(n.opType());
-    if (it == byOp_.end()) return nullptr;
-    for (const auto& e : it->second)
-      if (e.domain == n.domain()) return &e.patterns;
-    return nullptr;
+    auto it = byOp_.find({n.domainKey(), n.opTypeKey()});
+    return it == byOp_.end() ? nullptr : &it->second;
   }
 
  private:
-  struct Entry {
-    std::string domain;
-    std::vector<const Pattern*> patterns;
-  };
-  std::unordered_map<std::string, std::vector<Entry>> byOp_;
+  absl::flat_hash_map<std::pair<const std::string*, const std::string*>,
+                      std::vector<const Pattern*>>
+      byOp_;
 };
 
 void collect(const ir::Graph& g, bool recurse, const RootIndex& index, bool anyPatterns,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -50,14 +51,16 @@ struct EditSummary {
 class EditLog {
  public:
   void record(Edit e) { edits_.push_back(std::move(e)); }
-  const std::vector<Edit>& edits() const { return edits_; }
+  const std::deque<Edit>& edits() const { return edits_; }
   bool empty() const { return edits_.empty(); }
   size_t size() const { return edits_.size(); }
   void clear() { edits_.clear(); }
   EditSummary summarize() const;
 
  private:
-  std::vector<Edit> edits_;
+  // A deque: a pass on a large graph records 100k+ edits, and a vector grew by
+  // copying them all into fresh (page-faulting) memory at each doubling.
+  std::deque<Edit> edits_;
 };
 
 }  // namespace passlab::rewrite

@@ -126,7 +126,8 @@ void printRun(const std::string& name, size_t nodes, const Run& r, const char* s
   std::printf("    per pass (ms):%s\n", r.perPass.c_str());
   std::printf(
       "    of which passes %.1f ms, shape inference %.1f ms (after %zu of %zu changing steps), "
-      "verification %.1f ms, before the first step (inference, verification, stats) %.1f ms\n",
+      "verification %.1f ms, outside the steps (first inference and verification, statistics, "
+      "stand-ins) %.1f ms\n",
       r.passMsTotal, r.inferMs, r.inferred, r.changed, r.verifyMs,
       r.ms - r.passMsTotal - r.inferMs - r.verifyMs);
 }

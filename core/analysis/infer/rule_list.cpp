@@ -1,10 +1,13 @@
 // The one list of inference rules: (domain, op) -> rule. An op missing here
 // still gets element types from its schema and is reported in
 // ShapeInferenceReport::opsWithoutRule.
+#include <absl/container/flat_hash_map.h>
+
 #include <string>
 #include <unordered_map>
 
 #include "core/analysis/infer/rules.h"
+#include "core/ir/node.h"
 #include "core/ir/op_schema.h"
 
 namespace passlab::analysis::infer {
@@ -194,6 +197,19 @@ Rule findRule(std::string_view domain, std::string_view op) {
   key += op;
   auto it = table().find(key);
   return it == table().end() ? nullptr : it->second;
+}
+
+Rule findRule(const ir::Node& n) {
+  // (interned domain, interned op) -> rule: no string built per node.
+  static const auto* byInterned = [] {
+    auto* m = new absl::flat_hash_map<std::pair<const std::string*, const std::string*>, Rule>();
+    for (const Entry& e : kRules)
+      m->emplace(std::make_pair(&ir::internOpName(e.domain), &ir::internOpName(e.op)), e.rule);
+    return m;
+  }();
+  auto it = byInterned->find({n.domainKey(), n.opTypeKey()});
+  if (it != byInterned->end()) return it->second;
+  return n.domain() == "ai.onnx" ? findRule(n.domain(), n.opType()) : nullptr;
 }
 
 size_t ruleCount() {

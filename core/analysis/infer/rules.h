@@ -13,6 +13,8 @@ using Rule = void (*)(InferContext&);
 
 // The rule for (domain, op), or nullptr. "ai.onnx" and "" are the same domain.
 Rule findRule(std::string_view domain, std::string_view op);
+// The same for a node, by its interned op type (no string built per node).
+Rule findRule(const ir::Node& n);
 // Number of (domain, op) pairs with a rule.
 size_t ruleCount();
 

@@ -74,7 +74,7 @@ bool isUseful(const ir::Type& t) {
 
 void inferTypesFromSchema(InferContext& ctx) {
   const ir::Node& n = ctx.node();
-  const ir::OpSchema* schema = ir::OpRegistry::instance().find(n.domain(), n.opType(), ctx.opset());
+  const ir::OpSchema* schema = ir::OpRegistry::instance().find(n, ctx.opset());
   if (!schema) return;
   for (size_t i = 0; i < ctx.outputCount(); ++i) {
     if (!ctx.hasOutput(i)) continue;
@@ -100,7 +100,7 @@ void inferTypesFromSchema(InferContext& ctx) {
 
 bool checkArity(InferContext& ctx) {
   const ir::Node& n = ctx.node();
-  const ir::OpSchema* schema = ir::OpRegistry::instance().find(n.domain(), n.opType(), ctx.opset());
+  const ir::OpSchema* schema = ir::OpRegistry::instance().find(n, ctx.opset());
   if (!schema) return true;
   auto inputs = static_cast<int>(n.inputCount()), outputs = static_cast<int>(n.outputCount());
   if (inputs < schema->minInputs()) {

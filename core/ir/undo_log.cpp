@@ -242,6 +242,48 @@ void UndoLog::undoOne(Record& r) {
   }
 }
 
+absl::flat_hash_set<const Node*> UndoLog::touchedNodes() const {
+  absl::flat_hash_set<const Node*> touched, removed;
+  std::vector<const Graph*> subgraphs;
+  auto add = [&](const Node* n) {
+    if (!n || !touched.insert(n).second) return;
+    for (Graph* g : n->subgraphs()) subgraphs.push_back(g);
+  };
+  auto addValue = [&](const Value* v) {
+    add(v->producer());
+    for (const Use& u : v->uses()) add(u.node);
+  };
+  for (const Record& r : records_) switch (r.kind) {
+      case Kind::kNodeAdded:
+      case Kind::kInputSet:
+      case Kind::kAttr:
+        add(r.node);
+        break;
+      case Kind::kType:
+      case Kind::kInitializerAdded:
+      case Kind::kInitializerChanged:
+      case Kind::kInitializerRemoved:
+      case Kind::kInputRemoved:
+        addValue(r.value);
+        break;
+      case Kind::kNodeRemoved:
+        removed.insert(r.node);
+        break;
+      case Kind::kValueRemoved:
+      case Kind::kOutputSet:
+      case Kind::kRenamed:
+        break;  // structure only, which the verifier always checks in full
+    }
+  // A subgraph that arrived with a node or an attribute is new throughout.
+  while (!subgraphs.empty()) {
+    const Graph* g = subgraphs.back();
+    subgraphs.pop_back();
+    for (const auto& n : g->nodes()) add(n.get());
+  }
+  for (const Node* n : removed) touched.erase(n);
+  return touched;
+}
+
 void UndoLog::undo() {
   for (size_t i = records_.size(); i-- > 0;) undoOne(records_[i]);
   commit();

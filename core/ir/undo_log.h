@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <absl/container/flat_hash_set.h>
+
 #include "core/ir/graph.h"
 
 namespace passlab::ir {
@@ -50,6 +52,13 @@ class UndoLog {
   void takeValue(Graph* g, Value* v);
   void inputRemoved(Graph* g, Value* v, size_t index);
   void initializerRemoved(Graph* g, Value* v, size_t index);
+
+  // Nodes still in the graph whose schema check may have a new answer after
+  // the recorded edits: added or rewired nodes, nodes whose attributes
+  // changed (with every node of a subgraph they hold), and the producer and
+  // readers of every value whose type or initializer changed. Call before
+  // commit() or undo().
+  absl::flat_hash_set<const Node*> touchedNodes() const;
 
   // Restores the state before the first record and empties the log.
   void undo();

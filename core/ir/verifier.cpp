@@ -114,7 +114,8 @@ class Verifier {
         if (entry(v).defined) report(n, "output '" + v->name() + "' is defined twice");
         define(v);
       }
-      if (options_.checkSchemas) checkSchema(*n);
+      if (options_.checkSchemas && (!options_.schemaNodes || options_.schemaNodes->contains(n)))
+        checkSchema(*n);
     }
     for (const Value* v : g.outputs()) {
       if (!inScope(v, g))

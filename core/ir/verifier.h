@@ -3,6 +3,8 @@
 // are exact, nodes match their operator's arity, attributes and type constraints.
 #pragma once
 
+#include <absl/container/flat_hash_set.h>
+
 #include <string>
 #include <vector>
 
@@ -20,6 +22,10 @@ struct VerifierProblem {
 
 struct VerifierOptions {
   bool checkSchemas = true;  // arity, attributes and type constraints of known ops
+  // When set, schemas are checked only for these nodes (the structure of the
+  // whole graph is always checked): the PassManager passes the nodes a step
+  // touched (UndoLog::touchedNodes), the rest were checked before.
+  const absl::flat_hash_set<const Node*>* schemaNodes = nullptr;
   size_t maxProblems = 100;
 };
 

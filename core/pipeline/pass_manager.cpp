@@ -76,10 +76,10 @@ void recordStandIns(const rewrite::EditLog& log, const ir::Graph& g, StandIns& s
 
 }  // namespace
 
-std::set<std::string> verifierErrorSet(const ir::Model& model) {
+std::set<std::string> verifierErrorSet(const ir::Model& model, const ir::VerifierOptions& options) {
   static const std::regex kNodeId(R"( \(#[0-9]+\))");
   std::set<std::string> errors;
-  for (const auto& p : ir::verifyModel(model))
+  for (const auto& p : ir::verifyModel(model, options))
     if (p.severity == ir::VerifierProblem::Severity::kError)
       errors.insert(std::regex_replace(p.message, kNodeId, ""));
   return errors;
@@ -157,10 +157,21 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     // A pass that changed nothing cannot have introduced any.
     if (!step.log.empty()) {
       auto t1 = std::chrono::steady_clock::now();
-      std::set<std::string> errors = verifierErrorSet(model_);
+      // The whole structure is checked; schemas only where the step (or the
+      // re-inference after it) touched a node, unless it changed an opset,
+      // which can change the schema of every node.
+      ir::VerifierOptions verifyOptions;
+      absl::flat_hash_set<const ir::Node*> touched;
+      if (model_.opsets == opsetsBefore) {
+        touched = undo.touchedNodes();
+        verifyOptions.schemaNodes = &touched;
+      }
+      std::set<std::string> errors = verifierErrorSet(model_, verifyOptions);
       for (const std::string& e : errors)
         if (!knownErrors_->count(e)) step.verifierErrors.push_back(e);
-      if (step.verifierErrors.empty()) knownErrors_ = std::move(errors);
+      // Known errors accumulate: a node not re-checked this time keeps the
+      // error it had, and must not count as new when a later step touches it.
+      if (step.verifierErrors.empty()) knownErrors_->insert(errors.begin(), errors.end());
       step.verifyMilliseconds = since(t1);
     }
     if (!step.verifierErrors.empty())

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/ir/model.h"
+#include "core/ir/verifier.h"
 #include "core/passes/pass.h"
 #include "core/pipeline/timeline.h"
 #include "core/rewrite/provenance.h"
@@ -40,7 +41,8 @@ class OutputChecker {
 
 // The verifier's errors for `model`, with node ids left out (ids are not kept
 // across a save and reload), to tell errors a pass introduced from old ones.
-std::set<std::string> verifierErrorSet(const ir::Model& model);
+std::set<std::string> verifierErrorSet(const ir::Model& model,
+                                       const ir::VerifierOptions& options = {});
 
 struct PipelineOptions {
   bool standardOnly = true;   // passes that may emit non-standard ops are skipped

@@ -202,6 +202,59 @@ TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   EXPECT_EQ(pm.model().graph().findValue("b")->producer()->input(0)->name(), "a");
 }
 
+// After a step, schemas are checked only for the nodes it touched, but that
+// includes a node the pass never edited whose input changed type: here the
+// initializer Add reads becomes int64, so the untouched Add is rejected.
+TEST(PassManager, SchemaOfAnUneditedReaderOfARetypedValueIsChecked) {
+  ir::Model m = parse(R"(main (float[2] x) => (float[2] y) <float[2] w = {1, 2}> {
+  a = Relu(x)
+  y = Add(a, w)
+})");
+  PassManager pm(m);
+  TestPass retype([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Value* w = model.graph().findValue("w");
+    ctx.rewriter.setInitializer(w,
+                                ir::Tensor::fromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 2}));
+    return Status::ok();
+  });
+  auto step = pm.run(retype, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->rolledBack);
+  ASSERT_FALSE((*step)->verifierErrors.empty());
+  EXPECT_NE((*step)->verifierErrors.front().find("Add"), std::string::npos)
+      << (*step)->verifierErrors.front();
+  EXPECT_EQ(pm.model().graph().findValue("w")->initializer()->dtype(), ir::DataType::kFloat);
+}
+
+// A node that broke its schema in the input model keeps that error through
+// steps that do not re-check it; a later step that touches it must not be
+// blamed for it (known errors accumulate rather than being replaced).
+TEST(PassManager, AnOldSchemaErrorIsNotBlamedOnALaterStepThatTouchesTheNode) {
+  ir::Model m = parse(R"(main (float[2] x, int64[2] k) => (float[2] y, float[2] z) {
+  a = Relu(x)
+  b = Identity(a)
+  y = Add(b, k)
+  z = Neg(a)
+})");
+  analysis::inferShapes(m);  // types b, so the Add's error is there from the start
+  ASSERT_EQ(verifierErrorSet(m).size(), 1u);
+  PassManager pm(m);
+  TestPass touchNeg([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* neg = g.findValue("z")->producer();
+    ir::Node* abs = ctx.rewriter.addNode(g, "Abs", "", {g.findValue("a")}, 1, neg, "abs", {});
+    ctx.rewriter.setInput(neg, 0, abs->output(0));
+    return Status::ok();
+  });
+  auto first = pm.run(touchNeg, {"test_pass", {}, {}});
+  ASSERT_TRUE(first);
+  EXPECT_FALSE((*first)->rolledBack) << (*first)->error;
+  auto second = pm.run({"eliminate_identity_ops", {}, {}});  // rewires the broken Add
+  ASSERT_TRUE(second);
+  EXPECT_TRUE((*second)->changed);
+  EXPECT_FALSE((*second)->rolledBack) << (*second)->error;
+}
+
 // Without snapshots there is no copy of the model: the undo log alone restores
 // it, after several edits and shape inference, to exactly what it was.
 TEST(PassManager, RollbackWithoutSnapshotsRestoresTheModelExactly) {

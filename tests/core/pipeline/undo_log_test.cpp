@@ -50,6 +50,50 @@ ir::Model parse(const std::string& text) {
   return std::move(*m);
 }
 
+// The nodes a step touched, for the verifier's schema checks: added, rewired
+// and re-attributed nodes, every node of a subgraph that arrived with an
+// attribute, the producer and readers of a retyped value; not removed nodes.
+TEST(UndoLog, TouchedNodesAreTheOnesWhoseSchemaCheckMayChange) {
+  ir::Model m = parse(R"(
+    main (float[2] x, bool c) => (float[2] y, float[2] z) {
+      a = Relu (x)
+      b = Neg (a)
+      d = Identity (b)
+      e = Sigmoid (x)
+      f = Tanh (e)
+      y = Abs (d)
+      z = Exp (f)
+    })");
+  ir::Graph& g = m.graph();
+  ir::UndoLog undo;
+  rewrite::EditLog log;
+  rewrite::Rewriter rw(m, log, nullptr, "test");
+  rw.setUndoLog(&undo);
+  auto producer = [&](const char* v) { return g.findValue(v)->producer(); };
+  ir::Node* abs = producer("y");
+  ir::Node* identity = producer("d");
+  ir::Node* tanh = producer("f");
+  rw.setInput(abs, 0, g.findValue("b"));  // rewired
+  rw.removeNode(identity);                // removed
+  rw.setType(g.findValue("e"), ir::Type::tensor(ir::DataType::kDouble, ir::Shape::fromValues({2})));
+  ir::Node* sq = rw.addNode(g, "Sqrt", "", {g.findValue("a")}, 1, nullptr, "sq", {});  // added
+  auto branch = std::make_unique<ir::Graph>(g.context());
+  ir::Value* one = branch->addInitializer(
+      "one", ir::Tensor::fromVector<float>(ir::DataType::kFloat, {1}, {1.0f}));
+  ir::Node* inner = branch->addNode("Identity", "", {one}, 1);
+  branch->addOutput(inner->output(0));
+  ir::Node* iff = rw.addNode(g, "If", "", {g.findValue("c")}, 1, nullptr, "iff", {});
+  ir::Attribute then = ir::Attribute::makeGraph("then_branch", std::move(branch));
+  rw.setAttr(iff, std::move(then));  // a subgraph arrives: its nodes are new
+
+  auto touched = undo.touchedNodes();
+  for (const ir::Node* n : {abs, producer("e"), tanh, sq, iff, inner})
+    EXPECT_TRUE(touched.contains(n)) << n->describe();
+  EXPECT_FALSE(touched.contains(identity));
+  for (const char* v : {"a", "b", "z"}) EXPECT_FALSE(touched.contains(producer(v))) << v;
+  undo.undo();
+}
+
 TEST(UndoLog, EveryEditKindIsReversed) {
   ir::Model m = parse(R"(
     main (float[2,3] x) => (float[2,3] y, float[2,3] z) {

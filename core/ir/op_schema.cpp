@@ -177,7 +177,18 @@ OpRegistry::OpRegistry() {
       cur->summary = f[1];
     }
   }
+  std::vector<std::string> tensorTypeNames;  // "tensor(float)" by DataType code
+  for (int code = 0; code < kDataTypeCount && code < 64; ++code)
+    tensorTypeNames.push_back("tensor(" + std::string(dtypeName(static_cast<DataType>(code))) +
+                              ")");
   for (auto& [k, list] : ops_) {
+    for (OpSchema& schema : list)
+      for (TypeConstraint& tc : schema.typeConstraints)
+        for (std::string a : tc.allowed) {
+          a.erase(std::remove(a.begin(), a.end(), ' '), a.end());
+          for (size_t code = 0; code < tensorTypeNames.size(); ++code)
+            if (a == tensorTypeNames[code]) tc.tensorElemBits |= uint64_t{1} << code;
+        }
     std::sort(list.begin(), list.end(),
               [](const OpSchema& a, const OpSchema& b) { return a.sinceVersion < b.sinceVersion; });
     byInterned_[{&internOpName(list.front().domain), &internOpName(list.front().name)}] = &list;

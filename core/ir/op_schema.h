@@ -30,6 +30,9 @@ struct FormalParam {
 struct TypeConstraint {
   std::string param;
   std::vector<std::string> allowed;  // "tensor(float)", "seq(tensor(int64))", ...
+  // Bit k set when "tensor(<DataType k>)" is allowed: the verifier checks a
+  // tensor's element type with one shift instead of comparing strings.
+  uint64_t tensorElemBits = 0;
 };
 
 struct AttrSpec {

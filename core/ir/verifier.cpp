@@ -252,11 +252,16 @@ class Verifier {
         return;
       }
       bool allowed = false;
-      for (const auto& a : tc->allowed)
-        if (equalIgnoringSpaces(a, actual)) {
-          allowed = true;
-          break;
-        }
+      const int code = static_cast<int>(v->type().elemType());
+      if (v->type().isTensor() && code >= 0 && code < 64) {
+        allowed = (tc->tensorElemBits >> code) & 1;
+      } else {
+        for (const auto& a : tc->allowed)
+          if (equalIgnoringSpaces(a, actual)) {
+            allowed = true;
+            break;
+          }
+      }
       if (!allowed) {
         report(&n, std::string(side) + " " + std::to_string(idx) + " '" + v->name() +
                        "' has type " + actual + ", not allowed for " + p->typeStr);

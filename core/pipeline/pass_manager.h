@@ -59,6 +59,10 @@ class PassManager {
   ~PassManager();
 
   void setEvaluator(rewrite::Evaluator* evaluator) { evaluator_ = evaluator; }
+  // The numeric check after every changing step. The values a step replaced
+  // are mapped to their replacements (stand-ins) only while a checker is
+  // attached, so attach it before the first step for the most precise
+  // "first diverging tensor"; outputs are compared either way.
   void setChecker(OutputChecker* checker) { checker_ = checker; }
   void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
   void addBeforeHook(Hook h) { before_.push_back(std::move(h)); }

@@ -269,9 +269,11 @@ absl::flat_hash_set<const Node*> UndoLog::touchedNodes() const {
       case Kind::kNodeRemoved:
         removed.insert(r.node);
         break;
+      case Kind::kRenamed:  // schema messages name the value
+        addValue(r.value);
+        break;
       case Kind::kValueRemoved:
       case Kind::kOutputSet:
-      case Kind::kRenamed:
         break;  // structure only, which the verifier always checks in full
     }
   // A subgraph that arrived with a node or an attribute is new throughout.

@@ -56,7 +56,8 @@ class UndoLog {
   // Nodes still in the graph whose schema check may have a new answer after
   // the recorded edits: added or rewired nodes, nodes whose attributes
   // changed (with every node of a subgraph they hold), and the producer and
-  // readers of every value whose type or initializer changed. Call before
+  // readers of every value whose type, initializer or name changed (schema
+  // messages name the value). Call before
   // commit() or undo().
   absl::flat_hash_set<const Node*> touchedNodes() const;
 

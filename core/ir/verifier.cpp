@@ -68,7 +68,8 @@ class Verifier {
   void report(const Node* n, std::string msg,
               VerifierProblem::Severity sev = VerifierProblem::Severity::kError) {
     if (problems_.size() >= options_.maxProblems) return;
-    problems_.push_back({sev, n ? n->id() : 0, n ? n->describe() + ": " + msg : msg});
+    problems_.push_back(
+        {sev, n ? n->id() : 0, n ? n->describe() + ": " + msg : msg, inSchemaCheck_});
   }
 
   static std::string graphLabel(const Graph& g) {
@@ -114,8 +115,11 @@ class Verifier {
         if (entry(v).defined) report(n, "output '" + v->name() + "' is defined twice");
         define(v);
       }
-      if (options_.checkSchemas && (!options_.schemaNodes || options_.schemaNodes->contains(n)))
+      if (options_.checkSchemas && (!options_.schemaNodes || options_.schemaNodes->contains(n))) {
+        inSchemaCheck_ = true;
         checkSchema(*n);
+        inSchemaCheck_ = false;
+      }
     }
     for (const Value* v : g.outputs()) {
       if (!inScope(v, g))
@@ -309,6 +313,7 @@ class Verifier {
   std::unordered_map<const Value*, Entry> foreign_;  // ids shared with entries_
   std::vector<const Value*> foreignOrder_;
   std::vector<VerifierProblem> problems_;
+  bool inSchemaCheck_ = false;
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ struct VerifierProblem {
   Severity severity = Severity::kError;
   NodeId node = 0;  // 0 when not about one node
   std::string message;
+  bool schema = false;  // from an operator schema check (else the graph's structure)
 };
 
 struct VerifierOptions {

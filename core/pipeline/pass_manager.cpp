@@ -1,7 +1,9 @@
 #include "core/pipeline/pass_manager.h"
 
 #include <chrono>
+#include <cstdint>
 #include <exception>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -76,12 +78,33 @@ void recordStandIns(const rewrite::EditLog& log, const ir::Graph& g, StandIns& s
 
 }  // namespace
 
-std::set<std::string> verifierErrorSet(const ir::Model& model, const ir::VerifierOptions& options) {
+namespace {
+
+// The verifier's errors without node ids, structure and schema apart (schema
+// errors by node). Uncapped: a cap would cut different errors off a full and
+// a partial check, and old errors past it would look new.
+void collectErrors(const ir::Model& model, ir::VerifierOptions options,
+                   std::set<std::string>& structure,
+                   std::map<ir::NodeId, std::set<std::string>>& schemaByNode) {
   static const std::regex kNodeId(R"( \(#[0-9]+\))");
+  options.maxProblems = SIZE_MAX;
+  for (const auto& p : ir::verifyModel(model, options)) {
+    if (p.severity != ir::VerifierProblem::Severity::kError) continue;
+    std::string text = std::regex_replace(p.message, kNodeId, "");
+    if (p.schema)
+      schemaByNode[p.node].insert(std::move(text));
+    else
+      structure.insert(std::move(text));
+  }
+}
+
+}  // namespace
+
+std::set<std::string> verifierErrorSet(const ir::Model& model, const ir::VerifierOptions& options) {
   std::set<std::string> errors;
-  for (const auto& p : ir::verifyModel(model, options))
-    if (p.severity == ir::VerifierProblem::Severity::kError)
-      errors.insert(std::regex_replace(p.message, kNodeId, ""));
+  std::map<ir::NodeId, std::set<std::string>> schema;
+  collectErrors(model, options, errors, schema);
+  for (auto& [node, texts] : schema) errors.insert(texts.begin(), texts.end());
   return errors;
 }
 
@@ -115,7 +138,14 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   // the model); the copy is made only when the caller keeps snapshots.
   std::shared_ptr<ir::Model> before;
   if (options_.keepSnapshots) before = std::make_shared<ir::Model>(model_.clone());
-  if (!knownErrors_) knownErrors_ = verifierErrorSet(model_);
+  if (!knownErrors_) {
+    knownErrors_.emplace();
+    KnownErrors& known = *knownErrors_;
+    collectErrors(model_, {}, known.structure, known.schemaByNode);
+    known.all = known.structure;
+    for (const auto& [node, texts] : known.schemaByNode)
+      known.all.insert(texts.begin(), texts.end());
+  }
   const auto opsetsBefore = model_.opsets;
   const int64_t irVersionBefore = model_.irVersion;
   ir::UndoLog undo;
@@ -166,12 +196,31 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
         touched = undo.touchedNodes();
         verifyOptions.schemaNodes = &touched;
       }
-      std::set<std::string> errors = verifierErrorSet(model_, verifyOptions);
-      for (const std::string& e : errors)
-        if (!knownErrors_->count(e)) step.verifierErrors.push_back(e);
-      // Known errors accumulate: a node not re-checked this time keeps the
-      // error it had, and must not count as new when a later step touches it.
-      if (step.verifierErrors.empty()) knownErrors_->insert(errors.begin(), errors.end());
+      std::set<std::string> structure;
+      std::map<ir::NodeId, std::set<std::string>> schema;
+      collectErrors(model_, verifyOptions, structure, schema);
+      auto blame = [&](const std::string& e) {
+        if (!knownErrors_->all.count(e)) step.verifierErrors.push_back(e);
+      };
+      for (const std::string& e : structure) blame(e);
+      for (const auto& [node, texts] : schema)
+        for (const std::string& e : texts) blame(e);
+      if (step.verifierErrors.empty()) {
+        // Structure errors as they are now; schema errors renewed for the
+        // nodes checked (all of them after a full check), dropped for removed
+        // nodes, kept for the others: a node not re-checked keeps its old
+        // error, which a later step touching that node is not blamed for.
+        KnownErrors& known = *knownErrors_;
+        known.structure = std::move(structure);
+        if (!verifyOptions.schemaNodes) known.schemaByNode.clear();
+        for (const ir::Node* n : touched) known.schemaByNode.erase(n->id());
+        for (const rewrite::Edit& e : step.log.edits())
+          if (e.kind == rewrite::EditKind::kNodeRemoved) known.schemaByNode.erase(e.node);
+        for (auto& [node, texts] : schema) known.schemaByNode[node] = std::move(texts);
+        known.all = known.structure;
+        for (const auto& [node, texts] : known.schemaByNode)
+          known.all.insert(texts.begin(), texts.end());
+      }
       step.verifyMilliseconds = since(t1);
     }
     if (!step.verifierErrors.empty())

@@ -97,9 +97,16 @@ class PassManager {
   rewrite::Provenance provenance_;
   bool stopped_ = false;
   StandIns standIns_;  // accumulated over the steps, for the numeric check
-  // The verifier's errors in the model as it stands (computed at the first
-  // step), so a pass is blamed only for errors it introduced.
-  std::optional<std::set<std::string>> knownErrors_;
+  // The verifier's errors in the model as it stands (computed in full at the
+  // first step), so a pass is blamed only for errors it introduced. Structure
+  // errors are re-checked in full after every step; schema errors only for
+  // the nodes a step touched, so they are kept per node.
+  struct KnownErrors {
+    std::set<std::string> structure;
+    std::map<ir::NodeId, std::set<std::string>> schemaByNode;
+    std::set<std::string> all;  // both, for lookups
+  };
+  std::optional<KnownErrors> knownErrors_;
   // The statistics of the model as the last step left it (its `after`), so
   // the next step's `before` needs no walk of the graph.
   std::optional<GraphStats> lastStats_;

@@ -2,6 +2,8 @@
 // the numeric check naming the first diverging tensor, recipes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/analysis/shape_inference.h"
 #include "core/ir/graph_compare.h"
 #include "core/pipeline/numeric_check.h"
@@ -253,6 +255,40 @@ TEST(PassManager, AnOldSchemaErrorIsNotBlamedOnALaterStepThatTouchesTheNode) {
   ASSERT_TRUE(second);
   EXPECT_TRUE((*second)->changed);
   EXPECT_FALSE((*second)->rolledBack) << (*second)->error;
+}
+
+// Known schema errors are kept per node: an error that went away with its
+// node is not known any more, so a step that brings it back is rolled back.
+TEST(PassManager, AnErrorThatCameBackWithANewNodeIsBlamed) {
+  ir::Model m = parse(R"(main (float[2] x, int64[2] k) => (float[2] y) {
+  a = Relu(x)
+  bad = Add(a, k)
+  y = Neg(a)
+})");
+  analysis::inferShapes(m);
+  const std::set<std::string> original = verifierErrorSet(m);
+  ASSERT_EQ(original.size(), 1u);
+  PassManager pm(m);
+  auto removed = pm.run({"eliminate_dead_nodes", {}, {}});
+  ASSERT_TRUE(removed);
+  EXPECT_TRUE((*removed)->changed);
+  EXPECT_FALSE((*removed)->rolledBack) << (*removed)->error;
+  ASSERT_TRUE(verifierErrorSet(pm.model()).empty());
+  TestPass readd([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* neg = g.outputs()[0]->producer();
+    ir::Node* add =
+        ctx.rewriter.addNode(g, "Add", "", {g.findValue("a"), g.findValue("k")}, 1, neg, "Add", {});
+    add->setName("");  // as the removed one was, so the error reads the same
+    ctx.rewriter.setInput(neg, 0, add->output(0));
+    return Status::ok();
+  });
+  auto back = pm.run(readd, {"test_pass", {}, {}});
+  ASSERT_TRUE(back);
+  EXPECT_TRUE((*back)->rolledBack);
+  const auto& blamed = (*back)->verifierErrors;  // includes the very same text as before
+  EXPECT_NE(std::find(blamed.begin(), blamed.end(), *original.begin()), blamed.end())
+      << blamed.front();
 }
 
 // Without snapshots there is no copy of the model: the undo log alone restores

@@ -195,14 +195,19 @@ OpRegistry::OpRegistry() {
   }
 }
 
+// The version in force at `opsetVersion`: the highest since_version not above it.
+static const OpSchema* inForce(const std::vector<OpSchema>& versions, int64_t opsetVersion) {
+  const OpSchema* best = nullptr;
+  for (const auto& s : versions)
+    if (s.sinceVersion <= opsetVersion) best = &s;
+  return best;
+}
+
 const OpSchema* OpRegistry::find(const Node& n, int64_t opsetVersion) const {
   auto it = byInterned_.find({n.domainKey(), n.opTypeKey()});
   if (it == byInterned_.end())  // unknown, or a domain spelled "ai.onnx"
     return n.domain() == "ai.onnx" ? find(n.domain(), n.opType(), opsetVersion) : nullptr;
-  const OpSchema* best = nullptr;
-  for (const auto& s : *it->second)
-    if (s.sinceVersion <= opsetVersion) best = &s;
-  return best;
+  return inForce(*it->second, opsetVersion);
 }
 
 const std::vector<OpSchema>* OpRegistry::versions(std::string_view domain,
@@ -214,11 +219,7 @@ const std::vector<OpSchema>* OpRegistry::versions(std::string_view domain,
 const OpSchema* OpRegistry::find(std::string_view domain, std::string_view op,
                                  int64_t opsetVersion) const {
   const auto* list = versions(domain, op);
-  if (!list) return nullptr;
-  const OpSchema* best = nullptr;
-  for (const auto& s : *list)
-    if (s.sinceVersion <= opsetVersion) best = &s;
-  return best;
+  return list ? inForce(*list, opsetVersion) : nullptr;
 }
 
 const OpSchema* OpRegistry::latest(std::string_view domain, std::string_view op) const {

@@ -142,9 +142,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     knownErrors_.emplace();
     KnownErrors& known = *knownErrors_;
     collectErrors(model_, {}, known.structure, known.schemaByNode);
-    known.all = known.structure;
-    for (const auto& [node, texts] : known.schemaByNode)
-      known.all.insert(texts.begin(), texts.end());
+    known.rebuildAll();
   }
   const auto opsetsBefore = model_.opsets;
   const int64_t irVersionBefore = model_.irVersion;
@@ -217,9 +215,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
         for (const rewrite::Edit& e : step.log.edits())
           if (e.kind == rewrite::EditKind::kNodeRemoved) known.schemaByNode.erase(e.node);
         for (auto& [node, texts] : schema) known.schemaByNode[node] = std::move(texts);
-        known.all = known.structure;
-        for (const auto& [node, texts] : known.schemaByNode)
-          known.all.insert(texts.begin(), texts.end());
+        known.rebuildAll();
       }
       step.verifyMilliseconds = since(t1);
     }

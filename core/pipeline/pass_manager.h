@@ -104,7 +104,11 @@ class PassManager {
   struct KnownErrors {
     std::set<std::string> structure;
     std::map<ir::NodeId, std::set<std::string>> schemaByNode;
-    std::set<std::string> all;  // both, for lookups
+    std::set<std::string> all;  // both, for lookups (rebuildAll after a change)
+    void rebuildAll() {
+      all = structure;
+      for (const auto& [node, texts] : schemaByNode) all.insert(texts.begin(), texts.end());
+    }
   };
   std::optional<KnownErrors> knownErrors_;
   // The statistics of the model as the last step left it (its `after`), so

@@ -341,7 +341,8 @@ bool Graph::sortTopologically() {
 void Graph::forEachNodeRecursive(const std::function<void(Node*)>& f) const {
   for (const auto& n : nodes_) {
     f(n.get());
-    for (Graph* sub : n->subgraphs()) sub->forEachNodeRecursive(f);
+    if (n->hasSubgraphs())
+      for (Graph* sub : n->subgraphs()) sub->forEachNodeRecursive(f);
   }
 }
 
@@ -433,6 +434,7 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
       if (a.g) na.g = cloneSub(*a.g);
       for (const auto& g : a.graphs) na.graphs.push_back(cloneSub(*g));
       raw->attrs_.push_back(std::move(na));
+      raw->forgetSubgraphFlag();
     }
   }
   for (Value* v : outputs_) dst.addOutput(mapped(v));

@@ -88,12 +88,14 @@ const Attribute* Node::attr(std::string_view name) const {
 }
 
 Attribute* Node::attr(std::string_view name) {
+  forgetSubgraphFlag();  // the caller may attach a graph through it
   for (auto& a : attrs_)
     if (a.name() == name) return &a;
   return nullptr;
 }
 
 void Node::setAttr(Attribute a) {
+  forgetSubgraphFlag();
   for (auto& existing : attrs_) {
     if (existing.name() == a.name()) {
       existing = std::move(a);
@@ -117,6 +119,7 @@ bool Node::removeAttr(std::string_view name) {
                          [&](const Attribute& a) { return a.name() == name; });
   if (it == attrs_.end()) return false;
   attrs_.erase(it);
+  forgetSubgraphFlag();
   return true;
 }
 
@@ -147,6 +150,7 @@ std::vector<float> Node::attrFloats(std::string_view name, std::vector<float> fa
 
 std::vector<Graph*> Node::subgraphs() const {
   std::vector<Graph*> out;
+  if (!hasSubgraphs()) return out;
   for (const auto& a : attrs_) {
     if (a.g) out.push_back(a.g.get());
     for (const auto& g : a.graphs) out.push_back(g.get());
@@ -154,7 +158,7 @@ std::vector<Graph*> Node::subgraphs() const {
   return out;
 }
 
-bool Node::hasSubgraphs() const {
+bool Node::scanForSubgraphs() const {
   for (const auto& a : attrs_)
     if (a.g || !a.graphs.empty()) return true;
   return false;

@@ -1,6 +1,7 @@
 // A node: one operator application with inputs, outputs and attributes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -66,7 +67,12 @@ class Node {
 
   // Attributes.
   const std::vector<Attribute>& attributes() const { return attrs_; }
-  std::vector<Attribute>& attributes() { return attrs_; }
+  // Mutable access: a graph attached through it is seen by hasSubgraphs()
+  // once the reference is no longer used (attach subgraphs with setAttr).
+  std::vector<Attribute>& attributes() {
+    forgetSubgraphFlag();
+    return attrs_;
+  }
   const Attribute* attr(std::string_view name) const;
   Attribute* attr(std::string_view name);
   bool hasAttr(std::string_view name) const { return attr(name) != nullptr; }
@@ -80,7 +86,17 @@ class Node {
 
   // Subgraphs held by GRAPH/GRAPHS attributes (If branches, Loop/Scan bodies).
   std::vector<Graph*> subgraphs() const;
-  bool hasSubgraphs() const;
+  // Answered from a flag in the node itself: every walk over the graph asks
+  // it of every node, and reading the attributes would cost a cache miss per
+  // node on a graph larger than the cache.
+  bool hasSubgraphs() const {
+    int8_t f = subgraphFlag_.load(std::memory_order_relaxed);
+    if (f == kUnknown) {
+      f = scanForSubgraphs() ? kYes : kNo;
+      subgraphFlag_.store(f, std::memory_order_relaxed);
+    }
+    return f == kYes;
+  }
 
   // A label for messages: "Conv 'conv1' (#12)".
   std::string describe() const;
@@ -91,6 +107,9 @@ class Node {
   Node();
   void attachUse(size_t i);  // adds input i to its value's use list
   void detachUse(size_t i);  // removes it
+  bool scanForSubgraphs() const;
+  void forgetSubgraphFlag() { subgraphFlag_.store(kUnknown, std::memory_order_relaxed); }
+  enum : int8_t { kNo, kYes, kUnknown };
 
   // Fields read by every walk first (see Value), the rarely read ones last:
   // owner, id, op, inputs and outputs share the node's first cache line.
@@ -99,6 +118,10 @@ class Node {
   const std::string* opType_;  // interned (internOpName)
   const std::string* domain_;
   std::vector<Value*> inputs_;
+  // Whether an attribute holds a graph; kUnknown after mutable access to the
+  // attributes (recomputed on the next question). Atomic (relaxed: plain
+  // loads and stores) because const readers on several threads may fill it.
+  mutable std::atomic<int8_t> subgraphFlag_ = kNo;
   std::vector<Value*> outputs_;
   std::vector<Attribute> attrs_;
   // Where input i's Use sits in that value's use list, so detaching it is O(1)

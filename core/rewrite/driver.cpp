@@ -70,13 +70,18 @@ class RootIndex {
       byOp_;
 };
 
-void collect(const ir::Graph& g, bool recurse, const RootIndex& index, bool anyPatterns,
-             std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
+// The candidates in graph order; returns how many nodes it visited.
+size_t collect(const ir::Graph& g, bool recurse, const RootIndex& index, bool anyPatterns,
+               std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
+  size_t visited = 0;
   for (const auto& n : g.nodes()) {
+    ++visited;
     if (anyPatterns || index.find(*n)) out.emplace_back(n.get(), n->id());
-    if (recurse)
-      for (ir::Graph* sub : n->subgraphs()) collect(*sub, recurse, index, anyPatterns, out);
+    if (recurse && n->hasSubgraphs())
+      for (ir::Graph* sub : n->subgraphs())
+        visited += collect(*sub, recurse, index, anyPatterns, out);
   }
+  return visited;
 }
 
 }  // namespace
@@ -91,15 +96,18 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
     if (roots.empty()) any.push_back(p);
     for (const OpKey& k : roots) index.add(k, p);
   }
-  size_t maxRewrites = options.maxRewrites ? options.maxRewrites
-                                           : 10 * rw.model().graph().nodeCountRecursive() + 1000;
+  // The cap scales with the graph: the first sweep's walk counts its nodes
+  // (no separate walk; with subgraphs skipped, only the main graph counts).
+  size_t maxRewrites = options.maxRewrites;
 
   size_t lastCandidates = 0;
   for (size_t sweep = 0; sweep < options.maxIterations; ++sweep) {
     ++result.iterations;
     std::vector<std::pair<ir::Node*, ir::NodeId>> candidates;
     candidates.reserve(lastCandidates);
-    collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(), candidates);
+    size_t visited =
+        collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(), candidates);
+    if (maxRewrites == 0) maxRewrites = 10 * visited + 1000;
     lastCandidates = candidates.size();
     // Nodes removed during this sweep, by id (their memory may be reused); ids
     // are small and dense, so a bit per id rather than a hash set.

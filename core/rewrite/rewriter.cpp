@@ -131,7 +131,15 @@ std::string Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
 void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
   if (from == to) return;
   std::vector<ir::Use> uses = from->uses();
-  for (const ir::Use& u : uses) setInput(u.node, static_cast<size_t>(u.inputIndex), to);
+  // As setInput, with the type comparison made once for all the uses.
+  if (!uses.empty()) noteRewire(from, to);
+  for (const ir::Use& u : uses) {
+    const size_t index = static_cast<size_t>(u.inputIndex);
+    record(EditKind::kInputRewired, u.node->id(), ownerId(*u.node->owner()),
+           static_cast<int>(index), from->name(), to ? to->name() : "");
+    u.node->setInput(index, to);
+    if (undo_) undo_->inputSet(u.node, index, from);
+  }
   std::vector<ir::Graph*> graphs = from->outputOf();
   bool mainOutput = false;
   for (ir::Graph* g : graphs) {

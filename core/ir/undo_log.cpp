@@ -1,5 +1,7 @@
 #include "core/ir/undo_log.h"
 
+#include "core/ir/deferred_free.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
@@ -82,6 +84,7 @@ void UndoLog::inputSet(Node* n, size_t index, Value* old) {
 void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
   Record& r = add(Kind::kAttr, n->owner(), n, nullptr);
   r.extra().name = name;
+  n->forgetSubgraphFlag();
   auto& attrs = n->attrs_;
   auto it = std::find_if(attrs.begin(), attrs.end(),
                          [&](const Attribute& a) { return a.name() == name; });
@@ -92,6 +95,7 @@ void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
     std::vector<Graph*> subs;
     if (it->g) subs.push_back(it->g.get());
     for (auto& g : it->graphs) subs.push_back(g.get());
+    if (!subs.empty()) nestedNodesChanged_ = true;  // a subgraph leaves with the old value
     r.payload->outerReads = cutOuterReads(subs);
     r.payload->attr = std::make_unique<Attribute>(std::move(*it));
     *it = Attribute::makeInt(name, 0);
@@ -124,14 +128,24 @@ void UndoLog::initializerAboutToChange(Value* v) {
 void UndoLog::takeNode(Graph* g, Node* n) {
   const std::vector<Value*>& inputs = n->inputs_;
   std::vector<OuterRead> outerReads;
-  if (n->hasSubgraphs()) outerReads = cutOuterReads(n->subgraphs());
+  // Scanned, not the cached flag: a node holding a subgraph must never be
+  // freed on another thread (deferred_free.h), whatever a stale flag says.
+  const bool nested = n->scanForSubgraphs();
+  n->subgraphFlag_.store(nested ? Node::kYes : Node::kNo, std::memory_order_relaxed);
+  if (nested) {
+    outerReads = cutOuterReads(n->subgraphs());
+    nestedNodesChanged_ = true;
+  }
+  --removedOps_[{n->domainKey(), n->opTypeKey()}];
   Record& r = add(Kind::kNodeRemoved, g, n, nullptr);
   r.index = removedInputs_.size();
   r.inputCount = static_cast<uint32_t>(inputs.size());
   removedInputs_.insert(removedInputs_.end(), inputs.begin(), inputs.end());
   if (!outerReads.empty()) r.extra().outerReads = std::move(outerReads);
   r.nodePos = std::next(n->self_);
-  removedNodes_.splice(removedNodes_.end(), g->nodes_, n->self_);
+  r.flag = nested;
+  Graph::NodeList& held = r.flag ? removedNestedNodes_ : removedNodes_;
+  held.splice(held.end(), g->nodes_, n->self_);
 }
 
 void UndoLog::takeValue(Graph* g, Value* v) {
@@ -158,7 +172,7 @@ void UndoLog::undoOne(Record& r) {
       break;
     case Kind::kNodeRemoved: {
       Node* n = r.node;
-      g->nodes_.splice(r.nodePos, removedNodes_, n->self_);
+      g->nodes_.splice(r.nodePos, r.flag ? removedNestedNodes_ : removedNodes_, n->self_);
       g->nodeIndex_.emplace(n->id_, n);
       for (Value* out : n->outputs_)
         if (out) out->producer_ = n;
@@ -181,6 +195,7 @@ void UndoLog::undoOne(Record& r) {
       break;
     case Kind::kAttr: {
       Payload& p = *r.payload;
+      r.node->forgetSubgraphFlag();
       auto& attrs = r.node->attrs_;
       auto it = std::find_if(attrs.begin(), attrs.end(),
                              [&](const Attribute& a) { return a.name() == p.name; });
@@ -286,6 +301,21 @@ absl::flat_hash_set<const Node*> UndoLog::touchedNodes() const {
   return touched;
 }
 
+std::optional<absl::flat_hash_map<UndoLog::OpKey, int64_t>> UndoLog::opCountDelta() const {
+  if (nestedNodesChanged_) return std::nullopt;
+  absl::flat_hash_map<OpKey, int64_t> delta = removedOps_;
+  // Added nodes are read now, not when recorded: the pass may have given
+  // them their attributes (a subgraph too) after creating them. Scanned, not
+  // the cached flag, as a count that is off would stay off for the session.
+  // A re-attributed node that holds a subgraph now may have gained it.
+  for (const Record& r : records_)
+    if (r.kind == Kind::kNodeAdded || r.kind == Kind::kAttr) {
+      if (r.node->scanForSubgraphs()) return std::nullopt;
+      if (r.kind == Kind::kNodeAdded) ++delta[{r.node->domainKey(), r.node->opTypeKey()}];
+    }
+  return delta;
+}
+
 void UndoLog::undo() {
   for (size_t i = records_.size(); i-- > 0;) undoOne(records_[i]);
   commit();
@@ -297,9 +327,11 @@ void UndoLog::commit() {
   for (const Record& r : records_)
     if (r.payload) dropOuterOutputs(r.payload->outerReads);
   records_.clear();
+  removedOps_.clear();
+  nestedNodesChanged_ = false;
   removedInputs_.clear();
-  removedValues_.clear();
-  removedNodes_.clear();
+  removedNestedNodes_.clear();
+  freeRemoved(removedNodes_, removedValues_);
 }
 
 }  // namespace passlab::ir

@@ -17,8 +17,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include "core/ir/graph.h"
@@ -60,6 +62,14 @@ class UndoLog {
   // messages name the value). Call before
   // commit() or undo().
   absl::flat_hash_set<const Node*> touchedNodes() const;
+
+  // How the recorded edits changed the number of nodes of each op, keyed by
+  // interned (domain, op type), so statistics after a step need no walk over
+  // the graph. nullopt when an edit added, removed or re-attributed a node
+  // that holds a subgraph, or gave one a node (nested nodes are not in the
+  // log): count by walking then. Call before commit() or undo().
+  using OpKey = std::pair<const std::string*, const std::string*>;
+  std::optional<absl::flat_hash_map<OpKey, int64_t>> opCountDelta() const;
 
   // Restores the state before the first record and empties the log.
   void undo();
@@ -105,7 +115,7 @@ class UndoLog {
   };
   struct Record {
     Kind kind;
-    bool flag = false;        // kInitializerChanged: was an initializer
+    bool flag = false;  // kInitializerChanged: was an initializer; kNodeRemoved: held a subgraph
     uint32_t inputCount = 0;  // kNodeRemoved: its inputs, from removedInputs_[index]
     Graph* graph = nullptr;
     Node* node = nullptr;
@@ -127,9 +137,14 @@ class UndoLog {
   Record& add(Kind kind, Graph* g, Node* n, Value* v);
   void undoOne(Record& r);
 
-  std::deque<Record> records_;         // no relocation as it grows (see EditLog)
+  std::deque<Record> records_;  // no relocation as it grows (see EditLog)
+  // Removed nodes by op, counted while each node is at hand (see opCountDelta).
+  absl::flat_hash_map<OpKey, int64_t> removedOps_;
+  bool nestedNodesChanged_ = false;    // a subgraph came or went with a node or attribute
   std::vector<Value*> removedInputs_;  // inputs of removed nodes, one run per record
   Graph::NodeList removedNodes_;
+  // Removed nodes that hold subgraphs: freed on this thread (see deferred_free.h).
+  Graph::NodeList removedNestedNodes_;
   std::list<std::unique_ptr<Value>> removedValues_;
 };
 

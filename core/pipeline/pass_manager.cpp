@@ -239,10 +239,17 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     for (auto& h : after_) h(step, model_);
     return &timeline_.add(std::move(step));
   }
+  // Counts by op from the log where it has them (no walk over the graph).
+  auto opDelta = undo.opCountDelta();
   undo.commit();
   step.summary = step.log.summarize();
   step.changed = !step.summary.empty();
-  step.after = step.changed ? collectStats(model_) : step.before;
+  if (!step.changed)
+    step.after = step.before;
+  else if (opDelta)
+    step.after = collectStatsAfter(step.before, model_, *opDelta);
+  else
+    step.after = collectStats(model_);
   lastStats_ = step.after;
   // Stand-ins serve only the numeric check: recorded while a checker is
   // attached (a name lookup per rewired input, a tenth of a large run).

@@ -2,11 +2,15 @@
 // what the pass did (edits, provenance, statistics, checks, snapshots).
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "core/ir/model.h"
 #include "core/passes/pass.h"
@@ -20,8 +24,15 @@ struct GraphStats {
   size_t initializers = 0;
   uint64_t initializerBytes = 0;
   std::map<std::string, size_t> opCounts;  // qualified op type -> count
+  bool operator==(const GraphStats&) const = default;
 };
 GraphStats collectStats(const ir::Model& model);
+// The statistics after edits that changed node counts by `opDelta` (see
+// ir::UndoLog::opCountDelta): node and op counts from `before` without a walk
+// over the nodes; initializers are counted afresh.
+GraphStats collectStatsAfter(
+    const GraphStats& before, const ir::Model& model,
+    const absl::flat_hash_map<std::pair<const std::string*, const std::string*>, int64_t>& opDelta);
 
 // Result of running the model before the pipeline and after a step on the same
 // seeded inputs.

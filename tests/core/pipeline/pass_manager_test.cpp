@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "core/analysis/shape_inference.h"
+#include "core/io/model_io.h"
 #include "core/ir/graph_compare.h"
+#include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/recipe.h"
@@ -83,6 +85,52 @@ TEST(PassManager, StepStatsFollowTheModelAcrossStepsAndOutsideEdits) {
   EXPECT_EQ(secondStep->passId, "eliminate_dead_nodes");
   EXPECT_EQ(last->before.nodes, secondStep->after.nodes);
   EXPECT_EQ(last->before.opCounts, secondStep->after.opCounts);
+}
+
+// Statistics after a step come from the undo log's counts of added and
+// removed nodes (no walk over the graph) unless a subgraph came or went; they
+// must equal a full count after every pass, on models with subgraphs, fused
+// ops and every kind of edit.
+TEST(PassManager, StepStatsFromTheLogEqualAFullCount) {
+  std::vector<std::pair<std::string, ir::Model>> models;
+  models.emplace_back("if-inlined", parse(R"(main (float[2] x) => (float[2] y) <bool c = {1}> {
+      a = Identity(x)
+      t = If <then_branch = g1 () => (float[2] o) { r = Relu(a)
+                                                   i = Identity(r)
+                                                   o = Neg(i) },
+              else_branch = g2 () => (float[2] p) { p = Neg(a) }> (c)
+      y = Exp(t) })"));
+  models.emplace_back("if-kept", parse(R"(main (float[2] x, bool c) => (float[2] y) {
+      t = If <then_branch = g1 () => (float[2] o) { i = Identity(x)
+                                                   o = Relu(i) },
+              else_branch = g2 () => (float[2] p) { p = Neg(x) }> (c)
+      y = Exp(t) })"));
+  if (testing::corpusDir())
+    for (const char* file :
+         {"silero_vad_v4", "ultraface_rfb_320", "ort_gpt2_megatron", "ort_tiny_gpt2_beamsearch",
+          "tract_nnsplit_bidi_lstm", "onnx_light_squeezenet"}) {
+      auto r = io::loadModel(*testing::corpusDir() + "/models/" + file + ".onnx");
+      ASSERT_TRUE(r) << file;
+      models.emplace_back(file, std::move(r->model));
+    }
+  size_t compared = 0;
+  for (auto& [name, m] : models) {
+    analysis::inferShapes(m);
+    PipelineOptions o;
+    o.keepSnapshots = false;
+    o.standardOnly = false;
+    PassManager pm(m, o);
+    pm.addAfterHook([&, name = name](const Step& step, const ir::Model& model) {
+      if (step.rolledBack || !step.changed) return;
+      ++compared;
+      EXPECT_EQ(step.after, collectStats(model)) << name << " after " << step.passId;
+    });
+    for (const passes::Pass* p : passes::allPasses()) {
+      auto step = pm.run({p->info().id, {}, {}});
+      ASSERT_TRUE(step) << name << ": " << step.error().message();
+    }
+  }
+  EXPECT_GE(compared, 20u) << "too few steps changed a model to compare their statistics";
 }
 
 // Shape inference after a step runs when the step may have changed a type (a

@@ -4,11 +4,14 @@
 // registered pass, in sequence, on test graphs and on corpus models.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
+#include <thread>
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/model_io.h"
 #include "core/io/text_format.h"
+#include "core/ir/deferred_free.h"
 #include "core/ir/graph_compare.h"
 #include "core/ir/undo_log.h"
 #include "core/passes/registry.h"
@@ -164,6 +167,75 @@ TEST(UndoLog, EveryEditKindIsReversed) {
   again.replaceAllUsesWith(id2->output(0), id2->input(0));
   again.removeNode(id2);
   EXPECT_TRUE(pipeline::verifierErrorSet(m).empty());
+}
+
+// A buffer that notes which thread destroyed it.
+class WatchedBuffer : public ir::Buffer {
+ public:
+  WatchedBuffer(std::atomic<bool>& gone, std::thread::id& by) : gone_(gone), by_(by) {}
+  ~WatchedBuffer() override {
+    by_ = std::this_thread::get_id();
+    gone_ = true;
+  }
+  const std::byte* data() const override { return bytes_; }
+  size_t size() const override { return sizeof bytes_; }
+  std::string origin() const override { return "test"; }
+
+ private:
+  std::atomic<bool>& gone_;
+  std::thread::id& by_;
+  std::byte bytes_[4] = {};
+};
+
+// Removes `count` dead Constant nodes sharing one watched buffer, and an If
+// that reads x inside its branches, then commits.
+void removeConstantsAndCommit(size_t count, std::atomic<bool>& gone, std::thread::id& by) {
+  ir::Model m = parse(R"(
+    main (bool c, float[2] x) => (float[2] y) {
+      y = Relu(x)
+      z = If <then_branch = g1 () => (float[2] t) { t = Relu(x) },
+              else_branch = g2 () => (float[2] e) { e = Neg(x) }> (c)
+    }
+  )");
+  ir::Graph& g = m.graph();
+  std::vector<ir::Node*> doomed{std::next(g.nodes().begin())->get()};  // the If
+  {
+    auto buffer = std::make_shared<WatchedBuffer>(gone, by);
+    for (size_t i = 0; i < count; ++i) {
+      ir::Node* n = g.addNode("Constant", "", {}, 1);
+      n->setAttr(ir::Attribute::makeTensor("value", ir::Tensor(ir::DataType::kFloat, {1}, buffer)));
+      doomed.push_back(n);
+    }
+  }
+  ir::Value* x = g.inputs()[1];
+  ASSERT_EQ(x->uses().size(), 3u);
+  rewrite::EditLog log;
+  ir::UndoLog undo;
+  rewrite::Rewriter rw(m, log);
+  rw.setUndoLog(&undo);
+  for (ir::Node* n : doomed) rw.removeNode(n);
+  undo.commit();
+  // The If was freed here (it held subgraphs reading x): x keeps one use.
+  EXPECT_EQ(x->uses().size(), 1u);
+  EXPECT_EQ(g.nodeCount(), 1u);
+  EXPECT_TRUE(pipeline::verifierErrorSet(m).empty());
+}
+
+// A commit that frees thousands of removed nodes hands them to a second
+// thread (ir/deferred_free.h); a small one frees them at once on the caller's.
+TEST(UndoLog, ManyRemovedNodesAreFreedOnAnotherThread) {
+  std::atomic<bool> gone{false};
+  std::thread::id by;
+  removeConstantsAndCommit(ir::kDeferredFreeMinObjects, gone, by);
+  ir::waitForDeferredFrees();
+  EXPECT_TRUE(gone);
+  EXPECT_NE(by, std::this_thread::get_id());
+
+  std::atomic<bool> goneSmall{false};
+  std::thread::id bySmall;
+  removeConstantsAndCommit(10, goneSmall, bySmall);
+  EXPECT_TRUE(goneSmall);  // no wait needed
+  EXPECT_EQ(bySmall, std::this_thread::get_id());
 }
 
 TEST(UndoLog, SubgraphOuterReadsAreCutWhileHeld) {

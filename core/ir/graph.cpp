@@ -159,7 +159,7 @@ Node* Graph::newNode(std::string opType, std::string domain, Node* before) {
   Node* raw = n.get();
   auto pos = before ? before->self_ : nodes_.end();
   raw->self_ = nodes_.insert(pos, std::move(n));
-  nodeIndex_.emplace(raw->id_, raw);
+  if (!nodeIndexStale_) nodeIndex_.emplace(raw->id_, raw);
   return raw;
 }
 
@@ -196,7 +196,7 @@ void Graph::removeNode(Node* n, UndoLog* undo) {
       throw std::logic_error("removeNode: output '" + out->name() + "' of " + n->describe() +
                              " is still used");
   }
-  nodeIndex_.erase(n->id_);
+  nodeIndexStale_ = true;  // rebuilt by the next findNode
   // The log keeps the node (and the inputs it had) instead of destroying it.
   if (undo) undo->takeNode(this, n);
   for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
@@ -214,6 +214,13 @@ void Graph::moveBefore(Node* n, Node* pos) {
 }
 
 Node* Graph::findNode(NodeId id) const {
+  std::lock_guard<std::mutex> lock(nodeIndexMutex_);
+  if (nodeIndexStale_) {
+    nodeIndex_.clear();
+    nodeIndex_.reserve(nodes_.size());
+    for (const auto& n : nodes_) nodeIndex_.emplace(n->id_, n.get());
+    nodeIndexStale_ = false;
+  }
   auto it = nodeIndex_.find(id);
   return it == nodeIndex_.end() ? nullptr : it->second;
 }
@@ -239,6 +246,7 @@ void Graph::joinContext(const std::shared_ptr<GraphContext>& ctx) {
     nodeIndex_.emplace(n->id_, n.get());
     for (Graph* g : n->subgraphs()) g->joinContext(ctx);
   }
+  nodeIndexStale_ = false;
 }
 
 void Graph::replaceAllUsesWith(Value* from, Value* to) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -158,7 +159,13 @@ class Graph {
   // Open-addressing tables (Abseil): the pipeline adds and removes entries for
   // every node it edits, and on a graph far larger than the cache a node-based
   // std::unordered_map costs several misses per edit (bucket, chain, key).
-  absl::flat_hash_map<NodeId, Node*> nodeIndex_;
+  // Node id -> node, for findNode (the GUI, reports; no pass looks nodes up
+  // by id). Kept as nodes are added; a removal only marks it stale, and the
+  // next findNode rebuilds it: erasing cost a random access into a large
+  // table for every node a pass removed.
+  mutable absl::flat_hash_map<NodeId, Node*> nodeIndex_;
+  mutable bool nodeIndexStale_ = false;
+  mutable std::mutex nodeIndexMutex_;  // findNode is const: readers on several threads
   std::list<std::unique_ptr<Value>> values_;
   // Keyed by a view of the value's own name (a Value never moves), so an
   // entry is 16 bytes and holds no copy of the name.

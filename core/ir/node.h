@@ -59,6 +59,9 @@ class Node {
   void addInput(Value* v);
   void removeLastInput();
   void replaceInput(Value* from, Value* to);  // every occurrence
+  // Where input i's Use sits in that value's use list (the verifier checks
+  // a use list against it instead of searching the list).
+  size_t useSlot(size_t i) const { return i < useSlots_.size() ? useSlots_[i] : SIZE_MAX; }
 
   // Outputs; nullptr marks an omitted optional output.
   const std::vector<Value*>& outputs() const { return outputs_; }

@@ -173,7 +173,7 @@ void UndoLog::undoOne(Record& r) {
     case Kind::kNodeRemoved: {
       Node* n = r.node;
       g->nodes_.splice(r.nodePos, r.flag ? removedNestedNodes_ : removedNodes_, n->self_);
-      g->nodeIndex_.emplace(n->id_, n);
+      if (!g->nodeIndexStale_) g->nodeIndex_.emplace(n->id_, n);
       for (Value* out : n->outputs_)
         if (out) out->producer_ = n;
       for (uint32_t i = 0; i < r.inputCount; ++i)

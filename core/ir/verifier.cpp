@@ -96,7 +96,15 @@ class Verifier {
           report(n, "input '" + v->name() +
                         "' is used before it is defined (cycle or unsorted nodes)");
         }
-        ++entry(v).refs;
+        Entry& e = entry(v);
+        ++e.refs;
+        // The reader must sit where its node says in v's use list; with
+        // that, and as many uses as readers, the list is exact (checkUseLists).
+        const std::vector<Use>& uses = v->uses();
+        const size_t slot = n->useSlot(i);
+        if (slot >= uses.size() || uses[slot].node != n ||
+            uses[slot].inputIndex != static_cast<int>(i))
+          e.listInDoubt = true;
       }
       for (Graph* sub : n->subgraphs()) {
         if (sub->parentNode() != n)
@@ -131,8 +139,9 @@ class Verifier {
 
   // Each value's use list holds exactly the (node, input) pairs that read it:
   // every use points back, none repeats, and there are as many as references.
-  // Checked once per value after the walk, so it stays O(uses log uses) even
-  // for a constant read by thousands of nodes.
+  // The walk finds each reader at the slot its node records; after it, a
+  // value is read use by use only when that failed or the count is off
+  // (O(uses log uses) even for a constant read by thousands of nodes).
   void define(const Value* v) { entry(v).defined = true; }
 
   // Per value, in a table indexed by Value::denseId() (no hashing: this runs
@@ -142,6 +151,7 @@ class Verifier {
     const Value* value = nullptr;
     size_t refs = 0;  // how many node inputs read it
     bool defined = false;
+    bool listInDoubt = false;  // a reader is not at its slot in the use list
   };
   Entry& entry(const Value* v) {
     size_t id = v->denseId();
@@ -173,6 +183,10 @@ class Verifier {
     for (const Entry* e : all) {
       const Value* v = e->value;
       size_t refs = e->refs;
+      // Every reader at its own slot and as many uses as readers: the list
+      // holds exactly the readers (distinct readers, distinct slots). Only
+      // otherwise is the list read use by use, for the message.
+      if (!e->listInDoubt && v->uses().size() == refs) continue;
       seen.clear();  // one buffer for all values: this runs for every value
       bool stale = false;
       for (const Use& u : v->uses()) {

@@ -8,6 +8,7 @@
 #include "core/ir/graph.h"
 #include "core/ir/model.h"
 #include "core/ir/op_schema.h"
+#include "core/ir/undo_log.h"
 #include "core/ir/verifier.h"
 
 namespace passlab::ir {
@@ -71,6 +72,56 @@ TEST(Graph, UseListsStayExactUnderManyDetachesInAnyOrder) {
     }
     EXPECT_FALSE(x->hasUses());
   }
+}
+
+// The id index is marked stale by a removal and rebuilt by the next lookup:
+// removed nodes are never found, nodes added or put back by an undo are.
+TEST(Graph, FindNodeFollowsAdditionsRemovalsAndUndo) {
+  Graph g;
+  Value* x = g.addInput("x", f32({2}));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  Node* b = g.addNode("Neg", "", {x}, {"b"});
+  g.addOutput(b->output(0));
+  EXPECT_EQ(g.findNode(a->id()), a);
+  const NodeId aId = a->id();
+  {
+    UndoLog undo;
+    g.removeNode(a, &undo);
+    EXPECT_EQ(g.findNode(aId), nullptr);
+    Node* c = g.addNode("Abs", "", {x}, {"c"});  // added while the index is stale
+    EXPECT_EQ(g.findNode(c->id()), c);
+    EXPECT_EQ(g.findNode(b->id()), b);
+    undo.undo();  // a comes back; c, added outside the log, stays
+    EXPECT_EQ(g.findNode(aId), a);
+    EXPECT_EQ(g.findNode(c->id()), c);
+  }
+  g.removeNode(a);
+  EXPECT_EQ(g.findNode(aId), nullptr);
+  EXPECT_EQ(g.findNode(b->id()), b);
+}
+
+// A use list that has every reader but whose slots went stale (a reader was
+// moved without its node knowing) is still exact: no error. One with a
+// reader missing is reported.
+TEST(Verifier, UseListsAreCheckedThroughTheSlotsNodesRecord) {
+  Model m;
+  m.opsets.push_back({"", 17});
+  Graph& g = m.graph();
+  Value* x = g.addInput("x", f32({2}));
+  Node* a = g.addNode("Relu", "", {x}, {"a"});
+  Node* b = g.addNode("Neg", "", {x}, {"b"});
+  Node* c = g.addNode("Add", "", {a->output(0), b->output(0)}, {"c"});
+  g.addOutput(c->output(0));
+  EXPECT_TRUE(verifyModel(m).empty());
+  auto& uses = const_cast<std::vector<Use>&>(x->uses());
+  std::swap(uses[0], uses[1]);  // both readers still listed, at each other's slot
+  EXPECT_TRUE(verifyModel(m).empty());
+  uses.pop_back();  // one reader missing
+  auto problems = verifyModel(m);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].message.find("use list of 'x' records 1 uses for 2 inputs"),
+            std::string::npos)
+      << problems[0].message;
 }
 
 TEST(Graph, RemovingAUsedNodeThrows) {

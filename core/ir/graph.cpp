@@ -214,6 +214,8 @@ void Graph::moveBefore(Node* n, Node* pos) {
 }
 
 Node* Graph::findNode(NodeId id) const {
+  // The lock lets several readers call this at once; editing the graph while
+  // anyone reads it is still not allowed.
   std::lock_guard<std::mutex> lock(nodeIndexMutex_);
   if (nodeIndexStale_) {
     nodeIndex_.clear();

@@ -39,7 +39,7 @@ class Worker {
   bool push(Batch& b) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (pending_ > 0) return false;
+      if (pending_ > 0 || stopping_) return false;  // stopping: the process is exiting
       if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
       queue_.push_back(std::move(b));
       ++pending_;

@@ -123,6 +123,27 @@ class MainWindowTest : public QObject {
     QVERIFY(!w.isWindowModified());
   }
 
+  // A value's readers are listed in node order, whatever order its use list
+  // is in (detaching a use moves the last one into its place).
+  void valueReadersAreListedInNodeOrder() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(":/demos/elementwise.txt"), QStringLiteral("ew")));
+    ir::Graph& g = w.document()->model().graph();
+    ir::Value* x1 = g.findValue("x1");
+    ir::Value* x2 = g.findValue("x2");
+    QVERIFY(x1 && x2);
+    ir::Node* log = g.findNode(nodeNamed(w.document(), "ln_x1"));
+    QVERIFY(log);
+    log->setInput(0, x2);
+    log->setInput(0, x1);  // x1's use list is now Mul first, Log second
+    QCOMPARE(x1->uses().front().node->name(), std::string("x1_times_x2"));
+    w.graphTabs()->mainPanel()->select(Selection::ofValue(GraphRef(), "x1"));
+    const QString text = w.properties()->valueInfoText();
+    const auto logAt = text.indexOf(QStringLiteral("ln_x1"));
+    const auto mulAt = text.indexOf(QStringLiteral("x1_times_x2"));
+    QVERIFY2(logAt >= 0 && mulAt > logAt, qPrintable(text));
+  }
+
   void largeInitializerStatisticsRunInTheBackground() {
     auto m = std::make_unique<ir::Model>();
     m->setOpsetVersion("", 17);

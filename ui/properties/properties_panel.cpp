@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <map>
 
 #include "core/ir/graph.h"
@@ -242,6 +243,10 @@ QString PropertiesPanel::statisticsText() const {
   return statsInfo_->text();
 }
 
+QString PropertiesPanel::valueInfoText() const {
+  return valueInfo_->text();
+}
+
 void PropertiesPanel::refresh() {
   cancelStats();
   for (QGroupBox* b : {nodeBox_, attrBox_, inBox_, outBox_, bodyBox_, valueBox_, tensorBox_,
@@ -399,8 +404,15 @@ void PropertiesPanel::showValue(const ir::Value& v) {
   if (v.isInitializer()) info << tr("Initializer (constant data stored in the model)");
   if (const ir::Node* p = v.producer())
     info << tr("Produced by %1").arg(QString::fromStdString(p->describe()));
+  // Readers in the order their nodes were made (file order for a loaded
+  // model): a use list has no order of its own (a removed use is replaced by
+  // the last one), and the panel shows only the first few.
+  std::vector<ir::Use> uses = v.uses();
+  std::sort(uses.begin(), uses.end(), [](const ir::Use& a, const ir::Use& b) {
+    return a.node->id() != b.node->id() ? a.node->id() < b.node->id() : a.inputIndex < b.inputIndex;
+  });
   QStringList readers;
-  for (const ir::Use& u : v.uses())
+  for (const ir::Use& u : uses)
     readers
         << tr("%1 (input %2)").arg(QString::fromStdString(u.node->describe())).arg(u.inputIndex);
   info << tr("Read by %n node(s)", nullptr, static_cast<int>(v.uses().size())) +

@@ -47,6 +47,7 @@ class PropertiesPanel : public QWidget {
   QString provenanceText() const;
   QString matchFailureText() const;
   QString statisticsText() const;
+  QString valueInfoText() const;
   bool statisticsPending() const { return statsRunning_; }
   AttributeModel* attributeModel() const { return attributes_; }
   PortModel* inputModel() const { return inputs_; }

@@ -12,6 +12,7 @@
 #include "core/analysis/infer/context.h"
 #include "core/analysis/infer/rules.h"
 #include "core/ir/op_schema.h"
+#include "core/ir/walk_prefetch.h"
 
 namespace passlab::analysis {
 
@@ -182,7 +183,11 @@ class Driver final : public infer::Session {
   }
 
   void visitGraph(ir::Graph& g) {
-    for (const auto& n : g.nodes()) visitNode(*n);
+    ir::NodeWalkPrefetcher prefetch(g.nodes());
+    for (const auto& n : g.nodes()) {
+      prefetch.advance();
+      visitNode(*n);
+    }
   }
 
   void visitNode(ir::Node& n) {
@@ -196,8 +201,9 @@ class Driver final : public infer::Session {
       else if (infer::checkArity(ctx))
         rule(ctx);
       // Bodies the rule did not bind are still inferred, from their declared inputs.
-      for (ir::Graph* g : n.subgraphs())
-        if (!visitedStack_.back().count(g)) inferSubgraph(*g, {}, false);
+      if (n.hasSubgraphs())
+        for (ir::Graph* g : n.subgraphs())
+          if (!visitedStack_.back().count(g)) inferSubgraph(*g, {}, false);
     } catch (const std::exception& e) {
       ctx.fail(std::string("inference error: ") + e.what());
     }
@@ -217,7 +223,11 @@ class Driver final : public infer::Session {
         conflicts.push_back(n.describe() + ": output '" + v->name() + "' declared " +
                             declared.toString() + ", inferred " + inferred.toString() + " (" + why +
                             ")");
-      if (options_.replaceDeclared && !inferred.isUndefined())
+      // Equal types (nearly every value on re-inference) leave the value as
+      // it is: no copy of the type, no record in the undo log.
+      if (declared == inferred)
+        ;
+      else if (options_.replaceDeclared && !inferred.isUndefined())
         setTypeOf(v, fillHoles(inferred, declared));
       else
         setTypeOf(v, fillHoles(declared, inferred));
@@ -238,7 +248,9 @@ class Driver final : public infer::Session {
 
   // The report, in node order, from the final state of every graph.
   void collect(const ir::Graph& g, ShapeInferenceReport& r) const {
+    ir::NodeWalkPrefetcher prefetch(g.nodes());
     for (const auto& n : g.nodes()) {
+      prefetch.advance();
       for (const ir::Value* v : n->outputs()) {
         if (!v) continue;
         ++r.values;
@@ -249,7 +261,8 @@ class Driver final : public infer::Session {
         r.failures.insert(r.failures.end(), it->second.begin(), it->second.end());
       if (auto it = conflicts_.find(n.get()); it != conflicts_.end())
         r.conflicts.insert(r.conflicts.end(), it->second.begin(), it->second.end());
-      for (const ir::Graph* sub : n->subgraphs()) collect(*sub, r);
+      if (n->hasSubgraphs())
+        for (const ir::Graph* sub : n->subgraphs()) collect(*sub, r);
     }
   }
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/ir/op_schema.h"
+#include "core/ir/walk_prefetch.h"
 
 namespace passlab::ir {
 
@@ -83,7 +84,9 @@ class Verifier {
     for (const Value* v : g.inputs()) define(v);
     for (const Value* v : g.initializers()) define(v);
     for (const Value* v : g.sparseInitializers()) define(v);
+    NodeWalkPrefetcher prefetch(g.nodes());
     for (const auto& np : g.nodes()) {
+      prefetch.advance();
       const Node* n = np.get();
       if (n->owner() != &g) report(n, "owner link is wrong");
       for (size_t i = 0; i < n->inputs().size(); ++i) {
@@ -142,14 +145,21 @@ class Verifier {
   // The walk finds each reader at the slot its node records; after it, a
   // value is read use by use only when that failed or the count is off
   // (O(uses log uses) even for a constant read by thousands of nodes).
-  void define(const Value* v) { entry(v).defined = true; }
+  void define(const Value* v) {
+    Entry& e = entry(v);
+    e.defined = true;
+    // Noted while the value is at hand: checkUseLists then need not visit
+    // every value again (a second miss per value on a large graph).
+    e.useCount = v->uses().size();
+  }
 
   // Per value, in a table indexed by Value::denseId() (no hashing: this runs
   // after every pass, over every value). Every value met (defined or read)
   // is listed once in met_, for checkUseLists.
   struct Entry {
     const Value* value = nullptr;
-    size_t refs = 0;  // how many node inputs read it
+    size_t refs = 0;             // how many node inputs read it
+    size_t useCount = SIZE_MAX;  // v->uses().size(), noted when it was defined
     bool defined = false;
     bool listInDoubt = false;  // a reader is not at its slot in the use list
   };
@@ -186,7 +196,8 @@ class Verifier {
       // Every reader at its own slot and as many uses as readers: the list
       // holds exactly the readers (distinct readers, distinct slots). Only
       // otherwise is the list read use by use, for the message.
-      if (!e->listInDoubt && v->uses().size() == refs) continue;
+      const size_t useCount = e->useCount != SIZE_MAX ? e->useCount : v->uses().size();
+      if (!e->listInDoubt && useCount == refs) continue;
       seen.clear();  // one buffer for all values: this runs for every value
       bool stale = false;
       for (const Use& u : v->uses()) {

@@ -7,37 +7,107 @@
 #include <unordered_set>
 
 #include "core/ir/graph.h"
+#include "core/ir/walk_prefetch.h"
 
 namespace passlab::rewrite {
 
+ExplainLog::ExplainLog(const ExplainLog& o) {
+  *this = o;
+}
+
+ExplainLog::ExplainLog(ExplainLog&& o) noexcept {
+  *this = std::move(o);
+}
+
+ExplainLog& ExplainLog::operator=(const ExplainLog& o) {
+  if (this == &o) return *this;
+  std::scoped_lock lock(mutex_, o.mutex_);
+  patterns_ = o.patterns_;
+  entries_ = o.entries_;
+  view_ = o.view_;
+  folded_ = o.folded_;
+  lastPattern_ = UINT32_MAX;
+  patternIds_.clear();  // views into o.patterns_: rebuilt for this copy's strings
+  for (uint32_t i = 0; i < patterns_.size(); ++i) patternIds_.emplace(patterns_[i], i);
+  return *this;
+}
+
+ExplainLog& ExplainLog::operator=(ExplainLog&& o) noexcept {
+  if (this == &o) return *this;
+  std::scoped_lock lock(mutex_, o.mutex_);
+  // Moving a deque keeps its elements where they are, so the views in
+  // patternIds_ stay valid.
+  patterns_ = std::move(o.patterns_);
+  patternIds_ = std::move(o.patternIds_);
+  entries_ = std::move(o.entries_);
+  view_ = std::move(o.view_);
+  folded_ = o.folded_;
+  lastPattern_ = UINT32_MAX;
+  o.patterns_.clear();
+  o.patternIds_.clear();
+  o.entries_.clear();
+  o.view_.clear();
+  o.folded_ = 0;
+  return *this;
+}
+
+uint32_t ExplainLog::patternIndex(std::string_view pattern) {
+  // Consecutive notes mostly come from one pattern.
+  if (lastPattern_ < patterns_.size() && patterns_[lastPattern_] == pattern) return lastPattern_;
+  auto it = patternIds_.find(pattern);
+  if (it == patternIds_.end()) {
+    patterns_.emplace_back(pattern);
+    it = patternIds_.emplace(patterns_.back(), static_cast<uint32_t>(patterns_.size() - 1)).first;
+  }
+  lastPattern_ = it->second;
+  return lastPattern_;
+}
+
 void ExplainLog::note(ir::NodeId node, std::string_view pattern, std::string reason) {
-  reasons_[node][std::string(pattern)] = std::move(reason);
+  entries_.push_back({node, patternIndex(pattern), false, std::move(reason)});
 }
 
 void ExplainLog::clear(ir::NodeId node, std::string_view pattern) {
-  auto it = reasons_.find(node);
-  if (it == reasons_.end()) return;
-  it->second.erase(std::string(pattern));
-  if (it->second.empty()) reasons_.erase(it);
+  entries_.push_back({node, patternIndex(pattern), true, {}});
+}
+
+void ExplainLog::fold() const {
+  for (; folded_ < entries_.size(); ++folded_) {
+    const Entry& e = entries_[folded_];
+    const std::string& pattern = patterns_[e.pattern];
+    if (!e.cleared) {
+      view_[e.node][pattern] = e.reason;
+      continue;
+    }
+    auto it = view_.find(e.node);
+    if (it == view_.end()) continue;
+    it->second.erase(pattern);
+    if (it->second.empty()) view_.erase(it);
+  }
 }
 
 const std::map<std::string, std::string>* ExplainLog::reasons(ir::NodeId node) const {
-  auto it = reasons_.find(node);
-  return it == reasons_.end() ? nullptr : &it->second;
+  std::lock_guard lock(mutex_);
+  fold();
+  auto it = view_.find(node);
+  return it == view_.end() ? nullptr : &it->second;
 }
 
 std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> ExplainLog::all()
     const {
+  std::lock_guard lock(mutex_);
+  fold();
   std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> out;
-  out.reserve(reasons_.size());
-  for (const auto& [id, m] : reasons_) out.emplace_back(id, &m);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.reserve(view_.size());
+  for (const auto& [id, m] : view_) out.emplace_back(id, &m);
   return out;
 }
 
 size_t ExplainLog::size() const {
+  std::lock_guard lock(mutex_);
+  fold();
   size_t n = 0;
-  for (const auto& [id, m] : reasons_) n += m.size();
+  for (const auto& [id, m] : view_) n += m.size();
   return n;
 }
 
@@ -74,7 +144,9 @@ class RootIndex {
 size_t collect(const ir::Graph& g, bool recurse, const RootIndex& index, bool anyPatterns,
                std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
   size_t visited = 0;
+  ir::NodeWalkPrefetcher prefetch(g.nodes(), /*deep=*/false);
   for (const auto& n : g.nodes()) {
+    prefetch.advance();
     ++visited;
     if (anyPatterns || index.find(*n)) out.emplace_back(n.get(), n->id());
     if (recurse && n->hasSubgraphs())
@@ -135,13 +207,26 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
       return id < removed.size() && removed[id];
     };
     size_t rewritesThisSweep = 0;
-    for (auto [node, id] : candidates) {
+    for (size_t at = 0; at < candidates.size(); ++at) {
+      auto [node, id] = candidates[at];
+      // Prefetch the candidates ahead (see walk_prefetch.h); a node is read
+      // only when this sweep has not removed it.
+      if (at + ir::kPrefetchObjectAhead < candidates.size())
+        ir::prefetchNodeObject(candidates[at + ir::kPrefetchObjectAhead].first);
       if (options.cancel && options.cancel->load()) {
         result.cancelled = true;
         result.converged = false;
         return result;
       }
       refreshRemoved();
+      if (at + ir::kPrefetchArraysAhead < candidates.size()) {
+        const auto& ahead = candidates[at + ir::kPrefetchArraysAhead];
+        if (!wasRemoved(ahead.second)) ir::prefetchNodeArrays(ahead.first);
+      }
+      if (at + ir::kPrefetchValuesAhead < candidates.size()) {
+        const auto& ahead = candidates[at + ir::kPrefetchValuesAhead];
+        if (!wasRemoved(ahead.second)) ir::prefetchNodeValues(ahead.first);
+      }
       if (wasRemoved(id)) continue;
       if (options.filter && !options.filter->allows(id)) {
         if (options.explain)

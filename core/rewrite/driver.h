@@ -6,9 +6,12 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -20,6 +23,12 @@ namespace passlab::rewrite {
 // The last reason each pattern gave for not matching a node ("why did this not fire here").
 class ExplainLog {
  public:
+  ExplainLog() = default;
+  ExplainLog(const ExplainLog& o);
+  ExplainLog(ExplainLog&& o) noexcept;
+  ExplainLog& operator=(const ExplainLog& o);
+  ExplainLog& operator=(ExplainLog&& o) noexcept;
+
   void note(ir::NodeId node, std::string_view pattern, std::string reason);
   void clear(ir::NodeId node, std::string_view pattern);
   // pattern -> reason, for one node.
@@ -29,9 +38,28 @@ class ExplainLog {
   size_t size() const;
 
  private:
-  // Hashed by node: a pass notes a reason for most nodes it visits, and a
-  // tree keyed by node id made each note a walk through a cold tree.
-  std::unordered_map<ir::NodeId, std::map<std::string, std::string>> reasons_;
+  // Notes are appended (a pass notes a reason for most nodes it visits: a
+  // tree or hash map per node made each note two or three allocations in a
+  // structure far larger than the cache); the per-node view is built when
+  // first read, under a lock, since readers (the GUI, reports) may share a
+  // finished step across threads. Like any container, it must not be
+  // written while it is read.
+  struct Entry {
+    ir::NodeId node;
+    uint32_t pattern;  // index into patterns_
+    bool cleared;      // clear(): the pattern's reason for the node is gone
+    std::string reason;
+  };
+  uint32_t patternIndex(std::string_view pattern);
+  void fold() const;  // entries_ not yet in view_ into it; mutex_ held
+
+  std::deque<std::string> patterns_;  // a deque: elements never move, so views of them stay valid
+  std::unordered_map<std::string_view, uint32_t> patternIds_;  // views of patterns_
+  uint32_t lastPattern_ = UINT32_MAX;
+  std::deque<Entry> entries_;  // no relocation as it grows (see EditLog)
+  mutable std::mutex mutex_;
+  mutable std::map<ir::NodeId, std::map<std::string, std::string>> view_;
+  mutable size_t folded_ = 0;  // entries_ reflected in view_
 };
 
 // Per-match control: restrict a pass to some nodes, or keep it away from some.

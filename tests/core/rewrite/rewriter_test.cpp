@@ -2,6 +2,8 @@
 // honours node filters and keeps the last reason a pattern gave.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "core/analysis/shape_inference.h"
 #include "core/rewrite/driver.h"
 #include "core/rewrite/match_utils.h"
@@ -252,6 +254,54 @@ TEST(Driver, FilterKeepsExcludedNodes) {
   EXPECT_EQ(m.graph().nodeCount(), 3u);
   ir::Node* b = m.graph().findValue("b")->producer();
   EXPECT_NE(explain.reasons(b->id())->at("double_neg").find("excluded"), std::string::npos);
+}
+
+// The log keeps the last reason per (node, pattern), forgets one on clear(),
+// answers in node order, and survives copies and moves (the timeline moves
+// steps, the GUI copies them) with reads from several threads.
+TEST(ExplainLog, LastReasonPerNodeAndPatternInNodeOrder) {
+  ExplainLog log;
+  EXPECT_EQ(log.size(), 0u);
+  log.note(7, "b_pattern", "first");
+  log.note(3, "a_pattern", "input is not constant");
+  log.note(7, "a_pattern", "wrong op");
+  std::string pattern = "b_pattern";  // a name the caller stores elsewhere
+  log.note(7, pattern, "second");
+  EXPECT_EQ(log.size(), 3u);  // read, then written again: the view follows
+  log.clear(3, "a_pattern");
+  log.clear(9, "a_pattern");  // nothing to clear
+  log.note(5, "c_pattern", "kept");
+  auto all = log.all();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].first, 5u);
+  EXPECT_EQ(all[1].first, 7u);
+  EXPECT_EQ(all[1].second->at("b_pattern"), "second");
+  EXPECT_EQ(all[1].second->at("a_pattern"), "wrong op");
+  EXPECT_EQ(log.reasons(3), nullptr);
+  EXPECT_EQ(log.size(), 3u);
+
+  ExplainLog copy = log;
+  copy.note(5, "c_pattern", "changed in the copy");
+  copy.note(11, "new_pattern", "only in the copy");
+  EXPECT_EQ(log.reasons(5)->at("c_pattern"), "kept");
+  EXPECT_EQ(log.reasons(11), nullptr);
+  EXPECT_EQ(copy.reasons(5)->at("c_pattern"), "changed in the copy");
+
+  ExplainLog moved = std::move(copy);
+  moved.note(11, "b_pattern", "after the move");  // pattern names still resolve
+  EXPECT_EQ(moved.reasons(11)->size(), 2u);
+  EXPECT_EQ(moved.reasons(11)->at("new_pattern"), "only in the copy");
+  EXPECT_EQ(moved.size(), 5u);
+
+  // Readers on several threads fold the notes once, under the lock.
+  ExplainLog shared;
+  for (ir::NodeId id = 1; id <= 2000; ++id) shared.note(id, "p", "reason " + std::to_string(id));
+  std::vector<size_t> sizes(4);
+  std::vector<std::thread> readers;
+  for (size_t t = 0; t < sizes.size(); ++t)
+    readers.emplace_back([&, t] { sizes[t] = shared.all().size(); });
+  for (auto& r : readers) r.join();
+  for (size_t s : sizes) EXPECT_EQ(s, 2000u);
 }
 
 TEST(MatchUtils, ConstantsAndBroadcasting) {

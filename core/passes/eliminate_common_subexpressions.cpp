@@ -31,10 +31,14 @@
 // - two model outputs are never merged into one name; if only the removed
 //   node's result is a model output, the survivor takes over its name.
 // Exact: the merged nodes compute the same bits.
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/inlined_vector.h>
+#include <absl/hash/hash.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "core/ir/graph_compare.h"
@@ -67,15 +71,20 @@ class Cse {
     std::vector<ir::Node*> order;
     for (const auto& n : g.nodes()) order.push_back(n.get());
     for (ir::Node* n : order) {
-      for (ir::Graph* sub : n->subgraphs()) visit(*sub);
+      if (n->hasSubgraphs())
+        for (ir::Graph* sub : n->subgraphs()) visit(*sub);
       process(*n);
     }
     scopes_.pop_back();
   }
 
  private:
+  // Nodes by the hash of their key. sameNode() decides equality, so a hash
+  // collision costs a comparison, never a wrong merge; holding hashes rather
+  // than key strings keeps the tables flat (a string, a hash node and a
+  // vector per node made them the largest structure the pass touched).
   struct Scope {
-    std::unordered_map<std::string, std::vector<ir::Node*>> pure, impure;
+    absl::flat_hash_map<uint64_t, absl::InlinedVector<ir::Node*, 1>> pure, impure;
   };
 
   uint64_t number(const ir::Value* v) {
@@ -88,13 +97,17 @@ class Cse {
     return numbers_[id];
   }
 
-  std::vector<const ir::Value*> inputsInOrder(const ir::Node& n) {
-    std::vector<const ir::Value*> ins(n.inputs().begin(), n.inputs().end());
+  void inputsInOrder(const ir::Node& n, std::vector<const ir::Value*>& ins) {
+    ins.assign(n.inputs().begin(), n.inputs().end());
     while (!ins.empty() && !ins.back()) ins.pop_back();  // trailing omitted inputs
     for (const ir::Value* v : ins) number(v);            // numbered in input order
     if (isCommutative(n))
       std::sort(ins.begin(), ins.end(),
                 [&](const ir::Value* a, const ir::Value* b) { return number(a) < number(b); });
+  }
+  std::vector<const ir::Value*> inputsInOrder(const ir::Node& n) {
+    std::vector<const ir::Value*> ins;
+    inputsInOrder(n, ins);
     return ins;
   }
 
@@ -102,16 +115,27 @@ class Cse {
     k.append(static_cast<const char*>(p), n);
   }
 
-  std::string keyOf(const ir::Node& n) {
-    std::string k = n.domain() + '\x1f' + n.opType() + '\x1f' + n.overload() + '\x1e';
-    for (const ir::Value* v : inputsInOrder(n)) {
+  // The hash of a byte string that equal nodes share (built in one reused
+  // buffer: no allocation per node once it has grown).
+  uint64_t keyOf(const ir::Node& n) {
+    std::string& k = keyBuffer_;
+    k.clear();
+    k += n.domain();
+    k += '\x1f';
+    k += n.opType();
+    k += '\x1f';
+    k += n.overload();
+    k += '\x1e';
+    inputsInOrder(n, inputBuffer_);
+    for (const ir::Value* v : inputBuffer_) {
       uint64_t id = number(v);
       addBits(k, &id, sizeof id);
     }
     k += '\x1e';
     for (const ir::Value* v : n.outputs()) k += v ? '1' : '0';
     k += '\x1e';
-    std::vector<const ir::Attribute*> attrs;
+    std::vector<const ir::Attribute*>& attrs = attrBuffer_;
+    attrs.clear();
     for (const auto& a : n.attributes()) attrs.push_back(&a);
     std::sort(attrs.begin(), attrs.end(),
               [](const ir::Attribute* a, const ir::Attribute* b) { return a->name() < b->name(); });
@@ -135,7 +159,7 @@ class Cse {
       for (const auto& t : a->tensors) tensorKey(t);
       k += '\x1d';
     }
-    return k;
+    return absl::Hash<std::string_view>{}(k);
   }
 
   bool sameNode(const ir::Node& a, const ir::Node& b) {
@@ -156,7 +180,7 @@ class Cse {
   }
 
   // The earlier node equal to `n` in this scope or an enclosing one.
-  ir::Node* find(const ir::Node& n, const std::string& key, bool pure) {
+  ir::Node* find(const ir::Node& n, uint64_t key, bool pure) {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
       auto& table = pure ? s->pure : s->impure;
       auto it = table.find(key);
@@ -179,7 +203,7 @@ class Cse {
           "DequantizeLinear nodes stay apart so each QDQ node unit keeps its own, because "
           "merge_dequantize_linear=false";
     if (n.hasSubgraphs()) return;  // not compared; their bodies were visited
-    std::string key = keyOf(n);
+    const uint64_t key = keyOf(n);
     bool pure = why.empty();
     ir::Node* earlier = find(n, key, pure);
     if (!pure) {
@@ -218,6 +242,9 @@ class Cse {
   bool mergeDq_ = false;
   std::vector<Scope> scopes_;
   std::vector<uint64_t> numbers_;  // by Value::denseId(); 0: not numbered yet
+  std::string keyBuffer_;
+  std::vector<const ir::Value*> inputBuffer_;
+  std::vector<const ir::Attribute*> attrBuffer_;
   uint64_t numbered_ = 0;
 };
 

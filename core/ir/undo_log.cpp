@@ -262,7 +262,8 @@ absl::flat_hash_set<const Node*> UndoLog::touchedNodes() const {
   std::vector<const Graph*> subgraphs;
   auto add = [&](const Node* n) {
     if (!n || !touched.insert(n).second) return;
-    for (Graph* g : n->subgraphs()) subgraphs.push_back(g);
+    if (n->hasSubgraphs())
+      for (Graph* g : n->subgraphs()) subgraphs.push_back(g);
   };
   auto addValue = [&](const Value* v) {
     add(v->producer());

@@ -58,7 +58,8 @@ class Dedup {
       for (const auto& [k, v] : qa.params) annotated_.insert(v);
     }
     for (const auto& n : g.nodes())
-      for (ir::Graph* sub : n->subgraphs()) collectAnnotated(*sub);
+      if (n->hasSubgraphs())
+        for (ir::Graph* sub : n->subgraphs()) collectAnnotated(*sub);
   }
 
   bool eligible(const ir::Value* v) const {
@@ -71,7 +72,8 @@ class Dedup {
     for (ir::Value* v : g.initializers())
       if (eligible(v)) ++shapeCount_[{v->initializer()->dtype(), v->initializer()->dims()}];
     for (const auto& n : g.nodes())
-      for (ir::Graph* sub : n->subgraphs()) countShapes(*sub);
+      if (n->hasSubgraphs())
+        for (ir::Graph* sub : n->subgraphs()) countShapes(*sub);
   }
 
   ir::Value* findEqual(const ir::Tensor& t, const ShapeKey& key, uint64_t h) {
@@ -117,7 +119,8 @@ class Dedup {
       ctx_.rewriter.removeInitializer(v);
     }
     for (const auto& n : g.nodes())
-      for (ir::Graph* sub : n->subgraphs()) visit(*sub);
+      if (n->hasSubgraphs())
+        for (ir::Graph* sub : n->subgraphs()) visit(*sub);
     scopes_.pop_back();
   }
 

@@ -38,7 +38,8 @@ class EliminateDeadNodes final : public Pass {
   static void sweep(ir::Graph& g, PassContext& ctx) {
     // Subgraphs first: dropping a dead node inside a body can free an outer value.
     for (const auto& n : g.nodes())
-      for (ir::Graph* sub : n->subgraphs()) sweep(*sub, ctx);
+      if (n->hasSubgraphs())
+        for (ir::Graph* sub : n->subgraphs()) sweep(*sub, ctx);
     // Last to first, so a chain of dead nodes goes in one visit each.
     std::vector<ir::Node*> order;
     for (const auto& n : g.nodes()) order.push_back(n.get());

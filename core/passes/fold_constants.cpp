@@ -90,8 +90,9 @@ class Folder {
   Status process(ir::Node& n) {
     if (ctx_.filter && !ctx_.filter->allows(n.id())) return Status::ok();
     if (isOp(n, "If") && inlineIf(n)) return Status::ok();
-    for (ir::Graph* sub : n.subgraphs())
-      if (Status s = visit(*sub); !s.isOk()) return s;
+    if (n.hasSubgraphs())
+      for (ir::Graph* sub : n.subgraphs())
+        if (Status s = visit(*sub); !s.isOk()) return s;
     if (isOp(n, "Constant")) {
       constantToInitializer(n);
       return Status::ok();

@@ -139,24 +139,55 @@ class Cse {
     for (const auto& a : n.attributes()) attrs.push_back(&a);
     std::sort(attrs.begin(), attrs.end(),
               [](const ir::Attribute* a, const ir::Attribute* b) { return a->name() < b->name(); });
+    auto tensorKey = [&](const ir::Tensor& t) {
+      uint64_t h = t.contentHash();
+      addBits(k, &h, sizeof h);
+    };
     for (const ir::Attribute* a : attrs) {
-      k += a->name() + '=' + std::to_string(static_cast<int>(a->type())) + ':' + a->refAttrName() +
-           ':';
-      addBits(k, &a->f, sizeof a->f);
-      addBits(k, &a->i, sizeof a->i);
-      k += std::to_string(a->s.size()) + ':' + a->s;
-      for (float f : a->floats) addBits(k, &f, sizeof f);
-      k += ';';
-      for (int64_t i : a->ints) addBits(k, &i, sizeof i);
-      k += ';';
-      for (const auto& s : a->strings) k += std::to_string(s.size()) + ':' + s;
-      k += ';';
-      auto tensorKey = [&](const ir::Tensor& t) {
-        uint64_t h = t.contentHash();
-        addBits(k, &h, sizeof h);
-      };
-      if (a->type() == ir::AttrType::kTensor) tensorKey(a->t);
-      for (const auto& t : a->tensors) tensorKey(t);
+      k += a->name();
+      k += '=';
+      k += std::to_string(static_cast<int>(a->type()));
+      k += ':';
+      k += a->refAttrName();
+      k += ':';
+      // Only the field the attribute's type uses, as attributesEqual compares
+      // (an Attribute is a large record: the other fields are further cache
+      // lines). Graphs, sparse tensors and type protos add nothing: nodes
+      // holding graphs are not compared, and sameNode decides the others.
+      switch (a->type()) {
+        case ir::AttrType::kFloat:
+          addBits(k, &a->f, sizeof a->f);
+          break;
+        case ir::AttrType::kInt:
+          addBits(k, &a->i, sizeof a->i);
+          break;
+        case ir::AttrType::kString:
+          k += std::to_string(a->s.size());
+          k += ':';
+          k += a->s;
+          break;
+        case ir::AttrType::kFloats:
+          for (float f : a->floats) addBits(k, &f, sizeof f);
+          break;
+        case ir::AttrType::kInts:
+          for (int64_t i : a->ints) addBits(k, &i, sizeof i);
+          break;
+        case ir::AttrType::kStrings:
+          for (const auto& str : a->strings) {
+            k += std::to_string(str.size());
+            k += ':';
+            k += str;
+          }
+          break;
+        case ir::AttrType::kTensor:
+          tensorKey(a->t);
+          break;
+        case ir::AttrType::kTensors:
+          for (const auto& t : a->tensors) tensorKey(t);
+          break;
+        default:
+          break;
+      }
       k += '\x1d';
     }
     return absl::Hash<std::string_view>{}(k);

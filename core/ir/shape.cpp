@@ -1,10 +1,34 @@
 #include "core/ir/shape.h"
 
+#include <absl/container/node_hash_set.h>
+#include <absl/strings/string_view.h>
+
+#include <mutex>
+
 namespace passlab::ir {
+
+const std::string* internDimName(std::string_view name) {
+  if (name.empty()) return nullptr;
+  // Never destroyed: interned names may be read by static objects' destructors.
+  static std::mutex* mutex = new std::mutex;
+  static auto* names = new absl::node_hash_set<std::string>;  // elements never move
+  std::lock_guard lock(*mutex);
+  // absl::string_view: Debian's Abseil has its own, which its string
+  // hashing takes for lookups without a copy.
+  const absl::string_view key(name.data(), name.size());
+  auto it = names->find(key);
+  if (it == names->end()) it = names->emplace(std::string(name)).first;
+  return &*it;
+}
+
+const std::string& Dim::noName() {
+  static const std::string* empty = new std::string;
+  return *empty;
+}
 
 std::string Dim::toString() const {
   if (isStatic()) return std::to_string(value_);
-  if (isSymbolic()) return param_;
+  if (isSymbolic()) return *param_;
   return "?";
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <string>
 
 #include "core/ir/graph.h"
 #include "core/ir/model.h"
@@ -122,6 +123,40 @@ TEST(Verifier, UseListsAreCheckedThroughTheSlotsNodesRecord) {
   EXPECT_NE(problems[0].message.find("use list of 'x' records 1 uses for 2 inputs"),
             std::string::npos)
       << problems[0].message;
+}
+
+// The verifier keeps its per-value table between runs on a thread: a run
+// must see nothing of the one before it, whether that graph was larger,
+// broken, or the same graph since edited.
+TEST(Verifier, ARunSeesNothingOfThePreviousOne) {
+  Model big;
+  big.opsets.push_back({"", 17});
+  Value* in = big.graph().addInput("in", f32({2}));
+  Value* last = in;
+  for (int i = 0; i < 50; ++i)
+    last = big.graph().addNode("Relu", "", {last}, {"r" + std::to_string(i)})->output(0);
+  big.graph().addOutput(last);
+  Model broken;
+  broken.opsets.push_back({"", 17});
+  Value* x = broken.graph().addInput("x", f32({2}));
+  Node* a = broken.graph().addNode("Relu", "", {x}, {"a"});
+  Node* b = broken.graph().addNode("Neg", "", {x}, {"b"});
+  broken.graph().addOutput(a->output(0));
+  broken.graph().addOutput(b->output(0));
+  auto& uses = const_cast<std::vector<Use>&>(x->uses());
+  Use dropped = uses.back();
+  uses.pop_back();
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_TRUE(verifyModel(big).empty());
+    auto problems = verifyModel(broken);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].message.find("use list of 'x' records 1 uses for 2 inputs"),
+              std::string::npos)
+        << problems[0].message;
+  }
+  uses.push_back(dropped);
+  EXPECT_TRUE(verifyModel(broken).empty());
+  EXPECT_TRUE(verifyModel(big).empty());
 }
 
 TEST(Graph, RemovingAUsedNodeThrows) {

@@ -25,30 +25,29 @@ ExplainLog& ExplainLog::operator=(const ExplainLog& o) {
   patterns_ = o.patterns_;
   entries_ = o.entries_;
   view_ = o.view_;
-  folded_ = o.folded_;
-  lastPattern_ = UINT32_MAX;
-  patternIds_.clear();  // views into o.patterns_: rebuilt for this copy's strings
-  for (uint32_t i = 0; i < patterns_.size(); ++i) patternIds_.emplace(patterns_[i], i);
+  rebuildPatternIds();  // views into o.patterns_: rebuilt for this copy's strings
   return *this;
 }
 
 ExplainLog& ExplainLog::operator=(ExplainLog&& o) noexcept {
   if (this == &o) return *this;
   std::scoped_lock lock(mutex_, o.mutex_);
-  // Moving a deque keeps its elements where they are, so the views in
-  // patternIds_ stay valid.
   patterns_ = std::move(o.patterns_);
-  patternIds_ = std::move(o.patternIds_);
   entries_ = std::move(o.entries_);
   view_ = std::move(o.view_);
-  folded_ = o.folded_;
-  lastPattern_ = UINT32_MAX;
   o.patterns_.clear();
   o.patternIds_.clear();
   o.entries_.clear();
   o.view_.clear();
-  o.folded_ = 0;
+  o.lastPattern_ = UINT32_MAX;
+  rebuildPatternIds();  // not relying on a moved deque keeping its elements in place
   return *this;
+}
+
+void ExplainLog::rebuildPatternIds() {
+  lastPattern_ = UINT32_MAX;
+  patternIds_.clear();
+  for (uint32_t i = 0; i < patterns_.size(); ++i) patternIds_.emplace(patterns_[i], i);
 }
 
 uint32_t ExplainLog::patternIndex(std::string_view pattern) {
@@ -72,11 +71,10 @@ void ExplainLog::clear(ir::NodeId node, std::string_view pattern) {
 }
 
 void ExplainLog::fold() const {
-  for (; folded_ < entries_.size(); ++folded_) {
-    const Entry& e = entries_[folded_];
+  for (Entry& e : entries_) {
     const std::string& pattern = patterns_[e.pattern];
     if (!e.cleared) {
-      view_[e.node][pattern] = e.reason;
+      view_[e.node][pattern] = std::move(e.reason);
       continue;
     }
     auto it = view_.find(e.node);
@@ -84,6 +82,7 @@ void ExplainLog::fold() const {
     it->second.erase(pattern);
     if (it->second.empty()) view_.erase(it);
   }
+  entries_.clear();  // every note is held once: in view_ from now on
 }
 
 const std::map<std::string, std::string>* ExplainLog::reasons(ir::NodeId node) const {
@@ -140,18 +139,28 @@ class RootIndex {
       byOp_;
 };
 
-// The candidates in graph order; returns how many nodes it visited.
+// Candidates of a node's subgraphs: out[begin, end) (see `nested` in collect).
+using NestedRanges = absl::flat_hash_map<ir::NodeId, std::pair<size_t, size_t>>;
+
+// The candidates in graph order; returns how many nodes it visited. For a
+// node holding subgraphs, `nested` gets the range of candidates inside
+// them: when a rewrite removes that node, they go with it (without an undo
+// log they are destroyed) and must be skipped, though the edit log names
+// only the node itself.
 size_t collect(const ir::Graph& g, bool recurse, const RootIndex& index, bool anyPatterns,
-               std::vector<std::pair<ir::Node*, ir::NodeId>>& out) {
+               std::vector<std::pair<ir::Node*, ir::NodeId>>& out, NestedRanges& nested) {
   size_t visited = 0;
   ir::NodeWalkPrefetcher prefetch(g.nodes(), /*deep=*/false);
   for (const auto& n : g.nodes()) {
     prefetch.advance();
     ++visited;
     if (anyPatterns || index.find(*n)) out.emplace_back(n.get(), n->id());
-    if (recurse && n->hasSubgraphs())
+    if (recurse && n->hasSubgraphs()) {
+      const size_t begin = out.size();
       for (ir::Graph* sub : n->subgraphs())
-        visited += collect(*sub, recurse, index, anyPatterns, out);
+        visited += collect(*sub, recurse, index, anyPatterns, out, nested);
+      if (out.size() > begin) nested[n->id()] = {begin, out.size()};
+    }
   }
   return visited;
 }
@@ -177,8 +186,9 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
     ++result.iterations;
     std::vector<std::pair<ir::Node*, ir::NodeId>> candidates;
     candidates.reserve(lastCandidates);
-    size_t visited =
-        collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(), candidates);
+    NestedRanges nested;
+    size_t visited = collect(rw.model().graph(), options.recurseIntoSubgraphs, index, !any.empty(),
+                             candidates, nested);
     if (maxRewrites == 0) maxRewrites = 10 * visited + 1000;
     lastCandidates = candidates.size();
     // Nodes removed during this sweep, by id (their memory may be reused); ids
@@ -187,19 +197,26 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
     constexpr ir::NodeId kBitmapIds = ir::NodeId{1} << 26;  // larger ids: a hash set
     std::vector<bool> removed;
     std::unordered_set<ir::NodeId> removedLarge;
+    auto markRemoved = [&](ir::NodeId gone) {
+      if (gone >= kBitmapIds) {
+        removedLarge.insert(gone);
+        return;
+      }
+      if (gone >= removed.size())
+        removed.resize(
+            std::min<size_t>(kBitmapIds, std::max<size_t>(gone + 1, 2 * removed.size())));
+      removed[gone] = true;
+    };
     auto refreshRemoved = [&] {
       const auto& edits = rw.log().edits();
       for (; seenLog < edits.size(); ++seenLog)
         if (edits[seenLog].kind == EditKind::kNodeRemoved) {
           ir::NodeId gone = edits[seenLog].node;
-          if (gone >= kBitmapIds) {
-            removedLarge.insert(gone);
-            continue;
-          }
-          if (gone >= removed.size())
-            removed.resize(
-                std::min<size_t>(kBitmapIds, std::max<size_t>(gone + 1, 2 * removed.size())));
-          removed[gone] = true;
+          markRemoved(gone);
+          // The candidates inside its subgraphs went with it.
+          if (auto it = nested.find(gone); it != nested.end())
+            for (size_t i = it->second.first; i < it->second.second; ++i)
+              markRemoved(candidates[i].second);
         }
     };
     auto wasRemoved = [&](ir::NodeId id) {

@@ -235,6 +235,44 @@ TEST(Driver, ReachesAFixpointAndExplainsMisses) {
   EXPECT_EQ(explain.reasons(lone->id())->at("double_neg"), "the input is not a Neg");
 }
 
+// A rewrite that removes a node holding subgraphs removes the candidates
+// inside them too (without an undo log they are destroyed): the driver must
+// not match them afterwards, though the edit log names only the outer node.
+TEST(Driver, CandidatesInsideARemovedSubgraphAreSkipped) {
+  ir::Model m = parse(R"(main (float[2] x, bool c) => (float[2] y) {
+      a = Neg(x)
+      u = If <then_branch = t () => (float[2] o) { r = Neg(x)
+                                                  o = Neg(r) },
+              else_branch = e () => (float[2] p) { p = Neg(x) }> (c)
+      y = Neg(a) })");
+  EditLog log;
+  Rewriter rw(m, log);  // no undo log: removed nodes are destroyed at once
+  RulePattern dropIf("drop_unused_if", "an If nobody reads goes", {{"", "If"}},
+                     [](ir::Node& n, const MatchContext&) {
+                       if (n.output(0)->hasUses() || n.output(0)->isGraphOutput())
+                         return MatchResult::failure("its output is read");
+                       return MatchResult::success({&n}, [&n](Rewriter& r) { r.removeNode(&n); });
+                     });
+  std::vector<ir::NodeId> negsSeen;
+  RulePattern watchNegs("watch_negs", "records each Neg it is asked about", {{"", "Neg"}},
+                        [&](ir::Node& n, const MatchContext&) {
+                          negsSeen.push_back(n.id());
+                          return MatchResult::failure("only watching");
+                        });
+  DriverOptions o;
+  MatchContext ctx;
+  ctx.model = &m;
+  DriverResult r = applyPatternsGreedily(rw, {&dropIf, &watchNegs}, ctx, o);
+  EXPECT_EQ(r.rewrites, 1u);
+  EXPECT_EQ(m.graph().nodeCount(), 2u);
+  std::vector<ir::NodeId> outer{m.graph().findValue("a")->producer()->id(),
+                                m.graph().findValue("y")->producer()->id()};
+  // Two sweeps (one rewrite, then the fixpoint), each asking only about the
+  // two outer Negs: none of the three inside the removed If.
+  std::vector<ir::NodeId> expected{outer[0], outer[1], outer[0], outer[1]};
+  EXPECT_EQ(negsSeen, expected);
+}
+
 TEST(Driver, FilterKeepsExcludedNodes) {
   ir::Model m =
       parse("main (float[2] x) => (float[2] y) { a = Neg(x)\n b = Neg(a)\n y = Relu(b) }");

@@ -204,8 +204,15 @@ class Cse {
     for (const auto& x : a.attributes()) {
       const ir::Attribute* y = b.attr(x.name());
       if (!y || !ir::attributesEqual(x, *y)) return false;
-      // attributesEqual treats 0.0 and -0.0 as equal; the key does not, nor do we.
-      if (x.type() == ir::AttrType::kFloat && std::signbit(x.f) != std::signbit(y->f)) return false;
+      // attributesEqual treats 0.0 and -0.0 (and NaNs) as equal; merged nodes
+      // must carry the same bits, so floats are compared bit for bit.
+      if (x.type() == ir::AttrType::kFloat && std::memcmp(&x.f, &y->f, sizeof x.f) != 0)
+        return false;
+      if (x.type() == ir::AttrType::kFloats &&
+          (x.floats.size() != y->floats.size() ||
+           (!x.floats.empty() &&
+            std::memcmp(x.floats.data(), y->floats.data(), x.floats.size() * sizeof(float)) != 0)))
+        return false;
     }
     return true;
   }

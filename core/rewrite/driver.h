@@ -51,15 +51,17 @@ class ExplainLog {
     std::string reason;
   };
   uint32_t patternIndex(std::string_view pattern);
-  void fold() const;  // entries_ not yet in view_ into it; mutex_ held
+  void rebuildPatternIds();
+  void fold() const;  // entries_ into view_, then empties it; mutex_ held
 
   std::deque<std::string> patterns_;  // a deque: elements never move, so views of them stay valid
   std::unordered_map<std::string_view, uint32_t> patternIds_;  // views of patterns_
   uint32_t lastPattern_ = UINT32_MAX;
-  std::deque<Entry> entries_;  // no relocation as it grows (see EditLog)
+  // Notes not yet folded into view_ (fold() empties it). A deque: no
+  // relocation as it grows (see EditLog).
+  mutable std::deque<Entry> entries_;
   mutable std::mutex mutex_;
   mutable std::map<ir::NodeId, std::map<std::string, std::string>> view_;
-  mutable size_t folded_ = 0;  // entries_ reflected in view_
 };
 
 // Per-match control: restrict a pass to some nodes, or keep it away from some.

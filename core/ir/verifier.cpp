@@ -60,7 +60,12 @@ class Verifier {
     // one, zeroed for every value id of a large graph after every pass, was
     // a sixth of the misses of a pipeline's writes.
     entries_ = std::move(entryTable());
-    if (entries_.size() < m.graph().valueIdBound()) entries_.resize(m.graph().valueIdBound());
+    const size_t bound = m.graph().valueIdBound();
+    // A table kept from a much larger graph is given back, so that one huge
+    // model does not pin its size on the thread for good.
+    if (entries_.size() > kKeepEntries && entries_.size() > 4 * bound)
+      std::vector<Entry>().swap(entries_);
+    if (entries_.size() < bound) entries_.resize(bound);
   }
   ~Verifier() {
     for (size_t id : met_) entries_[id] = Entry{};
@@ -344,6 +349,7 @@ class Verifier {
   // Every entry is back to its default when a Verifier returns the table
   // (the destructor resets those it met). A nested run on the same thread
   // finds it taken and starts an empty one.
+  static constexpr size_t kKeepEntries = size_t{1} << 20;  // 24 MiB
   static std::vector<Entry>& entryTable() {
     thread_local std::vector<Entry> table;
     return table;

@@ -225,12 +225,12 @@ class Driver final : public infer::Session {
                             ")");
       // Equal types (nearly every value on re-inference) leave the value as
       // it is: no copy of the type, no record in the undo log.
-      if (declared == inferred)
-        ;
-      else if (options_.replaceDeclared && !inferred.isUndefined())
-        setTypeOf(v, fillHoles(inferred, declared));
-      else
-        setTypeOf(v, fillHoles(declared, inferred));
+      if (!(declared == inferred)) {
+        if (options_.replaceDeclared && !inferred.isUndefined())
+          setTypeOf(v, fillHoles(inferred, declared));
+        else
+          setTypeOf(v, fillHoles(declared, inferred));
+      }
       known_.erase(v);
       if (ctx.outputValues()[i]) known_.emplace(v, std::move(*ctx.outputValues()[i]));
     }

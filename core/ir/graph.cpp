@@ -18,11 +18,7 @@ Graph::~Graph() {
     for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
     nodes_.pop_back();
   }
-  for (Value* v : outputs_) {
-    auto& of = v->outputOf_;
-    auto it = std::find(of.begin(), of.end(), this);
-    if (it != of.end()) of.erase(it);
-  }
+  for (Value* v : outputs_) v->removeOutputOf(this);
 }
 
 Graph* Graph::parent() const {
@@ -80,7 +76,7 @@ void Graph::removeInput(Value* v, UndoLog* undo) {
   inputs_.erase(it);
   v->isGraphInput_ = false;
   if (undo) undo->inputRemoved(this, v, index);
-  if (!v->isInitializer() && !v->hasUses() && v->producer_ == nullptr && v->outputOf_.empty())
+  if (!v->isInitializer() && !v->hasUses() && v->producer_ == nullptr && !v->isGraphOutput())
     eraseValue(v, undo);
 }
 
@@ -107,7 +103,7 @@ void Graph::removeInitializer(Value* v, UndoLog* undo) {
   initializers_.erase(it);
   if (undo) undo->initializerRemoved(this, v, index);
   v->initializer_.reset();
-  if (!v->isGraphInput_ && !v->hasUses() && v->producer_ == nullptr && v->outputOf_.empty())
+  if (!v->isGraphInput_ && !v->hasUses() && v->producer_ == nullptr && !v->isGraphOutput())
     eraseValue(v, undo);
 }
 
@@ -118,29 +114,27 @@ Value* Graph::addSparseInitializer(std::string name, SparseTensor t) {
     DataType dt = t.values.dtype();
     v->type_ = Type::tensor(dt, Shape::fromValues(t.dims));
   }
-  v->sparseInitializer_ = std::make_unique<SparseTensor>(std::move(t));
+  v->extras().sparseInitializer = std::make_unique<SparseTensor>(std::move(t));
   sparseInitializers_.push_back(v);
   return v;
 }
 
 void Graph::addOutput(Value* v) {
   outputs_.push_back(v);
-  v->outputOf_.push_back(this);
+  v->addOutputOf(this);
 }
 
 void Graph::setOutput(size_t i, Value* v) {
   Value* old = outputs_.at(i);
   if (old == v) return;
-  auto& of = old->outputOf_;
-  of.erase(std::find(of.begin(), of.end(), this));
+  old->removeOutputOf(this);
   outputs_[i] = v;
-  v->outputOf_.push_back(this);
+  v->addOutputOf(this);
 }
 
 void Graph::removeOutput(size_t i) {
   Value* old = outputs_.at(i);
-  auto& of = old->outputOf_;
-  of.erase(std::find(of.begin(), of.end(), this));
+  old->removeOutputOf(this);
   outputs_.erase(outputs_.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
@@ -192,7 +186,7 @@ void Graph::removeNode(Node* n, UndoLog* undo) {
   if (n->owner_ != this)
     throw std::logic_error("removeNode: " + n->describe() + " is not in this graph");
   for (Value* out : n->outputs_) {
-    if (out && (out->hasUses() || !out->outputOf_.empty()))
+    if (out && (out->hasUses() || out->isGraphOutput()))
       throw std::logic_error("removeNode: output '" + out->name() + "' of " + n->describe() +
                              " is still used");
   }
@@ -255,7 +249,7 @@ void Graph::replaceAllUsesWith(Value* from, Value* to) {
   if (from == to) return;
   std::vector<Use> uses = from->uses_;
   for (const Use& u : uses) u.node->setInput(static_cast<size_t>(u.inputIndex), to);
-  std::vector<Graph*> graphs = from->outputOf_;
+  std::vector<Graph*> graphs = from->outputOf();
   for (Graph* g : graphs)
     for (size_t i = 0; i < g->outputs_.size(); ++i)
       if (g->outputs_[i] == from) g->setOutput(i, to);
@@ -284,7 +278,7 @@ bool Graph::renameValue(Value* v, std::string newName) {
 
 void Graph::removeValue(Value* v) {
   if (v->producer_ || v->hasUses() || v->isGraphInput_ || v->isInitializer() ||
-      !v->outputOf_.empty())
+      !!v->isGraphOutput())
     throw std::logic_error("removeValue: '" + v->name() + "' is still referenced");
   eraseValue(v);
 }
@@ -395,10 +389,13 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
     nv->isGraphInput_ = v->isGraphInput_;
     nv->declaredInValueInfo_ = v->declaredInValueInfo_;
     if (v->initializer_) nv->initializer_ = std::make_unique<Tensor>(*v->initializer_);
-    if (v->sparseInitializer_)
-      nv->sparseInitializer_ = std::make_unique<SparseTensor>(*v->sparseInitializer_);
-    nv->docString_ = v->docString_;
-    nv->metadata_ = v->metadata_;
+    if (v->extras_) {  // not outputOf: the clone's graphs list their own outputs
+      Value::Extras& e = nv->extras();
+      if (v->extras_->sparseInitializer)
+        e.sparseInitializer = std::make_unique<SparseTensor>(*v->extras_->sparseInitializer);
+      e.docString = v->extras_->docString;
+      e.metadata = v->extras_->metadata;
+    }
     map[v.get()] = nv;
   }
   auto mapped = [&](Value* v) -> Value* {
@@ -416,10 +413,7 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
     raw->name_ = n->name_;
     raw->opType_ = n->opType_;
     raw->domain_ = n->domain_;
-    raw->overload_ = n->overload_;
-    raw->docString_ = n->docString_;
-    raw->unknownFields_ = n->unknownFields_;
-    raw->metadata_ = n->metadata_;
+    if (n->extras_) raw->extras_ = std::make_unique<Node::Extras>(*n->extras_);
     raw->owner_ = &dst;
     raw->self_ = dst.nodes_.insert(dst.nodes_.end(), std::move(nn));
     dst.nodeIndex_.emplace(raw->id_, raw);

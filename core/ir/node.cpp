@@ -23,6 +23,41 @@ Node::Node() {
   domain_ = empty;
 }
 
+namespace {
+const std::string kNoString;
+const std::vector<std::pair<std::string, std::string>> kNoMetadata;
+}  // namespace
+
+Node::Extras& Node::extras() {
+  if (!extras_) extras_ = std::make_unique<Extras>();
+  return *extras_;
+}
+
+const std::string& Node::overload() const {
+  return extras_ ? extras_->overload : kNoString;
+}
+void Node::setOverload(std::string o) {
+  if (o.empty() && !extras_) return;
+  extras().overload = std::move(o);
+}
+const std::string& Node::docString() const {
+  return extras_ ? extras_->docString : kNoString;
+}
+void Node::setDocString(std::string s) {
+  if (s.empty() && !extras_) return;
+  extras().docString = std::move(s);
+}
+const std::string& Node::unknownFields() const {
+  return extras_ ? extras_->unknownFields : kNoString;
+}
+void Node::setUnknownFields(std::string b) {
+  if (b.empty() && !extras_) return;
+  extras().unknownFields = std::move(b);
+}
+const std::vector<std::pair<std::string, std::string>>& Node::metadata() const {
+  return extras_ ? extras_->metadata : kNoMetadata;
+}
+
 std::string Node::qualifiedOpType() const {
   return domain_->empty() ? *opType_ : *domain_ + "." + *opType_;
 }

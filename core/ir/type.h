@@ -2,6 +2,7 @@
 // tensor, or a sequence / optional / map of other types.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,7 +14,15 @@ namespace passlab::ir {
 
 class Type {
  public:
-  enum class Kind { kUndefined, kTensor, kSparseTensor, kSequence, kMap, kOptional, kOpaque };
+  enum class Kind : uint8_t {
+    kUndefined,
+    kTensor,
+    kSparseTensor,
+    kSequence,
+    kMap,
+    kOptional,
+    kOpaque
+  };
 
   Type() = default;  // undefined: nothing is known
   static Type tensor(DataType elem, std::optional<Shape> shape = std::nullopt);
@@ -35,11 +44,11 @@ class Type {
   void setShape(std::optional<Shape> s) { shape_ = std::move(s); }
   bool hasShape() const { return shape_.has_value(); }
   // Element type of a sequence/optional, value type of a map.
-  const Type* inner() const { return inner_.get(); }
-  const std::string& denotation() const { return denotation_; }
-  void setDenotation(std::string d) { denotation_ = std::move(d); }
-  const std::string& opaqueDomain() const { return opaqueDomain_; }
-  const std::string& opaqueName() const { return opaqueName_; }
+  const Type* inner() const;
+  const std::string& denotation() const;
+  void setDenotation(std::string d);
+  const std::string& opaqueDomain() const;
+  const std::string& opaqueName() const;
 
   bool operator==(const Type& o) const;
   bool operator!=(const Type& o) const { return !(*this == o); }
@@ -47,12 +56,17 @@ class Type {
   std::string toString() const;
 
  private:
+  // What only sequences, maps, optionals, opaque types and denoted types
+  // have. Immutable, so copies share it; kept out of line so that a tensor
+  // type (kind, element type, shape) is 56 bytes and fits a Value's second
+  // cache line (see Value).
+  struct Rare;
+  Rare& mutableRare();  // a private copy, for the setters
+
   Kind kind_ = Kind::kUndefined;
   DataType elem_ = DataType::kUndefined;
   std::optional<Shape> shape_;
-  std::shared_ptr<const Type> inner_;  // immutable, so copies can share it
-  std::string denotation_;
-  std::string opaqueDomain_, opaqueName_;
+  std::shared_ptr<const Rare> rare_;
 };
 
 }  // namespace passlab::ir

@@ -35,13 +35,10 @@ std::vector<UndoLog::OuterRead> UndoLog::cutOuterReads(const std::vector<Graph*>
       if (v && !inside.count(v->owner())) reads.push_back({nullptr, i, v, const_cast<Graph*>(g)});
     }
   for (const OuterRead& r : reads) {
-    if (r.node) {
+    if (r.node)
       r.node->setInput(r.index, nullptr);
-    } else {
-      auto& of = r.value->outputOf_;
-      auto it = std::find(of.begin(), of.end(), r.graph);
-      if (it != of.end()) of.erase(it);
-    }
+    else
+      r.value->removeOutputOf(r.graph);
   }
   return reads;
 }
@@ -51,7 +48,7 @@ void UndoLog::restoreOuterReads(const std::vector<OuterRead>& reads) {
     if (r.node)
       r.node->setInput(r.index, r.value);
     else
-      r.value->outputOf_.push_back(r.graph);
+      r.value->addOutputOf(r.graph);
   }
 }
 

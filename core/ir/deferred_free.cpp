@@ -13,7 +13,7 @@ namespace passlab::ir {
 namespace {
 
 struct Batch {
-  Graph::NodeList nodes;
+  std::vector<std::unique_ptr<Node>> nodes;
   std::list<std::unique_ptr<Value>> values;
 };
 
@@ -85,7 +85,8 @@ Worker& worker() {
 
 }  // namespace
 
-void freeRemoved(Graph::NodeList& nodes, std::list<std::unique_ptr<Value>>& values) {
+void freeRemoved(std::vector<std::unique_ptr<Node>>& nodes,
+                 std::list<std::unique_ptr<Value>>& values) {
 #ifndef NDEBUG
   for (const auto& n : nodes) assert(!n->hasSubgraphs() && "subgraphs are freed by the caller");
 #endif
@@ -95,7 +96,7 @@ void freeRemoved(Graph::NodeList& nodes, std::list<std::unique_ptr<Value>>& valu
     return;
   }
   Batch b;
-  b.nodes.splice(b.nodes.end(), nodes);
+  b.nodes.swap(nodes);
   b.values.splice(b.values.end(), values);
   try {
     if (worker().push(b)) return;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <list>
 #include <memory>
+#include <vector>
 
 #include "core/ir/graph.h"
 
@@ -26,7 +27,8 @@ inline constexpr size_t kDeferredFreeMinObjects = 4096;
 // Takes ownership of `nodes` (none holding a subgraph) and `values` (none
 // read by a live node) and frees them, in the background when the batch is
 // large. Both lists are left empty.
-void freeRemoved(Graph::NodeList& nodes, std::list<std::unique_ptr<Value>>& values);
+void freeRemoved(std::vector<std::unique_ptr<Node>>& nodes,
+                 std::list<std::unique_ptr<Value>>& values);
 
 // Waits until every batch handed over so far is freed (benchmarks that
 // measure memory, tests).

@@ -16,7 +16,7 @@ Graph::~Graph() {
   while (!nodes_.empty()) {
     Node* n = nodes_.back().get();
     for (size_t i = n->inputs_.size(); i-- > 0;) n->setInput(i, nullptr);
-    nodes_.pop_back();
+    nodes_.take(n);  // and destroyed
   }
   for (Value* v : outputs_) v->removeOutputOf(this);
 }
@@ -145,14 +145,15 @@ size_t Graph::nodeCountRecursive() const {
 }
 
 Node* Graph::newNode(std::string opType, std::string domain, Node* before) {
+  if (before && before->owner_ != this)
+    throw std::logic_error("addNode: " + before->describe() + " is not in this graph");
   auto n = std::unique_ptr<Node>(new Node());
   n->id_ = ctx_->nextNodeId++;
   n->setOpType(opType);
   n->setDomain(domain);
   n->owner_ = this;
   Node* raw = n.get();
-  auto pos = before ? before->self_ : nodes_.end();
-  raw->self_ = nodes_.insert(pos, std::move(n));
+  nodes_.insert(std::move(n), before);
   if (!nodeIndexStale_) nodeIndex_.emplace(raw->id_, raw);
   return raw;
 }
@@ -199,12 +200,14 @@ void Graph::removeNode(Node* n, UndoLog* undo) {
     out->producer_ = nullptr;
     if (!out->isGraphInput_ && !out->isInitializer()) eraseValue(out, undo);
   }
-  if (!undo) nodes_.erase(n->self_);
+  if (!undo) nodes_.take(n);  // and destroyed
 }
 
 void Graph::moveBefore(Node* n, Node* pos) {
-  auto target = pos ? pos->self_ : nodes_.end();
-  nodes_.splice(target, nodes_, n->self_);
+  if (n->owner_ != this || (pos && pos->owner_ != this))
+    throw std::logic_error("moveBefore: " + n->describe() +
+                           " or its new place is not in this graph");
+  nodes_.move(n, pos);
 }
 
 Node* Graph::findNode(NodeId id) const {
@@ -338,7 +341,7 @@ bool Graph::sortTopologically() {
       stack.pop_back();
     }
   }
-  for (Node* n : order) nodes_.splice(nodes_.end(), nodes_, n->self_);
+  nodes_.reorder(order);
   return true;
 }
 
@@ -415,7 +418,7 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
     raw->domain_ = n->domain_;
     if (n->extras_) raw->extras_ = std::make_unique<Node::Extras>(*n->extras_);
     raw->owner_ = &dst;
-    raw->self_ = dst.nodes_.insert(dst.nodes_.end(), std::move(nn));
+    dst.nodes_.insert(std::move(nn), nullptr);
     dst.nodeIndex_.emplace(raw->id_, raw);
     for (Value* in : n->inputs_) raw->addInput(mapped(in));
     for (Value* out : n->outputs_) {

@@ -1,4 +1,4 @@
-// A graph: nodes in a list, the values they connect, inputs, outputs and
+// A graph: nodes in order (an unrolled list), the values they connect, inputs, outputs and
 // initializers. Subgraphs (If/Loop/Scan bodies) are Graphs owned by node
 // attributes; a node in a subgraph may read values of enclosing graphs
 // directly, and such reads appear in those values' use lists.
@@ -44,7 +44,7 @@ struct QuantizationAnnotation {
 
 class Graph {
  public:
-  using NodeList = std::list<std::unique_ptr<Node>>;
+  using NodeList = ir::NodeList;  // an unrolled list (node_list.h)
 
   // A new root graph (own context) or a graph sharing `ctx`.
   explicit Graph(std::shared_ptr<GraphContext> ctx = nullptr);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/ir/attribute.h"
+#include "core/ir/node_list.h"
 #include "core/ir/value.h"
 
 namespace passlab::ir {
@@ -107,6 +108,7 @@ class Node {
  private:
   friend class Graph;
   friend class UndoLog;
+  friend class NodeList;
   Node();
   void attachUse(size_t i);  // adds input i to its value's use list
   void detachUse(size_t i);  // removes it
@@ -138,7 +140,7 @@ class Node {
   // Where input i's Use sits in that value's use list, so detaching it is O(1)
   // (swap with the last Use) even for a value read by thousands of nodes.
   std::vector<uint32_t> useSlots_;
-  std::list<std::unique_ptr<Node>>::iterator self_;
+  NodeList::Chunk* chunk_ = nullptr;  // where the graph's order holds it
   std::string name_;
   std::unique_ptr<Extras> extras_;
 };

@@ -139,10 +139,12 @@ void UndoLog::takeNode(Graph* g, Node* n) {
   r.inputCount = static_cast<uint32_t>(inputs.size());
   removedInputs_.insert(removedInputs_.end(), inputs.begin(), inputs.end());
   if (!outerReads.empty()) r.extra().outerReads = std::move(outerReads);
-  r.nodePos = std::next(n->self_);
+  // Undo runs last to first, so when this record is undone the graph is
+  // as it was just after the removal, and the successor is in it again.
+  r.nodeSuccessor = g->nodes_.next(n);
   r.flag = nested;
-  Graph::NodeList& held = r.flag ? removedNestedNodes_ : removedNodes_;
-  held.splice(held.end(), g->nodes_, n->self_);
+  auto& held = r.flag ? removedNestedNodes_ : removedNodes_;
+  held.push_back(g->nodes_.take(n));
 }
 
 void UndoLog::takeValue(Graph* g, Value* v) {
@@ -169,7 +171,13 @@ void UndoLog::undoOne(Record& r) {
       break;
     case Kind::kNodeRemoved: {
       Node* n = r.node;
-      g->nodes_.splice(r.nodePos, r.flag ? removedNestedNodes_ : removedNodes_, n->self_);
+      auto& held = r.flag ? removedNestedNodes_ : removedNodes_;
+      // The last one held (undo runs last to first); searched to be safe.
+      auto it = std::find_if(held.rbegin(), held.rend(),
+                             [n](const std::unique_ptr<Node>& h) { return h.get() == n; });
+      if (it == held.rend()) throw std::logic_error("UndoLog: a removed node is not held");
+      g->nodes_.insert(std::move(*it), r.nodeSuccessor);
+      held.erase(std::next(it).base());
       if (!g->nodeIndexStale_) g->nodeIndex_.emplace(n->id_, n);
       for (Value* out : n->outputs_)
         if (out) out->producer_ = n;

@@ -121,7 +121,7 @@ class UndoLog {
     Node* node = nullptr;
     Value* value = nullptr;
     size_t index = 0;
-    Graph::NodeList::iterator nodePos;  // where a removed node was (its successor)
+    Node* nodeSuccessor = nullptr;  // where a removed node was: before this one (nullptr: last)
     std::list<std::unique_ptr<Value>>::iterator valuePos;  // where a removed value was
     std::unique_ptr<Payload> payload;
     Payload& extra() {
@@ -142,9 +142,9 @@ class UndoLog {
   absl::flat_hash_map<OpKey, int64_t> removedOps_;
   bool nestedNodesChanged_ = false;    // a subgraph came or went with a node or attribute
   std::vector<Value*> removedInputs_;  // inputs of removed nodes, one run per record
-  Graph::NodeList removedNodes_;
+  std::vector<std::unique_ptr<Node>> removedNodes_;
   // Removed nodes that hold subgraphs: freed on this thread (see deferred_free.h).
-  Graph::NodeList removedNestedNodes_;
+  std::vector<std::unique_ptr<Node>> removedNestedNodes_;
   std::list<std::unique_ptr<Value>> removedValues_;
 };
 

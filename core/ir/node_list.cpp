@@ -1,0 +1,159 @@
+#include "core/ir/node_list.h"
+
+#include <cassert>
+#include <stdexcept>
+#include <utility>
+
+#include "core/ir/node.h"
+
+namespace passlab::ir {
+
+NodeList::~NodeList() {
+  while (tail_) {
+    Chunk* c = tail_;
+    while (c->count > 0) c->entries[--c->count].reset();
+    tail_ = c->prev;
+    delete c;
+  }
+}
+
+void NodeList::setChunk(Node* n, Chunk* c) {
+  n->chunk_ = c;
+}
+NodeList::Chunk* NodeList::chunkOf(const Node* n) {
+  return n->chunk_;
+}
+
+uint32_t NodeList::indexIn(const Chunk* c, const Node* n) {
+  for (uint32_t i = 0; i < c->count; ++i)
+    if (c->entries[i].get() == n) return i;
+  throw std::logic_error("NodeList: " + n->describe() + " is not in its chunk");
+}
+
+NodeList::Chunk* NodeList::newChunkAfter(Chunk* c) {
+  Chunk* fresh = new Chunk();
+  fresh->prev = c;
+  fresh->next = c ? c->next : head_;
+  if (fresh->next)
+    fresh->next->prev = fresh;
+  else
+    tail_ = fresh;
+  if (c)
+    c->next = fresh;
+  else
+    head_ = fresh;
+  return fresh;
+}
+
+void NodeList::unlink(Chunk* c) {
+  assert(c->count == 0);
+  if (c->prev)
+    c->prev->next = c->next;
+  else
+    head_ = c->next;
+  if (c->next)
+    c->next->prev = c->prev;
+  else
+    tail_ = c->prev;
+  delete c;
+}
+
+void NodeList::split(Chunk* c) {
+  Chunk* upper = newChunkAfter(c);
+  const uint32_t keep = c->count / 2;
+  for (uint32_t i = keep; i < c->count; ++i) {
+    setChunk(c->entries[i].get(), upper);
+    upper->entries[upper->count++] = std::move(c->entries[i]);
+  }
+  c->count = keep;
+}
+
+void NodeList::insert(std::unique_ptr<Node> n, Node* before) {
+  Node* raw = n.get();
+  if (before == nullptr) {
+    Chunk* c = tail_;
+    if (c == nullptr || c->count == kChunkCapacity) c = newChunkAfter(tail_);
+    setChunk(raw, c);
+    c->entries[c->count++] = std::move(n);
+    ++size_;
+    return;
+  }
+  Chunk* c = chunkOf(before);
+  if (c == nullptr)
+    throw std::logic_error("NodeList: " + before->describe() + " is not in a graph");
+  if (c->count == kChunkCapacity) {
+    split(c);
+    c = chunkOf(before);  // either half
+  }
+  uint32_t at = indexIn(c, before);
+  for (uint32_t i = c->count; i > at; --i) c->entries[i] = std::move(c->entries[i - 1]);
+  setChunk(raw, c);
+  c->entries[at] = std::move(n);
+  ++c->count;
+  ++size_;
+}
+
+std::unique_ptr<Node> NodeList::take(Node* n) {
+  Chunk* c = chunkOf(n);
+  if (c == nullptr) throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  uint32_t at = indexIn(c, n);
+  std::unique_ptr<Node> out = std::move(c->entries[at]);
+  for (uint32_t i = at + 1; i < c->count; ++i) c->entries[i - 1] = std::move(c->entries[i]);
+  --c->count;
+  --size_;
+  setChunk(n, nullptr);
+  rebalance(c);
+  return out;
+}
+
+void NodeList::rebalance(Chunk* c) {
+  if (c->count == 0) {
+    unlink(c);
+    return;
+  }
+  if (c->count >= kChunkCapacity / 4) return;
+  // Merge with a neighbour when the two fit in half a chunk: the merged
+  // chunk can take as many removals as it has nodes before merging again,
+  // and as many insertions before splitting, so the nodes moved here are
+  // paid for by the edits that follow.
+  auto absorb = [this](Chunk* into, Chunk* from) {
+    for (uint32_t i = 0; i < from->count; ++i) {
+      setChunk(from->entries[i].get(), into);
+      into->entries[into->count++] = std::move(from->entries[i]);
+    }
+    from->count = 0;
+    unlink(from);
+  };
+  if (c->next && c->count + c->next->count <= kChunkCapacity / 2)
+    absorb(c, c->next);
+  else if (c->prev && c->prev->count + c->count <= kChunkCapacity / 2)
+    absorb(c->prev, c);
+}
+
+Node* NodeList::next(const Node* n) const {
+  const Chunk* c = chunkOf(n);
+  if (c == nullptr) throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  uint32_t at = indexIn(c, n);
+  if (at + 1 < c->count) return c->entries[at + 1].get();
+  return c->next ? c->next->entries[0].get() : nullptr;
+}
+
+void NodeList::move(Node* n, Node* before) {
+  if (n == before) return;
+  insert(take(n), before);
+}
+
+void NodeList::reorder(const std::vector<Node*>& order) {
+  // The caller (Graph::sortTopologically) passes a permutation of this list.
+  assert(order.size() == size_);
+  for (Chunk* c = head_; c; c = c->next)
+    for (uint32_t i = 0; i < c->count; ++i) (void)c->entries[i].release();
+  while (head_) {
+    head_->count = 0;
+    unlink(head_);
+  }
+  size_ = 0;
+  for (Node* n : order) insert(std::unique_ptr<Node>(n), nullptr);
+}
+
+}  // namespace passlab::ir

@@ -145,7 +145,7 @@ size_t Graph::nodeCountRecursive() const {
 }
 
 Node* Graph::newNode(std::string opType, std::string domain, Node* before) {
-  if (before && before->owner_ != this)
+  if (before && (before->owner_ != this || before->chunk_ == nullptr))
     throw std::logic_error("addNode: " + before->describe() + " is not in this graph");
   auto n = std::unique_ptr<Node>(new Node());
   n->id_ = ctx_->nextNodeId++;
@@ -184,7 +184,7 @@ Node* Graph::addNode(std::string opType, std::string domain, const std::vector<V
 }
 
 void Graph::removeNode(Node* n, UndoLog* undo) {
-  if (n->owner_ != this)
+  if (n->owner_ != this || n->chunk_ == nullptr)  // another graph's, or removed already
     throw std::logic_error("removeNode: " + n->describe() + " is not in this graph");
   for (Value* out : n->outputs_) {
     if (out && (out->hasUses() || out->isGraphOutput()))
@@ -204,7 +204,9 @@ void Graph::removeNode(Node* n, UndoLog* undo) {
 }
 
 void Graph::moveBefore(Node* n, Node* pos) {
-  if (n->owner_ != this || (pos && pos->owner_ != this))
+  // Removed nodes an undo log holds keep their owner but have no place.
+  auto placed = [this](const Node* m) { return m->owner_ == this && m->chunk_ != nullptr; };
+  if (!placed(n) || (pos && !placed(pos)))
     throw std::logic_error("moveBefore: " + n->describe() +
                            " or its new place is not in this graph");
   nodes_.move(n, pos);

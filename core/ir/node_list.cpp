@@ -140,6 +140,19 @@ Node* NodeList::next(const Node* n) const {
 
 void NodeList::move(Node* n, Node* before) {
   if (n == before) return;
+  // What can fail (a place outside the list, a chunk to allocate) is done
+  // before n leaves the list, so a failure loses nothing.
+  if (chunkOf(n) == nullptr)
+    throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  if (before) {
+    Chunk* c = chunkOf(before);
+    if (c == nullptr)
+      throw std::logic_error("NodeList: " + before->describe() + " is not in a graph");
+    // Half full after the split; taking n cannot fill it again (merges stop at half).
+    if (c->count == kChunkCapacity) split(c);
+  } else if (tail_->count == kChunkCapacity) {
+    newChunkAfter(tail_);  // empty until n arrives (or merged away when n leaves)
+  }
   insert(take(n), before);
 }
 

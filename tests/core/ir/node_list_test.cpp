@@ -148,6 +148,27 @@ TEST(NodeList, SortingReordersAcrossChunks) {
   expectOrder(g, nodes);
 }
 
+TEST(NodeList, MovingToTheEndOfAFullLastChunk) {
+  Graph g;
+  std::vector<Node*> ref;
+  for (uint32_t i = 0; i < 3 * NodeList::kChunkCapacity; ++i) ref.push_back(freeNode(g, nullptr));
+  // The last chunk is full: moving its first node, or a node of another
+  // chunk, to the end needs a new chunk, made before the node leaves.
+  for (size_t k : {ref.size() - NodeList::kChunkCapacity, size_t{0}, size_t{5}}) {
+    Node* n = ref[k];
+    g.moveBefore(n, nullptr);
+    ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(k));
+    ref.push_back(n);
+    expectOrder(g, ref);
+  }
+  // And before the first node of a full chunk.
+  Node* n = ref.back();
+  g.moveBefore(n, ref[NodeList::kChunkCapacity]);
+  ref.pop_back();
+  ref.insert(ref.begin() + NodeList::kChunkCapacity, n);
+  expectOrder(g, ref);
+}
+
 TEST(NodeList, PlacesOutsideTheGraphAreRefused) {
   Graph a;
   Graph b;
@@ -160,6 +181,10 @@ TEST(NodeList, PlacesOutsideTheGraphAreRefused) {
   Node* gone = freeNode(a, nullptr);
   a.removeNode(gone, &undo);
   EXPECT_THROW(a.addNode("Relu", "", {}, 0, gone), std::logic_error);  // held by the undo log
+  EXPECT_THROW(a.moveBefore(na, gone), std::logic_error);
+  EXPECT_THROW(a.moveBefore(gone, na), std::logic_error);
+  EXPECT_THROW(a.removeNode(gone, &undo), std::logic_error);  // removed twice
+  EXPECT_EQ(na->opType(), "Relu");                            // still alive
   expectOrder(a, {na});
   expectOrder(b, {nb});
 }

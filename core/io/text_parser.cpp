@@ -417,6 +417,10 @@ class Parser {
         continue;
       }
       if (peek().kind == Tok::kIdent || peek().kind == Tok::kString) {
+        // Two names in a row: a comma is missing ("Add(a b)" is not two inputs).
+        if (!expectName)
+          return err("expected ',' or '" + std::string(close) + "' after '" +
+                     names.Get(names.size() - 1) + "', found '" + peek().text + "'");
         names.Add(std::string(next().text));
         expectName = false;
         continue;
@@ -439,6 +443,9 @@ class Parser {
     bool expectName = true;
     while (!isPunct("=")) {
       if (peek().kind == Tok::kIdent || peek().kind == Tok::kString) {
+        if (!expectName)  // "a b = Split(x)": a comma is missing
+          return err("expected ',' or '=' after output '" + n.output(n.output_size() - 1) +
+                     "', found '" + peek().text + "'");
         n.add_output(next().text);
         expectName = false;
       } else if (isPunct(",")) {

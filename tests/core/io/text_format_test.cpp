@@ -95,5 +95,28 @@ TEST(TextFormat, UndefinedValueIsRejected) {
   EXPECT_NE(m.error().message().find("nowhere"), std::string::npos) << m.error().message();
 }
 
+TEST(TextFormat, MissingCommasBetweenNamesAreErrors) {
+  // Two names in a row used to be read as two outputs (or inputs).
+  struct Case {
+    const char* body;
+    const char* mentions;
+  };
+  for (const Case& c :
+       {Case{"a b = Split<num_outputs = 2>(x)\n  y = Neg(a)", "after output 'a'"},
+        Case{"y = Add(x x)", "after 'x'"},
+        Case{"a, \"\" c = Split<num_outputs = 3>(x)\n  y = Neg(a)", "after output ''"}}) {
+    SCOPED_TRACE(c.body);
+    auto m =
+        parseModelText(std::string("main (float[2] x) => (float[2] y) {\n  ") + c.body + "\n}");
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message().find(c.mentions), std::string::npos) << m.error().message();
+    EXPECT_NE(m.error().message().find("line 2"), std::string::npos) << m.error().message();
+  }
+  // With the commas, the same lines parse.
+  EXPECT_TRUE(
+      parseModelText("main (float[2] x) => (float[2] y) {\n  a, b = "
+                     "Split<num_outputs = 2>(x)\n  y = Add(a, b)\n}"));
+}
+
 }  // namespace
 }  // namespace passlab::io

@@ -394,7 +394,10 @@ void Graph::cloneInto(Graph& dst, std::unordered_map<const Value*, Value*>& map)
     nv->isGraphInput_ = v->isGraphInput_;
     nv->declaredInValueInfo_ = v->declaredInValueInfo_;
     if (v->initializer_) nv->initializer_ = std::make_unique<Tensor>(*v->initializer_);
-    if (v->extras_) {  // not outputOf: the clone's graphs list their own outputs
+    // Not outputOf: the clone's graphs list their own outputs (and a value
+    // whose extras held only that gets none).
+    if (v->extras_ && (v->extras_->sparseInitializer || !v->extras_->docString.empty() ||
+                       !v->extras_->metadata.empty())) {
       Value::Extras& e = nv->extras();
       if (v->extras_->sparseInitializer)
         e.sparseInitializer = std::make_unique<SparseTensor>(*v->extras_->sparseInitializer);

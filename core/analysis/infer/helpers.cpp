@@ -45,7 +45,11 @@ ir::Dim broadcastDims(const std::vector<const ir::Dim*>& dims, bool* error) {
   // A number other than 1 decides (a symbol must then be 1 or that number).
   if (haveNumber) return ir::Dim(value);
   if (!other) return ir::Dim(1);
-  if (othersAgree && other->isSymbolic()) return ir::Dim::symbol(other->param());
+  if (othersAgree && other->isSymbolic()) {
+    ir::Dim d = *other;  // its interned name as is: no second lookup under the table's lock
+    d.setDenotation("");
+    return d;
+  }
   return {};
 }
 

@@ -68,26 +68,27 @@ void NodeList::split(Chunk* c) {
   c->count = keep;
 }
 
-void NodeList::insert(std::unique_ptr<Node> n, Node* before) {
-  Node* raw = n.get();
+void NodeList::insert(std::unique_ptr<Node>&& n, Node* before) {
+  // First what can throw (a place outside the list, a chunk to allocate),
+  // then the moves, which cannot.
+  Chunk* c = nullptr;
+  uint32_t at = 0;
   if (before == nullptr) {
-    Chunk* c = tail_;
+    c = tail_;
     if (c == nullptr || c->count == kChunkCapacity) c = newChunkAfter(tail_);
-    setChunk(raw, c);
-    c->entries[c->count++] = std::move(n);
-    ++size_;
-    return;
+    at = c->count;
+  } else {
+    c = chunkOf(before);
+    if (c == nullptr)
+      throw std::logic_error("NodeList: " + before->describe() + " is not in a graph");
+    if (c->count == kChunkCapacity) {
+      split(c);
+      c = chunkOf(before);  // either half
+    }
+    at = indexIn(c, before);
+    for (uint32_t i = c->count; i > at; --i) c->entries[i] = std::move(c->entries[i - 1]);
   }
-  Chunk* c = chunkOf(before);
-  if (c == nullptr)
-    throw std::logic_error("NodeList: " + before->describe() + " is not in a graph");
-  if (c->count == kChunkCapacity) {
-    split(c);
-    c = chunkOf(before);  // either half
-  }
-  uint32_t at = indexIn(c, before);
-  for (uint32_t i = c->count; i > at; --i) c->entries[i] = std::move(c->entries[i - 1]);
-  setChunk(raw, c);
+  setChunk(n.get(), c);
   c->entries[at] = std::move(n);
   ++c->count;
   ++size_;
@@ -159,6 +160,10 @@ void NodeList::move(Node* n, Node* before) {
 void NodeList::reorder(const std::vector<Node*>& order) {
   // The caller (Graph::sortTopologically) passes a permutation of this list.
   assert(order.size() == size_);
+  // The new chunks first, while the list is intact: nothing after this
+  // allocates, so a failure loses no node.
+  std::vector<std::unique_ptr<Chunk>> fresh((order.size() + kChunkCapacity - 1) / kChunkCapacity);
+  for (auto& c : fresh) c = std::make_unique<Chunk>();
   for (Chunk* c = head_; c; c = c->next)
     for (uint32_t i = 0; i < c->count; ++i) (void)c->entries[i].release();
   while (head_) {
@@ -166,7 +171,22 @@ void NodeList::reorder(const std::vector<Node*>& order) {
     unlink(head_);
   }
   size_ = 0;
-  for (Node* n : order) insert(std::unique_ptr<Node>(n), nullptr);
+  size_t next = 0;
+  for (auto& owned : fresh) {
+    Chunk* c = owned.release();
+    c->prev = tail_;
+    if (tail_)
+      tail_->next = c;
+    else
+      head_ = c;
+    tail_ = c;
+    while (c->count < kChunkCapacity && next < order.size()) {
+      Node* n = order[next++];
+      setChunk(n, c);
+      c->entries[c->count++].reset(n);
+      ++size_;
+    }
+  }
 }
 
 }  // namespace passlab::ir

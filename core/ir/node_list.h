@@ -115,8 +115,9 @@ class NodeList {
   const std::unique_ptr<Node>& back() const { return tail_->entries[tail_->count - 1]; }
 
   // ---- edits (Graph and UndoLog) ----
-  // Inserts `n` before `before` (a node of this list), or at the end.
-  void insert(std::unique_ptr<Node> n, Node* before);
+  // Inserts `n` before `before` (a node of this list), or at the end. Takes
+  // `n` only once nothing can fail: after a throw the caller still owns it.
+  void insert(std::unique_ptr<Node>&& n, Node* before);
   // Removes `n` (a node of this list) and hands it over.
   std::unique_ptr<Node> take(Node* n);
   // The node after `n`, or nullptr.

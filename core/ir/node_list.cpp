@@ -7,6 +7,15 @@
 #include "core/ir/node.h"
 
 namespace passlab::ir {
+namespace {
+// `c`, the chunk of `n`; nullptr means n is in no list (removed, or held by
+// an undo log), which every edit refuses.
+template <class C>
+C* placed(C* c, const Node* n) {
+  if (c == nullptr) throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  return c;
+}
+}  // namespace
 
 NodeList::~NodeList() {
   while (tail_) {
@@ -78,9 +87,7 @@ void NodeList::insert(std::unique_ptr<Node>&& n, Node* before) {
     if (c == nullptr || c->count == kChunkCapacity) c = newChunkAfter(tail_);
     at = c->count;
   } else {
-    c = chunkOf(before);
-    if (c == nullptr)
-      throw std::logic_error("NodeList: " + before->describe() + " is not in a graph");
+    c = placed(chunkOf(before), before);
     if (c->count == kChunkCapacity) {
       split(c);
       c = chunkOf(before);  // either half
@@ -95,8 +102,7 @@ void NodeList::insert(std::unique_ptr<Node>&& n, Node* before) {
 }
 
 std::unique_ptr<Node> NodeList::take(Node* n) {
-  Chunk* c = chunkOf(n);
-  if (c == nullptr) throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  Chunk* c = placed(chunkOf(n), n);
   uint32_t at = indexIn(c, n);
   std::unique_ptr<Node> out = std::move(c->entries[at]);
   for (uint32_t i = at + 1; i < c->count; ++i) c->entries[i - 1] = std::move(c->entries[i]);
@@ -132,8 +138,7 @@ void NodeList::rebalance(Chunk* c) {
 }
 
 Node* NodeList::next(const Node* n) const {
-  const Chunk* c = chunkOf(n);
-  if (c == nullptr) throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  const Chunk* c = placed(chunkOf(n), n);
   uint32_t at = indexIn(c, n);
   if (at + 1 < c->count) return c->entries[at + 1].get();
   return c->next ? c->next->entries[0].get() : nullptr;
@@ -143,12 +148,9 @@ void NodeList::move(Node* n, Node* before) {
   if (n == before) return;
   // What can fail (a place outside the list, a chunk to allocate) is done
   // before n leaves the list, so a failure loses nothing.
-  if (chunkOf(n) == nullptr)
-    throw std::logic_error("NodeList: " + n->describe() + " is not in a graph");
+  placed(chunkOf(n), n);
   if (before) {
-    Chunk* c = chunkOf(before);
-    if (c == nullptr)
-      throw std::logic_error("NodeList: " + before->describe() + " is not in a graph");
+    Chunk* c = placed(chunkOf(before), before);
     // Half full after the split; taking n cannot fill it again (merges stop at half).
     if (c->count == kChunkCapacity) split(c);
   } else if (tail_->count == kChunkCapacity) {

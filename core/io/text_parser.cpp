@@ -407,7 +407,9 @@ class Parser {
   }
 
   Status parseNameList(google::protobuf::RepeatedPtrField<std::string>& names, const char* close) {
-    // Names separated by commas; an empty slot or "" is an omitted optional value.
+    // Names separated by commas; an empty slot or "" is an omitted optional
+    // value. Every comma separates two slots, so a trailing one leaves the
+    // last slot empty ("Op(a,)" is "Op(a, \"\")").
     bool expectName = true;
     while (!isPunct(close)) {
       if (isPunct(",")) {
@@ -427,6 +429,7 @@ class Parser {
       }
       return err("expected a value name, found '" + peek().text + "'");
     }
+    if (expectName && !names.empty()) names.Add("");  // after a trailing comma
     return Status::ok();
   }
 
@@ -456,6 +459,7 @@ class Parser {
         return err("expected output names before '='");
       }
     }
+    if (expectName && n.output_size() > 0) n.add_output("");  // "a, = Split(x)": as inputs
     next();
     auto op = ident();
     if (!op) return op.error();

@@ -83,6 +83,27 @@ TEST(TextFormat, OmittedOutputsKeepTheirPosition) {
   }
 }
 
+// Every comma separates two slots, in inputs and outputs alike: a trailing
+// one leaves the last slot omitted (it was dropped from inputs and kept as
+// an empty name only when the list began with a comma).
+TEST(TextFormat, ATrailingCommaLeavesTheLastSlotOmitted) {
+  auto m = parseModelText(R"(main (float[6] x) => (float[3] y) {
+  a, = Split<num_outputs = 2>(x)
+  y = Relu(a,)
+})");
+  ASSERT_TRUE(m) << m.error().message();
+  const ir::Node* split = m->graph().findValue("a")->producer();
+  ASSERT_EQ(split->outputCount(), 2u);
+  EXPECT_EQ(split->output(1), nullptr);
+  const ir::Node* relu = m->graph().findValue("y")->producer();
+  ASSERT_EQ(relu->inputs().size(), 2u);
+  EXPECT_EQ(relu->input(0)->name(), "a");
+  EXPECT_EQ(relu->input(1), nullptr);
+  auto again = parseModelText(printModelText(*m));  // written with "" and read the same
+  ASSERT_TRUE(again) << again.error().message();
+  EXPECT_EQ(printModelText(*again), printModelText(*m));
+}
+
 TEST(TextFormat, ErrorsGiveLineAndColumn) {
   auto m = parseModelText("main (float[2] x) => (float[2] y) {\n  y = Relu(x\n}");
   ASSERT_FALSE(m);

@@ -30,7 +30,7 @@ namespace {
 struct OptimizeArgs {
   std::string in, out, passList, level, recipe, saveRecipe, report;
   int check = 0;
-  bool explain = false, allowNonstandard = false, inPlace = false;
+  bool explain = false, allowNonstandard = false, inPlace = false, verifyEachPass = false;
   std::vector<std::string> excludeNodes;
   std::vector<std::string> dims;
   std::vector<std::string> inputs;  // NAME=FILE.npy or NAME=V[,V...] for the check
@@ -264,6 +264,7 @@ int runOptimize(const OptimizeArgs& a) {
   pipeline::PipelineOptions po;
   po.standardOnly = recipe->standardOnly;
   po.keepSnapshots = a.explain || !a.report.empty();
+  po.verifyWholeModelAfterEachPass = a.verifyEachPass;
   pipeline::PassManager pm(model, po);
   pipeline::ExecEvaluator evaluator;
   pm.setEvaluator(&evaluator);
@@ -319,6 +320,14 @@ int runOptimize(const OptimizeArgs& a) {
       return 2;
     }
   }
+  // Each step was verified where it touched the model; the whole model is
+  // verified once more before anything is written.
+  for (const std::string& e : pipeline::verifierErrorSet(model))
+    if (!originalErrors.count(e)) {
+      std::cerr << "error: the optimized model fails the verifier: " << e
+                << "\nthe model was not saved (rerun with --verify-each-pass to find the pass)\n";
+      return 2;
+    }
   io::SaveOptions so;
   if (Status saved = io::saveModel(model, out, so); !saved) {
     std::cerr << "error: " << saved.message() << "\n";
@@ -360,6 +369,8 @@ void registerOptimize(CLI::App& app) {
   cmd->add_flag("--allow-nonstandard", a->allowNonstandard,
                 "Allow passes that emit PassLab/ONNX Runtime fused ops");
   cmd->add_flag("--in-place", a->inPlace, "Overwrite the input model");
+  cmd->add_flag("--verify-each-pass", a->verifyEachPass,
+                "Verify the whole model after every pass (default: what the pass touched)");
   cmd->callback([a] { setExitCode(runOptimize(*a)); });
 }
 

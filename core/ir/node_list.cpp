@@ -191,4 +191,25 @@ void NodeList::reorder(const std::vector<Node*>& order) {
   }
 }
 
+void NodeList::numberChunks() const {
+  uint32_t rank = 0;
+  for (const Chunk* c = head_; c; c = c->next) c->rank = rank++;
+}
+
+bool NodeList::isPlaced(const Node* n) {
+  return chunkOf(n) != nullptr;
+}
+
+bool NodeList::precedes(const Node* a, const Node* b) {
+  const Chunk* ca = placed(chunkOf(a), a);
+  const Chunk* cb = placed(chunkOf(b), b);
+  if (ca != cb) return ca->rank < cb->rank;
+  for (uint32_t i = 0; i < ca->count; ++i) {
+    const Node* n = ca->entries[i].get();
+    if (n == a) return a != b;
+    if (n == b) return false;
+  }
+  throw std::logic_error("NodeList: " + a->describe() + " is not in its chunk");
+}
+
 }  // namespace passlab::ir

@@ -36,8 +36,10 @@ class NodeList {
     Chunk* prev = nullptr;
     Chunk* next = nullptr;
     uint32_t count = 0;
+    mutable uint32_t rank = 0;                      // set by numberChunks (in what was padding)
     std::unique_ptr<Node> entries[kChunkCapacity];  // not "slots": a macro in Qt
   };
+  static_assert(sizeof(Chunk) == 512, "a chunk is eight cache lines");
 
   class const_iterator {
    public:
@@ -126,6 +128,17 @@ class NodeList {
   void move(Node* n, Node* before);
   // Replaces the order by `order`, which holds exactly the nodes of this list.
   void reorder(const std::vector<Node*>& order);
+
+  // ---- order queries (the verifier's check of what a step touched) ----
+  // False for a node in no list (removed, or held by an undo log).
+  static bool isPlaced(const Node* n);
+  // numberChunks() ranks the chunks in order (O(N / 61)); then, until the
+  // next edit, precedes(a, b) tells whether a comes before b, for two nodes
+  // of this list: their chunks' ranks, or one scan of their shared chunk.
+  // Ranks are written into the chunks: no two callers may number one list
+  // at once.
+  void numberChunks() const;
+  static bool precedes(const Node* a, const Node* b);
 
  private:
   Chunk* newChunkAfter(Chunk* c);  // c == nullptr: at the front

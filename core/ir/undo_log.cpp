@@ -307,6 +307,36 @@ absl::flat_hash_set<const Node*> UndoLog::touchedNodes() const {
   return touched;
 }
 
+UndoLog::StructureFootprint UndoLog::structureFootprint() const {
+  StructureFootprint out;
+  for (const Record& r : records_) switch (r.kind) {
+      case Kind::kInputSet:  // the value the input read before
+        if (r.value) out.values.push_back(r.value);
+        break;
+      case Kind::kNodeRemoved:  // its inputs lost a use each
+        for (uint32_t i = 0; i < r.inputCount; ++i)
+          if (const Value* in = removedInputs_[r.index + i]) out.values.push_back(in);
+        break;
+      case Kind::kValueRemoved:
+      case Kind::kInitializerAdded:  // a second producer?
+      case Kind::kInitializerChanged:
+      case Kind::kInitializerRemoved:
+      case Kind::kInputRemoved:
+        out.values.push_back(r.value);
+        break;
+      case Kind::kOutputSet:
+        out.outputsSet.push_back(r.graph);
+        if (r.value) out.values.push_back(r.value);
+        break;
+      case Kind::kNodeAdded:  // the nodes are touchedNodes()
+      case Kind::kAttr:
+      case Kind::kType:
+      case Kind::kRenamed:
+        break;
+    }
+  return out;
+}
+
 std::optional<absl::flat_hash_map<UndoLog::OpKey, int64_t>> UndoLog::opCountDelta() const {
   if (nestedNodesChanged_) return std::nullopt;
   absl::flat_hash_map<OpKey, int64_t> delta = removedOps_;

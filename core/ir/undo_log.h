@@ -63,6 +63,17 @@ class UndoLog {
   // commit() or undo().
   absl::flat_hash_set<const Node*> touchedNodes() const;
 
+  // Beyond those nodes, what the recorded edits may have broken in the
+  // graphs' structure, for a verification limited to the edits
+  // (VerifierOptions::structureScope): values that lost a use, a producer,
+  // their data or their place as an input (a value may be listed twice), and
+  // graphs whose output list was set. Call before commit() or undo().
+  struct StructureFootprint {
+    std::vector<const Value*> values;
+    std::vector<const Graph*> outputsSet;
+  };
+  StructureFootprint structureFootprint() const;
+
   // How the recorded edits changed the number of nodes of each op, keyed by
   // interned (domain, op type), so statistics after a step need no walk over
   // the graph. nullopt when an edit added, removed or re-attributed a node

@@ -1,5 +1,7 @@
 #include "core/ir/verifier.h"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
@@ -53,6 +55,25 @@ bool checkable(const Type& t) {
   return true;
 }
 
+// The problems' texts, one function each: the full walk and the check of a
+// step's scope must word a problem alike, as the PassManager tells an error a
+// step introduced from one the model had by its text.
+std::string notVisibleText(size_t i, const Value* v, const std::string& graphLabel) {
+  return "input " + std::to_string(i) + " '" + v->name() + "' is not visible from " + graphLabel;
+}
+std::string usedBeforeDefinedText(const Value* v) {
+  return "input '" + v->name() + "' is used before it is defined (cycle or unsorted nodes)";
+}
+std::string outputNotVisibleText(const std::string& graphLabel, const Value* v) {
+  return graphLabel + ": output '" + v->name() + "' is not visible here";
+}
+std::string outputNeverDefinedText(const std::string& graphLabel, const Value* v) {
+  return graphLabel + ": output '" + v->name() + "' is never defined";
+}
+std::string staleUseText(const Value* v) {
+  return "stale use of '" + v->name() + "'";
+}
+
 class Verifier {
  public:
   Verifier(const Model& m, const VerifierOptions& o) : model_(m), options_(o) {
@@ -74,11 +95,7 @@ class Verifier {
   Verifier(const Verifier&) = delete;
   Verifier& operator=(const Verifier&) = delete;
 
-  std::vector<VerifierProblem> run() {
-    verifyGraph(model_.graph());
-    checkUseLists();
-    return std::move(problems_);
-  }
+  std::vector<VerifierProblem> run();  // after ScopedCheck
 
  private:
   void report(const Node* n, std::string msg,
@@ -107,13 +124,10 @@ class Verifier {
       for (size_t i = 0; i < n->inputs().size(); ++i) {
         const Value* v = n->inputs()[i];
         if (!v) continue;
-        if (!inScope(v, g)) {
-          report(n, "input " + std::to_string(i) + " '" + v->name() + "' is not visible from " +
-                        graphLabel(g));
-        } else if (!entry(v).defined) {
-          report(n, "input '" + v->name() +
-                        "' is used before it is defined (cycle or unsorted nodes)");
-        }
+        if (!inScope(v, g))
+          report(n, notVisibleText(i, v, graphLabel(g)));
+        else if (!entry(v).defined)
+          report(n, usedBeforeDefinedText(v));
         Entry& e = entry(v);
         ++e.refs;
         // The reader must sit where its node says in v's use list; with
@@ -132,26 +146,17 @@ class Verifier {
       for (size_t i = 0; i < n->outputs().size(); ++i) {
         const Value* v = n->outputs()[i];
         if (!v) continue;
-        if (v->producer() != n || v->producerOutputIndex() != static_cast<int>(i))
-          report(n, "output '" + v->name() + "' names another producer");
-        if (v->isGraphInput() || v->isInitializer())
-          report(n,
-                 "output '" + v->name() + "' is also a graph input or initializer (two producers)");
-        if (v->owner() != &g) report(n, "output '" + v->name() + "' belongs to another graph");
+        checkOutputLinks(*n, i, g);
         if (entry(v).defined) report(n, "output '" + v->name() + "' is defined twice");
         define(v);
       }
-      if (options_.checkSchemas && (!options_.schemaNodes || options_.schemaNodes->contains(n))) {
-        inSchemaCheck_ = true;
-        checkSchema(*n);
-        inSchemaCheck_ = false;
-      }
+      maybeCheckSchema(*n);
     }
     for (const Value* v : g.outputs()) {
       if (!inScope(v, g))
-        report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is not visible here");
+        report(nullptr, outputNotVisibleText(graphLabel(g), v));
       else if (!entry(v).defined)
-        report(nullptr, graphLabel(g) + ": output '" + v->name() + "' is never defined");
+        report(nullptr, outputNeverDefinedText(graphLabel(g), v));
     }
   }
 
@@ -217,7 +222,7 @@ class Verifier {
       bool stale = false;
       for (const Use& u : v->uses()) {
         if (u.node->input(static_cast<size_t>(u.inputIndex)) != v) {
-          report(u.node, "stale use of '" + v->name() + "'");
+          report(u.node, staleUseText(v));
           stale = true;
         }
         seen.emplace_back(u.node, u.inputIndex);
@@ -230,6 +235,26 @@ class Verifier {
                                   std::to_string(refs) + " inputs that read it");
     }
   }
+
+  // Output i of n (in g) names n as its producer and has no other definition.
+  void checkOutputLinks(const Node& n, size_t i, const Graph& g) {
+    const Value* v = n.outputs()[i];
+    if (v->producer() != &n || v->producerOutputIndex() != static_cast<int>(i))
+      report(&n, "output '" + v->name() + "' names another producer");
+    if (v->isGraphInput() || v->isInitializer())
+      report(&n, "output '" + v->name() + "' is also a graph input or initializer (two producers)");
+    if (v->owner() != &g) report(&n, "output '" + v->name() + "' belongs to another graph");
+  }
+
+  void maybeCheckSchema(const Node& n) {
+    if (!options_.checkSchemas || (options_.schemaNodes && !options_.schemaNodes->contains(&n)))
+      return;
+    inSchemaCheck_ = true;
+    checkSchema(n);
+    inSchemaCheck_ = false;
+  }
+
+  class ScopedCheck;
 
   static bool inScope(const Value* v, const Graph& g) {
     for (const Graph* s = &g; s; s = s->parent())
@@ -364,6 +389,186 @@ class Verifier {
   std::vector<VerifierProblem> problems_;
   bool inSchemaCheck_ = false;
 };
+
+// The check of a step's scope (StructureScope). Whatever the step did not
+// touch passed before; what it touched is checked with positions instead of
+// a walk: a value is defined before a reader when its producer comes earlier
+// in the graph that holds both (for a reader inside a subgraph, earlier than
+// the node that holds the subgraph), which NodeList::precedes answers once
+// the list's chunks are numbered.
+class Verifier::ScopedCheck {
+ public:
+  ScopedCheck(Verifier& v, const StructureScope& scope) : v_(v), scope_(scope) {}
+
+  void run() {
+    if (scope_.nodes)
+      for (const Node* n : *scope_.nodes)
+        if (live(n)) checkNode(*n);
+    for (const Value* value : scope_.values)
+      if (valuesSeen_.insert(value).second) checkValue(*value);
+    checkGraphOutputs(v_.model_.graph());
+    for (const Graph* g : scope_.graphOutputs)
+      if (g != &v_.model_.graph() && live(g)) checkGraphOutputs(*g);
+  }
+
+ private:
+  // In its graph's order, and that graph is in the model (every node holding
+  // it, up to the main graph, is in its own graph's order).
+  bool live(const Node* n) { return NodeList::isPlaced(n) && n->owner() && live(n->owner()); }
+  bool live(const Graph* g) {
+    if (g == &v_.model_.graph()) return true;
+    auto [it, added] = liveGraphs_.try_emplace(g, false);
+    if (!added) return it->second;
+    const Node* holder = g->parentNode();
+    bool isLive = false;
+    if (holder && live(holder)) {
+      for (const Graph* sub : holder->subgraphs())
+        if (sub == g) isLive = true;
+    }
+    liveGraphs_[g] = isLive;  // `it` may have moved while the holder was looked at
+    return isLive;
+  }
+
+  // a and b are nodes of one graph.
+  bool precedes(const Node* a, const Node* b) {
+    const Graph* g = a->owner();
+    if (g != lastNumbered_ && numbered_.insert(g).second) g->nodes().numberChunks();
+    lastNumbered_ = g;
+    return NodeList::precedes(a, b);
+  }
+
+  // Something defines `value`: a node of the model (as its output), or its
+  // graph (as an input or initializer).
+  bool defined(const Value& value) {
+    if (const Node* p = value.producer()) {
+      const int k = value.producerOutputIndex();
+      return k >= 0 && static_cast<size_t>(k) < p->outputs().size() && p->output(k) == &value &&
+             live(p);
+    }
+    return (value.isGraphInput() || value.isInitializer() || value.isSparseInitializer()) &&
+           value.owner() && live(value.owner());
+  }
+
+  // `value` (visible from g) is defined when `at`, a node of g, runs; with
+  // at == nullptr, by the end of g (for g's outputs).
+  bool definedBefore(const Value& value, const Graph& g, const Node* at) {
+    if (!defined(value)) return false;
+    const Node* p = value.producer();
+    if (!p) return true;  // an input or initializer of g or of a graph around it
+    // Up from g to the graph of the producer: the node there that holds
+    // (a graph that holds) g must come after the producer.
+    const Graph* cur = &g;
+    while (cur != p->owner()) {
+      at = cur->parentNode();
+      if (!at) return false;
+      cur = at->owner();
+    }
+    return at == nullptr || precedes(p, at);
+  }
+
+  void checkNode(const Node& n) {
+    const Graph& g = *n.owner();
+    for (size_t i = 0; i < n.inputs().size(); ++i) {
+      const Value* value = n.inputs()[i];
+      if (!value) continue;
+      if (!Verifier::inScope(value, g))
+        v_.report(&n, notVisibleText(i, value, Verifier::graphLabel(g)));
+      else if (!definedBefore(*value, g, &n))
+        v_.report(&n, usedBeforeDefinedText(value));
+      const std::vector<Use>& uses = value->uses();
+      const size_t slot = n.useSlot(i);
+      if (slot >= uses.size() || uses[slot].node != &n ||
+          uses[slot].inputIndex != static_cast<int>(i))
+        v_.report(value->producer(), "use list of '" + value->name() + "' does not record input " +
+                                         std::to_string(i) + " of " + n.describe());
+    }
+    for (Graph* sub : n.subgraphs()) {
+      if (sub->parentNode() != &n)
+        v_.report(&n, "subgraph '" + sub->name() + "' has a wrong parent link");
+      else
+        checkGraphOutputs(*sub);
+    }
+    for (size_t i = 0; i < n.outputs().size(); ++i) {
+      const Value* out = n.outputs()[i];
+      if (!out) continue;
+      v_.checkOutputLinks(n, i, g);
+      for (size_t j = 0; j < i; ++j)
+        if (n.outputs()[j] == out) v_.report(&n, "output '" + out->name() + "' is defined twice");
+      // Its readers come after it (a reader the step did not touch may now
+      // read a node the step put after it).
+      for (const Use& u : out->uses()) {
+        const Node* reader = u.node;
+        if (reader->input(static_cast<size_t>(u.inputIndex)) != out || !live(reader)) continue;
+        const Graph& rg = *reader->owner();
+        if (!Verifier::inScope(out, rg))
+          v_.report(reader, notVisibleText(static_cast<size_t>(u.inputIndex), out,
+                                           Verifier::graphLabel(rg)));
+        else if (!definedBefore(*out, rg, reader))
+          v_.report(reader, usedBeforeDefinedText(out));
+      }
+      // And the graphs it is an output of (a subgraph may return it).
+      if (out->isGraphOutput())
+        for (const Graph* og : out->outputOf())
+          if (og != &g && live(og)) checkGraphOutputs(*og);
+    }
+    v_.maybeCheckSchema(n);
+  }
+
+  void checkValue(const Value& value) {
+    if (!defined(value)) {
+      // Gone (or never defined): nothing may read it.
+      for (const Use& u : value.uses())
+        if (live(u.node)) v_.report(u.node, usedBeforeDefinedText(&value));
+      if (value.isGraphOutput())
+        for (const Graph* g : value.outputOf())
+          if (live(g)) v_.report(nullptr, outputNeverDefinedText(Verifier::graphLabel(*g), &value));
+      return;
+    }
+    if (value.producer() && (value.isGraphInput() || value.isInitializer()))
+      v_.report(value.producer(), "output '" + value.name() +
+                                      "' is also a graph input or initializer (two producers)");
+    // Every use points back at this value, and none repeats.
+    seen_.clear();
+    bool stale = false;
+    for (const Use& u : value.uses()) {
+      if (u.node->input(static_cast<size_t>(u.inputIndex)) != &value) {
+        v_.report(u.node, staleUseText(&value));
+        stale = true;
+      }
+      seen_.emplace_back(u.node, u.inputIndex);
+    }
+    std::sort(seen_.begin(), seen_.end());
+    if (!stale && std::adjacent_find(seen_.begin(), seen_.end()) != seen_.end())
+      v_.report(value.producer(), "use list of '" + value.name() + "' records a use twice");
+  }
+
+  void checkGraphOutputs(const Graph& g) {
+    for (const Value* value : g.outputs()) {
+      if (!Verifier::inScope(value, g))
+        v_.report(nullptr, outputNotVisibleText(Verifier::graphLabel(g), value));
+      else if (!definedBefore(*value, g, nullptr))
+        v_.report(nullptr, outputNeverDefinedText(Verifier::graphLabel(g), value));
+    }
+  }
+
+  Verifier& v_;
+  const StructureScope& scope_;
+  absl::flat_hash_set<const Value*> valuesSeen_;
+  absl::flat_hash_set<const Graph*> numbered_;
+  const Graph* lastNumbered_ = nullptr;
+  absl::flat_hash_map<const Graph*, bool> liveGraphs_;
+  std::vector<std::pair<const Node*, int>> seen_;
+};
+
+std::vector<VerifierProblem> Verifier::run() {
+  if (options_.structureScope) {
+    ScopedCheck(*this, *options_.structureScope).run();
+  } else {
+    verifyGraph(model_.graph());
+    checkUseLists();
+  }
+  return std::move(problems_);
+}
 
 }  // namespace
 

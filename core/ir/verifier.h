@@ -21,12 +21,30 @@ struct VerifierProblem {
   bool schema = false;  // from an operator schema check (else the graph's structure)
 };
 
+// Where a step may have changed the graphs' structure (the PassManager takes
+// it from the step's UndoLog). With it, the structure is checked there alone:
+// each node as the full walk checks it (inputs visible and defined before it,
+// its place in their use lists, outputs, subgraph links and outputs) and the
+// readers of its outputs (defined before them); each value's definition (a
+// value that is gone must have no reader and be no graph output) and use
+// list; the output lists of the graphs named, and always the main graph's.
+// Whatever a step did not touch was checked before, so a step is checked in
+// O(what it touched) rather than O(graph).
+struct StructureScope {
+  const absl::flat_hash_set<const Node*>* nodes = nullptr;
+  std::vector<const Value*> values;  // repeats are checked once
+  std::vector<const Graph*> graphOutputs;
+};
+
 struct VerifierOptions {
   bool checkSchemas = true;  // arity, attributes and type constraints of known ops
   // When set, schemas are checked only for these nodes (the structure of the
   // whole graph is always checked): the PassManager passes the nodes a step
   // touched (UndoLog::touchedNodes), the rest were checked before.
   const absl::flat_hash_set<const Node*>* schemaNodes = nullptr;
+  // When set, the structure is checked only there (see StructureScope), and
+  // schemas (if checked) only for its nodes (those in `schemaNodes`, if set).
+  const StructureScope* structureScope = nullptr;
   size_t maxProblems = 100;
 };
 

@@ -49,6 +49,15 @@ struct PipelineOptions {
   bool keepSnapshots = true;  // keep before/after models per Step (for diffs and undo)
   bool stopOnCheckFailure = true;
   bool inferShapesAfterEachPass = true;
+  // After a changing step the verifier checks what the step touched (the
+  // nodes, values and output lists its undo log names; O(edits)), or walks
+  // the whole structure when they number over 1 / wholeWalkShare of the main
+  // graph's nodes (the walk is cheaper then; Step::verifiedWhole); 0: never.
+  // With verifyWholeModelAfterEachPass it walks the whole model, schemas
+  // included, after every step (O(graph) per step), as it always does after
+  // a step that changed an opset.
+  size_t wholeWalkShare = 16;
+  bool verifyWholeModelAfterEachPass = false;
 };
 
 class PassManager {
@@ -98,16 +107,18 @@ class PassManager {
   bool stopped_ = false;
   StandIns standIns_;  // accumulated over the steps, for the numeric check
   // The verifier's errors in the model as it stands (computed in full at the
-  // first step), so a pass is blamed only for errors it introduced. Structure
-  // errors are re-checked in full after every step; schema errors only for
-  // the nodes a step touched, so they are kept per node.
+  // first step), so a pass is blamed only for errors it introduced. A step is
+  // checked where it touched the model, so errors are kept per node (0: of
+  // no node, e.g. a graph output never defined), structure and schema apart.
   struct KnownErrors {
-    std::set<std::string> structure;
-    std::map<ir::NodeId, std::set<std::string>> schemaByNode;
+    using ByNode = std::map<ir::NodeId, std::set<std::string>>;
+    ByNode structureByNode;
+    ByNode schemaByNode;
     std::set<std::string> all;  // both, for lookups (rebuildAll after a change)
     void rebuildAll() {
-      all = structure;
-      for (const auto& [node, texts] : schemaByNode) all.insert(texts.begin(), texts.end());
+      all.clear();
+      for (const ByNode* m : {&structureByNode, &schemaByNode})
+        for (const auto& [node, texts] : *m) all.insert(texts.begin(), texts.end());
     }
   };
   std::optional<KnownErrors> knownErrors_;

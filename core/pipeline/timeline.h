@@ -54,6 +54,7 @@ struct Step {
   double milliseconds = 0;  // the whole step: pass, shape inference, verification
   double inferMilliseconds = 0, verifyMilliseconds = 0;  // the parts spent re-inferring, verifying
   bool shapesInferred = false;  // false when the edits cannot have changed a type
+  bool verifiedWhole = false;   // the whole structure walked, not only where the step touched it
   bool changed = false;
   bool skipped = false;     // not applicable (opset, non-standard output); see `note`
   bool rolledBack = false;  // the pass failed and the model was restored

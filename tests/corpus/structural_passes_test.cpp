@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/model_io.h"
@@ -138,6 +139,53 @@ TEST(StructuralPasses, FoldingKeepsLightModelsLight) {
         << "grew from " << original << " to " << o.fileBytes;
   }
   EXPECT_EQ(seen, 9u);
+}
+
+// Every step is verified where it touched the model. On every corpus model,
+// through every registered pass and through the default, fused and ort
+// levels, the whole walk after each step finds no error that the step's own
+// check let through.
+TEST(StructuralPasses, EveryStepVerifiedWhereItTouchedIsSoundAsAWhole) {
+  PASSLAB_REQUIRE_CORPUS();
+  size_t steps = 0, wholeSteps = 0;
+  for (const char* level : {"all", "default", "fused", "ort"}) {
+    auto ids = passes::passesForLevel(level);
+    ASSERT_TRUE(ids) << level;
+    const size_t levelBefore = steps;
+    for (const auto& path : testing::corpusModels()) {
+      SCOPED_TRACE(path + ", level " + level);
+      auto loaded = io::loadModel(path);
+      ASSERT_TRUE(loaded);
+      ir::Model& m = loaded->model;
+      analysis::inferShapes(m);
+      const std::set<std::string> original = pipeline::verifierErrorSet(m);
+      pipeline::PipelineOptions po;
+      po.keepSnapshots = false;
+      po.standardOnly = std::string(level) == "default";
+      po.wholeWalkShare = 0;  // every step checked where it touched the model
+      pipeline::PassManager pm(m, po);
+      pm.setEvaluator(testing::cpuEvaluator());
+      pm.addAfterHook([&](const pipeline::Step& step, const ir::Model& model) {
+        if (!step.changed) return;
+        ++steps;
+        wholeSteps += step.verifiedWhole ? 1 : 0;  // a step that added an opset import
+        for (const std::string& e : pipeline::verifierErrorSet(model))
+          EXPECT_TRUE(original.count(e)) << step.passId << " left: " << e;
+      });
+      for (const auto& id : *ids) {
+        auto step = pm.run({id, {}, {}});
+        ASSERT_TRUE(step) << id;
+        EXPECT_FALSE((*step)->rolledBack) << id << ": " << (*step)->error;
+      }
+    }
+    std::printf("[structural passes] level %s: %zu changing steps on %zu models\n", level,
+                steps - levelBefore, testing::corpusModels().size());
+  }
+  std::printf(
+      "[structural passes] %zu changing steps verified as a whole too (%zu of them walked whole "
+      "by the PassManager as well: they changed an opset)\n",
+      steps, wholeSteps);
+  EXPECT_GT(steps - wholeSteps, 500u);
 }
 
 TEST(StructuralPasses, BasicLevelKeepsOutputsWhereTheExecutorRuns) {

@@ -252,6 +252,85 @@ TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   EXPECT_EQ(pm.model().graph().findValue("b")->producer()->input(0)->name(), "a");
 }
 
+// A step is verified where it touched the model: a node inserted before the
+// producer of its input is rejected, with the very error the whole walk
+// gives (PipelineOptions::verifyWholeModelAfterEachPass).
+TEST(PassManager, AStepIsVerifiedWhereItTouchedTheModel) {
+  std::vector<std::string> errors[2];
+  for (bool wholeModel : {false, true}) {
+    ir::Model m = parse(kModel);
+    PipelineOptions o;
+    o.verifyWholeModelAfterEachPass = wholeModel;
+    o.wholeWalkShare = 0;  // a small graph: where the step touched it, however much
+    PassManager pm(m, o);
+    TestPass early([](ir::Model& model, passes::PassContext& ctx) -> Status {
+      ir::Graph& g = model.graph();
+      ir::Node* relu = g.findValue("b")->producer();
+      ir::Node* neg = g.findValue("c")->producer();
+      // Reads b, but is put before the Relu that makes it.
+      ir::Node* abs = ctx.rewriter.addNode(g, "Abs", "", {g.findValue("b")}, 1, relu, "abs", {});
+      ctx.rewriter.setInput(neg, 0, abs->output(0));
+      return Status::ok();
+    });
+    auto step = pm.run(early, {"test_pass", {}, {}});
+    ASSERT_TRUE(step);
+    EXPECT_TRUE((*step)->rolledBack);
+    EXPECT_EQ((*step)->verifiedWhole, wholeModel);
+    errors[wholeModel] = (*step)->verifierErrors;
+    EXPECT_EQ(pm.model().graph().findValue("c")->producer()->input(0)->name(), "b");
+  }
+  ASSERT_EQ(errors[0].size(), 1u);
+  EXPECT_NE(errors[0][0].find("input 'b' is used before it is defined"), std::string::npos)
+      << errors[0][0];
+  EXPECT_EQ(errors[0], errors[1]);
+}
+
+// A step that touched a large share of the graph is verified by a walk of the
+// whole structure (cheaper then); one that touched a small share, where it
+// touched it.
+TEST(PassManager, AStepThatTouchedMuchOfTheGraphIsVerifiedByAWholeWalk) {
+  std::string text = "main (float[2] x) => (float[2] y) {\n  a0 = Identity(x)\n";
+  for (int i = 1; i <= 40; ++i)
+    text += "  a" + std::to_string(i) + " = Relu(a" + std::to_string(i - 1) + ")\n";
+  text += "  y = Neg(a40)\n}";
+  for (size_t share : {size_t{16}, size_t{2}}) {
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);  // so that no re-inference touches every node
+    PipelineOptions o;
+    o.wholeWalkShare = share;
+    PassManager pm(m, o);
+    auto step = pm.run({"eliminate_identity_ops", {}, {}});  // touches one Relu of 42 nodes
+    ASSERT_TRUE(step);
+    EXPECT_TRUE((*step)->changed);
+    EXPECT_EQ((*step)->verifiedWhole, share == 16) << share;
+  }
+}
+
+// An input model out of order keeps its error as a known one: a step whose
+// check of the touched part meets it again is not blamed for it.
+TEST(PassManager, AnOldStructureErrorMetAgainIsNotBlamed) {
+  ir::Model m = parse(R"(main (float[2] x) => (float[2] y, float[2] z) {
+  a = Identity(x)
+  b = Relu(a)
+  c = Neg(b)
+  y = Abs(c)
+  z = Sigmoid(x)
+})");
+  ir::Graph& g = m.graph();
+  g.moveBefore(g.findValue("c")->producer(), g.findValue("b")->producer());  // Neg before Relu
+  ASSERT_EQ(verifierErrorSet(m).size(), 1u);
+  PipelineOptions o;
+  o.wholeWalkShare = 0;
+  PassManager pm(m, o);
+  // Rewires the Relu (Identity gone), whose reader is the misplaced Neg.
+  auto step = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->changed);
+  EXPECT_FALSE((*step)->verifiedWhole);
+  EXPECT_FALSE((*step)->rolledBack) << (*step)->error;
+  EXPECT_EQ(verifierErrorSet(pm.model()).size(), 1u);
+}
+
 // After a step, schemas are checked only for the nodes it touched, but that
 // includes a node the pass never edited whose input changed type: here the
 // initializer Add reads becomes int64, so the untouched Add is rejected.

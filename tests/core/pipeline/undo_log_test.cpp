@@ -4,6 +4,7 @@
 // registered pass, in sequence, on test graphs and on corpus models.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <thread>
@@ -94,6 +95,47 @@ TEST(UndoLog, TouchedNodesAreTheOnesWhoseSchemaCheckMayChange) {
     EXPECT_TRUE(touched.contains(n)) << n->describe();
   EXPECT_FALSE(touched.contains(identity));
   for (const char* v : {"a", "b", "z"}) EXPECT_FALSE(touched.contains(producer(v))) << v;
+  undo.undo();
+}
+
+// Beyond the touched nodes, what the verifier checks after a step: the value
+// a rewired input read before, the inputs of a removed node, a removed
+// initializer, and the graph whose output was set (with the value it had).
+TEST(UndoLog, StructureFootprintNamesWhatAStepMayHaveBroken) {
+  ir::Model m = parse(R"(
+    main (float[2] x) => (float[2] y, float[2] z) <float[2] w = {1, 2}> {
+      a = Relu (x)
+      b = Neg (a)
+      d = Add (b, w)
+      y = Abs (d)
+      z = Exp (a)
+    })");
+  ir::Graph& g = m.graph();
+  ir::UndoLog undo;
+  rewrite::EditLog log;
+  rewrite::Rewriter rw(m, log, nullptr, "test");
+  rw.setUndoLog(&undo);
+  auto value = [&](const char* v) { return g.findValue(v); };
+  ir::Value* a = value("a");
+  ir::Value* b = value("b");
+  ir::Value* d = value("d");
+  ir::Value* w = value("w");
+  ir::Value* z = value("z");
+  ir::Node* abs = value("y")->producer();
+  ir::Node* add = d->producer();
+  rw.setInput(abs, 0, b);  // d lost its reader
+  rw.removeNode(add);      // b and w lost one each
+  rw.removeInitializer(w);
+  rw.setGraphOutput(g, 1, a);  // z was the output
+
+  ir::UndoLog::StructureFootprint f = undo.structureFootprint();
+  auto listed = [&](const ir::Value* v) {
+    return std::find(f.values.begin(), f.values.end(), v) != f.values.end();
+  };
+  for (const ir::Value* v : {d, b, w, z}) EXPECT_TRUE(listed(v)) << v->name();
+  EXPECT_FALSE(listed(a));
+  ASSERT_EQ(f.outputsSet.size(), 1u);
+  EXPECT_EQ(f.outputsSet[0], &g);
   undo.undo();
 }
 

@@ -41,32 +41,19 @@ struct Level {
 std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
   std::vector<std::string> v{"freeze_initializer_inputs"};
   v.insert(v.end(), basic.begin(), basic.end());
-  for (const char* id : {"fuse_pad_into_conv_pool",
-                         "replace_avgpool_and_depthwise_conv",
-                         "fuse_conv_batchnorm",
-                         "fuse_conv_add_mul",
-                         "fuse_batchnorm_add_mul",
-                         "fuse_gemm_batchnorm",
-                         "fuse_transpose_into_gemm",
-                         "fuse_matmul_add_into_gemm",
-                         "fuse_shared_input_matmuls",
-                         "replace_einsum_with_matmul",
-                         "fuse_log_softmax",
-                         "fuse_reduce_unsqueeze",
-                         "fuse_layer_normalization",
-                         "fuse_gelu",
-                         "replace_with_cheaper_ops",
-                         "replace_div_by_constant",
-                         "replace_reduce_mean_with_global_pool",
-                         "replace_conv1x1_and_gemm",
-                         "merge_consecutive_slices",
-                         "hoist_slice_gather",
-                         "hoist_reduce_scale",
-                         "push_transposes",
-                         "fuse_consecutive_transposes",
-                         "hoist_cast_reshape",
-                         "replace_computed_reshape_shapes",
-                         "share_symbolic_dim_reads"})
+  for (const char* id :
+       {"fuse_pad_into_conv_pool", "replace_avgpool_and_depthwise_conv", "fuse_conv_batchnorm",
+        "fuse_conv_add_mul", "fuse_batchnorm_add_mul", "fuse_gemm_batchnorm",
+        "fuse_transpose_into_gemm", "fuse_matmul_add_into_gemm", "fuse_shared_input_matmuls",
+        "replace_einsum_with_matmul", "fuse_log_softmax", "fuse_reduce_unsqueeze",
+        "fuse_layer_normalization", "fuse_gelu", "replace_with_cheaper_ops",
+        "replace_div_by_constant", "replace_reduce_mean_with_global_pool",
+        "replace_conv1x1_and_gemm", "merge_consecutive_slices", "hoist_slice_gather",
+        "hoist_reduce_scale", "push_transposes", "fuse_consecutive_transposes",
+        "hoist_cast_reshape", "replace_computed_reshape_shapes", "share_symbolic_dim_reads",
+        // Again: constant Reshape shapes and Reshapes for
+        // Transposes of unit dims let Transposes through Concats.
+        "push_transposes"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   // Last: the chains of constant scales the cleanup's folding has exposed.

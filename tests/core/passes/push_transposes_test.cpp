@@ -1,7 +1,7 @@
 // push_transposes: a Transpose pushed through elementwise ops and keepdims
 // reductions to the next Transpose (cancelling or composing, constants
-// permuted), pulled out of binary ops, absorbed by reductions; reasons;
-// numerics.
+// permuted), pulled out of binary ops and Concats, absorbed by reductions;
+// reasons; numerics.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -117,6 +117,105 @@ TEST(PushTransposes, KeepsALegacyBroadcastInTheChain) {
       a = Add <broadcast = 1, axis = 1> (t, c)
       y = Transpose <perm = [1, 2, 0]> (a) })",
                   "which a Transpose does not pass");
+}
+
+// GPT-2's key cache: the past keys transposed for the attention MatMul,
+// joined with the new key (a Reshape whose transpose moves only a dim of 1),
+// and transposed back for `present`. The Concat moves before the Transposes:
+// the one back cancels, the MatMul reads one Transpose of the result.
+TEST(PushTransposes, ThroughAConcatTransposedBack) {
+  expectRewrite(
+      kPass,
+      R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
+      <int64[3] shape = {2, 4, 1}> {
+      pt = Transpose <perm = [0, 2, 1]> (past)
+      kn = Reshape(k, shape)
+      c = Concat <axis = -1> (pt, kn)
+      y = Transpose <perm = [0, 2, 1]> (c)
+      s = MatMul(w, c) })",
+      R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
+      <int64[3] shape2 = {2, 1, 4}> {
+      kn = Reshape(k, shape2)
+      y = Concat <axis = 1> (past, kn)
+      c = Transpose <perm = [0, 2, 1]> (y)
+      s = MatMul(w, c) })");
+}
+
+TEST(PushTransposes, ThroughAConcatOfTransposesAndAConstant) {
+  expectRewrite(kPass, R"(main (float[2,3] a, float[2,3] b) => (float[2,7] y)
+      <float[1,2] c = {1, 2}> {
+      ta = Transpose <perm = [1, 0]> (a)
+      tb = Transpose <perm = [1, 0]> (b)
+      t = Concat <axis = 0> (ta, c, tb)
+      y = Transpose <perm = [1, 0]> (t) })",
+                R"(main (float[2,3] a, float[2,3] b) => (float[2,7] y)
+      <float[2,1] c2 = {1, 2}> {
+      y = Concat <axis = 1> (a, c2, b) })");
+}
+
+TEST(PushTransposes, KeepsAConcatNobodyTransposesBack) {
+  expectUnchanged(kPass, R"(main (float[2,3] a, float[2,3] b) => (float[6,2] y) {
+      ta = Transpose <perm = [1, 0]> (a)
+      tb = Transpose <perm = [1, 0]> (b)
+      y = Concat <axis = 0> (ta, tb) })",
+                  "no reader transposes the result back");
+}
+
+TEST(PushTransposes, KeepsAConcatWhoseTransposedInputHasAnotherReader) {
+  expectUnchanged(kPass, R"(main (float[2,3] a, float[2,3] b) => (float[2,6] y, float[3,2] z) {
+      ta = Transpose <perm = [1, 0]> (a)
+      tb = Transpose <perm = [1, 0]> (b)
+      t = Concat <axis = 0> (ta, tb)
+      y = Transpose <perm = [1, 0]> (t)
+      z = Neg(ta) })",
+                  "input 0 'ta' has 2 consumers");
+}
+
+TEST(PushTransposes, KeepsAConcatWithAReshapeThatWouldMoveRealDims) {
+  expectUnchanged(kPass,
+                  R"(main (float[2,3] a, float[6] k) => (float[2,6] y) <int64[2] s = {3, 2}> {
+      ta = Transpose <perm = [1, 0]> (a)
+      kn = Reshape(k, s)
+      t = Concat <axis = 0> (ta, kn)
+      y = Transpose <perm = [1, 0]> (t) })",
+                  "Reshape input 1 would have to move dims that are not 1");
+}
+
+TEST(PushTransposes, KeepsAConcatOfDifferentlyTransposedInputs) {
+  expectUnchanged(kPass, R"(main (float[2,3,4] a, float[4,2,3] b) => (float[2,8,3] y) {
+      ta = Transpose <perm = [0, 2, 1]> (a)
+      tb = Transpose <perm = [1, 0, 2]> (b)
+      t = Concat <axis = 1> (ta, tb)
+      y = Transpose <perm = [0, 2, 1]> (t) })",
+                  "the input Transposes have different perms");
+}
+
+TEST(PushTransposes, ConcatConverges) {
+  expectConverges(
+      kPass,
+      R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
+      <int64[3] shape = {2, 4, 1}> {
+      pt = Transpose <perm = [0, 2, 1]> (past)
+      kn = Reshape(k, shape)
+      c = Concat <axis = -1> (pt, kn)
+      y = Transpose <perm = [0, 2, 1]> (c)
+      s = MatMul(w, c) })");
+}
+
+TEST(PushTransposes, ConcatOutputsStayTheSame) {
+  expectSameOutputs(
+      kPass,
+      R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w, float[2,3] a, float[2,3] b) => (float[2,4,4] y, float[2,5,4] s, float[2,7] z)
+      <int64[3] shape = {2, 4, 1}, float[1,2] c = {1, 2}> {
+      pt = Transpose <perm = [0, 2, 1]> (past)
+      kn = Reshape(k, shape)
+      cc = Concat <axis = -1> (pt, kn)
+      y = Transpose <perm = [0, 2, 1]> (cc)
+      s = MatMul(w, cc)
+      ta = Transpose <perm = [1, 0]> (a)
+      tb = Transpose <perm = [1, 0]> (b)
+      t = Concat <axis = 0> (ta, c, tb)
+      z = Transpose <perm = [1, 0]> (t) })");
 }
 
 TEST(PushTransposes, Converges) {

@@ -295,9 +295,10 @@ absl::flat_hash_set<const Node*> UndoLog::touchedNodes() const {
         break;
       case Kind::kValueRemoved:
       case Kind::kOutputSet:
-        break;  // structure only, which the verifier always checks in full
+        break;  // structure only (structureFootprint)
     }
-  // A subgraph that arrived with a node or an attribute is new throughout.
+  // A touched node's subgraphs are checked throughout (they may have
+  // arrived with it or with an attribute).
   while (!subgraphs.empty()) {
     const Graph* g = subgraphs.back();
     subgraphs.pop_back();

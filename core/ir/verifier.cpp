@@ -516,9 +516,17 @@ class Verifier::ScopedCheck {
 
   void checkValue(const Value& value) {
     if (!defined(value)) {
-      // Gone (or never defined): nothing may read it.
-      for (const Use& u : value.uses())
-        if (live(u.node)) v_.report(u.node, usedBeforeDefinedText(&value));
+      // Gone (or never defined): nothing may read it (worded as the whole
+      // walk words it: visibility first).
+      for (const Use& u : value.uses()) {
+        if (!live(u.node)) continue;
+        const Graph& rg = *u.node->owner();
+        if (!Verifier::inScope(&value, rg))
+          v_.report(u.node, notVisibleText(static_cast<size_t>(u.inputIndex), &value,
+                                           Verifier::graphLabel(rg)));
+        else
+          v_.report(u.node, usedBeforeDefinedText(&value));
+      }
       if (value.isGraphOutput())
         for (const Graph* g : value.outputOf())
           if (live(g)) v_.report(nullptr, outputNeverDefinedText(Verifier::graphLabel(*g), &value));

@@ -29,7 +29,11 @@ struct VerifierProblem {
 // value that is gone must have no reader and be no graph output) and use
 // list; the output lists of the graphs named, and always the main graph's.
 // Whatever a step did not touch was checked before, so a step is checked in
-// O(what it touched) rather than O(graph).
+// O(what it touched: those nodes, values and their use lists) rather than
+// O(graph). The errors an edit can introduce (order, visibility, missing
+// definitions, output links) are worded as the whole walk words them; use
+// lists, which only a fault in the IR itself can break, have texts of their
+// own.
 struct StructureScope {
   const absl::flat_hash_set<const Node*>* nodes = nullptr;
   std::vector<const Value*> values;  // repeats are checked once
@@ -38,12 +42,14 @@ struct StructureScope {
 
 struct VerifierOptions {
   bool checkSchemas = true;  // arity, attributes and type constraints of known ops
-  // When set, schemas are checked only for these nodes (the structure of the
-  // whole graph is always checked): the PassManager passes the nodes a step
-  // touched (UndoLog::touchedNodes), the rest were checked before.
+  // When set, schemas are checked only for these nodes: the PassManager
+  // passes the nodes a step touched (UndoLog::touchedNodes), the rest were
+  // checked before.
   const absl::flat_hash_set<const Node*>* schemaNodes = nullptr;
   // When set, the structure is checked only there (see StructureScope), and
   // schemas (if checked) only for its nodes (those in `schemaNodes`, if set).
+  // The check ranks the node lists' chunks (NodeList::numberChunks), writing
+  // into the model: no two such checks of one model at once.
   const StructureScope* structureScope = nullptr;
   size_t maxProblems = 100;
 };

@@ -190,21 +190,26 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
       // that is a large share of it: the check of what a step touched visits
       // it in no order (a cache miss or more per node, measured 2.5 times the
       // walk's time when a step touched a quarter of a 100k-node graph),
-      // while the walk of the whole reads it in order, ahead of use.
+      // while the walk of the whole reads it in order, ahead of use. And
+      // unless the model has structure errors of its own: the whole walk
+      // then renews them exactly (the check of a part sees only some of
+      // them, and an old one it did not see again must stay known while one
+      // that went away and came back must be blamed); valid models have none.
       ir::VerifierOptions verifyOptions;
       absl::flat_hash_set<const ir::Node*> touched;
       ir::StructureScope scope;
       const bool allSchemas =
           model_.opsets != opsetsBefore || options_.verifyWholeModelAfterEachPass;
-      bool scoped = !allSchemas;
+      bool scoped = !allSchemas && knownErrors_->structureByNode.empty();
       if (!allSchemas) {
         touched = undo.touchedNodes();
         verifyOptions.schemaNodes = &touched;
       }
       if (scoped) {
         ir::UndoLog::StructureFootprint footprint = undo.structureFootprint();
-        const size_t extent = touched.size() + footprint.values.size();
-        scoped = extent * options_.wholeWalkShare <= model_.graph().nodeCount();
+        size_t extent = touched.size();  // nodes, and the uses of the values to check
+        for (const ir::Value* v : footprint.values) extent += 1 + v->uses().size();
+        scoped = extent * options_.wholeWalkShare <= step.before.nodes;
         scope.nodes = &touched;
         scope.values = std::move(footprint.values);
         scope.graphOutputs = std::move(footprint.outputsSet);
@@ -218,32 +223,22 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
           for (const std::string& e : texts)
             if (!knownErrors_->all.count(e)) step.verifierErrors.push_back(e);
       if (step.verifierErrors.empty()) {
-        // What was checked in full is as it is now. What was checked where
-        // the step touched the model: renewed for the nodes checked, dropped
-        // for removed nodes, kept for the others (a node not re-checked keeps
-        // its old error, which a later step touching that node is not blamed
-        // for), and added where found elsewhere (the readers of a touched
-        // value, graph outputs).
+        // What was checked in full is as it is now (after a check of the
+        // part a step touched, there were no structure errors, and there are
+        // none now). Schema errors checked for the touched nodes only:
+        // renewed for those, dropped for removed nodes, kept for the others
+        // (a node not re-checked keeps its old error, which a later step
+        // touching that node is not blamed for).
         KnownErrors& known = *knownErrors_;
-        auto renew = [&](KnownErrors::ByNode& kept, ErrorsByNode& found, bool merge) {
-          for (const ir::Node* n : touched) kept.erase(n->id());
-          for (const rewrite::Edit& e : step.log.edits())
-            if (e.kind == rewrite::EditKind::kNodeRemoved) kept.erase(e.node);
-          for (auto& [node, texts] : found) {
-            if (merge)
-              kept[node].merge(texts);
-            else
-              kept[node] = std::move(texts);
-          }
-        };
-        if (scoped)
-          renew(known.structureByNode, structure, true);
-        else
-          known.structureByNode = std::move(structure);
-        if (allSchemas)
+        if (!scoped) known.structureByNode = std::move(structure);
+        if (allSchemas) {
           known.schemaByNode = std::move(schema);
-        else
-          renew(known.schemaByNode, schema, false);
+        } else {
+          for (const ir::Node* n : touched) known.schemaByNode.erase(n->id());
+          for (const rewrite::Edit& e : step.log.edits())
+            if (e.kind == rewrite::EditKind::kNodeRemoved) known.schemaByNode.erase(e.node);
+          for (auto& [node, texts] : schema) known.schemaByNode[node] = std::move(texts);
+        }
         known.rebuildAll();
       }
       step.verifyMilliseconds = since(t1);

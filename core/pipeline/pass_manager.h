@@ -50,12 +50,13 @@ struct PipelineOptions {
   bool stopOnCheckFailure = true;
   bool inferShapesAfterEachPass = true;
   // After a changing step the verifier checks what the step touched (the
-  // nodes, values and output lists its undo log names; O(edits)), or walks
-  // the whole structure when they number over 1 / wholeWalkShare of the main
-  // graph's nodes (the walk is cheaper then; Step::verifiedWhole); 0: never.
-  // With verifyWholeModelAfterEachPass it walks the whole model, schemas
-  // included, after every step (O(graph) per step), as it always does after
-  // a step that changed an opset.
+  // nodes, values and output lists its undo log names, and those values'
+  // uses), or walks the whole structure when those number over
+  // 1 / wholeWalkShare of the model's nodes (the walk is cheaper then; 0:
+  // never) or when the model has structure errors of its own
+  // (Step::verifiedWhole). With verifyWholeModelAfterEachPass it walks the
+  // whole model, schemas included, after every step (O(graph) per step), as
+  // it always does after a step that changed an opset.
   size_t wholeWalkShare = 16;
   bool verifyWholeModelAfterEachPass = false;
 };
@@ -107,9 +108,10 @@ class PassManager {
   bool stopped_ = false;
   StandIns standIns_;  // accumulated over the steps, for the numeric check
   // The verifier's errors in the model as it stands (computed in full at the
-  // first step), so a pass is blamed only for errors it introduced. A step is
-  // checked where it touched the model, so errors are kept per node (0: of
-  // no node, e.g. a graph output never defined), structure and schema apart.
+  // first step), so a pass is blamed only for errors it introduced. Schemas
+  // are checked where a step touched the model, so errors are kept per node
+  // (0: of no node, e.g. a graph output never defined), structure and schema
+  // apart.
   struct KnownErrors {
     using ByNode = std::map<ir::NodeId, std::set<std::string>>;
     ByNode structureByNode;

@@ -306,8 +306,9 @@ TEST(PassManager, AStepThatTouchedMuchOfTheGraphIsVerifiedByAWholeWalk) {
   }
 }
 
-// An input model out of order keeps its error as a known one: a step whose
-// check of the touched part meets it again is not blamed for it.
+// A model with structure errors of its own is verified by whole walks,
+// which renew its known errors exactly: a step that meets an old error again
+// is not blamed for it ...
 TEST(PassManager, AnOldStructureErrorMetAgainIsNotBlamed) {
   ir::Model m = parse(R"(main (float[2] x) => (float[2] y, float[2] z) {
   a = Identity(x)
@@ -326,9 +327,50 @@ TEST(PassManager, AnOldStructureErrorMetAgainIsNotBlamed) {
   auto step = pm.run({"eliminate_identity_ops", {}, {}});
   ASSERT_TRUE(step);
   EXPECT_TRUE((*step)->changed);
-  EXPECT_FALSE((*step)->verifiedWhole);
+  EXPECT_TRUE((*step)->verifiedWhole);
   EXPECT_FALSE((*step)->rolledBack) << (*step)->error;
   EXPECT_EQ(verifierErrorSet(pm.model()).size(), 1u);
+}
+
+// ... and once a step has repaired it, the model is checked where steps touch
+// it, and a step that brings the error back is blamed.
+TEST(PassManager, AStructureErrorRepairedAndBroughtBackIsBlamed) {
+  ir::Model m = parse(R"(main (bool c, float[2] a) => (float[2] y, float[2] z) {
+  x0 = Neg(a)
+  y = If <then_branch = g1 () => (float[2] t) { t = Relu(x0) },
+          else_branch = g2 () => (float[2] e) { e = Abs(x0) }> (c)
+  z = Sigmoid(x0)
+})");
+  analysis::inferShapes(m);
+  ir::Graph& g = m.graph();
+  ir::Graph& branch = *g.findValue("y")->producer()->subgraphs()[1];
+  ir::Value* inner = branch.outputs()[0];
+  ir::Value* later = g.findValue("z");  // defined after the If
+  branch.setOutput(0, later);
+  ASSERT_EQ(verifierErrorSet(m).size(), 1u);
+  PipelineOptions o;
+  o.wholeWalkShare = 0;
+  PassManager pm(m, o);
+  auto output = [&](ir::Value* v) {
+    return TestPass([&branch, v](ir::Model&, passes::PassContext& ctx) -> Status {
+      ctx.rewriter.setGraphOutput(branch, 0, v);
+      return Status::ok();
+    });
+  };
+  TestPass repair = output(inner), breakAgain = output(later);
+  auto first = pm.run(repair, {"test_pass", {}, {}});
+  ASSERT_TRUE(first);
+  EXPECT_FALSE((*first)->rolledBack) << (*first)->error;
+  EXPECT_TRUE((*first)->verifiedWhole);  // the model had a structure error
+  ASSERT_TRUE(verifierErrorSet(pm.model()).empty());
+  auto second = pm.run(breakAgain, {"test_pass", {}, {}});
+  ASSERT_TRUE(second);
+  EXPECT_FALSE((*second)->verifiedWhole);
+  EXPECT_TRUE((*second)->rolledBack);
+  ASSERT_FALSE((*second)->verifierErrors.empty());
+  EXPECT_NE((*second)->verifierErrors.front().find("output 'z' is never defined"),
+            std::string::npos)
+      << (*second)->verifierErrors.front();
 }
 
 // After a step, schemas are checked only for the nodes it touched, but that

@@ -3,9 +3,10 @@
 // and on ort_gpt2_past (3,069 nodes; target under 0.5 s).
 //
 //   bench_pipeline [CORPUS_DIR] [--sizes N,N,...] [--repeat K] [--synthetic-only]
-//                  [--verify-whole]
+//                  [--verify-whole | --verify-touched]
 //   (default sizes 1000,10000,100000; each size run K times, default 3, best kept;
-//   --verify-whole: the whole model verified after every step, not what it touched)
+//   --verify-whole: the whole model verified after every step, not what it touched;
+//   --verify-touched: what each step touched, however much of the graph that is)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -113,7 +114,8 @@ struct Run {
   std::vector<std::pair<std::string, double>> passMs;  // per step: pass, ms
 };
 
-bool gVerifyWhole = false;  // --verify-whole
+bool gVerifyWhole = false;    // --verify-whole
+bool gVerifyTouched = false;  // --verify-touched
 
 Run runBasic(ir::Model& m) {
   auto ids = passes::passesForLevel("basic");
@@ -124,6 +126,7 @@ Run runBasic(ir::Model& m) {
   pipeline::PipelineOptions o;
   o.keepSnapshots = false;
   o.verifyWholeModelAfterEachPass = gVerifyWhole;
+  if (gVerifyTouched) o.wholeWalkShare = 0;
   pipeline::PassManager pm(m, o);
   pipeline::ExecEvaluator evaluator;
   pm.setEvaluator(&evaluator);
@@ -223,6 +226,8 @@ int main(int argc, char** argv) {
       syntheticOnly = true;
     } else if (a == "--verify-whole") {
       gVerifyWhole = true;
+    } else if (a == "--verify-touched") {
+      gVerifyTouched = true;
     } else {
       corpus = a;
     }

@@ -105,6 +105,7 @@ TEST(VerifierScope, AnInputFromASiblingSubgraph) {
   Node* abs = branch(g, 1).nodes().front().get();
   abs->setInput(0, branch(g, 0).findValue("t"));
   expectSameErrors(scoped(m, {abs}, {g.findValue("x")}), m, "input 0 't' is not visible from");
+  abs->setInput(0, g.findValue("x"));  // the branches go one after the other
 }
 
 TEST(VerifierScope, AMainGraphOutputInsideASubgraph) {

@@ -121,18 +121,21 @@ TEST(PushTransposes, KeepsALegacyBroadcastInTheChain) {
 
 // GPT-2's key cache: the past keys transposed for the attention MatMul,
 // joined with the new key (a Reshape whose transpose moves only a dim of 1),
-// and transposed back for `present`. The Concat moves before the Transposes:
-// the one back cancels, the MatMul reads one Transpose of the result.
-TEST(PushTransposes, ThroughAConcatTransposedBack) {
-  expectRewrite(
-      kPass,
-      R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
+// and transposed back for `present`.
+const char* kKeyCache =
+    R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
       <int64[3] shape = {2, 4, 1}> {
       pt = Transpose <perm = [0, 2, 1]> (past)
       kn = Reshape(k, shape)
       c = Concat <axis = -1> (pt, kn)
       y = Transpose <perm = [0, 2, 1]> (c)
-      s = MatMul(w, c) })",
+      s = MatMul(w, c) })";
+
+// The Concat moves before the Transposes: the one back cancels, the MatMul
+// reads one Transpose of the result.
+TEST(PushTransposes, ThroughAConcatTransposedBack) {
+  expectRewrite(
+      kPass, kKeyCache,
       R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
       <int64[3] shape2 = {2, 1, 4}> {
       kn = Reshape(k, shape2)
@@ -191,15 +194,7 @@ TEST(PushTransposes, KeepsAConcatOfDifferentlyTransposedInputs) {
 }
 
 TEST(PushTransposes, ConcatConverges) {
-  expectConverges(
-      kPass,
-      R"(main (float[2,3,4] past, float[8] k, float[2,5,4] w) => (float[2,4,4] y, float[2,5,4] s)
-      <int64[3] shape = {2, 4, 1}> {
-      pt = Transpose <perm = [0, 2, 1]> (past)
-      kn = Reshape(k, shape)
-      c = Concat <axis = -1> (pt, kn)
-      y = Transpose <perm = [0, 2, 1]> (c)
-      s = MatMul(w, c) })");
+  expectConverges(kPass, kKeyCache);
 }
 
 TEST(PushTransposes, ConcatOutputsStayTheSame) {

@@ -70,6 +70,9 @@ std::string outputNotVisibleText(const std::string& graphLabel, const Value* v) 
 std::string outputNeverDefinedText(const std::string& graphLabel, const Value* v) {
   return graphLabel + ": output '" + v->name() + "' is never defined";
 }
+std::string twoProducersText(const Value* v) {
+  return "output '" + v->name() + "' is also a graph input or initializer (two producers)";
+}
 std::string staleUseText(const Value* v) {
   return "stale use of '" + v->name() + "'";
 }
@@ -241,8 +244,7 @@ class Verifier {
     const Value* v = n.outputs()[i];
     if (v->producer() != &n || v->producerOutputIndex() != static_cast<int>(i))
       report(&n, "output '" + v->name() + "' names another producer");
-    if (v->isGraphInput() || v->isInitializer())
-      report(&n, "output '" + v->name() + "' is also a graph input or initializer (two producers)");
+    if (v->isGraphInput() || v->isInitializer()) report(&n, twoProducersText(v));
     if (v->owner() != &g) report(&n, "output '" + v->name() + "' belongs to another graph");
   }
 
@@ -473,15 +475,22 @@ class Verifier::ScopedCheck {
     return at == nullptr || precedes(p, at);
   }
 
+  // Input `index` of `reader` reads `value`: visible there, and defined
+  // before it (as the whole walk checks and words it).
+  void checkRead(const Node& reader, size_t index, const Value& value) {
+    const Graph& g = *reader.owner();
+    if (!Verifier::inScope(&value, g))
+      v_.report(&reader, notVisibleText(index, &value, Verifier::graphLabel(g)));
+    else if (!definedBefore(value, g, &reader))
+      v_.report(&reader, usedBeforeDefinedText(&value));
+  }
+
   void checkNode(const Node& n) {
     const Graph& g = *n.owner();
     for (size_t i = 0; i < n.inputs().size(); ++i) {
       const Value* value = n.inputs()[i];
       if (!value) continue;
-      if (!Verifier::inScope(value, g))
-        v_.report(&n, notVisibleText(i, value, Verifier::graphLabel(g)));
-      else if (!definedBefore(*value, g, &n))
-        v_.report(&n, usedBeforeDefinedText(value));
+      checkRead(n, i, *value);
       const std::vector<Use>& uses = value->uses();
       const size_t slot = n.useSlot(i);
       if (slot >= uses.size() || uses[slot].node != &n ||
@@ -506,12 +515,7 @@ class Verifier::ScopedCheck {
       for (const Use& u : out->uses()) {
         const Node* reader = u.node;
         if (reader->input(static_cast<size_t>(u.inputIndex)) != out || !live(reader)) continue;
-        const Graph& rg = *reader->owner();
-        if (!Verifier::inScope(out, rg))
-          v_.report(reader, notVisibleText(static_cast<size_t>(u.inputIndex), out,
-                                           Verifier::graphLabel(rg)));
-        else if (!definedBefore(*out, rg, reader))
-          v_.report(reader, usedBeforeDefinedText(out));
+        checkRead(*reader, static_cast<size_t>(u.inputIndex), *out);
       }
       // And the graphs it is an output of (a subgraph may return it).
       if (out->isGraphOutput())
@@ -523,25 +527,16 @@ class Verifier::ScopedCheck {
 
   void checkValue(const Value& value) {
     if (!defined(value)) {
-      // Gone (or never defined): nothing may read it (worded as the whole
-      // walk words it: visibility first).
-      for (const Use& u : value.uses()) {
-        if (!live(u.node)) continue;
-        const Graph& rg = *u.node->owner();
-        if (!Verifier::inScope(&value, rg))
-          v_.report(u.node, notVisibleText(static_cast<size_t>(u.inputIndex), &value,
-                                           Verifier::graphLabel(rg)));
-        else
-          v_.report(u.node, usedBeforeDefinedText(&value));
-      }
+      // Gone (or never defined): nothing may read it.
+      for (const Use& u : value.uses())
+        if (live(u.node)) checkRead(*u.node, static_cast<size_t>(u.inputIndex), value);
       if (value.isGraphOutput())
         for (const Graph* g : value.outputOf())
           if (live(g)) v_.report(nullptr, outputNeverDefinedText(Verifier::graphLabel(*g), &value));
       return;
     }
     if (value.producer() && (value.isGraphInput() || value.isInitializer()))
-      v_.report(value.producer(), "output '" + value.name() +
-                                      "' is also a graph input or initializer (two producers)");
+      v_.report(value.producer(), twoProducersText(&value));
     // Every use points back at this value, and none repeats.
     seen_.clear();
     bool stale = false;

@@ -210,10 +210,12 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
         size_t extent = touched.size();  // nodes, and the uses of the values to check
         for (const ir::Value* v : footprint.values) extent += 1 + v->uses().size();
         scoped = extent * options_.wholeWalkShare <= step.before.nodes;
-        scope.nodes = &touched;
-        scope.values = std::move(footprint.values);
-        scope.graphOutputs = std::move(footprint.outputsSet);
-        if (scoped) verifyOptions.structureScope = &scope;
+        if (scoped) {
+          scope.nodes = &touched;
+          scope.values = std::move(footprint.values);
+          scope.graphOutputs = std::move(footprint.outputsSet);
+          verifyOptions.structureScope = &scope;
+        }
       }
       step.verifiedWhole = !scoped;
       ErrorsByNode structure, schema;

@@ -62,7 +62,7 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../ui/document/document.cpp" line="56"/>
+        <location filename="../ui/document/document.cpp" line="62"/>
         <source>%1 is the file this model was opened from; choose another name or confirm overwriting it</source>
         <translation>%1 是打开此模型的原文件；请另选文件名，或确认覆盖该文件</translation>
     </message>
@@ -78,39 +78,53 @@
 <context>
     <name>ModelFiles</name>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="21"/>
+        <location filename="../ui/document/model_files.cpp" line="22"/>
         <source>Shape inference: %1</source>
         <translation>形状推断：%1</translation>
     </message>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="24"/>
+        <location filename="../ui/document/model_files.cpp" line="25"/>
         <source>Shape inference: %1 more problems</source>
         <translation>形状推断：另有 %1 个问题</translation>
     </message>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="27"/>
+        <location filename="../ui/document/model_files.cpp" line="28"/>
         <source>Shape inference: %1 declared types disagree with the inferred ones (the declared types are kept), e.g. %2</source>
         <translation>形状推断：有 %1 个声明的类型与推断结果不一致（保留声明的类型），例如 %2</translation>
     </message>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="45"/>
+        <location filename="../ui/document/model_files.cpp" line="51"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="60"/>
+        <location filename="../ui/document/model_files.cpp" line="66"/>
         <source>%1: cannot read the file (%2)</source>
         <translation>%1：无法读取文件（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="74"/>
+        <location filename="../ui/document/model_files.cpp" line="80"/>
         <source>Repaired: %1</source>
         <translation>已修复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/document/model_files.cpp" line="77"/>
+        <location filename="../ui/document/model_files.cpp" line="83"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/document/model_files.cpp" line="113"/>
+        <source>The model fails the verifier with %n error(s) it did not have when opened:</source>
+        <translation>
+            <numerusform>模型未通过验证器：有 %n 个打开时没有的错误：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/document/model_files.cpp" line="119"/>
+        <source>(and %n more)</source>
+        <translation>
+            <numerusform>（另有 %n 个）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4037,13 +4051,13 @@
     </message>
     <message>
         <location filename="../ui/pipeline/diff_panel.cpp" line="109"/>
-        <location filename="../ui/pipeline/diff_panel.cpp" line="169"/>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="170"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
         <location filename="../ui/pipeline/diff_panel.cpp" line="110"/>
-        <location filename="../ui/pipeline/diff_panel.cpp" line="170"/>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="171"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -4196,451 +4210,466 @@
 <context>
     <name>passlab::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="123"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="127"/>
         <source>Running passes…</source>
         <translation>正在运行优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="332"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="336"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="333"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="337"/>
         <source>Open &amp;Demo</source>
         <translation>打开示例(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="334"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="338"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="335"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="339"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="336"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="340"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="337"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
         <source>&amp;Pipeline</source>
         <translation>流水线(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="338"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="342"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="339"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="343"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="340"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="344"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="342"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="346"/>
         <source>&amp;Limit Passes to the Selection</source>
         <translation>优化遍仅作用于所选内容(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="344"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="348"/>
         <source>Passes only rewrite the selected node or the nodes of the selected group</source>
         <translation>优化遍只改写所选节点或所选分组中的节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="349"/>
         <source>E&amp;xclude the Selection from Passes</source>
         <translation>优化遍不作用于所选内容(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="346"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="350"/>
         <source>Passes leave the selected nodes as they are</source>
         <translation>优化遍不改动所选节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="347"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
         <source>Passes on &amp;Every Node</source>
         <translation>优化遍作用于全部节点(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="348"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
         <source>&amp;Load Recipe…</source>
         <translation>载入配方(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="349"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="353"/>
         <source>&amp;Export Recipe…</source>
         <translation>导出配方(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="350"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="354"/>
         <source>Export &amp;Report (HTML)…</source>
         <translation>导出报告(HTML)(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="355"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="353"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="357"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="354"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="358"/>
         <source>Export View as &amp;SVG…</source>
         <translation>将视图导出为 SVG(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="355"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="359"/>
         <source>Export View as &amp;PNG…</source>
         <translation>将视图导出为 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="360"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="357"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="361"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="358"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="362"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="359"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="363"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="360"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="364"/>
         <source>Find &amp;Next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="361"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="365"/>
         <source>Find &amp;Previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="362"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="366"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="363"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="367"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="364"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="368"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="365"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="369"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="366"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="370"/>
         <source>&amp;Actual Size</source>
         <translation>实际大小(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="367"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="371"/>
         <source>&amp;Expand All Groups</source>
         <translation>展开全部分组(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="368"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="372"/>
         <source>&amp;Collapse All Groups</source>
         <translation>折叠全部分组(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="369"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="373"/>
         <source>&amp;Lay Out Again</source>
         <translation>重新布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="370"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="374"/>
         <source>Arrow &amp;Labels (Type and Shape)</source>
         <translation>箭头标签（类型与形状）(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="371"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="375"/>
         <source>&amp;Minimap</source>
         <translation>缩略图(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="372"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="376"/>
         <source>&amp;About PassLab</source>
         <translation>关于 PassLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="373"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="377"/>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="374"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="378"/>
         <source>Properties</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="375"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="379"/>
         <source>Model Summary</source>
         <translation>模型概要</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="376"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="380"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="377"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="381"/>
         <source>Pipeline</source>
         <translation>流水线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="378"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="382"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="379"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="383"/>
         <source>&lt;opened&gt;</source>
         <translation>&lt;已打开&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="392"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="396"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="393"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="397"/>
         <source>%1[*] — PassLab</source>
         <translation>%1[*] — PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="453"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="457"/>
         <source>Laying out %1…</source>
         <translation>正在布局 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="496"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="500"/>
         <source>Discard changes?</source>
         <translation>放弃更改？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="497"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="501"/>
         <source>%1 has changes that are not saved. Discard them?</source>
         <translation>%1 有未保存的更改。要放弃这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="512"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="516"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="513"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="517"/>
         <source>Models (*.onnx *.txt *.onnxtxt);;ONNX models (*.onnx);;PassLab text format (*.txt *.onnxtxt);;All files (*)</source>
         <translation>模型 (*.onnx *.txt *.onnxtxt);;ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt *.onnxtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="530"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="534"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="534"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="538"/>
         <source>Opening cancelled</source>
         <translation>已取消打开</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="545"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="549"/>
         <source>Cannot open the model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="556"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="560"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="572"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="576"/>
         <source>Save Model As</source>
         <translation>模型另存为</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="573"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="577"/>
         <source>ONNX model (*.onnx);;PassLab text format (*.txt)</source>
         <translation>ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="578"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="582"/>
         <source>Overwrite the original?</source>
         <translation>覆盖原文件？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="579"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="583"/>
         <source>%1 is the file this model was opened from. Replace it with the current model?</source>
         <translation>%1 是打开此模型的原文件。要用当前模型替换它吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="592"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="596"/>
         <source>%1 is the file this model was opened from; it was not overwritten.</source>
         <translation>%1 是打开此模型的原文件，未被覆盖。</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="593"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="597"/>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="600"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="606"/>
         <source>Saving %1…</source>
         <translation>正在保存 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="607"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="623"/>
         <source>Cannot save the model</source>
         <translation>无法保存模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="615"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="683"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="631"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="728"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="738"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="628"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="648"/>
+        <source>Not saved: the model fails the verifier</source>
+        <translation>未保存：模型未通过验证器</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="652"/>
+        <source>Save a model that fails the verifier?</source>
+        <translation>保存未通过验证器的模型？</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="654"/>
+        <source>Nothing was written. A pass may have left the model invalid (run the pipeline with the numeric check, or step through it, to find which). Save it anyway?</source>
+        <translation>未写入任何内容。可能是某个优化遍使模型失效（开启数值检查运行流水线，或逐步运行，以找出是哪一个）。仍要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="673"/>
         <source>Export View as SVG</source>
         <translation>将视图导出为 SVG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="628"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="673"/>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="633"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="644"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="680"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="690"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="678"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="735"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="633"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="680"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="690"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="678"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="735"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="640"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="685"/>
         <source>Export View as PNG</source>
         <translation>将视图导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="640"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="685"/>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="644"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="706"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="745"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="751"/>
         <source>Cannot load the recipe</source>
         <translation>无法载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="745"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="706"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="751"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="710"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
         <source>Loaded the recipe %1</source>
         <translation>已载入配方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="737"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="749"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="782"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="794"/>
         <source>Select a node or a group first</source>
         <translation>请先选择一个节点或分组</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="760"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="805"/>
         <source>Export Recipe</source>
         <translation>导出配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="760"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="805"/>
         <source>PassLab recipe (*.json)</source>
         <translation>PassLab 配方 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="766"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="811"/>
         <source>Load Recipe</source>
         <translation>载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="767"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="812"/>
         <source>PassLab recipe (*.json);;All files (*)</source>
         <translation>PassLab 配方 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="777"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="822"/>
         <source>Export Report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="777"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="822"/>
         <source>HTML page (*.html)</source>
         <translation>HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="800"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="845"/>
         <source>About PassLab</source>
         <translation>关于 PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="801"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="846"/>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>

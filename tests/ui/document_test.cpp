@@ -272,6 +272,43 @@ class DocumentTest : public QObject {
       QVERIFY2(!entry.contains(QStringLiteral("tmp")), qPrintable(entry));
   }
 
+  // saveAs verifies the whole model: errors it was opened with pass, new ones
+  // are refused (nothing written) unless allowed.
+  void saveAsRefusesNewVerifierErrors() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    QVERIFY(doc.openedVerifierErrors().empty());
+    ir::Node* conv = doc.model().graph().nodes().front().get();
+    doc.undoStack()->push(new SetAttributeCommand(
+        &doc, conv->id(), "kernel_shape", ir::Attribute::makeString("kernel_shape", "3x3")));
+    const QString path = testing::tempDir() + QStringLiteral("/refused.onnx");
+    QFile::remove(path);
+    Status refused = doc.saveAs(path);
+    QVERIFY(!refused.isOk());
+    QVERIFY2(QString::fromStdString(refused.message()).contains(QStringLiteral("kernel_shape")),
+             refused.message().c_str());
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(doc.isModified());
+    QVERIFY(doc.saveAs(path, false, /*allowNewVerifierErrors=*/true).isOk());
+    QVERIFY(QFileInfo::exists(path));
+
+    LoadOutcome out = loadModelFile(path);
+    QVERIFY(out.model);
+    QCOMPARE(out.verifierErrors.size(), size_t{1});
+    Document reopened;
+    reopened.open(std::move(out.model), path, {}, {}, std::move(out.verifierErrors));
+    const QString again = testing::tempDir() + QStringLiteral("/refused_again.onnx");
+    QVERIFY(reopened.saveAs(again).isOk());
+    // Repairing it is fine too; a different new error is refused again.
+    reopened.undoStack()->push(
+        new SetAttributeCommand(&reopened, reopened.model().graph().nodes().front()->id(),
+                                "strides", ir::Attribute::makeFloats("strides", {1.0f, 1.0f})));
+    Status second = reopened.saveAs(testing::tempDir() + QStringLiteral("/refused_third.onnx"));
+    QVERIFY(!second.isOk());
+    QVERIFY2(QString::fromStdString(second.message()).contains(QStringLiteral("strides")),
+             second.message().c_str());
+  }
+
   void insightsStore() {
     Document doc;
     openDemo(doc, QStringLiteral("conv_relu"));

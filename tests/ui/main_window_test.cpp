@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -225,6 +227,57 @@ class MainWindowTest : public QObject {
     QVERIFY(!w.document()->isModified());
     QVERIFY(openAndWait(w, copy));
     QCOMPARE(w.document()->model().graph().nodes().front()->name(), std::string("c"));
+  }
+
+  // A model with verifier errors it did not have when opened (here from an
+  // attribute edit; a faulty pass would do the same) is not written until the
+  // user confirms; errors it came with do not block a save.
+  void saveAsksBeforeWritingNewVerifierErrors() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(":/demos/conv_relu.txt"), QStringLiteral("cr")));
+    QVERIFY(w.document()->openedVerifierErrors().empty());
+    w.document()->undoStack()->push(
+        new SetAttributeCommand(w.document(), nodeNamed(w.document(), "conv"), "kernel_shape",
+                                ir::Attribute::makeString("kernel_shape", "3x3")));
+    const QString path = testing::tempDir() + QStringLiteral("/unverified.onnx");
+    QFile::remove(path);
+    QSignalSpy saved(&w, &MainWindow::saved), failed(&w, &MainWindow::saveFailed),
+        asked(&w, &MainWindow::saveNeedsConfirmation);
+    auto question = [&w]() -> QMessageBox* {
+      for (QMessageBox* b : w.findChildren<QMessageBox*>())
+        if (b->isVisible() && b->button(QMessageBox::Save)) return b;
+      return nullptr;
+    };
+
+    w.saveTo(path, false);
+    QVERIFY(asked.wait(30000));
+    QVERIFY2(asked.front().front().toString().contains(QStringLiteral("kernel_shape")),
+             qPrintable(asked.front().front().toString()));
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(w.document()->isModified());
+    QTRY_VERIFY(question() != nullptr);
+    question()->button(QMessageBox::Cancel)->click();
+    QTRY_COMPARE(failed.count(), 1);
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(saved.count(), 0);
+
+    w.saveTo(path, false);
+    QVERIFY(asked.wait(30000));
+    QTRY_VERIFY(question() != nullptr);
+    question()->button(QMessageBox::Save)->click();
+    QVERIFY(saved.wait(30000));
+    QVERIFY(QFileInfo::exists(path));
+    QVERIFY(!w.document()->isModified());
+
+    // Opened again, the model comes with that error: saving it asks nothing.
+    QVERIFY(openAndWait(w, path));
+    QCOMPARE(w.document()->openedVerifierErrors().size(), size_t{1});
+    const int askedBefore = static_cast<int>(asked.count());
+    const QString again = testing::tempDir() + QStringLiteral("/unverified_again.onnx");
+    w.saveTo(again, false);
+    QVERIFY(saved.wait(30000));
+    QVERIFY(QFileInfo::exists(again));
+    QCOMPARE(static_cast<int>(asked.count()), askedBefore);
   }
 
   void cancelledOpenKeepsTheCurrentModel() {

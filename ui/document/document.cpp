@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
+#include "core/pipeline/pass_manager.h"
 #include "ui/document/graph_ref.h"
 #include "ui/document/model_files.h"
 
@@ -25,9 +26,13 @@ void Document::emitChange(unsigned kinds, std::vector<ir::NodeId> nodes) {
 }
 
 void Document::open(std::unique_ptr<ir::Model> model, const QString& filePath,
-                    const QString& displayName, const QStringList& loadNotes) {
+                    const QString& displayName, const QStringList& loadNotes,
+                    std::optional<std::set<std::string>> verifierErrors) {
   undo_.clear();
   model_ = std::move(model);
+  openedErrors_ = verifierErrors ? std::move(*verifierErrors)
+                  : model_       ? pipeline::verifierErrorSet(*model_)
+                                 : std::set<std::string>();
   // Absolute and clean ("a/../b" -> "b"), as saveAs() stores it: titles,
   // recent files and the never-overwrite check all compare this path.
   filePath_ = filePath.isEmpty() ? QString() : QFileInfo(filePath).absoluteFilePath();
@@ -44,12 +49,13 @@ void Document::close() {
   filePath_.clear();
   displayName_.clear();
   loadNotes_.clear();
+  openedErrors_.clear();
   insights_.reset();
   emitChange(DocumentChange::kModel | DocumentChange::kStructure | DocumentChange::kFile |
              DocumentChange::kInsights);
 }
 
-Status Document::saveAs(const QString& path, bool overwriteOpened) {
+Status Document::saveAs(const QString& path, bool overwriteOpened, bool allowNewVerifierErrors) {
   if (!model_) return invalidArgument("no model is open");
   if (!overwriteOpened && isOpenedFile(path))
     return invalidArgument(
@@ -58,6 +64,10 @@ Status Document::saveAs(const QString& path, bool overwriteOpened) {
                                     "another name or confirm overwriting it")
             .arg(path)
             .toStdString());
+  if (!allowNewVerifierErrors) {
+    std::vector<std::string> added = newVerifierErrors(*model_, openedErrors_);
+    if (!added.empty()) return invalidArgument(describeNewVerifierErrors(added).toStdString());
+  }
   Status s = saveModelFile(*model_, path);
   if (!s) return s;
   filePath_ = QFileInfo(path).absoluteFilePath();

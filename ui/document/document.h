@@ -10,6 +10,8 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/ir/model.h"
@@ -52,14 +54,23 @@ class Document : public QObject {
   bool isModified() const { return !undo_.isClean(); }
 
   // Takes a freshly loaded model; clears the undo stack and the insights.
+  // `verifierErrors`: the model's verifier errors as loaded
+  // (LoadOutcome::verifierErrors, found on the loading thread); computed here
+  // when not given.
   void open(std::unique_ptr<ir::Model> model, const QString& filePath, const QString& displayName,
-            const QStringList& loadNotes = {});
+            const QStringList& loadNotes = {},
+            std::optional<std::set<std::string>> verifierErrors = std::nullopt);
   void close();
 
   // Writes the model to `path` atomically and makes it the document's file.
   // Refuses the file the model was opened from unless `overwriteOpened`: the
-  // original is never replaced silently.
-  Status saveAs(const QString& path, bool overwriteOpened = false);
+  // original is never replaced silently. Refuses a model with verifier errors
+  // it did not have when opened unless `allowNewVerifierErrors`.
+  Status saveAs(const QString& path, bool overwriteOpened = false,
+                bool allowNewVerifierErrors = false);
+  // The verifier's errors of the model as it was opened (node ids left out,
+  // pipeline::verifierErrorSet): saving refuses only errors not among them.
+  const std::set<std::string>& openedVerifierErrors() const { return openedErrors_; }
   // True if `path` names the file the model was opened from.
   bool isOpenedFile(const QString& path) const;
 
@@ -83,6 +94,7 @@ class Document : public QObject {
   std::unique_ptr<ir::Model> model_;
   QString filePath_, displayName_;
   QStringList loadNotes_;
+  std::set<std::string> openedErrors_;
   QUndoStack undo_;
   std::shared_ptr<const NodeInsights> insights_;
 };

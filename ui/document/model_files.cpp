@@ -8,6 +8,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/io/text_format.h"
+#include "core/pipeline/pass_manager.h"
 
 namespace passlab::ui {
 
@@ -30,6 +31,11 @@ void prepareModel(ir::Model& model, QStringList& notes) {
                  .arg(r.conflicts.size())
                  .arg(QString::fromStdString(r.conflicts.front()));
 }
+
+void finishLoad(LoadOutcome& out) {
+  prepareModel(*out.model, out.notes);
+  out.verifierErrors = pipeline::verifierErrorSet(*out.model);
+}
 }  // namespace
 
 bool isTextModelPath(const QString& path) {
@@ -48,7 +54,7 @@ LoadOutcome loadModelText(const QByteArray& text, const QString& displayName) {
   }
   out.model = std::make_unique<ir::Model>(std::move(parsed.value()));
   out.fileNodes = out.model->graph().nodeCount();
-  prepareModel(*out.model, out.notes);
+  finishLoad(out);
   return out;
 }
 
@@ -77,7 +83,7 @@ LoadOutcome loadModelFile(const QString& path) {
         << QCoreApplication::translate("ModelFiles", "Warning: %1").arg(QString::fromStdString(w));
   out.fileNodes = loaded->report.fileNodes;
   out.model = std::make_unique<ir::Model>(std::move(loaded->model));
-  prepareModel(*out.model, out.notes);
+  finishLoad(out);
   return out;
 }
 
@@ -90,6 +96,28 @@ Status saveModelFile(const ir::Model& model, const QString& path) {
   PASSLAB_RETURN_IF_ERROR(file.open());
   PASSLAB_RETURN_IF_ERROR(file.write(io::printModelText(model, po)));
   return file.commit();
+}
+
+std::vector<std::string> newVerifierErrors(const ir::Model& model,
+                                           const std::set<std::string>& opened) {
+  std::vector<std::string> added;
+  for (const std::string& e : pipeline::verifierErrorSet(model))
+    if (!opened.count(e)) added.push_back(e);
+  return added;
+}
+
+QString describeNewVerifierErrors(const std::vector<std::string>& errors) {
+  constexpr size_t kShown = 3;
+  const int count = static_cast<int>(errors.size());
+  QStringList lines;
+  lines << QCoreApplication::translate(
+      "ModelFiles",
+      "The model fails the verifier with %n error(s) it did not have when opened:", nullptr, count);
+  for (size_t i = 0; i < errors.size() && i < kShown; ++i)
+    lines << QString::fromStdString(errors[i]);
+  const int more = count - static_cast<int>(kShown);
+  if (more > 0) lines << QCoreApplication::translate("ModelFiles", "(and %n more)", nullptr, more);
+  return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace passlab::ui

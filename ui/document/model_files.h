@@ -7,6 +7,9 @@
 #include <QStringList>
 
 #include <memory>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "core/ir/model.h"
 #include "core/support/error.h"
@@ -18,6 +21,9 @@ struct LoadOutcome {
   QString error;                     // names the file and the problem
   QStringList notes;                 // repairs and warnings worth showing
   size_t fileNodes = 0;              // main-graph nodes as written (repairs may merge some)
+  // The verifier's errors as loaded (pipeline::verifierErrorSet; for
+  // Document::open): saving refuses only errors the model did not come with.
+  std::set<std::string> verifierErrors;
 };
 
 // True for paths the text format is used for (".txt", ".onnxtxt").
@@ -31,5 +37,13 @@ LoadOutcome loadModelText(const QByteArray& text, const QString& displayName);
 // Writes atomically (temporary file renamed into place): ONNX, or the text
 // format for text paths.
 Status saveModelFile(const ir::Model& model, const QString& path);
+
+// The verifier's errors in `model` (the whole model, every check) that are not
+// in `opened`, the errors it was opened with. The pipeline verifies each step
+// where it touched the model; this is the check of the whole before a save.
+std::vector<std::string> newVerifierErrors(const ir::Model& model,
+                                           const std::set<std::string>& opened);
+// One message for a refused save: how many errors, the first few.
+QString describeNewVerifierErrors(const std::vector<std::string>& errors);
 
 }  // namespace passlab::ui

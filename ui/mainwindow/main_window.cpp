@@ -22,6 +22,10 @@
 #include <QVBoxLayout>
 
 #include <QtConcurrent/QtConcurrentRun>
+#include <optional>
+#include <set>
+#include <string>
+
 #include "core/pipeline/recipe.h"
 
 #include "ui/document/model_files.h"
@@ -548,7 +552,7 @@ void MainWindow::openFile(const QString& path, const QString& displayName) {
     }
     bool isResource = path.startsWith(QLatin1String(":/"));
     doc_->open(std::move(out->model), isResource ? QString() : QFileInfo(path).absoluteFilePath(),
-               shown, out->notes);
+               shown, out->notes, std::move(out->verifierErrors));
     if (!isResource) {
       Settings::addRecentFile(path);
       updateRecentMenu();
@@ -585,7 +589,7 @@ void MainWindow::saveAsDialog() {
   saveTo(path, overwrite);
 }
 
-void MainWindow::saveTo(const QString& path, bool overwriteOpened) {
+void MainWindow::saveTo(const QString& path, bool overwriteOpened, bool allowNewVerifierErrors) {
   if (!doc_->hasModel()) return;
   if (!overwriteOpened && doc_->isOpenedFile(path)) {
     QString msg =
@@ -596,29 +600,70 @@ void MainWindow::saveTo(const QString& path, bool overwriteOpened) {
   }
   // A copy shares the weights; the window stays editable while it is written.
   auto copy = std::make_shared<ir::Model>(doc_->model().clone());
+  std::optional<std::set<std::string>> opened;
+  if (!allowNewVerifierErrors) opened = doc_->openedVerifierErrors();
   const int undoIndex = doc_->undoStack()->index();
   int task = tasks_->begin(tr("Saving %1…").arg(QFileInfo(path).fileName()), nullptr);
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, task, path, undoIndex] {
-    QString error = watcher->result();
-    watcher->deleteLater();
-    tasks_->end(task);
-    if (!error.isEmpty()) {
-      showError(tr("Cannot save the model"), error);
-      emit saveFailed(error);
-      return;
+  struct Outcome {
+    QString error;
+    std::vector<std::string> newErrors;  // nothing was written
+  };
+  auto* watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this,
+          [this, watcher, task, path, undoIndex, overwriteOpened] {
+            std::shared_ptr<Outcome> out = watcher->result();
+            watcher->deleteLater();
+            tasks_->end(task);
+            if (!out->newErrors.empty()) {
+              confirmUnverifiedSave(path, overwriteOpened,
+                                    describeNewVerifierErrors(out->newErrors));
+              return;
+            }
+            if (!out->error.isEmpty()) {
+              showError(tr("Cannot save the model"), out->error);
+              emit saveFailed(out->error);
+              return;
+            }
+            // The file now holds the model as it was when saving began.
+            if (doc_->undoStack()->index() == undoIndex) doc_->undoStack()->setClean();
+            Settings::addRecentFile(path);
+            updateRecentMenu();
+            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+            emit saved(path);
+          });
+  watcher->setFuture(QtConcurrent::run([copy, path, opened = std::move(opened)] {
+    auto out = std::make_shared<Outcome>();
+    if (opened) {
+      out->newErrors = newVerifierErrors(*copy, *opened);
+      if (!out->newErrors.empty()) return out;
     }
-    // The file now holds the model as it was when saving began.
-    if (doc_->undoStack()->index() == undoIndex) doc_->undoStack()->setClean();
-    Settings::addRecentFile(path);
-    updateRecentMenu();
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    emit saved(path);
-  });
-  watcher->setFuture(QtConcurrent::run([copy, path] {
     Status s = saveModelFile(*copy, path);
-    return s ? QString() : QString::fromStdString(s.message());
+    if (!s) out->error = QString::fromStdString(s.message());
+    return out;
   }));
+}
+
+void MainWindow::confirmUnverifiedSave(const QString& path, bool overwriteOpened,
+                                       const QString& problems) {
+  statusBar()->showMessage(tr("Not saved: the model fails the verifier"), 10000);
+  emit saveNeedsConfirmation(problems);
+  // Not modal, as showError: the window (and tests) keep running.
+  auto* box = new QMessageBox(
+      QMessageBox::Warning, tr("Save a model that fails the verifier?"),
+      problems + QStringLiteral("\n\n") +
+          tr("Nothing was written. A pass may have left the model invalid (run the "
+             "pipeline with the numeric check, or step through it, to find which). Save it "
+             "anyway?"),
+      QMessageBox::Save | QMessageBox::Cancel, this);
+  box->setDefaultButton(QMessageBox::Cancel);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::finished, this, [this, path, overwriteOpened, problems](int result) {
+    if (result == QMessageBox::Save)
+      saveTo(path, overwriteOpened, /*allowNewVerifierErrors=*/true);
+    else
+      emit saveFailed(problems);
+  });
+  box->open();
 }
 
 void MainWindow::exportSvg() {

@@ -67,13 +67,18 @@ class MainWindow : public QMainWindow {
   void openDemo(const DemoModel& demo);
   bool isLoading() const { return loadTask_ != 0; }
   // Saves a copy in the background; refuses the opened file unless confirmed.
-  void saveTo(const QString& path, bool overwriteOpened);
+  // The whole model is verified first (on the worker): with errors it did not
+  // have when opened, nothing is written and the user is asked whether to
+  // save anyway (saveNeedsConfirmation) unless `allowNewVerifierErrors`.
+  void saveTo(const QString& path, bool overwriteOpened, bool allowNewVerifierErrors = false);
 
  signals:
   void modelOpened();
   void loadFailed(const QString& message);
   void saved(const QString& path);
   void saveFailed(const QString& message);
+  // A save found new verifier errors and asks whether to save anyway.
+  void saveNeedsConfirmation(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -92,6 +97,8 @@ class MainWindow : public QMainWindow {
   void updateActions();
   bool confirmDiscard();
   void showError(const QString& title, const QString& text);
+  // Asks whether to save a model with new verifier errors (`problems`).
+  void confirmUnverifiedSave(const QString& path, bool overwriteOpened, const QString& problems);
 
   void openDialog();
   void saveAsDialog();

@@ -146,7 +146,8 @@ void DiffPanel::showStep(AppliedStepPtr step, int number) {
     return;
   }
   diff_ = buildStepDiff(*step_);
-  overlayDoc_->open(std::move(diff_.model), {}, title());
+  // Never saved: no verifier baseline needed.
+  overlayDoc_->open(std::move(diff_.model), {}, title(), {}, std::set<std::string>());
   overlay_->setDiffMarks(diff_.marks);
   overlay_->revealNodes(diff_.changedNodes);
   if (sideBySide()) fillSideBySide();

@@ -34,6 +34,7 @@ struct OptimizeArgs {
   std::vector<std::string> excludeNodes;
   std::vector<std::string> dims;
   std::vector<std::string> inputs;  // NAME=FILE.npy or NAME=V[,V...] for the check
+  std::vector<std::string> sets;    // PASS.OPTION=VALUE
 };
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -74,6 +75,29 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
     }
     r.standardOnly = !a.allowNonstandard;
     r.checkInputSets = a.check;
+  }
+  // --set PASS.OPTION=VALUE: an option of every run of PASS in the plan.
+  for (const std::string& set : a.sets) {
+    const size_t eq = set.find('=');
+    const size_t dot = set.substr(0, eq).find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == eq)
+      return invalidArgument("--set " + set + ": write PASS.OPTION=VALUE");
+    const std::string id = set.substr(0, dot), name = set.substr(dot + 1, eq - dot - 1),
+                      value = set.substr(eq + 1);
+    const passes::Pass* pass = passes::findPass(id);
+    if (!pass) return invalidArgument("--set " + set + ": unknown pass '" + id + "'");
+    if (auto checked = pipeline::effectiveOptions(*pass, {{name, value}}); !checked)
+      return checked.error().withContext("--set " + set);
+    bool inPlan = false;
+    for (pipeline::PassSpec& spec : r.passes) {
+      if (spec.id != id) continue;
+      inPlan = true;
+      std::erase_if(spec.options, [&](const auto& o) { return o.first == name; });
+      spec.options.emplace_back(name, value);
+    }
+    if (!inPlan)
+      return invalidArgument("--set " + set + ": pass '" + id +
+                             "' is not in the plan (give it in --passes, or pick a level with it)");
   }
   if (a.check > 0) r.checkInputSets = a.check;
   if (a.allowNonstandard) r.standardOnly = false;
@@ -364,6 +388,9 @@ void registerOptimize(CLI::App& app) {
   cmd->add_option("--input", a->inputs,
                   "A fixed input for the checks, NAME=FILE.npy or NAME=V[,V...] (others random); "
                   "repeatable");
+  cmd->add_option("--set", a->sets,
+                  "An option of a pass, PASS.OPTION=VALUE (every run of PASS in the plan; "
+                  "`passlab-cli passes` lists them); repeatable");
   cmd->add_flag("--explain", a->explain,
                 "Print near misses: why each pattern did not fire where it almost did");
   cmd->add_flag("--allow-nonstandard", a->allowNonstandard,
@@ -382,10 +409,12 @@ void registerPasses(CLI::App& app) {
       std::printf("%-34s %-11s %s\n", i.id.c_str(),
                   std::string(passes::categoryName(i.category)).c_str(), i.summaryEn.c_str());
       for (const auto& o : i.options)
-        std::printf("    --%s (default %s): %s\n", o.name.c_str(), o.defaultValue.c_str(),
-                    o.help.c_str());
+        std::printf("    %s (%s, default %s): %s\n", o.name.c_str(),
+                    std::string(passes::optionKindName(o.kind)).c_str(),
+                    o.defaultValue.empty() ? "empty" : o.defaultValue.c_str(), o.help.c_str());
     }
     std::printf("levels: %s\n", str::join(passes::levelNames(), ", ").c_str());
+    std::printf("options: passlab-cli optimize --set PASS.OPTION=VALUE, or in a recipe\n");
   });
 }
 

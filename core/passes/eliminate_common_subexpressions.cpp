@@ -297,7 +297,8 @@ class EliminateCommonSubexpressions final : public Pass {
         "合并以相同输入计算相同结果的节点（值编号）",
         {{"merge_dequantize_linear", "true",
           "also merge equal DequantizeLinear nodes (false: one per consumer, QDQ node units "
-          "spelled out)"}},
+          "spelled out)",
+          OptionKind::kBool}},
         1,
         28,
     };

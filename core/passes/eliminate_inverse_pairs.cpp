@@ -242,7 +242,8 @@ std::unique_ptr<Pass> makeEliminateInversePairs() {
       "删除互逆的算子对：相互抵消的转置、Squeeze/Unsqueeze 与还原的 Reshape、两次 Neg/Not、"
       "先扩宽再还原的 Cast、SpaceToDepth/DepthToSpace",
       {{"reciprocal_pairs", "false",
-        "also remove Reciprocal(Reciprocal(x)), which is not exact (1/(1/x) rounds)"}},
+        "also remove Reciprocal(Reciprocal(x)), which is not exact (1/(1/x) rounds)",
+        OptionKind::kBool}},
       1,
       28};
   return std::make_unique<PatternPass>(std::move(info), rules());

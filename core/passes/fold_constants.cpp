@@ -402,12 +402,16 @@ class FoldConstants final : public Pass {
         "Compute ahead of time what depends only on constants: static shapes, constant "
         "subgraphs, If with a constant condition (within a size budget)",
         "预先计算只依赖常量的部分：静态形状、常量子图、条件为常量的 If（受大小预算限制）",
-        {{"size_budget_bytes", "4096", "results up to this many bytes are always folded"},
+        {{"size_budget_bytes", "4096", "results up to this many bytes are always folded",
+          OptionKind::kCount},
          {"max_growth", "1",
           "larger results are folded when at most this many times the bytes of the node's "
-          "constant inputs ('inf' folds everything)"},
-         {"fold_dequantize_linear", "false", "also fold DequantizeLinear of constant weights"},
-         {"constant_nodes_to_initializers", "true", "turn Constant nodes into initializers"}},
+          "constant inputs ('inf' folds everything)",
+          OptionKind::kNumber},
+         {"fold_dequantize_linear", "false", "also fold DequantizeLinear of constant weights",
+          OptionKind::kBool},
+         {"constant_nodes_to_initializers", "true", "turn Constant nodes into initializers",
+          OptionKind::kBool}},
         1,
         28,
     };

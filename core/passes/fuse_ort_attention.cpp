@@ -1140,7 +1140,8 @@ std::unique_ptr<Pass> makeFuseOrtAttention() {
                 "softmax、键值缓存）融合为 ONNX Runtime 的 Attention（com.microsoft）",
                 {{"assume_binary_mask", "true",
                   "Treat float attention masks read from model inputs as holding only 0 and 1 "
-                  "(ONNX Runtime's Attention takes them as an int32 mask_index)"}},
+                  "(ONNX Runtime's Attention takes them as an int32 mask_index)",
+                  OptionKind::kBool}},
                 1,
                 28,
                 true,

@@ -123,7 +123,8 @@ std::unique_ptr<Pass> makeHoistReduceScale() {
                 "allow_rounding 允许任意浮点比例）",
                 {{"allow_rounding", "false",
                   "also move a float scale that is not a power of two (results differ in the "
-                  "last bits)"}},
+                  "last bits)",
+                  OptionKind::kBool}},
                 1,
                 28,
                 true};

@@ -1,5 +1,9 @@
 #include "core/passes/pass.h"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 namespace passlab::passes {
@@ -16,6 +20,56 @@ std::string_view categoryName(Category c) {
       return "read/write";
   }
   return "?";
+}
+
+std::string_view optionKindName(OptionKind k) {
+  switch (k) {
+    case OptionKind::kText:
+      return "text";
+    case OptionKind::kBool:
+      return "true/false";
+    case OptionKind::kCount:
+      return "count";
+    case OptionKind::kNumber:
+      return "number";
+  }
+  return "?";
+}
+
+Expected<std::string> normalizeOptionValue(const PassOption& option, const std::string& value) {
+  std::string lower = value;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  switch (option.kind) {
+    case OptionKind::kText:
+      return value;
+    case OptionKind::kBool:
+      if (lower == "true" || lower == "1" || lower == "yes" || lower == "on")
+        return std::string("true");
+      if (lower == "false" || lower == "0" || lower == "no" || lower == "off")
+        return std::string("false");
+      return invalidArgument("option '" + option.name + "' takes true or false, not '" + value +
+                             "'");
+    case OptionKind::kCount: {
+      int64_t n = 0;
+      const char* end = value.data() + value.size();
+      auto [ptr, ec] = std::from_chars(value.data(), end, n);
+      if (value.empty() || ec != std::errc() || ptr != end || n < 0)
+        return invalidArgument("option '" + option.name + "' takes a whole number >= 0, not '" +
+                               value + "'");
+      return std::to_string(n);
+    }
+    case OptionKind::kNumber: {
+      if (lower == "inf" || lower == "infinity") return std::string("inf");
+      char* end = nullptr;
+      double d = value.empty() ? -1.0 : std::strtod(value.c_str(), &end);
+      if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(d) || d < 0)
+        return invalidArgument("option '" + option.name + "' takes a number >= 0 or inf, not '" +
+                               value + "'");
+      return value;
+    }
+  }
+  return value;
 }
 
 std::string PassContext::option(const std::string& name) const {

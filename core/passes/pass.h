@@ -23,11 +23,26 @@ namespace passlab::passes {
 enum class Category { kStructural, kPrecision, kAlgorithm, kReadWrite };
 std::string_view categoryName(Category c);
 
+// What values an option takes; effectiveOptions (pipeline) rejects others
+// and spells the accepted ones one way, so every pass reads them alike.
+enum class OptionKind {
+  kText,    // anything
+  kBool,    // true/false (also 1/0, yes/no, on/off in any case; stored as true/false)
+  kCount,   // a whole number >= 0
+  kNumber,  // a number >= 0, or inf
+};
+std::string_view optionKindName(OptionKind k);
+
 struct PassOption {
   std::string name;
   std::string defaultValue;
   std::string help;
+  OptionKind kind = OptionKind::kText;
 };
+
+// `value` in the form the pass reads (booleans as true/false), or why `option`
+// does not take it.
+Expected<std::string> normalizeOptionValue(const PassOption& option, const std::string& value);
 
 struct PassInfo {
   std::string id;  // verb first: "fold_constants"

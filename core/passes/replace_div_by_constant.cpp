@@ -78,7 +78,8 @@ std::unique_ptr<Pass> makeReplaceDivByConstant() {
       "Replace division by a float constant with multiplication by its reciprocal "
       "(exact for powers of two; option exact_only=false for any constant)",
       "将除以浮点常量替换为乘以其倒数（2 的幂时精确；exact_only=false 时适用于任意常量）",
-      {{"exact_only", "true", "only constants whose elements are all powers of two (bit-exact)"}},
+      {{"exact_only", "true", "only constants whose elements are all powers of two (bit-exact)",
+        OptionKind::kBool}},
       1,
       28,
       true};

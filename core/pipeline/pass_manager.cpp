@@ -23,9 +23,11 @@ Expected<passes::Options> effectiveOptions(const passes::Pass& pass,
   for (const auto& o : pass.info().options) out.emplace_back(o.name, o.defaultValue);
   for (const auto& [k, v] : overrides) {
     bool found = false;
-    for (auto& [name, value] : out)
-      if (name == k) {
-        value = v;
+    for (size_t i = 0; i < out.size(); ++i)
+      if (out[i].first == k) {
+        auto normal = passes::normalizeOptionValue(pass.info().options[i], v);
+        if (!normal) return normal.error().withContext("pass '" + pass.info().id + "'");
+        out[i].second = std::move(*normal);
         found = true;
       }
     if (!found) {

@@ -218,6 +218,34 @@ class PipelineTest : public QObject {
     options->item(budget, 1)->setText(QStringLiteral("8192"));
     QVERIFY(s->plan()[0].options.empty());
     QCOMPARE(s->plan()[2].options, (passes::Options{{"size_budget_bytes", std::string("8192")}}));
+    auto optionRow = [&](const char* optionName) {
+      for (int i = 0; i < options->rowCount(); ++i)
+        if (options->item(i, 0)->text() == QLatin1String(optionName)) return i;
+      return -1;
+    };
+    // A value the option does not take is refused, and the panel says why.
+    const int growth = optionRow("max_growth");
+    QVERIFY(growth >= 0);
+    QVERIFY(!options->item(growth, 1)->data(Qt::CheckStateRole).isValid());
+    options->item(growth, 1)->setText(QStringLiteral("lots"));
+    QCOMPARE(s->plan()[2].options, (passes::Options{{"size_budget_bytes", std::string("8192")}}));
+    QVERIFY2(panel.statusText().contains(QStringLiteral("'lots'")), qPrintable(panel.statusText()));
+    QCOMPARE(options->item(optionRow("max_growth"), 1)->text(), QStringLiteral("1"));
+    // A true/false option is a check box.
+    const int toInit = optionRow("constant_nodes_to_initializers");
+    QVERIFY(toInit >= 0);
+    QVERIFY(options->item(toInit, 1)->data(Qt::CheckStateRole).isValid());
+    QCOMPARE(options->item(toInit, 1)->checkState(), Qt::Checked);
+    options->item(toInit, 1)->setCheckState(Qt::Unchecked);
+    QCOMPARE(s->plan()[2].options,
+             (passes::Options{{"size_budget_bytes", std::string("8192")},
+                              {"constant_nodes_to_initializers", std::string("false")}}));
+    QCOMPARE(options->item(optionRow("constant_nodes_to_initializers"), 1)->checkState(),
+             Qt::Unchecked);
+    // Typed in another spelling, a value is kept as the pass reads it.
+    QVERIFY(s->setRowOption(2, "fold_dequantize_linear", "YES").isOk());
+    QCOMPARE(s->plan()[2].options.back(),
+             (std::pair<std::string, std::string>{"fold_dequantize_linear", "true"}));
     // Moving a row: anywhere, not only within its category.
     panel.selectRow(1);
     QVERIFY(panel.downButton()->isEnabled());

@@ -448,6 +448,11 @@ void PipelinePanel::showOptions() {
     name->setToolTip(help);
     auto* val = new QTableWidgetItem(QString::fromStdString(value));
     val->setToolTip(help);
+    if (o.kind == passes::OptionKind::kBool) {
+      // A check box: the only values it takes are true and false.
+      val->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+      val->setCheckState(value == "true" ? Qt::Checked : Qt::Unchecked);
+    }
     options_->setItem(r, 0, name);
     options_->setItem(r, 1, val);
   }
@@ -461,8 +466,12 @@ void PipelinePanel::onOptionEdited(int row, int column) {
   QTableWidgetItem* name = options_->item(row, 0);
   QTableWidgetItem* value = options_->item(row, 1);
   if (planRow < 0 || !name || !value) return;
-  Status s = session_->setRowOption(planRow, name->text().toStdString(),
-                                    value->text().trimmed().toStdString());
+  // Only true/false options carry a check state (every item is checkable by default).
+  const QString text =
+      value->data(Qt::CheckStateRole).isValid()
+          ? QString::fromLatin1(value->checkState() == Qt::Checked ? "true" : "false")
+          : value->text().trimmed();
+  Status s = session_->setRowOption(planRow, name->text().toStdString(), text.toStdString());
   if (!s) lastMessage_ = trCore(s.message());
   showOptions();
   updateState();

@@ -128,8 +128,12 @@ Status setOptionOf(PlanEntry& e, const std::string& name, const std::string& val
       std::remove_if(next.begin(), next.end(), [&](const auto& o) { return o.first == name; }),
       next.end());
   if (!value.empty()) next.emplace_back(name, value);
-  auto checked = pipeline::effectiveOptions(*pass, next);  // rejects unknown names
+  auto checked = pipeline::effectiveOptions(*pass, next);  // rejects unknown names and values
   if (!checked) return checked.error();
+  // Kept as the pass reads it ("Yes" -> "true"), as the panel shows it.
+  for (auto& [k, v] : next)
+    for (const auto& [ck, cv] : *checked)
+      if (k == ck) v = cv;
   e.options = std::move(next);
   return Status::ok();
 }

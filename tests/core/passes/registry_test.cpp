@@ -34,5 +34,62 @@ TEST(Registry, LevelsNameKnownPasses) {
   EXPECT_FALSE(passesForLevel("turbo"));
 }
 
+// Every default is a value of its option's kind, spelled as the pass reads
+// it; options a pass reads as true/false are declared kBool (so "yes" and
+// "1" mean the same to every pass).
+TEST(Registry, OptionDefaultsAreValuesOfTheirKind) {
+  size_t options = 0;
+  for (const Pass* p : allPasses())
+    for (const PassOption& o : p->info().options) {
+      ++options;
+      auto normal = normalizeOptionValue(o, o.defaultValue);
+      ASSERT_TRUE(normal) << p->info().id << "." << o.name << ": " << normal.error().message();
+      EXPECT_EQ(*normal, o.defaultValue) << p->info().id << "." << o.name;
+      if (o.defaultValue == "true" || o.defaultValue == "false")
+        EXPECT_EQ(o.kind, OptionKind::kBool) << p->info().id << "." << o.name;
+      EXPECT_FALSE(o.help.empty()) << p->info().id << "." << o.name;
+    }
+  EXPECT_GE(options, 11u);
+}
+
+// The accepted value as the pass reads it, or the error.
+std::string normalized(const PassOption& o, const std::string& v) {
+  auto r = normalizeOptionValue(o, v);
+  return r ? r.value() : "error: " + r.error().message();
+}
+
+TEST(OptionValues, NormalizedByKind) {
+  PassOption flag{"flag", "false", "h", OptionKind::kBool};
+  for (const char* yes : {"true", "TRUE", "1", "yes", "On"})
+    EXPECT_EQ(normalized(flag, yes), "true") << yes;
+  for (const char* no : {"false", "0", "No", "off"}) EXPECT_EQ(normalized(flag, no), "false") << no;
+  for (const char* bad : {"", "maybe", "2", "truee"}) {
+    auto r = normalizeOptionValue(flag, bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().message().find("option 'flag' takes true or false, not '" +
+                                       std::string(bad) + "'"),
+              std::string::npos)
+        << r.error().message();
+  }
+
+  PassOption count{"count", "3", "h", OptionKind::kCount};
+  EXPECT_EQ(normalized(count, "0"), "0");
+  EXPECT_EQ(normalized(count, "0042"), "42");
+  for (const char* bad : {"", "-1", "1.5", "3x", " 3", "99999999999999999999", "inf"})
+    EXPECT_FALSE(normalizeOptionValue(count, bad)) << bad;
+
+  PassOption number{"number", "1", "h", OptionKind::kNumber};
+  EXPECT_EQ(normalized(number, "1.5"), "1.5");
+  EXPECT_EQ(normalized(number, "0"), "0");
+  EXPECT_EQ(normalized(number, "INF"), "inf");
+  EXPECT_EQ(normalized(number, "infinity"), "inf");
+  for (const char* bad : {"", "-2", "nan", "1e999", "2x", "lots"})
+    EXPECT_FALSE(normalizeOptionValue(number, bad)) << bad;
+
+  PassOption text{"text", "", "h"};
+  EXPECT_EQ(text.kind, OptionKind::kText);
+  EXPECT_EQ(normalized(text, "a, b"), "a, b");
+}
+
 }  // namespace
 }  // namespace passlab::passes

@@ -34,6 +34,7 @@ class TestPass : public passes::Pass {
     info_.summaryEn = info_.summaryZh = "test";
   }
   const passes::PassInfo& info() const override { return info_; }
+  passes::PassInfo& info() { return info_; }
   Status run(ir::Model& m, passes::PassContext& ctx) const override { return fn_(m, ctx); }
 
  private:
@@ -217,6 +218,35 @@ TEST(PassManager, UnknownPassAndOptionAreErrors) {
   auto badOption = pm.run({"eliminate_identity_ops", {{"speed", "11"}}, {}});
   ASSERT_FALSE(badOption);
   EXPECT_NE(badOption.error().message().find("speed"), std::string::npos);
+}
+
+// A value the option does not take is an error before the pass runs; the
+// pass reads accepted values in one spelling (booleans as true/false).
+TEST(PassManager, OptionValuesAreCheckedAndNormalized) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  auto bad = pm.run({"fold_constants", {{"max_growth", "lots"}}, {}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(
+      bad.error().message().find(
+          "pass 'fold_constants': option 'max_growth' takes a number >= 0 or inf, not 'lots'"),
+      std::string::npos)
+      << bad.error().message();
+  EXPECT_TRUE(pm.timeline().steps().empty());
+
+  TestPass reading([](ir::Model&, passes::PassContext& ctx) -> Status {
+    if (ctx.option("flag") != "true") return invalidArgument("flag read as " + ctx.option("flag"));
+    if (ctx.option("count") != "7") return invalidArgument("count read as " + ctx.option("count"));
+    return Status::ok();
+  });
+  reading.info().options = {{"flag", "false", "h", passes::OptionKind::kBool},
+                            {"count", "1", "h", passes::OptionKind::kCount}};
+  auto step = pm.run(reading, {"test_pass", {{"flag", "Yes"}, {"count", "007"}}, {}});
+  ASSERT_TRUE(step) << step.error().message();
+  EXPECT_FALSE((*step)->rolledBack) << (*step)->error;
+  auto full = effectiveOptions(reading, {{"flag", "on"}});
+  ASSERT_TRUE(full);
+  EXPECT_EQ(*full, (passes::Options{{"flag", "true"}, {"count", "1"}}));
 }
 
 TEST(PassManager, PassThatThrowsIsRolledBack) {
@@ -543,6 +573,18 @@ TEST(Recipe, RoundTripsThroughJson) {
   ASSERT_EQ(back->passes.size(), 2u);
   EXPECT_EQ(back->passes[1].filter.excluded, withFilter.filter.excluded);
   EXPECT_EQ(back->passlabVersion, PASSLAB_VERSION);
+}
+
+TEST(Recipe, RejectsOptionValuesTheOptionDoesNotTake) {
+  Recipe r;
+  r.passes.push_back({"fold_constants", {{"size_budget_bytes", "4k"}}, {}});
+  Status s = validateRecipe(r);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("option 'size_budget_bytes' takes a whole number >= 0, not '4k'"),
+            std::string::npos)
+      << s.message();
+  r.passes[0].options = {{"size_budget_bytes", "8192"}, {"fold_dequantize_linear", "1"}};
+  EXPECT_TRUE(validateRecipe(r).isOk());
 }
 
 TEST(Recipe, RejectsUnknownPassesAndBadJson) {

@@ -2232,13 +2232,13 @@
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="380"/>
-        <source>option &apos;%1&apos; takes a number &gt;= 0 or inf, not &apos;%2&apos;</source>
-        <translation>选项 &apos;%1&apos; 的值应为 &gt;= 0 的数或 inf，而不是 &apos;%2&apos;</translation>
+        <source>option &apos;%1&apos; takes a number &gt;= %2 or inf, not &apos;%3&apos;</source>
+        <translation>选项 &apos;%1&apos; 的值应为 &gt;= %2 的数或 inf，而不是 &apos;%3&apos;</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="381"/>
-        <source>option &apos;%1&apos; takes a whole number &gt;= 0, not &apos;%2&apos;</source>
-        <translation>选项 &apos;%1&apos; 的值应为 &gt;= 0 的整数，而不是 &apos;%2&apos;</translation>
+        <source>option &apos;%1&apos; takes a whole number &gt;= %2, not &apos;%3&apos;</source>
+        <translation>选项 &apos;%1&apos; 的值应为 &gt;= %2 的整数，而不是 &apos;%3&apos;</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="382"/>
@@ -4076,13 +4076,13 @@
     </message>
     <message>
         <location filename="../ui/pipeline/diff_panel.cpp" line="109"/>
-        <location filename="../ui/pipeline/diff_panel.cpp" line="170"/>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="171"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
         <location filename="../ui/pipeline/diff_panel.cpp" line="110"/>
-        <location filename="../ui/pipeline/diff_panel.cpp" line="171"/>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="173"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -4560,141 +4560,141 @@
         <translation>未保存</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="606"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="610"/>
         <source>Saving %1…</source>
         <translation>正在保存 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="623"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="626"/>
         <source>Cannot save the model</source>
         <translation>无法保存模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="631"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="728"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="738"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="634"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="732"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="742"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="648"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="651"/>
         <source>Not saved: the model fails the verifier</source>
         <translation>未保存：模型未通过验证器</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="652"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="655"/>
         <source>Save a model that fails the verifier?</source>
         <translation>保存未通过验证器的模型？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="654"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="657"/>
         <source>Nothing was written. A pass may have left the model invalid (run the pipeline with the numeric check, or step through it, to find which). Save it anyway?</source>
         <translation>未写入任何内容。可能是某个优化遍使模型失效（开启数值检查运行流水线，或逐步运行，以找出是哪一个）。仍要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="673"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="677"/>
         <source>Export View as SVG</source>
         <translation>将视图导出为 SVG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="673"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="677"/>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="678"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="735"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="682"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="729"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="739"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="678"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="735"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="682"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="729"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="739"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="685"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
         <source>Export View as PNG</source>
         <translation>将视图导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="685"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="745"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="751"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="749"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
         <source>Cannot load the recipe</source>
         <translation>无法载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="745"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="749"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="751"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="759"/>
         <source>Loaded the recipe %1</source>
         <translation>已载入配方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="782"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="794"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="786"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="798"/>
         <source>Select a node or a group first</source>
         <translation>请先选择一个节点或分组</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="805"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="809"/>
         <source>Export Recipe</source>
         <translation>导出配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="805"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="809"/>
         <source>PassLab recipe (*.json)</source>
         <translation>PassLab 配方 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="811"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="815"/>
         <source>Load Recipe</source>
         <translation>载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="812"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="816"/>
         <source>PassLab recipe (*.json);;All files (*)</source>
         <translation>PassLab 配方 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="822"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="826"/>
         <source>Export Report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="822"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="826"/>
         <source>HTML page (*.html)</source>
         <translation>HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="845"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="849"/>
         <source>About PassLab</source>
         <translation>关于 PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="846"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="850"/>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
@@ -4965,43 +4965,43 @@
         <translation>默认值：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="514"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="515"/>
         <source>Passes work only on the %n selected node(s).</source>
         <translation>
             <numerusform>优化遍仅作用于所选的 %n 个节点。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="517"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="518"/>
         <source>%n node(s) excluded from the passes.</source>
         <translation>
             <numerusform>%n 个节点不受优化遍影响。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="527"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="528"/>
         <source>Done: all %n row(s) applied.</source>
         <translation>
             <numerusform>完成：已应用全部 %n 行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="529"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="530"/>
         <source>No pass is switched on.</source>
         <translation>没有启用任何优化遍。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="525"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="526"/>
         <source>Next: %1 (row %2 of %3)</source>
         <translation>下一个：%1（第 %2 行，共 %3 行）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="536"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="537"/>
         <source>No pass has run on this model yet.</source>
         <translation>此模型尚未运行任何优化遍。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="537"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="538"/>
         <source>%n step(s) applied.</source>
         <translation>
             <numerusform>已应用 %n 步。</numerusform>

@@ -294,9 +294,14 @@ void registerRun(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a model on the CPU executor and time it");
   auto args = std::make_shared<RunArgs>();
   cmd->add_option("model", args->model, "ONNX model file")->required();
-  cmd->add_option("--input", args->inputs.inputs,
-                  "NAME=FILE.npy, or random (default, seeded) / zeros / arange for every input");
-  cmd->add_option("--dim", args->inputs.dims, "NAME=VALUE for a symbolic dim (default 1)");
+  // One value per occurrence: a model path after it stays the positional argument.
+  cmd->add_option(
+         "--input", args->inputs.inputs,
+         "NAME=FILE.npy or NAME=FILE.pb (a TensorProto), or random (default, seeded) / zeros / "
+         "arange for every input")
+      ->allow_extra_args(false);
+  cmd->add_option("--dim", args->inputs.dims, "NAME=VALUE for a symbolic dim (default 1)")
+      ->allow_extra_args(false);
   cmd->add_option("--seed", args->inputs.seed, "Seed of the random inputs (default 0)");
   cmd->add_option("--repeat", args->repeat, "Timed runs (default 10)")->check(CLI::PositiveNumber);
   cmd->add_option("--warmup", args->warmup, "Untimed runs first (default 1)")

@@ -4,6 +4,8 @@
 #include <map>
 
 #include "core/io/npy.h"
+#include "core/io/tensor_file.h"
+#include "core/support/strings.h"
 
 namespace passlab::cli {
 
@@ -76,7 +78,7 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
   for (const exec::InputInfo& in : ex.inputs()) {
     auto f = files.find(in.name);
     if (f != files.end()) {
-      auto t = io::readNpy(f->second);
+      auto t = readInputFile(f->second);
       if (!t) return t.error();
       out.descriptions.push_back(in.name + " " + describe(*t) + " (" + f->second + ")");
       out.values.emplace_back(in.name, *t);
@@ -91,6 +93,11 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
     out.values.emplace_back(in.name, *t);
   }
   return out;
+}
+
+Expected<ir::Tensor> readInputFile(const std::string& path) {
+  if (str::endsWith(path, ".pb")) return io::readTensorFile(path);
+  return io::readNpy(path);
 }
 
 }  // namespace passlab::cli

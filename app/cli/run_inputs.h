@@ -1,5 +1,5 @@
-// Inputs for `passlab-cli run`: --input NAME=FILE.npy, --input random|zeros,
-// --dim NAME=VALUE, turned into named tensors for the executor.
+// Inputs for `passlab-cli run`: --input NAME=FILE.npy (or .pb), --input
+// random|zeros, --dim NAME=VALUE, turned into named tensors for the executor.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +23,9 @@ struct PreparedInputs {
 };
 
 Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec& spec);
+
+// A tensor from a file: NumPy .npy, or a serialized TensorProto (.pb, as the
+// ONNX test data sets store their inputs).
+Expected<ir::Tensor> readInputFile(const std::string& path);
 
 }  // namespace passlab::cli

@@ -241,7 +241,10 @@ class Folder {
         note(n, "an output is not a tensor");
         return;
       }
-    double limitD = std::max(static_cast<double>(budget_), growth_ * static_cast<double>(inBytes));
+    // inf folds everything (inf x 0 bytes of inputs would be NaN, no limit).
+    double limitD = std::isinf(growth_) ? growth_
+                                        : std::max(static_cast<double>(budget_),
+                                                   growth_ * static_cast<double>(inBytes));
     auto overBudget = [&](uint64_t bytes) { return static_cast<double>(bytes) > limitD; };
     auto budgetText = [&](uint64_t bytes) {
       return "the result would take " + bytesText(bytes) + ", more than the budget max(" +

@@ -36,6 +36,14 @@ std::string_view optionKindName(OptionKind k) {
   return "?";
 }
 
+namespace {
+std::string minimumText(const PassOption& o) {
+  char buf[32];
+  auto written = std::to_chars(buf, buf + sizeof buf, o.minimum);
+  return std::string(buf, written.ptr);
+}
+}  // namespace
+
 Expected<std::string> normalizeOptionValue(const PassOption& option, const std::string& value) {
   std::string lower = value;
   std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -54,19 +62,25 @@ Expected<std::string> normalizeOptionValue(const PassOption& option, const std::
       int64_t n = 0;
       const char* end = value.data() + value.size();
       auto [ptr, ec] = std::from_chars(value.data(), end, n);
-      if (value.empty() || ec != std::errc() || ptr != end || n < 0)
-        return invalidArgument("option '" + option.name + "' takes a whole number >= 0, not '" +
-                               value + "'");
+      if (value.empty() || ec != std::errc() || ptr != end ||
+          static_cast<double>(n) < option.minimum)
+        return invalidArgument("option '" + option.name + "' takes a whole number >= " +
+                               minimumText(option) + ", not '" + value + "'");
       return std::to_string(n);
     }
     case OptionKind::kNumber: {
       if (lower == "inf" || lower == "infinity") return std::string("inf");
-      char* end = nullptr;
-      double d = value.empty() ? -1.0 : std::strtod(value.c_str(), &end);
-      if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(d) || d < 0)
-        return invalidArgument("option '" + option.name + "' takes a number >= 0 or inf, not '" +
-                               value + "'");
-      return value;
+      // from_chars: no locale, no leading blanks, no hex.
+      double d = 0;
+      const char* end = value.data() + value.size();
+      auto [ptr, ec] = std::from_chars(value.data(), end, d);
+      if (value.empty() || ec != std::errc() || ptr != end || !std::isfinite(d) ||
+          d < option.minimum)
+        return invalidArgument("option '" + option.name + "' takes a number >= " +
+                               minimumText(option) + " or inf, not '" + value + "'");
+      char buf[32];
+      auto written = std::to_chars(buf, buf + sizeof buf, d);  // the shortest exact spelling
+      return std::string(buf, written.ptr);
     }
   }
   return value;

@@ -28,8 +28,8 @@ std::string_view categoryName(Category c);
 enum class OptionKind {
   kText,    // anything
   kBool,    // true/false (also 1/0, yes/no, on/off in any case; stored as true/false)
-  kCount,   // a whole number >= 0
-  kNumber,  // a number >= 0, or inf
+  kCount,   // a whole number >= minimum
+  kNumber,  // a number >= minimum, or inf
 };
 std::string_view optionKindName(OptionKind k);
 
@@ -38,6 +38,7 @@ struct PassOption {
   std::string defaultValue;
   std::string help;
   OptionKind kind = OptionKind::kText;
+  double minimum = 0;  // for counts and numbers
 };
 
 // `value` in the form the pass reads (booleans as true/false), or why `option`

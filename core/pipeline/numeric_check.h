@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,17 +47,29 @@ Tolerance toleranceFor(ir::DataType t);
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
               std::string& why);
 
+// The main-graph values (by name) whose contents come from a random generator
+// without a `seed` attribute (RandomNormal, RandomUniform, their *Like forms,
+// Bernoulli, Multinomial), directly or through the values and subgraphs they
+// are computed from. Their values differ from run to run, so the check cannot
+// compare them.
+std::set<std::string> unseededRandomValues(const ir::Model& model);
+
 class ExecOutputChecker final : public OutputChecker {
  public:
   // Runs `original` on `inputSets` seeded input sets to get the reference outputs.
   static Expected<std::unique_ptr<ExecOutputChecker>> create(const ir::Model& original,
                                                              int inputSets, InputSpec spec);
   NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
+  // The original's outputs that come from unseeded random ops: check() does
+  // not compare their values (it still requires them).
+  const std::vector<std::string>& uncomparedOutputs() const { return uncompared_; }
 
  private:
   std::string firstDivergence(const ir::Model& current, const exec::NamedInputs& inputs,
                               const StandIns& standIns, double& maxAbs, double& maxRel);
   ir::Model original_;
+  std::set<std::string> random_;  // unseededRandomValues(original_)
+  std::vector<std::string> uncompared_;
   std::vector<exec::NamedInputs> inputs_;
   std::vector<std::map<std::string, ir::Tensor>> reference_;
 };

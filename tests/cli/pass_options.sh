@@ -59,6 +59,11 @@ refused "has no option 'max_grow' (options: size_budget_bytes, max_growth" --lev
 refused "unknown pass 'fold_constant'" --level basic --set fold_constant.max_growth=2
 refused "is not in the plan" --level basic --set fuse_ort_attention.assume_binary_mask=false
 refused "write PASS.OPTION=VALUE" --level basic --set max_growth=2
+refused "takes a whole number >= 2, not '1'" --level default \
+  --set fuse_shared_input_matmuls.min_count=1
+# One value per --set: the model path after it is still the model.
+"$cli" optimize --set fold_constants.max_growth=2 "$model" -o "$dir/order.onnx" --level basic \
+  > "$dir/order.log" 2>&1 || { cat "$dir/order.log"; fail "--set before the model path"; }
 python3 - "$dir/r.json" "$dir/bad.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

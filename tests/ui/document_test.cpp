@@ -299,7 +299,7 @@ class DocumentTest : public QObject {
     reopened.open(std::move(out.model), path, {}, {}, std::move(out.verifierErrors));
     const QString again = testing::tempDir() + QStringLiteral("/refused_again.onnx");
     QVERIFY(reopened.saveAs(again).isOk());
-    // Repairing it is fine too; a different new error is refused again.
+    // A different new error is refused again.
     reopened.undoStack()->push(
         new SetAttributeCommand(&reopened, reopened.model().graph().nodes().front()->id(),
                                 "strides", ir::Attribute::makeFloats("strides", {1.0f, 1.0f})));

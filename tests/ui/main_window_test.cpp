@@ -13,6 +13,7 @@
 #include "tests/ui/ui_test_support.h"
 #include "ui/demos/demos.h"
 #include "ui/document/commands.h"
+#include "ui/document/model_files.h"
 #include "ui/graphview/graph_items.h"
 #include "ui/graphview/graph_panel.h"
 #include "ui/graphview/graph_scene.h"
@@ -264,12 +265,27 @@ class MainWindowTest : public QObject {
     w.saveTo(path, false);
     QVERIFY(asked.wait(30000));
     QTRY_VERIFY(question() != nullptr);
+    // An edit while the question is open: "Save" writes the model that was
+    // checked, and the document stays modified.
+    w.document()->undoStack()->push(
+        new RenameNodeCommand(w.document(), nodeNamed(w.document(), "relu"), "renamed"));
     question()->button(QMessageBox::Save)->click();
     QVERIFY(saved.wait(30000));
     QVERIFY(QFileInfo::exists(path));
-    QVERIFY(!w.document()->isModified());
+    QVERIFY(w.document()->isModified());
+    {
+      LoadOutcome written = loadModelFile(path);
+      QVERIFY2(written.model, qPrintable(written.error));
+      bool hasRelu = false, hasRenamed = false;
+      for (const auto& n : written.model->graph().nodes()) {
+        hasRelu = hasRelu || n->name() == "relu";
+        hasRenamed = hasRenamed || n->name() == "renamed";
+      }
+      QVERIFY(hasRelu && !hasRenamed);
+    }
 
     // Opened again, the model comes with that error: saving it asks nothing.
+    w.document()->undoStack()->setClean();  // the rename is not wanted: no "discard?" question
     QVERIFY(openAndWait(w, path));
     QCOMPARE(w.document()->openedVerifierErrors().size(), size_t{1});
     const int askedBefore = static_cast<int>(asked.count());

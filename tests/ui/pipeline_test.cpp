@@ -246,6 +246,25 @@ class PipelineTest : public QObject {
     QVERIFY(s->setRowOption(2, "fold_dequantize_linear", "YES").isOk());
     QCOMPARE(s->plan()[2].options.back(),
              (std::pair<std::string, std::string>{"fold_dequantize_linear", "true"}));
+    {
+      // So is one a recipe spells another way, and its box shows it.
+      pipeline::Recipe spelled;
+      spelled.passes = {{"fold_constants", {{"constant_nodes_to_initializers", "No"}}, {}}};
+      PipelineSession other(&doc);
+      QVERIFY(other.loadRecipe(spelled).isOk());
+      QCOMPARE(other.plan()[0].options,
+               (passes::Options{{"constant_nodes_to_initializers", std::string("false")}}));
+      PipelinePanel otherPanel(&other);
+      otherPanel.selectRow(0);
+      QTableWidget* t = otherPanel.optionTable();
+      int row = -1;
+      for (int i = 0; i < t->rowCount(); ++i)
+        if (t->item(i, 0)->text() == QStringLiteral("constant_nodes_to_initializers")) row = i;
+      QVERIFY(row >= 0);
+      QCOMPARE(t->item(row, 1)->checkState(), Qt::Unchecked);
+      spelled.passes[0].options = {{"constant_nodes_to_initializers", "maybe"}};
+      QVERIFY(!other.loadRecipe(spelled).isOk());
+    }
     // Moving a row: anywhere, not only within its category.
     panel.selectRow(1);
     QVERIFY(panel.downButton()->isEnabled());

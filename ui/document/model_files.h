@@ -41,6 +41,9 @@ Status saveModelFile(const ir::Model& model, const QString& path);
 // The verifier's errors in `model` (the whole model, every check) that are not
 // in `opened`, the errors it was opened with. The pipeline verifies each step
 // where it touched the model; this is the check of the whole before a save.
+// Errors are compared as texts without node ids (as `optimize` does): a new
+// error worded exactly like an old one goes unseen, and renaming a node that
+// had an error makes it look new.
 std::vector<std::string> newVerifierErrors(const ir::Model& model,
                                            const std::set<std::string>& opened);
 // One message for a refused save: how many errors, the first few.

@@ -505,7 +505,7 @@ bool MainWindow::confirmDiscard() {
 
 void MainWindow::showError(const QString& title, const QString& text) {
   statusBar()->showMessage(text, 10000);
-  // Not modal: the window (and tests) keep running.
+  // Window-modal, without blocking: the window (and tests) keep running.
   auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
@@ -599,38 +599,41 @@ void MainWindow::saveTo(const QString& path, bool overwriteOpened, bool allowNew
     return;
   }
   // A copy shares the weights; the window stays editable while it is written.
-  auto copy = std::make_shared<ir::Model>(doc_->model().clone());
+  auto copy = std::make_shared<const ir::Model>(doc_->model().clone());
   std::optional<std::set<std::string>> opened;
   if (!allowNewVerifierErrors) opened = doc_->openedVerifierErrors();
-  const int undoIndex = doc_->undoStack()->index();
+  writeCopy(copy, path, doc_->undoStack()->index(), std::move(opened));
+}
+
+void MainWindow::writeCopy(std::shared_ptr<const ir::Model> copy, const QString& path,
+                           int undoIndex, std::optional<std::set<std::string>> opened) {
   int task = tasks_->begin(tr("Saving %1…").arg(QFileInfo(path).fileName()), nullptr);
   struct Outcome {
     QString error;
     std::vector<std::string> newErrors;  // nothing was written
   };
   auto* watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this,
-          [this, watcher, task, path, undoIndex, overwriteOpened] {
-            std::shared_ptr<Outcome> out = watcher->result();
-            watcher->deleteLater();
-            tasks_->end(task);
-            if (!out->newErrors.empty()) {
-              confirmUnverifiedSave(path, overwriteOpened,
-                                    describeNewVerifierErrors(out->newErrors));
-              return;
-            }
-            if (!out->error.isEmpty()) {
-              showError(tr("Cannot save the model"), out->error);
-              emit saveFailed(out->error);
-              return;
-            }
-            // The file now holds the model as it was when saving began.
-            if (doc_->undoStack()->index() == undoIndex) doc_->undoStack()->setClean();
-            Settings::addRecentFile(path);
-            updateRecentMenu();
-            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-            emit saved(path);
-          });
+  connect(
+      watcher, &QFutureWatcherBase::finished, this, [this, watcher, task, path, undoIndex, copy] {
+        std::shared_ptr<Outcome> out = watcher->result();
+        watcher->deleteLater();
+        tasks_->end(task);
+        if (!out->newErrors.empty()) {
+          confirmUnverifiedSave(copy, path, undoIndex, describeNewVerifierErrors(out->newErrors));
+          return;
+        }
+        if (!out->error.isEmpty()) {
+          showError(tr("Cannot save the model"), out->error);
+          emit saveFailed(out->error);
+          return;
+        }
+        // The file now holds the model as it was when saving began.
+        if (doc_->undoStack()->index() == undoIndex) doc_->undoStack()->setClean();
+        Settings::addRecentFile(path);
+        updateRecentMenu();
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+        emit saved(path);
+      });
   watcher->setFuture(QtConcurrent::run([copy, path, opened = std::move(opened)] {
     auto out = std::make_shared<Outcome>();
     if (opened) {
@@ -643,11 +646,11 @@ void MainWindow::saveTo(const QString& path, bool overwriteOpened, bool allowNew
   }));
 }
 
-void MainWindow::confirmUnverifiedSave(const QString& path, bool overwriteOpened,
-                                       const QString& problems) {
+void MainWindow::confirmUnverifiedSave(std::shared_ptr<const ir::Model> copy, const QString& path,
+                                       int undoIndex, const QString& problems) {
   statusBar()->showMessage(tr("Not saved: the model fails the verifier"), 10000);
   emit saveNeedsConfirmation(problems);
-  // Not modal, as showError: the window (and tests) keep running.
+  // Window-modal, without blocking (as showError): the window and tests keep running.
   auto* box = new QMessageBox(
       QMessageBox::Warning, tr("Save a model that fails the verifier?"),
       problems + QStringLiteral("\n\n") +
@@ -657,9 +660,10 @@ void MainWindow::confirmUnverifiedSave(const QString& path, bool overwriteOpened
       QMessageBox::Save | QMessageBox::Cancel, this);
   box->setDefaultButton(QMessageBox::Cancel);
   box->setAttribute(Qt::WA_DeleteOnClose);
-  connect(box, &QMessageBox::finished, this, [this, path, overwriteOpened, problems](int result) {
+  // "Save" writes the model that was checked, even if the document has changed since.
+  connect(box, &QMessageBox::finished, this, [this, copy, path, undoIndex, problems](int result) {
     if (result == QMessageBox::Save)
-      saveTo(path, overwriteOpened, /*allowNewVerifierErrors=*/true);
+      writeCopy(copy, path, undoIndex, std::nullopt);
     else
       emit saveFailed(problems);
   });

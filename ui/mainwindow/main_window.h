@@ -5,6 +5,10 @@
 #include <QMainWindow>
 
 #include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
 
 #include "ui/demos/demos.h"
 #include "ui/document/document.h"
@@ -97,8 +101,13 @@ class MainWindow : public QMainWindow {
   void updateActions();
   bool confirmDiscard();
   void showError(const QString& title, const QString& text);
-  // Asks whether to save a model with new verifier errors (`problems`).
-  void confirmUnverifiedSave(const QString& path, bool overwriteOpened, const QString& problems);
+  // Writes `copy` (taken at undo index `undoIndex`) on a worker; with
+  // `opened`, only when it has no verifier errors beyond those.
+  void writeCopy(std::shared_ptr<const ir::Model> copy, const QString& path, int undoIndex,
+                 std::optional<std::set<std::string>> opened);
+  // Asks whether to write `copy`, which has new verifier errors (`problems`).
+  void confirmUnverifiedSave(std::shared_ptr<const ir::Model> copy, const QString& path,
+                             int undoIndex, const QString& problems);
 
   void openDialog();
   void saveAsDialog();

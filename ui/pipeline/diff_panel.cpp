@@ -167,8 +167,11 @@ void DiffPanel::fillSideBySide() {
       if (!a.count(id)) a[id] = DiffMark::kChanged;
       if (!b.count(id)) b[id] = DiffMark::kChanged;
     }
-  beforeDoc_->open(std::make_unique<ir::Model>(step_->before->clone()), {}, tr("Before"));
-  afterDoc_->open(std::make_unique<ir::Model>(step_->after->clone()), {}, tr("After"));
+  // Never saved: no verifier baseline needed (open() would walk each model).
+  beforeDoc_->open(std::make_unique<ir::Model>(step_->before->clone()), {}, tr("Before"), {},
+                   std::set<std::string>());
+  afterDoc_->open(std::make_unique<ir::Model>(step_->after->clone()), {}, tr("After"), {},
+                  std::set<std::string>());
   for (const auto& n : beforeDoc_->model().graph().nodes())
     if (b.count(n->id())) bNodes.push_back(n->id());
   for (const auto& n : afterDoc_->model().graph().nodes())

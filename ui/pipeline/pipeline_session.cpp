@@ -457,7 +457,13 @@ pipeline::Recipe PipelineSession::recipe() const {
 Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {
   PASSLAB_RETURN_IF_ERROR(pipeline::validateRecipe(recipe));
   std::vector<PlanEntry> next;
-  for (const pipeline::PassSpec& s : recipe.passes) next.push_back({s.id, true, s.options});
+  for (const pipeline::PassSpec& s : recipe.passes) {
+    PlanEntry e{s.id, true, {}};
+    // As the pass reads them ("yes" -> "true"), as setOptionOf keeps them.
+    for (const auto& [name, value] : s.options)
+      PASSLAB_RETURN_IF_ERROR(setOptionOf(e, name, value));
+    next.push_back(std::move(e));
+  }
   plan_ = std::move(next);
   standardOnly_ = recipe.standardOnly;
   numericCheck_ = recipe.checkInputSets > 0;

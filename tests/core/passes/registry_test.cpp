@@ -83,8 +83,18 @@ TEST(OptionValues, NormalizedByKind) {
   EXPECT_EQ(normalized(number, "0"), "0");
   EXPECT_EQ(normalized(number, "INF"), "inf");
   EXPECT_EQ(normalized(number, "infinity"), "inf");
-  for (const char* bad : {"", "-2", "nan", "1e999", "2x", "lots"})
+  EXPECT_EQ(normalized(number, "1.50"), "1.5");  // one spelling
+  EXPECT_EQ(normalized(number, "2e3"), "2000");
+  for (const char* bad : {"", "-2", "nan", "1e999", "2x", "lots", " 2", "0x10"})
     EXPECT_FALSE(normalizeOptionValue(number, bad)) << bad;
+
+  // A minimum below which the pass would not do what was asked.
+  PassOption atLeastTwo{"min", "3", "h", OptionKind::kCount, 2};
+  EXPECT_EQ(normalized(atLeastTwo, "2"), "2");
+  EXPECT_EQ(normalized(atLeastTwo, "1"), "error: option 'min' takes a whole number >= 2, not '1'");
+  PassOption half{"half", "1", "h", OptionKind::kNumber, 0.5};
+  EXPECT_EQ(normalized(half, "0.25"),
+            "error: option 'half' takes a number >= 0.5 or inf, not '0.25'");
 
   PassOption text{"text", "", "h"};
   EXPECT_EQ(text.kind, OptionKind::kText);

@@ -516,6 +516,49 @@ TEST(PassManager, RollbackWithoutSnapshotsRestoresTheModelExactly) {
   EXPECT_TRUE(verifierErrorSet(pm.model()).empty());
 }
 
+// Outputs computed from a generator without a seed differ on every run: the
+// check leaves them out (and says which), compares the others, and never names
+// a random tensor as the first to diverge. With a seed they are compared.
+TEST(NumericCheck, OutputsOfUnseededRandomOpsAreNotCompared) {
+  ir::Model m = parse(R"(main (float[2,3] x) => (float[2,3] y, float[2,3] z, float[2,3] w) {
+    r = RandomUniformLike(x)
+    y = Add(r, x)
+    z = Neg(x)
+    s = RandomUniformLike <seed = 7.0> (x)
+    w = Mul(s, x)
+  })");
+  analysis::inferShapes(m);
+  EXPECT_EQ(unseededRandomValues(m), (std::set<std::string>{"r", "y"}));
+  auto checker = ExecOutputChecker::create(m, 2, {});
+  ASSERT_TRUE(checker) << checker.error().message();
+  EXPECT_EQ((*checker)->uncomparedOutputs(), (std::vector<std::string>{"y"}));
+  // The same model again: y's values differ from the reference run, but pass.
+  ir::Model same = m.clone();
+  NumericCheck c = (*checker)->check(same);
+  EXPECT_TRUE(c.passed) << c.detail;
+  // A real change to a deterministic output is still found, and named.
+  ir::Model changed = m.clone();
+  changed.graph().findValue("z")->producer()->setOpType("Abs");
+  c = (*checker)->check(changed);
+  EXPECT_FALSE(c.passed);
+  EXPECT_NE(c.detail.find("output 'z'"), std::string::npos) << c.detail;
+  EXPECT_EQ(c.firstDivergingTensor, "z");
+  // The seeded output is compared: changing what multiplies it is found.
+  ir::Model seeded = m.clone();
+  seeded.graph().findValue("w")->producer()->setOpType("Add");
+  c = (*checker)->check(seeded);
+  EXPECT_FALSE(c.passed);
+  EXPECT_NE(c.detail.find("output 'w'"), std::string::npos) << c.detail;
+}
+
+TEST(NumericCheck, RandomnessInsideASubgraphMakesTheHolderRandom) {
+  ir::Model m = parse(R"(main (bool c, float[2] x) => (float[2] z) {
+    z = If <then_branch = t () => (float[2] a) { a = RandomUniformLike(x) },
+            else_branch = e () => (float[2] b) { b = Neg(x) }> (c)
+  })");
+  EXPECT_EQ(unseededRandomValues(m), (std::set<std::string>{"z"}));
+}
+
 TEST(PassManager, NumericCheckStopsAtThePassThatChangesOutputsAndNamesTheTensor) {
   ir::Model m = parse(kModel);
   analysis::inferShapes(m);

@@ -4990,13 +4990,20 @@
         <source>No pass is switched on.</source>
         <translation>没有启用任何优化遍。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="544"/>
+        <source>The numeric check does not compare %n output(s) (%1): computed from random ops without a seed, they differ on every run.</source>
+        <translation>
+            <numerusform>数值检查不比较 %n 个输出（%1）：它们由未设种子的随机算子计算，每次运行都不同。</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../ui/pipeline/pipeline_panel.cpp" line="526"/>
         <source>Next: %1 (row %2 of %3)</source>
         <translation>下一个：%1（第 %2 行，共 %3 行）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="537"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="538"/>
         <source>No pass has run on this model yet.</source>
         <translation>此模型尚未运行任何优化遍。</translation>
     </message>

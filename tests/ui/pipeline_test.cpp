@@ -544,6 +544,34 @@ class PipelineTest : public QObject {
     QVERIFY(!doc.isModified());
   }
 
+  // A model whose output comes from an unseeded generator: the check passes
+  // (two runs differ, which is no pass's doing) and the panel says what it
+  // left out.
+  void theCheckNamesTheRandomOutputsItLeavesOut() {
+    Document doc;
+    LoadOutcome parsed = loadModelText(R"(<ir_version: 8, opset_import: ["" : 17]>
+      main (float[2,3] x) => (float[2,3] y, float[2,3] z) {
+        i = Identity(x)
+        r = RandomUniformLike(i)
+        y = Add(r, i)
+        z = Neg(i)
+      })",
+                                       "random.txt");
+    QVERIFY2(parsed.model, qPrintable(parsed.error));
+    doc.open(std::move(parsed.model), QString(), QStringLiteral("random"));
+    auto* s = new PipelineSession(&doc);
+    PipelinePanel panel(s);
+    s->setNumericCheck(true);
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    QVERIFY(!s->steps().empty());
+    for (const AppliedStepPtr& a : s->steps())
+      if (a->step.check.ran) QVERIFY2(a->step.check.passed, a->step.check.detail.c_str());
+    QCOMPARE(s->uncomparedOutputs(), (std::vector<std::string>{"y"}));
+    QVERIFY2(panel.statusText().contains(QStringLiteral("does not compare 1 output(s) (y)")),
+             qPrintable(panel.statusText()));
+  }
+
   void runAllThenResetIsUndoable() {
     Document doc;
     openDemo(doc, QStringLiteral("cnn_block"));

@@ -534,8 +534,19 @@ void PipelinePanel::updateState() {
     status_->setText(lastMessage_);
   } else {
     const int n = static_cast<int>(session_->steps().size());
-    status_->setText(n == 0 ? tr("No pass has run on this model yet.")
-                            : tr("%n step(s) applied.", "", n));
+    QString text =
+        n == 0 ? tr("No pass has run on this model yet.") : tr("%n step(s) applied.", "", n);
+    const std::vector<std::string>& random = session_->uncomparedOutputs();
+    if (!random.empty()) {
+      QStringList names;
+      for (const std::string& r : random) names << QString::fromStdString(r);
+      text += QLatin1Char(' ') +
+              tr("The numeric check does not compare %n output(s) (%1): computed from random "
+                 "ops without a seed, they differ on every run.",
+                 "", static_cast<int>(names.size()))
+                  .arg(names.join(QStringLiteral(", ")));
+    }
+    status_->setText(text);
   }
 }
 

@@ -436,6 +436,11 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
   emit runFinished(message);
 }
 
+const std::vector<std::string>& PipelineSession::uncomparedOutputs() const {
+  static const std::vector<std::string> kNone;
+  return checker_ ? checker_->uncomparedOutputs() : kNone;
+}
+
 void PipelineSession::reset() {
   if (steps_.empty() || running_) return;
   doc_->undoStack()->push(new ResetPipelineCommand(this));

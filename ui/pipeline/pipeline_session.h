@@ -141,6 +141,10 @@ class PipelineSession : public QObject {
   void removeLastStep(int lastRow);
   void setState(std::vector<AppliedStepPtr> steps, int lastRow);
 
+  // The original's outputs the numeric check of the last run left out
+  // (computed from random ops without a seed); empty without a check.
+  const std::vector<std::string>& uncomparedOutputs() const;
+
  signals:
   void planChanged();
   void nodeFilterChanged();

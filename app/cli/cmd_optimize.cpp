@@ -104,6 +104,15 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
   }
   if (a.check > 0) r.checkInputSets = a.check;
   if (a.allowNonstandard) r.standardOnly = false;
+  // A pass that standard-only mode skips ignores its options: say so now.
+  for (const std::string& set : a.sets) {
+    const passes::Pass* pass = passes::findPass(set.substr(0, set.find('.')));
+    if (pass && pass->info().mayEmitNonStandard && r.standardOnly)
+      std::printf(
+          "note: --set %s has no effect: %s emits non-standard ops and is skipped "
+          "without --allow-nonstandard\n",
+          set.c_str(), pass->info().id.c_str());
+  }
   // --exclude-node NAME applies to every pass.
   for (const auto& name : a.excludeNodes) {
     ir::NodeId id = 0;

@@ -61,6 +61,12 @@ refused "is not in the plan" --level basic --set fuse_ort_attention.assume_binar
 refused "write PASS.OPTION=VALUE" --level basic --set max_growth=2
 refused "takes a whole number >= 2, not '1'" --level default \
   --set fuse_shared_input_matmuls.min_count=1
+# --set on a pass that standard-only mode skips: run, with a note that it does nothing.
+"$cli" optimize "$model" -o "$dir/skip.onnx" --level ort \
+  --set fuse_ort_attention.assume_binary_mask=false > "$dir/skip.log" 2>&1 ||
+  { cat "$dir/skip.log"; fail "--set on a skipped pass"; }
+grep -q "note: --set fuse_ort_attention.assume_binary_mask=false has no effect" "$dir/skip.log" ||
+  { cat "$dir/skip.log"; fail "no note for a --set that does nothing"; }
 # One value per --set: the model path after it is still the model.
 "$cli" optimize --set fold_constants.max_growth=2 "$model" -o "$dir/order.onnx" --level basic \
   > "$dir/order.log" 2>&1 || { cat "$dir/order.log"; fail "--set before the model path"; }

@@ -196,7 +196,15 @@ bool isUnseededRandom(const ir::Node& n) {
   static const std::set<std::string_view> kOps{"RandomNormal",     "RandomUniform",
                                                "RandomNormalLike", "RandomUniformLike",
                                                "Bernoulli",        "Multinomial"};
-  return kOps.count(n.opType()) && !n.hasAttr("seed");
+  if (n.hasAttr("seed")) return false;
+  if (kOps.count(n.opType())) return true;
+  // Dropout draws its mask in training mode (input 2 not a constant false).
+  if (n.opType() == "Dropout" && n.inputs().size() > 2 && n.input(2)) {
+    const ir::Value* mode = n.input(2);
+    const ir::Tensor* t = mode->initializer();
+    return !(t && t->numel() == 1 && t->dtype() == ir::DataType::kBool && !t->data<bool>()[0]);
+  }
+  return false;
 }
 }  // namespace
 
@@ -205,13 +213,17 @@ std::set<std::string> unseededRandomValues(const ir::Model& model) {
   for (const auto& n : model.graph().nodes()) {
     bool r = isUnseededRandom(*n);
     for (const ir::Value* in : n->inputs()) r = r || (in && random.count(in->name()));
-    // A subgraph with its own generator, or reading a random value from outside.
-    for (const ir::Graph* g : n->subgraphs())
+    // A subgraph with its own generator, reading a random value from outside,
+    // or returning one. (Per node, not per output: a holder with one random
+    // output counts as random in all of them.)
+    for (const ir::Graph* g : n->subgraphs()) {
+      for (const ir::Value* out : g->outputs()) r = r || (out && random.count(out->name()));
       g->forEachNodeRecursive([&](ir::Node* inner) {
         if (r) return;
         r = isUnseededRandom(*inner);
         for (const ir::Value* in : inner->inputs()) r = r || (in && random.count(in->name()));
       });
+    }
     if (r)
       for (const ir::Value* out : n->outputs())
         if (out) random.insert(out->name());
@@ -276,6 +288,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
   NumericCheck c;
   c.ran = true;
   c.inputSets = inputs_.size();
+  std::set<std::string> randomNow;  // unseededRandomValues(current), when needed
   for (size_t s = 0; s < inputs_.size(); ++s) {
     auto got = runModel(current, inputs_[s]);
     if (!got) {
@@ -292,7 +305,25 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
       }
       if (want.dtype() == ir::DataType::kUndefined)
         continue;  // non-tensor outputs are not compared
-      if (random_.count(name)) continue;  // from an unseeded generator: differs every run
+      if (random_.count(name)) {
+        // From an unseeded generator: the values differ every run, but the
+        // output must still be random, of the same type and shape.
+        if (randomNow.empty()) randomNow = unseededRandomValues(current);
+        std::string why;
+        if (!randomNow.count(name))
+          why = "it came from a random op without a seed and no longer does";
+        else if (it->second.dtype() != want.dtype() || it->second.dims() != want.dims())
+          why = "element type or shape " + it->second.shape().toString() + " " +
+                std::string(ir::dtypeName(it->second.dtype())) + " vs " + want.shape().toString() +
+                " " + std::string(ir::dtypeName(want.dtype()));
+        if (!why.empty()) {
+          c.passed = false;
+          c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why;
+          c.firstDivergingTensor = name;
+          return c;
+        }
+        continue;
+      }
       std::string why;
       if (!allClose(it->second, want, c.maxAbsError, c.maxRelError, why)) {
         c.passed = false;

@@ -21,7 +21,8 @@ for t in "$tests"/*/; do
   if timeout 120 "$cli" optimize "$t/model.onnx" -o "$dir/out.onnx" --level default --check 1 \
     --input-dir "$t/test_data_set_0" > "$dir/log" 2>&1 && ! grep -q "ROLLED BACK" "$dir/log"; then
     ok=$((ok + 1))
-  elif grep -q "cannot check outputs: .*unsupported operator\|^error: --input-dir" "$dir/log"; then
+  elif grep -q "cannot check outputs: .*unsupported operator\|--input-dir reads tensors only" \
+    "$dir/log"; then
     uncheckable=$((uncheckable + 1))
   else
     failed=$((failed + 1))
@@ -31,5 +32,6 @@ for t in "$tests"/*/; do
 done
 echo "node tests: $ok optimized with equal outputs, $uncheckable the check cannot run, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
-# The corpus has 1,802 tests; far fewer checked means the check stopped working.
-[ "$ok" -ge 1500 ] || { echo "FAIL: only $ok models checked"; exit 1; }
+# The corpus has 1,802 tests, 1,718 checked on 2026-12-04; far fewer means
+# the check or --input-dir stopped working for some.
+[ "$ok" -ge 1700 ] || { echo "FAIL: only $ok models checked"; exit 1; }

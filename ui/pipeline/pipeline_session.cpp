@@ -438,7 +438,10 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
 
 const std::vector<std::string>& PipelineSession::uncomparedOutputs() const {
   static const std::vector<std::string> kNone;
-  return checker_ ? checker_->uncomparedOutputs() : kNone;
+  // Only while the check is on and the Steps are the ones it checked.
+  if (!checker_ || !numericCheck_ || steps_.empty() || checkedOriginal_ != steps_.front()->before)
+    return kNone;
+  return checker_->uncomparedOutputs();
 }
 
 void PipelineSession::reset() {

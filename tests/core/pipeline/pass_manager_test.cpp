@@ -543,12 +543,43 @@ TEST(NumericCheck, OutputsOfUnseededRandomOpsAreNotCompared) {
   EXPECT_FALSE(c.passed);
   EXPECT_NE(c.detail.find("output 'z'"), std::string::npos) << c.detail;
   EXPECT_EQ(c.firstDivergingTensor, "z");
+  // A random output must stay random: a generator replaced by its input fails.
+  ir::Model derandomized = m.clone();
+  {
+    ir::Graph& g = derandomized.graph();
+    ir::Node* gen = g.findValue("r")->producer();
+    ir::Node* id = g.addNode("Identity", "", {g.findValue("x")}, 1);
+    g.findValue("y")->producer()->setInput(0, id->output(0));
+    g.removeNode(gen);
+  }
+  c = (*checker)->check(derandomized);
+  EXPECT_FALSE(c.passed);
+  EXPECT_NE(c.detail.find("no longer does"), std::string::npos) << c.detail;
   // The seeded output is compared: changing what multiplies it is found.
   ir::Model seeded = m.clone();
   seeded.graph().findValue("w")->producer()->setOpType("Add");
   c = (*checker)->check(seeded);
   EXPECT_FALSE(c.passed);
   EXPECT_NE(c.detail.find("output 'w'"), std::string::npos) << c.detail;
+}
+
+TEST(NumericCheck, DropoutInTrainingModeIsRandomUnlessSeededOrOff) {
+  ir::Model m = parse(R"(main (float[4] x, bool t) => (float[4] a, float[4] b, float[4] c)
+  <float r = {0.5}, bool f = {0}> {
+    a = Dropout(x, r, t)
+    b = Dropout <seed = 3> (x, r, t)
+    c = Dropout(x, r, f)
+  })");
+  EXPECT_EQ(unseededRandomValues(m), (std::set<std::string>{"a"}));
+}
+
+TEST(NumericCheck, ASubgraphReturningARandomValueMakesTheHolderRandom) {
+  ir::Model m = parse(R"(main (bool c, float[2] x) => (float[2] z) {
+    r = RandomUniformLike(x)
+    z = If <then_branch = t () => (float[2] r) { },
+            else_branch = e () => (float[2] b) { b = Neg(x) }> (c)
+  })");
+  EXPECT_EQ(unseededRandomValues(m), (std::set<std::string>{"r", "z"}));
 }
 
 TEST(NumericCheck, RandomnessInsideASubgraphMakesTheHolderRandom) {

@@ -78,8 +78,11 @@ Expected<std::string> normalizeOptionValue(const PassOption& option, const std::
           d < option.minimum)
         return invalidArgument("option '" + option.name + "' takes a number >= " +
                                minimumText(option) + " or inf, not '" + value + "'");
+      // Whole numbers as digits ("100000", not "1e+05"); others in the
+      // shortest exact spelling. "-0" is 0.
+      if (d == std::floor(d) && d < 1e15) return std::to_string(static_cast<int64_t>(d));
       char buf[32];
-      auto written = std::to_chars(buf, buf + sizeof buf, d);  // the shortest exact spelling
+      auto written = std::to_chars(buf, buf + sizeof buf, d);
       return std::string(buf, written.ptr);
     }
   }

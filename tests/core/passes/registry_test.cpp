@@ -85,6 +85,9 @@ TEST(OptionValues, NormalizedByKind) {
   EXPECT_EQ(normalized(number, "infinity"), "inf");
   EXPECT_EQ(normalized(number, "1.50"), "1.5");  // one spelling
   EXPECT_EQ(normalized(number, "2e3"), "2000");
+  EXPECT_EQ(normalized(number, "100000"), "100000");
+  EXPECT_EQ(normalized(number, "-0"), "0");
+  EXPECT_EQ(normalized(number, "0.000001"), "1e-06");
   for (const char* bad : {"", "-2", "nan", "1e999", "2x", "lots", " 2", "0x10"})
     EXPECT_FALSE(normalizeOptionValue(number, bad)) << bad;
 

@@ -126,15 +126,25 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
   return r;
 }
 
+// ", 0.8x noise" when the check measured a noise floor: the worst output's
+// deviation in floors of that output (docs/numeric-check.md).
+std::string noiseText(const pipeline::NumericCheck& c) {
+  if (c.noiseMultiple <= 0) return "";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, ", %.2gx noise", c.noiseRatio);
+  return buf;
+}
+
 std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
-  char buf[160];
+  char buf[200];
   if (s.check.passed) {
-    std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e)", s.check.maxAbsError,
-                  s.check.maxRelError);
+    std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s)", s.check.maxAbsError,
+                  s.check.maxRelError, noiseText(s.check).c_str());
   } else {
-    std::snprintf(buf, sizeof buf, "FAILED at '%s' (max abs %.2e, rel %.2e)",
-                  s.check.firstDivergingTensor.c_str(), s.check.maxAbsError, s.check.maxRelError);
+    std::snprintf(buf, sizeof buf, "FAILED at '%s' (max abs %.2e, rel %.2e%s)",
+                  s.check.firstDivergingTensor.c_str(), s.check.maxAbsError, s.check.maxRelError,
+                  noiseText(s.check).c_str());
   }
   return buf;
 }
@@ -299,8 +309,8 @@ int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker
     return 0;
   }
   std::printf(
-      "reloaded %s: verifier clean, outputs equal on %zu input sets (max abs %.1e, rel %.1e)%s\n",
-      path.c_str(), c.inputSets, c.maxAbsError, c.maxRelError,
+      "reloaded %s: verifier clean, outputs equal on %zu input sets (max abs %.1e, rel %.1e%s)%s\n",
+      path.c_str(), c.inputSets, c.maxAbsError, c.maxRelError, noiseText(c).c_str(),
       random == 0 ? ""
                   : (" except " + std::to_string(random) + " random output" +
                      (random > 1 ? "s" : "") + ", not compared")

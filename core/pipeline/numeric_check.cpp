@@ -1,6 +1,7 @@
 #include "core/pipeline/numeric_check.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string_view>
 #include <unordered_map>
@@ -107,7 +108,7 @@ Tolerance toleranceFor(ir::DataType t) {
 }
 
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
-              std::string& why) {
+              std::string& why, double noiseAllowance) {
   if (got.dtype() != want.dtype()) {
     why = "element type " + std::string(ir::dtypeName(got.dtype())) + " vs " +
           std::string(ir::dtypeName(want.dtype()));
@@ -149,7 +150,9 @@ bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, dou
     double rel = abs / std::max(std::fabs(b), 1e-30);
     maxAbs = std::max(maxAbs, abs);
     if (abs > 0) maxRel = std::max(maxRel, rel);
-    if (abs > tol.atol + tol.rtol * std::fabs(b)) {
+    const bool within =
+        noiseAllowance > 0 ? abs <= noiseAllowance : abs <= tol.atol + tol.rtol * std::fabs(b);
+    if (!within) {
       if (ok)
         why =
             "element " + std::to_string(i) + ": " + std::to_string(a) + " vs " + std::to_string(b);
@@ -233,9 +236,11 @@ std::set<std::string> unseededRandomValues(const ir::Model& model) {
 
 Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(const ir::Model& original,
                                                                        int inputSets,
-                                                                       InputSpec spec) {
+                                                                       InputSpec spec,
+                                                                       NoiseOptions noise) {
   auto checker = std::unique_ptr<ExecOutputChecker>(new ExecOutputChecker());
   checker->original_ = original.clone();
+  checker->noise_ = noise;
   checker->random_ = unseededRandomValues(original);
   for (const ir::Value* out : original.graph().outputs())
     if (out && checker->random_.count(out->name())) checker->uncompared_.push_back(out->name());
@@ -249,8 +254,69 @@ Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(const ir:
     checker->inputs_.push_back(std::move(in.value()));
     checker->reference_.push_back(std::move(ref.value()));
   }
+  checker->measureOutputFloors();
   return checker;
 }
+
+void ExecOutputChecker::measureOutputFloors() {
+  floors_.assign(inputs_.size(), {});
+  for (int d = 0; d < noise_.draws; ++d) {
+    size_t moved = 0;
+    ir::Model perturbed = perturbWeights(original_, noise_.seed + d, noise_.ulps, &moved);
+    if (moved == 0) return;  // no float weights that arithmetic reads: no floor
+    for (size_t s = 0; s < inputs_.size(); ++s) {
+      auto out = runModel(perturbed, inputs_[s]);
+      if (out) {
+        accumulateFloors(floors_[s], reference_[s], *out);
+      } else {  // perturbing broke the run: no floor for this input set
+        for (const auto& [name, t] : reference_[s]) floors_[s][name] = -1;
+      }
+    }
+  }
+}
+
+NoiseFloors ExecOutputChecker::intermediateFloors(
+    const exec::NamedInputs& inputs, const std::map<std::string, ir::Tensor>& reference) const {
+  NoiseFloors floors;
+  for (int d = 0; d < noise_.draws; ++d) {
+    size_t moved = 0;
+    std::vector<std::string> order;
+    ir::Model perturbed =
+        exposeAll(perturbWeights(original_, noise_.seed + d, noise_.ulps, &moved), order);
+    if (moved == 0) break;
+    auto out = runModel(perturbed, inputs);
+    if (!out) return {};
+    accumulateFloors(floors, reference, *out);
+  }
+  return floors;
+}
+
+double ExecOutputChecker::allowance(const NoiseFloors& floors, const std::string& name) const {
+  auto it = floors.find(name);
+  return it != floors.end() && it->second > 0 ? noise_.multiple * it->second : 0;
+}
+
+void ExecOutputChecker::noteNoise(NumericCheck& c, const NoiseFloors& floors,
+                                  const std::string& name, double maxAbs) const {
+  auto it = floors.find(name);
+  if (it == floors.end() || it->second <= 0) return;
+  c.noiseMultiple = noise_.multiple;
+  const double ratio = maxAbs / it->second;
+  if (ratio >= c.noiseRatio) {
+    c.noiseRatio = ratio;
+    c.noiseFloor = it->second;
+  }
+}
+
+namespace {
+// " (0.8x the noise floor 9.7e-05)" after a failed comparison with a floor.
+std::string noiseText(double maxAbs, double floor) {
+  if (floor <= 0) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " (%.2gx the noise floor %.1e)", maxAbs / floor, floor);
+  return buf;
+}
+}  // namespace
 
 std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
                                                const exec::NamedInputs& inputs,
@@ -262,6 +328,7 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
   auto ra = runModel(a, inputs);
   auto rb = runModel(b, inputs);
   if (!ra || !rb) return "";
+  const NoiseFloors floors = intermediateFloors(inputs, *rb);
   const std::set<std::string> randomNow = unseededRandomValues(current);
   for (const auto& name : order) {
     if (randomNow.count(name) || random_.count(name)) continue;  // differs from run to run
@@ -275,7 +342,8 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
       continue;
     double ma = 0, mr = 0;
     std::string why;
-    if (!allClose(ia->second, ib->second, ma, mr, why)) {
+    // A renamed value (a stand-in) is compared with its original's floor.
+    if (!allClose(ia->second, ib->second, ma, mr, why, allowance(floors, ib->first))) {
       maxAbs = ma;
       maxRel = mr;
       return name;
@@ -325,9 +393,16 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
         continue;
       }
       std::string why;
-      if (!allClose(it->second, want, c.maxAbsError, c.maxRelError, why)) {
+      double ma = 0, mr = 0;
+      const bool close = allClose(it->second, want, ma, mr, why, allowance(floors_[s], name));
+      c.maxAbsError = std::max(c.maxAbsError, ma);
+      c.maxRelError = std::max(c.maxRelError, mr);
+      noteNoise(c, floors_[s], name, ma);
+      if (!close) {
+        const auto floor = floors_[s].find(name);
         c.passed = false;
-        c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why;
+        c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why +
+                   noiseText(ma, floor == floors_[s].end() ? 0 : floor->second);
         double ma = 0, mr = 0;
         std::string first = firstDivergence(current, inputs_[s], standIns, ma, mr);
         c.firstDivergingTensor = first.empty() ? name : first;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/pipeline/noise_floor.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/rewrite/evaluator.h"
 
@@ -42,10 +43,12 @@ struct Tolerance {
   double rtol, atol;
 };
 Tolerance toleranceFor(ir::DataType t);
-// Compares two tensors (same dtype and dims); fills the worst errors; false if any element is out
-// of tolerance.
+// Compares two tensors (same dtype and dims); fills the worst errors; false if
+// any element is out of tolerance: beyond `noiseAllowance` (the absolute
+// error the tensor's noise floor allows) when that is positive, else beyond
+// the dtype's fixed tolerance.
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
-              std::string& why);
+              std::string& why, double noiseAllowance = 0);
 
 // The main-graph values (by name) whose contents come from a random generator
 // without a `seed` attribute (RandomNormal, RandomUniform, their *Like forms,
@@ -56,19 +59,36 @@ std::set<std::string> unseededRandomValues(const ir::Model& model);
 
 class ExecOutputChecker final : public OutputChecker {
  public:
-  // Runs `original` on `inputSets` seeded input sets to get the reference outputs.
+  // Runs `original` on `inputSets` seeded input sets to get the reference
+  // outputs, and again with its weights perturbed (noise.draws times) to
+  // measure each output's noise floor (noise.draws 0: fixed tolerances only).
   static Expected<std::unique_ptr<ExecOutputChecker>> create(const ir::Model& original,
-                                                             int inputSets, InputSpec spec);
+                                                             int inputSets, InputSpec spec,
+                                                             NoiseOptions noise = {});
   NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
   // The original's outputs that come from unseeded random ops: check() does
   // not compare their values (it still requires them).
   const std::vector<std::string>& uncomparedOutputs() const { return uncompared_; }
+  // Each output's noise floor on input set `s` (-1: none usable).
+  const NoiseFloors& outputFloors(size_t s) const { return floors_.at(s); }
 
  private:
   std::string firstDivergence(const ir::Model& current, const exec::NamedInputs& inputs,
                               const StandIns& standIns, double& maxAbs, double& maxRel);
+  // Fills floors_ from noise_.draws runs with perturbed weights.
+  void measureOutputFloors();
+  // The floor of every main-graph tensor on `inputs`, against `reference`
+  // (the original's run with every tensor exposed).
+  NoiseFloors intermediateFloors(const exec::NamedInputs& inputs,
+                                 const std::map<std::string, ir::Tensor>& reference) const;
+  // The absolute error the floor of `name` allows (0 without a floor).
+  double allowance(const NoiseFloors& floors, const std::string& name) const;
+  void noteNoise(NumericCheck& c, const NoiseFloors& floors, const std::string& name,
+                 double maxAbs) const;
   ir::Model original_;
-  std::set<std::string> random_;  // unseededRandomValues(original_)
+  NoiseOptions noise_;
+  std::vector<NoiseFloors> floors_;  // per input set
+  std::set<std::string> random_;     // unseededRandomValues(original_)
   std::vector<std::string> uncompared_;
   std::vector<exec::NamedInputs> inputs_;
   std::vector<std::map<std::string, ir::Tensor>> reference_;

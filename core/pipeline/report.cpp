@@ -53,6 +53,9 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
                      {"max_abs_error", s.check.maxAbsError},
                      {"max_rel_error", s.check.maxRelError},
                      {"first_diverging_tensor", s.check.firstDivergingTensor},
+                     {"noise_ratio", s.check.noiseRatio},
+                     {"noise_floor", s.check.noiseFloor},
+                     {"noise_multiple", s.check.noiseMultiple},
                      {"detail", s.check.detail}};
     st["verifier_errors"] = s.verifierErrors;
     if (withExplain) {

@@ -43,6 +43,11 @@ struct NumericCheck {
   std::string firstDivergingTensor;  // first value (in graph order) that differs, if any
   std::string detail;                // what differed, or why the check could not run
   double maxAbsError = 0, maxRelError = 0;
+  // The noise floor (docs/numeric-check.md): the largest deviation of any
+  // compared output measured in floors of that output (worst |err| / floor),
+  // that output's floor, and how many floors a pass may deviate by. All 0
+  // when no floor was measured (no float weights, or the check did not run).
+  double noiseRatio = 0, noiseFloor = 0, noiseMultiple = 0;
 };
 
 struct Step {

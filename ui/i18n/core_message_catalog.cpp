@@ -10,6 +10,7 @@ namespace passlab::ui {
 
 const std::vector<const char*>& coreMessageTemplates() {
   static const std::vector<const char*> kTemplates = {
+      QT_TRANSLATE_NOOP("core", " (%1x the noise floor %2)"),
       QT_TRANSLATE_NOOP("core", " (it takes none)"),
       QT_TRANSLATE_NOOP("core", " (options: %1)"),
       QT_TRANSLATE_NOOP("core", "\"...\" is not a prefix of every term"),
@@ -384,6 +385,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "option '%1' takes true or false, not '%2'"),
       QT_TRANSLATE_NOOP("core", "output %1 '%2' is used"),
       QT_TRANSLATE_NOOP("core", "output '%1' differs on input set %2: %3"),
+      QT_TRANSLATE_NOOP("core", "output '%1' differs on input set %2: %3%4"),
       QT_TRANSLATE_NOOP("core", "output '%1' is missing"),
       QT_TRANSLATE_NOOP("core", "pads %1 are not all zero"),
       QT_TRANSLATE_NOOP("core", "pass '%1'"),

@@ -31,11 +31,17 @@ QString changesText(const rewrite::EditSummary& s) {
 
 QString checkText(const pipeline::Step& s) {
   if (!s.check.ran) return {};
+  // The deviation in noise floors (docs/numeric-check.md), when one was measured.
+  const QString noise =
+      s.check.noiseMultiple > 0
+          ? TimelineModel::tr(", %1x the noise floor").arg(s.check.noiseRatio, 0, 'g', 2)
+          : QString();
   if (!s.check.passed)
     return TimelineModel::tr("failed: max |err| %1 at %2")
-        .arg(s.check.maxAbsError, 0, 'g', 3)
-        .arg(QString::fromStdString(s.check.firstDivergingTensor));
-  return TimelineModel::tr("passed: max |err| %1").arg(s.check.maxAbsError, 0, 'g', 3);
+               .arg(s.check.maxAbsError, 0, 'g', 3)
+               .arg(QString::fromStdString(s.check.firstDivergingTensor)) +
+           noise;
+  return TimelineModel::tr("passed: max |err| %1").arg(s.check.maxAbsError, 0, 'g', 3) + noise;
 }
 
 TimelineModel::TimelineModel(PipelineSession* session, QObject* parent)

@@ -1,0 +1,162 @@
+#include "core/pipeline/noise_floor.h"
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <string_view>
+
+#include "core/ir/graph.h"
+#include "core/ir/node.h"
+#include "core/ir/value.h"
+#include "core/support/float16.h"
+
+namespace passlab::pipeline {
+namespace {
+
+// Ops whose float inputs are data that arithmetic rounds: moving such an
+// input by an ulp is what a re-rounding rewrite does.
+bool isArithmeticReader(const ir::Node& n) {
+  static const std::set<std::string_view> kOps{"Conv",
+                                               "ConvTranspose",
+                                               "Gemm",
+                                               "MatMul",
+                                               "Add",
+                                               "Sub",
+                                               "Mul",
+                                               "Div",
+                                               "Sum",
+                                               "Mean",
+                                               "PRelu",
+                                               "BatchNormalization",
+                                               "Einsum",
+                                               "InstanceNormalization",
+                                               "LayerNormalization",
+                                               "GroupNormalization",
+                                               "LSTM",
+                                               "GRU",
+                                               "RNN"};
+  const std::string& d = n.domain();
+  if (!d.empty() && d != "ai.onnx") return false;
+  return kOps.count(n.opType()) > 0;
+}
+
+// Values computed from shapes (Shape, Size, a Cast of an integer): an
+// elementwise op with such an operand computes a size, not data.
+bool isShapeArithmetic(const ir::Value* v) {
+  const ir::Node* p = v ? v->producer() : nullptr;
+  if (!p) return false;
+  const std::string& op = p->opType();
+  return op == "Shape" || op == "Size" || op == "Cast" || op == "Range" || op == "ConstantOfShape";
+}
+
+bool readOnlyByArithmetic(const ir::Value& v) {
+  if (v.uses().empty()) return false;
+  for (const ir::Use& u : v.uses()) {
+    if (!isArithmeticReader(*u.node)) return false;
+    for (const ir::Value* other : u.node->inputs())
+      if (other != &v && isShapeArithmetic(other)) return false;
+  }
+  return true;
+}
+
+double unitInLastPlace(ir::DataType t) {
+  switch (t) {
+    case ir::DataType::kFloat:
+      return std::ldexp(1.0, -23);
+    case ir::DataType::kDouble:
+      return std::ldexp(1.0, -52);
+    case ir::DataType::kFloat16:
+      return std::ldexp(1.0, -10);
+    case ir::DataType::kBFloat16:
+      return std::ldexp(1.0, -7);
+    default:
+      return 0;
+  }
+}
+
+// Multiplies every element by 1 + u * step, u uniform in [-1, 1].
+void perturbTensor(ir::Tensor& t, std::mt19937_64& rng, double step) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  switch (t.dtype()) {
+    case ir::DataType::kFloat:
+      for (float& x : t.mutableData<float>()) x = static_cast<float>(x * (1.0 + u(rng) * step));
+      break;
+    case ir::DataType::kDouble:
+      for (double& x : t.mutableData<double>()) x *= 1.0 + u(rng) * step;
+      break;
+    case ir::DataType::kFloat16:
+      for (uint16_t& x : t.mutableData<uint16_t>())
+        x = floatToHalf(static_cast<float>(halfToFloat(x) * (1.0 + u(rng) * step)));
+      break;
+    case ir::DataType::kBFloat16:
+      for (uint16_t& x : t.mutableData<uint16_t>())
+        x = floatToBfloat16(static_cast<float>(bfloat16ToFloat(x) * (1.0 + u(rng) * step)));
+      break;
+    default:
+      break;
+  }
+}
+
+bool perturbable(const ir::Tensor& t) {
+  return unitInLastPlace(t.dtype()) > 0 && t.numel() > 0;
+}
+
+}  // namespace
+
+ir::Model perturbWeights(const ir::Model& model, uint64_t seed, double ulps, size_t* moved) {
+  ir::Model copy = model.clone();
+  std::mt19937_64 rng(seed);
+  size_t count = 0;
+  ir::Graph& g = copy.graph();
+  for (ir::Value* v : g.initializers()) {
+    const ir::Tensor* t = v->initializer();
+    if (!t || !perturbable(*t) || !readOnlyByArithmetic(*v)) continue;
+    ir::Tensor changed = *t;
+    perturbTensor(changed, rng, ulps * unitInLastPlace(t->dtype()));
+    g.setInitializer(v, std::move(changed));
+    ++count;
+  }
+  g.forEachNodeRecursive([&](ir::Node* n) {
+    if (n->opType() != "Constant" || n->outputs().size() != 1 || !n->outputs()[0]) return;
+    ir::Attribute* a = n->attr("value");
+    if (!a || a->type() != ir::AttrType::kTensor || !perturbable(a->t)) return;
+    if (!readOnlyByArithmetic(*n->outputs()[0])) return;
+    perturbTensor(a->t, rng, ulps * unitInLastPlace(a->t.dtype()));
+    ++count;
+  });
+  if (moved) *moved = count;
+  return copy;
+}
+
+double maxAbsDifference(const ir::Tensor& a, const ir::Tensor& b) {
+  if (a.dtype() != b.dtype() || a.dims() != b.dims() || !ir::isFloatingPoint(a.dtype())) return -1;
+  double worst = 0;
+  const int64_t n = a.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = a.valueAsDouble(i), y = b.valueAsDouble(i);
+    if (!std::isfinite(x) || !std::isfinite(y)) {
+      if (std::isnan(x) && std::isnan(y)) continue;
+      if (x == y) continue;  // the same infinity
+      return -1;
+    }
+    worst = std::max(worst, std::fabs(x - y));
+  }
+  return worst;
+}
+
+void accumulateFloors(NoiseFloors& floors, const std::map<std::string, ir::Tensor>& reference,
+                      const std::map<std::string, ir::Tensor>& perturbed) {
+  for (const auto& [name, want] : reference) {
+    auto it = perturbed.find(name);
+    if (it == perturbed.end()) continue;
+    const double d = maxAbsDifference(it->second, want);
+    if (d < 0) {
+      floors[name] = -1;  // unusable in this run, so in every run
+      continue;
+    }
+    auto [slot, fresh] = floors.try_emplace(name, d);
+    if (!fresh && slot->second >= 0) slot->second = std::max(slot->second, d);
+  }
+}
+
+}  // namespace passlab::pipeline

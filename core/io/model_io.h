@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +50,11 @@ struct SaveOptions {
   };
   External external = External::kAsLoaded;
   uint64_t externalThreshold = 1024;
-  // File name (in the model's folder) for external data; default "<model file>.data".
+  // File name (in the model's folder) for external data. Default
+  // "<model file>.data", or "<model file>.1.data" when the file being
+  // replaced reads the first (so a save killed part-way leaves the old model
+  // with its old data); the one no longer read is removed after the save. A
+  // name given here is written in place, without that protection.
   std::string externalFileName;
   // Move tensors out automatically when their bytes would pass this limit
   // (protobuf cannot hold files over 2 GiB; 64 MiB are left for the graph).
@@ -57,6 +62,10 @@ struct SaveOptions {
   uint64_t autoExternalLimitBytes = (2ull << 30) - (64ull << 20);
   // Write value_info for every typed intermediate value (not only those the file declared).
   bool writeAllValueInfo = false;
+  // Called after each stage of the save: "model written" (the temporary
+  // files are complete), "data committed", "model committed". For progress
+  // and for tests that stop the process part-way.
+  std::function<void(std::string_view stage)> onStage;
 };
 
 // Saves atomically: data goes to temporary files in the target folder that are

@@ -2,11 +2,13 @@
 // file, atomically.
 #include <climits>
 #include <filesystem>
+#include <set>
 
 #include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/io/tensor_codec.h"
 #include "core/io/unknown_fields.h"
+#include "core/support/mapped_file.h"
 #include "onnx_wire.pb.h"
 
 namespace passlab::io {
@@ -314,6 +316,72 @@ Expected<std::string> serializeModel(const ir::Model& model, const SaveOptions& 
   return proto.SerializeAsString();
 }
 
+namespace {
+
+void collectLocations(const wire::GraphProto& g, std::set<std::string>& out);
+
+void collectLocations(const wire::TensorProto& t, std::set<std::string>& out) {
+  for (const auto& e : t.external_data())
+    if (e.key() == "location") out.insert(e.value());
+}
+
+void collectLocations(const wire::GraphProto& g, std::set<std::string>& out) {
+  for (const auto& t : g.initializer()) collectLocations(t, out);
+  for (const auto& s : g.sparse_initializer()) {
+    collectLocations(s.values(), out);
+    collectLocations(s.indices(), out);
+  }
+  for (const auto& n : g.node())
+    for (const auto& a : n.attribute()) {
+      collectLocations(a.t(), out);
+      for (const auto& t : a.tensors()) collectLocations(t, out);
+      if (a.has_g()) collectLocations(a.g(), out);
+      for (const auto& sub : a.graphs()) collectLocations(sub, out);
+    }
+}
+
+// The external-data files the model now at `path` reads (none when there is
+// no such file or it is not a model).
+std::set<std::string> dataFilesReadBy(const std::string& path) {
+  std::set<std::string> out;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return out;
+  auto file = MappedFile::open(path);
+  if (!file || (*file)->size() > kProtobufLimit) return out;
+  wire::ModelProto proto;
+  if (!proto.ParseFromArray((*file)->data(), static_cast<int>((*file)->size()))) return out;
+  collectLocations(proto.graph(), out);
+  for (const auto& f : proto.functions())
+    for (const auto& n : f.node())
+      for (const auto& a : n.attribute()) collectLocations(a.t(), out);
+  return out;
+}
+
+// The default external-data file name. A save must never rewrite the data
+// file the model on disk reads: were it killed between renaming the new data
+// into place and renaming the new model, the old model would read the new
+// data. So saves alternate between "<model>.data" and "<model>.1.data",
+// taking the one the file on disk does not read.
+std::string defaultDataName(const std::string& modelFile, const std::set<std::string>& inUse) {
+  for (const std::string& name : {modelFile + ".data", modelFile + ".1.data"})
+    if (!inUse.count(name)) return name;
+  return modelFile + ".2.data";  // only a hand-made file reads both
+}
+
+// After the new model is in place: removes the default-named data files the
+// previous version read and the new one does not (never a file the user named).
+void removeOldDataFiles(const std::filesystem::path& dir, const std::string& modelFile,
+                        const std::set<std::string>& oldFiles, const std::string& kept) {
+  for (const std::string& name :
+       {modelFile + ".data", modelFile + ".1.data", modelFile + ".2.data"})
+    if (name != kept && oldFiles.count(name)) {
+      std::error_code ec;
+      std::filesystem::remove(dir / name, ec);
+    }
+}
+
+}  // namespace
+
 Status saveModel(const ir::Model& model, const std::string& path, const SaveOptions& requested) {
   SaveOptions options = requested;
   bool tooBig = tensorBytes(model.graph()) > options.autoExternalLimitBytes;
@@ -323,10 +391,14 @@ Status saveModel(const ir::Model& model, const std::string& path, const SaveOpti
   bool wantsExternal =
       options.external == SaveOptions::External::kAll ||
       (options.external == SaveOptions::External::kAsLoaded && hasExternal(model.graph()));
-  std::string dataName = options.externalFileName.empty()
-                             ? std::filesystem::path(path).filename().string() + ".data"
-                             : options.externalFileName;
+  const std::string modelFile = std::filesystem::path(path).filename().string();
+  const std::set<std::string> oldDataFiles = dataFilesReadBy(path);
+  std::string dataName = options.externalFileName.empty() ? defaultDataName(modelFile, oldDataFiles)
+                                                          : options.externalFileName;
   std::string dataPath = (std::filesystem::path(path).parent_path() / dataName).string();
+  auto stage = [&](std::string_view what) {
+    if (options.onStage) options.onStage(what);
+  };
 
   std::unique_ptr<AtomicFile> data;
   if (wantsExternal) {
@@ -343,8 +415,16 @@ Status saveModel(const ir::Model& model, const std::string& path, const SaveOpti
   AtomicFile out(path);
   PASSLAB_RETURN_IF_ERROR(out.open());
   PASSLAB_RETURN_IF_ERROR(out.write(bytes));
-  if (data) PASSLAB_RETURN_IF_ERROR(data->commit());
-  return out.commit();
+  stage("model written");
+  if (data) {
+    PASSLAB_RETURN_IF_ERROR(data->commit());
+    stage("data committed");
+  }
+  PASSLAB_RETURN_IF_ERROR(out.commit());
+  stage("model committed");
+  removeOldDataFiles(std::filesystem::path(path).parent_path(), modelFile, oldDataFiles,
+                     data ? dataName : std::string());
+  return Status::ok();
 }
 
 }  // namespace passlab::io

@@ -2,8 +2,14 @@
 // externalisation past the protobuf limit.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/io/model_io.h"
 #include "core/io/text_format.h"
@@ -14,10 +20,10 @@ namespace fs = std::filesystem;
 namespace passlab::io {
 namespace {
 
-ir::Model modelWithWeights(int64_t n) {
+ir::Model modelWithWeights(int64_t n, float step = 0.5f) {
   ir::Model m = testing::parse("main (float[N] x) => (float[N] y) { y = Relu(x) }");
   std::vector<float> w(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) w[static_cast<size_t>(i)] = static_cast<float>(i) * 0.5f;
+  for (int64_t i = 0; i < n; ++i) w[static_cast<size_t>(i)] = static_cast<float>(i) * step;
   auto& g = m.graph();
   ir::Value* wv = g.addInitializer("w", ir::Tensor::fromVector(ir::DataType::kFloat, {n}, w));
   ir::Value* small =
@@ -86,6 +92,89 @@ TEST(Save, FailedSaveLeavesTheTargetUntouched) {
   ASSERT_TRUE(saveModel(m, target, o));
   EXPECT_EQ(filesIn(dir), (std::vector<std::string>{"keep.onnx"}));
   EXPECT_TRUE(loadModel(target));
+}
+
+// The weights of the model at `path` are all i * step (false if it does not
+// load or any weight differs).
+bool holdsWeights(const std::string& path, int64_t n, float step) {
+  auto r = loadModel(path);
+  if (!r) return false;
+  const ir::Value* w = r->model.graph().findValue("w");
+  if (!w || !w->initializer() || w->initializer()->numel() != n) return false;
+  auto data = w->initializer()->data<float>();
+  for (int64_t i = 0; i < n; ++i)
+    if (data[static_cast<size_t>(i)] != static_cast<float>(i) * step) return false;
+  return true;
+}
+
+// Saves `m` to `path` in a child process that kills itself with SIGKILL
+// right after `stage` (or, with an empty stage, is killed by the parent
+// after `delay`). True when the child died by SIGKILL.
+bool saveKilledAt(const ir::Model& m, const std::string& path, SaveOptions o,
+                  const std::string& stage, std::chrono::microseconds delay = {}) {
+  pid_t child = fork();
+  if (child == 0) {
+    o.onStage = [&](std::string_view s) {
+      if (s == stage) ::raise(SIGKILL);
+    };
+    for (;;) (void)saveModel(m, path, o);  // saves until killed
+  }
+  if (stage.empty()) {
+    std::this_thread::sleep_for(delay);
+    ::kill(child, SIGKILL);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+TEST(Save, ASaveKilledAtAnyStageLeavesThePreviousModelAndItsData) {
+  std::string dir = testing::tempDir();
+  std::string target = dir + "/m.onnx";
+  const int64_t n = 4096;
+  SaveOptions o;
+  o.external = SaveOptions::External::kAll;
+  ASSERT_TRUE(saveModel(modelWithWeights(n, 0.5f), target, o));
+  ir::Model next = modelWithWeights(n, 0.25f);  // the same layout, other values
+  for (const char* stage : {"model written", "data committed"}) {
+    SCOPED_TRACE(stage);
+    ASSERT_TRUE(saveKilledAt(next, target, o, stage));
+    EXPECT_TRUE(holdsWeights(target, n, 0.5f));  // the old model with its old data
+  }
+  // Killed after the new model is in place: the new model with its new data.
+  ASSERT_TRUE(saveKilledAt(next, target, o, "model committed"));
+  EXPECT_TRUE(holdsWeights(target, n, 0.25f));
+  // Saves alternate between two data files; the one no longer read goes.
+  ASSERT_TRUE(saveModel(modelWithWeights(n, 0.5f), target, o));
+  ASSERT_TRUE(saveModel(next, target, o));
+  EXPECT_TRUE(holdsWeights(target, n, 0.25f));
+  // Left: the model and the data it reads (and the temporary files of the
+  // killed saves: another process may still be writing such a file, so no
+  // save removes them).
+  std::vector<std::string> kept;
+  for (const std::string& f : filesIn(dir))
+    if (f.find(".tmp-") == std::string::npos) kept.push_back(f);
+  EXPECT_EQ(kept, (std::vector<std::string>{"m.onnx", "m.onnx.1.data"}));
+}
+
+TEST(Save, AnInlineSaveKilledAtRandomTimesLeavesAWholeModel) {
+  std::string dir = testing::tempDir();
+  std::string target = dir + "/inline.onnx";
+  const int64_t n = 1 << 21;  // 8 MiB of weights: the write takes a while
+  SaveOptions o;
+  o.external = SaveOptions::External::kNone;
+  ASSERT_TRUE(saveModel(modelWithWeights(n, 0.5f), target, o));
+  ir::Model next = modelWithWeights(n, 0.25f);
+  int old = 0, fresh = 0;
+  for (int k = 0; k < 8; ++k) {
+    ASSERT_TRUE(saveKilledAt(next, target, o, "", std::chrono::microseconds(2000 + 3000 * k)));
+    const bool isOld = holdsWeights(target, n, 0.5f);
+    const bool isNew = !isOld && holdsWeights(target, n, 0.25f);
+    EXPECT_TRUE(isOld || isNew) << "kill " << k << " left a broken model";
+    old += isOld;
+    fresh += isNew;
+  }
+  std::printf("killed saves: %d left the old model, %d the new one\n", old, fresh);
 }
 
 TEST(Save, SerializeMatchesFileAndKeepsMetadata) {

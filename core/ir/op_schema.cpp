@@ -10,6 +10,10 @@ namespace passlab::ir {
 
 extern const char kOpSchemaTable[];
 extern const std::size_t kOpSchemaTableSize;
+// op_schemas_extra.txt: hand-written records for operators the generator's
+// sources do not describe (removed experimental ONNX ops, QONNX quantizers).
+extern const char kOpSchemaExtraTable[];
+extern const std::size_t kOpSchemaExtraTableSize;
 
 namespace {
 
@@ -138,7 +142,12 @@ const OpRegistry& OpRegistry::instance() {
 }
 
 OpRegistry::OpRegistry() {
-  std::string_view table(kOpSchemaTable, kOpSchemaTableSize);
+  parseTable(std::string_view(kOpSchemaTable, kOpSchemaTableSize));
+  parseTable(std::string_view(kOpSchemaExtraTable, kOpSchemaExtraTableSize));
+  index();
+}
+
+void OpRegistry::parseTable(std::string_view table) {
   OpSchema* cur = nullptr;
   size_t pos = 0;
   while (pos < table.size()) {
@@ -177,6 +186,9 @@ OpRegistry::OpRegistry() {
       cur->summary = f[1];
     }
   }
+}
+
+void OpRegistry::index() {
   std::vector<std::string> tensorTypeNames;  // "tensor(float)" by DataType code
   for (int code = 0; code < kDataTypeCount && code < 64; ++code)
     tensorTypeNames.push_back("tensor(" + std::string(dtypeName(static_cast<DataType>(code))) +

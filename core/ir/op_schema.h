@@ -1,7 +1,9 @@
 // PassLab's own operator registry: for every operator version of the ONNX
 // standard domains (opsets up to 28) and ONNX Runtime's com.microsoft contrib
 // domain, its formal inputs and outputs, type constraints, attributes with
-// defaults and a one-line summary. The data is op_schemas.txt, compiled in.
+// defaults and a one-line summary. The data is op_schemas.txt (generated) and
+// op_schemas_extra.txt (hand-written: removed experimental ONNX ops, QONNX),
+// compiled in.
 #pragma once
 
 #include <cstdint>
@@ -90,6 +92,8 @@ class OpRegistry {
 
  private:
   OpRegistry();
+  void parseTable(std::string_view table);  // appends the records of one table
+  void index();                             // type bits, version order, interned lookup
   std::unordered_map<std::string, std::vector<OpSchema>> ops_;  // key "domain:op"
   // (interned domain, interned op) -> ops_ entry.
   absl::flat_hash_map<std::pair<const std::string*, const std::string*>,

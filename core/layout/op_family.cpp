@@ -42,11 +42,19 @@ const std::unordered_map<std::string_view, OpFamily>& table() {
                                  "DeformConv", "FusedConv", "NhwcConv", "Col2Im", "Im2Col"});
     add(OpFamily::kLinear, {"MatMul", "Gemm", "MatMulInteger", "QLinearMatMul", "Einsum",
                             "FusedMatMul", "FusedGemm", "MatMulNBits", "GemmFastGelu"});
-    add(OpFamily::kActivation, {"Relu",      "LeakyRelu", "PRelu",     "Sigmoid", "HardSigmoid",
-                                "Tanh",      "Elu",       "Selu",      "Celu",    "Gelu",
-                                "FastGelu",  "BiasGelu",  "Erf",       "Softmax", "LogSoftmax",
-                                "Softplus",  "Softsign",  "HardSwish", "Mish",    "ThresholdedRelu",
-                                "QuickGelu", "Hardmax",   "Clip",      "Shrink"});
+    add(OpFamily::kActivation, {"Relu",        "LeakyRelu",
+                                "PRelu",       "Sigmoid",
+                                "HardSigmoid", "Tanh",
+                                "Elu",         "Selu",
+                                "Celu",        "Gelu",
+                                "FastGelu",    "BiasGelu",
+                                "Erf",         "Softmax",
+                                "LogSoftmax",  "Softplus",
+                                "Softsign",    "HardSwish",
+                                "Mish",        "ThresholdedRelu",
+                                "QuickGelu",   "Hardmax",
+                                "Clip",        "Shrink",
+                                "ScaledTanh",  "ParametricSoftplus"});
     add(OpFamily::kNormalization,
         {"BatchNormalization", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
          "LpNormalization", "MeanVarianceNormalization", "LRN", "SkipLayerNormalization",
@@ -80,6 +88,8 @@ const std::unordered_map<std::string_view, OpFamily>& table() {
                            "Concat",
                            "Split",
                            "Slice",
+                           "DynamicSlice",
+                           "Crop",
                            "Gather",
                            "GatherElements",
                            "GatherND",
@@ -115,9 +125,10 @@ const std::unordered_map<std::string_view, OpFamily>& table() {
          "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"});
     add(OpFamily::kControlFlow, {"If", "Loop", "Scan"});
     add(OpFamily::kRecurrent, {"LSTM", "GRU", "RNN", "DynamicQuantizeLSTM"});
-    add(OpFamily::kQuantization,
-        {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QGemm",
-         "DynamicQuantizeMatMul", "QAttention", "QOrderedMatMul"});
+    add(OpFamily::kQuantization, {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
+                                  "QGemm", "DynamicQuantizeMatMul", "QAttention", "QOrderedMatMul",
+                                  // QONNX (qonnx.custom_op.general, onnx.brevitas)
+                                  "Quant", "BipolarQuant", "Trunc"});
     add(OpFamily::kAttention,
         {"Attention", "MultiHeadAttention", "GroupQueryAttention", "PackedAttention",
          "DecoderAttention", "LongformerAttention", "RotaryEmbedding", "BeamSearch", "GreedySearch",

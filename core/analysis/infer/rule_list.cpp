@@ -25,6 +25,8 @@ constexpr const char* kMs = "com.microsoft";
 constexpr const char* kMl = "ai.onnx.ml";
 constexpr const char* kTraining = "ai.onnx.preview.training";
 constexpr const char* kPassLab = "ai.passlab";
+constexpr const char* kQonnx = "qonnx.custom_op.general";
+constexpr const char* kBrevitas = "onnx.brevitas";
 
 // clang-format off
 const Entry kRules[] = {
@@ -148,6 +150,17 @@ const Entry kRules[] = {
   {kOnnx, "BitCast", inferBitCast}, {kOnnx, "Multinomial", inferMultinomial},
   {kTraining, "Adagrad", inferOptimizer}, {kTraining, "Momentum", inferOptimizer},
   {kTraining, "Adam", inferOptimizer},
+  // ---- experimental ONNX ops removed from the standard (kernels: exec/cpu/legacy_ops.cpp) ----
+  {kOnnx, "Affine", inferSameShape}, {kOnnx, "Scale", inferSameShape},
+  {kOnnx, "ScaledTanh", inferSameShape}, {kOnnx, "ParametricSoftplus", inferSameShape},
+  {kOnnx, "Crop", inferCrop}, {kOnnx, "GivenTensorFill", inferGivenTensorFill},
+  {kOnnx, "DynamicSlice", inferSlice},
+  {kOnnx, "SimplifiedLayerNormalization", inferLayerNorm},  // onnxruntime's, in ai.onnx
+  // ---- QONNX quantizers, and the same under Brevitas' domain ----
+  {kQonnx, "Quant", inferSameShape}, {kQonnx, "BipolarQuant", inferSameShape},
+  {kQonnx, "Trunc", inferSameShape},
+  {kBrevitas, "Quant", inferSameShape}, {kBrevitas, "BipolarQuant", inferSameShape},
+  {kBrevitas, "Trunc", inferSameShape},
   // ---- com.microsoft ----
   {kMs, "Attention", inferMsAttention},
   {kMs, "EmbedLayerNormalization", inferEmbedLayerNorm},

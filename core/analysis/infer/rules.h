@@ -25,6 +25,8 @@ void inferTypesFromSchema(InferContext& ctx);
 bool checkArity(InferContext& ctx);
 
 // ---- elementwise.cpp ----
+void inferCrop(InferContext& ctx);  // legacy.cpp: experimental ops
+void inferGivenTensorFill(InferContext& ctx);
 void inferSameShape(InferContext& ctx);  // Relu, Sigmoid, Softmax, ...: output 0 like input 0
 void inferIdentity(InferContext& ctx);   // whole type and tracked value pass through
 void inferBroadcast(InferContext& ctx);  // Add, Equal, And, ...: multidirectional broadcast

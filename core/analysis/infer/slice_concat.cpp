@@ -214,7 +214,9 @@ void inferSlice(InferContext& ctx) {
   auto rank = static_cast<int64_t>(x->rank());
   std::vector<SymInt> starts, ends, axesV, steps;
   bool known = true, axesKnown = true;
-  if (ctx.opset() < 10) {
+  // Attributes before opset 10; inputs from 10 on, and in the experimental DynamicSlice.
+  const bool attrForm = ctx.opset() < 10 && ctx.node().opType() != "DynamicSlice";
+  if (attrForm) {
     for (int64_t v : ctx.attrInts("starts")) starts.emplace_back(v);
     for (int64_t v : ctx.attrInts("ends")) ends.emplace_back(v);
     for (int64_t v : ctx.attrInts("axes")) axesV.emplace_back(v);
@@ -241,7 +243,7 @@ void inferSlice(InferContext& ctx) {
     ctx.fail("starts and ends have different lengths");
     return;
   }
-  if (axes.empty() && (ctx.opset() < 10 || !ctx.hasInput(3))) {
+  if (axes.empty() && (attrForm || !ctx.hasInput(3))) {
     // Default axes: one per start, counted from the starts' length when their values are unknown.
     size_t count = starts.size();
     if (!known) {

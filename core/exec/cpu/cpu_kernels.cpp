@@ -67,6 +67,8 @@ const KernelRegistry& kernelRegistry() {
       einsumKernels(),
       randomKernels(),
       legacyArithKernels(),
+      legacyOpKernels(),
+      qonnxKernels(),
       lossKernels(),
       recentOpKernels(),
       attentionKernels(),

@@ -255,6 +255,35 @@ class VariadicKernel final : public Kernel {
   Op op_;
 };
 
+// The generic UnaryKernel builds its functor with a constructor; ops whose
+// attributes can be invalid check them first.
+template <class Op>
+class CheckedUnary final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto op = Op::make(b);
+    if (!op) return op.error();
+    return std::unique_ptr<Kernel>(new CheckedUnary(std::move(op.value())));
+  }
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    return dispatch<Op::kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+      const S* in = x.data<S>();
+      S* out = y->mutableData<S>();
+      parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) out[i] = store<S>(op_(load(in[i])));
+      });
+      return Status::ok();
+    });
+  }
+
+ private:
+  explicit CheckedUnary(Op op) : op_(std::move(op)) {}
+  Op op_;
+};
+
 // Table rows for the generic kernels (domain ai.onnx, dispatch on input 0).
 template <class Op>
 constexpr KernelDef unaryRow(std::string_view op, int since, int until, std::string_view name) {

@@ -49,6 +49,8 @@ std::span<const KernelDef> featureNormKernels();  // feature_norm.cpp
 std::span<const KernelDef> einsumKernels();       // einsum.cpp
 std::span<const KernelDef> randomKernels();       // random_ops.cpp
 std::span<const KernelDef> legacyArithKernels();  // legacy_arith.cpp
+std::span<const KernelDef> legacyOpKernels();     // legacy_ops.cpp
+std::span<const KernelDef> qonnxKernels();        // qonnx_ops.cpp
 // Data movement, sequences, recurrent, quantized, contrib and signal ops.
 std::span<const KernelDef> gatherScatterKernels();     // gather_scatter.cpp
 std::span<const KernelDef> blockCopyKernels();         // block_copy.cpp

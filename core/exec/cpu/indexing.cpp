@@ -108,7 +108,7 @@ class Gather final : public Kernel {
 class Slice final : public Kernel {
  public:
   explicit Slice(const KernelBuild& b)
-      : legacy_(b.opset() < 10),
+      : legacy_(b.opset() < 10 && b.node().opType() != "DynamicSlice"),
         starts_(b.node().attrInts("starts")),
         ends_(b.node().attrInts("ends")),
         axes_(b.node().attrInts("axes")) {}
@@ -189,6 +189,9 @@ const KernelDef kRows[] = {
     {"", "Gather", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Gather",
      makeKernel<Gather>},
     {"", "Slice", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.Slice", makeKernel<Slice>},
+    // The removed experimental DynamicSlice: Slice-10's inputs without steps, any opset.
+    {"", "DynamicSlice", 1, kOpsetMax, types::kAll, 0, Tier::kReference, "cpu.DynamicSlice",
+     makeKernel<Slice>},
 };
 
 }  // namespace

@@ -5,7 +5,9 @@
 // default). Besides opset 17+, the row covers opsets 1-16 in the default
 // domain: onnxruntime's contrib LayerNormalization of the same signature,
 // which exported models (BERT-style) use there.
-// RMSNormalization (opset 23): y = x / sqrt(mean(x^2) + epsilon) * scale.
+// RMSNormalization (opset 23): y = x / sqrt(mean(x^2) + epsilon) * scale. The
+// same row runs onnxruntime's SimplifiedLayerNormalization (default domain,
+// any opset; optional output 1 inv_std_var = 1 / sqrt(mean(x^2) + epsilon)).
 //
 // Statistics are accumulated in double (two passes over each row); rows run in
 // parallel. An optimized row takes float32 LayerNormalization with the default
@@ -63,14 +65,16 @@ class RowNorm final : public Kernel {
         PASSLAB_ASSIGN_OR_RETURN(bias, (broadcastParam<S, C>(ctx.input(2), normDims, "bias")));
       }
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
-      // Optional statistics outputs (LayerNormalization only).
+      // Optional statistics outputs: LayerNormalization's Mean and InvStdDev;
+      // SimplifiedLayerNormalization's inv_std_var (RMSNormalization has none).
       Tensor* meanOut = nullptr;
       Tensor* invOut = nullptr;
+      const size_t invIndex = kRms ? 1 : 2;
       if (!kRms && ctx.outputCount() > 1 && ctx.wantsOutput(1)) {
         PASSLAB_ASSIGN_OR_RETURN(meanOut, ctx.allocate(1, stash_, statDims));
       }
-      if (!kRms && ctx.outputCount() > 2 && ctx.wantsOutput(2)) {
-        PASSLAB_ASSIGN_OR_RETURN(invOut, ctx.allocate(2, stash_, statDims));
+      if (ctx.outputCount() > invIndex && ctx.wantsOutput(invIndex)) {
+        PASSLAB_ASSIGN_OR_RETURN(invOut, ctx.allocate(invIndex, stash_, statDims));
       }
       std::vector<double> means(meanOut ? static_cast<size_t>(rows) : 0);
       std::vector<double> invs(invOut ? static_cast<size_t>(rows) : 0);
@@ -152,6 +156,8 @@ const KernelDef kRows[] = {
      "cpu.LayerNormalization", makeKernel<RowNorm<false>>},
     {"", "RMSNormalization", 23, kOpsetMax, types::kFloats, 0, Tier::kReference,
      "cpu.RMSNormalization", makeKernel<RowNorm<true>>},
+    {"", "SimplifiedLayerNormalization", 1, kOpsetMax, types::kFloats, 0, Tier::kReference,
+     "cpu.SimplifiedLayerNormalization", makeKernel<RowNorm<true>>},
 };
 
 }  // namespace

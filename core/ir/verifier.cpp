@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/ir/attribute_limits.h"
 #include "core/ir/op_schema.h"
 #include "core/ir/walk_prefetch.h"
 
@@ -253,6 +254,7 @@ class Verifier {
       return;
     inSchemaCheck_ = true;
     checkSchema(n);
+    for (std::string& problem : attributeLimitProblems(n)) report(&n, std::move(problem));
     inSchemaCheck_ = false;
   }
 

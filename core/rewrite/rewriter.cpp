@@ -115,8 +115,14 @@ bool Rewriter::removeAttr(ir::Node* node, const std::string& name) {
 std::string Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
   if (from == to) return "a value cannot replace itself";
   bool mainOutput = false;
-  for (const ir::Graph* g : from->outputOf())
+  for (const ir::Graph* g : from->outputOf()) {
     if (!g->parentNode()) mainOutput = true;
+    // ONNX Runtime refuses a subgraph that returns an outer-scope value
+    // directly: the node that returns it (an Identity, say) must stay.
+    else if (to && to->owner() != g)
+      return "'" + from->name() + "' is an output of subgraph '" + g->name() + "' and '" +
+             to->name() + "' comes from an outer scope (ONNX Runtime needs a node to return it)";
+  }
   if (!mainOutput) return "";
   // `to` must be able to take the output's name.
   if (to->isGraphInput() || to->isInitializer() || !to->producer())

@@ -1,5 +1,6 @@
 // Attributes no kernel can honour are verifier errors naming the node and the
-// attribute (and checkAttributeLimits refuses the model).
+// attribute (and checkAttributeLimits refuses the model); and a subgraph may
+// not return an outer-scope value directly (ONNX Runtime refuses it).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -108,6 +109,61 @@ TEST(AttributeLimits, WindowAxisArithmetic) {
   EXPECT_NE(windowAxisProblem(3, 1, INT64_MAX / 2 + 1, 0, 0), "");  // (k-1)*d overflows int64
   EXPECT_NE(windowAxisProblem(1, 1, 1, INT64_MAX, 1), "");          // pads overflow int64
   EXPECT_NE(windowAxisProblem(1, 0, 1, 0, 0), "");
+}
+
+// ONNX Runtime: "Subgraph output (X) is an outer scope value being returned
+// directly. Please update the model to add an Identity node".
+TEST(VerifierOnnxRuntimeRules, SubgraphReturningOuterValueDirectly) {
+  Model bad = parse(R"(main (float[2] x, bool c) => (float[2] y) {
+      r = Relu(x)
+      y = If <then_branch = t () => (float[2] r) { },
+              else_branch = e () => (float[2] p) { p = Neg(r) }> (c)
+    })");
+  auto errs = errors(bad);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].find("outer scope value returned directly"), std::string::npos) << errs[0];
+  EXPECT_NE(errs[0].find("'r'"), std::string::npos) << errs[0];
+  Model good = parse(R"(main (float[2] x, bool c) => (float[2] y) {
+      r = Relu(x)
+      y = If <then_branch = t () => (float[2] o) { o = Identity(r) },
+              else_branch = e () => (float[2] p) { p = Neg(r) }> (c)
+    })");
+  EXPECT_TRUE(errors(good).empty());
+}
+
+// ONNX Runtime: "Size mismatch validating subgraph inputs": an If branch
+// takes no inputs and returns one value per If output.
+TEST(VerifierOnnxRuntimeRules, IfBranchSignature) {
+  Model m = parse(R"(main (float[2] x, bool c) => (float[2] y) {
+      y = If <then_branch = t (float[2] z) => (float[2] o) { o = Neg(z) },
+              else_branch = e () => (float[2] p, float[2] q) { p = Neg(x)
+                q = Abs(x) }> (c)
+    })");
+  auto errs = errors(m);
+  ASSERT_EQ(errs.size(), 2u);
+  EXPECT_NE(errs[0].find("subgraph 'then_branch' has 1 inputs; If needs 0"), std::string::npos)
+      << errs[0];
+  EXPECT_NE(errs[1].find("subgraph 'else_branch' has 2 outputs; If needs 1"), std::string::npos)
+      << errs[1];
+}
+
+TEST(VerifierOnnxRuntimeRules, LoopBodySignature) {
+  // Loop(M, cond, v): the body takes (i, cond, v) and returns (cond, v).
+  const char* kLoop = R"(main (int64 n, bool c, float[2] v) => (float[2] y) {
+      y = Loop <body = b (int64 i, bool ci, float[2] vi) => (bool co, float[2] vo) {
+        co = Identity(ci)
+        vo = Neg(vi) }> (n, c, v)
+    })";
+  EXPECT_TRUE(errors(parse(kLoop)).empty());
+  Model bad = parse(R"(main (int64 n, bool c, float[2] v) => (float[2] y) {
+      y = Loop <body = b (int64 i, bool ci) => (bool co, float[2] vo) {
+        co = Identity(ci)
+        vo = Neg(v) }> (n, c, v)
+    })");
+  auto errs = errors(bad);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].find("subgraph 'body' has 2 inputs; Loop needs 3"), std::string::npos)
+      << errs[0];
 }
 
 }  // namespace

@@ -52,6 +52,8 @@ bool isWindowOp(std::string_view op) {
 
 // kernel_shape, strides, dilations >= 1, pads >= 0, each within the limit;
 // matching lengths; and each axis's window (span, padded extent) fits.
+int64_t firstInputRank(const Node& n);
+
 void checkWindow(const Node& n, Problems& out) {
   const size_t before = out.size();
   checkIntsInRange(n, "kernel_shape", 1, out);
@@ -63,7 +65,11 @@ void checkWindow(const Node& n, Problems& out) {
   if (out.size() != before) return;
   const auto kernel = intsOf(n, "kernel_shape"), strides = intsOf(n, "strides"),
              dilations = intsOf(n, "dilations"), pads = intsOf(n, "pads");
+  // Spatial axes: kernel_shape's, else X's [N, C, spatial...] (Col2Im's X is
+  // not an image), else the longest list's.
   size_t sp = kernel.size();
+  const int64_t rank = firstInputRank(n);
+  if (sp == 0 && rank >= 2 && n.opType() != "Col2Im") sp = static_cast<size_t>(rank - 2);
   if (sp == 0) sp = std::max({strides.size(), dilations.size(), pads.size() / 2});
   auto lengthOk = [&](const std::vector<int64_t>& v, std::string_view name, size_t want) {
     if (v.empty() || v.size() == want) return true;

@@ -14,6 +14,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
+#include "core/ir/attribute_limits.h"
 #include "core/ir/graph.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
@@ -341,7 +342,17 @@ int runOptimize(const OptimizeArgs& a) {
     std::cerr << "error: " << recipe.error().message() << "\n";
     return 1;
   }
+  // An attribute no kernel can honour (a window that overflows, a perm that
+  // is not one) is refused before any pass or kernel sees it: checked before
+  // shape inference (windows) and after it (axes, which need ranks).
+  auto refuseImpossible = [&model]() {
+    Status limits = ir::checkAttributeLimits(model);
+    if (!limits.isOk()) std::cerr << "error: " << limits.message() << "\nthe model was not saved\n";
+    return !limits.isOk();
+  };
+  if (refuseImpossible()) return 1;
   analysis::inferShapes(model);
+  if (refuseImpossible()) return 1;
   const std::set<std::string> originalErrors = pipeline::verifierErrorSet(model);
   pipeline::PipelineOptions po;
   po.standardOnly = recipe->standardOnly;

@@ -5,6 +5,7 @@
 #include "core/exec/arena.h"
 #include "core/exec/cpu/cpu_backend.h"
 #include "core/exec/interpreter.h"
+#include "core/ir/attribute_limits.h"
 
 namespace passlab::exec {
 
@@ -30,6 +31,8 @@ Expected<std::vector<ir::Tensor>> evaluateNode(const ir::Node& node,
                                                int64_t opsetVersion) {
   if (node.hasSubgraphs())
     return unsupported(node.describe() + ": nodes with subgraphs are not evaluated alone");
+  if (auto problems = ir::attributeLimitProblems(node); !problems.empty())
+    return invalidModel(node.describe() + ": " + problems.front());
   const KernelRegistry& registry = cpu::kernelRegistry();
   auto candidates = registry.find(node.domain(), node.opType(), opsetVersion);
   if (candidates.empty())

@@ -7,6 +7,7 @@
 #include "core/exec/compiler.h"
 #include "core/exec/interpreter.h"
 #include "core/exec/legacy_repairs.h"
+#include "core/ir/attribute_limits.h"
 
 namespace passlab::exec {
 
@@ -71,6 +72,8 @@ Executor::~Executor() = default;
 
 Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
                                                      const ExecutorOptions& options) {
+  // An attribute no kernel can honour is refused before any kernel sees it.
+  PASSLAB_RETURN_IF_ERROR(ir::checkAttributeLimits(model));
   std::unique_ptr<Executor> ex(new Executor());
   ex->model_ = model.clone();
   ex->repairs_ = applyLegacyRepairs(ex->model_);

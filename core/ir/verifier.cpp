@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/ir/attribute_limits.h"
 #include "core/ir/op_schema.h"
 #include "core/ir/walk_prefetch.h"
 
@@ -69,6 +70,14 @@ std::string outputNotVisibleText(const std::string& graphLabel, const Value* v) 
 }
 std::string outputNeverDefinedText(const std::string& graphLabel, const Value* v) {
   return graphLabel + ": output '" + v->name() + "' is never defined";
+}
+// ONNX Runtime refuses a subgraph that returns a value of an outer scope
+// directly ("Subgraph output (X) is an outer scope value being returned
+// directly. Please update the model to add an Identity node").
+std::string outerScopeOutputText(const std::string& graphLabel, const Value* v) {
+  return graphLabel + ": output '" + v->name() +
+         "' is an outer scope value returned directly (ONNX Runtime needs an Identity node "
+         "to return it)";
 }
 std::string twoProducersText(const Value* v) {
   return "output '" + v->name() + "' is also a graph input or initializer (two producers)";
@@ -160,6 +169,8 @@ class Verifier {
         report(nullptr, outputNotVisibleText(graphLabel(g), v));
       else if (!entry(v).defined)
         report(nullptr, outputNeverDefinedText(graphLabel(g), v));
+      else if (g.parentNode() && v->owner() != &g)
+        report(nullptr, outerScopeOutputText(graphLabel(g), v));
     }
   }
 
@@ -253,7 +264,42 @@ class Verifier {
       return;
     inSchemaCheck_ = true;
     checkSchema(n);
+    for (std::string& problem : attributeLimitProblems(n)) report(&n, std::move(problem));
+    checkSubgraphSignatures(n);
     inSchemaCheck_ = false;
+  }
+
+  // ONNX Runtime checks a control-flow node's subgraphs against the node
+  // ("Size mismatch validating subgraph inputs"): an If branch takes no
+  // inputs and returns one value per If output; a Loop body takes the
+  // iteration number, the condition and the N loop-carried values (the node's
+  // inputs after M and cond) and returns cond, those N and the scan outputs
+  // (one more than the node's outputs); a Scan body (opset 9 on) takes and
+  // returns one value per node input and output.
+  void checkSubgraphSignatures(const Node& n) {
+    if (!n.domain().empty() || !n.hasSubgraphs()) return;
+    auto check = [&](const char* attr, size_t inputs, size_t outputs) {
+      const Attribute* a = n.attr(attr);
+      if (!a || !a->g) return;
+      const Graph& body = *a->g;
+      if (body.inputs().size() != inputs)
+        report(&n, "subgraph '" + std::string(attr) + "' has " +
+                       std::to_string(body.inputs().size()) + " inputs; " + n.opType() + " needs " +
+                       std::to_string(inputs));
+      if (body.outputs().size() != outputs)
+        report(&n, "subgraph '" + std::string(attr) + "' has " +
+                       std::to_string(body.outputs().size()) + " outputs; " + n.opType() +
+                       " needs " + std::to_string(outputs));
+    };
+    const size_t nin = n.inputs().size(), nout = n.outputs().size();
+    if (n.opType() == "If") {
+      check("then_branch", 0, nout);
+      check("else_branch", 0, nout);
+    } else if (n.opType() == "Loop" && nin >= 2) {
+      check("body", nin, nout + 1);
+    } else if (n.opType() == "Scan" && opsetOf("") >= 9) {
+      check("body", nin, nout);
+    }
   }
 
   class ScopedCheck;
@@ -558,6 +604,8 @@ class Verifier::ScopedCheck {
         v_.report(nullptr, outputNotVisibleText(Verifier::graphLabel(g), value));
       else if (!definedBefore(*value, g, nullptr))
         v_.report(nullptr, outputNeverDefinedText(Verifier::graphLabel(g), value));
+      else if (g.parentNode() && value->owner() != &g)
+        v_.report(nullptr, outerScopeOutputText(Verifier::graphLabel(g), value));
     }
   }
 

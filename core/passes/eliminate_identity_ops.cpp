@@ -5,7 +5,11 @@
 // Rules (one row each, the rule as its comment). Conditions common to all: the
 // removed node's other outputs are unused, and if its output is a model output
 // the replacement takes over that name (not possible when the replacement is a
-// model input or constant: then the node stays, with that reason).
+// model input or constant: then the node stays, with that reason). An Identity
+// that returns an outer-scope value from a subgraph stays (ONNX Runtime
+// refuses that value returned directly).
+#include <algorithm>
+
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 
@@ -17,6 +21,15 @@ using rewrite::MatchContext;
 using rewrite::MatchResult;
 using rewrite::RulePattern;
 
+// The node returns, as an output of its subgraph, a value of an outer scope:
+// ONNX Runtime refuses that value returned directly, so the node stays.
+bool returnsOuterValue(const ir::Node& n) {
+  const ir::Graph* g = n.owner();
+  if (!g || !g->parentNode() || !n.output(0) || n.input(0)->owner() == g) return false;
+  const auto& of = n.output(0)->outputOf();
+  return std::find(of.begin(), of.end(), g) != of.end();
+}
+
 std::vector<std::unique_ptr<rewrite::Pattern>> rules() {
   std::vector<std::unique_ptr<rewrite::Pattern>> r;
   // Identity(x) -> x
@@ -25,6 +38,9 @@ std::vector<std::unique_ptr<rewrite::Pattern>> rules() {
       [](ir::Node& n, const MatchContext&) {
         if (!n.input(0) || (!n.input(0)->type().isTensor() && !n.input(0)->type().isUndefined()))
           return MatchResult::failure("Identity of a sequence or optional is kept");
+        if (returnsOuterValue(n))
+          return MatchResult::failure(
+              "it returns an outer-scope value from a subgraph (ONNX Runtime needs a node there)");
         return forwardInput(n);
       }));
   // Dropout(x) -> x at inference (no training_mode, or training_mode false; mask unused)

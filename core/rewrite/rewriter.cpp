@@ -128,6 +128,22 @@ std::string Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
   return "";
 }
 
+namespace {
+
+// `to` as subgraph `g` may return it in place of `from`: itself, or an
+// Identity of it when it is a value of an outer scope (ONNX Runtime refuses
+// a subgraph returning an outer value directly).
+ir::Value* returnableIn(Rewriter& rw, ir::Graph& g, const ir::Value* from, ir::Value* to) {
+  if (!g.parentNode() || !to || to->owner() == &g) return to;
+  std::vector<const ir::Node*> derivedFrom;
+  if (from->producer()) derivedFrom.push_back(from->producer());
+  ir::Node* id = rw.addNode(g, "Identity", "", {to}, 1, nullptr, "", derivedFrom);
+  rw.setType(id->output(0), from->type().isUndefined() ? to->type() : from->type());
+  return id->output(0);
+}
+
+}  // namespace
+
 void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
   if (from == to) return;
   std::vector<ir::Use> uses = from->uses();
@@ -145,7 +161,7 @@ void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
   for (ir::Graph* g : graphs) {
     if (!g->parentNode()) mainOutput = true;
     for (size_t i = 0; i < g->outputs().size(); ++i)
-      if (g->outputs()[i] == from) setGraphOutput(*g, i, to);
+      if (g->outputs()[i] == from) setGraphOutput(*g, i, returnableIn(*this, *g, from, to));
   }
   if (mainOutput) {
     // Keep the model's output name: `to` takes it, `from` gets a fresh one.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/ir/attribute_limits.h"
+
 namespace passlab::analysis::infer {
 
 ir::Shape unknownShape(size_t rank) {
@@ -165,6 +167,10 @@ bool readWindowAttrs(InferContext& ctx, size_t spatial, std::vector<int64_t> ker
         ctx.fail(std::string(what) + " value " + std::to_string(x) + " is below " +
                  std::to_string(min));
         return false;
+      } else if (x > ir::kMaxWindowExtent) {
+        ctx.fail(std::string(what) + " value " + std::to_string(x) + " is above " +
+                 std::to_string(ir::kMaxWindowExtent));
+        return false;
       }
     return true;
   };
@@ -172,9 +178,20 @@ bool readWindowAttrs(InferContext& ctx, size_t spatial, std::vector<int64_t> ker
     ctx.fail("kernel shape is unknown");
     return false;
   }
-  return check(out.kernel, spatial, "kernel_shape", 1) &&
-         check(out.strides, spatial, "strides", 1) &&
-         check(out.dilations, spatial, "dilations", 1) && check(out.pads, 2 * spatial, "pads", 0);
+  if (!(check(out.kernel, spatial, "kernel_shape", 1) &&
+        check(out.strides, spatial, "strides", 1) &&
+        check(out.dilations, spatial, "dilations", 1) && check(out.pads, 2 * spatial, "pads", 0)))
+    return false;
+  // The window's span and padding in checked arithmetic (the verifier names
+  // the attribute; inference just declines to give a shape).
+  for (size_t i = 0; i < spatial; ++i)
+    if (std::string why = ir::windowAxisProblem(out.kernel[i], out.strides[i], out.dilations[i],
+                                                out.pads[i], out.pads[i + spatial]);
+        !why.empty()) {
+      ctx.fail("spatial axis " + std::to_string(i) + ": " + why);
+      return false;
+    }
+  return true;
 }
 
 std::optional<ir::Shape> windowOutputShape(InferContext& ctx, const ir::Shape& x,

@@ -1,5 +1,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 
+#include "core/ir/attribute_limits.h"
+
 namespace passlab::exec::cpu {
 
 namespace {
@@ -24,6 +26,11 @@ Status fillDefaults(const ConvAttrs& a, size_t spatial, const Dims& wDims, ConvG
     if (g.stride[i] < 1 || g.dilation[i] < 1 || g.kernel[i] < 1)
       return invalidArgument("strides, dilations and kernel_shape must be positive");
     if (pads[i] < 0 || pads[i + spatial] < 0) return invalidArgument("pads must not be negative");
+    // A window whose arithmetic overflows (the verifier refuses these first).
+    if (std::string why = ir::windowAxisProblem(g.kernel[i], g.stride[i], g.dilation[i], pads[i],
+                                                pads[i + spatial]);
+        !why.empty())
+      return invalidArgument("spatial axis " + std::to_string(i) + ": " + why);
   }
   return Status::ok();
 }
@@ -90,6 +97,10 @@ Expected<ConvGeometry> convGeometry(const ConvAttrs& a, const Dims& x, const Dim
       g.padBegin[i] = pads[i];
       g.padEnd[i] = pads[i + sp];
     }
+    if (std::string why = ir::windowAxisProblem(g.kernel[i], g.stride[i], g.dilation[i],
+                                                g.padBegin[i], g.padEnd[i], g.in[i]);
+        !why.empty())
+      return invalidArgument("spatial axis " + std::to_string(i) + ": " + why);
     int64_t padded = g.in[i] + g.padBegin[i] + g.padEnd[i];
     if (padded < span)
       return invalidArgument("the kernel (" + std::to_string(span) + " wide with dilation) is " +
@@ -129,7 +140,13 @@ Expected<ConvGeometry> convTransposeGeometry(const ConvAttrs& a, const Dims& x, 
   bool same = a.autoPad == "SAME_UPPER" || a.autoPad == "SAME_LOWER";
   for (size_t i = 0; i < sp; ++i) {
     int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
-    int64_t full = g.stride[i] * (g.in[i] - 1) + outPad[i] + span;
+    int64_t full = 0;
+    if (outPad[i] < 0 || __builtin_mul_overflow(g.stride[i], g.in[i] - 1, &full) ||
+        __builtin_add_overflow(full, outPad[i], &full) ||
+        __builtin_add_overflow(full, span, &full) || full > ir::kMaxWindowExtent)
+      return invalidArgument(
+          "spatial axis " + std::to_string(i) + ": the output extent overflows (stride " +
+          std::to_string(g.stride[i]) + ", input " + std::to_string(g.in[i]) + ")");
     if (!outShape.empty() || same) {
       int64_t target = !outShape.empty() ? outShape[i] : g.in[i] * g.stride[i];
       int64_t total = full - target;

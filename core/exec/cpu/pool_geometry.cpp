@@ -1,5 +1,7 @@
 #include "core/exec/cpu/pool_geometry.h"
 
+#include "core/ir/attribute_limits.h"
+
 namespace passlab::exec::cpu {
 
 Expected<PoolAttrs> parsePoolAttrs(const ir::Node& node) {
@@ -41,6 +43,12 @@ Expected<PoolGeometry> poolGeometry(const PoolAttrs& a, const Dims& x) {
   for (size_t i = 0; i < sp; ++i) {
     if (g.kernel[i] < 1 || g.stride[i] < 1 || g.dilation[i] < 1)
       return invalidArgument("kernel_shape, strides and dilations must be positive");
+    // A window whose arithmetic overflows (the verifier refuses these first).
+    if (std::string why = ir::windowAxisProblem(g.kernel[i], g.stride[i], g.dilation[i],
+                                                std::max<int64_t>(0, pads[i]),
+                                                std::max<int64_t>(0, pads[i + sp]), g.in[i]);
+        !why.empty())
+      return invalidArgument("spatial axis " + std::to_string(i) + ": " + why);
     int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
     if (a.autoPad == "SAME_UPPER" || a.autoPad == "SAME_LOWER") {
       g.out[i] = (g.in[i] + g.stride[i] - 1) / g.stride[i];

@@ -1,6 +1,7 @@
 #include "core/pipeline/input_synthesis.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -72,6 +73,64 @@ Status storeValues(ir::Tensor& t, const std::string& name,
                            ", which PassLab cannot generate yet");
   }
   return Status::ok();
+}
+
+// A dim spelled as an expression of other dims ("past_seq_len+seq_len",
+// "2*N - 1"): its value from the values of those dims, or nullopt.
+bool isDimExpression(const std::string& param) {
+  return param.find_first_of("+*") != std::string::npos || param.find(" - ") != std::string::npos;
+}
+
+std::optional<int64_t> evalDimExpression(const std::string& text,
+                                         const std::map<std::string, int64_t>& values) {
+  // sum of products of (numbers | names), with + and - between terms
+  int64_t sum = 0, product = 1, sign = 1;
+  bool haveFactor = false;
+  size_t i = 0;
+  auto isName = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  };
+  while (i <= text.size()) {
+    char c = i < text.size() ? text[i] : '+';
+    if (c == ' ') {
+      ++i;
+      continue;
+    }
+    if (c == '+' || c == '-') {
+      if (!haveFactor) return std::nullopt;
+      sum += sign * product;
+      sign = c == '-' ? -1 : 1;
+      product = 1;
+      haveFactor = false;
+      ++i;
+      if (i > text.size()) break;
+      continue;
+    }
+    if (c == '*') {
+      if (!haveFactor) return std::nullopt;
+      haveFactor = false;
+      ++i;
+      continue;
+    }
+    if (!isName(c) || haveFactor) return std::nullopt;
+    size_t j = i;
+    while (j < text.size() && isName(text[j])) ++j;
+    std::string token = text.substr(i, j - i);
+    int64_t v;
+    if (std::isdigit(static_cast<unsigned char>(token[0]))) {
+      char* end = nullptr;
+      v = std::strtoll(token.c_str(), &end, 10);
+      if (*end != '\0') return std::nullopt;
+    } else {
+      auto it = values.find(token);
+      if (it == values.end()) return std::nullopt;
+      v = it->second;
+    }
+    product *= v;
+    haveFactor = true;
+    i = j;
+  }
+  return sum;
 }
 
 bool standardOp(const ir::Node& n) {
@@ -183,7 +242,7 @@ class WindowAnalysis {
       if (!u.node || u.node->owner() != v->owner()) continue;  // not into subgraphs
       SpatialNeed n = needAt(*u.node, u.inputIndex);
       for (size_t i = 0; i < spatial_; ++i)
-        if (n.min[i] > out.min[i]) {
+        if (n.min[i] > out.min[i] || (out.why[i].empty() && !n.why[i].empty())) {
           out.min[i] = n.min[i];
           out.why[i] = n.why[i];
         }
@@ -359,6 +418,7 @@ DimChoice defaultDim(const ir::Value& input, size_t axis, const std::string& par
 
 struct ValueChoice {
   std::optional<double> constant;
+  bool whole = false;  // whole numbers (integer types, masks of any type)
   double lo = 0, hi = 4;
   std::string reason;
 };
@@ -425,14 +485,18 @@ ValueChoice chooseValues(const ir::Value& input) {
       return c;
     }
   }
-  if (!integer) {
+  bool mask = nameHas(input.name(), {"mask"}) && dt != ir::DataType::kBool;
+  for (const ir::Use& u : input.uses())
+    if (standardOp(*u.node) && u.node->opType() == "Where" && u.inputIndex == 0) mask = true;
+  if (!integer && !mask) {
     c.lo = -1;
     c.hi = 1;
     c.reason = "uniform in [-1, 1)";
     return c;
   }
+  c.whole = true;
   bool bounded = false;
-  boundIndices(input, c, bounded, 0);
+  if (integer) boundIndices(input, c, bounded, 0);
   if (bounded) return c;
   if (dt == ir::DataType::kBool) {
     c.lo = 0;
@@ -440,9 +504,6 @@ ValueChoice chooseValues(const ir::Value& input) {
     c.reason = "random booleans";
     return c;
   }
-  bool mask = nameHas(input.name(), {"mask"});
-  for (const ir::Use& u : input.uses())
-    if (standardOp(*u.node) && u.node->opType() == "Where" && u.inputIndex == 0) mask = true;
   if (mask) {
     c.lo = 0;
     c.hi = 2;
@@ -455,7 +516,7 @@ ValueChoice chooseValues(const ir::Value& input) {
 
 std::string rangeText(const InputPlan& p) {
   if (p.constant) return "value " + num(*p.constant);
-  if (!ir::isFloatingPoint(p.dtype)) return "integers in [" + num(p.lo) + ", " + num(p.hi) + ")";
+  if (p.whole) return "integers in [" + num(p.lo) + ", " + num(p.hi) + ")";
   return "uniform in [" + num(p.lo) + ", " + num(p.hi) + ")";
 }
 
@@ -491,6 +552,10 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
     const bool named = !param.empty() && !isAnonymousDim(param);
     const std::string label = "dim " + std::to_string(i) + (named ? " (" + param + ")" : "");
     const bool spatial = window && i >= 2;
+    if (named && isDimExpression(param) && !spec.dims.count(param)) {
+      p.dims.push_back({1, "expression"});  // its value: planInputs, from the dims it names
+      continue;
+    }
     if (named && spec.dims.count(param)) {
       int64_t given = spec.dims.at(param);
       if (spatial && given < window->min[i - 2])
@@ -522,6 +587,7 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
   }
   ValueChoice c = chooseValues(v);
   p.constant = c.constant;
+  p.whole = c.whole;
   p.lo = c.lo;
   p.hi = c.hi;
   p.valuesReason = c.reason;
@@ -574,10 +640,47 @@ Expected<std::vector<InputPlan>> planInputs(const ir::Model& model, const InputS
     if (p.given || !v->type().hasShape()) continue;
     const auto& dims = v->type().shape()->dims();
     for (size_t i = 0; i < dims.size() && i < p.dims.size(); ++i) {
-      if (!dims[i].isSymbolic() || isAnonymousDim(dims[i].param())) continue;
+      if (!dims[i].isSymbolic() || isAnonymousDim(dims[i].param()) ||
+          isDimExpression(dims[i].param()))
+        continue;
       auto [it, fresh] = symbols.emplace(dims[i].param(), std::make_pair(p.dims[i].value, p.name));
       if (fresh || it->second.first == p.dims[i].value) continue;
       p.dims[i] = {it->second.first, "same symbol as input '" + it->second.second + "'"};
+    }
+  }
+  // Dims spelled as expressions of other dims: their value from those dims
+  // (the user's --dim first, then the values chosen above, then defaults by name).
+  std::map<std::string, int64_t> values;
+  for (const auto& [name, chosen] : symbols) values[name] = chosen.first;
+  for (const auto& [name, given] : spec.dims) values[name] = given;
+  k = 0;
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    InputPlan& p = out[k++];
+    if (p.given || !v->type().hasShape()) continue;
+    const auto& dims = v->type().shape()->dims();
+    for (size_t i = 0; i < dims.size() && i < p.dims.size(); ++i) {
+      if (p.dims[i].reason != "expression") continue;
+      const std::string& param = dims[i].param();
+      std::map<std::string, int64_t> with = values;
+      // Names used nowhere else take their default by name.
+      std::string word;
+      for (char c : param + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
+          word += c;
+          continue;
+        }
+        if (!word.empty() && !std::isdigit(static_cast<unsigned char>(word[0])) &&
+            !with.count(word))
+          with[word] = defaultDim(*v, i, word).value;
+        word.clear();
+      }
+      auto value = evalDimExpression(param, with);
+      if (!value || *value < 0) {
+        p.dims[i] = {1, "'" + param + "' could not be evaluated, default 1"};
+        continue;
+      }
+      p.dims[i] = {*value, param + " = " + std::to_string(*value)};
     }
   }
   return out;
@@ -598,7 +701,7 @@ Expected<exec::NamedInputs> fillInputs(const std::vector<InputPlan>& plan, const
     const int64_t n = tensor.numel();
     std::seed_seq seq{spec.seed, static_cast<uint64_t>(std::hash<std::string>()(p.name))};
     std::mt19937_64 rng(seq);
-    const bool floating = ir::isFloatingPoint(dt);
+    const bool floating = !p.whole;
     auto next = [&](int64_t i) -> double {
       if (spec.zeros) return 0;
       if (p.constant) return *p.constant;

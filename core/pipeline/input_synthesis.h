@@ -49,6 +49,7 @@ struct InputPlan {
   // Values: a constant, or uniform in [lo, hi) (integers: lo <= v < hi).
   std::optional<double> constant;
   double lo = -1, hi = 1;
+  bool whole = false;  // whole numbers in [lo, hi) (integer types, and masks of any type)
   std::string valuesReason;
 
   std::vector<int64_t> shape() const;

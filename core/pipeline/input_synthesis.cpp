@@ -408,7 +408,7 @@ DimChoice defaultDim(const ir::Value& input, size_t axis, const std::string& par
       return {32, "image dim (by its name), default 32"};
     if (nameHas(param, {"past"})) return {1, "past length (by its name), default 1"};
     if (nameHas(param, {"seq", "len", "token", "time", "frame", "step"}))
-      return {8, "sequence dim (by its name), default 8"};
+      return {4, "sequence dim (by its name), default 4"};
   }
   if (axis == 0 && rank >= 2) return {1, "leading (batch) dim, default 1"};
   return {1, "default 1"};
@@ -488,6 +488,22 @@ ValueChoice chooseValues(const ir::Value& input) {
   bool mask = nameHas(input.name(), {"mask"}) && dt != ir::DataType::kBool;
   for (const ir::Use& u : input.uses())
     if (standardOp(*u.node) && u.node->opType() == "Where" && u.inputIndex == 0) mask = true;
+  // The scalars of ORT's generation ops: the values they document as usable.
+  for (const ir::Use& u : input.uses()) {
+    const ir::Node& n = *u.node;
+    if (n.domain() != "com.microsoft" ||
+        (n.opType() != "BeamSearch" && n.opType() != "GreedySearch" && n.opType() != "Sampling"))
+      continue;
+    static const char* kNames[] = {"input_ids",         "max_length",           "min_length",
+                                   "num_beams",         "num_return_sequences", "length_penalty",
+                                   "repetition_penalty"};
+    static const double kValues[] = {0, -1, 1, 2, 1, 1, 1};
+    if (u.inputIndex < 1 || u.inputIndex > 6) continue;
+    c.constant = kValues[u.inputIndex];
+    c.reason = std::string(kNames[u.inputIndex]) + " of " + nodeName(n);
+    if (u.inputIndex == 1) c.reason += ": the prompt length + 4";  // set by planInputs
+    return c;
+  }
   if (!integer && !mask) {
     c.lo = -1;
     c.hi = 1;
@@ -647,6 +663,20 @@ Expected<std::vector<InputPlan>> planInputs(const ir::Model& model, const InputS
       if (fresh || it->second.first == p.dims[i].value) continue;
       p.dims[i] = {it->second.first, "same symbol as input '" + it->second.second + "'"};
     }
+  }
+  // max_length of a generation op: longer than the prompt it extends.
+  k = 0;
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    InputPlan& p = out[k++];
+    if (p.given || !p.constant || *p.constant != -1) continue;
+    for (const ir::Use& u : v->uses()) {
+      if (u.inputIndex != 1 || !u.node->input(0)) continue;
+      for (const InputPlan& ids : out)
+        if (ids.name == u.node->input(0)->name() && ids.dims.size() == 2)
+          p.constant = static_cast<double>(ids.dims[1].value + 4);
+    }
+    if (*p.constant == -1) p.constant = 16;
   }
   // Dims spelled as expressions of other dims: their value from those dims
   // (the user's --dim first, then the values chosen above, then defaults by name).

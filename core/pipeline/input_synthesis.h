@@ -7,7 +7,7 @@
 //           "NAME=VALUE"); the smallest size every sliding-window op
 //           (Conv, ConvTranspose, pools) on the path from the input accepts,
 //           rounded up to the path's total stride; a default by kind (batch 1,
-//           sequence 8, height/width 32, else 1).
+//           sequence 4, height/width 32, else 1).
 //   values: floats uniform in [-1, 1); integers in [0, 4), except indices of a
 //           Gather (or an embedding) in [0, rows), masks 0/1, and a scalar
 //           compared by Equal with a constant takes that constant.

@@ -41,7 +41,9 @@ grep -q "integers in \[0, 256) (indices of Gather" "$log" || fail "ids not bound
 # max_length past the prompt).
 if [ -f "$m/ort_tiny_gpt2_beamsearch.onnx" ]; then
   run "$m/ort_tiny_gpt2_beamsearch.onnx" || fail "beam search with no input given"
-  grep -q "max_length int32\[1\]: value 12 (max_length of BeamSearch" "$log" || fail "max_length"
+  # a 4-token prompt (sequence default), so max_length 8
+  grep -q "input_ids int32\[1,4\]" "$log" &&
+    grep -q "max_length int32\[1\]: value 8 (max_length of BeamSearch" "$log" || fail "max_length"
 fi
 # info lists the same choices.
 "$cli" info "$m/ppocr_cls_mobile_v2.onnx" > "$log" 2>&1 || fail "info"

@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "core/analysis/model_summary.h"
 #include "core/io/model_io.h"
+#include "core/pipeline/input_synthesis.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -30,8 +31,18 @@ std::string humanFlops(double f) {
   return buf;
 }
 
+// What `run` and `optimize --check` make up for each input, and why (an error
+// when the synthesis cannot plan an input).
+std::vector<std::string> plannedInputs(const ir::Model& model) {
+  auto plan = pipeline::planInputs(model, {});
+  if (!plan) return {"cannot make up inputs: " + plan.error().message()};
+  std::vector<std::string> out;
+  for (const pipeline::InputPlan& p : *plan) out.push_back(p.describe());
+  return out;
+}
+
 nlohmann::json toJson(const std::string& path, const io::LoadReport& load,
-                      const analysis::ModelSummary& s) {
+                      const analysis::ModelSummary& s, const std::vector<std::string>& planned) {
   using nlohmann::json;
   json j;
   j["model"] = path;
@@ -40,6 +51,7 @@ nlohmann::json toJson(const std::string& path, const io::LoadReport& load,
   for (const auto& o : s.opsets) j["opsets"][domainName(o.domain)] = o.version;
   for (const auto& v : s.inputs) j["inputs"].push_back({{"name", v.name}, {"type", v.type}});
   for (const auto& v : s.outputs) j["outputs"].push_back({{"name", v.name}, {"type", v.type}});
+  j["synthesized_inputs"] = planned;
   j["nodes"] = {{"main_graph", s.nodes},
                 {"in_subgraphs", s.nodesInSubgraphs},
                 {"subgraphs", s.subgraphs},
@@ -70,8 +82,8 @@ nlohmann::json toJson(const std::string& path, const io::LoadReport& load,
   return j;
 }
 
-void printText(const std::string& path, const io::LoadReport& load,
-               const analysis::ModelSummary& s) {
+void printText(const std::string& path, const io::LoadReport& load, const analysis::ModelSummary& s,
+               const std::vector<std::string>& planned) {
   std::printf("model:       %s\n", path.c_str());
   std::printf("IR version:  %lld    producer: %s\n", static_cast<long long>(s.irVersion),
               s.producer.empty() ? "(none)" : s.producer.c_str());
@@ -81,6 +93,8 @@ void printText(const std::string& path, const io::LoadReport& load,
   std::printf("opsets:      %s\n", opsets.c_str());
   std::printf("inputs:\n");
   for (const auto& v : s.inputs) std::printf("  %-32s %s\n", v.name.c_str(), v.type.c_str());
+  std::printf("made-up inputs (run, optimize --check):\n");
+  for (const auto& p : planned) std::printf("  %s\n", p.c_str());
   std::printf("outputs:\n");
   for (const auto& v : s.outputs) std::printf("  %-32s %s\n", v.name.c_str(), v.type.c_str());
   std::printf("nodes:       %zu in the main graph, %zu in %zu subgraphs", s.nodes,
@@ -136,10 +150,11 @@ void registerInfo(CLI::App& app) {
       return;
     }
     analysis::ModelSummary s = analysis::summarize(loaded->model);
+    const std::vector<std::string> planned = plannedInputs(loaded->model);
     if (*json)
-      std::cout << toJson(*path, loaded->report, s).dump(2) << "\n";
+      std::cout << toJson(*path, loaded->report, s, planned).dump(2) << "\n";
     else
-      printText(*path, loaded->report, s);
+      printText(*path, loaded->report, s, planned);
   });
 }
 

@@ -20,7 +20,6 @@
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/recipe.h"
 #include "core/pipeline/report.h"
-#include "core/support/float16.h"
 #include "core/support/strings.h"
 
 namespace fs = std::filesystem;
@@ -173,41 +172,6 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
   }
 }
 
-// A tensor of the element type of `from`'s input with the given values.
-ir::Tensor tensorOf(ir::DataType dt, std::vector<int64_t> dims, const std::vector<double>& v) {
-  ir::Tensor t(dt, std::move(dims));
-  auto fill = [&](auto* p, auto conv) {
-    for (size_t i = 0; i < v.size(); ++i) p[i] = conv(v[i]);
-  };
-  switch (dt) {
-    case ir::DataType::kFloat:
-      fill(t.mutableData<float>().data(), [](double x) { return float(x); });
-      break;
-    case ir::DataType::kDouble:
-      fill(t.mutableData<double>().data(), [](double x) { return x; });
-      break;
-    case ir::DataType::kFloat16:
-      fill(t.mutableData<uint16_t>().data(), [](double x) { return floatToHalf(float(x)); });
-      break;
-    case ir::DataType::kInt64:
-      fill(t.mutableData<int64_t>().data(), [](double x) { return int64_t(x); });
-      break;
-    case ir::DataType::kInt32:
-      fill(t.mutableData<int32_t>().data(), [](double x) { return int32_t(x); });
-      break;
-    case ir::DataType::kInt8:
-      fill(t.mutableData<int8_t>().data(), [](double x) { return int8_t(x); });
-      break;
-    case ir::DataType::kUInt8:
-    case ir::DataType::kBool:
-      fill(t.mutableData<uint8_t>().data(), [](double x) { return uint8_t(x); });
-      break;
-    default:
-      break;
-  }
-  return t;
-}
-
 // --input-dir DIR: DIR/input_0.pb, input_1.pb, ... (an ONNX test data set)
 // for the graph inputs without an initializer, in order.
 Expected<std::map<std::string, ir::Tensor>> inputsFromDir(const ir::Model& model,
@@ -232,10 +196,11 @@ Expected<std::map<std::string, ir::Tensor>> inputsFromDir(const ir::Model& model
   return out;
 }
 
-// --input NAME=FILE.npy, or NAME=V[,V...]: values for the input's declared
-// shape (symbolic dims from --dim, else 1); one value fills the whole tensor.
+// --input NAME=FILE.npy, or NAME=V[,V...]: values for the input's shape as
+// the input synthesis plans it (--dim, hints, window sizes); one value fills
+// the whole tensor.
 Expected<ir::Tensor> parseInputValue(const ir::Model& model, const std::string& given,
-                                     const std::map<std::string, int64_t>& dims) {
+                                     const pipeline::InputSpec& spec) {
   size_t eq = given.find('=');
   if (eq == std::string::npos || eq == 0)
     return invalidArgument("expected NAME=FILE.npy, NAME=FILE.pb or NAME=VALUES");
@@ -244,40 +209,7 @@ Expected<ir::Tensor> parseInputValue(const ir::Model& model, const std::string& 
   if (!in || !in->isGraphInput())
     return invalidArgument("the model has no input named '" + name + "'");
   if (str::endsWith(what, ".npy") || str::endsWith(what, ".pb")) return readInputFile(what);
-  const ir::Type& t = in->type();
-  if (!t.isTensor() || !t.hasShape())
-    return invalidArgument("'" + name + "' is not a tensor of known rank");
-  std::vector<double> values;
-  for (const auto& part : str::split(what, ',')) {
-    try {
-      values.push_back(std::stod(std::string(str::trim(part))));
-    } catch (const std::exception&) {
-      return invalidArgument("'" + std::string(part) + "' is not a number");
-    }
-  }
-  std::vector<int64_t> shape;
-  for (const ir::Dim& d : t.shape()->dims())
-    shape.push_back(d.isStatic()                              ? d.value()
-                    : d.isSymbolic() && dims.count(d.param()) ? dims.at(d.param())
-                                                              : 1);
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  if (values.size() == 1) values.assign(static_cast<size_t>(n), values[0]);
-  if (static_cast<int64_t>(values.size()) != n)
-    return invalidArgument(std::to_string(values.size()) + " values for " + t.toString());
-  switch (t.elemType()) {
-    case ir::DataType::kFloat:
-    case ir::DataType::kDouble:
-    case ir::DataType::kFloat16:
-    case ir::DataType::kInt64:
-    case ir::DataType::kInt32:
-    case ir::DataType::kInt8:
-    case ir::DataType::kUInt8:
-    case ir::DataType::kBool:
-      return tensorOf(t.elemType(), shape, values);
-    default:
-      return unsupported("values for " + t.toString() + " inputs must come from a .npy file");
-  }
+  return pipeline::parseInputValues(model, name, what, spec);
 }
 
 // With --check, the file as saved is loaded again, verified, and run on the
@@ -379,13 +311,20 @@ int runOptimize(const OptimizeArgs& a) {
       spec.fixed = std::move(files.value());
     }
     for (const std::string& given : a.inputs) {
-      auto t = parseInputValue(model, given, spec.dims);
+      auto t = parseInputValue(model, given, spec);
       if (!t) {
         std::cerr << "error: --input " << given << ": " << t.error().message() << "\n";
         return 1;
       }
       spec.fixed[given.substr(0, given.find('='))] = std::move(t.value());
     }
+    auto plan = pipeline::planInputs(model, spec);
+    if (!plan) {
+      std::cerr << "error: cannot check outputs: " << plan.error().message() << "\n";
+      return 1;
+    }
+    for (const pipeline::InputPlan& p : *plan)
+      std::printf("check input: %s\n", p.describe().c_str());
     auto c = pipeline::ExecOutputChecker::create(model, recipe->checkInputSets, spec);
     if (!c) {
       std::cerr << "error: cannot check outputs: " << c.error().message() << "\n";

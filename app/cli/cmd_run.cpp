@@ -1,4 +1,4 @@
-// passlab-cli run MODEL [--input NAME=FILE.npy|random|zeros] [--dim NAME=VALUE]
+// passlab-cli run MODEL [--input NAME=FILE.npy|NAME=V|random|zeros] [--dim NAME=VALUE]
 //   [--repeat N] [--warmup N] [--threads N] [--profile] [--json] [--save-outputs DIR]
 // Runs a model on the CPU executor: output summaries, latency (min, median),
 // peak arena memory, and with --profile a per-node table sorted by time.
@@ -297,10 +297,12 @@ void registerRun(CLI::App& app) {
   // One value per occurrence: a model path after it stays the positional argument.
   cmd->add_option(
          "--input", args->inputs.inputs,
-         "NAME=FILE.npy or NAME=FILE.pb (a TensorProto), or random (default, seeded) / zeros / "
-         "arange for every input")
+         "NAME=FILE.npy or NAME=FILE.pb (a TensorProto), NAME=VALUE[,VALUE...] (one value fills "
+         "the input), or random (default, seeded) / zeros / arange for every other input")
       ->allow_extra_args(false);
-  cmd->add_option("--dim", args->inputs.dims, "NAME=VALUE for a symbolic dim (default 1)")
+  cmd->add_option(
+         "--dim", args->inputs.dims,
+         "NAME=VALUE for a symbolic dim (default: chosen so the model runs; the reason is printed)")
       ->allow_extra_args(false);
   cmd->add_option("--seed", args->inputs.seed, "Seed of the random inputs (default 0)");
   cmd->add_option("--repeat", args->repeat, "Timed runs (default 10)")->check(CLI::PositiveNumber);

@@ -5,6 +5,7 @@
 
 #include "core/io/npy.h"
 #include "core/io/tensor_file.h"
+#include "core/pipeline/input_synthesis.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -20,21 +21,24 @@ std::string describe(const ir::Tensor& t) {
 }  // namespace
 
 Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec& spec) {
-  exec::FillOptions fill;
-  fill.seed = spec.seed;
-  std::map<std::string, std::string> files;
+  const ir::Model& model = ex.model();
+  pipeline::InputSpec synth;
+  synth.seed = spec.seed;
+  std::map<std::string, std::string> files, values;
+  std::string fillName = "random";
   for (const std::string& s : spec.inputs) {
-    if (s == "random") {
-      fill.fill = exec::Fill::kRandom;
-    } else if (s == "zeros") {
-      fill.fill = exec::Fill::kZeros;
-    } else if (s == "arange") {
-      fill.fill = exec::Fill::kArange;
+    if (s == "random" || s == "zeros" || s == "arange") {
+      fillName = s;
+      synth.zeros = s == "zeros";
+      synth.arange = s == "arange";
     } else if (auto eq = s.find('='); eq != std::string::npos && eq > 0) {
-      files[s.substr(0, eq)] = s.substr(eq + 1);
+      std::string what = s.substr(eq + 1);
+      bool file = str::endsWith(what, ".npy") || str::endsWith(what, ".pb");
+      (file ? files : values)[s.substr(0, eq)] = what;
     } else {
       return invalidArgument("--input '" + s +
-                             "': expected NAME=FILE.npy, random, zeros or arange");
+                             "': expected NAME=FILE.npy, NAME=VALUE[,VALUE...], random, zeros or "
+                             "arange");
     }
   }
   for (const std::string& d : spec.dims) {
@@ -45,7 +49,7 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
       size_t used = 0;
       int64_t v = std::stoll(d.substr(eq + 1), &used);
       if (used != d.size() - eq - 1 || v < 0) throw std::invalid_argument(d);
-      fill.dims[d.substr(0, eq)] = v;
+      synth.dims[d.substr(0, eq)] = v;
     } catch (const std::exception&) {
       return invalidArgument("--dim '" + d + "': the value must be a non-negative integer");
     }
@@ -55,9 +59,10 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
   for (const exec::InputInfo& in : ex.inputs())
     if (in.type.isTensor() && in.type.hasShape())
       for (const ir::Dim& d : in.type.shape()->dims())
-        if (d.isSymbolic() && std::find(symbols.begin(), symbols.end(), d.param()) == symbols.end())
+        if (d.isSymbolic() && !pipeline::isAnonymousDim(d.param()) &&
+            std::find(symbols.begin(), symbols.end(), d.param()) == symbols.end())
           symbols.push_back(d.param());
-  for (const auto& [name, value] : fill.dims) {
+  for (const auto& [name, value] : synth.dims) {
     if (std::find(symbols.begin(), symbols.end(), name) != symbols.end()) continue;
     std::string known;
     for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
@@ -65,32 +70,41 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
         "--dim " + name + "=...: no input has a dim named '" + name + "' (" +
         (known.empty() ? "the inputs have no symbolic dims" : "symbolic dims: " + known) + ")");
   }
-  PreparedInputs out;
-  for (const auto& [name, file] : files) {
-    bool known = false;
-    for (const exec::InputInfo& in : ex.inputs()) known = known || in.name == name;
-    if (!known)
-      return invalidArgument("--input " + name + "=...: the model has no input '" + name + "'");
-  }
-  const char* fillName = fill.fill == exec::Fill::kRandom  ? "random"
-                         : fill.fill == exec::Fill::kZeros ? "zeros"
-                                                           : "arange";
-  for (const exec::InputInfo& in : ex.inputs()) {
-    auto f = files.find(in.name);
-    if (f != files.end()) {
-      auto t = readInputFile(f->second);
-      if (!t) return t.error();
-      out.descriptions.push_back(in.name + " " + describe(*t) + " (" + f->second + ")");
-      out.values.emplace_back(in.name, *t);
-      continue;
+  for (const auto* given : {&files, &values})
+    for (const auto& [name, what] : *given) {
+      bool known = false;
+      for (const exec::InputInfo& in : ex.inputs()) known = known || in.name == name;
+      if (!known)
+        return invalidArgument("--input " + name + "=...: the model has no input '" + name + "'");
     }
-    if (in.optional) continue;  // an initializer backs it
-    auto t = exec::makeInput(in, fill);
+  std::map<std::string, std::string> source;  // input -> what the user gave
+  for (const auto& [name, file] : files) {
+    auto t = readInputFile(file);
     if (!t) return t.error();
-    std::string how = fillName;
-    if (fill.fill == exec::Fill::kRandom) how += ", seed " + std::to_string(spec.seed);
-    out.descriptions.push_back(in.name + " " + describe(*t) + " (" + how + ")");
-    out.values.emplace_back(in.name, *t);
+    synth.fixed[name] = std::move(t.value());
+    source[name] = file;
+  }
+  for (const auto& [name, what] : values) {
+    auto t = pipeline::parseInputValues(model, name, what, synth);
+    if (!t) return t.error().withContext("--input " + name + "=" + what);
+    synth.fixed[name] = std::move(t.value());
+    source[name] = "--input " + name + "=" + what;
+  }
+  auto plan = pipeline::planInputs(model, synth);
+  if (!plan) return plan.error();
+  auto filled = pipeline::fillInputs(*plan, model, synth);
+  if (!filled) return filled.error();
+  PreparedInputs out;
+  out.values = std::move(filled.value());
+  std::string how = fillName;
+  if (fillName == "random") how += ", seed " + std::to_string(spec.seed);
+  for (const pipeline::InputPlan& p : *plan) {
+    if (p.given) {
+      out.descriptions.push_back(p.name + " " + describe(synth.fixed.at(p.name)) + " (" +
+                                 source[p.name] + ")");
+    } else {
+      out.descriptions.push_back(p.describe() + (p.constant ? "" : " (" + how + ")"));
+    }
   }
   return out;
 }

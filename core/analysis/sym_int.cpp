@@ -135,6 +135,9 @@ SymInt SymInt::fromDim(const ir::Dim& dim) {
   if (!dim.isSymbolic()) return unknown();
   // Plain identifiers are the common case; only spellings with operators are parsed.
   const std::string& p = dim.param();
+  // "?" (an exporter's spelling of an unnamed dynamic dim) and "" name nothing:
+  // two such dims are not the same symbol.
+  if (p.empty() || p == "?") return unknown();
   bool plain = isIdentStart(p[0]) && std::all_of(p.begin(), p.end(), isIdentChar);
   if (!plain) {
     if (auto parsed = parse(p)) return *parsed;

@@ -31,7 +31,9 @@ Status checkTensorInput(const InputInfo& info, const Tensor& t,
     if (d.isStatic() && d.value() != t.dim(i))
       return invalidArgument("input '" + info.name + "' has shape " + dimsToString(t.dims()) +
                              ", the model expects " + shape.toString());
-    if (d.isSymbolic()) {
+    // A dim named "?" (as some exporters write an unnamed dynamic dim) or ""
+    // names nothing: each is its own unknown, not one shared symbol.
+    if (d.isSymbolic() && d.param() != "?" && !d.param().empty()) {
       auto [it, fresh] = syms.emplace(d.param(), std::make_pair(t.dim(i), info.name));
       if (!fresh && it->second.first != t.dim(i))
         return invalidArgument("input '" + info.name + "' has " + d.param() + " = " +

@@ -2,95 +2,16 @@
 
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <string_view>
 #include <unordered_map>
 
 #include "core/exec/evaluate.h"
-#include "core/support/float16.h"
 
 namespace passlab::pipeline {
 
 Expected<std::vector<ir::Tensor>> ExecEvaluator::evaluate(
     const ir::Node& node, const std::vector<const ir::Tensor*>& inputs, int64_t opsetVersion) {
   return exec::evaluateNode(node, inputs, opsetVersion);
-}
-
-Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& spec) {
-  exec::NamedInputs out;
-  std::mt19937_64 rng(spec.seed);
-  for (const ir::Value* v : model.graph().inputs()) {
-    if (v->isInitializer()) continue;
-    const ir::Type& t = v->type();
-    if (auto it = spec.fixed.find(v->name()); it != spec.fixed.end()) {
-      if (t.isTensor() && it->second.dtype() != t.elemType())
-        return invalidArgument("input '" + v->name() + "' is " + t.toString() +
-                               ", the value given is " +
-                               std::string(ir::dtypeName(it->second.dtype())));
-      out.emplace_back(v->name(), exec::Value(it->second));
-      continue;
-    }
-    if (!t.isTensor())
-      return unsupported("input '" + v->name() + "' is a " + t.toString() +
-                         "; only tensor inputs can be generated");
-    if (!t.hasShape())
-      return unsupported("input '" + v->name() + "' has no known rank; give it a shape");
-    std::vector<int64_t> dims;
-    for (const ir::Dim& d : t.shape()->dims()) {
-      if (d.isStatic()) {
-        dims.push_back(d.value());
-      } else if (d.isSymbolic() && spec.dims.count(d.param())) {
-        dims.push_back(spec.dims.at(d.param()));
-      } else {
-        dims.push_back(1);
-      }
-    }
-    ir::DataType dt = t.elemType();
-    if (dt == ir::DataType::kString) return unsupported("input '" + v->name() + "' holds strings");
-    ir::Tensor tensor(dt, dims);
-    int64_t n = tensor.numel();
-    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
-    std::uniform_int_distribution<int> small(0, 3);
-    auto fill = [&](auto* p, auto gen) {
-      for (int64_t i = 0; i < n; ++i) p[i] = spec.zeros ? decltype(gen())(0) : gen();
-    };
-    switch (dt) {
-      case ir::DataType::kFloat:
-        fill(tensor.mutableData<float>().data(), [&] { return real(rng); });
-        break;
-      case ir::DataType::kDouble:
-        fill(tensor.mutableData<double>().data(), [&] { return double(real(rng)); });
-        break;
-      case ir::DataType::kFloat16:
-        fill(tensor.mutableData<uint16_t>().data(), [&] { return floatToHalf(real(rng)); });
-        break;
-      case ir::DataType::kBFloat16:
-        fill(tensor.mutableData<uint16_t>().data(), [&] { return floatToBfloat16(real(rng)); });
-        break;
-      case ir::DataType::kInt64:
-        fill(tensor.mutableData<int64_t>().data(), [&] { return int64_t(small(rng)); });
-        break;
-      case ir::DataType::kInt32:
-        fill(tensor.mutableData<int32_t>().data(), [&] { return int32_t(small(rng)); });
-        break;
-      case ir::DataType::kInt8:
-        fill(tensor.mutableData<int8_t>().data(), [&] { return int8_t(small(rng)); });
-        break;
-      case ir::DataType::kUInt8:
-        fill(tensor.mutableData<uint8_t>().data(), [&] { return uint8_t(small(rng)); });
-        break;
-      case ir::DataType::kBool:
-        fill(tensor.mutableData<uint8_t>().data(), [&] { return uint8_t(small(rng) & 1); });
-        break;
-      default:
-        if (!spec.zeros)
-          return unsupported("input '" + v->name() + "' has element type " +
-                             std::string(ir::dtypeName(dt)) +
-                             ", which PassLab cannot generate yet");
-    }
-    out.emplace_back(v->name(), exec::Value(tensor));
-  }
-  return out;
 }
 
 Tolerance toleranceFor(ir::DataType t) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/pipeline/input_synthesis.h"  // InputSpec, makeInputs
 #include "core/pipeline/noise_floor.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/rewrite/evaluator.h"
@@ -24,18 +25,6 @@ class ExecEvaluator final : public rewrite::Evaluator {
                                              const std::vector<const ir::Tensor*>& inputs,
                                              int64_t opsetVersion) override;
 };
-
-struct InputSpec {
-  uint64_t seed = 20261202;
-  bool zeros = false;
-  std::map<std::string, int64_t> dims;  // symbolic dim name -> value (default 1)
-  // Inputs the user gave (a sample rate, a beam count): used as they are.
-  std::map<std::string, ir::Tensor> fixed;
-};
-
-// One value per graph input that has no initializer: seeded uniform floats in
-// [-1, 1), integers in [0, 4), random booleans. Unknown dims count as 1.
-Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& spec);
 
 // Tolerances per element type: exact for integers and bool; fp32 rtol 1e-4,
 // atol 1e-5; fp16/bf16 rtol 1e-2, atol 1e-3; fp64 rtol 1e-7, atol 1e-9.

@@ -40,7 +40,7 @@ expect "cannot open 'missing.npy'" add.onnx --input x=missing.npy
 expect "--dim 'n=x': the value must be a non-negative integer" add.onnx --dim n=x
 expect "--dim batch=...: no input has a dim named 'batch' (the inputs have no symbolic dims)" \
   add.onnx --dim batch=2
-expect "--input 'bogus': expected NAME=FILE.npy, random, zeros or arange" add.onnx --input bogus
+expect "--input 'bogus': expected NAME=FILE.npy, NAME=VALUE[,VALUE...], random, zeros or arange" add.onnx --input bogus
 expect "cannot open" nonexistent.onnx
 echo "$n bad-input cases"
 exit $fail

@@ -55,7 +55,7 @@ struct NumericResult {
 };
 
 // Runs `before` and `after` on the CPU executor with `sets` sets of seeded random
-// inputs (pipeline::makeInputs; symbolic dims 1) and compares the outputs with the
+// inputs (pipeline::makeInputs, core/pipeline/input_synthesis.h) and compares the outputs with the
 // pipeline's dtype-aware tolerances (fp32: rtol 1e-4, atol 1e-5; integers exactly).
 NumericResult compareOutputs(const ir::Model& before, const ir::Model& after, int sets = 2,
                              uint64_t seed = 1234);

@@ -1,0 +1,820 @@
+#include "core/pipeline/input_synthesis.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
+#include "core/ir/graph.h"
+#include "core/support/float16.h"
+#include "core/support/strings.h"
+
+namespace passlab::pipeline {
+
+namespace {
+
+constexpr int64_t kMaxDownsample = 1024;
+
+std::string num(double d) {
+  char buf[32];
+  if (d == std::floor(d) && std::fabs(d) < 1e15)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(d));
+  else
+    std::snprintf(buf, sizeof buf, "%g", d);
+  return buf;
+}
+
+// Writes next(i) into every element of `t` (numeric and bool types).
+Status storeValues(ir::Tensor& t, const std::string& name,
+                   const std::function<double(int64_t)>& next) {
+  const int64_t n = t.numel();
+  auto fill = [&](auto* data, auto conv) {
+    for (int64_t i = 0; i < n; ++i) data[i] = conv(next(i));
+  };
+  switch (t.dtype()) {
+    case ir::DataType::kFloat:
+      fill(t.mutableData<float>().data(), [](double x) { return float(x); });
+      break;
+    case ir::DataType::kDouble:
+      fill(t.mutableData<double>().data(), [](double x) { return x; });
+      break;
+    case ir::DataType::kFloat16:
+      fill(t.mutableData<uint16_t>().data(), [](double x) { return floatToHalf(float(x)); });
+      break;
+    case ir::DataType::kBFloat16:
+      fill(t.mutableData<uint16_t>().data(), [](double x) { return floatToBfloat16(float(x)); });
+      break;
+    case ir::DataType::kInt64:
+      fill(t.mutableData<int64_t>().data(), [](double x) { return int64_t(x); });
+      break;
+    case ir::DataType::kInt32:
+      fill(t.mutableData<int32_t>().data(), [](double x) { return int32_t(x); });
+      break;
+    case ir::DataType::kInt16:
+      fill(t.mutableData<int16_t>().data(), [](double x) { return int16_t(x); });
+      break;
+    case ir::DataType::kInt8:
+      fill(t.mutableData<int8_t>().data(), [](double x) { return int8_t(x); });
+      break;
+    case ir::DataType::kUInt8:
+      fill(t.mutableData<uint8_t>().data(), [](double x) { return uint8_t(x); });
+      break;
+    case ir::DataType::kBool:
+      fill(t.mutableData<uint8_t>().data(), [](double x) { return uint8_t(x != 0); });
+      break;
+    default:
+      if (n > 0)
+        return unsupported("input '" + name + "' has element type " +
+                           std::string(ir::dtypeName(t.dtype())) +
+                           ", which PassLab cannot generate yet");
+  }
+  return Status::ok();
+}
+
+// A dim spelled as an expression of other dims ("past_seq_len+seq_len",
+// "2*N - 1"): its value from the values of those dims, or nullopt.
+bool isDimExpression(const std::string& param) {
+  return param.find_first_of("+*") != std::string::npos || param.find(" - ") != std::string::npos;
+}
+
+std::optional<int64_t> evalDimExpression(const std::string& text,
+                                         const std::map<std::string, int64_t>& values) {
+  // sum of products of (numbers | names), with + and - between terms
+  int64_t sum = 0, product = 1, sign = 1;
+  bool haveFactor = false;
+  size_t i = 0;
+  auto isName = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  };
+  while (i <= text.size()) {
+    char c = i < text.size() ? text[i] : '+';
+    if (c == ' ') {
+      ++i;
+      continue;
+    }
+    if (c == '+' || c == '-') {
+      if (!haveFactor) return std::nullopt;
+      sum += sign * product;
+      sign = c == '-' ? -1 : 1;
+      product = 1;
+      haveFactor = false;
+      ++i;
+      if (i > text.size()) break;
+      continue;
+    }
+    if (c == '*') {
+      if (!haveFactor) return std::nullopt;
+      haveFactor = false;
+      ++i;
+      continue;
+    }
+    if (!isName(c) || haveFactor) return std::nullopt;
+    size_t j = i;
+    while (j < text.size() && isName(text[j])) ++j;
+    std::string token = text.substr(i, j - i);
+    int64_t v;
+    if (std::isdigit(static_cast<unsigned char>(token[0]))) {
+      char* end = nullptr;
+      v = std::strtoll(token.c_str(), &end, 10);
+      if (*end != '\0') return std::nullopt;
+    } else {
+      auto it = values.find(token);
+      if (it == values.end()) return std::nullopt;
+      v = it->second;
+    }
+    product *= v;
+    haveFactor = true;
+    i = j;
+  }
+  return sum;
+}
+
+bool standardOp(const ir::Node& n) {
+  return n.domain().empty() || n.domain() == "ai.onnx";
+}
+
+// Constant data behind a value: an initializer or a Constant node's `value`.
+const ir::Tensor* constantOf(const ir::Value* v) {
+  if (!v) return nullptr;
+  if (const ir::Tensor* t = v->initializer()) return t;
+  const ir::Node* p = v->producer();
+  if (p && p->opType() == "Constant" && standardOp(*p))
+    if (const ir::Attribute* a = p->attr("value")) return &a->t;
+  return nullptr;
+}
+
+// The static dims of a value (constant data or a fully static declared shape).
+std::optional<std::vector<int64_t>> staticDims(const ir::Value* v) {
+  if (!v) return std::nullopt;
+  if (const ir::Tensor* t = constantOf(v)) return t->dims();
+  const ir::Type& t = v->type();
+  if (!t.isTensor() || !t.hasShape()) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const ir::Dim& d : t.shape()->dims()) {
+    if (!d.isStatic()) return std::nullopt;
+    dims.push_back(d.value());
+  }
+  return dims;
+}
+
+std::string nodeName(const ir::Node& n) {
+  return n.opType() + " '" +
+         (n.name().empty() ? n.output(0) ? n.output(0)->name() : "?" : n.name()) + "'";
+}
+
+// ---- Sliding windows: the smallest spatial size the ops after a value accept.
+
+// Ops that keep an NC... tensor's spatial dims as they are (elementwise, normalizations).
+bool keepsSpatialDims(const ir::Node& n) {
+  static const std::set<std::string_view> kOps{"Relu",
+                                               "LeakyRelu",
+                                               "PRelu",
+                                               "Sigmoid",
+                                               "Tanh",
+                                               "Clip",
+                                               "Elu",
+                                               "Selu",
+                                               "HardSigmoid",
+                                               "HardSwish",
+                                               "Softplus",
+                                               "Mish",
+                                               "Gelu",
+                                               "Exp",
+                                               "Log",
+                                               "Abs",
+                                               "Neg",
+                                               "Sqrt",
+                                               "Reciprocal",
+                                               "Floor",
+                                               "Ceil",
+                                               "Round",
+                                               "Identity",
+                                               "Dropout",
+                                               "Cast",
+                                               "Add",
+                                               "Sub",
+                                               "Mul",
+                                               "Div",
+                                               "Pow",
+                                               "Max",
+                                               "Min",
+                                               "Sum",
+                                               "Mean",
+                                               "Concat",
+                                               "BatchNormalization",
+                                               "InstanceNormalization",
+                                               "LRN",
+                                               "Sign",
+                                               "Erf",
+                                               "QuantizeLinear",
+                                               "DequantizeLinear",
+                                               "Softsign",
+                                               "ThresholdedRelu",
+                                               "Not"};
+  return standardOp(n) && kOps.count(n.opType());
+}
+
+bool isWindowOp(const ir::Node& n) {
+  static const std::set<std::string_view> kOps{
+      "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "ConvInteger", "QLinearConv"};
+  return standardOp(n) && kOps.count(n.opType());
+}
+
+struct SpatialNeed {
+  std::vector<int64_t> min;  // per spatial axis, the smallest size accepted
+  std::vector<std::string> why;
+  int64_t downsample = 1;  // product of strides on the deepest path
+};
+
+class WindowAnalysis {
+ public:
+  explicit WindowAnalysis(size_t spatial) : spatial_(spatial) {}
+
+  SpatialNeed need(const ir::Value* v) {
+    if (auto it = memo_.find(v); it != memo_.end()) return it->second;
+    SpatialNeed out{std::vector<int64_t>(spatial_, 1), std::vector<std::string>(spatial_), 1};
+    memo_[v] = out;  // a cycle (none in a valid graph) reads "no constraint"
+    for (const ir::Use& u : v->uses()) {
+      if (!u.node || u.node->owner() != v->owner()) continue;  // not into subgraphs
+      SpatialNeed n = needAt(*u.node, u.inputIndex);
+      for (size_t i = 0; i < spatial_; ++i)
+        if (n.min[i] > out.min[i] || (out.why[i].empty() && !n.why[i].empty())) {
+          out.min[i] = n.min[i];
+          out.why[i] = n.why[i];
+        }
+      out.downsample = std::max(out.downsample, n.downsample);
+    }
+    memo_[v] = out;
+    return out;
+  }
+
+ private:
+  SpatialNeed needAt(const ir::Node& n, int inputIndex) {
+    SpatialNeed none{std::vector<int64_t>(spatial_, 1), std::vector<std::string>(spatial_), 1};
+    if (keepsSpatialDims(n)) {
+      if (!n.output(0)) return none;
+      return need(n.output(0));
+    }
+    if (!isWindowOp(n) || inputIndex != 0 || !n.output(0)) return none;
+    const std::string& op = n.opType();
+    std::vector<int64_t> kernel = n.attrInts("kernel_shape");
+    if (kernel.empty() && (op == "Conv" || op == "ConvTranspose" || op == "ConvInteger")) {
+      if (auto w = staticDims(n.input(1)); w && w->size() >= 2)
+        kernel.assign(w->begin() + 2, w->end());
+    }
+    if (kernel.empty() && op == "QLinearConv")
+      if (auto w = staticDims(n.input(3)); w && w->size() >= 2)
+        kernel.assign(w->begin() + 2, w->end());
+    if (kernel.size() != spatial_) return none;
+    std::vector<int64_t> strides = n.attrInts("strides", std::vector<int64_t>(spatial_, 1));
+    std::vector<int64_t> dilations = n.attrInts("dilations", std::vector<int64_t>(spatial_, 1));
+    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial_, 0));
+    std::vector<int64_t> outPad = n.attrInts("output_padding", std::vector<int64_t>(spatial_, 0));
+    std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (strides.size() != spatial_ || dilations.size() != spatial_ || pads.size() != 2 * spatial_)
+      return none;
+    const bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+    if (same || autoPad == "VALID") std::fill(pads.begin(), pads.end(), 0);
+    SpatialNeed after = need(n.output(0));
+    SpatialNeed out = none;
+    int64_t stride = 1;
+    for (size_t i = 0; i < spatial_; ++i) {
+      const int64_t k = dilations[i] * (kernel[i] - 1) + 1;
+      const int64_t s = std::max<int64_t>(strides[i], 1);
+      const int64_t padSum = pads[i] + pads[i + spatial_];
+      int64_t m;
+      if (op == "ConvTranspose") {
+        // out = s (in - 1) + outPad + k - pads >= need
+        int64_t rest = after.min[i] - outPad[i] - k + padSum;
+        m = rest <= 0 ? 1 : (rest + s - 1) / s + 1;
+      } else if (same) {
+        m = (after.min[i] - 1) * s + 1;
+      } else {
+        m = (after.min[i] - 1) * s + k - padSum;
+      }
+      m = std::max<int64_t>(m, 1);
+      out.min[i] = m;
+      std::string constraint = "kernel " + std::to_string(kernel[i]);
+      if (s != 1) constraint += ", stride " + std::to_string(s);
+      if (dilations[i] != 1) constraint += ", dilation " + std::to_string(dilations[i]);
+      if (same) {
+        constraint += ", auto_pad " + autoPad;
+      } else if (padSum) {
+        constraint +=
+            ", pads " + std::to_string(pads[i]) + "+" + std::to_string(pads[i + spatial_]);
+      }
+      out.why[i] = nodeName(n) + " (" + constraint + ")";
+      if (after.min[i] > 1)
+        out.why[i] += " with " + std::to_string(after.min[i]) + " out for the ops after it";
+      if (op != "ConvTranspose") stride = std::max(stride, s);
+    }
+    out.downsample = std::min(kMaxDownsample, after.downsample * stride);
+    if (op == "ConvTranspose") {
+      int64_t up = 1;
+      for (int64_t s : strides) up = std::max(up, s);
+      out.downsample = std::max<int64_t>(1, after.downsample / up);
+    }
+    return out;
+  }
+
+  size_t spatial_;
+  std::unordered_map<const ir::Value*, SpatialNeed> memo_;
+};
+
+// ---- Hints: a static dim an input's dim is unified with through an op with a constant operand.
+
+struct DimHint {
+  int64_t value;
+  std::string reason;
+};
+
+std::optional<DimHint> unifiedDim(const ir::Value& input, size_t axis) {
+  const size_t rank = input.type().shape()->rank();
+  static const std::set<std::string_view> kBroadcast{
+      "Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less", "Greater", "And", "Or", "Where"};
+  for (const ir::Use& u : input.uses()) {
+    const ir::Node& n = *u.node;
+    if (!standardOp(n)) continue;
+    const std::string& op = n.opType();
+    auto say = [&](int64_t v, const std::string& what) {
+      return DimHint{v, "unified with " + what + " of " + nodeName(n)};
+    };
+    if (kBroadcast.count(op)) {
+      for (size_t j = 0; j < n.inputs().size(); ++j) {
+        if (static_cast<int>(j) == u.inputIndex) continue;
+        const ir::Tensor* c = constantOf(n.input(j));
+        if (!c) continue;
+        const size_t cr = c->rank();
+        const int64_t fromRight = static_cast<int64_t>(rank) - 1 - static_cast<int64_t>(axis);
+        if (fromRight < static_cast<int64_t>(cr)) {
+          int64_t v = c->dims()[cr - 1 - static_cast<size_t>(fromRight)];
+          if (v > 1) return say(v, "the constant operand's dim");
+        }
+      }
+    } else if (op == "MatMul" && u.inputIndex == 0 && axis + 1 == rank) {
+      if (auto b = staticDims(n.input(1)); b && b->size() >= 2)
+        return say((*b)[b->size() - 2], "the weight's rows");
+    } else if (op == "Gemm" && u.inputIndex == 0 && rank == 2) {
+      const bool ta = n.attrInt("transA", 0) != 0, tb = n.attrInt("transB", 0) != 0;
+      if (axis == (ta ? 0u : 1u))
+        if (auto b = staticDims(n.input(1)); b && b->size() == 2)
+          return say((*b)[tb ? 1 : 0], "the weight's inner dim");
+    } else if ((op == "Conv" || op == "ConvTranspose") && u.inputIndex == 0 && axis == 1) {
+      if (auto w = staticDims(n.input(1)); w && w->size() >= 2) {
+        int64_t group = n.attrInt("group", 1);
+        int64_t c = op == "Conv" ? (*w)[1] * group : (*w)[0];
+        return say(c, "the weight's input channels");
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<DimHint> metadataDim(const ir::Model& model, const std::string& param) {
+  for (const auto& [key, value] : model.metadata) {
+    if (key != param) continue;
+    char* end = nullptr;
+    long long v = std::strtoll(value.c_str(), &end, 10);
+    if (end && *end == '\0' && v > 0) return DimHint{v, "model metadata " + key + "=" + value};
+  }
+  return std::nullopt;
+}
+
+bool nameHas(const std::string& name, std::initializer_list<std::string_view> words) {
+  std::string lower = str::toLower(name);
+  for (std::string_view w : words)
+    if (lower.find(w) != std::string::npos) return true;
+  return false;
+}
+
+bool nameIs(const std::string& name, std::initializer_list<std::string_view> words) {
+  std::string lower = str::toLower(name);
+  for (std::string_view w : words)
+    if (lower == w) return true;
+  return false;
+}
+
+DimChoice defaultDim(const ir::Value& input, size_t axis, const std::string& param) {
+  const ir::Type& t = input.type();
+  const size_t rank = t.shape()->rank();
+  if (!param.empty() && !isAnonymousDim(param)) {
+    if (nameHas(param, {"batch"}) || nameIs(param, {"n", "b", "bs"}))
+      return {1, "batch dim (by its name)"};
+    if (nameHas(param, {"height", "width"}) || nameIs(param, {"h", "w"}))
+      return {32, "image dim (by its name), default 32"};
+    if (nameHas(param, {"past"})) return {1, "past length (by its name), default 1"};
+    if (nameHas(param, {"seq", "len", "token", "time", "frame", "step"}))
+      return {4, "sequence dim (by its name), default 4"};
+  }
+  if (axis == 0 && rank >= 2) return {1, "leading (batch) dim, default 1"};
+  return {1, "default 1"};
+}
+
+// ---- Values: what reads an integer input.
+
+struct ValueChoice {
+  std::optional<double> constant;
+  bool whole = false;  // whole numbers (integer types, masks of any type)
+  double lo = 0, hi = 4;
+  std::string reason;
+};
+
+// Ops an index passes through unchanged in value.
+bool keepsValues(const ir::Node& n) {
+  static const std::set<std::string_view> kOps{"Cast",      "Reshape",  "Unsqueeze", "Squeeze",
+                                               "Flatten",   "Identity", "Expand",    "Slice",
+                                               "Transpose", "Concat",   "Tile"};
+  return standardOp(n) && kOps.count(n.opType());
+}
+
+void boundIndices(const ir::Value& v, ValueChoice& c, bool& bounded, int depth) {
+  if (depth > 8) return;
+  for (const ir::Use& u : v.uses()) {
+    const ir::Node& n = *u.node;
+    auto bound = [&](const ir::Value* data, int64_t axis, const std::string& what) {
+      auto dims = staticDims(data);
+      if (!dims || dims->empty()) return;
+      if (axis < 0) axis += static_cast<int64_t>(dims->size());
+      if (axis < 0 || axis >= static_cast<int64_t>(dims->size())) return;
+      int64_t rows = (*dims)[static_cast<size_t>(axis)];
+      if (rows < 1 || (bounded && rows >= c.hi)) return;
+      c.lo = 0;
+      c.hi = static_cast<double>(rows);
+      c.reason = what + " of " + nodeName(n) + ", which has " + std::to_string(rows) + " rows";
+      bounded = true;
+    };
+    if (standardOp(n) && (n.opType() == "Gather" || n.opType() == "GatherElements") &&
+        u.inputIndex == 1) {
+      bound(n.input(0), n.attrInt("axis", 0), "indices");
+    } else if (n.domain() == "com.microsoft" && n.opType() == "EmbedLayerNormalization" &&
+               (u.inputIndex == 0 || u.inputIndex == 1)) {
+      bound(n.input(u.inputIndex == 0 ? 2 : 3), 0, u.inputIndex == 0 ? "token ids" : "segment ids");
+    } else if (keepsValues(n) && n.output(0)) {
+      boundIndices(*n.output(0), c, bounded, depth + 1);
+    }
+  }
+}
+
+ValueChoice chooseValues(const ir::Value& input) {
+  ValueChoice c;
+  const ir::DataType dt = input.type().elemType();
+  const bool integer = !ir::isFloatingPoint(dt);
+  // A scalar compared by Equal with a constant: take the constant (a sample rate, a mode).
+  int64_t elems = 1;
+  for (const ir::Dim& d : input.type().shape()->dims()) elems *= d.isStatic() ? d.value() : 2;
+  if (elems == 1) {
+    std::vector<double> seen;
+    const ir::Node* by = nullptr;
+    for (const ir::Use& u : input.uses()) {
+      const ir::Node& n = *u.node;
+      if (!standardOp(n) || n.opType() != "Equal") continue;
+      const ir::Tensor* k = constantOf(n.input(u.inputIndex == 0 ? 1 : 0));
+      if (!k || k->numel() != 1) continue;
+      seen.push_back(k->valueAsDouble(0));
+      by = &n;
+    }
+    if (!seen.empty()) {
+      c.constant = *std::max_element(seen.begin(), seen.end());
+      std::string all = str::join(seen, ", ", [](double d) { return num(d); });
+      c.reason = "compared by Equal with " + all + (seen.size() > 1 ? " (the largest)" : "") +
+                 " in " + nodeName(*by);
+      return c;
+    }
+  }
+  bool mask = nameHas(input.name(), {"mask"}) && dt != ir::DataType::kBool;
+  for (const ir::Use& u : input.uses())
+    if (standardOp(*u.node) && u.node->opType() == "Where" && u.inputIndex == 0) mask = true;
+  // The scalars of ORT's generation ops: the values they document as usable.
+  for (const ir::Use& u : input.uses()) {
+    const ir::Node& n = *u.node;
+    if (n.domain() != "com.microsoft" ||
+        (n.opType() != "BeamSearch" && n.opType() != "GreedySearch" && n.opType() != "Sampling"))
+      continue;
+    static const char* kNames[] = {"input_ids",         "max_length",           "min_length",
+                                   "num_beams",         "num_return_sequences", "length_penalty",
+                                   "repetition_penalty"};
+    static const double kValues[] = {0, -1, 1, 2, 1, 1, 1};
+    if (u.inputIndex < 1 || u.inputIndex > 6) continue;
+    c.constant = kValues[u.inputIndex];
+    c.reason = std::string(kNames[u.inputIndex]) + " of " + nodeName(n);
+    if (u.inputIndex == 1) c.reason += ": the prompt length + 4";  // set by planInputs
+    return c;
+  }
+  if (!integer && !mask) {
+    c.lo = -1;
+    c.hi = 1;
+    c.reason = "uniform in [-1, 1)";
+    return c;
+  }
+  c.whole = true;
+  bool bounded = false;
+  if (integer) boundIndices(input, c, bounded, 0);
+  if (bounded) return c;
+  if (dt == ir::DataType::kBool) {
+    c.lo = 0;
+    c.hi = 2;
+    c.reason = "random booleans";
+    return c;
+  }
+  if (mask) {
+    c.lo = 0;
+    c.hi = 2;
+    c.reason = "a mask: 0 or 1";
+    return c;
+  }
+  c.reason = "integers in [0, 4), default";
+  return c;
+}
+
+std::string rangeText(const InputPlan& p) {
+  if (p.constant) return "value " + num(*p.constant);
+  if (p.whole) return "integers in [" + num(p.lo) + ", " + num(p.hi) + ")";
+  return "uniform in [" + num(p.lo) + ", " + num(p.hi) + ")";
+}
+
+Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const InputSpec& spec) {
+  InputPlan p;
+  p.name = v.name();
+  const ir::Type& t = v.type();
+  if (auto it = spec.fixed.find(v.name()); it != spec.fixed.end()) {
+    p.given = true;
+    p.dtype = it->second.dtype();
+    for (int64_t d : it->second.dims()) p.dims.push_back({d, "given"});
+    p.valuesReason = "given";
+    return p;
+  }
+  if (!t.isTensor())
+    return unsupported("input '" + v.name() + "' is a " + t.toString() +
+                       "; only tensor inputs can be generated");
+  if (!t.hasShape())
+    return unsupported("input '" + v.name() + "' has no declared shape; give it a file");
+  p.dtype = t.elemType();
+  const ir::Shape& shape = *t.shape();
+  const size_t rank = shape.rank();
+  const bool spatialKind = rank >= 3 && rank <= 5 && ir::isFloatingPoint(p.dtype);
+  std::optional<SpatialNeed> window;
+  if (spatialKind) window = WindowAnalysis(rank - 2).need(&v);
+  for (size_t i = 0; i < rank; ++i) {
+    const ir::Dim& d = shape[i];
+    if (d.isStatic()) {
+      p.dims.push_back({d.value(), ""});
+      continue;
+    }
+    const std::string param = d.isSymbolic() ? d.param() : std::string();
+    const bool named = !param.empty() && !isAnonymousDim(param);
+    const std::string label = "dim " + std::to_string(i) + (named ? " (" + param + ")" : "");
+    const bool spatial = window && i >= 2;
+    if (named && isDimExpression(param) && !spec.dims.count(param)) {
+      p.dims.push_back({1, "expression"});  // its value: planInputs, from the dims it names
+      continue;
+    }
+    if (named && spec.dims.count(param)) {
+      int64_t given = spec.dims.at(param);
+      if (spatial && given < window->min[i - 2])
+        return invalidArgument("input '" + v.name() + "' " + label + " = " + std::to_string(given) +
+                               " is too small for " + window->why[i - 2] + ": it needs at least " +
+                               std::to_string(window->min[i - 2]));
+      p.dims.push_back({given, "given (--dim)"});
+      continue;
+    }
+    if (auto h = unifiedDim(v, i)) {
+      p.dims.push_back({h->value, h->reason});
+      continue;
+    }
+    if (named)
+      if (auto h = metadataDim(model, param)) {
+        p.dims.push_back({h->value, h->reason});
+        continue;
+      }
+    if (spatial && (!window->why[i - 2].empty() || window->downsample > 1)) {
+      const int64_t m = window->min[i - 2], step = window->downsample;
+      const int64_t value = (m + step - 1) / step * step;
+      std::string why = "smallest size " + window->why[i - 2] + " accepts";
+      if (window->why[i - 2].empty()) why = "no window op limits it";
+      if (value != m) why += ", rounded up to the path's total stride " + std::to_string(step);
+      p.dims.push_back({value, why});
+      continue;
+    }
+    p.dims.push_back(defaultDim(v, i, param));
+  }
+  ValueChoice c = chooseValues(v);
+  p.constant = c.constant;
+  p.whole = c.whole;
+  p.lo = c.lo;
+  p.hi = c.hi;
+  p.valuesReason = c.reason;
+  return p;
+}
+
+}  // namespace
+
+bool isAnonymousDim(const std::string& param) {
+  return param.empty() || param == "?";
+}
+
+std::vector<int64_t> InputPlan::shape() const {
+  std::vector<int64_t> out;
+  for (const DimChoice& d : dims) out.push_back(d.value);
+  return out;
+}
+
+std::string InputPlan::describe() const {
+  std::string s = name + " " + std::string(ir::dtypeName(dtype)) + "[" +
+                  str::join(dims, ",", [](const DimChoice& d) { return std::to_string(d.value); }) +
+                  "]";
+  if (given) return s + ": given";
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (!dims[i].reason.empty())
+      parts.push_back("dim " + std::to_string(i) + " = " + std::to_string(dims[i].value) + " (" +
+                      dims[i].reason + ")");
+  // Default ranges say so themselves; other choices add their reason.
+  const bool plain = !constant && (valuesReason.rfind("uniform", 0) == 0 ||
+                                   valuesReason.rfind("integers", 0) == 0);
+  parts.push_back(rangeText(*this) + (plain ? "" : " (" + valuesReason + ")"));
+  return s + ": " + str::join(parts, "; ");
+}
+
+Expected<std::vector<InputPlan>> planInputs(const ir::Model& model, const InputSpec& spec) {
+  std::vector<InputPlan> out;
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    auto p = planOne(model, *v, spec);
+    if (!p) return p.error();
+    out.push_back(std::move(p.value()));
+  }
+  // A named symbol takes one value across inputs: the first input's choice.
+  std::map<std::string, std::pair<int64_t, std::string>> symbols;
+  size_t k = 0;
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    InputPlan& p = out[k++];
+    if (p.given || !v->type().hasShape()) continue;
+    const auto& dims = v->type().shape()->dims();
+    for (size_t i = 0; i < dims.size() && i < p.dims.size(); ++i) {
+      if (!dims[i].isSymbolic() || isAnonymousDim(dims[i].param()) ||
+          isDimExpression(dims[i].param()))
+        continue;
+      auto [it, fresh] = symbols.emplace(dims[i].param(), std::make_pair(p.dims[i].value, p.name));
+      if (fresh || it->second.first == p.dims[i].value) continue;
+      p.dims[i] = {it->second.first, "same symbol as input '" + it->second.second + "'"};
+    }
+  }
+  // max_length of a generation op: longer than the prompt it extends.
+  k = 0;
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    InputPlan& p = out[k++];
+    if (p.given || !p.constant || *p.constant != -1) continue;
+    for (const ir::Use& u : v->uses()) {
+      if (u.inputIndex != 1 || !u.node->input(0)) continue;
+      for (const InputPlan& ids : out)
+        if (ids.name == u.node->input(0)->name() && ids.dims.size() == 2)
+          p.constant = static_cast<double>(ids.dims[1].value + 4);
+    }
+    if (*p.constant == -1) p.constant = 16;
+  }
+  // Dims spelled as expressions of other dims: their value from those dims
+  // (the user's --dim first, then the values chosen above, then defaults by name).
+  std::map<std::string, int64_t> values;
+  for (const auto& [name, chosen] : symbols) values[name] = chosen.first;
+  for (const auto& [name, given] : spec.dims) values[name] = given;
+  k = 0;
+  for (const ir::Value* v : model.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    InputPlan& p = out[k++];
+    if (p.given || !v->type().hasShape()) continue;
+    const auto& dims = v->type().shape()->dims();
+    for (size_t i = 0; i < dims.size() && i < p.dims.size(); ++i) {
+      if (p.dims[i].reason != "expression") continue;
+      const std::string& param = dims[i].param();
+      std::map<std::string, int64_t> with = values;
+      // Names used nowhere else take their default by name.
+      std::string word;
+      for (char c : param + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
+          word += c;
+          continue;
+        }
+        if (!word.empty() && !std::isdigit(static_cast<unsigned char>(word[0])) &&
+            !with.count(word))
+          with[word] = defaultDim(*v, i, word).value;
+        word.clear();
+      }
+      auto value = evalDimExpression(param, with);
+      if (!value || *value < 0) {
+        p.dims[i] = {1, "'" + param + "' could not be evaluated, default 1"};
+        continue;
+      }
+      p.dims[i] = {*value, param + " = " + std::to_string(*value)};
+    }
+  }
+  return out;
+}
+
+Expected<exec::NamedInputs> fillInputs(const std::vector<InputPlan>& plan, const ir::Model& model,
+                                       const InputSpec& spec) {
+  (void)model;
+  exec::NamedInputs out;
+  for (const InputPlan& p : plan) {
+    if (p.given) {
+      out.emplace_back(p.name, exec::Value(spec.fixed.at(p.name)));
+      continue;
+    }
+    const ir::DataType dt = p.dtype;
+    if (dt == ir::DataType::kString) return unsupported("input '" + p.name + "' holds strings");
+    ir::Tensor tensor(dt, p.shape());
+    const int64_t n = tensor.numel();
+    std::seed_seq seq{spec.seed, static_cast<uint64_t>(std::hash<std::string>()(p.name))};
+    std::mt19937_64 rng(seq);
+    const bool floating = !p.whole;
+    auto next = [&](int64_t i) -> double {
+      if (spec.zeros) return 0;
+      if (p.constant) return *p.constant;
+      if (spec.arange) {
+        if (floating) return static_cast<double>(i) / static_cast<double>(std::max<int64_t>(n, 1));
+        const int64_t span = std::max<int64_t>(1, static_cast<int64_t>(p.hi - p.lo));
+        return p.lo + static_cast<double>(i % span);
+      }
+      if (floating) return std::uniform_real_distribution<double>(p.lo, p.hi)(rng);
+      const int64_t lo = static_cast<int64_t>(p.lo);
+      const int64_t hi = std::max<int64_t>(lo, static_cast<int64_t>(p.hi) - 1);
+      return static_cast<double>(std::uniform_int_distribution<int64_t>(lo, hi)(rng));
+    };
+    // Zeros of a type PassLab cannot write are the tensor as constructed.
+    if (Status st = storeValues(tensor, p.name, next); !st && !spec.zeros) return st.error();
+    out.emplace_back(p.name, exec::Value(tensor));
+  }
+  return out;
+}
+
+Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& spec) {
+  // A given value of the wrong element type, named before the model runs.
+  for (const ir::Value* v : model.graph().inputs()) {
+    auto it = spec.fixed.find(v->name());
+    const ir::Type& t = v->type();
+    if (it != spec.fixed.end() && t.isTensor() && t.elemType() != ir::DataType::kUndefined &&
+        it->second.dtype() != t.elemType())
+      return invalidArgument("input '" + v->name() + "' is " + t.toString() +
+                             ", the value given is " +
+                             std::string(ir::dtypeName(it->second.dtype())));
+  }
+  auto plan = planInputs(model, spec);
+  if (!plan) return plan.error();
+  return fillInputs(*plan, model, spec);
+}
+
+Expected<ir::Tensor> parseInputValues(const ir::Model& model, const std::string& name,
+                                      const std::string& values, const InputSpec& spec) {
+  const ir::Value* in = model.graph().findValue(name);
+  if (!in || !in->isGraphInput())
+    return invalidArgument("the model has no input named '" + name + "'");
+  std::vector<double> parsed;
+  for (const auto& part : str::split(values, ',')) {
+    std::string s(str::trim(part));
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (s.empty() || !end || *end != '\0') return invalidArgument("'" + s + "' is not a number");
+    parsed.push_back(d);
+  }
+  InputSpec planSpec = spec;
+  planSpec.fixed.erase(name);
+  auto p = planOne(model, *in, planSpec);
+  if (!p) return p.error();
+  InputPlan plan = std::move(p.value());
+  const int64_t n = [&] {
+    int64_t c = 1;
+    for (const DimChoice& d : plan.dims) c *= d.value;
+    return c;
+  }();
+  if (parsed.size() != 1 && static_cast<int64_t>(parsed.size()) != n)
+    return invalidArgument(std::to_string(parsed.size()) + " values for " + in->type().toString() +
+                           " (planned as " + std::to_string(n) + " elements)");
+  switch (plan.dtype) {
+    case ir::DataType::kFloat:
+    case ir::DataType::kDouble:
+    case ir::DataType::kFloat16:
+    case ir::DataType::kBFloat16:
+    case ir::DataType::kInt64:
+    case ir::DataType::kInt32:
+    case ir::DataType::kInt16:
+    case ir::DataType::kInt8:
+    case ir::DataType::kUInt8:
+    case ir::DataType::kBool:
+      break;
+    default:
+      return unsupported("values for " + in->type().toString() + " inputs must come from a file");
+  }
+  ir::Tensor t(plan.dtype, plan.shape());
+  Status st = storeValues(t, name, [&](int64_t i) {
+    return parsed.size() == 1 ? parsed[0] : parsed[static_cast<size_t>(i)];
+  });
+  if (!st) return st.error();
+  return t;
+}
+
+}  // namespace passlab::pipeline

@@ -14,16 +14,17 @@ cli=$1 onnx_check=$2
 corpus=${PASSLAB_CORPUS_DIR:-$3}
 level=${4:-basic}
 keep=${5:-}
+# No stale files for the onnxruntime test, whatever happens below.
+if [ -n "$keep" ]; then
+  rm -rf "$keep" && mkdir -p "$keep" || exit 1
+  : > "$keep/pairs.tsv"
+fi
 if [ ! -d "$corpus/models" ]; then
   echo "corpus not found at $corpus: skipped (set PASSLAB_CORPUS_DIR)"
   exit 77
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -n "$keep" ]; then
-  rm -rf "$keep" && mkdir -p "$keep" || exit 1
-  : > "$keep/pairs.tsv"
-fi
 fail=0 n=0 checked=0
 printf '%-46s %15s  %s\n' model nodes onnx::checker
 for m in "$corpus"/models/*.onnx; do

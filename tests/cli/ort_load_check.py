@@ -196,8 +196,10 @@ def main():
     n = len(rows)
     ok = sum(r["verdict"] == "ok" for r in rows)
     fails = [r for r in rows if r["fail"]]
+    orig_loads = n - sum(r["verdict"].startswith("original refused") for r in rows)
+    opt_loads = orig_loads - sum(r["verdict"] == "FAIL load" for r in rows)
     summary = (f"onnxruntime {ort.__version__}: {n} models; optimized loads where the original "
-               f"does: {n - sum(r['verdict'] == 'FAIL load' for r in rows)}; "
+               f"does: {opt_loads} / {orig_loads}; "
                f"outputs equal: {ok}; original unusable in onnxruntime: "
                f"{sum(r['verdict'].startswith('original') for r in rows)}; "
                f"FAIL: {len(fails)} ({time.time() - t0:.1f} s)")

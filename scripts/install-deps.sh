@@ -26,8 +26,10 @@ PACKAGES=(
   qt6-tools-dev-tools qt6-l10n-tools qt6-qpa-plugins libgl-dev
   # Qt's own dialogs and buttons in Chinese (qtbase_zh_CN.qm)
   qt6-translations-l10n
-  # tests (python3: the core message catalog check, scripts/dev/gen_core_messages.py)
-  libgtest-dev libgmock-dev googletest libbenchmark-dev python3
+  # tests (python3: the core message catalog check, scripts/dev/gen_core_messages.py;
+  # python3-venv: the onnxruntime load checks, ctest cli_ort_load_*_on_corpus, which
+  # pip-install onnxruntime into the build's own venv and skip without network)
+  libgtest-dev libgmock-dev googletest libbenchmark-dev python3 python3-venv
   # GUI tests and screenshots
   xvfb xauth imagemagick fonts-dejavu-core fonts-noto-cjk libgl1-mesa-dri
   # memory checks of the GUI (ctest ui_close_window_memcheck)

@@ -4,12 +4,21 @@
 # gives the original outputs), the input file is untouched, and Debian's
 # onnx::checker accepts the result where it knows the opset (<= 17).
 # Prints a table: model, nodes before -> after, checker verdict.
-# Usage: optimize_on_corpus.sh CLI ONNX_CHECK CORPUS_DIR [LEVEL]
+# Usage: optimize_on_corpus.sh CLI ONNX_CHECK CORPUS_DIR [LEVEL [KEEP_DIR]]
 #        (exit 77 = skipped: no corpus)
+# With KEEP_DIR, the optimized files stay there, with KEEP_DIR/pairs.tsv listing
+# name, original, optimized and the --dim/--input arguments used (tab-separated),
+# for tests/cli/ort_load_on_corpus.sh (onnxruntime loads and runs them).
 set -u
 cli=$1 onnx_check=$2
 corpus=${PASSLAB_CORPUS_DIR:-$3}
 level=${4:-basic}
+keep=${5:-}
+# No stale files for the onnxruntime test, whatever happens below.
+if [ -n "$keep" ]; then
+  rm -rf "$keep" && mkdir -p "$keep" || exit 1
+  : > "$keep/pairs.tsv"
+fi
 if [ ! -d "$corpus/models" ]; then
   echo "corpus not found at $corpus: skipped (set PASSLAB_CORPUS_DIR)"
   exit 77
@@ -21,7 +30,7 @@ printf '%-46s %15s  %s\n' model nodes onnx::checker
 for m in "$corpus"/models/*.onnx; do
   n=$((n + 1))
   name=$(basename "$m" .onnx)
-  out="$work/$name.opt.onnx"
+  out="${keep:-$work}/$name.opt.onnx"
   sum_before=$(sha256sum "$m" | cut -d' ' -f1)
   # Inputs that random values would make meaningless, as a user would give them.
   check=(--check 3)
@@ -45,6 +54,9 @@ for m in "$corpus"/models/*.onnx; do
   fi
   if ((${#check[@]})); then
     grep -q '^reloaded .*outputs equal' "$work/log" || { echo "FAIL: $m: no reload check"; fail=1; }
+  fi
+  if [ -n "$keep" ]; then
+    printf '%s\t%s\t%s\t%s\n' "$name" "$m" "$out" "${check[*]:2}" >> "$keep/pairs.tsv"
   fi
   nodes=$(grep -o '^saved .*: [0-9]* -> [0-9]* nodes' "$work/log" | grep -o '[0-9]* -> [0-9]*')
   verdict=$("$onnx_check" "$out" 2>&1); rc=$?

@@ -112,6 +112,9 @@ std::unique_ptr<ExecOutputChecker> checkerFor(const ir::Model& m, NoiseOptions n
 
 TEST(NoiseFloor, DeepConvBatchNormFoldPassesWithinTheFloor) {
   ir::Model m = deepModel().clone();
+  // The trunk's last feature map too: the sigmoid head can round the fold's
+  // differences away, the trunk cannot.
+  m.graph().addOutput(m.graph().findValue("res59"));
   auto checker = checkerFor(m);
   ASSERT_TRUE(checker);
   PassManager pm(m);
@@ -126,7 +129,7 @@ TEST(NoiseFloor, DeepConvBatchNormFoldPassesWithinTheFloor) {
   EXPECT_GT(s.check.noiseFloor, 0);
   EXPECT_EQ(s.check.noiseMultiple, NoiseOptions{}.multiple);
   EXPECT_LT(s.check.noiseRatio, s.check.noiseMultiple);
-  EXPECT_GT(s.check.maxAbsError, 0);  // the fold does re-round
+  EXPECT_GT(s.check.maxAbsError, 0);  // the fold does re-round the trunk
   std::printf("fold: max abs %.2e rel %.2e, %.2fx the noise floor %.2e\n", s.check.maxAbsError,
               s.check.maxRelError, s.check.noiseRatio, s.check.noiseFloor);
 }
@@ -215,7 +218,7 @@ TEST(NoiseFloor, ModelWithoutFloatWeightsKeepsTheFixedTolerance) {
 })");
   auto checker = checkerFor(m);
   ASSERT_TRUE(checker);
-  EXPECT_TRUE(checker->outputFloors(0).empty());
+  EXPECT_TRUE(checker->outputFloors().empty());
   ir::Model changed = parse(R"(main (float[4] x) => (float[4] y)
 <float[1] k = {1.001}>
 {

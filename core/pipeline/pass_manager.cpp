@@ -163,6 +163,10 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     status = pass->run(model_, ctx);
   } catch (const std::exception& e) {
     status = internalError(info.id + " threw: " + e.what());
+  } catch (...) {
+    // Anything else thrown (an int, a type of a plugin's own) is rolled back
+    // the same way: what it left in the model must not survive.
+    status = internalError(info.id + " threw an exception that is not a std::exception");
   }
   if (status.isOk()) {
     auto since = [](std::chrono::steady_clock::time_point t) {

@@ -266,6 +266,26 @@ TEST(PassManager, PassThatThrowsIsRolledBack) {
   EXPECT_TRUE(pm.stopped());
 }
 
+// Anything thrown, not only a std::exception, rolls the step back: the edits
+// made before the throw are undone and the step says what happened.
+TEST(PassManager, PassThatThrowsANonStdExceptionIsRolledBack) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  TestPass throwing([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* neg = g.findValue("c")->producer();
+    ctx.rewriter.setInput(neg, 0, g.findValue("a"));  // an edit made before the throw
+    throw 42;
+  });
+  auto step = pm.run(throwing, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->rolledBack);
+  EXPECT_NE((*step)->error.find("test_pass threw"), std::string::npos) << (*step)->error;
+  EXPECT_EQ(pm.model().graph().findValue("c")->producer()->input(0)->name(), "b");
+  EXPECT_EQ(pm.model().graph().nodeCount(), 4u);
+  EXPECT_TRUE(pm.stopped());
+}
+
 TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   ir::Model m = parse(kModel);
   PassManager pm(m);

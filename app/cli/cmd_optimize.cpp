@@ -159,6 +159,8 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
                                          : s.summary.toString();
     std::printf("%-3d %-34s %-15s %-44s %7.1f ms  %s\n", ++i, s.passId.c_str(), nodes.c_str(),
                 changes.c_str(), s.milliseconds, checkText(s).c_str());
+    // A pass that ran can leave a note too (stopped by the driver's cap).
+    if (!s.skipped && !s.note.empty()) std::printf("      note: %s\n", s.note.c_str());
     if (explain) {
       for (const auto& [node, reasons] : s.explain.all()) {
         const ir::Node* n =

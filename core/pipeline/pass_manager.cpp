@@ -158,6 +158,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   ctx.filter = spec.filter.empty() ? nullptr : &spec.filter;
   ctx.standardOnly = options_.standardOnly;
   ctx.cancel = cancel_;
+  ctx.note = &step.note;
   Status status;
   try {
     status = pass->run(model_, ctx);
@@ -264,6 +265,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     model_.irVersion = irVersionBefore;
     step.rolledBack = true;
     step.error = status.message();
+    step.note.clear();  // about edits that were undone
     step.after = step.before;
     lastStats_ = step.after;
     stopped_ = true;

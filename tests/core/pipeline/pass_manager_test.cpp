@@ -286,6 +286,37 @@ TEST(PassManager, PassThatThrowsANonStdExceptionIsRolledBack) {
   EXPECT_TRUE(pm.stopped());
 }
 
+// A pattern pass the driver's cap stops before a fixpoint succeeds, and its
+// step says it stopped early; one that reaches a fixpoint has no note.
+TEST(PassManager, APatternPassStoppedByTheCapSaysSo) {
+  // Neg(x) -> a fresh Neg(x): a rule that always matches again.
+  std::vector<std::unique_ptr<rewrite::Pattern>> patterns;
+  patterns.push_back(std::make_unique<rewrite::RulePattern>(
+      "renew_neg", "Neg(x) -> Neg(x)", std::vector<rewrite::OpKey>{{"", "Neg"}},
+      [](ir::Node& n, const rewrite::MatchContext&) {
+        return rewrite::MatchResult::success({&n}, [&n](rewrite::Rewriter& rw) {
+          ir::Node* fresh = rw.addNode(*n.owner(), "Neg", "", {n.input(0)}, 1, &n, "neg", {&n});
+          rw.replaceAllUsesWith(n.output(0), fresh->output(0));
+          rw.removeNode(&n);
+        });
+      }));
+  passes::PassInfo info;
+  info.id = "renew_neg";
+  passes::PatternPass endless(info, std::move(patterns));
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  auto step = pm.run(endless, {"renew_neg", {}, {}});
+  ASSERT_TRUE(step) << step.error().message();
+  EXPECT_FALSE((*step)->rolledBack) << (*step)->error;
+  EXPECT_TRUE((*step)->changed);
+  EXPECT_NE((*step)->note.find("stopped before a fixpoint"), std::string::npos) << (*step)->note;
+
+  auto done = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(done);
+  EXPECT_TRUE((*done)->changed);
+  EXPECT_EQ((*done)->note, "");
+}
+
 TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   ir::Model m = parse(kModel);
   PassManager pm(m);

@@ -12,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
+#include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
 #include "core/ir/attribute_limits.h"
@@ -149,6 +150,23 @@ std::string checkText(const pipeline::Step& s) {
   return buf;
 }
 
+// Writes `text` to `path` through a temporary file renamed over it, so a
+// failure leaves no partial file; says "WHAT saved to PATH", or prints an
+// error naming the file and returns false.
+bool saveText(const char* what, const std::string& path, const std::string& text) {
+  io::AtomicFile file(path);
+  Status s = file.open();
+  if (s.isOk()) s = file.write(text);
+  if (s.isOk()) s = file.commit();
+  if (!s.isOk()) {
+    std::cerr << "error: cannot write the " << what << " to " << path << ": " << s.message()
+              << "\nthe model was not saved\n";
+    return false;
+  }
+  std::printf("%s saved to %s\n", what, path.c_str());
+  return true;
+}
+
 void printSteps(const pipeline::PassManager& pm, bool explain) {
   std::printf("%-3s %-34s %-15s %-44s %9s  %s\n", "#", "pass", "nodes", "changes", "time", "check");
   int i = 0;
@@ -159,6 +177,8 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
                                          : s.summary.toString();
     std::printf("%-3d %-34s %-15s %-44s %7.1f ms  %s\n", ++i, s.passId.c_str(), nodes.c_str(),
                 changes.c_str(), s.milliseconds, checkText(s).c_str());
+    // A pass that ran can leave a note too (stopped by the driver's cap).
+    if (!s.skipped && !s.note.empty()) std::printf("      note: %s\n", s.note.c_str());
     if (explain) {
       for (const auto& [node, reasons] : s.explain.all()) {
         const ir::Node* n =
@@ -350,13 +370,10 @@ int runOptimize(const OptimizeArgs& a) {
     for (pipeline::PassSpec& spec : saved.passes)
       if (const passes::Pass* pass = passes::findPass(spec.id))
         if (auto full = pipeline::effectiveOptions(*pass, spec.options)) spec.options = *full;
-    std::ofstream(a.saveRecipe) << pipeline::recipeToJson(saved);
-    std::printf("recipe saved to %s\n", a.saveRecipe.c_str());
+    if (!saveText("recipe", a.saveRecipe, pipeline::recipeToJson(saved))) return 1;
   }
-  if (!a.report.empty()) {
-    std::ofstream(a.report) << pipeline::reportToJson(pm, a.in, true);
-    std::printf("report saved to %s\n", a.report.c_str());
-  }
+  if (!a.report.empty() && !saveText("report", a.report, pipeline::reportToJson(pm, a.in, true)))
+    return 1;
   if (!status.isOk()) {
     std::cerr << "error: " << status.message() << "\nthe model was not saved\n";
     return 2;

@@ -1036,7 +1036,12 @@ MatchResult attention(ir::Node& softmax, const MatchContext& c) {
   // arithmetic goes with the subgraph when nothing else reads it).
   std::set<ir::Node*> inside(nodes.begin(), nodes.end());
   inside.insert(mask.side.begin(), mask.side.end());
-  std::set<ir::Node*> shapeSide;
+  // By node id, not address: its order is the order of the removals in the
+  // edit log, which must not vary from run to run.
+  struct ById {
+    bool operator()(const ir::Node* a, const ir::Node* b) const { return a->id() < b->id(); }
+  };
+  std::set<ir::Node*, ById> shapeSide;
   std::vector<ir::Node*> queue;
   const ir::Value* out = cr->output(0);
   const ir::Value* presentOut = present ? present->output(0) : nullptr;

@@ -199,21 +199,41 @@ void replaceAndErase(rewrite::Rewriter& rw, ir::Value* oldOut, ir::Value* newOut
 }
 
 void eraseDead(rewrite::Rewriter& rw, const std::vector<ir::Node*>& nodes) {
-  std::vector<ir::Node*> left;
+  // A worklist, linear in the nodes and their inputs: the nodes unused now,
+  // in the order given, then each producer among `nodes` as its last use
+  // goes. A node is queued once (`pending` holds those not yet queued), and
+  // a Constant among `nodes` is removed here, never behind our back by
+  // removeWithConstants (which would leave a dangling pointer in the list).
+  auto unused = [](const ir::Node* n) {
+    for (const ir::Value* o : n->outputs())
+      if (o && (o->hasUses() || o->isGraphOutput())) return false;
+    return true;
+  };
+  std::unordered_set<const ir::Node*> pending;
+  std::vector<ir::Node*> queue;
   for (ir::Node* n : nodes)
-    if (n && std::find(left.begin(), left.end(), n) == left.end()) left.push_back(n);
-  bool progress = true;
-  while (progress && !left.empty()) {
-    progress = false;
-    for (size_t i = 0; i < left.size(); ++i) {
-      bool unused = true;
-      for (ir::Value* o : left[i]->outputs())
-        if (o && (o->hasUses() || o->isGraphOutput())) unused = false;
-      if (!unused) continue;
-      removeWithConstants(rw, left[i]);
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(i));
-      --i;
-      progress = true;
+    if (n) pending.insert(n);
+  for (ir::Node* n : nodes)
+    if (n && pending.count(n) && unused(n)) {
+      pending.erase(n);
+      queue.push_back(n);
+    }
+  for (size_t next = 0; next < queue.size(); ++next) {
+    ir::Node* n = queue[next];
+    std::vector<ir::Value*> ins;
+    for (ir::Value* v : n->inputs())
+      if (v && std::find(ins.begin(), ins.end(), v) == ins.end()) ins.push_back(v);
+    rw.removeNode(n);
+    for (ir::Value* v : ins) {
+      ir::Node* p = v->producer();
+      if (p && pending.count(p)) {
+        if (unused(p)) {
+          pending.erase(p);
+          queue.push_back(p);
+        }
+      } else {
+        dropIfUnused(rw, v);  // a constant only `n` read
+      }
     }
   }
 }

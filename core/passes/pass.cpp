@@ -126,6 +126,11 @@ Status PatternPass::run(ir::Model& model, PassContext& ctx) const {
   rewrite::DriverResult r =
       rewrite::applyPatternsGreedily(ctx.rewriter, ptrs, ctx.matchContext(), o);
   if (r.cancelled) return Error(ErrorCode::kCancelled, info_.id + ": cancelled");
+  // Stopped by a cap (sweeps or rewrites): what it did is valid, but rules may
+  // still match, so the step says so rather than passing for a fixpoint.
+  if (!r.converged && ctx.note)
+    *ctx.note = "stopped before a fixpoint after " + std::to_string(r.iterations) + " sweeps and " +
+                std::to_string(r.rewrites) + " rewrites (the driver's cap); rules may still apply";
   return Status::ok();
 }
 

@@ -69,6 +69,10 @@ struct PassContext {
   const rewrite::NodeFilter* filter = nullptr;
   bool standardOnly = true;
   const std::atomic<bool>* cancel = nullptr;
+  // Where a pass that succeeded says something its step should show (the
+  // PassManager points it at Step::note): a pattern pass stopped by the
+  // driver's cap before a fixpoint. Null: nowhere.
+  std::string* note = nullptr;
 
   std::string option(const std::string& name) const;
   int64_t intOption(const std::string& name) const;

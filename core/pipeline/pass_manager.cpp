@@ -158,11 +158,16 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   ctx.filter = spec.filter.empty() ? nullptr : &spec.filter;
   ctx.standardOnly = options_.standardOnly;
   ctx.cancel = cancel_;
+  ctx.note = &step.note;
   Status status;
   try {
     status = pass->run(model_, ctx);
   } catch (const std::exception& e) {
     status = internalError(info.id + " threw: " + e.what());
+  } catch (...) {
+    // Anything else thrown (an int, a type of a plugin's own) is rolled back
+    // the same way: what it left in the model must not survive.
+    status = internalError(info.id + " threw an exception that is not a std::exception");
   }
   if (status.isOk()) {
     auto since = [](std::chrono::steady_clock::time_point t) {
@@ -260,6 +265,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     model_.irVersion = irVersionBefore;
     step.rolledBack = true;
     step.error = status.message();
+    step.note.clear();  // about edits that were undone
     step.after = step.before;
     lastStats_ = step.after;
     stopped_ = true;

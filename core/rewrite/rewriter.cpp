@@ -114,6 +114,10 @@ bool Rewriter::removeAttr(ir::Node* node, const std::string& name) {
 
 std::string Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
   if (from == to) return "a value cannot replace itself";
+  if (!to)
+    return from->isGraphOutput()
+               ? "'" + from->name() + "' is a graph output and cannot be replaced by nothing"
+               : "";
   bool mainOutput = false;
   for (const ir::Graph* g : from->outputOf())
     if (!g->parentNode()) mainOutput = true;
@@ -146,6 +150,11 @@ ir::Value* returnableIn(Rewriter& rw, ir::Graph& g, const ir::Value* from, ir::V
 
 void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
   if (from == to) return;
+  // A null `to` leaves node inputs omitted (as setInput does), but a graph
+  // cannot return nothing: refused before any edit is made.
+  if (!to && from->isGraphOutput())
+    throw std::logic_error("replaceAllUsesWith: '" + from->name() +
+                           "' is a graph output and cannot be replaced by nothing");
   std::vector<ir::Use> uses = from->uses();
   // As setInput, with the type comparison made once for all the uses.
   if (!uses.empty()) noteRewire(from, to);

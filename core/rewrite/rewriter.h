@@ -58,7 +58,9 @@ class Rewriter {
   // ---- values ----
   // Every use of `from` now reads `to`. When `from` is an output of the main
   // graph, `to` takes over its name so the model's interface does not change
-  // (check canReplace first).
+  // (check canReplace first). A null `to` leaves the uses as omitted optional
+  // inputs; it is refused (std::logic_error, nothing edited) when `from`
+  // is an output of any graph.
   void replaceAllUsesWith(ir::Value* from, ir::Value* to);
   // "" if replaceAllUsesWith(from, to) keeps the model's interface, else why not.
   static std::string canReplace(const ir::Value* from, const ir::Value* to);

@@ -266,6 +266,57 @@ TEST(PassManager, PassThatThrowsIsRolledBack) {
   EXPECT_TRUE(pm.stopped());
 }
 
+// Anything thrown, not only a std::exception, rolls the step back: the edits
+// made before the throw are undone and the step says what happened.
+TEST(PassManager, PassThatThrowsANonStdExceptionIsRolledBack) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  TestPass throwing([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ir::Node* neg = g.findValue("c")->producer();
+    ctx.rewriter.setInput(neg, 0, g.findValue("a"));  // an edit made before the throw
+    throw 42;
+  });
+  auto step = pm.run(throwing, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  EXPECT_TRUE((*step)->rolledBack);
+  EXPECT_NE((*step)->error.find("test_pass threw"), std::string::npos) << (*step)->error;
+  EXPECT_EQ(pm.model().graph().findValue("c")->producer()->input(0)->name(), "b");
+  EXPECT_EQ(pm.model().graph().nodeCount(), 4u);
+  EXPECT_TRUE(pm.stopped());
+}
+
+// A pattern pass the driver's cap stops before a fixpoint succeeds, and its
+// step says it stopped early; one that reaches a fixpoint has no note.
+TEST(PassManager, APatternPassStoppedByTheCapSaysSo) {
+  // Neg(x) -> a fresh Neg(x): a rule that always matches again.
+  std::vector<std::unique_ptr<rewrite::Pattern>> patterns;
+  patterns.push_back(std::make_unique<rewrite::RulePattern>(
+      "renew_neg", "Neg(x) -> Neg(x)", std::vector<rewrite::OpKey>{{"", "Neg"}},
+      [](ir::Node& n, const rewrite::MatchContext&) {
+        return rewrite::MatchResult::success({&n}, [&n](rewrite::Rewriter& rw) {
+          ir::Node* fresh = rw.addNode(*n.owner(), "Neg", "", {n.input(0)}, 1, &n, "neg", {&n});
+          rw.replaceAllUsesWith(n.output(0), fresh->output(0));
+          rw.removeNode(&n);
+        });
+      }));
+  passes::PassInfo info;
+  info.id = "renew_neg";
+  passes::PatternPass endless(info, std::move(patterns));
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  auto step = pm.run(endless, {"renew_neg", {}, {}});
+  ASSERT_TRUE(step) << step.error().message();
+  EXPECT_FALSE((*step)->rolledBack) << (*step)->error;
+  EXPECT_TRUE((*step)->changed);
+  EXPECT_NE((*step)->note.find("stopped before a fixpoint"), std::string::npos) << (*step)->note;
+
+  auto done = pm.run({"eliminate_identity_ops", {}, {}});
+  ASSERT_TRUE(done);
+  EXPECT_TRUE((*done)->changed);
+  EXPECT_EQ((*done)->note, "");
+}
+
 TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   ir::Model m = parse(kModel);
   PassManager pm(m);

@@ -189,6 +189,29 @@ TEST(Rewriter, ReplacingAModelOutputKeepsItsName) {
   EXPECT_NE(Rewriter::canReplace(m2.graph().findValue("y"), m2.graph().findValue("x")), "");
 }
 
+// A null replacement leaves node inputs omitted, and is refused, with nothing
+// edited, for a value a graph returns (it used to be dereferenced there).
+TEST(Rewriter, ReplacingWithNothing) {
+  ir::Model m =
+      parse("main (float[2] x, float lo) => (float[2] y) { a = Identity(lo)\n y = Clip(x, a) }");
+  EditLog log;
+  Rewriter rw(m, log);
+  ir::Value* a = m.graph().findValue("a");
+  ir::Value* y = m.graph().findValue("y");
+  EXPECT_EQ(Rewriter::canReplace(a, nullptr), "");
+  rw.replaceAllUsesWith(a, nullptr);
+  EXPECT_EQ(y->producer()->input(1), nullptr);
+  EXPECT_FALSE(a->hasUses());
+
+  const size_t edits = log.edits().size();
+  EXPECT_NE(Rewriter::canReplace(y, nullptr), "");
+  EXPECT_THROW(rw.replaceAllUsesWith(y, nullptr), std::logic_error);
+  EXPECT_EQ(log.edits().size(), edits);
+  ASSERT_EQ(m.graph().outputs().size(), 1u);
+  EXPECT_EQ(m.graph().outputs()[0], y);
+  EXPECT_EQ(y->name(), "y");
+}
+
 // Neg(Neg(x)) -> x, to exercise the driver.
 RulePattern doubleNeg() {
   return RulePattern(

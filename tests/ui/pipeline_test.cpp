@@ -5,6 +5,7 @@
 // pipeline panel, Step view and properties end to end.
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
 #include <QFile>
 #include <QPushButton>
 #include <QSemaphore>
@@ -570,6 +571,41 @@ class PipelineTest : public QObject {
     QCOMPARE(s->uncomparedOutputs(), (std::vector<std::string>{"y"}));
     QVERIFY2(panel.statusText().contains(QStringLiteral("does not compare 1 output(s) (y)")),
              qPrintable(panel.statusText()));
+  }
+
+  void theCheckShowsTheInputsItMakesUpWithTheirReasons() {
+    QStringList w;
+    for (int i = 0; i < 4 * 3 * 5 * 5; ++i) w << QStringLiteral("0.1");
+    const QString text = QStringLiteral(R"(<ir_version: 8, opset_import: ["" : 17]>
+      main (float[1,3,H,W] x) => (float[1,4,?,?] y)
+      <float[4,3,5,5] w = {%1}>
+      {
+        y = Conv <kernel_shape = [5, 5]> (x, w)
+      })")
+                             .arg(w.join(QStringLiteral(", ")));
+    Document doc;
+    LoadOutcome parsed = loadModelText(text.toUtf8(), QStringLiteral("conv.txt"));
+    QVERIFY2(parsed.model, qPrintable(parsed.error));
+    doc.open(std::move(parsed.model), QString(), QStringLiteral("conv"));
+    auto* s = new PipelineSession(&doc);
+    PipelinePanel panel(s);
+    QCheckBox* check = nullptr;
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+      if (box->text().contains(QStringLiteral("numerically"))) check = box;
+    QVERIFY(check);
+    {
+      Document empty;  // no model open: nothing to describe, nothing to crash on
+      PipelineSession none(&empty);
+      QVERIFY(none.checkInputDescriptions().isEmpty());
+    }
+    check->setChecked(false);
+    QVERIFY(panel.checkInputsText().isEmpty());
+    check->setChecked(true);
+    const QStringList lines = s->checkInputDescriptions();
+    QCOMPARE(lines.size(), 1);
+    // H and W are made at least the Conv's 5x5 window, and the reason names it.
+    QVERIFY2(lines.front().contains(QStringLiteral("Conv")), qPrintable(lines.front()));
+    QVERIFY2(panel.checkInputsText().contains(lines.front()), qPrintable(panel.checkInputsText()));
   }
 
   void runAllThenResetIsUndoable() {

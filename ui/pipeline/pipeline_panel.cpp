@@ -155,6 +155,9 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   options_->setMaximumHeight(120);
   check_ = new QCheckBox(this);
   check_->setChecked(session_->numericCheck());
+  checkInputs_ = new QLabel(this);
+  checkInputs_->setWordWrap(true);
+  checkInputs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   standardOnly_ = new QCheckBox(this);
   standardOnly_->setChecked(session_->standardOnly());
   next_ = new QLabel(this);
@@ -188,6 +191,7 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   col->addWidget(summary_);
   col->addWidget(options_, 1);
   col->addWidget(check_);
+  col->addWidget(checkInputs_);
   col->addWidget(standardOnly_);
   auto* filterRow = new QHBoxLayout;
   filterRow->addWidget(filter_, 1);
@@ -220,6 +224,7 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
     selectRow(std::min(row, static_cast<int>(session_->plan().size()) - 1));
   });
   connect(check_, &QCheckBox::toggled, session_, &PipelineSession::setNumericCheck);
+  connect(check_, &QCheckBox::toggled, this, [this] { updateState(); });
   connect(standardOnly_, &QCheckBox::toggled, session_, &PipelineSession::setStandardOnly);
   connect(step_, &QPushButton::clicked, session_, &PipelineSession::step);
   connect(runAll_, &QPushButton::clicked, session_, &PipelineSession::runAll);
@@ -508,6 +513,7 @@ void PipelinePanel::updateState() {
   options_->setEnabled(!running);
   preset_->setEnabled(!running);
   check_->setEnabled(!running);
+  showCheckInputs(running);
   standardOnly_->setEnabled(!running);
   const rewrite::NodeFilter& f = session_->nodeFilter();
   QStringList scope;
@@ -548,6 +554,21 @@ void PipelinePanel::updateState() {
     }
     status_->setText(text);
   }
+}
+
+void PipelinePanel::showCheckInputs(bool running) {
+  const bool on = session_->numericCheck() && !running;
+  checkInputs_->setVisible(on);
+  if (!on) {
+    checkInputs_->clear();
+    return;
+  }
+  checkInputs_->setText(tr("Inputs the check makes up: %1")
+                            .arg(session_->checkInputDescriptions().join(QStringLiteral("; "))));
+}
+
+QString PipelinePanel::checkInputsText() const {
+  return checkInputs_->text();
 }
 
 }  // namespace passlab::ui

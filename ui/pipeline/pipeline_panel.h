@@ -42,6 +42,8 @@ class PipelinePanel : public QWidget {
   QCheckBox* checkBox() const { return check_; }
   QString filterText() const;
   QString statusText() const;
+  // The made-up inputs shown under the numeric check ("" while it is off).
+  QString checkInputsText() const;
   // "Next: <pass> (row r of n)", "Done: all n rows applied." or "No pass is switched on."
   QString nextText() const;
   // Selects a pass's first row / a row in the list (its options show).
@@ -60,6 +62,7 @@ class PipelinePanel : public QWidget {
   void rebuildTree();
   void showOptions();
   void updateState();
+  void showCheckInputs(bool running);
   void markNextRow();
   void onItemChanged(QTreeWidgetItem* item, int column);
   void onOptionEdited(int row, int column);
@@ -79,6 +82,7 @@ class PipelinePanel : public QWidget {
   QLabel* summary_;
   QTableWidget* options_;
   QCheckBox* check_;
+  QLabel* checkInputs_;
   QCheckBox* standardOnly_;
   QLabel* next_;
   QLabel* filter_;

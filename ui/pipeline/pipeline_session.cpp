@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/passes/registry.h"
+#include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/numeric_check.h"
 #include "ui/document/graph_ref.h"
 #include "ui/document/node_insights.h"
@@ -442,6 +443,16 @@ const std::vector<std::string>& PipelineSession::uncomparedOutputs() const {
   if (!checker_ || !numericCheck_ || steps_.empty() || checkedOriginal_ != steps_.front()->before)
     return kNone;
   return checker_->uncomparedOutputs();
+}
+
+QStringList PipelineSession::checkInputDescriptions() const {
+  if (steps_.empty() && !doc_->hasModel()) return {};
+  const ir::Model& original = steps_.empty() ? doc_->model() : *steps_.front()->before;
+  auto plans = pipeline::planInputs(original, {});
+  if (!plans) return {trCore(plans.error().message())};
+  QStringList lines;
+  for (const pipeline::InputPlan& p : *plans) lines << trCore(p.describe());
+  return lines;
 }
 
 void PipelineSession::reset() {

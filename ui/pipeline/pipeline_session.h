@@ -144,6 +144,10 @@ class PipelineSession : public QObject {
   // The original's outputs the numeric check of the last run left out
   // (computed from random ops without a seed); empty without a check.
   const std::vector<std::string>& uncomparedOutputs() const;
+  // The inputs the numeric check makes up for the model before the first
+  // Step: one line per input with the reasons for its dims and values, or
+  // the one reason none can be made (core/pipeline/input_synthesis.h).
+  QStringList checkInputDescriptions() const;
 
  signals:
   void planChanged();

@@ -5202,8 +5202,15 @@
             <numerusform>数值检查不比较 %n 个输出（%1）：它们由未设种子的随机算子计算，每次运行都不同。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="572"/>
+        <source>(and %n more)</source>
+        <translation>
+            <numerusform>（另有 %n 个）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="566"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="573"/>
         <source>Inputs the check makes up: %1</source>
         <translation>检查自动生成的输入：%1</translation>
     </message>

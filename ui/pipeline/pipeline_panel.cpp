@@ -563,8 +563,15 @@ void PipelinePanel::showCheckInputs(bool running) {
     checkInputs_->clear();
     return;
   }
-  checkInputs_->setText(tr("Inputs the check makes up: %1")
-                            .arg(session_->checkInputDescriptions().join(QStringLiteral("; "))));
+  // A few lines under the check box; all of them in the tooltip (a decoder
+  // with its key/value cache has dozens of inputs).
+  const QStringList lines = session_->checkInputDescriptions();
+  const int shown = 3;
+  QString text = lines.mid(0, shown).join(QStringLiteral("; "));
+  if (lines.size() > shown)
+    text += QLatin1Char(' ') + tr("(and %n more)", "", lines.size() - shown);
+  checkInputs_->setText(tr("Inputs the check makes up: %1").arg(text));
+  checkInputs_->setToolTip(lines.join(QLatin1Char('\n')));
 }
 
 QString PipelinePanel::checkInputsText() const {

@@ -40,19 +40,34 @@ bool isArithmeticReader(const ir::Node& n) {
   return kOps.count(n.opType()) > 0;
 }
 
-// Values computed from shapes (Shape, Size, a Cast of an integer): an
-// elementwise op with such an operand computes a size, not data.
-bool isShapeArithmetic(const ir::Value* v) {
+// Values computed from shapes: Shape, Size, Range, ConstantOfShape, and what
+// Cast, Gather, Slice, Concat, reshapes and arithmetic make of them (a few
+// steps back). An elementwise op with such an operand computes a size, not
+// data. (A Cast of an image input is data.)
+bool isShapeArithmetic(const ir::Value* v, int depth = 6) {
   const ir::Node* p = v ? v->producer() : nullptr;
-  if (!p) return false;
-  const std::string& op = p->opType();
-  return op == "Shape" || op == "Size" || op == "Cast" || op == "Range" || op == "ConstantOfShape";
+  if (!p || depth == 0) return false;
+  static const std::set<std::string_view> kSources{"Shape", "Size", "Range", "ConstantOfShape"};
+  static const std::set<std::string_view> kCarriers{
+      "Cast",     "Gather", "Slice", "Concat", "Squeeze", "Unsqueeze", "Reshape",
+      "Identity", "Add",    "Sub",   "Mul",    "Div",     "Floor",     "Ceil"};
+  if (kSources.count(p->opType())) return true;
+  if (!kCarriers.count(p->opType())) return false;
+  for (const ir::Value* in : p->inputs())
+    if (isShapeArithmetic(in, depth - 1)) return true;
+  return false;
+}
+
+bool isElementwise(const ir::Node& n) {
+  static const std::set<std::string_view> kOps{"Add", "Sub", "Mul", "Div", "Sum", "Mean"};
+  return kOps.count(n.opType()) > 0;
 }
 
 bool readOnlyByArithmetic(const ir::Value& v) {
   if (v.uses().empty()) return false;
   for (const ir::Use& u : v.uses()) {
     if (!isArithmeticReader(*u.node)) return false;
+    if (!isElementwise(*u.node)) continue;
     for (const ir::Value* other : u.node->inputs())
       if (other != &v && isShapeArithmetic(other)) return false;
   }

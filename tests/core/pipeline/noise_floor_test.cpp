@@ -275,6 +275,21 @@ TEST(NoiseFloor, ShapeArithmeticIsNotPerturbed) {
   EXPECT_EQ(moved, 0u);
 }
 
+TEST(NoiseFloor, DataThroughACastIsStillData) {
+  // An 8-bit image cast to float feeds a Conv and a scale: both weights are
+  // arithmetic on data and are perturbed.
+  ir::Model m = parse(R"(main (uint8[1,1,2,2] x) => (float[1,1,2,2] y)
+<float[1,1,1,1] w = {0.5}, float[1] s = {0.25}>
+{
+  f = Cast <to = 1> (x)
+  g = Mul(f, s)
+  y = Conv(g, w)
+})");
+  size_t moved = 0;
+  perturbWeights(m, 1, 1.0, &moved);
+  EXPECT_EQ(moved, 2u);
+}
+
 TEST(NoiseFloor, FloorsTakeTheMaximumAndDropUncomparableTensors) {
   NoiseFloors floors;
   auto t = [](std::vector<float> v) {

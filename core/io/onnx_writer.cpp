@@ -1,8 +1,10 @@
 // Writes an ir::Model as ModelProto, with weights inline or in an external-data
 // file, atomically.
+#include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <set>
+#include <vector>
 
 #include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
@@ -340,41 +342,55 @@ void collectLocations(const wire::GraphProto& g, std::set<std::string>& out) {
     }
 }
 
-// The external-data files the model now at `path` reads (none when there is
-// no such file or it is not a model).
-std::set<std::string> dataFilesReadBy(const std::string& path) {
-  std::set<std::string> out;
+// The names saves give external data beside `modelFile`, in the order they
+// are tried. A save must never rewrite the data file the model on disk reads:
+// were it killed between renaming the new data into place and renaming the
+// new model, the old model would read the new data. So saves alternate
+// between "<model>.data" and "<model>.1.data", taking the one the file on
+// disk does not read (".2.data" only when a hand-made file reads both).
+std::vector<std::string> defaultDataNames(const std::string& modelFile) {
+  return {modelFile + ".data", modelFile + ".1.data", modelFile + ".2.data"};
+}
+
+// Of those names, the ones the model now at `path` reads. The model is parsed
+// only when one of them exists beside it (an inline model with no such file
+// is not read again).
+std::set<std::string> defaultDataFilesReadBy(const std::string& path) {
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  const std::vector<std::string> names =
+      defaultDataNames(std::filesystem::path(path).filename().string());
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return out;
+  if (std::none_of(names.begin(), names.end(),
+                   [&](const std::string& n) { return std::filesystem::exists(dir / n, ec); }))
+    return {};
+  if (!std::filesystem::is_regular_file(path, ec)) return {};
   auto file = MappedFile::open(path);
-  if (!file || (*file)->size() > kProtobufLimit) return out;
+  if (!file || (*file)->size() > kProtobufLimit) return {};
   wire::ModelProto proto;
-  if (!proto.ParseFromArray((*file)->data(), static_cast<int>((*file)->size()))) return out;
-  collectLocations(proto.graph(), out);
+  if (!proto.ParseFromArray((*file)->data(), static_cast<int>((*file)->size()))) return {};
+  std::set<std::string> read;
+  collectLocations(proto.graph(), read);
   for (const auto& f : proto.functions())
     for (const auto& n : f.node())
-      for (const auto& a : n.attribute()) collectLocations(a.t(), out);
+      for (const auto& a : n.attribute()) collectLocations(a.t(), read);
+  std::set<std::string> out;
+  for (const std::string& n : names)
+    if (read.count(n)) out.insert(n);
   return out;
 }
 
-// The default external-data file name. A save must never rewrite the data
-// file the model on disk reads: were it killed between renaming the new data
-// into place and renaming the new model, the old model would read the new
-// data. So saves alternate between "<model>.data" and "<model>.1.data",
-// taking the one the file on disk does not read.
 std::string defaultDataName(const std::string& modelFile, const std::set<std::string>& inUse) {
-  for (const std::string& name : {modelFile + ".data", modelFile + ".1.data"})
+  for (const std::string& name : defaultDataNames(modelFile))
     if (!inUse.count(name)) return name;
-  return modelFile + ".2.data";  // only a hand-made file reads both
+  return defaultDataNames(modelFile).back();
 }
 
 // After the new model is in place: removes the default-named data files the
 // previous version read and the new one does not (never a file the user named).
-void removeOldDataFiles(const std::filesystem::path& dir, const std::string& modelFile,
-                        const std::set<std::string>& oldFiles, const std::string& kept) {
-  for (const std::string& name :
-       {modelFile + ".data", modelFile + ".1.data", modelFile + ".2.data"})
-    if (name != kept && oldFiles.count(name)) {
+void removeOldDataFiles(const std::filesystem::path& dir, const std::set<std::string>& oldFiles,
+                        const std::string& kept) {
+  for (const std::string& name : oldFiles)
+    if (name != kept) {
       std::error_code ec;
       std::filesystem::remove(dir / name, ec);
     }
@@ -392,7 +408,7 @@ Status saveModel(const ir::Model& model, const std::string& path, const SaveOpti
       options.external == SaveOptions::External::kAll ||
       (options.external == SaveOptions::External::kAsLoaded && hasExternal(model.graph()));
   const std::string modelFile = std::filesystem::path(path).filename().string();
-  const std::set<std::string> oldDataFiles = dataFilesReadBy(path);
+  const std::set<std::string> oldDataFiles = defaultDataFilesReadBy(path);
   std::string dataName = options.externalFileName.empty() ? defaultDataName(modelFile, oldDataFiles)
                                                           : options.externalFileName;
   std::string dataPath = (std::filesystem::path(path).parent_path() / dataName).string();
@@ -422,7 +438,7 @@ Status saveModel(const ir::Model& model, const std::string& path, const SaveOpti
   }
   PASSLAB_RETURN_IF_ERROR(out.commit());
   stage("model committed");
-  removeOldDataFiles(std::filesystem::path(path).parent_path(), modelFile, oldDataFiles,
+  removeOldDataFiles(std::filesystem::path(path).parent_path(), oldDataFiles,
                      data ? dataName : std::string());
   return Status::ok();
 }

@@ -254,7 +254,9 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
     updateState();
   });
   connect(session_->document(), &Document::changed, this, [this](const DocumentChange& c) {
-    if (c.has(DocumentChange::kModel)) updateState();
+    if (!c.has(DocumentChange::kModel)) return;
+    checkInputsStale_ = true;  // another model: other inputs to make up
+    updateState();
   });
   retranslateUi();
   rebuildTree();
@@ -266,6 +268,7 @@ QTreeWidget* PipelinePanel::passTree() const {
 }
 
 void PipelinePanel::retranslateUi() {
+  checkInputsStale_ = true;
   presetLabel_->setText(tr("Preset:"));
   preset_->clear();
   preset_->addItem(tr("Choose passes…"), QString());
@@ -561,8 +564,11 @@ void PipelinePanel::showCheckInputs(bool running) {
   checkInputs_->setVisible(on);
   if (!on) {
     checkInputs_->clear();
+    checkInputsStale_ = true;
     return;
   }
+  if (!checkInputsStale_) return;  // planned for this model already
+  checkInputsStale_ = false;
   // A few lines under the check box; all of them in the tooltip (a decoder
   // with its key/value cache has dozens of inputs).
   const QStringList lines = session_->checkInputDescriptions();

@@ -83,6 +83,9 @@ class PipelinePanel : public QWidget {
   QTableWidget* options_;
   QCheckBox* check_;
   QLabel* checkInputs_;
+  // The made-up inputs are planned again only after the model, the language
+  // or the check box changed (planning walks the whole model on the UI thread).
+  bool checkInputsStale_ = true;
   QCheckBox* standardOnly_;
   QLabel* next_;
   QLabel* filter_;

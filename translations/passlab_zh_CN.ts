@@ -4440,468 +4440,471 @@
 <context>
     <name>passlab::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="127"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="131"/>
         <source>Running passes…</source>
         <translation>正在运行优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="336"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="457"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="337"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="458"/>
         <source>Open &amp;Demo</source>
         <translation>打开示例(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="338"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="459"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="339"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="460"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="340"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="461"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="462"/>
         <source>&amp;Pipeline</source>
         <translation>流水线(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="342"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="327"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="343"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="332"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="344"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="337"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="346"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
         <source>&amp;Limit Passes to the Selection</source>
         <translation>优化遍仅作用于所选内容(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="348"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="347"/>
         <source>Passes only rewrite the selected node or the nodes of the selected group</source>
         <translation>优化遍只改写所选节点或所选分组中的节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="349"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
         <source>E&amp;xclude the Selection from Passes</source>
         <translation>优化遍不作用于所选内容(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="350"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
         <source>Passes leave the selected nodes as they are</source>
         <translation>优化遍不改动所选节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
         <source>Passes on &amp;Every Node</source>
         <translation>优化遍作用于全部节点(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="360"/>
         <source>&amp;Load Recipe…</source>
         <translation>载入配方(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="353"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="364"/>
         <source>&amp;Export Recipe…</source>
         <translation>导出配方(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="354"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="368"/>
         <source>Export &amp;Report (HTML)…</source>
         <translation>导出报告(HTML)(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="355"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="463"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="219"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="357"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="223"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="358"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="228"/>
         <source>Export View as &amp;SVG…</source>
         <translation>将视图导出为 SVG(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="359"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="232"/>
         <source>Export View as &amp;PNG…</source>
         <translation>将视图导出为 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="360"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="236"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="361"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="248"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="362"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="252"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="363"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="256"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="364"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="260"/>
         <source>Find &amp;Next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="365"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="264"/>
         <source>Find &amp;Previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="366"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="268"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="367"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="273"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="368"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="278"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="369"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="283"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="370"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="288"/>
         <source>&amp;Actual Size</source>
         <translation>实际大小(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="371"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="293"/>
         <source>&amp;Expand All Groups</source>
         <translation>展开全部分组(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="372"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="297"/>
         <source>&amp;Collapse All Groups</source>
         <translation>折叠全部分组(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="373"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="301"/>
         <source>&amp;Lay Out Again</source>
         <translation>重新布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="374"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="306"/>
         <source>Arrow &amp;Labels (Type and Shape)</source>
         <translation>箭头标签（类型与形状）(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="375"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="317"/>
         <source>&amp;Minimap</source>
         <translation>缩略图(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="376"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="373"/>
         <source>&amp;About PassLab</source>
         <translation>关于 PassLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="377"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="240"/>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="378"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="465"/>
         <source>Properties</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="379"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="466"/>
         <source>Model Summary</source>
         <translation>模型概要</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="380"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="467"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="381"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="468"/>
         <source>Pipeline</source>
         <translation>流水线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="382"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="469"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="383"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="470"/>
         <source>&lt;opened&gt;</source>
         <translation>&lt;已打开&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="396"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="483"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="397"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="484"/>
         <source>%1[*] — PassLab</source>
         <translation>%1[*] — PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="457"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="527"/>
         <source>Laying out %1…</source>
         <translation>正在布局 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="500"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="570"/>
         <source>Discard changes?</source>
         <translation>放弃更改？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="501"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="571"/>
         <source>%1 has changes that are not saved. Discard them?</source>
         <translation>%1 有未保存的更改。要放弃这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="516"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="586"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="517"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="587"/>
         <source>Models (*.onnx *.txt *.onnxtxt);;ONNX models (*.onnx);;PassLab text format (*.txt *.onnxtxt);;All files (*)</source>
         <translation>模型 (*.onnx *.txt *.onnxtxt);;ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt *.onnxtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="534"/>
-        <source>Opening %1…</source>
-        <translation>正在打开 %1…</translation>
-    </message>
-    <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="538"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="617"/>
         <source>Opening cancelled</source>
         <translation>已取消打开</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="549"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="619"/>
         <source>Cannot open the model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="560"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="613"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="576"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="645"/>
         <source>Save Model As</source>
         <translation>模型另存为</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="577"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="646"/>
         <source>ONNX model (*.onnx);;PassLab text format (*.txt)</source>
         <translation>ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="582"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="651"/>
         <source>Overwrite the original?</source>
         <translation>覆盖原文件？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="583"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="652"/>
         <source>%1 is the file this model was opened from. Replace it with the current model?</source>
         <translation>%1 是打开此模型的原文件。要用当前模型替换它吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="596"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="665"/>
         <source>%1 is the file this model was opened from; it was not overwritten.</source>
         <translation>%1 是打开此模型的原文件，未被覆盖。</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="597"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="666"/>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="610"/>
-        <source>Saving %1…</source>
-        <translation>正在保存 %1…</translation>
-    </message>
-    <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="626"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="629"/>
         <source>Cannot save the model</source>
         <translation>无法保存模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="634"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="732"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="742"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="625"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="765"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="651"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="674"/>
         <source>Not saved: the model fails the verifier</source>
         <translation>未保存：模型未通过验证器</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="655"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="678"/>
         <source>Save a model that fails the verifier?</source>
         <translation>保存未通过验证器的模型？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="657"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="680"/>
         <source>Nothing was written. A pass may have left the model invalid (run the pipeline with the numeric check, or step through it, to find which). Save it anyway?</source>
         <translation>未写入任何内容。可能是某个优化遍使模型失效（开启数值检查运行流水线，或逐步运行，以找出是哪一个）。仍要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="677"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
         <source>Export View as SVG</source>
         <translation>将视图导出为 SVG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="677"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="682"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="729"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="739"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="705"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="716"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="752"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="762"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="682"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="729"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="739"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="705"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="752"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="762"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="712"/>
         <source>Export View as PNG</source>
         <translation>将视图导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="689"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="712"/>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="693"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="716"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="749"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="772"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="778"/>
         <source>Cannot load the recipe</source>
         <translation>无法载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="749"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="772"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="778"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="759"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="782"/>
         <source>Loaded the recipe %1</source>
         <translation>已载入配方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="786"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="798"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="809"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="821"/>
         <source>Select a node or a group first</source>
         <translation>请先选择一个节点或分组</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="809"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="832"/>
         <source>Export Recipe</source>
         <translation>导出配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="809"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="832"/>
         <source>PassLab recipe (*.json)</source>
         <translation>PassLab 配方 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="815"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="838"/>
         <source>Load Recipe</source>
         <translation>载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="816"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="839"/>
         <source>PassLab recipe (*.json);;All files (*)</source>
         <translation>PassLab 配方 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="826"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="849"/>
         <source>Export Report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="826"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="849"/>
         <source>HTML page (*.html)</source>
         <translation>HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="849"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="872"/>
         <source>About PassLab</source>
         <translation>关于 PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="850"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="873"/>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::ModelFileController</name>
+    <message>
+        <location filename="../ui/mainwindow/model_file_controller.cpp" line="36"/>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/model_file_controller.cpp" line="93"/>
+        <source>Saving %1…</source>
+        <translation>正在保存 %1…</translation>
     </message>
 </context>
 <context>
@@ -4980,252 +4983,252 @@
         <translation>正在运行 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="269"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="272"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="271"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="274"/>
         <source>Choose passes…</source>
         <translation>选择优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="272"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="275"/>
         <source>Basic: structural cleanup</source>
         <translation>基础：结构清理</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="273"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="276"/>
         <source>Default: cleanup, fusion, substitution</source>
         <translation>默认：清理、融合、替换</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="274"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="277"/>
         <source>Fused: default, then PassLab fused kernels (non-standard)</source>
         <translation>融合：默认级别，再加 PassLab 融合内核（非标准）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="276"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="279"/>
         <source>ONNX Runtime: default with its contrib fusions (non-standard)</source>
         <translation>ONNX Runtime：默认级别加其 contrib 融合（非标准）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="278"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="281"/>
         <source>All passes</source>
         <translation>全部优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="280"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="283"/>
         <source>The list becomes the level&apos;s schedule, in the order the command line runs it; a pass that runs twice has two rows.</source>
         <translation>列表变为该级别的调度，顺序与命令行运行时相同；运行两次的优化遍占两行。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="282"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
         <source>Pass</source>
         <translation>优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="282"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="282"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="283"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="286"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="284"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="287"/>
         <source>Move &amp;Down</source>
         <translation>下移(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="288"/>
         <source>Add Pass</source>
         <translation>添加优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="286"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="289"/>
         <source>Insert a run of a pass after the chosen row</source>
         <translation>在所选行之后插入一次优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="287"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="290"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="288"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="291"/>
         <source>Take the chosen row out of the list</source>
         <translation>从列表中移除所选行</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="305"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="308"/>
         <source>Option</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="305"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="308"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="306"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="309"/>
         <source>Check the outputs numerically after each pass</source>
         <translation>每个优化遍之后对输出做数值检查</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="308"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="311"/>
         <source>Runs the model before the first Step and after each Step on the same seeded inputs and compares the outputs; the run stops at the first pass that changes them.</source>
         <translation>在第一步之前和每一步之后，用相同的随机种子输入运行模型并比较输出；运行在第一个改变输出的优化遍处停止。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="310"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="313"/>
         <source>Standard ONNX only</source>
         <translation>仅限标准 ONNX</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="312"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="315"/>
         <source>Passes that would emit PassLab or ONNX Runtime operators are skipped.</source>
         <translation>会生成 PassLab 或 ONNX Runtime 专有算子的优化遍将被跳过。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="313"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="316"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="314"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="317"/>
         <source>Apply the next pass</source>
         <translation>应用下一个优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="315"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="318"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="316"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="319"/>
         <source>Apply every switched-on pass from the next one to the end</source>
         <translation>从下一个起应用所有已启用的优化遍，直到末尾</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="317"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="320"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="318"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="321"/>
         <source>Back to the model before the first Step (undoable)</source>
         <translation>回到第一步之前的模型（可撤销）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="319"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="322"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="320"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="323"/>
         <source>Stop after the pass that is running</source>
         <translation>在当前运行的优化遍结束后停止</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="321"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="324"/>
         <source>All Nodes</source>
         <translation>全部节点</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="322"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="325"/>
         <source>Let the passes work on every node again</source>
         <translation>让优化遍重新作用于全部节点</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="350"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="353"/>
         <source>May change results in the last bits.</source>
         <translation>可能改变结果的最低几位。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="352"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="355"/>
         <source>May emit operators outside standard ONNX.</source>
         <translation>可能生成标准 ONNX 之外的算子。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="428"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="431"/>
         <source>Choose a pass to see what it does and its options.</source>
         <translation>选择一个优化遍以查看它的作用和选项。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="436"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="439"/>
         <source>No options.</source>
         <translation>无选项。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="452"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="455"/>
         <source>Default: %1</source>
         <translation>默认值：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="521"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="524"/>
         <source>Passes work only on the %n selected node(s).</source>
         <translation>
             <numerusform>优化遍仅作用于所选的 %n 个节点。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="524"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="527"/>
         <source>%n node(s) excluded from the passes.</source>
         <translation>
             <numerusform>%n 个节点不受优化遍影响。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="534"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="537"/>
         <source>Done: all %n row(s) applied.</source>
         <translation>
             <numerusform>完成：已应用全部 %n 行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="536"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="539"/>
         <source>No pass is switched on.</source>
         <translation>没有启用任何优化遍。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="550"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="553"/>
         <source>The numeric check does not compare %n output(s) (%1): computed from random ops without a seed, they differ on every run.</source>
         <translation>
             <numerusform>数值检查不比较 %n 个输出（%1）：它们由未设种子的随机算子计算，每次运行都不同。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="572"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="578"/>
         <source>(and %n more)</source>
         <translation>
             <numerusform>（另有 %n 个）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="573"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="579"/>
         <source>Inputs the check makes up: %1</source>
         <translation>检查自动生成的输入：%1</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="532"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="535"/>
         <source>Next: %1 (row %2 of %3)</source>
         <translation>下一个：%1（第 %2 行，共 %3 行）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="544"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="547"/>
         <source>No pass has run on this model yet.</source>
         <translation>此模型尚未运行任何优化遍。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="544"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="547"/>
         <source>%n step(s) applied.</source>
         <translation>
             <numerusform>已应用 %n 步。</numerusform>

@@ -4,6 +4,7 @@
 // provides it), the summary, search, recent files, Save As, language switch.
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -315,6 +316,21 @@ class MainWindowTest : public QObject {
     QCOMPARE(w.document()->displayName(), QStringLiteral("cr"));
   }
 
+  // The texts of the menu actions that have no Chinese character (the dock
+  // toggles and the demo and recent-file entries are not the table's).
+  static QStringList menuActionsWithoutChinese(const MainWindow& w) {
+    QStringList out;
+    for (QAction* top : w.menuBar()->actions())
+      for (QAction* a : top->menu()->actions()) {
+        if (a->isSeparator() || a->menu() != nullptr) continue;
+        bool chinese = false;
+        for (QChar c : a->text())
+          chinese = chinese || (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF);
+        if (!chinese) out << a->text();
+      }
+    return out;
+  }
+
   void languageSwitchesAtRunTime() {
     MainWindow w;
     QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
@@ -327,6 +343,9 @@ class MainWindowTest : public QObject {
     QVERIFY(demoModels()[3].title.contains(QStringLiteral("Transformer")));
     QCOMPARE(demoModels()[1].title, QStringLiteral("Conv + ReLU"));
     QVERIFY(demoModels()[2].title.contains(QStringLiteral("批归一化")));
+    // Every action of every menu (the window's action table) is retranslated.
+    const QStringList untranslated = menuActionsWithoutChinese(w);
+    QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join(QStringLiteral(", "))));
     Language::apply(QStringLiteral("en"));
     QTRY_COMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
     QCOMPARE(Language::apply(QStringLiteral("xx")), QStringLiteral("en"));

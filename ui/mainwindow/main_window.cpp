@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -21,9 +20,7 @@
 #include <QUndoView>
 #include <QVBoxLayout>
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "core/pipeline/recipe.h"
@@ -35,6 +32,7 @@
 #include "ui/graphview/search_bar.h"
 #include "ui/i18n/core_text.h"
 #include "ui/mainwindow/language.h"
+#include "ui/mainwindow/model_file_controller.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/settings_dialog.h"
 #include "ui/mainwindow/task_progress.h"
@@ -75,8 +73,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addWidget(layoutStatus_, 1);
   statusBar()->addPermanentWidget(tasks_);
 
-  createActions();
+  actions_ = std::make_unique<ActionTable>(this, actionSpecs());
+  action(ActionId::kEdgeLabels)->setChecked(Settings::edgeLabels.get());
+  action(ActionId::kMinimap)->setChecked(Settings::minimap.get());
+  tabs_->setMinimapVisible(Settings::minimap.get());
+  diff_->setMinimapVisible(Settings::minimap.get());
   createMenus();
+  files_ = new ModelFileController(doc_, tasks_, this);
+  connectFileController();
 
   connect(tabs_, &GraphTabs::panelAdded, this, &MainWindow::onPanelAdded);
   connect(tabs_, &GraphTabs::currentPanelChanged, this, &MainWindow::onCurrentPanelChanged);
@@ -162,7 +166,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-  ++loadGeneration_;  // a load still running is ignored
   // The graph panels are child widgets, destroyed by ~QWidget after this
   // window's members are gone: their `destroyed` handlers (which update
   // layoutTasks_ and tasks_) must not run then.
@@ -191,145 +194,263 @@ void MainWindow::createDocks() {
   resizeDocks({timelineDock_}, {190}, Qt::Vertical);
 }
 
-void MainWindow::createActions() {
-  auto make = [this](QKeySequence key, auto slot) {
-    auto* a = new QAction(this);
-    if (!key.isEmpty()) a->setShortcut(key);
-    connect(a, &QAction::triggered, this, slot);
-    return a;
+std::vector<ActionSpec> MainWindow::actionSpecs() {
+  using K = QKeySequence;
+  auto onPanel = [this](auto fn) {
+    return [this, fn](bool) {
+      if (GraphPanel* p = tabs_->current()) fn(p);
+    };
   };
-  openAction_ = make(QKeySequence::Open, [this] { openDialog(); });
-  saveAsAction_ = make(QKeySequence::SaveAs, [this] { saveAsDialog(); });
-  exportSvgAction_ = make(QKeySequence(), [this] { exportSvg(); });
-  exportPngAction_ = make(QKeySequence(), [this] { exportPng(); });
-  exportRecipeAction_ = make(QKeySequence(), [this] { exportRecipe(); });
-  loadRecipeAction_ = make(QKeySequence(), [this] { loadRecipe(); });
-  exportReportAction_ = make(QKeySequence(), [this] { exportReport(); });
-  stepAction_ = make(QKeySequence(Qt::Key_F10), [this] { pipeline_->step(); });
-  runAllAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_R), [this] { pipeline_->runAll(); });
-  resetAction_ = make(QKeySequence(), [this] { pipeline_->reset(); });
-  cancelRunAction_ = make(QKeySequence(), [this] { pipeline_->cancel(); });
-  limitToSelectionAction_ = make(QKeySequence(), [this] { limitPassesToSelection(); });
-  excludeSelectionAction_ = make(QKeySequence(), [this] { excludeSelectionFromPasses(); });
-  clearNodeFilterAction_ =
-      make(QKeySequence(), [this] { pipeline_->setNodeFilter(rewrite::NodeFilter()); });
-  quitAction_ = make(QKeySequence::Quit, [this] { close(); });
-  undoAction_ = doc_->undoStack()->createUndoAction(this);
-  undoAction_->setShortcut(QKeySequence::Undo);
-  redoAction_ = doc_->undoStack()->createRedoAction(this);
-  redoAction_->setShortcut(QKeySequence::Redo);
-  findAction_ = make(QKeySequence::Find, [this] { search_->focusSearch(); });
-  findNextAction_ = make(QKeySequence::FindNext, [this] {
-    if (GraphPanel* p = tabs_->current()) p->nextHit();
-  });
-  findPrevAction_ = make(QKeySequence::FindPrevious, [this] {
-    if (GraphPanel* p = tabs_->current()) p->previousHit();
-  });
-  settingsAction_ = make(QKeySequence::Preferences, [this] { showSettings(); });
-  fitAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
-    if (GraphPanel* p = viewPanel()) p->view()->fitAll();
-  });
-  zoomInAction_ = make(QKeySequence::ZoomIn, [this] {
-    if (GraphPanel* p = viewPanel()) p->view()->zoomBy(1.25);
-  });
-  zoomOutAction_ = make(QKeySequence::ZoomOut, [this] {
-    if (GraphPanel* p = viewPanel()) p->view()->zoomBy(0.8);
-  });
-  actualSizeAction_ = make(QKeySequence(Qt::CTRL | Qt::Key_1), [this] {
-    if (GraphPanel* p = viewPanel()) p->view()->setZoom(1.0);
-  });
-  expandAllAction_ = make(QKeySequence(), [this] {
-    if (GraphPanel* p = tabs_->current()) p->expandAll();
-  });
-  collapseAllAction_ = make(QKeySequence(), [this] {
-    if (GraphPanel* p = tabs_->current()) p->collapseAll();
-  });
-  relayoutAction_ = make(QKeySequence(Qt::Key_F5), [this] {
-    if (GraphPanel* p = tabs_->current()) p->relayout();
-  });
-  edgeLabelsAction_ = make(QKeySequence(), [this](bool on) {
-    ViewSettings v = Settings::view();
-    v.edgeLabels = on;
-    Settings::setView(v);
-    tabs_->setViewSettings(v);
-    diff_->setViewSettings(v);
-  });
-  edgeLabelsAction_->setCheckable(true);
-  edgeLabelsAction_->setChecked(Settings::edgeLabels.get());
-  minimapAction_ = make(QKeySequence(), [this](bool on) {
-    Settings::minimap.set(on);
-    tabs_->setMinimapVisible(on);
-    diff_->setMinimapVisible(on);
-  });
-  minimapAction_->setCheckable(true);
-  minimapAction_->setChecked(Settings::minimap.get());
-  tabs_->setMinimapVisible(Settings::minimap.get());
-  diff_->setMinimapVisible(Settings::minimap.get());
-  aboutAction_ = make(QKeySequence(), [this] { about(); });
-  clearRecentAction_ = make(QKeySequence(), [this] {
-    Settings::recentFiles.set({});
-    updateRecentMenu();
-  });
+  auto onView = [this](auto fn) {
+    return [this, fn](bool) {
+      if (GraphPanel* p = viewPanel()) fn(p);
+    };
+  };
+  auto hasModel = [this] { return doc_->hasModel(); };
+  auto idle = [this] { return !pipeline_->isRunning(); };
+  auto canStep = [this] {
+    return doc_->hasModel() && !pipeline_->isRunning() && pipeline_->nextRow() >= 0;
+  };
+  auto applied = [this] { return !pipeline_->steps().empty(); };
+  auto editableModel = [this] { return doc_->hasModel() && !pipeline_->isRunning(); };
+  return {
+      // File
+      {.id = ActionId::kOpen,
+       .text = QT_TR_NOOP("&Open…"),
+       .shortcut = K::Open,
+       .trigger = [this](bool) { openDialog(); }},
+      {.id = ActionId::kSaveAs,
+       .text = QT_TR_NOOP("Save &As…"),
+       .shortcut = K::SaveAs,
+       .trigger = [this](bool) { saveAsDialog(); },
+       .enabled = hasModel},
+      {.id = ActionId::kExportSvg,
+       .text = QT_TR_NOOP("Export View as &SVG…"),
+       .trigger = [this](bool) { exportSvg(); },
+       .enabled = hasModel},
+      {.id = ActionId::kExportPng,
+       .text = QT_TR_NOOP("Export View as &PNG…"),
+       .trigger = [this](bool) { exportPng(); },
+       .enabled = hasModel},
+      {.id = ActionId::kQuit,
+       .text = QT_TR_NOOP("&Quit"),
+       .shortcut = K::Quit,
+       .trigger = [this](bool) { close(); }},
+      {.id = ActionId::kClearRecent,
+       .text = QT_TR_NOOP("&Clear List"),
+       .trigger =
+           [this](bool) {
+             Settings::recentFiles.set({});
+             updateRecentMenu();
+           }},
+      // Edit
+      {.id = ActionId::kUndo,
+       .text = QT_TR_NOOP("&Undo"),
+       .shortcut = K::Undo,
+       .create = [this] { return doc_->undoStack()->createUndoAction(this); }},
+      {.id = ActionId::kRedo,
+       .text = QT_TR_NOOP("&Redo"),
+       .shortcut = K::Redo,
+       .create = [this] { return doc_->undoStack()->createRedoAction(this); }},
+      {.id = ActionId::kFind,
+       .text = QT_TR_NOOP("&Find…"),
+       .shortcut = K::Find,
+       .trigger = [this](bool) { search_->focusSearch(); }},
+      {.id = ActionId::kFindNext,
+       .text = QT_TR_NOOP("Find &Next"),
+       .shortcut = K::FindNext,
+       .trigger = onPanel([](GraphPanel* p) { p->nextHit(); })},
+      {.id = ActionId::kFindPrevious,
+       .text = QT_TR_NOOP("Find &Previous"),
+       .shortcut = K::FindPrevious,
+       .trigger = onPanel([](GraphPanel* p) { p->previousHit(); })},
+      {.id = ActionId::kSettings,
+       .text = QT_TR_NOOP("&Settings…"),
+       .shortcut = K::Preferences,
+       .trigger = [this](bool) { showSettings(); }},
+      // View
+      {.id = ActionId::kFit,
+       .text = QT_TR_NOOP("&Fit to Window"),
+       .shortcut = K(Qt::CTRL | Qt::Key_0),
+       .trigger = onView([](GraphPanel* p) { p->view()->fitAll(); }),
+       .enabled = hasModel},
+      {.id = ActionId::kZoomIn,
+       .text = QT_TR_NOOP("Zoom &In"),
+       .shortcut = K::ZoomIn,
+       .trigger = onView([](GraphPanel* p) { p->view()->zoomBy(1.25); }),
+       .enabled = hasModel},
+      {.id = ActionId::kZoomOut,
+       .text = QT_TR_NOOP("Zoom &Out"),
+       .shortcut = K::ZoomOut,
+       .trigger = onView([](GraphPanel* p) { p->view()->zoomBy(0.8); }),
+       .enabled = hasModel},
+      {.id = ActionId::kActualSize,
+       .text = QT_TR_NOOP("&Actual Size"),
+       .shortcut = K(Qt::CTRL | Qt::Key_1),
+       .trigger = onView([](GraphPanel* p) { p->view()->setZoom(1.0); }),
+       .enabled = hasModel},
+      {.id = ActionId::kExpandAll,
+       .text = QT_TR_NOOP("&Expand All Groups"),
+       .trigger = onPanel([](GraphPanel* p) { p->expandAll(); }),
+       .enabled = hasModel},
+      {.id = ActionId::kCollapseAll,
+       .text = QT_TR_NOOP("&Collapse All Groups"),
+       .trigger = onPanel([](GraphPanel* p) { p->collapseAll(); }),
+       .enabled = hasModel},
+      {.id = ActionId::kRelayout,
+       .text = QT_TR_NOOP("&Lay Out Again"),
+       .shortcut = K(Qt::Key_F5),
+       .trigger = onPanel([](GraphPanel* p) { p->relayout(); }),
+       .enabled = hasModel},
+      {.id = ActionId::kEdgeLabels,
+       .text = QT_TR_NOOP("Arrow &Labels (Type and Shape)"),
+       .trigger =
+           [this](bool on) {
+             ViewSettings v = Settings::view();
+             v.edgeLabels = on;
+             Settings::setView(v);
+             tabs_->setViewSettings(v);
+             diff_->setViewSettings(v);
+           },
+       .checkable = true},
+      {.id = ActionId::kMinimap,
+       .text = QT_TR_NOOP("&Minimap"),
+       .trigger =
+           [this](bool on) {
+             Settings::minimap.set(on);
+             tabs_->setMinimapVisible(on);
+             diff_->setMinimapVisible(on);
+           },
+       .checkable = true},
+      // Pipeline
+      {.id = ActionId::kStep,
+       .text = QT_TR_NOOP("&Step"),
+       .shortcut = K(Qt::Key_F10),
+       .trigger = [this](bool) { pipeline_->step(); },
+       .enabled = canStep},
+      {.id = ActionId::kRunAll,
+       .text = QT_TR_NOOP("Run &All"),
+       .shortcut = K(Qt::CTRL | Qt::Key_R),
+       .trigger = [this](bool) { pipeline_->runAll(); },
+       .enabled = canStep},
+      {.id = ActionId::kCancelRun,
+       .text = QT_TR_NOOP("&Cancel Run"),
+       .trigger = [this](bool) { pipeline_->cancel(); },
+       .enabled = [this] { return pipeline_->isRunning(); }},
+      {.id = ActionId::kReset,
+       .text = QT_TR_NOOP("&Reset"),
+       .trigger = [this](bool) { pipeline_->reset(); },
+       .enabled = [this] { return !pipeline_->steps().empty() && !pipeline_->isRunning(); }},
+      {.id = ActionId::kLimitToSelection,
+       .text = QT_TR_NOOP("&Limit Passes to the Selection"),
+       .statusTip =
+           QT_TR_NOOP("Passes only rewrite the selected node or the nodes of the selected group"),
+       .trigger = [this](bool) { limitPassesToSelection(); },
+       .enabled = editableModel},
+      {.id = ActionId::kExcludeSelection,
+       .text = QT_TR_NOOP("E&xclude the Selection from Passes"),
+       .statusTip = QT_TR_NOOP("Passes leave the selected nodes as they are"),
+       .trigger = [this](bool) { excludeSelectionFromPasses(); },
+       .enabled = editableModel},
+      {.id = ActionId::kClearNodeFilter,
+       .text = QT_TR_NOOP("Passes on &Every Node"),
+       .trigger = [this](bool) { pipeline_->setNodeFilter(rewrite::NodeFilter()); },
+       .enabled = [this] { return !pipeline_->nodeFilter().empty() && !pipeline_->isRunning(); }},
+      {.id = ActionId::kLoadRecipe,
+       .text = QT_TR_NOOP("&Load Recipe…"),
+       .trigger = [this](bool) { loadRecipe(); },
+       .enabled = idle},
+      {.id = ActionId::kExportRecipe,
+       .text = QT_TR_NOOP("&Export Recipe…"),
+       .trigger = [this](bool) { exportRecipe(); },
+       .enabled = applied},
+      {.id = ActionId::kExportReport,
+       .text = QT_TR_NOOP("Export &Report (HTML)…"),
+       .trigger = [this](bool) { exportReport(); },
+       .enabled = applied},
+      // Help
+      {.id = ActionId::kAbout,
+       .text = QT_TR_NOOP("&About PassLab"),
+       .trigger = [this](bool) { about(); }},
+  };
 }
 
+namespace {
+
+// One menu's entries in order: actions, submenus, dock toggles, separators.
+struct MenuEntry {
+  std::optional<ActionId> action = std::nullopt;
+  QMenu* submenu = nullptr;
+  QDockWidget* dock = nullptr;
+};
+const MenuEntry kSeparator{};
+
+void fillMenu(QMenu* menu, const ActionTable& actions, std::initializer_list<MenuEntry> entries) {
+  for (const MenuEntry& e : entries) {
+    if (e.action)
+      menu->addAction(actions[*e.action]);
+    else if (e.submenu != nullptr)
+      menu->addMenu(e.submenu);
+    else if (e.dock != nullptr)
+      menu->addAction(e.dock->toggleViewAction());
+    else
+      menu->addSeparator();
+  }
+}
+
+MenuEntry item(ActionId id) {
+  return {.action = id};
+}
+
+}  // namespace
+
 void MainWindow::createMenus() {
+  using A = ActionId;
+  const ActionTable& t = *actions_;
   fileMenu_ = menuBar()->addMenu(QString());
-  fileMenu_->addAction(openAction_);
-  demoMenu_ = fileMenu_->addMenu(QString());
-  recentMenu_ = fileMenu_->addMenu(QString());
-  fileMenu_->addSeparator();
-  fileMenu_->addAction(saveAsAction_);
-  fileMenu_->addAction(exportSvgAction_);
-  fileMenu_->addAction(exportPngAction_);
-  fileMenu_->addAction(exportReportAction_);
-  fileMenu_->addSeparator();
-  fileMenu_->addAction(quitAction_);
-
+  demoMenu_ = new QMenu(fileMenu_);
+  recentMenu_ = new QMenu(fileMenu_);
+  fillMenu(fileMenu_, t,
+           {item(A::kOpen),
+            {.submenu = demoMenu_},
+            {.submenu = recentMenu_},
+            kSeparator,
+            item(A::kSaveAs),
+            item(A::kExportSvg),
+            item(A::kExportPng),
+            item(A::kExportReport),
+            kSeparator,
+            item(A::kQuit)});
   editMenu_ = menuBar()->addMenu(QString());
-  editMenu_->addAction(undoAction_);
-  editMenu_->addAction(redoAction_);
-  editMenu_->addSeparator();
-  editMenu_->addAction(findAction_);
-  editMenu_->addAction(findNextAction_);
-  editMenu_->addAction(findPrevAction_);
-  editMenu_->addSeparator();
-  editMenu_->addAction(settingsAction_);
-
+  fillMenu(editMenu_, t,
+           {item(A::kUndo), item(A::kRedo), kSeparator, item(A::kFind), item(A::kFindNext),
+            item(A::kFindPrevious), kSeparator, item(A::kSettings)});
   viewMenu_ = menuBar()->addMenu(QString());
-  viewMenu_->addAction(fitAction_);
-  viewMenu_->addAction(zoomInAction_);
-  viewMenu_->addAction(zoomOutAction_);
-  viewMenu_->addAction(actualSizeAction_);
-  viewMenu_->addSeparator();
-  viewMenu_->addAction(expandAllAction_);
-  viewMenu_->addAction(collapseAllAction_);
-  viewMenu_->addAction(relayoutAction_);
-  viewMenu_->addSeparator();
-  viewMenu_->addAction(edgeLabelsAction_);
-  viewMenu_->addAction(minimapAction_);
-  viewMenu_->addSeparator();
-  viewMenu_->addAction(propertiesDock_->toggleViewAction());
-  viewMenu_->addAction(summaryDock_->toggleViewAction());
-  viewMenu_->addAction(historyDock_->toggleViewAction());
-  viewMenu_->addAction(pipelineDock_->toggleViewAction());
-  viewMenu_->addAction(timelineDock_->toggleViewAction());
-
+  fillMenu(viewMenu_, t,
+           {item(A::kFit),
+            item(A::kZoomIn),
+            item(A::kZoomOut),
+            item(A::kActualSize),
+            kSeparator,
+            item(A::kExpandAll),
+            item(A::kCollapseAll),
+            item(A::kRelayout),
+            kSeparator,
+            item(A::kEdgeLabels),
+            item(A::kMinimap),
+            kSeparator,
+            {.dock = propertiesDock_},
+            {.dock = summaryDock_},
+            {.dock = historyDock_},
+            {.dock = pipelineDock_},
+            {.dock = timelineDock_}});
   pipelineMenu_ = menuBar()->addMenu(QString());
-  pipelineMenu_->addAction(stepAction_);
-  pipelineMenu_->addAction(runAllAction_);
-  pipelineMenu_->addAction(cancelRunAction_);
-  pipelineMenu_->addAction(resetAction_);
-  pipelineMenu_->addSeparator();
-  pipelineMenu_->addAction(limitToSelectionAction_);
-  pipelineMenu_->addAction(excludeSelectionAction_);
-  pipelineMenu_->addAction(clearNodeFilterAction_);
-  pipelineMenu_->addSeparator();
-  pipelineMenu_->addAction(loadRecipeAction_);
-  pipelineMenu_->addAction(exportRecipeAction_);
-  pipelineMenu_->addAction(exportReportAction_);
-
+  fillMenu(pipelineMenu_, t,
+           {item(A::kStep), item(A::kRunAll), item(A::kCancelRun), item(A::kReset), kSeparator,
+            item(A::kLimitToSelection), item(A::kExcludeSelection), item(A::kClearNodeFilter),
+            kSeparator, item(A::kLoadRecipe), item(A::kExportRecipe), item(A::kExportReport)});
   helpMenu_ = menuBar()->addMenu(QString());
-  helpMenu_->addAction(aboutAction_);
+  fillMenu(helpMenu_, t, {item(A::kAbout)});
 }
 
 void MainWindow::retranslateUi() {
@@ -339,42 +460,8 @@ void MainWindow::retranslateUi() {
   editMenu_->setTitle(tr("&Edit"));
   viewMenu_->setTitle(tr("&View"));
   pipelineMenu_->setTitle(tr("&Pipeline"));
-  stepAction_->setText(tr("&Step"));
-  runAllAction_->setText(tr("Run &All"));
-  resetAction_->setText(tr("&Reset"));
-  cancelRunAction_->setText(tr("&Cancel Run"));
-  limitToSelectionAction_->setText(tr("&Limit Passes to the Selection"));
-  limitToSelectionAction_->setStatusTip(
-      tr("Passes only rewrite the selected node or the nodes of the selected group"));
-  excludeSelectionAction_->setText(tr("E&xclude the Selection from Passes"));
-  excludeSelectionAction_->setStatusTip(tr("Passes leave the selected nodes as they are"));
-  clearNodeFilterAction_->setText(tr("Passes on &Every Node"));
-  loadRecipeAction_->setText(tr("&Load Recipe…"));
-  exportRecipeAction_->setText(tr("&Export Recipe…"));
-  exportReportAction_->setText(tr("Export &Report (HTML)…"));
   helpMenu_->setTitle(tr("&Help"));
-  openAction_->setText(tr("&Open…"));
-  saveAsAction_->setText(tr("Save &As…"));
-  exportSvgAction_->setText(tr("Export View as &SVG…"));
-  exportPngAction_->setText(tr("Export View as &PNG…"));
-  quitAction_->setText(tr("&Quit"));
-  undoAction_->setText(tr("&Undo"));
-  redoAction_->setText(tr("&Redo"));
-  findAction_->setText(tr("&Find…"));
-  findNextAction_->setText(tr("Find &Next"));
-  findPrevAction_->setText(tr("Find &Previous"));
-  settingsAction_->setText(tr("&Settings…"));
-  fitAction_->setText(tr("&Fit to Window"));
-  zoomInAction_->setText(tr("Zoom &In"));
-  zoomOutAction_->setText(tr("Zoom &Out"));
-  actualSizeAction_->setText(tr("&Actual Size"));
-  expandAllAction_->setText(tr("&Expand All Groups"));
-  collapseAllAction_->setText(tr("&Collapse All Groups"));
-  relayoutAction_->setText(tr("&Lay Out Again"));
-  edgeLabelsAction_->setText(tr("Arrow &Labels (Type and Shape)"));
-  minimapAction_->setText(tr("&Minimap"));
-  aboutAction_->setText(tr("&About PassLab"));
-  clearRecentAction_->setText(tr("&Clear List"));
+  actions_->retranslate([](const char* text) { return tr(text); });
   propertiesDock_->setWindowTitle(tr("Properties"));
   summaryDock_->setWindowTitle(tr("Model Summary"));
   historyDock_->setWindowTitle(tr("History"));
@@ -399,24 +486,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::updateActions() {
-  bool has = doc_->hasModel();
-  for (QAction* a :
-       {saveAsAction_, exportSvgAction_, exportPngAction_, fitAction_, zoomInAction_,
-        zoomOutAction_, actualSizeAction_, expandAllAction_, collapseAllAction_, relayoutAction_})
-    a->setEnabled(has);
-  const bool running = pipeline_->isRunning();
-  const bool applied = !pipeline_->steps().empty();
-  const bool rowLeft = pipeline_->nextRow() >= 0;
-  stepAction_->setEnabled(has && !running && rowLeft);
-  runAllAction_->setEnabled(has && !running && rowLeft);
-  cancelRunAction_->setEnabled(running);
-  resetAction_->setEnabled(applied && !running);
-  loadRecipeAction_->setEnabled(!running);
-  exportRecipeAction_->setEnabled(applied);
-  exportReportAction_->setEnabled(applied);
-  limitToSelectionAction_->setEnabled(has && !running);
-  excludeSelectionAction_->setEnabled(has && !running);
-  clearNodeFilterAction_->setEnabled(!pipeline_->nodeFilter().empty() && !running);
+  actions_->updateEnabled();
 }
 
 void MainWindow::updateDemoMenu() {
@@ -439,8 +509,8 @@ void MainWindow::updateRecentMenu() {
     connect(a, &QAction::triggered, this, [this, f] { openFile(f); });
   }
   if (!files.isEmpty()) recentMenu_->addSeparator();
-  recentMenu_->addAction(clearRecentAction_);
-  clearRecentAction_->setEnabled(!files.isEmpty());
+  recentMenu_->addAction(action(ActionId::kClearRecent));
+  action(ActionId::kClearRecent)->setEnabled(!files.isEmpty());
 }
 
 // ---- panels ----
@@ -526,42 +596,41 @@ void MainWindow::openDemo(const DemoModel& demo) {
 }
 
 void MainWindow::openFile(const QString& path, const QString& displayName) {
-  if (!confirmDiscard()) return;
-  if (loadTask_ != 0) tasks_->end(loadTask_);
-  const int generation = ++loadGeneration_;
-  QString shown = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
-  // The reader cannot be interrupted: Cancel stops waiting and drops its result.
-  loadTask_ = tasks_->begin(tr("Opening %1…").arg(shown), [this, generation] {
-    if (loadGeneration_ == generation) {
-      ++loadGeneration_;
-      loadTask_ = 0;
-      statusBar()->showMessage(tr("Opening cancelled"), 5000);
-    }
+  if (confirmDiscard()) files_->open(path, displayName);
+}
+
+bool MainWindow::isLoading() const {
+  return files_->isLoading();
+}
+
+void MainWindow::connectFileController() {
+  connect(files_, &ModelFileController::opened, this,
+          [this](const QString& path, const QString& shown, bool resource) {
+            if (!resource) {
+              Settings::addRecentFile(path);
+              updateRecentMenu();
+            }
+            statusBar()->showMessage(tr("Opened %1").arg(shown), 5000);
+            emit modelOpened();
+          });
+  connect(files_, &ModelFileController::openCancelled, this,
+          [this] { statusBar()->showMessage(tr("Opening cancelled"), 5000); });
+  connect(files_, &ModelFileController::loadFailed, this, [this](const QString& error) {
+    showError(tr("Cannot open the model"), error);
+    emit loadFailed(error);
   });
-  auto* watcher = new QFutureWatcher<std::shared_ptr<LoadOutcome>>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path, shown] {
-    std::shared_ptr<LoadOutcome> out = watcher->result();
-    watcher->deleteLater();
-    if (generation != loadGeneration_) return;  // cancelled or superseded
-    tasks_->end(loadTask_);
-    loadTask_ = 0;
-    if (!out->model) {
-      showError(tr("Cannot open the model"), out->error);
-      emit loadFailed(out->error);
-      return;
-    }
-    bool isResource = path.startsWith(QLatin1String(":/"));
-    doc_->open(std::move(out->model), isResource ? QString() : QFileInfo(path).absoluteFilePath(),
-               shown, out->notes, std::move(out->verifierErrors));
-    if (!isResource) {
-      Settings::addRecentFile(path);
-      updateRecentMenu();
-    }
-    statusBar()->showMessage(tr("Opened %1").arg(shown), 5000);
-    emit modelOpened();
+  connect(files_, &ModelFileController::saved, this, [this](const QString& path) {
+    Settings::addRecentFile(path);
+    updateRecentMenu();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    emit saved(path);
   });
-  watcher->setFuture(
-      QtConcurrent::run([path] { return std::make_shared<LoadOutcome>(loadModelFile(path)); }));
+  connect(files_, &ModelFileController::saveFailed, this, [this](const QString& error) {
+    showError(tr("Cannot save the model"), error);
+    emit saveFailed(error);
+  });
+  connect(files_, &ModelFileController::saveNeedsConfirmation, this,
+          &MainWindow::confirmUnverifiedSave);
 }
 
 void MainWindow::saveAsDialog() {
@@ -598,56 +667,10 @@ void MainWindow::saveTo(const QString& path, bool overwriteOpened, bool allowNew
     emit saveFailed(msg);
     return;
   }
-  // A copy shares the weights; the window stays editable while it is written.
-  auto copy = std::make_shared<const ir::Model>(doc_->model().clone());
-  std::optional<std::set<std::string>> opened;
-  if (!allowNewVerifierErrors) opened = doc_->openedVerifierErrors();
-  writeCopy(copy, path, doc_->undoStack()->index(), std::move(opened));
+  files_->save(path, allowNewVerifierErrors);
 }
 
-void MainWindow::writeCopy(std::shared_ptr<const ir::Model> copy, const QString& path,
-                           int undoIndex, std::optional<std::set<std::string>> opened) {
-  int task = tasks_->begin(tr("Saving %1…").arg(QFileInfo(path).fileName()), nullptr);
-  struct Outcome {
-    QString error;
-    std::vector<std::string> newErrors;  // nothing was written
-  };
-  auto* watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
-  connect(
-      watcher, &QFutureWatcherBase::finished, this, [this, watcher, task, path, undoIndex, copy] {
-        std::shared_ptr<Outcome> out = watcher->result();
-        watcher->deleteLater();
-        tasks_->end(task);
-        if (!out->newErrors.empty()) {
-          confirmUnverifiedSave(copy, path, undoIndex, describeNewVerifierErrors(out->newErrors));
-          return;
-        }
-        if (!out->error.isEmpty()) {
-          showError(tr("Cannot save the model"), out->error);
-          emit saveFailed(out->error);
-          return;
-        }
-        // The file now holds the model as it was when saving began.
-        if (doc_->undoStack()->index() == undoIndex) doc_->undoStack()->setClean();
-        Settings::addRecentFile(path);
-        updateRecentMenu();
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-        emit saved(path);
-      });
-  watcher->setFuture(QtConcurrent::run([copy, path, opened = std::move(opened)] {
-    auto out = std::make_shared<Outcome>();
-    if (opened) {
-      out->newErrors = newVerifierErrors(*copy, *opened);
-      if (!out->newErrors.empty()) return out;
-    }
-    Status s = saveModelFile(*copy, path);
-    if (!s) out->error = QString::fromStdString(s.message());
-    return out;
-  }));
-}
-
-void MainWindow::confirmUnverifiedSave(std::shared_ptr<const ir::Model> copy, const QString& path,
-                                       int undoIndex, const QString& problems) {
+void MainWindow::confirmUnverifiedSave(const QString& problems) {
   statusBar()->showMessage(tr("Not saved: the model fails the verifier"), 10000);
   emit saveNeedsConfirmation(problems);
   // Window-modal, without blocking (as showError): the window and tests keep running.
@@ -661,11 +684,11 @@ void MainWindow::confirmUnverifiedSave(std::shared_ptr<const ir::Model> copy, co
   box->setDefaultButton(QMessageBox::Cancel);
   box->setAttribute(Qt::WA_DeleteOnClose);
   // "Save" writes the model that was checked, even if the document has changed since.
-  connect(box, &QMessageBox::finished, this, [this, copy, path, undoIndex, problems](int result) {
+  connect(box, &QMessageBox::finished, this, [this](int result) {
     if (result == QMessageBox::Save)
-      writeCopy(copy, path, undoIndex, std::nullopt);
+      files_->writePendingSave();
     else
-      emit saveFailed(problems);
+      emit saveFailed(files_->dropPendingSave());
   });
   box->open();
 }
@@ -839,7 +862,7 @@ void MainWindow::showSettings() {
   }
   ViewSettings v = dialog.viewSettings();
   Settings::setView(v);
-  edgeLabelsAction_->setChecked(v.edgeLabels);
+  action(ActionId::kEdgeLabels)->setChecked(v.edgeLabels);
   tabs_->setViewSettings(v);
   diff_->setViewSettings(v);
 }

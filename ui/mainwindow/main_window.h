@@ -6,13 +6,13 @@
 
 #include <map>
 #include <memory>
-#include <optional>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "ui/demos/demos.h"
 #include "ui/document/document.h"
 #include "ui/document/selection.h"
+#include "ui/mainwindow/action_table.h"
 
 class QAction;
 class QDockWidget;
@@ -25,6 +25,7 @@ namespace passlab::ui {
 class DiffPanel;
 class GraphPanel;
 class GraphTabs;
+class ModelFileController;
 class PipelinePanel;
 class PipelineSession;
 class TimelinePanel;
@@ -69,7 +70,7 @@ class MainWindow : public QMainWindow {
   // a worker thread; the window stays responsive and the load can be cancelled.
   void openFile(const QString& path, const QString& displayName = {});
   void openDemo(const DemoModel& demo);
-  bool isLoading() const { return loadTask_ != 0; }
+  bool isLoading() const;
   // Saves a copy in the background; refuses the opened file unless confirmed.
   // The whole model is verified first (on the worker): with errors it did not
   // have when opened, nothing is written and the user is asked whether to
@@ -91,7 +92,9 @@ class MainWindow : public QMainWindow {
   void changeEvent(QEvent* event) override;
 
  private:
-  void createActions();
+  // The rows of the action table (ui/mainwindow/action_table.h).
+  std::vector<ActionSpec> actionSpecs();
+  QAction* action(ActionId id) const { return (*actions_)[id]; }
   void createMenus();
   void createDocks();
   void retranslateUi();
@@ -101,13 +104,9 @@ class MainWindow : public QMainWindow {
   void updateActions();
   bool confirmDiscard();
   void showError(const QString& title, const QString& text);
-  // Writes `copy` (taken at undo index `undoIndex`) on a worker; with
-  // `opened`, only when it has no verifier errors beyond those.
-  void writeCopy(std::shared_ptr<const ir::Model> copy, const QString& path, int undoIndex,
-                 std::optional<std::set<std::string>> opened);
-  // Asks whether to write `copy`, which has new verifier errors (`problems`).
-  void confirmUnverifiedSave(std::shared_ptr<const ir::Model> copy, const QString& path,
-                             int undoIndex, const QString& problems);
+  void connectFileController();
+  // Asks whether to write the checked copy, which has new verifier errors.
+  void confirmUnverifiedSave(const QString& problems);
 
   void openDialog();
   void saveAsDialog();
@@ -149,41 +148,9 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_;
   QMenu* pipelineMenu_;
   QMenu* helpMenu_;
-  QAction* openAction_;
-  QAction* saveAsAction_;
-  QAction* exportSvgAction_;
-  QAction* exportPngAction_;
-  QAction* exportRecipeAction_;
-  QAction* loadRecipeAction_;
-  QAction* exportReportAction_;
-  QAction* stepAction_;
-  QAction* runAllAction_;
-  QAction* resetAction_;
-  QAction* cancelRunAction_;
-  QAction* limitToSelectionAction_;
-  QAction* excludeSelectionAction_;
-  QAction* clearNodeFilterAction_;
-  QAction* quitAction_;
-  QAction* undoAction_;
-  QAction* redoAction_;
-  QAction* findAction_;
-  QAction* findNextAction_;
-  QAction* findPrevAction_;
-  QAction* settingsAction_;
-  QAction* fitAction_;
-  QAction* zoomInAction_;
-  QAction* zoomOutAction_;
-  QAction* actualSizeAction_;
-  QAction* expandAllAction_;
-  QAction* collapseAllAction_;
-  QAction* relayoutAction_;
-  QAction* edgeLabelsAction_;
-  QAction* minimapAction_;
-  QAction* aboutAction_;
-  QAction* clearRecentAction_;
+  std::unique_ptr<ActionTable> actions_;
+  ModelFileController* files_;
 
-  int loadGeneration_ = 0;
-  int loadTask_ = 0;
   std::map<GraphPanel*, int> layoutTasks_;
 };
 

@@ -10,14 +10,13 @@
 #include <unordered_map>
 
 #include "core/ir/graph.h"
+#include "core/pipeline/window_walk.h"
 #include "core/support/float16.h"
 #include "core/support/strings.h"
 
 namespace passlab::pipeline {
 
 namespace {
-
-constexpr int64_t kMaxDownsample = 1024;
 
 std::string num(double d) {
   char buf[32];
@@ -165,165 +164,6 @@ std::string nodeName(const ir::Node& n) {
   return n.opType() + " '" +
          (n.name().empty() ? n.output(0) ? n.output(0)->name() : "?" : n.name()) + "'";
 }
-
-// ---- Sliding windows: the smallest spatial size the ops after a value accept.
-
-// Ops that keep an NC... tensor's spatial dims as they are (elementwise, normalizations).
-bool keepsSpatialDims(const ir::Node& n) {
-  static const std::set<std::string_view> kOps{"Relu",
-                                               "LeakyRelu",
-                                               "PRelu",
-                                               "Sigmoid",
-                                               "Tanh",
-                                               "Clip",
-                                               "Elu",
-                                               "Selu",
-                                               "HardSigmoid",
-                                               "HardSwish",
-                                               "Softplus",
-                                               "Mish",
-                                               "Gelu",
-                                               "Exp",
-                                               "Log",
-                                               "Abs",
-                                               "Neg",
-                                               "Sqrt",
-                                               "Reciprocal",
-                                               "Floor",
-                                               "Ceil",
-                                               "Round",
-                                               "Identity",
-                                               "Dropout",
-                                               "Cast",
-                                               "Add",
-                                               "Sub",
-                                               "Mul",
-                                               "Div",
-                                               "Pow",
-                                               "Max",
-                                               "Min",
-                                               "Sum",
-                                               "Mean",
-                                               "Concat",
-                                               "BatchNormalization",
-                                               "InstanceNormalization",
-                                               "LRN",
-                                               "Sign",
-                                               "Erf",
-                                               "QuantizeLinear",
-                                               "DequantizeLinear",
-                                               "Softsign",
-                                               "ThresholdedRelu",
-                                               "Not"};
-  return standardOp(n) && kOps.count(n.opType());
-}
-
-bool isWindowOp(const ir::Node& n) {
-  static const std::set<std::string_view> kOps{
-      "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "ConvInteger", "QLinearConv"};
-  return standardOp(n) && kOps.count(n.opType());
-}
-
-struct SpatialNeed {
-  std::vector<int64_t> min;  // per spatial axis, the smallest size accepted
-  std::vector<std::string> why;
-  int64_t downsample = 1;  // product of strides on the deepest path
-};
-
-class WindowAnalysis {
- public:
-  explicit WindowAnalysis(size_t spatial) : spatial_(spatial) {}
-
-  SpatialNeed need(const ir::Value* v) {
-    if (auto it = memo_.find(v); it != memo_.end()) return it->second;
-    SpatialNeed out{std::vector<int64_t>(spatial_, 1), std::vector<std::string>(spatial_), 1};
-    memo_[v] = out;  // a cycle (none in a valid graph) reads "no constraint"
-    for (const ir::Use& u : v->uses()) {
-      if (!u.node || u.node->owner() != v->owner()) continue;  // not into subgraphs
-      SpatialNeed n = needAt(*u.node, u.inputIndex);
-      for (size_t i = 0; i < spatial_; ++i)
-        if (n.min[i] > out.min[i] || (out.why[i].empty() && !n.why[i].empty())) {
-          out.min[i] = n.min[i];
-          out.why[i] = n.why[i];
-        }
-      out.downsample = std::max(out.downsample, n.downsample);
-    }
-    memo_[v] = out;
-    return out;
-  }
-
- private:
-  SpatialNeed needAt(const ir::Node& n, int inputIndex) {
-    SpatialNeed none{std::vector<int64_t>(spatial_, 1), std::vector<std::string>(spatial_), 1};
-    if (keepsSpatialDims(n)) {
-      if (!n.output(0)) return none;
-      return need(n.output(0));
-    }
-    if (!isWindowOp(n) || inputIndex != 0 || !n.output(0)) return none;
-    const std::string& op = n.opType();
-    std::vector<int64_t> kernel = n.attrInts("kernel_shape");
-    if (kernel.empty() && (op == "Conv" || op == "ConvTranspose" || op == "ConvInteger")) {
-      if (auto w = staticDims(n.input(1)); w && w->size() >= 2)
-        kernel.assign(w->begin() + 2, w->end());
-    }
-    if (kernel.empty() && op == "QLinearConv")
-      if (auto w = staticDims(n.input(3)); w && w->size() >= 2)
-        kernel.assign(w->begin() + 2, w->end());
-    if (kernel.size() != spatial_) return none;
-    std::vector<int64_t> strides = n.attrInts("strides", std::vector<int64_t>(spatial_, 1));
-    std::vector<int64_t> dilations = n.attrInts("dilations", std::vector<int64_t>(spatial_, 1));
-    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial_, 0));
-    std::vector<int64_t> outPad = n.attrInts("output_padding", std::vector<int64_t>(spatial_, 0));
-    std::string autoPad = n.attrString("auto_pad", "NOTSET");
-    if (strides.size() != spatial_ || dilations.size() != spatial_ || pads.size() != 2 * spatial_)
-      return none;
-    const bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
-    if (same || autoPad == "VALID") std::fill(pads.begin(), pads.end(), 0);
-    SpatialNeed after = need(n.output(0));
-    SpatialNeed out = none;
-    int64_t stride = 1;
-    for (size_t i = 0; i < spatial_; ++i) {
-      const int64_t k = dilations[i] * (kernel[i] - 1) + 1;
-      const int64_t s = std::max<int64_t>(strides[i], 1);
-      const int64_t padSum = pads[i] + pads[i + spatial_];
-      int64_t m;
-      if (op == "ConvTranspose") {
-        // out = s (in - 1) + outPad + k - pads >= need
-        int64_t rest = after.min[i] - outPad[i] - k + padSum;
-        m = rest <= 0 ? 1 : (rest + s - 1) / s + 1;
-      } else if (same) {
-        m = (after.min[i] - 1) * s + 1;
-      } else {
-        m = (after.min[i] - 1) * s + k - padSum;
-      }
-      m = std::max<int64_t>(m, 1);
-      out.min[i] = m;
-      std::string constraint = "kernel " + std::to_string(kernel[i]);
-      if (s != 1) constraint += ", stride " + std::to_string(s);
-      if (dilations[i] != 1) constraint += ", dilation " + std::to_string(dilations[i]);
-      if (same) {
-        constraint += ", auto_pad " + autoPad;
-      } else if (padSum) {
-        constraint +=
-            ", pads " + std::to_string(pads[i]) + "+" + std::to_string(pads[i + spatial_]);
-      }
-      out.why[i] = nodeName(n) + " (" + constraint + ")";
-      if (after.min[i] > 1)
-        out.why[i] += " with " + std::to_string(after.min[i]) + " out for the ops after it";
-      if (op != "ConvTranspose") stride = std::max(stride, s);
-    }
-    out.downsample = std::min(kMaxDownsample, after.downsample * stride);
-    if (op == "ConvTranspose") {
-      int64_t up = 1;
-      for (int64_t s : strides) up = std::max(up, s);
-      out.downsample = std::max<int64_t>(1, after.downsample / up);
-    }
-    return out;
-  }
-
-  size_t spatial_;
-  std::unordered_map<const ir::Value*, SpatialNeed> memo_;
-};
 
 // ---- Hints: a static dim an input's dim is unified with through an op with a constant operand.
 
@@ -555,9 +395,7 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
   p.dtype = t.elemType();
   const ir::Shape& shape = *t.shape();
   const size_t rank = shape.rank();
-  const bool spatialKind = rank >= 3 && rank <= 5 && ir::isFloatingPoint(p.dtype);
-  std::optional<SpatialNeed> window;
-  if (spatialKind) window = WindowAnalysis(rank - 2).need(&v);
+  const bool floating = ir::isFloatingPoint(p.dtype);
   for (size_t i = 0; i < rank; ++i) {
     const ir::Dim& d = shape[i];
     if (d.isStatic()) {
@@ -567,17 +405,19 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
     const std::string param = d.isSymbolic() ? d.param() : std::string();
     const bool named = !param.empty() && !isAnonymousDim(param);
     const std::string label = "dim " + std::to_string(i) + (named ? " (" + param + ")" : "");
-    const bool spatial = window && i >= 2;
+    // The sliding windows the axis reaches (through reshapes and into If branches).
+    std::optional<AxisNeed> window;
+    if (floating && i >= 1) window = needAlongAxis(v, i);
     if (named && isDimExpression(param) && !spec.dims.count(param)) {
       p.dims.push_back({1, "expression"});  // its value: planInputs, from the dims it names
       continue;
     }
     if (named && spec.dims.count(param)) {
       int64_t given = spec.dims.at(param);
-      if (spatial && given < window->min[i - 2])
+      if (window && given < window->min)
         return invalidArgument("input '" + v.name() + "' " + label + " = " + std::to_string(given) +
-                               " is too small for " + window->why[i - 2] + ": it needs at least " +
-                               std::to_string(window->min[i - 2]));
+                               " is too small for " + window->why + ": it needs at least " +
+                               std::to_string(window->min));
       p.dims.push_back({given, "given (--dim)"});
       continue;
     }
@@ -590,11 +430,11 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
         p.dims.push_back({h->value, h->reason});
         continue;
       }
-    if (spatial && (!window->why[i - 2].empty() || window->downsample > 1)) {
-      const int64_t m = window->min[i - 2], step = window->downsample;
+    if (window && (!window->why.empty() || window->downsample > 1)) {
+      const int64_t m = window->min, step = window->downsample;
       const int64_t value = (m + step - 1) / step * step;
-      std::string why = "smallest size " + window->why[i - 2] + " accepts";
-      if (window->why[i - 2].empty()) why = "no window op limits it";
+      std::string why = "smallest size " + window->why + " accepts";
+      if (window->why.empty()) why = "no window op limits it";
       if (value != m) why += ", rounded up to the path's total stride " + std::to_string(step);
       p.dims.push_back({value, why});
       continue;

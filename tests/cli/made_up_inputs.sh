@@ -27,11 +27,17 @@ grep -q "dim 2 = [0-9]* (smallest size Conv 'p2o.Conv.0' (kernel 3, stride 2, pa
 if run "$m/ppocr_cls_mobile_v2.onnx" --dim p2o.DynamicDimension.1=2; then fail "H = 2 accepted"; fi
 grep -q "input 'x' dim 2 (p2o.DynamicDimension.1) = 2 is too small for Conv 'p2o.Conv.0'.*it needs at least" \
   "$log" || fail "no named error for H = 2"
-# A sample rate compared with constants takes one; a scalar can be given on the command line.
-# (Its STFT Conv sits in an If branch after a reshape, which the window walk does
-# not follow: the waveform length is given.)
-run "$m/silero_vad_v4.onnx" --dim sequence=512 || fail "silero with no sr given"
+# A waveform whose STFT Conv sits in an If branch, after a Reshape built from
+# Shape(input), an Unsqueeze, a reflect Pad and a nested If: the window walk
+# follows the axis there. A sample rate compared with constants takes one; a
+# scalar can be given on the command line.
+run "$m/silero_vad_v4.onnx" || fail "silero with no input given"
+grep -q "dim 1 = [0-9]* (smallest size Conv 'Conv_[0-9]*' (kernel 256, stride 64)" "$log" ||
+  fail "no window reason for the waveform length"
 grep -q "sr int64\[\]: value 16000 (compared by Equal with 16000" "$log" || fail "sr not 16000"
+if run "$m/silero_vad_v4.onnx" --dim sequence=100; then fail "sequence = 100 accepted"; fi
+grep -q "input 'input' dim 1 (sequence) = 100 is too small for Conv 'Conv_[0-9]*'.*it needs at least" \
+  "$log" || fail "no named error for sequence = 100"
 run "$m/silero_vad_v4.onnx" --dim sequence=512 --input sr=16000 || fail "--input sr=16000"
 grep -q "sr int64\[\] (--input sr=16000)" "$log" || fail "the scalar given is not reported"
 # Byte ids into a 256-row embedding.

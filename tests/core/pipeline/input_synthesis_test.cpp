@@ -97,6 +97,54 @@ TEST(InputSynthesis, PaddingAndPoolingLowerTheMinimum) {
   EXPECT_TRUE(st) << st.message();
 }
 
+// A waveform [B, T] as voice-activity detectors take it: inside an If branch,
+// reshaped to [B, 1, T] by a shape built from Shape(x), padded by 5 + 5, a
+// 16-wide Conv with stride 4, a mean over channels, then a 3-wide Conv. The
+// walk follows T there: (3 - 1) * 4 + 16 - 10 = 14, rounded up to stride 4.
+const char* kWaveform = R"(main (float[B,T] x, bool[] c) => (float[?,?,?] y)
+    <int64[1] zero = {0}, int64[1] one = {1}, int64[] i0 = {0}, int64[] i1 = {1},
+     int64[6] pads = {0, 0, 5, 0, 0, 5}, float[2,1,16] w = {-2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1},
+     float[1,1,3] v = {1, 2, 1}> {
+      y = If <then_branch = g1 () => (float[?,?,?] t) {
+                s = Shape(x)
+                b = Gather(s, i0)
+                n = Gather(s, i1)
+                bb = Unsqueeze(b, zero)
+                nn = Unsqueeze(n, zero)
+                shape = Concat <axis = 0> (bb, one, nn)
+                r = Reshape(x, shape)
+                p = Pad <mode = "reflect"> (r, pads)
+                f = Conv <kernel_shape = [16], strides = [4]> (p, w)
+                m = ReduceMean <axes = [1]> (f)
+                t = Conv <kernel_shape = [3]> (m, v) },
+              else_branch = g2 () => (float[?,?,?] e) {
+                e2 = Unsqueeze(x, one)
+                e = Identity(e2) }> (c) })";
+
+TEST(InputSynthesis, WindowWalkFollowsAnAxisThroughReshapeAndIntoIfBranches) {
+  ir::Model m = parse(kWaveform);
+  auto plan = planInputs(m, {});
+  ASSERT_TRUE(plan) << plan.error().message();
+  const InputPlan* x = find(*plan, "x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->shape(), (std::vector<int64_t>{1, 16})) << x->describe();
+  const std::string d = x->describe();
+  EXPECT_NE(d.find("Conv '"), std::string::npos) << d;
+  EXPECT_NE(d.find("less the 5+5 of Pad"), std::string::npos) << d;
+  InputSpec spec;  // c is random: both branches run on what the walk chose
+  Status st = runsWith(m, spec);
+  EXPECT_TRUE(st) << st.message();
+  // 13 is one short of what the two Convs need: refused by name.
+  spec.dims = {{"T", 13}};
+  auto refused = planInputs(m, spec);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find("(T) = 13 is too small for Conv"), std::string::npos)
+      << refused.error().message();
+  spec.dims = {{"T", 14}};
+  st = runsWith(m, spec);
+  EXPECT_TRUE(st) << st.message();
+}
+
 TEST(InputSynthesis, EmbeddingIndicesStayBelowTheRowCount) {
   // Three rows: the old default [0, 4) would index row 3 among 64 ids.
   ir::Model g = parse(R"(main (int64[64] ids, int64[8] pos) => (float[64,2] y, float[3,8] z)

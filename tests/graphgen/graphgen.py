@@ -28,7 +28,7 @@ from onnx import TensorProto, helper, numpy_helper
 F32 = TensorProto.FLOAT
 I64 = TensorProto.INT64
 BOOL = TensorProto.BOOL
-OPSETS = (13, 17, 18)
+OPSETS = (13, 17, 18, 20, 21)  # 20+: Gelu exists, fuse_gelu runs
 
 
 class GeneratorBug(Exception):

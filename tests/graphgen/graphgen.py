@@ -587,6 +587,63 @@ def g_const_subgraph(b):
     return b.node(("Add", "Mul")[b.ri(0, 1)], [x, c], F32, bcast_shape(s, cs))
 
 
+def g_shape_reshape(b):
+    """Shape arithmetic feeding a Reshape: Shape -> Gather -> Unsqueeze -> Concat(-1) -> Reshape."""
+    x = b.pick(lambda et, s: len(s) >= 2)
+    s = b.shape(x)
+    sh = b.node("Shape", [x], I64, (len(s),))
+    g = b.node("Gather", [sh, b.i64(0)], I64, ())
+    u = b.node("Unsqueeze", [g, b.i64([0])], I64, (1,))
+    c = b.node("Concat", [u, b.i64([-1])], I64, (2,), {"axis": 0})
+    return b.node("Reshape", [x, c], F32, (s[0], int(np.prod(s[1:]))))
+
+
+def g_expand_tile(b):
+    x = b.pick(lambda et, s: 1 <= len(s) <= 3)
+    s = b.shape(x)
+    if b.coin():
+        to = tuple((b.ri(1, 3) if d == 1 else d) for d in s)
+        if b.coin(0.3):
+            to = (2,) + to
+        return b.node("Expand", [x, b.i64(list(to))], F32, to)
+    reps = [b.ri(1, 2) for _ in s]
+    return b.node("Tile", [x, b.i64(reps)], F32, tuple(d * r for d, r in zip(s, reps)))
+
+
+def g_einsum(b):
+    x = b.pick(lambda et, s: len(s) == 2 or len(s) == 3)
+    s = b.shape(x)
+    n = b.ri(1, 5)
+    if len(s) == 2:
+        w = b.const(b.rand((s[1], n)) * 0.5)
+        return b.node("Einsum", [x, w], F32, (s[0], n), {"equation": "ij,jk->ik"})
+    w = b.const(b.rand((s[2], n)) * 0.5)
+    return b.node("Einsum", [x, w], F32, (s[0], s[1], n), {"equation": "bij,jk->bik"})
+
+
+def g_matmul_add(b):
+    y = g_matmul(b)
+    s = b.shape(y)
+    return b.node("Add", [y, b.const(b.rand(s[-1:]))], F32, s)
+
+
+def g_variadic(b):
+    x = b.pick()
+    s = b.shape(x)
+    ins = [x] + [b.const(b.rand(partner_shape(b, s))) for _ in range(b.ri(1, 2))]
+    out = s
+    for i in ins[1:]:
+        out = bcast_shape(out, b.shape(i))
+    return b.node(("Sum", "Mean", "Max", "Min")[b.ri(0, 3)], ins, F32, out)
+
+
+def g_log_softmax_pattern(b):
+    x = b.pick(lambda et, s: len(s) >= 1)
+    s = b.shape(x)
+    sm = b.node("Softmax", [x], F32, s, {"axis": -1})
+    return b.node("Log", [sm], F32, s)
+
+
 OPS = {  # name -> (generator, weight)
     "unary": (g_unary, 6), "binary": (g_binary, 6), "matmul": (g_matmul, 3), "gemm": (g_gemm, 2),
     "conv": (g_conv, 3), "conv_bn": (lambda b: g_conv(b, True), 2), "conv_transpose": (g_conv_transpose, 1),
@@ -598,6 +655,8 @@ OPS = {  # name -> (generator, weight)
     "gelu_pattern": (g_gelu_pattern, 1), "cast": (g_cast, 1), "where": (g_where, 2),
     "resize": (g_resize, 1), "clip": (g_clip, 1), "identity_chain": (g_identity_chain, 1),
     "noop_arith": (g_noop_arith, 2), "duplicate": (g_duplicate, 2), "const_subgraph": (g_const_subgraph, 2),
+    "shape_reshape": (g_shape_reshape, 1), "expand_tile": (g_expand_tile, 1), "einsum": (g_einsum, 1),
+    "matmul_add": (g_matmul_add, 1), "variadic": (g_variadic, 1), "log_softmax_pattern": (g_log_softmax_pattern, 1),
 }
 
 MAX_ELEMS = 4096  # keep every tensor small: fast runs, readable failures
@@ -640,17 +699,28 @@ def make(seed, index, nops=None, only=None):
     if not leaves:
         leaves = [produced[-1]] if produced else [b.order[0]]
     leaves = leaves[-4:]
-    outputs = [helper.make_tensor_value_info(v, b.values[v][0], b.values[v][1]) for v in leaves]
+    # Sometimes the first input's dim 0 is symbolic ("N"; its value in metadata graphgen.dims);
+    # the graph stays valid for that value, and the outputs then declare only their rank.
+    dims = {}
+    d0 = b.inputs[0].type.tensor_type.shape.dim
+    if len(d0) and rng.random() < 0.3:
+        dims["N"] = d0[0].dim_value
+        d0[0].dim_param = "N"
+    outputs = [helper.make_tensor_value_info(
+        v, b.values[v][0], [None] * len(b.values[v][1]) if dims else b.values[v][1])
+               for v in leaves]
     graph = helper.make_graph(b.nodes, f"graphgen_{seed}_{index}", b.inputs, outputs, b.inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="passlab-graphgen")
     model.ir_version = 8
+    for k, v in dims.items():
+        model.metadata_props.add(key="graphgen.dim." + k, value=str(v))
     try:
         onnx.checker.check_model(model, full_check=True)
         inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     except Exception as e:  # noqa: BLE001
         raise GeneratorBug(f"graph ({seed}, {index}) is invalid: {e}") from e
-    for o in inferred.graph.output:
+    for o in inferred.graph.output if not dims else []:
         dims = tuple(d.dim_value for d in o.type.tensor_type.shape.dim)
         if dims != b.values[o.name][1]:
             raise GeneratorBug(f"graph ({seed}, {index}): {o.name} has shape {dims}, "
@@ -658,11 +728,18 @@ def make(seed, index, nops=None, only=None):
     return model
 
 
+def sym_dims(model):
+    """{symbolic dim name: the value the graph was built for}."""
+    return {p.key[len("graphgen.dim."):]: int(p.value) for p in model.metadata_props
+            if p.key.startswith("graphgen.dim.")}
+
+
 def inputs(model, seed, index):
     rng = np.random.default_rng([seed, index, 1])
     feeds = {}
+    dims = sym_dims(model)
     for i in model.graph.input:
-        shape = tuple(d.dim_value for d in i.type.tensor_type.shape.dim)
+        shape = tuple(dims[d.dim_param] if d.dim_param else d.dim_value for d in i.type.tensor_type.shape.dim)
         feeds[i.name] = rng.uniform(-1, 1, size=shape).astype(np.float32)
     return feeds
 

@@ -97,19 +97,21 @@ def sh(cmd, timeout=TIMEOUT):
         return None, (e.stdout or b"").decode(errors="replace")
 
 
-def input_args(d, feeds):
+def input_args(d, feeds, model=None):
     args = []
+    for k, v in (graphgen.sym_dims(model) if model is not None else {}).items():
+        args += ["--dim", f"{k}={v}"]
     for name in feeds:
         args += ["--input", f"{name}={os.path.join(d, name + '.npy')}"]
     return args
 
 
-def passlab_run(cli, model, d, feeds, tag, plant=None):
+def passlab_run(cli, model, d, feeds, tag, plant=None, proto=None):
     """('ok', outputs) or (kind-suffix, log)."""
     od = os.path.join(d, "run-" + tag)
     shutil.rmtree(od, ignore_errors=True)
     rc, log = sh([cli, "run", model, "--repeat", "1", "--warmup", "0", "--threads", "1",
-                  "--save-outputs", od] + input_args(d, feeds))
+                  "--save-outputs", od] + input_args(d, feeds, proto))
     if rc is None or rc < 0:
         return "crash", log
     if rc != 0:
@@ -142,7 +144,8 @@ class Case:
             return "ort-refuses", " ".join(str(e).split())[:500]
 
     def run(self):
-        st, res = passlab_run(self.args.cli, self.path, self.d, self.feeds, "orig", self.args.plant)
+        st, res = passlab_run(self.args.cli, self.path, self.d, self.feeds, "orig", self.args.plant,
+                              self.model)
         if st != "ok":
             return "run-" + st, res
         why = compare(self.ref, res)
@@ -154,7 +157,7 @@ class Case:
         cmd = [self.args.cli, "optimize", self.path, "--level", level, "--check", "2", "-o", out]
         if level in NONSTANDARD:
             cmd.append("--allow-nonstandard")
-        rc, log = sh(cmd + input_args(self.d, self.feeds))
+        rc, log = sh(cmd + input_args(self.d, self.feeds, self.model))
         if rc is None:
             return [("optimize-timeout", f"--level {level}: over {TIMEOUT} s")]
         if rc < 0:
@@ -164,7 +167,7 @@ class Case:
             lines = [l for l in log.splitlines() if "FAILED" in l or l.startswith("error")]
             return [(kind, f"--level {level}: " + "\n".join(lines[-6:] or log.splitlines()[-6:]))]
         fails = []
-        st, res = passlab_run(self.args.cli, out, self.d, self.feeds, "opt-" + level)
+        st, res = passlab_run(self.args.cli, out, self.d, self.feeds, "opt-" + level, None, self.model)
         if st != "ok":
             fails.append(("opt-run-error", f"--level {level}: {res[-800:]}"))
         elif (why := compare(self.ref, res)):
@@ -314,6 +317,7 @@ def main():
     ap.add_argument("--levels", default="basic,default,fused,ort,all")
     ap.add_argument("--plant", choices=["wrong-output"])
     ap.add_argument("--minimize", action="store_true")
+    ap.add_argument("--nops", type=int, help="op generators applied per graph (default 3-12, random)")
     args = ap.parse_args()
     args.levels = [l for l in args.levels.split(",") if l]
     os.makedirs(args.out, exist_ok=True)
@@ -329,7 +333,7 @@ def main():
         elif n >= args.count:
             break
         try:
-            model = graphgen.make(args.seed, i)
+            model = graphgen.make(args.seed, i, nops=args.nops)
         except graphgen.GeneratorBug as e:
             kinds["generator-bug"] += 1
             failures.append({"graph": [args.seed, i], "kind": "generator-bug", "detail": str(e)[:500]})

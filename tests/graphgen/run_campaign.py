@@ -317,9 +317,12 @@ def main():
     ap.add_argument("--levels", default="basic,default,fused,ort,all")
     ap.add_argument("--plant", choices=["wrong-output"])
     ap.add_argument("--minimize", action="store_true")
+    ap.add_argument("--rtol", type=float, default=RTOL)
+    ap.add_argument("--atol", type=float, default=ATOL)
     ap.add_argument("--nops", type=int, help="op generators applied per graph (default 3-12, random)")
     args = ap.parse_args()
     args.levels = [l for l in args.levels.split(",") if l]
+    globals().update(RTOL=args.rtol, ATOL=args.atol)
     os.makedirs(args.out, exist_ok=True)
     t0 = time.time()
     ops = collections.Counter()

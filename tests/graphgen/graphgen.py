@@ -699,6 +699,10 @@ def make(seed, index, nops=None, only=None):
     if not leaves:
         leaves = [produced[-1]] if produced else [b.order[0]]
     leaves = leaves[-4:]
+    # Sometimes an intermediate value is an output too (a fusion must then keep it).
+    inner = [v for v in produced if v in b.used and b.values[v][0] == F32 and v not in leaves]
+    if inner and rng.random() < 0.5:
+        leaves.append(inner[int(rng.integers(0, len(inner)))])
     # Sometimes the first input's dim 0 is symbolic ("N"; its value in metadata graphgen.dims);
     # the graph stays valid for that value, and the outputs then declare only their rank.
     dims = {}

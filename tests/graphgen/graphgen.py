@@ -644,6 +644,34 @@ def g_log_softmax_pattern(b):
     return b.node("Log", [sm], F32, s)
 
 
+INT_OPS = ["Add", "Sub", "Mul", "Div", "Mod", "ModF", "Max", "Min", "Abs", "Neg"]
+
+
+def g_int_chain(b):
+    """Integer arithmetic (Div truncates toward zero, Mod takes the divisor's sign), from an input
+    (exact values: Cast(input * 10) is the same everywhere), on a constant half the time (folding
+    then computes it), then back to float."""
+    if b.coin():
+        x = b.inputs[b.ri(0, len(b.inputs) - 1)].name
+        s = b.shape(x)
+        m = b.node("Mul", [x, b.const(np.float32(10.0))], F32, s)
+        v = b.node("Cast", [m], I64, s, {"to": I64})
+    else:
+        s = tuple(b.ri(1, 4) for _ in range(b.ri(1, 2)))
+        v = b.const(b.rng.integers(-20, 21, size=s).astype(np.int64), "ic")
+    for _ in range(b.ri(1, 3)):
+        op = INT_OPS[b.ri(0, len(INT_OPS) - 1)]
+        if op in ("Abs", "Neg"):
+            v = b.node(op, [v], I64, s)
+            continue
+        c = b.rng.integers(-7, 8, size=partner_shape(b, s)).astype(np.int64)
+        if op in ("Div", "Mod", "ModF"):
+            c[c == 0] = 3
+        attrs = {"fmod": 1} if op == "ModF" else None
+        v = b.node("Mod" if op == "ModF" else op, [v, b.const(c, "ic")], I64, s, attrs)
+    return b.node("Cast", [v], F32, s, {"to": F32})
+
+
 OPS = {  # name -> (generator, weight)
     "unary": (g_unary, 6), "binary": (g_binary, 6), "matmul": (g_matmul, 3), "gemm": (g_gemm, 2),
     "conv": (g_conv, 3), "conv_bn": (lambda b: g_conv(b, True), 2), "conv_transpose": (g_conv_transpose, 1),
@@ -657,6 +685,7 @@ OPS = {  # name -> (generator, weight)
     "noop_arith": (g_noop_arith, 2), "duplicate": (g_duplicate, 2), "const_subgraph": (g_const_subgraph, 2),
     "shape_reshape": (g_shape_reshape, 1), "expand_tile": (g_expand_tile, 1), "einsum": (g_einsum, 1),
     "matmul_add": (g_matmul_add, 1), "variadic": (g_variadic, 1), "log_softmax_pattern": (g_log_softmax_pattern, 1),
+    "int_chain": (g_int_chain, 2),
 }
 
 MAX_ELEMS = 4096  # keep every tensor small: fast runs, readable failures

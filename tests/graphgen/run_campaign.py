@@ -33,6 +33,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -53,6 +54,9 @@ PASSLAB_KINDS = ("run-crash", "run-error", "run-mismatch", "optimize-crash", "op
                  "optimize-error", "check-fail", "opt-run-mismatch", "opt-run-error",
                  "opt-ort-mismatch", "opt-ort-refuses")
 TIMEOUT = 60
+# A step line of `passlab optimize`: "#  pass  N -> M  changes ...".
+STEP_LINE = re.compile(r"^(\d+)\s+(\w+)\s+(\d+) -> (\d+)\s+(.*)$", re.M)
+FIRED = collections.Counter()  # pass id -> graph-levels where it changed something
 
 
 def compare(ref, got):
@@ -166,6 +170,9 @@ class Case:
             kind = "check-fail" if "changed the outputs" in log else "optimize-error"
             lines = [l for l in log.splitlines() if "FAILED" in l or l.startswith("error")]
             return [(kind, f"--level {level}: " + "\n".join(lines[-6:] or log.splitlines()[-6:]))]
+        for m in STEP_LINE.finditer(log):
+            if m.group(3) != m.group(4) or "removed" in m.group(5) or "added" in m.group(5):
+                FIRED[m.group(2)] += 1
         fails = []
         st, res = passlab_run(self.args.cli, out, self.d, self.feeds, "opt-" + level, None, self.model)
         if st != "ok":
@@ -360,17 +367,22 @@ def main():
             failures.append(rec)
             print(f"graph ({args.seed}, {i}) {kind}: {detail.splitlines()[0] if detail else ''}", flush=True)
         i, n = i + 1, n + 1
+        if n % 50 == 0:
+            print(f"{n} graphs, {time.time() - t0:.0f} s, failures so far: {dict(kinds) or 'none'}", flush=True)
     secs = time.time() - t0
     passlab_fails = sum(v for k, v in kinds.items() if k in PASSLAB_KINDS)
     summary = {"graphs": n, "seed": args.seed, "first_index": args.start, "seconds": round(secs, 1),
                "levels": args.levels, "ops_covered": dict(sorted(ops.items())),
+               "passes_fired": dict(sorted(FIRED.items())),
                "failures_by_kind": dict(kinds), "passlab_failures": passlab_fails, "failures": failures}
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(f"# graphgen campaign\n\n{n} graphs (seed {args.seed}, from {args.start}), {secs:.0f} s, "
                 f"levels {', '.join(args.levels)}\n\n{len(ops)} op types: "
-                + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())) + "\n\n## Failures by kind\n\n")
+                + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())) + f"\n\n{len(FIRED)} passes changed a graph "
+                "(graph-levels): " + ", ".join(f"{k} {v}" for k, v in sorted(FIRED.items()))
+                + "\n\n## Failures by kind\n\n")
         for k, v in sorted(kinds.items()):
             f.write(f"- {k}: {v}{'' if k in PASSLAB_KINDS else ' (not PassLab)'}\n")
         f.write("\n## Failures\n\n")

@@ -777,6 +777,27 @@ def inputs(model, seed, index):
     return feeds
 
 
+def to_float16(model):
+    """The same graph in float16: float initializers, inputs, outputs and Cast targets."""
+    g = model.graph
+    keep = {n.input[2] for n in g.node if n.op_type == "Resize" and len(n.input) > 2}  # scales: float
+    for t in g.initializer:
+        if t.data_type == F32 and t.name not in keep:
+            t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(t).astype(np.float16), t.name))
+    for v in list(g.input) + list(g.output):
+        if v.type.tensor_type.elem_type == F32:
+            v.type.tensor_type.elem_type = TensorProto.FLOAT16
+    for n in g.node:
+        for a in n.attribute:
+            if a.name == "to" and a.i == F32:
+                a.i = TensorProto.FLOAT16
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except Exception as e:  # noqa: BLE001
+        raise GeneratorBug(f"{g.name} in float16 is invalid: {e}") from e
+    return model
+
+
 def ops_of(model):
     return sorted({n.op_type for n in model.graph.node})
 

@@ -324,12 +324,14 @@ def main():
     ap.add_argument("--levels", default="basic,default,fused,ort,all")
     ap.add_argument("--plant", choices=["wrong-output"])
     ap.add_argument("--minimize", action="store_true")
-    ap.add_argument("--rtol", type=float, default=RTOL)
-    ap.add_argument("--atol", type=float, default=ATOL)
+    ap.add_argument("--float16", action="store_true", help="the graphs in float16 (rtol 1e-2, atol 1e-3)")
+    ap.add_argument("--rtol", type=float)
+    ap.add_argument("--atol", type=float)
     ap.add_argument("--nops", type=int, help="op generators applied per graph (default 3-12, random)")
     args = ap.parse_args()
     args.levels = [l for l in args.levels.split(",") if l]
-    globals().update(RTOL=args.rtol, ATOL=args.atol)
+    globals().update(RTOL=args.rtol or (1e-2 if args.float16 else RTOL),
+                     ATOL=args.atol or (1e-3 if args.float16 else ATOL))
     os.makedirs(args.out, exist_ok=True)
     t0 = time.time()
     ops = collections.Counter()
@@ -344,12 +346,16 @@ def main():
             break
         try:
             model = graphgen.make(args.seed, i, nops=args.nops)
+            if args.float16:
+                model = graphgen.to_float16(model)
         except graphgen.GeneratorBug as e:
             kinds["generator-bug"] += 1
             failures.append({"graph": [args.seed, i], "kind": "generator-bug", "detail": str(e)[:500]})
             i, n = i + 1, n + 1
             continue
         feeds = graphgen.inputs(model, args.seed, i)
+        if args.float16:
+            feeds = {k: v.astype(np.float16) for k, v in feeds.items()}
         ops.update(graphgen.ops_of(model))
         d = tempfile.mkdtemp(prefix="gg-")
         try:

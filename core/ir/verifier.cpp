@@ -8,6 +8,7 @@
 
 #include "core/ir/attribute_limits.h"
 #include "core/ir/op_schema.h"
+#include "core/ir/passlab_ops.h"
 #include "core/ir/walk_prefetch.h"
 
 namespace passlab::ir {
@@ -316,6 +317,10 @@ class Verifier {
   }
 
   void checkSchema(const Node& n) {
+    if (n.domain() == passlab_ops::kDomain) {  // PassLab's own ops: core/ir/passlab_ops.h
+      if (std::string why = passlab_ops::whyNotValid(n); !why.empty()) report(&n, why);
+      return;
+    }
     const auto& reg = OpRegistry::instance();
     const OpSchema* s = reg.find(n, opsetOf(n.domain()));
     if (!s) return;  // unknown ops are reported by analysis, not here

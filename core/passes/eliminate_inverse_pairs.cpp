@@ -31,17 +31,9 @@ namespace {
 
 using rewrite::MatchContext;
 using rewrite::MatchResult;
-using rewrite::RulePattern;
 
-using Rules = std::vector<std::unique_ptr<rewrite::Pattern>>;
-
-void row(Rules& r, std::string name, std::string summary, std::vector<std::string> ops,
-         RulePattern::MatchFn fn) {
-  std::vector<rewrite::OpKey> roots;
-  for (auto& op : ops) roots.push_back({"", std::move(op)});
-  r.push_back(std::make_unique<RulePattern>(std::move(name), std::move(summary), std::move(roots),
-                                            std::move(fn)));
-}
+using rewrite::addRule;
+using rewrite::Rules;
 
 // The pair root(inner(x)) is x: forward x, drop the inner node if it became dead.
 MatchResult pairIsIdentity(ir::Node& root, ir::Node* inner) {
@@ -77,7 +69,8 @@ std::vector<int64_t> sorted(std::vector<int64_t> v) {
 Rules rules() {
   Rules r;
   // Transpose(Transpose(x, p1), p2) -> x when p1[p2[i]] == i for every i
-  row(r, "transpose_pair", "Transpose(Transpose(x, p1), p2) -> x if p2 undoes p1", {"Transpose"},
+  addRule(
+      r, "transpose_pair", "Transpose(Transpose(x, p1), p2) -> x if p2 undoes p1", {"Transpose"},
       [](ir::Node& n, const MatchContext&) {
         std::string why;
         ir::Node* inner = innerOp(n, "Transpose", why);
@@ -100,7 +93,8 @@ Rules rules() {
         return pairIsIdentity(n, inner);
       });
   // Unsqueeze(Squeeze(x, a), a) -> x   (the same axes, as positions of x)
-  row(r, "unsqueeze_of_squeeze", "Unsqueeze(Squeeze(x, a), a) -> x", {"Unsqueeze"},
+  addRule(
+      r, "unsqueeze_of_squeeze", "Unsqueeze(Squeeze(x, a), a) -> x", {"Unsqueeze"},
       [](ir::Node& n, const MatchContext&) {
         std::string why;
         ir::Node* inner = innerOp(n, "Squeeze", why);
@@ -126,106 +120,106 @@ Rules rules() {
         return pairIsIdentity(n, inner);
       });
   // Squeeze(Unsqueeze(x, a), a) -> x   (Squeeze with explicit axes)
-  row(r, "squeeze_of_unsqueeze", "Squeeze(Unsqueeze(x, a), a) -> x", {"Squeeze"},
-      [](ir::Node& n, const MatchContext&) {
-        std::string why;
-        ir::Node* inner = innerOp(n, "Unsqueeze", why);
-        if (!inner) return MatchResult::failure(why);
-        auto au = rewrite::intsFromAttrOrInput(*inner, "axes", 1);
-        auto as = rewrite::intsFromAttrOrInput(n, "axes", 1);
-        if (!as || !au) return MatchResult::failure("the axes are not constant");
-        if (as->empty())
-          return MatchResult::failure("Squeeze without axes also removes x's own 1s");
-        std::optional<int64_t> mid = rankOf(inner->output(0));
-        if (!mid)
-          if (auto r0 = rankOf(inner->input(0))) mid = *r0 + static_cast<int64_t>(au->size());
-        auto nu = normalizeAxes(*au, mid), ns = normalizeAxes(*as, mid);
-        if (!ns || !nu) return MatchResult::failure("the axes cannot be resolved");
-        if (sorted(*ns) != sorted(*nu))
-          return MatchResult::failure("Unsqueeze axes " + intsText(*nu) + " and Squeeze axes " +
-                                      intsText(*ns) + " differ");
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "squeeze_of_unsqueeze", "Squeeze(Unsqueeze(x, a), a) -> x", {"Squeeze"},
+          [](ir::Node& n, const MatchContext&) {
+            std::string why;
+            ir::Node* inner = innerOp(n, "Unsqueeze", why);
+            if (!inner) return MatchResult::failure(why);
+            auto au = rewrite::intsFromAttrOrInput(*inner, "axes", 1);
+            auto as = rewrite::intsFromAttrOrInput(n, "axes", 1);
+            if (!as || !au) return MatchResult::failure("the axes are not constant");
+            if (as->empty())
+              return MatchResult::failure("Squeeze without axes also removes x's own 1s");
+            std::optional<int64_t> mid = rankOf(inner->output(0));
+            if (!mid)
+              if (auto r0 = rankOf(inner->input(0))) mid = *r0 + static_cast<int64_t>(au->size());
+            auto nu = normalizeAxes(*au, mid), ns = normalizeAxes(*as, mid);
+            if (!ns || !nu) return MatchResult::failure("the axes cannot be resolved");
+            if (sorted(*ns) != sorted(*nu))
+              return MatchResult::failure("Unsqueeze axes " + intsText(*nu) + " and Squeeze axes " +
+                                          intsText(*ns) + " differ");
+            return pairIsIdentity(n, inner);
+          });
   // reshape-like(reshape-like(x)) -> x when the result has x's shape
   // (Reshape, Flatten, Squeeze and Unsqueeze keep the element order)
-  row(r, "reshape_back", "Reshape(Reshape(x)) back to x's shape -> x",
-      {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}, [](ir::Node& n, const MatchContext&) {
-        ir::Node* inner = n.input(0) ? n.input(0)->producer() : nullptr;
-        if (!isReshapeLike(inner))
-          return MatchResult::failure(
-              "the input is not produced by Reshape/Flatten/Squeeze/Unsqueeze");
-        if (!rewrite::sameTensorType(inner->input(0), n.output(0)))
-          return MatchResult::failure("the result " + typeText(n.output(0)) +
-                                      " is not known to equal the original " +
-                                      typeText(inner->input(0)));
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "reshape_back", "Reshape(Reshape(x)) back to x's shape -> x",
+          {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}, [](ir::Node& n, const MatchContext&) {
+            ir::Node* inner = n.input(0) ? n.input(0)->producer() : nullptr;
+            if (!isReshapeLike(inner))
+              return MatchResult::failure(
+                  "the input is not produced by Reshape/Flatten/Squeeze/Unsqueeze");
+            if (!rewrite::sameTensorType(inner->input(0), n.output(0)))
+              return MatchResult::failure("the result " + typeText(n.output(0)) +
+                                          " is not known to equal the original " +
+                                          typeText(inner->input(0)));
+            return pairIsIdentity(n, inner);
+          });
   // Neg(Neg(x)) -> x
-  row(r, "neg_pair", "Neg(Neg(x)) -> x", {"Neg"}, [](ir::Node& n, const MatchContext&) {
+  addRule(r, "neg_pair", "Neg(Neg(x)) -> x", {"Neg"}, [](ir::Node& n, const MatchContext&) {
     std::string why;
     ir::Node* inner = innerOp(n, "Neg", why);
     return inner ? pairIsIdentity(n, inner) : MatchResult::failure(why);
   });
   // Not(Not(x)) -> x
-  row(r, "not_pair", "Not(Not(x)) -> x", {"Not"}, [](ir::Node& n, const MatchContext&) {
+  addRule(r, "not_pair", "Not(Not(x)) -> x", {"Not"}, [](ir::Node& n, const MatchContext&) {
     std::string why;
     ir::Node* inner = innerOp(n, "Not", why);
     return inner ? pairIsIdentity(n, inner) : MatchResult::failure(why);
   });
   // Reciprocal(Reciprocal(x)) -> x   (only with reciprocal_pairs=true: it rounds, see above)
-  row(r, "reciprocal_pair", "Reciprocal(Reciprocal(x)) -> x (option reciprocal_pairs)",
-      {"Reciprocal"}, [](ir::Node& n, const MatchContext& c) {
-        std::string why;
-        ir::Node* inner = innerOp(n, "Reciprocal", why);
-        if (!inner) return MatchResult::failure(why);
-        std::string opt = c.option("reciprocal_pairs", "false");
-        if (opt != "true" && opt != "1")
-          return MatchResult::failure(
-              "1/(1/x) rounds twice and differs from x in the last bit for some x (0 for "
-              "subnormal x); set reciprocal_pairs=true to remove it anyway");
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "reciprocal_pair", "Reciprocal(Reciprocal(x)) -> x (option reciprocal_pairs)",
+          {"Reciprocal"}, [](ir::Node& n, const MatchContext& c) {
+            std::string why;
+            ir::Node* inner = innerOp(n, "Reciprocal", why);
+            if (!inner) return MatchResult::failure(why);
+            std::string opt = c.option("reciprocal_pairs", "false");
+            if (opt != "true" && opt != "1")
+              return MatchResult::failure(
+                  "1/(1/x) rounds twice and differs from x in the last bit for some x (0 for "
+                  "subnormal x); set reciprocal_pairs=true to remove it anyway");
+            return pairIsIdentity(n, inner);
+          });
   // Cast(Cast(x: A, to=B), to=A) -> x when B holds every value of A (a widening cast and back)
-  row(r, "cast_round_trip", "Cast(Cast(x: A, B), A) -> x when A fits in B", {"Cast"},
-      [](ir::Node& n, const MatchContext&) {
-        std::string why;
-        ir::Node* inner = innerOp(n, "Cast", why);
-        if (!inner) return MatchResult::failure(why);
-        ir::DataType a = elemTypeOf(inner->input(0));
-        auto b = static_cast<ir::DataType>(inner->attrInt("to", 0));
-        auto back = static_cast<ir::DataType>(n.attrInt("to", 0));
-        if (a == ir::DataType::kUndefined)
-          return MatchResult::failure("the source type is unknown");
-        if (back != a) return MatchResult::failure("it does not cast back to the source type");
-        if (!castIsExact(a, b))
-          return MatchResult::failure(std::string(ir::dtypeName(a)) + " -> " +
-                                      std::string(ir::dtypeName(b)) + " loses values");
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "cast_round_trip", "Cast(Cast(x: A, B), A) -> x when A fits in B", {"Cast"},
+          [](ir::Node& n, const MatchContext&) {
+            std::string why;
+            ir::Node* inner = innerOp(n, "Cast", why);
+            if (!inner) return MatchResult::failure(why);
+            ir::DataType a = elemTypeOf(inner->input(0));
+            auto b = static_cast<ir::DataType>(inner->attrInt("to", 0));
+            auto back = static_cast<ir::DataType>(n.attrInt("to", 0));
+            if (a == ir::DataType::kUndefined)
+              return MatchResult::failure("the source type is unknown");
+            if (back != a) return MatchResult::failure("it does not cast back to the source type");
+            if (!castIsExact(a, b))
+              return MatchResult::failure(std::string(ir::dtypeName(a)) + " -> " +
+                                          std::string(ir::dtypeName(b)) + " loses values");
+            return pairIsIdentity(n, inner);
+          });
   // DepthToSpace(SpaceToDepth(x, b), b, mode=DCR) -> x; SpaceToDepth(DepthToSpace(x, b, DCR), b) ->
   // x (SpaceToDepth lays blocks out as DCR does; CRD is a different permutation)
-  row(r, "depth_space_pair", "DepthToSpace(SpaceToDepth(x, b), b, DCR) -> x, and back",
-      {"DepthToSpace", "SpaceToDepth"}, [](ir::Node& n, const MatchContext&) {
-        bool d2s = n.opType() == "DepthToSpace";
-        std::string why;
-        ir::Node* inner = innerOp(n, d2s ? "SpaceToDepth" : "DepthToSpace", why);
-        if (!inner) return MatchResult::failure(why);
-        const ir::Node& dts = d2s ? n : *inner;
-        if (dts.attrString("mode", "DCR") != "DCR")
-          return MatchResult::failure("DepthToSpace in CRD mode is not SpaceToDepth's inverse");
-        if (n.attrInt("blocksize", 0) != inner->attrInt("blocksize", -1))
-          return MatchResult::failure("the block sizes differ");
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "depth_space_pair", "DepthToSpace(SpaceToDepth(x, b), b, DCR) -> x, and back",
+          {"DepthToSpace", "SpaceToDepth"}, [](ir::Node& n, const MatchContext&) {
+            bool d2s = n.opType() == "DepthToSpace";
+            std::string why;
+            ir::Node* inner = innerOp(n, d2s ? "SpaceToDepth" : "DepthToSpace", why);
+            if (!inner) return MatchResult::failure(why);
+            const ir::Node& dts = d2s ? n : *inner;
+            if (dts.attrString("mode", "DCR") != "DCR")
+              return MatchResult::failure("DepthToSpace in CRD mode is not SpaceToDepth's inverse");
+            if (n.attrInt("blocksize", 0) != inner->attrInt("blocksize", -1))
+              return MatchResult::failure("the block sizes differ");
+            return pairIsIdentity(n, inner);
+          });
   // OptionalGetElement(Optional(x)) -> x
-  row(r, "optional_pair", "OptionalGetElement(Optional(x)) -> x", {"OptionalGetElement"},
-      [](ir::Node& n, const MatchContext&) {
-        std::string why;
-        ir::Node* inner = innerOp(n, "Optional", why);
-        if (!inner) return MatchResult::failure(why);
-        if (!inner->input(0)) return MatchResult::failure("the Optional is empty");
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "optional_pair", "OptionalGetElement(Optional(x)) -> x", {"OptionalGetElement"},
+          [](ir::Node& n, const MatchContext&) {
+            std::string why;
+            ir::Node* inner = innerOp(n, "Optional", why);
+            if (!inner) return MatchResult::failure(why);
+            if (!inner->input(0)) return MatchResult::failure("the Optional is empty");
+            return pairIsIdentity(n, inner);
+          });
   return r;
 }
 

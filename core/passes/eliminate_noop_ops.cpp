@@ -28,17 +28,9 @@ namespace {
 
 using rewrite::MatchContext;
 using rewrite::MatchResult;
-using rewrite::RulePattern;
 
-using Rules = std::vector<std::unique_ptr<rewrite::Pattern>>;
-
-void row(Rules& r, std::string name, std::string summary, std::vector<std::string> ops,
-         RulePattern::MatchFn fn) {
-  std::vector<rewrite::OpKey> roots;
-  for (auto& op : ops) roots.push_back({"", std::move(op)});
-  r.push_back(std::make_unique<RulePattern>(std::move(name), std::move(summary), std::move(roots),
-                                            std::move(fn)));
-}
+using rewrite::addRule;
+using rewrite::Rules;
 
 // The node's output has exactly its input's type and shape (same symbols).
 MatchResult forwardIfSameShape(ir::Node& n) {
@@ -101,37 +93,38 @@ Rules rules() {
   Rules r;
   // Transpose(x, perm = [0, 1, ..., n-1]) -> x   (no perm reverses the axes: identity for rank <=
   // 1)
-  row(r, "transpose_identity_perm", "Transpose(x, perm=identity) -> x", {"Transpose"},
-      [](ir::Node& n, const MatchContext&) {
-        if (!n.hasAttr("perm")) {
-          auto rank = rankOf(n.input(0));
-          if (!rank) return MatchResult::failure("no perm, and the rank of the input is unknown");
-          if (*rank > 1) return MatchResult::failure("no perm: the axes are reversed");
-        } else {
-          auto perm = n.attrInts("perm");
-          for (size_t i = 0; i < perm.size(); ++i)
-            if (perm[i] != static_cast<int64_t>(i))
-              return MatchResult::failure("perm " + intsText(perm) + " moves axes");
-        }
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "transpose_identity_perm", "Transpose(x, perm=identity) -> x", {"Transpose"},
+          [](ir::Node& n, const MatchContext&) {
+            if (!n.hasAttr("perm")) {
+              auto rank = rankOf(n.input(0));
+              if (!rank)
+                return MatchResult::failure("no perm, and the rank of the input is unknown");
+              if (*rank > 1) return MatchResult::failure("no perm: the axes are reversed");
+            } else {
+              auto perm = n.attrInts("perm");
+              for (size_t i = 0; i < perm.size(); ++i)
+                if (perm[i] != static_cast<int64_t>(i))
+                  return MatchResult::failure("perm " + intsText(perm) + " moves axes");
+            }
+            return forwardValue(n, n.input(0));
+          });
   // Reshape(x, s) -> x when the result has x's shape
-  row(r, "reshape_to_same_shape", "Reshape(x) to x's shape -> x", {"Reshape"},
-      [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
+  addRule(r, "reshape_to_same_shape", "Reshape(x) to x's shape -> x", {"Reshape"},
+          [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
   // Expand(x, s) -> x when broadcasting leaves x's shape
-  row(r, "expand_to_same_shape", "Expand(x) to x's shape -> x", {"Expand"},
-      [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
+  addRule(r, "expand_to_same_shape", "Expand(x) to x's shape -> x", {"Expand"},
+          [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
   // Flatten(x) -> x when x is already 2-D as flattened at `axis`
-  row(r, "flatten_to_same_shape", "Flatten(x) of a matching 2-D x -> x", {"Flatten"},
-      [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
+  addRule(r, "flatten_to_same_shape", "Flatten(x) of a matching 2-D x -> x", {"Flatten"},
+          [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
   // Squeeze(x) -> x when no axis is removed (no axes given and no dim is 1)
-  row(r, "squeeze_to_same_shape", "Squeeze(x) that removes nothing -> x", {"Squeeze"},
-      [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
+  addRule(r, "squeeze_to_same_shape", "Squeeze(x) that removes nothing -> x", {"Squeeze"},
+          [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
   // Unsqueeze(x, axes=[]) -> x
-  row(r, "unsqueeze_to_same_shape", "Unsqueeze(x) that inserts nothing -> x", {"Unsqueeze"},
-      [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
+  addRule(r, "unsqueeze_to_same_shape", "Unsqueeze(x) that inserts nothing -> x", {"Unsqueeze"},
+          [](ir::Node& n, const MatchContext&) { return forwardIfSameShape(n); });
   // Pad(x, pads = 0) -> x   (any mode; pads is an attribute before opset 11: "paddings" in Pad-1)
-  row(r, "pad_of_zeros", "Pad(x, pads=0) -> x", {"Pad"}, [](ir::Node& n, const MatchContext&) {
+  addRule(r, "pad_of_zeros", "Pad(x, pads=0) -> x", {"Pad"}, [](ir::Node& n, const MatchContext&) {
     auto pads = n.hasAttr("paddings") ? std::optional(n.attrInts("paddings"))
                                       : rewrite::intsFromAttrOrInput(n, "pads", 1);
     if (!pads) return MatchResult::failure("the pads are not constant");
@@ -140,209 +133,216 @@ Rules rules() {
     return forwardValue(n, n.input(0));
   });
   // Slice(x, starts = 0, ends >= dim, steps = 1) -> x   (attributes before opset 10)
-  row(r, "slice_whole_tensor", "Slice(x) of all of x -> x", {"Slice"},
-      [](ir::Node& n, const MatchContext&) {
-        auto starts = rewrite::intsFromAttrOrInput(n, "starts", 1);
-        auto ends = rewrite::intsFromAttrOrInput(n, "ends", 2);
-        auto axes = rewrite::intsFromAttrOrInput(n, "axes", 3);
-        auto steps = rewrite::intsFromAttrOrInput(n, "steps", 4);
-        if (!starts || !ends || !axes || !steps)
-          return MatchResult::failure("starts, ends, axes or steps are not constant");
-        for (int64_t s : *steps)
-          if (s != 1) return MatchResult::failure("steps " + intsText(*steps) + " are not all 1");
-        ir::Value* x = n.input(0);
-        auto rank = rankOf(x);
-        std::vector<int64_t> ax = *axes;
-        if (ax.empty())
-          for (size_t i = 0; i < starts->size(); ++i) ax.push_back(static_cast<int64_t>(i));
-        auto norm = normalizeAxes(ax, rank);
-        if (!norm || norm->size() != starts->size() || ends->size() != starts->size())
-          return MatchResult::failure("the axes cannot be resolved");
-        // Shape inference may know more (symbolic dims); a same-shaped slice with steps 1 is whole.
-        bool sameShape = rewrite::sameTensorType(x, n.output(0));
-        for (size_t i = 0; i < norm->size() && !sameShape; ++i) {
-          int64_t a = (*norm)[i];
-          std::optional<int64_t> dim;
-          if (x->type().hasShape() && (*x->type().shape())[a].isStatic())
-            dim = (*x->type().shape())[a].value();
-          int64_t s = (*starts)[i], e = (*ends)[i];
-          bool startOk = s == 0 || (s < 0 && dim && s <= -*dim);
-          bool endOk = e >= std::numeric_limits<int32_t>::max() || (dim && e >= *dim);
-          if (!startOk || !endOk)
-            return MatchResult::failure("axis " + std::to_string(a) + " is sliced [" +
-                                        std::to_string(s) + ", " + std::to_string(e) +
-                                        ") of a dim " + (dim ? std::to_string(*dim) : "unknown"));
-        }
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "slice_whole_tensor", "Slice(x) of all of x -> x", {"Slice"},
+          [](ir::Node& n, const MatchContext&) {
+            auto starts = rewrite::intsFromAttrOrInput(n, "starts", 1);
+            auto ends = rewrite::intsFromAttrOrInput(n, "ends", 2);
+            auto axes = rewrite::intsFromAttrOrInput(n, "axes", 3);
+            auto steps = rewrite::intsFromAttrOrInput(n, "steps", 4);
+            if (!starts || !ends || !axes || !steps)
+              return MatchResult::failure("starts, ends, axes or steps are not constant");
+            for (int64_t s : *steps)
+              if (s != 1)
+                return MatchResult::failure("steps " + intsText(*steps) + " are not all 1");
+            ir::Value* x = n.input(0);
+            auto rank = rankOf(x);
+            std::vector<int64_t> ax = *axes;
+            if (ax.empty())
+              for (size_t i = 0; i < starts->size(); ++i) ax.push_back(static_cast<int64_t>(i));
+            auto norm = normalizeAxes(ax, rank);
+            if (!norm || norm->size() != starts->size() || ends->size() != starts->size())
+              return MatchResult::failure("the axes cannot be resolved");
+            // Shape inference may know more (symbolic dims); a same-shaped slice with steps 1 is
+            // whole.
+            bool sameShape = rewrite::sameTensorType(x, n.output(0));
+            for (size_t i = 0; i < norm->size() && !sameShape; ++i) {
+              int64_t a = (*norm)[i];
+              std::optional<int64_t> dim;
+              if (x->type().hasShape() && (*x->type().shape())[a].isStatic())
+                dim = (*x->type().shape())[a].value();
+              int64_t s = (*starts)[i], e = (*ends)[i];
+              bool startOk = s == 0 || (s < 0 && dim && s <= -*dim);
+              bool endOk = e >= std::numeric_limits<int32_t>::max() || (dim && e >= *dim);
+              if (!startOk || !endOk)
+                return MatchResult::failure(
+                    "axis " + std::to_string(a) + " is sliced [" + std::to_string(s) + ", " +
+                    std::to_string(e) + ") of a dim " + (dim ? std::to_string(*dim) : "unknown"));
+            }
+            return forwardValue(n, n.input(0));
+          });
   // Concat(x) -> x   (a single input)
-  row(r, "concat_single_input", "Concat(x) -> x", {"Concat"}, [](ir::Node& n, const MatchContext&) {
-    if (n.inputCount() != 1) return MatchResult::failure("it has several inputs");
-    return forwardValue(n, n.input(0));
-  });
+  addRule(r, "concat_single_input", "Concat(x) -> x", {"Concat"},
+          [](ir::Node& n, const MatchContext&) {
+            if (n.inputCount() != 1) return MatchResult::failure("it has several inputs");
+            return forwardValue(n, n.input(0));
+          });
   // Split(x) -> x   (a single output is the whole tensor)
-  row(r, "split_single_output", "Split(x) into one part -> x", {"Split"},
-      [](ir::Node& n, const MatchContext&) {
-        if (n.outputCount() != 1) return MatchResult::failure("it has several outputs");
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "split_single_output", "Split(x) into one part -> x", {"Split"},
+          [](ir::Node& n, const MatchContext&) {
+            if (n.outputCount() != 1) return MatchResult::failure("it has several outputs");
+            return forwardValue(n, n.input(0));
+          });
   // Sum(x), Mean(x), Max(x), Min(x) -> x   (a single input)
-  row(r, "variadic_single_input", "Sum/Mean/Max/Min(x) -> x", {"Sum", "Mean", "Max", "Min"},
-      [](ir::Node& n, const MatchContext&) {
-        if (n.inputCount() != 1) return MatchResult::failure("it has several inputs");
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "variadic_single_input", "Sum/Mean/Max/Min(x) -> x", {"Sum", "Mean", "Max", "Min"},
+          [](ir::Node& n, const MatchContext&) {
+            if (n.inputCount() != 1) return MatchResult::failure("it has several inputs");
+            return forwardValue(n, n.input(0));
+          });
   // x + 0 -> x, 0 + x -> x   (broadcasting keeps x's shape)
-  row(r, "add_zero", "x + 0 -> x", {"Add"},
-      [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 0.0, true); });
+  addRule(r, "add_zero", "x + 0 -> x", {"Add"},
+          [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 0.0, true); });
   // x - 0 -> x
-  row(r, "sub_zero", "x - 0 -> x", {"Sub"},
-      [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 0.0, false); });
+  addRule(r, "sub_zero", "x - 0 -> x", {"Sub"},
+          [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 0.0, false); });
   // x * 1 -> x, 1 * x -> x
-  row(r, "mul_one", "x * 1 -> x", {"Mul"},
-      [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 1.0, true); });
+  addRule(r, "mul_one", "x * 1 -> x", {"Mul"},
+          [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 1.0, true); });
   // x / 1 -> x
-  row(r, "div_one", "x / 1 -> x", {"Div"},
-      [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 1.0, false); });
+  addRule(r, "div_one", "x / 1 -> x", {"Div"},
+          [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 1.0, false); });
   // x ^ 1 -> x
-  row(r, "pow_one", "x ^ 1 -> x", {"Pow"},
-      [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 1.0, false); });
+  addRule(r, "pow_one", "x ^ 1 -> x", {"Pow"},
+          [](ir::Node& n, const MatchContext& c) { return neutralElement(n, c, 1.0, false); });
   // And(x, true) -> x, Or(x, false) -> x, Xor(x, false) -> x
-  row(r, "logic_neutral", "And(x, true), Or(x, false), Xor(x, false) -> x", {"And", "Or", "Xor"},
-      [](ir::Node& n, const MatchContext& c) {
-        return neutralElement(n, c, n.opType() == "And" ? 1.0 : 0.0, true);
-      });
+  addRule(r, "logic_neutral", "And(x, true), Or(x, false), Xor(x, false) -> x",
+          {"And", "Or", "Xor"}, [](ir::Node& n, const MatchContext& c) {
+            return neutralElement(n, c, n.opType() == "And" ? 1.0 : 0.0, true);
+          });
   // Where(true, a, b) -> a; Where(false, a, b) -> b   (the chosen operand has the result's shape)
-  row(r, "where_constant_condition", "Where(const cond, a, b) -> a or b", {"Where"},
-      [](ir::Node& n, const MatchContext&) {
-        size_t pick = 0;
-        if (rewrite::isConstantFilledWith(n.input(0), 1.0))
-          pick = 1;
-        else if (rewrite::isConstantFilledWith(n.input(0), 0.0))
-          pick = 2;
-        else
-          return MatchResult::failure("the condition is not a constant all true or all false");
-        if (!rewrite::sameTensorType(n.input(pick), n.output(0)))
-          return MatchResult::failure("the chosen operand " + typeText(n.input(pick)) +
-                                      " is not known to have the result's type " +
-                                      typeText(n.output(0)));
-        return forwardValue(n, n.input(pick));
-      });
+  addRule(r, "where_constant_condition", "Where(const cond, a, b) -> a or b", {"Where"},
+          [](ir::Node& n, const MatchContext&) {
+            size_t pick = 0;
+            if (rewrite::isConstantFilledWith(n.input(0), 1.0))
+              pick = 1;
+            else if (rewrite::isConstantFilledWith(n.input(0), 0.0))
+              pick = 2;
+            else
+              return MatchResult::failure("the condition is not a constant all true or all false");
+            if (!rewrite::sameTensorType(n.input(pick), n.output(0)))
+              return MatchResult::failure("the chosen operand " + typeText(n.input(pick)) +
+                                          " is not known to have the result's type " +
+                                          typeText(n.output(0)));
+            return forwardValue(n, n.input(pick));
+          });
   // Clip(x) -> x   (no bounds, or -inf/+inf; attributes min/max before opset 11)
-  row(r, "clip_no_bounds", "Clip(x) without bounds -> x", {"Clip"},
-      [](ir::Node& n, const MatchContext&) {
-        const double inf = std::numeric_limits<double>::infinity();
-        if (const ir::Attribute* a = n.attr("min"); a && !std::isinf(a->f))
-          return MatchResult::failure("min is " + std::to_string(a->f));
-        if (const ir::Attribute* a = n.attr("max"); a && !std::isinf(a->f))
-          return MatchResult::failure("max is " + std::to_string(a->f));
-        if (n.input(1) && !rewrite::isConstantFilledWith(n.input(1), -inf))
-          return MatchResult::failure("it has a lower bound");
-        if (n.input(2) && !rewrite::isConstantFilledWith(n.input(2), inf))
-          return MatchResult::failure("it has an upper bound");
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "clip_no_bounds", "Clip(x) without bounds -> x", {"Clip"},
+          [](ir::Node& n, const MatchContext&) {
+            const double inf = std::numeric_limits<double>::infinity();
+            if (const ir::Attribute* a = n.attr("min"); a && !std::isinf(a->f))
+              return MatchResult::failure("min is " + std::to_string(a->f));
+            if (const ir::Attribute* a = n.attr("max"); a && !std::isinf(a->f))
+              return MatchResult::failure("max is " + std::to_string(a->f));
+            if (n.input(1) && !rewrite::isConstantFilledWith(n.input(1), -inf))
+              return MatchResult::failure("it has a lower bound");
+            if (n.input(2) && !rewrite::isConstantFilledWith(n.input(2), inf))
+              return MatchResult::failure("it has an upper bound");
+            return forwardValue(n, n.input(0));
+          });
   // Tile(x, repeats = 1) -> x   (opset 6+; Tile-1 took tiles and axis)
-  row(r, "tile_ones", "Tile(x, repeats=1) -> x", {"Tile"}, [](ir::Node& n, const MatchContext& c) {
-    if (c.opset < 6) return MatchResult::failure("Tile before opset 6 is not handled");
-    if (!rewrite::isConstantFilledWith(n.input(1), 1.0))
-      return MatchResult::failure("repeats is not a constant of ones");
-    return forwardValue(n, n.input(0));
-  });
+  addRule(r, "tile_ones", "Tile(x, repeats=1) -> x", {"Tile"},
+          [](ir::Node& n, const MatchContext& c) {
+            if (c.opset < 6) return MatchResult::failure("Tile before opset 6 is not handled");
+            if (!rewrite::isConstantFilledWith(n.input(1), 1.0))
+              return MatchResult::failure("repeats is not a constant of ones");
+            return forwardValue(n, n.input(0));
+          });
   // Resize/Upsample(x, scales = 1) -> x, or sizes = x's static shape
   // (not in tf_crop_and_resize mode, which samples a region of interest)
-  row(r, "resize_scale_one", "Resize/Upsample(x, scale 1) -> x", {"Resize", "Upsample"},
-      [](ir::Node& n, const MatchContext& c) {
-        bool upsample = n.opType() == "Upsample";
-        if (upsample && c.opset < 7) return MatchResult::failure("Upsample-1 is not handled");
-        if (n.attrString("coordinate_transformation_mode", "") == "tf_crop_and_resize")
-          return MatchResult::failure("tf_crop_and_resize samples a region of interest");
-        // scales: Upsample-7 attribute; Upsample-9 and Resize-10 input 1; Resize-11+ input 2.
-        std::optional<std::vector<double>> scales;
-        if (upsample && n.hasAttr("scales")) {
-          scales.emplace();
-          for (float f : n.attrFloats("scales")) scales->push_back(f);
-        } else if (ir::Value* s = n.input(upsample || c.opset < 11 ? 1 : 2)) {
-          if (auto t = rewrite::constantValue(s))
-            scales = t->toDoubleVector();
-          else
-            return MatchResult::failure("scales is not constant");
-        }
-        if (scales && !scales->empty()) {
-          for (double s : *scales)
-            if (s != 1.0) return MatchResult::failure("a scale is " + std::to_string(s));
-          return forwardValue(n, n.input(0));
-        }
-        ir::Value* sizesIn = upsample || c.opset < 11 ? nullptr : n.input(3);
-        auto sizes = constantInts(sizesIn);
-        if (!sizes) return MatchResult::failure("neither scales nor sizes is a usable constant");
-        auto dims = rewrite::staticDims(n.input(0));
-        if (!dims) return MatchResult::failure("the input shape is not static");
-        std::vector<int64_t> axes = n.attrInts("axes");
-        auto norm = normalizeAxes(axes, static_cast<int64_t>(dims->size()));
-        if (!norm) return MatchResult::failure("the axes cannot be resolved");
-        if (norm->empty())
-          for (size_t i = 0; i < dims->size(); ++i) norm->push_back(static_cast<int64_t>(i));
-        if (norm->size() != sizes->size())
-          return MatchResult::failure("sizes has the wrong length");
-        for (size_t i = 0; i < norm->size(); ++i)
-          if ((*dims)[(*norm)[i]] != (*sizes)[i])
-            return MatchResult::failure("sizes " + intsText(*sizes) +
-                                        " differ from the input shape");
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "resize_scale_one", "Resize/Upsample(x, scale 1) -> x", {"Resize", "Upsample"},
+          [](ir::Node& n, const MatchContext& c) {
+            bool upsample = n.opType() == "Upsample";
+            if (upsample && c.opset < 7) return MatchResult::failure("Upsample-1 is not handled");
+            if (n.attrString("coordinate_transformation_mode", "") == "tf_crop_and_resize")
+              return MatchResult::failure("tf_crop_and_resize samples a region of interest");
+            // scales: Upsample-7 attribute; Upsample-9 and Resize-10 input 1; Resize-11+ input 2.
+            std::optional<std::vector<double>> scales;
+            if (upsample && n.hasAttr("scales")) {
+              scales.emplace();
+              for (float f : n.attrFloats("scales")) scales->push_back(f);
+            } else if (ir::Value* s = n.input(upsample || c.opset < 11 ? 1 : 2)) {
+              if (auto t = rewrite::constantValue(s))
+                scales = t->toDoubleVector();
+              else
+                return MatchResult::failure("scales is not constant");
+            }
+            if (scales && !scales->empty()) {
+              for (double s : *scales)
+                if (s != 1.0) return MatchResult::failure("a scale is " + std::to_string(s));
+              return forwardValue(n, n.input(0));
+            }
+            ir::Value* sizesIn = upsample || c.opset < 11 ? nullptr : n.input(3);
+            auto sizes = constantInts(sizesIn);
+            if (!sizes)
+              return MatchResult::failure("neither scales nor sizes is a usable constant");
+            auto dims = rewrite::staticDims(n.input(0));
+            if (!dims) return MatchResult::failure("the input shape is not static");
+            std::vector<int64_t> axes = n.attrInts("axes");
+            auto norm = normalizeAxes(axes, static_cast<int64_t>(dims->size()));
+            if (!norm) return MatchResult::failure("the axes cannot be resolved");
+            if (norm->empty())
+              for (size_t i = 0; i < dims->size(); ++i) norm->push_back(static_cast<int64_t>(i));
+            if (norm->size() != sizes->size())
+              return MatchResult::failure("sizes has the wrong length");
+            for (size_t i = 0; i < norm->size(); ++i)
+              if ((*dims)[(*norm)[i]] != (*sizes)[i])
+                return MatchResult::failure("sizes " + intsText(*sizes) +
+                                            " differ from the input shape");
+            return forwardValue(n, n.input(0));
+          });
   // ReduceSum/Mean/Max/Min/Prod(x, axes = [], noop_with_empty_axes = 1) -> x
   // (the attribute exists from opset 13 for ReduceSum and 18 for the others; for
   // ReduceL1/L2/LogSum/LogSumExp/SumSquare the reference applies the per-element
   // transform even then, so they are left alone)
-  row(r, "reduce_noop_empty_axes", "Reduce*(x, axes=[], noop_with_empty_axes=1) -> x",
-      {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
-       "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"},
-      [](ir::Node& n, const MatchContext& c) {
-        if (n.attrInt("noop_with_empty_axes", 0) != 1)
-          return MatchResult::failure("noop_with_empty_axes is not set");
-        if (!reduceKeepsSingleElement(n.opType()))
-          return MatchResult::failure("with noop_with_empty_axes the reference still applies " +
-                                      n.opType() + "'s per-element transform (abs, square, log)");
-        if (!reduceAxesIsInput(n.opType(), c.opset))
-          return MatchResult::failure("noop_with_empty_axes does not exist for " + n.opType() +
-                                      " at opset " + std::to_string(c.opset));
-        auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
-        if (!axes || !axes->empty()) return MatchResult::failure("axes are given");
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "reduce_noop_empty_axes", "Reduce*(x, axes=[], noop_with_empty_axes=1) -> x",
+          {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+           "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"},
+          [](ir::Node& n, const MatchContext& c) {
+            if (n.attrInt("noop_with_empty_axes", 0) != 1)
+              return MatchResult::failure("noop_with_empty_axes is not set");
+            if (!reduceKeepsSingleElement(n.opType()))
+              return MatchResult::failure("with noop_with_empty_axes the reference still applies " +
+                                          n.opType() +
+                                          "'s per-element transform (abs, square, log)");
+            if (!reduceAxesIsInput(n.opType(), c.opset))
+              return MatchResult::failure("noop_with_empty_axes does not exist for " + n.opType() +
+                                          " at opset " + std::to_string(c.opset));
+            auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
+            if (!axes || !axes->empty()) return MatchResult::failure("axes are given");
+            return forwardValue(n, n.input(0));
+          });
   // ReduceSum/Mean/Max/Min/Prod(x, axes, keepdims = 1) -> x when every reduced dim is 1
-  row(r, "reduce_over_unit_dims", "Reduce*(x) over dims of size 1, keepdims -> x",
-      {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd"},
-      [](ir::Node& n, const MatchContext& c) {
-        if (!reduceKeepsSingleElement(n.opType()))
-          return MatchResult::failure("not a reduction that keeps a single element");
-        if (n.attrInt("keepdims", 1) != 1) return MatchResult::failure("keepdims is 0");
-        bool asInput = reduceAxesIsInput(n.opType(), c.opset);
-        auto axes =
-            asInput ? rewrite::intsFromAttrOrInput(n, "", 1) : std::optional(n.attrInts("axes"));
-        if (!axes) return MatchResult::failure("the axes are not constant");
-        ir::Value* x = n.input(0);
-        auto rank = rankOf(x);
-        if (!rank) return MatchResult::failure("the rank of the input is unknown");
-        std::vector<int64_t> ax = *axes;
-        if (ax.empty()) {
-          if (n.attrInt("noop_with_empty_axes", 0) == 1)
-            return MatchResult::failure("empty axes with noop_with_empty_axes");
-          for (int64_t i = 0; i < *rank; ++i) ax.push_back(i);
-        }
-        auto norm = normalizeAxes(ax, rank);
-        if (!norm) return MatchResult::failure("the axes cannot be resolved");
-        for (int64_t a : *norm) {
-          const ir::Dim& d = (*x->type().shape())[static_cast<size_t>(a)];
-          if (!d.isStatic() || d.value() != 1)
-            return MatchResult::failure("reduced axis " + std::to_string(a) + " has size " +
-                                        d.toString());
-        }
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "reduce_over_unit_dims", "Reduce*(x) over dims of size 1, keepdims -> x",
+          {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd"},
+          [](ir::Node& n, const MatchContext& c) {
+            if (!reduceKeepsSingleElement(n.opType()))
+              return MatchResult::failure("not a reduction that keeps a single element");
+            if (n.attrInt("keepdims", 1) != 1) return MatchResult::failure("keepdims is 0");
+            bool asInput = reduceAxesIsInput(n.opType(), c.opset);
+            auto axes = asInput ? rewrite::intsFromAttrOrInput(n, "", 1)
+                                : std::optional(n.attrInts("axes"));
+            if (!axes) return MatchResult::failure("the axes are not constant");
+            ir::Value* x = n.input(0);
+            auto rank = rankOf(x);
+            if (!rank) return MatchResult::failure("the rank of the input is unknown");
+            std::vector<int64_t> ax = *axes;
+            if (ax.empty()) {
+              if (n.attrInt("noop_with_empty_axes", 0) == 1)
+                return MatchResult::failure("empty axes with noop_with_empty_axes");
+              for (int64_t i = 0; i < *rank; ++i) ax.push_back(i);
+            }
+            auto norm = normalizeAxes(ax, rank);
+            if (!norm) return MatchResult::failure("the axes cannot be resolved");
+            for (int64_t a : *norm) {
+              const ir::Dim& d = (*x->type().shape())[static_cast<size_t>(a)];
+              if (!d.isStatic() || d.value() != 1)
+                return MatchResult::failure("reduced axis " + std::to_string(a) + " has size " +
+                                            d.toString());
+            }
+            return forwardValue(n, n.input(0));
+          });
   // DepthToSpace(x, blocksize = 1), SpaceToDepth(x, blocksize = 1) -> x   (either mode)
-  row(r, "depth_space_block_one", "DepthToSpace/SpaceToDepth(x, blocksize=1) -> x",
+  addRule(
+      r, "depth_space_block_one", "DepthToSpace/SpaceToDepth(x, blocksize=1) -> x",
       {"DepthToSpace", "SpaceToDepth"}, [](ir::Node& n, const MatchContext&) {
         if (n.attrInt("blocksize", 0) != 1)
           return MatchResult::failure("blocksize is " + std::to_string(n.attrInt("blocksize", 0)));
@@ -350,18 +350,19 @@ Rules rules() {
       });
   // MaxPool/AveragePool(x) with a 1x1 kernel, strides 1 and no padding -> x
   // (the max or mean of one element; MaxPool's Indices output must be unused)
-  row(r, "pool_unit_kernel", "MaxPool/AveragePool(x) with a 1x1 kernel, stride 1 -> x",
-      {"MaxPool", "AveragePool"}, [](ir::Node& n, const MatchContext&) {
-        for (int64_t k : n.attrInts("kernel_shape", {0}))
-          if (k != 1) return MatchResult::failure("the kernel is not 1x1");
-        for (int64_t s : n.attrInts("strides"))
-          if (s != 1) return MatchResult::failure("a stride is not 1");
-        for (int64_t p : n.attrInts("pads"))
-          if (p != 0) return MatchResult::failure("it pads");
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "pool_unit_kernel", "MaxPool/AveragePool(x) with a 1x1 kernel, stride 1 -> x",
+          {"MaxPool", "AveragePool"}, [](ir::Node& n, const MatchContext&) {
+            for (int64_t k : n.attrInts("kernel_shape", {0}))
+              if (k != 1) return MatchResult::failure("the kernel is not 1x1");
+            for (int64_t s : n.attrInts("strides"))
+              if (s != 1) return MatchResult::failure("a stride is not 1");
+            for (int64_t p : n.attrInts("pads"))
+              if (p != 0) return MatchResult::failure("it pads");
+            return forwardValue(n, n.input(0));
+          });
   // GlobalAveragePool/GlobalMaxPool(x) -> x when every spatial dim is 1
-  row(r, "global_pool_unit_spatial", "GlobalAveragePool/GlobalMaxPool(x) over 1x1 -> x",
+  addRule(
+      r, "global_pool_unit_spatial", "GlobalAveragePool/GlobalMaxPool(x) over 1x1 -> x",
       {"GlobalAveragePool", "GlobalMaxPool"}, [](ir::Node& n, const MatchContext&) {
         auto rank = rankOf(n.input(0));
         if (!rank || *rank < 3) return MatchResult::failure("the spatial dims are unknown");
@@ -376,26 +377,26 @@ Rules rules() {
   // (the spec's default state is 0; exact). The zeros are constants or a
   // ConstantOfShape of value 0; the node stays, the inputs are dropped and
   // their producers go if nothing else reads them.
-  row(r, "rnn_zero_initial_state", "LSTM/GRU/RNN(initial state = 0) -> without it",
-      {"LSTM", "GRU", "RNN"}, [](ir::Node& n, const MatchContext&) {
-        std::vector<size_t> zero;
-        const size_t last = n.opType() == "LSTM" ? 6 : 5;
-        for (size_t i = 5; i <= last; ++i)
-          if (isZeroState(n.input(i))) zero.push_back(i);
-        if (zero.empty()) return MatchResult::failure("no initial state is a constant 0");
-        return MatchResult::success({&n}, [&n, zero](rewrite::Rewriter& rw) {
-          std::vector<ir::Node*> producers;
-          for (size_t i : zero) {
-            // h and c often share one ConstantOfShape: visit it once.
-            ir::Node* p = n.input(i)->producer();
-            if (p && std::find(producers.begin(), producers.end(), p) == producers.end())
-              producers.push_back(p);
-            rw.setInput(&n, i, nullptr);
-          }
-          for (ir::Node* p : producers)
-            if (p->owner() == n.owner()) rw.eraseIfDead(p);  // only if nothing else reads it
-        });
-      });
+  addRule(r, "rnn_zero_initial_state", "LSTM/GRU/RNN(initial state = 0) -> without it",
+          {"LSTM", "GRU", "RNN"}, [](ir::Node& n, const MatchContext&) {
+            std::vector<size_t> zero;
+            const size_t last = n.opType() == "LSTM" ? 6 : 5;
+            for (size_t i = 5; i <= last; ++i)
+              if (isZeroState(n.input(i))) zero.push_back(i);
+            if (zero.empty()) return MatchResult::failure("no initial state is a constant 0");
+            return MatchResult::success({&n}, [&n, zero](rewrite::Rewriter& rw) {
+              std::vector<ir::Node*> producers;
+              for (size_t i : zero) {
+                // h and c often share one ConstantOfShape: visit it once.
+                ir::Node* p = n.input(i)->producer();
+                if (p && std::find(producers.begin(), producers.end(), p) == producers.end())
+                  producers.push_back(p);
+                rw.setInput(&n, i, nullptr);
+              }
+              for (ir::Node* p : producers)
+                if (p->owner() == n.owner()) rw.eraseIfDead(p);  // only if nothing else reads it
+            });
+          });
   return r;
 }
 

@@ -53,7 +53,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   }
   ir::Value* t = op.input(bnSide);
   ir::Value* cst = op.input(1 - bnSide);
-  if (std::string why = rewrite::whyNotSingleUse(t); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
     return MatchResult::failure("BatchNormalization output " + why);
   if (std::string why = fusion::whyNotInferenceBatchNorm(*bn, c); !why.empty())
     return MatchResult::failure(why);

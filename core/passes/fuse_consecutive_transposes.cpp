@@ -27,7 +27,7 @@ fusion::Rules rules() {
       {"Transpose"}, [](ir::Node& outer, const MatchContext&) {
         ir::Node* inner = producerOp(outer.input(0), "Transpose");
         if (!inner) return MatchResult::failure("the input is not produced by a Transpose");
-        if (std::string why = rewrite::whyNotSingleUse(outer.input(0)); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(outer.input(0)); !why.empty())
           return MatchResult::failure("inner Transpose output " + why);
         auto p1 = fusion::transposePerm(*inner);
         auto p2 = fusion::transposePerm(outer);

@@ -40,7 +40,7 @@ using rewrite::MatchResult;
 
 // The residual Add/Sum reading `t` and its other operand; nullptr with `why`.
 ir::Node* residualAdd(ir::Value* t, ir::Value*& z, std::string& why) {
-  if (std::string w = rewrite::whyNotSingleUse(t); !w.empty()) {
+  if (std::string w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
     why = w;
     return nullptr;
   }
@@ -93,7 +93,7 @@ MatchResult fuse(ir::Node& conv, const MatchContext& c) {
   if (nodes.size() == 1)
     return MatchResult::failure("no residual Add (" + whyResidual + ") and no activation (" +
                                 whyAct + ")");
-  if (std::string why = fusion::whyNotClosed(nodes, nodes.back()); !why.empty())
+  if (std::string why = rewrite::whyNotClosed(nodes, nodes.back()); !why.empty())
     return MatchResult::failure(why);
   ir::Value* out = cur;
   std::string name = act ? act->name : "";

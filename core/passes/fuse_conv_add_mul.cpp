@@ -45,7 +45,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   }
   ir::Value* t = op.input(convSide);
   ir::Value* cst = op.input(1 - convSide);
-  if (std::string why = rewrite::whyNotSingleUse(t); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
     return MatchResult::failure("Conv output " + why);
   if (c.opset < 7 && op.attrInt("broadcast", 0) != 0) {
     auto cd = fusion::dimsOf(cst);

@@ -67,7 +67,7 @@ fusion::Rules rules() {
           return MatchResult::failure(why);
         ir::Node* conv = producerOp(bn.input(0), "Conv");
         if (!conv) return MatchResult::failure("the input is not produced by a Conv");
-        if (std::string why = rewrite::whyNotSingleUse(bn.input(0)); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(bn.input(0)); !why.empty())
           return MatchResult::failure("Conv output " + why);
         if (std::string why = fusion::whyNotInferenceBatchNorm(bn, c); !why.empty())
           return MatchResult::failure(why);

@@ -42,6 +42,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/ir/passlab_ops.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/passlab_fused_utils.h"
@@ -53,24 +54,13 @@ namespace {
 using rewrite::MatchContext;
 using rewrite::MatchResult;
 
-enum class Kind { kUnary, kBinary, kVariadic, kParam };
+namespace ops = ir::passlab_ops;
 
-// Default-domain op -> how it is encoded.
-const std::unordered_map<std::string, Kind>& opTable() {
-  static const std::unordered_map<std::string, Kind> t = {
-      {"Add", Kind::kBinary},       {"Sub", Kind::kBinary},        {"Mul", Kind::kBinary},
-      {"Div", Kind::kBinary},       {"Pow", Kind::kBinary},        {"PRelu", Kind::kBinary},
-      {"Max", Kind::kVariadic},     {"Min", Kind::kVariadic},      {"Sum", Kind::kVariadic},
-      {"Mean", Kind::kVariadic},    {"Neg", Kind::kUnary},         {"Abs", Kind::kUnary},
-      {"Relu", Kind::kUnary},       {"Sigmoid", Kind::kUnary},     {"Tanh", Kind::kUnary},
-      {"Exp", Kind::kUnary},        {"Log", Kind::kUnary},         {"Sqrt", Kind::kUnary},
-      {"Reciprocal", Kind::kUnary}, {"Erf", Kind::kUnary},         {"Floor", Kind::kUnary},
-      {"Ceil", Kind::kUnary},       {"Sin", Kind::kUnary},         {"Cos", Kind::kUnary},
-      {"Softplus", Kind::kUnary},   {"Softsign", Kind::kUnary},    {"HardSwish", Kind::kUnary},
-      {"Identity", Kind::kUnary},   {"Gelu", Kind::kParam},        {"LeakyRelu", Kind::kParam},
-      {"Elu", Kind::kParam},        {"HardSigmoid", Kind::kParam}, {"Clip", Kind::kParam},
-  };
-  return t;
+// The row of `n`'s op in FusedElementwise's one op table (core/ir/passlab_ops.h),
+// or nullptr. Gelu takes the row of its `approximate`.
+const ops::ElementwiseOp* rowOf(const ir::Node& n) {
+  return ops::findOnnxOp(
+      n.opType(), n.opType() == "Gelu" ? n.attrString("approximate", "none") : std::string("none"));
 }
 
 // The inputs of `n` that are data (Clip's bounds are parameters).
@@ -81,7 +71,7 @@ size_t dataInputs(const ir::Node& n) {
 // "" when `n` can go into a FusedElementwise; else why not.
 std::string whyNotFusable(const ir::Node& n, int64_t opset) {
   if (!n.domain().empty()) return fusion::nodeText(n) + " is not a default-domain op";
-  if (!opTable().count(n.opType()))
+  if (!ops::findOnnxOp(n.opType(), "none") && !ops::findOnnxOp(n.opType(), "tanh"))
     return fusion::nodeText(n) + " is not an elementwise op FusedElementwise runs";
   if (n.hasAttr("broadcast")) return fusion::nodeText(n) + " uses the legacy broadcast attribute";
   if (n.outputCount() != 1 || !n.output(0) || n.hasSubgraphs())
@@ -157,34 +147,32 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
   };
   for (ir::Node* n : order) {
     const std::string& op = n->opType();
-    Kind kind = opTable().at(op);
     auto in = [&](size_t i) { return reg.at(n->input(i)); };
+    const ops::ElementwiseOp& row = *rowOf(*n);
+    const std::string instr(row.instr);
     int64_t r = 0;
-    if (kind == Kind::kUnary) {
-      r = emit(op, in(0));
-    } else if (kind == Kind::kBinary) {
-      r = emit(op, in(0), in(1));
-    } else if (kind == Kind::kVariadic) {
-      const std::string step = op == "Mean" || op == "Sum" ? "Add" : op;
+    if (row.lowering != ops::EwLowering::kSingle) {  // a chain over the inputs
       r = in(0);
-      for (size_t i = 1; i < n->inputCount(); ++i) r = emit(step, r, in(i));
+      for (size_t i = 1; i < n->inputCount(); ++i) r = emit(instr, r, in(i));
       if (n->inputCount() == 1) r = emit("Identity", r);
-      if (op == "Mean" && n->inputCount() > 1)
+      if (row.lowering == ops::EwLowering::kMean && n->inputCount() > 1)
         r = emit("Div", r, constant(static_cast<float>(n->inputCount())));
+    } else if (row.operands == ops::EwOperands::kTwo) {
+      r = emit(instr, in(0), in(1));
+    } else if (row.operands == ops::EwOperands::kOne) {
+      r = emit(instr, in(0));
     } else {
       std::string why;
       std::vector<float> prm = *fusedops::activationParams(*n, opset, why);
-      if (op == "Gelu") {
-        r = emit(prm[0] == 1.0f ? "GeluTanh" : "Gelu", in(0));
-      } else if (op == "Clip") {
+      if (op == "Clip") {
         auto bound = [&](float v) { return std::isinf(v) ? int64_t{-1} : constant(v); };
-        r = emit(op, in(0), bound(prm[0]), bound(prm[1]));
+        r = emit(instr, in(0), bound(prm[0]), bound(prm[1]));
       } else if (op == "Elu") {
-        r = emit(op, in(0), constant(n->attrFloat("alpha", 1.0f)));
+        r = emit(instr, in(0), constant(n->attrFloat("alpha", 1.0f)));
       } else if (op == "LeakyRelu") {
-        r = emit(op, in(0), constant(prm[0]));
+        r = emit(instr, in(0), constant(prm[0]));
       } else {  // HardSigmoid
-        r = emit(op, in(0), constant(prm[0]), constant(prm[1]));
+        r = emit(instr, in(0), constant(prm[0]), constant(prm[1]));
       }
     }
     reg[n->output(0)] = r;
@@ -200,10 +188,8 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
 constexpr int64_t kLibmMaxElements = 4096;
 
 const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
-  static const std::unordered_set<std::string> kLibm = {"Tanh", "Exp", "Log",      "Erf", "Sigmoid",
-                                                        "Sin",  "Cos", "Softplus", "Elu", "Gelu"};
   for (const ir::Node* n : group) {
-    if (kLibm.count(n->opType())) return n;
+    if (const ops::ElementwiseOp* row = rowOf(*n); row && row->libm) return n;
     if (n->opType() == "Pow") {
       auto e = fusion::scalarValue(n->input(1));
       if (!e || (*e != 1 && *e != 2 && *e != 3 && *e != 0.5)) return n;
@@ -295,11 +281,11 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
     Program p = encode(order, opset);
     std::vector<const ir::Node*> from(order.begin(), order.end());
     ir::Node* fused =
-        fusedops::addFused(rw, "FusedElementwise", p.inputs, &root, from, root.output(0));
-    rw.setAttr(fused, ir::Attribute::makeStrings("ops", p.ops));
-    rw.setAttr(fused, ir::Attribute::makeInts("operands", p.operands));
+        fusedops::addFused(rw, ops::kFusedElementwise, p.inputs, &root, from, root.output(0));
+    rw.setAttr(fused, ir::Attribute::makeStrings(ops::kOps, p.ops));
+    rw.setAttr(fused, ir::Attribute::makeInts(ops::kOperands, p.operands));
     if (!p.constants.empty())
-      rw.setAttr(fused, ir::Attribute::makeFloats("constants", p.constants));
+      rw.setAttr(fused, ir::Attribute::makeFloats(ops::kConstants, p.constants));
     std::vector<ir::Node*> dead(order.rbegin(), order.rend());
     fusion::replaceAndErase(rw, root.output(0), fused->output(0), dead);
   });
@@ -308,7 +294,9 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
 fusion::Rules rules() {
   fusion::Rules r;
   std::vector<std::string> roots;
-  for (const auto& [op, kind] : opTable()) roots.push_back(op);
+  for (const ops::ElementwiseOp& row : ops::elementwiseOps())
+    if (std::find(roots.begin(), roots.end(), row.onnxOp) == roots.end())
+      roots.emplace_back(row.onnxOp);
   std::sort(roots.begin(), roots.end());
   // f(g(x, y), h(z)) ... -> ai.passlab.FusedElementwise(x, y, z) <program>
   fusion::addRule(r, "elementwise_group",

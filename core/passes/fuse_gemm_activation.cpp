@@ -53,7 +53,7 @@ struct Chain {
 std::string followAdds(Chain& ch, bool gemmHasC) {
   for (int k = 0; k < 2; ++k) {
     ir::Value* cur = ch.product;
-    if (std::string w = rewrite::whyNotSingleUse(cur); !w.empty()) return w;
+    if (std::string w = rewrite::whyNotSoleConsumer(cur); !w.empty()) return w;
     ir::Node* add = cur->uses()[0].node;
     if (!(add->domain().empty() && (add->opType() == "Add" || add->opType() == "Sum") &&
           add->inputCount() == 2))
@@ -121,7 +121,7 @@ MatchResult fuse(ir::Node& base, const MatchContext& c) {
   if (ch.nodes.size() == 1)
     return MatchResult::failure("no bias or residual Add (" + whyAdd + ") and no activation (" +
                                 whyAct + ")");
-  if (std::string why = fusion::whyNotClosed(ch.nodes, ch.nodes.back()); !why.empty())
+  if (std::string why = rewrite::whyNotClosed(ch.nodes, ch.nodes.back()); !why.empty())
     return MatchResult::failure(why);
   return MatchResult::success(ch.nodes, [&base, ch, isGemm, gemmHasC](rewrite::Rewriter& rw) {
     ir::Value* c = gemmHasC ? base.input(2) : ch.c;

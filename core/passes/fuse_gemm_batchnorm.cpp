@@ -46,7 +46,7 @@ fusion::Rules rules() {
         }
         if (!mm) return MatchResult::failure("the input is not produced by a Gemm or MatMul");
         std::string what = isMatMul ? "MatMul" : "Gemm";
-        if (std::string why = rewrite::whyNotSingleUse(bn.input(0)); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(bn.input(0)); !why.empty())
           return MatchResult::failure(what + " output " + why);
         if (bn.attrInt("training_mode", 0) != 0)
           return MatchResult::failure("BatchNormalization is in training mode");

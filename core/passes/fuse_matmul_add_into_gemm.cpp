@@ -43,7 +43,7 @@ fusion::Rules rules() {
         if (!mm) return MatchResult::failure("no input is produced by a MatMul");
         ir::Value* t = add.input(side);
         ir::Value* cv = add.input(1 - side);
-        if (std::string why = rewrite::whyNotSingleUse(t); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
           return MatchResult::failure("MatMul output " + why);
         auto ra = rankOf(mm->input(0)), rb = rankOf(mm->input(1)), rc = rankOf(cv);
         if (!ra || !rb) return MatchResult::failure("the MatMul operand ranks are unknown");

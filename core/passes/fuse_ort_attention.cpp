@@ -999,11 +999,11 @@ MatchResult attention(ir::Node& softmax, const MatchContext& c) {
           ir::Node* uq = un;
           if (un->domain().empty() && un->opType() == "Transpose") {
             std::string w;
-            uq = fusion::singleConsumer(un->output(0), w);
+            uq = rewrite::soleConsumer(un->output(0), &w);
           }
           if (!uq || !uq->domain().empty() || uq->opType() != "Unsqueeze") continue;
           std::string w;
-          ir::Node* cc = fusion::singleConsumer(uq->output(0), w);
+          ir::Node* cc = rewrite::soleConsumer(uq->output(0), &w);
           if (!cc || !cc->domain().empty() || cc->opType() != "Concat" || cc->inputCount() != 2 ||
               cc->attrInt("axis", 1) != 0)
             continue;

@@ -86,7 +86,7 @@ MatchResult embedLayerNorm(ir::Node& root, const MatchContext&) {
   std::vector<ir::Node*> adds{add};
   for (size_t i = 0; i < 2 && terms.size() == 2; ++i) {
     ir::Node* inner = producerOp(terms[i], "Add");
-    if (inner && inner->inputCount() == 2 && ortfusion::onlyUsedBy(terms[i], {add})) {
+    if (inner && inner->inputCount() == 2 && rewrite::whyNotReadOnlyBy(terms[i], {add}).empty()) {
       ir::Value* other = terms[1 - i];
       terms = {inner->input(0), inner->input(1), other};
       adds.push_back(inner);
@@ -96,7 +96,7 @@ MatchResult embedLayerNorm(ir::Node& root, const MatchContext&) {
   for (ir::Value* t : terms) {
     auto l = lookupOf(t, h, m->dtype, why);
     if (!l) return MatchResult::failure(why);
-    if (!ortfusion::onlyUsedBy(t, adds))
+    if (!rewrite::whyNotReadOnlyBy(t, adds).empty())
       return MatchResult::failure("the lookup '" + t->name() + "' has other readers");
     if (!rewrite::sameTensorType(t, m->x))
       return MatchResult::failure("the lookups do not all have the sum's shape");
@@ -105,7 +105,7 @@ MatchResult embedLayerNorm(ir::Node& root, const MatchContext&) {
   std::vector<ir::Node*> nodes = m->nodes;
   for (ir::Node* a : adds) nodes.push_back(a);
   for (const Lookup& l : ls) nodes.push_back(l.gather);
-  const bool sumUsed = !ortfusion::onlyUsedBy(m->x, m->nodes);
+  const bool sumUsed = !rewrite::whyNotReadOnlyBy(m->x, m->nodes).empty();
   return MatchResult::success(nodes, [m = *m, ls, nodes, sumUsed](rewrite::Rewriter& rw) {
     ir::Graph& g = *m.last->owner();
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());

@@ -24,9 +24,7 @@
 // output, not in a subgraph); x of a float type; the result of x's type and
 // shape; for the bias, the Add's result read only by the GELU subgraph.
 // Opsets: 1-28 (the ONNX Gelu root from 20).
-#include <cmath>
-#include <map>
-
+#include "core/passes/gelu_match.h"
 #include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
 
@@ -38,100 +36,16 @@ using ortfusion::kMsDomain;
 using rewrite::MatchContext;
 using rewrite::MatchResult;
 
-using fusion::defaultOp;
-using fusion::onlyConsumer;
-
-// The values x may be, seen from the Mul that consumes `p`: the other operand
-// ((x * p) * 0.5), the other operand of the next Mul (x * (p * 0.5)), or the
-// non-0.5 operand of the Mul producing the other operand ((x * 0.5) * p).
-std::vector<ir::Value*> xCandidates(ir::Value* p) {
-  std::vector<ir::Value*> out;
-  ir::Node* m1 = defaultOp(onlyConsumer(p), "Mul");
-  if (!m1) return out;
-  ir::Value* o = fusion::otherOperand(*m1, p);
-  if (!o) return out;
-  if (fusion::isScalarNear(o, 0.5)) {
-    if (ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul"))
-      if (ir::Value* x = fusion::otherOperand(*m2, m1->output(0))) out.push_back(x);
-    return out;
-  }
-  out.push_back(o);
-  if (ir::Node* h = producerOp(o, "Mul"))
-    for (size_t i = 0; i < 2; ++i)
-      if (fusion::isScalarNear(h->input(1 - i), 0.5)) out.push_back(h->input(i));
-  return out;
-}
-
-// `v` as a function of x at `at`: v is x, a scalar constant, or an
-// Add/Sub/Mul/Div/Pow/Sqrt/Neg of such values. The nodes on the way are
-// added to `cone`. nullopt when something else is reached.
-std::optional<double> evalAt(const ir::Value* v, const ir::Value* x, double at,
-                             std::vector<ir::Node*>& cone, int depth = 0) {
-  if (v == x) return at;
-  if (!v || depth > 16) return std::nullopt;
-  if (rewrite::isConstant(v)) return fusion::scalarValue(v);
-  ir::Node* n = v->producer();
-  if (!n || !n->domain().empty()) return std::nullopt;
-  const std::string& op = n->opType();
-  static const std::map<std::string, int> kArity = {{"Add", 2}, {"Sub", 2},  {"Mul", 2}, {"Div", 2},
-                                                    {"Pow", 2}, {"Sqrt", 1}, {"Neg", 1}};
-  auto it = kArity.find(op);
-  if (it == kArity.end() || static_cast<int>(n->inputCount()) != it->second) return std::nullopt;
-  if (n->outputCount() != 1 || !fusion::isFloatType(elemTypeOf(v))) return std::nullopt;
-  double a[2] = {0, 0};
-  for (size_t i = 0; i < n->inputCount(); ++i) {
-    auto r = evalAt(n->input(i), x, at, cone, depth + 1);
-    if (!r) return std::nullopt;
-    a[i] = *r;
-  }
-  if (std::find(cone.begin(), cone.end(), n) == cone.end()) cone.push_back(n);
-  if (op == "Add") return a[0] + a[1];
-  if (op == "Sub") return a[0] - a[1];
-  if (op == "Mul") return a[0] * a[1];
-  if (op == "Div") return a[0] / a[1];
-  if (op == "Pow") return std::pow(a[0], a[1]);
-  if (op == "Sqrt") return std::sqrt(a[0]);
-  return -a[0];
-}
-
-double innerReference(bool tanh, double x) {
-  if (!tanh) return x / std::sqrt(2.0);
-  return std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x);
-}
-
-// "" when the argument of the Erf/Tanh is the GELU argument of x; else why not.
-std::string whyNotGeluArgument(ir::Value* arg, ir::Value* x, bool tanh,
-                               std::vector<ir::Node*>& cone) {
-  for (double at : {-3.0, -1.25, -0.5, 0.1, 0.75, 1.5, 2.5}) {
-    auto got = evalAt(arg, x, at, cone);
-    if (!got)
-      return std::string("the ") + (tanh ? "Tanh" : "Erf") +
-             " input is not built from x and scalar constants alone";
-    double want = innerReference(tanh, at);
-    if (std::fabs(*got - want) > 1e-4 * std::max(1.0, std::fabs(want))) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "the %s input is not %s (at x = %g it is %.6g, not %.6g)",
-                    tanh ? "Tanh" : "Erf", tanh ? "sqrt(2/pi) * (x + 0.044715 x^3)" : "x / sqrt(2)",
-                    at, *got, want);
-      return buf;
-    }
-  }
-  return "";
-}
-
 // The new node: Gelu/BiasGelu (erf) or FastGelu (tanh), absorbing a bias Add before x when
 // there is one that only the matched nodes read.
-MatchResult finish(ir::Value* x, std::vector<ir::Node*> nodes, ir::Node* last, bool tanh) {
-  if (std::string why = fusion::whyNotClosed(nodes, last); !why.empty())
-    return MatchResult::failure(why);
-  if (!fusion::isFloatType(elemTypeOf(x))) return MatchResult::failure("x is not a float tensor");
-  if (!rewrite::sameTensorType(x, last->output(0)))
-    return MatchResult::failure(
-        "the result does not have x's type and shape (a constant broadcasts it, or a shape is "
-        "unknown)");
+MatchResult finish(const fusion::GeluMatch& m) {
+  ir::Value* x = m.x;
+  ir::Node* last = m.last;
+  const bool tanh = m.tanh;
+  std::vector<ir::Node*> nodes = m.nodes;
   std::string ignored;
   auto bias = ortfusion::biasAddOf(x, ignored);
-  if (bias && !ortfusion::onlyUsedBy(x, nodes)) bias.reset();
+  if (bias && !rewrite::whyNotReadOnlyBy(x, nodes).empty()) bias.reset();
   if (bias) nodes.push_back(bias->add);
   return MatchResult::success(nodes, [x, nodes, last, tanh, bias](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
@@ -143,37 +57,12 @@ MatchResult finish(ir::Value* x, std::vector<ir::Node*> nodes, ir::Node* last, b
   });
 }
 
-// Rooted at the Erf or the Tanh.
+// Rooted at the Erf or the Tanh (core/passes/gelu_match.h: the argument by value).
 MatchResult decomposed(ir::Node& root, const MatchContext&) {
-  const bool tanh = root.opType() == "Tanh";
-  const char* what = tanh ? "Tanh" : "Erf";
-  ir::Node* p = defaultOp(onlyConsumer(root.output(0)), "Add");
-  if (!p || !fusion::isScalarNear(fusion::otherOperand(*p, root.output(0)), 1.0))
-    return MatchResult::failure(std::string("the ") + what +
-                                " result is not the operand of an Add of 1");
-  std::vector<ir::Value*> xs = xCandidates(p->output(0));
-  if (xs.empty())
-    return MatchResult::failure(std::string("1 + ") + what +
-                                "(...) is not multiplied by x and 0.5");
   std::string why;
-  for (ir::Value* x : xs) {
-    std::vector<ir::Node*> nodes;
-    ir::Node* last = fusion::geluHalfProduct(p->output(0), x, nodes);
-    if (!last) {
-      why = std::string("1 + ") + what + "(...) is not multiplied by x and 0.5";
-      continue;
-    }
-    std::vector<ir::Node*> cone;
-    why = whyNotGeluArgument(root.input(0), x, tanh, cone);
-    if (!why.empty()) continue;
-    std::vector<ir::Node*> all = cone;
-    all.push_back(&root);
-    all.push_back(p);
-    for (ir::Node* n : nodes)
-      if (std::find(all.begin(), all.end(), n) == all.end()) all.push_back(n);
-    return finish(x, all, last, tanh);
-  }
-  return MatchResult::failure(why);
+  auto m = fusion::matchGeluByValue(root, why);
+  if (!m) return MatchResult::failure(why);
+  return finish(*m);
 }
 
 // Rooted at a GELU node (ONNX Gelu, com.microsoft Gelu or FastGelu without a
@@ -196,7 +85,7 @@ MatchResult biasIntoGelu(ir::Node& root, const MatchContext& c) {
   std::string why;
   auto bias = ortfusion::biasAddOf(x, why);
   if (!bias) return MatchResult::failure("the GELU input is not a bias Add: " + why);
-  if (!ortfusion::onlyUsedBy(x, {&root}))
+  if (!rewrite::whyNotReadOnlyBy(x, {&root}).empty())
     return MatchResult::failure("the bias Add's result '" + x->name() + "' has other uses");
   if (!fusion::isFloatType(elemTypeOf(x))) return MatchResult::failure("x is not a float tensor");
   ir::Node* gelu = &root;

@@ -58,7 +58,7 @@ MatchResult skipLayerNorm(ir::Node& root, const MatchContext&) {
   for (ir::Value* side : {a, b}) {
     std::string ignored;
     auto ba = ortfusion::biasAddOf(side, ignored);
-    if (ba && ortfusion::onlyUsedBy(side, {add})) {
+    if (ba && rewrite::whyNotReadOnlyBy(side, {add}).empty()) {
       bias = ba;
       if (side == b) std::swap(a, b);
       break;
@@ -68,7 +68,7 @@ MatchResult skipLayerNorm(ir::Node& root, const MatchContext&) {
   nodes.push_back(add);
   if (bias) nodes.push_back(bias->add);
   // Readers of the sum other than the layer norm get output 3.
-  const bool sumUsed = !ortfusion::onlyUsedBy(m->x, m->nodes);
+  const bool sumUsed = !rewrite::whyNotReadOnlyBy(m->x, m->nodes).empty();
   ir::Value* input = bias ? bias->input : a;
   ir::Value* biasV = bias ? bias->bias : nullptr;
   return MatchResult::success(

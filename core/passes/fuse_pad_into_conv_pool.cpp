@@ -82,7 +82,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   const std::string& kind = op.opType();
   ir::Node* pad = producerOp(op.input(0), "Pad");
   if (!pad) return MatchResult::failure("the input is not produced by a Pad");
-  if (std::string why = rewrite::whyNotSingleUse(op.input(0)); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(op.input(0)); !why.empty())
     return MatchResult::failure("Pad output " + why);
   if (pad->attrString("mode", "constant") != "constant")
     return MatchResult::failure("Pad mode is '" + pad->attrString("mode", "") + "', not constant");

@@ -83,7 +83,8 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
       ins.push_back(b);
     }
     ir::Model& model = rw.model();
-    if (!model.opsetVersion(fusedops::kDomain)) model.setOpsetVersion(fusedops::kDomain, 1);
+    if (!model.opsetVersion(fusedops::kDomain))
+      model.setOpsetVersion(fusedops::kDomain, ir::passlab_ops::kVersion);
     ir::Node* f =
         rw.addNode(g, "FusedLayerNorm", fusedops::kDomain, ins, sumUsed ? 2 : 1, before, "", from);
     rw.setType(f->output(0), m.last->output(0)->type());

@@ -46,7 +46,7 @@ fusion::Rules rules() {
         ir::Value* t = un.input(0);
         ir::Node* red = t ? t->producer() : nullptr;
         if (!isReduce(red)) return MatchResult::failure("the input is not produced by a reduction");
-        if (std::string why = rewrite::whyNotSingleUse(t); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
           return MatchResult::failure(red->opType() + " output " + why);
         if (red->attrInt("keepdims", 1) != 0)
           return MatchResult::failure(red->opType() + " already keeps the reduced dims");

@@ -37,7 +37,7 @@ ir::Node* transposed2d(const ir::Node& n, size_t i, std::string& why) {
     why = "the Transpose feeds both operands";
     return nullptr;
   }
-  if (std::string w = rewrite::whyNotSingleUse(n.input(i)); !w.empty()) {
+  if (std::string w = rewrite::whyNotSoleConsumer(n.input(i)); !w.empty()) {
     why = "Transpose output " + w;
     return nullptr;
   }

@@ -10,14 +10,6 @@
 
 namespace passlab::passes::fusion {
 
-void addRule(Rules& r, std::string name, std::string summary, std::vector<std::string> ops,
-             rewrite::RulePattern::MatchFn fn) {
-  std::vector<rewrite::OpKey> roots;
-  for (auto& op : ops) roots.push_back({"", std::move(op)});
-  r.push_back(std::make_unique<rewrite::RulePattern>(std::move(name), std::move(summary),
-                                                     std::move(roots), std::move(fn)));
-}
-
 std::string whyNotOpset(const rewrite::MatchContext& c, int64_t lo, int64_t hi,
                         std::string_view what) {
   if (c.opset >= lo && c.opset <= hi) return "";
@@ -238,12 +230,6 @@ void eraseDead(rewrite::Rewriter& rw, const std::vector<ir::Node*>& nodes) {
   }
 }
 
-ir::Node* singleConsumer(const ir::Value* v, std::string& why) {
-  why = rewrite::whyNotSingleUse(v);
-  if (!why.empty()) return nullptr;
-  return v->uses()[0].node;
-}
-
 std::string whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c) {
   if (c.opset < 7 && bn.attrInt("is_test", 0) != 1)
     return "BatchNormalization has is_test = 0 (training mode before opset 7)";
@@ -259,24 +245,6 @@ std::string whyExtraOutputsUsed(const ir::Node& n, size_t keep) {
     if (n.output(i)->hasUses() || n.output(i)->isGraphOutput())
       return nodeText(n) + " output " + std::to_string(i) + " '" + n.output(i)->name() +
              "' is used";
-  }
-  return "";
-}
-
-std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last) {
-  std::unordered_set<const ir::Node*> in(nodes.begin(), nodes.end());
-  for (const ir::Node* n : nodes) {
-    if (n == last) continue;
-    for (const ir::Value* o : n->outputs()) {
-      if (!o) continue;
-      if (o->isGraphOutput()) return "'" + o->name() + "' is a graph output";
-      for (const ir::Use& u : rewrite::usesInNodeOrder(o)) {
-        if (u.node->owner() != n->owner()) return "'" + o->name() + "' is used inside a subgraph";
-        if (!in.count(u.node))
-          return "'" + o->name() + "' has a consumer outside the pattern (" + nodeText(*u.node) +
-                 ")";
-      }
-    }
   }
   return "";
 }
@@ -307,12 +275,6 @@ std::optional<std::vector<int64_t>> transposePerm(const ir::Node& t) {
   std::vector<int64_t> p(static_cast<size_t>(*r));
   for (int64_t i = 0; i < *r; ++i) p[i] = *r - 1 - i;
   return p;
-}
-
-std::string nodeText(const ir::Node& n) {
-  std::string s = n.qualifiedOpType();
-  if (!n.name().empty()) s += " '" + n.name() + "'";
-  return s;
 }
 
 bool isPowerOfTwo(double x) {
@@ -532,38 +494,6 @@ ir::Node* addSliceNode(rewrite::Rewriter& rw, ir::Value* x, ir::Node* before, co
 
 ir::Node* defaultOp(const ir::Node* n, std::string_view op) {
   return n && n->domain().empty() && n->opType() == op ? const_cast<ir::Node*>(n) : nullptr;
-}
-
-ir::Node* onlyConsumer(const ir::Value* v) {
-  if (!v || v->uses().size() != 1) return nullptr;
-  return v->uses()[0].node;
-}
-
-ir::Node* geluHalfProduct(ir::Value* p, ir::Value* x, std::vector<ir::Node*>& nodes) {
-  ir::Node* m1 = defaultOp(onlyConsumer(p), "Mul");
-  if (!m1) return nullptr;
-  ir::Value* o = fusion::otherOperand(*m1, p);
-  if (o == x) {  // (x * p) * 0.5
-    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
-    if (!m2 || !fusion::isScalarNear(fusion::otherOperand(*m2, m1->output(0)), 0.5)) return nullptr;
-    nodes.push_back(m1);
-    nodes.push_back(m2);
-    return m2;
-  }
-  if (fusion::isScalarNear(o, 0.5)) {  // x * (p * 0.5)
-    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
-    if (!m2 || fusion::otherOperand(*m2, m1->output(0)) != x) return nullptr;
-    nodes.push_back(m1);
-    nodes.push_back(m2);
-    return m2;
-  }
-  ir::Node* h = producerOp(o, "Mul");  // (x * 0.5) * p
-  if (h && fusion::otherOperand(*h, x) && fusion::isScalarNear(fusion::otherOperand(*h, x), 0.5)) {
-    nodes.push_back(h);
-    nodes.push_back(m1);
-    return m1;
-  }
-  return nullptr;
 }
 
 }  // namespace passlab::passes::fusion

@@ -16,11 +16,8 @@
 
 namespace passlab::passes::fusion {
 
-using Rules = std::vector<std::unique_ptr<rewrite::Pattern>>;
-
-// Adds one rule row rooted at default-domain `ops`.
-void addRule(Rules& r, std::string name, std::string summary, std::vector<std::string> ops,
-             rewrite::RulePattern::MatchFn fn);
+using rewrite::addRule;  // rule tables (core/rewrite/pattern.h)
+using rewrite::Rules;
 
 // "" when the model's default-domain opset lies in [lo, hi]; else the reason:
 // "LayerNormalization needs opset >= 17 (model has 13)".
@@ -80,15 +77,6 @@ void replaceAndErase(rewrite::Rewriter& rw, ir::Value* oldOut, ir::Value* newOut
 // with the constants only they read.
 void eraseDead(rewrite::Rewriter& rw, const std::vector<ir::Node*>& nodes);
 
-// The consumer of a value that feeds exactly one node input (see
-// whyNotSingleUse), or nullptr with the reason.
-ir::Node* singleConsumer(const ir::Value* v, std::string& why);
-
-// "" when the values `nodes` produce (all but `last`'s) are read only by
-// `nodes` (in the same graph) and none is a graph output, so replacing `last`
-// by one node leaves nothing dangling; else the reason naming the value.
-std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last);
-
 // The operand of a commutative binary `n` that is not `v` (nullptr if v is neither).
 ir::Value* otherOperand(const ir::Node& n, const ir::Value* v);
 
@@ -112,8 +100,8 @@ ir::Node* firstInOrder(const ir::Graph& g, const std::vector<ir::Node*>& nodes);
 // perm of a Transpose (the default reverses the axes; needs the rank).
 std::optional<std::vector<int64_t>> transposePerm(const ir::Node& t);
 
-// "Conv 'c1'" for messages.
-std::string nodeText(const ir::Node& n);
+// "Conv 'c1'" for messages (core/rewrite/match_utils.h).
+using rewrite::nodeText;
 
 // True when `x` is a power of two (or its negative), so that x*c and x/(1/c)
 // round the same and 1/x is exact.
@@ -156,11 +144,5 @@ SliceRange resolveSlice(int64_t start, int64_t end, int64_t step, int64_t dim);
 
 // `n` when it is the default-domain op `op`, else nullptr.
 ir::Node* defaultOp(const ir::Node* n, std::string_view op);
-// The consumer of `v` when there is exactly one (uses inside the same graph).
-ir::Node* onlyConsumer(const ir::Value* v);
-// The GELU product x * p * 0.5 after `p` (the 1 + f(...) factor), in any
-// association: (x * p) * 0.5, x * (p * 0.5), (x * 0.5) * p. Appends its
-// nodes to `nodes` and returns the last one, or nullptr.
-ir::Node* geluHalfProduct(ir::Value* p, ir::Value* x, std::vector<ir::Node*>& nodes);
 
 }  // namespace passlab::passes::fusion

@@ -67,7 +67,7 @@ MatchResult walk(ir::Node& start, End isEnd, Side side, Op opOk, std::vector<Ste
   ir::Value* cur = start.output(0);
   std::string why;
   for (int k = 0; k < 64; ++k) {
-    ir::Node* next = fusion::singleConsumer(cur, why);
+    ir::Node* next = rewrite::soleConsumer(cur, &why);
     if (!next) return MatchResult::failure("on the way to the inverse op: " + why);
     if (next->owner() != start.owner()) return MatchResult::failure("the chain enters a subgraph");
     if (isEnd(*next)) {

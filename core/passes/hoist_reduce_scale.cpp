@@ -40,7 +40,7 @@ fusion::Rules rules() {
       {"ReduceSum", "ReduceMean"}, [](ir::Node& red, const MatchContext& c) {
         ir::Node* mul = producerOp(red.input(0), "Mul");
         if (!mul) return MatchResult::failure("the input is not produced by a Mul");
-        if (std::string why = rewrite::whyNotSingleUse(red.input(0)); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
           return MatchResult::failure("Mul output " + why);
         ir::Value* x = nullptr;
         ir::Value* cv = nullptr;
@@ -86,7 +86,7 @@ fusion::Rules rules() {
       [](ir::Node& red, const MatchContext&) {
         ir::Node* sh = producerOp(red.input(0), "BitShift");
         if (!sh) return MatchResult::failure("the input is not produced by a BitShift");
-        if (std::string why = rewrite::whyNotSingleUse(red.input(0)); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
           return MatchResult::failure("BitShift output " + why);
         if (sh->attrString("direction", "") != "LEFT")
           return MatchResult::failure(

@@ -104,7 +104,7 @@ ir::Node* elementwiseProducer(const ir::Value* t, std::string& why) {
     why = "the input is not produced by an elementwise op";
     return nullptr;
   }
-  if (std::string w = rewrite::whyNotSingleUse(t); !w.empty()) {
+  if (std::string w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
     why = op->opType() + " output " + w;
     return nullptr;
   }

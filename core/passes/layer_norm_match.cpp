@@ -139,14 +139,14 @@ struct Affine {
 Affine trailingAffine(ir::Value* n) {
   Affine a;
   std::string why;
-  ir::Node* next = singleConsumer(n, why);
+  ir::Node* next = rewrite::soleConsumer(n, &why);
   if (next && next->domain().empty() && next->opType() == "Mul") {
     ir::Value* g = otherOperand(*next, n);
     if (g && rewrite::isConstant(g)) {
       a.gamma = g;
       a.mul = next;
       n = next->output(0);
-      next = singleConsumer(n, why);
+      next = rewrite::soleConsumer(n, &why);
     }
   }
   if (next && next->domain().empty() && next->opType() == "Add") {
@@ -163,7 +163,7 @@ Affine trailingAffine(ir::Value* n) {
 std::optional<LayerNormMatch> finish(ir::Value* x, int64_t k, double eps, ir::Value* gamma,
                                      ir::Value* beta, std::vector<ir::Node*> nodes, ir::Node* last,
                                      std::string& why) {
-  if (why = whyNotClosed(nodes, last); !why.empty()) return std::nullopt;
+  if (why = rewrite::whyNotClosed(nodes, last); !why.empty()) return std::nullopt;
   ir::DataType dt = elemTypeOf(x);
   if (!isFloatType(dt)) {
     why = "x is not a float tensor";

@@ -45,7 +45,7 @@ using rewrite::MatchResult;
 MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
   ir::Node* inner = producerOp(outer.input(0), "Slice");
   if (!inner) return MatchResult::failure("the input is not produced by a Slice");
-  if (std::string why = rewrite::whyNotSingleUse(outer.input(0)); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(outer.input(0)); !why.empty())
     return MatchResult::failure("inner Slice output " + why);
   ir::Value* x = inner->input(0);
   auto rank = rankOf(x);

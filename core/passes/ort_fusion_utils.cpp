@@ -59,13 +59,6 @@ bool isEmbeddingLookup(const ir::Value* v) {
   return t && t->rank() == 2;
 }
 
-bool onlyUsedBy(const ir::Value* v, const std::vector<ir::Node*>& nodes) {
-  if (!v || v->isGraphOutput()) return false;
-  for (const ir::Use& u : v->uses())
-    if (std::find(nodes.begin(), nodes.end(), u.node) == nodes.end()) return false;
-  return true;
-}
-
 ir::Value* castTo(rewrite::Rewriter& rw, ir::Value* v, ir::DataType dtype, ir::Node* before,
                   const std::vector<const ir::Node*>& from) {
   if (elemTypeOf(v) == dtype) return v;

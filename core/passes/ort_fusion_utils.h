@@ -39,9 +39,6 @@ std::optional<BiasAdd> biasAddOf(const ir::Value* v, std::string& why);
 // an embedding lookup.
 bool isEmbeddingLookup(const ir::Value* v);
 
-// Every use of v is by a node of `nodes` (and v is no graph output).
-bool onlyUsedBy(const ir::Value* v, const std::vector<ir::Node*>& nodes);
-
 // `v` itself when it has `dtype`; else a new Cast(v, to = dtype) before `before`.
 ir::Value* castTo(rewrite::Rewriter& rw, ir::Value* v, ir::DataType dtype, ir::Node* before,
                   const std::vector<const ir::Node*>& from);

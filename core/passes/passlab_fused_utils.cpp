@@ -1,114 +1,13 @@
 #include "core/passes/passlab_fused_utils.h"
 
-#include <cmath>
 #include <limits>
-#include <numbers>
 #include <unordered_set>
+
+#include "core/passes/gelu_match.h"
 
 namespace passlab::passes::fusedops {
 
 namespace {
-
-ir::Node* defaultOp(ir::Node* n, std::string_view op) {
-  return n && n->domain().empty() && n->opType() == op ? n : nullptr;
-}
-
-// The one consumer of `v` in its own graph (not a graph output), or nullptr.
-ir::Node* onlyConsumer(const ir::Value* v) {
-  if (!v || v->isGraphOutput() || v->uses().size() != 1) return nullptr;
-  ir::Node* u = v->uses()[0].node;
-  return u->owner() == v->owner() ? u : nullptr;
-}
-
-bool binaryWith(const ir::Node* n, const ir::Value* v) {
-  return n && n->inputCount() == 2 && (n->input(0) == v || n->input(1) == v);
-}
-
-// x * p * 0.5 after `p` (the 1 + f(...) factor), in any association: the
-// nodes go to `nodes`; returns the last one or nullptr.
-ir::Node* halfProduct(ir::Value* p, ir::Value* x, std::vector<ir::Node*>& nodes) {
-  ir::Node* m1 = defaultOp(onlyConsumer(p), "Mul");
-  if (!binaryWith(m1, p)) return nullptr;
-  ir::Value* o = fusion::otherOperand(*m1, p);
-  if (o == x) {  // (x * p) * 0.5
-    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
-    if (!binaryWith(m2, m1->output(0)) ||
-        !fusion::isScalarNear(fusion::otherOperand(*m2, m1->output(0)), 0.5))
-      return nullptr;
-    nodes.insert(nodes.end(), {m1, m2});
-    return m2;
-  }
-  if (fusion::isScalarNear(o, 0.5)) {  // x * (p * 0.5)
-    ir::Node* m2 = defaultOp(onlyConsumer(m1->output(0)), "Mul");
-    if (!binaryWith(m2, m1->output(0)) || fusion::otherOperand(*m2, m1->output(0)) != x)
-      return nullptr;
-    nodes.insert(nodes.end(), {m1, m2});
-    return m2;
-  }
-  ir::Node* h = producerOp(o, "Mul");  // (x * 0.5) * p
-  if (binaryWith(h, x) && fusion::isScalarNear(fusion::otherOperand(*h, x), 0.5)) {
-    nodes.insert(nodes.end(), {h, m1});
-    return m1;
-  }
-  return nullptr;
-}
-
-// Add(v, 1) after v: the node or nullptr.
-ir::Node* plusOne(ir::Value* v) {
-  ir::Node* a = defaultOp(onlyConsumer(v), "Add");
-  return binaryWith(a, v) && fusion::isScalarNear(fusion::otherOperand(*a, v), 1.0) ? a : nullptr;
-}
-
-// The erf GELU starting at `first`, a node reading x: Div(x, sqrt 2) or Mul(x, 1/sqrt 2).
-ir::Node* erfForm(ir::Node* first, ir::Value* x, std::vector<ir::Node*>& nodes) {
-  bool div = defaultOp(first, "Div") && first->inputCount() == 2 && first->input(0) == x &&
-             fusion::isScalarNear(first->input(1), std::numbers::sqrt2);
-  bool mul = defaultOp(first, "Mul") && binaryWith(first, x) &&
-             fusion::isScalarNear(fusion::otherOperand(*first, x), std::numbers::sqrt2 / 2);
-  if (!div && !mul) return nullptr;
-  ir::Node* erf = defaultOp(onlyConsumer(first->output(0)), "Erf");
-  if (!erf) return nullptr;
-  ir::Node* add = plusOne(erf->output(0));
-  if (!add) return nullptr;
-  nodes.insert(nodes.end(), {first, erf, add});
-  return halfProduct(add->output(0), x, nodes);
-}
-
-// The tanh GELU starting at `first`, a node reading x: Pow(x, 3) or Mul(x, x).
-ir::Node* tanhForm(ir::Node* first, ir::Value* x, std::vector<ir::Node*>& nodes) {
-  ir::Value* cube = nullptr;
-  if (defaultOp(first, "Pow") && first->inputCount() == 2 && first->input(0) == x &&
-      fusion::isScalarNear(first->input(1), 3.0)) {
-    nodes.push_back(first);
-    cube = first->output(0);
-  } else if (defaultOp(first, "Mul") && first->inputCount() == 2 && first->input(0) == x &&
-             first->input(1) == x) {
-    ir::Node* m = defaultOp(onlyConsumer(first->output(0)), "Mul");
-    if (!binaryWith(m, first->output(0)) || fusion::otherOperand(*m, first->output(0)) != x)
-      return nullptr;
-    nodes.insert(nodes.end(), {first, m});
-    cube = m->output(0);
-  } else {
-    return nullptr;
-  }
-  ir::Node* k = defaultOp(onlyConsumer(cube), "Mul");
-  if (!binaryWith(k, cube) || !fusion::isScalarNear(fusion::otherOperand(*k, cube), 0.044715))
-    return nullptr;
-  ir::Node* inner = defaultOp(onlyConsumer(k->output(0)), "Add");
-  if (!binaryWith(inner, k->output(0)) || fusion::otherOperand(*inner, k->output(0)) != x)
-    return nullptr;
-  ir::Node* scale = defaultOp(onlyConsumer(inner->output(0)), "Mul");
-  const double c = std::sqrt(2.0 / std::numbers::pi);
-  if (!binaryWith(scale, inner->output(0)) ||
-      !fusion::isScalarNear(fusion::otherOperand(*scale, inner->output(0)), c))
-    return nullptr;
-  ir::Node* th = defaultOp(onlyConsumer(scale->output(0)), "Tanh");
-  if (!th) return nullptr;
-  ir::Node* add = plusOne(th->output(0));
-  if (!add) return nullptr;
-  nodes.insert(nodes.end(), {k, inner, scale, th, add});
-  return halfProduct(add->output(0), x, nodes);
-}
 
 std::optional<float> constScalar(const ir::Value* v) {
   auto s = fusion::scalarValue(v);
@@ -181,10 +80,10 @@ std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchCont
   }
   // The decomposed GELU: every use of t is part of it.
   for (const ir::Use& u : t->uses()) {
-    for (bool tanhApprox : {false, true}) {
-      std::vector<ir::Node*> nodes;
-      ir::Node* last = tanhApprox ? tanhForm(u.node, t, nodes) : erfForm(u.node, t, nodes);
-      if (!last) continue;
+    if (auto m = fusion::matchGeluFrom(*u.node, t)) {  // core/passes/gelu_match.h
+      const std::vector<ir::Node*>& nodes = m->nodes;
+      ir::Node* last = m->last;
+      const bool tanhApprox = m->tanh;
       std::unordered_set<const ir::Node*> in(nodes.begin(), nodes.end());
       bool all = true;
       for (const ir::Use& v : t->uses()) all = all && in.count(v.node);
@@ -192,7 +91,7 @@ std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchCont
         why = "'" + t->name() + "' feeds a GELU subgraph and also other nodes";
         return std::nullopt;
       }
-      if (std::string w = fusion::whyNotClosed(nodes, last); !w.empty()) {
+      if (std::string w = rewrite::whyNotClosed(nodes, last); !w.empty()) {
         why = "inside the GELU subgraph, " + w;
         return std::nullopt;
       }
@@ -228,7 +127,7 @@ ir::Node* addFused(rewrite::Rewriter& rw, const std::string& op,
                    const std::vector<ir::Value*>& inputs, ir::Node* before,
                    const std::vector<const ir::Node*>& from, const ir::Value* typeLike) {
   ir::Model& m = rw.model();
-  if (!m.opsetVersion(kDomain)) m.setOpsetVersion(kDomain, 1);
+  if (!m.opsetVersion(kDomain)) m.setOpsetVersion(kDomain, ir::passlab_ops::kVersion);
   ir::Node* n = rw.addNode(*before->owner(), op, kDomain, inputs, 1, before, "", from);
   if (typeLike && !typeLike->type().isUndefined()) rw.setType(n->output(0), typeLike->type());
   return n;

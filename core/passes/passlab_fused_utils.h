@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/passlab_ops.h"
 #include "core/passes/fusion_utils.h"
 
 namespace passlab::passes::fusedops {
 
-inline constexpr const char* kDomain = "ai.passlab";
+inline constexpr const char* kDomain = ir::passlab_ops::kDomain;  // core/ir/passlab_ops.h
 
 // An activation applied to a value, as FusedConv/FusedGemm's `activation` and
 // `activation_params` attributes name it.

@@ -112,7 +112,7 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
   ir::Node* t2 = nullptr;
   std::string why;
   for (int steps = 0; steps < 64; ++steps) {
-    ir::Node* next = fusion::singleConsumer(cur, why);
+    ir::Node* next = rewrite::soleConsumer(cur, &why);
     if (!next) return MatchResult::failure("on the way to another Transpose: " + why);
     if (next->owner() != t1.owner()) return MatchResult::failure("the chain enters a subgraph");
     if (next->domain().empty() && next->opType() == "Transpose") {
@@ -206,7 +206,7 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
   if (rankOf(ta->input(0)) != rankOf(tb->input(0)) || !rankOf(ta->input(0)))
     return MatchResult::failure("the operands' ranks differ or are unknown");
   for (ir::Node* t : {ta, tb})
-    if (std::string why = rewrite::whyNotSingleUse(t->output(0)); !why.empty())
+    if (std::string why = rewrite::whyNotSoleConsumer(t->output(0)); !why.empty())
       return MatchResult::failure("Transpose output " + why);
   std::vector<int64_t> perm = *pa;
   return MatchResult::success({&op, ta, tb}, [&op, ta, tb, perm](rewrite::Rewriter& rw) {
@@ -224,7 +224,7 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
 MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
   ir::Node* t = producerOp(red.input(0), "Transpose");
   if (!t) return MatchResult::failure("the input is not produced by a Transpose");
-  if (std::string why = rewrite::whyNotSingleUse(red.input(0)); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
     return MatchResult::failure("Transpose output " + why);
   auto p = fusion::transposePerm(*t);
   if (!p) return MatchResult::failure("the perm is unknown");
@@ -308,7 +308,7 @@ MatchResult throughConcat(ir::Node& cat, const MatchContext&) {
       parts.push_back(std::move(part));
       continue;
     }
-    if (std::string why = rewrite::whyNotSingleUse(in); !why.empty())
+    if (std::string why = rewrite::whyNotSoleConsumer(in); !why.empty())
       return MatchResult::failure("input " + std::to_string(i) + " " + why);
     if (ir::Node* t = producerOp(in, "Transpose")) {
       if (fusion::transposePerm(*t) != p)

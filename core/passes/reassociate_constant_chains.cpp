@@ -50,7 +50,7 @@ MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
   }
   if (!c1) return MatchResult::failure("the inner " + op + " has no constant operand");
   ir::Value* x = inner->input(1 - c1Side);
-  if (std::string why = rewrite::whyNotSingleUse(outer.input(innerSide)); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(outer.input(innerSide)); !why.empty())
     return MatchResult::failure("the inner " + op + "'s result " + why);
   if (c1->dtype() != c2->dtype() || !fusion::isFloatType(c1->dtype()))
     return MatchResult::failure("the constants are not of one float type");

@@ -65,7 +65,7 @@ MatchResult poolToConv(ir::Node& pool, const MatchContext& c) {
   if (!xd || xd->size() != 4) return MatchResult::failure("x is not a 4-D tensor of static shape");
   int64_t ch = (*xd)[1];
   std::string why;
-  ir::Node* next = fusion::singleConsumer(pool.output(0), why);
+  ir::Node* next = rewrite::soleConsumer(pool.output(0), &why);
   if (!next) return MatchResult::failure("AveragePool output " + why);
   if (std::string w = whyNotAbsorbable(next, ch); !w.empty()) return MatchResult::failure(w);
   if (pool.attrString("auto_pad", "NOTSET") != "NOTSET")
@@ -123,7 +123,7 @@ MatchResult convToPool(ir::Node& conv, const MatchContext& c) {
   if (conv.attrString("auto_pad", "NOTSET") != "NOTSET")
     return MatchResult::failure("the Conv has auto_pad");
   std::string why;
-  ir::Node* next = fusion::singleConsumer(conv.output(0), why);
+  ir::Node* next = rewrite::soleConsumer(conv.output(0), &why);
   if (next && whyNotAbsorbable(next, ch).empty())
     return MatchResult::failure("the Conv can absorb the " + next->opType() +
                                 " after it (fuse_conv_batchnorm / fuse_conv_add_mul)");

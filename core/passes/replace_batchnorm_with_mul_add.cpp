@@ -33,7 +33,8 @@ using rewrite::MatchResult;
 // is a row axis), absorbs nothing: then this pass replaces the node.
 ir::Node* absorbingProducer(const ir::Node& bn) {
   ir::Node* p = bn.input(0) ? bn.input(0)->producer() : nullptr;
-  if (!p || !p->domain().empty() || !rewrite::whyNotSingleUse(bn.input(0)).empty()) return nullptr;
+  if (!p || !p->domain().empty() || !rewrite::whyNotSoleConsumer(bn.input(0)).empty())
+    return nullptr;
   const std::string& op = p->opType();
   if (op != "Conv" && op != "Gemm" && op != "MatMul") return nullptr;
   if (!rewrite::isConstant(p->input(1))) return nullptr;

@@ -91,7 +91,7 @@ MatchResult convToGemm(ir::Node& flat, const MatchContext& c) {
   ir::Node* conv = producerOp(flat.input(0), "Conv");
   if (!conv) return MatchResult::failure("the input is not produced by a Conv");
   if (flat.attrInt("axis", 1) != 1) return MatchResult::failure("Flatten axis is not 1");
-  if (std::string why = rewrite::whyNotSingleUse(flat.input(0)); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(flat.input(0)); !why.empty())
     return MatchResult::failure("Conv output " + why);
   auto xd = fusion::dimsOf(conv->input(0));
   auto w = rewrite::constantValue(conv->input(1));
@@ -150,7 +150,7 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
     for (size_t i = 0; i < 2 && !bias; ++i)
       if (producerOp(add->input(i), "MatMul") && rewrite::isConstant(add->input(1 - i))) {
         bias = add->input(1 - i);
-        if (std::string why = rewrite::whyNotSingleUse(cur); !why.empty())
+        if (std::string why = rewrite::whyNotSoleConsumer(cur); !why.empty())
           return MatchResult::failure("Add output " + why);
         cur = add->input(i);
         nodes.push_back(add);
@@ -159,14 +159,14 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
   }
   ir::Node* mm = producerOp(cur, "MatMul");
   if (!mm) return MatchResult::failure("the input is not produced by a MatMul");
-  if (std::string why = rewrite::whyNotSingleUse(cur); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(cur); !why.empty())
     return MatchResult::failure("MatMul output " + why);
   nodes.push_back(mm);
   ir::Node* front = producerOp(mm->input(0), "Transpose");
   auto pf = front ? fusion::transposePerm(*front) : std::nullopt;
   if (!pf || *pf != std::vector<int64_t>{0, 2, 3, 1})
     return MatchResult::failure("the MatMul input is not an NCHW -> NHWC Transpose");
-  if (std::string why = rewrite::whyNotSingleUse(mm->input(0)); !why.empty())
+  if (std::string why = rewrite::whyNotSoleConsumer(mm->input(0)); !why.empty())
     return MatchResult::failure("Transpose output " + why);
   nodes.push_back(front);
   auto v = rewrite::constantValue(mm->input(1));

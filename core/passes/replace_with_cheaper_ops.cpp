@@ -132,7 +132,7 @@ fusion::Rules rules() {
                   [](ir::Node& n, const MatchContext&) {
                     ir::Node* no = producerOp(n.input(0), "Not");
                     if (!no) return MatchResult::failure("the condition is not produced by a Not");
-                    if (std::string why = rewrite::whyNotSingleUse(n.input(0)); !why.empty())
+                    if (std::string why = rewrite::whyNotSoleConsumer(n.input(0)); !why.empty())
                       return MatchResult::failure("Not output " + why);
                     return MatchResult::success({&n, no}, [&n, no](rewrite::Rewriter& rw) {
                       ir::Node* w =

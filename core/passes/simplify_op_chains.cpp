@@ -28,17 +28,9 @@ namespace {
 
 using rewrite::MatchContext;
 using rewrite::MatchResult;
-using rewrite::RulePattern;
 
-using Rules = std::vector<std::unique_ptr<rewrite::Pattern>>;
-
-void row(Rules& r, std::string name, std::string summary, std::vector<std::string> ops,
-         RulePattern::MatchFn fn) {
-  std::vector<rewrite::OpKey> roots;
-  for (auto& op : ops) roots.push_back({"", std::move(op)});
-  r.push_back(std::make_unique<RulePattern>(std::move(name), std::move(summary), std::move(roots),
-                                            std::move(fn)));
-}
+using rewrite::addRule;
+using rewrite::Rules;
 
 bool isReshapeLike(const ir::Node* n) {
   if (!n || !n->domain().empty()) return false;
@@ -56,7 +48,7 @@ ir::Node* innerNode(ir::Node& root, const std::function<bool(const ir::Node*)>& 
     why = "the input is not produced by a matching op";
     return nullptr;
   }
-  why = rewrite::whyNotSingleUse(t);
+  why = rewrite::whyNotSoleConsumer(t);
   return why.empty() ? inner : nullptr;
 }
 
@@ -78,33 +70,35 @@ Rules rules() {
   Rules r;
   // Reshape(Reshape|Flatten|Squeeze|Unsqueeze(x), s) -> Reshape(x, s)
   // (a 0 in s copies a dim: only where x and the intermediate agree on it)
-  row(r, "reshape_of_reshape", "Reshape(reshape-like(x), s) -> Reshape(x, s)", {"Reshape"},
-      [](ir::Node& n, const MatchContext&) {
-        std::string why;
-        ir::Node* inner = innerNode(n, isReshapeLike, why);
-        if (!inner) return MatchResult::failure(why);
-        if (n.attrInt("allowzero", 0) == 0) {
-          auto s =
-              n.hasAttr("shape") ? std::optional(n.attrInts("shape")) : constantInts(n.input(1));
-          if (!s)
-            return MatchResult::failure(
-                "the target shape is not constant (a 0 in it would copy a dim)");
-          for (size_t k = 0; k < s->size(); ++k) {
-            if ((*s)[k] != 0) continue;
-            const ir::Value* x = inner->input(0);
-            const ir::Value* t = inner->output(0);
-            auto rx = rankOf(x), rt = rankOf(t);
-            if (!rx || !rt || static_cast<int64_t>(k) >= *rx || static_cast<int64_t>(k) >= *rt ||
-                !(*x->type().shape())[k].sameAs((*t->type().shape())[k]))
-              return MatchResult::failure("the target copies dim " + std::to_string(k) +
-                                          ", which the skipped op changes");
-          }
-        }
-        return bypassInner(n, inner);
-      });
+  addRule(r, "reshape_of_reshape", "Reshape(reshape-like(x), s) -> Reshape(x, s)", {"Reshape"},
+          [](ir::Node& n, const MatchContext&) {
+            std::string why;
+            ir::Node* inner = innerNode(n, isReshapeLike, why);
+            if (!inner) return MatchResult::failure(why);
+            if (n.attrInt("allowzero", 0) == 0) {
+              auto s = n.hasAttr("shape") ? std::optional(n.attrInts("shape"))
+                                          : constantInts(n.input(1));
+              if (!s)
+                return MatchResult::failure(
+                    "the target shape is not constant (a 0 in it would copy a dim)");
+              for (size_t k = 0; k < s->size(); ++k) {
+                if ((*s)[k] != 0) continue;
+                const ir::Value* x = inner->input(0);
+                const ir::Value* t = inner->output(0);
+                auto rx = rankOf(x), rt = rankOf(t);
+                if (!rx || !rt || static_cast<int64_t>(k) >= *rx ||
+                    static_cast<int64_t>(k) >= *rt ||
+                    !(*x->type().shape())[k].sameAs((*t->type().shape())[k]))
+                  return MatchResult::failure("the target copies dim " + std::to_string(k) +
+                                              ", which the skipped op changes");
+              }
+            }
+            return bypassInner(n, inner);
+          });
   // Flatten(Reshape|Flatten|Squeeze|Unsqueeze(x)) -> Reshape(x, [a, b])
   // (the result [a, b] has at most one dim that is not static; it becomes -1)
-  row(r, "flatten_of_reshape", "Flatten(reshape-like(x)) -> Reshape(x, [a, b])", {"Flatten"},
+  addRule(
+      r, "flatten_of_reshape", "Flatten(reshape-like(x)) -> Reshape(x, [a, b])", {"Flatten"},
       [](ir::Node& n, const MatchContext& c) {
         if (c.opset < 5)
           return MatchResult::failure("Reshape takes its shape as an input from opset 5");
@@ -132,119 +126,122 @@ Rules rules() {
         });
       });
   // Unsqueeze(Unsqueeze(x, a1), a2) -> Unsqueeze(x, a1 and a2 placed in the result)
-  row(r, "unsqueeze_of_unsqueeze", "Unsqueeze(Unsqueeze(x, a1), a2) -> Unsqueeze(x, a)",
-      {"Unsqueeze"}, [](ir::Node& n, const MatchContext& c) {
-        std::string why;
-        ir::Node* inner = innerNode(
-            n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Unsqueeze"; },
-            why);
-        if (!inner) return MatchResult::failure(why);
-        auto a1 = axesOf(*inner), a2 = axesOf(n);
-        if (!a1 || !a2) return MatchResult::failure("the axes are not constant");
-        auto r0 = rankOf(inner->input(0));
-        if (!r0) return MatchResult::failure("the rank of the input is unknown");
-        int64_t mid = *r0 + static_cast<int64_t>(a1->size());
-        int64_t fin = mid + static_cast<int64_t>(a2->size());
-        auto n1 = normalizeAxes(*a1, mid), n2 = normalizeAxes(*a2, fin);
-        if (!n1 || !n2) return MatchResult::failure("the axes are out of range");
-        // Positions of the intermediate's dims in the result, then where a1 lands.
-        std::vector<int64_t> keep;
-        for (int64_t i = 0; i < fin; ++i)
-          if (std::find(n2->begin(), n2->end(), i) == n2->end()) keep.push_back(i);
-        std::vector<int64_t> merged = *n2;
-        for (int64_t p : *n1) merged.push_back(keep[static_cast<size_t>(p)]);
-        std::sort(merged.begin(), merged.end());
-        bool asInput = c.opset >= 13;
-        return MatchResult::success({&n, inner},
-                                    [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
-                                      setIntsParam(rw, &n, "axes", 1, asInput, merged);
-                                      rw.setInput(&n, 0, inner->input(0));
-                                      removeWithConstants(rw, inner);
-                                    });
-      });
+  addRule(r, "unsqueeze_of_unsqueeze", "Unsqueeze(Unsqueeze(x, a1), a2) -> Unsqueeze(x, a)",
+          {"Unsqueeze"}, [](ir::Node& n, const MatchContext& c) {
+            std::string why;
+            ir::Node* inner = innerNode(
+                n,
+                [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Unsqueeze"; },
+                why);
+            if (!inner) return MatchResult::failure(why);
+            auto a1 = axesOf(*inner), a2 = axesOf(n);
+            if (!a1 || !a2) return MatchResult::failure("the axes are not constant");
+            auto r0 = rankOf(inner->input(0));
+            if (!r0) return MatchResult::failure("the rank of the input is unknown");
+            int64_t mid = *r0 + static_cast<int64_t>(a1->size());
+            int64_t fin = mid + static_cast<int64_t>(a2->size());
+            auto n1 = normalizeAxes(*a1, mid), n2 = normalizeAxes(*a2, fin);
+            if (!n1 || !n2) return MatchResult::failure("the axes are out of range");
+            // Positions of the intermediate's dims in the result, then where a1 lands.
+            std::vector<int64_t> keep;
+            for (int64_t i = 0; i < fin; ++i)
+              if (std::find(n2->begin(), n2->end(), i) == n2->end()) keep.push_back(i);
+            std::vector<int64_t> merged = *n2;
+            for (int64_t p : *n1) merged.push_back(keep[static_cast<size_t>(p)]);
+            std::sort(merged.begin(), merged.end());
+            bool asInput = c.opset >= 13;
+            return MatchResult::success({&n, inner},
+                                        [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
+                                          setIntsParam(rw, &n, "axes", 1, asInput, merged);
+                                          rw.setInput(&n, 0, inner->input(0));
+                                          removeWithConstants(rw, inner);
+                                        });
+          });
   // Squeeze(Squeeze(x, a1), a2) -> Squeeze(x, a1 and a2 as positions of x)
-  row(r, "squeeze_of_squeeze", "Squeeze(Squeeze(x, a1), a2) -> Squeeze(x, a)", {"Squeeze"},
-      [](ir::Node& n, const MatchContext& c) {
-        std::string why;
-        ir::Node* inner = innerNode(
-            n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Squeeze"; },
-            why);
-        if (!inner) return MatchResult::failure(why);
-        auto a1 = axesOf(*inner), a2 = axesOf(n);
-        if (!a1 || !a2) return MatchResult::failure("the axes are not constant");
-        if (a1->empty() || a2->empty())
-          return MatchResult::failure("a Squeeze without axes removes every dim of size 1");
-        auto r0 = rankOf(inner->input(0));
-        if (!r0) return MatchResult::failure("the rank of the input is unknown");
-        auto n1 = normalizeAxes(*a1, *r0);
-        auto n2 = normalizeAxes(*a2, *r0 - static_cast<int64_t>(a1->size()));
-        if (!n1 || !n2) return MatchResult::failure("the axes are out of range");
-        std::vector<int64_t> keep;
-        for (int64_t i = 0; i < *r0; ++i)
-          if (std::find(n1->begin(), n1->end(), i) == n1->end()) keep.push_back(i);
-        std::vector<int64_t> merged = *n1;
-        for (int64_t p : *n2) merged.push_back(keep[static_cast<size_t>(p)]);
-        std::sort(merged.begin(), merged.end());
-        bool asInput = c.opset >= 13;
-        return MatchResult::success({&n, inner},
-                                    [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
-                                      setIntsParam(rw, &n, "axes", 1, asInput, merged);
-                                      rw.setInput(&n, 0, inner->input(0));
-                                      removeWithConstants(rw, inner);
-                                    });
-      });
+  addRule(r, "squeeze_of_squeeze", "Squeeze(Squeeze(x, a1), a2) -> Squeeze(x, a)", {"Squeeze"},
+          [](ir::Node& n, const MatchContext& c) {
+            std::string why;
+            ir::Node* inner = innerNode(
+                n,
+                [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Squeeze"; },
+                why);
+            if (!inner) return MatchResult::failure(why);
+            auto a1 = axesOf(*inner), a2 = axesOf(n);
+            if (!a1 || !a2) return MatchResult::failure("the axes are not constant");
+            if (a1->empty() || a2->empty())
+              return MatchResult::failure("a Squeeze without axes removes every dim of size 1");
+            auto r0 = rankOf(inner->input(0));
+            if (!r0) return MatchResult::failure("the rank of the input is unknown");
+            auto n1 = normalizeAxes(*a1, *r0);
+            auto n2 = normalizeAxes(*a2, *r0 - static_cast<int64_t>(a1->size()));
+            if (!n1 || !n2) return MatchResult::failure("the axes are out of range");
+            std::vector<int64_t> keep;
+            for (int64_t i = 0; i < *r0; ++i)
+              if (std::find(n1->begin(), n1->end(), i) == n1->end()) keep.push_back(i);
+            std::vector<int64_t> merged = *n1;
+            for (int64_t p : *n2) merged.push_back(keep[static_cast<size_t>(p)]);
+            std::sort(merged.begin(), merged.end());
+            bool asInput = c.opset >= 13;
+            return MatchResult::success({&n, inner},
+                                        [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
+                                          setIntsParam(rw, &n, "axes", 1, asInput, merged);
+                                          rw.setInput(&n, 0, inner->input(0));
+                                          removeWithConstants(rw, inner);
+                                        });
+          });
   // f(f(x)) -> f(x) for the idempotent f: Relu, Floor, Ceil, Round, Abs, Sign
   // (the outer node goes; the inner one keeps its other consumers)
-  row(r, "idempotent_twice", "f(f(x)) -> f(x) for Relu, Floor, Ceil, Round, Abs, Sign",
-      {"Relu", "Floor", "Ceil", "Round", "Abs", "Sign"}, [](ir::Node& n, const MatchContext&) {
-        ir::Node* inner = producerOp(n.input(0), n.opType());
-        if (!inner || !n.domain().empty())
-          return MatchResult::failure("the input is not produced by " + n.opType());
-        return forwardValue(n, inner->output(0));
-      });
+  addRule(r, "idempotent_twice", "f(f(x)) -> f(x) for Relu, Floor, Ceil, Round, Abs, Sign",
+          {"Relu", "Floor", "Ceil", "Round", "Abs", "Sign"}, [](ir::Node& n, const MatchContext&) {
+            ir::Node* inner = producerOp(n.input(0), n.opType());
+            if (!inner || !n.domain().empty())
+              return MatchResult::failure("the input is not produced by " + n.opType());
+            return forwardValue(n, inner->output(0));
+          });
   // Clip(Clip(x, lo, hi), lo, hi) -> Clip(x, lo, hi)   (the same bounds)
-  row(r, "clip_twice", "Clip(Clip(x, lo, hi), lo, hi) -> Clip(x, lo, hi)", {"Clip"},
-      [](ir::Node& n, const MatchContext&) {
-        ir::Node* inner = producerOp(n.input(0), "Clip");
-        if (!inner) return MatchResult::failure("the input is not produced by Clip");
-        for (const char* a : {"min", "max"}) {
-          const ir::Attribute* x = n.attr(a);
-          const ir::Attribute* y = inner->attr(a);
-          if ((x == nullptr) != (y == nullptr) || (x && x->f != y->f))
-            return MatchResult::failure(std::string("the ") + a + " attributes differ");
-        }
-        for (size_t i = 1; i <= 2; ++i) {
-          const ir::Value* x = n.input(i);
-          const ir::Value* y = inner->input(i);
-          if (x == y) continue;
-          auto tx = rewrite::constantValue(x), ty = rewrite::constantValue(y);
-          if (!tx || !ty || !tx->sameData(*ty))
-            return MatchResult::failure("the bounds are not the same");
-        }
-        return forwardValue(n, inner->output(0));
-      });
+  addRule(r, "clip_twice", "Clip(Clip(x, lo, hi), lo, hi) -> Clip(x, lo, hi)", {"Clip"},
+          [](ir::Node& n, const MatchContext&) {
+            ir::Node* inner = producerOp(n.input(0), "Clip");
+            if (!inner) return MatchResult::failure("the input is not produced by Clip");
+            for (const char* a : {"min", "max"}) {
+              const ir::Attribute* x = n.attr(a);
+              const ir::Attribute* y = inner->attr(a);
+              if ((x == nullptr) != (y == nullptr) || (x && x->f != y->f))
+                return MatchResult::failure(std::string("the ") + a + " attributes differ");
+            }
+            for (size_t i = 1; i <= 2; ++i) {
+              const ir::Value* x = n.input(i);
+              const ir::Value* y = inner->input(i);
+              if (x == y) continue;
+              auto tx = rewrite::constantValue(x), ty = rewrite::constantValue(y);
+              if (!tx || !ty || !tx->sameData(*ty))
+                return MatchResult::failure("the bounds are not the same");
+            }
+            return forwardValue(n, inner->output(0));
+          });
   // Cast(Cast(x: A, to=B), to=C) -> Cast(x, to=C) when B holds every value of A exactly
   // (C == A is the inverse pair of eliminate_inverse_pairs)
-  row(r, "cast_of_widening_cast", "Cast(Cast(x: A, B), C) -> Cast(x, C) when A fits in B", {"Cast"},
-      [](ir::Node& n, const MatchContext&) {
-        std::string why;
-        ir::Node* inner = innerNode(
-            n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Cast"; }, why);
-        if (!inner) return MatchResult::failure(why);
-        ir::DataType a = elemTypeOf(inner->input(0));
-        auto b = static_cast<ir::DataType>(inner->attrInt("to", 0));
-        auto cto = static_cast<ir::DataType>(n.attrInt("to", 0));
-        if (a == ir::DataType::kUndefined)
-          return MatchResult::failure("the source type is unknown");
-        if (cto == a)
-          return MatchResult::failure("it casts back to the source type (an inverse pair)");
-        if (!castIsExact(a, b))
-          return MatchResult::failure(std::string(ir::dtypeName(a)) + " -> " +
-                                      std::string(ir::dtypeName(b)) + " is not exact");
-        return bypassInner(n, inner);
-      });
+  addRule(r, "cast_of_widening_cast", "Cast(Cast(x: A, B), C) -> Cast(x, C) when A fits in B",
+          {"Cast"}, [](ir::Node& n, const MatchContext&) {
+            std::string why;
+            ir::Node* inner = innerNode(
+                n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Cast"; },
+                why);
+            if (!inner) return MatchResult::failure(why);
+            ir::DataType a = elemTypeOf(inner->input(0));
+            auto b = static_cast<ir::DataType>(inner->attrInt("to", 0));
+            auto cto = static_cast<ir::DataType>(n.attrInt("to", 0));
+            if (a == ir::DataType::kUndefined)
+              return MatchResult::failure("the source type is unknown");
+            if (cto == a)
+              return MatchResult::failure("it casts back to the source type (an inverse pair)");
+            if (!castIsExact(a, b))
+              return MatchResult::failure(std::string(ir::dtypeName(a)) + " -> " +
+                                          std::string(ir::dtypeName(b)) + " is not exact");
+            return bypassInner(n, inner);
+          });
   // Abs(Neg(x)) -> Abs(x)
-  row(r, "abs_of_neg", "Abs(Neg(x)) -> Abs(x)", {"Abs"}, [](ir::Node& n, const MatchContext&) {
+  addRule(r, "abs_of_neg", "Abs(Neg(x)) -> Abs(x)", {"Abs"}, [](ir::Node& n, const MatchContext&) {
     std::string why;
     ir::Node* inner = innerNode(
         n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Neg"; }, why);
@@ -252,38 +249,38 @@ Rules rules() {
     return bypassInner(n, inner);
   });
   // Concat(a, Concat(b, c), d) -> Concat(a, b, c, d)   (the same axis)
-  row(r, "concat_of_concat", "Concat(a, Concat(b, c), d) -> Concat(a, b, c, d)", {"Concat"},
-      [](ir::Node& n, const MatchContext&) {
-        auto rank = rankOf(n.output(0));
-        auto axisOf = [&](const ir::Node& c) -> std::optional<int64_t> {
-          int64_t a = c.attrInt("axis", 1);
-          if (a >= 0) return a;
-          if (!rank) return std::nullopt;
-          return a + *rank;
-        };
-        auto axis = axisOf(n);
-        std::vector<ir::Value*> flat;
-        std::vector<ir::Node*> inners;
-        std::string lastWhy = "no input is produced by a Concat";
-        for (ir::Value* in : n.inputs()) {
-          ir::Node* p = producerOp(in, "Concat");
-          std::string why = p ? rewrite::whyNotSingleUse(in) : "";
-          if (p && why.empty() && axis && axisOf(*p) == axis) {
-            inners.push_back(p);
-            flat.insert(flat.end(), p->inputs().begin(), p->inputs().end());
-          } else {
-            if (p) lastWhy = why.empty() ? "the inner Concat uses another axis" : why;
-            flat.push_back(in);
-          }
-        }
-        if (inners.empty()) return MatchResult::failure(lastWhy);
-        std::vector<ir::Node*> nodes{&n};
-        nodes.insert(nodes.end(), inners.begin(), inners.end());
-        return MatchResult::success(nodes, [&n, flat, inners](rewrite::Rewriter& rw) {
-          for (size_t i = 0; i < flat.size(); ++i) rw.setInput(&n, i, flat[i]);
-          for (ir::Node* p : inners) removeWithConstants(rw, p);
-        });
-      });
+  addRule(r, "concat_of_concat", "Concat(a, Concat(b, c), d) -> Concat(a, b, c, d)", {"Concat"},
+          [](ir::Node& n, const MatchContext&) {
+            auto rank = rankOf(n.output(0));
+            auto axisOf = [&](const ir::Node& c) -> std::optional<int64_t> {
+              int64_t a = c.attrInt("axis", 1);
+              if (a >= 0) return a;
+              if (!rank) return std::nullopt;
+              return a + *rank;
+            };
+            auto axis = axisOf(n);
+            std::vector<ir::Value*> flat;
+            std::vector<ir::Node*> inners;
+            std::string lastWhy = "no input is produced by a Concat";
+            for (ir::Value* in : n.inputs()) {
+              ir::Node* p = producerOp(in, "Concat");
+              std::string why = p ? rewrite::whyNotSoleConsumer(in) : "";
+              if (p && why.empty() && axis && axisOf(*p) == axis) {
+                inners.push_back(p);
+                flat.insert(flat.end(), p->inputs().begin(), p->inputs().end());
+              } else {
+                if (p) lastWhy = why.empty() ? "the inner Concat uses another axis" : why;
+                flat.push_back(in);
+              }
+            }
+            if (inners.empty()) return MatchResult::failure(lastWhy);
+            std::vector<ir::Node*> nodes{&n};
+            nodes.insert(nodes.end(), inners.begin(), inners.end());
+            return MatchResult::success(nodes, [&n, flat, inners](rewrite::Rewriter& rw) {
+              for (size_t i = 0; i < flat.size(); ++i) rw.setInput(&n, i, flat[i]);
+              for (ir::Node* p : inners) removeWithConstants(rw, p);
+            });
+          });
   return r;
 }
 

@@ -1,6 +1,7 @@
 #include "core/rewrite/match_utils.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace passlab::rewrite {
 
@@ -36,7 +37,7 @@ bool isConstantFilledWith(const ir::Value* v, double x) {
   return true;
 }
 
-std::string whyNotSingleUse(const ir::Value* v) {
+std::string whyNotSoleConsumer(const ir::Value* v) {
   if (!v) return "the value is missing";
   if (v->isGraphOutput()) return "'" + v->name() + "' is a graph output";
   if (v->uses().size() != 1)
@@ -44,6 +45,56 @@ std::string whyNotSingleUse(const ir::Value* v) {
   const ir::Node* user = v->uses()[0].node;
   if (v->owner() != user->owner()) return "'" + v->name() + "' is used inside a subgraph";
   return "";
+}
+
+ir::Node* soleConsumer(const ir::Value* v, std::string* why) {
+  std::string reason = whyNotSoleConsumer(v);
+  if (why) *why = reason;
+  return reason.empty() ? v->uses()[0].node : nullptr;
+}
+
+ir::Node* onlyReader(const ir::Value* v, std::string_view ignoredOp) {
+  if (!v) return nullptr;
+  ir::Node* found = nullptr;
+  for (const ir::Use& u : v->uses()) {
+    if (!ignoredOp.empty() && u.node->domain().empty() && u.node->opType() == ignoredOp) continue;
+    if (found) return nullptr;
+    found = u.node;
+  }
+  return found;
+}
+
+std::string whyNotReadOnlyBy(const ir::Value* v, const std::vector<ir::Node*>& nodes) {
+  if (!v) return "the value is missing";
+  if (v->isGraphOutput()) return "'" + v->name() + "' is a graph output";
+  for (const ir::Use& u : usesInNodeOrder(v))
+    if (std::find(nodes.begin(), nodes.end(), u.node) == nodes.end())
+      return "'" + v->name() + "' has a consumer outside the pattern (" + nodeText(*u.node) + ")";
+  return "";
+}
+
+std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last) {
+  const std::unordered_set<const ir::Node*> in(nodes.begin(), nodes.end());
+  for (const ir::Node* n : nodes) {
+    if (n == last) continue;
+    for (const ir::Value* o : n->outputs()) {
+      if (!o) continue;
+      if (o->isGraphOutput()) return "'" + o->name() + "' is a graph output";
+      for (const ir::Use& u : usesInNodeOrder(o)) {
+        if (u.node->owner() != n->owner()) return "'" + o->name() + "' is used inside a subgraph";
+        if (!in.count(u.node))
+          return "'" + o->name() + "' has a consumer outside the pattern (" + nodeText(*u.node) +
+                 ")";
+      }
+    }
+  }
+  return "";
+}
+
+std::string nodeText(const ir::Node& n) {
+  std::string s = n.qualifiedOpType();
+  if (!n.name().empty()) s += " '" + n.name() + "'";
+  return s;
 }
 
 std::optional<std::vector<int64_t>> staticDims(const ir::Value* v) {

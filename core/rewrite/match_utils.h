@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/ir/graph.h"
@@ -17,14 +18,36 @@ bool isConstant(const ir::Value* v);
 // True when `v` is constant and every element equals `x` (any numeric dtype).
 bool isConstantFilledWith(const ir::Value* v, double x);
 
-// "" when `v` feeds exactly one node input and nothing else (no graph output,
-// no second consumer); else the reason, for explanations.
-std::string whyNotSingleUse(const ir::Value* v);
+// ---- Who reads a value: the one consumer API ----
+//
 // The uses of `v` ordered by consumer node id, then input index. Use lists are
 // sets (a detach swaps the last use in), so a pass that builds something from
 // several consumers, or names the first offender, takes them in this order to
 // give the same result whatever the edit history.
 std::vector<ir::Use> usesInNodeOrder(const ir::Value* v);
+// "" when `v` feeds exactly one node input in its own graph and nothing else
+// (no graph output, no second consumer, no read inside a subgraph); else the
+// reason, for explanations: "'t' has 2 consumers".
+std::string whyNotSoleConsumer(const ir::Value* v);
+// That one consumer (see whyNotSoleConsumer), or nullptr with the reason in
+// `why` when asked for.
+ir::Node* soleConsumer(const ir::Value* v, std::string* why = nullptr);
+// The node of `v`'s only use, ignoring readers that are default-domain
+// `ignoredOp` nodes (e.g. "Shape"), whether or not `v` is also a graph output
+// or that node lies in a subgraph: for matchers that walk a chain first and
+// check the whole pattern with whyNotClosed afterwards. nullptr when there is
+// no such use or more than one.
+ir::Node* onlyReader(const ir::Value* v, std::string_view ignoredOp = {});
+// "" when `v` is not a graph output and every node reading it is one of
+// `nodes`; else the reason.
+std::string whyNotReadOnlyBy(const ir::Value* v, const std::vector<ir::Node*>& nodes);
+// "" when the outputs of `nodes` other than `last`'s are read only by
+// `nodes` themselves (not a graph output, not inside a subgraph); else the
+// reason, naming the first offender: "'t' has a consumer outside the pattern
+// (Add 'a')".
+std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last);
+// "Add 'a'": a node's qualified op type and name, for reasons.
+std::string nodeText(const ir::Node& n);
 
 // Static dims of a tensor value, if known.
 std::optional<std::vector<int64_t>> staticDims(const ir::Value* v);

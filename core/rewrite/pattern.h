@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,5 +90,18 @@ class RulePattern final : public Pattern {
   std::vector<OpKey> roots_;
   MatchFn fn_;
 };
+
+// A rule table: the patterns of one pass, one row each.
+using Rules = std::vector<std::unique_ptr<Pattern>>;
+
+// Adds one rule row (a RulePattern) rooted at the default-domain `ops`. The
+// one way a rule table adds a row; tables write the rule as its comment.
+inline void addRule(Rules& r, std::string name, std::string summary, std::vector<std::string> ops,
+                    RulePattern::MatchFn fn) {
+  std::vector<OpKey> roots;
+  for (auto& op : ops) roots.push_back({"", std::move(op)});
+  r.push_back(std::make_unique<RulePattern>(std::move(name), std::move(summary), std::move(roots),
+                                            std::move(fn)));
+}
 
 }  // namespace passlab::rewrite

@@ -9,6 +9,7 @@
 #include "core/analysis/infer/rules.h"
 #include "core/ir/node.h"
 #include "core/ir/op_schema.h"
+#include "core/ir/passlab_ops.h"
 
 namespace passlab::analysis::infer {
 
@@ -24,7 +25,7 @@ constexpr const char* kOnnx = "";
 constexpr const char* kMs = "com.microsoft";
 constexpr const char* kMl = "ai.onnx.ml";
 constexpr const char* kTraining = "ai.onnx.preview.training";
-constexpr const char* kPassLab = "ai.passlab";
+constexpr const char* kPassLab = ir::passlab_ops::kDomain;
 constexpr const char* kQonnx = "qonnx.custom_op.general";
 constexpr const char* kBrevitas = "onnx.brevitas";
 
@@ -176,11 +177,11 @@ const Entry kRules[] = {
   {kMs, "QLinearConv", inferQLinearConv}, {kMs, "Trilu", inferSameShape},
   {kMs, "GatherND", inferGatherND}, {kMs, "Range", inferRange},
   // ---- ai.passlab (PassLab's fused kernels) ----
-  {kPassLab, "FusedConv", inferPasslabFusedConv}, {kPassLab, "FusedGemm", inferPasslabFusedGemm},
-  {kPassLab, "FusedElementwise", inferPasslabFusedElementwise},
-  {kPassLab, "FusedAttention", inferPasslabFusedAttention},
-  {kPassLab, "FusedLayerNorm", inferPasslabFusedLayerNorm},
-  {kPassLab, "FusedSoftmax", inferPasslabFusedSoftmax},
+  {kPassLab, ir::passlab_ops::kFusedConv, inferPasslabFusedConv}, {kPassLab, ir::passlab_ops::kFusedGemm, inferPasslabFusedGemm},
+  {kPassLab, ir::passlab_ops::kFusedElementwise, inferPasslabFusedElementwise},
+  {kPassLab, ir::passlab_ops::kFusedAttention, inferPasslabFusedAttention},
+  {kPassLab, ir::passlab_ops::kFusedLayerNorm, inferPasslabFusedLayerNorm},
+  {kPassLab, ir::passlab_ops::kFusedSoftmax, inferPasslabFusedSoftmax},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},
   {kMl, "LinearClassifier", inferClassifier}, {kMl, "SVMClassifier", inferClassifier},

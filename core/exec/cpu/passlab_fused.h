@@ -21,10 +21,11 @@
 #include <string>
 
 #include "core/exec/kernel.h"
+#include "core/ir/passlab_ops.h"
 
 namespace passlab::exec::cpu::fused {
 
-inline constexpr std::string_view kDomain = "ai.passlab";
+inline constexpr std::string_view kDomain = ir::passlab_ops::kDomain;
 
 enum class ActKind : uint8_t {
   kNone,         // "" (or absent)

@@ -37,6 +37,7 @@
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
+#include "core/ir/passlab_ops.h"
 
 namespace passlab::exec::cpu::fused {
 
@@ -79,84 +80,9 @@ Collapsed collapse(const Dims& out, const std::vector<const Dims*>& ins) {
   return c;
 }
 
-enum class Op : uint8_t {
-  // binary
-  kAdd,
-  kSub,
-  kMul,
-  kDiv,
-  kPow,
-  kMax,
-  kMin,
-  kPRelu,
-  // unary
-  kIdentity,
-  kNeg,
-  kAbs,
-  kRelu,
-  kSigmoid,
-  kTanh,
-  kExp,
-  kLog,
-  kSqrt,
-  kReciprocal,
-  kErf,
-  kFloor,
-  kCeil,
-  kSin,
-  kCos,
-  kSoftplus,
-  kSoftsign,
-  kHardSwish,
-  kGelu,
-  kGeluTanh,
-  // unary with constant parameters
-  kLeakyRelu,
-  kElu,
-  kHardSigmoid,
-  kClip,
-};
-
-struct OpInfo {
-  const char* name;
-  Op op;
-  int arity;  // 2: binary; 1: unary; 3: unary with constant parameters in b (and c)
-};
-
-const OpInfo kOps[] = {
-    {"Add", Op::kAdd, 2},
-    {"Sub", Op::kSub, 2},
-    {"Mul", Op::kMul, 2},
-    {"Div", Op::kDiv, 2},
-    {"Pow", Op::kPow, 2},
-    {"Max", Op::kMax, 2},
-    {"Min", Op::kMin, 2},
-    {"PRelu", Op::kPRelu, 2},
-    {"Identity", Op::kIdentity, 1},
-    {"Neg", Op::kNeg, 1},
-    {"Abs", Op::kAbs, 1},
-    {"Relu", Op::kRelu, 1},
-    {"Sigmoid", Op::kSigmoid, 1},
-    {"Tanh", Op::kTanh, 1},
-    {"Exp", Op::kExp, 1},
-    {"Log", Op::kLog, 1},
-    {"Sqrt", Op::kSqrt, 1},
-    {"Reciprocal", Op::kReciprocal, 1},
-    {"Erf", Op::kErf, 1},
-    {"Floor", Op::kFloor, 1},
-    {"Ceil", Op::kCeil, 1},
-    {"Sin", Op::kSin, 1},
-    {"Cos", Op::kCos, 1},
-    {"Softplus", Op::kSoftplus, 1},
-    {"Softsign", Op::kSoftsign, 1},
-    {"HardSwish", Op::kHardSwish, 1},
-    {"Gelu", Op::kGelu, 1},
-    {"GeluTanh", Op::kGeluTanh, 1},
-    {"LeakyRelu", Op::kLeakyRelu, 3},
-    {"Elu", Op::kElu, 3},
-    {"HardSigmoid", Op::kHardSigmoid, 3},
-    {"Clip", Op::kClip, 3},
-};
+// The instructions and their operands: the one table in core/ir/passlab_ops.h.
+using Op = ir::passlab_ops::EwInstr;
+using ir::passlab_ops::EwOperands;
 
 // An operand resolved for one tile: a pointer to kTile values or one value.
 struct Src {
@@ -216,21 +142,21 @@ Expected<Program> parseProgram(const ir::Node& node) {
     return o;
   };
   for (size_t i = 0; i < ops.size(); ++i) {
-    const OpInfo* info = nullptr;
-    for (const OpInfo& k : kOps)
-      if (ops[i] == k.name) info = &k;
+    const ir::passlab_ops::ElementwiseOp* info = ir::passlab_ops::findInstruction(ops[i]);
     if (!info) return invalidArgument("FusedElementwise does not know op '" + ops[i] + "'");
-    Instr in{info->op, {}, {}, {}};
+    Instr in{info->code, {}, {}, {}};
     PASSLAB_ASSIGN_OR_RETURN(in.a, operand(i, operands[3 * i]));
     PASSLAB_ASSIGN_OR_RETURN(in.b, operand(i, operands[3 * i + 1]));
     PASSLAB_ASSIGN_OR_RETURN(in.c, operand(i, operands[3 * i + 2]));
     const std::string at = ops[i] + " (instruction " + std::to_string(i) + ")";
     if (in.a.kind == Operand::kNone) return invalidArgument(at + " has no first operand");
-    if (info->arity == 2 && (in.b.kind == Operand::kNone || in.c.kind != Operand::kNone))
+    if (info->operands == EwOperands::kTwo &&
+        (in.b.kind == Operand::kNone || in.c.kind != Operand::kNone))
       return invalidArgument(at + " takes two operands");
-    if (info->arity == 1 && (in.b.kind != Operand::kNone || in.c.kind != Operand::kNone))
+    if (info->operands == EwOperands::kOne &&
+        (in.b.kind != Operand::kNone || in.c.kind != Operand::kNone))
       return invalidArgument(at + " takes one operand");
-    if (info->arity == 3) {
+    if (info->operands == EwOperands::kParams) {
       if (in.b.kind == Operand::kReg || in.c.kind == Operand::kReg)
         return invalidArgument(at + ": its parameters must be constants");
       const float inf = std::numeric_limits<float>::infinity();
@@ -410,6 +336,8 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
       });
     case Op::kClip:
       return unary(y, a, n, [p0, p1](float u) { return u < p0 ? p0 : (u > p1 ? p1 : u); });
+    case Op::kCount:  // not an instruction (parseProgram accepts none)
+      return;
   }
 }
 

@@ -172,21 +172,21 @@ using fused::kDomain;
 
 // Float32 only: the passes fuse float32 graphs and leave the others alone.
 const KernelDef kRows[] = {
-    {kDomain, "FusedConv", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
+    {kDomain, ir::passlab_ops::kFusedConv, 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
      "onednn.passlab.FusedConv", fused::makeFusedConv},
-    {kDomain, "FusedConv", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+    {kDomain, ir::passlab_ops::kFusedConv, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedConv", fused::makeFusedConvRef},
-    {kDomain, "FusedGemm", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
+    {kDomain, ir::passlab_ops::kFusedGemm, 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
      "onednn.passlab.FusedGemm", fused::makeFusedGemm},
-    {kDomain, "FusedGemm", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+    {kDomain, ir::passlab_ops::kFusedGemm, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedGemm", fused::makeFusedGemmRef},
-    {kDomain, "FusedElementwise", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
-     "cpu.passlab.FusedElementwise", fused::makeFusedElementwise},
-    {kDomain, "FusedAttention", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+    {kDomain, ir::passlab_ops::kFusedElementwise, 1, kOpsetMax, types::kFloat32, 0,
+     Tier::kReference, "cpu.passlab.FusedElementwise", fused::makeFusedElementwise},
+    {kDomain, ir::passlab_ops::kFusedAttention, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedAttention", fused::makeFusedAttention},
-    {kDomain, "FusedLayerNorm", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+    {kDomain, ir::passlab_ops::kFusedLayerNorm, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedLayerNorm", fused::makeFusedLayerNorm},
-    {kDomain, "FusedSoftmax", 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+    {kDomain, ir::passlab_ops::kFusedSoftmax, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedSoftmax", fused::makeFusedSoftmax},
 };
 

@@ -219,7 +219,7 @@ RulePattern doubleNeg() {
         ir::Node* inner = n.input(0) ? n.input(0)->producer() : nullptr;
         if (!inner || inner->opType() != "Neg")
           return MatchResult::failure("the input is not a Neg");
-        if (auto why = whyNotSingleUse(inner->output(0)); !why.empty())
+        if (auto why = whyNotSoleConsumer(inner->output(0)); !why.empty())
           return MatchResult::failure(why);
         if (auto why = Rewriter::canReplace(n.output(0), inner->input(0)); !why.empty())
           return MatchResult::failure(why);

@@ -1,0 +1,130 @@
+#include "core/ir/passlab_ops.h"
+
+#include <array>
+#include <cstdint>
+
+#include "core/ir/node.h"
+
+namespace passlab::ir::passlab_ops {
+
+namespace {
+
+constexpr size_t kAny = SIZE_MAX;
+constexpr std::array<std::string_view, 2> kProgramAttrs = {kOps, kOperands};
+
+constexpr std::array<OpSchema, 6> kSchemas = {{
+    {kFusedConv, 2, 4, 1, 1, {}},
+    {kFusedGemm, 2, 4, 1, 1, {}},
+    {kFusedElementwise, 0, kAny, 1, 1, kProgramAttrs},
+    {kFusedAttention, 3, kAny, 1, 1, {}},
+    {kFusedLayerNorm, 2, 4, 1, 2, {}},
+    {kFusedSoftmax, 1, 2, 1, 1, {}},
+}};
+
+using enum EwInstr;
+using enum EwOperands;
+using enum EwLowering;
+
+// name, onnx op, approximate, instruction, code, operands, lowering, libm
+constexpr ElementwiseOp kElementwise[] = {
+    {"Add", "Add", "", "Add", kAdd, kTwo, kSingle, false},
+    {"Sub", "Sub", "", "Sub", kSub, kTwo, kSingle, false},
+    {"Mul", "Mul", "", "Mul", kMul, kTwo, kSingle, false},
+    {"Div", "Div", "", "Div", kDiv, kTwo, kSingle, false},
+    {"Pow", "Pow", "", "Pow", kPow, kTwo, kSingle,
+     false},  // libm unless the exponent is 1, 2, 3, 0.5
+    {"PRelu", "PRelu", "", "PRelu", kPRelu, kTwo, kSingle, false},
+    {"Max", "Max", "", "Max", kMax, kTwo, kFold, false},
+    {"Min", "Min", "", "Min", kMin, kTwo, kFold, false},
+    {"Sum", "Sum", "", "Add", kAdd, kTwo, kFold, false},
+    {"Mean", "Mean", "", "Add", kAdd, kTwo, kMean, false},
+    {"Identity", "Identity", "", "Identity", kIdentity, kOne, kSingle, false},
+    {"Neg", "Neg", "", "Neg", kNeg, kOne, kSingle, false},
+    {"Abs", "Abs", "", "Abs", kAbs, kOne, kSingle, false},
+    {"Relu", "Relu", "", "Relu", kRelu, kOne, kSingle, false},
+    {"Sigmoid", "Sigmoid", "", "Sigmoid", kSigmoid, kOne, kSingle, true},
+    {"Tanh", "Tanh", "", "Tanh", kTanh, kOne, kSingle, true},
+    {"Exp", "Exp", "", "Exp", kExp, kOne, kSingle, true},
+    {"Log", "Log", "", "Log", kLog, kOne, kSingle, true},
+    {"Sqrt", "Sqrt", "", "Sqrt", kSqrt, kOne, kSingle, false},
+    {"Reciprocal", "Reciprocal", "", "Reciprocal", kReciprocal, kOne, kSingle, false},
+    {"Erf", "Erf", "", "Erf", kErf, kOne, kSingle, true},
+    {"Floor", "Floor", "", "Floor", kFloor, kOne, kSingle, false},
+    {"Ceil", "Ceil", "", "Ceil", kCeil, kOne, kSingle, false},
+    {"Sin", "Sin", "", "Sin", kSin, kOne, kSingle, true},
+    {"Cos", "Cos", "", "Cos", kCos, kOne, kSingle, true},
+    {"Softplus", "Softplus", "", "Softplus", kSoftplus, kOne, kSingle, true},
+    {"Softsign", "Softsign", "", "Softsign", kSoftsign, kOne, kSingle, false},
+    {"HardSwish", "HardSwish", "", "HardSwish", kHardSwish, kOne, kSingle, false},
+    {"Gelu", "Gelu", "none", "Gelu", kGelu, kOne, kSingle, true},
+    {"GeluTanh", "Gelu", "tanh", "GeluTanh", kGeluTanh, kOne, kSingle, true},
+    {"LeakyRelu", "LeakyRelu", "", "LeakyRelu", kLeakyRelu, kParams, kSingle, false},
+    {"Elu", "Elu", "", "Elu", kElu, kParams, kSingle, true},
+    {"HardSigmoid", "HardSigmoid", "", "HardSigmoid", kHardSigmoid, kParams, kSingle, false},
+    {"Clip", "Clip", "", "Clip", kClip, kParams, kSingle, false},
+};
+// The instruction rows (name == instr) number the instructions.
+constexpr size_t countInstructions() {
+  size_t n = 0;
+  for (const ElementwiseOp& r : kElementwise)
+    if (r.name == r.instr) ++n;
+  return n;
+}
+static_assert(countInstructions() == static_cast<size_t>(EwInstr::kCount),
+              "every FusedElementwise instruction has exactly one row");
+
+}  // namespace
+
+std::span<const OpSchema> opSchemas() {
+  return kSchemas;
+}
+
+const OpSchema* findSchema(std::string_view op) {
+  for (const OpSchema& s : kSchemas)
+    if (s.op == op) return &s;
+  return nullptr;
+}
+
+std::span<const ElementwiseOp> elementwiseOps() {
+  return kElementwise;
+}
+
+const ElementwiseOp* findInstruction(std::string_view instr) {
+  for (const ElementwiseOp& r : kElementwise)
+    if (r.name == instr && r.instr == instr) return &r;
+  return nullptr;
+}
+
+const ElementwiseOp* findOnnxOp(std::string_view onnxOp, std::string_view approximate) {
+  for (const ElementwiseOp& r : kElementwise)
+    if (r.onnxOp == onnxOp && (r.approximate.empty() || r.approximate == approximate)) return &r;
+  return nullptr;
+}
+
+std::string whyNotValid(const Node& n) {
+  const OpSchema* s = findSchema(n.opType());
+  if (!s) return std::string(kDomain) + " has no op '" + n.opType() + "'";
+  size_t nin = n.inputCount();
+  while (nin > 0 && !n.input(nin - 1)) --nin;  // trailing omitted inputs do not count
+  if (nin < s->minInputs || nin > s->maxInputs)
+    return "has " + std::to_string(nin) + " inputs; " + n.opType() + " takes " +
+           std::to_string(s->minInputs) +
+           (s->maxInputs == kAny ? " or more" : " to " + std::to_string(s->maxInputs));
+  if (n.outputCount() < s->minOutputs || n.outputCount() > s->maxOutputs)
+    return "has " + std::to_string(n.outputCount()) + " outputs; " + n.opType() + " gives " +
+           std::to_string(s->minOutputs) + " to " + std::to_string(s->maxOutputs);
+  for (std::string_view a : s->requiredAttrs)
+    if (!n.hasAttr(a)) return "required attribute '" + std::string(a) + "' is missing";
+  if (n.opType() == kFusedElementwise) {
+    const std::vector<std::string>& ops = n.attr(kOps)->strings;
+    const size_t operands = n.attrInts(kOperands).size();
+    if (operands != 3 * ops.size())  // the kernel's words (passlab_fused_elementwise.cpp)
+      return "FusedElementwise has " + std::to_string(ops.size()) + " ops and " +
+             std::to_string(operands) + " operands (3 per op expected)";
+    for (const std::string& op : ops)
+      if (!findInstruction(op)) return "FusedElementwise does not know op '" + op + "'";
+  }
+  return "";
+}
+
+}  // namespace passlab::ir::passlab_ops

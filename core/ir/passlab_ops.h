@@ -1,0 +1,138 @@
+// PassLab's own operators (domain ai.passlab, version 1) in one place: the
+// domain, the op and attribute names, what each op requires (checked by the
+// verifier), and the FusedElementwise program encoding with its one op table,
+// read by the fusion passes, the CPU kernels and shape inference alike
+// (docs/fused-kernels.md describes the ops).
+//
+//   FusedConv(X, W, B?, Z?)   Y = act(Conv(X, W) + B + Z)
+//   FusedGemm(A, B, C?, Z?)   Y = act(alpha * A' * B' + beta * C + Z)
+//   FusedElementwise(X...)    Y = a program of elementwise ops, one pass over the data
+//   FusedAttention(Q, K, V, masks...)  Y = Softmax(mask(scale * Q Kᵀ)) V
+//   FusedLayerNorm(X, Scale, B?, Skip?) -> Y, Sum?
+//   FusedSoftmax(X, M?)       Y = Softmax(scale * X +/- M) over the last axis
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace passlab::ir {
+class Node;
+}
+
+namespace passlab::ir::passlab_ops {
+
+inline constexpr const char* kDomain = "ai.passlab";
+inline constexpr int64_t kVersion = 1;
+
+// Names are C strings, so that they compare with and convert to std::string
+// and std::string_view alike.
+
+// ---- op names ----
+inline constexpr const char* kFusedConv = "FusedConv";
+inline constexpr const char* kFusedGemm = "FusedGemm";
+inline constexpr const char* kFusedElementwise = "FusedElementwise";
+inline constexpr const char* kFusedAttention = "FusedAttention";
+inline constexpr const char* kFusedLayerNorm = "FusedLayerNorm";
+inline constexpr const char* kFusedSoftmax = "FusedSoftmax";
+
+// ---- attribute names ----
+// FusedConv, FusedGemm: the epilogue activation.
+inline constexpr const char* kActivation = "activation";               // STRING
+inline constexpr const char* kActivationParams = "activation_params";  // FLOATS
+// FusedElementwise: the program (below).
+inline constexpr const char* kOps = "ops";              // STRINGS
+inline constexpr const char* kOperands = "operands";    // INTS, three per op
+inline constexpr const char* kConstants = "constants";  // FLOATS
+
+// ---- schema: what the verifier checks of every ai.passlab node ----
+struct OpSchema {
+  std::string_view op;
+  size_t minInputs, maxInputs;  // maxInputs SIZE_MAX: variadic
+  size_t minOutputs, maxOutputs;
+  std::span<const std::string_view> requiredAttrs;
+};
+std::span<const OpSchema> opSchemas();
+const OpSchema* findSchema(std::string_view op);
+// "" when an ai.passlab node has the inputs, outputs and attributes its
+// schema requires (and a FusedElementwise program parses); else the reason.
+std::string whyNotValid(const Node& n);
+
+// ---- FusedElementwise: the program encoding ----
+//   ops       STRINGS  one instruction name per step (the `instr` column below)
+//   operands  INTS     three per step (a, b, c): r >= 0 register r (registers
+//                      0..n-1 are the node's n inputs, step i writes n + i);
+//                      -1 no operand; r <= -2 constants[-2 - r]
+//   constants FLOATS   scalar constants
+// Y is the last step's register; its shape is the broadcast of the inputs'.
+
+// The instructions the kernel evaluates.
+enum class EwInstr : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kMax,
+  kMin,
+  kPRelu,  // two operands
+  kIdentity,
+  kNeg,
+  kAbs,
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kExp,
+  kLog,
+  kSqrt,
+  kReciprocal,
+  kErf,
+  kFloor,
+  kCeil,
+  kSin,
+  kCos,
+  kSoftplus,
+  kSoftsign,
+  kHardSwish,
+  kGelu,
+  kGeluTanh,  // one operand
+  kLeakyRelu,
+  kElu,
+  kHardSigmoid,
+  kClip,  // one operand, constant parameters in b (and c)
+  kCount
+};
+
+// An instruction's operands: a; a and b; a and constant parameters in b, c.
+enum class EwOperands : uint8_t { kOne = 1, kTwo = 2, kParams = 3 };
+
+// How an ONNX op becomes instructions.
+enum class EwLowering : uint8_t {
+  kSingle,  // one instruction on the op's data inputs
+  kFold,    // a chain of the two-operand `instr` over the inputs (one input: Identity)
+  kMean,    // kFold with Add, then Div by the input count
+};
+
+// One row per default-domain op fuse_elementwise_chains fuses (and per Gelu
+// approximation). Rows whose `name` equals `instr` are the instructions the
+// kernel knows.
+struct ElementwiseOp {
+  std::string_view name;         // the row: "Add", "Sum", "GeluTanh", ...
+  std::string_view onnxOp;       // the default-domain op it encodes
+  std::string_view approximate;  // for Gelu: the `approximate` value this row takes
+  std::string_view instr;        // the instruction it becomes ("Add" for Sum and Mean)
+  EwInstr code;                  // that instruction's code
+  EwOperands operands;           // that instruction's operands
+  EwLowering lowering;
+  bool libm;  // evaluated by a scalar libm call (tanhf, expf, erff, ...)
+};
+
+std::span<const ElementwiseOp> elementwiseOps();
+// The instruction row named `instr` (a name the kernel accepts), or nullptr.
+const ElementwiseOp* findInstruction(std::string_view instr);
+// The row for a default-domain op (and, for Gelu, its `approximate`), or nullptr.
+const ElementwiseOp* findOnnxOp(std::string_view onnxOp, std::string_view approximate = "none");
+
+}  // namespace passlab::ir::passlab_ops

@@ -110,7 +110,7 @@ bool matchScores(ir::Node& softmax, const MatchContext& c, Match& m, std::string
   m.pv = mainConsumer(softmax.output(0));
   if (!isDefaultOp(m.pv, "MatMul") || m.pv->input(0) != softmax.output(0))
     return fail(why, "the probabilities are not multiplied by V in one MatMul");
-  const bool assumeBinary = c.option("assume_binary_mask", "true") != "false";
+  const bool assumeBinary = c.boolOption("assume_binary_mask", true);
   ir::Value* scores = peelMask(smIn, m.mask, assumeBinary, why);
   if (!scores) return false;
   m.nodes = {&softmax, m.pv};

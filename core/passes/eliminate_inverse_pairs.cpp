@@ -172,8 +172,7 @@ Rules rules() {
             std::string why;
             ir::Node* inner = innerOp(n, "Reciprocal", why);
             if (!inner) return MatchResult::failure(why);
-            std::string opt = c.option("reciprocal_pairs", "false");
-            if (opt != "true" && opt != "1")
+            if (!c.boolOption("reciprocal_pairs", false))
               return MatchResult::failure(
                   "1/(1/x) rounds twice and differs from x in the last bit for some x (0 for "
                   "subnormal x); set reciprocal_pairs=true to remove it anyway");

@@ -35,7 +35,7 @@ fusion::Rules rules() {
       r, "shared_input_matmuls",
       "MatMul(x, W1..Wn) with constant W -> Split(MatMul(x, Concat(W1..Wn)))", {"MatMul"},
       [](ir::Node& root, const MatchContext& c) {
-        int64_t minCount = std::max<int64_t>(2, std::atoll(c.option("min_count", "3").c_str()));
+        int64_t minCount = std::max<int64_t>(2, c.intOption("min_count", 3));
         ir::Value* x = root.input(0);
         auto rank = rankOf(x);
         if (!rank || *rank < 2) return MatchResult::failure("x is not known to have rank >= 2");

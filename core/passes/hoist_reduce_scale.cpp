@@ -54,7 +54,7 @@ fusion::Rules rules() {
           return MatchResult::failure("the scalar's broadcast widens x");
         ir::DataType dt = elemTypeOf(x);
         double cval = *fusion::scalarValue(cv);
-        bool allow = c.option("allow_rounding", "false") == "true";
+        bool allow = c.boolOption("allow_rounding", false);
         if (ir::isInteger(dt)) {
           if (red.opType() == "ReduceMean")
             return MatchResult::failure(

@@ -102,8 +102,7 @@ double PassContext::doubleOption(const std::string& name) const {
   return std::strtod(option(name).c_str(), nullptr);
 }
 bool PassContext::boolOption(const std::string& name) const {
-  std::string v = option(name);
-  return v == "1" || v == "true" || v == "yes" || v == "on";
+  return rewrite::readOptionBool(option(name));
 }
 
 rewrite::MatchContext PassContext::matchContext() const {

@@ -31,7 +31,7 @@ fusion::Rules rules() {
   // x / c -> x * (1/c)   (c a float constant; by default only powers of two)
   fusion::addRule(
       r, "div_by_constant", "x / c -> x * (1/c)", {"Div"}, [](ir::Node& n, const MatchContext& c) {
-        bool exactOnly = c.option("exact_only", "true") != "false";
+        bool exactOnly = c.boolOption("exact_only", true);
         auto t = rewrite::constantValue(n.input(1));
         if (!t) return MatchResult::failure("the divisor is not constant");
         auto vals = fusion::floatValues(*t);

@@ -109,50 +109,84 @@ std::set<std::string> verifierErrorSet(const ir::Model& model, const ir::Verifie
   return errors;
 }
 
-Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSpec& spec) {
-  const passes::Pass* pass = &passRef;
-  auto opts = effectiveOptions(*pass, spec.options);
-  if (!opts) return opts.error();
-  const passes::PassInfo& info = pass->info();
+namespace {
 
+double millisecondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+// One pass application in progress: what rolling it back needs.
+struct PassManager::Attempt {
+  std::shared_ptr<ir::Model> snapshot;  // the model before, when snapshots are kept
+  std::vector<ir::OpsetImport> opsetsBefore;
+  int64_t irVersionBefore = 0;
+  ir::UndoLog undo;
+  bool typesMayHaveChanged = false;
+};
+
+Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec& spec) {
+  auto opts = effectiveOptions(pass, spec.options);
+  if (!opts) return opts.error();
   Step step;
-  step.passId = info.id;
+  step.passId = pass.info().id;
   step.options = *opts;
   step.before = lastStats_ ? *lastStats_ : collectStats(model_);
-  int64_t opset = model_.opsetVersion("").value_or(1);
-  if (info.mayEmitNonStandard && options_.standardOnly) {
+  if (std::string note = skipNote(pass.info()); !note.empty()) {
     step.skipped = true;
-    step.note = "skipped: it emits non-standard ops, and standard ONNX only is on";
-  } else if (opset < info.minOpset || opset > info.maxOpset) {
-    step.skipped = true;
-    step.note = "skipped: written for opsets " + std::to_string(info.minOpset) + "-" +
-                std::to_string(info.maxOpset) + ", the model uses " + std::to_string(opset);
-  }
-  if (step.skipped) {
+    step.note = std::move(note);
     step.after = step.before;
     lastStats_ = step.after;
     return &timeline_.add(std::move(step));
   }
   for (auto& h : before_) h(step, model_);
-
   // A failed pass is rolled back through the undo log (O(edits), no copy of
   // the model); the copy is made only when the caller keeps snapshots.
-  std::shared_ptr<ir::Model> before;
-  if (options_.keepSnapshots) before = std::make_shared<ir::Model>(model_.clone());
-  if (!knownErrors_) {
-    knownErrors_.emplace();
-    KnownErrors& known = *knownErrors_;
-    collectErrors(model_, {}, known.structureByNode, known.schemaByNode);
-    known.rebuildAll();
-  }
-  const auto opsetsBefore = model_.opsets;
-  const int64_t irVersionBefore = model_.irVersion;
-  ir::UndoLog undo;
+  Attempt attempt;
+  if (options_.keepSnapshots) attempt.snapshot = std::make_shared<ir::Model>(model_.clone());
+  learnKnownErrors();
+  attempt.opsetsBefore = model_.opsets;
+  attempt.irVersionBefore = model_.irVersion;
   auto t0 = std::chrono::steady_clock::now();
-  rewrite::Rewriter rw(model_, step.log, &provenance_, info.id);
-  rw.setUndoLog(&undo);
+  Status status = runPass(pass, spec, *opts, step, attempt);
+  if (status.isOk()) {
+    inferShapesAfter(step, attempt);
+    verifyAfter(step, attempt);
+    if (!step.verifierErrors.empty())
+      status = invalidModel(step.passId +
+                            " left a graph the verifier rejects: " + step.verifierErrors.front());
+  }
+  step.milliseconds = millisecondsSince(t0);
+  if (!status.isOk()) return rollBack(std::move(step), attempt, status);
+  return commit(std::move(step), attempt);
+}
+
+std::string PassManager::skipNote(const passes::PassInfo& info) const {
+  int64_t opset = model_.opsetVersion("").value_or(1);
+  if (info.mayEmitNonStandard && options_.standardOnly)
+    return "skipped: it emits non-standard ops, and standard ONNX only is on";
+  if (opset < info.minOpset || opset > info.maxOpset)
+    return "skipped: written for opsets " + std::to_string(info.minOpset) + "-" +
+           std::to_string(info.maxOpset) + ", the model uses " + std::to_string(opset);
+  return "";
+}
+
+void PassManager::learnKnownErrors() {
+  if (knownErrors_) return;
+  knownErrors_.emplace();
+  KnownErrors& known = *knownErrors_;
+  collectErrors(model_, {}, known.structureByNode, known.schemaByNode);
+  known.rebuildAll();
+}
+
+Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
+                            const passes::Options& opts, Step& step, Attempt& attempt) {
+  const std::string& id = pass.info().id;
+  rewrite::Rewriter rw(model_, step.log, &provenance_, id);
+  rw.setUndoLog(&attempt.undo);
   if (knownContents_) rw.setKnownContents(&*knownContents_);
-  passes::PassContext ctx{rw, *opts};
+  passes::PassContext ctx{rw, opts};
   ctx.evaluator = evaluator_;
   ctx.explain = &step.explain;
   ctx.filter = spec.filter.empty() ? nullptr : &spec.filter;
@@ -161,121 +195,126 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
   ctx.note = &step.note;
   Status status;
   try {
-    status = pass->run(model_, ctx);
+    status = pass.run(model_, ctx);
   } catch (const std::exception& e) {
-    status = internalError(info.id + " threw: " + e.what());
+    status = internalError(id + " threw: " + e.what());
   } catch (...) {
     // Anything else thrown (an int, a type of a plugin's own) is rolled back
     // the same way: what it left in the model must not survive.
-    status = internalError(info.id + " threw an exception that is not a std::exception");
+    status = internalError(id + " threw an exception that is not a std::exception");
   }
-  if (status.isOk()) {
-    auto since = [](std::chrono::steady_clock::time_point t) {
-      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t)
-          .count();
-    };
-    if (options_.inferShapesAfterEachPass && !step.log.empty() &&
-        (rw.typesMayHaveChanged() || !onlyRemovalsAndRewires(step.log))) {
-      auto t1 = std::chrono::steady_clock::now();
-      analysis::ShapeInferenceOptions shapeOptions;
-      shapeOptions.undo = &undo;
-      analysis::ShapeInferenceReport report = analysis::inferShapes(model_, shapeOptions);
-      knownContents_.emplace(model_.graph().valueIdBound(), false);
-      for (const ir::Value* v : report.knownContents)
-        if (v->denseId() < knownContents_->size()) (*knownContents_)[v->denseId()] = true;
-      step.shapesInferred = true;
-      step.inferMilliseconds = since(t1);
+  attempt.typesMayHaveChanged = rw.typesMayHaveChanged();
+  return status;
+}
+
+void PassManager::inferShapesAfter(Step& step, Attempt& attempt) {
+  if (!options_.inferShapesAfterEachPass || step.log.empty() ||
+      (!attempt.typesMayHaveChanged && onlyRemovalsAndRewires(step.log)))
+    return;
+  auto t1 = std::chrono::steady_clock::now();
+  analysis::ShapeInferenceOptions shapeOptions;
+  shapeOptions.undo = &attempt.undo;
+  analysis::ShapeInferenceReport report = analysis::inferShapes(model_, shapeOptions);
+  knownContents_.emplace(model_.graph().valueIdBound(), false);
+  for (const ir::Value* v : report.knownContents)
+    if (v->denseId() < knownContents_->size()) (*knownContents_)[v->denseId()] = true;
+  step.shapesInferred = true;
+  step.inferMilliseconds = millisecondsSince(t1);
+}
+
+// A pass is rolled back only for verifier errors it introduced: an input
+// model that already breaks a schema rule must not make every pass fail.
+// A pass that changed nothing cannot have introduced any.
+void PassManager::verifyAfter(Step& step, Attempt& attempt) {
+  if (step.log.empty()) return;
+  auto t1 = std::chrono::steady_clock::now();
+  // Schemas only where the step (or the re-inference after it) touched
+  // the model, unless it changed an opset, which can change the schema
+  // of every node. The structure where it touched the model too, unless
+  // that is a large share of it: the check of what a step touched visits
+  // it node by node (a cache miss or more per node, measured 1.5 times
+  // the walk's time when a step touched a quarter of a 100k-node graph),
+  // while the walk of the whole reads it in order, ahead of use. And
+  // unless the model has structure errors of its own: the whole walk
+  // then renews them exactly (the check of a part sees only some of
+  // them, and an old one it did not see again must stay known while one
+  // that went away and came back must be blamed); valid models have none.
+  ir::VerifierOptions verifyOptions;
+  absl::flat_hash_set<const ir::Node*> touched;
+  ir::StructureScope scope;
+  const bool allSchemas =
+      model_.opsets != attempt.opsetsBefore || options_.verifyWholeModelAfterEachPass;
+  bool scoped = !allSchemas && knownErrors_->structureByNode.empty();
+  if (!allSchemas) {
+    touched = attempt.undo.touchedNodes();
+    verifyOptions.schemaNodes = &touched;
+  }
+  if (scoped) {
+    ir::UndoLog::StructureFootprint footprint = attempt.undo.structureFootprint();
+    size_t extent = touched.size();  // nodes, and the uses of the values to check
+    for (const ir::Value* v : footprint.values) extent += 1 + v->uses().size();
+    scoped = extent * options_.wholeWalkShare <= step.before.nodes;
+    if (scoped) {
+      scope.nodes = &touched;
+      scope.values = std::move(footprint.values);
+      scope.graphOutputs = std::move(footprint.outputsSet);
+      verifyOptions.structureScope = &scope;
     }
-    // A pass is rolled back only for verifier errors it introduced: an input
-    // model that already breaks a schema rule must not make every pass fail.
-    // A pass that changed nothing cannot have introduced any.
-    if (!step.log.empty()) {
-      auto t1 = std::chrono::steady_clock::now();
-      // Schemas only where the step (or the re-inference after it) touched
-      // the model, unless it changed an opset, which can change the schema
-      // of every node. The structure where it touched the model too, unless
-      // that is a large share of it: the check of what a step touched visits
-      // it node by node (a cache miss or more per node, measured 1.5 times
-      // the walk's time when a step touched a quarter of a 100k-node graph),
-      // while the walk of the whole reads it in order, ahead of use. And
-      // unless the model has structure errors of its own: the whole walk
-      // then renews them exactly (the check of a part sees only some of
-      // them, and an old one it did not see again must stay known while one
-      // that went away and came back must be blamed); valid models have none.
-      ir::VerifierOptions verifyOptions;
-      absl::flat_hash_set<const ir::Node*> touched;
-      ir::StructureScope scope;
-      const bool allSchemas =
-          model_.opsets != opsetsBefore || options_.verifyWholeModelAfterEachPass;
-      bool scoped = !allSchemas && knownErrors_->structureByNode.empty();
-      if (!allSchemas) {
-        touched = undo.touchedNodes();
-        verifyOptions.schemaNodes = &touched;
-      }
-      if (scoped) {
-        ir::UndoLog::StructureFootprint footprint = undo.structureFootprint();
-        size_t extent = touched.size();  // nodes, and the uses of the values to check
-        for (const ir::Value* v : footprint.values) extent += 1 + v->uses().size();
-        scoped = extent * options_.wholeWalkShare <= step.before.nodes;
-        if (scoped) {
-          scope.nodes = &touched;
-          scope.values = std::move(footprint.values);
-          scope.graphOutputs = std::move(footprint.outputsSet);
-          verifyOptions.structureScope = &scope;
-        }
-      }
-      step.verifiedWhole = !scoped;
-      ErrorsByNode structure, schema;
-      collectErrors(model_, verifyOptions, structure, schema);
-      for (const ErrorsByNode* m : {&structure, &schema})
-        for (const auto& [node, texts] : *m)
-          for (const std::string& e : texts)
-            if (!knownErrors_->all.count(e)) step.verifierErrors.push_back(e);
-      if (step.verifierErrors.empty()) {
-        // What was checked in full is as it is now (after a check of the
-        // part a step touched, there were no structure errors, and there are
-        // none now). Schema errors checked for the touched nodes only:
-        // renewed for those, dropped for removed nodes, kept for the others
-        // (a node not re-checked keeps its old error, which a later step
-        // touching that node is not blamed for).
-        KnownErrors& known = *knownErrors_;
-        if (!scoped) known.structureByNode = std::move(structure);
-        if (allSchemas) {
-          known.schemaByNode = std::move(schema);
-        } else {
-          for (const ir::Node* n : touched) known.schemaByNode.erase(n->id());
-          for (const rewrite::Edit& e : step.log.edits())
-            if (e.kind == rewrite::EditKind::kNodeRemoved) known.schemaByNode.erase(e.node);
-          for (auto& [node, texts] : schema) known.schemaByNode[node] = std::move(texts);
-        }
-        known.rebuildAll();
-      }
-      step.verifyMilliseconds = since(t1);
-    }
-    if (!step.verifierErrors.empty())
-      status = invalidModel(info.id +
-                            " left a graph the verifier rejects: " + step.verifierErrors.front());
   }
-  step.milliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (!status.isOk()) {
-    undo.undo();
-    knownContents_.reset();  // it may describe the graph the pass left
-    model_.opsets = opsetsBefore;
-    model_.irVersion = irVersionBefore;
-    step.rolledBack = true;
-    step.error = status.message();
-    step.note.clear();  // about edits that were undone
-    step.after = step.before;
-    lastStats_ = step.after;
-    stopped_ = true;
-    if (options_.keepSnapshots) step.snapshotBefore = before;
-    for (auto& h : after_) h(step, model_);
-    return &timeline_.add(std::move(step));
+  step.verifiedWhole = !scoped;
+  ErrorsByNode structure, schema;
+  collectErrors(model_, verifyOptions, structure, schema);
+  for (const ErrorsByNode* m : {&structure, &schema})
+    for (const auto& [node, texts] : *m)
+      for (const std::string& e : texts)
+        if (!knownErrors_->all.count(e)) step.verifierErrors.push_back(e);
+  if (step.verifierErrors.empty())
+    renewKnownErrors(step, touched, !scoped, allSchemas, std::move(structure), std::move(schema));
+  step.verifyMilliseconds = millisecondsSince(t1);
+}
+
+// What was checked in full is as it is now (after a check of the part a step
+// touched, there were no structure errors, and there are none now). Schema
+// errors checked for the touched nodes only: renewed for those, dropped for
+// removed nodes, kept for the others (a node not re-checked keeps its old
+// error, which a later step touching that node is not blamed for).
+void PassManager::renewKnownErrors(const Step& step,
+                                   const absl::flat_hash_set<const ir::Node*>& touched,
+                                   bool wholeStructure, bool allSchemas,
+                                   KnownErrors::ByNode structure, KnownErrors::ByNode schema) {
+  KnownErrors& known = *knownErrors_;
+  if (wholeStructure) known.structureByNode = std::move(structure);
+  if (allSchemas) {
+    known.schemaByNode = std::move(schema);
+  } else {
+    for (const ir::Node* n : touched) known.schemaByNode.erase(n->id());
+    for (const rewrite::Edit& e : step.log.edits())
+      if (e.kind == rewrite::EditKind::kNodeRemoved) known.schemaByNode.erase(e.node);
+    for (auto& [node, texts] : schema) known.schemaByNode[node] = std::move(texts);
   }
+  known.rebuildAll();
+}
+
+const Step* PassManager::rollBack(Step step, Attempt& attempt, const Status& status) {
+  attempt.undo.undo();
+  knownContents_.reset();  // it may describe the graph the pass left
+  model_.opsets = attempt.opsetsBefore;
+  model_.irVersion = attempt.irVersionBefore;
+  step.rolledBack = true;
+  step.error = status.message();
+  step.note.clear();  // about edits that were undone
+  step.after = step.before;
+  lastStats_ = step.after;
+  stopped_ = true;
+  if (options_.keepSnapshots) step.snapshotBefore = attempt.snapshot;
+  for (auto& h : after_) h(step, model_);
+  return &timeline_.add(std::move(step));
+}
+
+const Step* PassManager::commit(Step step, Attempt& attempt) {
   // Counts by op from the log where it has them (no walk over the graph).
-  auto opDelta = undo.opCountDelta();
-  undo.commit();
+  auto opDelta = attempt.undo.opCountDelta();
+  attempt.undo.commit();
   step.summary = step.log.summarize();
   step.changed = !step.summary.empty();
   if (!step.changed)
@@ -293,7 +332,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& passRef, const PassSp
     if (!step.check.passed && options_.stopOnCheckFailure) stopped_ = true;
   }
   if (options_.keepSnapshots) {
-    step.snapshotBefore = before;
+    step.snapshotBefore = attempt.snapshot;
     step.snapshotAfter = std::make_shared<ir::Model>(model_.clone());
   }
   for (auto& h : after_) h(step, model_);

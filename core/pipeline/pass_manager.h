@@ -131,6 +131,20 @@ class PassManager {
   // lets a step that only rewires activations skip re-inference (see
   // Rewriter::typesMayHaveChanged). Unset until a step has re-inferred.
   std::optional<std::vector<bool>> knownContents_;
+
+  // The steps of run(): skip, run, infer, verify, then roll back or commit.
+  struct Attempt;
+  std::string skipNote(const passes::PassInfo& info) const;
+  void learnKnownErrors();
+  Status runPass(const passes::Pass& pass, const PassSpec& spec, const passes::Options& opts,
+                 Step& step, Attempt& attempt);
+  void inferShapesAfter(Step& step, Attempt& attempt);
+  void verifyAfter(Step& step, Attempt& attempt);
+  void renewKnownErrors(const Step& step, const absl::flat_hash_set<const ir::Node*>& touched,
+                        bool wholeStructure, bool allSchemas, KnownErrors::ByNode structure,
+                        KnownErrors::ByNode schema);
+  const Step* rollBack(Step step, Attempt& attempt, const Status& status);
+  const Step* commit(Step step, Attempt& attempt);
 };
 
 // Fills in declared defaults and rejects unknown option names.

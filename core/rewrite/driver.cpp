@@ -3,6 +3,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -114,6 +115,24 @@ std::string MatchContext::option(const std::string& name, const std::string& fal
   if (options)
     for (const auto& [k, v] : *options)
       if (k == name) return v;
+  return fallback;
+}
+
+bool readOptionBool(const std::string& text) {
+  return text == "1" || text == "true" || text == "yes" || text == "on";
+}
+
+bool MatchContext::boolOption(const std::string& name, bool fallback) const {
+  if (options)
+    for (const auto& [k, v] : *options)
+      if (k == name) return readOptionBool(v);
+  return fallback;
+}
+
+int64_t MatchContext::intOption(const std::string& name, int64_t fallback) const {
+  if (options)
+    for (const auto& [k, v] : *options)
+      if (k == name) return std::strtoll(v.c_str(), nullptr, 10);
   return fallback;
 }
 

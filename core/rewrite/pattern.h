@@ -30,7 +30,16 @@ struct MatchContext {
   const std::vector<std::pair<std::string, std::string>>* options =
       nullptr;  // pass options (name, value)
   std::string option(const std::string& name, const std::string& fallback) const;
+  // Typed reads of a pass option (the PassManager normalizes booleans to
+  // true/false; readOptionBool accepts the other spellings too), `fallback`
+  // when the pass was not given it.
+  bool boolOption(const std::string& name, bool fallback) const;
+  int64_t intOption(const std::string& name, int64_t fallback) const;
 };
+
+// Whether an option's text means true: "true", "1", "yes" or "on". The one
+// reading of a boolean option, for matchers and passes alike.
+bool readOptionBool(const std::string& text);
 
 // A successful match: the nodes the rewrite consumes (root first) and the
 // edit to perform. A failed match: why.

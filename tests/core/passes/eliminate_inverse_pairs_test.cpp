@@ -3,7 +3,11 @@
 // convergence and numeric equivalence.
 #include <gtest/gtest.h>
 
+#include "core/analysis/shape_inference.h"
+#include "core/passes/registry.h"
+#include "core/rewrite/rewriter.h"
 #include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
 
 namespace passlab::testing {
 namespace {
@@ -170,6 +174,22 @@ TEST(EliminateInversePairs, ReciprocalTwiceOnlyWhenAsked) {
   expectUnchanged(kPass, m, "rounds twice");
   expectRewrite(kPass, m, R"(main (float[2] x) => (float[2] y) { y = Relu(x) })",
                 {{"reciprocal_pairs", "true"}});
+}
+
+// A matcher reads a boolean option as the pass context does: a pass run
+// outside the PassManager gets its options as given, and "yes" (or "1",
+// "on") turns reciprocal_pairs on as boolOption says, not only "true".
+TEST(EliminateInversePairs, ReciprocalPairsOptionReadAsTheContextReadsIt) {
+  ir::Model model = parse(R"(main (float[2] x) => (float[2] y) { t = Reciprocal(x)
+      u = Reciprocal(t)
+      y = Relu(u) })");
+  analysis::inferShapes(model);
+  rewrite::EditLog log;
+  rewrite::Rewriter rw(model, log);
+  passes::PassContext ctx{rw, {{"reciprocal_pairs", "yes"}}};
+  ASSERT_TRUE(ctx.boolOption("reciprocal_pairs"));
+  ASSERT_TRUE(passes::findPass(kPass)->run(model, ctx).isOk());
+  EXPECT_FALSE(log.empty()) << "reciprocal_pairs = yes removed nothing";
 }
 
 TEST(EliminateInversePairs, WideningCastAndBack) {

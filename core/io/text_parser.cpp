@@ -254,7 +254,25 @@ class Parser {
 
   // type := elem [ '[' dims ']' ] | seq(type) | optional(type) | map(elem, type) |
   // sparse_tensor(type)
+  // Types and graphs nest; past this depth the text is refused before the
+  // recursion (here and in every later stage) can exhaust the stack.
+  static constexpr int kMaxNesting = 64;
+  Status enter() {
+    if (++depth_ > kMaxNesting)
+      return err("types or graphs nested more than " + std::to_string(kMaxNesting) + " deep");
+    return Status::ok();
+  }
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  };
+
   Status parseType(wire::TypeProto& tp) {
+    Leave leave{depth_};
+    PASSLAB_RETURN_IF_ERROR(enter());
+    return parseTypeBody(tp);
+  }
+  Status parseTypeBody(wire::TypeProto& tp) {
     auto id = ident();
     if (!id) return id.error();
     if (*id == "seq" || *id == "optional" || *id == "sparse_tensor" || *id == "tensor") {
@@ -408,6 +426,11 @@ class Parser {
   }
 
   Status parseGraph(wire::GraphProto& g) {
+    Leave leave{depth_};
+    PASSLAB_RETURN_IF_ERROR(enter());
+    return parseGraphBody(g);
+  }
+  Status parseGraphBody(wire::GraphProto& g) {
     auto name = this->name();
     if (!name) return name.error();
     g.set_name(*name);
@@ -617,6 +640,7 @@ class Parser {
   std::vector<Token> t_;
   size_t i_ = 0;
   int64_t defaultOpset_;
+  int depth_ = 0;  // types and graphs being parsed, one inside the other
 };
 
 }  // namespace

@@ -27,7 +27,10 @@ Expected<ir::Tensor> readNpy(const std::string& path) {
   if (!in) return ioError("cannot open '" + path + "'");
   std::ostringstream ss;
   ss << in.rdbuf();
-  std::string data = ss.str();
+  return readNpyFromBytes(ss.str(), path);
+}
+
+Expected<ir::Tensor> readNpyFromBytes(std::string_view data, const std::string& path) {
   auto bad = [&](const std::string& why) {
     return parseError("'" + path + "' is not a .npy file I can read: " + why);
   };
@@ -48,7 +51,7 @@ Expected<ir::Tensor> readNpy(const std::string& path) {
     return bad("format version " + std::to_string(major));
   }
   if (offset + headerLen > data.size()) return bad("truncated header");
-  std::string header = data.substr(offset, headerLen);
+  std::string header(data.substr(offset, headerLen));
   std::smatch m;
   if (!std::regex_search(header, m, std::regex("'descr'\\s*:\\s*'([<>|=])([a-z][0-9]+)'")))
     return bad("no descr");

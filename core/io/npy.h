@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/ir/tensor.h"
 #include "core/support/error.h"
@@ -10,6 +11,8 @@
 namespace passlab::io {
 
 Expected<ir::Tensor> readNpy(const std::string& path);
+// Reads .npy bytes held in memory; `displayName` names them in messages.
+Expected<ir::Tensor> readNpyFromBytes(std::string_view data, const std::string& displayName);
 Status writeNpy(const std::string& path, const ir::Tensor& tensor);
 
 }  // namespace passlab::io

@@ -192,4 +192,13 @@ Expected<DataValue> readDataFile(const std::string& path, const ir::Type& type) 
   return decodeValue(*bytes, type, "'" + path + "'");
 }
 
+Expected<ir::Tensor> readTensorFromBytes(std::string_view bytes, const std::string& displayName) {
+  return decodeTensorBytes(std::string(bytes), displayName);
+}
+
+Expected<DataValue> readDataFromBytes(std::string_view bytes, const ir::Type& type,
+                                      const std::string& displayName) {
+  return decodeValue(std::string(bytes), type, displayName);
+}
+
 }  // namespace passlab::io

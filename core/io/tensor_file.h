@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/ir/tensor.h"
@@ -25,5 +26,9 @@ struct DataValue {
 Expected<ir::Tensor> readTensorFile(const std::string& path);
 // Reads a file holding a value of `type` (tensor, sequence, map or optional).
 Expected<DataValue> readDataFile(const std::string& path, const ir::Type& type);
+// The same from bytes in memory; `displayName` names them in messages.
+Expected<ir::Tensor> readTensorFromBytes(std::string_view bytes, const std::string& displayName);
+Expected<DataValue> readDataFromBytes(std::string_view bytes, const ir::Type& type,
+                                      const std::string& displayName);
 
 }  // namespace passlab::io

@@ -1,6 +1,7 @@
 // Parses the text format into a ModelProto, then loads it with the ordinary
 // reader, so text and binary models pass the same checks.
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -223,18 +224,55 @@ class Parser {
   }
   Expected<int64_t> integer() {
     if (peek().kind != Tok::kInt) return err("expected an integer, found '" + peek().text + "'");
-    return std::stoll(next().text);
+    return toInt(next());
   }
-  static double toDouble(const std::string& s) {
+  // Numbers from tokens: text that is no number of the kind, or one out of
+  // range, is an error naming it and its place.
+  template <typename T>
+  static Expected<T> toNumber(const Token& tok, const char* what) {
+    std::string_view s = tok.text;
+    if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+    T v{};
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+      return parseError(Lexer::where(tok) + "'" + tok.text + "' is not " + what);
+    return v;
+  }
+  static Expected<int64_t> toInt(const Token& tok) {
+    return toNumber<int64_t>(tok, "a 64-bit integer");
+  }
+  static Expected<uint64_t> toUInt(const Token& tok) {
+    return toNumber<uint64_t>(tok, "an unsigned 64-bit integer");
+  }
+  static Expected<double> toDouble(const Token& tok) {
+    const std::string& s = tok.text;
     if (s == "inf" || s == "+inf") return std::numeric_limits<double>::infinity();
     if (s == "-inf") return -std::numeric_limits<double>::infinity();
     if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-    return std::stod(s);
+    return toNumber<double>(tok, "a number");
   }
 
   // type := elem [ '[' dims ']' ] | seq(type) | optional(type) | map(elem, type) |
   // sparse_tensor(type)
+  // Types and graphs nest; past this depth the text is refused before the
+  // recursion (here and in every later stage) can exhaust the stack.
+  static constexpr int kMaxNesting = 64;
+  Status enter() {
+    if (++depth_ > kMaxNesting)
+      return err("types or graphs nested more than " + std::to_string(kMaxNesting) + " deep");
+    return Status::ok();
+  }
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  };
+
   Status parseType(wire::TypeProto& tp) {
+    Leave leave{depth_};
+    PASSLAB_RETURN_IF_ERROR(enter());
+    return parseTypeBody(tp);
+  }
+  Status parseTypeBody(wire::TypeProto& tp) {
     auto id = ident();
     if (!id) return id.error();
     if (*id == "seq" || *id == "optional" || *id == "sparse_tensor" || *id == "tensor") {
@@ -274,7 +312,9 @@ class Parser {
       while (!isPunct("]")) {
         auto* d = shape->add_dim();
         if (peek().kind == Tok::kInt) {
-          d->set_dim_value(std::stoll(next().text));
+          auto v = toInt(next());
+          if (!v) return v.error();
+          d->set_dim_value(*v);
         } else if (peek().kind == Tok::kIdent) {
           d->set_dim_param(next().text);
         } else if (peek().kind == Tok::kString) {
@@ -296,21 +336,35 @@ class Parser {
     PASSLAB_RETURN_IF_ERROR(expect("{"));
     auto dt = static_cast<ir::DataType>(t.data_type());
     while (!isPunct("}")) {
+      if (peek().kind == Tok::kEnd || peek().kind == Tok::kPunct)
+        return err("expected a value or '}' in the tensor data, found '" + peek().text + "'");
       const Token& tok = next();
       switch (dt) {
-        case ir::DataType::kFloat:
-          t.add_float_data(static_cast<float>(toDouble(tok.text)));
+        case ir::DataType::kFloat: {
+          auto v = toDouble(tok);
+          if (!v) return v.error();
+          t.add_float_data(static_cast<float>(*v));
           break;
-        case ir::DataType::kDouble:
-          t.add_double_data(toDouble(tok.text));
+        }
+        case ir::DataType::kDouble: {
+          auto v = toDouble(tok);
+          if (!v) return v.error();
+          t.add_double_data(*v);
           break;
-        case ir::DataType::kInt64:
-          t.add_int64_data(std::stoll(tok.text));
+        }
+        case ir::DataType::kInt64: {
+          auto v = toInt(tok);
+          if (!v) return v.error();
+          t.add_int64_data(*v);
           break;
+        }
         case ir::DataType::kUInt32:
-        case ir::DataType::kUInt64:
-          t.add_uint64_data(std::stoull(tok.text));
+        case ir::DataType::kUInt64: {
+          auto v = toUInt(tok);
+          if (!v) return v.error();
+          t.add_uint64_data(*v);
           break;
+        }
         case ir::DataType::kString:
           t.add_string_data(tok.text);
           break;
@@ -318,10 +372,13 @@ class Parser {
         case ir::DataType::kBFloat16:
           return err("write float16/bfloat16 constants as float and Cast them");
         default:
-          if (tok.text == "true" || tok.text == "false")
+          if (tok.text == "true" || tok.text == "false") {
             t.add_int32_data(tok.text == "true");
-          else
-            t.add_int32_data(static_cast<int32_t>(std::stoll(tok.text)));
+          } else {
+            auto v = toInt(tok);
+            if (!v) return v.error();
+            t.add_int32_data(static_cast<int32_t>(*v));
+          }
       }
       if (isPunct(",")) next();
     }
@@ -369,6 +426,11 @@ class Parser {
   }
 
   Status parseGraph(wire::GraphProto& g) {
+    Leave leave{depth_};
+    PASSLAB_RETURN_IF_ERROR(enter());
+    return parseGraphBody(g);
+  }
+  Status parseGraphBody(wire::GraphProto& g) {
     auto name = this->name();
     if (!name) return name.error();
     g.set_name(*name);
@@ -513,10 +575,14 @@ class Parser {
     const Token& tok = peek();
     if (tok.kind == Tok::kInt && declared != "float") {
       a.set_type(AT::INT);
-      a.set_i(std::stoll(next().text));
+      auto v = toInt(next());
+      if (!v) return v.error();
+      a.set_i(*v);
     } else if (tok.kind == Tok::kInt || tok.kind == Tok::kFloat) {
       a.set_type(AT::FLOAT);
-      a.set_f(static_cast<float>(toDouble(next().text)));
+      auto v = toDouble(next());
+      if (!v) return v.error();
+      a.set_f(static_cast<float>(*v));
     } else if (tok.kind == Tok::kString) {
       a.set_type(AT::STRING);
       a.set_s(next().text);
@@ -524,6 +590,8 @@ class Parser {
       next();
       std::vector<Token> items;
       while (!isPunct("]")) {
+        if (peek().kind == Tok::kEnd || peek().kind == Tok::kPunct)
+          return err("expected a value or ']' in the list, found '" + peek().text + "'");
         items.push_back(next());
         if (isPunct(",")) next();
       }
@@ -538,14 +606,24 @@ class Parser {
         for (const auto& it : items) a.add_strings(it.text);
       } else if (anyFloat) {
         a.set_type(AT::FLOATS);
-        for (const auto& it : items) a.add_floats(static_cast<float>(toDouble(it.text)));
+        for (const auto& it : items) {
+          auto v = toDouble(it);
+          if (!v) return v.error();
+          a.add_floats(static_cast<float>(*v));
+        }
       } else {
         a.set_type(AT::INTS);
-        for (const auto& it : items) a.add_ints(std::stoll(it.text));
+        for (const auto& it : items) {
+          auto v = toInt(it);
+          if (!v) return v.error();
+          a.add_ints(*v);
+        }
       }
     } else if (tok.kind == Tok::kIdent && (tok.text == "inf" || tok.text == "nan")) {
       a.set_type(AT::FLOAT);
-      a.set_f(static_cast<float>(toDouble(next().text)));
+      auto v = toDouble(next());
+      if (!v) return v.error();
+      a.set_f(static_cast<float>(*v));
     } else if (tok.kind == Tok::kIdent && ir::dtypeFromName(tok.text) &&
                (isPunct("[", 1) || isPunct("{", 1) || peek(1).kind == Tok::kIdent)) {
       a.set_type(AT::TENSOR);
@@ -562,6 +640,7 @@ class Parser {
   std::vector<Token> t_;
   size_t i_ = 0;
   int64_t defaultOpset_;
+  int depth_ = 0;  // types and graphs being parsed, one inside the other
 };
 
 }  // namespace

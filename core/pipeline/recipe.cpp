@@ -1,5 +1,9 @@
 #include "core/pipeline/recipe.h"
 
+#include <algorithm>
+#include <unordered_set>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/passes/registry.h"
@@ -7,6 +11,18 @@
 namespace passlab::pipeline {
 
 using nlohmann::json;
+
+namespace {
+
+// Node lists are written in increasing order, so one recipe always gives the
+// same file (the filter's sets have no order of their own).
+std::vector<ir::NodeId> sortedIds(const std::unordered_set<ir::NodeId>& ids) {
+  std::vector<ir::NodeId> v(ids.begin(), ids.end());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace
 
 std::string recipeToJson(const Recipe& r) {
   json j;
@@ -21,11 +37,8 @@ std::string recipeToJson(const Recipe& r) {
     json opts = json::object();
     for (const auto& [k, v] : s.options) opts[k] = v;
     p["options"] = opts;
-    if (!s.filter.only.empty())
-      p["only_nodes"] = std::vector<ir::NodeId>(s.filter.only.begin(), s.filter.only.end());
-    if (!s.filter.excluded.empty())
-      p["excluded_nodes"] =
-          std::vector<ir::NodeId>(s.filter.excluded.begin(), s.filter.excluded.end());
+    if (!s.filter.only.empty()) p["only_nodes"] = sortedIds(s.filter.only);
+    if (!s.filter.excluded.empty()) p["excluded_nodes"] = sortedIds(s.filter.excluded);
     j["passes"].push_back(p);
   }
   return j.dump(2) + "\n";
@@ -34,7 +47,8 @@ std::string recipeToJson(const Recipe& r) {
 Expected<Recipe> recipeFromJson(const std::string& text) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) return parseError("the recipe is not valid JSON");
-  if (!j.is_object() || j.value("format", "") != "passlab-recipe")
+  // json::value throws when the member is there with another type.
+  if (!j.is_object() || !j.contains("format") || j["format"] != "passlab-recipe")
     return parseError("not a PassLab recipe (\"format\": \"passlab-recipe\" missing)");
   Recipe r;
   try {

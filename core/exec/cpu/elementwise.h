@@ -52,6 +52,14 @@ inline Out storeOut(R r) {
   }
 }
 
+// op.floatN(x, y, n), called through a template whose arguments depend on
+// the storage type: clang 14 checks a member call on the (already known)
+// functor even in a discarded `if constexpr` branch of a generic lambda.
+template <class Op, class S, class Out>
+inline void callFloatN(const Op& op, const S* x, Out* y, int64_t n) {
+  op.floatN(x, y, n);
+}
+
 // y = op(x), elementwise.
 template <class Op>
 class UnaryKernel final : public Kernel {
@@ -84,7 +92,7 @@ class UnaryKernel final : public Kernel {
                     requires(const Op& op, const float* p, float* q) { op.floatN(p, q, 0); }) {
         // A vector loop the functor provides (the compiler does not vectorize its ?:).
         parallelFor(x.numel(), ctx.threads(), kElementwiseGrain,
-                    [&](int64_t b, int64_t e) { op_.floatN(in + b, out + b, e - b); });
+                    [&](int64_t b, int64_t e) { callFloatN(op_, in + b, out + b, e - b); });
         return Status::ok();
       }
       parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {

@@ -60,6 +60,7 @@ void printLatency(const pipeline::ProfileResult& r) {
       "overhead: %.3f ms = latency median - sum of node medians (%.3f ms); %.1f%% of "
       "the latency is not in any node's time\n",
       r.overheadMs, r.nodeSumMs, 100 * r.overheadShare);
+  std::printf("          from the minimums: %.3f ms\n", r.overheadMinMs);
   std::printf("peak arena memory: %s\n", str::humanBytes(r.peakArenaBytes).c_str());
 }
 
@@ -179,6 +180,7 @@ nlohmann::json profileJson(const pipeline::ProfileResult& r) {
                       {"node_sum_ms", r.nodeSumMs},
                       {"overhead_ms", r.overheadMs},
                       {"overhead_share", r.overheadShare},
+                      {"overhead_min_ms", r.overheadMinMs},
                       {"peak_arena_bytes", r.peakArenaBytes}};
   j["nodes"] = nlohmann::json::array();
   for (const auto& n : r.nodes) {

@@ -151,6 +151,10 @@ ProfileResult summarize(const Measurements& m, const ProfileRequest& request, Pr
   r.profiledLatency = summarizeTimes(m.profiledMs);
   r.overheadMs = r.latency.medianMs - r.nodeSumMs;
   r.overheadShare = r.latency.medianMs > 0 ? r.overheadMs / r.latency.medianMs : 0;
+  double nodeMinSum = 0;
+  for (const NodeTiming& n : r.nodes)
+    if (n.depth == 0) nodeMinSum += n.time.minMs;
+  r.overheadMinMs = r.latency.minMs - nodeMinSum;
   r.peakArenaBytes = m.peakArenaBytes;
   return r;
 }

@@ -93,6 +93,9 @@ struct ProfileResult {
   double nodeSumMs = 0;              // sum of main-graph node medians
   double overheadMs = 0;             // latency.medianMs - nodeSumMs
   double overheadShare = 0;          // overheadMs / latency.medianMs
+  // The same from the minimums (latency.minMs - sum of node minimums): steadier
+  // than the medians on a machine that other work shares.
+  double overheadMinMs = 0;
   uint64_t peakArenaBytes = 0;
 };
 

@@ -36,21 +36,38 @@ struct Groups {
   void join(size_t a, size_t b) { parent[find(a)] = find(b); }
 };
 
-// Origins of each new node: through provenance, else the original node of the same name and op.
+// A node's identity across a save and reload: its domain, op and output
+// names (node names are often empty and given fresh on save).
+std::string matchKey(const ir::Node& n) {
+  std::string key = n.domain() + "." + n.opType();
+  for (const ir::Value* v : n.outputs()) key += "|" + (v ? v->name() : std::string());
+  return key;
+}
+
+std::unordered_map<ir::NodeId, std::string> matchKeys(const ir::Model& model) {
+  std::unordered_map<ir::NodeId, std::string> keys;
+  for (const auto& n : model.graph().nodes()) keys.emplace(n->id(), matchKey(*n));
+  return keys;
+}
+
+// Origins of each new node: through provenance, else the original node of the
+// same op and output names.
 std::vector<std::vector<ir::NodeId>> originsOf(const std::vector<const NodeTiming*>& fresh,
-                                               const ProfileResult& before,
+                                               const ir::Model& original,
+                                               const ir::Model& optimized,
                                                const rewrite::Provenance* provenance) {
-  std::map<std::pair<std::string, std::string>, ir::NodeId> byName;
-  for (const NodeTiming& n : before.nodes)
-    if (n.depth == 0 && !n.name.empty()) byName.emplace(std::pair{n.name, n.op}, n.nodeId);
   std::vector<std::vector<ir::NodeId>> out;
+  if (provenance) {
+    for (const NodeTiming* n : fresh) out.push_back(provenance->origins(n->nodeId));
+    return out;
+  }
+  std::unordered_map<std::string, ir::NodeId> byKey;
+  for (const auto& [id, key] : matchKeys(original)) byKey.emplace(key, id);
+  const auto newKeys = matchKeys(optimized);
   for (const NodeTiming* n : fresh) {
-    if (provenance) {
-      out.push_back(provenance->origins(n->nodeId));
-      continue;
-    }
-    auto it = byName.find({n->name, n->op});
-    out.push_back(it == byName.end() ? std::vector<ir::NodeId>{} : std::vector{it->second});
+    auto k = newKeys.find(n->nodeId);
+    auto it = k == newKeys.end() ? byKey.end() : byKey.find(k->second);
+    out.push_back(it == byKey.end() ? std::vector<ir::NodeId>{} : std::vector{it->second});
   }
   return out;
 }
@@ -125,14 +142,13 @@ Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std
 }
 
 std::vector<NodeGroup> groupNodes(const ProfileResult& before, const ProfileResult& after,
-                                  const ir::Model& optimized,
+                                  const ir::Model& original, const ir::Model& optimized,
                                   const rewrite::Provenance* provenance) {
-  (void)optimized;
   const TimingIndex beforeIndex = mainGraphIndex(before);
   std::vector<const NodeTiming*> fresh;
   for (const NodeTiming& n : after.nodes)
     if (n.depth == 0) fresh.push_back(&n);
-  const auto origins = originsOf(fresh, before, provenance);
+  const auto origins = originsOf(fresh, original, optimized, provenance);
   Groups uf{std::vector<size_t>(fresh.size())};
   std::iota(uf.parent.begin(), uf.parent.end(), size_t{0});
   std::unordered_map<ir::NodeId, size_t> owner;  // original node -> first new node standing for it
@@ -161,8 +177,11 @@ std::vector<NodeGroup> groupNodes(const ProfileResult& before, const ProfileResu
         mine.insert(origins[i].begin(), origins[i].end());
     for (ir::NodeId o : mine) addOriginal(g, o, beforeIndex);
     covered.insert(mine.begin(), mine.end());
+    // One to one with the same op; with provenance also the same node (a
+    // node rebuilt by a pass has a new id even when its op stays).
     const bool same = g.newNodes.size() == 1 && mine.size() == 1 &&
-                      *mine.begin() == g.newNodes[0] && g.originalOps[0] == g.newOps[0];
+                      g.originalOps[0] == g.newOps[0] &&
+                      (!provenance || *mine.begin() == g.newNodes[0]);
     g.kind = same ? GroupKind::kUnchanged : GroupKind::kRewritten;
     groups.push_back(std::move(g));
   }
@@ -223,8 +242,9 @@ Expected<CompareResult> compareModels(const CompareRequest& request) {
   out.latencyAfter = summarizeTimes(msB);
   out.speedup =
       out.latencyAfter.medianMs > 0 ? out.latencyBefore.medianMs / out.latencyAfter.medianMs : 0;
-  out.matching = request.provenance ? "provenance" : "name";
-  out.groups = groupNodes(out.before, out.after, *request.optimized, request.provenance);
+  out.matching = request.provenance ? "provenance" : "op and output names";
+  out.groups = groupNodes(out.before, out.after, *request.base.model, *request.optimized,
+                          request.provenance);
   return out;
 }
 

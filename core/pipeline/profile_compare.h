@@ -18,8 +18,9 @@
 //   req.optimized = &opt->model;
 //   req.provenance = &opt->provenance;
 //   auto cmp = pipeline::compareModels(req);
-// Without provenance (two files), nodes are matched by name and op; every
-// other node falls into one "unmatched" group.
+// Without provenance (two files), a node matches the original node of the
+// same domain, op and output names (node names are often given afresh on
+// save); every other node falls into one "unmatched" group.
 #pragma once
 
 #include <string>
@@ -60,7 +61,7 @@ struct NodeGroup {
 struct CompareRequest {
   ProfileRequest base;  // model = the original; inputs, threads, warmup, repeats, cancel
   const ir::Model* optimized = nullptr;
-  const rewrite::Provenance* provenance = nullptr;  // null: match by name and op
+  const rewrite::Provenance* provenance = nullptr;  // null: match by op and output names
   int rounds = 10;  // interleaved whole-model rounds (each runs A then B)
 };
 
@@ -68,7 +69,7 @@ struct CompareResult {
   ProfileResult before, after;
   Timing latencyBefore, latencyAfter;  // from the interleaved rounds
   double speedup = 0;                  // latencyBefore / latencyAfter (medians)
-  std::string matching;                // "provenance" or "name"
+  std::string matching;                // "provenance" or "op and output names"
   std::vector<NodeGroup> groups;       // regressions first, then by time saved
 };
 
@@ -76,7 +77,7 @@ Expected<CompareResult> compareModels(const CompareRequest& request);
 
 // The grouping alone, from two profiles (exposed for tests and the GUI).
 std::vector<NodeGroup> groupNodes(const ProfileResult& before, const ProfileResult& after,
-                                  const ir::Model& optimized,
+                                  const ir::Model& original, const ir::Model& optimized,
                                   const rewrite::Provenance* provenance);
 
 }  // namespace passlab::pipeline

@@ -15,7 +15,7 @@ namespace passlab::pipeline {
 
 namespace {
 
-// A group is a regression when it got slower by more than both of these: a
+// A rewritten group is a regression when it got slower by more than both of these: a
 // share that the usual spread of a node time does not reach, and a microsecond.
 constexpr double kRegressionShare = kNoisySpread;
 constexpr double kRegressionMinMs = 0.001;
@@ -93,7 +93,8 @@ void addNew(NodeGroup& g, const NodeTiming& n) {
 void finish(NodeGroup& g) {
   g.savedMs = g.beforeMs - g.afterMs;
   g.speedup = g.afterMs > 0 ? g.beforeMs / g.afterMs : 0;
-  g.regression = g.kind != GroupKind::kRemoved && g.afterMs > g.beforeMs * (1 + kRegressionShare) &&
+  g.regression = g.kind == GroupKind::kRewritten &&
+                 g.afterMs > g.beforeMs * (1 + kRegressionShare) &&
                  g.afterMs - g.beforeMs > kRegressionMinMs;
 }
 

@@ -54,7 +54,7 @@ struct NodeGroup {
   double afterMs = 0;       // sum of the new nodes' medians
   double speedup = 0;       // beforeMs / afterMs (0 when afterMs is 0)
   double savedMs = 0;       // beforeMs - afterMs
-  bool regression = false;  // slower by more than 10% and more than 1 microsecond
+  bool regression = false;  // rewritten, and slower by more than 10% and more than 1 microsecond
   bool noisy = false;       // a node of the group has a noisy time
 };
 

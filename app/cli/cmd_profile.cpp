@@ -1,10 +1,12 @@
-// passlab-cli profile MODEL [--level L | --compare OTHER.onnx] [--threads N]
+// passlab-cli profile MODEL [--level L [--node NAME] | --compare OTHER.onnx] [--threads N]
 //   [--warmup N] [--repeat N] [--input ...] [--dim ...] [--top N] [--roofs]
 //   [--json | --csv FILE]
 // Per-node timing with its spread, FLOPs and bytes, per op type totals, and
 // the whole-model latency without per-node timing (the overhead is printed);
 // with --level, the model optimized in process (provenance kept) compared
-// group by group; with --compare, another file compared by node name.
+// group by group; with --compare, another file compared by op and output
+// names; with --node, one node of the optimized model alone against the
+// original nodes it stands for alone.
 // Method and figures: docs/profiling.md.
 #include <CLI/CLI.hpp>
 
@@ -15,6 +17,7 @@
 #include "app/cli/profile_output.h"
 #include "app/cli/run_inputs.h"
 #include "core/io/model_io.h"
+#include "core/pipeline/node_benchmark.h"
 #include "core/pipeline/profile.h"
 #include "core/pipeline/profile_compare.h"
 #include "core/pipeline/roofs.h"
@@ -24,7 +27,7 @@ namespace passlab::cli {
 namespace {
 
 struct ProfileArgs {
-  std::string model, level, compare, csv;
+  std::string model, level, compare, csv, node;
   InputSpec inputs;
   int threads = 0, warmup = 2, repeat = 10, rounds = 10;
   size_t top = 20;
@@ -79,12 +82,32 @@ bool writeCsv(const std::string& path, const std::string& text) {
   return false;
 }
 
+// --node NAME: the node alone against its original nodes alone.
+int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) {
+  auto opt = pipeline::optimizeForCompare(*req.model, a.level);
+  if (!opt) return fail(opt.error().withContext("--level " + a.level));
+  auto b = pipeline::benchmarkNode(req, *opt, a.node);
+  if (!b) return fail(b.error());
+  if (a.json) {
+    nlohmann::json j = nodeBenchmarkJson(*b);
+    j["model"] = a.model;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    printNodeBenchmarkText(*b);
+  }
+  return 0;
+}
+
 int runProfile(const ProfileArgs& a) {
   auto loaded = io::loadModel(a.model);
   if (!loaded) return fail(loaded.error());
   std::vector<std::string> descriptions;
   auto req = buildRequest(a, loaded->model, descriptions);
   if (!req) return fail(req.error());
+  if (!a.node.empty()) {
+    if (a.level.empty()) return fail(invalidArgument("--node needs --level (provenance)"));
+    return runNodeBenchmark(a, *req);
+  }
   std::optional<pipeline::MachineRoofs> roofs;
   if (a.roofs || a.remeasureRoofs) {
     pipeline::RoofOptions ro;
@@ -140,6 +163,9 @@ void registerProfile(CLI::App& app) {
   auto* other = cmd->add_option("--compare", a->compare,
                                 "Compare with this (optimized) model file, nodes matched by name");
   level->excludes(other);
+  cmd->add_option("--node", a->node,
+                  "With --level: time this node of the optimized model alone against the "
+                  "original nodes it stands for, each cut out as a model of its own");
   cmd->add_option("--input", a->inputs.inputs,
                   "NAME=FILE.npy, NAME=FILE.pb, NAME=VALUE[,VALUE...], or random/zeros/arange")
       ->allow_extra_args(false);

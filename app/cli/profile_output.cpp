@@ -166,6 +166,15 @@ void printRoofsText(const pipeline::MachineRoofs& roofs) {
       roofs.fromCache ? "cached, measured" : "measured", roofs.measuredAt.c_str());
 }
 
+void printNodeBenchmarkText(const pipeline::NodeBenchmark& b) {
+  printHeader(b.optimized, b.node + " (" + b.op + "), cut out as a model of its own");
+  std::printf("alone:    %s\n", timingText(b.optimized.latency).c_str());
+  std::printf("original: %zu nodes (%s), cut out the same way\n", b.originalLabels.size(),
+              str::join(b.originalLabels, ", ").c_str());
+  std::printf("alone:    %s\n", timingText(b.original.latency).c_str());
+  std::printf("speedup:  %.3fx (latency medians, without per-node timing)\n", b.speedup);
+}
+
 nlohmann::json profileJson(const pipeline::ProfileResult& r) {
   nlohmann::json j = {{"device", r.device},
                       {"threads", r.threads},
@@ -233,6 +242,15 @@ nlohmann::json roofsJson(const pipeline::MachineRoofs& roofs) {
           {"gemm_size", roofs.gemmSize},           {"gemm_gflops", roofs.gemmGflops},
           {"bandwidth_gbps", roofs.bandwidthGBps}, {"measured_at", roofs.measuredAt},
           {"from_cache", roofs.fromCache}};
+}
+
+nlohmann::json nodeBenchmarkJson(const pipeline::NodeBenchmark& b) {
+  return {{"node", b.node},
+          {"op", b.op},
+          {"original_nodes", b.originalLabels},
+          {"optimized", profileJson(b.optimized)},
+          {"original", profileJson(b.original)},
+          {"speedup", b.speedup}};
 }
 
 std::string profileCsv(const pipeline::ProfileResult& r) {

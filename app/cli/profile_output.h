@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/pipeline/node_benchmark.h"
 #include "core/pipeline/profile.h"
 #include "core/pipeline/profile_compare.h"
 #include "core/pipeline/roofs.h"
@@ -20,10 +21,12 @@ struct ProfileOutputOptions {
 void printProfileText(const pipeline::ProfileResult& r, const ProfileOutputOptions& o);
 void printCompareText(const pipeline::CompareResult& r, const ProfileOutputOptions& o);
 void printRoofsText(const pipeline::MachineRoofs& roofs);
+void printNodeBenchmarkText(const pipeline::NodeBenchmark& b);
 
 nlohmann::json profileJson(const pipeline::ProfileResult& r);
 nlohmann::json compareJson(const pipeline::CompareResult& r);
 nlohmann::json roofsJson(const pipeline::MachineRoofs& roofs);
+nlohmann::json nodeBenchmarkJson(const pipeline::NodeBenchmark& b);
 
 // One row per node (profile) or per group (comparison).
 std::string profileCsv(const pipeline::ProfileResult& r);

@@ -4,7 +4,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "core/analysis/shape_inference.h"
+#include "core/pipeline/node_extract.h"
 
 namespace passlab::pipeline {
 
@@ -31,21 +31,12 @@ void report(const ProfileRequest& request, const char* phase, int done, int tota
   if (request.progress) request.progress({phase, done, total});
 }
 
-// Node costs with the shapes of this run: a clone of the model whose inputs
-// take the concrete shapes, through shape inference. Keyed by node id (a clone
-// keeps them).
+// Node costs with the shapes of this run, keyed by node id (a clone keeps them).
 std::unordered_map<ir::NodeId, analysis::NodeCost> costsForRun(const ir::Model& model,
                                                                const exec::NamedInputs& inputs) {
-  ir::Model copy = model.clone();
-  for (const auto& [name, value] : inputs) {
-    ir::Value* v = copy.graph().findValue(name);
-    if (!v || !value.isTensor()) continue;
-    const exec::Tensor& t = value.tensor();
-    v->setType(ir::Type::tensor(t.dtype(), ir::Shape::fromValues(t.dims())));
-  }
-  analysis::inferShapes(copy);
+  const ir::Model shaped = withRunShapes(model, inputs);
   std::unordered_map<ir::NodeId, analysis::NodeCost> costs;
-  copy.graph().forEachNodeRecursive(
+  shaped.graph().forEachNodeRecursive(
       [&](ir::Node* n) { costs.emplace(n->id(), analysis::estimateNodeCost(*n)); });
   return costs;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/model_io.h"
+#include "core/pipeline/node_benchmark.h"
 #include "core/pipeline/profile_compare.h"
 #include "tests/support/test_support.h"
 
@@ -49,6 +50,31 @@ TEST(ProfileCompare, Gpt2FusedAttentionsMapToTheirOriginalGroups) {
     if (!g.regression) seenOther = true;
     EXPECT_FALSE(seenOther && g.regression);
   }
+}
+
+}  // namespace
+}  // namespace passlab::pipeline
+
+namespace passlab::pipeline {
+namespace {
+
+TEST(ProfileCompare, Gpt2FusedAttentionAloneAgainstItsOriginalNodesAlone) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/ort_gpt2_past.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  auto opt = optimizeForCompare(loaded->model, "fused");
+  ASSERT_TRUE(opt) << opt.error().message();
+  ProfileRequest req;
+  req.model = &loaded->model;
+  req.threads = 1;
+  req.repeats = 3;
+  auto b = benchmarkNode(req, *opt, "FusedAttention");
+  ASSERT_TRUE(b) << b.error().message();
+  EXPECT_EQ(b->optimized.nodes.size(), 1u);
+  EXPECT_GE(b->original.nodes.size(), 5u);
+  EXPECT_EQ(b->originalLabels.size(), b->original.nodes.size());
+  EXPECT_GT(b->speedup, 0);
+  EXPECT_FALSE(benchmarkNode(req, *opt, "no such node"));
 }
 
 }  // namespace

@@ -132,6 +132,20 @@ TEST(Profile, ACancelledRunStops) {
   EXPECT_EQ(r.error().code(), ErrorCode::kCancelled);
 }
 
+TEST(Profile, ProgressIsReportedBetweenRuns) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  req.repeats = 3;
+  std::vector<ProfileProgress> seen;
+  req.progress = [&](const ProfileProgress& p) { seen.push_back(p); };
+  ASSERT_TRUE(profileModel(req));
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.front().phase, "warm-up");
+  EXPECT_EQ(seen.back().phase, "measuring");
+  EXPECT_EQ(seen.back().done, 3);
+  EXPECT_EQ(seen.back().total, 3);
+}
+
 TEST(Roofs, MeasuredOnceThenCachedAndRemeasuredOnDemand) {
   RoofOptions o;
   o.threads = 1;

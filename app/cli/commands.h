@@ -11,6 +11,7 @@ void registerInfo(CLI::App& app);
 void registerOptimize(CLI::App& app);
 void registerPasses(CLI::App& app);
 void registerRun(CLI::App& app);
+void registerProfile(CLI::App& app);
 void registerConformance(CLI::App& app);
 
 int exitCode();

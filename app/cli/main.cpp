@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   passlab::cli::registerOptimize(app);
   passlab::cli::registerPasses(app);
   passlab::cli::registerRun(app);
+  passlab::cli::registerProfile(app);
   passlab::cli::registerConformance(app);
   try {
     app.parse(argc, argv);

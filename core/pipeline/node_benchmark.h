@@ -1,0 +1,28 @@
+// A kernel benchmark of one rewritten node: the node, cut out of the
+// optimized model as a model of its own, against the original nodes it
+// stands for (through provenance), cut out of the original model the same
+// way; both timed with profileModel on made-up inputs of the shapes of a run
+// of the whole model.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/pipeline/profile.h"
+#include "core/pipeline/profile_compare.h"
+
+namespace passlab::pipeline {
+
+struct NodeBenchmark {
+  std::string node, op;                     // the new node
+  std::vector<std::string> originalLabels;  // the original nodes it stands for
+  ProfileResult optimized, original;        // the two standalone models
+  double speedup = 0;                       // latency medians: original / optimized
+};
+
+// `request.model` is the original; `optimized` came from optimizeForCompare.
+// An error names a node that is not in the optimized model's main graph.
+Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
+                                      const OptimizedModel& optimized, const std::string& nodeName);
+
+}  // namespace passlab::pipeline

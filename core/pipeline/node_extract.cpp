@@ -1,0 +1,93 @@
+#include "core/pipeline/node_extract.h"
+
+#include <set>
+
+#include "core/analysis/shape_inference.h"
+#include "core/pipeline/pass_manager.h"
+
+namespace passlab::pipeline {
+
+namespace {
+
+// Values the group reads that come from outside it and hold no weights.
+std::vector<ir::Value*> outsideInputs(const std::set<const ir::Node*>& group, const ir::Graph& g) {
+  std::vector<ir::Value*> out;
+  std::set<ir::Value*> seen;
+  for (const auto& n : g.nodes()) {
+    if (!group.count(n.get())) continue;
+    for (ir::Value* v : n->inputs()) {
+      if (!v || v->isInitializer() || (v->producer() && group.count(v->producer()))) continue;
+      if (seen.insert(v).second) out.push_back(v);
+    }
+  }
+  return out;
+}
+
+// Values the group makes that are read outside it or are graph outputs.
+std::vector<ir::Value*> groupOutputs(const std::set<const ir::Node*>& group, const ir::Graph& g) {
+  std::set<const ir::Value*> graphOutputs(g.outputs().begin(), g.outputs().end());
+  std::vector<ir::Value*> out;
+  for (const auto& n : g.nodes()) {
+    if (!group.count(n.get())) continue;
+    for (ir::Value* v : n->outputs()) {
+      if (!v) continue;
+      bool outside = graphOutputs.count(v) > 0;
+      for (const auto& use : v->uses()) outside = outside || !group.count(use.node);
+      if (outside) out.push_back(v);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ir::Model withRunShapes(const ir::Model& model, const exec::NamedInputs& inputs) {
+  ir::Model copy = model.clone();
+  for (const auto& [name, value] : inputs) {
+    ir::Value* v = copy.graph().findValue(name);
+    if (!v || !value.isTensor()) continue;
+    const exec::Tensor& t = value.tensor();
+    v->setType(ir::Type::tensor(t.dtype(), ir::Shape::fromValues(t.dims())));
+  }
+  analysis::inferShapes(copy);
+  return copy;
+}
+
+Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::NodeId>& nodes) {
+  ir::Model m = shaped.clone();
+  ir::Graph& g = m.graph();
+  std::set<const ir::Node*> group;
+  for (ir::NodeId id : nodes) {
+    const ir::Node* n = g.findNode(id);
+    if (!n) return invalidArgument("node #" + std::to_string(id) + " is not in the main graph");
+    group.insert(n);
+  }
+  const std::vector<ir::Value*> ins = outsideInputs(group, g);
+  const std::vector<ir::Value*> outs = groupOutputs(group, g);
+  for (ir::Value* v : ins)
+    if (!v->type().isTensor() || !v->type().hasShape())
+      return unsupported("the type of '" + v->name() + "' is not known; cannot cut the nodes out");
+  // The outside values become fresh graph inputs of the same type.
+  for (ir::Value* v : ins) {
+    ir::Value* in = g.addInput(g.freshName(v->name() + "_in"), v->type());
+    g.replaceAllUsesWith(v, in);
+  }
+  while (!g.outputs().empty()) g.removeOutput(g.outputs().size() - 1);
+  for (ir::Value* v : outs) g.addOutput(v);
+  // Everything else is dead now: sweep it, then the inputs nobody reads.
+  PipelineOptions po;
+  po.standardOnly = false;
+  po.keepSnapshots = false;
+  PassManager pm(m, po);
+  PASSLAB_RETURN_IF_ERROR(pm.runAll({{"eliminate_dead_nodes", {}, {}}}));
+  std::vector<ir::Value*> unused;
+  for (ir::Value* v : g.inputs())
+    if (v->uses().empty() && !v->isInitializer()) unused.push_back(v);
+  for (ir::Value* v : unused) g.removeInput(v);
+  if (g.nodeCount() != group.size())
+    return internalError("cutting out " + std::to_string(group.size()) + " nodes left " +
+                         std::to_string(g.nodeCount()));
+  return m;
+}
+
+}  // namespace passlab::pipeline

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `profile --json` prints valid JSON with a row per node and the overhead;
+# `--level basic --json` compares; a bad --input is an error naming it.
+# Usage: profile_json.sh CLI TEXT_TO_ONNX
+set -u
+cli=$1
+text_to_onnx=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > "$dir/m.txt" <<'MODEL'
+main (float[64,64] X) => (float[64,64] Y) {
+  [mm] A = MatMul(X, X)
+  [id] B = Identity(A)
+  [relu] Y = Relu(B)
+}
+MODEL
+"$text_to_onnx" "$dir/m.txt" "$dir/m.onnx" || fail "cannot write the model"
+"$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --json > "$dir/p.json" 2> "$dir/p.err" ||
+  { cat "$dir/p.err"; fail "profile --json exited non-zero"; }
+python3 - "$dir/p.json" <<'PY' || fail "profile --json output"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert len(j["nodes"]) == 3, j["nodes"]
+for k in ("latency", "overhead_ms", "cpu_model", "threads", "timer_resolution_ns"):
+    assert k in j, k
+PY
+"$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --level basic --json > "$dir/c.json" ||
+  fail "profile --level basic --json exited non-zero"
+python3 - "$dir/c.json" <<'PY' || fail "profile --level --json output"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["matching"] == "provenance"
+assert any(g["kind"] == "removed" for g in j["groups"]), j["groups"]
+PY
+"$cli" profile "$dir/m.onnx" --input nonesuch=1 > "$dir/bad.out" 2>&1 && fail "a bad --input was accepted"
+grep -q "nonesuch" "$dir/bad.out" || { cat "$dir/bad.out"; fail "the error does not name the input"; }
+echo "ok"

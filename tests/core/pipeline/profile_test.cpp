@@ -1,0 +1,172 @@
+// Profiling: every node gets a row, the node medians add up to the latency
+// without per-node timing within a stated bound, errors name the problem,
+// timing summaries, and the roof cache.
+#include "core/pipeline/profile.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/pipeline/roofs.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::pipeline {
+namespace {
+
+// Four nodes with enough work each (a 192x192 matmul) to be timed well.
+const char* kSmallModel = R"(
+  main (float[192,192] X, float[192,192] W) => (float[192,192] Y) {
+    [mm] A = MatMul(X, W)
+    [add] B = Add(A, X)
+    [relu] C = Relu(B)
+    [softmax] Y = Softmax(C)
+  }
+)";
+
+ProfileRequest request(const ir::Model& model) {
+  ProfileRequest req;
+  req.model = &model;
+  req.threads = 1;
+  req.warmup = 2;
+  req.repeats = 15;
+  return req;
+}
+
+TEST(TimingStats, MedianMinP90AndSpread) {
+  Timing t = summarizeTimes({5, 1, 2, 3, 4, 6, 7, 8, 9, 10});
+  EXPECT_EQ(t.samples, 10);
+  EXPECT_DOUBLE_EQ(t.medianMs, 5.5);
+  EXPECT_DOUBLE_EQ(t.minMs, 1);
+  EXPECT_DOUBLE_EQ(t.p90Ms, 9);
+  EXPECT_DOUBLE_EQ(t.spread, 8 / 5.5);
+  EXPECT_TRUE(t.noisy);
+  Timing steady = summarizeTimes({1.0, 1.01, 1.02, 1.0});
+  EXPECT_FALSE(steady.noisy);
+  EXPECT_EQ(summarizeTimes({}).samples, 0);
+}
+
+TEST(Profile, EveryNodeHasARowAndTheMediansAddUpToTheUntimedLatency) {
+  ir::Model model = testing::parse(kSmallModel);
+  auto r = profileModel(request(model));
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_EQ(r->nodes.size(), 4u);
+  std::set<std::string> names;
+  for (const NodeTiming& n : r->nodes) {
+    names.insert(n.name);
+    EXPECT_EQ(n.time.samples, 15) << n.name;
+    EXPECT_GT(n.time.medianMs, 0) << n.name;
+    EXPECT_TRUE(n.cost.known) << n.name;
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"mm", "add", "relu", "softmax"}));
+  const NodeTiming& mm = r->nodes.front();
+  EXPECT_EQ(mm.name, "mm");
+  EXPECT_DOUBLE_EQ(mm.cost.flops, 2.0 * 192 * 192 * 192);
+  EXPECT_GT(mm.gflops, 0);
+  EXPECT_GT(mm.gbps, 0);
+  // The stated bound: the per-node medians account for the untimed latency
+  // within 35% of it or 0.2 ms (the machine running the tests is shared).
+  EXPECT_NEAR(r->nodeSumMs, r->latency.medianMs, std::max(0.35 * r->latency.medianMs, 0.2))
+      << "overhead " << r->overheadMs << " ms";
+  EXPECT_DOUBLE_EQ(r->overheadMs, r->latency.medianMs - r->nodeSumMs);
+  EXPECT_GT(r->peakArenaBytes, 0u);
+  EXPECT_EQ(r->threads, 1);
+  EXPECT_GT(r->machine.timerResolutionNs, 0);
+  EXPECT_FALSE(r->machine.cpuModel.empty());
+  double shares = 0;
+  for (const OpTypeTotal& t : r->opTypes) shares += t.share;
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+}
+
+TEST(Profile, AnUnknownInputIsAnErrorNamingIt) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  auto inputs = makeInputs(model, {});
+  ASSERT_TRUE(inputs);
+  req.given = *inputs;
+  req.given.emplace_back("nonesuch", req.given.front().second);
+  auto r = profileModel(req);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("nonesuch"), std::string::npos) << r.error().message();
+}
+
+TEST(Profile, AWrongShapeIsAnErrorNamingTheInput) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  InputSpec spec;
+  auto other = makeInputs(testing::parse(R"(
+    main (float[3,5] X, float[192,192] W) => (float[3,5] Y) { Y = Relu(X) })"),
+                          spec);
+  ASSERT_TRUE(other);
+  req.given = *other;
+  auto r = profileModel(req);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("'X'"), std::string::npos) << r.error().message();
+}
+
+TEST(Profile, AnOpWithoutAKernelIsAnErrorNamingTheNode) {
+  ir::Model model = testing::parse(R"(
+    <ir_version: 8, opset_import: ["" : 17, "x.custom" : 1]>
+    main (float[4] X) => (float[4] Y) { [mystery] Y = x.custom.Frobnicate(X) })");
+  auto r = profileModel(request(model));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("mystery"), std::string::npos) << r.error().message();
+}
+
+TEST(Profile, BadRequestsAreRefused) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  req.repeats = 0;
+  EXPECT_FALSE(profileModel(req));
+  req = request(model);
+  req.model = nullptr;
+  EXPECT_FALSE(profileModel(req));
+}
+
+TEST(Profile, ACancelledRunStops) {
+  ir::Model model = testing::parse(kSmallModel);
+  std::atomic<bool> cancel{true};
+  ProfileRequest req = request(model);
+  req.cancel = &cancel;
+  auto r = profileModel(req);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::kCancelled);
+}
+
+TEST(Profile, ProgressIsReportedBetweenRuns) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  req.repeats = 3;
+  std::vector<ProfileProgress> seen;
+  req.progress = [&](const ProfileProgress& p) { seen.push_back(p); };
+  ASSERT_TRUE(profileModel(req));
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.front().phase, "warm-up");
+  EXPECT_EQ(seen.back().phase, "measuring");
+  EXPECT_EQ(seen.back().done, 3);
+  EXPECT_EQ(seen.back().total, 3);
+}
+
+TEST(Roofs, MeasuredOnceThenCachedAndRemeasuredOnDemand) {
+  RoofOptions o;
+  o.threads = 1;
+  o.gemmSize = 64;
+  o.triadElements = 1 << 16;
+  o.cachePath = testing::tempDir() + "/roofs_test/roofs.json";
+  std::filesystem::remove(o.cachePath);
+  auto first = machineRoofs(o);
+  ASSERT_TRUE(first) << first.error().message();
+  EXPECT_FALSE(first->fromCache);
+  EXPECT_GT(first->gemmGflops, 0);
+  EXPECT_GT(first->bandwidthGBps, 0);
+  auto second = machineRoofs(o);
+  ASSERT_TRUE(second);
+  EXPECT_TRUE(second->fromCache);
+  EXPECT_DOUBLE_EQ(second->gemmGflops, first->gemmGflops);
+  o.remeasure = true;
+  auto third = machineRoofs(o);
+  ASSERT_TRUE(third);
+  EXPECT_FALSE(third->fromCache);
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

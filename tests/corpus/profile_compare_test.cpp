@@ -1,0 +1,81 @@
+// Comparing GPT-2 (with its cache) before and after the fused level: every
+// FusedAttention maps through provenance to the original group it stands for
+// (at least five nodes) and gets a speedup.
+#include <gtest/gtest.h>
+
+#include "core/io/model_io.h"
+#include "core/pipeline/node_benchmark.h"
+#include "core/pipeline/profile_compare.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::pipeline {
+namespace {
+
+TEST(ProfileCompare, Gpt2FusedAttentionsMapToTheirOriginalGroups) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/ort_gpt2_past.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  auto opt = optimizeForCompare(loaded->model, "fused");
+  ASSERT_TRUE(opt) << opt.error().message();
+  CompareRequest req;
+  req.base.model = &loaded->model;
+  req.base.threads = 1;
+  req.base.warmup = 1;
+  req.base.repeats = 3;
+  req.optimized = &opt->model;
+  req.provenance = &opt->provenance;
+  req.rounds = 3;
+  auto c = compareModels(req);
+  ASSERT_TRUE(c) << c.error().message();
+  EXPECT_EQ(c->matching, "provenance");
+  int attentions = 0;
+  for (const NodeGroup& g : c->groups) {
+    for (const std::string& op : g.newOps) {
+      if (op.find("FusedAttention") == std::string::npos) continue;
+      ++attentions;
+      EXPECT_EQ(g.kind, GroupKind::kRewritten);
+      EXPECT_GE(g.originalNodes.size(), 5u);
+      EXPECT_GT(g.beforeMs, 0);
+      EXPECT_GT(g.afterMs, 0);
+      EXPECT_GT(g.speedup, 0);
+    }
+  }
+  EXPECT_EQ(attentions, 12);
+  EXPECT_GT(c->latencyBefore.medianMs, 0);
+  EXPECT_GT(c->latencyAfter.medianMs, 0);
+  EXPECT_GT(c->speedup, 0);
+  // Regressions come first.
+  bool seenOther = false;
+  for (const NodeGroup& g : c->groups) {
+    if (!g.regression) seenOther = true;
+    EXPECT_FALSE(seenOther && g.regression);
+  }
+}
+
+}  // namespace
+}  // namespace passlab::pipeline
+
+namespace passlab::pipeline {
+namespace {
+
+TEST(ProfileCompare, Gpt2FusedAttentionAloneAgainstItsOriginalNodesAlone) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/ort_gpt2_past.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  auto opt = optimizeForCompare(loaded->model, "fused");
+  ASSERT_TRUE(opt) << opt.error().message();
+  ProfileRequest req;
+  req.model = &loaded->model;
+  req.threads = 1;
+  req.repeats = 3;
+  auto b = benchmarkNode(req, *opt, "FusedAttention");
+  ASSERT_TRUE(b) << b.error().message();
+  EXPECT_EQ(b->optimized.nodes.size(), 1u);
+  EXPECT_GE(b->original.nodes.size(), 5u);
+  EXPECT_EQ(b->originalLabels.size(), b->original.nodes.size());
+  EXPECT_GT(b->speedup, 0);
+  EXPECT_FALSE(benchmarkNode(req, *opt, "no such node"));
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

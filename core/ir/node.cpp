@@ -199,10 +199,14 @@ bool Node::scanForSubgraphs() const {
   return false;
 }
 
-std::string Node::describe() const {
+std::string Node::label() const {
   std::string s = qualifiedOpType();
   if (!name_.empty()) s += " '" + name_ + "'";
-  return s + " (#" + std::to_string(id_) + ")";
+  return s;
+}
+
+std::string Node::describe() const {
+  return label() + " (#" + std::to_string(id_) + ")";
 }
 
 }  // namespace passlab::ir

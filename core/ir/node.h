@@ -104,6 +104,8 @@ class Node {
 
   // A label for messages: "Conv 'conv1' (#12)".
   std::string describe() const;
+  // The same without the id, which edits renumber: "Conv 'conv1'".
+  std::string label() const;
 
  private:
   friend class Graph;

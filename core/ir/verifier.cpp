@@ -114,12 +114,15 @@ class Verifier {
   void report(const Node* n, std::string msg,
               VerifierProblem::Severity sev = VerifierProblem::Severity::kError) {
     if (problems_.size() >= options_.maxProblems) return;
-    problems_.push_back(
-        {sev, n ? n->id() : 0, n ? n->describe() + ": " + msg : msg, inSchemaCheck_});
+    // Messages name other nodes by label only (graphLabel), so the key is
+    // the message with the reporting node's id left out.
+    std::string key = n ? n->label() + ": " + msg : msg;
+    problems_.push_back({sev, n ? n->id() : 0, n ? n->describe() + ": " + msg : std::move(msg),
+                         inSchemaCheck_, std::move(key)});
   }
 
   static std::string graphLabel(const Graph& g) {
-    return g.parentNode() ? "subgraph '" + g.name() + "' of " + g.parentNode()->describe()
+    return g.parentNode() ? "subgraph '" + g.name() + "' of " + g.parentNode()->label()
                           : "main graph";
   }
 
@@ -547,7 +550,7 @@ class Verifier::ScopedCheck {
       if (slot >= uses.size() || uses[slot].node != &n ||
           uses[slot].inputIndex != static_cast<int>(i))
         v_.report(value->producer(), "use list of '" + value->name() + "' does not record input " +
-                                         std::to_string(i) + " of " + n.describe());
+                                         std::to_string(i) + " of " + n.label());
     }
     for (Graph* sub : n.subgraphs()) {
       if (sub->parentNode() != &n)

@@ -19,6 +19,10 @@ struct VerifierProblem {
   NodeId node = 0;  // 0 when not about one node
   std::string message;
   bool schema = false;  // from an operator schema check (else the graph's structure)
+  // The problem without node ids ("Conv 'c': required input 'W' is missing"):
+  // a rewrite renumbers nodes, so errors a model already had are recognized
+  // after an edit by their key, never by their message.
+  std::string key;
 };
 
 // Where a step may have changed the graphs' structure (the PassManager takes

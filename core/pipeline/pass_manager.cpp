@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <exception>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "core/analysis/shape_inference.h"
@@ -89,12 +88,10 @@ using ErrorsByNode = std::map<ir::NodeId, std::set<std::string>>;
 // and old errors past it would look new.
 void collectErrors(const ir::Model& model, ir::VerifierOptions options,
                    ErrorsByNode& structureByNode, ErrorsByNode& schemaByNode) {
-  static const std::regex kNodeId(R"( \(#[0-9]+\))");
   options.maxProblems = SIZE_MAX;
-  for (const auto& p : ir::verifyModel(model, options)) {
+  for (auto& p : ir::verifyModel(model, options)) {
     if (p.severity != ir::VerifierProblem::Severity::kError) continue;
-    std::string text = std::regex_replace(p.message, kNodeId, "");
-    (p.schema ? schemaByNode : structureByNode)[p.node].insert(std::move(text));
+    (p.schema ? schemaByNode : structureByNode)[p.node].insert(std::move(p.key));
   }
 }
 

@@ -96,6 +96,25 @@ TEST(HoistSelectionThroughShuffle, OutputsStayTheSame) {
   expectSameOutputs(kPass, std::string(kOpset17) + kSliceSteps);
 }
 
+// Without a Reshape after the Transpose, and Split with its sizes as an
+// attribute (opset 11): the groups come straight off r's axis 1.
+const char* kOpset11 = R"(<ir_version: 6, opset_import: ["" : 11]>
+)";
+const char* kSplitAttr = R"(main (float[2,2,3] r) => (float[1,2,3] a, float[1,2,3] b) {
+      t = Transpose <perm = [1, 0, 2]> (r)
+      a, b = Split <axis = 0, split = [1, 1]> (t) })";
+
+TEST(HoistSelectionThroughShuffle, SplitOfTheTransposeItselfAtOpset11) {
+  expectRewrite(kPass, std::string(kOpset11) + kSplitAttr,
+                std::string(kOpset11) + R"(main (float[2,2,3] r) => (float[1,2,3] a, float[1,2,3] b)
+    <int64[3] c = {1, 2, 3}> {
+      p, q = Split <axis = 1, split = [1, 1]> (r)
+      a = Reshape(p, c)
+      b = Reshape(q, c) })");
+  expectSameOutputs(kPass, std::string(kOpset11) + kSplitAttr);
+  expectConverges(kPass, std::string(kOpset11) + kSplitAttr);
+}
+
 TEST(HoistSelectionThroughShuffle, KeepsNonConstantGatherIndices) {
   expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[1,8,2,3] x, int64 i) => (float[1,4,2,3] a)
     <int64[3] s1 = {4, 2, 6}, int64[5] s2 = {2, 1, 4, 2, 3}> {

@@ -72,7 +72,8 @@ std::optional<Shuffle> findShuffle(ir::Value* v, std::string& why) {
   }
   s.r = s.transpose->input(0);
   auto perm = fusion::transposePerm(*s.transpose);
-  auto rd = fusion::dimsOf(s.r), td = fusion::dimsOf(s.transpose->output(0)), vd = fusion::dimsOf(v);
+  auto rd = fusion::dimsOf(s.r), td = fusion::dimsOf(s.transpose->output(0)),
+       vd = fusion::dimsOf(v);
   if (!perm || !rd || !td || !vd || perm->size() != rd->size()) {
     why = "the shapes around the Transpose are not static";
     return std::nullopt;
@@ -122,12 +123,14 @@ std::optional<Selection> splitSelection(ir::Node& sp, const Shuffle& s, std::str
   if (b < 0) b += r;
   int64_t a = (b >= 0 && b < r) ? keptAxis(s, static_cast<size_t>(b)) : -1;
   if (a < 0) {
-    why = nodeText(sp) + ": axis " + std::to_string(b) + " is not an axis of the Transpose's result";
+    why =
+        nodeText(sp) + ": axis " + std::to_string(b) + " is not an axis of the Transpose's result";
     return std::nullopt;
   }
   if (static_cast<int64_t>(sp.outputCount()) != s.tDims[a]) {
-    why = nodeText(sp) + ": its parts are not single indices of the shuffled axis (a contiguous "
-                         "part of a shuffle is itself interleaved)";
+    why = nodeText(sp) +
+          ": its parts are not single indices of the shuffled axis (a contiguous "
+          "part of a shuffle is itself interleaved)";
     return std::nullopt;
   }
   for (const ir::Value* o : sp.outputs()) {
@@ -150,7 +153,8 @@ std::optional<Selection> sliceSelection(ir::Node& sl, const Shuffle& s, std::str
     return std::nullopt;
   }
   const auto b = static_cast<size_t>(p->axes[0]);
-  fusion::SliceRange range = fusion::resolveSlice(p->starts[0], p->ends[0], p->steps[0], s.vDims[b]);
+  fusion::SliceRange range =
+      fusion::resolveSlice(p->starts[0], p->ends[0], p->steps[0], s.vDims[b]);
   if (int64_t a = keptAxis(s, b); a >= 0 && range.count == 1)
     return Selection{.node = &sl, .axis = a, .picks = {range.start}};
   // v's axis b merging t's axes a-1 and a: step t[a] from k < t[a] over all of a-1.
@@ -183,8 +187,8 @@ std::string whyStillMoves(const Shuffle& s, int64_t a) {
   for (size_t i = 0; i < s.perm.size(); ++i) {
     if (static_cast<int64_t>(i) == a || s.rDims[static_cast<size_t>(s.perm[i])] == 1) continue;
     if (s.perm[i] < last)
-      return "after taking one index of axis " + std::to_string(a) + ", perm " +
-             intsText(s.perm) + " still moves data (not a shuffle of that axis)";
+      return "after taking one index of axis " + std::to_string(a) + ", perm " + intsText(s.perm) +
+             " still moves data (not a shuffle of that axis)";
     last = s.perm[i];
   }
   return "";
@@ -194,8 +198,8 @@ std::string whyStillMoves(const Shuffle& s, int64_t a) {
 std::optional<std::vector<Selection>> allSelections(const Shuffle& s, std::string& why) {
   ir::Value* t = s.transpose->output(0);
   ir::Value* v = s.reshape ? s.reshape->output(0) : t;
-  if (std::string w = rewrite::whyNotReadOnlyBy(t, s.reshape ? std::vector<ir::Node*>{s.reshape}
-                                                            : std::vector<ir::Node*>{});
+  if (std::string w = rewrite::whyNotReadOnlyBy(
+          t, s.reshape ? std::vector<ir::Node*>{s.reshape} : std::vector<ir::Node*>{});
       s.reshape && !w.empty()) {
     why = w + " (the shuffled tensor is needed whole)";
     return std::nullopt;
@@ -252,8 +256,8 @@ void rebuild(rewrite::Rewriter& rw, const Shuffle& s, const Selection& sel, int6
       taken.erase(taken.begin() + ra);
     outs = ga->outputs();
   } else {
-    fusion::SliceParams p{.starts = {sel.picks[0]}, .ends = {sel.picks[0] + 1}, .axes = {ra},
-                          .steps = {1}};
+    fusion::SliceParams p{
+        .starts = {sel.picks[0]}, .ends = {sel.picks[0] + 1}, .axes = {ra}, .steps = {1}};
     outs = fusion::addSliceNode(rw, s.r, &n, p, opset < 10, {&n}, nullptr)->outputs();
   }
   std::vector<ir::Value*> finals;
@@ -312,10 +316,12 @@ std::unique_ptr<Pass> makeHoistSelectionThroughShuffle() {
   PassInfo info{.id = "hoist_selection_through_shuffle",
                 .category = Category::kStructural,
                 .kind = "hoisting: selection before data movement",
-                .summaryEn = "Take the Gather, Split or Slice of whole groups of a channel shuffle "
-                             "before its Transpose, which goes",
-                .summaryZh = "将对通道重排（channel shuffle）整组的 Gather、Split 或 Slice 移到其 "
-                             "Transpose 之前，并删除该 Transpose",
+                .summaryEn =
+                    "Take the Gather, Split or Slice of whole groups of a channel shuffle "
+                    "before its Transpose, which goes",
+                .summaryZh =
+                    "将对通道重排（channel shuffle）整组的 Gather、Split 或 Slice 移到其 "
+                    "Transpose 之前，并删除该 Transpose",
                 .options = {},
                 .minOpset = 5,
                 .maxOpset = 28,

@@ -171,7 +171,8 @@ std::unique_ptr<Pass> makeReplaceComputedReshapeShapes() {
                 "Give a Reshape whose shape is computed a constant shape (0 for dims copied "
                 "from its input), and replace a "
                 "Transpose that only moves dims of size 1 by a Reshape",
-                "为形状在运行时计算的 Reshape 给出常量形状（从输入复制的维度写为 0），并将只移动大小为 1 的维度的 "
+                "为形状在运行时计算的 Reshape 给出常量形状（从输入复制的维度写为 0），"
+                "并将只移动大小为 1 的维度的 "
                 "Transpose 替换为 Reshape",
                 {{.name = "assume_nonempty",
                   .defaultValue = "false",

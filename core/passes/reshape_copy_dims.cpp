@@ -13,8 +13,8 @@ namespace {
 // One element of the computed shape.
 struct Part {
   enum Kind { kConstant, kCopy, kOther } kind = kOther;
-  int64_t value = 0;    // kConstant: the number
-  std::string source;   // kOther read from a Shape: where from, for reasons
+  int64_t value = 0;   // kConstant: the number
+  std::string source;  // kOther read from a Shape: where from, for reasons
 };
 
 // Where a one-element shape part reads a dim: Shape(x)[i] through
@@ -48,7 +48,9 @@ std::optional<DimRead> dimRead(const ir::Value* v) {
   int64_t i = (*ints)[0];
   if (!rank && (start != 0 || i < 0 || shape->hasAttr("end"))) return std::nullopt;
   if (rank) {
-    auto clampAxis = [&](int64_t a) { return std::clamp(a < 0 ? a + *rank : a, int64_t{0}, *rank); };
+    auto clampAxis = [&](int64_t a) {
+      return std::clamp(a < 0 ? a + *rank : a, int64_t{0}, *rank);
+    };
     start = clampAxis(start);
     end = clampAxis(end);
     if (i < 0) i += end - start;
@@ -116,7 +118,7 @@ std::optional<std::vector<int64_t>> shapeCopyingInputDims(const ir::Node& reshap
   std::vector<std::string> unknown;  // why each -1 is one
   std::string mayBeZero;             // the first copied dim that may be 0
   bool symbolicCopy = false;
-  bool minusOneGiven = false;        // the computed shape had its own -1
+  bool minusOneGiven = false;  // the computed shape had its own -1
   for (size_t p = 0; p < parts->size(); ++p) {
     const Part& part = (*parts)[p];
     const std::string at = "dim " + std::to_string(p);

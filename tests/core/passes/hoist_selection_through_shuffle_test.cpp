@@ -24,8 +24,9 @@ const char* kGatherHalves = R"(main (float[1,8,2,3] x) => (float[1,4,2,3] a, flo
       b = Gather <axis = 0> (y, one) })";
 
 TEST(HoistSelectionThroughShuffle, GatherOfTheHalvesTakesThemBeforeTheTranspose) {
-  expectRewrite(kPass, std::string(kOpset17) + kGatherHalves,
-                std::string(kOpset17) + R"(main (float[1,8,2,3] x) => (float[1,4,2,3] a, float[1,4,2,3] b)
+  expectRewrite(
+      kPass, std::string(kOpset17) + kGatherHalves,
+      std::string(kOpset17) + R"(main (float[1,8,2,3] x) => (float[1,4,2,3] a, float[1,4,2,3] b)
     <int64[3] s1 = {4, 2, 6}, int64 zero = {0}, int64 one = {1}, int64[4] c = {1, 4, 2, 3}> {
       r = Reshape(x, s1)
       ga = Gather <axis = 1> (r, zero)
@@ -35,7 +36,8 @@ TEST(HoistSelectionThroughShuffle, GatherOfTheHalvesTakesThemBeforeTheTranspose)
 }
 
 // The same with Split into parts of 1 and groups of 3: [1, 6, 2] -> [2, 3, 2] -> [3, 2, 2].
-const char* kSplitThree = R"(main (float[1,6,2] x) => (float[1,2,2] a, float[1,2,2] b, float[1,2,2] c)
+const char* kSplitThree =
+    R"(main (float[1,6,2] x) => (float[1,2,2] a, float[1,2,2] b, float[1,2,2] c)
     <int64[3] s1 = {2, 3, 2}, int64[4] s2 = {3, 1, 2, 2}, int64[3] ones = {1, 1, 1}, int64[3] s3 = {1, 2, 2}> {
       r = Reshape(x, s1)
       t = Transpose <perm = [1, 0, 2]> (r)
@@ -47,7 +49,8 @@ const char* kSplitThree = R"(main (float[1,6,2] x) => (float[1,2,2] a, float[1,2
 
 TEST(HoistSelectionThroughShuffle, SplitIntoSingleGroupsOfThree) {
   expectRewrite(kPass, std::string(kOpset17) + kSplitThree,
-                std::string(kOpset17) + R"(main (float[1,6,2] x) => (float[1,2,2] a, float[1,2,2] b, float[1,2,2] c)
+                std::string(kOpset17) +
+                    R"(main (float[1,6,2] x) => (float[1,2,2] a, float[1,2,2] b, float[1,2,2] c)
     <int64[3] s1 = {2, 3, 2}, int64[3] ones = {1, 1, 1}, int64[3] s3 = {1, 2, 2},
      int64[4] k = {1, 1, 2, 2}> {
       r = Reshape(x, s1)
@@ -72,8 +75,9 @@ const char* kSliceSteps = R"(main (float[1,8,2,2] x) => (float[1,4,2,2] e, float
       o = Slice(y, one, big, one, two) })";
 
 TEST(HoistSelectionThroughShuffle, SliceWithStepTakesAGroupBeforeTheTranspose) {
-  expectRewrite(kPass, std::string(kOpset17) + kSliceSteps,
-                std::string(kOpset17) + R"(main (float[1,8,2,2] x) => (float[1,4,2,2] e, float[1,4,2,2] o)
+  expectRewrite(
+      kPass, std::string(kOpset17) + kSliceSteps,
+      std::string(kOpset17) + R"(main (float[1,8,2,2] x) => (float[1,4,2,2] e, float[1,4,2,2] o)
     <int64[5] s1 = {1, 2, 4, 2, 2}, int64[1] b0 = {0}, int64[1] e0 = {1}, int64[1] a0 = {1},
      int64[1] t0 = {1}, int64[1] b1 = {1}, int64[1] e1 = {2}, int64[1] a1 = {1}, int64[1] t1 = {1},
      int64[4] c = {1, 4, 2, 2}> {
@@ -116,7 +120,8 @@ TEST(HoistSelectionThroughShuffle, SplitOfTheTransposeItselfAtOpset11) {
 }
 
 TEST(HoistSelectionThroughShuffle, KeepsNonConstantGatherIndices) {
-  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[1,8,2,3] x, int64 i) => (float[1,4,2,3] a)
+  expectUnchanged(kPass,
+                  std::string(kOpset17) + R"(main (float[1,8,2,3] x, int64 i) => (float[1,4,2,3] a)
     <int64[3] s1 = {4, 2, 6}, int64[5] s2 = {2, 1, 4, 2, 3}> {
       r = Reshape(x, s1)
       t = Transpose <perm = [1, 0, 2]> (r)
@@ -135,7 +140,9 @@ TEST(HoistSelectionThroughShuffle, KeepsAPermThatIsNotAShuffle) {
 }
 
 TEST(HoistSelectionThroughShuffle, KeepsAShuffleAConsumerNeedsWhole) {
-  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[1,8,2,2] x) => (float[1,4,2,2] e, float[1,8,2,2] z)
+  expectUnchanged(
+      kPass,
+      std::string(kOpset17) + R"(main (float[1,8,2,2] x) => (float[1,4,2,2] e, float[1,8,2,2] z)
     <int64[5] s1 = {1, 2, 4, 2, 2}, int64[4] s2 = {1, 8, 2, 2}, int64[1] zero = {0},
      int64[1] one = {1}, int64[1] big = {8}, int64[1] two = {2}> {
       r = Reshape(x, s1)
@@ -143,18 +150,20 @@ TEST(HoistSelectionThroughShuffle, KeepsAShuffleAConsumerNeedsWhole) {
       y = Reshape(t, s2)
       e = Slice(y, zero, big, one, two)
       z = Relu(y) })",
-                  "Relu");
+      "Relu");
 }
 
 TEST(HoistSelectionThroughShuffle, KeepsASplitIntoContiguousHalves) {
   // picodet's spelling: the halves of a shuffle are themselves interleaved.
-  expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[1,8,2,2] x) => (float[1,4,2,2] a, float[1,4,2,2] b)
+  expectUnchanged(
+      kPass,
+      std::string(kOpset17) + R"(main (float[1,8,2,2] x) => (float[1,4,2,2] a, float[1,4,2,2] b)
     <int64[5] s1 = {1, 2, 4, 2, 2}, int64[4] s2 = {1, 8, 2, 2}, int64[2] halves = {4, 4}> {
       r = Reshape(x, s1)
       t = Transpose <perm = [0, 2, 1, 3, 4]> (r)
       y = Reshape(t, s2)
       a, b = Split <axis = 1> (y, halves) })",
-                  "is not an axis of the Transpose's result");
+      "is not an axis of the Transpose's result");
 }
 
 }  // namespace

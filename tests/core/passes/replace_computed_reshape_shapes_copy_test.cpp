@@ -121,8 +121,8 @@ TEST(ReshapeShapeCopyingInputDims, KeepsADimReadFromAnotherPosition) {
 
 TEST(ReshapeShapeCopyingInputDims, KeepsASecondUnknownDim) {
   // [N, A, B, C] -> [N, A*B, C]: N copied, A*B computed and C read from dim 3 at position 2.
-  expectUnchanged(kPass,
-                  std::string(kOpset17) + R"(main (float[N,A,B,C] x) => (float[N,?,C] y)
+  expectUnchanged(
+      kPass, std::string(kOpset17) + R"(main (float[N,A,B,C] x) => (float[N,?,C] y)
     <int64 zero = {0}, int64 one = {1}, int64 two = {2}, int64 three = {3}, int64[1] ax = {0}> {
       s = Shape(x)
       n = Gather(s, zero)
@@ -135,7 +135,7 @@ TEST(ReshapeShapeCopyingInputDims, KeepsASecondUnknownDim) {
       uc = Unsqueeze(c, ax)
       shape = Concat <axis = 0> (un, uab, uc)
       y = Reshape(x, shape) })",
-                  "2 dims are neither copied from the data at the same position nor static numbers");
+      "2 dims are neither copied from the data at the same position nor static numbers");
 }
 
 TEST(ReshapeShapeCopyingInputDims, Converges) {

@@ -123,8 +123,9 @@ std::optional<Selection> splitSelection(ir::Node& sp, const Shuffle& s, std::str
   if (b < 0) b += r;
   int64_t a = (b >= 0 && b < r) ? keptAxis(s, static_cast<size_t>(b)) : -1;
   if (a < 0) {
-    why =
-        nodeText(sp) + ": axis " + std::to_string(b) + " is not an axis of the Transpose's result";
+    why = nodeText(sp) + ": axis " + std::to_string(b) +
+          " is not an axis of the Transpose's result (contiguous parts of shuffled channels "
+          "interleave the groups; a group is every group-th channel, a Slice with a step)";
     return std::nullopt;
   }
   if (static_cast<int64_t>(sp.outputCount()) != s.tDims[a]) {

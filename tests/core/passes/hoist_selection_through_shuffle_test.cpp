@@ -163,7 +163,7 @@ TEST(HoistSelectionThroughShuffle, KeepsASplitIntoContiguousHalves) {
       t = Transpose <perm = [0, 2, 1, 3, 4]> (r)
       y = Reshape(t, s2)
       a, b = Split <axis = 1> (y, halves) })",
-      "is not an axis of the Transpose's result");
+      "contiguous parts of shuffled channels interleave the groups");
 }
 
 }  // namespace

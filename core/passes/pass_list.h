@@ -41,6 +41,7 @@
   X(makeHoistCastReshape)                \
   X(makeShareSymbolicDimReads)           \
   X(makeReplaceComputedReshapeShapes)    \
+  X(makeHoistSelectionThroughShuffle)    \
   X(makeFuseConvActivation)              \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \

@@ -51,6 +51,7 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
         "replace_conv1x1_and_gemm", "merge_consecutive_slices", "hoist_slice_gather",
         "hoist_reduce_scale", "push_transposes", "fuse_consecutive_transposes",
         "hoist_cast_reshape", "replace_computed_reshape_shapes", "share_symbolic_dim_reads",
+        "hoist_selection_through_shuffle",
         // Again: constant Reshape shapes and Reshapes for
         // Transposes of unit dims let Transposes through Concats.
         "push_transposes"})

@@ -12,6 +12,14 @@
 //   input is not already a constant; every static dim is at least 1 (a 0
 //   would make -1 ambiguous, and with allowzero = 0 a 0 means "copy");
 //   allowzero (opset 14) is 0 or the shape has no 0. Exact.
+// - reshape_shape_copying_input_dims (issue 24, ONNX Runtime's reshape
+//   fusion): the shape is a Concat of one-element parts; a part
+//   Unsqueeze(Gather(Shape(x), i)) with x the Reshape's own data and i its
+//   own position becomes 0 ("copy", allowzero = 0), constants stay, a part
+//   whose dim inference knows becomes that number, and at most one other
+//   becomes -1 — only where no copied dim may be 0 (option assume_nonempty),
+//   see reshape_copy_dims.h. Fires only with a copied dim of unknown size
+//   (the rule above covers the rest). Exact.
 // - transpose_of_unit_dims: the dims of size other than 1 keep their order
 //   under `perm`, so the data's layout does not change: a Reshape to the
 //   result's shape (at most one dim not static, as above). Exact.
@@ -22,6 +30,7 @@
 // shape as an input from opset 5).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/reshape_copy_dims.h"
 
 namespace passlab::passes {
 
@@ -82,6 +91,23 @@ MatchResult reshapeFromType(ir::Node& reshape, const MatchContext& c) {
   });
 }
 
+MatchResult reshapeCopyingInputDims(ir::Node& reshape, const MatchContext& c) {
+  if (std::string why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes");
+      !why.empty())
+    return MatchResult::failure(why);
+  if (!reshape.input(1)) return MatchResult::failure("Reshape has no shape input");
+  if (rewrite::constantValue(reshape.input(1)))
+    return MatchResult::failure("the shape is already a constant");
+  std::string why;
+  auto shape = shapeCopyingInputDims(reshape, c.boolOption("assume_nonempty", false), why);
+  if (!shape) return MatchResult::failure(why);
+  ir::Value* x = reshape.input(0);
+  return MatchResult::success({&reshape}, [&reshape, x, shape = *shape](rewrite::Rewriter& rw) {
+    ir::Node* r = addReshape(rw, reshape, x, shape);
+    fusion::replaceAndErase(rw, reshape.output(0), r->output(0), {&reshape});
+  });
+}
+
 MatchResult transposeOfUnitDims(ir::Node& transpose, const MatchContext& c) {
   if (std::string why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes");
       !why.empty())
@@ -124,6 +150,11 @@ fusion::Rules rules() {
                   "Reshape(x, computed shape) -> Reshape(x, constant shape), at most one dim "
                   "of the result unknown (-1)",
                   {"Reshape"}, reshapeFromType);
+  // Reshape(x, Concat(.., Shape(x)[i] at position i, ..)) -> Reshape(x, [.., 0, ..])
+  fusion::addRule(r, "reshape_shape_copying_input_dims",
+                  "Reshape(x, computed shape) -> Reshape(x, constant shape), dims read from x "
+                  "at their own position written 0 (copy), one other unknown -1",
+                  {"Reshape"}, reshapeCopyingInputDims);
   // Transpose that moves only dims of size 1 -> Reshape
   fusion::addRule(r, "transpose_of_unit_dims",
                   "Transpose moving only dims of size 1 -> Reshape to the result's shape",
@@ -137,11 +168,17 @@ std::unique_ptr<Pass> makeReplaceComputedReshapeShapes() {
   PassInfo info{"replace_computed_reshape_shapes",
                 Category::kStructural,
                 "substitution: cheaper op",
-                "Give a Reshape whose shape is computed a constant shape, and replace a "
+                "Give a Reshape whose shape is computed a constant shape (0 for dims copied "
+                "from its input), and replace a "
                 "Transpose that only moves dims of size 1 by a Reshape",
-                "为形状在运行时计算的 Reshape 给出常量形状，并将只移动大小为 1 的维度的 "
+                "为形状在运行时计算的 Reshape 给出常量形状（从输入复制的维度写为 0），"
+                "并将只移动大小为 1 的维度的 "
                 "Transpose 替换为 Reshape",
-                {},
+                {{.name = "assume_nonempty",
+                  .defaultValue = "false",
+                  .help = "take copied dims of unknown size as >= 1, so that one more unknown "
+                          "dim may become -1 (wrong only for tensors with no elements)",
+                  .kind = OptionKind::kBool}},
                 5,
                 28,
                 false};

@@ -258,7 +258,7 @@
     </message>
     <message>
         <location filename="../ui/profile/profile_tables.cpp" line="46"/>
-        <location filename="../ui/profile/profile_tables.cpp" line="106"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
@@ -284,13 +284,13 @@
     </message>
     <message>
         <location filename="../ui/profile/profile_tables.cpp" line="47"/>
-        <location filename="../ui/profile/profile_tables.cpp" line="106"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
         <location filename="../ui/profile/profile_tables.cpp" line="47"/>
-        <location filename="../ui/profile/profile_tables.cpp" line="106"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
@@ -355,34 +355,34 @@
         <translation>（变慢）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_tables.cpp" line="91"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="95"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_tables.cpp" line="96"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="100"/>
         <source>Original ops: %1
 New ops: %2</source>
         <translation>原算子：%1
 新算子：%2</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_tables.cpp" line="97"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="101"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_tables.cpp" line="98"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="102"/>
         <source>A node of this group has a noisy time</source>
         <translation>此组中有节点的计时噪声大</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_tables.cpp" line="106"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_tables.cpp" line="106"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
         <source>Time ms</source>
         <translation>时间 ms</translation>
     </message>
@@ -4503,54 +4503,64 @@ New ops: %2</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="66"/>
+        <location filename="../ui/mainwindow/application.cpp" line="88"/>
         <source>PassLab: a workbench for optimizing ONNX inference graphs</source>
         <translation>PassLab：ONNX 推理图优化工作台</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="72"/>
+        <location filename="../ui/mainwindow/application.cpp" line="94"/>
         <source>ONNX model or text-format file to open (default: a bundled demo)</source>
         <translation>要打开的 ONNX 模型或文本格式文件（默认：内置示例）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="77"/>
+        <location filename="../ui/mainwindow/application.cpp" line="99"/>
         <source>Interface language for this run (en, zh_CN)</source>
         <translation>本次运行的界面语言（en、zh_CN）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="81"/>
+        <location filename="../ui/mainwindow/application.cpp" line="103"/>
         <source>Find this text and select the first match</source>
         <translation>查找此文本并选中第一个匹配项</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="85"/>
+        <location filename="../ui/mainwindow/application.cpp" line="107"/>
         <source>Save a picture of the window once the graph is drawn, then quit</source>
         <translation>计算图绘制完成后保存窗口截图，然后退出</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="90"/>
+        <location filename="../ui/mainwindow/application.cpp" line="112"/>
         <source>After opening, apply passes: a number of Steps, or &quot;all&quot; for Run All</source>
         <translation>打开后运行优化遍：给出步数，或用 &quot;all&quot; 全部运行</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="95"/>
+        <location filename="../ui/mainwindow/application.cpp" line="117"/>
         <source>After the passes, show what Step N changed (1 is the first)</source>
         <translation>运行后显示第 N 步的改动（第一步为 1）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="100"/>
+        <location filename="../ui/mainwindow/application.cpp" line="122"/>
         <source>After the passes, show what the last Step of this pass changed</source>
         <translation>运行后显示该优化遍最后一步的改动</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="105"/>
+        <location filename="../ui/mainwindow/application.cpp" line="127"/>
         <source>After the passes, select in the main graph a node this pass made</source>
         <translation>运行后在主图中选中该优化遍生成的一个节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="109"/>
+        <location filename="../ui/mainwindow/application.cpp" line="131"/>
         <source>After the passes, show the main graph rather than the Step</source>
         <translation>运行后显示主图而不是该步的改动</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="135"/>
+        <source>After the passes, profile the model (&quot;profile&quot;) or compare it with the original (&quot;compare&quot;) with the heat overlay on</source>
+        <translation>优化遍运行之后，对模型进行性能分析（“profile”）或与原模型比较（“compare”），并打开热度叠加</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="141"/>
+        <source>What the Profile panel shows beside its table: chart or roofline</source>
+        <translation>性能分析面板在表格旁显示的内容：chart（图表）或 roofline（屋顶线）</translation>
     </message>
 </context>
 <context>
@@ -5718,37 +5728,32 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::ProfileChart</name>
     <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="83"/>
+        <location filename="../ui/profile/profile_chart.cpp" line="93"/>
         <source>Before</source>
         <translation>优化前</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="83"/>
+        <location filename="../ui/profile/profile_chart.cpp" line="93"/>
         <source>Median</source>
         <translation>中位数</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="84"/>
+        <location filename="../ui/profile/profile_chart.cpp" line="94"/>
         <source>After</source>
         <translation>优化后</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="100"/>
-        <source>ms</source>
-        <translation>毫秒</translation>
-    </message>
-    <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="107"/>
+        <location filename="../ui/profile/profile_chart.cpp" line="121"/>
         <source>Node groups: time before and after</source>
         <translation>节点组：优化前后的耗时</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="108"/>
+        <location filename="../ui/profile/profile_chart.cpp" line="122"/>
         <source>Op types by time</source>
         <translation>按耗时排列的算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_chart.cpp" line="109"/>
+        <location filename="../ui/profile/profile_chart.cpp" line="123"/>
         <source>Nodes by time</source>
         <translation>按耗时排列的节点</translation>
     </message>
@@ -5756,220 +5761,220 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::ProfilePanel</name>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="209"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="211"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="210"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="212"/>
         <source>Threads:</source>
         <translation>线程：</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="211"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="213"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="212"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="214"/>
         <source>Threads of the executor (all: every core)</source>
         <translation>执行器的线程数（全部：使用所有核心）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="213"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="215"/>
         <source>Warm-up:</source>
         <translation>预热：</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="214"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="216"/>
         <source>Untimed runs before measuring</source>
         <translation>测量前不计时的运行次数</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="215"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="217"/>
         <source>Repeats:</source>
         <translation>重复：</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="216"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="218"/>
         <source>Timed runs; each node&apos;s time is the median over them</source>
         <translation>计时运行次数；每个节点的时间取其中位数</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="217"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="219"/>
         <source>&amp;Profile</source>
         <translation>性能分析(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="218"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="220"/>
         <source>Profile the current model: the time of every node</source>
         <translation>分析当前模型：每个节点的耗时</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="219"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="221"/>
         <source>Compare with &amp;Original</source>
         <translation>与原模型比较(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="221"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="223"/>
         <source>Profile the opened original and the current model and compare them node group by node group (needs an applied Step)</source>
         <translation>分析打开的原模型和当前模型，并按节点组逐一比较（需要至少应用一个步骤）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="223"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="225"/>
         <source>Heat Overlay</source>
         <translation>热度叠加</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="224"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="226"/>
         <source>Colour the graph by each node&apos;s share of the run time</source>
         <translation>按每个节点占运行时间的比例为图着色</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="226"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="228"/>
         <source>Pale: little time; deep red: the node that took the most</source>
         <translation>浅色：耗时少；深红：耗时最多的节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="227"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="229"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="228"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="230"/>
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="229"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="231"/>
         <source>Filter by node, op or kind…</source>
         <translation>按节点、算子或类别筛选…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="230"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="232"/>
         <source>Op Types</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="231"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="233"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="232"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="234"/>
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="233"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="235"/>
         <source>Top nodes</source>
         <translation>耗时最多的节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="234"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="236"/>
         <source>Top op types</source>
         <translation>耗时最多的算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="235"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="237"/>
         <source>Not profiled yet: press Profile.</source>
         <translation>尚未分析：请按“性能分析”。</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="275"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="277"/>
         <source>Profiling…</source>
         <translation>正在进行性能分析…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="288"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="290"/>
         <source>Profiling the original and the current model…</source>
         <translation>正在分析原模型和当前模型…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="304"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="306"/>
         <source>Cannot profile: %1</source>
         <translation>无法进行性能分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="306"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="308"/>
         <source>Not profiled.</source>
         <translation>未分析。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/profile/profile_panel.cpp" line="317"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="319"/>
         <source>Original %1 ms → current %2 ms: %3× (%n node group(s), %4 slower; matched by %5)</source>
         <translation>
             <numerusform>原模型 %1 ms → 当前 %2 ms：%3×（%n 个节点组，%4 个变慢；按%5匹配）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="324"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="326"/>
         <source>provenance</source>
         <translation>来源追溯</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="324"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="326"/>
         <source>op and output names</source>
         <translation>算子与输出名</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="326"/>
-        <source>Latency %1 ms (min %2, %3 runs, %4 threads); nodes %5 ms, overhead %6 ms (%7%)</source>
-        <translation>延迟 %1 ms（最小 %2，%3 次运行，%4 个线程）；节点合计 %5 ms，开销 %6 ms（%7%）</translation>
+        <location filename="../ui/profile/profile_panel.cpp" line="328"/>
+        <source>Latency %1 ms (min %2, %3 runs, threads: %4); nodes %5 ms, overhead %6 ms (%7%)</source>
+        <translation>延迟 %1 ms（最小 %2，%3 次运行，线程：%4）；节点合计 %5 ms，开销 %6 ms（%7%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="354"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="356"/>
         <source>Node Groups</source>
         <translation>节点组</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="354"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="356"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="410"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="412"/>
         <source>Median %1 ms (min %2, p90 %3, spread %4%)</source>
         <translation>中位数 %1 ms（最小 %2，p90 %3，离散度 %4%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="415"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="417"/>
         <source>(noisy)</source>
         <translation>（噪声大）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="416"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="418"/>
         <source>%1% of the nodes&apos; time; %2 GFLOP/s, %3 GB/s; kernel %4</source>
         <translation>占节点总耗时的 %1%；%2 GFLOP/s，%3 GB/s；内核 %4</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="427"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="432"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="429"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="434"/>
         <source>Nothing profiled yet</source>
         <translation>尚未进行性能分析</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="438"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="440"/>
         <source>Export Profile as JSON</source>
         <translation>将性能分析导出为 JSON</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="438"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="440"/>
         <source>Export Profile as CSV</source>
         <translation>将性能分析导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="439"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="441"/>
         <source>JSON file (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="439"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="441"/>
         <source>CSV file (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="442"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="444"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -6282,32 +6287,27 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::RooflineView</name>
     <message>
-        <location filename="../ui/profile/roofline_view.cpp" line="78"/>
-        <source>Roofline</source>
-        <translation>屋顶线</translation>
-    </message>
-    <message>
-        <location filename="../ui/profile/roofline_view.cpp" line="82"/>
+        <location filename="../ui/profile/roofline_view.cpp" line="83"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/roofline_view.cpp" line="103"/>
+        <location filename="../ui/profile/roofline_view.cpp" line="104"/>
         <source>Roofline: no node with known FLOPs</source>
         <translation>屋顶线：没有已知 FLOPs 的节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/roofline_view.cpp" line="110"/>
+        <location filename="../ui/profile/roofline_view.cpp" line="111"/>
         <source>Arithmetic intensity (FLOP/byte)</source>
         <translation>算术强度（FLOP/字节）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/roofline_view.cpp" line="111"/>
-        <source>Achieved GFLOP/s</source>
-        <translation>实际 GFLOP/s</translation>
+        <location filename="../ui/profile/roofline_view.cpp" line="112"/>
+        <source>GFLOP/s (achieved)</source>
+        <translation>GFLOP/s（实际）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/roofline_view.cpp" line="119"/>
+        <location filename="../ui/profile/roofline_view.cpp" line="120"/>
         <source>Roofs: %1 GB/s, %2 GFLOP/s</source>
         <translation>屋顶：%1 GB/s，%2 GFLOP/s</translation>
     </message>

@@ -12,6 +12,15 @@ namespace passlab::ui {
 
 namespace {
 
+// "/block/attn/q_proj/MatMul" -> "q_proj/MatMul": the end of a scoped name
+// is what tells bars apart.
+QString shortLabel(const std::string& name) {
+  QString s = QString::fromStdString(name);
+  QStringList parts = s.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+  if (parts.size() > 2) s = parts.mid(parts.size() - 2).join(QLatin1Char('/'));
+  return s.size() > 28 ? s.left(12) + QStringLiteral("…") + s.right(14) : s;
+}
+
 struct Bar {
   QString label;
   double before = 0, after = 0;  // `after` only in compare mode
@@ -22,10 +31,10 @@ std::vector<Bar> topBars(const ProfileOutcome& o, ProfileChart::Subject s, size_
   std::vector<Bar> bars;
   if (s == ProfileChart::Subject::kOpTypes) {
     for (const pipeline::OpTypeTotal& t : o.profile.opTypes)
-      bars.push_back({QString::fromStdString(t.op), t.ms});
+      bars.push_back({shortLabel(t.op), t.ms});
   } else {
     for (const pipeline::NodeTiming& t : o.profile.nodes)
-      if (t.depth == 0) bars.push_back({QString::fromStdString(t.label()), t.time.medianMs});
+      if (t.depth == 0) bars.push_back({shortLabel(t.label()), t.time.medianMs});
   }
   std::stable_sort(bars.begin(), bars.end(),
                    [](const Bar& a, const Bar& b) { return a.before > b.before; });
@@ -38,7 +47,7 @@ std::vector<Bar> topGroups(const ProfileOutcome& o, size_t n) {
   std::vector<Bar> bars;
   for (const pipeline::NodeGroup& g : o.comparison.groups) {
     const auto& labels = g.newLabels.empty() ? g.originalLabels : g.newLabels;
-    QString label = labels.empty() ? QString() : QString::fromStdString(labels.front());
+    QString label = labels.empty() ? QString() : shortLabel(labels.front());
     if (labels.size() > 1) label += QStringLiteral(" +%1").arg(labels.size() - 1);
     bars.push_back({label, g.beforeMs, g.afterMs});
   }
@@ -54,7 +63,8 @@ std::vector<Bar> topGroups(const ProfileOutcome& o, size_t n) {
 ProfileChart::ProfileChart(QWidget* parent) : QChartView(parent) {
   setRenderHint(QPainter::Antialiasing);
   setMinimumHeight(180);
-  chart()->legend()->setAlignment(Qt::AlignBottom);
+  chart()->legend()->setAlignment(Qt::AlignRight);  // width is what a bottom dock has
+  chart()->setMargins(QMargins(2, 2, 2, 2));
 }
 
 void ProfileChart::setOutcome(ProfileOutcomePtr outcome) {
@@ -95,18 +105,22 @@ void ProfileChart::rebuild() {
   c->addSeries(series);
   auto* y = new QBarCategoryAxis;
   y->append(labels);
+  QFont small = y->labelsFont();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  y->setLabelsFont(small);
   auto* x = new QValueAxis;
   x->setRange(0, top > 0 ? top * 1.05 : 1);
-  x->setTitleText(tr("ms"));
-  x->setLabelFormat(QStringLiteral("%.3g"));
+  x->setLabelFormat(QStringLiteral("%.2g ms"));  // a printf format: the unit symbol as it is
+  x->setTickCount(4);
   c->addAxis(y, Qt::AlignLeft);
   c->addAxis(x, Qt::AlignBottom);
   series->attachAxis(x);
   series->attachAxis(y);
   c->legend()->setVisible(compare);
-  c->setTitle(compare                         ? tr("Node groups: time before and after")
-              : subject_ == Subject::kOpTypes ? tr("Op types by time")
-                                              : tr("Nodes by time"));
+  // The chooser above names the subject: a title would take the bars' room.
+  setToolTip(compare                         ? tr("Node groups: time before and after")
+             : subject_ == Subject::kOpTypes ? tr("Op types by time")
+                                             : tr("Nodes by time"));
   bars_ = static_cast<int>(bars.size());
 }
 

@@ -22,7 +22,7 @@ class ProfileChart : public QChartView {
   // Bars shown (for tests).
   int barCount() const { return bars_; }
 
-  static constexpr int kTop = 12;
+  static constexpr int kTop = 6;
 
  private:
   void rebuild();

@@ -42,6 +42,8 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
   v->setEditTriggers(QAbstractItemView::NoEditTriggers);
   v->verticalHeader()->hide();
   v->horizontalHeader()->setStretchLastSection(true);
+  v->horizontalHeader()->setMaximumSectionSize(320);  // long lists of node names elide
+  v->setTextElideMode(Qt::ElideMiddle);
   v->setWordWrap(false);
   v->setAlternatingRowColors(true);
   return v;
@@ -195,8 +197,8 @@ void ProfilePanel::buildViews() {
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(left);
   split->addWidget(viewTabs_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
   auto* col = new QVBoxLayout(this);
   col->setContentsMargins(4, 4, 4, 4);
   col->addLayout(controls);
@@ -323,7 +325,7 @@ QString ProfilePanel::summaryText() const {
         .arg(regressions)
         .arg(c.matching == "provenance" ? tr("provenance") : tr("op and output names"));
   }
-  return tr("Latency %1 ms (min %2, %3 runs, %4 threads); nodes %5 ms, overhead %6 ms (%7%)")
+  return tr("Latency %1 ms (min %2, %3 runs, threads: %4); nodes %5 ms, overhead %6 ms (%7%)")
       .arg(p.latency.medianMs, 0, 'f', 3)
       .arg(p.latency.minMs, 0, 'f', 3)
       .arg(p.repeats)

@@ -82,15 +82,19 @@ ProfileTable ProfileTables::groups(const ProfileOutcome& o) {
     ProfileRow r;
     ProfileCell kind = text(kindName(g.kind));
     if (g.regression) kind.text += QStringLiteral(" ") + tr("(slower)");
-    r.cells = {
-        rank(i++),
-        text(joined(g.originalLabels)),
-        text(joined(g.newLabels)),
-        number(g.beforeMs, 4),
-        number(g.afterMs, 4),
-        g.afterMs > 0 ? number(g.speedup, 2, QStringLiteral("×")) : ProfileCell{tr("—"), 1e300},
-        number(g.savedMs, 4),
-        kind};
+    r.cells = {rank(i++),
+               text(joined(g.originalLabels)),
+               text(joined(g.newLabels)),
+               number(g.beforeMs, 4),
+               number(g.afterMs, 4),
+               g.afterMs > 0 ? number(g.speedup,
+                                      g.speedup < 10    ? 2
+                                      : g.speedup < 100 ? 1
+                                                        : 0,
+                                      QStringLiteral("×"))
+                             : ProfileCell{tr("—"), 1e300},
+               number(g.savedMs, 4),
+               kind};
     r.nodes = g.newNodes;
     r.flagged = g.regression;
     r.tip = tr("Original ops: %1\nNew ops: %2")

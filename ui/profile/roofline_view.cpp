@@ -75,7 +75,8 @@ void RooflineView::rebuild() {
   }
   nodes_.clear();
   points_.clear();
-  c->setTitle(tr("Roofline"));
+  c->setTitle(QString());
+  c->setMargins(QMargins(2, 2, 2, 2));
   if (!outcome_) return;
 
   auto* points = new QScatterSeries;
@@ -108,7 +109,7 @@ void RooflineView::rebuild() {
   if (x1 <= x0) x1 = x0 * 10;
   if (y1 <= y0) y1 = y0 * 10;
   auto* x = logAxis(tr("Arithmetic intensity (FLOP/byte)"));
-  auto* y = logAxis(tr("Achieved GFLOP/s"));
+  auto* y = logAxis(tr("GFLOP/s (achieved)"));
   x->setRange(x0, x1);
   y->setRange(y0, y1);
   c->addAxis(x, Qt::AlignBottom);

@@ -5877,104 +5877,110 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/profile/profile_panel.cpp" line="237"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="275"/>
         <source>Not profiled yet: press Profile.</source>
         <translation>尚未分析：请按“性能分析”。</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="277"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="303"/>
         <source>Profiling…</source>
         <translation>正在进行性能分析…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="290"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="317"/>
         <source>Profiling the original and the current model…</source>
         <translation>正在分析原模型和当前模型…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="306"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="342"/>
         <source>Cannot profile: %1</source>
         <translation>无法进行性能分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="308"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="344"/>
         <source>Not profiled.</source>
         <translation>未分析。</translation>
     </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="351"/>
+        <source>(the model has changed since: profile again)</source>
+        <translation>（此后模型已更改：请重新分析）</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/profile/profile_panel.cpp" line="319"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="361"/>
         <source>Original %1 ms → current %2 ms: %3× (%n node group(s), %4 slower; matched by %5)</source>
         <translation>
             <numerusform>原模型 %1 ms → 当前 %2 ms：%3×（%n 个节点组，%4 个变慢；按%5匹配）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="326"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="368"/>
         <source>provenance</source>
         <translation>来源追溯</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="326"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="368"/>
         <source>op and output names</source>
         <translation>算子与输出名</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="328"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="370"/>
         <source>Latency %1 ms (min %2, %3 runs, threads: %4); nodes %5 ms, overhead %6 ms (%7%)</source>
         <translation>延迟 %1 ms（最小 %2，%3 次运行，线程：%4）；节点合计 %5 ms，开销 %6 ms（%7%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="356"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="398"/>
         <source>Node Groups</source>
         <translation>节点组</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="356"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="398"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="412"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="454"/>
         <source>Median %1 ms (min %2, p90 %3, spread %4%)</source>
         <translation>中位数 %1 ms（最小 %2，p90 %3，离散度 %4%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="417"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="459"/>
         <source>(noisy)</source>
         <translation>（噪声大）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="418"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="460"/>
         <source>%1% of the nodes&apos; time; %2 GFLOP/s, %3 GB/s; kernel %4</source>
         <translation>占节点总耗时的 %1%；%2 GFLOP/s，%3 GB/s；内核 %4</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="429"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="434"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="471"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="476"/>
         <source>Nothing profiled yet</source>
         <translation>尚未进行性能分析</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="440"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="482"/>
         <source>Export Profile as JSON</source>
         <translation>将性能分析导出为 JSON</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="440"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="482"/>
         <source>Export Profile as CSV</source>
         <translation>将性能分析导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="441"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="483"/>
         <source>JSON file (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="441"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="483"/>
         <source>CSV file (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="444"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="486"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>

@@ -204,6 +204,33 @@ class ProfileTest : public QObject {
     QJsonDocument doc = QJsonDocument::fromJson(jf.readAll());
     QCOMPARE(doc.object().value(QStringLiteral("groups")).toArray().size(),
              static_cast<qsizetype>(c.groups.size()));
+
+    // Going back to the original keeps the figures, marked as older than the model.
+    w.pipeline()->reset();
+    QVERIFY(p->outcome() != nullptr);
+    QVERIFY2(p->summaryText().contains(QStringLiteral("changed since")),
+             qPrintable(p->summaryText()));
+    // Another model: the figures (and the overlay) are gone.
+    w.document()->undoStack()->setClean();  // no "discard changes?" question
+    QVERIFY(openIn(w, QStringLiteral(":/demos/conv_relu.txt")));
+    QVERIFY(p->outcome() == nullptr);
+    QCOMPARE(p->nodeModel()->rowCount(), 0);
+    QVERIFY(w.graphTabs()->mainPanel()->scene()->heat().empty());
+  }
+
+  void cancelStopsTheRun() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openIn(w, QStringLiteral(":/demos/cnn_block.txt")));
+    ProfilePanel* p = w.profilePanel();
+    p->setSettings({.threads = 1, .warmup = 1000, .repeats = 1000});
+    QVERIFY(p->runProfile());
+    QVERIFY(w.tasks()->isBusy());
+    w.tasks()->cancelAll();  // the status bar's Cancel
+    QVERIFY(waitProfile(p));
+    QVERIFY(p->outcome() == nullptr);
+    QVERIFY2(p->errorText().contains(QStringLiteral("cancelled")), qPrintable(p->errorText()));
+    QTRY_VERIFY(!w.tasks()->isBusy());
   }
 
   void aModelThatCannotRunShowsTheError() {

@@ -88,7 +88,7 @@ ProfilePanel::ProfilePanel(Document* doc, PipelineSession* pipeline, QWidget* pa
   connect(runner_, &ProfileRunner::finished, this, &ProfilePanel::showOutcome);
   connect(runner_, &ProfileRunner::failed, this, &ProfilePanel::showError);
   connect(runner_, &ProfileRunner::runningChanged, this, &ProfilePanel::updateEnabled);
-  connect(doc_, &Document::changed, this, &ProfilePanel::updateEnabled);
+  connect(doc_, &Document::changed, this, &ProfilePanel::onDocumentChanged);
   connect(pipeline_, &PipelineSession::stepsChanged, this, &ProfilePanel::updateEnabled);
   connect(pipeline_, &PipelineSession::runningChanged, this, &ProfilePanel::updateEnabled);
   retranslateUi();
@@ -252,6 +252,31 @@ void ProfilePanel::updateEnabled() {
   device_->setEnabled(!runner_->isRunning());
 }
 
+void ProfilePanel::onDocumentChanged(const DocumentChange& change) {
+  if (change.has(DocumentChange::kModel) && change.has(DocumentChange::kFile)) {
+    ++documentGeneration_;  // another model (opened or closed): its node ids mean nothing here
+    clearOutcome();
+  } else if (change.has(DocumentChange::kModel) && outcome_ && !stale_) {
+    stale_ = true;
+    summary_->setText(summaryText());
+  }
+  updateEnabled();
+}
+
+void ProfilePanel::clearOutcome() {
+  if (!outcome_) return;
+  outcome_.reset();
+  stale_ = false;
+  nodeModel_->setTable({});
+  opModel_->setTable({});
+  chart_->setOutcome(nullptr);
+  roofline_->setOutcome(nullptr);
+  error_->hide();
+  summary_->setText(tr("Not profiled yet: press Profile."));
+  emit outcomeChanged();
+  emit heatChanged();
+}
+
 ProfileSettings ProfilePanel::settings() const {
   return {.device = device_->currentData().toString().toStdString(),
           .threads = threads_->value(),
@@ -273,6 +298,7 @@ bool ProfilePanel::runProfile() {
   if (!doc_->hasModel() || pipeline_->isRunning()) return false;
   auto model = std::make_shared<const ir::Model>(doc_->model().clone());
   if (!runner_->profile(std::move(model), settings())) return false;
+  runGeneration_ = documentGeneration_;
   error_->hide();
   summary_->setText(tr("Profiling…"));
   return true;
@@ -286,13 +312,19 @@ bool ProfilePanel::runCompare() {
       .current = std::make_shared<const ir::Model>(doc_->model().clone()),
       .provenance = std::make_shared<const rewrite::Provenance>(steps.back()->provenance)};
   if (!runner_->compare(std::move(in), settings())) return false;
+  runGeneration_ = documentGeneration_;
   error_->hide();
   summary_->setText(tr("Profiling the original and the current model…"));
   return true;
 }
 
 void ProfilePanel::showOutcome(ProfileOutcomePtr outcome) {
+  if (runGeneration_ != documentGeneration_) {  // profiled a model no longer open
+    updateEnabled();
+    return;
+  }
   outcome_ = std::move(outcome);
+  stale_ = false;
   error_->hide();
   showTables();
   chart_->setOutcome(outcome_);
@@ -303,6 +335,10 @@ void ProfilePanel::showOutcome(ProfileOutcomePtr outcome) {
 }
 
 void ProfilePanel::showError(const QString& message) {
+  if (runGeneration_ != documentGeneration_) {
+    updateEnabled();
+    return;
+  }
   error_->setText(tr("Cannot profile: %1").arg(message));
   error_->show();
   summary_->setText(outcome_ ? summaryText() : tr("Not profiled."));
@@ -311,6 +347,12 @@ void ProfilePanel::showError(const QString& message) {
 
 QString ProfilePanel::summaryText() const {
   if (!outcome_) return {};
+  QString text = outcomeSummary();
+  if (stale_) text += QLatin1Char(' ') + tr("(the model has changed since: profile again)");
+  return text;
+}
+
+QString ProfilePanel::outcomeSummary() const {
   const pipeline::ProfileResult& p = outcome_->profile;
   if (outcome_->compare) {
     const pipeline::CompareResult& c = outcome_->comparison;

@@ -92,9 +92,12 @@ class ProfilePanel : public QWidget {
   void buildViews();
   void retranslateUi();
   void updateEnabled();
+  void onDocumentChanged(const DocumentChange& change);
+  void clearOutcome();
   void showOutcome(ProfileOutcomePtr outcome);
   void showError(const QString& message);
   void showTables();
+  QString outcomeSummary() const;
   void onCurrentRow();
   void exportDialog(bool json);
 
@@ -103,6 +106,9 @@ class ProfilePanel : public QWidget {
   ProfileRunner* runner_;
   ProfileOutcomePtr outcome_;
   bool syncing_ = false;
+  // Another model opened since the run started: its outcome is dropped.
+  int documentGeneration_ = 0, runGeneration_ = 0;
+  bool stale_ = false;  // the model changed (a Step, undo) since it was profiled
 
   QLabel *deviceLabel_, *threadsLabel_, *warmupLabel_, *repeatsLabel_;
   QComboBox* device_;

@@ -5988,7 +5988,22 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::ProfileRunner</name>
     <message>
-        <location filename="../ui/profile/profile_runner.cpp" line="141"/>
+        <location filename="../ui/profile/profile_runner.cpp" line="126"/>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="127"/>
+        <source>measuring</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="128"/>
+        <source>interleaved rounds</source>
+        <translation>交替轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="148"/>
         <source>Profiling cancelled</source>
         <translation>已取消性能分析</translation>
     </message>

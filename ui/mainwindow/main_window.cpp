@@ -609,11 +609,12 @@ void MainWindow::connectProfile() {
     }
     updateActions();
   });
-  connect(runner, &ProfileRunner::progress, this,
-          [this](const QString& phase, int done, int total) {
-            statusBar()->showMessage(
-                tr("Profiling: %1 %2 of %3").arg(trCore(phase)).arg(done).arg(total), 3000);
-          });
+  connect(
+      runner, &ProfileRunner::progress, this, [this](const QString& phase, int done, int total) {
+        statusBar()->showMessage(
+            tr("Profiling: %1 %2 of %3").arg(ProfileRunner::phaseText(phase)).arg(done).arg(total),
+            3000);
+      });
   connect(runner, &ProfileRunner::failed, this,
           [this](const QString& message) { statusBar()->showMessage(message, 10000); });
   connect(profile_, &ProfilePanel::nodeActivated, this, [this](quint64 node) {

@@ -122,6 +122,13 @@ bool ProfileRunner::start(std::shared_ptr<Job> job) {
   return true;
 }
 
+QString ProfileRunner::phaseText(const QString& phase) {
+  if (phase == QLatin1String("warm-up")) return tr("warm-up");
+  if (phase == QLatin1String("measuring")) return tr("measuring");
+  if (phase == QLatin1String("interleaved rounds")) return tr("interleaved rounds");
+  return phase;
+}
+
 void ProfileRunner::cancel() {
   if (cancel_) cancel_->store(true);
 }

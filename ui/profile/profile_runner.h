@@ -60,6 +60,9 @@ class ProfileRunner : public QObject {
   bool isRunning() const { return running_; }
   void cancel();
   void waitForRun();
+  // A phase core reports ("warm-up", "measuring", "interleaved rounds") in
+  // the user's language.
+  static QString phaseText(const QString& phase);
 
  signals:
   void runningChanged(bool running);

@@ -233,6 +233,16 @@ class ProfileTest : public QObject {
     QTRY_VERIFY(!w.tasks()->isBusy());
   }
 
+  void closingTheWindowWhileProfilingIsSafe() {
+    auto* w = new MainWindow;
+    w->show();
+    QVERIFY(openIn(*w, QStringLiteral(":/demos/transformer_block.txt")));
+    w->profilePanel()->setSettings({.threads = 1, .warmup = 100, .repeats = 1000});
+    QVERIFY(w->profilePanel()->runProfile());
+    QTest::qWait(20);
+    delete w;  // cancels the run and waits for the worker
+  }
+
   void aModelThatCannotRunShowsTheError() {
     QString path = testing::tempDir() + QStringLiteral("/no_kernel.txt");
     QFile f(path);

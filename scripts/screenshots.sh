@@ -9,6 +9,9 @@
 #                          provenance and the patterns' near misses
 #   demo_<lang>.png        the CNN demo after Run All, the BatchNormalization
 #                          folded into the convolution (no corpus needed)
+#   profile_<lang>.png     the transformer demo after Run All compared with the
+#                          original in the Profile dock, heat overlay on
+#   roofline_<lang>.png    the same profiled, its roofline shown
 # Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR] [CORPUS_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -31,6 +34,9 @@ shoot() {  # name lang args...
 model="$corpus/models/ort_gpt2_past.onnx"
 for lang in en zh_CN; do
   shoot demo "$lang" --run all --show-pass fuse_conv_batchnorm :/demos/cnn_block.txt
+  shoot profile "$lang" --run all --main-tab --profile compare :/demos/transformer_block.txt
+  shoot roofline "$lang" --run all --main-tab --profile profile --profile-view roofline \
+    :/demos/transformer_block.txt
   if [ -f "$model" ]; then
     shoot graph "$lang" --search Softmax "$model"
     shoot pipeline "$lang" --run all --show-pass replace_with_cheaper_ops "$model"

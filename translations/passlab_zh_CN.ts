@@ -224,6 +224,170 @@
     </message>
 </context>
 <context>
+    <name>ProfileTables</name>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="33"/>
+        <source>unchanged</source>
+        <translation>未变</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="35"/>
+        <source>rewritten</source>
+        <translation>已改写</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="37"/>
+        <source>removed</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="39"/>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="46"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="78"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="46"/>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="46"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="46"/>
+        <source>Median ms</source>
+        <translation>中位数 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="46"/>
+        <source>Min ms</source>
+        <translation>最小 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="47"/>
+        <source>P90 ms</source>
+        <translation>P90 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="47"/>
+        <source>Spread</source>
+        <translation>离散度</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="47"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="47"/>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="47"/>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="52"/>
+        <source>(noisy)</source>
+        <translation>（噪声大）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="65"/>
+        <source>%1 (%2), kernel %3: %4 calls per run, %5 runs</source>
+        <translation>%1（%2），内核 %3：每次运行调用 %4 次，共 %5 次运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="70"/>
+        <source>Noisy: the spread is over 10%</source>
+        <translation>噪声大：离散度超过 10%</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="78"/>
+        <source>Original nodes</source>
+        <translation>原节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="78"/>
+        <source>New nodes</source>
+        <translation>新节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="78"/>
+        <source>Before ms</source>
+        <translation>优化前 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="79"/>
+        <source>After ms</source>
+        <translation>优化后 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="79"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="79"/>
+        <source>Saved ms</source>
+        <translation>节省 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="79"/>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="84"/>
+        <source>(slower)</source>
+        <translation>（变慢）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="95"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="100"/>
+        <source>Original ops: %1
+New ops: %2</source>
+        <translation>原算子：%1
+新算子：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="101"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="102"/>
+        <source>A node of this group has a noisy time</source>
+        <translation>此组中有节点的计时噪声大</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_tables.cpp" line="110"/>
+        <source>Time ms</source>
+        <translation>时间 ms</translation>
+    </message>
+</context>
+<context>
     <name>RenameNodeCommand</name>
     <message>
         <location filename="../ui/document/commands.cpp" line="11"/>
@@ -4339,54 +4503,64 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="66"/>
+        <location filename="../ui/mainwindow/application.cpp" line="88"/>
         <source>PassLab: a workbench for optimizing ONNX inference graphs</source>
         <translation>PassLab：ONNX 推理图优化工作台</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="72"/>
+        <location filename="../ui/mainwindow/application.cpp" line="94"/>
         <source>ONNX model or text-format file to open (default: a bundled demo)</source>
         <translation>要打开的 ONNX 模型或文本格式文件（默认：内置示例）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="77"/>
+        <location filename="../ui/mainwindow/application.cpp" line="99"/>
         <source>Interface language for this run (en, zh_CN)</source>
         <translation>本次运行的界面语言（en、zh_CN）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="81"/>
+        <location filename="../ui/mainwindow/application.cpp" line="103"/>
         <source>Find this text and select the first match</source>
         <translation>查找此文本并选中第一个匹配项</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="85"/>
+        <location filename="../ui/mainwindow/application.cpp" line="107"/>
         <source>Save a picture of the window once the graph is drawn, then quit</source>
         <translation>计算图绘制完成后保存窗口截图，然后退出</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="90"/>
+        <location filename="../ui/mainwindow/application.cpp" line="112"/>
         <source>After opening, apply passes: a number of Steps, or &quot;all&quot; for Run All</source>
         <translation>打开后运行优化遍：给出步数，或用 &quot;all&quot; 全部运行</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="95"/>
+        <location filename="../ui/mainwindow/application.cpp" line="117"/>
         <source>After the passes, show what Step N changed (1 is the first)</source>
         <translation>运行后显示第 N 步的改动（第一步为 1）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="100"/>
+        <location filename="../ui/mainwindow/application.cpp" line="122"/>
         <source>After the passes, show what the last Step of this pass changed</source>
         <translation>运行后显示该优化遍最后一步的改动</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="105"/>
+        <location filename="../ui/mainwindow/application.cpp" line="127"/>
         <source>After the passes, select in the main graph a node this pass made</source>
         <translation>运行后在主图中选中该优化遍生成的一个节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="109"/>
+        <location filename="../ui/mainwindow/application.cpp" line="131"/>
         <source>After the passes, show the main graph rather than the Step</source>
         <translation>运行后显示主图而不是该步的改动</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="135"/>
+        <source>After the passes, profile the model (&quot;profile&quot;) or compare it with the original (&quot;compare&quot;) with the heat overlay on</source>
+        <translation>优化遍运行之后，对模型进行性能分析（“profile”）或与原模型比较（“compare”），并打开热度叠加</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="141"/>
+        <source>What the Profile panel shows beside its table: chart or roofline</source>
+        <translation>性能分析面板在表格旁显示的内容：chart（图表）或 roofline（屋顶线）</translation>
     </message>
 </context>
 <context>
@@ -4545,37 +4719,37 @@
         <translation>Graphviz 返回了无法解析的结果（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="394"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="399"/>
         <source>Expand Group</source>
         <translation>展开分组</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="407"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="412"/>
         <source>Collapse Group “%1”</source>
         <translation>折叠分组“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="412"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="417"/>
         <source>Collapse Group</source>
         <translation>折叠分组</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="416"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="421"/>
         <source>Expand All Groups</source>
         <translation>展开全部分组</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="417"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="422"/>
         <source>Collapse All Groups</source>
         <translation>折叠全部分组</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="398"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="403"/>
         <source>Open Bodies in Tabs</source>
         <translation>在标签页中打开子图</translation>
     </message>
     <message>
-        <location filename="../ui/graphview/graph_panel.cpp" line="420"/>
+        <location filename="../ui/graphview/graph_panel.cpp" line="425"/>
         <source>Fit to Window</source>
         <translation>适应窗口</translation>
     </message>
@@ -4620,456 +4794,491 @@
 <context>
     <name>passlab::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="131"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="134"/>
         <source>Running passes…</source>
         <translation>正在运行优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="457"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="489"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="458"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="490"/>
         <source>Open &amp;Demo</source>
         <translation>打开示例(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="459"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="491"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="460"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="492"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="461"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="493"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="462"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="494"/>
         <source>&amp;Pipeline</source>
         <translation>流水线(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="327"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="333"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="332"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="338"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="341"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="347"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="337"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="343"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="345"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
         <source>&amp;Limit Passes to the Selection</source>
         <translation>优化遍仅作用于所选内容(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="347"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="353"/>
         <source>Passes only rewrite the selected node or the nodes of the selected group</source>
         <translation>优化遍只改写所选节点或所选分组中的节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="351"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="357"/>
         <source>E&amp;xclude the Selection from Passes</source>
         <translation>优化遍不作用于所选内容(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="352"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="358"/>
         <source>Passes leave the selected nodes as they are</source>
         <translation>优化遍不改动所选节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="356"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="362"/>
         <source>Passes on &amp;Every Node</source>
         <translation>优化遍作用于全部节点(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="360"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="389"/>
         <source>&amp;Load Recipe…</source>
         <translation>载入配方(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="364"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="393"/>
         <source>&amp;Export Recipe…</source>
         <translation>导出配方(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="368"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="397"/>
         <source>Export &amp;Report (HTML)…</source>
         <translation>导出报告(HTML)(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="463"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="495"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="219"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="225"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="223"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="229"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="228"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="234"/>
         <source>Export View as &amp;SVG…</source>
         <translation>将视图导出为 SVG(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="232"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="238"/>
         <source>Export View as &amp;PNG…</source>
         <translation>将视图导出为 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="236"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="242"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="248"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="254"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="252"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="258"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="256"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="262"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="260"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="266"/>
         <source>Find &amp;Next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="264"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="270"/>
         <source>Find &amp;Previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="268"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="274"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="273"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="279"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="278"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="284"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="283"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="289"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="288"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="294"/>
         <source>&amp;Actual Size</source>
         <translation>实际大小(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="293"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="299"/>
         <source>&amp;Expand All Groups</source>
         <translation>展开全部分组(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="297"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="303"/>
         <source>&amp;Collapse All Groups</source>
         <translation>折叠全部分组(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="301"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="307"/>
         <source>&amp;Lay Out Again</source>
         <translation>重新布局(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="306"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="312"/>
         <source>Arrow &amp;Labels (Type and Shape)</source>
         <translation>箭头标签（类型与形状）(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="317"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="323"/>
         <source>&amp;Minimap</source>
         <translation>缩略图(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="373"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="402"/>
         <source>&amp;About PassLab</source>
         <translation>关于 PassLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="240"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="246"/>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="465"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="497"/>
         <source>Properties</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="466"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="498"/>
         <source>Model Summary</source>
         <translation>模型概要</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="467"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="499"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="468"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="500"/>
         <source>Pipeline</source>
         <translation>流水线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="469"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="501"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="470"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="503"/>
         <source>&lt;opened&gt;</source>
         <translation>&lt;已打开&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="483"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="516"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="484"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="517"/>
         <source>%1[*] — PassLab</source>
         <translation>%1[*] — PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="527"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="560"/>
         <source>Laying out %1…</source>
         <translation>正在布局 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="570"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="643"/>
         <source>Discard changes?</source>
         <translation>放弃更改？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="571"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="644"/>
         <source>%1 has changes that are not saved. Discard them?</source>
         <translation>%1 有未保存的更改。要放弃这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="586"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="659"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="587"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="660"/>
         <source>Models (*.onnx *.txt *.onnxtxt);;ONNX models (*.onnx);;PassLab text format (*.txt *.onnxtxt);;All files (*)</source>
         <translation>模型 (*.onnx *.txt *.onnxtxt);;ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt *.onnxtxt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="617"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="690"/>
         <source>Opening cancelled</source>
         <translation>已取消打开</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="619"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="692"/>
         <source>Cannot open the model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="613"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="686"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="645"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="718"/>
         <source>Save Model As</source>
         <translation>模型另存为</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="646"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="719"/>
         <source>ONNX model (*.onnx);;PassLab text format (*.txt)</source>
         <translation>ONNX 模型 (*.onnx);;PassLab 文本格式 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="651"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="724"/>
         <source>Overwrite the original?</source>
         <translation>覆盖原文件？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="652"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
         <source>%1 is the file this model was opened from. Replace it with the current model?</source>
         <translation>%1 是打开此模型的原文件。要用当前模型替换它吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="665"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="738"/>
         <source>%1 is the file this model was opened from; it was not overwritten.</source>
         <translation>%1 是打开此模型的原文件，未被覆盖。</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="666"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="739"/>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="629"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="702"/>
         <source>Cannot save the model</source>
         <translation>无法保存模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="625"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="755"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="765"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="366"/>
+        <source>&amp;Profile the Model</source>
+        <translation>性能分析模型(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="367"/>
+        <source>Time every node of the current model (the Profile panel)</source>
+        <translation>为当前模型的每个节点计时（性能分析面板）</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="376"/>
+        <source>Compare &amp;Timings with the Original</source>
+        <translation>与原模型比较耗时(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="385"/>
+        <source>&amp;Heat Overlay (Time Share)</source>
+        <translation>热度叠加（耗时占比）(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="502"/>
+        <source>Profile</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="605"/>
+        <source>Profiling…</source>
+        <translation>正在进行性能分析…</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="615"/>
+        <source>Profiling: %1 %2 of %3</source>
+        <translation>性能分析：%1 %2 / %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="698"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="828"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="838"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="674"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="747"/>
         <source>Not saved: the model fails the verifier</source>
         <translation>未保存：模型未通过验证器</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="678"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="751"/>
         <source>Save a model that fails the verifier?</source>
         <translation>保存未通过验证器的模型？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="680"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="753"/>
         <source>Nothing was written. A pass may have left the model invalid (run the pipeline with the numeric check, or step through it, to find which). Save it anyway?</source>
         <translation>未写入任何内容。可能是某个优化遍使模型失效（开启数值检查运行流水线，或逐步运行，以找出是哪一个）。仍要保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="773"/>
         <source>Export View as SVG</source>
         <translation>将视图导出为 SVG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="700"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="773"/>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="705"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="716"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="752"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="762"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="778"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="789"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="825"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="835"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="705"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="752"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="762"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="778"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="825"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="835"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="712"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="785"/>
         <source>Export View as PNG</source>
         <translation>将视图导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="712"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="785"/>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="716"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="789"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="772"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="778"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="845"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="851"/>
         <source>Cannot load the recipe</source>
         <translation>无法载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="772"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="845"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="778"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="851"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="782"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="855"/>
         <source>Loaded the recipe %1</source>
         <translation>已载入配方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="809"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="821"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="882"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="894"/>
         <source>Select a node or a group first</source>
         <translation>请先选择一个节点或分组</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="832"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="905"/>
         <source>Export Recipe</source>
         <translation>导出配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="832"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="905"/>
         <source>PassLab recipe (*.json)</source>
         <translation>PassLab 配方 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="838"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="911"/>
         <source>Load Recipe</source>
         <translation>载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="839"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="912"/>
         <source>PassLab recipe (*.json);;All files (*)</source>
         <translation>PassLab 配方 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="849"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="922"/>
         <source>Export Report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="849"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="922"/>
         <source>HTML page (*.html)</source>
         <translation>HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="872"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="945"/>
         <source>About PassLab</source>
         <translation>关于 PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="873"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="946"/>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
@@ -5517,295 +5726,611 @@
     </message>
 </context>
 <context>
+    <name>passlab::ui::ProfileChart</name>
+    <message>
+        <location filename="../ui/profile/profile_chart.cpp" line="93"/>
+        <source>Before</source>
+        <translation>优化前</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_chart.cpp" line="93"/>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_chart.cpp" line="94"/>
+        <source>After</source>
+        <translation>优化后</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_chart.cpp" line="121"/>
+        <source>Node groups: time before and after</source>
+        <translation>节点组：优化前后的耗时</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_chart.cpp" line="122"/>
+        <source>Op types by time</source>
+        <translation>按耗时排列的算子类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_chart.cpp" line="123"/>
+        <source>Nodes by time</source>
+        <translation>按耗时排列的节点</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::ProfilePanel</name>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="211"/>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="212"/>
+        <source>Threads:</source>
+        <translation>线程：</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="213"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="214"/>
+        <source>Threads of the executor (all: every core)</source>
+        <translation>执行器的线程数（全部：使用所有核心）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="215"/>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="216"/>
+        <source>Untimed runs before measuring</source>
+        <translation>测量前不计时的运行次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="217"/>
+        <source>Repeats:</source>
+        <translation>重复：</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="218"/>
+        <source>Timed runs; each node&apos;s time is the median over them</source>
+        <translation>计时运行次数；每个节点的时间取其中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="219"/>
+        <source>&amp;Profile</source>
+        <translation>性能分析(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="220"/>
+        <source>Profile the current model: the time of every node</source>
+        <translation>分析当前模型：每个节点的耗时</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="221"/>
+        <source>Compare with &amp;Original</source>
+        <translation>与原模型比较(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="223"/>
+        <source>Profile the opened original and the current model and compare them node group by node group (needs an applied Step)</source>
+        <translation>分析打开的原模型和当前模型，并按节点组逐一比较（需要至少应用一个步骤）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="225"/>
+        <source>Heat Overlay</source>
+        <translation>热度叠加</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="226"/>
+        <source>Colour the graph by each node&apos;s share of the run time</source>
+        <translation>按每个节点占运行时间的比例为图着色</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="228"/>
+        <source>Pale: little time; deep red: the node that took the most</source>
+        <translation>浅色：耗时少；深红：耗时最多的节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="229"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="230"/>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="231"/>
+        <source>Filter by node, op or kind…</source>
+        <translation>按节点、算子或类别筛选…</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="232"/>
+        <source>Op Types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="233"/>
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="234"/>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="235"/>
+        <source>Top nodes</source>
+        <translation>耗时最多的节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="236"/>
+        <source>Top op types</source>
+        <translation>耗时最多的算子类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="237"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="275"/>
+        <source>Not profiled yet: press Profile.</source>
+        <translation>尚未分析：请按“性能分析”。</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="303"/>
+        <source>Profiling…</source>
+        <translation>正在进行性能分析…</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="317"/>
+        <source>Profiling the original and the current model…</source>
+        <translation>正在分析原模型和当前模型…</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="342"/>
+        <source>Cannot profile: %1</source>
+        <translation>无法进行性能分析：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="344"/>
+        <source>Not profiled.</source>
+        <translation>未分析。</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="351"/>
+        <source>(the model has changed since: profile again)</source>
+        <translation>（此后模型已更改：请重新分析）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/profile/profile_panel.cpp" line="361"/>
+        <source>Original %1 ms → current %2 ms: %3× (%n node group(s), %4 slower; matched by %5)</source>
+        <translation>
+            <numerusform>原模型 %1 ms → 当前 %2 ms：%3×（%n 个节点组，%4 个变慢；按%5匹配）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="368"/>
+        <source>provenance</source>
+        <translation>来源追溯</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="368"/>
+        <source>op and output names</source>
+        <translation>算子与输出名</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="370"/>
+        <source>Latency %1 ms (min %2, %3 runs, threads: %4); nodes %5 ms, overhead %6 ms (%7%)</source>
+        <translation>延迟 %1 ms（最小 %2，%3 次运行，线程：%4）；节点合计 %5 ms，开销 %6 ms（%7%）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="398"/>
+        <source>Node Groups</source>
+        <translation>节点组</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="398"/>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="454"/>
+        <source>Median %1 ms (min %2, p90 %3, spread %4%)</source>
+        <translation>中位数 %1 ms（最小 %2，p90 %3，离散度 %4%）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="459"/>
+        <source>(noisy)</source>
+        <translation>（噪声大）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="460"/>
+        <source>%1% of the nodes&apos; time; %2 GFLOP/s, %3 GB/s; kernel %4</source>
+        <translation>占节点总耗时的 %1%；%2 GFLOP/s，%3 GB/s；内核 %4</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="471"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="476"/>
+        <source>Nothing profiled yet</source>
+        <translation>尚未进行性能分析</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="482"/>
+        <source>Export Profile as JSON</source>
+        <translation>将性能分析导出为 JSON</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="482"/>
+        <source>Export Profile as CSV</source>
+        <translation>将性能分析导出为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="483"/>
+        <source>JSON file (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="483"/>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_panel.cpp" line="486"/>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::ProfileRunner</name>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="126"/>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="127"/>
+        <source>measuring</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="128"/>
+        <source>interleaved rounds</source>
+        <translation>交替轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/profile_runner.cpp" line="148"/>
+        <source>Profiling cancelled</source>
+        <translation>已取消性能分析</translation>
+    </message>
+</context>
+<context>
     <name>passlab::ui::PropertiesPanel</name>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="186"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="189"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="187"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="190"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="188"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="191"/>
         <source>Operator</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="189"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="192"/>
         <source>Id</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="190"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="193"/>
         <source>Schema</source>
         <translation>算子定义</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="191"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="194"/>
         <source>Documentation</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="192"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="195"/>
         <source>Attributes</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="193"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="196"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="194"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="197"/>
         <source>Outputs</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="195"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="198"/>
         <source>Bodies</source>
         <translation>子图</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="196"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="199"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="197"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="200"/>
         <source>Initializer data</source>
         <translation>初始值数据</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="198"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="201"/>
         <source>Group</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="199"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="202"/>
         <source>Provenance</source>
         <translation>来源追溯</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="200"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="203"/>
+        <source>Timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <location filename="../ui/properties/properties_panel.cpp" line="204"/>
         <source>Why patterns did not match</source>
         <translation>模式未匹配的原因</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="201"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="205"/>
         <source>Press Enter to rename; renaming can be undone.</source>
         <translation>按回车键重命名；重命名可以撤销。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="262"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="275"/>
         <source>Nothing selected</source>
         <translation>未选中任何内容</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="263"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="276"/>
         <source>Click a node, an arrow or a group in the graph to see its properties.</source>
         <translation>在计算图中点击节点、箭头或分组以查看其属性。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="286"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="299"/>
         <source>Gone</source>
         <translation>已不存在</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="287"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="300"/>
         <source>The selected item no longer exists in this model.</source>
         <translation>所选项目在此模型中已不存在。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="293"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="306"/>
         <source>(unnamed node)</source>
         <translation>（未命名节点）</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="309"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="322"/>
         <source>%1 %2, version %3 (model imports opset %4)</source>
         <translation>%1 %2，版本 %3（模型导入的 opset 为 %4）</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="312"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="325"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="315"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="328"/>
         <source>Not defined at the imported opset; the newest known version is %1</source>
         <translation>在导入的 opset 中未定义；已知的最新版本为 %1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="319"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="332"/>
         <source>Unknown operator</source>
         <translation>未知算子</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="320"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="333"/>
         <source>PassLab&apos;s operator table has no entry for %1.</source>
         <translation>PassLab 的算子表中没有 %1。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="346"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="359"/>
         <source>Open %1 (%2 nodes)</source>
         <translation>打开 %1（%2 个节点）</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="364"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="381"/>
         <source>No data yet. Provenance is recorded when optimization passes run; no pass has run on this model.</source>
         <translation>暂无数据。来源追溯在运行优化遍时记录；此模型尚未运行任何优化遍。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="367"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="384"/>
         <source>No data yet. Patterns report why they did not match when passes run; no pass has run on this model.</source>
         <translation>暂无数据。运行优化遍时，各模式会报告未能匹配的原因；此模型尚未运行任何优化遍。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="376"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="393"/>
         <source>Made by %1 (step %2) from: %3</source>
         <translation>由 %1（第 %2 步）生成，来源：%3</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="381"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="398"/>
         <source>Original node: no pass created or rewrote it.</source>
         <translation>原始节点：没有任何优化遍创建或改写它。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="385"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="402"/>
         <source>No pattern reported a failed match on this node.</source>
         <translation>没有模式报告在此节点上匹配失败。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="389"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="406"/>
         <source>%1 / %2: %3</source>
         <translation>%1 / %2：%3</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="401"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="418"/>
         <source>Type: %1</source>
         <translation>类型：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="402"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="419"/>
         <source>Graph input</source>
         <translation>图输入</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="403"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="420"/>
         <source>Graph output</source>
         <translation>图输出</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="404"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="421"/>
         <source>Initializer (constant data stored in the model)</source>
         <translation>初始值（存储在模型中的常量数据）</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="406"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="423"/>
         <source>Produced by %1</source>
         <translation>由 %1 产生</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="417"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="434"/>
         <source>%1 (input %2)</source>
         <translation>%1（输入 %2）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/properties/properties_panel.cpp" line="418"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="435"/>
         <source>Read by %n node(s)</source>
         <translation>
             <numerusform>被 %n 个节点读取</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="431"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="448"/>
         <source>Element type: %1</source>
         <translation>元素类型：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="432"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="449"/>
         <source>Shape: %1</source>
         <translation>形状：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="433"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="450"/>
         <source>Elements: %1</source>
         <translation>元素个数：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="434"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="451"/>
         <source>Size: %1</source>
         <translation>大小：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="435"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="452"/>
         <source>Stored in: %1</source>
         <translation>存储位置：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="442"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="459"/>
         <source>Computing statistics of %1 elements…</source>
         <translation>正在统计 %1 个元素…</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="453"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="470"/>
         <source>No numeric statistics for this element type.</source>
         <translation>此元素类型没有数值统计。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="458"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="475"/>
         <source>Empty tensor.</source>
         <translation>空张量。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="463"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="480"/>
         <source>min %1   max %2</source>
         <translation>最小值 %1   最大值 %2</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="464"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="481"/>
         <source>mean %1   std %2</source>
         <translation>均值 %1   标准差 %2</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="465"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="482"/>
         <source>zeros %1 (%2%)</source>
         <translation>零值 %1（%2%）</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="468"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="485"/>
         <source>NaN %1   Inf %2</source>
         <translation>NaN %1   Inf %2</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="482"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="499"/>
         <source>This group is not part of the current grouping.</source>
         <translation>此分组不属于当前的分组方式。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/properties/properties_panel.cpp" line="486"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="503"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="495"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="512"/>
         <source>Repeated block %1 of %2 with the same sequence of operators.</source>
         <translation>重复模块：算子序列相同的 %2 个模块中的第 %1 个。</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="503"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="520"/>
         <source>Operators: %1</source>
         <translation>算子：%1</translation>
     </message>
     <message>
-        <location filename="../ui/properties/properties_panel.cpp" line="504"/>
+        <location filename="../ui/properties/properties_panel.cpp" line="521"/>
         <source>Double-click the group in the graph to open it; double-click the frame title of an open group to close it.</source>
         <translation>在计算图中双击分组可将其展开；双击已展开分组的边框标题可将其折叠。</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::RooflineView</name>
+    <message>
+        <location filename="../ui/profile/roofline_view.cpp" line="83"/>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/roofline_view.cpp" line="104"/>
+        <source>Roofline: no node with known FLOPs</source>
+        <translation>屋顶线：没有已知 FLOPs 的节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/roofline_view.cpp" line="111"/>
+        <source>Arithmetic intensity (FLOP/byte)</source>
+        <translation>算术强度（FLOP/字节）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/roofline_view.cpp" line="112"/>
+        <source>GFLOP/s (achieved)</source>
+        <translation>GFLOP/s（实际）</translation>
+    </message>
+    <message>
+        <location filename="../ui/profile/roofline_view.cpp" line="120"/>
+        <source>Roofs: %1 GB/s, %2 GFLOP/s</source>
+        <translation>屋顶：%1 GB/s，%2 GFLOP/s</translation>
     </message>
 </context>
 <context>

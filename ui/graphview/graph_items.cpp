@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ui/graphview/colors.h"
+#include "ui/graphview/heat_mark.h"
 
 namespace passlab::ui {
 
@@ -96,6 +97,12 @@ void NodeItem::setDiff(DiffMark mark) {
   update();
 }
 
+void NodeItem::setHeat(double level) {
+  if (heat_ == level) return;
+  heat_ = level;
+  update();
+}
+
 QColor diffColor(DiffMark m) {
   switch (m) {
     case DiffMark::kAdded:
@@ -120,6 +127,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   // A removed node is a ghost: its family colour washed out.
   QColor fill = diff_ == DiffMark::kRemoved ? QColor(0xfb, 0xe0, 0xde)
                 : diff                      ? fill_.lighter(108)
+                : heat_ >= 0                ? heatColor(heat_)
                                             : fill_;
   if (lod < kLodOutline) {
     painter->fillRect(rect_, (marked_ || hit_ || diff) ? border : fill);

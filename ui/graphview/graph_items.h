@@ -39,6 +39,9 @@ class NodeItem : public QGraphicsItem {
   // What a pipeline Step did to it (the diff view); kNone elsewhere.
   void setDiff(DiffMark mark);
   DiffMark diff() const { return diff_; }
+  // The profiler's heat (ui/graphview/heat_mark.h): level in [0, 1], or < 0 for none.
+  void setHeat(double level);
+  double heat() const { return heat_; }
 
  private:
   QRectF rect_;
@@ -51,6 +54,7 @@ class NodeItem : public QGraphicsItem {
   int index_;
   bool hasSubgraphs_ = false, marked_ = false, hit_ = false;
   DiffMark diff_ = DiffMark::kNone;
+  double heat_ = -1;
 };
 
 class EdgeItem : public QGraphicsItem {

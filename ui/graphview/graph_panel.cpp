@@ -296,6 +296,11 @@ void GraphPanel::setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks) {
   if (minimap_->isVisible()) minimap_->refresh();
 }
 
+void GraphPanel::setHeat(std::unordered_map<ir::NodeId, double> shares) {
+  scene_->setHeat(std::move(shares));
+  if (minimap_->isVisible()) minimap_->refresh();
+}
+
 void GraphPanel::revealNodes(const std::vector<ir::NodeId>& nodes, size_t maxOpened) {
   bool opened = false;
   for (size_t i = 0; i < nodes.size() && i < maxOpened; ++i)

@@ -62,6 +62,9 @@ class GraphPanel : public QWidget {
 
   // ---- diff marks (the pipeline's step view) ----
   void setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks);
+  // The profiler's heat overlay: each node's share of the run time (empty: off).
+  void setHeat(std::unordered_map<ir::NodeId, double> shares);
+
   // Opens the groups hiding the first `maxOpened` of `nodes` and fits the view
   // around the boxes showing them (after the layout this may need).
   void revealNodes(const std::vector<ir::NodeId>& nodes, size_t maxOpened = 40);

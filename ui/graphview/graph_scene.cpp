@@ -2,6 +2,8 @@
 
 #include "ui/graphview/graph_items.h"
 
+#include <algorithm>
+
 namespace passlab::ui {
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
@@ -52,6 +54,7 @@ void GraphScene::setLayout(std::shared_ptr<const layout::BuiltRequest> request,
     nodes_.push_back(item);
   }
   applyDiffMarks();
+  applyHeat();
   emit pictureChanged();
 }
 
@@ -67,6 +70,24 @@ void GraphScene::applyDiffMarks() {
     NodeItem* box = itemForNode(id);
     if (box == nullptr) continue;
     box->setDiff(combineDiff(box->diff(), mark));
+  }
+}
+
+void GraphScene::setHeat(std::unordered_map<ir::NodeId, double> shares) {
+  heat_ = std::move(shares);
+  applyHeat();
+  emit pictureChanged();
+}
+
+void GraphScene::applyHeat() {
+  std::unordered_map<NodeItem*, double> byBox;
+  for (const auto& [id, share] : heat_)
+    if (NodeItem* box = itemForNode(id)) byBox[box] += share;
+  double top = 0;
+  for (const auto& [box, share] : byBox) top = std::max(top, share);
+  for (NodeItem* n : nodes_) {
+    auto it = byBox.find(n);
+    n->setHeat(it == byBox.end() ? -1.0 : top > 0 ? it->second / top : 0.0);
   }
 }
 

@@ -50,6 +50,10 @@ class GraphScene : public QGraphicsScene {
   // showing it (its collapsed group, its reader), takes the mark.
   void setDiffMarks(std::unordered_map<ir::NodeId, DiffMark> marks);
   const std::unordered_map<ir::NodeId, DiffMark>& diffMarks() const { return diffMarks_; }
+  // The profiler's heat by node (kept across layouts): each node's share of
+  // the run time; a box showing several nodes sums them. Empty: no overlay.
+  void setHeat(std::unordered_map<ir::NodeId, double> shares);
+  const std::unordered_map<ir::NodeId, double>& heat() const { return heat_; }
 
  signals:
   // The picture changed (new layout, marks): cached overviews are stale.
@@ -65,7 +69,9 @@ class GraphScene : public QGraphicsScene {
   std::vector<EdgeItem*> markedEdges_;
   std::set<int> hits_;
   std::unordered_map<ir::NodeId, DiffMark> diffMarks_;
+  std::unordered_map<ir::NodeId, double> heat_;
   void applyDiffMarks();
+  void applyHeat();
 };
 
 }  // namespace passlab::ui

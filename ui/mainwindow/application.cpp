@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QTimer>
@@ -15,6 +16,7 @@
 #include "ui/mainwindow/task_progress.h"
 #include "ui/pipeline/diff_panel.h"
 #include "ui/pipeline/pipeline_session.h"
+#include "ui/profile/profile_panel.h"
 
 namespace passlab::ui {
 
@@ -42,6 +44,26 @@ void screenshotWhenDrawn(MainWindow* w, const QString& file) {
     QCoreApplication::exit(ok ? 0 : 1);
   });
   timer->start();
+}
+
+// Profiles the model ("profile") or compares it with the original
+// ("compare") in the Profile dock with the heat overlay on, showing the
+// chart or the roofline; the script is busy until the run ends.
+void startProfile(MainWindow* w, const QString& mode, const QString& view) {
+  ProfilePanel* p = w->profilePanel();
+  w->profileDock()->show();
+  w->profileDock()->raise();
+  w->resizeDocks({w->profileDock()}, {480}, Qt::Vertical);
+  p->tabs()->setCurrentIndex(view == QLatin1String("roofline") ? 1 : 0);
+  // One thread, more runs: steadier figures on a machine other work shares.
+  p->setSettings({.threads = 1, .warmup = 3, .repeats = 20});
+  p->setHeatShown(true);
+  w->setProperty("passlab_script_busy", true);
+  QObject::connect(p->runner(), &ProfileRunner::runningChanged, w, [w](bool running) {
+    if (!running) w->setProperty("passlab_script_busy", false);
+  });
+  bool started = mode == QLatin1String("compare") ? p->runCompare() : p->runProfile();
+  if (!started) w->setProperty("passlab_script_busy", false);
 }
 
 }  // namespace
@@ -108,7 +130,20 @@ int runPassLab(int argc, char** argv) {
   QCommandLineOption tab(QStringLiteral("main-tab"),
                          QCoreApplication::translate(
                              "main", "After the passes, show the main graph rather than the Step"));
+  QCommandLineOption profile(
+      QStringLiteral("profile"),
+      QCoreApplication::translate("main",
+                                  "After the passes, profile the model (\"profile\") or compare it "
+                                  "with the original (\"compare\") with the heat overlay on"),
+      QStringLiteral("mode"));
+  QCommandLineOption profileView(
+      QStringLiteral("profile-view"),
+      QCoreApplication::translate(
+          "main", "What the Profile panel shows beside its table: chart or roofline"),
+      QStringLiteral("view"));
   parser.addOption(lang);
+  parser.addOption(profile);
+  parser.addOption(profileView);
   parser.addOption(search);
   parser.addOption(screenshot);
   parser.addOption(run);
@@ -134,7 +169,11 @@ int runPassLab(int argc, char** argv) {
   const bool mainTab = parser.isSet(tab);
   const std::string madeByPass = parser.isSet(madeBy) ? parser.value(madeBy).toStdString() : "";
   if (!runSteps.isEmpty()) window.setProperty("passlab_script_busy", true);
-  auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass] {
+  const QString profileMode = parser.isSet(profile) ? parser.value(profile) : QString();
+  const QString profileShown = parser.value(profileView);
+  auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass, profileMode,
+                 profileShown] {
+    if (!profileMode.isEmpty()) startProfile(&window, profileMode, profileShown);
     if (!runSteps.isEmpty()) {
       if (stepShown > 0) window.showStep(stepShown - 1);
       const auto& steps = window.pipeline()->steps();

@@ -41,6 +41,7 @@
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/pipeline/run_report.h"
 #include "ui/pipeline/timeline_panel.h"
+#include "ui/profile/profile_panel.h"
 #include "ui/properties/properties_panel.h"
 #include "ui/summary/summary_panel.h"
 
@@ -66,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   timeline_ = new TimelinePanel(pipeline_, this);
   diff_ = new DiffPanel(Settings::view(), this);
   diff_->hide();
+  profile_ = new ProfilePanel(doc_, pipeline_, this);
   createDocks();
 
   tasks_ = new TaskProgress(this);
@@ -81,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createMenus();
   files_ = new ModelFileController(doc_, tasks_, this);
   connectFileController();
+  connectProfile();
 
   connect(tabs_, &GraphTabs::panelAdded, this, &MainWindow::onPanelAdded);
   connect(tabs_, &GraphTabs::currentPanelChanged, this, &MainWindow::onCurrentPanelChanged);
@@ -187,6 +190,9 @@ void MainWindow::createDocks() {
   historyDock_ = dock(history_, "historyDock", Qt::LeftDockWidgetArea);
   pipelineDock_ = dock(pipelinePanel_, "pipelineDock", Qt::LeftDockWidgetArea);
   timelineDock_ = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
+  profileDock_ = dock(profile_, "profileDock", Qt::BottomDockWidgetArea);
+  tabifyDockWidget(timelineDock_, profileDock_);
+  timelineDock_->raise();
   tabifyDockWidget(summaryDock_, historyDock_);
   tabifyDockWidget(summaryDock_, pipelineDock_);
   pipelineDock_->raise();
@@ -356,6 +362,29 @@ std::vector<ActionSpec> MainWindow::actionSpecs() {
        .text = QT_TR_NOOP("Passes on &Every Node"),
        .trigger = [this](bool) { pipeline_->setNodeFilter(rewrite::NodeFilter()); },
        .enabled = [this] { return !pipeline_->nodeFilter().empty() && !pipeline_->isRunning(); }},
+      {.id = ActionId::kProfile,
+       .text = QT_TR_NOOP("&Profile the Model"),
+       .statusTip = QT_TR_NOOP("Time every node of the current model (the Profile panel)"),
+       .trigger =
+           [this](bool) {
+             profileDock_->show();
+             profileDock_->raise();
+             profile_->runProfile();
+           },
+       .enabled = [this] { return doc_->hasModel() && !pipeline_->isRunning(); }},
+      {.id = ActionId::kProfileCompare,
+       .text = QT_TR_NOOP("Compare &Timings with the Original"),
+       .trigger =
+           [this](bool) {
+             profileDock_->show();
+             profileDock_->raise();
+             profile_->runCompare();
+           },
+       .enabled = [this] { return profile_->canCompare() && !pipeline_->isRunning(); }},
+      {.id = ActionId::kHeatOverlay,
+       .text = QT_TR_NOOP("&Heat Overlay (Time Share)"),
+       .trigger = [this](bool on) { profile_->setHeatShown(on); },
+       .checkable = true},
       {.id = ActionId::kLoadRecipe,
        .text = QT_TR_NOOP("&Load Recipe…"),
        .trigger = [this](bool) { loadRecipe(); },
@@ -438,17 +467,20 @@ void MainWindow::createMenus() {
             kSeparator,
             item(A::kEdgeLabels),
             item(A::kMinimap),
+            item(A::kHeatOverlay),
             kSeparator,
             {.dock = propertiesDock_},
             {.dock = summaryDock_},
             {.dock = historyDock_},
             {.dock = pipelineDock_},
-            {.dock = timelineDock_}});
+            {.dock = timelineDock_},
+            {.dock = profileDock_}});
   pipelineMenu_ = menuBar()->addMenu(QString());
   fillMenu(pipelineMenu_, t,
            {item(A::kStep), item(A::kRunAll), item(A::kCancelRun), item(A::kReset), kSeparator,
             item(A::kLimitToSelection), item(A::kExcludeSelection), item(A::kClearNodeFilter),
-            kSeparator, item(A::kLoadRecipe), item(A::kExportRecipe), item(A::kExportReport)});
+            kSeparator, item(A::kProfile), item(A::kProfileCompare), kSeparator,
+            item(A::kLoadRecipe), item(A::kExportRecipe), item(A::kExportReport)});
   helpMenu_ = menuBar()->addMenu(QString());
   fillMenu(helpMenu_, t, {item(A::kAbout)});
 }
@@ -467,6 +499,7 @@ void MainWindow::retranslateUi() {
   historyDock_->setWindowTitle(tr("History"));
   pipelineDock_->setWindowTitle(tr("Pipeline"));
   timelineDock_->setWindowTitle(tr("Timeline"));
+  profileDock_->setWindowTitle(tr("Profile"));
   history_->setEmptyLabel(tr("<opened>"));
   updateDemoMenu();
   updateRecentMenu();
@@ -560,6 +593,47 @@ void MainWindow::onCurrentPanelChanged(GraphPanel* panel) {
 void MainWindow::onSelection(const Selection& s) {
   GraphPanel* p = tabs_->panelFor(s.graph);
   properties_->setSelection(s, p ? &p->groups() : nullptr);
+  if (s.graph.isMain()) profile_->selectNode(s.kind == Selection::Kind::kNode ? s.node : 0);
+}
+
+// ---- profile ----
+
+void MainWindow::connectProfile() {
+  ProfileRunner* runner = profile_->runner();
+  connect(runner, &ProfileRunner::runningChanged, this, [this, runner](bool running) {
+    if (running && profileTask_ == 0) {
+      profileTask_ = tasks_->begin(tr("Profiling…"), [runner] { runner->cancel(); });
+    } else if (!running && profileTask_ != 0) {
+      tasks_->end(profileTask_);
+      profileTask_ = 0;
+    }
+    updateActions();
+  });
+  connect(
+      runner, &ProfileRunner::progress, this, [this](const QString& phase, int done, int total) {
+        statusBar()->showMessage(
+            tr("Profiling: %1 %2 of %3").arg(ProfileRunner::phaseText(phase)).arg(done).arg(total),
+            3000);
+      });
+  connect(runner, &ProfileRunner::failed, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+  connect(profile_, &ProfilePanel::nodeActivated, this, [this](quint64 node) {
+    if (!doc_->hasModel() || !findNode(doc_->model(), node)) return;
+    GraphPanel* main = tabs_->mainPanel();
+    if (main == nullptr) return;
+    tabs_->setCurrentWidget(main);
+    main->select(Selection::ofNode(GraphRef(), node));
+  });
+  connect(profile_, &ProfilePanel::heatChanged, this, &MainWindow::applyHeat);
+  connect(profile_, &ProfilePanel::outcomeChanged, this, [this] {
+    properties_->setTimingSource([this](ir::NodeId n) { return profile_->nodeTimingText(n); });
+    updateActions();
+  });
+}
+
+void MainWindow::applyHeat() {
+  action(ActionId::kHeatOverlay)->setChecked(profile_->heatShown());
+  if (GraphPanel* main = tabs_->mainPanel()) main->setHeat(profile_->heatShares());
 }
 
 // ---- files ----

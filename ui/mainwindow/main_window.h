@@ -28,6 +28,7 @@ class GraphTabs;
 class ModelFileController;
 class PipelinePanel;
 class PipelineSession;
+class ProfilePanel;
 class TimelinePanel;
 class PropertiesPanel;
 class SearchBar;
@@ -51,6 +52,8 @@ class MainWindow : public QMainWindow {
   PipelinePanel* pipelinePanel() const { return pipelinePanel_; }
   TimelinePanel* timeline() const { return timeline_; }
   DiffPanel* diffPanel() const { return diff_; }
+  ProfilePanel* profilePanel() const { return profile_; }
+  QDockWidget* profileDock() const { return profileDock_; }
   // The graph the view actions (fit, zoom, export) apply to: the current
   // tab's, or the Step view's.
   GraphPanel* viewPanel() const;
@@ -105,6 +108,9 @@ class MainWindow : public QMainWindow {
   bool confirmDiscard();
   void showError(const QString& title, const QString& text);
   void connectFileController();
+  // The Profile dock: progress in the status bar, selection both ways, the heat overlay.
+  void connectProfile();
+  void applyHeat();
   // Asks whether to write the checked copy, which has new verifier errors.
   void confirmUnverifiedSave(const QString& problems);
 
@@ -140,6 +146,9 @@ class MainWindow : public QMainWindow {
   TimelinePanel* timeline_;
   DiffPanel* diff_;
   int pipelineTask_ = 0;
+  ProfilePanel* profile_;
+  QDockWidget* profileDock_;
+  int profileTask_ = 0;
 
   QMenu* fileMenu_;
   QMenu* demoMenu_;

@@ -151,6 +151,9 @@ PropertiesPanel::PropertiesPanel(Document* doc, QWidget* parent) : QWidget(paren
   provenanceBox_ = section(col);
   provenanceInfo_ = wrapLabel(provenanceBox_);
   (new QVBoxLayout(provenanceBox_))->addWidget(provenanceInfo_);
+  timingBox_ = section(col);
+  timingInfo_ = wrapLabel(timingBox_);
+  (new QVBoxLayout(timingBox_))->addWidget(timingInfo_);
   matchBox_ = section(col);
   matchInfo_ = wrapLabel(matchBox_);
   (new QVBoxLayout(matchBox_))->addWidget(matchInfo_);
@@ -197,6 +200,7 @@ void PropertiesPanel::retranslateUi() {
   tensorBox_->setTitle(tr("Initializer data"));
   groupBox_->setTitle(tr("Group"));
   provenanceBox_->setTitle(tr("Provenance"));
+  timingBox_->setTitle(tr("Timing"));
   matchBox_->setTitle(tr("Why patterns did not match"));
   nodeName_->setToolTip(tr("Press Enter to rename; renaming can be undone."));
   refresh();
@@ -236,6 +240,15 @@ QString PropertiesPanel::documentationText() const {
 QString PropertiesPanel::provenanceText() const {
   return provenanceInfo_->text();
 }
+QString PropertiesPanel::timingText() const {
+  return timingBox_->isHidden() ? QString() : timingInfo_->text();
+}
+
+void PropertiesPanel::setTimingSource(std::function<QString(ir::NodeId)> source) {
+  timingSource_ = std::move(source);
+  refresh();
+}
+
 QString PropertiesPanel::matchFailureText() const {
   return matchInfo_->text();
 }
@@ -250,7 +263,7 @@ QString PropertiesPanel::valueInfoText() const {
 void PropertiesPanel::refresh() {
   cancelStats();
   for (QGroupBox* b : {nodeBox_, attrBox_, inBox_, outBox_, bodyBox_, valueBox_, tensorBox_,
-                       groupBox_, provenanceBox_, matchBox_})
+                       groupBox_, provenanceBox_, timingBox_, matchBox_})
     b->hide();
   subtitle_->clear();
   empty_->hide();
@@ -356,6 +369,10 @@ void PropertiesPanel::showNode(const ir::Node& n) {
 }
 
 void PropertiesPanel::showInsights(ir::NodeId id) {
+  if (QString timing = timingSource_ ? timingSource_(id) : QString(); !timing.isEmpty()) {
+    timingInfo_->setText(timing);
+    timingBox_->show();
+  }
   provenanceBox_->show();
   matchBox_->show();
   const NodeInsights* insights = doc_->insights();

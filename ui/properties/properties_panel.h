@@ -7,6 +7,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -40,6 +41,10 @@ class PropertiesPanel : public QWidget {
   // `groups`: the grouping of the selection's graph, for group selections.
   void setSelection(const Selection& s, const layout::GroupTree* groups = nullptr);
   const Selection& selection() const { return selection_; }
+  // Where the Timing section of a node comes from (the Profile dock): its
+  // text, or "" when the node was not profiled (the section is hidden).
+  void setTimingSource(std::function<QString(ir::NodeId)> source);
+  QString timingText() const;
 
   // For tests: what the sections show.
   QString title() const;
@@ -116,6 +121,9 @@ class PropertiesPanel : public QWidget {
   QLabel* provenanceInfo_;
   QGroupBox* matchBox_;
   QLabel* matchInfo_;
+  QGroupBox* timingBox_;
+  QLabel* timingInfo_;
+  std::function<QString(ir::NodeId)> timingSource_;
   QLabel* empty_;
 
   QFutureWatcher<TensorStats>* statsWatcher_;

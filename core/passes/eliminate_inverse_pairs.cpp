@@ -66,8 +66,8 @@ std::vector<int64_t> sorted(std::vector<int64_t> v) {
   return v;
 }
 
-Rules rules() {
-  Rules r;
+// Axis and shape changes undone by their inverse.
+void addLayoutInverses(Rules& r) {
   // Transpose(Transpose(x, p1), p2) -> x when p1[p2[i]] == i for every i
   addRule(
       r, "transpose_pair", "Transpose(Transpose(x, p1), p2) -> x if p2 undoes p1", {"Transpose"},
@@ -154,6 +154,10 @@ Rules rules() {
                                           typeText(inner->input(0)));
             return pairIsIdentity(n, inner);
           });
+}
+
+// Elementwise ops, casts, block rearrangements and optionals undone by their inverse.
+void addValueInverses(Rules& r) {
   // Neg(Neg(x)) -> x
   addRule(r, "neg_pair", "Neg(Neg(x)) -> x", {"Neg"}, [](ir::Node& n, const MatchContext&) {
     std::string why;
@@ -219,6 +223,12 @@ Rules rules() {
             if (!inner->input(0)) return MatchResult::failure("the Optional is empty");
             return pairIsIdentity(n, inner);
           });
+}
+
+Rules rules() {
+  Rules r;
+  addLayoutInverses(r);
+  addValueInverses(r);
   return r;
 }
 

@@ -66,8 +66,8 @@ std::optional<std::vector<int64_t>> axesOf(const ir::Node& n) {
   return rewrite::intsFromAttrOrInput(n, "axes", 1);
 }
 
-Rules rules() {
-  Rules r;
+// Chains of reshape-like ops that collapse into one.
+void addReshapeChains(Rules& r) {
   // Reshape(Reshape|Flatten|Squeeze|Unsqueeze(x), s) -> Reshape(x, s)
   // (a 0 in s copies a dim: only where x and the intermediate agree on it)
   addRule(r, "reshape_of_reshape", "Reshape(reshape-like(x), s) -> Reshape(x, s)", {"Reshape"},
@@ -189,6 +189,10 @@ Rules rules() {
                                           removeWithConstants(rw, inner);
                                         });
           });
+}
+
+// Repeated or absorbing elementwise ops, casts, and nested concats.
+void addValueChains(Rules& r) {
   // f(f(x)) -> f(x) for the idempotent f: Relu, Floor, Ceil, Round, Abs, Sign
   // (the outer node goes; the inner one keeps its other consumers)
   addRule(r, "idempotent_twice", "f(f(x)) -> f(x) for Relu, Floor, Ceil, Round, Abs, Sign",
@@ -281,6 +285,12 @@ Rules rules() {
               for (ir::Node* p : inners) removeWithConstants(rw, p);
             });
           });
+}
+
+Rules rules() {
+  Rules r;
+  addReshapeChains(r);
+  addValueChains(r);
   return r;
 }
 

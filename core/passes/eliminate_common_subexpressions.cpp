@@ -290,17 +290,20 @@ class EliminateCommonSubexpressions final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        "eliminate_common_subexpressions",
-        Category::kStructural,
-        "redundant node: common subexpressions",
-        "Merge nodes that compute the same result from the same inputs (value numbering)",
-        "合并以相同输入计算相同结果的节点（值编号）",
-        {{"merge_dequantize_linear", "true",
-          "also merge equal DequantizeLinear nodes (false: one per consumer, QDQ node units "
-          "spelled out)",
-          OptionKind::kBool}},
-        1,
-        28,
+        .id = "eliminate_common_subexpressions",
+        .category = Category::kStructural,
+        .kind = "redundant node: common subexpressions",
+        .summaryEn =
+            "Merge nodes that compute the same result from the same inputs (value numbering)",
+        .summaryZh = "合并以相同输入计算相同结果的节点（值编号）",
+        .options = {{.name = "merge_dequantize_linear",
+                     .defaultValue = "true",
+                     .help = "also merge equal DequantizeLinear nodes (false: one per consumer, "
+                             "QDQ node units "
+                             "spelled out)",
+                     .kind = OptionKind::kBool}},
+        .minOpset = 1,
+        .maxOpset = 28,
     };
     return kInfo;
   }

@@ -17,14 +17,13 @@ class EliminateDeadNodes final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        "eliminate_dead_nodes",
-        Category::kStructural,
-        "redundant node: meaningless by position (unused result)",
-        "Remove nodes whose results nobody uses, and unused initializers",
-        "删除结果无人使用的节点以及未被使用的初始值",
-        {},
-        1,
-        28,
+        .id = "eliminate_dead_nodes",
+        .category = Category::kStructural,
+        .kind = "redundant node: meaningless by position (unused result)",
+        .summaryEn = "Remove nodes whose results nobody uses, and unused initializers",
+        .summaryZh = "删除结果无人使用的节点以及未被使用的初始值",
+        .minOpset = 1,
+        .maxOpset = 28,
     };
     return kInfo;
   }

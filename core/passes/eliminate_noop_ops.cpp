@@ -423,16 +423,19 @@ Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeEliminateNoopOps() {
-  PassInfo info{"eliminate_noop_ops",
-                Category::kStructural,
-                "redundant node: meaningless by parameters",
-                "Remove ops whose parameters make them do nothing (identity transpose, x*1, "
-                "zero padding, whole-tensor slice, scale-1 resize, ...)",
-                "删除因参数而不起作用的算子（恒等转置、乘以 1、零填充、整体切片、缩放为 1 的 "
-                "Resize 等）",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "eliminate_noop_ops",
+      .category = Category::kStructural,
+      .kind = "redundant node: meaningless by parameters",
+      .summaryEn =
+          "Remove ops whose parameters make them do nothing (identity transpose, x*1, "
+          "zero padding, whole-tensor slice, scale-1 resize, ...)",
+      .summaryZh =
+          "删除因参数而不起作用的算子（恒等转置、乘以 1、零填充、整体切片、缩放为 1 的 "
+          "Resize 等）",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -399,24 +399,35 @@ class FoldConstants final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        "fold_constants",
-        Category::kStructural,
-        "constant folding",
-        "Compute ahead of time what depends only on constants: static shapes, constant "
-        "subgraphs, If with a constant condition (within a size budget)",
-        "预先计算只依赖常量的部分：静态形状、常量子图、条件为常量的 If（受大小预算限制）",
-        {{"size_budget_bytes", "4096", "results up to this many bytes are always folded",
-          OptionKind::kCount},
-         {"max_growth", "1",
-          "larger results are folded when at most this many times the bytes of the node's "
-          "constant inputs ('inf' folds everything)",
-          OptionKind::kNumber},
-         {"fold_dequantize_linear", "false", "also fold DequantizeLinear of constant weights",
-          OptionKind::kBool},
-         {"constant_nodes_to_initializers", "true", "turn Constant nodes into initializers",
-          OptionKind::kBool}},
-        1,
-        28,
+        .id = "fold_constants",
+        .category = Category::kStructural,
+        .kind = "constant folding",
+        .summaryEn =
+            "Compute ahead of time what depends only on constants: static shapes, constant "
+            "subgraphs, If with a constant condition (within a size budget)",
+        .summaryZh =
+            "预先计算只依赖常量的部分：静态形状、常量子图、条件为常量的 If（受大小预算限制）",
+        .options =
+            {{.name = "size_budget_bytes",
+              .defaultValue = "4096",
+              .help = "results up to this many bytes are always folded",
+              .kind = OptionKind::kCount},
+             {.name = "max_growth",
+              .defaultValue = "1",
+              .help =
+                  "larger results are folded when at most this many times the bytes of the node's "
+                  "constant inputs ('inf' folds everything)",
+              .kind = OptionKind::kNumber},
+             {.name = "fold_dequantize_linear",
+              .defaultValue = "false",
+              .help = "also fold DequantizeLinear of constant weights",
+              .kind = OptionKind::kBool},
+             {.name = "constant_nodes_to_initializers",
+              .defaultValue = "true",
+              .help = "turn Constant nodes into initializers",
+              .kind = OptionKind::kBool}},
+        .minOpset = 1,
+        .maxOpset = 28,
     };
     return kInfo;
   }

@@ -297,16 +297,19 @@ Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeSimplifyOpChains() {
-  PassInfo info{"simplify_op_chains",
-                Category::kStructural,
-                "redundant node: meaningless by position",
-                "Merge chains that one op does as well: Reshape of a Reshape, Squeeze/Unsqueeze "
-                "chains, an idempotent op applied twice, exact Cast chains, nested Concat",
-                "合并可由一个算子完成的算子链：连续 Reshape、Squeeze/Unsqueeze 链、重复的幂等算子、"
-                "精确的 Cast 链、嵌套 Concat",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "simplify_op_chains",
+      .category = Category::kStructural,
+      .kind = "redundant node: meaningless by position",
+      .summaryEn =
+          "Merge chains that one op does as well: Reshape of a Reshape, Squeeze/Unsqueeze "
+          "chains, an idempotent op applied twice, exact Cast chains, nested Concat",
+      .summaryZh =
+          "合并可由一个算子完成的算子链：连续 Reshape、Squeeze/Unsqueeze 链、重复的幂等算子、"
+          "精确的 Cast 链、嵌套 Concat",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -36,6 +36,7 @@
 #include <unordered_set>
 
 #include "core/ir/op_schema.h"
+#include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 
@@ -66,8 +67,7 @@ class Folder {
     std::vector<std::pair<ir::Node*, ir::NodeId>> order;
     for (const auto& n : g.nodes()) order.emplace_back(n.get(), n->id());
     for (auto [n, id] : order) {
-      if (ctx_.cancel && ctx_.cancel->load())
-        return Error(ErrorCode::kCancelled, "fold_constants: cancelled");
+      if (cancelRequested(ctx_)) return cancelledError(kPattern);
       refreshRemoved();
       if (removed_.count(id)) continue;
       if (Status s = process(*n); !s.isOk()) return s;
@@ -88,7 +88,7 @@ class Folder {
   }
 
   Status process(ir::Node& n) {
-    if (ctx_.filter && !ctx_.filter->allows(n.id())) return Status::ok();
+    if (!mayChange(ctx_, n)) return Status::ok();  // silently, as before
     if (isOp(n, "If") && inlineIf(n)) return Status::ok();
     if (n.hasSubgraphs())
       for (ir::Graph* sub : n.subgraphs())

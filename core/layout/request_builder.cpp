@@ -47,44 +47,97 @@ std::string typeLabel(const ir::Value& v) {
   return t.toString();
 }
 
-BuiltRequest buildRequest(const ir::Graph& graph, const GroupTree& tree,
-                          const std::set<std::string>& expanded, const RequestOptions& options) {
-  BuiltRequest out;
-  LayoutRequest& req = out.request;
+namespace {
 
-  // Clusters for open groups whose ancestors are open too.
-  std::vector<int> groupCluster(tree.groups().size(), -1);
-  std::vector<bool> groupShown(tree.groups().size(), false);  // open, with open ancestors
-  for (size_t gi = 0; gi < tree.groups().size(); ++gi) {
-    const Group& g = tree.groups()[gi];  // parents precede children
-    bool parentShown = g.parent < 0 || groupShown[static_cast<size_t>(g.parent)];
-    if (!parentShown || !expanded.count(g.id)) continue;
-    groupShown[gi] = true;
+// The state of one buildRequest; each step is a member.
+class RequestBuilder {
+ public:
+  RequestBuilder(const ir::Graph& graph, const GroupTree& tree,
+                 const std::set<std::string>& expanded, const RequestOptions& options)
+      : graph_(graph),
+        tree_(tree),
+        expanded_(expanded),
+        options_(options),
+        req_(out_.request),
+        order_(topologicalOrder(graph)) {}
+
+  BuiltRequest build() {
+    addOpenClusters();
+    addGraphInputs();
+    markInlinedConstants();
+    addNodes();
+    addGraphOutputs();
+    addEdges();
+    for (const auto& [node, item] : nodeItem_) out_.nodeItem[node->id()] = item;
+    return std::move(out_);
+  }
+
+ private:
+  void addOpenClusters();
+  int collapsedGroupOf(ir::NodeId id) const;
+  int addItem(LayoutNode n);
+  void addGraphInputs();
+  void markInlinedConstants();
+  void addNodes();
+  int groupItem(const Group& g);
+  LayoutNode opItem(const ir::Node& node) const;
+  void listConstantInputs(const ir::Node& node, LayoutNode& n) const;
+  void addGraphOutputs();
+  int sourceOf(const ir::Value* v);
+  void addEdge(int from, int to, const ir::Value* v);
+  void addEdges();
+
+  const ir::Graph& graph_;
+  const GroupTree& tree_;
+  const std::set<std::string>& expanded_;
+  const RequestOptions& options_;
+  BuiltRequest out_;
+  LayoutRequest& req_;
+  std::vector<const ir::Node*> order_;
+  std::vector<int> groupCluster_;
+  std::vector<bool> groupShown_;                           // open, with open ancestors
+  std::unordered_map<const ir::Value*, int> valueSource_;  // value -> item that produces it
+  std::unordered_map<const ir::Node*, bool> inlined_;      // constants drawn inside their reader
+  std::unordered_map<const ir::Node*, int> nodeItem_;
+  std::vector<std::pair<const ir::Value*, int>> outputs_;
+  std::map<std::pair<int, int>, int> edgeIndex_;
+};
+
+// Clusters for open groups whose ancestors are open too.
+void RequestBuilder::addOpenClusters() {
+  groupCluster_.assign(tree_.groups().size(), -1);
+  groupShown_.assign(tree_.groups().size(), false);
+  for (size_t gi = 0; gi < tree_.groups().size(); ++gi) {
+    const Group& g = tree_.groups()[gi];  // parents precede children
+    bool parentShown = g.parent < 0 || groupShown_[static_cast<size_t>(g.parent)];
+    if (!parentShown || !expanded_.count(g.id)) continue;
+    groupShown_[gi] = true;
     LayoutCluster c;
     c.groupId = g.id;
     c.label = g.label;
-    c.parent = g.parent >= 0 ? groupCluster[static_cast<size_t>(g.parent)] : -1;
-    groupCluster[gi] = static_cast<int>(req.clusters.size());
-    req.clusters.push_back(std::move(c));
+    c.parent = g.parent >= 0 ? groupCluster_[static_cast<size_t>(g.parent)] : -1;
+    groupCluster_[gi] = static_cast<int>(req_.clusters.size());
+    req_.clusters.push_back(std::move(c));
   }
+}
 
-  // The item of a collapsed group: the outermost closed group on the chain.
-  auto collapsedGroupOf = [&](ir::NodeId id) -> int {
-    int hidden = -1;
-    for (int g : tree.chain(tree.groupOf(id)))
-      if (!groupShown[static_cast<size_t>(g)]) hidden = g;
-    return hidden;
-  };
+// The item of a collapsed group: the outermost closed group on the chain.
+int RequestBuilder::collapsedGroupOf(ir::NodeId id) const {
+  int hidden = -1;
+  for (int g : tree_.chain(tree_.groupOf(id)))
+    if (!groupShown_[static_cast<size_t>(g)]) hidden = g;
+  return hidden;
+}
 
-  auto addItem = [&](LayoutNode n) {
-    sizeBox(n);
-    req.nodes.push_back(std::move(n));
-    return static_cast<int>(req.nodes.size() - 1);
-  };
+int RequestBuilder::addItem(LayoutNode n) {
+  sizeBox(n);
+  req_.nodes.push_back(std::move(n));
+  return static_cast<int>(req_.nodes.size() - 1);
+}
 
-  // Graph inputs (initializers listed as inputs by old files are drawn inside their readers).
-  std::unordered_map<const ir::Value*, int> valueSource;  // value -> item that produces it
-  for (const ir::Value* v : graph.inputs()) {
+// Graph inputs (initializers listed as inputs by old files are drawn inside their readers).
+void RequestBuilder::addGraphInputs() {
+  for (const ir::Value* v : graph_.inputs()) {
     if (v->isInitializer()) continue;
     LayoutNode n;
     n.kind = ItemKind::kInput;
@@ -92,150 +145,168 @@ BuiltRequest buildRequest(const ir::Graph& graph, const GroupTree& tree,
     n.valueName = v->name();
     n.lines = {v->name()};
     if (std::string t = typeLabel(*v); !t.empty()) n.lines.push_back(t);
-    valueSource[v] = addItem(std::move(n));
+    valueSource_[v] = addItem(std::move(n));
   }
+}
 
-  std::vector<const ir::Node*> order = topologicalOrder(graph);
-  // Constants drawn inside their reader.
-  std::unordered_map<const ir::Node*, bool> inlined;
-  if (options.inlineConstants)
-    for (const ir::Node* node : order)
-      if (isInlinableConstant(*node, graph)) inlined[node] = true;
+void RequestBuilder::markInlinedConstants() {
+  if (options_.inlineConstants)
+    for (const ir::Node* node : order_)
+      if (isInlinableConstant(*node, graph_)) inlined_[node] = true;
+}
 
-  // Nodes and collapsed groups, in topological order.
-  std::unordered_map<const ir::Node*, int> nodeItem;
-  for (const ir::Node* node : order) {
-    if (inlined.count(node)) continue;
-    int hidden = collapsedGroupOf(node->id());
-    if (hidden >= 0) {
-      const Group& g = tree.group(hidden);
-      auto it = out.groupItem.find(g.id);
-      if (it == out.groupItem.end()) {
-        LayoutNode n;
-        n.kind = ItemKind::kGroup;
-        n.key = "g:" + g.id;
-        n.groupId = g.id;
-        n.memberCount = g.totalNodes;
-        n.lines = {g.label};
-        n.lines.push_back(std::to_string(g.totalNodes) + " nodes");
-        if (g.repeatCount > 1)
-          n.lines.push_back("repeat " + std::to_string(g.repeatIndex) + "/" +
-                            std::to_string(g.repeatCount));
-        n.cluster = g.parent >= 0 ? groupCluster[static_cast<size_t>(g.parent)] : -1;
-        it = out.groupItem.emplace(g.id, addItem(std::move(n))).first;
-      }
-      nodeItem[node] = it->second;
-      continue;
-    }
+// The box of a collapsed group, made on first use.
+int RequestBuilder::groupItem(const Group& g) {
+  auto it = out_.groupItem.find(g.id);
+  if (it == out_.groupItem.end()) {
     LayoutNode n;
-    n.kind = ItemKind::kOp;
-    n.key = "n:" + std::to_string(node->id());
-    n.nodeId = node->id();
-    n.opType = node->qualifiedOpType();
-    n.family = familyOf(node->domain(), node->opType());
-    n.hasSubgraphs = node->hasSubgraphs();
-    n.lines = {node->domain().empty() ? node->opType() : node->qualifiedOpType()};
-    if (!node->name().empty()) n.lines.push_back(lastComponent(node->name()));
-    // Constant inputs listed inside the box.
-    size_t listed = 0, more = 0;
-    for (const ir::Value* v : node->inputs()) {
-      if (v == nullptr) continue;
-      bool fromConstant = v->producer() && inlined.count(v->producer());
-      if (!v->isInitializer() && !fromConstant) continue;
-      if (listed < options.maxInitializerLines) {
-        std::string line = lastComponent(v->name());
-        std::string t = typeLabel(*v);
-        if (t.empty() && fromConstant)
-          if (const ir::Attribute* a = v->producer()->attr("value");
-              a && a->type() == ir::AttrType::kTensor)
-            t = ir::Type::tensor(a->t.dtype(), a->t.shape()).toString();
-        if (!t.empty()) line += " " + t;
-        n.lines.push_back(std::move(line));
-        ++listed;
-      } else {
-        ++more;
-      }
-    }
-    if (more > 0) n.lines.push_back("+" + std::to_string(more) + " more");
-    int g = tree.groupOf(node->id());
-    n.cluster = g >= 0 ? groupCluster[static_cast<size_t>(g)] : -1;
-    nodeItem[node] = addItem(std::move(n));
+    n.kind = ItemKind::kGroup;
+    n.key = "g:" + g.id;
+    n.groupId = g.id;
+    n.memberCount = g.totalNodes;
+    n.lines = {g.label};
+    n.lines.push_back(std::to_string(g.totalNodes) + " nodes");
+    if (g.repeatCount > 1)
+      n.lines.push_back("repeat " + std::to_string(g.repeatIndex) + "/" +
+                        std::to_string(g.repeatCount));
+    n.cluster = g.parent >= 0 ? groupCluster_[static_cast<size_t>(g.parent)] : -1;
+    it = out_.groupItem.emplace(g.id, addItem(std::move(n))).first;
   }
-  for (const auto& [node, isInlined] : inlined) {
-    const ir::Node* reader = consumerIn(graph, node->output(0)->uses()[0].node);
-    auto it = nodeItem.find(reader);
-    if (it != nodeItem.end()) nodeItem[node] = it->second;
-  }
+  return it->second;
+}
 
-  // Graph outputs.
-  std::vector<std::pair<const ir::Value*, int>> outputs;
-  for (size_t i = 0; i < graph.outputs().size(); ++i) {
-    const ir::Value* v = graph.outputs()[i];
+// Constant inputs listed inside the box.
+void RequestBuilder::listConstantInputs(const ir::Node& node, LayoutNode& n) const {
+  size_t listed = 0, more = 0;
+  for (const ir::Value* v : node.inputs()) {
+    if (v == nullptr) continue;
+    bool fromConstant = v->producer() && inlined_.count(v->producer());
+    if (!v->isInitializer() && !fromConstant) continue;
+    if (listed < options_.maxInitializerLines) {
+      std::string line = lastComponent(v->name());
+      std::string t = typeLabel(*v);
+      if (t.empty() && fromConstant)
+        if (const ir::Attribute* a = v->producer()->attr("value");
+            a && a->type() == ir::AttrType::kTensor)
+          t = ir::Type::tensor(a->t.dtype(), a->t.shape()).toString();
+      if (!t.empty()) line += " " + t;
+      n.lines.push_back(std::move(line));
+      ++listed;
+    } else {
+      ++more;
+    }
+  }
+  if (more > 0) n.lines.push_back("+" + std::to_string(more) + " more");
+}
+
+LayoutNode RequestBuilder::opItem(const ir::Node& node) const {
+  LayoutNode n;
+  n.kind = ItemKind::kOp;
+  n.key = "n:" + std::to_string(node.id());
+  n.nodeId = node.id();
+  n.opType = node.qualifiedOpType();
+  n.family = familyOf(node.domain(), node.opType());
+  n.hasSubgraphs = node.hasSubgraphs();
+  n.lines = {node.domain().empty() ? node.opType() : node.qualifiedOpType()};
+  if (!node.name().empty()) n.lines.push_back(lastComponent(node.name()));
+  listConstantInputs(node, n);
+  int g = tree_.groupOf(node.id());
+  n.cluster = g >= 0 ? groupCluster_[static_cast<size_t>(g)] : -1;
+  return n;
+}
+
+// Nodes and collapsed groups, in topological order; inlined constants take their reader's box.
+void RequestBuilder::addNodes() {
+  for (const ir::Node* node : order_) {
+    if (inlined_.count(node)) continue;
+    int hidden = collapsedGroupOf(node->id());
+    if (hidden >= 0)
+      nodeItem_[node] = groupItem(tree_.group(hidden));
+    else
+      nodeItem_[node] = addItem(opItem(*node));
+  }
+  for (const auto& [node, isInlined] : inlined_) {
+    const ir::Node* reader = consumerIn(graph_, node->output(0)->uses()[0].node);
+    auto it = nodeItem_.find(reader);
+    if (it != nodeItem_.end()) nodeItem_[node] = it->second;
+  }
+}
+
+void RequestBuilder::addGraphOutputs() {
+  for (size_t i = 0; i < graph_.outputs().size(); ++i) {
+    const ir::Value* v = graph_.outputs()[i];
     LayoutNode n;
     n.kind = ItemKind::kOutput;
     n.key = "out:" + std::to_string(i);
     n.valueName = v->name();
     n.lines = {v->name()};
     if (std::string t = typeLabel(*v); !t.empty()) n.lines.push_back(t);
-    outputs.emplace_back(v, addItem(std::move(n)));
+    outputs_.emplace_back(v, addItem(std::move(n)));
   }
+}
 
-  // Values of enclosing graphs read here get an input box of their own.
-  auto sourceOf = [&](const ir::Value* v) -> int {
-    if (v == nullptr || v->isInitializer()) return -1;
-    if (const ir::Node* p = v->producer(); p != nullptr && p->owner() == &graph) {
-      auto it = nodeItem.find(p);
-      return it == nodeItem.end() ? -1 : it->second;
-    }
-    auto it = valueSource.find(v);
-    if (it != valueSource.end()) return it->second;
-    if (v->owner() == &graph) return -1;  // an input listed nowhere: nothing to draw
-    LayoutNode n;
-    n.kind = ItemKind::kInput;
-    n.key = "in:" + v->name();
-    n.valueName = v->name();
-    n.lines = {v->name(), "outer scope"};
-    int idx = addItem(std::move(n));
-    valueSource[v] = idx;
-    return idx;
-  };
+// The item producing a value; values of enclosing graphs read here get an input box of their own.
+int RequestBuilder::sourceOf(const ir::Value* v) {
+  if (v == nullptr || v->isInitializer()) return -1;
+  if (const ir::Node* p = v->producer(); p != nullptr && p->owner() == &graph_) {
+    auto it = nodeItem_.find(p);
+    return it == nodeItem_.end() ? -1 : it->second;
+  }
+  auto it = valueSource_.find(v);
+  if (it != valueSource_.end()) return it->second;
+  if (v->owner() == &graph_) return -1;  // an input listed nowhere: nothing to draw
+  LayoutNode n;
+  n.kind = ItemKind::kInput;
+  n.key = "in:" + v->name();
+  n.valueName = v->name();
+  n.lines = {v->name(), "outer scope"};
+  int idx = addItem(std::move(n));
+  valueSource_[v] = idx;
+  return idx;
+}
 
-  // Edges, merged per pair of items; self-loops inside a collapsed group dropped.
-  std::map<std::pair<int, int>, int> edgeIndex;
-  auto addEdge = [&](int from, int to, const ir::Value* v) {
-    if (from < 0 || to < 0 || from == to) return;
-    auto [it, fresh] = edgeIndex.emplace(std::make_pair(from, to), 0);
-    if (!fresh) {
-      LayoutEdge& e = req.edges[static_cast<size_t>(it->second)];
-      if (e.valueName != v->name()) {
-        ++e.multiplicity;
-        e.label = std::to_string(e.multiplicity) + " values";
-      }
-      return;
+// One arrow per pair of items, counting the distinct values it carries; self-loops dropped.
+void RequestBuilder::addEdge(int from, int to, const ir::Value* v) {
+  if (from < 0 || to < 0 || from == to) return;
+  auto [it, fresh] = edgeIndex_.emplace(std::make_pair(from, to), 0);
+  if (!fresh) {
+    LayoutEdge& e = req_.edges[static_cast<size_t>(it->second)];
+    if (e.valueName != v->name()) {
+      ++e.multiplicity;
+      e.label = std::to_string(e.multiplicity) + " values";
     }
-    it->second = static_cast<int>(req.edges.size());
-    LayoutEdge e;
-    e.from = from;
-    e.to = to;
-    e.valueName = v->name();
-    e.label = typeLabel(*v);
-    req.edges.push_back(std::move(e));
-  };
-  for (const ir::Node* node : order) {
-    auto me = nodeItem.find(node);
-    if (me == nodeItem.end()) continue;
+    return;
+  }
+  it->second = static_cast<int>(req_.edges.size());
+  LayoutEdge e;
+  e.from = from;
+  e.to = to;
+  e.valueName = v->name();
+  e.label = typeLabel(*v);
+  req_.edges.push_back(std::move(e));
+}
+
+// Edges, merged per pair of items; self-loops inside a collapsed group dropped.
+void RequestBuilder::addEdges() {
+  for (const ir::Node* node : order_) {
+    auto me = nodeItem_.find(node);
+    if (me == nodeItem_.end()) continue;
     for (const ir::Value* v : node->inputs()) addEdge(sourceOf(v), me->second, v);
     for (const ir::Graph* sub : node->subgraphs())
       sub->forEachNodeRecursive([&](ir::Node* inner) {
         for (const ir::Value* v : inner->inputs())
-          if (v && v->owner() != inner->owner() && graph.lookup(v->name()) == v)
+          if (v && v->owner() != inner->owner() && graph_.lookup(v->name()) == v)
             addEdge(sourceOf(v), me->second, v);
       });
   }
-  for (const auto& [v, item] : outputs) addEdge(sourceOf(v), item, v);
+  for (const auto& [v, item] : outputs_) addEdge(sourceOf(v), item, v);
+}
 
-  for (const auto& [node, item] : nodeItem) out.nodeItem[node->id()] = item;
-  return out;
+}  // namespace
+
+BuiltRequest buildRequest(const ir::Graph& graph, const GroupTree& tree,
+                          const std::set<std::string>& expanded, const RequestOptions& options) {
+  return RequestBuilder(graph, tree, expanded, options).build();
 }
 
 int LayoutRequest::indexOf(const std::string& key) const {

@@ -61,26 +61,33 @@ std::string ProcessOutcome::describe() const {
   return s;
 }
 
-ProcessOutcome runProcess(const std::string& program, const std::vector<std::string>& args,
-                          const std::string& input, const ProcessLimits& limits,
-                          std::stop_token stop) {
-  ProcessOutcome outcome;
-  // stdin is a socket so writing to a helper that died gives EPIPE, not SIGPIPE.
-  int inPair[2] = {-1, -1}, outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, execPipe[2] = {-1, -1};
-  auto closeAll = [&] {
-    for (int* p : {inPair, outPipe, errPipe, execPipe}) {
+namespace {
+
+using End = ProcessOutcome::End;
+using Clock = std::chrono::steady_clock;
+
+// The child's stdin (a socket, so writing to a helper that died gives EPIPE,
+// not SIGPIPE), stdout, stderr, and a pipe that carries exec's errno.
+struct ChildPipes {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, exec[2] = {-1, -1};
+
+  bool open() {
+    return ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) == 0 &&
+           ::pipe2(out, O_CLOEXEC) == 0 && ::pipe2(err, O_CLOEXEC) == 0 &&
+           ::pipe2(exec, O_CLOEXEC) == 0;
+  }
+  void closeAll() {
+    for (int* p : {in, out, err, exec}) {
       closeFd(p[0]);
       closeFd(p[1]);
     }
-  };
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inPair) != 0 ||
-      ::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
-      ::pipe2(execPipe, O_CLOEXEC) != 0) {
-    outcome.err = std::string("cannot create pipes: ") + std::strerror(errno);
-    closeAll();
-    return outcome;
   }
-  // Everything the child needs is prepared before fork (only async-signal-safe calls after).
+};
+
+// Forks and execs `program`; -1 (with outcome.err) when it could not be started.
+// Everything the child needs is prepared before fork (only async-signal-safe calls after).
+pid_t startChild(const std::string& program, const std::vector<std::string>& args,
+                 const ProcessLimits& limits, ChildPipes& pipes, ProcessOutcome& outcome) {
   std::vector<std::string> argStore;
   argStore.push_back(program);
   argStore.insert(argStore.end(), args.begin(), args.end());
@@ -93,64 +100,60 @@ ProcessOutcome runProcess(const std::string& program, const std::vector<std::str
   pid_t pid = ::fork();
   if (pid < 0) {
     outcome.err = std::string("fork failed: ") + std::strerror(errno);
-    closeAll();
-    return outcome;
+    return -1;
   }
   if (pid == 0) {
-    ::dup2(inPair[1], STDIN_FILENO);
-    ::dup2(outPipe[1], STDOUT_FILENO);
-    ::dup2(errPipe[1], STDERR_FILENO);
+    ::dup2(pipes.in[1], STDIN_FILENO);
+    ::dup2(pipes.out[1], STDOUT_FILENO);
+    ::dup2(pipes.err[1], STDERR_FILENO);
     if (limits.addressSpaceBytes > 0) ::setrlimit(RLIMIT_AS, &asLimit);
     ::execv(argv[0], argv.data());
     int e = errno;
-    ssize_t ignored = ::write(execPipe[1], &e, sizeof e);
+    ssize_t ignored = ::write(pipes.exec[1], &e, sizeof e);
     (void)ignored;
     ::_exit(127);
   }
-  closeFd(inPair[1]);
-  closeFd(outPipe[1]);
-  closeFd(errPipe[1]);
-  closeFd(execPipe[1]);
+  closeFd(pipes.in[1]);
+  closeFd(pipes.out[1]);
+  closeFd(pipes.err[1]);
+  closeFd(pipes.exec[1]);
 
   // Did exec work? The pipe closes on exec (EOF) or carries errno.
   int execErrno = 0;
   ssize_t got;
   do {
-    got = ::read(execPipe[0], &execErrno, sizeof execErrno);
+    got = ::read(pipes.exec[0], &execErrno, sizeof execErrno);
   } while (got < 0 && errno == EINTR);
-  closeFd(execPipe[0]);
+  closeFd(pipes.exec[0]);
   if (got == static_cast<ssize_t>(sizeof execErrno)) {
     ::waitpid(pid, nullptr, 0);
     outcome.err = program + ": " + std::strerror(execErrno);
-    closeAll();
-    return outcome;
+    return -1;
   }
+  return pid;
+}
 
-  setNonBlocking(inPair[0]);
-  setNonBlocking(outPipe[0]);
-  setNonBlocking(errPipe[0]);
-  if (input.empty()) closeFd(inPair[0]);
+// Feeds `input` to the child and collects its stdout and stderr until both
+// close. kExited when they did; otherwise what stopped the exchange.
+End exchange(ChildPipes& pipes, const std::string& input, const ProcessLimits& limits,
+             Clock::time_point deadline, const std::stop_token& stop, ProcessOutcome& outcome) {
+  setNonBlocking(pipes.in[0]);
+  setNonBlocking(pipes.out[0]);
+  setNonBlocking(pipes.err[0]);
+  if (input.empty()) closeFd(pipes.in[0]);
   size_t written = 0;
-  const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
   bool tooMuch = false;
-  ProcessOutcome::End stoppedBy = ProcessOutcome::End::kExited;
   char buf[65536];
-  while (outPipe[0] >= 0 || errPipe[0] >= 0) {
-    if (stop.stop_requested()) {
-      stoppedBy = ProcessOutcome::End::kCancelled;
-      break;
-    }
-    auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
-      stoppedBy = ProcessOutcome::End::kTimedOut;
-      break;
-    }
+  while (pipes.out[0] >= 0 || pipes.err[0] >= 0) {
+    if (stop.stop_requested()) return End::kCancelled;
+    auto now = Clock::now();
+    if (now >= deadline) return End::kTimedOut;
     pollfd fds[3];
     int nfds = 0;
     int outIdx = -1, errIdx = -1, inIdx = -1;
-    if (outPipe[0] >= 0) fds[outIdx = nfds++] = {outPipe[0], POLLIN, 0};
-    if (errPipe[0] >= 0) fds[errIdx = nfds++] = {errPipe[0], POLLIN, 0};
-    if (inPair[0] >= 0) fds[inIdx = nfds++] = {inPair[0], POLLOUT, 0};
+    if (pipes.out[0] >= 0) fds[outIdx = nfds++] = {pipes.out[0], POLLIN, 0};
+    if (pipes.err[0] >= 0) fds[errIdx = nfds++] = {pipes.err[0], POLLIN, 0};
+    if (pipes.in[0] >= 0) fds[inIdx = nfds++] = {pipes.in[0], POLLOUT, 0};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
     int wait = static_cast<int>(std::min<long long>(50, std::max<long long>(1, left)));
     int ready = ::poll(fds, static_cast<nfds_t>(nfds), wait);
@@ -159,11 +162,11 @@ ProcessOutcome runProcess(const std::string& program, const std::vector<std::str
       break;
     }
     if (inIdx >= 0 && (fds[inIdx].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      ssize_t n = ::send(inPair[0], input.data() + written, input.size() - written, MSG_NOSIGNAL);
+      ssize_t n = ::send(pipes.in[0], input.data() + written, input.size() - written, MSG_NOSIGNAL);
       if (n > 0) written += static_cast<size_t>(n);
       if ((n < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) {
-        ::shutdown(inPair[0], SHUT_WR);
-        closeFd(inPair[0]);
+        ::shutdown(pipes.in[0], SHUT_WR);
+        closeFd(pipes.in[0]);
       }
     }
     auto drain = [&](int idx, int& fd, std::string& sink) {
@@ -182,44 +185,71 @@ ProcessOutcome runProcess(const std::string& program, const std::vector<std::str
         return;
       }
     };
-    drain(outIdx, outPipe[0], outcome.out);
-    drain(errIdx, errPipe[0], outcome.err);
+    drain(outIdx, pipes.out[0], outcome.out);
+    drain(errIdx, pipes.err[0], outcome.err);
     if (tooMuch) {
       outcome.err += "\noutput exceeded " + std::to_string(limits.maxOutputBytes) + " bytes";
-      stoppedBy = ProcessOutcome::End::kSignalled;
-      break;
+      return End::kSignalled;
     }
   }
-  closeAll();
+  return End::kExited;
+}
+
+// Waits for a child whose output has closed (it is exiting, or closed its
+// streams and lingers), killing it at the deadline or on cancel.
+void reap(pid_t pid, Clock::time_point deadline, const std::stop_token& stop,
+          ProcessOutcome& outcome) {
   int status = 0;
-  if (stoppedBy != ProcessOutcome::End::kExited) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    outcome.end = stoppedBy;
-    if (stoppedBy == ProcessOutcome::End::kSignalled) outcome.signal = SIGKILL;
-    return outcome;
-  }
-  // Output closed: the child is exiting (or closed its streams and lingers).
   while (true) {
     pid_t r = ::waitpid(pid, &status, WNOHANG);
     if (r == pid) break;
     if (r < 0 && errno != EINTR) break;
-    if (stop.stop_requested() || std::chrono::steady_clock::now() >= deadline) {
+    if (stop.stop_requested() || Clock::now() >= deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      outcome.end =
-          stop.stop_requested() ? ProcessOutcome::End::kCancelled : ProcessOutcome::End::kTimedOut;
-      return outcome;
+      outcome.end = stop.stop_requested() ? End::kCancelled : End::kTimedOut;
+      return;
     }
     ::usleep(2000);
   }
   if (WIFEXITED(status)) {
-    outcome.end = ProcessOutcome::End::kExited;
+    outcome.end = End::kExited;
     outcome.exitCode = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
-    outcome.end = ProcessOutcome::End::kSignalled;
+    outcome.end = End::kSignalled;
     outcome.signal = WTERMSIG(status);
   }
+}
+
+}  // namespace
+
+ProcessOutcome runProcess(const std::string& program, const std::vector<std::string>& args,
+                          const std::string& input, const ProcessLimits& limits,
+                          std::stop_token stop) {
+  ProcessOutcome outcome;
+  ChildPipes pipes;
+  if (!pipes.open()) {
+    outcome.err = std::string("cannot create pipes: ") + std::strerror(errno);
+    pipes.closeAll();
+    return outcome;
+  }
+  pid_t pid = startChild(program, args, limits, pipes, outcome);
+  if (pid < 0) {
+    pipes.closeAll();
+    return outcome;
+  }
+  const auto deadline = Clock::now() + limits.timeout;
+  End stoppedBy = exchange(pipes, input, limits, deadline, stop, outcome);
+  pipes.closeAll();
+  if (stoppedBy != End::kExited) {
+    int status = 0;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    outcome.end = stoppedBy;
+    if (stoppedBy == End::kSignalled) outcome.signal = SIGKILL;
+    return outcome;
+  }
+  reap(pid, deadline, stop, outcome);
   return outcome;
 }
 

@@ -141,14 +141,13 @@ class DeduplicateInitializers final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        "deduplicate_initializers",
-        Category::kStructural,
-        "redundant data: duplicate initializers",
-        "Merge initializers that hold identical data (dtype, shape and bytes)",
-        "合并数据完全相同（类型、形状与字节）的初始值",
-        {},
-        1,
-        28,
+        .id = "deduplicate_initializers",
+        .category = Category::kStructural,
+        .kind = "redundant data: duplicate initializers",
+        .summaryEn = "Merge initializers that hold identical data (dtype, shape and bytes)",
+        .summaryZh = "合并数据完全相同（类型、形状与字节）的初始值",
+        .minOpset = 1,
+        .maxOpset = 28,
     };
     return kInfo;
   }

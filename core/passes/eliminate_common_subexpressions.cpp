@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "core/ir/graph_compare.h"
+#include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 
@@ -66,16 +67,19 @@ class Cse {
     mergeDq_ = ctx.boolOption("merge_dequantize_linear");
   }
 
-  void visit(ir::Graph& g) {
+  Status visit(ir::Graph& g) {
     scopes_.emplace_back();
     std::vector<ir::Node*> order;
     for (const auto& n : g.nodes()) order.push_back(n.get());
     for (ir::Node* n : order) {
+      // The filter is applied in process(): an excluded node still numbers its outputs.
+      if (cancelRequested(ctx_)) return cancelledError("eliminate_common_subexpressions");
       if (n->hasSubgraphs())
-        for (ir::Graph* sub : n->subgraphs()) visit(*sub);
+        for (ir::Graph* sub : n->subgraphs()) PASSLAB_RETURN_IF_ERROR(visit(*sub));
       process(*n);
     }
     scopes_.pop_back();
+    return Status::ok();
   }
 
  private:
@@ -253,10 +257,7 @@ class Cse {
       scopes_.back().pure[key].push_back(&n);
       return;
     }
-    if (ctx_.filter && !ctx_.filter->allows(n.id())) {
-      note(n, "not applied: the node is excluded from this pass");
-      return;
-    }
+    if (!mayChange(ctx_, n, kPattern)) return;
     for (size_t i = 0; i < n.outputCount(); ++i) {
       ir::Value* from = n.output(i);
       if (!from) continue;
@@ -290,25 +291,27 @@ class EliminateCommonSubexpressions final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        "eliminate_common_subexpressions",
-        Category::kStructural,
-        "redundant node: common subexpressions",
-        "Merge nodes that compute the same result from the same inputs (value numbering)",
-        "合并以相同输入计算相同结果的节点（值编号）",
-        {{"merge_dequantize_linear", "true",
-          "also merge equal DequantizeLinear nodes (false: one per consumer, QDQ node units "
-          "spelled out)",
-          OptionKind::kBool}},
-        1,
-        28,
+        .id = "eliminate_common_subexpressions",
+        .category = Category::kStructural,
+        .kind = "redundant node: common subexpressions",
+        .summaryEn =
+            "Merge nodes that compute the same result from the same inputs (value numbering)",
+        .summaryZh = "合并以相同输入计算相同结果的节点（值编号）",
+        .options = {{.name = "merge_dequantize_linear",
+                     .defaultValue = "true",
+                     .help = "also merge equal DequantizeLinear nodes (false: one per consumer, "
+                             "QDQ node units "
+                             "spelled out)",
+                     .kind = OptionKind::kBool}},
+        .minOpset = 1,
+        .maxOpset = 28,
     };
     return kInfo;
   }
 
   Status run(ir::Model& model, PassContext& ctx) const override {
     Cse cse(ctx, model);
-    cse.visit(model.graph());
-    return Status::ok();
+    return cse.visit(model.graph());
   }
 };
 

@@ -84,14 +84,15 @@ std::vector<std::unique_ptr<rewrite::Pattern>> rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeEliminateIdentityOps() {
-  PassInfo info{"eliminate_identity_ops",
-                Category::kStructural,
-                "redundant node: meaningless at inference",
-                "Remove Identity, inference-mode Dropout and casts to the same type",
-                "删除 Identity、推理模式下的 Dropout 以及转换到相同类型的 Cast",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "eliminate_identity_ops",
+      .category = Category::kStructural,
+      .kind = "redundant node: meaningless at inference",
+      .summaryEn = "Remove Identity, inference-mode Dropout and casts to the same type",
+      .summaryZh = "删除 Identity、推理模式下的 Dropout 以及转换到相同类型的 Cast",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

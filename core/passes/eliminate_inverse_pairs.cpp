@@ -66,8 +66,8 @@ std::vector<int64_t> sorted(std::vector<int64_t> v) {
   return v;
 }
 
-Rules rules() {
-  Rules r;
+// Axis and shape changes undone by their inverse.
+void addLayoutInverses(Rules& r) {
   // Transpose(Transpose(x, p1), p2) -> x when p1[p2[i]] == i for every i
   addRule(
       r, "transpose_pair", "Transpose(Transpose(x, p1), p2) -> x if p2 undoes p1", {"Transpose"},
@@ -154,6 +154,10 @@ Rules rules() {
                                           typeText(inner->input(0)));
             return pairIsIdentity(n, inner);
           });
+}
+
+// Elementwise ops, casts, block rearrangements and optionals undone by their inverse.
+void addValueInverses(Rules& r) {
   // Neg(Neg(x)) -> x
   addRule(r, "neg_pair", "Neg(Neg(x)) -> x", {"Neg"}, [](ir::Node& n, const MatchContext&) {
     std::string why;
@@ -219,6 +223,12 @@ Rules rules() {
             if (!inner->input(0)) return MatchResult::failure("the Optional is empty");
             return pairIsIdentity(n, inner);
           });
+}
+
+Rules rules() {
+  Rules r;
+  addLayoutInverses(r);
+  addValueInverses(r);
   return r;
 }
 
@@ -226,19 +236,24 @@ Rules rules() {
 
 std::unique_ptr<Pass> makeEliminateInversePairs() {
   PassInfo info{
-      "eliminate_inverse_pairs",
-      Category::kStructural,
-      "redundant node: inverse pairs",
-      "Remove an op followed by its inverse: transposes that cancel, Squeeze/Unsqueeze "
-      "and reshapes back, Neg/Not twice, a widening Cast and back, "
-      "SpaceToDepth/DepthToSpace",
-      "删除互逆的算子对：相互抵消的转置、Squeeze/Unsqueeze 与还原的 Reshape、两次 Neg/Not、"
-      "先扩宽再还原的 Cast、SpaceToDepth/DepthToSpace",
-      {{"reciprocal_pairs", "false",
-        "also remove Reciprocal(Reciprocal(x)), which is not exact (1/(1/x) rounds)",
-        OptionKind::kBool}},
-      1,
-      28};
+      .id = "eliminate_inverse_pairs",
+      .category = Category::kStructural,
+      .kind = "redundant node: inverse pairs",
+      .summaryEn =
+          "Remove an op followed by its inverse: transposes that cancel, Squeeze/Unsqueeze "
+          "and reshapes back, Neg/Not twice, a widening Cast and back, "
+          "SpaceToDepth/DepthToSpace",
+      .summaryZh =
+          "删除互逆的算子对：相互抵消的转置、Squeeze/Unsqueeze 与还原的 Reshape、两次 Neg/Not、"
+          "先扩宽再还原的 Cast、SpaceToDepth/DepthToSpace",
+      .options = {{.name = "reciprocal_pairs",
+                   .defaultValue = "false",
+                   .help =
+                       "also remove Reciprocal(Reciprocal(x)), which is not exact (1/(1/x) rounds)",
+                   .kind = OptionKind::kBool}},
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

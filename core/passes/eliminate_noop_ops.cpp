@@ -89,8 +89,8 @@ bool isZeroState(const ir::Value* v) {
   return t.valueAsDouble(0) == 0.0;
 }
 
-Rules rules() {
-  Rules r;
+// Shape and data-movement ops that leave their input as it is.
+void addShapeNoops(Rules& r) {
   // Transpose(x, perm = [0, 1, ..., n-1]) -> x   (no perm reverses the axes: identity for rank <=
   // 1)
   addRule(r, "transpose_identity_perm", "Transpose(x, perm=identity) -> x", {"Transpose"},
@@ -182,6 +182,10 @@ Rules rules() {
             if (n.outputCount() != 1) return MatchResult::failure("it has several outputs");
             return forwardValue(n, n.input(0));
           });
+}
+
+// Arithmetic, logic and selection with a neutral operand or a single input.
+void addArithmeticNoops(Rules& r) {
   // Sum(x), Mean(x), Max(x), Min(x) -> x   (a single input)
   addRule(r, "variadic_single_input", "Sum/Mean/Max/Min(x) -> x", {"Sum", "Mean", "Max", "Min"},
           [](ir::Node& n, const MatchContext&) {
@@ -246,6 +250,10 @@ Rules rules() {
               return MatchResult::failure("repeats is not a constant of ones");
             return forwardValue(n, n.input(0));
           });
+}
+
+// Resizes by 1 and reductions over nothing or over dims of size 1.
+void addResizeAndReduceNoops(Rules& r) {
   // Resize/Upsample(x, scales = 1) -> x, or sizes = x's static shape
   // (not in tf_crop_and_resize mode, which samples a region of interest)
   addRule(r, "resize_scale_one", "Resize/Upsample(x, scale 1) -> x", {"Resize", "Upsample"},
@@ -340,6 +348,10 @@ Rules rules() {
             }
             return forwardValue(n, n.input(0));
           });
+}
+
+// Block rearrangements and pools over a single element; zero recurrent initial states.
+void addWindowAndStateNoops(Rules& r) {
   // DepthToSpace(x, blocksize = 1), SpaceToDepth(x, blocksize = 1) -> x   (either mode)
   addRule(
       r, "depth_space_block_one", "DepthToSpace/SpaceToDepth(x, blocksize=1) -> x",
@@ -397,22 +409,33 @@ Rules rules() {
                 if (p->owner() == n.owner()) rw.eraseIfDead(p);  // only if nothing else reads it
             });
           });
+}
+
+Rules rules() {
+  Rules r;
+  addShapeNoops(r);
+  addArithmeticNoops(r);
+  addResizeAndReduceNoops(r);
+  addWindowAndStateNoops(r);
   return r;
 }
 
 }  // namespace
 
 std::unique_ptr<Pass> makeEliminateNoopOps() {
-  PassInfo info{"eliminate_noop_ops",
-                Category::kStructural,
-                "redundant node: meaningless by parameters",
-                "Remove ops whose parameters make them do nothing (identity transpose, x*1, "
-                "zero padding, whole-tensor slice, scale-1 resize, ...)",
-                "删除因参数而不起作用的算子（恒等转置、乘以 1、零填充、整体切片、缩放为 1 的 "
-                "Resize 等）",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "eliminate_noop_ops",
+      .category = Category::kStructural,
+      .kind = "redundant node: meaningless by parameters",
+      .summaryEn =
+          "Remove ops whose parameters make them do nothing (identity transpose, x*1, "
+          "zero padding, whole-tensor slice, scale-1 resize, ...)",
+      .summaryZh =
+          "删除因参数而不起作用的算子（恒等转置、乘以 1、零填充、整体切片、缩放为 1 的 "
+          "Resize 等）",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -36,6 +36,7 @@
 #include <unordered_set>
 
 #include "core/ir/op_schema.h"
+#include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 
@@ -66,8 +67,7 @@ class Folder {
     std::vector<std::pair<ir::Node*, ir::NodeId>> order;
     for (const auto& n : g.nodes()) order.emplace_back(n.get(), n->id());
     for (auto [n, id] : order) {
-      if (ctx_.cancel && ctx_.cancel->load())
-        return Error(ErrorCode::kCancelled, "fold_constants: cancelled");
+      if (cancelRequested(ctx_)) return cancelledError(kPattern);
       refreshRemoved();
       if (removed_.count(id)) continue;
       if (Status s = process(*n); !s.isOk()) return s;
@@ -88,7 +88,7 @@ class Folder {
   }
 
   Status process(ir::Node& n) {
-    if (ctx_.filter && !ctx_.filter->allows(n.id())) return Status::ok();
+    if (!mayChange(ctx_, n)) return Status::ok();  // silently, as before
     if (isOp(n, "If") && inlineIf(n)) return Status::ok();
     if (n.hasSubgraphs())
       for (ir::Graph* sub : n.subgraphs())
@@ -399,24 +399,35 @@ class FoldConstants final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        "fold_constants",
-        Category::kStructural,
-        "constant folding",
-        "Compute ahead of time what depends only on constants: static shapes, constant "
-        "subgraphs, If with a constant condition (within a size budget)",
-        "预先计算只依赖常量的部分：静态形状、常量子图、条件为常量的 If（受大小预算限制）",
-        {{"size_budget_bytes", "4096", "results up to this many bytes are always folded",
-          OptionKind::kCount},
-         {"max_growth", "1",
-          "larger results are folded when at most this many times the bytes of the node's "
-          "constant inputs ('inf' folds everything)",
-          OptionKind::kNumber},
-         {"fold_dequantize_linear", "false", "also fold DequantizeLinear of constant weights",
-          OptionKind::kBool},
-         {"constant_nodes_to_initializers", "true", "turn Constant nodes into initializers",
-          OptionKind::kBool}},
-        1,
-        28,
+        .id = "fold_constants",
+        .category = Category::kStructural,
+        .kind = "constant folding",
+        .summaryEn =
+            "Compute ahead of time what depends only on constants: static shapes, constant "
+            "subgraphs, If with a constant condition (within a size budget)",
+        .summaryZh =
+            "预先计算只依赖常量的部分：静态形状、常量子图、条件为常量的 If（受大小预算限制）",
+        .options =
+            {{.name = "size_budget_bytes",
+              .defaultValue = "4096",
+              .help = "results up to this many bytes are always folded",
+              .kind = OptionKind::kCount},
+             {.name = "max_growth",
+              .defaultValue = "1",
+              .help =
+                  "larger results are folded when at most this many times the bytes of the node's "
+                  "constant inputs ('inf' folds everything)",
+              .kind = OptionKind::kNumber},
+             {.name = "fold_dequantize_linear",
+              .defaultValue = "false",
+              .help = "also fold DequantizeLinear of constant weights",
+              .kind = OptionKind::kBool},
+             {.name = "constant_nodes_to_initializers",
+              .defaultValue = "true",
+              .help = "turn Constant nodes into initializers",
+              .kind = OptionKind::kBool}},
+        .minOpset = 1,
+        .maxOpset = 28,
     };
     return kInfo;
   }

@@ -26,14 +26,20 @@ namespace {
 class FreezeInitializerInputs final : public Pass {
  public:
   FreezeInitializerInputs()
-      : info_{"freeze_initializer_inputs",
-              Category::kStructural,
-              "model interface: constants",
-              "Make initializers that are also graph inputs constants (drop them from the inputs)",
-              "将同时作为图输入的初始化器变为常量（从图输入中移除）",
-              {{"keep", "", "comma-separated initializer names that stay overridable inputs"}},
-              1,
-              28} {}
+      : info_{
+            .id = "freeze_initializer_inputs",
+            .category = Category::kStructural,
+            .kind = "model interface: constants",
+            .summaryEn =
+                "Make initializers that are also graph inputs constants (drop them from the "
+                "inputs)",
+            .summaryZh = "将同时作为图输入的初始化器变为常量（从图输入中移除）",
+            .options = {{.name = "keep",
+                         .defaultValue = "",
+                         .help = "comma-separated initializer names that stay overridable inputs"}},
+            .minOpset = 1,
+            .maxOpset = 28,
+        } {}
   const PassInfo& info() const override { return info_; }
   Status run(ir::Model& model, PassContext& ctx) const override {
     std::vector<std::string> keep;

@@ -124,16 +124,18 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseBatchnormAddMul() {
-  PassInfo info{"fuse_batchnorm_add_mul",
-                Category::kStructural,
-                "fusion: fold into weights",
-                "Fold a per-channel Mul/Div or Add/Sub after a BatchNormalization into its "
-                "scale and bias",
-                "将 BatchNormalization 之后的逐通道 Mul/Div 或 Add/Sub 折叠进其 scale 与偏置",
-                {},
-                7,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_batchnorm_add_mul",
+      .category = Category::kStructural,
+      .kind = "fusion: fold into weights",
+      .summaryEn =
+          "Fold a per-channel Mul/Div or Add/Sub after a BatchNormalization into its "
+          "scale and bias",
+      .summaryZh = "将 BatchNormalization 之后的逐通道 Mul/Div 或 Add/Sub 折叠进其 scale 与偏置",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -58,14 +58,15 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConsecutiveTransposes() {
-  PassInfo info{"fuse_consecutive_transposes",
-                Category::kStructural,
-                "fusion: merge a chain",
-                "Compose two consecutive Transposes into one",
-                "将两个相邻的 Transpose 合成为一个",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "fuse_consecutive_transposes",
+      .category = Category::kStructural,
+      .kind = "fusion: merge a chain",
+      .summaryEn = "Compose two consecutive Transposes into one",
+      .summaryZh = "将两个相邻的 Transpose 合成为一个",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

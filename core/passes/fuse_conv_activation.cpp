@@ -125,18 +125,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConvActivation() {
-  PassInfo info{"fuse_conv_activation",
-                Category::kStructural,
-                "fusion: PassLab fused kernel",
-                "Fuse a Conv with the residual Add and the activation after it into one "
-                "ai.passlab FusedConv (bias, residual and activation in the store loop)",
-                "将 Conv 与其后的残差 Add 和激活函数融合为一个 ai.passlab FusedConv"
-                "（偏置、残差与激活在写回循环中完成）",
-                {},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_conv_activation",
+      .category = Category::kStructural,
+      .kind = "fusion: PassLab fused kernel",
+      .summaryEn =
+          "Fuse a Conv with the residual Add and the activation after it into one "
+          "ai.passlab FusedConv (bias, residual and activation in the store loop)",
+      .summaryZh =
+          "将 Conv 与其后的残差 Add 和激活函数融合为一个 ai.passlab FusedConv"
+          "（偏置、残差与激活在写回循环中完成）",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

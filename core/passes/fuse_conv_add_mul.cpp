@@ -130,16 +130,18 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConvAddMul() {
-  PassInfo info{"fuse_conv_add_mul",
-                Category::kStructural,
-                "fusion: fold into weights",
-                "Fold a per-channel Add/Sub into the Conv bias and a per-channel Mul/Div into "
-                "its weights",
-                "将逐通道的 Add/Sub 折叠进 Conv 偏置，将逐通道的 Mul/Div 折叠进其权重",
-                {},
-                1,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_conv_add_mul",
+      .category = Category::kStructural,
+      .kind = "fusion: fold into weights",
+      .summaryEn =
+          "Fold a per-channel Add/Sub into the Conv bias and a per-channel Mul/Div into "
+          "its weights",
+      .summaryZh = "将逐通道的 Add/Sub 折叠进 Conv 偏置，将逐通道的 Mul/Div 折叠进其权重",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

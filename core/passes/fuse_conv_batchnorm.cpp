@@ -115,16 +115,18 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConvBatchnorm() {
-  PassInfo info{"fuse_conv_batchnorm",
-                Category::kStructural,
-                "fusion: fold into weights",
-                "Fold an inference BatchNormalization into the weights and bias of the Conv "
-                "before it",
-                "将推理模式的 BatchNormalization 折叠进前面 Conv 的权重和偏置",
-                {},
-                1,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_conv_batchnorm",
+      .category = Category::kStructural,
+      .kind = "fusion: fold into weights",
+      .summaryEn =
+          "Fold an inference BatchNormalization into the weights and bias of the Conv "
+          "before it",
+      .summaryZh = "将推理模式的 BatchNormalization 折叠进前面 Conv 的权重和偏置",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

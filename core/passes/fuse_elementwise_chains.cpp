@@ -309,17 +309,18 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseElementwiseChains() {
   PassInfo info{
-      "fuse_elementwise_chains",
-      Category::kStructural,
-      "fusion: PassLab fused kernel",
-      "Fuse a chain or tree of elementwise ops into one ai.passlab FusedElementwise "
-      "that evaluates them in one pass over the data, tile by tile",
-      "将逐元素运算的链或树融合为一个 ai.passlab FusedElementwise，按块一次遍历数据完成计算",
-      {},
-      7,
-      28,
-      false,
-      true};
+      .id = "fuse_elementwise_chains",
+      .category = Category::kStructural,
+      .kind = "fusion: PassLab fused kernel",
+      .summaryEn =
+          "Fuse a chain or tree of elementwise ops into one ai.passlab FusedElementwise "
+          "that evaluates them in one pass over the data, tile by tile",
+      .summaryZh =
+          "将逐元素运算的链或树融合为一个 ai.passlab FusedElementwise，按块一次遍历数据完成计算",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

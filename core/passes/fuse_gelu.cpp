@@ -69,16 +69,19 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseGelu() {
-  PassInfo info{"fuse_gelu",
-                Category::kStructural,
-                "fusion: into one standard op",
-                "Fuse the erf and tanh GELU subgraphs into Gelu (approximate = \"tanh\" for the "
-                "tanh form)",
-                "将 erf 与 tanh 形式的 GELU 子图融合为 Gelu（tanh 形式使用 approximate=\"tanh\"）",
-                {},
-                20,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_gelu",
+      .category = Category::kStructural,
+      .kind = "fusion: into one standard op",
+      .summaryEn =
+          "Fuse the erf and tanh GELU subgraphs into Gelu (approximate = \"tanh\" for the "
+          "tanh form)",
+      .summaryZh =
+          "将 erf 与 tanh 形式的 GELU 子图融合为 Gelu（tanh 形式使用 approximate=\"tanh\"）",
+      .minOpset = 20,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

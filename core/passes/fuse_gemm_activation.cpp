@@ -166,18 +166,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseGemmActivation() {
-  PassInfo info{"fuse_gemm_activation",
-                Category::kStructural,
-                "fusion: PassLab fused kernel",
-                "Fuse a Gemm or MatMul with the bias and residual Adds and the activation after "
-                "it into one ai.passlab FusedGemm (epilogue in the store loop)",
-                "将 Gemm 或 MatMul 与其后的偏置、残差 Add 和激活函数融合为一个 ai.passlab "
-                "FusedGemm（尾处理在写回循环中完成）",
-                {},
-                7,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_gemm_activation",
+      .category = Category::kStructural,
+      .kind = "fusion: PassLab fused kernel",
+      .summaryEn =
+          "Fuse a Gemm or MatMul with the bias and residual Adds and the activation after "
+          "it into one ai.passlab FusedGemm (epilogue in the store loop)",
+      .summaryZh =
+          "将 Gemm 或 MatMul 与其后的偏置、残差 Add 和激活函数融合为一个 ai.passlab "
+          "FusedGemm（尾处理在写回循环中完成）",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

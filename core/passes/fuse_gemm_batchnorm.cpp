@@ -135,15 +135,16 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseGemmBatchnorm() {
-  PassInfo info{"fuse_gemm_batchnorm",
-                Category::kStructural,
-                "fusion: fold into weights",
-                "Fold an inference BatchNormalization into the Gemm or 2-D MatMul before it",
-                "将推理模式的 BatchNormalization 折叠进前面的 Gemm 或二维 MatMul",
-                {},
-                7,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_gemm_batchnorm",
+      .category = Category::kStructural,
+      .kind = "fusion: fold into weights",
+      .summaryEn = "Fold an inference BatchNormalization into the Gemm or 2-D MatMul before it",
+      .summaryZh = "将推理模式的 BatchNormalization 折叠进前面的 Gemm 或二维 MatMul",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

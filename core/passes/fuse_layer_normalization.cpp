@@ -68,16 +68,19 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseLayerNormalization() {
-  PassInfo info{"fuse_layer_normalization",
-                Category::kStructural,
-                "fusion: into one standard op",
-                "Fuse the decomposed layer norm subgraph (PyTorch and TensorFlow exports) into "
-                "LayerNormalization",
-                "将分解的层归一化子图（PyTorch 与 TensorFlow 导出形式）融合为 LayerNormalization",
-                {},
-                17,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_layer_normalization",
+      .category = Category::kStructural,
+      .kind = "fusion: into one standard op",
+      .summaryEn =
+          "Fuse the decomposed layer norm subgraph (PyTorch and TensorFlow exports) into "
+          "LayerNormalization",
+      .summaryZh =
+          "将分解的层归一化子图（PyTorch 与 TensorFlow 导出形式）融合为 LayerNormalization",
+      .minOpset = 17,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -42,15 +42,16 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseLogSoftmax() {
-  PassInfo info{"fuse_log_softmax",
-                Category::kStructural,
-                "fusion: into one standard op",
-                "Fuse Log(Softmax(x)) into LogSoftmax(x)",
-                "将 Log(Softmax(x)) 融合为 LogSoftmax(x)",
-                {},
-                1,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_log_softmax",
+      .category = Category::kStructural,
+      .kind = "fusion: into one standard op",
+      .summaryEn = "Fuse Log(Softmax(x)) into LogSoftmax(x)",
+      .summaryZh = "将 Log(Softmax(x)) 融合为 LogSoftmax(x)",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -70,14 +70,15 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseMatmulAddIntoGemm() {
-  PassInfo info{"fuse_matmul_add_into_gemm",
-                Category::kStructural,
-                "fusion: into one standard op",
-                "Fuse a 2-D MatMul and the Add of a bias into one Gemm",
-                "将二维 MatMul 与其后加偏置的 Add 融合为一个 Gemm",
-                {},
-                7,
-                28};
+  PassInfo info{
+      .id = "fuse_matmul_add_into_gemm",
+      .category = Category::kStructural,
+      .kind = "fusion: into one standard op",
+      .summaryEn = "Fuse a 2-D MatMul and the Add of a bias into one Gemm",
+      .summaryZh = "将二维 MatMul 与其后加偏置的 Add 融合为一个 Gemm",
+      .minOpset = 7,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -316,22 +316,28 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtAttention() {
-  PassInfo info{"fuse_ort_attention",
-                Category::kStructural,
-                "fusion: into ONNX Runtime contrib ops",
-                "Fuse the multi-head self-attention subgraph of GPT-2 and BERT style models (QKV "
-                "projection, heads, scaled masked softmax, key/value cache) into ONNX Runtime's "
-                "Attention (com.microsoft)",
-                "将 GPT-2 与 BERT 类模型的多头自注意力子图（QKV 投影、分头、缩放与掩码的 "
-                "softmax、键值缓存）融合为 ONNX Runtime 的 Attention（com.microsoft）",
-                {{"assume_binary_mask", "true",
-                  "Treat float attention masks read from model inputs as holding only 0 and 1 "
-                  "(ONNX Runtime's Attention takes them as an int32 mask_index)",
-                  OptionKind::kBool}},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_ort_attention",
+      .category = Category::kStructural,
+      .kind = "fusion: into ONNX Runtime contrib ops",
+      .summaryEn =
+          "Fuse the multi-head self-attention subgraph of GPT-2 and BERT style models (QKV "
+          "projection, heads, scaled masked softmax, key/value cache) into ONNX Runtime's "
+          "Attention (com.microsoft)",
+      .summaryZh =
+          "将 GPT-2 与 BERT 类模型的多头自注意力子图（QKV 投影、分头、缩放与掩码的 "
+          "softmax、键值缓存）融合为 ONNX Runtime 的 Attention（com.microsoft）",
+      .options = {{.name = "assume_binary_mask",
+                   .defaultValue = "true",
+                   .help =
+                       "Treat float attention masks read from model inputs as holding only 0 and 1 "
+                       "(ONNX Runtime's Attention takes them as an int32 mask_index)",
+                   .kind = OptionKind::kBool}},
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -152,18 +152,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtEmbedLayerNorm() {
-  PassInfo info{"fuse_ort_embed_layer_norm",
-                Category::kStructural,
-                "fusion: into ONNX Runtime contrib ops",
-                "Fuse summed embedding lookups (word, position, segment) and the layer norm "
-                "after them into ONNX Runtime's EmbedLayerNormalization (com.microsoft)",
-                "将相加的嵌入查表（词、位置、段）与其后的层归一化融合为 ONNX Runtime 的 "
-                "EmbedLayerNormalization（com.microsoft）",
-                {},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_ort_embed_layer_norm",
+      .category = Category::kStructural,
+      .kind = "fusion: into ONNX Runtime contrib ops",
+      .summaryEn =
+          "Fuse summed embedding lookups (word, position, segment) and the layer norm "
+          "after them into ONNX Runtime's EmbedLayerNormalization (com.microsoft)",
+      .summaryZh =
+          "将相加的嵌入查表（词、位置、段）与其后的层归一化融合为 ONNX Runtime 的 "
+          "EmbedLayerNormalization（com.microsoft）",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

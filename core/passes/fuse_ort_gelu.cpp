@@ -119,18 +119,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtGelu() {
-  PassInfo info{"fuse_ort_gelu",
-                Category::kStructural,
-                "fusion: into ONNX Runtime contrib ops",
-                "Fuse the erf and tanh GELU subgraphs, with the bias Add before them, into ONNX "
-                "Runtime's Gelu, BiasGelu or FastGelu (com.microsoft)",
-                "将 erf 与 tanh 形式的 GELU 子图（连同其前的偏置 Add）融合为 ONNX Runtime 的 "
-                "Gelu、BiasGelu 或 FastGelu（com.microsoft）",
-                {},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_ort_gelu",
+      .category = Category::kStructural,
+      .kind = "fusion: into ONNX Runtime contrib ops",
+      .summaryEn =
+          "Fuse the erf and tanh GELU subgraphs, with the bias Add before them, into ONNX "
+          "Runtime's Gelu, BiasGelu or FastGelu (com.microsoft)",
+      .summaryZh =
+          "将 erf 与 tanh 形式的 GELU 子图（连同其前的偏置 Add）融合为 ONNX Runtime 的 "
+          "Gelu、BiasGelu 或 FastGelu（com.microsoft）",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

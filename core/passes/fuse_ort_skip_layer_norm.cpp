@@ -111,18 +111,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtSkipLayerNorm() {
-  PassInfo info{"fuse_ort_skip_layer_norm",
-                Category::kStructural,
-                "fusion: into ONNX Runtime contrib ops",
-                "Fuse a residual Add (with the bias Add before it) and the layer norm after it "
-                "into ONNX Runtime's SkipLayerNormalization (com.microsoft)",
-                "将残差 Add（连同其前的偏置 Add）与其后的层归一化融合为 ONNX Runtime 的 "
-                "SkipLayerNormalization（com.microsoft）",
-                {},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_ort_skip_layer_norm",
+      .category = Category::kStructural,
+      .kind = "fusion: into ONNX Runtime contrib ops",
+      .summaryEn =
+          "Fuse a residual Add (with the bias Add before it) and the layer norm after it "
+          "into ONNX Runtime's SkipLayerNormalization (com.microsoft)",
+      .summaryZh =
+          "将残差 Add（连同其前的偏置 Add）与其后的层归一化融合为 ONNX Runtime 的 "
+          "SkipLayerNormalization（com.microsoft）",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -175,14 +175,15 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePadIntoConvPool() {
-  PassInfo info{"fuse_pad_into_conv_pool",
-                Category::kStructural,
-                "fusion: into one standard op",
-                "Fold a constant-mode Pad into the pads of the Conv or pooling op after it",
-                "将常量模式的 Pad 并入其后 Conv 或池化算子的 pads 属性",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "fuse_pad_into_conv_pool",
+      .category = Category::kStructural,
+      .kind = "fusion: into one standard op",
+      .summaryEn = "Fold a constant-mode Pad into the pads of the Conv or pooling op after it",
+      .summaryZh = "将常量模式的 Pad 并入其后 Conv 或池化算子的 pads 属性",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -393,18 +393,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePasslabAttention() {
-  PassInfo info{"fuse_passlab_attention",
-                Category::kStructural,
-                "fusion: PassLab fused kernel",
-                "Fuse scaled dot-product attention (Q·Kᵀ, scale, masks, Softmax, ·V) into one "
-                "ai.passlab FusedAttention that keeps only a tile of the scores",
-                "将缩放点积注意力（Q·Kᵀ、缩放、掩码、Softmax、·V）融合为一个 ai.passlab "
-                "FusedAttention，只保留一块注意力分数",
-                {},
-                9,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_passlab_attention",
+      .category = Category::kStructural,
+      .kind = "fusion: PassLab fused kernel",
+      .summaryEn =
+          "Fuse scaled dot-product attention (Q·Kᵀ, scale, masks, Softmax, ·V) into one "
+          "ai.passlab FusedAttention that keeps only a tile of the scores",
+      .summaryZh =
+          "将缩放点积注意力（Q·Kᵀ、缩放、掩码、Softmax、·V）融合为一个 ai.passlab "
+          "FusedAttention，只保留一块注意力分数",
+      .minOpset = 9,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -110,18 +110,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePasslabLayerNorm() {
-  PassInfo info{"fuse_passlab_layer_norm",
-                Category::kStructural,
-                "fusion: PassLab fused kernel",
-                "Fuse a layer norm (decomposed at any opset, or LayerNormalization), with the "
-                "residual Add before it, into one ai.passlab FusedLayerNorm (one pass per row)",
-                "将层归一化（任意 opset 的分解形式或 LayerNormalization）连同其前的残差 Add "
-                "融合为一个 ai.passlab FusedLayerNorm（每行一遍）",
-                {},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_passlab_layer_norm",
+      .category = Category::kStructural,
+      .kind = "fusion: PassLab fused kernel",
+      .summaryEn =
+          "Fuse a layer norm (decomposed at any opset, or LayerNormalization), with the "
+          "residual Add before it, into one ai.passlab FusedLayerNorm (one pass per row)",
+      .summaryZh =
+          "将层归一化（任意 opset 的分解形式或 LayerNormalization）连同其前的残差 Add "
+          "融合为一个 ai.passlab FusedLayerNorm（每行一遍）",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -204,18 +204,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePasslabSoftmax() {
-  PassInfo info{"fuse_passlab_softmax",
-                Category::kStructural,
-                "fusion: PassLab fused kernel",
-                "Fuse a last-axis Softmax with the scale and additive mask before it, or the "
-                "decomposed Exp/ReduceSum/Div softmax, into one ai.passlab FusedSoftmax",
-                "将末轴 Softmax 连同其前的缩放与加性掩码，或分解的 Exp/ReduceSum/Div "
-                "softmax，融合为一个 ai.passlab FusedSoftmax",
-                {},
-                1,
-                28,
-                true,
-                true};
+  PassInfo info{
+      .id = "fuse_passlab_softmax",
+      .category = Category::kStructural,
+      .kind = "fusion: PassLab fused kernel",
+      .summaryEn =
+          "Fuse a last-axis Softmax with the scale and additive mask before it, or the "
+          "decomposed Exp/ReduceSum/Div softmax, into one ai.passlab FusedSoftmax",
+      .summaryZh =
+          "将末轴 Softmax 连同其前的缩放与加性掩码，或分解的 Exp/ReduceSum/Div "
+          "softmax，融合为一个 ai.passlab FusedSoftmax",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+      .mayEmitNonStandard = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -91,15 +91,17 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseReduceUnsqueeze() {
-  PassInfo info{"fuse_reduce_unsqueeze",
-                Category::kStructural,
-                "fusion: merge a chain",
-                "Turn a reduction with keepdims = 0 followed by the Unsqueeze of the same axes "
-                "into keepdims = 1",
-                "将 keepdims=0 的归约及其后恢复相同轴的 Unsqueeze 合并为 keepdims=1",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "fuse_reduce_unsqueeze",
+      .category = Category::kStructural,
+      .kind = "fusion: merge a chain",
+      .summaryEn =
+          "Turn a reduction with keepdims = 0 followed by the Unsqueeze of the same axes "
+          "into keepdims = 1",
+      .summaryZh = "将 keepdims=0 的归约及其后恢复相同轴的 Unsqueeze 合并为 keepdims=1",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -104,17 +104,23 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseSharedInputMatmuls() {
-  PassInfo info{"fuse_shared_input_matmuls",
-                Category::kStructural,
-                "fusion: horizontal",
-                "Fuse MatMuls that multiply one input by constant weights into one MatMul and a "
-                "Split",
-                "将以同一输入乘以常量权重的多个 MatMul 融合为一个 MatMul 加一个 Split",
-                {{"min_count", "3", "fewest MatMuls sharing the input that are fused",
-                  OptionKind::kCount, 2}},
-                1,
-                28,
-                true};
+  PassInfo info{
+      .id = "fuse_shared_input_matmuls",
+      .category = Category::kStructural,
+      .kind = "fusion: horizontal",
+      .summaryEn =
+          "Fuse MatMuls that multiply one input by constant weights into one MatMul and a "
+          "Split",
+      .summaryZh = "将以同一输入乘以常量权重的多个 MatMul 融合为一个 MatMul 加一个 Split",
+      .options = {{.name = "min_count",
+                   .defaultValue = "3",
+                   .help = "fewest MatMuls sharing the input that are fused",
+                   .kind = OptionKind::kCount,
+                   .minimum = 2}},
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -112,15 +112,17 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseTransposeIntoGemm() {
-  PassInfo info{"fuse_transpose_into_gemm",
-                Category::kStructural,
-                "fusion: into one standard op",
-                "Fold a 2-D Transpose into the transA/transB flag of the Gemm (or 2-D MatMul) "
-                "it feeds",
-                "将二维 Transpose 并入其后 Gemm（或二维 MatMul）的 transA/transB 标志",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "fuse_transpose_into_gemm",
+      .category = Category::kStructural,
+      .kind = "fusion: into one standard op",
+      .summaryEn =
+          "Fold a 2-D Transpose into the transA/transB flag of the Gemm (or 2-D MatMul) "
+          "it feeds",
+      .summaryZh = "将二维 Transpose 并入其后 Gemm（或二维 MatMul）的 transA/transB 标志",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

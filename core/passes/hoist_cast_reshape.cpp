@@ -223,14 +223,15 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeHoistCastReshape() {
-  PassInfo info{"hoist_cast_reshape",
-                Category::kStructural,
-                "hoisting: move data movement",
-                "Move a Cast or Reshape through elementwise ops to its inverse and remove both",
-                "将 Cast 或 Reshape 穿过逐元素算子移动到与其互逆的算子处并一同删除",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "hoist_cast_reshape",
+      .category = Category::kStructural,
+      .kind = "hoisting: move data movement",
+      .summaryEn = "Move a Cast or Reshape through elementwise ops to its inverse and remove both",
+      .summaryZh = "将 Cast 或 Reshape 穿过逐元素算子移动到与其互逆的算子处并一同删除",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -248,15 +248,18 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeHoistSliceGather() {
-  PassInfo info{"hoist_slice_gather",
-                Category::kStructural,
-                "hoisting: select before computing",
-                "Move a Slice or Gather before the elementwise op it reads, slicing constant "
-                "operands too, so fewer elements are computed",
-                "将 Slice 或 Gather 移到其读取的逐元素算子之前（常量操作数一并切片），减少计算量",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "hoist_slice_gather",
+      .category = Category::kStructural,
+      .kind = "hoisting: select before computing",
+      .summaryEn =
+          "Move a Slice or Gather before the elementwise op it reads, slicing constant "
+          "operands too, so fewer elements are computed",
+      .summaryZh =
+          "将 Slice 或 Gather 移到其读取的逐元素算子之前（常量操作数一并切片），减少计算量",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -252,16 +252,19 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeMergeConsecutiveSlices() {
-  PassInfo info{"merge_consecutive_slices",
-                Category::kStructural,
-                "fusion: merge a chain",
-                "Merge a Slice of a Slice, drop a Slice that selects one Concat input, and turn "
-                "Slices partitioning an axis into one Split",
-                "合并 Slice 的 Slice，去掉恰好取出一个 Concat 输入的 Slice，并将划分同一轴的多个 "
-                "Slice 合为一个 Split",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "merge_consecutive_slices",
+      .category = Category::kStructural,
+      .kind = "fusion: merge a chain",
+      .summaryEn =
+          "Merge a Slice of a Slice, drop a Slice that selects one Concat input, and turn "
+          "Slices partitioning an axis into one Split",
+      .summaryZh =
+          "合并 Slice 的 Slice，去掉恰好取出一个 Concat 输入的 Slice，并将划分同一轴的多个 "
+          "Slice 合为一个 Split",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

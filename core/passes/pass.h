@@ -34,9 +34,9 @@ enum class OptionKind {
 std::string_view optionKindName(OptionKind k);
 
 struct PassOption {
-  std::string name;
-  std::string defaultValue;
-  std::string help;
+  std::string name{};
+  std::string defaultValue{};
+  std::string help{};
   OptionKind kind = OptionKind::kText;
   double minimum = 0;  // for counts and numbers
 };
@@ -46,13 +46,13 @@ struct PassOption {
 Expected<std::string> normalizeOptionValue(const PassOption& option, const std::string& value);
 
 struct PassInfo {
-  std::string id;  // verb first: "fold_constants"
+  std::string id{};  // verb first: "fold_constants"
   Category category = Category::kStructural;
-  std::string
-      kind;  // within the category: "constant folding", "redundant node: inverse pairs", ...
-  std::string summaryEn;
-  std::string summaryZh;
-  std::vector<PassOption> options;
+  // Within the category: "constant folding", "redundant node: inverse pairs", ...
+  std::string kind{};
+  std::string summaryEn{};
+  std::string summaryZh{};
+  std::vector<PassOption> options{};
   int64_t minOpset = 1;  // default-domain opsets the pass was written and tested for
   int64_t maxOpset = 28;
   bool changesNumerics = false;     // results may differ in the last bits or more

@@ -429,17 +429,19 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makePushTransposes() {
   PassInfo info{
-      "push_transposes",
-      Category::kStructural,
-      "hoisting: move data movement",
-      "Push Transposes through elementwise ops, reductions and Concats until they "
-      "cancel or merge, fold the permutation into constant operands, and let "
-      "reductions absorb them",
-      "将 Transpose 穿过逐元素算子、归约和 Concat 直至相互抵消或合并，将置换折入常量操作数，"
-      "并让归约吸收 Transpose",
-      {},
-      1,
-      28};
+      .id = "push_transposes",
+      .category = Category::kStructural,
+      .kind = "hoisting: move data movement",
+      .summaryEn =
+          "Push Transposes through elementwise ops, reductions and Concats until they "
+          "cancel or merge, fold the permutation into constant operands, and let "
+          "reductions absorb them",
+      .summaryZh =
+          "将 Transpose 穿过逐元素算子、归约和 Concat 直至相互抵消或合并，将置换折入常量操作数，"
+          "并让归约吸收 Transpose",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -85,16 +85,18 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReassociateConstantChains() {
-  PassInfo info{"reassociate_constant_chains",
-                Category::kStructural,
-                "substitution: cheaper op",
-                "Merge two Muls (or two Adds) by constants in a row into one, the constants "
-                "folded",
-                "将连续两个乘以（或加上）常量的 Mul（或 Add）合并为一个，常量预先折叠",
-                {},
-                7,
-                28,
-                true};
+  PassInfo info{
+      .id = "reassociate_constant_chains",
+      .category = Category::kStructural,
+      .kind = "substitution: cheaper op",
+      .summaryEn =
+          "Merge two Muls (or two Adds) by constants in a row into one, the constants "
+          "folded",
+      .summaryZh = "将连续两个乘以（或加上）常量的 Mul（或 Add）合并为一个，常量预先折叠",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

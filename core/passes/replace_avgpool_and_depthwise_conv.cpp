@@ -157,18 +157,21 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceAvgpoolAndDepthwiseConv() {
-  PassInfo info{"replace_avgpool_and_depthwise_conv",
-                Category::kAlgorithm,
-                "substitution: one sliding-window kernel",
-                "Write an AveragePool as a depthwise Conv where a BatchNormalization or "
-                "per-channel Mul/Add can then fold into it, and a uniform depthwise Conv as an "
-                "AveragePool",
-                "在其后可折叠 BatchNormalization 或逐通道 Mul/Add 时将 AveragePool 写成深度卷积，"
-                "并将均匀权重的深度卷积写成 AveragePool",
-                {},
-                7,
-                28,
-                true};
+  PassInfo info{
+      .id = "replace_avgpool_and_depthwise_conv",
+      .category = Category::kAlgorithm,
+      .kind = "substitution: one sliding-window kernel",
+      .summaryEn =
+          "Write an AveragePool as a depthwise Conv where a BatchNormalization or "
+          "per-channel Mul/Add can then fold into it, and a uniform depthwise Conv as an "
+          "AveragePool",
+      .summaryZh =
+          "在其后可折叠 BatchNormalization 或逐通道 Mul/Add 时将 AveragePool 写成深度卷积，"
+          "并将均匀权重的深度卷积写成 AveragePool",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

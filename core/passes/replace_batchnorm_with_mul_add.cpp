@@ -104,15 +104,17 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceBatchnormWithMulAdd() {
-  PassInfo info{"replace_batchnorm_with_mul_add",
-                Category::kStructural,
-                "substitution: simpler ops",
-                "Replace a standalone inference BatchNormalization with a per-channel Mul and Add",
-                "将独立的推理模式 BatchNormalization 替换为逐通道的 Mul 与 Add",
-                {},
-                1,
-                28,
-                true};
+  PassInfo info{
+      .id = "replace_batchnorm_with_mul_add",
+      .category = Category::kStructural,
+      .kind = "substitution: simpler ops",
+      .summaryEn =
+          "Replace a standalone inference BatchNormalization with a per-channel Mul and Add",
+      .summaryZh = "将独立的推理模式 BatchNormalization 替换为逐通道的 Mul 与 Add",
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

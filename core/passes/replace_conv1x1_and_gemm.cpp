@@ -227,16 +227,18 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceConv1x1AndGemm() {
-  PassInfo info{"replace_conv1x1_and_gemm",
-                Category::kStructural,
-                "substitution: cheaper op",
-                "Swap a 1x1 Conv and a Gemm/MatMul where the cost model says the other form "
-                "moves fewer bytes",
-                "在代价模型认为更省时，于 1x1 Conv 与 Gemm/MatMul 之间互换",
-                {},
-                7,
-                28,
-                true};
+  PassInfo info{
+      .id = "replace_conv1x1_and_gemm",
+      .category = Category::kStructural,
+      .kind = "substitution: cheaper op",
+      .summaryEn =
+          "Swap a 1x1 Conv and a Gemm/MatMul where the cost model says the other form "
+          "moves fewer bytes",
+      .summaryZh = "在代价模型认为更省时，于 1x1 Conv 与 Gemm/MatMul 之间互换",
+      .minOpset = 7,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

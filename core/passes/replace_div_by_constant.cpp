@@ -72,17 +72,22 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeReplaceDivByConstant() {
   PassInfo info{
-      "replace_div_by_constant",
-      Category::kStructural,
-      "substitution: cheaper op",
-      "Replace division by a float constant with multiplication by its reciprocal "
-      "(exact for powers of two; option exact_only=false for any constant)",
-      "将除以浮点常量替换为乘以其倒数（2 的幂时精确；exact_only=false 时适用于任意常量）",
-      {{"exact_only", "true", "only constants whose elements are all powers of two (bit-exact)",
-        OptionKind::kBool}},
-      1,
-      28,
-      true};
+      .id = "replace_div_by_constant",
+      .category = Category::kStructural,
+      .kind = "substitution: cheaper op",
+      .summaryEn =
+          "Replace division by a float constant with multiplication by its reciprocal "
+          "(exact for powers of two; option exact_only=false for any constant)",
+      .summaryZh =
+          "将除以浮点常量替换为乘以其倒数（2 的幂时精确；exact_only=false 时适用于任意常量）",
+      .options = {{.name = "exact_only",
+                   .defaultValue = "true",
+                   .help = "only constants whose elements are all powers of two (bit-exact)",
+                   .kind = OptionKind::kBool}},
+      .minOpset = 1,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

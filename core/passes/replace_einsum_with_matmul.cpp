@@ -132,15 +132,16 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceEinsumWithMatmul() {
-  PassInfo info{"replace_einsum_with_matmul",
-                Category::kStructural,
-                "substitution: cheaper op",
-                "Replace an Einsum that is a (batched) matrix product with MatMul",
-                "将表示（批量）矩阵乘法的 Einsum 替换为 MatMul",
-                {},
-                12,
-                28,
-                true};
+  PassInfo info{
+      .id = "replace_einsum_with_matmul",
+      .category = Category::kStructural,
+      .kind = "substitution: cheaper op",
+      .summaryEn = "Replace an Einsum that is a (batched) matrix product with MatMul",
+      .summaryZh = "将表示（批量）矩阵乘法的 Einsum 替换为 MatMul",
+      .minOpset = 12,
+      .maxOpset = 28,
+      .changesNumerics = true,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -88,14 +88,15 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceReduceMeanWithGlobalPool() {
-  PassInfo info{"replace_reduce_mean_with_global_pool",
-                Category::kStructural,
-                "substitution: cheaper op",
-                "Replace a ReduceMean over every spatial axis with GlobalAveragePool",
-                "将对全部空间轴的 ReduceMean 替换为 GlobalAveragePool",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "replace_reduce_mean_with_global_pool",
+      .category = Category::kStructural,
+      .kind = "substitution: cheaper op",
+      .summaryEn = "Replace a ReduceMean over every spatial axis with GlobalAveragePool",
+      .summaryZh = "将对全部空间轴的 ReduceMean 替换为 GlobalAveragePool",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -147,16 +147,19 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceWithCheaperOps() {
-  PassInfo info{"replace_with_cheaper_ops",
-                Category::kStructural,
-                "substitution: cheaper op",
-                "Replace Pow(x, 2), Pow(x, 0.5), 0 - x, Clip(x, 0), Max(x, 0) and Where(Not(c)) "
-                "by x*x, Sqrt, Neg, Relu and a swapped Where",
-                "将 Pow(x,2)、Pow(x,0.5)、0-x、Clip(x,0)、Max(x,0) 与 Where(Not(c)) 替换为 "
-                "x*x、Sqrt、Neg、Relu 和交换分支的 Where",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "replace_with_cheaper_ops",
+      .category = Category::kStructural,
+      .kind = "substitution: cheaper op",
+      .summaryEn =
+          "Replace Pow(x, 2), Pow(x, 0.5), 0 - x, Clip(x, 0), Max(x, 0) and Where(Not(c)) "
+          "by x*x, Sqrt, Neg, Relu and a swapped Where",
+      .summaryZh =
+          "将 Pow(x,2)、Pow(x,0.5)、0-x、Clip(x,0)、Max(x,0) 与 Where(Not(c)) 替换为 "
+          "x*x、Sqrt、Neg、Relu 和交换分支的 Where",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

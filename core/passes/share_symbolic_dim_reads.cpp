@@ -126,16 +126,17 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeShareSymbolicDimReads() {
-  PassInfo info{"share_symbolic_dim_reads",
-                Category::kStructural,
-                "redundant computation: shape arithmetic",
-                "Read a named dimension from the graph input that declares it, so repeated "
-                "reads of it merge",
-                "从声明该命名维度的图输入读取它，使对它的重复读取得以合并",
-                {},
-                1,
-                28,
-                false};
+  PassInfo info{
+      .id = "share_symbolic_dim_reads",
+      .category = Category::kStructural,
+      .kind = "redundant computation: shape arithmetic",
+      .summaryEn =
+          "Read a named dimension from the graph input that declares it, so repeated "
+          "reads of it merge",
+      .summaryZh = "从声明该命名维度的图输入读取它，使对它的重复读取得以合并",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

@@ -66,8 +66,8 @@ std::optional<std::vector<int64_t>> axesOf(const ir::Node& n) {
   return rewrite::intsFromAttrOrInput(n, "axes", 1);
 }
 
-Rules rules() {
-  Rules r;
+// Chains of reshape-like ops that collapse into one.
+void addReshapeChains(Rules& r) {
   // Reshape(Reshape|Flatten|Squeeze|Unsqueeze(x), s) -> Reshape(x, s)
   // (a 0 in s copies a dim: only where x and the intermediate agree on it)
   addRule(r, "reshape_of_reshape", "Reshape(reshape-like(x), s) -> Reshape(x, s)", {"Reshape"},
@@ -189,6 +189,10 @@ Rules rules() {
                                           removeWithConstants(rw, inner);
                                         });
           });
+}
+
+// Repeated or absorbing elementwise ops, casts, and nested concats.
+void addValueChains(Rules& r) {
   // f(f(x)) -> f(x) for the idempotent f: Relu, Floor, Ceil, Round, Abs, Sign
   // (the outer node goes; the inner one keeps its other consumers)
   addRule(r, "idempotent_twice", "f(f(x)) -> f(x) for Relu, Floor, Ceil, Round, Abs, Sign",
@@ -281,22 +285,31 @@ Rules rules() {
               for (ir::Node* p : inners) removeWithConstants(rw, p);
             });
           });
+}
+
+Rules rules() {
+  Rules r;
+  addReshapeChains(r);
+  addValueChains(r);
   return r;
 }
 
 }  // namespace
 
 std::unique_ptr<Pass> makeSimplifyOpChains() {
-  PassInfo info{"simplify_op_chains",
-                Category::kStructural,
-                "redundant node: meaningless by position",
-                "Merge chains that one op does as well: Reshape of a Reshape, Squeeze/Unsqueeze "
-                "chains, an idempotent op applied twice, exact Cast chains, nested Concat",
-                "合并可由一个算子完成的算子链：连续 Reshape、Squeeze/Unsqueeze 链、重复的幂等算子、"
-                "精确的 Cast 链、嵌套 Concat",
-                {},
-                1,
-                28};
+  PassInfo info{
+      .id = "simplify_op_chains",
+      .category = Category::kStructural,
+      .kind = "redundant node: meaningless by position",
+      .summaryEn =
+          "Merge chains that one op does as well: Reshape of a Reshape, Squeeze/Unsqueeze "
+          "chains, an idempotent op applied twice, exact Cast chains, nested Concat",
+      .summaryZh =
+          "合并可由一个算子完成的算子链：连续 Reshape、Squeeze/Unsqueeze 链、重复的幂等算子、"
+          "精确的 Cast 链、嵌套 Concat",
+      .minOpset = 1,
+      .maxOpset = 28,
+  };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }
 

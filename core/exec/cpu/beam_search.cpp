@@ -118,17 +118,85 @@ class BeamSearch final : public Kernel {
   }
 
   Status run(KernelContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(Params P, readParams(ctx));
+    State st = start(P);
+    const int64_t BB = P.B * P.beams;
+    while (st.length < P.maxLength) {
+      if (ctx.cancelled()) return Error(ErrorCode::kCancelled, "run cancelled in BeamSearch");
+      ++st.step;
+      PASSLAB_ASSIGN_OR_RETURN(std::vector<Value> outs, ctx.runSubgraph(*decoder_, st.feeds));
+      PASSLAB_ASSIGN_OR_RETURN(std::vector<float> scores, lastLogSoftmax(outs, BB, st.vocab));
+      PASSLAB_RETURN_IF_ERROR(processScores(scores, st.seqs, st.vocab, P.repetitionPenalty,
+                                            P.minLength, P.vocabMask,
+                                            st.step == 1 ? P.prefixMask : nullptr, P.beams));
+      for (int64_t r = 0; r < BB; ++r)
+        for (int64_t v = 0; v < st.vocab; ++v)
+          scores[static_cast<size_t>(r * st.vocab + v)] += st.beamScores[static_cast<size_t>(r)];
+      if (wantScores(ctx)) st.allScores.insert(st.allScores.end(), scores.begin(), scores.end());
+      Choice c;
+      PASSLAB_RETURN_IF_ERROR(choose(P, scores, st, c));
+      reorderBeams(c, st);
+      if (std::all_of(st.done.begin(), st.done.end(), [](bool d) { return d; })) break;
+      ++st.length;
+      if (st.length >= P.maxLength) break;
+      PASSLAB_RETURN_IF_ERROR(nextFeeds(outs, c, st));
+    }
+    // Unfinished beams join the hypotheses with their final scores.
+    for (int64_t b = 0; b < P.B; ++b) {
+      if (st.done[static_cast<size_t>(b)]) continue;
+      for (int64_t k = 0; k < P.beams; ++k)
+        st.hyps[static_cast<size_t>(b)].add(st.seqs[static_cast<size_t>(b * P.beams + k)],
+                                            st.beamScores[static_cast<size_t>(b * P.beams + k)]);
+    }
+    return writeOutputs(ctx, P, st);
+  }
+
+ private:
+  BeamSearch() = default;
+
+  // The run's inputs after their checks.
+  struct Params {
+    int64_t B = 0, S = 0;  // batch, prompt length
+    int64_t maxLength = 0, minLength = 0, beams = 1, returns = 1;
+    float lengthPenalty = 1.0f, repetitionPenalty = 1.0f;
+    const Tensor* ids = nullptr;
+    const Tensor* vocabMask = nullptr;
+    const Tensor* prefixMask = nullptr;
+    const Tensor* maskIn = nullptr;
+  };
+
+  // The search between decoder steps.
+  struct State {
+    std::vector<std::vector<int32_t>> seqs;  // per beam (B * beams)
+    std::vector<int32_t> nextPos;            // the next position id per beam
+    std::vector<Value> feeds;                // the decoder's next inputs
+    std::vector<float> beamScores;
+    std::vector<Hypotheses> hyps;  // per batch entry
+    std::vector<bool> done;        // per batch entry
+    std::vector<float> allScores;  // the scores output, per step [B*beams, vocab]
+    int64_t vocab = -1, length = 0, step = 0;
+  };
+
+  // The token, score and source beam chosen for each beam slot.
+  struct Choice {
+    std::vector<float> nextScores;
+    std::vector<int32_t> nextTokens, nextIndices;
+  };
+
+  static Expected<Params> readParams(const KernelContext& ctx) {
+    Params P;
     const Tensor& ids = ctx.input(0);
     if (ids.dtype() != ir::DataType::kInt32 || ids.rank() != 2)
       return invalidArgument("input_ids must be int32 [batch, sequence], got " + ids.describe());
-    const int64_t B = ids.dim(0), S = ids.dim(1);
-    PASSLAB_ASSIGN_OR_RETURN(int64_t maxLength, scalarInt(ctx, 1, "max_length", 0));
-    PASSLAB_ASSIGN_OR_RETURN(int64_t minLength, scalarInt(ctx, 2, "min_length", 0));
-    PASSLAB_ASSIGN_OR_RETURN(int64_t beams, scalarInt(ctx, 3, "num_beams", 1));
-    PASSLAB_ASSIGN_OR_RETURN(int64_t returns, scalarInt(ctx, 4, "num_return_sequences", 1));
-    PASSLAB_ASSIGN_OR_RETURN(float lengthPenalty, scalarFloat(ctx, 5, "length_penalty", 1.0f));
-    PASSLAB_ASSIGN_OR_RETURN(float repetitionPenalty,
-                             scalarFloat(ctx, 6, "repetition_penalty", 1.0f));
+    P.ids = &ids;
+    P.B = ids.dim(0), P.S = ids.dim(1);
+    PASSLAB_ASSIGN_OR_RETURN(P.maxLength, scalarInt(ctx, 1, "max_length", 0));
+    PASSLAB_ASSIGN_OR_RETURN(P.minLength, scalarInt(ctx, 2, "min_length", 0));
+    PASSLAB_ASSIGN_OR_RETURN(P.beams, scalarInt(ctx, 3, "num_beams", 1));
+    PASSLAB_ASSIGN_OR_RETURN(P.returns, scalarInt(ctx, 4, "num_return_sequences", 1));
+    PASSLAB_ASSIGN_OR_RETURN(P.lengthPenalty, scalarFloat(ctx, 5, "length_penalty", 1.0f));
+    PASSLAB_ASSIGN_OR_RETURN(P.repetitionPenalty, scalarFloat(ctx, 6, "repetition_penalty", 1.0f));
+    const int64_t beams = P.beams, returns = P.returns, S = P.S, maxLength = P.maxLength;
     if (beams < 1)
       return invalidArgument("num_beams must be at least 1, got " + std::to_string(beams));
     if (returns < 1 || returns > beams)
@@ -139,20 +207,26 @@ class BeamSearch final : public Kernel {
                              " must exceed the input length " + std::to_string(S));
     if (maxLength > 1 << 20)
       return invalidArgument("max_length " + std::to_string(maxLength) + " is too large");
-    if (repetitionPenalty <= 0) return invalidArgument("repetition_penalty must be positive");
+    if (P.repetitionPenalty <= 0) return invalidArgument("repetition_penalty must be positive");
     if (ctx.has(11)) return unsupported("BeamSearch with a logits_processor input");
-    const Tensor* vocabMask = ctx.has(7) ? &ctx.input(7) : nullptr;
-    const Tensor* prefixMask = ctx.has(8) ? &ctx.input(8) : nullptr;
-    const Tensor* maskIn = ctx.has(9) ? &ctx.input(9) : nullptr;
-    if (maskIn && (maskIn->dtype() != ir::DataType::kInt32 || maskIn->dims() != ids.dims()))
-      return invalidArgument("attention_mask " + maskIn->describe() +
+    P.vocabMask = ctx.has(7) ? &ctx.input(7) : nullptr;
+    P.prefixMask = ctx.has(8) ? &ctx.input(8) : nullptr;
+    P.maskIn = ctx.has(9) ? &ctx.input(9) : nullptr;
+    if (P.maskIn && (P.maskIn->dtype() != ir::DataType::kInt32 || P.maskIn->dims() != ids.dims()))
+      return invalidArgument("attention_mask " + P.maskIn->describe() +
                              " must be int32 like input_ids");
+    return P;
+  }
 
-    const int64_t BB = B * beams;
-    // The decoder's first inputs: every beam starts from its batch entry's prompt.
-    std::vector<std::vector<int32_t>> seqs(static_cast<size_t>(BB));
+  // The decoder's first inputs: every beam starts from its batch entry's prompt.
+  State start(const Params& P) const {
+    const Tensor& ids = *P.ids;
+    const int64_t B = P.B, S = P.S, beams = P.beams, BB = B * beams;
+    const Tensor* maskIn = P.maskIn;
+    State st;
+    st.seqs.resize(static_cast<size_t>(BB));
     std::vector<int32_t> mask(static_cast<size_t>(BB * S)), pos(static_cast<size_t>(BB * S));
-    std::vector<int32_t> nextPos(static_cast<size_t>(BB));
+    st.nextPos.resize(static_cast<size_t>(BB));
     for (int64_t b = 0; b < B; ++b) {
       int32_t abs = 0;
       std::vector<int32_t> m(static_cast<size_t>(S)), p(static_cast<size_t>(S));
@@ -164,140 +238,144 @@ class BeamSearch final : public Kernel {
       }
       for (int64_t k = 0; k < beams; ++k) {
         const int64_t bb = b * beams + k;
-        seqs[static_cast<size_t>(bb)].assign(ids.data<int32_t>() + b * S,
-                                             ids.data<int32_t>() + (b + 1) * S);
+        st.seqs[static_cast<size_t>(bb)].assign(ids.data<int32_t>() + b * S,
+                                                ids.data<int32_t>() + (b + 1) * S);
         std::copy(m.begin(), m.end(), mask.begin() + bb * S);
         std::copy(p.begin(), p.end(), pos.begin() + bb * S);
-        nextPos[static_cast<size_t>(bb)] = abs;
+        st.nextPos[static_cast<size_t>(bb)] = abs;
       }
     }
-    std::vector<Value> feeds;
-    feeds.emplace_back(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, S}, flatten(seqs)));
-    feeds.emplace_back(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, S}, pos));
-    feeds.emplace_back(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, S}, mask));
+    st.feeds.emplace_back(
+        Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, S}, flatten(st.seqs)));
+    st.feeds.emplace_back(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, S}, pos));
+    st.feeds.emplace_back(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, S}, mask));
     for (size_t l = 0; l < layers_; ++l)
-      feeds.emplace_back(Tensor::zeros(pastType_, {2, BB, heads_, 0, headSize_}));
+      st.feeds.emplace_back(Tensor::zeros(pastType_, {2, BB, heads_, 0, headSize_}));
 
-    std::vector<float> beamScores(static_cast<size_t>(BB), 0.0f);
+    st.beamScores.assign(static_cast<size_t>(BB), 0.0f);
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t k = 1; k < beams; ++k) beamScores[static_cast<size_t>(b * beams + k)] = -1e9f;
-    std::vector<Hypotheses> hyps(
-        static_cast<size_t>(B),
-        Hypotheses{static_cast<int>(beams), lengthPenalty, earlyStopping_, {}});
-    std::vector<bool> done(static_cast<size_t>(B), false);
-    std::vector<float> allScores;  // the scores output, per step [B*beams, vocab]
-    int64_t vocab = -1, length = S, step = 0;
-    while (length < maxLength) {
-      if (ctx.cancelled()) return Error(ErrorCode::kCancelled, "run cancelled in BeamSearch");
-      ++step;
-      PASSLAB_ASSIGN_OR_RETURN(std::vector<Value> outs, ctx.runSubgraph(*decoder_, feeds));
-      if (outs.size() != 1 + layers_ || !outs[0].isTensor())
-        return invalidModel("the decoder returned " + std::to_string(outs.size()) +
-                            " values, expected logits and " + std::to_string(layers_) +
-                            " presents");
-      const Tensor& logits = outs[0].tensor();
-      if (logits.rank() != 3 || logits.dim(0) != BB)
-        return invalidArgument("the decoder's logits are " + logits.describe() + ", expected [" +
-                               std::to_string(BB) + ", sequence, vocab]");
-      vocab = logits.dim(2);
-      const int64_t L = logits.dim(1);
-      // Log-softmax of the last position.
-      std::vector<float> scores(static_cast<size_t>(BB * vocab));
-      for (int64_t r = 0; r < BB; ++r) {
-        float* row = scores.data() + r * vocab;
-        for (int64_t v = 0; v < vocab; ++v) row[v] = logitAt(logits, (r * L + L - 1) * vocab + v);
-        const float mx = *std::max_element(row, row + vocab);
-        double sum = 0;
-        for (int64_t v = 0; v < vocab; ++v) sum += std::exp(static_cast<double>(row[v] - mx));
-        const auto lse = static_cast<float>(std::log(sum)) + mx;
-        for (int64_t v = 0; v < vocab; ++v) row[v] -= lse;
-      }
-      PASSLAB_RETURN_IF_ERROR(processScores(scores, seqs, vocab, repetitionPenalty, minLength,
-                                            vocabMask, step == 1 ? prefixMask : nullptr, beams));
-      for (int64_t r = 0; r < BB; ++r)
-        for (int64_t v = 0; v < vocab; ++v)
-          scores[static_cast<size_t>(r * vocab + v)] += beamScores[static_cast<size_t>(r)];
-      if (wantScores(ctx)) allScores.insert(allScores.end(), scores.begin(), scores.end());
-      // The best 2 * beams candidates per batch entry, then the scorer.
-      std::vector<float> nextScores(static_cast<size_t>(BB));
-      std::vector<int32_t> nextTokens(static_cast<size_t>(BB)),
-          nextIndices(static_cast<size_t>(BB));
-      const int64_t topK = std::min<int64_t>(2 * beams, beams * vocab);
-      for (int64_t b = 0; b < B; ++b) {
-        if (done[static_cast<size_t>(b)]) {
-          for (int64_t k = 0; k < beams; ++k) {
-            nextScores[static_cast<size_t>(b * beams + k)] = 0;
-            nextTokens[static_cast<size_t>(b * beams + k)] = pad_;
-            nextIndices[static_cast<size_t>(b * beams + k)] = static_cast<int32_t>(b * beams);
-          }
-          continue;
-        }
-        const float* bs = scores.data() + b * beams * vocab;
-        std::vector<int64_t> cand(static_cast<size_t>(beams * vocab));
-        std::iota(cand.begin(), cand.end(), 0);
-        std::partial_sort(cand.begin(), cand.begin() + topK, cand.end(), [&](int64_t x, int64_t y) {
-          return bs[x] > bs[y] || (bs[x] == bs[y] && x < y);
-        });
-        int64_t filled = 0;
-        for (int64_t j = 0; j < topK && filled < beams; ++j) {
-          const auto token = static_cast<int32_t>(cand[static_cast<size_t>(j)] % vocab);
-          const int64_t beam = b * beams + cand[static_cast<size_t>(j)] / vocab;
-          const float score = bs[cand[static_cast<size_t>(j)]];
-          if (eos_ >= 0 && token == eos_) {
-            if (j >= beams) continue;  // not among the top num_beams: ignore
-            hyps[static_cast<size_t>(b)].add(seqs[static_cast<size_t>(beam)], score);
-          } else {
-            nextScores[static_cast<size_t>(b * beams + filled)] = score;
-            nextTokens[static_cast<size_t>(b * beams + filled)] = token;
-            nextIndices[static_cast<size_t>(b * beams + filled)] = static_cast<int32_t>(beam);
-            ++filled;
-          }
-        }
-        if (filled < beams)
-          return internalError("beam search found only " + std::to_string(filled) +
-                               " candidates for " + std::to_string(beams) + " beams");
-        const float best = bs[cand[0]];
-        if (hyps[static_cast<size_t>(b)].done(best, static_cast<int>(length)))
-          done[static_cast<size_t>(b)] = true;
-      }
-      // Reorder the sequences by beam and append the new tokens.
-      std::vector<std::vector<int32_t>> next(static_cast<size_t>(BB));
-      for (int64_t r = 0; r < BB; ++r) {
-        next[static_cast<size_t>(r)] =
-            seqs[static_cast<size_t>(nextIndices[static_cast<size_t>(r)])];
-        next[static_cast<size_t>(r)].push_back(nextTokens[static_cast<size_t>(r)]);
-      }
-      seqs = std::move(next);
-      beamScores = nextScores;
-      if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) break;
-      ++length;
-      if (length >= maxLength) break;
-      // Next decoder inputs: the new token, its position, a longer mask, the reordered cache.
-      std::vector<int32_t> newMask(static_cast<size_t>(BB * length));
-      const int64_t prevLen = feeds[2].tensor().dim(1);
-      for (int64_t r = 0; r < BB; ++r) {
-        const int32_t* old = feeds[2].tensor().data<int32_t>() + r * prevLen;
-        std::copy(old, old + prevLen, newMask.begin() + r * length);
-        newMask[static_cast<size_t>(r * length + length - 1)] = 1;
-      }
-      std::vector<int32_t> newPos(static_cast<size_t>(BB));
-      for (int64_t r = 0; r < BB; ++r)
-        newPos[static_cast<size_t>(r)] = nextPos[static_cast<size_t>(r)]++;
-      feeds[0] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, 1}, nextTokens));
-      feeds[1] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, 1}, newPos));
-      feeds[2] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, length}, newMask));
-      for (size_t l = 0; l < layers_; ++l) {
-        PASSLAB_ASSIGN_OR_RETURN(Tensor past, pickPast(outs[1 + l], nextIndices, BB));
-        feeds[3 + l] = Value(std::move(past));
-      }
+      for (int64_t k = 1; k < beams; ++k) st.beamScores[static_cast<size_t>(b * beams + k)] = -1e9f;
+    st.hyps.assign(static_cast<size_t>(B),
+                   Hypotheses{static_cast<int>(beams), P.lengthPenalty, earlyStopping_, {}});
+    st.done.assign(static_cast<size_t>(B), false);
+    st.length = S;
+    return st;
+  }
+
+  // Log-softmax of the last position of the decoder's logits, [BB, vocab].
+  Expected<std::vector<float>> lastLogSoftmax(const std::vector<Value>& outs, int64_t BB,
+                                              int64_t& vocab) const {
+    if (outs.size() != 1 + layers_ || !outs[0].isTensor())
+      return invalidModel("the decoder returned " + std::to_string(outs.size()) +
+                          " values, expected logits and " + std::to_string(layers_) + " presents");
+    const Tensor& logits = outs[0].tensor();
+    if (logits.rank() != 3 || logits.dim(0) != BB)
+      return invalidArgument("the decoder's logits are " + logits.describe() + ", expected [" +
+                             std::to_string(BB) + ", sequence, vocab]");
+    vocab = logits.dim(2);
+    const int64_t L = logits.dim(1);
+    std::vector<float> scores(static_cast<size_t>(BB * vocab));
+    for (int64_t r = 0; r < BB; ++r) {
+      float* row = scores.data() + r * vocab;
+      for (int64_t v = 0; v < vocab; ++v) row[v] = logitAt(logits, (r * L + L - 1) * vocab + v);
+      const float mx = *std::max_element(row, row + vocab);
+      double sum = 0;
+      for (int64_t v = 0; v < vocab; ++v) sum += std::exp(static_cast<double>(row[v] - mx));
+      const auto lse = static_cast<float>(std::log(sum)) + mx;
+      for (int64_t v = 0; v < vocab; ++v) row[v] -= lse;
     }
-    // Unfinished beams join the hypotheses with their final scores.
+    return scores;
+  }
+
+  // The best 2 * beams candidates per batch entry, then the scorer: finished
+  // ones (eos) become hypotheses, the others fill the beams.
+  Status choose(const Params& P, const std::vector<float>& scores, State& st, Choice& c) const {
+    const int64_t B = P.B, beams = P.beams, BB = B * beams, vocab = st.vocab;
+    c.nextScores.assign(static_cast<size_t>(BB), 0.0f);
+    c.nextTokens.assign(static_cast<size_t>(BB), 0);
+    c.nextIndices.assign(static_cast<size_t>(BB), 0);
+    const int64_t topK = std::min<int64_t>(2 * beams, beams * vocab);
     for (int64_t b = 0; b < B; ++b) {
-      if (done[static_cast<size_t>(b)]) continue;
-      for (int64_t k = 0; k < beams; ++k)
-        hyps[static_cast<size_t>(b)].add(seqs[static_cast<size_t>(b * beams + k)],
-                                         beamScores[static_cast<size_t>(b * beams + k)]);
+      if (st.done[static_cast<size_t>(b)]) {
+        for (int64_t k = 0; k < beams; ++k) {
+          c.nextScores[static_cast<size_t>(b * beams + k)] = 0;
+          c.nextTokens[static_cast<size_t>(b * beams + k)] = pad_;
+          c.nextIndices[static_cast<size_t>(b * beams + k)] = static_cast<int32_t>(b * beams);
+        }
+        continue;
+      }
+      const float* bs = scores.data() + b * beams * vocab;
+      std::vector<int64_t> cand(static_cast<size_t>(beams * vocab));
+      std::iota(cand.begin(), cand.end(), 0);
+      std::partial_sort(cand.begin(), cand.begin() + topK, cand.end(), [&](int64_t x, int64_t y) {
+        return bs[x] > bs[y] || (bs[x] == bs[y] && x < y);
+      });
+      int64_t filled = 0;
+      for (int64_t j = 0; j < topK && filled < beams; ++j) {
+        const auto token = static_cast<int32_t>(cand[static_cast<size_t>(j)] % vocab);
+        const int64_t beam = b * beams + cand[static_cast<size_t>(j)] / vocab;
+        const float score = bs[cand[static_cast<size_t>(j)]];
+        if (eos_ >= 0 && token == eos_) {
+          if (j >= beams) continue;  // not among the top num_beams: ignore
+          st.hyps[static_cast<size_t>(b)].add(st.seqs[static_cast<size_t>(beam)], score);
+        } else {
+          c.nextScores[static_cast<size_t>(b * beams + filled)] = score;
+          c.nextTokens[static_cast<size_t>(b * beams + filled)] = token;
+          c.nextIndices[static_cast<size_t>(b * beams + filled)] = static_cast<int32_t>(beam);
+          ++filled;
+        }
+      }
+      if (filled < beams)
+        return internalError("beam search found only " + std::to_string(filled) +
+                             " candidates for " + std::to_string(beams) + " beams");
+      const float best = bs[cand[0]];
+      if (st.hyps[static_cast<size_t>(b)].done(best, static_cast<int>(st.length)))
+        st.done[static_cast<size_t>(b)] = true;
     }
+    return Status::ok();
+  }
+
+  // Reorder the sequences by beam and append the new tokens.
+  static void reorderBeams(const Choice& c, State& st) {
+    const auto BB = static_cast<int64_t>(st.seqs.size());
+    std::vector<std::vector<int32_t>> next(static_cast<size_t>(BB));
+    for (int64_t r = 0; r < BB; ++r) {
+      next[static_cast<size_t>(r)] =
+          st.seqs[static_cast<size_t>(c.nextIndices[static_cast<size_t>(r)])];
+      next[static_cast<size_t>(r)].push_back(c.nextTokens[static_cast<size_t>(r)]);
+    }
+    st.seqs = std::move(next);
+    st.beamScores = c.nextScores;
+  }
+
+  // Next decoder inputs: the new token, its position, a longer mask, the reordered cache.
+  Status nextFeeds(const std::vector<Value>& outs, const Choice& c, State& st) const {
+    const auto BB = static_cast<int64_t>(st.seqs.size());
+    const int64_t length = st.length;
+    std::vector<Value>& feeds = st.feeds;
+    std::vector<int32_t> newMask(static_cast<size_t>(BB * length));
+    const int64_t prevLen = feeds[2].tensor().dim(1);
+    for (int64_t r = 0; r < BB; ++r) {
+      const int32_t* old = feeds[2].tensor().data<int32_t>() + r * prevLen;
+      std::copy(old, old + prevLen, newMask.begin() + r * length);
+      newMask[static_cast<size_t>(r * length + length - 1)] = 1;
+    }
+    std::vector<int32_t> newPos(static_cast<size_t>(BB));
+    for (int64_t r = 0; r < BB; ++r)
+      newPos[static_cast<size_t>(r)] = st.nextPos[static_cast<size_t>(r)]++;
+    feeds[0] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, 1}, c.nextTokens));
+    feeds[1] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, 1}, newPos));
+    feeds[2] = Value(Tensor::fromVector<int32_t>(ir::DataType::kInt32, {BB, length}, newMask));
+    for (size_t l = 0; l < layers_; ++l) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor past, pickPast(outs[1 + l], c.nextIndices, BB));
+      feeds[3 + l] = Value(std::move(past));
+    }
+    return Status::ok();
+  }
+
+  // sequences (best num_return_sequences per batch entry), sequences_scores and scores.
+  Status writeOutputs(KernelContext& ctx, const Params& P, const State& st) const {
+    const int64_t B = P.B, returns = P.returns, maxLength = P.maxLength;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * out,
                              ctx.allocate(0, ir::DataType::kInt32, {B, returns, maxLength}));
     std::fill(out->mutableData<int32_t>(), out->mutableData<int32_t>() + out->numel(), pad_);
@@ -306,7 +384,7 @@ class BeamSearch final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(seqScores, ctx.allocate(1, ir::DataType::kFloat, {B, returns}));
     }
     for (int64_t b = 0; b < B; ++b) {
-      auto items = hyps[static_cast<size_t>(b)].items;
+      auto items = st.hyps[static_cast<size_t>(b)].items;
       std::stable_sort(items.begin(), items.end(),
                        [](const auto& x, const auto& y) { return x.score > y.score; });
       for (int64_t r = 0; r < returns && r < static_cast<int64_t>(items.size()); ++r) {
@@ -319,20 +397,17 @@ class BeamSearch final : public Kernel {
       }
     }
     if (wantScores(ctx)) {
-      const int64_t steps = maxLength - S;
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * sc,
-                               ctx.allocate(2, ir::DataType::kFloat, {steps, B, beams, vocab}));
+      const int64_t steps = maxLength - P.S;
+      PASSLAB_ASSIGN_OR_RETURN(
+          Tensor * sc, ctx.allocate(2, ir::DataType::kFloat, {steps, B, P.beams, st.vocab}));
       std::fill(sc->mutableData<float>(), sc->mutableData<float>() + sc->numel(), 0.0f);
-      std::copy(allScores.begin(),
-                allScores.begin() +
-                    std::min<int64_t>(sc->numel(), static_cast<int64_t>(allScores.size())),
+      std::copy(st.allScores.begin(),
+                st.allScores.begin() +
+                    std::min<int64_t>(sc->numel(), static_cast<int64_t>(st.allScores.size())),
                 sc->mutableData<float>());
     }
     return Status::ok();
   }
-
- private:
-  BeamSearch() = default;
 
   static bool wantScores(const KernelContext& ctx) {
     return ctx.outputCount() > 2 && ctx.wantsOutput(2);

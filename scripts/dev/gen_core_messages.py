@@ -263,6 +263,11 @@ def statement_end(toks, i):
     return len(toks)
 
 
+# PassInfo / PassOption fields written as designated initializers whose
+# strings are not messages to translate (the kind is: see scan_pass_kinds).
+DESIGNATED_NOT_MESSAGES = {"id", "summaryEn", "summaryZh", "name", "defaultValue", "help"}
+
+
 def scan_code(toks, out):
     i = 0
     while i < len(toks):
@@ -304,6 +309,14 @@ def scan_code(toks, out):
             extract(toks[i + 1 : j], out)
             i += 1
             continue
+        if t.kind == "op" and t.text == "=" and i >= 2 and toks[i - 2].text == "." and toks[i - 1].kind == "id":
+            # A designated initializer: of PassInfo / PassOption fields only
+            # the pass kind is shown translated (summaries carry their own
+            # Chinese; ids, names, defaults and option help are not core
+            # messages). Other fields are scanned as any assignment.
+            if toks[i - 1].text in DESIGNATED_NOT_MESSAGES:
+                i += 1
+                continue
         if t.kind == "op" and t.text in ("=", "+="):
             j = statement_end(toks, i + 1)
             rhs = toks[i + 1 : j]

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/ir/graph.h"
+#include "core/pipeline/graph_facts.h"
 #include "core/pipeline/window_walk.h"
 #include "core/support/float16.h"
 #include "core/support/strings.h"
@@ -130,39 +131,6 @@ std::optional<int64_t> evalDimExpression(const std::string& text,
     i = j;
   }
   return sum;
-}
-
-bool standardOp(const ir::Node& n) {
-  return n.domain().empty() || n.domain() == "ai.onnx";
-}
-
-// Constant data behind a value: an initializer or a Constant node's `value`.
-const ir::Tensor* constantOf(const ir::Value* v) {
-  if (!v) return nullptr;
-  if (const ir::Tensor* t = v->initializer()) return t;
-  const ir::Node* p = v->producer();
-  if (p && p->opType() == "Constant" && standardOp(*p))
-    if (const ir::Attribute* a = p->attr("value")) return &a->t;
-  return nullptr;
-}
-
-// The static dims of a value (constant data or a fully static declared shape).
-std::optional<std::vector<int64_t>> staticDims(const ir::Value* v) {
-  if (!v) return std::nullopt;
-  if (const ir::Tensor* t = constantOf(v)) return t->dims();
-  const ir::Type& t = v->type();
-  if (!t.isTensor() || !t.hasShape()) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const ir::Dim& d : t.shape()->dims()) {
-    if (!d.isStatic()) return std::nullopt;
-    dims.push_back(d.value());
-  }
-  return dims;
-}
-
-std::string nodeName(const ir::Node& n) {
-  return n.opType() + " '" +
-         (n.name().empty() ? n.output(0) ? n.output(0)->name() : "?" : n.name()) + "'";
 }
 
 // ---- Hints: a static dim an input's dim is unified with through an op with a constant operand.

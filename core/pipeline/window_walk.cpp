@@ -7,27 +7,14 @@
 #include <utility>
 
 #include "core/ir/graph.h"
+#include "core/pipeline/graph_facts.h"
 
 namespace passlab::pipeline {
 
 namespace {
 
-bool standardOp(const ir::Node& n) {
-  return n.domain().empty() || n.domain() == "ai.onnx";
-}
-
 bool isOp(const ir::Node* n, std::string_view op) {
   return n != nullptr && n->opType() == op && standardOp(*n);
-}
-
-// Constant data behind a value: an initializer or a Constant node's `value`.
-const ir::Tensor* constantOf(const ir::Value* v) {
-  if (!v) return nullptr;
-  if (const ir::Tensor* t = v->initializer()) return t;
-  const ir::Node* p = v->producer();
-  if (isOp(p, "Constant"))
-    if (const ir::Attribute* a = p->attr("value")) return &a->t;
-  return nullptr;
 }
 
 std::optional<std::vector<int64_t>> constantInts(const ir::Value* v) {
@@ -97,24 +84,6 @@ std::optional<size_t> rankOf(const ir::Value* v, int depth) {
         if (p->output(k) == v)
           if (auto r = rankOf(g->outputs()[k], depth + 1)) return r;
   return std::nullopt;
-}
-
-// The static dims of a value (constant data or a fully static declared shape).
-std::optional<std::vector<int64_t>> staticDims(const ir::Value* v) {
-  if (!v) return std::nullopt;
-  if (const ir::Tensor* t = constantOf(v)) return t->dims();
-  if (!declaredRank(v)) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const ir::Dim& d : v->type().shape()->dims()) {
-    if (!d.isStatic()) return std::nullopt;
-    dims.push_back(d.value());
-  }
-  return dims;
-}
-
-std::string nodeName(const ir::Node& n) {
-  return n.opType() + " '" +
-         (n.name().empty() ? n.output(0) ? n.output(0)->name() : "?" : n.name()) + "'";
 }
 
 // An op's axes from its input `index` (newer opsets) or its `axes` attribute.

@@ -1,6 +1,11 @@
 #include "core/pipeline/node_benchmark.h"
 
+#include <algorithm>
+
+#include "core/exec/executor.h"
+#include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/node_extract.h"
+#include "core/pipeline/noise_floor.h"
 
 namespace passlab::pipeline {
 
@@ -19,6 +24,41 @@ Expected<ProfileResult> profileStandalone(const ir::Model& model, const ProfileR
   r.inputs.fixed.clear();
   r.inputs.dims.clear();
   return profileModel(r);
+}
+
+// Runs both cut-out models on the inputs made up for `original` (the fused
+// node reads the same boundary values) and compares their outputs by position.
+Expected<double> outputDifference(const ir::Model& original, const ir::Model& fused) {
+  auto inputs = makeInputs(original, {});
+  if (!inputs) return inputs.error();
+  // The same values by name; where the cut-outs name their boundary values
+  // differently, by position when both take the same number of inputs.
+  exec::NamedInputs fusedInputs;
+  const auto& wanted = fused.graph().inputs();
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    const exec::Value* given = nullptr;
+    for (const auto& [name, value] : *inputs)
+      if (name == wanted[i]->name()) given = &value;
+    if (!given && wanted.size() == inputs->size()) given = &(*inputs)[i].second;
+    if (!given) return -1.0;
+    fusedInputs.emplace_back(wanted[i]->name(), *given);
+  }
+  auto a = exec::Executor::create(original);
+  if (!a) return a.error();
+  auto b = exec::Executor::create(fused);
+  if (!b) return b.error();
+  auto ra = (*a)->run(*inputs);
+  if (!ra) return ra.error();
+  auto rb = (*b)->run(fusedInputs);
+  if (!rb) return -1.0;  // the inputs do not correspond
+  if (ra->outputs.size() != rb->outputs.size()) return -1.0;
+  double worst = 0;
+  for (size_t i = 0; i < ra->outputs.size(); ++i) {
+    const double d = passlab::pipeline::maxAbsDifference(ra->outputs[i], rb->outputs[i]);
+    if (d < 0) return -1.0;
+    worst = std::max(worst, d);
+  }
+  return worst;
 }
 
 }  // namespace
@@ -50,6 +90,10 @@ Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
   if (!newTimes) return newTimes.error().withContext("'" + nodeName + "' alone");
   auto oldTimes = profileStandalone(*cutOld, request);
   if (!oldTimes) return oldTimes.error().withContext("the original nodes of '" + nodeName + "'");
+  auto difference = outputDifference(*cutOld, *cutNew);
+  if (!difference)
+    return difference.error().withContext("'" + nodeName + "' against its original nodes");
+  out.maxAbsDifference = *difference;
   out.optimized = std::move(newTimes.value());
   out.original = std::move(oldTimes.value());
   const double after = out.optimized.latency.medianMs;

@@ -18,6 +18,13 @@ struct NodeBenchmark {
   std::vector<std::string> originalLabels;  // the original nodes it stands for
   ProfileResult optimized, original;        // the two standalone models
   double speedup = 0;                       // latency medians: original / optimized
+  // Both standalone models run once on the same made-up inputs (matched by
+  // name, else by position): the largest |difference| over their outputs (by
+  // position); -1 when they could not be compared: the cut-outs read
+  // different boundary values (a fusion that leaves a node of the original
+  // group outside, as FusedAttention's head reshapes), or their outputs differ
+  // in count, type or shape.
+  double maxAbsDifference = -1;
 };
 
 // `request.model` is the original; `optimized` came from optimizeForCompare.

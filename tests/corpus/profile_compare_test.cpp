@@ -77,5 +77,46 @@ TEST(ProfileCompare, Gpt2FusedAttentionAloneAgainstItsOriginalNodesAlone) {
   EXPECT_FALSE(benchmarkNode(req, *opt, "no such node"));
 }
 
+// The first node of `op` in the main graph of `m`, or "".
+std::string firstNodeOf(const ir::Model& m, const std::string& op) {
+  for (const auto& n : m.graph().nodes())
+    if (n->opType() == op) return n->name();
+  return {};
+}
+
+// One FusedConv and one FusedElementwise of the fused level, each cut out and
+// timed against the original nodes it replaced: both sides run. The FusedConv
+// reads the same boundary values as its original Conv + BatchNormalization +
+// activation, so their outputs are compared and agree; the FusedElementwise's
+// cut-out reads a value its original group computes inside itself, so the
+// two sides take different inputs and are not compared (-1).
+TEST(ProfileCompare, FusedConvAndFusedElementwiseAgainstTheirOriginalNodes) {
+  PASSLAB_REQUIRE_CORPUS();
+  for (const auto& [model, op] : std::vector<std::pair<std::string, std::string>>{
+           {"ultraface_rfb_320", "FusedConv"}, {"ultraface_rfb_320", "FusedElementwise"}}) {
+    SCOPED_TRACE(model + " " + op);
+    auto loaded = io::loadModel(*testing::corpusDir() + "/models/" + model + ".onnx");
+    ASSERT_TRUE(loaded) << loaded.error().message();
+    auto opt = optimizeForCompare(loaded->model, "fused");
+    ASSERT_TRUE(opt) << opt.error().message();
+    const std::string name = firstNodeOf(opt->model, op);
+    ASSERT_FALSE(name.empty()) << "no " << op << " at the fused level";
+    ProfileRequest req;
+    req.model = &loaded->model;
+    req.threads = 1;
+    req.repeats = 3;
+    auto b = benchmarkNode(req, *opt, name);
+    ASSERT_TRUE(b) << b.error().message();
+    EXPECT_EQ(b->optimized.nodes.size(), 1u);
+    EXPECT_GE(b->original.nodes.size(), 2u);
+    EXPECT_GT(b->optimized.latency.medianMs, 0);
+    EXPECT_GT(b->original.latency.medianMs, 0);
+    if (op == "FusedConv") {
+      EXPECT_GE(b->maxAbsDifference, 0) << "the two sides' outputs could not be compared";
+      EXPECT_LT(b->maxAbsDifference, 1e-3);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace passlab::pipeline

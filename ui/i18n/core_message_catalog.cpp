@@ -85,6 +85,8 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "'%1' (%2) does not have the result's shape (%3): computing it per output element would repeat it"),
       QT_TRANSLATE_NOOP("core", "'%1' (%2) does not have the scores' shape (%3)"),
       QT_TRANSLATE_NOOP("core", "'%1' (%2) does not have the shape of '%3' (%4)"),
+      QT_TRANSLATE_NOOP("core", "'%1' against its original nodes"),
+      QT_TRANSLATE_NOOP("core", "'%1' against its original nodes: %2"),
       QT_TRANSLATE_NOOP("core", "'%1' alone"),
       QT_TRANSLATE_NOOP("core", "'%1' alone: %2"),
       QT_TRANSLATE_NOOP("core", "'%1' and '%2' are both model outputs"),

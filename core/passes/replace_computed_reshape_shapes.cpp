@@ -74,38 +74,40 @@ ir::Node* addReshape(rewrite::Rewriter& rw, ir::Node& at, ir::Value* x,
   return fusion::addDerived(rw, "Reshape", {x, s}, &at, {&at}, nullptr, {at.output(0)});
 }
 
-MatchResult reshapeFromType(ir::Node& reshape, const MatchContext& c) {
+// "" when `reshape` computes its shape at run time and the opset is one the
+// pass was written for; else the reason.
+std::string whyNotComputedShape(const ir::Node& reshape, const MatchContext& c) {
   if (std::string why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes");
       !why.empty())
-    return MatchResult::failure(why);
-  if (!reshape.input(1)) return MatchResult::failure("Reshape has no shape input");
-  if (rewrite::constantValue(reshape.input(1)))
-    return MatchResult::failure("the shape is already a constant");
-  std::string why;
-  auto shape = constantShape(reshape.output(0), why);
-  if (!shape) return MatchResult::failure(why);
+    return why;
+  if (!reshape.input(1)) return "Reshape has no shape input";
+  if (rewrite::constantValue(reshape.input(1))) return "the shape is already a constant";
+  return {};
+}
+
+// The Reshape again with `shape` as a constant.
+MatchResult withConstantShape(ir::Node& reshape, std::vector<int64_t> shape) {
   ir::Value* x = reshape.input(0);
-  return MatchResult::success({&reshape}, [&reshape, x, shape = *shape](rewrite::Rewriter& rw) {
+  return MatchResult::success({&reshape}, [&reshape, x, shape](rewrite::Rewriter& rw) {
     ir::Node* r = addReshape(rw, reshape, x, shape);
     fusion::replaceAndErase(rw, reshape.output(0), r->output(0), {&reshape});
   });
 }
 
+MatchResult reshapeFromType(ir::Node& reshape, const MatchContext& c) {
+  std::string why = whyNotComputedShape(reshape, c);
+  if (!why.empty()) return MatchResult::failure(why);
+  auto shape = constantShape(reshape.output(0), why);
+  if (!shape) return MatchResult::failure(why);
+  return withConstantShape(reshape, std::move(*shape));
+}
+
 MatchResult reshapeCopyingInputDims(ir::Node& reshape, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes");
-      !why.empty())
-    return MatchResult::failure(why);
-  if (!reshape.input(1)) return MatchResult::failure("Reshape has no shape input");
-  if (rewrite::constantValue(reshape.input(1)))
-    return MatchResult::failure("the shape is already a constant");
-  std::string why;
+  std::string why = whyNotComputedShape(reshape, c);
+  if (!why.empty()) return MatchResult::failure(why);
   auto shape = shapeCopyingInputDims(reshape, c.boolOption("assume_nonempty", false), why);
   if (!shape) return MatchResult::failure(why);
-  ir::Value* x = reshape.input(0);
-  return MatchResult::success({&reshape}, [&reshape, x, shape = *shape](rewrite::Rewriter& rw) {
-    ir::Node* r = addReshape(rw, reshape, x, shape);
-    fusion::replaceAndErase(rw, reshape.output(0), r->output(0), {&reshape});
-  });
+  return withConstantShape(reshape, std::move(*shape));
 }
 
 MatchResult transposeOfUnitDims(ir::Node& transpose, const MatchContext& c) {

@@ -104,7 +104,7 @@ bool isScalar(const ir::Value* v) {
   const ir::Node* p = v ? v->producer() : nullptr;
   if (!isOp(p, "Gather")) return false;
   const ir::Tensor* index = constantOf(p->input(1));
-  return index && index->dims().empty() && isOp(p->input(0)->producer(), "Shape");
+  return index && index->dims().empty() && p->input(0) && isOp(p->input(0)->producer(), "Shape");
 }
 
 // The element count of a 1-D shape piece: a constant, a value of static

@@ -146,8 +146,6 @@ class DeduplicateInitializers final : public Pass {
         .kind = "redundant data: duplicate initializers",
         .summaryEn = "Merge initializers that hold identical data (dtype, shape and bytes)",
         .summaryZh = "合并数据完全相同（类型、形状与字节）的初始值",
-        .minOpset = 1,
-        .maxOpset = 28,
     };
     return kInfo;
   }

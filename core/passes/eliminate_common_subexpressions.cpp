@@ -303,8 +303,6 @@ class EliminateCommonSubexpressions final : public Pass {
                              "QDQ node units "
                              "spelled out)",
                      .kind = OptionKind::kBool}},
-        .minOpset = 1,
-        .maxOpset = 28,
     };
     return kInfo;
   }

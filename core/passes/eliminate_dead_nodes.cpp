@@ -27,8 +27,6 @@ class EliminateDeadNodes final : public Pass {
         .kind = "redundant node: meaningless by position (unused result)",
         .summaryEn = "Remove nodes whose results nobody uses, and unused initializers",
         .summaryZh = "删除结果无人使用的节点以及未被使用的初始值",
-        .minOpset = 1,
-        .maxOpset = 28,
     };
     return kInfo;
   }

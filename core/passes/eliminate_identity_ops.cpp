@@ -17,8 +17,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
 using rewrite::RulePattern;
 
 // The node returns, as an output of its subgraph, a value of an outer scope:
@@ -90,8 +88,6 @@ std::unique_ptr<Pass> makeEliminateIdentityOps() {
       .kind = "redundant node: meaningless at inference",
       .summaryEn = "Remove Identity, inference-mode Dropout and casts to the same type",
       .summaryZh = "删除 Identity、推理模式下的 Dropout 以及转换到相同类型的 Cast",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

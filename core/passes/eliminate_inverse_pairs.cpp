@@ -29,9 +29,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 using rewrite::addRule;
 using rewrite::Rules;
 
@@ -251,8 +248,6 @@ std::unique_ptr<Pass> makeEliminateInversePairs() {
                    .help =
                        "also remove Reciprocal(Reciprocal(x)), which is not exact (1/(1/x) rounds)",
                    .kind = OptionKind::kBool}},
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

@@ -26,9 +26,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 using rewrite::addRule;
 using rewrite::Rules;
 
@@ -433,8 +430,6 @@ std::unique_ptr<Pass> makeEliminateNoopOps() {
       .summaryZh =
           "删除因参数而不起作用的算子（恒等转置、乘以 1、零填充、整体切片、缩放为 1 的 "
           "Resize 等）",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

@@ -426,8 +426,6 @@ class FoldConstants final : public Pass {
               .defaultValue = "true",
               .help = "turn Constant nodes into initializers",
               .kind = OptionKind::kBool}},
-        .minOpset = 1,
-        .maxOpset = 28,
     };
     return kInfo;
   }

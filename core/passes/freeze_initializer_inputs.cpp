@@ -37,8 +37,6 @@ class FreezeInitializerInputs final : public Pass {
             .options = {{.name = "keep",
                          .defaultValue = "",
                          .help = "comma-separated initializer names that stay overridable inputs"}},
-            .minOpset = 1,
-            .maxOpset = 28,
         } {}
   const PassInfo& info() const override { return info_; }
   Status run(ir::Model& model, PassContext& ctx) const override {

@@ -30,9 +30,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult fuse(ir::Node& op, const MatchContext& c) {
   if (std::string why = fusion::whyNotOpset(c, 7, 28, "fuse_batchnorm_add_mul"); !why.empty())
     return MatchResult::failure(why);
@@ -133,7 +130,6 @@ std::unique_ptr<Pass> makeFuseBatchnormAddMul() {
           "scale and bias",
       .summaryZh = "将 BatchNormalization 之后的逐通道 Mul/Div 或 Add/Sub 折叠进其 scale 与偏置",
       .minOpset = 7,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

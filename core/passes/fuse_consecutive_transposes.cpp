@@ -16,9 +16,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // Transpose(Transpose(x, p1), p2) -> Transpose(x, q), q[i] = p1[p2[i]]
@@ -64,8 +61,6 @@ std::unique_ptr<Pass> makeFuseConsecutiveTransposes() {
       .kind = "fusion: merge a chain",
       .summaryEn = "Compose two consecutive Transposes into one",
       .summaryZh = "将两个相邻的 Transpose 合成为一个",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

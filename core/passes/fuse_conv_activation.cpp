@@ -35,9 +35,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // The residual Add/Sum reading `t` and its other operand; nullptr with `why`.
 ir::Node* residualAdd(ir::Value* t, ir::Value*& z, std::string& why) {
   if (std::string w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
@@ -135,8 +132,6 @@ std::unique_ptr<Pass> makeFuseConvActivation() {
       .summaryZh =
           "将 Conv 与其后的残差 Add 和激活函数融合为一个 ai.passlab FusedConv"
           "（偏置、残差与激活在写回循环中完成）",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

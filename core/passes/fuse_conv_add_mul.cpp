@@ -23,9 +23,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult fuse(ir::Node& op, const MatchContext& c) {
   if (std::string why = fusion::whyNotOpset(c, 1, 28, "fuse_conv_add_mul"); !why.empty())
     return MatchResult::failure(why);
@@ -138,8 +135,6 @@ std::unique_ptr<Pass> makeFuseConvAddMul() {
           "Fold a per-channel Add/Sub into the Conv bias and a per-channel Mul/Div into "
           "its weights",
       .summaryZh = "将逐通道的 Add/Sub 折叠进 Conv 偏置，将逐通道的 Mul/Div 折叠进其权重",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -26,9 +26,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // The statistics of a BatchNormalization with `channels` channels, or why not.
 struct BnParams {
   std::vector<double> scale, bias, mean, var;
@@ -123,8 +120,6 @@ std::unique_ptr<Pass> makeFuseConvBatchnorm() {
           "Fold an inference BatchNormalization into the weights and bias of the Conv "
           "before it",
       .summaryZh = "将推理模式的 BatchNormalization 折叠进前面 Conv 的权重和偏置",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -51,9 +51,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 namespace ops = ir::passlab_ops;
 
 // The row of `n`'s op in FusedElementwise's one op table (core/ir/passlab_ops.h),
@@ -318,7 +315,6 @@ std::unique_ptr<Pass> makeFuseElementwiseChains() {
       .summaryZh =
           "将逐元素运算的链或树融合为一个 ai.passlab FusedElementwise，按块一次遍历数据完成计算",
       .minOpset = 7,
-      .maxOpset = 28,
       .mayEmitNonStandard = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

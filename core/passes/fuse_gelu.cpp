@@ -23,9 +23,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // The rewrite of a match (core/passes/gelu_match.h) into one Gelu.
 MatchResult toGelu(std::optional<fusion::GeluMatch> m, const std::string& why) {
   if (!m) return MatchResult::failure(why);
@@ -79,7 +76,6 @@ std::unique_ptr<Pass> makeFuseGelu() {
       .summaryZh =
           "将 erf 与 tanh 形式的 GELU 子图融合为 Gelu（tanh 形式使用 approximate=\"tanh\"）",
       .minOpset = 20,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -37,9 +37,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 struct Chain {
   std::vector<ir::Node*> nodes;  // base first, the node whose output is replaced last
   ir::Value* c = nullptr;        // the bias
@@ -177,7 +174,6 @@ std::unique_ptr<Pass> makeFuseGemmActivation() {
           "将 Gemm 或 MatMul 与其后的偏置、残差 Add 和激活函数融合为一个 ai.passlab "
           "FusedGemm（尾处理在写回循环中完成）",
       .minOpset = 7,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

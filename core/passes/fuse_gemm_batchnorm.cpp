@@ -27,9 +27,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // BatchNormalization(Gemm(A, B, C)) -> Gemm(A, B*s, C*s + b - mean*s); the same for a 2-D MatMul
@@ -142,7 +139,6 @@ std::unique_ptr<Pass> makeFuseGemmBatchnorm() {
       .summaryEn = "Fold an inference BatchNormalization into the Gemm or 2-D MatMul before it",
       .summaryZh = "将推理模式的 BatchNormalization 折叠进前面的 Gemm 或二维 MatMul",
       .minOpset = 7,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -32,9 +32,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // Rooted at the normalizing Div (or Mul by a Reciprocal).
 MatchResult pytorchForm(ir::Node& root, const MatchContext& c) {
   if (std::string why = fusion::whyNotOpset(c, 17, 28, "LayerNormalization"); !why.empty())
@@ -78,7 +75,6 @@ std::unique_ptr<Pass> makeFuseLayerNormalization() {
       .summaryZh =
           "将分解的层归一化子图（PyTorch 与 TensorFlow 导出形式）融合为 LayerNormalization",
       .minOpset = 17,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

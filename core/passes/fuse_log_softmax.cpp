@@ -18,9 +18,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // Log(Softmax(x, axis)) -> LogSoftmax(x, axis)
@@ -48,8 +45,6 @@ std::unique_ptr<Pass> makeFuseLogSoftmax() {
       .kind = "fusion: into one standard op",
       .summaryEn = "Fuse Log(Softmax(x)) into LogSoftmax(x)",
       .summaryZh = "将 Log(Softmax(x)) 融合为 LogSoftmax(x)",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

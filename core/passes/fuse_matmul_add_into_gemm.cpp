@@ -23,9 +23,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // Add(MatMul(A, B), C) -> Gemm(A, B, C)   (2-D A and B; C broadcasts to [M, N])
@@ -77,7 +74,6 @@ std::unique_ptr<Pass> makeFuseMatmulAddIntoGemm() {
       .summaryEn = "Fuse a 2-D MatMul and the Add of a bias into one Gemm",
       .summaryZh = "将二维 MatMul 与其后加偏置的 Add 融合为一个 Gemm",
       .minOpset = 7,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

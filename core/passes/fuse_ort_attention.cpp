@@ -52,8 +52,6 @@ namespace passlab::passes {
 namespace {
 
 using namespace ortattention;  // NOLINT(google-build-using-namespace): this pass's own parts
-using rewrite::MatchContext;
-using rewrite::MatchResult;
 
 // The one reader of `v` that is not a Shape node (Shape readers feed the
 // shape arithmetic, checked with the rest of the subgraph), or nullptr.
@@ -333,8 +331,6 @@ std::unique_ptr<Pass> makeFuseOrtAttention() {
                        "Treat float attention masks read from model inputs as holding only 0 and 1 "
                        "(ONNX Runtime's Attention takes them as an int32 mask_index)",
                    .kind = OptionKind::kBool}},
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

@@ -30,9 +30,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 struct Lookup {
   ir::Node* gather = nullptr;
   ir::Value* table = nullptr;
@@ -162,8 +159,6 @@ std::unique_ptr<Pass> makeFuseOrtEmbedLayerNorm() {
       .summaryZh =
           "将相加的嵌入查表（词、位置、段）与其后的层归一化融合为 ONNX Runtime 的 "
           "EmbedLayerNormalization（com.microsoft）",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

@@ -33,8 +33,6 @@ namespace passlab::passes {
 namespace {
 
 using ortfusion::kMsDomain;
-using rewrite::MatchContext;
-using rewrite::MatchResult;
 
 // The new node: Gelu/BiasGelu (erf) or FastGelu (tanh), absorbing a bias Add before x when
 // there is one that only the matched nodes read.
@@ -129,8 +127,6 @@ std::unique_ptr<Pass> makeFuseOrtGelu() {
       .summaryZh =
           "将 erf 与 tanh 形式的 GELU 子图（连同其前的偏置 Add）融合为 ONNX Runtime 的 "
           "Gelu、BiasGelu 或 FastGelu（com.microsoft）",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

@@ -25,9 +25,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult pytorchForm(ir::Node& root, const MatchContext&) {
   std::string why;
   auto m = fusion::matchLayerNormPyTorch(root, why);
@@ -66,7 +63,6 @@ std::unique_ptr<Pass> makeFuseOrtLayerNorm() {
       .summaryZh =
           "在 opset 17 以下，将分解的层归一化子图融合为 ONNX Runtime 的 LayerNormalization"
           "（默认域，在这些 opset 中不是标准 ONNX）",
-      .minOpset = 1,
       .maxOpset = 16,
       .changesNumerics = true,
       .mayEmitNonStandard = true,

@@ -27,9 +27,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult skipLayerNorm(ir::Node& root, const MatchContext&) {
   std::string why;
   auto m = fusion::matchAnyLayerNorm(root, why);
@@ -121,8 +118,6 @@ std::unique_ptr<Pass> makeFuseOrtSkipLayerNorm() {
       .summaryZh =
           "将残差 Add（连同其前的偏置 Add）与其后的层归一化融合为 ONNX Runtime 的 "
           "SkipLayerNormalization（com.microsoft）",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

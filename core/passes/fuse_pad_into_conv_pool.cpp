@@ -30,9 +30,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // Pads per axis (begin, end) of a Pad node over a tensor of rank `rank`.
 std::optional<std::vector<int64_t>> padAmounts(const ir::Node& pad, int64_t rank,
                                                std::string& why) {
@@ -181,8 +178,6 @@ std::unique_ptr<Pass> makeFusePadIntoConvPool() {
       .kind = "fusion: into one standard op",
       .summaryEn = "Fold a constant-mode Pad into the pads of the Conv or pooling op after it",
       .summaryZh = "将常量模式的 Pad 并入其后 Conv 或池化算子的 pads 属性",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

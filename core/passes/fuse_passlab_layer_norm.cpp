@@ -35,9 +35,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult fuse(ir::Node& root, const MatchContext& c) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: FusedLayerNorm is ai.passlab");
@@ -120,8 +117,6 @@ std::unique_ptr<Pass> makeFusePasslabLayerNorm() {
       .summaryZh =
           "将层归一化（任意 opset 的分解形式或 LayerNormalization）连同其前的残差 Add "
           "融合为一个 ai.passlab FusedLayerNorm（每行一遍）",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

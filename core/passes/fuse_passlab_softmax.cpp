@@ -34,9 +34,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 bool isF32(const ir::Value* v) {
   return v && elemTypeOf(v) == ir::DataType::kFloat;
 }
@@ -214,8 +211,6 @@ std::unique_ptr<Pass> makeFusePasslabSoftmax() {
       .summaryZh =
           "将末轴 Softmax 连同其前的缩放与加性掩码，或分解的 Exp/ReduceSum/Div "
           "softmax，融合为一个 ai.passlab FusedSoftmax",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
       .mayEmitNonStandard = true,
   };

@@ -26,9 +26,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 bool isReduce(const ir::Node* n) {
   static const std::vector<std::string> ops = {
       "ReduceSum", "ReduceMean",   "ReduceMax",       "ReduceMin",       "ReduceProd", "ReduceL1",
@@ -99,8 +96,6 @@ std::unique_ptr<Pass> makeFuseReduceUnsqueeze() {
           "Turn a reduction with keepdims = 0 followed by the Unsqueeze of the same axes "
           "into keepdims = 1",
       .summaryZh = "将 keepdims=0 的归约及其后恢复相同轴的 Unsqueeze 合并为 keepdims=1",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

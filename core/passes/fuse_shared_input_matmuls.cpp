@@ -25,9 +25,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // MatMul(x, W1), MatMul(x, W2), MatMul(x, W3) -> Split(MatMul(x, [W1 | W2 | W3]))
@@ -117,8 +114,6 @@ std::unique_ptr<Pass> makeFuseSharedInputMatmuls() {
                    .help = "fewest MatMuls sharing the input that are fused",
                    .kind = OptionKind::kCount,
                    .minimum = 2}},
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

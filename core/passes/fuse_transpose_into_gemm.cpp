@@ -18,9 +18,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // The 2-D Transpose producing operand `i` of `n`, or nullptr with `why`.
 ir::Node* transposed2d(const ir::Node& n, size_t i, std::string& why) {
   ir::Node* t = producerOp(n.input(i), "Transpose");
@@ -120,8 +117,6 @@ std::unique_ptr<Pass> makeFuseTransposeIntoGemm() {
           "Fold a 2-D Transpose into the transA/transB flag of the Gemm (or 2-D MatMul) "
           "it feeds",
       .summaryZh = "将二维 Transpose 并入其后 Gemm（或二维 MatMul）的 transA/transB 标志",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

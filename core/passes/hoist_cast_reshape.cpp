@@ -34,9 +34,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 bool isReshapeLike(const ir::Node& n) {
   const std::string& op = n.opType();
   return n.domain().empty() &&
@@ -229,8 +226,6 @@ std::unique_ptr<Pass> makeHoistCastReshape() {
       .kind = "hoisting: move data movement",
       .summaryEn = "Move a Cast or Reshape through elementwise ops to its inverse and remove both",
       .summaryZh = "将 Cast 或 Reshape 穿过逐元素算子移动到与其互逆的算子处并一同删除",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

@@ -29,9 +29,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // ReduceSum(x * c) -> ReduceSum(x) * c; ReduceMean likewise   (c scalar; exact cases above)
@@ -130,8 +127,6 @@ std::unique_ptr<Pass> makeHoistReduceScale() {
                        "also move a float scale that is not a power of two (results differ in the "
                        "last bits)",
                    .kind = OptionKind::kBool}},
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -34,8 +34,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
 using rewrite::nodeText;
 
 // The shuffle a selection reads: v = t or v = Reshape(t), t = Transpose(r).
@@ -325,7 +323,6 @@ std::unique_ptr<Pass> makeHoistSelectionThroughShuffle() {
                     "Transpose 之前，并删除该 Transpose",
                 .options = {},
                 .minOpset = 5,
-                .maxOpset = 28,
                 .changesNumerics = false};
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

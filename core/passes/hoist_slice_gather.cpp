@@ -30,9 +30,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // How one operand of the elementwise op is treated.
 struct OperandPlan {
   ir::Value* value = nullptr;
@@ -257,8 +254,6 @@ std::unique_ptr<Pass> makeHoistSliceGather() {
           "operands too, so fewer elements are computed",
       .summaryZh =
           "将 Slice 或 Gather 移到其读取的逐元素算子之前（常量操作数一并切片），减少计算量",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

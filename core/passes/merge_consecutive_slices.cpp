@@ -39,9 +39,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
   ir::Node* inner = producerOp(outer.input(0), "Slice");
   if (!inner) return MatchResult::failure("the input is not produced by a Slice");
@@ -262,8 +259,6 @@ std::unique_ptr<Pass> makeMergeConsecutiveSlices() {
       .summaryZh =
           "合并 Slice 的 Slice，去掉恰好取出一个 Concat 输入的 Slice，并将划分同一轴的多个 "
           "Slice 合为一个 Split",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

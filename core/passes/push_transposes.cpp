@@ -51,9 +51,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 bool isKeepdimsReduce(const ir::Node& n) {
   static const std::vector<std::string> ops = {
       "ReduceSum", "ReduceMean", "ReduceMax",       "ReduceMin",    "ReduceProd",
@@ -439,8 +436,6 @@ std::unique_ptr<Pass> makePushTransposes() {
       .summaryZh =
           "将 Transpose 穿过逐元素算子、归约和 Concat 直至相互抵消或合并，将置换折入常量操作数，"
           "并让归约吸收 Transpose",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

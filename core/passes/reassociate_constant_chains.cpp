@@ -23,9 +23,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
   if (std::string why = fusion::whyNotOpset(c, 7, 28, "reassociate_constant_chains"); !why.empty())
     return MatchResult::failure(why);
@@ -94,7 +91,6 @@ std::unique_ptr<Pass> makeReassociateConstantChains() {
           "folded",
       .summaryZh = "将连续两个乘以（或加上）常量的 Mul（或 Add）合并为一个，常量预先折叠",
       .minOpset = 7,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -33,9 +33,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // "" when `consumer` is something a Conv producing its input can absorb.
 std::string whyNotAbsorbable(const ir::Node* consumer, int64_t channels) {
   if (!consumer || !consumer->domain().empty()) return "the result feeds no foldable op";
@@ -169,7 +166,6 @@ std::unique_ptr<Pass> makeReplaceAvgpoolAndDepthwiseConv() {
           "在其后可折叠 BatchNormalization 或逐通道 Mul/Add 时将 AveragePool 写成深度卷积，"
           "并将均匀权重的深度卷积写成 AveragePool",
       .minOpset = 7,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

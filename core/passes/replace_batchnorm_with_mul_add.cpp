@@ -24,9 +24,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // The Conv, Gemm or 2-D MatMul before `bn` whose constant weights can absorb
 // it (what fuse_conv_batchnorm and fuse_gemm_batchnorm fold), or nullptr. A
 // producer with non-constant weights, or a batched MatMul (its channel axis
@@ -111,8 +108,6 @@ std::unique_ptr<Pass> makeReplaceBatchnormWithMulAdd() {
       .summaryEn =
           "Replace a standalone inference BatchNormalization with a per-channel Mul and Add",
       .summaryZh = "将独立的推理模式 BatchNormalization 替换为逐通道的 Mul 与 Add",
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

@@ -36,9 +36,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // The constant shape for a value of type `t`: static dims as they are, one
 // unknown or symbolic dim as -1; nullopt (with the reason) otherwise.
 std::optional<std::vector<int64_t>> constantShape(const ir::Value* v, std::string& why) {
@@ -184,7 +181,6 @@ std::unique_ptr<Pass> makeReplaceComputedReshapeShapes() {
                            "dim may become -1 (wrong only for tensors with no elements)",
                    .kind = OptionKind::kBool}},
       .minOpset = 5,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

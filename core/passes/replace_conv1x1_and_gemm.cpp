@@ -32,9 +32,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 struct Cost {
   double flops = 0, bytes = 0;
   bool known = true;
@@ -236,7 +233,6 @@ std::unique_ptr<Pass> makeReplaceConv1x1AndGemm() {
           "moves fewer bytes",
       .summaryZh = "在代价模型认为更省时，于 1x1 Conv 与 Gemm/MatMul 之间互换",
       .minOpset = 7,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

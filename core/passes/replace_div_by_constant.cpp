@@ -23,9 +23,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 fusion::Rules rules() {
   fusion::Rules r;
   // x / c -> x * (1/c)   (c a float constant; by default only powers of two)
@@ -84,8 +81,6 @@ std::unique_ptr<Pass> makeReplaceDivByConstant() {
                    .defaultValue = "true",
                    .help = "only constants whose elements are all powers of two (bit-exact)",
                    .kind = OptionKind::kBool}},
-      .minOpset = 1,
-      .maxOpset = 28,
       .changesNumerics = true,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());

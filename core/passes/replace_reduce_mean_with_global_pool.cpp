@@ -24,9 +24,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // "" when every consumer of the [N, C] result also accepts [N, C, 1, ...].
 std::string whyConsumersNeedRank2(const ir::Value* t) {
   if (t->isGraphOutput()) return "the [N, C] result is a graph output";
@@ -94,8 +91,6 @@ std::unique_ptr<Pass> makeReplaceReduceMeanWithGlobalPool() {
       .kind = "substitution: cheaper op",
       .summaryEn = "Replace a ReduceMean over every spatial axis with GlobalAveragePool",
       .summaryZh = "将对全部空间轴的 ReduceMean 替换为 GlobalAveragePool",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

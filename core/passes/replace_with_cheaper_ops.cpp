@@ -24,9 +24,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 // "" when `c` is a constant scalar equal to `v` that broadcasts to x's shape.
 std::string whyNotScalar(const ir::Value* x, const ir::Value* c, double v) {
   auto s = fusion::scalarValue(c);
@@ -157,8 +154,6 @@ std::unique_ptr<Pass> makeReplaceWithCheaperOps() {
       .summaryZh =
           "将 Pow(x,2)、Pow(x,0.5)、0-x、Clip(x,0)、Max(x,0) 与 Where(Not(c)) 替换为 "
           "x*x、Sqrt、Neg、Relu 和交换分支的 Where",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

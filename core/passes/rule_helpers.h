@@ -11,6 +11,10 @@
 
 namespace passlab::passes {
 
+// The matcher vocabulary of every rule table (core/rewrite/pattern.h).
+using rewrite::MatchContext;
+using rewrite::MatchResult;
+
 // Matches when `node` can be removed by forwarding input `in` to output `out`
 // (its other outputs unused): the apply step rewires every use of the output
 // to the input and deletes the node.

@@ -27,9 +27,6 @@ namespace passlab::passes {
 
 namespace {
 
-using rewrite::MatchContext;
-using rewrite::MatchResult;
-
 struct DimSource {
   ir::Value* input;
   int64_t dim;
@@ -134,8 +131,6 @@ std::unique_ptr<Pass> makeShareSymbolicDimReads() {
           "Read a named dimension from the graph input that declares it, so repeated "
           "reads of it merge",
       .summaryZh = "从声明该命名维度的图输入读取它，使对它的重复读取得以合并",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

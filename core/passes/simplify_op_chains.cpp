@@ -18,6 +18,7 @@
 // input from 13 (read and written accordingly); Reshape takes its shape as an
 // input from opset 5 (Flatten chains need it); Clip bounds are inputs from 11.
 #include <algorithm>
+#include <string_view>
 
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
@@ -25,9 +26,6 @@
 namespace passlab::passes {
 
 namespace {
-
-using rewrite::MatchContext;
-using rewrite::MatchResult;
 
 using rewrite::addRule;
 using rewrite::Rules;
@@ -64,6 +62,55 @@ MatchResult bypassInner(ir::Node& root, ir::Node* inner) {
 // Squeeze/Unsqueeze axes, from the attribute or the constant input.
 std::optional<std::vector<int64_t>> axesOf(const ir::Node& n) {
   return rewrite::intsFromAttrOrInput(n, "axes", 1);
+}
+
+// Two nodes of one axes op in a chain: op(op(x, first), second).
+struct ChainedAxes {
+  ir::Node* inner = nullptr;
+  std::vector<int64_t> first, second;  // the inner node's axes, the outer node's
+  int64_t rank = 0;                    // x's rank
+};
+
+// Fills `ch` for the outer node `n` of an `op` chain; the reason it cannot,
+// else "".
+std::string chainedAxes(ir::Node& n, std::string_view op, ChainedAxes& ch) {
+  std::string why;
+  ch.inner = innerNode(
+      n, [op](const ir::Node* p) { return p->domain().empty() && p->opType() == op; }, why);
+  if (!ch.inner) return why;
+  auto a1 = axesOf(*ch.inner), a2 = axesOf(n);
+  if (!a1 || !a2) return "the axes are not constant";
+  auto r0 = rankOf(ch.inner->input(0));
+  if (!r0) return "the rank of the input is unknown";
+  ch.first = std::move(*a1);
+  ch.second = std::move(*a2);
+  ch.rank = *r0;
+  return "";
+}
+
+// The sorted axes of one node doing both steps: `outer` (normalized, positions
+// in a space of `rank` dims) and `inner` (normalized positions among the dims
+// of that space that `outer` does not name).
+std::vector<int64_t> mergeAxes(const std::vector<int64_t>& outer, const std::vector<int64_t>& inner,
+                               int64_t rank) {
+  std::vector<int64_t> keep;
+  for (int64_t i = 0; i < rank; ++i)
+    if (std::find(outer.begin(), outer.end(), i) == outer.end()) keep.push_back(i);
+  std::vector<int64_t> merged = outer;
+  for (int64_t p : inner) merged.push_back(keep[static_cast<size_t>(p)]);
+  std::sort(merged.begin(), merged.end());
+  return merged;
+}
+
+// Rewrites the outer node of a chain to take `merged` axes (attribute, or
+// input from opset 13) and read the inner node's input; drops the inner node.
+MatchResult mergeIntoOuter(ir::Node& n, ir::Node* inner, std::vector<int64_t> merged,
+                           bool asInput) {
+  return MatchResult::success({&n, inner}, [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
+    setIntsParam(rw, &n, "axes", 1, asInput, merged);
+    rw.setInput(&n, 0, inner->input(0));
+    removeWithConstants(rw, inner);
+  });
 }
 
 // Chains of reshape-like ops that collapse into one.
@@ -128,66 +175,29 @@ void addReshapeChains(Rules& r) {
   // Unsqueeze(Unsqueeze(x, a1), a2) -> Unsqueeze(x, a1 and a2 placed in the result)
   addRule(r, "unsqueeze_of_unsqueeze", "Unsqueeze(Unsqueeze(x, a1), a2) -> Unsqueeze(x, a)",
           {"Unsqueeze"}, [](ir::Node& n, const MatchContext& c) {
-            std::string why;
-            ir::Node* inner = innerNode(
-                n,
-                [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Unsqueeze"; },
-                why);
-            if (!inner) return MatchResult::failure(why);
-            auto a1 = axesOf(*inner), a2 = axesOf(n);
-            if (!a1 || !a2) return MatchResult::failure("the axes are not constant");
-            auto r0 = rankOf(inner->input(0));
-            if (!r0) return MatchResult::failure("the rank of the input is unknown");
-            int64_t mid = *r0 + static_cast<int64_t>(a1->size());
-            int64_t fin = mid + static_cast<int64_t>(a2->size());
-            auto n1 = normalizeAxes(*a1, mid), n2 = normalizeAxes(*a2, fin);
+            ChainedAxes ch;
+            if (std::string why = chainedAxes(n, "Unsqueeze", ch); !why.empty())
+              return MatchResult::failure(why);
+            int64_t mid = ch.rank + static_cast<int64_t>(ch.first.size());
+            int64_t fin = mid + static_cast<int64_t>(ch.second.size());
+            // a2 are positions of the result; a1 positions of the intermediate.
+            auto n2 = normalizeAxes(ch.second, fin), n1 = normalizeAxes(ch.first, mid);
             if (!n1 || !n2) return MatchResult::failure("the axes are out of range");
-            // Positions of the intermediate's dims in the result, then where a1 lands.
-            std::vector<int64_t> keep;
-            for (int64_t i = 0; i < fin; ++i)
-              if (std::find(n2->begin(), n2->end(), i) == n2->end()) keep.push_back(i);
-            std::vector<int64_t> merged = *n2;
-            for (int64_t p : *n1) merged.push_back(keep[static_cast<size_t>(p)]);
-            std::sort(merged.begin(), merged.end());
-            bool asInput = c.opset >= 13;
-            return MatchResult::success({&n, inner},
-                                        [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
-                                          setIntsParam(rw, &n, "axes", 1, asInput, merged);
-                                          rw.setInput(&n, 0, inner->input(0));
-                                          removeWithConstants(rw, inner);
-                                        });
+            return mergeIntoOuter(n, ch.inner, mergeAxes(*n2, *n1, fin), c.opset >= 13);
           });
   // Squeeze(Squeeze(x, a1), a2) -> Squeeze(x, a1 and a2 as positions of x)
   addRule(r, "squeeze_of_squeeze", "Squeeze(Squeeze(x, a1), a2) -> Squeeze(x, a)", {"Squeeze"},
           [](ir::Node& n, const MatchContext& c) {
-            std::string why;
-            ir::Node* inner = innerNode(
-                n,
-                [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Squeeze"; },
-                why);
-            if (!inner) return MatchResult::failure(why);
-            auto a1 = axesOf(*inner), a2 = axesOf(n);
-            if (!a1 || !a2) return MatchResult::failure("the axes are not constant");
-            if (a1->empty() || a2->empty())
+            ChainedAxes ch;
+            if (std::string why = chainedAxes(n, "Squeeze", ch); !why.empty())
+              return MatchResult::failure(why);
+            if (ch.first.empty() || ch.second.empty())
               return MatchResult::failure("a Squeeze without axes removes every dim of size 1");
-            auto r0 = rankOf(inner->input(0));
-            if (!r0) return MatchResult::failure("the rank of the input is unknown");
-            auto n1 = normalizeAxes(*a1, *r0);
-            auto n2 = normalizeAxes(*a2, *r0 - static_cast<int64_t>(a1->size()));
+            // a1 are positions of x; a2 positions of the intermediate.
+            auto n1 = normalizeAxes(ch.first, ch.rank);
+            auto n2 = normalizeAxes(ch.second, ch.rank - static_cast<int64_t>(ch.first.size()));
             if (!n1 || !n2) return MatchResult::failure("the axes are out of range");
-            std::vector<int64_t> keep;
-            for (int64_t i = 0; i < *r0; ++i)
-              if (std::find(n1->begin(), n1->end(), i) == n1->end()) keep.push_back(i);
-            std::vector<int64_t> merged = *n1;
-            for (int64_t p : *n2) merged.push_back(keep[static_cast<size_t>(p)]);
-            std::sort(merged.begin(), merged.end());
-            bool asInput = c.opset >= 13;
-            return MatchResult::success({&n, inner},
-                                        [&n, inner, merged, asInput](rewrite::Rewriter& rw) {
-                                          setIntsParam(rw, &n, "axes", 1, asInput, merged);
-                                          rw.setInput(&n, 0, inner->input(0));
-                                          removeWithConstants(rw, inner);
-                                        });
+            return mergeIntoOuter(n, ch.inner, mergeAxes(*n1, *n2, ch.rank), c.opset >= 13);
           });
 }
 
@@ -307,8 +317,6 @@ std::unique_ptr<Pass> makeSimplifyOpChains() {
       .summaryZh =
           "合并可由一个算子完成的算子链：连续 Reshape、Squeeze/Unsqueeze 链、重复的幂等算子、"
           "精确的 Cast 链、嵌套 Concat",
-      .minOpset = 1,
-      .maxOpset = 28,
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

@@ -11,6 +11,7 @@
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/half_convert.h"
+#include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -36,17 +37,11 @@ tag weightsTag(size_t spatial, bool grouped, bool transposed) {
 }
 
 // Everything built for one input shape.
-struct ConvPlan {
+struct ConvPlan : onednn::ConvPrimitive {
   Dims xDims, wDims;
   bool hasBias = false;
   int threads = 0;
-  dnnl::primitive prim;
-  memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
-  bool reorderSrc = false, reorderWei = false, reorderDst = false;
-  dnnl::reorder toSrc, toWei, fromDst;
   bool declined = false;  // oneDNN has no implementation: use the reference
-  memory packedWei;       // weights in the primitive's layout
-  bool packed = false;    // packedWei holds the invariant weights (kept across runs)
 };
 
 template <bool kTransposed>
@@ -93,7 +88,7 @@ class OneDnnConv final : public Kernel {
       wide_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
       widen(w, wide_, 1);
       wideValid_ = invariantW;
-      plan_->packed = false;
+      plan_->packedValid = false;
     }
     Tensor b32;
     if (bias) {
@@ -137,47 +132,8 @@ class OneDnnConv final : public Kernel {
   // `invariantWeights`: w holds the same values on every run of this node
   // (KernelContext::invariantInput), so its reordered copy may be kept.
   Status compute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
-                 Tensor& yOut, bool invariantWeights) {
-    ConvPlan& p = *plan_;
-    Tensor* y = &yOut;
-    dnnl::stream& s = onednn::stream();
-
-    memory wei;
-    if (!p.reorderWei) {
-      wei = onednn::over(p.userWei, w);
-    } else {
-      if (!(invariantWeights && p.packed)) {
-        memory user = onednn::over(p.userWei, w);
-        p.toWei.execute(s, user, p.packedWei);
-        p.packed = invariantWeights;
-      }
-      wei = p.packedWei;
-    }
-    memory src = onednn::over(p.userSrc, x);
-    Tensor srcScratch, dstScratch;
-    if (p.reorderSrc) {
-      PASSLAB_ASSIGN_OR_RETURN(
-          srcScratch,
-          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.srcDesc.get_size())}));
-      memory blocked(p.srcDesc, onednn::engine(), srcScratch.mutableRaw());
-      p.toSrc.execute(s, src, blocked);
-      src = blocked;
-    }
-    memory userDst = onednn::over(p.userDst, *y);
-    memory dst = userDst;
-    if (p.reorderDst) {
-      PASSLAB_ASSIGN_OR_RETURN(
-          dstScratch,
-          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.dstDesc.get_size())}));
-      dst = memory(p.dstDesc, onednn::engine(), dstScratch.mutableRaw());
-    }
-    std::unordered_map<int, memory> args = {
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-    if (bias) args[DNNL_ARG_BIAS] = onednn::over(p.biasDesc, *bias);
-    p.prim.execute(s, args);
-    if (p.reorderDst) p.fromDst.execute(s, dst, userDst);
-    s.wait();
-    return Status::ok();
+                 Tensor& y, bool invariantWeights) {
+    return plan_->execute(ctx, x, w, bias, y, invariantWeights);
   }
 
   OneDnnConv(ConvAttrs a, std::unique_ptr<Kernel> fallback)
@@ -241,10 +197,7 @@ class OneDnnConv final : public Kernel {
                           dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
                           anySrc, anyWei, anyDst, strides, dil, padL, padR);
         auto pd = dnnl::deconvolution_forward::primitive_desc(d, eng);
-        p->srcDesc = pd.src_desc();
-        p->weiDesc = pd.weights_desc();
-        p->dstDesc = pd.dst_desc();
-        p->prim = dnnl::deconvolution_forward(pd);
+        p->adopt(dnnl::deconvolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
       } else {
         auto d = hasBias
                      ? dnnl::convolution_forward::desc(
@@ -254,22 +207,8 @@ class OneDnnConv final : public Kernel {
                                                        dnnl::algorithm::convolution_direct, anySrc,
                                                        anyWei, anyDst, strides, dil, padL, padR);
         auto pd = dnnl::convolution_forward::primitive_desc(d, eng);
-        p->srcDesc = pd.src_desc();
-        p->weiDesc = pd.weights_desc();
-        p->dstDesc = pd.dst_desc();
-        p->prim = dnnl::convolution_forward(pd);
+        p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
       }
-      p->reorderSrc = p->srcDesc != p->userSrc;
-      p->reorderWei = p->weiDesc != p->userWei;
-      p->reorderDst = p->dstDesc != p->userDst;
-      if (p->reorderSrc)
-        p->toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userSrc, eng, p->srcDesc));
-      if (p->reorderWei) {
-        p->toWei = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userWei, eng, p->weiDesc));
-        p->packedWei = memory(p->weiDesc, eng);
-      }
-      if (p->reorderDst)
-        p->fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->dstDesc, eng, p->userDst));
       return p;
     } catch (const dnnl::error&) {
       p->declined = true;  // the reference kernel takes this configuration

@@ -3,8 +3,8 @@
 // versions of Sum, Mean, Max, Min and Clip. From opset 7 (6 for the others)
 // binary_ops.cpp and clip.cpp run them.
 #include <limits>
-#include <type_traits>
 
+#include "core/exec/cpu/arith_ops.h"
 #include "core/exec/cpu/binary_legacy.h"
 #include "core/exec/cpu/families.h"
 
@@ -12,77 +12,14 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-struct AddOp {
-  static constexpr TypeSet kTypes = types::kNumeric;
-  template <class C>
-  C operator()(C a, C b) const {
-    return static_cast<C>(a + b);
-  }
-};
-struct SubOp {
-  static constexpr TypeSet kTypes = types::kNumeric;
-  template <class C>
-  C operator()(C a, C b) const {
-    return static_cast<C>(a - b);
-  }
-};
-struct MulOp {
-  static constexpr TypeSet kTypes = types::kNumeric;
-  template <class C>
-  C operator()(C a, C b) const {
-    return static_cast<C>(a * b);
-  }
-};
-// Integers truncate toward zero; a zero divisor gives 0 instead of a trap.
-struct DivOp {
-  static constexpr TypeSet kTypes = types::kNumeric;
-  template <class C>
-  C operator()(C a, C b) const {
-    if constexpr (std::is_integral_v<C>) {
-      if (b == 0) return C(0);
-      if constexpr (std::is_signed_v<C>) {
-        if (b == C(-1)) return static_cast<C>(C(0) - a);
-      }
-    }
-    return static_cast<C>(a / b);
-  }
-};
-struct MaxOp {
-  static constexpr TypeSet kTypes = types::kFloats;
-  template <class C>
-  C operator()(C a, C b) const {
-    if (a != a) return a;
-    if (b != b) return b;
-    return a < b ? b : a;
-  }
-};
-struct MinOp {
-  static constexpr TypeSet kTypes = types::kFloats;
-  template <class C>
-  C operator()(C a, C b) const {
-    if (a != a) return a;
-    if (b != b) return b;
-    return b < a ? b : a;
-  }
-};
-struct MeanOp {
-  static constexpr TypeSet kTypes = types::kFloats;
-  template <class C>
-  C operator()(C a, C b) const {
-    return a + b;
-  }
-  template <class C>
-  C finish(C acc, int count) const {
-    return acc / static_cast<C>(count);
-  }
-};
-struct SumOp {
-  static constexpr TypeSet kTypes = types::kFloats;
-  template <class C>
-  C operator()(C a, C b) const {
-    return a + b;
-  }
-};
+using arith::AddOp;
+using arith::DivOp;
+using arith::MeanOp;
+using arith::MulOp;
+using arith::SubOp;
+using MaxOp = arith::FloatsOnly<arith::MaxOp>;
+using MinOp = arith::FloatsOnly<arith::MinOp>;
+using SumOp = arith::FloatsOnly<arith::AddOp>;
 
 // y = min(max(x, min), max) with the bounds as attributes.
 struct ClipOp {

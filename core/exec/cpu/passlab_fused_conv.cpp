@@ -24,6 +24,7 @@
 
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_ref.h"
+#include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/kernel.h"
@@ -81,18 +82,12 @@ class FusedConvRef final : public Kernel {
 };
 
 // Everything built for one input shape.
-struct Plan {
+struct Plan : onednn::ConvPrimitive {
   Dims xDims, wDims;
   bool hasBias = false, hasResidual = false;
   int threads = 0;
-  dnnl::primitive prim;
-  memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
-  bool reorderSrc = false, reorderWei = false, reorderDst = false;
-  dnnl::reorder toSrc, toWei, fromDst;
   bool postAct = false;  // the activation is an eltwise post-op
   bool declined = false;
-  memory packedWei;
-  bool packedValid = false;  // packedWei holds the current, invariant weights
 };
 
 class FusedConvOneDnn final : public Kernel {
@@ -138,49 +133,11 @@ class FusedConvOneDnn final : public Kernel {
 
     Plan& p = *plan_;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, f32, g.outDims));
-    dnnl::stream& s = onednn::stream();
-    memory wei;
-    if (!p.reorderWei) {
-      wei = onednn::over(p.userWei, w);
-    } else {
-      // The packed copy is kept only for weights that cannot change between
-      // runs (KernelContext::invariantInput), never by buffer address.
-      const bool invariantW = ctx.invariantInput(1);
-      if (!(invariantW && p.packedValid)) {
-        memory user = onednn::over(p.userWei, w);
-        p.toWei.execute(s, user, p.packedWei);
-        p.packedValid = invariantW;
-      }
-      wei = p.packedWei;
-    }
-    memory src = onednn::over(p.userSrc, x);
-    Tensor srcScratch, dstScratch;
-    if (p.reorderSrc) {
-      PASSLAB_ASSIGN_OR_RETURN(
-          srcScratch,
-          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.srcDesc.get_size())}));
-      memory blocked(p.srcDesc, onednn::engine(), srcScratch.mutableRaw());
-      p.toSrc.execute(s, src, blocked);
-      src = blocked;
-    }
-    memory userDst = onednn::over(p.userDst, *y);
-    memory dst = userDst;
-    if (p.reorderDst) {
-      PASSLAB_ASSIGN_OR_RETURN(
-          dstScratch,
-          ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(p.dstDesc.get_size())}));
-      dst = memory(p.dstDesc, onednn::engine(), dstScratch.mutableRaw());
-    }
-    std::unordered_map<int, memory> args = {
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-    if (bias) args[DNNL_ARG_BIAS] = onednn::over(p.biasDesc, *bias);
-    p.prim.execute(s, args);
+    PASSLAB_RETURN_IF_ERROR(p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1)));
     // What the primitive did not apply: the residual, and the activation when
     // it is not a post-op (it comes after the residual), in one pass over Y.
     const Activation rest = p.postAct ? Activation{} : act_;
     const bool more = z || rest.kind != ActKind::kNone;
-    if (p.reorderDst) p.fromDst.execute(s, dst, userDst);
-    s.wait();
     if (more) epilogue(rest, *y, z, ctx.threads());
     return Status::ok();
   }
@@ -318,22 +275,7 @@ class FusedConvOneDnn final : public Kernel {
                        : dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, anyDst,
                                                          strides, dil, padL, padR);
       auto pd = dnnl::convolution_forward::primitive_desc(d, attr, eng);
-      p->srcDesc = pd.src_desc();
-      p->weiDesc = pd.weights_desc();
-      p->dstDesc = pd.dst_desc();
-      p->prim = dnnl::convolution_forward(pd);
-      p->reorderSrc = p->srcDesc != p->userSrc;
-      p->reorderWei = p->weiDesc != p->userWei;
-      p->reorderDst = p->dstDesc != p->userDst;
-      if (p->reorderSrc)
-        p->toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userSrc, eng, p->srcDesc));
-      if (p->reorderWei) {
-        p->toWei = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->userWei, eng, p->weiDesc));
-        p->packedWei = memory(p->weiDesc, eng);
-      }
-      if (p->reorderDst) {
-        p->fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, p->dstDesc, eng, p->userDst));
-      }
+      p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
     } catch (const dnnl::error&) {
       p->declined = true;  // the reference takes this configuration
     }

@@ -8,6 +8,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cpu/pool_ref.h"
+#include "core/exec/cpu/window3.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -18,32 +19,13 @@ namespace {
 constexpr TypeSet kMaxPoolTypes =
     types::kFloats | TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8};
 
-struct Geo3 {
-  std::array<int64_t, 3> in{1, 1, 1}, k{1, 1, 1}, s{1, 1, 1}, d{1, 1, 1}, pb{0, 0, 0}, pe{0, 0, 0},
-      out{1, 1, 1};
-  explicit Geo3(const PoolGeometry& g) {
-    size_t off = 3 - g.spatial();
-    for (size_t i = 0; i < g.spatial(); ++i) {
-      in[off + i] = g.in[i];
-      k[off + i] = g.kernel[i];
-      s[off + i] = g.stride[i];
-      d[off + i] = g.dilation[i];
-      pb[off + i] = g.padBegin[i];
-      pe[off + i] = g.padEnd[i];
-      out[off + i] = g.out[i];
-    }
-  }
-  int64_t inSize() const { return in[0] * in[1] * in[2]; }
-  int64_t outSize() const { return out[0] * out[1] * out[2]; }
-};
-
 enum class Mode { kMax, kAverage, kLp };
 
 // Calls f(window positions...) for each output of one plane: f(outIndex, visit)
 // where visit(g) calls g(inputIndex, storageIndexColumnMajor) for each valid
 // tap and returns the count of taps inside the padded input.
 template <class F>
-void forEachWindow(const Geo3& q, F&& f) {
+void forEachWindow(const Window3& q, F&& f) {
   for (int64_t o0 = 0; o0 < q.out[0]; ++o0)
     for (int64_t o1 = 0; o1 < q.out[1]; ++o1)
       for (int64_t o2 = 0; o2 < q.out[2]; ++o2) {
@@ -95,7 +77,7 @@ class PoolRef final : public Kernel {
       if (kMode == Mode::kMax && ctx.wantsOutput(1)) {
         PASSLAB_ASSIGN_OR_RETURN(indices, ctx.allocate(1, ir::DataType::kInt64, g.outDims));
       }
-      Geo3 q(g);
+      Window3 q(g);
       const S* X = x.data<S>();
       S* Y = y->mutableData<S>();
       int64_t* I = indices ? indices->mutableData<int64_t>() : nullptr;

@@ -1,0 +1,69 @@
+#include "core/exec/cpu/onednn_conv_primitive.h"
+
+#include <unordered_map>
+
+#include "core/exec/cpu/onednn_util.h"
+
+namespace passlab::exec::cpu::onednn {
+
+using dnnl::memory;
+
+void ConvPrimitive::adopt(dnnl::primitive primitive, const memory::desc& src,
+                          const memory::desc& wei, const memory::desc& dst) {
+  prim = std::move(primitive);
+  srcDesc = src;
+  weiDesc = wei;
+  dstDesc = dst;
+  auto& eng = engine();
+  reorderSrc = srcDesc != userSrc;
+  reorderWei = weiDesc != userWei;
+  reorderDst = dstDesc != userDst;
+  if (reorderSrc) toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userSrc, eng, srcDesc));
+  if (reorderWei) {
+    toWei = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei, eng, weiDesc));
+    packedWei = memory(weiDesc, eng);
+  }
+  if (reorderDst)
+    fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, dstDesc, eng, userDst));
+}
+
+Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor& w,
+                              const Tensor* bias, Tensor& y, bool invariantWeights) {
+  dnnl::stream& s = stream();
+  memory wei;
+  if (!reorderWei) {
+    wei = over(userWei, w);
+  } else {
+    if (!(invariantWeights && packedValid)) {
+      memory user = over(userWei, w);
+      toWei.execute(s, user, packedWei);
+      packedValid = invariantWeights;
+    }
+    wei = packedWei;
+  }
+  memory src = over(userSrc, x);
+  Tensor srcScratch, dstScratch;
+  if (reorderSrc) {
+    PASSLAB_ASSIGN_OR_RETURN(
+        srcScratch, ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(srcDesc.get_size())}));
+    memory blocked(srcDesc, engine(), srcScratch.mutableRaw());
+    toSrc.execute(s, src, blocked);
+    src = blocked;
+  }
+  memory userOut = over(userDst, y);
+  memory dst = userOut;
+  if (reorderDst) {
+    PASSLAB_ASSIGN_OR_RETURN(
+        dstScratch, ctx.scratch(ir::DataType::kUInt8, {static_cast<int64_t>(dstDesc.get_size())}));
+    dst = memory(dstDesc, engine(), dstScratch.mutableRaw());
+  }
+  std::unordered_map<int, memory> args = {
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+  if (bias) args[DNNL_ARG_BIAS] = over(biasDesc, *bias);
+  prim.execute(s, args);
+  if (reorderDst) fromDst.execute(s, dst, userOut);
+  s.wait();
+  return Status::ok();
+}
+
+}  // namespace passlab::exec::cpu::onednn

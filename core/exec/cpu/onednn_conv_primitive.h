@@ -1,0 +1,37 @@
+// A oneDNN (de)convolution primitive with the reorders around it, shared by
+// the Conv/ConvTranspose kernels (conv_onednn.cpp) and FusedConv
+// (passlab_fused_conv.cpp): built once per input shape, run on plain NCHW
+// float32 tensors; each call reorders the input into the layout oneDNN picked
+// and the result back; weights that are the same on every run are reordered
+// once and kept.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu::onednn {
+
+struct ConvPrimitive {
+  dnnl::primitive prim;
+  // The layouts the primitive chose, the user's plain ones, and the bias.
+  dnnl::memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
+  bool reorderSrc = false, reorderWei = false, reorderDst = false;
+  dnnl::reorder toSrc, toWei, fromDst;
+  dnnl::memory packedWei;    // weights in the primitive's layout
+  bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)
+
+  // Takes the primitive and the layouts it chose, and builds the reorders
+  // from and to the user's layouts (userSrc, userWei and userDst set first).
+  void adopt(dnnl::primitive primitive, const dnnl::memory::desc& src,
+             const dnnl::memory::desc& wei, const dnnl::memory::desc& dst);
+
+  // y = conv(x, w) + bias (bias may be null), all float32 in the user's
+  // layouts. `invariantWeights`: w holds the same values on every run of
+  // this node (KernelContext::invariantInput), so its reordered copy may be
+  // kept; never keyed by buffer address.
+  Status execute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
+                 Tensor& y, bool invariantWeights);
+};
+
+}  // namespace passlab::exec::cpu::onednn

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 
@@ -27,6 +28,7 @@ namespace passlab::passes {
 
 namespace {
 
+constexpr const char* kInfoId = "deduplicate_initializers";
 constexpr const char* kPattern = "duplicate_initializer";
 
 struct ShapeKey {
@@ -41,9 +43,9 @@ class Dedup {
  public:
   explicit Dedup(PassContext& ctx) : ctx_(ctx) {}
 
-  void run(ir::Graph& root) {
+  Status run(ir::Graph& root) {
     collectAnnotated(root);
-    visit(root);
+    return visit(root);
   }
 
  private:
@@ -88,11 +90,14 @@ class Dedup {
     return nullptr;
   }
 
-  void visit(ir::Graph& g) {
+  // Merges the duplicates of `g` and its subgraphs; stops between two
+  // initializers on Cancel (hashing large ones is the slow part).
+  Status visit(ir::Graph& g) {
     if (scopes_.empty()) countShapes(g);
     scopes_.emplace_back();
     std::vector<ir::Value*> inits = g.initializers();
     for (ir::Value* v : inits) {
+      if (cancelRequested(ctx_)) return cancelledError(kInfoId);
       if (!eligible(v)) continue;
       const ir::Tensor& t = *v->initializer();
       ShapeKey key{t.dtype(), t.dims()};
@@ -120,8 +125,9 @@ class Dedup {
     }
     for (const auto& n : g.nodes())
       if (n->hasSubgraphs())
-        for (ir::Graph* sub : n->subgraphs()) visit(*sub);
+        for (ir::Graph* sub : n->subgraphs()) PASSLAB_RETURN_IF_ERROR(visit(*sub));
     scopes_.pop_back();
+    return Status::ok();
   }
 
   void note(const ir::Value* v, std::string why) {
@@ -141,7 +147,7 @@ class DeduplicateInitializers final : public Pass {
  public:
   const PassInfo& info() const override {
     static const PassInfo kInfo{
-        .id = "deduplicate_initializers",
+        .id = kInfoId,
         .category = Category::kStructural,
         .kind = "redundant data: duplicate initializers",
         .summaryEn = "Merge initializers that hold identical data (dtype, shape and bytes)",
@@ -150,10 +156,7 @@ class DeduplicateInitializers final : public Pass {
     return kInfo;
   }
 
-  Status run(ir::Model& model, PassContext& ctx) const override {
-    Dedup(ctx).run(model.graph());
-    return Status::ok();
-  }
+  Status run(PassContext& ctx) const override { return Dedup(ctx).run(ctx.model().graph()); }
 };
 
 }  // namespace

@@ -307,7 +307,8 @@ class EliminateCommonSubexpressions final : public Pass {
     return kInfo;
   }
 
-  Status run(ir::Model& model, PassContext& ctx) const override {
+  Status run(PassContext& ctx) const override {
+    ir::Model& model = ctx.model();
     Cse cse(ctx, model);
     return cse.visit(model.graph());
   }

@@ -31,9 +31,7 @@ class EliminateDeadNodes final : public Pass {
     return kInfo;
   }
 
-  Status run(ir::Model& model, PassContext& ctx) const override {
-    return sweep(model.graph(), ctx);
-  }
+  Status run(PassContext& ctx) const override { return sweep(ctx.model().graph(), ctx); }
 
  private:
   static Status sweep(ir::Graph& g, PassContext& ctx) {

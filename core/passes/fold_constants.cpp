@@ -430,7 +430,8 @@ class FoldConstants final : public Pass {
     return kInfo;
   }
 
-  Status run(ir::Model& model, PassContext& ctx) const override {
+  Status run(PassContext& ctx) const override {
+    ir::Model& model = ctx.model();
     Folder folder(ctx, model);
     return folder.visit(model.graph());
   }

@@ -39,7 +39,8 @@ class FreezeInitializerInputs final : public Pass {
                          .help = "comma-separated initializer names that stay overridable inputs"}},
         } {}
   const PassInfo& info() const override { return info_; }
-  Status run(ir::Model& model, PassContext& ctx) const override {
+  Status run(PassContext& ctx) const override {
+    ir::Model& model = ctx.model();
     std::vector<std::string> keep;
     std::stringstream ss(ctx.option("keep"));
     for (std::string s; std::getline(ss, s, ',');)

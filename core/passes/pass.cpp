@@ -115,8 +115,7 @@ rewrite::MatchContext PassContext::matchContext() const {
   return m;
 }
 
-Status PatternPass::run(ir::Model& model, PassContext& ctx) const {
-  (void)model;
+Status PatternPass::run(PassContext& ctx) const {
   rewrite::DriverOptions o;
   o.filter = ctx.filter;
   o.explain = ctx.explain;

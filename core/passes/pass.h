@@ -74,6 +74,8 @@ struct PassContext {
   // driver's cap before a fixpoint. Null: nowhere.
   std::string* note = nullptr;
 
+  // The model being edited (the rewriter's).
+  ir::Model& model() const { return rewriter.model(); }
   std::string option(const std::string& name) const;
   int64_t intOption(const std::string& name) const;
   double doubleOption(const std::string& name) const;
@@ -85,8 +87,9 @@ class Pass {
  public:
   virtual ~Pass() = default;
   virtual const PassInfo& info() const = 0;
-  // Edits `model` through ctx.rewriter. An error leaves the model to be rolled back.
-  virtual Status run(ir::Model& model, PassContext& ctx) const = 0;
+  // Edits ctx.model() through ctx.rewriter, the only way a pass reaches the
+  // model. An error leaves the model to be rolled back.
+  virtual Status run(PassContext& ctx) const = 0;
   // The patterns of a pattern-based pass (for listings and explanations).
   virtual std::vector<const rewrite::Pattern*> patterns() const { return {}; }
 };
@@ -97,7 +100,7 @@ class PatternPass : public Pass {
   PatternPass(PassInfo info, std::vector<std::unique_ptr<rewrite::Pattern>> patterns)
       : info_(std::move(info)), patterns_(std::move(patterns)) {}
   const PassInfo& info() const override { return info_; }
-  Status run(ir::Model& model, PassContext& ctx) const override;
+  Status run(PassContext& ctx) const override;
   std::vector<const rewrite::Pattern*> patterns() const override;
 
  private:

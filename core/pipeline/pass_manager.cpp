@@ -192,7 +192,7 @@ Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
   ctx.note = &step.note;
   Status status;
   try {
-    status = pass.run(model_, ctx);
+    status = pass.run(ctx);
   } catch (const std::exception& e) {
     status = internalError(id + " threw: " + e.what());
   } catch (...) {

@@ -245,138 +245,178 @@ void PipelineSession::waitForRun() {
   QCoreApplication::sendPostedEvents(this);
 }
 
+// Everything one background run needs, taken on the UI thread when it
+// starts; the worker owns it from then on.
+struct PipelineSession::RunJob {
+  int runId = 0;
+  std::vector<int> rows;  // plan rows, one per spec
+  std::vector<pipeline::PassSpec> specs;
+  std::shared_ptr<RunState> state;
+  bool fresh = false;  // state is new: its PassManager is made by the worker
+  rewrite::Provenance provenance;
+  std::shared_ptr<pipeline::ExecOutputChecker> checker;  // reused from the last run, if any
+  std::shared_ptr<const ir::Model> original;             // the check's reference model
+  bool check = true;
+  int inputSets = 2;
+  bool standardOnly = true;
+  std::shared_ptr<std::atomic<bool>> cancel;
+  std::shared_ptr<const ir::Model> current;  // the model after the last Step so far
+};
+
 bool PipelineSession::start(std::vector<int> rows) {
   if (running_ || !doc_->hasModel() || rows.empty()) return false;
-  std::vector<pipeline::PassSpec> specs;
+  std::shared_ptr<RunJob> job = prepareRun(std::move(rows));
+  emit runningChanged(true);
+  emit progress(0, static_cast<int>(job->specs.size()),
+                QString::fromStdString(job->specs.front().id));
+  future_ = QtConcurrent::run([this, job] { runInWorker(*job); });
+  return true;
+}
+
+std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector<int> rows) {
+  auto job = std::make_shared<RunJob>();
   for (int r : rows) {
     const PlanEntry& e = plan_[static_cast<size_t>(r)];
-    specs.push_back({e.id, e.options, filter_});
+    job->specs.push_back({e.id, e.options, filter_});
   }
+  job->rows = std::move(rows);
   running_ = true;
-  const int runId = ++runId_;
+  job->runId = ++runId_;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
+  job->cancel = cancel_;
   pending_.clear();
   undoIndexAtStart_ = doc_->undoStack()->index();
   lastRowAtStart_ = lastRow_;
 
   // The check compares with the model before the first Step.
-  std::shared_ptr<pipeline::ExecOutputChecker> checker;
-  std::shared_ptr<const ir::Model> original = steps_.empty() ? nullptr : steps_.front()->before;
-  if (numericCheck_ && original && original == checkedOriginal_) checker = checker_;
-  // The PassManager of the previous Steps goes on while the document holds
-  // the model they left (no undo, edit or other run since); otherwise a new
-  // one starts on a copy of the document's model (weights are shared).
-  std::shared_ptr<RunState> state = runState_;
+  job->original = steps_.empty() ? nullptr : steps_.front()->before;
+  if (numericCheck_ && job->original && job->original == checkedOriginal_) job->checker = checker_;
+  job->state = reusableRunState();
+  job->fresh = !job->state;
+  if (job->fresh) {
+    job->state = std::make_shared<RunState>();
+    job->state->model = doc_->model().clone();
+    job->state->standardOnly = standardOnly_;
+  }
+  job->provenance = steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
+  job->check = numericCheck_;
+  job->inputSets = checkInputSets_;
+  job->standardOnly = standardOnly_;
+  return job;
+}
+
+// The PassManager of the previous Steps goes on while the document holds the
+// model they left (no undo, edit or other run since); otherwise null, and a
+// new one starts on a copy of the document's model (weights are shared).
+std::shared_ptr<PipelineSession::RunState> PipelineSession::reusableRunState() {
+  std::shared_ptr<RunState> state = std::move(runState_);
   runState_.reset();  // the worker's now; handed back when the run ends well
   if (!state || steps_.empty() || state->at != steps_.back()->after ||
       state->undoIndex != undoIndexAtStart_ || state->standardOnly != standardOnly_)
-    state.reset();
-  const bool fresh = !state;
-  if (fresh) {
-    state = std::make_shared<RunState>();
-    state->model = doc_->model().clone();
-    state->standardOnly = standardOnly_;
-  }
-  rewrite::Provenance provenance =
-      steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
-  const bool check = numericCheck_;
-  const int inputSets = checkInputSets_;
-  const bool standardOnly = standardOnly_;
-  auto cancel = cancel_;
-  emit runningChanged(true);
-  emit progress(0, static_cast<int>(specs.size()), QString::fromStdString(specs.front().id));
+    return nullptr;
+  return state;
+}
 
-  future_ = QtConcurrent::run([this, runId, state, fresh, rows = std::move(rows),
-                               specs = std::move(specs), provenance, checker, original, check,
-                               inputSets, standardOnly, cancel]() mutable {
-    const int total = static_cast<int>(specs.size());
-    auto current =
-        fresh || !state->at ? std::make_shared<const ir::Model>(state->model.clone()) : state->at;
-    if (!original) original = current;
-    QString error;
-    if (check && !checker) {
-      auto created = pipeline::ExecOutputChecker::create(*original, inputSets, {});
-      if (created) {
-        checker = std::move(created.value());
-      } else {
-        error = tr("The numeric check cannot run, so it is off for this "
-                   "run: %1")
-                    .arg(trCore(created.error().message()));
-      }
+void PipelineSession::runInWorker(RunJob& job) {
+  job.current = job.fresh || !job.state->at
+                    ? std::make_shared<const ir::Model>(job.state->model.clone())
+                    : job.state->at;
+  if (!job.original) job.original = job.current;
+  QString error = prepareChecker(job);
+  preparePassManager(job);
+  bool usable = true;  // the PassManager's model is the last Step's
+  if (QString stopped = runPasses(job, usable); !stopped.isEmpty()) error = stopped;
+  job.state->at = usable ? job.current : nullptr;
+  auto checkedOriginal = job.checker ? job.original : nullptr;
+  QMetaObject::invokeMethod(
+      this,
+      [this, runId = job.runId, error, checker = job.checker, checkedOriginal, state = job.state] {
+        onWorkerDone(runId, error, checker, checkedOriginal, state);
+      },
+      Qt::QueuedConnection);
+}
+
+// Makes the numeric check's reference outputs when the check is on and none
+// can be reused; the message when it cannot run (the run goes on unchecked).
+QString PipelineSession::prepareChecker(RunJob& job) {
+  if (!job.check || job.checker) return {};
+  auto created = pipeline::ExecOutputChecker::create(*job.original, job.inputSets, {});
+  if (!created)
+    return tr("The numeric check cannot run, so it is off for this "
+              "run: %1")
+        .arg(trCore(created.error().message()));
+  job.checker = std::move(created.value());
+  return {};
+}
+
+void PipelineSession::preparePassManager(RunJob& job) {
+  RunState& state = *job.state;
+  if (job.fresh) {
+    pipeline::PipelineOptions po;
+    po.standardOnly = job.standardOnly;
+    // The Steps keep their own copies of the model (publishStep); the
+    // PassManager keeps none, as it lives on across runs.
+    po.keepSnapshots = false;
+    po.stopOnCheckFailure = true;
+    state.pm = std::make_unique<pipeline::PassManager>(state.model, po);
+    state.pm->setEvaluator(&state.evaluator);
+  }
+  state.checker = job.check ? job.checker : nullptr;
+  state.pm->setChecker(state.checker.get());
+  state.pm->setCancelFlag(job.cancel.get());
+}
+
+// Runs the specs in order, publishing each Step; the reason it stopped early,
+// else "". `usable` turns false when the PassManager stopped on a failed check.
+QString PipelineSession::runPasses(RunJob& job, bool& usable) {
+  pipeline::PassManager& pm = *job.state->pm;
+  const int total = static_cast<int>(job.specs.size());
+  for (int i = 0; i < total; ++i) {
+    if (job.cancel->load()) return tr("Cancelled after %n pass(es)", "", i);
+    auto ran = pm.run(job.specs[static_cast<size_t>(i)]);
+    if (!ran) return trCore(ran.error().message());
+    const pipeline::Step& s = **ran;
+    // Stopped inside the pass: it was undone and counts for nothing.
+    if (s.rolledBack && job.cancel->load()) return tr("Cancelled after %n pass(es)", "", i);
+    publishStep(job, s, i);
+    if (s.rolledBack)
+      return tr("%1 failed and was rolled back: %2")
+          .arg(QString::fromStdString(s.passId), trCore(s.error));
+    if (s.check.ran && !s.check.passed) {
+      usable = false;  // the PassManager stopped
+      return tr("%1 changed the outputs (%2); the run stopped there")
+          .arg(QString::fromStdString(s.passId), trCore(s.check.detail));
     }
-    if (fresh) {
-      pipeline::PipelineOptions po;
-      po.standardOnly = standardOnly;
-      // The Steps keep their own copies of the model (below); the PassManager
-      // keeps none, as it lives on across runs.
-      po.keepSnapshots = false;
-      po.stopOnCheckFailure = true;
-      state->pm = std::make_unique<pipeline::PassManager>(state->model, po);
-      state->pm->setEvaluator(&state->evaluator);
-    }
-    pipeline::PassManager& pm = *state->pm;
-    state->checker = check ? checker : nullptr;
-    pm.setChecker(state->checker.get());
-    pm.setCancelFlag(cancel.get());
-    bool usable = true;  // the PassManager's model is the last Step's
-    for (int i = 0; i < total; ++i) {
-      if (cancel->load()) {
-        error = tr("Cancelled after %n pass(es)", "", i);
-        break;
-      }
-      auto ran = pm.run(specs[static_cast<size_t>(i)]);
-      if (!ran) {
-        error = trCore(ran.error().message());
-        break;
-      }
-      const pipeline::Step& s = **ran;
-      if (s.rolledBack && cancel->load()) {
-        // Stopped inside the pass: it was undone and counts for nothing.
-        error = tr("Cancelled after %n pass(es)", "", i);
-        break;
-      }
-      auto rec = std::make_shared<AppliedStep>();
-      rec->step = s;
-      rec->before = current;
-      rec->after = s.changed && !s.rolledBack
-                       ? std::make_shared<const ir::Model>(pm.model().clone())
-                       : current;
-      rec->step.snapshotBefore = current;  // the same model, kept once
-      rec->step.snapshotAfter = rec->after;
-      for (ir::NodeId id : s.summary.added)
-        provenance.recordDerived(id, pm.provenance().origins(id), pm.provenance().createdBy(id));
-      rec->provenance = provenance;
-      rec->filter = specs[static_cast<size_t>(i)].filter;
-      rec->row = rows[static_cast<size_t>(i)];
-      current = rec->after;
-      QString next =
-          i + 1 < total ? QString::fromStdString(specs[static_cast<size_t>(i + 1)].id) : QString();
-      QMetaObject::invokeMethod(
-          this,
-          [this, runId, rec, i, total, next] { onWorkerStep(runId, rec, i + 1, total, next); },
-          Qt::QueuedConnection);
-      if (s.rolledBack) {
-        error = tr("%1 failed and was rolled back: %2")
-                    .arg(QString::fromStdString(s.passId), trCore(s.error));
-        break;
-      }
-      if (s.check.ran && !s.check.passed) {
-        error = tr("%1 changed the outputs (%2); the run stopped there")
-                    .arg(QString::fromStdString(s.passId), trCore(s.check.detail));
-        usable = false;  // the PassManager stopped
-        break;
-      }
-    }
-    state->at = usable ? current : nullptr;
-    auto checkedOriginal = checker ? original : nullptr;
-    QMetaObject::invokeMethod(
-        this,
-        [this, runId, error, checker, checkedOriginal, state] {
-          onWorkerDone(runId, error, checker, checkedOriginal, state);
-        },
-        Qt::QueuedConnection);
-  });
-  return true;
+  }
+  return {};
+}
+
+// Records Step `i` with its own copy of the model and provenance, and hands
+// it to the UI thread.
+void PipelineSession::publishStep(RunJob& job, const pipeline::Step& s, int i) {
+  pipeline::PassManager& pm = *job.state->pm;
+  auto rec = std::make_shared<AppliedStep>();
+  rec->step = s;
+  rec->before = job.current;
+  rec->after = s.changed && !s.rolledBack ? std::make_shared<const ir::Model>(pm.model().clone())
+                                          : job.current;
+  rec->step.snapshotBefore = job.current;  // the same model, kept once
+  rec->step.snapshotAfter = rec->after;
+  for (ir::NodeId id : s.summary.added)
+    job.provenance.recordDerived(id, pm.provenance().origins(id), pm.provenance().createdBy(id));
+  rec->provenance = job.provenance;
+  rec->filter = job.specs[static_cast<size_t>(i)].filter;
+  rec->row = job.rows[static_cast<size_t>(i)];
+  job.current = rec->after;
+  const int total = static_cast<int>(job.specs.size());
+  QString next =
+      i + 1 < total ? QString::fromStdString(job.specs[static_cast<size_t>(i + 1)].id) : QString();
+  QMetaObject::invokeMethod(
+      this,
+      [this, runId = job.runId, rec, i, total, next] {
+        onWorkerStep(runId, rec, i + 1, total, next);
+      },
+      Qt::QueuedConnection);
 }
 
 void PipelineSession::onWorkerStep(int runId, AppliedStepPtr step, int done, int total,

@@ -161,7 +161,16 @@ class PipelineSession : public QObject {
 
  private:
   struct RunState;
+  struct RunJob;
   bool start(std::vector<int> rows);
+  // The steps of a run: on the UI thread, then on the worker.
+  std::shared_ptr<RunJob> prepareRun(std::vector<int> rows);
+  std::shared_ptr<RunState> reusableRunState();
+  void runInWorker(RunJob& job);
+  static QString prepareChecker(RunJob& job);
+  static void preparePassManager(RunJob& job);
+  QString runPasses(RunJob& job, bool& usable);
+  void publishStep(RunJob& job, const pipeline::Step& s, int i);
   void onWorkerStep(int runId, AppliedStepPtr step, int done, int total, const QString& next);
   void onWorkerDone(int runId, const QString& error, std::shared_ptr<pipeline::ExecOutputChecker>,
                     std::shared_ptr<const ir::Model> checkedOriginal,

@@ -39,7 +39,7 @@ Status runWith(const std::string& id, ir::Model& m, const Policy& policy) {
   ctx.cancel = policy.cancel;
   ctx.filter = policy.filter;
   ctx.explain = policy.explain;
-  return pass->run(m, ctx);
+  return pass->run(ctx);
 }
 
 const ir::Node* nodeProducing(const ir::Model& m, const std::string& value) {
@@ -58,6 +58,23 @@ TEST(NodePolicy, CancelStopsPassesWithTheirOwnRun) {
     EXPECT_EQ(s.error().code(), ErrorCode::kCancelled) << id;
     EXPECT_NE(s.error().message().find(std::string(id) + ": cancelled"), std::string::npos);
   }
+}
+
+// deduplicate_initializers stops between two initializers: the duplicate
+// stays and the pass reports the Cancel.
+TEST(NodePolicy, CancelStopsDeduplicateInitializers) {
+  ir::Model m =
+      parse(R"(main (float[3] x) => (float[3] y) <float[3] a = {1, 2, 3}, float[3] b = {1, 2, 3}> {
+      t = Add(x, a)
+      y = Mul(t, b) })");
+  std::atomic<bool> cancel{true};
+  Status s = runWith("deduplicate_initializers", m, {.cancel = &cancel});
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.error().code(), ErrorCode::kCancelled);
+  EXPECT_EQ(m.graph().initializers().size(), 2u) << "an initializer was merged after Cancel";
+  std::atomic<bool> go{false};
+  ASSERT_TRUE(runWith("deduplicate_initializers", m, {.cancel = &go}).isOk());
+  EXPECT_EQ(m.graph().initializers().size(), 1u) << "without Cancel the duplicate merges";
 }
 
 TEST(NodePolicy, DeadNodesOutsideTheSelectionStay) {

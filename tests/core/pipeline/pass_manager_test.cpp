@@ -35,7 +35,7 @@ class TestPass : public passes::Pass {
   }
   const passes::PassInfo& info() const override { return info_; }
   passes::PassInfo& info() { return info_; }
-  Status run(ir::Model& m, passes::PassContext& ctx) const override { return fn_(m, ctx); }
+  Status run(passes::PassContext& ctx) const override { return fn_(ctx.model(), ctx); }
 
  private:
   passes::PassInfo info_;

@@ -363,7 +363,7 @@ bool undoThenApply(const passes::Pass& pass, ir::Model& m, const std::string& wh
     ctx.standardOnly = false;
     const auto opsets = m.opsets;
     const int64_t irVersion = m.irVersion;
-    Status s = pass.run(m, ctx);
+    Status s = pass.run(ctx);
     if (s.isOk() && !log.empty()) {
       analysis::ShapeInferenceOptions so;
       so.undo = &undo;
@@ -379,7 +379,7 @@ bool undoThenApply(const passes::Pass& pass, ir::Model& m, const std::string& wh
   passes::PassContext ctx{rw, *opts};
   ctx.evaluator = testing::cpuEvaluator();
   ctx.standardOnly = false;
-  Status st = pass.run(m, ctx);
+  Status st = pass.run(ctx);
   if (!st.isOk() || log.empty()) return false;
   analysis::inferShapes(m);
   return true;

@@ -30,6 +30,7 @@ struct ProfileArgs {
   std::string model, level, compare, csv, node;
   InputSpec inputs;
   int threads = 0, warmup = 2, repeat = 10, rounds = 10;
+  uint64_t memoryLimit = 0;
   size_t top = 20;
   bool json = false, roofs = false, remeasureRoofs = false;
 };
@@ -51,6 +52,7 @@ Expected<pipeline::ProfileRequest> buildRequest(const ProfileArgs& a, const ir::
   req.model = &model;
   req.given = std::move(prepared->values);
   req.threads = a.threads;
+  req.memoryLimitBytes = a.memoryLimit;
   req.warmup = a.warmup;
   req.repeats = a.repeat;
   return req;
@@ -180,6 +182,8 @@ void registerProfile(CLI::App& app) {
   cmd->add_option("--rounds", a->rounds,
                   "Interleaved whole-model rounds of a comparison (default 10)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--memory-limit", a->memoryLimit,
+                  "Fail a run whose intermediate tensors pass this many bytes");
   cmd->add_option("--top", a->top, "Rows of the tables (default 20; 0: all)");
   cmd->add_flag("--roofs", a->roofs, "Print the machine's GEMM and bandwidth roofs (cached)");
   cmd->add_flag("--remeasure-roofs", a->remeasureRoofs, "Measure the roofs again and cache them");

@@ -173,6 +173,12 @@ void printNodeBenchmarkText(const pipeline::NodeBenchmark& b) {
               str::join(b.originalLabels, ", ").c_str());
   std::printf("alone:    %s\n", timingText(b.original.latency).c_str());
   std::printf("speedup:  %.3fx (latency medians, without per-node timing)\n", b.speedup);
+  if (b.maxAbsDifference >= 0)
+    std::printf("outputs:  max |difference| %.3g (each side fed in context)\n", b.maxAbsDifference);
+  else
+    std::printf(
+        "outputs:  not compared (a boundary value is not in the main graph, or the "
+        "outputs differ in count, type or shape)\n");
 }
 
 nlohmann::json profileJson(const pipeline::ProfileResult& r) {
@@ -250,7 +256,8 @@ nlohmann::json nodeBenchmarkJson(const pipeline::NodeBenchmark& b) {
           {"original_nodes", b.originalLabels},
           {"optimized", profileJson(b.optimized)},
           {"original", profileJson(b.original)},
-          {"speedup", b.speedup}};
+          {"speedup", b.speedup},
+          {"max_abs_difference", b.maxAbsDifference}};
 }
 
 std::string profileCsv(const pipeline::ProfileResult& r) {

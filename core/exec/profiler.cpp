@@ -2,26 +2,29 @@
 
 namespace passlab::exec {
 
-void Profiler::record(const ir::Node& node, std::string_view kernel, int depth, double micros,
-                      uint64_t bytesRead, uint64_t bytesWritten) {
-  auto [it, fresh] = index_.emplace(&node, entries_.size());
-  if (fresh) {
-    NodeProfile p;
-    p.nodeId = node.id();
-    p.op = node.qualifiedOpType();
-    p.name = node.name();
-    p.kernel = std::string(kernel);
-    p.depth = depth;
-    entries_.push_back(std::move(p));
+void Profiler::compact() {
+  for (const Raw& r : raw_) {
+    auto [it, fresh] = index_.emplace(r.node, entries_.size());
+    if (fresh) {
+      NodeProfile p;
+      p.nodeId = r.node->id();
+      p.op = r.node->qualifiedOpType();
+      p.name = r.node->name();
+      p.kernel = std::string(r.kernel);
+      p.depth = r.depth;
+      entries_.push_back(std::move(p));
+    }
+    NodeProfile& p = entries_[it->second];
+    p.calls += 1;
+    p.micros += r.micros;
+    p.bytesRead += r.bytesRead;
+    p.bytesWritten += r.bytesWritten;
   }
-  NodeProfile& p = entries_[it->second];
-  p.calls += 1;
-  p.micros += micros;
-  p.bytesRead += bytesRead;
-  p.bytesWritten += bytesWritten;
+  raw_.clear();
 }
 
 std::vector<NodeProfile> Profiler::take() {
+  compact();
   index_.clear();
   return std::move(entries_);
 }

@@ -25,14 +25,32 @@ struct NodeProfile {
   uint64_t bytesRead = 0, bytesWritten = 0;
 };
 
+// Recording is a push onto a reserved vector: no strings, no map, no
+// allocation per node in the timed path (at most one per kCompactEvery
+// records); the entries with their strings are built by take(), after the run.
 class Profiler {
  public:
+  explicit Profiler(size_t expectedRecords = 0) { raw_.reserve(expectedRecords); }
   void record(const ir::Node& node, std::string_view kernel, int depth, double micros,
-              uint64_t bytesRead, uint64_t bytesWritten);
-  // Entries in the order nodes first ran.
+              uint64_t bytesRead, uint64_t bytesWritten) {
+    raw_.push_back({&node, kernel, depth, micros, bytesRead, bytesWritten});
+    if (raw_.size() >= kCompactEvery) compact();
+  }
+  // Entries in the order nodes first ran, one per node (calls summed).
   std::vector<NodeProfile> take();
 
  private:
+  static constexpr size_t kCompactEvery = 1 << 16;  // bounds memory in long Loops
+  struct Raw {
+    const ir::Node* node;
+    std::string_view kernel;  // a KernelDef's name: static storage
+    int depth;
+    double micros;
+    uint64_t bytesRead, bytesWritten;
+  };
+  void compact();  // folds raw_ into entries_
+
+  std::vector<Raw> raw_;
   std::vector<NodeProfile> entries_;
   std::unordered_map<const ir::Node*, size_t> index_;
 };

@@ -1,9 +1,10 @@
 #include "core/pipeline/node_benchmark.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "core/exec/executor.h"
-#include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/node_extract.h"
 #include "core/pipeline/noise_floor.h"
 
@@ -26,31 +27,59 @@ Expected<ProfileResult> profileStandalone(const ir::Model& model, const ProfileR
   return profileModel(r);
 }
 
-// Runs both cut-out models on the inputs made up for `original` (the fused
-// node reads the same boundary values) and compares their outputs by position.
-Expected<double> outputDifference(const ir::Model& original, const ir::Model& fused) {
-  auto inputs = makeInputs(original, {});
-  if (!inputs) return inputs.error();
-  // The same values by name; where the cut-outs name their boundary values
-  // differently, by position when both take the same number of inputs.
-  exec::NamedInputs fusedInputs;
-  const auto& wanted = fused.graph().inputs();
-  for (size_t i = 0; i < wanted.size(); ++i) {
-    const exec::Value* given = nullptr;
-    for (const auto& [name, value] : *inputs)
-      if (name == wanted[i]->name()) given = &value;
-    if (!given && wanted.size() == inputs->size()) given = &(*inputs)[i].second;
-    if (!given) return -1.0;
-    fusedInputs.emplace_back(wanted[i]->name(), *given);
+// Every value of `m`'s main graph for `inputs`: the inputs themselves and
+// every node output, from one run with all of them exposed.
+Expected<std::map<std::string, exec::Value>> valuesInContext(const ir::Model& m,
+                                                             const exec::NamedInputs& inputs) {
+  auto ex = exec::Executor::create(exposeAllValues(m));
+  if (!ex) return ex.error();
+  auto r = (*ex)->run(inputs);
+  if (!r) return r.error();
+  std::map<std::string, exec::Value> values(inputs.begin(), inputs.end());
+  for (size_t i = 0; i < r->outputNames.size() && i < r->values.size(); ++i)
+    values[r->outputNames[i]] = r->values[i];
+  return values;
+}
+
+// The inputs of cut-out `cut` by name from `values`; nullopt when one of
+// them is not there.
+std::optional<exec::NamedInputs> inputsFrom(const ir::Model& cut,
+                                            const std::map<std::string, exec::Value>& values) {
+  exec::NamedInputs in;
+  for (const ir::Value* v : cut.graph().inputs()) {
+    if (v->isInitializer()) continue;
+    auto it = values.find(v->name());
+    if (it == values.end()) return std::nullopt;
+    in.emplace_back(v->name(), it->second);
   }
-  auto a = exec::Executor::create(original);
+  return in;
+}
+
+// Compares the two cut-outs in context: each runs on the values its whole
+// model computes for the run's inputs (the fused node on what the optimized
+// model feeds it, the original group on what the original model feeds it),
+// so a fusion whose boundary differs from its group's (a value the group
+// computes inside, read by the fused node) is still compared. Outputs by
+// position; -1 when a boundary value is missing or the outputs differ in
+// count, type or shape.
+Expected<double> outputDifference(const ir::Model& originalCut, const ir::Model& fusedCut,
+                                  const ir::Model& original, const ir::Model& optimized,
+                                  const exec::NamedInputs& inputs) {
+  auto before = valuesInContext(original, inputs);
+  if (!before) return before.error().withContext("running the original model");
+  auto after = valuesInContext(optimized, inputs);
+  if (!after) return after.error().withContext("running the optimized model");
+  auto inA = inputsFrom(originalCut, *before);
+  auto inB = inputsFrom(fusedCut, *after);
+  if (!inA || !inB) return -1.0;
+  auto a = exec::Executor::create(originalCut);
   if (!a) return a.error();
-  auto b = exec::Executor::create(fused);
+  auto b = exec::Executor::create(fusedCut);
   if (!b) return b.error();
-  auto ra = (*a)->run(*inputs);
+  auto ra = (*a)->run(*inA);
   if (!ra) return ra.error();
-  auto rb = (*b)->run(fusedInputs);
-  if (!rb) return -1.0;  // the inputs do not correspond
+  auto rb = (*b)->run(*inB);
+  if (!rb) return rb.error();
   if (ra->outputs.size() != rb->outputs.size()) return -1.0;
   double worst = 0;
   for (size_t i = 0; i < ra->outputs.size(); ++i) {
@@ -90,7 +119,8 @@ Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
   if (!newTimes) return newTimes.error().withContext("'" + nodeName + "' alone");
   auto oldTimes = profileStandalone(*cutOld, request);
   if (!oldTimes) return oldTimes.error().withContext("the original nodes of '" + nodeName + "'");
-  auto difference = outputDifference(*cutOld, *cutNew);
+  auto difference =
+      outputDifference(*cutOld, *cutNew, *request.model, optimized.model, run->inputs);
   if (!difference)
     return difference.error().withContext("'" + nodeName + "' against its original nodes");
   out.maxAbsDifference = *difference;

@@ -18,12 +18,11 @@ struct NodeBenchmark {
   std::vector<std::string> originalLabels;  // the original nodes it stands for
   ProfileResult optimized, original;        // the two standalone models
   double speedup = 0;                       // latency medians: original / optimized
-  // Both standalone models run once on the same made-up inputs (matched by
-  // name, else by position): the largest |difference| over their outputs (by
-  // position); -1 when they could not be compared: the cut-outs read
-  // different boundary values (a fusion that leaves a node of the original
-  // group outside, as FusedAttention's head reshapes), or their outputs differ
-  // in count, type or shape.
+  // Both standalone models run once in context, each on the values its
+  // whole model computes for the run's inputs: the largest |difference| over
+  // their outputs (by position); -1 when they could not be compared (a
+  // boundary value of a cut-out is not a main-graph value, or their outputs
+  // differ in count, type or shape).
   double maxAbsDifference = -1;
 };
 

@@ -41,6 +41,22 @@ std::vector<ir::Value*> groupOutputs(const std::set<const ir::Node*>& group, con
 
 }  // namespace
 
+ir::Model exposeAllValues(const ir::Model& m, std::vector<std::string>* order) {
+  ir::Model c = m.clone();
+  ir::Graph& g = c.graph();
+  std::vector<ir::Value*> add;
+  for (const auto& n : g.nodes())
+    for (ir::Value* v : n->outputs())
+      if (v && !v->isGraphOutput() && (v->type().isTensor() || v->type().isUndefined()))
+        add.push_back(v);
+  for (ir::Value* v : add) g.addOutput(v);
+  if (order)
+    for (const auto& n : g.nodes())
+      for (ir::Value* v : n->outputs())
+        if (v) order->push_back(v->name());
+  return c;
+}
+
 ir::Model withRunShapes(const ir::Model& model, const exec::NamedInputs& inputs) {
   ir::Model copy = model.clone();
   for (const auto& [name, value] : inputs) {
@@ -67,10 +83,13 @@ Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::
   for (ir::Value* v : ins)
     if (!v->type().isTensor() || !v->type().hasShape())
       return unsupported("the type of '" + v->name() + "' is not known; cannot cut the nodes out");
-  // The outside values become fresh graph inputs of the same type.
+  // The outside values become fresh graph inputs of the same type (named
+  // after them once their producers are gone, below).
+  std::vector<std::pair<ir::Value*, std::string>> boundary;
   for (ir::Value* v : ins) {
     ir::Value* in = g.addInput(g.freshName(v->name() + "_in"), v->type());
     g.replaceAllUsesWith(v, in);
+    boundary.emplace_back(in, v->name());
   }
   while (!g.outputs().empty()) g.removeOutput(g.outputs().size() - 1);
   for (ir::Value* v : outs) g.addOutput(v);
@@ -84,6 +103,10 @@ Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::
   for (ir::Value* v : g.inputs())
     if (v->uses().empty() && !v->isInitializer()) unused.push_back(v);
   for (ir::Value* v : unused) g.removeInput(v);
+  // The boundary inputs take the names of the values they stand for, so a
+  // cut-out can be fed the values its whole model computes (by name).
+  for (auto& [in, name] : boundary)
+    if (!g.findValue(name)) g.renameValue(in, name);
   if (g.nodeCount() != group.size())
     return internalError("cutting out " + std::to_string(group.size()) + " nodes left " +
                          std::to_string(g.nodeCount()));

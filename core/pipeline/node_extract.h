@@ -5,6 +5,7 @@
 // everything else is dropped.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/exec/executor.h"
@@ -17,8 +18,14 @@ namespace passlab::pipeline {
 // shapes inferred from them (node ids are kept).
 ir::Model withRunShapes(const ir::Model& model, const exec::NamedInputs& inputs);
 
+// A clone of `m` whose every tensor value computed in the main graph is also
+// a graph output; `order` (when given) receives the names of all node outputs
+// in graph order.
+ir::Model exposeAllValues(const ir::Model& m, std::vector<std::string>* order = nullptr);
+
 // The main-graph nodes `nodes` of `shaped` (a model through withRunShapes) as
-// a model of their own. An error names a node that is not in the main graph,
+// a model of their own; its graph inputs carry the names of the values they
+// stand for. An error names a node that is not in the main graph,
 // or a value the group reads whose type is not known.
 Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::NodeId>& nodes);
 

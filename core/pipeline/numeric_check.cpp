@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/exec/evaluate.h"
+#include "core/pipeline/node_extract.h"
 
 namespace passlab::pipeline {
 
@@ -94,22 +95,6 @@ Expected<std::map<std::string, ir::Tensor>> runModel(const ir::Model& model,
   std::map<std::string, ir::Tensor> out;
   for (size_t i = 0; i < r->outputNames.size(); ++i) out[r->outputNames[i]] = r->outputs[i];
   return out;
-}
-
-// A copy of `m` whose every tensor-valued node output in the main graph is also a graph output.
-ir::Model exposeAll(const ir::Model& m, std::vector<std::string>& order) {
-  ir::Model c = m.clone();
-  ir::Graph& g = c.graph();
-  std::vector<ir::Value*> add;
-  for (const auto& n : g.nodes())
-    for (ir::Value* v : n->outputs())
-      if (v && !v->isGraphOutput() && (v->type().isTensor() || v->type().isUndefined()))
-        add.push_back(v);
-  for (ir::Value* v : add) g.addOutput(v);
-  for (const auto& n : g.nodes())
-    for (ir::Value* v : n->outputs())
-      if (v) order.push_back(v->name());
-  return c;
 }
 
 }  // namespace
@@ -203,7 +188,7 @@ NoiseFloors ExecOutputChecker::intermediateFloors(
     size_t moved = 0;
     std::vector<std::string> order;
     ir::Model perturbed =
-        exposeAll(perturbWeights(original_, noise_.seed + d, noise_.ulps, &moved), order);
+        exposeAllValues(perturbWeights(original_, noise_.seed + d, noise_.ulps, &moved), &order);
     if (moved == 0) break;
     auto out = runModel(perturbed, inputs);
     if (!out) return {};
@@ -244,8 +229,8 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
                                                const StandIns& standIns, double& maxAbs,
                                                double& maxRel) {
   std::vector<std::string> order, unused;
-  ir::Model a = exposeAll(current, order);
-  ir::Model b = exposeAll(original_, unused);
+  ir::Model a = exposeAllValues(current, &order);
+  ir::Model b = exposeAllValues(original_, &unused);
   auto ra = runModel(a, inputs);
   auto rb = runModel(b, inputs);
   if (!ra || !rb) return "";

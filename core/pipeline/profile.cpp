@@ -188,6 +188,7 @@ Expected<PreparedRun> prepareRun(const ir::Model& model, const ProfileRequest& r
   }
   run.options.threads = request.threads;
   run.options.cancel = request.cancel;
+  run.options.memoryLimitBytes = request.memoryLimitBytes;
   run.threads = request.threads > 0 ? request.threads : run.executor->backend().defaultThreads();
   return run;
 }

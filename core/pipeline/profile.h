@@ -53,6 +53,7 @@ struct ProfileRequest {
   int repeats = 10;
   std::string device = "cpu";  // the executor backend; only "cpu" for now
   const std::atomic<bool>* cancel = nullptr;
+  uint64_t memoryLimitBytes = 0;  // intermediate tensors of one run; 0: no limit
   std::function<void(const ProfileProgress&)> progress;  // called between runs
 };
 

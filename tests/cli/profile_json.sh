@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # `profile --json` prints valid JSON with a row per node and the overhead;
+# `--memory-limit` stops a run that passes it, naming the node;
 # `--level basic --json` compares; a bad --input is an error naming it.
 # Usage: profile_json.sh CLI TEXT_TO_ONNX
 set -u
@@ -36,4 +37,10 @@ assert any(g["kind"] == "removed" for g in j["groups"]), j["groups"]
 PY
 "$cli" profile "$dir/m.onnx" --input nonesuch=1 > "$dir/bad.out" 2>&1 && fail "a bad --input was accepted"
 grep -q "nonesuch" "$dir/bad.out" || { cat "$dir/bad.out"; fail "the error does not name the input"; }
+# A run that passes --memory-limit fails with an error naming the node; no output is printed as if it ran.
+"$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --memory-limit 1000 > "$dir/mem.out" 2> "$dir/mem.err" &&
+  fail "a run over --memory-limit was accepted"
+grep -q "memory limit" "$dir/mem.err" || { cat "$dir/mem.err"; fail "the error does not name the memory limit"; }
+grep -Eq "mm|MatMul" "$dir/mem.err" || { cat "$dir/mem.err"; fail "the error does not name the node"; }
+[ -s "$dir/mem.out" ] && { cat "$dir/mem.out"; fail "a failed profile printed results"; }
 echo "ok"

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
 
 namespace passlab::testing {
 namespace {
@@ -84,6 +85,48 @@ TEST(ReplaceWithCheaperOps, KeepsAnIntegerMaxBeforeOpset14) {
   expectUnchanged(kPass,
                   h + R"(main (int32[2,3] x) => (int32[2,3] y) <int32 z = {0}> { y = Max(x, z) })",
                   "Relu does not take int32");
+}
+
+// The float32 model of `text` with every float value in `dt` (the text
+// format takes no 16-bit constants; the initializers here are zeros, the
+// same bits in every float type).
+ir::Model inHalfPrecision(const std::string& text, ir::DataType dt) {
+  ir::Model m = parse(text);
+  ir::Graph& g = m.graph();
+  auto retype = [dt](ir::Value* v) {
+    if (v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat)
+      v->setType(ir::Type::tensor(dt, v->type().shape()));
+  };
+  for (ir::Value* v : g.inputs()) retype(v);
+  for (ir::Value* v : g.outputs()) retype(v);
+  for (ir::Value* v : std::vector<ir::Value*>(g.initializers())) {
+    const ir::Tensor& t = *v->initializer();
+    g.setInitializer(
+        v, ir::Tensor::fromVector<uint16_t>(dt, t.dims(), std::vector<uint16_t>(t.numel(), 0)));
+    retype(v);
+  }
+  return m;
+}
+
+// Whether the pass left `m` alone and some explanation contains `reason`.
+void expectHalfPrecisionKept(ir::Model m, const std::string& reason) {
+  PassOutcome out = runPass(kPass, std::move(m));
+  EXPECT_FALSE(out.step.changed) << out.step.summary.toString();
+  std::string all;
+  for (const auto& [node, reasons] : out.step.explain.all())
+    for (const auto& [pattern, why] : *reasons) all += pattern + ": " + why + "\n";
+  EXPECT_NE(all.find(reason), std::string::npos) << all;
+}
+
+// ONNX Runtime's CPU provider runs no 16-bit float Relu: Max and Clip stay.
+TEST(ReplaceWithCheaperOps, KeepsAHalfPrecisionMaxAndClip) {
+  const char* max = R"(main (float[2,3] x) => (float[2,3] y) <float z = {0}> { y = Max(x, z) })";
+  const char* clip = R"(main (float[2,3] x) => (float[2,3] y) <float z = {0}> { y = Clip(x, z) })";
+  expectHalfPrecisionKept(inHalfPrecision(max, ir::DataType::kFloat16), "no float16 Relu");
+  expectHalfPrecisionKept(inHalfPrecision(clip, ir::DataType::kBFloat16), "no bfloat16 Relu");
+  // The same graphs in float32 do become Relu (the reason above is the type).
+  EXPECT_TRUE(runPass(kPass, max).step.changed);
+  EXPECT_TRUE(runPass(kPass, clip).step.changed);
 }
 
 TEST(ReplaceWithCheaperOps, KeepsXMinusZero) {

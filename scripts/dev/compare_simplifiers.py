@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Developer tool: node counts after PassLab, onnx-simplifier and OnnxSlim.
+"""Developer tool: node counts after PassLab, onnx-simplifier, OnnxSlim and ONNX Runtime.
 
 For every input model of the corpus (MANIFEST.tsv role == input), runs
   * passlab-cli optimize --level LEVEL --check N for each level (reads its report),
   * onnxsim.simplify and onnxslim.slim (PyPI, developer tooling only),
-and prints a Markdown table: nodes before, after each tool, and PassLab's
-check result. Usage:
+  * onnxruntime's basic and extended graph optimizations on the CPU provider
+    (the model it writes to SessionOptions.optimized_model_filepath),
+and prints a Markdown table: nodes before, after each tool, whether PassLab's
+`default` level (else the first) ends at or below the smallest of onnxsim, onnxslim and ORT basic,
+and PassLab's check result. Usage:
   scripts/dev/compare_simplifiers.py --cli build/app/cli/passlab-cli \
       [--corpus ../shared/corpus] [--levels basic,default] [--check 3] > docs/optimize-results.md
 """
@@ -59,6 +62,25 @@ def run_onnxslim(path):
         return None, 0, str(e).splitlines()[0][:80]
 
 
+def run_ort(path, level, tmp):
+    """Nodes of the model onnxruntime writes after its `level` optimizations."""
+    try:
+        import onnx
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.graph_optimization_level = {
+            "basic": ort.GraphOptimizationLevel.ORT_ENABLE_BASIC,
+            "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
+        }[level]
+        out = os.path.join(tmp, f"ort_{level}.onnx")
+        so.optimized_model_filepath = out
+        ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        return count_nodes(onnx.load(out)), ""
+    except Exception as e:  # noqa: BLE001
+        return None, str(e).splitlines()[0][:80]
+
+
 # Inputs random values would make meaningless (as tests/cli/optimize_on_corpus.sh gives them).
 CHECK_ARGS = {
     "silero_vad_v4": ["--dim", "sequence=512", "--input", "sr=16000"],
@@ -108,8 +130,10 @@ def main():
                 rows.append(r)
     levels = args.levels.split(",")
     head = " | ".join(f"PassLab `{lv}`" for lv in levels)
-    print(f"| model | nodes | {head} | onnxsim | onnxslim | PassLab check |")
-    print("|---|---:|" + "---:|" * len(levels) + "---:|---:|---|")
+    goal = levels.index("default") if "default" in levels else 0
+    print(f"| model | nodes | {head} | onnxsim | onnxslim | ORT basic | ORT extended | "
+          f"`{levels[goal]}` ≤ best of onnxsim, onnxslim, ORT basic | PassLab check |")
+    print("|---|---:|" + "---:|" * len(levels) + "---:|---:|---:|---:|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for r in rows:
             path = os.path.join(args.corpus, r["file"])
@@ -119,11 +143,20 @@ def main():
                 pl, secs, status = run_passlab(args.cli, path, lv, args.check, tmp)
                 cells.append(fmt(pl, status))
                 statuses.append(f"{lv}: {status} ({secs:.1f} s)")
+            first = cells[goal]
             sim, _, sim_err = run_onnxsim(path)
             slim, _, slim_err = run_onnxslim(path)
+            ob, ob_err = run_ort(path, "basic", tmp)
+            oe, oe_err = run_ort(path, "extended", tmp)
+            peers = [v for v in (sim, slim, ob) if v is not None]
+            verdict = "-"
+            if first.isdigit() and peers:
+                best = min(peers)
+                verdict = "yes" if int(first) <= best else f"no (+{int(first) - best})"
             name = os.path.basename(path).replace(".onnx", "")
             print(f"| {name} | {r['nodes_incl_subgraphs']} | {' | '.join(cells)} | {fmt(sim, sim_err)} | "
-                  f"{fmt(slim, slim_err)} | {'; '.join(statuses)} |")
+                  f"{fmt(slim, slim_err)} | {fmt(ob, ob_err)} | {fmt(oe, oe_err)} | {verdict} | "
+                  f"{'; '.join(statuses)} |")
             sys.stdout.flush()
 
 

@@ -55,13 +55,35 @@ std::optional<exec::NamedInputs> inputsFrom(const ir::Model& cut,
   return in;
 }
 
+// For each output of the fused cut-out, the output of the original cut-out it
+// stands for: by position when both have as many; otherwise the one original
+// output of the same type and shape (an original group can have more
+// outputs, e.g. an intermediate also read by a node the fusion kept).
+// nullopt when a fused output has no such single counterpart.
+std::optional<std::vector<size_t>> pairOutputs(const std::vector<ir::Tensor>& original,
+                                               const std::vector<ir::Tensor>& fused) {
+  std::vector<size_t> pairs;
+  if (original.size() == fused.size()) {
+    for (size_t j = 0; j < fused.size(); ++j) pairs.push_back(j);
+    return pairs;
+  }
+  for (const ir::Tensor& f : fused) {
+    std::vector<size_t> alike;
+    for (size_t i = 0; i < original.size(); ++i)
+      if (original[i].dtype() == f.dtype() && original[i].dims() == f.dims()) alike.push_back(i);
+    if (alike.size() != 1) return std::nullopt;
+    pairs.push_back(alike.front());
+  }
+  return pairs;
+}
+
 // Compares the two cut-outs in context: each runs on the values its whole
 // model computes for the run's inputs (the fused node on what the optimized
 // model feeds it, the original group on what the original model feeds it),
 // so a fusion whose boundary differs from its group's (a value the group
-// computes inside, read by the fused node) is still compared. Outputs by
-// position; -1 when a boundary value is missing or the outputs differ in
-// count, type or shape.
+// computes inside, read by the fused node) is still compared. Outputs paired
+// by pairOutputs; -1 when a boundary value is missing or an output has no
+// counterpart.
 Expected<double> outputDifference(const ir::Model& originalCut, const ir::Model& fusedCut,
                                   const ir::Model& original, const ir::Model& optimized,
                                   const exec::NamedInputs& inputs) {
@@ -80,10 +102,11 @@ Expected<double> outputDifference(const ir::Model& originalCut, const ir::Model&
   if (!ra) return ra.error();
   auto rb = (*b)->run(*inB);
   if (!rb) return rb.error();
-  if (ra->outputs.size() != rb->outputs.size()) return -1.0;
+  auto pairs = pairOutputs(ra->outputs, rb->outputs);
+  if (!pairs) return -1.0;
   double worst = 0;
-  for (size_t i = 0; i < ra->outputs.size(); ++i) {
-    const double d = passlab::pipeline::maxAbsDifference(ra->outputs[i], rb->outputs[i]);
+  for (size_t j = 0; j < pairs->size(); ++j) {
+    const double d = passlab::pipeline::maxAbsDifference(ra->outputs[(*pairs)[j]], rb->outputs[j]);
     if (d < 0) return -1.0;
     worst = std::max(worst, d);
   }

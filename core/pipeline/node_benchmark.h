@@ -20,9 +20,10 @@ struct NodeBenchmark {
   double speedup = 0;                       // latency medians: original / optimized
   // Both standalone models run once in context, each on the values its
   // whole model computes for the run's inputs: the largest |difference| over
-  // their outputs (by position); -1 when they could not be compared (a
-  // boundary value of a cut-out is not a main-graph value, or their outputs
-  // differ in count, type or shape).
+  // their outputs (by position; when the original group has more outputs,
+  // each fused output against the one original output of its type and
+  // shape); -1 when they could not be compared (a boundary value of a cut-out
+  // is not a main-graph value, or an output has no single counterpart).
   double maxAbsDifference = -1;
 };
 

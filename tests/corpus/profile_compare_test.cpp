@@ -74,6 +74,11 @@ TEST(ProfileCompare, Gpt2FusedAttentionAloneAgainstItsOriginalNodesAlone) {
   EXPECT_GE(b->original.nodes.size(), 5u);
   EXPECT_EQ(b->originalLabels.size(), b->original.nodes.size());
   EXPECT_GT(b->speedup, 0);
+  // Fed in context, the FusedAttention and its original group agree (the
+  // group's cut-out has one output more than the fused node's: paired by
+  // type and shape).
+  EXPECT_GE(b->maxAbsDifference, 0) << "the two sides' outputs could not be compared";
+  EXPECT_LT(b->maxAbsDifference, 1e-3);
   EXPECT_FALSE(benchmarkNode(req, *opt, "no such node"));
 }
 

@@ -50,6 +50,10 @@ GraphPanel::GraphPanel(Document* doc, GraphRef ref, const ViewSettings& settings
 
 GraphPanel::~GraphPanel() {
   if (stop_) stop_->request_stop();  // a running helper is killed; its result is dropped
+  // The view is a child, destroyed by ~QWidget after this panel's members:
+  // its last viewChanged (hidden, resized) must not reach the half-destroyed
+  // panel (UBSan's vptr check caught the minimap placement there).
+  view_->disconnect(this);
 }
 
 ir::Graph* GraphPanel::graph() const {

@@ -173,6 +173,11 @@ MainWindow::~MainWindow() {
   // window's members are gone: their `destroyed` handlers (which update
   // layoutTasks_ and tasks_) must not run then.
   for (GraphPanel* panel : findChildren<GraphPanel*>()) panel->disconnect(this);
+  // The document is a child too, destroyed after this window's members: a
+  // signal it sends while going (its undo stack clearing) must not reach the
+  // half-destroyed window (UBSan's vptr check caught updateTitle() there).
+  doc_->undoStack()->disconnect(this);
+  doc_->disconnect(this);
 }
 
 // ---- construction ----

@@ -1,4 +1,5 @@
-// passlab-cli profile MODEL [--level L [--node NAME] | --compare OTHER.onnx] [--threads N]
+// passlab-cli profile MODEL [--level L [--allow-nonstandard] [--node NAME] | --compare OTHER.onnx]
+//   [--threads N]
 //   [--warmup N] [--repeat N] [--input ...] [--dim ...] [--top N] [--roofs]
 //   [--json | --csv FILE]
 // Per-node timing with its spread, FLOPs and bytes, per op type totals, and
@@ -10,6 +11,7 @@
 // Method and figures: docs/profiling.md.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -17,10 +19,12 @@
 #include "app/cli/profile_output.h"
 #include "app/cli/run_inputs.h"
 #include "core/io/model_io.h"
+#include "core/passes/registry.h"
 #include "core/pipeline/node_benchmark.h"
 #include "core/pipeline/profile.h"
 #include "core/pipeline/profile_compare.h"
 #include "core/pipeline/roofs.h"
+#include "core/support/strings.h"
 
 namespace passlab::cli {
 
@@ -32,7 +36,7 @@ struct ProfileArgs {
   int threads = 0, warmup = 2, repeat = 10, rounds = 10;
   uint64_t memoryLimit = 0;
   size_t top = 20;
-  bool json = false, roofs = false, remeasureRoofs = false;
+  bool json = false, roofs = false, remeasureRoofs = false, allowNonstandard = false;
 };
 
 int fail(const Error& e) {
@@ -58,13 +62,31 @@ Expected<pipeline::ProfileRequest> buildRequest(const ProfileArgs& a, const ir::
   return req;
 }
 
+// --level L as `optimize --level L` runs it: standard ONNX only unless
+// --allow-nonstandard; the passes that skips are named on stderr.
+Expected<pipeline::OptimizedModel> optimizeAsAsked(const ProfileArgs& a, const ir::Model& model) {
+  if (!a.allowNonstandard) {
+    std::vector<std::string> skipped;
+    if (auto ids = passes::passesForLevel(a.level))
+      for (const std::string& id : *ids)
+        if (const passes::Pass* p = passes::findPass(id); p && p->info().mayEmitNonStandard)
+          skipped.push_back(id);
+    if (!skipped.empty())
+      std::fprintf(stderr,
+                   "note: --level %s: %s emit non-standard ops and are skipped without "
+                   "--allow-nonstandard\n",
+                   a.level.c_str(), str::join(skipped, ", ").c_str());
+  }
+  return pipeline::optimizeForCompare(model, a.level, !a.allowNonstandard);
+}
+
 Expected<pipeline::CompareResult> runCompare(const ProfileArgs& a,
                                              const pipeline::ProfileRequest& req) {
   pipeline::CompareRequest creq;
   creq.base = req;
   creq.rounds = a.rounds;
   if (!a.level.empty()) {
-    auto opt = pipeline::optimizeForCompare(*req.model, a.level);
+    auto opt = optimizeAsAsked(a, *req.model);
     if (!opt) return opt.error().withContext("--level " + a.level);
     creq.optimized = &opt->model;
     creq.provenance = &opt->provenance;
@@ -86,7 +108,7 @@ bool writeCsv(const std::string& path, const std::string& text) {
 
 // --node NAME: the node alone against its original nodes alone.
 int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) {
-  auto opt = pipeline::optimizeForCompare(*req.model, a.level);
+  auto opt = optimizeAsAsked(a, *req.model);
   if (!opt) return fail(opt.error().withContext("--level " + a.level));
   auto b = pipeline::benchmarkNode(req, *opt, a.node);
   if (!b) return fail(b.error());
@@ -165,6 +187,9 @@ void registerProfile(CLI::App& app) {
   auto* other = cmd->add_option("--compare", a->compare,
                                 "Compare with this (optimized) model file, nodes matched by name");
   level->excludes(other);
+  cmd->add_flag("--allow-nonstandard", a->allowNonstandard,
+                "With --level: also run the passes that emit non-standard ops (ai.passlab, "
+                "com.microsoft), as optimize does");
   cmd->add_option("--node", a->node,
                   "With --level: time this node of the optimized model alone against the "
                   "original nodes it stands for, each cut out as a model of its own");

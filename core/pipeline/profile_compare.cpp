@@ -122,7 +122,8 @@ const char* groupKindName(GroupKind kind) {
   return "?";
 }
 
-Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std::string& level) {
+Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std::string& level,
+                                            bool standardOnly) {
   auto ids = passes::passesForLevel(level);
   if (!ids) return ids.error();
   OptimizedModel out;
@@ -130,7 +131,7 @@ Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std
   out.passes = *ids;
   analysis::inferShapes(out.model);
   PipelineOptions po;
-  po.standardOnly = false;
+  po.standardOnly = standardOnly;
   po.keepSnapshots = false;
   PassManager pm(out.model, po);
   ExecEvaluator evaluator;

@@ -39,8 +39,10 @@ struct OptimizedModel {
 };
 
 // Optimizes a clone of `original` at a pass level ("basic", "default",
-// "fused", "ort"; non-standard ops allowed), keeping provenance.
-Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std::string& level);
+// "fused", "ort"), keeping provenance. `standardOnly` as in PipelineOptions:
+// passes that emit non-standard ops (ai.passlab, com.microsoft) are skipped.
+Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std::string& level,
+                                            bool standardOnly = false);
 
 enum class GroupKind { kUnchanged, kRewritten, kRemoved, kUnmatched };
 const char* groupKindName(GroupKind kind);  // "unchanged", "rewritten", "removed", "unmatched"

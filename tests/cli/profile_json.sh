@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `profile --json` prints valid JSON with a row per node and the overhead;
 # `--memory-limit` stops a run that passes it, naming the node;
-# `--level basic --json` compares; a bad --input is an error naming it.
+# `--level basic --json` compares (`--level fused` runs the non-standard passes
+# only with --allow-nonstandard); a bad --input is an error naming it.
 # Usage: profile_json.sh CLI TEXT_TO_ONNX
 set -u
 cli=$1
@@ -37,6 +38,14 @@ assert any(g["kind"] == "removed" for g in j["groups"]), j["groups"]
 PY
 "$cli" profile "$dir/m.onnx" --input nonesuch=1 > "$dir/bad.out" 2>&1 && fail "a bad --input was accepted"
 grep -q "nonesuch" "$dir/bad.out" || { cat "$dir/bad.out"; fail "the error does not name the input"; }
+# --level fused without --allow-nonstandard skips (and names) the passes that
+# emit non-standard ops, as optimize does; with it they run.
+"$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --level fused --json > "$dir/f.json" 2> "$dir/f.err" ||
+  { cat "$dir/f.err"; fail "profile --level fused exited non-zero"; }
+grep -q "allow-nonstandard" "$dir/f.err" || { cat "$dir/f.err"; fail "the skipped passes are not named"; }
+"$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --level fused --allow-nonstandard --json \
+  > "$dir/fn.json" 2> "$dir/fn.err" || { cat "$dir/fn.err"; fail "--allow-nonstandard exited non-zero"; }
+grep -q "allow-nonstandard" "$dir/fn.err" && { cat "$dir/fn.err"; fail "passes skipped with --allow-nonstandard"; }
 # A run that passes --memory-limit fails with an error naming the node; no output is printed as if it ran.
 "$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --memory-limit 1000 > "$dir/mem.out" 2> "$dir/mem.err" &&
   fail "a run over --memory-limit was accepted"

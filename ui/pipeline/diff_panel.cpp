@@ -89,7 +89,13 @@ DiffPanel::DiffPanel(const ViewSettings& settings, QWidget* parent) : QWidget(pa
   retranslateUi();
 }
 
-DiffPanel::~DiffPanel() = default;
+DiffPanel::~DiffPanel() {
+  // The two graph panels are children, destroyed by ~QWidget after this
+  // panel's members: their views' last viewChanged must not reach the
+  // half-destroyed panel (found by UBSan's vptr check).
+  before_->view()->disconnect(this);
+  after_->view()->disconnect(this);
+}
 
 QString DiffPanel::title() const {
   if (!step_) return tr("Step");

@@ -62,6 +62,12 @@ Expected<pipeline::ProfileRequest> buildRequest(const ProfileArgs& a, const ir::
   return req;
 }
 
+ir::Node* findNamed(ir::Model& m, const std::string& name) {
+  for (const auto& n : m.graph().nodes())
+    if (n->name() == name) return n.get();
+  return nullptr;
+}
+
 // --level L as `optimize --level L` runs it: standard ONNX only unless
 // --allow-nonstandard; the passes that skips are named on stderr.
 Expected<pipeline::OptimizedModel> optimizeAsAsked(const ProfileArgs& a, const ir::Model& model) {
@@ -108,8 +114,20 @@ bool writeCsv(const std::string& path, const std::string& text) {
 
 // --node NAME: the node alone against its original nodes alone.
 int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) {
-  auto opt = optimizeAsAsked(a, *req.model);
-  if (!opt) return fail(opt.error().withContext("--level " + a.level));
+  Expected<pipeline::OptimizedModel> opt = internalError("no model to compare");
+  if (!a.compare.empty()) {
+    auto other = io::loadModel(a.compare);
+    if (!other) return fail(other.error().withContext(a.compare));
+    opt = pipeline::matchedByNames(*req.model, std::move(other->model));
+    if (ir::Node* n = findNamed(opt->model, a.node); n && opt->provenance.origins(n->id()).empty())
+      return fail(invalidArgument("'" + a.node + "' of " + a.compare +
+                                  " has no node of the same op and outputs in " + a.model +
+                                  "; a rewritten node maps to its original nodes only through "
+                                  "provenance: use --level"));
+  } else {
+    opt = optimizeAsAsked(a, *req.model);
+    if (!opt) return fail(opt.error().withContext("--level " + a.level));
+  }
   auto b = pipeline::benchmarkNode(req, *opt, a.node);
   if (!b) return fail(b.error());
   if (a.json) {
@@ -129,7 +147,8 @@ int runProfile(const ProfileArgs& a) {
   auto req = buildRequest(a, loaded->model, descriptions);
   if (!req) return fail(req.error());
   if (!a.node.empty()) {
-    if (a.level.empty()) return fail(invalidArgument("--node needs --level (provenance)"));
+    if (a.level.empty() && a.compare.empty())
+      return fail(invalidArgument("--node needs --level or --compare"));
     return runNodeBenchmark(a, *req);
   }
   std::optional<pipeline::MachineRoofs> roofs;
@@ -191,8 +210,8 @@ void registerProfile(CLI::App& app) {
                 "With --level: also run the passes that emit non-standard ops (ai.passlab, "
                 "com.microsoft), as optimize does");
   cmd->add_option("--node", a->node,
-                  "With --level: time this node of the optimized model alone against the "
-                  "original nodes it stands for, each cut out as a model of its own");
+                  "With --level or --compare: time this node of the optimized model alone "
+                  "against the original nodes it stands for, each cut out as a model of its own");
   cmd->add_option("--input", a->inputs.inputs,
                   "NAME=FILE.npy, NAME=FILE.pb, NAME=VALUE[,VALUE...], or random/zeros/arange")
       ->allow_extra_args(false);

@@ -52,6 +52,21 @@ std::unordered_map<ir::NodeId, std::string> matchKeys(const ir::Model& model) {
 
 // Origins of each new node: through provenance, else the original node of the
 // same op and output names.
+}  // namespace
+
+OptimizedModel matchedByNames(const ir::Model& original, ir::Model other) {
+  OptimizedModel out;
+  out.model = std::move(other);
+  std::unordered_map<std::string, ir::NodeId> byKey;
+  for (const auto& [id, key] : matchKeys(original)) byKey.emplace(key, id);
+  for (const auto& [id, key] : matchKeys(out.model))
+    if (auto it = byKey.find(key); it != byKey.end())
+      out.provenance.recordDerived(id, {it->second}, "op and output names");
+  return out;
+}
+
+namespace {
+
 std::vector<std::vector<ir::NodeId>> originsOf(const std::vector<const NodeTiming*>& fresh,
                                                const ir::Model& original,
                                                const ir::Model& optimized,

@@ -44,6 +44,11 @@ struct OptimizedModel {
 Expected<OptimizedModel> optimizeForCompare(const ir::Model& original, const std::string& level,
                                             bool standardOnly = false);
 
+// `other` (a file optimized elsewhere, no provenance) with each node mapped to
+// the original node of the same op and output names, as --compare matches
+// them; nodes without such a twin map to nothing.
+OptimizedModel matchedByNames(const ir::Model& original, ir::Model other);
+
 enum class GroupKind { kUnchanged, kRewritten, kRemoved, kUnmatched };
 const char* groupKindName(GroupKind kind);  // "unchanged", "rewritten", "removed", "unmatched"
 

@@ -46,6 +46,19 @@ grep -q "allow-nonstandard" "$dir/f.err" || { cat "$dir/f.err"; fail "the skippe
 "$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --level fused --allow-nonstandard --json \
   > "$dir/fn.json" 2> "$dir/fn.err" || { cat "$dir/fn.err"; fail "--allow-nonstandard exited non-zero"; }
 grep -q "allow-nonstandard" "$dir/fn.err" && { cat "$dir/fn.err"; fail "passes skipped with --allow-nonstandard"; }
+# --node with --compare: a node with a twin of the same op and outputs in the
+# original is benchmarked against it (the model against itself: no difference).
+"$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --compare "$dir/m.onnx" --node mm --json \
+  > "$dir/n.json" 2> "$dir/n.err" || { cat "$dir/n.err"; fail "--compare --node exited non-zero"; }
+python3 - "$dir/n.json" <<'PY' || fail "--compare --node output"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["node"] == "mm" and j["original_nodes"] == ["mm"], j
+assert j["max_abs_difference"] == 0, j["max_abs_difference"]
+PY
+"$cli" profile "$dir/m.onnx" --compare "$dir/m.onnx" --node nonesuch > "$dir/nn.out" 2>&1 &&
+  fail "--node of a missing node was accepted"
+grep -q "nonesuch" "$dir/nn.out" || { cat "$dir/nn.out"; fail "the error does not name the node"; }
 # A run that passes --memory-limit fails with an error naming the node; no output is printed as if it ran.
 "$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --memory-limit 1000 > "$dir/mem.out" 2> "$dir/mem.err" &&
   fail "a run over --memory-limit was accepted"

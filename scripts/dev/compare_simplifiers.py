@@ -98,6 +98,8 @@ def run_passlab(cli, path, level, check, tmp):
     out = os.path.join(tmp, "out.onnx")
     report = os.path.join(tmp, "report.json")
     cmd = [cli, "optimize", path, "-o", out, "--level", level, "--report", report]
+    if level in ("ort", "fused"):  # their point is the non-standard (com.microsoft / ai.passlab) ops
+        cmd.append("--allow-nonstandard")
     name = os.path.basename(path).replace(".onnx", "")
     if check and name not in NOT_RUNNABLE:
         cmd += ["--check", str(check)]
@@ -122,11 +124,13 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../../shared/corpus"))
     ap.add_argument("--levels", default="basic,default", help="comma-separated PassLab levels")
     ap.add_argument("--check", type=int, default=3)
+    ap.add_argument("--only", default="", help="comma-separated model names (default: every input model)")
     args = ap.parse_args()
     rows = []
     with open(os.path.join(args.corpus, "MANIFEST.tsv")) as f:
         for r in csv.DictReader(f, delimiter="\t"):
-            if r["role"] == "input":
+            name = os.path.basename(r["file"]).replace(".onnx", "")
+            if r["role"] == "input" and (not args.only or name in args.only.split(",")):
                 rows.append(r)
     levels = args.levels.split(",")
     head = " | ".join(f"PassLab `{lv}`" for lv in levels)

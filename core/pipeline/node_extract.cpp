@@ -1,5 +1,6 @@
 #include "core/pipeline/node_extract.h"
 
+#include <map>
 #include <set>
 
 #include "core/analysis/shape_inference.h"
@@ -85,11 +86,11 @@ Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::
       return unsupported("the type of '" + v->name() + "' is not known; cannot cut the nodes out");
   // The outside values become fresh graph inputs of the same type (named
   // after them once their producers are gone, below).
-  std::vector<std::pair<ir::Value*, std::string>> boundary;
+  std::map<const ir::Value*, std::string> boundary;
   for (ir::Value* v : ins) {
     ir::Value* in = g.addInput(g.freshName(v->name() + "_in"), v->type());
     g.replaceAllUsesWith(v, in);
-    boundary.emplace_back(in, v->name());
+    boundary.emplace(in, v->name());
   }
   while (!g.outputs().empty()) g.removeOutput(g.outputs().size() - 1);
   for (ir::Value* v : outs) g.addOutput(v);
@@ -103,13 +104,15 @@ Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::
   for (ir::Value* v : g.inputs())
     if (v->uses().empty() && !v->isInitializer()) unused.push_back(v);
   for (ir::Value* v : unused) g.removeInput(v);
-  // The boundary inputs take the names of the values they stand for, so a
-  // cut-out can be fed the values its whole model computes (by name).
-  for (auto& [in, name] : boundary)
-    if (!g.findValue(name)) g.renameValue(in, name);
   if (g.nodeCount() != group.size())
     return internalError("cutting out " + std::to_string(group.size()) + " nodes left " +
                          std::to_string(g.nodeCount()));
+  // The boundary inputs take the names of the values they stand for, so a
+  // cut-out can be fed the values its whole model computes (by name). Only
+  // inputs still in the graph are looked up (a removed one is gone).
+  for (ir::Value* in : std::vector<ir::Value*>(g.inputs()))
+    if (auto it = boundary.find(in); it != boundary.end() && !g.findValue(it->second))
+      g.renameValue(in, it->second);
   return m;
 }
 

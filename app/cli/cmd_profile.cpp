@@ -62,12 +62,6 @@ Expected<pipeline::ProfileRequest> buildRequest(const ProfileArgs& a, const ir::
   return req;
 }
 
-ir::Node* findNamed(ir::Model& m, const std::string& name) {
-  for (const auto& n : m.graph().nodes())
-    if (n->name() == name) return n.get();
-  return nullptr;
-}
-
 // --level L as `optimize --level L` runs it: standard ONNX only unless
 // --allow-nonstandard; the passes that skips are named on stderr.
 Expected<pipeline::OptimizedModel> optimizeAsAsked(const ProfileArgs& a, const ir::Model& model) {
@@ -119,16 +113,16 @@ int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) 
     auto other = io::loadModel(a.compare);
     if (!other) return fail(other.error().withContext(a.compare));
     opt = pipeline::matchedByNames(*req.model, std::move(other->model));
-    if (ir::Node* n = findNamed(opt->model, a.node); n && opt->provenance.origins(n->id()).empty())
-      return fail(invalidArgument("'" + a.node + "' of " + a.compare +
-                                  " has no node of the same op and outputs in " + a.model +
-                                  "; a rewritten node maps to its original nodes only through "
-                                  "provenance: use --level"));
   } else {
     opt = optimizeAsAsked(a, *req.model);
     if (!opt) return fail(opt.error().withContext("--level " + a.level));
   }
   auto b = pipeline::benchmarkNode(req, *opt, a.node);
+  if (!b && !a.compare.empty())
+    return fail(b.error().withContext(
+        "--compare " + a.compare +
+        " (nodes matched by op and output names; a rewritten node maps to its original nodes "
+        "only through provenance: use --level)"));
   if (!b) return fail(b.error());
   if (a.json) {
     nlohmann::json j = nodeBenchmarkJson(*b);

@@ -121,12 +121,14 @@ Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
   if (!request.model) return invalidArgument("no original model");
   const ir::Node* node = findByName(optimized.model.graph(), nodeName);
   if (!node) return invalidArgument("the optimized model has no node named '" + nodeName + "'");
+  const std::vector<ir::NodeId> origins = optimized.provenance.origins(node->id());
+  if (origins.empty())
+    return invalidArgument("'" + nodeName + "' stands for no node of the original model");
   auto run = prepareRun(*request.model, request);
   if (!run) return run.error();
   NodeBenchmark out;
   out.node = nodeName;
   out.op = node->domain().empty() ? node->opType() : node->domain() + "." + node->opType();
-  const std::vector<ir::NodeId> origins = optimized.provenance.origins(node->id());
   const ir::Model shapedOriginal = withRunShapes(*request.model, run->inputs);
   const ir::Model shapedOptimized = withRunShapes(optimized.model, run->inputs);
   for (ir::NodeId id : origins) {

@@ -27,8 +27,9 @@ struct NodeBenchmark {
   double maxAbsDifference = -1;
 };
 
-// `request.model` is the original; `optimized` came from optimizeForCompare.
-// An error names a node that is not in the optimized model's main graph.
+// `request.model` is the original; `optimized` came from optimizeForCompare
+// (or matchedByNames). An error names a node that is not in the optimized
+// model's main graph, or one that stands for no original node.
 Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
                                       const OptimizedModel& optimized, const std::string& nodeName);
 

@@ -58,10 +58,25 @@ OptimizedModel matchedByNames(const ir::Model& original, ir::Model other) {
   OptimizedModel out;
   out.model = std::move(other);
   std::unordered_map<std::string, ir::NodeId> byKey;
-  for (const auto& [id, key] : matchKeys(original)) byKey.emplace(key, id);
-  for (const auto& [id, key] : matchKeys(out.model))
+  ir::NodeId maxId = 0;
+  for (const auto& [id, key] : matchKeys(original)) {
+    byKey.emplace(key, id);
+    maxId = std::max(maxId, id);
+  }
+  const auto keys = matchKeys(out.model);
+  for (const auto& [id, key] : keys) maxId = std::max(maxId, id);
+  // The two models' ids are unrelated, and Provenance resolves a `from` id
+  // through what it has recorded, so each twin goes through a stand-in id
+  // above both ranges first; a node without a twin stands for nothing (not
+  // for the original node that happens to share its id).
+  const ir::NodeId standIn = maxId + 1;
+  for (const auto& [id, key] : keys)
     if (auto it = byKey.find(key); it != byKey.end())
-      out.provenance.recordDerived(id, {it->second}, "op and output names");
+      out.provenance.recordDerived(standIn + id, {it->second}, "op and output names");
+  for (const auto& [id, key] : keys)
+    out.provenance.recordDerived(
+        id, byKey.count(key) ? std::vector<ir::NodeId>{standIn + id} : std::vector<ir::NodeId>{},
+        "op and output names");
   return out;
 }
 

@@ -80,6 +80,13 @@ TEST(ProfileCompare, Gpt2FusedAttentionAloneAgainstItsOriginalNodesAlone) {
   EXPECT_GE(b->maxAbsDifference, 0) << "the two sides' outputs could not be compared";
   EXPECT_LT(b->maxAbsDifference, 1e-3);
   EXPECT_FALSE(benchmarkNode(req, *opt, "no such node"));
+  // Matched by names only (as --compare OTHER.onnx), the fused node has no
+  // original twin: refused before anything is run.
+  auto unmatched =
+      benchmarkNode(req, matchedByNames(loaded->model, opt->model.clone()), "FusedAttention");
+  ASSERT_FALSE(unmatched);
+  EXPECT_NE(unmatched.error().message().find("stands for no node"), std::string::npos)
+      << unmatched.error().message();
 }
 
 // The first node of `op` in the main graph of `m`, or "".

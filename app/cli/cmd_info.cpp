@@ -37,7 +37,7 @@ std::vector<std::string> plannedInputs(const ir::Model& model) {
   auto plan = pipeline::planInputs(model, {});
   if (!plan) return {"cannot make up inputs: " + plan.error().message()};
   std::vector<std::string> out;
-  for (const pipeline::InputPlan& p : *plan) out.push_back(p.describe());
+  for (const pipeline::InputPlan& p : *plan) out.push_back(p.describe().str());
   return out;
 }
 

@@ -172,13 +172,13 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
   int i = 0;
   for (const pipeline::Step& s : pm.timeline().steps()) {
     std::string nodes = std::to_string(s.before.nodes) + " -> " + std::to_string(s.after.nodes);
-    std::string changes = s.skipped      ? s.note
-                          : s.rolledBack ? "ROLLED BACK: " + s.error
+    std::string changes = s.skipped      ? s.note.str()
+                          : s.rolledBack ? "ROLLED BACK: " + s.error.str()
                                          : s.summary.toString();
     std::printf("%-3d %-34s %-15s %-44s %7.1f ms  %s\n", ++i, s.passId.c_str(), nodes.c_str(),
                 changes.c_str(), s.milliseconds, checkText(s).c_str());
     // A pass that ran can leave a note too (stopped by the driver's cap).
-    if (!s.skipped && !s.note.empty()) std::printf("      note: %s\n", s.note.c_str());
+    if (!s.skipped && !s.note.empty()) std::printf("      note: %s\n", s.note.str().c_str());
     if (explain) {
       for (const auto& [node, reasons] : s.explain.all()) {
         const ir::Node* n =
@@ -186,7 +186,7 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
         for (const auto& [pattern, why] : *reasons)
           std::printf("      near miss: %s on %s: %s\n", pattern.c_str(),
                       n ? n->describe().c_str() : ("#" + std::to_string(node)).c_str(),
-                      why.c_str());
+                      why.str().c_str());
       }
     }
   }
@@ -344,7 +344,7 @@ int runOptimize(const OptimizeArgs& a) {
       return 1;
     }
     for (const pipeline::InputPlan& p : *plan)
-      std::printf("check input: %s\n", p.describe().c_str());
+      std::printf("check input: %s\n", p.describe().str().c_str());
     auto c = pipeline::ExecOutputChecker::create(model, recipe->checkInputSets, spec);
     if (!c) {
       std::cerr << "error: cannot check outputs: " << c.error().message() << "\n";

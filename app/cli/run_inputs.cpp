@@ -103,7 +103,7 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
       out.descriptions.push_back(p.name + " " + describe(synth.fixed.at(p.name)) + " (" +
                                  source[p.name] + ")");
     } else {
-      out.descriptions.push_back(p.describe() + (p.constant ? "" : " (" + how + ")"));
+      out.descriptions.push_back(p.describe().str() + (p.constant ? "" : " (" + how + ")"));
     }
   }
   return out;

@@ -109,14 +109,15 @@ class Dedup {
         continue;
       }
       if (v->isGraphOutput()) {
-        note(v, "'" + v->name() + "' equals '" + rep->name() + "' but is a graph output");
+        note(v, Text::of("'%1' equals '%2' but is a graph output", v->name(), rep->name()));
         continue;
       }
       if (ctx_.filter) {
         bool excluded = false;
         for (const ir::Use& u : v->uses()) excluded |= !ctx_.filter->allows(u.node->id());
         if (excluded) {
-          note(v, "not applied: a node reading '" + v->name() + "' is excluded from this pass");
+          note(v,
+               Text::of("not applied: a node reading '%1' is excluded from this pass", v->name()));
           continue;
         }
       }
@@ -130,7 +131,7 @@ class Dedup {
     return Status::ok();
   }
 
-  void note(const ir::Value* v, std::string why) {
+  void note(const ir::Value* v, Text why) {
     if (!ctx_.explain) return;
     // Explanations are per node: file it under the first reader (by node id).
     if (!v->uses().empty())

@@ -233,12 +233,12 @@ class Cse {
     return nullptr;
   }
 
-  void note(const ir::Node& n, std::string why) {
+  void note(const ir::Node& n, Text why) {
     if (ctx_.explain) ctx_.explain->note(n.id(), kPattern, std::move(why));
   }
 
   void process(ir::Node& n) {
-    std::string why = whyNotPure(n, model_);
+    Text why = whyNotPure(n, model_);
     if (why.empty() && !mergeDq_ && n.opType() == "DequantizeLinear" &&
         (n.domain().empty() || n.domain() == "com.microsoft"))
       why =
@@ -249,7 +249,7 @@ class Cse {
     bool pure = why.empty();
     ir::Node* earlier = find(n, key, pure);
     if (!pure) {
-      if (earlier) note(n, "computes the same as " + earlier->describe() + ", but " + why);
+      if (earlier) note(n, Text::of("computes the same as %1, but %2", earlier->describe(), why));
       scopes_.back().impure[key].push_back(&n);
       return;
     }
@@ -262,11 +262,11 @@ class Cse {
       ir::Value* from = n.output(i);
       if (!from) continue;
       ir::Value* to = earlier->output(i);
-      std::string w = rewrite::Rewriter::canReplace(from, to);
+      Text w = rewrite::Rewriter::canReplace(from, to);
       if (w.empty() && from->isGraphOutput() && to->isGraphOutput())
-        w = "'" + from->name() + "' and '" + to->name() + "' are both outputs of a graph";
+        w = Text::of("'%1' and '%2' are both outputs of a graph", from->name(), to->name());
       if (!w.empty()) {
-        note(n, "computes the same as " + earlier->describe() + ", but " + w);
+        note(n, Text::of("computes the same as %1, but %2", earlier->describe(), w));
         return;
       }
     }

@@ -61,8 +61,8 @@ std::vector<std::unique_ptr<rewrite::Pattern>> rules() {
         if (from == ir::DataType::kUndefined)
           return MatchResult::failure("the input type is unknown");
         if (n.attrInt("to", 0) != static_cast<int64_t>(from))
-          return MatchResult::failure("casts " + std::string(ir::dtypeName(from)) +
-                                      " to another type");
+          return MatchResult::failure(
+              Text::of("casts %1 to another type", std::string(ir::dtypeName(from))));
         return forwardInput(n);
       }));
   // CastLike(x: T, like: T) -> x

@@ -38,9 +38,9 @@ MatchResult pairIsIdentity(ir::Node& root, ir::Node* inner) {
 }
 
 // The producer of root's input 0 when it is `op`, else a failure reason.
-ir::Node* innerOp(ir::Node& root, const char* op, std::string& why) {
+ir::Node* innerOp(ir::Node& root, const char* op, Text& why) {
   ir::Node* p = producerOp(root.input(0), op);
-  if (!p) why = std::string("the input is not produced by ") + op;
+  if (!p) why = Text::of("the input is not produced by %1", op);
   return p;
 }
 
@@ -66,34 +66,35 @@ std::vector<int64_t> sorted(std::vector<int64_t> v) {
 // Axis and shape changes undone by their inverse.
 void addLayoutInverses(Rules& r) {
   // Transpose(Transpose(x, p1), p2) -> x when p1[p2[i]] == i for every i
-  addRule(
-      r, "transpose_pair", "Transpose(Transpose(x, p1), p2) -> x if p2 undoes p1", {"Transpose"},
-      [](ir::Node& n, const MatchContext&) {
-        std::string why;
-        ir::Node* inner = innerOp(n, "Transpose", why);
-        if (!inner) return MatchResult::failure(why);
-        auto rank = rankOf(inner->input(0));
-        auto p1 = permOf(*inner, rank), p2 = permOf(n, rank);
-        if (!p1 || !p2) return MatchResult::failure("a perm is implicit and the rank is unknown");
-        if (p1->size() != p2->size())
-          return MatchResult::failure("the perms have different lengths");
-        std::vector<int64_t> composed;
-        for (int64_t i : *p2) {
-          if (i < 0 || i >= static_cast<int64_t>(p1->size()))
-            return MatchResult::failure("a perm is out of range");
-          composed.push_back((*p1)[static_cast<size_t>(i)]);
-        }
-        for (size_t i = 0; i < composed.size(); ++i)
-          if (composed[i] != static_cast<int64_t>(i))
-            return MatchResult::failure("the perms compose to " + intsText(composed) +
-                                        ", not the identity (one Transpose would do: a fusion)");
-        return pairIsIdentity(n, inner);
-      });
+  addRule(r, "transpose_pair", "Transpose(Transpose(x, p1), p2) -> x if p2 undoes p1",
+          {"Transpose"}, [](ir::Node& n, const MatchContext&) {
+            Text why;
+            ir::Node* inner = innerOp(n, "Transpose", why);
+            if (!inner) return MatchResult::failure(why);
+            auto rank = rankOf(inner->input(0));
+            auto p1 = permOf(*inner, rank), p2 = permOf(n, rank);
+            if (!p1 || !p2)
+              return MatchResult::failure("a perm is implicit and the rank is unknown");
+            if (p1->size() != p2->size())
+              return MatchResult::failure("the perms have different lengths");
+            std::vector<int64_t> composed;
+            for (int64_t i : *p2) {
+              if (i < 0 || i >= static_cast<int64_t>(p1->size()))
+                return MatchResult::failure("a perm is out of range");
+              composed.push_back((*p1)[static_cast<size_t>(i)]);
+            }
+            for (size_t i = 0; i < composed.size(); ++i)
+              if (composed[i] != static_cast<int64_t>(i))
+                return MatchResult::failure(Text::of(
+                    "the perms compose to %1, not the identity (one Transpose would do: a fusion)",
+                    intsText(composed)));
+            return pairIsIdentity(n, inner);
+          });
   // Unsqueeze(Squeeze(x, a), a) -> x   (the same axes, as positions of x)
   addRule(
       r, "unsqueeze_of_squeeze", "Unsqueeze(Squeeze(x, a), a) -> x", {"Unsqueeze"},
       [](ir::Node& n, const MatchContext&) {
-        std::string why;
+        Text why;
         ir::Node* inner = innerOp(n, "Squeeze", why);
         if (!inner) return MatchResult::failure(why);
         ir::Value* x = inner->input(0);
@@ -112,14 +113,14 @@ void addLayoutInverses(Rules& r) {
         auto ns = normalizeAxes(*as, rank), nu = normalizeAxes(*au, rank);
         if (!ns || !nu) return MatchResult::failure("the axes cannot be resolved");
         if (sorted(*ns) != sorted(*nu))
-          return MatchResult::failure("Squeeze axes " + intsText(*ns) + " and Unsqueeze axes " +
-                                      intsText(*nu) + " differ");
+          return MatchResult::failure(Text::of("Squeeze axes %1 and Unsqueeze axes %2 differ",
+                                               intsText(*ns), intsText(*nu)));
         return pairIsIdentity(n, inner);
       });
   // Squeeze(Unsqueeze(x, a), a) -> x   (Squeeze with explicit axes)
   addRule(r, "squeeze_of_unsqueeze", "Squeeze(Unsqueeze(x, a), a) -> x", {"Squeeze"},
           [](ir::Node& n, const MatchContext&) {
-            std::string why;
+            Text why;
             ir::Node* inner = innerOp(n, "Unsqueeze", why);
             if (!inner) return MatchResult::failure(why);
             auto au = rewrite::intsFromAttrOrInput(*inner, "axes", 1);
@@ -133,8 +134,8 @@ void addLayoutInverses(Rules& r) {
             auto nu = normalizeAxes(*au, mid), ns = normalizeAxes(*as, mid);
             if (!ns || !nu) return MatchResult::failure("the axes cannot be resolved");
             if (sorted(*ns) != sorted(*nu))
-              return MatchResult::failure("Unsqueeze axes " + intsText(*nu) + " and Squeeze axes " +
-                                          intsText(*ns) + " differ");
+              return MatchResult::failure(Text::of("Unsqueeze axes %1 and Squeeze axes %2 differ",
+                                                   intsText(*nu), intsText(*ns)));
             return pairIsIdentity(n, inner);
           });
   // reshape-like(reshape-like(x)) -> x when the result has x's shape
@@ -146,9 +147,9 @@ void addLayoutInverses(Rules& r) {
               return MatchResult::failure(
                   "the input is not produced by Reshape/Flatten/Squeeze/Unsqueeze");
             if (!rewrite::sameTensorType(inner->input(0), n.output(0)))
-              return MatchResult::failure("the result " + typeText(n.output(0)) +
-                                          " is not known to equal the original " +
-                                          typeText(inner->input(0)));
+              return MatchResult::failure(
+                  Text::of("the result %1 is not known to equal the original %2",
+                           typeText(n.output(0)), typeText(inner->input(0))));
             return pairIsIdentity(n, inner);
           });
 }
@@ -157,20 +158,20 @@ void addLayoutInverses(Rules& r) {
 void addValueInverses(Rules& r) {
   // Neg(Neg(x)) -> x
   addRule(r, "neg_pair", "Neg(Neg(x)) -> x", {"Neg"}, [](ir::Node& n, const MatchContext&) {
-    std::string why;
+    Text why;
     ir::Node* inner = innerOp(n, "Neg", why);
     return inner ? pairIsIdentity(n, inner) : MatchResult::failure(why);
   });
   // Not(Not(x)) -> x
   addRule(r, "not_pair", "Not(Not(x)) -> x", {"Not"}, [](ir::Node& n, const MatchContext&) {
-    std::string why;
+    Text why;
     ir::Node* inner = innerOp(n, "Not", why);
     return inner ? pairIsIdentity(n, inner) : MatchResult::failure(why);
   });
   // Reciprocal(Reciprocal(x)) -> x   (only with reciprocal_pairs=true: it rounds, see above)
   addRule(r, "reciprocal_pair", "Reciprocal(Reciprocal(x)) -> x (option reciprocal_pairs)",
           {"Reciprocal"}, [](ir::Node& n, const MatchContext& c) {
-            std::string why;
+            Text why;
             ir::Node* inner = innerOp(n, "Reciprocal", why);
             if (!inner) return MatchResult::failure(why);
             if (!c.boolOption("reciprocal_pairs", false))
@@ -182,7 +183,7 @@ void addValueInverses(Rules& r) {
   // Cast(Cast(x: A, to=B), to=A) -> x when B holds every value of A (a widening cast and back)
   addRule(r, "cast_round_trip", "Cast(Cast(x: A, B), A) -> x when A fits in B", {"Cast"},
           [](ir::Node& n, const MatchContext&) {
-            std::string why;
+            Text why;
             ir::Node* inner = innerOp(n, "Cast", why);
             if (!inner) return MatchResult::failure(why);
             ir::DataType a = elemTypeOf(inner->input(0));
@@ -192,8 +193,9 @@ void addValueInverses(Rules& r) {
               return MatchResult::failure("the source type is unknown");
             if (back != a) return MatchResult::failure("it does not cast back to the source type");
             if (!castIsExact(a, b))
-              return MatchResult::failure(std::string(ir::dtypeName(a)) + " -> " +
-                                          std::string(ir::dtypeName(b)) + " loses values");
+              return MatchResult::failure(Text::of("%1 -> %2 loses values",
+                                                   std::string(ir::dtypeName(a)),
+                                                   std::string(ir::dtypeName(b))));
             return pairIsIdentity(n, inner);
           });
   // DepthToSpace(SpaceToDepth(x, b), b, mode=DCR) -> x; SpaceToDepth(DepthToSpace(x, b, DCR), b) ->
@@ -201,7 +203,7 @@ void addValueInverses(Rules& r) {
   addRule(r, "depth_space_pair", "DepthToSpace(SpaceToDepth(x, b), b, DCR) -> x, and back",
           {"DepthToSpace", "SpaceToDepth"}, [](ir::Node& n, const MatchContext&) {
             bool d2s = n.opType() == "DepthToSpace";
-            std::string why;
+            Text why;
             ir::Node* inner = innerOp(n, d2s ? "SpaceToDepth" : "DepthToSpace", why);
             if (!inner) return MatchResult::failure(why);
             const ir::Node& dts = d2s ? n : *inner;
@@ -214,7 +216,7 @@ void addValueInverses(Rules& r) {
   // OptionalGetElement(Optional(x)) -> x
   addRule(r, "optional_pair", "OptionalGetElement(Optional(x)) -> x", {"OptionalGetElement"},
           [](ir::Node& n, const MatchContext&) {
-            std::string why;
+            Text why;
             ir::Node* inner = innerOp(n, "Optional", why);
             if (!inner) return MatchResult::failure(why);
             if (!inner->input(0)) return MatchResult::failure("the Optional is empty");

@@ -32,8 +32,8 @@ using rewrite::Rules;
 // The node's output has exactly its input's type and shape (same symbols).
 MatchResult forwardIfSameShape(ir::Node& n) {
   if (!rewrite::sameTensorType(n.input(0), n.output(0)))
-    return MatchResult::failure("the output " + typeText(n.output(0)) +
-                                " is not known to equal the input " + typeText(n.input(0)));
+    return MatchResult::failure(Text::of("the output %1 is not known to equal the input %2",
+                                         typeText(n.output(0)), typeText(n.input(0))));
   return forwardValue(n, n.input(0));
 }
 
@@ -41,22 +41,23 @@ MatchResult forwardIfSameShape(ir::Node& n) {
 // against it leaves x's shape unchanged. `commutes`: also c op x.
 MatchResult neutralElement(ir::Node& n, const MatchContext& ctx, double neutral, bool commutes) {
   if (ctx.opset < 7)
-    return MatchResult::failure("before opset 7 " + n.opType() +
-                                " broadcasts by axis attributes; not handled");
+    return MatchResult::failure(
+        Text::of("before opset 7 %1 broadcasts by axis attributes; not handled", n.opType()));
   for (size_t c = 1;; c = 0) {
     size_t x = 1 - c;
     if (rewrite::isConstantFilledWith(n.input(c), neutral)) {
       if (!rewrite::broadcastKeepsShape(n.input(x), n.input(c)))
-        return MatchResult::failure("broadcasting " + typeText(n.input(x)) + " with the constant " +
-                                    typeText(n.input(c)) + " may change its shape");
+        return MatchResult::failure(
+            Text::of("broadcasting %1 with the constant %2 may change its shape",
+                     typeText(n.input(x)), typeText(n.input(c))));
       if (elemTypeOf(n.input(x)) != elemTypeOf(n.output(0)))
         return MatchResult::failure("the output type differs from the input's");
       return forwardValue(n, n.input(x));
     }
     if (c == 0 || !commutes) break;
   }
-  return MatchResult::failure("no operand is a constant filled with " +
-                              std::to_string(static_cast<int64_t>(neutral)));
+  return MatchResult::failure(Text::of("no operand is a constant filled with %1",
+                                       std::to_string(static_cast<int64_t>(neutral))));
 }
 
 // Reduce* ops whose value over a single element is that element.
@@ -101,7 +102,7 @@ void addShapeNoops(Rules& r) {
               auto perm = n.attrInts("perm");
               for (size_t i = 0; i < perm.size(); ++i)
                 if (perm[i] != static_cast<int64_t>(i))
-                  return MatchResult::failure("perm " + intsText(perm) + " moves axes");
+                  return MatchResult::failure(Text::of("perm %1 moves axes", intsText(perm)));
             }
             return forwardValue(n, n.input(0));
           });
@@ -126,7 +127,8 @@ void addShapeNoops(Rules& r) {
                                       : rewrite::intsFromAttrOrInput(n, "pads", 1);
     if (!pads) return MatchResult::failure("the pads are not constant");
     for (int64_t p : *pads)
-      if (p != 0) return MatchResult::failure("pads " + intsText(*pads) + " are not all zero");
+      if (p != 0)
+        return MatchResult::failure(Text::of("pads %1 are not all zero", intsText(*pads)));
     return forwardValue(n, n.input(0));
   });
   // Slice(x, starts = 0, ends >= dim, steps = 1) -> x   (attributes before opset 10)
@@ -140,7 +142,7 @@ void addShapeNoops(Rules& r) {
               return MatchResult::failure("starts, ends, axes or steps are not constant");
             for (int64_t s : *steps)
               if (s != 1)
-                return MatchResult::failure("steps " + intsText(*steps) + " are not all 1");
+                return MatchResult::failure(Text::of("steps %1 are not all 1", intsText(*steps)));
             ir::Value* x = n.input(0);
             auto rank = rankOf(x);
             std::vector<int64_t> ax = *axes;
@@ -161,9 +163,9 @@ void addShapeNoops(Rules& r) {
               bool startOk = s == 0 || (s < 0 && dim && s <= -*dim);
               bool endOk = e >= std::numeric_limits<int32_t>::max() || (dim && e >= *dim);
               if (!startOk || !endOk)
-                return MatchResult::failure(
-                    "axis " + std::to_string(a) + " is sliced [" + std::to_string(s) + ", " +
-                    std::to_string(e) + ") of a dim " + (dim ? std::to_string(*dim) : "unknown"));
+                return MatchResult::failure(Text::of(
+                    "axis %1 is sliced [%2, %3) of a dim %4", std::to_string(a), std::to_string(s),
+                    std::to_string(e), (dim ? std::to_string(*dim) : "unknown")));
             }
             return forwardValue(n, n.input(0));
           });
@@ -220,9 +222,9 @@ void addArithmeticNoops(Rules& r) {
             else
               return MatchResult::failure("the condition is not a constant all true or all false");
             if (!rewrite::sameTensorType(n.input(pick), n.output(0)))
-              return MatchResult::failure("the chosen operand " + typeText(n.input(pick)) +
-                                          " is not known to have the result's type " +
-                                          typeText(n.output(0)));
+              return MatchResult::failure(
+                  Text::of("the chosen operand %1 is not known to have the result's type %2",
+                           typeText(n.input(pick)), typeText(n.output(0))));
             return forwardValue(n, n.input(pick));
           });
   // Clip(x) -> x   (no bounds, or -inf/+inf; attributes min/max before opset 11)
@@ -230,9 +232,9 @@ void addArithmeticNoops(Rules& r) {
           [](ir::Node& n, const MatchContext&) {
             const double inf = std::numeric_limits<double>::infinity();
             if (const ir::Attribute* a = n.attr("min"); a && !std::isinf(a->f))
-              return MatchResult::failure("min is " + std::to_string(a->f));
+              return MatchResult::failure(Text::of("min is %1", std::to_string(a->f)));
             if (const ir::Attribute* a = n.attr("max"); a && !std::isinf(a->f))
-              return MatchResult::failure("max is " + std::to_string(a->f));
+              return MatchResult::failure(Text::of("max is %1", std::to_string(a->f)));
             if (n.input(1) && !rewrite::isConstantFilledWith(n.input(1), -inf))
               return MatchResult::failure("it has a lower bound");
             if (n.input(2) && !rewrite::isConstantFilledWith(n.input(2), inf))
@@ -272,7 +274,8 @@ void addResizeAndReduceNoops(Rules& r) {
             }
             if (scales && !scales->empty()) {
               for (double s : *scales)
-                if (s != 1.0) return MatchResult::failure("a scale is " + std::to_string(s));
+                if (s != 1.0)
+                  return MatchResult::failure(Text::of("a scale is %1", std::to_string(s)));
               return forwardValue(n, n.input(0));
             }
             ir::Value* sizesIn = upsample || c.opset < 11 ? nullptr : n.input(3);
@@ -290,8 +293,8 @@ void addResizeAndReduceNoops(Rules& r) {
               return MatchResult::failure("sizes has the wrong length");
             for (size_t i = 0; i < norm->size(); ++i)
               if ((*dims)[(*norm)[i]] != (*sizes)[i])
-                return MatchResult::failure("sizes " + intsText(*sizes) +
-                                            " differ from the input shape");
+                return MatchResult::failure(
+                    Text::of("sizes %1 differ from the input shape", intsText(*sizes)));
             return forwardValue(n, n.input(0));
           });
   // ReduceSum/Mean/Max/Min/Prod(x, axes = [], noop_with_empty_axes = 1) -> x
@@ -305,12 +308,14 @@ void addResizeAndReduceNoops(Rules& r) {
             if (n.attrInt("noop_with_empty_axes", 0) != 1)
               return MatchResult::failure("noop_with_empty_axes is not set");
             if (!reduceKeepsSingleElement(n.opType()))
-              return MatchResult::failure("with noop_with_empty_axes the reference still applies " +
-                                          n.opType() +
-                                          "'s per-element transform (abs, square, log)");
+              return MatchResult::failure(
+                  Text::of("with noop_with_empty_axes the reference still applies %1's per-element "
+                           "transform (abs, square, log)",
+                           n.opType()));
             if (!reduceAxesIsInput(n.opType(), c.opset))
-              return MatchResult::failure("noop_with_empty_axes does not exist for " + n.opType() +
-                                          " at opset " + std::to_string(c.opset));
+              return MatchResult::failure(
+                  Text::of("noop_with_empty_axes does not exist for %1 at opset %2", n.opType(),
+                           std::to_string(c.opset)));
             auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
             if (!axes || !axes->empty()) return MatchResult::failure("axes are given");
             return forwardValue(n, n.input(0));
@@ -340,8 +345,8 @@ void addResizeAndReduceNoops(Rules& r) {
             for (int64_t a : *norm) {
               const ir::Dim& d = (*x->type().shape())[static_cast<size_t>(a)];
               if (!d.isStatic() || d.value() != 1)
-                return MatchResult::failure("reduced axis " + std::to_string(a) + " has size " +
-                                            d.toString());
+                return MatchResult::failure(
+                    Text::of("reduced axis %1 has size %2", std::to_string(a), d.toString()));
             }
             return forwardValue(n, n.input(0));
           });
@@ -350,13 +355,13 @@ void addResizeAndReduceNoops(Rules& r) {
 // Block rearrangements and pools over a single element; zero recurrent initial states.
 void addWindowAndStateNoops(Rules& r) {
   // DepthToSpace(x, blocksize = 1), SpaceToDepth(x, blocksize = 1) -> x   (either mode)
-  addRule(
-      r, "depth_space_block_one", "DepthToSpace/SpaceToDepth(x, blocksize=1) -> x",
-      {"DepthToSpace", "SpaceToDepth"}, [](ir::Node& n, const MatchContext&) {
-        if (n.attrInt("blocksize", 0) != 1)
-          return MatchResult::failure("blocksize is " + std::to_string(n.attrInt("blocksize", 0)));
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "depth_space_block_one", "DepthToSpace/SpaceToDepth(x, blocksize=1) -> x",
+          {"DepthToSpace", "SpaceToDepth"}, [](ir::Node& n, const MatchContext&) {
+            if (n.attrInt("blocksize", 0) != 1)
+              return MatchResult::failure(
+                  Text::of("blocksize is %1", std::to_string(n.attrInt("blocksize", 0))));
+            return forwardValue(n, n.input(0));
+          });
   // MaxPool/AveragePool(x) with a 1x1 kernel, strides 1 and no padding -> x
   // (the max or mean of one element; MaxPool's Indices output must be unused)
   addRule(r, "pool_unit_kernel", "MaxPool/AveragePool(x) with a 1x1 kernel, stride 1 -> x",
@@ -370,18 +375,18 @@ void addWindowAndStateNoops(Rules& r) {
             return forwardValue(n, n.input(0));
           });
   // GlobalAveragePool/GlobalMaxPool(x) -> x when every spatial dim is 1
-  addRule(
-      r, "global_pool_unit_spatial", "GlobalAveragePool/GlobalMaxPool(x) over 1x1 -> x",
-      {"GlobalAveragePool", "GlobalMaxPool"}, [](ir::Node& n, const MatchContext&) {
-        auto rank = rankOf(n.input(0));
-        if (!rank || *rank < 3) return MatchResult::failure("the spatial dims are unknown");
-        for (int64_t i = 2; i < *rank; ++i) {
-          const ir::Dim& d = (*n.input(0)->type().shape())[static_cast<size_t>(i)];
-          if (!d.isStatic() || d.value() != 1)
-            return MatchResult::failure("spatial dim " + std::to_string(i) + " is " + d.toString());
-        }
-        return forwardValue(n, n.input(0));
-      });
+  addRule(r, "global_pool_unit_spatial", "GlobalAveragePool/GlobalMaxPool(x) over 1x1 -> x",
+          {"GlobalAveragePool", "GlobalMaxPool"}, [](ir::Node& n, const MatchContext&) {
+            auto rank = rankOf(n.input(0));
+            if (!rank || *rank < 3) return MatchResult::failure("the spatial dims are unknown");
+            for (int64_t i = 2; i < *rank; ++i) {
+              const ir::Dim& d = (*n.input(0)->type().shape())[static_cast<size_t>(i)];
+              if (!d.isStatic() || d.value() != 1)
+                return MatchResult::failure(
+                    Text::of("spatial dim %1 is %2", std::to_string(i), d.toString()));
+            }
+            return forwardValue(n, n.input(0));
+          });
   // LSTM/GRU/RNN(..., initial_h = 0, initial_c = 0) -> the same op without them
   // (the spec's default state is 0; exact). The zeros are constants or a
   // ConstantOfShape of value 0; the node stays, the inputs are dropped and

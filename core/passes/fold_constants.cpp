@@ -50,8 +50,8 @@ bool isOp(const ir::Node& n, const char* op) {
   return n.domain().empty() && n.opType() == op;
 }
 
-std::string bytesText(uint64_t b) {
-  return std::to_string(b) + " bytes";
+Text bytesText(uint64_t b) {
+  return Text::of("%1 bytes", std::to_string(b));
 }
 
 class Folder {
@@ -83,7 +83,7 @@ class Folder {
         removed_.insert(edits[seenLog_].node);
   }
 
-  void note(const ir::Node& n, std::string why) {
+  void note(const ir::Node& n, Text why) {
     if (ctx_.explain) ctx_.explain->note(n.id(), kPattern, std::move(why));
   }
 
@@ -226,8 +226,8 @@ class Folder {
       inBytes += consts[i]->expectedBytes();
     }
     if (!any) return;  // Constant, RandomNormal, ...: no inputs to fold from
-    if (std::string why = whyNotPure(n, model_); !why.empty()) {
-      note(n, "all inputs are constant, but " + why);
+    if (Text why = whyNotPure(n, model_); !why.empty()) {
+      note(n, Text::of("all inputs are constant, but %1", why));
       return;
     }
     if (isOp(n, "DequantizeLinear") && !foldDq_) {
@@ -247,9 +247,10 @@ class Folder {
                                                    growth_ * static_cast<double>(inBytes));
     auto overBudget = [&](uint64_t bytes) { return static_cast<double>(bytes) > limitD; };
     auto budgetText = [&](uint64_t bytes) {
-      return "the result would take " + bytesText(bytes) + ", more than the budget max(" +
-             std::to_string(budget_) + ", " + std::to_string(growth_) + " x " + bytesText(inBytes) +
-             " of constant inputs); raise size_budget_bytes or max_growth to fold it";
+      return Text::of(
+          "the result would take %1, more than the budget max(%2, %3 x %4 of constant inputs); "
+          "raise size_budget_bytes or max_growth to fold it",
+          bytesText(bytes), std::to_string(budget_), std::to_string(growth_), bytesText(inBytes));
     };
     // Known output sizes are checked before anything is computed.
     uint64_t predicted = 0;
@@ -276,9 +277,9 @@ class Folder {
       }
     }
     if (!ctx_.evaluator) {
-      note(n, "all inputs are constant, but " + n.opType() +
-                  " needs a kernel and no evaluator was given (the pipeline supplies the CPU "
-                  "executor)");
+      note(n, Text::of("all inputs are constant, but %1 needs a kernel and no evaluator was given "
+                       "(the pipeline supplies the CPU executor)",
+                       n.opType()));
       return;
     }
     std::vector<const ir::Tensor*> ptrs;
@@ -287,11 +288,11 @@ class Folder {
     int64_t version = model_.opsetVersion(domain).value_or(1);
     auto result = ctx_.evaluator->evaluate(n, ptrs, version);
     if (!result) {
-      note(n, "evaluating it failed: " + result.error().message());
+      note(n, Text::of("evaluating it failed: %1", result.error().text()));
       return;
     }
     if (result->size() != n.outputCount()) {
-      note(n, "the evaluator returned " + std::to_string(result->size()) + " outputs");
+      note(n, Text::of("the evaluator returned %1 outputs", std::to_string(result->size())));
       return;
     }
     uint64_t bytes = 0;
@@ -328,8 +329,9 @@ class Folder {
     if (!branch || branch->outputs().size() != n.outputCount()) return false;
     for (const auto& bn : branch->nodes())
       if (bn->hasSubgraphs()) {
-        note(n, "the condition is constant, but the taken branch holds " + bn->describe() +
-                    ", which has subgraphs; inlining those is not supported");
+        note(n, Text::of("the condition is constant, but the taken branch holds %1, which has "
+                         "subgraphs; inlining those is not supported",
+                         bn->describe()));
         return false;
       }
     if (!branch->sparseInitializers().empty()) {

@@ -50,9 +50,9 @@ class FreezeInitializerInputs final : public Pass {
       if (!v->isInitializer()) continue;
       if (model.irVersion < 3) {
         note(ctx, v,
-             "IR version " + std::to_string(model.irVersion) +
-                 " is from before opset 7 broadcasting; raising it would change how the file's "
-                 "legacy broadcasts are read");
+             Text::of("IR version %1 is from before opset 7 broadcasting; raising it would change "
+                      "how the file's legacy broadcasts are read",
+                      std::to_string(model.irVersion)));
         continue;
       }
       if (std::find(keep.begin(), keep.end(), v->name()) != keep.end()) {
@@ -60,7 +60,7 @@ class FreezeInitializerInputs final : public Pass {
         continue;
       }
       if (v->isGraphOutput()) {
-        note(ctx, v, "'" + v->name() + "' is also a graph output");
+        note(ctx, v, Text::of("'%1' is also a graph output", v->name()));
         continue;
       }
       frozen.push_back(v);
@@ -71,7 +71,7 @@ class FreezeInitializerInputs final : public Pass {
 
  private:
   // Reasons go on the nodes reading the value (values have no explain entry of their own).
-  static void note(PassContext& ctx, const ir::Value* v, const std::string& why) {
+  static void note(PassContext& ctx, const ir::Value* v, const Text& why) {
     if (!ctx.explain) return;
     for (const ir::Use& u : v->uses()) ctx.explain->note(u.node->id(), "freeze", why);
   }

@@ -31,7 +31,7 @@ namespace passlab::passes {
 namespace {
 
 MatchResult fuse(ir::Node& op, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "fuse_batchnorm_add_mul"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "fuse_batchnorm_add_mul"); !why.empty())
     return MatchResult::failure(why);
   const std::string& kind = op.opType();
   const bool commutes = kind == "Add" || kind == "Mul";
@@ -43,16 +43,16 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   }
   if (!bn) {
     if (producerOp(op.input(1), "BatchNormalization"))
-      return MatchResult::failure(kind + "(c, BatchNormalization(x)) is not a per-channel " +
-                                  (kind == "Sub" ? "shift" : "scale") +
-                                  " of the BatchNormalization");
+      return MatchResult::failure(
+          Text::of("%1(c, BatchNormalization(x)) is not a per-channel %2 of the BatchNormalization",
+                   kind, (kind == "Sub" ? "shift" : "scale")));
     return MatchResult::failure("no input is produced by a BatchNormalization");
   }
   ir::Value* t = op.input(bnSide);
   ir::Value* cst = op.input(1 - bnSide);
-  if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
-    return MatchResult::failure("BatchNormalization output " + why);
-  if (std::string why = fusion::whyNotInferenceBatchNorm(*bn, c); !why.empty())
+  if (Text why = rewrite::whyNotSoleConsumer(t); !why.empty())
+    return MatchResult::failure(Text::of("BatchNormalization output %1", why));
+  if (Text why = fusion::whyNotInferenceBatchNorm(*bn, c); !why.empty())
     return MatchResult::failure(why);
   auto scale = fusion::floatValues(bn->input(1));
   auto bias = fusion::floatValues(bn->input(2));
@@ -66,7 +66,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   if (!xrank) return MatchResult::failure("the BatchNormalization input's rank is unknown");
   const int64_t rank = *xrank;
   if (rank < 2) return MatchResult::failure("the BatchNormalization input has no channel axis");
-  std::string why;
+  Text why;
   auto per = fusion::perChannelValues(cst, rank, 1, channels, why);
   if (!per) return MatchResult::failure(why);
   const ir::DataType dtype = fusion::constDtype(bn->input(1));

@@ -24,8 +24,8 @@ fusion::Rules rules() {
       {"Transpose"}, [](ir::Node& outer, const MatchContext&) {
         ir::Node* inner = producerOp(outer.input(0), "Transpose");
         if (!inner) return MatchResult::failure("the input is not produced by a Transpose");
-        if (std::string why = rewrite::whyNotSoleConsumer(outer.input(0)); !why.empty())
-          return MatchResult::failure("inner Transpose output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(outer.input(0)); !why.empty())
+          return MatchResult::failure(Text::of("inner Transpose output %1", why));
         auto p1 = fusion::transposePerm(*inner);
         auto p2 = fusion::transposePerm(outer);
         if (!p1 || !p2) return MatchResult::failure("a perm is missing and the rank is unknown");

@@ -36,8 +36,8 @@ namespace passlab::passes {
 namespace {
 
 // The residual Add/Sum reading `t` and its other operand; nullptr with `why`.
-ir::Node* residualAdd(ir::Value* t, ir::Value*& z, std::string& why) {
-  if (std::string w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
+ir::Node* residualAdd(ir::Value* t, ir::Value*& z, Text& why) {
+  if (Text w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
     why = w;
     return nullptr;
   }
@@ -45,21 +45,21 @@ ir::Node* residualAdd(ir::Value* t, ir::Value*& z, std::string& why) {
   bool isAdd = add->domain().empty() && (add->opType() == "Add" || add->opType() == "Sum") &&
                add->inputCount() == 2;
   if (!isAdd) {
-    why = "the consumer of '" + t->name() + "' is not an Add";
+    why = Text::of("the consumer of '%1' is not an Add", t->name());
     return nullptr;
   }
   z = fusion::otherOperand(*add, t);
   if (!z || z == t) {
-    why = "the Add adds '" + t->name() + "' to itself";
+    why = Text::of("the Add adds '%1' to itself", t->name());
     return nullptr;
   }
   if (!fusedops::sameShape(z, t)) {
-    why = "the Add's other operand '" + z->name() + "' (" + typeText(z) +
-          ") does not have the Conv output's shape (" + typeText(t) + ")";
+    why = Text::of("the Add's other operand '%1' (%2) does not have the Conv output's shape (%3)",
+                   z->name(), typeText(z), typeText(t));
     return nullptr;
   }
   if (elemTypeOf(z) != ir::DataType::kFloat) {
-    why = "the residual '" + z->name() + "' is not float32";
+    why = Text::of("the residual '%1' is not float32", z->name());
     return nullptr;
   }
   return add;
@@ -69,15 +69,15 @@ MatchResult fuse(ir::Node& conv, const MatchContext& c) {
   if (c.standardOnly) return MatchResult::failure("standard ONNX only: FusedConv is ai.passlab");
   ir::Value* t = conv.output(0);
   if (elemTypeOf(t) != ir::DataType::kFloat)
-    return MatchResult::failure("FusedConv runs float32 only ('" + t->name() + "' is " +
-                                typeText(t) + ")");
+    return MatchResult::failure(
+        Text::of("FusedConv runs float32 only ('%1' is %2)", t->name(), typeText(t)));
   auto rank = rankOf(conv.input(0));
   if (!rank || *rank < 3 || *rank > 5)
     return MatchResult::failure("the Conv input's rank is unknown or not 3-5");
   std::vector<ir::Node*> nodes{&conv};
   ir::Value* cur = t;
   ir::Value* z = nullptr;
-  std::string whyResidual, whyAct;
+  Text whyResidual, whyAct;
   if (ir::Node* add = residualAdd(t, z, whyResidual)) {
     nodes.push_back(add);
     cur = add->output(0);
@@ -88,9 +88,9 @@ MatchResult fuse(ir::Node& conv, const MatchContext& c) {
     cur = act->output;
   }
   if (nodes.size() == 1)
-    return MatchResult::failure("no residual Add (" + whyResidual + ") and no activation (" +
-                                whyAct + ")");
-  if (std::string why = rewrite::whyNotClosed(nodes, nodes.back()); !why.empty())
+    return MatchResult::failure(
+        Text::of("no residual Add (%1) and no activation (%2)", whyResidual, whyAct));
+  if (Text why = rewrite::whyNotClosed(nodes, nodes.back()); !why.empty())
     return MatchResult::failure(why);
   ir::Value* out = cur;
   std::string name = act ? act->name : "";

@@ -24,7 +24,7 @@ namespace passlab::passes {
 namespace {
 
 MatchResult fuse(ir::Node& op, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 1, 28, "fuse_conv_add_mul"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 1, 28, "fuse_conv_add_mul"); !why.empty())
     return MatchResult::failure(why);
   const std::string& kind = op.opType();
   bool commutes = kind == "Add" || kind == "Mul";
@@ -36,14 +36,14 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   }
   if (!conv) {
     if (producerOp(op.input(1), "Conv"))
-      return MatchResult::failure(kind + "(c, Conv(x)) is not a per-channel " +
-                                  (kind == "Sub" ? "bias" : "scale") + " of the Conv");
+      return MatchResult::failure(Text::of("%1(c, Conv(x)) is not a per-channel %2 of the Conv",
+                                           kind, (kind == "Sub" ? "bias" : "scale")));
     return MatchResult::failure("no input is produced by a Conv");
   }
   ir::Value* t = op.input(convSide);
   ir::Value* cst = op.input(1 - convSide);
-  if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
-    return MatchResult::failure("Conv output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(t); !why.empty())
+    return MatchResult::failure(Text::of("Conv output %1", why));
   if (c.opset < 7 && op.attrInt("broadcast", 0) != 0) {
     auto cd = fusion::dimsOf(cst);
     if (op.attrInt("axis", -1) != 1 || !cd || cd->size() != 1)
@@ -55,7 +55,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   if (!wv || w->rank() < 3) return MatchResult::failure("Conv weight is not a float tensor");
   int64_t m = w->dims()[0];
   int64_t rank = static_cast<int64_t>(w->rank());
-  std::string why;
+  Text why;
   std::optional<std::vector<double>> per;
   if (c.opset < 7 && op.attrInt("broadcast", 0) != 0) {
     per = fusion::floatValues(cst);

@@ -31,21 +31,21 @@ struct BnParams {
   std::vector<double> scale, bias, mean, var;
   double eps;
 };
-std::optional<BnParams> bnParams(const ir::Node& bn, int64_t channels, std::string& why) {
+std::optional<BnParams> bnParams(const ir::Node& bn, int64_t channels, Text& why) {
   static const char* names[] = {"scale", "B", "mean", "var"};
   BnParams p;
   std::vector<double>* dst[] = {&p.scale, &p.bias, &p.mean, &p.var};
   for (size_t i = 0; i < 4; ++i) {
     auto v = fusion::floatValues(bn.input(i + 1));
     if (!v) {
-      why = std::string("BatchNormalization ") + names[i] + " is not constant";
+      why = Text::of("BatchNormalization %1 is not constant", names[i]);
       if (bn.input(i + 1) && rewrite::constantValue(bn.input(i + 1)))
-        why = std::string("BatchNormalization ") + names[i] + " is not a float constant";
+        why = Text::of("BatchNormalization %1 is not a float constant", names[i]);
       return std::nullopt;
     }
     if (static_cast<int64_t>(v->size()) != channels) {
-      why = std::string("BatchNormalization ") + names[i] + " has " + std::to_string(v->size()) +
-            " values for " + std::to_string(channels) + " channels";
+      why = Text::of("BatchNormalization %1 has %2 values for %3 channels", names[i],
+                     std::to_string(v->size()), std::to_string(channels));
       return std::nullopt;
     }
     *dst[i] = std::move(*v);
@@ -60,13 +60,13 @@ fusion::Rules rules() {
   fusion::addRule(
       r, "conv_batchnorm", "BatchNormalization(Conv(x, W, b)) -> Conv(x, W', b')",
       {"BatchNormalization"}, [](ir::Node& bn, const MatchContext& c) {
-        if (std::string why = fusion::whyNotOpset(c, 1, 28, "fuse_conv_batchnorm"); !why.empty())
+        if (Text why = fusion::whyNotOpset(c, 1, 28, "fuse_conv_batchnorm"); !why.empty())
           return MatchResult::failure(why);
         ir::Node* conv = producerOp(bn.input(0), "Conv");
         if (!conv) return MatchResult::failure("the input is not produced by a Conv");
-        if (std::string why = rewrite::whyNotSoleConsumer(bn.input(0)); !why.empty())
-          return MatchResult::failure("Conv output " + why);
-        if (std::string why = fusion::whyNotInferenceBatchNorm(bn, c); !why.empty())
+        if (Text why = rewrite::whyNotSoleConsumer(bn.input(0)); !why.empty())
+          return MatchResult::failure(Text::of("Conv output %1", why));
+        if (Text why = fusion::whyNotInferenceBatchNorm(bn, c); !why.empty())
           return MatchResult::failure(why);
         auto w = rewrite::constantValue(conv->input(1));
         if (!w) return MatchResult::failure("Conv weight is not constant");
@@ -80,7 +80,7 @@ fusion::Rules rules() {
           if (static_cast<int64_t>(bias->size()) != m)
             return MatchResult::failure("Conv bias does not have one value per output channel");
         }
-        std::string why;
+        Text why;
         auto p = bnParams(bn, m, why);
         if (!p) return MatchResult::failure(why);
         ir::Tensor wt = *w;

@@ -66,20 +66,21 @@ size_t dataInputs(const ir::Node& n) {
 }
 
 // "" when `n` can go into a FusedElementwise; else why not.
-std::string whyNotFusable(const ir::Node& n, int64_t opset) {
-  if (!n.domain().empty()) return fusion::nodeText(n) + " is not a default-domain op";
+Text whyNotFusable(const ir::Node& n, int64_t opset) {
+  if (!n.domain().empty()) return Text::of("%1 is not a default-domain op", fusion::nodeText(n));
   if (!ops::findOnnxOp(n.opType(), "none") && !ops::findOnnxOp(n.opType(), "tanh"))
-    return fusion::nodeText(n) + " is not an elementwise op FusedElementwise runs";
-  if (n.hasAttr("broadcast")) return fusion::nodeText(n) + " uses the legacy broadcast attribute";
+    return Text::of("%1 is not an elementwise op FusedElementwise runs", fusion::nodeText(n));
+  if (n.hasAttr("broadcast"))
+    return Text::of("%1 uses the legacy broadcast attribute", fusion::nodeText(n));
   if (n.outputCount() != 1 || !n.output(0) || n.hasSubgraphs())
-    return fusion::nodeText(n) + " has other outputs";
-  if (dataInputs(n) == 0) return fusion::nodeText(n) + " has no input";
+    return Text::of("%1 has other outputs", fusion::nodeText(n));
+  if (dataInputs(n) == 0) return Text::of("%1 has no input", fusion::nodeText(n));
   for (size_t i = 0; i < dataInputs(n); ++i)
     if (!n.input(i) || elemTypeOf(n.input(i)) != ir::DataType::kFloat)
-      return fusion::nodeText(n) + " has an input that is not float32";
+      return Text::of("%1 has an input that is not float32", fusion::nodeText(n));
   if (elemTypeOf(n.output(0)) != ir::DataType::kFloat)
-    return fusion::nodeText(n) + "'s result is not float32";
-  std::string why;
+    return Text::of("%1's result is not float32", fusion::nodeText(n));
+  Text why;
   if (!fusedops::activationParams(n, opset, why)) return why;
   return "";
 }
@@ -159,7 +160,7 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
     } else if (row.operands == ops::EwOperands::kOne) {
       r = emit(instr, in(0));
     } else {
-      std::string why;
+      Text why;
       std::vector<float> prm = *fusedops::activationParams(*n, opset, why);
       if (op == "Clip") {
         auto bound = [&](float v) { return std::isinf(v) ? int64_t{-1} : constant(v); };
@@ -198,19 +199,18 @@ const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
 MatchResult fuse(ir::Node& root, const MatchContext& c) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: FusedElementwise is ai.passlab");
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "fuse_elementwise_chains"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "fuse_elementwise_chains"); !why.empty())
     return MatchResult::failure(why);
-  if (std::string why = whyNotFusable(root, c.opset); !why.empty())
-    return MatchResult::failure(why);
+  if (Text why = whyNotFusable(root, c.opset); !why.empty()) return MatchResult::failure(why);
   if (feedsOnlyFusable(root, c.opset))
     return MatchResult::failure(
         "its result feeds one elementwise op of its shape: the group is fused from its last op");
   ir::Value* out = root.output(0);
   std::vector<ir::Node*> group{&root};
   std::unordered_set<const ir::Node*> in{&root};
-  std::string firstWhy;
-  auto note = [&](const std::string& w) {
-    if (firstWhy.empty()) firstWhy = w;
+  Text firstWhy;
+  auto note = [&](Text w) {
+    if (firstWhy.empty()) firstWhy = std::move(w);
   };
   for (bool grew = true; grew;) {
     grew = false;
@@ -221,22 +221,25 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
         ir::Node* p = v->producer();
         if (!p || in.count(p)) continue;
         if (p->owner() != root.owner()) continue;
-        if (std::string w = whyNotFusable(*p, c.opset); !w.empty()) {
-          note("'" + v->name() + "' comes from " + w.substr(0, w.find(" is ")) + ", not fusable");
+        if (Text w = whyNotFusable(*p, c.opset); !w.empty()) {
+          note(Text::of("'%1' comes from %2, not fusable", v->name(),
+                        (w.templ().starts_with("%1 is ") ? w.args()[0] : w)));
           continue;
         }
         if (!fusedops::sameShape(v, out)) {
-          note("'" + v->name() + "' (" + typeText(v) + ") does not have the result's shape (" +
-               typeText(out) + "): computing it per output element would repeat it");
+          note(
+              Text::of("'%1' (%2) does not have the result's shape (%3): computing it per output "
+                       "element would repeat it",
+                       v->name(), typeText(v), typeText(out)));
           continue;
         }
         if (v->isGraphOutput()) {
-          note("'" + v->name() + "' is a graph output");
+          note(Text::of("'%1' is a graph output", v->name()));
           continue;
         }
         if (v->uses().size() != 1) {
-          note("'" + v->name() + "' has " + std::to_string(v->uses().size()) +
-               " consumers: it is an input of the groups that read it");
+          note(Text::of("'%1' has %2 consumers: it is an input of the groups that read it",
+                        v->name(), std::to_string(v->uses().size())));
           continue;
         }
         group.push_back(p);
@@ -246,19 +249,18 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
     }
   }
   if (group.size() < 2)
-    return MatchResult::failure("nothing to fuse with" +
-                                (firstWhy.empty() ? std::string() : ": " + firstWhy));
+    return MatchResult::failure(firstWhy.empty() ? Text("nothing to fuse with")
+                                                 : Text::of("nothing to fuse with: %1", firstWhy));
   if (const ir::Node* slow = libmBound(group)) {
     auto n = rewrite::staticDims(out);
     int64_t count = 1;
     for (int64_t d : n.value_or(std::vector<int64_t>{})) count *= d;
     if (!n || count > kLibmMaxElements)
       return MatchResult::failure(
-          "the group's time is " + slow->opType() +
-          "'s scalar libm calls, the same fused or not, "
-          "above " +
-          std::to_string(kLibmMaxElements) + " elements (bench_fused_kernels); '" + out->name() +
-          "' has " + (n ? std::to_string(count) : std::string("unknown")) + " elements");
+          Text::of("the group's time is %1's scalar libm calls, the same fused or not, above %2 "
+                   "elements (bench_fused_kernels); '%3' has %4 elements",
+                   slow->opType(), std::to_string(kLibmMaxElements), out->name(),
+                   (n ? std::to_string(count) : std::string("unknown"))));
   }
   // Producers first: a depth-first post-order from the root.
   std::vector<ir::Node*> order;

@@ -24,7 +24,7 @@ namespace passlab::passes {
 namespace {
 
 // The rewrite of a match (core/passes/gelu_match.h) into one Gelu.
-MatchResult toGelu(std::optional<fusion::GeluMatch> m, const std::string& why) {
+MatchResult toGelu(std::optional<fusion::GeluMatch> m, const Text& why) {
   if (!m) return MatchResult::failure(why);
   return MatchResult::success(m->nodes, [m = *m](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from(m.nodes.begin(), m.nodes.end());
@@ -36,18 +36,18 @@ MatchResult toGelu(std::optional<fusion::GeluMatch> m, const std::string& why) {
 
 // Rooted at Erf(x / sqrt(2)).
 MatchResult erfForm(ir::Node& erf, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 20, 28, "Gelu"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 20, 28, "Gelu"); !why.empty())
     return MatchResult::failure(why);
-  std::string why;
+  Text why;
   auto m = fusion::matchGeluErf(erf, why);
   return toGelu(std::move(m), why);
 }
 
 // Rooted at Tanh(sqrt(2/pi) * (x + 0.044715 * x^3)).
 MatchResult tanhForm(ir::Node& tanh, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 20, 28, "Gelu"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 20, 28, "Gelu"); !why.empty())
     return MatchResult::failure(why);
-  std::string why;
+  Text why;
   auto m = fusion::matchGeluTanh(tanh, why);
   return toGelu(std::move(m), why);
 }

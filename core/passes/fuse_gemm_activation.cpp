@@ -47,28 +47,29 @@ struct Chain {
 };
 
 // Follows Adds after `cur`: bias or residual. Returns the reason the next node stops the chain.
-std::string followAdds(Chain& ch, bool gemmHasC) {
+Text followAdds(Chain& ch, bool gemmHasC) {
   for (int k = 0; k < 2; ++k) {
     ir::Value* cur = ch.product;
-    if (std::string w = rewrite::whyNotSoleConsumer(cur); !w.empty()) return w;
+    if (Text w = rewrite::whyNotSoleConsumer(cur); !w.empty()) return w;
     ir::Node* add = cur->uses()[0].node;
     if (!(add->domain().empty() && (add->opType() == "Add" || add->opType() == "Sum") &&
           add->inputCount() == 2))
-      return "the consumer of '" + cur->name() + "' is not an Add";
+      return Text::of("the consumer of '%1' is not an Add", cur->name());
     ir::Value* o = fusion::otherOperand(*add, cur);
-    if (!o || o == cur) return "the Add adds '" + cur->name() + "' to itself";
+    if (!o || o == cur) return Text::of("the Add adds '%1' to itself", cur->name());
     if (elemTypeOf(o) != ir::DataType::kFloat)
-      return "the Add's other operand '" + o->name() + "' is not float32";
+      return Text::of("the Add's other operand '%1' is not float32", o->name());
     if (!ch.z && fusedops::sameShape(o, cur)) {
       ch.z = o;
     } else if (!ch.c && !gemmHasC && rewrite::broadcastKeepsShape(cur, o)) {
       ch.c = o;
     } else if (ch.c || gemmHasC) {
-      return "the product already has a bias and '" + o->name() +
-             "' does not have its shape (a residual)";
+      return Text::of(
+          "the product already has a bias and '%1' does not have its shape (a residual)",
+          o->name());
     } else {
-      return "the Add's other operand '" + o->name() + "' (" + typeText(o) +
-             ") widens the product (" + typeText(cur) + ")";
+      return Text::of("the Add's other operand '%1' (%2) widens the product (%3)", o->name(),
+                      typeText(o), typeText(cur));
     }
     ch.nodes.push_back(add);
     ch.product = add->output(0);
@@ -78,35 +79,35 @@ std::string followAdds(Chain& ch, bool gemmHasC) {
 
 MatchResult fuse(ir::Node& base, const MatchContext& c) {
   if (c.standardOnly) return MatchResult::failure("standard ONNX only: FusedGemm is ai.passlab");
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "fuse_gemm_activation"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "fuse_gemm_activation"); !why.empty())
     return MatchResult::failure(why);
   const bool isGemm = base.opType() == "Gemm";
   ir::Value* t = base.output(0);
   if (elemTypeOf(t) != ir::DataType::kFloat)
-    return MatchResult::failure("FusedGemm runs float32 only ('" + t->name() + "' is " +
-                                typeText(t) + ")");
+    return MatchResult::failure(
+        Text::of("FusedGemm runs float32 only ('%1' is %2)", t->name(), typeText(t)));
   if (!isGemm) {
     auto ra = rankOf(base.input(0));
     auto rb = rankOf(base.input(1));
     if (!ra || !rb) return MatchResult::failure("the MatMul operands' ranks are not known");
     if (*rb != 2)
-      return MatchResult::failure("MatMul's B has rank " + std::to_string(*rb) +
-                                  " (FusedGemm takes a 2-D B)");
+      return MatchResult::failure(
+          Text::of("MatMul's B has rank %1 (FusedGemm takes a 2-D B)", std::to_string(*rb)));
     if (*ra < 2) return MatchResult::failure("MatMul's A has rank 1");
   }
   const bool gemmHasC = isGemm && base.inputCount() > 2 && base.input(2);
   Chain ch;
   ch.nodes = {&base};
   ch.product = t;
-  std::string whyAdd = followAdds(ch, gemmHasC);
-  std::string whyAct;
+  Text whyAdd = followAdds(ch, gemmHasC);
+  Text whyAct;
   ch.act = fusedops::activationAfter(ch.product, c, whyAct);
   if (!ch.act && ch.product->uses().size() == 1 && !ch.product->isGraphOutput()) {
     // act(Reshape(product)) = Reshape(act(product))
     ir::Node* r = ch.product->uses()[0].node;
     if (r->domain().empty() && r->opType() == "Reshape" && r->input(0) == ch.product &&
         r->owner() == ch.product->owner()) {
-      std::string whyAfter;
+      Text whyAfter;
       ch.act = fusedops::activationAfter(r->output(0), c, whyAfter);
       if (ch.act) ch.reshape = r;
     }
@@ -116,9 +117,9 @@ MatchResult fuse(ir::Node& base, const MatchContext& c) {
     ch.nodes.insert(ch.nodes.end(), ch.act->nodes.begin(), ch.act->nodes.end());
   }
   if (ch.nodes.size() == 1)
-    return MatchResult::failure("no bias or residual Add (" + whyAdd + ") and no activation (" +
-                                whyAct + ")");
-  if (std::string why = rewrite::whyNotClosed(ch.nodes, ch.nodes.back()); !why.empty())
+    return MatchResult::failure(
+        Text::of("no bias or residual Add (%1) and no activation (%2)", whyAdd, whyAct));
+  if (Text why = rewrite::whyNotClosed(ch.nodes, ch.nodes.back()); !why.empty())
     return MatchResult::failure(why);
   return MatchResult::success(ch.nodes, [&base, ch, isGemm, gemmHasC](rewrite::Rewriter& rw) {
     ir::Value* c = gemmHasC ? base.input(2) : ch.c;

@@ -33,7 +33,7 @@ fusion::Rules rules() {
   fusion::addRule(
       r, "gemm_batchnorm", "BatchNormalization(Gemm|MatMul(A, B, C)) -> Gemm(A, B', C')",
       {"BatchNormalization"}, [](ir::Node& bn, const MatchContext& c) {
-        if (std::string why = fusion::whyNotOpset(c, 7, 28, "fuse_gemm_batchnorm"); !why.empty())
+        if (Text why = fusion::whyNotOpset(c, 7, 28, "fuse_gemm_batchnorm"); !why.empty())
           return MatchResult::failure(why);
         ir::Node* mm = producerOp(bn.input(0), "Gemm");
         bool isMatMul = false;
@@ -43,26 +43,26 @@ fusion::Rules rules() {
         }
         if (!mm) return MatchResult::failure("the input is not produced by a Gemm or MatMul");
         std::string what = isMatMul ? "MatMul" : "Gemm";
-        if (std::string why = rewrite::whyNotSoleConsumer(bn.input(0)); !why.empty())
-          return MatchResult::failure(what + " output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(bn.input(0)); !why.empty())
+          return MatchResult::failure(Text::of("%1 output %2", what, why));
         if (bn.attrInt("training_mode", 0) != 0)
           return MatchResult::failure("BatchNormalization is in training mode");
         if (c.opset < 9 && bn.attrInt("spatial", 1) != 1)
           return MatchResult::failure("BatchNormalization has spatial = 0");
-        if (std::string why = fusion::whyExtraOutputsUsed(bn); !why.empty())
+        if (Text why = fusion::whyExtraOutputsUsed(bn); !why.empty())
           return MatchResult::failure(why);
         auto td = fusion::dimsOf(bn.input(0));
         if (!td || td->size() != 2)
           return MatchResult::failure(
-              what +
-              " result is not a 2-D tensor of known shape (a batched MatMul's channel "
-              "axis is a row axis, which the weights cannot absorb)");
+              Text::of("%1 result is not a 2-D tensor of known shape (a batched MatMul's channel "
+                       "axis is a row axis, which the weights cannot absorb)",
+                       what));
         int64_t m = (*td)[0], n = (*td)[1];
         auto bt = rewrite::constantValue(mm->input(1));
-        if (!bt) return MatchResult::failure(what + " B is not constant");
+        if (!bt) return MatchResult::failure(Text::of("%1 B is not constant", what));
         auto bvals = fusion::floatValues(*bt);
         if (!bvals || bt->rank() != 2)
-          return MatchResult::failure(what + " B is not a 2-D float constant");
+          return MatchResult::failure(Text::of("%1 B is not a 2-D float constant", what));
         bool transB = !isMatMul && mm->attrInt("transB", 0) != 0;
         double beta = isMatMul ? 1.0 : mm->attrFloat("beta", 1.0f);
         std::vector<double> cvals;
@@ -84,11 +84,11 @@ fusion::Rules rules() {
         for (size_t i = 0; i < 4; ++i) {
           auto v = fusion::floatValues(bn.input(i + 1));
           if (!v)
-            return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
-                                        " is not constant");
+            return MatchResult::failure(
+                Text::of("BatchNormalization %1 is not constant", names[i]));
           if (static_cast<int64_t>(v->size()) != n)
-            return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
-                                        " does not have one value per column");
+            return MatchResult::failure(
+                Text::of("BatchNormalization %1 does not have one value per column", names[i]));
           p[i] = std::move(*v);
         }
         double eps = bn.attrFloat("epsilon", 1e-5f);

@@ -34,18 +34,18 @@ namespace {
 
 // Rooted at the normalizing Div (or Mul by a Reciprocal).
 MatchResult pytorchForm(ir::Node& root, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 17, 28, "LayerNormalization"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 17, 28, "LayerNormalization"); !why.empty())
     return MatchResult::failure(why);
-  std::string why;
+  Text why;
   auto m = fusion::matchLayerNormPyTorch(root, why);
   return m ? fusion::toLayerNormalization(std::move(*m)) : MatchResult::failure(why);
 }
 
 // Rooted at the final Add of the TF form: Add(Mul(x, a), Sub(beta, Mul(mean, a))).
 MatchResult tfForm(ir::Node& root, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 17, 28, "LayerNormalization"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 17, 28, "LayerNormalization"); !why.empty())
     return MatchResult::failure(why);
-  std::string why;
+  Text why;
   auto m = fusion::matchLayerNormTf(root, why);
   return m ? fusion::toLayerNormalization(std::move(*m)) : MatchResult::failure(why);
 }

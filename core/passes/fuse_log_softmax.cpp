@@ -25,8 +25,8 @@ fusion::Rules rules() {
                   [](ir::Node& log, const MatchContext&) {
                     ir::Node* sm = producerOp(log.input(0), "Softmax");
                     if (!sm) return MatchResult::failure("the input is not produced by a Softmax");
-                    if (std::string why = rewrite::whyNotSoleConsumer(log.input(0)); !why.empty())
-                      return MatchResult::failure("Softmax output " + why);
+                    if (Text why = rewrite::whyNotSoleConsumer(log.input(0)); !why.empty())
+                      return MatchResult::failure(Text::of("Softmax output %1", why));
                     return MatchResult::success({&log, sm}, [&log, sm](rewrite::Rewriter& rw) {
                       ir::Node* n = fusion::addDerived(rw, "LogSoftmax", {sm->input(0)}, &log,
                                                        {sm, &log}, sm, {log.output(0)});

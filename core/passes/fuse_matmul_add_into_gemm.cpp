@@ -29,7 +29,7 @@ fusion::Rules rules() {
   fusion::addRule(
       r, "matmul_add", "Add(MatMul(A, B), C) -> Gemm(A, B, C) for 2-D A, B", {"Add"},
       [](ir::Node& add, const MatchContext& c) {
-        if (std::string why = fusion::whyNotOpset(c, 7, 28, "MatMul + Add -> Gemm"); !why.empty())
+        if (Text why = fusion::whyNotOpset(c, 7, 28, "MatMul + Add -> Gemm"); !why.empty())
           return MatchResult::failure(why);
         size_t side = 0;
         ir::Node* mm = producerOp(add.input(0), "MatMul");
@@ -40,21 +40,23 @@ fusion::Rules rules() {
         if (!mm) return MatchResult::failure("no input is produced by a MatMul");
         ir::Value* t = add.input(side);
         ir::Value* cv = add.input(1 - side);
-        if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
-          return MatchResult::failure("MatMul output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(t); !why.empty())
+          return MatchResult::failure(Text::of("MatMul output %1", why));
         auto ra = rankOf(mm->input(0)), rb = rankOf(mm->input(1)), rc = rankOf(cv);
         if (!ra || !rb) return MatchResult::failure("the MatMul operand ranks are unknown");
         if (*ra != 2 || *rb != 2)
-          return MatchResult::failure("batched MatMul (A rank " + std::to_string(*ra) +
-                                      ", B rank " + std::to_string(*rb) +
-                                      "): Gemm takes 2-D operands only, so MatMul + Add is kept");
+          return MatchResult::failure(
+              Text::of("batched MatMul (A rank %1, B rank %2): Gemm takes 2-D operands only, so "
+                       "MatMul + Add is kept",
+                       std::to_string(*ra), std::to_string(*rb)));
         if (!rc || *rc > 2 || !rewrite::broadcastKeepsShape(t, cv))
-          return MatchResult::failure("the Add operand " + typeText(cv) +
-                                      " does not broadcast to the MatMul result " + typeText(t));
+          return MatchResult::failure(
+              Text::of("the Add operand %1 does not broadcast to the MatMul result %2",
+                       typeText(cv), typeText(t)));
         ir::DataType dt = elemTypeOf(t);
         bool ok = dt == ir::DataType::kFloat || dt == ir::DataType::kDouble ||
                   dt == ir::DataType::kFloat16 || (dt == ir::DataType::kBFloat16 && c.opset >= 13);
-        if (!ok) return MatchResult::failure("Gemm does not take " + typeText(t));
+        if (!ok) return MatchResult::failure(Text::of("Gemm does not take %1", typeText(t)));
         return MatchResult::success({&add, mm}, [&add, mm, cv](rewrite::Rewriter& rw) {
           ir::Node* g = fusion::addDerived(rw, "Gemm", {mm->input(0), mm->input(1), cv}, &add,
                                            {mm, &add}, nullptr, {add.output(0)});

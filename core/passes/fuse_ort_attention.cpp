@@ -60,7 +60,7 @@ ir::Node* mainConsumer(const ir::Value* v) {
 }
 
 // Sets `why` and says no match.
-bool fail(std::string& why, std::string text) {
+bool fail(Text& why, Text text) {
   why = std::move(text);
   return false;
 }
@@ -93,7 +93,7 @@ void addAll(std::vector<ir::Node*>& nodes, const std::vector<ir::Node*>& more) {
 
 // Softmax(mask(scale * (q · kᵀ))) · v: the Softmax over the last axis, the
 // MatMuls on either side, the masks and the scale factors.
-bool matchScores(ir::Node& softmax, const MatchContext& c, Match& m, std::string& why) {
+bool matchScores(ir::Node& softmax, const MatchContext& c, Match& m, Text& why) {
   ir::Value* smIn = softmax.input(0);
   if (rankOf(smIn) != 4) return fail(why, "the Softmax input is not of rank 4");
   int64_t axis = softmax.attrInt("axis", c.opset < 13 ? 1 : -1);
@@ -116,10 +116,10 @@ bool matchScores(ir::Node& softmax, const MatchContext& c, Match& m, std::string
 
 // Q as [B, N, S, H], K as [B, N, H, T] and V as [B, N, T, H], split into the
 // same heads by Reshapes, K and V after one cache (if any).
-bool matchHeads(Match& m, std::string& why) {
-  if (!(m.qd = describe(m.q, why))) return fail(why, "Q: " + why);
-  if (!(m.kd = describe(m.k, why))) return fail(why, "K: " + why);
-  if (!(m.vd = describe(m.pv->input(1), why))) return fail(why, "V: " + why);
+bool matchHeads(Match& m, Text& why) {
+  if (!(m.qd = describe(m.q, why))) return fail(why, Text::of("Q: %1", why));
+  if (!(m.kd = describe(m.k, why))) return fail(why, Text::of("K: %1", why));
+  if (!(m.vd = describe(m.pv->input(1), why))) return fail(why, Text::of("V: %1", why));
   const Desc &q = *m.qd, &k = *m.kd, &v = *m.vd;
   if (q.past || q.axes != std::array<int, 4>{0, 1, 2, 3})
     return fail(why, "Q is not [B, N, S, H] of the current step");
@@ -141,7 +141,7 @@ bool matchHeads(Match& m, std::string& why) {
 }
 
 // One packed projection x · W (+ b) of a float x whose batch and sequence the heads keep.
-bool matchProjection(Match& m, std::string& why) {
+bool matchProjection(Match& m, Text& why) {
   m.proj = projectionOf({m.qd->reshape->input(0), m.kd->reshape->input(0), m.vd->reshape->input(0)},
                         why);
   if (!m.proj) return false;
@@ -154,7 +154,7 @@ bool matchProjection(Match& m, std::string& why) {
 }
 
 // The context: Transpose to [B, S, N, H], Reshape to [B, S, N*H].
-bool matchContext(Match& m, std::string& why) {
+bool matchContext(Match& m, Text& why) {
   ir::Node* ct = mainConsumer(m.pv->output(0));
   auto cperm = isDefaultOp(ct, "Transpose") ? fusion::transposePerm(*ct) : std::nullopt;
   if (!cperm || *cperm != std::vector<int64_t>{0, 2, 1, 3})
@@ -165,8 +165,8 @@ bool matchContext(Match& m, std::string& why) {
   const ir::Shape& xs = *m.proj->x->type().shape();
   const ir::Shape& os = *cr->output(0)->type().shape();
   if (!os[0].sameAs(xs[0]) || !os[1].sameAs(xs[1]) || !os[2].sameAs(ir::Dim(m.heads * m.headSize)))
-    return fail(why,
-                "the merging Reshape does not give [B, S, N*H] (" + typeText(cr->output(0)) + ")");
+    return fail(why, Text::of("the merging Reshape does not give [B, S, N*H] (%1)",
+                              typeText(cr->output(0))));
   m.merge = cr;
   m.nodes.push_back(ct);
   m.nodes.push_back(cr);
@@ -179,7 +179,7 @@ bool matchContext(Match& m, std::string& why) {
 }
 
 // The present Concat of K and V, when there is one, with its nodes.
-bool matchPresent(Match& m, std::string& why) {
+bool matchPresent(Match& m, Text& why) {
   m.present = findPresent(*m.kd, *m.vd, m.nodes);
   if (!m.present) return true;
   auto pn = presentNodes(m.present, *m.kd, *m.vd, why);
@@ -197,19 +197,18 @@ using ShapeSide = std::set<ir::Node*, ById>;
 
 // The Shape nodes outside the subgraph that read values made inside it;
 // false with `why` when such a value is a graph output or read otherwise.
-bool shapeReaders(const Match& m, const std::set<ir::Node*>& inside, ShapeSide& side,
-                  std::string& why) {
+bool shapeReaders(const Match& m, const std::set<ir::Node*>& inside, ShapeSide& side, Text& why) {
   const ir::Value* out = m.merge->output(0);
   const ir::Value* presentOut = m.present ? m.present->output(0) : nullptr;
   for (ir::Node* n : m.nodes)
     for (ir::Value* o : n->outputs()) {
       if (!o || o == out || o == presentOut) continue;
-      if (o->isGraphOutput()) return fail(why, "'" + o->name() + "' is a graph output");
+      if (o->isGraphOutput()) return fail(why, Text::of("'%1' is a graph output", o->name()));
       for (const ir::Use& u : rewrite::usesInNodeOrder(o)) {
         if (inside.count(u.node)) continue;
         if (u.node->owner() != n->owner() || !isDefaultOp(u.node, "Shape"))
-          return fail(why, "'" + o->name() + "' is read outside the subgraph (" +
-                               fusion::nodeText(*u.node) + ")");
+          return fail(why, Text::of("'%1' is read outside the subgraph (%2)", o->name(),
+                                    fusion::nodeText(*u.node)));
         side.insert(u.node);
       }
     }
@@ -240,7 +239,7 @@ void shapeArithmeticOf(const std::set<ir::Node*>& inside, ShapeSide& side) {
 
 // Closed: every value made inside is read inside, or by Shape nodes (whose
 // arithmetic goes with the subgraph when nothing else reads it). Sets m.dead.
-bool matchClosed(Match& m, std::string& why) {
+bool matchClosed(Match& m, Text& why) {
   std::set<ir::Node*> inside(m.nodes.begin(), m.nodes.end());
   inside.insert(m.mask.side.begin(), m.mask.side.end());
   ShapeSide side;
@@ -294,7 +293,7 @@ void emitAttention(rewrite::Rewriter& rw, const Match& m) {
 
 MatchResult attention(ir::Node& softmax, const MatchContext& c) {
   auto m = std::make_shared<Match>();
-  std::string why;
+  Text why;
   if (!matchScores(softmax, c, *m, why) || !matchHeads(*m, why) || !matchProjection(*m, why) ||
       !matchContext(*m, why) || !matchPresent(*m, why) || !matchClosed(*m, why))
     return MatchResult::failure(why);

@@ -38,16 +38,17 @@ struct Lookup {
 
 // Gather(table, ids) along axis 0 of a constant [rows, h] table with ids a
 // model input of rank 2: the lookup, or nullopt with `why`.
-std::optional<Lookup> lookupOf(ir::Value* v, int64_t h, ir::DataType dt, std::string& why) {
+std::optional<Lookup> lookupOf(ir::Value* v, int64_t h, ir::DataType dt, Text& why) {
   ir::Node* g = producerOp(v, "Gather");
   if (!g || g->attrInt("axis", 0) != 0) {
-    why = "'" + v->name() + "' is not a Gather along axis 0";
+    why = Text::of("'%1' is not a Gather along axis 0", v->name());
     return std::nullopt;
   }
   auto t = rewrite::constantValue(g->input(0));
   if (!t || t->rank() != 2 || t->dims()[1] != h || t->dtype() != dt) {
-    why = "the Gather producing '" + v->name() + "' does not read a constant [rows, " +
-          std::to_string(h) + "] table of the result's type";
+    why = Text::of(
+        "the Gather producing '%1' does not read a constant [rows, %2] table of the result's type",
+        v->name(), std::to_string(h));
     return std::nullopt;
   }
   ir::Value* ids = g->input(1);
@@ -55,24 +56,27 @@ std::optional<Lookup> lookupOf(ir::Value* v, int64_t h, ir::DataType dt, std::st
   ir::DataType it = elemTypeOf(ids);
   if (!ids->isGraphInput() || ids->isInitializer() ||
       (it != ir::DataType::kInt32 && it != ir::DataType::kInt64)) {
-    why = "the ids of the Gather producing '" + v->name() +
-          "' are not an integer model input (computed ids are left alone)";
+    why = Text::of(
+        "the ids of the Gather producing '%1' are not an integer model input (computed ids are "
+        "left alone)",
+        v->name());
     return std::nullopt;
   }
   if (rankOf(g->input(1)) != 2) {
-    why = "the ids of the Gather producing '" + v->name() + "' are not [batch, sequence]";
+    why = Text::of("the ids of the Gather producing '%1' are not [batch, sequence]", v->name());
     return std::nullopt;
   }
   return Lookup{g, g->input(0), g->input(1)};
 }
 
 MatchResult embedLayerNorm(ir::Node& root, const MatchContext&) {
-  std::string why;
+  Text why;
   auto m = fusion::matchAnyLayerNorm(root, why);
   if (!m) return MatchResult::failure(why);
   if (m->axes != 1)
-    return MatchResult::failure("the layer norm normalizes " + std::to_string(m->axes) +
-                                " axes; EmbedLayerNormalization normalizes the last one");
+    return MatchResult::failure(Text::of(
+        "the layer norm normalizes %1 axes; EmbedLayerNormalization normalizes the last one",
+        std::to_string(m->axes)));
   ir::Node* add = producerOp(m->x, "Add");
   if (!add || add->inputCount() != 2)
     return MatchResult::failure("the layer norm input is not an Add");
@@ -94,7 +98,7 @@ MatchResult embedLayerNorm(ir::Node& root, const MatchContext&) {
     auto l = lookupOf(t, h, m->dtype, why);
     if (!l) return MatchResult::failure(why);
     if (!rewrite::whyNotReadOnlyBy(t, adds).empty())
-      return MatchResult::failure("the lookup '" + t->name() + "' has other readers");
+      return MatchResult::failure(Text::of("the lookup '%1' has other readers", t->name()));
     if (!rewrite::sameTensorType(t, m->x))
       return MatchResult::failure("the lookups do not all have the sum's shape");
     ls.push_back(*l);

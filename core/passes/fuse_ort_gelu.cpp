@@ -41,7 +41,7 @@ MatchResult finish(const fusion::GeluMatch& m) {
   ir::Node* last = m.last;
   const bool tanh = m.tanh;
   std::vector<ir::Node*> nodes = m.nodes;
-  std::string ignored;
+  Text ignored;
   auto bias = ortfusion::biasAddOf(x, ignored);
   if (bias && !rewrite::whyNotReadOnlyBy(x, nodes).empty()) bias.reset();
   if (bias) nodes.push_back(bias->add);
@@ -57,7 +57,7 @@ MatchResult finish(const fusion::GeluMatch& m) {
 
 // Rooted at the Erf or the Tanh (core/passes/gelu_match.h: the argument by value).
 MatchResult decomposed(ir::Node& root, const MatchContext&) {
-  std::string why;
+  Text why;
   auto m = fusion::matchGeluByValue(root, why);
   if (!m) return MatchResult::failure(why);
   return finish(*m);
@@ -72,7 +72,7 @@ MatchResult biasIntoGelu(ir::Node& root, const MatchContext& c) {
     std::string approx = "none";
     if (const ir::Attribute* a = root.attr("approximate")) approx = a->s;
     if (approx != "none" && approx != "tanh")
-      return MatchResult::failure("Gelu approximate = '" + approx + "' is unknown");
+      return MatchResult::failure(Text::of("Gelu approximate = '%1' is unknown", approx));
     tanh = approx == "tanh";
   } else {
     tanh = root.opType() == "FastGelu";
@@ -80,11 +80,11 @@ MatchResult biasIntoGelu(ir::Node& root, const MatchContext& c) {
       return MatchResult::failure("the FastGelu already has a bias");
   }
   ir::Value* x = root.input(0);
-  std::string why;
+  Text why;
   auto bias = ortfusion::biasAddOf(x, why);
-  if (!bias) return MatchResult::failure("the GELU input is not a bias Add: " + why);
+  if (!bias) return MatchResult::failure(Text::of("the GELU input is not a bias Add: %1", why));
   if (!rewrite::whyNotReadOnlyBy(x, {&root}).empty())
-    return MatchResult::failure("the bias Add's result '" + x->name() + "' has other uses");
+    return MatchResult::failure(Text::of("the bias Add's result '%1' has other uses", x->name()));
   if (!fusion::isFloatType(elemTypeOf(x))) return MatchResult::failure("x is not a float tensor");
   ir::Node* gelu = &root;
   std::vector<ir::Node*> nodes{gelu, bias->add};

@@ -26,13 +26,13 @@ namespace passlab::passes {
 namespace {
 
 MatchResult pytorchForm(ir::Node& root, const MatchContext&) {
-  std::string why;
+  Text why;
   auto m = fusion::matchLayerNormPyTorch(root, why);
   return m ? fusion::toLayerNormalization(std::move(*m)) : MatchResult::failure(why);
 }
 
 MatchResult tfForm(ir::Node& root, const MatchContext&) {
-  std::string why;
+  Text why;
   auto m = fusion::matchLayerNormTf(root, why);
   return m ? fusion::toLayerNormalization(std::move(*m)) : MatchResult::failure(why);
 }

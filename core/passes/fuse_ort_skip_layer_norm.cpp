@@ -28,12 +28,13 @@ namespace passlab::passes {
 namespace {
 
 MatchResult skipLayerNorm(ir::Node& root, const MatchContext&) {
-  std::string why;
+  Text why;
   auto m = fusion::matchAnyLayerNorm(root, why);
   if (!m) return MatchResult::failure(why);
   if (m->axes != 1)
-    return MatchResult::failure("the layer norm normalizes " + std::to_string(m->axes) +
-                                " axes; SkipLayerNormalization normalizes the last one");
+    return MatchResult::failure(Text::of(
+        "the layer norm normalizes %1 axes; SkipLayerNormalization normalizes the last one",
+        std::to_string(m->axes)));
   ir::Node* add = producerOp(m->x, "Add");
   if (!add || add->inputCount() != 2)
     return MatchResult::failure("the layer norm input is not an Add");
@@ -44,8 +45,9 @@ MatchResult skipLayerNorm(ir::Node& root, const MatchContext&) {
   if (!rewrite::sameTensorType(a, m->x) || !rewrite::sameTensorType(b, m->x))
     return MatchResult::failure("the Add broadcasts (its operands do not both have its shape)");
   if (rankOf(m->x) != 3)
-    return MatchResult::failure("the Add's result is not [batch, sequence, hidden] (rank " +
-                                std::to_string(rankOf(m->x).value_or(-1)) + ")");
+    return MatchResult::failure(
+        Text::of("the Add's result is not [batch, sequence, hidden] (rank %1)",
+                 std::to_string(rankOf(m->x).value_or(-1))));
   if (ortfusion::isEmbeddingLookup(a) || ortfusion::isEmbeddingLookup(b))
     return MatchResult::failure(
         "an operand is an embedding lookup (Gather from a constant table): left for "
@@ -53,7 +55,7 @@ MatchResult skipLayerNorm(ir::Node& root, const MatchContext&) {
   // A bias Add on one side folds into the op's bias input.
   std::optional<ortfusion::BiasAdd> bias;
   for (ir::Value* side : {a, b}) {
-    std::string ignored;
+    Text ignored;
     auto ba = ortfusion::biasAddOf(side, ignored);
     if (ba && rewrite::whyNotReadOnlyBy(side, {add}).empty()) {
       bias = ba;

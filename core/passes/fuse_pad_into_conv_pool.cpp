@@ -31,8 +31,7 @@ namespace passlab::passes {
 namespace {
 
 // Pads per axis (begin, end) of a Pad node over a tensor of rank `rank`.
-std::optional<std::vector<int64_t>> padAmounts(const ir::Node& pad, int64_t rank,
-                                               std::string& why) {
+std::optional<std::vector<int64_t>> padAmounts(const ir::Node& pad, int64_t rank, Text& why) {
   std::vector<int64_t> raw;
   if (pad.hasAttr("pads") || pad.hasAttr("paddings")) {
     raw = pad.attrInts(pad.hasAttr("pads") ? "pads" : "paddings");
@@ -79,15 +78,16 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   const std::string& kind = op.opType();
   ir::Node* pad = producerOp(op.input(0), "Pad");
   if (!pad) return MatchResult::failure("the input is not produced by a Pad");
-  if (std::string why = rewrite::whyNotSoleConsumer(op.input(0)); !why.empty())
-    return MatchResult::failure("Pad output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(op.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("Pad output %1", why));
   if (pad->attrString("mode", "constant") != "constant")
-    return MatchResult::failure("Pad mode is '" + pad->attrString("mode", "") + "', not constant");
+    return MatchResult::failure(
+        Text::of("Pad mode is '%1', not constant", pad->attrString("mode", "")));
   if (kind == "AveragePool" && c.opset < 7)
     return MatchResult::failure("AveragePool before opset 7 never counts pads");
   auto rank = rankOf(op.input(0));
   if (!rank || *rank < 3) return MatchResult::failure("the rank of the Pad result is unknown");
-  std::string why;
+  Text why;
   auto pads = padAmounts(*pad, *rank, why);
   if (!pads) return MatchResult::failure(why);
   for (int64_t p : *pads)
@@ -98,21 +98,22 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   auto value = padValue(*pad);
   if (!value) return MatchResult::failure("Pad value is not constant");
   if (op.attrString("auto_pad", "NOTSET") != "NOTSET")
-    return MatchResult::failure(kind + " has auto_pad " + op.attrString("auto_pad", ""));
+    return MatchResult::failure(
+        Text::of("%1 has auto_pad %2", kind, op.attrString("auto_pad", "")));
   size_t spatial = static_cast<size_t>(r - 2);
   std::vector<int64_t> own = op.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
-  if (own.size() != 2 * spatial) return MatchResult::failure(kind + " pads have the wrong length");
+  if (own.size() != 2 * spatial)
+    return MatchResult::failure(Text::of("%1 pads have the wrong length", kind));
   bool ownPads = false;
   for (int64_t p : own) ownPads = ownPads || p != 0;
   if (kind != "Conv") {
     if (op.attrInt("ceil_mode", 0) != 0)
-      return MatchResult::failure(kind +
-                                  " has ceil_mode = 1 (a window starting in the padding "
-                                  "would be dropped)");
+      return MatchResult::failure(Text::of(
+          "%1 has ceil_mode = 1 (a window starting in the padding would be dropped)", kind));
   }
   if (kind == "Conv" || kind == "AveragePool") {
     if (*value != 0)
-      return MatchResult::failure("Pad value is " + std::to_string(*value) + ", not 0");
+      return MatchResult::failure(Text::of("Pad value is %1, not 0", std::to_string(*value)));
     if (kind == "AveragePool" && ownPads && op.attrInt("count_include_pad", 0) == 0)
       return MatchResult::failure(
           "AveragePool has its own pads that it does not count (count_include_pad = 0)");

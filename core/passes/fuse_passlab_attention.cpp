@@ -68,41 +68,42 @@ bool isF32(const ir::Value* v) {
 }
 
 // "" when `m` broadcasts into `s` without widening it (rank and dims known).
-std::string whyNotInto(const ir::Value* m, const ir::Value* s, const char* what) {
+Text whyNotInto(const ir::Value* m, const ir::Value* s, const char* what) {
   if (!m->type().hasShape() || !s->type().hasShape())
-    return std::string("the ") + what + " '" + m->name() + "' or the scores have no known shape";
+    return Text::of("the %1 '%2' or the scores have no known shape", what, m->name());
   const ir::Shape& ms = *m->type().shape();
   const ir::Shape& ss = *s->type().shape();
   if (ms.rank() > ss.rank())
-    return std::string("the ") + what + " '" + m->name() + "' (" + typeText(m) +
-           ") widens the scores (" + typeText(s) + ")";
+    return Text::of("the %1 '%2' (%3) widens the scores (%4)", what, m->name(), typeText(m),
+                    typeText(s));
   for (size_t i = 0; i < ms.rank(); ++i) {
     const ir::Dim& d = ms[ms.rank() - 1 - i];
     if (d.sameAs(ir::Dim(1)) || d.sameAs(ss[ss.rank() - 1 - i])) continue;
-    return std::string("the ") + what + " '" + m->name() + "' (" + typeText(m) +
-           ") does not provably broadcast into the scores (" + typeText(s) + ")";
+    return Text::of("the %1 '%2' (%3) does not provably broadcast into the scores (%4)", what,
+                    m->name(), typeText(m), typeText(s));
   }
   return "";
 }
 
 // The readers of a score tensor `v` other than `next`: "" when there are none
 // but Shape nodes of the same graph (collected), else the reason.
-std::string whyNotPrivate(ir::Value* v, const ir::Node* next, std::vector<ir::Node*>& shapes) {
-  if (v->isGraphOutput()) return "'" + v->name() + "' is a graph output";
+Text whyNotPrivate(ir::Value* v, const ir::Node* next, std::vector<ir::Node*>& shapes) {
+  if (v->isGraphOutput()) return Text::of("'%1' is a graph output", v->name());
   int nextUses = 0;
   for (const ir::Use& u : v->uses()) {
     if (u.node == next) {
       ++nextUses;
       continue;
     }
-    if (u.node->owner() != v->owner()) return "'" + v->name() + "' is used inside a subgraph";
+    if (u.node->owner() != v->owner()) return Text::of("'%1' is used inside a subgraph", v->name());
     if (u.node->domain().empty() && u.node->opType() == "Shape" && u.node->attributes().empty()) {
       shapes.push_back(u.node);
       continue;
     }
-    return "'" + v->name() + "' has another consumer (" + fusion::nodeText(*u.node) + ")";
+    return Text::of("'%1' has another consumer (%2)", v->name(), fusion::nodeText(*u.node));
   }
-  if (nextUses != 1) return "'" + v->name() + "' is read twice by " + fusion::nodeText(*next);
+  if (nextUses != 1)
+    return Text::of("'%1' is read twice by %2", v->name(), fusion::nodeText(*next));
   return "";
 }
 
@@ -155,24 +156,24 @@ size_t scoresOperand(const ir::Node& n, const ir::Value* out) {
 }
 
 // Everything from the Softmax input back to the Q·Kt MatMul; false with `why`.
-bool peel(Attention& a, std::string& why) {
+bool peel(Attention& a, Text& why) {
   ir::Value* s = a.softmax->input(0);
   ir::Node* next = a.softmax;
   enum Stage { kWhere, kAdd, kMul, kScale };
   int stage = kWhere;
   for (int guard = 0; guard < 16; ++guard) {
     if (!isF32(s)) {
-      why = "'" + s->name() + "' is not float32";
+      why = Text::of("'%1' is not float32", s->name());
       return false;
     }
-    if (std::string w = whyNotPrivate(s, next, a.shapes); !w.empty()) {
+    if (Text w = whyNotPrivate(s, next, a.shapes); !w.empty()) {
       why = w;
       return false;
     }
     a.scores.push_back(s);
     ir::Node* n = s->producer();
     if (!n || !n->domain().empty() || n->outputCount() != 1) {
-      why = "the scores '" + s->name() + "' do not come from a MatMul of Q and Kᵀ";
+      why = Text::of("the scores '%1' do not come from a MatMul of Q and Kᵀ", s->name());
       return false;
     }
     const std::string& op = n->opType();
@@ -197,7 +198,7 @@ bool peel(Attention& a, std::string& why) {
         why = "the Where condition is not bool";
         return false;
       }
-      if (std::string w = whyNotInto(c, s, "mask"); !w.empty()) {
+      if (Text w = whyNotInto(c, s, "mask"); !w.empty()) {
         why = w;
         return false;
       }
@@ -213,10 +214,10 @@ bool peel(Attention& a, std::string& why) {
       size_t si = op == "Add" ? scoresOperand(*n, s) : 0;
       ir::Value* m = n->input(1 - si);
       if (!isF32(m)) {
-        why = "the additive mask '" + m->name() + "' is not float32";
+        why = Text::of("the additive mask '%1' is not float32", m->name());
         return false;
       }
-      if (std::string w = whyNotInto(m, s, "additive mask"); !w.empty()) {
+      if (Text w = whyNotInto(m, s, "additive mask"); !w.empty()) {
         why = w;
         return false;
       }
@@ -235,10 +236,10 @@ bool peel(Attention& a, std::string& why) {
         size_t si = scoresOperand(*n, s);
         ir::Value* m = n->input(1 - si);
         if (!isF32(m)) {
-          why = "the multiplicative mask '" + m->name() + "' is not float32";
+          why = Text::of("the multiplicative mask '%1' is not float32", m->name());
           return false;
         }
-        if (std::string w = whyNotInto(m, s, "multiplicative mask"); !w.empty()) {
+        if (Text w = whyNotInto(m, s, "multiplicative mask"); !w.empty()) {
           why = w;
           return false;
         }
@@ -256,13 +257,14 @@ bool peel(Attention& a, std::string& why) {
       inner = n->input(0);
       stage = kScale;
     } else {
-      why = "the scores '" + s->name() + "' come from " + fusion::nodeText(*n) +
-            ", not a scale, a mask or the Q·Kᵀ MatMul (in that order)";
+      why = Text::of(
+          "the scores '%1' come from %2, not a scale, a mask or the Q·Kᵀ MatMul (in that order)",
+          s->name(), fusion::nodeText(*n));
       return false;
     }
     if (!fusedops::sameShape(inner, s)) {
-      why = "'" + inner->name() + "' (" + typeText(inner) + ") does not have the scores' shape (" +
-            typeText(s) + ")";
+      why = Text::of("'%1' (%2) does not have the scores' shape (%3)", inner->name(),
+                     typeText(inner), typeText(s));
       return false;
     }
     a.nodes.push_back(n);
@@ -282,7 +284,7 @@ bool peel(Attention& a, std::string& why) {
 MatchResult fuse(ir::Node& softmax, const MatchContext& c) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: FusedAttention is ai.passlab");
-  if (std::string why = fusion::whyNotOpset(c, 9, 28, "fuse_passlab_attention"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 9, 28, "fuse_passlab_attention"); !why.empty())
     return MatchResult::failure(why);
   ir::Value* x = softmax.input(0);
   auto rank = rankOf(x);
@@ -294,8 +296,9 @@ MatchResult fuse(ir::Node& softmax, const MatchContext& c) {
   if (!isF32(p)) return MatchResult::failure("the Softmax is not on float32");
   if (p->isGraphOutput()) return MatchResult::failure("the probabilities are a graph output");
   if (p->uses().size() != 1 || p->uses()[0].node->owner() != softmax.owner())
-    return MatchResult::failure("the probabilities have " + std::to_string(p->uses().size()) +
-                                " consumers (or one in a subgraph), not one MatMul");
+    return MatchResult::failure(
+        Text::of("the probabilities have %1 consumers (or one in a subgraph), not one MatMul",
+                 std::to_string(p->uses().size())));
   ir::Node* pv = fusion::defaultOp(p->uses()[0].node, "MatMul");
   if (!pv || pv->input(0) != p || pv->input(1) == p)
     return MatchResult::failure("the probabilities are not the left operand of a MatMul");
@@ -303,11 +306,11 @@ MatchResult fuse(ir::Node& softmax, const MatchContext& c) {
   a.softmax = &softmax;
   a.pv = pv;
   a.v = pv->input(1);
-  std::string why;
+  Text why;
   if (!peel(a, why)) return MatchResult::failure(why);
   for (const ir::Value* t : {a.q, a.kt, a.v})
     if (!isF32(t) || rankOf(t).value_or(0) < 2)
-      return MatchResult::failure("'" + t->name() + "' is not a float32 tensor of rank >= 2");
+      return MatchResult::failure(Text::of("'%1' is not a float32 tensor of rank >= 2", t->name()));
   if (!isF32(pv->output(0))) return MatchResult::failure("the result is not float32");
   // Shape readers of the scores: rebuilt from Q's leading dims and Kt's last.
   ir::Value* scores = a.qk->output(0);
@@ -317,9 +320,9 @@ MatchResult fuse(ir::Node& softmax, const MatchContext& c) {
     bool ok = qs && ss && qs->rank() == ss->rank();
     for (size_t i = 0; ok && i + 1 < ss->rank(); ++i) ok = (*qs)[i].sameAs((*ss)[i]);
     if (!ok)
-      return MatchResult::failure("the scores are read by a Shape node and Q's leading dims (" +
-                                  typeText(a.q) + ") are not the scores' (" + typeText(scores) +
-                                  ")");
+      return MatchResult::failure(Text::of(
+          "the scores are read by a Shape node and Q's leading dims (%1) are not the scores' (%2)",
+          typeText(a.q), typeText(scores)));
   }
   std::vector<ir::Node*> matched = a.nodes;
   matched.push_back(&softmax);

@@ -38,11 +38,11 @@ namespace {
 MatchResult fuse(ir::Node& root, const MatchContext& c) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: FusedLayerNorm is ai.passlab");
-  std::string why;
+  Text why;
   auto m = fusion::matchAnyLayerNorm(root, why);
   if (!m) return MatchResult::failure(why);
   if (m->dtype != ir::DataType::kFloat)
-    return MatchResult::failure("'" + m->x->name() + "' is not float32");
+    return MatchResult::failure(Text::of("'%1' is not float32", m->x->name()));
   // The residual Add: both operands of the sum's type and shape, neither a constant.
   ir::Node* add = producerOp(m->x, "Add");
   ir::Value* a = nullptr;

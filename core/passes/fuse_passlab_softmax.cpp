@@ -62,7 +62,7 @@ struct Chain {
 };
 
 // Peels the mask and the scales off `t` (the softmax input, read by `next`).
-std::string peel(ir::Value* t, ir::Node* next, Chain& c) {
+Text peel(ir::Value* t, ir::Node* next, Chain& c) {
   for (int guard = 0; guard < 8; ++guard) {
     ir::Node* n = t->producer();
     if (!n || !n->domain().empty() || n->inputCount() != 2 || n->outputCount() != 1 ||
@@ -86,8 +86,8 @@ std::string peel(ir::Value* t, ir::Node* next, Chain& c) {
         into = d.sameAs(ir::Dim(1)) || d.sameAs(ts[ts.rank() - 1 - i]);
       }
       if (!into)
-        return "the mask '" + m->name() + "' (" + typeText(m) +
-               ") does not provably broadcast into the scores (" + typeText(t) + ")";
+        return Text::of("the mask '%1' (%2) does not provably broadcast into the scores (%3)",
+                        m->name(), typeText(m), typeText(t));
       c.mask = m;
       c.subtract = op == "Sub";
       inner = n->input(si);
@@ -101,8 +101,8 @@ std::string peel(ir::Value* t, ir::Node* next, Chain& c) {
       break;
     }
     if (!fusedops::sameShape(inner, t))
-      return "'" + inner->name() + "' (" + typeText(inner) + ") does not have the shape of '" +
-             t->name() + "' (" + typeText(t) + ")";
+      return Text::of("'%1' (%2) does not have the shape of '%3' (%4)", inner->name(),
+                      typeText(inner), t->name(), typeText(t));
     c.nodes.push_back(n);
     next = n;
     t = inner;
@@ -115,7 +115,7 @@ MatchResult finish(Chain c, ir::Node* last, bool decomposed) {
   if (!decomposed && c.nodes.empty())
     return MatchResult::failure(
         "a Softmax alone, with no scale or mask before it: nothing to fuse");
-  if (!isF32(c.x)) return MatchResult::failure("'" + c.x->name() + "' is not float32");
+  if (!isF32(c.x)) return MatchResult::failure(Text::of("'%1' is not float32", c.x->name()));
   c.nodes.push_back(last);
   std::vector<ir::Node*> nodes = c.nodes;
   return MatchResult::success(nodes, [c = std::move(c), last](rewrite::Rewriter& rw) {
@@ -140,7 +140,7 @@ MatchResult fuseSoftmax(ir::Node& sm, const MatchContext& c) {
   if (axis != *rank - 1) return MatchResult::failure("the Softmax is not over the last axis");
   if (!isF32(sm.output(0))) return MatchResult::failure("the Softmax is not on float32");
   Chain ch;
-  if (std::string why = peel(x, &sm, ch); !why.empty()) return MatchResult::failure(why);
+  if (Text why = peel(x, &sm, ch); !why.empty()) return MatchResult::failure(why);
   return finish(std::move(ch), &sm, false);
 }
 
@@ -168,7 +168,8 @@ MatchResult fuseDecomposed(ir::Node& div, const MatchContext& c) {
       ir::Value* u = sub->input(0);
       // u is read by the Sub and the ReduceMax only.
       if (u->isGraphOutput() || u->uses().size() != 2)
-        return MatchResult::failure("the shifted input '" + u->name() + "' is read elsewhere");
+        return MatchResult::failure(
+            Text::of("the shifted input '%1' is read elsewhere", u->name()));
       nodes.push_back(mx);
       nodes.push_back(sub);
       next = nullptr;  // u has two readers: no scale or mask peeled before it
@@ -177,7 +178,7 @@ MatchResult fuseDecomposed(ir::Node& div, const MatchContext& c) {
   }
   Chain ch;
   if (next) {
-    if (std::string why = peel(t, next, ch); !why.empty()) return MatchResult::failure(why);
+    if (Text why = peel(t, next, ch); !why.empty()) return MatchResult::failure(why);
   } else {
     ch.x = t;
   }

@@ -43,10 +43,10 @@ fusion::Rules rules() {
         ir::Value* t = un.input(0);
         ir::Node* red = t ? t->producer() : nullptr;
         if (!isReduce(red)) return MatchResult::failure("the input is not produced by a reduction");
-        if (std::string why = rewrite::whyNotSoleConsumer(t); !why.empty())
-          return MatchResult::failure(red->opType() + " output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(t); !why.empty())
+          return MatchResult::failure(Text::of("%1 output %2", red->opType(), why));
         if (red->attrInt("keepdims", 1) != 0)
-          return MatchResult::failure(red->opType() + " already keeps the reduced dims");
+          return MatchResult::failure(Text::of("%1 already keeps the reduced dims", red->opType()));
         auto rank = rankOf(red->input(0));
         std::vector<int64_t> axes;
         bool arg = red->opType() == "ArgMax" || red->opType() == "ArgMin";
@@ -55,11 +55,13 @@ fusion::Rules rules() {
         } else {
           auto a = rewrite::intsFromAttrOrInput(*red, "axes", 1);
           if (!a)
-            return MatchResult::failure(red->opType() + " axes are given as a non-constant input");
+            return MatchResult::failure(
+                Text::of("%1 axes are given as a non-constant input", red->opType()));
           axes = *a;
           if (axes.empty()) {
             if (red->attrInt("noop_with_empty_axes", 0) != 0)
-              return MatchResult::failure(red->opType() + " reduces nothing (empty axes, noop)");
+              return MatchResult::failure(
+                  Text::of("%1 reduces nothing (empty axes, noop)", red->opType()));
             if (!rank) return MatchResult::failure("the rank of the reduced tensor is unknown");
             for (int64_t i = 0; i < *rank; ++i) axes.push_back(i);
           }
@@ -73,8 +75,8 @@ fusion::Rules rules() {
         std::sort(ra->begin(), ra->end());
         std::sort(nu->begin(), nu->end());
         if (*ra != *nu)
-          return MatchResult::failure("Unsqueeze inserts " + intsText(*nu) + ", not the reduced " +
-                                      intsText(*ra));
+          return MatchResult::failure(
+              Text::of("Unsqueeze inserts %1, not the reduced %2", intsText(*nu), intsText(*ra)));
         return MatchResult::success({&un, red}, [&un, red](rewrite::Rewriter& rw) {
           ir::Node* n = fusion::addDerived(rw, red->opType(), red->inputs(), &un, {red, &un}, red,
                                            {un.output(0)});

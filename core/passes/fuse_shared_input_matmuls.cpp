@@ -55,9 +55,9 @@ fusion::Rules rules() {
           weights.push_back(*w);
         }
         if (static_cast<int64_t>(group.size()) < minCount)
-          return MatchResult::failure(std::to_string(group.size()) +
-                                      " MatMul(s) of this input with constant weights (at least " +
-                                      std::to_string(minCount) + " are fused)");
+          return MatchResult::failure(
+              Text::of("%1 MatMul(s) of this input with constant weights (at least %2 are fused)",
+                       std::to_string(group.size()), std::to_string(minCount)));
         bool asAttr = c.opset < 13;
         return MatchResult::success(group, [x, group, weights, asAttr](rewrite::Rewriter& rw) {
           ir::Graph& g = *group[0]->owner();

@@ -18,11 +18,15 @@ namespace passlab::passes {
 
 namespace {
 
+// The reason an operand gives when nothing transposes it: the other operand's
+// reason is the more telling one then.
+constexpr const char* kNoTransposeOperand = "no operand is produced by a Transpose";
+
 // The 2-D Transpose producing operand `i` of `n`, or nullptr with `why`.
-ir::Node* transposed2d(const ir::Node& n, size_t i, std::string& why) {
+ir::Node* transposed2d(const ir::Node& n, size_t i, Text& why) {
   ir::Node* t = producerOp(n.input(i), "Transpose");
   if (!t) {
-    why = "no operand is produced by a Transpose";
+    why = kNoTransposeOperand;
     return nullptr;
   }
   auto perm = fusion::transposePerm(*t);
@@ -34,8 +38,8 @@ ir::Node* transposed2d(const ir::Node& n, size_t i, std::string& why) {
     why = "the Transpose feeds both operands";
     return nullptr;
   }
-  if (std::string w = rewrite::whyNotSoleConsumer(n.input(i)); !w.empty()) {
-    why = "Transpose output " + w;
+  if (Text w = rewrite::whyNotSoleConsumer(n.input(i)); !w.empty()) {
+    why = Text::of("Transpose output %1", w);
     return nullptr;
   }
   return t;
@@ -47,11 +51,12 @@ fusion::Rules rules() {
   fusion::addRule(
       r, "transpose_gemm", "Gemm(Transpose(A), Transpose(B)) -> Gemm(A, B) with transA/transB",
       {"Gemm"}, [](ir::Node& g, const MatchContext& c) {
-        std::string why;
+        Text why;
         ir::Node* ta = transposed2d(g, 0, why);
-        std::string whyB;
+        Text whyB;
         ir::Node* tb = transposed2d(g, 1, whyB);
-        if (!ta && !tb) return MatchResult::failure(why.find("no operand") == 0 ? whyB : why);
+        if (!ta && !tb)
+          return MatchResult::failure(why.templ() == kNoTransposeOperand ? whyB : why);
         std::vector<ir::Node*> nodes{&g};
         if (ta) nodes.push_back(ta);
         if (tb) nodes.push_back(tb);
@@ -72,22 +77,24 @@ fusion::Rules rules() {
   fusion::addRule(
       r, "transpose_matmul", "MatMul(Transpose(A), B) -> Gemm(A, B, transA=1) for 2-D operands",
       {"MatMul"}, [](ir::Node& mm, const MatchContext& c) {
-        if (std::string why = fusion::whyNotOpset(c, 7, 28, "MatMul -> Gemm"); !why.empty())
+        if (Text why = fusion::whyNotOpset(c, 7, 28, "MatMul -> Gemm"); !why.empty())
           return MatchResult::failure(why);
-        std::string why, whyB;
+        Text why, whyB;
         ir::Node* ta = transposed2d(mm, 0, why);
         ir::Node* tb = transposed2d(mm, 1, whyB);
-        if (!ta && !tb) return MatchResult::failure(why.find("no operand") == 0 ? whyB : why);
+        if (!ta && !tb)
+          return MatchResult::failure(why.templ() == kNoTransposeOperand ? whyB : why);
         if (rankOf(mm.input(0)) != 2 || rankOf(mm.input(1)) != 2)
           return MatchResult::failure("MatMul operands are not both 2-D");
         // Gemm's C is optional only from opset 11 (a Gemm without C is invalid before).
         if (c.opset < 11)
-          return MatchResult::failure("Gemm needs a C input before opset 11 (model has " +
-                                      std::to_string(c.opset) + ")");
+          return MatchResult::failure(Text::of(
+              "Gemm needs a C input before opset 11 (model has %1)", std::to_string(c.opset)));
         ir::DataType dt = elemTypeOf(mm.output(0));
         bool ok = dt == ir::DataType::kFloat || dt == ir::DataType::kDouble ||
                   dt == ir::DataType::kFloat16 || (dt == ir::DataType::kBFloat16 && c.opset >= 13);
-        if (!ok) return MatchResult::failure("Gemm does not take " + typeText(mm.output(0)));
+        if (!ok)
+          return MatchResult::failure(Text::of("Gemm does not take %1", typeText(mm.output(0))));
         std::vector<ir::Node*> nodes{&mm};
         if (ta) nodes.push_back(ta);
         if (tb) nodes.push_back(tb);

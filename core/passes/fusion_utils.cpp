@@ -10,15 +10,14 @@
 
 namespace passlab::passes::fusion {
 
-std::string whyNotOpset(const rewrite::MatchContext& c, int64_t lo, int64_t hi,
-                        std::string_view what) {
+Text whyNotOpset(const rewrite::MatchContext& c, int64_t lo, int64_t hi, std::string_view what) {
   if (c.opset >= lo && c.opset <= hi) return "";
   std::string s(what);
   if (c.opset < lo)
-    return s + " needs opset >= " + std::to_string(lo) + " (model has " + std::to_string(c.opset) +
-           ")";
-  return s + " is written for opsets up to " + std::to_string(hi) + " (model has " +
-         std::to_string(c.opset) + ")";
+    return Text::of("%1 needs opset >= %2 (model has %3)", s, std::to_string(lo),
+                    std::to_string(c.opset));
+  return Text::of("%1 is written for opsets up to %2 (model has %3)", s, std::to_string(hi),
+                  std::to_string(c.opset));
 }
 
 bool isFloatType(ir::DataType t) {
@@ -63,22 +62,22 @@ ir::Tensor floatTensorLike(const ir::Tensor& like, const std::vector<double>& va
 }
 
 std::optional<std::vector<double>> perChannelValues(const ir::Value* c, int64_t rank, int64_t axis,
-                                                    int64_t channels, std::string& why) {
+                                                    int64_t channels, Text& why) {
   auto t = rewrite::constantValue(c);
   if (!t) {
-    why = "'" + (c ? c->name() : std::string("?")) + "' is not constant";
+    why = Text::of("'%1' is not constant", (c ? c->name() : std::string("?")));
     return std::nullopt;
   }
   auto vals = floatValues(*t);
   if (!vals) {
-    why = "'" + c->name() + "' is not a float constant";
+    why = Text::of("'%1' is not a float constant", c->name());
     return std::nullopt;
   }
   const auto& d = t->dims();
   int64_t k = static_cast<int64_t>(d.size());
   if (k > rank) {
-    why = "'" + c->name() + "' has rank " + std::to_string(k) + ", above the result's " +
-          std::to_string(rank) + " (broadcasting would change the shape)";
+    why = Text::of("'%1' has rank %2, above the result's %3 (broadcasting would change the shape)",
+                   c->name(), std::to_string(k), std::to_string(rank));
     return std::nullopt;
   }
   int64_t along = 1;
@@ -89,9 +88,9 @@ std::optional<std::vector<double>> perChannelValues(const ir::Value* c, int64_t 
       along = channels;
       continue;
     }
-    why = "'" + c->name() + "' of shape " + intsText(d) +
-          " is not per-channel (varies along axis " + std::to_string(outAxis) +
-          ", channels are axis " + std::to_string(axis) + ")";
+    why =
+        Text::of("'%1' of shape %2 is not per-channel (varies along axis %3, channels are axis %4)",
+                 c->name(), intsText(d), std::to_string(outAxis), std::to_string(axis));
     return std::nullopt;
   }
   std::vector<double> out(static_cast<size_t>(channels));
@@ -230,7 +229,7 @@ void eraseDead(rewrite::Rewriter& rw, const std::vector<ir::Node*>& nodes) {
   }
 }
 
-std::string whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c) {
+Text whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c) {
   if (c.opset < 7 && bn.attrInt("is_test", 0) != 1)
     return "BatchNormalization has is_test = 0 (training mode before opset 7)";
   if (c.opset < 9 && bn.attrInt("spatial", 1) != 1)
@@ -239,12 +238,12 @@ std::string whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchCon
   return whyExtraOutputsUsed(bn);
 }
 
-std::string whyExtraOutputsUsed(const ir::Node& n, size_t keep) {
+Text whyExtraOutputsUsed(const ir::Node& n, size_t keep) {
   for (size_t i = 0; i < n.outputCount(); ++i) {
     if (i == keep || !n.output(i)) continue;
     if (n.output(i)->hasUses() || n.output(i)->isGraphOutput())
-      return nodeText(n) + " output " + std::to_string(i) + " '" + n.output(i)->name() +
-             "' is used";
+      return Text::of("%1 output %2 '%3' is used", nodeText(n), std::to_string(i),
+                      n.output(i)->name());
   }
   return "";
 }
@@ -414,7 +413,7 @@ ir::Tensor withRank(const ir::Tensor& x, size_t rank) {
   return ir::Tensor(x.dtype(), nd, x.buffer());
 }
 
-std::optional<SliceParams> sliceParams(const ir::Node& slice, int64_t rank, std::string& why) {
+std::optional<SliceParams> sliceParams(const ir::Node& slice, int64_t rank, Text& why) {
   SliceParams p;
   if (slice.hasAttr("starts")) {  // Slice-1
     p.starts = slice.attrInts("starts");

@@ -21,8 +21,7 @@ using rewrite::Rules;
 
 // "" when the model's default-domain opset lies in [lo, hi]; else the reason:
 // "LayerNormalization needs opset >= 17 (model has 13)".
-std::string whyNotOpset(const rewrite::MatchContext& c, int64_t lo, int64_t hi,
-                        std::string_view what);
+Text whyNotOpset(const rewrite::MatchContext& c, int64_t lo, int64_t hi, std::string_view what);
 
 // True for float, double, float16 and bfloat16.
 bool isFloatType(ir::DataType t);
@@ -41,7 +40,7 @@ ir::Tensor floatTensorLike(const ir::Tensor& like, const std::vector<double>& va
 // tensor's shape: its value for each of the `channels` channels. On failure
 // `why` says what is wrong with it.
 std::optional<std::vector<double>> perChannelValues(const ir::Value* c, int64_t rank, int64_t axis,
-                                                    int64_t channels, std::string& why);
+                                                    int64_t channels, Text& why);
 
 // The element type of a constant's data, kUndefined when it is not constant.
 ir::DataType constDtype(const ir::Value* v);
@@ -84,12 +83,12 @@ ir::Value* otherOperand(const ir::Node& n, const ir::Value* v);
 bool isScalarNear(const ir::Value* v, double x);
 
 // "" if the node's outputs other than `keep` are absent or unused.
-std::string whyExtraOutputsUsed(const ir::Node& n, size_t keep = 0);
+Text whyExtraOutputsUsed(const ir::Node& n, size_t keep = 0);
 
 // "" when the BatchNormalization `bn` normalizes with per-channel statistics
 // at inference (is_test = 1 before opset 7, spatial = 1 before 9,
 // training_mode = 0) and its extra outputs are unused; else the reason.
-std::string whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c);
+Text whyNotInferenceBatchNorm(const ir::Node& bn, const rewrite::MatchContext& c);
 
 // The node of `nodes` (all in `g`) that comes first in g's node order. A scan
 // from the start of the list: O(position). Used where a fused node must
@@ -129,7 +128,7 @@ ir::Tensor withRank(const ir::Tensor& x, size_t rank);
 struct SliceParams {
   std::vector<int64_t> starts, ends, axes, steps;
 };
-std::optional<SliceParams> sliceParams(const ir::Node& slice, int64_t rank, std::string& why);
+std::optional<SliceParams> sliceParams(const ir::Node& slice, int64_t rank, Text& why);
 // A new Slice of `x` before `before` with parameters `p`: attributes when
 // `asAttrs` (opset < 10, no steps), else constant inputs.
 ir::Node* addSliceNode(rewrite::Rewriter& rw, ir::Value* x, ir::Node* before, const SliceParams& p,

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "core/passes/fusion_utils.h"
+#include "core/support/strings.h"
 
 namespace passlab::passes::fusion {
 
@@ -76,18 +77,18 @@ std::vector<ir::Node*> cubeOf(ir::Value* v, ir::Value*& x) {
 
 // The end shared by the forms rooted at the Erf / Tanh: 1 + f, times x and 0.5.
 std::optional<GeluMatch> closeFromRoot(ir::Node& root, ir::Value* x, std::vector<ir::Node*> nodes,
-                                       bool tanh, std::string& why) {
+                                       bool tanh, Text& why) {
   const char* what = tanh ? "Tanh" : "Erf";
   ir::Node* p = plusOne(root.output(0), Follow::kOnlyReader);
   if (!p) {
-    why = std::string("the ") + what + " result is not the operand of an Add of 1";
+    why = Text::of("the %1 result is not the operand of an Add of 1", what);
     return std::nullopt;
   }
   nodes.push_back(p);
   GeluMatch m{x, tanh, std::move(nodes), nullptr};
   m.last = halfProduct(p->output(0), x, m.nodes, Follow::kOnlyReader);
   if (!m.last) {
-    why = std::string("1 + ") + what + "(...) is not multiplied by x and 0.5";
+    why = Text::of("1 + %1(...) is not multiplied by x and 0.5", what);
     return std::nullopt;
   }
   if (why = whyNotGeluResult(m); !why.empty()) return std::nullopt;
@@ -155,20 +156,18 @@ double innerReference(bool tanh, double x) {
 }
 
 // "" when the argument of the Erf/Tanh is the GELU argument of x; else why not.
-std::string whyNotGeluArgument(ir::Value* arg, ir::Value* x, bool tanh,
-                               std::vector<ir::Node*>& cone) {
+Text whyNotGeluArgument(ir::Value* arg, ir::Value* x, bool tanh, std::vector<ir::Node*>& cone) {
   for (double at : {-3.0, -1.25, -0.5, 0.1, 0.75, 1.5, 2.5}) {
     auto got = evalAt(arg, x, at, cone);
     if (!got)
-      return std::string("the ") + (tanh ? "Tanh" : "Erf") +
-             " input is not built from x and scalar constants alone";
+      return Text::of("the %1 input is not built from x and scalar constants alone",
+                      (tanh ? "Tanh" : "Erf"));
     double want = innerReference(tanh, at);
     if (std::fabs(*got - want) > 1e-4 * std::max(1.0, std::fabs(want))) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "the %s input is not %s (at x = %g it is %.6g, not %.6g)",
-                    tanh ? "Tanh" : "Erf", tanh ? "sqrt(2/pi) * (x + 0.044715 x^3)" : "x / sqrt(2)",
-                    at, *got, want);
-      return buf;
+      return Text::of("the %1 input is not %2 (at x = %3 it is %4, not %5)", tanh ? "Tanh" : "Erf",
+                      tanh ? "sqrt(2/pi) * (x + 0.044715 x^3)" : "x / sqrt(2)",
+                      str::printed("%g", at), str::printed("%.6g", *got),
+                      str::printed("%.6g", want));
     }
   }
   return "";
@@ -227,8 +226,8 @@ ir::Node* tanhFrom(ir::Node* first, ir::Value* x, std::vector<ir::Node*>& nodes)
 
 }  // namespace
 
-std::string whyNotGeluResult(const GeluMatch& m) {
-  if (std::string why = rewrite::whyNotClosed(m.nodes, m.last); !why.empty()) return why;
+Text whyNotGeluResult(const GeluMatch& m) {
+  if (Text why = rewrite::whyNotClosed(m.nodes, m.last); !why.empty()) return why;
   if (!isFloatType(elemTypeOf(m.x))) return "x is not a float tensor";
   // A constant of higher rank than x (0.5 as [1, 1]) broadcasts the result to a
   // larger shape than Gelu(x) has.
@@ -238,7 +237,7 @@ std::string whyNotGeluResult(const GeluMatch& m) {
   return "";
 }
 
-std::optional<GeluMatch> matchGeluErf(ir::Node& erf, std::string& why) {
+std::optional<GeluMatch> matchGeluErf(ir::Node& erf, Text& why) {
   ir::Node* scale = erf.input(0) ? erf.input(0)->producer() : nullptr;
   ir::Value* x = nullptr;
   if (defaultOp(scale, "Div") && isScalarNear(scale->input(1), std::sqrt(2.0)))
@@ -254,7 +253,7 @@ std::optional<GeluMatch> matchGeluErf(ir::Node& erf, std::string& why) {
   return closeFromRoot(erf, x, {scale, &erf}, false, why);
 }
 
-std::optional<GeluMatch> matchGeluTanh(ir::Node& tanh, std::string& why) {
+std::optional<GeluMatch> matchGeluTanh(ir::Node& tanh, Text& why) {
   ir::Node* u = producerOp(tanh.input(0), "Mul");
   ir::Value* s = nullptr;
   if (u)
@@ -286,24 +285,24 @@ std::optional<GeluMatch> matchGeluTanh(ir::Node& tanh, std::string& why) {
   return std::nullopt;
 }
 
-std::optional<GeluMatch> matchGeluByValue(ir::Node& root, std::string& why) {
+std::optional<GeluMatch> matchGeluByValue(ir::Node& root, Text& why) {
   const bool tanh = root.opType() == "Tanh";
   const char* what = tanh ? "Tanh" : "Erf";
   ir::Node* p = defaultOp(rewrite::onlyReader(root.output(0)), "Add");
   if (!p || !isScalarNear(otherOperand(*p, root.output(0)), 1.0)) {
-    why = std::string("the ") + what + " result is not the operand of an Add of 1";
+    why = Text::of("the %1 result is not the operand of an Add of 1", what);
     return std::nullopt;
   }
   std::vector<ir::Value*> xs = xCandidates(p->output(0));
   if (xs.empty()) {
-    why = std::string("1 + ") + what + "(...) is not multiplied by x and 0.5";
+    why = Text::of("1 + %1(...) is not multiplied by x and 0.5", what);
     return std::nullopt;
   }
   for (ir::Value* x : xs) {
     std::vector<ir::Node*> nodes;
     ir::Node* last = halfProduct(p->output(0), x, nodes, Follow::kOnlyReader);
     if (!last) {
-      why = std::string("1 + ") + what + "(...) is not multiplied by x and 0.5";
+      why = Text::of("1 + %1(...) is not multiplied by x and 0.5", what);
       continue;
     }
     GeluMatch m{x, tanh, {}, last};

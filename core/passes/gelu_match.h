@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/support/text.h"
 
 namespace passlab::passes::fusion {
 
@@ -28,15 +29,15 @@ struct GeluMatch {
 
 // Rooted at Erf(x / sqrt(2)) / at Tanh(sqrt(2/pi) * (x + 0.044715 * x^3)),
 // recognized by shape (fuse_gelu). Checks the result too (whyNotGeluResult).
-std::optional<GeluMatch> matchGeluErf(ir::Node& erf, std::string& why);
-std::optional<GeluMatch> matchGeluTanh(ir::Node& tanh, std::string& why);
+std::optional<GeluMatch> matchGeluErf(ir::Node& erf, Text& why);
+std::optional<GeluMatch> matchGeluTanh(ir::Node& tanh, Text& why);
 
 // Rooted at the Erf or the Tanh, its argument recognized by value rather than
 // by shape (fuse_ort_gelu): built from x and scalar constants with
 // Add/Sub/Mul/Div/Pow/Sqrt/Neg only, and equal to x / sqrt(2) (erf) or
 // sqrt(2/pi) (x + 0.044715 x^3) (tanh) within a relative 1e-4 at seven points.
 // Checks the result too (whyNotGeluResult).
-std::optional<GeluMatch> matchGeluByValue(ir::Node& root, std::string& why);
+std::optional<GeluMatch> matchGeluByValue(ir::Node& root, Text& why);
 
 // Forward from `first`, a node reading x (Div/Mul of the erf form, Pow/Mul of
 // the tanh form), every intermediate the sole consumer of the one before
@@ -47,6 +48,6 @@ std::optional<GeluMatch> matchGeluFrom(ir::Node& first, ir::Value* x);
 // "" when the match can become one node: its intermediates read only inside
 // it (rewrite::whyNotClosed), x a float tensor, the result of x's type and
 // shape; else the reason.
-std::string whyNotGeluResult(const GeluMatch& m);
+Text whyNotGeluResult(const GeluMatch& m);
 
 }  // namespace passlab::passes::fusion

@@ -62,25 +62,26 @@ template <class End, class Side, class Op>
 MatchResult walk(ir::Node& start, End isEnd, Side side, Op opOk, std::vector<Step>& chain,
                  ir::Node*& end) {
   ir::Value* cur = start.output(0);
-  std::string why;
+  Text why;
   for (int k = 0; k < 64; ++k) {
     ir::Node* next = rewrite::soleConsumer(cur, &why);
-    if (!next) return MatchResult::failure("on the way to the inverse op: " + why);
+    if (!next) return MatchResult::failure(Text::of("on the way to the inverse op: %1", why));
     if (next->owner() != start.owner()) return MatchResult::failure("the chain enters a subgraph");
     if (isEnd(*next)) {
       end = next;
       return MatchResult::success({}, [](rewrite::Rewriter&) {});
     }
     if (!fusion::isElementwise(*next) || next->opType() == "Identity")
-      return MatchResult::failure("the chain meets " + fusion::nodeText(*next));
-    if (std::string w = opOk(*next); !w.empty()) return MatchResult::failure(w);
+      return MatchResult::failure(Text::of("the chain meets %1", fusion::nodeText(*next)));
+    if (Text w = opOk(*next); !w.empty()) return MatchResult::failure(w);
     Step s{next, std::vector<std::optional<ir::Tensor>>(next->inputCount())};
     for (size_t i = 0; i < next->inputCount(); ++i) {
       ir::Value* in = next->input(i);
       if (!in || in == cur) continue;
       auto c = rewrite::constantValue(in);
-      if (!c) return MatchResult::failure(next->opType() + " has a non-constant side operand");
-      std::string w;
+      if (!c)
+        return MatchResult::failure(Text::of("%1 has a non-constant side operand", next->opType()));
+      Text w;
       s.folded[i] = side(*c, w);
       if (!w.empty()) return MatchResult::failure(w);
     }
@@ -98,7 +99,7 @@ MatchResult rebuildChain(ir::Node& start, ir::Node* end, const std::vector<Step>
   std::vector<ir::Node*> nodes{&start};
   for (const auto& s : chain) nodes.push_back(s.node);
   nodes.push_back(end);
-  if (std::string w = rewrite::Rewriter::canReplace(end->output(0), chain.back().node->output(0));
+  if (Text w = rewrite::Rewriter::canReplace(end->output(0), chain.back().node->output(0));
       !w.empty() && end->output(0)->isGraphOutput())
     return MatchResult::failure(w);
   return MatchResult::success(nodes, [&start, end, chain, nodes, typeOf](rewrite::Rewriter& rw) {
@@ -135,7 +136,7 @@ MatchResult reshapePair(ir::Node& r1, const MatchContext&) {
   ir::Node* end = nullptr;
   MatchResult m = walk(
       r1, [](const ir::Node& n) { return isReshapeLike(n); },
-      [&](const ir::Tensor& c, std::string& w) -> std::optional<ir::Tensor> {
+      [&](const ir::Tensor& c, Text& w) -> std::optional<ir::Tensor> {
         if (c.numel() == 1 && c.rank() <= 1) return std::nullopt;  // a scalar stays
         if (!td || !xd || c.dims() != *td) {
           w = "a side operand is neither a scalar nor of the reshaped shape";
@@ -143,7 +144,7 @@ MatchResult reshapePair(ir::Node& r1, const MatchContext&) {
         }
         return ir::Tensor(c.dtype(), *xd, c.buffer());
       },
-      [](const ir::Node& n) { return std::string(); }, chain, end);
+      [](const ir::Node& n) { return Text(); }, chain, end);
   if (!m.matched()) return m;
   if (!sameTensorShape(end->output(0), x))
     return MatchResult::failure("the last reshape does not restore x's shape");
@@ -156,7 +157,7 @@ MatchResult reshapePair(ir::Node& r1, const MatchContext&) {
 }
 
 // True when every element of `c` (in type B) is exactly representable in type A.
-std::optional<ir::Tensor> toType(const ir::Tensor& c, ir::DataType a, std::string& w) {
+std::optional<ir::Tensor> toType(const ir::Tensor& c, ir::DataType a, Text& w) {
   auto v = fusion::floatValues(c);
   if (!v) {
     w = "a side operand is not a float constant";
@@ -166,8 +167,8 @@ std::optional<ir::Tensor> toType(const ir::Tensor& c, ir::DataType a, std::strin
   auto back = fusion::floatValues(t);
   for (size_t i = 0; i < v->size(); ++i)
     if ((*back)[i] != (*v)[i] && !(std::isnan((*back)[i]) && std::isnan((*v)[i]))) {
-      w = "the constant " + std::to_string((*v)[i]) + " is not exactly representable in " +
-          std::string(ir::dtypeName(a));
+      w = Text::of("the constant %1 is not exactly representable in %2", std::to_string((*v)[i]),
+                   std::string(ir::dtypeName(a)));
       return std::nullopt;
     }
   return t;
@@ -187,15 +188,13 @@ MatchResult castPair(ir::Node& c1, const MatchContext&) {
         return n.domain().empty() && n.opType() == "Cast" &&
                n.attrInt("to", 0) == static_cast<int64_t>(a);
       },
-      [a](const ir::Tensor& c, std::string& w) -> std::optional<ir::Tensor> {
-        return toType(c, a, w);
-      },
+      [a](const ir::Tensor& c, Text& w) -> std::optional<ir::Tensor> { return toType(c, a, w); },
       [](const ir::Node& n) {
         static const std::vector<std::string> ok = {"Relu",  "Neg",  "Abs", "Floor", "Ceil",
                                                     "Round", "Sign", "Max", "Min",   "Clip"};
         if (std::find(ok.begin(), ok.end(), n.opType()) == ok.end())
-          return n.opType() + " rounds differently in the narrower type";
-        return std::string();
+          return Text::of("%1 rounds differently in the narrower type", n.opType());
+        return Text();
       },
       chain, end);
   if (!m.matched()) return m;

@@ -37,8 +37,8 @@ fusion::Rules rules() {
       {"ReduceSum", "ReduceMean"}, [](ir::Node& red, const MatchContext& c) {
         ir::Node* mul = producerOp(red.input(0), "Mul");
         if (!mul) return MatchResult::failure("the input is not produced by a Mul");
-        if (std::string why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
-          return MatchResult::failure("Mul output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
+          return MatchResult::failure(Text::of("Mul output %1", why));
         ir::Value* x = nullptr;
         ir::Value* cv = nullptr;
         for (size_t i = 0; i < 2 && !x; ++i)
@@ -58,9 +58,10 @@ fusion::Rules rules() {
                 "ReduceMean of integers truncates; the scale does not commute");
         } else if (fusion::isFloatType(dt)) {
           if (!fusion::isPowerOfTwo(cval) && !allow)
-            return MatchResult::failure("the scale " + std::to_string(cval) +
-                                        " is not a power of two, so the sum would round "
-                                        "differently (option allow_rounding=true allows it)");
+            return MatchResult::failure(
+                Text::of("the scale %1 is not a power of two, so the sum would round differently "
+                         "(option allow_rounding=true allows it)",
+                         std::to_string(cval)));
         } else {
           return MatchResult::failure("x is of an unsupported type");
         }
@@ -83,8 +84,8 @@ fusion::Rules rules() {
       [](ir::Node& red, const MatchContext&) {
         ir::Node* sh = producerOp(red.input(0), "BitShift");
         if (!sh) return MatchResult::failure("the input is not produced by a BitShift");
-        if (std::string why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
-          return MatchResult::failure("BitShift output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
+          return MatchResult::failure(Text::of("BitShift output %1", why));
         if (sh->attrString("direction", "") != "LEFT")
           return MatchResult::failure(
               "a RIGHT shift floors each element; the sum does not commute");

@@ -57,7 +57,7 @@ int64_t product(const std::vector<int64_t>& d, size_t from, size_t to) {
   return p;
 }
 
-std::optional<Shuffle> findShuffle(ir::Value* v, std::string& why) {
+std::optional<Shuffle> findShuffle(ir::Value* v, Text& why) {
   Shuffle s;
   s.transpose = producerOp(v, "Transpose");
   if (!s.transpose) {
@@ -93,49 +93,52 @@ int64_t keptAxis(const Shuffle& s, size_t b) {
   return -1;
 }
 
-std::optional<Selection> gatherSelection(ir::Node& g, const Shuffle& s, std::string& why) {
+std::optional<Selection> gatherSelection(ir::Node& g, const Shuffle& s, Text& why) {
   auto idx = constantInts(g.input(1));
   auto r = static_cast<int64_t>(s.vDims.size());
   int64_t b = g.attrInt("axis", 0);
   if (b < 0) b += r;
   if (!idx || idx->size() != 1) {
-    why = nodeText(g) + ": the indices are not one constant";
+    why = Text::of("%1: the indices are not one constant", nodeText(g));
     return std::nullopt;
   }
   int64_t a = (b >= 0 && b < r) ? keptAxis(s, static_cast<size_t>(b)) : -1;
   if (a < 0) {
-    why = nodeText(g) + ": axis " + std::to_string(b) + " is not an axis of the Transpose's result";
+    why = Text::of("%1: axis %2 is not an axis of the Transpose's result", nodeText(g),
+                   std::to_string(b));
     return std::nullopt;
   }
   int64_t k = (*idx)[0] < 0 ? (*idx)[0] + s.tDims[a] : (*idx)[0];
   if (k < 0 || k >= s.tDims[a]) {
-    why = nodeText(g) + ": the index is out of range";
+    why = Text::of("%1: the index is out of range", nodeText(g));
     return std::nullopt;
   }
   return Selection{.node = &g, .axis = a, .picks = {k}};
 }
 
-std::optional<Selection> splitSelection(ir::Node& sp, const Shuffle& s, std::string& why) {
+std::optional<Selection> splitSelection(ir::Node& sp, const Shuffle& s, Text& why) {
   auto r = static_cast<int64_t>(s.vDims.size());
   int64_t b = sp.attrInt("axis", 0);
   if (b < 0) b += r;
   int64_t a = (b >= 0 && b < r) ? keptAxis(s, static_cast<size_t>(b)) : -1;
   if (a < 0) {
-    why = nodeText(sp) + ": axis " + std::to_string(b) +
-          " is not an axis of the Transpose's result (contiguous parts of shuffled channels "
-          "interleave the groups; a group is every group-th channel, a Slice with a step)";
+    why = Text::of(
+        "%1: axis %2 is not an axis of the Transpose's result (contiguous parts of shuffled "
+        "channels interleave the groups; a group is every group-th channel, a Slice with a step)",
+        nodeText(sp), std::to_string(b));
     return std::nullopt;
   }
   if (static_cast<int64_t>(sp.outputCount()) != s.tDims[a]) {
-    why = nodeText(sp) +
-          ": its parts are not single indices of the shuffled axis (a contiguous "
-          "part of a shuffle is itself interleaved)";
+    why = Text::of(
+        "%1: its parts are not single indices of the shuffled axis (a contiguous part of a shuffle "
+        "is itself interleaved)",
+        nodeText(sp));
     return std::nullopt;
   }
   for (const ir::Value* o : sp.outputs()) {
     auto d = fusion::dimsOf(o);
     if (!d || (*d)[b] != 1) {
-      why = nodeText(sp) + ": its parts are not known to be single indices";
+      why = Text::of("%1: its parts are not known to be single indices", nodeText(sp));
       return std::nullopt;
     }
   }
@@ -144,11 +147,11 @@ std::optional<Selection> splitSelection(ir::Node& sp, const Shuffle& s, std::str
   return sel;
 }
 
-std::optional<Selection> sliceSelection(ir::Node& sl, const Shuffle& s, std::string& why) {
+std::optional<Selection> sliceSelection(ir::Node& sl, const Shuffle& s, Text& why) {
   auto p = fusion::sliceParams(sl, static_cast<int64_t>(s.vDims.size()), why);
   if (!p) return std::nullopt;
   if (p->axes.size() != 1) {
-    why = nodeText(sl) + ": slices more than one axis";
+    why = Text::of("%1: slices more than one axis", nodeText(sl));
     return std::nullopt;
   }
   const auto b = static_cast<size_t>(p->axes[0]);
@@ -164,43 +167,46 @@ std::optional<Selection> sliceSelection(ir::Node& sl, const Shuffle& s, std::str
           range.step == s.tDims[a] && range.start < s.tDims[a] && range.count == s.tDims[a - 1])
         return Selection{.node = &sl, .axis = static_cast<int64_t>(a), .picks = {range.start}};
   }
-  why = nodeText(sl) + ": does not take one index, or every group-th element, of a shuffled axis";
+  why = Text::of("%1: does not take one index, or every group-th element, of a shuffled axis",
+                 nodeText(sl));
   return std::nullopt;
 }
 
-std::optional<Selection> selectionOf(ir::Node& n, const Shuffle& s, std::string& why) {
+std::optional<Selection> selectionOf(ir::Node& n, const Shuffle& s, Text& why) {
   if (n.domain() != "" && n.domain() != "ai.onnx") {
-    why = nodeText(n) + " needs the whole shuffled tensor";
+    why = Text::of("%1 needs the whole shuffled tensor", nodeText(n));
     return std::nullopt;
   }
   if (n.opType() == "Gather") return gatherSelection(n, s, why);
   if (n.opType() == "Split") return splitSelection(n, s, why);
   if (n.opType() == "Slice") return sliceSelection(n, s, why);
-  why = nodeText(n) + " needs the whole shuffled tensor";
+  why = Text::of("%1 needs the whole shuffled tensor", nodeText(n));
   return std::nullopt;
 }
 
 // "" when selecting one index of t's axis `a` leaves a Transpose that moves no data.
-std::string whyStillMoves(const Shuffle& s, int64_t a) {
+Text whyStillMoves(const Shuffle& s, int64_t a) {
   int64_t last = -1;
   for (size_t i = 0; i < s.perm.size(); ++i) {
     if (static_cast<int64_t>(i) == a || s.rDims[static_cast<size_t>(s.perm[i])] == 1) continue;
     if (s.perm[i] < last)
-      return "after taking one index of axis " + std::to_string(a) + ", perm " + intsText(s.perm) +
-             " still moves data (not a shuffle of that axis)";
+      return Text::of(
+          "after taking one index of axis %1, perm %2 still moves data (not a shuffle of that "
+          "axis)",
+          std::to_string(a), intsText(s.perm));
     last = s.perm[i];
   }
   return "";
 }
 
 // Every selection reading the shuffle (through t or the Reshape after it).
-std::optional<std::vector<Selection>> allSelections(const Shuffle& s, std::string& why) {
+std::optional<std::vector<Selection>> allSelections(const Shuffle& s, Text& why) {
   ir::Value* t = s.transpose->output(0);
   ir::Value* v = s.reshape ? s.reshape->output(0) : t;
-  if (std::string w = rewrite::whyNotReadOnlyBy(
+  if (Text w = rewrite::whyNotReadOnlyBy(
           t, s.reshape ? std::vector<ir::Node*>{s.reshape} : std::vector<ir::Node*>{});
       s.reshape && !w.empty()) {
-    why = w + " (the shuffled tensor is needed whole)";
+    why = Text::of("%1 (the shuffled tensor is needed whole)", w);
     return std::nullopt;
   }
   if (v->isGraphOutput()) {
@@ -210,19 +216,19 @@ std::optional<std::vector<Selection>> allSelections(const Shuffle& s, std::strin
   std::vector<Selection> sels;
   for (const ir::Use& u : rewrite::usesInNodeOrder(v)) {
     if (u.inputIndex != 0 || u.node->owner() != s.transpose->owner()) {
-      why = nodeText(*u.node) + " needs the whole shuffled tensor";
+      why = Text::of("%1 needs the whole shuffled tensor", nodeText(*u.node));
       return std::nullopt;
     }
     if (!sels.empty() && sels.back().node == u.node) continue;
     auto sel = selectionOf(*u.node, s, why);
     if (!sel) return std::nullopt;
-    if (std::string w = whyStillMoves(s, sel->axis); !w.empty()) {
+    if (Text w = whyStillMoves(s, sel->axis); !w.empty()) {
       why = w;
       return std::nullopt;
     }
     for (const ir::Value* o : u.node->outputs())
       if (!fusion::dimsOf(o)) {
-        why = nodeText(*u.node) + ": the result's shape is not static";
+        why = Text::of("%1: the result's shape is not static", nodeText(*u.node));
         return std::nullopt;
       }
     sels.push_back(*sel);
@@ -279,10 +285,9 @@ void rebuild(rewrite::Rewriter& rw, const Shuffle& s, const Selection& sel, int6
 }
 
 MatchResult selectionOfShuffle(ir::Node& root, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 5, 28, "hoist_selection_through_shuffle");
-      !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 5, 28, "hoist_selection_through_shuffle"); !why.empty())
     return MatchResult::failure(why);
-  std::string why;
+  Text why;
   auto s = findShuffle(root.input(0), why);
   if (!s) return MatchResult::failure(why);
   auto sels = allSelections(*s, why);

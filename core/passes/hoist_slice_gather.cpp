@@ -48,8 +48,7 @@ size_t dataInputs(const ir::Node& op) {
 // Plans the operands of `op` for a selection on `axes` (normalized against
 // rank `r` of op's output `t`). `why` on failure.
 std::optional<std::vector<OperandPlan>> planOperands(const ir::Node& op, const ir::Value* t,
-                                                     const std::vector<int64_t>& axes,
-                                                     std::string& why) {
+                                                     const std::vector<int64_t>& axes, Text& why) {
   int64_t r = *rankOf(t);
   const auto& td = t->type().shape()->dims();
   std::vector<OperandPlan> plans;
@@ -71,8 +70,8 @@ std::optional<std::vector<OperandPlan>> planOperands(const ir::Node& op, const i
         p.axes.push_back(au);
         p.which.push_back(k);
       } else if (!(dim.isStatic() && dim.value() == 1)) {
-        why = "operand '" + p.value->name() + "' is neither full-size nor 1 along axis " +
-              std::to_string(axes[k]);
+        why = Text::of("operand '%1' is neither full-size nor 1 along axis %2", p.value->name(),
+                       std::to_string(axes[k]));
         return std::nullopt;
       }
     }
@@ -95,18 +94,18 @@ std::optional<std::vector<OperandPlan>> planOperands(const ir::Node& op, const i
   return plans;
 }
 
-ir::Node* elementwiseProducer(const ir::Value* t, std::string& why) {
+ir::Node* elementwiseProducer(const ir::Value* t, Text& why) {
   ir::Node* op = t ? t->producer() : nullptr;
   if (!op || !fusion::isElementwise(*op) || op->opType() == "Identity") {
     why = "the input is not produced by an elementwise op";
     return nullptr;
   }
-  if (std::string w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
-    why = op->opType() + " output " + w;
+  if (Text w = rewrite::whyNotSoleConsumer(t); !w.empty()) {
+    why = Text::of("%1 output %2", op->opType(), w);
     return nullptr;
   }
   if (!rankOf(t)) {
-    why = "the rank of the " + op->opType() + " result is unknown";
+    why = Text::of("the rank of the %1 result is unknown", op->opType());
     return nullptr;
   }
   return op;
@@ -121,7 +120,7 @@ void rebuild(rewrite::Rewriter& rw, ir::Node& root, ir::Node* op, std::vector<ir
 }
 
 MatchResult hoistSlice(ir::Node& s, const MatchContext& c) {
-  std::string why;
+  Text why;
   ir::Node* op = elementwiseProducer(s.input(0), why);
   if (!op) return MatchResult::failure(why);
   int64_t r = *rankOf(s.input(0));
@@ -171,7 +170,7 @@ MatchResult hoistSlice(ir::Node& s, const MatchContext& c) {
 }
 
 MatchResult hoistGather(ir::Node& g, const MatchContext&) {
-  std::string why;
+  Text why;
   ir::Node* op = elementwiseProducer(g.input(0), why);
   if (!op) return MatchResult::failure(why);
   auto idx = rewrite::constantValue(g.input(1));
@@ -208,9 +207,10 @@ MatchResult hoistGather(ir::Node& g, const MatchContext&) {
     if (scalar && !pl.needsNode && !pl.folded && !rewrite::isConstant(pl.value)) {
       int64_t ru = *rankOf(pl.value);
       if (axis - (r - ru) >= 0)
-        return MatchResult::failure("operand '" + pl.value->name() +
-                                    "' broadcasts along the gathered axis, which a scalar index "
-                                    "removes (it would need a Squeeze)");
+        return MatchResult::failure(
+            Text::of("operand '%1' broadcasts along the gathered axis, which a scalar index "
+                     "removes (it would need a Squeeze)",
+                     pl.value->name()));
     }
   return MatchResult::success({&g, op}, [&g, op, plans = *plans, axis, r](rewrite::Rewriter& rw) {
     std::vector<ir::Value*> ins;

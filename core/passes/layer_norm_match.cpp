@@ -10,7 +10,7 @@ namespace passlab::passes::fusion {
 namespace {
 
 // ReduceMean(v, trailing axes, keepdims = 1): the number of trailing axes, or 0 with `why`.
-int64_t trailingMean(const ir::Node* n, const ir::Value* x, std::string& why) {
+int64_t trailingMean(const ir::Node* n, const ir::Value* x, Text& why) {
   if (!n || n->opType() != "ReduceMean" || !n->domain().empty()) {
     why = "not a ReduceMean";
     return 0;
@@ -38,7 +38,7 @@ int64_t trailingMean(const ir::Node* n, const ir::Value* x, std::string& why) {
   int64_t k = static_cast<int64_t>(na->size());
   for (int64_t i = 0; i < k; ++i)
     if ((*na)[i] != *rank - k + i) {
-      why = "ReduceMean axes " + intsText(*na) + " are not the trailing axes";
+      why = Text::of("ReduceMean axes %1 are not the trailing axes", intsText(*na));
       return 0;
     }
   return k;
@@ -50,7 +50,7 @@ struct Variance {
   double eps = 0;
 };
 std::optional<Variance> matchVariance(const ir::Value* s, const ir::Value* x, const ir::Value* mean,
-                                      int64_t k, std::string& why) {
+                                      int64_t k, Text& why) {
   Variance v;
   ir::Node* sqrt = producerOp(s, "Sqrt");
   if (!sqrt) {
@@ -74,7 +74,7 @@ std::optional<Variance> matchVariance(const ir::Value* s, const ir::Value* x, co
     why = "the Sqrt input is not ReduceMean + a constant epsilon";
     return std::nullopt;
   }
-  std::string w;
+  Text w;
   if (trailingMean(var, var->input(0), w) != k) {
     why = "the variance ReduceMean does not reduce the same axes as the mean";
     return std::nullopt;
@@ -138,7 +138,7 @@ struct Affine {
 // The Mul by a constant gamma and the Add of a constant beta after `n`, where present.
 Affine trailingAffine(ir::Value* n) {
   Affine a;
-  std::string why;
+  Text why;
   ir::Node* next = rewrite::soleConsumer(n, &why);
   if (next && next->domain().empty() && next->opType() == "Mul") {
     ir::Value* g = otherOperand(*next, n);
@@ -162,7 +162,7 @@ Affine trailingAffine(ir::Value* n) {
 // The shared tail: the checks and the constants.
 std::optional<LayerNormMatch> finish(ir::Value* x, int64_t k, double eps, ir::Value* gamma,
                                      ir::Value* beta, std::vector<ir::Node*> nodes, ir::Node* last,
-                                     std::string& why) {
+                                     Text& why) {
   if (why = rewrite::whyNotClosed(nodes, last); !why.empty()) return std::nullopt;
   ir::DataType dt = elemTypeOf(x);
   if (!isFloatType(dt)) {
@@ -215,7 +215,7 @@ std::optional<LayerNormMatch> finish(ir::Value* x, int64_t k, double eps, ir::Va
 
 }  // namespace
 
-std::optional<LayerNormMatch> matchLayerNormPyTorch(ir::Node& root, std::string& why) {
+std::optional<LayerNormMatch> matchLayerNormPyTorch(ir::Node& root, Text& why) {
   ir::Value* d = nullptr;
   ir::Value* s = nullptr;
   ir::Node* recip = nullptr;
@@ -262,7 +262,7 @@ std::optional<LayerNormMatch> matchLayerNormPyTorch(ir::Node& root, std::string&
   return finish(x, k, v->eps, a.gamma, a.beta, nodes, last, why);
 }
 
-std::optional<LayerNormMatch> matchLayerNormTf(ir::Node& root, std::string& why) {
+std::optional<LayerNormMatch> matchLayerNormTf(ir::Node& root, Text& why) {
   for (size_t i = 0; i < 2 && root.inputCount() == 2; ++i) {
     ir::Node* xa = producerOp(root.input(i), "Mul");
     ir::Node* sub = producerOp(root.input(1 - i), "Sub");
@@ -315,7 +315,7 @@ std::optional<LayerNormMatch> matchLayerNormTf(ir::Node& root, std::string& why)
   return std::nullopt;
 }
 
-std::optional<LayerNormMatch> matchLayerNormNode(ir::Node& ln, std::string& why) {
+std::optional<LayerNormMatch> matchLayerNormNode(ir::Node& ln, Text& why) {
   if (ln.opType() != "LayerNormalization" || !ln.domain().empty()) {
     why = "not a LayerNormalization";
     return std::nullopt;
@@ -347,7 +347,7 @@ std::optional<LayerNormMatch> matchLayerNormNode(ir::Node& ln, std::string& why)
   return finish(x, *rank - axis, eps, gamma, beta, {&ln}, &ln, why);
 }
 
-std::optional<LayerNormMatch> matchAnyLayerNorm(ir::Node& root, std::string& why) {
+std::optional<LayerNormMatch> matchAnyLayerNorm(ir::Node& root, Text& why) {
   if (!root.domain().empty()) {
     why = "not a layer norm";
     return std::nullopt;

@@ -35,15 +35,15 @@ struct LayerNormMatch {
 // fuse_layer_normalization checks except the opset: every intermediate read
 // only inside the subgraph, x a float tensor, the result of x's type and
 // shape, static normalized dims, gamma and beta broadcasting to them.
-std::optional<LayerNormMatch> matchLayerNormPyTorch(ir::Node& root, std::string& why);
+std::optional<LayerNormMatch> matchLayerNormPyTorch(ir::Node& root, Text& why);
 // Rooted at the final Add of the TensorFlow form; the same checks.
-std::optional<LayerNormMatch> matchLayerNormTf(ir::Node& root, std::string& why);
+std::optional<LayerNormMatch> matchLayerNormTf(ir::Node& root, Text& why);
 // A default-domain LayerNormalization with a constant scale (and bias, if
 // any), a static normalized shape, and its Mean/InvStdDev outputs unused.
-std::optional<LayerNormMatch> matchLayerNormNode(ir::Node& ln, std::string& why);
+std::optional<LayerNormMatch> matchLayerNormNode(ir::Node& ln, Text& why);
 // Whichever of the three `root` can be the root of: LayerNormalization, Div
 // or Mul (PyTorch form), Add (TensorFlow form).
-std::optional<LayerNormMatch> matchAnyLayerNorm(ir::Node& root, std::string& why);
+std::optional<LayerNormMatch> matchAnyLayerNorm(ir::Node& root, Text& why);
 
 // The rewrite into one default-domain LayerNormalization(x, gamma[, beta],
 // axis = -axes, epsilon): new constants for gamma and beta (broadcast to the

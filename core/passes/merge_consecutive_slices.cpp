@@ -42,12 +42,12 @@ namespace {
 MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
   ir::Node* inner = producerOp(outer.input(0), "Slice");
   if (!inner) return MatchResult::failure("the input is not produced by a Slice");
-  if (std::string why = rewrite::whyNotSoleConsumer(outer.input(0)); !why.empty())
-    return MatchResult::failure("inner Slice output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(outer.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("inner Slice output %1", why));
   ir::Value* x = inner->input(0);
   auto rank = rankOf(x);
   if (!rank) return MatchResult::failure("the rank of the sliced tensor is unknown");
-  std::string why;
+  Text why;
   auto p1 = fusion::sliceParams(*inner, *rank, why);
   if (!p1) return MatchResult::failure(why);
   auto p2 = fusion::sliceParams(outer, *rank, why);
@@ -71,8 +71,8 @@ MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
     used1[i] = true;
     const ir::Dim& dim = (*xd)[static_cast<size_t>(a)];
     if (!dim.isStatic())
-      return MatchResult::failure("both Slices cut axis " + std::to_string(a) +
-                                  ", whose size is not static");
+      return MatchResult::failure(
+          Text::of("both Slices cut axis %1, whose size is not static", std::to_string(a)));
     fusion::SliceRange r1 =
         fusion::resolveSlice(p1->starts[i], p1->ends[i], p1->steps[i], dim.value());
     fusion::SliceRange r2 =
@@ -114,7 +114,7 @@ MatchResult sliceOfSlice(ir::Node& outer, const MatchContext& c) {
 struct Range {
   int64_t axis, start, end;
 };
-std::optional<Range> simpleRange(const ir::Node& s, std::string& why) {
+std::optional<Range> simpleRange(const ir::Node& s, Text& why) {
   auto rank = rankOf(s.input(0));
   if (!rank) {
     why = "the rank of the sliced tensor is unknown";
@@ -142,7 +142,7 @@ std::optional<Range> simpleRange(const ir::Node& s, std::string& why) {
 MatchResult sliceOfConcat(ir::Node& s, const MatchContext&) {
   ir::Node* cat = producerOp(s.input(0), "Concat");
   if (!cat) return MatchResult::failure("the input is not produced by a Concat");
-  std::string why;
+  Text why;
   auto r = simpleRange(s, why);
   if (!r) return MatchResult::failure(why);
   auto rank = rankOf(s.input(0));
@@ -156,7 +156,7 @@ MatchResult sliceOfConcat(ir::Node& s, const MatchContext&) {
       return MatchResult::failure("a Concat input has no static shape");
     int64_t size = (*d)[axis];
     if (offset == r->start && offset + size == r->end) {
-      if (std::string w = rewrite::Rewriter::canReplace(s.output(0), in); !w.empty())
+      if (Text w = rewrite::Rewriter::canReplace(s.output(0), in); !w.empty())
         return MatchResult::failure(w);
       return MatchResult::success({&s}, [&s, cat, in](rewrite::Rewriter& rw) {
         fusion::replaceAndErase(rw, s.output(0), in, {&s, cat});
@@ -169,7 +169,7 @@ MatchResult sliceOfConcat(ir::Node& s, const MatchContext&) {
 }
 
 MatchResult slicesToSplit(ir::Node& root, const MatchContext& c) {
-  std::string why;
+  Text why;
   auto rr = simpleRange(root, why);
   if (!rr) return MatchResult::failure(why);
   ir::Value* x = root.input(0);
@@ -182,7 +182,7 @@ MatchResult slicesToSplit(ir::Node& root, const MatchContext& c) {
         n->owner() != root.owner() || std::find(seen.begin(), seen.end(), n) != seen.end())
       continue;
     seen.push_back(n);
-    std::string w;
+    Text w;
     auto r = simpleRange(*n, w);
     if (!r || r->axis != rr->axis) continue;
     group.push_back({n, *r});

@@ -19,7 +19,7 @@ inline bool cancelRequested(const PassContext& ctx) {
 
 // The error a cancelled pass returns: "<pass id>: cancelled", as PatternPass.
 inline Status cancelledError(std::string_view passId) {
-  return Error(ErrorCode::kCancelled, std::string(passId) + ": cancelled");
+  return Error(ErrorCode::kCancelled, Text::of("%1: cancelled", std::string(passId)));
 }
 
 // Whether the filter lets the pass change `n`. When it does not and `pattern`

@@ -7,7 +7,7 @@ namespace passlab::passes::ortattention {
 
 namespace {
 
-std::optional<Desc> describeTranspose(ir::Node& n, std::string& why, int depth) {
+std::optional<Desc> describeTranspose(ir::Node& n, Text& why, int depth) {
   auto d = describe(n.input(0), why, depth + 1);
   auto perm = fusion::transposePerm(n);
   if (!d || !perm || perm->size() != 4) {
@@ -21,7 +21,7 @@ std::optional<Desc> describeTranspose(ir::Node& n, std::string& why, int depth) 
   return d;
 }
 
-std::optional<Desc> describeReshape(ir::Node& n, std::string& why) {
+std::optional<Desc> describeReshape(ir::Node& n, Text& why) {
   ir::Value* in = n.input(0);
   if (rankOf(n.output(0)) != 4 || rankOf(in) != 3) {
     why = "a Reshape in the Q/K/V path does not split [B, S, D] into [B, S, N, H]";
@@ -31,8 +31,8 @@ std::optional<Desc> describeReshape(ir::Node& n, std::string& why) {
   const ir::Shape& is = *in->type().shape();
   if (!os[0].sameAs(is[0]) || !os[1].sameAs(is[1]) || !os[2].isStatic() || !os[3].isStatic() ||
       !is[2].isStatic() || os[2].value() * os[3].value() != is[2].value()) {
-    why = "the Reshape of '" + in->name() + "' does not split [B, S, D] into [B, S, N, H] (" +
-          typeText(in) + " -> " + typeText(n.output(0)) + ")";
+    why = Text::of("the Reshape of '%1' does not split [B, S, D] into [B, S, N, H] (%2 -> %3)",
+                   in->name(), typeText(in), typeText(n.output(0)));
     return std::nullopt;
   }
   Desc d;
@@ -44,7 +44,7 @@ std::optional<Desc> describeReshape(ir::Node& n, std::string& why) {
 }
 
 // The cache: Gather(past, i) or Squeeze(Split(past, axis 0)[i], axis 0).
-std::optional<Desc> describeCache(ir::Value* v, ir::Node& n, std::string& why) {
+std::optional<Desc> describeCache(ir::Value* v, ir::Node& n, Text& why) {
   ir::Value* past = nullptr;
   int64_t idx = -1;
   std::vector<ir::Node*> nodes{&n};
@@ -66,7 +66,7 @@ std::optional<Desc> describeCache(ir::Value* v, ir::Node& n, std::string& why) {
   }
   if (!past || rankOf(past) != 5 || (idx != 0 && idx != 1) || !past->type().shape() ||
       !(*past->type().shape())[0].sameAs(ir::Dim(2))) {
-    why = "'" + v->name() + "' is not the keys or values of a [2, B, N, P, H] cache";
+    why = Text::of("'%1' is not the keys or values of a [2, B, N, P, H] cache", v->name());
     return std::nullopt;
   }
   Desc d;
@@ -79,7 +79,7 @@ std::optional<Desc> describeCache(ir::Value* v, ir::Node& n, std::string& why) {
 }
 
 // Concat(cache, current step) along the sequence axis.
-std::optional<Desc> describeConcat(ir::Node& n, std::string& why, int depth) {
+std::optional<Desc> describeConcat(ir::Node& n, Text& why, int depth) {
   auto a = describe(n.input(0), why, depth + 1);
   if (!a) return std::nullopt;
   auto b = describe(n.input(1), why, depth + 1);
@@ -103,14 +103,15 @@ std::optional<Desc> describeConcat(ir::Node& n, std::string& why, int depth) {
 
 }  // namespace
 
-std::optional<Desc> describe(ir::Value* v, std::string& why, int depth) {
+std::optional<Desc> describe(ir::Value* v, Text& why, int depth) {
   if (depth > 8) {
     why = "the Q/K/V path is too long";
     return std::nullopt;
   }
   ir::Node* n = v ? v->producer() : nullptr;
   if (!n || !n->domain().empty()) {
-    why = "'" + (v ? v->name() : std::string("?")) + "' is not produced by a Reshape/Transpose";
+    why =
+        Text::of("'%1' is not produced by a Reshape/Transpose", (v ? v->name() : std::string("?")));
     return std::nullopt;
   }
   const std::string& op = n->opType();
@@ -118,7 +119,7 @@ std::optional<Desc> describe(ir::Value* v, std::string& why, int depth) {
   if (op == "Reshape") return describeReshape(*n, why);
   if (op == "Gather" || op == "Squeeze") return describeCache(v, *n, why);
   if (op == "Concat" && n->inputCount() == 2) return describeConcat(*n, why, depth);
-  why = "'" + v->name() + "' comes from a " + op + ", not a head Reshape/Transpose";
+  why = Text::of("'%1' comes from a %2, not a head Reshape/Transpose", v->name(), op);
   return std::nullopt;
 }
 

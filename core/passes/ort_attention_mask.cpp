@@ -18,14 +18,14 @@ bool isMaskedValue(const ir::Value* v) {
 // "" when `m` (a Slice chain) is rows [T-S, T), columns [0, T) of a constant
 // lower-triangular [1, 1, M, M] matrix (`keepTrue`: nonzero on and below the
 // diagonal; else zero there, for a condition that selects the masked places).
-std::string whyNotCausal(ir::Value* m, const ir::Value* scores, bool keepTrue,
-                         std::vector<ir::Node*>& nodes) {
+Text whyNotCausal(ir::Value* m, const ir::Value* scores, bool keepTrue,
+                  std::vector<ir::Node*>& nodes) {
   while (ir::Node* c = producerOp(m, "Cast")) {
     nodes.push_back(c);
     m = c->input(0);
   }
   SliceBounds b;
-  std::string why;
+  Text why;
   ir::Value* src = sliceSource(m, b, nodes, why);
   if (!src) return why;
   if (why = whyNotCurrentRows(b, scores); !why.empty()) return why;
@@ -59,7 +59,7 @@ std::optional<std::pair<ir::Value*, double>> scaledComplement(const ir::Value* v
 }
 
 // Where(causal, s, -10000) or Where(not causal, -10000, s): s, or nullptr with `why`.
-ir::Value* peelCausal(ir::Node& n, Mask& mask, std::string& why) {
+ir::Value* peelCausal(ir::Node& n, Mask& mask, Text& why) {
   const bool keep = isMaskedValue(n.input(2));
   if (!keep && !isMaskedValue(n.input(1))) {
     why = "the Where does not write a large negative constant where the mask is off";
@@ -79,8 +79,7 @@ ir::Value* peelCausal(ir::Node& n, Mask& mask, std::string& why) {
 }
 
 // Megatron: s * m - k * (1 - m), m the current rows of a [B, 1, M, M] tensor.
-ir::Value* peelMegatron(ir::Value* v, ir::Node& n, Mask& mask, bool assumeBinary,
-                        std::string& why) {
+ir::Value* peelMegatron(ir::Value* v, ir::Node& n, Mask& mask, bool assumeBinary, Text& why) {
   ir::Node* sm = producerOp(n.input(0), "Mul");
   std::vector<ir::Node*> side;
   auto comp = scaledComplement(n.input(1), side);
@@ -139,7 +138,7 @@ ir::Value* paddingSource(ir::Value* m4, const ir::Shape& sd, std::vector<ir::Nod
 }
 
 // BERT / GPT-2 padding mask: s + k * (1 - m4), m4 = [B, 1, 1, T] from m [B, T].
-ir::Value* peelPadding(ir::Value* v, ir::Node& n, Mask& mask, bool assumeBinary, std::string& why) {
+ir::Value* peelPadding(ir::Value* v, ir::Node& n, Mask& mask, bool assumeBinary, Text& why) {
   for (size_t i = 0; i < 2; ++i) {
     std::vector<ir::Node*> side;
     auto comp = scaledComplement(n.input(1 - i), side);
@@ -155,7 +154,7 @@ ir::Value* peelPadding(ir::Value* v, ir::Node& n, Mask& mask, bool assumeBinary,
     if (!md || !sd || md->rank() != 4 || sd->rank() != 4 || !(*md)[0].sameAs((*sd)[0]) ||
         !(*md)[1].sameAs(ir::Dim(1)) || !(*md)[2].sameAs(ir::Dim(1)) ||
         !(*md)[3].sameAs((*sd)[3])) {
-      why = "the additive mask is not [B, 1, 1, T] (" + typeText(m4) + ")";
+      why = Text::of("the additive mask is not [B, 1, 1, T] (%1)", typeText(m4));
       return nullptr;
     }
     ir::Value* m2 = paddingSource(m4, *sd, side);
@@ -182,7 +181,7 @@ ir::Value* peelPadding(ir::Value* v, ir::Node& n, Mask& mask, bool assumeBinary,
 
 // One mask applied to `v` (the Softmax input, or what an earlier mask read):
 // the scores it masks, `v` itself when it is no mask, nullptr with `why`.
-ir::Value* peelOneMask(ir::Value* v, Mask& mask, bool assumeBinary, std::string& why) {
+ir::Value* peelOneMask(ir::Value* v, Mask& mask, bool assumeBinary, Text& why) {
   ir::Node* n = v->producer();
   if (!n || !n->domain().empty() || n->inputCount() != (n->opType() == "Where" ? 3u : 2u)) return v;
   if (n->opType() == "Where") return peelCausal(*n, mask, why);
@@ -193,7 +192,7 @@ ir::Value* peelOneMask(ir::Value* v, Mask& mask, bool assumeBinary, std::string&
 
 }  // namespace
 
-ir::Value* peelMask(ir::Value* v, Mask& mask, bool assumeBinary, std::string& why) {
+ir::Value* peelMask(ir::Value* v, Mask& mask, bool assumeBinary, Text& why) {
   for (int i = 0; i < 3; ++i) {
     ir::Value* s = peelOneMask(v, mask, assumeBinary, why);
     if (!s || s == v) return s;

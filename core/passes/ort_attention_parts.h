@@ -44,11 +44,10 @@ struct SliceBounds {
 
 // Walks Slices up from `v` and returns the sliced tensor, `b` its bounds and
 // `nodes` the Slices with their shape arithmetic; nullptr with `why`.
-ir::Value* sliceSource(ir::Value* v, SliceBounds& b, std::vector<ir::Node*>& nodes,
-                       std::string& why);
+ir::Value* sliceSource(ir::Value* v, SliceBounds& b, std::vector<ir::Node*>& nodes, Text& why);
 
 // "" when the bounds select rows [T - S, T) and columns [0, T) of the scores [.., S, T].
-std::string whyNotCurrentRows(const SliceBounds& b, const ir::Value* scores);
+Text whyNotCurrentRows(const SliceBounds& b, const ir::Value* scores);
 
 // ---- the heads of Q, K and V (ort_attention_heads.cpp) ----
 
@@ -63,7 +62,7 @@ struct Desc {
 };
 
 // How `v` is made from the head Reshape (and the cache) through Transposes and a Concat.
-std::optional<Desc> describe(ir::Value* v, std::string& why, int depth = 0);
+std::optional<Desc> describe(ir::Value* v, Text& why, int depth = 0);
 
 // Strips Div/Mul by scalar constants, multiplying `scale` by what they apply.
 ir::Value* stripScale(ir::Value* v, double& scale, std::vector<ir::Node*>& nodes);
@@ -80,7 +79,7 @@ struct Projection {
 };
 
 // Where Q, K and V (the inputs of the head Reshapes) come from, as one packed projection.
-std::optional<Projection> projectionOf(const std::array<ir::Value*, 3>& in, std::string& why);
+std::optional<Projection> projectionOf(const std::array<ir::Value*, 3>& in, Text& why);
 
 // ---- the mask between the scaled scores and the Softmax (ort_attention_mask.cpp) ----
 
@@ -93,7 +92,7 @@ struct Mask {
 };
 
 // Peels the masks off the Softmax input; returns the masked scores (nullptr with `why`).
-ir::Value* peelMask(ir::Value* v, Mask& mask, bool assumeBinary, std::string& why);
+ir::Value* peelMask(ir::Value* v, Mask& mask, bool assumeBinary, Text& why);
 
 // ---- the present output (ort_attention_present.cpp) ----
 
@@ -103,6 +102,6 @@ ir::Node* findPresent(const Desc& k, const Desc& v, const std::vector<ir::Node*>
 
 // The nodes of `present` when it stacks K and V as [B, N, T, H]; nullopt with `why`.
 std::optional<std::vector<ir::Node*>> presentNodes(ir::Node* present, const Desc& k, const Desc& v,
-                                                   std::string& why);
+                                                   Text& why);
 
 }  // namespace passlab::passes::ortattention

@@ -14,11 +14,11 @@ namespace {
 ir::Node* presentThrough(ir::Node* u) {
   ir::Node* uq = u;
   if (u->domain().empty() && u->opType() == "Transpose") {
-    std::string w;
+    Text w;
     uq = rewrite::soleConsumer(u->output(0), &w);
   }
   if (!uq || !uq->domain().empty() || uq->opType() != "Unsqueeze") return nullptr;
-  std::string w;
+  Text w;
   ir::Node* cc = rewrite::soleConsumer(uq->output(0), &w);
   if (!cc || !cc->domain().empty() || cc->opType() != "Concat" || cc->inputCount() != 2 ||
       cc->attrInt("axis", 1) != 0)
@@ -47,7 +47,7 @@ ir::Node* findPresent(const Desc& k, const Desc& v, const std::vector<ir::Node*>
 }
 
 std::optional<std::vector<ir::Node*>> presentNodes(ir::Node* present, const Desc& k, const Desc& v,
-                                                   std::string& why) {
+                                                   Text& why) {
   std::vector<ir::Node*> pn{present};
   for (size_t i = 0; i < 2; ++i) {
     ir::Node* uq = producerOp(present->input(i), "Unsqueeze");
@@ -60,7 +60,7 @@ std::optional<std::vector<ir::Node*>> presentNodes(ir::Node* present, const Desc
     const Desc& want = i == 0 ? k : v;
     if (!d || d->axes != std::array<int, 4>{0, 1, 2, 3} || d->reshape != want.reshape ||
         d->past != want.past || d->pastIndex != want.pastIndex) {
-      why = std::string("the present does not stack ") + (i == 0 ? "K" : "V") + " as [B, N, T, H]";
+      why = Text::of("the present does not stack %1 as [B, N, T, H]", (i == 0 ? "K" : "V"));
       return std::nullopt;
     }
     pn.push_back(uq);

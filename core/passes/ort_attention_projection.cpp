@@ -22,7 +22,7 @@ struct Linear {
 };
 
 // Reshape -> Gemm -> Reshape ending in `mm`, into `l` (which has no bias yet).
-bool gemmLinear(ir::Value* mm, Linear& l, std::string& why) {
+bool gemmLinear(ir::Value* mm, Linear& l, Text& why) {
   ir::Node* r2 = producerOp(mm, "Reshape");
   ir::Node* g = r2 ? producerOp(r2->input(0), "Gemm") : nullptr;
   ir::Node* r1 = g ? producerOp(g->input(0), "Reshape") : nullptr;
@@ -72,14 +72,14 @@ bool gemmLinear(ir::Value* mm, Linear& l, std::string& why) {
   return true;
 }
 
-std::optional<Linear> linearOf(ir::Value* p, std::string& why) {
+std::optional<Linear> linearOf(ir::Value* p, Text& why) {
   Linear l;
   ir::Value* mm = p;
   if (ir::Node* add = producerOp(p, "Add")) {
-    std::string w;
+    Text w;
     auto ba = ortfusion::biasAddOf(p, w);
     if (!ba) {
-      why = "the projection Add is not a bias: " + w;
+      why = Text::of("the projection Add is not a bias: %1", w);
       return std::nullopt;
     }
     l.b = rewrite::constantValue(ba->bias);
@@ -157,7 +157,7 @@ struct Parts {
 };
 
 // Q, K and V as three outputs of one Split along the static last axis.
-bool splitParts(ir::Node& split, const std::array<ir::Value*, 3>& in, Parts& pt, std::string& why) {
+bool splitParts(ir::Node& split, const std::array<ir::Value*, 3>& in, Parts& pt, Text& why) {
   for (ir::Value* v : in)
     if (v->producer() != &split) {
       why = "Q, K and V are not outputs of one Split";
@@ -203,7 +203,7 @@ bool splitParts(ir::Node& split, const std::array<ir::Value*, 3>& in, Parts& pt,
 }
 
 // Q, K and V as three Slices of one tensor along its last axis.
-bool sliceParts(const std::array<ir::Value*, 3>& in, Parts& pt, std::string& why) {
+bool sliceParts(const std::array<ir::Value*, 3>& in, Parts& pt, Text& why) {
   for (size_t i = 0; i < 3; ++i) {
     ir::Node* s = producerOp(in[i], "Slice");
     if (!s || (pt.packed && s->input(0) != pt.packed)) {
@@ -233,7 +233,7 @@ bool sliceParts(const std::array<ir::Value*, 3>& in, Parts& pt, std::string& why
 
 // The weights and bias of Attention: those of `lin` when Q, K and V are its
 // columns in order, else the columns of each packed anew.
-bool packWeights(const Linear& lin, const Parts& pt, Projection& pr, std::string& why) {
+bool packWeights(const Linear& lin, const Parts& pt, Projection& pr, Text& why) {
   const int64_t d = pt.width[0];
   const bool inOrder = pt.start[0] == 0 && pt.start[1] == d && pt.start[2] == 2 * d;
   const bool reusable = inOrder && lin.w.dims()[1] == 3 * d;
@@ -255,7 +255,7 @@ bool packWeights(const Linear& lin, const Parts& pt, Projection& pr, std::string
 
 }  // namespace
 
-std::optional<Projection> projectionOf(const std::array<ir::Value*, 3>& in, std::string& why) {
+std::optional<Projection> projectionOf(const std::array<ir::Value*, 3>& in, Text& why) {
   Parts pt;
   ir::Node* split = in[0]->producer();
   const bool ok = split && split->domain().empty() && split->opType() == "Split"

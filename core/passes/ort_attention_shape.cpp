@@ -53,7 +53,7 @@ Ints gathered(const ir::Node& n, int depth) {
 
 Ints sliced(const ir::Node& n, int depth) {
   auto a = shapeInts(n.input(0), depth + 1);
-  std::string why;
+  Text why;
   auto p = fusion::sliceParams(n, 1, why);
   if (!a || !p || p->starts.size() != 1 || p->axes[0] != 0) return std::nullopt;
   auto r =
@@ -173,7 +173,7 @@ namespace {
 
 // One Slice's bounds (attributes or inputs), axes and steps; false with `why`.
 bool readSlice(const ir::Node& s, std::vector<SymInt>& starts, std::vector<SymInt>& ends,
-               std::vector<int64_t>& axes, std::vector<int64_t>& steps, std::string& why) {
+               std::vector<int64_t>& axes, std::vector<int64_t>& steps, Text& why) {
   if (s.hasAttr("starts")) {
     for (int64_t x : s.attrInts("starts")) starts.emplace_back(x);
     for (int64_t x : s.attrInts("ends")) ends.emplace_back(x);
@@ -208,7 +208,7 @@ bool readSlice(const ir::Node& s, std::vector<SymInt>& starts, std::vector<SymIn
 }
 
 // Adds one Slice's bounds on axes 2 and 3 to `b`; false with `why`.
-bool addBounds(const ir::Node& s, SliceBounds& b, std::string& why) {
+bool addBounds(const ir::Node& s, SliceBounds& b, Text& why) {
   std::vector<SymInt> starts, ends;
   std::vector<int64_t> axes, steps;
   if (!readSlice(s, starts, ends, axes, steps, why)) return false;
@@ -232,7 +232,7 @@ bool addBounds(const ir::Node& s, SliceBounds& b, std::string& why) {
       b.colStart = starts[i];
       b.colEnd = ends[i];
     } else {
-      why = "the mask is sliced on axis " + std::to_string(a) + " or twice on one axis";
+      why = Text::of("the mask is sliced on axis %1 or twice on one axis", std::to_string(a));
       return false;
     }
   }
@@ -241,8 +241,7 @@ bool addBounds(const ir::Node& s, SliceBounds& b, std::string& why) {
 
 }  // namespace
 
-ir::Value* sliceSource(ir::Value* v, SliceBounds& b, std::vector<ir::Node*>& nodes,
-                       std::string& why) {
+ir::Value* sliceSource(ir::Value* v, SliceBounds& b, std::vector<ir::Node*>& nodes, Text& why) {
   while (ir::Node* s = producerOp(v, "Slice")) {
     ir::Value* src = s->input(0);
     if (rankOf(src) != 4) {
@@ -257,7 +256,7 @@ ir::Value* sliceSource(ir::Value* v, SliceBounds& b, std::vector<ir::Node*>& nod
   return v;
 }
 
-std::string whyNotCurrentRows(const SliceBounds& b, const ir::Value* scores) {
+Text whyNotCurrentRows(const SliceBounds& b, const ir::Value* scores) {
   auto S = dimOf(scores, 2);
   auto T = dimOf(scores, 3);
   if (!S || !T) return "the sequence lengths of the scores are unknown";

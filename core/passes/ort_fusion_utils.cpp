@@ -21,7 +21,7 @@ ir::Node* addMsNode(rewrite::Rewriter& rw, const std::string& op,
   return n;
 }
 
-std::optional<BiasAdd> biasAddOf(const ir::Value* v, std::string& why) {
+std::optional<BiasAdd> biasAddOf(const ir::Value* v, Text& why) {
   ir::Node* add = producerOp(v, "Add");
   if (!add || add->inputCount() != 2) {
     why = "not an Add";

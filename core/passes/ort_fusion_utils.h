@@ -33,7 +33,7 @@ struct BiasAdd {
   ir::Value* input = nullptr;  // m
   ir::Value* bias = nullptr;   // b
 };
-std::optional<BiasAdd> biasAddOf(const ir::Value* v, std::string& why);
+std::optional<BiasAdd> biasAddOf(const ir::Value* v, Text& why);
 
 // True when `v` is Gather(table, ids) with a constant 2-D table along axis 0:
 // an embedding lookup.

@@ -56,16 +56,16 @@ Expected<std::string> normalizeOptionValue(const PassOption& option, const std::
         return std::string("true");
       if (lower == "false" || lower == "0" || lower == "no" || lower == "off")
         return std::string("false");
-      return invalidArgument("option '" + option.name + "' takes true or false, not '" + value +
-                             "'");
+      return invalidArgument(
+          Text::of("option '%1' takes true or false, not '%2'", option.name, value));
     case OptionKind::kCount: {
       int64_t n = 0;
       const char* end = value.data() + value.size();
       auto [ptr, ec] = std::from_chars(value.data(), end, n);
       if (value.empty() || ec != std::errc() || ptr != end ||
           static_cast<double>(n) < option.minimum)
-        return invalidArgument("option '" + option.name + "' takes a whole number >= " +
-                               minimumText(option) + ", not '" + value + "'");
+        return invalidArgument(Text::of("option '%1' takes a whole number >= %2, not '%3'",
+                                        option.name, minimumText(option), value));
       return std::to_string(n);
     }
     case OptionKind::kNumber: {
@@ -76,8 +76,8 @@ Expected<std::string> normalizeOptionValue(const PassOption& option, const std::
       auto [ptr, ec] = std::from_chars(value.data(), end, d);
       if (value.empty() || ec != std::errc() || ptr != end || !std::isfinite(d) ||
           d < option.minimum)
-        return invalidArgument("option '" + option.name + "' takes a number >= " +
-                               minimumText(option) + " or inf, not '" + value + "'");
+        return invalidArgument(Text::of("option '%1' takes a number >= %2 or inf, not '%3'",
+                                        option.name, minimumText(option), value));
       // Whole numbers as digits ("100000", not "1e+05"); others in the
       // shortest exact spelling. "-0" is 0.
       if (d == std::floor(d) && d < 1e15) return std::to_string(static_cast<int64_t>(d));
@@ -123,12 +123,14 @@ Status PatternPass::run(PassContext& ctx) const {
   auto ptrs = patterns();
   rewrite::DriverResult r =
       rewrite::applyPatternsGreedily(ctx.rewriter, ptrs, ctx.matchContext(), o);
-  if (r.cancelled) return Error(ErrorCode::kCancelled, info_.id + ": cancelled");
+  if (r.cancelled) return Error(ErrorCode::kCancelled, Text::of("%1: cancelled", info_.id));
   // Stopped by a cap (sweeps or rewrites): what it did is valid, but rules may
   // still match, so the step says so rather than passing for a fixpoint.
   if (!r.converged && ctx.note)
-    *ctx.note = "stopped before a fixpoint after " + std::to_string(r.iterations) + " sweeps and " +
-                std::to_string(r.rewrites) + " rewrites (the driver's cap); rules may still apply";
+    *ctx.note = Text::of(
+        "stopped before a fixpoint after %1 sweeps and %2 rewrites (the driver's cap); rules may "
+        "still apply",
+        std::to_string(r.iterations), std::to_string(r.rewrites));
   return Status::ok();
 }
 

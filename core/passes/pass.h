@@ -72,7 +72,7 @@ struct PassContext {
   // Where a pass that succeeded says something its step should show (the
   // PassManager points it at Step::note): a pattern pass stopped by the
   // driver's cap before a fixpoint. Null: nowhere.
-  std::string* note = nullptr;
+  Text* note = nullptr;
 
   // The model being edited (the rewriter's).
   ir::Model& model() const { return rewriter.model(); }

@@ -17,8 +17,7 @@ std::optional<float> constScalar(const ir::Value* v) {
 
 }  // namespace
 
-std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t opset,
-                                                   std::string& why) {
+std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t opset, Text& why) {
   const std::string& op = n.opType();
   if (op == "LeakyRelu") return std::vector<float>{n.attrFloat("alpha", 0.01f)};
   if (op == "HardSigmoid")
@@ -26,7 +25,7 @@ std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t op
   if (op == "Gelu") {
     std::string mode = n.attrString("approximate", "none");
     if (mode != "none" && mode != "tanh") {
-      why = "Gelu approximate '" + mode + "' is not known";
+      why = Text::of("Gelu approximate '%1' is not known", mode);
       return std::nullopt;
     }
     return std::vector<float>{mode == "tanh" ? 1.0f : 0.0f};
@@ -39,7 +38,7 @@ std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t op
       if (n.inputCount() <= i || !n.input(i)) continue;
       auto s = constScalar(n.input(i));
       if (!s) {
-        why = std::string("Clip ") + (i == 1 ? "min" : "max") + " is not a constant scalar";
+        why = Text::of("Clip %1 is not a constant scalar", (i == 1 ? "min" : "max"));
         return std::nullopt;
       }
       p[i - 1] = *s;
@@ -49,19 +48,18 @@ std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t op
   return std::vector<float>{};
 }
 
-std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchContext& c,
-                                          std::string& why) {
+std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchContext& c, Text& why) {
   if (!t || t->uses().empty()) {
-    why = "'" + (t ? t->name() : std::string("?")) + "' has no consumer";
+    why = Text::of("'%1' has no consumer", (t ? t->name() : std::string("?")));
     return std::nullopt;
   }
   if (t->isGraphOutput()) {
-    why = "'" + t->name() + "' is a graph output";
+    why = Text::of("'%1' is a graph output", t->name());
     return std::nullopt;
   }
   for (const ir::Use& u : t->uses())
     if (u.node->owner() != t->owner()) {
-      why = "'" + t->name() + "' is used inside a subgraph";
+      why = Text::of("'%1' is used inside a subgraph", t->name());
       return std::nullopt;
     }
   if (t->uses().size() == 1) {
@@ -88,22 +86,22 @@ std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchCont
       bool all = true;
       for (const ir::Use& v : t->uses()) all = all && in.count(v.node);
       if (!all) {
-        why = "'" + t->name() + "' feeds a GELU subgraph and also other nodes";
+        why = Text::of("'%1' feeds a GELU subgraph and also other nodes", t->name());
         return std::nullopt;
       }
-      if (std::string w = rewrite::whyNotClosed(nodes, last); !w.empty()) {
-        why = "inside the GELU subgraph, " + w;
+      if (Text w = rewrite::whyNotClosed(nodes, last); !w.empty()) {
+        why = Text::of("inside the GELU subgraph, %1", w);
         return std::nullopt;
       }
       return Activation{"Gelu", {tanhApprox ? 1.0f : 0.0f}, nodes, last->output(0)};
     }
   }
   if (t->uses().size() == 1)
-    why = "the consumer of '" + t->name() + "' (" + fusion::nodeText(*t->uses()[0].node) +
-          ") is not an activation";
+    why = Text::of("the consumer of '%1' (%2) is not an activation", t->name(),
+                   fusion::nodeText(*t->uses()[0].node));
   else
-    why = "'" + t->name() + "' has " + std::to_string(t->uses().size()) +
-          " consumers that are not a GELU subgraph";
+    why = Text::of("'%1' has %2 consumers that are not a GELU subgraph", t->name(),
+                   std::to_string(t->uses().size()));
   return std::nullopt;
 }
 

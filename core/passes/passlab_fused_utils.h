@@ -33,15 +33,13 @@ struct Activation {
 // fuse_gelu matches: x * 0.5 * (1 + Erf(x / sqrt 2)) and
 // x * 0.5 * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), the product in any
 // association; constants within a relative 1e-4). nullopt with `why`.
-std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchContext& c,
-                                          std::string& why);
+std::optional<Activation> activationAfter(ir::Value* t, const rewrite::MatchContext& c, Text& why);
 
 // The float scalar parameters of an activation node (LeakyRelu alpha, Clip
 // bounds from attributes before opset 11 or constant inputs after, ...), as
 // `activationAfter` reports them; nullopt with `why` (a Clip bound that is
 // not a constant scalar).
-std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t opset,
-                                                   std::string& why);
+std::optional<std::vector<float>> activationParams(const ir::Node& n, int64_t opset, Text& why);
 
 // True when a and b have known shapes that are equal dim by dim (static
 // values or the same symbol).

@@ -107,10 +107,10 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
   std::vector<ChainStep> chain;
   ir::Value* cur = t1.output(0);
   ir::Node* t2 = nullptr;
-  std::string why;
+  Text why;
   for (int steps = 0; steps < 64; ++steps) {
     ir::Node* next = rewrite::soleConsumer(cur, &why);
-    if (!next) return MatchResult::failure("on the way to another Transpose: " + why);
+    if (!next) return MatchResult::failure(Text::of("on the way to another Transpose: %1", why));
     if (next->owner() != t1.owner()) return MatchResult::failure("the chain enters a subgraph");
     if (next->domain().empty() && next->opType() == "Transpose") {
       t2 = next;
@@ -120,9 +120,9 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
     if (isKeepdimsReduce(*next)) {
       if (next->input(0) != cur) return MatchResult::failure("a reduction reads the chain as axes");
       if (next->attrInt("keepdims", 1) != 1)
-        return MatchResult::failure(next->opType() + " drops dims (keepdims = 0)");
+        return MatchResult::failure(Text::of("%1 drops dims (keepdims = 0)", next->opType()));
       auto axes = reduceAxes(*next, r);
-      if (!axes) return MatchResult::failure(next->opType() + " axes are not constant");
+      if (!axes) return MatchResult::failure(Text::of("%1 axes are not constant", next->opType()));
       for (int64_t a : *axes) s.axes.push_back((*p1)[a]);
       s.folded.assign(next->inputCount(), std::nullopt);
     } else if (fusion::isElementwise(*next) && next->opType() != "Identity") {
@@ -132,7 +132,9 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
         ir::Value* in = next->input(i);
         if (in == cur) continue;
         auto c = rewrite::constantValue(in);
-        if (!c) return MatchResult::failure(next->opType() + " has a non-constant side operand");
+        if (!c)
+          return MatchResult::failure(
+              Text::of("%1 has a non-constant side operand", next->opType()));
         if (static_cast<int64_t>(c->rank()) > r)
           return MatchResult::failure("a side operand has a higher rank than x");
         if (c->numel() == 1 && c->rank() == 0) continue;  // a scalar stays
@@ -141,8 +143,8 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
         s.folded[i] = std::move(*tt);
       }
     } else {
-      return MatchResult::failure("the chain meets " + fusion::nodeText(*next) +
-                                  ", which a Transpose does not pass");
+      return MatchResult::failure(
+          Text::of("the chain meets %1, which a Transpose does not pass", fusion::nodeText(*next)));
     }
     chain.push_back(std::move(s));
     cur = next->output(0);
@@ -203,8 +205,8 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
   if (rankOf(ta->input(0)) != rankOf(tb->input(0)) || !rankOf(ta->input(0)))
     return MatchResult::failure("the operands' ranks differ or are unknown");
   for (ir::Node* t : {ta, tb})
-    if (std::string why = rewrite::whyNotSoleConsumer(t->output(0)); !why.empty())
-      return MatchResult::failure("Transpose output " + why);
+    if (Text why = rewrite::whyNotSoleConsumer(t->output(0)); !why.empty())
+      return MatchResult::failure(Text::of("Transpose output %1", why));
   std::vector<int64_t> perm = *pa;
   return MatchResult::success({&op, ta, tb}, [&op, ta, tb, perm](rewrite::Rewriter& rw) {
     ir::Node* n =
@@ -221,13 +223,13 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
 MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
   ir::Node* t = producerOp(red.input(0), "Transpose");
   if (!t) return MatchResult::failure("the input is not produced by a Transpose");
-  if (std::string why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
-    return MatchResult::failure("Transpose output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("Transpose output %1", why));
   auto p = fusion::transposePerm(*t);
   if (!p) return MatchResult::failure("the perm is unknown");
   int64_t r = static_cast<int64_t>(p->size());
   auto axes = reduceAxes(red, r);
-  if (!axes) return MatchResult::failure(red.opType() + " axes are not constant");
+  if (!axes) return MatchResult::failure(Text::of("%1 axes are not constant", red.opType()));
   std::vector<bool> reduced(static_cast<size_t>(r), false);
   for (int64_t a : *axes) reduced[a] = true;
   bool keep = red.attrInt("keepdims", 1) != 0;
@@ -301,12 +303,13 @@ MatchResult throughConcat(ir::Node& cat, const MatchContext&) {
       auto c = rewrite::constantValue(in);
       if (c && static_cast<int64_t>(c->rank()) == r) part.constant = fusion::transposeTensor(*c, q);
       if (!part.constant)
-        return MatchResult::failure("constant input " + std::to_string(i) + " cannot be permuted");
+        return MatchResult::failure(
+            Text::of("constant input %1 cannot be permuted", std::to_string(i)));
       parts.push_back(std::move(part));
       continue;
     }
-    if (std::string why = rewrite::whyNotSoleConsumer(in); !why.empty())
-      return MatchResult::failure("input " + std::to_string(i) + " " + why);
+    if (Text why = rewrite::whyNotSoleConsumer(in); !why.empty())
+      return MatchResult::failure(Text::of("input %1 %2", std::to_string(i), why));
     if (ir::Node* t = producerOp(in, "Transpose")) {
       if (fusion::transposePerm(*t) != p)
         return MatchResult::failure("the input Transposes have different perms");
@@ -317,20 +320,20 @@ MatchResult throughConcat(ir::Node& cat, const MatchContext&) {
       auto unit = unitDims(in);
       if (!shape || !unit || static_cast<int64_t>(shape->size()) != r ||
           static_cast<int64_t>(unit->size()) != r)
-        return MatchResult::failure("Reshape input " + std::to_string(i) +
-                                    " has no constant shape of rank " + std::to_string(r));
+        return MatchResult::failure(Text::of("Reshape input %1 has no constant shape of rank %2",
+                                             std::to_string(i), std::to_string(r)));
       if (std::find(shape->begin(), shape->end(), 0) != shape->end())
-        return MatchResult::failure("Reshape input " + std::to_string(i) +
-                                    " copies a dim (0 in its shape)");
+        return MatchResult::failure(
+            Text::of("Reshape input %1 copies a dim (0 in its shape)", std::to_string(i)));
       if (!movesOnlyUnitDims(*unit, q))
-        return MatchResult::failure("Reshape input " + std::to_string(i) +
-                                    " would have to move dims that are not 1");
+        return MatchResult::failure(
+            Text::of("Reshape input %1 would have to move dims that are not 1", std::to_string(i)));
       for (int64_t from : q) part.reshapeTo.push_back((*shape)[static_cast<size_t>(from)]);
       part.source = reshape->input(0);
       part.gone = reshape;
     } else {
-      return MatchResult::failure("input " + std::to_string(i) +
-                                  " is neither a Transpose, a Reshape nor a constant");
+      return MatchResult::failure(
+          Text::of("input %1 is neither a Transpose, a Reshape nor a constant", std::to_string(i)));
     }
     nodes.push_back(part.gone);
     parts.push_back(std::move(part));

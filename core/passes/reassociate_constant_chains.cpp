@@ -24,7 +24,7 @@ namespace passlab::passes {
 namespace {
 
 MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "reassociate_constant_chains"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "reassociate_constant_chains"); !why.empty())
     return MatchResult::failure(why);
   const std::string& op = outer.opType();
   // The outer op: one operand produced by the same op, the other constant.
@@ -38,17 +38,17 @@ MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
         innerSide = k;
       }
   if (!inner)
-    return MatchResult::failure("no operand is a " + op + " by a constant beside a constant");
+    return MatchResult::failure(Text::of("no operand is a %1 by a constant beside a constant", op));
   size_t c1Side = 1;
   auto c1 = rewrite::constantValue(inner->input(1));
   if (!c1) {
     c1Side = 0;
     c1 = rewrite::constantValue(inner->input(0));
   }
-  if (!c1) return MatchResult::failure("the inner " + op + " has no constant operand");
+  if (!c1) return MatchResult::failure(Text::of("the inner %1 has no constant operand", op));
   ir::Value* x = inner->input(1 - c1Side);
-  if (std::string why = rewrite::whyNotSoleConsumer(outer.input(innerSide)); !why.empty())
-    return MatchResult::failure("the inner " + op + "'s result " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(outer.input(innerSide)); !why.empty())
+    return MatchResult::failure(Text::of("the inner %1's result %2", op, why));
   if (c1->dtype() != c2->dtype() || !fusion::isFloatType(c1->dtype()))
     return MatchResult::failure("the constants are not of one float type");
   if (!c.evaluator) return MatchResult::failure("no evaluator to fold the constants");
@@ -57,8 +57,9 @@ MatchResult reassociate(ir::Node& outer, const MatchContext& c) {
     return MatchResult::failure("the constants could not be folded");
   ir::Tensor t = std::move(folded->front());
   if (t.numel() > std::max(c1->numel(), c2->numel()))
-    return MatchResult::failure("the folded constant would have " + std::to_string(t.numel()) +
-                                " elements, more than either operand");
+    return MatchResult::failure(
+        Text::of("the folded constant would have %1 elements, more than either operand",
+                 std::to_string(t.numel())));
   return MatchResult::success({&outer, inner}, [&outer, inner, x, t, op](rewrite::Rewriter& rw) {
     ir::Value* k =
         addConstant(rw, *outer.owner(), inner, op == "Mul" ? "scale" : "shift", t, {inner, &outer});

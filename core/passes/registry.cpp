@@ -146,7 +146,7 @@ Expected<std::vector<std::string>> passesForLevel(std::string_view level) {
     if (l.name == level) return l.passes;
   std::string known;
   for (const std::string& n : levelNames()) known += (known.empty() ? "" : ", ") + n;
-  return invalidArgument("unknown level '" + std::string(level) + "' (known: " + known + ")");
+  return invalidArgument(Text::of("unknown level '%1' (known: %2)", std::string(level), known));
 }
 
 std::vector<std::string> levelNames() {

@@ -34,7 +34,7 @@ namespace passlab::passes {
 namespace {
 
 // "" when `consumer` is something a Conv producing its input can absorb.
-std::string whyNotAbsorbable(const ir::Node* consumer, int64_t channels) {
+Text whyNotAbsorbable(const ir::Node* consumer, int64_t channels) {
   if (!consumer || !consumer->domain().empty()) return "the result feeds no foldable op";
   const std::string& op = consumer->opType();
   if (op == "BatchNormalization") {
@@ -46,25 +46,27 @@ std::string whyNotAbsorbable(const ir::Node* consumer, int64_t channels) {
   }
   if (op == "Mul" || op == "Add") {
     for (size_t i = 0; i < 2; ++i) {
-      std::string w;
+      Text w;
       if (fusion::perChannelValues(consumer->input(i), 4, 1, channels, w)) return "";
     }
-    return op + " is not by a per-channel constant";
+    return Text::of("%1 is not by a per-channel constant", op);
   }
-  return "the result feeds " + fusion::nodeText(*consumer) +
-         ", which a Conv cannot absorb (only BatchNormalization, per-channel Mul/Add)";
+  return Text::of(
+      "the result feeds %1, which a Conv cannot absorb (only BatchNormalization, per-channel "
+      "Mul/Add)",
+      fusion::nodeText(*consumer));
 }
 
 MatchResult poolToConv(ir::Node& pool, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "AveragePool -> Conv"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "AveragePool -> Conv"); !why.empty())
     return MatchResult::failure(why);
   auto xd = fusion::dimsOf(pool.input(0));
   if (!xd || xd->size() != 4) return MatchResult::failure("x is not a 4-D tensor of static shape");
   int64_t ch = (*xd)[1];
-  std::string why;
+  Text why;
   ir::Node* next = rewrite::soleConsumer(pool.output(0), &why);
-  if (!next) return MatchResult::failure("AveragePool output " + why);
-  if (std::string w = whyNotAbsorbable(next, ch); !w.empty()) return MatchResult::failure(w);
+  if (!next) return MatchResult::failure(Text::of("AveragePool output %1", why));
+  if (Text w = whyNotAbsorbable(next, ch); !w.empty()) return MatchResult::failure(w);
   if (pool.attrString("auto_pad", "NOTSET") != "NOTSET")
     return MatchResult::failure("AveragePool has auto_pad");
   if (pool.attrInt("ceil_mode", 0) != 0)
@@ -97,7 +99,7 @@ MatchResult poolToConv(ir::Node& pool, const MatchContext& c) {
 }
 
 MatchResult convToPool(ir::Node& conv, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "Conv -> AveragePool"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "Conv -> AveragePool"); !why.empty())
     return MatchResult::failure(why);
   auto w = rewrite::constantValue(conv.input(1));
   auto wv = w ? fusion::floatValues(*w) : std::nullopt;
@@ -112,18 +114,20 @@ MatchResult convToPool(ir::Node& conv, const MatchContext& c) {
   ir::Tensor unit = fusion::floatTensor(w->dtype(), {1}, {1.0 / static_cast<double>(kvol)});
   double u = unit.valueAsDouble(0);
   for (double v : *wv)
-    if (v != u) return MatchResult::failure("the weights are not all 1/" + std::to_string(kvol));
+    if (v != u)
+      return MatchResult::failure(Text::of("the weights are not all 1/%1", std::to_string(kvol)));
   if (conv.input(2) && !rewrite::isConstantFilledWith(conv.input(2), 0.0))
     return MatchResult::failure("the Conv has a nonzero bias");
   for (int64_t d : conv.attrInts("dilations", {1, 1}))
     if (d != 1) return MatchResult::failure("the Conv has dilations");
   if (conv.attrString("auto_pad", "NOTSET") != "NOTSET")
     return MatchResult::failure("the Conv has auto_pad");
-  std::string why;
+  Text why;
   ir::Node* next = rewrite::soleConsumer(conv.output(0), &why);
   if (next && whyNotAbsorbable(next, ch).empty())
-    return MatchResult::failure("the Conv can absorb the " + next->opType() +
-                                " after it (fuse_conv_batchnorm / fuse_conv_add_mul)");
+    return MatchResult::failure(
+        Text::of("the Conv can absorb the %1 after it (fuse_conv_batchnorm / fuse_conv_add_mul)",
+                 next->opType()));
   std::vector<int64_t> k{w->dims()[2], w->dims()[3]};
   return MatchResult::success({&conv}, [&conv, k](rewrite::Rewriter& rw) {
     std::vector<ir::Value*> ins{conv.input(0)};

@@ -51,12 +51,13 @@ fusion::Rules rules() {
           return MatchResult::failure("BatchNormalization has spatial = 0");
         if (bn.attrInt("training_mode", 0) != 0)
           return MatchResult::failure("BatchNormalization is in training mode");
-        if (std::string why = fusion::whyExtraOutputsUsed(bn); !why.empty())
+        if (Text why = fusion::whyExtraOutputsUsed(bn); !why.empty())
           return MatchResult::failure(why);
         if (ir::Node* p = absorbingProducer(bn))
-          return MatchResult::failure("it follows a " + p->opType() +
-                                      " whose weights can absorb it (fuse_conv_batchnorm, "
-                                      "fuse_gemm_batchnorm)");
+          return MatchResult::failure(
+              Text::of("it follows a %1 whose weights can absorb it (fuse_conv_batchnorm, "
+                       "fuse_gemm_batchnorm)",
+                       p->opType()));
         auto rank = rankOf(bn.input(0));
         if (!rank || *rank < 2) return MatchResult::failure("the rank of x is unknown");
         std::vector<std::vector<double>> v(4);
@@ -64,8 +65,8 @@ fusion::Rules rules() {
         for (size_t i = 0; i < 4; ++i) {
           auto f = fusion::floatValues(bn.input(i + 1));
           if (!f)
-            return MatchResult::failure(std::string("BatchNormalization ") + names[i] +
-                                        " is not constant");
+            return MatchResult::failure(
+                Text::of("BatchNormalization %1 is not constant", names[i]));
           v[i] = std::move(*f);
           if (v[i].size() != v[0].size())
             return MatchResult::failure("the statistics have different lengths");

@@ -38,7 +38,7 @@ namespace {
 
 // The constant shape for a value of type `t`: static dims as they are, one
 // unknown or symbolic dim as -1; nullopt (with the reason) otherwise.
-std::optional<std::vector<int64_t>> constantShape(const ir::Value* v, std::string& why) {
+std::optional<std::vector<int64_t>> constantShape(const ir::Value* v, Text& why) {
   if (!v->type().hasShape()) {
     why = "the result's shape is unknown";
     return std::nullopt;
@@ -49,7 +49,7 @@ std::optional<std::vector<int64_t>> constantShape(const ir::Value* v, std::strin
   for (size_t k = 0; k < s.rank(); ++k) {
     if (s[k].isStatic()) {
       if (s[k].value() == 0) {
-        why = "dim " + std::to_string(k) + " of the result is 0";
+        why = Text::of("dim %1 of the result is 0", std::to_string(k));
         return std::nullopt;
       }
       out.push_back(s[k].value());
@@ -59,7 +59,7 @@ std::optional<std::vector<int64_t>> constantShape(const ir::Value* v, std::strin
     }
   }
   if (unknown > 1) {
-    why = "the result has " + std::to_string(unknown) + " dims that are not static numbers";
+    why = Text::of("the result has %1 dims that are not static numbers", std::to_string(unknown));
     return std::nullopt;
   }
   return out;
@@ -73,9 +73,8 @@ ir::Node* addReshape(rewrite::Rewriter& rw, ir::Node& at, ir::Value* x,
 
 // "" when `reshape` computes its shape at run time and the opset is one the
 // pass was written for; else the reason.
-std::string whyNotComputedShape(const ir::Node& reshape, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes");
-      !why.empty())
+Text whyNotComputedShape(const ir::Node& reshape, const MatchContext& c) {
+  if (Text why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes"); !why.empty())
     return why;
   if (!reshape.input(1)) return "Reshape has no shape input";
   if (rewrite::constantValue(reshape.input(1))) return "the shape is already a constant";
@@ -92,7 +91,7 @@ MatchResult withConstantShape(ir::Node& reshape, std::vector<int64_t> shape) {
 }
 
 MatchResult reshapeFromType(ir::Node& reshape, const MatchContext& c) {
-  std::string why = whyNotComputedShape(reshape, c);
+  Text why = whyNotComputedShape(reshape, c);
   if (!why.empty()) return MatchResult::failure(why);
   auto shape = constantShape(reshape.output(0), why);
   if (!shape) return MatchResult::failure(why);
@@ -100,7 +99,7 @@ MatchResult reshapeFromType(ir::Node& reshape, const MatchContext& c) {
 }
 
 MatchResult reshapeCopyingInputDims(ir::Node& reshape, const MatchContext& c) {
-  std::string why = whyNotComputedShape(reshape, c);
+  Text why = whyNotComputedShape(reshape, c);
   if (!why.empty()) return MatchResult::failure(why);
   auto shape = shapeCopyingInputDims(reshape, c.boolOption("assume_nonempty", false), why);
   if (!shape) return MatchResult::failure(why);
@@ -108,8 +107,7 @@ MatchResult reshapeCopyingInputDims(ir::Node& reshape, const MatchContext& c) {
 }
 
 MatchResult transposeOfUnitDims(ir::Node& transpose, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes");
-      !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 5, 28, "replace_computed_reshape_shapes"); !why.empty())
     return MatchResult::failure(why);
   ir::Value* x = transpose.input(0);
   if (!x || !x->type().hasShape()) return MatchResult::failure("the input's shape is unknown");
@@ -129,11 +127,11 @@ MatchResult transposeOfUnitDims(ir::Node& transpose, const MatchContext& c) {
     const ir::Dim& d = xs[static_cast<size_t>(p)];
     if (d.isStatic() && d.value() == 1) continue;
     if (p < last)
-      return MatchResult::failure("moves dim " + std::to_string(p) +
-                                  ", which is not known to be 1, across another such dim");
+      return MatchResult::failure(Text::of(
+          "moves dim %1, which is not known to be 1, across another such dim", std::to_string(p)));
     last = p;
   }
-  std::string why;
+  Text why;
   auto shape = constantShape(transpose.output(0), why);
   if (!shape) return MatchResult::failure(why);
   return MatchResult::success({&transpose}, [&transpose, x, shape = *shape](rewrite::Rewriter& rw) {

@@ -40,20 +40,20 @@ struct Cost {
     bytes += static_cast<double>(c.bytesRead + c.bytesWritten);
     known = known && c.known;
   }
-  std::string text() const {
-    return std::to_string(static_cast<long long>(flops)) + " FLOPs, " +
-           std::to_string(static_cast<long long>(bytes)) + " bytes";
+  Text text() const {
+    return Text::of("%1 FLOPs, %2 bytes", std::to_string(static_cast<long long>(flops)),
+                    std::to_string(static_cast<long long>(bytes)));
   }
 };
 
 // "" when `now` is Pareto-better than `before`; else the reason with both costs.
-std::string whyNotCheaper(const Cost& before, const Cost& now) {
+Text whyNotCheaper(const Cost& before, const Cost& now) {
   if (!before.known || !now.known) return "the cost model does not know every shape";
   bool noWorse = now.flops <= before.flops && now.bytes <= before.bytes;
   bool better = now.flops < before.flops || now.bytes < before.bytes;
   if (noWorse && better) return "";
-  return "the cost model does not find it cheaper (" + now.text() + " against " + before.text() +
-         ")";
+  return Text::of("the cost model does not find it cheaper (%1 against %2)", now.text(),
+                  before.text());
 }
 
 // A scratch graph to cost a replacement before building it.
@@ -83,13 +83,13 @@ bool isUnitConv(const ir::Node& conv, size_t spatial) {
 }
 
 MatchResult convToGemm(ir::Node& flat, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 7, 28, "Conv -> Gemm"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 7, 28, "Conv -> Gemm"); !why.empty())
     return MatchResult::failure(why);
   ir::Node* conv = producerOp(flat.input(0), "Conv");
   if (!conv) return MatchResult::failure("the input is not produced by a Conv");
   if (flat.attrInt("axis", 1) != 1) return MatchResult::failure("Flatten axis is not 1");
-  if (std::string why = rewrite::whyNotSoleConsumer(flat.input(0)); !why.empty())
-    return MatchResult::failure("Conv output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(flat.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("Conv output %1", why));
   auto xd = fusion::dimsOf(conv->input(0));
   auto w = rewrite::constantValue(conv->input(1));
   if (!xd || xd->size() < 3) return MatchResult::failure("x has no static shape");
@@ -117,8 +117,7 @@ MatchResult convToGemm(ir::Node& flat, const MatchContext& c) {
       s.node("Flatten", {sx}, ir::Type::tensor(dt, ir::Shape::fromValues({n, ch})))->output(0), sw};
   if (conv->input(2)) gin.push_back(s.input(conv->input(2)->type()));
   s.node("Gemm", gin, ir::Type::tensor(dt, ir::Shape::fromValues({n, m})));
-  if (std::string why = whyNotCheaper(before, s.cost()); !why.empty())
-    return MatchResult::failure(why);
+  if (Text why = whyNotCheaper(before, s.cost()); !why.empty()) return MatchResult::failure(why);
   ir::Tensor wt = *w;
   return MatchResult::success({&flat, conv}, [&flat, conv, wt, m, ch](rewrite::Rewriter& rw) {
     ir::Graph& g = *conv->owner();
@@ -147,8 +146,8 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
     for (size_t i = 0; i < 2 && !bias; ++i)
       if (producerOp(add->input(i), "MatMul") && rewrite::isConstant(add->input(1 - i))) {
         bias = add->input(1 - i);
-        if (std::string why = rewrite::whyNotSoleConsumer(cur); !why.empty())
-          return MatchResult::failure("Add output " + why);
+        if (Text why = rewrite::whyNotSoleConsumer(cur); !why.empty())
+          return MatchResult::failure(Text::of("Add output %1", why));
         cur = add->input(i);
         nodes.push_back(add);
       }
@@ -156,15 +155,15 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
   }
   ir::Node* mm = producerOp(cur, "MatMul");
   if (!mm) return MatchResult::failure("the input is not produced by a MatMul");
-  if (std::string why = rewrite::whyNotSoleConsumer(cur); !why.empty())
-    return MatchResult::failure("MatMul output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(cur); !why.empty())
+    return MatchResult::failure(Text::of("MatMul output %1", why));
   nodes.push_back(mm);
   ir::Node* front = producerOp(mm->input(0), "Transpose");
   auto pf = front ? fusion::transposePerm(*front) : std::nullopt;
   if (!pf || *pf != std::vector<int64_t>{0, 2, 3, 1})
     return MatchResult::failure("the MatMul input is not an NCHW -> NHWC Transpose");
-  if (std::string why = rewrite::whyNotSoleConsumer(mm->input(0)); !why.empty())
-    return MatchResult::failure("Transpose output " + why);
+  if (Text why = rewrite::whyNotSoleConsumer(mm->input(0)); !why.empty())
+    return MatchResult::failure(Text::of("Transpose output %1", why));
   nodes.push_back(front);
   auto v = rewrite::constantValue(mm->input(1));
   if (!v || v->rank() != 2 || !fusion::isFloatType(v->dtype()))
@@ -172,7 +171,7 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
   int64_t ch = v->dims()[0], m = v->dims()[1];
   std::vector<double> bv;
   if (bias) {
-    std::string why;
+    Text why;
     auto per = fusion::perChannelValues(bias, 4, 3, m, why);
     if (!per) return MatchResult::failure(why);
     bv = *per;
@@ -189,8 +188,7 @@ MatchResult matmulToConv(ir::Node& back, const MatchContext& c) {
   std::vector<ir::Value*> cin{sx, sw};
   if (bias) cin.push_back(s.input(ir::Type::tensor(dt, ir::Shape::fromValues({m}))));
   s.node("Conv", cin, back.output(0)->type());
-  if (std::string why = whyNotCheaper(before, s.cost()); !why.empty())
-    return MatchResult::failure(why);
+  if (Text why = whyNotCheaper(before, s.cost()); !why.empty()) return MatchResult::failure(why);
   ir::Tensor vt = *v;
   return MatchResult::success(nodes, [&back, front, nodes, vt, bv, m, ch,
                                       dt](rewrite::Rewriter& rw) {

@@ -42,18 +42,19 @@ fusion::Rules rules() {
           if (v == 0 || !std::isfinite(v))
             return MatchResult::failure("the divisor holds 0, inf or NaN");
           if (exactOnly && !fusion::isPowerOfTwo(v))
-            return MatchResult::failure("the divisor " + std::to_string(v) +
-                                        " is not a power of two, so x * (1/c) may differ in the "
-                                        "last bit (option exact_only=false allows it)");
+            return MatchResult::failure(
+                Text::of("the divisor %1 is not a power of two, so x * (1/c) may differ in the "
+                         "last bit (option exact_only=false allows it)",
+                         std::to_string(v)));
           inv[i] = 1.0 / v;
         }
         ir::Tensor rt = fusion::floatTensorLike(*t, inv);
         auto back = fusion::floatValues(rt);
         for (size_t i = 0; i < inv.size(); ++i)
           if (!std::isfinite((*back)[i]) || (*back)[i] == 0)
-            return MatchResult::failure("the reciprocal of " + std::to_string((*vals)[i]) +
-                                        " is not finite and nonzero in " +
-                                        std::string(ir::dtypeName(t->dtype())));
+            return MatchResult::failure(
+                Text::of("the reciprocal of %1 is not finite and nonzero in %2",
+                         std::to_string((*vals)[i]), std::string(ir::dtypeName(t->dtype()))));
         return MatchResult::success({&n}, [&n, rt](rewrite::Rewriter& rw) {
           ir::Value* rc =
               addConstant(rw, *n.owner(), &n, n.input(1)->name() + "_reciprocal", rt, {&n});

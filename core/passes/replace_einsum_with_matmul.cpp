@@ -90,11 +90,11 @@ fusion::Rules rules() {
   fusion::addRule(
       r, "einsum_matmul", "Einsum(\"Pij,Pjk->Pik\", a, b) -> MatMul(a, b)", {"Einsum"},
       [](ir::Node& n, const MatchContext& c) {
-        if (std::string why = fusion::whyNotOpset(c, 12, 28, "Einsum"); !why.empty())
+        if (Text why = fusion::whyNotOpset(c, 12, 28, "Einsum"); !why.empty())
           return MatchResult::failure(why);
         if (n.inputCount() != 2) return MatchResult::failure("Einsum does not have two inputs");
         Plan plan;
-        if (std::string why = planFor(n.attrString("equation", ""), plan); !why.empty())
+        if (Text why = planFor(n.attrString("equation", ""), plan); !why.empty())
           return MatchResult::failure(why);
         ir::Value* ops[2] = {n.input(0), n.input(1)};
         bool trans[2] = {plan.transA, plan.transB};

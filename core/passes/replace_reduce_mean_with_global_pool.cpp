@@ -25,7 +25,7 @@ namespace passlab::passes {
 namespace {
 
 // "" when every consumer of the [N, C] result also accepts [N, C, 1, ...].
-std::string whyConsumersNeedRank2(const ir::Value* t) {
+Text whyConsumersNeedRank2(const ir::Value* t) {
   if (t->isGraphOutput()) return "the [N, C] result is a graph output";
   if (!t->hasUses()) return "the result is unused";
   for (const ir::Use& u : t->uses()) {
@@ -40,8 +40,9 @@ std::string whyConsumersNeedRank2(const ir::Value* t) {
         if ((*s)[i] == 0) return "a Reshape of the result copies a dim past index 1";
       continue;
     }
-    return "keepdims = 0 and the result feeds " + fusion::nodeText(*n) +
-           " (only Flatten/Reshape consumers are kept unchanged)";
+    return Text::of(
+        "keepdims = 0 and the result feeds %1 (only Flatten/Reshape consumers are kept unchanged)",
+        fusion::nodeText(*n));
   }
   return "";
 }
@@ -49,36 +50,33 @@ std::string whyConsumersNeedRank2(const ir::Value* t) {
 fusion::Rules rules() {
   fusion::Rules r;
   // ReduceMean(x, axes = spatial) -> GlobalAveragePool(x)
-  fusion::addRule(r, "reduce_mean_spatial", "ReduceMean(x, axes=[2..r-1]) -> GlobalAveragePool(x)",
-                  {"ReduceMean"}, [](ir::Node& n, const MatchContext&) {
-                    auto rank = rankOf(n.input(0));
-                    if (!rank || *rank < 3)
-                      return MatchResult::failure("x is not known to have rank >= 3");
-                    if (!fusion::isFloatType(elemTypeOf(n.input(0))))
-                      return MatchResult::failure("x is not a float tensor");
-                    auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
-                    if (!axes)
-                      return MatchResult::failure("ReduceMean axes are a non-constant input");
-                    auto na = normalizeAxes(*axes, rank);
-                    if (!na || na->empty())
-                      return MatchResult::failure("ReduceMean axes are empty or invalid");
-                    std::sort(na->begin(), na->end());
-                    std::vector<int64_t> spatial;
-                    for (int64_t i = 2; i < *rank; ++i) spatial.push_back(i);
-                    if (*na != spatial)
-                      return MatchResult::failure("ReduceMean reduces " + intsText(*na) +
-                                                  ", not every spatial axis " + intsText(spatial));
-                    if (n.attrInt("keepdims", 1) == 0)
-                      if (std::string why = whyConsumersNeedRank2(n.output(0)); !why.empty())
-                        return MatchResult::failure(why);
-                    bool keep = n.attrInt("keepdims", 1) != 0;
-                    return MatchResult::success({&n}, [&n, keep](rewrite::Rewriter& rw) {
-                      ir::Node* g =
-                          fusion::addDerived(rw, "GlobalAveragePool", {n.input(0)}, &n, {&n},
-                                             nullptr, {keep ? n.output(0) : nullptr});
-                      fusion::replaceAndErase(rw, n.output(0), g->output(0), {&n});
-                    });
-                  });
+  fusion::addRule(
+      r, "reduce_mean_spatial", "ReduceMean(x, axes=[2..r-1]) -> GlobalAveragePool(x)",
+      {"ReduceMean"}, [](ir::Node& n, const MatchContext&) {
+        auto rank = rankOf(n.input(0));
+        if (!rank || *rank < 3) return MatchResult::failure("x is not known to have rank >= 3");
+        if (!fusion::isFloatType(elemTypeOf(n.input(0))))
+          return MatchResult::failure("x is not a float tensor");
+        auto axes = rewrite::intsFromAttrOrInput(n, "axes", 1);
+        if (!axes) return MatchResult::failure("ReduceMean axes are a non-constant input");
+        auto na = normalizeAxes(*axes, rank);
+        if (!na || na->empty()) return MatchResult::failure("ReduceMean axes are empty or invalid");
+        std::sort(na->begin(), na->end());
+        std::vector<int64_t> spatial;
+        for (int64_t i = 2; i < *rank; ++i) spatial.push_back(i);
+        if (*na != spatial)
+          return MatchResult::failure(Text::of("ReduceMean reduces %1, not every spatial axis %2",
+                                               intsText(*na), intsText(spatial)));
+        if (n.attrInt("keepdims", 1) == 0)
+          if (Text why = whyConsumersNeedRank2(n.output(0)); !why.empty())
+            return MatchResult::failure(why);
+        bool keep = n.attrInt("keepdims", 1) != 0;
+        return MatchResult::success({&n}, [&n, keep](rewrite::Rewriter& rw) {
+          ir::Node* g = fusion::addDerived(rw, "GlobalAveragePool", {n.input(0)}, &n, {&n}, nullptr,
+                                           {keep ? n.output(0) : nullptr});
+          fusion::replaceAndErase(rw, n.output(0), g->output(0), {&n});
+        });
+      });
   return r;
 }
 

@@ -25,10 +25,10 @@ namespace passlab::passes {
 namespace {
 
 // "" when `c` is a constant scalar equal to `v` that broadcasts to x's shape.
-std::string whyNotScalar(const ir::Value* x, const ir::Value* c, double v) {
+Text whyNotScalar(const ir::Value* x, const ir::Value* c, double v) {
   auto s = fusion::scalarValue(c);
   if (!s) return "the operand is not a constant scalar";
-  if (*s != v) return "the constant is " + std::to_string(*s) + ", not " + std::to_string(v);
+  if (*s != v) return Text::of("the constant is %1, not %2", std::to_string(*s), std::to_string(v));
   if (!rewrite::broadcastKeepsShape(x, c)) return "the constant's broadcast widens x";
   return "";
 }
@@ -37,20 +37,19 @@ std::string whyNotScalar(const ir::Value* x, const ir::Value* c, double v) {
 // stay as they are: ONNX allows them, but ONNX Runtime's CPU provider has no
 // float16 or bfloat16 Relu, so the rewrite would save nothing and make a file
 // it cannot run (docs/differential-testing.md).
-std::string whyNotReluType(const ir::Value* x, int64_t opset) {
+Text whyNotReluType(const ir::Value* x, int64_t opset) {
   ir::DataType t = elemTypeOf(x);
   if (t == ir::DataType::kFloat16 || t == ir::DataType::kBFloat16)
-    return "ONNX Runtime's CPU provider has no " + std::string(ir::dtypeName(t)) + " Relu";
+    return Text::of("ONNX Runtime's CPU provider has no %1 Relu", std::string(ir::dtypeName(t)));
   if (fusion::isFloatType(t)) return "";
   if (opset >= 14 && ir::isSignedInteger(t) && t != ir::DataType::kInt4 && t != ir::DataType::kInt2)
     return "";
-  return "Relu does not take " + typeText(x) + " at opset " + std::to_string(opset);
+  return Text::of("Relu does not take %1 at opset %2", typeText(x), std::to_string(opset));
 }
 
 // Replaces `n` by a new `op` over `inputs`.
 MatchResult replaceBy(ir::Node& n, const std::string& op, std::vector<ir::Value*> inputs) {
-  if (std::string why = fusion::whyExtraOutputsUsed(n); !why.empty())
-    return MatchResult::failure(why);
+  if (Text why = fusion::whyExtraOutputsUsed(n); !why.empty()) return MatchResult::failure(why);
   return MatchResult::success({&n}, [&n, op, inputs](rewrite::Rewriter& rw) {
     ir::Node* r = fusion::addDerived(rw, op, inputs, &n, {&n}, nullptr, {n.output(0)});
     fusion::replaceAndErase(rw, n.output(0), r->output(0), {&n});
@@ -62,7 +61,7 @@ fusion::Rules rules() {
   // Pow(x, 2) -> Mul(x, x)
   fusion::addRule(r, "pow_two", "Pow(x, 2) -> x * x", {"Pow"},
                   [](ir::Node& n, const MatchContext&) {
-                    if (std::string why = whyNotScalar(n.input(0), n.input(1), 2.0); !why.empty())
+                    if (Text why = whyNotScalar(n.input(0), n.input(1), 2.0); !why.empty())
                       return MatchResult::failure(why);
                     if (elemTypeOf(n.output(0)) != elemTypeOf(n.input(0)))
                       return MatchResult::failure("the result type is not x's");
@@ -71,23 +70,23 @@ fusion::Rules rules() {
   // Pow(x, 0.5) -> Sqrt(x)
   fusion::addRule(r, "pow_half", "Pow(x, 0.5) -> Sqrt(x)", {"Pow"},
                   [](ir::Node& n, const MatchContext&) {
-                    if (std::string why = whyNotScalar(n.input(0), n.input(1), 0.5); !why.empty())
+                    if (Text why = whyNotScalar(n.input(0), n.input(1), 0.5); !why.empty())
                       return MatchResult::failure(why);
                     if (!fusion::isFloatType(elemTypeOf(n.input(0))))
                       return MatchResult::failure("x is not a float tensor");
                     return replaceBy(n, "Sqrt", {n.input(0)});
                   });
   // Sub(0, x) -> Neg(x)
-  fusion::addRule(r, "sub_from_zero", "0 - x -> Neg(x)", {"Sub"},
-                  [](ir::Node& n, const MatchContext& c) {
-                    if (std::string why = whyNotScalar(n.input(1), n.input(0), 0.0); !why.empty())
-                      return MatchResult::failure(why);
-                    ir::DataType t = elemTypeOf(n.input(1));
-                    if (!fusion::isFloatType(t) &&
-                        !(ir::isSignedInteger(t) && c.opset >= 6 && ir::dtypeBits(t) >= 8))
-                      return MatchResult::failure("Neg does not take " + typeText(n.input(1)));
-                    return replaceBy(n, "Neg", {n.input(1)});
-                  });
+  fusion::addRule(
+      r, "sub_from_zero", "0 - x -> Neg(x)", {"Sub"}, [](ir::Node& n, const MatchContext& c) {
+        if (Text why = whyNotScalar(n.input(1), n.input(0), 0.0); !why.empty())
+          return MatchResult::failure(why);
+        ir::DataType t = elemTypeOf(n.input(1));
+        if (!fusion::isFloatType(t) &&
+            !(ir::isSignedInteger(t) && c.opset >= 6 && ir::dtypeBits(t) >= 8))
+          return MatchResult::failure(Text::of("Neg does not take %1", typeText(n.input(1))));
+        return replaceBy(n, "Neg", {n.input(1)});
+      });
   // Clip(x, 0, +inf) -> Relu(x)   (no max from opset 11, or max = +inf)
   fusion::addRule(
       r, "clip_to_relu", "Clip(x, 0, +inf) -> Relu(x)", {"Clip"},
@@ -112,7 +111,7 @@ fusion::Rules rules() {
         }
         if (lo != 0) return MatchResult::failure("Clip min is not 0");
         if (!std::isinf(hi) || hi < 0) return MatchResult::failure("Clip has a finite max");
-        if (std::string why = whyNotReluType(n.input(0), c.opset); !why.empty())
+        if (Text why = whyNotReluType(n.input(0), c.opset); !why.empty())
           return MatchResult::failure(why);
         return replaceBy(n, "Relu", {n.input(0)});
       });
@@ -122,7 +121,7 @@ fusion::Rules rules() {
                     if (n.inputCount() != 2) return MatchResult::failure("Max has not 2 inputs");
                     for (size_t i = 0; i < 2; ++i) {
                       if (whyNotScalar(n.input(1 - i), n.input(i), 0.0).empty()) {
-                        if (std::string why = whyNotReluType(n.input(1 - i), c.opset); !why.empty())
+                        if (Text why = whyNotReluType(n.input(1 - i), c.opset); !why.empty())
                           return MatchResult::failure(why);
                         return replaceBy(n, "Relu", {n.input(1 - i)});
                       }
@@ -134,8 +133,8 @@ fusion::Rules rules() {
                   [](ir::Node& n, const MatchContext&) {
                     ir::Node* no = producerOp(n.input(0), "Not");
                     if (!no) return MatchResult::failure("the condition is not produced by a Not");
-                    if (std::string why = rewrite::whyNotSoleConsumer(n.input(0)); !why.empty())
-                      return MatchResult::failure("Not output " + why);
+                    if (Text why = rewrite::whyNotSoleConsumer(n.input(0)); !why.empty())
+                      return MatchResult::failure(Text::of("Not output %1", why));
                     return MatchResult::success({&n, no}, [&n, no](rewrite::Rewriter& rw) {
                       ir::Node* w =
                           fusion::addDerived(rw, "Where", {no->input(0), n.input(2), n.input(1)},

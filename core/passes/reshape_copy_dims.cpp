@@ -13,8 +13,8 @@ namespace {
 // One element of the computed shape.
 struct Part {
   enum Kind { kConstant, kCopy, kOther } kind = kOther;
-  int64_t value = 0;   // kConstant: the number
-  std::string source;  // kOther read from a Shape: where from, for reasons
+  int64_t value = 0;  // kConstant: the number
+  Text source;        // kOther read from a Shape: where from, for reasons
 };
 
 // Where a one-element shape part reads a dim: Shape(x)[i] through
@@ -60,7 +60,7 @@ std::optional<DimRead> dimRead(const ir::Value* v) {
 }
 
 // The parts of the Concat feeding `reshape`'s shape, or nullopt with `why`.
-std::optional<std::vector<Part>> shapeParts(const ir::Node& reshape, std::string& why) {
+std::optional<std::vector<Part>> shapeParts(const ir::Node& reshape, Text& why) {
   const ir::Node* concat = producerOp(reshape.input(1), "Concat");
   if (!concat) {
     why = "the shape is not a Concat of dims";
@@ -76,21 +76,24 @@ std::optional<std::vector<Part>> shapeParts(const ir::Node& reshape, std::string
     }
     auto dims = rewrite::staticDims(in);
     if (!dims || dims->size() != 1 || (*dims)[0] != 1) {
-      why = "input " + std::to_string(k) + " of the shape Concat is not known to hold one element";
+      why = Text::of("input %1 of the shape Concat is not known to hold one element",
+                     std::to_string(k));
       return std::nullopt;
     }
     auto read = dimRead(in);
     if (read && read->of == reshape.input(0) && read->dim == static_cast<int64_t>(p)) {
       parts.push_back({.kind = Part::kCopy, .value = 0, .source = {}});
     } else if (read) {
-      parts.push_back({.kind = Part::kOther,
-                       .value = 0,
-                       .source = read->of == reshape.input(0)
-                                     ? "dim " + std::to_string(p) + " is read from dim " +
-                                           std::to_string(read->dim) +
-                                           " of the data (0 copies only the same position)"
-                                     : "dim " + std::to_string(p) + " is read from '" +
-                                           read->of->name() + "', not the data"});
+      parts.push_back(
+          {.kind = Part::kOther,
+           .value = 0,
+           .source =
+               read->of == reshape.input(0)
+                   ? Text::of(
+                         "dim %1 is read from dim %2 of the data (0 copies only the same position)",
+                         std::to_string(p), std::to_string(read->dim))
+                   : Text::of("dim %1 is read from '%2', not the data", std::to_string(p),
+                              read->of->name())});
     } else {
       parts.push_back({.kind = Part::kOther, .value = 0, .source = {}});
     }
@@ -101,7 +104,7 @@ std::optional<std::vector<Part>> shapeParts(const ir::Node& reshape, std::string
 }  // namespace
 
 std::optional<std::vector<int64_t>> shapeCopyingInputDims(const ir::Node& reshape,
-                                                          bool assumeNonempty, std::string& why) {
+                                                          bool assumeNonempty, Text& why) {
   if (reshape.attrInt("allowzero", 0) != 0) {
     why = "allowzero = 1: a 0 in the shape would mean a dim of size 0, not a copy";
     return std::nullopt;
@@ -115,23 +118,23 @@ std::optional<std::vector<int64_t>> shapeCopyingInputDims(const ir::Node& reshap
                             ? &*y->type().shape()
                             : nullptr;
   std::vector<int64_t> out;
-  std::vector<std::string> unknown;  // why each -1 is one
-  std::string mayBeZero;             // the first copied dim that may be 0
+  std::vector<Text> unknown;  // why each -1 is one
+  Text mayBeZero;             // the first copied dim that may be 0
   bool symbolicCopy = false;
   bool minusOneGiven = false;  // the computed shape had its own -1
   for (size_t p = 0; p < parts->size(); ++p) {
     const Part& part = (*parts)[p];
-    const std::string at = "dim " + std::to_string(p);
+    const Text at = Text::of("dim %1", std::to_string(p));
     if (part.kind == Part::kConstant) {
       if (part.value < -1) {
-        why = at + " of the shape is " + std::to_string(part.value);
+        why = Text::of("%1 of the shape is %2", at, std::to_string(part.value));
         return std::nullopt;
       }
       if (part.value == -1) {
-        unknown.push_back(at + " is -1 in the computed shape");
+        unknown.push_back(Text::of("%1 is -1 in the computed shape", at));
         minusOneGiven = true;
       }
-      if (part.value == 0 && mayBeZero.empty()) mayBeZero = at + " (a constant 0)";
+      if (part.value == 0 && mayBeZero.empty()) mayBeZero = Text::of("%1 (a constant 0)", at);
       out.push_back(part.value);
     } else if (part.kind == Part::kCopy) {
       const bool known = xs && p < xs->rank() && (*xs)[p].isStatic() && (*xs)[p].value() >= 1;
@@ -142,19 +145,19 @@ std::optional<std::vector<int64_t>> shapeCopyingInputDims(const ir::Node& reshap
       out.push_back(known ? (*xs)[p].value() : 0);
     } else if (ys && (*ys)[p].isStatic()) {
       if ((*ys)[p].value() == 0) {
-        why = at + " of the result is 0";
+        why = Text::of("%1 of the result is 0", at);
         return std::nullopt;
       }
       out.push_back((*ys)[p].value());
     } else {
-      unknown.push_back(part.source.empty() ? at + " is computed" : part.source);
+      unknown.push_back(part.source.empty() ? Text::of("%1 is computed", at) : part.source);
       out.push_back(-1);
     }
   }
   if (unknown.size() > 1) {
-    why = std::to_string(unknown.size()) +
-          " dims are neither copied from the data at the same position nor static numbers (" +
-          unknown[0] + "; " + unknown[1] + ")";
+    why = Text::of(
+        "%1 dims are neither copied from the data at the same position nor static numbers (%2; %3)",
+        std::to_string(unknown.size()), unknown[0], unknown[1]);
     return std::nullopt;
   }
   if (!symbolicCopy) {
@@ -162,8 +165,10 @@ std::optional<std::vector<int64_t>> shapeCopyingInputDims(const ir::Node& reshap
     return std::nullopt;
   }
   if (!unknown.empty() && !minusOneGiven && !mayBeZero.empty() && !assumeNonempty) {
-    why = "the shape needs a -1 (" + unknown[0] + ") and " + mayBeZero +
-          " may be 0 at run time, which would leave the -1 undetermined (option assume_nonempty)";
+    why = Text::of(
+        "the shape needs a -1 (%1) and %2 may be 0 at run time, which would leave the -1 "
+        "undetermined (option assume_nonempty)",
+        unknown[0], mayBeZero);
     return std::nullopt;
   }
   return out;

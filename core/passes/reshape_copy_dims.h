@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/support/text.h"
 
 namespace passlab::passes {
 
@@ -26,6 +27,6 @@ namespace passlab::passes {
 // size as >= 1, so one more unknown dim may become -1 (wrong only for
 // tensors with no elements).
 std::optional<std::vector<int64_t>> shapeCopyingInputDims(const ir::Node& reshape,
-                                                          bool assumeNonempty, std::string& why);
+                                                          bool assumeNonempty, Text& why);
 
 }  // namespace passlab::passes

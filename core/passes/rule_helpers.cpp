@@ -14,9 +14,9 @@ rewrite::MatchResult forwardInput(ir::Node& node, size_t in, size_t out) {
   for (size_t i = 0; i < node.outputCount(); ++i)
     if (i != out && node.output(i) &&
         (node.output(i)->hasUses() || node.output(i)->isGraphOutput()))
-      return rewrite::MatchResult::failure("output " + std::to_string(i) + " '" +
-                                           node.output(i)->name() + "' is used");
-  if (std::string why = rewrite::Rewriter::canReplace(y, x); !why.empty())
+      return rewrite::MatchResult::failure(
+          Text::of("output %1 '%2' is used", std::to_string(i), node.output(i)->name()));
+  if (Text why = rewrite::Rewriter::canReplace(y, x); !why.empty())
     return rewrite::MatchResult::failure(why);
   return rewrite::MatchResult::success({&node}, [&node, x, y](rewrite::Rewriter& rw) {
     rw.replaceAllUsesWith(y, x);
@@ -31,9 +31,9 @@ rewrite::MatchResult forwardValue(ir::Node& node, ir::Value* replacement, size_t
   for (size_t i = 0; i < node.outputCount(); ++i)
     if (i != out && node.output(i) &&
         (node.output(i)->hasUses() || node.output(i)->isGraphOutput()))
-      return rewrite::MatchResult::failure("output " + std::to_string(i) + " '" +
-                                           node.output(i)->name() + "' is used");
-  if (std::string why = rewrite::Rewriter::canReplace(y, replacement); !why.empty())
+      return rewrite::MatchResult::failure(
+          Text::of("output %1 '%2' is used", std::to_string(i), node.output(i)->name()));
+  if (Text why = rewrite::Rewriter::canReplace(y, replacement); !why.empty())
     return rewrite::MatchResult::failure(why);
   std::vector<ir::Node*> nodes{&node};
   nodes.insert(nodes.end(), consumed.begin(), consumed.end());
@@ -200,25 +200,27 @@ std::optional<ir::Attribute> copyAttribute(const ir::Attribute& a) {
   return c;
 }
 
-std::string whyNotPure(const ir::Node& n, const ir::Model& model) {
+Text whyNotPure(const ir::Node& n, const ir::Model& model) {
   const std::string& op = n.opType();
   if (n.hasSubgraphs())
-    return op + " has subgraphs (If/Loop/Scan bodies are neither compared nor evaluated here)";
+    return Text::of(
+        "%1 has subgraphs (If/Loop/Scan bodies are neither compared nor evaluated here)", op);
   // Random ops in any domain, whatever their schema says (com.microsoft's
   // BiasDropout and friends are not marked).
   if (op.find("Random") != std::string::npos || op.find("Dropout") != std::string::npos ||
       op == "Bernoulli" || op == "Multinomial")
-    return op + " draws random numbers";
+    return Text::of("%1 draws random numbers", op);
   std::string_view domain = ir::OpRegistry::canonicalDomain(n.domain());
   const auto& reg = ir::OpRegistry::instance();
   int64_t version = model.opsetVersion(std::string(domain)).value_or(reg.maxOpset(domain));
   const ir::OpSchema* schema = reg.find(domain, op, version);
   if (!schema)
-    return "PassLab has no schema for " + n.qualifiedOpType() +
-           ", so it cannot tell whether it is deterministic";
+    return Text::of("PassLab has no schema for %1, so it cannot tell whether it is deterministic",
+                    n.qualifiedOpType());
   // ONNX marks these pure permutations non-deterministic; they are not.
   bool knownPure = domain.empty() && (op == "DepthToSpace" || op == "SpaceToDepth");
-  if (!schema->deterministic && !knownPure) return "ONNX marks " + op + " as non-deterministic";
+  if (!schema->deterministic && !knownPure)
+    return Text::of("ONNX marks %1 as non-deterministic", op);
   return "";
 }
 

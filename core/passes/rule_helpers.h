@@ -73,6 +73,6 @@ std::optional<ir::Attribute> copyAttribute(const ir::Attribute& a);
 
 // "" when `n` always computes the same outputs from the same inputs and has
 // no subgraphs (so it may be merged or evaluated ahead of time); else why not.
-std::string whyNotPure(const ir::Node& n, const ir::Model& model);
+Text whyNotPure(const ir::Node& n, const ir::Model& model);
 
 }  // namespace passlab::passes

@@ -66,7 +66,7 @@ std::optional<int64_t> dimIndex(const ir::Node& shape, int64_t rank, int64_t i) 
 }
 
 MatchResult share(ir::Node& gather, const MatchContext& c) {
-  if (std::string why = fusion::whyNotOpset(c, 1, 28, "share_symbolic_dim_reads"); !why.empty())
+  if (Text why = fusion::whyNotOpset(c, 1, 28, "share_symbolic_dim_reads"); !why.empty())
     return MatchResult::failure(why);
   ir::Node* shape = producerOp(gather.input(0), "Shape");
   if (!shape) return MatchResult::failure("Gather does not read a Shape");
@@ -83,19 +83,20 @@ MatchResult share(ir::Node& gather, const MatchContext& c) {
   if (!k) return MatchResult::failure("the Gather index is out of range");
   const ir::Dim& d = xs[static_cast<size_t>(*k)];
   if (d.isStatic())
-    return MatchResult::failure("dim " + std::to_string(*k) +
-                                " is static (fold_constants folds it)");
+    return MatchResult::failure(
+        Text::of("dim %1 is static (fold_constants folds it)", std::to_string(*k)));
   if (!d.isSymbolic())
-    return MatchResult::failure("dim " + std::to_string(*k) + " of '" + x->name() +
-                                "' has no name (shape inference could not relate it)");
+    return MatchResult::failure(
+        Text::of("dim %1 of '%2' has no name (shape inference could not relate it)",
+                 std::to_string(*k), x->name()));
   auto sources = dimSources(mainGraph(gather));
   auto it = sources.find(d.param());
   if (it == sources.end())
-    return MatchResult::failure("no graph input declares a dim named '" + d.param() + "'");
+    return MatchResult::failure(Text::of("no graph input declares a dim named '%1'", d.param()));
   const DimSource src = it->second;
   if (src.input == x && src.dim == *k && !shape->hasAttr("start") && !shape->hasAttr("end"))
-    return MatchResult::failure("already reads dim '" + d.param() + "' from input '" + x->name() +
-                                "'");
+    return MatchResult::failure(
+        Text::of("already reads dim '%1' from input '%2'", d.param(), x->name()));
   const bool vectorIndex = index->rank() == 1;
   return MatchResult::success({&gather}, [&gather, shape, src, vectorIndex](rewrite::Rewriter& rw) {
     ir::Graph& g = *gather.owner();

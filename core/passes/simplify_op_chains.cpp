@@ -38,8 +38,7 @@ bool isReshapeLike(const ir::Node* n) {
 
 // The inner node of a chain: the producer of `root`'s input 0 when `accept`
 // says yes and its result feeds only `root`.
-ir::Node* innerNode(ir::Node& root, const std::function<bool(const ir::Node*)>& accept,
-                    std::string& why) {
+ir::Node* innerNode(ir::Node& root, const std::function<bool(const ir::Node*)>& accept, Text& why) {
   ir::Value* t = root.input(0);
   ir::Node* inner = t ? t->producer() : nullptr;
   if (!inner || !accept(inner)) {
@@ -73,8 +72,8 @@ struct ChainedAxes {
 
 // Fills `ch` for the outer node `n` of an `op` chain; the reason it cannot,
 // else "".
-std::string chainedAxes(ir::Node& n, std::string_view op, ChainedAxes& ch) {
-  std::string why;
+Text chainedAxes(ir::Node& n, std::string_view op, ChainedAxes& ch) {
+  Text why;
   ch.inner = innerNode(
       n, [op](const ir::Node* p) { return p->domain().empty() && p->opType() == op; }, why);
   if (!ch.inner) return why;
@@ -119,7 +118,7 @@ void addReshapeChains(Rules& r) {
   // (a 0 in s copies a dim: only where x and the intermediate agree on it)
   addRule(r, "reshape_of_reshape", "Reshape(reshape-like(x), s) -> Reshape(x, s)", {"Reshape"},
           [](ir::Node& n, const MatchContext&) {
-            std::string why;
+            Text why;
             ir::Node* inner = innerNode(n, isReshapeLike, why);
             if (!inner) return MatchResult::failure(why);
             if (n.attrInt("allowzero", 0) == 0) {
@@ -136,8 +135,8 @@ void addReshapeChains(Rules& r) {
                 if (!rx || !rt || static_cast<int64_t>(k) >= *rx ||
                     static_cast<int64_t>(k) >= *rt ||
                     !(*x->type().shape())[k].sameAs((*t->type().shape())[k]))
-                  return MatchResult::failure("the target copies dim " + std::to_string(k) +
-                                              ", which the skipped op changes");
+                  return MatchResult::failure(Text::of(
+                      "the target copies dim %1, which the skipped op changes", std::to_string(k)));
               }
             }
             return bypassInner(n, inner);
@@ -149,7 +148,7 @@ void addReshapeChains(Rules& r) {
       [](ir::Node& n, const MatchContext& c) {
         if (c.opset < 5)
           return MatchResult::failure("Reshape takes its shape as an input from opset 5");
-        std::string why;
+        Text why;
         ir::Node* inner = innerNode(n, isReshapeLike, why);
         if (!inner) return MatchResult::failure(why);
         ir::Value* y = n.output(0);
@@ -176,7 +175,7 @@ void addReshapeChains(Rules& r) {
   addRule(r, "unsqueeze_of_unsqueeze", "Unsqueeze(Unsqueeze(x, a1), a2) -> Unsqueeze(x, a)",
           {"Unsqueeze"}, [](ir::Node& n, const MatchContext& c) {
             ChainedAxes ch;
-            if (std::string why = chainedAxes(n, "Unsqueeze", ch); !why.empty())
+            if (Text why = chainedAxes(n, "Unsqueeze", ch); !why.empty())
               return MatchResult::failure(why);
             int64_t mid = ch.rank + static_cast<int64_t>(ch.first.size());
             int64_t fin = mid + static_cast<int64_t>(ch.second.size());
@@ -189,7 +188,7 @@ void addReshapeChains(Rules& r) {
   addRule(r, "squeeze_of_squeeze", "Squeeze(Squeeze(x, a1), a2) -> Squeeze(x, a)", {"Squeeze"},
           [](ir::Node& n, const MatchContext& c) {
             ChainedAxes ch;
-            if (std::string why = chainedAxes(n, "Squeeze", ch); !why.empty())
+            if (Text why = chainedAxes(n, "Squeeze", ch); !why.empty())
               return MatchResult::failure(why);
             if (ch.first.empty() || ch.second.empty())
               return MatchResult::failure("a Squeeze without axes removes every dim of size 1");
@@ -209,7 +208,7 @@ void addValueChains(Rules& r) {
           {"Relu", "Floor", "Ceil", "Round", "Abs", "Sign"}, [](ir::Node& n, const MatchContext&) {
             ir::Node* inner = producerOp(n.input(0), n.opType());
             if (!inner || !n.domain().empty())
-              return MatchResult::failure("the input is not produced by " + n.opType());
+              return MatchResult::failure(Text::of("the input is not produced by %1", n.opType()));
             return forwardValue(n, inner->output(0));
           });
   // Clip(Clip(x, lo, hi), lo, hi) -> Clip(x, lo, hi)   (the same bounds)
@@ -221,7 +220,7 @@ void addValueChains(Rules& r) {
               const ir::Attribute* x = n.attr(a);
               const ir::Attribute* y = inner->attr(a);
               if ((x == nullptr) != (y == nullptr) || (x && x->f != y->f))
-                return MatchResult::failure(std::string("the ") + a + " attributes differ");
+                return MatchResult::failure(Text::of("the %1 attributes differ", a));
             }
             for (size_t i = 1; i <= 2; ++i) {
               const ir::Value* x = n.input(i);
@@ -237,7 +236,7 @@ void addValueChains(Rules& r) {
   // (C == A is the inverse pair of eliminate_inverse_pairs)
   addRule(r, "cast_of_widening_cast", "Cast(Cast(x: A, B), C) -> Cast(x, C) when A fits in B",
           {"Cast"}, [](ir::Node& n, const MatchContext&) {
-            std::string why;
+            Text why;
             ir::Node* inner = innerNode(
                 n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Cast"; },
                 why);
@@ -250,13 +249,14 @@ void addValueChains(Rules& r) {
             if (cto == a)
               return MatchResult::failure("it casts back to the source type (an inverse pair)");
             if (!castIsExact(a, b))
-              return MatchResult::failure(std::string(ir::dtypeName(a)) + " -> " +
-                                          std::string(ir::dtypeName(b)) + " is not exact");
+              return MatchResult::failure(Text::of("%1 -> %2 is not exact",
+                                                   std::string(ir::dtypeName(a)),
+                                                   std::string(ir::dtypeName(b))));
             return bypassInner(n, inner);
           });
   // Abs(Neg(x)) -> Abs(x)
   addRule(r, "abs_of_neg", "Abs(Neg(x)) -> Abs(x)", {"Abs"}, [](ir::Node& n, const MatchContext&) {
-    std::string why;
+    Text why;
     ir::Node* inner = innerNode(
         n, [](const ir::Node* p) { return p->domain().empty() && p->opType() == "Neg"; }, why);
     if (!inner) return MatchResult::failure(why);
@@ -275,15 +275,15 @@ void addValueChains(Rules& r) {
             auto axis = axisOf(n);
             std::vector<ir::Value*> flat;
             std::vector<ir::Node*> inners;
-            std::string lastWhy = "no input is produced by a Concat";
+            Text lastWhy = "no input is produced by a Concat";
             for (ir::Value* in : n.inputs()) {
               ir::Node* p = producerOp(in, "Concat");
-              std::string why = p ? rewrite::whyNotSoleConsumer(in) : "";
+              Text why = p ? rewrite::whyNotSoleConsumer(in) : "";
               if (p && why.empty() && axis && axisOf(*p) == axis) {
                 inners.push_back(p);
                 flat.insert(flat.end(), p->inputs().begin(), p->inputs().end());
               } else {
-                if (p) lastWhy = why.empty() ? "the inner Concat uses another axis" : why;
+                if (p) lastWhy = why.empty() ? Text("the inner Concat uses another axis") : why;
                 flat.push_back(in);
               }
             }

@@ -68,9 +68,9 @@ Status storeValues(ir::Tensor& t, const std::string& name,
       break;
     default:
       if (n > 0)
-        return unsupported("input '" + name + "' has element type " +
-                           std::string(ir::dtypeName(t.dtype())) +
-                           ", which PassLab cannot generate yet");
+        return unsupported(
+            Text::of("input '%1' has element type %2, which PassLab cannot generate yet", name,
+                     std::string(ir::dtypeName(t.dtype()))));
   }
   return Status::ok();
 }
@@ -137,7 +137,7 @@ std::optional<int64_t> evalDimExpression(const std::string& text,
 
 struct DimHint {
   int64_t value;
-  std::string reason;
+  Text reason;
 };
 
 std::optional<DimHint> unifiedDim(const ir::Value& input, size_t axis) {
@@ -228,7 +228,7 @@ struct ValueChoice {
   std::optional<double> constant;
   bool whole = false;  // whole numbers (integer types, masks of any type)
   double lo = 0, hi = 4;
-  std::string reason;
+  Text reason;
 };
 
 // Ops an index passes through unchanged in value.
@@ -252,7 +252,7 @@ void boundIndices(const ir::Value& v, ValueChoice& c, bool& bounded, int depth) 
       if (rows < 1 || (bounded && rows >= c.hi)) return;
       c.lo = 0;
       c.hi = static_cast<double>(rows);
-      c.reason = what + " of " + nodeName(n) + ", which has " + std::to_string(rows) + " rows";
+      c.reason = Text::of("%1 of %2, which has %3 rows", what, nodeName(n), std::to_string(rows));
       bounded = true;
     };
     if (standardOp(n) && (n.opType() == "Gather" || n.opType() == "GatherElements") &&
@@ -288,8 +288,9 @@ ValueChoice chooseValues(const ir::Value& input) {
     if (!seen.empty()) {
       c.constant = *std::max_element(seen.begin(), seen.end());
       std::string all = str::join(seen, ", ", [](double d) { return num(d); });
-      c.reason = "compared by Equal with " + all + (seen.size() > 1 ? " (the largest)" : "") +
-                 " in " + nodeName(*by);
+      c.reason = seen.size() > 1
+                     ? Text::of("compared by Equal with %1 (the largest) in %2", all, nodeName(*by))
+                     : Text::of("compared by Equal with %1 in %2", all, nodeName(*by));
       return c;
     }
   }
@@ -308,8 +309,9 @@ ValueChoice chooseValues(const ir::Value& input) {
     static const double kValues[] = {0, -1, 1, 2, 1, 1, 1};
     if (u.inputIndex < 1 || u.inputIndex > 6) continue;
     c.constant = kValues[u.inputIndex];
-    c.reason = std::string(kNames[u.inputIndex]) + " of " + nodeName(n);
-    if (u.inputIndex == 1) c.reason += ": the prompt length + 4";  // set by planInputs
+    c.reason = Text::of("%1 of %2", std::string(kNames[u.inputIndex]), nodeName(n));
+    if (u.inputIndex == 1)  // set by planInputs
+      c.reason = Text::of("%1: the prompt length + 4", c.reason);
     return c;
   }
   if (!integer && !mask) {
@@ -338,10 +340,10 @@ ValueChoice chooseValues(const ir::Value& input) {
   return c;
 }
 
-std::string rangeText(const InputPlan& p) {
-  if (p.constant) return "value " + num(*p.constant);
-  if (p.whole) return "integers in [" + num(p.lo) + ", " + num(p.hi) + ")";
-  return "uniform in [" + num(p.lo) + ", " + num(p.hi) + ")";
+Text rangeText(const InputPlan& p) {
+  if (p.constant) return Text::of("value %1", num(*p.constant));
+  if (p.whole) return Text::of("integers in [%1, %2)", num(p.lo), num(p.hi));
+  return Text::of("uniform in [%1, %2)", num(p.lo), num(p.hi));
 }
 
 Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const InputSpec& spec) {
@@ -356,10 +358,10 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
     return p;
   }
   if (!t.isTensor())
-    return unsupported("input '" + v.name() + "' is a " + t.toString() +
-                       "; only tensor inputs can be generated");
+    return unsupported(Text::of("input '%1' is a %2; only tensor inputs can be generated", v.name(),
+                                t.toString()));
   if (!t.hasShape())
-    return unsupported("input '" + v.name() + "' has no declared shape; give it a file");
+    return unsupported(Text::of("input '%1' has no declared shape; give it a file", v.name()));
   p.dtype = t.elemType();
   const ir::Shape& shape = *t.shape();
   const size_t rank = shape.rank();
@@ -372,7 +374,8 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
     }
     const std::string param = d.isSymbolic() ? d.param() : std::string();
     const bool named = !param.empty() && !isAnonymousDim(param);
-    const std::string label = "dim " + std::to_string(i) + (named ? " (" + param + ")" : "");
+    const Text label = named ? Text::of("dim %1 (%2)", std::to_string(i), param)
+                             : Text::of("dim %1", std::to_string(i));
     // The sliding windows the axis reaches (through reshapes and into If branches).
     std::optional<AxisNeed> window;
     if (floating && i >= 1) window = needAlongAxis(v, i);
@@ -383,9 +386,9 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
     if (named && spec.dims.count(param)) {
       int64_t given = spec.dims.at(param);
       if (window && given < window->min)
-        return invalidArgument("input '" + v.name() + "' " + label + " = " + std::to_string(given) +
-                               " is too small for " + window->why + ": it needs at least " +
-                               std::to_string(window->min));
+        return invalidArgument(
+            Text::of("input '%1' %2 = %3 is too small for %4: it needs at least %5", v.name(),
+                     label, std::to_string(given), window->why, std::to_string(window->min)));
       p.dims.push_back({given, "given (--dim)"});
       continue;
     }
@@ -401,9 +404,10 @@ Expected<InputPlan> planOne(const ir::Model& model, const ir::Value& v, const In
     if (window && (!window->why.empty() || window->downsample > 1)) {
       const int64_t m = window->min, step = window->downsample;
       const int64_t value = (m + step - 1) / step * step;
-      std::string why = "smallest size " + window->why + " accepts";
-      if (window->why.empty()) why = "no window op limits it";
-      if (value != m) why += ", rounded up to the path's total stride " + std::to_string(step);
+      Text why = window->why.empty() ? Text("no window op limits it")
+                                     : Text::of("smallest size %1 accepts", window->why);
+      if (value != m)
+        why = Text::of("%1, rounded up to the path's total stride %2", why, std::to_string(step));
       p.dims.push_back({value, why});
       continue;
     }
@@ -430,21 +434,21 @@ std::vector<int64_t> InputPlan::shape() const {
   return out;
 }
 
-std::string InputPlan::describe() const {
+Text InputPlan::describe() const {
   std::string s = name + " " + std::string(ir::dtypeName(dtype)) + "[" +
                   str::join(dims, ",", [](const DimChoice& d) { return std::to_string(d.value); }) +
                   "]";
-  if (given) return s + ": given";
-  std::vector<std::string> parts;
+  if (given) return Text::of("%1: given", s);
+  std::vector<Text> parts;
   for (size_t i = 0; i < dims.size(); ++i)
     if (!dims[i].reason.empty())
-      parts.push_back("dim " + std::to_string(i) + " = " + std::to_string(dims[i].value) + " (" +
-                      dims[i].reason + ")");
+      parts.push_back(Text::of("dim %1 = %2 (%3)", std::to_string(i), std::to_string(dims[i].value),
+                               dims[i].reason));
   // Default ranges say so themselves; other choices add their reason.
-  const bool plain = !constant && (valuesReason.rfind("uniform", 0) == 0 ||
-                                   valuesReason.rfind("integers", 0) == 0);
-  parts.push_back(rangeText(*this) + (plain ? "" : " (" + valuesReason + ")"));
-  return s + ": " + str::join(parts, "; ");
+  const std::string& values = valuesReason.templ();
+  const bool plain = !constant && (values.starts_with("uniform") || values.starts_with("integers"));
+  parts.push_back(plain ? rangeText(*this) : Text::of("%1 (%2)", rangeText(*this), valuesReason));
+  return Text::of("%1: %2", s, Text::join(std::move(parts), "; "));
 }
 
 Expected<std::vector<InputPlan>> planInputs(const ir::Model& model, const InputSpec& spec) {
@@ -534,7 +538,8 @@ Expected<exec::NamedInputs> fillInputs(const std::vector<InputPlan>& plan, const
       continue;
     }
     const ir::DataType dt = p.dtype;
-    if (dt == ir::DataType::kString) return unsupported("input '" + p.name + "' holds strings");
+    if (dt == ir::DataType::kString)
+      return unsupported(Text::of("input '%1' holds strings", p.name));
     ir::Tensor tensor(dt, p.shape());
     const int64_t n = tensor.numel();
     std::seed_seq seq{spec.seed, static_cast<uint64_t>(std::hash<std::string>()(p.name))};
@@ -567,9 +572,9 @@ Expected<exec::NamedInputs> makeInputs(const ir::Model& model, const InputSpec& 
     const ir::Type& t = v->type();
     if (it != spec.fixed.end() && t.isTensor() && t.elemType() != ir::DataType::kUndefined &&
         it->second.dtype() != t.elemType())
-      return invalidArgument("input '" + v->name() + "' is " + t.toString() +
-                             ", the value given is " +
-                             std::string(ir::dtypeName(it->second.dtype())));
+      return invalidArgument(Text::of("input '%1' is %2, the value given is %3", v->name(),
+                                      t.toString(),
+                                      std::string(ir::dtypeName(it->second.dtype()))));
   }
   auto plan = planInputs(model, spec);
   if (!plan) return plan.error();
@@ -580,13 +585,14 @@ Expected<ir::Tensor> parseInputValues(const ir::Model& model, const std::string&
                                       const std::string& values, const InputSpec& spec) {
   const ir::Value* in = model.graph().findValue(name);
   if (!in || !in->isGraphInput())
-    return invalidArgument("the model has no input named '" + name + "'");
+    return invalidArgument(Text::of("the model has no input named '%1'", name));
   std::vector<double> parsed;
   for (const auto& part : str::split(values, ',')) {
     std::string s(str::trim(part));
     char* end = nullptr;
     double d = std::strtod(s.c_str(), &end);
-    if (s.empty() || !end || *end != '\0') return invalidArgument("'" + s + "' is not a number");
+    if (s.empty() || !end || *end != '\0')
+      return invalidArgument(Text::of("'%1' is not a number", s));
     parsed.push_back(d);
   }
   InputSpec planSpec = spec;
@@ -600,8 +606,9 @@ Expected<ir::Tensor> parseInputValues(const ir::Model& model, const std::string&
     return c;
   }();
   if (parsed.size() != 1 && static_cast<int64_t>(parsed.size()) != n)
-    return invalidArgument(std::to_string(parsed.size()) + " values for " + in->type().toString() +
-                           " (planned as " + std::to_string(n) + " elements)");
+    return invalidArgument(Text::of("%1 values for %2 (planned as %3 elements)",
+                                    std::to_string(parsed.size()), in->type().toString(),
+                                    std::to_string(n)));
   switch (plan.dtype) {
     case ir::DataType::kFloat:
     case ir::DataType::kDouble:
@@ -615,7 +622,8 @@ Expected<ir::Tensor> parseInputValues(const ir::Model& model, const std::string&
     case ir::DataType::kBool:
       break;
     default:
-      return unsupported("values for " + in->type().toString() + " inputs must come from a file");
+      return unsupported(
+          Text::of("values for %1 inputs must come from a file", in->type().toString()));
   }
   ir::Tensor t(plan.dtype, plan.shape());
   Status st = storeValues(t, name, [&](int64_t i) {

@@ -38,7 +38,7 @@ struct InputSpec {
 // One dim of a planned input: its value and why.
 struct DimChoice {
   int64_t value = 1;
-  std::string reason;  // empty for a static dim
+  Text reason;  // empty for a static dim
 };
 
 struct InputPlan {
@@ -50,11 +50,11 @@ struct InputPlan {
   std::optional<double> constant;
   double lo = -1, hi = 1;
   bool whole = false;  // whole numbers in [lo, hi) (integer types, and masks of any type)
-  std::string valuesReason;
+  Text valuesReason;
 
   std::vector<int64_t> shape() const;
   // "x float[1,3,32,32]: dim 2 = 32 (smallest size Conv 'c1' accepts: ...); values in [-1, 1)"
-  std::string describe() const;
+  Text describe() const;
 };
 
 // True for dim names that name nothing: "" and "?" (each such dim is its own unknown).

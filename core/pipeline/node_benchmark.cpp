@@ -120,10 +120,11 @@ Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
                                       const std::string& nodeName) {
   if (!request.model) return invalidArgument("no original model");
   const ir::Node* node = findByName(optimized.model.graph(), nodeName);
-  if (!node) return invalidArgument("the optimized model has no node named '" + nodeName + "'");
+  if (!node)
+    return invalidArgument(Text::of("the optimized model has no node named '%1'", nodeName));
   const std::vector<ir::NodeId> origins = optimized.provenance.origins(node->id());
   if (origins.empty())
-    return invalidArgument("'" + nodeName + "' stands for no node of the original model");
+    return invalidArgument(Text::of("'%1' stands for no node of the original model", nodeName));
   auto run = prepareRun(*request.model, request);
   if (!run) return run.error();
   NodeBenchmark out;
@@ -136,18 +137,19 @@ Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
     out.originalLabels.push_back(n && !n->name().empty() ? n->name() : "#" + std::to_string(id));
   }
   auto cutNew = extractNodes(shapedOptimized, {node->id()});
-  if (!cutNew) return cutNew.error().withContext("cutting out '" + nodeName + "'");
+  if (!cutNew) return cutNew.error().withContext(Text::of("cutting out '%1'", nodeName));
   auto cutOld = extractNodes(shapedOriginal, origins);
   if (!cutOld)
-    return cutOld.error().withContext("cutting out the original nodes of '" + nodeName + "'");
+    return cutOld.error().withContext(Text::of("cutting out the original nodes of '%1'", nodeName));
   auto newTimes = profileStandalone(*cutNew, request);
-  if (!newTimes) return newTimes.error().withContext("'" + nodeName + "' alone");
+  if (!newTimes) return newTimes.error().withContext(Text::of("'%1' alone", nodeName));
   auto oldTimes = profileStandalone(*cutOld, request);
-  if (!oldTimes) return oldTimes.error().withContext("the original nodes of '" + nodeName + "'");
+  if (!oldTimes)
+    return oldTimes.error().withContext(Text::of("the original nodes of '%1'", nodeName));
   auto difference =
       outputDifference(*cutOld, *cutNew, *request.model, optimized.model, run->inputs);
   if (!difference)
-    return difference.error().withContext("'" + nodeName + "' against its original nodes");
+    return difference.error().withContext(Text::of("'%1' against its original nodes", nodeName));
   out.maxAbsDifference = *difference;
   out.optimized = std::move(newTimes.value());
   out.original = std::move(oldTimes.value());

@@ -76,14 +76,16 @@ Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::
   std::set<const ir::Node*> group;
   for (ir::NodeId id : nodes) {
     const ir::Node* n = g.findNode(id);
-    if (!n) return invalidArgument("node #" + std::to_string(id) + " is not in the main graph");
+    if (!n)
+      return invalidArgument(Text::of("node #%1 is not in the main graph", std::to_string(id)));
     group.insert(n);
   }
   const std::vector<ir::Value*> ins = outsideInputs(group, g);
   const std::vector<ir::Value*> outs = groupOutputs(group, g);
   for (ir::Value* v : ins)
     if (!v->type().isTensor() || !v->type().hasShape())
-      return unsupported("the type of '" + v->name() + "' is not known; cannot cut the nodes out");
+      return unsupported(
+          Text::of("the type of '%1' is not known; cannot cut the nodes out", v->name()));
   // The outside values become fresh graph inputs of the same type (named
   // after them once their producers are gone, below).
   std::map<const ir::Value*, std::string> boundary;
@@ -105,8 +107,8 @@ Expected<ir::Model> extractNodes(const ir::Model& shaped, const std::vector<ir::
     if (v->uses().empty() && !v->isInitializer()) unused.push_back(v);
   for (ir::Value* v : unused) g.removeInput(v);
   if (g.nodeCount() != group.size())
-    return internalError("cutting out " + std::to_string(group.size()) + " nodes left " +
-                         std::to_string(g.nodeCount()));
+    return internalError(Text::of("cutting out %1 nodes left %2", std::to_string(group.size()),
+                                  std::to_string(g.nodeCount())));
   // The boundary inputs take the names of the values they stand for, so a
   // cut-out can be fed the values its whole model computes (by name). Only
   // inputs still in the graph are looked up (a removed one is gone).

@@ -7,6 +7,7 @@
 
 #include "core/exec/evaluate.h"
 #include "core/pipeline/node_extract.h"
+#include "core/support/strings.h"
 
 namespace passlab::pipeline {
 
@@ -30,14 +31,14 @@ Tolerance toleranceFor(ir::DataType t) {
 }
 
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
-              std::string& why, double noiseAllowance) {
+              Text& why, double noiseAllowance) {
   if (got.dtype() != want.dtype()) {
-    why = "element type " + std::string(ir::dtypeName(got.dtype())) + " vs " +
-          std::string(ir::dtypeName(want.dtype()));
+    why = Text::of("element type %1 vs %2", std::string(ir::dtypeName(got.dtype())),
+                   std::string(ir::dtypeName(want.dtype())));
     return false;
   }
   if (got.dims() != want.dims()) {
-    why = "shape " + got.shape().toString() + " vs " + want.shape().toString();
+    why = Text::of("shape %1 vs %2", got.shape().toString(), want.shape().toString());
     return false;
   }
   if (got.dtype() == ir::DataType::kString) {
@@ -56,14 +57,14 @@ bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, dou
     double b = floating ? want.valueAsDouble(i) : static_cast<double>(want.valueAsInt64(i));
     if (std::isnan(a) || std::isnan(b)) {
       if (std::isnan(a) != std::isnan(b)) {
-        if (ok) why = "NaN at element " + std::to_string(i);
+        if (ok) why = Text::of("NaN at element %1", std::to_string(i));
         ok = false;
       }
       continue;
     }
     if (std::isinf(a) || std::isinf(b)) {
       if (a != b) {
-        if (ok) why = "infinity mismatch at element " + std::to_string(i);
+        if (ok) why = Text::of("infinity mismatch at element %1", std::to_string(i));
         ok = false;
       }
       continue;
@@ -76,8 +77,8 @@ bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, dou
         noiseAllowance > 0 ? abs <= noiseAllowance : abs <= tol.atol + tol.rtol * std::fabs(b);
     if (!within) {
       if (ok)
-        why =
-            "element " + std::to_string(i) + ": " + std::to_string(a) + " vs " + std::to_string(b);
+        why = Text::of("element %1: %2 vs %3", std::to_string(i), std::to_string(a),
+                       std::to_string(b));
       ok = false;
     }
   }
@@ -215,12 +216,15 @@ void ExecOutputChecker::noteNoise(NumericCheck& c, const NoiseFloors& floors,
 }
 
 namespace {
-// " (0.8x the noise floor 9.7e-05)" after a failed comparison with a floor.
-std::string noiseText(double maxAbs, double floor) {
-  if (floor <= 0) return "";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, " (%.2gx the noise floor %.1e)", maxAbs / floor, floor);
-  return buf;
+// "output 'y' differs on input set 0: <why> (0.8x the noise floor 9.7e-05)";
+// the floor's part only when the output has one.
+Text differsText(const std::string& name, size_t set, const Text& why, double maxAbs,
+                 double floor) {
+  if (floor <= 0)
+    return Text::of("output '%1' differs on input set %2: %3", name, std::to_string(set), why);
+  return Text::of("output '%1' differs on input set %2: %3 (%4x the noise floor %5)", name,
+                  std::to_string(set), why, str::printed("%.2g", maxAbs / floor),
+                  str::printed("%.1e", floor));
 }
 }  // namespace
 
@@ -247,7 +251,7 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
         ib->second.dtype() == ir::DataType::kUndefined)
       continue;
     double ma = 0, mr = 0;
-    std::string why;
+    Text why;
     // A renamed value (a stand-in) is compared with its original's floor.
     if (!allClose(ia->second, ib->second, ma, mr, why, allowance(floors, ib->first))) {
       maxAbs = ma;
@@ -267,14 +271,14 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
     auto got = runModel(current, inputs_[s]);
     if (!got) {
       c.passed = false;
-      c.detail = "the optimized model does not run: " + got.error().message();
+      c.detail = Text::of("the optimized model does not run: %1", got.error().text());
       return c;
     }
     for (const auto& [name, want] : reference_[s]) {
       auto it = got->find(name);
       if (it == got->end()) {
         c.passed = false;
-        c.detail = "output '" + name + "' is missing";
+        c.detail = Text::of("output '%1' is missing", name);
         return c;
       }
       if (want.dtype() == ir::DataType::kUndefined)
@@ -283,22 +287,23 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
         // From an unseeded generator: the values differ every run, but the
         // output must still be random, of the same type and shape.
         if (randomNow.empty()) randomNow = unseededRandomValues(current);
-        std::string why;
+        Text why;
         if (!randomNow.count(name))
           why = "it came from a random op without a seed and no longer does";
         else if (it->second.dtype() != want.dtype() || it->second.dims() != want.dims())
-          why = "element type or shape " + it->second.shape().toString() + " " +
-                std::string(ir::dtypeName(it->second.dtype())) + " vs " + want.shape().toString() +
-                " " + std::string(ir::dtypeName(want.dtype()));
+          why = Text::of("element type or shape %1 %2 vs %3 %4", it->second.shape().toString(),
+                         std::string(ir::dtypeName(it->second.dtype())), want.shape().toString(),
+                         std::string(ir::dtypeName(want.dtype())));
         if (!why.empty()) {
           c.passed = false;
-          c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why;
+          c.detail =
+              Text::of("output '%1' differs on input set %2: %3", name, std::to_string(s), why);
           c.firstDivergingTensor = name;
           return c;
         }
         continue;
       }
-      std::string why;
+      Text why;
       double ma = 0, mr = 0;
       const bool close = allClose(it->second, want, ma, mr, why, allowance(floors_, name));
       c.maxAbsError = std::max(c.maxAbsError, ma);
@@ -307,13 +312,12 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
       if (!close) {
         const auto floor = floors_.find(name);
         c.passed = false;
-        c.detail = "output '" + name + "' differs on input set " + std::to_string(s) + ": " + why +
-                   noiseText(ma, floor == floors_.end() ? 0 : floor->second);
+        c.detail = differsText(name, s, why, ma, floor == floors_.end() ? 0 : floor->second);
         double ma = 0, mr = 0;
         std::string first = firstDivergence(current, inputs_[s], standIns, ma, mr);
         c.firstDivergingTensor = first.empty() ? name : first;
         if (!first.empty()) {
-          c.detail += "; first diverging tensor '" + first + "'";
+          c.detail = Text::of("%1; first diverging tensor '%2'", c.detail, first);
         }
         return c;
       }
@@ -327,11 +331,11 @@ Expected<std::map<std::string, int64_t>> parseDims(const std::vector<std::string
   for (const auto& s : specs) {
     size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      return invalidArgument("--dim wants NAME=VALUE, got '" + s + "'");
+      return invalidArgument(Text::of("--dim wants NAME=VALUE, got '%1'", s));
     char* end = nullptr;
     long long v = std::strtoll(s.c_str() + eq + 1, &end, 10);
     if (*end != '\0' || v <= 0)
-      return invalidArgument("--dim " + s + ": the value must be a positive integer");
+      return invalidArgument(Text::of("--dim %1: the value must be a positive integer", s));
     out[s.substr(0, eq)] = v;
   }
   return out;

@@ -37,7 +37,7 @@ Tolerance toleranceFor(ir::DataType t);
 // error the tensor's noise floor allows) when that is positive, else beyond
 // the dtype's fixed tolerance.
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
-              std::string& why, double noiseAllowance = 0);
+              Text& why, double noiseAllowance = 0);
 
 // The main-graph values (by name) whose contents come from a random generator
 // without a `seed` attribute (RandomNormal, RandomUniform, their *Like forms,

@@ -25,15 +25,16 @@ Expected<passes::Options> effectiveOptions(const passes::Pass& pass,
     for (size_t i = 0; i < out.size(); ++i)
       if (out[i].first == k) {
         auto normal = passes::normalizeOptionValue(pass.info().options[i], v);
-        if (!normal) return normal.error().withContext("pass '" + pass.info().id + "'");
+        if (!normal) return normal.error().withContext(Text::of("pass '%1'", pass.info().id));
         out[i].second = std::move(*normal);
         found = true;
       }
     if (!found) {
       std::string known;
       for (const auto& o : pass.info().options) known += (known.empty() ? "" : ", ") + o.name;
-      return invalidArgument("pass '" + pass.info().id + "' has no option '" + k + "'" +
-                             (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
+      return invalidArgument(
+          Text::of("pass '%1' has no option '%2'%3", pass.info().id, k,
+                   (known.empty() ? " (it takes none)" : Text::of(" (options: %1)", known))));
     }
   }
   return out;
@@ -41,7 +42,7 @@ Expected<passes::Options> effectiveOptions(const passes::Pass& pass,
 
 Expected<const Step*> PassManager::run(const PassSpec& spec) {
   const passes::Pass* pass = passes::findPass(spec.id);
-  if (!pass) return invalidArgument("unknown pass '" + spec.id + "'");
+  if (!pass) return invalidArgument(Text::of("unknown pass '%1'", spec.id));
   return run(*pass, spec);
 }
 
@@ -130,7 +131,7 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
   step.passId = pass.info().id;
   step.options = *opts;
   step.before = lastStats_ ? *lastStats_ : collectStats(model_);
-  if (std::string note = skipNote(pass.info()); !note.empty()) {
+  if (Text note = skipNote(pass.info()); !note.empty()) {
     step.skipped = true;
     step.note = std::move(note);
     step.after = step.before;
@@ -151,21 +152,22 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
     inferShapesAfter(step, attempt);
     verifyAfter(step, attempt);
     if (!step.verifierErrors.empty())
-      status = invalidModel(step.passId +
-                            " left a graph the verifier rejects: " + step.verifierErrors.front());
+      status = invalidModel(Text::of("%1 left a graph the verifier rejects: %2", step.passId,
+                                     step.verifierErrors.front()));
   }
   step.milliseconds = millisecondsSince(t0);
   if (!status.isOk()) return rollBack(std::move(step), attempt, status);
   return commit(std::move(step), attempt);
 }
 
-std::string PassManager::skipNote(const passes::PassInfo& info) const {
+Text PassManager::skipNote(const passes::PassInfo& info) const {
   int64_t opset = model_.opsetVersion("").value_or(1);
   if (info.mayEmitNonStandard && options_.standardOnly)
     return "skipped: it emits non-standard ops, and standard ONNX only is on";
   if (opset < info.minOpset || opset > info.maxOpset)
-    return "skipped: written for opsets " + std::to_string(info.minOpset) + "-" +
-           std::to_string(info.maxOpset) + ", the model uses " + std::to_string(opset);
+    return Text::of("skipped: written for opsets %1-%2, the model uses %3",
+                    std::to_string(info.minOpset), std::to_string(info.maxOpset),
+                    std::to_string(opset));
   return "";
 }
 
@@ -194,11 +196,11 @@ Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
   try {
     status = pass.run(ctx);
   } catch (const std::exception& e) {
-    status = internalError(id + " threw: " + e.what());
+    status = internalError(Text::of("%1 threw: %2", id, e.what()));
   } catch (...) {
     // Anything else thrown (an int, a type of a plugin's own) is rolled back
     // the same way: what it left in the model must not survive.
-    status = internalError(id + " threw an exception that is not a std::exception");
+    status = internalError(Text::of("%1 threw an exception that is not a std::exception", id));
   }
   attempt.typesMayHaveChanged = rw.typesMayHaveChanged();
   return status;
@@ -298,8 +300,8 @@ const Step* PassManager::rollBack(Step step, Attempt& attempt, const Status& sta
   model_.opsets = attempt.opsetsBefore;
   model_.irVersion = attempt.irVersionBefore;
   step.rolledBack = true;
-  step.error = status.message();
-  step.note.clear();  // about edits that were undone
+  step.error = status.text();
+  step.note = Text();  // about edits that were undone
   step.after = step.before;
   lastStats_ = step.after;
   stopped_ = true;

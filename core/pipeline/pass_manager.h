@@ -134,7 +134,7 @@ class PassManager {
 
   // The steps of run(): skip, run, infer, verify, then roll back or commit.
   struct Attempt;
-  std::string skipNote(const passes::PassInfo& info) const;
+  Text skipNote(const passes::PassInfo& info) const;
   void learnKnownErrors();
   Status runPass(const passes::Pass& pass, const PassSpec& spec, const passes::Options& opts,
                  Step& step, Attempt& attempt);

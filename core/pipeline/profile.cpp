@@ -159,7 +159,7 @@ Expected<std::vector<std::string>> synthesize(const ir::Model& model, const Inpu
   values = std::move(filled.value());
   std::vector<std::string> descriptions;
   for (const InputPlan& p : *plan)
-    descriptions.push_back(p.describe() + (p.given ? " (given)" : " (made up)"));
+    descriptions.push_back(p.describe().str() + (p.given ? " (given)" : " (made up)"));
   return descriptions;
 }
 

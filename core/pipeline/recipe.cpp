@@ -70,7 +70,7 @@ Expected<Recipe> recipeFromJson(const std::string& text) {
       r.passes.push_back(std::move(s));
     }
   } catch (const json::exception& e) {
-    return parseError(std::string("malformed recipe: ") + e.what());
+    return parseError(Text::of("malformed recipe: %1", e.what()));
   }
   PASSLAB_RETURN_IF_ERROR(validateRecipe(r));
   return r;
@@ -79,7 +79,7 @@ Expected<Recipe> recipeFromJson(const std::string& text) {
 Status validateRecipe(const Recipe& r) {
   for (const PassSpec& s : r.passes) {
     const passes::Pass* p = passes::findPass(s.id);
-    if (!p) return invalidArgument("the recipe names an unknown pass '" + s.id + "'");
+    if (!p) return invalidArgument(Text::of("the recipe names an unknown pass '%1'", s.id));
     auto o = effectiveOptions(*p, s.options);
     if (!o) return o.error();
   }

@@ -16,6 +16,7 @@
 #include "core/passes/pass.h"
 #include "core/rewrite/driver.h"
 #include "core/rewrite/edit_log.h"
+#include "core/support/text.h"
 
 namespace passlab::pipeline {
 
@@ -41,7 +42,7 @@ struct NumericCheck {
   bool passed = true;
   size_t inputSets = 0;
   std::string firstDivergingTensor;  // first value (in graph order) that differs, if any
-  std::string detail;                // what differed, or why the check could not run
+  Text detail;                       // what differed, or why the check could not run
   double maxAbsError = 0, maxRelError = 0;
   // The noise floor (docs/numeric-check.md): the largest deviation of any
   // compared output measured in floors of that output (worst |err| / floor),
@@ -63,8 +64,8 @@ struct Step {
   bool changed = false;
   bool skipped = false;     // not applicable (opset, non-standard output); see `note`
   bool rolledBack = false;  // the pass failed and the model was restored
-  std::string error;        // the failure, when rolled back
-  std::string note;
+  Text error;               // the failure, when rolled back
+  Text note;
   std::vector<std::string> verifierErrors;
   NumericCheck check;
   rewrite::ExplainLog explain;

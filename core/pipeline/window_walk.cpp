@@ -252,8 +252,8 @@ class AxisWalk {
     const int64_t begin = (*pads)[axis], end = (*pads)[axis + *rank];
     after.min = std::max<int64_t>(1, after.min - begin - end);
     if (!after.why.empty() && begin + end != 0)
-      after.why += ", less the " + std::to_string(begin) + "+" + std::to_string(end) + " of " +
-                   nodeName(n) + ",";
+      after.why = Text::of("%1, less the %2+%3 of %4,", after.why, std::to_string(begin),
+                           std::to_string(end), nodeName(n));
     return after;
   }
 
@@ -299,9 +299,9 @@ class AxisWalk {
     AxisNeed after = need(n.output(0), axis);
     AxisNeed out;
     out.min = w.smallestInput(after.min);
-    out.why = nodeName(n) + " (" + w.describe() + ")";
+    out.why = Text::of("%1 (%2)", nodeName(n), w.describe());
     if (after.min > 1)
-      out.why += " with " + std::to_string(after.min) + " out for the ops after it";
+      out.why = Text::of("%1 with %2 out for the ops after it", out.why, std::to_string(after.min));
     out.downsample =
         w.transpose ? std::max<int64_t>(1, after.downsample / std::max<int64_t>(w.stride, 1))
                     : std::min(kMaxDownsample, after.downsample * std::max<int64_t>(w.stride, 1));
@@ -386,14 +386,14 @@ int64_t WindowAxis::smallestInput(int64_t outNeed) const {
   return std::max<int64_t>(m, 1);
 }
 
-std::string WindowAxis::describe() const {
-  std::string text = "kernel " + std::to_string(kernel);
-  if (stride != 1) text += ", stride " + std::to_string(stride);
-  if (dilation != 1) text += ", dilation " + std::to_string(dilation);
+Text WindowAxis::describe() const {
+  Text text = Text::of("kernel %1", std::to_string(kernel));
+  if (stride != 1) text = Text::of("%1, stride %2", text, std::to_string(stride));
+  if (dilation != 1) text = Text::of("%1, dilation %2", text, std::to_string(dilation));
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
-    text += ", auto_pad " + autoPad;
+    text = Text::of("%1, auto_pad %2", text, autoPad);
   else if (padBegin + padEnd)
-    text += ", pads " + std::to_string(padBegin) + "+" + std::to_string(padEnd);
+    text = Text::of("%1, pads %2+%3", text, std::to_string(padBegin), std::to_string(padEnd));
   return text;
 }
 

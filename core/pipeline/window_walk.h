@@ -11,6 +11,7 @@
 
 #include "core/ir/node.h"
 #include "core/ir/value.h"
+#include "core/support/text.h"
 
 namespace passlab::pipeline {
 
@@ -32,7 +33,7 @@ struct WindowAxis {
   // The smallest input size that gives at least `outNeed` outputs.
   int64_t smallestInput(int64_t outNeed) const;
   // "kernel 3, stride 2, pads 1+1".
-  std::string describe() const;
+  Text describe() const;
 };
 // The spatial axes of window op `n` with `spatial` of them (its attributes,
 // or its weight's shape for the kernel); nullopt when they cannot be read.
@@ -41,7 +42,7 @@ std::optional<std::vector<WindowAxis>> windowAxes(const ir::Node& n, size_t spat
 // What an axis of a value needs.
 struct AxisNeed {
   int64_t min = 1;         // the smallest size every window op after it accepts
-  std::string why;         // the window op that sets it ("" when none limits it)
+  Text why;                // the window op that sets it ("" when none limits it)
   int64_t downsample = 1;  // the product of strides on the deepest path
 };
 // The need along axis `axis` of `v`, following that axis through ops that

@@ -63,7 +63,7 @@ uint32_t ExplainLog::patternIndex(std::string_view pattern) {
   return lastPattern_;
 }
 
-void ExplainLog::note(ir::NodeId node, std::string_view pattern, std::string reason) {
+void ExplainLog::note(ir::NodeId node, std::string_view pattern, Text reason) {
   entries_.push_back({node, patternIndex(pattern), false, std::move(reason)});
 }
 
@@ -86,18 +86,17 @@ void ExplainLog::fold() const {
   entries_.clear();  // every note is held once: in view_ from now on
 }
 
-const std::map<std::string, std::string>* ExplainLog::reasons(ir::NodeId node) const {
+const std::map<std::string, Text>* ExplainLog::reasons(ir::NodeId node) const {
   std::lock_guard lock(mutex_);
   fold();
   auto it = view_.find(node);
   return it == view_.end() ? nullptr : &it->second;
 }
 
-std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> ExplainLog::all()
-    const {
+std::vector<std::pair<ir::NodeId, const std::map<std::string, Text>*>> ExplainLog::all() const {
   std::lock_guard lock(mutex_);
   fold();
-  std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> out;
+  std::vector<std::pair<ir::NodeId, const std::map<std::string, Text>*>> out;
   out.reserve(view_.size());
   for (const auto& [id, m] : view_) out.emplace_back(id, &m);
   return out;
@@ -288,9 +287,10 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
             if (!options.filter->allows(n->id())) blocked = n;
           if (blocked) {
             if (options.explain)
-              options.explain->note(id, p->name(),
-                                    "not applied: it would change " + blocked->describe() +
-                                        ", which is excluded from this pass");
+              options.explain->note(
+                  id, p->name(),
+                  Text::of("not applied: it would change %1, which is excluded from this pass",
+                           blocked->describe()));
             continue;
           }
         }

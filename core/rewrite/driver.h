@@ -29,12 +29,12 @@ class ExplainLog {
   ExplainLog& operator=(const ExplainLog& o);
   ExplainLog& operator=(ExplainLog&& o) noexcept;
 
-  void note(ir::NodeId node, std::string_view pattern, std::string reason);
+  void note(ir::NodeId node, std::string_view pattern, Text reason);
   void clear(ir::NodeId node, std::string_view pattern);
   // pattern -> reason, for one node.
-  const std::map<std::string, std::string>* reasons(ir::NodeId node) const;
+  const std::map<std::string, Text>* reasons(ir::NodeId node) const;
   // Every node with a reason, in node id order.
-  std::vector<std::pair<ir::NodeId, const std::map<std::string, std::string>*>> all() const;
+  std::vector<std::pair<ir::NodeId, const std::map<std::string, Text>*>> all() const;
   size_t size() const;
 
  private:
@@ -48,7 +48,7 @@ class ExplainLog {
     ir::NodeId node;
     uint32_t pattern;  // index into patterns_
     bool cleared;      // clear(): the pattern's reason for the node is gone
-    std::string reason;
+    Text reason;
   };
   uint32_t patternIndex(std::string_view pattern);
   void rebuildPatternIds();
@@ -61,7 +61,7 @@ class ExplainLog {
   // relocation as it grows (see EditLog).
   mutable std::deque<Entry> entries_;
   mutable std::mutex mutex_;
-  mutable std::map<ir::NodeId, std::map<std::string, std::string>> view_;
+  mutable std::map<ir::NodeId, std::map<std::string, Text>> view_;
 };
 
 // Per-match control: restrict a pass to some nodes, or keep it away from some.

@@ -37,20 +37,21 @@ bool isConstantFilledWith(const ir::Value* v, double x) {
   return true;
 }
 
-std::string whyNotSoleConsumer(const ir::Value* v) {
+Text whyNotSoleConsumer(const ir::Value* v) {
   if (!v) return "the value is missing";
-  if (v->isGraphOutput()) return "'" + v->name() + "' is a graph output";
+  if (v->isGraphOutput()) return Text::of("'%1' is a graph output", v->name());
   if (v->uses().size() != 1)
-    return "'" + v->name() + "' has " + std::to_string(v->uses().size()) + " consumers";
+    return Text::of("'%1' has %2 consumers", v->name(), std::to_string(v->uses().size()));
   const ir::Node* user = v->uses()[0].node;
-  if (v->owner() != user->owner()) return "'" + v->name() + "' is used inside a subgraph";
+  if (v->owner() != user->owner()) return Text::of("'%1' is used inside a subgraph", v->name());
   return "";
 }
 
-ir::Node* soleConsumer(const ir::Value* v, std::string* why) {
-  std::string reason = whyNotSoleConsumer(v);
-  if (why) *why = reason;
-  return reason.empty() ? v->uses()[0].node : nullptr;
+ir::Node* soleConsumer(const ir::Value* v, Text* why) {
+  Text reason = whyNotSoleConsumer(v);
+  const bool sole = reason.empty();
+  if (why) *why = std::move(reason);
+  return sole ? v->uses()[0].node : nullptr;
 }
 
 ir::Node* onlyReader(const ir::Value* v, std::string_view ignoredOp) {
@@ -64,27 +65,28 @@ ir::Node* onlyReader(const ir::Value* v, std::string_view ignoredOp) {
   return found;
 }
 
-std::string whyNotReadOnlyBy(const ir::Value* v, const std::vector<ir::Node*>& nodes) {
+Text whyNotReadOnlyBy(const ir::Value* v, const std::vector<ir::Node*>& nodes) {
   if (!v) return "the value is missing";
-  if (v->isGraphOutput()) return "'" + v->name() + "' is a graph output";
+  if (v->isGraphOutput()) return Text::of("'%1' is a graph output", v->name());
   for (const ir::Use& u : usesInNodeOrder(v))
     if (std::find(nodes.begin(), nodes.end(), u.node) == nodes.end())
-      return "'" + v->name() + "' has a consumer outside the pattern (" + nodeText(*u.node) + ")";
+      return Text::of("'%1' has a consumer outside the pattern (%2)", v->name(), nodeText(*u.node));
   return "";
 }
 
-std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last) {
+Text whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last) {
   const std::unordered_set<const ir::Node*> in(nodes.begin(), nodes.end());
   for (const ir::Node* n : nodes) {
     if (n == last) continue;
     for (const ir::Value* o : n->outputs()) {
       if (!o) continue;
-      if (o->isGraphOutput()) return "'" + o->name() + "' is a graph output";
+      if (o->isGraphOutput()) return Text::of("'%1' is a graph output", o->name());
       for (const ir::Use& u : usesInNodeOrder(o)) {
-        if (u.node->owner() != n->owner()) return "'" + o->name() + "' is used inside a subgraph";
+        if (u.node->owner() != n->owner())
+          return Text::of("'%1' is used inside a subgraph", o->name());
         if (!in.count(u.node))
-          return "'" + o->name() + "' has a consumer outside the pattern (" + nodeText(*u.node) +
-                 ")";
+          return Text::of("'%1' has a consumer outside the pattern (%2)", o->name(),
+                          nodeText(*u.node));
       }
     }
   }

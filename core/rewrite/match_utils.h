@@ -8,6 +8,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ir/model.h"
+#include "core/support/text.h"
 
 namespace passlab::rewrite {
 
@@ -28,10 +29,10 @@ std::vector<ir::Use> usesInNodeOrder(const ir::Value* v);
 // "" when `v` feeds exactly one node input in its own graph and nothing else
 // (no graph output, no second consumer, no read inside a subgraph); else the
 // reason, for explanations: "'t' has 2 consumers".
-std::string whyNotSoleConsumer(const ir::Value* v);
+Text whyNotSoleConsumer(const ir::Value* v);
 // That one consumer (see whyNotSoleConsumer), or nullptr with the reason in
 // `why` when asked for.
-ir::Node* soleConsumer(const ir::Value* v, std::string* why = nullptr);
+ir::Node* soleConsumer(const ir::Value* v, Text* why = nullptr);
 // The node of `v`'s only use, ignoring readers that are default-domain
 // `ignoredOp` nodes (e.g. "Shape"), whether or not `v` is also a graph output
 // or that node lies in a subgraph: for matchers that walk a chain first and
@@ -40,12 +41,12 @@ ir::Node* soleConsumer(const ir::Value* v, std::string* why = nullptr);
 ir::Node* onlyReader(const ir::Value* v, std::string_view ignoredOp = {});
 // "" when `v` is not a graph output and every node reading it is one of
 // `nodes`; else the reason.
-std::string whyNotReadOnlyBy(const ir::Value* v, const std::vector<ir::Node*>& nodes);
+Text whyNotReadOnlyBy(const ir::Value* v, const std::vector<ir::Node*>& nodes);
 // "" when the outputs of `nodes` other than `last`'s are read only by
 // `nodes` themselves (not a graph output, not inside a subgraph); else the
 // reason, naming the first offender: "'t' has a consumer outside the pattern
 // (Add 'a')".
-std::string whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last);
+Text whyNotClosed(const std::vector<ir::Node*>& nodes, const ir::Node* last);
 // "Add 'a'": a node's qualified op type and name, for reasons.
 std::string nodeText(const ir::Node& n);
 

@@ -10,6 +10,7 @@
 
 #include "core/ir/model.h"
 #include "core/rewrite/rewriter.h"
+#include "core/support/text.h"
 
 namespace passlab::rewrite {
 
@@ -45,7 +46,7 @@ bool readOptionBool(const std::string& text);
 // edit to perform. A failed match: why.
 class MatchResult {
  public:
-  static MatchResult failure(std::string reason) {
+  static MatchResult failure(Text reason) {
     MatchResult r;
     r.reason_ = std::move(reason);
     return r;
@@ -57,12 +58,12 @@ class MatchResult {
     return r;
   }
   bool matched() const { return static_cast<bool>(apply_); }
-  const std::string& reason() const { return reason_; }
+  const Text& reason() const { return reason_; }
   const std::vector<ir::Node*>& nodes() const { return nodes_; }
   void apply(Rewriter& rw) const { apply_(rw); }
 
  private:
-  std::string reason_;
+  Text reason_;
   std::vector<ir::Node*> nodes_;
   std::function<void(Rewriter&)> apply_;
 };

@@ -112,23 +112,25 @@ bool Rewriter::removeAttr(ir::Node* node, const std::string& name) {
   return node->removeAttr(name);
 }
 
-std::string Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
+Text Rewriter::canReplace(const ir::Value* from, const ir::Value* to) {
   if (from == to) return "a value cannot replace itself";
   if (!to)
     return from->isGraphOutput()
-               ? "'" + from->name() + "' is a graph output and cannot be replaced by nothing"
-               : "";
+               ? Text::of("'%1' is a graph output and cannot be replaced by nothing", from->name())
+               : Text();
   bool mainOutput = false;
   for (const ir::Graph* g : from->outputOf())
     if (!g->parentNode()) mainOutput = true;
   if (!mainOutput) return "";
   // `to` must be able to take the output's name.
   if (to->isGraphInput() || to->isInitializer() || !to->producer())
-    return "'" + from->name() + "' is a model output and '" + to->name() +
-           "' is a model input or constant, so the output would be renamed";
+    return Text::of(
+        "'%1' is a model output and '%2' is a model input or constant, so the output would be "
+        "renamed",
+        from->name(), to->name());
   if (to->isGraphOutput())
-    return "'" + from->name() + "' and '" + to->name() + "' are both model outputs";
-  if (to->owner()->parentNode()) return "'" + to->name() + "' lives in a subgraph";
+    return Text::of("'%1' and '%2' are both model outputs", from->name(), to->name());
+  if (to->owner()->parentNode()) return Text::of("'%1' lives in a subgraph", to->name());
   return "";
 }
 
@@ -153,8 +155,10 @@ void Rewriter::replaceAllUsesWith(ir::Value* from, ir::Value* to) {
   // A null `to` leaves node inputs omitted (as setInput does), but a graph
   // cannot return nothing: refused before any edit is made.
   if (!to && from->isGraphOutput())
-    throw std::logic_error("replaceAllUsesWith: '" + from->name() +
-                           "' is a graph output and cannot be replaced by nothing");
+    throw std::logic_error(
+        Text::of("replaceAllUsesWith: '%1' is a graph output and cannot be replaced by nothing",
+                 from->name())
+            .str());
   std::vector<ir::Use> uses = from->uses();
   // As setInput, with the type comparison made once for all the uses.
   if (!uses.empty()) noteRewire(from, to);
@@ -213,7 +217,7 @@ void Rewriter::setInitializer(ir::Value* value, ir::Tensor tensor) {
 
 void Rewriter::removeInitializer(ir::Value* value) {
   if (value->hasUses() || value->isGraphOutput())
-    throw std::logic_error("removeInitializer: '" + value->name() + "' is still used");
+    throw std::logic_error(Text::of("removeInitializer: '%1' is still used", value->name()).str());
   record(EditKind::kInitializerRemoved, 0, ownerId(*value->owner()), -1, value->name(), "");
   ir::Graph* g = value->owner();
   if (value->isGraphInput()) g->removeInput(value, undo_);

@@ -12,6 +12,7 @@
 #include "core/ir/undo_log.h"
 #include "core/rewrite/edit_log.h"
 #include "core/rewrite/provenance.h"
+#include "core/support/text.h"
 
 namespace passlab::rewrite {
 
@@ -63,7 +64,7 @@ class Rewriter {
   // is an output of any graph.
   void replaceAllUsesWith(ir::Value* from, ir::Value* to);
   // "" if replaceAllUsesWith(from, to) keeps the model's interface, else why not.
-  static std::string canReplace(const ir::Value* from, const ir::Value* to);
+  static Text canReplace(const ir::Value* from, const ir::Value* to);
   // Sets the type of a value the pass created or changed.
   void setType(ir::Value* value, ir::Type type);
 

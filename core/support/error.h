@@ -7,6 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "core/support/text.h"
+
 namespace passlab {
 
 enum class ErrorCode {
@@ -22,16 +24,20 @@ enum class ErrorCode {
 
 class Error {
  public:
-  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Error(ErrorCode code, Text message)
+      : code_(code), text_(std::move(message)), message_(text_.str()) {}
   ErrorCode code() const { return code_; }
+  // The message in English, and structured (for translation).
   const std::string& message() const { return message_; }
+  const Text& text() const { return text_; }
   // Returns a copy whose message is prefixed with `context: `.
-  Error withContext(const std::string& context) const {
-    return Error(code_, context + ": " + message_);
+  Error withContext(const Text& context) const {
+    return Error(code_, Text::of("%1: %2", context, text_));
   }
 
  private:
   ErrorCode code_;
+  Text text_;
   std::string message_;
 };
 
@@ -48,6 +54,7 @@ class [[nodiscard]] Status {
     return error_;
   }
   const std::string& message() const { return error_.message(); }
+  const Text& text() const { return error_.text(); }
 
  private:
   Error error_{ErrorCode::kInternal, ""};
@@ -87,25 +94,25 @@ class [[nodiscard]] Expected {
   std::variant<T, Error> v_;
 };
 
-inline Error invalidArgument(std::string m) {
+inline Error invalidArgument(Text m) {
   return {ErrorCode::kInvalidArgument, std::move(m)};
 }
-inline Error parseError(std::string m) {
+inline Error parseError(Text m) {
   return {ErrorCode::kParse, std::move(m)};
 }
-inline Error invalidModel(std::string m) {
+inline Error invalidModel(Text m) {
   return {ErrorCode::kInvalidModel, std::move(m)};
 }
-inline Error unsupported(std::string m) {
+inline Error unsupported(Text m) {
   return {ErrorCode::kUnsupported, std::move(m)};
 }
-inline Error ioError(std::string m) {
+inline Error ioError(Text m) {
   return {ErrorCode::kIo, std::move(m)};
 }
-inline Error limitError(std::string m) {
+inline Error limitError(Text m) {
   return {ErrorCode::kLimit, std::move(m)};
 }
-inline Error internalError(std::string m) {
+inline Error internalError(Text m) {
   return {ErrorCode::kInternal, std::move(m)};
 }
 

@@ -71,4 +71,10 @@ std::string withThousands(int64_t n) {
   return out;
 }
 
+std::string printed(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 }  // namespace passlab::str

@@ -31,6 +31,9 @@ std::string join(const Range& items, std::string_view sep) {
   return join(items, sep, [](const auto& s) { return std::string(s); });
 }
 
+// `v` printed with one printf conversion: printed("%.2g", 0.8123) == "0.81".
+std::string printed(const char* format, double v);
+
 // "1.5 KiB", "12.0 MiB": sizes for people.
 std::string humanBytes(uint64_t bytes);
 // 1234567 -> "1,234,567".

@@ -178,7 +178,7 @@ void runCase(const Case& c, int threads, double budgetMs) {
       std::string why;
       if (step)
         for (const auto& [node, reasons] : (*step)->explain.all())
-          for (const auto& [pattern, r] : *reasons) why = r;
+          for (const auto& [pattern, r] : *reasons) why = r.str();
       std::printf("%-17s %-44s the pass did not fire: %s\n", c.group.c_str(), c.name.c_str(),
                   step ? why.c_str() : step.error().message().c_str());
       return;

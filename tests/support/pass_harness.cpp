@@ -101,7 +101,7 @@ NumericResult compareOutputs(const ir::Model& before, const ir::Model& after, in
   pipeline::NumericCheck c = (*checker)->check(after);
   r.ran = c.ran;
   r.equal = c.passed;
-  r.detail = c.detail;
+  r.detail = c.detail.str();
   return r;
 }
 
@@ -165,7 +165,7 @@ void expectUnchanged(const std::string& passId, const std::string& input, const 
   if (reason.empty()) return;
   std::string all;
   for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) all += pattern + ": " + why + "\n";
+    for (const auto& [pattern, why] : *reasons) all += pattern + ": " + why.str() + "\n";
   EXPECT_NE(all.find(reason), std::string::npos)
       << "no explanation mentions '" << reason << "'; got:\n"
       << all;

@@ -326,7 +326,7 @@ class DocumentTest : public QObject {
     QCOMPARE(doc.insights()->provenance(7)->origins.size(), size_t{2});
     auto failures = doc.insights()->matchFailures(1);
     QCOMPARE(failures.size(), size_t{2});
-    QCOMPARE(failures[0].reason, std::string("replaced reason"));
+    QCOMPARE(failures[0].reason.str(), std::string("replaced reason"));
     QVERIFY(!doc.insights()->provenance(1));
   }
 };

@@ -498,7 +498,7 @@ class PipelineTest : public QObject {
       QCOMPARE(y.passId, x.passId);
       QCOMPARE(y.changed, x.changed);
       QCOMPARE(y.check.ran, x.check.ran);
-      QVERIFY2(y.check.passed, (y.passId + ": " + y.check.detail).c_str());
+      QVERIFY2(y.check.passed, (y.passId + ": " + y.check.detail.str()).c_str());
       QCOMPARE(y.check.passed, x.check.passed);
       // Each Step starts from the model the one before left.
       if (i > 0) QCOMPARE(b->steps()[i]->before, b->steps()[i - 1]->after);
@@ -520,7 +520,7 @@ class PipelineTest : public QObject {
     const AppliedStep& a = *s->steps().back();
     QVERIFY(a.step.changed);
     QVERIFY(a.step.check.ran);
-    QVERIFY2(a.step.check.passed, a.step.check.detail.c_str());
+    QVERIFY2(a.step.check.passed, a.step.check.detail.str().c_str());
     // The document holds the model after the Step.
     QCOMPARE(mainNodes(doc), a.after->graph().nodeCount());
     QCOMPARE(doc.model().graph().nodeCountRecursive(), a.step.after.nodes);
@@ -567,7 +567,7 @@ class PipelineTest : public QObject {
     QVERIFY(waitRun(s));
     QVERIFY(!s->steps().empty());
     for (const AppliedStepPtr& a : s->steps())
-      if (a->step.check.ran) QVERIFY2(a->step.check.passed, a->step.check.detail.c_str());
+      if (a->step.check.ran) QVERIFY2(a->step.check.passed, a->step.check.detail.str().c_str());
     QCOMPARE(s->uncomparedOutputs(), (std::vector<std::string>{"y"}));
     QVERIFY2(panel.statusText().contains(QStringLiteral("does not compare 1 output(s) (y)")),
              qPrintable(panel.statusText()));
@@ -880,7 +880,7 @@ class PipelineTest : public QObject {
     QVERIFY(k >= 0);
     const AppliedStep& a = *s->steps().back();
     QVERIFY(a.step.check.ran);
-    QVERIFY2(a.step.check.passed, a.step.check.detail.c_str());
+    QVERIFY2(a.step.check.passed, a.step.check.detail.str().c_str());
     QVERIFY(mainNodes(doc) < nodes0 || !a.step.summary.added.empty());
     checkDiffAgainstLog(a);
     doc.undoStack()->undo();

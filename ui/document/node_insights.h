@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/ir/node.h"
+#include "core/support/text.h"
 
 namespace passlab::ui {
 
@@ -25,7 +26,7 @@ struct Provenance {
 struct MatchFailure {
   std::string passId;   // the pass that tried
   std::string pattern;  // the pattern's name
-  std::string reason;   // "the BatchNormalization output has a second reader"
+  Text reason;          // "the BatchNormalization output has a second reader"
   int step = -1;
 };
 

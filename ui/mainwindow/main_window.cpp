@@ -854,7 +854,7 @@ bool MainWindow::loadRecipeFrom(const QString& path) {
   auto recipe = pipeline::recipeFromJson(f.readAll().toStdString());
   Status s = recipe ? pipeline_->loadRecipe(*recipe) : Status(recipe.error());
   if (!s) {
-    showError(tr("Cannot load the recipe"), tr("%1: %2").arg(path, trCore(s.message())));
+    showError(tr("Cannot load the recipe"), tr("%1: %2").arg(path, trCore(s.text())));
     return false;
   }
   pipelineDock_->raise();

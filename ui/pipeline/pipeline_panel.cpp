@@ -480,7 +480,7 @@ void PipelinePanel::onOptionEdited(int row, int column) {
           ? QString::fromLatin1(value->checkState() == Qt::Checked ? "true" : "false")
           : value->text().trimmed();
   Status s = session_->setRowOption(planRow, name->text().toStdString(), text.toStdString());
-  if (!s) lastMessage_ = trCore(s.message());
+  if (!s) lastMessage_ = trCore(s.text());
   showOptions();
   updateState();
 }

@@ -344,7 +344,7 @@ QString PipelineSession::prepareChecker(RunJob& job) {
   if (!created)
     return tr("The numeric check cannot run, so it is off for this "
               "run: %1")
-        .arg(trCore(created.error().message()));
+        .arg(trCore(created.error().text()));
   job.checker = std::move(created.value());
   return {};
 }
@@ -374,7 +374,7 @@ QString PipelineSession::runPasses(RunJob& job, bool& usable) {
   for (int i = 0; i < total; ++i) {
     if (job.cancel->load()) return tr("Cancelled after %n pass(es)", "", i);
     auto ran = pm.run(job.specs[static_cast<size_t>(i)]);
-    if (!ran) return trCore(ran.error().message());
+    if (!ran) return trCore(ran.error().text());
     const pipeline::Step& s = **ran;
     // Stopped inside the pass: it was undone and counts for nothing.
     if (s.rolledBack && job.cancel->load()) return tr("Cancelled after %n pass(es)", "", i);
@@ -489,7 +489,7 @@ QStringList PipelineSession::checkInputDescriptions() const {
   if (steps_.empty() && !doc_->hasModel()) return {};
   const ir::Model& original = steps_.empty() ? doc_->model() : *steps_.front()->before;
   auto plans = pipeline::planInputs(original, {});
-  if (!plans) return {trCore(plans.error().message())};
+  if (!plans) return {trCore(plans.error().text())};
   QStringList lines;
   for (const pipeline::InputPlan& p : *plans) lines << trCore(p.describe());
   return lines;

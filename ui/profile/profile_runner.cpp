@@ -101,7 +101,7 @@ bool ProfileRunner::start(std::shared_ptr<Job> job) {
       creq.provenance = job->compare->provenance.get();
       auto r = pipeline::compareModels(creq);
       if (!r) {
-        job->error = trCore(r.error().message());
+        job->error = trCore(r.error().text());
         return;
       }
       outcome->compare = true;
@@ -111,7 +111,7 @@ bool ProfileRunner::start(std::shared_ptr<Job> job) {
       req.model = job->model.get();
       auto r = pipeline::profileModel(req);
       if (!r) {
-        job->error = trCore(r.error().message());
+        job->error = trCore(r.error().text());
         return;
       }
       outcome->profile = std::move(*r);

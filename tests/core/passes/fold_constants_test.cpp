@@ -41,7 +41,7 @@ class FailingEvaluator final : public rewrite::Evaluator {
 std::string explanations(const PassOutcome& out) {
   std::string all;
   for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) all += why + "\n";
+    for (const auto& [pattern, why] : *reasons) all += why.str() + "\n";
   return all;
 }
 

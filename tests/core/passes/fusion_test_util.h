@@ -15,7 +15,7 @@ inline void expectSkippedForOpset(const std::string& passId, const std::string& 
   PassOutcome out = runPass(passId, text);
   EXPECT_FALSE(out.step.changed);
   EXPECT_TRUE(out.step.skipped) << passId << " was not skipped";
-  EXPECT_NE(out.step.note.find("written for opsets"), std::string::npos) << out.step.note;
+  EXPECT_NE(out.step.note.str().find("written for opsets"), std::string::npos) << out.step.note;
 }
 
 }  // namespace passlab::testing

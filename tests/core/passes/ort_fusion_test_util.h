@@ -30,7 +30,7 @@ inline void expectSkippedWhenStandardOnly(const std::string& passId, const std::
   ASSERT_TRUE(step) << step.error().message();
   EXPECT_TRUE((*step)->skipped) << passId << " ran in standard-only mode";
   EXPECT_FALSE((*step)->changed);
-  EXPECT_NE((*step)->note.find("non-standard"), std::string::npos) << (*step)->note;
+  EXPECT_NE((*step)->note.str().find("non-standard"), std::string::npos) << (*step)->note;
 }
 
 // `n` deterministic values in [-scale, scale] as the text format writes a

@@ -114,7 +114,7 @@ void expectHalfPrecisionKept(ir::Model m, const std::string& reason) {
   EXPECT_FALSE(out.step.changed) << out.step.summary.toString();
   std::string all;
   for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) all += pattern + ": " + why + "\n";
+    for (const auto& [pattern, why] : *reasons) all += pattern + ": " + why.str() + "\n";
   EXPECT_NE(all.find(reason), std::string::npos) << all;
 }
 

@@ -58,7 +58,7 @@ TEST(InputSynthesis, EveryChoiceHasItsReason) {
   ir::Model m = parse(kConvChain);
   auto plan = planInputs(m, {});
   ASSERT_TRUE(plan) << plan.error().message();
-  std::string d = plan->front().describe();
+  std::string d = plan->front().describe().str();
   EXPECT_NE(d.find("dim 0 = 1 (batch dim"), std::string::npos) << d;
   EXPECT_NE(d.find("dim 2 = 6 (smallest size Conv"), std::string::npos) << d;
   EXPECT_NE(d.find("kernel 3"), std::string::npos) << d;
@@ -128,7 +128,7 @@ TEST(InputSynthesis, WindowWalkFollowsAnAxisThroughReshapeAndIntoIfBranches) {
   const InputPlan* x = find(*plan, "x");
   ASSERT_NE(x, nullptr);
   EXPECT_EQ(x->shape(), (std::vector<int64_t>{1, 16})) << x->describe();
-  const std::string d = x->describe();
+  const std::string d = x->describe().str();
   EXPECT_NE(d.find("Conv '"), std::string::npos) << d;
   EXPECT_NE(d.find("less the 5+5 of Pad"), std::string::npos) << d;
   InputSpec spec;  // c is random: both branches run on what the walk chose
@@ -159,7 +159,7 @@ TEST(InputSynthesis, EmbeddingIndicesStayBelowTheRowCount) {
   EXPECT_EQ(ids->lo, 0);
   EXPECT_EQ(ids->hi, 3);
   EXPECT_EQ(pos->hi, 2) << "axis 1 of a [3,2] table has 2 entries";
-  EXPECT_NE(ids->describe().find("3 rows"), std::string::npos) << ids->describe();
+  EXPECT_NE(ids->describe().str().find("3 rows"), std::string::npos) << ids->describe();
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     InputSpec spec;
     spec.seed = seed;
@@ -191,7 +191,7 @@ TEST(InputSynthesis, MasksAreZeroOrOneAndEqualScalarsTakeTheConstant) {
   EXPECT_EQ(mask->hi, 2);
   ASSERT_TRUE(sr->constant);
   EXPECT_EQ(*sr->constant, 16000);
-  EXPECT_NE(sr->describe().find("Equal with 8000, 16000"), std::string::npos) << sr->describe();
+  EXPECT_NE(sr->describe().str().find("Equal with 8000, 16000"), std::string::npos) << sr->describe();
   auto in = makeInputs(m, {});
   ASSERT_TRUE(in) << in.error().message();
   EXPECT_EQ((*in)[1].second.tensor().toIr().toInt64Vector(), (std::vector<int64_t>{16000}));
@@ -204,7 +204,7 @@ TEST(InputSynthesis, DimUnifiedWithAConstantOperand) {
   auto plan = planInputs(m, {});
   ASSERT_TRUE(plan) << plan.error().message();
   EXPECT_EQ(plan->front().shape(), (std::vector<int64_t>{1, 3}));
-  EXPECT_NE(plan->front().describe().find("unified with the weight's rows of MatMul"),
+  EXPECT_NE(plan->front().describe().str().find("unified with the weight's rows of MatMul"),
             std::string::npos)
       << plan->front().describe();
   Status st = runsWith(m, {});

@@ -160,7 +160,7 @@ TEST(NoiseFloor, CatchesABugTheFixedToleranceMisses) {
 TEST(NoiseFloor, AFloorReplacesTheFixedTolerance) {
   auto t = [](float v) { return ir::Tensor::fromVector<float>(ir::DataType::kFloat, {1}, {v}); };
   double ma = 0, mr = 0;
-  std::string why;
+  Text why;
   // 1e-3 off 0.5: beyond rtol 1e-4 / atol 1e-5, within an allowance of 2e-3.
   EXPECT_FALSE(allClose(t(0.501f), t(0.5f), ma, mr, why));
   EXPECT_TRUE(allClose(t(0.501f), t(0.5f), ma, mr, why, 2e-3));
@@ -179,7 +179,7 @@ void expectPlantedBugFails(const char* what, const std::function<void(ir::Model&
   NumericCheck c = checker->check(bugged);
   EXPECT_TRUE(c.ran);
   EXPECT_FALSE(c.passed) << what;
-  EXPECT_NE(c.detail.find("noise floor"), std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.str().find("noise floor"), std::string::npos) << c.detail;
   std::printf("%s: max abs %.2e, %.0fx the noise floor\n", what, c.maxAbsError, c.noiseRatio);
 }
 

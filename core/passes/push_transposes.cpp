@@ -8,12 +8,18 @@
 //   Algebra: an elementwise op commutes with a permutation of the axes of all
 //   its operands: f(T(x), c) = T(f(x, T^-1(c))) (c first broadcast to full
 //   rank); a reduction with keepdims = 1 over axes A of T(x) is T of the
-//   reduction over p1[A] of x. So the first Transpose moves down the chain to
-//   meet the second, and the two compose.
+//   reduction over p1[A] of x; an op with axis parameters (Softmax, Gather,
+//   Slice, Pad, Resize, Q/DQ per axis, ...: transpose_axis_ops.h) on T(x) is
+//   T of the op on x with its axes mapped through p1. So the first Transpose
+//   moves down the chain to meet the second, and the two compose.
 //   Conditions: every value from t to u feeds only the next node of the chain
 //   (not graph outputs, not read in subgraphs); side operands are constants
-//   of rank at most x's; reductions keep dims and have constant axes; at most
-//   64 ops between the Transposes.
+//   of rank at most x's; reductions keep dims and have constant axes; axis
+//   parameters are constants and the ops keep the rank; at most 64 ops
+//   between the Transposes.
+//   Cost: it fires only when the chain ends in a Transpose, so at least one
+//   Transpose goes and none is added (ONNX Runtime's rule: push only when
+//   Transposes cancel or merge).
 // Rule transposes_into_binary:
 //   Before:  y = Add(Transpose(a, p), Transpose(b, p))      (a, b of the same rank)
 //   After:   y = Transpose(Add(a, b), p)
@@ -46,6 +52,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/transpose_axis_ops.h"
 
 namespace passlab::passes {
 
@@ -97,9 +104,10 @@ struct ChainStep {
   ir::Node* node;
   std::vector<std::optional<ir::Tensor>> folded;  // per input: new constant, or keep
   std::vector<int64_t> axes;                      // for reductions: axes of x
+  std::vector<AxisAttribute> attrs;               // axis attributes mapped to x
 };
 
-MatchResult throughChain(ir::Node& t1, const MatchContext&) {
+MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
   auto p1 = fusion::transposePerm(t1);
   if (!p1 || !isPerm(*p1)) return MatchResult::failure("the perm is unknown");
   int64_t r = static_cast<int64_t>(p1->size());
@@ -116,7 +124,7 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
       t2 = next;
       break;
     }
-    ChainStep s{next, {}, {}};
+    ChainStep s{next, {}, {}, {}};
     if (isKeepdimsReduce(*next)) {
       if (next->input(0) != cur) return MatchResult::failure("a reduction reads the chain as axes");
       if (next->attrInt("keepdims", 1) != 1)
@@ -142,6 +150,14 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
         if (!tt) return MatchResult::failure("a side operand cannot be transposed here");
         s.folded[i] = std::move(*tt);
       }
+    } else if (hasAxisParameters(*next)) {
+      auto remap = remapAxesThroughTranspose(*next, cur, *p1, ctx.opset, why);
+      if (!remap)
+        return MatchResult::failure(
+            Text::of("the chain meets %1, which it cannot pass: %2", fusion::nodeText(*next), why));
+      s.folded = std::move(remap->inputs);
+      s.folded.resize(std::max(s.folded.size(), next->inputCount()));
+      s.attrs = std::move(remap->attrs);
     } else {
       return MatchResult::failure(
           Text::of("the chain meets %1, which a Transpose does not pass", fusion::nodeText(*next)));
@@ -171,16 +187,21 @@ MatchResult throughChain(ir::Node& t1, const MatchContext&) {
     ir::Value* old = t1.output(0);
     for (const auto& s : chain) {
       std::vector<ir::Value*> ins = s.node->inputs();
+      ins.resize(std::max(ins.size(), s.folded.size()),
+                 nullptr);  // an optional input made explicit
       for (size_t i = 0; i < ins.size(); ++i) {
         if (ins[i] == old)
           ins[i] = cur;
         else if (s.folded[i])
-          ins[i] = addConstant(rw, *t2->owner(), t2, ins[i]->name() + "_t", *s.folded[i], from);
+          ins[i] = addConstant(rw, *t2->owner(), t2,
+                               (ins[i] ? ins[i]->name() : s.node->output(0)->name()) + "_t",
+                               *s.folded[i], from);
       }
       ir::Node* n = fusion::addDerived(rw, s.node->opType(), ins, t2, from, s.node);
       ir::Type ty = permutedType(s.node->output(0), inv);
       if (!ty.isUndefined()) rw.setType(n->output(0), ty);
       if (!s.axes.empty()) setAxes(rw, n, s.axes);
+      for (const AxisAttribute& a : s.attrs) rw.setAttr(n, a.toAttribute());
       old = s.node->output(0);
       cur = n->output(0);
     }

@@ -1,0 +1,314 @@
+#include "core/passes/transpose_axis_ops.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "core/passes/rule_helpers.h"
+#include "core/rewrite/match_utils.h"
+
+namespace passlab::passes {
+
+namespace {
+
+bool isOp(const ir::Node& n, std::string_view op) {
+  return n.domain().empty() && n.opType() == op;
+}
+
+bool isOneOf(const ir::Node& n, std::initializer_list<std::string_view> ops) {
+  for (std::string_view op : ops)
+    if (isOp(n, op)) return true;
+  return false;
+}
+
+// Axis `a` of t (negative counts from the end) as an axis of x; nullopt out of range.
+std::optional<int64_t> axisOfX(int64_t a, const std::vector<int64_t>& perm) {
+  const auto r = static_cast<int64_t>(perm.size());
+  if (a < -r || a >= r) return std::nullopt;
+  return perm[static_cast<size_t>(a < 0 ? a + r : a)];
+}
+
+// Element i of `t` moved to position perm[i] (in each of `halves` halves:
+// the begins and the ends of pads or roi). Any fixed-size element type.
+std::optional<ir::Tensor> permutedElements(const ir::Tensor& t, const std::vector<int64_t>& perm,
+                                           size_t halves = 1) {
+  const size_t r = perm.size();
+  if (t.rank() != 1 || t.numel() != static_cast<int64_t>(r * halves) || t.numel() == 0)
+    return std::nullopt;
+  const uint64_t bytes = t.expectedBytes();
+  if (bytes == 0 || bytes % static_cast<uint64_t>(t.numel()) != 0) return std::nullopt;
+  const size_t size = bytes / static_cast<uint64_t>(t.numel());
+  auto from = t.bytes();
+  if (from.size() != bytes) return std::nullopt;
+  ir::Tensor out(t.dtype(), t.dims());
+  auto to = out.mutableBytes();
+  for (size_t h = 0; h < halves; ++h)
+    for (size_t i = 0; i < r; ++i)
+      std::memcpy(to.data() + (h * r + static_cast<size_t>(perm[i])) * size,
+                  from.data() + (h * r + i) * size, size);
+  return out;
+}
+
+// `values` as a 1-D tensor of `like`'s integer type (int32 or int64).
+ir::Tensor intsLike(const std::vector<int64_t>& values, const ir::Tensor* like) {
+  if (like && like->dtype() == ir::DataType::kInt32) {
+    std::vector<int32_t> v(values.begin(), values.end());
+    return ir::Tensor::fromVector<int32_t>(ir::DataType::kInt32, {static_cast<int64_t>(v.size())},
+                                           v);
+  }
+  return ir::Tensor::fromInt64s(values);
+}
+
+// The node with only its "axis" attribute mapped (default `fallback`).
+std::optional<AxisRemap> axisAttribute(const ir::Node& n, const std::vector<int64_t>& perm,
+                                       int64_t fallback, Text& why) {
+  auto a = axisOfX(n.attrInt("axis", fallback), perm);
+  if (!a) {
+    why = "its axis is out of range";
+    return std::nullopt;
+  }
+  AxisRemap out;
+  out.attrs.push_back({"axis", {*a}, false});
+  return out;
+}
+
+std::optional<AxisRemap> quantization(const ir::Node& n, const std::vector<int64_t>& perm,
+                                      Text& why) {
+  if (n.attrInt("block_size", 0) != 0) {
+    why = "blocked quantization (block_size) ties the scale's shape to the axes";
+    return std::nullopt;
+  }
+  auto scaleRank = rankOf(n.input(1));
+  if (!scaleRank) {
+    why = "the scale's rank is unknown";
+    return std::nullopt;
+  }
+  if (*scaleRank == 0) return AxisRemap{};  // per tensor: elementwise
+  return axisAttribute(n, perm, 1, why);
+}
+
+// The length of a 1-D value of static shape.
+std::optional<size_t> staticLength(const ir::Value* v) {
+  if (!v || !v->type().hasShape() || v->type().shape()->rank() != 1) return std::nullopt;
+  const ir::Dim& d = (*v->type().shape())[0];
+  if (!d.isStatic()) return std::nullopt;
+  return static_cast<size_t>(d.value());
+}
+
+// The default axes of a Slice: every axis from 0, as many as starts has.
+std::vector<int64_t> leadingAxes(size_t count) {
+  std::vector<int64_t> axes(count);
+  for (size_t i = 0; i < count; ++i) axes[i] = static_cast<int64_t>(i);
+  return axes;
+}
+
+std::optional<std::vector<int64_t>> axesOfX(const std::vector<int64_t>& axes,
+                                            const std::vector<int64_t>& perm, Text& why) {
+  std::vector<int64_t> out;
+  for (int64_t a : axes) {
+    auto x = axisOfX(a, perm);
+    if (!x) {
+      why = Text::of("axis %1 is out of range", std::to_string(a));
+      return std::nullopt;
+    }
+    out.push_back(*x);
+  }
+  return out;
+}
+
+std::optional<AxisRemap> slice(const ir::Node& n, const std::vector<int64_t>& perm, int64_t opset,
+                               Text& why) {
+  AxisRemap out;
+  if (opset < 10) {  // starts, ends and axes are attributes
+    auto axes =
+        axesOfX(n.hasAttr("axes") ? n.attrInts("axes") : leadingAxes(n.attrInts("starts").size()),
+                perm, why);
+    if (!axes) return std::nullopt;
+    out.attrs.push_back({"axes", *axes, true});
+    return out;
+  }
+  auto starts = rewrite::constantValue(n.input(1));
+  std::optional<std::vector<int64_t>> axes;
+  if (n.inputCount() > 3 && n.input(3)) {
+    axes = constantInts(n.input(3));
+    if (!axes) why = "the axes are not constant";
+  } else if (auto len = staticLength(n.input(1))) {
+    axes = leadingAxes(*len);
+  } else {
+    why = "the axes are left out and the length of starts is unknown";
+  }
+  if (!axes) return std::nullopt;
+  auto mapped = axesOfX(*axes, perm, why);
+  if (!mapped) return std::nullopt;
+  out.inputs.assign(std::max<size_t>(n.inputCount(), 4), std::nullopt);
+  out.inputs[3] = intsLike(*mapped, starts ? &*starts : nullptr);
+  return out;
+}
+
+std::optional<AxisRemap> pad(const ir::Node& n, const std::vector<int64_t>& perm, int64_t opset,
+                             Text& why) {
+  AxisRemap out;
+  if (opset < 11) {  // pads is an attribute (opset 1: paddings)
+    if (!n.hasAttr("pads")) {
+      why = "it has no pads attribute";
+      return std::nullopt;
+    }
+    auto t = permutedElements(ir::Tensor::fromInt64s(n.attrInts("pads")), perm, 2);
+    if (!t) {
+      why = "pads does not have two values per axis";
+      return std::nullopt;
+    }
+    out.attrs.push_back({"pads", t->toInt64Vector(), true});
+    return out;
+  }
+  out.inputs.assign(n.inputCount(), std::nullopt);
+  if (n.inputCount() > 3 && n.input(3)) {  // explicit axes: map them, pads stay
+    auto axes = constantInts(n.input(3));
+    auto mapped = axes ? axesOfX(*axes, perm, why) : std::nullopt;
+    if (!axes) why = "the axes are not constant";
+    if (!mapped) return std::nullopt;
+    out.inputs[3] = intsLike(*mapped, nullptr);
+    return out;
+  }
+  auto pads = rewrite::constantValue(n.input(1));
+  if (!pads) {
+    why = "the pads are not constant";
+    return std::nullopt;
+  }
+  out.inputs[1] = permutedElements(*pads, perm, 2);
+  if (!out.inputs[1]) {
+    why = "pads does not have two values per axis";
+    return std::nullopt;
+  }
+  return out;
+}
+
+// An op whose input `index` holds one value per axis (Tile's repeats,
+// Expand's shape padded with leading 1s to the rank).
+std::optional<AxisRemap> perAxisInput(const ir::Node& n, size_t index,
+                                      const std::vector<int64_t>& perm, bool padToRank, Text& why) {
+  auto values = constantInts(n.input(index));
+  if (!values) {
+    why = Text::of("its input %1 is not constant", std::to_string(index));
+    return std::nullopt;
+  }
+  if (padToRank && values->size() < perm.size())
+    values->insert(values->begin(), perm.size() - values->size(), 1);
+  if (values->size() != perm.size()) {
+    why = Text::of("it has %1 values for %2 axes (the rank would change)",
+                   std::to_string(values->size()), std::to_string(perm.size()));
+    return std::nullopt;
+  }
+  AxisRemap out;
+  out.inputs.assign(n.inputCount(), std::nullopt);
+  out.inputs[index] = permutedElements(ir::Tensor::fromInt64s(*values), perm);
+  return out;
+}
+
+std::optional<AxisRemap> resize(const ir::Node& n, const std::vector<int64_t>& perm, int64_t opset,
+                                Text& why) {
+  if (n.hasAttr("axes")) {
+    why = "it has an axes attribute";
+    return std::nullopt;
+  }
+  AxisRemap out;
+  out.inputs.assign(n.inputCount(), std::nullopt);
+  // opset 10: (X, scales); 11+: (X, roi, scales, sizes). roi holds begins and ends.
+  const std::vector<std::pair<size_t, size_t>> perAxis =
+      opset < 11 ? std::vector<std::pair<size_t, size_t>>{{1, 1}}
+                 : std::vector<std::pair<size_t, size_t>>{{1, 2}, {2, 1}, {3, 1}};
+  for (auto [index, halves] : perAxis) {
+    if (index >= n.inputCount() || !n.input(index)) continue;
+    auto c = rewrite::constantValue(n.input(index));
+    if (!c) {
+      why = Text::of("its input %1 is not constant", std::to_string(index));
+      return std::nullopt;
+    }
+    if (c->numel() == 0) continue;  // an empty roi, scales or sizes: not given
+    out.inputs[index] = permutedElements(*c, perm, halves);
+    if (!out.inputs[index]) {
+      why = Text::of("its input %1 does not have %2 values per axis", std::to_string(index),
+                     std::to_string(halves));
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::optional<AxisRemap> cumSum(const ir::Node& n, const std::vector<int64_t>& perm, Text& why) {
+  auto axis = rewrite::constantValue(n.input(1));
+  if (!axis || axis->numel() != 1) {
+    why = "the axis is not a constant";
+    return std::nullopt;
+  }
+  auto a = axisOfX(axis->valueAsInt64(0), perm);
+  if (!a) {
+    why = "its axis is out of range";
+    return std::nullopt;
+  }
+  AxisRemap out;
+  out.inputs.assign(n.inputCount(), std::nullopt);
+  ir::Tensor t = intsLike({*a}, &*axis);
+  out.inputs[1] = axis->rank() == 0 ? ir::Tensor(t.dtype(), {}, t.buffer()) : t;
+  return out;
+}
+
+}  // namespace
+
+bool hasAxisParameters(const ir::Node& n) {
+  return isOneOf(n, {"Softmax", "LogSoftmax", "Hardmax", "ArgMax", "ArgMin", "LpNormalization",
+                     "Gather", "QuantizeLinear", "DequantizeLinear", "CumSum", "Slice", "Pad",
+                     "Tile", "Expand", "Resize"});
+}
+
+std::optional<AxisRemap> remapAxesThroughTranspose(const ir::Node& n, const ir::Value* chain,
+                                                   const std::vector<int64_t>& perm, int64_t opset,
+                                                   Text& why) {
+  if (n.inputCount() == 0 || n.input(0) != chain) {
+    why = "it reads the transposed value as a parameter, not as its data";
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < n.inputCount(); ++i)
+    if (n.input(i) == chain) {
+      why = "it reads the transposed value as a parameter too";
+      return std::nullopt;
+    }
+  if (isOneOf(n, {"Softmax", "LogSoftmax", "Hardmax"})) {
+    if (opset < 13) {
+      why = "before opset 13 it works on the input flattened to 2-D";
+      return std::nullopt;
+    }
+    return axisAttribute(n, perm, -1, why);
+  }
+  if (isOneOf(n, {"ArgMax", "ArgMin"})) {
+    if (n.attrInt("keepdims", 1) != 1) {
+      why = "keepdims = 0 drops the axis (the rank would change)";
+      return std::nullopt;
+    }
+    return axisAttribute(n, perm, 0, why);
+  }
+  if (isOp(n, "LpNormalization")) return axisAttribute(n, perm, -1, why);
+  if (isOp(n, "Gather")) {
+    if (rankOf(n.input(1)) != 1) {
+      why = "its indices are not of rank 1 (the rank would change)";
+      return std::nullopt;
+    }
+    return axisAttribute(n, perm, 0, why);
+  }
+  if (isOneOf(n, {"QuantizeLinear", "DequantizeLinear"})) return quantization(n, perm, why);
+  if (isOp(n, "CumSum")) return cumSum(n, perm, why);
+  if (isOp(n, "Slice")) return slice(n, perm, opset, why);
+  if (isOp(n, "Pad")) return pad(n, perm, opset, why);
+  if (isOp(n, "Tile")) {
+    if (opset < 6) {
+      why = "before opset 6 Tile takes tiles and axis";
+      return std::nullopt;
+    }
+    return perAxisInput(n, 1, perm, false, why);
+  }
+  if (isOp(n, "Expand")) return perAxisInput(n, 1, perm, true, why);
+  if (isOp(n, "Resize")) return resize(n, perm, opset, why);
+  why = "it has no axis parameters a Transpose passes through";
+  return std::nullopt;
+}
+
+}  // namespace passlab::passes

@@ -7,15 +7,18 @@
 //            the identity; c' = c transposed back by p1's inverse, folded)
 //   Algebra: an elementwise op commutes with a permutation of the axes of all
 //   its operands: f(T(x), c) = T(f(x, T^-1(c))) (c first broadcast to full
-//   rank); a reduction with keepdims = 1 over axes A of T(x) is T of the
-//   reduction over p1[A] of x; an op with axis parameters (Softmax, Gather,
+//   rank); a reduction over axes A of T(x) is T of the reduction over p1[A]
+//   of x (without keepdims, and a Squeeze, T drops those axes; an Unsqueeze
+//   inserts its size-1 axes in place in x's result, and T leaves them there);
+//   an op with axis parameters (Softmax, Gather,
 //   Slice, Pad, Resize, Q/DQ per axis, ...: transpose_axis_ops.h) on T(x) is
 //   T of the op on x with its axes mapped through p1. So the first Transpose
 //   moves down the chain to meet the second, and the two compose.
 //   Conditions: every value from t to u feeds only the next node of the chain
 //   (not graph outputs, not read in subgraphs); side operands are constants
-//   of rank at most x's; reductions keep dims and have constant axes; axis
-//   parameters are constants and the ops keep the rank; at most 64 ops
+//   of rank at most x's; reductions, Squeeze and Unsqueeze have constant
+//   axes; axis parameters are constants and those ops keep the rank; the
+//   second Transpose has the rank the chain ends with; at most 64 ops
 //   between the Transposes.
 //   Cost: it fires only when the chain ends in a Transpose, so at least one
 //   Transpose goes and none is added (ONNX Runtime's rule: push only when
@@ -49,6 +52,7 @@
 // reduction may sum in another memory order: last bits).
 // Opsets: 1-28 (reduce axes: attribute or input, rewritten in the same form).
 #include <algorithm>
+#include <string_view>
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
@@ -58,7 +62,11 @@ namespace passlab::passes {
 
 namespace {
 
-bool isKeepdimsReduce(const ir::Node& n) {
+bool isOp(const ir::Node& n, std::string_view op) {
+  return n.domain().empty() && n.opType() == op;
+}
+
+bool isReduce(const ir::Node& n) {
   static const std::vector<std::string> ops = {
       "ReduceSum", "ReduceMean", "ReduceMax",       "ReduceMin",    "ReduceProd",
       "ReduceL1",  "ReduceL2",   "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"};
@@ -103,15 +111,129 @@ ir::Type permutedType(const ir::Value* v, const std::vector<int64_t>& perm) {
 struct ChainStep {
   ir::Node* node;
   std::vector<std::optional<ir::Tensor>> folded;  // per input: new constant, or keep
-  std::vector<int64_t> axes;                      // for reductions: axes of x
+  std::vector<int64_t> axes;                      // reductions, Squeeze, Unsqueeze: axes of x
   std::vector<AxisAttribute> attrs;               // axis attributes mapped to x
+  std::vector<int64_t> permAfter;  // the old result is Transpose(new result, permAfter)
 };
+
+// The perm after dropping the axes `gone` of x (a reduction without keepdims,
+// a Squeeze): the remaining entries, renumbered.
+std::vector<int64_t> withoutAxes(const std::vector<int64_t>& perm,
+                                 const std::vector<int64_t>& goneOfX) {
+  std::vector<int64_t> out;
+  for (int64_t p : perm) {
+    if (std::find(goneOfX.begin(), goneOfX.end(), p) != goneOfX.end()) continue;
+    int64_t below = 0;
+    for (int64_t g : goneOfX) below += g < p ? 1 : 0;
+    out.push_back(p - below);
+  }
+  return out;
+}
+
+// The perm after inserting size-1 axes at `inserted` (axes of the result, the
+// same for x's result): they stay in place, the others follow `perm`.
+std::vector<int64_t> withAxes(const std::vector<int64_t>& perm,
+                              const std::vector<int64_t>& inserted) {
+  const size_t rank = perm.size() + inserted.size();
+  std::vector<bool> isNew(rank, false);
+  for (int64_t a : inserted) isNew[static_cast<size_t>(a)] = true;
+  std::vector<int64_t> kept;  // kept[m]: the position of x's m-th old axis
+  for (size_t j = 0; j < rank; ++j)
+    if (!isNew[j]) kept.push_back(static_cast<int64_t>(j));
+  std::vector<int64_t> out(rank);
+  for (size_t j = 0, k = 0; j < rank; ++j)
+    out[j] = isNew[j] ? static_cast<int64_t>(j) : kept[static_cast<size_t>(perm[k++])];
+  return out;
+}
+
+// Reductions (keepdims or not), Squeeze and Unsqueeze: their axes mapped to x.
+std::optional<ChainStep> axesStep(ir::Node& next, const ir::Value* cur,
+                                  const std::vector<int64_t>& perm, Text& why) {
+  ChainStep s{&next, std::vector<std::optional<ir::Tensor>>(next.inputCount()), {}, {}, perm};
+  if (next.input(0) != cur) {
+    why = Text::of("%1 reads the chain as its axes", next.opType());
+    return std::nullopt;
+  }
+  const bool unsqueeze = next.opType() == "Unsqueeze";
+  const auto rank = static_cast<int64_t>(perm.size());
+  auto given = rewrite::intsFromAttrOrInput(next, "axes", 1);
+  auto axes =
+      given && !given->empty()
+          ? normalizeAxes(*given, unsqueeze ? rank + static_cast<int64_t>(given->size()) : rank)
+          : std::nullopt;
+  if (!axes) {
+    why = !given           ? Text::of("%1 axes are not constant", next.opType())
+          : given->empty() ? Text::of("%1 has no axes (it works on every axis)", next.opType())
+                           : Text::of("%1 axes are out of range", next.opType());
+    return std::nullopt;
+  }
+  if (unsqueeze) {
+    s.axes = *axes;
+    s.permAfter = withAxes(perm, *axes);
+    return s;
+  }
+  for (int64_t a : *axes) s.axes.push_back(perm[static_cast<size_t>(a)]);
+  const bool keepdims = next.opType() != "Squeeze" && next.attrInt("keepdims", 1) == 1;
+  if (!keepdims) s.permAfter = withoutAxes(perm, s.axes);
+  return s;
+}
+
+// An elementwise op: its constant side operands transposed back.
+std::optional<ChainStep> elementwiseStep(ir::Node& next, const ir::Value* cur,
+                                         const std::vector<int64_t>& perm, Text& why) {
+  ChainStep s{&next, std::vector<std::optional<ir::Tensor>>(next.inputCount()), {}, {}, perm};
+  const auto r = static_cast<int64_t>(perm.size());
+  const size_t data = next.opType() == "Clip" ? 1 : next.inputCount();
+  for (size_t i = 0; i < data; ++i) {
+    ir::Value* in = next.input(i);
+    if (in == cur) continue;
+    auto c = rewrite::constantValue(in);
+    if (!c) {
+      why = Text::of("%1 has a non-constant side operand", next.opType());
+      return std::nullopt;
+    }
+    if (static_cast<int64_t>(c->rank()) > r) {
+      why = "a side operand has a higher rank than x";
+      return std::nullopt;
+    }
+    if (c->numel() == 1 && c->rank() == 0) continue;  // a scalar stays
+    auto tt = fusion::transposeTensor(fusion::withRank(*c, static_cast<size_t>(r)), inverse(perm));
+    if (!tt) {
+      why = "a side operand cannot be transposed here";
+      return std::nullopt;
+    }
+    s.folded[i] = std::move(*tt);
+  }
+  return s;
+}
+
+// The step at `next`, which reads `cur` = Transpose(x's value, perm).
+std::optional<ChainStep> stepThrough(ir::Node& next, const ir::Value* cur,
+                                     const std::vector<int64_t>& perm, const MatchContext& ctx,
+                                     Text& why) {
+  if (isReduce(next) || isOp(next, "Squeeze") || isOp(next, "Unsqueeze"))
+    return axesStep(next, cur, perm, why);
+  if (fusion::isElementwise(next) && next.opType() != "Identity")
+    return elementwiseStep(next, cur, perm, why);
+  if (hasAxisParameters(next)) {
+    Text inner;
+    auto remap = remapAxesThroughTranspose(next, cur, perm, ctx.opset, inner);
+    if (!remap) {
+      why = Text::of("the chain meets %1, which it cannot pass: %2", fusion::nodeText(next), inner);
+      return std::nullopt;
+    }
+    ChainStep s{&next, std::move(remap->inputs), {}, std::move(remap->attrs), perm};
+    s.folded.resize(std::max(s.folded.size(), next.inputCount()));
+    return s;
+  }
+  why = Text::of("the chain meets %1, which a Transpose does not pass", fusion::nodeText(next));
+  return std::nullopt;
+}
 
 MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
   auto p1 = fusion::transposePerm(t1);
   if (!p1 || !isPerm(*p1)) return MatchResult::failure("the perm is unknown");
-  int64_t r = static_cast<int64_t>(p1->size());
-  std::vector<int64_t> inv = inverse(*p1);
+  std::vector<int64_t> perm = *p1;  // the chain's value is Transpose(x's value, perm)
   std::vector<ChainStep> chain;
   ir::Value* cur = t1.output(0);
   ir::Node* t2 = nullptr;
@@ -120,68 +242,32 @@ MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
     ir::Node* next = rewrite::soleConsumer(cur, &why);
     if (!next) return MatchResult::failure(Text::of("on the way to another Transpose: %1", why));
     if (next->owner() != t1.owner()) return MatchResult::failure("the chain enters a subgraph");
-    if (next->domain().empty() && next->opType() == "Transpose") {
+    if (isOp(*next, "Transpose")) {
       t2 = next;
       break;
     }
-    ChainStep s{next, {}, {}, {}};
-    if (isKeepdimsReduce(*next)) {
-      if (next->input(0) != cur) return MatchResult::failure("a reduction reads the chain as axes");
-      if (next->attrInt("keepdims", 1) != 1)
-        return MatchResult::failure(Text::of("%1 drops dims (keepdims = 0)", next->opType()));
-      auto axes = reduceAxes(*next, r);
-      if (!axes) return MatchResult::failure(Text::of("%1 axes are not constant", next->opType()));
-      for (int64_t a : *axes) s.axes.push_back((*p1)[a]);
-      s.folded.assign(next->inputCount(), std::nullopt);
-    } else if (fusion::isElementwise(*next) && next->opType() != "Identity") {
-      size_t data = next->opType() == "Clip" ? 1 : next->inputCount();
-      s.folded.assign(next->inputCount(), std::nullopt);
-      for (size_t i = 0; i < data; ++i) {
-        ir::Value* in = next->input(i);
-        if (in == cur) continue;
-        auto c = rewrite::constantValue(in);
-        if (!c)
-          return MatchResult::failure(
-              Text::of("%1 has a non-constant side operand", next->opType()));
-        if (static_cast<int64_t>(c->rank()) > r)
-          return MatchResult::failure("a side operand has a higher rank than x");
-        if (c->numel() == 1 && c->rank() == 0) continue;  // a scalar stays
-        auto tt = fusion::transposeTensor(fusion::withRank(*c, static_cast<size_t>(r)), inv);
-        if (!tt) return MatchResult::failure("a side operand cannot be transposed here");
-        s.folded[i] = std::move(*tt);
-      }
-    } else if (hasAxisParameters(*next)) {
-      auto remap = remapAxesThroughTranspose(*next, cur, *p1, ctx.opset, why);
-      if (!remap)
-        return MatchResult::failure(
-            Text::of("the chain meets %1, which it cannot pass: %2", fusion::nodeText(*next), why));
-      s.folded = std::move(remap->inputs);
-      s.folded.resize(std::max(s.folded.size(), next->inputCount()));
-      s.attrs = std::move(remap->attrs);
-    } else {
-      return MatchResult::failure(
-          Text::of("the chain meets %1, which a Transpose does not pass", fusion::nodeText(*next)));
-    }
-    chain.push_back(std::move(s));
+    auto s = stepThrough(*next, cur, perm, ctx, why);
+    if (!s) return MatchResult::failure(why);
+    perm = s->permAfter;
+    chain.push_back(std::move(*s));
     cur = next->output(0);
   }
   if (!t2) return MatchResult::failure("no Transpose within 64 ops");
   if (chain.empty())
     return MatchResult::failure("consecutive Transposes (fuse_consecutive_transposes)");
   auto p2 = fusion::transposePerm(*t2);
-  if (!p2 || p2->size() != p1->size())
+  if (!p2 || p2->size() != perm.size())
     return MatchResult::failure("the second perm differs in rank");
   std::vector<int64_t> q(p2->size());
   bool identity = true;
   for (size_t i = 0; i < q.size(); ++i) {
-    q[i] = (*p1)[(*p2)[i]];
+    q[i] = perm[static_cast<size_t>((*p2)[i])];
     identity = identity && q[i] == static_cast<int64_t>(i);
   }
   std::vector<ir::Node*> nodes{&t1};
   for (auto& s : chain) nodes.push_back(s.node);
   nodes.push_back(t2);
-  return MatchResult::success(nodes, [&t1, t2, chain, q, identity, inv,
-                                      nodes](rewrite::Rewriter& rw) {
+  return MatchResult::success(nodes, [&t1, t2, chain, q, identity, nodes](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
     ir::Value* cur = t1.input(0);
     ir::Value* old = t1.output(0);
@@ -198,7 +284,7 @@ MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
                                *s.folded[i], from);
       }
       ir::Node* n = fusion::addDerived(rw, s.node->opType(), ins, t2, from, s.node);
-      ir::Type ty = permutedType(s.node->output(0), inv);
+      ir::Type ty = permutedType(s.node->output(0), inverse(s.permAfter));
       if (!ty.isUndefined()) rw.setType(n->output(0), ty);
       if (!s.axes.empty()) setAxes(rw, n, s.axes);
       for (const AxisAttribute& a : s.attrs) rw.setAttr(n, a.toAttribute());

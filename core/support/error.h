@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cassert>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -41,24 +42,31 @@ class Error {
   std::string message_;
 };
 
-// Status: success or an Error.
+// Status: success or an Error. A success holds no Error at all, so the many
+// Status values that say "ok" cost nothing to make.
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error e) : error_(std::move(e)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  Status(Error e) : error_(std::move(e)) {}  // NOLINT(google-explicit-constructor)
   static Status ok() { return Status(); }
-  bool isOk() const { return ok_; }
-  explicit operator bool() const { return ok_; }
+  bool isOk() const { return !error_.has_value(); }
+  explicit operator bool() const { return isOk(); }
   const Error& error() const {
-    assert(!ok_);
-    return error_;
+    assert(error_);
+    return *error_;
   }
-  const std::string& message() const { return error_.message(); }
-  const Text& text() const { return error_.text(); }
+  // The error's message and text; empty for a success.
+  const std::string& message() const {
+    static const std::string kNone;
+    return error_ ? error_->message() : kNone;
+  }
+  const Text& text() const {
+    static const Text kNone;
+    return error_ ? error_->text() : kNone;
+  }
 
  private:
-  Error error_{ErrorCode::kInternal, ""};
-  bool ok_ = true;
+  std::optional<Error> error_;
 };
 
 // Expected<T>: a value or an Error (C++23's std::expected is not in C++20).

@@ -48,7 +48,9 @@ class Text {
   // The message in English: the template with its arguments put in.
   std::string str() const;
   explicit operator std::string() const { return str(); }
-  bool empty() const { return args_.empty() ? templ_.empty() : str().empty(); }
+  // Whether the English is "" (without rendering it: why-not helpers return
+  // "" for "nothing stops it", and callers ask on every match).
+  bool empty() const;
 
   friend bool operator==(const Text& a, const Text& b) { return a.str() == b.str(); }
   friend bool operator==(const Text& a, std::string_view b) { return a.str() == b; }

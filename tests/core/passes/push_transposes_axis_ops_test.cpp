@@ -133,7 +133,62 @@ TEST(PushTransposesAxisOps, CumSumAxisInput) {
                    y = CumSum(x, a) })");
 }
 
+TEST(PushTransposesAxisOps, UnsqueezeInsertsAxesInPlace) {
+  expectRewrite(kPass, R"(main (float[2,3] x) => (float[1,2,3] y) <int64[1] a = {0}> {
+      t = Transpose <perm = [1, 0]> (x)
+      u = Unsqueeze(t, a)
+      y = Transpose <perm = [0, 2, 1]> (u) })",
+                R"(main (float[2,3] x) => (float[1,2,3] y) <int64[1] a = {0}> {
+      y = Unsqueeze(x, a) })");
+}
+
+TEST(PushTransposesAxisOps, SqueezeAndReductionsWithoutKeepdimsDropAxes) {
+  expectRewrite(kPass, R"(main (float[2,1,3] x) => (float[2,3] y) <int64[1] a = {2}> {
+      t = Transpose <perm = [2, 0, 1]> (x)
+      s = Squeeze(t, a)
+      y = Transpose <perm = [1, 0]> (s) })",
+                R"(main (float[2,1,3] x) => (float[2,3] y) <int64[1] a = {1}> {
+      y = Squeeze(x, a) })");
+  // The kept axes are reordered (so the reduction alone cannot absorb it),
+  // and the Transpose after it puts them back.
+  expectRewrite(kPass, R"(main (float[2,3,4] x) => (float[2,4] y) <int64[1] a = {1}> {
+      t = Transpose <perm = [2, 1, 0]> (x)
+      r = ReduceSum <keepdims = 0> (t, a)
+      y = Transpose <perm = [1, 0]> (r) })",
+                R"(main (float[2,3,4] x) => (float[2,4] y) <int64[1] a = {1}> {
+      y = ReduceSum <keepdims = 0> (x, a) })");
+}
+
+// A rank-changing chain: Unsqueeze, an op with an axis, a reduction that drops it.
+const char* kRankChanges = R"(main (float[2,3,4] x) => (float[2,1,4] y)
+    <int64[1] u = {1}> {
+    t = Transpose <perm = [0, 2, 1]> (x)
+    a = Unsqueeze(t, u)
+    s = Softmax <axis = 3> (a)
+    m = ReduceMax <keepdims = 0, axes = [3]> (s)
+    e = Exp(m)
+    y = Transpose <perm = [0, 1, 2]> (e) })";
+
+TEST(PushTransposesAxisOps, RankChangingChainKeepsItsOutputsAndConverges) {
+  expectSameOutputs(kPass, kRankChanges);
+  expectConverges(kPass, kRankChanges);
+  // The perms compose to the identity: both Transposes go.
+  PassOutcome out = runPass(kPass, kRankChanges);
+  EXPECT_TRUE(out.step.changed);
+  for (const auto& n : out.model.graph().nodes())
+    EXPECT_NE(n->opType(), "Transpose") << io::printModelText(out.model);
+  EXPECT_EQ(out.model.graph().nodes().size(), size_t{4}) << io::printModelText(out.model);
+}
+
 // ---- where it must not fire ----
+
+TEST(PushTransposesAxisOps, KeepsASqueezeWithoutAxes) {
+  expectUnchanged(kPass, R"(main (float[2,1,3] x) => (float[2,3] y) {
+      t = Transpose <perm = [2, 0, 1]> (x)
+      s = Squeeze(t)
+      y = Transpose <perm = [1, 0]> (s) })",
+                  "Squeeze has no axes");
+}
 
 TEST(PushTransposesAxisOps, KeepsSoftmaxBeforeOpset13) {
   expectUnchanged(kPass, std::string(R"(<ir_version: 7, opset_import: ["" : 12]>

@@ -48,9 +48,9 @@ std::optional<ir::Tensor> permutedElements(const ir::Tensor& t, const std::vecto
   return out;
 }
 
-// `values` as a 1-D tensor of `like`'s integer type (int32 or int64).
-ir::Tensor intsLike(const std::vector<int64_t>& values, const ir::Tensor* like) {
-  if (like && like->dtype() == ir::DataType::kInt32) {
+// `values` as a 1-D tensor of the integer type of `like` (int32, or else int64).
+ir::Tensor intsLike(const std::vector<int64_t>& values, const ir::Value* like) {
+  if (like && like->type().isTensor() && like->type().elemType() == ir::DataType::kInt32) {
     std::vector<int32_t> v(values.begin(), values.end());
     return ir::Tensor::fromVector<int32_t>(ir::DataType::kInt32, {static_cast<int64_t>(v.size())},
                                            v);
@@ -126,7 +126,6 @@ std::optional<AxisRemap> slice(const ir::Node& n, const std::vector<int64_t>& pe
     out.attrs.push_back({"axes", *axes, true});
     return out;
   }
-  auto starts = rewrite::constantValue(n.input(1));
   std::optional<std::vector<int64_t>> axes;
   if (n.inputCount() > 3 && n.input(3)) {
     axes = constantInts(n.input(3));
@@ -140,7 +139,8 @@ std::optional<AxisRemap> slice(const ir::Node& n, const std::vector<int64_t>& pe
   auto mapped = axesOfX(*axes, perm, why);
   if (!mapped) return std::nullopt;
   out.inputs.assign(std::max<size_t>(n.inputCount(), 4), std::nullopt);
-  out.inputs[3] = intsLike(*mapped, starts ? &*starts : nullptr);
+  // Slice's starts, ends, axes and steps share one integer type.
+  out.inputs[3] = intsLike(*mapped, n.input(1));
   return out;
 }
 
@@ -166,7 +166,7 @@ std::optional<AxisRemap> pad(const ir::Node& n, const std::vector<int64_t>& perm
     auto mapped = axes ? axesOfX(*axes, perm, why) : std::nullopt;
     if (!axes) why = "the axes are not constant";
     if (!mapped) return std::nullopt;
-    out.inputs[3] = intsLike(*mapped, nullptr);
+    out.inputs[3] = intsLike(*mapped, n.input(3));
     return out;
   }
   auto pads = rewrite::constantValue(n.input(1));
@@ -247,7 +247,7 @@ std::optional<AxisRemap> cumSum(const ir::Node& n, const std::vector<int64_t>& p
   }
   AxisRemap out;
   out.inputs.assign(n.inputCount(), std::nullopt);
-  ir::Tensor t = intsLike({*a}, &*axis);
+  ir::Tensor t = intsLike({*a}, n.input(1));
   out.inputs[1] = axis->rank() == 0 ? ir::Tensor(t.dtype(), {}, t.buffer()) : t;
   return out;
 }

@@ -79,6 +79,18 @@ TEST(PushTransposesAxisOps, SliceAxesAreMappedOrMadeExplicit) {
                    y = Slice(x, s, e, a, k) })");
 }
 
+TEST(PushTransposesAxisOps, SliceAxesKeepTheIntegerTypeOfRuntimeStarts) {
+  // int32 starts computed at run time: the explicit axes are int32 too.
+  expectRewrite(kPass, R"(main (float[2,3,4] x, int32[1] s) => (float[n,3,4] y)
+      <int32[1] e = {3}> {
+      t = Transpose <perm = [0, 2, 1]> (x)
+      o = Slice(t, s, e)
+      y = Transpose <perm = [0, 2, 1]> (o) })",
+                R"(main (float[2,3,4] x, int32[1] s) => (float[n,3,4] y)
+      <int32[1] e = {3}, int32[1] a = {0}> {
+      y = Slice(x, s, e, a) })");
+}
+
 TEST(PushTransposesAxisOps, PadPadsArePermuted) {
   // Begins and ends of t's axis 1 (4) are x's axis 2.
   expectRewrite(kPass, sandwich("float[2,3,7]", "<int64[6] p = {0, 1, 0, 0, 2, 0}>", "Pad(t, p)"),

@@ -52,7 +52,6 @@
 // reduction may sum in another memory order: last bits).
 // Opsets: 1-28 (reduce axes: attribute or input, rewritten in the same form).
 #include <algorithm>
-#include <string_view>
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
@@ -61,10 +60,6 @@
 namespace passlab::passes {
 
 namespace {
-
-bool isOp(const ir::Node& n, std::string_view op) {
-  return n.domain().empty() && n.opType() == op;
-}
 
 bool isReduce(const ir::Node& n) {
   static const std::vector<std::string> ops = {
@@ -211,7 +206,7 @@ std::optional<ChainStep> elementwiseStep(ir::Node& next, const ir::Value* cur,
 std::optional<ChainStep> stepThrough(ir::Node& next, const ir::Value* cur,
                                      const std::vector<int64_t>& perm, const MatchContext& ctx,
                                      Text& why) {
-  if (isReduce(next) || isOp(next, "Squeeze") || isOp(next, "Unsqueeze"))
+  if (isReduce(next) || isDefaultOp(next, "Squeeze") || isDefaultOp(next, "Unsqueeze"))
     return axesStep(next, cur, perm, why);
   if (fusion::isElementwise(next) && next.opType() != "Identity")
     return elementwiseStep(next, cur, perm, why);
@@ -242,7 +237,7 @@ MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
     ir::Node* next = rewrite::soleConsumer(cur, &why);
     if (!next) return MatchResult::failure(Text::of("on the way to another Transpose: %1", why));
     if (next->owner() != t1.owner()) return MatchResult::failure("the chain enters a subgraph");
-    if (isOp(*next, "Transpose")) {
+    if (isDefaultOp(*next, "Transpose")) {
       t2 = next;
       break;
     }

@@ -55,10 +55,14 @@ ir::DataType elemTypeOf(const ir::Value* v) {
   return v && v->type().isTensor() ? v->type().elemType() : ir::DataType::kUndefined;
 }
 
+bool isDefaultOp(const ir::Node& n, std::string_view op) {
+  return n.domain().empty() && n.opType() == op;
+}
+
 ir::Node* producerOp(const ir::Value* v, std::string_view op) {
   if (!v || !v->producer()) return nullptr;
   ir::Node* p = v->producer();
-  return p->domain().empty() && p->opType() == op ? p : nullptr;
+  return isDefaultOp(*p, op) ? p : nullptr;
 }
 
 std::optional<int64_t> rankOf(const ir::Value* v) {

@@ -29,6 +29,8 @@ rewrite::MatchResult forwardValue(ir::Node& node, ir::Value* replacement, size_t
 // The element type of a tensor value, or kUndefined.
 ir::DataType elemTypeOf(const ir::Value* v);
 
+// Whether `n` is the default-domain op `op`.
+bool isDefaultOp(const ir::Node& n, std::string_view op);
 // The producer of `v` when it is the default-domain op `op`, else nullptr.
 ir::Node* producerOp(const ir::Value* v, std::string_view op);
 // The rank of a tensor value, if known.

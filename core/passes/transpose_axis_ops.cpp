@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/passes/fusion_utils.h"
 #include "core/passes/rule_helpers.h"
 #include "core/rewrite/match_utils.h"
 
@@ -10,13 +11,9 @@ namespace passlab::passes {
 
 namespace {
 
-bool isOp(const ir::Node& n, std::string_view op) {
-  return n.domain().empty() && n.opType() == op;
-}
-
 bool isOneOf(const ir::Node& n, std::initializer_list<std::string_view> ops) {
   for (std::string_view op : ops)
-    if (isOp(n, op)) return true;
+    if (isDefaultOp(n, op)) return true;
   return false;
 }
 
@@ -86,14 +83,6 @@ std::optional<AxisRemap> quantization(const ir::Node& n, const std::vector<int64
   return axisAttribute(n, perm, 1, why);
 }
 
-// The length of a 1-D value of static shape.
-std::optional<size_t> staticLength(const ir::Value* v) {
-  if (!v || !v->type().hasShape() || v->type().shape()->rank() != 1) return std::nullopt;
-  const ir::Dim& d = (*v->type().shape())[0];
-  if (!d.isStatic()) return std::nullopt;
-  return static_cast<size_t>(d.value());
-}
-
 // The default axes of a Slice: every axis from 0, as many as starts has.
 std::vector<int64_t> leadingAxes(size_t count) {
   std::vector<int64_t> axes(count);
@@ -130,8 +119,8 @@ std::optional<AxisRemap> slice(const ir::Node& n, const std::vector<int64_t>& pe
   if (n.inputCount() > 3 && n.input(3)) {
     axes = constantInts(n.input(3));
     if (!axes) why = "the axes are not constant";
-  } else if (auto len = staticLength(n.input(1))) {
-    axes = leadingAxes(*len);
+  } else if (auto starts = fusion::dimsOf(n.input(1)); starts && starts->size() == 1) {
+    axes = leadingAxes(static_cast<size_t>((*starts)[0]));
   } else {
     why = "the axes are left out and the length of starts is unknown";
   }
@@ -286,8 +275,8 @@ std::optional<AxisRemap> remapAxesThroughTranspose(const ir::Node& n, const ir::
     }
     return axisAttribute(n, perm, 0, why);
   }
-  if (isOp(n, "LpNormalization")) return axisAttribute(n, perm, -1, why);
-  if (isOp(n, "Gather")) {
+  if (isDefaultOp(n, "LpNormalization")) return axisAttribute(n, perm, -1, why);
+  if (isDefaultOp(n, "Gather")) {
     if (rankOf(n.input(1)) != 1) {
       why = "its indices are not of rank 1 (the rank would change)";
       return std::nullopt;
@@ -295,18 +284,18 @@ std::optional<AxisRemap> remapAxesThroughTranspose(const ir::Node& n, const ir::
     return axisAttribute(n, perm, 0, why);
   }
   if (isOneOf(n, {"QuantizeLinear", "DequantizeLinear"})) return quantization(n, perm, why);
-  if (isOp(n, "CumSum")) return cumSum(n, perm, why);
-  if (isOp(n, "Slice")) return slice(n, perm, opset, why);
-  if (isOp(n, "Pad")) return pad(n, perm, opset, why);
-  if (isOp(n, "Tile")) {
+  if (isDefaultOp(n, "CumSum")) return cumSum(n, perm, why);
+  if (isDefaultOp(n, "Slice")) return slice(n, perm, opset, why);
+  if (isDefaultOp(n, "Pad")) return pad(n, perm, opset, why);
+  if (isDefaultOp(n, "Tile")) {
     if (opset < 6) {
       why = "before opset 6 Tile takes tiles and axis";
       return std::nullopt;
     }
     return perAxisInput(n, 1, perm, false, why);
   }
-  if (isOp(n, "Expand")) return perAxisInput(n, 1, perm, true, why);
-  if (isOp(n, "Resize")) return resize(n, perm, opset, why);
+  if (isDefaultOp(n, "Expand")) return perAxisInput(n, 1, perm, true, why);
+  if (isDefaultOp(n, "Resize")) return resize(n, perm, opset, why);
   why = "it has no axis parameters a Transpose passes through";
   return std::nullopt;
 }

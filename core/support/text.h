@@ -25,9 +25,9 @@ namespace passlab {
 class Text {
  public:
   Text() = default;
-  Text(std::string s) : templ_(std::move(s)) {}   // NOLINT(google-explicit-constructor)
-  Text(const char* s) : templ_(s) {}               // NOLINT(google-explicit-constructor)
-  Text(std::string_view s) : templ_(s) {}          // NOLINT(google-explicit-constructor)
+  Text(std::string s) : templ_(std::move(s)) {}  // NOLINT(google-explicit-constructor)
+  Text(const char* s) : templ_(s) {}             // NOLINT(google-explicit-constructor)
+  Text(std::string_view s) : templ_(s) {}        // NOLINT(google-explicit-constructor)
 
   // A message from a template and its arguments (anything a Text is made
   // from: strings, names, other Texts).

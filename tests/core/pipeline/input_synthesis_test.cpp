@@ -191,7 +191,8 @@ TEST(InputSynthesis, MasksAreZeroOrOneAndEqualScalarsTakeTheConstant) {
   EXPECT_EQ(mask->hi, 2);
   ASSERT_TRUE(sr->constant);
   EXPECT_EQ(*sr->constant, 16000);
-  EXPECT_NE(sr->describe().str().find("Equal with 8000, 16000"), std::string::npos) << sr->describe();
+  EXPECT_NE(sr->describe().str().find("Equal with 8000, 16000"), std::string::npos)
+      << sr->describe();
   auto in = makeInputs(m, {});
   ASSERT_TRUE(in) << in.error().message();
   EXPECT_EQ((*in)[1].second.tensor().toIr().toInt64Vector(), (std::vector<int64_t>{16000}));

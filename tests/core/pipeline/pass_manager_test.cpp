@@ -309,7 +309,8 @@ TEST(PassManager, APatternPassStoppedByTheCapSaysSo) {
   ASSERT_TRUE(step) << step.error().message();
   EXPECT_FALSE((*step)->rolledBack) << (*step)->error;
   EXPECT_TRUE((*step)->changed);
-  EXPECT_NE((*step)->note.str().find("stopped before a fixpoint"), std::string::npos) << (*step)->note;
+  EXPECT_NE((*step)->note.str().find("stopped before a fixpoint"), std::string::npos)
+      << (*step)->note;
 
   auto done = pm.run({"eliminate_identity_ops", {}, {}});
   ASSERT_TRUE(done);

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <ctime>
+#include <chrono>
 
 #include "core/io/text_format.h"
 #include "tests/core/analysis/infer_test_util.h"
@@ -138,29 +138,20 @@ ir::Model chain(size_t n) {
   return m;
 }
 
-// CPU time of this thread, so other processes on a busy machine do not count.
-double threadSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-TEST(DriverInfer, TimeIsLinearInGraphSize) {
-  auto seconds = [](size_t n) {
-    double best = 1e9;
-    for (int run = 0; run < 3; ++run) {
-      ir::Model m = chain(n);
-      double t0 = threadSeconds();
-      ShapeInferenceReport r = inferShapes(m);
-      best = std::min(best, threadSeconds() - t0);
-      EXPECT_EQ(r.shaped, r.values);
-      EXPECT_EQ(m.graph().outputs()[0]->type().toString(), "float[B,8]");
-    }
-    return best;
-  };
-  double small = seconds(1000), large = seconds(4000);
-  // 4x the nodes: about 4x the time when linear, 16x when quadratic.
-  EXPECT_LT(large, 8 * small + 0.01) << small << " s vs " << large << " s";
+// A guard against quadratic work, not a timing: 40,000 blocks (200,000 nodes)
+// take about a second here; a pass over the earlier nodes per node would be
+// 2e10 steps, minutes. A ratio of two timings failed CI and is not usable on
+// these machines: callgrind counts 68M instructions per 1,000 blocks from 1k to
+// 8k blocks, yet 4x the blocks took 7x the user time (13x with page faults) as
+// the maps outgrow the caches. Scaling is for callgrind, not a unit test.
+TEST(DriverInfer, AChainOfTwoHundredThousandNodesInfersInSeconds) {
+  ir::Model m = chain(40000);
+  auto t0 = std::chrono::steady_clock::now();
+  ShapeInferenceReport r = inferShapes(m);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.shaped, r.values);
+  EXPECT_EQ(m.graph().outputs()[0]->type().toString(), "float[B,8]");
+  EXPECT_LT(seconds, 20.0);
 }
 
 }  // namespace

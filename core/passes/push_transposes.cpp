@@ -14,15 +14,21 @@
 //   Slice, Pad, Resize, Q/DQ per axis, ...: transpose_axis_ops.h) on T(x) is
 //   T of the op on x with its axes mapped through p1. So the first Transpose
 //   moves down the chain to meet the second, and the two compose.
+//   A Shape may read any value of the chain: the value is T(v) for the new
+//   value v, so the Shape becomes Shape(v) gathered by the perm (or, when
+//   the dims it returns are consecutive in v, Shape(v) with start/end).
+//   ONNX Runtime's quantized elementwise ops (com.microsoft QLinearAdd,
+//   QLinearMul, QLinearSigmoid, QLinearLeakyRelu) pass like their float ops.
 //   Conditions: every value from t to u feeds only the next node of the chain
-//   (not graph outputs, not read in subgraphs); side operands are constants
+//   and Shapes (not graph outputs, not read in subgraphs); side operands are constants
 //   of rank at most x's; reductions, Squeeze and Unsqueeze have constant
 //   axes; axis parameters are constants and those ops keep the rank; the
 //   second Transpose has the rank the chain ends with; at most 64 ops
 //   between the Transposes.
 //   Cost: it fires only when the chain ends in a Transpose, so at least one
 //   Transpose goes and none is added (ONNX Runtime's rule: push only when
-//   Transposes cancel or merge).
+//   Transposes cancel or merge), and when the Gathers for Shapes are no more
+//   than the Transposes that go.
 // Rule transposes_into_binary:
 //   Before:  y = Add(Transpose(a, p), Transpose(b, p))      (a, b of the same rank)
 //   After:   y = Transpose(Add(a, b), p)
@@ -33,21 +39,8 @@
 //   Algebra: the reduction sees the same elements; the result equals when the
 //   axes it keeps are in the same order in t and in x (keepdims = 1: when p
 //   leaves every kept axis in place).
-// Rule transposes_through_concat:
-//   Before:  c = Concat(Transpose(a, p), Reshape(b, s), axis = k); y = Transpose(c, q); z = f(c)
-//            (q the inverse of p)
-//   After:   c2 = Concat(a, Reshape(b, s'), axis = p[k]); y = c2; z = f(Transpose(c2, p))
-//   Algebra: Concat along k of T_p(x_i) is T_p of Concat along p[k] of the
-//   x_i. An input that is no Transpose by p joins as T_q of itself, which
-//   for a Reshape whose q moves only dims of size 1 is a Reshape to the
-//   permuted shape s' (the elements keep their order), and for a constant
-//   is the constant permuted. The inverse Transposes after the Concat then
-//   cancel; other readers keep a Transpose by p of the new Concat.
-//   Conditions: every input read only by the Concat; at least one Transpose
-//   input, all by the same p; a reader Transposes the result back by q (so
-//   at least two Transposes go and at most one comes: GPT-2's key cache,
-//   Concat(Transpose(past_k), k_new) read by the attention MatMul and
-//   transposed back for `present`, loses one node per layer).
+// Rules transposes_through_concat and transpose_through_split: their own
+// files (push_transposes_rules.h).
 // Exact: the same elements meet the same operations in the same order (a
 // reduction may sum in another memory order: last bits).
 // Opsets: 1-28 (reduce axes: attribute or input, rewritten in the same form).
@@ -55,7 +48,9 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/push_transposes_rules.h"
 #include "core/passes/transpose_axis_ops.h"
+#include "core/passes/transpose_perm.h"
 
 namespace passlab::passes {
 
@@ -66,20 +61,6 @@ bool isReduce(const ir::Node& n) {
       "ReduceSum", "ReduceMean", "ReduceMax",       "ReduceMin",    "ReduceProd",
       "ReduceL1",  "ReduceL2",   "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"};
   return n.domain().empty() && std::find(ops.begin(), ops.end(), n.opType()) != ops.end();
-}
-
-std::vector<int64_t> inverse(const std::vector<int64_t>& p) {
-  std::vector<int64_t> q(p.size());
-  for (size_t i = 0; i < p.size(); ++i) q[p[i]] = static_cast<int64_t>(i);
-  return q;
-}
-
-bool isPerm(const std::vector<int64_t>& p) {
-  std::vector<int64_t> s = p;
-  std::sort(s.begin(), s.end());
-  for (size_t i = 0; i < s.size(); ++i)
-    if (s[i] != static_cast<int64_t>(i)) return false;
-  return true;
 }
 
 // A reduction's axes normalized against `rank`; nullopt when not constant or "all".
@@ -94,15 +75,6 @@ void setAxes(rewrite::Rewriter& rw, ir::Node* n, const std::vector<int64_t>& axe
   setIntsParam(rw, n, "axes", 1, !n->hasAttr("axes") && n->input(1) != nullptr, axes);
 }
 
-// The type `v` would have with its dims permuted: dims[i] of the result = dims[perm[i]].
-ir::Type permutedType(const ir::Value* v, const std::vector<int64_t>& perm) {
-  const ir::Type& t = v->type();
-  if (!t.isTensor() || !t.hasShape() || t.shape()->rank() != perm.size()) return ir::Type();
-  std::vector<ir::Dim> d;
-  for (int64_t p : perm) d.push_back((*t.shape())[static_cast<size_t>(p)]);
-  return ir::Type::tensor(t.elemType(), ir::Shape(d));
-}
-
 struct ChainStep {
   ir::Node* node;
   std::vector<std::optional<ir::Tensor>> folded;  // per input: new constant, or keep
@@ -110,36 +82,6 @@ struct ChainStep {
   std::vector<AxisAttribute> attrs;               // axis attributes mapped to x
   std::vector<int64_t> permAfter;  // the old result is Transpose(new result, permAfter)
 };
-
-// The perm after dropping the axes `gone` of x (a reduction without keepdims,
-// a Squeeze): the remaining entries, renumbered.
-std::vector<int64_t> withoutAxes(const std::vector<int64_t>& perm,
-                                 const std::vector<int64_t>& goneOfX) {
-  std::vector<int64_t> out;
-  for (int64_t p : perm) {
-    if (std::find(goneOfX.begin(), goneOfX.end(), p) != goneOfX.end()) continue;
-    int64_t below = 0;
-    for (int64_t g : goneOfX) below += g < p ? 1 : 0;
-    out.push_back(p - below);
-  }
-  return out;
-}
-
-// The perm after inserting size-1 axes at `inserted` (axes of the result, the
-// same for x's result): they stay in place, the others follow `perm`.
-std::vector<int64_t> withAxes(const std::vector<int64_t>& perm,
-                              const std::vector<int64_t>& inserted) {
-  const size_t rank = perm.size() + inserted.size();
-  std::vector<bool> isNew(rank, false);
-  for (int64_t a : inserted) isNew[static_cast<size_t>(a)] = true;
-  std::vector<int64_t> kept;  // kept[m]: the position of x's m-th old axis
-  for (size_t j = 0; j < rank; ++j)
-    if (!isNew[j]) kept.push_back(static_cast<int64_t>(j));
-  std::vector<int64_t> out(rank);
-  for (size_t j = 0, k = 0; j < rank; ++j)
-    out[j] = isNew[j] ? static_cast<int64_t>(j) : kept[static_cast<size_t>(perm[k++])];
-  return out;
-}
 
 // Reductions (keepdims or not), Squeeze and Unsqueeze: their axes mapped to x.
 std::optional<ChainStep> axesStep(ir::Node& next, const ir::Value* cur,
@@ -173,13 +115,40 @@ std::optional<ChainStep> axesStep(ir::Node& next, const ir::Value* cur,
   return s;
 }
 
+// ONNX Runtime's quantized elementwise ops (com.microsoft, QOperator form):
+// per-tensor scales and zero points around the data operands.
+bool isQLinearElementwise(const ir::Node& n) {
+  if (n.domain() != "com.microsoft") return false;
+  const std::string& op = n.opType();
+  return op == "QLinearAdd" || op == "QLinearMul" || op == "QLinearSigmoid" ||
+         op == "QLinearLeakyRelu";
+}
+
+// The inputs of an elementwise op that broadcast with the chain; the others
+// are scalars (Clip's bounds, QLinear scales and zero points) and stay.
+std::vector<size_t> broadcastInputs(const ir::Node& n) {
+  if (n.opType() == "Clip" || n.opType() == "QLinearSigmoid" || n.opType() == "QLinearLeakyRelu")
+    return {0};
+  if (isQLinearElementwise(n)) return {0, 3};
+  std::vector<size_t> all(n.inputCount());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return all;
+}
+
 // An elementwise op: its constant side operands transposed back.
 std::optional<ChainStep> elementwiseStep(ir::Node& next, const ir::Value* cur,
                                          const std::vector<int64_t>& perm, Text& why) {
   ChainStep s{&next, std::vector<std::optional<ir::Tensor>>(next.inputCount()), {}, {}, perm};
   const auto r = static_cast<int64_t>(perm.size());
-  const size_t data = next.opType() == "Clip" ? 1 : next.inputCount();
-  for (size_t i = 0; i < data; ++i) {
+  const std::vector<size_t> data = broadcastInputs(next);
+  for (size_t i = 0; i < next.inputCount(); ++i) {
+    const bool isData = std::find(data.begin(), data.end(), i) != data.end();
+    if (next.input(i) == cur && !isData) {
+      why = Text::of("%1 reads the chain as a scalar parameter", next.opType());
+      return std::nullopt;
+    }
+  }
+  for (size_t i : data) {
     ir::Value* in = next.input(i);
     if (in == cur) continue;
     auto c = rewrite::constantValue(in);
@@ -192,7 +161,8 @@ std::optional<ChainStep> elementwiseStep(ir::Node& next, const ir::Value* cur,
       return std::nullopt;
     }
     if (c->numel() == 1 && c->rank() == 0) continue;  // a scalar stays
-    auto tt = fusion::transposeTensor(fusion::withRank(*c, static_cast<size_t>(r)), inverse(perm));
+    auto tt =
+        fusion::transposeTensor(fusion::withRank(*c, static_cast<size_t>(r)), inversePerm(perm));
     if (!tt) {
       why = "a side operand cannot be transposed here";
       return std::nullopt;
@@ -208,7 +178,7 @@ std::optional<ChainStep> stepThrough(ir::Node& next, const ir::Value* cur,
                                      Text& why) {
   if (isReduce(next) || isDefaultOp(next, "Squeeze") || isDefaultOp(next, "Unsqueeze"))
     return axesStep(next, cur, perm, why);
-  if (fusion::isElementwise(next) && next.opType() != "Identity")
+  if ((fusion::isElementwise(next) && next.opType() != "Identity") || isQLinearElementwise(next))
     return elementwiseStep(next, cur, perm, why);
   if (hasAxisParameters(next)) {
     Text inner;
@@ -225,18 +195,119 @@ std::optional<ChainStep> stepThrough(ir::Node& next, const ir::Value* cur,
   return std::nullopt;
 }
 
+// A Shape that reads a value of the chain: the value is Transpose(v, perm)
+// for the value v that replaces it (x for the first), so the Shape is
+// Shape(v) gathered by perm (its start..end part).
+struct ShapeRead {
+  ir::Node* shape;
+  size_t step;                // 0: reads t1's output; k: the output of chain step k - 1
+  std::vector<int64_t> dims;  // the dims of v it returns, in order
+  size_t rank;                // v's
+};
+
+// How the new Shape says it: all of v's shape, a start..end part (opset 15+),
+// or gathered.
+enum class ShapeForm { kWhole, kPart, kGathered };
+
+ShapeForm shapeForm(const ShapeRead& r, int64_t opset) {
+  bool consecutive = !r.dims.empty();
+  for (size_t i = 1; i < r.dims.size(); ++i)
+    consecutive = consecutive && r.dims[i] == r.dims[i - 1] + 1;
+  if (consecutive && r.dims.size() == r.rank) return ShapeForm::kWhole;
+  return consecutive && opset >= 15 ? ShapeForm::kPart : ShapeForm::kGathered;
+}
+
+// The dims of v that Shape(Transpose(v, perm), start, end) returns.
+std::vector<int64_t> shapeDims(const ir::Node& shape, const std::vector<int64_t>& perm) {
+  const auto r = static_cast<int64_t>(perm.size());
+  auto clampAxis = [r](int64_t a) { return std::clamp(a < 0 ? a + r : a, int64_t{0}, r); };
+  const int64_t start = clampAxis(shape.attrInt("start", 0));
+  const int64_t end = clampAxis(shape.attrInt("end", r));
+  std::vector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back(perm[static_cast<size_t>(i)]);
+  return dims;
+}
+
+// The next node of the chain after `cur`: its one reader other than Shapes
+// (which go to `shapes`), in the chain's graph; nullptr with `why`.
+ir::Node* nextOnChain(const ir::Value* cur, const ir::Node& t1, size_t step,
+                      const std::vector<int64_t>& perm, std::vector<ShapeRead>& shapes, Text& why) {
+  if (cur->isGraphOutput()) {
+    why = Text::of("'%1' is a graph output", cur->name());
+    return nullptr;
+  }
+  ir::Node* next = nullptr;
+  size_t readers = 0;
+  for (const ir::Use& u : cur->uses()) {
+    if (u.node->owner() != t1.owner()) {
+      why = Text::of("'%1' is used inside a subgraph", cur->name());
+      return nullptr;
+    }
+    if (isDefaultOp(*u.node, "Shape")) {
+      shapes.push_back({u.node, step, shapeDims(*u.node, perm), perm.size()});
+      continue;
+    }
+    if (u.node != next) ++readers;  // one node reading it twice (Mul(t, t)) is one reader
+    next = u.node;
+  }
+  if (readers != 1) {
+    why = readers == 0 ? Text::of("'%1' is read by Shape only", cur->name())
+                       : Text::of("'%1' has %2 consumers", cur->name(), std::to_string(readers));
+    return nullptr;
+  }
+  return next;
+}
+
+// The new node for chain step `s`: its op on `ins`, with its attributes.
+ir::Node* addStepNode(rewrite::Rewriter& rw, const ChainStep& s, const std::vector<ir::Value*>& ins,
+                      ir::Node* before, const std::vector<const ir::Node*>& from) {
+  const ir::Node& old = *s.node;
+  ir::Node* n = rw.addNode(*before->owner(), old.opType(), old.domain(), ins, 1, before, "", from);
+  for (const ir::Attribute& a : old.attributes())
+    if (auto c = copyAttribute(a)) rw.setAttr(n, std::move(*c));
+  ir::Type ty = permutedType(old.output(0), inversePerm(s.permAfter));
+  if (!ty.isUndefined()) rw.setType(n->output(0), ty);
+  if (!s.axes.empty()) setAxes(rw, n, s.axes);
+  for (const AxisAttribute& a : s.attrs) rw.setAttr(n, a.toAttribute());
+  return n;
+}
+
+// Shape(v) in place of a Shape read of the chain (before it: v comes first).
+void replaceShapeRead(rewrite::Rewriter& rw, const ShapeRead& r, ir::Value* v, int64_t opset,
+                      const std::vector<const ir::Node*>& from) {
+  ir::Graph& g = *r.shape->owner();
+  ir::Node* shape = rw.addNode(g, "Shape", "", {v}, 1, r.shape, "", from);
+  ir::Value* result = shape->output(0);
+  switch (shapeForm(r, opset)) {
+    case ShapeForm::kWhole:
+      break;
+    case ShapeForm::kPart:
+      rw.setAttr(shape, ir::Attribute::makeInt("start", r.dims.front()));
+      rw.setAttr(shape, ir::Attribute::makeInt("end", r.dims.back() + 1));
+      break;
+    case ShapeForm::kGathered: {
+      ir::Value* idx = addConstant(rw, g, r.shape, r.shape->output(0)->name() + "_dims",
+                                   ir::Tensor::fromInt64s(r.dims), from);
+      result = rw.addNode(g, "Gather", "", {result, idx}, 1, r.shape, "", from)->output(0);
+      break;
+    }
+  }
+  rw.setType(result, r.shape->output(0)->type());
+  fusion::replaceAndErase(rw, r.shape->output(0), result, {r.shape});
+}
+
 MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
   auto p1 = fusion::transposePerm(t1);
   if (!p1 || !isPerm(*p1)) return MatchResult::failure("the perm is unknown");
   std::vector<int64_t> perm = *p1;  // the chain's value is Transpose(x's value, perm)
   std::vector<ChainStep> chain;
+  std::vector<ShapeRead> shapes;
   ir::Value* cur = t1.output(0);
   ir::Node* t2 = nullptr;
   Text why;
   for (int steps = 0; steps < 64; ++steps) {
-    ir::Node* next = rewrite::soleConsumer(cur, &why);
+    ir::Node* next = nextOnChain(cur, t1, chain.size(), perm, shapes, why);
     if (!next) return MatchResult::failure(Text::of("on the way to another Transpose: %1", why));
-    if (next->owner() != t1.owner()) return MatchResult::failure("the chain enters a subgraph");
     if (isDefaultOp(*next, "Transpose")) {
       t2 = next;
       break;
@@ -253,47 +324,60 @@ MatchResult throughChain(ir::Node& t1, const MatchContext& ctx) {
   auto p2 = fusion::transposePerm(*t2);
   if (!p2 || p2->size() != perm.size())
     return MatchResult::failure("the second perm differs in rank");
-  std::vector<int64_t> q(p2->size());
-  bool identity = true;
-  for (size_t i = 0; i < q.size(); ++i) {
-    q[i] = perm[static_cast<size_t>((*p2)[i])];
-    identity = identity && q[i] == static_cast<int64_t>(i);
-  }
-  std::vector<ir::Node*> nodes{&t1};
+  const std::vector<int64_t> q = composePerms(perm, *p2);
+  const bool identity = isIdentityPerm(q);
+  // Cost: the Gathers the Shapes need, against the Transposes that go.
+  const size_t removed = identity ? 2 : 1;
+  const auto gathers =
+      static_cast<size_t>(std::count_if(shapes.begin(), shapes.end(), [&](const ShapeRead& r) {
+        return shapeForm(r, ctx.opset) == ShapeForm::kGathered;
+      }));
+  if (gathers > removed)
+    return MatchResult::failure(
+        Text::of("the Shapes it reads would need %1 Gathers for %2 Transposes",
+                 std::to_string(gathers), std::to_string(removed)));
+  std::vector<ir::Node*> nodes{&t1};  // the chain; with the Shapes, what the match changes
   for (auto& s : chain) nodes.push_back(s.node);
   nodes.push_back(t2);
-  return MatchResult::success(nodes, [&t1, t2, chain, q, identity, nodes](rewrite::Rewriter& rw) {
-    std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
-    ir::Value* cur = t1.input(0);
-    ir::Value* old = t1.output(0);
-    for (const auto& s : chain) {
-      std::vector<ir::Value*> ins = s.node->inputs();
-      ins.resize(std::max(ins.size(), s.folded.size()),
-                 nullptr);  // an optional input made explicit
-      for (size_t i = 0; i < ins.size(); ++i) {
-        if (ins[i] == old)
-          ins[i] = cur;
-        else if (s.folded[i])
-          ins[i] = addConstant(rw, *t2->owner(), t2,
-                               (ins[i] ? ins[i]->name() : s.node->output(0)->name()) + "_t",
-                               *s.folded[i], from);
-      }
-      ir::Node* n = fusion::addDerived(rw, s.node->opType(), ins, t2, from, s.node);
-      ir::Type ty = permutedType(s.node->output(0), inverse(s.permAfter));
-      if (!ty.isUndefined()) rw.setType(n->output(0), ty);
-      if (!s.axes.empty()) setAxes(rw, n, s.axes);
-      for (const AxisAttribute& a : s.attrs) rw.setAttr(n, a.toAttribute());
-      old = s.node->output(0);
-      cur = n->output(0);
-    }
-    ir::Value* result = cur;
-    if (!identity) {
-      ir::Node* t = fusion::addDerived(rw, "Transpose", {cur}, t2, from, nullptr, {t2->output(0)});
-      rw.setAttr(t, ir::Attribute::makeInts("perm", q));
-      result = t->output(0);
-    }
-    fusion::replaceAndErase(rw, t2->output(0), result, nodes);
-  });
+  std::vector<ir::Node*> changed = nodes;
+  for (const ShapeRead& r : shapes) changed.push_back(r.shape);
+  const int64_t opset = ctx.opset;
+  return MatchResult::success(
+      changed, [&t1, t2, chain, shapes, q, identity, nodes,
+                from = std::vector<const ir::Node*>(changed.begin(), changed.end()),
+                opset](rewrite::Rewriter& rw) {
+        std::vector<ir::Value*> replacing{t1.input(0)};  // per step: the new value
+        ir::Value* cur = t1.input(0);
+        ir::Value* old = t1.output(0);
+        for (const auto& s : chain) {
+          std::vector<ir::Value*> ins = s.node->inputs();
+          ins.resize(std::max(ins.size(), s.folded.size()),
+                     nullptr);  // an optional input made explicit
+          for (size_t i = 0; i < ins.size(); ++i) {
+            if (ins[i] == old)
+              ins[i] = cur;
+            else if (s.folded[i])
+              ins[i] = addConstant(rw, *t2->owner(), s.node,
+                                   (ins[i] ? ins[i]->name() : s.node->output(0)->name()) + "_t",
+                                   *s.folded[i], from);
+          }
+          // Each new node where its old one was, so a Shape read of it (and what
+          // reads that) still comes after it.
+          ir::Node* n = addStepNode(rw, s, ins, s.node, from);
+          old = s.node->output(0);
+          cur = n->output(0);
+          replacing.push_back(cur);
+        }
+        for (const ShapeRead& r : shapes) replaceShapeRead(rw, r, replacing[r.step], opset, from);
+        ir::Value* result = cur;
+        if (!identity) {
+          ir::Node* t =
+              fusion::addDerived(rw, "Transpose", {cur}, t2, from, nullptr, {t2->output(0)});
+          rw.setAttr(t, ir::Attribute::makeInts("perm", q));
+          result = t->output(0);
+        }
+        fusion::replaceAndErase(rw, t2->output(0), result, nodes);
+      });
 }
 
 MatchResult intoBinary(ir::Node& op, const MatchContext&) {
@@ -313,7 +397,7 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
   return MatchResult::success({&op, ta, tb}, [&op, ta, tb, perm](rewrite::Rewriter& rw) {
     ir::Node* n =
         fusion::addDerived(rw, op.opType(), {ta->input(0), tb->input(0)}, &op, {ta, tb, &op}, &op);
-    ir::Type ty = permutedType(op.output(0), inverse(perm));
+    ir::Type ty = permutedType(op.output(0), inversePerm(perm));
     if (!ty.isUndefined()) rw.setType(n->output(0), ty);
     ir::Node* t = fusion::addDerived(rw, "Transpose", {n->output(0)}, &op, {ta, tb, &op}, nullptr,
                                      {op.output(0)});
@@ -354,154 +438,6 @@ MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
   });
 }
 
-// What joins the new Concat in place of one input of the old one.
-struct ConcatPart {
-  ir::Value* source = nullptr;         // the Transpose's input, or the Reshape's data
-  ir::Node* gone = nullptr;            // the Transpose or Reshape it replaces
-  std::vector<int64_t> reshapeTo;      // for a Reshape: the permuted shape
-  std::optional<ir::Tensor> constant;  // for a constant: permuted
-};
-
-// Which dims of a value are known to be 1 (a symbolic dim may not be).
-std::optional<std::vector<bool>> unitDims(const ir::Value* v) {
-  const ir::Type& t = v->type();
-  if (!t.isTensor() || !t.hasShape()) return std::nullopt;
-  std::vector<bool> unit;
-  for (const ir::Dim& d : t.shape()->dims()) unit.push_back(d.isStatic() && d.value() == 1);
-  return unit;
-}
-
-// True when permuting by q moves only dims known to be 1: the others keep
-// their order, so the elements do too.
-bool movesOnlyUnitDims(const std::vector<bool>& unit, const std::vector<int64_t>& q) {
-  int64_t last = -1;
-  for (int64_t from : q) {
-    if (unit[static_cast<size_t>(from)]) continue;
-    if (from < last) return false;
-    last = from;
-  }
-  return true;
-}
-
-MatchResult throughConcat(ir::Node& cat, const MatchContext&) {
-  std::optional<std::vector<int64_t>> p;
-  for (ir::Value* in : cat.inputs())
-    if (ir::Node* t = producerOp(in, "Transpose")) {
-      p = fusion::transposePerm(*t);
-      break;
-    }
-  if (!p || !isPerm(*p)) return MatchResult::failure("no input is a Transpose with a known perm");
-  const int64_t r = static_cast<int64_t>(p->size());
-  const std::vector<int64_t> q = inverse(*p);
-  if (!cat.hasAttr("axis")) return MatchResult::failure("the Concat has no axis attribute");
-  auto axis = normalizeAxes({cat.attrInt("axis", 0)}, r);
-  if (!axis) return MatchResult::failure("the Concat axis is out of range");
-  std::vector<ConcatPart> parts;
-  std::vector<ir::Node*> nodes{&cat};
-  for (size_t i = 0; i < cat.inputCount(); ++i) {
-    ir::Value* in = cat.input(i);
-    ConcatPart part;
-    if (in && rewrite::isConstant(in)) {
-      auto c = rewrite::constantValue(in);
-      if (c && static_cast<int64_t>(c->rank()) == r) part.constant = fusion::transposeTensor(*c, q);
-      if (!part.constant)
-        return MatchResult::failure(
-            Text::of("constant input %1 cannot be permuted", std::to_string(i)));
-      parts.push_back(std::move(part));
-      continue;
-    }
-    if (Text why = rewrite::whyNotSoleConsumer(in); !why.empty())
-      return MatchResult::failure(Text::of("input %1 %2", std::to_string(i), why));
-    if (ir::Node* t = producerOp(in, "Transpose")) {
-      if (fusion::transposePerm(*t) != p)
-        return MatchResult::failure("the input Transposes have different perms");
-      part.source = t->input(0);
-      part.gone = t;
-    } else if (ir::Node* reshape = producerOp(in, "Reshape")) {
-      auto shape = constantInts(reshape->input(1));
-      auto unit = unitDims(in);
-      if (!shape || !unit || static_cast<int64_t>(shape->size()) != r ||
-          static_cast<int64_t>(unit->size()) != r)
-        return MatchResult::failure(Text::of("Reshape input %1 has no constant shape of rank %2",
-                                             std::to_string(i), std::to_string(r)));
-      if (std::find(shape->begin(), shape->end(), 0) != shape->end())
-        return MatchResult::failure(
-            Text::of("Reshape input %1 copies a dim (0 in its shape)", std::to_string(i)));
-      if (!movesOnlyUnitDims(*unit, q))
-        return MatchResult::failure(
-            Text::of("Reshape input %1 would have to move dims that are not 1", std::to_string(i)));
-      for (int64_t from : q) part.reshapeTo.push_back((*shape)[static_cast<size_t>(from)]);
-      part.source = reshape->input(0);
-      part.gone = reshape;
-    } else {
-      return MatchResult::failure(
-          Text::of("input %1 is neither a Transpose, a Reshape nor a constant", std::to_string(i)));
-    }
-    nodes.push_back(part.gone);
-    parts.push_back(std::move(part));
-  }
-  // The readers that transpose the result back, and whether anything else reads it.
-  std::vector<ir::Node*> inverses;
-  bool others = cat.output(0)->isGraphOutput();
-  for (const ir::Use& u : rewrite::usesInNodeOrder(cat.output(0))) {
-    const ir::Node& reader = *u.node;
-    const bool transpose =
-        reader.domain().empty() && reader.opType() == "Transpose" && reader.owner() == cat.owner();
-    if (transpose && fusion::transposePerm(reader) == q)
-      inverses.push_back(u.node);
-    else
-      others = true;
-  }
-  // So the rewrite leaves fewer nodes: the Transposes back and in go (one
-  // each at least), a Reshape is replaced by one, and at most one Transpose
-  // is added (for the other readers).
-  if (inverses.empty()) return MatchResult::failure("no reader transposes the result back");
-  for (ir::Node* t : inverses) nodes.push_back(t);
-  const int64_t newAxis = (*p)[static_cast<size_t>((*axis)[0])];
-  return MatchResult::success(nodes, [&cat, parts, inverses, others, newAxis, perm = *p, q,
-                                      nodes](rewrite::Rewriter& rw) {
-    std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
-    ir::Graph& g = *cat.owner();
-    std::vector<ir::Value*> ins;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      const ConcatPart& part = parts[i];
-      if (part.constant) {
-        ins.push_back(addConstant(rw, g, &cat, cat.input(i)->name() + "_t", *part.constant, from));
-      } else if (!part.reshapeTo.empty()) {
-        ir::Value* shape =
-            addConstant(rw, g, &cat, cat.input(i)->name() + "_shape",
-                        ir::Tensor::fromVector<int64_t>(
-                            ir::DataType::kInt64, {static_cast<int64_t>(part.reshapeTo.size())},
-                            part.reshapeTo),
-                        from);
-        ir::Node* reshape =
-            fusion::addDerived(rw, "Reshape", {part.source, shape}, &cat, from, part.gone);
-        ir::Type ty = permutedType(cat.input(i), q);
-        if (!ty.isUndefined()) rw.setType(reshape->output(0), ty);
-        ins.push_back(reshape->output(0));
-      } else {
-        ins.push_back(part.source);
-      }
-    }
-    ir::Node* c2 = fusion::addDerived(rw, "Concat", ins, &cat, from, &cat);
-    rw.setAttr(c2, ir::Attribute::makeInt("axis", newAxis));
-    ir::Type ty = permutedType(cat.output(0), q);
-    if (!ty.isUndefined()) rw.setType(c2->output(0), ty);
-    for (ir::Node* t : inverses) fusion::replaceAndErase(rw, t->output(0), c2->output(0), {t});
-    std::vector<ir::Node*> dead{&cat};
-    for (const ConcatPart& part : parts)
-      if (part.gone) dead.push_back(part.gone);
-    if (others) {
-      ir::Node* t = fusion::addDerived(rw, "Transpose", {c2->output(0)}, &cat, from, nullptr,
-                                       {cat.output(0)});
-      rw.setAttr(t, ir::Attribute::makeInts("perm", perm));
-      fusion::replaceAndErase(rw, cat.output(0), t->output(0), dead);
-    } else {
-      fusion::eraseDead(rw, dead);
-    }
-  });
-}
-
 fusion::Rules rules() {
   fusion::Rules r;
   // Transpose(f(Transpose(x, p1), c), p2) -> Transpose(f(x, c'), p1[p2])   (f elementwise or a
@@ -523,7 +459,12 @@ fusion::Rules rules() {
   // Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis])
   fusion::addRule(r, "transposes_through_concat",
                   "Transpose(Concat(Transpose(a, p), b), p^-1) -> Concat(a, b', p[axis])",
-                  {"Concat"}, throughConcat);
+                  {"Concat"}, transposesThroughConcat);
+  // Transpose(Split(Transpose(x, p), k)_i, p_i) -> Transpose(Split(x, p[k])_i, p[p_i])
+  fusion::addRule(
+      r, "transpose_through_split",
+      "Transpose(Split(Transpose(x, p), k)_i, p_i) -> Transpose(Split(x, p[k])_i, p[p_i])",
+      {"Split"}, transposeThroughSplit);
   return r;
 }
 
@@ -535,12 +476,12 @@ std::unique_ptr<Pass> makePushTransposes() {
       .category = Category::kStructural,
       .kind = "hoisting: move data movement",
       .summaryEn =
-          "Push Transposes through elementwise ops, reductions and Concats until they "
-          "cancel or merge, fold the permutation into constant operands, and let "
-          "reductions absorb them",
+          "Push Transposes through elementwise ops, reductions, ops with axis parameters, "
+          "Concat and Split until they cancel or merge, fold the permutation into constant "
+          "operands, and let reductions absorb them",
       .summaryZh =
-          "将 Transpose 穿过逐元素算子、归约和 Concat 直至相互抵消或合并，将置换折入常量操作数，"
-          "并让归约吸收 Transpose",
+          "将 Transpose 穿过逐元素算子、归约、带轴参数的算子、Concat 和 Split 直至相互抵消或合并，"
+          "将置换折入常量操作数，并让归约吸收 Transpose",
   };
   return std::make_unique<PatternPass>(std::move(info), rules());
 }

@@ -6,19 +6,21 @@
 // Only ops whose result keeps the rank are here, so the Transpose after them
 // is p again and push_transposes can carry it on to the next Transpose:
 //
-//   Softmax, LogSoftmax, Hardmax (opset 13+)  axis
-//   ArgMax, ArgMin (keepdims = 1)               axis
-//   LpNormalization                             axis
-//   Gather (indices of rank 1)                  axis
-//   QuantizeLinear, DequantizeLinear            axis when per axis (not blocked)
-//   CumSum                                      the axis input (a constant)
-//   Slice                                       axes (attribute or constant input; the default made
-//   explicit) Pad                                         pads (or the axes input) permuted Tile
-//   repeats permuted Expand                                      the shape, padded to the rank,
-//   permuted Resize (no axes attribute)                  roi, scales and sizes permuted
+//   Softmax, LogSoftmax, Hardmax (opset 13+): axis
+//   ArgMax, ArgMin (keepdims = 1): axis
+//   LpNormalization: axis
+//   Gather (indices of rank 1): axis
+//   QuantizeLinear, DequantizeLinear: axis when per axis (not blocked)
+//   CumSum: the axis input (a constant)
+//   Slice: axes (attribute or constant input; the default made explicit)
+//   Pad: pads (or the axes input) permuted
+//   Tile: repeats permuted
+//   Expand: the shape, padded to the rank, permuted
+//   Resize (no axes attribute): roi, scales and sizes permuted
 //
-// ONNX Runtime's transpose optimizer handles the same ops (and more that
-// change the rank: Squeeze, Unsqueeze, reductions without keepdims, Split).
+// ONNX Runtime's transpose optimizer handles the same ops. Those that change
+// the rank (Squeeze, Unsqueeze, reductions without keepdims) are in
+// push_transposes.cpp, Split in transpose_through_split.cpp.
 #pragma once
 
 #include <cstdint>

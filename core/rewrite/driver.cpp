@@ -278,7 +278,7 @@ DriverResult applyPatternsGreedily(Rewriter& rw, const std::vector<const Pattern
         MatchResult m = p->match(*node, ctx);
         if (!m.matched()) {
           if (options.explain && !m.reason().empty())
-            options.explain->note(id, p->name(), m.reason());
+            options.explain->note(id, p->name(), m.takeReason());
           continue;
         }
         if (options.filter) {

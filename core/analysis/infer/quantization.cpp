@@ -1,6 +1,6 @@
 // Quantization: QuantizeLinear/DequantizeLinear (element type from the zero
 // point, the scale or output_dtype, by opset), DynamicQuantizeLinear, and the
-// integer forms of Conv and MatMul.
+// integer forms of Conv and MatMul, ONNX Runtime's QLinear elementwise ops.
 #include "core/analysis/infer/helpers.h"
 #include "core/analysis/infer/rules.h"
 
@@ -54,6 +54,18 @@ void inferQLinearMatMul(InferContext& ctx) {
   const ir::Shape* b = ctx.inputShape(3);
   if (!a || !b) return;
   if (auto s = matmulShape(ctx, *a, *b)) ctx.setOutputShape(0, std::move(*s));
+}
+
+void inferQLinearBinary(InferContext& ctx) {
+  if (ctx.inputElem(0) != ir::DataType::kUndefined) ctx.setOutputElem(0, ctx.inputElem(0));
+  const ir::Shape* a = ctx.inputShape(0);
+  const ir::Shape* b = ctx.inputShape(3);
+  if (!a || !b) return;
+  std::string err;
+  if (auto out = broadcastShapes({a, b}, &err))
+    ctx.setOutputShape(0, std::move(*out));
+  else if (!err.empty())
+    ctx.fail(err);
 }
 
 void inferMatMulInteger(InferContext& ctx) {

@@ -175,6 +175,8 @@ const Entry kRules[] = {
   {kMs, "TransposeMatMul", inferFusedMatMul},
   {kMs, "QuantizeLinear", inferQuantizeLinear}, {kMs, "DequantizeLinear", inferDequantizeLinear},
   {kMs, "QLinearConv", inferQLinearConv}, {kMs, "Trilu", inferSameShape},
+  {kMs, "QLinearAdd", inferQLinearBinary}, {kMs, "QLinearMul", inferQLinearBinary},
+  {kMs, "QLinearSigmoid", inferSameShape}, {kMs, "QLinearLeakyRelu", inferSameShape},
   {kMs, "GatherND", inferGatherND}, {kMs, "Range", inferRange},
   // ---- ai.passlab (PassLab's fused kernels) ----
   {kPassLab, ir::passlab_ops::kFusedConv, inferPasslabFusedConv}, {kPassLab, ir::passlab_ops::kFusedGemm, inferPasslabFusedGemm},

@@ -136,6 +136,8 @@ void inferDequantizeLinear(InferContext& ctx);
 void inferDynamicQuantizeLinear(InferContext& ctx);
 void inferQLinearConv(InferContext& ctx);
 void inferQLinearMatMul(InferContext& ctx);
+// com.microsoft QLinearAdd / QLinearMul: A and B broadcast, A's type.
+void inferQLinearBinary(InferContext& ctx);
 void inferMatMulInteger(InferContext& ctx);
 
 // ---- normalization.cpp ----

@@ -38,6 +38,7 @@ const KernelRegistry& kernelRegistry() {
       contribGeluKernels(),
       contribLayerNormKernels(),
       contribAttentionKernels(),
+      contribQLinearKernels(),
       passlabFusedKernels(),
       signalKernels(),
       stringKernels(),

@@ -64,6 +64,7 @@ std::span<const KernelDef> qlinearKernels();           // qlinear.cpp
 std::span<const KernelDef> contribGeluKernels();       // contrib_gelu.cpp
 std::span<const KernelDef> contribLayerNormKernels();  // contrib_layer_norm.cpp
 std::span<const KernelDef> contribAttentionKernels();  // contrib_attention.cpp
+std::span<const KernelDef> contribQLinearKernels();    // contrib_qlinear.cpp
 std::span<const KernelDef> passlabFusedKernels();      // passlab_fused_*.cpp (ai.passlab)
 std::span<const KernelDef> signalKernels();            // signal_ops.cpp
 std::span<const KernelDef> stringKernels();            // string_ops.cpp

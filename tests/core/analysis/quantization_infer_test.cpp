@@ -51,5 +51,32 @@ TEST(QuantizationInfer, DynamicQuantizeAndIntegerOps) {
   EXPECT_EQ(r.type("qm"), "uint8[N,8]");
 }
 
+TEST(QuantizationInfer, OnnxRuntimeQLinearElementwiseOps) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[N,1,4] a, uint8[3,1] b) => (uint8 add, uint8 mul, uint8 sg, uint8 lr)
+    <float s = {0.1}, uint8 z = {128}> {
+      add = com.microsoft.QLinearAdd(a, s, z, b, s, z, s, z)
+      mul = com.microsoft.QLinearMul(a, s, , b, s, , s, )
+      sg = com.microsoft.QLinearSigmoid(add, s, z, s, z)
+      lr = com.microsoft.QLinearLeakyRelu <alpha = 0.2> (mul, s, z, s, z)
+    })");
+  EXPECT_TRUE(r.report.failures.empty());
+  EXPECT_EQ(r.type("add"), "uint8[N,3,4]");
+  EXPECT_EQ(r.type("mul"), "uint8[N,3,4]");
+  EXPECT_EQ(r.type("sg"), "uint8[N,3,4]");
+  EXPECT_EQ(r.type("lr"), "uint8[N,3,4]");
+}
+
+TEST(QuantizationInfer, QLinearAddOfOperandsThatDoNotBroadcastFails) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[2,4] a, uint8[3] b) => (uint8 y) <float s = {0.1}> {
+      y = com.microsoft.QLinearAdd(a, s, , b, s, , s, )
+    })");
+  ASSERT_EQ(r.report.failures.size(), 1u);
+  EXPECT_NE(r.report.failures[0].find("QLinearAdd"), std::string::npos) << r.report.failures[0];
+}
+
 }  // namespace
 }  // namespace passlab::analysis

@@ -1,6 +1,7 @@
 // QuantizeLinear / DequantizeLinear (per tensor, per axis, blocked; 8-bit,
 // 4-bit packed, float8), DynamicQuantizeLinear, and the integer products
-// MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv.
+// MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv; ONNX Runtime's
+// com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu.
 #include <gtest/gtest.h>
 
 #include "tests/core/exec/kernel_test_util.h"
@@ -147,6 +148,66 @@ TEST(QLinearConv, BiasAndRequantization) {
                                     {"b", i32({1}, {4})}});
   // acc = (x - 10) * 2 + 4 = [4, 24, 44, 64]; * 0.125 = [0.5, 3, 5.5, 8]; round half even + 5.
   EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{5, 8, 11, 13}));
+}
+
+// ---- com.microsoft QLinear elementwise ops (values worked by hand) ----
+
+const char* kMsHeader = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>)";
+
+TEST(MsQLinearElementwise, AddAndMulRoundHalfToEvenSaturateAndBroadcast) {
+  // A = {0.2, -2.8} (scale 0.1, zp 128); B = {0.5, 10} (0.05, 0).
+  const std::string add = std::string(kMsHeader) + R"(
+    main (uint8[2] a, uint8[2] b) => (uint8[2] y)
+        <float sa = {0.1}, uint8 za = {128}, float sb = {0.05}, uint8 zb = {0},
+         float sc = {0.1}, uint8 zc = {128}> {
+      y = com.microsoft.QLinearAdd(a, sa, za, b, sb, zb, sc, zc) })";
+  NamedInputs in = {{"a", u8({2}, {130, 100})}, {"b", u8({2}, {10, 200})}};
+  // 0.7 -> 7 + 128; 7.2 -> 72 + 128.
+  EXPECT_EQ(kt::values<uint8_t>(testutil::runText(add, in).outputs[0]),
+            (std::vector<uint8_t>{135, 200}));
+  // A * B = {0.1, -28} at scale 0.2, zp 100: 0.5 rounds to 0 (half to even);
+  // -140 + 100 saturates at 0.
+  std::string mul = add;
+  mul.replace(mul.find("QLinearAdd"), 10, "QLinearMul");
+  mul.replace(mul.find("sc = {0.1}, uint8 zc = {128}"), 28, "sc = {0.2}, uint8 zc = {100}");
+  EXPECT_EQ(kt::values<uint8_t>(testutil::runText(mul, in).outputs[0]),
+            (std::vector<uint8_t>{100, 0}));
+  // B broadcast over the rows of A.
+  const std::string rows = std::string(kMsHeader) + R"(
+    main (uint8[2,2] a, uint8[2] b) => (uint8[2,2] y) <float s = {1}, uint8 z = {0}> {
+      y = com.microsoft.QLinearAdd(a, s, z, b, s, z, s, z) })";
+  auto r = testutil::runText(rows, {{"a", u8({2, 2}, {1, 2, 3, 250})}, {"b", u8({2}, {10, 20})}});
+  EXPECT_EQ(r.outputs[0].dims(), (kt::Dims{2, 2}));
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{11, 22, 13, 255}));
+}
+
+TEST(MsQLinearElementwise, SigmoidAndLeakyRelu) {
+  // int8 X = {0, 12.7, -12.8}: sigmoid {0.5, ~1, ~0} at scale 1/256, zp -128.
+  const std::string sigmoid = std::string(kMsHeader) + R"(
+    main (int8[3] x) => (int8[3] y) <float sx = {0.1}, int8 zx = {0}, float sy = {0.00390625}, int8 zy = {-128}> {
+      y = com.microsoft.QLinearSigmoid(x, sx, zx, sy, zy) })";
+  EXPECT_EQ(
+      kt::values<int8_t>(testutil::runText(sigmoid, {{"x", i8({3}, {0, 127, -128})}}).outputs[0]),
+      (std::vector<int8_t>{0, 127, -128}));
+  // uint8 X = {-50, 0, 50} (scale 0.5, zp 100); alpha 0.1: {-5, 0, 50} at 0.5, zp 20.
+  const std::string leaky = std::string(kMsHeader) + R"(
+    main (uint8[3] x) => (uint8[3] y) <float sx = {0.5}, uint8 zx = {100}, float sy = {0.5}, uint8 zy = {20}> {
+      y = com.microsoft.QLinearLeakyRelu <alpha = 0.1> (x, sx, zx, sy, zy) })";
+  EXPECT_EQ(
+      kt::values<uint8_t>(testutil::runText(leaky, {{"x", u8({3}, {0, 100, 200})}}).outputs[0]),
+      (std::vector<uint8_t>{10, 20, 120}));
+}
+
+TEST(MsQLinearElementwise, PerChannelScalesAndMixedTypesAreRefused) {
+  const std::string perChannel = std::string(kMsHeader) + R"(
+    main (uint8[2] a, uint8[2] b) => (uint8[2] y) <float[2] s = {1, 2}, uint8 z = {0}> {
+      y = com.microsoft.QLinearAdd(a, s, z, b, s, z, s, z) })";
+  kt::expectError(perChannel, {{"a", u8({2}, {1, 2})}, {"b", u8({2}, {1, 2})}},
+                  {"A scale", "must be one float (per tensor)"});
+  const std::string mixed = std::string(kMsHeader) + R"(
+    main (uint8[2] a, int8[2] b) => (uint8[2] y) <float s = {1}, uint8 z = {0}> {
+      y = com.microsoft.QLinearAdd(a, s, z, b, s, "", s, z) })";
+  kt::expectError(mixed, {{"a", u8({2}, {1, 2})}, {"b", i8({2}, {1, 2})}}, {"differ in type"});
 }
 
 }  // namespace

@@ -1,0 +1,17 @@
+// The rules of push_transposes that live in their own files (the pass and
+// its other rules: push_transposes.cpp; the algebra of each: there).
+#pragma once
+
+#include "core/passes/rule_helpers.h"
+
+namespace passlab::passes {
+
+// Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis])
+// (transpose_through_concat.cpp).
+MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext& ctx);
+
+// Split(Transpose(x, p), axis k) whose outputs are transposed -> Split(x, axis p[k])
+// with the perms composed (transpose_through_split.cpp).
+MatchResult transposeThroughSplit(ir::Node& split, const MatchContext& ctx);
+
+}  // namespace passlab::passes

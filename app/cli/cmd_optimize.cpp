@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -38,7 +39,24 @@ struct OptimizeArgs {
   std::vector<std::string> inputs;  // NAME=FILE.npy or NAME=V[,V...] for the check
   std::vector<std::string> sets;    // PASS.OPTION=VALUE
   std::string inputDir;             // DIR/input_0.pb, input_1.pb, ... for the check
+  // The accuracy budget of lossy passes, where given (else the recipe's or the default).
+  std::optional<double> budgetCosine, budgetSnr, budgetMaxRel, budgetTop1;
 };
+
+// Whether the plan runs a lossy pass (PassInfo::lossy).
+bool plansLossyPass(const pipeline::Recipe& r) {
+  for (const pipeline::PassSpec& spec : r.passes)
+    if (const passes::Pass* p = passes::findPass(spec.id); p && p->info().lossy) return true;
+  return false;
+}
+
+// The output a lossy step cost most: the lowest SNR.
+const pipeline::OutputAccuracy* worstOutput(const pipeline::NumericCheck& c) {
+  const pipeline::OutputAccuracy* worst = nullptr;
+  for (const auto& a : c.accuracy)
+    if (!worst || !a.compared || (worst->compared && a.snrDb < worst->snrDb)) worst = &a;
+  return worst;
+}
 
 bool sameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
@@ -105,6 +123,11 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
   }
   if (a.check > 0) r.checkInputSets = a.check;
   if (a.allowNonstandard) r.standardOnly = false;
+  if (a.budgetCosine) r.budget.minCosine = *a.budgetCosine;
+  if (a.budgetSnr) r.budget.minSnrDb = *a.budgetSnr;
+  if (a.budgetMaxRel) r.budget.maxRelError = *a.budgetMaxRel;
+  if (a.budgetTop1) r.budget.minTop1 = *a.budgetTop1;
+  if (Status b = pipeline::validateBudget(r.budget); !b.isOk()) return b.error();
   // A pass that standard-only mode skips ignores its options: say so now.
   for (const std::string& set : a.sets) {
     const passes::Pass* pass = passes::findPass(set.substr(0, set.find('.')));
@@ -138,6 +161,11 @@ std::string noiseText(const pipeline::NumericCheck& c) {
 
 std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
+  if (s.check.lossy) {
+    const pipeline::OutputAccuracy* w = worstOutput(s.check);
+    return std::string(s.check.passed ? "within budget" : "OVER BUDGET") +
+           (w ? " ('" + w->output + "': " + pipeline::accuracyText(*w).str() + ")" : "");
+  }
   char buf[200];
   if (s.check.passed) {
     std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s)", s.check.maxAbsError,
@@ -235,7 +263,8 @@ Expected<ir::Tensor> parseInputValue(const ir::Model& model, const std::string& 
 // With --check, the file as saved is loaded again, verified, and run on the
 // same inputs: what the user gets is what was checked, not the in-memory copy.
 int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker,
-                   const std::set<std::string>& originalErrors) {
+                   const std::set<std::string>& originalErrors,
+                   const pipeline::AccuracyBudget* budget) {
   auto reloaded = io::loadModel(path);
   if (!reloaded) {
     std::cerr << "error: the saved model does not load again: " << reloaded.error().message()
@@ -248,7 +277,21 @@ int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker
       std::cerr << "error: the saved model fails the verifier: " << e << "\n";
       return 2;
     }
-  pipeline::NumericCheck c = checker.check(reloaded->model);
+  pipeline::NumericCheck c =
+      budget ? checker.checkWithinBudget(reloaded->model, *budget) : checker.check(reloaded->model);
+  if (c.lossy) {
+    const pipeline::OutputAccuracy* w = worstOutput(c);
+    if (!c.passed) {
+      std::cerr << "error: the saved model is over the accuracy budget: " << c.detail << "\n";
+      return 2;
+    }
+    std::printf(
+        "reloaded %s: verifier clean, outputs within the accuracy budget on %zu input sets%s\n",
+        path.c_str(), c.inputSets,
+        w ? (" (worst '" + w->output + "': " + pipeline::accuracyText(*w).str() + ")").c_str()
+          : "");
+    return 0;
+  }
   if (!c.passed) {
     std::cerr << "error: the saved model does not give the original outputs: " << c.detail << "\n";
     return 2;
@@ -306,7 +349,16 @@ int runOptimize(const OptimizeArgs& a) {
   analysis::inferShapes(model);
   if (refuseImpossible()) return 1;
   const std::set<std::string> originalErrors = pipeline::verifierErrorSet(model);
+  // A lossy pass is always checked: against the budget, on 2 input sets at least.
+  const bool lossy = plansLossyPass(*recipe);
+  if (lossy && recipe->checkInputSets == 0) {
+    recipe->checkInputSets = 2;
+    std::printf(
+        "note: the plan has a lossy pass; its outputs are checked against the accuracy "
+        "budget on 2 input sets (--check N for more)\n");
+  }
   pipeline::PipelineOptions po;
+  po.budget = recipe->budget;
   po.standardOnly = recipe->standardOnly;
   po.keepSnapshots = a.explain || !a.report.empty();
   po.verifyWholeModelAfterEachPass = a.verifyEachPass;
@@ -402,7 +454,7 @@ int runOptimize(const OptimizeArgs& a) {
   size_t before = steps.empty() ? model.graph().nodeCountRecursive() : steps.front().before.nodes;
   std::printf("saved %s: %zu -> %zu nodes\n", out.c_str(), before,
               model.graph().nodeCountRecursive());
-  if (checker) return checkSavedFile(out, *checker, originalErrors);
+  if (checker) return checkSavedFile(out, *checker, originalErrors, lossy ? &po.budget : nullptr);
   return 0;
 }
 
@@ -442,6 +494,17 @@ void registerOptimize(CLI::App& app) {
                   "An option of a pass, PASS.OPTION=VALUE (every run of PASS in the plan; "
                   "`passlab-cli passes` lists them); repeatable")
       ->allow_extra_args(false);
+  cmd->add_option(
+      "--budget-cosine", a->budgetCosine,
+      "Accuracy budget of lossy passes: least cosine similarity per output (default 0.99)");
+  cmd->add_option("--budget-snr", a->budgetSnr,
+                  "Accuracy budget: least signal-to-noise ratio per output, dB (default 20)");
+  cmd->add_option("--budget-max-rel", a->budgetMaxRel,
+                  "Accuracy budget: largest error relative to the output's largest magnitude "
+                  "(default: reported, not limited)");
+  cmd->add_option("--budget-top1", a->budgetTop1,
+                  "Accuracy budget: least share of rows with the same top-1 class, for "
+                  "classifier outputs (default: reported, not limited)");
   cmd->add_flag("--explain", a->explain,
                 "Print near misses: why each pattern did not fire where it almost did");
   cmd->add_flag("--allow-nonstandard", a->allowNonstandard,

@@ -55,7 +55,11 @@ struct PassInfo {
   std::vector<PassOption> options{};
   int64_t minOpset = 1;  // default-domain opsets the pass was written and tested for
   int64_t maxOpset = 28;
-  bool changesNumerics = false;     // results may differ in the last bits or more
+  bool changesNumerics = false;  // results may differ in the last bits or more
+  // Changes numerics on purpose (lower precision, pruning, low rank): the
+  // check after it holds the outputs to the accuracy budget instead of
+  // equality, and a step over budget is rolled back. Never in a level.
+  bool lossy = false;
   bool mayEmitNonStandard = false;  // only runs when non-standard ops are allowed
 };
 

@@ -52,4 +52,6 @@
   X(makeFuseOrtSkipLayerNorm)            \
   X(makeFuseOrtEmbedLayerNorm)           \
   X(makeFuseOrtGelu)                     \
-  X(makeFuseOrtAttention)
+  X(makeFuseOrtAttention)               \
+  X(makeConvertToFloat16)                \
+  X(makeConvertToBfloat16)

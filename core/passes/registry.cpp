@@ -139,7 +139,8 @@ const Pass* findPass(std::string_view id) {
 Expected<std::vector<std::string>> passesForLevel(std::string_view level) {
   if (level == "all") {
     std::vector<std::string> ids;
-    for (const Pass* p : allPasses()) ids.push_back(p->info().id);
+    for (const Pass* p : allPasses())
+      if (!p->info().lossy) ids.push_back(p->info().id);  // lossy passes only by name
     return ids;
   }
   for (const Level& l : levels())

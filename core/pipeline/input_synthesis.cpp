@@ -445,7 +445,7 @@ Text InputPlan::describe() const {
       parts.push_back(Text::of("dim %1 = %2 (%3)", std::to_string(i), std::to_string(dims[i].value),
                                dims[i].reason));
   // Default ranges say so themselves; other choices add their reason.
-  const std::string& values = valuesReason.templ();
+  const std::string_view values = valuesReason.templ();
   const bool plain = !constant && (values.starts_with("uniform") || values.starts_with("integers"));
   parts.push_back(plain ? rangeText(*this) : Text::of("%1 (%2)", rangeText(*this), valuesReason));
   return Text::of("%1: %2", s, Text::join(std::move(parts), "; "));

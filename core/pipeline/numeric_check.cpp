@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "core/exec/evaluate.h"
 #include "core/pipeline/node_extract.h"
+#include "core/support/float16.h"
 #include "core/support/strings.h"
 
 namespace passlab::pipeline {
@@ -324,6 +326,146 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
     }
   }
   return c;
+}
+
+namespace {
+
+// `t` with its values in the float type `to` (float, float16 or bfloat16).
+ir::Tensor inFloatType(const ir::Tensor& t, ir::DataType to) {
+  const auto n = static_cast<size_t>(t.numel());
+  if (to == ir::DataType::kFloat) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+      v[i] = static_cast<float>(t.valueAsDouble(static_cast<int64_t>(i)));
+    return ir::Tensor::fromVector<float>(to, t.dims(), v);
+  }
+  std::vector<uint16_t> bits(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto f = static_cast<float>(t.valueAsDouble(static_cast<int64_t>(i)));
+    bits[i] = to == ir::DataType::kFloat16 ? floatToHalf(f) : floatToBfloat16(f);
+  }
+  return ir::Tensor::fromVector<uint16_t>(to, t.dims(), bits);
+}
+
+// The check's inputs as `model` declares them: a float input that a lossy
+// pass turned into another float type (without keep_io_types) converted.
+exec::NamedInputs asDeclared(const ir::Model& model, const exec::NamedInputs& inputs) {
+  exec::NamedInputs out = inputs;
+  for (auto& [name, value] : out) {
+    const ir::Value* in = model.graph().findValue(name);
+    if (!in || !in->isGraphInput() || !value.isTensor()) continue;
+    const ir::DataType want = in->type().elemType();
+    const ir::DataType have = value.tensor().dtype();
+    const bool convertible = want == ir::DataType::kFloat || want == ir::DataType::kFloat16 ||
+                             want == ir::DataType::kBFloat16;
+    if (want == have || !convertible || !ir::isFloatingPoint(have)) continue;
+    value = exec::Value(inFloatType(value.tensor().toIr(), want));
+  }
+  return out;
+}
+
+}  // namespace
+
+NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
+                                                  const AccuracyBudget& budget,
+                                                  const StandIns& standIns) {
+  NumericCheck c;
+  c.ran = true;
+  c.lossy = true;
+  c.inputSets = inputs_.size();
+  std::map<std::string, AccuracyMeter> meters;
+  for (size_t s = 0; s < inputs_.size(); ++s) {
+    auto got = runModel(current, asDeclared(current, inputs_[s]));
+    if (!got) {
+      c.passed = false;
+      c.detail = Text::of("the optimized model does not run: %1", got.error().text());
+      return c;
+    }
+    for (const auto& [name, want] : reference_[s]) {
+      if (want.dtype() == ir::DataType::kUndefined || random_.count(name)) continue;
+      auto it = got->find(name);
+      if (it == got->end()) {
+        c.passed = false;
+        c.detail = Text::of("output '%1' is missing", name);
+        return c;
+      }
+      meters.try_emplace(name, name, budget.topK).first->second.add(it->second, want);
+    }
+  }
+  for (const auto& [name, meter] : meters) {
+    OutputAccuracy a = meter.result();
+    c.maxRelError = std::max(c.maxRelError, a.maxRelError);
+    if (Text why = whyOverBudget(a, budget); !why.empty() && c.passed) {
+      c.passed = false;
+      c.detail = why;
+      c.firstDivergingTensor = name;
+    }
+    c.accuracy.push_back(std::move(a));
+  }
+  if (!c.passed && !inputs_.empty())
+    if (Text worst = costliestLayer(current, inputs_[0]); !worst.empty())
+      c.detail = Text::of("%1; the layer that lost the most: %2", c.detail, worst);
+  (void)standIns;  // values keep their names through a lossy pass
+  return c;
+}
+
+Text ExecOutputChecker::costliestLayer(const ir::Model& current,
+                                       const exec::NamedInputs& inputs) const {
+  std::vector<std::string> order, unused;
+  auto ra = runModel(exposeAllValues(current, &order), asDeclared(current, inputs));
+  auto rb = runModel(exposeAllValues(original_, &unused), inputs);
+  if (!ra || !rb) return "";
+  // SNR per tensor both models have; exact data (graph inputs) counts as the cap.
+  constexpr double kCap = 150;
+  std::map<std::string, double> snr;
+  for (const auto& [name, want] : *rb) {
+    auto it = ra->find(name);
+    if (it == ra->end() || !ir::isFloatingPoint(want.dtype())) continue;
+    AccuracyMeter m(name);
+    m.add(it->second, want);
+    const OutputAccuracy a = m.result();
+    if (a.compared) snr[name] = std::min(a.snrDb, kCap);
+  }
+  // A value the pass added (a Cast) carries the SNR of what it casts.
+  auto snrOf = [&](const ir::Value* v) -> std::optional<double> {
+    for (int hops = 0; v && hops < 4; ++hops) {
+      if (auto it = snr.find(v->name()); it != snr.end()) return it->second;
+      const ir::Node* p = v->producer();
+      if (!p || p->opType() != "Cast") return std::nullopt;
+      v = p->input(0);
+    }
+    return std::nullopt;
+  };
+  // An output the pass renamed (a graph output now behind a Cast back to its
+  // type) has the SNR of that Cast's output.
+  auto snrAfter = [&](const ir::Value* v) -> std::optional<double> {
+    if (!v) return std::nullopt;
+    if (auto it = snr.find(v->name()); it != snr.end()) return it->second;
+    for (const ir::Use& u : v->uses())
+      if (u.node->opType() == "Cast")
+        if (auto it = snr.find(u.node->output(0)->name()); it != snr.end()) return it->second;
+    return std::nullopt;
+  };
+  const ir::Node* worst = nullptr;
+  double worstDrop = 0, worstIn = 0, worstOut = 0;
+  for (const auto& owned : current.graph().nodes()) {
+    const ir::Node* n = owned.get();
+    if (n->opType() == "Cast") continue;
+    double in = kCap;
+    for (const ir::Value* v : n->inputs())
+      if (auto s = snrOf(v)) in = std::min(in, *s);
+    for (const ir::Value* v : n->outputs()) {
+      auto out = snrAfter(v);
+      if (!out || in - *out <= worstDrop) continue;
+      worst = n;
+      worstDrop = in - *out;
+      worstIn = in;
+      worstOut = *out;
+    }
+  }
+  if (!worst) return "";
+  return Text::of("%1 (SNR %2 dB in, %3 dB out)", worst->describe(), str::printed("%.3g", worstIn),
+                  str::printed("%.3g", worstOut));
 }
 
 Expected<std::map<std::string, int64_t>> parseDims(const std::vector<std::string>& specs) {

@@ -55,6 +55,8 @@ class ExecOutputChecker final : public OutputChecker {
                                                              int inputSets, InputSpec spec,
                                                              NoiseOptions noise = {});
   NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
+  NumericCheck checkWithinBudget(const ir::Model& current, const AccuracyBudget& budget,
+                                 const StandIns& standIns = {}) override;
   // The original's outputs that come from unseeded random ops: check() does
   // not compare their values (it still requires them).
   const std::vector<std::string>& uncomparedOutputs() const { return uncompared_; }
@@ -68,6 +70,9 @@ class ExecOutputChecker final : public OutputChecker {
                               const StandIns& standIns, double& maxAbs, double& maxRel);
   // Fills floors_ from noise_.draws runs with perturbed weights.
   void measureOutputFloors();
+  // The node of `current` whose outputs lost the most SNR against its
+  // inputs' (looking through Casts), on `inputs`; "" when none can be told.
+  Text costliestLayer(const ir::Model& current, const exec::NamedInputs& inputs) const;
   // The floor of every main-graph tensor on `inputs`, against `reference`
   // (the original's run with every tensor exposed).
   NoiseFloors intermediateFloors(const exec::NamedInputs& inputs,

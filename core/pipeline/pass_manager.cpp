@@ -155,9 +155,18 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
       status = invalidModel(Text::of("%1 left a graph the verifier rejects: %2", step.passId,
                                      step.verifierErrors.front()));
   }
+  if (status.isOk() && pass.info().lossy) status = checkBudget(step);
   step.milliseconds = millisecondsSince(t0);
   if (!status.isOk()) return rollBack(std::move(step), attempt, status);
   return commit(std::move(step), attempt);
+}
+
+Status PassManager::checkBudget(Step& step) {
+  if (!checker_ || step.log.empty()) return Status::ok();
+  step.check = checker_->checkWithinBudget(model_, options_.budget, standIns_);
+  if (step.check.passed) return Status::ok();
+  return Error(ErrorCode::kLimit,
+               Text::of("%1 is over the accuracy budget: %2", step.passId, step.check.detail));
 }
 
 Text PassManager::skipNote(const passes::PassInfo& info) const {
@@ -326,7 +335,7 @@ const Step* PassManager::commit(Step step, Attempt& attempt) {
   // Stand-ins serve only the numeric check: recorded while a checker is
   // attached (a name lookup per rewired input, a tenth of a large run).
   if (checker_) recordStandIns(step.log, model_.graph(), standIns_);
-  if (checker_ && step.changed) {
+  if (checker_ && step.changed && !step.check.ran) {  // a lossy step's ran against the budget
     step.check = checker_->check(model_, standIns_);
     if (!step.check.passed && options_.stopOnCheckFailure) stopped_ = true;
   }

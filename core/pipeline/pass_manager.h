@@ -37,6 +37,12 @@ class OutputChecker {
  public:
   virtual ~OutputChecker() = default;
   virtual NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) = 0;
+  // After a lossy pass: the outputs against `budget` (accuracy.h). A checker
+  // without that compares as check() does.
+  virtual NumericCheck checkWithinBudget(const ir::Model& current, const AccuracyBudget& budget,
+                                         const StandIns& standIns = {}) {
+    return check(current, standIns);
+  }
 };
 
 // The verifier's errors for `model`, with node ids left out (ids are not kept
@@ -59,6 +65,8 @@ struct PipelineOptions {
   // it always does after a step that changed an opset.
   size_t wholeWalkShare = 16;
   bool verifyWholeModelAfterEachPass = false;
+  // What a lossy pass may cost (PassInfo::lossy); checked when a checker is set.
+  AccuracyBudget budget;
 };
 
 class PassManager {
@@ -134,6 +142,8 @@ class PassManager {
 
   // The steps of run(): skip, run, infer, verify, then roll back or commit.
   struct Attempt;
+  // A lossy step's check against the budget: an error when over it.
+  Status checkBudget(Step& step);
   Text skipNote(const passes::PassInfo& info) const;
   void learnKnownErrors();
   Status runPass(const passes::Pass& pass, const PassSpec& spec, const passes::Options& opts,

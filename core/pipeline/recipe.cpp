@@ -1,6 +1,7 @@
 #include "core/pipeline/recipe.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_set>
 #include <vector>
 
@@ -30,6 +31,13 @@ std::string recipeToJson(const Recipe& r) {
   j["passlab_version"] = r.passlabVersion;
   j["standard_only"] = r.standardOnly;
   j["check_input_sets"] = r.checkInputSets;
+  json budget;
+  budget["min_cosine"] = r.budget.minCosine;
+  budget["min_snr_db"] = r.budget.minSnrDb;
+  if (std::isfinite(r.budget.maxRelError)) budget["max_rel_error"] = r.budget.maxRelError;
+  budget["min_top1"] = r.budget.minTop1;
+  budget["top_k"] = r.budget.topK;
+  j["accuracy_budget"] = budget;
   j["passes"] = json::array();
   for (const PassSpec& s : r.passes) {
     json p;
@@ -55,6 +63,15 @@ Expected<Recipe> recipeFromJson(const std::string& text) {
     r.passlabVersion = j.value("passlab_version", "");
     r.standardOnly = j.value("standard_only", true);
     r.checkInputSets = j.value("check_input_sets", 0);
+    if (j.contains("accuracy_budget")) {
+      const json& b = j["accuracy_budget"];
+      r.budget.minCosine = b.value("min_cosine", r.budget.minCosine);
+      r.budget.minSnrDb = b.value("min_snr_db", r.budget.minSnrDb);
+      r.budget.maxRelError = b.value("max_rel_error", r.budget.maxRelError);
+      r.budget.minTop1 = b.value("min_top1", r.budget.minTop1);
+      r.budget.topK = b.value("top_k", r.budget.topK);
+      PASSLAB_RETURN_IF_ERROR(validateBudget(r.budget));
+    }
     if (!j.contains("passes") || !j["passes"].is_array())
       return parseError("the recipe has no \"passes\" list");
     for (const auto& p : j["passes"]) {

@@ -15,6 +15,7 @@ struct Recipe {
   std::string passlabVersion = PASSLAB_VERSION;
   bool standardOnly = true;
   int checkInputSets = 0;
+  AccuracyBudget budget;  // for lossy passes ("accuracy_budget")
   std::vector<PassSpec> passes;
 };
 

@@ -1,5 +1,6 @@
 #include "core/pipeline/report.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace passlab::pipeline {
@@ -57,6 +58,22 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
                      {"noise_floor", s.check.noiseFloor},
                      {"noise_multiple", s.check.noiseMultiple},
                      {"detail", s.check.detail}};
+    if (s.check.lossy) {
+      json acc = json::array();
+      for (const OutputAccuracy& a : s.check.accuracy) {
+        json o = {{"output", a.output},
+                  {"compared", a.compared},
+                  {"cosine", a.cosine},
+                  {"max_rel_error", a.maxRelError},
+                  {"detail", accuracyText(a).str()}};
+        o["snr_db"] = std::isfinite(a.snrDb) ? json(a.snrDb) : json(nullptr);  // inf: equal
+        if (a.top1) o["top1"] = *a.top1;
+        if (a.topK) o["top_k"] = *a.topK;
+        acc.push_back(o);
+      }
+      st["check"]["lossy"] = true;
+      st["check"]["accuracy"] = acc;
+    }
     st["verifier_errors"] = s.verifierErrors;
     if (withExplain) {
       json ex = json::array();

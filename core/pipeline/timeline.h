@@ -14,6 +14,7 @@
 
 #include "core/ir/model.h"
 #include "core/passes/pass.h"
+#include "core/pipeline/accuracy.h"
 #include "core/rewrite/driver.h"
 #include "core/rewrite/edit_log.h"
 #include "core/support/text.h"
@@ -49,6 +50,9 @@ struct NumericCheck {
   // that output's floor, and how many floors a pass may deviate by. All 0
   // when no floor was measured (no float weights, or the check did not run).
   double noiseRatio = 0, noiseFloor = 0, noiseMultiple = 0;
+  // A lossy pass's check: against the accuracy budget, per output.
+  bool lossy = false;
+  std::vector<OutputAccuracy> accuracy;
 };
 
 struct Step {

@@ -14,6 +14,7 @@
 // and fails when a message in core is built by string concatenation instead.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -25,24 +26,35 @@ namespace passlab {
 class Text {
  public:
   Text() = default;
-  Text(std::string s) : templ_(std::move(s)) {}  // NOLINT(google-explicit-constructor)
-  Text(const char* s) : templ_(s) {}             // NOLINT(google-explicit-constructor)
-  Text(std::string_view s) : templ_(s) {}        // NOLINT(google-explicit-constructor)
+  Text(std::string s) : owned_(std::move(s)) {}  // NOLINT(google-explicit-constructor)
+  Text(const char* s) : owned_(s) {}             // NOLINT(google-explicit-constructor)
+  Text(std::string_view s) : owned_(s) {}        // NOLINT(google-explicit-constructor)
 
   // A message from a template and its arguments (anything a Text is made
   // from: strings, names, other Texts).
   template <class... Args>
   static Text of(std::string templ, Args&&... args) {
     Text t(std::move(templ));
-    t.args_.reserve(sizeof...(Args));
-    (t.args_.emplace_back(std::forward<Args>(args)), ...);
+    t.addArgs(std::forward<Args>(args)...);
+    return t;
+  }
+  // The same for a template written as a literal (an array of static
+  // storage): kept by pointer, not copied. Matchers make a message on every
+  // failed match, so this saves an allocation each.
+  template <size_t N, class... Args>
+  static Text of(const char (&templ)[N], Args&&... args) {
+    Text t;
+    t.literal_ = templ;
+    t.addArgs(std::forward<Args>(args)...);
     return t;
   }
 
   // The parts one after another, `separator` between them ("%1; %2; %3").
   static Text join(std::vector<Text> parts, std::string_view separator);
 
-  const std::string& templ() const { return templ_; }
+  std::string_view templ() const {
+    return literal_ ? std::string_view(literal_) : std::string_view(owned_);
+  }
   const std::vector<Text>& args() const { return args_; }
 
   // The message in English: the template with its arguments put in.
@@ -58,9 +70,15 @@ class Text {
   friend std::ostream& operator<<(std::ostream& os, const Text& t) { return os << t.str(); }
 
  private:
+  template <class... Args>
+  void addArgs(Args&&... args) {
+    args_.reserve(sizeof...(Args));
+    (args_.emplace_back(std::forward<Args>(args)), ...);
+  }
   void appendTo(std::string& out) const;
 
-  std::string templ_;
+  const char* literal_ = nullptr;  // the template when it is a literal, else owned_
+  std::string owned_;
   std::vector<Text> args_;
 };
 

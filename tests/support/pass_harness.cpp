@@ -105,6 +105,30 @@ NumericResult compareOutputs(const ir::Model& before, const ir::Model& after, in
   return r;
 }
 
+NumericResult compareWithinBudget(const ir::Model& before, const ir::Model& after,
+                                  const pipeline::AccuracyBudget& budget, int sets) {
+  NumericResult r;
+  pipeline::NoiseOptions quiet;
+  quiet.draws = 0;  // no noise floor: the budget decides
+  auto checker = pipeline::ExecOutputChecker::create(before, sets, {}, quiet);
+  if (!checker) {
+    r.detail = checker.error().message();
+    return r;
+  }
+  pipeline::NumericCheck c = (*checker)->checkWithinBudget(after, budget);
+  r.ran = c.ran;
+  r.equal = c.passed;
+  r.detail = c.detail.str();
+  return r;
+}
+
+namespace {
+bool isLossy(const std::string& passId) {
+  const passes::Pass* p = passes::findPass(passId);
+  return p && p->info().lossy;
+}
+}  // namespace
+
 PassOutcome runPass(const std::string& passId, ir::Model model, const passes::Options& options,
                     rewrite::Evaluator* evaluator) {
   analysis::inferShapes(model);
@@ -115,6 +139,16 @@ PassOutcome runPass(const std::string& passId, ir::Model model, const passes::Op
   po.standardOnly = !(pass && pass->info().mayEmitNonStandard);
   pipeline::PassManager pm(model, po);
   pm.setEvaluator(evaluator);
+  // A lossy pass runs as in the pipeline: checked against the default budget.
+  std::unique_ptr<pipeline::ExecOutputChecker> checker;
+  if (isLossy(passId)) {
+    pipeline::NoiseOptions quiet;
+    quiet.draws = 0;
+    if (auto c = pipeline::ExecOutputChecker::create(model, 2, {}, quiet)) {
+      checker = std::move(*c);
+      pm.setChecker(checker.get());
+    }
+  }
   auto step = pm.run({passId, options, {}});
   PassOutcome out;
   if (!step) {
@@ -144,7 +178,8 @@ void expectRewrite(const std::string& passId, const std::string& input, const st
       << io::printModelText(out.model) << "--- expected:\n"
       << io::printModelText(want);
   // Where the executor has every kernel, the outputs must not change either.
-  NumericResult num = compareOutputs(parse(input), out.model);
+  NumericResult num = isLossy(passId) ? compareWithinBudget(parse(input), out.model)
+                                      : compareOutputs(parse(input), out.model);
   EXPECT_TRUE(!num.ran || num.equal) << passId << " changed the outputs: " << num.detail;
 }
 
@@ -175,7 +210,8 @@ void expectSameOutputs(const std::string& passId, const std::string& input,
                        const passes::Options& options) {
   PassOutcome out = runPass(passId, input, options);
   EXPECT_TRUE(out.step.changed) << passId << " changed nothing";
-  NumericResult num = compareOutputs(parse(input), out.model);
+  NumericResult num = isLossy(passId) ? compareWithinBudget(parse(input), out.model)
+                                      : compareOutputs(parse(input), out.model);
   EXPECT_TRUE(num.ran) << "the executor could not run the models: " << num.detail;
   EXPECT_TRUE(num.equal) << passId << " changed the outputs: " << num.detail;
 }

@@ -59,7 +59,12 @@ struct NumericResult {
 // pipeline's dtype-aware tolerances (fp32: rtol 1e-4, atol 1e-5; integers exactly).
 NumericResult compareOutputs(const ir::Model& before, const ir::Model& after, int sets = 2,
                              uint64_t seed = 1234);
-// The pass keeps the outputs of `input`; fails if the executor cannot run it.
+// `after` within `budget` of `before` (a lossy pass's numeric test); `equal`
+// means within budget.
+NumericResult compareWithinBudget(const ir::Model& before, const ir::Model& after,
+                                  const pipeline::AccuracyBudget& budget = {}, int sets = 2);
+// The pass keeps the outputs of `input` (a lossy pass: within the default
+// accuracy budget); fails if the executor cannot run it.
 void expectSameOutputs(const std::string& passId, const std::string& input,
                        const passes::Options& options = {});
 

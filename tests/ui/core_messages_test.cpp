@@ -174,7 +174,7 @@ bool onlyPlaceholders(const std::string& templ) {
 // literal sentence of the catalog, never finished English a template fits.
 void lostStructure(const Text& m, const Catalog& catalog, bool top, const QString& path,
                    QStringList& out) {
-  const std::string& t = m.templ();
+  const std::string t(m.templ());
   if (!m.args().empty() || top) {
     if (!catalog.templates.count(t) && !onlyPlaceholders(t))
       out << path + QStringLiteral(": '") + QString::fromStdString(t) +
@@ -309,9 +309,10 @@ class CoreMessagesTest : public QObject {
       }
     // The examples the catalog exists for are among them, structured.
     QVERIFY(all.count("Conv output 'c2' has 2 consumers"));
-    QCOMPARE(all.at("Conv output 'c2' has 2 consumers").templ(), std::string("Conv output %1"));
+    QCOMPARE(std::string(all.at("Conv output 'c2' has 2 consumers").templ()),
+             std::string("Conv output %1"));
     QVERIFY(all.count("BatchNormalization scale is not constant"));
-    QCOMPARE(all.at("BatchNormalization scale is not constant").templ(),
+    QCOMPARE(std::string(all.at("BatchNormalization scale is not constant").templ()),
              std::string("BatchNormalization %1 is not constant"));
     QVERIFY(all.count("skipped: it emits non-standard ops, and standard ONNX only is on"));
   }

@@ -13,7 +13,7 @@ constexpr int kMaxDepth = 16;
 
 QString translate(const Text& message, int depth) {
   if (depth > kMaxDepth) return QString::fromStdString(message.str());
-  const QString templ = QCoreApplication::translate("core", message.templ().c_str());
+  const QString templ = QCoreApplication::translate("core", std::string(message.templ()).c_str());
   if (message.args().empty()) return templ;
   std::vector<std::string> args;
   args.reserve(message.args().size());

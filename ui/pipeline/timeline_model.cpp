@@ -1,9 +1,11 @@
 #include "ui/pipeline/timeline_model.h"
+
 #include "ui/i18n/core_text.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QEvent>
+#include <algorithm>
 
 namespace passlab::ui {
 
@@ -31,6 +33,16 @@ QString changesText(const rewrite::EditSummary& s) {
 
 QString checkText(const pipeline::Step& s) {
   if (!s.check.ran) return {};
+  if (s.check.lossy) {
+    // Against the accuracy budget (docs/precision.md): the figures of the
+    // output that lost the most.
+    auto worst = std::min_element(s.check.accuracy.begin(), s.check.accuracy.end(),
+                                  [](const auto& a, const auto& b) { return a.snrDb < b.snrDb; });
+    const QString figures =
+        worst == s.check.accuracy.end() ? QString() : trCore(pipeline::accuracyText(*worst));
+    return s.check.passed ? TimelineModel::tr("within budget: %1").arg(figures)
+                          : TimelineModel::tr("over budget: %1").arg(figures);
+  }
   // The deviation in noise floors (docs/numeric-check.md), when one was measured.
   const QString noise =
       s.check.noiseMultiple > 0

@@ -17,6 +17,22 @@ TEST(Text, RendersTheTemplateWithItsArguments) {
   EXPECT_EQ(t.args()[0].str(), "conv_out");
 }
 
+TEST(Text, ALiteralTemplateAndAnOwnedOneAreTheSame) {
+  // A literal is kept by pointer; a template built at run time is owned, and
+  // a copy of it outlives the string it was made from.
+  std::string built = std::string("'%1' has ") + "%2 consumers";
+  Text owned = Text::of(built, "x", "2");
+  built.assign(40, '?');
+  const Text literal = Text::of("'%1' has %2 consumers", "x", "2");
+  const Text copy = owned;
+  owned = Text();
+  EXPECT_EQ(copy.templ(), literal.templ());
+  EXPECT_EQ(copy.str(), literal.str());
+  EXPECT_EQ(copy.str(), "'x' has 2 consumers");
+  EXPECT_TRUE(owned.empty());
+  EXPECT_FALSE(literal.empty());
+}
+
 TEST(Text, NestedMessagesRenderInPlace) {
   const Text inner = Text::of("'%1' has %2 consumers", "p", "3");
   const Text outer = Text::of("AveragePool output %1", inner);

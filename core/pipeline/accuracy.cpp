@@ -1,0 +1,165 @@
+#include "core/pipeline/accuracy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/support/strings.h"
+
+namespace passlab::pipeline {
+
+namespace {
+
+bool isClassifierShape(const ir::Tensor& t) {
+  return ir::isFloatingPoint(t.dtype()) && (t.rank() == 1 || t.rank() == 2) &&
+         t.dims().back() >= kMinClasses;
+}
+
+// Index of the largest finite value of row [begin, begin + n); -1 when none.
+int64_t argMax(const ir::Tensor& t, int64_t begin, int64_t n) {
+  int64_t best = -1;
+  double top = -std::numeric_limits<double>::infinity();
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = t.valueAsDouble(begin + i);
+    if (std::isfinite(v) && (best < 0 || v > top)) {
+      best = i;
+      top = v;
+    }
+  }
+  return best;
+}
+
+// How many values of the row are larger than the value at `at`.
+int64_t rankOf(const ir::Tensor& t, int64_t begin, int64_t n, int64_t at) {
+  const double v = t.valueAsDouble(begin + at);
+  int64_t above = 0;
+  for (int64_t i = 0; i < n; ++i) above += t.valueAsDouble(begin + i) > v ? 1 : 0;
+  return above;
+}
+
+std::string percent(double share) {
+  return str::printed("%.4g%%", 100 * share);
+}
+
+}  // namespace
+
+void AccuracyMeter::addClassifierRows(const ir::Tensor& got, const ir::Tensor& want) {
+  const int64_t classes = want.dims().back();
+  const int64_t rows = want.numel() / classes;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t ref = argMax(want, r * classes, classes);
+    if (ref < 0) continue;
+    ++rows_;
+    const int64_t above = rankOf(got, r * classes, classes, ref);
+    top1Hits_ += above == 0 ? 1 : 0;
+    topKHits_ += above < k_ ? 1 : 0;
+  }
+}
+
+void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
+  if (got.dims() != want.dims()) {
+    mismatch_ = true;
+    detail_ = Text::of("the shape is %1, the original's %2", got.summary(), want.summary());
+    return;
+  }
+  const bool floats = ir::isFloatingPoint(want.dtype()) && ir::isFloatingPoint(got.dtype());
+  if (!floats) {
+    exact_ = true;
+    if (got.dtype() != want.dtype()) {
+      mismatch_ = true;
+      detail_ = Text::of("the type is %1, the original's %2", got.summary(), want.summary());
+      return;
+    }
+    if (got.bytes().size() != want.bytes().size() ||
+        !std::equal(got.bytes().begin(), got.bytes().end(), want.bytes().begin()))
+      unequal_ = true;
+    return;
+  }
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const double w = want.valueAsDouble(i), g = got.valueAsDouble(i);
+    if (!std::isfinite(w)) continue;  // the reference itself is not a number here
+    const double e = std::isfinite(g) ? g - w : std::numeric_limits<double>::infinity();
+    dot_ += g * w;
+    gotSq_ += g * g;
+    wantSq_ += w * w;
+    errSq_ += e * e;
+    maxErr_ = std::max(maxErr_, std::fabs(e));
+    maxRef_ = std::max(maxRef_, std::fabs(w));
+  }
+  classifier_ = classifier_ && isClassifierShape(want);
+  if (classifier_) addClassifierRows(got, want);
+}
+
+OutputAccuracy AccuracyMeter::result() const {
+  OutputAccuracy a;
+  a.output = output_;
+  a.detail = detail_;
+  a.exactType = exact_;
+  if (mismatch_) return a;
+  a.compared = true;
+  if (exact_) {
+    a.cosine = unequal_ ? 0 : 1;
+    a.snrDb = unequal_ ? -std::numeric_limits<double>::infinity()
+                       : std::numeric_limits<double>::infinity();
+    a.maxRelError = unequal_ ? 1 : 0;
+    if (unequal_) a.detail = "the values differ (an exact type)";
+    return a;
+  }
+  const double norms = std::sqrt(gotSq_) * std::sqrt(wantSq_);
+  a.cosine = norms > 0 ? dot_ / norms : (gotSq_ == 0 && wantSq_ == 0 ? 1 : 0);
+  a.snrDb =
+      errSq_ == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(wantSq_ / errSq_);
+  a.maxRelError = maxErr_ == 0 ? 0 : (maxRef_ > 0 ? maxErr_ / maxRef_ : maxErr_);
+  if (classifier_ && rows_ > 0) {
+    a.rows = rows_;
+    a.k = k_;
+    a.top1 = static_cast<double>(top1Hits_) / static_cast<double>(rows_);
+    a.topK = static_cast<double>(topKHits_) / static_cast<double>(rows_);
+  }
+  return a;
+}
+
+Status validateBudget(const AccuracyBudget& b) {
+  auto bad = [](const char* what, double v, const char* range) {
+    return invalidArgument(
+        Text::of("accuracy budget: %1 %2 is outside %3", what, str::printed("%g", v), range));
+  };
+  if (!(b.minCosine >= -1 && b.minCosine <= 1)) return bad("cosine", b.minCosine, "[-1, 1]");
+  if (std::isnan(b.minSnrDb)) return bad("SNR", b.minSnrDb, "the numbers");
+  if (!(b.maxRelError >= 0)) return bad("max relative error", b.maxRelError, "[0, inf]");
+  if (!(b.minTop1 >= 0 && b.minTop1 <= 1)) return bad("top-1 agreement", b.minTop1, "[0, 1]");
+  if (b.topK < 1) return bad("top-k", b.topK, "[1, inf)");
+  return Status::ok();
+}
+
+Text whyOverBudget(const OutputAccuracy& a, const AccuracyBudget& budget) {
+  if (!a.compared) return Text::of("output '%1' cannot be compared: %2", a.output, a.detail);
+  if (a.exactType && a.maxRelError > 0)
+    return Text::of("output '%1' is of an exact type and its values changed", a.output);
+  if (a.cosine < budget.minCosine)
+    return Text::of("output '%1': cosine similarity %2 is below %3", a.output,
+                    str::printed("%.6g", a.cosine), str::printed("%.6g", budget.minCosine));
+  if (a.snrDb < budget.minSnrDb)
+    return Text::of("output '%1': SNR %2 dB is below %3 dB", a.output,
+                    str::printed("%.3g", a.snrDb), str::printed("%.3g", budget.minSnrDb));
+  if (a.maxRelError > budget.maxRelError)
+    return Text::of("output '%1': max relative error %2 is above %3", a.output,
+                    percent(a.maxRelError), percent(budget.maxRelError));
+  if (a.top1 && *a.top1 < budget.minTop1)
+    return Text::of("output '%1': top-1 agreement %2 is below %3", a.output, percent(*a.top1),
+                    percent(budget.minTop1));
+  return "";
+}
+
+Text accuracyText(const OutputAccuracy& a) {
+  if (!a.compared) return Text::of("not compared: %1", a.detail);
+  if (a.exactType) return a.maxRelError > 0 ? Text("values differ") : Text("equal");
+  Text t = Text::of("cosine %1, SNR %2 dB, max rel %3", str::printed("%.6g", a.cosine),
+                    std::isinf(a.snrDb) ? std::string("inf") : str::printed("%.3g", a.snrDb),
+                    percent(a.maxRelError));
+  if (a.top1)
+    t = Text::of("%1, top-1 %2, top-%3 %4 (%5 rows)", t, percent(*a.top1), std::to_string(a.k),
+                 percent(*a.topK), std::to_string(a.rows));
+  return t;
+}
+
+}  // namespace passlab::pipeline

@@ -1,0 +1,163 @@
+// The accuracy figures of lossy passes (core/pipeline/accuracy.h) on worked
+// examples, the budget's verdicts, and a lossy step in the PassManager: within
+// budget it stays with its figures; over budget it is rolled back, naming the
+// output, the figure and the layer that lost the most, the model unchanged.
+#include "core/pipeline/accuracy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/analysis/shape_inference.h"
+#include "core/io/text_format.h"
+#include "core/pipeline/numeric_check.h"
+#include "core/pipeline/pass_manager.h"
+
+namespace passlab::pipeline {
+namespace {
+
+ir::Tensor floats(std::vector<int64_t> dims, const std::vector<float>& v) {
+  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, std::move(dims), v);
+}
+
+OutputAccuracy measure(const ir::Tensor& got, const ir::Tensor& want) {
+  AccuracyMeter m("y");
+  m.add(got, want);
+  return m.result();
+}
+
+TEST(Accuracy, EqualOutputsAreExact) {
+  auto a = measure(floats({3}, {1, -2, 3}), floats({3}, {1, -2, 3}));
+  EXPECT_TRUE(a.compared);
+  EXPECT_DOUBLE_EQ(a.cosine, 1);
+  EXPECT_TRUE(std::isinf(a.snrDb));
+  EXPECT_EQ(a.maxRelError, 0);
+  EXPECT_TRUE(whyOverBudget(a, {}).empty());
+}
+
+TEST(Accuracy, WorkedFigures) {
+  // want = {3, 4}, got = {3, 4.5}: error {0, 0.5}.
+  auto a = measure(floats({2}, {3, 4.5f}), floats({2}, {3, 4}));
+  EXPECT_NEAR(a.snrDb, 10 * std::log10(25 / 0.25), 1e-9);  // 20 dB
+  EXPECT_NEAR(a.maxRelError, 0.5 / 4, 1e-9);
+  EXPECT_NEAR(a.cosine, (9 + 18) / (5 * std::sqrt(9 + 20.25)), 1e-9);
+  // 20 dB is the default floor: just within; 21 dB is not.
+  EXPECT_TRUE(whyOverBudget(a, {}).empty()) << whyOverBudget(a, {}).str();
+  AccuracyBudget strict;
+  strict.minSnrDb = 21;
+  EXPECT_EQ(whyOverBudget(a, strict).str(), "output 'y': SNR 20 dB is below 21 dB");
+}
+
+TEST(Accuracy, SignFlipFailsOnCosine) {
+  auto a = measure(floats({2}, {-1, -2}), floats({2}, {1, 2}));
+  EXPECT_NEAR(a.cosine, -1, 1e-12);
+  EXPECT_NE(whyOverBudget(a, {}).str().find("cosine similarity -1 is below 0.99"),
+            std::string::npos);
+}
+
+TEST(Accuracy, ClassifierRowsAgreeOnTopOneAndTopK) {
+  // Two rows of 10 classes: row 0 keeps its arg-max (class 3); row 1's
+  // reference arg-max (class 7) falls to second place.
+  std::vector<float> want(20, 0), got(20, 0);
+  want[3] = 5;
+  got[3] = 4;
+  want[10 + 7] = 5;
+  got[10 + 7] = 4;
+  got[10 + 2] = 6;
+  AccuracyMeter m("logits");
+  m.add(floats({2, 10}, got), floats({2, 10}, want));
+  OutputAccuracy a = m.result();
+  ASSERT_TRUE(a.top1.has_value());
+  EXPECT_EQ(a.rows, 2u);
+  EXPECT_DOUBLE_EQ(*a.top1, 0.5);
+  EXPECT_DOUBLE_EQ(*a.topK, 1.0);
+  AccuracyBudget b;
+  b.minCosine = 0;
+  b.minSnrDb = -100;
+  b.minTop1 = 0.9;
+  EXPECT_EQ(whyOverBudget(a, b).str(), "output 'logits': top-1 agreement 50% is below 90%");
+  // A box output [N, 4] is no classifier.
+  EXPECT_FALSE(measure(floats({1, 4}, {1, 2, 3, 4}), floats({1, 4}, {1, 2, 3, 4})).top1);
+}
+
+TEST(Accuracy, ExactTypesMustBeEqualAndShapesMustMatch) {
+  auto ints = [](std::vector<int64_t> v) { return ir::Tensor::fromInt64s(v); };
+  EXPECT_TRUE(whyOverBudget(measure(ints({1, 2}), ints({1, 2})), {}).empty());
+  EXPECT_NE(whyOverBudget(measure(ints({1, 3}), ints({1, 2})), {}).str().find("exact type"),
+            std::string::npos);
+  auto a = measure(floats({3}, {1, 2, 3}), floats({1, 3}, {1, 2, 3}));
+  EXPECT_FALSE(a.compared);
+  EXPECT_NE(whyOverBudget(a, {}).str().find("cannot be compared"), std::string::npos);
+}
+
+// ---- a lossy step in the pipeline ----
+
+const char* kNet = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,8] x) => (float[1,4] y)
+    <float[8,4] w = {0.3, -0.2, 0.1, 0.5, -0.4, 0.2, 0.3, -0.1, 0.2, 0.1, -0.3, 0.4,
+                     0.1, 0.5, -0.2, 0.3, -0.1, 0.3, 0.2, -0.5, 0.4, -0.3, 0.1, 0.2,
+                     0.2, 0.1, 0.4, -0.2, -0.3, 0.2, -0.1, 0.1},
+     float[4] b = {0.1, 0.2, -0.1, 0.05}> {
+    [fc] m = MatMul(x, w)
+    [bias] a = Add(m, b)
+    [act] y = Tanh(a) })";
+
+class LossyStep : public ::testing::Test {
+ protected:
+  void run(const AccuracyBudget& budget) {
+    auto parsed = io::parseModelText(kNet);
+    ASSERT_TRUE(parsed) << parsed.error().message();
+    model_ = std::move(*parsed);
+    analysis::inferShapes(model_);
+    before_ = io::printModelText(model_);
+    NoiseOptions quiet;
+    quiet.draws = 0;
+    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
+    ASSERT_TRUE(checker) << checker.error().message();
+    checker_ = std::move(*checker);
+    PipelineOptions po;
+    po.budget = budget;
+    pm_ = std::make_unique<PassManager>(model_, po);
+    pm_->setEvaluator(&evaluator_);
+    pm_->setChecker(checker_.get());
+    auto step = pm_->run({"convert_to_float16", {}, {}});
+    ASSERT_TRUE(step) << step.error().message();
+    step_ = *step;
+  }
+
+  ir::Model model_;
+  std::string before_;
+  ExecEvaluator evaluator_;
+  std::unique_ptr<ExecOutputChecker> checker_;
+  std::unique_ptr<PassManager> pm_;
+  const Step* step_ = nullptr;
+};
+
+TEST_F(LossyStep, WithinBudgetItStaysWithItsFigures) {
+  run({});
+  ASSERT_NE(step_, nullptr);
+  EXPECT_FALSE(step_->rolledBack) << step_->error;
+  EXPECT_TRUE(step_->check.lossy);
+  EXPECT_TRUE(step_->check.passed) << step_->check.detail;
+  ASSERT_EQ(step_->check.accuracy.size(), 1u);
+  EXPECT_GT(step_->check.accuracy[0].snrDb, 40);
+  EXPECT_NE(io::printModelText(model_), before_);
+}
+
+TEST_F(LossyStep, OverBudgetItIsRolledBackNamingTheCostliestLayer) {
+  AccuracyBudget impossible;
+  impossible.minSnrDb = 300;
+  run(impossible);
+  ASSERT_NE(step_, nullptr);
+  EXPECT_TRUE(step_->rolledBack);
+  const std::string error = step_->error.str();
+  EXPECT_NE(error.find("convert_to_float16 is over the accuracy budget"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("output 'y': SNR"), std::string::npos) << error;
+  EXPECT_NE(error.find("the layer that lost the most:"), std::string::npos) << error;
+  EXPECT_FALSE(step_->check.passed);
+  EXPECT_EQ(io::printModelText(model_), before_);  // untouched
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

@@ -71,6 +71,7 @@ class Planner {
       plan_.kept.emplace_back(n.get(), std::move(why));
       if (auto either = eitherTypeInputs(*n)) plan_.eitherType.emplace(n.get(), std::move(*either));
     }
+    dropIsolated();
     return std::move(plan_);
   }
 
@@ -118,6 +119,46 @@ class Planner {
     // Shape of float32 values stays: it would only add Casts).
     if (!anyOutput) return "no float32 result of it may change type";
     return "";
+  }
+
+  bool isConverted(const ir::Node* n) const { return n && plan_.converted.count(n) > 0; }
+
+  // Whether converted node `n` has a converted neighbour: a producer of a
+  // converted input, or a reader of a converted output.
+  bool hasConvertedNeighbour(const ir::Node& n, const NodeConversion& c) const {
+    for (size_t i = 0; i < c.inputs.size(); ++i)
+      if (c.inputs[i] && isConverted(n.input(i)->producer())) return true;
+    for (size_t i = 0; i < c.outputs.size(); ++i)
+      if (c.outputs[i])
+        for (const ir::Use& u : n.output(i)->uses())
+          if (isConverted(u.node)) return true;
+    return false;
+  }
+
+  static bool readsWeights(const ir::Node& n, const NodeConversion& c) {
+    for (size_t i = 0; i < c.inputs.size(); ++i)
+      if (c.inputs[i] && n.input(i)->isInitializer()) return true;
+    return false;
+  }
+
+  // A converted node without weights whose neighbours all stay float32 would
+  // only add a Cast on each side: it stays too (to a fixpoint, as each one
+  // dropped may leave another alone).
+  void dropIsolated() {
+    for (bool dropped = true; dropped;) {
+      dropped = false;
+      for (auto it = plan_.converted.begin(); it != plan_.converted.end();) {
+        const ir::Node& n = *it->first;
+        if (readsWeights(n, it->second) || hasConvertedNeighbour(n, it->second)) {
+          ++it;
+          continue;
+        }
+        Text why = "its neighbours stay float32: the Casts around it would cost more than it saves";
+        plan_.kept.emplace_back(&n, std::move(why));
+        it = plan_.converted.erase(it);
+        dropped = true;
+      }
+    }
   }
 
   // The inputs of a kept node bound to a type parameter no other input or

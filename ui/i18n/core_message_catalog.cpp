@@ -404,6 +404,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "its indices are not of rank 1 (the rank would change)"),
       QT_TRANSLATE_NOOP("core", "its input %1 does not have %2 values per axis"),
       QT_TRANSLATE_NOOP("core", "its input %1 is not constant"),
+      QT_TRANSLATE_NOOP("core", "its neighbours stay float32: the Casts around it would cost more than it saves"),
       QT_TRANSLATE_NOOP("core", "its result feeds one elementwise op of its shape: the group is fused from its last op"),
       QT_TRANSLATE_NOOP("core", "its schema does not allow %1 for %2 %3 '%4'"),
       QT_TRANSLATE_NOOP("core", "its schema is unknown"),

@@ -92,7 +92,8 @@ TEST(ConvertToFloat16, ResizeScalesStayFloat32) {
   // Resize's scales have the fixed type tensor(float): only X and Y convert.
   PassOutcome out = runPass(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[1,1,2,2] x) => (float[1,1,4,4] y) <float[4] sc = {1, 1, 2, 2}> {
-      y = Resize <mode = "nearest"> (x, , sc) })");
+      r = Resize <mode = "nearest"> (x, , sc)
+      y = Relu(r) })");
   ASSERT_TRUE(out.step.changed);
   const ir::Value* sc = findValue(out.model, "sc");
   ASSERT_NE(sc, nullptr) << printed(out.model);
@@ -226,9 +227,15 @@ TEST(ConvertToFloat16, KeepsBlockedOpsAndNodes) {
   expectUnchanged(kPass, in, "Mul is in the op block list", {{"op_block_list", "Mul, Relu"}});
   expectUnchanged(kPass, in, "the node is in the node block list",
                   {{"node_block_list", "scale,act"}});
-  // One node blocked: the other converts, w stays float32 (read by the kept Mul).
-  PassOutcome out = runPass(kPass, in, {{"node_block_list", "scale"}});
+  // One node blocked: the others convert, w stays float32 (read by the kept Mul).
+  PassOutcome out =
+      runPass(kPass, R"(main (float[4] x) => (float[4] y) <float[4] w = {1, 2, 3, 4}> {
+      [scale] a = Mul(x, w)
+      [act] b = Relu(a)
+      y = Neg(b) })",
+              {{"node_block_list", "scale"}});
   ASSERT_TRUE(out.step.changed);
+  EXPECT_EQ(opsOf(out.model), "Mul, Cast 10, Relu, Neg, Cast 1") << printed(out.model);
   EXPECT_EQ(findValue(out.model, "w")->initializer()->dtype(), ir::DataType::kFloat);
   expectUnchanged(kPass, R"(main (float[4] x, float s, float l, float d) => (float[4] y) {
       r = Range(s, l, d)
@@ -247,6 +254,14 @@ main (bool c, float[2] x) => (float[2] y) {
       y = If <then_branch = g1 () => (float[2] a) { a = Relu(x) },
               else_branch = g2 () => (float[2] b) { b = Neg(x) }> (c) })",
                   "it holds subgraphs");
+}
+
+TEST(ConvertToFloat16, KeepsAnOpAloneBetweenFloat32Nodes) {
+  // The Relu could compute in float16, but a Cast on each side costs more.
+  expectUnchanged(kPass, R"(main (float s, float l, float d) => (float[N] y) {
+      a = Relu(s)
+      y = Range(a, l, d) })",
+                  "the Casts around it would cost more than it saves");
 }
 
 // ---- numerics and convergence ----

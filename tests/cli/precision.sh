@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# A lossy pass from the command line, as a user runs it: convert_to_float16 on
+# the MNIST classifier is checked against the accuracy budget without --check
+# (lossy plans always are), reports its figures, and the saved file is checked
+# again; its weights are float16. An impossible budget rolls the step back,
+# names the output, the figure and the layer, exits 2 and writes nothing; a
+# budget that means nothing is refused before any pass runs; the recipe keeps
+# the budget and replays it.
+# Usage: precision.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
+set -u
+cli=$1
+corpus=${PASSLAB_CORPUS_DIR:-$2}
+model="$corpus/models/mnist8_cntk.onnx"
+if [ ! -f "$model" ]; then
+  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
+  exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$cli" optimize "$model" -o "$dir/fp16.onnx" --passes convert_to_float16 \
+  --save-recipe "$dir/r.json" > "$dir/ok.log" 2>&1 || { cat "$dir/ok.log"; fail "convert_to_float16"; }
+grep -q "the plan has a lossy pass" "$dir/ok.log" || { cat "$dir/ok.log"; fail "no note on the check"; }
+grep -q "within budget ('Plus214_Output_0': cosine" "$dir/ok.log" || { cat "$dir/ok.log"; fail "no figures"; }
+grep -q "outputs within the accuracy budget on 2 input sets" "$dir/ok.log" ||
+  { cat "$dir/ok.log"; fail "the saved file was not checked against the budget"; }
+# The weights are stored in half: the same parameters in half the bytes.
+"$cli" info "$model" > "$dir/info32.log" 2>&1 || fail "info on the model"
+"$cli" info "$dir/fp16.onnx" > "$dir/info16.log" 2>&1 || { cat "$dir/info16.log"; fail "info on the result"; }
+p32=$(sed -n 's/^parameters: *\([0-9,]*\) (\([0-9.]*\) KiB.*/\1 \2/p' "$dir/info32.log")
+p16=$(sed -n 's/^parameters: *\([0-9,]*\) (\([0-9.]*\) KiB.*/\1 \2/p' "$dir/info16.log")
+[ -n "$p32" ] && [ -n "$p16" ] || { cat "$dir/info16.log"; fail "no parameter line"; }
+[ "${p32% *}" = "${p16% *}" ] || fail "parameter counts differ: $p32 vs $p16"
+python3 -c "import sys; a, b = float('${p32#* }'), float('${p16#* }'); sys.exit(0 if abs(b - a / 2) < 0.2 else 1)" ||
+  fail "the weights are not stored in half: $p32 vs $p16 KiB"
+python3 - "$dir/r.json" <<'PY' || exit 1
+import json, sys
+b = json.load(open(sys.argv[1])).get("accuracy_budget")
+if not b or b.get("min_snr_db") != 20 or b.get("min_cosine") != 0.99:
+    sys.exit("FAIL: the recipe does not keep the budget: %s" % b)
+PY
+
+# Over budget: rolled back, named, nothing written.
+if "$cli" optimize "$model" -o "$dir/over.onnx" --passes convert_to_float16 --budget-snr 200 \
+  > "$dir/over.log" 2>&1; then
+  cat "$dir/over.log"; fail "an impossible budget was accepted"
+fi
+for want in "ROLLED BACK" "over the accuracy budget: output 'Plus214_Output_0': SNR" \
+  "the layer that lost the most:" "the model was not saved"; do
+  grep -qF -- "$want" "$dir/over.log" || { cat "$dir/over.log"; fail "no '$want'"; }
+done
+[ ! -e "$dir/over.onnx" ] || fail "a model over budget was written"
+
+# A budget that means nothing: refused before any pass.
+if "$cli" optimize "$model" -o "$dir/bad.onnx" --passes convert_to_float16 --budget-top1 1.5 \
+  > "$dir/bad.log" 2>&1; then
+  cat "$dir/bad.log"; fail "top-1 1.5 was accepted"
+fi
+grep -qF "accuracy budget: top-1 agreement 1.5 is outside [0, 1]" "$dir/bad.log" ||
+  { cat "$dir/bad.log"; fail "no message naming the bad budget"; }
+[ ! -e "$dir/bad.onnx" ] || fail "a model was written with a bad budget"
+
+# The recipe replays with its budget.
+"$cli" optimize "$model" -o "$dir/replay.onnx" --recipe "$dir/r.json" > "$dir/replay.log" 2>&1 ||
+  { cat "$dir/replay.log"; fail "replaying the recipe"; }
+grep -q "within budget" "$dir/replay.log" || { cat "$dir/replay.log"; fail "the replay was not checked"; }
+echo "ok"

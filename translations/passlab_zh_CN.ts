@@ -3791,1111 +3791,1116 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="659"/>
+        <source>the budget cannot be met: with every ranked node kept in float32 %1</source>
+        <translation>无法满足预算：即使所有排序中的节点都保留 float32，%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="660"/>
         <source>the cache is not concatenated along the sequence axis</source>
         <translation>缓存不是沿序列轴拼接的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="660"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="661"/>
         <source>the chain before the Softmax is too long</source>
         <translation>Softmax 之前的链太长</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="661"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="662"/>
         <source>the chain enters a subgraph</source>
         <translation>该链进入了子图</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="662"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="663"/>
         <source>the chain meets %1</source>
         <translation>该链遇到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="663"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="664"/>
         <source>the chain meets %1, which a Transpose does not pass</source>
         <translation>该链遇到 %1，而 Transpose 无法穿过它</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="664"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="665"/>
         <source>the chain meets %1, which it cannot pass: %2</source>
         <translation>链遇到 %1，无法穿过：%2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="665"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="666"/>
         <source>the chosen operand %1 is not known to have the result&apos;s type %2</source>
         <translation>无法确定所选操作数 %1 具有结果的类型 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="666"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="667"/>
         <source>the condition is constant, but the taken branch has sparse initializers</source>
         <translation>条件是常量，但所走分支有稀疏初始化器</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="667"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="668"/>
         <source>the condition is constant, but the taken branch holds %1, which has subgraphs; inlining those is not supported</source>
         <translation>条件是常量，但所走分支包含 %1，它含有子图；不支持内联这种子图</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="668"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="669"/>
         <source>the condition is not a constant all true or all false</source>
         <translation>条件不是全真或全假的常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="669"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="670"/>
         <source>the condition is not produced by a Not</source>
         <translation>条件不是由 Not 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="670"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="671"/>
         <source>the constant %1 is not exactly representable in %2</source>
         <translation>常量 %1 无法在 %2 中精确表示</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="671"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="672"/>
         <source>the constant is %1, not %2</source>
         <translation>常量为 %1，而不是 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="672"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="673"/>
         <source>the constant operand&apos;s dim</source>
         <translation>常量操作数的维度</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="673"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="674"/>
         <source>the constant&apos;s broadcast widens x</source>
         <translation>常量的广播会扩宽 x</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="674"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="675"/>
         <source>the constant&apos;s type differs from the BatchNormalization&apos;s scale</source>
         <translation>该常量的类型与 BatchNormalization 的 scale 不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="675"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="676"/>
         <source>the constant&apos;s type differs from the weights&apos;</source>
         <translation>常量的类型与权重的不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="676"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="677"/>
         <source>the constants are not of one float type</source>
         <translation>这些常量不是同一种浮点类型</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="677"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="678"/>
         <source>the constants could not be folded</source>
         <translation>无法折叠这些常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="678"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="679"/>
         <source>the consumer of &apos;%1&apos; (%2) is not an activation</source>
         <translation>&apos;%1&apos; 的使用者（%2）不是激活函数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="679"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="680"/>
         <source>the consumer of &apos;%1&apos; is not an Add</source>
         <translation>&apos;%1&apos; 的使用者不是 Add</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="680"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="681"/>
         <source>the context heads are not merged by a Reshape</source>
         <translation>上下文的各头没有由 Reshape 合并</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="681"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="682"/>
         <source>the context is not transposed back to [B, S, N, H]</source>
         <translation>上下文没有转置回 [B, S, N, H]</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="682"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="683"/>
         <source>the cost model does not find it cheaper (%1 against %2)</source>
         <translation>代价模型认为它并不更省（%1 对 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="683"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="684"/>
         <source>the cost model does not know every shape</source>
         <translation>代价模型不知道所有形状</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="684"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="685"/>
         <source>the dividend is not a Sub</source>
         <translation>被除数不是 Sub</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="685"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="686"/>
         <source>the divisor %1 is not a power of two, so x * (1/c) may differ in the last bit (option exact_only=false allows it)</source>
         <translation>除数 %1 不是 2 的幂，x * (1/c) 可能在最后一位不同（选项 exact_only=false 允许这样做）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="686"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="687"/>
         <source>the divisor holds 0, inf or NaN</source>
         <translation>除数含有 0、inf 或 NaN</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="687"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="688"/>
         <source>the divisor is not a Sqrt</source>
         <translation>除数不是 Sqrt</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="688"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="689"/>
         <source>the divisor is not a float constant (integer division truncates)</source>
         <translation>除数不是浮点常量（整数除法会截断）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="689"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="690"/>
         <source>the divisor is not constant</source>
         <translation>除数不是常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="690"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="691"/>
         <source>the equation does not have two operands</source>
         <translation>等式不是两个操作数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="691"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="692"/>
         <source>the equation has no explicit output</source>
         <translation>等式没有显式的输出</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="692"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="693"/>
         <source>the evaluator returned %1 outputs</source>
         <translation>求值器返回了 %1 个输出</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="693"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="694"/>
         <source>the exponentials are read elsewhere</source>
         <translation>指数结果在别处还被读取</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="694"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="695"/>
         <source>the folded constant would have %1 elements, more than either operand</source>
         <translation>折叠后的常量将有 %1 个元素，多于任一操作数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="695"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="696"/>
         <source>the gathered axis has no static size</source>
         <translation>被 Gather 的轴没有静态大小</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="696"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="697"/>
         <source>the group&apos;s time is %1&apos;s scalar libm calls, the same fused or not, above %2 elements (bench_fused_kernels); &apos;%3&apos; has %4 elements</source>
         <translation>超过 %2 个元素时，该组的耗时取决于 %1 的标量 libm 调用，融合与否都一样（bench_fused_kernels）；&apos;%3&apos; 有 %4 个元素</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="697"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="698"/>
         <source>the heads do not keep x&apos;s batch and sequence dims</source>
         <translation>这些头没有保留 x 的批次和序列维度</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="698"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="699"/>
         <source>the ids of the Gather producing &apos;%1&apos; are not [batch, sequence]</source>
         <translation>产生 &apos;%1&apos; 的 Gather 的 ids 不是 [batch, sequence]</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="699"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="700"/>
         <source>the ids of the Gather producing &apos;%1&apos; are not an integer model input (computed ids are left alone)</source>
         <translation>产生 &apos;%1&apos; 的 Gather 的 ids 不是整数模型输入（计算出的 ids 不处理）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="700"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="701"/>
         <source>the inner %1 has no constant operand</source>
         <translation>内层 %1 没有常量操作数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="701"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="702"/>
         <source>the inner %1&apos;s result %2</source>
         <translation>内层 %1 的结果 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="702"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="703"/>
         <source>the inner Concat uses another axis</source>
         <translation>内层 Concat 使用了另一个轴</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="703"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="704"/>
         <source>the input Transposes have different perms</source>
         <translation>输入的 Transpose 的 perm 不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="704"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="705"/>
         <source>the input is not a Transpose, or a Reshape of one</source>
         <translation>输入不是 Transpose，也不是 Transpose 的 Reshape</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="705"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="706"/>
         <source>the input is not produced by %1</source>
         <translation>输入不是由 %1 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="706"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="707"/>
         <source>the input is not produced by Clip</source>
         <translation>输入不是由 Clip 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="707"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="708"/>
         <source>the input is not produced by Reshape/Flatten/Squeeze/Unsqueeze</source>
         <translation>输入不是由 Reshape/Flatten/Squeeze/Unsqueeze 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="708"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="709"/>
         <source>the input is not produced by a BitShift</source>
         <translation>输入不是由 BitShift 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="709"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="710"/>
         <source>the input is not produced by a Concat</source>
         <translation>输入不是由 Concat 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="710"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="711"/>
         <source>the input is not produced by a Conv</source>
         <translation>输入不是由 Conv 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="711"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="712"/>
         <source>the input is not produced by a Gemm or MatMul</source>
         <translation>输入不是由 Gemm 或 MatMul 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="712"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="713"/>
         <source>the input is not produced by a MatMul</source>
         <translation>输入不是由 MatMul 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="713"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="714"/>
         <source>the input is not produced by a Mul</source>
         <translation>输入不是由 Mul 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="714"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="715"/>
         <source>the input is not produced by a Pad</source>
         <translation>输入不是由 Pad 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="715"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="716"/>
         <source>the input is not produced by a Slice</source>
         <translation>输入不是由 Slice 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="716"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="717"/>
         <source>the input is not produced by a Softmax</source>
         <translation>输入不是由 Softmax 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="717"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="718"/>
         <source>the input is not produced by a Transpose</source>
         <translation>输入不是由 Transpose 产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="718"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="719"/>
         <source>the input is not produced by a matching op</source>
         <translation>输入不是由匹配的算子产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="719"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="720"/>
         <source>the input is not produced by a reduction</source>
         <translation>输入不是由归约算子产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="720"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="721"/>
         <source>the input is not produced by an elementwise op</source>
         <translation>输入不是由逐元素算子产生的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="721"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="722"/>
         <source>the input or output is missing</source>
         <translation>缺少输入或输出</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="722"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="723"/>
         <source>the input shape is not static</source>
         <translation>输入形状不是静态的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="723"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="724"/>
         <source>the input type is unknown</source>
         <translation>输入类型未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="724"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="725"/>
         <source>the input&apos;s shape is unknown</source>
         <translation>输入的形状未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="725"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="726"/>
         <source>the kernel is not 1x1</source>
         <translation>卷积核不是 1x1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="726"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="727"/>
         <source>the kernel is not 2-D</source>
         <translation>卷积核不是二维的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="727"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="728"/>
         <source>the last reshape does not restore x&apos;s shape</source>
         <translation>最后的变形没有还原 x 的形状</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="728"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="729"/>
         <source>the layer norm input is not an Add</source>
         <translation>层归一化的输入不是 Add</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="729"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="730"/>
         <source>the layer norm normalizes %1 axes; EmbedLayerNormalization normalizes the last one</source>
         <translation>该层归一化对 %1 个轴归一化；EmbedLayerNormalization 只对最后一个轴归一化</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="730"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="731"/>
         <source>the layer norm normalizes %1 axes; SkipLayerNormalization normalizes the last one</source>
         <translation>该层归一化对 %1 个轴归一化；SkipLayerNormalization 只对最后一个轴归一化</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="731"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="732"/>
         <source>the legacy-broadcast operand is not one value per channel</source>
         <translation>旧式广播的操作数不是每个通道一个值</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="732"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="733"/>
         <source>the lookup &apos;%1&apos; has other readers</source>
         <translation>查表 &apos;%1&apos; 还有其他读取者</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="733"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="734"/>
         <source>the lookups do not all have the sum&apos;s shape</source>
         <translation>这些查表不都具有求和结果的形状</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="734"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="735"/>
         <source>the mask &apos;%1&apos; (%2) does not provably broadcast into the scores (%3)</source>
         <translation>无法证明掩码 &apos;%1&apos;（%2）能广播到得分（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="735"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="736"/>
         <source>the mask Add does not add k * (1 - mask) with a large negative k</source>
         <translation>掩码 Add 加的不是带很大负数 k 的 k * (1 - mask)</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="736"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="737"/>
         <source>the mask columns are not [0, total)</source>
         <translation>掩码的列不是 [0, total)</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="737"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="738"/>
         <source>the mask is a float tensor not known to hold only 0 and 1 (assume_binary_mask = false)</source>
         <translation>掩码是浮点张量，无法确定只含 0 和 1（assume_binary_mask = false）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="738"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="739"/>
         <source>the mask is not sliced on both of its last two axes</source>
         <translation>掩码没有在最后两个轴上都做切片</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="739"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="740"/>
         <source>the mask is sliced on axis %1 or twice on one axis</source>
         <translation>掩码在轴 %1 上切片，或在同一轴上切了两次</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="740"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="741"/>
         <source>the mask rows are not [total - sequence, total) (the current positions)</source>
         <translation>掩码的行不是 [total - sequence, total)（当前位置）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="741"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="742"/>
         <source>the mask slice axes are not constant</source>
         <translation>掩码切片的 axes 不是常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="742"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="743"/>
         <source>the mask slice bounds and axes differ in length</source>
         <translation>掩码切片的边界与 axes 长度不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="743"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="744"/>
         <source>the mask slice bounds are not shape arithmetic PassLab can follow</source>
         <translation>掩码切片的边界不是 PassLab 能跟踪的形状运算</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="744"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="745"/>
         <source>the mask slice has a step other than 1</source>
         <translation>掩码切片的步长不为 1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="745"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="746"/>
         <source>the mask slice is not of a rank-4 tensor</source>
         <translation>掩码切片的对象不是秩为 4 的张量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="746"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="747"/>
         <source>the mask slice steps are not constant</source>
         <translation>掩码切片的 steps 不是常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="747"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="748"/>
         <source>the masked product does not multiply by the same mask</source>
         <translation>带掩码的乘积没有乘以同一个掩码</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="748"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="749"/>
         <source>the merging Reshape does not give [B, S, N*H] (%1)</source>
         <translation>合并用的 Reshape 得到的不是 [B, S, N*H]（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="749"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="750"/>
         <source>the model has no input named &apos;%1&apos;</source>
         <translation>模型没有名为 &apos;%1&apos; 的输入</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="750"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="751"/>
         <source>the multiplicative mask &apos;%1&apos; is not float32</source>
         <translation>乘性掩码 &apos;%1&apos; 不是 float32</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="751"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="752"/>
         <source>the node is in the node block list</source>
         <translation>该节点在节点屏蔽列表中</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="752"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="753"/>
         <source>the normalized dims are not static</source>
         <translation>归一化的维度不是静态的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="753"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="754"/>
         <source>the numbers</source>
         <translation>数值范围</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="754"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="755"/>
         <source>the operand is not a constant scalar</source>
         <translation>操作数不是常量标量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="755"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="756"/>
         <source>the operands&apos; ranks differ or are unknown</source>
         <translation>各操作数的秩不同或未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="756"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="757"/>
         <source>the optimized model does not run: %1</source>
         <translation>优化后的模型无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="757"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="758"/>
         <source>the optimized model has no node named &apos;%1&apos;</source>
         <translation>优化后的模型中没有名为 &apos;%1&apos; 的节点</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="758"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="759"/>
         <source>the original nodes of &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 的原始节点</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="759"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="760"/>
         <source>the output %1 is not known to equal the input %2</source>
         <translation>无法确定输出 %1 等于输入 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="760"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="761"/>
         <source>the output is not [batch, i, k] (a transposed output)</source>
         <translation>输出不是 [batch, i, k]（转置的输出）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="761"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="762"/>
         <source>the output type differs from the input&apos;s</source>
         <translation>输出类型与输入的不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="762"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="763"/>
         <source>the pads are not constant</source>
         <translation>pads 不是常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="763"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="764"/>
         <source>the perm is unknown</source>
         <translation>perm 未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="764"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="765"/>
         <source>the perms compose to %1, not the identity (one Transpose would do: a fusion)</source>
         <translation>两个 perm 复合为 %1，不是恒等排列（一个 Transpose 即可：属于融合）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="765"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="766"/>
         <source>the perms compose to the identity (an inverse pair: eliminate_inverse_pairs)</source>
         <translation>两个 perm 复合为恒等排列（互逆对：eliminate_inverse_pairs）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="766"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="767"/>
         <source>the perms have different lengths</source>
         <translation>这些 perm 长度不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="767"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="768"/>
         <source>the perms have different ranks</source>
         <translation>这些 perm 的秩不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="768"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="769"/>
         <source>the present Concat does not stack two Unsqueeze(.., 0)</source>
         <translation>present 的 Concat 拼接的不是两个 Unsqueeze(.., 0)</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="769"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="770"/>
         <source>the present does not stack %1 as [B, N, T, H]</source>
         <translation>present 没有把 %1 堆叠为 [B, N, T, H]</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="770"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="771"/>
         <source>the probabilities are a graph output</source>
         <translation>概率是图输出</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="771"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="772"/>
         <source>the probabilities are not multiplied by V in one MatMul</source>
         <translation>概率没有在一个 MatMul 中与 V 相乘</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="772"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="773"/>
         <source>the probabilities are not the left operand of a MatMul</source>
         <translation>概率不是某个 MatMul 的左操作数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="773"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="774"/>
         <source>the probabilities have %1 consumers (or one in a subgraph), not one MatMul</source>
         <translation>概率有 %1 个使用者（或有一个在子图中），而不是一个 MatMul</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="774"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="775"/>
         <source>the product already has a bias and &apos;%1&apos; does not have its shape (a residual)</source>
         <translation>乘积已有偏置，而 &apos;%1&apos; 的形状与之不同（是残差）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="775"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="776"/>
         <source>the projection Add is not a bias: %1</source>
         <translation>投影的 Add 不是偏置：%1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="776"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="777"/>
         <source>the projection Gemm bias is not a constant [cols] vector</source>
         <translation>投影 Gemm 的偏置不是常量 [cols] 向量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="777"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="778"/>
         <source>the projection Gemm is not x · W + b on the flattened [B*S, Din] input</source>
         <translation>投影 Gemm 不是作用在展平的 [B*S, Din] 输入上的 x · W + b</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="778"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="779"/>
         <source>the projection MatMul does not multiply a [B, S, Din] input by constant 2-D weights</source>
         <translation>投影 MatMul 不是 [B, S, Din] 输入乘以常量二维权重</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="779"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="780"/>
         <source>the projection bias cannot be sliced</source>
         <translation>无法对投影偏置切片</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="780"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="781"/>
         <source>the projection weights cannot be sliced</source>
         <translation>无法对投影权重切片</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="781"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="782"/>
         <source>the projection weights cannot be transposed</source>
         <translation>无法转置投影权重</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="782"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="783"/>
         <source>the rank of the %1 result is unknown</source>
         <translation>%1 结果的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="783"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="784"/>
         <source>the rank of the Pad result is unknown</source>
         <translation>Pad 结果的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="784"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="785"/>
         <source>the rank of the Shape input is unknown</source>
         <translation>Shape 输入的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="785"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="786"/>
         <source>the rank of the input is unknown</source>
         <translation>输入的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="786"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="787"/>
         <source>the rank of the reduced tensor is unknown</source>
         <translation>被归约张量的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="787"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="788"/>
         <source>the rank of the sliced tensor is unknown</source>
         <translation>被切片张量的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="788"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="789"/>
         <source>the rank of x is unknown</source>
         <translation>x 的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="789"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="790"/>
         <source>the recipe has no &quot;passes&quot; list</source>
         <translation>配方没有 &quot;passes&quot; 列表</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="790"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="791"/>
         <source>the recipe is not valid JSON</source>
         <translation>配方不是有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="791"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="792"/>
         <source>the recipe names an unknown pass &apos;%1&apos;</source>
         <translation>配方中有未知的优化遍 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="792"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="793"/>
         <source>the reciprocal of %1 is not finite and nonzero in %2</source>
         <translation>%1 的倒数在 %2 中不是有限的非零值</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="793"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="794"/>
         <source>the reduced axes are not valid for the input rank</source>
         <translation>被归约的轴对输入的秩无效</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="794"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="795"/>
         <source>the residual &apos;%1&apos; is not float32</source>
         <translation>残差 &apos;%1&apos; 不是 float32</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="795"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="796"/>
         <source>the result %1 is not known to equal the original %2</source>
         <translation>无法确定结果 %1 等于原来的 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="796"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="797"/>
         <source>the result does not have x&apos;s type and shape (a constant broadcasts it, or a shape is unknown)</source>
         <translation>结果的类型和形状与 x 不同（常量使其广播，或某个形状未知）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="797"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="798"/>
         <source>the result does not have x&apos;s type and shape (gamma or beta broadcasts it)</source>
         <translation>结果的类型和形状与 x 不同（gamma 或 beta 使其广播）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="798"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="799"/>
         <source>the result feeds %1, which a Conv cannot absorb (only BatchNormalization, per-channel Mul/Add)</source>
         <translation>结果输入 %1，Conv 无法吸收它（只能吸收 BatchNormalization 和逐通道的 Mul/Add）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="799"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="800"/>
         <source>the result feeds no foldable op</source>
         <translation>结果没有输入任何可折叠的算子</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="800"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="801"/>
         <source>the result has %1 dims that are not static numbers</source>
         <translation>结果有 %1 个维度不是静态数值</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="801"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="802"/>
         <source>the result is not float32</source>
         <translation>结果不是 float32</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="802"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="803"/>
         <source>the result is unused</source>
         <translation>结果未被使用</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="803"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="804"/>
         <source>the result is used inside a subgraph</source>
         <translation>结果在子图内被使用</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="804"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="805"/>
         <source>the result shape is unknown</source>
         <translation>结果形状未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="805"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="806"/>
         <source>the result type is not x&apos;s</source>
         <translation>结果类型不是 x 的类型</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="806"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="807"/>
         <source>the result would take %1, more than the budget max(%2, %3 x %4 of constant inputs); raise size_budget_bytes or max_growth to fold it</source>
         <translation>结果将占用 %1，超出预算 max(%2, %3 x %4 的常量输入)；提高 size_budget_bytes 或 max_growth 即可折叠</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="807"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="808"/>
         <source>the result&apos;s shape is unknown</source>
         <translation>结果的形状未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="808"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="809"/>
         <source>the roof GEMM size must be at least 16</source>
         <translation>峰值 GEMM 的尺寸至少为 16</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="809"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="810"/>
         <source>the roof triad needs 1024 elements</source>
         <translation>带宽 triad 需要 1024 个元素</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="810"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="811"/>
         <source>the scalar&apos;s broadcast widens x</source>
         <translation>标量的广播会扩宽 x</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="811"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="812"/>
         <source>the scale %1 is not a power of two, so the sum would round differently (option allow_rounding=true allows it)</source>
         <translation>缩放 %1 不是 2 的幂，求和的舍入会不同（选项 allow_rounding=true 允许这样做）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="812"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="813"/>
         <source>the scale is not Reciprocal(...) * constant gamma</source>
         <translation>缩放不是 Reciprocal(...) * 常量 gamma</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="813"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="814"/>
         <source>the scale&apos;s rank is unknown</source>
         <translation>scale 的秩未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="814"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="815"/>
         <source>the scores &apos;%1&apos; come from %2, not a scale, a mask or the Q·Kᵀ MatMul (in that order)</source>
         <translation>得分 &apos;%1&apos; 来自 %2，而不是缩放、掩码或 Q·Kᵀ 的 MatMul（按此顺序）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="815"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="816"/>
         <source>the scores &apos;%1&apos; do not come from a MatMul of Q and Kᵀ</source>
         <translation>得分 &apos;%1&apos; 不是来自 Q 与 Kᵀ 的 MatMul</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="816"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="817"/>
         <source>the scores are divided by something other than a scalar constant</source>
         <translation>得分除以的不是标量常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="817"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="818"/>
         <source>the scores are not a MatMul of Q and Kᵀ</source>
         <translation>得分不是 Q 与 Kᵀ 的 MatMul</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="818"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="819"/>
         <source>the scores are read by a Shape node and Q&apos;s leading dims (%1) are not the scores&apos; (%2)</source>
         <translation>得分被 Shape 节点读取，且 Q 的前导维度（%1）与得分的（%2）不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="819"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="820"/>
         <source>the second perm differs in rank</source>
         <translation>第二个 perm 的秩不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="820"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="821"/>
         <source>the sequence lengths of the scores are unknown</source>
         <translation>得分的序列长度未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="821"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="822"/>
         <source>the shape is %1, the original&apos;s %2</source>
         <translation>形状为 %1，原模型为 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="822"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="823"/>
         <source>the shape is already a constant</source>
         <translation>形状已经是常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="823"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="824"/>
         <source>the shape is not a Concat of dims</source>
         <translation>形状不是由各维度 Concat 而成</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="824"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="825"/>
         <source>the shape needs a -1 (%1) and %2 may be 0 at run time, which would leave the -1 undetermined (option assume_nonempty)</source>
         <translation>形状需要一个 -1（%1），而 %2 运行时可能为 0，这会使 -1 无法确定（选项 assume_nonempty）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="825"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="826"/>
         <source>the shapes around the Transpose are not static</source>
         <translation>Transpose 前后的形状不是静态的</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="826"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="827"/>
         <source>the shift amount is not a constant scalar</source>
         <translation>移位量不是常量标量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="827"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="828"/>
         <source>the shift&apos;s broadcast widens x</source>
         <translation>移位的广播会扩宽 x</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="828"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="829"/>
         <source>the shifted input &apos;%1&apos; is read elsewhere</source>
         <translation>平移后的输入 &apos;%1&apos; 在别处还被读取</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="829"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="830"/>
         <source>the shuffled tensor is a graph output</source>
         <translation>重排后的张量是图输出</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="830"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="831"/>
         <source>the sliced axis has no static size</source>
         <translation>被切片的轴没有静态大小</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="831"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="832"/>
         <source>the sliced projection has no static last axis</source>
         <translation>被切片的投影没有静态的最后一个轴</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="832"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="833"/>
         <source>the source type is not float16, bfloat16 or float</source>
         <translation>源类型不是 float16、bfloat16 或 float</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="833"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="834"/>
         <source>the source type is unknown</source>
         <translation>源类型未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="834"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="835"/>
         <source>the spatial dims are unknown</source>
         <translation>空间维度未知</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="835"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="836"/>
         <source>the squared value is not Sub(x, mean)</source>
         <translation>被平方的值不是 Sub(x, mean)</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="836"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="837"/>
         <source>the statistics have different lengths</source>
         <translation>各统计量长度不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="837"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="838"/>
         <source>the sum is not [batch, sequence, hidden]</source>
         <translation>求和结果不是 [batch, sequence, hidden]</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="838"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="839"/>
         <source>the target copies dim %1, which the skipped op changes</source>
         <translation>目标形状复制了维度 %1，而被跳过的算子会改变它</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="839"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="840"/>
         <source>the target shape is not constant (a 0 in it would copy a dim)</source>
         <translation>目标形状不是常量（其中的 0 会复制维度）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="840"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="841"/>
         <source>the type is %1, the original&apos;s %2</source>
         <translation>类型为 %1，原模型为 %2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="841"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="842"/>
         <source>the type of &apos;%1&apos; is not known; cannot cut the nodes out</source>
         <translation>&apos;%1&apos; 的类型未知；无法切出这些节点</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="842"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="843"/>
         <source>the types differ</source>
         <translation>类型不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="843"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="844"/>
         <source>the value is missing</source>
         <translation>值缺失</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="844"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="845"/>
         <source>the values differ (an exact type)</source>
         <translation>数值不同（精确类型）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="845"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="846"/>
         <source>the variance ReduceMean does not reduce the same axes as the mean</source>
         <translation>方差的 ReduceMean 与均值归约的轴不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="846"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="847"/>
         <source>the variance is not the mean of a square (Pow(d, 2) or Mul(d, d))</source>
         <translation>方差不是平方的均值（Pow(d, 2) 或 Mul(d, d)）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="847"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="848"/>
         <source>the weight is not a 2-D float constant</source>
         <translation>权重不是二维浮点常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="848"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="849"/>
         <source>the weight is not a depthwise 4-D float constant</source>
         <translation>权重不是逐深度的四维浮点常量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="849"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="850"/>
         <source>the weight&apos;s inner dim</source>
         <translation>权重的内维度</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="850"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="851"/>
         <source>the weight&apos;s input channels</source>
         <translation>权重的输入通道数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="851"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="852"/>
         <source>the weight&apos;s rows</source>
         <translation>权重的行数</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="852"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="853"/>
         <source>the weights are not all 1/%1</source>
         <translation>权重不全为 1/%1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="853"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="854"/>
         <source>threads cannot be negative</source>
         <translation>线程数不能为负</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="854"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="855"/>
         <source>top-1 agreement</source>
         <translation>top-1 一致率</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="855"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="856"/>
         <source>training_mode is not a constant false</source>
         <translation>training_mode 不是常量 false</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="856"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="857"/>
         <source>two Slices of the same range are both graph outputs</source>
         <translation>两个相同范围的 Slice 都是图输出</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="857"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="858"/>
         <source>two causal masks</source>
         <translation>两个因果掩码</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="858"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="859"/>
         <source>two masks</source>
         <translation>两个掩码</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="859"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="860"/>
         <source>two non-constant operands would each need a Slice (more nodes)</source>
         <translation>两个非常量操作数各需要一个 Slice（节点更多）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="860"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="861"/>
         <source>uniform in [%1, %2)</source>
         <translation>[%1, %2) 上的均匀分布</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="861"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="862"/>
         <source>uniform in [-1, 1)</source>
         <translation>[-1, 1) 上的均匀分布</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="862"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="863"/>
         <source>unknown level &apos;%1&apos; (known: %2)</source>
         <translation>未知的级别 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="863"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="864"/>
         <source>unknown pass &apos;%1&apos;</source>
         <translation>未知的优化遍 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="864"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="865"/>
         <source>value %1</source>
         <translation>值 %1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="865"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="866"/>
         <source>value renamed</source>
         <translation>值已改名</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="866"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="867"/>
         <source>values differ</source>
         <translation>数值不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="867"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="868"/>
         <source>values for %1 inputs must come from a file</source>
         <translation>%1 输入的值必须来自文件</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="868"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="869"/>
         <source>warm-up runs cannot be negative</source>
         <translation>预热次数不能为负</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="869"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="870"/>
         <source>with noop_with_empty_axes the reference still applies %1&apos;s per-element transform (abs, square, log)</source>
         <translation>设置 noop_with_empty_axes 时，参考实现仍会执行 %1 的逐元素变换（abs、square、log）</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="870"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="871"/>
         <source>x / sqrt(2)</source>
         <translation>x / sqrt(2)</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="871"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="872"/>
         <source>x and the statistics have different types</source>
         <translation>x 与统计量的类型不同</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="872"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="873"/>
         <source>x has no static shape</source>
         <translation>x 没有静态形状</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="873"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="874"/>
         <source>x is not 1x1 in its spatial dims</source>
         <translation>x 的空间维度不是 1x1</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="874"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="875"/>
         <source>x is not [N, C, H, W] with the MatMul&apos;s C</source>
         <translation>x 不是具有 MatMul 的 C 的 [N, C, H, W]</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="875"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="876"/>
         <source>x is not a 4-D tensor of static shape</source>
         <translation>x 不是静态形状的四维张量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="876"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="877"/>
         <source>x is not a float tensor</source>
         <translation>x 不是浮点张量</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="877"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="878"/>
         <source>x is not known to have rank &gt;= 2</source>
         <translation>无法确定 x 的秩 &gt;= 2</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="878"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="879"/>
         <source>x is not known to have rank &gt;= 3</source>
         <translation>无法确定 x 的秩 &gt;= 3</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="879"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="880"/>
         <source>x is of an unsupported type</source>
         <translation>x 的类型不受支持</translation>
     </message>
     <message>
-        <location filename="../ui/i18n/core_message_catalog.cpp" line="880"/>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="881"/>
         <source>x&apos;s shape is unknown</source>
         <translation>x 的形状未知</translation>
     </message>

@@ -13,6 +13,7 @@ void registerPasses(CLI::App& app);
 void registerRun(CLI::App& app);
 void registerProfile(CLI::App& app);
 void registerConformance(CLI::App& app);
+void registerPrecision(CLI::App& app);
 
 int exitCode();
 void setExitCode(int code);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   passlab::cli::registerRun(app);
   passlab::cli::registerProfile(app);
   passlab::cli::registerConformance(app);
+  passlab::cli::registerPrecision(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

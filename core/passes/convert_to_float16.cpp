@@ -21,7 +21,8 @@
 //   - keep_io_types (default): graph inputs and outputs stay float32 (a Cast
 //     after each input and before each output, the output keeping its name);
 //     without it, inputs read only by converted nodes become 16-bit too.
-// Options: op_block_list, node_block_list (comma-separated), keep_io_types.
+// Options: op_block_list, node_block_list (comma-separated), keep_io_types;
+// the step's node filter (--exclude-node, a recipe's node ids) keeps nodes too.
 // Subgraphs are left as they are. Running it again changes nothing: no
 // float32 value is left that may convert.
 #include <algorithm>
@@ -86,6 +87,7 @@ class Converter {
     for (const std::string& op : defaultHalfPrecisionBlockList()) o.blockedOps.insert(op);
     for (const std::string& op : listOption(ctx_.option("op_block_list"))) o.blockedOps.insert(op);
     o.blockedNodes = listOption(ctx_.option("node_block_list"));
+    o.filter = ctx_.filter;
     keepIo_ = ctx_.boolOption("keep_io_types");
     plan_ = planHalfPrecision(ctx_.model(), o);
     for (const auto& [node, why] : plan_.kept) explain(*node, why);

@@ -87,6 +87,8 @@ class Planner {
   // "" and the slots in `c` when `n` converts; else why it stays float32.
   Text whyNot(const ir::Node& n, NodeConversion& c) const {
     if (options_.blockedNodes.count(n.name())) return "the node is in the node block list";
+    if (options_.filter && !options_.filter->allows(n.id()))
+      return "not applied: the node is excluded from this pass";
     if (options_.blockedOps.count(n.opType()))
       return Text::of("%1 is in the op block list", n.opType());
     if (n.hasSubgraphs()) return "it holds subgraphs (they stay float32)";
@@ -135,9 +137,14 @@ class Planner {
     return false;
   }
 
+  // Reads a weight: an initializer or a Constant node's value.
   static bool readsWeights(const ir::Node& n, const NodeConversion& c) {
-    for (size_t i = 0; i < c.inputs.size(); ++i)
-      if (c.inputs[i] && n.input(i)->isInitializer()) return true;
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      if (!c.inputs[i]) continue;
+      const ir::Value* v = n.input(i);
+      if (v->isInitializer() || (v->producer() && isDefaultOp(*v->producer(), "Constant")))
+        return true;
+    }
     return false;
   }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/ir/model.h"
+#include "core/rewrite/driver.h"
 #include "core/support/text.h"
 
 namespace passlab::passes {
@@ -30,6 +31,7 @@ struct HalfPrecisionOptions {
   ir::DataType target = ir::DataType::kFloat16;
   std::unordered_set<std::string> blockedOps;    // op types (any domain)
   std::unordered_set<std::string> blockedNodes;  // node names
+  const rewrite::NodeFilter* filter = nullptr;   // the step's node filter (ids)
 };
 
 // The ops that stay float32 unless the user unblocks nothing: results too

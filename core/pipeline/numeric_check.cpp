@@ -446,6 +446,10 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
         if (auto it = snr.find(u.node->output(0)->name()); it != snr.end()) return it->second;
     return std::nullopt;
   };
+  // A layer's cost is the relative noise power it adds: 10^(-SNR/10) after
+  // it minus before (a drop in dB would blame the first lossy layer, whose
+  // input is exact, for any loss at all).
+  auto noise = [](double snrDb) { return std::pow(10.0, -snrDb / 10); };
   const ir::Node* worst = nullptr;
   double worstDrop = 0, worstIn = 0, worstOut = 0;
   for (const auto& owned : current.graph().nodes()) {
@@ -456,9 +460,9 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
       if (auto s = snrOf(v)) in = std::min(in, *s);
     for (const ir::Value* v : n->outputs()) {
       auto out = snrAfter(v);
-      if (!out || in - *out <= worstDrop) continue;
+      if (!out || noise(*out) - noise(in) <= worstDrop) continue;
       worst = n;
-      worstDrop = in - *out;
+      worstDrop = noise(*out) - noise(in);
       worstIn = in;
       worstOut = *out;
     }

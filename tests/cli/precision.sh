@@ -5,7 +5,8 @@
 # again; its weights are float16. An impossible budget rolls the step back,
 # names the output, the figure and the layer, exits 2 and writes nothing; a
 # budget that means nothing is refused before any pass runs; the recipe keeps
-# the budget and replays it.
+# the budget and replays it; `precision` ranks the layers and keeps the most
+# sensitive in float32 until a tighter budget holds.
 # Usage: precision.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -65,4 +66,15 @@ grep -qF "accuracy budget: top-1 agreement 1.5 is outside [0, 1]" "$dir/bad.log"
 "$cli" optimize "$model" -o "$dir/replay.onnx" --recipe "$dir/r.json" > "$dir/replay.log" 2>&1 ||
   { cat "$dir/replay.log"; fail "replaying the recipe"; }
 grep -q "within budget" "$dir/replay.log" || { cat "$dir/replay.log"; fail "the replay was not checked"; }
+# Per-layer sensitivity and mixed precision: a budget the full conversion
+# misses (62 dB; it gives ~60) keeps the most sensitive layers, and the saved
+# recipe replays it within that budget.
+"$cli" precision "$model" -o "$dir/mixed.onnx" --budget-snr 62 --save-recipe "$dir/mixed.json" \
+  > "$dir/mixed.log" 2>&1 || { cat "$dir/mixed.log"; fail "precision -o"; }
+grep -q "most sensitive first" "$dir/mixed.log" || { cat "$dir/mixed.log"; fail "no ranking"; }
+kept=$(sed -n 's/^mixed precision: \([0-9]*\) of \([0-9]*\) nodes kept.*/\1/p' "$dir/mixed.log")
+[ -n "$kept" ] && [ "$kept" -ge 1 ] || { cat "$dir/mixed.log"; fail "nothing kept for a budget the full conversion misses"; }
+"$cli" optimize "$model" -o "$dir/mixed2.onnx" --recipe "$dir/mixed.json" > "$dir/mixed2.log" 2>&1 ||
+  { cat "$dir/mixed2.log"; fail "replaying the mixed-precision recipe"; }
+grep -q "within budget" "$dir/mixed2.log" || { cat "$dir/mixed2.log"; fail "the replay is not within budget"; }
 echo "ok"

@@ -656,6 +656,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "the bias does not hold one value per element of the last dim"),
       QT_TRANSLATE_NOOP("core", "the block sizes differ"),
       QT_TRANSLATE_NOOP("core", "the bounds are not the same"),
+      QT_TRANSLATE_NOOP("core", "the budget cannot be met: with every ranked node kept in float32 %1"),
       QT_TRANSLATE_NOOP("core", "the cache is not concatenated along the sequence axis"),
       QT_TRANSLATE_NOOP("core", "the chain before the Softmax is too long"),
       QT_TRANSLATE_NOOP("core", "the chain enters a subgraph"),

@@ -1,0 +1,173 @@
+// passlab-cli precision MODEL [--pass convert_to_float16] [--check N] [--budget-* X]
+//   [--top N] [-o OUT [--save-recipe R]]
+// Per-layer sensitivity of a lossy pass: each node converted alone, ranked by
+// the SNR of the worst output (docs/precision.md). With -o, automatic mixed
+// precision: the fewest most sensitive nodes kept in float32 for the budget
+// to hold (a bisection over the ranking), the result saved and checked, and
+// the recipe (the pass with those nodes excluded) saved on request.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "app/cli/commands.h"
+#include "core/analysis/shape_inference.h"
+#include "core/io/atomic_file.h"
+#include "core/io/model_io.h"
+#include "core/passes/registry.h"
+#include "core/pipeline/recipe.h"
+#include "core/pipeline/sensitivity.h"
+
+namespace passlab::cli {
+
+namespace {
+
+struct PrecisionArgs {
+  std::string model, out, saveRecipe, pass = "convert_to_float16";
+  int check = 2;
+  size_t top = 15;
+  std::optional<double> budgetCosine, budgetSnr, budgetMaxRel, budgetTop1;
+};
+
+std::string snrText(double snr) {
+  if (std::isinf(snr)) return snr > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", snr);
+  return buf;
+}
+
+Expected<pipeline::AccuracyBudget> budgetOf(const PrecisionArgs& a) {
+  pipeline::AccuracyBudget b;
+  if (a.budgetCosine) b.minCosine = *a.budgetCosine;
+  if (a.budgetSnr) b.minSnrDb = *a.budgetSnr;
+  if (a.budgetMaxRel) b.maxRelError = *a.budgetMaxRel;
+  if (a.budgetTop1) b.minTop1 = *a.budgetTop1;
+  PASSLAB_RETURN_IF_ERROR(pipeline::validateBudget(b));
+  return b;
+}
+
+void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t top) {
+  std::printf("%-4s %-50s %10s %10s\n", "#", "node converted alone", "SNR dB", "cosine");
+  for (size_t i = 0; i < ranked.size() && i < top; ++i)
+    std::printf("%-4zu %-50s %10s %10.6f\n", i + 1, ranked[i].describe.c_str(),
+                snrText(ranked[i].snrDb).c_str(), ranked[i].cosine);
+  if (ranked.size() > top) std::printf("... %zu more\n", ranked.size() - top);
+}
+
+// The model converted with `kept` excluded, saved to `out` and checked again.
+int saveMixed(ir::Model& model, pipeline::ExecOutputChecker& checker, const PrecisionArgs& a,
+              const pipeline::AccuracyBudget& budget, const std::vector<ir::NodeId>& kept) {
+  pipeline::PipelineOptions po;
+  po.keepSnapshots = false;
+  po.budget = budget;
+  pipeline::PassManager pm(model, po);
+  pm.setChecker(&checker);
+  pipeline::PassSpec spec{a.pass, {}, {}};
+  spec.filter.excluded.insert(kept.begin(), kept.end());
+  auto step = pm.run(spec);
+  if (!step || (*step)->rolledBack) {
+    std::cerr << "error: " << (step ? (*step)->error.str() : step.error().message())
+              << "\nthe model was not saved\n";
+    return 2;
+  }
+  if (Status saved = io::saveModel(model, a.out, {}); !saved) {
+    std::cerr << "error: " << saved.message() << "\n";
+    return 1;
+  }
+  std::printf("saved %s\n", a.out.c_str());
+  if (!a.saveRecipe.empty()) {
+    pipeline::Recipe r;
+    r.checkInputSets = a.check;
+    r.budget = budget;
+    r.passes.push_back(spec);
+    io::AtomicFile file(a.saveRecipe);
+    Status s = file.open();
+    if (s.isOk()) s = file.write(pipeline::recipeToJson(r));
+    if (s.isOk()) s = file.commit();
+    if (!s.isOk()) {
+      std::cerr << "error: cannot write the recipe to " << a.saveRecipe << ": " << s.message()
+                << "\n";
+      return 1;
+    }
+    std::printf("recipe saved to %s\n", a.saveRecipe.c_str());
+  }
+  return 0;
+}
+
+int runPrecision(const PrecisionArgs& a) {
+  const passes::Pass* pass = passes::findPass(a.pass);
+  if (!pass || !pass->info().lossy) {
+    std::cerr << "error: '" << a.pass << "' is not a lossy pass (see `passlab-cli passes`)\n";
+    return 1;
+  }
+  auto budget = budgetOf(a);
+  if (!budget) {
+    std::cerr << "error: " << budget.error().message() << "\n";
+    return 1;
+  }
+  if (!a.out.empty() && a.out == a.model) {
+    std::cerr << "error: " << a.out << " is the input model; PassLab never overwrites it here\n";
+    return 1;
+  }
+  auto loaded = io::loadModel(a.model);
+  if (!loaded) {
+    std::cerr << "error: " << loaded.error().message() << "\n";
+    return 1;
+  }
+  ir::Model& model = loaded->model;
+  analysis::inferShapes(model);
+  pipeline::NoiseOptions quiet;
+  quiet.draws = 0;
+  auto checker = pipeline::ExecOutputChecker::create(model, a.check, {}, quiet);
+  if (!checker) {
+    std::cerr << "error: cannot run the model to measure it: " << checker.error().message() << "\n";
+    return 1;
+  }
+  pipeline::SensitivityOptions o;
+  o.passId = a.pass;
+  auto ranked = pipeline::rankLayers(model, **checker, o);
+  if (!ranked) {
+    std::cerr << "error: " << ranked.error().message() << "\n";
+    return 2;
+  }
+  std::printf("%s: %zu nodes convert alone; most sensitive first (%d input sets)\n", a.pass.c_str(),
+              ranked->size(), a.check);
+  printRanking(*ranked, a.top);
+  if (a.out.empty()) return 0;
+  auto mixed = pipeline::mixedPrecision(model, **checker, *ranked, *budget, o);
+  if (!mixed) {
+    std::cerr << "error: " << mixed.error().message() << "\nthe model was not saved\n";
+    return 2;
+  }
+  std::printf("mixed precision: %zu of %zu nodes kept in float32 (%d conversions tried)\n",
+              mixed->keptFloat32.size(), ranked->size(), mixed->conversions);
+  for (const auto& l : *ranked)
+    for (ir::NodeId id : mixed->keptFloat32)
+      if (l.node == id) std::printf("  kept: %s\n", l.describe.c_str());
+  return saveMixed(model, **checker, a, *budget, mixed->keptFloat32);
+}
+
+}  // namespace
+
+void registerPrecision(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "precision", "Per-layer sensitivity of a lossy pass, and automatic mixed precision");
+  auto a = std::make_shared<PrecisionArgs>();
+  cmd->add_option("model", a->model, "Input ONNX model")->required();
+  cmd->add_option("-o,--output", a->out,
+                  "Keep the most sensitive nodes in float32 until the budget holds; save here");
+  cmd->add_option("--pass", a->pass, "The lossy pass (default convert_to_float16)");
+  cmd->add_option("--check", a->check, "Input sets to measure on (default 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--top", a->top, "Rows of the ranking to print (default 15)");
+  cmd->add_option("--save-recipe", a->saveRecipe, "With -o: save the recipe that was run");
+  cmd->add_option("--budget-cosine", a->budgetCosine, "Least cosine similarity per output (0.99)");
+  cmd->add_option("--budget-snr", a->budgetSnr, "Least SNR per output, dB (20)");
+  cmd->add_option("--budget-max-rel", a->budgetMaxRel, "Largest relative error per output");
+  cmd->add_option("--budget-top1", a->budgetTop1, "Least top-1 agreement of classifier outputs");
+  cmd->callback([a] { setExitCode(runPrecision(*a)); });
+}
+
+}  // namespace passlab::cli

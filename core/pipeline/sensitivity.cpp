@@ -1,0 +1,142 @@
+#include "core/pipeline/sensitivity.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace passlab::pipeline {
+
+namespace {
+
+// One conversion of a copy of `model` with the node filter `filter`.
+struct Trial {
+  bool changed = false;  // the pass converted something (its check ran)
+  NumericCheck check;
+};
+
+Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
+                            const SensitivityOptions& options, rewrite::NodeFilter filter,
+                            const AccuracyBudget& budget) {
+  ir::Model copy = model.clone();
+  PipelineOptions po;
+  po.keepSnapshots = false;
+  po.budget = budget;
+  PassManager pm(copy, po);
+  pm.setChecker(&checker);
+  auto step = pm.run({options.passId, options.passOptions, std::move(filter)});
+  if (!step) return step.error();
+  const Step& s = **step;
+  // Over budget it is rolled back with its figures; any other failure is an error.
+  if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
+  Trial t;
+  t.changed = s.check.ran;
+  t.check = s.check;
+  return t;
+}
+
+const OutputAccuracy* worstOutput(const NumericCheck& c) {
+  auto it = std::min_element(c.accuracy.begin(), c.accuracy.end(),
+                             [](const auto& a, const auto& b) { return a.snrDb < b.snrDb; });
+  return it == c.accuracy.end() ? nullptr : &*it;
+}
+
+bool hasFloatResult(const ir::Node& n) {
+  if (n.opType() == "Constant") return false;  // converted with its readers
+  for (const ir::Value* v : n.outputs())
+    if (v && v->type().isTensor() && ir::isFloatingPoint(v->type().elemType())) return true;
+  return false;
+}
+
+// A budget nothing fails: ranking wants the figures, not a verdict.
+AccuracyBudget reportOnly() {
+  AccuracyBudget b;
+  b.minCosine = -1;
+  b.minSnrDb = -std::numeric_limits<double>::infinity();
+  return b;
+}
+
+}  // namespace
+
+Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
+                                                   ExecOutputChecker& checker,
+                                                   const SensitivityOptions& options) {
+  std::vector<const ir::Node*> candidates;
+  for (const auto& n : model.graph().nodes())
+    if (hasFloatResult(*n)) candidates.push_back(n.get());
+  std::vector<LayerSensitivity> out;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (options.cancel && options.cancel->load()) return Error(ErrorCode::kCancelled, "cancelled");
+    // The node with the Constant nodes that give it weights.
+    rewrite::NodeFilter only;
+    only.only.insert(candidates[i]->id());
+    for (const ir::Value* in : candidates[i]->inputs())
+      if (in && in->producer() && in->producer()->opType() == "Constant")
+        only.only.insert(in->producer()->id());
+    auto trial = convertCopy(model, checker, options, std::move(only), reportOnly());
+    if (!trial) return trial.error();
+    if (trial->changed) {
+      LayerSensitivity l;
+      l.node = candidates[i]->id();
+      l.describe = candidates[i]->describe();
+      l.changed = true;
+      if (const OutputAccuracy* w = worstOutput(trial->check)) {
+        l.snrDb = w->snrDb;
+        l.cosine = w->cosine;
+      }
+      out.push_back(std::move(l));
+    }
+    if (options.progress) options.progress(i + 1, candidates.size());
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.snrDb < b.snrDb; });
+  return out;
+}
+
+Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecker& checker,
+                                        const std::vector<LayerSensitivity>& ranked,
+                                        const AccuracyBudget& budget,
+                                        const SensitivityOptions& options) {
+  MixedPrecision result;
+  // The conversion with the k most sensitive nodes kept in float32.
+  auto keeping = [&](size_t k) -> Expected<Trial> {
+    ++result.conversions;
+    rewrite::NodeFilter filter;
+    for (size_t i = 0; i < k; ++i) filter.excluded.insert(ranked[i].node);
+    return convertCopy(model, checker, options, std::move(filter), budget);
+  };
+  auto holds = [](const Trial& t) { return !t.changed || t.check.passed; };
+  auto all = keeping(0);
+  if (!all) return all.error();
+  size_t lo = 0, hi = ranked.size();
+  Trial best = *all;
+  if (!holds(*all)) {
+    // Invariant: keeping lo nodes fails; keeping hi holds (hi = n: the
+    // ranked nodes all stay, and what converts besides is checked below).
+    auto none = keeping(hi);
+    if (!none) return none.error();
+    if (!holds(*none))
+      return Error(ErrorCode::kLimit,
+                   Text::of("the budget cannot be met: with every ranked node kept in float32 %1",
+                            none->check.detail));
+    best = *none;
+    while (hi - lo > 1) {
+      if (options.cancel && options.cancel->load())
+        return Error(ErrorCode::kCancelled, "cancelled");
+      const size_t mid = lo + (hi - lo) / 2;
+      auto t = keeping(mid);
+      if (!t) return t.error();
+      if (holds(*t)) {
+        hi = mid;
+        best = *t;
+      } else {
+        lo = mid;
+      }
+    }
+  } else {
+    hi = 0;
+  }
+  for (size_t i = 0; i < hi; ++i) result.keptFloat32.push_back(ranked[i].node);
+  result.check = best.check;
+  return result;
+}
+
+}  // namespace passlab::pipeline

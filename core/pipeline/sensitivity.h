@@ -1,0 +1,64 @@
+// Per-layer sensitivity of a lossy conversion, and automatic mixed precision.
+//
+// rankLayers converts one node at a time (the pass with a node filter of that
+// node alone) and measures the outputs against the original's on the
+// checker's input sets: the node whose conversion alone costs the most SNR is
+// the most sensitive. A node that its pass would not convert alone (a Relu
+// between float32 nodes, one its schema keeps) changes nothing and ranks as
+// insensitive.
+//
+// mixedPrecision keeps the most sensitive nodes in float32 until the budget
+// holds: a bisection over the ranked list (k most sensitive kept), O(log n)
+// conversions and checks, not one per node. It assumes keeping more nodes
+// never costs accuracy, which holds for these passes up to rounding.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/ir/model.h"
+#include "core/pipeline/accuracy.h"
+#include "core/pipeline/numeric_check.h"
+#include "core/pipeline/pass_manager.h"
+
+namespace passlab::pipeline {
+
+struct LayerSensitivity {
+  ir::NodeId node = 0;
+  std::string describe;  // "Conv 'conv1' (#3)"
+  double snrDb = 0;      // of the worst output with this node alone converted
+  double cosine = 1;
+  bool changed = false;  // false: the pass converts nothing with this node alone
+};
+
+struct SensitivityOptions {
+  std::string passId = "convert_to_float16";
+  passes::Options passOptions;
+  const std::atomic<bool>* cancel = nullptr;
+  // Called after each node with (done, total).
+  std::function<void(size_t, size_t)> progress;
+};
+
+// The nodes `passId` converts in `model`, most sensitive first. `checker`
+// holds the original model's reference outputs.
+Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
+                                                   ExecOutputChecker& checker,
+                                                   const SensitivityOptions& options);
+
+struct MixedPrecision {
+  std::vector<ir::NodeId> keptFloat32;  // the most sensitive nodes, kept
+  NumericCheck check;                   // of the model converted without them
+  int conversions = 0;                  // conversions tried by the bisection
+};
+
+// The fewest of the most sensitive nodes of `ranked` to keep in float32 for
+// the conversion to hold `budget`; an error when even keeping all but
+// nothing does not (the budget cannot be met by this pass).
+Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecker& checker,
+                                        const std::vector<LayerSensitivity>& ranked,
+                                        const AccuracyBudget& budget,
+                                        const SensitivityOptions& options);
+
+}  // namespace passlab::pipeline

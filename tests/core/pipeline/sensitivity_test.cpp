@@ -1,0 +1,94 @@
+// Per-layer sensitivity and automatic mixed precision (core/pipeline/
+// sensitivity.h) on a two-layer net whose second layer has weights float16
+// cannot hold (a value beyond its range): that layer ranks first, and the
+// mixed precision keeps it, and only it, in float32 for a budget the full
+// conversion misses.
+#include "core/pipeline/sensitivity.h"
+
+#include <gtest/gtest.h>
+
+#include "core/analysis/shape_inference.h"
+#include "core/io/text_format.h"
+
+namespace passlab::pipeline {
+namespace {
+
+// fc2 has a weight beyond float16's range (1e5, clamped to 65504): converted
+// it moves the output by a third; fc1's weights are exact in float16.
+const char* kNet = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,4] y)
+    <float[4,4] w1 = {0.5, 0.25, 0, 0, 0, 0.5, 0.25, 0, 0, 0, 0.5, 0.25, 0.25, 0, 0, 0.5},
+     float[4,4] w2 = {100000, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}> {
+    [fc1] h = MatMul(x, w1)
+    [fc2] y = MatMul(h, w2) })";
+
+class Sensitivity : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto parsed = io::parseModelText(kNet);
+    ASSERT_TRUE(parsed) << parsed.error().message();
+    model_ = std::move(*parsed);
+    analysis::inferShapes(model_);
+    NoiseOptions quiet;
+    quiet.draws = 0;
+    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
+    ASSERT_TRUE(checker) << checker.error().message();
+    checker_ = std::move(*checker);
+  }
+  ir::NodeId idOf(const std::string& name) const {
+    for (const auto& n : model_.graph().nodes())
+      if (n->name() == name) return n->id();
+    return 0;
+  }
+  ir::Model model_;
+  std::unique_ptr<ExecOutputChecker> checker_;
+};
+
+TEST_F(Sensitivity, TheLayerWhoseWeightsHalfCannotHoldRanksFirst) {
+  auto ranked = rankLayers(model_, *checker_, {});
+  ASSERT_TRUE(ranked) << ranked.error().message();
+  ASSERT_GE(ranked->size(), 2u);
+  EXPECT_EQ((*ranked)[0].node, idOf("fc2")) << (*ranked)[0].describe;
+  for (size_t i = 1; i < ranked->size(); ++i)
+    EXPECT_LE((*ranked)[i - 1].snrDb, (*ranked)[i].snrDb);  // most sensitive first
+}
+
+TEST_F(Sensitivity, MixedPrecisionKeepsOnlyWhatTheBudgetNeeds) {
+  auto ranked = rankLayers(model_, *checker_, {});
+  ASSERT_TRUE(ranked);
+  // A budget between the full conversion's SNR and fc2-kept's.
+  AccuracyBudget loose;
+  loose.minSnrDb = -1000;
+  loose.minCosine = -1;
+  auto all = mixedPrecision(model_, *checker_, *ranked, loose, {});
+  ASSERT_TRUE(all) << all.error().message();
+  EXPECT_TRUE(all->keptFloat32.empty());  // anything holds: nothing kept
+  EXPECT_EQ(all->conversions, 1);
+  // fc2 alone costs ~4 dB, fc1 alone ~70 dB: 30 dB needs fc2 kept, and only it.
+  ASSERT_LT((*ranked)[0].snrDb, 30);
+  ASSERT_GT((*ranked)[1].snrDb, 40);
+  AccuracyBudget tight;
+  tight.minSnrDb = 30;
+  auto mixed = mixedPrecision(model_, *checker_, *ranked, tight, {});
+  ASSERT_TRUE(mixed) << mixed.error().message();
+  ASSERT_EQ(mixed->keptFloat32.size(), 1u);
+  EXPECT_EQ(mixed->keptFloat32[0], idOf("fc2"));
+  EXPECT_TRUE(mixed->check.passed) << mixed->check.detail;
+  EXPECT_LE(mixed->conversions, 4);  // a bisection, not one per node
+}
+
+TEST_F(Sensitivity, ABudgetNothingMeetsKeepsEveryLayer) {
+  // Keeping every ranked layer converts nothing, which holds trivially: the
+  // answer is "all of them".
+  auto ranked = rankLayers(model_, *checker_, {});
+  ASSERT_TRUE(ranked);
+  AccuracyBudget impossible;
+  impossible.minSnrDb = 1e9;
+  auto mixed = mixedPrecision(model_, *checker_, *ranked, impossible, {});
+  ASSERT_TRUE(mixed) << mixed.error().message();
+  EXPECT_EQ(mixed->keptFloat32.size(), ranked->size());
+  EXPECT_FALSE(mixed->check.ran);  // nothing converted, nothing to check
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

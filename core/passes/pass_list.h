@@ -54,4 +54,5 @@
   X(makeFuseOrtGelu)                     \
   X(makeFuseOrtAttention)               \
   X(makeConvertToFloat16)                \
-  X(makeConvertToBfloat16)
+  X(makeConvertToBfloat16)               \
+  X(makeQuantizeDynamic)

@@ -1,5 +1,5 @@
 // passlab-cli precision MODEL [--pass convert_to_float16] [--check N] [--budget-* X]
-//   [--top N] [-o OUT [--save-recipe R]]
+//   [--top N] [-o OUT [--save-recipe R]] | --sparsity
 // Per-layer sensitivity of a lossy pass: each node converted alone, ranked by
 // the SNR of the worst output (docs/precision.md). With -o, automatic mixed
 // precision: the fewest most sensitive nodes kept in float32 for the budget
@@ -14,6 +14,7 @@
 
 #include "app/cli/commands.h"
 #include "core/analysis/shape_inference.h"
+#include "core/analysis/sparsity.h"
 #include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/passes/registry.h"
@@ -29,7 +30,35 @@ struct PrecisionArgs {
   int check = 2;
   size_t top = 15;
   std::optional<double> budgetCosine, budgetSnr, budgetMaxRel, budgetTop1;
+  bool sparsity = false;
 };
+
+// The weights' sparsity per layer (core/analysis/sparsity.h), and in all.
+int printSparsity(const ir::Model& model) {
+  const auto layers = analysis::sparsityReport(model);
+  std::printf("%-50s %10s %8s %14s %8s\n", "layer", "weights", "zeros", "zero channels", "2:4");
+  int64_t elements = 0, zeros = 0, channels = 0, zeroChannels = 0, groups = 0, twoFour = 0;
+  for (const auto& l : layers) {
+    std::printf("%-50s %10lld %7.1f%% %8lld of %-4lld %7.1f%%\n", l.describe.c_str(),
+                static_cast<long long>(l.elements), 100 * l.zeroShare(),
+                static_cast<long long>(l.zeroChannels), static_cast<long long>(l.channels),
+                100 * l.twoFourShare());
+    elements += l.elements;
+    zeros += l.zeros;
+    channels += l.channels;
+    zeroChannels += l.zeroChannels;
+    groups += l.groupsOfFour;
+    twoFour += l.twoFourGroups;
+  }
+  std::printf(
+      "%zu layers: %lld weights, %.1f%% zero, %lld of %lld output channels all zero, "
+      "%.1f%% of groups of 4 with the 2:4 pattern\n",
+      layers.size(), static_cast<long long>(elements),
+      elements ? 100.0 * double(zeros) / double(elements) : 0.0,
+      static_cast<long long>(zeroChannels), static_cast<long long>(channels),
+      groups ? 100.0 * double(twoFour) / double(groups) : 0.0);
+  return 0;
+}
 
 std::string snrText(double snr) {
   if (std::isinf(snr)) return snr > 0 ? "inf" : "-inf";
@@ -117,6 +146,7 @@ int runPrecision(const PrecisionArgs& a) {
     return 1;
   }
   ir::Model& model = loaded->model;
+  if (a.sparsity) return printSparsity(model);
   analysis::inferShapes(model);
   pipeline::NoiseOptions quiet;
   quiet.draws = 0;
@@ -163,6 +193,9 @@ void registerPrecision(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--top", a->top, "Rows of the ranking to print (default 15)");
   cmd->add_option("--save-recipe", a->saveRecipe, "With -o: save the recipe that was run");
+  cmd->add_flag("--sparsity", a->sparsity,
+                "Instead: the weights' sparsity per layer (zeros, all-zero output channels, "
+                "2:4 pattern share)");
   cmd->add_option("--budget-cosine", a->budgetCosine, "Least cosine similarity per output (0.99)");
   cmd->add_option("--budget-snr", a->budgetSnr, "Least SNR per output, dB (20)");
   cmd->add_option("--budget-max-rel", a->budgetMaxRel, "Largest relative error per output");

@@ -77,4 +77,8 @@ kept=$(sed -n 's/^mixed precision: \([0-9]*\) of \([0-9]*\) nodes kept.*/\1/p' "
 "$cli" optimize "$model" -o "$dir/mixed2.onnx" --recipe "$dir/mixed.json" > "$dir/mixed2.log" 2>&1 ||
   { cat "$dir/mixed2.log"; fail "replaying the mixed-precision recipe"; }
 grep -q "within budget" "$dir/mixed2.log" || { cat "$dir/mixed2.log"; fail "the replay is not within budget"; }
+# The sparsity report: one row per layer with weights, and the total.
+"$cli" precision "$model" --sparsity > "$dir/sparsity.log" 2>&1 || { cat "$dir/sparsity.log"; fail "--sparsity"; }
+grep -q "^Conv 'Convolution28'" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no Conv row"; }
+grep -q "^2 layers: 3400 weights" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no total"; }
 echo "ok"

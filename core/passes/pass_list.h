@@ -55,4 +55,5 @@
   X(makeFuseOrtAttention)               \
   X(makeConvertToFloat16)                \
   X(makeConvertToBfloat16)               \
-  X(makeQuantizeDynamic)
+  X(makeQuantizeDynamic)                 \
+  X(makeFactorizeLowRank)

@@ -1,0 +1,193 @@
+// factorize_low_rank — precision: a MatMul / Gemm weight of low effective
+// rank replaced by two thinner ones (lossy: the check holds the outputs to
+// the accuracy budget).
+//
+// Before:  y = MatMul(a, w)                 (w a float32 constant [K, N])
+// After:   h = MatMul(a, w1); y = MatMul(h, w2)   (w1 [K, r], w2 [r, N])
+// w = U S V^T (singular value decomposition, Eigen's BDCSVD in double);
+// w1 = U_r sqrt(S_r), w2 = sqrt(S_r) V_r^T with r the fewest singular values
+// that keep all but `energy_loss` of sum(s^2) (the squared Frobenius norm:
+// the relative error of the product is at most sqrt(energy_loss) of the
+// weight's). It fires only when r (K + N) <= (1 - min_saving) K N, so the
+// weights and the FLOPs of the product shrink by min_saving at least. Gemm
+// (transA = 0): its B (transposed first with transB) factorized the same way,
+// y = Gemm(MatMul(a, w1), w2, C) with alpha and beta kept.
+// Running it again changes nothing: w1 and w2 are full rank, and too thin to
+// save anything.
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+#include "core/passes/fusion_utils.h"
+#include "core/passes/pass.h"
+#include "core/passes/rule_helpers.h"
+#include "core/support/strings.h"
+
+namespace passlab::passes {
+
+namespace {
+
+constexpr const char* kId = "factorize_low_rank";
+
+using Matrix = Eigen::MatrixXd;
+
+struct Factors {
+  ir::Tensor w1, w2;  // [K, r], [r, N] float32
+  int64_t rank = 0;
+};
+
+ir::Tensor floatTensor(const Matrix& m) {
+  std::vector<float> v(static_cast<size_t>(m.size()));
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      v[static_cast<size_t>(r * m.cols() + c)] = static_cast<float>(m(r, c));
+  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, {m.rows(), m.cols()}, v);
+}
+
+// The weight as a K x N matrix (transposed when `transposed`).
+Matrix weightMatrix(const ir::Tensor& t, bool transposed) {
+  auto d = t.data<float>();
+  const int64_t rows = t.dims()[0], cols = t.dims()[1];
+  Matrix m(transposed ? cols : rows, transposed ? rows : cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      const double v = d[static_cast<size_t>(r * cols + c)];
+      if (transposed)
+        m(c, r) = v;
+      else
+        m(r, c) = v;
+    }
+  return m;
+}
+
+// The fewest singular values keeping all but `loss` of the energy.
+int64_t rankFor(const Eigen::VectorXd& s, double loss) {
+  const double total = s.squaredNorm();
+  if (total == 0) return 0;
+  double kept = 0;
+  for (Eigen::Index i = 0; i < s.size(); ++i) {
+    kept += s(i) * s(i);
+    if (total - kept <= loss * total) return i + 1;
+  }
+  return s.size();
+}
+
+class Factorizer {
+ public:
+  explicit Factorizer(PassContext& ctx)
+      : ctx_(ctx),
+        rw_(ctx.rewriter),
+        g_(ctx.model().graph()),
+        loss_(ctx.doubleOption("energy_loss")),
+        saving_(ctx.doubleOption("min_saving")) {}
+
+  Status run() {
+    std::vector<ir::Node*> nodes;
+    for (const auto& n : g_.nodes()) nodes.push_back(n.get());
+    for (ir::Node* n : nodes) {
+      if (!isDefaultOp(*n, "MatMul") && !isDefaultOp(*n, "Gemm")) continue;
+      Factors f;
+      Text why = whyNot(*n, f);
+      if (!why.empty()) {
+        if (ctx_.explain) ctx_.explain->note(n->id(), kId, why);
+        continue;
+      }
+      replace(*n, f);
+    }
+    if (ctx_.note && factorized_ > 0)
+      *ctx_.note =
+          Text::of("%1 weights factorized: %2 -> %3 parameters", std::to_string(factorized_),
+                   std::to_string(paramsBefore_), std::to_string(paramsAfter_));
+    return Status::ok();
+  }
+
+ private:
+  Text whyNot(const ir::Node& n, Factors& f) const {
+    if (ctx_.filter && !ctx_.filter->allows(n.id()))
+      return "not applied: the node is excluded from this pass";
+    const ir::Value* b = n.input(1);
+    if (!b || !b->isInitializer() || b->isGraphInput())
+      return "the weight is not a constant initializer";
+    const ir::Tensor& w = *b->initializer();
+    if (w.dtype() != ir::DataType::kFloat || w.rank() != 2)
+      return Text::of("the weight is %1, not a float32 matrix", w.summary());
+    if (n.opType() == "Gemm" && n.attrInt("transA", 0) != 0) return "Gemm transposes A";
+    const Matrix m = weightMatrix(w, n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);
+    Eigen::BDCSVD<Matrix> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const int64_t r = std::max<int64_t>(1, rankFor(svd.singularValues(), loss_));
+    const auto k = static_cast<int64_t>(m.rows()), cols = static_cast<int64_t>(m.cols());
+    if (static_cast<double>(r * (k + cols)) > (1 - saving_) * static_cast<double>(k * cols))
+      return Text::of("rank %1 of %2 x %3 saves less than min_saving", std::to_string(r),
+                      std::to_string(k), std::to_string(cols));
+    const Eigen::VectorXd root = svd.singularValues().head(r).cwiseSqrt();
+    f.w1 = floatTensor(svd.matrixU().leftCols(r) * root.asDiagonal());
+    f.w2 = floatTensor(root.asDiagonal() * svd.matrixV().leftCols(r).transpose());
+    f.rank = r;
+    return "";
+  }
+
+  void replace(ir::Node& n, const Factors& f) {
+    const std::vector<const ir::Node*> from{&n};
+    const std::string base = n.output(0)->name();
+    paramsBefore_ += n.input(1)->initializer()->numel();
+    paramsAfter_ += f.w1.numel() + f.w2.numel();
+    ir::Value* w1 = addConstant(rw_, g_, &n, base + "_w1", f.w1, from);
+    ir::Value* w2 = addConstant(rw_, g_, &n, base + "_w2", f.w2, from);
+    ir::Node* h = fusion::addDerived(rw_, "MatMul", {n.input(0), w1}, &n, from);
+    ir::Node* y = nullptr;
+    if (n.opType() == "MatMul") {
+      y = fusion::addDerived(rw_, "MatMul", {h->output(0), w2}, &n, from, nullptr, {n.output(0)});
+    } else {
+      std::vector<ir::Value*> ins{h->output(0), w2};
+      if (n.input(2)) ins.push_back(n.input(2));
+      y = fusion::addDerived(rw_, "Gemm", ins, &n, from, &n, {n.output(0)});
+      rw_.setAttr(y, ir::Attribute::makeInt("transB", 0));
+    }
+    fusion::replaceAndErase(rw_, n.output(0), y->output(0), {&n});
+    ++factorized_;
+  }
+
+  PassContext& ctx_;
+  rewrite::Rewriter& rw_;
+  ir::Graph& g_;
+  double loss_, saving_;
+  size_t factorized_ = 0;
+  int64_t paramsBefore_ = 0, paramsAfter_ = 0;
+};
+
+class FactorizeLowRank final : public Pass {
+ public:
+  explicit FactorizeLowRank(PassInfo info) : info_(std::move(info)) {}
+  const PassInfo& info() const override { return info_; }
+  Status run(PassContext& ctx) const override { return Factorizer(ctx).run(); }
+
+ private:
+  PassInfo info_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeFactorizeLowRank() {
+  PassInfo info{
+      .id = kId,
+      .category = Category::kPrecision,
+      .kind = "precision: low rank",
+      .summaryEn =
+          "Replace MatMul and Gemm weights of low effective rank by two thinner ones "
+          "(SVD), where that saves at least min_saving of the weights",
+      .summaryZh =
+          "用两个更窄的权重（SVD）替换有效秩低的 MatMul 和 Gemm 权重，至少节省 min_saving "
+          "比例的权重",
+      .options = {{"energy_loss", "0.001",
+                   "share of the weight's squared Frobenius norm the dropped singular values may "
+                   "carry",
+                   OptionKind::kNumber},
+                  {"min_saving", "0.25", "least share of weights and FLOPs saved",
+                   OptionKind::kNumber}},
+      .changesNumerics = true,
+      .lossy = true,
+  };
+  return std::make_unique<FactorizeLowRank>(std::move(info));
+}
+
+}  // namespace passlab::passes

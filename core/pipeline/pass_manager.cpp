@@ -155,10 +155,12 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
       status = invalidModel(Text::of("%1 left a graph the verifier rejects: %2", step.passId,
                                      step.verifierErrors.front()));
   }
-  if (status.isOk() && pass.info().lossy) status = checkBudget(step);
+  if (status.isOk() && (pass.info().lossy || lossyApplied_)) status = checkBudget(step);
   step.milliseconds = millisecondsSince(t0);
   if (!status.isOk()) return rollBack(std::move(step), attempt, status);
-  return commit(std::move(step), attempt);
+  const Step* done = commit(std::move(step), attempt);
+  if (pass.info().lossy && done->changed) lossyApplied_ = true;
+  return done;
 }
 
 Status PassManager::checkBudget(Step& step) {

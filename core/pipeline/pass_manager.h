@@ -37,7 +37,8 @@ class OutputChecker {
  public:
   virtual ~OutputChecker() = default;
   virtual NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) = 0;
-  // After a lossy pass: the outputs against `budget` (accuracy.h). A checker
+  // After a lossy pass (and after every pass once one has changed the model):
+  // the outputs against `budget` (accuracy.h). A checker
   // without that compares as check() does.
   virtual NumericCheck checkWithinBudget(const ir::Model& current, const AccuracyBudget& budget,
                                          const StandIns& standIns = {}) {
@@ -114,6 +115,9 @@ class PassManager {
   Timeline timeline_;
   rewrite::Provenance provenance_;
   bool stopped_ = false;
+  // A lossy step has changed the model: from then on every step is checked
+  // against the budget (the original's outputs are no longer equal to reach).
+  bool lossyApplied_ = false;
   StandIns standIns_;  // accumulated over the steps, for the numeric check
   // The verifier's errors in the model as it stands (computed in full at the
   // first step), so a pass is blamed only for errors it introduced. Schemas

@@ -144,6 +144,23 @@ TEST_F(LossyStep, WithinBudgetItStaysWithItsFigures) {
   EXPECT_NE(io::printModelText(model_), before_);
 }
 
+TEST_F(LossyStep, ExactStepsAfterItAreCheckedAgainstTheBudgetToo) {
+  // After float16, the original's outputs are no longer equal to reach: an
+  // exact pass that follows (MatMul + Add into Gemm, in float16) is held to
+  // the budget, not to equality.
+  run({});
+  ASSERT_NE(step_, nullptr);
+  ASSERT_TRUE(step_->changed);
+  auto next = pm_->run({"fuse_matmul_add_into_gemm", {}, {}});
+  ASSERT_TRUE(next) << next.error().message();
+  const Step& s = **next;
+  EXPECT_FALSE(s.rolledBack) << s.error;
+  ASSERT_TRUE(s.changed);
+  EXPECT_TRUE(s.check.lossy);
+  EXPECT_TRUE(s.check.passed) << s.check.detail;
+  EXPECT_FALSE(pm_->stopped());
+}
+
 TEST_F(LossyStep, OverBudgetItIsRolledBackNamingTheCostliestLayer) {
   AccuracyBudget impossible;
   impossible.minSnrDb = 300;

@@ -5802,297 +5802,322 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::PipelinePanel</name>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="51"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="52"/>
         <source>Structural</source>
         <translation>结构</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="53"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="54"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="55"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="56"/>
         <source>Read/write</source>
         <translation>读写</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="57"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="58"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="65"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="66"/>
         <source>Nodes that compute nothing new: dead, identity, constant, repeated</source>
         <translation>不计算新内容的节点：无用、恒等、常量、重复</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="68"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="69"/>
         <source>The same result by less work: folded or cheaper operations</source>
         <translation>以更少的计算得到相同结果：折叠或更廉价的运算</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="70"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="71"/>
         <source>Fewer passes over memory: fused and reordered operations</source>
         <translation>更少的内存读写：融合与重排运算</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="72"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="73"/>
         <source>Narrower number formats</source>
         <translation>更窄的数值格式</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="250"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="274"/>
         <source>Running %1 (%2 of %3)…</source>
         <translation>正在运行 %1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="272"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="296"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="274"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="298"/>
         <source>Choose passes…</source>
         <translation>选择优化遍…</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="275"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="299"/>
         <source>Basic: structural cleanup</source>
         <translation>基础：结构清理</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="276"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="300"/>
         <source>Default: cleanup, fusion, substitution</source>
         <translation>默认：清理、融合、替换</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="277"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="301"/>
         <source>Fused: default, then PassLab fused kernels (non-standard)</source>
         <translation>融合：默认级别，再加 PassLab 融合内核（非标准）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="279"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="303"/>
         <source>ONNX Runtime: default with its contrib fusions (non-standard)</source>
         <translation>ONNX Runtime：默认级别加其 contrib 融合（非标准）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="281"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="305"/>
         <source>All passes</source>
         <translation>全部优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="283"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="307"/>
         <source>The list becomes the level&apos;s schedule, in the order the command line runs it; a pass that runs twice has two rows.</source>
         <translation>列表变为该级别的调度，顺序与命令行运行时相同；运行两次的优化遍占两行。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="309"/>
         <source>Pass</source>
         <translation>优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="309"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="309"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="286"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="310"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="287"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="311"/>
         <source>Move &amp;Down</source>
         <translation>下移(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="288"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="312"/>
         <source>Add Pass</source>
         <translation>添加优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="289"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="313"/>
         <source>Insert a run of a pass after the chosen row</source>
         <translation>在所选行之后插入一次优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="290"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="314"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="291"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="315"/>
         <source>Take the chosen row out of the list</source>
         <translation>从列表中移除所选行</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="308"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="332"/>
         <source>Option</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="308"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="332"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="309"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="333"/>
         <source>Check the outputs numerically after each pass</source>
         <translation>每个优化遍之后对输出做数值检查</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="311"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="335"/>
         <source>Runs the model before the first Step and after each Step on the same seeded inputs and compares the outputs; the run stops at the first pass that changes them.</source>
         <translation>在第一步之前和每一步之后，用相同的随机种子输入运行模型并比较输出；运行在第一个改变输出的优化遍处停止。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="313"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="337"/>
         <source>Standard ONNX only</source>
         <translation>仅限标准 ONNX</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="315"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="339"/>
         <source>Passes that would emit PassLab or ONNX Runtime operators are skipped.</source>
         <translation>会生成 PassLab 或 ONNX Runtime 专有算子的优化遍将被跳过。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="316"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="340"/>
+        <source>Budget of lossy passes:</source>
+        <translation>有损优化遍的精度预算：</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="341"/>
+        <source>SNR ≥ </source>
+        <translation>SNR ≥ </translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="342"/>
+        <source> dB</source>
+        <translation> dB</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="343"/>
+        <source>cosine ≥ </source>
+        <translation>余弦 ≥ </translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="345"/>
+        <source>A lossy pass (float16, int8, low rank) is checked against this budget instead of equality, per output; a step over it is rolled back and names the layer that lost the most.</source>
+        <translation>有损优化遍（float16、int8、低秩）按每个输出对照此预算检查，而不是要求相等；超出预算的步骤会被回滚，并指出损失最大的层。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="350"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="317"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="351"/>
         <source>Apply the next pass</source>
         <translation>应用下一个优化遍</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="318"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="352"/>
         <source>Run &amp;All</source>
         <translation>全部运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="319"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="353"/>
         <source>Apply every switched-on pass from the next one to the end</source>
         <translation>从下一个起应用所有已启用的优化遍，直到末尾</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="320"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="354"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="321"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="355"/>
         <source>Back to the model before the first Step (undoable)</source>
         <translation>回到第一步之前的模型（可撤销）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="322"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="356"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="323"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="357"/>
         <source>Stop after the pass that is running</source>
         <translation>在当前运行的优化遍结束后停止</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="324"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="358"/>
         <source>All Nodes</source>
         <translation>全部节点</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="325"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="359"/>
         <source>Let the passes work on every node again</source>
         <translation>让优化遍重新作用于全部节点</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="353"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="387"/>
         <source>May change results in the last bits.</source>
         <translation>可能改变结果的最低几位。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="355"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="389"/>
         <source>May emit operators outside standard ONNX.</source>
         <translation>可能生成标准 ONNX 之外的算子。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="431"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="465"/>
         <source>Choose a pass to see what it does and its options.</source>
         <translation>选择一个优化遍以查看它的作用和选项。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="439"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="473"/>
         <source>No options.</source>
         <translation>无选项。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="455"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="489"/>
         <source>Default: %1</source>
         <translation>默认值：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="524"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="560"/>
         <source>Passes work only on the %n selected node(s).</source>
         <translation>
             <numerusform>优化遍仅作用于所选的 %n 个节点。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="527"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="563"/>
         <source>%n node(s) excluded from the passes.</source>
         <translation>
             <numerusform>%n 个节点不受优化遍影响。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="537"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="573"/>
         <source>Done: all %n row(s) applied.</source>
         <translation>
             <numerusform>完成：已应用全部 %n 行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="539"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="575"/>
         <source>No pass is switched on.</source>
         <translation>没有启用任何优化遍。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="553"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="589"/>
         <source>The numeric check does not compare %n output(s) (%1): computed from random ops without a seed, they differ on every run.</source>
         <translation>
             <numerusform>数值检查不比较 %n 个输出（%1）：它们由未设种子的随机算子计算，每次运行都不同。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="578"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="614"/>
         <source>(and %n more)</source>
         <translation>
             <numerusform>（另有 %n 个）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="579"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="615"/>
         <source>Inputs the check makes up: %1</source>
         <translation>检查自动生成的输入：%1</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="535"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="571"/>
         <source>Next: %1 (row %2 of %3)</source>
         <translation>下一个：%1（第 %2 行，共 %3 行）</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="547"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="583"/>
         <source>No pass has run on this model yet.</source>
         <translation>此模型尚未运行任何优化遍。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="547"/>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="583"/>
         <source>%n step(s) applied.</source>
         <translation>
             <numerusform>已应用 %n 步。</numerusform>
@@ -6102,30 +6127,30 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::PipelineSession</name>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="345"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="351"/>
         <source>The numeric check cannot run, so it is off for this run: %1</source>
         <translation>数值检查无法运行，本次运行不做检查：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="375"/>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="380"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="382"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="387"/>
         <source>Cancelled after %n pass(es)</source>
         <translation>
             <numerusform>已在 %n 个优化遍后取消</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="383"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="390"/>
         <source>%1 failed and was rolled back: %2</source>
         <translation>%1 失败并已回滚：%2</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="387"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="394"/>
         <source>%1 changed the outputs (%2); the run stopped there</source>
         <translation>%1 改变了输出（%2）；运行在此停止</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="448"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="455"/>
         <source>The model changed while the passes ran; their results were dropped.</source>
         <translation>优化遍运行期间模型发生了变化；其结果已丢弃。</translation>
     </message>

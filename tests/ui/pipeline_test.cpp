@@ -19,6 +19,7 @@
 
 #include <set>
 
+#include "core/io/text_format.h"
 #include "core/ir/graph_compare.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
@@ -793,6 +794,41 @@ class PipelineTest : public QObject {
     // Undoing every Step takes the insights away.
     while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
     QVERIFY(doc.insights() == nullptr);
+  }
+
+  void lossyPassIsHeldToTheSessionsBudget() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    pipeline::Recipe r;
+    r.checkInputSets = 2;
+    r.budget.minSnrDb = 300;  // nothing meets it
+    r.passes.push_back({"convert_to_float16", {}, {}});
+    QVERIFY(s->loadRecipe(r).isOk());
+    QCOMPARE(s->accuracyBudget().minSnrDb, 300.0);
+    const std::string before = io::printModelText(doc.model());
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    QCOMPARE(s->steps().size(), size_t{1});
+    const pipeline::Step& over = s->steps().back()->step;
+    QVERIFY(over.rolledBack);
+    QVERIFY2(over.error.str().find("over the accuracy budget") != std::string::npos,
+             over.error.str().c_str());
+    QCOMPARE(io::printModelText(doc.model()), before);
+    // The default budget: the step stays, with its figures; the recipe keeps it.
+    QVERIFY(s->loadRecipe([&] {
+               pipeline::Recipe d = r;
+               d.budget = pipeline::AccuracyBudget();
+               return d;
+             }())
+                .isOk());
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    const pipeline::Step& ok = s->steps().back()->step;
+    QVERIFY2(!ok.rolledBack, ok.error.str().c_str());
+    QVERIFY(ok.check.lossy);
+    QVERIFY(ok.check.passed);
+    QCOMPARE(s->recipe().budget.minSnrDb, 20.0);
   }
 
   void recipeAndReportExportAndReload() {

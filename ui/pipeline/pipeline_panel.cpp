@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QEvent>
 #include <QFont>
@@ -160,6 +161,16 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   checkInputs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   standardOnly_ = new QCheckBox(this);
   standardOnly_->setChecked(session_->standardOnly());
+  budgetLabel_ = new QLabel(this);
+  budgetSnr_ = new QDoubleSpinBox(this);
+  budgetSnr_->setRange(-100, 300);
+  budgetSnr_->setDecimals(1);
+  budgetSnr_->setValue(session_->accuracyBudget().minSnrDb);
+  budgetCosine_ = new QDoubleSpinBox(this);
+  budgetCosine_->setRange(-1, 1);
+  budgetCosine_->setDecimals(4);
+  budgetCosine_->setSingleStep(0.001);
+  budgetCosine_->setValue(session_->accuracyBudget().minCosine);
   next_ = new QLabel(this);
   filter_ = new QLabel(this);
   filter_->setWordWrap(true);
@@ -193,6 +204,11 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   col->addWidget(check_);
   col->addWidget(checkInputs_);
   col->addWidget(standardOnly_);
+  auto* budgetRow = new QHBoxLayout;
+  budgetRow->addWidget(budgetLabel_);
+  budgetRow->addWidget(budgetSnr_);
+  budgetRow->addWidget(budgetCosine_);
+  col->addLayout(budgetRow);
   auto* filterRow = new QHBoxLayout;
   filterRow->addWidget(filter_, 1);
   filterRow->addWidget(clearFilter_);
@@ -226,6 +242,14 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   connect(check_, &QCheckBox::toggled, session_, &PipelineSession::setNumericCheck);
   connect(check_, &QCheckBox::toggled, this, [this] { updateState(); });
   connect(standardOnly_, &QCheckBox::toggled, session_, &PipelineSession::setStandardOnly);
+  auto setBudget = [this] {
+    pipeline::AccuracyBudget b = session_->accuracyBudget();
+    b.minSnrDb = budgetSnr_->value();
+    b.minCosine = budgetCosine_->value();
+    session_->setAccuracyBudget(b);
+  };
+  connect(budgetSnr_, &QDoubleSpinBox::valueChanged, this, setBudget);
+  connect(budgetCosine_, &QDoubleSpinBox::valueChanged, this, setBudget);
   connect(step_, &QPushButton::clicked, session_, &PipelineSession::step);
   connect(runAll_, &QPushButton::clicked, session_, &PipelineSession::runAll);
   connect(reset_, &QPushButton::clicked, session_, &PipelineSession::reset);
@@ -313,6 +337,16 @@ void PipelinePanel::retranslateUi() {
   standardOnly_->setText(tr("Standard ONNX only"));
   standardOnly_->setToolTip(
       tr("Passes that would emit PassLab or ONNX Runtime operators are skipped."));
+  budgetLabel_->setText(tr("Budget of lossy passes:"));
+  budgetSnr_->setPrefix(tr("SNR ≥ "));
+  budgetSnr_->setSuffix(tr(" dB"));
+  budgetCosine_->setPrefix(tr("cosine ≥ "));
+  const QString budgetTip =
+      tr("A lossy pass (float16, int8, low rank) is checked against this budget instead of "
+         "equality, per output; a step over it is rolled back and names the layer that lost "
+         "the most.");
+  for (QWidget* w : std::initializer_list<QWidget*>{budgetLabel_, budgetSnr_, budgetCosine_})
+    w->setToolTip(budgetTip);
   step_->setText(tr("&Step"));
   step_->setToolTip(tr("Apply the next pass"));
   runAll_->setText(tr("Run &All"));
@@ -518,6 +552,8 @@ void PipelinePanel::updateState() {
   check_->setEnabled(!running);
   showCheckInputs(running);
   standardOnly_->setEnabled(!running);
+  budgetSnr_->setEnabled(!running);
+  budgetCosine_->setEnabled(!running);
   const rewrite::NodeFilter& f = session_->nodeFilter();
   QStringList scope;
   if (!f.only.empty())

@@ -12,6 +12,7 @@
 #include "ui/pipeline/pipeline_session.h"
 
 class QCheckBox;
+class QDoubleSpinBox;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -87,6 +88,10 @@ class PipelinePanel : public QWidget {
   // or the check box changed (planning walks the whole model on the UI thread).
   bool checkInputsStale_ = true;
   QCheckBox* standardOnly_;
+  // The accuracy budget of lossy passes: least SNR (dB) and cosine per output.
+  QLabel* budgetLabel_;
+  QDoubleSpinBox* budgetSnr_;
+  QDoubleSpinBox* budgetCosine_;
   QLabel* next_;
   QLabel* filter_;
   QPushButton* clearFilter_;

@@ -22,6 +22,7 @@ struct PipelineSession::RunState {
   pipeline::ExecEvaluator evaluator;
   std::shared_ptr<pipeline::ExecOutputChecker> checker;  // the one pm checks with, if any
   bool standardOnly = true;
+  pipeline::AccuracyBudget budget;  // the one pm was made with
   // Valid while the document's undo stack stands at `undoIndex` with `at` (the
   // last Step's model) on top: then `model` equals the document's model.
   int undoIndex = -1;
@@ -259,6 +260,7 @@ struct PipelineSession::RunJob {
   bool check = true;
   int inputSets = 2;
   bool standardOnly = true;
+  pipeline::AccuracyBudget budget;
   std::shared_ptr<std::atomic<bool>> cancel;
   std::shared_ptr<const ir::Model> current;  // the model after the last Step so far
 };
@@ -297,11 +299,13 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector
     job->state = std::make_shared<RunState>();
     job->state->model = doc_->model().clone();
     job->state->standardOnly = standardOnly_;
+    job->state->budget = budget_;
   }
   job->provenance = steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
   job->check = numericCheck_;
   job->inputSets = checkInputSets_;
   job->standardOnly = standardOnly_;
+  job->budget = budget_;
   return job;
 }
 
@@ -312,7 +316,9 @@ std::shared_ptr<PipelineSession::RunState> PipelineSession::reusableRunState() {
   std::shared_ptr<RunState> state = std::move(runState_);
   runState_.reset();  // the worker's now; handed back when the run ends well
   if (!state || steps_.empty() || state->at != steps_.back()->after ||
-      state->undoIndex != undoIndexAtStart_ || state->standardOnly != standardOnly_)
+      state->undoIndex != undoIndexAtStart_ || state->standardOnly != standardOnly_ ||
+      state->budget.minSnrDb != budget_.minSnrDb || state->budget.minCosine != budget_.minCosine ||
+      state->budget.maxRelError != budget_.maxRelError || state->budget.minTop1 != budget_.minTop1)
     return nullptr;
   return state;
 }
@@ -354,6 +360,7 @@ void PipelineSession::preparePassManager(RunJob& job) {
   if (job.fresh) {
     pipeline::PipelineOptions po;
     po.standardOnly = job.standardOnly;
+    po.budget = job.budget;
     // The Steps keep their own copies of the model (publishStep); the
     // PassManager keeps none, as it lives on across runs.
     po.keepSnapshots = false;
@@ -506,6 +513,7 @@ pipeline::Recipe PipelineSession::recipe() const {
   pipeline::Recipe r;
   r.standardOnly = standardOnly_;
   r.checkInputSets = numericCheck_ ? checkInputSets_ : 0;
+  r.budget = budget_;
   // Every option with the value the Step ran with, defaults included: a
   // recipe replays the same run after a later version changes a default.
   for (const AppliedStepPtr& s : steps_)
@@ -525,6 +533,7 @@ Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {
   }
   plan_ = std::move(next);
   standardOnly_ = recipe.standardOnly;
+  budget_ = recipe.budget;
   numericCheck_ = recipe.checkInputSets > 0;
   if (recipe.checkInputSets > 0) checkInputSets_ = recipe.checkInputSets;
   lastRow_ = -1;

@@ -107,6 +107,10 @@ class PipelineSession : public QObject {
   void setCheckInputSets(int n) { checkInputSets_ = std::max(1, n); }
   bool standardOnly() const { return standardOnly_; }
   void setStandardOnly(bool on) { standardOnly_ = on; }
+  // What a lossy pass may cost (docs/precision.md); a change starts the next
+  // run's PassManager afresh.
+  const pipeline::AccuracyBudget& accuracyBudget() const { return budget_; }
+  void setAccuracyBudget(const pipeline::AccuracyBudget& budget) { budget_ = budget; }
   // Limits the passes to some nodes (`only`) and/or keeps them away from some
   // (`excluded`): a selected subgraph, a node left alone. Empty: every node.
   const rewrite::NodeFilter& nodeFilter() const { return filter_; }
@@ -183,6 +187,7 @@ class PipelineSession : public QObject {
   bool numericCheck_ = true;
   int checkInputSets_ = 2;
   bool standardOnly_ = true;
+  pipeline::AccuracyBudget budget_;
   rewrite::NodeFilter filter_;
 
   std::vector<AppliedStepPtr> steps_;

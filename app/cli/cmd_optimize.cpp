@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/cli/budget_args.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
@@ -40,7 +41,7 @@ struct OptimizeArgs {
   std::vector<std::string> sets;    // PASS.OPTION=VALUE
   std::string inputDir;             // DIR/input_0.pb, input_1.pb, ... for the check
   // The accuracy budget of lossy passes, where given (else the recipe's or the default).
-  std::optional<double> budgetCosine, budgetSnr, budgetMaxRel, budgetTop1;
+  BudgetArgs budget;
 };
 
 // Whether the plan runs a lossy pass (PassInfo::lossy).
@@ -123,11 +124,7 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
   }
   if (a.check > 0) r.checkInputSets = a.check;
   if (a.allowNonstandard) r.standardOnly = false;
-  if (a.budgetCosine) r.budget.minCosine = *a.budgetCosine;
-  if (a.budgetSnr) r.budget.minSnrDb = *a.budgetSnr;
-  if (a.budgetMaxRel) r.budget.maxRelError = *a.budgetMaxRel;
-  if (a.budgetTop1) r.budget.minTop1 = *a.budgetTop1;
-  if (Status b = pipeline::validateBudget(r.budget); !b.isOk()) return b.error();
+  if (Status b = a.budget.applyTo(r.budget); !b.isOk()) return b.error();
   // A pass that standard-only mode skips ignores its options: say so now.
   for (const std::string& set : a.sets) {
     const passes::Pass* pass = passes::findPass(set.substr(0, set.find('.')));
@@ -494,17 +491,7 @@ void registerOptimize(CLI::App& app) {
                   "An option of a pass, PASS.OPTION=VALUE (every run of PASS in the plan; "
                   "`passlab-cli passes` lists them); repeatable")
       ->allow_extra_args(false);
-  cmd->add_option(
-      "--budget-cosine", a->budgetCosine,
-      "Accuracy budget of lossy passes: least cosine similarity per output (default 0.99)");
-  cmd->add_option("--budget-snr", a->budgetSnr,
-                  "Accuracy budget: least signal-to-noise ratio per output, dB (default 20)");
-  cmd->add_option("--budget-max-rel", a->budgetMaxRel,
-                  "Accuracy budget: largest error relative to the output's largest magnitude "
-                  "(default: reported, not limited)");
-  cmd->add_option("--budget-top1", a->budgetTop1,
-                  "Accuracy budget: least share of rows with the same top-1 class, for "
-                  "classifier outputs (default: reported, not limited)");
+  a->budget.addTo(*cmd);
   cmd->add_flag("--explain", a->explain,
                 "Print near misses: why each pattern did not fire where it almost did");
   cmd->add_flag("--allow-nonstandard", a->allowNonstandard,

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <optional>
 
+#include "app/cli/budget_args.h"
 #include "app/cli/commands.h"
 #include "core/analysis/shape_inference.h"
 #include "core/analysis/sparsity.h"
@@ -29,7 +30,7 @@ struct PrecisionArgs {
   std::string model, out, saveRecipe, pass = "convert_to_float16";
   int check = 2;
   size_t top = 15;
-  std::optional<double> budgetCosine, budgetSnr, budgetMaxRel, budgetTop1;
+  BudgetArgs budget;
   bool sparsity = false;
 };
 
@@ -65,16 +66,6 @@ std::string snrText(double snr) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", snr);
   return buf;
-}
-
-Expected<pipeline::AccuracyBudget> budgetOf(const PrecisionArgs& a) {
-  pipeline::AccuracyBudget b;
-  if (a.budgetCosine) b.minCosine = *a.budgetCosine;
-  if (a.budgetSnr) b.minSnrDb = *a.budgetSnr;
-  if (a.budgetMaxRel) b.maxRelError = *a.budgetMaxRel;
-  if (a.budgetTop1) b.minTop1 = *a.budgetTop1;
-  PASSLAB_RETURN_IF_ERROR(pipeline::validateBudget(b));
-  return b;
 }
 
 void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t top) {
@@ -131,9 +122,9 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: '" << a.pass << "' is not a lossy pass (see `passlab-cli passes`)\n";
     return 1;
   }
-  auto budget = budgetOf(a);
-  if (!budget) {
-    std::cerr << "error: " << budget.error().message() << "\n";
+  pipeline::AccuracyBudget budget;
+  if (Status b = a.budget.applyTo(budget); !b.isOk()) {
+    std::cerr << "error: " << b.message() << "\n";
     return 1;
   }
   if (!a.out.empty() && a.out == a.model) {
@@ -166,7 +157,7 @@ int runPrecision(const PrecisionArgs& a) {
               ranked->size(), a.check);
   printRanking(*ranked, a.top);
   if (a.out.empty()) return 0;
-  auto mixed = pipeline::mixedPrecision(model, **checker, *ranked, *budget, o);
+  auto mixed = pipeline::mixedPrecision(model, **checker, *ranked, budget, o);
   if (!mixed) {
     std::cerr << "error: " << mixed.error().message() << "\nthe model was not saved\n";
     return 2;
@@ -176,7 +167,7 @@ int runPrecision(const PrecisionArgs& a) {
   for (const auto& l : *ranked)
     for (ir::NodeId id : mixed->keptFloat32)
       if (l.node == id) std::printf("  kept: %s\n", l.describe.c_str());
-  return saveMixed(model, **checker, a, *budget, mixed->keptFloat32);
+  return saveMixed(model, **checker, a, budget, mixed->keptFloat32);
 }
 
 }  // namespace
@@ -196,10 +187,7 @@ void registerPrecision(CLI::App& app) {
   cmd->add_flag("--sparsity", a->sparsity,
                 "Instead: the weights' sparsity per layer (zeros, all-zero output channels, "
                 "2:4 pattern share)");
-  cmd->add_option("--budget-cosine", a->budgetCosine, "Least cosine similarity per output (0.99)");
-  cmd->add_option("--budget-snr", a->budgetSnr, "Least SNR per output, dB (20)");
-  cmd->add_option("--budget-max-rel", a->budgetMaxRel, "Largest relative error per output");
-  cmd->add_option("--budget-top1", a->budgetTop1, "Least top-1 agreement of classifier outputs");
+  a->budget.addTo(*cmd);
   cmd->callback([a] { setExitCode(runPrecision(*a)); });
 }
 

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/passes/function_pass.h"
 #include "core/passes/half_precision_plan.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
@@ -273,18 +274,12 @@ class Converter {
   size_t casts_ = 0, weights_ = 0, frozen_ = 0, clamped_ = 0, flushed_ = 0;
 };
 
-class ConvertToHalf final : public Pass {
- public:
-  ConvertToHalf(PassInfo info, ir::DataType target) : info_(std::move(info)), target_(target) {}
-  const PassInfo& info() const override { return info_; }
-  Status run(PassContext& ctx) const override {
-    return Converter(ctx, info_.id.c_str(), target_).run();
-  }
-
- private:
-  PassInfo info_;
-  ir::DataType target_;
-};
+std::unique_ptr<Pass> halfPass(PassInfo info, ir::DataType target) {
+  const std::string id = info.id;
+  return std::make_unique<FunctionPass>(std::move(info), [id, target](PassContext& ctx) {
+    return Converter(ctx, id.c_str(), target).run();
+  });
+}
 
 std::vector<PassOption> halfOptions() {
   return {
@@ -311,7 +306,7 @@ std::unique_ptr<Pass> makeConvertToFloat16() {
       .changesNumerics = true,
       .lossy = true,
   };
-  return std::make_unique<ConvertToHalf>(std::move(info), ir::DataType::kFloat16);
+  return halfPass(std::move(info), ir::DataType::kFloat16);
 }
 
 std::unique_ptr<Pass> makeConvertToBfloat16() {
@@ -328,7 +323,7 @@ std::unique_ptr<Pass> makeConvertToBfloat16() {
       .changesNumerics = true,
       .lossy = true,
   };
-  return std::make_unique<ConvertToHalf>(std::move(info), ir::DataType::kBFloat16);
+  return halfPass(std::move(info), ir::DataType::kBFloat16);
 }
 
 }  // namespace passlab::passes

@@ -18,7 +18,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/passes/function_pass.h"
 #include "core/passes/fusion_utils.h"
+#include "core/passes/matrix_weight.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 #include "core/support/strings.h"
@@ -105,13 +107,8 @@ class Factorizer {
   Text whyNot(const ir::Node& n, Factors& f) const {
     if (ctx_.filter && !ctx_.filter->allows(n.id()))
       return "not applied: the node is excluded from this pass";
-    const ir::Value* b = n.input(1);
-    if (!b || !b->isInitializer() || b->isGraphInput())
-      return "the weight is not a constant initializer";
-    const ir::Tensor& w = *b->initializer();
-    if (w.dtype() != ir::DataType::kFloat || w.rank() != 2)
-      return Text::of("the weight is %1, not a float32 matrix", w.summary());
-    if (n.opType() == "Gemm" && n.attrInt("transA", 0) != 0) return "Gemm transposes A";
+    if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
+    const ir::Tensor& w = *n.input(1)->initializer();
     const Matrix m = weightMatrix(w, n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);
     Eigen::BDCSVD<Matrix> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
     const int64_t r = std::max<int64_t>(1, rankFor(svd.singularValues(), loss_));
@@ -155,16 +152,6 @@ class Factorizer {
   int64_t paramsBefore_ = 0, paramsAfter_ = 0;
 };
 
-class FactorizeLowRank final : public Pass {
- public:
-  explicit FactorizeLowRank(PassInfo info) : info_(std::move(info)) {}
-  const PassInfo& info() const override { return info_; }
-  Status run(PassContext& ctx) const override { return Factorizer(ctx).run(); }
-
- private:
-  PassInfo info_;
-};
-
 }  // namespace
 
 std::unique_ptr<Pass> makeFactorizeLowRank() {
@@ -187,7 +174,8 @@ std::unique_ptr<Pass> makeFactorizeLowRank() {
       .changesNumerics = true,
       .lossy = true,
   };
-  return std::make_unique<FactorizeLowRank>(std::move(info));
+  return std::make_unique<FunctionPass>(std::move(info),
+                                        [](PassContext& ctx) { return Factorizer(ctx).run(); });
 }
 
 }  // namespace passlab::passes

@@ -52,7 +52,7 @@
   X(makeFuseOrtSkipLayerNorm)            \
   X(makeFuseOrtEmbedLayerNorm)           \
   X(makeFuseOrtGelu)                     \
-  X(makeFuseOrtAttention)               \
+  X(makeFuseOrtAttention)                \
   X(makeConvertToFloat16)                \
   X(makeConvertToBfloat16)               \
   X(makeQuantizeDynamic)                 \

@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/passes/function_pass.h"
 #include "core/passes/fusion_utils.h"
+#include "core/passes/matrix_weight.h"
 #include "core/passes/pass.h"
 #include "core/passes/rule_helpers.h"
 
@@ -114,21 +116,16 @@ class Quantizer {
     if (ctx_.filter && !ctx_.filter->allows(n.id()))
       return "not applied: the node is excluded from this pass";
     if (!isFloat32(n.input(0))) return "A is not float32";
-    const ir::Value* b = n.input(1);
-    if (!b || !b->isInitializer() || b->isGraphInput())
-      return "the weight is not a constant initializer";
-    const ir::Tensor& w = *b->initializer();
-    if (w.dtype() != ir::DataType::kFloat || w.rank() != 2)
-      return Text::of("the weight is %1, not a float32 matrix", w.summary());
+    if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
+    const ir::Tensor& w = *n.input(1)->initializer();
     if (w.numel() < minWeights_)
       return Text::of("the weight has %1 elements, fewer than min_weights",
                       std::to_string(w.numel()));
     if (n.opType() == "MatMul") {
       auto r = rankOf(n.input(0));
       if (!r || *r < 2) return "A's rank is unknown or below 2";
-    } else {
-      if (n.attrInt("transA", 0) != 0) return "Gemm transposes A";
-      if (n.input(2) && !isFloat32(n.input(2))) return "C is not float32";
+    } else if (n.input(2) && !isFloat32(n.input(2))) {
+      return "C is not float32";
     }
     return "";
   }
@@ -183,16 +180,6 @@ class Quantizer {
   size_t quantized_ = 0;
 };
 
-class QuantizeDynamic final : public Pass {
- public:
-  explicit QuantizeDynamic(PassInfo info) : info_(std::move(info)) {}
-  const PassInfo& info() const override { return info_; }
-  Status run(PassContext& ctx) const override { return Quantizer(ctx).run(); }
-
- private:
-  PassInfo info_;
-};
-
 }  // namespace
 
 std::unique_ptr<Pass> makeQuantizeDynamic() {
@@ -214,7 +201,8 @@ std::unique_ptr<Pass> makeQuantizeDynamic() {
       .changesNumerics = true,
       .lossy = true,
   };
-  return std::make_unique<QuantizeDynamic>(std::move(info));
+  return std::make_unique<FunctionPass>(std::move(info),
+                                        [](PassContext& ctx) { return Quantizer(ctx).run(); });
 }
 
 }  // namespace passlab::passes

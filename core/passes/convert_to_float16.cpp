@@ -290,40 +290,40 @@ std::vector<PassOption> halfOptions() {
   };
 }
 
+// A half-precision pass's description: `info` names it; the rest is the same
+// for both 16-bit types.
+PassInfo halfInfo(PassInfo info) {
+  info.category = Category::kPrecision;
+  info.options = halfOptions();
+  info.changesNumerics = true;
+  info.lossy = true;
+  return info;
+}
+
 }  // namespace
 
 std::unique_ptr<Pass> makeConvertToFloat16() {
-  PassInfo info{
-      .id = "convert_to_float16",
-      .category = Category::kPrecision,
-      .kind = "precision: float16",
-      .summaryEn =
-          "Compute in float16 where the op schemas allow it: weights stored in half "
-          "precision, Casts where float32 values meet",
-      .summaryZh =
-          "在算子定义允许处以 float16 计算：权重以半精度存储，在与 float32 相接处插入 Cast",
-      .options = halfOptions(),
-      .changesNumerics = true,
-      .lossy = true,
-  };
-  return halfPass(std::move(info), ir::DataType::kFloat16);
+  return halfPass(halfInfo({
+                      .id = "convert_to_float16",
+                      .kind = "precision: float16",
+                      .summaryEn = "Compute in float16 where the op schemas allow it: weights "
+                                   "stored in half precision, Casts where float32 values meet",
+                      .summaryZh = "在算子定义允许处以 float16 计算：权重以半精度存储，在与 "
+                                   "float32 相接处插入 Cast",
+                  }),
+                  ir::DataType::kFloat16);
 }
 
 std::unique_ptr<Pass> makeConvertToBfloat16() {
-  PassInfo info{
-      .id = "convert_to_bfloat16",
-      .category = Category::kPrecision,
-      .kind = "precision: bfloat16",
-      .summaryEn =
-          "Compute in bfloat16 where the op schemas allow it: weights stored in "
-          "bfloat16, Casts where float32 values meet",
-      .summaryZh =
-          "在算子定义允许处以 bfloat16 计算：权重以 bfloat16 存储，在与 float32 相接处插入 Cast",
-      .options = halfOptions(),
-      .changesNumerics = true,
-      .lossy = true,
-  };
-  return halfPass(std::move(info), ir::DataType::kBFloat16);
+  return halfPass(halfInfo({
+                      .id = "convert_to_bfloat16",
+                      .kind = "precision: bfloat16",
+                      .summaryEn = "Compute in bfloat16 where the op schemas allow it: weights "
+                                   "stored in bfloat16, Casts where float32 values meet",
+                      .summaryZh = "在算子定义允许处以 bfloat16 计算：权重以 bfloat16 存储，在与 "
+                                   "float32 相接处插入 Cast",
+                  }),
+                  ir::DataType::kBFloat16);
 }
 
 }  // namespace passlab::passes

@@ -84,18 +84,12 @@ class Factorizer {
         saving_(ctx.doubleOption("min_saving")) {}
 
   Status run() {
-    std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes()) nodes.push_back(n.get());
-    for (ir::Node* n : nodes) {
-      if (!isDefaultOp(*n, "MatMul") && !isDefaultOp(*n, "Gemm")) continue;
+    PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, [&](ir::Node& n) {
       Factors f;
-      Text why = whyNot(*n, f);
-      if (!why.empty()) {
-        if (ctx_.explain) ctx_.explain->note(n->id(), kId, why);
-        continue;
-      }
-      replace(*n, f);
-    }
+      Text why = whyNot(n, f);
+      if (why.empty()) replace(n, f);
+      return why;
+    }));
     if (ctx_.note && factorized_ > 0)
       *ctx_.note =
           Text::of("%1 weights factorized: %2 -> %3 parameters", std::to_string(factorized_),
@@ -105,8 +99,6 @@ class Factorizer {
 
  private:
   Text whyNot(const ir::Node& n, Factors& f) const {
-    if (ctx_.filter && !ctx_.filter->allows(n.id()))
-      return "not applied: the node is excluded from this pass";
     if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
     const ir::Tensor& w = *n.input(1)->initializer();
     const Matrix m = weightMatrix(w, n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);

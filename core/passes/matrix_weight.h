@@ -2,7 +2,13 @@
 // (quantize_dynamic, factorize_low_rank).
 #pragma once
 
+#include <string_view>
+#include <vector>
+
+#include "core/ir/graph.h"
 #include "core/ir/node.h"
+#include "core/passes/node_policy.h"
+#include "core/passes/rule_helpers.h"
 #include "core/support/text.h"
 
 namespace passlab::passes {
@@ -11,5 +17,22 @@ namespace passlab::passes {
 // initializer, not an overridable graph input) and `n` can be rewritten
 // around it (a Gemm without transA); else why not.
 Text whyNotConstantMatrixWeight(const ir::Node& n);
+
+// rewrite(ir::Node&) -> Text for each default-domain MatMul and Gemm of the
+// main graph, in order, with the driver's policy (forEachNode: Cancel stops
+// the pass, a node the filter excludes is noted and left). rewrite returns ""
+// when it rewrote the node, else why not, which the explain log gets under
+// `passId`.
+template <class Rewrite>
+Status forEachMatrixNode(const PassContext& ctx, std::string_view passId, Rewrite&& rewrite) {
+  std::vector<ir::Node*> nodes;
+  for (const auto& n : ctx.model().graph().nodes())
+    if (isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm")) nodes.push_back(n.get());
+  return forEachNode(ctx, passId, passId, nodes, [&](ir::Node& n) {
+    Text why = rewrite(n);
+    if (!why.empty() && ctx.explain) ctx.explain->note(n.id(), passId, std::move(why));
+    return Status::ok();
+  });
+}
 
 }  // namespace passlab::passes

@@ -407,12 +407,11 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
 }
 
 MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
-  ir::Node* t = producerOp(red.input(0), "Transpose");
-  if (!t) return MatchResult::failure("the input is not produced by a Transpose");
-  if (Text why = rewrite::whyNotSoleConsumer(red.input(0)); !why.empty())
-    return MatchResult::failure(Text::of("Transpose output %1", why));
-  auto p = fusion::transposePerm(*t);
-  if (!p) return MatchResult::failure("the perm is unknown");
+  SoleTranspose st;
+  if (Text why = whyNotSoleTranspose(red.input(0), st); !why.empty())
+    return MatchResult::failure(std::move(why));
+  ir::Node* t = st.node;
+  const std::vector<int64_t>* p = &st.perm;
   int64_t r = static_cast<int64_t>(p->size());
   auto axes = reduceAxes(red, r);
   if (!axes) return MatchResult::failure(Text::of("%1 axes are not constant", red.opType()));

@@ -6,6 +6,15 @@
 
 namespace passlab::passes {
 
+// The Transpose whose output `v` is, when nothing else reads v, and its perm.
+struct SoleTranspose {
+  ir::Node* node = nullptr;
+  std::vector<int64_t> perm;
+};
+// "" and `out` filled when v is such a Transpose's output with a known perm
+// (a permutation); else why not (transpose_through_split.cpp).
+Text whyNotSoleTranspose(ir::Value* v, SoleTranspose& out);
+
 // Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis])
 // (transpose_through_concat.cpp).
 MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext& ctx);

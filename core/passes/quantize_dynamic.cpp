@@ -93,17 +93,11 @@ class Quantizer {
         minWeights_(ctx.intOption("min_weights")) {}
 
   Status run() {
-    std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes()) nodes.push_back(n.get());
-    for (ir::Node* n : nodes) {
-      if (!isDefaultOp(*n, "MatMul") && !isDefaultOp(*n, "Gemm")) continue;
-      Text why = whyNot(*n);
-      if (!why.empty()) {
-        if (ctx_.explain) ctx_.explain->note(n->id(), kId, why);
-        continue;
-      }
-      quantize(*n);
-    }
+    PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, [&](ir::Node& n) {
+      Text why = whyNot(n);
+      if (why.empty()) quantize(n);
+      return why;
+    }));
     if (ctx_.note && quantized_ > 0)
       *ctx_.note = Text::of("%1 MatMul/Gemm weights in int8 (%2), activations quantized per run",
                             std::to_string(quantized_),
@@ -113,8 +107,6 @@ class Quantizer {
 
  private:
   Text whyNot(const ir::Node& n) const {
-    if (ctx_.filter && !ctx_.filter->allows(n.id()))
-      return "not applied: the node is excluded from this pass";
     if (!isFloat32(n.input(0))) return "A is not float32";
     if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
     const ir::Tensor& w = *n.input(1)->initializer();

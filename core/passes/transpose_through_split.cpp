@@ -93,13 +93,23 @@ void rewriteSplit(rewrite::Rewriter& rw, ir::Node& split, ir::Node& t,
 
 }  // namespace
 
+Text whyNotSoleTranspose(ir::Value* v, SoleTranspose& out) {
+  out.node = producerOp(v, "Transpose");
+  if (!out.node) return "the input is not produced by a Transpose";
+  if (Text why = rewrite::whyNotSoleConsumer(v); !why.empty())
+    return Text::of("Transpose output %1", std::move(why));
+  auto p = fusion::transposePerm(*out.node);
+  if (!p || !isPerm(*p)) return "the perm is unknown";
+  out.perm = std::move(*p);
+  return "";
+}
+
 MatchResult transposeThroughSplit(ir::Node& split, const MatchContext&) {
-  ir::Node* t = producerOp(split.input(0), "Transpose");
-  if (!t) return MatchResult::failure("the input is not produced by a Transpose");
-  if (Text why = rewrite::whyNotSoleConsumer(split.input(0)); !why.empty())
-    return MatchResult::failure(Text::of("Transpose output %1", why));
-  auto p = fusion::transposePerm(*t);
-  if (!p || !isPerm(*p)) return MatchResult::failure("the perm is unknown");
+  SoleTranspose st;
+  if (Text why = whyNotSoleTranspose(split.input(0), st); !why.empty())
+    return MatchResult::failure(std::move(why));
+  ir::Node* t = st.node;
+  const std::vector<int64_t>* p = &st.perm;
   auto axis = normalizeAxes({split.attrInt("axis", 0)}, static_cast<int64_t>(p->size()));
   if (!axis) return MatchResult::failure("the Split axis is out of range");
   std::vector<SplitPart> parts;

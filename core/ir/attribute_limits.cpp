@@ -1,5 +1,7 @@
 #include "core/ir/attribute_limits.h"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <string_view>
 
@@ -40,14 +42,6 @@ void checkIntInRange(const Node& n, std::string_view name, int64_t lo, Problems&
 std::vector<int64_t> intsOf(const Node& n, std::string_view name) {
   const Attribute* a = n.attr(name);
   return a && a->type() == AttrType::kInts ? a->ints : std::vector<int64_t>{};
-}
-
-bool isWindowOp(std::string_view op) {
-  static constexpr std::string_view kOps[] = {
-      "Conv",        "ConvTranspose", "ConvInteger",        "QLinearConv", "MaxPool",
-      "AveragePool", "LpPool",        "MaxUnpool",          "DeformConv",  "Col2Im",
-      "FusedConv",   "NhwcConv",      "QLinearAveragePool", "NhwcMaxPool", "FusedConvActivation"};
-  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
 }
 
 // kernel_shape, strides, dilations >= 1, pads >= 0, each within the limit;
@@ -134,20 +128,44 @@ constexpr AxisRule kAxisRules[] = {
     {"Compress", "axis", false},       {"Unique", "axis", false},
 };
 
-void checkAxis(const Node& n, int64_t rank, Problems& out) {
+// What attributeLimitProblems checks of one op type.
+struct OpLimits {
+  bool window = false;     // kernel_shape, strides, dilations, pads, group
+  bool blocksize = false;  // DepthToSpace / SpaceToDepth
+  bool perm = false;       // Transpose
+  const AxisRule* axis = nullptr;
+};
+
+// The op types with limits, keyed by their interned name (Node::opTypeKey):
+// the verifier asks for every node after every pass, and most ops have none.
+const OpLimits* limitsOf(const Node& n) {
+  static const auto* table = [] {
+    auto* t = new absl::flat_hash_map<const std::string*, OpLimits>();
+    for (std::string_view op :
+         {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool",
+          "LpPool", "MaxUnpool", "DeformConv", "Col2Im", "FusedConv", "NhwcConv",
+          "QLinearAveragePool", "NhwcMaxPool", "FusedConvActivation"})
+      (*t)[&internOpName(op)].window = true;
+    (*t)[&internOpName("DepthToSpace")].blocksize = true;
+    (*t)[&internOpName("SpaceToDepth")].blocksize = true;
+    (*t)[&internOpName("Transpose")].perm = true;
+    for (const AxisRule& r : kAxisRules) (*t)[&internOpName(r.op)].axis = &r;
+    return t;
+  }();
+  auto it = table->find(n.opTypeKey());
+  return it == table->end() ? nullptr : &it->second;
+}
+
+void checkAxis(const Node& n, const AxisRule& r, int64_t rank, Problems& out) {
   if (rank < 0 || !n.domain().empty()) return;
-  for (const AxisRule& r : kAxisRules) {
-    if (n.opType() != r.op) continue;
-    const Attribute* a = n.attr(r.attr);
-    if (!a || a->type() != AttrType::kInt) return;
-    const int64_t hi = r.inclusiveEnd ? rank : rank - 1;
-    // Concat of rank-0 inputs has no axis at all; leave that to shape inference.
-    if (a->i < -rank || a->i > hi)
-      out.push_back(attrText(r.attr) + " value " + std::to_string(a->i) + " is outside [" +
-                    std::to_string(-rank) + ", " + std::to_string(hi) + "] for an input of rank " +
-                    std::to_string(rank));
-    return;
-  }
+  const Attribute* a = n.attr(r.attr);
+  if (!a || a->type() != AttrType::kInt) return;
+  const int64_t hi = r.inclusiveEnd ? rank : rank - 1;
+  // Concat of rank-0 inputs has no axis at all; leave that to shape inference.
+  if (a->i < -rank || a->i > hi)
+    out.push_back(attrText(r.attr) + " value " + std::to_string(a->i) + " is outside [" +
+                  std::to_string(-rank) + ", " + std::to_string(hi) + "] for an input of rank " +
+                  std::to_string(rank));
 }
 
 int64_t firstInputRank(const Node& n) {
@@ -179,15 +197,16 @@ std::string windowAxisProblem(int64_t kernel, int64_t stride, int64_t dilation, 
 
 std::vector<std::string> attributeLimitProblems(const Node& n) {
   Problems out;
-  const std::string& op = n.opType();
-  if (isWindowOp(op)) {
+  const OpLimits* limits = limitsOf(n);
+  if (!limits) return out;
+  if (limits->window) {
     checkWindow(n, out);
     checkIntInRange(n, "group", 1, out);
   }
-  if (op == "DepthToSpace" || op == "SpaceToDepth") checkIntInRange(n, "blocksize", 1, out);
+  if (limits->blocksize) checkIntInRange(n, "blocksize", 1, out);
   const int64_t rank = firstInputRank(n);
-  if (op == "Transpose") checkPerm(n, rank, out);
-  checkAxis(n, rank, out);
+  if (limits->perm) checkPerm(n, rank, out);
+  if (limits->axis) checkAxis(n, *limits->axis, rank, out);
   return out;
 }
 

@@ -142,9 +142,9 @@ const OpLimits* limitsOf(const Node& n) {
   static const auto* table = [] {
     auto* t = new absl::flat_hash_map<const std::string*, OpLimits>();
     for (std::string_view op :
-         {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool",
-          "LpPool", "MaxUnpool", "DeformConv", "Col2Im", "FusedConv", "NhwcConv",
-          "QLinearAveragePool", "NhwcMaxPool", "FusedConvActivation"})
+         {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "LpPool",
+          "MaxUnpool", "DeformConv", "Col2Im", "FusedConv", "NhwcConv", "QLinearAveragePool",
+          "NhwcMaxPool", "FusedConvActivation"})
       (*t)[&internOpName(op)].window = true;
     (*t)[&internOpName("DepthToSpace")].blocksize = true;
     (*t)[&internOpName("SpaceToDepth")].blocksize = true;

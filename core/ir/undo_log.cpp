@@ -75,7 +75,11 @@ void UndoLog::nodeAdded(Node* n) {
 }
 
 void UndoLog::inputSet(Node* n, size_t index, Value* old) {
-  add(Kind::kInputSet, n->owner(), n, old).index = index;
+  Record& r = add(Kind::kInputSet, n->owner(), n, old);
+  r.index = index;
+  // Before the edit (the Rewriter records first): an input set past the end
+  // grows the list, and undoing it must shrink it back.
+  r.inputCount = static_cast<uint32_t>(n->inputs_.size());
 }
 
 void UndoLog::attrAboutToChange(Node* n, const std::string& name) {
@@ -197,6 +201,10 @@ void UndoLog::undoOne(Record& r) {
     }
     case Kind::kInputSet:
       r.node->setInput(r.index, r.value);
+      while (r.node->inputs_.size() > r.inputCount && !r.node->inputs_.back()) {
+        r.node->inputs_.pop_back();
+        r.node->useSlots_.pop_back();
+      }
       break;
     case Kind::kAttr: {
       Payload& p = *r.payload;

@@ -60,6 +60,9 @@ struct PassInfo {
   // check after it holds the outputs to the accuracy budget instead of
   // equality, and a step over budget is rolled back. Never in a level.
   bool lossy = false;
+  // Changes the model's form on request (raise_opset): run only when named,
+  // never in a level, not even "all".
+  bool byNameOnly = false;
   bool mayEmitNonStandard = false;  // only runs when non-standard ops are allowed
 };
 

@@ -140,7 +140,8 @@ Expected<std::vector<std::string>> passesForLevel(std::string_view level) {
   if (level == "all") {
     std::vector<std::string> ids;
     for (const Pass* p : allPasses())
-      if (!p->info().lossy) ids.push_back(p->info().id);  // lossy passes only by name
+      if (!p->info().lossy && !p->info().byNameOnly)
+        ids.push_back(p->info().id);  // lossy passes and form changes only by name
     return ids;
   }
   for (const Level& l : levels())

@@ -38,7 +38,8 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
                    {"attributes_changed", s.summary.attributeChanged.size()},
                    {"initializers_added", s.summary.initializersAdded.size()},
                    {"initializers_removed", s.summary.initializersRemoved.size()},
-                   {"initializers_changed", s.summary.initializersChanged.size()}};
+                   {"initializers_changed", s.summary.initializersChanged.size()},
+                   {"opsets_changed", s.summary.opsetsChanged}};
     json added = json::array();
     for (ir::NodeId id : s.summary.added) {
       json a;

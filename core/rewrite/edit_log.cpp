@@ -25,6 +25,8 @@ std::string_view editKindName(EditKind k) {
       return "initializer changed";
     case EditKind::kValueRenamed:
       return "value renamed";
+    case EditKind::kOpsetChanged:
+      return "opset changed";
   }
   return "?";
 }
@@ -62,6 +64,10 @@ EditSummary EditLog::summarize() const {
         initChanged.insert(e.to);
         break;
       case EditKind::kValueRenamed:
+        break;
+      case EditKind::kOpsetChanged:
+        s.opsetsChanged.push_back(e.detail + " " + (e.from.empty() ? "(none)" : e.from) + " -> " +
+                                  e.to);
         break;
     }
   }
@@ -106,6 +112,7 @@ std::string EditSummary::toString() const {
   add(initializersRemoved.size(), "initializers removed");
   add(initializersChanged.size(), "initializers changed");
   add(graphOutputsRewired, "outputs rewired");
+  for (const std::string& o : opsetsChanged) parts.push_back("opset " + o);
   if (parts.empty()) return "no change";
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];

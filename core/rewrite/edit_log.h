@@ -22,6 +22,7 @@ enum class EditKind {
   kInitializerRemoved,
   kInitializerChanged,
   kValueRenamed,  // from/to
+  kOpsetChanged,  // detail: the domain ("ai.onnx" for the default); from/to: versions ("" absent)
 };
 std::string_view editKindName(EditKind k);
 
@@ -39,10 +40,11 @@ struct EditSummary {
   std::vector<ir::NodeId> added, removed, rewired, attributeChanged;
   std::vector<std::string> initializersAdded, initializersRemoved, initializersChanged;
   size_t graphOutputsRewired = 0;
+  std::vector<std::string> opsetsChanged;  // "ai.onnx 9 -> 13"
   bool empty() const {
     return added.empty() && removed.empty() && rewired.empty() && attributeChanged.empty() &&
            initializersAdded.empty() && initializersRemoved.empty() &&
-           initializersChanged.empty() && graphOutputsRewired == 0;
+           initializersChanged.empty() && graphOutputsRewired == 0 && opsetsChanged.empty();
   }
   // "3 removed, 1 added, 2 rewired, 1 initializer changed"
   std::string toString() const;

@@ -77,8 +77,8 @@ void Rewriter::setInput(ir::Node* node, size_t index, ir::Value* value) {
   noteRewire(old, value);
   record(EditKind::kInputRewired, node->id(), ownerId(*node->owner()), static_cast<int>(index),
          old ? old->name() : "", value ? value->name() : "");
+  if (undo_) undo_->inputSet(node, index, old);  // first: it notes the input count before
   node->setInput(index, value);
-  if (undo_) undo_->inputSet(node, index, old);
 }
 
 void Rewriter::noteRewire(const ir::Value* from, const ir::Value* to) {
@@ -241,6 +241,14 @@ void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) 
          value->name());
   graph.setOutput(index, value);
   if (undo_) undo_->outputSet(&graph, index, old);
+}
+
+void Rewriter::setOpsetVersion(const std::string& domain, int64_t version) {
+  const std::optional<int64_t> old = model_.opsetVersion(domain);
+  if (old == version) return;
+  record(EditKind::kOpsetChanged, 0, 0, -1, old ? std::to_string(*old) : "",
+         std::to_string(version), domain.empty() ? "ai.onnx" : domain);
+  model_.setOpsetVersion(domain, version);
 }
 
 }  // namespace passlab::rewrite

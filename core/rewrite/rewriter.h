@@ -79,6 +79,11 @@ class Rewriter {
   void freezeInitializer(ir::Value* value);
   void setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value);
 
+  // ---- the model ----
+  // The model imports `version` of `domain` ("" the default; added when it
+  // imported none). The PassManager restores the imports when it rolls back.
+  void setOpsetVersion(const std::string& domain, int64_t version);
+
  private:
   static ir::NodeId ownerId(const ir::Graph& g) {
     return g.parentNode() ? g.parentNode()->id() : 0;

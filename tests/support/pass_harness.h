@@ -28,6 +28,10 @@ PassOutcome runPass(const std::string& passId, const std::string& text,
                     rewrite::Evaluator* evaluator = cpuEvaluator());
 PassOutcome runPass(const std::string& passId, ir::Model model, const passes::Options& options = {},
                     rewrite::Evaluator* evaluator = cpuEvaluator());
+// The same for a run that may fail: a rolled-back step is returned, not a test failure.
+PassOutcome runPassMayFail(const std::string& passId, const std::string& text,
+                           const passes::Options& options = {},
+                           rewrite::Evaluator* evaluator = cpuEvaluator());
 
 // The graph as text in which the names a pass chooses do not show: ops, attributes,
 // wiring, initializer data, model input and output names (see pass_harness.cpp).

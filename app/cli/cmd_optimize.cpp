@@ -1,6 +1,7 @@
 // passlab-cli optimize IN -o OUT: run the pipeline, one row per Step.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "app/cli/budget_args.h"
+#include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
@@ -42,21 +44,21 @@ struct OptimizeArgs {
   std::string inputDir;             // DIR/input_0.pb, input_1.pb, ... for the check
   // The accuracy budget of lossy passes, where given (else the recipe's or the default).
   BudgetArgs budget;
+  CalibrationArgs calibration;  // for quantize_static
 };
+
+// Whether the plan runs a pass that calibrates on input sets.
+bool plansCalibration(const pipeline::Recipe& r) {
+  for (const pipeline::PassSpec& spec : r.passes)
+    if (spec.id == "quantize_static") return true;
+  return false;
+}
 
 // Whether the plan runs a lossy pass (PassInfo::lossy).
 bool plansLossyPass(const pipeline::Recipe& r) {
   for (const pipeline::PassSpec& spec : r.passes)
     if (const passes::Pass* p = passes::findPass(spec.id); p && p->info().lossy) return true;
   return false;
-}
-
-// The output a lossy step cost most: the lowest SNR.
-const pipeline::OutputAccuracy* worstOutput(const pipeline::NumericCheck& c) {
-  const pipeline::OutputAccuracy* worst = nullptr;
-  for (const auto& a : c.accuracy)
-    if (!worst || !a.compared || (worst->compared && a.snrDb < worst->snrDb)) worst = &a;
-  return worst;
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -159,7 +161,7 @@ std::string noiseText(const pipeline::NumericCheck& c) {
 std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
   if (s.check.lossy) {
-    const pipeline::OutputAccuracy* w = worstOutput(s.check);
+    const pipeline::OutputAccuracy* w = pipeline::worstOutput(s.check.accuracy);
     return std::string(s.check.passed ? "within budget" : "OVER BUDGET") +
            (w ? " ('" + w->output + "': " + pipeline::accuracyText(*w).str() + ")" : "");
   }
@@ -277,7 +279,7 @@ int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker
   pipeline::NumericCheck c =
       budget ? checker.checkWithinBudget(reloaded->model, *budget) : checker.check(reloaded->model);
   if (c.lossy) {
-    const pipeline::OutputAccuracy* w = worstOutput(c);
+    const pipeline::OutputAccuracy* w = pipeline::worstOutput(c.accuracy);
     if (!c.passed) {
       std::cerr << "error: the saved model is over the accuracy budget: " << c.detail << "\n";
       return 2;
@@ -309,6 +311,55 @@ int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker
                      (random > 1 ? "s" : "") + ", not compared")
                         .c_str());
   return 0;
+}
+
+// The check's input sets: --input-dir and --input (others synthesized), else
+// the calibration sets when --calibration-data gave some (the data the model
+// is meant for), else synthesized ones. Prints what they are.
+Expected<std::unique_ptr<pipeline::ExecOutputChecker>> makeChecker(
+    const OptimizeArgs& a, const ir::Model& model, int sets,
+    const std::vector<exec::NamedInputs>& calibration) {
+  std::unique_ptr<pipeline::ExecOutputChecker> checker;
+  if (!calibration.empty() && a.inputDir.empty() && a.inputs.empty()) {
+    const size_t n = std::min(calibration.size(), static_cast<size_t>(sets));
+    std::printf("check input: the first %zu calibration sets of %s\n", n,
+                a.calibration.data.c_str());
+    auto c = pipeline::ExecOutputChecker::create(
+        model, std::vector<exec::NamedInputs>(calibration.begin(), calibration.begin() + n));
+    if (!c) return c.error().withContext("cannot check outputs");
+    checker = std::move(c.value());
+  } else {
+    auto dims = pipeline::parseDims(a.dims);
+    if (!dims) return dims.error();
+    pipeline::InputSpec spec;
+    spec.dims = *dims;
+    if (!a.inputDir.empty()) {
+      auto files = inputsFromDir(model, a.inputDir);
+      if (!files) return files.error().withContext("--input-dir " + a.inputDir);
+      spec.fixed = std::move(files.value());
+    }
+    for (const std::string& given : a.inputs) {
+      auto t = parseInputValue(model, given, spec);
+      if (!t) return t.error().withContext("--input " + given);
+      spec.fixed[given.substr(0, given.find('='))] = std::move(t.value());
+    }
+    auto plan = pipeline::planInputs(model, spec);
+    if (!plan) return plan.error().withContext("cannot check outputs");
+    for (const pipeline::InputPlan& p : *plan)
+      std::printf("check input: %s\n", p.describe().str().c_str());
+    auto c = pipeline::ExecOutputChecker::create(model, sets, spec);
+    if (!c) return c.error().withContext("cannot check outputs");
+    checker = std::move(c.value());
+  }
+  if (const auto& random = checker->uncomparedOutputs(); !random.empty()) {
+    const bool many = random.size() > 1;
+    std::printf(
+        "note: the check does not compare the values of output%s '%s' (only %s type and "
+        "shape): computed from random ops without a seed, %s on every run\n",
+        many ? "s" : "", str::join(random, "', '").c_str(), many ? "their" : "its",
+        many ? "they differ" : "it differs");
+  }
+  return checker;
 }
 
 int runOptimize(const OptimizeArgs& a) {
@@ -360,56 +411,28 @@ int runOptimize(const OptimizeArgs& a) {
   po.keepSnapshots = a.explain || !a.report.empty();
   po.verifyWholeModelAfterEachPass = a.verifyEachPass;
   pipeline::PassManager pm(model, po);
-  pipeline::ExecEvaluator evaluator;
-  pm.setEvaluator(&evaluator);
+  auto calibration = a.calibration.readSets(model);
+  if (!calibration) {
+    std::cerr << "error: " << calibration.error().message() << "\nthe model was not saved\n";
+    return 1;
+  }
   std::unique_ptr<pipeline::ExecOutputChecker> checker;
   if (recipe->checkInputSets > 0) {
-    auto dims = pipeline::parseDims(a.dims);
-    if (!dims) {
-      std::cerr << "error: " << dims.error().message() << "\n";
-      return 1;
-    }
-    pipeline::InputSpec spec;
-    spec.dims = *dims;
-    if (!a.inputDir.empty()) {
-      auto files = inputsFromDir(model, a.inputDir);
-      if (!files) {
-        std::cerr << "error: --input-dir " << a.inputDir << ": " << files.error().message() << "\n";
-        return 1;
-      }
-      spec.fixed = std::move(files.value());
-    }
-    for (const std::string& given : a.inputs) {
-      auto t = parseInputValue(model, given, spec);
-      if (!t) {
-        std::cerr << "error: --input " << given << ": " << t.error().message() << "\n";
-        return 1;
-      }
-      spec.fixed[given.substr(0, given.find('='))] = std::move(t.value());
-    }
-    auto plan = pipeline::planInputs(model, spec);
-    if (!plan) {
-      std::cerr << "error: cannot check outputs: " << plan.error().message() << "\n";
-      return 1;
-    }
-    for (const pipeline::InputPlan& p : *plan)
-      std::printf("check input: %s\n", p.describe().str().c_str());
-    auto c = pipeline::ExecOutputChecker::create(model, recipe->checkInputSets, spec);
+    auto c = makeChecker(a, model, recipe->checkInputSets, *calibration);
     if (!c) {
-      std::cerr << "error: cannot check outputs: " << c.error().message() << "\n";
+      std::cerr << "error: " << c.error().message() << "\n";
       return 1;
     }
     checker = std::move(c.value());
     pm.setChecker(checker.get());
-    if (const auto& random = checker->uncomparedOutputs(); !random.empty()) {
-      const bool many = random.size() > 1;
-      std::printf(
-          "note: the check does not compare the values of output%s '%s' (only %s type and "
-          "shape): computed from random ops without a seed, %s on every run\n",
-          many ? "s" : "", str::join(random, "', '").c_str(), many ? "their" : "its",
-          many ? "they differ" : "it differs");
-    }
   }
+  auto evaluator = a.calibration.makeEvaluator(std::move(calibration.value()), a.dims,
+                                               plansCalibration(*recipe));
+  if (!evaluator) {
+    std::cerr << "error: " << evaluator.error().message() << "\nthe model was not saved\n";
+    return 1;
+  }
+  pm.setEvaluator(evaluator->get());
   Status status = pm.runAll(recipe->passes);
   printSteps(pm, a.explain);
   if (!a.saveRecipe.empty()) {
@@ -492,6 +515,7 @@ void registerOptimize(CLI::App& app) {
                   "`passlab-cli passes` lists them); repeatable")
       ->allow_extra_args(false);
   a->budget.addTo(*cmd);
+  a->calibration.addTo(*cmd);
   cmd->add_flag("--explain", a->explain,
                 "Print near misses: why each pattern did not fire where it almost did");
   cmd->add_flag("--allow-nonstandard", a->allowNonstandard,

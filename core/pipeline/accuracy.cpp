@@ -162,4 +162,13 @@ Text accuracyText(const OutputAccuracy& a) {
   return t;
 }
 
+const OutputAccuracy* worstOutput(const std::vector<OutputAccuracy>& outputs) {
+  const OutputAccuracy* worst = nullptr;
+  for (const OutputAccuracy& a : outputs) {
+    if (!a.compared) return &a;
+    if (!worst || a.snrDb < worst->snrDb) worst = &a;
+  }
+  return worst;
+}
+
 }  // namespace passlab::pipeline

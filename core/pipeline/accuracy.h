@@ -80,4 +80,8 @@ Text whyOverBudget(const OutputAccuracy& a, const AccuracyBudget& budget);
 // "cosine 0.99987, SNR 41.2 dB, max rel 0.31%, top-1 100% (4 rows)".
 Text accuracyText(const OutputAccuracy& a);
 
+// The output a lossy step cost most: the first that could not be compared
+// (its type or shape changed), else the one with the lowest SNR; null for none.
+const OutputAccuracy* worstOutput(const std::vector<OutputAccuracy>& outputs);
+
 }  // namespace passlab::pipeline

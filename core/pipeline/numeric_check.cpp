@@ -147,20 +147,29 @@ Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(const ir:
                                                                        int inputSets,
                                                                        InputSpec spec,
                                                                        NoiseOptions noise) {
+  std::vector<exec::NamedInputs> sets;
+  for (int i = 0; i < inputSets; ++i) {
+    InputSpec s = spec;
+    s.seed = spec.seed + static_cast<uint64_t>(i);
+    auto in = makeInputs(original, s);
+    if (!in) return in.error();
+    sets.push_back(std::move(in.value()));
+  }
+  return create(original, std::move(sets), noise);
+}
+
+Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(
+    const ir::Model& original, std::vector<exec::NamedInputs> inputSets, NoiseOptions noise) {
   auto checker = std::unique_ptr<ExecOutputChecker>(new ExecOutputChecker());
   checker->original_ = original.clone();
   checker->noise_ = noise;
   checker->random_ = unseededRandomValues(original);
   for (const ir::Value* out : original.graph().outputs())
     if (out && checker->random_.count(out->name())) checker->uncompared_.push_back(out->name());
-  for (int i = 0; i < inputSets; ++i) {
-    InputSpec s = spec;
-    s.seed = spec.seed + static_cast<uint64_t>(i);
-    auto in = makeInputs(original, s);
-    if (!in) return in.error();
-    auto ref = runModel(original, *in);
+  for (exec::NamedInputs& in : inputSets) {
+    auto ref = runModel(original, in);
     if (!ref) return ref.error().withContext("running the original model for the numeric check");
-    checker->inputs_.push_back(std::move(in.value()));
+    checker->inputs_.push_back(std::move(in));
     checker->reference_.push_back(std::move(ref.value()));
   }
   checker->measureOutputFloors();

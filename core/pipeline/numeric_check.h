@@ -54,6 +54,9 @@ class ExecOutputChecker final : public OutputChecker {
   static Expected<std::unique_ptr<ExecOutputChecker>> create(const ir::Model& original,
                                                              int inputSets, InputSpec spec,
                                                              NoiseOptions noise = {});
+  // The same on given input sets (the calibration data, a test data set).
+  static Expected<std::unique_ptr<ExecOutputChecker>> create(
+      const ir::Model& original, std::vector<exec::NamedInputs> inputSets, NoiseOptions noise = {});
   NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
   NumericCheck checkWithinBudget(const ir::Model& current, const AccuracyBudget& budget,
                                  const StandIns& standIns = {}) override;

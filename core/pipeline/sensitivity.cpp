@@ -33,12 +33,6 @@ Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
   return t;
 }
 
-const OutputAccuracy* worstOutput(const NumericCheck& c) {
-  auto it = std::min_element(c.accuracy.begin(), c.accuracy.end(),
-                             [](const auto& a, const auto& b) { return a.snrDb < b.snrDb; });
-  return it == c.accuracy.end() ? nullptr : &*it;
-}
-
 bool hasFloatResult(const ir::Node& n) {
   if (n.opType() == "Constant") return false;  // converted with its readers
   for (const ir::Value* v : n.outputs())
@@ -78,7 +72,7 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
       l.node = candidates[i]->id();
       l.describe = candidates[i]->describe();
       l.changed = true;
-      if (const OutputAccuracy* w = worstOutput(trial->check)) {
+      if (const OutputAccuracy* w = worstOutput(trial->check.accuracy)) {
         l.snrDb = w->snrDb;
         l.cosine = w->cosine;
       }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/passes/registry.h"
+#include "core/pipeline/calibration.h"
 #include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/numeric_check.h"
 #include "ui/document/graph_ref.h"
@@ -16,10 +17,18 @@
 
 namespace passlab::ui {
 
+constexpr int kCalibrationSets = 16;
+
 struct PipelineSession::RunState {
   ir::Model model;  // what the PassManager edits
   std::unique_ptr<pipeline::PassManager> pm;
-  pipeline::ExecEvaluator evaluator;
+  // Constant folding, and calibration for quantize_static: 16 sets from the
+  // input synthesis, made only when a pass calibrates.
+  pipeline::CalibratingEvaluator evaluator{[](const ir::Model& m) {
+                                             return pipeline::synthesizedCalibrationSets(
+                                                 m, pipeline::InputSpec{}, kCalibrationSets);
+                                           },
+                                           kCalibrationSets};
   std::shared_ptr<pipeline::ExecOutputChecker> checker;  // the one pm checks with, if any
   bool standardOnly = true;
   pipeline::AccuracyBudget budget;  // the one pm was made with

@@ -28,6 +28,8 @@ QString changesText(const rewrite::EditSummary& s) {
       TimelineModel::tr("%n initializer(s) changed", "", count(s.initializersChanged.size())));
   add(s.graphOutputsRewired,
       TimelineModel::tr("%n graph output(s) rewired", "", count(s.graphOutputsRewired)));
+  for (const std::string& o : s.opsetsChanged)
+    parts << TimelineModel::tr("opset %1").arg(QString::fromStdString(o));
   return parts.isEmpty() ? TimelineModel::tr("no change") : parts.join(TimelineModel::tr(", "));
 }
 
@@ -36,10 +38,8 @@ QString checkText(const pipeline::Step& s) {
   if (s.check.lossy) {
     // Against the accuracy budget (docs/precision.md): the figures of the
     // output that lost the most.
-    auto worst = std::min_element(s.check.accuracy.begin(), s.check.accuracy.end(),
-                                  [](const auto& a, const auto& b) { return a.snrDb < b.snrDb; });
-    const QString figures =
-        worst == s.check.accuracy.end() ? QString() : trCore(pipeline::accuracyText(*worst));
+    const pipeline::OutputAccuracy* worst = pipeline::worstOutput(s.check.accuracy);
+    const QString figures = worst ? trCore(pipeline::accuracyText(*worst)) : QString();
     return s.check.passed ? TimelineModel::tr("within budget: %1").arg(figures)
                           : TimelineModel::tr("over budget: %1").arg(figures);
   }

@@ -1,0 +1,47 @@
+#include "app/cli/calibration_args.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+namespace passlab::cli {
+
+void CalibrationArgs::addTo(CLI::App& cmd) {
+  cmd.add_option("--calibration-data", data,
+                 "Input sets quantize_static calibrates on: DIR/<set>/input_0.pb, input_1.pb, ... "
+                 "(or .npy; one subfolder per set, inputs in the model's order)");
+  cmd.add_option("--calibration-sets", sets,
+                 "Without --calibration-data: how many synthesized input sets to calibrate on")
+      ->check(CLI::Range(1, 100000));
+}
+
+Expected<std::vector<exec::NamedInputs>> CalibrationArgs::readSets(const ir::Model& model) const {
+  if (data.empty()) return std::vector<exec::NamedInputs>{};
+  return pipeline::readCalibrationSets(model, data);
+}
+
+Expected<std::unique_ptr<pipeline::CalibratingEvaluator>> CalibrationArgs::makeEvaluator(
+    std::vector<exec::NamedInputs> given, const std::vector<std::string>& dims,
+    bool calibrates) const {
+  if (!given.empty()) {
+    if (calibrates)
+      std::printf("calibration: %zu input sets from %s\n", given.size(), data.c_str());
+    return std::make_unique<pipeline::CalibratingEvaluator>(std::move(given));
+  }
+  auto parsed = pipeline::parseDims(dims);
+  if (!parsed) return parsed.error();
+  pipeline::InputSpec spec;
+  spec.dims = *parsed;
+  if (calibrates)
+    std::printf(
+        "note: calibrating on %d synthesized input sets; give real data with "
+        "--calibration-data DIR\n",
+        sets);
+  const int count = sets;
+  return std::make_unique<pipeline::CalibratingEvaluator>(
+      [spec, count](const ir::Model& m) {
+        return pipeline::synthesizedCalibrationSets(m, spec, count);
+      },
+      static_cast<size_t>(count));
+}
+
+}  // namespace passlab::cli

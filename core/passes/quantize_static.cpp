@@ -1,0 +1,414 @@
+// quantize_static: INT8 static quantization in the QDQ form ONNX Runtime
+// writes and fuses. For each Conv, MatMul and Gemm with a constant weight:
+//   - the weight becomes int8 (symmetric, one scale per output channel by
+//     default) read through a DequantizeLinear;
+//   - a constant bias becomes int32 with scale x_scale * w_scale, zero point 0
+//     (what a QLinearConv adds before requantizing);
+//   - the activation input, and the output (after a Relu that alone reads it,
+//     whose zero clamp the quantized range then carries), pass through a
+//     QuantizeLinear -> DequantizeLinear pair with a range calibrated on the
+//     pipeline's input sets (MinMax, Percentile or Entropy), one pair per
+//     tensor, shared by all its readers.
+// Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
+// QLinear op. Lossy: the check holds the outputs to the accuracy budget.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/passes/calibration_stats.h"
+#include "core/passes/function_pass.h"
+#include "core/passes/fusion_utils.h"
+#include "core/passes/node_policy.h"
+#include "core/passes/pass.h"
+#include "core/passes/rule_helpers.h"
+#include "core/support/strings.h"
+
+namespace passlab::passes {
+
+namespace {
+
+constexpr const char* kId = "quantize_static";
+
+bool isFloat32Tensor(const ir::Value* v) {
+  return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat;
+}
+
+bool isConstant(const ir::Value* v) {
+  return v && v->isInitializer() && !v->isGraphInput();
+}
+
+// One op quantized: which of its inputs is the weight, and along which axis
+// of the weight its output channels run.
+struct Unit {
+  ir::Node* node = nullptr;
+  ir::Value* input = nullptr;  // the activation it reads (before its Q/DQ pair)
+  int64_t weightAxis = 0;
+  ir::Value* output = nullptr;  // the op's output, or the output of the Relu that alone reads it
+};
+
+// An int8 weight with its scales (one per channel along `axis`, or one).
+struct QuantizedWeight {
+  ir::Tensor values;
+  std::vector<float> scales;
+};
+
+QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perChannel) {
+  const std::vector<int64_t>& d = w.dims();
+  const int64_t channels = perChannel ? d[static_cast<size_t>(axis)] : 1;
+  int64_t inner = 1;
+  for (size_t i = static_cast<size_t>(axis) + 1; i < d.size(); ++i) inner *= d[i];
+  if (!perChannel) inner = w.numel();
+  const auto x = w.data<float>();
+  const auto n = static_cast<int64_t>(x.size());
+  auto channelOf = [&](int64_t i) { return perChannel ? (i / inner) % channels : 0; };
+  std::vector<float> absMax(static_cast<size_t>(channels), 0.0f);
+  for (int64_t i = 0; i < n; ++i) {
+    float& m = absMax[static_cast<size_t>(channelOf(i))];
+    m = std::max(m, std::fabs(x[static_cast<size_t>(i)]));
+  }
+  QuantizedWeight q;
+  for (float m : absMax) q.scales.push_back(m > 0 ? m / 127.0f : 1.0f);
+  std::vector<int8_t> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const float v =
+        std::nearbyint(x[static_cast<size_t>(i)] / q.scales[static_cast<size_t>(channelOf(i))]);
+    values[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(v, -127.0f, 127.0f));
+  }
+  q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, d, values);
+  return q;
+}
+
+class StaticQuantizer {
+ public:
+  explicit StaticQuantizer(PassContext& ctx)
+      : ctx_(ctx), rw_(ctx.rewriter), g_(ctx.model().graph()) {}
+
+  Status run() {
+    PASSLAB_RETURN_IF_ERROR(readOptions());
+    std::vector<Unit> units;
+    PASSLAB_RETURN_IF_ERROR(chooseUnits(units));
+    if (units.empty()) return Status::ok();
+    const std::vector<ir::Value*> activations = activationsOf(units);
+    PASSLAB_RETURN_IF_ERROR(calibrate(activations));
+    rememberOrder();
+    for (ir::Value* v : activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
+    for (const Unit& u : units) quantizeWeights(u);
+    writeNote(units.size(), activations.size());
+    return Status::ok();
+  }
+
+ private:
+  Status readOptions() {
+    auto method = parseCalibrationMethod(ctx_.option("method"));
+    if (!method)
+      return invalidArgument(Text::of("%1: method '%2' is not minmax, percentile or entropy", kId,
+                                      ctx_.option("method")));
+    method_ = *method;
+    percentile_ = ctx_.doubleOption("percentile");
+    if (!(percentile_ > 50 && percentile_ <= 100))
+      return invalidArgument(
+          Text::of("%1: percentile %2 is not in (50, 100]", kId, ctx_.option("percentile")));
+    const std::string type = ctx_.option("activation_type");
+    if (type != "uint8" && type != "int8")
+      return invalidArgument(Text::of("%1: activation_type '%2' is not uint8 or int8", kId, type));
+    int8Activations_ = type == "int8";
+    quantizeOutputs_ = ctx_.boolOption("quantize_outputs");
+    for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
+      const std::string op(str::trim(given));
+      if (op.empty()) continue;
+      if (op != "Conv" && op != "MatMul" && op != "Gemm")
+        return invalidArgument(
+            Text::of("%1: op_types names '%2'; it quantizes Conv, MatMul and Gemm", kId, op));
+      ops_.insert(op);
+    }
+    const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
+    if (opset < 10)
+      return unsupported(
+          Text::of("%1: QuantizeLinear needs opset 10 or later; the model imports "
+                   "opset %2",
+                   kId, std::to_string(opset)));
+    perChannel_ = ctx_.boolOption("per_channel") && opset >= 13;  // DequantizeLinear's axis: 13
+    return Status::ok();
+  }
+
+  Status chooseUnits(std::vector<Unit>& units) {
+    std::vector<ir::Node*> nodes;
+    for (const auto& n : g_.nodes())
+      if (n->domain().empty() && ops_.count(n->opType())) nodes.push_back(n.get());
+    return forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
+      Unit u{&n, n.input(0)};
+      if (Text why = whyNot(n, u); !why.empty()) {
+        if (ctx_.explain) ctx_.explain->note(n.id(), kId, std::move(why));
+      } else {
+        units.push_back(u);
+      }
+      return Status::ok();
+    });
+  }
+
+  Text whyNot(const ir::Node& n, Unit& u) const {
+    if (!isFloat32Tensor(n.input(0))) return "the input is not a float32 tensor";
+    if (isConstant(n.input(0))) return "the input is a constant";
+    // Weights and biases are initializers; one that is also a graph input
+    // (every initializer below IR version 4) is frozen when it is quantized.
+    const ir::Value* w = n.input(1);
+    if (!w || !w->isInitializer()) return "the weight is not a constant initializer";
+    const ir::Tensor& t = *w->initializer();
+    if (n.opType() == "Conv") {
+      if (t.dtype() != ir::DataType::kFloat || t.rank() < 3)
+        return Text::of("the weight is %1, not a float32 filter", t.summary());
+      u.weightAxis = 0;
+    } else {
+      if (t.dtype() != ir::DataType::kFloat || t.rank() != 2)
+        return Text::of("the weight is %1, not a float32 matrix", t.summary());
+      if (n.opType() == "Gemm" && n.attrInt("transA", 0) != 0) return "Gemm transposes A";
+      const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+      u.weightAxis = transB ? 0 : 1;
+    }
+    if (const ir::Value* b = n.inputs().size() > 2 ? n.input(2) : nullptr) {
+      if (!b->isInitializer() || b->initializer()->dtype() != ir::DataType::kFloat)
+        return "the bias is not a float32 constant";
+      if (n.opType() == "Gemm" &&
+          (n.attrFloat("beta", 1.0f) != 1.0f || b->initializer()->rank() != 1))
+        return "the Gemm's C is not a plain bias (beta 1, one value per column)";
+    }
+    if (n.opType() == "Gemm" && n.attrFloat("alpha", 1.0f) != 1.0f) return "the Gemm has alpha";
+    u.output = outputOf(n);
+    return "";
+  }
+
+  // The op's output, or that of a Relu reading it alone: Relu's clamp at
+  // zero is then carried by the quantized range (ONNX Runtime removes such
+  // a Relu when it fuses the unit).
+  static ir::Value* outputOf(const ir::Node& n) {
+    ir::Value* y = n.output(0);
+    if (y->uses().size() == 1 && !y->isGraphOutput()) {
+      const ir::Node* r = y->uses()[0].node;
+      if (r->opType() == "Relu" && r->domain().empty() && r->owner() == n.owner())
+        return r->output(0);
+    }
+    return y;
+  }
+
+  std::vector<ir::Value*> activationsOf(const std::vector<Unit>& units) const {
+    std::vector<ir::Value*> out;
+    std::set<const ir::Value*> seen;
+    auto add = [&](ir::Value* v) {
+      if (seen.insert(v).second) out.push_back(v);
+    };
+    for (const Unit& u : units) {
+      add(u.input);
+      if (quantizeOutputs_ && isFloat32Tensor(u.output)) add(u.output);
+    }
+    return out;
+  }
+
+  Status calibrate(const std::vector<ir::Value*>& activations) {
+    if (!ctx_.evaluator || ctx_.evaluator->calibrationSets() == 0)
+      return unsupported(
+          Text::of("%1: no calibration data (give input sets to calibrate with)", kId));
+    std::vector<std::string> names;
+    for (const ir::Value* v : activations) names.push_back(v->name());
+    stats_.assign(names.size(), TensorStats());
+    PASSLAB_RETURN_IF_ERROR(ctx_.evaluator->observeValues(
+        ctx_.model(), names,
+        [&](size_t k, const ir::Tensor& t) -> Status {
+          if (t.dtype() != ir::DataType::kFloat)
+            return invalidArgument(Text::of("%1: '%2' is %3 in the calibration run, not float32",
+                                            kId, names[k], t.summary()));
+          stats_[k].add(t);
+          return Status::ok();
+        },
+        ctx_.cancel));
+    for (size_t k = 0; k < names.size(); ++k) {
+      if (stats_[k].empty())
+        return invalidArgument(
+            Text::of("%1: calibration saw no finite value of '%2'", kId, names[k]));
+      ranges_[activations[k]] = stats_[k].range(method_, percentile_);
+    }
+    return Status::ok();
+  }
+
+  // Graph positions of the nodes before any edit: a value's pair goes before
+  // its first reader.
+  void rememberOrder() {
+    size_t i = 0;
+    for (const auto& n : g_.nodes()) order_[n.get()] = i++;
+  }
+
+  Status insertQdq(ir::Value* v) {
+    std::vector<std::pair<ir::Node*, size_t>> readers;
+    ir::Node* first = nullptr;
+    for (const ir::Use& use : v->uses()) {
+      if (use.node->owner() != &g_) continue;  // a subgraph reading it keeps the float value
+      readers.emplace_back(use.node, static_cast<size_t>(use.inputIndex));
+      if (!first || order_[use.node] < order_[first]) first = use.node;
+    }
+    if (!first) return Status::ok();
+    const QuantParams p = int8Activations_ ? asymmetricParams(ranges_[v], -128, 127)
+                                           : asymmetricParams(ranges_[v], 0, 255);
+    scales_[v] = p.scale;
+    const std::vector<const ir::Node*> from{first};
+    const std::string base = v->name();
+    ir::Value* scale =
+        addConstant(rw_, g_, first, base + "_scale", ir::Tensor::scalarFloat(p.scale), from);
+    ir::Value* zero =
+        int8Activations_
+            ? addConstant(rw_, g_, first, base + "_zero_point",
+                          ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {},
+                                                         {static_cast<int8_t>(p.zeroPoint)}),
+                          from)
+            : addConstant(rw_, g_, first, base + "_zero_point",
+                          ir::Tensor::fromVector<uint8_t>(ir::DataType::kUInt8, {},
+                                                          {static_cast<uint8_t>(p.zeroPoint)}),
+                          from);
+    ir::Node* q = rw_.addNode(g_, "QuantizeLinear", "", {v, scale, zero}, 1, first,
+                              base + "_QuantizeLinear", from);
+    rw_.setType(q->output(0),
+                ir::Type::tensor(int8Activations_ ? ir::DataType::kInt8 : ir::DataType::kUInt8,
+                                 v->type().shape()));
+    ir::Node* dq = rw_.addNode(g_, "DequantizeLinear", "", {q->output(0), scale, zero}, 1, first,
+                               base + "_DequantizeLinear", from);
+    rw_.setType(dq->output(0), v->type());
+    for (const auto& [node, index] : readers) rw_.setInput(node, index, dq->output(0));
+    return Status::ok();
+  }
+
+  void quantizeWeights(const Unit& u) {
+    ir::Node& n = *u.node;
+    const std::vector<const ir::Node*> from{&n};
+    const std::string base = n.input(1)->name();
+    QuantizedWeight w = quantizeSymmetric(*n.input(1)->initializer(), u.weightAxis, perChannel_);
+    const auto channels = static_cast<int64_t>(w.scales.size());
+    const std::vector<int64_t> scaleDims =
+        perChannel_ ? std::vector<int64_t>{channels} : std::vector<int64_t>{};
+    ir::Node* dq =
+        dequantize(n, base, std::move(w.values),
+                   ir::Tensor::fromVector<float>(ir::DataType::kFloat, scaleDims, w.scales),
+                   ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, scaleDims,
+                                                  std::vector<int8_t>(w.scales.size(), 0)),
+                   u.weightAxis);
+    rw_.setType(dq->output(0), n.input(1)->type());
+    replaceConstantInput(n, 1, dq->output(0));
+    if (n.inputs().size() > 2 && n.input(2)) quantizeBias(u, w.scales);
+  }
+
+  // int32 bias with scale x_scale * w_scale (per channel), zero point 0.
+  void quantizeBias(const Unit& u, const std::vector<float>& weightScales) {
+    ir::Node& n = *u.node;
+    ir::Value* b = n.input(2);
+    const ir::Tensor& t = *b->initializer();
+    const float xs = scales_.count(u.input) ? scales_[u.input] : 0.0f;
+    if (!(xs > 0)) return;
+    const auto x = t.data<float>();
+    const auto count = static_cast<int64_t>(x.size());
+    std::vector<float> scales(static_cast<size_t>(perChannel_ ? count : 1));
+    for (size_t c = 0; c < scales.size(); ++c) scales[c] = xs * weightScales[perChannel_ ? c : 0];
+    std::vector<int32_t> q(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      const double v = std::nearbyint(static_cast<double>(x[static_cast<size_t>(i)]) /
+                                      scales[perChannel_ ? static_cast<size_t>(i) : 0]);
+      q[static_cast<size_t>(i)] = static_cast<int32_t>(
+          std::clamp(v, static_cast<double>(std::numeric_limits<int32_t>::min()),
+                     static_cast<double>(std::numeric_limits<int32_t>::max())));
+    }
+    const std::vector<int64_t> scaleDims =
+        perChannel_ ? std::vector<int64_t>{count} : std::vector<int64_t>{};
+    ir::Node* dq =
+        dequantize(n, b->name(), ir::Tensor::fromVector<int32_t>(ir::DataType::kInt32, t.dims(), q),
+                   ir::Tensor::fromVector<float>(ir::DataType::kFloat, scaleDims, scales),
+                   ir::Tensor::fromVector<int32_t>(ir::DataType::kInt32, scaleDims,
+                                                   std::vector<int32_t>(scales.size(), 0)),
+                   0);
+    rw_.setType(dq->output(0), b->type());
+    replaceConstantInput(n, 2, dq->output(0));
+  }
+
+  // Input `i` of `n` (a float initializer) now reads `v`; the float
+  // initializer goes when nothing else reads it (frozen first when it was
+  // also a graph input, so that it is not left behind as one).
+  void replaceConstantInput(ir::Node& n, size_t i, ir::Value* v) {
+    ir::Value* old = n.input(i);
+    rw_.setInput(&n, i, v);
+    if (old->uses().empty() && !old->isGraphOutput()) {
+      if (old->isGraphInput()) rw_.freezeInitializer(old);
+      dropIfUnused(rw_, old);
+    }
+  }
+
+  // DequantizeLinear(values, scale, zero point) before `n`, the constants
+  // named after `base`; `axis` when the scale has one value per channel.
+  ir::Node* dequantize(ir::Node& n, const std::string& base, ir::Tensor values, ir::Tensor scale,
+                       ir::Tensor zero, int64_t axis) {
+    const std::vector<const ir::Node*> from{&n};
+    const bool perChannel = scale.rank() == 1;
+    ir::Value* qv = addConstant(rw_, g_, &n, base + "_quantized", std::move(values), from);
+    ir::Value* sv = addConstant(rw_, g_, &n, base + "_scale", std::move(scale), from);
+    ir::Value* zv = addConstant(rw_, g_, &n, base + "_zero_point", std::move(zero), from);
+    ir::Node* dq = rw_.addNode(g_, "DequantizeLinear", "", {qv, sv, zv}, 1, &n,
+                               base + "_DequantizeLinear", from);
+    if (perChannel) rw_.setAttr(dq, ir::Attribute::makeInt("axis", axis));
+    return dq;
+  }
+
+  void writeNote(size_t units, size_t activations) {
+    if (!ctx_.note) return;
+    *ctx_.note = Text::of(
+        "%1 ops quantized to int8 (weights %2), %3 activations calibrated on %4 input sets (%5)",
+        std::to_string(units), std::string(perChannel_ ? "per channel" : "per tensor"),
+        std::to_string(activations), std::to_string(ctx_.evaluator->calibrationSets()),
+        ctx_.option("method"));
+  }
+
+  PassContext& ctx_;
+  rewrite::Rewriter& rw_;
+  ir::Graph& g_;
+  CalibrationMethod method_ = CalibrationMethod::kMinMax;
+  double percentile_ = 99.999;
+  bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
+  std::set<std::string> ops_;
+  std::vector<TensorStats> stats_;
+  std::map<const ir::Value*, QuantRange> ranges_;
+  std::map<const ir::Value*, float> scales_;
+  std::unordered_map<const ir::Node*, size_t> order_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeQuantizeStatic() {
+  PassInfo info{
+      .id = kId,
+      .category = Category::kPrecision,
+      .kind = "precision: int8 static",
+      .summaryEn =
+          "Quantize Conv, MatMul and Gemm to int8 in the QDQ form: int8 weights (per channel), "
+          "int32 biases, activations with ranges calibrated on input sets (MinMax, Percentile "
+          "or Entropy)",
+      .summaryZh =
+          "以 QDQ 形式将 Conv、MatMul 和 Gemm 量化为 int8：int8 权重（按通道）、int32 "
+          "偏置，激活值范围在输入集上校准（MinMax、Percentile 或 Entropy）",
+      .options =
+          {{"method", "minmax", "how an activation's range is chosen: minmax, percentile, entropy",
+            OptionKind::kText},
+           {"percentile", "99.999", "with method percentile: the share of |x| kept unclipped, in %",
+            OptionKind::kNumber},
+           {"per_channel", "true",
+            "one weight scale per output channel (else per tensor; opset 13+)", OptionKind::kBool},
+           {"activation_type", "uint8", "uint8 (asymmetric, ONNX Runtime's default) or int8",
+            OptionKind::kText},
+           {"quantize_outputs", "true",
+            "also quantize each op's output (after a Relu that alone reads it)", OptionKind::kBool},
+           {"op_types", "Conv,MatMul,Gemm", "the op types to quantize, comma-separated",
+            OptionKind::kText}},
+      .minOpset = 10,
+      .changesNumerics = true,
+      .lossy = true,
+  };
+  return std::make_unique<FunctionPass>(
+      std::move(info), [](PassContext& ctx) { return StaticQuantizer(ctx).run(); });
+}
+
+}  // namespace passlab::passes

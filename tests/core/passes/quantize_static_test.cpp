@@ -1,0 +1,235 @@
+// quantize_static: INT8 static quantization in QDQ form. The placement (one
+// Q/DQ pair per activation, int8 weights per output channel, int32 biases,
+// the output after a Relu that alone reads it), the numbers (weights and the
+// calibrated ranges by hand), outputs within the accuracy budget,
+// convergence, and where it must not fire or must refuse.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "core/io/text_format.h"
+#include "core/pipeline/calibration.h"
+#include "tests/support/pass_harness.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "quantize_static";
+
+std::string opsOf(const ir::Model& m) {
+  std::string out;
+  for (const auto& n : m.graph().nodes()) out += (out.empty() ? "" : ", ") + n->opType();
+  return out;
+}
+
+// `n` seeded values in [-1, 1], written for the text format.
+std::string values(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::ostringstream os;
+  for (size_t i = 0; i < n; ++i) os << (i ? ", " : "") << d(rng);
+  return os.str();
+}
+
+// Two 3x3 convolutions with a Relu between them.
+std::string convNet(int opset = 13) {
+  return "<ir_version: 8, opset_import: [\"\" : " + std::to_string(opset) +
+         "]>\n"
+         "main (float[1,2,6,6] x) => (float[1,2,6,6] y)\n"
+         "    <float[3,2,3,3] w1 = {" +
+         values(54, 1) + "}, float[3] b1 = {0.1, -0.2, 0.3}, float[2,3,3,3] w2 = {" +
+         values(54, 2) +
+         "}> {\n"
+         "    c = Conv <pads = [1, 1, 1, 1]> (x, w1, b1)\n"
+         "    r = Relu(c)\n"
+         "    y = Conv <pads = [1, 1, 1, 1]> (r, w2) }";
+}
+
+pipeline::CalibratingEvaluator synthesized(int sets = 8) {
+  return pipeline::CalibratingEvaluator(
+      [sets](const ir::Model& m) {
+        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, sets);
+      },
+      static_cast<size_t>(sets));
+}
+
+// Whether some node's explanation contains `text`.
+bool explains(const pipeline::Step& step, const std::string& text) {
+  for (const auto& [node, reasons] : step.explain.all())
+    for (const auto& [pattern, reason] : *reasons)
+      if (reason.str().find(text) != std::string::npos) return true;
+  return false;
+}
+
+const ir::Node* nodeWithOutput(const ir::Model&, const ir::Value* v) {
+  return v ? v->producer() : nullptr;
+}
+
+const ir::Tensor* constantInput(const ir::Node& n, size_t i) {
+  const ir::Value* v = n.input(i);
+  return v && v->initializer() ? v->initializer() : nullptr;
+}
+
+TEST(QuantizeStatic, ConvolutionsBecomeQdqNodeUnits) {
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, convNet(), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(opsOf(out.model),
+            "QuantizeLinear, DequantizeLinear, DequantizeLinear, DequantizeLinear, Conv, Relu, "
+            "QuantizeLinear, DequantizeLinear, DequantizeLinear, Conv")
+      << io::printModelText(out.model);
+  const ir::Node* conv1 = nullptr;
+  const ir::Node* conv2 = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Conv") (conv1 ? conv2 : conv1) = n.get();
+  ASSERT_TRUE(conv1 && conv2);
+  // Every input of the first Conv is dequantized: x (uint8), w1 (int8, per
+  // output channel on axis 0), b1 (int32, scale x_scale * w_scale).
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(nodeWithOutput(out.model, conv1->input(i))->opType(), "DequantizeLinear") << i;
+  const ir::Node* wdq = conv1->input(1)->producer();
+  EXPECT_EQ(constantInput(*wdq, 0)->dtype(), ir::DataType::kInt8);
+  EXPECT_EQ(constantInput(*wdq, 1)->numel(), 3);
+  EXPECT_EQ(wdq->attrInt("axis", -1), 0);
+  const ir::Node* xdq = conv1->input(0)->producer();
+  const ir::Node* bdq = conv1->input(2)->producer();
+  EXPECT_EQ(constantInput(*bdq, 0)->dtype(), ir::DataType::kInt32);
+  const double xs = constantInput(*xdq, 1)->valueAsDouble(0);
+  for (int64_t c = 0; c < 3; ++c)
+    EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*bdq, 1)->valueAsDouble(c)),
+                    static_cast<float>(xs * constantInput(*wdq, 1)->valueAsDouble(c)));
+  // The weights round to the nearest step of max|w_c| / 127.
+  const ir::Tensor& w = *constantInput(*wdq, 0);
+  int64_t extremes = 0;
+  for (int64_t i = 0; i < w.numel(); ++i) extremes += std::fabs(w.valueAsDouble(i)) == 127;
+  EXPECT_GE(extremes, 3) << "each channel's largest weight is +-127";
+  // The second Conv reads the Relu's output through one Q/DQ pair with zero
+  // point 0: the Relu's clamp is carried by the range.
+  const ir::Node* rdq = conv2->input(0)->producer();
+  ASSERT_EQ(rdq->opType(), "DequantizeLinear");
+  EXPECT_EQ(rdq->input(0)->producer()->input(0)->producer()->opType(), "Relu");
+  EXPECT_EQ(constantInput(*rdq, 2)->dtype(), ir::DataType::kUInt8);
+  EXPECT_EQ(constantInput(*rdq, 2)->valueAsDouble(0), 0);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  EXPECT_NE(out.step.note.str().find("2 ops quantized to int8"), std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(QuantizeStatic, TheCalibratedRangeIsTheObservedOne) {
+  // y = MatMul(x, w) with x from a fixed input: MinMax gives x's range exactly.
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, -2, 0.5, 4}> {
+    y = MatMul(x, w) })";
+  ir::Tensor x = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2, 2}, {-1, 0.5, 2, 3});
+  pipeline::CalibratingEvaluator eval(std::vector<exec::NamedInputs>{{{"x", exec::Value(x)}}});
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  const ir::Node* mm = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "MatMul") mm = n.get();
+  ASSERT_NE(mm, nullptr);
+  const ir::Node* xdq = mm->input(0)->producer();
+  // [-1, 3] -> scale 4/255, zero point 64.
+  EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*xdq, 1)->valueAsDouble(0)), 4.0f / 255);
+  EXPECT_EQ(constantInput(*xdq, 2)->valueAsDouble(0), 64);
+  // MatMul weights per output column (axis 1): max |w| 1 and 4.
+  const ir::Node* wdq = mm->input(1)->producer();
+  EXPECT_EQ(wdq->attrInt("axis", -1), 1);
+  EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*wdq, 1)->valueAsDouble(0)), 1.0f / 127);
+  EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*wdq, 1)->valueAsDouble(1)), 4.0f / 127);
+}
+
+TEST(QuantizeStatic, EveryMethodStaysWithinTheBudget) {
+  for (const char* method : {"minmax", "percentile", "entropy"}) {
+    auto eval = synthesized();
+    PassOutcome out = runPass(kPass, convNet(), {{"method", method}}, &eval);
+    ASSERT_TRUE(out.step.changed) << method << ": " << out.step.error.str();
+    EXPECT_TRUE(out.step.check.passed) << method << ": " << out.step.check.detail.str();
+    ASSERT_FALSE(out.step.check.accuracy.empty());
+    EXPECT_GT(out.step.check.accuracy[0].snrDb, 20) << method;
+  }
+}
+
+TEST(QuantizeStatic, PerTensorAndInt8Activations) {
+  auto eval = synthesized();
+  PassOutcome out =
+      runPass(kPass, convNet(), {{"per_channel", "false"}, {"activation_type", "int8"}}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n->opType() != "DequantizeLinear") continue;
+    EXPECT_EQ(constantInput(*n, 1)->numel(), 1) << "one scale per tensor";
+    EXPECT_FALSE(n->hasAttr("axis"));
+    const ir::DataType t = constantInput(*n, 2)->dtype();
+    EXPECT_TRUE(t == ir::DataType::kInt8 || t == ir::DataType::kInt32);
+  }
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
+TEST(QuantizeStatic, BelowOpset13TheWeightsArePerTensor) {
+  // DequantizeLinear has no axis before opset 13.
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, convNet(11), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "DequantizeLinear") EXPECT_FALSE(n->hasAttr("axis"));
+}
+
+TEST(QuantizeStatic, Converges) {
+  auto eval = synthesized();
+  PassOutcome once = runPass(kPass, convNet(), {}, &eval);
+  ASSERT_TRUE(once.step.changed);
+  auto eval2 = synthesized();
+  PassOutcome twice = runPass(kPass, once.model.clone(), {}, &eval2);
+  EXPECT_FALSE(twice.step.changed) << io::printModelText(twice.model);
+}
+
+TEST(QuantizeStatic, WithoutCalibrationDataItRefusesAndChangesNothing) {
+  PassOutcome out = runPassMayFail(kPass, convNet());  // the plain evaluator: no input sets
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_TRUE(out.step.rolledBack);
+  EXPECT_NE(out.step.error.str().find("no calibration data"), std::string::npos)
+      << out.step.error.str();
+}
+
+TEST(QuantizeStatic, BadOptionsAreRefusedNamingThem) {
+  struct Case {
+    passes::Options options;
+    const char* says;
+  };
+  for (const Case& c :
+       {Case{{{"method", "kl"}}, "method 'kl'"}, Case{{{"percentile", "20"}}, "percentile 20"},
+        Case{{{"activation_type", "int4"}}, "activation_type 'int4'"},
+        Case{{{"op_types", "Conv,Add"}}, "'Add'"}}) {
+    auto eval = synthesized();
+    PassOutcome out = runPassMayFail(kPass, convNet(), c.options, &eval);
+    EXPECT_FALSE(out.step.changed) << c.says;
+    EXPECT_TRUE(out.step.rolledBack) << c.says;
+    EXPECT_NE(out.step.error.str().find(c.says), std::string::npos) << out.step.error.str();
+  }
+}
+
+TEST(QuantizeStatic, LeavesOpsWithoutAConstantWeight) {
+  // Attention-like: both MatMul operands are activations.
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,3] a, float[3,2] b) => (float[2,2] y) {
+    y = MatMul(a, b) })";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_TRUE(explains(out.step, "not a constant initializer"));
+}
+
+TEST(QuantizeStatic, LeavesAGemmWithAlpha) {
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, 2, 3, 4}> {
+    y = Gemm <alpha = 0.5> (x, w) })";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_TRUE(explains(out.step, "alpha"));
+}
+
+}  // namespace
+}  // namespace passlab::testing

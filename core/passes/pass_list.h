@@ -56,4 +56,7 @@
   X(makeConvertToFloat16)                \
   X(makeConvertToBfloat16)               \
   X(makeQuantizeDynamic)                 \
+  X(makeQuantizeStatic)                  \
+  X(makeFuseQdqIntoQlinear)              \
+  X(makeRaiseOpset)                      \
   X(makeFactorizeLowRank)

@@ -35,6 +35,7 @@ const KernelRegistry& kernelRegistry() {
       rnnKernels(),
       quantizeKernels(),
       qlinearKernels(),
+      qlinearOneDnnKernels(),
       contribGeluKernels(),
       contribLayerNormKernels(),
       contribAttentionKernels(),

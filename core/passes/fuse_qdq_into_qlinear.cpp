@@ -1,0 +1,212 @@
+// fuse_qdq_into_qlinear — a QDQ "node unit" into one integer op, as ONNX
+// Runtime's QDQ transformer does at load time:
+//
+// Before:  x = DequantizeLinear(xq, xs, xz)    w = DequantizeLinear(wq, ws, wz)
+//          b = DequantizeLinear(bq, xs*ws, 0)  (optional, int32)
+//          y = Conv(x, w, b)   [r = Relu(y)]   yq = QuantizeLinear(y or r, ys, yz)
+// After:   yq = QLinearConv(xq, xs, xz, wq, ws, wz, ys, yz, bq)
+// and the same for MatMul -> QLinearMatMul (a and b dequantized, b per
+// tensor or per column). A Relu between the op and its QuantizeLinear goes
+// when the zero point is the type's lowest value: the quantization then
+// clamps at zero itself.
+// Numerics: the integer op requantizes the int32 accumulator in one rounding
+// where the QDQ form rounds the float result; the two differ by at most one
+// step of the output's scale, so the pass is lossy (checked against the
+// accuracy budget) although it computes the same function up to that
+// rounding.
+// Conditions: the op's output (and the Relu's) feeds only the QuantizeLinear;
+// per-tensor scales for x, y and a (scalars), weights per tensor or per
+// output channel; every zero point given; the bias an int32
+// DequantizeLinear whose scale is x_scale * w_scale with zero point 0.
+#include <cmath>
+
+#include "core/passes/fusion_utils.h"
+#include "core/passes/pass.h"
+#include "core/passes/rule_helpers.h"
+
+namespace passlab::passes {
+
+namespace {
+
+constexpr const char* kId = "fuse_qdq_into_qlinear";
+
+// A DequantizeLinear feeding the unit: its quantized input, scale and zero point.
+struct Dequantized {
+  ir::Node* node = nullptr;
+  ir::Value *q = nullptr, *scale = nullptr, *zero = nullptr;
+};
+
+int64_t numelOf(const ir::Value* v) {
+  const ir::Tensor* t = v ? v->initializer() : nullptr;
+  if (t) return t->numel();
+  if (v && v->type().isTensor() && v->type().shape())
+    if (auto n = v->type().shape()->numel()) return *n;
+  return -1;
+}
+
+// "" and `out` filled when `v` is a DequantizeLinear's output whose scale has
+// `scales` values (1: per tensor) and that has a zero point; else why not.
+Text whyNotDequantized(ir::Value* v, const char* what, Dequantized& out) {
+  out.node = producerOp(v, "DequantizeLinear");
+  if (!out.node) return Text::of("%1 is not a DequantizeLinear output", std::string(what));
+  out.q = out.node->input(0);
+  out.scale = out.node->input(1);
+  out.zero = out.node->input(2);
+  if (!out.zero) return Text::of("the DequantizeLinear of %1 has no zero point", std::string(what));
+  return "";
+}
+
+// "" when the quantized values are 8-bit integers (what QLinear ops take).
+Text whyNot8Bit(const Dequantized& d, const char* what) {
+  const ir::Type& t = d.q->type();
+  const bool eight =
+      t.isTensor() && (t.elemType() == ir::DataType::kUInt8 || t.elemType() == ir::DataType::kInt8);
+  return eight ? Text() : Text::of("%1 is not quantized to 8 bits", std::string(what));
+}
+
+// The lowest value of the quantized type of `zero` equals it: a Relu before
+// the QuantizeLinear clamps nothing the quantization does not.
+bool zeroIsTypeMinimum(const ir::Value* zero) {
+  const ir::Tensor* t = zero ? zero->initializer() : nullptr;
+  if (!t || t->numel() != 1) return false;
+  const double z = t->valueAsDouble(0);
+  if (t->dtype() == ir::DataType::kUInt8) return z == 0;
+  if (t->dtype() == ir::DataType::kInt8) return z == -128;
+  return false;
+}
+
+// The op of the unit ending in QuantizeLinear `q`, and the Relu between them if any.
+struct Unit {
+  ir::Node* op = nullptr;
+  ir::Node* relu = nullptr;
+};
+
+Text whyNotUnit(ir::Node& q, const char* opType, Unit& u) {
+  ir::Value* y = q.input(0);
+  u.relu = producerOp(y, "Relu");
+  if (u.relu) {
+    if (!zeroIsTypeMinimum(q.input(2)))
+      return "a Relu comes first and the zero point is not the type's lowest value";
+    if (Text why = rewrite::whyNotSoleConsumer(y); !why.empty())
+      return Text::of("the Relu's output %1", why);
+    y = u.relu->input(0);
+  }
+  u.op = producerOp(y, opType);
+  if (!u.op) return Text::of("the input is not produced by a %1", std::string(opType));
+  if (Text why = rewrite::whyNotSoleConsumer(y); !why.empty())
+    return Text::of("the %1 output %2", std::string(opType), why);
+  if (numelOf(q.input(1)) != 1) return "the output scale is not one value";
+  if (!q.input(2)) return "the QuantizeLinear has no zero point";
+  return "";
+}
+
+// The bias as QLinearConv takes it: int32, zero point 0, scale x_scale * w_scale.
+Text whyNotIntegerBias(const Dequantized& b, const Dequantized& x, const Dequantized& w) {
+  const ir::Tensor* bq = b.q ? b.q->initializer() : nullptr;
+  const ir::Tensor* bs = b.scale ? b.scale->initializer() : nullptr;
+  const ir::Tensor* bz = b.zero ? b.zero->initializer() : nullptr;
+  const ir::Tensor* xs = x.scale ? x.scale->initializer() : nullptr;
+  const ir::Tensor* ws = w.scale ? w.scale->initializer() : nullptr;
+  if (!bq || bq->dtype() != ir::DataType::kInt32 || !bs || !bz || !xs || !ws)
+    return "the bias is not a constant int32 DequantizeLinear";
+  for (int64_t i = 0; i < bz->numel(); ++i)
+    if (bz->valueAsDouble(i) != 0) return "the bias's zero point is not 0";
+  for (int64_t c = 0; c < bs->numel(); ++c) {
+    const double want = xs->valueAsDouble(0) * ws->valueAsDouble(ws->numel() == 1 ? 0 : c);
+    if (std::fabs(bs->valueAsDouble(c) - want) > 1e-6 * std::fabs(want))
+      return "the bias's scale is not x_scale * w_scale";
+  }
+  return "";
+}
+
+MatchResult convUnit(ir::Node& q, const MatchContext&) {
+  Unit u;
+  if (Text why = whyNotUnit(q, "Conv", u); !why.empty()) return MatchResult::failure(why);
+  ir::Node& conv = *u.op;
+  Dequantized x, w, b;
+  if (Text why = whyNotDequantized(conv.input(0), "x", x); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNotDequantized(conv.input(1), "the weight", w); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(x, "x"); !why.empty()) return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(w, "the weight"); !why.empty()) return MatchResult::failure(why);
+  if (numelOf(x.scale) != 1) return MatchResult::failure("x's scale is not one value");
+  if (numelOf(w.scale) != 1 && w.node->attrInt("axis", 1) != 0)
+    return MatchResult::failure("the weight's scales are not per output channel (axis 0)");
+  if (conv.input(2)) {
+    if (Text why = whyNotDequantized(conv.input(2), "the bias", b); !why.empty())
+      return MatchResult::failure(why);
+    if (Text why = whyNotIntegerBias(b, x, w); !why.empty()) return MatchResult::failure(why);
+  }
+  std::vector<ir::Node*> nodes{&q, &conv, x.node, w.node};
+  if (u.relu) nodes.push_back(u.relu);
+  if (b.node) nodes.push_back(b.node);
+  return MatchResult::success(nodes, [&q, &conv, u, x, w, b](rewrite::Rewriter& rw) {
+    std::vector<ir::Value*> ins{x.q, x.scale, x.zero, w.q, w.scale, w.zero, q.input(1), q.input(2)};
+    if (b.q) ins.push_back(b.q);
+    std::vector<const ir::Node*> from{&conv, &q, x.node, w.node};
+    ir::Node* fused = fusion::addDerived(rw, "QLinearConv", ins, &q, from, &conv, {q.output(0)});
+    fusion::replaceAndErase(rw, q.output(0), fused->output(0),
+                            {&q, u.relu, &conv, x.node, w.node, b.node});
+  });
+}
+
+MatchResult matMulUnit(ir::Node& q, const MatchContext&) {
+  Unit u;
+  if (Text why = whyNotUnit(q, "MatMul", u); !why.empty()) return MatchResult::failure(why);
+  ir::Node& mm = *u.op;
+  Dequantized a, b;
+  if (Text why = whyNotDequantized(mm.input(0), "A", a); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNotDequantized(mm.input(1), "B", b); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(a, "A"); !why.empty()) return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(b, "B"); !why.empty()) return MatchResult::failure(why);
+  if (numelOf(a.scale) != 1) return MatchResult::failure("A's scale is not one value");
+  const ir::Value* bv = b.q;
+  const int64_t rank = bv->type().shape() ? static_cast<int64_t>(bv->type().shape()->rank()) : -1;
+  if (numelOf(b.scale) != 1 && (rank != 2 || b.node->attrInt("axis", 1) != 1))
+    return MatchResult::failure("B's scales are not per column of a matrix");
+  std::vector<ir::Node*> nodes{&q, &mm, a.node, b.node};
+  if (u.relu) nodes.push_back(u.relu);
+  return MatchResult::success(nodes, [&q, &mm, u, a, b](rewrite::Rewriter& rw) {
+    std::vector<const ir::Node*> from{&mm, &q, a.node, b.node};
+    ir::Node* fused = fusion::addDerived(
+        rw, "QLinearMatMul", {a.q, a.scale, a.zero, b.q, b.scale, b.zero, q.input(1), q.input(2)},
+        &q, from, nullptr, {q.output(0)});
+    fusion::replaceAndErase(rw, q.output(0), fused->output(0), {&q, u.relu, &mm, a.node, b.node});
+  });
+}
+
+fusion::Rules rules() {
+  fusion::Rules r;
+  fusion::addRule(r, "qdq_conv",
+                  "DQ(x), DQ(w), DQ(b) -> Conv [-> Relu] -> Q  ->  QLinearConv(xq, wq, bq)",
+                  {"QuantizeLinear"}, convUnit);
+  fusion::addRule(r, "qdq_matmul",
+                  "DQ(a), DQ(b) -> MatMul [-> Relu] -> Q  ->  QLinearMatMul(aq, bq)",
+                  {"QuantizeLinear"}, matMulUnit);
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Pass> makeFuseQdqIntoQlinear() {
+  PassInfo info{
+      .id = kId,
+      .category = Category::kPrecision,
+      .kind = "precision: int8 kernels",
+      .summaryEn =
+          "Fuse QDQ node units (DequantizeLinear -> Conv/MatMul [-> Relu] -> "
+          "QuantizeLinear) into QLinearConv / QLinearMatMul, which run on integers",
+      .summaryZh =
+          "将 QDQ 节点单元（DequantizeLinear -> Conv/MatMul [-> Relu] -> "
+          "QuantizeLinear）融合为以整数计算的 QLinearConv / QLinearMatMul",
+      .minOpset = 10,
+      .changesNumerics = true,
+      .lossy = true,
+  };
+  return std::make_unique<PatternPass>(std::move(info), rules());
+}
+
+}  // namespace passlab::passes

@@ -1,0 +1,285 @@
+// QLinearConv on oneDNN (core/exec/cpu/qlinear_conv_onednn.cpp) against the
+// reference kernel (qlinear.cpp) on seeded random one-node models whose
+// weights, scales and zero points are initializers (what lets the oneDNN
+// kernel bake them in). oneDNN requantizes in float32 where the reference
+// uses double, so outputs may differ by 1 near rounding ties; where the
+// kernel must hand over to the reference (a nonzero weight zero point, scales
+// fed at run time) the outputs are identical.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/analysis/shape_inference.h"
+#include "core/exec/executor.h"
+
+namespace passlab::exec {
+namespace {
+
+using ir::DataType;
+using Dims = std::vector<int64_t>;
+
+struct ConvCase {
+  std::string name;
+  Dims x, w;  // X [N, C, H, W], W [M, C/group, kH, kW]
+  DataType xType = DataType::kUInt8;
+  bool perChannelScales = false;
+  bool bias = false;
+  int64_t group = 1;
+  Dims strides = {}, pads = {}, dilations = {};
+  std::string autoPad = {};
+  int8_t weightZeroPoint = 0;  // nonzero: oneDNN cannot take it, the reference runs
+  bool runtimeScales = false;  // scales fed as graph inputs: not invariant, the reference runs
+};
+
+// gtest prints a failing case by its name.
+void PrintTo(const ConvCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+int64_t numel(const Dims& d) {
+  int64_t n = 1;
+  for (int64_t v : d) n *= v;
+  return n;
+}
+
+// A seeded random tensor of integers in [lo, hi].
+template <class T>
+ir::Tensor randomInts(DataType dt, const Dims& dims, int lo, int hi, std::mt19937& rng) {
+  std::uniform_int_distribution<int> u(lo, hi);
+  std::vector<T> v(static_cast<size_t>(numel(dims)));
+  for (T& e : v) e = static_cast<T>(u(rng));
+  return ir::Tensor::fromVector<T>(dt, dims, v);
+}
+
+ir::Tensor activations(DataType dt, const Dims& dims, std::mt19937& rng) {
+  return dt == DataType::kUInt8 ? randomInts<uint8_t>(dt, dims, 0, 255, rng)
+                                : randomInts<int8_t>(dt, dims, -128, 127, rng);
+}
+
+ir::Tensor zeroPoint(DataType dt, int v) {
+  return dt == DataType::kUInt8 ? ir::Tensor::fromVector<uint8_t>(dt, {}, {uint8_t(v)})
+                                : ir::Tensor::fromVector<int8_t>(dt, {}, {int8_t(v)});
+}
+
+ir::Tensor floats(Dims dims, const std::vector<float>& v) {
+  return ir::Tensor::fromVector<float>(DataType::kFloat, std::move(dims), v);
+}
+
+// A one-node QLinearConv model; `x` is its input, filled into `feeds`.
+struct Built {
+  ir::Model model;
+  NamedInputs feeds;
+};
+
+Built buildModel(const ConvCase& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int64_t M = c.w[0];
+  const int64_t K = numel(c.w) / M;  // products summed per output
+  const bool u8 = c.xType == DataType::kUInt8;
+  // Scales that spread the outputs over the 8-bit range, some saturating:
+  // the sum of K products of about 74 * 73 has a spread of 5400 * sqrt(K).
+  const float xScale = 0.02f;
+  std::uniform_real_distribution<float> wScaleDist(0.002f, 0.01f);
+  std::vector<float> wScales(c.perChannelScales ? static_cast<size_t>(M) : 1);
+  for (float& s : wScales) s = wScaleDist(rng);
+  const float yScale = xScale * 0.006f * 5400.0f * std::sqrt(static_cast<float>(K)) / 40.0f;
+
+  Built b;
+  b.model.irVersion = 8;
+  b.model.opsets = {{"", 13}};
+  ir::Graph& g = b.model.graph();
+  auto constant = [&](const std::string& name, ir::Tensor t) -> ir::Value* {
+    if (!c.runtimeScales) return g.addInitializer(name, std::move(t));
+    // Fed at run time: the kernel cannot take them as constants.
+    ir::Value* v = g.addInput(name, ir::Type::tensor(t.dtype(), t.shape()));
+    b.feeds.emplace_back(name, std::move(t));
+    return v;
+  };
+  ir::Tensor x = activations(c.xType, c.x, rng);
+  ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(c.x)));
+  b.feeds.emplace_back("x", std::move(x));
+  const int xZero = u8 ? std::uniform_int_distribution<int>(100, 150)(rng)
+                       : std::uniform_int_distribution<int>(-20, 20)(rng);
+  const int yZero = u8 ? 128 : -3;
+  std::vector<ir::Value*> in = {
+      xIn,
+      constant("x_scale", floats({}, {xScale})),
+      constant("x_zero_point", zeroPoint(c.xType, xZero)),
+      g.addInitializer("w", randomInts<int8_t>(DataType::kInt8, c.w, -127, 127, rng)),
+      constant("w_scale", c.perChannelScales ? floats({M}, wScales) : floats({}, wScales)),
+      constant("w_zero_point", zeroPoint(DataType::kInt8, c.weightZeroPoint)),
+      constant("y_scale", floats({}, {yScale})),
+      constant("y_zero_point", zeroPoint(c.xType, yZero)),
+  };
+  if (c.bias) {
+    const int spread = static_cast<int>(5400 * std::sqrt(static_cast<float>(K)));
+    in.push_back(g.addInitializer(
+        "b", randomInts<int32_t>(DataType::kInt32, {M}, -2 * spread, 2 * spread, rng)));
+  }
+  ir::Node* n = g.addNode("QLinearConv", "", in, 1, nullptr, "qconv");
+  if (c.group != 1) n->setAttr(ir::Attribute::makeInt("group", c.group));
+  if (!c.strides.empty()) n->setAttr(ir::Attribute::makeInts("strides", c.strides));
+  if (!c.pads.empty()) n->setAttr(ir::Attribute::makeInts("pads", c.pads));
+  if (!c.dilations.empty()) n->setAttr(ir::Attribute::makeInts("dilations", c.dilations));
+  if (!c.autoPad.empty()) n->setAttr(ir::Attribute::makeString("auto_pad", c.autoPad));
+  g.addOutput(n->output(0));
+  analysis::inferShapes(b.model);
+  return b;
+}
+
+// The model run with the preferred kernels (twice: the second run uses the
+// kept primitive and packed weights) and with the reference ones.
+struct Runs {
+  RunResult first, second, reference;
+};
+
+Runs runAll(const Built& b) {
+  ExecutorOptions referenceOnly;
+  referenceOnly.referenceKernels = true;
+  auto preferred = Executor::create(b.model, {});
+  auto reference = Executor::create(b.model, referenceOnly);
+  EXPECT_TRUE(preferred) << preferred.error().message();
+  EXPECT_TRUE(reference) << reference.error().message();
+  if (!preferred || !reference) return {};
+  RunOptions ro;
+  ro.profile = true;
+  ro.threads = 1;
+  Runs r;
+  for (auto [ex, out] : {std::pair{&*preferred, &r.first}, std::pair{&*preferred, &r.second},
+                         std::pair{&*reference, &r.reference}}) {
+    auto run = (*ex)->run(b.feeds, ro);
+    EXPECT_TRUE(run) << run.error().message();
+    if (run) *out = std::move(run).value();
+  }
+  return r;
+}
+
+// Element-wise |a - b|, as ints.
+std::vector<int> differences(const ir::Tensor& a, const ir::Tensor& b) {
+  std::vector<int> d(static_cast<size_t>(a.numel()));
+  for (size_t i = 0; i < d.size(); ++i) {
+    const int x = a.dtype() == DataType::kUInt8 ? int(a.data<uint8_t>()[i]) : a.data<int8_t>()[i];
+    const int y = b.dtype() == DataType::kUInt8 ? int(b.data<uint8_t>()[i]) : b.data<int8_t>()[i];
+    d[i] = std::abs(x - y);
+  }
+  return d;
+}
+
+void expectAgree(const ir::Tensor& got, const ir::Tensor& want, int tolerance,
+                 const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.dims(), want.dims()) << what;
+  std::vector<int> d = differences(got, want);
+  int bad = 0;
+  for (size_t i = 0; i < d.size() && bad < 5; ++i)
+    if (d[i] > tolerance) {
+      ADD_FAILURE() << what << ": element " << i << " is " << d[i] << " from the reference";
+      ++bad;
+    }
+}
+
+// How many different values t holds: the random scales must spread the
+// outputs, or a comparison of saturated outputs would prove nothing.
+size_t distinctValues(const ir::Tensor& t) {
+  std::vector<int> v(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = t.dtype() == DataType::kUInt8 ? int(t.data<uint8_t>()[i]) : t.data<int8_t>()[i];
+  std::sort(v.begin(), v.end());
+  return static_cast<size_t>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+class QLinearConvOneDnn : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(QLinearConvOneDnn, MatchesTheReference) {
+  const ConvCase& c = GetParam();
+  Built b = buildModel(c, 17);
+  Runs r = runAll(b);
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.QLinearConv");
+  EXPECT_EQ(r.reference.profile[0].kernel, "cpu.QLinearConv");
+  // Where the reference runs inside the oneDNN kernel, it is the reference exactly.
+  const bool fallsBack = c.weightZeroPoint != 0 || c.runtimeScales;
+  const int tolerance = fallsBack ? 0 : 1;
+  expectAgree(r.first.outputs[0], r.reference.outputs[0], tolerance, "first run");
+  expectAgree(r.second.outputs[0], r.first.outputs[0], 0, "second run vs first");
+  EXPECT_GE(distinctValues(r.reference.outputs[0]),
+            std::min<size_t>(20, r.reference.outputs[0].numel() / 4));
+}
+
+std::vector<ConvCase> cases() {
+  using DT = DataType;
+  std::vector<ConvCase> v;
+  v.push_back({.name = "pointwise_u8", .x = {1, 16, 7, 7}, .w = {24, 16, 1, 1}});
+  v.push_back({.name = "pointwise_s8_per_channel_bias",
+               .x = {2, 16, 5, 6},
+               .w = {8, 16, 1, 1},
+               .xType = DT::kInt8,
+               .perChannelScales = true,
+               .bias = true});
+  v.push_back({.name = "k3_pads_stride2_u8_bias",
+               .x = {1, 8, 11, 13},
+               .w = {16, 8, 3, 3},
+               .bias = true,
+               .strides = {2, 2},
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "k3_pads_stride2_s8_per_channel",
+               .x = {1, 8, 12, 12},
+               .w = {16, 8, 3, 3},
+               .xType = DT::kInt8,
+               .perChannelScales = true,
+               .strides = {2, 2},
+               .pads = {1, 0, 1, 2}});
+  v.push_back({.name = "k3_dilated_u8_per_channel_bias",
+               .x = {1, 4, 12, 12},
+               .w = {6, 4, 3, 3},
+               .perChannelScales = true,
+               .bias = true,
+               .dilations = {2, 2}});
+  v.push_back({.name = "depthwise_u8_per_channel_bias",
+               .x = {1, 32, 10, 10},
+               .w = {32, 1, 3, 3},
+               .perChannelScales = true,
+               .bias = true,
+               .group = 32,
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "depthwise_s8_same_upper_stride2",
+               .x = {1, 16, 9, 9},
+               .w = {16, 1, 3, 3},
+               .xType = DT::kInt8,
+               .group = 16,
+               .strides = {2, 2},
+               .autoPad = "SAME_UPPER"});
+  v.push_back({.name = "grouped_u8", .x = {1, 8, 6, 6}, .w = {12, 2, 3, 3}, .group = 4});
+  v.push_back({.name = "conv1d_s8_bias",
+               .x = {2, 6, 20},
+               .w = {5, 6, 3},
+               .xType = DT::kInt8,
+               .bias = true,
+               .pads = {1, 1}});
+  v.push_back({.name = "fallback_weight_zero_point",
+               .x = {1, 8, 9, 9},
+               .w = {8, 8, 3, 3},
+               .bias = true,
+               .pads = {1, 1, 1, 1},
+               .weightZeroPoint = 3});
+  v.push_back({.name = "fallback_runtime_scales",
+               .x = {1, 8, 9, 9},
+               .w = {8, 8, 3, 3},
+               .perChannelScales = true,
+               .pads = {1, 1, 1, 1},
+               .runtimeScales = true});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, QLinearConvOneDnn, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace passlab::exec

@@ -1,0 +1,85 @@
+// fuse_qdq_into_qlinear: QDQ node units into QLinearConv / QLinearMatMul
+// (the Relu before a QuantizeLinear with zero point 0 goes too), the outputs
+// within the budget (one output step of rounding), convergence, and the units
+// it must leave: a Relu the quantization would not reproduce, a bias of
+// another scale, an op output read twice.
+#include <gtest/gtest.h>
+
+#include "tests/support/pass_harness.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "fuse_qdq_into_qlinear";
+
+// A QDQ convolution unit with a Relu, as quantize_static writes it.
+std::string convUnit(const std::string& yz = "0", const std::string& bs = "0.0002, 0.0004",
+                     const std::string& extraRead = "") {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,1,3,3] x) => (float[1,2,3,3] y)" +
+         std::string(extraRead.empty() ? "" : ", float[1,2,3,3] c2") + R"()
+    <float xs = {0.02}, uint8 xz = {128}, int8[2,1,1,1] wq = {100, -50},
+     float[2] ws = {0.01, 0.02}, int8[2] wz = {0, 0}, int32[2] bq = {500, -250},
+     float[2] bs = {)" +
+         bs + R"(}, int32[2] bz = {0, 0}, float ys = {0.05}, uint8 yz = {)" + yz + R"(}> {
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    w = DequantizeLinear <axis = 0> (wq, ws, wz)
+    b = DequantizeLinear <axis = 0> (bq, bs, bz)
+    c = Conv(d, w, b)
+    r = Relu(c)
+    yq = QuantizeLinear(r, ys, yz)
+    y = DequantizeLinear(yq, ys, yz))" +
+         extraRead + " }";
+}
+
+TEST(FuseQdqIntoQlinear, AConvUnitWithItsReluBecomesOneQLinearConv) {
+  expectRewrite(kPass, convUnit(), R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,1,3,3] x) => (float[1,2,3,3] y)
+    <float xs = {0.02}, uint8 xz = {128}, int8[2,1,1,1] wq = {100, -50},
+     float[2] ws = {0.01, 0.02}, int8[2] wz = {0, 0}, int32[2] bq = {500, -250},
+     float ys = {0.05}, uint8 yz = {0}> {
+    q = QuantizeLinear(x, xs, xz)
+    yq = QLinearConv(q, xs, xz, wq, ws, wz, ys, yz, bq)
+    y = DequantizeLinear(yq, ys, yz) })");
+}
+
+TEST(FuseQdqIntoQlinear, AMatMulUnitBecomesOneQLinearMatMul) {
+  expectRewrite(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,3] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[3,2] bq = {10, -20, 30, 40, -50, 60},
+     float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, float ys = {0.1}, uint8 yz = {128}> {
+    q = QuantizeLinear(a, as, az)
+    d = DequantizeLinear(q, as, az)
+    b = DequantizeLinear <axis = 1> (bq, bs, bz)
+    m = MatMul(d, b)
+    yq = QuantizeLinear(m, ys, yz)
+    y = DequantizeLinear(yq, ys, yz) })",
+                R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,3] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[3,2] bq = {10, -20, 30, 40, -50, 60},
+     float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, float ys = {0.1}, uint8 yz = {128}> {
+    q = QuantizeLinear(a, as, az)
+    yq = QLinearMatMul(q, as, az, bq, bs, bz, ys, yz)
+    y = DequantizeLinear(yq, ys, yz) })");
+}
+
+TEST(FuseQdqIntoQlinear, Converges) {
+  expectConverges(kPass, convUnit());
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAReluTheQuantizationWouldNotReproduce) {
+  // Zero point 10: codes 0..9 stand for negative values the Relu removed.
+  expectUnchanged(kPass, convUnit("10"), "zero point is not the type's lowest value");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesABiasOfAnotherScale) {
+  expectUnchanged(kPass, convUnit("0", "0.0003, 0.0004"), "not x_scale * w_scale");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAConvWhoseOutputIsReadTwice) {
+  expectUnchanged(kPass, convUnit("0", "0.0002, 0.0004", "\n    c2 = Identity(c)"), "Conv output");
+}
+
+}  // namespace
+}  // namespace passlab::testing

@@ -164,6 +164,29 @@ bool exactInt8DotProducts() {
   }
 }
 
+// AMX's tile set-up costs more than its int8 tiles save on small
+// convolutions: ppocr_cls_mobile_v2's 52 convolutions (at most 3.5M
+// multiply-adds each) took 0.92 ms with AMX and 0.29 ms on VNNI, ultraface's
+// 4.1 and 3.7 ms (1 thread, medians of 40 runs); a 3x3 64->64 convolution on
+// 56x56 (115M) gains from it. Below this many multiply-adds, the first
+// implementation that is not AMX.
+constexpr int64_t kAmxMinMultiplyAdds = int64_t{64} << 20;
+
+int64_t multiplyAdds(const QConvPlan& p, const ConvGeometry& g) {
+  int64_t out = 1, perOutput = 1;
+  for (int64_t d : g.outDims) out *= d;
+  for (size_t i = 1; i < p.wDims.size(); ++i) perOutput *= p.wDims[i];
+  return out * perOutput;
+}
+
+// Moves `pd` past AMX implementations; false when none other is left (pd is
+// then spent: make it again).
+bool skipAmx(dnnl::convolution_forward::primitive_desc& pd) {
+  while (std::string_view(pd.impl_info_str()).find("amx") != std::string_view::npos)
+    if (!pd.next_impl()) return false;
+  return !std::string_view(pd.impl_info_str()).starts_with("ref");
+}
+
 // The convolution primitive for geometry g, or declined when oneDNN has no
 // implementation or only its own reference one (slower than an optimized
 // kernel, and no reason to leave PassLab's reference semantics).
@@ -197,8 +220,12 @@ void buildPrimitive(QConvPlan& p, const ConvGeometry& g, DataType xType) {
                                                             anyDst, strides, dilation, padL, padR)
                           : dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, anyDst,
                                                             strides, dilation, padL, padR);
-    auto pd = dnnl::convolution_forward::primitive_desc(desc, requantizationAttr(p.requantization),
-                                                        onednn::engine());
+    auto make = [&] {
+      return dnnl::convolution_forward::primitive_desc(desc, requantizationAttr(p.requantization),
+                                                       onednn::engine());
+    };
+    auto pd = make();
+    if (multiplyAdds(p, g) < kAmxMinMultiplyAdds && !skipAmx(pd)) pd = make();
     if (std::string_view(pd.impl_info_str()).starts_with("ref")) {
       p.declined = true;
       return;

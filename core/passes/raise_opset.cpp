@@ -61,8 +61,12 @@ int64_t rankOf(const ir::Node& n) {
 bool sameParams(const std::vector<ir::FormalParam>& a, const std::vector<ir::FormalParam>& b,
                 bool bMayAppendOptional) {
   if (b.size() < a.size() || (!bMayAppendOptional && b.size() != a.size())) return false;
+  // A parameter that became optional (Gemm's C at 11) takes what it took.
+  auto compatible = [](ir::ParamOption was, ir::ParamOption is) {
+    return was == is || (was == ir::ParamOption::kSingle && is == ir::ParamOption::kOptional);
+  };
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].name != b[i].name || a[i].option != b[i].option) return false;
+    if (a[i].name != b[i].name || !compatible(a[i].option, b[i].option)) return false;
   for (size_t i = a.size(); i < b.size(); ++i)
     if (b[i].option != ir::ParamOption::kOptional) return false;
   return true;

@@ -102,6 +102,16 @@ main (float[1,2,4,4] x) => (float[1,8] y) <float[2,2,3,3] w = {1, 0, 0, 0, 1, 0,
   expectSameOutputs(kPass, model);
 }
 
+TEST(RaiseOpset, AnInputThatBecameOptionalKeepsItsNode) {
+  // Gemm's C is required at 7 and optional from 11.
+  PassOutcome out = runPass(kPass, R"(<ir_version: 7, opset_import: ["" : 7]>
+main (float[2,3] a) => (float[2,2] y) <float[3,2] b = {1, 2, 3, 4, 5, 6}, float[2] c = {1, -1}> {
+    y = Gemm(a, b, c) })");
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(out.model.opsetVersion(""), 13);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
 TEST(RaiseOpset, Converges) {
   expectConverges(kPass, R"(<ir_version: 7, opset_import: ["" : 9]>
 main (float[2,1,4] x) => (float[2,4] y) { y = Squeeze <axes = [1]> (x) })");

@@ -36,6 +36,18 @@ bool isFloat32Tensor(const ir::Value* v) {
   return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat;
 }
 
+// The stored data of a weight or bias: an initializer (also one that is a
+// graph input: every initializer below IR version 4), or a Constant's value
+// (exporters such as Paddle's write weights that way).
+const ir::Tensor* storedTensor(const ir::Value* v) {
+  if (!v) return nullptr;
+  if (v->initializer()) return v->initializer();
+  const ir::Node* p = v->producer();
+  if (!p || p->opType() != "Constant" || !p->domain().empty()) return nullptr;
+  const ir::Attribute* a = p->attr("value");
+  return a && a->type() == ir::AttrType::kTensor ? &a->t : nullptr;
+}
+
 bool isConstant(const ir::Value* v) {
   return v && v->isInitializer() && !v->isGraphInput();
 }
@@ -154,9 +166,9 @@ class StaticQuantizer {
     if (isConstant(n.input(0))) return "the input is a constant";
     // Weights and biases are initializers; one that is also a graph input
     // (every initializer below IR version 4) is frozen when it is quantized.
-    const ir::Value* w = n.input(1);
-    if (!w || !w->isInitializer()) return "the weight is not a constant initializer";
-    const ir::Tensor& t = *w->initializer();
+    const ir::Tensor* stored = storedTensor(n.input(1));
+    if (!stored) return "the weight is not a constant initializer";
+    const ir::Tensor& t = *stored;
     if (n.opType() == "Conv") {
       if (t.dtype() != ir::DataType::kFloat || t.rank() < 3)
         return Text::of("the weight is %1, not a float32 filter", t.summary());
@@ -169,10 +181,11 @@ class StaticQuantizer {
       u.weightAxis = transB ? 0 : 1;
     }
     if (const ir::Value* b = n.inputs().size() > 2 ? n.input(2) : nullptr) {
-      if (!b->isInitializer() || b->initializer()->dtype() != ir::DataType::kFloat)
-        return "the bias is not a float32 constant";
+      const ir::Tensor* bt = storedTensor(b);
+      if (!bt || bt->dtype() != ir::DataType::kFloat) return "the bias is not a float32 constant";
+      const int64_t columns = t.dims()[static_cast<size_t>(u.weightAxis)];
       if (n.opType() == "Gemm" &&
-          (n.attrFloat("beta", 1.0f) != 1.0f || b->initializer()->rank() != 1))
+          (n.attrFloat("beta", 1.0f) != 1.0f || bt->rank() != 1 || bt->numel() != columns))
         return "the Gemm's C is not a plain bias (beta 1, one value per column)";
     }
     if (n.opType() == "Gemm" && n.attrFloat("alpha", 1.0f) != 1.0f) return "the Gemm has alpha";
@@ -281,7 +294,7 @@ class StaticQuantizer {
     ir::Node& n = *u.node;
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.input(1)->name();
-    QuantizedWeight w = quantizeSymmetric(*n.input(1)->initializer(), u.weightAxis, perChannel_);
+    QuantizedWeight w = quantizeSymmetric(*storedTensor(n.input(1)), u.weightAxis, perChannel_);
     const auto channels = static_cast<int64_t>(w.scales.size());
     const std::vector<int64_t> scaleDims =
         perChannel_ ? std::vector<int64_t>{channels} : std::vector<int64_t>{};
@@ -300,7 +313,7 @@ class StaticQuantizer {
   void quantizeBias(const Unit& u, const std::vector<float>& weightScales) {
     ir::Node& n = *u.node;
     ir::Value* b = n.input(2);
-    const ir::Tensor& t = *b->initializer();
+    const ir::Tensor& t = *storedTensor(b);
     const float xs = scales_.count(u.input) ? scales_[u.input] : 0.0f;
     if (!(xs > 0)) return;
     const auto x = t.data<float>();

@@ -221,6 +221,29 @@ main (float[2,3] a, float[3,2] b) => (float[2,2] y) {
   EXPECT_TRUE(explains(out.step, "not a constant initializer"));
 }
 
+TEST(QuantizeStatic, AWeightStoredAsAConstantNodeIsQuantizedAndTheFloatCopyGoes) {
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y) {
+    w = Constant <value = float[2,2] {1, -2, 0.5, 4}> ()
+    y = MatMul(x, w) })";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(opsOf(out.model), "QuantizeLinear, DequantizeLinear, DequantizeLinear, MatMul")
+      << io::printModelText(out.model);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
+TEST(QuantizeStatic, LeavesAGemmWhoseCIsNotOneValuePerColumn) {
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, 2, 3, 4}, float[1] c = {0.5}> {
+    y = Gemm(x, w, c) })";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_TRUE(explains(out.step, "one value per column"));
+}
+
 TEST(QuantizeStatic, LeavesAGemmWithAlpha) {
   const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, 2, 3, 4}> {

@@ -831,6 +831,28 @@ class PipelineTest : public QObject {
     QCOMPARE(s->recipe().budget.minSnrDb, 20.0);
   }
 
+  void lossyPassesAreCheckedEvenWithTheCheckOff() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(false);
+    pipeline::Recipe r;
+    r.passes.push_back({"quantize_static", {}, {}});  // calibrates on synthesized sets
+    QVERIFY(s->loadRecipe(r).isOk());
+    QVERIFY(!s->numericCheck());
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    QCOMPARE(s->steps().size(), size_t{1});
+    const pipeline::Step& q = s->steps().back()->step;
+    QVERIFY2(!q.rolledBack, q.error.str().c_str());
+    QVERIFY(q.changed);
+    QVERIFY(q.check.ran);
+    QVERIFY(q.check.lossy);
+    QVERIFY2(q.check.passed, q.check.detail.str().c_str());
+    QVERIFY2(q.note.str().find("calibrated on 16 input sets") != std::string::npos,
+             q.note.str().c_str());
+  }
+
   void recipeAndReportExportAndReload() {
     Document doc;
     openDemo(doc, QStringLiteral("transformer_block"));

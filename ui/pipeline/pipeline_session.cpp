@@ -284,6 +284,14 @@ bool PipelineSession::start(std::vector<int> rows) {
   return true;
 }
 
+// Whether a plan runs a lossy pass: always checked, against the budget (as
+// the CLI does), whatever "check the outputs" says.
+bool runsLossyPass(const std::vector<pipeline::PassSpec>& specs) {
+  for (const pipeline::PassSpec& spec : specs)
+    if (const passes::Pass* p = passes::findPass(spec.id); p && p->info().lossy) return true;
+  return false;
+}
+
 std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector<int> rows) {
   auto job = std::make_shared<RunJob>();
   for (int r : rows) {
@@ -301,7 +309,8 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector
 
   // The check compares with the model before the first Step.
   job->original = steps_.empty() ? nullptr : steps_.front()->before;
-  if (numericCheck_ && job->original && job->original == checkedOriginal_) job->checker = checker_;
+  job->check = numericCheck_ || runsLossyPass(job->specs);
+  if (job->check && job->original && job->original == checkedOriginal_) job->checker = checker_;
   job->state = reusableRunState();
   job->fresh = !job->state;
   if (job->fresh) {
@@ -311,7 +320,6 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector
     job->state->budget = budget_;
   }
   job->provenance = steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
-  job->check = numericCheck_;
   job->inputSets = checkInputSets_;
   job->standardOnly = standardOnly_;
   job->budget = budget_;

@@ -220,7 +220,7 @@ class StaticQuantizer {
   }
 
   Status calibrate(const std::vector<ir::Value*>& activations) {
-    if (!ctx_.evaluator || ctx_.evaluator->calibrationSets() == 0)
+    if (!ctx_.evaluator)
       return unsupported(
           Text::of("%1: no calibration data (give input sets to calibrate with)", kId));
     std::vector<std::string> names;

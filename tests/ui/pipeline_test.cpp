@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QThreadPool>
 #include <QTreeWidget>
 #include <QtTest>
@@ -19,6 +20,7 @@
 
 #include <set>
 
+#include "core/io/npy.h"
 #include "core/io/text_format.h"
 #include "core/ir/graph_compare.h"
 #include "core/passes/registry.h"
@@ -851,6 +853,54 @@ class PipelineTest : public QObject {
     QVERIFY2(q.check.passed, q.check.detail.str().c_str());
     QVERIFY2(q.note.str().find("calibrated on 16 input sets") != std::string::npos,
              q.note.str().c_str());
+  }
+
+  void quantizeStaticCalibratesOnTheChosenFolder() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    // Four sets of the model's one input, all 0.5: the calibrated range is [0, 0.5]-ish.
+    const ir::Value* in = doc.model().graph().inputs().front();
+    auto dims = in->type().shape()->staticDims();
+    QVERIFY(dims.has_value());
+    int64_t n = 1;
+    for (int64_t d : *dims) n *= d;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (int k = 0; k < 4; ++k) {
+      const QString set = dir.filePath(QStringLiteral("set_%1").arg(k));
+      QVERIFY(QDir().mkpath(set));
+      ir::Tensor t = ir::Tensor::fromVector<float>(
+          ir::DataType::kFloat, *dims, std::vector<float>(static_cast<size_t>(n), 0.5f));
+      QVERIFY(io::writeNpy((set + QStringLiteral("/input_0.npy")).toStdString(), t).isOk());
+    }
+    s->setCalibrationFolder(dir.path().toStdString());
+    pipeline::Recipe r;
+    r.passes.push_back({"quantize_static", {}, {}});
+    QVERIFY(s->loadRecipe(r).isOk());
+    s->setCalibrationFolder(dir.path().toStdString());  // a recipe does not carry it
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+    const pipeline::Step& q = s->steps().back()->step;
+    QVERIFY2(!q.rolledBack, q.error.str().c_str());
+    QVERIFY2(q.note.str().find("calibrated on 4 input sets") != std::string::npos,
+             q.note.str().c_str());
+    QVERIFY(q.check.ran && q.check.passed);
+    // An empty folder: the run stops naming it, and the model stays.
+    Document doc2;
+    openDemo(doc2, QStringLiteral("conv_relu"));
+    auto* s2 = new PipelineSession(&doc2);
+    QVERIFY(s2->loadRecipe(r).isOk());
+    QTemporaryDir empty;
+    s2->setCalibrationFolder(empty.path().toStdString());
+    const std::string before = io::printModelText(doc2.model());
+    QSignalSpy finished(s2, &PipelineSession::runFinished);
+    QVERIFY(s2->runAll());
+    QVERIFY(waitRun(s2));
+    QVERIFY(finished.count() > 0 || finished.wait(5000));
+    const QString message = finished.last().at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("holds no input set")), qPrintable(message));
+    QCOMPARE(io::printModelText(doc2.model()), before);
   }
 
   void recipeAndReportExportAndReload() {

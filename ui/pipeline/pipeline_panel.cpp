@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QEvent>
+#include <QFileDialog>
 #include <QFont>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -171,6 +172,13 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   budgetCosine_->setDecimals(4);
   budgetCosine_->setSingleStep(0.001);
   budgetCosine_->setValue(session_->accuracyBudget().minCosine);
+  calibration_ = new QLabel(this);
+  calibration_->setWordWrap(true);
+  calibrationButton_ = new QPushButton(this);
+  auto* calibrationMenu = new QMenu(calibrationButton_);
+  chooseCalibration_ = calibrationMenu->addAction(QString());
+  synthesizedCalibration_ = calibrationMenu->addAction(QString());
+  calibrationButton_->setMenu(calibrationMenu);
   next_ = new QLabel(this);
   filter_ = new QLabel(this);
   filter_->setWordWrap(true);
@@ -209,6 +217,10 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   budgetRow->addWidget(budgetSnr_);
   budgetRow->addWidget(budgetCosine_);
   col->addLayout(budgetRow);
+  auto* calibrationRow = new QHBoxLayout;
+  calibrationRow->addWidget(calibration_, 1);
+  calibrationRow->addWidget(calibrationButton_);
+  col->addLayout(calibrationRow);
   auto* filterRow = new QHBoxLayout;
   filterRow->addWidget(filter_, 1);
   filterRow->addWidget(clearFilter_);
@@ -250,6 +262,17 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   };
   connect(budgetSnr_, &QDoubleSpinBox::valueChanged, this, setBudget);
   connect(budgetCosine_, &QDoubleSpinBox::valueChanged, this, setBudget);
+  connect(chooseCalibration_, &QAction::triggered, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Calibration data"), QString::fromStdString(session_->calibrationFolder()));
+    if (dir.isEmpty()) return;
+    session_->setCalibrationFolder(dir.toStdString());
+    showCalibration();
+  });
+  connect(synthesizedCalibration_, &QAction::triggered, this, [this] {
+    session_->setCalibrationFolder({});
+    showCalibration();
+  });
   connect(step_, &QPushButton::clicked, session_, &PipelineSession::step);
   connect(runAll_, &QPushButton::clicked, session_, &PipelineSession::runAll);
   connect(reset_, &QPushButton::clicked, session_, &PipelineSession::reset);
@@ -289,6 +312,14 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
 
 QTreeWidget* PipelinePanel::passTree() const {
   return tree_;
+}
+
+void PipelinePanel::showCalibration() {
+  const std::string& folder = session_->calibrationFolder();
+  calibration_->setText(
+      folder.empty()
+          ? tr("Calibration of quantize_static: 16 synthesized input sets")
+          : tr("Calibration of quantize_static: %1").arg(QString::fromStdString(folder)));
 }
 
 void PipelinePanel::retranslateUi() {
@@ -338,6 +369,16 @@ void PipelinePanel::retranslateUi() {
   standardOnly_->setToolTip(
       tr("Passes that would emit PassLab or ONNX Runtime operators are skipped."));
   budgetLabel_->setText(tr("Budget of lossy passes:"));
+  calibrationButton_->setText(tr("Calibration data"));
+  chooseCalibration_->setText(tr("Choose a folder…"));
+  synthesizedCalibration_->setText(tr("Use synthesized inputs"));
+  const QString calibrationTip =
+      tr("The input sets quantize_static calibrates its ranges on (the numeric check then runs "
+         "on the first of them): one subfolder per set, each with input_0.pb or input_0.npy, "
+         "input_1…, in the order of the model's inputs");
+  calibration_->setToolTip(calibrationTip);
+  calibrationButton_->setToolTip(calibrationTip);
+  showCalibration();
   budgetSnr_->setPrefix(tr("SNR ≥ "));
   budgetSnr_->setSuffix(tr(" dB"));
   budgetCosine_->setPrefix(tr("cosine ≥ "));
@@ -554,6 +595,7 @@ void PipelinePanel::updateState() {
   standardOnly_->setEnabled(!running);
   budgetSnr_->setEnabled(!running);
   budgetCosine_->setEnabled(!running);
+  calibrationButton_->setEnabled(!running);
   const rewrite::NodeFilter& f = session_->nodeFilter();
   QStringList scope;
   if (!f.only.empty())

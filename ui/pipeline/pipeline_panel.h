@@ -62,6 +62,7 @@ class PipelinePanel : public QWidget {
   void retranslateUi();
   void rebuildTree();
   void showOptions();
+  void showCalibration();
   void updateState();
   void showCheckInputs(bool running);
   void markNextRow();
@@ -92,6 +93,11 @@ class PipelinePanel : public QWidget {
   QLabel* budgetLabel_;
   QDoubleSpinBox* budgetSnr_;
   QDoubleSpinBox* budgetCosine_;
+  // Where quantize_static calibrates: a folder, or synthesized inputs.
+  QLabel* calibration_;
+  QPushButton* calibrationButton_;
+  QAction* chooseCalibration_;
+  QAction* synthesizedCalibration_;
   QLabel* next_;
   QLabel* filter_;
   QPushButton* clearFilter_;

@@ -19,16 +19,26 @@ namespace passlab::ui {
 
 constexpr int kCalibrationSets = 16;
 
+// The sets of `folder` (read when quantize_static first asks, in the worker:
+// an error is that step's), or 16 from the input synthesis.
+std::unique_ptr<pipeline::CalibratingEvaluator> calibratingEvaluator(const std::string& folder) {
+  if (!folder.empty())
+    return std::make_unique<pipeline::CalibratingEvaluator>(
+        [folder](const ir::Model& m) { return pipeline::readCalibrationSets(m, folder); }, 0);
+  return std::make_unique<pipeline::CalibratingEvaluator>(
+      [](const ir::Model& m) {
+        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, kCalibrationSets);
+      },
+      kCalibrationSets);
+}
+
 struct PipelineSession::RunState {
   ir::Model model;  // what the PassManager edits
   std::unique_ptr<pipeline::PassManager> pm;
-  // Constant folding, and calibration for quantize_static: 16 sets from the
-  // input synthesis, made only when a pass calibrates.
-  pipeline::CalibratingEvaluator evaluator{[](const ir::Model& m) {
-                                             return pipeline::synthesizedCalibrationSets(
-                                                 m, pipeline::InputSpec{}, kCalibrationSets);
-                                           },
-                                           kCalibrationSets};
+  // Constant folding, and calibration for quantize_static (see
+  // calibratingEvaluator); made with the state.
+  std::unique_ptr<pipeline::CalibratingEvaluator> evaluator;
+  std::string calibrationFolder;                         // the one `evaluator` reads
   std::shared_ptr<pipeline::ExecOutputChecker> checker;  // the one pm checks with, if any
   bool standardOnly = true;
   pipeline::AccuracyBudget budget;  // the one pm was made with
@@ -268,6 +278,7 @@ struct PipelineSession::RunJob {
   std::shared_ptr<const ir::Model> original;             // the check's reference model
   bool check = true;
   int inputSets = 2;
+  std::string calibrationFolder;  // the check runs on its first sets when given
   bool standardOnly = true;
   pipeline::AccuracyBudget budget;
   std::shared_ptr<std::atomic<bool>> cancel;
@@ -310,7 +321,9 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector
   // The check compares with the model before the first Step.
   job->original = steps_.empty() ? nullptr : steps_.front()->before;
   job->check = numericCheck_ || runsLossyPass(job->specs);
-  if (job->check && job->original && job->original == checkedOriginal_) job->checker = checker_;
+  if (job->check && job->original && job->original == checkedOriginal_ &&
+      checkedFolder_ == calibrationFolder_)
+    job->checker = checker_;
   job->state = reusableRunState();
   job->fresh = !job->state;
   if (job->fresh) {
@@ -318,9 +331,12 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector
     job->state->model = doc_->model().clone();
     job->state->standardOnly = standardOnly_;
     job->state->budget = budget_;
+    job->state->calibrationFolder = calibrationFolder_;
+    job->state->evaluator = calibratingEvaluator(calibrationFolder_);
   }
   job->provenance = steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
   job->inputSets = checkInputSets_;
+  job->calibrationFolder = calibrationFolder_;
   job->standardOnly = standardOnly_;
   job->budget = budget_;
   return job;
@@ -334,6 +350,7 @@ std::shared_ptr<PipelineSession::RunState> PipelineSession::reusableRunState() {
   runState_.reset();  // the worker's now; handed back when the run ends well
   if (!state || steps_.empty() || state->at != steps_.back()->after ||
       state->undoIndex != undoIndexAtStart_ || state->standardOnly != standardOnly_ ||
+      state->calibrationFolder != calibrationFolder_ ||
       state->budget.minSnrDb != budget_.minSnrDb || state->budget.minCosine != budget_.minCosine ||
       state->budget.maxRelError != budget_.maxRelError || state->budget.minTop1 != budget_.minTop1)
     return nullptr;
@@ -359,11 +376,23 @@ void PipelineSession::runInWorker(RunJob& job) {
       Qt::QueuedConnection);
 }
 
+// The check on the first sets of the calibration folder when there is one
+// (the data the model is meant for, as in the CLI), else on synthesized sets.
+Expected<std::unique_ptr<pipeline::ExecOutputChecker>> checkerFor(const ir::Model& original,
+                                                                  int inputSets,
+                                                                  const std::string& folder) {
+  if (folder.empty()) return pipeline::ExecOutputChecker::create(original, inputSets, {});
+  auto sets = pipeline::readCalibrationSets(original, folder);
+  if (!sets) return sets.error();
+  sets->resize(std::min(sets->size(), static_cast<size_t>(inputSets)));
+  return pipeline::ExecOutputChecker::create(original, std::move(sets.value()));
+}
+
 // Makes the numeric check's reference outputs when the check is on and none
 // can be reused; the message when it cannot run (the run goes on unchecked).
 QString PipelineSession::prepareChecker(RunJob& job) {
   if (!job.check || job.checker) return {};
-  auto created = pipeline::ExecOutputChecker::create(*job.original, job.inputSets, {});
+  auto created = checkerFor(*job.original, job.inputSets, job.calibrationFolder);
   if (!created)
     return tr("The numeric check cannot run, so it is off for this "
               "run: %1")
@@ -383,7 +412,7 @@ void PipelineSession::preparePassManager(RunJob& job) {
     po.keepSnapshots = false;
     po.stopOnCheckFailure = true;
     state.pm = std::make_unique<pipeline::PassManager>(state.model, po);
-    state.pm->setEvaluator(&state.evaluator);
+    state.pm->setEvaluator(state.evaluator.get());
   }
   state.checker = job.check ? job.checker : nullptr;
   state.pm->setChecker(state.checker.get());
@@ -463,6 +492,7 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
   if (checker) {
     checker_ = std::move(checker);
     checkedOriginal_ = std::move(checkedOriginal);
+    checkedFolder_ = calibrationFolder_;
   }
   if (!doc_->hasModel() || doc_->undoStack()->index() != undoIndexAtStart_ ||
       lastRow_ != lastRowAtStart_) {

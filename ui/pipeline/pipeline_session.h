@@ -111,6 +111,11 @@ class PipelineSession : public QObject {
   // run's PassManager afresh.
   const pipeline::AccuracyBudget& accuracyBudget() const { return budget_; }
   void setAccuracyBudget(const pipeline::AccuracyBudget& budget) { budget_ = budget; }
+  // Where quantize_static's calibration sets come from: a folder (one
+  // subfolder per set: input_0.pb / .npy, ...), or "" for 16 synthesized
+  // sets. A change starts the next run's PassManager afresh.
+  const std::string& calibrationFolder() const { return calibrationFolder_; }
+  void setCalibrationFolder(std::string folder) { calibrationFolder_ = std::move(folder); }
   // Limits the passes to some nodes (`only`) and/or keeps them away from some
   // (`excluded`): a selected subgraph, a node left alone. Empty: every node.
   const rewrite::NodeFilter& nodeFilter() const { return filter_; }
@@ -188,6 +193,8 @@ class PipelineSession : public QObject {
   int checkInputSets_ = 2;
   bool standardOnly_ = true;
   pipeline::AccuracyBudget budget_;
+  std::string calibrationFolder_;
+  std::string checkedFolder_;  // the calibration folder checker_ was made with
   rewrite::NodeFilter filter_;
 
   std::vector<AppliedStepPtr> steps_;

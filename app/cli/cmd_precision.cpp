@@ -7,12 +7,14 @@
 // the recipe (the pass with those nodes excluded) saved on request.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
 #include "app/cli/budget_args.h"
+#include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
 #include "core/analysis/shape_inference.h"
 #include "core/analysis/sparsity.h"
@@ -31,6 +33,7 @@ struct PrecisionArgs {
   int check = 2;
   size_t top = 15;
   BudgetArgs budget;
+  CalibrationArgs calibration;  // for quantize_static
   bool sparsity = false;
 };
 
@@ -78,12 +81,14 @@ void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t 
 
 // The model converted with `kept` excluded, saved to `out` and checked again.
 int saveMixed(ir::Model& model, pipeline::ExecOutputChecker& checker, const PrecisionArgs& a,
-              const pipeline::AccuracyBudget& budget, const std::vector<ir::NodeId>& kept) {
+              const pipeline::AccuracyBudget& budget, const std::vector<ir::NodeId>& kept,
+              rewrite::Evaluator* evaluator) {
   pipeline::PipelineOptions po;
   po.keepSnapshots = false;
   po.budget = budget;
   pipeline::PassManager pm(model, po);
   pm.setChecker(&checker);
+  pm.setEvaluator(evaluator);
   pipeline::PassSpec spec{a.pass, {}, {}};
   spec.filter.excluded.insert(kept.begin(), kept.end());
   auto step = pm.run(spec);
@@ -138,16 +143,44 @@ int runPrecision(const PrecisionArgs& a) {
   }
   ir::Model& model = loaded->model;
   if (a.sparsity) return printSparsity(model);
+  const int64_t opset = model.opsetVersion("").value_or(1);
+  if (opset < pass->info().minOpset || opset > pass->info().maxOpset) {
+    std::cerr << "error: " << a.pass << " is written for opsets " << pass->info().minOpset << "-"
+              << pass->info().maxOpset << ", the model uses " << opset
+              << "; raise it first: passlab-cli optimize " << a.model
+              << " -o RAISED.onnx --passes raise_opset\n";
+    return 1;
+  }
   analysis::inferShapes(model);
+  auto calibration = a.calibration.readSets(model);
+  if (!calibration) {
+    std::cerr << "error: " << calibration.error().message() << "\n";
+    return 1;
+  }
+  // Measured on the calibration data when given (what the model is meant
+  // for), else on synthesized sets.
   pipeline::NoiseOptions quiet;
   quiet.draws = 0;
-  auto checker = pipeline::ExecOutputChecker::create(model, a.check, {}, quiet);
+  std::vector<exec::NamedInputs> measureOn(
+      calibration->begin(),
+      calibration->begin() +
+          static_cast<std::ptrdiff_t>(std::min(calibration->size(), static_cast<size_t>(a.check))));
+  auto checker = measureOn.empty()
+                     ? pipeline::ExecOutputChecker::create(model, a.check, {}, quiet)
+                     : pipeline::ExecOutputChecker::create(model, std::move(measureOn), quiet);
   if (!checker) {
     std::cerr << "error: cannot run the model to measure it: " << checker.error().message() << "\n";
     return 1;
   }
+  auto evaluator =
+      a.calibration.makeEvaluator(std::move(calibration.value()), {}, a.pass == "quantize_static");
+  if (!evaluator) {
+    std::cerr << "error: " << evaluator.error().message() << "\n";
+    return 1;
+  }
   pipeline::SensitivityOptions o;
   o.passId = a.pass;
+  o.evaluator = evaluator->get();
   auto ranked = pipeline::rankLayers(model, **checker, o);
   if (!ranked) {
     std::cerr << "error: " << ranked.error().message() << "\n";
@@ -167,7 +200,7 @@ int runPrecision(const PrecisionArgs& a) {
   for (const auto& l : *ranked)
     for (ir::NodeId id : mixed->keptFloat32)
       if (l.node == id) std::printf("  kept: %s\n", l.describe.c_str());
-  return saveMixed(model, **checker, a, budget, mixed->keptFloat32);
+  return saveMixed(model, **checker, a, budget, mixed->keptFloat32, evaluator->get());
 }
 
 }  // namespace
@@ -188,6 +221,7 @@ void registerPrecision(CLI::App& app) {
                 "Instead: the weights' sparsity per layer (zeros, all-zero output channels, "
                 "2:4 pattern share)");
   a->budget.addTo(*cmd);
+  a->calibration.addTo(*cmd);
   cmd->callback([a] { setExitCode(runPrecision(*a)); });
 }
 

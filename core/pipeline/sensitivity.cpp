@@ -22,6 +22,7 @@ Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
   po.budget = budget;
   PassManager pm(copy, po);
   pm.setChecker(&checker);
+  pm.setEvaluator(options.evaluator);
   auto step = pm.run({options.passId, options.passOptions, std::move(filter)});
   if (!step) return step.error();
   const Step& s = **step;

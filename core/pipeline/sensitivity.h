@@ -22,6 +22,7 @@
 #include "core/pipeline/accuracy.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
+#include "core/rewrite/evaluator.h"
 
 namespace passlab::pipeline {
 
@@ -37,6 +38,9 @@ struct SensitivityOptions {
   std::string passId = "convert_to_float16";
   passes::Options passOptions;
   const std::atomic<bool>* cancel = nullptr;
+  // Constant folding and calibration data for the trials (quantize_static
+  // calibrates in each); null: none.
+  rewrite::Evaluator* evaluator = nullptr;
   // Called after each node with (done, total).
   std::function<void(size_t, size_t)> progress;
 };

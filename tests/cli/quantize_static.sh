@@ -82,4 +82,23 @@ if "$cli" optimize "$model" -o "$dir/empty.onnx" --passes raise_opset,quantize_s
 fi
 grep -q "holds no input set" "$dir/empty.log" || { cat "$dir/empty.log"; fail "no message for the empty folder"; }
 [ ! -e "$dir/empty.onnx" ] || fail "a file was written after the error"
+# Per-layer sensitivity and mixed precision for INT8: refused below opset 10
+# with the way out; on the raised model it ranks its 2 convolutions (the MatMul reads a
+# Reshape of its weight until constants are folded) on the folder's
+# data and keeps the most sensitive in float32 until a tight budget holds.
+if "$cli" precision "$model" --pass quantize_static > "$dir/p8.log" 2>&1; then
+  cat "$dir/p8.log"; fail "precision ran quantize_static at opset 8"
+fi
+grep -q "raise it first" "$dir/p8.log" || { cat "$dir/p8.log"; fail "no way out named"; }
+"$cli" optimize "$model" -o "$dir/raised.onnx" --passes raise_opset > /dev/null 2>&1 ||
+  fail "raise_opset alone"
+"$cli" precision "$dir/raised.onnx" --pass quantize_static --calibration-data "$dir/calib" \
+  > "$dir/rank.log" 2>&1 || { cat "$dir/rank.log"; fail "precision --pass quantize_static"; }
+grep -q "quantize_static: 2 nodes convert alone" "$dir/rank.log" ||
+  { cat "$dir/rank.log"; fail "not 2 layers ranked"; }
+"$cli" precision "$dir/raised.onnx" --pass quantize_static --calibration-data "$dir/calib" \
+  --budget-snr 34 -o "$dir/mixed.onnx" > "$dir/mixed.log" 2>&1
+grep -q "mixed precision: 1 of 2 nodes kept in float32" "$dir/mixed.log" ||
+  { cat "$dir/mixed.log"; fail "the most sensitive layer was not kept in float32"; }
+[ -s "$dir/mixed.onnx" ] || fail "no mixed-precision model saved"
 echo "quantize_static from the command line: ok"

@@ -18,7 +18,8 @@
 //   value v, so the Shape becomes Shape(v) gathered by the perm (or, when
 //   the dims it returns are consecutive in v, Shape(v) with start/end).
 //   ONNX Runtime's quantized elementwise ops (com.microsoft QLinearAdd,
-//   QLinearMul, QLinearSigmoid, QLinearLeakyRelu) pass like their float ops.
+//   QLinearMul, QLinearSigmoid, QLinearLeakyRelu) pass like their float ops
+//   (and its QLinearConcat like Concat: transposes_through_concat).
 //   Conditions: every value from t to u feeds only the next node of the chain
 //   and Shapes (not graph outputs, not read in subgraphs); side operands are constants
 //   of rank at most x's; reductions, Squeeze and Unsqueeze have constant
@@ -39,8 +40,8 @@
 //   Algebra: the reduction sees the same elements; the result equals when the
 //   axes it keeps are in the same order in t and in x (keepdims = 1: when p
 //   leaves every kept axis in place).
-// Rules transposes_through_concat and transpose_through_split: their own
-// files (push_transposes_rules.h).
+// Rules transposes_through_concat (Concat and com.microsoft QLinearConcat)
+// and transpose_through_split: their own files (push_transposes_rules.h).
 // Exact: the same elements meet the same operations in the same order (a
 // reduction may sum in another memory order: last bits).
 // Opsets: 1-28 (reduce axes: attribute or input, rewritten in the same form).
@@ -455,10 +456,13 @@ fusion::Rules rules() {
                   {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
                    "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"},
                   reduceAbsorbs);
-  // Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis])
-  fusion::addRule(r, "transposes_through_concat",
-                  "Transpose(Concat(Transpose(a, p), b), p^-1) -> Concat(a, b', p[axis])",
-                  {"Concat"}, transposesThroughConcat);
+  // Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis]);
+  // also ONNX Runtime's com.microsoft QLinearConcat (its data inputs; scales and zero points kept)
+  r.push_back(std::make_unique<rewrite::RulePattern>(
+      "transposes_through_concat",
+      "Transpose(Concat(Transpose(a, p), b), p^-1) -> Concat(a, b', p[axis])",
+      std::vector<rewrite::OpKey>{{"", "Concat"}, {"com.microsoft", "QLinearConcat"}},
+      transposesThroughConcat));
   // Transpose(Split(Transpose(x, p), k)_i, p_i) -> Transpose(Split(x, p[k])_i, p[p_i])
   fusion::addRule(
       r, "transpose_through_split",

@@ -15,8 +15,8 @@ struct SoleTranspose {
 // (a permutation); else why not (transpose_through_split.cpp).
 Text whyNotSoleTranspose(ir::Value* v, SoleTranspose& out);
 
-// Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis])
-// (transpose_through_concat.cpp).
+// Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis]);
+// com.microsoft QLinearConcat too, through its data inputs (transpose_through_concat.cpp).
 MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext& ctx);
 
 // Split(Transpose(x, p), axis k) whose outputs are transposed -> Split(x, axis p[k])

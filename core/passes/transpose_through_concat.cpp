@@ -8,11 +8,16 @@
 //   permuted shape s' (the elements keep their order), and for a constant
 //   is the constant permuted. The inverse Transposes after the Concat then
 //   cancel; other readers keep a Transpose by p of the new Concat.
-//   Conditions: every input read only by the Concat; at least one Transpose
+//   Conditions: every (data) input read only by the Concat; at least one Transpose
 //   input, all by the same p; a reader Transposes the result back by q (so
 //   at least two Transposes go and at most one comes: GPT-2's key cache,
 //   Concat(Transpose(past_k), k_new) read by the attention MatMul and
 //   transposed back for `present`, loses one node per layer).
+//   ONNX Runtime's com.microsoft QLinearConcat (Y_scale, Y_zp, then X_i,
+//   X_i_scale, X_i_zp per input) passes the same way, as in ONNX Runtime's
+//   transpose optimizer: only its data inputs X_i are Transposes, Reshapes
+//   or constants that move; the per-tensor scales and zero points stay, and
+//   the new node is a QLinearConcat with the same inputs in the same order.
 #include <algorithm>
 
 #include "core/passes/fusion_utils.h"
@@ -52,12 +57,31 @@ bool movesOnlyUnitDims(const std::vector<bool>& unit, const std::vector<int64_t>
   return true;
 }
 
+constexpr const char* kMsDomain = "com.microsoft";
+
+bool isQLinearConcat(const ir::Node& n) {
+  return n.domain() == kMsDomain && n.opType() == "QLinearConcat";
+}
+
 }  // namespace
 
 MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext&) {
+  const bool quantized = isQLinearConcat(cat);
+  if (!quantized && !isDefaultOp(cat, "Concat"))
+    return MatchResult::failure("not a Concat or a com.microsoft QLinearConcat");
+  // The inputs that are concatenated: all of a Concat's; a QLinearConcat's
+  // X_i at 2, 5, 8, ... (the others are scales and zero points).
+  std::vector<bool> isData(cat.inputCount(), !quantized);
+  if (quantized) {
+    if (cat.inputCount() < 5 || (cat.inputCount() - 2) % 3 != 0)
+      return MatchResult::failure(
+          Text::of("the QLinearConcat has %1 inputs, not 2 + 3 per data input",
+                   std::to_string(cat.inputCount())));
+    for (size_t i = 2; i < cat.inputCount(); i += 3) isData[i] = true;
+  }
   std::optional<std::vector<int64_t>> p;
-  for (ir::Value* in : cat.inputs())
-    if (ir::Node* t = producerOp(in, "Transpose")) {
+  for (size_t i = 0; i < cat.inputCount(); ++i)
+    if (ir::Node* t = isData[i] ? producerOp(cat.input(i), "Transpose") : nullptr) {
       p = fusion::transposePerm(*t);
       break;
     }
@@ -72,6 +96,11 @@ MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext&) {
   for (size_t i = 0; i < cat.inputCount(); ++i) {
     ir::Value* in = cat.input(i);
     ConcatPart part;
+    if (!isData[i]) {  // a scale or zero point: kept
+      part.source = in;
+      parts.push_back(std::move(part));
+      continue;
+    }
     if (in && rewrite::isConstant(in)) {
       auto c = rewrite::constantValue(in);
       if (c && static_cast<int64_t>(c->rank()) == r) part.constant = fusion::transposeTensor(*c, q);
@@ -129,8 +158,8 @@ MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext&) {
   if (inverses.empty()) return MatchResult::failure("no reader transposes the result back");
   for (ir::Node* t : inverses) nodes.push_back(t);
   const int64_t newAxis = (*p)[static_cast<size_t>((*axis)[0])];
-  return MatchResult::success(nodes, [&cat, parts, inverses, others, newAxis, perm = *p, q,
-                                      nodes](rewrite::Rewriter& rw) {
+  return MatchResult::success(nodes, [&cat, parts, inverses, others, newAxis, perm = *p, q, nodes,
+                                      quantized](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
     ir::Graph& g = *cat.owner();
     std::vector<ir::Value*> ins;
@@ -154,7 +183,14 @@ MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext&) {
         ins.push_back(part.source);
       }
     }
-    ir::Node* c2 = fusion::addDerived(rw, "Concat", ins, &cat, from, &cat);
+    ir::Node* c2 = nullptr;
+    if (quantized) {  // the same op in its domain, with its attributes
+      c2 = rw.addNode(g, cat.opType(), cat.domain(), ins, 1, &cat, "", from);
+      for (const ir::Attribute& a : cat.attributes())
+        if (auto c = copyAttribute(a)) rw.setAttr(c2, std::move(*c));
+    } else {
+      c2 = fusion::addDerived(rw, "Concat", ins, &cat, from, &cat);
+    }
     rw.setAttr(c2, ir::Attribute::makeInt("axis", newAxis));
     ir::Type ty = permutedType(cat.output(0), q);
     if (!ty.isUndefined()) rw.setType(c2->output(0), ty);

@@ -177,6 +177,7 @@ const Entry kRules[] = {
   {kMs, "QLinearConv", inferQLinearConv}, {kMs, "Trilu", inferSameShape},
   {kMs, "QLinearAdd", inferQLinearBinary}, {kMs, "QLinearMul", inferQLinearBinary},
   {kMs, "QLinearSigmoid", inferSameShape}, {kMs, "QLinearLeakyRelu", inferSameShape},
+  {kMs, "QLinearConcat", inferQLinearConcat},
   {kMs, "GatherND", inferGatherND}, {kMs, "Range", inferRange},
   // ---- ai.passlab (PassLab's fused kernels) ----
   {kPassLab, ir::passlab_ops::kFusedConv, inferPasslabFusedConv}, {kPassLab, ir::passlab_ops::kFusedGemm, inferPasslabFusedGemm},

@@ -89,6 +89,7 @@ void inferWindow(InferContext& ctx);  // HannWindow, HammingWindow, BlackmanWind
 
 // ---- slice_concat.cpp ----
 void inferConcat(InferContext& ctx);
+void inferQLinearConcat(InferContext& ctx);  // com.microsoft: the data inputs concatenated
 void inferSplit(InferContext& ctx);
 void inferSlice(InferContext& ctx);
 

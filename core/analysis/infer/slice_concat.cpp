@@ -1,6 +1,7 @@
-// Joining and cutting along axes: Concat, Split (sizes as attribute, input
-// from opset 13, num_outputs from 18), Slice (attributes before opset 10,
-// inputs after). Tracked 1-D values are carried through.
+// Joining and cutting along axes: Concat (and com.microsoft QLinearConcat),
+// Split (sizes as attribute, input from opset 13, num_outputs from 18), Slice
+// (attributes before opset 10, inputs after). Tracked 1-D values are carried
+// through.
 #include <algorithm>
 #include <climits>
 
@@ -84,19 +85,20 @@ std::vector<SymInt> paramOrEmpty(InferContext& ctx, size_t input, bool* known) {
   return k->elems;
 }
 
-}  // namespace
-
-void inferConcat(InferContext& ctx) {
+// The shape of the inputs `ins` concatenated along `axisAttr`; nullopt
+// (after ctx.fail where they disagree) when it is not known.
+std::optional<ir::Shape> concatShape(InferContext& ctx, const std::vector<size_t>& ins,
+                                     int64_t axisAttr) {
   const ir::Shape* first = nullptr;
-  for (size_t i = 0; i < ctx.inputCount(); ++i)
+  for (size_t i : ins)
     if ((first = ctx.inputShape(i))) break;
-  if (!first) return;
+  if (!first) return std::nullopt;
   auto rank = static_cast<int64_t>(first->rank());
-  auto axis = ctx.axis(ctx.attrInt("axis", ctx.opset() < 4 ? 1 : 0), rank);
-  if (!axis) return;
+  auto axis = ctx.axis(axisAttr, rank);
+  if (!axis) return std::nullopt;
   std::vector<ir::Dim> dims = first->dims();
   SymInt total(0);
-  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+  for (size_t i : ins) {
     const ir::Shape* s = ctx.inputShape(i);
     if (!s) {
       total = SymInt();
@@ -104,19 +106,30 @@ void inferConcat(InferContext& ctx) {
     }
     if (static_cast<int64_t>(s->rank()) != rank) {
       ctx.fail("input " + std::to_string(i) + " has rank " + std::to_string(s->rank()) +
-               ", input 0 has rank " + std::to_string(rank));
-      return;
+               ", input " + std::to_string(ins.front()) + " has rank " + std::to_string(rank));
+      return std::nullopt;
     }
     for (size_t d = 0; d < s->rank(); ++d) {
       if (static_cast<int64_t>(d) == *axis) continue;
       auto m = agree(ctx, dims[d], (*s)[d], d);
-      if (!m) return;
+      if (!m) return std::nullopt;
       dims[d] = *m;
     }
     total = total + SymInt::fromDim((*s)[static_cast<size_t>(*axis)]);
   }
   dims[static_cast<size_t>(*axis)] = total.toDim();
-  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+  return ir::Shape(std::move(dims));
+}
+
+}  // namespace
+
+void inferConcat(InferContext& ctx) {
+  std::vector<size_t> ins(ctx.inputCount());
+  for (size_t i = 0; i < ins.size(); ++i) ins[i] = i;
+  auto shape = concatShape(ctx, ins, ctx.attrInt("axis", ctx.opset() < 4 ? 1 : 0));
+  if (!shape) return;
+  const size_t rank = shape->rank();
+  ctx.setOutputShape(0, std::move(*shape));
   if (rank != 1) return;
   std::vector<SymInt> elems;
   for (size_t i = 0; i < ctx.inputCount(); ++i) {
@@ -125,6 +138,27 @@ void inferConcat(InferContext& ctx) {
     elems.insert(elems.end(), k->elems.begin(), k->elems.end());
   }
   ctx.setOutputValue(0, KnownValue::vector(std::move(elems), ctx.outputType(0).elemType()));
+}
+
+// com.microsoft QLinearConcat: Y_scale, Y_zp, then (X_i, X_i_scale, X_i_zp);
+// X0's type, the data inputs concatenated.
+void inferQLinearConcat(InferContext& ctx) {
+  if (ctx.inputCount() < 5 || (ctx.inputCount() - 2) % 3 != 0) {
+    ctx.fail(
+        "QLinearConcat takes Y_scale, Y_zero_point and (X, X_scale, X_zero_point) per "
+        "input; got " +
+        std::to_string(ctx.inputCount()) + " inputs");
+    return;
+  }
+  if (ctx.inputElem(2) != ir::DataType::kUndefined) ctx.setOutputElem(0, ctx.inputElem(2));
+  if (!ctx.hasAttr("axis")) {
+    ctx.fail("QLinearConcat has no axis attribute");
+    return;
+  }
+  std::vector<size_t> ins;
+  for (size_t i = 2; i < ctx.inputCount(); i += 3) ins.push_back(i);
+  if (auto shape = concatShape(ctx, ins, ctx.attrInt("axis", 0)))
+    ctx.setOutputShape(0, std::move(*shape));
 }
 
 void inferSplit(InferContext& ctx) {

@@ -1,14 +1,16 @@
 // com.microsoft quantized elementwise ops of ONNX Runtime's QLinear form
 // (what its quantizer writes for QOperator models): QLinearAdd and QLinearMul
-// (broadcasting), QLinearSigmoid and QLinearLeakyRelu. Each dequantizes its
-// 8-bit operands with their per-tensor scale and zero point, computes in
-// float, and quantizes with the output's: round half to even, saturated to
-// the type's range, as QuantizeLinear does.
+// (broadcasting), QLinearSigmoid, QLinearLeakyRelu and QLinearConcat. Each
+// dequantizes its 8-bit operands with their per-tensor scale and zero point,
+// computes in float, and quantizes with the output's: round half to even,
+// saturated to the type's range, as QuantizeLinear does.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -146,6 +148,109 @@ class QLinearUnary final : public Kernel {
   float alpha_;
 };
 
+// QLinearConcat: Y_scale, Y_zp, then X_i, X_i_scale, X_i_zp for each input;
+// attribute axis. An input quantized as Y is copied; another goes through a
+// table of its 256 values requantized.
+class QLinearConcat final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    if (!b.node().hasAttr("axis")) return invalidArgument("QLinearConcat has no axis attribute");
+    return std::unique_ptr<Kernel>(std::make_unique<QLinearConcat>(b.node().attrInt("axis", 0)));
+  }
+  explicit QLinearConcat(int64_t axis) : axis_(axis) {}
+
+  Status run(KernelContext& ctx) override {
+    const size_t n = ctx.inputCount();
+    if (n < 5 || (n - 2) % 3 != 0)
+      return invalidArgument(
+          "QLinearConcat takes Y_scale, Y_zero_point and (X, X_scale, "
+          "X_zero_point) per input; got " +
+          std::to_string(n) + " inputs");
+    std::vector<const Tensor*> xs;
+    for (size_t i = 2; i < n; i += 3) {
+      if (!ctx.has(i))
+        return invalidArgument("input X" + std::to_string(xs.size()) + " is missing");
+      xs.push_back(&ctx.input(i));
+    }
+    const Tensor& first = *xs[0];
+    const DataType dtype = first.dtype();
+    const auto rank = static_cast<int64_t>(first.rank());
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axis_, rank));
+    PASSLAB_ASSIGN_OR_RETURN(Quantization qy, quantization(ctx, 0, 1, dtype, "Y"));
+    std::vector<Quantization> qs;
+    Dims out = first.dims();
+    out[static_cast<size_t>(axis)] = 0;
+    for (size_t k = 0; k < xs.size(); ++k) {
+      const Tensor& x = *xs[k];
+      std::string name = "X";  // (not "X" + ...: GCC 12's -Wrestrict false positive)
+      name += std::to_string(k);
+      bool ok = x.dtype() == dtype && x.rank() == first.rank();
+      for (int64_t d = 0; ok && d < rank; ++d)
+        ok = d == axis || x.dim(static_cast<size_t>(d)) == first.dim(static_cast<size_t>(d));
+      if (!ok)
+        return invalidArgument("inputs " + first.describe() + " and " + x.describe() +
+                               " do not concatenate along axis " + std::to_string(axis));
+      PASSLAB_ASSIGN_OR_RETURN(Quantization q,
+                               quantization(ctx, 3 + 3 * k, 4 + 3 * k, dtype, name.c_str()));
+      qs.push_back(q);
+      out[static_cast<size_t>(axis)] += x.dim(static_cast<size_t>(axis));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtype, out));
+    if (dtype == DataType::kInt8) {
+      compute<int8_t>(ctx, xs, qs, qy, axis, *y);
+    } else {
+      compute<uint8_t>(ctx, xs, qs, qy, axis, *y);
+    }
+    return Status::ok();
+  }
+
+ private:
+  template <class T>
+  static void compute(const KernelContext& ctx, const std::vector<const Tensor*>& xs,
+                      const std::vector<Quantization>& qs, const Quantization& qy, int64_t axis,
+                      Tensor& y) {
+    const Dims& out = y.dims();
+    const auto rank = static_cast<int64_t>(out.size());
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= out[static_cast<size_t>(d)];
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= out[static_cast<size_t>(d)];
+    const int64_t outBlock = out[static_cast<size_t>(axis)] * inner;
+    // Per input: its offset in an output block, and its table (empty: copied).
+    std::vector<int64_t> offsets;
+    std::vector<std::vector<T>> tables(xs.size());
+    int64_t acc = 0;
+    for (size_t k = 0; k < xs.size(); ++k) {
+      offsets.push_back(acc);
+      acc += xs[k]->dim(static_cast<size_t>(axis)) * inner;
+      if (qs[k].scale == qy.scale && qs[k].zeroPoint == qy.zeroPoint) continue;
+      tables[k].resize(256);
+      for (int v = std::numeric_limits<T>::min(); v <= std::numeric_limits<T>::max(); ++v)
+        tables[k][static_cast<uint8_t>(v)] = quantize<T>(dequantize(static_cast<T>(v), qs[k]), qy);
+    }
+    T* py = y.mutableData<T>();
+    const auto parts = static_cast<int64_t>(xs.size());
+    parallelFor(outer * parts, ctx.threads(), std::max<int64_t>(1, kGrain / (outBlock + 1)),
+                [&](int64_t b, int64_t e) {
+                  for (int64_t j = b; j < e; ++j) {
+                    const int64_t o = j / parts;
+                    const auto k = static_cast<size_t>(j % parts);
+                    const int64_t block = xs[k]->dim(static_cast<size_t>(axis)) * inner;
+                    const T* src = xs[k]->data<T>() + o * block;
+                    T* dst = py + o * outBlock + offsets[k];
+                    if (tables[k].empty()) {
+                      if (block > 0) std::memcpy(dst, src, static_cast<size_t>(block) * sizeof(T));
+                    } else {
+                      const T* table = tables[k].data();
+                      for (int64_t i = 0; i < block; ++i)
+                        dst[i] = table[static_cast<uint8_t>(src[i])];
+                    }
+                  }
+                });
+  }
+
+  int64_t axis_;
+};
+
 const KernelDef kRows[] = {
     {"com.microsoft", "QLinearAdd", 1, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.ms.QLinearAdd",
      makeKernel<QLinearBinary<false>>},
@@ -155,6 +260,8 @@ const KernelDef kRows[] = {
      "cpu.ms.QLinearSigmoid", makeKernel<QLinearUnary<false>>},
     {"com.microsoft", "QLinearLeakyRelu", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
      "cpu.ms.QLinearLeakyRelu", makeKernel<QLinearUnary<true>>},
+    {"com.microsoft", "QLinearConcat", 1, kOpsetMax, kInt8s, 2, Tier::kReference,
+     "cpu.ms.QLinearConcat", makeKernel<QLinearConcat>},
 };
 
 }  // namespace

@@ -78,5 +78,29 @@ TEST(QuantizationInfer, QLinearAddOfOperandsThatDoNotBroadcastFails) {
   EXPECT_NE(r.report.failures[0].find("QLinearAdd"), std::string::npos) << r.report.failures[0];
 }
 
+TEST(QuantizationInfer, OnnxRuntimeQLinearConcatConcatenatesTheDataInputs) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (int8[N,2,4] a, int8[N,3,4] b, int8[1,5,4] c) => (int8 y, int8 neg)
+    <float s = {0.1}, int8 z = {0}> {
+      y = com.microsoft.QLinearConcat <axis = 1> (s, z, a, s, z, b, s, z)
+      neg = com.microsoft.QLinearConcat <axis = -3> (s, z, y, s, z, c, s, z)
+    })");
+  EXPECT_TRUE(r.report.failures.empty());
+  EXPECT_EQ(r.type("y"), "int8[N,5,4]");
+  EXPECT_EQ(r.type("neg"), "int8[N + 1,5,4]");
+}
+
+TEST(QuantizationInfer, QLinearConcatOfMismatchedDimsFails) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[2,4] a, uint8[2,3] b) => (uint8 y) <float s = {0.1}, uint8 z = {0}> {
+      y = com.microsoft.QLinearConcat <axis = 0> (s, z, a, s, z, b, s, z)
+    })");
+  ASSERT_EQ(r.report.failures.size(), 1u);
+  EXPECT_NE(r.report.failures[0].find("QLinearConcat"), std::string::npos) << r.report.failures[0];
+  EXPECT_NE(r.report.failures[0].find("dim 1 differs"), std::string::npos) << r.report.failures[0];
+}
+
 }  // namespace
 }  // namespace passlab::analysis

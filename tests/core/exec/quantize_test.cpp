@@ -1,7 +1,8 @@
 // QuantizeLinear / DequantizeLinear (per tensor, per axis, blocked; 8-bit,
 // 4-bit packed, float8), DynamicQuantizeLinear, and the integer products
 // MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv; ONNX Runtime's
-// com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu.
+// com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu,
+// QLinearConcat.
 #include <gtest/gtest.h>
 
 #include "tests/core/exec/kernel_test_util.h"
@@ -208,6 +209,54 @@ TEST(MsQLinearElementwise, PerChannelScalesAndMixedTypesAreRefused) {
     main (uint8[2] a, int8[2] b) => (uint8[2] y) <float s = {1}, uint8 z = {0}> {
       y = com.microsoft.QLinearAdd(a, s, z, b, s, "", s, z) })";
   kt::expectError(mixed, {{"a", u8({2}, {1, 2})}, {"b", i8({2}, {1, 2})}}, {"differ in type"});
+}
+
+// ---- com.microsoft QLinearConcat (values worked by hand) ----
+
+TEST(MsQLinearConcat, CopiesRequantizesRoundsHalfToEvenAndSaturates) {
+  // Y: scale 1, zp 10. x0 is quantized as Y: its bytes are copied. x1
+  // (scale 0.5, zp 0) = {0.5, 1.5, 2.5; 100, 127.5, 127} -> {0, 2, 2; 100,
+  // 128, 127} + 10 (half to even). x2 (scale 4, zp 100) = {400; -400} ->
+  // 410 saturates at 255, -390 at 0.
+  const std::string text = std::string(kMsHeader) + R"(
+    main (uint8[2,1] x0, uint8[2,3] x1, uint8[2,1] x2) => (uint8[2,5] y)
+        <float sy = {1}, uint8 zy = {10}, float s1 = {0.5}, uint8 z1 = {0},
+         float s2 = {4}, uint8 z2 = {100}> {
+      y = com.microsoft.QLinearConcat <axis = 1> (sy, zy, x0, sy, zy, x1, s1, z1, x2, s2, z2) })";
+  auto r = testutil::runText(text, {{"x0", u8({2, 1}, {0, 255})},
+                                    {"x1", u8({2, 3}, {1, 3, 5, 200, 255, 254})},
+                                    {"x2", u8({2, 1}, {200, 0})}});
+  EXPECT_EQ(r.outputs[0].dims(), (kt::Dims{2, 5}));
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]),
+            (std::vector<uint8_t>{0, 10, 12, 12, 255, 255, 110, 138, 137, 0}));
+}
+
+TEST(MsQLinearConcat, Int8AlongANegativeAxis) {
+  // axis -2 of rank 2: the rows. x0 is copied; x1 (scale 2, zp 10) =
+  // {-220, 0; 100, 140} -> {-128, 0; 100, 127} (saturated).
+  const std::string text = std::string(kMsHeader) + R"(
+    main (int8[1,2] x0, int8[2,2] x1) => (int8[3,2] y)
+        <float sy = {1}, int8 zy = {0}, float s1 = {2}, int8 z1 = {10}> {
+      y = com.microsoft.QLinearConcat <axis = -2> (sy, zy, x0, sy, zy, x1, s1, z1) })";
+  auto r = testutil::runText(
+      text, {{"x0", i8({1, 2}, {-128, 127})}, {"x1", i8({2, 2}, {-100, 10, 60, 80})}});
+  EXPECT_EQ(r.outputs[0].dims(), (kt::Dims{3, 2}));
+  EXPECT_EQ(kt::values<int8_t>(r.outputs[0]), (std::vector<int8_t>{-128, 127, -128, 0, 100, 127}));
+}
+
+TEST(MsQLinearConcat, PerChannelScalesAndBadInputsAreRefused) {
+  const std::string perChannel = std::string(kMsHeader) + R"(
+    main (uint8[2] a, uint8[2] b) => (uint8[4] y)
+        <float s = {1}, uint8 z = {0}, float[2] sb = {1, 2}> {
+      y = com.microsoft.QLinearConcat <axis = 0> (s, z, a, s, z, b, sb, z) })";
+  kt::expectError(perChannel, {{"a", u8({2}, {1, 2})}, {"b", u8({2}, {1, 2})}},
+                  {"X1 scale", "must be one float (per tensor)"});
+  const std::string mismatched = std::string(kMsHeader) + R"(
+    main (uint8[2,2] a, uint8[2,3] b) => (uint8[4,2] y) <float s = {1}, uint8 z = {0}> {
+      y = com.microsoft.QLinearConcat <axis = 0> (s, z, a, s, z, b, s, z) })";
+  kt::expectError(mismatched,
+                  {{"a", u8({2, 2}, {1, 2, 3, 4})}, {"b", u8({2, 3}, {1, 2, 3, 4, 5, 6})}},
+                  {"do not concatenate along axis 0"});
 }
 
 }  // namespace

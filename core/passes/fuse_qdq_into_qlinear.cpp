@@ -18,6 +18,12 @@
 // per-tensor scales for x, y and a (scalars), weights per tensor or per
 // output channel; every zero point given; the bias an int32
 // DequantizeLinear whose scale is x_scale * w_scale with zero point 0.
+//
+// Also: Q(P(DQ(xq, s, z)), s, z) -> P(xq) for a value-preserving P (MaxPool,
+// Pad with zeros, Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Identity)
+// quantized with its input's scale and zero point (as quantize_static writes
+// it): exact, since max commutes with the monotonic dequantization, the
+// others only move values, and Pad's zeros quantize to z.
 #include <cmath>
 
 #include "core/passes/fusion_utils.h"
@@ -178,6 +184,74 @@ MatchResult matMulUnit(ir::Node& q, const MatchContext&) {
   });
 }
 
+// The value-preserving ops and the opset from which each takes 8-bit tensors.
+int64_t eightBitOpsetOf(const ir::Node& n) {
+  if (!n.domain().empty()) return -1;
+  static const std::pair<const char*, int64_t> kOps[] = {
+      {"MaxPool", 12},  {"Pad", 11},    {"Reshape", 5},   {"Flatten", 9},
+      {"Transpose", 1}, {"Squeeze", 1}, {"Unsqueeze", 1}, {"Identity", 1}};
+  for (const auto& [op, opset] : kOps)
+    if (n.opType() == op) return opset;
+  return -1;
+}
+
+// True when constants `a` and `b` hold one equal value of the same type.
+bool sameScalar(const ir::Value* a, const ir::Value* b) {
+  auto x = fusion::scalarValue(a), y = fusion::scalarValue(b);
+  return x && y && *x == *y && fusion::constDtype(a) == fusion::constDtype(b);
+}
+
+MatchResult valuePreservingUnit(ir::Node& q, const MatchContext& c) {
+  ir::Node* p = q.input(0) ? q.input(0)->producer() : nullptr;
+  const int64_t minOpset = p ? eightBitOpsetOf(*p) : -1;
+  if (minOpset < 0)
+    return MatchResult::failure(
+        "the input is not produced by MaxPool, Pad, Reshape, Flatten, Transpose, Squeeze, "
+        "Unsqueeze or Identity");
+  const std::string op = p->opType();
+  if (Text why = rewrite::whyNotSoleConsumer(q.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("the %1 output %2", op, why));
+  if (c.opset < minOpset)
+    return MatchResult::failure(Text::of("%1 takes 8-bit tensors from opset %2 (model has %3)", op,
+                                         std::to_string(minOpset), std::to_string(c.opset)));
+  if (op == "MaxPool") {
+    if (Text why = fusion::whyExtraOutputsUsed(*p); !why.empty()) return MatchResult::failure(why);
+  }
+  if (op == "Pad") {
+    if (p->attrString("mode", "constant") != "constant")
+      return MatchResult::failure("the Pad's mode is not constant");
+    const ir::Value* value = p->inputs().size() > 2 ? p->input(2) : nullptr;
+    if (value && fusion::scalarValue(value) != 0.0)
+      return MatchResult::failure("the Pad's value is not a constant 0");
+  }
+  Dequantized x;
+  if (Text why = whyNotDequantized(p->input(0), "the input", x); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(x, "the input"); !why.empty()) return MatchResult::failure(why);
+  if (!q.input(2)) return MatchResult::failure("the QuantizeLinear has no zero point");
+  if (!sameScalar(x.scale, q.input(1)) || !sameScalar(x.zero, q.input(2)))
+    return MatchResult::failure(Text::of(
+        "the %1 output is not quantized with its input's scale and zero point (one value each)",
+        op));
+  return MatchResult::success({&q, p, x.node}, [&q, p, x](rewrite::Rewriter& rw) {
+    std::vector<ir::Value*> ins = p->inputs();
+    ins[0] = x.q;
+    const std::vector<const ir::Node*> from{p, &q, x.node};
+    if (p->opType() == "Pad") {
+      // The zeros Pad adds are z in the quantized values.
+      if (ins.size() < 3) ins.resize(3, nullptr);
+      const double z = fusion::scalarValue(x.zero).value_or(0);
+      ir::Tensor zero =
+          x.q->type().elemType() == ir::DataType::kUInt8
+              ? ir::Tensor::fromVector<uint8_t>(ir::DataType::kUInt8, {}, {static_cast<uint8_t>(z)})
+              : ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {}, {static_cast<int8_t>(z)});
+      ins[2] = addConstant(rw, *q.owner(), &q, x.q->name() + "_pad_value", std::move(zero), from);
+    }
+    ir::Node* n = fusion::addDerived(rw, p->opType(), ins, &q, from, p, {q.output(0)});
+    fusion::replaceAndErase(rw, q.output(0), n->output(0), {&q, p, x.node});
+  });
+}
+
 fusion::Rules rules() {
   fusion::Rules r;
   fusion::addRule(r, "qdq_conv",
@@ -186,6 +260,9 @@ fusion::Rules rules() {
   fusion::addRule(r, "qdq_matmul",
                   "DQ(a), DQ(b) -> MatMul [-> Relu] -> Q  ->  QLinearMatMul(aq, bq)",
                   {"QuantizeLinear"}, matMulUnit);
+  fusion::addRule(r, "qdq_value_preserving",
+                  "Q(MaxPool|Pad|Reshape|...(DQ(xq, s, z)), s, z)  ->  MaxPool|Pad|...(xq)",
+                  {"QuantizeLinear"}, valuePreservingUnit);
   return r;
 }
 
@@ -198,10 +275,13 @@ std::unique_ptr<Pass> makeFuseQdqIntoQlinear() {
       .kind = "precision: int8 kernels",
       .summaryEn =
           "Fuse QDQ node units (DequantizeLinear -> Conv/MatMul [-> Relu] -> "
-          "QuantizeLinear) into QLinearConv / QLinearMatMul, which run on integers",
+          "QuantizeLinear) into QLinearConv / QLinearMatMul, which run on integers; MaxPool, "
+          "Pad, Reshape and other value-preserving ops between pairs of one scale run on the "
+          "8-bit tensor",
       .summaryZh =
           "将 QDQ 节点单元（DequantizeLinear -> Conv/MatMul [-> Relu] -> "
-          "QuantizeLinear）融合为以整数计算的 QLinearConv / QLinearMatMul",
+          "QuantizeLinear）融合为以整数计算的 QLinearConv / QLinearMatMul；两侧量化参数相同的 "
+          "MaxPool、Pad、Reshape 等保值算子直接在 8 位张量上运行",
       .minOpset = 10,
       .changesNumerics = true,
       .lossy = true,

@@ -8,7 +8,10 @@
 //     whose zero clamp the quantized range then carries), pass through a
 //     QuantizeLinear -> DequantizeLinear pair with a range calibrated on the
 //     pipeline's input sets (MinMax, Percentile or Entropy), one pair per
-//     tensor, shared by all its readers.
+//     tensor, shared by all its readers. A tensor that a value-preserving op
+//     (MaxPool, Pad with zeros, Reshape, Transpose, ...) derives from a
+//     quantized one takes that tensor's range, so that the op can later run
+//     on the 8-bit values unchanged (exact: see sharedRangeSource).
 // Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
 // QLinear op. Lossy: the check holds the outputs to the accuracy budget.
 #include <algorithm>
@@ -93,6 +96,25 @@ QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perCha
   return q;
 }
 
+// Ops whose output holds values of their input 0 only (moved, dropped or
+// repeated; Pad adds zeros, which every range here holds exactly), so that
+// with the input's scale and zero point Q(op(DQ(xq))) == op(xq): max
+// commutes with the monotonic dequantization, the others move values.
+bool preservesValues(const ir::Node& n, int64_t opset) {
+  if (!n.domain().empty()) return false;
+  const std::string& op = n.opType();
+  if (op == "Reshape" || op == "Flatten" || op == "Transpose" || op == "Squeeze" ||
+      op == "Unsqueeze" || op == "Identity")
+    return true;
+  if (op == "MaxPool") return n.outputs().size() < 2 || !n.output(1) || n.output(1)->uses().empty();
+  if (op != "Pad" || n.attrString("mode", "constant") != "constant") return false;
+  if (opset < 11) return n.attrFloat("value", 0.0f) == 0.0f;
+  const ir::Value* c = n.inputs().size() > 2 ? n.input(2) : nullptr;
+  if (!c) return true;
+  const ir::Tensor* t = c->isGraphInput() ? nullptr : storedTensor(c);
+  return t && t->numel() == 1 && t->valueAsDouble(0) == 0;
+}
+
 class StaticQuantizer {
  public:
   explicit StaticQuantizer(PassContext& ctx)
@@ -103,12 +125,14 @@ class StaticQuantizer {
     std::vector<Unit> units;
     PASSLAB_RETURN_IF_ERROR(chooseUnits(units));
     if (units.empty()) return Status::ok();
-    const std::vector<ir::Value*> activations = activationsOf(units);
+    std::vector<ir::Value*> activations = activationsOf(units);
     PASSLAB_RETURN_IF_ERROR(calibrate(activations));
+    const size_t calibrated = activations.size();
+    shareRangesOfValuePreservingOps(activations);
     rememberOrder();
     for (ir::Value* v : activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
     for (const Unit& u : units) quantizeWeights(u);
-    writeNote(units.size(), activations.size());
+    writeNote(units.size(), calibrated);
     return Status::ok();
   }
 
@@ -243,6 +267,53 @@ class StaticQuantizer {
       ranges_[activations[k]] = stats_[k].range(method_, percentile_);
     }
     return Status::ok();
+  }
+
+  // The activation whose range `v` takes: the furthest quantized tensor
+  // that a chain of value-preserving ops derives `v` from, or nullptr. The
+  // tensors between them that nothing else reads are added to `between`
+  // (they get the same range, so that each op of the chain can run on 8-bit
+  // values).
+  ir::Value* sharedRangeSource(ir::Value* v, int64_t opset,
+                               std::vector<ir::Value*>& between) const {
+    ir::Value* source = nullptr;
+    std::vector<ir::Value*> pending;
+    for (ir::Node* p = v->producer(); p && p->owner() == &g_ && preservesValues(*p, opset);) {
+      ir::Value* in = p->input(0);
+      if (!isFloat32Tensor(in)) break;
+      if (ranges_.count(in)) {
+        source = in;
+        between.insert(between.end(), pending.begin(), pending.end());
+        pending.clear();
+      } else if (in->uses().size() != 1 || in->isGraphOutput() || in->isGraphInput() ||
+                 in->isInitializer()) {
+        break;
+      } else {
+        pending.push_back(in);
+      }
+      p = in->producer();
+    }
+    return source;
+  }
+
+  // Each quantized tensor derived from another through value-preserving ops
+  // takes that one's range (and so its scale and zero point), as ONNX
+  // Runtime does: DQ -> MaxPool -> Q then becomes MaxPool on the 8-bit
+  // tensor. The unread tensors between them are quantized too.
+  void shareRangesOfValuePreservingOps(std::vector<ir::Value*>& activations) {
+    const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
+    std::map<ir::Value*, ir::Value*> sourceOf;
+    std::vector<ir::Value*> added;
+    for (ir::Value* v : activations) {
+      std::vector<ir::Value*> between;
+      if (ir::Value* s = sharedRangeSource(v, opset, between)) {
+        sourceOf[v] = s;
+        for (ir::Value* b : between)
+          if (sourceOf.emplace(b, s).second) added.push_back(b);
+      }
+    }
+    for (const auto& [v, s] : sourceOf) ranges_[v] = ranges_.at(s);
+    activations.insert(activations.end(), added.begin(), added.end());
   }
 
   // Graph positions of the nodes before any edit: a value's pair goes before

@@ -1,9 +1,15 @@
 // Reference pooling: MaxPool (with the Indices output), AveragePool, LpPool,
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool. Direct loops over 1 to 3
-// spatial dims, parallel over (batch, channel) planes.
+// spatial dims, parallel over (batch, channel) planes. And MaxPool on uint8
+// and int8 (what fuse_qdq_into_qlinear leaves between QLinearConvs; oneDNN's
+// 8-bit pooling is slow on plain NCHW): separable, the max over the window's
+// rows first (contiguous, vectorized), then along each row.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/pool_geometry.h"
@@ -178,9 +184,100 @@ class GlobalPoolRef final : public Kernel {
   int64_t p_;
 };
 
+// MaxPool on 8-bit tensors without dilation or the Indices output (others go
+// to the reference kernel). Exact: the same max as PoolRef.
+class MaxPool8 final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    auto a = parsePoolAttrs(b.node());
+    if (!a) return a.error();
+    auto fallback = makeKernel<PoolRef<Mode::kMax>>(b);
+    if (!fallback) return fallback.error();
+    return std::unique_ptr<Kernel>(new MaxPool8(*a, std::move(fallback).value()));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (ctx.wantsOutput(1)) return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(PoolGeometry g, poolGeometry(attrs_, x.dims()));
+    if (g.spatial() > 3) return fallback_->run(ctx);
+    for (int64_t d : g.dilation)
+      if (d != 1) return fallback_->run(ctx);
+    constexpr TypeSet kTypes{ir::DataType::kInt8, ir::DataType::kUInt8};
+    return dispatch<kTypes>(x.dtype(), [&](auto tag) -> Status {
+      using S = typename decltype(tag)::type;
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), g.outDims));
+      const Window3 q(g);
+      const S* X = x.data<S>();
+      S* Y = y->mutableData<S>();
+      // The input positions [lo, hi) the window of output `o` covers on axis `a`.
+      auto span = [&q](size_t a, int64_t o) {
+        const int64_t start = o * q.s[a] - q.pb[a];
+        return std::pair<int64_t, int64_t>{std::max<int64_t>(start, 0),
+                                           std::min(start + q.k[a], q.in[a])};
+      };
+      // Windows along the last axis that lie inside the input start at [0, full).
+      // Bounds are locals: stores through S* (a char type) may alias anything
+      // else, which would stop the loops from vectorizing.
+      const int64_t W = q.in[2], k2 = q.k[2], s2 = q.s[2], pb2 = q.pb[2], out2 = q.out[2];
+      const int64_t full = W - k2 + 1;
+      parallelFor(
+          g.N * g.C, ctx.threads(), 1, [&, W, k2, s2, pb2, out2, full](int64_t b0, int64_t e0) {
+            std::vector<S> rows(static_cast<size_t>(W));
+            std::vector<S> wins(static_cast<size_t>(std::max<int64_t>(full, 0)));
+            S* __restrict r = rows.data();
+            S* __restrict h = wins.data();
+            constexpr S kLowest = std::numeric_limits<S>::lowest();
+            for (int64_t plane = b0; plane < e0; ++plane) {
+              const S* xp = X + plane * q.inSize();
+              S* yp = Y + plane * q.outSize();
+              for (int64_t o0 = 0; o0 < q.out[0]; ++o0) {
+                const auto [lo0, hi0] = span(0, o0);
+                for (int64_t o1 = 0; o1 < q.out[1]; ++o1) {
+                  const auto [lo1, hi1] = span(1, o1);
+                  // r: the max over the window's rows, column by column.
+                  for (int64_t c = 0; c < W; ++c) r[c] = kLowest;
+                  for (int64_t i0 = lo0; i0 < hi0; ++i0)
+                    for (int64_t i1 = lo1; i1 < hi1; ++i1) {
+                      const S* __restrict src = xp + (i0 * q.in[1] + i1) * W;
+                      for (int64_t c = 0; c < W; ++c) r[c] = std::max(r[c], src[c]);
+                    }
+                  // h[c]: the max of r over the inside window starting at c.
+                  for (int64_t c = 0; c < full; ++c) h[c] = r[c];
+                  for (int64_t j = 1; j < k2; ++j)
+                    for (int64_t c = 0; c < full; ++c) h[c] = std::max(h[c], r[c + j]);
+                  S* __restrict out = yp + (o0 * q.out[1] + o1) * out2;
+                  for (int64_t o2 = 0; o2 < out2; ++o2) {
+                    const int64_t start = o2 * s2 - pb2;
+                    if (start >= 0 && start < full) {
+                      out[o2] = h[start];
+                      continue;
+                    }
+                    S best = kLowest;
+                    for (int64_t c = std::max<int64_t>(start, 0); c < std::min(start + k2, W); ++c)
+                      best = std::max(best, r[c]);
+                    out[o2] = best;
+                  }
+                }
+              }
+            }
+          });
+      return Status::ok();
+    });
+  }
+
+ private:
+  MaxPool8(PoolAttrs a, std::unique_ptr<Kernel> fallback)
+      : attrs_(std::move(a)), fallback_(std::move(fallback)) {}
+  PoolAttrs attrs_;
+  std::unique_ptr<Kernel> fallback_;
+};
+
 const KernelDef kRows[] = {
     {"", "MaxPool", 1, kOpsetMax, kMaxPoolTypes, 0, Tier::kReference, "cpu.ref.MaxPool",
      makeKernel<PoolRef<Mode::kMax>>},
+    {"", "MaxPool", 12, kOpsetMax, TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8}, 0,
+     Tier::kOptimized, "cpu.MaxPool8", makeKernel<MaxPool8>},
     {"", "AveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.AveragePool",
      makeKernel<PoolRef<Mode::kAverage>>},
     {"", "LpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.LpPool",

@@ -1,11 +1,12 @@
-// One harness runs each optimized (oneDNN) kernel and its reference kernel on
+// One harness runs each optimized kernel (oneDNN; cpu.MaxPool8) and its reference kernel on
 // the same seeded random inputs and compares: Conv in its variants,
-// ConvTranspose, MatMul, Gemm, MaxPool, AveragePool; and LayerNormalization's
-// vectorized float32 row, where it is chosen and where it declines.
+// ConvTranspose, MatMul, Gemm, MaxPool, AveragePool (and the 8-bit MaxPool); and
+// LayerNormalization's vectorized float32 row, where it is chosen and where it declines.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <optional>
+#include <set>
 
 #include "core/exec/input_fill.h"
 #include "tests/core/exec/exec_test_util.h"
@@ -16,6 +17,7 @@ namespace {
 struct Case {
   const char* name;
   const char* text;
+  const char* kernel = "onednn.";  // the optimized kernel's id starts so
 };
 
 const Case kCases[] = {
@@ -52,6 +54,15 @@ const Case kCases[] = {
        y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })"},
     {"maxpool_ceil_dilated", R"(main (float[1,2,9,9] x) => (float[1,2,4,4] y) {
        y = MaxPool <kernel_shape = [2, 2], strides = [2, 2], dilations = [2, 2], ceil_mode = 1> (x) })"},
+    // 8-bit MaxPool (opset 12+), as fuse_qdq_into_qlinear leaves it: exact.
+    {"maxpool_uint8", R"(<ir_version: 8, opset_import: ["" : 13]>
+       main (uint8[1,3,10,10] x) => (uint8[1,3,5,5] y) {
+       y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })",
+     "cpu.MaxPool8"},
+    {"maxpool_int8_ceil", R"(<ir_version: 8, opset_import: ["" : 13]>
+       main (int8[1,2,9,9] x) => (int8[1,2,4,4] y) {
+       y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], ceil_mode = 1> (x) })",
+     "cpu.MaxPool8"},
     {"avgpool_exclude", R"(main (float[1,3,7,7] x) => (float[1,3,4,4] y) {
        y = AveragePool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })"},
     {"avgpool_include_ceil", R"(main (float[1,3,8,8] x) => (float[1,3,4,4] y) {
@@ -79,6 +90,15 @@ std::optional<BothRuns> runBoth(const ir::Model& m, uint64_t seed) {
     auto t = makeInput(in, fo);
     EXPECT_TRUE(t) << t.error().message();
     if (!t) return std::nullopt;
+    if (t->dtype() == ir::DataType::kUInt8 || t->dtype() == ir::DataType::kInt8) {
+      // Random integers land in [-1, 1]: spread 8-bit inputs over every value.
+      std::vector<uint8_t> bytes(static_cast<size_t>(t->numel()));
+      for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 97 + seed * 31);
+      *t = t->dtype() == ir::DataType::kUInt8
+               ? ir::Tensor::fromVector<uint8_t>(ir::DataType::kUInt8, t->dims(), bytes)
+               : ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, t->dims(),
+                                                std::vector<int8_t>(bytes.begin(), bytes.end()));
+    }
     inputs.emplace_back(in.name, *t);
   }
   RunOptions run;
@@ -99,13 +119,19 @@ TEST_P(OptimizedVsReference, Agree) {
   ASSERT_TRUE(runs);
   const RunResult* a = &runs->preferred;
   const RunResult* b = &runs->reference;
-  EXPECT_EQ(a->profile[0].kernel.rfind("onednn.", 0), 0u) << a->profile[0].kernel;
+  EXPECT_EQ(a->profile[0].kernel.rfind(GetParam().kernel, 0), 0u) << a->profile[0].kernel;
   EXPECT_EQ(b->profile[0].kernel.rfind("cpu.ref.", 0), 0u) << b->profile[0].kernel;
   ASSERT_EQ(a->outputs[0].dims(), b->outputs[0].dims());
   EXPECT_EQ(a->outputs[0].dims(), m.graph().outputs()[0]->type().shape()->staticDims().value());
-  auto x = testutil::toFloats(a->outputs[0]), y = testutil::toFloats(b->outputs[0]);
-  for (size_t i = 0; i < x.size(); ++i)
-    ASSERT_NEAR(x[i], y[i], 1e-4 + 1e-4 * std::fabs(y[i])) << "element " << i;
+  const ir::Tensor &x = a->outputs[0], &y = b->outputs[0];
+  ASSERT_EQ(x.dtype(), y.dtype());
+  for (int64_t i = 0; i < x.numel(); ++i)
+    ASSERT_NEAR(x.valueAsDouble(i), y.valueAsDouble(i), 1e-4 + 1e-4 * std::fabs(y.valueAsDouble(i)))
+        << "element " << i;
+  // The seeded inputs vary, and so does what the kernels compute.
+  std::set<double> seen;
+  for (int64_t i = 0; i < y.numel(); ++i) seen.insert(y.valueAsDouble(i));
+  EXPECT_GT(seen.size(), 2u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, OptimizedVsReference, ::testing::ValuesIn(kCases),

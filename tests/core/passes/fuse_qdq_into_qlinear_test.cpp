@@ -2,7 +2,9 @@
 // (the Relu before a QuantizeLinear with zero point 0 goes too), the outputs
 // within the budget (one output step of rounding), convergence, and the units
 // it must leave: a Relu the quantization would not reproduce, a bias of
-// another scale, an op output read twice.
+// another scale, an op output read twice. And value-preserving ops (MaxPool,
+// Pad with zeros, ...) between a DQ and a Q of the same scale and zero point
+// running on the 8-bit tensor, and the ones it must leave.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -79,6 +81,88 @@ TEST(FuseQdqIntoQlinear, LeavesABiasOfAnotherScale) {
 
 TEST(FuseQdqIntoQlinear, LeavesAConvWhoseOutputIsReadTwice) {
   expectUnchanged(kPass, convUnit("0", "0.0002, 0.0004", "\n    c2 = Identity(c)"), "Conv output");
+}
+
+// DQ -> `op` -> Q with the input's scale and zero point (separate constants
+// of equal value, as quantize_static writes them); `extra` more nodes.
+std::string valuePreserving(const std::string& op, const std::string& ys = "0.02",
+                            const std::string& extra = "", int opset = 13) {
+  return "<ir_version: 8, opset_import: [\"\" : " + std::to_string(opset) +
+         R"(]>
+main (float[1,2,4,4] x) => (float[1,2,3,3] y)" +
+         std::string(extra.empty() ? "" : ", float[1,2,3,3] m2") + R"()
+    <float xs = {0.02}, uint8 xz = {128}, float ys = {)" +
+         ys + R"(}, uint8 yz = {128}> {
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    )" + op +
+         R"(
+    mq = QuantizeLinear(m, ys, yz)
+    y = DequantizeLinear(mq, ys, yz))" +
+         extra + " }";
+}
+
+const char* kMaxPool = "m = MaxPool <kernel_shape = [2, 2], strides = [1, 1]> (d)";
+
+TEST(FuseQdqIntoQlinear, AMaxPoolBetweenPairsOfOneScaleRunsOnTheUint8Tensor) {
+  expectRewrite(kPass, valuePreserving(kMaxPool), R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,3,3] y)
+    <float xs = {0.02}, uint8 xz = {128}, float ys = {0.02}, uint8 yz = {128}> {
+    q = QuantizeLinear(x, xs, xz)
+    mq = MaxPool <kernel_shape = [2, 2], strides = [1, 1]> (q)
+    y = DequantizeLinear(mq, ys, yz) })");
+}
+
+TEST(FuseQdqIntoQlinear, APadWithZerosPadsTheUint8TensorWithTheZeroPoint) {
+  const std::string pad = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,5,4] y)
+    <float xs = {0.02}, uint8 xz = {128}, float ys = {0.02}, uint8 yz = {128},
+     int64[8] pads = {0, 0, 1, 0, 0, 0, 0, 0}, float pv = {0}> {
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    m = Pad(d, pads, pv)
+    mq = QuantizeLinear(m, ys, yz)
+    y = DequantizeLinear(mq, ys, yz) })";
+  expectRewrite(kPass, pad, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,5,4] y)
+    <float xs = {0.02}, uint8 xz = {128}, float ys = {0.02}, uint8 yz = {128},
+     int64[8] pads = {0, 0, 1, 0, 0, 0, 0, 0}, uint8 z = {128}> {
+    q = QuantizeLinear(x, xs, xz)
+    mq = Pad(q, pads, z)
+    y = DequantizeLinear(mq, ys, yz) })");
+  expectConverges(kPass, pad);
+}
+
+TEST(FuseQdqIntoQlinear, ConvergesOnAValuePreservingOp) {
+  expectConverges(kPass, valuePreserving(kMaxPool));
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAValuePreservingOpBetweenPairsOfTwoScales) {
+  expectUnchanged(kPass, valuePreserving(kMaxPool, "0.03"),
+                  "not quantized with its input's scale and zero point");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAValuePreservingOpWhoseOutputIsReadTwice) {
+  expectUnchanged(kPass, valuePreserving(kMaxPool, "0.02", "\n    m2 = Identity(m)"),
+                  "MaxPool output");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAPadWithANonzeroValue) {
+  const std::string pad = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,5,4] y)
+    <float xs = {0.02}, uint8 xz = {128}, float ys = {0.02}, uint8 yz = {128},
+     int64[8] pads = {0, 0, 1, 0, 0, 0, 0, 0}, float pv = {0.5}> {
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    m = Pad(d, pads, pv)
+    mq = QuantizeLinear(m, ys, yz)
+    y = DequantizeLinear(mq, ys, yz) })";
+  expectUnchanged(kPass, pad, "the Pad's value is not a constant 0");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAMaxPoolBeforeOpset12) {
+  std::string model = valuePreserving(kMaxPool, "0.02", "", 11);
+  expectUnchanged(kPass, model, "MaxPool takes 8-bit tensors from opset 12 (model has 11)");
 }
 
 }  // namespace

@@ -117,6 +117,56 @@ TEST(QuantizeStatic, ConvolutionsBecomeQdqNodeUnits) {
       << out.step.note.str();
 }
 
+TEST(QuantizeStatic, AMaxPoolsOutputSharesItsInputsScaleAndZeroPoint) {
+  // Conv -> Relu -> MaxPool -> Conv: the pooled tensor is quantized with the
+  // Relu output's scale and zero point, so that the MaxPool can run on the
+  // 8-bit values (fuse_qdq_into_qlinear); the tensor Pad writes between
+  // them, which no Conv reads, gets the pair too.
+  for (const bool pad : {false, true}) {
+    const std::string model =
+        "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+        "main (float[1,2,6,6] x) => (float[1,2,3,3] y)\n"
+        "    <float[3,2,3,3] w1 = {" +
+        values(54, 1) + "}, float[2,3,1,1] w2 = {" + values(6, 2) +
+        "}, int64[8] pads = {0, 0, 0, 0, 0, 0, 1, 1}> {\n"
+        "    c = Conv <pads = [1, 1, 1, 1]> (x, w1)\n"
+        "    r = Relu(c)\n" +
+        (pad ? "    p = Pad(r, pads)\n    m = MaxPool <kernel_shape = [3, 3], strides = [2, 2]> "
+               "(p)\n"
+             : "    m = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (r)\n") +
+        "    y = Conv(m, w2) }";
+    auto eval = synthesized();
+    PassOutcome out = runPass(kPass, model, {}, &eval);
+    ASSERT_TRUE(out.step.changed) << out.step.error.str();
+    const ir::Node* pool = nullptr;
+    for (const auto& n : out.model.graph().nodes())
+      if (n->opType() == "MaxPool") pool = n.get();
+    ASSERT_NE(pool, nullptr);
+    // The DQ -> [Pad -> Q -> DQ ->] MaxPool -> Q chain: every pair has the
+    // Relu output's parameters.
+    const ir::Node* outQ = pool->output(0)->uses()[0].node;
+    ASSERT_EQ(outQ->opType(), "QuantizeLinear") << io::printModelText(out.model);
+    std::vector<const ir::Node*> pairs{outQ};
+    const ir::Node* inDq = pool->input(0)->producer();
+    ASSERT_EQ(inDq->opType(), "DequantizeLinear") << io::printModelText(out.model);
+    if (pad) {
+      const ir::Node* padNode = inDq->input(0)->producer()->input(0)->producer();
+      ASSERT_EQ(padNode->opType(), "Pad") << io::printModelText(out.model);
+      pairs.push_back(inDq);
+      inDq = padNode->input(0)->producer();
+      ASSERT_EQ(inDq->opType(), "DequantizeLinear") << io::printModelText(out.model);
+    }
+    EXPECT_EQ(inDq->input(0)->producer()->input(0)->producer()->opType(), "Relu");
+    for (const ir::Node* n : pairs) {
+      EXPECT_EQ(constantInput(*n, 1)->valueAsDouble(0), constantInput(*inDq, 1)->valueAsDouble(0))
+          << n->name();
+      EXPECT_EQ(constantInput(*n, 2)->valueAsDouble(0), constantInput(*inDq, 2)->valueAsDouble(0))
+          << n->name();
+    }
+    EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  }
+}
+
 TEST(QuantizeStatic, TheCalibratedRangeIsTheObservedOne) {
   // y = MatMul(x, w) with x from a fixed input: MinMax gives x's range exactly.
   const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>

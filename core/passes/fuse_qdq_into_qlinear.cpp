@@ -24,6 +24,7 @@
 // quantized with its input's scale and zero point (as quantize_static writes
 // it): exact, since max commutes with the monotonic dequantization, the
 // others only move values, and Pad's zeros quantize to z.
+#include <algorithm>
 #include <cmath>
 
 #include "core/passes/fusion_utils.h"
@@ -252,6 +253,36 @@ MatchResult valuePreservingUnit(ir::Node& q, const MatchContext& c) {
   });
 }
 
+// Q(Concat(DQ(a, s, z), DQ(b, s, z), ...), s, z) -> Concat(a, b, ...): every
+// input quantized with the output's scale and zero point (quantize_static
+// gives a Concat's inputs one range), so the 8-bit values concatenate as they
+// are: exact.
+MatchResult concatUnit(ir::Node& q, const MatchContext&) {
+  ir::Node* cat = producerOp(q.input(0), "Concat");
+  if (!cat) return MatchResult::failure("the input is not produced by a Concat");
+  if (Text why = rewrite::whyNotSoleConsumer(q.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("the Concat output %1", why));
+  if (!q.input(2)) return MatchResult::failure("the QuantizeLinear has no zero point");
+  std::vector<ir::Value*> ins;
+  std::vector<ir::Node*> nodes{&q, cat};
+  for (ir::Value* in : cat->inputs()) {
+    Dequantized d;
+    if (Text why = whyNotDequantized(in, "a Concat input", d); !why.empty())
+      return MatchResult::failure(why);
+    if (Text why = whyNot8Bit(d, "a Concat input"); !why.empty()) return MatchResult::failure(why);
+    if (!sameScalar(d.scale, q.input(1)) || !sameScalar(d.zero, q.input(2)))
+      return MatchResult::failure(
+          "a Concat input is not quantized with the output's scale and zero point");
+    ins.push_back(d.q);
+    if (std::find(nodes.begin(), nodes.end(), d.node) == nodes.end()) nodes.push_back(d.node);
+  }
+  return MatchResult::success(nodes, [&q, cat, ins, nodes](rewrite::Rewriter& rw) {
+    const std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
+    ir::Node* n = fusion::addDerived(rw, "Concat", ins, &q, from, cat, {q.output(0)});
+    fusion::replaceAndErase(rw, q.output(0), n->output(0), nodes);
+  });
+}
+
 fusion::Rules rules() {
   fusion::Rules r;
   fusion::addRule(r, "qdq_conv",
@@ -263,6 +294,8 @@ fusion::Rules rules() {
   fusion::addRule(r, "qdq_value_preserving",
                   "Q(MaxPool|Pad|Reshape|...(DQ(xq, s, z)), s, z)  ->  MaxPool|Pad|...(xq)",
                   {"QuantizeLinear"}, valuePreservingUnit);
+  fusion::addRule(r, "qdq_concat", "Q(Concat(DQ(a, s, z), DQ(b, s, z)), s, z)  ->  Concat(a, b)",
+                  {"QuantizeLinear"}, concatUnit);
   return r;
 }
 

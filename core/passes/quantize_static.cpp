@@ -128,6 +128,7 @@ class StaticQuantizer {
     std::vector<ir::Value*> activations = activationsOf(units);
     PASSLAB_RETURN_IF_ERROR(calibrate(activations));
     const size_t calibrated = activations.size();
+    unifyConcatRanges(activations);
     shareRangesOfValuePreservingOps(activations);
     rememberOrder();
     for (ir::Value* v : activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
@@ -294,6 +295,40 @@ class StaticQuantizer {
       p = in->producer();
     }
     return source;
+  }
+
+  // A Concat whose inputs are all quantized gives them and its output one
+  // range (their union), as ONNX Runtime does: DQ -> Concat -> Q of one
+  // scale then becomes a Concat of the 8-bit tensors. Its output joins the
+  // quantized tensors (a MaxPool after it can then run on 8 bits too). A
+  // tensor already in another Concat's group leaves this one as it is.
+  void unifyConcatRanges(std::vector<ir::Value*>& activations) {
+    std::set<const ir::Value*> grouped;
+    for (const auto& owned : g_.nodes()) {
+      const ir::Node& n = *owned;
+      if (!isDefaultOp(n, "Concat") || n.inputs().empty() || !isFloat32Tensor(n.output(0)))
+        continue;
+      ir::Value* out = n.output(0);
+      QuantRange u;
+      bool all = !grouped.count(out);
+      for (const ir::Value* in : n.inputs()) {
+        auto it = in ? ranges_.find(in) : ranges_.end();
+        all = all && it != ranges_.end() && !grouped.count(in);
+        if (!all) break;
+        u.lo = std::min(u.lo, it->second.lo);
+        u.hi = std::max(u.hi, it->second.hi);
+      }
+      if (!all) continue;
+      if (auto it = ranges_.find(out); it != ranges_.end()) {
+        u.lo = std::min(u.lo, it->second.lo);
+        u.hi = std::max(u.hi, it->second.hi);
+      } else {
+        activations.push_back(out);
+      }
+      for (const ir::Value* in : n.inputs()) ranges_[in] = u, grouped.insert(in);
+      ranges_[out] = u;
+      grouped.insert(out);
+    }
   }
 
   // Each quantized tensor derived from another through value-preserving ops

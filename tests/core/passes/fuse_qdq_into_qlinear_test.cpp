@@ -165,5 +165,35 @@ TEST(FuseQdqIntoQlinear, LeavesAMaxPoolBeforeOpset12) {
   expectUnchanged(kPass, model, "MaxPool takes 8-bit tensors from opset 12 (model has 11)");
 }
 
+// Two quantized tensors concatenated and quantized again with one scale.
+std::string concatUnit(const std::string& bs) {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2] a, float[1,2] b) => (float[1,4] y)
+    <float s = {0.1}, uint8 z = {10}, float s2 = {)" +
+         bs + R"(}> {
+    qa = QuantizeLinear(a, s, z)
+    da = DequantizeLinear(qa, s, z)
+    qb = QuantizeLinear(b, s2, z)
+    db = DequantizeLinear(qb, s2, z)
+    c = Concat <axis = 1> (da, db)
+    yq = QuantizeLinear(c, s, z)
+    y = DequantizeLinear(yq, s, z) })";
+}
+
+TEST(FuseQdqIntoQlinear, AConcatOfOneScaleRunsOnTheEightBitTensors) {
+  expectRewrite(kPass, concatUnit("0.1"), R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2] a, float[1,2] b) => (float[1,4] y)
+    <float s = {0.1}, uint8 z = {10}, float s2 = {0.1}> {
+    qa = QuantizeLinear(a, s, z)
+    qb = QuantizeLinear(b, s2, z)
+    yq = Concat <axis = 1> (qa, qb)
+    y = DequantizeLinear(yq, s, z) })");
+  expectConverges(kPass, concatUnit("0.1"));
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAConcatOfInputsOfAnotherScale) {
+  expectUnchanged(kPass, concatUnit("0.2"), "not quantized with the output's scale");
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -304,5 +304,39 @@ main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, 2, 3, 4}> {
   EXPECT_TRUE(explains(out.step, "alpha"));
 }
 
+TEST(QuantizeStatic, AConcatsInputsAndOutputShareOneRange) {
+  // Two 1x1 convolutions with Relus, concatenated, read by a third.
+  const std::string model =
+      "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+      "main (float[1,2,4,4] x) => (float[1,2,4,4] y)\n"
+      "    <float[2,2,1,1] w1 = {" +
+      values(4, 5) + "}, float[2,2,1,1] w2 = {" + values(4, 6) + "}, float[2,4,1,1] w3 = {" +
+      values(8, 7) +
+      "}> {\n"
+      "    c1 = Conv(x, w1)\n    r1 = Relu(c1)\n"
+      "    c2 = Conv(x, w2)\n    r2 = Mul(c2, c2)\n"
+      "    r2b = Relu(r2)\n"
+      "    k = Concat <axis = 1> (r1, c2)\n"
+      "    y = Conv(k, w3) }";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  const ir::Node* cat = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Concat") cat = n.get();
+  ASSERT_NE(cat, nullptr);
+  // Every Concat input is a DequantizeLinear with the scale of the one after the Concat.
+  const ir::Value* outScale = nullptr;
+  for (const ir::Use& u : cat->output(0)->uses())
+    if (u.node->opType() == "QuantizeLinear") outScale = u.node->input(1);
+  ASSERT_NE(outScale, nullptr) << io::printModelText(out.model);
+  for (const ir::Value* in : cat->inputs()) {
+    const ir::Node* dq = in->producer();
+    ASSERT_EQ(dq->opType(), "DequantizeLinear") << io::printModelText(out.model);
+    EXPECT_EQ(constantInput(*dq, 1)->valueAsDouble(0), outScale->initializer()->valueAsDouble(0));
+  }
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
 }  // namespace
 }  // namespace passlab::testing

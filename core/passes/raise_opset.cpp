@@ -199,6 +199,10 @@ class Raiser {
       softmaxAxis(n);
     } else if (op == "Dropout") {
       rw_.removeAttr(&n, "ratio");
+      // An unread mask (whyNot refuses a read one) is bool from opset 10.
+      ir::Value* mask = n.outputs().size() > 1 ? n.output(1) : nullptr;
+      if (mask && from_ < 10 && mask->type().isTensor())
+        rw_.setType(mask, ir::Type::tensor(ir::DataType::kBool, mask->type().shape()));
     } else if (op == "BatchNormalization") {
       rw_.removeAttr(&n, "spatial");
     } else {

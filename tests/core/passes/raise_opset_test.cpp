@@ -146,6 +146,18 @@ main (float[2,3] x, int64[?] s) => (float[?,?] y) {
       << out.step.error.str();
 }
 
+TEST(RaiseOpset, ADropoutWithAnUnreadMaskIsRaised) {
+  // The mask's type changes at 10 (float to bool); unread, it may.
+  PassOutcome out = runPass(kPass, R"(<ir_version: 7, opset_import: ["" : 9]>
+main (float[2] x) => (float[2] y) {
+    d, m = Dropout <ratio = 0.2> (x)
+    y = Relu(d) })");
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_TRUE(out.step.verifierErrors.empty());
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  EXPECT_EQ(out.model.opsetVersion(""), 13);
+}
+
 TEST(RaiseOpset, AReadDropoutMaskIsRefused) {
   PassOutcome out = runPassMayFail(kPass, R"(<ir_version: 7, opset_import: ["" : 9]>
 main (float[2] x) => (float[2] y, float[2] m) { y, m = Dropout(x) })");

@@ -51,10 +51,6 @@ const ir::Tensor* storedTensor(const ir::Value* v) {
   return a && a->type() == ir::AttrType::kTensor ? &a->t : nullptr;
 }
 
-bool isConstant(const ir::Value* v) {
-  return v && v->isInitializer() && !v->isGraphInput();
-}
-
 // One op quantized: which of its inputs is the weight, and along which axis
 // of the weight its output channels run.
 struct Unit {
@@ -188,7 +184,7 @@ class StaticQuantizer {
 
   Text whyNot(const ir::Node& n, Unit& u) const {
     if (!isFloat32Tensor(n.input(0))) return "the input is not a float32 tensor";
-    if (isConstant(n.input(0))) return "the input is a constant";
+    if (rewrite::isConstant(n.input(0))) return "the input is a constant";
     // Weights and biases are initializers; one that is also a graph input
     // (every initializer below IR version 4) is frozen when it is quantized.
     const ir::Tensor* stored = storedTensor(n.input(1));

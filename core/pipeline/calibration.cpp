@@ -6,6 +6,7 @@
 
 #include "core/io/npy.h"
 #include "core/io/tensor_file.h"
+#include "core/support/strings.h"
 
 namespace passlab::pipeline {
 
@@ -49,8 +50,7 @@ Expected<exec::NamedInputs> readSet(const ir::Model& model, const fs::path& dir)
       return invalidArgument(Text::of("%1: no input_%2.pb or .npy for input '%3'", dir.string(),
                                       std::to_string(k), in->name()));
     ++k;
-    auto t = file.size() > 3 && file.substr(file.size() - 3) == ".pb" ? io::readTensorFile(file)
-                                                                      : io::readNpy(file);
+    auto t = str::endsWith(file, ".pb") ? io::readTensorFile(file) : io::readNpy(file);
     if (!t) return t.error().withContext(file);
     if (Text why = whyNotFits(*t, *in); !why.empty())
       return invalidArgument(Text::of("%1: %2", file, why));

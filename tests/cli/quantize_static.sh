@@ -31,14 +31,16 @@ grep -q "within budget" "$dir/synth.log" || { cat "$dir/synth.log"; fail "not wi
 grep -q "QuantizeLinear" "$dir/info.log" || { cat "$dir/info.log"; fail "no QuantizeLinear"; }
 grep -q "DequantizeLinear" "$dir/info.log" || { cat "$dir/info.log"; fail "no DequantizeLinear"; }
 
-# A folder of input sets (.npy, written with the standard library only).
-python3 - "$dir/calib" 1 1 28 28 <<'PY' || fail "writing calibration data"
+# A folder of input sets (.npy, written with the standard library only):
+# write_sets ROOT COUNT DIM..., values uniform in [0, 255].
+write_sets() {
+  python3 - "$@" <<'PY'
 import os, random, struct, sys
-root, dims = sys.argv[1], [int(d) for d in sys.argv[2:]]
+root, count, dims = sys.argv[1], int(sys.argv[2]), [int(d) for d in sys.argv[3:]]
 n = 1
 for d in dims:
     n *= d
-for s in range(4):
+for s in range(count):
     os.makedirs(f"{root}/set_{s}", exist_ok=True)
     header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % ", ".join(map(str, dims))
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
@@ -47,6 +49,8 @@ for s in range(4):
         rnd = random.Random(s)
         f.write(struct.pack(f"<{n}f", *[rnd.uniform(0, 255) for _ in range(n)]))
 PY
+}
+write_sets "$dir/calib" 4 1 1 28 28 || fail "writing calibration data"
 "$cli" optimize "$model" -o "$dir/int8b.onnx" --passes raise_opset,quantize_static \
   --calibration-data "$dir/calib" --set quantize_static.method=entropy \
   > "$dir/data.log" 2>&1 || { cat "$dir/data.log"; fail "with --calibration-data"; }
@@ -54,19 +58,7 @@ grep -q "calibration: 4 input sets from" "$dir/data.log" || { cat "$dir/data.log
 grep -q "calibrated on 4 input sets (entropy)" "$dir/data.log" || { cat "$dir/data.log"; fail "no entropy note"; }
 
 # Wrong shapes: refused, naming the input and the expected type; nothing written.
-python3 - "$dir/bad" 1 1 27 28 <<'PY' || fail "writing bad data"
-import os, struct, sys
-root, dims = sys.argv[1], [int(d) for d in sys.argv[2:]]
-n = 1
-for d in dims:
-    n *= d
-os.makedirs(f"{root}/set_0", exist_ok=True)
-header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % ", ".join(map(str, dims))
-header += " " * (63 - (10 + len(header)) % 64) + "\n"
-with open(f"{root}/set_0/input_0.npy", "wb") as f:
-    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-    f.write(struct.pack(f"<{n}f", *([0.5] * n)))
-PY
+write_sets "$dir/bad" 1 1 1 27 28 || fail "writing bad data"
 if "$cli" optimize "$model" -o "$dir/bad.onnx" --passes raise_opset,quantize_static \
     --calibration-data "$dir/bad" > "$dir/bad.log" 2>&1; then
   cat "$dir/bad.log"; fail "wrong shapes were accepted"

@@ -800,9 +800,19 @@ New ops: %2</source>
         <translation>%1 的 pads 长度不对</translation>
     </message>
     <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="64"/>
+        <source>%1 reads a chain of rank %2 (not N, C and spatial dims)</source>
+        <translation>%1 读取的链秩为 %2（不是 N、C 加空间维）</translation>
+    </message>
+    <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="63"/>
         <source>%1 reads the chain as a scalar parameter</source>
         <translation>%1 将该链当作标量参数读取</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="66"/>
+        <source>%1 reads the chain as a scale or zero point</source>
+        <translation>%1 将该链作为缩放系数或零点读取</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="65"/>
@@ -853,6 +863,11 @@ New ops: %2</source>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="74"/>
         <source>%1 with %2 out for the ops after it</source>
         <translation>%1，且需为其后的算子输出 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="78"/>
+        <source>%1 with channels_last = %2 reads the chain transposed by %3, not by %4 (the move that flipping channels_last undoes)</source>
+        <translation>channels_last = %2 的 %1 读取按 %3 转置的链，而不是按 %4（翻转 channels_last 所能抵消的移动）</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="75"/>
@@ -3383,6 +3398,11 @@ New ops: %2</source>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="38"/>
         <source>%1 has no axes (it works on every axis)</source>
         <translation>%1 没有 axes（它作用于每个轴）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="39"/>
+        <source>%1 has no axes attribute</source>
+        <translation>%1 没有 axes 属性</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="64"/>

@@ -18,8 +18,12 @@
 //   value v, so the Shape becomes Shape(v) gathered by the perm (or, when
 //   the dims it returns are consecutive in v, Shape(v) with start/end).
 //   ONNX Runtime's quantized elementwise ops (com.microsoft QLinearAdd,
-//   QLinearMul, QLinearSigmoid, QLinearLeakyRelu) pass like their float ops
-//   (and its QLinearConcat like Concat: transposes_through_concat).
+//   QLinearMul, QLinearSigmoid, QLinearLeakyRelu) pass like their float ops,
+//   its QLinearReduceMean like ReduceMean (axes attribute), its
+//   QLinearAveragePool and QLinearGlobalAveragePool when the chain moves
+//   channels last to first (or back) by flipping channels_last
+//   (transpose_through_qlinear_pool.cpp), and its QLinearConcat like Concat
+//   (transposes_through_concat).
 //   Conditions: every value from t to u feeds only the next node of the chain
 //   and Shapes (not graph outputs, not read in subgraphs); side operands are constants
 //   of rank at most x's; reductions, Squeeze and Unsqueeze have constant
@@ -64,9 +68,23 @@ bool isReduce(const ir::Node& n) {
   return n.domain().empty() && std::find(ops.begin(), ops.end(), n.opType()) != ops.end();
 }
 
+// ONNX Runtime's com.microsoft QLinearReduceMean: a ReduceMean between a
+// dequantize and a quantize (data, scale, zero point, scale, zero point);
+// its axes are an attribute.
+bool isQLinearReduceMean(const ir::Node& n) {
+  return n.domain() == "com.microsoft" && n.opType() == "QLinearReduceMean";
+}
+
+// A reduction's axes as given (attribute or constant input); nullopt when not
+// constant (or, for QLinearReduceMean, not an attribute: its input 1 is a scale).
+std::optional<std::vector<int64_t>> givenAxes(const ir::Node& n) {
+  if (isQLinearReduceMean(n) && !n.hasAttr("axes")) return std::nullopt;
+  return rewrite::intsFromAttrOrInput(n, "axes", 1);
+}
+
 // A reduction's axes normalized against `rank`; nullopt when not constant or "all".
 std::optional<std::vector<int64_t>> reduceAxes(const ir::Node& n, int64_t rank) {
-  auto a = rewrite::intsFromAttrOrInput(n, "axes", 1);
+  auto a = givenAxes(n);
   if (!a || a->empty()) return std::nullopt;
   return normalizeAxes(*a, rank);
 }
@@ -88,17 +106,24 @@ struct ChainStep {
 std::optional<ChainStep> axesStep(ir::Node& next, const ir::Value* cur,
                                   const std::vector<int64_t>& perm, Text& why) {
   ChainStep s{&next, std::vector<std::optional<ir::Tensor>>(next.inputCount()), {}, {}, perm};
-  if (next.input(0) != cur) {
-    why = Text::of("%1 reads the chain as its axes", next.opType());
-    return std::nullopt;
-  }
+  const bool quantized = isQLinearReduceMean(next);
+  for (size_t i = 1; i < next.inputCount(); ++i)
+    if (next.input(i) == cur) {
+      why = quantized ? Text::of("%1 reads the chain as a scale or zero point", next.opType())
+                      : Text::of("%1 reads the chain as its axes", next.opType());
+      return std::nullopt;
+    }
   const bool unsqueeze = next.opType() == "Unsqueeze";
   const auto rank = static_cast<int64_t>(perm.size());
-  auto given = rewrite::intsFromAttrOrInput(next, "axes", 1);
+  auto given = givenAxes(next);
   auto axes =
       given && !given->empty()
           ? normalizeAxes(*given, unsqueeze ? rank + static_cast<int64_t>(given->size()) : rank)
           : std::nullopt;
+  if (!axes && quantized && !next.hasAttr("axes")) {
+    why = Text::of("%1 has no axes attribute", next.opType());
+    return std::nullopt;
+  }
   if (!axes) {
     why = !given           ? Text::of("%1 axes are not constant", next.opType())
           : given->empty() ? Text::of("%1 has no axes (it works on every axis)", next.opType())
@@ -177,8 +202,18 @@ std::optional<ChainStep> elementwiseStep(ir::Node& next, const ir::Value* cur,
 std::optional<ChainStep> stepThrough(ir::Node& next, const ir::Value* cur,
                                      const std::vector<int64_t>& perm, const MatchContext& ctx,
                                      Text& why) {
-  if (isReduce(next) || isDefaultOp(next, "Squeeze") || isDefaultOp(next, "Unsqueeze"))
+  if (isReduce(next) || isQLinearReduceMean(next) || isDefaultOp(next, "Squeeze") ||
+      isDefaultOp(next, "Unsqueeze"))
     return axesStep(next, cur, perm, why);
+  if (isQLinearPool(next)) {
+    auto channelsLast = flippedChannelsLast(next, cur, perm, why);
+    if (!channelsLast) return std::nullopt;
+    return ChainStep{&next,
+                     std::vector<std::optional<ir::Tensor>>(next.inputCount()),
+                     {},
+                     {{"channels_last", {*channelsLast}, false}},
+                     perm};
+  }
   if ((fusion::isElementwise(next) && next.opType() != "Identity") || isQLinearElementwise(next))
     return elementwiseStep(next, cur, perm, why);
   if (hasAxisParameters(next)) {
@@ -407,6 +442,18 @@ MatchResult intoBinary(ir::Node& op, const MatchContext&) {
   });
 }
 
+// A new node of red's op (in its domain), attributes and output type, on `ins`.
+ir::Node* addReductionLike(rewrite::Rewriter& rw, ir::Node& red, const std::vector<ir::Value*>& ins,
+                           const std::vector<const ir::Node*>& from) {
+  if (red.domain().empty())
+    return fusion::addDerived(rw, red.opType(), ins, &red, from, &red, {red.output(0)});
+  ir::Node* n = rw.addNode(*red.owner(), red.opType(), red.domain(), ins, 1, &red, "", from);
+  for (const ir::Attribute& a : red.attributes())
+    if (auto c = copyAttribute(a)) rw.setAttr(n, std::move(*c));
+  rw.setType(n->output(0), red.output(0)->type());
+  return n;
+}
+
 MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
   SoleTranspose st;
   if (Text why = whyNotSoleTranspose(red.input(0), st); !why.empty())
@@ -415,6 +462,8 @@ MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
   const std::vector<int64_t>* p = &st.perm;
   int64_t r = static_cast<int64_t>(p->size());
   auto axes = reduceAxes(red, r);
+  if (!axes && isQLinearReduceMean(red) && !red.hasAttr("axes"))
+    return MatchResult::failure(Text::of("%1 has no axes attribute", red.opType()));
   if (!axes) return MatchResult::failure(Text::of("%1 axes are not constant", red.opType()));
   std::vector<bool> reduced(static_cast<size_t>(r), false);
   for (int64_t a : *axes) reduced[a] = true;
@@ -432,7 +481,7 @@ MatchResult reduceAbsorbs(ir::Node& red, const MatchContext&) {
   return MatchResult::success({&red, t}, [&red, t, na](rewrite::Rewriter& rw) {
     std::vector<ir::Value*> ins = red.inputs();
     ins[0] = t->input(0);
-    ir::Node* n = fusion::addDerived(rw, red.opType(), ins, &red, {t, &red}, &red, {red.output(0)});
+    ir::Node* n = addReductionLike(rw, red, ins, {t, &red});
     setAxes(rw, n, na);
     fusion::replaceAndErase(rw, red.output(0), n->output(0), {&red, t});
   });
@@ -451,11 +500,16 @@ fusion::Rules rules() {
                   {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less", "Greater",
                    "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Mod"},
                   intoBinary);
-  // Reduce(Transpose(x, p), A) -> Reduce(x, p[A]) when the kept axes stay in order
-  fusion::addRule(r, "reduce_absorbs_transpose", "Reduce(Transpose(x, p), A) -> Reduce(x, p[A])",
-                  {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
-                   "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"},
-                  reduceAbsorbs);
+  // Reduce(Transpose(x, p), A) -> Reduce(x, p[A]) when the kept axes stay in order;
+  // also ONNX Runtime's com.microsoft QLinearReduceMean
+  std::vector<rewrite::OpKey> reductions{{"com.microsoft", "QLinearReduceMean"}};
+  for (const char* op :
+       {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+        "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"})
+    reductions.push_back({"", op});
+  r.push_back(std::make_unique<rewrite::RulePattern>(
+      "reduce_absorbs_transpose", "Reduce(Transpose(x, p), A) -> Reduce(x, p[A])",
+      std::move(reductions), reduceAbsorbs));
   // Concat(Transpose(a, p), b) read by Transpose(., p^-1) -> Concat(a, b', p[axis]);
   // also ONNX Runtime's com.microsoft QLinearConcat (its data inputs; scales and zero points kept)
   r.push_back(std::make_unique<rewrite::RulePattern>(

@@ -23,4 +23,14 @@ MatchResult transposesThroughConcat(ir::Node& cat, const MatchContext& ctx);
 // with the perms composed (transpose_through_split.cpp).
 MatchResult transposeThroughSplit(ir::Node& split, const MatchContext& ctx);
 
+// ONNX Runtime's com.microsoft QLinearAveragePool or QLinearGlobalAveragePool
+// (transpose_through_qlinear_pool.cpp).
+bool isQLinearPool(const ir::Node& n);
+// The channels_last of the same pool on x when it reads `chain` =
+// Transpose(x, perm) as its X and perm is the layout move that flipping
+// channels_last undoes (NHWC -> NCHW for 0, NCHW -> NHWC for 1); its output
+// is then Transpose(the new output, perm). Else nullopt with why not.
+std::optional<int64_t> flippedChannelsLast(const ir::Node& pool, const ir::Value* chain,
+                                           const std::vector<int64_t>& perm, Text& why);
+
 }  // namespace passlab::passes

@@ -1,6 +1,8 @@
 // Quantization: QuantizeLinear/DequantizeLinear (element type from the zero
 // point, the scale or output_dtype, by opset), DynamicQuantizeLinear, and the
-// integer forms of Conv and MatMul, ONNX Runtime's QLinear elementwise ops.
+// integer forms of Conv and MatMul, ONNX Runtime's QLinear elementwise ops
+// and its quantized averages (QLinearAveragePool, QLinearGlobalAveragePool,
+// QLinearReduceMean).
 #include "core/analysis/infer/helpers.h"
 #include "core/analysis/infer/rules.h"
 
@@ -12,6 +14,33 @@ std::optional<ir::DataType> outputDtypeAttr(InferContext& ctx) {
   auto v = static_cast<int32_t>(ctx.attrInt("output_dtype", 0));
   if (v != 0 && ir::isKnownDtype(v)) return static_cast<ir::DataType>(v);
   return std::nullopt;
+}
+
+// channels_last: the perm from [N, spatial..., C] to [N, C, spatial...], and back.
+std::vector<size_t> toChannelsFirst(size_t rank) {
+  std::vector<size_t> p{0, rank - 1};
+  for (size_t i = 1; i + 1 < rank; ++i) p.push_back(i);
+  return p;
+}
+std::vector<size_t> toChannelsLast(size_t rank) {
+  std::vector<size_t> p{0};
+  for (size_t i = 2; i < rank; ++i) p.push_back(i);
+  p.push_back(1);
+  return p;
+}
+ir::Shape permuted(const ir::Shape& s, const std::vector<size_t>& perm) {
+  std::vector<ir::Dim> dims;
+  for (size_t i : perm) dims.push_back(s[i]);
+  return ir::Shape(std::move(dims));
+}
+
+// X's rank when it is 3 or more (N, C, spatial...); nullopt, failing on a lower rank.
+const ir::Shape* pooledInput(InferContext& ctx) {
+  if (ctx.inputElem(0) != ir::DataType::kUndefined) ctx.setOutputElem(0, ctx.inputElem(0));
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x || x->rank() >= 3) return x;
+  ctx.fail("X has rank " + std::to_string(x->rank()) + ", not 3 or more (N, C, spatial)");
+  return nullptr;
 }
 
 }  // namespace
@@ -66,6 +95,42 @@ void inferQLinearBinary(InferContext& ctx) {
     ctx.setOutputShape(0, std::move(*out));
   else if (!err.empty())
     ctx.fail(err);
+}
+
+void inferQLinearAveragePool(InferContext& ctx) {
+  const ir::Shape* x = pooledInput(ctx);
+  if (!x) return;
+  const bool last = ctx.attrInt("channels_last", 0) != 0;
+  const ir::Shape first = last ? permuted(*x, toChannelsFirst(x->rank())) : *x;
+  WindowAttrs wa;
+  if (!readWindowAttrs(ctx, first.rank() - 2, {}, wa)) return;
+  auto s = windowOutputShape(ctx, first, first[1], wa);
+  if (!s) return;
+  ctx.setOutputShape(0, last ? permuted(*s, toChannelsLast(s->rank())) : *s);
+}
+
+void inferQLinearGlobalAveragePool(InferContext& ctx) {
+  const ir::Shape* x = pooledInput(ctx);
+  if (!x) return;
+  const size_t channels = ctx.attrInt("channels_last", 0) != 0 ? x->rank() - 1 : 1;
+  std::vector<ir::Dim> dims(x->rank(), ir::Dim(1));
+  dims[0] = (*x)[0];
+  dims[channels] = (*x)[channels];
+  ctx.setOutputShape(0, ir::Shape(std::move(dims)));
+}
+
+void inferQLinearReduceMean(InferContext& ctx) {
+  if (ctx.inputElem(0) != ir::DataType::kUndefined) ctx.setOutputElem(0, ctx.inputElem(0));
+  for (const char* name : {"axes", "keepdims"})
+    if (!ctx.hasAttr(name)) {
+      ctx.fail(std::string("QLinearReduceMean has no ") + name + " attribute");
+      return;
+    }
+  if (ctx.attrInts("axes").empty()) {
+    ctx.fail("QLinearReduceMean has an empty axes attribute");
+    return;
+  }
+  inferReduce(ctx);  // the axes attribute (opset 1 of its domain), keepdims
 }
 
 void inferMatMulInteger(InferContext& ctx) {

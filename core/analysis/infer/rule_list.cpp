@@ -178,6 +178,9 @@ const Entry kRules[] = {
   {kMs, "QLinearAdd", inferQLinearBinary}, {kMs, "QLinearMul", inferQLinearBinary},
   {kMs, "QLinearSigmoid", inferSameShape}, {kMs, "QLinearLeakyRelu", inferSameShape},
   {kMs, "QLinearConcat", inferQLinearConcat},
+  {kMs, "QLinearAveragePool", inferQLinearAveragePool},
+  {kMs, "QLinearGlobalAveragePool", inferQLinearGlobalAveragePool},
+  {kMs, "QLinearReduceMean", inferQLinearReduceMean},
   {kMs, "GatherND", inferGatherND}, {kMs, "Range", inferRange},
   // ---- ai.passlab (PassLab's fused kernels) ----
   {kPassLab, ir::passlab_ops::kFusedConv, inferPasslabFusedConv}, {kPassLab, ir::passlab_ops::kFusedGemm, inferPasslabFusedGemm},

@@ -139,6 +139,11 @@ void inferQLinearConv(InferContext& ctx);
 void inferQLinearMatMul(InferContext& ctx);
 // com.microsoft QLinearAdd / QLinearMul: A and B broadcast, A's type.
 void inferQLinearBinary(InferContext& ctx);
+// com.microsoft QLinearAveragePool, QLinearGlobalAveragePool (channels_last:
+// [N, spatial..., C]) and QLinearReduceMean (axes and keepdims attributes): X's type.
+void inferQLinearAveragePool(InferContext& ctx);
+void inferQLinearGlobalAveragePool(InferContext& ctx);
+void inferQLinearReduceMean(InferContext& ctx);
 void inferMatMulInteger(InferContext& ctx);
 
 // ---- normalization.cpp ----

@@ -1,6 +1,8 @@
 // com.microsoft quantized elementwise ops of ONNX Runtime's QLinear form
 // (what its quantizer writes for QOperator models): QLinearAdd and QLinearMul
-// (broadcasting), QLinearSigmoid, QLinearLeakyRelu and QLinearConcat. Each
+// (broadcasting), QLinearSigmoid, QLinearLeakyRelu and QLinearConcat (and,
+// registered here, QLinearAveragePool, QLinearGlobalAveragePool and
+// QLinearReduceMean: contrib_qlinear_pool.cpp). Each
 // dequantizes its 8-bit operands with their per-tensor scale and zero point,
 // computes in float, and quantizes with the output's: round half to even,
 // saturated to the type's range, as QuantizeLinear does.
@@ -10,8 +12,10 @@
 #include <string>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/contrib_qlinear_pool.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/qlinear_quantization.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -23,46 +27,6 @@ using ir::DataType;
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};
 constexpr int64_t kGrain = 1 << 14;
-
-// A per-tensor scale and zero point.
-struct Quantization {
-  float scale = 1;
-  int32_t zeroPoint = 0;
-};
-
-// The scale at input `scaleAt` (a float scalar) and the zero point at
-// `zeroAt` (optional; a scalar of the data's type `dataType`).
-Expected<Quantization> quantization(const KernelContext& ctx, size_t scaleAt, size_t zeroAt,
-                                    DataType dataType, const char* what) {
-  if (!ctx.has(scaleAt)) return invalidArgument(std::string(what) + " scale is missing");
-  const Tensor& s = ctx.input(scaleAt);
-  if (s.dtype() != DataType::kFloat || s.numel() != 1)
-    return invalidArgument(std::string(what) + " scale " + s.describe() +
-                           " must be one float (per tensor)");
-  Quantization q;
-  q.scale = s.data<float>()[0];
-  if (!ctx.has(zeroAt)) return q;
-  const Tensor& z = ctx.input(zeroAt);
-  if (z.dtype() != dataType || z.numel() != 1)
-    return invalidArgument(std::string(what) + " zero point " + z.describe() + " must be one " +
-                           std::string(ir::dtypeName(dataType)));
-  q.zeroPoint =
-      dataType == DataType::kInt8 ? int32_t{z.data<int8_t>()[0]} : int32_t{z.data<uint8_t>()[0]};
-  return q;
-}
-
-template <class T>
-float dequantize(T v, const Quantization& q) {
-  return static_cast<float>(static_cast<int32_t>(v) - q.zeroPoint) * q.scale;
-}
-
-template <class T>
-T quantize(float v, const Quantization& q) {
-  const float r = std::nearbyint(v / q.scale) + static_cast<float>(q.zeroPoint);
-  const float lo = static_cast<float>(std::numeric_limits<T>::min());
-  const float hi = static_cast<float>(std::numeric_limits<T>::max());
-  return static_cast<T>(std::clamp(std::isnan(r) ? 0.0f : r, lo, hi));
-}
 
 // QLinearAdd / QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.
 template <bool kMultiply>
@@ -262,6 +226,12 @@ const KernelDef kRows[] = {
      "cpu.ms.QLinearLeakyRelu", makeKernel<QLinearUnary<true>>},
     {"com.microsoft", "QLinearConcat", 1, kOpsetMax, kInt8s, 2, Tier::kReference,
      "cpu.ms.QLinearConcat", makeKernel<QLinearConcat>},
+    {"com.microsoft", "QLinearAveragePool", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
+     "cpu.ms.QLinearAveragePool", makeQLinearAveragePool},
+    {"com.microsoft", "QLinearGlobalAveragePool", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
+     "cpu.ms.QLinearGlobalAveragePool", makeQLinearGlobalAveragePool},
+    {"com.microsoft", "QLinearReduceMean", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
+     "cpu.ms.QLinearReduceMean", makeQLinearReduceMean},
 };
 
 }  // namespace

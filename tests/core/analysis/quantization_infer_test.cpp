@@ -102,5 +102,41 @@ TEST(QuantizationInfer, QLinearConcatOfMismatchedDimsFails) {
   EXPECT_NE(r.report.failures[0].find("dim 1 differs"), std::string::npos) << r.report.failures[0];
 }
 
+TEST(QuantizationInfer, OnnxRuntimeQLinearPoolsAndReduceMean) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[N,3,8,8] x, int8[N,8,6,3] xl)
+        => (uint8 ap, int8 apl, uint8 gp, int8 gpl, int8 rm, uint8 rmk)
+    <float s = {0.1}, uint8 z = {128}, int8 zl = {0}> {
+      ap = com.microsoft.QLinearAveragePool <kernel_shape = [2, 2], strides = [2, 2]> (x, s, z, s, z)
+      apl = com.microsoft.QLinearAveragePool <kernel_shape = [3, 3], pads = [1, 1, 1, 1],
+            channels_last = 1> (xl, s, zl, s, zl)
+      gp = com.microsoft.QLinearGlobalAveragePool(x, s, z, s, z)
+      gpl = com.microsoft.QLinearGlobalAveragePool <channels_last = 1> (xl, s, zl, s, zl)
+      rm = com.microsoft.QLinearReduceMean <axes = [1, 2], keepdims = 0> (xl, s, zl, s, zl)
+      rmk = com.microsoft.QLinearReduceMean <axes = [-1], keepdims = 1> (x, s, z, s, z)
+    })");
+  EXPECT_TRUE(r.report.failures.empty());
+  EXPECT_EQ(r.type("ap"), "uint8[N,3,4,4]");
+  EXPECT_EQ(r.type("apl"), "int8[N,8,6,3]");
+  EXPECT_EQ(r.type("gp"), "uint8[N,3,1,1]");
+  EXPECT_EQ(r.type("gpl"), "int8[N,1,1,3]");
+  EXPECT_EQ(r.type("rm"), "int8[N,3]");
+  EXPECT_EQ(r.type("rmk"), "uint8[N,3,8,1]");
+}
+
+TEST(QuantizationInfer, QLinearReduceMeanWithoutAxesAndAPoolOfRankTwoFail) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[2,4] a) => (uint8 m, uint8 g) <float s = {0.1}, uint8 z = {0}> {
+      m = com.microsoft.QLinearReduceMean <keepdims = 0> (a, s, z, s, z)
+      g = com.microsoft.QLinearGlobalAveragePool(a, s, z, s, z)
+    })");
+  ASSERT_EQ(r.report.failures.size(), 2u);
+  EXPECT_NE(r.report.failures[0].find("QLinearReduceMean has no axes attribute"), std::string::npos)
+      << r.report.failures[0];
+  EXPECT_NE(r.report.failures[1].find("not 3 or more"), std::string::npos) << r.report.failures[1];
+}
+
 }  // namespace
 }  // namespace passlab::analysis

@@ -141,6 +141,10 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   for (const auto& given : inputs)
     for (const InputInfo& info : inputs_)
       if (info.optional && info.name == given.first) state.initializersOverridden = true;
+  if (options.valueBytes) {
+    options.valueBytes->assign(plan_->slotCount, 0);
+    state.valueBytes = options.valueBytes;
+  }
   PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
 
   RunResult result;

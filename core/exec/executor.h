@@ -67,6 +67,8 @@ class Executor {
   const std::vector<std::string>& outputNames() const { return outputNames_; }
   const Backend& backend() const { return *backend_; }
   const ir::Model& model() const { return model_; }
+  // The main graph as prepared for running (steps, slots, lifetimes).
+  const CompiledGraph& compiled() const { return *plan_; }
   // What create() repaired in its copy of the model (legacy_repairs.h).
   const std::vector<std::string>& repairs() const { return repairs_; }
 

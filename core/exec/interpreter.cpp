@@ -141,6 +141,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
         return internalError(node.describe() + ": kernel " + std::string((*inst)->def->name) +
                              " did not produce output " + std::to_string(i));
       if (state.profiler) written += ctx.outputs()[i].byteSize();
+      if (state.valueBytes && plan.depth == 0)
+        (*state.valueBytes)[static_cast<size_t>(slot)] = ctx.outputs()[i].byteSize();
       frame.slots[static_cast<size_t>(slot)] = std::move(ctx.outputs()[i]);
     }
     if (state.profiler) {

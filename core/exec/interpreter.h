@@ -25,6 +25,8 @@ struct RunState {
   // The caller gave a value for an initializer listed as a graph input on this
   // run: Invariance::kUnlessOverridden inputs are not invariant on it.
   bool initializersOverridden = false;
+  // Bytes written per main-graph slot (RunOptions::valueBytes), or null.
+  std::vector<uint64_t>* valueBytes = nullptr;
 };
 
 struct Frame {

@@ -1,0 +1,329 @@
+#include "core/exec/memory/memory_plan.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/exec/memory/offsets.h"
+#include "core/support/strings.h"
+
+namespace passlab::exec::memory {
+
+namespace {
+
+constexpr uint64_t kAlign = 64;  // the arena's alignment (arena.cpp)
+
+uint64_t aligned(uint64_t n) {
+  return (n + kAlign - 1) / kAlign * kAlign;
+}
+
+bool isStandard(const ir::Node& n, std::initializer_list<std::string_view> ops) {
+  if (!n.domain().empty() && n.domain() != "ai.onnx") return false;
+  return std::find(ops.begin(), ops.end(), n.opType()) != ops.end();
+}
+
+// Ops whose output 0 is a view of input 0 in the executor (cpu/shape_ops.cpp).
+bool isViewOp(const ir::Node& n) {
+  return isStandard(n, {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"});
+}
+
+// Ops whose output element i depends only on element i of each input of the
+// output's size: the output may take such an input's buffer.
+bool isElementwise(const ir::Node& n) {
+  return isStandard(n, {"Relu",     "LeakyRelu",   "PRelu",
+                        "Sigmoid",  "HardSigmoid", "HardSwish",
+                        "Tanh",     "Elu",         "Selu",
+                        "Celu",     "Gelu",        "Softplus",
+                        "Softsign", "Mish",        "Clip",
+                        "Abs",      "Neg",         "Exp",
+                        "Log",      "Sqrt",        "Reciprocal",
+                        "Floor",    "Ceil",        "Round",
+                        "Sign",     "Erf",         "Sin",
+                        "Cos",      "Not",         "ThresholdedRelu",
+                        "Shrink",   "Cast",        "BatchNormalization",
+                        "Add",      "Sub",         "Mul",
+                        "Div",      "Pow",         "Max",
+                        "Min",      "Sum",         "Mean",
+                        "And",      "Or",          "Xor"});
+}
+
+// Whether the value a step writes into `slot` is a planned arena tensor:
+// tensors (and values of unknown type) other than strings and Constants.
+bool planned(const Step& step, const ir::Value* v) {
+  if (isStandard(*step.node, {"Constant"})) return false;
+  const ir::Type& t = v->type();
+  if (t.isTensor()) return t.elemType() != ir::DataType::kString;
+  return t.isUndefined();
+}
+
+std::optional<uint64_t> bytesAhead(const ir::Value* v) {
+  const ir::Type& t = v->type();
+  if (!t.isTensor() || t.elemType() == ir::DataType::kUndefined || !t.hasShape())
+    return std::nullopt;
+  auto n = t.shape()->numel();
+  if (!n || *n < 0) return std::nullopt;
+  return ir::dtypeStorageBytes(t.elemType(), static_cast<uint64_t>(*n));
+}
+
+std::string producerName(const ir::Node& n) {
+  return n.name().empty() ? n.describe() : n.name();
+}
+
+// Tensors with their sizes and lifetimes, before any sharing.
+Expected<std::vector<PlannedTensor>> collectTensors(const CompiledGraph& g,
+                                                    const std::vector<uint64_t>* observed,
+                                                    bool& usedObserved) {
+  auto stepCount = static_cast<int32_t>(g.steps.size());
+  std::unordered_map<int32_t, int32_t> releasedAt;
+  for (size_t s = 0; s < g.steps.size(); ++s)
+    for (int32_t slot : g.steps[s].releaseAfter) releasedAt[slot] = static_cast<int32_t>(s);
+  std::unordered_set<int32_t> outputs;
+  for (const SlotRef& r : g.outputs)
+    if (r.depth == 0) outputs.insert(r.index);
+
+  std::vector<PlannedTensor> tensors;
+  for (size_t s = 0; s < g.steps.size(); ++s) {
+    const Step& step = g.steps[s];
+    for (int32_t slot : step.outputs) {
+      if (slot < 0) continue;
+      const ir::Value* v = g.slotValues[static_cast<size_t>(slot)];
+      if (!planned(step, v)) continue;
+      PlannedTensor t;
+      t.name = v->name();
+      t.producer = producerName(*step.node);
+      t.slot = slot;
+      if (auto b = bytesAhead(v)) {
+        t.bytes = *b;
+      } else if (observed && static_cast<size_t>(slot) < observed->size()) {
+        t.bytes = (*observed)[static_cast<size_t>(slot)];
+        usedObserved = true;
+      } else {
+        return invalidArgument("the size of '" + v->name() + "' (written by " +
+                               step.node->describe() +
+                               ") is only known at run time: plan from a run's sizes");
+      }
+      t.size = aligned(t.bytes);
+      t.first = static_cast<int32_t>(s);
+      t.graphOutput = outputs.count(slot) > 0;
+      auto it = releasedAt.find(slot);
+      t.last = t.graphOutput || it == releasedAt.end() ? stepCount : it->second;
+      tensors.push_back(std::move(t));
+    }
+  }
+  return tensors;
+}
+
+// Buffers shared by views and in-place reuse: a union-find over tensors whose
+// roots carry the buffer's size and lifetime.
+class Buffers {
+ public:
+  explicit Buffers(const std::vector<PlannedTensor>& tensors) : parent_(tensors.size()) {
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      parent_[i] = i;
+      buffers_.push_back({tensors[i].size, tensors[i].first, tensors[i].last});
+      kept_.push_back(tensors[i].graphOutput);
+    }
+  }
+  size_t root(size_t i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  }
+  const Buffer& of(size_t i) { return buffers_[root(i)]; }
+  bool kept(size_t i) { return kept_[root(i)]; }
+  // `joiner`'s buffer becomes part of `into`'s.
+  void merge(size_t joiner, size_t into) {
+    size_t a = root(joiner), b = root(into);
+    if (a == b) return;
+    parent_[a] = b;
+    Buffer& B = buffers_[b];
+    const Buffer& A = buffers_[a];
+    B.size = std::max(B.size, A.size);
+    B.first = std::min(B.first, A.first);
+    B.last = std::max(B.last, A.last);
+    kept_[b] = kept_[b] || kept_[a];
+  }
+
+ private:
+  std::vector<size_t> parent_;
+  std::vector<Buffer> buffers_;
+  std::vector<bool> kept_;
+};
+
+// Tensor index per slot.
+std::unordered_map<int32_t, size_t> indexBySlot(const std::vector<PlannedTensor>& tensors) {
+  std::unordered_map<int32_t, size_t> m;
+  for (size_t i = 0; i < tensors.size(); ++i) m.emplace(tensors[i].slot, i);
+  return m;
+}
+
+// The planned tensor `step` reads as input k, if any.
+std::optional<size_t> inputTensor(const Step& step, size_t k,
+                                  const std::unordered_map<int32_t, size_t>& bySlot) {
+  if (k >= step.inputs.size() || !step.inputs[k].present() || step.inputs[k].depth != 0)
+    return std::nullopt;
+  auto it = bySlot.find(step.inputs[k].index);
+  if (it == bySlot.end()) return std::nullopt;
+  return it->second;
+}
+
+// Views join their input's buffer; a view of memory the plan does not hold
+// (a graph input, an initializer) is dropped from the plan.
+void shareViews(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buffers& buffers,
+                std::vector<bool>& dropped, MemoryPlan& plan) {
+  auto bySlot = indexBySlot(tensors);
+  for (const Step& step : g.steps) {
+    if (!isViewOp(*step.node) || step.outputs.empty() || step.outputs[0] < 0) continue;
+    auto out = bySlot.find(step.outputs[0]);
+    if (out == bySlot.end()) continue;
+    auto in = inputTensor(step, 0, bySlot);
+    if (!in || dropped[*in]) {
+      bool heldElsewhere = !step.inputs.empty() && step.inputs[0].present();
+      if (heldElsewhere) dropped[out->second] = true;
+      continue;
+    }
+    PlannedTensor& t = tensors[out->second];
+    t.reuse = Reuse::kView;
+    t.sharesWith = static_cast<int32_t>(*in);
+    buffers.merge(out->second, *in);
+    ++plan.viewCount;
+  }
+}
+
+// An elementwise output takes the buffer of an input of its size whose buffer
+// dies at this step and is not a graph output's.
+void shareInPlace(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buffers& buffers,
+                  const std::vector<bool>& dropped, MemoryPlan& plan) {
+  auto bySlot = indexBySlot(tensors);
+  for (size_t s = 0; s < g.steps.size(); ++s) {
+    const Step& step = g.steps[s];
+    if (!isElementwise(*step.node) || step.outputs.empty() || step.outputs[0] < 0) continue;
+    auto out = bySlot.find(step.outputs[0]);
+    if (out == bySlot.end() || dropped[out->second]) continue;
+    PlannedTensor& t = tensors[out->second];
+    for (size_t k = 0; k < step.inputs.size(); ++k) {
+      auto in = inputTensor(step, k, bySlot);
+      if (!in || dropped[*in] || buffers.root(*in) == buffers.root(out->second)) continue;
+      const Buffer& b = buffers.of(*in);
+      if (b.last != static_cast<int32_t>(s) || buffers.kept(*in)) continue;
+      if (tensors[*in].bytes != t.bytes || b.size != t.size) continue;
+      t.reuse = Reuse::kInPlace;
+      t.sharesWith = static_cast<int32_t>(*in);
+      buffers.merge(out->second, *in);
+      ++plan.inPlaceCount;
+      break;
+    }
+  }
+}
+
+// Removes dropped tensors, renumbering sharesWith.
+void removeDropped(std::vector<PlannedTensor>& tensors, const std::vector<bool>& dropped) {
+  std::vector<int32_t> newIndex(tensors.size(), -1);
+  std::vector<PlannedTensor> kept;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (dropped[i]) continue;
+    newIndex[i] = static_cast<int32_t>(kept.size());
+    kept.push_back(std::move(tensors[i]));
+  }
+  for (PlannedTensor& t : kept)
+    if (t.sharesWith >= 0) t.sharesWith = newIndex[static_cast<size_t>(t.sharesWith)];
+  tensors = std::move(kept);
+}
+
+void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& dropped) {
+  std::vector<PlannedTensor>& tensors = plan.tensors;
+  std::vector<size_t> roots;  // one per buffer
+  std::vector<int32_t> bufferOf(tensors.size(), -1);
+  std::unordered_map<size_t, int32_t> rootIndex;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (dropped[i]) continue;
+    size_t r = buffers.root(i);
+    auto [it, fresh] = rootIndex.emplace(r, static_cast<int32_t>(roots.size()));
+    if (fresh) roots.push_back(r);
+    bufferOf[i] = it->second;
+  }
+  std::vector<Buffer> list;
+  for (size_t r : roots) list.push_back(buffers.of(r));
+
+  auto bySize = greedyBySize(list);
+  auto byBreadth = greedyByBreadth(list, plan.stepCount);
+  uint64_t sizePeak = arenaSize(list, bySize), breadthPeak = arenaSize(list, byBreadth);
+  bool breadth = breadthPeak < sizePeak;
+  const auto& offsets = breadth ? byBreadth : bySize;
+  plan.strategy = breadth ? "greedy-by-breadth" : "greedy-by-size";
+  plan.peak = breadth ? breadthPeak : sizePeak;
+  plan.otherStrategyPeak = breadth ? sizePeak : breadthPeak;
+
+  plan.liveBytes = liveBytesPerStep(list, plan.stepCount);
+  plan.lowerBound = lowerBound(list, plan.stepCount);
+  auto top = std::max_element(plan.liveBytes.begin(), plan.liveBytes.end());
+  plan.peakStep =
+      top == plan.liveBytes.end() ? -1 : static_cast<int32_t>(top - plan.liveBytes.begin());
+
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (bufferOf[i] >= 0) tensors[i].offset = offsets[static_cast<size_t>(bufferOf[i])];
+}
+
+// The node at the peak step and the largest tensor live there.
+void namePeak(const CompiledGraph& g, MemoryPlan& plan) {
+  if (plan.peakStep < 0) return;
+  plan.peakNode = producerName(*g.steps[static_cast<size_t>(plan.peakStep)].node);
+  for (size_t i = 0; i < plan.tensors.size(); ++i) {
+    const PlannedTensor& t = plan.tensors[i];
+    if (t.first > plan.peakStep || t.last < plan.peakStep) continue;
+    if (plan.peakTensor < 0 || t.bytes > plan.tensors[static_cast<size_t>(plan.peakTensor)].bytes)
+      plan.peakTensor = static_cast<int32_t>(i);
+  }
+}
+
+}  // namespace
+
+bool sizesKnownAhead(const CompiledGraph& graph) {
+  for (const Step& step : graph.steps)
+    for (int32_t slot : step.outputs) {
+      if (slot < 0) continue;
+      const ir::Value* v = graph.slotValues[static_cast<size_t>(slot)];
+      if (planned(step, v) && !bytesAhead(v)) return false;
+    }
+  return true;
+}
+
+Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
+                                const std::vector<uint64_t>* observedBytes) {
+  MemoryPlan plan;
+  plan.stepCount = static_cast<int32_t>(graph.steps.size());
+  for (const Step& step : graph.steps)
+    if (step.node->hasSubgraphs()) ++plan.unplannedBodies;
+  bool usedObserved = false;
+  auto tensors = collectTensors(graph, observedBytes, usedObserved);
+  if (!tensors) return tensors.error();
+  plan.plannedAtRunTime = usedObserved;
+
+  Buffers buffers(*tensors);
+  std::vector<bool> dropped(tensors->size(), false);
+  shareViews(graph, *tensors, buffers, dropped, plan);
+  shareInPlace(graph, *tensors, buffers, dropped, plan);
+  plan.tensors = std::move(tensors).value();
+  placeBuffers(plan, buffers, dropped);
+  removeDropped(plan.tensors, dropped);
+  namePeak(graph, plan);
+  return plan;
+}
+
+Status checkMemoryLimit(const MemoryPlan& plan, uint64_t limitBytes) {
+  if (limitBytes == 0 || plan.peak <= limitBytes) return Status::ok();
+  std::string msg = "the planned peak of " + str::humanBytes(plan.peak) + " (" +
+                    std::to_string(plan.peak) + " bytes) is above the memory limit of " +
+                    str::humanBytes(limitBytes) + " (" + std::to_string(limitBytes) + " bytes)";
+  if (plan.peakStep >= 0)
+    msg += "; at step " + std::to_string(plan.peakStep) + " (" + plan.peakNode + ") " +
+           str::humanBytes(plan.liveBytes[static_cast<size_t>(plan.peakStep)]) + " are live";
+  if (plan.peakTensor >= 0) {
+    const PlannedTensor& t = plan.tensors[static_cast<size_t>(plan.peakTensor)];
+    msg += ", the largest of them '" + t.name + "' (" + str::humanBytes(t.bytes) + ", written by " +
+           t.producer + ")";
+  }
+  return limitError(msg);
+}
+
+}  // namespace passlab::exec::memory

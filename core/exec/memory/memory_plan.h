@@ -1,0 +1,87 @@
+// A memory plan for one run of a compiled graph: every tensor a step of the
+// main graph writes gets a lifetime [the step that writes it, the last step
+// that reads it] (a value an If/Loop/Scan body reads from the outer scope
+// lives until that node ends; graph outputs live until the run returns) and an
+// offset in one arena, so that tensors live at the same time never share
+// bytes.
+//
+// Sharing that is allowed:
+//   view:     Reshape, Flatten, Squeeze, Unsqueeze, Identity and Dropout give a
+//             view of their input (the executor copies nothing), so the output
+//             is the same buffer and keeps it alive;
+//   in place: an elementwise op (Relu, Add, Cast of the same width...) whose
+//             output has its input's size takes the input's buffer when the
+//             input's buffer dies at that step. Graph inputs, initializers and
+//             graph outputs are never taken. The executor's kernels write
+//             fresh outputs, so in-place reuse is a planning result, not yet
+//             done by the executor.
+// Offsets come from two strategies (offsets.h); the plan keeps the smaller.
+// Memory inside If/Loop/Scan bodies is allocated per iteration and is not
+// planned; nor are non-tensor values (sequences, maps) and Constant outputs
+// (they hold the model's data).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/exec/compiled_graph.h"
+#include "core/support/error.h"
+
+namespace passlab::exec::memory {
+
+enum class Reuse : uint8_t {
+  kNone,     // a buffer of its own
+  kView,     // the buffer of `sharesWith` (a view of it)
+  kInPlace,  // the buffer of `sharesWith`, which dies at `first`
+};
+
+struct PlannedTensor {
+  std::string name;
+  std::string producer;  // the node that writes it
+  int32_t slot = -1;     // in the main graph's frame
+  uint64_t bytes = 0;    // what the tensor holds
+  uint64_t size = 0;     // bytes rounded up to the arena's 64-byte alignment
+  int32_t first = 0;     // step that writes it
+  int32_t last = 0;      // last step that reads it; stepCount for graph outputs
+  bool graphOutput = false;
+  Reuse reuse = Reuse::kNone;
+  int32_t sharesWith = -1;  // index into MemoryPlan::tensors
+  uint64_t offset = 0;
+};
+
+struct MemoryPlan {
+  std::vector<PlannedTensor> tensors;
+  int32_t stepCount = 0;
+  std::vector<uint64_t> liveBytes;  // per step, of the buffers planned
+  uint64_t peak = 0;                // arena bytes the plan needs
+  uint64_t lowerBound = 0;          // most bytes live at one step: no plan needs less
+  int32_t peakStep = -1;            // a step where lowerBound bytes are live
+  std::string peakNode;             // the node run at peakStep
+  int32_t peakTensor = -1;          // the largest tensor live at peakStep
+  std::string strategy;             // "greedy-by-size" or "greedy-by-breadth"
+  uint64_t otherStrategyPeak = 0;   // the peak of the strategy not chosen
+  bool plannedAtRunTime = false;    // sizes observed in a run, not known from the types
+  int inPlaceCount = 0, viewCount = 0;
+  int unplannedBodies = 0;  // steps with subgraphs (their bodies' memory is not planned)
+  double ratio() const {
+    return lowerBound == 0 ? 1.0 : static_cast<double>(peak) / static_cast<double>(lowerBound);
+  }
+};
+
+// Whether every tensor of the main graph has a size known before running
+// (a static shape and a fixed-width element type).
+bool sizesKnownAhead(const CompiledGraph& graph);
+
+// The plan of `graph`. `observedBytes` (per main-graph slot, from
+// RunOptions::valueBytes) gives the sizes the types do not; without it, a
+// size that is not known ahead is an error naming the tensor.
+Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
+                                const std::vector<uint64_t>* observedBytes = nullptr);
+
+// Ok when `plan` fits in `limitBytes` (0: no limit); else a kLimit error
+// naming the planned peak, the step where most bytes are live and the largest
+// tensor live there.
+Status checkMemoryLimit(const MemoryPlan& plan, uint64_t limitBytes);
+
+}  // namespace passlab::exec::memory

@@ -1,0 +1,129 @@
+#include "core/exec/memory/offsets.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace passlab::exec::memory {
+
+namespace {
+
+bool overlapInTime(const Buffer& a, const Buffer& b) {
+  return a.first <= b.last && b.first <= a.last;
+}
+
+// Places buffers one at a time: each goes into the smallest gap, among the
+// placed buffers live at the same time, that holds it, else above them all.
+class Placer {
+ public:
+  explicit Placer(const std::vector<Buffer>& buffers)
+      : buffers_(buffers), offsets_(buffers.size(), 0), placed_(buffers.size(), false) {}
+
+  bool placed(size_t i) const { return placed_[i]; }
+
+  void place(size_t i) {
+    const Buffer& b = buffers_[i];
+    uint64_t end = 0;  // top of the placed buffers seen so far (by offset)
+    uint64_t best = std::numeric_limits<uint64_t>::max();
+    uint64_t bestGap = std::numeric_limits<uint64_t>::max();
+    for (size_t j : byOffset_) {
+      const Buffer& a = buffers_[j];
+      if (!overlapInTime(a, b) || a.size == 0) continue;
+      if (offsets_[j] > end) {
+        uint64_t gap = offsets_[j] - end;
+        if (gap >= b.size && gap < bestGap) {
+          best = end;
+          bestGap = gap;
+        }
+      }
+      end = std::max(end, offsets_[j] + a.size);
+    }
+    offsets_[i] = best != std::numeric_limits<uint64_t>::max() ? best : end;
+    placed_[i] = true;
+    auto at = std::upper_bound(byOffset_.begin(), byOffset_.end(), offsets_[i],
+                               [&](uint64_t off, size_t j) { return off < offsets_[j]; });
+    byOffset_.insert(at, i);
+  }
+
+  std::vector<uint64_t> take() { return std::move(offsets_); }
+
+ private:
+  const std::vector<Buffer>& buffers_;
+  std::vector<uint64_t> offsets_;
+  std::vector<bool> placed_;
+  std::vector<size_t> byOffset_;  // placed buffers sorted by offset
+};
+
+// Largest first; among equal sizes, the longer-lived first, then by index.
+bool largerFirst(const std::vector<Buffer>& buffers, size_t a, size_t b) {
+  const Buffer& x = buffers[a];
+  const Buffer& y = buffers[b];
+  if (x.size != y.size) return x.size > y.size;
+  if (x.last - x.first != y.last - y.first) return x.last - x.first > y.last - y.first;
+  return a < b;
+}
+
+}  // namespace
+
+std::vector<uint64_t> liveBytesPerStep(const std::vector<Buffer>& buffers, int32_t steps) {
+  std::vector<int64_t> delta(static_cast<size_t>(std::max(steps, 0)) + 1, 0);
+  for (const Buffer& b : buffers) {
+    int32_t first = std::max(b.first, 0);
+    int32_t last = std::min(b.last, steps - 1);
+    if (first > last) continue;
+    delta[static_cast<size_t>(first)] += static_cast<int64_t>(b.size);
+    delta[static_cast<size_t>(last) + 1] -= static_cast<int64_t>(b.size);
+  }
+  std::vector<uint64_t> live(static_cast<size_t>(std::max(steps, 0)));
+  int64_t sum = 0;
+  for (size_t s = 0; s < live.size(); ++s) {
+    sum += delta[s];
+    live[s] = static_cast<uint64_t>(sum);
+  }
+  return live;
+}
+
+uint64_t lowerBound(const std::vector<Buffer>& buffers, int32_t steps) {
+  auto live = liveBytesPerStep(buffers, steps);
+  return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+}
+
+std::vector<uint64_t> greedyBySize(const std::vector<Buffer>& buffers) {
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return largerFirst(buffers, a, b); });
+  Placer placer(buffers);
+  for (size_t i : order) placer.place(i);
+  return placer.take();
+}
+
+std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps) {
+  int32_t span = steps;
+  for (const Buffer& b : buffers) span = std::max(span, b.last + 1);
+  auto live = liveBytesPerStep(buffers, span);
+  std::vector<int32_t> stepOrder(live.size());
+  std::iota(stepOrder.begin(), stepOrder.end(), 0);
+  std::stable_sort(stepOrder.begin(), stepOrder.end(), [&](int32_t a, int32_t b) {
+    return live[static_cast<size_t>(a)] > live[static_cast<size_t>(b)];
+  });
+  std::vector<size_t> bySize(buffers.size());
+  std::iota(bySize.begin(), bySize.end(), size_t{0});
+  std::sort(bySize.begin(), bySize.end(),
+            [&](size_t a, size_t b) { return largerFirst(buffers, a, b); });
+  Placer placer(buffers);
+  for (int32_t s : stepOrder)
+    for (size_t i : bySize)
+      if (!placer.placed(i) && buffers[i].first <= s && s <= buffers[i].last) placer.place(i);
+  for (size_t i : bySize)
+    if (!placer.placed(i)) placer.place(i);  // lifetimes outside every step
+  return placer.take();
+}
+
+uint64_t arenaSize(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& offsets) {
+  uint64_t top = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) top = std::max(top, offsets[i] + buffers[i].size);
+  return top;
+}
+
+}  // namespace passlab::exec::memory

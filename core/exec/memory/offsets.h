@@ -1,0 +1,33 @@
+// Offsets of buffers in one arena, given each buffer's size and lifetime:
+// the two strategies a memory plan tries, and the bound no plan can beat.
+//   greedyBySize: largest buffer first, each into the smallest gap that fits
+//     among the buffers live at the same time (TFLite's arena planner;
+//     Pisarchyk & Lee 2020, "Efficient Memory Management for Deep Neural Net
+//     Inference").
+//   greedyByBreadth: the steps with the most live bytes first; at each, its
+//     unplaced buffers largest first, same best-fit rule (ibid.).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace passlab::exec::memory {
+
+struct Buffer {
+  uint64_t size = 0;
+  int32_t first = 0, last = 0;  // steps, inclusive
+};
+
+// Bytes live at each step 0..steps-1 (buffers outside the range are clipped).
+std::vector<uint64_t> liveBytesPerStep(const std::vector<Buffer>& buffers, int32_t steps);
+// The largest number of bytes live at one step: no plan needs less.
+uint64_t lowerBound(const std::vector<Buffer>& buffers, int32_t steps);
+
+// Offset per buffer.
+std::vector<uint64_t> greedyBySize(const std::vector<Buffer>& buffers);
+std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps);
+
+// The arena size a placement needs: the highest offset + size.
+uint64_t arenaSize(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& offsets);
+
+}  // namespace passlab::exec::memory

@@ -1,0 +1,16 @@
+// Verifies a memory plan on its own terms: every tensor fits in the arena, no
+// two tensors with overlapping lifetimes overlap in memory unless one is a
+// view of the other, and every in-place reuse takes a buffer nothing still
+// reads (not a graph output; every earlier tensor of that buffer ends where
+// the reuse begins).
+#pragma once
+
+#include "core/exec/memory/memory_plan.h"
+#include "core/support/error.h"
+
+namespace passlab::exec::memory {
+
+// Ok, or an error naming the first two tensors in conflict.
+Status checkPlan(const MemoryPlan& plan);
+
+}  // namespace passlab::exec::memory

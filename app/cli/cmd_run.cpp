@@ -5,6 +5,10 @@
 // --save-outputs writes the outputs (and the inputs used) for other tools:
 // DIR/outputs.json lists them; numeric tensors go to .npy files, strings,
 // sequences and maps into the JSON itself.
+// --memory-report [FILE] writes the memory plan as JSON (memory_report.h);
+// --memory-limit fails before running when the planned peak is above it (when
+// shapes are only known at run time, after the first run, which the arena
+// limits meanwhile).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -14,10 +18,14 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/cli/commands.h"
+#include "app/cli/memory_report.h"
 #include "app/cli/run_inputs.h"
+#include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "core/exec/memory/plan_check.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
 #include "core/support/strings.h"
@@ -37,6 +45,8 @@ struct RunArgs {
   bool reference = false;
   std::string saveOutputs;
   uint64_t memoryLimit = 0;
+  bool memoryReportWanted = false;
+  std::string memoryReport = "-";  // file, "-": standard output
   int64_t maxLoopIterations = 1'000'000;
 };
 
@@ -97,7 +107,8 @@ std::vector<exec::NodeProfile> averageProfiles(
 void printText(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
-               const std::vector<exec::NodeProfile>& profile) {
+               const std::vector<exec::NodeProfile>& profile,
+               const exec::memory::MemoryPlan* plan) {
   std::printf("model:   %s\nthreads: %d\n", args.model.c_str(), threads);
   for (const std::string& r : repairs) std::printf("repair:  %s\n", r.c_str());
   for (const std::string& d : inputs.descriptions) std::printf("input:   %s\n", d.c_str());
@@ -114,6 +125,7 @@ void printText(const RunArgs& args, const std::vector<std::string>& repairs,
               ms.empty() ? 0.0 : *std::min_element(ms.begin(), ms.end()), median(ms), ms.size(),
               args.warmup);
   std::printf("peak arena: %s\n", str::humanBytes(peak).c_str());
+  if (plan) std::printf("memory plan: %s\n", memoryPlanSummary(*plan).c_str());
   if (profile.empty()) return;
   double total = 0;
   for (const auto& p : profile)
@@ -133,7 +145,8 @@ void printText(const RunArgs& args, const std::vector<std::string>& repairs,
 void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
-               const std::vector<exec::NodeProfile>& profile) {
+               const std::vector<exec::NodeProfile>& profile,
+               const exec::memory::MemoryPlan* plan) {
   nlohmann::json j;
   j["model"] = args.model;
   j["threads"] = threads;
@@ -155,6 +168,7 @@ void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
                      {"warmup", args.warmup},
                      {"all", ms}};
   j["peak_arena_bytes"] = peak;
+  if (plan) j["memory_plan"] = memoryReportJson(args.model, *plan, peak)["totals"];
   double total = 0;
   for (const auto& p : profile)
     if (p.depth == 0) total += p.micros;
@@ -236,6 +250,16 @@ Status saveValues(const std::string& dir, const exec::NamedInputs& inputs,
   return Status::ok();
 }
 
+// The plan of `ex`'s main graph, verified by the checker (`observed`: sizes
+// from a run, for shapes only known then).
+Expected<exec::memory::MemoryPlan> checkedPlan(const exec::Executor& ex,
+                                               const std::vector<uint64_t>* observed) {
+  auto plan = exec::memory::planMemory(ex.compiled(), observed);
+  if (!plan) return plan.error();
+  PASSLAB_RETURN_IF_ERROR(exec::memory::checkPlan(*plan));
+  return plan;
+}
+
 int runCommand(const RunArgs& args) {
   auto fail = [](const Error& e) {
     std::cerr << "error: " << e.message() << "\n";
@@ -243,10 +267,33 @@ int runCommand(const RunArgs& args) {
   };
   auto loaded = io::loadModel(args.model);
   if (!loaded) return fail(loaded.error());
+  // The memory plan sizes tensors from their types: infer them first.
+  bool planWanted = args.memoryReportWanted || args.memoryLimit > 0;
+  if (planWanted) analysis::inferShapes(loaded->model);
   exec::ExecutorOptions eo;
   eo.referenceKernels = args.reference;
   auto ex = exec::Executor::create(loaded->model, eo);
   if (!ex) return fail(ex.error());
+  std::optional<exec::memory::MemoryPlan> plan;
+  if (planWanted && exec::memory::sizesKnownAhead((*ex)->compiled())) {
+    auto p = checkedPlan(**ex, nullptr);
+    if (!p) return fail(p.error());
+    if (Status st = exec::memory::checkMemoryLimit(*p, args.memoryLimit); !st)
+      return fail(st.error());
+    plan = std::move(p).value();
+  }
+  // Otherwise the first run reports the sizes the plan needs.
+  std::vector<uint64_t> observed;
+  bool observe = planWanted && !plan;
+  auto planFromRun = [&]() -> Status {
+    if (!observe) return Status::ok();
+    observe = false;
+    auto p = checkedPlan(**ex, &observed);
+    if (!p) return p.error();
+    PASSLAB_RETURN_IF_ERROR(exec::memory::checkMemoryLimit(*p, args.memoryLimit));
+    plan = std::move(p).value();
+    return Status::ok();
+  };
   auto inputs = prepareInputs(**ex, args.inputs);
   if (!inputs) return fail(inputs.error());
   exec::RunOptions ro;
@@ -256,16 +303,20 @@ int runCommand(const RunArgs& args) {
   int threads = args.threads > 0 ? args.threads : (*ex)->backend().defaultThreads();
   exec::RunResult last;
   for (int i = 0; i < args.warmup; ++i) {
+    ro.valueBytes = observe ? &observed : nullptr;
     auto r = (*ex)->run(inputs->values, ro);
     if (!r) return fail(r.error());
+    if (Status st = planFromRun(); !st) return fail(st.error());
   }
   std::vector<double> ms;
   uint64_t peak = 0;
   std::vector<std::vector<exec::NodeProfile>> profiles;
   ro.profile = args.profile;
   for (int i = 0; i < std::max(args.repeat, 1); ++i) {
+    ro.valueBytes = observe ? &observed : nullptr;
     auto r = (*ex)->run(inputs->values, ro);
     if (!r) return fail(r.error());
+    if (Status st = planFromRun(); !st) return fail(st.error());
     ms.push_back(r->totalMicros / 1000.0);
     peak = std::max(peak, r->peakArenaBytes);
     if (args.profile) profiles.push_back(std::move(r->profile));
@@ -280,10 +331,15 @@ int runCommand(const RunArgs& args) {
     if (!st) return fail(st.error());
   }
   const auto& repairs = (*ex)->repairs();
+  const exec::memory::MemoryPlan* shown = plan ? &*plan : nullptr;
   if (args.json) {
-    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile);
+    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile, shown);
   } else {
-    printText(args, repairs, *inputs, threads, outs, ms, peak, profile);
+    printText(args, repairs, *inputs, threads, outs, ms, peak, profile, shown);
+  }
+  if (args.memoryReportWanted && plan) {
+    Status st = writeMemoryReport(args.memoryReport, memoryReportJson(args.model, *plan, peak));
+    if (!st) return fail(st.error());
   }
   return 0;
 }
@@ -316,10 +372,18 @@ void registerRun(CLI::App& app) {
   cmd->add_option("--save-outputs", args->saveOutputs,
                   "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,
-                  "Fail a run whose intermediate tensors pass this many bytes");
+                  "Fail before running when the memory plan's peak is above this many bytes "
+                  "(and any run whose intermediate tensors pass it)");
+  auto* report = cmd->add_option("--memory-report", args->memoryReport,
+                                 "Write the memory plan as JSON to FILE (default: standard output)")
+                     ->expected(0, 1);
   cmd->add_option("--max-loop-iterations", args->maxLoopIterations,
                   "Stop a Loop after this many iterations (default 1000000)");
-  cmd->callback([args] { setExitCode(runCommand(*args)); });
+  cmd->callback([args, report] {
+    args->memoryReportWanted = report->count() > 0;
+    if (args->memoryReport.empty()) args->memoryReport = "-";
+    setExitCode(runCommand(*args));
+  });
 }
 
 }  // namespace passlab::cli

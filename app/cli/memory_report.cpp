@@ -1,0 +1,79 @@
+#include "app/cli/memory_report.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "core/support/strings.h"
+
+namespace passlab::cli {
+
+namespace {
+
+const char* reuseName(exec::memory::Reuse r) {
+  switch (r) {
+    case exec::memory::Reuse::kView:
+      return "view";
+    case exec::memory::Reuse::kInPlace:
+      return "in-place";
+    default:
+      return "none";
+  }
+}
+
+nlohmann::json tensorJson(const exec::memory::MemoryPlan& plan,
+                          const exec::memory::PlannedTensor& t) {
+  nlohmann::json j = {
+      {"name", t.name},     {"producer", t.producer},      {"bytes", t.bytes},
+      {"size", t.size},     {"first_step", t.first},       {"last_step", t.last},
+      {"offset", t.offset}, {"reuse", reuseName(t.reuse)}, {"graph_output", t.graphOutput}};
+  if (t.sharesWith >= 0) j["shares_with"] = plan.tensors[static_cast<size_t>(t.sharesWith)].name;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json memoryReportJson(const std::string& model, const exec::memory::MemoryPlan& plan,
+                                uint64_t arenaPeakBytes) {
+  nlohmann::json totals = {{"planned_peak_bytes", plan.peak},
+                           {"lower_bound_bytes", plan.lowerBound},
+                           {"ratio", plan.ratio()},
+                           {"strategy", plan.strategy},
+                           {"other_strategy_peak_bytes", plan.otherStrategyPeak},
+                           {"planned_at_run_time", plan.plannedAtRunTime},
+                           {"peak_step", plan.peakStep},
+                           {"peak_node", plan.peakNode},
+                           {"steps", plan.stepCount},
+                           {"tensors", plan.tensors.size()},
+                           {"in_place", plan.inPlaceCount},
+                           {"views", plan.viewCount},
+                           {"unplanned_subgraph_nodes", plan.unplannedBodies},
+                           {"executor_arena_peak_bytes", arenaPeakBytes}};
+  if (plan.peakTensor >= 0)
+    totals["peak_tensor"] = plan.tensors[static_cast<size_t>(plan.peakTensor)].name;
+  nlohmann::json j = {{"model", model}, {"totals", totals}, {"live_bytes", plan.liveBytes}};
+  j["tensors"] = nlohmann::json::array();
+  for (const auto& t : plan.tensors) j["tensors"].push_back(tensorJson(plan, t));
+  return j;
+}
+
+std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan) {
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.3f", plan.ratio());
+  return "planned peak " + str::humanBytes(plan.peak) + ", lower bound " +
+         str::humanBytes(plan.lowerBound) + " (ratio " + ratio + ", " + plan.strategy +
+         (plan.plannedAtRunTime ? ", planned at run time" : ", planned ahead") + ")";
+}
+
+Status writeMemoryReport(const std::string& path, const nlohmann::json& report) {
+  if (path == "-") {
+    std::cout << report.dump(2) << "\n";
+    return Status::ok();
+  }
+  std::ofstream out(path);
+  out << report.dump(2) << "\n";
+  if (!out) return ioError("cannot write the memory report '" + path + "'");
+  return Status::ok();
+}
+
+}  // namespace passlab::cli

@@ -1,0 +1,21 @@
+// `passlab-cli run --memory-report [FILE]`: the run's memory plan as JSON
+// (per tensor: name, producer, bytes, first and last step, offset, sharing;
+// totals: planned peak, lower bound, ratio, strategy, planned at run time).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/exec/memory/memory_plan.h"
+#include "core/support/error.h"
+
+namespace passlab::cli {
+
+nlohmann::json memoryReportJson(const std::string& model, const exec::memory::MemoryPlan& plan,
+                                uint64_t arenaPeakBytes);
+// One line for the text output: peak, lower bound, ratio, strategy.
+std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan);
+// Writes `report` to `path` ("-": standard output).
+Status writeMemoryReport(const std::string& path, const nlohmann::json& report);
+
+}  // namespace passlab::cli

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `run --memory-report FILE` writes the memory plan as JSON, re-checked here
+# independently (no two live tensors overlap unless one shares the other's
+# buffer; every tensor fits; peak >= lower bound); shapes known only at run
+# time are planned from the run and say so; `--memory-limit` below the
+# planned peak fails before running, naming the peak and the tensor at it;
+# at the peak it runs (on a model whose plan has no in-place reuse).
+# Usage: memory_report.sh CLI TEXT_TO_ONNX [CORPUS_DIR]
+set -u
+cli=$1
+text_to_onnx=$2
+corpus=${3:-}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+check_report() {  # FILE PLANNED_AT_RUN_TIME(true|false|any)
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["totals"]
+for k in ("planned_peak_bytes", "lower_bound_bytes", "ratio", "strategy", "planned_at_run_time"):
+    assert k in t, k
+if sys.argv[2] != "any":
+    assert t["planned_at_run_time"] == (sys.argv[2] == "true"), t
+assert t["strategy"] in ("greedy-by-size", "greedy-by-breadth"), t
+peak, bound = t["planned_peak_bytes"], t["lower_bound_bytes"]
+assert bound <= peak, t
+assert abs(t["ratio"] - (peak / bound if bound else 1.0)) < 1e-9, t
+ts = j["tensors"]
+assert ts, "no tensors"
+by = {x["name"]: x for x in ts}
+def root(x):
+    while x.get("shares_with"):
+        x = by[x["shares_with"]]
+    return x["name"]
+for x in ts:
+    for k in ("name", "producer", "bytes", "first_step", "last_step", "offset"):
+        assert k in x, (k, x)
+    assert x["offset"] + x["size"] <= peak and x["size"] >= x["bytes"], x
+for i, a in enumerate(ts):
+    for b in ts[i + 1:]:
+        if root(a) == root(b) or a["size"] == 0 or b["size"] == 0:
+            continue
+        live = a["first_step"] <= b["last_step"] and b["first_step"] <= a["last_step"]
+        mem = a["offset"] < b["offset"] + b["size"] and b["offset"] < a["offset"] + a["size"]
+        assert not (live and mem), (a, b)
+print(peak)
+PY
+}
+
+cat > "$dir/m.txt" <<'MODEL'
+main (float[64,64] X) => (float[64,64] Y) {
+  [mm] A = MatMul(X, X)
+  [relu] B = Relu(A)
+  [sig] C = Sigmoid(B)
+  [add] Y = Add(C, A)
+}
+MODEL
+"$text_to_onnx" "$dir/m.txt" "$dir/m.onnx" || fail "cannot write the model"
+"$cli" run "$dir/m.onnx" --repeat 1 --memory-report "$dir/r.json" > "$dir/r.out" 2>&1 ||
+  { cat "$dir/r.out"; fail "run --memory-report exited non-zero"; }
+grep -q "memory plan: planned peak" "$dir/r.out" || { cat "$dir/r.out"; fail "no plan line"; }
+peak=$(check_report "$dir/r.json" false) || fail "the memory report of a static model"
+
+# Below the planned peak: fails before running, naming the peak and a tensor.
+"$cli" run "$dir/m.onnx" --repeat 1 --memory-limit $((peak - 1)) > "$dir/l.out" 2>&1 &&
+  fail "--memory-limit below the planned peak was accepted"
+grep -q "planned peak" "$dir/l.out" && grep -q "($peak bytes)" "$dir/l.out" ||
+  { cat "$dir/l.out"; fail "the error does not name the planned peak ($peak bytes)"; }
+grep -qE "the largest of them '[A-Z]'" "$dir/l.out" || { cat "$dir/l.out"; fail "no tensor named"; }
+grep -q "latency" "$dir/l.out" && fail "the model ran before the limit was checked"
+# At the planned peak the run starts. The executor does not reuse buffers in
+# place yet, and its arena keeps enforcing the limit, so this model has no
+# in-place opportunity: its plan is what the arena needs.
+cat > "$dir/n.txt" <<'MODEL'
+main (float[64,64] X) => (float[64,64] Y) {
+  A = MatMul(X, X)
+  B = MatMul(A, A)
+  Y = MatMul(B, A)
+}
+MODEL
+"$text_to_onnx" "$dir/n.txt" "$dir/n.onnx" || fail "cannot write the model"
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-report "$dir/n.json" > /dev/null 2>&1 || fail "run n.onnx"
+npeak=$(check_report "$dir/n.json" false) || fail "the memory report of n.onnx"
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit "$npeak" > "$dir/ok.out" 2>&1 ||
+  { cat "$dir/ok.out"; fail "--memory-limit at the planned peak failed"; }
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit $((npeak - 1)) > /dev/null 2>&1 &&
+  fail "n.onnx: --memory-limit below the planned peak was accepted"
+
+# Shapes known only at run time: planned from the run's sizes.
+cat > "$dir/d.txt" <<'MODEL'
+main (float[N,8] X) => (float[N,8] Y) {
+  A = Relu(X)
+  B = Sigmoid(A)
+  Y = Add(A, B)
+}
+MODEL
+"$text_to_onnx" "$dir/d.txt" "$dir/d.onnx" || fail "cannot write the dynamic model"
+"$cli" run "$dir/d.onnx" --repeat 1 --dim N=5 --memory-report "$dir/d.json" > "$dir/d.out" 2>&1 ||
+  { cat "$dir/d.out"; fail "run --memory-report on a dynamic model exited non-zero"; }
+grep -q "planned at run time" "$dir/d.out" || { cat "$dir/d.out"; fail "not said planned at run time"; }
+check_report "$dir/d.json" true > /dev/null || fail "the memory report of a dynamic model"
+
+# Without FILE: the report goes to standard output.
+"$cli" run "$dir/m.onnx" --repeat 1 --memory-report > "$dir/s.out" 2>&1 || fail "--memory-report without FILE"
+grep -q '"planned_peak_bytes"' "$dir/s.out" || { cat "$dir/s.out"; fail "no report on stdout"; }
+
+# Two corpus CNNs, when the corpus is there.
+if [ -n "$corpus" ] && [ -d "$corpus/models" ]; then
+  for m in onnx_light_squeezenet super_resolution; do
+    [ -f "$corpus/models/$m.onnx" ] || continue
+    "$cli" run "$corpus/models/$m.onnx" --repeat 1 --warmup 0 --memory-report "$dir/$m.json" \
+      > "$dir/$m.out" 2>&1 || { cat "$dir/$m.out"; fail "$m: run --memory-report"; }
+    check_report "$dir/$m.json" any > /dev/null || fail "$m: the memory report"
+  done
+fi
+echo "ok"

@@ -1,6 +1,7 @@
-// MaxPool and AveragePool on oneDNN's pooling primitive (float32, NCHW in and
-// out). MaxPool with its Indices output, and AveragePool counting padding that
-// ceil_mode adds, go to the reference kernels.
+// AveragePool on oneDNN's pooling primitive (float32, NCHW in and out);
+// counting padding that ceil_mode adds goes to the reference kernel. (float32
+// MaxPool runs on cpu.MaxPool, pool_max_float.h: oneDNN 2.6's plain-NCHW max
+// pooling is 2.5x slower on AVX-512 and 30x slower without it.)
 #include <memory>
 
 #include "core/exec/cpu/families.h"
@@ -15,22 +16,19 @@ namespace {
 
 using dnnl::memory;
 
-template <bool kMax>
-class OneDnnPool final : public Kernel {
+class OneDnnAveragePool final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     auto a = parsePoolAttrs(b.node());
     if (!a) return a.error();
-    auto fallback = kMax ? makeMaxPoolRef(b) : makeAveragePoolRef(b);
+    auto fallback = makeAveragePoolRef(b);
     if (!fallback) return fallback.error();
-    return std::unique_ptr<Kernel>(new OneDnnPool(*a, std::move(fallback).value()));
+    return std::unique_ptr<Kernel>(new OneDnnAveragePool(*a, std::move(fallback).value()));
   }
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (x.dtype() != ir::DataType::kFloat || (kMax && ctx.wantsOutput(1)) ||
-        (kMax && attrs_.storageOrder != 0))
-      return fallback_->run(ctx);
+    if (x.dtype() != ir::DataType::kFloat) return fallback_->run(ctx);
     PASSLAB_ASSIGN_OR_RETURN(PoolGeometry g, poolGeometry(attrs_, x.dims()));
     if (g.spatial() > 3 || x.numel() == 0) return fallback_->run(ctx);
     if (x.dims() != xDims_ || threads_ != ctx.threads()) build(g, x.dims(), ctx.threads());
@@ -44,7 +42,7 @@ class OneDnnPool final : public Kernel {
   }
 
  private:
-  OneDnnPool(PoolAttrs a, std::unique_ptr<Kernel> fallback)
+  OneDnnAveragePool(PoolAttrs a, std::unique_ptr<Kernel> fallback)
       : attrs_(std::move(a)), fallback_(std::move(fallback)) {}
 
   void build(const PoolGeometry& g, const Dims& x, int threads) {
@@ -60,13 +58,12 @@ class OneDnnPool final : public Kernel {
       int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
       int64_t r = (g.out[i] - 1) * g.stride[i] + span - g.in[i] - g.padBegin[i];
       // Averages that count padding must not count padding ceil_mode added.
-      if (!kMax && attrs_.countIncludePad && r != g.padEnd[i]) return;
+      if (attrs_.countIncludePad && r != g.padEnd[i]) return;
       if (r < 0) return;
       padR.push_back(r);
     }
-    auto alg = kMax                     ? dnnl::algorithm::pooling_max
-               : attrs_.countIncludePad ? dnnl::algorithm::pooling_avg_include_padding
-                                        : dnnl::algorithm::pooling_avg_exclude_padding;
+    auto alg = attrs_.countIncludePad ? dnnl::algorithm::pooling_avg_include_padding
+                                      : dnnl::algorithm::pooling_avg_exclude_padding;
     try {
       srcDesc_ = onednn::plainDesc(x);
       dstDesc_ = onednn::plainDesc(g.outDims);
@@ -90,10 +87,8 @@ class OneDnnPool final : public Kernel {
 };
 
 const KernelDef kRows[] = {
-    {"", "MaxPool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.MaxPool",
-     makeKernel<OneDnnPool<true>>},
     {"", "AveragePool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.AveragePool",
-     makeKernel<OneDnnPool<false>>},
+     makeKernel<OneDnnAveragePool>},
 };
 
 }  // namespace

@@ -1,18 +1,23 @@
 // Reference pooling: MaxPool (with the Indices output), AveragePool, LpPool,
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool. Direct loops over 1 to 3
-// spatial dims, parallel over (batch, channel) planes. And MaxPool on uint8
-// and int8 (what fuse_qdq_into_qlinear leaves between QLinearConvs; oneDNN's
-// 8-bit pooling is slow on plain NCHW): separable, the max over the window's
-// rows first (contiguous, vectorized), then along each row.
+// spatial dims, parallel over (batch, channel) planes; float32 global averages
+// sum in 8 lanes. And MaxPool on uint8 and int8 (what fuse_qdq_into_qlinear
+// leaves between QLinearConvs; oneDNN's 8-bit pooling is slow on plain NCHW):
+// separable, the max over the window's rows first (contiguous, vectorized),
+// then along each row. The float32 MaxPool row, cpu.MaxPool, runs
+// pool_max_float.cpp's kernel.
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/pool_geometry.h"
+#include "core/exec/cpu/pool_max_float.h"
 #include "core/exec/cpu/pool_ref.h"
 #include "core/exec/cpu/window3.h"
 #include "core/exec/kernel.h"
@@ -135,6 +140,25 @@ class PoolRef final : public Kernel {
   PoolAttrs attrs_;
 };
 
+// The sum of p[0, n) in 8 lanes (two vectors of 4, added pairwise at the end),
+// so a plane's sum is not one long chain of dependent adds.
+float sumFloats(const float* p, int64_t n) {
+  using F4 = float __attribute__((vector_size(16)));
+  F4 a{}, b{};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    F4 u, v;
+    std::memcpy(&u, p + i, sizeof u);
+    std::memcpy(&v, p + i + 4, sizeof v);
+    a += u;
+    b += v;
+  }
+  a += b;
+  float sum = (a[0] + a[2]) + (a[1] + a[3]);
+  for (; i < n; ++i) sum += p[i];
+  return sum;
+}
+
 // Global pooling: one value per (batch, channel) plane.
 template <Mode kMode>
 class GlobalPoolRef final : public Kernel {
@@ -166,7 +190,11 @@ class GlobalPoolRef final : public Kernel {
                         Y[pl] = store<S>(best);
                       } else if constexpr (kMode == Mode::kAverage) {
                         C sum = 0;
-                        for (int64_t i = 0; i < size; ++i) sum += load(xp[i]);
+                        if constexpr (std::is_same_v<S, float>) {
+                          sum = sumFloats(xp, size);
+                        } else {
+                          for (int64_t i = 0; i < size; ++i) sum += load(xp[i]);
+                        }
                         Y[pl] = store<S>(size > 0 ? sum / static_cast<C>(size) : C(0));
                       } else {
                         double sum = 0, p = static_cast<double>(p_);
@@ -278,6 +306,8 @@ const KernelDef kRows[] = {
      makeKernel<PoolRef<Mode::kMax>>},
     {"", "MaxPool", 12, kOpsetMax, TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8}, 0,
      Tier::kOptimized, "cpu.MaxPool8", makeKernel<MaxPool8>},
+    {"", "MaxPool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "cpu.MaxPool",
+     makeMaxPoolFloat},
     {"", "AveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.AveragePool",
      makeKernel<PoolRef<Mode::kAverage>>},
     {"", "LpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.LpPool",

@@ -385,29 +385,52 @@ class Resize final : public Kernel {
     const S fill = fromDouble<S>(a_.extrapolation);
     const S* X = x.data<S>();
     S* Y = y.mutableData<S>();
+    // Row by row along the last axis: the leading axes give the source row
+    // (or the fill), the last axis's map gathers within it.
+    if (rank == 0) {
+      Y[0] = X[0];
+      return Status::ok();
+    }
     const Dims& od = y.dims();
-    parallelFor(y.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
-      std::vector<int64_t> idx(rank);
-      int64_t rest = b;
-      for (size_t d = rank; d-- > 0;) {
-        idx[d] = rest % od[d];
-        rest /= od[d];
-      }
-      for (int64_t i = b; i < e; ++i) {
-        int64_t src = 0;
-        bool outside = false;
-        for (size_t d = 0; d < rank; ++d) {
-          int64_t m = map[d][static_cast<size_t>(idx[d])];
-          if (m < 0) outside = true;
-          src += m;
-        }
-        Y[i] = outside ? fill : X[src];
-        for (size_t d = rank; d-- > 0;) {
-          if (++idx[d] < od[d]) break;
-          idx[d] = 0;
-        }
-      }
-    });
+    const int64_t width = od[rank - 1];
+    const std::vector<int64_t>& last = map[rank - 1];
+    bool lastIdentity = x.dim(rank - 1) == width;
+    for (int64_t j = 0; j < width && lastIdentity; ++j)
+      lastIdentity = last[static_cast<size_t>(j)] == j;
+    parallelFor(y.numel() / width, threads, std::max<int64_t>(1, kElementwiseGrain / width),
+                [&](int64_t b, int64_t e) {
+                  std::vector<int64_t> idx(rank - 1);
+                  int64_t rest = b;
+                  for (size_t d = rank - 1; d-- > 0;) {
+                    idx[d] = rest % od[d];
+                    rest /= od[d];
+                  }
+                  for (int64_t r = b; r < e; ++r) {
+                    S* out = Y + r * width;
+                    int64_t base = 0;
+                    bool outside = false;
+                    for (size_t d = 0; d + 1 < rank; ++d) {
+                      const int64_t m = map[d][static_cast<size_t>(idx[d])];
+                      outside |= m < 0;
+                      base += m;
+                    }
+                    if (outside) {
+                      std::fill(out, out + width, fill);
+                    } else if (lastIdentity) {
+                      std::copy(X + base, X + base + width, out);
+                    } else {
+                      const S* in = X + base;
+                      for (int64_t j = 0; j < width; ++j) {
+                        const int64_t m = last[static_cast<size_t>(j)];
+                        out[j] = m < 0 ? fill : in[m];
+                      }
+                    }
+                    for (size_t d = rank - 1; d-- > 0;) {
+                      if (++idx[d] < od[d]) break;
+                      idx[d] = 0;
+                    }
+                  }
+                });
     return Status::ok();
   }
 

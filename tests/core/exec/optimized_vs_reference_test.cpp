@@ -1,7 +1,7 @@
-// One harness runs each optimized kernel (oneDNN; cpu.MaxPool8) and its reference kernel on
-// the same seeded random inputs and compares: Conv in its variants,
-// ConvTranspose, MatMul, Gemm, MaxPool, AveragePool (and the 8-bit MaxPool); and
-// LayerNormalization's vectorized float32 row, where it is chosen and where it declines.
+// One harness runs each optimized kernel (oneDNN; cpu.MaxPool, cpu.MaxPool8) and its reference
+// kernel on the same seeded random inputs and compares: Conv in its variants, ConvTranspose,
+// MatMul, Gemm, MaxPool, AveragePool (and the 8-bit MaxPool); and LayerNormalization's vectorized
+// float32 row, where it is chosen and where it declines.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,9 +51,11 @@ const Case kCases[] = {
     {"gemm_matrix_c", R"(main (float[3,4] a, float[4,5] b, float[3,5] c) => (float[3,5] y) {
        y = Gemm <beta = -1.0> (a, b, c) })"},
     {"maxpool", R"(main (float[1,3,10,10] x) => (float[1,3,5,5] y) {
-       y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })"},
+       y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })",
+     "cpu.MaxPool"},
     {"maxpool_ceil_dilated", R"(main (float[1,2,9,9] x) => (float[1,2,4,4] y) {
-       y = MaxPool <kernel_shape = [2, 2], strides = [2, 2], dilations = [2, 2], ceil_mode = 1> (x) })"},
+       y = MaxPool <kernel_shape = [2, 2], strides = [2, 2], dilations = [2, 2], ceil_mode = 1> (x) })",
+     "cpu.MaxPool"},
     // 8-bit MaxPool (opset 12+), as fuse_qdq_into_qlinear leaves it: exact.
     {"maxpool_uint8", R"(<ir_version: 8, opset_import: ["" : 13]>
        main (uint8[1,3,10,10] x) => (uint8[1,3,5,5] y) {

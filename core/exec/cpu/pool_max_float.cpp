@@ -1,0 +1,153 @@
+// Separable float32 MaxPool (see pool_max_float.h): per output row, the max
+// of the window's input rows into a row padded with the lowest float, then
+// the max of each window along that row.
+#include "core/exec/cpu/pool_max_float.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "core/exec/cpu/pool_ref.h"
+#include "core/exec/cpu/window3.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+constexpr float kLowest = std::numeric_limits<float>::lowest();
+// Floats past the padded row that the stride-2 vector loop may read (unused).
+constexpr int64_t kSlack = 8;
+
+// dst[c] = max(dst[c], src[c]) for c in [0, n).
+void maxInto(float* __restrict dst, const float* __restrict src, int64_t n) {
+  int64_t c = 0;
+#if defined(__SSE2__)
+  for (; c + 8 <= n; c += 8) {
+    _mm_storeu_ps(dst + c, _mm_max_ps(_mm_loadu_ps(dst + c), _mm_loadu_ps(src + c)));
+    _mm_storeu_ps(dst + c + 4, _mm_max_ps(_mm_loadu_ps(dst + c + 4), _mm_loadu_ps(src + c + 4)));
+  }
+#endif
+  for (; c < n; ++c) dst[c] = std::max(dst[c], src[c]);
+}
+
+#if defined(__SSE2__)
+// p[0], p[2], p[4], p[6].
+inline __m128 evens(const float* p) {
+  return _mm_shuffle_ps(_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _MM_SHUFFLE(2, 0, 2, 0));
+}
+#endif
+
+// out[o] = max over j < k of row[o * s + j * d], o in [0, n).
+void windowMax(const float* row, float* out, int64_t n, int64_t k, int64_t s, int64_t d) {
+  int64_t o = 0;
+#if defined(__SSE2__)
+  if (s == 1) {
+    for (; o + 4 <= n; o += 4) {
+      __m128 m = _mm_loadu_ps(row + o);
+      for (int64_t j = 1; j < k; ++j) m = _mm_max_ps(m, _mm_loadu_ps(row + o + j * d));
+      _mm_storeu_ps(out + o, m);
+    }
+  } else if (s == 2) {
+    for (; o + 4 <= n; o += 4) {
+      const float* p = row + 2 * o;
+      __m128 m = evens(p);
+      for (int64_t j = 1; j < k; ++j) m = _mm_max_ps(m, evens(p + j * d));
+      _mm_storeu_ps(out + o, m);
+    }
+  }
+#endif
+  for (; o < n; ++o) {
+    const float* p = row + o * s;
+    float m = p[0];
+    for (int64_t j = 1; j < k; ++j) m = std::max(m, p[j * d]);
+    out[o] = m;
+  }
+}
+
+// The input positions of output `o`'s window on axis `a` that lie inside the input.
+struct Taps {
+  int64_t first = 0, count = 0, step = 1;
+};
+Taps taps(const Window3& q, size_t a, int64_t o) {
+  const int64_t start = o * q.s[a] - q.pb[a];
+  Taps t{0, 0, q.d[a]};
+  for (int64_t j = 0; j < q.k[a]; ++j) {
+    const int64_t i = start + j * q.d[a];
+    if (i < 0 || i >= q.in[a]) continue;
+    if (t.count == 0) t.first = i;
+    ++t.count;
+  }
+  return t;
+}
+
+class MaxPoolFloat final : public Kernel {
+ public:
+  MaxPoolFloat(PoolAttrs a, std::unique_ptr<Kernel> fallback)
+      : attrs_(std::move(a)), fallback_(std::move(fallback)) {}
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != ir::DataType::kFloat || ctx.wantsOutput(1) || attrs_.storageOrder != 0)
+      return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(PoolGeometry g, poolGeometry(attrs_, x.dims()));
+    if (g.spatial() > 3 || x.numel() == 0) return fallback_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+    maxPoolFloat(g, x.data<float>(), y->mutableData<float>(), ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  PoolAttrs attrs_;
+  std::unique_ptr<Kernel> fallback_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeMaxPoolFloat(const KernelBuild& b) {
+  auto a = parsePoolAttrs(b.node());
+  if (!a) return a.error();
+  auto fallback = makeMaxPoolRef(b);
+  if (!fallback) return fallback.error();
+  return std::unique_ptr<Kernel>(new MaxPoolFloat(*a, std::move(fallback).value()));
+}
+
+void maxPoolFloat(const PoolGeometry& g, const float* x, float* y, int threads) {
+  const Window3 q(g);
+  const int64_t W = q.in[2], padL = q.pb[2], outW = q.out[2];
+  const int64_t rowLen = std::max(padL + W, (outW - 1) * q.s[2] + (q.k[2] - 1) * q.d[2] + 1);
+  const int64_t rowsPerPlane = q.out[0] * q.out[1];
+  const int64_t rows = g.N * g.C * rowsPerPlane;
+  const int64_t work = std::max<int64_t>(1, W * q.k[0] * q.k[1]);
+  parallelFor(rows, threads, std::max<int64_t>(1, 16384 / work), [&](int64_t b, int64_t e) {
+    // The padded row: [0, padL) and [padL + W, end) stay the lowest float.
+    std::vector<float> padded(static_cast<size_t>(rowLen + kSlack), kLowest);
+    float* row = padded.data() + padL;
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t plane = r / rowsPerPlane, o0 = r % rowsPerPlane / q.out[1], o1 = r % q.out[1];
+      const float* xp = x + plane * q.inSize();
+      const Taps t0 = taps(q, 0, o0), t1 = taps(q, 1, o1);
+      bool first = true;
+      for (int64_t a = 0; a < t0.count; ++a)
+        for (int64_t c = 0; c < t1.count; ++c) {
+          const float* src = xp + ((t0.first + a * t0.step) * q.in[1] + t1.first + c * t1.step) * W;
+          if (first) {
+            std::memcpy(row, src, static_cast<size_t>(W) * sizeof(float));
+            first = false;
+          } else {
+            maxInto(row, src, W);
+          }
+        }
+      if (first) std::fill(row, row + W, kLowest);  // the window lies in the padding
+      windowMax(padded.data(), y + r * outW, outW, q.k[2], q.s[2], q.d[2]);
+    }
+  });
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,88 @@
+// The vectorized float32 MaxPool (pool_max_float.h, kernel cpu.MaxPool)
+// against the reference kernel, exactly, on geometries that reach every branch: pads, ceil_mode,
+// dilations, strides 1, 2 and 3, odd sizes, channel counts and widths that
+// are not multiples of the vector width, 1-D and 3-D, windows wholly in the
+// padding.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/exec/cpu/pool_geometry.h"
+#include "core/exec/cpu/pool_max_float.h"
+#include "tests/core/exec/exec_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+struct Case {
+  const char* name;
+  Dims x, kernel, strides, dilations, pads;
+  bool ceil = false;
+};
+
+std::string ints(const Dims& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string modelText(const Case& c, const Dims& out) {
+  return "main (float" + ints(c.x) + " x) => (float" + ints(out) +
+         " y) {\n y = MaxPool <kernel_shape = " + ints(c.kernel) +
+         ", strides = " + ints(c.strides) + ", dilations = " + ints(c.dilations) +
+         ", pads = " + ints(c.pads) + ", ceil_mode = " + std::to_string(c.ceil ? 1 : 0) + "> (x) }";
+}
+
+class MaxPoolFloat : public ::testing::TestWithParam<Case> {};
+
+TEST_P(MaxPoolFloat, EqualsTheReferenceKernel) {
+  const Case& c = GetParam();
+  cpu::PoolAttrs a;
+  a.kernel = c.kernel;
+  a.strides = c.strides;
+  a.dilations = c.dilations;
+  a.pads = c.pads;
+  a.ceilMode = c.ceil;
+  auto g = cpu::poolGeometry(a, c.x);
+  ASSERT_TRUE(g) << g.error().message();
+
+  int64_t n = 1;
+  for (int64_t d : c.x) n *= d;
+  std::vector<float> xv(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)  // distinct, unordered, both signs
+    xv[static_cast<size_t>(i)] = static_cast<float>((i * 7919) % 1009) - 504.5f;
+  ExecutorOptions ref;
+  ref.referenceKernels = true;
+  RunResult r =
+      testutil::runText(modelText(c, g->outDims), {{"x", testutil::floats(c.x, xv)}}, ref);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const std::vector<float> want = testutil::toFloats(r.outputs[0]);
+  ASSERT_EQ(r.outputs[0].dims(), g->outDims);
+
+  for (int threads : {1, 2}) {
+    std::vector<float> got(want.size(), 12345.0f);
+    cpu::maxPoolFloat(*g, xv.data(), got.data(), threads);
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(got[i], want[i]) << "element " << i << ", " << threads << " threads";
+  }
+}
+
+const Case kCases[] = {
+    {"stem_3x3_s2_pad1", {1, 5, 16, 17}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}},
+    {"stride1_odd_width", {2, 3, 9, 13}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}},
+    {"ceil_mode_no_pads", {1, 3, 10, 11}, {3, 3}, {2, 2}, {1, 1}, {0, 0, 0, 0}, true},
+    {"dilated_ceil", {1, 2, 9, 9}, {2, 2}, {2, 2}, {2, 2}, {0, 0, 0, 0}, true},
+    {"dilated_stride1", {1, 3, 12, 15}, {3, 2}, {1, 1}, {2, 3}, {2, 1, 2, 3}},
+    {"stride3_asymmetric_pads", {1, 4, 14, 19}, {2, 3}, {3, 3}, {1, 1}, {0, 2, 1, 1}},
+    {"window_in_the_padding", {1, 1, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {2, 2, 2, 2}},
+    {"wide_kernel_2x2", {1, 7, 8, 33}, {2, 2}, {2, 2}, {1, 1}, {0, 0, 0, 0}},
+    {"1d", {2, 3, 31}, {5}, {2}, {1}, {2, 2}},
+    {"3d", {1, 2, 5, 6, 7}, {2, 3, 3}, {2, 1, 2}, {1, 1, 1}, {0, 1, 1, 1, 1, 1}, true},
+};
+
+INSTANTIATE_TEST_SUITE_P(Geometries, MaxPoolFloat, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace passlab::exec

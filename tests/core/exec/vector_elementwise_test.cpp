@@ -1,0 +1,76 @@
+// The float32 vector loops of LeakyRelu (a select) and Sigmoid (4 lanes with
+// the fused kernels' exp) against their scalar formulas, on a length that
+// leaves a scalar tail, over values where the branches and the exp's range
+// limits matter (-0, ±inf, below -87, NaN).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "tests/core/exec/op_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using namespace optest;
+
+std::vector<float> inputs() {
+  std::vector<float> x = {-0.0f,
+                          0.0f,
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          -87.5f,
+                          -100.0f,
+                          100.0f,
+                          1e-8f,
+                          -1e-8f};
+  for (int i = 0; i < 1000; ++i)
+    x.push_back(-30.0f + 60.0f * static_cast<float>(i * 37 % 1000) / 1000);
+  x.push_back(std::numeric_limits<float>::quiet_NaN());  // 1010 values: 2 in the tail
+  return x;
+}
+
+std::vector<float> run(const Call& c) {
+  ir::Tensor y = run1(c);
+  auto d = y.data<float>();
+  return {d.begin(), d.end()};
+}
+
+TEST(VectorElementwise, LeakyReluIsExactlyItsFormula) {
+  const std::vector<float> x = inputs();
+  for (float alpha : {0.01f, 0.2f, 3.0f, -0.5f}) {
+    std::vector<float> y =
+        run({"LeakyRelu", {f32({static_cast<int64_t>(x.size())}, x)}, {attrF("alpha", alpha)}});
+    ASSERT_EQ(y.size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = x[i] < 0 ? alpha * x[i] : x[i];
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(y[i])) << i;
+      } else {
+        EXPECT_EQ(y[i], want) << "x = " << x[i] << ", alpha = " << alpha;
+        EXPECT_EQ(std::signbit(y[i]), std::signbit(want)) << "x = " << x[i];
+      }
+    }
+  }
+}
+
+TEST(VectorElementwise, SigmoidIsWithinAFewUlpOfItsFormula) {
+  const std::vector<float> x = inputs();
+  std::vector<float> y = run({"Sigmoid", {f32({static_cast<int64_t>(x.size())}, x)}});
+  ASSERT_EQ(y.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double v = x[i];
+    const double want = 1 / (1 + std::exp(-v));
+    if (std::isnan(v)) {
+      EXPECT_TRUE(std::isnan(y[i]));
+      continue;
+    }
+    EXPECT_NEAR(y[i], want, 4e-7 * want + 1e-37) << "x = " << x[i];
+    EXPECT_GE(y[i], 0.0f);
+    EXPECT_LE(y[i], 1.0f);
+  }
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -1,7 +1,8 @@
 // The float32 vector loops of LeakyRelu (a select) and Sigmoid (4 lanes with
 // the fused kernels' exp) against their scalar formulas, on a length that
 // leaves a scalar tail, over values where the branches and the exp's range
-// limits matter (-0, ±inf, below -87, NaN).
+// limits matter (-0, ±inf, below -87, NaN); GlobalAveragePool's 8-lane sums
+// against the mean in double.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,6 +70,22 @@ TEST(VectorElementwise, SigmoidIsWithinAFewUlpOfItsFormula) {
     EXPECT_NEAR(y[i], want, 4e-7 * want + 1e-37) << "x = " << x[i];
     EXPECT_GE(y[i], 0.0f);
     EXPECT_LE(y[i], 1.0f);
+  }
+}
+
+TEST(VectorElementwise, GlobalAveragePoolSumsInLanesToTheMean) {
+  // Planes of 1, 7, 8 and 35 values: no lanes, only the tail, only lanes, both.
+  for (int64_t w : {1, 7, 8, 35}) {
+    std::vector<float> x;
+    for (int64_t i = 0; i < 3 * w; ++i) x.push_back(static_cast<float>((i * 37) % 101) - 50.25f);
+    ir::Tensor y = run1({"GlobalAveragePool", {f32({1, 3, 1, w}, x)}});
+    std::vector<double> want;
+    for (int64_t c = 0; c < 3; ++c) {
+      double sum = 0;
+      for (int64_t i = 0; i < w; ++i) sum += x[static_cast<size_t>(c * w + i)];
+      want.push_back(sum / static_cast<double>(w));
+    }
+    expectTensor(y, DataType::kFloat, {1, 3, 1, 1}, want, 1e-6, 1e-5);
   }
 }
 

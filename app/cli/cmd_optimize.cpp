@@ -21,6 +21,7 @@
 #include "core/io/npy.h"
 #include "core/ir/attribute_limits.h"
 #include "core/ir/graph.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/recipe.h"
@@ -528,7 +529,16 @@ void registerOptimize(CLI::App& app) {
 
 void registerPasses(CLI::App& app) {
   auto* cmd = app.add_subcommand("passes", "List the passes, their categories and options");
-  cmd->callback([] {
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json,
+                "Print every pass's metadata in the format of core/passes/pass_catalog.json");
+  cmd->callback([json] {
+    if (*json) {
+      std::vector<passes::PassInfo> infos;
+      for (const passes::Pass* p : passes::allPasses()) infos.push_back(p->info());
+      std::fputs(passes::passCatalogJson(infos).c_str(), stdout);
+      return;
+    }
     for (const passes::Pass* p : passes::allPasses()) {
       const auto& i = p->info();
       std::printf("%-34s %-11s %s\n", i.id.c_str(),

@@ -32,6 +32,7 @@
 #include "core/passes/function_pass.h"
 #include "core/passes/half_precision_plan.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 #include "core/support/float16.h"
 #include "core/support/strings.h"
@@ -281,49 +282,14 @@ std::unique_ptr<Pass> halfPass(PassInfo info, ir::DataType target) {
   });
 }
 
-std::vector<PassOption> halfOptions() {
-  return {
-      {"keep_io_types", "true", "graph inputs and outputs stay float32 (Casts at the boundary)",
-       OptionKind::kBool},
-      {"op_block_list", "", "op types that stay float32, comma-separated", OptionKind::kText},
-      {"node_block_list", "", "node names that stay float32, comma-separated", OptionKind::kText},
-  };
-}
-
-// A half-precision pass's description: `info` names it; the rest is the same
-// for both 16-bit types.
-PassInfo halfInfo(PassInfo info) {
-  info.category = Category::kPrecision;
-  info.options = halfOptions();
-  info.changesNumerics = true;
-  info.lossy = true;
-  return info;
-}
-
 }  // namespace
 
 std::unique_ptr<Pass> makeConvertToFloat16() {
-  return halfPass(halfInfo({
-                      .id = "convert_to_float16",
-                      .kind = "precision: float16",
-                      .summaryEn = "Compute in float16 where the op schemas allow it: weights "
-                                   "stored in half precision, Casts where float32 values meet",
-                      .summaryZh = "在算子定义允许处以 float16 计算：权重以半精度存储，在与 "
-                                   "float32 相接处插入 Cast",
-                  }),
-                  ir::DataType::kFloat16);
+  return halfPass(catalogInfo("convert_to_float16"), ir::DataType::kFloat16);
 }
 
 std::unique_ptr<Pass> makeConvertToBfloat16() {
-  return halfPass(halfInfo({
-                      .id = "convert_to_bfloat16",
-                      .kind = "precision: bfloat16",
-                      .summaryEn = "Compute in bfloat16 where the op schemas allow it: weights "
-                                   "stored in bfloat16, Casts where float32 values meet",
-                      .summaryZh = "在算子定义允许处以 bfloat16 计算：权重以 bfloat16 存储，在与 "
-                                   "float32 相接处插入 Cast",
-                  }),
-                  ir::DataType::kBFloat16);
+  return halfPass(catalogInfo("convert_to_bfloat16"), ir::DataType::kBFloat16);
 }
 
 }  // namespace passlab::passes

@@ -22,6 +22,7 @@
 
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -146,16 +147,7 @@ class Dedup {
 
 class DeduplicateInitializers final : public Pass {
  public:
-  const PassInfo& info() const override {
-    static const PassInfo kInfo{
-        .id = kInfoId,
-        .category = Category::kStructural,
-        .kind = "redundant data: duplicate initializers",
-        .summaryEn = "Merge initializers that hold identical data (dtype, shape and bytes)",
-        .summaryZh = "合并数据完全相同（类型、形状与字节）的初始值",
-    };
-    return kInfo;
-  }
+  const PassInfo& info() const override { return catalogInfo(kInfoId); }
 
   Status run(PassContext& ctx) const override { return Dedup(ctx).run(ctx.model().graph()); }
 };

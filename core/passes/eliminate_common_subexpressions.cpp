@@ -44,6 +44,7 @@
 #include "core/ir/graph_compare.h"
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -289,23 +290,7 @@ class Cse {
 
 class EliminateCommonSubexpressions final : public Pass {
  public:
-  const PassInfo& info() const override {
-    static const PassInfo kInfo{
-        .id = "eliminate_common_subexpressions",
-        .category = Category::kStructural,
-        .kind = "redundant node: common subexpressions",
-        .summaryEn =
-            "Merge nodes that compute the same result from the same inputs (value numbering)",
-        .summaryZh = "合并以相同输入计算相同结果的节点（值编号）",
-        .options = {{.name = "merge_dequantize_linear",
-                     .defaultValue = "true",
-                     .help = "also merge equal DequantizeLinear nodes (false: one per consumer, "
-                             "QDQ node units "
-                             "spelled out)",
-                     .kind = OptionKind::kBool}},
-    };
-    return kInfo;
-  }
+  const PassInfo& info() const override { return catalogInfo("eliminate_common_subexpressions"); }
 
   Status run(PassContext& ctx) const override {
     ir::Model& model = ctx.model();

@@ -11,6 +11,7 @@
 
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -20,16 +21,7 @@ constexpr const char* kInfoId = "eliminate_dead_nodes";
 
 class EliminateDeadNodes final : public Pass {
  public:
-  const PassInfo& info() const override {
-    static const PassInfo kInfo{
-        .id = kInfoId,
-        .category = Category::kStructural,
-        .kind = "redundant node: meaningless by position (unused result)",
-        .summaryEn = "Remove nodes whose results nobody uses, and unused initializers",
-        .summaryZh = "删除结果无人使用的节点以及未被使用的初始值",
-    };
-    return kInfo;
-  }
+  const PassInfo& info() const override { return catalogInfo(kInfoId); }
 
   Status run(PassContext& ctx) const override { return sweep(ctx.model().graph(), ctx); }
 

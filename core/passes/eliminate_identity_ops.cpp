@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -82,14 +83,7 @@ std::vector<std::unique_ptr<rewrite::Pattern>> rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeEliminateIdentityOps() {
-  PassInfo info{
-      .id = "eliminate_identity_ops",
-      .category = Category::kStructural,
-      .kind = "redundant node: meaningless at inference",
-      .summaryEn = "Remove Identity, inference-mode Dropout and casts to the same type",
-      .summaryZh = "删除 Identity、推理模式下的 Dropout 以及转换到相同类型的 Cast",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("eliminate_identity_ops"), rules());
 }
 
 }  // namespace passlab::passes

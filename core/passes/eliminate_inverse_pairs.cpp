@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -234,24 +235,7 @@ Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeEliminateInversePairs() {
-  PassInfo info{
-      .id = "eliminate_inverse_pairs",
-      .category = Category::kStructural,
-      .kind = "redundant node: inverse pairs",
-      .summaryEn =
-          "Remove an op followed by its inverse: transposes that cancel, Squeeze/Unsqueeze "
-          "and reshapes back, Neg/Not twice, a widening Cast and back, "
-          "SpaceToDepth/DepthToSpace",
-      .summaryZh =
-          "删除互逆的算子对：相互抵消的转置、Squeeze/Unsqueeze 与还原的 Reshape、两次 Neg/Not、"
-          "先扩宽再还原的 Cast、SpaceToDepth/DepthToSpace",
-      .options = {{.name = "reciprocal_pairs",
-                   .defaultValue = "false",
-                   .help =
-                       "also remove Reciprocal(Reciprocal(x)), which is not exact (1/(1/x) rounds)",
-                   .kind = OptionKind::kBool}},
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("eliminate_inverse_pairs"), rules());
 }
 
 }  // namespace passlab::passes

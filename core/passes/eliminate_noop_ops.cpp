@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -425,18 +426,7 @@ Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeEliminateNoopOps() {
-  PassInfo info{
-      .id = "eliminate_noop_ops",
-      .category = Category::kStructural,
-      .kind = "redundant node: meaningless by parameters",
-      .summaryEn =
-          "Remove ops whose parameters make them do nothing (identity transpose, x*1, "
-          "zero padding, whole-tensor slice, scale-1 resize, ...)",
-      .summaryZh =
-          "删除因参数而不起作用的算子（恒等转置、乘以 1、零填充、整体切片、缩放为 1 的 "
-          "Resize 等）",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("eliminate_noop_ops"), rules());
 }
 
 }  // namespace passlab::passes

@@ -22,6 +22,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/matrix_weight.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 #include "core/support/strings.h"
 
@@ -147,26 +148,7 @@ class Factorizer {
 }  // namespace
 
 std::unique_ptr<Pass> makeFactorizeLowRank() {
-  PassInfo info{
-      .id = kId,
-      .category = Category::kPrecision,
-      .kind = "precision: low rank",
-      .summaryEn =
-          "Replace MatMul and Gemm weights of low effective rank by two thinner ones "
-          "(SVD), where that saves at least min_saving of the weights",
-      .summaryZh =
-          "用两个更窄的权重（SVD）替换有效秩低的 MatMul 和 Gemm 权重，至少节省 min_saving "
-          "比例的权重",
-      .options = {{"energy_loss", "0.001",
-                   "share of the weight's squared Frobenius norm the dropped singular values may "
-                   "carry",
-                   OptionKind::kNumber},
-                  {"min_saving", "0.25", "least share of weights and FLOPs saved",
-                   OptionKind::kNumber}},
-      .changesNumerics = true,
-      .lossy = true,
-  };
-  return std::make_unique<FunctionPass>(std::move(info),
+  return std::make_unique<FunctionPass>(catalogInfo(kId),
                                         [](PassContext& ctx) { return Factorizer(ctx).run(); });
 }
 

@@ -38,6 +38,7 @@
 #include "core/ir/op_schema.h"
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -399,38 +400,7 @@ class Folder {
 
 class FoldConstants final : public Pass {
  public:
-  const PassInfo& info() const override {
-    static const PassInfo kInfo{
-        .id = "fold_constants",
-        .category = Category::kStructural,
-        .kind = "constant folding",
-        .summaryEn =
-            "Compute ahead of time what depends only on constants: static shapes, constant "
-            "subgraphs, If with a constant condition (within a size budget)",
-        .summaryZh =
-            "预先计算只依赖常量的部分：静态形状、常量子图、条件为常量的 If（受大小预算限制）",
-        .options =
-            {{.name = "size_budget_bytes",
-              .defaultValue = "4096",
-              .help = "results up to this many bytes are always folded",
-              .kind = OptionKind::kCount},
-             {.name = "max_growth",
-              .defaultValue = "1",
-              .help =
-                  "larger results are folded when at most this many times the bytes of the node's "
-                  "constant inputs ('inf' folds everything)",
-              .kind = OptionKind::kNumber},
-             {.name = "fold_dequantize_linear",
-              .defaultValue = "false",
-              .help = "also fold DequantizeLinear of constant weights",
-              .kind = OptionKind::kBool},
-             {.name = "constant_nodes_to_initializers",
-              .defaultValue = "true",
-              .help = "turn Constant nodes into initializers",
-              .kind = OptionKind::kBool}},
-    };
-    return kInfo;
-  }
+  const PassInfo& info() const override { return catalogInfo("fold_constants"); }
 
   Status run(PassContext& ctx) const override {
     ir::Model& model = ctx.model();

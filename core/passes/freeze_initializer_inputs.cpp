@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -25,20 +26,7 @@ namespace {
 
 class FreezeInitializerInputs final : public Pass {
  public:
-  FreezeInitializerInputs()
-      : info_{
-            .id = "freeze_initializer_inputs",
-            .category = Category::kStructural,
-            .kind = "model interface: constants",
-            .summaryEn =
-                "Make initializers that are also graph inputs constants (drop them from the "
-                "inputs)",
-            .summaryZh = "将同时作为图输入的初始化器变为常量（从图输入中移除）",
-            .options = {{.name = "keep",
-                         .defaultValue = "",
-                         .help = "comma-separated initializer names that stay overridable inputs"}},
-        } {}
-  const PassInfo& info() const override { return info_; }
+  const PassInfo& info() const override { return catalogInfo("freeze_initializer_inputs"); }
   Status run(PassContext& ctx) const override {
     ir::Model& model = ctx.model();
     std::vector<std::string> keep;
@@ -75,7 +63,6 @@ class FreezeInitializerInputs final : public Pass {
     if (!ctx.explain) return;
     for (const ir::Use& u : v->uses()) ctx.explain->note(u.node->id(), "freeze", why);
   }
-  PassInfo info_;
 };
 
 }  // namespace

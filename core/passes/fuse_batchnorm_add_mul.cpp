@@ -25,6 +25,7 @@
 // BatchNormalization versions 7, 9, 14, 15).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -121,18 +122,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseBatchnormAddMul() {
-  PassInfo info{
-      .id = "fuse_batchnorm_add_mul",
-      .category = Category::kStructural,
-      .kind = "fusion: fold into weights",
-      .summaryEn =
-          "Fold a per-channel Mul/Div or Add/Sub after a BatchNormalization into its "
-          "scale and bias",
-      .summaryZh = "将 BatchNormalization 之后的逐通道 Mul/Div 或 Add/Sub 折叠进其 scale 与偏置",
-      .minOpset = 7,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_batchnorm_add_mul"), rules());
 }
 
 }  // namespace passlab::passes

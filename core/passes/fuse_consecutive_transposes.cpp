@@ -11,6 +11,7 @@
 // Opsets: 1-28 (Transpose 1, 13, 21 share the perm attribute).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -55,14 +56,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConsecutiveTransposes() {
-  PassInfo info{
-      .id = "fuse_consecutive_transposes",
-      .category = Category::kStructural,
-      .kind = "fusion: merge a chain",
-      .summaryEn = "Compose two consecutive Transposes into one",
-      .summaryZh = "将两个相邻的 Transpose 合成为一个",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_consecutive_transposes"), rules());
 }
 
 }  // namespace passlab::passes

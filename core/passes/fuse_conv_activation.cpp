@@ -29,6 +29,7 @@
 // bounds are attributes before 11 and inputs from 11; Gelu from 20).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 
 namespace passlab::passes {
@@ -122,20 +123,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConvActivation() {
-  PassInfo info{
-      .id = "fuse_conv_activation",
-      .category = Category::kStructural,
-      .kind = "fusion: PassLab fused kernel",
-      .summaryEn =
-          "Fuse a Conv with the residual Add and the activation after it into one "
-          "ai.passlab FusedConv (bias, residual and activation in the store loop)",
-      .summaryZh =
-          "将 Conv 与其后的残差 Add 和激活函数融合为一个 ai.passlab FusedConv"
-          "（偏置、残差与激活在写回循环中完成）",
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_conv_activation"), rules());
 }
 
 }  // namespace passlab::passes

@@ -18,6 +18,7 @@
 // with a 1-D constant is rejected).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -127,17 +128,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConvAddMul() {
-  PassInfo info{
-      .id = "fuse_conv_add_mul",
-      .category = Category::kStructural,
-      .kind = "fusion: fold into weights",
-      .summaryEn =
-          "Fold a per-channel Add/Sub into the Conv bias and a per-channel Mul/Div into "
-          "its weights",
-      .summaryZh = "将逐通道的 Add/Sub 折叠进 Conv 偏置，将逐通道的 Mul/Div 折叠进其权重",
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_conv_add_mul"), rules());
 }
 
 }  // namespace passlab::passes

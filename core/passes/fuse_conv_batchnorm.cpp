@@ -21,6 +21,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -112,17 +113,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseConvBatchnorm() {
-  PassInfo info{
-      .id = "fuse_conv_batchnorm",
-      .category = Category::kStructural,
-      .kind = "fusion: fold into weights",
-      .summaryEn =
-          "Fold an inference BatchNormalization into the weights and bias of the Conv "
-          "before it",
-      .summaryZh = "将推理模式的 BatchNormalization 折叠进前面 Conv 的权重和偏置",
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_conv_batchnorm"), rules());
 }
 
 }  // namespace passlab::passes

@@ -45,6 +45,7 @@
 #include "core/ir/passlab_ops.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 
 namespace passlab::passes {
@@ -307,19 +308,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseElementwiseChains() {
-  PassInfo info{
-      .id = "fuse_elementwise_chains",
-      .category = Category::kStructural,
-      .kind = "fusion: PassLab fused kernel",
-      .summaryEn =
-          "Fuse a chain or tree of elementwise ops into one ai.passlab FusedElementwise "
-          "that evaluates them in one pass over the data, tile by tile",
-      .summaryZh =
-          "将逐元素运算的链或树融合为一个 ai.passlab FusedElementwise，按块一次遍历数据完成计算",
-      .minOpset = 7,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_elementwise_chains"), rules());
 }
 
 }  // namespace passlab::passes

@@ -18,6 +18,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/gelu_match.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -66,19 +67,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseGelu() {
-  PassInfo info{
-      .id = "fuse_gelu",
-      .category = Category::kStructural,
-      .kind = "fusion: into one standard op",
-      .summaryEn =
-          "Fuse the erf and tanh GELU subgraphs into Gelu (approximate = \"tanh\" for the "
-          "tanh form)",
-      .summaryZh =
-          "将 erf 与 tanh 形式的 GELU 子图融合为 Gelu（tanh 形式使用 approximate=\"tanh\"）",
-      .minOpset = 20,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_gelu"), rules());
 }
 
 }  // namespace passlab::passes

@@ -31,6 +31,7 @@
 // Opsets: 7-28 (Gemm's C broadcasts unidirectionally from 7; MatMul from 1).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 
 namespace passlab::passes {
@@ -164,21 +165,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseGemmActivation() {
-  PassInfo info{
-      .id = "fuse_gemm_activation",
-      .category = Category::kStructural,
-      .kind = "fusion: PassLab fused kernel",
-      .summaryEn =
-          "Fuse a Gemm or MatMul with the bias and residual Adds and the activation after "
-          "it into one ai.passlab FusedGemm (epilogue in the store loop)",
-      .summaryZh =
-          "将 Gemm 或 MatMul 与其后的偏置、残差 Add 和激活函数融合为一个 ai.passlab "
-          "FusedGemm（尾处理在写回循环中完成）",
-      .minOpset = 7,
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_gemm_activation"), rules());
 }
 
 }  // namespace passlab::passes

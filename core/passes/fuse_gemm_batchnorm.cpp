@@ -22,6 +22,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -132,16 +133,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseGemmBatchnorm() {
-  PassInfo info{
-      .id = "fuse_gemm_batchnorm",
-      .category = Category::kStructural,
-      .kind = "fusion: fold into weights",
-      .summaryEn = "Fold an inference BatchNormalization into the Gemm or 2-D MatMul before it",
-      .summaryZh = "将推理模式的 BatchNormalization 折叠进前面的 Gemm 或二维 MatMul",
-      .minOpset = 7,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_gemm_batchnorm"), rules());
 }
 
 }  // namespace passlab::passes

@@ -27,6 +27,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/layer_norm_match.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -65,19 +66,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseLayerNormalization() {
-  PassInfo info{
-      .id = "fuse_layer_normalization",
-      .category = Category::kStructural,
-      .kind = "fusion: into one standard op",
-      .summaryEn =
-          "Fuse the decomposed layer norm subgraph (PyTorch and TensorFlow exports) into "
-          "LayerNormalization",
-      .summaryZh =
-          "将分解的层归一化子图（PyTorch 与 TensorFlow 导出形式）融合为 LayerNormalization",
-      .minOpset = 17,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_layer_normalization"), rules());
 }
 
 }  // namespace passlab::passes

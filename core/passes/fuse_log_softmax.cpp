@@ -13,6 +13,7 @@
 // Opsets: 1-28.
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -39,15 +40,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseLogSoftmax() {
-  PassInfo info{
-      .id = "fuse_log_softmax",
-      .category = Category::kStructural,
-      .kind = "fusion: into one standard op",
-      .summaryEn = "Fuse Log(Softmax(x)) into LogSoftmax(x)",
-      .summaryZh = "将 Log(Softmax(x)) 融合为 LogSoftmax(x)",
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_log_softmax"), rules());
 }
 
 }  // namespace passlab::passes

@@ -18,6 +18,7 @@
 // Opsets: 7-28 (before 7 Gemm's C needs the legacy broadcast attribute).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -69,15 +70,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseMatmulAddIntoGemm() {
-  PassInfo info{
-      .id = "fuse_matmul_add_into_gemm",
-      .category = Category::kStructural,
-      .kind = "fusion: into one standard op",
-      .summaryEn = "Fuse a 2-D MatMul and the Add of a bias into one Gemm",
-      .summaryZh = "将二维 MatMul 与其后加偏置的 Add 融合为一个 Gemm",
-      .minOpset = 7,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_matmul_add_into_gemm"), rules());
 }
 
 }  // namespace passlab::passes

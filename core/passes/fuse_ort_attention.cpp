@@ -46,6 +46,7 @@
 
 #include "core/passes/ort_attention_parts.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -313,27 +314,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtAttention() {
-  PassInfo info{
-      .id = "fuse_ort_attention",
-      .category = Category::kStructural,
-      .kind = "fusion: into ONNX Runtime contrib ops",
-      .summaryEn =
-          "Fuse the multi-head self-attention subgraph of GPT-2 and BERT style models (QKV "
-          "projection, heads, scaled masked softmax, key/value cache) into ONNX Runtime's "
-          "Attention (com.microsoft)",
-      .summaryZh =
-          "将 GPT-2 与 BERT 类模型的多头自注意力子图（QKV 投影、分头、缩放与掩码的 "
-          "softmax、键值缓存）融合为 ONNX Runtime 的 Attention（com.microsoft）",
-      .options = {{.name = "assume_binary_mask",
-                   .defaultValue = "true",
-                   .help =
-                       "Treat float attention masks read from model inputs as holding only 0 and 1 "
-                       "(ONNX Runtime's Attention takes them as an int32 mask_index)",
-                   .kind = OptionKind::kBool}},
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_ort_attention"), rules());
 }
 
 }  // namespace passlab::passes

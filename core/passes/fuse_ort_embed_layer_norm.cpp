@@ -25,6 +25,7 @@
 #include "core/passes/layer_norm_match.h"
 #include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -153,20 +154,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtEmbedLayerNorm() {
-  PassInfo info{
-      .id = "fuse_ort_embed_layer_norm",
-      .category = Category::kStructural,
-      .kind = "fusion: into ONNX Runtime contrib ops",
-      .summaryEn =
-          "Fuse summed embedding lookups (word, position, segment) and the layer norm "
-          "after them into ONNX Runtime's EmbedLayerNormalization (com.microsoft)",
-      .summaryZh =
-          "将相加的嵌入查表（词、位置、段）与其后的层归一化融合为 ONNX Runtime 的 "
-          "EmbedLayerNormalization（com.microsoft）",
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_ort_embed_layer_norm"), rules());
 }
 
 }  // namespace passlab::passes

@@ -27,6 +27,7 @@
 #include "core/passes/gelu_match.h"
 #include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -117,20 +118,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtGelu() {
-  PassInfo info{
-      .id = "fuse_ort_gelu",
-      .category = Category::kStructural,
-      .kind = "fusion: into ONNX Runtime contrib ops",
-      .summaryEn =
-          "Fuse the erf and tanh GELU subgraphs, with the bias Add before them, into ONNX "
-          "Runtime's Gelu, BiasGelu or FastGelu (com.microsoft)",
-      .summaryZh =
-          "将 erf 与 tanh 形式的 GELU 子图（连同其前的偏置 Add）融合为 ONNX Runtime 的 "
-          "Gelu、BiasGelu 或 FastGelu（com.microsoft）",
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_ort_gelu"), rules());
 }
 
 }  // namespace passlab::passes

@@ -20,6 +20,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/layer_norm_match.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -53,21 +54,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtLayerNorm() {
-  PassInfo info{
-      .id = "fuse_ort_layer_norm",
-      .category = Category::kStructural,
-      .kind = "fusion: into ONNX Runtime contrib ops",
-      .summaryEn =
-          "Below opset 17, fuse the decomposed layer norm subgraph into ONNX Runtime's "
-          "LayerNormalization (default domain, not standard ONNX there)",
-      .summaryZh =
-          "在 opset 17 以下，将分解的层归一化子图融合为 ONNX Runtime 的 LayerNormalization"
-          "（默认域，在这些 opset 中不是标准 ONNX）",
-      .maxOpset = 16,
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_ort_layer_norm"), rules());
 }
 
 }  // namespace passlab::passes

@@ -22,6 +22,7 @@
 #include "core/passes/layer_norm_match.h"
 #include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -110,20 +111,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseOrtSkipLayerNorm() {
-  PassInfo info{
-      .id = "fuse_ort_skip_layer_norm",
-      .category = Category::kStructural,
-      .kind = "fusion: into ONNX Runtime contrib ops",
-      .summaryEn =
-          "Fuse a residual Add (with the bias Add before it) and the layer norm after it "
-          "into ONNX Runtime's SkipLayerNormalization (com.microsoft)",
-      .summaryZh =
-          "将残差 Add（连同其前的偏置 Add）与其后的层归一化融合为 ONNX Runtime 的 "
-          "SkipLayerNormalization（com.microsoft）",
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_ort_skip_layer_norm"), rules());
 }
 
 }  // namespace passlab::passes

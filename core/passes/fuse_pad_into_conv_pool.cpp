@@ -25,6 +25,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -173,14 +174,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePadIntoConvPool() {
-  PassInfo info{
-      .id = "fuse_pad_into_conv_pool",
-      .category = Category::kStructural,
-      .kind = "fusion: into one standard op",
-      .summaryEn = "Fold a constant-mode Pad into the pads of the Conv or pooling op after it",
-      .summaryZh = "将常量模式的 Pad 并入其后 Conv 或池化算子的 pads 属性",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_pad_into_conv_pool"), rules());
 }
 
 }  // namespace passlab::passes

@@ -37,6 +37,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 
 namespace passlab::passes {
@@ -393,21 +394,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePasslabAttention() {
-  PassInfo info{
-      .id = "fuse_passlab_attention",
-      .category = Category::kStructural,
-      .kind = "fusion: PassLab fused kernel",
-      .summaryEn =
-          "Fuse scaled dot-product attention (Q·Kᵀ, scale, masks, Softmax, ·V) into one "
-          "ai.passlab FusedAttention that keeps only a tile of the scores",
-      .summaryZh =
-          "将缩放点积注意力（Q·Kᵀ、缩放、掩码、Softmax、·V）融合为一个 ai.passlab "
-          "FusedAttention，只保留一块注意力分数",
-      .minOpset = 9,
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_passlab_attention"), rules());
 }
 
 }  // namespace passlab::passes

@@ -29,6 +29,7 @@
 #include "core/passes/layer_norm_match.h"
 #include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 
 namespace passlab::passes {
@@ -107,20 +108,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePasslabLayerNorm() {
-  PassInfo info{
-      .id = "fuse_passlab_layer_norm",
-      .category = Category::kStructural,
-      .kind = "fusion: PassLab fused kernel",
-      .summaryEn =
-          "Fuse a layer norm (decomposed at any opset, or LayerNormalization), with the "
-          "residual Add before it, into one ai.passlab FusedLayerNorm (one pass per row)",
-      .summaryZh =
-          "将层归一化（任意 opset 的分解形式或 LayerNormalization）连同其前的残差 Add "
-          "融合为一个 ai.passlab FusedLayerNorm（每行一遍）",
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_passlab_layer_norm"), rules());
 }
 
 }  // namespace passlab::passes

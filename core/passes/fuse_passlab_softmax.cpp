@@ -28,6 +28,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 
 namespace passlab::passes {
@@ -202,20 +203,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFusePasslabSoftmax() {
-  PassInfo info{
-      .id = "fuse_passlab_softmax",
-      .category = Category::kStructural,
-      .kind = "fusion: PassLab fused kernel",
-      .summaryEn =
-          "Fuse a last-axis Softmax with the scale and additive mask before it, or the "
-          "decomposed Exp/ReduceSum/Div softmax, into one ai.passlab FusedSoftmax",
-      .summaryZh =
-          "将末轴 Softmax 连同其前的缩放与加性掩码，或分解的 Exp/ReduceSum/Div "
-          "softmax，融合为一个 ai.passlab FusedSoftmax",
-      .changesNumerics = true,
-      .mayEmitNonStandard = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_passlab_softmax"), rules());
 }
 
 }  // namespace passlab::passes

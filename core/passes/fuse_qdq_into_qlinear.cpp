@@ -29,6 +29,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -302,24 +303,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseQdqIntoQlinear() {
-  PassInfo info{
-      .id = kId,
-      .category = Category::kPrecision,
-      .kind = "precision: int8 kernels",
-      .summaryEn =
-          "Fuse QDQ node units (DequantizeLinear -> Conv/MatMul [-> Relu] -> "
-          "QuantizeLinear) into QLinearConv / QLinearMatMul, which run on integers; MaxPool, "
-          "Pad, Reshape and other value-preserving ops between pairs of one scale run on the "
-          "8-bit tensor",
-      .summaryZh =
-          "将 QDQ 节点单元（DequantizeLinear -> Conv/MatMul [-> Relu] -> "
-          "QuantizeLinear）融合为以整数计算的 QLinearConv / QLinearMatMul；两侧量化参数相同的 "
-          "MaxPool、Pad、Reshape 等保值算子直接在 8 位张量上运行",
-      .minOpset = 10,
-      .changesNumerics = true,
-      .lossy = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo(kId), rules());
 }
 
 }  // namespace passlab::passes

@@ -21,6 +21,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -90,16 +91,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseReduceUnsqueeze() {
-  PassInfo info{
-      .id = "fuse_reduce_unsqueeze",
-      .category = Category::kStructural,
-      .kind = "fusion: merge a chain",
-      .summaryEn =
-          "Turn a reduction with keepdims = 0 followed by the Unsqueeze of the same axes "
-          "into keepdims = 1",
-      .summaryZh = "将 keepdims=0 的归约及其后恢复相同轴的 Unsqueeze 合并为 keepdims=1",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_reduce_unsqueeze"), rules());
 }
 
 }  // namespace passlab::passes

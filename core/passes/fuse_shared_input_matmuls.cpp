@@ -20,6 +20,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -101,22 +102,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseSharedInputMatmuls() {
-  PassInfo info{
-      .id = "fuse_shared_input_matmuls",
-      .category = Category::kStructural,
-      .kind = "fusion: horizontal",
-      .summaryEn =
-          "Fuse MatMuls that multiply one input by constant weights into one MatMul and a "
-          "Split",
-      .summaryZh = "将以同一输入乘以常量权重的多个 MatMul 融合为一个 MatMul 加一个 Split",
-      .options = {{.name = "min_count",
-                   .defaultValue = "3",
-                   .help = "fewest MatMuls sharing the input that are fused",
-                   .kind = OptionKind::kCount,
-                   .minimum = 2}},
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_shared_input_matmuls"), rules());
 }
 
 }  // namespace passlab::passes

@@ -13,6 +13,7 @@
 // Opsets: Gemm 1-28 (transA/transB exist in every version); MatMul 11-28.
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -116,16 +117,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseTransposeIntoGemm() {
-  PassInfo info{
-      .id = "fuse_transpose_into_gemm",
-      .category = Category::kStructural,
-      .kind = "fusion: into one standard op",
-      .summaryEn =
-          "Fold a 2-D Transpose into the transA/transB flag of the Gemm (or 2-D MatMul) "
-          "it feeds",
-      .summaryZh = "将二维 Transpose 并入其后 Gemm（或二维 MatMul）的 transA/transB 标志",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("fuse_transpose_into_gemm"), rules());
 }
 
 }  // namespace passlab::passes

@@ -29,6 +29,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -219,14 +220,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeHoistCastReshape() {
-  PassInfo info{
-      .id = "hoist_cast_reshape",
-      .category = Category::kStructural,
-      .kind = "hoisting: move data movement",
-      .summaryEn = "Move a Cast or Reshape through elementwise ops to its inverse and remove both",
-      .summaryZh = "将 Cast 或 Reshape 穿过逐元素算子移动到与其互逆的算子处并一同删除",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("hoist_cast_reshape"), rules());
 }
 
 }  // namespace passlab::passes

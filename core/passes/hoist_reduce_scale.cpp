@@ -24,6 +24,7 @@
 // BitShift from 11).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -112,25 +113,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeHoistReduceScale() {
-  PassInfo info{
-      .id = "hoist_reduce_scale",
-      .category = Category::kStructural,
-      .kind = "hoisting: scale after reducing",
-      .summaryEn =
-          "Apply a scalar Mul (or left BitShift) after a ReduceSum/ReduceMean instead of "
-          "before it (exact cases; option allow_rounding for any float scale)",
-      .summaryZh =
-          "将标量乘法（或左移）从 ReduceSum/ReduceMean 之前移到之后（仅精确情形；"
-          "allow_rounding 允许任意浮点比例）",
-      .options = {{.name = "allow_rounding",
-                   .defaultValue = "false",
-                   .help =
-                       "also move a float scale that is not a power of two (results differ in the "
-                       "last bits)",
-                   .kind = OptionKind::kBool}},
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("hoist_reduce_scale"), rules());
 }
 
 }  // namespace passlab::passes

@@ -29,6 +29,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -317,19 +318,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeHoistSelectionThroughShuffle() {
-  PassInfo info{.id = "hoist_selection_through_shuffle",
-                .category = Category::kStructural,
-                .kind = "hoisting: selection before data movement",
-                .summaryEn =
-                    "Take the Gather, Split or Slice of whole groups of a channel shuffle "
-                    "before its Transpose, which goes",
-                .summaryZh =
-                    "将对通道重排（channel shuffle）整组的 Gather、Split 或 Slice 移到其 "
-                    "Transpose 之前，并删除该 Transpose",
-                .options = {},
-                .minOpset = 5,
-                .changesNumerics = false};
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("hoist_selection_through_shuffle"), rules());
 }
 
 }  // namespace passlab::passes

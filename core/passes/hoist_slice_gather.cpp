@@ -25,6 +25,7 @@
 // Opsets: 1-28 (Slice parameters attributes before 10, inputs from 10).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -245,17 +246,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeHoistSliceGather() {
-  PassInfo info{
-      .id = "hoist_slice_gather",
-      .category = Category::kStructural,
-      .kind = "hoisting: select before computing",
-      .summaryEn =
-          "Move a Slice or Gather before the elementwise op it reads, slicing constant "
-          "operands too, so fewer elements are computed",
-      .summaryZh =
-          "将 Slice 或 Gather 移到其读取的逐元素算子之前（常量操作数一并切片），减少计算量",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("hoist_slice_gather"), rules());
 }
 
 }  // namespace passlab::passes

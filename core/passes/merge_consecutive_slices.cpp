@@ -34,6 +34,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -249,18 +250,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeMergeConsecutiveSlices() {
-  PassInfo info{
-      .id = "merge_consecutive_slices",
-      .category = Category::kStructural,
-      .kind = "fusion: merge a chain",
-      .summaryEn =
-          "Merge a Slice of a Slice, drop a Slice that selects one Concat input, and turn "
-          "Slices partitioning an axis into one Split",
-      .summaryZh =
-          "合并 Slice 的 Slice，去掉恰好取出一个 Concat 输入的 Slice，并将划分同一轴的多个 "
-          "Slice 合为一个 Split",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("merge_consecutive_slices"), rules());
 }
 
 }  // namespace passlab::passes

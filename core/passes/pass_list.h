@@ -1,6 +1,8 @@
 // Every pass, once. Adding a pass: write core/passes/<id>.cpp exposing its
-// factory, then add one line here (and to a level in registry.cpp if it belongs
-// to one). The registry test checks ids are unique and metadata complete.
+// factory (its metadata from catalogInfo("<id>")), describe it in
+// core/passes/pass_catalog.json, then add one line here (and to a level in
+// registry.cpp if it belongs to one). The registry and catalog tests check ids
+// are unique, metadata complete, and that every pass has one catalog entry.
 #pragma once
 
 #define PASSLAB_PASSES(X)                \

@@ -53,6 +53,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/push_transposes_rules.h"
 #include "core/passes/transpose_axis_ops.h"
 #include "core/passes/transpose_perm.h"
@@ -528,19 +529,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makePushTransposes() {
-  PassInfo info{
-      .id = "push_transposes",
-      .category = Category::kStructural,
-      .kind = "hoisting: move data movement",
-      .summaryEn =
-          "Push Transposes through elementwise ops, reductions, ops with axis parameters, "
-          "Concat and Split until they cancel or merge, fold the permutation into constant "
-          "operands, and let reductions absorb them",
-      .summaryZh =
-          "将 Transpose 穿过逐元素算子、归约、带轴参数的算子、Concat 和 Split 直至相互抵消或合并，"
-          "将置换折入常量操作数，并让归约吸收 Transpose",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("push_transposes"), rules());
 }
 
 }  // namespace passlab::passes

@@ -23,6 +23,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/matrix_weight.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -175,25 +176,7 @@ class Quantizer {
 }  // namespace
 
 std::unique_ptr<Pass> makeQuantizeDynamic() {
-  PassInfo info{
-      .id = kId,
-      .category = Category::kPrecision,
-      .kind = "precision: int8 dynamic",
-      .summaryEn =
-          "Quantize MatMul and Gemm weights to int8 (per column by default); the "
-          "activations are quantized at run time (DynamicQuantizeLinear, MatMulInteger)",
-      .summaryZh =
-          "将 MatMul 和 Gemm 的权重量化为 int8（默认按列）；激活值在运行时量化"
-          "（DynamicQuantizeLinear、MatMulInteger）",
-      .options = {{"per_channel", "true", "one weight scale per output column (else per tensor)",
-                   OptionKind::kBool},
-                  {"min_weights", "0", "leave weights with fewer elements in float32",
-                   OptionKind::kCount}},
-      .minOpset = 11,
-      .changesNumerics = true,
-      .lossy = true,
-  };
-  return std::make_unique<FunctionPass>(std::move(info),
+  return std::make_unique<FunctionPass>(catalogInfo(kId),
                                         [](PassContext& ctx) { return Quantizer(ctx).run(); });
 }
 

@@ -26,6 +26,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 #include "core/support/strings.h"
 
@@ -494,36 +495,8 @@ class StaticQuantizer {
 }  // namespace
 
 std::unique_ptr<Pass> makeQuantizeStatic() {
-  PassInfo info{
-      .id = kId,
-      .category = Category::kPrecision,
-      .kind = "precision: int8 static",
-      .summaryEn =
-          "Quantize Conv, MatMul and Gemm to int8 in the QDQ form: int8 weights (per channel), "
-          "int32 biases, activations with ranges calibrated on input sets (MinMax, Percentile "
-          "or Entropy)",
-      .summaryZh =
-          "以 QDQ 形式将 Conv、MatMul 和 Gemm 量化为 int8：int8 权重（按通道）、int32 "
-          "偏置，激活值范围在输入集上校准（MinMax、Percentile 或 Entropy）",
-      .options =
-          {{"method", "minmax", "how an activation's range is chosen: minmax, percentile, entropy",
-            OptionKind::kText},
-           {"percentile", "99.999", "with method percentile: the share of |x| kept unclipped, in %",
-            OptionKind::kNumber},
-           {"per_channel", "true",
-            "one weight scale per output channel (else per tensor; opset 13+)", OptionKind::kBool},
-           {"activation_type", "uint8", "uint8 (asymmetric, ONNX Runtime's default) or int8",
-            OptionKind::kText},
-           {"quantize_outputs", "true",
-            "also quantize each op's output (after a Relu that alone reads it)", OptionKind::kBool},
-           {"op_types", "Conv,MatMul,Gemm", "the op types to quantize, comma-separated",
-            OptionKind::kText}},
-      .minOpset = 10,
-      .changesNumerics = true,
-      .lossy = true,
-  };
   return std::make_unique<FunctionPass>(
-      std::move(info), [](PassContext& ctx) { return StaticQuantizer(ctx).run(); });
+      catalogInfo(kId), [](PassContext& ctx) { return StaticQuantizer(ctx).run(); });
 }
 
 }  // namespace passlab::passes

@@ -22,6 +22,7 @@
 #include "core/passes/function_pass.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -301,21 +302,7 @@ class Raiser {
 }  // namespace
 
 std::unique_ptr<Pass> makeRaiseOpset() {
-  PassInfo info{
-      .id = kId,
-      .category = Category::kStructural,
-      .kind = "substitution: opset upgrade",
-      .summaryEn =
-          "Raise the model's opset (13 by default), rewriting the ops whose form "
-          "changed (parameters that became inputs, Softmax's axis, Upsample to Resize) "
-          "so that every output stays the same",
-      .summaryZh =
-          "提升模型的算子集版本（默认 13），改写形式有变的算子（属性改为输入、Softmax 的 "
-          "axis、Upsample 改为 Resize），输出保持不变",
-      .options = {{"target", "13", "the opset to raise the default domain to", OptionKind::kCount}},
-      .byNameOnly = true,
-  };
-  return std::make_unique<FunctionPass>(std::move(info),
+  return std::make_unique<FunctionPass>(catalogInfo(kId),
                                         [](PassContext& ctx) { return Raiser(ctx).run(); });
 }
 

@@ -18,6 +18,7 @@
 // broadcasting of Mul and Add).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -83,18 +84,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReassociateConstantChains() {
-  PassInfo info{
-      .id = "reassociate_constant_chains",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn =
-          "Merge two Muls (or two Adds) by constants in a row into one, the constants "
-          "folded",
-      .summaryZh = "将连续两个乘以（或加上）常量的 Mul（或 Add）合并为一个，常量预先折叠",
-      .minOpset = 7,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("reassociate_constant_chains"), rules());
 }
 
 }  // namespace passlab::passes

@@ -28,6 +28,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -158,21 +159,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceAvgpoolAndDepthwiseConv() {
-  PassInfo info{
-      .id = "replace_avgpool_and_depthwise_conv",
-      .category = Category::kAlgorithm,
-      .kind = "substitution: one sliding-window kernel",
-      .summaryEn =
-          "Write an AveragePool as a depthwise Conv where a BatchNormalization or "
-          "per-channel Mul/Add can then fold into it, and a uniform depthwise Conv as an "
-          "AveragePool",
-      .summaryZh =
-          "在其后可折叠 BatchNormalization 或逐通道 Mul/Add 时将 AveragePool 写成深度卷积，"
-          "并将均匀权重的深度卷积写成 AveragePool",
-      .minOpset = 7,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_avgpool_and_depthwise_conv"), rules());
 }
 
 }  // namespace passlab::passes

@@ -19,6 +19,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -102,16 +103,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceBatchnormWithMulAdd() {
-  PassInfo info{
-      .id = "replace_batchnorm_with_mul_add",
-      .category = Category::kStructural,
-      .kind = "substitution: simpler ops",
-      .summaryEn =
-          "Replace a standalone inference BatchNormalization with a per-channel Mul and Add",
-      .summaryZh = "将独立的推理模式 BatchNormalization 替换为逐通道的 Mul 与 Add",
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_batchnorm_with_mul_add"), rules());
 }
 
 }  // namespace passlab::passes

@@ -30,6 +30,7 @@
 // shape as an input from opset 5).
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/reshape_copy_dims.h"
 
 namespace passlab::passes {
@@ -162,25 +163,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceComputedReshapeShapes() {
-  PassInfo info{
-      .id = "replace_computed_reshape_shapes",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn =
-          "Give a Reshape whose shape is computed a constant shape (0 for dims copied "
-          "from its input), and replace a Transpose that only moves dims of size 1 by a "
-          "Reshape",
-      .summaryZh =
-          "为形状在运行时计算的 Reshape 给出常量形状（从输入复制的维度写为 0），"
-          "并将只移动大小为 1 的维度的 Transpose 替换为 Reshape",
-      .options = {{.name = "assume_nonempty",
-                   .defaultValue = "false",
-                   .help = "take copied dims of unknown size as >= 1, so that one more unknown "
-                           "dim may become -1 (wrong only for tensors with no elements)",
-                   .kind = OptionKind::kBool}},
-      .minOpset = 5,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_computed_reshape_shapes"), rules());
 }
 
 }  // namespace passlab::passes

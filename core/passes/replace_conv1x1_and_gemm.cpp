@@ -27,6 +27,7 @@
 #include "core/analysis/cost_model.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -222,18 +223,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceConv1x1AndGemm() {
-  PassInfo info{
-      .id = "replace_conv1x1_and_gemm",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn =
-          "Swap a 1x1 Conv and a Gemm/MatMul where the cost model says the other form "
-          "moves fewer bytes",
-      .summaryZh = "在代价模型认为更省时，于 1x1 Conv 与 Gemm/MatMul 之间互换",
-      .minOpset = 7,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_conv1x1_and_gemm"), rules());
 }
 
 }  // namespace passlab::passes

@@ -18,6 +18,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -69,22 +70,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceDivByConstant() {
-  PassInfo info{
-      .id = "replace_div_by_constant",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn =
-          "Replace division by a float constant with multiplication by its reciprocal "
-          "(exact for powers of two; option exact_only=false for any constant)",
-      .summaryZh =
-          "将除以浮点常量替换为乘以其倒数（2 的幂时精确；exact_only=false 时适用于任意常量）",
-      .options = {{.name = "exact_only",
-                   .defaultValue = "true",
-                   .help = "only constants whose elements are all powers of two (bit-exact)",
-                   .kind = OptionKind::kBool}},
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_div_by_constant"), rules());
 }
 
 }  // namespace passlab::passes

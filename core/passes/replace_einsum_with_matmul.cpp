@@ -17,6 +17,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -129,16 +130,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceEinsumWithMatmul() {
-  PassInfo info{
-      .id = "replace_einsum_with_matmul",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn = "Replace an Einsum that is a (batched) matrix product with MatMul",
-      .summaryZh = "将表示（批量）矩阵乘法的 Einsum 替换为 MatMul",
-      .minOpset = 12,
-      .changesNumerics = true,
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_einsum_with_matmul"), rules());
 }
 
 }  // namespace passlab::passes

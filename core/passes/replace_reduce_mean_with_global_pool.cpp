@@ -19,6 +19,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -83,14 +84,8 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceReduceMeanWithGlobalPool() {
-  PassInfo info{
-      .id = "replace_reduce_mean_with_global_pool",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn = "Replace a ReduceMean over every spatial axis with GlobalAveragePool",
-      .summaryZh = "将对全部空间轴的 ReduceMean 替换为 GlobalAveragePool",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_reduce_mean_with_global_pool"),
+                                       rules());
 }
 
 }  // namespace passlab::passes

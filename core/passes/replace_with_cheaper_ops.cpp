@@ -19,6 +19,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -148,18 +149,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeReplaceWithCheaperOps() {
-  PassInfo info{
-      .id = "replace_with_cheaper_ops",
-      .category = Category::kStructural,
-      .kind = "substitution: cheaper op",
-      .summaryEn =
-          "Replace Pow(x, 2), Pow(x, 0.5), 0 - x, Clip(x, 0), Max(x, 0) and Where(Not(c)) "
-          "by x*x, Sqrt, Neg, Relu and a swapped Where",
-      .summaryZh =
-          "将 Pow(x,2)、Pow(x,0.5)、0-x、Clip(x,0)、Max(x,0) 与 Where(Not(c)) 替换为 "
-          "x*x、Sqrt、Neg、Relu 和交换分支的 Where",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("replace_with_cheaper_ops"), rules());
 }
 
 }  // namespace passlab::passes

@@ -22,6 +22,7 @@
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 
 namespace passlab::passes {
 
@@ -124,16 +125,7 @@ fusion::Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeShareSymbolicDimReads() {
-  PassInfo info{
-      .id = "share_symbolic_dim_reads",
-      .category = Category::kStructural,
-      .kind = "redundant computation: shape arithmetic",
-      .summaryEn =
-          "Read a named dimension from the graph input that declares it, so repeated "
-          "reads of it merge",
-      .summaryZh = "从声明该命名维度的图输入读取它，使对它的重复读取得以合并",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("share_symbolic_dim_reads"), rules());
 }
 
 }  // namespace passlab::passes

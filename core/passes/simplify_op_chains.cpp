@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -307,18 +308,7 @@ Rules rules() {
 }  // namespace
 
 std::unique_ptr<Pass> makeSimplifyOpChains() {
-  PassInfo info{
-      .id = "simplify_op_chains",
-      .category = Category::kStructural,
-      .kind = "redundant node: meaningless by position",
-      .summaryEn =
-          "Merge chains that one op does as well: Reshape of a Reshape, Squeeze/Unsqueeze "
-          "chains, an idempotent op applied twice, exact Cast chains, nested Concat",
-      .summaryZh =
-          "合并可由一个算子完成的算子链：连续 Reshape、Squeeze/Unsqueeze 链、重复的幂等算子、"
-          "精确的 Cast 链、嵌套 Concat",
-  };
-  return std::make_unique<PatternPass>(std::move(info), rules());
+  return std::make_unique<PatternPass>(catalogInfo("simplify_op_chains"), rules());
 }
 
 }  // namespace passlab::passes

@@ -17,6 +17,14 @@ bool isOneOf(const ir::Node& n, std::initializer_list<std::string_view> ops) {
   return false;
 }
 
+// One of ONNX Runtime's com.microsoft ops `ops`.
+bool isMsOneOf(const ir::Node& n, std::initializer_list<std::string_view> ops) {
+  if (n.domain() != "com.microsoft") return false;
+  for (std::string_view op : ops)
+    if (n.opType() == op) return true;
+  return false;
+}
+
 // Axis `a` of t (negative counts from the end) as an axis of x; nullopt out of range.
 std::optional<int64_t> axisOfX(int64_t a, const std::vector<int64_t>& perm) {
   const auto r = static_cast<int64_t>(perm.size());
@@ -81,6 +89,44 @@ std::optional<AxisRemap> quantization(const ir::Node& n, const std::vector<int64
   }
   if (*scaleRank == 0) return AxisRemap{};  // per tensor: elementwise
   return axisAttribute(n, perm, 1, why);
+}
+
+// Softmax, LogSoftmax, Hardmax (`flattened`: before opset 13, over the
+// input seen as 2-D [prod(dims[:k]), prod(dims[k:])] at its axis k; default
+// `defaultAxis`). From opset 13 the axis is mapped. Before, a perm that keeps
+// the axes before k before k permutes the rows and, in each row, the
+// elements; the op is the same on x, axis unchanged (ONNX Runtime's rule).
+std::optional<AxisRemap> softmaxLike(const ir::Node& n, const std::vector<int64_t>& perm,
+                                     bool flattened, int64_t defaultAxis, Text& why) {
+  if (!flattened) return axisAttribute(n, perm, -1, why);
+  const auto r = static_cast<int64_t>(perm.size());
+  int64_t k = n.attrInt("axis", defaultAxis);
+  if (k < -r || k >= r) {
+    why = "its axis is out of range";
+    return std::nullopt;
+  }
+  if (k < 0) k += r;
+  for (int64_t i = 0; i < k; ++i)
+    if (perm[static_cast<size_t>(i)] >= k) {
+      why = Text::of(
+          "before opset 13 it works on the input flattened to 2-D at axis %1, and the perm "
+          "%2 moves an axis across it",
+          std::to_string(k), intsText(perm));
+      return std::nullopt;
+    }
+  return AxisRemap{};
+}
+
+// ONNX Runtime's com.microsoft QLinearSoftmax: Softmax of the opset its opset
+// attribute names; a missing axis is -1 at every opset (the schema's default,
+// which ONNX Runtime fills in).
+std::optional<AxisRemap> qlinearSoftmax(const ir::Node& n, const std::vector<int64_t>& perm,
+                                        Text& why) {
+  if (!n.hasAttr("opset")) {
+    why = "it has no opset attribute (the Softmax opset whose semantics it follows)";
+    return std::nullopt;
+  }
+  return softmaxLike(n, perm, n.attrInt("opset", 13) < 13, -1, why);
 }
 
 // The default axes of a Slice: every axis from 0, as many as starts has.
@@ -246,7 +292,8 @@ std::optional<AxisRemap> cumSum(const ir::Node& n, const std::vector<int64_t>& p
 bool hasAxisParameters(const ir::Node& n) {
   return isOneOf(n, {"Softmax", "LogSoftmax", "Hardmax", "ArgMax", "ArgMin", "LpNormalization",
                      "Gather", "QuantizeLinear", "DequantizeLinear", "CumSum", "Slice", "Pad",
-                     "Tile", "Expand", "Resize"});
+                     "Tile", "Expand", "Resize"}) ||
+         isMsOneOf(n, {"QLinearSoftmax", "QuantizeLinear", "DequantizeLinear"});
 }
 
 std::optional<AxisRemap> remapAxesThroughTranspose(const ir::Node& n, const ir::Value* chain,
@@ -261,13 +308,9 @@ std::optional<AxisRemap> remapAxesThroughTranspose(const ir::Node& n, const ir::
       why = "it reads the transposed value as a parameter too";
       return std::nullopt;
     }
-  if (isOneOf(n, {"Softmax", "LogSoftmax", "Hardmax"})) {
-    if (opset < 13) {
-      why = "before opset 13 it works on the input flattened to 2-D";
-      return std::nullopt;
-    }
-    return axisAttribute(n, perm, -1, why);
-  }
+  if (isOneOf(n, {"Softmax", "LogSoftmax", "Hardmax"}))
+    return softmaxLike(n, perm, opset < 13, 1, why);
+  if (isMsOneOf(n, {"QLinearSoftmax"})) return qlinearSoftmax(n, perm, why);
   if (isOneOf(n, {"ArgMax", "ArgMin"})) {
     if (n.attrInt("keepdims", 1) != 1) {
       why = "keepdims = 0 drops the axis (the rank would change)";
@@ -283,7 +326,9 @@ std::optional<AxisRemap> remapAxesThroughTranspose(const ir::Node& n, const ir::
     }
     return axisAttribute(n, perm, 0, why);
   }
-  if (isOneOf(n, {"QuantizeLinear", "DequantizeLinear"})) return quantization(n, perm, why);
+  if (isOneOf(n, {"QuantizeLinear", "DequantizeLinear"}) ||
+      isMsOneOf(n, {"QuantizeLinear", "DequantizeLinear"}))
+    return quantization(n, perm, why);
   if (isDefaultOp(n, "CumSum")) return cumSum(n, perm, why);
   if (isDefaultOp(n, "Slice")) return slice(n, perm, opset, why);
   if (isDefaultOp(n, "Pad")) return pad(n, perm, opset, why);

@@ -6,11 +6,15 @@
 // Only ops whose result keeps the rank are here, so the Transpose after them
 // is p again and push_transposes can carry it on to the next Transpose:
 //
-//   Softmax, LogSoftmax, Hardmax (opset 13+): axis
+//   Softmax, LogSoftmax, Hardmax: axis (opset 13+); before, over the input
+//     flattened to 2-D at the axis: unchanged, when the perm keeps the axes
+//     before it before it
+//   com.microsoft QLinearSoftmax: the same, by its opset attribute
 //   ArgMax, ArgMin (keepdims = 1): axis
 //   LpNormalization: axis
 //   Gather (indices of rank 1): axis
-//   QuantizeLinear, DequantizeLinear: axis when per axis (not blocked)
+//   QuantizeLinear, DequantizeLinear (and com.microsoft's): axis when per
+//     axis (not blocked)
 //   CumSum: the axis input (a constant)
 //   Slice: axes (attribute or constant input; the default made explicit)
 //   Pad: pads (or the axes input) permuted

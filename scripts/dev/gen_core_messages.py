@@ -14,8 +14,7 @@ nothing is parsed back out of English.
 This script scans core/passes, core/rewrite and core/pipeline for the places
 that produce messages (Text::of(...), MatchResult::failure(...),
 `why = ...`, `return ...`, error constructors, ExplainLog notes, Step notes,
-check details, and the kinds of PassInfo, shown in the pass list: the literal
-after the Category in `PassInfo info{"id", Category::kX, "kind", ...}`) and
+check details) and the kinds of the passes (core/passes/pass_catalog.json), and
 collects their literal templates into ui/i18n/core_message_catalog.cpp as
 QT_TRANSLATE_NOOP("core", ...) entries, which lupdate puts in the .ts file.
 
@@ -31,6 +30,7 @@ After rewriting it, refresh the .ts file (`cmake --build BUILD --target
 passlab_ui_lupdate`) and translate the new "core" messages.
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -38,6 +38,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCAN_DIRS = ["core/passes", "core/rewrite", "core/pipeline"]
 CATALOG = "ui/i18n/core_message_catalog.cpp"
+PASS_CATALOG = "core/passes/pass_catalog.json"
 
 # Calls whose string arguments are messages.
 CALL_TRIGGERS = {
@@ -352,26 +353,15 @@ def scan_code(toks, out):
         i += 1
 
 
-def scan_pass_kinds(toks, out):
-    """The kinds of PassInfo initializers: {"id", Category::kX, "kind", ...}.
+def scan_pass_kinds(root, out):
+    """The kinds of the passes in core/passes/pass_catalog.json.
 
     The pass list shows a pass's kind ("redundant node: inverse pairs") next
-    to its category; the literal right after a Category enumerator is one.
+    to its category, translated; summaries carry their own Chinese.
     """
-    for i in range(len(toks) - 4):
-        if not (
-            toks[i].text == "Category"
-            and toks[i + 1].text == "::"
-            and toks[i + 2].kind == "id"
-            and toks[i + 3].text == ","
-        ):
-            continue
-        j, parts = i + 4, []
-        while j < len(toks) and toks[j].kind == "str":
-            parts.append(toks[j].value)
-            j += 1
-        kind = "".join(parts)
-        if kind and j < len(toks) and toks[j].text in (",", "}", ")"):
+    with open(os.path.join(root, PASS_CATALOG), encoding="utf-8") as fh:
+        for entry in json.load(fh)["passes"]:
+            kind = entry["kind"]
             if re.search(r"%\d", kind):
                 raise SystemExit(f"a pass kind contains %<digit>: {kind!r}")
             out.add(kind)
@@ -388,8 +378,7 @@ def collect(root):
                 with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
                     toks = tokenize(fh.read())
                 scan_code(toks, out)
-                if d == "core/passes":
-                    scan_pass_kinds(toks, out)
+    scan_pass_kinds(root, out)
     return sorted(out)
 
 

@@ -75,6 +75,24 @@ Expected<std::string> readText(const std::string& path) {
   return ss.str();
 }
 
+// The level `optimize` runs when no level, pass list or recipe is given.
+constexpr const char* kDefaultLevel = "default";
+
+std::string levelOf(const OptimizeArgs& a) {
+  return a.level.empty() ? kDefaultLevel : a.level;
+}
+
+// What the plan is, in one line: the user sees which passes will run.
+void printPlan(const OptimizeArgs& a, const pipeline::Recipe& r) {
+  if (!a.recipe.empty())
+    std::printf("plan: the recipe %s (%zu steps)\n", a.recipe.c_str(), r.passes.size());
+  else if (!a.passList.empty())
+    std::printf("plan: the passes given (%zu)\n", r.passes.size());
+  else
+    std::printf("plan: level %s%s (%zu passes; `passlab-cli passes` lists the levels)\n",
+                levelOf(a).c_str(), a.level.empty() ? ", the default" : "", r.passes.size());
+}
+
 Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& model) {
   pipeline::Recipe r;
   if (!a.recipe.empty()) {
@@ -88,7 +106,7 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
     if (!a.passList.empty()) {
       ids = str::split(a.passList, ',');
     } else {
-      auto level = passes::passesForLevel(a.level.empty() ? "basic" : a.level);
+      auto level = passes::passesForLevel(levelOf(a));
       if (!level) return level.error();
       ids = *level;
     }
@@ -394,6 +412,7 @@ int runOptimize(const OptimizeArgs& a) {
     if (!limits.isOk()) std::cerr << "error: " << limits.message() << "\nthe model was not saved\n";
     return !limits.isOk();
   };
+  printPlan(a, *recipe);
   if (refuseImpossible()) return 1;
   analysis::inferShapes(model);
   if (refuseImpossible()) return 1;
@@ -476,6 +495,9 @@ int runOptimize(const OptimizeArgs& a) {
   std::printf("saved %s: %zu -> %zu nodes\n", out.c_str(), before,
               model.graph().nodeCountRecursive());
   if (checker) return checkSavedFile(out, *checker, originalErrors, lossy ? &po.budget : nullptr);
+  std::printf(
+      "note: the outputs were not compared with the original's; --check N runs both on N input "
+      "sets after every pass\n");
   return 0;
 }
 
@@ -487,9 +509,9 @@ void registerOptimize(CLI::App& app) {
   cmd->add_option("model", a->in, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out, "Output file (never the input, unless --in-place)");
   auto* passesOpt = cmd->add_option("--passes", a->passList, "Comma-separated pass ids, in order");
-  auto* levelOpt =
-      cmd->add_option("--level", a->level,
-                      "A pass level (default basic): " + str::join(passes::levelNames(), ", "));
+  auto* levelOpt = cmd->add_option("--level", a->level,
+                                   std::string("A pass level (default ") + kDefaultLevel +
+                                       "): " + str::join(passes::levelNames(), ", "));
   passesOpt->excludes(levelOpt);
   cmd->add_option("--check", a->check,
                   "Check outputs after every pass on N seeded random input sets");

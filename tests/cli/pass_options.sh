@@ -3,7 +3,8 @@
 # the saved recipe records it, the result follows it (at the default level,
 # fold_constants with max_growth=inf folds the ConstantOfShape weights of the
 # light squeezenet, which the size budget keeps otherwise), and a bad name,
-# value or pass is an error that names it, with nothing written. A recipe with a bad value is refused the same way.
+# value or pass is an error that names it, with nothing written. Without --level
+# the level named default runs, and optimize says so. A recipe with a bad value is refused the same way.
 # Usage: pass_options.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -20,6 +21,20 @@ nodes() { sed -n 's/^saved .*: [0-9]* -> \([0-9]*\) nodes$/\1/p' "$1"; }
 
 "$cli" optimize "$model" -o "$dir/default.onnx" --level default > "$dir/default.log" ||
   { cat "$dir/default.log"; fail "optimize --level default"; }
+# The level named default is the default: the same plan and result without
+# --level, said in a plan line, with a pointer to --check when it was not used.
+"$cli" optimize "$model" -o "$dir/plain.onnx" > "$dir/plain.log" ||
+  { cat "$dir/plain.log"; fail "optimize without --level"; }
+grep -q "^plan: level default, the default (" "$dir/plain.log" ||
+  { cat "$dir/plain.log"; fail "optimize does not say it ran the default level"; }
+[ "$(nodes "$dir/plain.log")" = "$(nodes "$dir/default.log")" ] ||
+  fail "optimize without --level gave $(nodes "$dir/plain.log") nodes, --level default $(nodes "$dir/default.log")"
+grep -q "^note: the outputs were not compared .*--check N" "$dir/plain.log" ||
+  { cat "$dir/plain.log"; fail "optimize without --check does not point to it"; }
+"$cli" optimize "$model" -o "$dir/checked.onnx" --level basic --check 1 > "$dir/checked.log" ||
+  { cat "$dir/checked.log"; fail "optimize --level basic --check 1"; }
+grep -q "^plan: level basic (" "$dir/checked.log" || { cat "$dir/checked.log"; fail "plan line for --level basic"; }
+if grep -q "outputs were not compared" "$dir/checked.log"; then fail "the --check hint shown with --check"; fi
 "$cli" optimize "$model" -o "$dir/inf.onnx" --level default --set fold_constants.max_growth=inf \
   --set fold_constants.constant_nodes_to_initializers=YES --save-recipe "$dir/r.json" \
   > "$dir/inf.log" || { cat "$dir/inf.log"; fail "optimize --set fold_constants.max_growth=inf"; }

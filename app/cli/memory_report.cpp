@@ -39,7 +39,6 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
                            {"lower_bound_bytes", plan.lowerBound},
                            {"ratio", plan.ratio()},
                            {"strategy", plan.strategy},
-                           {"other_strategy_peak_bytes", plan.otherStrategyPeak},
                            {"planned_at_run_time", plan.plannedAtRunTime},
                            {"peak_step", plan.peakStep},
                            {"peak_node", plan.peakNode},
@@ -51,6 +50,7 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
                            {"executor_arena_peak_bytes", arenaPeakBytes}};
   if (plan.peakTensor >= 0)
     totals["peak_tensor"] = plan.tensors[static_cast<size_t>(plan.peakTensor)].name;
+  for (const auto& [name, peak] : plan.strategyPeaks) totals["strategy_peaks_bytes"][name] = peak;
   nlohmann::json j = {{"model", model}, {"totals", totals}, {"live_bytes", plan.liveBytes}};
   j["tensors"] = nlohmann::json::array();
   for (const auto& t : plan.tensors) j["tensors"].push_back(tensorJson(plan, t));

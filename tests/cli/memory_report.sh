@@ -23,7 +23,9 @@ for k in ("planned_peak_bytes", "lower_bound_bytes", "ratio", "strategy", "plann
     assert k in t, k
 if sys.argv[2] != "any":
     assert t["planned_at_run_time"] == (sys.argv[2] == "true"), t
-assert t["strategy"] in ("greedy-by-size", "greedy-by-breadth"), t
+assert t["strategy"] in ("greedy-by-size", "greedy-by-breadth", "hill-climb"), t
+assert t["strategy_peaks_bytes"][t["strategy"]] == t["planned_peak_bytes"], t
+assert min(t["strategy_peaks_bytes"].values()) == t["planned_peak_bytes"], t
 peak, bound = t["planned_peak_bytes"], t["lower_bound_bytes"]
 assert bound <= peak, t
 assert abs(t["ratio"] - (peak / bound if bound else 1.0)) < 1e-9, t

@@ -245,14 +245,18 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
   std::vector<Buffer> list;
   for (size_t r : roots) list.push_back(buffers.of(r));
 
-  auto bySize = greedyBySize(list);
-  auto byBreadth = greedyByBreadth(list, plan.stepCount);
-  uint64_t sizePeak = arenaSize(list, bySize), breadthPeak = arenaSize(list, byBreadth);
-  bool breadth = breadthPeak < sizePeak;
-  const auto& offsets = breadth ? byBreadth : bySize;
-  plan.strategy = breadth ? "greedy-by-breadth" : "greedy-by-size";
-  plan.peak = breadth ? breadthPeak : sizePeak;
-  plan.otherStrategyPeak = breadth ? sizePeak : breadthPeak;
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> tried;
+  tried.emplace_back("greedy-by-size", greedyBySize(list));
+  tried.emplace_back("greedy-by-breadth", greedyByBreadth(list, plan.stepCount));
+  tried.emplace_back("hill-climb", hillClimb(list, plan.stepCount));
+  size_t chosen = 0;
+  for (size_t k = 0; k < tried.size(); ++k) {
+    plan.strategyPeaks.emplace_back(tried[k].first, arenaSize(list, tried[k].second));
+    if (plan.strategyPeaks[k].second < plan.strategyPeaks[chosen].second) chosen = k;
+  }
+  const auto& offsets = tried[chosen].second;
+  plan.strategy = tried[chosen].first;
+  plan.peak = plan.strategyPeaks[chosen].second;
 
   plan.liveBytes = liveBytesPerStep(list, plan.stepCount);
   plan.lowerBound = lowerBound(list, plan.stepCount);

@@ -15,7 +15,7 @@
 //             graph outputs are never taken. The executor's kernels write
 //             fresh outputs, so in-place reuse is a planning result, not yet
 //             done by the executor.
-// Offsets come from two strategies (offsets.h); the plan keeps the smaller.
+// Offsets come from three strategies (offsets.h); the plan keeps the smallest.
 // Memory inside If/Loop/Scan bodies is allocated per iteration and is not
 // planned; nor are non-tensor values (sequences, maps) and Constant outputs
 // (they hold the model's data).
@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/exec/compiled_graph.h"
@@ -59,9 +60,11 @@ struct MemoryPlan {
   int32_t peakStep = -1;            // a step where lowerBound bytes are live
   std::string peakNode;             // the node run at peakStep
   int32_t peakTensor = -1;          // the largest tensor live at peakStep
-  std::string strategy;             // "greedy-by-size" or "greedy-by-breadth"
-  uint64_t otherStrategyPeak = 0;   // the peak of the strategy not chosen
-  bool plannedAtRunTime = false;    // sizes observed in a run, not known from the types
+  std::string strategy;             // the strategy kept (the smallest peak)
+  // Every strategy tried and its peak: greedy-by-size, greedy-by-breadth,
+  // hill-climb (offsets.h).
+  std::vector<std::pair<std::string, uint64_t>> strategyPeaks;
+  bool plannedAtRunTime = false;  // sizes observed in a run, not known from the types
   int inPlaceCount = 0, viewCount = 0;
   int unplannedBodies = 0;  // steps with subgraphs (their bodies' memory is not planned)
   double ratio() const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <random>
 
 namespace passlab::exec::memory {
 
@@ -118,6 +119,56 @@ std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_
   for (size_t i : bySize)
     if (!placer.placed(i)) placer.place(i);  // lifetimes outside every step
   return placer.take();
+}
+
+namespace {
+
+std::vector<uint64_t> placeInOrder(const std::vector<Buffer>& buffers,
+                                   const std::vector<size_t>& order) {
+  Placer placer(buffers);
+  for (size_t i : order) placer.place(i);
+  return placer.take();
+}
+
+}  // namespace
+
+std::vector<uint64_t> hillClimb(const std::vector<Buffer>& buffers, int32_t steps,
+                                uint64_t budget) {
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return largerFirst(buffers, a, b); });
+  auto best = placeInOrder(buffers, order);
+  uint64_t bestSize = arenaSize(buffers, best);
+  uint64_t bound = lowerBound(buffers, steps);
+  uint64_t n = buffers.size();
+  if (n < 2) return best;
+  uint64_t tries = std::min<uint64_t>(2000, budget / std::max<uint64_t>(n * n / 2, 1));
+  std::mt19937_64 rng(n);
+  for (uint64_t t = 0; t < tries && bestSize > bound; ++t) {
+    // Move one buffer earlier: it is placed before some larger ones.
+    // Half the moves take a buffer that reaches the top of the arena.
+    std::vector<size_t> next = order;
+    size_t from = 1 + rng() % (n - 1);
+    if (rng() % 2 == 0) {
+      std::vector<size_t> top;
+      for (size_t k = 1; k < n; ++k)
+        if (best[next[k]] + buffers[next[k]].size == bestSize) top.push_back(k);
+      if (!top.empty()) from = top[rng() % top.size()];
+    }
+    size_t to = rng() % from;
+    size_t moved = next[from];
+    next.erase(next.begin() + static_cast<std::ptrdiff_t>(from));
+    next.insert(next.begin() + static_cast<std::ptrdiff_t>(to), moved);
+    auto offsets = placeInOrder(buffers, next);
+    uint64_t size = arenaSize(buffers, offsets);
+    if (size <= bestSize) {
+      bestSize = size;
+      best = std::move(offsets);
+      order = std::move(next);
+    }
+  }
+  return best;
 }
 
 uint64_t arenaSize(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& offsets) {

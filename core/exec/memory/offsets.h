@@ -6,6 +6,9 @@
 //     Inference").
 //   greedyByBreadth: the steps with the most live bytes first; at each, its
 //     unplaced buffers largest first, same best-fit rule (ibid.).
+//   hillClimb: from greedy-by-size's order, moves one buffer earlier in the
+//     order at a time (seeded, bounded work) and keeps an order whose arena is
+//     no larger (TVM's unified static memory planner climbs the same way).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +29,10 @@ uint64_t lowerBound(const std::vector<Buffer>& buffers, int32_t steps);
 // Offset per buffer.
 std::vector<uint64_t> greedyBySize(const std::vector<Buffer>& buffers);
 std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps);
+
+// `budget`: roughly how many buffer-pair comparisons it may spend.
+std::vector<uint64_t> hillClimb(const std::vector<Buffer>& buffers, int32_t steps,
+                                uint64_t budget = 1'000'000'000);
 
 // The arena size a placement needs: the highest offset + size.
 uint64_t arenaSize(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& offsets);

@@ -127,7 +127,8 @@ TEST(MemoryStrategies, NeverOverlapLiveBuffersAndStayAboveTheLowerBound) {
     int steps = 5 + trial % 40;
     auto bs = randomBuffers(rng, steps, 3 + trial % 60);
     uint64_t bound = lowerBound(bs, steps);
-    for (const auto& offsets : {greedyBySize(bs), greedyByBreadth(bs, steps)}) {
+    for (const auto& offsets :
+         {greedyBySize(bs), greedyByBreadth(bs, steps), hillClimb(bs, steps, 200'000)}) {
       MemoryPlan p = asPlan(bs, offsets);
       Status st = checkPlan(p);
       ASSERT_TRUE(st) << "trial " << trial << ": " << st.error().message();

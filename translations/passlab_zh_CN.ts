@@ -6224,6 +6224,14 @@ New ops: %2</source>
     </message>
 </context>
 <context>
+    <name>passlab::ui::MiniMap</name>
+    <message>
+        <location filename="../ui/graphview/minimap.cpp" line="55"/>
+        <source>Show the minimap</source>
+        <translation>显示小地图</translation>
+    </message>
+</context>
+<context>
     <name>passlab::ui::ModelFileController</name>
     <message>
         <location filename="../ui/mainwindow/model_file_controller.cpp" line="36"/>
@@ -7448,6 +7456,11 @@ New ops: %2</source>
         <location filename="../ui/mainwindow/settings_dialog.cpp" line="81"/>
         <source>Label arrows with element type and shape</source>
         <translation>在箭头上标注元素类型和形状</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/settings_dialog.cpp" line="85"/>
+        <source>Fit the whole graph when opening a model (else: readable size, at its inputs)</source>
+        <translation>打开模型时缩放以显示整个图（否则：以可读的大小显示图的输入处）</translation>
     </message>
 </context>
 <context>

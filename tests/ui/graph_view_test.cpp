@@ -15,6 +15,7 @@
 #include "ui/graphview/graph_scene.h"
 #include "ui/graphview/graph_tabs.h"
 #include "ui/graphview/graph_view.h"
+#include "ui/graphview/minimap.h"
 
 using namespace passlab;
 using namespace passlab::ui;
@@ -345,6 +346,85 @@ class GraphViewTest : public QObject {
     panel.view()->setZoom(1.0);
     QVERIFY(!panel.view()->showsOverview());
     QCOMPARE(panel.view()->scene(), static_cast<QGraphicsScene*>(panel.scene()));
+  }
+
+  // A tall graph opens at a readable zoom at its inputs, not fitted into
+  // unreadable boxes; fitting on open is a remembered choice; a small graph
+  // that fits at a readable zoom is shown whole either way.
+  void firstViewIsReadableAtTheInputs() {
+    Document doc;
+    doc.open(testing::scopedLayers(25), QString(), QStringLiteral("tall"));  // 201 nodes
+    ViewSettings v;
+    v.useGraphviz = false;
+    GraphPanel panel(&doc, GraphRef(), v);
+    panel.resize(900, 700);
+    panel.show();
+    QVERIFY(waitForLayout(panel));
+    const QRectF all = panel.scene()->itemsBoundingRect();
+    auto visible = [&panel] {
+      return panel.view()->mapToScene(panel.view()->viewport()->rect()).boundingRect();
+    };
+    QVERIFY2(panel.view()->zoom() >= GraphView::kReadableZoom - 1e-9,
+             qPrintable(QString::number(panel.view()->zoom())));
+    QVERIFY2(visible().top() <= all.top() + 1,
+             qPrintable(QStringLiteral("top %1 vs %2").arg(visible().top()).arg(all.top())));
+    QVERIFY(visible().bottom() < all.bottom());  // tall: the rest is a scroll away
+    NodeItem* first = nullptr;                   // the topmost box: an input or the first op
+    for (NodeItem* item : panel.scene()->nodeItems())
+      if (!first || item->rect().top() < first->rect().top()) first = item;
+    QVERIFY(first && visible().intersects(first->rect()));
+
+    v.fitOnOpen = true;
+    GraphPanel fitted(&doc, GraphRef(), v);
+    fitted.resize(900, 700);
+    fitted.show();
+    QVERIFY(waitForLayout(fitted));
+    QVERIFY(fitted.view()->zoom() < GraphView::kReadableZoom);
+    const QRectF whole =
+        fitted.view()->mapToScene(fitted.view()->viewport()->rect()).boundingRect();
+    QVERIFY(whole.contains(fitted.scene()->itemsBoundingRect()));
+
+    Document small;
+    small.open(testing::demo(QStringLiteral("conv_relu")), QString(), QStringLiteral("cr"));
+    v.fitOnOpen = false;
+    GraphPanel smallPanel(&small, GraphRef(), v);
+    smallPanel.resize(900, 700);
+    smallPanel.show();
+    QVERIFY(waitForLayout(smallPanel));
+    QVERIFY(smallPanel.view()
+                ->mapToScene(smallPanel.view()->viewport()->rect())
+                .boundingRect()
+                .contains(smallPanel.scene()->itemsBoundingRect()));
+  }
+
+  // The minimap floats over the graph: translucent at rest, and its corner
+  // button collapses it to a small square in the same corner and back.
+  void minimapCollapsesToACornerAndBack() {
+    Document doc;
+    doc.open(testing::scopedLayers(10), QString(), QStringLiteral("m"));
+    ViewSettings v;
+    v.useGraphviz = false;
+    GraphPanel panel(&doc, GraphRef(), v);
+    panel.resize(900, 700);
+    panel.show();
+    QVERIFY(waitForLayout(panel));
+    MiniMap* map = panel.minimap();
+    QVERIFY(map->isVisible());
+    QVERIFY(MiniMap::kRestingOpacity < 1.0);
+    const QSize expanded = map->size();
+    const QPoint corner = map->geometry().bottomRight();
+    QSignalSpy spy(map, &MiniMap::collapsedChanged);
+    QTest::mouseClick(map, Qt::LeftButton, {}, map->toggleButton().center());
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(map->isCollapsed());
+    QCOMPARE(map->size(), QSize(MiniMap::kCollapsedSize, MiniMap::kCollapsedSize));
+    QCOMPARE(map->geometry().bottomRight(), corner);
+    // A click on the collapsed square moves nothing and opens it again.
+    const QPointF centre = panel.view()->mapToScene(panel.view()->viewport()->rect().center());
+    QTest::mouseClick(map, Qt::LeftButton, {}, map->rect().center());
+    QVERIFY(!map->isCollapsed());
+    QCOMPARE(map->size(), expanded);
+    QCOMPARE(panel.view()->mapToScene(panel.view()->viewport()->rect().center()), centre);
   }
 
   void drawsAtEveryZoom() {

@@ -20,6 +20,10 @@
 
 namespace passlab::ui {
 
+namespace {
+const QSize kMinimapSize(200, 150);
+}  // namespace
+
 GraphPanel::GraphPanel(Document* doc, GraphRef ref, const ViewSettings& settings, QWidget* parent)
     : QWidget(parent), doc_(doc), ref_(std::move(ref)), settings_(settings) {
   qRegisterMetaType<passlab::ui::Selection>();
@@ -28,8 +32,7 @@ GraphPanel::GraphPanel(Document* doc, GraphRef ref, const ViewSettings& settings
   view_ = new GraphView(this);
   view_->setGraphScene(scene_);
   minimap_ = new MiniMap(view_, view_);
-  minimap_->setFixedSize(200, 150);
-  minimap_->setAutoFillBackground(true);
+  minimap_->setFixedSize(kMinimapSize);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(view_);
@@ -39,6 +42,12 @@ GraphPanel::GraphPanel(Document* doc, GraphRef ref, const ViewSettings& settings
     minimap_->move(s.width() - minimap_->width() - 8, s.height() - minimap_->height() - 8);
   };
   connect(view_, &GraphView::viewChanged, this, placeMinimap);
+  connect(minimap_, &MiniMap::collapsedChanged, this, [this, placeMinimap](bool collapsed) {
+    minimap_->setFixedSize(collapsed ? QSize(MiniMap::kCollapsedSize, MiniMap::kCollapsedSize)
+                                     : kMinimapSize);
+    placeMinimap();
+    if (!collapsed) minimap_->refresh();
+  });
   connect(view_, &GraphView::itemClicked, this, &GraphPanel::onItemClicked);
   connect(view_, &GraphView::itemDoubleClicked, this, &GraphPanel::onItemDoubleClicked);
   connect(doc_, &Document::changed, this, &GraphPanel::onDocumentChanged);
@@ -151,7 +160,10 @@ void GraphPanel::onLayoutDone(int generation, std::shared_ptr<const layout::Buil
   QPointF centre = view_->mapToScene(view_->viewport()->rect().center());
   scene_->setLayout(std::move(request), std::move(result));
   if (fitOnNextLayout_) {
-    view_->fitAll();
+    if (settings_.fitOnOpen)
+      view_->fitAll();
+    else
+      view_->showStart();
     fitOnNextLayout_ = false;
   } else {
     view_->centerOn(centre);

@@ -131,8 +131,27 @@ void GraphView::fitAll() {
   emit viewChanged();
 }
 
+void GraphView::showStart() {
+  if (detail_ == nullptr) return;
+  const QRectF all = detail_->itemsBoundingRect();
+  if (all.isEmpty()) return;
+  fitAll();
+  if (zoom() >= kReadableZoom) return;
+  setZoom(kReadableZoom);
+  const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+  // The top band of the layout holds the graph's inputs and first ops.
+  const QRectF topBand(all.left(), all.top(), all.width(), visible.height() / 3);
+  QRectF inputs;
+  for (QGraphicsItem* item : detail_->items(topBand))
+    if (item->parentItem() == nullptr && item->isVisible())
+      inputs |= item->sceneBoundingRect().intersected(topBand);
+  const qreal x = inputs.isEmpty() ? all.center().x() : inputs.center().x();
+  centerOn(QPointF(x, all.top() - 20 + visible.height() / 2));
+  emit viewChanged();
+}
+
 void GraphView::reveal(const QRectF& rect) {
-  if (zoom() < 0.8) setZoom(1.0);
+  if (zoom() < kReadableZoom) setZoom(1.0);
   centerOn(rect.center());
   emit viewChanged();
 }

@@ -29,6 +29,12 @@ class GraphView : public QGraphicsView {
   void setZoom(qreal factor);  // 1.0: one scene point per pixel
   void zoomBy(qreal factor);
   void fitAll();
+  // The first view of a graph: all of it when it fits at a readable zoom,
+  // else that zoom at the graph's inputs (the top of the layout), centred on
+  // them; the rest is a scroll or a fit (fitAll) away.
+  void showStart();
+  // Labels are legible from this zoom on.
+  static constexpr qreal kReadableZoom = 0.8;
   // Brings a scene rectangle into view, zooming in to a readable size when
   // the view is zoomed far out.
   void reveal(const QRectF& rect);

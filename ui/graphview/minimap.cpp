@@ -31,7 +31,7 @@ void MiniMap::refresh() {
   sceneRect_ = QRectF();
   QGraphicsScene* scene = view_->graphScene();
   if (scene != nullptr) sceneRect_ = scene->itemsBoundingRect();
-  if (!sceneRect_.isEmpty() && isVisible()) {
+  if (!sceneRect_.isEmpty() && isVisible() && !collapsed_) {
     QRectF t = target();
     qreal dpr = devicePixelRatioF();
     pictureSize_ = t.size().toSize();
@@ -44,10 +44,52 @@ void MiniMap::refresh() {
   update();
 }
 
+QRect MiniMap::toggleButton() const {
+  if (collapsed_) return rect();
+  return QRect(width() - 18, 2, 16, 16);
+}
+
+void MiniMap::setCollapsed(bool collapsed) {
+  if (collapsed == collapsed_) return;
+  collapsed_ = collapsed;
+  setToolTip(collapsed_ ? tr("Show the minimap") : QString());
+  update();
+  emit collapsedChanged(collapsed_);
+}
+
+void MiniMap::paintCollapsed(QPainter& p) {
+  p.fillRect(rect(), palette().window());
+  p.setPen(QColor(0x99, 0x99, 0x99));
+  p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
+  // A small map: the graph's frame and the visible part.
+  QRectF glyph = QRectF(rect()).adjusted(6, 6, -6, -6);
+  p.drawRect(glyph);
+  p.fillRect(glyph.adjusted(2, 2, -glyph.width() / 2, -glyph.height() / 2),
+             QColor(0x1a, 0x73, 0xe8));
+}
+
+void MiniMap::paintToggle(QPainter& p) {
+  QRectF button = QRectF(toggleButton()).adjusted(0.5, 0.5, -0.5, -0.5);
+  p.setPen(QColor(0x77, 0x77, 0x77));
+  p.setBrush(palette().window());
+  p.drawRect(button);
+  p.drawLine(QPointF(button.left() + 4, button.center().y()),
+             QPointF(button.right() - 4, button.center().y()));
+}
+
 void MiniMap::paintEvent(QPaintEvent*) {
   QPainter p(this);
+  if (collapsed_) {
+    paintCollapsed(p);
+    return;
+  }
+  // Translucent over the graph until the mouse comes to it.
+  p.setOpacity(underMouse() ? 1.0 : kRestingOpacity);
   p.fillRect(rect(), palette().window());
-  if (sceneRect_.isEmpty()) return;
+  if (sceneRect_.isEmpty()) {
+    paintToggle(p);
+    return;
+  }
   QRectF t = target();
   if (picture_.isNull() || pictureSize_ != t.size().toSize()) {
     // Resized or first shown: render once, outside of painting.
@@ -69,6 +111,7 @@ void MiniMap::paintEvent(QPaintEvent*) {
   p.setPen(QPen(QColor(0x1a, 0x73, 0xe8), 1.5));
   p.setBrush(QColor(0x1a, 0x73, 0xe8, 40));
   p.drawRect(frame.intersected(t.adjusted(-2, -2, 2, 2)));
+  paintToggle(p);
 }
 
 void MiniMap::moveTo(const QPointF& pos) {
@@ -80,11 +123,23 @@ void MiniMap::moveTo(const QPointF& pos) {
 }
 
 void MiniMap::mousePressEvent(QMouseEvent* event) {
+  if (toggleButton().contains(event->position().toPoint())) {
+    setCollapsed(!collapsed_);
+    return;
+  }
   moveTo(event->position());
 }
 
 void MiniMap::mouseMoveEvent(QMouseEvent* event) {
-  if (event->buttons() & Qt::LeftButton) moveTo(event->position());
+  if (!collapsed_ && (event->buttons() & Qt::LeftButton)) moveTo(event->position());
+}
+
+void MiniMap::enterEvent(QEnterEvent*) {
+  update();
+}
+
+void MiniMap::leaveEvent(QEvent*) {
+  update();
 }
 
 void MiniMap::resizeEvent(QResizeEvent*) {

@@ -12,11 +12,13 @@ struct ViewSettings {
   bool useGraphviz = true;        // false: the built-in layered layout only
   QString helperPath;             // passlab-layout; empty: found automatically
   bool edgeLabels = true;
+  bool fitOnOpen = false;  // the first view fits the whole graph (else: readable, at the inputs)
 
   bool operator==(const ViewSettings& o) const {
     return layoutTimeoutSeconds == o.layoutTimeoutSeconds &&
            groupingThreshold == o.groupingThreshold && boxBudget == o.boxBudget &&
-           useGraphviz == o.useGraphviz && helperPath == o.helperPath && edgeLabels == o.edgeLabels;
+           useGraphviz == o.useGraphviz && helperPath == o.helperPath &&
+           edgeLabels == o.edgeLabels && fitOnOpen == o.fitOnOpen;
   }
   bool operator!=(const ViewSettings& o) const { return !(*this == o); }
 };

@@ -21,6 +21,7 @@ ViewSettings Settings::view() {
   v.useGraphviz = useGraphviz.get();
   v.helperPath = layoutHelper.get();
   v.edgeLabels = edgeLabels.get();
+  v.fitOnOpen = fitOnOpen.get();
   return v;
 }
 
@@ -31,6 +32,7 @@ void Settings::setView(const ViewSettings& v) {
   useGraphviz.set(v.useGraphviz);
   layoutHelper.set(v.helperPath);
   edgeLabels.set(v.edgeLabels);
+  fitOnOpen.set(v.fitOnOpen);
 }
 
 }  // namespace passlab::ui

@@ -40,6 +40,7 @@ struct Settings {
   static inline const Setting<QString> layoutHelper{"layout/helperPath", QString()};
   static inline const Setting<bool> edgeLabels{"view/edgeLabels", true};
   static inline const Setting<bool> minimap{"view/minimap", true};
+  static inline const Setting<bool> fitOnOpen{"view/fitOnOpen", false};
   static inline const Setting<QByteArray> windowState{"window/state", QByteArray()};
   static inline const Setting<QByteArray> windowGeometry{"window/geometry", QByteArray()};
 

@@ -49,6 +49,8 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   form->addRow(budgetLabel_, budget_);
   edgeLabels_ = new QCheckBox(this);
   form->addRow(QString(), edgeLabels_);
+  fitOnOpen_ = new QCheckBox(this);
+  form->addRow(QString(), fitOnOpen_);
 
   buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -79,6 +81,9 @@ void SettingsDialog::retranslateUi() {
   thresholdLabel_->setText(tr("Group graphs with more nodes than"));
   budgetLabel_->setText(tr("Open groups at first while boxes stay under"));
   edgeLabels_->setText(tr("Label arrows with element type and shape"));
+  fitOnOpen_->setText(
+      tr("Fit the whole graph when opening a model (else: readable size, at "
+         "its inputs)"));
 }
 
 void SettingsDialog::changeEvent(QEvent* event) {
@@ -103,6 +108,7 @@ ViewSettings SettingsDialog::viewSettings() const {
   v.groupingThreshold = threshold_->value();
   v.boxBudget = budget_->value();
   v.edgeLabels = edgeLabels_->isChecked();
+  v.fitOnOpen = fitOnOpen_->isChecked();
   return v;
 }
 
@@ -113,6 +119,7 @@ void SettingsDialog::setViewSettings(const ViewSettings& v) {
   threshold_->setValue(v.groupingThreshold);
   budget_->setValue(v.boxBudget);
   edgeLabels_->setChecked(v.edgeLabels);
+  fitOnOpen_->setChecked(v.fitOnOpen);
 }
 
 }  // namespace passlab::ui

@@ -45,6 +45,7 @@ class SettingsDialog : public QDialog {
   QLabel* budgetLabel_;
   QSpinBox* budget_;
   QCheckBox* edgeLabels_;
+  QCheckBox* fitOnOpen_;
   QLabel* helperFound_;
   QDialogButtonBox* buttons_;
 };

@@ -2271,8 +2271,13 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="358"/>
-        <source>before opset 13 it works on the input flattened to 2-D</source>
-        <translation>opset 13 之前它作用于展平为二维的输入</translation>
+        <source>before opset 13 it works on the input flattened to 2-D at axis %1, and the perm %2 moves an axis across it</source>
+        <translation>opset 13 之前它作用于在轴 %1 处展平为二维的输入，而置换 %2 会把一个轴移过该处</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="446"/>
+        <source>it has no opset attribute (the Softmax opset whose semantics it follows)</source>
+        <translation>它没有 opset 属性（即它遵循其语义的 Softmax opset）</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="359"/>

@@ -22,7 +22,9 @@
 //   its QLinearReduceMean like ReduceMean (axes attribute), its
 //   QLinearAveragePool and QLinearGlobalAveragePool when the chain moves
 //   channels last to first (or back) by flipping channels_last
-//   (transpose_through_qlinear_pool.cpp), and its QLinearConcat like Concat
+//   (transpose_through_qlinear_pool.cpp), its QLinearSoftmax, QuantizeLinear
+//   and DequantizeLinear like Softmax, QuantizeLinear and DequantizeLinear
+//   (transpose_axis_ops.h), and its QLinearConcat like Concat
 //   (transposes_through_concat).
 //   Conditions: every value from t to u feeds only the next node of the chain
 //   and Shapes (not graph outputs, not read in subgraphs); side operands are constants

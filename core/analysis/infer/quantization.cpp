@@ -2,7 +2,7 @@
 // point, the scale or output_dtype, by opset), DynamicQuantizeLinear, and the
 // integer forms of Conv and MatMul, ONNX Runtime's QLinear elementwise ops
 // and its quantized averages (QLinearAveragePool, QLinearGlobalAveragePool,
-// QLinearReduceMean).
+// QLinearReduceMean) and QLinearSoftmax.
 #include "core/analysis/infer/helpers.h"
 #include "core/analysis/infer/rules.h"
 
@@ -131,6 +131,22 @@ void inferQLinearReduceMean(InferContext& ctx) {
     return;
   }
   inferReduce(ctx);  // the axes attribute (opset 1 of its domain), keepdims
+}
+
+void inferQLinearSoftmax(InferContext& ctx) {
+  inferSameShape(ctx);
+  if (!ctx.hasAttr("opset")) {
+    ctx.fail(
+        "QLinearSoftmax has no opset attribute (the Softmax opset whose semantics it follows)");
+    return;
+  }
+  const ir::Shape* x = ctx.inputShape(0);
+  if (!x) return;
+  const auto rank = static_cast<int64_t>(x->rank());
+  const int64_t axis = ctx.attrInt("axis", -1);
+  if (axis < -rank || axis >= rank)
+    ctx.fail("axis " + std::to_string(axis) + " is out of range for X of rank " +
+             std::to_string(rank));
 }
 
 void inferMatMulInteger(InferContext& ctx) {

@@ -181,6 +181,7 @@ const Entry kRules[] = {
   {kMs, "QLinearAveragePool", inferQLinearAveragePool},
   {kMs, "QLinearGlobalAveragePool", inferQLinearGlobalAveragePool},
   {kMs, "QLinearReduceMean", inferQLinearReduceMean},
+  {kMs, "QLinearSoftmax", inferQLinearSoftmax},
   {kMs, "GatherND", inferGatherND}, {kMs, "Range", inferRange},
   // ---- ai.passlab (PassLab's fused kernels) ----
   {kPassLab, ir::passlab_ops::kFusedConv, inferPasslabFusedConv}, {kPassLab, ir::passlab_ops::kFusedGemm, inferPasslabFusedGemm},

@@ -144,6 +144,8 @@ void inferQLinearBinary(InferContext& ctx);
 void inferQLinearAveragePool(InferContext& ctx);
 void inferQLinearGlobalAveragePool(InferContext& ctx);
 void inferQLinearReduceMean(InferContext& ctx);
+// com.microsoft QLinearSoftmax: X's type and shape; its opset attribute required.
+void inferQLinearSoftmax(InferContext& ctx);
 void inferMatMulInteger(InferContext& ctx);
 
 // ---- normalization.cpp ----

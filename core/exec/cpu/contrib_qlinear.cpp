@@ -2,7 +2,8 @@
 // (what its quantizer writes for QOperator models): QLinearAdd and QLinearMul
 // (broadcasting), QLinearSigmoid, QLinearLeakyRelu and QLinearConcat (and,
 // registered here, QLinearAveragePool, QLinearGlobalAveragePool and
-// QLinearReduceMean: contrib_qlinear_pool.cpp). Each
+// QLinearReduceMean: contrib_qlinear_pool.cpp; QLinearSoftmax:
+// contrib_qlinear_softmax.cpp). Each
 // dequantizes its 8-bit operands with their per-tensor scale and zero point,
 // computes in float, and quantizes with the output's: round half to even,
 // saturated to the type's range, as QuantizeLinear does.
@@ -13,6 +14,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/contrib_qlinear_pool.h"
+#include "core/exec/cpu/contrib_qlinear_softmax.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/qlinear_quantization.h"
@@ -232,6 +234,8 @@ const KernelDef kRows[] = {
      "cpu.ms.QLinearGlobalAveragePool", makeQLinearGlobalAveragePool},
     {"com.microsoft", "QLinearReduceMean", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
      "cpu.ms.QLinearReduceMean", makeQLinearReduceMean},
+    {"com.microsoft", "QLinearSoftmax", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
+     "cpu.ms.QLinearSoftmax", makeQLinearSoftmax},
 };
 
 }  // namespace

@@ -4,9 +4,9 @@
 // (data, data_scale, data_zero_point, reduced_scale, reduced_zero_point;
 // attributes axes and keepdims, both required). Each dequantizes its input
 // with its per-tensor scale and zero point, averages with the float ops' code
-// (the reference AveragePool kernel; a ReducePlan for the global pool and the
-// reduction, summing the integers exactly), and quantizes with the output's:
-// round half to even, saturated.
+// (the reference AveragePool kernel, run as qlinear_float_run.h says; a
+// ReducePlan for the global pool and the reduction, summing the integers
+// exactly), and quantizes with the output's: round half to even, saturated.
 #include "core/exec/cpu/contrib_qlinear_pool.h"
 
 #include <algorithm>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/exec/cpu/pool_ref.h"
-#include "core/exec/cpu/qlinear_quantization.h"
+#include "core/exec/cpu/qlinear_float_run.h"
 #include "core/exec/cpu/reduce_plan.h"
 #include "core/exec/cpu/transpose.h"
 #include "core/exec/parallel.h"
@@ -140,51 +140,6 @@ class QLinearReduceMean final : public Kernel {
   bool keepDims_;
 };
 
-// What the float AveragePool kernel sees: one input, its output in scratch memory.
-class FloatRun final : public KernelContext {
- public:
-  FloatRun(KernelContext& outer, Tensor x) : outer_(outer), x_(std::move(x)) {}
-  const Tensor& output() const { return y_; }
-
-  size_t inputCount() const override { return 1; }
-  const Value* value(size_t i) const override { return i == 0 ? &x_ : nullptr; }
-  size_t outputCount() const override { return 1; }
-  bool wantsOutput(size_t i) const override { return i == 0; }
-  Expected<Tensor*> allocate(size_t i, DataType dtype, Dims dims) override {
-    if (i != 0) return invalidArgument("the float pool has one output");
-    PASSLAB_ASSIGN_OR_RETURN(y_, outer_.scratch(dtype, std::move(dims)));
-    return &y_;
-  }
-  void setOutput(size_t i, Value v) override {
-    if (i == 0 && v.isTensor()) y_ = v.tensor();
-  }
-  Expected<Tensor> scratch(DataType dtype, Dims dims) override {
-    return outer_.scratch(dtype, std::move(dims));
-  }
-  int threads() const override { return outer_.threads(); }
-  bool cancelled() const override { return outer_.cancelled(); }
-  int64_t maxLoopIterations() const override { return outer_.maxLoopIterations(); }
-
- private:
-  KernelContext& outer_;
-  Value x_;
-  Tensor y_;
-};
-
-template <class T>
-void dequantizeInto(const Tensor& x, const Quantization& q, Tensor& f) {
-  const T* px = x.data<T>();
-  float* pf = f.mutableData<float>();
-  for (int64_t i = 0; i < x.numel(); ++i) pf[i] = dequantize(px[i], q);
-}
-
-template <class T>
-void quantizeInto(const Tensor& f, const Quantization& q, Tensor& y) {
-  const float* pf = f.data<float>();
-  T* py = y.mutableData<T>();
-  for (int64_t i = 0; i < f.numel(); ++i) py[i] = quantize<T>(pf[i], q);
-}
-
 class QLinearAveragePool final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
@@ -211,25 +166,14 @@ class QLinearAveragePool final : public Kernel {
       transposeInto(pooled, toChannelsLast(x.rank()), last, ctx.threads());
       pooled = std::move(last);
     }
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), pooled.dims()));
-    if (x.dtype() == DataType::kInt8) {
-      quantizeInto<int8_t>(pooled, o.qy, *y);
-    } else {
-      quantizeInto<uint8_t>(pooled, o.qy, *y);
-    }
-    return Status::ok();
+    return quantizedOutput(ctx, pooled, x.dtype(), o.qy);
   }
 
  private:
   // X dequantized, channels first.
   Expected<Tensor> dequantized(KernelContext& ctx, const Operands& o) const {
     const Tensor& x = *o.x;
-    PASSLAB_ASSIGN_OR_RETURN(Tensor f, ctx.scratch(DataType::kFloat, x.dims()));
-    if (x.dtype() == DataType::kInt8) {
-      dequantizeInto<int8_t>(x, o.qx, f);
-    } else {
-      dequantizeInto<uint8_t>(x, o.qx, f);
-    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor f, dequantizedToFloat(ctx, x, o.qx));
     if (!channelsLast_) return f;
     const std::vector<int64_t> perm = toChannelsFirst(x.rank());
     PASSLAB_ASSIGN_OR_RETURN(Tensor first, ctx.scratch(DataType::kFloat, permuted(x.dims(), perm)));

@@ -2,6 +2,9 @@
 // axis and blocked; 8-, 16-, 4- and 2-bit integers, int32 for dequantizing,
 // float8 e4m3fn/e4m3fnuz/e5m2/e5m2fnuz and float4 e2m1, float8 e8m0
 // scales) and DynamicQuantizeLinear. Sub-byte types are packed low bits first.
+// ONNX Runtime's com.microsoft QuantizeLinear and DequantizeLinear (the
+// types of its contrib schemas) run on the same kernels: the ONNX semantics
+// with an axis attribute (default 1).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -522,6 +525,11 @@ constexpr TypeSet kDequantizeInputs{
     DataType::kFloat8E4M3FN,   DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
     DataType::kFloat8E5M2FNUZ, DataType::kFloat4E2M1};
 
+constexpr TypeSet kMsQuantizeInputs{DataType::kFloat, DataType::kFloat16};
+constexpr TypeSet kMsDequantizeInputs{DataType::kInt8,   DataType::kUInt8, DataType::kInt16,
+                                      DataType::kUInt16, DataType::kInt32, DataType::kUInt4,
+                                      DataType::kInt4};
+
 const KernelDef kRows[] = {
     {"", "QuantizeLinear", 10, kOpsetMax, kQuantizeInputs, 0, Tier::kReference,
      "cpu.QuantizeLinear", makeKernel<QuantizeLinear>},
@@ -529,6 +537,10 @@ const KernelDef kRows[] = {
      "cpu.DequantizeLinear", makeKernel<DequantizeLinear>},
     {"", "DynamicQuantizeLinear", 11, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.DynamicQuantizeLinear", makeKernel<DynamicQuantizeLinear>},
+    {"com.microsoft", "QuantizeLinear", 1, kOpsetMax, kMsQuantizeInputs, 0, Tier::kReference,
+     "cpu.ms.QuantizeLinear", makeKernel<QuantizeLinear>},
+    {"com.microsoft", "DequantizeLinear", 1, kOpsetMax, kMsDequantizeInputs, 0, Tier::kReference,
+     "cpu.ms.DequantizeLinear", makeKernel<DequantizeLinear>},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/softmax.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -18,7 +19,8 @@ template <Kind kKind>
 class SoftmaxKernel final : public Kernel {
  public:
   explicit SoftmaxKernel(const KernelBuild& b)
-      : axis_(b.node().attrInt("axis", b.opset() >= 13 ? -1 : 1)), legacy_(b.opset() < 13) {}
+      : SoftmaxKernel(b.node().attrInt("axis", b.opset() >= 13 ? -1 : 1), b.opset() < 13) {}
+  SoftmaxKernel(int64_t axis, bool legacy) : axis_(axis), legacy_(legacy) {}
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
@@ -97,6 +99,10 @@ const KernelDef kRows[] = {
 };
 
 }  // namespace
+
+std::unique_ptr<Kernel> makeFloatSoftmax(int64_t axis, bool flattened) {
+  return std::make_unique<SoftmaxKernel<Kind::kSoftmax>>(axis, flattened);
+}
 
 std::span<const KernelDef> softmaxKernels() {
   return kRows;

@@ -138,5 +138,34 @@ TEST(QuantizationInfer, QLinearReduceMeanWithoutAxesAndAPoolOfRankTwoFail) {
   EXPECT_NE(r.report.failures[1].find("not 3 or more"), std::string::npos) << r.report.failures[1];
 }
 
+TEST(QuantizationInfer, OnnxRuntimeQLinearSoftmaxAndQuantizeDequantize) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (int8[N,3,8] x, float[N,4] f) => (int8 sm, uint8 q, float d)
+    <float s = {0.1}, int8 z = {0}, float[4] s4 = {1, 2, 3, 4}, uint8[4] z4 = {0, 1, 2, 3}> {
+      sm = com.microsoft.QLinearSoftmax <opset = 12, axis = 1> (x, s, z, s, z)
+      q = com.microsoft.QuantizeLinear(f, s4, z4)
+      d = com.microsoft.DequantizeLinear(q, s4, z4)
+    })");
+  EXPECT_TRUE(r.report.failures.empty());
+  EXPECT_EQ(r.type("sm"), "int8[N,3,8]");
+  EXPECT_EQ(r.type("q"), "uint8[N,4]");
+  EXPECT_EQ(r.type("d"), "float[N,4]");
+}
+
+TEST(QuantizationInfer, QLinearSoftmaxWithoutOpsetOrWithAnAxisOutOfRangeFails) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[2,4] a) => (uint8 m, uint8 n) <float s = {0.1}, uint8 z = {0}> {
+      m = com.microsoft.QLinearSoftmax <axis = 1> (a, s, z, s, z)
+      n = com.microsoft.QLinearSoftmax <opset = 13, axis = -3> (a, s, z, s, z)
+    })");
+  ASSERT_EQ(r.report.failures.size(), 2u);
+  EXPECT_NE(r.report.failures[0].find("QLinearSoftmax has no opset attribute"), std::string::npos)
+      << r.report.failures[0];
+  EXPECT_NE(r.report.failures[1].find("axis -3 is out of range for X of rank 2"), std::string::npos)
+      << r.report.failures[1];
+}
+
 }  // namespace
 }  // namespace passlab::analysis

@@ -31,6 +31,22 @@ TEST(PushTransposesAxisOps, SoftmaxFamilyTakesTheMappedAxis) {
                 "main (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) }");
 }
 
+// Before opset 13 the op works on the input flattened to 2-D at its axis: a
+// perm that keeps the axes before it before it only reorders the rows and,
+// in each row, the elements (ONNX Runtime's rule). The axis stays.
+TEST(PushTransposesAxisOps, SoftmaxFamilyBeforeOpset13KeepsItsAxis) {
+  const std::string v12 = R"(<ir_version: 7, opset_import: ["" : 12]>
+)";
+  for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
+    SCOPED_TRACE(op);
+    const std::string in = v12 + sandwich("float[2,3,4]", "", std::string(op) + " <axis = 1> (t)");
+    expectRewrite(kPass, in,
+                  v12 + "main (float[2,3,4] x) => (float[2,3,4] y) { y = " + std::string(op) +
+                      " <axis = 1> (x) }");
+    expectConverges(kPass, in);
+  }
+}
+
 TEST(PushTransposesAxisOps, ArgMaxAndLpNormalization) {
   expectRewrite(kPass, sandwich("int64[2,1,4]", "", "ArgMax <axis = 2> (t)"),
                 "main (float[2,3,4] x) => (int64[2,1,4] y) { y = ArgMax <axis = 1> (x) }");
@@ -202,10 +218,18 @@ TEST(PushTransposesAxisOps, KeepsASqueezeWithoutAxes) {
                   "Squeeze has no axes");
 }
 
-TEST(PushTransposesAxisOps, KeepsSoftmaxBeforeOpset13) {
+TEST(PushTransposesAxisOps, KeepsSoftmaxBeforeOpset13WhenThePermCrossesTheFlatteningPoint) {
   expectUnchanged(kPass, std::string(R"(<ir_version: 7, opset_import: ["" : 12]>
-)") + sandwich("float[2,3,4]", "", "Softmax <axis = 1> (t)"),
-                  "before opset 13 it works on the input flattened to 2-D");
+)") + sandwich("float[2,3,4]", "", "Softmax <axis = 2> (t)"),
+                  "before opset 13 it works on the input flattened to 2-D at axis 2, and the "
+                  "perm [0, 2, 1] moves an axis across it");
+  // The default axis, 1 before opset 13, for LogSoftmax too: [1, 0, 2] moves axis 1 before it.
+  expectUnchanged(kPass, R"(<ir_version: 7, opset_import: ["" : 11]>
+main (float[2,3,4] x) => (float[2,3,4] y) {
+      t = Transpose <perm = [1, 0, 2]> (x)
+      o = LogSoftmax(t)
+      y = Transpose <perm = [1, 0, 2]> (o) })",
+                  "flattened to 2-D at axis 1, and the perm [1, 0, 2] moves an axis across it");
 }
 
 TEST(PushTransposesAxisOps, KeepsOpsThatChangeTheRank) {

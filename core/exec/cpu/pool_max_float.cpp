@@ -1,6 +1,6 @@
-// Separable float32 MaxPool (see pool_max_float.h): per output row, the max
-// of the window's input rows into a row padded with the lowest float, then
-// the max of each window along that row.
+// Separable float32 MaxPool and AveragePool (see pool_max_float.h): per output
+// row, the max (sum) of the window's input rows into a row padded with the
+// lowest float (0), then the max (sum) of each window along that row.
 #include "core/exec/cpu/pool_max_float.h"
 
 #include <algorithm>
@@ -21,20 +21,40 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr float kLowest = std::numeric_limits<float>::lowest();
 // Floats past the padded row that the stride-2 vector loop may read (unused).
 constexpr int64_t kSlack = 8;
 
-// dst[c] = max(dst[c], src[c]) for c in [0, n).
-void maxInto(float* __restrict dst, const float* __restrict src, int64_t n) {
+// The two reductions: max (padding is the lowest float) and sum (padding is 0).
+struct MaxOp {
+  static constexpr float kPad = std::numeric_limits<float>::lowest();
+  static float apply(float a, float b) { return std::max(a, b); }
+#if defined(__SSE2__)
+  static __m128 apply(__m128 a, __m128 b) {
+    return _mm_max_ps(a, b);
+  }
+#endif
+};
+struct SumOp {
+  static constexpr float kPad = 0.0f;
+  static float apply(float a, float b) { return a + b; }
+#if defined(__SSE2__)
+  static __m128 apply(__m128 a, __m128 b) {
+    return _mm_add_ps(a, b);
+  }
+#endif
+};
+
+// dst[c] = op(dst[c], src[c]) for c in [0, n).
+template <class Op>
+void reduceInto(float* __restrict dst, const float* __restrict src, int64_t n) {
   int64_t c = 0;
 #if defined(__SSE2__)
   for (; c + 8 <= n; c += 8) {
-    _mm_storeu_ps(dst + c, _mm_max_ps(_mm_loadu_ps(dst + c), _mm_loadu_ps(src + c)));
-    _mm_storeu_ps(dst + c + 4, _mm_max_ps(_mm_loadu_ps(dst + c + 4), _mm_loadu_ps(src + c + 4)));
+    _mm_storeu_ps(dst + c, Op::apply(_mm_loadu_ps(dst + c), _mm_loadu_ps(src + c)));
+    _mm_storeu_ps(dst + c + 4, Op::apply(_mm_loadu_ps(dst + c + 4), _mm_loadu_ps(src + c + 4)));
   }
 #endif
-  for (; c < n; ++c) dst[c] = std::max(dst[c], src[c]);
+  for (; c < n; ++c) dst[c] = Op::apply(dst[c], src[c]);
 }
 
 #if defined(__SSE2__)
@@ -44,21 +64,22 @@ inline __m128 evens(const float* p) {
 }
 #endif
 
-// out[o] = max over j < k of row[o * s + j * d], o in [0, n).
-void windowMax(const float* row, float* out, int64_t n, int64_t k, int64_t s, int64_t d) {
+// out[o] = op over j < k of row[o * s + j * d], o in [0, n), taps in order.
+template <class Op>
+void windowReduce(const float* row, float* out, int64_t n, int64_t k, int64_t s, int64_t d) {
   int64_t o = 0;
 #if defined(__SSE2__)
   if (s == 1) {
     for (; o + 4 <= n; o += 4) {
       __m128 m = _mm_loadu_ps(row + o);
-      for (int64_t j = 1; j < k; ++j) m = _mm_max_ps(m, _mm_loadu_ps(row + o + j * d));
+      for (int64_t j = 1; j < k; ++j) m = Op::apply(m, _mm_loadu_ps(row + o + j * d));
       _mm_storeu_ps(out + o, m);
     }
   } else if (s == 2) {
     for (; o + 4 <= n; o += 4) {
       const float* p = row + 2 * o;
       __m128 m = evens(p);
-      for (int64_t j = 1; j < k; ++j) m = _mm_max_ps(m, evens(p + j * d));
+      for (int64_t j = 1; j < k; ++j) m = Op::apply(m, evens(p + j * d));
       _mm_storeu_ps(out + o, m);
     }
   }
@@ -66,25 +87,66 @@ void windowMax(const float* row, float* out, int64_t n, int64_t k, int64_t s, in
   for (; o < n; ++o) {
     const float* p = row + o * s;
     float m = p[0];
-    for (int64_t j = 1; j < k; ++j) m = std::max(m, p[j * d]);
+    for (int64_t j = 1; j < k; ++j) m = Op::apply(m, p[j * d]);
     out[o] = m;
   }
 }
 
-// The input positions of output `o`'s window on axis `a` that lie inside the input.
+// The taps of output `o`'s window on axis `a`: those inside the input (the
+// first, how many, the step) and how many lie inside the padded input.
 struct Taps {
-  int64_t first = 0, count = 0, step = 1;
+  int64_t first = 0, count = 0, step = 1, padded = 0;
 };
 Taps taps(const Window3& q, size_t a, int64_t o) {
   const int64_t start = o * q.s[a] - q.pb[a];
-  Taps t{0, 0, q.d[a]};
+  Taps t{0, 0, q.d[a], 0};
   for (int64_t j = 0; j < q.k[a]; ++j) {
     const int64_t i = start + j * q.d[a];
+    if (i >= -q.pb[a] && i < q.in[a] + q.pe[a]) ++t.padded;
     if (i < 0 || i >= q.in[a]) continue;
     if (t.count == 0) t.first = i;
     ++t.count;
   }
   return t;
+}
+
+// Per output row (r = its index over planes and the outer output axes): the
+// op over the window's input rows into a row padded with Op::kPad, then along
+// that row into y; then finish(t0, t1, the output row).
+template <class Op, class Finish>
+void separablePool(const PoolGeometry& g, const float* x, float* y, int threads,
+                   const Finish& finish) {
+  const Window3 q(g);
+  const int64_t W = q.in[2], padL = q.pb[2], outW = q.out[2];
+  const int64_t rowLen = std::max(padL + W, (outW - 1) * q.s[2] + (q.k[2] - 1) * q.d[2] + 1);
+  const int64_t rowsPerPlane = q.out[0] * q.out[1];
+  const int64_t rows = g.N * g.C * rowsPerPlane;
+  const int64_t work = std::max<int64_t>(1, W * q.k[0] * q.k[1]);
+  parallelFor(rows, threads, std::max<int64_t>(1, 16384 / work), [&](int64_t b, int64_t e) {
+    // The padded row: [0, padL) and [padL + W, end) stay Op::kPad.
+    std::vector<float> padded(static_cast<size_t>(rowLen + kSlack), Op::kPad);
+    float* row = padded.data() + padL;
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t plane = r / rowsPerPlane, o0 = r % rowsPerPlane / q.out[1], o1 = r % q.out[1];
+      const float* xp = x + plane * q.inSize();
+      const Taps t0 = taps(q, 0, o0), t1 = taps(q, 1, o1);
+      bool first = true;
+      for (int64_t a = 0; a < t0.count; ++a)
+        for (int64_t c = 0; c < t1.count; ++c) {
+          const float* src = xp + ((t0.first + a * t0.step) * q.in[1] + t1.first + c * t1.step) * W;
+          if (first) {
+            std::memcpy(row, src, static_cast<size_t>(W) * sizeof(float));
+            first = false;
+          } else {
+            reduceInto<Op>(row, src, W);
+          }
+        }
+      if (first) std::fill(row, row + W, Op::kPad);  // the window lies in the padding
+      float* out = y + r * outW;
+      windowReduce<Op>(padded.data(), out, outW, q.k[2], q.s[2], q.d[2]);
+      finish(t0, t1, out);
+    }
+  });
 }
 
 class MaxPoolFloat final : public Kernel {
@@ -119,33 +181,23 @@ Expected<std::unique_ptr<Kernel>> makeMaxPoolFloat(const KernelBuild& b) {
 }
 
 void maxPoolFloat(const PoolGeometry& g, const float* x, float* y, int threads) {
+  separablePool<MaxOp>(g, x, y, threads, [](const Taps&, const Taps&, float*) {});
+}
+
+void averagePoolFloat(const PoolGeometry& g, bool countIncludePad, const float* x, float* y,
+                      int threads) {
+  // Taps counted per output column once; a row's count is the product of its axes'.
   const Window3 q(g);
-  const int64_t W = q.in[2], padL = q.pb[2], outW = q.out[2];
-  const int64_t rowLen = std::max(padL + W, (outW - 1) * q.s[2] + (q.k[2] - 1) * q.d[2] + 1);
-  const int64_t rowsPerPlane = q.out[0] * q.out[1];
-  const int64_t rows = g.N * g.C * rowsPerPlane;
-  const int64_t work = std::max<int64_t>(1, W * q.k[0] * q.k[1]);
-  parallelFor(rows, threads, std::max<int64_t>(1, 16384 / work), [&](int64_t b, int64_t e) {
-    // The padded row: [0, padL) and [padL + W, end) stay the lowest float.
-    std::vector<float> padded(static_cast<size_t>(rowLen + kSlack), kLowest);
-    float* row = padded.data() + padL;
-    for (int64_t r = b; r < e; ++r) {
-      const int64_t plane = r / rowsPerPlane, o0 = r % rowsPerPlane / q.out[1], o1 = r % q.out[1];
-      const float* xp = x + plane * q.inSize();
-      const Taps t0 = taps(q, 0, o0), t1 = taps(q, 1, o1);
-      bool first = true;
-      for (int64_t a = 0; a < t0.count; ++a)
-        for (int64_t c = 0; c < t1.count; ++c) {
-          const float* src = xp + ((t0.first + a * t0.step) * q.in[1] + t1.first + c * t1.step) * W;
-          if (first) {
-            std::memcpy(row, src, static_cast<size_t>(W) * sizeof(float));
-            first = false;
-          } else {
-            maxInto(row, src, W);
-          }
-        }
-      if (first) std::fill(row, row + W, kLowest);  // the window lies in the padding
-      windowMax(padded.data(), y + r * outW, outW, q.k[2], q.s[2], q.d[2]);
+  std::vector<int64_t> columns(static_cast<size_t>(q.out[2]));
+  for (int64_t o = 0; o < q.out[2]; ++o) {
+    const Taps t = taps(q, 2, o);
+    columns[static_cast<size_t>(o)] = countIncludePad ? t.padded : t.count;
+  }
+  separablePool<SumOp>(g, x, y, threads, [&](const Taps& t0, const Taps& t1, float* out) {
+    const int64_t rowTaps = countIncludePad ? t0.padded * t1.padded : t0.count * t1.count;
+    for (size_t o = 0; o < columns.size(); ++o) {
+      const int64_t n = rowTaps * columns[o];
+      out[o] = n > 0 ? out[o] / static_cast<float>(n) : 0.0f;
     }
   });
 }

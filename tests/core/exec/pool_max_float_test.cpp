@@ -1,10 +1,13 @@
 // The vectorized float32 MaxPool (pool_max_float.h, kernel cpu.MaxPool)
-// against the reference kernel, exactly, on geometries that reach every branch: pads, ceil_mode,
+// against the reference kernel, exactly, and AveragePool (counting padding or
+// not) within rounding, on geometries that reach every branch: pads, ceil_mode,
 // dilations, strides 1, 2 and 3, odd sizes, channel counts and widths that
 // are not multiples of the vector width, 1-D and 3-D, windows wholly in the
 // padding.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,17 +30,23 @@ std::string ints(const Dims& v) {
   return s + "]";
 }
 
-std::string modelText(const Case& c, const Dims& out) {
-  return "main (float" + ints(c.x) + " x) => (float" + ints(out) +
-         " y) {\n y = MaxPool <kernel_shape = " + ints(c.kernel) +
+// The pooling node; `extra` adds AveragePool's count_include_pad (opset 19
+// has dilations for it).
+std::string modelText(const Case& c, const Dims& out, const std::string& op,
+                      const std::string& extra = "") {
+  return "<ir_version: 9, opset_import: [\"\" : 19]>\nmain (float" + ints(c.x) + " x) => (float" +
+         ints(out) + " y) {\n y = " + op + " <kernel_shape = " + ints(c.kernel) +
          ", strides = " + ints(c.strides) + ", dilations = " + ints(c.dilations) +
-         ", pads = " + ints(c.pads) + ", ceil_mode = " + std::to_string(c.ceil ? 1 : 0) + "> (x) }";
+         ", pads = " + ints(c.pads) + ", ceil_mode = " + std::to_string(c.ceil ? 1 : 0) + extra +
+         "> (x) }";
 }
 
-class MaxPoolFloat : public ::testing::TestWithParam<Case> {};
-
-TEST_P(MaxPoolFloat, EqualsTheReferenceKernel) {
-  const Case& c = GetParam();
+// The case's geometry, input and the reference kernel's output for `text`.
+struct Setup {
+  cpu::PoolGeometry g;
+  std::vector<float> x, want;
+};
+std::optional<Setup> setUp(const Case& c, const std::string& op, const std::string& extra = "") {
   cpu::PoolAttrs a;
   a.kernel = c.kernel;
   a.strides = c.strides;
@@ -45,26 +54,51 @@ TEST_P(MaxPoolFloat, EqualsTheReferenceKernel) {
   a.pads = c.pads;
   a.ceilMode = c.ceil;
   auto g = cpu::poolGeometry(a, c.x);
-  ASSERT_TRUE(g) << g.error().message();
-
+  EXPECT_TRUE(g) << g.error().message();
+  if (!g) return std::nullopt;
+  Setup s{*g, {}, {}};
   int64_t n = 1;
   for (int64_t d : c.x) n *= d;
-  std::vector<float> xv(static_cast<size_t>(n));
+  s.x.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)  // distinct, unordered, both signs
-    xv[static_cast<size_t>(i)] = static_cast<float>((i * 7919) % 1009) - 504.5f;
+    s.x[static_cast<size_t>(i)] = static_cast<float>((i * 7919) % 1009) - 504.5f;
   ExecutorOptions ref;
   ref.referenceKernels = true;
-  RunResult r =
-      testutil::runText(modelText(c, g->outDims), {{"x", testutil::floats(c.x, xv)}}, ref);
-  ASSERT_EQ(r.outputs.size(), 1u);
-  const std::vector<float> want = testutil::toFloats(r.outputs[0]);
-  ASSERT_EQ(r.outputs[0].dims(), g->outDims);
+  RunResult r = testutil::runText(modelText(c, g->outDims, op, extra),
+                                  {{"x", testutil::floats(c.x, s.x)}}, ref);
+  EXPECT_EQ(r.outputs.size(), 1u);
+  if (r.outputs.size() != 1) return std::nullopt;
+  EXPECT_EQ(r.outputs[0].dims(), g->outDims);
+  s.want = testutil::toFloats(r.outputs[0]);
+  return s;
+}
 
+class SeparablePool : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SeparablePool, MaxEqualsTheReferenceKernel) {
+  auto s = setUp(GetParam(), "MaxPool");
+  ASSERT_TRUE(s);
   for (int threads : {1, 2}) {
-    std::vector<float> got(want.size(), 12345.0f);
-    cpu::maxPoolFloat(*g, xv.data(), got.data(), threads);
-    for (size_t i = 0; i < want.size(); ++i)
-      ASSERT_EQ(got[i], want[i]) << "element " << i << ", " << threads << " threads";
+    std::vector<float> got(s->want.size(), 12345.0f);
+    cpu::maxPoolFloat(s->g, s->x.data(), got.data(), threads);
+    for (size_t i = 0; i < s->want.size(); ++i)
+      ASSERT_EQ(got[i], s->want[i]) << "element " << i << ", " << threads << " threads";
+  }
+}
+
+TEST_P(SeparablePool, AverageAgreesWithTheReferenceKernel) {
+  for (bool includePad : {false, true}) {
+    SCOPED_TRACE(includePad ? "count_include_pad" : "padding not counted");
+    auto s = setUp(GetParam(), "AveragePool",
+                   std::string(", count_include_pad = ") + (includePad ? "1" : "0"));
+    ASSERT_TRUE(s);
+    for (int threads : {1, 2}) {
+      std::vector<float> got(s->want.size(), 12345.0f);
+      cpu::averagePoolFloat(s->g, includePad, s->x.data(), got.data(), threads);
+      for (size_t i = 0; i < s->want.size(); ++i)  // sums in another order
+        ASSERT_NEAR(got[i], s->want[i], 1e-4 + 1e-5 * std::fabs(s->want[i]))
+            << "element " << i << ", " << threads << " threads";
+    }
   }
 }
 
@@ -81,7 +115,7 @@ const Case kCases[] = {
     {"3d", {1, 2, 5, 6, 7}, {2, 3, 3}, {2, 1, 2}, {1, 1, 1}, {0, 1, 1, 1, 1, 1}, true},
 };
 
-INSTANTIATE_TEST_SUITE_P(Geometries, MaxPoolFloat, ::testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Geometries, SeparablePool, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -201,6 +201,49 @@
     </message>
 </context>
 <context>
+    <name>PassCategoryText</name>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="8"/>
+        <source>Structural</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="10"/>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="12"/>
+        <source>Read/write</source>
+        <translation>读写</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="14"/>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="22"/>
+        <source>Structural redundancy: nodes that compute nothing new or could compute less (constant folding, dead, meaningless and inverse nodes, common subexpressions, fusion, substitution, hoisting)</source>
+        <translation>结构冗余：不计算新东西或可以少算的节点（常量折叠、死节点、无意义节点与互逆节点、公共子表达式、融合、替换、提升）</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="27"/>
+        <source>Algorithm redundancy: ops that share one computation run as one kernel (a mean blur and a Laplacian are the same sliding window)</source>
+        <translation>算法冗余：共享同一计算的算子用同一个内核运行（均值模糊与拉普拉斯滤波是同一个滑动窗口）</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="31"/>
+        <source>Read/write redundancy: data moved more than needed (layouts reordered at every node, buffers not reused by lifetime)</source>
+        <translation>读写冗余：数据搬运多于所需（每个节点都重排布局，缓冲区未按生命周期复用）</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_category_text.cpp" line="35"/>
+        <source>Precision redundancy: more bits than the result needs (float16, bfloat16, int8, sparsity, low rank)</source>
+        <translation>精度冗余：位数多于结果所需（float16、bfloat16、int8、稀疏、低秩）</translation>
+    </message>
+</context>
+<context>
     <name>PassStepCommand</name>
     <message>
         <location filename="../ui/pipeline/pipeline_commands.cpp" line="18"/>
@@ -5615,6 +5658,16 @@ New ops: %2</source>
         <source>%1 → %2 nodes</source>
         <translation>%1 → %2 个节点</translation>
     </message>
+    <message>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="121"/>
+        <source>About the Pass</source>
+        <translation>关于该 Pass</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/diff_panel.cpp" line="122"/>
+        <source>What this Step&apos;s pass does, when it applies, and its lesson</source>
+        <translation>此步骤的 Pass 做什么、何时适用，以及它的课程</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::GraphPanel</name>
@@ -6278,6 +6331,89 @@ New ops: %2</source>
     </message>
 </context>
 <context>
+    <name>passlab::ui::PassHelpDialog</name>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="28"/>
+        <source>No options.</source>
+        <translation>无选项。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="37"/>
+        <source>Option</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="37"/>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="38"/>
+        <source>Default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="38"/>
+        <source>What it sets</source>
+        <translation>作用</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="44"/>
+        <source>Lossy: the check holds its outputs to the accuracy budget, not to equality.</source>
+        <translation>有损：检查按精度预算而非相等来衡量其输出。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="47"/>
+        <source>May change results in the last bits.</source>
+        <translation>可能改变结果的最低几位。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="49"/>
+        <source>May emit operators outside standard ONNX.</source>
+        <translation>可能生成标准 ONNX 之外的算子。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="51"/>
+        <source>Runs only when named, never as part of a level.</source>
+        <translation>仅在指名时运行，从不作为某个级别的一部分。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="52"/>
+        <source>Written and tested for default-domain opsets %1 to %2.</source>
+        <translation>针对默认域 opset %1 到 %2 编写并测试。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="66"/>
+        <source>Open the lesson: %1</source>
+        <translation>打开课程：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="99"/>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="100"/>
+        <source>Properties</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="101"/>
+        <source>How it works (from its source)</source>
+        <translation>工作原理（摘自源代码）</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="102"/>
+        <source>Not documented.</source>
+        <translation>无文档。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pass_help.cpp" line="109"/>
+        <source>About %1</source>
+        <translation>关于 %1</translation>
+    </message>
+</context>
+<context>
     <name>passlab::ui::PipelinePanel</name>
     <message>
         <location filename="../ui/pipeline/pipeline_panel.cpp" line="53"/>
@@ -6631,6 +6767,16 @@ New ops: %2</source>
         <translation>
             <numerusform>已应用 %n 步。</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="477"/>
+        <source>About this pass…</source>
+        <translation>关于此 Pass…</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="201"/>
+        <source>About %1…</source>
+        <translation>关于 %1…</translation>
     </message>
 </context>
 <context>

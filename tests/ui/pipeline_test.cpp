@@ -13,6 +13,9 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <QTextBrowser>
+#include <QToolButton>
 #include <QThreadPool>
 #include <QTreeWidget>
 #include <QtTest>
@@ -39,6 +42,7 @@
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/pipeline/diff_panel.h"
+#include "ui/pipeline/pass_help.h"
 #include "ui/pipeline/pipeline_commands.h"
 #include "ui/pipeline/pipeline_panel.h"
 #include "ui/pipeline/pipeline_session.h"
@@ -137,6 +141,74 @@ class PipelineTest : public QObject {
     testing::isolateSettings();
     Settings::layoutHelper.set(QStringLiteral(PASSLAB_LAYOUT_HELPER_PATH));
     Language::apply(QStringLiteral("en"));
+  }
+
+  // Every pass has a help page: its summary, the kind of redundancy it
+  // removes, its options and its source's documentation (Before / After /
+  // Conditions); in Chinese the summary is the Chinese one.
+  void everyPassHasAHelpPage() {
+    for (const passes::Pass* p : passes::allPasses()) {
+      const passes::PassInfo& info = p->info();
+      const QString page = PassHelpDialog::html(info);
+      const QString id = QString::fromStdString(info.id);
+      QVERIFY2(page.contains(QStringLiteral("<h2>%1</h2>").arg(id)), qPrintable(id));
+      QVERIFY2(!page.contains(QStringLiteral("Not documented.")), qPrintable(id));
+      QVERIFY2(page.contains(QString::fromStdString(info.summaryEn).toHtmlEscaped()),
+               qPrintable(id));
+      for (const passes::PassOption& o : info.options)
+        QVERIFY2(page.contains(QString::fromStdString(o.name)), qPrintable(id));
+    }
+    const passes::PassInfo& bn = passes::findPass("fuse_conv_batchnorm")->info();
+    QVERIFY(PassHelpDialog::html(bn).contains(QStringLiteral("Before:")));
+    QVERIFY(PassHelpDialog::html(bn).contains(QStringLiteral("Structural redundancy")));
+    Language::apply(QStringLiteral("zh_CN"));
+    const QString zh = PassHelpDialog::html(bn);
+    Language::apply(QStringLiteral("en"));
+    QVERIFY(zh.contains(QString::fromStdString(bn.summaryZh).toHtmlEscaped()));
+    QVERIFY(!zh.contains(QStringLiteral("Structural redundancy")));
+  }
+
+  // The help opens from the pipeline panel's summary link and from the diff
+  // view's button, and links to the lesson that teaches the pass.
+  void passHelpOpensFromThePanelAndTheDiffView() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    QWidget window;
+    auto* panel = new PipelinePanel(s, &window);
+    panel->selectPass(QStringLiteral("fuse_conv_batchnorm"));
+    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("href")));
+    emit panel->summaryLabel()->linkActivated(QStringLiteral("help"));
+    auto* dialog = window.findChild<PassHelpDialog*>();
+    QVERIFY(dialog != nullptr);
+    QCOMPARE(dialog->passId(), QStringLiteral("fuse_conv_batchnorm"));
+
+    QString opened;
+    PassHelpDialog::setLessonLinks({.titleFor =
+                                        [](const QString& id) {
+                                          return id == QLatin1String("fuse_conv_batchnorm")
+                                                     ? QStringLiteral("Fusion")
+                                                     : QString();
+                                        },
+                                    .open = [&opened](const QString& id) { opened = id; }});
+    dialog->showPass(QStringLiteral("fuse_conv_batchnorm"));
+    QVERIFY(dialog->browser()->toHtml().contains(QStringLiteral("Open the lesson: Fusion")));
+    emit dialog->browser()->anchorClicked(QUrl(QStringLiteral("lesson:fuse_conv_batchnorm")));
+    QCOMPARE(opened, QStringLiteral("fuse_conv_batchnorm"));
+    dialog->showPass(QStringLiteral("fold_constants"));
+    QVERIFY(!dialog->browser()->toHtml().contains(QStringLiteral("Open the lesson")));
+    PassHelpDialog::setLessonLinks({});
+    QVERIFY(!dialog->showPass(QStringLiteral("no_such_pass")));
+
+    auto* diff = new DiffPanel(ViewSettings(), &window);
+    QVERIFY(!diff->aboutButton()->isEnabled());
+    QVERIFY(stepUntilChange(s) >= 0);
+    diff->showStep(s->steps().back(), static_cast<int>(s->steps().size()));
+    QVERIFY(diff->aboutButton()->isEnabled());
+    diff->aboutButton()->click();
+    QCOMPARE(window.findChildren<PassHelpDialog*>().size(), 1);  // reused
+    QCOMPARE(dialog->passId(), QString::fromStdString(s->steps().back()->step.passId));
+    diff->showStep(nullptr, 0);
   }
 
   void planIsTheLevelsSchedule() {

@@ -15,6 +15,7 @@
 #include "ui/graphview/graph_scene.h"
 #include "ui/graphview/graph_view.h"
 #include "ui/i18n/core_text.h"
+#include "ui/pipeline/pass_help.h"
 
 namespace passlab::ui {
 
@@ -42,6 +43,10 @@ DiffPanel::DiffPanel(const ViewSettings& settings, QWidget* parent) : QWidget(pa
   overlayButton_ = new QToolButton(this);
   sideButton_ = new QToolButton(this);
   revealButton_ = new QToolButton(this);
+  aboutButton_ = new QToolButton(this);
+  connect(aboutButton_, &QToolButton::clicked, this, [this] {
+    if (step_) showPassHelp(this, QString::fromStdString(step_->step.passId));
+  });
   for (QToolButton* b : {overlayButton_, sideButton_}) {
     b->setCheckable(true);
     b->setAutoExclusive(true);
@@ -55,6 +60,7 @@ DiffPanel::DiffPanel(const ViewSettings& settings, QWidget* parent) : QWidget(pa
   header->addWidget(overlayButton_);
   header->addWidget(sideButton_);
   header->addWidget(revealButton_);
+  header->addWidget(aboutButton_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto side = [split](QLabel*& title, GraphPanel* panel) {
@@ -112,6 +118,9 @@ void DiffPanel::retranslateUi() {
   legend_->setText(
       tr("%1 added  %2 removed  %3 rewired or rewritten")
           .arg(swatch(DiffMark::kAdded), swatch(DiffMark::kRemoved), swatch(DiffMark::kChanged)));
+  aboutButton_->setText(tr("About the Pass"));
+  aboutButton_->setToolTip(tr("What this Step's pass does, when it applies, and its lesson"));
+  aboutButton_->setEnabled(step_ != nullptr);
   beforeTitle_->setText(tr("Before"));
   afterTitle_->setText(tr("After"));
   if (!step_) {

@@ -30,6 +30,8 @@ class DiffPanel : public QWidget {
   const AppliedStepPtr& step() const { return step_; }
   int stepNumber() const { return number_; }
   const StepDiff& diff() const { return diff_; }
+  // Opens the help of this Step's pass (for tests).
+  QToolButton* aboutButton() const { return aboutButton_; }
 
   void setSideBySide(bool on);
   bool sideBySide() const;
@@ -76,6 +78,7 @@ class DiffPanel : public QWidget {
   QToolButton* overlayButton_;
   QToolButton* sideButton_;
   QToolButton* revealButton_;
+  QToolButton* aboutButton_;  // the help of this Step's pass
 };
 
 }  // namespace passlab::ui

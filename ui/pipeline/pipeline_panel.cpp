@@ -23,7 +23,8 @@
 
 #include "core/passes/registry.h"
 #include "ui/i18n/core_text.h"
-#include "ui/mainwindow/language.h"
+#include "ui/pipeline/pass_category_text.h"
+#include "ui/pipeline/pass_help.h"
 
 namespace passlab::ui {
 
@@ -31,55 +32,6 @@ namespace {
 
 constexpr int kIdRole = Qt::UserRole;
 constexpr int kRowRole = Qt::UserRole + 1;
-
-// A light tint per category, readable on light and dark backgrounds.
-QColor categoryTint(passes::Category c) {
-  switch (c) {
-    case passes::Category::kStructural:
-      return QColor(70, 130, 220, 40);
-    case passes::Category::kAlgorithm:
-      return QColor(60, 170, 90, 40);
-    case passes::Category::kReadWrite:
-      return QColor(230, 150, 40, 45);
-    case passes::Category::kPrecision:
-      return QColor(170, 90, 200, 40);
-  }
-  return {};
-}
-
-QString categoryTitle(passes::Category c) {
-  switch (c) {
-    case passes::Category::kStructural:
-      return PipelinePanel::tr("Structural");
-    case passes::Category::kAlgorithm:
-      return PipelinePanel::tr("Algorithm");
-    case passes::Category::kReadWrite:
-      return PipelinePanel::tr("Read/write");
-    case passes::Category::kPrecision:
-      return PipelinePanel::tr("Precision");
-  }
-  return {};
-}
-
-QString categoryHelp(passes::Category c) {
-  switch (c) {
-    case passes::Category::kStructural:
-      return PipelinePanel::tr(
-          "Nodes that compute nothing new: dead, identity, constant, repeated");
-    case passes::Category::kAlgorithm:
-      return PipelinePanel::tr("The same result by less work: folded or cheaper operations");
-    case passes::Category::kReadWrite:
-      return PipelinePanel::tr("Fewer passes over memory: fused and reordered operations");
-    case passes::Category::kPrecision:
-      return PipelinePanel::tr("Narrower number formats");
-  }
-  return {};
-}
-
-QString summaryOf(const passes::PassInfo& info) {
-  const bool zh = Language::current().startsWith(QLatin1String("zh"));
-  return QString::fromStdString(zh && !info.summaryZh.empty() ? info.summaryZh : info.summaryEn);
-}
 
 }  // namespace
 
@@ -150,7 +102,9 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   remove_ = new QPushButton(this);
   summary_ = new QLabel(this);
   summary_->setWordWrap(true);
-  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                    Qt::LinksAccessibleByKeyboard);
+  connect(summary_, &QLabel::linkActivated, this, [this] { showPassHelp(this, currentPassId()); });
   options_ = new QTableWidget(0, 2, this);
   options_->horizontalHeader()->setStretchLastSection(true);
   options_->verticalHeader()->hide();
@@ -238,6 +192,15 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
     preset_->setCurrentIndex(0);
   });
   connect(tree_, &QTreeWidget::itemChanged, this, &PipelinePanel::onItemChanged);
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(tree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    QTreeWidgetItem* item = tree_->itemAt(at);
+    if (item == nullptr) return;
+    const QString id = item->data(0, kIdRole).toString();
+    QMenu menu(this);
+    menu.addAction(tr("About %1…").arg(id), this, [this, id] { showPassHelp(this, id); });
+    menu.exec(tree_->viewport()->mapToGlobal(at));
+  });
   connect(tree_, &QTreeWidget::currentItemChanged, this, [this] {
     showOptions();
     updateState();
@@ -350,10 +313,10 @@ void PipelinePanel::retranslateUi() {
     QMenu* sub = nullptr;
     for (const passes::Pass* p : passes::allPasses()) {
       if (p->info().category != c) continue;
-      if (sub == nullptr) sub = addMenu_->addMenu(categoryTitle(c));
+      if (sub == nullptr) sub = addMenu_->addMenu(PassCategoryText::title(c));
       const QString id = QString::fromStdString(p->info().id);
       QAction* a = sub->addAction(id);
-      a->setToolTip(summaryOf(p->info()));
+      a->setToolTip(passSummary(p->info()));
       connect(a, &QAction::triggered, this, [this, id] {
         const int row = currentRow() + 1;  // after the chosen row; first without one
         if (session_->insertPass(row, id.toStdString()).isOk()) selectRow(row);
@@ -422,15 +385,15 @@ void PipelinePanel::rebuildTree() {
     item->setData(0, kIdRole, QString::fromStdString(info.id));
     item->setData(0, kRowRole, r);
     item->setText(0, QString::fromStdString(planRowLabel(plan, r)));
-    item->setText(1, categoryTitle(info.category));
+    item->setText(1, PassCategoryText::title(info.category));
     item->setText(2, trCore(info.kind));
-    QString tip = summaryOf(info);
+    QString tip = passSummary(info);
     if (info.changesNumerics) tip += QLatin1Char('\n') + tr("May change results in the last bits.");
     if (info.mayEmitNonStandard)
       tip += QLatin1Char('\n') + tr("May emit operators outside standard ONNX.");
-    const QBrush tint(categoryTint(info.category));
+    const QBrush tint(PassCategoryText::tint(info.category));
     for (int c = 0; c < 3; ++c) {
-      item->setToolTip(c, c == 1 ? categoryHelp(info.category) : tip);
+      item->setToolTip(c, c == 1 ? PassCategoryText::help(info.category) : tip);
       item->setBackground(c, tint);
     }
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable |
@@ -509,8 +472,9 @@ void PipelinePanel::showOptions() {
   }
   const passes::PassInfo& info = pass->info();
   QString text =
-      QStringLiteral("<b>%1</b> — %2")
-          .arg(QString::fromStdString(info.id).toHtmlEscaped(), summaryOf(info).toHtmlEscaped());
+      QStringLiteral("<b>%1</b> — %2 <a href=\"help\">%3</a>")
+          .arg(QString::fromStdString(info.id).toHtmlEscaped(), passSummary(info).toHtmlEscaped(),
+               tr("About this pass…").toHtmlEscaped());
   if (info.options.empty()) text += QStringLiteral("<br>") + tr("No options.").toHtmlEscaped();
   summary_->setText(text);
   const int row = currentRow();

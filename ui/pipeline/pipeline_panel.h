@@ -43,6 +43,8 @@ class PipelinePanel : public QWidget {
   QCheckBox* checkBox() const { return check_; }
   QString filterText() const;
   QString statusText() const;
+  // The chosen pass's summary, with its "About this pass…" link.
+  QLabel* summaryLabel() const { return summary_; }
   // The made-up inputs shown under the numeric check ("" while it is off).
   QString checkInputsText() const;
   // "Next: <pass> (row r of n)", "Done: all n rows applied." or "No pass is switched on."

@@ -6280,6 +6280,63 @@ New ops: %2</source>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="423"/>
+        <source>&amp;All Lessons</source>
+        <translation>所有课程(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="424"/>
+        <source>List the lessons in the Lessons panel</source>
+        <translation>在课程面板中列出所有课程</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="432"/>
+        <source>Open Lessons &amp;Folder…</source>
+        <translation>打开课程文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="433"/>
+        <source>Add the lessons of a folder (one subfolder per lesson, see docs/lessons.md)</source>
+        <translation>添加一个文件夹中的课程（每个课程一个子文件夹，见 docs/lessons.md）</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="437"/>
+        <source>&amp;Check My Prediction</source>
+        <translation>检查我的预测(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="438"/>
+        <source>Run the lesson&apos;s pass and compare what it removed with the nodes you picked</source>
+        <translation>运行课程的遍，并把它删除的节点与你选中的节点比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="540"/>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="549"/>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="591"/>
+        <source>%1 (done)</source>
+        <translation>%1（已完成）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow/main_window.cpp" line="719"/>
+        <source>%n lesson file(s) did not load (see the Lessons panel)</source>
+        <translation>
+            <numerusform>%n 个课程文件未能加载（见课程面板）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
+        <source>Open Lessons Folder</source>
+        <translation>打开课程文件夹</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::MiniMap</name>
@@ -7904,6 +7961,200 @@ New ops: %2</source>
         <location filename="../ui/pipeline/timeline_panel.cpp" line="74"/>
         <source>Show passes that changed nothing</source>
         <translation>显示没有改动的优化遍</translation>
+    </message>
+</context>
+<context>
+    <name>Lessons</name>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="72"/>
+        <source>an indented line continues no key</source>
+        <translation>缩进的行没有可延续的键</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="82"/>
+        <source>expected &quot;key: value&quot;, found &quot;%1&quot;</source>
+        <translation>应为 “键: 值”，却是 “%1”</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="96"/>
+        <source>unknown key &quot;%1&quot;</source>
+        <translation>未知的键 “%1”</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="101"/>
+        <source>&quot;%1&quot; has no language versions</source>
+        <translation>“%1” 没有语言版本</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="105"/>
+        <source>&quot;%1&quot; has no value</source>
+        <translation>“%1” 没有值</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="112"/>
+        <source>&quot;%1&quot; given twice (first on line %2)</source>
+        <translation>“%1” 出现了两次（第一次在第 %2 行）</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="130"/>
+        <source>order &quot;%1&quot; is not a whole number</source>
+        <translation>order “%1” 不是整数</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="135"/>
+        <source>the model file &quot;%1&quot; is not in the lesson&apos;s folder</source>
+        <translation>模型文件 “%1” 不在课程的文件夹中</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="141"/>
+        <source>no pass is called &quot;%1&quot; (passlab-cli passes lists them)</source>
+        <translation>没有名为 “%1” 的遍（passlab-cli passes 列出所有遍）</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="153"/>
+        <source>an option is written name=value, found &quot;%1&quot;</source>
+        <translation>选项应写成 name=value，却是 “%1”</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="169"/>
+        <source>no &quot;%1:&quot; line (every lesson needs one)</source>
+        <translation>没有 “%1:” 行（每个课程都需要）</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="173"/>
+        <source>no &quot;%1:&quot; line (every text is needed in English)</source>
+        <translation>没有 “%1:” 行（每段文字都需要英文）</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="184"/>
+        <source>the pass %1 has no option &quot;%2&quot;</source>
+        <translation>遍 %1 没有选项 “%2”</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_format.cpp" line="219"/>
+        <source>cannot read it: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::LessonPanel</name>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="147"/>
+        <source>Completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="147"/>
+        <source>Not done yet</source>
+        <translation>尚未完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="153"/>
+        <source>These lesson files did not load:</source>
+        <translation>这些课程文件未能加载：</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="176"/>
+        <source>Each lesson opens a small model and asks you to predict what the next pass will remove or fuse. Double-click a lesson to start.</source>
+        <translation>每个课程打开一个小模型，请你预测下一个遍会删除或融合什么。双击一个课程开始。</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="178"/>
+        <source>Open Lessons Folder…</source>
+        <translation>打开课程文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="179"/>
+        <source>Check my prediction</source>
+        <translation>检查我的预测</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="180"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="181"/>
+        <source>Show the answer</source>
+        <translation>显示答案</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="182"/>
+        <source>Try again</source>
+        <translation>再试一次</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="183"/>
+        <source>Next lesson</source>
+        <translation>下一课</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="184"/>
+        <source>All lessons</source>
+        <translation>所有课程</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="222"/>
+        <source>Your prediction: no node (click nodes in the graph to pick or unpick them; checking with none picked predicts that the pass changes nothing).</source>
+        <translation>你的预测：没有节点（在图中点击节点以选中或取消；不选任何节点就检查，表示预测这个遍什么也不改变）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="224"/>
+        <source>Your prediction: %1</source>
+        <translation>你的预测：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="241"/>
+        <source>Opening the lesson&apos;s model…</source>
+        <translation>正在打开课程的模型…</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="243"/>
+        <source>Running the pass…</source>
+        <translation>正在运行遍…</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="250"/>
+        <source>&lt;b&gt;Right!&lt;/b&gt; The pass did what you predicted.</source>
+        <translation>&lt;b&gt;正确！&lt;/b&gt;这个遍做的正是你预测的。</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="251"/>
+        <source>&lt;b&gt;Not quite.&lt;/b&gt; Compare your prediction with the Step view.</source>
+        <translation>&lt;b&gt;不完全对。&lt;/b&gt;请把你的预测与步骤视图对照。</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="258"/>
+        <source>Right: %1</source>
+        <translation>正确：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="259"/>
+        <source>Missed (removed, not predicted): %1</source>
+        <translation>遗漏（被删除，但未预测）：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="260"/>
+        <source>Wrong (predicted, still there): %1</source>
+        <translation>错误（预测了，但仍然存在）：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_panel.cpp" line="262"/>
+        <source>The pass removed nothing, as you predicted.</source>
+        <translation>如你所料，这个遍没有删除任何节点。</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::LessonSession</name>
+    <message>
+        <location filename="../ui/lessons/lesson_session.cpp" line="63"/>
+        <source>The pass could not start: is the lesson&apos;s model open?</source>
+        <translation>遍无法开始：课程的模型打开了吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_session.cpp" line="74"/>
+        <source>The pass did not run.</source>
+        <translation>遍没有运行。</translation>
     </message>
 </context>
 </TS>

@@ -11,6 +11,9 @@
 
 #include <set>
 
+#include "ui/lessons/lesson_format.h"
+#include "ui/lessons/lesson_library.h"
+
 namespace {
 
 struct Message {
@@ -65,6 +68,26 @@ std::multiset<QString> placeholders(const QString& s) {
   return out;
 }
 
+// The texts of `lesson` missing in Chinese, as "FILE: key.zh_CN" lines.
+QStringList untranslatedLessonTexts(const passlab::ui::Lesson& lesson) {
+  using passlab::ui::LessonText;
+  QStringList out;
+  const LessonText english = lesson.texts.value(QStringLiteral("en"));
+  const LessonText chinese = lesson.texts.value(QStringLiteral("zh_CN"));
+  static const QRegularExpression han(QStringLiteral("\\p{Han}"));
+  const QString file = lesson.folder + QStringLiteral("/lesson.txt");
+  auto check = [&](const char* key, const QString& en, const QString& zh) {
+    if (!en.isEmpty() && !zh.contains(han))
+      out << QStringLiteral("%1: no Chinese %2.zh_CN").arg(file, QLatin1String(key));
+  };
+  check("title", english.title, chinese.title);
+  check("text", english.explanation, chinese.explanation);
+  check("task", english.task, chinese.task);
+  check("question", english.question, chinese.question);
+  check("answer", english.answer, chinese.answer);
+  return out;
+}
+
 }  // namespace
 
 class TranslationsTest : public QObject {
@@ -98,6 +121,33 @@ class TranslationsTest : public QObject {
       }
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
+  }
+
+  // Every lesson text, of the lessons in the source tree and of those compiled
+  // in, is in Chinese too; a lesson with an English text alone fails.
+  void lessonsAreTranslated() {
+    using namespace passlab::ui;
+    for (const QString& folder : {QStringLiteral(PASSLAB_SOURCE_DIR "/resources/lessons"),
+                                  QString::fromLatin1(kBundledLessons)}) {
+      LessonLibrary library = loadLessons({folder});
+      QVERIFY2(library.errors.empty(),
+               qPrintable(library.errors.empty() ? QString() : library.errors.front().toString()));
+      QVERIFY2(library.lessons.size() >= 5, qPrintable(folder));
+      QStringList problems;
+      for (const Lesson& l : library.lessons) problems << untranslatedLessonTexts(l);
+      QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+    // The check itself: a lesson whose answer is only in English is caught.
+    Lesson english;
+    english.folder = QStringLiteral("/x/l");
+    english.texts[QStringLiteral("en")] = {QStringLiteral("T"), QStringLiteral("E"),
+                                           QStringLiteral("K"), QStringLiteral("Q"),
+                                           QStringLiteral("A")};
+    english.texts[QStringLiteral("zh_CN")] = {QStringLiteral("题"), QStringLiteral("解"),
+                                              QStringLiteral("问"), QStringLiteral("问"),
+                                              QString()};
+    QCOMPARE(untranslatedLessonTexts(english),
+             QStringList{QStringLiteral("/x/l/lesson.txt: no Chinese answer.zh_CN")});
   }
 
   void compiledTranslationAnswers() {

@@ -52,6 +52,9 @@ enum class ActionId {
   kMinimap,
   kAbout,
   kClearRecent,
+  kShowLessons,
+  kOpenLessonsFolder,
+  kCheckPrediction,
   kCount
 };
 

@@ -31,6 +31,10 @@
 #include "ui/graphview/graph_view.h"
 #include "ui/graphview/search_bar.h"
 #include "ui/i18n/core_text.h"
+#include "ui/lessons/lesson_library.h"
+#include "ui/lessons/lesson_panel.h"
+#include "ui/lessons/lesson_session.h"
+#include "ui/lessons/lesson_settings.h"
 #include "ui/mainwindow/language.h"
 #include "ui/mainwindow/model_file_controller.h"
 #include "ui/mainwindow/settings.h"
@@ -68,6 +72,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   diff_ = new DiffPanel(Settings::view(), this);
   diff_->hide();
   profile_ = new ProfilePanel(doc_, pipeline_, this);
+  lessonSession_ = new LessonSession(pipeline_, this);
+  lessonPanel_ = new LessonPanel(lessonSession_, this);
+  lessonLibrary_ = std::make_unique<LessonLibrary>();
   createDocks();
 
   tasks_ = new TaskProgress(this);
@@ -82,7 +89,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   diff_->setMinimapVisible(Settings::minimap.get());
   createMenus();
   files_ = new ModelFileController(doc_, tasks_, this);
+  connectLessons();
   connectFileController();
+  reloadLessons();
   connectProfile();
 
   connect(tabs_, &GraphTabs::panelAdded, this, &MainWindow::onPanelAdded);
@@ -196,6 +205,9 @@ void MainWindow::createDocks() {
   pipelineDock_ = dock(pipelinePanel_, "pipelineDock", Qt::LeftDockWidgetArea);
   timelineDock_ = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
   profileDock_ = dock(profile_, "profileDock", Qt::BottomDockWidgetArea);
+  lessonsDock_ = dock(lessonPanel_, "lessonsDock", Qt::RightDockWidgetArea);
+  tabifyDockWidget(propertiesDock_, lessonsDock_);
+  propertiesDock_->raise();
   tabifyDockWidget(timelineDock_, profileDock_);
   timelineDock_->raise();
   tabifyDockWidget(summaryDock_, historyDock_);
@@ -406,6 +418,32 @@ std::vector<ActionSpec> MainWindow::actionSpecs() {
       {.id = ActionId::kAbout,
        .text = QT_TR_NOOP("&About PassLab"),
        .trigger = [this](bool) { about(); }},
+      // Lessons
+      {.id = ActionId::kShowLessons,
+       .text = QT_TR_NOOP("&All Lessons"),
+       .statusTip = QT_TR_NOOP("List the lessons in the Lessons panel"),
+       .trigger =
+           [this](bool) {
+             lessonsDock_->show();
+             lessonsDock_->raise();
+             lessonPanel_->showStartPage();
+           }},
+      {.id = ActionId::kOpenLessonsFolder,
+       .text = QT_TR_NOOP("Open Lessons &Folder…"),
+       .statusTip = QT_TR_NOOP("Add the lessons of a folder (one subfolder per lesson, see "
+                               "docs/lessons.md)"),
+       .trigger = [this](bool) { openLessonsFolder(); }},
+      {.id = ActionId::kCheckPrediction,
+       .text = QT_TR_NOOP("&Check My Prediction"),
+       .statusTip = QT_TR_NOOP("Run the lesson's pass and compare what it removed with the "
+                               "nodes you picked"),
+       .shortcut = K(Qt::CTRL | Qt::Key_Return),
+       .trigger = [this](bool) { lessonSession_->check(); },
+       .enabled =
+           [this] {
+             return lessonSession_->state() == LessonSession::State::kPredicting &&
+                    !pipeline_->isRunning();
+           }},
   };
 }
 
@@ -479,13 +517,15 @@ void MainWindow::createMenus() {
             {.dock = historyDock_},
             {.dock = pipelineDock_},
             {.dock = timelineDock_},
-            {.dock = profileDock_}});
+            {.dock = profileDock_},
+            {.dock = lessonsDock_}});
   pipelineMenu_ = menuBar()->addMenu(QString());
   fillMenu(pipelineMenu_, t,
            {item(A::kStep), item(A::kRunAll), item(A::kCancelRun), item(A::kReset), kSeparator,
             item(A::kLimitToSelection), item(A::kExcludeSelection), item(A::kClearNodeFilter),
             kSeparator, item(A::kProfile), item(A::kProfileCompare), kSeparator,
             item(A::kLoadRecipe), item(A::kExportRecipe), item(A::kExportReport)});
+  lessonsMenu_ = menuBar()->addMenu(QString());
   helpMenu_ = menuBar()->addMenu(QString());
   fillMenu(helpMenu_, t, {item(A::kAbout)});
 }
@@ -497,6 +537,7 @@ void MainWindow::retranslateUi() {
   editMenu_->setTitle(tr("&Edit"));
   viewMenu_->setTitle(tr("&View"));
   pipelineMenu_->setTitle(tr("&Pipeline"));
+  lessonsMenu_->setTitle(tr("&Lessons"));
   helpMenu_->setTitle(tr("&Help"));
   actions_->retranslate([](const char* text) { return tr(text); });
   propertiesDock_->setWindowTitle(tr("Properties"));
@@ -505,8 +546,10 @@ void MainWindow::retranslateUi() {
   pipelineDock_->setWindowTitle(tr("Pipeline"));
   timelineDock_->setWindowTitle(tr("Timeline"));
   profileDock_->setWindowTitle(tr("Profile"));
+  lessonsDock_->setWindowTitle(tr("Lessons"));
   history_->setEmptyLabel(tr("<opened>"));
   updateDemoMenu();
+  updateLessonMenu();
   updateRecentMenu();
   updateTitle();
   if (GraphPanel* p = tabs_->current()) layoutStatus_->setText(p->layoutNote());
@@ -535,6 +578,23 @@ void MainWindow::updateDemoMenu() {
     a->setToolTip(d.description);
     connect(a, &QAction::triggered, this, [this, d] { openDemo(d); });
   }
+}
+
+void MainWindow::updateLessonMenu() {
+  lessonsMenu_->clear();
+  lessonsMenu_->addAction(action(ActionId::kShowLessons));
+  lessonsMenu_->addSeparator();
+  const QString language = Language::current();
+  for (const Lesson& l : lessonLibrary_->lessons) {
+    const QString title = l.text(language).title;
+    QAction* a = lessonsMenu_->addAction(
+        LessonSettings::isCompleted(l.id) ? tr("%1 (done)").arg(title) : title);
+    const QString id = l.id;
+    connect(a, &QAction::triggered, this, [this, id] { openLesson(id); });
+  }
+  lessonsMenu_->addSeparator();
+  lessonsMenu_->addAction(action(ActionId::kCheckPrediction));
+  lessonsMenu_->addAction(action(ActionId::kOpenLessonsFolder));
 }
 
 void MainWindow::updateRecentMenu() {
@@ -596,9 +656,80 @@ void MainWindow::onCurrentPanelChanged(GraphPanel* panel) {
 }
 
 void MainWindow::onSelection(const Selection& s) {
+  if (s.graph.isMain() && s.kind == Selection::Kind::kNode &&
+      lessonSession_->state() == LessonSession::State::kPredicting)
+    lessonSession_->togglePredicted(s.node);
   GraphPanel* p = tabs_->panelFor(s.graph);
   properties_->setSelection(s, p ? &p->groups() : nullptr);
   if (s.graph.isMain()) profile_->selectNode(s.kind == Selection::Kind::kNode ? s.node : 0);
+}
+
+// ---- lessons ----
+
+void MainWindow::connectLessons() {
+  connect(lessonPanel_, &LessonPanel::lessonChosen, this, &MainWindow::openLesson);
+  connect(lessonPanel_, &LessonPanel::openFolderRequested, this, &MainWindow::openLessonsFolder);
+  connect(lessonSession_, &LessonSession::stateChanged, this, [this](LessonSession::State s) {
+    markPredictedNodes();
+    updateActions();
+    if (s == LessonSession::State::kJudged) updateLessonMenu();  // the lesson is done
+  });
+  connect(lessonSession_, &LessonSession::predictionChanged, this, &MainWindow::markPredictedNodes);
+  // The lesson's model opened: predicting starts. Another model: the lesson ends.
+  connect(files_, &ModelFileController::opened, this, [this](const QString& path) {
+    const Lesson* l = lessonSession_->lesson();
+    if (lessonSession_->state() == LessonSession::State::kOpening && l && l->modelPath == path)
+      lessonSession_->modelOpened();
+    else
+      lessonSession_->end();
+  });
+  connect(files_, &ModelFileController::loadFailed, lessonSession_, &LessonSession::end);
+  connect(files_, &ModelFileController::openCancelled, lessonSession_, &LessonSession::end);
+}
+
+void MainWindow::markPredictedNodes() {
+  GraphPanel* main = tabs_->mainPanel();
+  if (main == nullptr) return;
+  std::unordered_map<ir::NodeId, DiffMark> marks;
+  if (lessonSession_->state() == LessonSession::State::kPredicting)
+    for (ir::NodeId n : lessonSession_->prediction()) marks[n] = DiffMark::kRemoved;
+  main->setDiffMarks(std::move(marks));
+}
+
+bool MainWindow::openLesson(const QString& id) {
+  const Lesson* lesson = lessonLibrary_->find(id);
+  if (lesson == nullptr) return false;
+  // The model of a lesson in progress is the lesson's, not the user's work.
+  const auto state = lessonSession_->state();
+  const bool lessonModel =
+      state != LessonSession::State::kNone && state != LessonSession::State::kOpening;
+  if (!lessonModel && !confirmDiscard()) return false;
+  lessonSession_->begin(*lesson);
+  lessonsDock_->show();
+  lessonsDock_->raise();
+  files_->open(lesson->modelPath, lesson->text(Language::current()).title);
+  return true;
+}
+
+void MainWindow::reloadLessons() {
+  *lessonLibrary_ = loadLessonLibrary(LessonSettings::userFolder.get());
+  lessonPanel_->setLibrary(lessonLibrary_.get());
+  updateLessonMenu();
+  if (!lessonLibrary_->errors.empty())
+    statusBar()->showMessage(tr("%n lesson file(s) did not load (see the Lessons panel)", nullptr,
+                                static_cast<int>(lessonLibrary_->errors.size())),
+                             10000);
+}
+
+void MainWindow::openLessonsFolder() {
+  QString folder = QFileDialog::getExistingDirectory(this, tr("Open Lessons Folder"),
+                                                     LessonSettings::userFolder.get());
+  if (folder.isEmpty()) return;
+  LessonSettings::userFolder.set(folder);
+  reloadLessons();
+  lessonsDock_->show();
+  lessonsDock_->raise();
+  lessonPanel_->showStartPage();
 }
 
 // ---- profile ----

@@ -25,6 +25,9 @@ namespace passlab::ui {
 class DiffPanel;
 class GraphPanel;
 class GraphTabs;
+class LessonPanel;
+class LessonSession;
+struct LessonLibrary;
 class ModelFileController;
 class PipelinePanel;
 class PipelineSession;
@@ -54,6 +57,14 @@ class MainWindow : public QMainWindow {
   DiffPanel* diffPanel() const { return diff_; }
   ProfilePanel* profilePanel() const { return profile_; }
   QDockWidget* profileDock() const { return profileDock_; }
+  LessonSession* lessons() const { return lessonSession_; }
+  LessonPanel* lessonPanel() const { return lessonPanel_; }
+  QDockWidget* lessonsDock() const { return lessonsDock_; }
+  const LessonLibrary& lessonLibrary() const { return *lessonLibrary_; }
+  // Opens lesson `id`: its model in the document, its text in the Lessons dock.
+  bool openLesson(const QString& id);
+  // Reads the bundled lessons and those of the lessons folder setting again.
+  void reloadLessons();
   // The graph the view actions (fit, zoom, export) apply to: the current
   // tab's, or the Step view's.
   GraphPanel* viewPanel() const;
@@ -104,6 +115,12 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void updateRecentMenu();
   void updateDemoMenu();
+  void updateLessonMenu();
+  // The Lessons dock and menu: the session follows the document, the main
+  // graph's clicks pick predicted nodes, which the graph marks.
+  void connectLessons();
+  void markPredictedNodes();
+  void openLessonsFolder();
   void updateActions();
   bool confirmDiscard();
   void showError(const QString& title, const QString& text);
@@ -157,6 +174,11 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_;
   QMenu* pipelineMenu_;
   QMenu* helpMenu_;
+  QMenu* lessonsMenu_;
+  LessonSession* lessonSession_;
+  LessonPanel* lessonPanel_;
+  QDockWidget* lessonsDock_;
+  std::unique_ptr<LessonLibrary> lessonLibrary_;
   std::unique_ptr<ActionTable> actions_;
   ModelFileController* files_;
 

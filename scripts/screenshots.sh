@@ -12,6 +12,8 @@
 #   profile_<lang>.png     the transformer demo after Run All compared with the
 #                          original in the Profile dock, heat overlay on
 #   roofline_<lang>.png    the same profiled, its roofline shown
+#   lesson_<lang>.png      the lesson on redundant nodes by their parameters,
+#                          mid-prediction: two of the three no-op nodes picked
 # Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR] [CORPUS_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -37,6 +39,7 @@ for lang in en zh_CN; do
   shoot profile "$lang" --run all --main-tab --profile compare :/demos/transformer_block.txt
   shoot roofline "$lang" --run all --main-tab --profile profile --profile-view roofline \
     :/demos/transformer_block.txt
+  shoot lesson "$lang" --lesson 04_meaningless_parameters --predict times_one,same_order
   if [ -f "$model" ]; then
     shoot graph "$lang" --search Softmax "$model"
     shoot pipeline "$lang" --run all --show-pass replace_with_cheaper_ops "$model"

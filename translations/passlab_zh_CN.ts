@@ -5550,6 +5550,16 @@ New ops: %2</source>
         <source>What the Profile panel shows beside its table: chart or roofline</source>
         <translation>性能分析面板在表格旁显示的内容：chart（图表）或 roofline（屋顶线）</translation>
     </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="158"/>
+        <source>Open this lesson (its folder name) instead of a model</source>
+        <translation>打开这个课程（用其文件夹名）而不是模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="162"/>
+        <source>In the lesson, pick these nodes (comma-separated names) as the prediction</source>
+        <translation>在课程中选中这些节点（名称以逗号分隔）作为预测</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::AttributeModel</name>

@@ -342,12 +342,44 @@ class LessonsTest : public QObject {
   // Opening another model ends the lesson; the panel shows the list again.
   void openingAnotherModelEndsTheLesson() {
     MainWindow w;
+    const std::vector<PlanEntry> plan = w.pipeline()->plan();
+    QVERIFY(plan.size() > 1);
     QVERIFY(openLessonAndWait(w, QStringLiteral("02_constant_folding")));
+    QCOMPARE(w.pipeline()->plan().size(), size_t{1});
+    QCOMPARE(w.pipeline()->plan().front().id, std::string("fold_constants"));
     QSignalSpy opened(&w, &MainWindow::modelOpened);
     w.openFile(QStringLiteral(":/demos/conv_relu.txt"), QStringLiteral("conv"));
     QVERIFY(opened.wait(30000));
     QCOMPARE(w.lessons()->state(), State::kNone);
     QVERIFY(!w.lessonPanel()->onLessonPage());
+    // The plan the pipeline had before the lesson is back.
+    QCOMPARE(w.pipeline()->plan().size(), plan.size());
+    for (size_t i = 0; i < plan.size(); ++i) QCOMPARE(w.pipeline()->plan()[i].id, plan[i].id);
+  }
+
+  // In Chinese, the list, the lesson's texts and the verdict are Chinese.
+  void lessonsSpeakChinese() {
+    Language::apply(QStringLiteral("zh_CN"));
+    MainWindow w;
+    w.pipeline()->setNumericCheck(false);
+    const Lesson* l = w.lessonLibrary().find(QStringLiteral("03_meaningless_op"));
+    QVERIFY(l != nullptr);
+    const QString title = l->text(QStringLiteral("zh_CN")).title;
+    QVERIFY(title != l->text(QStringLiteral("en")).title);
+    bool listed = false;
+    QListWidget* list = w.lessonPanel()->lessonList();
+    for (int i = 0; i < list->count(); ++i)
+      listed = listed || list->item(i)->text().endsWith(title);
+    QVERIFY(listed);
+    QVERIFY(openLessonAndWait(w, l->id));
+    QCOMPARE(w.document()->displayName(), title);
+    QCOMPARE(w.lessonPanel()->checkButton()->text(), QStringLiteral("检查我的预测"));
+    pick(w, {QStringLiteral("copy_in"), QStringLiteral("copy_mid")});
+    QVERIFY(checkAndWait(w));
+    QVERIFY2(w.lessonPanel()->verdictText().contains(QStringLiteral("正确")),
+             qPrintable(w.lessonPanel()->verdictText()));
+    QCOMPARE(w.lessonPanel()->answerText(), l->text(QStringLiteral("zh_CN")).answer);
+    Language::apply(QStringLiteral("en"));
   }
 };
 

@@ -1,7 +1,6 @@
 #include "ui/lessons/lesson_session.h"
 
 #include "ui/lessons/lesson_settings.h"
-#include "ui/pipeline/pipeline_session.h"
 
 namespace passlab::ui {
 
@@ -16,6 +15,7 @@ void LessonSession::setState(State s) {
 }
 
 void LessonSession::begin(const Lesson& lesson) {
+  if (!planBefore_) planBefore_ = pipeline_->plan();
   lesson_ = lesson;
   prediction_.clear();
   verdict_ = {};
@@ -34,6 +34,8 @@ void LessonSession::end() {
   if (state_ == State::kNone) return;
   lesson_.reset();
   prediction_.clear();
+  if (planBefore_) pipeline_->setPlan(std::move(*planBefore_));
+  planBefore_.reset();
   emit predictionChanged();
   setState(State::kNone);
 }

@@ -10,13 +10,13 @@
 
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "ui/lessons/lesson.h"
 #include "ui/lessons/prediction.h"
+#include "ui/pipeline/pipeline_session.h"
 
 namespace passlab::ui {
-
-class PipelineSession;
 
 class LessonSession : public QObject {
   Q_OBJECT
@@ -38,7 +38,8 @@ class LessonSession : public QObject {
   // Starts `lesson`: the window opens its model, then calls modelOpened().
   void begin(const Lesson& lesson);
   void modelOpened();
-  // Leaves the lesson (another model was opened, or its model failed to open).
+  // Leaves the lesson (another model was opened, or its model failed to open);
+  // the pipeline gets back the plan it had before the first lesson.
   void end();
 
   const std::set<ir::NodeId>& prediction() const { return prediction_; }
@@ -67,6 +68,7 @@ class LessonSession : public QObject {
 
   PipelineSession* pipeline_;
   std::optional<Lesson> lesson_;
+  std::optional<std::vector<PlanEntry>> planBefore_;
   State state_ = State::kNone;
   std::set<ir::NodeId> prediction_;
   PredictionVerdict verdict_;

@@ -10,6 +10,7 @@
 #include "ui/graphview/graph_panel.h"
 #include "ui/graphview/graph_tabs.h"
 #include "ui/graphview/search_bar.h"
+#include "ui/lessons/lesson_session.h"
 #include "ui/mainwindow/language.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
@@ -44,6 +45,17 @@ void screenshotWhenDrawn(MainWindow* w, const QString& file) {
     QCoreApplication::exit(ok ? 0 : 1);
   });
   timer->start();
+}
+
+// Picks the nodes named in `names` as the lesson's prediction, as clicks in
+// the graph would, and shows the Lessons dock.
+void predictNodes(MainWindow* w, const QStringList& names) {
+  if (w->lessons()->state() != LessonSession::State::kPredicting) return;
+  w->lessonsDock()->show();
+  w->lessonsDock()->raise();
+  for (const QString& name : names)
+    for (const auto& n : w->document()->model().graph().nodes())
+      if (QString::fromStdString(n->name()) == name) w->lessons()->togglePredicted(n->id());
 }
 
 // Profiles the model ("profile") or compares it with the original
@@ -141,7 +153,18 @@ int runPassLab(int argc, char** argv) {
       QCoreApplication::translate(
           "main", "What the Profile panel shows beside its table: chart or roofline"),
       QStringLiteral("view"));
+  QCommandLineOption lesson(
+      QStringLiteral("lesson"),
+      QCoreApplication::translate("main", "Open this lesson (its folder name) instead of a model"),
+      QStringLiteral("id"));
+  QCommandLineOption predict(
+      QStringLiteral("predict"),
+      QCoreApplication::translate(
+          "main", "In the lesson, pick these nodes (comma-separated names) as the prediction"),
+      QStringLiteral("names"));
   parser.addOption(lang);
+  parser.addOption(lesson);
+  parser.addOption(predict);
   parser.addOption(profile);
   parser.addOption(profileView);
   parser.addOption(search);
@@ -156,7 +179,9 @@ int runPassLab(int argc, char** argv) {
   MainWindow window;
   window.show();
   const QStringList args = parser.positionalArguments();
-  if (!args.isEmpty())
+  if (parser.isSet(lesson))
+    window.openLesson(parser.value(lesson));
+  else if (!args.isEmpty())
     window.openFile(args.first());
   else
     window.openDemo(defaultDemo());
@@ -171,8 +196,10 @@ int runPassLab(int argc, char** argv) {
   if (!runSteps.isEmpty()) window.setProperty("passlab_script_busy", true);
   const QString profileMode = parser.isSet(profile) ? parser.value(profile) : QString();
   const QString profileShown = parser.value(profileView);
+  const QStringList predicted = parser.value(predict).split(QLatin1Char(','), Qt::SkipEmptyParts);
   auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass, profileMode,
-                 profileShown] {
+                 profileShown, predicted] {
+    predictNodes(&window, predicted);
     if (!profileMode.isEmpty()) startProfile(&window, profileMode, profileShown);
     if (!runSteps.isEmpty()) {
       if (stepShown > 0) window.showStep(stepShown - 1);

@@ -111,6 +111,8 @@ void registerConformance(CLI::App& app) {
   cmd->add_option("--filter", o.filter, "Only tests whose name contains this");
   cmd->add_option("--threads", o.threads, "Threads per test (default 1)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--reference", o.referenceKernels,
+                "Run on the reference kernels only (what the fast paths are tested against)");
   cmd->add_option("--timeout", o.secondsPerTest, "Seconds before a test is cancelled (default 60)");
   cmd->add_flag("--strict", args->strict, "Also fail when a known failure passes");
   cmd->add_flag("--skip-missing", args->skipMissing, "Exit 77 (skipped) when DIR is absent");

@@ -105,7 +105,9 @@ TestOutcome runOne(const std::string& path, const ConformanceOptions& options,
     out.reason = "no test data";
     return out;
   }
-  auto ex = exec::Executor::create(model, {});
+  exec::ExecutorOptions eo;
+  eo.referenceKernels = options.referenceKernels;
+  auto ex = exec::Executor::create(model, eo);
   if (!ex) return fail(ex.error().message());
   std::vector<const ir::Value*> inputs;
   for (const ir::Value* v : model.graph().inputs())

@@ -18,7 +18,8 @@ struct ConformanceOptions {
   std::string tolerances;     // file of per-test tolerances ("" = defaults only)
   std::string filter;         // only tests whose name contains this
   int threads = 1;
-  double secondsPerTest = 60;  // a test running longer is cancelled (and fails)
+  bool referenceKernels = false;  // run on the reference kernels only
+  double secondsPerTest = 60;     // a test running longer is cancelled (and fails)
 };
 
 struct TestOutcome {

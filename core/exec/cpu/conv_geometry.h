@@ -1,6 +1,7 @@
 // Conv and ConvTranspose attributes and the geometry they give for concrete
-// input dims (padding resolved from auto_pad / output_shape, output dims).
-// Shared by the oneDNN kernels and the reference kernels.
+// input dims (padding resolved from auto_pad / output_shape, output dims):
+// the node's ir::Window in the form the oneDNN kernels take. Shared by the
+// oneDNN kernels and the reference kernel.
 #pragma once
 
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "core/exec/tensor.h"
 #include "core/ir/node.h"
+#include "core/ir/window.h"
 #include "core/support/error.h"
 
 namespace passlab::exec::cpu {
@@ -23,6 +25,7 @@ struct ConvGeometry {
   int64_t N = 0, C = 0, M = 0, group = 1;                    // batch, in channels, out channels
   Dims in, kernel, stride, dilation, padBegin, padEnd, out;  // spatial
   Dims outDims;                                              // [N, M, out...]
+  ir::Window window;                                         // image: X (Conv) or Y (ConvTranspose)
   size_t spatial() const { return in.size(); }
 };
 

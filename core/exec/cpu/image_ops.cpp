@@ -1,7 +1,8 @@
 // Spatial resampling of images: GridSample (nearest, linear, cubic; zeros,
-// border and reflection padding; 2-D and N-d), AffineGrid, Col2Im (sum of
-// sliding blocks back into an image) and MaxUnpool. Float types, computed in
-// double.
+// border and reflection padding; 2-D and N-d) and AffineGrid, float types
+// computed in double; and the rows of Col2Im (sum of sliding blocks back into
+// an image) and MaxUnpool, instances of the sliding-window kernel
+// (window_kernel.h).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/window_kernel.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -269,161 +271,15 @@ class AffineGrid final : public Kernel {
   bool alignCorners_;
 };
 
-// ---- Col2Im ----
-
-class Col2Im final : public Kernel {
- public:
-  explicit Col2Im(const KernelBuild& b)
-      : dilations_(b.node().attrInts("dilations")),
-        pads_(b.node().attrInts("pads")),
-        strides_(b.node().attrInts("strides")) {}
-
-  Status run(KernelContext& ctx) override {
-    const Tensor& x = ctx.input(0);
-    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> image, readInts(ctx.input(1), "image_shape"));
-    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> block, readInts(ctx.input(2), "block_shape"));
-    const size_t nd = image.size();
-    if (nd == 0 || block.size() != nd)
-      return invalidArgument("image_shape and block_shape must have the same positive length");
-    Dims dil = dilations_.empty() ? Dims(nd, 1) : dilations_;
-    Dims str = strides_.empty() ? Dims(nd, 1) : strides_;
-    Dims pads = pads_.empty() ? Dims(2 * nd, 0) : pads_;
-    if (dil.size() != nd || str.size() != nd || pads.size() != 2 * nd)
-      return invalidArgument("dilations, strides or pads have the wrong length");
-    if (x.rank() != 3)
-      return invalidArgument("input must be [N, C * prod(block), L], got " + x.describe());
-    int64_t kSize = 1, L = 1;
-    Dims cols(nd);
-    for (size_t d = 0; d < nd; ++d) {
-      if (block[d] < 1 || dil[d] < 1 || str[d] < 1 || image[d] < 0)
-        return invalidArgument("block_shape, dilations and strides must be positive");
-      kSize *= block[d];
-      cols[d] = (image[d] + pads[d] + pads[d + nd] - (dil[d] * (block[d] - 1) + 1)) / str[d] + 1;
-      if (cols[d] < 1) return invalidArgument("the blocks do not fit the padded image");
-      L *= cols[d];
-    }
-    if (x.dim(1) % kSize != 0 || x.dim(2) != L)
-      return invalidArgument("input " + x.describe() + " must be [N, C * " + std::to_string(kSize) +
-                             ", " + std::to_string(L) + "] for image " + dimsToString(image) +
-                             " and block " + dimsToString(block));
-    const int64_t N = x.dim(0), C = x.dim(1) / kSize;
-    int64_t imSize = 1;
-    for (int64_t s : image) imSize *= s;
-    return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
-      using S = typename decltype(tag)::type;
-      const std::vector<double> X = doublesOf<S>(x);
-      std::vector<double> Y(static_cast<size_t>(N * C * imSize), 0.0);
-      std::vector<int64_t> koff(nd), coff(nd);
-      for (int64_t n = 0; n < N; ++n)
-        for (int64_t c = 0; c < C; ++c)
-          for (int64_t k = 0; k < kSize; ++k) {
-            int64_t rest = k;
-            for (size_t d = nd; d-- > 0;) {
-              koff[d] = rest % block[d];
-              rest /= block[d];
-            }
-            for (int64_t l = 0; l < L; ++l) {
-              rest = l;
-              for (size_t d = nd; d-- > 0;) {
-                coff[d] = rest % cols[d];
-                rest /= cols[d];
-              }
-              int64_t at = 0;
-              bool inside = true;
-              for (size_t d = 0; d < nd && inside; ++d) {
-                const int64_t p = coff[d] * str[d] - pads[d] + koff[d] * dil[d];
-                inside = p >= 0 && p < image[d];
-                at = at * image[d] + p;
-              }
-              if (inside)
-                Y[static_cast<size_t>((n * C + c) * imSize + at)] +=
-                    X[static_cast<size_t>(((n * C + c) * kSize + k) * L + l)];
-            }
-          }
-      Dims out = {N, C};
-      out.insert(out.end(), image.begin(), image.end());
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
-      storeDoubles<S>(*y, Y);
-      return Status::ok();
-    });
-  }
-
- private:
-  std::vector<int64_t> dilations_, pads_, strides_;
-};
-
-// ---- MaxUnpool ----
-
-class MaxUnpool final : public Kernel {
- public:
-  explicit MaxUnpool(const KernelBuild& b)
-      : kernel_(b.node().attrInts("kernel_shape")),
-        pads_(b.node().attrInts("pads")),
-        strides_(b.node().attrInts("strides")) {}
-
-  Status run(KernelContext& ctx) override {
-    const Tensor& x = ctx.input(0);
-    const Tensor& ind = ctx.input(1);
-    const size_t nd = kernel_.size();
-    if (nd == 0) return invalidModel("kernel_shape is required");
-    if (x.rank() != nd + 2)
-      return invalidArgument("X " + x.describe() + " does not match kernel_shape");
-    if (ind.dims() != x.dims() || ind.dtype() != ir::DataType::kInt64)
-      return invalidArgument("indices " + ind.describe() + " must be int64 with X's dims");
-    Dims str = strides_.empty() ? Dims(nd, 1) : strides_;
-    Dims pads = pads_.empty() ? Dims(2 * nd, 0) : pads_;
-    if (str.size() != nd || pads.size() != 2 * nd)
-      return invalidArgument("strides or pads have the wrong length");
-    Dims inferred = {x.dim(0), x.dim(1)};
-    for (size_t d = 0; d < nd; ++d)
-      inferred.push_back((x.dim(d + 2) - 1) * str[d] - (pads[d] + pads[d + nd]) + kernel_[d]);
-    Dims out = inferred;
-    if (ctx.has(2)) {
-      PASSLAB_ASSIGN_OR_RETURN(out, readInts(ctx.input(2), "output_shape"));
-      if (out.size() != inferred.size())
-        return invalidArgument("output_shape " + dimsToString(out) + " must have rank " +
-                               std::to_string(inferred.size()));
-      for (size_t d = 0; d < out.size(); ++d)
-        if (out[d] < inferred[d])
-          return invalidArgument("output_shape " + dimsToString(out) +
-                                 " is smaller than the unpooled shape " + dimsToString(inferred));
-    }
-    const int64_t total = numelOf(inferred);
-    if (total < 0) return invalidArgument("the unpooled shape is too large");
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
-    if (!movable(x.dtype()) || x.isString()) return unsupported("MaxUnpool of " + x.describe());
-    std::memset(y->mutableRaw(), 0, y->byteSize());
-    // Indices address the unpooled shape; place it in the output's corner.
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      int64_t at = ind.data<int64_t>()[i];
-      if (at < 0 || at >= total)
-        return invalidArgument("index " + std::to_string(at) + " is out of range [0, " +
-                               std::to_string(total) + ")");
-      int64_t dst = 0, rest = at;
-      std::vector<int64_t> pos(inferred.size());
-      for (size_t d = inferred.size(); d-- > 0;) {
-        pos[d] = rest % inferred[d];
-        rest /= inferred[d];
-      }
-      for (size_t d = 0; d < out.size(); ++d) dst = dst * out[d] + pos[d];
-      copyElements(x, i, *y, dst, 1);
-    }
-    return Status::ok();
-  }
-
- private:
-  std::vector<int64_t> kernel_, pads_, strides_;
-};
-
 const KernelDef kRows[] = {
     {"", "GridSample", 16, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.GridSample",
      makeKernel<GridSample>},
     {"", "AffineGrid", 20, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.AffineGrid",
      makeKernel<AffineGrid>},
     {"", "Col2Im", 18, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.Col2Im",
-     makeKernel<Col2Im>},
+     makeWindowKernelOf<WindowOp::kCol2Im>},
     {"", "MaxUnpool", 9, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.MaxUnpool",
-     makeKernel<MaxUnpool>},
+     makeWindowKernelOf<WindowOp::kMaxUnpool>},
 };
 
 }  // namespace

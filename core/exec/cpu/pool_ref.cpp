@@ -1,17 +1,14 @@
-// Reference pooling: MaxPool (with the Indices output), AveragePool, LpPool,
-// GlobalAveragePool, GlobalMaxPool, GlobalLpPool. Direct loops over 1 to 3
-// spatial dims, parallel over (batch, channel) planes; float32 global averages
-// sum in 8 lanes. And MaxPool on uint8 and int8 (what fuse_qdq_into_qlinear
-// leaves between QLinearConvs; oneDNN's 8-bit pooling is slow on plain NCHW):
-// separable, the max over the window's rows first (contiguous, vectorized),
-// then along each row. The float32 MaxPool row, cpu.MaxPool, runs
-// pool_max_float.cpp's kernel.
+// The pooling rows. Reference: MaxPool (with the Indices output),
+// AveragePool, LpPool and the Global pools, instances of the one
+// sliding-window kernel (window_kernel.h). Fast paths kept here: MaxPool on
+// uint8 and int8 (what fuse_qdq_into_qlinear leaves between QLinearConvs;
+// oneDNN's 8-bit pooling is slow on plain NCHW): separable, the max over the
+// window's rows first (contiguous, vectorized), then along each row; and the
+// float32 GlobalAveragePool, summing each plane in 8 lanes. The float32
+// MaxPool row, cpu.MaxPool, runs pool_max_float.cpp's kernel.
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstring>
 #include <limits>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -20,6 +17,7 @@
 #include "core/exec/cpu/pool_max_float.h"
 #include "core/exec/cpu/pool_ref.h"
 #include "core/exec/cpu/window3.h"
+#include "core/exec/cpu/window_kernel.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -29,116 +27,6 @@ namespace {
 
 constexpr TypeSet kMaxPoolTypes =
     types::kFloats | TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8};
-
-enum class Mode { kMax, kAverage, kLp };
-
-// Calls f(window positions...) for each output of one plane: f(outIndex, visit)
-// where visit(g) calls g(inputIndex, storageIndexColumnMajor) for each valid
-// tap and returns the count of taps inside the padded input.
-template <class F>
-void forEachWindow(const Window3& q, F&& f) {
-  for (int64_t o0 = 0; o0 < q.out[0]; ++o0)
-    for (int64_t o1 = 0; o1 < q.out[1]; ++o1)
-      for (int64_t o2 = 0; o2 < q.out[2]; ++o2) {
-        auto visit = [&](auto&& tap) {
-          int64_t padded = 0;
-          for (int64_t k0 = 0; k0 < q.k[0]; ++k0) {
-            int64_t i0 = o0 * q.s[0] - q.pb[0] + k0 * q.d[0];
-            if (i0 < -q.pb[0] || i0 >= q.in[0] + q.pe[0]) continue;
-            for (int64_t k1 = 0; k1 < q.k[1]; ++k1) {
-              int64_t i1 = o1 * q.s[1] - q.pb[1] + k1 * q.d[1];
-              if (i1 < -q.pb[1] || i1 >= q.in[1] + q.pe[1]) continue;
-              for (int64_t k2 = 0; k2 < q.k[2]; ++k2) {
-                int64_t i2 = o2 * q.s[2] - q.pb[2] + k2 * q.d[2];
-                if (i2 < -q.pb[2] || i2 >= q.in[2] + q.pe[2]) continue;
-                ++padded;
-                if (i0 < 0 || i0 >= q.in[0] || i1 < 0 || i1 >= q.in[1] || i2 < 0 || i2 >= q.in[2])
-                  continue;
-                tap((i0 * q.in[1] + i1) * q.in[2] + i2, (i2 * q.in[1] + i1) * q.in[0] + i0);
-              }
-            }
-          }
-          return padded;
-        };
-        f((o0 * q.out[1] + o1) * q.out[2] + o2, visit);
-      }
-}
-
-template <Mode kMode>
-class PoolRef final : public Kernel {
- public:
-  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
-    auto a = parsePoolAttrs(b.node());
-    if (!a) return a.error();
-    if (a->storageOrder != 0 && a->storageOrder != 1)
-      return invalidArgument("storage_order must be 0 or 1");
-    return std::unique_ptr<Kernel>(new PoolRef(*a));
-  }
-
-  Status run(KernelContext& ctx) override {
-    const Tensor& x = ctx.input(0);
-    PASSLAB_ASSIGN_OR_RETURN(PoolGeometry g, poolGeometry(attrs_, x.dims()));
-    if (g.spatial() > 3) return unsupported("pooling over more than 3 spatial dims");
-    constexpr TypeSet kTypes = kMode == Mode::kMax ? kMaxPoolTypes : types::kFloats;
-    return dispatch<kTypes>(x.dtype(), [&](auto tag) -> Status {
-      using S = typename decltype(tag)::type;
-      using C = ComputeT<S>;
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), g.outDims));
-      Tensor* indices = nullptr;
-      if (kMode == Mode::kMax && ctx.wantsOutput(1)) {
-        PASSLAB_ASSIGN_OR_RETURN(indices, ctx.allocate(1, ir::DataType::kInt64, g.outDims));
-      }
-      Window3 q(g);
-      const S* X = x.data<S>();
-      S* Y = y->mutableData<S>();
-      int64_t* I = indices ? indices->mutableData<int64_t>() : nullptr;
-      const bool colMajor = attrs_.storageOrder == 1;
-      const bool includePad = attrs_.countIncludePad;
-      const double p = static_cast<double>(attrs_.p);
-      parallelFor(g.N * g.C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
-        for (int64_t plane = b0; plane < e0; ++plane) {
-          const S* xp = X + plane * q.inSize();
-          S* yp = Y + plane * q.outSize();
-          forEachWindow(q, [&](int64_t o, auto&& visit) {
-            if constexpr (kMode == Mode::kMax) {
-              C best = std::numeric_limits<C>::lowest();
-              int64_t bestAt = -1;
-              visit([&](int64_t i, int64_t iCol) {
-                C v = load(xp[i]);
-                if (bestAt < 0 || v > best) {
-                  best = v;
-                  bestAt = colMajor ? iCol : i;
-                }
-              });
-              yp[o] = store<S>(best);
-              if (I) I[plane * q.outSize() + o] = plane * q.inSize() + std::max<int64_t>(bestAt, 0);
-            } else if constexpr (kMode == Mode::kAverage) {
-              C sum = 0;
-              int64_t valid = 0;
-              int64_t padded = visit([&](int64_t i, int64_t) {
-                sum += load(xp[i]);
-                ++valid;
-              });
-              int64_t n = includePad ? padded : valid;
-              yp[o] = store<S>(n > 0 ? sum / static_cast<C>(n) : C(0));
-            } else {
-              double sum = 0;
-              visit([&](int64_t i, int64_t) {
-                sum += std::pow(std::fabs(static_cast<double>(load(xp[i]))), p);
-              });
-              yp[o] = store<S>(static_cast<C>(std::pow(sum, 1.0 / p)));
-            }
-          });
-        }
-      });
-      return Status::ok();
-    });
-  }
-
- private:
-  explicit PoolRef(PoolAttrs a) : attrs_(std::move(a)) {}
-  PoolAttrs attrs_;
-};
 
 // The sum of p[0, n) in 8 lanes (two vectors of 4, added pairwise at the end),
 // so a plane's sum is not one long chain of dependent adds.
@@ -159,67 +47,40 @@ float sumFloats(const float* p, int64_t n) {
   return sum;
 }
 
-// Global pooling: one value per (batch, channel) plane.
-template <Mode kMode>
-class GlobalPoolRef final : public Kernel {
+// GlobalAveragePool on float32: one mean per (batch, channel) plane.
+class GlobalAverageFloat final : public Kernel {
  public:
-  explicit GlobalPoolRef(const KernelBuild& b) : p_(b.node().attrInt("p", 2)) {}
-
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (x.rank() < 2) return invalidArgument("input must have rank 2 or more, got " + x.describe());
+    if (x.dtype() != ir::DataType::kFloat)
+      return unsupported("GlobalAveragePool of " + x.describe());
     Dims out(x.rank(), 1);
     out[0] = x.dim(0);
     out[1] = x.dim(1);
     const int64_t planes = x.dim(0) * x.dim(1);
     const int64_t size = planes == 0 ? 0 : x.numel() / planes;
-    constexpr TypeSet kTypes = kMode == Mode::kMax ? kMaxPoolTypes : types::kFloats;
-    return dispatch<kTypes>(x.dtype(), [&](auto tag) -> Status {
-      using S = typename decltype(tag)::type;
-      using C = ComputeT<S>;
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
-      const S* X = x.data<S>();
-      S* Y = y->mutableData<S>();
-      parallelFor(planes, ctx.threads(), std::max<int64_t>(1, 16384 / (size + 1)),
-                  [&](int64_t b0, int64_t e0) {
-                    for (int64_t pl = b0; pl < e0; ++pl) {
-                      const S* xp = X + pl * size;
-                      if constexpr (kMode == Mode::kMax) {
-                        C best = size > 0 ? load(xp[0]) : C(0);
-                        for (int64_t i = 1; i < size; ++i) best = std::max(best, load(xp[i]));
-                        Y[pl] = store<S>(best);
-                      } else if constexpr (kMode == Mode::kAverage) {
-                        C sum = 0;
-                        if constexpr (std::is_same_v<S, float>) {
-                          sum = sumFloats(xp, size);
-                        } else {
-                          for (int64_t i = 0; i < size; ++i) sum += load(xp[i]);
-                        }
-                        Y[pl] = store<S>(size > 0 ? sum / static_cast<C>(size) : C(0));
-                      } else {
-                        double sum = 0, p = static_cast<double>(p_);
-                        for (int64_t i = 0; i < size; ++i)
-                          sum += std::pow(std::fabs(static_cast<double>(load(xp[i]))), p);
-                        Y[pl] = store<S>(static_cast<C>(std::pow(sum, 1.0 / p)));
-                      }
-                    }
-                  });
-      return Status::ok();
-    });
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
+    const float* X = x.data<float>();
+    float* Y = y->mutableData<float>();
+    parallelFor(planes, ctx.threads(), std::max<int64_t>(1, 16384 / (size + 1)),
+                [&](int64_t b0, int64_t e0) {
+                  for (int64_t pl = b0; pl < e0; ++pl)
+                    Y[pl] =
+                        size > 0 ? sumFloats(X + pl * size, size) / static_cast<float>(size) : 0.0f;
+                });
+    return Status::ok();
   }
-
- private:
-  int64_t p_;
 };
 
 // MaxPool on 8-bit tensors without dilation or the Indices output (others go
-// to the reference kernel). Exact: the same max as PoolRef.
+// to the reference kernel). Exact: the same max as the reference kernel.
 class MaxPool8 final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     auto a = parsePoolAttrs(b.node());
     if (!a) return a.error();
-    auto fallback = makeKernel<PoolRef<Mode::kMax>>(b);
+    auto fallback = makeWindowKernel(b, WindowOp::kMaxPool);
     if (!fallback) return fallback.error();
     return std::unique_ptr<Kernel>(new MaxPool8(*a, std::move(fallback).value()));
   }
@@ -303,30 +164,32 @@ class MaxPool8 final : public Kernel {
 
 const KernelDef kRows[] = {
     {"", "MaxPool", 1, kOpsetMax, kMaxPoolTypes, 0, Tier::kReference, "cpu.ref.MaxPool",
-     makeKernel<PoolRef<Mode::kMax>>},
+     makeWindowKernelOf<WindowOp::kMaxPool>},
     {"", "MaxPool", 12, kOpsetMax, TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8}, 0,
      Tier::kOptimized, "cpu.MaxPool8", makeKernel<MaxPool8>},
     {"", "MaxPool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "cpu.MaxPool",
      makeMaxPoolFloat},
     {"", "AveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.AveragePool",
-     makeKernel<PoolRef<Mode::kAverage>>},
+     makeWindowKernelOf<WindowOp::kAveragePool>},
     {"", "LpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.LpPool",
-     makeKernel<PoolRef<Mode::kLp>>},
+     makeWindowKernelOf<WindowOp::kLpPool>},
+    {"", "GlobalAveragePool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
+     "cpu.GlobalAveragePool", makeKernel<GlobalAverageFloat>},
     {"", "GlobalAveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference,
-     "cpu.GlobalAveragePool", makeKernel<GlobalPoolRef<Mode::kAverage>>},
-    {"", "GlobalMaxPool", 1, kOpsetMax, kMaxPoolTypes, 0, Tier::kReference, "cpu.GlobalMaxPool",
-     makeKernel<GlobalPoolRef<Mode::kMax>>},
-    {"", "GlobalLpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.GlobalLpPool",
-     makeKernel<GlobalPoolRef<Mode::kLp>>},
+     "cpu.ref.GlobalAveragePool", makeWindowKernelOf<WindowOp::kGlobalAveragePool>},
+    {"", "GlobalMaxPool", 1, kOpsetMax, kMaxPoolTypes, 0, Tier::kReference, "cpu.ref.GlobalMaxPool",
+     makeWindowKernelOf<WindowOp::kGlobalMaxPool>},
+    {"", "GlobalLpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.GlobalLpPool",
+     makeWindowKernelOf<WindowOp::kGlobalLpPool>},
 };
 
 }  // namespace
 
 Expected<std::unique_ptr<Kernel>> makeMaxPoolRef(const KernelBuild& b) {
-  return makeKernel<PoolRef<Mode::kMax>>(b);
+  return makeWindowKernel(b, WindowOp::kMaxPool);
 }
 Expected<std::unique_ptr<Kernel>> makeAveragePoolRef(const KernelBuild& b) {
-  return makeKernel<PoolRef<Mode::kAverage>>(b);
+  return makeWindowKernel(b, WindowOp::kAveragePool);
 }
 
 std::span<const KernelDef> poolRefKernels() {

@@ -5487,6 +5487,176 @@ New ops: %2</source>
         <source>x&apos;s shape is unknown</source>
         <translation>x 的形状未知</translation>
     </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="31"/>
+        <source>%1 bias is not a float constant with one value per output channel</source>
+        <translation>%1 的偏置不是每个输出通道一个值的浮点常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="34"/>
+        <source>%1 does not scale by a constant holding one value</source>
+        <translation>%1 不是乘以（或除以）只含一个值的常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="36"/>
+        <source>%1 has %2 output channels for %3 channels</source>
+        <translation>%1 有 %2 个输出通道，而输入有 %3 个通道</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="40"/>
+        <source>%1 has auto_pad = %2 (its pads follow from the input size; explicit pads are needed)</source>
+        <translation>%1 的 auto_pad = %2（其填充取决于输入尺寸；需要显式的 pads）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="42"/>
+        <source>%1 has dilations other than 1</source>
+        <translation>%1 的膨胀（dilations）不为 1</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="43"/>
+        <source>%1 has group %2 with %3 input channels per group and %4 outputs: not one input channel per output channel (a per-channel window cannot hold it)</source>
+        <translation>%1 的 group 为 %2，每组 %3 个输入通道，共 %4 个输出：并非每个输出通道只读一个输入通道（逐通道窗口无法表示）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="48"/>
+        <source>%1 has pads of its own and reads a Pad or a combination</source>
+        <translation>%1 自带填充，且读取的是 Pad 或组合结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="49"/>
+        <source>%1 has strides other than 1</source>
+        <translation>%1 的步长（strides）不为 1</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="52"/>
+        <source>%1 is not a 2-D convolution</source>
+        <translation>%1 不是二维卷积</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="73"/>
+        <source>%1 pads are not 4 values</source>
+        <translation>%1 的 pads 不是 4 个值</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="87"/>
+        <source>%1 weights are not a float constant</source>
+        <translation>%1 的权重不是 float 常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="155"/>
+        <source>&apos;%1&apos; is not a 4-D tensor with a known channel count</source>
+        <translation>&apos;%1&apos; 不是通道数已知的四维张量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="161"/>
+        <source>&apos;%1&apos; is not float</source>
+        <translation>&apos;%1&apos; 不是 float 类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="266"/>
+        <source>Pad mode &apos;%1&apos; is not constant, reflect or edge</source>
+        <translation>Pad 模式 &apos;%1&apos; 不是 constant、reflect 或 edge</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="322"/>
+        <source>a Pad crops (negative pads)</source>
+        <translation>Pad 在裁剪（pads 为负）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="323"/>
+        <source>a Pad pads the batch or channel axis</source>
+        <translation>Pad 填充了批次轴或通道轴</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="324"/>
+        <source>a Pad reads a combination, not x</source>
+        <translation>Pad 读取的是组合结果，而不是 x</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="337"/>
+        <source>a constant-mode Pad pads with a value other than 0</source>
+        <translation>constant 模式的 Pad 用非 0 值填充</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="350"/>
+        <source>a single Conv: nothing to combine</source>
+        <translation>只有一个 Conv：没有可合并的项</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="358"/>
+        <source>algorithm: one window for a linear combination of windows</source>
+        <translation>算法：用一个窗口代替若干窗口的线性组合</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="363"/>
+        <source>an Add or Sub without two inputs</source>
+        <translation>Add 或 Sub 没有两个输入</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="545"/>
+        <source>not a linear op of windows (Add, Sub, Neg, Mul or Div by a scalar constant, Conv)</source>
+        <translation>不是窗口的线性运算（Add、Sub、Neg、乘以或除以标量常量、Conv）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="583"/>
+        <source>part of the larger combination ending at %1</source>
+        <translation>属于以 %1 结尾的更大组合</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="779"/>
+        <source>the combination is too large</source>
+        <translation>组合过大</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="780"/>
+        <source>the combined window would crop x (a negative pad)</source>
+        <translation>合并后的窗口会裁剪 x（填充为负）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="797"/>
+        <source>the cost model does not find a column pass and a row pass cheaper (%1 against %2 ns per output element; min_gain %3)</source>
+        <translation>代价模型认为列卷积加行卷积并不更便宜（每个输出元素 %1 对 %2 ns；min_gain %3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="799"/>
+        <source>the cost model does not find one window cheaper (%1 against %2 ns per output element; min_gain %3)</source>
+        <translation>代价模型认为单个窗口并不更便宜（每个输出元素 %1 对 %2 ns；min_gain %3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="847"/>
+        <source>the kernel is already one row or one column</source>
+        <translation>卷积核已经只有一行或一列</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="850"/>
+        <source>the kernel is not rank 1 (not separable)</source>
+        <translation>卷积核的秩不为 1（不可分离）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="969"/>
+        <source>the terms have %1 and %2 channels</source>
+        <translation>各项分别有 %1 和 %2 个通道</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="970"/>
+        <source>the terms have different output sizes</source>
+        <translation>各项的输出尺寸不同</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="971"/>
+        <source>the terms pad x in different modes (%1 and %2)</source>
+        <translation>各项以不同模式填充 x（%1 和 %2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="972"/>
+        <source>the terms read different values (&apos;%1&apos; and &apos;%2&apos;)</source>
+        <translation>各项读取的是不同的值（&apos;%1&apos; 和 &apos;%2&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="992"/>
+        <source>there is no Conv in the combination</source>
+        <translation>组合中没有 Conv</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

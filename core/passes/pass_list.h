@@ -61,4 +61,5 @@
   X(makeQuantizeStatic)                  \
   X(makeFuseQdqIntoQlinear)              \
   X(makeRaiseOpset)                      \
-  X(makeFactorizeLowRank)
+  X(makeFactorizeLowRank)                \
+  X(makeMergeLinearConvolutions)

@@ -37,7 +37,10 @@ struct Level {
 // replace_batchnorm_with_mul_add (adds a node; BatchNormalizations that can
 // be folded are folded by the fusions), replace_div_by_constant with
 // exact_only=false and hoist_reduce_scale with allow_rounding=true (their
-// defaults keep to exact cases).
+// defaults keep to exact cases), and merge_linear_convolutions (its split
+// stands a kernel in for its rank-1 product within a tolerance, and whether it
+// merges or splits follows rates measured on one machine's executor: by name,
+// or in "all").
 std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
   std::vector<std::string> v{"freeze_initializer_inputs"};
   v.insert(v.end(), basic.begin(), basic.end());

@@ -88,6 +88,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"fuse_qdq_into_qlinear", Category::kPrecision},
       {"raise_opset", Category::kStructural},
       {"factorize_low_rank", Category::kPrecision},
+      {"merge_linear_convolutions", Category::kAlgorithm},
   };
   for (const Pass* p : allPasses()) {
     const PassInfo& info = p->info();

@@ -68,6 +68,7 @@ const std::map<QString, LessonOutcome>& expectedSteps() {
       {QStringLiteral("12_algorithm"), {{QStringLiteral("blur")}, {QStringLiteral("Conv")}}},
       {QStringLiteral("13_read_write"),
        {{QStringLiteral("pad"), QStringLiteral("conv")}, {QStringLiteral("Conv")}}},
+      {QStringLiteral("14_limits_of_templates"), {{}, {}}},
   };
   return table;
 }
@@ -355,6 +356,26 @@ class LessonsTest : public QObject {
     // The plan the pipeline had before the lesson is back.
     QCOMPARE(w.pipeline()->plan().size(), plan.size());
     for (size_t i = 0; i < plan.size(); ++i) QCOMPARE(w.pipeline()->plan()[i].id, plan[i].id);
+  }
+
+  // The answer of the lesson on the limits of templates: push_transposes
+  // removes the pair eliminate_inverse_pairs leaves.
+  void pushTransposesRemovesWhatTheTemplateMisses() {
+    MainWindow w;
+    w.pipeline()->setNumericCheck(false);
+    QVERIFY(openLessonAndWait(w, QStringLiteral("14_limits_of_templates")));
+    w.pipeline()->setPlan({PlanEntry{"push_transposes", true, {}}});
+    QSignalSpy finished(w.pipeline(), &PipelineSession::runFinished);
+    QVERIFY(w.pipeline()->step());
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(w.pipeline()->steps().size(), size_t{1});
+    QStringList removed;
+    for (ir::NodeId n : nodesRemovedBy(*w.pipeline()->steps().front()))
+      removed << w.lessons()->nodeLabel(n);
+    QVERIFY2(removed.contains(QStringLiteral("to_nhwc (Transpose)")) &&
+                 removed.contains(QStringLiteral("to_nchw (Transpose)")),
+             qPrintable(removed.join(u',')));
+    for (const auto& n : w.document()->model().graph().nodes()) QVERIFY(n->opType() != "Transpose");
   }
 
   // In Chinese, the list, the lesson's texts and the verdict are Chinese.

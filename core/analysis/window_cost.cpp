@@ -2,12 +2,12 @@
 
 namespace passlab::analysis {
 
-void WindowCost::addConv(int64_t kernelElements) {
-  macs += static_cast<double>(kernelElements);
-  windowBytes += 8;
+void WindowCost::addConv(int64_t kernelElements, int64_t channels) {
+  (channels == 1 ? oneChannelMacs : macs) += static_cast<double>(kernelElements);
+  convBytes += 8;
 }
 void WindowCost::addPad() {
-  windowBytes += 8;
+  padBytes += 8;
 }
 void WindowCost::addBinary() {
   elementwiseBytes += 12;
@@ -17,8 +17,8 @@ void WindowCost::addUnary() {
 }
 
 double WindowCost::ns(const WindowCostRates& r) const {
-  return macs * r.nsPerMac + windowBytes * r.nsPerWindowByte +
-         elementwiseBytes * r.nsPerElementwiseByte;
+  return macs * r.nsPerMac + oneChannelMacs * r.nsPerMacOneChannel + convBytes * r.nsPerConvByte +
+         padBytes * r.nsPerPadByte + elementwiseBytes * r.nsPerElementwiseByte;
 }
 
 }  // namespace passlab::analysis

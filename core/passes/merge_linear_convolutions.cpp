@@ -93,14 +93,14 @@ bool needsPadNode(const Window& w) {
 double oneConvCost(const Window& w) {
   analysis::WindowCost c;
   if (needsPadNode(w)) c.addPad();
-  c.addConv(w.kh * w.kw);
+  c.addConv(w.kh * w.kw, w.channels);
   return c.ns();
 }
 double splitCost(const Window& w) {
   analysis::WindowCost c;
   if (needsPadNode(w)) c.addPad();
-  c.addConv(w.kh);
-  c.addConv(w.kw);
+  c.addConv(w.kh, w.channels);
+  c.addConv(w.kw, w.channels);
   return c.ns();
 }
 

@@ -12,6 +12,8 @@
 #   profile_<lang>.png     the transformer demo after Run All compared with the
 #                          original in the Profile dock, heat overlay on
 #   roofline_<lang>.png    the same profiled, its roofline shown
+#   firstview_<lang>.png   ort_gpt2_past as it first opens on a 1280x800 screen:
+#                          readable, at its inputs (not fitted)
 #   lesson_<lang>.png      the lesson on redundant nodes by their parameters,
 #                          mid-prediction: two of the three no-op nodes picked
 # Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR] [CORPUS_DIR]
@@ -30,7 +32,7 @@ shoot() {  # name lang args...
   shift 2
   # Fresh settings for every picture: default window layout, no recent files.
   rm -rf "$settings"/*
-  XDG_CONFIG_HOME="$settings" timeout 300 xvfb-run -a -s "-screen 0 1600x1000x24" \
+  XDG_CONFIG_HOME="$settings" timeout 300 xvfb-run -a -s "-screen 0 ${SCREEN:-1600x1000}x24" \
     "$app" --lang "$lang" --screenshot "$out/${name}_${lang}.png" "$@"
 }
 model="$corpus/models/ort_gpt2_past.onnx"
@@ -42,6 +44,7 @@ for lang in en zh_CN; do
   shoot lesson "$lang" --lesson 04_meaningless_parameters --predict times_one,same_order
   if [ -f "$model" ]; then
     shoot graph "$lang" --search Softmax "$model"
+    SCREEN=1280x800 shoot firstview "$lang" "$model"
     shoot pipeline "$lang" --run all --show-pass replace_with_cheaper_ops "$model"
     shoot properties "$lang" --run all --main-tab --select-made-by replace_with_cheaper_ops "$model"
   else

@@ -8,8 +8,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QtTest>
+#include <algorithm>
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/demos/demos.h"
@@ -81,6 +83,21 @@ class MainWindowTest : public QObject {
       QCOMPARE(p->scene()->result()->engine, layout::Engine::kGraphviz);
       QTRY_VERIFY(!w.tasks()->isBusy());
     }
+  }
+
+  // On a 1280x800 screen (or 2560x1600 at 200%) the window and every panel
+  // fit: panels taller than their dock scroll instead of growing the window.
+  void theWindowFitsA1280x800Screen() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(":/demos/transformer_block.txt"), QStringLiteral("tf")));
+    w.show();
+    const QSize least = w.minimumSizeHint().expandedTo(w.minimumSize());
+    QVERIFY2(least.width() <= 1280 && least.height() <= 800,
+             qPrintable(QStringLiteral("%1 x %2").arg(least.width()).arg(least.height())));
+    const QSize available = w.screen()->availableGeometry().size();
+    // Never larger than the screen, unless the screen is below that least size.
+    QVERIFY(w.width() <= std::max(available.width(), least.width()));
+    QVERIFY(w.height() <= std::max(available.height(), least.height()));
   }
 
   void propertiesOfNodesAndInitializers() {

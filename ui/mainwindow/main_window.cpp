@@ -16,6 +16,9 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QSaveFile>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QUndoView>
 #include <QVBoxLayout>
@@ -170,7 +173,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
 
   setAcceptDrops(true);
-  resize(1440, 900);
+  // The default size, kept within the screen (a 1280x800 laptop, 200% scaling).
+  const QSize preferred(1440, 900);
+  const QSize available = screen() ? screen()->availableGeometry().size() : preferred;
+  resize(preferred.boundedTo(available * 0.95));
   if (QByteArray g = Settings::windowGeometry.get(); !g.isEmpty()) restoreGeometry(g);
   if (QByteArray s = Settings::windowState.get(); !s.isEmpty()) restoreState(s);
   retranslateUi();
@@ -195,7 +201,17 @@ void MainWindow::createDocks() {
   auto dock = [this](QWidget* w, const char* name, Qt::DockWidgetArea area) {
     auto* d = new QDockWidget(this);
     d->setObjectName(QLatin1String(name));
-    d->setWidget(w);
+    // A panel taller than the space the screen leaves it scrolls instead of
+    // pushing the window past the screen (1280x800, 200% scaling); it keeps
+    // its width.
+    auto* scroll = new QScrollArea(d);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(w);
+    scroll->setMinimumWidth(w->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    d->setWidget(scroll);
     addDockWidget(area, d);
     return d;
   };

@@ -80,21 +80,32 @@ void averagePlane(const Indirection& ind, const S* xp, S* yp, bool includePad) {
   }
 }
 
+// |v|^p for LpPool's integer p: repeated products for small p (exact for
+// p <= 2, as std::pow is; within an ulp above), std::pow otherwise.
+double absPow(double v, int64_t p) {
+  v = std::fabs(v);
+  if (p < 1 || p > 8) return std::pow(v, static_cast<double>(p));
+  double r = v;
+  for (int64_t i = 1; i < p; ++i) r *= v;
+  return r;
+}
+
 // LpPool: (sum |x|^p)^(1/p) over the taps inside the image, in double.
 template <class S>
-void lpPlane(const Indirection& ind, const S* xp, S* yp, double p) {
+void lpPlane(const Indirection& ind, const S* xp, S* yp, int64_t p) {
   using C = ComputeT<S>;
   for (int64_t g = 0; g < ind.grid; ++g) {
     const int64_t* at = ind.row(g);
     double sum = 0;
     for (int64_t t = 0; t < ind.taps; ++t)
-      if (at[t] >= 0) sum += std::pow(std::fabs(static_cast<double>(load(xp[at[t]]))), p);
-    yp[g] = store<S>(static_cast<C>(std::pow(sum, 1.0 / p)));
+      if (at[t] >= 0) sum += absPow(static_cast<double>(load(xp[at[t]])), p);
+    yp[g] = store<S>(static_cast<C>(std::pow(sum, 1.0 / static_cast<double>(p))));
   }
 }
 
 // Conv output plane (n, m): the bias plus, per grid position, the sum over
-// the group's input channels and the taps inside the image.
+// the group's input channels and the taps inside the image (the grid
+// position's row of the indirection is reused by every channel).
 template <class S>
 void convPlane(const Indirection& ind, const S* X, const S* W, const S* B, S* yp, int64_t xPlane0,
                int64_t channels, int64_t imageSize, int64_t m) {
@@ -280,7 +291,7 @@ class WindowKernel final : public Kernel {
           if (isMax)
             maxPlane(ind, xp, yp, I ? I + plane * ind.grid : nullptr, plane * imageSize, colMajor);
           else if (isLp)
-            lpPlane(ind, xp, yp, static_cast<double>(p_));
+            lpPlane(ind, xp, yp, p_);
           else
             averagePlane(ind, xp, yp, win.countIncludePad);
         }
@@ -368,11 +379,16 @@ class WindowKernel final : public Kernel {
       const int64_t* I = ind.data<int64_t>();
       S* Y = y->mutableData<S>();
       std::vector<int64_t> pos(unpooled.size());
+      const bool sameShape = out == unpooled;
       for (int64_t i = 0; i < x.numel(); ++i) {
         int64_t at = I[i];
         if (at < 0 || at >= total)
           return invalidArgument("index " + std::to_string(at) + " is out of range [0, " +
                                  std::to_string(total) + ")");
+        if (sameShape) {
+          Y[at] = X[i];
+          continue;
+        }
         for (size_t d = unpooled.size(); d-- > 0;) {
           pos[d] = at % unpooled[d];
           at /= unpooled[d];

@@ -91,6 +91,34 @@ TEST(MergeLinearConvolutions, RankOneKernelSplitsIntoAColumnAndARowConv) {
   expectConverges(kPass, in);
 }
 
+// Constant mode: a zero Pad node and a Conv's own pads are the same padding;
+// the merged Conv pads by itself (no Pad node).
+TEST(MergeLinearConvolutions, ZeroPadAndConvPadsMergeIntoTheConvsOwnPads) {
+  expectRewrite(kPass, R"(main (float[1,1,7,7] x) => (float[1,1,7,7] y)
+    <int64[8] p1 = {0, 0, 1, 1, 0, 0, 1, 1},
+     float[1,1,3,3] k3 = {0, 1, 0, 1, -4, 1, 0, 1, 0},
+     float[1,1,5,5] k5 = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}> {
+    a0 = Pad (x, p1)
+    a = Conv (a0, k3)
+    b = Conv <pads = [2, 2, 2, 2]> (x, k5)
+    y = Sub (a, b) })",
+                R"(main (float[1,1,7,7] x) => (float[1,1,7,7] y)
+    <float[1,1,5,5] k = {-1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, 0, -6, 0, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1}> {
+    y = Conv <pads = [2, 2, 2, 2]> (x, k) })");
+}
+
+TEST(MergeLinearConvolutions, KeepsAPadWithAValueOtherThanZero) {
+  expectUnchanged(kPass, R"(main (float[1,1,7,7] x) => (float[1,1,7,7] y)
+    <int64[8] p1 = {0, 0, 1, 1, 0, 0, 1, 1}, float[] one = {1},
+     float[1,1,3,3] k3 = {0, 1, 0, 1, -4, 1, 0, 1, 0},
+     float[1,1,5,5] k5 = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}> {
+    a0 = Pad (x, p1, one)
+    a = Conv (a0, k3)
+    b = Conv <pads = [2, 2, 2, 2]> (x, k5)
+    y = Sub (a, b) })",
+                  "a constant-mode Pad pads with a value other than 0");
+}
+
 TEST(MergeLinearConvolutions, KeepsASeparablePairTheCostModelPrefers) {
   expectUnchanged(kPass, R"(main (float[1,3,9,9] x) => (float[1,3,9,9] y)
     <int64[8] p = {0, 0, 2, 2, 0, 0, 2, 2},

@@ -8336,5 +8336,15 @@ New ops: %2</source>
         <source>The pass did not run.</source>
         <translation>遍没有运行。</translation>
     </message>
+    <message>
+        <location filename="../ui/lessons/lesson_session.cpp" line="80"/>
+        <source>The pass failed and was rolled back: %1</source>
+        <translation>遍执行失败，已回滚：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/lessons/lesson_session.cpp" line="81"/>
+        <source>The pass did not apply: %1</source>
+        <translation>遍不适用：%1</translation>
+    </message>
 </context>
 </TS>

@@ -215,7 +215,7 @@ class LessonsTest : public QObject {
   void everyBundledLessonJudgesPredictions() {
     MainWindow w;
     w.show();
-    w.pipeline()->setNumericCheck(false);
+    QVERIFY(w.pipeline()->numericCheck());  // as a student has it: each Step checked
     const LessonLibrary& library = w.lessonLibrary();
     QVERIFY2(library.errors.empty(), qPrintable(errorText(library.errors)));
     QCOMPARE(library.lessons.size(), expectedSteps().size());
@@ -319,7 +319,7 @@ class LessonsTest : public QObject {
     LessonSettings::userFolder.set(dir.path());
     MainWindow w;
     w.show();
-    w.pipeline()->setNumericCheck(false);
+    QVERIFY(w.pipeline()->numericCheck());  // as a student has it: each Step checked
     const LessonLibrary& library = w.lessonLibrary();
     QCOMPARE(library.lessons.size(), expectedSteps().size() + 1);
     QCOMPARE(library.lessons.front().id, QStringLiteral("my_lesson"));  // order 5: first

@@ -1,5 +1,6 @@
 #include "ui/lessons/lesson_session.h"
 
+#include "ui/i18n/core_text.h"
 #include "ui/lessons/lesson_settings.h"
 
 namespace passlab::ui {
@@ -74,6 +75,10 @@ void LessonSession::onRunFinished(const QString& message) {
   const auto& steps = pipeline_->steps();
   if (steps.empty()) {
     checkError_ = message.isEmpty() ? tr("The pass did not run.") : message;
+  } else if (const pipeline::Step& s = steps.back()->step; s.rolledBack || s.skipped) {
+    // No verdict on a pass that failed or did not apply: the lesson needs fixing.
+    checkError_ = s.rolledBack ? tr("The pass failed and was rolled back: %1").arg(trCore(s.error))
+                               : tr("The pass did not apply: %1").arg(trCore(s.note));
   } else {
     verdict_ = judgePrediction(prediction_, nodesRemovedBy(*steps.back()));
     LessonSettings::markCompleted(lesson_->id);

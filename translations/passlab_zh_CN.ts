@@ -5730,6 +5730,11 @@ New ops: %2</source>
         <source>In the lesson, pick these nodes (comma-separated names) as the prediction</source>
         <translation>在课程中选中这些节点（名称以逗号分隔）作为预测</translation>
     </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="179"/>
+        <source>Show the Memory panel large (the shown Step before and after)</source>
+        <translation>放大显示“内存”面板（所示步骤之前与之后）</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::AttributeModel</name>
@@ -6516,6 +6521,124 @@ New ops: %2</source>
         <location filename="../ui/mainwindow/main_window.cpp" line="725"/>
         <source>Open Lessons Folder</source>
         <translation>打开课程文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="571"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::MemoryChart</name>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="118"/>
+        <source>%1: %2 at offset %3, steps %4–%5, written by %6</source>
+        <translation>%1：%2，偏移 %3，步 %4–%5，由 %6 写出</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="125"/>
+        <source>A view of %1 (the same buffer)</source>
+        <translation>%1 的视图（同一缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="129"/>
+        <source>In place: takes the buffer of %1, which dies here</source>
+        <translation>原地：占用 %1 的缓冲区，它在此处结束生命期</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="132"/>
+        <source>A graph output: lives until the run returns</source>
+        <translation>图输出：一直存活到运行返回</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="147"/>
+        <source>before: peak %1</source>
+        <translation>之前：峰值 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="154"/>
+        <source>peak %1 at step %2 (%3)</source>
+        <translation>峰值 %1，在第 %2 步（%3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="187"/>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="276"/>
+        <source>planned peak = lower bound: %1</source>
+        <translation>规划峰值 = 下界：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="279"/>
+        <source>planned peak %1</source>
+        <translation>规划峰值 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="281"/>
+        <source>lower bound %1</source>
+        <translation>下界 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="271"/>
+        <source>live bytes after the Step</source>
+        <translation>该步之后的活跃字节</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="271"/>
+        <source>live bytes</source>
+        <translation>活跃字节</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="274"/>
+        <source>before the Step</source>
+        <translation>该步之前</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="284"/>
+        <source>tensors at their offsets (click one)</source>
+        <translation>按偏移排布的张量（可点击）</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::MemoryPanel</name>
+    <message>
+        <location filename="../ui/memory/memory_panel.cpp" line="115"/>
+        <source>Planning the memory…</source>
+        <translation>正在规划内存…</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_panel.cpp" line="116"/>
+        <source>No model open.</source>
+        <translation>没有打开的模型。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/memory/memory_panel.cpp" line="127"/>
+        <source>Peak %1 live at step %2 (%3); lower bound %4, planned peak %5 (%6×, %7); %n tensor(s) over %8 steps (in place: %9, views: %10)</source>
+        <translation>
+            <numerusform>第 %2 步（%3）活跃峰值 %1；下界 %4，规划峰值 %5（%6×，%7）；%n 个张量，共 %8 步（原地：%9，视图：%10）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_panel.cpp" line="147"/>
+        <source>Step %1: peak %2 → %3 live, planned peak %4 → %5, steps %6 → %7</source>
+        <translation>第 %1 步：活跃峰值 %2 → %3，规划峰值 %4 → %5，步数 %6 → %7</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_panel.cpp" line="154"/>
+        <source>Step %1: the model before it has no plan (%2)</source>
+        <translation>第 %1 步：之前的模型没有内存规划（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_panel.cpp" line="167"/>
+        <source>The size of &apos;%1&apos; (written by %2) is known only at run time: shape inference leaves it without a static shape, so no plan is drawn. `passlab-cli run MODEL --memory-report` plans such a model from a run.</source>
+        <translation>“%1”（由 %2 写出）的大小只有在运行时才知道：形状推断后它没有静态形状，因此不绘制内存规划。`passlab-cli run MODEL --memory-report` 可根据一次运行为这类模型规划内存。</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_panel.cpp" line="172"/>
+        <source>Cannot plan the memory: %1</source>
+        <translation>无法规划内存：%1</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/task_progress.h"
+#include "ui/memory/memory_panel.h"
 #include "ui/pipeline/diff_panel.h"
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/profile/profile_panel.h"
@@ -35,7 +36,8 @@ void screenshotWhenDrawn(MainWindow* w, const QString& file) {
     bool busy = w->isLoading() || !w->document()->hasModel() || main == nullptr ||
                 main->isLayoutRunning() || (p && p->isLayoutRunning()) ||
                 w->diffPanel()->isLayoutRunning() || w->pipeline()->isRunning() ||
-                w->tasks()->isBusy() || w->property("passlab_script_busy").toBool();
+                w->tasks()->isBusy() || w->memoryPanel()->planner()->isRunning() ||
+                w->property("passlab_script_busy").toBool();
     *idleTicks = busy ? 0 : *idleTicks + 1;
     if (*idleTicks < 8) return;  // 0.8 s without work: searches and relayouts are done
     timer->stop();
@@ -56,6 +58,16 @@ void predictNodes(MainWindow* w, const QStringList& names) {
   for (const QString& name : names)
     for (const auto& n : w->document()->model().graph().nodes())
       if (QString::fromStdString(n->name()) == name) w->lessons()->togglePredicted(n->id());
+}
+
+// Shows the Memory dock alone along the bottom (the Timeline and Profile
+// docks beside it hidden), tall enough to read.
+void showMemoryLarge(MainWindow* w) {
+  if (auto* timeline = w->findChild<QDockWidget*>(QStringLiteral("timelineDock"))) timeline->hide();
+  w->profileDock()->hide();
+  w->memoryDock()->show();
+  w->memoryDock()->raise();
+  w->resizeDocks({w->memoryDock()}, {w->height() / 2}, Qt::Vertical);
 }
 
 // Profiles the model ("profile") or compares it with the original
@@ -162,7 +174,12 @@ int runPassLab(int argc, char** argv) {
       QCoreApplication::translate(
           "main", "In the lesson, pick these nodes (comma-separated names) as the prediction"),
       QStringLiteral("names"));
+  QCommandLineOption memory(
+      QStringLiteral("memory"),
+      QCoreApplication::translate("main",
+                                  "Show the Memory panel large (the shown Step before and after)"));
   parser.addOption(lang);
+  parser.addOption(memory);
   parser.addOption(lesson);
   parser.addOption(predict);
   parser.addOption(profile);
@@ -197,9 +214,11 @@ int runPassLab(int argc, char** argv) {
   const QString profileMode = parser.isSet(profile) ? parser.value(profile) : QString();
   const QString profileShown = parser.value(profileView);
   const QStringList predicted = parser.value(predict).split(QLatin1Char(','), Qt::SkipEmptyParts);
+  const bool memoryShown = parser.isSet(memory);
   auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass, profileMode,
-                 profileShown, predicted] {
+                 profileShown, predicted, memoryShown] {
     predictNodes(&window, predicted);
+    if (memoryShown) showMemoryLarge(&window);
     if (!profileMode.isEmpty()) startProfile(&window, profileMode, profileShown);
     if (!runSteps.isEmpty()) {
       if (stepShown > 0) window.showStep(stepShown - 1);

@@ -43,6 +43,7 @@
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/settings_dialog.h"
 #include "ui/mainwindow/task_progress.h"
+#include "ui/memory/memory_panel.h"
 #include "ui/pipeline/diff_panel.h"
 #include "ui/pipeline/pipeline_panel.h"
 #include "ui/pipeline/pipeline_session.h"
@@ -75,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   diff_ = new DiffPanel(Settings::view(), this);
   diff_->hide();
   profile_ = new ProfilePanel(doc_, pipeline_, this);
+  memory_ = new MemoryPanel(doc_, pipeline_, this);
   lessonSession_ = new LessonSession(pipeline_, this);
   lessonPanel_ = new LessonPanel(lessonSession_, this);
   lessonLibrary_ = std::make_unique<LessonLibrary>();
@@ -96,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connectFileController();
   reloadLessons();
   connectProfile();
+  connectMemory();
 
   connect(tabs_, &GraphTabs::panelAdded, this, &MainWindow::onPanelAdded);
   connect(tabs_, &GraphTabs::currentPanelChanged, this, &MainWindow::onCurrentPanelChanged);
@@ -221,9 +224,11 @@ void MainWindow::createDocks() {
   pipelineDock_ = dock(pipelinePanel_, "pipelineDock", Qt::LeftDockWidgetArea);
   timelineDock_ = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
   profileDock_ = dock(profile_, "profileDock", Qt::BottomDockWidgetArea);
+  memoryDock_ = dock(memory_, "memoryDock", Qt::BottomDockWidgetArea);
   lessonsDock_ = dock(lessonPanel_, "lessonsDock", Qt::RightDockWidgetArea);
   tabifyDockWidget(propertiesDock_, lessonsDock_);
   propertiesDock_->raise();
+  splitDockWidget(timelineDock_, memoryDock_, Qt::Horizontal);  // Steps beside their memory
   tabifyDockWidget(timelineDock_, profileDock_);
   timelineDock_->raise();
   tabifyDockWidget(summaryDock_, historyDock_);
@@ -534,6 +539,7 @@ void MainWindow::createMenus() {
             {.dock = pipelineDock_},
             {.dock = timelineDock_},
             {.dock = profileDock_},
+            {.dock = memoryDock_},
             {.dock = lessonsDock_}});
   pipelineMenu_ = menuBar()->addMenu(QString());
   fillMenu(pipelineMenu_, t,
@@ -562,6 +568,7 @@ void MainWindow::retranslateUi() {
   pipelineDock_->setWindowTitle(tr("Pipeline"));
   timelineDock_->setWindowTitle(tr("Timeline"));
   profileDock_->setWindowTitle(tr("Profile"));
+  memoryDock_->setWindowTitle(tr("Memory"));
   lessonsDock_->setWindowTitle(tr("Lessons"));
   history_->setEmptyLabel(tr("<opened>"));
   updateDemoMenu();
@@ -780,6 +787,22 @@ void MainWindow::connectProfile() {
   connect(profile_, &ProfilePanel::outcomeChanged, this, [this] {
     properties_->setTimingSource([this](ir::NodeId n) { return profile_->nodeTimingText(n); });
     updateActions();
+  });
+}
+
+// ---- memory ----
+
+void MainWindow::connectMemory() {
+  connect(timeline_, &TimelinePanel::stepChosen, memory_, &MemoryPanel::showStep);
+  // A band picked: its tensor in the main graph (the arrows from its producer
+  // to its readers), when the current model has it.
+  connect(memory_, &MemoryPanel::tensorActivated, this, [this](const QString& tensor) {
+    GraphPanel* main = tabs_->mainPanel();
+    if (main == nullptr || main->graph() == nullptr ||
+        main->graph()->findValue(tensor.toStdString()) == nullptr)
+      return;
+    tabs_->setCurrentWidget(main);
+    main->select(Selection::ofValue(GraphRef(), tensor.toStdString()));
   });
 }
 

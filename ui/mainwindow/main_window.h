@@ -28,6 +28,7 @@ class GraphTabs;
 class LessonPanel;
 class LessonSession;
 struct LessonLibrary;
+class MemoryPanel;
 class ModelFileController;
 class PipelinePanel;
 class PipelineSession;
@@ -57,6 +58,8 @@ class MainWindow : public QMainWindow {
   DiffPanel* diffPanel() const { return diff_; }
   ProfilePanel* profilePanel() const { return profile_; }
   QDockWidget* profileDock() const { return profileDock_; }
+  MemoryPanel* memoryPanel() const { return memory_; }
+  QDockWidget* memoryDock() const { return memoryDock_; }
   LessonSession* lessons() const { return lessonSession_; }
   LessonPanel* lessonPanel() const { return lessonPanel_; }
   QDockWidget* lessonsDock() const { return lessonsDock_; }
@@ -128,6 +131,8 @@ class MainWindow : public QMainWindow {
   // The Profile dock: progress in the status bar, selection both ways, the heat overlay.
   void connectProfile();
   void applyHeat();
+  // The Memory dock: follows the Timeline's chosen Step; a band selects its tensor.
+  void connectMemory();
   // Asks whether to write the checked copy, which has new verifier errors.
   void confirmUnverifiedSave(const QString& problems);
 
@@ -166,6 +171,8 @@ class MainWindow : public QMainWindow {
   ProfilePanel* profile_;
   QDockWidget* profileDock_;
   int profileTask_ = 0;
+  MemoryPanel* memory_;
+  QDockWidget* memoryDock_;
 
   QMenu* fileMenu_;
   QMenu* demoMenu_;

@@ -282,14 +282,18 @@ void namePeak(const CompiledGraph& g, MemoryPlan& plan) {
 
 }  // namespace
 
-bool sizesKnownAhead(const CompiledGraph& graph) {
+SizeUnknownAhead firstSizeUnknownAhead(const CompiledGraph& graph) {
   for (const Step& step : graph.steps)
     for (int32_t slot : step.outputs) {
       if (slot < 0) continue;
       const ir::Value* v = graph.slotValues[static_cast<size_t>(slot)];
-      if (planned(step, v) && !bytesAhead(v)) return false;
+      if (planned(step, v) && !bytesAhead(v)) return {v, step.node};
     }
-  return true;
+  return {};
+}
+
+bool sizesKnownAhead(const CompiledGraph& graph) {
+  return firstSizeUnknownAhead(graph).value == nullptr;
 }
 
 Expected<MemoryPlan> planMemory(const CompiledGraph& graph,

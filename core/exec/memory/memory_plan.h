@@ -76,6 +76,14 @@ struct MemoryPlan {
 // (a static shape and a fixed-width element type).
 bool sizesKnownAhead(const CompiledGraph& graph);
 
+// The first tensor of the main graph (in execution order) whose size is not
+// known before running, and the node that writes it; both null when none.
+struct SizeUnknownAhead {
+  const ir::Value* value = nullptr;
+  const ir::Node* producer = nullptr;
+};
+SizeUnknownAhead firstSizeUnknownAhead(const CompiledGraph& graph);
+
 // The plan of `graph`. `observedBytes` (per main-graph slot, from
 // RunOptions::valueBytes) gives the sizes the types do not; without it, a
 // size that is not known ahead is an error naming the tensor.

@@ -228,6 +228,11 @@ TEST(RunTimePlan, DynamicShapesArePlannedFromARunsSizes) {
     })"));
   ASSERT_TRUE(ex);
   EXPECT_FALSE(sizesKnownAhead(ex->compiled()));
+  SizeUnknownAhead unknown = firstSizeUnknownAhead(ex->compiled());
+  ASSERT_NE(unknown.value, nullptr);
+  EXPECT_EQ(unknown.value->name(), "a");  // the first in execution order
+  ASSERT_NE(unknown.producer, nullptr);
+  EXPECT_EQ(unknown.producer->opType(), "Relu");
   auto ahead = planMemory(ex->compiled());
   ASSERT_FALSE(ahead);
   EXPECT_NE(ahead.error().message().find("run time"), std::string::npos);

@@ -1,0 +1,344 @@
+#include "ui/memory/memory_chart.h"
+
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace passlab::ui {
+
+namespace {
+
+constexpr int kLeft = 72, kRight = 16, kTop = 24, kBottom = 28;  // kTop: below the legend
+const QColor kAreaColor(0x3b, 0x82, 0xc4);
+const QColor kBeforeColor(0x44, 0x44, 0x44);
+const QColor kPeakColor(0xc0, 0x39, 0x2b);
+const QColor kBoundColor(0x27, 0xae, 0x60);
+const QColor kPlannedColor(0x8e, 0x44, 0xad);
+
+QColor bandColor(int index) {
+  // Hues spread by the golden ratio, so neighbours differ.
+  double hue = std::fmod(0.13 + index * 0.618033988749895, 1.0);
+  QColor c = QColor::fromHsvF(static_cast<float>(hue), 0.45f, 0.92f);
+  c.setAlpha(170);
+  return c;
+}
+
+const MemoryTimeline* plannedOrNull(const MemoryTimeline* t) {
+  return t != nullptr && t->state == MemoryTimeline::State::kPlanned ? t : nullptr;
+}
+
+}  // namespace
+
+QString memoryBytesText(uint64_t bytes) {
+  return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
+MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void MemoryChart::setOutcome(MemoryOutcomePtr outcome) {
+  outcome_ = std::move(outcome);
+  selected_ = -1;
+  update();
+}
+
+const MemoryTimeline* MemoryChart::current() const {
+  return outcome_ ? plannedOrNull(&outcome_->current) : nullptr;
+}
+
+const MemoryTimeline* MemoryChart::before() const {
+  return outcome_ && current() ? plannedOrNull(outcome_->before.get()) : nullptr;
+}
+
+int MemoryChart::curveCount() const {
+  return (current() ? 1 : 0) + (before() ? 1 : 0);
+}
+
+void MemoryChart::setSelectedBand(int band) {
+  selected_ = band;
+  update();
+}
+
+QRectF MemoryChart::plotRect() const {
+  const double top = legendBottom() + kTop;
+  return QRectF(kLeft, top, std::max(1, width() - kLeft - kRight),
+                std::max(1.0, height() - top - kBottom));
+}
+
+int MemoryChart::stepSpan() const {
+  int n = 1;
+  if (const MemoryTimeline* t = current()) n = std::max(n, t->plan.stepCount);
+  if (const MemoryTimeline* t = before()) n = std::max(n, t->plan.stepCount);
+  return n;
+}
+
+double MemoryChart::topBytes() const {
+  uint64_t top = 1;
+  for (const MemoryTimeline* t : {current(), before()})
+    if (t) top = std::max({top, t->plan.peak, t->plan.lowerBound});
+  return static_cast<double>(top) * 1.15;  // room for the peak's label
+}
+
+QPointF MemoryChart::at(double step, double bytes) const {
+  QRectF r = plotRect();
+  return {r.left() + r.width() * step / stepSpan(), r.bottom() - r.height() * bytes / topBytes()};
+}
+
+QRectF MemoryChart::bandRect(int band) const {
+  const MemoryTimeline* t = current();
+  if (t == nullptr || band < 0 || band >= static_cast<int>(t->bands.size())) return {};
+  const exec::memory::PlannedTensor& pt =
+      t->plan.tensors[static_cast<size_t>(t->bands[static_cast<size_t>(band)].tensor)];
+  double end = std::min(pt.last, t->plan.stepCount - 1) + 1;
+  return QRectF(at(pt.first, static_cast<double>(pt.offset + pt.size)),
+                at(end, static_cast<double>(pt.offset)))
+      .normalized();
+}
+
+int MemoryChart::bandAt(QPointF pos) const {
+  const MemoryTimeline* t = current();
+  if (t == nullptr) return -1;
+  for (int i = static_cast<int>(t->bands.size()) - 1; i >= 0; --i)  // the last drawn is on top
+    if (bandRect(i).contains(pos)) return i;
+  return -1;
+}
+
+QString MemoryChart::bandTip(int band) const {
+  const MemoryTimeline& t = *current();
+  const exec::memory::PlannedTensor& pt =
+      t.plan.tensors[static_cast<size_t>(t.bands[static_cast<size_t>(band)].tensor)];
+  QString tip = tr("%1: %2 at offset %3, steps %4–%5, written by %6")
+                    .arg(QString::fromStdString(pt.name), memoryBytesText(pt.bytes),
+                         memoryBytesText(pt.offset))
+                    .arg(pt.first)
+                    .arg(pt.last)
+                    .arg(QString::fromStdString(pt.producer));
+  if (pt.reuse == exec::memory::Reuse::kView)
+    tip +=
+        QLatin1Char('\n') +
+        tr("A view of %1 (the same buffer)")
+            .arg(QString::fromStdString(t.plan.tensors[static_cast<size_t>(pt.sharesWith)].name));
+  else if (pt.reuse == exec::memory::Reuse::kInPlace)
+    tip +=
+        QLatin1Char('\n') +
+        tr("In place: takes the buffer of %1, which dies here")
+            .arg(QString::fromStdString(t.plan.tensors[static_cast<size_t>(pt.sharesWith)].name));
+  if (pt.graphOutput) tip += QLatin1Char('\n') + tr("A graph output: lives until the run returns");
+  return tip;
+}
+
+void MemoryChart::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), palette().base());
+  const MemoryTimeline* t = current();
+  if (t == nullptr) return;
+  p.setRenderHint(QPainter::Antialiasing, true);
+  drawAxes(p);
+  drawLiveArea(p, *t);
+  drawBands(p, *t);
+  if (const MemoryTimeline* b = before()) {
+    drawBeforeCurve(p, *b);
+    drawPeak(p, *b, tr("before: peak %1").arg(memoryBytesText(b->plan.lowerBound)), kBeforeColor,
+             Qt::AlignLeft);
+  }
+  drawLevels(p, *t);
+  QString peakNode = QString::fromStdString(t->plan.peakNode);
+  drawPeak(p, *t,
+           tr("peak %1 at step %2 (%3)")
+               .arg(memoryBytesText(t->plan.lowerBound))
+               .arg(t->plan.peakStep)
+               .arg(peakNode),
+           kPeakColor, Qt::AlignRight);
+  drawLegend(p);
+}
+
+void MemoryChart::drawAxes(QPainter& p) const {
+  QRectF r = plotRect();
+  p.setPen(palette().color(QPalette::Mid));
+  p.drawLine(r.bottomLeft(), r.bottomRight());
+  p.drawLine(r.bottomLeft(), r.topLeft());
+  p.setPen(palette().color(QPalette::Text));
+  const QFontMetrics fm = p.fontMetrics();
+  constexpr int kYTicks = 4;
+  for (int i = 0; i <= kYTicks; ++i) {
+    double bytes = topBytes() / 1.15 * i / kYTicks;
+    QPointF y = at(0, bytes);
+    p.drawLine(QPointF(r.left() - 3, y.y()), QPointF(r.left(), y.y()));
+    p.drawText(QRectF(0, y.y() - fm.height() / 2.0, kLeft - 6, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, memoryBytesText(static_cast<uint64_t>(bytes)));
+  }
+  const int steps = stepSpan();
+  const int every = std::max(1, steps / std::max(1, static_cast<int>(r.width() / 60)));
+  for (int s = 0; s < steps; s += every) {
+    QPointF x = at(s + 0.5, 0);
+    p.drawLine(QPointF(x.x(), r.bottom()), QPointF(x.x(), r.bottom() + 3));
+    p.drawText(QRectF(x.x() - 30, r.bottom() + 3, 60, fm.height()), Qt::AlignHCenter,
+               QString::number(s));
+  }
+  p.drawText(QRectF(r.left(), r.bottom() + 3 + fm.height() * 0.0, r.width(), kBottom - 3),
+             Qt::AlignRight | Qt::AlignBottom, tr("step"));
+}
+
+void MemoryChart::drawLiveArea(QPainter& p, const MemoryTimeline& t) const {
+  QPainterPath area;
+  area.moveTo(at(0, 0));
+  for (size_t s = 0; s < t.plan.liveBytes.size(); ++s) {
+    auto bytes = static_cast<double>(t.plan.liveBytes[s]);
+    area.lineTo(at(static_cast<double>(s), bytes));
+    area.lineTo(at(static_cast<double>(s + 1), bytes));
+  }
+  area.lineTo(at(static_cast<double>(t.plan.liveBytes.size()), 0));
+  area.closeSubpath();
+  QColor fill = kAreaColor;
+  fill.setAlpha(60);
+  p.setPen(QPen(kAreaColor, 2));
+  p.setBrush(fill);
+  p.drawPath(area);
+}
+
+void MemoryChart::drawBands(QPainter& p, const MemoryTimeline& t) const {
+  for (int i = 0; i < static_cast<int>(t.bands.size()); ++i) {
+    QRectF r = bandRect(i);
+    p.setPen(QPen(palette().color(QPalette::Mid), 0.5));
+    p.setBrush(bandColor(i));
+    if (t.plan.tensors[static_cast<size_t>(t.bands[static_cast<size_t>(i)].tensor)].reuse ==
+        exec::memory::Reuse::kView)
+      p.setBrush(QBrush(bandColor(i).darker(130), Qt::BDiagPattern));
+    p.drawRect(r);
+  }
+  if (selected_ >= 0 && selected_ < static_cast<int>(t.bands.size())) {
+    p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(bandRect(selected_));
+  }
+}
+
+void MemoryChart::drawBeforeCurve(QPainter& p, const MemoryTimeline& t) const {
+  QPainterPath line;
+  line.moveTo(at(0, 0));
+  for (size_t s = 0; s < t.plan.liveBytes.size(); ++s) {
+    auto bytes = static_cast<double>(t.plan.liveBytes[s]);
+    line.lineTo(at(static_cast<double>(s), bytes));
+    line.lineTo(at(static_cast<double>(s + 1), bytes));
+  }
+  line.lineTo(at(static_cast<double>(t.plan.liveBytes.size()), 0));
+  p.setPen(QPen(kBeforeColor, 2, Qt::DashLine));
+  p.setBrush(Qt::NoBrush);
+  p.drawPath(line);
+}
+
+void MemoryChart::drawLevels(QPainter& p, const MemoryTimeline& t) const {
+  QRectF r = plotRect();
+  auto level = [&](uint64_t bytes, QColor color) {
+    double y = at(0, static_cast<double>(bytes)).y();
+    p.setPen(QPen(color, 1.5, Qt::DotLine));
+    p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
+  };
+  level(t.plan.lowerBound, kBoundColor);
+  level(t.plan.peak, kPlannedColor);  // over the lower bound's line when they are equal
+}
+
+void MemoryChart::drawPeak(QPainter& p, const MemoryTimeline& t, const QString& label, QColor color,
+                           Qt::AlignmentFlag side) const {
+  if (t.plan.peakStep < 0) return;
+  QPointF dot = at(t.plan.peakStep + 0.5, static_cast<double>(t.plan.lowerBound));
+  p.setPen(QPen(color, 1.5));
+  p.setBrush(color);
+  p.drawEllipse(dot, 4, 4);
+  const QFontMetrics fm = p.fontMetrics();
+  const int w = fm.horizontalAdvance(label) + 4;
+  QRectF r = plotRect();
+  const double wanted = side == Qt::AlignRight ? dot.x() + 6 : dot.x() - 6 - w;
+  double left = std::clamp(wanted, r.left(), std::max(r.left(), r.right() - w));
+  double top = std::max(0.0, dot.y() - fm.height() - 6);
+  p.drawText(QRectF(left, top, w, fm.height()), Qt::AlignLeft, label);
+}
+
+std::vector<MemoryChart::LegendEntry> MemoryChart::legendEntries() const {
+  std::vector<LegendEntry> entries;
+  const MemoryTimeline* t = current();
+  if (t == nullptr) return entries;
+  QColor fill = kAreaColor;
+  fill.setAlpha(60);
+  entries.push_back(
+      {before() ? tr("live bytes after the Step") : tr("live bytes"), QPen(kAreaColor, 2), fill});
+  if (before())
+    entries.push_back({tr("before the Step"), QPen(kBeforeColor, 2, Qt::DashLine), Qt::NoBrush});
+  if (t->plan.peak == t->plan.lowerBound) {
+    entries.push_back({tr("planned peak = lower bound: %1").arg(memoryBytesText(t->plan.peak)),
+                       QPen(kPlannedColor, 2, Qt::DotLine), Qt::NoBrush});
+  } else {
+    entries.push_back({tr("planned peak %1").arg(memoryBytesText(t->plan.peak)),
+                       QPen(kPlannedColor, 2, Qt::DotLine), Qt::NoBrush});
+    entries.push_back({tr("lower bound %1").arg(memoryBytesText(t->plan.lowerBound)),
+                       QPen(kBoundColor, 2, Qt::DotLine), Qt::NoBrush});
+  }
+  entries.push_back({tr("tensors at their offsets (click one)"),
+                     QPen(palette().color(QPalette::Mid)), bandColor(0)});
+  return entries;
+}
+
+std::vector<QRectF> MemoryChart::legendRects(const std::vector<LegendEntry>& entries) const {
+  const QFontMetrics fm = fontMetrics();
+  std::vector<QRectF> rects;
+  double x = kLeft, y = 4;
+  for (const LegendEntry& e : entries) {
+    double w = 18 + fm.horizontalAdvance(e.text) + 2;
+    if (x > kLeft && x + w > width() - kRight) {  // wraps to the next row
+      x = kLeft;
+      y += fm.height() + 2;
+    }
+    rects.emplace_back(x, y, w, fm.height());
+    x += w + 14;
+  }
+  return rects;
+}
+
+double MemoryChart::legendBottom() const {
+  std::vector<QRectF> rects = legendRects(legendEntries());
+  return rects.empty() ? 0 : rects.back().bottom();
+}
+
+void MemoryChart::drawLegend(QPainter& p) const {
+  std::vector<LegendEntry> entries = legendEntries();
+  std::vector<QRectF> rects = legendRects(entries);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const QRectF& r = rects[i];
+    p.setPen(entries[i].pen);
+    p.setBrush(entries[i].brush);
+    p.drawRect(QRectF(r.left(), r.top() + 3, 14, r.height() - 6));
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(r.adjusted(18, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, entries[i].text);
+  }
+}
+
+void MemoryChart::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+  int band = bandAt(event->position());
+  if (band < 0) return;
+  setSelectedBand(band);
+  emit bandClicked(band);
+}
+
+bool MemoryChart::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    int band = bandAt(help->pos());
+    if (band >= 0)
+      QToolTip::showText(help->globalPos(), bandTip(band), this);
+    else
+      QToolTip::hideText();
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+}  // namespace passlab::ui

@@ -1,0 +1,102 @@
+#include "ui/memory/memory_timeline.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/analysis/shape_inference.h"
+#include "core/exec/executor.h"
+#include "core/exec/memory/plan_check.h"
+
+namespace passlab::ui {
+
+namespace {
+
+bool cancelled(const std::atomic<bool>* cancel) {
+  return cancel != nullptr && cancel->load();
+}
+
+MemoryTimeline cancelledTimeline() {
+  MemoryTimeline t;
+  t.state = MemoryTimeline::State::kCancelled;
+  return t;
+}
+
+MemoryTimeline failedTimeline(Text error) {
+  MemoryTimeline t;
+  t.state = MemoryTimeline::State::kFailed;
+  t.error = std::move(error);
+  return t;
+}
+
+std::string nodeLabel(const ir::Node& n) {
+  return n.name().empty() ? n.describe() : n.name();
+}
+
+std::vector<MemoryStep> stepsOf(const exec::CompiledGraph& g) {
+  std::vector<MemoryStep> steps;
+  steps.reserve(g.steps.size());
+  for (const exec::Step& s : g.steps)
+    steps.push_back({s.node->id(), nodeLabel(*s.node), s.node->opType()});
+  return steps;
+}
+
+// Per main-graph slot, the nodes of the steps that read it directly.
+std::unordered_map<int32_t, std::vector<ir::NodeId>> readersBySlot(const exec::CompiledGraph& g) {
+  std::unordered_map<int32_t, std::vector<ir::NodeId>> readers;
+  for (const exec::Step& s : g.steps)
+    for (const exec::SlotRef& in : s.inputs) {
+      if (!in.present() || in.depth != 0) continue;
+      std::vector<ir::NodeId>& list = readers[in.index];
+      if (std::find(list.begin(), list.end(), s.node->id()) == list.end())
+        list.push_back(s.node->id());
+    }
+  return readers;
+}
+
+std::vector<MemoryBand> bandsOf(const exec::CompiledGraph& g,
+                                const exec::memory::MemoryPlan& plan) {
+  auto readers = readersBySlot(g);
+  std::vector<MemoryBand> bands;
+  bands.reserve(plan.tensors.size());
+  for (size_t i = 0; i < plan.tensors.size(); ++i) {
+    const exec::memory::PlannedTensor& t = plan.tensors[i];
+    MemoryBand b;
+    b.tensor = static_cast<int>(i);
+    b.producer = g.steps[static_cast<size_t>(t.first)].node->id();
+    if (auto it = readers.find(t.slot); it != readers.end()) b.readers = it->second;
+    bands.push_back(std::move(b));
+  }
+  return bands;
+}
+
+}  // namespace
+
+MemoryTimeline memoryTimelineOf(const ir::Model& model, const std::atomic<bool>* cancel) {
+  ir::Model typed = model.clone();
+  analysis::inferShapes(typed);  // the plan sizes tensors from their types
+  if (cancelled(cancel)) return cancelledTimeline();
+  auto ex = exec::Executor::create(typed);
+  if (!ex) return failedTimeline(ex.error().text());
+  if (cancelled(cancel)) return cancelledTimeline();
+  const exec::CompiledGraph& graph = (*ex)->compiled();
+
+  MemoryTimeline t;
+  t.steps = stepsOf(graph);
+  if (exec::memory::SizeUnknownAhead unknown = exec::memory::firstSizeUnknownAhead(graph);
+      unknown.value != nullptr) {
+    t.state = MemoryTimeline::State::kSizesUnknown;
+    t.unknownTensor = unknown.value->name();
+    t.unknownProducer = nodeLabel(*unknown.producer);
+    return t;
+  }
+  auto plan = exec::memory::planMemory(graph);
+  if (!plan) return failedTimeline(plan.error().text());
+  if (Status st = exec::memory::checkPlan(*plan); !st) return failedTimeline(st.error().text());
+  if (cancelled(cancel)) return cancelledTimeline();
+  t.state = MemoryTimeline::State::kPlanned;
+  t.bands = bandsOf(graph, *plan);
+  t.plan = std::move(plan).value();
+  return t;
+}
+
+}  // namespace passlab::ui

@@ -1,0 +1,56 @@
+// What the Memory dock draws for one model: the executor's memory plan of its
+// main graph (core/exec/memory/memory_plan.h) made from the value types after
+// shape inference, with each step's node and each planned tensor's producer
+// and readers as node ids of that model, so a band can select them. Plain
+// C++ (no Qt): computed on a worker thread.
+//
+// The plan is made ahead only: when a tensor's size is known only at run time
+// the timeline says which one instead of planning (`passlab-cli run
+// --memory-report` plans such models from a run).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/exec/memory/memory_plan.h"
+#include "core/ir/model.h"
+#include "core/support/text.h"
+
+namespace passlab::ui {
+
+// One step of the execution order: the node it runs.
+struct MemoryStep {
+  ir::NodeId node = 0;
+  std::string name;  // the node's name, or its description when unnamed
+  std::string opType;
+};
+
+// One planned tensor as the chart draws it (index: into MemoryPlan::tensors).
+struct MemoryBand {
+  int tensor = -1;
+  ir::NodeId producer = 0;
+  std::vector<ir::NodeId> readers;  // main-graph nodes that take it as an input
+};
+
+struct MemoryTimeline {
+  enum class State {
+    kPlanned,       // plan, steps and bands are set
+    kSizesUnknown,  // unknownTensor's size is known only at run time
+    kFailed,        // the model cannot be compiled: error
+    kCancelled,     // a newer request came first
+  };
+  State state = State::kFailed;
+  exec::memory::MemoryPlan plan;
+  std::vector<MemoryStep> steps;
+  std::vector<MemoryBand> bands;  // one per plan.tensors entry, in its order
+  std::string unknownTensor, unknownProducer;
+  Text error;
+};
+
+// Infers the shapes of a copy of `model`, compiles it for the executor and
+// plans its memory. `cancel` (may be null) is checked between those stages.
+MemoryTimeline memoryTimelineOf(const ir::Model& model, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace passlab::ui

@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QFile>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
@@ -356,6 +358,35 @@ class LessonsTest : public QObject {
     // The plan the pipeline had before the lesson is back.
     QCOMPARE(w.pipeline()->plan().size(), plan.size());
     for (size_t i = 0; i < plan.size(); ++i) QCOMPARE(w.pipeline()->plan()[i].id, plan[i].id);
+  }
+
+  // The Lessons menu lists every lesson; its entries open them, and Check My
+  // Prediction is on only while predicting.
+  void lessonsMenuOpensLessons() {
+    MainWindow w;
+    w.pipeline()->setNumericCheck(false);
+    QMenu* menu = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+      if (a->text() == QStringLiteral("&Lessons")) menu = a->menu();
+    QVERIFY(menu != nullptr);
+    QAction* check = nullptr;
+    QAction* second = nullptr;
+    const QString secondTitle = w.lessonLibrary().lessons[1].text(QStringLiteral("en")).title;
+    for (QAction* a : menu->actions()) {
+      if (a->text() == QStringLiteral("&Check My Prediction")) check = a;
+      if (a->text().startsWith(secondTitle)) second = a;
+    }
+    QVERIFY(check != nullptr && second != nullptr);
+    QVERIFY(!check->isEnabled());
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    second->trigger();
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(w.lessons()->lesson()->id, w.lessonLibrary().lessons[1].id);
+    QCOMPARE(w.lessons()->state(), State::kPredicting);
+    QVERIFY(check->isEnabled());
+    check->trigger();
+    QVERIFY(!check->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(w.lessons()->state(), State::kJudged, 30000);
   }
 
   // The answer of the lesson on the limits of templates: push_transposes

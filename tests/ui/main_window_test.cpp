@@ -13,6 +13,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "core/passes/registry.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/demos/demos.h"
 #include "ui/document/commands.h"
@@ -22,10 +23,13 @@
 #include "ui/graphview/graph_scene.h"
 #include "ui/graphview/graph_tabs.h"
 #include "ui/graphview/search_bar.h"
+#include "ui/lessons/lesson_library.h"
+#include "ui/lessons/lesson_session.h"
 #include "ui/mainwindow/language.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/mainwindow/task_progress.h"
+#include "ui/pipeline/pass_help.h"
 #include "ui/properties/histogram_widget.h"
 #include "ui/properties/port_model.h"
 #include "ui/properties/properties_panel.h"
@@ -98,6 +102,21 @@ class MainWindowTest : public QObject {
     // Never larger than the screen, unless the screen is below that least size.
     QVERIFY(w.width() <= std::max(available.width(), least.width()));
     QVERIFY(w.height() <= std::max(available.height(), least.height()));
+  }
+
+  // A pass's help links to the lesson that runs it, and the link opens it.
+  void passHelpLinksToTheLessonOfThePass() {
+    MainWindow w;
+    QCOMPARE(w.lessonTitleFor(QStringLiteral("fuse_conv_batchnorm")),
+             w.lessonLibrary().find(QStringLiteral("08_fusion"))->text(QStringLiteral("en")).title);
+    QCOMPARE(w.lessonTitleFor(QStringLiteral("fuse_gemm_activation")), QString());
+    const QString page = PassHelpDialog::html(passes::findPass("fuse_conv_batchnorm")->info(), &w);
+    QVERIFY(page.contains(QStringLiteral("lesson:fuse_conv_batchnorm")));
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openLessonFor(QStringLiteral("fuse_conv_batchnorm"));
+    QVERIFY(opened.count() == 1 || opened.wait(30000));
+    QVERIFY(w.lessons()->lesson() != nullptr);
+    QCOMPARE(w.lessons()->lesson()->id, QStringLiteral("08_fusion"));
   }
 
   void propertiesOfNodesAndInitializers() {

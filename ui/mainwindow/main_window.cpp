@@ -719,6 +719,20 @@ void MainWindow::markPredictedNodes() {
   main->setDiffMarks(std::move(marks));
 }
 
+QString MainWindow::lessonTitleFor(const QString& passId) const {
+  for (const Lesson& l : lessonLibrary_->lessons)
+    if (l.pass == passId.toStdString()) return l.text(Language::current()).title;
+  return {};
+}
+
+void MainWindow::openLessonFor(const QString& passId) {
+  for (const Lesson& l : lessonLibrary_->lessons)
+    if (l.pass == passId.toStdString()) {
+      openLesson(l.id);
+      return;
+    }
+}
+
 bool MainWindow::openLesson(const QString& id) {
   const Lesson* lesson = lessonLibrary_->find(id);
   if (lesson == nullptr) return false;

@@ -13,6 +13,7 @@
 #include "ui/document/document.h"
 #include "ui/document/selection.h"
 #include "ui/mainwindow/action_table.h"
+#include "ui/pipeline/pass_help.h"
 
 class QAction;
 class QDockWidget;
@@ -39,7 +40,7 @@ class SearchBar;
 class SummaryPanel;
 class TaskProgress;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public LessonLinks {
   Q_OBJECT
 
  public:
@@ -66,6 +67,10 @@ class MainWindow : public QMainWindow {
   const LessonLibrary& lessonLibrary() const { return *lessonLibrary_; }
   // Opens lesson `id`: its model in the document, its text in the Lessons dock.
   bool openLesson(const QString& id);
+  // LessonLinks (the pass help's link): the first lesson, in order, that
+  // runs pass `passId`.
+  QString lessonTitleFor(const QString& passId) const override;
+  void openLessonFor(const QString& passId) override;
   // Reads the bundled lessons and those of the lessons folder setting again.
   void reloadLessons();
   // The graph the view actions (fit, zoom, export) apply to: the current

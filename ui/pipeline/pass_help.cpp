@@ -15,11 +15,6 @@ namespace passlab::ui {
 
 namespace {
 
-PassHelpDialog::LessonLinks& lessonLinks() {
-  static PassHelpDialog::LessonLinks links;
-  return links;
-}
-
 QString escaped(const std::string& s) {
   return QString::fromStdString(s).toHtmlEscaped();
 }
@@ -57,9 +52,8 @@ QString flagsHtml(const passes::PassInfo& info) {
   return QStringLiteral("<ul>%1</ul>").arg(out);
 }
 
-QString lessonHtml(const QString& id) {
-  const auto& links = lessonLinks();
-  const QString title = links.titleFor ? links.titleFor(id) : QString();
+QString lessonHtml(const QString& id, const LessonLinks* links) {
+  const QString title = links ? links->lessonTitleFor(id) : QString();
   if (title.isEmpty()) return {};
   return QStringLiteral("<p><a href=\"lesson:%1\">%2</a></p>")
       .arg(id.toHtmlEscaped(),
@@ -73,11 +67,8 @@ QString passSummary(const passes::PassInfo& info) {
   return QString::fromStdString(zh && !info.summaryZh.empty() ? info.summaryZh : info.summaryEn);
 }
 
-void PassHelpDialog::setLessonLinks(LessonLinks links) {
-  lessonLinks() = std::move(links);
-}
-
-PassHelpDialog::PassHelpDialog(QWidget* parent) : QDialog(parent) {
+PassHelpDialog::PassHelpDialog(LessonLinks* links, QWidget* parent)
+    : QDialog(parent), links_(links) {
   browser_ = new QTextBrowser(this);
   browser_->setOpenLinks(false);
   connect(browser_, &QTextBrowser::anchorClicked, this, &PassHelpDialog::onLinkClicked);
@@ -86,7 +77,7 @@ PassHelpDialog::PassHelpDialog(QWidget* parent) : QDialog(parent) {
   resize(640, 560);
 }
 
-QString PassHelpDialog::html(const passes::PassInfo& info) {
+QString PassHelpDialog::html(const passes::PassInfo& info, const LessonLinks* links) {
   const QString id = QString::fromStdString(info.id);
   const std::string doc = passes::passDocumentation(info.id);
   return QStringLiteral(
@@ -96,7 +87,7 @@ QString PassHelpDialog::html(const passes::PassInfo& info) {
       .arg(id.toHtmlEscaped(), passSummary(info).toHtmlEscaped(),
            PassCategoryText::title(info.category).toHtmlEscaped(),
            trCore(info.kind).toHtmlEscaped(), PassCategoryText::help(info.category).toHtmlEscaped(),
-           lessonHtml(id), tr("Options").toHtmlEscaped(), optionsHtml(info),
+           lessonHtml(id, links), tr("Options").toHtmlEscaped(), optionsHtml(info),
            tr("Properties").toHtmlEscaped(), flagsHtml(info),
            tr("How it works (from its source)").toHtmlEscaped(),
            doc.empty() ? tr("Not documented.").toHtmlEscaped()
@@ -107,12 +98,13 @@ bool PassHelpDialog::showPass(const QString& id) {
   id_ = id;
   const passes::Pass* pass = passes::findPass(id.toStdString());
   setWindowTitle(tr("About %1").arg(id));
-  browser_->setHtml(pass ? html(pass->info()) : QString());
+  browser_->setHtml(pass ? html(pass->info(), links_) : QString());
   return pass != nullptr;
 }
 
 void PassHelpDialog::onLinkClicked(const QUrl& url) {
-  if (url.scheme() == QLatin1String("lesson") && lessonLinks().open) lessonLinks().open(url.path());
+  if (url.scheme() == QLatin1String("lesson") && links_ != nullptr)
+    links_->openLessonFor(url.path());
 }
 
 void PassHelpDialog::changeEvent(QEvent* event) {
@@ -123,7 +115,7 @@ void PassHelpDialog::changeEvent(QEvent* event) {
 void showPassHelp(QWidget* parent, const QString& id) {
   QWidget* window = parent ? parent->window() : nullptr;
   auto* dialog = window ? window->findChild<PassHelpDialog*>() : nullptr;
-  if (dialog == nullptr) dialog = new PassHelpDialog(window);
+  if (dialog == nullptr) dialog = new PassHelpDialog(dynamic_cast<LessonLinks*>(window), window);
   dialog->showPass(id);
   dialog->show();
   dialog->raise();

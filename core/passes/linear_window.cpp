@@ -99,6 +99,19 @@ Window composeConv(const Window& a, const std::vector<double>& w, int64_t kh, in
   return r;
 }
 
+// The constant holding one value among the operands of a binary `n`
+// (broadcast keeping the other operand's shape), and its input index in `at`.
+std::optional<double> scalarOperand(const ir::Node& n, size_t& at) {
+  for (size_t i : {size_t{1}, size_t{0}}) {
+    auto c = fusion::scalarValue(n.input(i));
+    if (c && rewrite::broadcastKeepsShape(n.input(1 - i), n.input(i))) {
+      at = i;
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 bool isOp(const ir::Node* n, std::string_view op) {
@@ -219,6 +232,7 @@ class Reader {
     if (isOp(p, "Add") || isOp(p, "Sub")) {
       if (p->inputCount() != 2) return fail("an Add or Sub without two inputs");
       take(p);
+      if (size_t at = 0; auto c = scalarOperand(*p, at)) return shifted(*p, at, *c);
       auto a = read(p->input(0));
       auto b = a ? read(p->input(1)) : std::nullopt;
       if (!b) return std::nullopt;
@@ -238,6 +252,16 @@ class Reader {
     if (isOp(p, "Conv")) return readConv(*p);
     if (isOp(p, "Pad")) return readPad(*p);
     return leaf(v, PadMode::kAny, {0, 0, 0, 0});
+  }
+
+  // t + c, t - c or c - t for the Add or Sub `p` with the scalar c at input `at`.
+  std::optional<Window> shifted(const ir::Node& p, size_t at, double c) {
+    auto a = read(p.input(1 - at));
+    if (!a) return std::nullopt;
+    bool sub = isOp(&p, "Sub");
+    Window r = sub && at == 0 ? scaled(*a, -1.0) : *a;
+    for (double& b : r.bias) b += sub && at == 1 ? -c : c;
+    return r;
   }
 
   // x itself, seen through pads (top, left, bottom, right) in `mode`.

@@ -1,5 +1,6 @@
 // A linear combination of 2-D windows of one value, as merge_linear_convolutions
 // reads it from a graph: a tree of Add / Sub / Neg / Mul-or-Div-by-a-scalar-constant
+// (an Add or Sub of a scalar constant shifts the bias)
 // whose leaves are x itself, Convs with constant weights (one input channel per
 // output channel: depthwise group = C, or group 1 with one channel), chains of such
 // Convs, each optionally reading a Pad of x.
@@ -53,6 +54,10 @@ Window scaled(const Window& a, double s);
 // `bias` applied to the window's output: the kernels composed by full 2-D convolution.
 Window composeConv(const Window& a, const std::vector<double>& w, int64_t kh, int64_t kw,
                    const std::vector<double>& bias);
+
+// The constant holding one value among the operands of the binary op `n`
+// (broadcast keeping the other's shape): its value, its input index in `at`.
+std::optional<double> scalarOperand(const ir::Node& n, size_t& at);
 
 // The tree rooted at `root` read as a window of one source value, or nullopt
 // with `why`. `nodes` lists the tree's nodes (each once). Conditions: see the

@@ -3,7 +3,8 @@
 // the cost model finds cheaper.
 //
 // Rule merge:
-//   Before:  a tree of Add / Sub / Neg / Mul or Div by a scalar constant whose
+//   Before:  a tree of Add / Sub / Neg / Mul or Div by a scalar constant (an
+//            Add or Sub of a scalar constant shifts the bias) whose
 //            leaves ("terms") are x itself, Convs of x with constant weights,
 //            or chains of such Convs (a separable column-then-row pair), each
 //            optionally reading a Pad of x:
@@ -157,7 +158,7 @@ double treeCost(const std::vector<ir::Node*>& nodes, double tol, double gain) {
       convs += best;
     } else if (op == "Pad") {
       c.addPad();
-    } else if (op == "Add" || op == "Sub") {
+    } else if (size_t at = 0; (op == "Add" || op == "Sub") && !window::scalarOperand(*n, at)) {
       c.addBinary();
     } else {
       c.addUnary();
@@ -168,7 +169,9 @@ double treeCost(const std::vector<ir::Node*>& nodes, double tol, double gain) {
 
 // ---- building the new nodes ----
 
-ir::Tensor weights(const std::vector<double>& k, int64_t channels, int64_t kh, int64_t kw) {
+// The kernels as float weights [channels, 1, kh, kw] (-0 written as 0).
+ir::Tensor weights(std::vector<double> k, int64_t channels, int64_t kh, int64_t kw) {
+  for (double& x : k) x += 0.0;
   return fusion::floatTensor(ir::DataType::kFloat, {channels, 1, kh, kw}, k);
 }
 

@@ -51,6 +51,21 @@ TEST(MergeLinearConvolutions, UnsharpMaskOfADepthwiseConvBecomesOneDepthwiseConv
     y = Conv <group = 2, pads = [1, 1, 1, 1]> (x, k) })");
 }
 
+// Adding or subtracting a scalar constant shifts the bias: 1 - ((x - b) + 0.5).
+TEST(MergeLinearConvolutions, ScalarOffsetsGoIntoTheBias) {
+  expectRewrite(kPass, R"(main (float[1,2,5,5] x) => (float[1,2,5,5] y)
+    <float[2,1,3,3] w = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0, 1, 0, 1, 0, 1, 0, 1, 0},
+     float[] half = {0.5}, float[1] one = {1}> {
+    b = Conv <group = 2, pads = [1, 1, 1, 1]> (x, w)
+    d = Sub (x, b)
+    e = Add (d, half)
+    y = Sub (one, e) })",
+                R"(main (float[1,2,5,5] x) => (float[1,2,5,5] y)
+    <float[2,1,3,3] k = {0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 0.5, 0.5, 0, 1, 0, 1, -1, 1, 0, 1, 0},
+     float[2] bias = {0.5, 0.5}> {
+    y = Conv <group = 2, pads = [1, 1, 1, 1]> (x, k, bias) })");
+}
+
 // Two separable pairs (Kv then Kh) of 3 and 5 taps with biases, a Neg and a
 // Div: composed by full 2-D convolution; the bias goes through every step.
 TEST(MergeLinearConvolutions, SeparablePairsComposeWithTheirBiases) {

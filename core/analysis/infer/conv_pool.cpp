@@ -1,11 +1,30 @@
 // Convolutions and pooling: [N, C, spatial...] with the window arithmetic of
-// helpers.h (pads, strides, dilations, auto_pad, ceil_mode).
+// helpers.h (pads, strides, dilations, auto_pad, ceil_mode); static dims take
+// ir::Window's per-axis rules (core/ir/window.h), which the kernels run on.
 #include <algorithm>
 
 #include "core/analysis/infer/helpers.h"
 #include "core/analysis/infer/rules.h"
+#include "core/ir/attribute_limits.h"
+#include "core/ir/window.h"
 
 namespace passlab::analysis::infer {
+
+namespace {
+
+// The image a transposed window's `in` positions cover (ConvTranspose,
+// MaxUnpool): ir::Window's rule for a static dim, the same sum symbolically.
+SymInt transposedExtent(const SymInt& in, int64_t kernel, int64_t stride, int64_t dilation,
+                        int64_t padBegin, int64_t padEnd, int64_t outputPadding) {
+  const int64_t span = (kernel - 1) * dilation + 1;
+  if (auto c = in.constant(); c && *c >= 0 && *c <= ir::kMaxWindowExtent && outputPadding >= 0 &&
+                              outputPadding <= ir::kMaxWindowExtent)
+    return SymInt(ir::transposedImageExtent(*c, span, stride, padBegin, padEnd, outputPadding));
+  return SymInt(stride) * (in - SymInt(1)) + SymInt(outputPadding) + SymInt(span) -
+         SymInt(padBegin) - SymInt(padEnd);
+}
+
+}  // namespace
 
 void inferConvLike(InferContext& ctx, size_t xIndex, size_t wIndex, size_t output) {
   const ir::Shape* x = ctx.inputShape(xIndex);
@@ -105,10 +124,9 @@ void inferConvTranspose(InferContext& ctx) {
       continue;
     }
     if (wa.autoPad == "VALID") wa.pads[i] = wa.pads[i + spatial] = 0;
-    SymInt extent = SymInt(wa.kernel[i] - 1) * SymInt(wa.dilations[i]) + SymInt(1);
-    SymInt out = SymInt(wa.strides[i]) * (in - SymInt(1)) + SymInt(outPad[i]) + extent -
-                 SymInt(wa.pads[i]) - SymInt(wa.pads[i + spatial]);
-    dims.push_back(out.toDim());
+    dims.push_back(transposedExtent(in, wa.kernel[i], wa.strides[i], wa.dilations[i], wa.pads[i],
+                                    wa.pads[i + spatial], outPad[i])
+                       .toDim());
   }
   ctx.setOutputShape(0, ir::Shape(std::move(dims)));
 }
@@ -182,9 +200,9 @@ void inferMaxUnpool(InferContext& ctx) {
   std::vector<ir::Dim> dims{(*x)[0], (*x)[1]};
   for (size_t i = 0; i < spatial; ++i) {
     SymInt in = SymInt::fromDim((*x)[i + 2]);
-    SymInt out = (in - SymInt(1)) * SymInt(wa.strides[i]) + SymInt(wa.kernel[i]) -
-                 SymInt(wa.pads[i]) - SymInt(wa.pads[i + spatial]);
-    dims.push_back(out.toDim());
+    dims.push_back(
+        transposedExtent(in, wa.kernel[i], wa.strides[i], 1, wa.pads[i], wa.pads[i + spatial], 0)
+            .toDim());
   }
   ctx.setOutputShape(0, ir::Shape(std::move(dims)));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/ir/attribute_limits.h"
+#include "core/ir/window.h"
 
 namespace passlab::analysis::infer {
 
@@ -132,6 +133,10 @@ void copyTypeFrom(InferContext& ctx, size_t input, size_t output) {
 
 SymInt windowOutput(const SymInt& in, int64_t kernel, int64_t stride, int64_t padBegin,
                     int64_t padEnd, int64_t dilation, bool ceilMode) {
+  // A static dim: the rule of ir::Window, which the kernels run on.
+  if (auto c = in.constant(); c && *c >= 0 && *c <= ir::kMaxWindowExtent)
+    return SymInt(
+        ir::forwardGridExtent(*c, (kernel - 1) * dilation + 1, stride, padBegin, padEnd, ceilMode));
   SymInt effective = SymInt(dilation) * SymInt(kernel - 1) + SymInt(1);
   SymInt num = in + SymInt(padBegin) + SymInt(padEnd) - effective;
   SymInt out = (ceilMode ? num.ceilDiv(stride) : num.floorDiv(stride)) + SymInt(1);

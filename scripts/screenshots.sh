@@ -14,6 +14,9 @@
 #   roofline_<lang>.png    the same profiled, its roofline shown
 #   firstview_<lang>.png   ort_gpt2_past as it first opens on a 1280x800 screen:
 #                          readable, at its inputs (not fitted)
+#   memory_<lang>.png      the CNN demo after Run All, Step 5 (eliminate_inverse_pairs)
+#                          shown in the Memory dock: live bytes before and after
+#                          it, the tensors at their planned offsets
 #   lesson_<lang>.png      the lesson on redundant nodes by their parameters,
 #                          mid-prediction: two of the three no-op nodes picked
 # Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR] [CORPUS_DIR]
@@ -38,6 +41,9 @@ shoot() {  # name lang args...
 model="$corpus/models/ort_gpt2_past.onnx"
 for lang in en zh_CN; do
   shoot demo "$lang" --run all --show-pass fuse_conv_batchnorm :/demos/cnn_block.txt
+  # Step 5 of the default level on cnn_block is eliminate_inverse_pairs (the
+  # Transpose and Reshape pairs): the Step that halves its memory peak.
+  shoot memory "$lang" --run all --show-step 5 --memory :/demos/cnn_block.txt
   shoot profile "$lang" --run all --main-tab --profile compare :/demos/transformer_block.txt
   shoot roofline "$lang" --run all --main-tab --profile profile --profile-view roofline \
     :/demos/transformer_block.txt

@@ -300,6 +300,18 @@ dynamic (float[N, 4] x) => (float[N, 4] y) {
     QCOMPARE(p->chart()->bandAt(p->chart()->rect().center()), -1);
   }
 
+  // No model: nothing to plan, and the dock says so.
+  void nothingToPlanWithoutAModel() {
+    MainWindow w;
+    w.show();
+    MemoryPanel* p = shownMemory(w);
+    QVERIFY(p != nullptr);
+    QVERIFY(!p->refresh());
+    QVERIFY(p->outcome() == nullptr);
+    QCOMPARE(p->summaryText(), QStringLiteral("No model open."));
+    QCOMPARE(p->chart()->curveCount(), 0);
+  }
+
   // Requests in a row: the last one's outcome is shown, the others dropped.
   void aNewerRequestWins() {
     MainWindow w;

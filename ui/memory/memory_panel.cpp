@@ -76,7 +76,7 @@ void MemoryPanel::onStepsChanged() {
 
 bool MemoryPanel::refresh() {
   requestPlan();
-  return outcome_ != nullptr || planner_->isRunning();
+  return planner_->isRunning();
 }
 
 void MemoryPanel::requestPlan() {

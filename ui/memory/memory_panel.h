@@ -34,7 +34,7 @@ class MemoryPanel : public QWidget {
   int step() const { return step_; }
   // Compares the model before and after Step `step` (-1: the current model).
   void showStep(int step);
-  // Plans again now, visible or not (false: no model).
+  // Plans again now, visible or not (false: nothing to plan, no model open).
   bool refresh();
   QString summaryText() const;
   // The message shown instead of the chart ("" when the chart is shown).

@@ -6527,6 +6527,16 @@ New ops: %2</source>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="427"/>
+        <source>&amp;Memory Timeline</source>
+        <translation>内存时间线(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="428"/>
+        <source>Plan the current model&apos;s memory and show it over the execution order (the Memory panel)</source>
+        <translation>规划当前模型的内存，并按执行顺序显示（“内存”面板）</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::MemoryChart</name>

@@ -300,6 +300,27 @@ dynamic (float[N, 4] x) => (float[N, 4] y) {
     QCOMPARE(p->chart()->bandAt(p->chart()->rect().center()), -1);
   }
 
+  // Pipeline → Memory Timeline shows the dock and plans the model.
+  void theMenuActionShowsTheDock() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QAction* action = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("&Memory Timeline")) action = a;
+    QVERIFY(action != nullptr);
+    QVERIFY(!action->isEnabled());  // no model yet
+    QVERIFY(openIn(w, QStringLiteral(":/demos/cnn_block.txt")));
+    QTRY_VERIFY(action->isEnabled());
+    w.memoryDock()->hide();
+    QVERIFY(waitPlanner(w.memoryPanel()));
+    action->trigger();
+    QVERIFY(w.memoryDock()->isVisible());
+    QVERIFY(waitPlanner(w.memoryPanel()));
+    QVERIFY(w.memoryPanel()->outcome() != nullptr);
+    QCOMPARE(w.memoryPanel()->chart()->curveCount(), 1);
+  }
+
   // No model: nothing to plan, and the dock says so.
   void nothingToPlanWithoutAModel() {
     MainWindow w;

@@ -34,6 +34,7 @@ enum class ActionId {
   kProfile,
   kProfileCompare,
   kHeatOverlay,
+  kMemoryTimeline,
   kQuit,
   kUndo,
   kRedo,

@@ -423,6 +423,17 @@ std::vector<ActionSpec> MainWindow::actionSpecs() {
        .text = QT_TR_NOOP("&Heat Overlay (Time Share)"),
        .trigger = [this](bool on) { profile_->setHeatShown(on); },
        .checkable = true},
+      {.id = ActionId::kMemoryTimeline,
+       .text = QT_TR_NOOP("&Memory Timeline"),
+       .statusTip = QT_TR_NOOP("Plan the current model's memory and show it over the execution "
+                               "order (the Memory panel)"),
+       .trigger =
+           [this](bool) {
+             memoryDock_->show();
+             memoryDock_->raise();
+             memory_->refresh();
+           },
+       .enabled = [this] { return doc_->hasModel(); }},
       {.id = ActionId::kLoadRecipe,
        .text = QT_TR_NOOP("&Load Recipe…"),
        .trigger = [this](bool) { loadRecipe(); },
@@ -545,8 +556,8 @@ void MainWindow::createMenus() {
   fillMenu(pipelineMenu_, t,
            {item(A::kStep), item(A::kRunAll), item(A::kCancelRun), item(A::kReset), kSeparator,
             item(A::kLimitToSelection), item(A::kExcludeSelection), item(A::kClearNodeFilter),
-            kSeparator, item(A::kProfile), item(A::kProfileCompare), kSeparator,
-            item(A::kLoadRecipe), item(A::kExportRecipe), item(A::kExportReport)});
+            kSeparator, item(A::kProfile), item(A::kProfileCompare), item(A::kMemoryTimeline),
+            kSeparator, item(A::kLoadRecipe), item(A::kExportRecipe), item(A::kExportReport)});
   lessonsMenu_ = menuBar()->addMenu(QString());
   helpMenu_ = menuBar()->addMenu(QString());
   fillMenu(helpMenu_, t, {item(A::kAbout)});

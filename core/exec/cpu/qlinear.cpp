@@ -11,6 +11,7 @@
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/matmul_shape.h"
+#include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -186,55 +187,30 @@ class QLinearMatMul final : public Kernel {
   }
 };
 
-// Direct N-d convolution of (X - zx) with (W - zw[m]), int32 accumulation.
+// Direct N-d convolution of (X - zx) with (W - zw[m]), int32 accumulation,
+// through the window's indirection buffer (window_indirection.h): a tap in
+// the padding holds the zero point and contributes 0.
 Expected<std::vector<int32_t>> intConv(const Tensor& x, const Tensor& w, int32_t zx,
                                        const std::vector<int32_t>& zw, const ConvGeometry& g,
                                        int threads) {
   PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> X, readInt8s(x, "X"));
   PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> W, readInt8s(w, "W"));
-  const size_t sp = g.spatial();
-  int64_t inSize = 1, outSize = 1, kSize = 1;
-  for (size_t d = 0; d < sp; ++d) {
-    inSize *= g.in[d];
-    outSize *= g.out[d];
-    kSize *= g.kernel[d];
-  }
+  const Indirection ind = buildIndirection(g.window);
+  const int64_t inSize = g.window.imageSize(), outSize = ind.grid, kSize = ind.taps;
   const int64_t cPerGroup = g.C / g.group, mPerGroup = g.M / g.group;
-  // Kernel offsets per spatial dim for each flattened kernel position.
-  std::vector<std::vector<int64_t>> kpos(static_cast<size_t>(kSize), std::vector<int64_t>(sp));
-  for (int64_t k = 0; k < kSize; ++k) {
-    int64_t rest = k;
-    for (size_t d = sp; d-- > 0;) {
-      kpos[static_cast<size_t>(k)][d] = rest % g.kernel[d];
-      rest /= g.kernel[d];
-    }
-  }
   std::vector<int32_t> out(static_cast<size_t>(g.N * g.M * outSize));
   parallelFor(g.N * g.M, threads, 1, [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> opos(sp);
     for (int64_t nm = begin; nm < end; ++nm) {
       const int64_t n = nm / g.M, m = nm % g.M, grp = m / mPerGroup;
       const int32_t wz = zw[static_cast<size_t>(m)];
       for (int64_t o = 0; o < outSize; ++o) {
-        int64_t rest = o;
-        for (size_t d = sp; d-- > 0;) {
-          opos[d] = rest % g.out[d];
-          rest /= g.out[d];
-        }
+        const int64_t* at = ind.row(o);
         int32_t acc = 0;
         for (int64_t k = 0; k < kSize; ++k) {
-          int64_t ioff = 0;
-          bool inside = true;
-          for (size_t d = 0; d < sp && inside; ++d) {
-            int64_t ip = opos[d] * g.stride[d] - g.padBegin[d] +
-                         kpos[static_cast<size_t>(k)][d] * g.dilation[d];
-            inside = ip >= 0 && ip < g.in[d];
-            ioff = ioff * g.in[d] + ip;
-          }
-          if (!inside) continue;  // padding holds the zero point: contributes 0
+          if (at[k] < 0) continue;
           for (int64_t c = 0; c < cPerGroup; ++c) {
             const int64_t ci = grp * cPerGroup + c;
-            const int32_t xv = X[static_cast<size_t>((n * g.C + ci) * inSize + ioff)] - zx;
+            const int32_t xv = X[static_cast<size_t>((n * g.C + ci) * inSize + at[k])] - zx;
             const int32_t wv = W[static_cast<size_t>((m * cPerGroup + c) * kSize + k)] - wz;
             acc += xv * wv;
           }

@@ -40,6 +40,9 @@ struct WindowAxis {
   int64_t span() const { return (kernel - 1) * dilation + 1; }
   // The image position tap k of grid position o reads (may be in the pads).
   int64_t at(int64_t o, int64_t k) const { return o * stride - padBegin + k * dilation; }
+  // Whether a window position may read nothing but padding: a pad as wide as
+  // the span (what a MaxPool must not meet when its pad value is not -inf).
+  bool mayReadOnlyPadding() const { return padBegin >= span() || padEnd >= span(); }
 };
 
 struct Window {

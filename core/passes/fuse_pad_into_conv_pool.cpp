@@ -23,6 +23,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/ir/window.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
@@ -128,9 +129,13 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
       auto dil = op.attrInts("dilations", std::vector<int64_t>(spatial, 1));
       for (int64_t d : dil)
         if (d != 1) return MatchResult::failure("MaxPool has dilations (a window could miss x)");
-      for (size_t i = 0; i < spatial && i < k.size(); ++i)
-        if (own[i] + (*pads)[2 + i] >= k[i] || own[spatial + i] + (*pads)[r + 2 + i] >= k[i])
+      for (size_t i = 0; i < spatial && i < k.size(); ++i) {
+        const ir::WindowAxis axis{.kernel = k[i],
+                                  .padBegin = own[i] + (*pads)[2 + i],
+                                  .padEnd = own[spatial + i] + (*pads)[r + 2 + i]};
+        if (axis.mayReadOnlyPadding())
           return MatchResult::failure("a pad reaches the kernel size (a window could be all pad)");
+      }
     }
     if (op.outputCount() > 1 && op.output(1) &&
         (op.output(1)->hasUses() || op.output(1)->isGraphOutput()))

@@ -95,6 +95,14 @@ TEST(Window, TransposedImageFromPadsOutputPaddingOrOutputShape) {
   EXPECT_EQ(w->axes[0].padEnd, 1);
 }
 
+TEST(Window, AWindowMayReadOnlyPaddingWhenAPadIsAsWideAsTheSpan) {
+  EXPECT_FALSE((WindowAxis{.kernel = 3, .padBegin = 2, .padEnd = 2}.mayReadOnlyPadding()));
+  EXPECT_TRUE((WindowAxis{.kernel = 3, .padBegin = 3}.mayReadOnlyPadding()));
+  EXPECT_TRUE((WindowAxis{.kernel = 3, .padEnd = 3}.mayReadOnlyPadding()));
+  // Dilation widens the span: a pad of 3 no longer covers a whole window.
+  EXPECT_FALSE((WindowAxis{.kernel = 3, .dilation = 2, .padBegin = 3}.mayReadOnlyPadding()));
+}
+
 TEST(Window, ParsesAutoPad) {
   auto valid = parseAutoPad("VALID");
   ASSERT_TRUE(valid);

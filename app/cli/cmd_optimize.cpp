@@ -509,9 +509,10 @@ void registerOptimize(CLI::App& app) {
   cmd->add_option("model", a->in, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out, "Output file (never the input, unless --in-place)");
   auto* passesOpt = cmd->add_option("--passes", a->passList, "Comma-separated pass ids, in order");
-  auto* levelOpt = cmd->add_option("--level", a->level,
-                                   std::string("A pass level (default ") + kDefaultLevel +
-                                       "): " + str::join(passes::levelNames(), ", "));
+  auto* levelOpt =
+      cmd->add_option("--level", a->level,
+                      std::string("A pass level (without one, the level named ") + kDefaultLevel +
+                          " runs): " + str::join(passes::levelNames(), ", "));
   passesOpt->excludes(levelOpt);
   cmd->add_option("--check", a->check,
                   "Check outputs after every pass on N seeded random input sets");

@@ -24,23 +24,16 @@
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/pipeline/pass_manager.h"
+#include "tests/bench/bench_support.h"
 
 using namespace passlab;
+using bench::attrs;
+using bench::ints;
+using bench::randomTensor;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Dims = std::vector<int64_t>;
-
-ir::Tensor randomTensor(const Dims& dims, unsigned seed, float scale = 1.0f) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-scale, scale);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g);
-  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, dims, v);
-}
 
 // A small graph builder: float32 inputs, random constant weights, nodes.
 class Builder {
@@ -108,17 +101,6 @@ ir::Value* tanhGelu(Builder& b, ir::Value* x) {
   return b.op("Mul", {xh, t1});
 }
 
-template <class... A>
-std::vector<ir::Attribute> attrs(A&&... a) {
-  std::vector<ir::Attribute> v;
-  (v.push_back(std::forward<A>(a)), ...);
-  return v;
-}
-
-ir::Attribute ints(const char* name, std::vector<int64_t> v) {
-  return ir::Attribute::makeInts(name, std::move(v));
-}
-
 struct Case {
   std::string group;  // FusedConv, FusedGemm, FusedElementwise
   std::string name;
@@ -127,37 +109,13 @@ struct Case {
   std::function<void(Builder&)> fused;  // for cases the pass (rightly) refuses
 };
 
-bool profileRuns = false;  // --profile: per-node times of a few runs of each model
-bool useMin = false;       // --min: the fastest run instead of the median (for a loaded machine)
-
-double medianMs(exec::Executor& ex, const exec::NamedInputs& in, int threads, double budgetMs) {
-  exec::RunOptions ro;
-  ro.threads = threads;
-  for (int i = 0; i < 2; ++i) (void)ex.run(in, ro);  // warm-up: primitives, packed weights
-  std::vector<double> t;
-  auto start = Clock::now();
-  do {
-    auto a = Clock::now();
-    auto r = ex.run(in, ro);
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
-    if (!r) {
-      std::printf("run failed: %s\n", r.error().message().c_str());
-      return -1;
-    }
-  } while ((std::chrono::duration<double, std::milli>(Clock::now() - start).count() < budgetMs ||
-            t.size() < 5) &&
-           t.size() < 2000);
-  std::sort(t.begin(), t.end());
-  return useMin ? t.front() : t[t.size() / 2];
-}
-
 size_t countFused(const ir::Model& m) {
   size_t n = 0;
   for (const auto& node : m.graph().nodes()) n += node->domain() == "ai.passlab";
   return n;
 }
 
-void runCase(const Case& c, int threads, double budgetMs) {
+void runCase(const Case& c, const bench::BenchOptions& o) {
   Builder cb;
   c.chain(cb);
   exec::NamedInputs inputs = cb.inputs();
@@ -192,7 +150,7 @@ void runCase(const Case& c, int threads, double budgetMs) {
     return;
   }
   exec::RunOptions ro;
-  ro.threads = threads;
+  ro.threads = o.threads;
   auto rc = (*ec)->run(inputs, ro);
   auto rf = (*ef)->run(inputs, ro);
   double diff = -1;
@@ -203,7 +161,7 @@ void runCase(const Case& c, int threads, double budgetMs) {
     for (size_t i = 0; i < a.size() && i < b.size(); ++i)
       diff = std::max(diff, static_cast<double>(std::fabs(a[i] - b[i])));
   }
-  if (profileRuns) {
+  if (o.profile) {
     for (auto* ex : {ec->get(), ef->get()}) {
       ro.profile = true;
       for (int rep = 0; rep < 5; ++rep) {
@@ -217,8 +175,8 @@ void runCase(const Case& c, int threads, double budgetMs) {
     }
     ro.profile = false;
   }
-  double tc = medianMs(**ec, inputs, threads, budgetMs);
-  double tf = medianMs(**ef, inputs, threads, budgetMs);
+  double tc = bench::timeRunsMs(**ec, inputs, o);
+  double tf = bench::timeRunsMs(**ef, inputs, o);
   std::printf("%-17s %-44s %9.3f %9.3f %7.2fx %3zu -> %zu  %.1e\n", c.group.c_str(), c.name.c_str(),
               tc, tf, tc / tf, chain.graph().nodeCount(), fused.graph().nodeCount(), diff);
   std::fflush(stdout);
@@ -546,27 +504,12 @@ std::vector<Case> cases() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int threads = 1;
-  double budgetMs = 400;
-  std::string filter;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
-      threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--budget-ms") && i + 1 < argc)
-      budgetMs = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc)
-      filter = argv[++i];
-    else if (!std::strcmp(argv[i], "--min"))
-      useMin = true;
-    else if (!std::strcmp(argv[i], "--profile"))
-      profileRuns = true;
-  }
-  std::printf("threads %d; %s ms over runs filling %.0f ms each\n", threads,
-              useMin ? "fastest" : "median", budgetMs);
+  const bench::BenchOptions o = bench::parseBenchOptions(argc, argv, 400);
+  std::printf("%s\n", o.describe().c_str());
   std::printf("%-17s %-44s %9s %9s %8s %s  %s\n", "fused op", "case (corpus shape)", "chain ms",
               "fused ms", "speedup", "nodes", "max |diff|");
   for (const Case& c : cases())
-    if (filter.empty() || (c.group + " " + c.name).find(filter) != std::string::npos)
-      runCase(c, threads, budgetMs);
+    if (o.filter.empty() || (c.group + " " + c.name).find(o.filter) != std::string::npos)
+      runCase(c, o);
   return 0;
 }

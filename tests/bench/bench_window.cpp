@@ -21,23 +21,17 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "tests/bench/bench_support.h"
 
 using namespace passlab;
+using bench::attrs;
+using bench::int1;
+using bench::ints;
+using bench::randomTensor;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Dims = std::vector<int64_t>;
-
-ir::Tensor randomTensor(const Dims& dims, unsigned seed) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g);
-  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, dims, v);
-}
 
 // One node on float32 inputs and constant weights.
 class Builder {
@@ -81,20 +75,6 @@ class Builder {
   exec::NamedInputs inputs_;
   unsigned seed_ = 1;
 };
-
-template <class... A>
-std::vector<ir::Attribute> attrs(A&&... a) {
-  std::vector<ir::Attribute> v;
-  (v.push_back(std::forward<A>(a)), ...);
-  return v;
-}
-
-ir::Attribute ints(const char* name, std::vector<int64_t> v) {
-  return ir::Attribute::makeInts(name, std::move(v));
-}
-ir::Attribute int1(const char* name, int64_t v) {
-  return ir::Attribute::makeInt(name, v);
-}
 
 struct Case {
   std::string op, shape;
@@ -190,24 +170,6 @@ std::vector<Case> cases() {
   return c;
 }
 
-bool useMin = false;
-
-double medianMs(exec::Executor& ex, const exec::NamedInputs& in, int threads, double budgetMs) {
-  exec::RunOptions ro;
-  ro.threads = threads;
-  for (int i = 0; i < 2; ++i) (void)ex.run(in, ro);  // warm-up: primitives, packed weights
-  std::vector<double> t;
-  auto start = Clock::now();
-  do {
-    auto a = Clock::now();
-    (void)ex.run(in, ro);
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
-  } while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < budgetMs ||
-           t.size() < 5);
-  std::sort(t.begin(), t.end());
-  return useMin ? t.front() : t[t.size() / 2];
-}
-
 // The kernel the executor runs for the case's node.
 std::string kernelOf(exec::Executor& ex, const exec::NamedInputs& in) {
   exec::RunOptions ro;
@@ -232,7 +194,7 @@ double maxDiff(const std::vector<ir::Tensor>& a, const std::vector<ir::Tensor>& 
   return d;
 }
 
-void runCase(const Case& c, int threads, double budgetMs) {
+void runCase(const Case& c, const bench::BenchOptions& o) {
   Builder b;
   c.build(b);
   ir::Model m = b.take();
@@ -247,8 +209,8 @@ void runCase(const Case& c, int threads, double budgetMs) {
   }
   const exec::NamedInputs& in = b.inputs();
   const std::string fastKernel = kernelOf(**fast, in), refKernel = kernelOf(**ref, in);
-  const double fastMs = medianMs(**fast, in, threads, budgetMs);
-  const double refMs = medianMs(**ref, in, threads, budgetMs);
+  const double fastMs = bench::timeRunsMs(**fast, in, o);
+  const double refMs = bench::timeRunsMs(**ref, in, o);
   const double diff = maxDiff(outputsOf(**fast, in), outputsOf(**ref, in));
   std::printf("%-18s %-30s %-22s %9.3f %-26s %9.3f %8.1fx %9.2g\n", c.op.c_str(), c.shape.c_str(),
               fastKernel.c_str(), fastMs, refKernel.c_str(), refMs, refMs / fastMs, diff);
@@ -257,25 +219,12 @@ void runCase(const Case& c, int threads, double budgetMs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int threads = 1;
-  double budgetMs = 300;
-  std::string filter;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
-      threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--budget-ms") && i + 1 < argc)
-      budgetMs = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc)
-      filter = argv[++i];
-    else if (!std::strcmp(argv[i], "--min"))
-      useMin = true;
-  }
-  std::printf("threads %d; %s ms over runs filling %.0f ms each\n", threads,
-              useMin ? "fastest" : "median", budgetMs);
+  const bench::BenchOptions o = bench::parseBenchOptions(argc, argv, 300);
+  std::printf("%s\n", o.describe().c_str());
   std::printf("%-18s %-30s %-22s %9s %-26s %9s %9s %9s\n", "op", "case", "fast kernel", "fast ms",
               "reference kernel", "ref ms", "ref/fast", "max|diff|");
   for (const Case& c : cases())
-    if (filter.empty() || (c.op + " " + c.shape).find(filter) != std::string::npos)
-      runCase(c, threads, budgetMs);
+    if (o.filter.empty() || (c.op + " " + c.shape).find(o.filter) != std::string::npos)
+      runCase(c, o);
   return 0;
 }

@@ -1,0 +1,50 @@
+// What the executor benchmarks share: their command line, random float
+// inputs and weights, attribute helpers, and timing a model's runs.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/exec/executor.h"
+#include "core/ir/attribute.h"
+#include "core/ir/tensor.h"
+
+namespace passlab::bench {
+
+using Dims = std::vector<int64_t>;
+
+//   [--threads N] [--budget-ms MS] [--filter TEXT] [--min] [--profile]
+struct BenchOptions {
+  int threads = 1;
+  double budgetMs = 300;  // each case runs until this much time is filled (5 runs at least)
+  std::string filter;     // only cases whose name contains it
+  bool fastest = false;   // --min: the fastest run instead of the median (for a loaded machine)
+  bool profile = false;   // --profile: per-node times too (where the benchmark offers them)
+  // The first line of the output: how the figures were taken.
+  std::string describe() const;
+};
+BenchOptions parseBenchOptions(int argc, char** argv, double defaultBudgetMs);
+
+// Uniform in [-scale, scale], seeded.
+ir::Tensor randomTensor(const Dims& dims, unsigned seed, float scale = 1.0f);
+
+template <class... A>
+std::vector<ir::Attribute> attrs(A&&... a) {
+  std::vector<ir::Attribute> v;
+  (v.push_back(std::forward<A>(a)), ...);
+  return v;
+}
+inline ir::Attribute ints(const char* name, std::vector<int64_t> v) {
+  return ir::Attribute::makeInts(name, std::move(v));
+}
+inline ir::Attribute int1(const char* name, int64_t v) {
+  return ir::Attribute::makeInt(name, v);
+}
+
+// Milliseconds of one run: the median (or the fastest, with --min) of runs
+// filling the budget after two warm-up runs (primitives, packed weights);
+// -1 when a run fails (its error printed).
+double timeRunsMs(exec::Executor& ex, const exec::NamedInputs& in, const BenchOptions& o);
+
+}  // namespace passlab::bench

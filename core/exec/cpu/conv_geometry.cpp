@@ -16,18 +16,6 @@ Status checkInputs(const Dims& x, const Dims& w, const char* what) {
   return Status::ok();
 }
 
-Expected<ir::WindowAttrs> windowAttrsOf(const ConvAttrs& a) {
-  ir::WindowAttrs w;
-  PASSLAB_ASSIGN_OR_RETURN(w.autoPad, ir::parseAutoPad(a.autoPad));
-  w.kernel = a.kernel;
-  w.strides = a.strides;
-  w.dilations = a.dilations;
-  w.pads = a.pads;
-  w.outputPadding = a.outputPadding;
-  w.outputShape = a.outputShape;
-  return w;
-}
-
 // The geometry's spatial lists from its window; `image` is X's side for
 // Conv and Y's for ConvTranspose.
 void fillFromWindow(ConvGeometry& g, ir::Window w, bool transposed) {
@@ -49,18 +37,9 @@ void fillFromWindow(ConvGeometry& g, ir::Window w, bool transposed) {
 
 Expected<ConvAttrs> parseConvAttrs(const ir::Node& node) {
   ConvAttrs a;
-  a.autoPad = node.attrString("auto_pad", "NOTSET");
-  a.kernel = node.attrInts("kernel_shape");
-  a.strides = node.attrInts("strides");
-  a.dilations = node.attrInts("dilations");
-  a.pads = node.attrInts("pads");
-  a.outputPadding = node.attrInts("output_padding");
-  a.outputShape = node.attrInts("output_shape");
+  PASSLAB_ASSIGN_OR_RETURN(a.window, ir::readWindowAttrs(node));
   a.group = node.attrInt("group", 1);
   if (a.group < 1) return invalidArgument("group must be positive");
-  if (a.autoPad != "NOTSET" && a.autoPad != "SAME_UPPER" && a.autoPad != "SAME_LOWER" &&
-      a.autoPad != "VALID")
-    return invalidArgument("unknown auto_pad '" + a.autoPad + "'");
   return a;
 }
 
@@ -78,8 +57,7 @@ Expected<ConvGeometry> convGeometry(const ConvAttrs& a, const Dims& x, const Dim
   if (g.M % a.group != 0)
     return invalidArgument("output channels " + std::to_string(g.M) +
                            " are not divisible by group " + std::to_string(a.group));
-  PASSLAB_ASSIGN_OR_RETURN(ir::WindowAttrs wa, windowAttrsOf(a));
-  PASSLAB_ASSIGN_OR_RETURN(ir::Window win, ir::forwardWindow(wa, Dims(x.begin() + 2, x.end()),
+  PASSLAB_ASSIGN_OR_RETURN(ir::Window win, ir::forwardWindow(a.window, Dims(x.begin() + 2, x.end()),
                                                              Dims(w.begin() + 2, w.end())));
   fillFromWindow(g, std::move(win), false);
   return g;
@@ -97,9 +75,9 @@ Expected<ConvGeometry> convTransposeGeometry(const ConvAttrs& a, const Dims& x, 
   if (g.C % a.group != 0)
     return invalidArgument("input channels are not divisible by group " + std::to_string(a.group));
   g.M = w[1] * a.group;
-  PASSLAB_ASSIGN_OR_RETURN(ir::WindowAttrs wa, windowAttrsOf(a));
-  PASSLAB_ASSIGN_OR_RETURN(ir::Window win, ir::transposedWindow(wa, Dims(x.begin() + 2, x.end()),
-                                                                Dims(w.begin() + 2, w.end())));
+  PASSLAB_ASSIGN_OR_RETURN(
+      ir::Window win,
+      ir::transposedWindow(a.window, Dims(x.begin() + 2, x.end()), Dims(w.begin() + 2, w.end())));
   fillFromWindow(g, std::move(win), true);
   return g;
 }

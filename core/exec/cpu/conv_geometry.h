@@ -4,7 +4,6 @@
 // oneDNN kernels and the reference kernel.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "core/exec/tensor.h"
@@ -14,9 +13,10 @@
 
 namespace passlab::exec::cpu {
 
+// The window as written (ir::readWindowAttrs, the one reader of window
+// attributes) and the channel groups.
 struct ConvAttrs {
-  std::string autoPad = "NOTSET";
-  Dims kernel, strides, dilations, pads, outputPadding, outputShape;
+  ir::WindowAttrs window;
   int64_t group = 1;
 };
 Expected<ConvAttrs> parseConvAttrs(const ir::Node& node);

@@ -8,35 +8,18 @@ namespace passlab::exec::cpu {
 
 Expected<PoolAttrs> parsePoolAttrs(const ir::Node& node) {
   PoolAttrs a;
-  a.autoPad = node.attrString("auto_pad", "NOTSET");
-  a.kernel = node.attrInts("kernel_shape");
-  a.strides = node.attrInts("strides");
-  a.dilations = node.attrInts("dilations");
-  a.pads = node.attrInts("pads");
-  a.ceilMode = node.attrInt("ceil_mode", 0) != 0;
-  a.countIncludePad = node.attrInt("count_include_pad", 0) != 0;
+  PASSLAB_ASSIGN_OR_RETURN(a.window, ir::readWindowAttrs(node));
   a.storageOrder = node.attrInt("storage_order", 0);
   a.p = node.attrInt("p", 2);
-  if (a.kernel.empty()) return invalidArgument("kernel_shape is required");
-  if (a.autoPad != "NOTSET" && a.autoPad != "SAME_UPPER" && a.autoPad != "SAME_LOWER" &&
-      a.autoPad != "VALID")
-    return invalidArgument("unknown auto_pad '" + a.autoPad + "'");
+  if (a.window.kernel.empty()) return invalidArgument("kernel_shape is required");
   return a;
 }
 
 Expected<PoolGeometry> poolGeometry(const PoolAttrs& a, const Dims& x) {
-  if (x.size() != a.kernel.size() + 2)
+  if (x.size() != a.window.kernel.size() + 2)
     return invalidArgument("input " + dimsToString(x) + " does not match kernel_shape " +
-                           dimsToString(a.kernel));
-  ir::WindowAttrs wa;
-  PASSLAB_ASSIGN_OR_RETURN(wa.autoPad, ir::parseAutoPad(a.autoPad));
-  wa.kernel = a.kernel;
-  wa.strides = a.strides;
-  wa.dilations = a.dilations;
-  wa.pads = a.pads;
-  wa.ceilMode = a.ceilMode;
-  wa.countIncludePad = a.countIncludePad;
-  PASSLAB_ASSIGN_OR_RETURN(ir::Window w, ir::forwardWindow(wa, Dims(x.begin() + 2, x.end())));
+                           dimsToString(a.window.kernel));
+  PASSLAB_ASSIGN_OR_RETURN(ir::Window w, ir::forwardWindow(a.window, Dims(x.begin() + 2, x.end())));
   PoolGeometry g;
   g.N = x[0];
   g.C = x[1];

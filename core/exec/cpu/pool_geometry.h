@@ -3,8 +3,6 @@
 // The node's ir::Window in the form the oneDNN and float MaxPool kernels take.
 #pragma once
 
-#include <string>
-
 #include "core/exec/tensor.h"
 #include "core/ir/node.h"
 #include "core/ir/window.h"
@@ -12,11 +10,10 @@
 
 namespace passlab::exec::cpu {
 
+// The window as written (ir::readWindowAttrs, the one reader of window
+// attributes) and what only pools have.
 struct PoolAttrs {
-  std::string autoPad = "NOTSET";
-  Dims kernel, strides, dilations, pads;
-  bool ceilMode = false;
-  bool countIncludePad = false;
+  ir::WindowAttrs window;
   int64_t storageOrder = 0;
   int64_t p = 2;  // LpPool
 };

@@ -38,7 +38,7 @@ class OneDnnAveragePool final : public Kernel {
     if (x.dims() != xDims_ || threads_ != ctx.threads()) build(g, x.dims(), ctx.threads());
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
     if (!jit_) {
-      averagePoolFloat(g, attrs_.countIncludePad, x.data<float>(), y->mutableData<float>(),
+      averagePoolFloat(g, attrs_.window.countIncludePad, x.data<float>(), y->mutableData<float>(),
                        ctx.threads());
       return Status::ok();
     }
@@ -66,12 +66,12 @@ class OneDnnAveragePool final : public Kernel {
       int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
       int64_t r = (g.out[i] - 1) * g.stride[i] + span - g.in[i] - g.padBegin[i];
       // Averages that count padding must not count padding ceil_mode added.
-      if (attrs_.countIncludePad && r != g.padEnd[i]) return;
+      if (attrs_.window.countIncludePad && r != g.padEnd[i]) return;
       if (r < 0) return;
       padR.push_back(r);
     }
-    auto alg = attrs_.countIncludePad ? dnnl::algorithm::pooling_avg_include_padding
-                                      : dnnl::algorithm::pooling_avg_exclude_padding;
+    auto alg = attrs_.window.countIncludePad ? dnnl::algorithm::pooling_avg_include_padding
+                                             : dnnl::algorithm::pooling_avg_exclude_padding;
     try {
       srcDesc_ = onednn::plainDesc(x);
       dstDesc_ = onednn::plainDesc(g.outDims);

@@ -48,11 +48,11 @@ struct Setup {
 };
 std::optional<Setup> setUp(const Case& c, const std::string& op, const std::string& extra = "") {
   cpu::PoolAttrs a;
-  a.kernel = c.kernel;
-  a.strides = c.strides;
-  a.dilations = c.dilations;
-  a.pads = c.pads;
-  a.ceilMode = c.ceil;
+  a.window.kernel = c.kernel;
+  a.window.strides = c.strides;
+  a.window.dilations = c.dilations;
+  a.window.pads = c.pads;
+  a.window.ceilMode = c.ceil;
   auto g = cpu::poolGeometry(a, c.x);
   EXPECT_TRUE(g) << g.error().message();
   if (!g) return std::nullopt;

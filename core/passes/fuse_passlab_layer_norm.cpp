@@ -80,9 +80,8 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
       if (m.beta.empty()) ins.push_back(nullptr);
       ins.push_back(b);
     }
-    ir::Model& model = rw.model();
-    if (!model.opsetVersion(fusedops::kDomain))
-      model.setOpsetVersion(fusedops::kDomain, ir::passlab_ops::kVersion);
+    if (!rw.model().opsetVersion(fusedops::kDomain))
+      rw.setOpsetVersion(fusedops::kDomain, ir::passlab_ops::kVersion);
     ir::Node* f =
         rw.addNode(g, "FusedLayerNorm", fusedops::kDomain, ins, sumUsed ? 2 : 1, before, "", from);
     rw.setType(f->output(0), m.last->output(0)->type());

@@ -12,8 +12,7 @@ ir::Node* addMsNode(rewrite::Rewriter& rw, const std::string& op,
                     const std::vector<ir::Value*>& inputs, ir::Node* before,
                     const std::vector<const ir::Node*>& from,
                     const std::vector<const ir::Value*>& typesLike, size_t outputs) {
-  ir::Model& m = rw.model();
-  if (!m.opsetVersion(kMsDomain)) m.setOpsetVersion(kMsDomain, 1);
+  if (!rw.model().opsetVersion(kMsDomain)) rw.setOpsetVersion(kMsDomain, 1);
   ir::Node* n = rw.addNode(*before->owner(), op, kMsDomain, inputs, outputs, before, "", from);
   for (size_t i = 0; i < typesLike.size() && i < outputs; ++i)
     if (typesLike[i] && !typesLike[i]->type().isUndefined())

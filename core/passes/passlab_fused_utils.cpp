@@ -124,8 +124,7 @@ bool isFused(const ir::Node* n, std::string_view op) {
 ir::Node* addFused(rewrite::Rewriter& rw, const std::string& op,
                    const std::vector<ir::Value*>& inputs, ir::Node* before,
                    const std::vector<const ir::Node*>& from, const ir::Value* typeLike) {
-  ir::Model& m = rw.model();
-  if (!m.opsetVersion(kDomain)) m.setOpsetVersion(kDomain, ir::passlab_ops::kVersion);
+  if (!rw.model().opsetVersion(kDomain)) rw.setOpsetVersion(kDomain, ir::passlab_ops::kVersion);
   ir::Node* n = rw.addNode(*before->owner(), op, kDomain, inputs, 1, before, "", from);
   if (typeLike && !typeLike->type().isUndefined()) rw.setType(n->output(0), typeLike->type());
   return n;

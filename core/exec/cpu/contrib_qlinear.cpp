@@ -3,7 +3,9 @@
 // (broadcasting), QLinearSigmoid, QLinearLeakyRelu and QLinearConcat (and,
 // registered here, QLinearAveragePool, QLinearGlobalAveragePool and
 // QLinearReduceMean: contrib_qlinear_pool.cpp; QLinearSoftmax:
-// contrib_qlinear_softmax.cpp). Each
+// contrib_qlinear_softmax.cpp; the vectorized QLinearAdd and QLinearMul with
+// ONNX Runtime's numerics, preferred to the reference ones here:
+// qlinear_binary_vec.cpp). Each
 // dequantizes its 8-bit operands with their per-tensor scale and zero point,
 // computes in float, and quantizes with the output's: round half to even,
 // saturated to the type's range, as QuantizeLinear does.
@@ -17,6 +19,7 @@
 #include "core/exec/cpu/contrib_qlinear_softmax.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/qlinear_binary_vec.h"
 #include "core/exec/cpu/qlinear_quantization.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -222,6 +225,10 @@ const KernelDef kRows[] = {
      makeKernel<QLinearBinary<false>>},
     {"com.microsoft", "QLinearMul", 1, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.ms.QLinearMul",
      makeKernel<QLinearBinary<true>>},
+    {"com.microsoft", "QLinearAdd", 1, kOpsetMax, kInt8s, 0, Tier::kOptimized,
+     "cpu.ms.QLinearAdd.vec", makeQLinearAddVec},
+    {"com.microsoft", "QLinearMul", 1, kOpsetMax, kInt8s, 0, Tier::kOptimized,
+     "cpu.ms.QLinearMul.vec", makeQLinearMulVec},
     {"com.microsoft", "QLinearSigmoid", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
      "cpu.ms.QLinearSigmoid", makeKernel<QLinearUnary<false>>},
     {"com.microsoft", "QLinearLeakyRelu", 1, kOpsetMax, kInt8s, 0, Tier::kReference,

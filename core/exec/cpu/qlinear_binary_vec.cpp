@@ -1,0 +1,192 @@
+// com.microsoft QLinearAdd and QLinearMul with ONNX Runtime's numerics
+// (MLAS: qladd_avx2.cpp, qlmul.cpp), vectorized with AVX2 where the machine
+// has it (the same formula in scalar code otherwise, so the results do not
+// depend on the machine). Per element, with the ratios in float32:
+//   Add: c = a * (sa/sc) + (b * (sb/sc) + (zc - (sa/sc * za + sb/sc * zb)))
+//        (two fused multiply-adds); an operand that is one value in a run of
+//        the broadcast is folded into the constant first (multiply, add).
+//   Mul: c = float((a - za) * (b - zb)) * (sa * sb / sc) + zc
+// then rounded half to even and saturated to the 8-bit type. The reference
+// kernel (contrib_qlinear.cpp) dequantizes, computes and quantizes in float;
+// the two differ by at most one step near rounding ties.
+#include "core/exec/cpu/qlinear_binary_vec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/cpu/qlinear_quantization.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using ir::DataType;
+
+constexpr int64_t kGrain = 1 << 14;
+
+// What a run of one op needs: its scales folded into ratios and constants.
+struct Coefficients {
+  float ratioA = 0, ratioB = 0;  // Add: sa/sc, sb/sc; Mul: ratioA = sa*sb/sc
+  float fixed = 0;               // Add: zc - (ratioA za + ratioB zb); Mul: zc
+  int32_t za = 0, zb = 0;
+};
+
+template <class T>
+inline T saturate(float v) {
+  const float r = std::nearbyint(v);
+  constexpr float lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  return static_cast<T>(static_cast<int32_t>(std::clamp(r, lo, hi)));
+}
+
+// Add of `n` elements; an operand whose stride is 0 is one value.
+template <class T>
+inline __attribute__((always_inline)) void addRun(const T* a, int64_t sa, const T* b, int64_t sb,
+                                                  T* c, int64_t n, const Coefficients& k) {
+  if (sa == 0 && sb == 0) {
+    const float fixed = k.fixed + static_cast<float>(a[0]) * k.ratioA;
+    const T v = saturate<T>(std::fma(static_cast<float>(b[0]), k.ratioB, fixed));
+    std::fill(c, c + n, v);
+  } else if (sa == 0) {
+    const float fixed = k.fixed + static_cast<float>(a[0]) * k.ratioA;
+    for (int64_t i = 0; i < n; ++i)
+      c[i] = saturate<T>(std::fma(static_cast<float>(b[i]), k.ratioB, fixed));
+  } else if (sb == 0) {
+    const float fixed = k.fixed + static_cast<float>(b[0]) * k.ratioB;
+    for (int64_t i = 0; i < n; ++i)
+      c[i] = saturate<T>(std::fma(static_cast<float>(a[i]), k.ratioA, fixed));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      c[i] = saturate<T>(std::fma(static_cast<float>(a[i]), k.ratioA,
+                                  std::fma(static_cast<float>(b[i]), k.ratioB, k.fixed)));
+  }
+}
+
+template <class T, int kSa, int kSb>
+inline __attribute__((always_inline)) void mulStrided(const T* a, const T* b, T* c, int64_t n,
+                                                      const Coefficients& k) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t p =
+        (static_cast<int32_t>(a[i * kSa]) - k.za) * (static_cast<int32_t>(b[i * kSb]) - k.zb);
+    c[i] = saturate<T>(static_cast<float>(p) * k.ratioA + k.fixed);
+  }
+}
+
+template <class T>
+inline __attribute__((always_inline)) void mulRun(const T* a, int64_t sa, const T* b, int64_t sb,
+                                                  T* c, int64_t n, const Coefficients& k) {
+  if (sa && sb) {
+    mulStrided<T, 1, 1>(a, b, c, n, k);
+  } else if (sa) {
+    mulStrided<T, 1, 0>(a, b, c, n, k);
+  } else if (sb) {
+    mulStrided<T, 0, 1>(a, b, c, n, k);
+  } else {
+    mulStrided<T, 0, 0>(a, b, c, n, k);
+  }
+}
+
+// The same code for the machine with AVX2 (and FMA for Add: the fused
+// multiply-adds then are instructions) and without. Mul must not fuse its
+// multiply and add (MLAS does not), so its AVX2 form goes without FMA.
+template <class T>
+__attribute__((target("avx2,fma"))) void addRunAvx2(const T* a, int64_t sa, const T* b, int64_t sb,
+                                                    T* c, int64_t n, const Coefficients& k) {
+  addRun(a, sa, b, sb, c, n, k);
+}
+template <class T>
+void addRunPlain(const T* a, int64_t sa, const T* b, int64_t sb, T* c, int64_t n,
+                 const Coefficients& k) {
+  addRun(a, sa, b, sb, c, n, k);
+}
+template <class T>
+__attribute__((target("avx2"))) void mulRunAvx2(const T* a, int64_t sa, const T* b, int64_t sb,
+                                                T* c, int64_t n, const Coefficients& k) {
+  mulRun(a, sa, b, sb, c, n, k);
+}
+template <class T>
+void mulRunPlain(const T* a, int64_t sa, const T* b, int64_t sb, T* c, int64_t n,
+                 const Coefficients& k) {
+  mulRun(a, sa, b, sb, c, n, k);
+}
+
+bool hasAvx2Fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+
+// QLinearAdd / QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.
+template <bool kMultiply>
+class QLinearBinaryVec final : public Kernel {
+ public:
+  Status run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    if (!ctx.has(3)) return invalidArgument("B is missing");
+    const Tensor& b = ctx.input(3);
+    if (b.dtype() != a.dtype())
+      return invalidArgument("A " + a.describe() + " and B " + b.describe() + " differ in type");
+    PASSLAB_ASSIGN_OR_RETURN(Quantization qa, quantization(ctx, 1, 2, a.dtype(), "A"));
+    PASSLAB_ASSIGN_OR_RETURN(Quantization qb, quantization(ctx, 4, 5, a.dtype(), "B"));
+    PASSLAB_ASSIGN_OR_RETURN(Quantization qc, quantization(ctx, 6, 7, a.dtype(), "C"));
+    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(a.dims(), b.dims()));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate(0, a.dtype(), dims));
+    const Coefficients k = coefficients(qa, qb, qc);
+    if (a.dtype() == DataType::kInt8) {
+      compute<int8_t>(ctx, a, b, *c, k);
+    } else {
+      compute<uint8_t>(ctx, a, b, *c, k);
+    }
+    return Status::ok();
+  }
+
+ private:
+  static Coefficients coefficients(const Quantization& qa, const Quantization& qb,
+                                   const Quantization& qc) {
+    Coefficients k;
+    k.za = qa.zeroPoint;
+    k.zb = qb.zeroPoint;
+    if constexpr (kMultiply) {
+      k.ratioA = qa.scale * qb.scale / qc.scale;
+      k.fixed = static_cast<float>(qc.zeroPoint);
+    } else {
+      k.ratioA = qa.scale / qc.scale;
+      k.ratioB = qb.scale / qc.scale;
+      const float za = static_cast<float>(qa.zeroPoint), zb = static_cast<float>(qb.zeroPoint);
+      k.fixed = static_cast<float>(qc.zeroPoint) - (k.ratioA * za + k.ratioB * zb);
+    }
+    return k;
+  }
+
+  template <class T>
+  static void compute(const KernelContext& ctx, const Tensor& a, const Tensor& b, Tensor& c,
+                      const Coefficients& k) {
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    T* pc = c.mutableData<T>();
+    const bool avx2 = hasAvx2Fma();
+    auto runOf = kMultiply ? (avx2 ? mulRunAvx2<T> : mulRunPlain<T>)
+                           : (avx2 ? addRunAvx2<T> : addRunPlain<T>);
+    BroadcastWalker<2> walker(c.dims(), {&a.dims(), &b.dims()});
+    parallelFor(walker.total(), ctx.threads(), kGrain, [&](int64_t begin, int64_t end) {
+      walker.walk(begin, end,
+                  [&](int64_t o, const std::array<int64_t, 2>& off, int64_t n,
+                      const std::array<int64_t, 2>& st) {
+                    runOf(pa + off[0], st[0], pb + off[1], st[1], pc + o, n, k);
+                  });
+    });
+  }
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeQLinearAddVec(const KernelBuild&) {
+  return std::unique_ptr<Kernel>(std::make_unique<QLinearBinaryVec<false>>());
+}
+
+Expected<std::unique_ptr<Kernel>> makeQLinearMulVec(const KernelBuild&) {
+  return std::unique_ptr<Kernel>(std::make_unique<QLinearBinaryVec<true>>());
+}
+
+}  // namespace passlab::exec::cpu

@@ -5730,6 +5730,66 @@ New ops: %2</source>
         <source>x&apos;s shape is unknown</source>
         <translation>x 的形状未知</translation>
     </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="437"/>
+        <source>convert_to_blocked_layout: block %1 is not 0 (this CPU&apos;s), 8 or 16</source>
+        <translation>convert_to_blocked_layout：block %1 不是 0（本机 CPU 的取值）、8 或 16</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="534"/>
+        <source>layout: PassLab blocked activations</source>
+        <translation>布局：PassLab 分块激活</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="74"/>
+        <source>%1 nodes in the blocked layout (block %2), %3 reorders in, %4 out</source>
+        <translation>%1 个节点采用分块布局（块大小 %2），%3 个转入重排，%4 个转出重排</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="578"/>
+        <source>not a 2-D float32 convolution with known channel counts</source>
+        <translation>不是通道数已知的二维 float32 卷积</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="982"/>
+        <source>the residual&apos;s shape is unknown</source>
+        <translation>残差的形状未知</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="519"/>
+        <source>its input is not in the blocked layout</source>
+        <translation>其输入不是分块布局</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="283"/>
+        <source>MaxPool&apos;s Indices output is read</source>
+        <translation>MaxPool 的 Indices 输出被读取</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="524"/>
+        <source>its operands do not have equal shapes</source>
+        <translation>其操作数形状不相同</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="348"/>
+        <source>a Div by a blocked or per-channel divisor would divide the padding channels by zero</source>
+        <translation>除数为分块张量或逐通道值的 Div 会让填充通道除以零</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="178"/>
+        <source>&apos;%1&apos; is neither a scalar nor one value per channel of &apos;%2&apos;</source>
+        <translation>“%1”既不是标量，也不是“%2”每个通道一个值</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="381"/>
+        <source>a training output of the BatchNormalization is read</source>
+        <translation>BatchNormalization 的训练输出被读取</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="481"/>
+        <source>input &apos;%1&apos; has %2 channels, not a multiple of the block %3</source>
+        <translation>输入“%1”有 %2 个通道，不是块大小 %3 的倍数</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

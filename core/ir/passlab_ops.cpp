@@ -11,14 +11,20 @@ namespace {
 
 constexpr size_t kAny = SIZE_MAX;
 constexpr std::array<std::string_view, 2> kProgramAttrs = {kOps, kOperands};
+constexpr std::array<std::string_view, 1> kBlockAttrs = {kBlock};
+constexpr std::array<std::string_view, 2> kFromBlockedAttrs = {kBlock, kChannels};
+constexpr std::array<std::string_view, 2> kPoolAttrs = {kBlock, kPool};
 
-constexpr std::array<OpSchema, 6> kSchemas = {{
+constexpr std::array<OpSchema, 9> kSchemas = {{
     {kFusedConv, 2, 4, 1, 1, {}},
     {kFusedGemm, 2, 4, 1, 1, {}},
     {kFusedElementwise, 0, kAny, 1, 1, kProgramAttrs},
     {kFusedAttention, 3, kAny, 1, 1, {}},
     {kFusedLayerNorm, 2, 4, 1, 2, {}},
     {kFusedSoftmax, 1, 2, 1, 1, {}},
+    {kReorderToBlocked, 1, 1, 1, 1, kBlockAttrs},
+    {kReorderFromBlocked, 1, 1, 1, 1, kFromBlockedAttrs},
+    {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
 }};
 
 using enum EwInstr;
@@ -124,6 +130,13 @@ std::string whyNotValid(const Node& n) {
     for (const std::string& op : ops)
       if (!findInstruction(op)) return "FusedElementwise does not know op '" + op + "'";
   }
+  if (n.hasAttr(kBlock) && !validBlock(n.attrInt(kBlock, 0)))
+    return "block " + std::to_string(n.attrInt(kBlock, 0)) + " is not 8 or 16";
+  if (n.opType() == kReorderFromBlocked && n.attrInt(kChannels, 0) < 1)
+    return "channels " + std::to_string(n.attrInt(kChannels, 0)) + " is not positive";
+  if (n.opType() == kBlockedPool && !validBlockedPool(n.attrString(kPool, "")))
+    return "pool '" + n.attrString(kPool, "") +
+           "' is not MaxPool, AveragePool or GlobalAveragePool";
   return "";
 }
 

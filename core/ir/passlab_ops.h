@@ -10,6 +10,10 @@
 //   FusedAttention(Q, K, V, masks...)  Y = Softmax(mask(scale * Q Kᵀ)) V
 //   FusedLayerNorm(X, Scale, B?, Skip?) -> Y, Sum?
 //   FusedSoftmax(X, M?)       Y = Softmax(scale * X +/- M) over the last axis
+//   ReorderToBlocked(X) -> Y  NCHW [N, C, H, W] to blocked [N, ceil(C/b), H, W, b]
+//   ReorderFromBlocked(X) -> Y  blocked back to NCHW (attribute channels = C)
+//   BlockedPool(X) -> Y       MaxPool/AveragePool/GlobalAveragePool on blocked tensors
+//   (and FusedConv with the attribute `block`: blocked output, below)
 #pragma once
 
 #include <cstddef>
@@ -37,6 +41,9 @@ inline constexpr const char* kFusedElementwise = "FusedElementwise";
 inline constexpr const char* kFusedAttention = "FusedAttention";
 inline constexpr const char* kFusedLayerNorm = "FusedLayerNorm";
 inline constexpr const char* kFusedSoftmax = "FusedSoftmax";
+inline constexpr const char* kReorderToBlocked = "ReorderToBlocked";
+inline constexpr const char* kReorderFromBlocked = "ReorderFromBlocked";
+inline constexpr const char* kBlockedPool = "BlockedPool";
 
 // ---- attribute names ----
 // FusedConv, FusedGemm: the epilogue activation.
@@ -46,6 +53,35 @@ inline constexpr const char* kActivationParams = "activation_params";  // FLOATS
 inline constexpr const char* kOps = "ops";              // STRINGS
 inline constexpr const char* kOperands = "operands";    // INTS, three per op
 inline constexpr const char* kConstants = "constants";  // FLOATS
+// The blocked layout (below): the block size, the true channel count, the pool.
+inline constexpr const char* kBlock = "block";        // INT, 8 or 16
+inline constexpr const char* kChannels = "channels";  // INT, ReorderFromBlocked
+inline constexpr const char* kPool = "pool";          // STRING, BlockedPool
+
+// ---- the blocked activation layout (convert_to_blocked_layout) ----
+// A 4-D NCHW float tensor of C channels held as an ordinary 5-D tensor
+// [N, ceil(C/b), H, W, b]: channel c at [n, c / b, h, w, c % b] (oneDNN's
+// nChw8c / nChw16c), the padding channels C..ceil(C/b)*b-1 zero where a
+// ReorderToBlocked or a convolution writes them. What reads a blocked tensor
+// never lets a padding channel reach a real one: convolutions weight them
+// with zeros, pools and elementwise ops keep channels apart, and
+// ReorderFromBlocked drops them.
+//   ReorderToBlocked(X) <block>            Y = X blocked; X of rank 4
+//   ReorderFromBlocked(X) <block, channels> Y = X's first `channels` channels, NCHW
+//   FusedConv(X, W, B?, Z?) <block>        Y (and Z) blocked; X blocked (rank 5) or
+//                                          NCHW (rank 4, as the first layer of a chain)
+//   BlockedPool(X) <block, pool, the pool's attributes>  pool = "MaxPool",
+//                                          "AveragePool" or "GlobalAveragePool"; X, Y blocked
+// Spatial rank 2 only (NCHW).
+inline constexpr int64_t blockedGroups(int64_t channels, int64_t block) {
+  return (channels + block - 1) / block;
+}
+inline constexpr bool validBlock(int64_t block) {
+  return block == 8 || block == 16;
+}
+inline constexpr bool validBlockedPool(std::string_view pool) {
+  return pool == "MaxPool" || pool == "AveragePool" || pool == "GlobalAveragePool";
+}
 
 // ---- schema: what the verifier checks of every ai.passlab node ----
 struct OpSchema {

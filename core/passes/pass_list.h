@@ -47,6 +47,7 @@
   X(makeFuseConvActivation)              \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \
+  X(makeConvertToBlockedLayout)          \
   X(makeFusePasslabAttention)            \
   X(makeFusePasslabLayerNorm)            \
   X(makeFusePasslabSoftmax)              \

@@ -10,6 +10,7 @@
 //   FusedSoftmax(X, M?)              X's shape
 #include "core/analysis/infer/helpers.h"
 #include "core/analysis/infer/rules.h"
+#include "core/ir/passlab_ops.h"
 
 namespace passlab::analysis::infer {
 
@@ -23,6 +24,7 @@ void setElem(InferContext& ctx) {
 }  // namespace
 
 void inferPasslabFusedConv(InferContext& ctx) {
+  if (ctx.hasAttr(ir::passlab_ops::kBlock)) return inferPasslabBlockedConv(ctx);
   setElem(ctx);
   inferConvLike(ctx, 0, 1, 0);
 }

@@ -189,6 +189,9 @@ const Entry kRules[] = {
   {kPassLab, ir::passlab_ops::kFusedAttention, inferPasslabFusedAttention},
   {kPassLab, ir::passlab_ops::kFusedLayerNorm, inferPasslabFusedLayerNorm},
   {kPassLab, ir::passlab_ops::kFusedSoftmax, inferPasslabFusedSoftmax},
+  {kPassLab, ir::passlab_ops::kReorderToBlocked, inferPasslabReorderToBlocked},
+  {kPassLab, ir::passlab_ops::kReorderFromBlocked, inferPasslabReorderFromBlocked},
+  {kPassLab, ir::passlab_ops::kBlockedPool, inferPasslabBlockedPool},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},
   {kMl, "LinearClassifier", inferClassifier}, {kMl, "SVMClassifier", inferClassifier},

@@ -58,6 +58,11 @@ void inferPasslabFusedElementwise(InferContext& ctx);
 void inferPasslabFusedAttention(InferContext& ctx);
 void inferPasslabFusedLayerNorm(InferContext& ctx);
 void inferPasslabFusedSoftmax(InferContext& ctx);
+// ---- passlab_blocked.cpp (the blocked layout; FusedConv with `block` too) ----
+void inferPasslabReorderToBlocked(InferContext& ctx);
+void inferPasslabReorderFromBlocked(InferContext& ctx);
+void inferPasslabBlockedConv(InferContext& ctx);
+void inferPasslabBlockedPool(InferContext& ctx);
 
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);

@@ -19,6 +19,16 @@
 // blocked-to-NCHW loop with the epilogue; the matmul form for thin GEMVs
 // (resnet50's 7x7, squeeze-excite 1x1 on 1x1).
 // The reference kernel runs the reference Conv and then the epilogue loop.
+//
+// With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the
+// layout in core/ir/passlab_ops.h) Y and Z are blocked [N, ceil(M/b), H, W, b]
+// and X is blocked or NCHW (by its rank): the convolution reads and writes
+// oneDNN's nChw{b}c directly, so no reorder runs unless oneDNN picks another
+// layout for X (it does for a first layer of few channels, from NCHW).
+// Weights are reordered once as before; oneDNN pads them with zeros, so the
+// padding channels of X never reach Y. The residual and an activation oneDNN
+// lacks are one pass over the blocked buffers (elementwise, layout-blind).
+// The reference unblocks X and Z, runs the NCHW reference and blocks Y.
 #include <cstring>
 #include <memory>
 
@@ -26,6 +36,7 @@
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -59,10 +70,14 @@ class FusedConvRef final : public Kernel {
     if (!act) return act.error();
     auto conv = makeConvRef(b);
     if (!conv) return conv.error();
-    return std::unique_ptr<Kernel>(new FusedConvRef(*act, std::move(conv).value()));
+    auto k = std::unique_ptr<FusedConvRef>(new FusedConvRef(*act, std::move(conv).value()));
+    k->block_ = b.node().attrInt(ir::passlab_ops::kBlock, 0);
+    k->group_ = b.node().attrInt("group", 1);
+    return std::unique_ptr<Kernel>(std::move(k));
   }
 
   Status run(KernelContext& ctx) override {
+    if (block_ && !unblocking_) return runBlocked(ctx);
     CaptureOutput capture(ctx);
     PASSLAB_RETURN_IF_ERROR(conv_->run(capture));
     Tensor* y = capture.output();
@@ -77,8 +92,25 @@ class FusedConvRef final : public Kernel {
 
  private:
   FusedConvRef(Activation a, std::unique_ptr<Kernel> conv) : act_(a), conv_(std::move(conv)) {}
+
+  // Unblocks X (when blocked) and Z, runs this kernel on NCHW, blocks Y.
+  Status runBlocked(KernelContext& ctx) {
+    const Dims& w = ctx.input(1).dims();
+    if (w.size() != 4)
+      return invalidArgument("a blocked FusedConv takes 2-D kernels, W is " +
+                             ctx.input(1).describe());
+    std::vector<std::pair<size_t, int64_t>> blockedInputs = {{3, w[0]}};
+    if (ctx.input(0).dims().size() == 5) blockedInputs.push_back({0, w[1] * group_});
+    unblocking_ = true;
+    Status st = blocked::runUnblocked(*this, ctx, block_, blockedInputs);
+    unblocking_ = false;
+    return st;
+  }
+
   Activation act_;
   std::unique_ptr<Kernel> conv_;
+  int64_t block_ = 0, group_ = 1;
+  bool unblocking_ = false;
 };
 
 // Everything built for one input shape.
@@ -90,6 +122,10 @@ struct Plan : onednn::ConvPrimitive {
   bool declined = false;
 };
 
+memory::format_tag blockedTag(int64_t b) {
+  return b == 16 ? tag::nChw16c : tag::nChw8c;
+}
+
 class FusedConvOneDnn final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
@@ -99,11 +135,14 @@ class FusedConvOneDnn final : public Kernel {
     if (!act) return act.error();
     auto fallback = makeFusedConvRef(b);
     if (!fallback) return fallback.error();
-    return std::unique_ptr<Kernel>(
+    auto k = std::unique_ptr<FusedConvOneDnn>(
         new FusedConvOneDnn(std::move(a).value(), *act, std::move(fallback).value()));
+    k->block_ = b.node().attrInt(ir::passlab_ops::kBlock, 0);
+    return std::unique_ptr<Kernel>(std::move(k));
   }
 
   Status run(KernelContext& ctx) override {
+    if (block_) return runBlocked(ctx);
     const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
     const Tensor* bias = ctx.has(2) ? &ctx.input(2) : nullptr;
@@ -146,6 +185,48 @@ class FusedConvOneDnn final : public Kernel {
   FusedConvOneDnn(ConvAttrs a, Activation act, std::unique_ptr<Kernel> fallback)
       : attrs_(std::move(a)), act_(act), fallback_(std::move(fallback)) {
     eltwise_ = act_.kind == ActKind::kNone || onednnEltwise(act_, alg_, alpha_, beta_);
+  }
+
+  // ---- the blocked layout: X (rank 5, or NCHW), Y and Z in nChw{b}c ----
+  Status runBlocked(KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    const Tensor& w = ctx.input(1);
+    const Tensor* bias = ctx.has(2) ? &ctx.input(2) : nullptr;
+    const Tensor* z = ctx.has(3) ? &ctx.input(3) : nullptr;
+    const auto f32 = ir::DataType::kFloat;
+    if (x.dtype() != f32 || w.dtype() != f32 || (bias && bias->dtype() != f32) ||
+        (z && z->dtype() != f32) || w.dims().size() != 4)
+      return fallback_->run(ctx);
+    const bool blockedX = x.dims().size() == 5;
+    Dims plainX = x.dims();
+    if (blockedX) {
+      const int64_t channels = w.dims()[1] * attrs_.group;
+      if (x.dims()[4] != block_ || x.dims()[1] != ir::passlab_ops::blockedGroups(channels, block_))
+        return invalidArgument("X " + x.describe() + " is not " + std::to_string(channels) +
+                               " channels blocked by " + std::to_string(block_));
+      plainX = blocked::plainDims(x.dims(), channels);
+    }
+    PASSLAB_ASSIGN_OR_RETURN(ConvGeometry g, convGeometry(attrs_, plainX, w.dims()));
+    if (bias && bias->numel() != g.M)
+      return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
+                             std::to_string(g.M));
+    const Dims outDims = blocked::blockedDims(g.outDims, block_);
+    PASSLAB_RETURN_IF_ERROR(checkResidual(z, outDims));
+    if (x.numel() == 0) return fallback_->run(ctx);
+    if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
+        plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
+        plan_->threads != ctx.threads())
+      plan_ = build(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads(), blockedX);
+    if (plan_->declined) return fallback_->run(ctx);
+    Plan& p = *plan_;
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, f32, outDims));
+    // A reorder into Y might leave its padding channels as they were.
+    if (p.reorderDst && g.M % block_ != 0)
+      std::memset(y->mutableData<float>(), 0, sizeof(float) * y->numel());
+    PASSLAB_RETURN_IF_ERROR(p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1)));
+    const Activation rest = p.postAct ? Activation{} : act_;
+    if (z || rest.kind != ActKind::kNone) epilogue(rest, *y, z, ctx.threads());
+    return Status::ok();
   }
 
   // ---- 1x1 convolutions as a matmul on NCHW, the epilogue in its post-ops ----
@@ -229,8 +310,10 @@ class FusedConvOneDnn final : public Kernel {
     return Status::ok();
   }
 
+  // blockedX: x is blocked [N, C/b, H, W, b] (the layout's user tags; the
+  // output is blocked whenever the node has `block`).
   std::unique_ptr<Plan> build(const ConvGeometry& g, const Dims& x, const Dims& w, bool hasBias,
-                              bool hasResidual, int threads) {
+                              bool hasResidual, int threads, bool blockedX = false) {
     auto p = std::make_unique<Plan>();
     p->xDims = x;
     p->wDims = w;
@@ -250,11 +333,14 @@ class FusedConvOneDnn final : public Kernel {
           padR(g.padEnd.begin(), g.padEnd.end());
       for (int64_t d : g.dilation) dil.push_back(d - 1);
       auto f32 = memory::data_type::f32;
-      p->userSrc = memory::desc(onednn::toDims(x), f32, dataTag(sp));
+      const Dims plainX = blockedX ? blocked::plainDims(x, g.C) : x;
+      p->userSrc = memory::desc(onednn::toDims(plainX), f32,
+                                blockedX ? blockedTag(block_) : dataTag(sp));
       p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped));
-      p->userDst = memory::desc(onednn::toDims(g.outDims), f32, dataTag(sp));
+      p->userDst = memory::desc(onednn::toDims(g.outDims), f32,
+                                block_ ? blockedTag(block_) : dataTag(sp));
       p->biasDesc = memory::desc({g.M}, f32, tag::x);
-      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
+      auto anySrc = memory::desc(onednn::toDims(plainX), f32, tag::any);
       auto anyWei = memory::desc(wDims, f32, tag::any);
       auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
       auto& eng = onednn::engine();
@@ -290,6 +376,7 @@ class FusedConvOneDnn final : public Kernel {
   std::unique_ptr<Kernel> fallback_;
   std::unique_ptr<Plan> plan_;
   std::unique_ptr<MatMulPlan> mm_;
+  int64_t block_ = 0;  // the blocked layout's b; 0: NCHW
 };
 
 }  // namespace

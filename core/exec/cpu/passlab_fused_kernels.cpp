@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/parallel.h"
 
@@ -188,6 +189,19 @@ const KernelDef kRows[] = {
      "cpu.passlab.FusedLayerNorm", fused::makeFusedLayerNorm},
     {kDomain, ir::passlab_ops::kFusedSoftmax, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.FusedSoftmax", fused::makeFusedSoftmax},
+    // The blocked layout (passlab_blocked.cpp; the blocked FusedConv above).
+    {kDomain, ir::passlab_ops::kReorderToBlocked, 1, kOpsetMax, types::kFloat32, 0,
+     Tier::kOptimized, "onednn.passlab.ReorderToBlocked", blocked::makeReorderToBlocked},
+    {kDomain, ir::passlab_ops::kReorderToBlocked, 1, kOpsetMax, types::kFloat32, 0,
+     Tier::kReference, "cpu.passlab.ReorderToBlocked", blocked::makeReorderToBlockedRef},
+    {kDomain, ir::passlab_ops::kReorderFromBlocked, 1, kOpsetMax, types::kFloat32, 0,
+     Tier::kOptimized, "onednn.passlab.ReorderFromBlocked", blocked::makeReorderFromBlocked},
+    {kDomain, ir::passlab_ops::kReorderFromBlocked, 1, kOpsetMax, types::kFloat32, 0,
+     Tier::kReference, "cpu.passlab.ReorderFromBlocked", blocked::makeReorderFromBlockedRef},
+    {kDomain, ir::passlab_ops::kBlockedPool, 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
+     "onednn.passlab.BlockedPool", blocked::makeBlockedPool},
+    {kDomain, ir::passlab_ops::kBlockedPool, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
+     "cpu.passlab.BlockedPool", blocked::makeBlockedPoolRef},
 };
 
 }  // namespace

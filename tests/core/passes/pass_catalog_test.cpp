@@ -73,6 +73,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"fuse_conv_activation", Category::kStructural},
       {"fuse_gemm_activation", Category::kStructural},
       {"fuse_elementwise_chains", Category::kStructural},
+      {"convert_to_blocked_layout", Category::kReadWrite},
       {"fuse_passlab_attention", Category::kStructural},
       {"fuse_passlab_layer_norm", Category::kStructural},
       {"fuse_passlab_softmax", Category::kStructural},

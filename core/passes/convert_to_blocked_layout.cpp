@@ -1,0 +1,440 @@
+// convert_to_blocked_layout — keep activations in the CPU executor's
+// blocked layout (nChw8c / nChw16c) across chains of convolutions, pools,
+// elementwise ops and channel Concats, with explicit reorders only at the
+// chains' ends (non-standard, ai.passlab; like ONNX Runtime's NCHWc
+// transformer).
+//
+// Before:  t = Conv(x, W1); u = Relu(t); p = MaxPool(u); y = Conv(p, W2) ... z = Flatten(y)
+// After:   xb = ai.passlab.ReorderToBlocked(x) <block=b>
+//          tb = ai.passlab.FusedConv(xb, W1) <block=b>; ub = Relu(tb)
+//          pb = ai.passlab.BlockedPool(ub) <block=b, pool="MaxPool">
+//          yb = ai.passlab.FusedConv(pb, W2) <block=b>
+//          y = ai.passlab.ReorderFromBlocked(yb) <block=b, channels=C>; z = Flatten(y)
+// A blocked tensor is an ordinary float tensor [N, ceil(C/b), H, W, b]
+// (core/ir/passlab_ops.h): oneDNN's convolutions and pools read and write it
+// directly, so the NCHW <-> blocked reorders oneDNN otherwise runs around
+// every convolution happen once per chain. b is 16 on a CPU with AVX-512, else
+// 8 (option `block`: 0 picks it from this CPU, or 8 or 16); the graph records
+// it, so the model runs on any CPU (at the speed of the other layout there).
+// What is blocked, in graph order:
+//   * Conv and ai.passlab FusedConv (2-D, float32, weights of known shape):
+//     always; the input is reordered explicitly when it is not blocked yet
+//     and has at least b channels, else read as NCHW (a first layer of 3
+//     channels: oneDNN reads that layout natively);
+//   * MaxPool (no Indices output), AveragePool, GlobalAveragePool of a
+//     blocked input: ai.passlab BlockedPool;
+//   * Relu, LeakyRelu, Clip, Sigmoid, Tanh, HardSigmoid, HardSwish of a
+//     blocked input; Add, Sub, Mul, Max, Min, Sum of two blocked inputs of
+//     equal shape, or of one and a scalar or a per-channel [C,1,1] /
+//     [1,C,1,1] operand (reshaped and reordered to [1, C/b, 1, 1, b]; a
+//     constant one is folded by the cleanup); Div of a blocked input by a
+//     scalar: the same op on the 5-D tensors. The padding channels may then
+//     hold f(0) (Sigmoid: 0.5), finite; nothing lets them reach a real
+//     channel: a blocked convolution weights them with oneDNN's zero weight
+//     padding, pools and elementwise ops keep channels apart,
+//     ReorderFromBlocked drops them. (A blocked or per-channel divisor would
+//     divide them by zero, and 0 * inf is NaN even under a zero weight.)
+//   * BatchNormalization (inference) of a blocked input: X * a + c with
+//     a = scale / sqrt(var + epsilon), c = B - mean * a, per channel, blocked;
+//   * Concat on axis 1 of blocked inputs whose channel counts are multiples
+//     of b: Concat on axis 1 of the 5-D tensors.
+// Every blocked value that something else reads (or a graph output) gets one
+// ReorderFromBlocked, under the original name.
+// Conditions: non-standard output allowed; main graph only; shapes known
+// (rank 4, static channel counts; batch and spatial dims may be symbolic).
+// Near misses, in the explain log: Convs with 1-D/3-D kernels or unknown
+// weight shapes, MaxPool with Indices, pools and elementwise ops whose input
+// is not blocked, Concats with channel counts that are not multiples of b.
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/ir/passlab_ops.h"
+#include "core/passes/function_pass.h"
+#include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
+#include "core/passes/passlab_fused_utils.h"
+#include "core/passes/rule_helpers.h"
+
+namespace passlab::passes {
+
+namespace {
+
+namespace ops = ir::passlab_ops;
+
+// 16 where the CPU has AVX-512 (oneDNN's nChw16c), else 8 (nChw8c).
+int64_t cpuBlock() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports("avx512f") ? 16 : 8;
+#else
+  return 8;
+#endif
+}
+
+bool isOneOf(const ir::Node& n, std::initializer_list<std::string_view> opsList) {
+  if (!n.domain().empty()) return false;
+  for (std::string_view op : opsList)
+    if (n.opType() == op) return true;
+  return false;
+}
+
+// The static channel count of a rank-4 float32 value; nullopt otherwise.
+std::optional<int64_t> channelsOf(const ir::Value* v) {
+  if (!v || elemTypeOf(v) != ir::DataType::kFloat || !v->type().hasShape()) return std::nullopt;
+  const ir::Shape& s = *v->type().shape();
+  if (s.rank() != 4 || !s[1].isStatic()) return std::nullopt;
+  return s[1].value();
+}
+
+class Blocker {
+ public:
+  explicit Blocker(PassContext& ctx) : ctx_(ctx), rw_(ctx.rewriter), g_(ctx.model().graph()) {}
+
+  Status run() {
+    if (ctx_.standardOnly) return Status::ok();
+    const int64_t option = ctx_.intOption("block");
+    if (option != 0 && !ops::validBlock(option))
+      return invalidArgument(
+          Text::of("convert_to_blocked_layout: block %1 is not 0 (this CPU's), 8 or 16",
+                   std::to_string(option)));
+    b_ = option ? option : cpuBlock();
+    std::vector<ir::Node*> nodes;
+    for (const auto& n : g_.nodes()) nodes.push_back(n.get());
+    for (ir::Node* n : nodes) {
+      if (ctx_.filter && !ctx_.filter->allows(n->id())) continue;
+      if (convert(*n)) converted_.push_back(n);
+    }
+    if (converted_.empty()) return Status::ok();
+    reorderBackWhereRead();
+    removeReplaced();
+    if (ctx_.note)
+      *ctx_.note = Text::of("%1 nodes in the blocked layout (block %2), %3 reorders in, %4 out",
+                            std::to_string(converted_.size()), std::to_string(b_),
+                            std::to_string(reordersIn_), std::to_string(reordersOut_));
+    return Status::ok();
+  }
+
+ private:
+  struct Blocked {
+    ir::Value* value;  // [N, ceil(C/b), H, W, b]
+    int64_t channels;  // C
+  };
+
+  void note(const ir::Node& n, const Text& why) {
+    if (ctx_.explain) ctx_.explain->note(n.id(), "convert_to_blocked_layout", why);
+  }
+
+  const Blocked* blockedOf(const ir::Value* v) const {
+    auto it = blocked_.find(v);
+    return it == blocked_.end() ? nullptr : &it->second;
+  }
+
+  // The blocked type of an NCHW value.
+  ir::Type blockedType(const ir::Value* plain) const {
+    const ir::Shape& s = *plain->type().shape();
+    return ir::Type::tensor(
+        ir::DataType::kFloat,
+        ir::Shape(std::vector<ir::Dim>{s[0], ir::Dim(ops::blockedGroups(s[1].value(), b_)), s[2],
+                                       s[3], ir::Dim(b_)}));
+  }
+
+  ir::Node* addNode(const std::string& op, const std::string& domain,
+                    const std::vector<ir::Value*>& inputs, ir::Node* before, const ir::Node* from) {
+    if (domain == ops::kDomain && !ctx_.model().opsetVersion(ops::kDomain))
+      rw_.setOpsetVersion(ops::kDomain, ops::kVersion);
+    return rw_.addNode(g_, op, domain, inputs, 1, before, "", {from});
+  }
+
+  // `plain`'s blocked version: the one already made, or a new
+  // ReorderToBlocked before `before`.
+  ir::Value* blockedInput(ir::Value* plain, ir::Node* before) {
+    if (const Blocked* bl = blockedOf(plain)) return bl->value;
+    const ir::Node* from = plain->producer() ? plain->producer() : before;
+    ir::Node* r = addNode(ops::kReorderToBlocked, ops::kDomain, {plain}, before, from);
+    rw_.setAttr(r, ir::Attribute::makeInt(ops::kBlock, b_));
+    rw_.setType(r->output(0), blockedType(plain));
+    blocked_[plain] = {r->output(0), *channelsOf(plain)};
+    ++reordersIn_;
+    return r->output(0);
+  }
+
+  // The node's output 0 is now `out` (blocked) with `channels` channels.
+  void produced(ir::Node& n, ir::Node* out, int64_t channels) {
+    rw_.setType(out->output(0), blockedType(n.output(0)));
+    blocked_[n.output(0)] = {out->output(0), channels};
+  }
+
+  bool convert(ir::Node& n) {
+    if (n.opType() == "Conv" && n.domain().empty()) return convertConv(n);
+    if (fusedops::isFused(&n, ops::kFusedConv) && !n.hasAttr(ops::kBlock)) return convertConv(n);
+    if (isOneOf(n, {"MaxPool", "AveragePool", "GlobalAveragePool"})) return convertPool(n);
+    if (isOneOf(n, {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish"}))
+      return convertUnary(n);
+    if (isOneOf(n, {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"})) return convertBinary(n);
+    if (isOneOf(n, {"BatchNormalization"})) return convertBatchNorm(n);
+    if (isOneOf(n, {"Concat"})) return convertConcat(n);
+    return false;
+  }
+
+  bool convertConv(ir::Node& n) {
+    ir::Value* x = n.input(0);
+    ir::Value* w = n.inputCount() > 1 ? n.input(1) : nullptr;
+    auto c = channelsOf(x);
+    auto m = channelsOf(n.output(0));
+    if (!c || !m || !w || !w->type().hasShape() || w->type().shape()->rank() != 4) {
+      note(n, Text::of("not a 2-D float32 convolution with known channel counts"));
+      return false;
+    }
+    if (n.outputCount() != 1) return false;
+    ir::Value* z = n.inputCount() > 3 ? n.input(3) : nullptr;
+    if (z && !channelsOf(z)) {
+      note(n, Text::of("the residual's shape is unknown"));
+      return false;
+    }
+    ir::Value* xin = blockedOf(x) || *c >= b_ ? blockedInput(x, &n) : x;
+    std::vector<ir::Value*> in = {xin, w, n.inputCount() > 2 ? n.input(2) : nullptr};
+    if (z) in.push_back(blockedInput(z, &n));
+    while (!in.empty() && !in.back()) in.pop_back();
+    ir::Node* conv = addNode(ops::kFusedConv, ops::kDomain, in, &n, &n);
+    for (const ir::Attribute& a : n.attributes())
+      if (auto copy = copyAttribute(a)) rw_.setAttr(conv, std::move(*copy));
+    rw_.setAttr(conv, ir::Attribute::makeInt(ops::kBlock, b_));
+    produced(n, conv, *m);
+    return true;
+  }
+
+  bool convertPool(ir::Node& n) {
+    const Blocked* x = blockedOf(n.input(0));
+    if (!x) {
+      note(n, Text::of("its input is not in the blocked layout"));
+      return false;
+    }
+    if (n.outputCount() > 1 && n.output(1) && !n.output(1)->uses().empty()) {
+      note(n, Text::of("MaxPool's Indices output is read"));
+      return false;
+    }
+    if (!channelsOf(n.output(0))) return false;
+    ir::Node* pool = addNode(ops::kBlockedPool, ops::kDomain, {x->value}, &n, &n);
+    for (const ir::Attribute& a : n.attributes())
+      if (a.name() != "storage_order")
+        if (auto copy = copyAttribute(a)) rw_.setAttr(pool, std::move(*copy));
+    rw_.setAttr(pool, ir::Attribute::makeInt(ops::kBlock, b_));
+    rw_.setAttr(pool, ir::Attribute::makeString(ops::kPool, n.opType()));
+    produced(n, pool, x->channels);
+    return true;
+  }
+
+  // The same op on the blocked tensors; `inputs` replace the data inputs.
+  bool same(ir::Node& n, std::vector<ir::Value*> inputs, int64_t channels) {
+    if (!channelsOf(n.output(0)) || n.outputCount() != 1) return false;
+    for (size_t i = inputs.size(); i < n.inputCount(); ++i) inputs.push_back(n.input(i));
+    ir::Node* copy = addNode(n.opType(), "", inputs, &n, &n);
+    for (const ir::Attribute& a : n.attributes())
+      if (auto c = copyAttribute(a)) rw_.setAttr(copy, std::move(*c));
+    produced(n, copy, channels);
+    return true;
+  }
+
+  bool convertUnary(ir::Node& n) {
+    const Blocked* x = blockedOf(n.input(0));
+    if (!x) return false;
+    return same(n, {x->value}, x->channels);
+  }
+
+  bool convertBinary(ir::Node& n) {
+    if (n.inputCount() != 2) return false;
+    const Blocked* a = blockedOf(n.input(0));
+    const Blocked* c = blockedOf(n.input(1));
+    if (!a && !c) return false;
+    if (a && c) {
+      if (!fusedops::sameShape(n.input(0), n.input(1)) || n.opType() == "Div") {
+        note(n, Text::of("its operands do not have equal shapes"));
+        return false;
+      }
+      return same(n, {a->value, c->value}, a->channels);
+    }
+    // One blocked operand, the other a scalar or per channel.
+    const size_t bi = a ? 0 : 1;
+    const Blocked* x = a ? a : c;
+    ir::Value* other = n.input(1 - bi);
+    ir::Value* converted = nullptr;
+    // A Div may only divide a blocked tensor by a scalar: a blocked divisor, or
+    // a per-channel one padded with zeros, would divide by zero.
+    if (n.opType() == "Div" && (bi != 0 || !isScalar(other))) {
+      note(n, Text::of("a Div by a blocked or per-channel divisor would divide the padding "
+                       "channels by zero"));
+      return false;
+    }
+    if (isScalar(other)) {
+      converted = other;
+    } else if (perChannel(other, x->channels)) {
+      converted = blockedChannelVector(other, x->channels, &n);
+    } else {
+      note(n, Text::of("'%1' is neither a scalar nor one value per channel of '%2'", other->name(),
+                       n.input(bi)->name()));
+      return false;
+    }
+    std::vector<ir::Value*> in(2);
+    in[bi] = x->value;
+    in[1 - bi] = converted;
+    return same(n, in, x->channels);
+  }
+
+  static bool isScalar(const ir::Value* v) {
+    if (!v || !v->type().hasShape()) return false;
+    for (const ir::Dim& d : v->type().shape()->dims())
+      if (!d.isStatic() || d.value() != 1) return false;
+    return v->type().shape()->rank() <= 4;
+  }
+
+  // [C, 1, 1] or [1, C, 1, 1] (broadcast against NCHW along the channels).
+  static bool perChannel(const ir::Value* v, int64_t channels) {
+    if (!v || !v->type().hasShape() || elemTypeOf(v) != ir::DataType::kFloat) return false;
+    const ir::Shape& s = *v->type().shape();
+    const size_t r = s.rank();
+    if (r != 3 && r != 4) return false;
+    if (r == 4 && !(s[0].isStatic() && s[0].value() == 1)) return false;
+    const size_t c = r - 3;
+    if (!s[c].isStatic() || s[c].value() != channels || channels == 1) return false;
+    return s[c + 1].isStatic() && s[c + 1].value() == 1 && s[c + 2].isStatic() &&
+           s[c + 2].value() == 1;
+  }
+
+  // v (C values, any shape) as [1, ceil(C/b), 1, 1, b], the padding zero:
+  // Reshape to [1, C, 1, 1], then ReorderToBlocked (constant: folded later).
+  ir::Value* blockedChannelVector(ir::Value* v, int64_t channels, ir::Node* before) {
+    ir::Value* shape = addConstant(rw_, g_, before, "blocked_shape",
+                                   ir::Tensor::fromInt64s({1, channels, 1, 1}), {before});
+    ir::Node* r = addNode("Reshape", "", {v, shape}, before, before);
+    rw_.setType(r->output(0), ir::Type::tensor(ir::DataType::kFloat,
+                                               ir::Shape(std::vector<ir::Dim>{1, channels, 1, 1})));
+    ir::Node* b = addNode(ops::kReorderToBlocked, ops::kDomain, {r->output(0)}, before, before);
+    rw_.setAttr(b, ir::Attribute::makeInt(ops::kBlock, b_));
+    rw_.setType(b->output(0), blockedType(r->output(0)));
+    return b->output(0);
+  }
+
+  // BatchNormalization (inference) of a blocked X:
+  // Y = X * a + c, a = scale / sqrt(var + epsilon), c = B - mean * a, the
+  // vectors computed on [C] (constants: folded later) and blocked.
+  bool convertBatchNorm(ir::Node& n) {
+    const Blocked* x = blockedOf(n.input(0));
+    if (!x) {
+      note(n, Text::of("its input is not in the blocked layout"));
+      return false;
+    }
+    if (n.inputCount() != 5 || n.attrInt("spatial", 1) != 1) return false;
+    for (size_t i = 1; i < n.outputCount(); ++i)
+      if (n.output(i) && !n.output(i)->uses().empty()) {
+        note(n, Text::of("a training output of the BatchNormalization is read"));
+        return false;
+      }
+    if (!channelsOf(n.output(0))) return false;
+    for (size_t i = 1; i < 5; ++i)
+      if (elemTypeOf(n.input(i)) != ir::DataType::kFloat) return false;
+    const float eps = static_cast<float>(n.attrFloat("epsilon", 1e-5f));
+    const ir::Type vec = ir::Type::tensor(ir::DataType::kFloat,
+                                          ir::Shape(std::vector<ir::Dim>{ir::Dim(x->channels)}));
+    auto op = [&](const char* type, std::vector<ir::Value*> in) {
+      ir::Node* m = addNode(type, "", in, &n, &n);
+      rw_.setType(m->output(0), vec);
+      return m->output(0);
+    };
+    ir::Value* e = addConstant(rw_, g_, &n, "epsilon", ir::Tensor::scalarFloat(eps), {&n});
+    ir::Value* a = op("Div", {n.input(1), op("Sqrt", {op("Add", {n.input(4), e})})});
+    ir::Value* c = op("Sub", {n.input(2), op("Mul", {n.input(3), a})});
+    ir::Value* ab = blockedChannelVector(a, x->channels, &n);
+    ir::Value* cb = blockedChannelVector(c, x->channels, &n);
+    ir::Node* mul = addNode("Mul", "", {x->value, ab}, &n, &n);
+    rw_.setType(mul->output(0), blockedType(n.output(0)));
+    ir::Node* add = addNode("Add", "", {mul->output(0), cb}, &n, &n);
+    produced(n, add, x->channels);
+    return true;
+  }
+
+  bool convertConcat(ir::Node& n) {
+    const int64_t axis = n.attrInt("axis", 1);
+    if (axis != 1 && axis != -3) return false;
+    std::vector<ir::Value*> in;
+    int64_t channels = 0;
+    for (size_t i = 0; i < n.inputCount(); ++i) {
+      const Blocked* x = blockedOf(n.input(i));
+      if (!x) return false;
+      if (x->channels % b_ != 0) {
+        note(n, Text::of("input '%1' has %2 channels, not a multiple of the block %3",
+                         n.input(i)->name(), std::to_string(x->channels), std::to_string(b_)));
+        return false;
+      }
+      in.push_back(x->value);
+      channels += x->channels;
+    }
+    if (in.empty() || !channelsOf(n.output(0))) return false;
+    ir::Node* cat = addNode("Concat", "", in, &n, &n);
+    rw_.setAttr(cat, ir::Attribute::makeInt("axis", 1));
+    produced(n, cat, channels);
+    return true;
+  }
+
+  // A ReorderFromBlocked for every converted output that an unconverted node
+  // or the graph's outputs read; it takes over the value's uses and name.
+  void reorderBackWhereRead() {
+    std::unordered_set<const ir::Node*> gone(converted_.begin(), converted_.end());
+    std::unordered_set<const ir::Value*> outputs(g_.outputs().begin(), g_.outputs().end());
+    for (ir::Node* n : converted_) {
+      ir::Value* y = n->output(0);
+      bool read = outputs.count(y) > 0;
+      for (const ir::Use& u : y->uses()) read = read || !gone.count(u.node);
+      if (!read) continue;
+      const Blocked& bl = blocked_.at(y);
+      ir::Node* r = addNode(ops::kReorderFromBlocked, ops::kDomain, {bl.value}, n, n);
+      rw_.setAttr(r, ir::Attribute::makeInt(ops::kBlock, b_));
+      rw_.setAttr(r, ir::Attribute::makeInt(ops::kChannels, bl.channels));
+      rw_.setType(r->output(0), y->type());
+      rw_.replaceAllUsesWith(y, r->output(0));
+      ++reordersOut_;
+    }
+  }
+
+  // Removes the converted nodes, readers before producers, now that nothing
+  // reads them (their readers were converted or read a ReorderFromBlocked).
+  void removeReplaced() {
+    std::unordered_set<const ir::Value*> outputs(g_.outputs().begin(), g_.outputs().end());
+    auto unread = [&](const ir::Node* n) {
+      for (size_t i = 0; i < n->outputCount(); ++i)
+        if (const ir::Value* v = n->output(i); v && (!v->uses().empty() || outputs.count(v)))
+          return false;
+      return true;
+    };
+    std::vector<ir::Node*> left(converted_.rbegin(), converted_.rend());
+    for (bool progress = true; progress && !left.empty();) {
+      progress = false;
+      std::vector<ir::Node*> still;
+      for (ir::Node* n : left) {
+        if (unread(n)) {
+          rw_.removeNode(n);
+          progress = true;
+        } else {
+          still.push_back(n);
+        }
+      }
+      left.swap(still);
+    }
+  }
+
+  PassContext& ctx_;
+  rewrite::Rewriter& rw_;
+  ir::Graph& g_;
+  int64_t b_ = 8;
+  std::unordered_map<const ir::Value*, Blocked> blocked_;
+  std::vector<ir::Node*> converted_;
+  size_t reordersIn_ = 0, reordersOut_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeConvertToBlockedLayout() {
+  return std::make_unique<FunctionPass>(catalogInfo("convert_to_blocked_layout"),
+                                        [](PassContext& ctx) { return Blocker(ctx).run(); });
+}
+
+}  // namespace passlab::passes

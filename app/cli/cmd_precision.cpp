@@ -21,6 +21,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/passes/registry.h"
+#include "core/pipeline/precision_checker.h"
 #include "core/pipeline/recipe.h"
 #include "core/pipeline/sensitivity.h"
 
@@ -159,15 +160,7 @@ int runPrecision(const PrecisionArgs& a) {
   }
   // Measured on the calibration data when given (what the model is meant
   // for), else on synthesized sets.
-  pipeline::NoiseOptions quiet;
-  quiet.draws = 0;
-  std::vector<exec::NamedInputs> measureOn(
-      calibration->begin(),
-      calibration->begin() +
-          static_cast<std::ptrdiff_t>(std::min(calibration->size(), static_cast<size_t>(a.check))));
-  auto checker = measureOn.empty()
-                     ? pipeline::ExecOutputChecker::create(model, a.check, {}, quiet)
-                     : pipeline::ExecOutputChecker::create(model, std::move(measureOn), quiet);
+  auto checker = pipeline::precisionChecker(model, *calibration, a.check);
   if (!checker) {
     std::cerr << "error: cannot run the model to measure it: " << checker.error().message() << "\n";
     return 1;

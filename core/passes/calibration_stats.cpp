@@ -165,6 +165,25 @@ double TensorStats::clippedShare(const QuantRange& r) const {
   return static_cast<double>(clipped) / static_cast<double>(count_);
 }
 
+std::vector<uint64_t> TensorStats::histogram(size_t bins) const {
+  if (count_ == 0 || bins == 0) return {};
+  std::vector<uint64_t> out(bins, 0);
+  const double span = max_ - min_;
+  auto add = [&](double x, uint64_t n) {
+    if (n == 0) return;
+    x = std::clamp(x, min_, max_);  // a bin's middle may lie past the observed end
+    const auto k =
+        span > 0 ? static_cast<size_t>((x - min_) / span * static_cast<double>(bins)) : 0;
+    out[std::min(k, bins - 1)] += n;
+  };
+  for (size_t k = 0; k < pos_.size(); ++k) {
+    const double middle = (static_cast<double>(k) + 0.5) * width_;
+    add(middle, pos_[k]);
+    add(-middle, neg_[k]);
+  }
+  return out;
+}
+
 QuantParams asymmetricParams(const QuantRange& r, int32_t qmin, int32_t qmax) {
   const float lo = std::min(r.lo, 0.0f), hi = std::max(r.hi, 0.0f);
   QuantParams p;

@@ -52,6 +52,11 @@ class TensorStats {
   // histogram (to a bin's width).
   double clippedShare(const QuantRange& r) const;
 
+  // The values counted in `bins` equal bins over [min(), max()] (each of
+  // the streaming histogram's bins falls, by its middle, into one of them:
+  // exact to a bin's width), for drawing; empty when no value was added.
+  std::vector<uint64_t> histogram(size_t bins) const;
+
  private:
   void widenTo(double absMax);
   std::vector<uint64_t> absHistogram() const;

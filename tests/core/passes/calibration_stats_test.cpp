@@ -92,6 +92,34 @@ TEST(CalibrationStats, WideningTheHistogramKeepsEveryValue) {
   EXPECT_GE(all.hi, 0.99f);
 }
 
+TEST(CalibrationStats, TheHistogramForDrawingHoldsEveryValueInItsPlace) {
+  TensorStats s;
+  EXPECT_TRUE(s.histogram(10).empty());
+  s.add(uniform(4000, -1, 3));
+  const std::vector<uint64_t> h = s.histogram(8);
+  ASSERT_EQ(h.size(), 8u);
+  uint64_t total = 0;
+  for (uint64_t n : h) total += n;
+  EXPECT_EQ(total, s.count());
+  // Uniform over [-1, 3]: 500 a bin, give or take the sampling and a
+  // streaming bin's width at the edges.
+  for (uint64_t n : h) EXPECT_NEAR(static_cast<double>(n), 500.0, 80.0);
+  // A skewed set: the values at 10 land in the last bin, the bulk in the first.
+  TensorStats skew;
+  skew.add(uniform(1000, 0, 0.1f, {10, 10, 10}));
+  const std::vector<uint64_t> k = skew.histogram(4);
+  EXPECT_EQ(k.back(), 3u);
+  EXPECT_EQ(k.front(), 1000u);
+}
+
+TEST(CalibrationStats, AllZerosMakeOneBar) {
+  TensorStats s;
+  s.add(floats({0, 0, 0}));
+  const std::vector<uint64_t> h = s.histogram(5);
+  ASSERT_EQ(h.size(), 5u);
+  EXPECT_EQ(h[0], 3u);
+}
+
 TEST(CalibrationStats, EntropyClipsALongTailButKeepsTheBulk) {
   // Laplace-like: most mass near 0, a long thin tail to 50.
   std::mt19937 rng(3);

@@ -1187,8 +1187,33 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="118"/>
-        <source>%1: op_types names &apos;%2&apos;; it quantizes Conv, MatMul and Gemm</source>
-        <translation>%1：op_types 含 &apos;%2&apos;；本遍只量化 Conv、MatMul 和 Gemm</translation>
+        <source>%1: op_types names &apos;%2&apos;; it quantizes Conv, MatMul, Gemm, Add and Mul</source>
+        <translation>%1：op_types 含 &apos;%2&apos;；本遍只量化 Conv、MatMul、Gemm、Add 和 Mul</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="118"/>
+        <source>A, B and the output are not quantized to one 8-bit type</source>
+        <translation>A、B 和输出未量化为同一种 8 位类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="118"/>
+        <source>a scale of A or B is not one value</source>
+        <translation>A 或 B 的缩放因子不是单个值</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="118"/>
+        <source>an input is not an activation quantized for a Conv, MatMul, Gemm, Add or Mul</source>
+        <translation>有一个输入不是为 Conv、MatMul、Gemm、Add 或 Mul 量化的激活值</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="118"/>
+        <source>the inputs are not two float32 tensors</source>
+        <translation>输入不是两个 float32 张量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="118"/>
+        <source>the op uses the legacy broadcast attribute</source>
+        <translation>该算子使用了旧版的 broadcast 属性</translation>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="119"/>

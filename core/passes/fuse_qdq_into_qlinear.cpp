@@ -9,6 +9,9 @@
 // tensor or per column). A Relu between the op and its QuantizeLinear goes
 // when the zero point is the type's lowest value: the quantization then
 // clamps at zero itself.
+// and DQ(a), DQ(b) -> Add [-> Relu] -> Q -> com.microsoft QLinearAdd(aq, bq)
+// (Mul -> QLinearMul), as ONNX Runtime fuses these node units: a, b and the
+// output 8-bit of one type, each with one scale and a zero point.
 // Numerics: the integer op requantizes the int32 accumulator in one rounding
 // where the QDQ form rounds the float result; the two differ by at most one
 // step of the output's scale, so the pass is lossy (checked against the
@@ -28,6 +31,7 @@
 #include <cmath>
 
 #include "core/passes/fusion_utils.h"
+#include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
@@ -186,6 +190,47 @@ MatchResult matMulUnit(ir::Node& q, const MatchContext&) {
   });
 }
 
+// DQ(a), DQ(b) -> Add|Mul [-> Relu] -> Q  ->  com.microsoft QLinearAdd|QLinearMul.
+MatchResult binaryUnit(ir::Node& q, const char* opType, const char* fused) {
+  Unit u;
+  if (Text why = whyNotUnit(q, opType, u); !why.empty()) return MatchResult::failure(why);
+  ir::Node& op = *u.op;
+  if (op.hasAttr("broadcast"))
+    return MatchResult::failure("the op uses the legacy broadcast attribute");
+  Dequantized a, b;
+  if (Text why = whyNotDequantized(op.input(0), "A", a); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNotDequantized(op.input(1), "B", b); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(a, "A"); !why.empty()) return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(b, "B"); !why.empty()) return MatchResult::failure(why);
+  if (numelOf(a.scale) != 1 || numelOf(b.scale) != 1)
+    return MatchResult::failure("a scale of A or B is not one value");
+  const ir::DataType t = a.q->type().elemType();
+  if (b.q->type().elemType() != t || !q.output(0)->type().isTensor() ||
+      q.output(0)->type().elemType() != t)
+    return MatchResult::failure("A, B and the output are not quantized to one 8-bit type");
+  std::vector<ir::Node*> nodes{&q, &op, a.node};
+  if (b.node != a.node) nodes.push_back(b.node);
+  if (u.relu) nodes.push_back(u.relu);
+  const std::string fusedOp = fused;
+  return MatchResult::success(nodes, [&q, &op, u, a, b, fusedOp](rewrite::Rewriter& rw) {
+    const std::vector<const ir::Node*> from{&op, &q, a.node, b.node};
+    ir::Node* n = ortfusion::addMsNode(
+        rw, fusedOp, {a.q, a.scale, a.zero, b.q, b.scale, b.zero, q.input(1), q.input(2)}, &q, from,
+        {q.output(0)});
+    fusion::replaceAndErase(rw, q.output(0), n->output(0), {&q, u.relu, &op, a.node, b.node});
+  });
+}
+
+MatchResult addUnit(ir::Node& q, const MatchContext&) {
+  return binaryUnit(q, "Add", "QLinearAdd");
+}
+
+MatchResult mulUnit(ir::Node& q, const MatchContext&) {
+  return binaryUnit(q, "Mul", "QLinearMul");
+}
+
 // The value-preserving ops and the opset from which each takes 8-bit tensors.
 int64_t eightBitOpsetOf(const ir::Node& n) {
   if (!n.domain().empty()) return -1;
@@ -292,6 +337,12 @@ fusion::Rules rules() {
   fusion::addRule(r, "qdq_matmul",
                   "DQ(a), DQ(b) -> MatMul [-> Relu] -> Q  ->  QLinearMatMul(aq, bq)",
                   {"QuantizeLinear"}, matMulUnit);
+  fusion::addRule(r, "qdq_add",
+                  "DQ(a), DQ(b) -> Add [-> Relu] -> Q  ->  com.microsoft QLinearAdd(aq, bq)",
+                  {"QuantizeLinear"}, addUnit);
+  fusion::addRule(r, "qdq_mul",
+                  "DQ(a), DQ(b) -> Mul [-> Relu] -> Q  ->  com.microsoft QLinearMul(aq, bq)",
+                  {"QuantizeLinear"}, mulUnit);
   fusion::addRule(r, "qdq_value_preserving",
                   "Q(MaxPool|Pad|Reshape|...(DQ(xq, s, z)), s, z)  ->  MaxPool|Pad|...(xq)",
                   {"QuantizeLinear"}, valuePreservingUnit);

@@ -12,6 +12,11 @@
 //     (MaxPool, Pad with zeros, Reshape, Transpose, ...) derives from a
 //     quantized one takes that tensor's range, so that the op can later run
 //     on the 8-bit values unchanged (exact: see sharedRangeSource).
+// An Add or Mul of two activations that are both quantized already (inputs or
+// outputs of the ops above, or of another such Add or Mul: a residual
+// connection between quantized convolutions) gets its output quantized too,
+// as ONNX Runtime's quantizer does for these ops (its node unit DQ, DQ -> Add
+// -> Q runs as QLinearAdd); an Add or Mul elsewhere stays float.
 // Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
 // QLinear op. Lossy: the check holds the outputs to the accuracy budget.
 #include <algorithm>
@@ -59,6 +64,7 @@ struct Unit {
   ir::Value* input = nullptr;  // the activation it reads (before its Q/DQ pair)
   int64_t weightAxis = 0;
   ir::Value* output = nullptr;  // the op's output, or the output of the Relu that alone reads it
+  ir::Value* input2 = nullptr;  // an Add's or Mul's second activation (no weight then)
 };
 
 // An int8 weight with its scales (one per channel along `axis`, or one).
@@ -121,6 +127,7 @@ class StaticQuantizer {
     PASSLAB_RETURN_IF_ERROR(readOptions());
     std::vector<Unit> units;
     PASSLAB_RETURN_IF_ERROR(chooseUnits(units));
+    PASSLAB_RETURN_IF_ERROR(chooseBinaryUnits(units));
     if (units.empty()) return Status::ok();
     std::vector<ir::Value*> activations = activationsOf(units);
     PASSLAB_RETURN_IF_ERROR(calibrate(activations));
@@ -129,7 +136,8 @@ class StaticQuantizer {
     shareRangesOfValuePreservingOps(activations);
     rememberOrder();
     for (ir::Value* v : activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
-    for (const Unit& u : units) quantizeWeights(u);
+    for (const Unit& u : units)
+      if (!u.input2) quantizeWeights(u);
     writeNote(units.size(), calibrated);
     return Status::ok();
   }
@@ -153,9 +161,9 @@ class StaticQuantizer {
     for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
       const std::string op(str::trim(given));
       if (op.empty()) continue;
-      if (op != "Conv" && op != "MatMul" && op != "Gemm")
-        return invalidArgument(
-            Text::of("%1: op_types names '%2'; it quantizes Conv, MatMul and Gemm", kId, op));
+      if (op != "Conv" && op != "MatMul" && op != "Gemm" && op != "Add" && op != "Mul")
+        return invalidArgument(Text::of(
+            "%1: op_types names '%2'; it quantizes Conv, MatMul, Gemm, Add and Mul", kId, op));
       ops_.insert(op);
     }
     const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
@@ -171,7 +179,7 @@ class StaticQuantizer {
   Status chooseUnits(std::vector<Unit>& units) {
     std::vector<ir::Node*> nodes;
     for (const auto& n : g_.nodes())
-      if (n->domain().empty() && ops_.count(n->opType())) nodes.push_back(n.get());
+      if (n->domain().empty() && ops_.count(n->opType()) && !isBinary(*n)) nodes.push_back(n.get());
     return forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
       Unit u{&n, n.input(0)};
       if (Text why = whyNot(n, u); !why.empty()) {
@@ -181,6 +189,41 @@ class StaticQuantizer {
       }
       return Status::ok();
     });
+  }
+
+  static bool isBinary(const ir::Node& n) { return n.opType() == "Add" || n.opType() == "Mul"; }
+
+  // The Adds and Muls (in graph order, so that one can read another's
+  // output) whose two inputs are activations quantized already.
+  Status chooseBinaryUnits(std::vector<Unit>& units) {
+    if (!quantizeOutputs_ || (!ops_.count("Add") && !ops_.count("Mul"))) return Status::ok();
+    std::set<const ir::Value*> quantized;
+    for (const ir::Value* v : activationsOf(units)) quantized.insert(v);
+    std::vector<ir::Node*> nodes;
+    for (const auto& n : g_.nodes())
+      if (n->domain().empty() && isBinary(*n) && ops_.count(n->opType())) nodes.push_back(n.get());
+    return forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
+      if (Text why = whyNotBinary(n, quantized); !why.empty()) {
+        if (ctx_.explain) ctx_.explain->note(n.id(), kId, std::move(why));
+        return Status::ok();
+      }
+      Unit u{&n, n.input(0)};
+      u.input2 = n.input(1);
+      u.output = outputOf(n);
+      if (isFloat32Tensor(u.output)) quantized.insert(u.output);
+      units.push_back(u);
+      return Status::ok();
+    });
+  }
+
+  static Text whyNotBinary(const ir::Node& n, const std::set<const ir::Value*>& quantized) {
+    if (n.inputs().size() != 2 || !isFloat32Tensor(n.input(0)) || !isFloat32Tensor(n.input(1)) ||
+        !isFloat32Tensor(n.output(0)))
+      return "the inputs are not two float32 tensors";
+    if (n.hasAttr("broadcast")) return "the op uses the legacy broadcast attribute";
+    if (!quantized.count(n.input(0)) || !quantized.count(n.input(1)))
+      return "an input is not an activation quantized for a Conv, MatMul, Gemm, Add or Mul";
+    return "";
   }
 
   Text whyNot(const ir::Node& n, Unit& u) const {
@@ -236,6 +279,7 @@ class StaticQuantizer {
     };
     for (const Unit& u : units) {
       add(u.input);
+      if (u.input2) add(u.input2);
       if (quantizeOutputs_ && isFloat32Tensor(u.output)) add(u.output);
     }
     return out;

@@ -4,7 +4,8 @@
 // it must leave: a Relu the quantization would not reproduce, a bias of
 // another scale, an op output read twice. And value-preserving ops (MaxPool,
 // Pad with zeros, ...) between a DQ and a Q of the same scale and zero point
-// running on the 8-bit tensor, and the ones it must leave.
+// running on the 8-bit tensor, and the ones it must leave. And DQ, DQ ->
+// Add|Mul [-> Relu] -> Q into com.microsoft QLinearAdd / QLinearMul.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -193,6 +194,74 @@ main (float[1,2] a, float[1,2] b) => (float[1,4] y)
 
 TEST(FuseQdqIntoQlinear, LeavesAConcatOfInputsOfAnotherScale) {
   expectUnchanged(kPass, concatUnit("0.2"), "not quantized with the output's scale");
+}
+
+// Two quantized activations added (or multiplied) [then a Relu], the result
+// quantized: a residual connection between quantized convolutions as
+// quantize_static writes it. `yz` is the output zero point; `bType` the
+// second input's 8-bit type; `extra` more nodes.
+std::string binaryUnit(const std::string& op, bool relu = false, const std::string& yz = "0",
+                       const std::string& bType = "uint8", const std::string& extra = "") {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,3,3] a, float[1,2,1,1] b) => (float[1,2,3,3] y)" +
+         std::string(extra.empty() ? "" : ", float[1,2,3,3] e") + R"()
+    <float as = {0.02}, uint8 az = {128}, float bs = {0.03}, )" +
+         bType + R"( bz = {3}, float ys = {0.05}, uint8 yz = {)" + yz + R"(}> {
+    qa = QuantizeLinear(a, as, az)
+    da = DequantizeLinear(qa, as, az)
+    qb = QuantizeLinear(b, bs, bz)
+    db = DequantizeLinear(qb, bs, bz)
+    c = )" +
+         op + "(da, db)\n" +
+         (relu ? "    r = Relu(c)\n    yq = QuantizeLinear(r, ys, yz)"
+               : "    yq = QuantizeLinear(c, ys, yz)") +
+         R"(
+    y = DequantizeLinear(yq, ys, yz))" +
+         extra + " }";
+}
+
+std::string fusedBinary(const std::string& op, const std::string& yz = "0") {
+  return R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (float[1,2,3,3] a, float[1,2,1,1] b) => (float[1,2,3,3] y)
+    <float as = {0.02}, uint8 az = {128}, float bs = {0.03}, uint8 bz = {3}, float ys = {0.05},
+     uint8 yz = {)" +
+         yz + R"(}> {
+    qa = QuantizeLinear(a, as, az)
+    qb = QuantizeLinear(b, bs, bz)
+    yq = com.microsoft.)" +
+         op + R"((qa, as, az, qb, bs, bz, ys, yz)
+    y = DequantizeLinear(yq, ys, yz) })";
+}
+
+TEST(FuseQdqIntoQlinear, AnAddUnitBecomesQLinearAddAndTakesItsRelu) {
+  expectRewrite(kPass, binaryUnit("Add", false, "128"), fusedBinary("QLinearAdd", "128"));
+  expectRewrite(kPass, binaryUnit("Add", true), fusedBinary("QLinearAdd"));
+}
+
+TEST(FuseQdqIntoQlinear, AMulUnitBecomesQLinearMul) {
+  expectRewrite(kPass, binaryUnit("Mul", false, "128"), fusedBinary("QLinearMul", "128"));
+}
+
+TEST(FuseQdqIntoQlinear, AnAddUnitKeepsTheOutputsWithinTheBudget) {
+  expectSameOutputs(kPass, binaryUnit("Add", true));
+  expectSameOutputs(kPass, binaryUnit("Mul", false, "128"));
+}
+
+TEST(FuseQdqIntoQlinear, ConvergesOnAnAddUnit) {
+  expectConverges(kPass, binaryUnit("Add", true));
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAnAddOfTwoEightBitTypes) {
+  expectUnchanged(kPass, binaryUnit("Add", false, "0", "int8"), "one 8-bit type");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAnAddWhoseReluTheQuantizationWouldNotReproduce) {
+  expectUnchanged(kPass, binaryUnit("Add", true, "128"), "zero point is not the type's lowest");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAnAddWhoseOutputIsReadTwice) {
+  expectUnchanged(kPass, binaryUnit("Add", false, "0", "uint8", "\n    e = Identity(c)"),
+                  "Add output");
 }
 
 }  // namespace

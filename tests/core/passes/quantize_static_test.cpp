@@ -251,7 +251,7 @@ TEST(QuantizeStatic, BadOptionsAreRefusedNamingThem) {
   for (const Case& c :
        {Case{{{"method", "kl"}}, "method 'kl'"}, Case{{{"percentile", "20"}}, "percentile 20"},
         Case{{{"activation_type", "int4"}}, "activation_type 'int4'"},
-        Case{{{"op_types", "Conv,Add"}}, "'Add'"}}) {
+        Case{{{"op_types", "Conv,Relu"}}, "'Relu'"}}) {
     auto eval = synthesized();
     PassOutcome out = runPassMayFail(kPass, convNet(), c.options, &eval);
     EXPECT_FALSE(out.step.changed) << c.says;
@@ -336,6 +336,95 @@ TEST(QuantizeStatic, AConcatsInputsAndOutputShareOneRange) {
     EXPECT_EQ(constantInput(*dq, 1)->valueAsDouble(0), outScale->initializer()->valueAsDouble(0));
   }
   EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
+// A residual block: x -> Conv -> Relu (r) -> Conv (c) -> Add(c, r) -> Relu
+// -> Conv; `extra` replaces the Add's second input (e.g. with a constant).
+std::string residualNet(const std::string& second = "r") {
+  return "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+         "main (float[1,2,5,5] x) => (float[1,2,5,5] y)\n"
+         "    <float[2,2,3,3] w1 = {" +
+         values(36, 11) + "}, float[2,2,3,3] w2 = {" + values(36, 12) + "}, float[2,2,1,1] w3 = {" +
+         values(4, 13) +
+         "}, float[1,2,1,1] k = {0.5, -0.25}> {\n"
+         "    c1 = Conv <pads = [1, 1, 1, 1]> (x, w1)\n"
+         "    r = Relu(c1)\n"
+         "    c = Conv <pads = [1, 1, 1, 1]> (r, w2)\n"
+         "    a = Add(c, " +
+         second +
+         ")\n"
+         "    ra = Relu(a)\n"
+         "    y = Conv(ra, w3) }";
+}
+
+TEST(QuantizeStatic, AnAddOfTwoQuantizedActivationsBecomesANodeUnit) {
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, residualNet(), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  const ir::Node* add = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Add") add = n.get();
+  ASSERT_NE(add, nullptr);
+  // Both inputs dequantized; the Relu after it alone reads it and its output
+  // is quantized with zero point 0 (the clamp carried by the range).
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(add->input(i)->producer()->opType(), "DequantizeLinear")
+        << i << io::printModelText(out.model);
+  const ir::Node* relu = add->output(0)->uses()[0].node;
+  ASSERT_EQ(relu->opType(), "Relu");
+  ASSERT_EQ(relu->output(0)->uses().size(), 1u);
+  const ir::Node* q = relu->output(0)->uses()[0].node;
+  ASSERT_EQ(q->opType(), "QuantizeLinear") << io::printModelText(out.model);
+  EXPECT_EQ(constantInput(*q, 2)->valueAsDouble(0), 0);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  EXPECT_NE(out.step.note.str().find("4 ops quantized to int8"), std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(QuantizeStatic, AResidualBlockWithItsAddStaysWithinTheBudgetAndFuses) {
+  // quantize_static, then fuse_qdq_into_qlinear: the Add becomes QLinearAdd
+  // (and its Relu goes); the outputs stay within the accuracy budget.
+  auto eval = synthesized();
+  PassOutcome q = runPass(kPass, residualNet(), {}, &eval);
+  ASSERT_TRUE(q.step.changed);
+  EXPECT_TRUE(q.step.check.passed) << q.step.check.detail.str();
+  PassOutcome f = runPass("fuse_qdq_into_qlinear", q.model.clone());
+  ASSERT_TRUE(f.step.changed) << f.step.error.str();
+  EXPECT_NE(opsOf(f.model).find("QLinearAdd"), std::string::npos) << opsOf(f.model);
+  EXPECT_EQ(opsOf(f.model).find("Relu"), std::string::npos) << opsOf(f.model);
+  auto before = io::parseModelText(residualNet());
+  ASSERT_TRUE(before);
+  const NumericResult r = compareWithinBudget(*before, f.model);
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(QuantizeStatic, ConvergesOnAResidualBlock) {
+  auto eval = synthesized();
+  PassOutcome once = runPass(kPass, residualNet(), {}, &eval);
+  ASSERT_TRUE(once.step.changed);
+  auto eval2 = synthesized();
+  PassOutcome twice = runPass(kPass, once.model.clone(), {}, &eval2);
+  EXPECT_FALSE(twice.step.changed) << io::printModelText(twice.model);
+}
+
+TEST(QuantizeStatic, LeavesAnAddOfAConstantOrWithoutAddInOpTypes) {
+  // A constant second input: the Add stays float, with the reason.
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, residualNet("k"), {}, &eval);
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_TRUE(explains(out.step, "not an activation quantized")) << io::printModelText(out.model);
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n->opType() != "Add") continue;
+    EXPECT_NE(n->input(1)->producer() ? n->input(1)->producer()->opType() : "", "DequantizeLinear")
+        << "the constant stays float";
+  }
+  // op_types without Add: the Add's output is quantized only for the Conv
+  // after its Relu, and the note counts the three convolutions.
+  auto eval2 = synthesized();
+  PassOutcome convs = runPass(kPass, residualNet(), {{"op_types", "Conv"}}, &eval2);
+  ASSERT_TRUE(convs.step.changed);
+  EXPECT_NE(convs.step.note.str().find("3 ops quantized to int8"), std::string::npos)
+      << convs.step.note.str();
 }
 
 }  // namespace

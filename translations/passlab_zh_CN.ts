@@ -5815,6 +5815,236 @@ New ops: %2</source>
         <source>input &apos;%1&apos; has %2 channels, not a multiple of the block %3</source>
         <translation>输入“%1”有 %2 个通道，不是块大小 %3 的倍数</translation>
     </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="143"/>
+        <source>%1: sparsity %2 is not a fraction between 0 and 1</source>
+        <translation>%1：sparsity %2 不是 0 到 1 之间的比例</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="388"/>
+        <source>all %1 output channels are zero: the layer is a constant, not pruned here</source>
+        <translation>全部 %1 个输出通道都为零：该层是常量，此处不删除</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="428"/>
+        <source>channel %1 is %2 after %3</source>
+        <translation>通道 %1 在 %3 之后为 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="442"/>
+        <source>depthwise %1 pads its input, so channel %2 (constant %3) is not constant after it</source>
+        <translation>深度卷积 %1 对输入做填充，因此通道 %2（常量 %3）在它之后不再是常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="465"/>
+        <source>grouped %1 (group %2) reads them; only depthwise and group 1 are handled</source>
+        <translation>分组的 %1（group %2）读取它们；只处理深度卷积和 group 为 1 的卷积</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="466"/>
+        <source>grouped Conv (group %1): its dead channels are not removed</source>
+        <translation>分组 Conv（group %1）：不删除其死通道</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="597"/>
+        <source>not pruned: %1 weights, fewer than min_weights</source>
+        <translation>未剪枝：%1 个权重，少于 min_weights</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="598"/>
+        <source>not pruned: cannot read the weight %1</source>
+        <translation>未剪枝：无法读取权重 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="599"/>
+        <source>not pruned: grouped Conv (group %1), whose channels remove_dead_channels cannot remove</source>
+        <translation>未剪枝：分组 Conv（group %1），remove_dead_channels 无法删除其通道</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="600"/>
+        <source>not pruned: the node is in node_block_list</source>
+        <translation>未剪枝：该节点在 node_block_list 中</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="601"/>
+        <source>not pruned: the weight %1 is not a layer&apos;s weight</source>
+        <translation>未剪枝：权重 %1 不是层的权重</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="602"/>
+        <source>not pruned: the weight is not a floating-point constant stored in the file</source>
+        <translation>未剪枝：权重不是存储在文件中的浮点常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="603"/>
+        <source>not pruned: the weights it would zero are zero already (%1% zero)</source>
+        <translation>未剪枝：要置零的权重已经为零（%1% 为零）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="648"/>
+        <source>precision: sparsity</source>
+        <translation>精度：稀疏化</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="650"/>
+        <source>pruned: %1 of %2 weights set to zero, %3% of the weight zero now</source>
+        <translation>已剪枝：%2 个权重中 %1 个置零，该权重现有 %3% 为零</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="725"/>
+        <source>the C of %1 cannot take channel %2&apos;s constant %3</source>
+        <translation>%1 的 C 无法吸收通道 %2 的常量 %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="819"/>
+        <source>the bias is not a stored constant with one value per channel</source>
+        <translation>偏置不是每通道一个值的存储常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="820"/>
+        <source>the bias of %1 is not a stored constant</source>
+        <translation>%1 的偏置不是存储的常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="910"/>
+        <source>the layer&apos;s output has rank 0</source>
+        <translation>该层的输出秩为 0</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="946"/>
+        <source>the parameters of %1 are not constant</source>
+        <translation>%1 的参数不是常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="973"/>
+        <source>the rank of the layer&apos;s output is not known</source>
+        <translation>该层输出的秩未知</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="1026"/>
+        <source>the statistics of %1 are not constant</source>
+        <translation>%1 的统计量不是常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="1048"/>
+        <source>the weight of %1 is not a stored constant</source>
+        <translation>%1 的权重不是存储的常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="1049"/>
+        <source>the weight of %1 is not a stored matrix</source>
+        <translation>%1 的权重不是存储的矩阵</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="1056"/>
+        <source>they reach the graph output &apos;%1&apos;</source>
+        <translation>它们到达了图输出“%1”</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="33"/>
+        <source>%1 channels removed from %2 layers, %3 weights fewer</source>
+        <translation>从 %2 个层中删除了 %1 个通道，权重减少 %3 个</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="34"/>
+        <source>%1 dead channels stay: %2</source>
+        <translation>%1 个死通道保留：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="38"/>
+        <source>%1 has %2 input channels, not %3</source>
+        <translation>%1 有 %2 个输入通道，而不是 %3 个</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="40"/>
+        <source>%1 has K = %2, not %3</source>
+        <translation>%1 的 K = %2，而不是 %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="47"/>
+        <source>%1 has extra inputs</source>
+        <translation>%1 有多余的输入</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="51"/>
+        <source>%1 has no bias to take channel %2&apos;s constant %3</source>
+        <translation>%1 没有偏置来吸收通道 %2 的常量 %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="57"/>
+        <source>%1 is excluded from this pass</source>
+        <translation>%1 被排除在此优化遍之外</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="69"/>
+        <source>%1 layers pruned (%2): %3 weights set to zero, %4% of their %5 weights zero now (each layer in the explain log)</source>
+        <translation>剪枝了 %1 个层（%2）：%3 个权重置零，它们的 %5 个权重中现有 %4% 为零（每层详情见解释日志）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="75"/>
+        <source>%1 normalizes a value whose channels are not axis 1</source>
+        <translation>%1 归一化的值的通道不在轴 1 上</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="77"/>
+        <source>%1 of %2 dead channels removed; the others stay: %3</source>
+        <translation>删除了 %2 个死通道中的 %1 个；其余保留：%3</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="85"/>
+        <source>%1 pads channel %2 (constant %3) with %4: no longer constant</source>
+        <translation>%1 用 %4 填充通道 %2（常量 %3）：不再是常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="87"/>
+        <source>%1 pads its input: channel %2 holds %3, and folding %3 * sum(w) into the bias would be wrong where the window reads padding</source>
+        <translation>%1 对输入做填充：通道 %2 的值为 %3，把 %3 * sum(w) 折叠进偏置在窗口读到填充的位置会出错</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="88"/>
+        <source>%1 pads the channel axis, or its pads are not constant</source>
+        <translation>%1 在通道轴上填充，或其 pads 不是常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="89"/>
+        <source>%1 pads them in mode %2</source>
+        <translation>%1 以 %2 模式填充它们</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="90"/>
+        <source>%1 pools a value whose channels are not axis 1</source>
+        <translation>%1 池化的值的通道不在轴 1 上</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="95"/>
+        <source>%1 reads them on an axis other than its K</source>
+        <translation>%1 在其 K 以外的轴上读取它们</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="96"/>
+        <source>%1 reads them with an operand that is not a per-channel constant</source>
+        <translation>%1 读取它们时的另一个操作数不是逐通道常量</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="97"/>
+        <source>%1 reads them, an op this pass does not follow</source>
+        <translation>%1 读取它们，此优化遍不追踪该算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="98"/>
+        <source>%1 reads them; the channels would have to be traced through its result</source>
+        <translation>%1 读取它们；需要在其结果中追踪这些通道</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="105"/>
+        <source>%1 transposes A</source>
+        <translation>%1 转置了 A</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="140"/>
+        <source>%1: pattern &apos;%2&apos; is not unstructured, 2:4 or channel</source>
+        <translation>%1：pattern“%2”不是 unstructured、2:4 或 channel</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

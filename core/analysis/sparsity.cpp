@@ -4,10 +4,6 @@
 
 namespace passlab::analysis {
 
-namespace {
-
-// The stored float weight: an initializer's data (also when it is a graph
-// input, as every one is below IR version 4), or a Constant node's value.
 const ir::Tensor* storedWeight(const ir::Value* v) {
   if (!v) return nullptr;
   const ir::Tensor* t = v->initializer();
@@ -18,27 +14,23 @@ const ir::Tensor* storedWeight(const ir::Value* v) {
   return t && ir::isFloatingPoint(t->dtype()) ? t : nullptr;
 }
 
-// The weight seen as `channels` rows of `reduce` values: element (c, r) at
-// c * channelStride + r * reduceStride.
-struct Layout {
-  int64_t channels, reduce, channelStride, reduceStride;
-};
-
-std::optional<Layout> layoutOf(const ir::Node& n, const ir::Tensor& w) {
+std::optional<WeightLayout> weightLayout(const ir::Node& n, const ir::Tensor& w) {
   const auto& d = w.dims();
   if (n.opType() == "Conv") {
     if (d.size() < 3) return std::nullopt;
     const int64_t per = w.numel() / d[0];
-    return Layout{d[0], per, per, 1};
+    return WeightLayout{d[0], per, per, 1};
   }
   if (d.size() != 2) return std::nullopt;
   const bool transposed = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
   // [K, N]: channel n is column n, reducing down the rows; transposed [N, K]: row n.
-  return transposed ? Layout{d[0], d[1], d[1], 1} : Layout{d[1], d[0], 1, d[1]};
+  return transposed ? WeightLayout{d[0], d[1], d[1], 1} : WeightLayout{d[1], d[0], 1, d[1]};
 }
 
+namespace {
+
 LayerSparsity measure(const ir::Node& n, const ir::Value* wv, const ir::Tensor& w,
-                      const Layout& l) {
+                      const WeightLayout& l) {
   LayerSparsity s;
   s.node = n.id();
   s.describe = n.describe();
@@ -75,7 +67,7 @@ std::vector<LayerSparsity> sparsityReport(const ir::Model& model) {
     const ir::Value* wv = n.input(1);
     const ir::Tensor* w = storedWeight(wv);
     if (!w || w->numel() == 0) continue;
-    if (auto l = layoutOf(n, *w)) out.push_back(measure(n, wv, *w, *l));
+    if (auto l = weightLayout(n, *w)) out.push_back(measure(n, wv, *w, *l));
   }
   return out;
 }

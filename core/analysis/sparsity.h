@@ -12,6 +12,7 @@
 // computed at run time is left out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,19 @@ struct LayerSparsity {
 
 // The layers of the main graph in node order.
 std::vector<LayerSparsity> sparsityReport(const ir::Model& model);
+
+// The stored floating-point weight of `v`: an initializer's data (also one
+// that is a graph input) or a Constant node's value; nullptr otherwise.
+const ir::Tensor* storedWeight(const ir::Value* v);
+
+// A layer's weight seen as `channels` rows of `reduce` values (the output
+// channels and what each reduces over): element (c, r) at
+// c * channelStride + r * reduceStride.
+struct WeightLayout {
+  int64_t channels, reduce, channelStride, reduceStride;
+};
+// The layout of weight `w` of Conv, MatMul or Gemm `n` (input 1); nullopt for
+// another op or a weight of the wrong rank.
+std::optional<WeightLayout> weightLayout(const ir::Node& n, const ir::Tensor& w);
 
 }  // namespace passlab::analysis

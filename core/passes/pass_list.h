@@ -63,4 +63,6 @@
   X(makeFuseQdqIntoQlinear)              \
   X(makeRaiseOpset)                      \
   X(makeFactorizeLowRank)                \
+  X(makePruneMagnitude)                  \
+  X(makeRemoveDeadChannels)              \
   X(makeMergeLinearConvolutions)

@@ -89,6 +89,8 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"fuse_qdq_into_qlinear", Category::kPrecision},
       {"raise_opset", Category::kStructural},
       {"factorize_low_rank", Category::kPrecision},
+      {"prune_magnitude", Category::kPrecision},
+      {"remove_dead_channels", Category::kPrecision},
       {"merge_linear_convolutions", Category::kAlgorithm},
   };
   for (const Pass* p : allPasses()) {

@@ -1,0 +1,613 @@
+// remove_dead_channels — precision: the output channels of Conv, Gemm and
+// MatMul whose weights are all zero removed, with what only they feed (exact:
+// the outputs stay equal up to float rounding).
+//
+// Before:  y = Conv(x, w, b)  (w[m] all zero: channel m of y is b[m] everywhere)
+//          z = Conv(Relu(y), w2, b2)
+// After:   y = Conv(x, w without m, b without m)
+//          z = Conv(Relu(y), w2 without input channel m, b2 + relu(b[m]) * sum(w2[:, m]))
+//
+// A channel whose weights are all zero holds a constant: its bias (a Conv's
+// B, beta * C of a Gemm), else 0. The walk follows the channel through the
+// ops that keep it constant, computing its value: Relu, LeakyRelu, Clip,
+// Sigmoid, Tanh, HardSigmoid, HardSwish, Elu, Selu, Softplus, Neg, Abs, Exp,
+// Identity, Dropout; BatchNormalization (the channel's scale, bias, mean and
+// variance entries go), Add / Sub / Mul / Div / PRelu with a per-channel or
+// scalar constant (its entry goes), Pad with its own constant (only a channel
+// holding that constant stays constant), MaxPool, GlobalAveragePool,
+// GlobalMaxPool, AveragePool without padding counted, and a depthwise Conv
+// (group = channels, one filter each: its filter goes). It ends at the next
+// layer's input channels: a Conv (group 1), a Gemm or a MatMul reading it as
+// its data input loses those weight slices, and a nonzero constant v is
+// folded into that layer's bias as v * sum(w[:, c]) (a Gemm's C; a MatMul
+// has none and takes only zeros). Folding is exact only where every output
+// position sees the whole window: a Conv with padding takes only channels
+// whose value is 0 (padding reads zeros too); the others stay, with a note.
+// Conditions: the layer's weight is stored in the file (an initializer, also
+// one that is a graph input, or a Constant's value) and so is its bias; a
+// Conv of group 1; not every channel dead. The walk stops, and the channels
+// stay with a note in the explain log saying why, at a graph output, Concat,
+// Reshape, Flatten, a grouped Conv and any op not listed; a node the step's
+// filter excludes stops it too.
+// Inputs holding inf or NaN make 0 * x NaN, which the removed channel never
+// shows; this pass takes the weights' zeros as zeros.
+// Running it again changes nothing: no dead channel is left that can go.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/analysis/sparsity.h"
+#include "core/passes/function_pass.h"
+#include "core/passes/fusion_utils.h"
+#include "core/passes/layer_weight.h"
+#include "core/passes/node_policy.h"
+#include "core/passes/pass.h"
+#include "core/passes/pass_catalog.h"
+#include "core/passes/rule_helpers.h"
+
+namespace passlab::passes {
+
+namespace {
+
+constexpr const char* kId = "remove_dead_channels";
+
+using fusion::nodeText;
+
+std::string numberText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The per-channel entries of a stored constant broadcast against a value of
+// rank `rank` whose channels run along `axis`: one value per channel, and the
+// constant's own axis holding them (-1: it has one value for all).
+struct ChannelConstant {
+  std::vector<double> values;
+  int64_t ownAxis = -1;
+};
+
+std::optional<ChannelConstant> channelConstant(const ir::Value* v, int64_t rank, int64_t axis,
+                                               int64_t channels) {
+  const ir::Tensor* t = analysis::storedWeight(v);
+  if (!t) return std::nullopt;
+  auto vals = fusion::floatValues(*t);
+  const auto k = static_cast<int64_t>(t->rank());
+  if (!vals || k > rank) return std::nullopt;
+  ChannelConstant c;
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t d = t->dims()[static_cast<size_t>(j)];
+    if (d == 1) continue;
+    if (rank - k + j != axis || d != channels) return std::nullopt;
+    c.ownAxis = j;
+  }
+  c.values.resize(static_cast<size_t>(channels));
+  for (int64_t i = 0; i < channels; ++i)
+    c.values[static_cast<size_t>(i)] = (*vals)[c.ownAxis < 0 ? 0 : static_cast<size_t>(i)];
+  return c;
+}
+
+bool hasPadding(const ir::Node& conv) {
+  const std::string autoPad = conv.attrString("auto_pad", "NOTSET");
+  if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") return true;
+  if (autoPad == "VALID") return false;
+  for (int64_t p : conv.attrInts("pads"))
+    if (p != 0) return true;
+  return false;
+}
+
+// The value a unary per-channel op maps the constant `v` to; nullopt when
+// `n` is not one this pass follows (or its parameters are not constant).
+std::optional<double> unaryValue(const ir::Node& n, double v, int64_t opset) {
+  const std::string& op = n.opType();
+  if (op == "Relu") return std::max(v, 0.0);
+  if (op == "Identity" || op == "Dropout") return v;
+  if (op == "Neg") return -v;
+  if (op == "Abs") return std::fabs(v);
+  if (op == "Exp") return std::exp(v);
+  if (op == "Sigmoid") return 1 / (1 + std::exp(-v));
+  if (op == "Tanh") return std::tanh(v);
+  if (op == "Softplus") return std::log1p(std::exp(v));
+  if (op == "LeakyRelu") return v < 0 ? n.attrFloat("alpha", 0.01f) * v : v;
+  if (op == "Elu") return v < 0 ? n.attrFloat("alpha", 1.0f) * std::expm1(v) : v;
+  if (op == "Selu")
+    return n.attrFloat("gamma", 1.05070102214813232421875f) *
+           (v <= 0 ? n.attrFloat("alpha", 1.67326319217681884765625f) * std::expm1(v) : v);
+  if (op == "HardSigmoid")
+    return std::clamp(n.attrFloat("alpha", 0.2f) * v + n.attrFloat("beta", 0.5f), 0.0, 1.0);
+  if (op == "HardSwish") return v * std::clamp(v / 6 + 0.5, 0.0, 1.0);
+  if (op == "Clip") {
+    double lo = -std::numeric_limits<double>::infinity(), hi = -lo;
+    if (opset < 11) {
+      lo = n.attrFloat("min", std::numeric_limits<float>::lowest());
+      hi = n.attrFloat("max", std::numeric_limits<float>::max());
+    } else {
+      for (size_t i = 1; i < 3 && i < n.inputs().size(); ++i) {
+        if (!n.input(i)) continue;
+        auto s = fusion::scalarValue(n.input(i));
+        if (!s) return std::nullopt;
+        (i == 1 ? lo : hi) = *s;
+      }
+    }
+    return std::min(std::max(v, lo), hi);
+  }
+  return std::nullopt;
+}
+
+double binaryValue(const std::string& op, double a, double b) {
+  if (op == "Add") return a + b;
+  if (op == "Sub") return a - b;
+  if (op == "Mul") return a * b;
+  if (op == "Div") return a / b;
+  return a < 0 ? b * a : a;  // PRelu(a, slope b)
+}
+
+// How a node the walk reaches is edited once the walk succeeds.
+enum class EditKind {
+  kSameShape,     // unary op, pool: only the channel count of its output
+  kBatchNorm,     // its four per-channel inputs lose the entries
+  kChannelConst,  // a binary op's per-channel constant (input `constInput`) loses them
+  kDepthwise,     // its filters and bias lose them, group shrinks
+  kConvSink,      // its input channels go, constants folded into its bias
+  kGemmSink,      // rows of B go, constants folded into C
+  kMatMulSink,    // rows of B go
+};
+
+struct Edit {
+  ir::Node* node = nullptr;
+  EditKind kind = EditKind::kSameShape;
+  size_t constInput = 0;
+  int64_t ownAxis = -1;       // kChannelConst: the constant's channel axis (-1: none)
+  std::vector<double> value;  // the dead channels' constants entering the node
+};
+
+// The dead channels of one layer and where they go.
+struct Plan {
+  ir::Node* source = nullptr;
+  int64_t channels = 0;       // of the layer's output
+  std::vector<int64_t> dead;  // channel indices, ascending
+  std::vector<double> value;  // each one's constant at the layer's output
+  std::vector<Text> keptWhy;  // per dead channel: why it stays ("" when it goes)
+  std::vector<Edit> edits;
+  std::vector<ir::Value*> region;  // values whose channel axis shrinks
+  int64_t rank = 0, axis = 1;
+};
+
+class Remover {
+ public:
+  explicit Remover(PassContext& ctx)
+      : ctx_(ctx), rw_(ctx.rewriter), opset_(ctx.model().opsetVersion("").value_or(1)) {}
+
+  Status run() {
+    std::vector<ir::Node*> layers;
+    for (const auto& n : ctx_.model().graph().nodes())
+      if (isDefaultOp(*n, "Conv") || isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm"))
+        layers.push_back(n.get());
+    PASSLAB_RETURN_IF_ERROR(forEachNode(ctx_, kId, kId, layers, [&](ir::Node& n) {
+      Text why = removeFrom(n);
+      if (!why.empty() && ctx_.explain) ctx_.explain->note(n.id(), kId, std::move(why));
+      return Status::ok();
+    }));
+    if (ctx_.note && removed_ > 0)
+      *ctx_.note =
+          Text::of("%1 channels removed from %2 layers, %3 weights fewer", std::to_string(removed_),
+                   std::to_string(layers_), std::to_string(weightsRemoved_));
+    return Status::ok();
+  }
+
+ private:
+  // Removes the dead channels of `n` that can go; "" when it has none, else
+  // what was removed and what stays.
+  Text removeFrom(ir::Node& n) {
+    Plan p;
+    p.source = &n;
+    if (Text why = findDead(n, p); !why.empty() || p.dead.empty()) return why;
+    if (static_cast<int64_t>(p.dead.size()) == p.channels)
+      return Text::of("all %1 output channels are zero: the layer is a constant, not pruned here",
+                      std::to_string(p.channels));
+    p.keptWhy.assign(p.dead.size(), Text());
+    if (Text why = walk(p, n.output(0), p.value); !why.empty())
+      return Text::of("%1 dead channels stay: %2", std::to_string(p.dead.size()), why);
+    std::vector<int64_t> go;
+    std::vector<double> goValue;
+    Text firstKept;
+    for (size_t j = 0; j < p.dead.size(); ++j) {
+      if (p.keptWhy[j].empty()) {
+        go.push_back(p.dead[j]);
+        goValue.push_back(p.value[j]);
+      } else if (firstKept.empty()) {
+        firstKept = p.keptWhy[j];
+      }
+    }
+    if (go.empty())
+      return Text::of("%1 dead channels stay: %2", std::to_string(p.dead.size()), firstKept);
+    apply(p, go);
+    ++layers_;
+    removed_ += static_cast<int64_t>(go.size());
+    if (go.size() < p.dead.size())
+      return Text::of("%1 of %2 dead channels removed; the others stay: %3",
+                      std::to_string(go.size()), std::to_string(p.dead.size()), firstKept);
+    return "";
+  }
+
+  // The channels of `n` whose weights are all zero, with their constant.
+  Text findDead(ir::Node& n, Plan& p) {
+    const ir::Tensor* w = analysis::storedWeight(n.input(1));
+    if (!w) return "";
+    auto layout = analysis::weightLayout(n, *w);
+    auto values = fusion::floatValues(*w);
+    if (!layout || !values || layout->reduce == 0) return "";
+    p.channels = layout->channels;
+    for (int64_t c = 0; c < layout->channels; ++c) {
+      bool zero = true;
+      for (int64_t r = 0; r < layout->reduce && zero; ++r)
+        zero =
+            (*values)[static_cast<size_t>(c * layout->channelStride + r * layout->reduceStride)] ==
+            0;
+      if (zero) p.dead.push_back(c);
+    }
+    if (p.dead.empty()) return "";
+    if (n.opType() == "Conv" && n.attrInt("group", 1) != 1)
+      return Text::of("grouped Conv (group %1): its dead channels are not removed",
+                      std::to_string(n.attrInt("group", 1)));
+    auto rank = rankOf(n.output(0));
+    if (!rank) return "the rank of the layer's output is not known";
+    p.rank = *rank;
+    p.axis = n.opType() == "Conv" ? 1 : p.rank - 1;
+    if (p.axis < 0) return "the layer's output has rank 0";
+    std::vector<double> bias(static_cast<size_t>(p.channels), 0.0);
+    if (n.inputs().size() > 2 && n.input(2)) {
+      const double scale = n.opType() == "Gemm" ? n.attrFloat("beta", 1.0f) : 1.0;
+      auto c = channelConstant(n.input(2), n.opType() == "Gemm" ? 2 : 1,
+                               n.opType() == "Gemm" ? 1 : 0, p.channels);
+      if (!c) return "the bias is not a stored constant with one value per channel";
+      for (size_t i = 0; i < bias.size(); ++i) bias[i] = scale * c->values[i];
+    }
+    for (int64_t c : p.dead) p.value.push_back(bias[static_cast<size_t>(c)]);
+    return "";
+  }
+
+  // Follows the dead channels from `v` (their constants `value`) to the
+  // layers that read them; "" when every path ends at one.
+  Text walk(Plan& p, ir::Value* v, const std::vector<double>& value) {
+    if (v->isGraphOutput()) return Text::of("they reach the graph output '%1'", v->name());
+    p.region.push_back(v);
+    for (const ir::Use& u : v->uses()) {
+      ir::Node& n = *u.node;
+      if (!mayChange(ctx_, n)) return Text::of("%1 is excluded from this pass", nodeText(n));
+      Text why = follow(p, n, static_cast<size_t>(u.inputIndex), value);
+      if (!why.empty()) return why;
+    }
+    return "";
+  }
+
+  Text follow(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value) {
+    const std::string& op = n.opType();
+    if (!n.domain().empty())
+      return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
+    if (op == "Concat" || op == "Reshape" || op == "Flatten")
+      return Text::of("%1 reads them; the channels would have to be traced through its result",
+                      nodeText(n));
+    if (op == "Conv" && input == 0) return followConv(p, n, value);
+    if ((op == "Gemm" || op == "MatMul") && input == 0) return sinkMatrix(p, n, value);
+    if (input == 0 && n.inputs().size() >= 1) {
+      if (op == "Dropout" || op == "MaxPool" || op == "BatchNormalization")
+        if (Text why = fusion::whyExtraOutputsUsed(n); !why.empty()) return why;
+      if (op == "BatchNormalization") return followBatchNorm(p, n, value);
+      if (op == "Pad") return followPad(p, n, value);
+      if (op == "MaxPool" || op == "GlobalAveragePool" || op == "GlobalMaxPool" ||
+          (op == "AveragePool" && (!hasPadding(n) || n.attrInt("count_include_pad", 0) == 0))) {
+        if (p.axis != 1)
+          return Text::of("%1 pools a value whose channels are not axis 1", nodeText(n));
+        return through(p, n, EditKind::kSameShape, value);
+      }
+      std::vector<double> out;
+      for (double x : value) {
+        auto y = unaryValue(n, x, opset_);
+        if (!y) break;
+        out.push_back(*y);
+      }
+      if (out.size() == value.size() && (op != "Dropout" || n.inputs().size() < 3 || !n.input(2)))
+        return through(p, n, EditKind::kSameShape, out);
+    }
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || (op == "PRelu" && input == 0))
+      return followBinary(p, n, input, value);
+    return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
+  }
+
+  Text through(Plan& p, ir::Node& n, EditKind kind, std::vector<double> value,
+               size_t constInput = 0, int64_t ownAxis = -1) {
+    for (size_t j = 0; j < value.size(); ++j)
+      if (!std::isfinite(value[j]) && p.keptWhy[j].empty())
+        p.keptWhy[j] = Text::of("channel %1 is %2 after %3", std::to_string(p.dead[j]),
+                                numberText(value[j]), nodeText(n));
+    p.edits.push_back(Edit{&n, kind, constInput, ownAxis, value});
+    return walk(p, n.output(0), value);
+  }
+
+  Text followBinary(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value) {
+    const size_t other = 1 - input;
+    if (n.inputs().size() != 2) return Text::of("%1 has extra inputs", nodeText(n));
+    auto c = channelConstant(n.input(other), p.rank, p.axis, p.channels);
+    if (!c)
+      return Text::of("%1 reads them with an operand that is not a per-channel constant",
+                      nodeText(n));
+    std::vector<double> out;
+    for (size_t j = 0; j < value.size(); ++j) {
+      const double k = c->values[static_cast<size_t>(p.dead[j])];
+      out.push_back(input == 0 ? binaryValue(n.opType(), value[j], k)
+                               : binaryValue(n.opType(), k, value[j]));
+    }
+    return through(p, n, EditKind::kChannelConst, out, other, c->ownAxis);
+  }
+
+  Text followBatchNorm(Plan& p, ir::Node& n, const std::vector<double>& value) {
+    if (Text why = fusion::whyNotInferenceBatchNorm(n, ctx_.matchContext()); !why.empty())
+      return why;
+    if (p.axis != 1)
+      return Text::of("%1 normalizes a value whose channels are not axis 1", nodeText(n));
+    std::vector<std::vector<double>> params;
+    for (size_t i = 1; i < 5; ++i) {
+      auto c = n.inputs().size() > i ? channelConstant(n.input(i), 1, 0, p.channels) : std::nullopt;
+      if (!c || c->ownAxis != 0)
+        return Text::of("the statistics of %1 are not constant", nodeText(n));
+      params.push_back(c->values);
+    }
+    const double eps = n.attrFloat("epsilon", 1e-5f);
+    std::vector<double> out;
+    for (size_t j = 0; j < value.size(); ++j) {
+      const auto c = static_cast<size_t>(p.dead[j]);
+      out.push_back((value[j] - params[2][c]) / std::sqrt(params[3][c] + eps) * params[0][c] +
+                    params[1][c]);
+    }
+    return through(p, n, EditKind::kBatchNorm, out);
+  }
+
+  // A Pad of zeros keeps a channel of zeros; any other constant it pads
+  // with zeros, so that channel stays.
+  Text followPad(Plan& p, ir::Node& n, const std::vector<double>& value) {
+    if (n.attrString("mode", "constant") != "constant")
+      return Text::of("%1 pads them in mode %2", nodeText(n), n.attrString("mode", "constant"));
+    std::optional<std::vector<int64_t>> pads = n.attrInts("pads");
+    double fill = n.attrFloat("value", 0.0f);
+    if (opset_ >= 11) {
+      pads = n.inputs().size() > 1 ? constantInts(n.input(1)) : std::nullopt;
+      const bool hasFill = n.inputs().size() > 2 && n.input(2);
+      auto s = hasFill ? fusion::scalarValue(n.input(2)) : std::optional<double>(0.0);
+      if (!s || (n.inputs().size() > 3 && n.input(3)))
+        return Text::of("the parameters of %1 are not constant", nodeText(n));
+      fill = *s;
+    }
+    const auto r = static_cast<size_t>(p.rank);
+    if (!pads || pads->size() != 2 * r || (*pads)[static_cast<size_t>(p.axis)] != 0 ||
+        (*pads)[r + static_cast<size_t>(p.axis)] != 0)
+      return Text::of("%1 pads the channel axis, or its pads are not constant", nodeText(n));
+    for (size_t j = 0; j < value.size(); ++j)
+      if (value[j] != fill && p.keptWhy[j].empty())
+        p.keptWhy[j] =
+            Text::of("%1 pads channel %2 (constant %3) with %4: no longer constant", nodeText(n),
+                     std::to_string(p.dead[j]), numberText(value[j]), numberText(fill));
+    return through(p, n, EditKind::kSameShape, value);
+  }
+
+  // A Conv reading the channels: a depthwise one carries them on, one of
+  // group 1 takes them (the end of the walk).
+  Text followConv(Plan& p, ir::Node& n, const std::vector<double>& value) {
+    const ir::Tensor* w = analysis::storedWeight(n.input(1));
+    if (!w || w->rank() < 3)
+      return Text::of("the weight of %1 is not a stored constant", nodeText(n));
+    if (n.inputs().size() > 2 && n.input(2) && !analysis::storedWeight(n.input(2)))
+      return Text::of("the bias of %1 is not a stored constant", nodeText(n));
+    const int64_t group = n.attrInt("group", 1);
+    const bool pads = hasPadding(n);
+    if (group == p.channels && w->dims()[0] == p.channels && w->dims()[1] == 1 && group > 1) {
+      // Depthwise: output channel c = sum(w[c] * window of input c) + b[c].
+      auto wv = fusion::floatValues(*w);
+      const int64_t per = w->numel() / p.channels;
+      std::vector<double> bias(static_cast<size_t>(p.channels), 0.0);
+      if (n.inputs().size() > 2 && n.input(2))
+        bias = *fusion::floatValues(*analysis::storedWeight(n.input(2)));
+      std::vector<double> out;
+      for (size_t j = 0; j < value.size(); ++j) {
+        const auto c = p.dead[j];
+        if (value[j] != 0 && pads && p.keptWhy[j].empty())
+          p.keptWhy[j] = Text::of(
+              "depthwise %1 pads its input, so channel %2 (constant %3) is not constant after it",
+              nodeText(n), std::to_string(c), numberText(value[j]));
+        double sum = 0;
+        for (int64_t k = 0; k < per; ++k) sum += (*wv)[static_cast<size_t>(c * per + k)];
+        out.push_back(value[j] * sum + bias[static_cast<size_t>(c)]);
+      }
+      return through(p, n, EditKind::kDepthwise, out);
+    }
+    if (group != 1)
+      return Text::of("grouped %1 (group %2) reads them; only depthwise and group 1 are handled",
+                      nodeText(n), std::to_string(group));
+    if (w->dims()[1] != p.channels)
+      return Text::of("%1 has %2 input channels, not %3", nodeText(n), std::to_string(w->dims()[1]),
+                      std::to_string(p.channels));
+    for (size_t j = 0; j < value.size(); ++j)
+      if (value[j] != 0 && pads && p.keptWhy[j].empty())
+        p.keptWhy[j] = Text::of(
+            "%1 pads its input: channel %2 holds %3, and folding %3 * sum(w) into the bias would "
+            "be wrong where the window reads padding",
+            nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
+    p.edits.push_back(Edit{&n, EditKind::kConvSink, 0, -1, value});
+    return "";
+  }
+
+  // A Gemm or MatMul reading the channels as its K: the end of the walk.
+  Text sinkMatrix(Plan& p, ir::Node& n, const std::vector<double>& value) {
+    const bool gemm = n.opType() == "Gemm";
+    const ir::Tensor* w = analysis::storedWeight(n.input(1));
+    if (!w || w->rank() != 2)
+      return Text::of("the weight of %1 is not a stored matrix", nodeText(n));
+    if (gemm && n.attrInt("transA", 0) != 0) return Text::of("%1 transposes A", nodeText(n));
+    if (p.axis != p.rank - 1 || (gemm && p.rank != 2))
+      return Text::of("%1 reads them on an axis other than its K", nodeText(n));
+    const bool transB = gemm && n.attrInt("transB", 0) != 0;
+    if (w->dims()[transB ? 1 : 0] != p.channels)
+      return Text::of("%1 has K = %2, not %3", nodeText(n),
+                      std::to_string(w->dims()[transB ? 1 : 0]), std::to_string(p.channels));
+    const int64_t cols = w->dims()[transB ? 0 : 1];
+    const bool cPerColumn = !gemm || n.inputs().size() < 3 || !n.input(2) ||
+                            channelConstant(n.input(2), 2, 1, cols).has_value();
+    for (size_t j = 0; j < value.size(); ++j) {
+      if (value[j] == 0 || !p.keptWhy[j].empty()) continue;
+      if (!gemm)
+        p.keptWhy[j] = Text::of("%1 has no bias to take channel %2's constant %3", nodeText(n),
+                                std::to_string(p.dead[j]), numberText(value[j]));
+      else if (n.attrFloat("beta", 1.0f) == 0 || !cPerColumn)
+        p.keptWhy[j] = Text::of("the C of %1 cannot take channel %2's constant %3", nodeText(n),
+                                std::to_string(p.dead[j]), numberText(value[j]));
+    }
+    p.edits.push_back(Edit{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, 0, -1, value});
+    return "";
+  }
+
+  // ---- the edits ----
+
+  void apply(const Plan& p, const std::vector<int64_t>& go) {
+    ir::Node& n = *p.source;
+    const ir::Tensor& w = *analysis::storedWeight(n.input(1));
+    const int64_t before = w.numel();
+    const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+    const int64_t weightAxis = n.opType() == "Conv" || transB ? 0 : 1;
+    ir::Tensor nw = dropAlongAxis(w, weightAxis, go);
+    weightsRemoved_ += before - nw.numel();
+    replaceConstantInput(rw_, n, 1, std::move(nw), n.input(1)->name());
+    if (n.inputs().size() > 2 && n.input(2)) dropBiasEntries(n, go);
+    std::vector<size_t> at;  // positions of `go` in p.dead
+    for (int64_t c : go)
+      at.push_back(
+          static_cast<size_t>(std::lower_bound(p.dead.begin(), p.dead.end(), c) - p.dead.begin()));
+    for (const Edit& e : p.edits) applyEdit(p, e, go, at);
+    for (ir::Value* v : p.region)
+      shrinkType(v, p.axis, p.channels - static_cast<int64_t>(go.size()));
+  }
+
+  // The layer's own bias (Conv B [M], Gemm C [N] or [1, N]; a scalar stays).
+  void dropBiasEntries(ir::Node& n, const std::vector<int64_t>& go) {
+    const ir::Tensor& b = *analysis::storedWeight(n.input(2));
+    if (b.numel() == 1) return;
+    replaceConstantInput(rw_, n, 2, dropAlongAxis(b, static_cast<int64_t>(b.rank()) - 1, go),
+                         n.input(2)->name());
+  }
+
+  void applyEdit(const Plan& p, const Edit& e, const std::vector<int64_t>& go,
+                 const std::vector<size_t>& at) {
+    ir::Node& n = *e.node;
+    switch (e.kind) {
+      case EditKind::kSameShape:
+        return;
+      case EditKind::kBatchNorm:
+        for (size_t i = 1; i < 5; ++i) dropInputEntries(n, i, 0, go);
+        return;
+      case EditKind::kChannelConst:
+        if (e.ownAxis >= 0) dropInputEntries(n, e.constInput, e.ownAxis, go);
+        return;
+      case EditKind::kDepthwise:
+        dropInputEntries(n, 1, 0, go);
+        if (n.inputs().size() > 2 && n.input(2)) dropInputEntries(n, 2, 0, go);
+        rw_.setAttr(&n,
+                    ir::Attribute::makeInt("group", p.channels - static_cast<int64_t>(go.size())));
+        return;
+      case EditKind::kConvSink:
+        return sinkConv(n, e, go, at);
+      case EditKind::kGemmSink:
+      case EditKind::kMatMulSink:
+        return sinkMatrixEdit(n, e, go, at);
+    }
+  }
+
+  void dropInputEntries(ir::Node& n, size_t i, int64_t axis, const std::vector<int64_t>& go) {
+    const ir::Tensor& t = *analysis::storedWeight(n.input(i));
+    replaceConstantInput(rw_, n, i, dropAlongAxis(t, axis, go), n.input(i)->name());
+  }
+
+  // Conv of group 1: input channels `go` go; b[m] += v * sum(w[m, c]).
+  void sinkConv(ir::Node& n, const Edit& e, const std::vector<int64_t>& go,
+                const std::vector<size_t>& at) {
+    const ir::Tensor& w = *analysis::storedWeight(n.input(1));
+    const std::vector<double> wv = *fusion::floatValues(w);
+    const int64_t m = w.dims()[0], c = w.dims()[1], k = w.numel() / (m * c);
+    std::vector<double> shift(static_cast<size_t>(m), 0.0);
+    bool shifted = false;
+    for (size_t j = 0; j < go.size(); ++j) {
+      const double v = e.value[at[j]];
+      if (v == 0) continue;
+      shifted = true;
+      for (int64_t o = 0; o < m; ++o) {
+        double sum = 0;
+        for (int64_t r = 0; r < k; ++r) sum += wv[static_cast<size_t>((o * c + go[j]) * k + r)];
+        shift[static_cast<size_t>(o)] += v * sum;
+      }
+    }
+    const ir::DataType dtype = w.dtype();
+    replaceConstantInput(rw_, n, 1, dropAlongAxis(w, 1, go), n.input(1)->name());
+    if (shifted) addToBias(n, 2, shift, {m}, dtype);
+  }
+
+  // Gemm / MatMul: rows (K) `go` of B go; a Gemm's C[n] += alpha * v * B[c, n] / beta.
+  void sinkMatrixEdit(ir::Node& n, const Edit& e, const std::vector<int64_t>& go,
+                      const std::vector<size_t>& at) {
+    const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+    const ir::Tensor& w = *analysis::storedWeight(n.input(1));
+    const std::vector<double> wv = *fusion::floatValues(w);
+    const int64_t cols = w.dims()[transB ? 0 : 1];
+    const int64_t rowStride = transB ? 1 : cols, colStride = transB ? w.dims()[1] : 1;
+    std::vector<double> shift(static_cast<size_t>(cols), 0.0);
+    bool shifted = false;
+    const double scale =
+        n.opType() == "Gemm" ? n.attrFloat("alpha", 1.0f) / n.attrFloat("beta", 1.0f) : 0.0;
+    for (size_t j = 0; j < go.size(); ++j) {
+      const double v = e.value[at[j]];
+      if (v == 0) continue;
+      shifted = true;
+      for (int64_t o = 0; o < cols; ++o)
+        shift[static_cast<size_t>(o)] +=
+            scale * v * wv[static_cast<size_t>(go[j] * rowStride + o * colStride)];
+    }
+    const ir::DataType dtype = w.dtype();
+    replaceConstantInput(rw_, n, 1, dropAlongAxis(w, transB ? 1 : 0, go), n.input(1)->name());
+    if (shifted) addToBias(n, 2, shift, {cols}, dtype);
+  }
+
+  // Input `i` (a bias with one value per channel, or none) plus `shift`.
+  void addToBias(ir::Node& n, size_t i, const std::vector<double>& shift, std::vector<int64_t> dims,
+                 ir::DataType dtype) {
+    std::vector<double> b(shift.size(), 0.0);
+    if (n.inputs().size() > i && n.input(i)) {
+      const ir::Tensor& t = *analysis::storedWeight(n.input(i));
+      auto vals = *fusion::floatValues(t);
+      for (size_t o = 0; o < b.size(); ++o) b[o] = vals[t.numel() == 1 ? 0 : o];
+      if (t.numel() != 1) dims = t.dims();
+      dtype = t.dtype();
+    }
+    for (size_t o = 0; o < b.size(); ++o) b[o] += shift[o];
+    const std::string hint = n.output(0)->name() + "_bias";
+    replaceConstantInput(rw_, n, i, fusion::floatTensor(dtype, dims, b), hint);
+  }
+
+  void shrinkType(ir::Value* v, int64_t axis, int64_t channels) {
+    ir::Type t = v->type();
+    if (!t.isTensor() || !t.shape() || static_cast<int64_t>(t.shape()->rank()) <= axis) return;
+    (*t.shape())[static_cast<size_t>(axis)] = ir::Dim(channels);
+    rw_.setType(v, std::move(t));
+  }
+
+  PassContext& ctx_;
+  rewrite::Rewriter& rw_;
+  int64_t opset_;
+  size_t layers_ = 0;
+  int64_t removed_ = 0, weightsRemoved_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeRemoveDeadChannels() {
+  return std::make_unique<FunctionPass>(catalogInfo(kId),
+                                        [](PassContext& ctx) { return Remover(ctx).run(); });
+}
+
+}  // namespace passlab::passes

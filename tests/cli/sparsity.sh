@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Magnitude pruning and dead-channel removal from the command line, as a user
+# runs them: whole channels of winml_squeezenet pruned (prune_magnitude,
+# pattern=channel) and then removed with what only they feed
+# (remove_dead_channels), each step checked, the saved file checked again and
+# smaller in parameters; the sparsity report sees the pruned zeros; a pattern
+# the pass does not know is refused naming it, and nothing is written.
+# Usage: sparsity.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
+set -u
+cli=$1
+corpus=${PASSLAB_CORPUS_DIR:-$2}
+model="$corpus/models/winml_squeezenet.onnx"
+if [ ! -f "$model" ]; then
+  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
+  exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$cli" optimize "$model" -o "$dir/pruned.onnx" --passes prune_magnitude,remove_dead_channels \
+  --set prune_magnitude.pattern=channel --set prune_magnitude.sparsity=0.2 --check 2 \
+  > "$dir/run.log" 2>&1 || { cat "$dir/run.log"; fail "prune_magnitude,remove_dead_channels"; }
+for want in "layers pruned (channel):" "channels removed from" \
+  "outputs within the accuracy budget on 2 input sets"; do
+  grep -qF -- "$want" "$dir/run.log" || { cat "$dir/run.log"; fail "no '$want'"; }
+done
+grep -E "^2 +remove_dead_channels" "$dir/run.log" | grep -q "within budget" ||
+  { cat "$dir/run.log"; fail "remove_dead_channels was not checked within budget"; }
+
+# Fewer node weights than the original.
+params() { "$cli" info "$1" | sed -n 's/^parameters: *\([0-9,]*\) .*/\1/p' | tr -d ,; }
+before=$(params "$model")
+after=$(params "$dir/pruned.onnx")
+[ -n "$before" ] && [ -n "$after" ] || fail "no parameter line ($before, $after)"
+[ "$after" -lt "$before" ] || fail "parameters did not go down: $before -> $after"
+echo "parameters: $before -> $after"
+
+# The report sees zero weights left in the layers whose channels could not go.
+"$cli" precision "$dir/pruned.onnx" --sparsity > "$dir/sparsity.log" 2>&1 ||
+  { cat "$dir/sparsity.log"; fail "precision --sparsity"; }
+grep -qE "output channels all zero" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no total"; }
+grep -qE " 0\.0% zero," "$dir/sparsity.log" && { cat "$dir/sparsity.log"; fail "no zeros after pruning"; }
+
+# A pattern the pass does not know: refused by name, nothing written.
+if "$cli" optimize "$model" -o "$dir/bad.onnx" --passes prune_magnitude \
+  --set prune_magnitude.pattern=4:8 > "$dir/bad.log" 2>&1; then
+  cat "$dir/bad.log"; fail "pattern 4:8 was accepted"
+fi
+grep -qF "pattern '4:8' is not unstructured, 2:4 or channel" "$dir/bad.log" ||
+  { cat "$dir/bad.log"; fail "the error does not name the pattern"; }
+[ ! -e "$dir/bad.onnx" ] || fail "a model was written after an error"
+echo "ok"

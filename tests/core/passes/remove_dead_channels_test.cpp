@@ -1,0 +1,211 @@
+// remove_dead_channels: zero output channels removed with the entries of the
+// per-channel ops they pass and the next layer's input channels (a constant
+// folded into its bias), the outputs equal on random inputs, convergence, and
+// where it must stop (padding with a nonzero constant, graph outputs, Concat,
+// Reshape, grouped producers, a MatMul without a bias).
+#include <gtest/gtest.h>
+
+#include "core/io/text_format.h"
+#include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "remove_dead_channels";
+
+// The dims of the initializer read as input `index` of the node whose
+// output is `output`.
+std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
+  for (const auto& n : m.graph().nodes())
+    if (n->output(0)->name() == output && n->inputs().size() > index && n->input(index) &&
+        n->input(index)->initializer())
+      return n->input(index)->initializer()->dims();
+  return {};
+}
+
+void expectEqualOutputs(const std::string& text, const PassOutcome& out) {
+  NumericResult num = compareOutputs(parse(text), out.model, 3);
+  ASSERT_TRUE(num.ran) << num.detail;
+  EXPECT_TRUE(num.equal) << num.detail << "\n" << io::printModelText(out.model);
+}
+
+// Channels 1 (bias 0) and 3 (bias 0.5) of h are dead; after the Relu they
+// hold 0 and 0.5, and the 1x1 Conv without padding takes 0.5 * sum(w2[:, 3])
+// into its bias: {1 + 0.5 * 4, -1 + 0.5 * 8}.
+const char* kConvReluConv = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3,4,4] x) => (float[1,2,4,4] y)
+    <float[4,3,1,1] w = {1, 2, 3,  0, 0, 0,  -1, 0.5, 2,  0, 0, 0},
+     float[4] b = {0.25, 0, 0.75, 0.5},
+     float[2,4,1,1] w2 = {1, 2, 3, 4,  5, 6, 7, 8},
+     float[2] b2 = {1, -1}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    y = Conv(r, w2, b2) })";
+
+TEST(RemoveDeadChannels, ZeroChannelsGoAndTheirConstantMovesIntoTheNextBias) {
+  expectRewrite(kPass, kConvReluConv, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3,4,4] x) => (float[1,2,4,4] y)
+    <float[2,3,1,1] w = {1, 2, 3,  -1, 0.5, 2},
+     float[2] b = {0.25, 0.75},
+     float[2,2,1,1] w2 = {1, 3,  5, 7},
+     float[2] b2 = {3, 3}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    y = Conv(r, w2, b2) })");
+  PassOutcome out = runPass(kPass, kConvReluConv);
+  EXPECT_NE(out.step.note.str().find("2 channels removed from 1 layers"), std::string::npos)
+      << out.step.note.str();
+  expectEqualOutputs(kConvReluConv, out);
+  expectConverges(kPass, kConvReluConv);
+}
+
+// Through BatchNormalization, LeakyRelu, an Add of a per-channel constant,
+// MaxPool and a depthwise Conv into a 3x3 Conv without padding.
+const char* kChain = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,8,8] x) => (float[1,3,1,1] y)
+    <float[4,2,1,1] w = {0.5, -1,  0, 0,  1, 1,  0, 0},
+     float[4] b = {0.1, 0.3, -0.2, 0},
+     float[4] s = {1, 2, 0.5, 1.5}, float[4] bb = {0, 0.5, 1, -1},
+     float[4] mu = {0.1, 0.2, 0.3, 0.4}, float[4] var = {1, 2, 3, 4},
+     float[1,4,1,1] k = {1, -2, 3, 4},
+     float[4,1,2,2] dw = {1, 2, 3, 4,  -1, 1, -1, 2,  0.5, 0.5, 0.5, 0.5,  1, 0, 0, 1},
+     float[4] db = {0.1, 0.2, 0.3, 0.4},
+     float[3,4,3,3] w2 = {1, 2, 3, 4, 5, 6, 7, 8, 9,  -1, 0, 1, 2, 3, 4, 5, 6, 7,
+                          2, 2, 2, 2, 2, 2, 2, 2, 2,  1, -1, 1, -1, 1, -1, 1, -1, 1,
+                          0, 1, 0, 1, 0, 1, 0, 1, 0,  3, 2, 1, 0, -1, -2, -3, -4, -5,
+                          1, 1, 1, 1, 1, 1, 1, 1, 1,  -2, -1, 0, 1, 2, 1, 0, -1, -2,
+                          0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5,  1, 2, 1, 2, 1, 2, 1, 2, 1,
+                          -1, -1, -1, 0, 0, 0, 1, 1, 1,  4, 3, 2, 1, 0, 1, 2, 3, 4},
+     float[3] b2 = {0.5, -0.5, 1}> {
+    h = Conv(x, w, b)
+    n = BatchNormalization(h, s, bb, mu, var)
+    l = LeakyRelu <alpha = 0.1> (n)
+    a = Add(l, k)
+    p = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (a)
+    d = Conv <group = 4> (p, dw, db)
+    y = Conv(d, w2, b2) })";
+
+TEST(RemoveDeadChannels, FollowsPerChannelOpsAndADepthwiseConv) {
+  PassOutcome out = runPass(kPass, kChain);
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_EQ(inputDims(out.model, "h", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  EXPECT_EQ(inputDims(out.model, "n", 1), (std::vector<int64_t>{2}));
+  EXPECT_EQ(inputDims(out.model, "a", 1), (std::vector<int64_t>{1, 2, 1, 1}));
+  EXPECT_EQ(inputDims(out.model, "d", 1), (std::vector<int64_t>{2, 1, 2, 2}));
+  EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{3, 2, 3, 3}));
+  for (const auto& n : out.model.graph().nodes())
+    if (n->output(0)->name() == "d") EXPECT_EQ(n->attrInt("group", 0), 2);
+  expectEqualOutputs(kChain, out);
+  expectConverges(kPass, kChain);
+}
+
+// Gemm -> Sigmoid (dead column 2 holds sigmoid(beta * C[2])) -> Gemm with
+// transB takes it into its C; MatMul -> Relu -> MatMul takes a zero.
+const char* kMatrices = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,3] x, float[2,3] z) => (float[2,2] y, float[2,2] y2)
+    <float[3,4] w = {1, 2, 0, 4,  -1, 0.5, 0, 2,  3, 1, 0, -2},
+     float[4] c = {0.1, 0.2, 0.3, 0.4},
+     float[2,4] v = {1, 2, 3, 4,  -1, -2, -3, -4},
+     float[2] cv = {0.5, 0.25},
+     float[3,3] m = {1, 0, 2,  3, 0, 4,  5, 0, 6},
+     float[3,2] m2 = {1, 2,  3, 4,  5, 6}> {
+    g = Gemm <beta = 2.0> (x, w, c)
+    s = Sigmoid(g)
+    y = Gemm <transB = 1, alpha = 0.5> (s, v, cv)
+    q = MatMul(z, m)
+    r = Relu(q)
+    y2 = MatMul(r, m2) })";
+
+TEST(RemoveDeadChannels, GemmAndMatMulLayers) {
+  PassOutcome out = runPass(kPass, kMatrices);
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_EQ(inputDims(out.model, "g", 1), (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(inputDims(out.model, "g", 2), (std::vector<int64_t>{3}));
+  EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(inputDims(out.model, "q", 1), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(inputDims(out.model, "y2", 1), (std::vector<int64_t>{2, 2}));
+  expectEqualOutputs(kMatrices, out);
+  expectConverges(kPass, kMatrices);
+}
+
+const char* kPadded = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3,4,4] x) => (float[1,2,6,6] y)
+    <float[4,3,1,1] w = {1, 2, 3,  0, 0, 0,  -1, 0.5, 2,  0, 0, 0},
+     float[4] b = {0.25, 0, 0.75, 0.5},
+     float[2,4,1,1] w2 = {1, 2, 3, 4,  5, 6, 7, 8},
+     float[2] b2 = {1, -1}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    y = Conv <pads = [1, 1, 1, 1]> (r, w2, b2) })";
+
+TEST(RemoveDeadChannels, PaddingTakesOnlyZeroChannels) {
+  // Channel 1 holds 0 (goes), channel 3 holds 0.5 (stays: the padded border
+  // sees 0, the inside 0.5).
+  PassOutcome out = runPass(kPass, kPadded);
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_EQ(inputDims(out.model, "h", 1), (std::vector<int64_t>{3, 3, 1, 1}));
+  EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{2, 3, 1, 1}));
+  std::string notes;
+  for (const auto& [node, reasons] : out.step.explain.all())
+    for (const auto& [pattern, why] : *reasons) notes += why.str() + "\n";
+  EXPECT_NE(notes.find("1 of 2 dead channels removed; the others stay"), std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("pads its input: channel 3 holds 0.5"), std::string::npos) << notes;
+  expectEqualOutputs(kPadded, out);
+  expectConverges(kPass, kPadded);
+  // Only the nonzero channel dead: nothing goes.
+  std::string onlyHalf = kPadded;
+  onlyHalf.replace(onlyHalf.find("{1, 2, 3,  0, 0, 0,"), 19, "{1, 2, 3,  1, 1, 1,");
+  expectUnchanged(kPass, onlyHalf, "folding 0.5 * sum(w) into the bias would be wrong");
+}
+
+// A layer whose dead channel `h` meets `stop` before any layer.
+std::string deadChannelInto(const std::string& body, const std::string& outType) {
+  return std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => ()") +
+         outType + R"( y)
+    <float[3,2,1,1] w = {1, 2,  0, 0,  -1, 1}, float[3] b = {0.5, 0, 0.25},
+     int64[2] shape = {1, 48}> {
+    h = Conv(x, w, b)
+    )" + body +
+         " }";
+}
+
+TEST(RemoveDeadChannels, StopsWhereTheChannelCannotBeFollowed) {
+  expectUnchanged(kPass, deadChannelInto("y = Relu(h)", "float[1,3,4,4]"),
+                  "they reach the graph output 'y'");
+  expectUnchanged(kPass, deadChannelInto("y = Concat <axis = 1> (h, x)", "float[1,5,4,4]"),
+                  "Concat reads them");
+  expectUnchanged(kPass, deadChannelInto("r = Reshape(h, shape)\n y = Relu(r)", "float[1,48]"),
+                  "Reshape reads them");
+  expectUnchanged(kPass, deadChannelInto("t = Mul(h, h)\n y = ReduceSum(t)", "float[1,1,1,1]"),
+                  "Mul reads them with an operand that is not a per-channel constant");
+}
+
+TEST(RemoveDeadChannels, RefusesGroupedLayersAndAMatMulWithoutBias) {
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[2,1,1,1] w = {1, 0}, float[2,2,1,1] w2 = {1, 2, 3, 4}> {
+    h = Conv <group = 2> (x, w)
+    y = Conv(h, w2) })",
+                  "grouped Conv (group 2): its dead channels are not removed");
+  // Column 1 of q is 0, but c adds 1 to it before the MatMul.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y)
+    <float[2,2] m = {1, 0, 2, 0}, float[2] c = {0, 1}, float[2,2] m2 = {1, 2, 3, 4}> {
+    q = MatMul(x, m)
+    a = Add(q, c)
+    y = MatMul(a, m2) })",
+                  "has no bias to take channel 1's constant 1");
+  // Every channel dead: the layer is a constant.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y)
+    <float[2,2] m = {0, 0, 0, 0}, float[2,2] m2 = {1, 2, 3, 4}> {
+    q = MatMul(x, m)
+    y = MatMul(q, m2) })",
+                  "all 2 output channels are zero");
+}
+
+}  // namespace
+}  // namespace passlab::testing

@@ -8,7 +8,9 @@
 // --memory-report [FILE] writes the memory plan as JSON (memory_report.h);
 // --memory-limit fails before running when the planned peak is above it (when
 // shapes are only known at run time, after the first run, which the arena
-// limits meanwhile).
+// limits meanwhile). The executor runs on its own plan (one block per run,
+// core/exec/memory/execution_memory.h; the line "executor memory:" says how)
+// unless --no-memory-plan.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -43,6 +45,7 @@ struct RunArgs {
   bool profile = false;
   bool json = false;
   bool reference = false;
+  bool noMemoryPlan = false;
   std::string saveOutputs;
   uint64_t memoryLimit = 0;
   bool memoryReportWanted = false;
@@ -107,8 +110,8 @@ std::vector<exec::NodeProfile> averageProfiles(
 void printText(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
-               const std::vector<exec::NodeProfile>& profile,
-               const exec::memory::MemoryPlan* plan) {
+               const std::vector<exec::NodeProfile>& profile, const exec::memory::MemoryPlan* plan,
+               const exec::memory::RunMemoryUse& use) {
   std::printf("model:   %s\nthreads: %d\n", args.model.c_str(), threads);
   for (const std::string& r : repairs) std::printf("repair:  %s\n", r.c_str());
   for (const std::string& d : inputs.descriptions) std::printf("input:   %s\n", d.c_str());
@@ -126,6 +129,7 @@ void printText(const RunArgs& args, const std::vector<std::string>& repairs,
               args.warmup);
   std::printf("peak arena: %s\n", str::humanBytes(peak).c_str());
   if (plan) std::printf("memory plan: %s\n", memoryPlanSummary(*plan).c_str());
+  std::printf("executor memory: %s\n", executorMemorySummary(use).c_str());
   if (profile.empty()) return;
   double total = 0;
   for (const auto& p : profile)
@@ -145,8 +149,8 @@ void printText(const RunArgs& args, const std::vector<std::string>& repairs,
 void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
-               const std::vector<exec::NodeProfile>& profile,
-               const exec::memory::MemoryPlan* plan) {
+               const std::vector<exec::NodeProfile>& profile, const exec::memory::MemoryPlan* plan,
+               const exec::memory::RunMemoryUse& use) {
   nlohmann::json j;
   j["model"] = args.model;
   j["threads"] = threads;
@@ -169,6 +173,7 @@ void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
                      {"all", ms}};
   j["peak_arena_bytes"] = peak;
   if (plan) j["memory_plan"] = memoryReportJson(args.model, *plan, peak)["totals"];
+  j["executor_memory"] = executorMemoryJson(use);
   double total = 0;
   for (const auto& p : profile)
     if (p.depth == 0) total += p.micros;
@@ -272,6 +277,7 @@ int runCommand(const RunArgs& args) {
   if (planWanted) analysis::inferShapes(loaded->model);
   exec::ExecutorOptions eo;
   eo.referenceKernels = args.reference;
+  eo.memoryPlan = !args.noMemoryPlan;
   auto ex = exec::Executor::create(loaded->model, eo);
   if (!ex) return fail(ex.error());
   std::optional<exec::memory::MemoryPlan> plan;
@@ -333,12 +339,14 @@ int runCommand(const RunArgs& args) {
   const auto& repairs = (*ex)->repairs();
   const exec::memory::MemoryPlan* shown = plan ? &*plan : nullptr;
   if (args.json) {
-    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile, shown);
+    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile, shown, last.memory);
   } else {
-    printText(args, repairs, *inputs, threads, outs, ms, peak, profile, shown);
+    printText(args, repairs, *inputs, threads, outs, ms, peak, profile, shown, last.memory);
   }
   if (args.memoryReportWanted && plan) {
-    Status st = writeMemoryReport(args.memoryReport, memoryReportJson(args.model, *plan, peak));
+    nlohmann::json report = memoryReportJson(args.model, *plan, peak);
+    report["executor"] = executorMemoryJson(last.memory);
+    Status st = writeMemoryReport(args.memoryReport, report);
     if (!st) return fail(st.error());
   }
   return 0;
@@ -369,6 +377,9 @@ void registerRun(CLI::App& app) {
   cmd->add_flag("--profile", args->profile, "Per-node profile, sorted by time");
   cmd->add_flag("--json", args->json, "Print JSON");
   cmd->add_flag("--reference", args->reference, "Use only the reference kernels");
+  cmd->add_flag("--no-memory-plan", args->noMemoryPlan,
+                "Allocate every tensor from the arena instead of one block laid out by the "
+                "memory plan");
   cmd->add_option("--save-outputs", args->saveOutputs,
                   "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,

@@ -65,6 +65,58 @@ std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan) {
          (plan.plannedAtRunTime ? ", planned at run time" : ", planned ahead") + ")";
 }
 
+namespace {
+const char* sourceName(exec::memory::PlanSource s) {
+  switch (s) {
+    case exec::memory::PlanSource::kAhead:
+      return "ahead";
+    case exec::memory::PlanSource::kInputShapes:
+      return "input shapes";
+    case exec::memory::PlanSource::kRunTime:
+      return "run time";
+    case exec::memory::PlanSource::kNone:
+      break;
+  }
+  return "none";
+}
+const char* planSourceText(exec::memory::PlanSource s) {
+  switch (s) {
+    case exec::memory::PlanSource::kAhead:
+      return "ahead";
+    case exec::memory::PlanSource::kInputShapes:
+      return "at run time from the input shapes";
+    case exec::memory::PlanSource::kRunTime:
+      return "at run time from a run's sizes";
+    case exec::memory::PlanSource::kNone:
+      break;
+  }
+  return "not";
+}
+}  // namespace
+
+nlohmann::json executorMemoryJson(const exec::memory::RunMemoryUse& use) {
+  nlohmann::json j;
+  j["on_plan"] = use.source != exec::memory::PlanSource::kNone;
+  j["sizes"] = sourceName(use.source);
+  if (!use.note.empty()) j["note"] = use.note;
+  j["block_bytes"] = use.blockBytes;
+  j["in_place_steps"] = use.inPlace;
+  j["placed"] = use.counts.placed;
+  j["fell_back"] = use.counts.fellBack;
+  j["copied_out"] = use.counts.copiedOut;
+  return j;
+}
+
+std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
+  if (use.source == exec::memory::PlanSource::kNone)
+    return "not on a memory plan (" + use.note + ")";
+  return "one block of " + str::humanBytes(use.blockBytes) + " per run, planned " +
+         planSourceText(use.source) + "; " +
+         std::to_string(use.counts.placed) + " tensors placed, " + std::to_string(use.inPlace) +
+         " steps in place, " + std::to_string(use.counts.fellBack) + " fell back to the arena, " +
+         std::to_string(use.counts.copiedOut) + " copied out";
+}
+
 Status writeMemoryReport(const std::string& path, const nlohmann::json& report) {
   if (path == "-") {
     std::cout << report.dump(2) << "\n";

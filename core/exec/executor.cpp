@@ -1,6 +1,7 @@
 #include "core/exec/executor.h"
 
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 #include "core/exec/compiled_graph.h"
@@ -87,6 +88,7 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   auto plan = ex->compiler_->compile(ex->model_.graph(), nullptr);
   if (!plan) return plan.error();
   ex->plan_ = std::move(plan).value();
+  ex->memory_ = std::make_unique<memory::ExecutionMemory>(options.memoryPlan);
   for (const ir::Value* v : ex->model_.graph().inputs())
     ex->inputs_.push_back({v->name(), v->type(), v->isInitializer()});
   for (const ir::Value* v : ex->model_.graph().outputs()) ex->outputNames_.push_back(v->name());
@@ -141,11 +143,33 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   for (const auto& given : inputs)
     for (const InputInfo& info : inputs_)
       if (info.optional && info.name == given.first) state.initializersOverridden = true;
-  if (options.valueBytes) {
-    options.valueBytes->assign(plan_->slotCount, 0);
-    state.valueBytes = options.valueBytes;
+  memory::RunMemoryUse memoryUse;
+  const memory::BlockLayout* layout = memory_->prepare(model_, *plan_, inputs, memoryUse);
+  std::optional<memory::PlannedBlock> block;
+  if (layout != nullptr) {
+    block.emplace(*layout);
+    if (Status st = block->begin(arena_); st) {
+      state.block = &*block;
+    } else if (st.error().code() == ErrorCode::kLimit) {
+      // The arena alone may fit (tensors freed one by one); if not, its error
+      // names the node that passes the limit.
+      block.reset();
+      memoryUse = {};
+      memoryUse.note = "the memory plan's block is above the memory limit: " + st.error().message();
+    } else {
+      return st.error();
+    }
+  }
+  std::vector<uint64_t> recorded;
+  std::vector<uint64_t>* valueBytes = options.valueBytes;
+  if (valueBytes == nullptr && memory_->recordBytes()) valueBytes = &recorded;
+  if (valueBytes) {
+    valueBytes->assign(plan_->slotCount, 0);
+    state.valueBytes = valueBytes;
   }
   PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
+  if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
+  if (block) memoryUse.counts = block->counts();
 
   RunResult result;
   result.outputNames = outputNames_;
@@ -155,8 +179,10 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     result.values.push_back(std::move(v));
   }
   for (size_t i = 0; i < result.outputs.size(); ++i) result.outputs[i].setName(outputNames_[i]);
-  result.peakArenaBytes = arena_.peakBytes();
   frame.slots.clear();
+  block.reset();
+  result.peakArenaBytes = arena_.peakBytes();
+  result.memory = std::move(memoryUse);
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   result.profile = profiler.take();

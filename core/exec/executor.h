@@ -7,8 +7,10 @@
 //
 // create() checks every operator has a kernel (the error names the op, its
 // domain and opset, and the node), builds kernels whose element types are
-// known, and computes value lifetimes. run() checks the inputs, runs, and
-// returns the outputs, the per-node profile and the peak of arena memory.
+// known, and computes value lifetimes. run() checks the inputs, runs (the
+// main graph's tensors in one block laid out by a memory plan unless
+// ExecutorOptions::memoryPlan is off), and returns the outputs, the per-node
+// profile and the peak of arena memory.
 // A failed run leaves the executor usable. Runs of one executor are serialized.
 #pragma once
 
@@ -20,6 +22,7 @@
 
 #include "core/exec/arena.h"
 #include "core/exec/backend.h"
+#include "core/exec/memory/execution_memory.h"
 #include "core/exec/profiler.h"
 #include "core/exec/run_options.h"
 #include "core/exec/value.h"
@@ -35,6 +38,9 @@ struct ExecutorOptions {
   std::string backend = "cpu";
   // Use only the reference kernels (tests compare them with the optimized ones).
   bool referenceKernels = false;
+  // Run the main graph's tensors in one block per run laid out by a memory
+  // plan (memory/execution_memory.h); false: every tensor from the Arena.
+  bool memoryPlan = true;
 };
 
 struct RunResult {
@@ -43,6 +49,7 @@ struct RunResult {
   std::vector<Value> values;         // every output as a runtime value (sequences, maps, ...)
   std::vector<NodeProfile> profile;  // when RunOptions::profile
   uint64_t peakArenaBytes = 0;       // most intermediate memory live at once
+  memory::RunMemoryUse memory;       // whether the run was on a memory plan, and how
   double totalMicros = 0;
 };
 
@@ -81,6 +88,7 @@ class Executor {
   std::unique_ptr<Compiler> compiler_;
   std::unique_ptr<CompiledGraph> plan_;
   Arena arena_;
+  std::unique_ptr<memory::ExecutionMemory> memory_;
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;
   std::vector<std::string> repairs_;

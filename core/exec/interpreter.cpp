@@ -51,6 +51,13 @@ Expected<Tensor*> NodeContext::allocate(size_t i, ir::DataType dtype, Dims dims)
   if (i >= outputs_.size())
     return internalError("output " + std::to_string(i) + " does not exist (the node has " +
                          std::to_string(outputs_.size()) + ")");
+  if (block_ != nullptr && step_ != nullptr && i < step_->outputs.size()) {
+    if (auto placed = block_->tensorFor(step_->outputs[i], dtype, dims)) {
+      outputs_[i] = Value(std::move(*placed));
+      produced_[i] = true;
+      return &outputs_[i].mutableTensor();
+    }
+  }
   auto t = allocateTensor(state_.arena, dtype, std::move(dims));
   if (!t) return t.error().withContext("output " + std::to_string(i));
   outputs_[i] = Value(std::move(t).value());
@@ -109,6 +116,7 @@ Status runKernel(Kernel& kernel, NodeContext& ctx) {
 
 Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
   using Clock = std::chrono::steady_clock;
+  memory::PlannedBlock* block = plan.depth == 0 ? state.block : nullptr;
   std::vector<const Value*> ins;
   for (const Step& step : plan.steps) {
     const ir::Node& node = *step.node;
@@ -127,6 +135,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     std::vector<bool> wanted(step.outputs.size());
     for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
     NodeContext ctx(state, &frame, ins, std::move(wanted), &step);
+    ctx.placeOutputsIn(block);
     auto start = state.profiler ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
     if (!s) return s.error().withContext(node.describe());
@@ -143,7 +152,13 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       if (state.profiler) written += ctx.outputs()[i].byteSize();
       if (state.valueBytes && plan.depth == 0)
         (*state.valueBytes)[static_cast<size_t>(slot)] = ctx.outputs()[i].byteSize();
-      frame.slots[static_cast<size_t>(slot)] = std::move(ctx.outputs()[i]);
+      if (block != nullptr) {
+        auto settled = block->settle(slot, std::move(ctx.outputs()[i]), state.arena);
+        if (!settled) return settled.error().withContext(node.describe());
+        frame.slots[static_cast<size_t>(slot)] = std::move(settled).value();
+      } else {
+        frame.slots[static_cast<size_t>(slot)] = std::move(ctx.outputs()[i]);
+      }
     }
     if (state.profiler) {
       double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

@@ -11,6 +11,7 @@
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
 #include "core/exec/kernel.h"
+#include "core/exec/memory/planned_block.h"
 #include "core/exec/profiler.h"
 
 namespace passlab::exec {
@@ -27,6 +28,9 @@ struct RunState {
   bool initializersOverridden = false;
   // Bytes written per main-graph slot (RunOptions::valueBytes), or null.
   std::vector<uint64_t>* valueBytes = nullptr;
+  // The main graph's tensors go here when the run is on a memory plan; null
+  // otherwise (and always for subgraph bodies, which are not planned).
+  memory::PlannedBlock* block = nullptr;
 };
 
 struct Frame {
@@ -64,11 +68,14 @@ class NodeContext final : public KernelContext {
 
   std::vector<Value>& outputs() { return outputs_; }
   bool produced(size_t i) const { return produced_[i]; }
+  // Outputs are allocated in `block` where the plan places them (main graph).
+  void placeOutputsIn(memory::PlannedBlock* block) { block_ = block; }
 
  private:
   RunState& state_;
   const Frame* frame_;
   const Step* step_;
+  memory::PlannedBlock* block_ = nullptr;
   std::vector<const Value*> inputs_;
   std::vector<bool> wanted_;
   std::vector<Value> outputs_;

@@ -125,6 +125,10 @@ inline constexpr int kAnyType = -1;  // typeInput of rows that take any element 
 enum KernelFlags : uint32_t {
   kNoFlags = 0,
   kValueInputs = 1u << 0,  // reads sequences, maps or optionals
+  // Output 0 may be written over the memory of an input of its size: element
+  // i of the output depends only on element i of that input, read before it
+  // is written (the memory plan lets such a step run in place).
+  kInPlace = 1u << 1,
 };
 
 using KernelFactory = Expected<std::unique_ptr<Kernel>> (*)(const KernelBuild&);

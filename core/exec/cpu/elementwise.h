@@ -293,14 +293,21 @@ class CheckedUnary final : public Kernel {
 };
 
 // Table rows for the generic kernels (domain ai.onnx, dispatch on input 0).
+// The unary and binary loops write element i after reading element i of an
+// input of the output's size, so they may run in place (kInPlace).
 template <class Op>
 constexpr KernelDef unaryRow(std::string_view op, int since, int until, std::string_view name) {
-  return {"", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<UnaryKernel<Op>>};
+  KernelDef row{
+      "", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<UnaryKernel<Op>>};
+  row.flags = kInPlace;
+  return row;
 }
 template <class Op>
 constexpr KernelDef binaryRow(std::string_view op, int since, int until, std::string_view name) {
-  return {
+  KernelDef row{
       "", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<BinaryKernel<Op>>};
+  row.flags = kInPlace;
+  return row;
 }
 template <class Op>
 constexpr KernelDef variadicRow(std::string_view op, int since, int until, std::string_view name) {

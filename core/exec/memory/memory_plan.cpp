@@ -95,7 +95,8 @@ Expected<std::vector<PlannedTensor>> collectTensors(const CompiledGraph& g,
       t.slot = slot;
       if (auto b = bytesAhead(v)) {
         t.bytes = *b;
-      } else if (observed && static_cast<size_t>(slot) < observed->size()) {
+      } else if (observed && static_cast<size_t>(slot) < observed->size() &&
+                 (*observed)[static_cast<size_t>(slot)] != kUnknownBytes) {
         t.bytes = (*observed)[static_cast<size_t>(slot)];
         usedObserved = true;
       } else {
@@ -190,14 +191,23 @@ void shareViews(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buf
   }
 }
 
+// Whether every kernel row the step may run declares kInPlace.
+bool kernelsRunInPlace(const Step& step) {
+  if (step.candidates.empty()) return false;
+  for (const KernelDef* def : step.candidates)
+    if ((def->flags & kInPlace) == 0) return false;
+  return true;
+}
+
 // An elementwise output takes the buffer of an input of its size whose buffer
 // dies at this step and is not a graph output's.
 void shareInPlace(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buffers& buffers,
-                  const std::vector<bool>& dropped, MemoryPlan& plan) {
+                  const std::vector<bool>& dropped, const PlanOptions& options, MemoryPlan& plan) {
   auto bySlot = indexBySlot(tensors);
   for (size_t s = 0; s < g.steps.size(); ++s) {
     const Step& step = g.steps[s];
     if (!isElementwise(*step.node) || step.outputs.empty() || step.outputs[0] < 0) continue;
+    if (options.declaredInPlaceOnly && !kernelsRunInPlace(step)) continue;
     auto out = bySlot.find(step.outputs[0]);
     if (out == bySlot.end() || dropped[out->second]) continue;
     PlannedTensor& t = tensors[out->second];
@@ -230,7 +240,8 @@ void removeDropped(std::vector<PlannedTensor>& tensors, const std::vector<bool>&
   tensors = std::move(kept);
 }
 
-void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& dropped) {
+void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& dropped,
+                  uint64_t hillClimbBudget) {
   std::vector<PlannedTensor>& tensors = plan.tensors;
   std::vector<size_t> roots;  // one per buffer
   std::vector<int32_t> bufferOf(tensors.size(), -1);
@@ -248,7 +259,7 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
   std::vector<std::pair<std::string, std::vector<uint64_t>>> tried;
   tried.emplace_back("greedy-by-size", greedyBySize(list));
   tried.emplace_back("greedy-by-breadth", greedyByBreadth(list, plan.stepCount));
-  tried.emplace_back("hill-climb", hillClimb(list, plan.stepCount));
+  tried.emplace_back("hill-climb", hillClimb(list, plan.stepCount, hillClimbBudget));
   size_t chosen = 0;
   for (size_t k = 0; k < tried.size(); ++k) {
     plan.strategyPeaks.emplace_back(tried[k].first, arenaSize(list, tried[k].second));
@@ -297,7 +308,8 @@ bool sizesKnownAhead(const CompiledGraph& graph) {
 }
 
 Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
-                                const std::vector<uint64_t>* observedBytes) {
+                                const std::vector<uint64_t>* observedBytes,
+                                const PlanOptions& options) {
   MemoryPlan plan;
   plan.stepCount = static_cast<int32_t>(graph.steps.size());
   for (const Step& step : graph.steps)
@@ -310,9 +322,9 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   Buffers buffers(*tensors);
   std::vector<bool> dropped(tensors->size(), false);
   shareViews(graph, *tensors, buffers, dropped, plan);
-  shareInPlace(graph, *tensors, buffers, dropped, plan);
+  shareInPlace(graph, *tensors, buffers, dropped, options, plan);
   plan.tensors = std::move(tensors).value();
-  placeBuffers(plan, buffers, dropped);
+  placeBuffers(plan, buffers, dropped, options.hillClimbBudget);
   removeDropped(plan.tensors, dropped);
   namePeak(graph, plan);
   return plan;

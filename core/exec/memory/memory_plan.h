@@ -12,9 +12,9 @@
 //   in place: an elementwise op (Relu, Add, Cast of the same width...) whose
 //             output has its input's size takes the input's buffer when the
 //             input's buffer dies at that step. Graph inputs, initializers and
-//             graph outputs are never taken. The executor's kernels write
-//             fresh outputs, so in-place reuse is a planning result, not yet
-//             done by the executor.
+//             graph outputs are never taken. A plan for the executor to run on
+//             (PlanOptions::forExecution) takes an input's buffer only where
+//             every kernel the step may run declares kInPlace.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
 // Memory inside If/Loop/Scan bodies is allocated per iteration and is not
 // planned; nor are non-tensor values (sequences, maps) and Constant outputs
@@ -84,11 +84,29 @@ struct SizeUnknownAhead {
 };
 SizeUnknownAhead firstSizeUnknownAhead(const CompiledGraph& graph);
 
+struct PlanOptions {
+  // In place only where every kernel row the step may run has kInPlace (what
+  // the executor can do); otherwise for every elementwise op (what could be
+  // saved).
+  bool declaredInPlaceOnly = false;
+  // Work the hill climb may spend (offsets.h).
+  uint64_t hillClimbBudget = 1'000'000'000;
+
+  // The plan the executor runs on: declared in-place kernels only, and a
+  // hill climb bounded to about 0.1 s on the largest corpus graphs.
+  static PlanOptions forExecution() { return {true, 100'000'000}; }
+};
+
+// An entry of `observedBytes` that gives no size.
+inline constexpr uint64_t kUnknownBytes = ~uint64_t{0};
+
 // The plan of `graph`. `observedBytes` (per main-graph slot, from
-// RunOptions::valueBytes) gives the sizes the types do not; without it, a
-// size that is not known ahead is an error naming the tensor.
+// RunOptions::valueBytes or from the types inferred for given input shapes)
+// gives the sizes the types do not; without it (or where it holds
+// kUnknownBytes), a size that is not known ahead is an error naming the tensor.
 Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
-                                const std::vector<uint64_t>* observedBytes = nullptr);
+                                const std::vector<uint64_t>* observedBytes = nullptr,
+                                const PlanOptions& options = {});
 
 // Ok when `plan` fits in `limitBytes` (0: no limit); else a kLimit error
 // naming the planned peak, the step where most bytes are live and the largest

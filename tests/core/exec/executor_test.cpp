@@ -51,7 +51,9 @@ TEST(Executor, ReportsProfileAndPeak) {
     })";
   RunOptions run;
   run.profile = true;
-  auto r = runText(text, {{"x", ir::Tensor(ir::DataType::kFloat, {64, 64})}}, {}, run);
+  ExecutorOptions arenaOnly;
+  arenaOnly.memoryPlan = false;
+  auto r = runText(text, {{"x", ir::Tensor(ir::DataType::kFloat, {64, 64})}}, arenaOnly, run);
   ASSERT_EQ(r.profile.size(), 3u);
   EXPECT_EQ(r.profile[0].op, "Relu");
   EXPECT_EQ(r.profile[0].kernel, "cpu.Relu");
@@ -61,6 +63,9 @@ TEST(Executor, ReportsProfileAndPeak) {
   EXPECT_GE(r.peakArenaBytes, 2u * 64 * 64 * 4);
   EXPECT_LE(r.peakArenaBytes, 2u * 64 * 64 * 4 + 256);
   EXPECT_GT(r.totalMicros, 0.0);
+  // On the memory plan (the default) b and y run in place: one 16 KiB block.
+  auto planned = runText(text, {{"x", ir::Tensor(ir::DataType::kFloat, {64, 64})}}, {}, run);
+  EXPECT_EQ(planned.peakArenaBytes, 64u * 64 * 4);
 }
 
 TEST(Executor, ReusesBuffersAlongAChain) {

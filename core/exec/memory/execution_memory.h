@@ -1,0 +1,73 @@
+// Which memory plan an Executor's runs use. A graph whose tensor sizes all
+// follow from its value types is planned before its first run ("ahead").
+// Otherwise, at the first run with given input types and dims, shape
+// inference on a copy of the model with those inputs sizes the tensors and
+// the plan is made before running ("from the input shapes", input_sizes.h);
+// where inference leaves a size open, that run allocates from the Arena and
+// records the bytes of every value it writes, and the plan made from them
+// serves the later runs ("from a run's sizes"). A run with other input shapes
+// plans again. A plan the checker (plan_check.h) refuses is not run on.
+// Tensors whose size differs from the plan's on a run (data-dependent shapes)
+// fall back to the Arena (planned_block.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/exec/memory/memory_plan.h"
+#include "core/exec/memory/planned_block.h"
+#include "core/ir/model.h"
+
+namespace passlab::exec::memory {
+
+enum class PlanSource : uint8_t {
+  kNone,         // the run allocated from the Arena alone (see RunMemoryUse::note)
+  kAhead,        // sizes from the value types
+  kInputShapes,  // sizes inferred for the run's input shapes, before it ran
+  kRunTime,      // sizes recorded by an earlier run with the same input shapes
+};
+
+// How one run used memory.
+struct RunMemoryUse {
+  PlanSource source = PlanSource::kNone;
+  // Why the run was not on a plan ("turned off", "recording sizes...").
+  std::string note;
+  uint64_t blockBytes = 0;  // the plan's block
+  int inPlace = 0;          // steps the plan runs in place
+  BlockCounts counts;
+};
+
+class ExecutionMemory {
+ public:
+  explicit ExecutionMemory(bool enabled) : enabled_(enabled) {}
+
+  using Inputs = std::vector<std::pair<std::string, Value>>;
+  // The layout a run with `inputs` runs on, or null; fills `use`.
+  // `recordBytes()` then says whether this run should record its values' bytes.
+  const BlockLayout* prepare(const ir::Model& model, const CompiledGraph& graph,
+                             const Inputs& inputs, RunMemoryUse& use);
+  bool recordBytes() const { return stage_ == Stage::kRecording; }
+  // After a successful run that recorded `bytes` (per main-graph slot):
+  // plans from them for the next runs with the same input shapes.
+  void recorded(const CompiledGraph& graph, const std::vector<uint64_t>& bytes);
+
+ private:
+  enum class Stage : uint8_t { kFresh, kRecording, kPlanned, kFailed };
+  bool adopt(Expected<MemoryPlan> plan, const CompiledGraph& graph, PlanSource source);
+  const BlockLayout* use(RunMemoryUse& use) const;
+
+  bool enabled_;
+  bool aheadTried_ = false;
+  std::string signature_;  // input shapes the stage is for
+  Stage stage_ = Stage::kFresh;
+  PlanSource source_ = PlanSource::kNone;
+  std::optional<MemoryPlan> plan_;
+  std::unique_ptr<BlockLayout> layout_;
+  std::string failure_;  // why the last plan was not usable
+};
+
+}  // namespace passlab::exec::memory

@@ -1,0 +1,134 @@
+#include "core/exec/memory/planned_block.h"
+
+#include <cstring>
+
+namespace passlab::exec::memory {
+
+BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
+    : places_(slotCount), blockBytes_(plan.peak), inPlaceCount_(plan.inPlaceCount) {
+  for (const PlannedTensor& t : plan.tensors) {
+    if (t.slot < 0 || static_cast<size_t>(t.slot) >= slotCount) continue;
+    Place& p = places_[static_cast<size_t>(t.slot)];
+    p.planned = true;
+    p.own = t.reuse != Reuse::kView;
+    p.offset = t.offset;
+    p.bytes = t.bytes;
+  }
+}
+
+const BlockLayout::Place& BlockLayout::at(int32_t slot) const {
+  if (slot < 0 || static_cast<size_t>(slot) >= places_.size()) return none_;
+  return places_[static_cast<size_t>(slot)];
+}
+
+Status PlannedBlock::begin(Arena& arena) {
+  if (layout_.blockBytes() == 0) return Status::ok();
+  auto storage = arena.allocate(layout_.blockBytes());
+  if (!storage) return storage.error().withContext("the memory plan's block");
+  storage_ = std::move(storage).value();
+  base_ = storage_->data();
+  return Status::ok();
+}
+
+bool PlannedBlock::holds(const void* p) const {
+  const auto* b = static_cast<const std::byte*>(p);
+  return base_ != nullptr && b >= base_ && b < base_ + layout_.blockBytes();
+}
+
+std::optional<Tensor> PlannedBlock::tensorFor(int32_t slot, ir::DataType dtype, const Dims& dims) {
+  const BlockLayout::Place& place = layout_.at(slot);
+  if (!place.planned || base_ == nullptr) return std::nullopt;
+  int64_t n = numelOf(dims);
+  bool fits = place.own && n >= 0 && dtype != ir::DataType::kString &&
+              dtype != ir::DataType::kUndefined &&
+              ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)) == place.bytes;
+  if (!fits) {
+    ++counts_.fellBack;
+    return std::nullopt;
+  }
+  ++counts_.placed;
+  return Tensor(dtype, dims, storage_, static_cast<size_t>(place.offset));
+}
+
+bool PlannedBlock::inBlock(const Value& v) const {
+  switch (v.kind()) {
+    case Value::Kind::kTensor:
+      return v.tensor().byteSize() > 0 && holds(v.tensor().raw());
+    case Value::Kind::kSequence:
+      for (const Value& item : v.sequence().items)
+        if (inBlock(item)) return true;
+      return false;
+    case Value::Kind::kMap:
+      return inBlock(Value(v.map().keys)) || inBlock(Value(v.map().values));
+    case Value::Kind::kNone:
+      break;
+  }
+  return false;
+}
+
+Expected<Tensor> PlannedBlock::moved(const Tensor& t, const BlockLayout::Place* place,
+                                     Arena& arena) {
+  size_t bytes = t.byteSize();
+  Tensor out;
+  if (place != nullptr) {
+    out = Tensor(t.dtype(), t.dims(), storage_, static_cast<size_t>(place->offset));
+  } else {
+    auto storage = arena.allocate(bytes);
+    if (!storage) return storage.error();
+    out = Tensor(t.dtype(), t.dims(), std::move(storage).value());
+  }
+  // The source is live at this step and the place is the slot's own, which
+  // the plan keeps apart from every buffer live then; memmove all the same.
+  std::memmove(out.mutableRaw(), t.raw(), bytes);
+  ++counts_.copiedOut;
+  return out;
+}
+
+Expected<Value> PlannedBlock::movedOut(const Value& v, Arena& arena) {
+  switch (v.kind()) {
+    case Value::Kind::kTensor: {
+      if (!inBlock(v)) return v;
+      auto t = moved(v.tensor(), nullptr, arena);
+      if (!t) return t.error();
+      return Value(std::move(t).value());
+    }
+    case Value::Kind::kSequence: {
+      if (!inBlock(v)) return v;
+      Sequence s;
+      s.elemType = v.sequence().elemType;
+      for (const Value& item : v.sequence().items) {
+        auto m = movedOut(item, arena);
+        if (!m) return m.error();
+        s.items.push_back(std::move(m).value());
+      }
+      return Value::sequence(std::move(s));
+    }
+    case Value::Kind::kMap: {
+      if (!inBlock(v)) return v;
+      auto keys = movedOut(Value(v.map().keys), arena);
+      if (!keys) return keys.error();
+      auto values = movedOut(Value(v.map().values), arena);
+      if (!values) return values.error();
+      return Value::map(Map{keys->tensor(), values->tensor()});
+    }
+    case Value::Kind::kNone:
+      break;
+  }
+  return v;
+}
+
+Expected<Value> PlannedBlock::settle(int32_t slot, Value v, Arena& arena) {
+  if (base_ == nullptr || !inBlock(v)) return v;
+  const BlockLayout::Place& place = layout_.at(slot);
+  if (v.isTensor()) {
+    const Tensor& t = v.tensor();
+    if (place.planned && t.raw() == base_ + place.offset) return v;  // its own place, or a view
+    bool ownPlaceFits = place.planned && place.own && t.byteSize() == place.bytes;
+    auto m = moved(t, ownPlaceFits ? &place : nullptr, arena);
+    if (!m) return m.error();
+    return Value(std::move(m).value());
+  }
+  return movedOut(v, arena);
+}
+
+}  // namespace passlab::exec::memory

@@ -1,0 +1,89 @@
+// The executor running on a memory plan: one block of the plan's peak per run
+// (taken from the Arena, so it counts against the memory limit), and every
+// main-graph tensor a kernel allocates placed at its slot's planned offset.
+//
+//   BlockLayout layout(plan, graph.slotCount);   // once per plan
+//   PlannedBlock block(layout);                  // per run
+//   block.begin(arena);
+//   block.tensorFor(slot, dtype, dims)           // NodeContext::allocate
+//   block.settle(slot, value, arena)             // after each main-graph step
+//
+// tensorFor gives nothing (the caller falls back to the Arena) when the bytes
+// differ from the plan's (a shape the plan did not know), for a slot the plan
+// makes a view (the kernel returns its input instead) and for slots the plan
+// does not hold. settle copies out a value that points into the block but not
+// at its own planned place: kernels that return an existing tensor (Cast to
+// the same type, OptionalGetElement, sequence ops, If/Loop/Scan returning an
+// outer value) would otherwise keep memory the plan gives to later tensors.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/exec/arena.h"
+#include "core/exec/memory/memory_plan.h"
+#include "core/exec/value.h"
+
+namespace passlab::exec::memory {
+
+// Where each main-graph slot's tensor goes.
+class BlockLayout {
+ public:
+  BlockLayout(const MemoryPlan& plan, size_t slotCount);
+
+  struct Place {
+    bool planned = false;  // the plan holds the slot
+    bool own = false;      // its own place (not a view of another slot's buffer)
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+  };
+  const Place& at(int32_t slot) const;
+  uint64_t blockBytes() const { return blockBytes_; }
+  int inPlaceCount() const { return inPlaceCount_; }
+
+ private:
+  std::vector<Place> places_;
+  Place none_;
+  uint64_t blockBytes_ = 0;
+  int inPlaceCount_ = 0;
+};
+
+// What one run did with the block.
+struct BlockCounts {
+  int placed = 0;     // tensors allocated at their planned offset
+  int fellBack = 0;   // allocations of a planned slot that went to the Arena
+  int copiedOut = 0;  // values moved out of memory that was not theirs
+};
+
+class PlannedBlock {
+ public:
+  explicit PlannedBlock(const BlockLayout& layout) : layout_(layout) {}
+
+  // Takes the block from `arena` (a kLimit error when it does not fit).
+  Status begin(Arena& arena);
+  // A tensor at `slot`'s planned offset, or nothing when the plan has no
+  // place of exactly these bytes for it.
+  std::optional<Tensor> tensorFor(int32_t slot, ir::DataType dtype, const Dims& dims);
+  // `v` as the slot keeps it: unchanged unless it holds a tensor in the block
+  // at another place than the slot's own; such a tensor is copied to the
+  // slot's place (same bytes) or to the Arena.
+  Expected<Value> settle(int32_t slot, Value v, Arena& arena);
+  // Whether `p` points into the block.
+  bool holds(const void* p) const;
+
+  const BlockCounts& counts() const { return counts_; }
+
+ private:
+  Expected<Tensor> moved(const Tensor& t, const BlockLayout::Place* place, Arena& arena);
+  Expected<Value> movedOut(const Value& v, Arena& arena);
+  bool inBlock(const Value& v) const;
+
+  const BlockLayout& layout_;
+  std::shared_ptr<Storage> storage_;
+  const std::byte* base_ = nullptr;
+  BlockCounts counts_;
+};
+
+}  // namespace passlab::exec::memory

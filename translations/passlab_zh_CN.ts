@@ -6045,6 +6045,21 @@ New ops: %2</source>
         <source>%1: pattern &apos;%2&apos; is not unstructured, 2:4 or channel</source>
         <translation>%1：pattern“%2”不是 unstructured、2:4 或 channel</translation>
     </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="529"/>
+        <source>its program has %1, which may turn the padding channels&apos; values into infinities or NaN</source>
+        <translation>其程序含有 %1，可能把填充通道的值变为无穷大或 NaN</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="366"/>
+        <source>a convolution between NCHW ops (no blocked input, no reader that could stay blocked): two reorders would gain nothing</source>
+        <translation>位于 NCHW 运算之间的卷积（输入不是分块布局，也没有可保持分块的读取者）：两次重排得不到任何好处</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="469"/>
+        <source>grouped convolution (group %1) whose groups are not whole blocks of %2 channels: oneDNN has no blocked kernel for it</source>
+        <translation>分组卷积（group %1）的每组通道数不是 %2 的整数倍：oneDNN 没有对应的分块内核</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

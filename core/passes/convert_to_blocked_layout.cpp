@@ -17,15 +17,18 @@
 // 8 (option `block`: 0 picks it from this CPU, or 8 or 16); the graph records
 // it, so the model runs on any CPU (at the speed of the other layout there).
 // What is blocked, in graph order:
-//   * Conv and ai.passlab FusedConv (2-D, float32, weights of known shape):
-//     always; the input is reordered explicitly when it is not blocked yet
-//     and has at least b channels, else read as NCHW (a first layer of 3
-//     channels: oneDNN reads that layout natively);
+//   * Conv and ai.passlab FusedConv (2-D, float32, weights of known shape)
+//     whose input is blocked or whose output feeds an op of this list (a
+//     lone convolution between NCHW ops, as in QDQ models, stays: two
+//     reorders would gain nothing); the input is reordered explicitly when
+//     it is not blocked yet and has at least b channels, else read as NCHW
+//     (a first layer of 3 channels: oneDNN reads that layout natively);
 //   * MaxPool (no Indices output), AveragePool, GlobalAveragePool of a
 //     blocked input: ai.passlab BlockedPool;
 //   * Relu, LeakyRelu, Clip, Sigmoid, Tanh, HardSigmoid, HardSwish of a
 //     blocked input; Add, Sub, Mul, Max, Min, Sum of two blocked inputs of
-//     equal shape, or of one and a scalar or a per-channel [C,1,1] /
+//     equal shape (or one [N, C, 1, 1]: a squeeze-excite scale), or of one
+//     and a scalar or a per-channel [C,1,1] /
 //     [1,C,1,1] operand (reshaped and reordered to [1, C/b, 1, 1, b]; a
 //     constant one is folded by the cleanup); Div of a blocked input by a
 //     scalar: the same op on the 5-D tensors. The padding channels may then
@@ -34,8 +37,12 @@
 //     padding, pools and elementwise ops keep channels apart,
 //     ReorderFromBlocked drops them. (A blocked or per-channel divisor would
 //     divide them by zero, and 0 * inf is NaN even under a zero weight.)
-//   * BatchNormalization (inference) of a blocked input: X * a + c with
-//     a = scale / sqrt(var + epsilon), c = B - mean * a, per channel, blocked;
+//   * ai.passlab FusedElementwise of blocked inputs of its output's shape
+//     (and scalars) whose program keeps finite values finite (no Div, Pow,
+//     Log, Exp, Sqrt, Reciprocal, Softplus, PRelu);
+//   * BatchNormalization (inference) of a blocked input: one FusedElementwise
+//     X * a + c, a = scale / sqrt(var + epsilon), c = B - mean * a computed
+//     per channel (standard ops on [C]; folded when constant) and blocked;
 //   * Concat on axis 1 of blocked inputs whose channel counts are multiples
 //     of b: Concat on axis 1 of the 5-D tensors.
 // Every blocked value that something else reads (or a graph output) gets one
@@ -43,8 +50,10 @@
 // Conditions: non-standard output allowed; main graph only; shapes known
 // (rank 4, static channel counts; batch and spatial dims may be symbolic).
 // Near misses, in the explain log: Convs with 1-D/3-D kernels or unknown
-// weight shapes, MaxPool with Indices, pools and elementwise ops whose input
-// is not blocked, Concats with channel counts that are not multiples of b.
+// weight shapes, grouped Convs whose groups are not whole blocks (oneDNN
+// has no blocked kernel for them; depthwise ones are blocked), MaxPool with Indices, pools and
+// elementwise ops whose input is not blocked, Concats with channel counts that are not multiples of
+// b.
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -173,6 +182,7 @@ class Blocker {
     if (isOneOf(n, {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"})) return convertBinary(n);
     if (isOneOf(n, {"BatchNormalization"})) return convertBatchNorm(n);
     if (isOneOf(n, {"Concat"})) return convertConcat(n);
+    if (fusedops::isFused(&n, ops::kFusedElementwise)) return convertFusedElementwise(n);
     return false;
   }
 
@@ -186,6 +196,19 @@ class Blocker {
       return false;
     }
     if (n.outputCount() != 1) return false;
+    const int64_t group = n.attrInt("group", 1);
+    const bool depthwise = group == *c && group == *m;
+    if (group > 1 && !depthwise && ((*c / group) % b_ != 0 || (*m / group) % b_ != 0)) {
+      note(n, Text::of("grouped convolution (group %1) whose groups are not whole blocks of %2 "
+                       "channels: oneDNN has no blocked kernel for it",
+                       std::to_string(group), std::to_string(b_)));
+      return false;
+    }
+    if (!blockedOf(x) && !feedsAChain(*n.output(0))) {
+      note(n, Text::of("a convolution between NCHW ops (no blocked input, no reader that could "
+                       "stay blocked): two reorders would gain nothing"));
+      return false;
+    }
     ir::Value* z = n.inputCount() > 3 ? n.input(3) : nullptr;
     if (z && !channelsOf(z)) {
       note(n, Text::of("the residual's shape is unknown"));
@@ -201,6 +224,36 @@ class Blocker {
     rw_.setAttr(conv, ir::Attribute::makeInt(ops::kBlock, b_));
     produced(n, conv, *m);
     return true;
+  }
+
+  // Some reader of `y` is an op this pass may keep blocked.
+  static bool feedsAChain(const ir::Value& y) {
+    for (const ir::Use& u : y.uses()) {
+      const ir::Node& r = *u.node;
+      if (isOneOf(r, {"Conv",
+                      "MaxPool",
+                      "AveragePool",
+                      "GlobalAveragePool",
+                      "Relu",
+                      "LeakyRelu",
+                      "Clip",
+                      "Sigmoid",
+                      "Tanh",
+                      "HardSigmoid",
+                      "HardSwish",
+                      "Add",
+                      "Sub",
+                      "Mul",
+                      "Div",
+                      "Max",
+                      "Min",
+                      "Sum",
+                      "BatchNormalization",
+                      "Concat"}) ||
+          fusedops::isFused(&r, ops::kFusedConv) || fusedops::isFused(&r, ops::kFusedElementwise))
+        return true;
+    }
+    return false;
   }
 
   bool convertPool(ir::Node& n) {
@@ -225,10 +278,11 @@ class Blocker {
   }
 
   // The same op on the blocked tensors; `inputs` replace the data inputs.
-  bool same(ir::Node& n, std::vector<ir::Value*> inputs, int64_t channels) {
+  bool same(ir::Node& n, std::vector<ir::Value*> inputs, int64_t channels,
+            const std::string& domain = "") {
     if (!channelsOf(n.output(0)) || n.outputCount() != 1) return false;
     for (size_t i = inputs.size(); i < n.inputCount(); ++i) inputs.push_back(n.input(i));
-    ir::Node* copy = addNode(n.opType(), "", inputs, &n, &n);
+    ir::Node* copy = addNode(n.opType(), domain, inputs, &n, &n);
     for (const ir::Attribute& a : n.attributes())
       if (auto c = copyAttribute(a)) rw_.setAttr(copy, std::move(*c));
     produced(n, copy, channels);
@@ -246,8 +300,9 @@ class Blocker {
     const Blocked* a = blockedOf(n.input(0));
     const Blocked* c = blockedOf(n.input(1));
     if (!a && !c) return false;
-    if (a && c) {
-      if (!fusedops::sameShape(n.input(0), n.input(1)) || n.opType() == "Div") {
+    if (a && c && n.opType() != "Div") {
+      if (a->channels != c->channels || !(fusedops::sameShape(n.input(0), n.input(1)) ||
+                                          spatialOne(n.input(0)) || spatialOne(n.input(1)))) {
         note(n, Text::of("its operands do not have equal shapes"));
         return false;
       }
@@ -278,6 +333,14 @@ class Blocker {
     in[bi] = x->value;
     in[1 - bi] = converted;
     return same(n, in, x->channels);
+  }
+
+  // [N, C, 1, 1]: broadcasts over the other operand's H and W (a
+  // squeeze-excite scale), blocked as [N, C/b, 1, 1, b] the same way.
+  static bool spatialOne(const ir::Value* v) {
+    if (!v || !v->type().hasShape() || v->type().shape()->rank() != 4) return false;
+    const ir::Shape& s = *v->type().shape();
+    return s[2].isStatic() && s[2].value() == 1 && s[3].isStatic() && s[3].value() == 1;
   }
 
   static bool isScalar(const ir::Value* v) {
@@ -314,6 +377,38 @@ class Blocker {
     return b->output(0);
   }
 
+  // A FusedElementwise whose instructions keep finite values finite, of
+  // blocked inputs of its output's shape and of scalars.
+  bool convertFusedElementwise(ir::Node& n) {
+    static const std::unordered_set<std::string> kFinite = {
+        "Add",   "Sub",      "Mul",       "Max",     "Min",         "Identity",
+        "Neg",   "Abs",      "Relu",      "Sigmoid", "Tanh",        "Erf",
+        "Floor", "Ceil",     "Sin",       "Cos",     "Softsign",    "HardSwish",
+        "Gelu",  "GeluTanh", "LeakyRelu", "Elu",     "HardSigmoid", "Clip"};
+    const Blocked* first = nullptr;
+    std::vector<ir::Value*> in;
+    for (size_t i = 0; i < n.inputCount(); ++i) {
+      const Blocked* x = blockedOf(n.input(i));
+      if (x && fusedops::sameShape(n.input(i), n.output(0))) {
+        first = first ? first : x;
+        in.push_back(x->value);
+      } else if (isScalar(n.input(i))) {
+        in.push_back(n.input(i));
+      } else {
+        return false;
+      }
+    }
+    if (!first) return false;
+    for (const std::string& op : n.attr(ops::kOps)->strings)
+      if (!kFinite.count(op)) {
+        note(n, Text::of("its program has %1, which may turn the padding channels' values into "
+                         "infinities or NaN",
+                         op));
+        return false;
+      }
+    return same(n, in, first->channels, ops::kDomain);
+  }
+
   // BatchNormalization (inference) of a blocked X:
   // Y = X * a + c, a = scale / sqrt(var + epsilon), c = B - mean * a, the
   // vectors computed on [C] (constants: folded later) and blocked.
@@ -345,10 +440,11 @@ class Blocker {
     ir::Value* c = op("Sub", {n.input(2), op("Mul", {n.input(3), a})});
     ir::Value* ab = blockedChannelVector(a, x->channels, &n);
     ir::Value* cb = blockedChannelVector(c, x->channels, &n);
-    ir::Node* mul = addNode("Mul", "", {x->value, ab}, &n, &n);
-    rw_.setType(mul->output(0), blockedType(n.output(0)));
-    ir::Node* add = addNode("Add", "", {mul->output(0), cb}, &n, &n);
-    produced(n, add, x->channels);
+    // x * a + c in one pass: FusedElementwise(x, a, c) = Add(Mul(r0, r1), r2).
+    ir::Node* bn = addNode(ops::kFusedElementwise, ops::kDomain, {x->value, ab, cb}, &n, &n);
+    rw_.setAttr(bn, ir::Attribute::makeStrings(ops::kOps, {"Mul", "Add"}));
+    rw_.setAttr(bn, ir::Attribute::makeInts(ops::kOperands, {0, 1, -1, 3, 2, -1}));
+    produced(n, bn, x->channels);
     return true;
   }
 

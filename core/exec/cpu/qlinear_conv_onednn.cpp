@@ -1,4 +1,5 @@
-// QLinearConv on oneDNN's int8 convolution. The activation (u8 or s8) goes in
+// QLinearConv on oneDNN's int8 convolution (and, registered here, QLinearMatMul on
+// its int8 matmul: qlinear_matmul_onednn.cpp). The activation (u8 or s8) goes in
 // with x_zero_point as oneDNN's source zero point, the weights are s8 with a
 // zero point of 0 (what static quantizers emit: symmetric weights), the int32
 // bias is added in the accumulator domain, and the requantization
@@ -25,6 +26,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_matmul_onednn.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -313,6 +315,9 @@ constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};
 const KernelDef kRows[] = {
     {"", "QLinearConv", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.QLinearConv",
      makeKernel<OneDnnQLinearConv>},
+    // qlinear_matmul_onednn.cpp
+    {"", "QLinearMatMul", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.QLinearMatMul",
+     makeOneDnnQLinearMatMul},
 };
 
 }  // namespace

@@ -19,6 +19,10 @@
 #                          it, the tensors at their planned offsets
 #   lesson_<lang>.png      the lesson on redundant nodes by their parameters,
 #                          mid-prediction: two of the three no-op nodes picked
+#   precision_<lang>.png   ppocr_cls_mobile_v2 in the Precision dock: FP16
+#                          mixed precision for 61.5 dB (the layers ranked, the
+#                          kept ones marked), then calibrated, the input of a
+#                          kept layer selected: its histogram and range
 # Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR] [CORPUS_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -48,6 +52,12 @@ for lang in en zh_CN; do
   shoot roofline "$lang" --run all --main-tab --profile profile --profile-view roofline \
     :/demos/transformer_block.txt
   shoot lesson "$lang" --lesson 04_meaningless_parameters --predict times_one,same_order
+  ppocr="$corpus/models/ppocr_cls_mobile_v2.onnx"
+  if [ -f "$ppocr" ]; then
+    shoot precision "$lang" --precision 61.5 "$ppocr"
+  else
+    echo "screenshots: $ppocr not found, the precision picture skipped" >&2
+  fi
   if [ -f "$model" ]; then
     shoot graph "$lang" --search Softmax "$model"
     SCREEN=1280x800 shoot firstview "$lang" "$model"

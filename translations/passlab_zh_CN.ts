@@ -340,6 +340,54 @@
     </message>
 </context>
 <context>
+    <name>PrecisionTarget</name>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="39"/>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="41"/>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="43"/>
+        <source>INT8 dynamic</source>
+        <translation>INT8 动态</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="45"/>
+        <source>INT8 static (calibrated)</source>
+        <translation>INT8 静态（校准）</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="47"/>
+        <source>Low rank</source>
+        <translation>低秩</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="49"/>
+        <source>Magnitude pruning</source>
+        <translation>幅值剪枝</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="57"/>
+        <source>MinMax</source>
+        <translation>MinMax（最小最大值）</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="59"/>
+        <source>Percentile</source>
+        <translation>Percentile（百分位）</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_target.cpp" line="61"/>
+        <source>Entropy</source>
+        <translation>Entropy（熵）</translation>
+    </message>
+</context>
+<context>
     <name>ProfileTables</name>
     <message>
         <location filename="../ui/profile/profile_tables.cpp" line="33"/>
@@ -6138,6 +6186,11 @@ New ops: %2</source>
         <source>Show the Memory panel large (the shown Step before and after)</source>
         <translation>放大显示“内存”面板（所示步骤之前与之后）</translation>
     </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="219"/>
+        <source>Show the Precision panel large and run FP16 mixed precision for this least SNR (dB), then calibrate</source>
+        <translation>放大显示“精度”面板，以此最低信噪比（dB）运行 FP16 混合精度，然后校准</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::AttributeModel</name>
@@ -7071,6 +7124,16 @@ New ops: %2</source>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="589"/>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/main_window.cpp" line="851"/>
+        <source>Measuring precision…</source>
+        <translation>正在测量精度…</translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::MemoryChart</name>
@@ -7329,11 +7392,6 @@ New ops: %2</source>
         <location filename="../ui/pipeline/pipeline_panel.cpp" line="260"/>
         <source>Running %1 (%2 of %3)…</source>
         <translation>正在运行 %1（第 %2 个，共 %3 个）…</translation>
-    </message>
-    <message>
-        <location filename="../ui/pipeline/pipeline_panel.cpp" line="284"/>
-        <source>Calibration of quantize_static: 16 synthesized input sets</source>
-        <translation>quantize_static 的校准：16 组合成输入</translation>
     </message>
     <message>
         <location filename="../ui/pipeline/pipeline_panel.cpp" line="285"/>
@@ -7642,6 +7700,13 @@ New ops: %2</source>
             <numerusform>已应用 %n 步。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/pipeline/pipeline_panel.cpp" line="292"/>
+        <source>Calibration of quantize_static: %n synthesized input set(s)</source>
+        <translation>
+            <numerusform>quantize_static 的校准：%n 组合成输入</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>passlab::ui::PipelineSession</name>
@@ -7742,6 +7807,183 @@ New ops: %2</source>
         <location filename="../ui/properties/port_model.cpp" line="120"/>
         <source>Readers</source>
         <translation>读取者</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::PrecisionPanel</name>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="135"/>
+        <source>Calibration data</source>
+        <translation>校准数据</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="204"/>
+        <source>Convert to:</source>
+        <translation>转换为：</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="207"/>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="211"/>
+        <source>How an activation&apos;s range is chosen from its calibration values</source>
+        <translation>如何根据校准值选择激活值的量化范围</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="212"/>
+        <source>Per channel</source>
+        <translation>逐通道</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="213"/>
+        <source>One weight scale per output channel (else one per tensor)</source>
+        <translation>每个输出通道一个权重缩放因子（否则每个张量一个）</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="214"/>
+        <source>Choose a folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="216"/>
+        <source>One subfolder per input set, each with input_0.pb or input_0.npy, input_1…, in the order of the model&apos;s inputs</source>
+        <translation>每组输入一个子文件夹，其中按模型输入顺序放 input_0.pb 或 input_0.npy、input_1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="218"/>
+        <source>or synthesized sets:</source>
+        <translation>或合成输入组数：</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="219"/>
+        <source>Accuracy budget:</source>
+        <translation>精度预算：</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="220"/>
+        <source>SNR ≥ </source>
+        <translation>信噪比 ≥ </translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="221"/>
+        <source> dB</source>
+        <translation> dB</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="222"/>
+        <source>cosine ≥ </source>
+        <translation>余弦 ≥ </translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="223"/>
+        <source>Rank Layers</source>
+        <translation>逐层排序</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="225"/>
+        <source>Convert each layer alone and measure the outputs: the most sensitive layer loses the most SNR</source>
+        <translation>逐个单独转换每一层并测量输出：最敏感的层损失的信噪比最多</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="227"/>
+        <source>Mixed Precision</source>
+        <translation>混合精度</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="229"/>
+        <source>Keep the fewest most sensitive layers in float32 for the budget to hold, and apply the pass with them left out as a pipeline Step</source>
+        <translation>将最少的最敏感层保留为 float32 以满足预算，并在排除这些层后把该遍作为流水线步骤应用</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="231"/>
+        <source>Calibrate</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="233"/>
+        <source>Run the model on the calibration sets and keep every activation&apos;s histogram: select a tensor in the graph to see it</source>
+        <translation>在校准数据上运行模型并保存每个激活值的直方图：在图中选择张量即可查看</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="235"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/precision/precision_panel.cpp" line="269"/>
+        <source>Calibration data: %n synthesized input set(s)</source>
+        <translation>
+            <numerusform>校准数据：%n 组合成输入</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="271"/>
+        <source>Calibration data: %1</source>
+        <translation>校准数据：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="285"/>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="287"/>
+        <source>No model open.</source>
+        <translation>未打开模型。</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="353"/>
+        <source>The model changed while it was measured; the result was dropped.</source>
+        <translation>测量期间模型已更改；结果已丢弃。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/precision/precision_panel.cpp" line="361"/>
+        <source>Calibrated %n activation(s): select a tensor in the graph to see its histogram</source>
+        <translation>
+            <numerusform>已校准 %n 个激活值：在图中选择张量即可查看其直方图</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/precision/precision_panel.cpp" line="371"/>
+        <source>%1: %n layer(s) convert alone; the most sensitive on top</source>
+        <translation>
+            <numerusform>%1：%n 个层可单独转换；最敏感的在最上方</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="388"/>
+        <source>%1: %2 of %3 layer(s) kept in float32 for the budget (%4 conversions tried)</source>
+        <translation>%1：为满足预算，%3 个层中有 %2 个保留为 float32（尝试了 %4 次转换）</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="396"/>
+        <source>The pipeline is busy: the Step was not applied.</source>
+        <translation>流水线正忙：未应用该步骤。</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="423"/>
+        <source>Calibrate, then select a tensor in the graph to see its histogram and the range the method quantizes to.</source>
+        <translation>先校准，再在图中选择张量，即可查看其直方图以及所选方法的量化范围。</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="427"/>
+        <source>Select a tensor in the graph to see its histogram.</source>
+        <translation>在图中选择张量即可查看其直方图。</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/precision_panel.cpp" line="428"/>
+        <source>&apos;%1&apos; is not a float32 activation the calibration observed.</source>
+        <translation>“%1”不是校准观察到的 float32 激活值。</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::PrecisionWorker</name>
+    <message>
+        <location filename="../ui/precision/precision_worker.cpp" line="138"/>
+        <source>Cancelled: the model was left as it is.</source>
+        <translation>已取消：模型保持原样。</translation>
     </message>
 </context>
 <context>
@@ -8401,6 +8643,24 @@ New ops: %2</source>
     </message>
 </context>
 <context>
+    <name>passlab::ui::SensitivityChart</name>
+    <message>
+        <location filename="../ui/precision/sensitivity_chart.cpp" line="30"/>
+        <source>%1 dB</source>
+        <translation>%1 dB</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/sensitivity_chart.cpp" line="68"/>
+        <source>SNR with the layer alone converted</source>
+        <translation>仅转换该层时的信噪比</translation>
+    </message>
+    <message>
+        <location filename="../ui/precision/sensitivity_chart.cpp" line="69"/>
+        <source>kept in float32</source>
+        <translation>保留为 float32</translation>
+    </message>
+</context>
+<context>
     <name>passlab::ui::SettingsDialog</name>
     <message>
         <location filename="../ui/mainwindow/settings_dialog.cpp" line="66"/>
@@ -8600,6 +8860,14 @@ New ops: %2</source>
         <location filename="../ui/mainwindow/task_progress.cpp" line="69"/>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>passlab::ui::TensorHistogram</name>
+    <message>
+        <location filename="../ui/precision/tensor_histogram.cpp" line="36"/>
+        <source>%1: values in [%2, %3]; %4 range [%5, %6], %7% clipped</source>
+        <translation>%1：取值范围 [%2, %3]；%4 量化范围 [%5, %6]，截断 %7%</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@
 #include "ui/memory/memory_panel.h"
 #include "ui/pipeline/diff_panel.h"
 #include "ui/pipeline/pipeline_session.h"
+#include "ui/precision/precision_panel.h"
 #include "ui/profile/profile_panel.h"
 
 namespace passlab::ui {
@@ -88,6 +89,41 @@ void startProfile(MainWindow* w, const QString& mode, const QString& view) {
   });
   bool started = mode == QLatin1String("compare") ? p->runCompare() : p->runProfile();
   if (!started) w->setProperty("passlab_script_busy", false);
+}
+
+// Shows the Precision dock large, runs FP16 mixed precision for a budget of
+// `minSnrDb`, then calibrates and selects the input of the first layer kept
+// in float32, so its histogram shows; the script is busy until then.
+void startPrecision(MainWindow* w, double minSnrDb) {
+  PrecisionPanel* p = w->precisionPanel();
+  if (auto* timeline = w->findChild<QDockWidget*>(QStringLiteral("timelineDock"))) timeline->hide();
+  w->profileDock()->hide();
+  w->memoryDock()->hide();
+  w->precisionDock()->show();
+  w->precisionDock()->raise();
+  w->resizeDocks({w->precisionDock()}, {w->height() * 3 / 5}, Qt::Vertical);
+  pipeline::AccuracyBudget budget = w->pipeline()->accuracyBudget();
+  budget.minSnrDb = minSnrDb;
+  w->pipeline()->setAccuracyBudget(budget);
+  p->setChoice({PrecisionTarget::kFloat16, passes::CalibrationMethod::kMinMax, true});
+  w->setProperty("passlab_script_busy", true);
+  auto done = [w] { w->setProperty("passlab_script_busy", false); };
+  QObject::connect(p->worker(), &PrecisionWorker::failed, w, done);
+  QObject::connect(p, &PrecisionPanel::keptNodesChanged, w, [p] {
+    if (!p->keptNodes().empty()) p->calibrate();
+  });
+  QObject::connect(
+      p->worker(), &PrecisionWorker::finished, w, [w, p, done](PrecisionOutcomePtr outcome) {
+        if (outcome->kind != PrecisionRequest::Kind::kCalibrate) return;
+        const ir::Node* n = p->keptNodes().empty()
+                                ? nullptr
+                                : findNode(w->document()->model(), *p->keptNodes().begin());
+        if (n && !n->inputs().empty() && n->input(0))
+          w->graphTabs()->mainPanel()->select(Selection::ofValue(GraphRef(), n->input(0)->name()),
+                                              true);
+        done();
+      });
+  if (!p->mixedPrecision()) done();
 }
 
 }  // namespace
@@ -178,8 +214,15 @@ int runPassLab(int argc, char** argv) {
       QStringLiteral("memory"),
       QCoreApplication::translate("main",
                                   "Show the Memory panel large (the shown Step before and after)"));
+  QCommandLineOption precision(
+      QStringLiteral("precision"),
+      QCoreApplication::translate("main",
+                                  "Show the Precision panel large and run FP16 mixed precision for "
+                                  "this least SNR (dB), then calibrate"),
+      QStringLiteral("snr"));
   parser.addOption(lang);
   parser.addOption(memory);
+  parser.addOption(precision);
   parser.addOption(lesson);
   parser.addOption(predict);
   parser.addOption(profile);
@@ -215,10 +258,12 @@ int runPassLab(int argc, char** argv) {
   const QString profileShown = parser.value(profileView);
   const QStringList predicted = parser.value(predict).split(QLatin1Char(','), Qt::SkipEmptyParts);
   const bool memoryShown = parser.isSet(memory);
+  const QString precisionSnr = parser.value(precision);
   auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass, profileMode,
-                 profileShown, predicted, memoryShown] {
+                 profileShown, predicted, memoryShown, precisionSnr] {
     predictNodes(&window, predicted);
     if (memoryShown) showMemoryLarge(&window);
+    if (!precisionSnr.isEmpty()) startPrecision(&window, precisionSnr.toDouble());
     if (!profileMode.isEmpty()) startProfile(&window, profileMode, profileShown);
     if (!runSteps.isEmpty()) {
       if (stepShown > 0) window.showStep(stepShown - 1);

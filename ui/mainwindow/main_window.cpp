@@ -49,6 +49,7 @@
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/pipeline/run_report.h"
 #include "ui/pipeline/timeline_panel.h"
+#include "ui/precision/precision_panel.h"
 #include "ui/profile/profile_panel.h"
 #include "ui/properties/properties_panel.h"
 #include "ui/summary/summary_panel.h"
@@ -77,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   diff_->hide();
   profile_ = new ProfilePanel(doc_, pipeline_, this);
   memory_ = new MemoryPanel(doc_, pipeline_, this);
+  precision_ = new PrecisionPanel(doc_, pipeline_, this);
   lessonSession_ = new LessonSession(pipeline_, this);
   lessonPanel_ = new LessonPanel(lessonSession_, this);
   lessonLibrary_ = std::make_unique<LessonLibrary>();
@@ -99,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   reloadLessons();
   connectProfile();
   connectMemory();
+  connectPrecision();
 
   connect(tabs_, &GraphTabs::panelAdded, this, &MainWindow::onPanelAdded);
   connect(tabs_, &GraphTabs::currentPanelChanged, this, &MainWindow::onCurrentPanelChanged);
@@ -225,11 +228,13 @@ void MainWindow::createDocks() {
   timelineDock_ = dock(timeline_, "timelineDock", Qt::BottomDockWidgetArea);
   profileDock_ = dock(profile_, "profileDock", Qt::BottomDockWidgetArea);
   memoryDock_ = dock(memory_, "memoryDock", Qt::BottomDockWidgetArea);
+  precisionDock_ = dock(precision_, "precisionDock", Qt::BottomDockWidgetArea);
   lessonsDock_ = dock(lessonPanel_, "lessonsDock", Qt::RightDockWidgetArea);
   tabifyDockWidget(propertiesDock_, lessonsDock_);
   propertiesDock_->raise();
   splitDockWidget(timelineDock_, memoryDock_, Qt::Horizontal);  // Steps beside their memory
   tabifyDockWidget(timelineDock_, profileDock_);
+  tabifyDockWidget(timelineDock_, precisionDock_);
   timelineDock_->raise();
   tabifyDockWidget(summaryDock_, historyDock_);
   tabifyDockWidget(summaryDock_, pipelineDock_);
@@ -551,6 +556,7 @@ void MainWindow::createMenus() {
             {.dock = timelineDock_},
             {.dock = profileDock_},
             {.dock = memoryDock_},
+            {.dock = precisionDock_},
             {.dock = lessonsDock_}});
   pipelineMenu_ = menuBar()->addMenu(QString());
   fillMenu(pipelineMenu_, t,
@@ -580,6 +586,7 @@ void MainWindow::retranslateUi() {
   timelineDock_->setWindowTitle(tr("Timeline"));
   profileDock_->setWindowTitle(tr("Profile"));
   memoryDock_->setWindowTitle(tr("Memory"));
+  precisionDock_->setWindowTitle(tr("Precision"));
   lessonsDock_->setWindowTitle(tr("Lessons"));
   history_->setEmptyLabel(tr("<opened>"));
   updateDemoMenu();
@@ -696,6 +703,8 @@ void MainWindow::onSelection(const Selection& s) {
   GraphPanel* p = tabs_->panelFor(s.graph);
   properties_->setSelection(s, p ? &p->groups() : nullptr);
   if (s.graph.isMain()) profile_->selectNode(s.kind == Selection::Kind::kNode ? s.node : 0);
+  if (s.graph.isMain() && s.kind == Selection::Kind::kValue)
+    precision_->selectTensor(QString::fromStdString(s.value));
 }
 
 // ---- lessons ----
@@ -725,6 +734,8 @@ void MainWindow::markPredictedNodes() {
   GraphPanel* main = tabs_->mainPanel();
   if (main == nullptr) return;
   std::unordered_map<ir::NodeId, DiffMark> marks;
+  // The layers the Precision panel's mixed precision Step kept in float32.
+  for (ir::NodeId n : precision_->keptNodes()) marks[n] = DiffMark::kChanged;
   if (lessonSession_->state() == LessonSession::State::kPredicting)
     for (ir::NodeId n : lessonSession_->prediction()) marks[n] = DiffMark::kRemoved;
   main->setDiffMarks(std::move(marks));
@@ -829,6 +840,29 @@ void MainWindow::connectMemory() {
     tabs_->setCurrentWidget(main);
     main->select(Selection::ofValue(GraphRef(), tensor.toStdString()));
   });
+}
+
+// ---- precision ----
+
+void MainWindow::connectPrecision() {
+  PrecisionWorker* worker = precision_->worker();
+  connect(worker, &PrecisionWorker::runningChanged, this, [this, worker](bool running) {
+    if (running && precisionTask_ == 0) {
+      precisionTask_ = tasks_->begin(tr("Measuring precision…"), [worker] { worker->cancel(); });
+    } else if (!running && precisionTask_ != 0) {
+      tasks_->end(precisionTask_);
+      precisionTask_ = 0;
+    }
+    updateActions();
+  });
+  connect(precision_, &PrecisionPanel::nodeActivated, this, [this](quint64 node) {
+    if (!doc_->hasModel() || !findNode(doc_->model(), node)) return;
+    GraphPanel* main = tabs_->mainPanel();
+    if (main == nullptr) return;
+    tabs_->setCurrentWidget(main);
+    main->select(Selection::ofNode(GraphRef(), node));
+  });
+  connect(precision_, &PrecisionPanel::keptNodesChanged, this, &MainWindow::markPredictedNodes);
 }
 
 void MainWindow::applyHeat() {

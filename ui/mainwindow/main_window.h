@@ -33,6 +33,7 @@ class MemoryPanel;
 class ModelFileController;
 class PipelinePanel;
 class PipelineSession;
+class PrecisionPanel;
 class ProfilePanel;
 class TimelinePanel;
 class PropertiesPanel;
@@ -61,6 +62,8 @@ class MainWindow : public QMainWindow, public LessonLinks {
   QDockWidget* profileDock() const { return profileDock_; }
   MemoryPanel* memoryPanel() const { return memory_; }
   QDockWidget* memoryDock() const { return memoryDock_; }
+  PrecisionPanel* precisionPanel() const { return precision_; }
+  QDockWidget* precisionDock() const { return precisionDock_; }
   LessonSession* lessons() const { return lessonSession_; }
   LessonPanel* lessonPanel() const { return lessonPanel_; }
   QDockWidget* lessonsDock() const { return lessonsDock_; }
@@ -138,6 +141,9 @@ class MainWindow : public QMainWindow, public LessonLinks {
   void applyHeat();
   // The Memory dock: follows the Timeline's chosen Step; a band selects its tensor.
   void connectMemory();
+  // The Precision dock: progress in the status bar, a bar selects its node, a
+  // selected value shows its histogram, the kept float32 nodes are marked.
+  void connectPrecision();
   // Asks whether to write the checked copy, which has new verifier errors.
   void confirmUnverifiedSave(const QString& problems);
 
@@ -178,6 +184,9 @@ class MainWindow : public QMainWindow, public LessonLinks {
   int profileTask_ = 0;
   MemoryPanel* memory_;
   QDockWidget* memoryDock_;
+  PrecisionPanel* precision_;
+  QDockWidget* precisionDock_;
+  int precisionTask_ = 0;
 
   QMenu* fileMenu_;
   QMenu* demoMenu_;

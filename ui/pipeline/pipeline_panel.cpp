@@ -13,6 +13,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTreeWidget>
@@ -236,6 +237,13 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
     session_->setCalibrationFolder({});
     showCalibration();
   });
+  // The Precision panel edits the same budget and calibration data.
+  connect(session_, &PipelineSession::settingsChanged, this, [this] {
+    const QSignalBlocker snr(budgetSnr_), cosine(budgetCosine_);
+    budgetSnr_->setValue(session_->accuracyBudget().minSnrDb);
+    budgetCosine_->setValue(session_->accuracyBudget().minCosine);
+    showCalibration();
+  });
   connect(step_, &QPushButton::clicked, session_, &PipelineSession::step);
   connect(runAll_, &QPushButton::clicked, session_, &PipelineSession::runAll);
   connect(reset_, &QPushButton::clicked, session_, &PipelineSession::reset);
@@ -281,7 +289,8 @@ void PipelinePanel::showCalibration() {
   const std::string& folder = session_->calibrationFolder();
   calibration_->setText(
       folder.empty()
-          ? tr("Calibration of quantize_static: 16 synthesized input sets")
+          ? tr("Calibration of quantize_static: %n synthesized input set(s)", "",
+               session_->synthesizedCalibrationSets())
           : tr("Calibration of quantize_static: %1").arg(QString::fromStdString(folder)));
 }
 

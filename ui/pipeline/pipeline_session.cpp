@@ -17,19 +17,18 @@
 
 namespace passlab::ui {
 
-constexpr int kCalibrationSets = 16;
-
 // The sets of `folder` (read when quantize_static first asks, in the worker:
-// an error is that step's), or 16 from the input synthesis.
-std::unique_ptr<pipeline::CalibratingEvaluator> calibratingEvaluator(const std::string& folder) {
+// an error is that step's), or `count` from the input synthesis.
+std::unique_ptr<pipeline::CalibratingEvaluator> calibratingEvaluator(const std::string& folder,
+                                                                     int count) {
   if (!folder.empty())
     return std::make_unique<pipeline::CalibratingEvaluator>(
         [folder](const ir::Model& m) { return pipeline::readCalibrationSets(m, folder); }, 0);
   return std::make_unique<pipeline::CalibratingEvaluator>(
-      [](const ir::Model& m) {
-        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, kCalibrationSets);
+      [count](const ir::Model& m) {
+        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, count);
       },
-      kCalibrationSets);
+      static_cast<size_t>(count));
 }
 
 struct PipelineSession::RunState {
@@ -39,6 +38,7 @@ struct PipelineSession::RunState {
   // calibratingEvaluator); made with the state.
   std::unique_ptr<pipeline::CalibratingEvaluator> evaluator;
   std::string calibrationFolder;                         // the one `evaluator` reads
+  int synthesizedSets = 0;                               // or makes, without a folder
   std::shared_ptr<pipeline::ExecOutputChecker> checker;  // the one pm checks with, if any
   bool standardOnly = true;
   pipeline::AccuracyBudget budget;  // the one pm was made with
@@ -234,6 +234,21 @@ void PipelineSession::setNodeFilter(rewrite::NodeFilter filter) {
   emit nodeFilterChanged();
 }
 
+void PipelineSession::setAccuracyBudget(const pipeline::AccuracyBudget& budget) {
+  budget_ = budget;
+  emit settingsChanged();
+}
+
+void PipelineSession::setCalibrationFolder(std::string folder) {
+  calibrationFolder_ = std::move(folder);
+  emit settingsChanged();
+}
+
+void PipelineSession::setSynthesizedCalibrationSets(int n) {
+  synthesizedSets_ = std::max(1, n);
+  emit settingsChanged();
+}
+
 void PipelineSession::setNumericCheck(bool on) {
   numericCheck_ = on;
 }
@@ -253,6 +268,17 @@ bool PipelineSession::runAll() {
   for (int i = first; i < static_cast<int>(plan_.size()); ++i)
     if (plan_[static_cast<size_t>(i)].enabled) rows.push_back(i);
   return start(std::move(rows));
+}
+
+bool PipelineSession::runSpec(const pipeline::PassSpec& spec) {
+  if (running_ || !doc_->hasModel() || passes::findPass(spec.id) == nullptr) return false;
+  const int row = lastRow_ + 1;
+  PlanEntry e{spec.id, true, {}};
+  for (const auto& [name, value] : spec.options)
+    if (!setOptionOf(e, name, value).isOk()) return false;
+  plan_.insert(plan_.begin() + row, std::move(e));
+  emit planChanged();
+  return start({row}, &spec.filter);
 }
 
 void PipelineSession::cancel() {
@@ -285,9 +311,9 @@ struct PipelineSession::RunJob {
   std::shared_ptr<const ir::Model> current;  // the model after the last Step so far
 };
 
-bool PipelineSession::start(std::vector<int> rows) {
+bool PipelineSession::start(std::vector<int> rows, const rewrite::NodeFilter* filter) {
   if (running_ || !doc_->hasModel() || rows.empty()) return false;
-  std::shared_ptr<RunJob> job = prepareRun(std::move(rows));
+  std::shared_ptr<RunJob> job = prepareRun(std::move(rows), filter);
   emit runningChanged(true);
   emit progress(0, static_cast<int>(job->specs.size()),
                 QString::fromStdString(job->specs.front().id));
@@ -303,11 +329,12 @@ bool runsLossyPass(const std::vector<pipeline::PassSpec>& specs) {
   return false;
 }
 
-std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector<int> rows) {
+std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
+    std::vector<int> rows, const rewrite::NodeFilter* filter) {
   auto job = std::make_shared<RunJob>();
   for (int r : rows) {
     const PlanEntry& e = plan_[static_cast<size_t>(r)];
-    job->specs.push_back({e.id, e.options, filter_});
+    job->specs.push_back({e.id, e.options, filter ? *filter : filter_});
   }
   job->rows = std::move(rows);
   running_ = true;
@@ -332,7 +359,8 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(std::vector
     job->state->standardOnly = standardOnly_;
     job->state->budget = budget_;
     job->state->calibrationFolder = calibrationFolder_;
-    job->state->evaluator = calibratingEvaluator(calibrationFolder_);
+    job->state->synthesizedSets = synthesizedSets_;
+    job->state->evaluator = calibratingEvaluator(calibrationFolder_, synthesizedSets_);
   }
   job->provenance = steps_.empty() ? rewrite::Provenance() : steps_.back()->provenance;
   job->inputSets = checkInputSets_;
@@ -351,7 +379,8 @@ std::shared_ptr<PipelineSession::RunState> PipelineSession::reusableRunState() {
   if (!state || steps_.empty() || state->at != steps_.back()->after ||
       state->undoIndex != undoIndexAtStart_ || state->standardOnly != standardOnly_ ||
       state->calibrationFolder != calibrationFolder_ ||
-      state->budget.minSnrDb != budget_.minSnrDb || state->budget.minCosine != budget_.minCosine ||
+      state->synthesizedSets != synthesizedSets_ || state->budget.minSnrDb != budget_.minSnrDb ||
+      state->budget.minCosine != budget_.minCosine ||
       state->budget.maxRelError != budget_.maxRelError || state->budget.minTop1 != budget_.minTop1)
     return nullptr;
   return state;

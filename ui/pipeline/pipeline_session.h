@@ -110,12 +110,16 @@ class PipelineSession : public QObject {
   // What a lossy pass may cost (docs/precision.md); a change starts the next
   // run's PassManager afresh.
   const pipeline::AccuracyBudget& accuracyBudget() const { return budget_; }
-  void setAccuracyBudget(const pipeline::AccuracyBudget& budget) { budget_ = budget; }
+  void setAccuracyBudget(const pipeline::AccuracyBudget& budget);
   // Where quantize_static's calibration sets come from: a folder (one
-  // subfolder per set: input_0.pb / .npy, ...), or "" for 16 synthesized
-  // sets. A change starts the next run's PassManager afresh.
+  // subfolder per set: input_0.pb / .npy, ...), or "" for
+  // synthesizedCalibrationSets() synthesized sets (16 unless set). A change
+  // starts the next run's PassManager afresh. The Pipeline and Precision
+  // panels both edit these; settingsChanged tells the other.
   const std::string& calibrationFolder() const { return calibrationFolder_; }
-  void setCalibrationFolder(std::string folder) { calibrationFolder_ = std::move(folder); }
+  void setCalibrationFolder(std::string folder);
+  int synthesizedCalibrationSets() const { return synthesizedSets_; }
+  void setSynthesizedCalibrationSets(int n);
   // Limits the passes to some nodes (`only`) and/or keeps them away from some
   // (`excluded`): a selected subgraph, a node left alone. Empty: every node.
   const rewrite::NodeFilter& nodeFilter() const { return filter_; }
@@ -126,6 +130,12 @@ class PipelineSession : public QObject {
   // end of the plan, on a worker thread. False if one is running or no model is open.
   bool step();
   bool runAll();
+  // Applies `spec` as the next Step: a row running its pass with its options
+  // is inserted after the last row run, and runs with the spec's own node
+  // filter instead of the session's (the Precision panel's mixed precision:
+  // the kept float32 nodes excluded). False if one is running, no model is
+  // open or the pass is unknown.
+  bool runSpec(const pipeline::PassSpec& spec);
   bool isRunning() const { return running_; }
   // Stops after the pass now running (which itself stops at its next rewrite);
   // the Steps finished so far are kept.
@@ -161,6 +171,8 @@ class PipelineSession : public QObject {
  signals:
   void planChanged();
   void nodeFilterChanged();
+  // The accuracy budget or the calibration data changed.
+  void settingsChanged();
   void stepsChanged();
   void runningChanged(bool running);
   // `done` of `total` passes finished; `current` is the one running now ("" at the end).
@@ -171,9 +183,10 @@ class PipelineSession : public QObject {
  private:
   struct RunState;
   struct RunJob;
-  bool start(std::vector<int> rows);
+  // `filter`: instead of the session's node filter, when given.
+  bool start(std::vector<int> rows, const rewrite::NodeFilter* filter = nullptr);
   // The steps of a run: on the UI thread, then on the worker.
-  std::shared_ptr<RunJob> prepareRun(std::vector<int> rows);
+  std::shared_ptr<RunJob> prepareRun(std::vector<int> rows, const rewrite::NodeFilter* filter);
   std::shared_ptr<RunState> reusableRunState();
   void runInWorker(RunJob& job);
   static QString prepareChecker(RunJob& job);
@@ -194,6 +207,7 @@ class PipelineSession : public QObject {
   bool standardOnly_ = true;
   pipeline::AccuracyBudget budget_;
   std::string calibrationFolder_;
+  int synthesizedSets_ = 16;
   std::string checkedFolder_;  // the calibration folder checker_ was made with
   rewrite::NodeFilter filter_;
 

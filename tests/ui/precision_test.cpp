@@ -1,0 +1,345 @@
+// The Precision dock end to end, on a chain of MatMul layers whose last layer
+// has a weight float16 cannot hold (1e5, clamped to 65504): ranking for FP16
+// draws one bar per layer the pass converts alone, that layer on top;
+// clicking its bar selects its node; mixed precision keeps it in float32 and
+// lands as a pipeline Step (in the Timeline with its accuracy figures,
+// undoable) with the kept node marked on the graph; Cancel stops a run and
+// changes nothing; a bad calibration folder is named in the error and the
+// model is left as it is; after calibration a selected tensor shows its
+// histogram and the method's range.
+#include <QBarSet>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QHorizontalStackedBarSeries>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "core/analysis/shape_inference.h"
+#include "core/passes/calibration_stats.h"
+#include "core/pipeline/calibration.h"
+#include "core/pipeline/precision_checker.h"
+#include "tests/ui/ui_test_support.h"
+#include "ui/graphview/graph_panel.h"
+#include "ui/graphview/graph_scene.h"
+#include "ui/graphview/graph_tabs.h"
+#include "ui/mainwindow/language.h"
+#include "ui/mainwindow/main_window.h"
+#include "ui/mainwindow/settings.h"
+#include "ui/pipeline/pipeline_panel.h"
+#include "ui/pipeline/pipeline_session.h"
+#include "ui/pipeline/timeline_model.h"
+#include "ui/pipeline/timeline_panel.h"
+#include "ui/precision/precision_panel.h"
+#include "ui/precision/sensitivity_chart.h"
+#include "ui/precision/tensor_histogram.h"
+
+using namespace passlab;
+using namespace passlab::ui;
+
+namespace {
+
+// `layers` MatMul layers fc1..fcN on a [2,4] activation; the last one's
+// weight holds 1e5. Written to a file in the test's temporary folder.
+QString chainModel(int layers) {
+  QString text = QStringLiteral(
+      "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+      "chain (float[2,4] x) => (float[2,4] y)\n<");
+  for (int l = 1; l <= layers; ++l) {
+    const bool last = l == layers;
+    text += QStringLiteral(
+                "float[4,4] w%1 = {%2, 0.25, 0, 0, 0, 0.5, 0.25, 0, 0, 0, 0.5, 0.25, "
+                "0.25, 0, 0, 0.5}%3")
+                .arg(l)
+                .arg(last ? QStringLiteral("100000") : QStringLiteral("0.5"))
+                .arg(last ? QStringLiteral(">\n{\n") : QStringLiteral(",\n"));
+  }
+  for (int l = 1; l <= layers; ++l)
+    text += QStringLiteral("  [fc%1] %2 = MatMul(%3, w%1)\n")
+                .arg(l)
+                .arg(l == layers ? QStringLiteral("y") : QStringLiteral("h%1").arg(l))
+                .arg(l == 1 ? QStringLiteral("x") : QStringLiteral("h%1").arg(l - 1));
+  text += QStringLiteral("}\n");
+  const QString path = testing::tempDir() + QStringLiteral("/precision_chain_%1.txt").arg(layers);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return {};
+  f.write(text.toUtf8());
+  return path;
+}
+
+// Opens `path` and waits for the main graph's first layout (selections need it).
+bool openIn(MainWindow& w, const QString& path) {
+  QSignalSpy opened(&w, &MainWindow::modelOpened);
+  w.openFile(path, QFileInfo(path).completeBaseName());
+  if (!opened.wait(30000)) return false;
+  GraphPanel* main = w.graphTabs()->mainPanel();
+  QElapsedTimer t;
+  t.start();
+  while ((main->isLayoutRunning() || !main->scene()->hasLayout()) && t.elapsed() < 30000)
+    QTest::qWait(5);
+  return main->scene()->hasLayout();
+}
+
+// The SNR spin box of a panel's budget.
+QDoubleSpinBox* snrBox(QWidget* panel) {
+  for (QDoubleSpinBox* b : panel->findChildren<QDoubleSpinBox*>())
+    if (b->prefix().startsWith(QStringLiteral("SNR"))) return b;
+  return nullptr;
+}
+
+bool waitIdle(MainWindow& w, int ms = 120000) {
+  QElapsedTimer t;
+  t.start();
+  while ((w.precisionPanel()->worker()->isRunning() || w.pipeline()->isRunning()) &&
+         t.elapsed() < ms)
+    QTest::qWait(5);
+  return !w.precisionPanel()->worker()->isRunning() && !w.pipeline()->isRunning();
+}
+
+ir::NodeId idOf(const ir::Model& m, const std::string& name) {
+  for (const auto& n : m.graph().nodes())
+    if (n->name() == name) return n->id();
+  return 0;
+}
+
+PrecisionChoice fp16() {
+  return PrecisionChoice{PrecisionTarget::kFloat16, passes::CalibrationMethod::kMinMax, true};
+}
+
+}  // namespace
+
+class PrecisionTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    testing::isolateSettings();
+    Settings::layoutHelper.set(QStringLiteral(PASSLAB_LAYOUT_HELPER_PATH));
+    Language::apply(QStringLiteral("en"));
+  }
+
+  // Every registered target is offered; magnitude pruning only with its pass.
+  void theTargetsFollowTheRegisteredPasses() {
+    const std::vector<PrecisionTarget> targets = availableTargets();
+    QVERIFY(targets.size() >= 5);
+    QCOMPARE(targets.front(), PrecisionTarget::kFloat16);
+    for (PrecisionTarget t : targets) QVERIFY(!targetText(t).isEmpty());
+    pipeline::PassSpec s =
+        specOf({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kEntropy, false});
+    QCOMPARE(s.id, std::string("quantize_static"));
+    QVERIFY((s.options == passes::Options{{"method", "entropy"}, {"per_channel", "false"}}));
+    QVERIFY(specOf(fp16()).options.empty());
+  }
+
+  // One bar per layer the pass converts alone, the most sensitive on top;
+  // its bar selects its node in the graph.
+  void rankingDrawsABarPerConvertedLayer() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(6)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice(fp16());
+    QVERIFY(p->rankLayers());
+    QVERIFY(waitIdle(w));
+    QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+    SensitivityChart* chart = p->chart();
+    // Each of the six MatMuls converts alone; nothing else does.
+    QCOMPARE(chart->barCount(), 6);
+    const ir::NodeId fc6 = idOf(w.document()->model(), "fc6");
+    QCOMPARE(chart->ranking().front().node, fc6);
+    QVERIFY(chart->ranking().front().snrDb < 30);
+    QVERIFY(chart->ranking()[1].snrDb > 40);
+    QVERIFY2(p->summaryText().contains(QStringLiteral("6 layer")), qPrintable(p->summaryText()));
+    // The top bar is the last category of the chart (index 5).
+    auto* series = qobject_cast<QHorizontalStackedBarSeries*>(chart->chart()->series().front());
+    QVERIFY(series != nullptr);
+    QCOMPARE(chart->convertedSet()->count(), 6);
+    GraphPanel* main = w.graphTabs()->mainPanel();
+    emit series->clicked(5, chart->convertedSet());
+    QCOMPARE(main->selection().kind, Selection::Kind::kNode);
+    QCOMPARE(main->selection().node, fc6);
+    // The model itself is untouched by the ranking.
+    QVERIFY(w.pipeline()->steps().empty());
+  }
+
+  // Mixed precision keeps fc6 for a 30 dB budget and applies FP16 to the rest
+  // as a Step; the Timeline shows its accuracy; the kept node is marked; undo
+  // takes the Step and the mark away.
+  void mixedPrecisionAddsAStep() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(6)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice(fp16());
+    // One budget: set in the Precision panel, the Pipeline panel shows it.
+    QDoubleSpinBox* snr = snrBox(p);
+    QVERIFY(snr != nullptr && snrBox(w.pipelinePanel()) != nullptr);
+    snr->setValue(30);
+    QCOMPARE(w.pipeline()->accuracyBudget().minSnrDb, 30.0);
+    QCOMPARE(snrBox(w.pipelinePanel())->value(), 30.0);
+    const ir::NodeId fc6 = idOf(w.document()->model(), "fc6");
+    QVERIFY(p->mixedPrecision());
+    QVERIFY(waitIdle(w));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.pipeline()->isRunning(), 30000);
+    QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+    QCOMPARE(w.pipeline()->steps().size(), size_t(1));
+    const AppliedStep& s = *w.pipeline()->steps().front();
+    QCOMPARE(s.step.passId, std::string("convert_to_float16"));
+    QVERIFY(s.step.changed);
+    QVERIFY(!s.step.rolledBack);
+    QVERIFY((s.filter.excluded == std::unordered_set<ir::NodeId>{fc6}));
+    QVERIFY(s.step.check.ran && s.step.check.lossy && s.step.check.passed);
+    // fc6 is still a float32 MatMul reading float32 weights.
+    const ir::Node* kept = findNode(w.document()->model(), fc6);
+    QVERIFY(kept != nullptr);
+    QCOMPARE(kept->input(1)->type().elemType(), ir::DataType::kFloat);
+    // The Timeline's check column gives the accuracy figures.
+    TimelineModel* model = w.timeline()->model();
+    const QString check = model->index(0, TimelineModel::kCheck).data().toString();
+    QVERIFY2(
+        check.startsWith(QStringLiteral("within budget")) && check.contains(QStringLiteral("dB")),
+        qPrintable(check));
+    // The kept node is marked on the graph, and the bar drawn apart.
+    QVERIFY((p->keptNodes() == std::set<ir::NodeId>{fc6}));
+    GraphPanel* main = w.graphTabs()->mainPanel();
+    QCOMPARE(main->scene()->diffMarks().count(fc6), size_t(1));
+    QCOMPARE(p->chart()->keptSet()->at(5), p->chart()->ranking().front().snrDb);
+    // Undo: the Step and the mark go.
+    w.document()->undoStack()->undo();
+    QVERIFY(w.pipeline()->steps().empty());
+    QVERIFY(p->keptNodes().empty());
+    QCOMPARE(main->scene()->diffMarks().count(fc6), size_t(0));
+  }
+
+  void cancelStopsARun() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(40)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice(fp16());
+    QSignalSpy failed(p->worker(), &PrecisionWorker::failed);
+    QSignalSpy finished(p->worker(), &PrecisionWorker::finished);
+    const int undoIndex = w.document()->undoStack()->index();
+    QVERIFY(p->mixedPrecision());
+    p->cancel();
+    QVERIFY(waitIdle(w));
+    QCOMPARE(finished.size(), 0);
+    QCOMPARE(failed.size(), 1);
+    QVERIFY2(p->messageText().contains(QStringLiteral("Cancelled")), qPrintable(p->messageText()));
+    QCOMPARE(p->chart()->barCount(), 0);
+    QVERIFY(w.pipeline()->steps().empty());
+    QCOMPARE(w.document()->undoStack()->index(), undoIndex);
+  }
+
+  // A calibration folder that is not there: the error names it, nothing runs
+  // on the model.
+  void aBadCalibrationFolderIsNamed() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(6)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kMinMax, true});
+    const QString folder = testing::tempDir() + QStringLiteral("/no_such_calibration_folder");
+    w.pipeline()->setCalibrationFolder(folder.toStdString());
+    const int nodes = static_cast<int>(w.document()->model().graph().nodeCount());
+    for (auto run : {&PrecisionPanel::mixedPrecision, &PrecisionPanel::calibrate}) {
+      QVERIFY((p->*run)());
+      QVERIFY(waitIdle(w));
+      QVERIFY2(p->messageText().contains(folder), qPrintable(p->messageText()));
+      QVERIFY(w.pipeline()->steps().empty());
+      QCOMPARE(w.document()->undoStack()->count(), 0);
+      QCOMPARE(static_cast<int>(w.document()->model().graph().nodeCount()), nodes);
+    }
+  }
+
+  // After calibration a selected activation shows its histogram: every value
+  // counted, the method's range and clipped share from core's statistics.
+  void aCalibratedTensorShowsItsHistogram() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(6)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kPercentile, true});
+    w.pipeline()->setSynthesizedCalibrationSets(4);
+    GraphPanel* main = w.graphTabs()->mainPanel();
+    main->select(Selection::ofValue(GraphRef(), "h3"));  // before calibration: a hint only
+    QVERIFY(!p->histogram()->hasData());
+    QVERIFY(p->calibrate());
+    QVERIFY(waitIdle(w));
+    QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+    TensorHistogram* h = p->histogram();
+    QVERIFY(h->hasData());
+    QCOMPARE(h->tensor(), QStringLiteral("h3"));
+    // 4 sets of [2,4] values, every one in a bar.
+    const TensorCalibration& c = *h->stats();
+    QCOMPARE(c.count, uint64_t(32));
+    uint64_t counted = 0;
+    for (uint64_t n : c.bins) counted += n;
+    QCOMPARE(counted, c.count);
+    const passes::QuantRange& r = c.range(passes::CalibrationMethod::kPercentile);
+    QVERIFY(r.lo <= 0 && r.hi >= 0 && r.lo >= std::min(c.min, 0.0f) &&
+            r.hi <= std::max(c.max, 0.0f));
+    QVERIFY(c.clippedShare(passes::CalibrationMethod::kMinMax) == 0);
+    QVERIFY(h->caption().contains(QStringLiteral("Percentile")));
+    QVERIFY(h->caption().contains(QStringLiteral("% clipped")));
+    // A weight is not an activation: no histogram.
+    main->select(Selection::ofValue(GraphRef(), "w2"));
+    QVERIFY(!p->histogram()->hasData());
+    // The output is.
+    main->select(Selection::ofValue(GraphRef(), "y"));
+    QVERIFY(p->histogram()->hasData());
+  }
+
+  // On a corpus model the panel's ranking is core's, as `passlab-cli
+  // precision` computes it (same reference, same order, same figures); both
+  // timed in one run.
+  void theRankingOnACorpusModelIsCores() {
+    const auto path = testing::corpusModel(QStringLiteral("ppocr_cls_mobile_v2.onnx"));
+    if (!path) QSKIP("the corpus (ppocr_cls_mobile_v2.onnx) is not there");
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, *path));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice(fp16());
+    // Twice each, interleaved (the first run of either warms caches up).
+    std::optional<std::vector<pipeline::LayerSensitivity>> ranked;
+    for (int round = 0; round < 2; ++round) {
+      QElapsedTimer t;
+      t.start();
+      QVERIFY(p->rankLayers());
+      QVERIFY(waitIdle(w));
+      const qint64 panelMs = t.elapsed();
+      QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+      t.restart();
+      ir::Model model = w.document()->model().clone();
+      analysis::inferShapes(model);
+      auto checker = pipeline::precisionChecker(model, {}, w.pipeline()->checkInputSets());
+      QVERIFY(static_cast<bool>(checker));
+      pipeline::ExecEvaluator constants;
+      pipeline::SensitivityOptions o;
+      o.evaluator = &constants;
+      auto r = pipeline::rankLayers(model, **checker, o);
+      QVERIFY(static_cast<bool>(r));
+      const qint64 coreMs = t.elapsed();
+      qInfo("ranking %zu layers: panel %lld ms (from the click to the chart), core %lld ms",
+            r->size(), static_cast<long long>(panelMs), static_cast<long long>(coreMs));
+      ranked = std::move(r.value());
+    }
+    const auto& shown = p->chart()->ranking();
+    QCOMPARE(shown.size(), ranked->size());
+    QCOMPARE(p->chart()->barCount(), static_cast<int>(ranked->size()));
+    for (size_t i = 0; i < shown.size(); ++i) {
+      QCOMPARE(shown[i].node, (*ranked)[i].node);
+      QCOMPARE(shown[i].snrDb, (*ranked)[i].snrDb);
+    }
+  }
+};
+
+QTEST_MAIN(PrecisionTest)
+#include "precision_test.moc"

@@ -1,0 +1,145 @@
+#include "ui/precision/precision_worker.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/analysis/shape_inference.h"
+#include "core/pipeline/calibration.h"
+#include "core/pipeline/precision_checker.h"
+#include "ui/i18n/core_text.h"
+
+namespace passlab::ui {
+
+struct PrecisionWorker::Job {
+  PrecisionRequest request;
+  std::atomic<bool> cancel{false};
+  std::function<void(size_t, size_t)> report;
+  std::shared_ptr<PrecisionOutcome> outcome;  // set when the run succeeded
+  QString error;
+};
+
+namespace {
+
+using Kind = PrecisionRequest::Kind;
+
+// The evaluator's calibration sets: the folder's (`given`), else
+// `synthesized` made by the input synthesis when first asked (as the CLI's).
+std::unique_ptr<pipeline::CalibratingEvaluator> evaluatorFor(
+    const std::vector<exec::NamedInputs>& given, int synthesized) {
+  if (!given.empty()) return std::make_unique<pipeline::CalibratingEvaluator>(given);
+  return std::make_unique<pipeline::CalibratingEvaluator>(
+      [synthesized](const ir::Model& m) {
+        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, synthesized);
+      },
+      static_cast<size_t>(synthesized));
+}
+
+// The analysis the request asks for, into `out`.
+Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bool>& cancel,
+               const std::function<void(size_t, size_t)>& report, PrecisionOutcome& out) {
+  // The folder's sets, checked against the model (an error names the folder).
+  std::vector<exec::NamedInputs> given;
+  if (!r.calibrationFolder.empty()) {
+    auto sets = pipeline::readCalibrationSets(model, r.calibrationFolder);
+    if (!sets) return sets.error();
+    given = std::move(sets.value());
+  }
+  auto evaluator = evaluatorFor(given, r.synthesizedSets);
+  if (r.kind == Kind::kCalibrate) {
+    auto table = calibrateTensors(model, *evaluator, r.percentile, &cancel, report);
+    if (!table) return table.error();
+    out.calibration = std::move(table.value());
+    return Status::ok();
+  }
+  auto checker = pipeline::precisionChecker(model, given, r.checkSets);
+  if (!checker) return checker.error();
+  pipeline::SensitivityOptions o;
+  o.passId = r.spec.id;
+  o.passOptions = r.spec.options;
+  o.cancel = &cancel;
+  o.evaluator = evaluator.get();
+  o.progress = report;
+  out.ranked = r.ranked;
+  if (out.ranked.empty()) {
+    auto ranked = pipeline::rankLayers(model, **checker, o);
+    if (!ranked) return ranked.error();
+    out.ranked = std::move(ranked.value());
+  }
+  if (r.kind == Kind::kMixed) {
+    auto mixed = pipeline::mixedPrecision(model, **checker, out.ranked, r.budget, o);
+    if (!mixed) return mixed.error();
+    out.mixed = std::move(mixed.value());
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+PrecisionWorker::PrecisionWorker(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<PrecisionOutcomePtr>();
+  connect(&watcher_, &QFutureWatcher<void>::finished, this, &PrecisionWorker::onDone);
+}
+
+PrecisionWorker::~PrecisionWorker() {
+  cancel();
+  watcher_.waitForFinished();
+}
+
+bool PrecisionWorker::start(PrecisionRequest request) {
+  if (running_ || !request.model) return false;
+  auto job = std::make_shared<Job>();
+  job->request = std::move(request);
+  QPointer<PrecisionWorker> self(this);
+  job->report = [self](size_t done, size_t total) {
+    QMetaObject::invokeMethod(
+        self.data(),
+        [self, done, total] {
+          if (self && self->running_)
+            emit self->progress(static_cast<int>(done), static_cast<int>(total));
+        },
+        Qt::QueuedConnection);
+  };
+  job_ = job;
+  running_ = true;
+  emit runningChanged(true);
+  watcher_.setFuture(QtConcurrent::run([job] {
+    // Shapes inferred on a copy, as `passlab-cli precision` does.
+    ir::Model model = job->request.model->clone();
+    analysis::inferShapes(model);
+    auto outcome = std::make_shared<PrecisionOutcome>();
+    outcome->kind = job->request.kind;
+    outcome->model = job->request.model;
+    outcome->spec = job->request.spec;
+    Status s = analyse(model, job->request, job->cancel, job->report, *outcome);
+    if (s.isOk())
+      job->outcome = std::move(outcome);
+    else
+      job->error = trCore(s.error().text());
+  }));
+  return true;
+}
+
+void PrecisionWorker::cancel() {
+  if (job_) job_->cancel.store(true);
+}
+
+void PrecisionWorker::waitForRun() {
+  watcher_.waitForFinished();
+  onDone();  // what the watcher's signal would do; it then finds nothing to do
+}
+
+void PrecisionWorker::onDone() {
+  if (!running_ || !watcher_.isFinished()) return;
+  std::shared_ptr<Job> job = std::move(job_);
+  running_ = false;
+  emit runningChanged(false);
+  if (!job) return;
+  if (job->cancel.load())
+    emit failed(tr("Cancelled: the model was left as it is."));
+  else if (job->outcome)
+    emit finished(job->outcome);
+  else
+    emit failed(job->error);
+}
+
+}  // namespace passlab::ui

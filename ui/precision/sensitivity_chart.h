@@ -1,0 +1,52 @@
+// The Precision panel's ranking (Qt Charts): one horizontal bar per layer the
+// pass converts, its length the SNR of the worst output with that layer alone
+// converted, the most sensitive (lowest SNR) on top. Layers kept in float32
+// by mixed precision are drawn in a second colour. Clicking a bar picks its
+// node. The chart grows with the bars (the panel scrolls it).
+#pragma once
+
+#include <QChartView>
+
+#include <set>
+#include <vector>
+
+#include "core/pipeline/sensitivity.h"
+
+class QBarSet;
+
+namespace passlab::ui {
+
+class SensitivityChart : public QChartView {
+  Q_OBJECT
+
+ public:
+  explicit SensitivityChart(QWidget* parent = nullptr);
+
+  // Most sensitive first, as rankLayers returns them; `kept`: drawn apart.
+  void setRanking(std::vector<pipeline::LayerSensitivity> ranked, std::set<ir::NodeId> kept = {});
+  const std::vector<pipeline::LayerSensitivity>& ranking() const { return ranked_; }
+  int barCount() const { return static_cast<int>(ranked_.size()); }
+  // The bar sets drawn (converted, kept): what a click reports through.
+  QBarSet* convertedSet() const { return converted_; }
+  QBarSet* keptSet() const { return kept_; }
+  // The layer drawn at chart index `index` (0: the bottom bar), or -1.
+  int layerAt(int index) const;
+
+ signals:
+  // A bar was clicked: the index of its layer in the ranking, and its node.
+  void layerClicked(int layer, quint64 node);
+
+ private:
+  void rebuild();
+  void onBarClicked(int index);
+
+  std::vector<pipeline::LayerSensitivity> ranked_;
+  std::set<ir::NodeId> keptNodes_;
+  QBarSet* converted_ = nullptr;
+  QBarSet* kept_ = nullptr;
+};
+
+// An SNR as the panel writes it ("31.2 dB", "∞").
+QString snrText(double snrDb);
+
+}  // namespace passlab::ui

@@ -36,6 +36,8 @@ struct PrecisionArgs {
   BudgetArgs budget;
   CalibrationArgs calibration;  // for quantize_static
   bool sparsity = false;
+  int workers = 0;           // trials at once (0: one per core)
+  bool recalibrate = false;  // quantize_static: calibrate in every trial
 };
 
 // The weights' sparsity per layer (core/analysis/sparsity.h), and in all.
@@ -174,6 +176,8 @@ int runPrecision(const PrecisionArgs& a) {
   pipeline::SensitivityOptions o;
   o.passId = a.pass;
   o.evaluator = evaluator->get();
+  o.workers = a.workers;
+  o.shareCalibration = !a.recalibrate;
   auto ranked = pipeline::rankLayers(model, **checker, o);
   if (!ranked) {
     std::cerr << "error: " << ranked.error().message() << "\n";
@@ -213,6 +217,11 @@ void registerPrecision(CLI::App& app) {
   cmd->add_flag("--sparsity", a->sparsity,
                 "Instead: the weights' sparsity per layer (zeros, all-zero output channels, "
                 "2:4 pattern share)");
+  cmd->add_option("--workers", a->workers,
+                  "Trials at once, each on its share of the cores (default 0: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--recalibrate", a->recalibrate,
+                "quantize_static: calibrate in every trial instead of once for all (slower)");
   a->budget.addTo(*cmd);
   a->calibration.addTo(*cmd);
   cmd->callback([a] { setExitCode(runPrecision(*a)); });

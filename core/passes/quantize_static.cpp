@@ -27,6 +27,7 @@
 #include <unordered_map>
 
 #include "core/passes/calibration_stats.h"
+#include "core/passes/calibration_stats_source.h"
 #include "core/passes/function_pass.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/node_policy.h"
@@ -291,8 +292,37 @@ class StaticQuantizer {
           Text::of("%1: no calibration data (give input sets to calibrate with)", kId));
     std::vector<std::string> names;
     for (const ir::Value* v : activations) names.push_back(v->name());
+    if (!takeSharedStats(names)) PASSLAB_RETURN_IF_ERROR(observe(names));
+    for (size_t k = 0; k < names.size(); ++k) {
+      if (stats_[k].empty())
+        return invalidArgument(
+            Text::of("%1: calibration saw no finite value of '%2'", kId, names[k]));
+      ranges_[activations[k]] = stats_[k].range(method_, percentile_);
+    }
+    return Status::ok();
+  }
+
+  // The statistics of every name from an evaluator that calibrated them
+  // before (core/passes/calibration_stats_source.h); false when it has not
+  // all of them (then they are observed here).
+  bool takeSharedStats(const std::vector<std::string>& names) {
+    const auto* source = dynamic_cast<const CalibrationStatsSource*>(ctx_.evaluator);
+    if (!source) return false;
+    std::vector<TensorStats> shared;
+    for (const std::string& name : names) {
+      const TensorStats* s = source->statsOf(ctx_.model(), name);
+      if (!s) return false;
+      shared.push_back(*s);
+    }
+    stats_ = std::move(shared);
+    return true;
+  }
+
+  // Runs the model on the calibration sets, feeding each value of `names`
+  // into its statistics.
+  Status observe(const std::vector<std::string>& names) {
     stats_.assign(names.size(), TensorStats());
-    PASSLAB_RETURN_IF_ERROR(ctx_.evaluator->observeValues(
+    return ctx_.evaluator->observeValues(
         ctx_.model(), names,
         [&](size_t k, const ir::Tensor& t) -> Status {
           if (t.dtype() != ir::DataType::kFloat)
@@ -301,14 +331,7 @@ class StaticQuantizer {
           stats_[k].add(t);
           return Status::ok();
         },
-        ctx_.cancel));
-    for (size_t k = 0; k < names.size(); ++k) {
-      if (stats_[k].empty())
-        return invalidArgument(
-            Text::of("%1: calibration saw no finite value of '%2'", kId, names[k]));
-      ranges_[activations[k]] = stats_[k].range(method_, percentile_);
-    }
-    return Status::ok();
+        ctx_.cancel);
   }
 
   // The activation whose range `v` takes: the furthest quantized tensor

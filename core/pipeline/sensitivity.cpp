@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
+
+#include "core/pipeline/parallel_trials.h"
+#include "core/pipeline/shared_calibration.h"
 
 namespace passlab::pipeline {
 
@@ -14,15 +19,16 @@ struct Trial {
 };
 
 Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
-                            const SensitivityOptions& options, rewrite::NodeFilter filter,
-                            const AccuracyBudget& budget) {
+                            const SensitivityOptions& options, rewrite::Evaluator* evaluator,
+                            rewrite::NodeFilter filter, const AccuracyBudget& budget) {
   ir::Model copy = model.clone();
   PipelineOptions po;
   po.keepSnapshots = false;
   po.budget = budget;
   PassManager pm(copy, po);
   pm.setChecker(&checker);
-  pm.setEvaluator(options.evaluator);
+  pm.setEvaluator(evaluator);
+  pm.setCancelFlag(options.cancel);
   auto step = pm.run({options.passId, options.passOptions, std::move(filter)});
   if (!step) return step.error();
   const Step& s = **step;
@@ -32,6 +38,20 @@ Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
   t.changed = s.check.ran;
   t.check = s.check;
   return t;
+}
+
+// The evaluator the trials share: the caller's, behind a SharedCalibration
+// that has calibrated once what the pass observes (when sharing is on and
+// the caller's evaluator calibrates), and that serializes the calibrations
+// left to the trials otherwise. Null when the caller gave none.
+Expected<std::unique_ptr<SharedCalibration>> trialEvaluator(const ir::Model& model,
+                                                            const SensitivityOptions& options) {
+  if (!options.evaluator) return std::unique_ptr<SharedCalibration>();
+  auto shared = std::make_unique<SharedCalibration>(*options.evaluator);
+  if (options.shareCalibration && options.evaluator->calibrationSets() > 0)
+    PASSLAB_RETURN_IF_ERROR(
+        shared->prepare(model, options.passId, options.passOptions, options.cancel));
+  return shared;
 }
 
 bool hasFloatResult(const ir::Node& n) {
@@ -57,30 +77,35 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
   std::vector<const ir::Node*> candidates;
   for (const auto& n : model.graph().nodes())
     if (hasFloatResult(*n)) candidates.push_back(n.get());
-  std::vector<LayerSensitivity> out;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (options.cancel && options.cancel->load()) return Error(ErrorCode::kCancelled, "cancelled");
+  auto evaluator = trialEvaluator(model, options);
+  if (!evaluator) return evaluator.error();
+  std::vector<std::optional<LayerSensitivity>> results(candidates.size());
+  auto trial = [&](size_t i) -> Status {
     // The node with the Constant nodes that give it weights.
     rewrite::NodeFilter only;
     only.only.insert(candidates[i]->id());
     for (const ir::Value* in : candidates[i]->inputs())
       if (in && in->producer() && in->producer()->opType() == "Constant")
         only.only.insert(in->producer()->id());
-    auto trial = convertCopy(model, checker, options, std::move(only), reportOnly());
-    if (!trial) return trial.error();
-    if (trial->changed) {
-      LayerSensitivity l;
-      l.node = candidates[i]->id();
-      l.describe = candidates[i]->describe();
-      l.changed = true;
-      if (const OutputAccuracy* w = worstOutput(trial->check.accuracy)) {
-        l.snrDb = w->snrDb;
-        l.cosine = w->cosine;
-      }
-      out.push_back(std::move(l));
+    auto t = convertCopy(model, checker, options, evaluator->get(), std::move(only), reportOnly());
+    if (!t) return t.error();
+    if (!t->changed) return Status::ok();
+    LayerSensitivity l;
+    l.node = candidates[i]->id();
+    l.describe = candidates[i]->describe();
+    l.changed = true;
+    if (const OutputAccuracy* w = worstOutput(t->check.accuracy)) {
+      l.snrDb = w->snrDb;
+      l.cosine = w->cosine;
     }
-    if (options.progress) options.progress(i + 1, candidates.size());
-  }
+    results[i] = std::move(l);
+    return Status::ok();
+  };
+  TrialPool pool{options.workers, options.cancel, options.progress};
+  PASSLAB_RETURN_IF_ERROR(runTrials(candidates.size(), pool, trial));
+  std::vector<LayerSensitivity> out;
+  for (auto& r : results)
+    if (r) out.push_back(std::move(*r));
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.snrDb < b.snrDb; });
   return out;
@@ -91,12 +116,14 @@ Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecke
                                         const AccuracyBudget& budget,
                                         const SensitivityOptions& options) {
   MixedPrecision result;
+  auto evaluator = trialEvaluator(model, options);
+  if (!evaluator) return evaluator.error();
   // The conversion with the k most sensitive nodes kept in float32.
   auto keeping = [&](size_t k) -> Expected<Trial> {
     ++result.conversions;
     rewrite::NodeFilter filter;
     for (size_t i = 0; i < k; ++i) filter.excluded.insert(ranked[i].node);
-    return convertCopy(model, checker, options, std::move(filter), budget);
+    return convertCopy(model, checker, options, evaluator->get(), std::move(filter), budget);
   };
   auto holds = [](const Trial& t) { return !t.changed || t.check.passed; };
   auto all = keeping(0);

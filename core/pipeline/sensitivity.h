@@ -7,6 +7,10 @@
 // between float32 nodes, one its schema keeps) changes nothing and ranks as
 // insensitive.
 //
+// The trials are independent: they run on several threads, and the
+// calibration of quantize_static is done once for all of them (each trial
+// would observe the original model's values again).
+//
 // mixedPrecision keeps the most sensitive nodes in float32 until the budget
 // holds: a bisection over the ranked list (k most sensitive kept), O(log n)
 // conversions and checks, not one per node. It assumes keeping more nodes
@@ -38,11 +42,17 @@ struct SensitivityOptions {
   std::string passId = "convert_to_float16";
   passes::Options passOptions;
   const std::atomic<bool>* cancel = nullptr;
-  // Constant folding and calibration data for the trials (quantize_static
-  // calibrates in each); null: none.
+  // Constant folding and calibration data for the trials; null: none. Its
+  // evaluate() must be safe from several threads (the pipeline's are).
   rewrite::Evaluator* evaluator = nullptr;
-  // Called after each node with (done, total).
+  // Called after each node with (done, total), on the calling thread.
   std::function<void(size_t, size_t)> progress;
+  // Trials at once (core/pipeline/parallel_trials.h): 0 one per core, each
+  // run on its share of the cores; 1 one after another.
+  int workers = 0;
+  // Calibrate once for all the trials (core/pipeline/shared_calibration.h)
+  // instead of in each; only passes that calibrate (quantize_static) differ.
+  bool shareCalibration = true;
 };
 
 // The nodes `passId` converts in `model`, most sensitive first. `checker`

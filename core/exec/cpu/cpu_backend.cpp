@@ -2,6 +2,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
+#include "core/exec/thread_limit.h"
+
 namespace passlab::exec::cpu {
 
 namespace {
@@ -10,7 +14,11 @@ class CpuBackend final : public Backend {
  public:
   std::string_view name() const override { return "cpu"; }
   const KernelRegistry& kernels() const override { return kernelRegistry(); }
-  int defaultThreads() const override { return omp_get_num_procs(); }
+  // Every core, or the calling thread's cap (core/exec/thread_limit.h).
+  int defaultThreads() const override {
+    const int cores = omp_get_num_procs();
+    return threadLimit() > 0 ? std::min(cores, threadLimit()) : cores;
+  }
   void beginRun(int threads) override { omp_set_num_threads(threads); }
 };
 

@@ -104,6 +104,7 @@ nlohmann::json executorMemoryJson(const exec::memory::RunMemoryUse& use) {
   j["placed"] = use.counts.placed;
   j["fell_back"] = use.counts.fellBack;
   j["copied_out"] = use.counts.copiedOut;
+  j["scratch_in_block"] = use.counts.scratchInBlock;
   return j;
 }
 
@@ -111,10 +112,11 @@ std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
   if (use.source == exec::memory::PlanSource::kNone)
     return "not on a memory plan (" + use.note + ")";
   return "one block of " + str::humanBytes(use.blockBytes) + " per run, planned " +
-         planSourceText(use.source) + "; " +
-         std::to_string(use.counts.placed) + " tensors placed, " + std::to_string(use.inPlace) +
-         " steps in place, " + std::to_string(use.counts.fellBack) + " fell back to the arena, " +
-         std::to_string(use.counts.copiedOut) + " copied out";
+         planSourceText(use.source) + "; " + std::to_string(use.counts.placed) +
+         " tensors placed, " + std::to_string(use.inPlace) + " steps in place, " +
+         std::to_string(use.counts.fellBack) + " fell back to the arena, " +
+         std::to_string(use.counts.copiedOut) + " copied out, " +
+         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block";
 }
 
 Status writeMemoryReport(const std::string& path, const nlohmann::json& report) {

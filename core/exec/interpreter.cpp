@@ -72,6 +72,8 @@ void NodeContext::setOutput(size_t i, Value v) {
 }
 
 Expected<Tensor> NodeContext::scratch(ir::DataType dtype, Dims dims) {
+  if (block_ != nullptr)
+    if (auto t = block_->scratchFor(stepIndex_, dtype, dims)) return std::move(*t);
   return allocateTensor(state_.arena, dtype, std::move(dims));
 }
 
@@ -118,7 +120,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
   using Clock = std::chrono::steady_clock;
   memory::PlannedBlock* block = plan.depth == 0 ? state.block : nullptr;
   std::vector<const Value*> ins;
-  for (const Step& step : plan.steps) {
+  for (size_t stepIndex = 0; stepIndex < plan.steps.size(); ++stepIndex) {
+    const Step& step = plan.steps[stepIndex];
     const ir::Node& node = *step.node;
     if (state.cancel && state.cancel->load())
       return Error(ErrorCode::kCancelled, "run cancelled before " + node.describe());
@@ -135,7 +138,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     std::vector<bool> wanted(step.outputs.size());
     for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
     NodeContext ctx(state, &frame, ins, std::move(wanted), &step);
-    ctx.placeOutputsIn(block);
+    ctx.placeOutputsIn(block, static_cast<int32_t>(stepIndex));
     auto start = state.profiler ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
     if (!s) return s.error().withContext(node.describe());

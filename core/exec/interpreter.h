@@ -68,14 +68,19 @@ class NodeContext final : public KernelContext {
 
   std::vector<Value>& outputs() { return outputs_; }
   bool produced(size_t i) const { return produced_[i]; }
-  // Outputs are allocated in `block` where the plan places them (main graph).
-  void placeOutputsIn(memory::PlannedBlock* block) { block_ = block; }
+  // Outputs are allocated in `block` where the plan places them, and scratch
+  // in its gaps at step `stepIndex` (main graph).
+  void placeOutputsIn(memory::PlannedBlock* block, int32_t stepIndex) {
+    block_ = block;
+    stepIndex_ = stepIndex;
+  }
 
  private:
   RunState& state_;
   const Frame* frame_;
   const Step* step_;
   memory::PlannedBlock* block_ = nullptr;
+  int32_t stepIndex_ = -1;
   std::vector<const Value*> inputs_;
   std::vector<bool> wanted_;
   std::vector<Value> outputs_;

@@ -1,11 +1,45 @@
 #include "core/exec/memory/planned_block.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace passlab::exec::memory {
 
+namespace {
+
+constexpr uint64_t kAlign = 64;  // the arena's alignment
+
+uint64_t alignUp(uint64_t n) {
+  return (n + kAlign - 1) / kAlign * kAlign;
+}
+
+// The ranges of [0, blockBytes) that no tensor live at step s holds, per step.
+std::vector<BlockLayout::Gaps> gapsPerStep(const MemoryPlan& plan) {
+  std::vector<BlockLayout::Gaps> gaps(static_cast<size_t>(std::max(plan.stepCount, 0)));
+  std::vector<std::pair<uint64_t, uint64_t>> live;
+  for (int32_t s = 0; s < plan.stepCount; ++s) {
+    live.clear();
+    for (const PlannedTensor& t : plan.tensors)
+      if (t.first <= s && s <= t.last && t.size > 0) live.emplace_back(t.offset, t.offset + t.size);
+    std::sort(live.begin(), live.end());
+    uint64_t at = 0;
+    BlockLayout::Gaps& g = gaps[static_cast<size_t>(s)];
+    for (const auto& [begin, end] : live) {
+      if (begin > at) g.emplace_back(at, begin);
+      at = std::max(at, end);
+    }
+    if (plan.peak > at) g.emplace_back(at, plan.peak);
+  }
+  return gaps;
+}
+
+}  // namespace
+
 BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
-    : places_(slotCount), blockBytes_(plan.peak), inPlaceCount_(plan.inPlaceCount) {
+    : places_(slotCount),
+      gaps_(gapsPerStep(plan)),
+      blockBytes_(plan.peak),
+      inPlaceCount_(plan.inPlaceCount) {
   for (const PlannedTensor& t : plan.tensors) {
     if (t.slot < 0 || static_cast<size_t>(t.slot) >= slotCount) continue;
     Place& p = places_[static_cast<size_t>(t.slot)];
@@ -19,6 +53,12 @@ BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
 const BlockLayout::Place& BlockLayout::at(int32_t slot) const {
   if (slot < 0 || static_cast<size_t>(slot) >= places_.size()) return none_;
   return places_[static_cast<size_t>(slot)];
+}
+
+const BlockLayout::Gaps& BlockLayout::gapsAt(int32_t step) const {
+  static const Gaps kNone;
+  if (step < 0 || static_cast<size_t>(step) >= gaps_.size()) return kNone;
+  return gaps_[static_cast<size_t>(step)];
 }
 
 Status PlannedBlock::begin(Arena& arena) {
@@ -48,6 +88,28 @@ std::optional<Tensor> PlannedBlock::tensorFor(int32_t slot, ir::DataType dtype, 
   }
   ++counts_.placed;
   return Tensor(dtype, dims, storage_, static_cast<size_t>(place.offset));
+}
+
+std::optional<Tensor> PlannedBlock::scratchFor(int32_t step, ir::DataType dtype, const Dims& dims) {
+  int64_t n = numelOf(dims);
+  if (base_ == nullptr || n < 0 || dtype == ir::DataType::kString ||
+      dtype == ir::DataType::kUndefined)
+    return std::nullopt;
+  uint64_t bytes =
+      alignUp(std::max<uint64_t>(ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)), 1));
+  std::lock_guard<std::mutex> lock(scratchMu_);
+  if (step != scratchStep_) {  // a new step: every gap of it is free again
+    scratchStep_ = step;
+    scratchGaps_ = layout_.gapsAt(step);
+  }
+  for (auto& [begin, end] : scratchGaps_) {
+    uint64_t at = alignUp(begin);
+    if (at + bytes > end) continue;
+    begin = at + bytes;
+    ++counts_.scratchInBlock;
+    return Tensor(dtype, dims, storage_, static_cast<size_t>(at));
+  }
+  return std::nullopt;
 }
 
 bool PlannedBlock::inBlock(const Value& v) const {

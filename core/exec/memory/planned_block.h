@@ -7,6 +7,7 @@
 //   block.begin(arena);
 //   block.tensorFor(slot, dtype, dims)           // NodeContext::allocate
 //   block.settle(slot, value, arena)             // after each main-graph step
+//   block.scratchFor(step, dtype, dims)          // NodeContext::scratch
 //
 // tensorFor gives nothing (the caller falls back to the Arena) when the bytes
 // differ from the plan's (a shape the plan did not know), for a slot the plan
@@ -15,11 +16,15 @@
 // at its own planned place: kernels that return an existing tensor (Cast to
 // the same type, OptionalGetElement, sequence ops, If/Loop/Scan returning an
 // outer value) would otherwise keep memory the plan gives to later tensors.
+// scratchFor gives a kernel's working memory from the block's gaps at that
+// step (bytes no tensor live at the step holds), else nothing (the Arena).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/exec/arena.h"
@@ -42,9 +47,13 @@ class BlockLayout {
   const Place& at(int32_t slot) const;
   uint64_t blockBytes() const { return blockBytes_; }
   int inPlaceCount() const { return inPlaceCount_; }
+  // [begin, end) ranges of the block no tensor live at `step` holds.
+  using Gaps = std::vector<std::pair<uint64_t, uint64_t>>;
+  const Gaps& gapsAt(int32_t step) const;
 
  private:
   std::vector<Place> places_;
+  std::vector<Gaps> gaps_;  // per step
   Place none_;
   uint64_t blockBytes_ = 0;
   int inPlaceCount_ = 0;
@@ -52,9 +61,10 @@ class BlockLayout {
 
 // What one run did with the block.
 struct BlockCounts {
-  int placed = 0;     // tensors allocated at their planned offset
-  int fellBack = 0;   // allocations of a planned slot that went to the Arena
-  int copiedOut = 0;  // values moved out of memory that was not theirs
+  int placed = 0;          // tensors allocated at their planned offset
+  int fellBack = 0;        // allocations of a planned slot that went to the Arena
+  int copiedOut = 0;       // values moved out of memory that was not theirs
+  int scratchInBlock = 0;  // kernel scratch buffers given from the block's gaps
 };
 
 class PlannedBlock {
@@ -70,6 +80,9 @@ class PlannedBlock {
   // at another place than the slot's own; such a tensor is copied to the
   // slot's place (same bytes) or to the Arena.
   Expected<Value> settle(int32_t slot, Value v, Arena& arena);
+  // Working memory for a kernel of main-graph step `step`, in a gap of the
+  // block at that step, or nothing. Thread-safe.
+  std::optional<Tensor> scratchFor(int32_t step, ir::DataType dtype, const Dims& dims);
   // Whether `p` points into the block.
   bool holds(const void* p) const;
 
@@ -84,6 +97,9 @@ class PlannedBlock {
   std::shared_ptr<Storage> storage_;
   const std::byte* base_ = nullptr;
   BlockCounts counts_;
+  std::mutex scratchMu_;
+  int32_t scratchStep_ = -1;
+  BlockLayout::Gaps scratchGaps_;  // the step's gaps less what scratch took
 };
 
 }  // namespace passlab::exec::memory

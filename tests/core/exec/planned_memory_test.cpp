@@ -4,8 +4,8 @@
 // not its own is copied out; in place only where the kernel declares it and
 // never over a value read later, a graph output or a subgraph's outer read;
 // symbolic shapes planned per run's input shapes, data-dependent ones from a
-// run's recorded sizes. Every run is compared with the same model
-// run without the plan.
+// run's recorded sizes; kernel scratch in the block's gaps of its step. Every run is compared with
+// the same model run without the plan.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -137,6 +137,25 @@ TEST(PlannedBlock, CopiesOutTheBlockTensorsASequenceHolds) {
   EXPECT_EQ(items[0].tensor().data<float>()[5], 7.0f);
   EXPECT_EQ(items[1].tensor().raw(), heap.raw());  // not in the block: kept
   EXPECT_EQ(block.counts().copiedOut, 1);
+}
+
+TEST(PlannedBlock, ScratchGoesIntoTheGapsOfItsStepOnly) {
+  Arena arena;
+  BlockLayout layout(handMadePlan(), 4);
+  // Step 0: only a is live, [256, 512) is free; steps 1-2: nothing is free.
+  ASSERT_EQ(layout.gapsAt(0), (BlockLayout::Gaps{{256, 512}}));
+  EXPECT_TRUE(layout.gapsAt(1).empty());
+  PlannedBlock block(layout);
+  ASSERT_TRUE(block.begin(arena));
+  auto a = block.tensorFor(0, ir::DataType::kFloat, {64});
+  auto s1 = block.scratchFor(0, ir::DataType::kFloat, {50});  // 200 bytes, 256 aligned
+  ASSERT_TRUE(a && s1);
+  EXPECT_EQ(static_cast<const std::byte*>(s1->raw()) - static_cast<const std::byte*>(a->raw()),
+            256);
+  EXPECT_FALSE(block.scratchFor(0, ir::DataType::kUInt8, {1}));  // the gap is used up
+  EXPECT_FALSE(block.scratchFor(1, ir::DataType::kUInt8, {1}));  // b is live too
+  EXPECT_TRUE(block.scratchFor(3, ir::DataType::kUInt8, {1}) == std::nullopt);  // no such step
+  EXPECT_EQ(block.counts().scratchInBlock, 1);
 }
 
 TEST(PlannedBlock, ABlockAboveTheMemoryLimitIsAnErrorNamingIt) {

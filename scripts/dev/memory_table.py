@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The table of docs/memory.md: per corpus model, the memory plan of
 `passlab-cli run --memory-report` (planned peak, lower bound, ratio, strategy,
-planned ahead or at run time) and the peak resident memory (RSS) of one
-`passlab-cli run` next to ONNX Runtime's on the same model and inputs.
+planned ahead or at run time), the block the executor ran on, the executor's
+arena peak and the peak resident memory (RSS) of one `passlab-cli run` with
+`--no-memory-plan` and on the plan, next to ONNX Runtime's on the same model
+and inputs.
 
 RSS is measured with /usr/bin/time -v (maximum resident set size) around a
 child process: `passlab-cli run MODEL --repeat 1 --warmup 0 --threads 1`, and a
@@ -93,8 +95,9 @@ def main():
     open(child, "w").write(ORT_CHILD)
     base, _ = max_rss_kib([args.python, "-c", "import numpy, onnxruntime"])
     print("| model | kind | planned peak KiB | lower bound KiB | ratio | strategy | sizes | "
-          "executor arena peak KiB | RSS passlab MiB | RSS ORT MiB |")
-    print("|---|---|---:|---:|---:|---|---|---:|---:|---:|")
+          "executor block KiB | arena peak KiB, plan off | arena peak KiB, on plan | "
+          "RSS passlab MiB, plan off | RSS passlab MiB, on plan | RSS ORT MiB |")
+    print("|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|")
     for path in models:
         name = os.path.basename(path)[:-5]
         rep = os.path.join(tmp, name + ".json")
@@ -104,10 +107,17 @@ def main():
                            capture_output=True, text=True, timeout=600)
         if r.returncode != 0:
             err = [l for l in r.stderr.splitlines() if l.startswith("error")] or ["?"]
-            print(f"| {name} | {kind(name)} | — | — | — | — | — | — | run failed: "
-                  f"{err[0][7:100]} | — |")
+            print(f"| {name} | {kind(name)} | — | — | — | — | — | — | — | — | run failed: "
+                  f"{err[0][7:100]} | — | — |")
             continue
-        t = json.load(open(rep))["totals"]
+        report = json.load(open(rep))
+        t = report["totals"]
+        executor = report.get("executor", {})
+        block = executor.get("block_bytes") if executor.get("on_plan") else None
+        off = subprocess.run(cmd + ["--no-memory-plan", "--json"], capture_output=True, text=True,
+                             timeout=600)
+        off_peak = json.loads(off.stdout)["peak_arena_bytes"] if off.returncode == 0 else None
+        rss_off, _ = max_rss_kib(cmd + ["--no-memory-plan"])
         rss, err = max_rss_kib(cmd)
         index = os.path.join(io_dir, "outputs.json")
         ort_rss, ort_err = max_rss_kib([args.python, child, path,
@@ -115,7 +125,9 @@ def main():
         print(f"| {name} | {kind(name)} | {kib(t['planned_peak_bytes'])} | "
               f"{kib(t['lower_bound_bytes'])} | {t['ratio']:.3f} | {t['strategy']} | "
               f"{'run time' if t['planned_at_run_time'] else 'ahead'} | "
+              f"{kib(block) if block is not None else '— (sizes recorded)'} | {kib(off_peak) if off_peak is not None else 'failed'} | "
               f"{kib(t['executor_arena_peak_bytes'])} | "
+              f"{mib(rss_off * 1024) if rss_off else 'failed'} | "
               f"{mib(rss * 1024) if rss else 'failed'} | "
               f"{mib(ort_rss * 1024) if ort_rss else 'failed: ' + str(ort_err)} |")
         sys.stdout.flush()

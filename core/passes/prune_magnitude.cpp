@@ -15,7 +15,10 @@
 // pattern = channel: the floor(sparsity * channels) output channels of
 // smallest L2 norm (never every one) are zero, weights and bias (a Gemm's C
 // when it has one value per channel), so the channel's output is zero and
-// remove_dead_channels can remove it with what only it feeds; grouped Convs
+// remove_dead_channels can remove it with what only it feeds (keep_bias: the
+// bias stays, so the channel holds its bias, closer to what it computed, and
+// remove_dead_channels folds that constant into the next layer's bias where
+// no padding is read, and keeps the channel where it is); grouped Convs
 // (depthwise too) are left dense, since that pass cannot remove theirs.
 // Conditions: a weight stored in the file (an initializer, also one that is
 // a graph input, or a Constant's value) of a floating-point type, with at
@@ -187,7 +190,8 @@ class Pruner {
     if (pattern_ == PrunePattern::kChannel) zeroChannels(p, *layout, sparsity_);
     const int64_t zeros = countZeros(p.w);
     p.zeroed = zeros - zerosBefore;
-    const bool biasChanged = pattern_ == PrunePattern::kChannel && zeroBias(n, p.zeroedChannels);
+    const bool biasChanged = pattern_ == PrunePattern::kChannel && !ctx_.boolOption("keep_bias") &&
+                             zeroBias(n, p.zeroedChannels);
     if (p.zeroed > 0 || biasChanged) ++layers_;
     if (p.zeroed > 0)
       replaceConstantInput(rw_, n, 1, fusion::floatTensorLike(*w, p.w), n.input(1)->name());

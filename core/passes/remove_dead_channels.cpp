@@ -470,12 +470,9 @@ class Remover {
   void apply(const Plan& p, const std::vector<int64_t>& go) {
     ir::Node& n = *p.source;
     const ir::Tensor& w = *analysis::storedWeight(n.input(1));
-    const int64_t before = w.numel();
     const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
     const int64_t weightAxis = n.opType() == "Conv" || transB ? 0 : 1;
-    ir::Tensor nw = dropAlongAxis(w, weightAxis, go);
-    weightsRemoved_ += before - nw.numel();
-    replaceConstantInput(rw_, n, 1, std::move(nw), n.input(1)->name());
+    replaceInput(n, 1, dropAlongAxis(w, weightAxis, go), n.input(1)->name());
     if (n.inputs().size() > 2 && n.input(2)) dropBiasEntries(n, go);
     std::vector<size_t> at;  // positions of `go` in p.dead
     for (int64_t c : go)
@@ -490,8 +487,8 @@ class Remover {
   void dropBiasEntries(ir::Node& n, const std::vector<int64_t>& go) {
     const ir::Tensor& b = *analysis::storedWeight(n.input(2));
     if (b.numel() == 1) return;
-    replaceConstantInput(rw_, n, 2, dropAlongAxis(b, static_cast<int64_t>(b.rank()) - 1, go),
-                         n.input(2)->name());
+    replaceInput(n, 2, dropAlongAxis(b, static_cast<int64_t>(b.rank()) - 1, go),
+                 n.input(2)->name());
   }
 
   void applyEdit(const Plan& p, const Edit& e, const std::vector<int64_t>& go,
@@ -522,7 +519,7 @@ class Remover {
 
   void dropInputEntries(ir::Node& n, size_t i, int64_t axis, const std::vector<int64_t>& go) {
     const ir::Tensor& t = *analysis::storedWeight(n.input(i));
-    replaceConstantInput(rw_, n, i, dropAlongAxis(t, axis, go), n.input(i)->name());
+    replaceInput(n, i, dropAlongAxis(t, axis, go), n.input(i)->name());
   }
 
   // Conv of group 1: input channels `go` go; b[m] += v * sum(w[m, c]).
@@ -544,7 +541,7 @@ class Remover {
       }
     }
     const ir::DataType dtype = w.dtype();
-    replaceConstantInput(rw_, n, 1, dropAlongAxis(w, 1, go), n.input(1)->name());
+    replaceInput(n, 1, dropAlongAxis(w, 1, go), n.input(1)->name());
     if (shifted) addToBias(n, 2, shift, {m}, dtype);
   }
 
@@ -569,7 +566,7 @@ class Remover {
             scale * v * wv[static_cast<size_t>(go[j] * rowStride + o * colStride)];
     }
     const ir::DataType dtype = w.dtype();
-    replaceConstantInput(rw_, n, 1, dropAlongAxis(w, transB ? 1 : 0, go), n.input(1)->name());
+    replaceInput(n, 1, dropAlongAxis(w, transB ? 1 : 0, go), n.input(1)->name());
     if (shifted) addToBias(n, 2, shift, {cols}, dtype);
   }
 
@@ -586,7 +583,16 @@ class Remover {
     }
     for (size_t o = 0; o < b.size(); ++o) b[o] += shift[o];
     const std::string hint = n.output(0)->name() + "_bias";
-    replaceConstantInput(rw_, n, i, fusion::floatTensor(dtype, dims, b), hint);
+    replaceInput(n, i, fusion::floatTensor(dtype, dims, b), hint);
+  }
+
+  // replaceConstantInput, counting the stored values it removes (weights,
+  // biases, per-channel constants; a bias it adds counts against them).
+  void replaceInput(ir::Node& n, size_t i, ir::Tensor t, const std::string& hint) {
+    const ir::Tensor* old =
+        i < n.inputs().size() && n.input(i) ? analysis::storedWeight(n.input(i)) : nullptr;
+    weightsRemoved_ += (old ? old->numel() : 0) - t.numel();
+    replaceConstantInput(rw_, n, i, std::move(t), hint);
   }
 
   void shrinkType(ir::Value* v, int64_t axis, int64_t channels) {

@@ -108,6 +108,25 @@ TEST(PruneMagnitude, ChannelZeroesWholeChannelsWithTheirBias) {
   EXPECT_EQ(inputValues(removed.model, "y", 1), (std::vector<double>{1, 3, -1, -1}));
 }
 
+TEST(PruneMagnitude, KeepBiasLeavesTheChannelItsBiasForTheNextLayer) {
+  const passes::Options keep{
+      {"pattern", "channel"}, {"node_block_list", "c2"}, {"keep_bias", "true"}};
+  PassOutcome out = runPass(kPass, kChannels, keep);
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_EQ(inputValues(out.model, "h", 1), (std::vector<double>{2, -3, 0, 0, 4, 1, 0, 0}));
+  EXPECT_EQ(inputValues(out.model, "h", 2), (std::vector<double>{0.5, 0.001f, -0.25, 0.002f}));
+  // The channels hold relu(0.001) and relu(0.002): c2 (no padding) takes
+  // them into a new bias, and the outputs stay what the pruned model computes.
+  ir::Model pruned = out.model.clone();
+  PassOutcome removed = runPass("remove_dead_channels", std::move(out.model));
+  ASSERT_TRUE(removed.step.changed);
+  EXPECT_EQ(inputValues(removed.model, "y", 1), (std::vector<double>{1, 3, -1, -1}));
+  EXPECT_EQ(inputValues(removed.model, "y", 2).size(), 2u) << io::printModelText(removed.model);
+  NumericResult num = compareOutputs(pruned, removed.model, 3);
+  ASSERT_TRUE(num.ran) << num.detail;
+  EXPECT_TRUE(num.equal) << num.detail;
+}
+
 TEST(PruneMagnitude, AStepOverTheBudgetIsRolledBack) {
   // Weights of one size: zeroing 90% of them moves the output far.
   PassOutcome out = runPassMayFail(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>

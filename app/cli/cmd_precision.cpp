@@ -16,6 +16,7 @@
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/precision_low_rank.h"
 #include "core/analysis/shape_inference.h"
 #include "core/analysis/sparsity.h"
 #include "core/io/atomic_file.h"
@@ -173,6 +174,10 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: " << evaluator.error().message() << "\n";
     return 1;
   }
+  if (a.pass == "factorize_low_rank")
+    return runLowRankPrecision(
+        model, **checker,
+        {a.model, a.out, a.saveRecipe, a.check, a.workers, budget, evaluator->get()});
   pipeline::SensitivityOptions o;
   o.passId = a.pass;
   o.evaluator = evaluator->get();

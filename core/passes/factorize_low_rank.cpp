@@ -9,7 +9,11 @@
 // that keep all but `energy_loss` of sum(s^2) (the squared Frobenius norm:
 // the relative error of the product is at most sqrt(energy_loss) of the
 // weight's). It fires only when r (K + N) <= (1 - min_saving) K N, so the
-// weights and the FLOPs of the product shrink by min_saving at least. Gemm
+// weights and the FLOPs of the product shrink by min_saving at least. With
+// `rank` > 0 every weight it takes keeps that many singular values instead
+// (at most min(K, N)); `passlab-cli precision --pass factorize_low_rank`
+// searches the smallest rank per layer that holds the accuracy budget and
+// runs the pass once per layer with its rank. Gemm
 // (transA = 0): its B (transposed first with transB) factorized the same way,
 // y = Gemm(MatMul(a, w1), w2, C) with alpha and beta kept.
 // Running it again changes nothing: w1 and w2 are full rank, and too thin to
@@ -82,7 +86,8 @@ class Factorizer {
         rw_(ctx.rewriter),
         g_(ctx.model().graph()),
         loss_(ctx.doubleOption("energy_loss")),
-        saving_(ctx.doubleOption("min_saving")) {}
+        saving_(ctx.doubleOption("min_saving")),
+        fixedRank_(ctx.intOption("rank")) {}
 
   Status run() {
     PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, [&](ir::Node& n) {
@@ -104,8 +109,9 @@ class Factorizer {
     const ir::Tensor& w = *n.input(1)->initializer();
     const Matrix m = weightMatrix(w, n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);
     Eigen::BDCSVD<Matrix> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const int64_t r = std::max<int64_t>(1, rankFor(svd.singularValues(), loss_));
     const auto k = static_cast<int64_t>(m.rows()), cols = static_cast<int64_t>(m.cols());
+    const int64_t r = fixedRank_ > 0 ? std::min({fixedRank_, k, cols})
+                                     : std::max<int64_t>(1, rankFor(svd.singularValues(), loss_));
     if (static_cast<double>(r * (k + cols)) > (1 - saving_) * static_cast<double>(k * cols))
       return Text::of("rank %1 of %2 x %3 saves less than min_saving", std::to_string(r),
                       std::to_string(k), std::to_string(cols));
@@ -141,6 +147,7 @@ class Factorizer {
   rewrite::Rewriter& rw_;
   ir::Graph& g_;
   double loss_, saving_;
+  int64_t fixedRank_;  // 0: by energy
   size_t factorized_ = 0;
   int64_t paramsBefore_ = 0, paramsAfter_ = 0;
 };

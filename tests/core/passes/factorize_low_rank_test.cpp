@@ -76,5 +76,37 @@ main (float[2,4] x, float[4,6] w) => (float[2,6] y) { y = MatMul(x, w) })",
                   "the weight is not a constant initializer");
 }
 
+// w = u v^T + 0.01 e e^T: rank 2, its second singular value small.
+const char* kRankTwo = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[3,4] x) => (float[3,6] y)
+    <float[4,6] w = {1.01, -1, 0.5, 2, 0, 1,   2, -2, 1, 4, 0, 2,
+                     3, -3, 1.5, 6, 0, 3,   4, -4, 2, 8, 0, 4}> {
+    y = MatMul(x, w) })";
+
+TEST(FactorizeLowRank, TheRankOptionKeepsThatManySingularValues) {
+  // By energy (0.001) the small second value goes: rank 1.
+  PassOutcome byEnergy = runPass(kPass, kRankTwo);
+  ASSERT_TRUE(byEnergy.step.changed);
+  EXPECT_EQ(dimsOf(byEnergy.model, "_w1"), (std::vector<int64_t>{4, 1}));
+  // rank 2 keeps it: exact again (numeric), and the budget holds (20 weights
+  // for 24: min_saving 0.1).
+  const passes::Options rankTwo{{"rank", "2"}, {"min_saving", "0.1"}};
+  PassOutcome two = runPass(kPass, kRankTwo, rankTwo);
+  ASSERT_TRUE(two.step.changed);
+  EXPECT_EQ(dimsOf(two.model, "_w1"), (std::vector<int64_t>{4, 2}));
+  EXPECT_EQ(dimsOf(two.model, "_w2"), (std::vector<int64_t>{2, 6}));
+  ASSERT_TRUE(two.step.check.passed) << two.step.check.detail.str();
+  EXPECT_GT(two.step.check.accuracy[0].snrDb, 100);
+  EXPECT_LT(byEnergy.step.check.accuracy[0].snrDb, two.step.check.accuracy[0].snrDb);
+  expectConverges(kPass, kRankTwo, rankTwo);
+}
+
+TEST(FactorizeLowRank, ARankThatSavesTooLittleIsRefused) {
+  // rank 3 of 4 x 6: 30 weights for 24.
+  expectUnchanged(kPass, kRankTwo, "rank 3 of 4 x 6 saves less than min_saving", {{"rank", "3"}});
+  // A rank beyond the matrix is its full rank.
+  expectUnchanged(kPass, kRankTwo, "rank 4 of 4 x 6 saves less than min_saving", {{"rank", "99"}});
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -1,0 +1,156 @@
+#include "app/cli/precision_low_rank.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "core/exec/executor.h"
+#include "core/io/atomic_file.h"
+#include "core/io/model_io.h"
+#include "core/pipeline/input_synthesis.h"
+#include "core/pipeline/low_rank_search.h"
+#include "core/pipeline/recipe.h"
+
+namespace passlab::cli {
+
+namespace {
+
+constexpr int kLatencyRuns = 21;
+
+// The median of `runs` runs of each model, interleaved (milliseconds).
+Expected<std::pair<double, double>> medianLatencies(const ir::Model& before, const ir::Model& after,
+                                                    int runs) {
+  auto inputs = pipeline::makeInputs(before, {});
+  if (!inputs) return inputs.error();
+  auto a = exec::Executor::create(before);
+  if (!a) return a.error();
+  auto b = exec::Executor::create(after);
+  if (!b) return b.error();
+  std::vector<double> ta, tb;
+  auto time = [&](exec::Executor& ex, std::vector<double>& into) -> Status {
+    const auto start = std::chrono::steady_clock::now();
+    exec::RunOptions one;
+    one.threads = 1;  // steadier than every core on a busy machine
+    auto r = ex.run(*inputs, one);
+    if (!r) return r.error();
+    into.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+    return Status::ok();
+  };
+  PASSLAB_RETURN_IF_ERROR(time(**a, ta));  // warm-up
+  PASSLAB_RETURN_IF_ERROR(time(**b, tb));
+  ta.clear(), tb.clear();
+  for (int i = 0; i < runs; ++i) {
+    PASSLAB_RETURN_IF_ERROR(time(**a, ta));
+    PASSLAB_RETURN_IF_ERROR(time(**b, tb));
+  }
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  return std::make_pair(median(ta), median(tb));
+}
+
+std::string snrText(double snr) {
+  if (std::isinf(snr)) return snr > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", snr);
+  return buf;
+}
+
+void printLayers(const std::vector<pipeline::LowRankLayer>& layers) {
+  std::printf("%-44s %11s %8s %6s %10s %7s %8s\n", "layer", "K x N", "max rank", "rank",
+              "SNR alone", "trials", "applied");
+  for (const auto& l : layers) {
+    const std::string shape = std::to_string(l.k) + " x " + std::to_string(l.n);
+    std::printf("%-44s %11s %8lld %6s %10s %7d %8s\n", l.describe.c_str(), shape.c_str(),
+                static_cast<long long>(l.maxRank),
+                l.rank ? std::to_string(l.rank).c_str() : "dense",
+                l.rank ? snrText(l.snrDb).c_str() : "-", l.trials, l.applied ? "yes" : "no");
+  }
+}
+
+Status saveRecipe(const LowRankRequest& r, const std::vector<pipeline::LowRankLayer>& layers) {
+  pipeline::Recipe recipe;
+  recipe.checkInputSets = r.checkSets;
+  recipe.budget = r.budget;
+  for (const auto& l : layers) {
+    if (!l.applied) continue;
+    pipeline::PassSpec spec{"factorize_low_rank", {{"rank", std::to_string(l.rank)}}, {}};
+    spec.filter.only.insert(l.node);
+    recipe.passes.push_back(std::move(spec));
+  }
+  io::AtomicFile file(r.saveRecipe);
+  Status s = file.open();
+  if (s.isOk()) s = file.write(pipeline::recipeToJson(recipe));
+  if (s.isOk()) s = file.commit();
+  return s;
+}
+
+}  // namespace
+
+int runLowRankPrecision(const ir::Model& model, pipeline::ExecOutputChecker& checker,
+                        const LowRankRequest& request) {
+  pipeline::LowRankOptions o;
+  o.evaluator = request.evaluator;
+  o.workers = request.workers;
+  auto layers = pipeline::searchRanks(model, checker, request.budget, o);
+  if (!layers) {
+    std::cerr << "error: " << layers.error().message() << "\n";
+    return 2;
+  }
+  ir::Model result = model.clone();
+  auto check = pipeline::applyRanks(result, checker, *layers, request.budget, o);
+  if (!check) {
+    std::cerr << "error: " << check.error().message() << "\n";
+    return 2;
+  }
+  std::printf(
+      "factorize_low_rank: %zu layers could save min_saving; the smallest rank each holds the "
+      "budget with alone (%d input sets)\n",
+      layers->size(), request.checkSets);
+  printLayers(*layers);
+  int64_t before = 0, after = 0;
+  size_t applied = 0;
+  for (const auto& l : *layers) {
+    before += l.paramsBefore();
+    after += l.paramsAfter();
+    applied += l.applied ? 1 : 0;
+  }
+  std::printf(
+      "%zu of %zu layers factorized: %lld -> %lld weights in these layers, and as many "
+      "multiply-adds per input row\n",
+      applied, layers->size(), static_cast<long long>(before), static_cast<long long>(after));
+  if (check->ran) {
+    if (const pipeline::OutputAccuracy* w = pipeline::worstOutput(check->accuracy))
+      std::printf("together: worst output '%s' SNR %s dB, cosine %.6f\n", w->output.c_str(),
+                  snrText(w->snrDb).c_str(), w->cosine);
+  }
+  if (auto t = medianLatencies(model, result, kLatencyRuns))
+    std::printf(
+        "latency (1 thread, median of %d runs interleaved, synthesized inputs): %.3f ms -> "
+        "%.3f ms\n",
+        kLatencyRuns, t->first, t->second);
+  else
+    std::cerr << "warning: latency not measured: " << t.error().message() << "\n";
+  if (request.out.empty()) return 0;
+  if (Status saved = io::saveModel(result, request.out, {}); !saved) {
+    std::cerr << "error: " << saved.message() << "\n";
+    return 1;
+  }
+  std::printf("saved %s\n", request.out.c_str());
+  if (!request.saveRecipe.empty()) {
+    if (Status s = saveRecipe(request, *layers); !s.isOk()) {
+      std::cerr << "error: cannot write the recipe to " << request.saveRecipe << ": " << s.message()
+                << "\n";
+      return 1;
+    }
+    std::printf("recipe saved to %s\n", request.saveRecipe.c_str());
+  }
+  return 0;
+}
+
+}  // namespace passlab::cli

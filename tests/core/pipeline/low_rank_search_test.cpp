@@ -1,0 +1,118 @@
+// The rank of factorize_low_rank chosen by the budget (core/pipeline/
+// low_rank_search.h) on a layer whose weight has rank 4 plus a little noise
+// (a fixture with low-rank structure: the corpus's weights are full rank):
+// the search finds rank 4 for a budget the noise allows, keeps the layer
+// dense for one nothing under full rank meets, and bisects rather than trying
+// every rank.
+#include "core/pipeline/low_rank_search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "core/analysis/shape_inference.h"
+#include "core/io/text_format.h"
+
+namespace passlab::pipeline {
+namespace {
+
+constexpr int kSize = 32, kRank = 4;
+
+// x [4, 32] -> MatMul(w) with w = a b (a [32, 4], b [4, 32]) + 1e-4 noise -> y.
+std::string lowRankNet() {
+  std::mt19937 gen(25);
+  std::normal_distribution<double> normal;
+  std::vector<double> a(kSize * kRank), b(kRank * kSize);
+  for (double& v : a) v = normal(gen);
+  for (double& v : b) v = normal(gen);
+  std::ostringstream w;
+  for (int i = 0; i < kSize; ++i)
+    for (int j = 0; j < kSize; ++j) {
+      double v = 1e-4 * normal(gen);
+      for (int r = 0; r < kRank; ++r) v += a[i * kRank + r] * b[r * kSize + j] / kRank;
+      w << (i || j ? ", " : "") << v;
+    }
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[4,32] x) => (float[4,32] y) <float[32,32] w = {)" +
+         w.str() + R"(}> {
+    [fc] y = MatMul(x, w) })";
+}
+
+class LowRankSearch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto parsed = io::parseModelText(lowRankNet());
+    ASSERT_TRUE(parsed) << parsed.error().message();
+    model_ = std::move(*parsed);
+    analysis::inferShapes(model_);
+    NoiseOptions quiet;
+    quiet.draws = 0;
+    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
+    ASSERT_TRUE(checker) << checker.error().message();
+    checker_ = std::move(*checker);
+  }
+  static AccuracyBudget snr(double db) {
+    AccuracyBudget b;
+    b.minSnrDb = db;
+    b.minCosine = -1;
+    return b;
+  }
+  ir::Model model_;
+  std::unique_ptr<ExecOutputChecker> checker_;
+};
+
+TEST_F(LowRankSearch, FindsTheRankOfTheStructure) {
+  auto layers = searchRanks(model_, *checker_, snr(40), {});
+  ASSERT_TRUE(layers) << layers.error().message();
+  ASSERT_EQ(layers->size(), 1u);
+  const LowRankLayer& l = (*layers)[0];
+  EXPECT_EQ(l.k, kSize);
+  EXPECT_EQ(l.n, kSize);
+  EXPECT_EQ(l.maxRank, 12);  // 12 (32 + 32) <= 0.75 32 32 < 13 (32 + 32)
+  EXPECT_EQ(l.rank, kRank);  // rank 3 drops a singular value the size of the others
+  EXPECT_GE(l.snrDb, 40);
+  EXPECT_LE(l.trials, 5);  // 12, then a bisection of [1, 12]: not 12 trials
+}
+
+TEST_F(LowRankSearch, TheLayersFactorizedTogetherHoldTheBudget) {
+  auto layers = searchRanks(model_, *checker_, snr(40), {});
+  ASSERT_TRUE(layers);
+  ir::Model result = model_.clone();
+  auto check = applyRanks(result, *checker_, *layers, snr(40), {});
+  ASSERT_TRUE(check) << check.error().message();
+  ASSERT_TRUE(check->ran);
+  EXPECT_TRUE(check->passed) << check->detail.str();
+  EXPECT_TRUE((*layers)[0].applied);
+  EXPECT_EQ((*layers)[0].paramsBefore(), kSize * kSize);
+  EXPECT_EQ((*layers)[0].paramsAfter(), kRank * 2 * kSize);
+  size_t matmuls = 0;
+  for (const auto& n : result.graph().nodes()) matmuls += n->opType() == "MatMul";
+  EXPECT_EQ(matmuls, 2u);
+}
+
+TEST_F(LowRankSearch, ABudgetTheNoiseDoesNotAllowKeepsTheLayerDense) {
+  // Rank 12 still drops the noise's share (about 1e-4 of the weights): ~80 dB.
+  auto layers = searchRanks(model_, *checker_, snr(200), {});
+  ASSERT_TRUE(layers) << layers.error().message();
+  ASSERT_EQ(layers->size(), 1u);
+  EXPECT_EQ((*layers)[0].rank, 0);
+  EXPECT_EQ((*layers)[0].trials, 1);
+  ir::Model result = model_.clone();
+  auto check = applyRanks(result, *checker_, *layers, snr(200), {});
+  ASSERT_TRUE(check);
+  EXPECT_FALSE((*layers)[0].applied);
+  EXPECT_EQ(result.graph().nodes().size(), model_.graph().nodes().size());
+}
+
+TEST_F(LowRankSearch, ALayerThatCannotSaveEnoughIsNoCandidate) {
+  LowRankOptions o;
+  o.minSaving = 0.99;  // 32 x 32 cannot save 99% at rank 1 (64 of 1024 = 94%)
+  auto layers = searchRanks(model_, *checker_, snr(40), o);
+  ASSERT_TRUE(layers);
+  EXPECT_TRUE(layers->empty());
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

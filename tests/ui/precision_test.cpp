@@ -213,6 +213,38 @@ class PrecisionTest : public QObject {
     QCOMPARE(main->scene()->diffMarks().count(fc6), size_t(0));
   }
 
+  // INT8 static: the method and per-channel chosen are the Step's options,
+  // and its calibration runs on the pipeline's synthesized sets.
+  void int8StaticRunsWithTheChosenMethod() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(4)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kEntropy, false});
+    pipeline::AccuracyBudget loose;
+    loose.minSnrDb = -100;
+    loose.minCosine = -1;
+    w.pipeline()->setAccuracyBudget(loose);
+    w.pipeline()->setSynthesizedCalibrationSets(4);
+    QVERIFY(p->mixedPrecision());
+    QVERIFY(waitIdle(w));
+    QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+    QCOMPARE(p->chart()->barCount(), 4);  // each MatMul quantizes alone
+    QCOMPARE(w.pipeline()->steps().size(), size_t(1));
+    const pipeline::Step& s = w.pipeline()->steps().front()->step;
+    QCOMPARE(s.passId, std::string("quantize_static"));
+    QVERIFY(s.changed && !s.rolledBack);
+    auto option = [&s](const std::string& name) {
+      for (const auto& [k, v] : s.options)
+        if (k == name) return v;
+      return std::string();
+    };
+    QCOMPARE(option("method"), std::string("entropy"));
+    QCOMPARE(option("per_channel"), std::string("false"));
+    QVERIFY(p->keptNodes().empty());  // anything holds: nothing kept
+  }
+
   void cancelStopsARun() {
     MainWindow w;
     w.resize(1400, 900);

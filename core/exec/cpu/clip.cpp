@@ -89,8 +89,11 @@ class ImageScaler final : public Kernel {
   std::vector<float> bias_;
 };
 
+// Clip reads min and max before it allocates Y and then writes element i after
+// reading element i of X: it may run in place (kInPlace).
 const KernelDef kRows[] = {
-    {"", "Clip", 6, kOpsetMax, types::kNumeric, 0, Tier::kReference, "cpu.Clip", makeKernel<Clip>},
+    {"", "Clip", 6, kOpsetMax, types::kNumeric, 0, Tier::kReference, "cpu.Clip", makeKernel<Clip>,
+     kInPlace},
     {"", "ImageScaler", 1, 9, types::kFloats, 0, Tier::kReference, "cpu.ImageScaler",
      makeKernel<ImageScaler>},
 };

@@ -234,12 +234,14 @@ TEST(ExecutorOnPlan, StaticShapesArePlannedAheadAndEveryTensorPlaced) {
 }
 
 TEST(ExecutorOnPlan, InPlaceOnlyWhereEveryKernelOfTheStepDeclaresIt) {
-  // Clip's kernel does not declare kInPlace: the plan for running keeps its
-  // output apart; the plan of what could be saved shares it.
+  // Cast's kernel does not declare kInPlace: the plan for running keeps its
+  // output apart; the plan of what could be saved shares it (float to int32,
+  // the same width). Clip declares it.
   const std::string text = R"(
-    main (float[64] x) => (float[64] y) {
+    main (float[64] x) => (int32[64] y) {
       a = Relu(x)
-      b = Clip(a)
+      c = Clip(a)
+      b = Cast <to = 6> (c)
       y = Neg(b)
     })";
   auto ex = executorFor(text, true);
@@ -254,9 +256,10 @@ TEST(ExecutorOnPlan, InPlaceOnlyWhereEveryKernelOfTheStepDeclaresIt) {
   };
   EXPECT_EQ(reuseOf(*ideal, "b"), Reuse::kInPlace);
   EXPECT_EQ(reuseOf(*running, "b"), Reuse::kNone);
+  EXPECT_EQ(reuseOf(*running, "c"), Reuse::kInPlace);
   EXPECT_EQ(reuseOf(*running, "y"), Reuse::kInPlace);
   RunResult r = runBothWays(text, {{"x", ramp({64})}});
-  EXPECT_EQ(r.memory.inPlace, 1);
+  EXPECT_EQ(r.memory.inPlace, 2);
 }
 
 TEST(ExecutorOnPlan, NotInPlaceOverAValueReadLaterOrAGraphOutput) {

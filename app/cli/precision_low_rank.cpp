@@ -77,8 +77,14 @@ Status saveRecipe(const LowRankRequest& r, const std::vector<pipeline::LowRankLa
   pipeline::Recipe recipe;
   recipe.checkInputSets = r.checkSets;
   recipe.budget = r.budget;
-  for (const auto& l : layers) {
-    if (!l.applied) continue;
+  // In the order they were applied: each step was checked with the ones before.
+  std::vector<const pipeline::LowRankLayer*> applied;
+  for (const auto& l : layers)
+    if (l.applied) applied.push_back(&l);
+  std::sort(applied.begin(), applied.end(),
+            [](const auto* a, const auto* b) { return a->step < b->step; });
+  for (const pipeline::LowRankLayer* p : applied) {
+    const pipeline::LowRankLayer& l = *p;
     pipeline::PassSpec spec{"factorize_low_rank", {{"rank", std::to_string(l.rank)}}, {}};
     spec.filter.only.insert(l.node);
     recipe.passes.push_back(std::move(spec));

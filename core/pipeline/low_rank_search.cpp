@@ -122,6 +122,7 @@ Expected<NumericCheck> applyRanks(ir::Model& model, ExecOutputChecker& checker,
   std::vector<LowRankLayer*> order;
   for (LowRankLayer& l : layers) {
     l.applied = false;
+    l.step = 0;
     if (l.rank > 0) order.push_back(&l);
   }
   auto saving = [](const LowRankLayer* l) { return l->k * l->n - l->rank * (l->k + l->n); };
@@ -135,6 +136,7 @@ Expected<NumericCheck> applyRanks(ir::Model& model, ExecOutputChecker& checker,
   pm.setEvaluator(options.evaluator);
   pm.setCancelFlag(options.cancel);
   NumericCheck last;
+  int applied = 0;
   for (LowRankLayer* l : order) {
     auto step = factorizeStep(pm, *l, l->rank, options.minSaving);
     if (!step) return step.error();
@@ -142,6 +144,7 @@ Expected<NumericCheck> applyRanks(ir::Model& model, ExecOutputChecker& checker,
     if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
     if (s.rolledBack) continue;  // over budget with the others: stays dense
     l->applied = s.changed;
+    if (l->applied) l->step = ++applied;
     if (s.check.ran) last = s.check;
   }
   return last;

@@ -37,6 +37,7 @@ struct LowRankLayer {
   double snrDb = 0;      // of the worst output, this layer alone at `rank`
   int trials = 0;
   bool applied = false;  // applyRanks: factorized in the result
+  int step = 0;          // applyRanks: its place among the factorized (1, 2, ...)
 
   int64_t paramsBefore() const { return k * n; }
   int64_t paramsAfter() const { return applied ? rank * (k + n) : k * n; }
@@ -58,7 +59,9 @@ Expected<std::vector<LowRankLayer>> searchRanks(const ir::Model& model, ExecOutp
 
 // Factorizes `model` in place, each layer of `layers` with a rank at its rank
 // (largest saving first), every step checked against `budget`; marks the
-// layers applied. The check of the last step that held.
+// layers applied and numbers them in that order (a replay must take them in
+// it: each step is checked with the ones before). The check of the last step
+// that held.
 Expected<NumericCheck> applyRanks(ir::Model& model, ExecOutputChecker& checker,
                                   std::vector<LowRankLayer>& layers, const AccuracyBudget& budget,
                                   const LowRankOptions& options);

@@ -77,6 +77,18 @@ kept=$(sed -n 's/^mixed precision: \([0-9]*\) of \([0-9]*\) nodes kept.*/\1/p' "
 "$cli" optimize "$model" -o "$dir/mixed2.onnx" --recipe "$dir/mixed.json" > "$dir/mixed2.log" 2>&1 ||
   { cat "$dir/mixed2.log"; fail "replaying the mixed-precision recipe"; }
 grep -q "within budget" "$dir/mixed2.log" || { cat "$dir/mixed2.log"; fail "the replay is not within budget"; }
+# Low rank chosen by the budget (GPT-2's Gemm weights; mnist's MatMul weight
+# is a graph input): a row per layer with its rank, the weights and latency
+# before and after, and a recipe that replays within the budget.
+gpt2="$corpus/models/ort_gpt2_past.onnx"
+"$cli" precision "$gpt2" --pass factorize_low_rank -o "$dir/lr.onnx" --save-recipe "$dir/lr.json" \
+  > "$dir/lr.log" 2>&1 || { cat "$dir/lr.log"; fail "precision --pass factorize_low_rank"; }
+grep -q "the smallest rank each holds the budget" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no rank table"; }
+grep -q "^MatMul\|^Gemm" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no layer row"; }
+grep -q "weights in these layers" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no weights before and after"; }
+grep -q "^latency (1 thread" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no latency"; }
+"$cli" optimize "$gpt2" -o "$dir/lr2.onnx" --recipe "$dir/lr.json" > "$dir/lr2.log" 2>&1 ||
+  { cat "$dir/lr2.log"; fail "replaying the low-rank recipe"; }
 # The sparsity report: one row per layer with weights, and the total.
 "$cli" precision "$model" --sparsity > "$dir/sparsity.log" 2>&1 || { cat "$dir/sparsity.log"; fail "--sparsity"; }
 grep -q "^Conv 'Convolution28'" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no Conv row"; }

@@ -85,6 +85,7 @@ TEST_F(LowRankSearch, TheLayersFactorizedTogetherHoldTheBudget) {
   ASSERT_TRUE(check->ran);
   EXPECT_TRUE(check->passed) << check->detail.str();
   EXPECT_TRUE((*layers)[0].applied);
+  EXPECT_EQ((*layers)[0].step, 1);  // the first (and only) one factorized
   EXPECT_EQ((*layers)[0].paramsBefore(), kSize * kSize);
   EXPECT_EQ((*layers)[0].paramsAfter(), kRank * 2 * kSize);
   size_t matmuls = 0;

@@ -11,9 +11,12 @@ void replaceConstantInput(rewrite::Rewriter& rw, ir::Node& n, size_t index, ir::
                           const std::string& hint) {
   ir::Value* old = index < n.inputs().size() ? n.input(index) : nullptr;
   // Frozen first, so that below IR version 4 the model is raised and the new
-  // constant is an initializer too rather than a Constant node.
+  // constant is an initializer too rather than a Constant node. Not below IR
+  // version 3: raising it would end the legacy channel broadcast the executor
+  // reads into such models' Add/Mul of a 1-D initializer (exec/legacy_repairs),
+  // so the old initializer stays an (unused) input there.
   if (old && old->uses().size() == 1 && !old->isGraphOutput() && old->isGraphInput() &&
-      old->isInitializer())
+      old->isInitializer() && rw.model().irVersion >= 3)
     rw.freezeInitializer(old);
   ir::Value* v = addConstant(rw, *n.owner(), &n, hint, std::move(t), {&n});
   rw.setInput(&n, index, v);

@@ -127,6 +127,21 @@ TEST(PruneMagnitude, KeepBiasLeavesTheChannelItsBiasForTheNextLayer) {
   EXPECT_TRUE(num.equal) << num.detail;
 }
 
+TEST(PruneMagnitude, AnIrVersion2ModelKeepsItsLegacyChannelBroadcast) {
+  // Below IR version 3 the executor reads Add(h, b) with a 1-D b as a
+  // channel broadcast; raising the IR version (freezing w) would end that.
+  const char* old = R"(<ir_version: 2, opset_import: ["" : 6]>
+main (float[1,2,2,2] x, float[2,2,1,1] w, float[2] b) => (float[1,2,2,2] y)
+    <float[2,2,1,1] w = {4, 0.001, -0.002, 3}, float[2] b = {0.5, -0.5}> {
+    h = Conv(x, w)
+    y = Add(h, b) })";
+  PassOutcome out = runPass(kPass, old);
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_EQ(out.model.irVersion, 2);
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
 TEST(PruneMagnitude, AStepOverTheBudgetIsRolledBack) {
   // Weights of one size: zeroing 90% of them moves the output far.
   PassOutcome out = runPassMayFail(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>

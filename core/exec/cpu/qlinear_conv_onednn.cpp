@@ -27,6 +27,7 @@
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -37,20 +38,8 @@ using dnnl::memory;
 using ir::DataType;
 using tag = memory::format_tag;
 
-// QLinearConv's inputs.
-enum Input : size_t {
-  kX = 0,
-  kXScale = 1,
-  kXZeroPoint = 2,
-  kW = 3,
-  kWScale = 4,
-  kWZeroPoint = 5,
-  kYScale = 6,
-  kYZeroPoint = 7,
-  kBias = 8,
-};
-constexpr Input kQuantizationInputs[] = {kXScale,     kXZeroPoint, kWScale,
-                                         kWZeroPoint, kYScale,     kYZeroPoint};
+using namespace qlinear;  // NOLINT: the inputs, the requantization and its helpers
+constexpr size_t kBias = 8;
 
 tag dataTag(size_t spatial) {
   return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
@@ -58,66 +47,6 @@ tag dataTag(size_t spatial) {
 tag weightsTag(size_t spatial, bool grouped) {
   if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
   return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
-}
-
-bool isInt8(DataType t) {
-  return t == DataType::kInt8 || t == DataType::kUInt8;
-}
-memory::data_type int8Type(DataType t) {
-  return t == DataType::kInt8 ? memory::data_type::s8 : memory::data_type::u8;
-}
-
-// One 8-bit value of a uint8 or int8 tensor.
-int32_t int8At(const Tensor& t, int64_t i) {
-  return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
-}
-
-// What the primitive is built with: the requantization of QLinearConv.
-struct Requantization {
-  int32_t xZeroPoint = 0, yZeroPoint = 0;
-  DataType yType = DataType::kUInt8;
-  // x_scale * w_scale[m] / y_scale in float32 as the reference computes it:
-  // one value, or one per output channel.
-  std::vector<float> outputScales;
-};
-
-// The requantization of this run, or nullopt where the reference must run:
-// anything it would reject, and what oneDNN cannot take (a nonzero weight
-// zero point, scales other than float32, u8 weights).
-std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t M) {
-  const Tensor& x = ctx.input(kX);
-  const Tensor& xScale = ctx.input(kXScale);
-  const Tensor& wScale = ctx.input(kWScale);
-  const Tensor& yScale = ctx.input(kYScale);
-  if (ctx.input(kW).dtype() != DataType::kInt8) return std::nullopt;
-  for (const Tensor* s : {&xScale, &wScale, &yScale})
-    if (s->dtype() != DataType::kFloat) return std::nullopt;
-  if (xScale.numel() != 1 || yScale.numel() != 1) return std::nullopt;
-  if (wScale.numel() != 1 && wScale.numel() != M) return std::nullopt;
-
-  Requantization r;
-  if (ctx.has(kXZeroPoint)) {
-    const Tensor& z = ctx.input(kXZeroPoint);
-    if (z.dtype() != x.dtype() || z.numel() != 1) return std::nullopt;
-    r.xZeroPoint = int8At(z, 0);
-  }
-  if (ctx.has(kWZeroPoint)) {
-    const Tensor& z = ctx.input(kWZeroPoint);
-    if (z.dtype() != DataType::kInt8 || (z.numel() != 1 && z.numel() != M)) return std::nullopt;
-    for (int64_t i = 0; i < z.numel(); ++i)
-      if (z.data<int8_t>()[i] != 0) return std::nullopt;
-  }
-  r.yType = x.dtype();
-  if (ctx.has(kYZeroPoint)) {
-    const Tensor& z = ctx.input(kYZeroPoint);
-    if (!isInt8(z.dtype()) || z.numel() != 1) return std::nullopt;
-    r.yType = z.dtype();
-    r.yZeroPoint = int8At(z, 0);
-  }
-  const float xs = xScale.data<float>()[0], ys = yScale.data<float>()[0];
-  for (int64_t m = 0; m < wScale.numel(); ++m)
-    r.outputScales.push_back(xs * wScale.data<float>()[m] / ys);
-  return r;
 }
 
 // Everything built for one input shape.
@@ -137,33 +66,6 @@ memory::dims oneDnnWeightDims(const ConvGeometry& g) {
   d.push_back(g.C / g.group);
   d.insert(d.end(), g.kernel.begin(), g.kernel.end());
   return d;
-}
-
-// The scales and zero points as primitive attributes.
-dnnl::primitive_attr requantizationAttr(const Requantization& r) {
-  dnnl::primitive_attr attr;
-  // Mask 1 << 1: one scale per channel of dst [N, M, ...]; 0: one for all.
-  attr.set_output_scales(r.outputScales.size() > 1 ? 1 << 1 : 0, r.outputScales);
-  if (r.xZeroPoint != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {r.xZeroPoint});
-  if (r.yZeroPoint != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {r.yZeroPoint});
-  return attr;
-}
-
-// Without VNNI, oneDNN multiplies u8 by s8 with vpmaddubsw, whose int16 sums
-// of pairs saturate (and for s8 sources it halves the weights): measured 8 to
-// 27 off the reference under ONEDNN_MAX_CPU_ISA=AVX2 or AVX512_CORE. Only CPUs
-// with VNNI (exact int32 dot products) run oneDNN here.
-bool exactInt8DotProducts() {
-  using isa = dnnl::cpu_isa;
-  switch (dnnl::get_effective_cpu_isa()) {
-    case isa::avx2_vnni:
-    case isa::avx512_core_vnni:
-    case isa::avx512_core_bf16:
-    case isa::avx512_core_amx:
-      return true;
-    default:
-      return false;
-  }
 }
 
 // AMX's tile set-up costs more than its int8 tiles save on small

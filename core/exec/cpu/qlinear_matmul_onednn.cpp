@@ -19,6 +19,7 @@
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
 
 namespace passlab::exec::cpu {
 
@@ -27,87 +28,8 @@ namespace {
 using dnnl::memory;
 using ir::DataType;
 
-// QLinearMatMul's inputs.
-enum Input : size_t {
-  kA = 0,
-  kAScale = 1,
-  kAZeroPoint = 2,
-  kB = 3,
-  kBScale = 4,
-  kBZeroPoint = 5,
-  kYScale = 6,
-  kYZeroPoint = 7,
-};
-constexpr Input kQuantizationInputs[] = {kAScale,     kAZeroPoint, kBScale,
-                                         kBZeroPoint, kYScale,     kYZeroPoint};
-
-bool isInt8(DataType t) {
-  return t == DataType::kInt8 || t == DataType::kUInt8;
-}
-memory::data_type int8Type(DataType t) {
-  return t == DataType::kInt8 ? memory::data_type::s8 : memory::data_type::u8;
-}
-int32_t int8At(const Tensor& t, int64_t i) {
-  return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
-}
-
-// What the primitive is built with.
-struct Requantization {
-  int32_t aZeroPoint = 0, yZeroPoint = 0;
-  DataType yType = DataType::kUInt8;
-  std::vector<float> outputScales;  // one, or one per column, as the reference computes it
-};
-
-// The requantization of this run, or nullopt where the reference must run.
-std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t N) {
-  const Tensor& a = ctx.input(kA);
-  const Tensor& as = ctx.input(kAScale);
-  const Tensor& bs = ctx.input(kBScale);
-  if (!ctx.has(kYScale) || ctx.input(kB).dtype() != DataType::kInt8 || !isInt8(a.dtype()))
-    return std::nullopt;
-  const Tensor& ys = ctx.input(kYScale);
-  for (const Tensor* s : {&as, &bs, &ys})
-    if (s->dtype() != DataType::kFloat) return std::nullopt;
-  if (as.numel() != 1 || ys.numel() != 1 || (bs.numel() != 1 && bs.numel() != N))
-    return std::nullopt;
-  Requantization r;
-  if (ctx.has(kAZeroPoint)) {
-    const Tensor& z = ctx.input(kAZeroPoint);
-    if (z.dtype() != a.dtype() || z.numel() != 1) return std::nullopt;
-    r.aZeroPoint = int8At(z, 0);
-  }
-  if (ctx.has(kBZeroPoint)) {
-    const Tensor& z = ctx.input(kBZeroPoint);
-    if (z.dtype() != DataType::kInt8 || (z.numel() != 1 && z.numel() != N)) return std::nullopt;
-    for (int64_t i = 0; i < z.numel(); ++i)
-      if (z.data<int8_t>()[i] != 0) return std::nullopt;
-  }
-  r.yType = a.dtype();
-  if (ctx.has(kYZeroPoint)) {
-    const Tensor& z = ctx.input(kYZeroPoint);
-    if (!isInt8(z.dtype()) || z.numel() != 1) return std::nullopt;
-    r.yType = z.dtype();
-    r.yZeroPoint = int8At(z, 0);
-  }
-  const float a0 = as.data<float>()[0], y0 = ys.data<float>()[0];
-  for (int64_t n = 0; n < bs.numel(); ++n) r.outputScales.push_back(a0 * bs.data<float>()[n] / y0);
-  return r;
-}
-
-// Without VNNI oneDNN's u8 x s8 products saturate in int16 (see
-// qlinear_conv_onednn.cpp): only CPUs with exact int8 dot products run here.
-bool exactInt8DotProducts() {
-  using isa = dnnl::cpu_isa;
-  switch (dnnl::get_effective_cpu_isa()) {
-    case isa::avx2_vnni:
-    case isa::avx512_core_vnni:
-    case isa::avx512_core_bf16:
-    case isa::avx512_core_amx:
-      return true;
-    default:
-      return false;
-  }
-}
+// A is QLinearConv's x, B its w (qlinear::Input).
+using namespace qlinear;  // NOLINT: the inputs, the requantization and its helpers
 
 // Everything built for one shape of A.
 struct Plan {
@@ -130,9 +52,9 @@ class OneDnnQLinearMatMul final : public Kernel {
   Status run(KernelContext& ctx) override {
     for (Input i : kQuantizationInputs)
       if (ctx.has(i) && !ctx.invariantInput(i)) return reference_->run(ctx);
-    if (!ctx.invariantInput(kB)) return reference_->run(ctx);
-    const Tensor& a = ctx.input(kA);
-    const Tensor& b = ctx.input(kB);
+    if (!ctx.invariantInput(kW)) return reference_->run(ctx);
+    const Tensor& a = ctx.input(kX);
+    const Tensor& b = ctx.input(kW);
     if (a.rank() < 2 || b.rank() != 2 || a.dims().back() != b.dim(0) || a.numel() == 0 ||
         b.numel() == 0)
       return reference_->run(ctx);
@@ -149,8 +71,8 @@ class OneDnnQLinearMatMul final : public Kernel {
  private:
   std::unique_ptr<Plan> build(const KernelContext& ctx) const {
     auto p = std::make_unique<Plan>();
-    const Tensor& a = ctx.input(kA);
-    const Tensor& b = ctx.input(kB);
+    const Tensor& a = ctx.input(kX);
+    const Tensor& b = ctx.input(kW);
     p->aDims = a.dims();
     p->bDims = b.dims();
     p->threads = ctx.threads();
@@ -165,10 +87,7 @@ class OneDnnQLinearMatMul final : public Kernel {
     p->requantization = std::move(*r);
     try {
       const Requantization& q = p->requantization;
-      dnnl::primitive_attr attr;
-      attr.set_output_scales(q.outputScales.size() > 1 ? 1 << 1 : 0, q.outputScales);
-      if (q.aZeroPoint != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {q.aZeroPoint});
-      if (q.yZeroPoint != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {q.yZeroPoint});
+      dnnl::primitive_attr attr = requantizationAttr(q);
       using tag = memory::format_tag;
       p->src = memory::desc({p->rows, p->K}, int8Type(a.dtype()), tag::ab);
       p->userWei = memory::desc({p->K, p->N}, memory::data_type::s8, tag::ab);

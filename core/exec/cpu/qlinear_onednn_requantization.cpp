@@ -1,0 +1,95 @@
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+
+namespace passlab::exec::cpu::qlinear {
+
+using ir::DataType;
+
+bool isInt8(DataType t) {
+  return t == DataType::kInt8 || t == DataType::kUInt8;
+}
+
+dnnl::memory::data_type int8Type(DataType t) {
+  return t == DataType::kInt8 ? dnnl::memory::data_type::s8 : dnnl::memory::data_type::u8;
+}
+
+int32_t int8At(const Tensor& t, int64_t i) {
+  return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
+}
+
+namespace {
+
+// A scalar zero point of an 8-bit type (`type`, or any 8-bit type when
+// kUndefined), or nullopt.
+std::optional<int32_t> scalarZeroPoint(const Tensor& z, DataType type) {
+  if (type == DataType::kUndefined ? !isInt8(z.dtype()) : z.dtype() != type) return std::nullopt;
+  if (z.numel() != 1) return std::nullopt;
+  return int8At(z, 0);
+}
+
+// int8 zero points, one or one per channel, all 0.
+bool weightZeroPointsAreZero(const Tensor& z, int64_t channels) {
+  if (z.dtype() != DataType::kInt8 || (z.numel() != 1 && z.numel() != channels)) return false;
+  for (int64_t i = 0; i < z.numel(); ++i)
+    if (z.data<int8_t>()[i] != 0) return false;
+  return true;
+}
+
+}  // namespace
+
+std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels) {
+  if (!ctx.has(kYScale)) return std::nullopt;
+  const Tensor& x = ctx.input(kX);
+  const Tensor& xScale = ctx.input(kXScale);
+  const Tensor& wScale = ctx.input(kWScale);
+  const Tensor& yScale = ctx.input(kYScale);
+  if (!isInt8(x.dtype()) || ctx.input(kW).dtype() != DataType::kInt8) return std::nullopt;
+  for (const Tensor* s : {&xScale, &wScale, &yScale})
+    if (s->dtype() != DataType::kFloat) return std::nullopt;
+  if (xScale.numel() != 1 || yScale.numel() != 1) return std::nullopt;
+  if (wScale.numel() != 1 && wScale.numel() != channels) return std::nullopt;
+  if (ctx.has(kWZeroPoint) && !weightZeroPointsAreZero(ctx.input(kWZeroPoint), channels))
+    return std::nullopt;
+
+  Requantization r;
+  if (ctx.has(kXZeroPoint)) {
+    std::optional<int32_t> z = scalarZeroPoint(ctx.input(kXZeroPoint), x.dtype());
+    if (!z) return std::nullopt;
+    r.xZeroPoint = *z;
+  }
+  r.yType = x.dtype();
+  if (ctx.has(kYZeroPoint)) {
+    std::optional<int32_t> z = scalarZeroPoint(ctx.input(kYZeroPoint), DataType::kUndefined);
+    if (!z) return std::nullopt;
+    r.yType = ctx.input(kYZeroPoint).dtype();
+    r.yZeroPoint = *z;
+  }
+  const float xs = xScale.data<float>()[0], ys = yScale.data<float>()[0];
+  for (int64_t c = 0; c < wScale.numel(); ++c)
+    r.outputScales.push_back(xs * wScale.data<float>()[c] / ys);
+  return r;
+}
+
+dnnl::primitive_attr requantizationAttr(const Requantization& r) {
+  dnnl::primitive_attr attr;
+  // Mask 1 << 1: one scale per element of dst's axis 1 (the channels of
+  // [N, M, ...], the columns of [rows, N]); 0: one for all.
+  attr.set_output_scales(r.outputScales.size() > 1 ? 1 << 1 : 0, r.outputScales);
+  if (r.xZeroPoint != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {r.xZeroPoint});
+  if (r.yZeroPoint != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {r.yZeroPoint});
+  return attr;
+}
+
+bool exactInt8DotProducts() {
+  using isa = dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case isa::avx2_vnni:
+    case isa::avx512_core_vnni:
+    case isa::avx512_core_bf16:
+    case isa::avx512_core_amx:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace passlab::exec::cpu::qlinear

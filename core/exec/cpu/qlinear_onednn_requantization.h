@@ -1,0 +1,63 @@
+// What QLinearConv and QLinearMatMul on oneDNN's int8 primitives share: the
+// two ops take their quantization inputs in the same places (x, x_scale,
+// x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point), and both
+// bake the requantization x_scale * w_scale[c] / y_scale with the zero points
+// into the primitive, on CPUs whose int8 dot products are exact.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <dnnl.hpp>
+
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu::qlinear {
+
+// The inputs of QLinearConv and QLinearMatMul (A is x, B is w).
+enum Input : size_t {
+  kX = 0,
+  kXScale = 1,
+  kXZeroPoint = 2,
+  kW = 3,
+  kWScale = 4,
+  kWZeroPoint = 5,
+  kYScale = 6,
+  kYZeroPoint = 7,
+};
+// The inputs a primitive bakes in: they must be the same on every run.
+constexpr Input kQuantizationInputs[] = {kXScale,     kXZeroPoint, kWScale,
+                                         kWZeroPoint, kYScale,     kYZeroPoint};
+
+bool isInt8(ir::DataType t);
+dnnl::memory::data_type int8Type(ir::DataType t);
+// One 8-bit value of a uint8 or int8 tensor.
+int32_t int8At(const Tensor& t, int64_t i);
+
+struct Requantization {
+  int32_t xZeroPoint = 0, yZeroPoint = 0;
+  ir::DataType yType = ir::DataType::kUInt8;
+  // x_scale * w_scale[c] / y_scale in float32 as the reference computes it:
+  // one value, or one per output channel (`channels` of readRequantization).
+  std::vector<float> outputScales;
+};
+
+// The requantization of this run, or nullopt where the reference must run:
+// an activation that is not 8-bit, weights that are not int8, a weight zero
+// point other than 0, scales other than float32, an activation or output
+// scale or zero point that is not one value, weight scales that are neither
+// one value nor one per channel.
+std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels);
+
+// The scales and zero points as primitive attributes; the output channels
+// are axis 1 of dst ([N, M, ...] or [rows, N]).
+dnnl::primitive_attr requantizationAttr(const Requantization& r);
+
+// Without VNNI, oneDNN multiplies u8 by s8 with vpmaddubsw, whose int16 sums
+// of pairs saturate (and for s8 sources it halves the weights): measured 8 to
+// 27 off the reference under ONEDNN_MAX_CPU_ISA=AVX2 or AVX512_CORE. Only CPUs
+// with VNNI (exact int32 dot products) run oneDNN's int8 kernels here.
+bool exactInt8DotProducts();
+
+}  // namespace passlab::exec::cpu::qlinear

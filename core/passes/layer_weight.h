@@ -15,7 +15,8 @@ namespace passlab::passes {
 // Input `index` of `n` now reads a new constant holding `t` (named after
 // `hint`); the constant it read before goes when nothing else reads it
 // (frozen first when it was also a graph input, as every initializer is below
-// IR version 4, so that it is not left behind as one).
+// IR version 4, so that it is not left behind as one; not below IR version 3,
+// whose legacy broadcast raising the version would end).
 void replaceConstantInput(rewrite::Rewriter& rw, ir::Node& n, size_t index, ir::Tensor t,
                           const std::string& hint);
 

@@ -17,12 +17,12 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "tests/bench/bench_support.h"
 
 using namespace passlab;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Dims = std::vector<int64_t>;
 using ir::DataType;
 
@@ -104,28 +104,10 @@ Model floatModel(const Shape& s) {
 // Median milliseconds of `runs` runs after two warm-up runs (primitive
 // creation and the weight reorder happen there); -1 on failure.
 double medianMs(const Model& m, bool reference, int threads, int runs) {
-  exec::ExecutorOptions eo;
-  eo.referenceKernels = reference;
-  auto ex = exec::Executor::create(m.model, eo);
-  if (!ex) {
-    std::printf("executor: %s\n", ex.error().message().c_str());
-    return -1;
-  }
-  exec::RunOptions ro;
-  ro.threads = threads;
-  for (int i = 0; i < 2; ++i) (void)(*ex)->run(m.feeds, ro);
-  std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    auto a = Clock::now();
-    auto r = (*ex)->run(m.feeds, ro);
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
-    if (!r) {
-      std::printf("run failed: %s\n", r.error().message().c_str());
-      return -1;
-    }
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  bench::BenchOptions o;
+  o.threads = threads;
+  o.runs = runs;
+  return bench::timeModelMs(m.model, m.feeds, reference, o);
 }
 
 }  // namespace

@@ -62,9 +62,22 @@ double timeRunsMs(exec::Executor& ex, const exec::NamedInputs& in, const BenchOp
       std::printf("run failed: %s\n", r.error().message().c_str());
       return -1;
     }
-  } while ((msSince(start) < o.budgetMs || t.size() < 5) && t.size() < 2000);
+  } while (o.runs > 0 ? t.size() < static_cast<size_t>(o.runs)
+                      : (msSince(start) < o.budgetMs || t.size() < 5) && t.size() < 2000);
   std::sort(t.begin(), t.end());
   return o.fastest ? t.front() : t[t.size() / 2];
+}
+
+double timeModelMs(const ir::Model& model, const exec::NamedInputs& in, bool referenceKernels,
+                   const BenchOptions& o) {
+  exec::ExecutorOptions eo;
+  eo.referenceKernels = referenceKernels;
+  auto ex = exec::Executor::create(model, eo);
+  if (!ex) {
+    std::printf("executor: %s\n", ex.error().message().c_str());
+    return -1;
+  }
+  return timeRunsMs(**ex, in, o);
 }
 
 }  // namespace passlab::bench

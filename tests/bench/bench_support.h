@@ -21,6 +21,7 @@ struct BenchOptions {
   std::string filter;     // only cases whose name contains it
   bool fastest = false;   // --min: the fastest run instead of the median (for a loaded machine)
   bool profile = false;   // --profile: per-node times too (where the benchmark offers them)
+  int runs = 0;           // > 0: exactly this many timed runs instead of the budget
   // The first line of the output: how the figures were taken.
   std::string describe() const;
 };
@@ -46,5 +47,9 @@ inline ir::Attribute int1(const char* name, int64_t v) {
 // filling the budget after two warm-up runs (primitives, packed weights);
 // -1 when a run fails (its error printed).
 double timeRunsMs(exec::Executor& ex, const exec::NamedInputs& in, const BenchOptions& o);
+// The same for `model` on a new executor, on the reference kernels alone or
+// the fast ones; -1 when the executor cannot be made (its error printed).
+double timeModelMs(const ir::Model& model, const exec::NamedInputs& in, bool referenceKernels,
+                   const BenchOptions& o);
 
 }  // namespace passlab::bench

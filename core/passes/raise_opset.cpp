@@ -251,16 +251,25 @@ class Raiser {
     fusion::replaceAndErase(rw_, n.output(0), back->output(0), {&n});
   }
 
+  // The scales attribute, with two values read as NCHW height and width in a
+  // model of IR version below 3 (Upsample-1's form, as the executor reads
+  // them: exec/legacy_repairs.h), so Resize gets one per axis.
+  std::vector<float> upsampleScales(const ir::Node& n) const {
+    std::vector<float> scales = n.attrFloats("scales");
+    if (scales.size() == 2 && rw_.model().irVersion < 3)
+      scales.insert(scales.begin(), {1.0f, 1.0f});
+    return scales;
+  }
+
   void upsampleToResize(ir::Node& n) {
     const std::vector<const ir::Node*> from{&n};
     ir::Value* scales = n.input(1);
     if (!scales) {
-      const ir::Attribute* a = n.attr("scales");
-      scales = addConstant(
-          rw_, *n.owner(), &n, "scales",
-          ir::Tensor::fromVector<float>(ir::DataType::kFloat,
-                                        {static_cast<int64_t>(a->floats.size())}, a->floats),
-          from);
+      const std::vector<float> values = upsampleScales(n);
+      scales = addConstant(rw_, *n.owner(), &n, "scales",
+                           ir::Tensor::fromVector<float>(
+                               ir::DataType::kFloat, {static_cast<int64_t>(values.size())}, values),
+                           from);
     }
     ir::Node* r = fusion::addDerived(rw_, "Resize", {n.input(0), nullptr, scales}, &n, from,
                                      nullptr, {n.output(0)});

@@ -59,6 +59,20 @@ main (float[1,2,2,3] x) => (float[1,2,4,6] y) <float[4] scales = {1.0, 1.0, 2.0,
                 nearest_mode = "floor"> (x, , scales) })");
 }
 
+// Below IR version 3, two scales are Upsample-1's height and width (the
+// executor reads them so too): Resize gets one per axis (as a Constant: no
+// initializer that is not a graph input below IR version 4).
+TEST(RaiseOpset, TwoUpsampleScalesOfAnOldModelAreHeightAndWidth) {
+  expectRewrite(kPass, R"(<ir_version: 1, opset_import: ["" : 7]>
+main (float[1,2,2,3] x) => (float[1,2,4,6] y) {
+    y = Upsample <scales = [2.0, 2.0]> (x) })",
+                R"(<ir_version: 1, opset_import: ["" : 13]>
+main (float[1,2,2,3] x) => (float[1,2,4,6] y) {
+    scales = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> ()
+    y = Resize <mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                nearest_mode = "floor"> (x, , scales) })");
+}
+
 TEST(RaiseOpset, ImageScalerBecomesMulAndAdd) {
   expectRewrite(kPass, R"(<ir_version: 7, opset_import: ["" : 8]>
 main (float[1,2,2,2] x) => (float[1,2,2,2] y) {

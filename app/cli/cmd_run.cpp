@@ -10,7 +10,9 @@
 // shapes are only known at run time, after the first run, which the arena
 // limits meanwhile). The executor runs on its own plan (one block per run,
 // core/exec/memory/execution_memory.h; the line "executor memory:" says how)
-// unless --no-memory-plan.
+// unless --no-memory-plan. Constant-only nodes run once per executor and
+// their outputs are kept (core/exec/kept_values.h) unless
+// --no-keep-constants.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -46,6 +48,7 @@ struct RunArgs {
   bool json = false;
   bool reference = false;
   bool noMemoryPlan = false;
+  bool noKeepConstants = false;
   std::string saveOutputs;
   uint64_t memoryLimit = 0;
   bool memoryReportWanted = false;
@@ -278,6 +281,7 @@ int runCommand(const RunArgs& args) {
   exec::ExecutorOptions eo;
   eo.referenceKernels = args.reference;
   eo.memoryPlan = !args.noMemoryPlan;
+  eo.keepConstantSteps = !args.noKeepConstants;
   auto ex = exec::Executor::create(loaded->model, eo);
   if (!ex) return fail(ex.error());
   std::optional<exec::memory::MemoryPlan> plan;
@@ -380,6 +384,9 @@ void registerRun(CLI::App& app) {
   cmd->add_flag("--no-memory-plan", args->noMemoryPlan,
                 "Allocate every tensor from the arena instead of one block laid out by the "
                 "memory plan");
+  cmd->add_flag("--no-keep-constants", args->noKeepConstants,
+                "Run constant-only nodes on every run instead of once per executor (their "
+                "outputs kept)");
   cmd->add_option("--save-outputs", args->saveOutputs,
                   "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,

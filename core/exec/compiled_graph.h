@@ -24,9 +24,10 @@ struct SlotRef {
 
 // Whether a value is the same on every run: a Constant's value, an
 // initializer, or an output of a deterministic node (no Random*, Multinomial,
-// Bernoulli, Dropout, no subgraphs) whose inputs are all such values. That
-// node still runs on every run; only kernels' preparation of the value (packed
-// weights) may be kept across runs.
+// Bernoulli, Dropout, no subgraphs) whose inputs are all such values. In the
+// main graph such a node runs once per executor and its outputs are kept
+// (kept_values.h); kernels may also keep their preparation of such an input
+// (packed weights) across runs.
 enum class Invariance : uint8_t {
   kNo,  // may change between runs (graph inputs, values computed from them)
   // Depends on initializers of the main graph that are also graph inputs (as
@@ -54,6 +55,9 @@ struct Step {
   // Per input: whether it holds the same dims and values on every run of this
   // executor, by the structure of the graph (see Invariance).
   std::vector<Invariance> invariantInputs;
+  // Of its outputs, in the main graph (kNo in subgraph bodies, whose steps
+  // run every time): not kNo when the step is computed once per executor.
+  Invariance outputsInvariance = Invariance::kNo;
   std::vector<int32_t> releaseAfter;
   // Kernels by element type (usually one; built at compile time when the type
   // is known, else on first use, which is why they are mutable: runs of one

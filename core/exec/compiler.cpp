@@ -238,6 +238,7 @@ Status Compiler::buildSteps(const ir::Graph& g, CompiledGraph& plan) {
     if (out != Invariance::kNo)
       for (const ir::Value* v : n->outputs())
         if (v) invariant.emplace(v, out);
+    if (plan.parent == nullptr) step.outputsInvariance = out;
     for (const ir::Value* v : n->outputs()) step.outputs.push_back(v ? plan.slotOf.at(v) : -1);
     plan.steps.push_back(std::move(step));
   }

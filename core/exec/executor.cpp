@@ -7,6 +7,7 @@
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
 #include "core/exec/interpreter.h"
+#include "core/exec/kept_values.h"
 #include "core/exec/legacy_repairs.h"
 #include "core/ir/attribute_limits.h"
 
@@ -89,6 +90,9 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   if (!plan) return plan.error();
   ex->plan_ = std::move(plan).value();
   ex->memory_ = std::make_unique<memory::ExecutionMemory>(options.memoryPlan);
+  if (!options.keepConstantSteps)  // every step runs, and the memory plan holds its outputs
+    for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
+  ex->kept_ = std::make_unique<KeptValues>(ex->plan_->steps.size());
   for (const ir::Value* v : ex->model_.graph().inputs())
     ex->inputs_.push_back({v->name(), v->type(), v->isInitializer()});
   for (const ir::Value* v : ex->model_.graph().outputs()) ex->outputNames_.push_back(v->name());
@@ -143,6 +147,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   for (const auto& given : inputs)
     for (const InputInfo& info : inputs_)
       if (info.optional && info.name == given.first) state.initializersOverridden = true;
+  state.kept = kept_.get();
   memory::RunMemoryUse memoryUse;
   const memory::BlockLayout* layout = memory_->prepare(model_, *plan_, inputs, memoryUse);
   std::optional<memory::PlannedBlock> block;

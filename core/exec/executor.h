@@ -10,7 +10,9 @@
 // known, and computes value lifetimes. run() checks the inputs, runs (the
 // main graph's tensors in one block laid out by a memory plan unless
 // ExecutorOptions::memoryPlan is off), and returns the outputs, the per-node
-// profile and the peak of arena memory.
+// profile and the peak of arena memory. Constant-only nodes run on the first
+// run only; later runs reuse their kept outputs (kept_values.h; profiled as
+// kKeptKernel, 0 µs).
 // A failed run leaves the executor usable. Runs of one executor are serialized.
 #pragma once
 
@@ -33,6 +35,7 @@ namespace passlab::exec {
 
 class Compiler;
 class CompiledGraph;
+class KeptValues;
 
 struct ExecutorOptions {
   std::string backend = "cpu";
@@ -41,6 +44,9 @@ struct ExecutorOptions {
   // Run the main graph's tensors in one block per run laid out by a memory
   // plan (memory/execution_memory.h); false: every tensor from the Arena.
   bool memoryPlan = true;
+  // Compute the main graph's constant-only steps once and keep their outputs
+  // for later runs (kept_values.h); false: every step runs on every run.
+  bool keepConstantSteps = true;
 };
 
 struct RunResult {
@@ -89,6 +95,7 @@ class Executor {
   std::unique_ptr<CompiledGraph> plan_;
   Arena arena_;
   std::unique_ptr<memory::ExecutionMemory> memory_;
+  std::unique_ptr<KeptValues> kept_;
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;
   std::vector<std::string> repairs_;

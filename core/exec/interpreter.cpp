@@ -114,6 +114,21 @@ Status runKernel(Kernel& kernel, NodeContext& ctx) {
   }
 }
 
+// Binds the outputs kept from an earlier run of `step` instead of running it;
+// the profile shows the step with 0 µs under kKeptKernel.
+void bindKept(const Step& step, const std::vector<Value>& values, Frame& frame, RunState& state) {
+  uint64_t held = 0;
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    int32_t slot = step.outputs[i];
+    if (slot < 0) continue;
+    frame.slots[static_cast<size_t>(slot)] = values[i];
+    held += values[i].byteSize();
+    if (state.valueBytes) (*state.valueBytes)[static_cast<size_t>(slot)] = values[i].byteSize();
+  }
+  if (state.profiler) state.profiler->record(*step.node, kKeptKernel, 0, 0.0, 0, held);
+  for (int32_t slot : step.releaseAfter) frame.slots[static_cast<size_t>(slot)] = Value();
+}
+
 }  // namespace
 
 Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
@@ -125,6 +140,15 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     const ir::Node& node = *step.node;
     if (state.cancel && state.cancel->load())
       return Error(ErrorCode::kCancelled, "run cancelled before " + node.describe());
+    KeptValues* kept = plan.depth == 0 && state.kept != nullptr &&
+                               KeptValues::applies(step, state.initializersOverridden)
+                           ? state.kept
+                           : nullptr;
+    if (kept != nullptr)
+      if (const std::vector<Value>* values = kept->find(stepIndex)) {
+        bindKept(step, *values, frame, state);
+        continue;
+      }
     ins.assign(step.inputs.size(), nullptr);
     for (size_t i = 0; i < step.inputs.size(); ++i)
       if (step.inputs[i].present()) ins[i] = &frame.at(step.inputs[i]);
@@ -138,7 +162,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     std::vector<bool> wanted(step.outputs.size());
     for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
     NodeContext ctx(state, &frame, ins, std::move(wanted), &step);
-    ctx.placeOutputsIn(block, static_cast<int32_t>(stepIndex));
+    // A kept step's outputs outlive the run: not in the block.
+    ctx.placeOutputsIn(kept ? nullptr : block, static_cast<int32_t>(stepIndex));
     auto start = state.profiler ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
     if (!s) return s.error().withContext(node.describe());
@@ -155,13 +180,20 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       if (state.profiler) written += ctx.outputs()[i].byteSize();
       if (state.valueBytes && plan.depth == 0)
         (*state.valueBytes)[static_cast<size_t>(slot)] = ctx.outputs()[i].byteSize();
-      if (block != nullptr) {
+      if (kept != nullptr) {
+        continue;  // bound below, once all outputs are checked
+      } else if (block != nullptr) {
         auto settled = block->settle(slot, std::move(ctx.outputs()[i]), state.arena);
         if (!settled) return settled.error().withContext(node.describe());
         frame.slots[static_cast<size_t>(slot)] = std::move(settled).value();
       } else {
         frame.slots[static_cast<size_t>(slot)] = std::move(ctx.outputs()[i]);
       }
+    }
+    if (kept != nullptr) {
+      const std::vector<Value>& values = kept->keep(stepIndex, std::move(ctx.outputs()));
+      for (size_t i = 0; i < step.outputs.size(); ++i)
+        if (step.outputs[i] >= 0) frame.slots[static_cast<size_t>(step.outputs[i])] = values[i];
     }
     if (state.profiler) {
       double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

@@ -10,6 +10,7 @@
 #include "core/exec/arena.h"
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
+#include "core/exec/kept_values.h"
 #include "core/exec/kernel.h"
 #include "core/exec/memory/planned_block.h"
 #include "core/exec/profiler.h"
@@ -31,6 +32,9 @@ struct RunState {
   // The main graph's tensors go here when the run is on a memory plan; null
   // otherwise (and always for subgraph bodies, which are not planned).
   memory::PlannedBlock* block = nullptr;
+  // Outputs of the main graph's constant-only steps kept across the
+  // executor's runs (reused, or computed and kept); null: every step runs.
+  KeptValues* kept = nullptr;
 };
 
 struct Frame {

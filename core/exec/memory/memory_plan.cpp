@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/exec/kept_values.h"
 #include "core/exec/memory/offsets.h"
 #include "core/support/strings.h"
 
@@ -49,9 +50,10 @@ bool isElementwise(const ir::Node& n) {
 }
 
 // Whether the value a step writes into `slot` is a planned arena tensor:
-// tensors (and values of unknown type) other than strings and Constants.
+// tensors (and values of unknown type) other than strings, Constants and the
+// outputs of steps computed once per executor (kept_values.h).
 bool planned(const Step& step, const ir::Value* v) {
-  if (isStandard(*step.node, {"Constant"})) return false;
+  if (isStandard(*step.node, {"Constant"}) || keepsOutputs(step)) return false;
   const ir::Type& t = v->type();
   if (t.isTensor()) return t.elemType() != ir::DataType::kString;
   return t.isUndefined();

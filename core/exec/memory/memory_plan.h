@@ -17,8 +17,9 @@
 //             every kernel the step may run declares kInPlace.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
 // Memory inside If/Loop/Scan bodies is allocated per iteration and is not
-// planned; nor are non-tensor values (sequences, maps) and Constant outputs
-// (they hold the model's data).
+// planned; nor are non-tensor values (sequences, maps), Constant outputs
+// (they hold the model's data) and the outputs of constant-only steps, which
+// the executor computes once and keeps (kept_values.h).
 #pragma once
 
 #include <cstdint>

@@ -23,6 +23,29 @@ Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims) {
   return Tensor(dtype, std::move(dims), std::move(storage).value());
 }
 
+namespace {
+
+// A tensor of its own on the heap (zero-filled), with allocateTensor's checks.
+Expected<Tensor> heapTensor(ir::DataType dtype, Dims dims) {
+  int64_t n = numelOf(dims);
+  if (n < 0)
+    return invalidArgument("cannot allocate a tensor of dims " + dimsToString(dims) +
+                           " (negative or too large)");
+  if (dtype == ir::DataType::kUndefined) return internalError("allocating a tensor of no type");
+  if (dtype != ir::DataType::kString &&
+      ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)) > (uint64_t{1} << 46))
+    return limitError("a tensor of " + std::string(ir::dtypeName(dtype)) + dimsToString(dims) +
+                      " is too large");
+  try {
+    return Tensor::zeros(dtype, std::move(dims));
+  } catch (const std::bad_alloc&) {
+    return limitError("out of memory for a tensor of " + std::string(ir::dtypeName(dtype)) +
+                      dimsToString(dims));
+  }
+}
+
+}  // namespace
+
 NodeContext::NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
                          std::vector<bool> wanted, const Step* step)
     : state_(state),
@@ -31,7 +54,8 @@ NodeContext::NodeContext(RunState& state, const Frame* frame, std::vector<const 
       inputs_(std::move(inputs)),
       wanted_(std::move(wanted)),
       outputs_(wanted_.size()),
-      produced_(wanted_.size(), false) {}
+      produced_(wanted_.size(), false),
+      heapOutput_(wanted_.size(), false) {}
 
 bool NodeContext::invariantInput(size_t i) const {
   if (step_ == nullptr || i >= inputs_.size() || inputs_[i] == nullptr ||
@@ -58,10 +82,12 @@ Expected<Tensor*> NodeContext::allocate(size_t i, ir::DataType dtype, Dims dims)
       return &outputs_[i].mutableTensor();
     }
   }
-  auto t = allocateTensor(state_.arena, dtype, std::move(dims));
+  auto t = onHeap_ ? heapTensor(dtype, std::move(dims))
+                   : allocateTensor(state_.arena, dtype, std::move(dims));
   if (!t) return t.error().withContext("output " + std::to_string(i));
   outputs_[i] = Value(std::move(t).value());
   produced_[i] = true;
+  heapOutput_[i] = onHeap_;
   return &outputs_[i].mutableTensor();
 }
 
@@ -69,6 +95,7 @@ void NodeContext::setOutput(size_t i, Value v) {
   if (i >= outputs_.size()) return;
   outputs_[i] = std::move(v);
   produced_[i] = true;
+  heapOutput_[i] = false;
 }
 
 Expected<Tensor> NodeContext::scratch(ir::DataType dtype, Dims dims) {
@@ -164,6 +191,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     NodeContext ctx(state, &frame, ins, std::move(wanted), &step);
     // A kept step's outputs outlive the run: not in the block.
     ctx.placeOutputsIn(kept ? nullptr : block, static_cast<int32_t>(stepIndex));
+    if (kept) ctx.allocateOutputsOnHeap();
     auto start = state.profiler ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
     if (!s) return s.error().withContext(node.describe());
@@ -191,7 +219,9 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       }
     }
     if (kept != nullptr) {
-      const std::vector<Value>& values = kept->keep(stepIndex, std::move(ctx.outputs()));
+      std::vector<bool> own(step.outputs.size());
+      for (size_t i = 0; i < own.size(); ++i) own[i] = ctx.allocatedOnHeap(i);
+      const std::vector<Value>& values = kept->keep(stepIndex, std::move(ctx.outputs()), own);
       for (size_t i = 0; i < step.outputs.size(); ++i)
         if (step.outputs[i] >= 0) frame.slots[static_cast<size_t>(step.outputs[i])] = values[i];
     }

@@ -78,6 +78,11 @@ class NodeContext final : public KernelContext {
     block_ = block;
     stepIndex_ = stepIndex;
   }
+  // Outputs are allocated on the heap, not from the Arena nor the block: they
+  // are kept across runs (kept_values.h).
+  void allocateOutputsOnHeap() { onHeap_ = true; }
+  // Whether output i is a tensor allocate() gave from the heap.
+  bool allocatedOnHeap(size_t i) const { return i < heapOutput_.size() && heapOutput_[i]; }
 
  private:
   RunState& state_;
@@ -85,10 +90,12 @@ class NodeContext final : public KernelContext {
   const Step* step_;
   memory::PlannedBlock* block_ = nullptr;
   int32_t stepIndex_ = -1;
+  bool onHeap_ = false;
   std::vector<const Value*> inputs_;
   std::vector<bool> wanted_;
   std::vector<Value> outputs_;
   std::vector<bool> produced_;
+  std::vector<bool> heapOutput_;
 };
 
 // Runs the steps of `plan` in `frame` (inputs and constants already bound).

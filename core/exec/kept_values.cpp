@@ -30,10 +30,11 @@ const std::vector<Value>* KeptValues::find(size_t index) const {
   return &*values_[index];
 }
 
-const std::vector<Value>& KeptValues::keep(size_t index, std::vector<Value> outputs) {
-  for (Value& v : outputs) {
-    v = ownCopy(v);
-    bytes_ += v.byteSize();
+const std::vector<Value>& KeptValues::keep(size_t index, std::vector<Value> outputs,
+                                           const std::vector<bool>& own) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (i >= own.size() || !own[i]) outputs[i] = ownCopy(outputs[i]);
+    bytes_ += outputs[i].byteSize();
   }
   values_[index] = std::move(outputs);
   return *values_[index];

@@ -2,10 +2,12 @@
 // and reused by its later runs. A step is constant-only when its outputs are
 // Invariance::kAlways, or kUnlessOverridden on a run where the caller
 // overrides no initializer (a run that does computes such steps afresh and
-// keeps nothing from them). Kept values have storage of their own (a heap
-// copy made once, or the model's weights they view): never the run's
-// planned block nor the Arena, so the memory plan does not reserve space for
-// them and the Arena's limit and peak do not count them (like initializers).
+// keeps nothing from them). Kept values have storage of their own (the
+// kernel allocates them on the heap; a value it hands over from elsewhere is
+// copied once, a view of the model's weights is kept as it is): never the
+// run's planned block nor the Arena, so the memory plan does not reserve
+// space for them and the Arena's limit and peak do not count them (like
+// initializers).
 #pragma once
 
 #include <cstdint>
@@ -34,9 +36,12 @@ class KeptValues {
   // The outputs kept for step `index` (one Value per output, None where
   // omitted), or null when not computed yet.
   const std::vector<Value>* find(size_t index) const;
-  // Keeps `outputs` of step `index`; returns what the run should bind
-  // (tensors become read-only copies not tied to the Arena or the block).
-  const std::vector<Value>& keep(size_t index, std::vector<Value> outputs);
+  // Keeps `outputs` of step `index` and returns them for the run to bind.
+  // Outputs marked in `own` (tensors the kernel allocated on the heap) and
+  // read-only views of the model's data are kept as they are; anything else
+  // is copied off the Arena and the block.
+  const std::vector<Value>& keep(size_t index, std::vector<Value> outputs,
+                                 const std::vector<bool>& own);
   // Values kept so far and the bytes they hold (views of the model's weights
   // included).
   size_t count() const;

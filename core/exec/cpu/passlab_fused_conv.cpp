@@ -334,11 +334,11 @@ class FusedConvOneDnn final : public Kernel {
       for (int64_t d : g.dilation) dil.push_back(d - 1);
       auto f32 = memory::data_type::f32;
       const Dims plainX = blockedX ? blocked::plainDims(x, g.C) : x;
-      p->userSrc = memory::desc(onednn::toDims(plainX), f32,
-                                blockedX ? blockedTag(block_) : dataTag(sp));
+      p->userSrc =
+          memory::desc(onednn::toDims(plainX), f32, blockedX ? blockedTag(block_) : dataTag(sp));
       p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped));
-      p->userDst = memory::desc(onednn::toDims(g.outDims), f32,
-                                block_ ? blockedTag(block_) : dataTag(sp));
+      p->userDst =
+          memory::desc(onednn::toDims(g.outDims), f32, block_ ? blockedTag(block_) : dataTag(sp));
       p->biasDesc = memory::desc({g.M}, f32, tag::x);
       auto anySrc = memory::desc(onednn::toDims(plainX), f32, tag::any);
       auto anyWei = memory::desc(wDims, f32, tag::any);

@@ -54,7 +54,8 @@ main (float[1,3,4,4] x) => (float[1,2,4,4] y)
     r = Relu(h)
     y = Conv(r, w2, b2) })");
   PassOutcome out = runPass(kPass, kConvReluConv);
-  EXPECT_NE(out.step.note.str().find("2 channels removed from 1 layers, 12 weights fewer"), std::string::npos)
+  EXPECT_NE(out.step.note.str().find("2 channels removed from 1 layers, 12 weights fewer"),
+            std::string::npos)
       << out.step.note.str();
   expectEqualOutputs(kConvReluConv, out);
   expectConverges(kPass, kConvReluConv);

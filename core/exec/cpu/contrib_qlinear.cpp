@@ -38,20 +38,11 @@ template <bool kMultiply>
 class QLinearBinary final : public Kernel {
  public:
   Status run(KernelContext& ctx) override {
-    const Tensor& a = ctx.input(0);
-    if (!ctx.has(3)) return invalidArgument("B is missing");
-    const Tensor& b = ctx.input(3);
-    if (b.dtype() != a.dtype())
-      return invalidArgument("A " + a.describe() + " and B " + b.describe() + " differ in type");
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qa, quantization(ctx, 1, 2, a.dtype(), "A"));
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qb, quantization(ctx, 4, 5, a.dtype(), "B"));
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qc, quantization(ctx, 6, 7, a.dtype(), "C"));
-    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(a.dims(), b.dims()));
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate(0, a.dtype(), dims));
-    if (a.dtype() == DataType::kInt8) {
-      compute<int8_t>(ctx, a, b, *c, qa, qb, qc);
+    PASSLAB_ASSIGN_OR_RETURN(QLinearBinaryOperands op, readQLinearBinary(ctx));
+    if (op.a->dtype() == DataType::kInt8) {
+      compute<int8_t>(ctx, *op.a, *op.b, *op.c, op.qa, op.qb, op.qc);
     } else {
-      compute<uint8_t>(ctx, a, b, *c, qa, qb, qc);
+      compute<uint8_t>(ctx, *op.a, *op.b, *op.c, op.qa, op.qb, op.qc);
     }
     return Status::ok();
   }

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 
+#include "core/exec/broadcast.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -39,6 +40,32 @@ inline Expected<Quantization> quantization(const KernelContext& ctx, size_t scal
   q.zeroPoint = dataType == ir::DataType::kInt8 ? int32_t{z.data<int8_t>()[0]}
                                                 : int32_t{z.data<uint8_t>()[0]};
   return q;
+}
+
+// The operands of com.microsoft QLinearAdd / QLinearMul (A, A_scale, A_zp,
+// B, B_scale, B_zp, C_scale, C_zp) and their output C, allocated at the
+// broadcast shape with A's type.
+struct QLinearBinaryOperands {
+  const Tensor* a = nullptr;
+  const Tensor* b = nullptr;
+  Quantization qa, qb, qc;
+  Tensor* c = nullptr;
+};
+inline Expected<QLinearBinaryOperands> readQLinearBinary(KernelContext& ctx) {
+  QLinearBinaryOperands op;
+  op.a = &ctx.input(0);
+  if (!ctx.has(3)) return invalidArgument("B is missing");
+  op.b = &ctx.input(3);
+  const ir::DataType type = op.a->dtype();
+  if (op.b->dtype() != type)
+    return invalidArgument("A " + op.a->describe() + " and B " + op.b->describe() +
+                           " differ in type");
+  PASSLAB_ASSIGN_OR_RETURN(op.qa, quantization(ctx, 1, 2, type, "A"));
+  PASSLAB_ASSIGN_OR_RETURN(op.qb, quantization(ctx, 4, 5, type, "B"));
+  PASSLAB_ASSIGN_OR_RETURN(op.qc, quantization(ctx, 6, 7, type, "C"));
+  PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(op.a->dims(), op.b->dims()));
+  PASSLAB_ASSIGN_OR_RETURN(op.c, ctx.allocate(0, type, std::move(dims)));
+  return op;
 }
 
 template <class T>

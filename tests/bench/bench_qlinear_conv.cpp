@@ -32,34 +32,7 @@ struct Shape {
   int64_t pad;
 };
 
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t v : d) n *= v;
-  return n;
-}
-
-// Uniform in [lo, hi]; integer types get whole values.
-template <class T>
-ir::Tensor randomTensor(DataType dt, const Dims& dims, float lo, float hi, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(lo, hi);
-  std::vector<T> v(static_cast<size_t>(numel(dims)));
-  for (T& e : v) {
-    const float r = u(rng);
-    e = std::is_floating_point_v<T> ? static_cast<T>(r) : static_cast<T>(std::round(r));
-  }
-  return ir::Tensor::fromVector<T>(dt, dims, v);
-}
-
-template <class T>
-ir::Tensor scalar(DataType dt, T v) {
-  return ir::Tensor::fromVector<T>(dt, {}, {v});
-}
-
-struct Model {
-  ir::Model model;
-  exec::NamedInputs feeds;
-};
+using Model = bench::BenchModel;
 
 ir::Node* convNode(ir::Graph& g, const char* op, const std::vector<ir::Value*>& in, int64_t pad) {
   ir::Node* n = g.addNode(op, "", in, 1, nullptr, op);
@@ -72,19 +45,19 @@ Model int8Model(const Shape& s) {
   m.model.opsets = {{"", 13}};
   ir::Graph& g = m.model.graph();
   ir::Value* x = g.addInput("x", ir::Type::tensor(DataType::kUInt8, ir::Shape::fromValues(s.x)));
-  m.feeds.emplace_back("x", randomTensor<uint8_t>(DataType::kUInt8, s.x, 0, 255, 1));
+  m.feeds.emplace_back("x", bench::uniformTensor<uint8_t>(DataType::kUInt8, s.x, 0, 255, 1));
   const int64_t M = s.w[0];
   std::vector<float> wScales(static_cast<size_t>(M), 0.004f);
   ir::Node* n = convNode(
       g, "QLinearConv",
-      {x, g.addInitializer("xs", scalar<float>(DataType::kFloat, 0.02f)),
-       g.addInitializer("xz", scalar<uint8_t>(DataType::kUInt8, 128)),
-       g.addInitializer("w", randomTensor<int8_t>(DataType::kInt8, s.w, -127, 127, 2)),
+      {x, g.addInitializer("xs", bench::scalarTensor<float>(DataType::kFloat, 0.02f)),
+       g.addInitializer("xz", bench::scalarTensor<uint8_t>(DataType::kUInt8, 128)),
+       g.addInitializer("w", bench::uniformTensor<int8_t>(DataType::kInt8, s.w, -127, 127, 2)),
        g.addInitializer("ws", ir::Tensor::fromVector<float>(DataType::kFloat, {M}, wScales)),
-       g.addInitializer("wz", scalar<int8_t>(DataType::kInt8, 0)),
-       g.addInitializer("ys", scalar<float>(DataType::kFloat, 0.5f)),
-       g.addInitializer("yz", scalar<uint8_t>(DataType::kUInt8, 128)),
-       g.addInitializer("b", randomTensor<int32_t>(DataType::kInt32, {M}, -1000, 1000, 3))},
+       g.addInitializer("wz", bench::scalarTensor<int8_t>(DataType::kInt8, 0)),
+       g.addInitializer("ys", bench::scalarTensor<float>(DataType::kFloat, 0.5f)),
+       g.addInitializer("yz", bench::scalarTensor<uint8_t>(DataType::kUInt8, 128)),
+       g.addInitializer("b", bench::uniformTensor<int32_t>(DataType::kInt32, {M}, -1000, 1000, 3))},
       s.pad);
   g.addOutput(n->output(0));
   analysis::inferShapes(m.model);
@@ -96,11 +69,11 @@ Model floatModel(const Shape& s) {
   m.model.opsets = {{"", 13}};
   ir::Graph& g = m.model.graph();
   ir::Value* x = g.addInput("x", ir::Type::tensor(DataType::kFloat, ir::Shape::fromValues(s.x)));
-  m.feeds.emplace_back("x", randomTensor<float>(DataType::kFloat, s.x, -1, 1, 1));
+  m.feeds.emplace_back("x", bench::uniformTensor<float>(DataType::kFloat, s.x, -1, 1, 1));
   ir::Node* n = convNode(
       g, "Conv",
-      {x, g.addInitializer("w", randomTensor<float>(DataType::kFloat, s.w, -0.2f, 0.2f, 2)),
-       g.addInitializer("b", randomTensor<float>(DataType::kFloat, {s.w[0]}, -1, 1, 3))},
+      {x, g.addInitializer("w", bench::uniformTensor<float>(DataType::kFloat, s.w, -0.2f, 0.2f, 2)),
+       g.addInitializer("b", bench::uniformTensor<float>(DataType::kFloat, {s.w[0]}, -1, 1, 3))},
       s.pad);
   g.addOutput(n->output(0));
   analysis::inferShapes(m.model);

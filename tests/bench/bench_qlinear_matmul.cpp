@@ -32,53 +32,26 @@ struct Shape {
   int64_t N;
 };
 
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t v : d) n *= v;
-  return n;
-}
-
-// Uniform in [lo, hi]; integer types get whole values.
-template <class T>
-ir::Tensor randomTensor(DataType dt, const Dims& dims, float lo, float hi, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(lo, hi);
-  std::vector<T> v(static_cast<size_t>(numel(dims)));
-  for (T& e : v) {
-    const float r = u(rng);
-    e = std::is_floating_point_v<T> ? static_cast<T>(r) : static_cast<T>(std::round(r));
-  }
-  return ir::Tensor::fromVector<T>(dt, dims, v);
-}
-
-template <class T>
-ir::Tensor scalar(DataType dt, T v) {
-  return ir::Tensor::fromVector<T>(dt, {}, {v});
-}
-
-struct Model {
-  ir::Model model;
-  exec::NamedInputs feeds;
-};
+using Model = bench::BenchModel;
 
 Model int8Model(const Shape& s) {
   Model m;
   m.model.opsets = {{"", 13}};
   ir::Graph& g = m.model.graph();
   ir::Value* a = g.addInput("a", ir::Type::tensor(DataType::kUInt8, ir::Shape::fromValues(s.a)));
-  m.feeds.emplace_back("a", randomTensor<uint8_t>(DataType::kUInt8, s.a, 0, 255, 1));
+  m.feeds.emplace_back("a", bench::uniformTensor<uint8_t>(DataType::kUInt8, s.a, 0, 255, 1));
   const int64_t K = s.a[1];
   std::vector<float> bScales(static_cast<size_t>(s.N), 0.004f);
   ir::Node* n = g.addNode(
       "QLinearMatMul", "",
-      {a, g.addInitializer("as", scalar<float>(DataType::kFloat, 0.02f)),
-       g.addInitializer("az", scalar<uint8_t>(DataType::kUInt8, 128)),
-       g.addInitializer("b", randomTensor<int8_t>(DataType::kInt8, {K, s.N}, -127, 127, 2)),
+      {a, g.addInitializer("as", bench::scalarTensor<float>(DataType::kFloat, 0.02f)),
+       g.addInitializer("az", bench::scalarTensor<uint8_t>(DataType::kUInt8, 128)),
+       g.addInitializer("b", bench::uniformTensor<int8_t>(DataType::kInt8, {K, s.N}, -127, 127, 2)),
        g.addInitializer("bs", ir::Tensor::fromVector<float>(DataType::kFloat, {s.N}, bScales)),
        g.addInitializer("bz", ir::Tensor::fromVector<int8_t>(DataType::kInt8, {s.N},
                                                              std::vector<int8_t>(s.N, 0))),
-       g.addInitializer("ys", scalar<float>(DataType::kFloat, 0.5f)),
-       g.addInitializer("yz", scalar<uint8_t>(DataType::kUInt8, 128))},
+       g.addInitializer("ys", bench::scalarTensor<float>(DataType::kFloat, 0.5f)),
+       g.addInitializer("yz", bench::scalarTensor<uint8_t>(DataType::kUInt8, 128))},
       1, nullptr, "QLinearMatMul");
   g.addOutput(n->output(0));
   analysis::inferShapes(m.model);
@@ -90,11 +63,11 @@ Model floatModel(const Shape& s) {
   m.model.opsets = {{"", 13}};
   ir::Graph& g = m.model.graph();
   ir::Value* a = g.addInput("a", ir::Type::tensor(DataType::kFloat, ir::Shape::fromValues(s.a)));
-  m.feeds.emplace_back("a", randomTensor<float>(DataType::kFloat, s.a, -1, 1, 1));
+  m.feeds.emplace_back("a", bench::uniformTensor<float>(DataType::kFloat, s.a, -1, 1, 1));
   ir::Node* n = g.addNode(
       "MatMul", "",
-      {a,
-       g.addInitializer("b", randomTensor<float>(DataType::kFloat, {s.a[1], s.N}, -0.2f, 0.2f, 2))},
+      {a, g.addInitializer(
+              "b", bench::uniformTensor<float>(DataType::kFloat, {s.a[1], s.N}, -0.2f, 0.2f, 2))},
       1, nullptr, "MatMul");
   g.addOutput(n->output(0));
   analysis::inferShapes(m.model);

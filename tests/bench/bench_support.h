@@ -2,7 +2,10 @@
 // inputs and weights, attribute helpers, and timing a model's runs.
 #pragma once
 
+#include <cmath>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,6 +32,32 @@ BenchOptions parseBenchOptions(int argc, char** argv, double defaultBudgetMs);
 
 // Uniform in [-scale, scale], seeded.
 ir::Tensor randomTensor(const Dims& dims, unsigned seed, float scale = 1.0f);
+
+// Uniform in [lo, hi], seeded; integer types get whole values.
+template <class T>
+ir::Tensor uniformTensor(ir::DataType dt, const Dims& dims, float lo, float hi, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  size_t n = 1;
+  for (int64_t d : dims) n *= static_cast<size_t>(d);
+  std::vector<T> v(n);
+  for (T& e : v) {
+    const float r = u(rng);
+    e = std::is_floating_point_v<T> ? static_cast<T>(r) : static_cast<T>(std::round(r));
+  }
+  return ir::Tensor::fromVector<T>(dt, dims, v);
+}
+
+template <class T>
+ir::Tensor scalarTensor(ir::DataType dt, T v) {
+  return ir::Tensor::fromVector<T>(dt, {}, {v});
+}
+
+// A model built by a benchmark and the inputs it runs on.
+struct BenchModel {
+  ir::Model model;
+  exec::NamedInputs feeds;
+};
 
 template <class... A>
 std::vector<ir::Attribute> attrs(A&&... a) {

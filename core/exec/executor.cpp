@@ -89,6 +89,9 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   auto plan = ex->compiler_->compile(ex->model_.graph(), nullptr);
   if (!plan) return plan.error();
   ex->plan_ = std::move(plan).value();
+  auto runner = ex->backend_->makeRunner(ex->model_, *ex->plan_, *ex->compiler_);
+  if (!runner) return runner.error();
+  ex->runner_ = std::move(runner).value();
   ex->memory_ = std::make_unique<memory::ExecutionMemory>(options.memoryPlan);
   if (!options.keepConstantSteps)  // every step runs, and the memory plan holds its outputs
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
@@ -136,6 +139,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   frame.slots.resize(plan_->slotCount);
   for (const auto& [slot, value] : plan_->constants) frame.slots[static_cast<size_t>(slot)] = value;
   PASSLAB_RETURN_IF_ERROR(bindInputs(inputs, frame.slots));
+  if (runner_) return runOnRunner(std::move(frame.slots), options, start);
 
   int threads = options.threads > 0 ? options.threads : backend_->defaultThreads();
   backend_->beginRun(threads);
@@ -191,6 +195,18 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   result.profile = profiler.take();
+  return result;
+}
+
+Expected<RunResult> Executor::runOnRunner(std::vector<Value> slots, const RunOptions& options,
+                                          std::chrono::steady_clock::time_point start) {
+  RunResult result;
+  result.outputNames = outputNames_;
+  PASSLAB_RETURN_IF_ERROR(runner_->run(std::move(slots), options, result));
+  for (size_t i = 0; i < result.outputs.size() && i < outputNames_.size(); ++i)
+    result.outputs[i].setName(outputNames_[i]);
+  result.totalMicros =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

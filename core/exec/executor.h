@@ -16,6 +16,7 @@
 // A failed run leaves the executor usable. Runs of one executor are serialized.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +39,7 @@ class CompiledGraph;
 class KeptValues;
 
 struct ExecutorOptions {
+  // "cpu", or a device backend ("cuda", "cuda:1") where this build has one.
   std::string backend = "cpu";
   // Use only the reference kernels (tests compare them with the optimized ones).
   bool referenceKernels = false;
@@ -88,11 +90,15 @@ class Executor {
  private:
   Executor() = default;
   Status bindInputs(const NamedInputs& inputs, std::vector<Value>& slots) const;
+  // A run of a backend that runs graphs itself (Backend::makeRunner).
+  Expected<RunResult> runOnRunner(std::vector<Value> slots, const RunOptions& options,
+                                  std::chrono::steady_clock::time_point start);
 
   ir::Model model_;  // a private copy (weights shared)
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<Compiler> compiler_;
   std::unique_ptr<CompiledGraph> plan_;
+  std::unique_ptr<GraphRunner> runner_;  // null: the interpreter runs plan_ on the host
   Arena arena_;
   std::unique_ptr<memory::ExecutionMemory> memory_;
   std::unique_ptr<KeptValues> kept_;

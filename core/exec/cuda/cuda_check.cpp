@@ -1,0 +1,45 @@
+#include "core/exec/cuda/cuda_check.h"
+
+#include <cublasLt.h>
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+#include <nvrtc.h>
+
+namespace passlab::exec::cuda {
+
+namespace {
+
+Error make(bool outOfMemory, const char* what, const std::string& message) {
+  std::string m = std::string(what) + " failed: " + message;
+  return outOfMemory ? limitError(m + " (the GPU's memory is full)") : internalError(m);
+}
+
+}  // namespace
+
+Error fromCuda(int code, const char* what) {
+  auto e = static_cast<cudaError_t>(code);
+  return make(e == cudaErrorMemoryAllocation, what,
+              std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e));
+}
+
+Error fromCublas(int code, const char* what) {
+  auto s = static_cast<cublasStatus_t>(code);
+  return make(s == CUBLAS_STATUS_ALLOC_FAILED, what,
+              std::string(cublasLtGetStatusName(s)) + ": " + cublasLtGetStatusString(s));
+}
+
+Error fromCudnn(int code, const char* what) {
+  auto s = static_cast<cudnnStatus_t>(code);
+  char detail[512] = {0};
+  cudnnGetLastErrorString(detail, sizeof detail);
+  std::string m = cudnnGetErrorString(s);
+  if (detail[0] != '\0') m += " (" + std::string(detail) + ")";
+  return make(s == CUDNN_STATUS_ALLOC_FAILED, what, m);
+}
+
+Error fromNvrtc(int code, const char* what) {
+  auto r = static_cast<nvrtcResult>(code);
+  return make(r == NVRTC_ERROR_OUT_OF_MEMORY, what, nvrtcGetErrorString(r));
+}
+
+}  // namespace passlab::exec::cuda

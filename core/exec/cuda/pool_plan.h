@@ -1,0 +1,26 @@
+// Host side of the pooling rows (pool_cudnn.cpp), testable without a GPU:
+// the CPU's pool geometry (core/exec/cpu/pool_geometry.h: auto_pad, ceil_mode,
+// dilations resolved) as the 3-axis window the direct kernels of pool.cu
+// take, and BatchNormalization's per-channel scale and shift.
+#pragma once
+
+#include <vector>
+
+#include "core/exec/cpu/pool_geometry.h"
+#include "core/exec/cuda/pool_launch.h"
+#include "core/exec/tensor.h"
+#include "core/support/error.h"
+
+namespace passlab::exec::cuda {
+
+// The geometry's window on 3 axes, the missing leading axes of extent 1;
+// kUnsupported for more than 3 spatial axes.
+Expected<PoolWindow3> poolWindow3(const cpu::PoolGeometry& g);
+
+// BatchNormalization folded per channel as the CPU kernel folds it (in
+// double): a = scale / sqrt(var + epsilon), b = bias - mean * a. The four
+// tensors hold P floats of any float type (checked by the caller).
+void foldBatchNorm(const Tensor& scale, const Tensor& bias, const Tensor& mean, const Tensor& var,
+                   double epsilon, std::vector<float>& a, std::vector<float>& b);
+
+}  // namespace passlab::exec::cuda

@@ -1,10 +1,82 @@
-// (no kernels yet: the nodes of this family run on the CPU)
+// The Reduce* family on the GPU: ReduceSum, ReduceMean, ReduceMax, ReduceMin,
+// ReduceProd, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp and
+// ReduceSumSquare over any axes, for float32, float16 and bfloat16
+// (accumulated in float; the CPU kernel accumulates in double). Axes come from
+// the attribute before the opset that made them an input (13 for ReduceSum,
+// 18 for the others), keepdims and noop_with_empty_axes as on the CPU.
+// Integer types stay on the CPU (no row).
+#include <string>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/cuda_families.h"
+#include "core/exec/cuda/float_type.h"
+#include "core/exec/cuda/norm_reduce_plan.h"
+#include "core/exec/cuda/reduce_launch.h"
 
 namespace passlab::exec::cuda {
 
+namespace {
+
+template <ReduceOp kOp>
+class ReduceKernel final : public CudaKernel {
+ public:
+  explicit ReduceKernel(const CudaBuild& b)
+      : axesFromInput_(b.opset() >= (kOp == ReduceOp::kSum ? 13 : 18)),
+        attrAxes_(b.node().attrInts("axes")),
+        keepDims_(b.node().attrInt("keepdims", 1) != 0),
+        noop_(b.node().attrInt("noop_with_empty_axes", 0) != 0) {}
+
+  Status run(CudaContext& ctx) override {
+    std::vector<int64_t> axes = attrAxes_;
+    if (axesFromInput_ && ctx.inputCount() > 1 && ctx.has(1)) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor a, ctx.hostInput(1));
+      if (a.rank() > 1) return invalidArgument("axes must be 1-D, got " + a.describe());
+      PASSLAB_ASSIGN_OR_RETURN(axes, cpu::readInts(a, "axes"));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    auto ft = launchFloat(x.dtype());
+    if (!ft) return invalidArgument("X " + x.describe() + " is not a float type");
+    PASSLAB_ASSIGN_OR_RETURN(CudaReducePlan plan, planCudaReduce(x.dims(), axes, keepDims_, noop_));
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, x.dtype(), plan.outDims));
+    PASSLAB_CUDA_TRY(launchReduce(static_cast<int>(*ft), kOp, x.raw(), y.mutableRaw(),
+                                  plan.geometry, ctx.stream()));
+    return Status::ok();
+  }
+
+ private:
+  bool axesFromInput_;
+  std::vector<int64_t> attrAxes_;
+  bool keepDims_, noop_;
+};
+
+const CudaKernelDef kRows[] = {
+    {"", "ReduceSum", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceSum",
+     makeCudaKernel<ReduceKernel<ReduceOp::kSum>>},
+    {"", "ReduceMean", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceMean",
+     makeCudaKernel<ReduceKernel<ReduceOp::kMean>>},
+    {"", "ReduceMax", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceMax",
+     makeCudaKernel<ReduceKernel<ReduceOp::kMax>>},
+    {"", "ReduceMin", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceMin",
+     makeCudaKernel<ReduceKernel<ReduceOp::kMin>>},
+    {"", "ReduceProd", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceProd",
+     makeCudaKernel<ReduceKernel<ReduceOp::kProd>>},
+    {"", "ReduceL1", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceL1",
+     makeCudaKernel<ReduceKernel<ReduceOp::kL1>>},
+    {"", "ReduceL2", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceL2",
+     makeCudaKernel<ReduceKernel<ReduceOp::kL2>>},
+    {"", "ReduceLogSum", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceLogSum",
+     makeCudaKernel<ReduceKernel<ReduceOp::kLogSum>>},
+    {"", "ReduceLogSumExp", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceLogSumExp",
+     makeCudaKernel<ReduceKernel<ReduceOp::kLogSumExp>>},
+    {"", "ReduceSumSquare", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceSumSquare",
+     makeCudaKernel<ReduceKernel<ReduceOp::kSumSquare>>},
+};
+
+}  // namespace
+
 std::span<const CudaKernelDef> reduceKernels() {
-  return {};
+  return kRows;
 }
 
 }  // namespace passlab::exec::cuda

@@ -1,10 +1,369 @@
-// (no kernels yet: the nodes of this family run on the CPU)
+// The convolution family on the GPU: Conv and ai.passlab FusedConv
+// (Y = act(Conv(X, W) + B + Z)) with cuDNN's legacy API.
+//
+// The geometry is the CPU's (cpu::convGeometry: auto_pad, pads, strides,
+// dilations, groups), mapped by cudnnConvShape: 1-D convolutions as 2-D with
+// a leading axis of extent 1; asymmetric pads (SAME_UPPER on even extents)
+// by padding X explicitly first (conv.cu), as cuDNN's pads are symmetric.
+// Per input shape the kernel keeps the descriptors and the algorithm: the
+// heuristics' candidates (cudnnGetConvolutionForwardAlgorithm_v7, no
+// benchmarking) in their order, the first that runs kept. float32 computes
+// with FMA math only (no TF32: results within the CPU's rtol 1e-3);
+// float16 and bfloat16 with tensor ops, accumulating in float. The bias, the
+// residual Z and the activation are one epilogue pass over Y (conv.cu) with
+// the CPU's formulas (not cudnnConvolutionBiasActivationForward: one path
+// for every activation). Declined: FusedConv's blocked layout (`block`),
+// more than 3 spatial axes, tensors beyond cuDNN's int dims.
+#include <cudnn.h>
+
+#include <climits>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cuda/conv_launch.h"
+#include "core/exec/cuda/conv_plan.h"
+#include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/cuda_families.h"
+#include "core/exec/cuda/float_type.h"
+#include "core/ir/passlab_ops.h"
 
 namespace passlab::exec::cuda {
 
+Expected<CudnnConvShape> cudnnConvShape(const cpu::ConvGeometry& g) {
+  const size_t r = g.spatial();
+  if (r < 1 || r > 3)
+    return unsupported("convolution over " + std::to_string(r) +
+                       " spatial axes (1 to 3 on the GPU)");
+  // Spatial lists on cuDNN's axes (a leading axis of extent 1 for 1-D).
+  const size_t cr = r == 1 ? 2 : r;
+  const size_t lead = cr - r;
+  auto spatial = [&](const Dims& d, int64_t fill) {
+    Dims out(cr, fill);
+    for (size_t i = 0; i < r; ++i) out[lead + i] = d[i];
+    return out;
+  };
+  const Dims in = spatial(g.in, 1), kernel = spatial(g.kernel, 1), stride = spatial(g.stride, 1),
+             dil = spatial(g.dilation, 1), pb = spatial(g.padBegin, 0), pe = spatial(g.padEnd, 0),
+             out = spatial(g.out, 1);
+  CudnnConvShape s;
+  s.groups = static_cast<int>(g.group);
+  for (size_t a = 0; a < cr; ++a) s.prePad = s.prePad || pb[a] != pe[a];
+  Dims x = {g.N, g.C}, w = {g.M, g.group > 0 ? g.C / g.group : g.C}, y = {g.N, g.M};
+  const size_t off3 = 3 - cr;  // cuDNN's spatial axes on the 3 axes of the padding
+  for (size_t a = 0; a < cr; ++a) {
+    const int64_t padded = in[a] + pb[a] + pe[a];
+    x.push_back(s.prePad ? padded : in[a]);
+    w.push_back(kernel[a]);
+    y.push_back(out[a]);
+    s.pads.push_back(static_cast<int>(s.prePad ? 0 : pb[a]));
+    s.strides.push_back(static_cast<int>(stride[a]));
+    s.dilations.push_back(static_cast<int>(dil[a]));
+    s.in[off3 + a] = in[a];
+    s.paddedIn[off3 + a] = padded;
+    s.padBegin[off3 + a] = pb[a];
+  }
+  for (const Dims* d : {&x, &w, &y}) {
+    if (numelOf(*d) >= int64_t{INT_MAX})
+      return unsupported("a convolution tensor of " + dimsToString(*d) +
+                         " (2^31 elements or more; cuDNN's dims are int)");
+  }
+  for (size_t a = 0; a < cr; ++a)
+    if (pb[a] > INT_MAX || stride[a] > INT_MAX || dil[a] > INT_MAX)
+      return unsupported("convolution attributes beyond int");
+  auto toInt = [](const Dims& d) {
+    std::vector<int> v;
+    for (int64_t e : d) v.push_back(static_cast<int>(e));
+    return v;
+  };
+  s.x = toInt(x);
+  s.w = toInt(w);
+  s.y = toInt(y);
+  return s;
+}
+
+EpilogueAct epilogueAct(const cpu::fused::Activation& a) {
+  using cpu::fused::ActKind;
+  switch (a.kind) {
+    case ActKind::kNone:
+      return EpilogueAct::kNone;
+    case ActKind::kRelu:
+      return EpilogueAct::kRelu;
+    case ActKind::kLeakyRelu:
+      return EpilogueAct::kLeakyRelu;
+    case ActKind::kClip:
+      return EpilogueAct::kClip;
+    case ActKind::kSigmoid:
+      return EpilogueAct::kSigmoid;
+    case ActKind::kTanh:
+      return EpilogueAct::kTanh;
+    case ActKind::kHardSigmoid:
+      return EpilogueAct::kHardSigmoid;
+    case ActKind::kHardSwish:
+      return EpilogueAct::kHardSwish;
+    case ActKind::kGelu:
+      return EpilogueAct::kGelu;
+    case ActKind::kGeluTanh:
+      return EpilogueAct::kGeluTanh;
+  }
+  return EpilogueAct::kNone;
+}
+
+namespace {
+
+// ---- cuDNN descriptors, destroyed with their owner ----
+struct TensorDesc {
+  cudnnTensorDescriptor_t d = nullptr;
+  ~TensorDesc() {
+    if (d) cudnnDestroyTensorDescriptor(d);
+  }
+};
+struct FilterDesc {
+  cudnnFilterDescriptor_t d = nullptr;
+  ~FilterDesc() {
+    if (d) cudnnDestroyFilterDescriptor(d);
+  }
+};
+struct ConvDesc {
+  cudnnConvolutionDescriptor_t d = nullptr;
+  ~ConvDesc() {
+    if (d) cudnnDestroyConvolutionDescriptor(d);
+  }
+};
+
+std::vector<int> packedStrides(const std::vector<int>& dims) {
+  std::vector<int> s(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
+  return s;
+}
+
+Status setTensor(TensorDesc& t, cudnnDataType_t type, const std::vector<int>& dims) {
+  PASSLAB_CUDNN_TRY(cudnnCreateTensorDescriptor(&t.d));
+  const std::vector<int> strides = packedStrides(dims);
+  PASSLAB_CUDNN_TRY(cudnnSetTensorNdDescriptor(t.d, type, static_cast<int>(dims.size()),
+                                               dims.data(), strides.data()));
+  return Status::ok();
+}
+
+// Everything built for one (X dims, W dims, element type).
+struct Plan {
+  CudnnConvShape shape;
+  cudnnDataType_t dataType = CUDNN_DATA_FLOAT;
+  TensorDesc x, y;
+  FilterDesc w;
+  ConvDesc conv;
+  // The heuristics' candidates in order, and the one that ran (-1: none yet).
+  std::vector<cudnnConvolutionFwdAlgoPerf_t> candidates;
+  int chosen = -1;
+};
+
+using PlanKey = std::tuple<Dims, Dims, ir::DataType>;
+
+class ConvKernel final : public CudaKernel {
+ public:
+  static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    const ir::Node& n = b.node();
+    const bool fused = n.domain() == ir::passlab_ops::kDomain;
+    if (fused && n.attrInt(ir::passlab_ops::kBlock, 0) != 0)
+      return unsupported("FusedConv in the blocked layout (attribute block)");
+    auto a = cpu::parseConvAttrs(n);
+    if (!a) return a.error();
+    if (!a->window.kernel.empty() && a->window.kernel.size() > 3)
+      return unsupported("convolution over " + std::to_string(a->window.kernel.size()) +
+                         " spatial axes (1 to 3 on the GPU)");
+    auto k = std::unique_ptr<ConvKernel>(new ConvKernel(std::move(a).value()));
+    k->fused_ = fused;
+    if (fused) {
+      auto act = cpu::fused::parseActivation(n);
+      if (!act) return act.error();
+      k->act_ = epilogueAct(*act);
+      k->alpha_ = act->alpha;
+      k->beta_ = act->beta;
+    }
+    return std::unique_ptr<CudaKernel>(std::move(k));
+  }
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor w, ctx.input(1));
+    const ir::DataType dt = x.dtype();
+    auto lf = launchFloat(dt);
+    if (!lf) return invalidArgument("Conv of element type " + std::string(ir::dtypeName(dt)));
+    const int ft = static_cast<int>(*lf);
+    if (w.dtype() != dt) return invalidArgument("W " + w.describe() + " is not of X's type");
+    PASSLAB_ASSIGN_OR_RETURN(cpu::ConvGeometry g, cpu::convGeometry(attrs_, x.dims(), w.dims()));
+    DeviceTensor bias, z;
+    if (ctx.has(2)) {
+      PASSLAB_ASSIGN_OR_RETURN(bias, ctx.input(2));
+      if (bias.dtype() != dt)
+        return invalidArgument("B " + bias.describe() + " is not of X's type");
+      if (bias.numel() != g.M)
+        return invalidArgument("B has " + std::to_string(bias.numel()) + " elements, expected " +
+                               std::to_string(g.M));
+    }
+    if (fused_ && ctx.inputCount() > 3 && ctx.has(3)) {
+      PASSLAB_ASSIGN_OR_RETURN(z, ctx.input(3));
+      if (z.dims() != g.outDims)
+        return invalidArgument("residual Z " + z.describe() + " does not have the output's shape");
+      if (z.dtype() != dt) return invalidArgument("Z " + z.describe() + " is not of X's type");
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, dt, g.outDims));
+    if (y.numel() == 0) return Status::ok();
+    if (x.numel() == 0 || w.numel() == 0) {
+      // Nothing to sum: Y = act(B + Z).
+      PASSLAB_CUDA_TRY(cudaMemsetAsync(y.mutableRaw(), 0, y.byteSize(), ctx.stream()));
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(Plan * p, plan(ctx, g, x.dims(), w.dims(), dt));
+      PASSLAB_RETURN_IF_ERROR(convolve(ctx, *p, ft, x, w, y));
+    }
+    const int64_t S = g.N * g.M == 0 ? 0 : y.numel() / (g.N * g.M);
+    if (bias.defined() || z.defined() || act_ != EpilogueAct::kNone)
+      PASSLAB_CUDA_TRY(launchConvEpilogue(ft, y.mutableRaw(), bias.defined() ? bias.raw() : nullptr,
+                                          z.defined() ? z.raw() : nullptr, g.N, g.M, S, act_,
+                                          alpha_, beta_, ctx.stream()));
+    return Status::ok();
+  }
+
+ private:
+  explicit ConvKernel(cpu::ConvAttrs a) : attrs_(std::move(a)) {}
+
+  Expected<Plan*> plan(CudaContext& ctx, const cpu::ConvGeometry& g, const Dims& xd, const Dims& wd,
+                       ir::DataType dt) {
+    PlanKey key{xd, wd, dt};
+    if (auto it = plans_.find(key); it != plans_.end()) return it->second.get();
+    auto p = std::make_unique<Plan>();
+    PASSLAB_ASSIGN_OR_RETURN(p->shape, cudnnConvShape(g));
+    const CudnnConvShape& s = p->shape;
+    cudnnMathType_t math = CUDNN_TENSOR_OP_MATH;
+    switch (dt) {
+      case ir::DataType::kFloat:
+        p->dataType = CUDNN_DATA_FLOAT;
+        math = CUDNN_FMA_MATH;
+        break;
+      case ir::DataType::kFloat16:
+        p->dataType = CUDNN_DATA_HALF;
+        break;
+      case ir::DataType::kBFloat16:
+        p->dataType = CUDNN_DATA_BFLOAT16;
+        break;
+      default:
+        return invalidArgument("Conv of element type " + std::string(ir::dtypeName(dt)));
+    }
+    const int nb = static_cast<int>(s.x.size());
+    PASSLAB_RETURN_IF_ERROR(setTensor(p->x, p->dataType, s.x));
+    PASSLAB_RETURN_IF_ERROR(setTensor(p->y, p->dataType, s.y));
+    PASSLAB_CUDNN_TRY(cudnnCreateFilterDescriptor(&p->w.d));
+    PASSLAB_CUDNN_TRY(
+        cudnnSetFilterNdDescriptor(p->w.d, p->dataType, CUDNN_TENSOR_NCHW, nb, s.w.data()));
+    PASSLAB_CUDNN_TRY(cudnnCreateConvolutionDescriptor(&p->conv.d));
+    PASSLAB_CUDNN_TRY(cudnnSetConvolutionNdDescriptor(p->conv.d, nb - 2, s.pads.data(),
+                                                      s.strides.data(), s.dilations.data(),
+                                                      CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    PASSLAB_CUDNN_TRY(cudnnSetConvolutionGroupCount(p->conv.d, s.groups));
+    PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p->conv.d, math));
+    // cuDNN's output dims must be the geometry's.
+    std::vector<int> outDims(s.y.size());
+    PASSLAB_CUDNN_TRY(
+        cudnnGetConvolutionNdForwardOutputDim(p->conv.d, p->x.d, p->w.d, nb, outDims.data()));
+    if (outDims != s.y)
+      return internalError("cuDNN's convolution output dims differ from the geometry's " +
+                           dimsToString(g.outDims));
+    int maxCount = 0;
+    PASSLAB_CUDNN_TRY(cudnnGetConvolutionForwardAlgorithmMaxCount(ctx.cudnn(), &maxCount));
+    std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<size_t>(std::max(maxCount, 1)));
+    int returned = 0;
+    PASSLAB_CUDNN_TRY(cudnnGetConvolutionForwardAlgorithm_v7(ctx.cudnn(), p->x.d, p->w.d, p->conv.d,
+                                                             p->y.d, static_cast<int>(perf.size()),
+                                                             &returned, perf.data()));
+    for (int i = 0; i < returned; ++i) {
+      const cudnnConvolutionFwdAlgoPerf_t& c = perf[static_cast<size_t>(i)];
+      if (c.status != CUDNN_STATUS_SUCCESS) continue;
+      // float32: no tensor-op (TF32) candidates.
+      if (dt == ir::DataType::kFloat && (c.mathType == CUDNN_TENSOR_OP_MATH ||
+                                         c.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
+        continue;
+      p->candidates.push_back(c);
+    }
+    if (p->candidates.empty())
+      return unsupported("cuDNN has no forward algorithm for this convolution");
+    Plan* raw = p.get();
+    plans_.emplace(std::move(key), std::move(p));
+    return raw;
+  }
+
+  // Y = Conv(X, W) (after the explicit padding of X when the plan needs it).
+  Status convolve(CudaContext& ctx, Plan& p, int ft, const DeviceTensor& x, const DeviceTensor& w,
+                  DeviceTensor& y) {
+    const CudnnConvShape& s = p.shape;
+    const void* xData = x.raw();
+    DeviceTensor padded;
+    if (s.prePad) {
+      const int64_t planes = static_cast<int64_t>(s.x[0]) * s.x[1];
+      const size_t bytes =
+          static_cast<size_t>(planes * s.paddedIn[0] * s.paddedIn[1] * s.paddedIn[2]) *
+          (x.numel() > 0 ? x.byteSize() / static_cast<size_t>(x.numel()) : 0);
+      PASSLAB_ASSIGN_OR_RETURN(padded, ctx.scratch(bytes));
+      PASSLAB_CUDA_TRY(launchPadSpatial(ft, x.raw(), padded.mutableRaw(), planes, s.in, s.paddedIn,
+                                        s.padBegin, ctx.stream()));
+      xData = padded.raw();
+    }
+    const float one = 1.0f, zero = 0.0f;
+    const int first = p.chosen >= 0 ? p.chosen : 0;
+    const int last = p.chosen >= 0 ? p.chosen + 1 : static_cast<int>(p.candidates.size());
+    Status failed = Status::ok();
+    for (int i = first; i < last; ++i) {
+      const cudnnConvolutionFwdAlgoPerf_t& c = p.candidates[static_cast<size_t>(i)];
+      if (p.dataType != CUDNN_DATA_FLOAT)
+        PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p.conv.d, c.mathType));
+      size_t wsBytes = 0;
+      cudnnStatus_t st = cudnnGetConvolutionForwardWorkspaceSize(ctx.cudnn(), p.x.d, p.w.d,
+                                                                 p.conv.d, p.y.d, c.algo, &wsBytes);
+      if (st == CUDNN_STATUS_SUCCESS) {
+        DeviceTensor ws;
+        if (wsBytes > 0) {
+          auto scratch = ctx.scratch(wsBytes);
+          if (!scratch) {
+            failed = scratch.error();
+            continue;  // too much workspace: the next candidate
+          }
+          ws = std::move(scratch).value();
+        }
+        st = cudnnConvolutionForward(ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d,
+                                     c.algo, ws.defined() ? ws.mutableRaw() : nullptr, wsBytes,
+                                     &zero, p.y.d, y.mutableRaw());
+      }
+      if (st == CUDNN_STATUS_SUCCESS) {
+        p.chosen = i;
+        return Status::ok();
+      }
+      failed = fromCudnn(static_cast<int>(st), "cudnnConvolutionForward");
+      if (p.chosen >= 0) break;  // the kept algorithm failed: report it
+    }
+    if (failed) return internalError("cuDNN ran no forward algorithm");
+    return failed;
+  }
+
+  cpu::ConvAttrs attrs_;
+  bool fused_ = false;
+  EpilogueAct act_ = EpilogueAct::kNone;
+  float alpha_ = 0.0f, beta_ = 0.0f;
+  std::map<PlanKey, std::unique_ptr<Plan>> plans_;
+};
+
+const CudaKernelDef kRows[] = {
+    {"", "Conv", 1, kOpsetMax, kCudaFloats, 0, "cudnn.Conv", makeCudaKernel<ConvKernel>},
+    {ir::passlab_ops::kDomain, ir::passlab_ops::kFusedConv, 1, kOpsetMax, kCudaFloats, 0,
+     "cudnn.passlab.FusedConv", makeCudaKernel<ConvKernel>},
+};
+
+}  // namespace
+
 std::span<const CudaKernelDef> convKernels() {
-  return {};
+  return kRows;
 }
 
 }  // namespace passlab::exec::cuda

@@ -1,0 +1,350 @@
+// The normalization, softmax and reduce launch functions on a GPU against
+// host references (float32 and float16). Skipped without a CUDA device.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/exec/cuda/norm_reduce_plan.h"
+#include "core/exec/cuda/normalization_launch.h"
+#include "core/exec/cuda/reduce_launch.h"
+
+namespace passlab::exec::cuda {
+namespace {
+
+bool haveDevice(std::string* why) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n == 0) {
+    *why = e != cudaSuccess ? cudaGetErrorString(e) : "no devices";
+    return false;
+  }
+  return true;
+}
+
+#define REQUIRE_DEVICE()                                                \
+  do {                                                                  \
+    std::string why_;                                                   \
+    if (!haveDevice(&why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
+  } while (0)
+
+std::vector<float> randoms(size_t n, unsigned seed, float lo = -3.0f, float hi = 3.0f) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(g);
+  return v;
+}
+
+// Device buffers of float (or __half when half) copied from / to host floats.
+struct Buf {
+  void* p = nullptr;
+  size_t n = 0;
+  bool half = false;
+  Buf(const std::vector<float>& v, bool h) : n(v.size()), half(h) {
+    cudaMalloc(&p, bytes());
+    upload(v);
+  }
+  Buf(size_t count, bool h) : n(count), half(h) { cudaMalloc(&p, bytes()); }
+  ~Buf() { cudaFree(p); }
+  size_t bytes() const { return (n ? n : 1) * (half ? 2 : 4); }
+  void upload(const std::vector<float>& v) {
+    if (half) {
+      std::vector<__half> h(v.size());
+      for (size_t i = 0; i < v.size(); ++i) h[i] = __float2half(v[i]);
+      cudaMemcpy(p, h.data(), h.size() * 2, cudaMemcpyHostToDevice);
+    } else {
+      cudaMemcpy(p, v.data(), v.size() * 4, cudaMemcpyHostToDevice);
+    }
+  }
+  std::vector<float> download() const {
+    std::vector<float> v(n);
+    if (half) {
+      std::vector<__half> h(n);
+      cudaMemcpy(h.data(), p, n * 2, cudaMemcpyDeviceToHost);
+      for (size_t i = 0; i < n; ++i) v[i] = __half2float(h[i]);
+    } else {
+      cudaMemcpy(v.data(), p, n * 4, cudaMemcpyDeviceToHost);
+    }
+    return v;
+  }
+};
+
+// Rounds through float16 when half (so the reference sees the device's inputs).
+std::vector<float> rounded(std::vector<float> v, bool half) {
+  if (half)
+    for (float& x : v) x = __half2float(__float2half(x));
+  return v;
+}
+
+void expectNear(const std::vector<float>& got, const std::vector<float>& want, float tol) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+      continue;
+    }
+    ASSERT_NEAR(got[i], want[i], tol * (1.0f + std::fabs(want[i]))) << "at " << i;
+  }
+}
+
+class NormDevice : public ::testing::TestWithParam<bool> {};  // param: float16
+
+TEST_P(NormDevice, SoftmaxMiddleAxisAndFlattenedLog) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const int ft = half ? 1 : 0;
+  const Dims dims{3, 37, 5};
+  const auto x = rounded(randoms(3 * 37 * 5, 1), half);
+  Buf dx(x, half), dy(x.size(), half);
+  auto r = softmaxRows(dims, 1, false).value();
+  ASSERT_EQ(launchSoftmax(ft, false, dx.p, dy.p, r.outer, r.len, r.inner, nullptr), 0);
+  std::vector<float> want(x.size());
+  for (int64_t o = 0; o < 3; ++o)
+    for (int64_t in = 0; in < 5; ++in) {
+      double mx = -1e30, s = 0;
+      for (int64_t i = 0; i < 37; ++i) mx = std::max<double>(mx, x[(o * 37 + i) * 5 + in]);
+      for (int64_t i = 0; i < 37; ++i) s += std::exp(x[(o * 37 + i) * 5 + in] - mx);
+      for (int64_t i = 0; i < 37; ++i)
+        want[(o * 37 + i) * 5 + in] =
+            static_cast<float>(std::exp(x[(o * 37 + i) * 5 + in] - mx) / s);
+    }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expectNear(dy.download(), want, half ? 2e-3f : 1e-5f);
+
+  // LogSoftmax flattened at axis 1 (opset < 13): rows of 185.
+  auto f = softmaxRows(dims, 1, true).value();
+  ASSERT_EQ(launchSoftmax(ft, true, dx.p, dy.p, f.outer, f.len, f.inner, nullptr), 0);
+  for (int64_t o = 0; o < 3; ++o) {
+    double mx = -1e30, s = 0;
+    for (int64_t i = 0; i < 185; ++i) mx = std::max<double>(mx, x[o * 185 + i]);
+    for (int64_t i = 0; i < 185; ++i) s += std::exp(x[o * 185 + i] - mx);
+    for (int64_t i = 0; i < 185; ++i)
+      want[o * 185 + i] = static_cast<float>(x[o * 185 + i] - mx - std::log(s));
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expectNear(dy.download(), want, half ? 4e-3f : 1e-5f);
+}
+
+TEST_P(NormDevice, FusedSoftmaxWithBroadcastMask) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const Dims dims{2, 3, 4, 300};
+  const size_t n = 2 * 3 * 4 * 300;
+  const auto x = rounded(randoms(n, 2), half);
+  const auto m = rounded(randoms(4 * 300, 3), half);  // mask [1, 1, 4, 300]
+  Buf dx(x, half), dm(m, half), dy(n, half);
+  FusedSoftmaxArgs a;
+  a.x = dx.p;
+  a.mask = dm.p;
+  a.y = dy.p;
+  a.rank = 4;
+  auto st = broadcastStrides({1, 1, 4, 300}, dims).value();
+  for (int i = 0; i < 4; ++i) {
+    a.dims[i] = dims[i];
+    a.mask_strides[i] = st[i];
+  }
+  a.len = 300;
+  a.rows = static_cast<int64_t>(n / 300);
+  a.scale = 0.125f;
+  a.sign = -1.0f;
+  ASSERT_EQ(launchFusedSoftmax(half ? 1 : 0, a, nullptr), 0);
+  std::vector<float> want(n);
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t q = r % 4;
+    std::vector<double> v(300);
+    double mx = -1e30, s = 0;
+    for (int64_t i = 0; i < 300; ++i) {
+      v[i] = 0.125 * x[r * 300 + i] - m[q * 300 + i];
+      mx = std::max(mx, v[i]);
+    }
+    for (double& e : v) s += (e = std::exp(e - mx));
+    for (int64_t i = 0; i < 300; ++i) want[r * 300 + i] = static_cast<float>(v[i] / s);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expectNear(dy.download(), want, half ? 2e-3f : 1e-5f);
+}
+
+TEST_P(NormDevice, LayerNormWithSkipBiasAndSum) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const int64_t rows = 7, cols = 768;
+  const auto x = rounded(randoms(rows * cols, 4), half);
+  const auto skip = rounded(randoms(rows * cols, 5), half);
+  const auto gamma = rounded(randoms(cols, 6, 0.5f, 1.5f), half);
+  const auto beta = rounded(randoms(cols, 7), half);
+  Buf dx(x, half), ds(skip, half), dg(gamma, half), db(beta, half), dy(rows * cols, half),
+      dsum(rows * cols, half);
+  float* mean = nullptr;
+  float* inv = nullptr;
+  cudaMalloc(&mean, rows * 4);
+  cudaMalloc(&inv, rows * 4);
+  RowNormArgs a;
+  a.x = dx.p;
+  a.skip = ds.p;
+  a.skip_count = rows * cols;
+  a.scale = dg.p;
+  a.scale_count = cols;
+  a.bias = db.p;
+  a.bias_count = cols;
+  a.y = dy.p;
+  a.sum = dsum.p;
+  a.mean_out = mean;
+  a.inv_std_out = inv;
+  a.rows = rows;
+  a.cols = cols;
+  a.epsilon = 1e-5f;
+  ASSERT_EQ(launchRowNorm(half ? 1 : 0, a, nullptr), 0);
+  std::vector<float> want(rows * cols), wantSum(rows * cols), wantMean(rows), wantInv(rows);
+  for (int64_t r = 0; r < rows; ++r) {
+    double s = 0, q = 0;
+    for (int64_t c = 0; c < cols; ++c) s += x[r * cols + c] + skip[r * cols + c];
+    const double mu = s / cols;
+    for (int64_t c = 0; c < cols; ++c) {
+      const double d = x[r * cols + c] + skip[r * cols + c] - mu;
+      q += d * d;
+    }
+    const double is = 1.0 / std::sqrt(q / cols + 1e-5);
+    wantMean[r] = static_cast<float>(mu);
+    wantInv[r] = static_cast<float>(is);
+    for (int64_t c = 0; c < cols; ++c) {
+      const double v = x[r * cols + c] + skip[r * cols + c];
+      wantSum[r * cols + c] = static_cast<float>(v);
+      want[r * cols + c] = static_cast<float>((v - mu) * is * gamma[c] + beta[c]);
+    }
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const float tol = half ? 1e-2f : 1e-4f;
+  expectNear(dy.download(), want, tol);
+  expectNear(dsum.download(), rounded(wantSum, half), tol);
+  std::vector<float> gotMean(rows), gotInv(rows);
+  cudaMemcpy(gotMean.data(), mean, rows * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(gotInv.data(), inv, rows * 4, cudaMemcpyDeviceToHost);
+  expectNear(gotMean, wantMean, 1e-4f);
+  expectNear(gotInv, wantInv, 1e-4f);
+  cudaFree(mean);
+  cudaFree(inv);
+}
+
+TEST_P(NormDevice, InstanceNormPerChannel) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const int64_t N = 2, C = 3, HW = 50;
+  const auto x = rounded(randoms(N * C * HW, 8), half);
+  const auto sc = rounded(randoms(C, 9), half);
+  const auto b = rounded(randoms(C, 10), half);
+  Buf dx(x, half), dsc(sc, half), db(b, half), dy(x.size(), half);
+  RowNormArgs a;
+  a.x = dx.p;
+  a.scale = dsc.p;
+  a.bias = db.p;
+  a.scale_count = a.bias_count = a.channels = C;
+  a.y = dy.p;
+  a.rows = N * C;
+  a.cols = HW;
+  a.epsilon = 1e-5f;
+  ASSERT_EQ(launchRowNorm(half ? 1 : 0, a, nullptr), 0);
+  std::vector<float> want(x.size());
+  for (int64_t r = 0; r < N * C; ++r) {
+    double s = 0, q = 0;
+    for (int64_t i = 0; i < HW; ++i) s += x[r * HW + i];
+    const double mu = s / HW;
+    for (int64_t i = 0; i < HW; ++i) q += (x[r * HW + i] - mu) * (x[r * HW + i] - mu);
+    const double is = 1.0 / std::sqrt(q / HW + 1e-5);
+    for (int64_t i = 0; i < HW; ++i)
+      want[r * HW + i] = static_cast<float>((x[r * HW + i] - mu) * is * sc[r % C] + b[r % C]);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expectNear(dy.download(), want, half ? 1e-2f : 1e-4f);
+}
+
+// Host reference of a reduction by the plan's geometry.
+std::vector<float> hostReduce(const std::vector<float>& x, const ReduceGeometry& g, ReduceOp op) {
+  std::vector<float> out(static_cast<size_t>(g.out_count));
+  for (int64_t o = 0; o < g.out_count; ++o) {
+    int64_t base = 0, rem = o;
+    for (int d = g.kept_rank - 1; d >= 0; --d) {
+      base += (rem % g.kept_dims[d]) * g.kept_strides[d];
+      rem /= g.kept_dims[d];
+    }
+    std::vector<double> v;
+    for (int64_t r = 0; r < g.reduced_count; ++r) {
+      int64_t off = 0, rr = r;
+      for (int d = g.reduced_rank - 1; d >= 0; --d) {
+        off += (rr % g.reduced_dims[d]) * g.reduced_strides[d];
+        rr /= g.reduced_dims[d];
+      }
+      v.push_back(x[base + off]);
+    }
+    double acc = 0;
+    switch (op) {
+      case ReduceOp::kSum:
+        for (double e : v) acc += e;
+        break;
+      case ReduceOp::kMean:
+        for (double e : v) acc += e;
+        acc /= v.size();
+        break;
+      case ReduceOp::kMax:
+        acc = -INFINITY;
+        for (double e : v) acc = std::max(acc, e);
+        break;
+      case ReduceOp::kSumSquare:
+        for (double e : v) acc += e * e;
+        break;
+      case ReduceOp::kLogSumExp: {
+        double m = -INFINITY;
+        for (double e : v) m = std::max(m, e);
+        for (double e : v) acc += std::exp(e - m);
+        acc = std::log(acc) + m;
+        break;
+      }
+      default:
+        break;
+    }
+    out[o] = static_cast<float>(acc);
+  }
+  return out;
+}
+
+TEST_P(NormDevice, ReduceOverSeparatedAxes) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const Dims dims{3, 4, 5, 6};
+  const auto x = rounded(randoms(3 * 4 * 5 * 6, 11), half);
+  Buf dx(x, half);
+  for (auto axes : {std::vector<int64_t>{0, 2}, std::vector<int64_t>{-1}, std::vector<int64_t>{}}) {
+    auto plan = planCudaReduce(dims, axes, true, false).value();
+    for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMax, ReduceOp::kSumSquare,
+                        ReduceOp::kLogSumExp}) {
+      Buf dy(static_cast<size_t>(plan.geometry.out_count), half);
+      ASSERT_EQ(launchReduce(half ? 1 : 0, op, dx.p, dy.p, plan.geometry, nullptr), 0);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      SCOPED_TRACE("op " + std::to_string(static_cast<int>(op)) + ", " +
+                   std::to_string(axes.size()) + " axes");
+      expectNear(dy.download(), hostReduce(x, plan.geometry, op), half ? 4e-3f : 1e-5f);
+    }
+  }
+}
+
+TEST(NormDeviceF32, ReduceMaxPropagatesNaN) {
+  REQUIRE_DEVICE();
+  std::vector<float> x{1, 2, std::numeric_limits<float>::quiet_NaN(), 4, 5, 6};
+  Buf dx(x, false), dy(2, false);
+  auto plan = planCudaReduce({2, 3}, {1}, false, false).value();
+  ASSERT_EQ(launchReduce(0, ReduceOp::kMax, dx.p, dy.p, plan.geometry, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto y = dy.download();
+  EXPECT_TRUE(std::isnan(y[0]));
+  EXPECT_EQ(y[1], 6.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, NormDevice, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Float16" : "Float32"; });
+
+}  // namespace
+}  // namespace passlab::exec::cuda

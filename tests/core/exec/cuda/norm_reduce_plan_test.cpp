@@ -1,0 +1,173 @@
+// Host-side geometry of the CUDA normalization, softmax and reduce kernels.
+#include "core/exec/cuda/norm_reduce_plan.h"
+
+#include <gtest/gtest.h>
+
+namespace passlab::exec::cuda {
+namespace {
+
+TEST(CudaSoftmaxRows, OneAxisFromOpset13) {
+  auto r = softmaxRows({2, 3, 4, 5}, 1, false);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r.value().outer, 2);
+  EXPECT_EQ(r.value().len, 3);
+  EXPECT_EQ(r.value().inner, 20);
+  auto last = softmaxRows({2, 3, 4, 5}, -1, false);
+  ASSERT_TRUE(last.isOk());
+  EXPECT_EQ(last.value().outer, 24);
+  EXPECT_EQ(last.value().len, 5);
+  EXPECT_EQ(last.value().inner, 1);
+}
+
+TEST(CudaSoftmaxRows, FlattenedBeforeOpset13) {
+  auto r = softmaxRows({2, 3, 4, 5}, 1, true);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r.value().outer, 2);
+  EXPECT_EQ(r.value().len, 60);
+  EXPECT_EQ(r.value().inner, 1);
+}
+
+TEST(CudaSoftmaxRows, AxisOutOfRangeNamed) {
+  auto r = softmaxRows({2, 3}, 2, false);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.error().message().find("axis 2"), std::string::npos) << r.error().message();
+  EXPECT_FALSE(softmaxRows({}, 0, false).isOk());
+  EXPECT_FALSE(softmaxRows({2, 3}, -3, true).isOk());
+}
+
+TEST(CudaNormRows, FromAxisOn) {
+  auto r = normRows({2, 3, 4}, -1);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r.value().rows, 6);
+  EXPECT_EQ(r.value().cols, 4);
+  auto r1 = normRows({2, 3, 4}, 1);
+  ASSERT_TRUE(r1.isOk());
+  EXPECT_EQ(r1.value().rows, 2);
+  EXPECT_EQ(r1.value().cols, 12);
+  EXPECT_EQ(r1.value().normDims, (Dims{3, 4}));
+  auto empty = normRows({0, 4}, -1);
+  ASSERT_TRUE(empty.isOk());
+  EXPECT_EQ(empty.value().rows, 0);
+  EXPECT_FALSE(normRows({2, 3}, 2).isOk());
+  EXPECT_FALSE(normRows({}, 0).isOk());
+}
+
+TEST(CudaNormRows, RepeatingParams) {
+  auto full = repeatingParamCount({3, 4}, {3, 4}, "scale");
+  ASSERT_TRUE(full.isOk());
+  EXPECT_EQ(full.value(), 12);
+  auto last = repeatingParamCount({1, 4}, {3, 4}, "scale");
+  ASSERT_TRUE(last.isOk());
+  EXPECT_EQ(last.value(), 4);
+  auto scalar = repeatingParamCount({}, {3, 4}, "bias");
+  ASSERT_TRUE(scalar.isOk());
+  EXPECT_EQ(scalar.value(), 1);
+  auto bad = repeatingParamCount({3, 1}, {3, 4}, "bias");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.error().message().find("bias [3,1]"), std::string::npos) << bad.error().message();
+  EXPECT_FALSE(repeatingParamCount({2, 3, 4}, {3, 4}, "scale").isOk());
+}
+
+TEST(CudaMaskStrides, BroadcastInto) {
+  auto s = broadcastStrides({1, 1, 5, 7}, {2, 4, 5, 7});
+  ASSERT_TRUE(s.isOk());
+  EXPECT_EQ(s.value(), (std::vector<int64_t>{0, 0, 7, 1}));
+  auto b = broadcastStrides({2, 1, 1, 7}, {2, 4, 5, 7});
+  ASSERT_TRUE(b.isOk());
+  EXPECT_EQ(b.value(), (std::vector<int64_t>{7, 0, 0, 1}));
+  auto shortMask = broadcastStrides({7}, {2, 4, 5, 7});
+  ASSERT_TRUE(shortMask.isOk());
+  EXPECT_EQ(shortMask.value(), (std::vector<int64_t>{0, 0, 0, 1}));
+  EXPECT_FALSE(broadcastStrides({3, 7}, {2, 4, 5, 7}).isOk());
+  EXPECT_FALSE(broadcastStrides({1, 2, 4, 5, 7}, {2, 4, 5, 7}).isOk());
+}
+
+TEST(CudaReducePlan, LastAxis) {
+  auto p = planCudaReduce({2, 3, 4}, {-1}, true, false);
+  ASSERT_TRUE(p.isOk());
+  const auto& g = p.value().geometry;
+  EXPECT_EQ(p.value().outDims, (Dims{2, 3, 1}));
+  EXPECT_EQ(g.out_count, 6);
+  EXPECT_EQ(g.reduced_count, 4);
+  ASSERT_EQ(g.kept_rank, 1);  // [2,3] merged
+  EXPECT_EQ(g.kept_dims[0], 6);
+  EXPECT_EQ(g.kept_strides[0], 4);
+  ASSERT_EQ(g.reduced_rank, 1);
+  EXPECT_EQ(g.reduced_dims[0], 4);
+  EXPECT_EQ(g.reduced_strides[0], 1);
+}
+
+TEST(CudaReducePlan, SeparatedAxesNoKeepDims) {
+  auto p = planCudaReduce({2, 3, 4, 5}, {0, 2}, false, false);
+  ASSERT_TRUE(p.isOk());
+  const auto& g = p.value().geometry;
+  EXPECT_EQ(p.value().outDims, (Dims{3, 5}));
+  EXPECT_EQ(g.out_count, 15);
+  EXPECT_EQ(g.reduced_count, 8);
+  ASSERT_EQ(g.kept_rank, 2);
+  EXPECT_EQ(g.kept_dims[0], 3);
+  EXPECT_EQ(g.kept_strides[0], 20);
+  EXPECT_EQ(g.kept_dims[1], 5);
+  EXPECT_EQ(g.kept_strides[1], 1);
+  ASSERT_EQ(g.reduced_rank, 2);
+  EXPECT_EQ(g.reduced_dims[0], 2);
+  EXPECT_EQ(g.reduced_strides[0], 60);
+  EXPECT_EQ(g.reduced_dims[1], 4);
+  EXPECT_EQ(g.reduced_strides[1], 5);
+}
+
+TEST(CudaReducePlan, OnesSkippedAndMerged) {
+  // [2,1,3] over axes 0 and 2: dim 1 has extent 1, so the reduced dims are
+  // adjacent in memory and merge into one block of 6.
+  auto p = planCudaReduce({2, 1, 3}, {0, 2}, true, false);
+  ASSERT_TRUE(p.isOk());
+  const auto& g = p.value().geometry;
+  EXPECT_EQ(p.value().outDims, (Dims{1, 1, 1}));
+  EXPECT_EQ(g.out_count, 1);
+  EXPECT_EQ(g.kept_rank, 0);
+  ASSERT_EQ(g.reduced_rank, 1);
+  EXPECT_EQ(g.reduced_dims[0], 6);
+  EXPECT_EQ(g.reduced_strides[0], 1);
+}
+
+TEST(CudaReducePlan, EmptyAxes) {
+  auto all = planCudaReduce({2, 3}, {}, false, false);
+  ASSERT_TRUE(all.isOk());
+  EXPECT_EQ(all.value().outDims, Dims{});
+  EXPECT_EQ(all.value().geometry.out_count, 1);
+  EXPECT_EQ(all.value().geometry.reduced_count, 6);
+  auto none = planCudaReduce({2, 3}, {}, true, true);
+  ASSERT_TRUE(none.isOk());
+  EXPECT_EQ(none.value().outDims, (Dims{2, 3}));
+  EXPECT_EQ(none.value().geometry.out_count, 6);
+  EXPECT_EQ(none.value().geometry.reduced_count, 1);
+  EXPECT_EQ(none.value().geometry.reduced_rank, 0);
+}
+
+TEST(CudaReducePlan, ZeroExtents) {
+  auto p = planCudaReduce({2, 0}, {1}, true, false);
+  ASSERT_TRUE(p.isOk());
+  EXPECT_EQ(p.value().outDims, (Dims{2, 1}));
+  EXPECT_EQ(p.value().geometry.out_count, 2);
+  EXPECT_EQ(p.value().geometry.reduced_count, 0);
+}
+
+TEST(CudaReducePlan, BadAxesNamed) {
+  auto p = planCudaReduce({2, 3}, {5}, true, false);
+  ASSERT_FALSE(p.isOk());
+  EXPECT_NE(p.error().message().find("5"), std::string::npos) << p.error().message();
+  EXPECT_FALSE(planCudaReduce({2, 3}, {1, -1}, true, false).isOk());
+}
+
+TEST(CudaReducePlan, TooManyBlocksUnsupported) {
+  // 18 dims alternating kept and reduced: 9 separate blocks of each.
+  Dims d(18, 2);
+  std::vector<int64_t> axes;
+  for (int64_t i = 1; i < 18; i += 2) axes.push_back(i);
+  auto p = planCudaReduce(d, axes, true, false);
+  ASSERT_FALSE(p.isOk());
+  EXPECT_EQ(p.error().code(), ErrorCode::kUnsupported);
+}
+
+}  // namespace
+}  // namespace passlab::exec::cuda

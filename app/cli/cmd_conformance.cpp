@@ -113,6 +113,9 @@ void registerConformance(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--reference", o.referenceKernels,
                 "Run on the reference kernels only (what the fast paths are tested against)");
+  cmd->add_option("--device", o.device,
+                  "Run on this backend: cpu (default), cuda, cuda:N; tests whose ops have no "
+                  "kernel there are skipped");
   cmd->add_option("--timeout", o.secondsPerTest, "Seconds before a test is cancelled (default 60)");
   cmd->add_flag("--strict", args->strict, "Also fail when a known failure passes");
   cmd->add_flag("--skip-missing", args->skipMissing, "Exit 77 (skipped) when DIR is absent");

@@ -32,6 +32,7 @@ namespace {
 
 struct ProfileArgs {
   std::string model, level, compare, csv, node;
+  std::string device = "cpu";
   InputSpec inputs;
   int threads = 0, warmup = 2, repeat = 10, rounds = 10;
   uint64_t memoryLimit = 0;
@@ -59,6 +60,7 @@ Expected<pipeline::ProfileRequest> buildRequest(const ProfileArgs& a, const ir::
   req.memoryLimitBytes = a.memoryLimit;
   req.warmup = a.warmup;
   req.repeats = a.repeat;
+  req.device = a.device;
   return req;
 }
 
@@ -212,6 +214,9 @@ void registerProfile(CLI::App& app) {
   cmd->add_option("--dim", a->inputs.dims, "NAME=VALUE for a symbolic dim")
       ->allow_extra_args(false);
   cmd->add_option("--seed", a->inputs.seed, "Seed of the random inputs (default 0)");
+  cmd->add_option(
+      "--device", a->device,
+      "Where to profile: cpu (default), cuda, cuda:N (per-node times from CUDA events)");
   cmd->add_option("--threads", a->threads, "Threads (default: every core)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--warmup", a->warmup, "Untimed runs first (default 2)")

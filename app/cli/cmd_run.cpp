@@ -1,6 +1,8 @@
 // passlab-cli run MODEL [--input NAME=FILE.npy|NAME=V|random|zeros] [--dim NAME=VALUE]
 //   [--repeat N] [--warmup N] [--threads N] [--profile] [--json] [--save-outputs DIR]
-// Runs a model on the CPU executor: output summaries, latency (min, median),
+// Runs a model on the CPU executor (or with --device cuda on a GPU: where the
+// steps ran, --explain-fallback for why some ran on the CPU, --compare-cpu for
+// the outputs against the CPU executor's): output summaries, latency (min, median),
 // peak arena memory, and with --profile a per-node table sorted by time.
 // --save-outputs writes the outputs (and the inputs used) for other tools:
 // DIR/outputs.json lists them; numeric tensors go to .npy files, strings,
@@ -25,6 +27,7 @@
 #include <optional>
 
 #include "app/cli/commands.h"
+#include "app/cli/device_report.h"
 #include "app/cli/memory_report.h"
 #include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
@@ -54,6 +57,17 @@ struct RunArgs {
   bool memoryReportWanted = false;
   std::string memoryReport = "-";  // file, "-": standard output
   int64_t maxLoopIterations = 1'000'000;
+  std::string device = "cpu";  // "cuda", "cuda:1"
+  bool compareCpu = false;     // the outputs against the CPU executor's
+  double rtol = 1e-3, atol = 1e-4;
+  bool explainFallback = false;
+};
+
+// A device run's extras: where steps ran, and the outputs against the CPU's.
+struct DeviceReport {
+  exec::DeviceRunSummary summary;
+  std::vector<OutputComparison> comparison;
+  bool compared = false;
 };
 
 struct OutputSummary {
@@ -110,12 +124,32 @@ std::vector<exec::NodeProfile> averageProfiles(
   return out;
 }
 
+void printDeviceText(const RunArgs& args, const DeviceReport& device) {
+  if (device.summary.device.empty()) return;
+  std::printf("device:  %s\n", deviceSummaryText(device.summary).c_str());
+  if (args.explainFallback)
+    for (const std::string& line : fallbackLines(device.summary))
+      std::printf("fallback: %s\n", line.c_str());
+  if (!device.compared) return;
+  for (const OutputComparison& c : device.comparison) {
+    if (!c.compared) {
+      std::printf("vs cpu:  %s not compared (%s)\n", c.name.c_str(), c.note.c_str());
+      continue;
+    }
+    std::printf("vs cpu:  %s %s  max abs %.3g  max rel %.3g  outside %lld (rtol %g, atol %g)%s%s\n",
+                c.name.c_str(), c.withinTolerance ? "equal within tolerance" : "DIFFERS",
+                c.maxAbsError, c.maxRelError, static_cast<long long>(c.outside), args.rtol,
+                args.atol, c.note.empty() ? "" : "; ", c.note.c_str());
+  }
+}
+
 void printText(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
                const std::vector<exec::NodeProfile>& profile, const exec::memory::MemoryPlan* plan,
-               const exec::memory::RunMemoryUse& use) {
+               const exec::memory::RunMemoryUse& use, const DeviceReport& device) {
   std::printf("model:   %s\nthreads: %d\n", args.model.c_str(), threads);
+  printDeviceText(args, device);
   for (const std::string& r : repairs) std::printf("repair:  %s\n", r.c_str());
   for (const std::string& d : inputs.descriptions) std::printf("input:   %s\n", d.c_str());
   for (const OutputSummary& o : outs) {
@@ -153,9 +187,11 @@ void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
                const std::vector<exec::NodeProfile>& profile, const exec::memory::MemoryPlan* plan,
-               const exec::memory::RunMemoryUse& use) {
+               const exec::memory::RunMemoryUse& use, const DeviceReport& device) {
   nlohmann::json j;
   j["model"] = args.model;
+  if (!device.summary.device.empty()) j["device"] = deviceSummaryJson(device.summary);
+  if (device.compared) j["compare_cpu"] = comparisonJson(device.comparison, args.rtol, args.atol);
   j["threads"] = threads;
   j["repairs"] = repairs;
   j["inputs"] = inputs.descriptions;
@@ -268,6 +304,21 @@ Expected<exec::memory::MemoryPlan> checkedPlan(const exec::Executor& ex,
   return plan;
 }
 
+// The same inputs on the CPU executor (reference kernels when asked), its
+// outputs set against `deviceRun`'s.
+Expected<std::vector<OutputComparison>> compareWithCpu(
+    const ir::Model& model, exec::ExecutorOptions eo, const exec::NamedInputs& inputs,
+    exec::RunOptions ro, const exec::RunResult& deviceRun, const RunArgs& args) {
+  eo.backend = "cpu";
+  auto cpu = exec::Executor::create(model, eo);
+  if (!cpu) return cpu.error();
+  ro.profile = false;
+  ro.valueBytes = nullptr;
+  auto r = (*cpu)->run(inputs, ro);
+  if (!r) return r.error().withContext("the CPU run");
+  return compareOutputs(deviceRun, *r, args.rtol, args.atol);
+}
+
 int runCommand(const RunArgs& args) {
   auto fail = [](const Error& e) {
     std::cerr << "error: " << e.message() << "\n";
@@ -282,6 +333,7 @@ int runCommand(const RunArgs& args) {
   eo.referenceKernels = args.reference;
   eo.memoryPlan = !args.noMemoryPlan;
   eo.keepConstantSteps = !args.noKeepConstants;
+  eo.backend = args.device;
   auto ex = exec::Executor::create(loaded->model, eo);
   if (!ex) return fail(ex.error());
   std::optional<exec::memory::MemoryPlan> plan;
@@ -342,24 +394,36 @@ int runCommand(const RunArgs& args) {
   }
   const auto& repairs = (*ex)->repairs();
   const exec::memory::MemoryPlan* shown = plan ? &*plan : nullptr;
-  if (args.json) {
-    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile, shown, last.memory);
-  } else {
-    printText(args, repairs, *inputs, threads, outs, ms, peak, profile, shown, last.memory);
+  DeviceReport device;
+  device.summary = last.device;
+  if (args.compareCpu) {
+    auto cmp = compareWithCpu(loaded->model, eo, inputs->values, ro, last, args);
+    if (!cmp) return fail(cmp.error());
+    device.comparison = std::move(cmp).value();
+    device.compared = true;
   }
+  if (args.json) {
+    printJson(args, repairs, *inputs, threads, outs, ms, peak, profile, shown, last.memory, device);
+  } else {
+    printText(args, repairs, *inputs, threads, outs, ms, peak, profile, shown, last.memory, device);
+  }
+  int code = 0;  // 2: a device output differs from the CPU's
+  for (const OutputComparison& c : device.comparison)
+    if (c.compared && !c.withinTolerance) code = 2;
   if (args.memoryReportWanted && plan) {
     nlohmann::json report = memoryReportJson(args.model, *plan, peak);
     report["executor"] = executorMemoryJson(last.memory);
     Status st = writeMemoryReport(args.memoryReport, report);
     if (!st) return fail(st.error());
   }
-  return 0;
+  return code;
 }
 
 }  // namespace
 
 void registerRun(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run a model on the CPU executor and time it");
+  auto* cmd = app.add_subcommand(
+      "run", "Run a model on the CPU executor (or a GPU: --device cuda) and time it");
   auto args = std::make_shared<RunArgs>();
   cmd->add_option("model", args->model, "ONNX model file")->required();
   // One value per occurrence: a model path after it stays the positional argument.
@@ -395,6 +459,15 @@ void registerRun(CLI::App& app) {
   auto* report = cmd->add_option("--memory-report", args->memoryReport,
                                  "Write the memory plan as JSON to FILE (default: standard output)")
                      ->expected(0, 1);
+  cmd->add_option("--device", args->device,
+                  "Where to run: cpu (default), cuda, cuda:N (see `passlab-cli devices`)");
+  cmd->add_flag("--compare-cpu", args->compareCpu,
+                "Also run on the CPU executor and compare the outputs (exit code 2 when they "
+                "differ beyond --rtol/--atol)");
+  cmd->add_option("--rtol", args->rtol, "Relative tolerance of --compare-cpu (default 1e-3)");
+  cmd->add_option("--atol", args->atol, "Absolute tolerance of --compare-cpu (default 1e-4)");
+  cmd->add_flag("--explain-fallback", args->explainFallback,
+                "List the nodes a device run sent to the CPU, and why");
   cmd->add_option("--max-loop-iterations", args->maxLoopIterations,
                   "Stop a Loop after this many iterations (default 1000000)");
   cmd->callback([args, report] {

@@ -14,6 +14,7 @@ void registerRun(CLI::App& app);
 void registerProfile(CLI::App& app);
 void registerConformance(CLI::App& app);
 void registerPrecision(CLI::App& app);
+void registerDevices(CLI::App& app);
 
 int exitCode();
 void setExitCode(int code);

@@ -19,7 +19,10 @@ struct ConformanceOptions {
   std::string filter;         // only tests whose name contains this
   int threads = 1;
   bool referenceKernels = false;  // run on the reference kernels only
-  double secondsPerTest = 60;     // a test running longer is cancelled (and fails)
+  // The executor's backend ("cuda": tests none of whose steps have a CUDA
+  // kernel are skipped, naming why).
+  std::string device = "cpu";
+  double secondsPerTest = 60;  // a test running longer is cancelled (and fails)
 };
 
 struct TestOutcome {

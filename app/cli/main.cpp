@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   passlab::cli::registerProfile(app);
   passlab::cli::registerConformance(app);
   passlab::cli::registerPrecision(app);
+  passlab::cli::registerDevices(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

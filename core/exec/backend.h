@@ -30,8 +30,12 @@ class GraphRunner {
  public:
   virtual ~GraphRunner() = default;
   // `slots`: the main graph's frame with constants and inputs bound (host
-  // values). Fills outputs, profile and totals of `result` (names are set).
-  virtual Status run(std::vector<Value> slots, const RunOptions& options, RunResult& result) = 0;
+  // values); `initializersOverridden`: the caller gave a value for an
+  // initializer listed as a graph input (Invariance::kUnlessOverridden values
+  // are not invariant on this run). Fills outputs, profile and device summary
+  // of `result` (names are set).
+  virtual Status run(std::vector<Value> slots, bool initializersOverridden,
+                     const RunOptions& options, RunResult& result) = 0;
 };
 
 class Backend {
@@ -74,9 +78,9 @@ struct BackendRegistration {
   std::string name;
   // Makes the backend for device `index`; an error says why it cannot run
   // (no driver, no device, index out of range).
-  Expected<std::unique_ptr<Backend>> (*create)(int index);
+  Expected<std::unique_ptr<Backend>> (*create)(int index) = nullptr;
   // The devices present, or an error saying why there are none.
-  Expected<std::vector<DeviceDescription>> (*devices)();
+  Expected<std::vector<DeviceDescription>> (*devices)() = nullptr;
 };
 void registerBackend(BackendRegistration registration);
 // The devices of every registered backend; `notes` gets one line per backend

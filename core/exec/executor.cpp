@@ -139,7 +139,8 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   frame.slots.resize(plan_->slotCount);
   for (const auto& [slot, value] : plan_->constants) frame.slots[static_cast<size_t>(slot)] = value;
   PASSLAB_RETURN_IF_ERROR(bindInputs(inputs, frame.slots));
-  if (runner_) return runOnRunner(std::move(frame.slots), options, start);
+  if (runner_)
+    return runOnRunner(std::move(frame.slots), overridesInitializers(inputs), options, start);
 
   int threads = options.threads > 0 ? options.threads : backend_->defaultThreads();
   backend_->beginRun(threads);
@@ -148,9 +149,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   Profiler profiler(options.profile ? plan_->steps.size() : 0);
   RunState state{arena_,         compiler_.get(),           threads,
                  options.cancel, options.maxLoopIterations, options.profile ? &profiler : nullptr};
-  for (const auto& given : inputs)
-    for (const InputInfo& info : inputs_)
-      if (info.optional && info.name == given.first) state.initializersOverridden = true;
+  state.initializersOverridden = overridesInitializers(inputs);
   state.kept = kept_.get();
   memory::RunMemoryUse memoryUse;
   const memory::BlockLayout* layout = memory_->prepare(model_, *plan_, inputs, memoryUse);
@@ -198,11 +197,19 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   return result;
 }
 
-Expected<RunResult> Executor::runOnRunner(std::vector<Value> slots, const RunOptions& options,
+bool Executor::overridesInitializers(const NamedInputs& inputs) const {
+  for (const auto& given : inputs)
+    for (const InputInfo& info : inputs_)
+      if (info.optional && info.name == given.first) return true;
+  return false;
+}
+
+Expected<RunResult> Executor::runOnRunner(std::vector<Value> slots, bool initializersOverridden,
+                                          const RunOptions& options,
                                           std::chrono::steady_clock::time_point start) {
   RunResult result;
   result.outputNames = outputNames_;
-  PASSLAB_RETURN_IF_ERROR(runner_->run(std::move(slots), options, result));
+  PASSLAB_RETURN_IF_ERROR(runner_->run(std::move(slots), initializersOverridden, options, result));
   for (size_t i = 0; i < result.outputs.size() && i < outputNames_.size(); ++i)
     result.outputs[i].setName(outputNames_[i]);
   result.totalMicros =

@@ -25,6 +25,7 @@
 
 #include "core/exec/arena.h"
 #include "core/exec/backend.h"
+#include "core/exec/device_run_summary.h"
 #include "core/exec/memory/execution_memory.h"
 #include "core/exec/profiler.h"
 #include "core/exec/run_options.h"
@@ -59,6 +60,7 @@ struct RunResult {
   uint64_t peakArenaBytes = 0;       // most intermediate memory live at once
   memory::RunMemoryUse memory;       // whether the run was on a memory plan, and how
   double totalMicros = 0;
+  DeviceRunSummary device;  // runs on a device backend (Backend::makeRunner)
 };
 
 using NamedInputs = std::vector<std::pair<std::string, Value>>;
@@ -91,8 +93,11 @@ class Executor {
   Executor() = default;
   Status bindInputs(const NamedInputs& inputs, std::vector<Value>& slots) const;
   // A run of a backend that runs graphs itself (Backend::makeRunner).
-  Expected<RunResult> runOnRunner(std::vector<Value> slots, const RunOptions& options,
+  Expected<RunResult> runOnRunner(std::vector<Value> slots, bool initializersOverridden,
+                                  const RunOptions& options,
                                   std::chrono::steady_clock::time_point start);
+  // The caller gives a value for an initializer listed as a graph input.
+  bool overridesInitializers(const NamedInputs& inputs) const;
 
   ir::Model model_;  // a private copy (weights shared)
   std::unique_ptr<Backend> backend_;

@@ -119,6 +119,13 @@ const std::vector<Level>& levels() {
     v.push_back({"default", defaultPasses(v.front().passes)});
     v.push_back({"fused", fusedPasses(v.back().passes, v.front().passes)});
     v.push_back({"ort", ortPasses(v[1].passes)});
+    // "fused_gpu" (issue #27, non-standard): the fused level for the CUDA
+    // backend: the same fused kernels without the CPU's blocked layout,
+    // whose reorders and blocked pools have no GPU kernels.
+    std::vector<std::string> gpu;
+    for (const std::string& id : v[2].passes)
+      if (id != "convert_to_blocked_layout") gpu.push_back(id);
+    v.push_back({"fused_gpu", gpu});
     return v;
   }();
   return kLevels;

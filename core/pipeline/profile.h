@@ -51,7 +51,7 @@ struct ProfileRequest {
   int threads = 0;  // 0: every core
   int warmup = 2;
   int repeats = 10;
-  std::string device = "cpu";  // the executor backend; only "cpu" for now
+  std::string device = "cpu";  // the executor backend: "cpu", "cuda", "cuda:N"
   const std::atomic<bool>* cancel = nullptr;
   uint64_t memoryLimitBytes = 0;  // intermediate tensors of one run; 0: no limit
   std::function<void(const ProfileProgress&)> progress;  // called between runs

@@ -1,0 +1,105 @@
+#include "core/exec/cuda/cuda_device.h"
+
+#include <cublasLt.h>
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+
+#include <cstdio>
+
+#include "core/exec/cuda/cuda_check.h"
+
+namespace passlab::exec::cuda {
+
+namespace {
+
+// Why there is no usable device, in a user's words.
+Error noDevice(cudaError_t e) {
+  switch (e) {
+    case cudaErrorNoDevice:
+      return unsupported("no CUDA device found");
+    case cudaErrorInsufficientDriver:
+      return unsupported("the NVIDIA driver is missing or older than this build needs (CUDA " +
+                         std::to_string(CUDART_VERSION / 1000) + "." +
+                         std::to_string(CUDART_VERSION % 1000 / 10) + ")");
+    default:
+      return unsupported(std::string("no usable CUDA device: ") + cudaGetErrorName(e) + ": " +
+                         cudaGetErrorString(e));
+  }
+}
+
+std::string versionText(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string gib(size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
+  return buf;
+}
+
+}  // namespace
+
+Expected<std::vector<DeviceDescription>> listCudaDevices() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clears the sticky error
+    return noDevice(e);
+  }
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  std::vector<DeviceDescription> out;
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp p{};
+    PASSLAB_CUDA_TRY(cudaGetDeviceProperties(&p, i));
+    out.push_back({"cuda", i, p.name,
+                   "compute " + std::to_string(p.major) + "." + std::to_string(p.minor) + ", " +
+                       std::to_string(p.multiProcessorCount) + " SMs, " + gib(p.totalGlobalMem) +
+                       ", driver " + versionText(driver) + ", runtime " +
+                       versionText(CUDART_VERSION)});
+  }
+  return out;
+}
+
+Expected<std::shared_ptr<CudaDevice>> CudaDevice::open(int index) {
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();
+    return noDevice(e);
+  }
+  if (index >= count)
+    return invalidArgument("cuda:" + std::to_string(index) + " does not exist (" +
+                           std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + ")");
+  std::shared_ptr<CudaDevice> d(new CudaDevice());
+  PASSLAB_CUDA_TRY(cudaSetDevice(index));
+  cudaDeviceProp p{};
+  PASSLAB_CUDA_TRY(cudaGetDeviceProperties(&p, index));
+  d->props_ = {index, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.name};
+  PASSLAB_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream_, cudaStreamNonBlocking));
+  PASSLAB_CUBLAS_TRY(cublasLtCreate(&d->cublasLt_));
+  // Without a working cuDNN (its engine libraries missing, say) the cuDNN
+  // kernels decline and their nodes run on the CPU; the reason is kept.
+  if (cudnnStatus_t s = cudnnCreate(&d->cudnn_); s != CUDNN_STATUS_SUCCESS) {
+    d->cudnn_ = nullptr;
+    d->cudnnProblem_ = fromCudnn(s, "cudnnCreate").message();
+  } else if (s = cudnnSetStream(d->cudnn_, d->stream_); s != CUDNN_STATUS_SUCCESS) {
+    return fromCudnn(s, "cudnnSetStream");
+  }
+  return d;
+}
+
+Status CudaDevice::makeCurrent() const {
+  PASSLAB_CUDA_TRY(cudaSetDevice(props_.index));
+  return Status::ok();
+}
+
+CudaDevice::~CudaDevice() {
+  if (cudnn_) cudnnDestroy(cudnn_);
+  if (cublasLt_) cublasLtDestroy(cublasLt_);
+  if (stream_) {
+    cudaStreamSynchronize(stream_);
+    cudaStreamDestroy(stream_);
+  }
+}
+
+}  // namespace passlab::exec::cuda

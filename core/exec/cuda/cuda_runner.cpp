@@ -1,0 +1,395 @@
+#include "core/exec/cuda/cuda_runner.h"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <unordered_map>
+
+#include "core/exec/arena.h"
+#include "core/exec/compiled_graph.h"
+#include "core/exec/compiler.h"
+#include "core/exec/cuda/cuda_check.h"
+#include "core/exec/cuda/kernel_choice.h"
+#include "core/exec/cuda/placed_values.h"
+#include "core/exec/cuda/step_events.h"
+#include "core/exec/executor.h"
+#include "core/exec/interpreter.h"
+
+namespace passlab::exec::cuda {
+
+namespace {
+
+// A step's kernel for one dispatch type: a CUDA kernel, the host, or the CPU.
+struct StepKernel {
+  ir::DataType dtype = ir::DataType::kUndefined;
+  Placement placement = Placement::kCpuFallback;
+  const CudaKernelDef* def = nullptr;
+  std::unique_ptr<CudaKernel> kernel;
+  std::string reason;  // kCpuFallback: why
+};
+
+class Build final : public CudaBuild {
+ public:
+  Build(const Step& step, ir::DataType dtype, const CudaDevice& device)
+      : step_(step), dtype_(dtype), device_(device) {}
+  const ir::Node& node() const override { return *step_.node; }
+  int64_t opset() const override { return step_.opset; }
+  ir::DataType dtype() const override { return dtype_; }
+  const ir::Tensor* constantInput(size_t i) const override {
+    return i < step_.constantInputs.size() ? step_.constantInputs[i] : nullptr;
+  }
+  const DeviceProperties& device() const override { return device_.properties(); }
+  cudaStream_t stream() const override { return device_.stream(); }
+
+ private:
+  const Step& step_;
+  ir::DataType dtype_;
+  const CudaDevice& device_;
+};
+
+class StepContext final : public CudaContext {
+ public:
+  StepContext(const Step& step, PlacedValues& values, const CudaDevice& device, bool overridden)
+      : step_(step),
+        values_(values),
+        device_(device),
+        overridden_(overridden),
+        outputs_(step.outputs.size()),
+        produced_(step.outputs.size(), false) {}
+
+  size_t inputCount() const override { return step_.inputs.size(); }
+  bool has(size_t i) const override {
+    return i < step_.inputs.size() && step_.inputs[i].present() && values_.present(slot(i));
+  }
+  Expected<DeviceTensor> input(size_t i) override {
+    if (!has(i)) return invalidArgument("input " + std::to_string(i) + " is required");
+    return values_.onDevice(slot(i));
+  }
+  Expected<Tensor> hostInput(size_t i) override {
+    if (!has(i)) return invalidArgument("input " + std::to_string(i) + " is required");
+    auto v = values_.onHost(slot(i));
+    if (!v) return v.error();
+    if (!(*v)->isTensor())
+      return invalidArgument("input " + std::to_string(i) + " is " + (*v)->describe() +
+                             ", a tensor was expected");
+    return (*v)->tensor();
+  }
+  ir::DataType inputType(size_t i) const override {
+    return has(i) ? values_.dtype(slot(i)) : ir::DataType::kUndefined;
+  }
+  const Dims& inputDims(size_t i) const override {
+    static const Dims kNone;
+    return has(i) ? values_.dims(slot(i)) : kNone;
+  }
+  bool invariantInput(size_t i) const override {
+    if (i >= step_.invariantInputs.size()) return false;
+    Invariance v = step_.invariantInputs[i];
+    return v == Invariance::kAlways || (v == Invariance::kUnlessOverridden && !overridden_);
+  }
+  size_t outputCount() const override { return step_.outputs.size(); }
+  bool wantsOutput(size_t i) const override {
+    return i < step_.outputs.size() && step_.outputs[i] >= 0;
+  }
+  Expected<DeviceTensor> allocate(size_t i, ir::DataType dtype, Dims dims) override {
+    if (i >= outputs_.size()) return internalError("output " + std::to_string(i) + " out of range");
+    int64_t n = numelOf(dims);
+    if (n < 0) return invalidArgument("output dims " + dimsToString(dims) + " are invalid");
+    auto storage = DeviceStorage::allocate(
+        static_cast<size_t>(ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n))),
+        device_.stream());
+    if (!storage) return storage.error();
+    outputs_[i] = DeviceTensor(dtype, std::move(dims), std::move(storage).value());
+    produced_[i] = true;
+    return outputs_[i];
+  }
+  void setOutput(size_t i, DeviceTensor t) override {
+    if (i >= outputs_.size()) return;
+    outputs_[i] = std::move(t);
+    produced_[i] = true;
+  }
+  Expected<DeviceTensor> scratch(size_t bytes) override {
+    auto storage = DeviceStorage::allocate(bytes, device_.stream());
+    if (!storage) return storage.error();
+    scratch_.emplace_back(ir::DataType::kUInt8, Dims{static_cast<int64_t>(bytes)},
+                          std::move(storage).value());
+    return scratch_.back();
+  }
+  cudaStream_t stream() const override { return device_.stream(); }
+  cublasLtHandle_t cublasLt() override { return device_.cublasLt(); }
+  cudnnHandle_t cudnn() override { return device_.cudnn(); }
+  const DeviceProperties& device() const override { return device_.properties(); }
+
+  std::vector<DeviceTensor>& outputs() { return outputs_; }
+  bool produced(size_t i) const { return produced_[i]; }
+
+ private:
+  int32_t slot(size_t i) const { return step_.inputs[i].index; }
+
+  const Step& step_;
+  PlacedValues& values_;
+  const CudaDevice& device_;
+  bool overridden_;
+  std::vector<DeviceTensor> outputs_;
+  std::vector<bool> produced_;
+  std::vector<DeviceTensor> scratch_;  // freed (stream-ordered) with the context
+};
+
+std::string nodeLabel(const ir::Node& n) {
+  return n.name().empty() ? n.describe() : n.name();
+}
+
+std::string opLabel(const ir::Node& n) {
+  return n.domain().empty() || n.domain() == "ai.onnx" ? n.opType() : n.domain() + "." + n.opType();
+}
+
+class CudaRunner final : public GraphRunner {
+ public:
+  CudaRunner(std::shared_ptr<CudaDevice> device, const CompiledGraph& plan, Compiler& compiler)
+      : device_(std::move(device)),
+        plan_(plan),
+        compiler_(compiler),
+        stepKernels_(plan.steps.size()),
+        kept_(plan.steps.size()),
+        syncEachStep_(std::getenv("PASSLAB_CUDA_SYNC") != nullptr &&
+                      std::string(std::getenv("PASSLAB_CUDA_SYNC")) == "1") {
+    std::vector<int32_t> constantSlots;
+    for (const auto& [slot, value] : plan.constants) constantSlots.push_back(slot);
+    uploads_.setConstantSlots(constantSlots);
+  }
+
+  Status run(std::vector<Value> slots, bool initializersOverridden, const RunOptions& options,
+             RunResult& result) override;
+
+ private:
+  Expected<StepKernel*> kernelFor(size_t stepIndex, ir::DataType dtype);
+  Expected<ir::DataType> dispatchType(const Step& step, PlacedValues& values) const;
+  Status runOnDevice(const Step& step, StepKernel& k, PlacedValues& values, bool overridden);
+  Status runDimsOnHost(const Step& step, PlacedValues& values);
+  Status runOnCpu(const Step& step, ir::DataType dtype, PlacedValues& values, RunState& state);
+  bool keepable(const Step& step, bool overridden) const {
+    return step.outputsInvariance == Invariance::kAlways ||
+           (step.outputsInvariance == Invariance::kUnlessOverridden && !overridden);
+  }
+
+  std::shared_ptr<CudaDevice> device_;
+  const CompiledGraph& plan_;
+  Compiler& compiler_;
+  Arena arena_;                                                        // host memory of CPU steps
+  std::vector<std::vector<std::unique_ptr<StepKernel>>> stepKernels_;  // per step, per dtype
+  std::vector<std::optional<std::vector<PlacedValue>>> kept_;          // per step
+  ConstantUploads uploads_;                                            // constants on the device
+  StepEvents events_;
+  bool syncEachStep_;
+};
+
+Expected<ir::DataType> CudaRunner::dispatchType(const Step& step, PlacedValues& values) const {
+  if (step.typeInput == kAnyType) return ir::DataType::kUndefined;
+  auto i = static_cast<size_t>(step.typeInput);
+  if (i >= step.inputs.size() || !step.inputs[i].present() || !values.present(step.inputs[i].index))
+    return invalidArgument("input " + std::to_string(i) + " is required");
+  return values.dtype(step.inputs[i].index);
+}
+
+Expected<StepKernel*> CudaRunner::kernelFor(size_t stepIndex, ir::DataType dtype) {
+  for (auto& k : stepKernels_[stepIndex])
+    if (k->dtype == dtype) return k.get();
+  const Step& step = plan_.steps[stepIndex];
+  auto k = std::make_unique<StepKernel>();
+  k->dtype = dtype;
+  RowChoice choice = chooseRows(*step.node, step.opset, dtype);
+  k->placement = choice.placement;
+  k->reason = choice.reason;
+  if (choice.placement == Placement::kDevice) {
+    k->placement = Placement::kCpuFallback;
+    Build build(step, dtype, *device_);
+    for (const CudaKernelDef* def : choice.rows) {
+      if (def->name.starts_with("cudnn.") && device_->cudnn() == nullptr) {
+        k->reason = "cuDNN is not usable: " + device_->cudnnProblem();
+        continue;
+      }
+      auto made = def->create(build);
+      if (!made) {
+        if (made.error().code() != ErrorCode::kUnsupported)
+          return made.error().withContext(step.node->describe());
+        k->reason = std::string(def->name) + " declined: " + made.error().message();
+        continue;
+      }
+      k->placement = Placement::kDevice;
+      k->def = def;
+      k->kernel = std::move(made).value();
+      k->reason.clear();
+      break;
+    }
+  }
+  stepKernels_[stepIndex].push_back(std::move(k));
+  return stepKernels_[stepIndex].back().get();
+}
+
+Status CudaRunner::runOnDevice(const Step& step, StepKernel& k, PlacedValues& values,
+                               bool overridden) {
+  StepContext ctx(step, values, *device_, overridden);
+  PASSLAB_RETURN_IF_ERROR(k.kernel->run(ctx));
+  PASSLAB_CUDA_TRY(cudaGetLastError());
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    int32_t slot = step.outputs[i];
+    if (slot < 0) continue;
+    if (!ctx.produced(i))
+      return internalError("kernel " + std::string(k.def->name) + " did not produce output " +
+                           std::to_string(i));
+    values.setDevice(slot, std::move(ctx.outputs()[i]));
+  }
+  return Status::ok();
+}
+
+Status CudaRunner::runDimsOnHost(const Step& step, PlacedValues& values) {
+  // Shape (with start/end) and Size need only the input's dims: no copy.
+  if (step.inputs.empty() || !step.inputs[0].present() || !values.present(step.inputs[0].index))
+    return invalidArgument("input 0 is required");
+  if (step.outputs.empty() || step.outputs[0] < 0) return Status::ok();
+  const Dims& dims = values.dims(step.inputs[0].index);
+  if (step.node->opType() == "Size") {
+    values.setHost(step.outputs[0],
+                   Value(Tensor::fromVector<int64_t>(ir::DataType::kInt64, {}, {numelOf(dims)})));
+    return Status::ok();
+  }
+  auto rank = static_cast<int64_t>(dims.size());
+  auto clampAxis = [rank](int64_t a) {
+    if (a < 0) a += rank;
+    return a < 0 ? 0 : (a > rank ? rank : a);
+  };
+  int64_t start = clampAxis(step.node->attrInt("start", 0));
+  int64_t end = clampAxis(step.node->attrInt("end", rank));
+  std::vector<int64_t> shape;
+  for (int64_t a = start; a < end; ++a) shape.push_back(dims[static_cast<size_t>(a)]);
+  auto n = static_cast<int64_t>(shape.size());
+  values.setHost(step.outputs[0],
+                 Value(Tensor::fromVector<int64_t>(ir::DataType::kInt64, {n}, shape)));
+  return Status::ok();
+}
+
+Status CudaRunner::runOnCpu(const Step& step, ir::DataType dtype, PlacedValues& values,
+                            RunState& state) {
+  if (step.node->hasSubgraphs()) PASSLAB_RETURN_IF_ERROR(values.allOnHost());
+  std::vector<const Value*> ins(step.inputs.size(), nullptr);
+  for (size_t i = 0; i < step.inputs.size(); ++i) {
+    if (!step.inputs[i].present()) continue;
+    auto v = values.onHost(step.inputs[i].index);
+    if (!v) return v.error();
+    ins[i] = *v;
+  }
+  auto inst = compiler_.instance(plan_, step, dtype);
+  if (!inst) return inst.error();
+  std::vector<bool> wanted(step.outputs.size());
+  for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
+  NodeContext ctx(state, &values.hostFrame(), ins, std::move(wanted), &step);
+  PASSLAB_RETURN_IF_ERROR((*inst)->kernel->run(ctx));
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    int32_t slot = step.outputs[i];
+    if (slot < 0) continue;
+    if (!ctx.produced(i))
+      return internalError("kernel " + std::string((*inst)->def->name) +
+                           " did not produce output " + std::to_string(i));
+    values.setHost(slot, std::move(ctx.outputs()[i]));
+  }
+  return Status::ok();
+}
+
+Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptions& options,
+                       RunResult& result) {
+  PASSLAB_RETURN_IF_ERROR(device_->makeCurrent());
+  const cudaStream_t stream = device_->stream();
+  PlacedValues values(std::move(slots), stream, uploads_);
+  DeviceRunSummary& summary = result.device;
+  summary.device =
+      "cuda:" + std::to_string(device_->properties().index) + " " + device_->properties().name;
+  int threads = options.threads > 0 ? options.threads : 1;
+  RunState state{arena_, &compiler_, threads, options.cancel, options.maxLoopIterations, nullptr};
+  if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.prepare(plan_.steps.size()));
+  std::vector<std::string> kernelNames(plan_.steps.size());
+
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    const Step& step = plan_.steps[s];
+    const ir::Node& node = *step.node;
+    if (options.cancel && options.cancel->load())
+      return Error(ErrorCode::kCancelled, "run cancelled before " + node.describe());
+    bool keep = keepable(step, overridden);
+    if (keep && kept_[s]) {
+      values.bind(step.outputs, *kept_[s]);
+      kernelNames[s] = std::string(kKeptKernel);
+      ++summary.keptSteps;
+      values.release(step.releaseAfter);
+      continue;
+    }
+    auto dt = dispatchType(step, values);
+    if (!dt) return dt.error().withContext(node.describe());
+    auto k = kernelFor(s, *dt);
+    if (!k) return k.error();
+    if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.begin(s, stream));
+    Status st;
+    switch ((*k)->placement) {
+      case Placement::kDevice:
+        st = runOnDevice(step, **k, values, overridden);
+        kernelNames[s] = std::string((*k)->def->name);
+        ++summary.deviceSteps;
+        break;
+      case Placement::kHostDims:
+        st = runDimsOnHost(step, values);
+        kernelNames[s] = "host." + node.opType();
+        ++summary.hostSteps;
+        break;
+      case Placement::kCpuFallback:
+        st = runOnCpu(step, *dt, values, state);
+        kernelNames[s] = "cpu-fallback:" + node.opType();
+        ++summary.fallbackSteps;
+        summary.fallbacks.push_back({nodeLabel(node), opLabel(node), (*k)->reason});
+        break;
+    }
+    if (!st) return st.error().withContext(node.describe());
+    if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.end(s, stream));
+    if (syncEachStep_) {
+      if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
+        return fromCuda(e, "the step's kernels").withContext(node.describe());
+    }
+    if (keep) kept_[s] = values.snapshot(step.outputs);
+    values.release(step.releaseAfter);
+  }
+
+  for (const SlotRef& r : plan_.outputs) {
+    auto v = values.onHost(r.index);
+    if (!v) return v.error();
+    Value out = (*v)->detached();
+    result.outputs.push_back(out.isTensor() ? out.tensor().toIr() : ir::Tensor());
+    result.values.push_back(std::move(out));
+  }
+  if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
+    return fromCuda(e, "the run's kernels (set PASSLAB_CUDA_SYNC=1 to name the failing node)");
+  values.countCopies(summary);
+  if (options.profile) {
+    for (size_t s = 0; s < plan_.steps.size(); ++s) {
+      const ir::Node& node = *plan_.steps[s].node;
+      NodeProfile p;
+      p.nodeId = node.id();
+      p.op = opLabel(node);
+      p.name = node.name();
+      p.kernel = kernelNames[s];
+      p.calls = 1;
+      p.micros = kernelNames[s] == kKeptKernel ? 0.0 : events_.micros(s);
+      result.profile.push_back(std::move(p));
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<GraphRunner>> makeCudaRunner(std::shared_ptr<CudaDevice> device,
+                                                      const CompiledGraph& plan,
+                                                      Compiler& compiler) {
+  if (plan.depth != 0) return internalError("the CUDA runner runs main graphs only");
+  return std::unique_ptr<GraphRunner>(
+      std::make_unique<CudaRunner>(std::move(device), plan, compiler));
+}
+
+}  // namespace passlab::exec::cuda

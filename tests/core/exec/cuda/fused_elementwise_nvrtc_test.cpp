@@ -1,0 +1,598 @@
+// ai.passlab FusedElementwise on the GPU, what runs without one: the program
+// parse (the CPU kernel's checks), broadcast plans, the generated source,
+// NVRTC compiles of every instruction for every float type (NVRTC needs no
+// device), the architecture choice and the PTX cache on disk (corrupt
+// entries, concurrent writers). Then, only where a GPU is present, every
+// instruction run on it against the CPU kernel (evaluateNode).
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <thread>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/cpu/half_convert.h"
+#include "core/exec/cuda/fused_elementwise_codegen.h"
+#include "core/exec/cuda/nvrtc_program.h"
+#include "core/exec/cuda/ptx_cache.h"
+#include "core/exec/evaluate.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::exec::cuda {
+namespace {
+
+namespace fs = std::filesystem;
+using fused::EwAccess;
+
+const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
+
+// A model whose one node is FusedElementwise <attrs> (x[, z]); keep the model alive.
+struct OneNode {
+  ir::Model model;
+  const ir::Node* node = nullptr;
+};
+
+OneNode fusedNode(
+    const std::string& attrs, bool binary = true,
+    const std::string& sig = "main (float[5,1,6] x, float[4,1] z) => (float[5,4,6] y)") {
+  OneNode o;
+  o.model = testing::parse(std::string(kHeader) + sig + " {\n y = ai.passlab.FusedElementwise <" +
+                           attrs + "> (" + (binary ? "x, z" : "x") + ") }");
+  o.model.graph().forEachNodeRecursive([&](ir::Node* n) {
+    if (n->opType() == "FusedElementwise") o.node = n;
+  });
+  EXPECT_NE(o.node, nullptr);
+  return o;
+}
+
+// One program per instruction (the CPU kernel's test list, passlab_fused_test.cpp).
+struct OneOp {
+  const char* program;
+  bool binary;  // reads z as well as x
+};
+const OneOp kOps[] = {
+    {R"(ops = ["Add"], operands = [0, 1, -1])", true},
+    {R"(ops = ["Sub"], operands = [0, 1, -1])", true},
+    {R"(ops = ["Mul"], operands = [0, 1, -1])", true},
+    {R"(ops = ["Div"], operands = [0, 1, -1])", true},
+    {R"(ops = ["Abs", "Pow"], operands = [0, -1, -1, 2, 1, -1])", true},
+    {R"(ops = ["Abs", "Pow"], operands = [0, -1, -1, 1, -2, -1], constants = [2.0])", false},
+    {R"(ops = ["Abs", "Pow"], operands = [0, -1, -1, 1, -2, -1], constants = [3.0])", false},
+    {R"(ops = ["Abs", "Pow"], operands = [0, -1, -1, 1, -2, -1], constants = [0.5])", false},
+    {R"(ops = ["Abs", "Pow"], operands = [0, -1, -1, 1, -2, -1], constants = [1.7])", false},
+    {R"(ops = ["Max"], operands = [0, 1, -1])", true},
+    {R"(ops = ["Min"], operands = [0, 1, -1])", true},
+    {R"(ops = ["PRelu"], operands = [0, 1, -1])", true},
+    {R"(ops = ["Neg"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Abs"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Relu"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Sigmoid"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Tanh"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Exp"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Abs", "Log"], operands = [0, -1, -1, 1, -1, -1])", false},
+    {R"(ops = ["Abs", "Sqrt"], operands = [0, -1, -1, 1, -1, -1])", false},
+    {R"(ops = ["Reciprocal"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Erf"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Floor"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Ceil"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Sin"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Cos"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Softplus"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Softsign"], operands = [0, -1, -1])", false},
+    {R"(ops = ["HardSwish"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Gelu"], operands = [0, -1, -1])", false},
+    {R"(ops = ["GeluTanh"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Identity"], operands = [0, -1, -1])", false},
+    {R"(ops = ["LeakyRelu"], operands = [0, -2, -1], constants = [0.2])", false},
+    {R"(ops = ["LeakyRelu"], operands = [0, -1, -1])", false},
+    {R"(ops = ["Elu"], operands = [0, -2, -1], constants = [0.7])", false},
+    {R"(ops = ["HardSigmoid"], operands = [0, -2, -3], constants = [0.3, 0.4])", false},
+    {R"(ops = ["Clip"], operands = [0, -2, -3], constants = [-0.5, 0.75])", false},
+    {R"(ops = ["Clip"], operands = [0, -1, -2], constants = [0.75])", false},
+    // A tree: tanh GELU reading x four times, then a broadcast Add with z and a scalar constant.
+    {R"(ops = ["Mul", "Pow", "Mul", "Add", "Mul", "Tanh", "Add", "Mul", "Add", "Sub"],
+        operands = [0, -2, -1, 0, -3, -1, 3, -4, -1, 0, 4, -1, 5, -5, -1, 6, -1, -1, 7, -6, -1,
+                    2, 8, -1, 9, 1, -1, 10, -7, -1],
+        constants = [0.5, 3.0, 0.044715, 0.7978846, 1.0, -1.25e-3])",
+     true},
+};
+
+const LaunchFloat kTypes[] = {LaunchFloat::kFloat32, LaunchFloat::kFloat16, LaunchFloat::kBFloat16};
+
+// ---- the program ----
+
+TEST(FusedElementwiseCodegen, ParsesLikeTheCpuKernel) {
+  auto err = [](const std::string& attrs) {
+    OneNode o = fusedNode(attrs, false, "main (float[2] x) => (float[2] y)");
+    auto p = fused::parseEwProgram(*o.node);
+    return p ? std::string("(parsed)") : p.error().message();
+  };
+  EXPECT_NE(
+      err(R"(ops = ["Frobnicate"], operands = [0, -1, -1])").find("does not know op 'Frobnicate'"),
+      std::string::npos);
+  EXPECT_NE(err(R"(ops = ["Relu"], operands = [1, -1, -1])").find("not yet defined"),
+            std::string::npos);
+  EXPECT_NE(err(R"(ops = ["Add"], operands = [0, -1, -1])").find("takes two operands"),
+            std::string::npos);
+  EXPECT_NE(err(R"(ops = ["Relu"], operands = [0, -2, -1])").find("reads constant 0 of 0"),
+            std::string::npos);
+  EXPECT_NE(err(R"(ops = ["Relu", "Relu"], operands = [0, -1, -1])").find("3 per op expected"),
+            std::string::npos);
+  EXPECT_NE(err(R"(ops = ["Clip"], operands = [0, 0, -1])").find("must be constants"),
+            std::string::npos);
+
+  OneNode o = fusedNode(
+      R"(ops = ["Clip", "Elu"], operands = [0, -1, -2, 1, -1, -1], constants = [0.75])", false);
+  auto p = fused::parseEwProgram(*o.node);
+  ASSERT_TRUE(p) << p.error().message();
+  ASSERT_EQ(p->steps.size(), 2u);
+  EXPECT_EQ(p->inputs, 1u);
+  EXPECT_TRUE(std::isinf(p->steps[0].p0) && p->steps[0].p0 < 0);  // no minimum
+  EXPECT_EQ(p->steps[0].p1, 0.75f);
+  EXPECT_EQ(p->steps[1].p0, 1.0f);  // Elu's default alpha
+}
+
+// ---- the broadcast plan ----
+
+TEST(FusedElementwiseCodegen, PlanReadsSameShapeScalarAndStridedInputs) {
+  const Dims out{2, 3, 4};
+  const Dims same{2, 3, 4}, same2{1, 2, 3, 4}, scalar{1, 1}, row{4}, col{3, 1}, sameCount{2, 3, 4};
+  fused::EwPlan p = fused::planBroadcast(out, {&same, &scalar, &row, &col});
+  ASSERT_EQ(p.access.size(), 4u);
+  EXPECT_EQ(p.access[0], EwAccess::kSame);
+  EXPECT_EQ(p.access[1], EwAccess::kScalar);
+  EXPECT_EQ(p.access[2], EwAccess::kStrided);
+  EXPECT_EQ(p.access[3], EwAccess::kStrided);
+  EXPECT_EQ(p.numel, 24);
+  // row [4]: strides (0, 0, 1); col [3,1]: (0, 1, 0): the leading 2 and 3 do not merge for col.
+  EXPECT_EQ(p.dims, (Dims{2, 3, 4}));
+  EXPECT_EQ(p.strides[0], (std::vector<int64_t>{0, 0, 1}));
+  EXPECT_EQ(p.strides[1], (std::vector<int64_t>{0, 1, 0}));
+  EXPECT_EQ(p.signature(), "S.s.B.B/r3");
+  EXPECT_EQ(fused::shapeArgument(p), (std::vector<int64_t>{24, 2, 3, 4, 0, 0, 1, 0, 1, 0}));
+
+  // Only same-shape and scalar inputs: no dims at all.
+  fused::EwPlan q = fused::planBroadcast(out, {&same2, &scalar, &sameCount});
+  EXPECT_TRUE(q.dims.empty());
+  EXPECT_EQ(q.signature(), "S.s.S/r0");
+  EXPECT_EQ(fused::shapeArgument(q), (std::vector<int64_t>{24}));
+
+  // Dims merge where every strided input is contiguous across them: [2,3,4] + [3,4] -> [2, 12].
+  const Dims inner{3, 4};
+  fused::EwPlan r = fused::planBroadcast(out, {&same, &inner});
+  EXPECT_EQ(r.dims, (Dims{2, 12}));
+  EXPECT_EQ(r.strides[0], (std::vector<int64_t>{0, 1}));
+}
+
+// ---- the source ----
+
+TEST(FusedElementwiseCodegen, SourceEntryNameIsAStableHashOfTheKernel) {
+  OneNode o = fusedNode(kOps[0].program);
+  auto p = fused::parseEwProgram(*o.node);
+  ASSERT_TRUE(p);
+  const Dims out{5, 4, 6}, x{5, 1, 6}, z{4, 1};
+  const fused::EwPlan plan = fused::planBroadcast(out, {&x, &z});
+  const fused::EwSource a = fused::generateSource(*p, LaunchFloat::kFloat32, plan);
+  const fused::EwSource b = fused::generateSource(*p, LaunchFloat::kFloat32, plan);
+  EXPECT_EQ(a.entry, b.entry);
+  EXPECT_EQ(a.code, b.code);
+  EXPECT_EQ(a.entry.rfind("passlab_fused_", 0), 0u);
+  EXPECT_EQ(a.entry.size(), std::string("passlab_fused_").size() + 16);
+  EXPECT_NE(a.code.find("extern \"C\" __global__"), std::string::npos);
+  EXPECT_NE(a.code.find(a.entry + "("), std::string::npos);
+  EXPECT_EQ(a.code.find("#include"), std::string::npos);
+  // Another type, another plan: another kernel.
+  EXPECT_NE(fused::generateSource(*p, LaunchFloat::kFloat16, plan).entry, a.entry);
+  EXPECT_NE(fused::generateSource(*p, LaunchFloat::kBFloat16, plan).entry, a.entry);
+  const Dims same{5, 4, 6};
+  EXPECT_NE(
+      fused::generateSource(*p, LaunchFloat::kFloat32, fused::planBroadcast(out, {&same, &same}))
+          .entry,
+      a.entry);
+  // The same plan signature with other dims: the same kernel.
+  const Dims out2{7, 2, 9}, x2{7, 1, 9}, z2{2, 1};
+  EXPECT_EQ(fused::generateSource(*p, LaunchFloat::kFloat32, fused::planBroadcast(out2, {&x2, &z2}))
+                .entry,
+            a.entry);
+}
+
+TEST(FusedElementwiseCodegen, ConstantsAreExactLiterals) {
+  OneNode o = fusedNode(
+      R"(ops = ["Mul", "Clip"], operands = [0, -2, -1, 1, -1, -3], constants = [0.1, 6.0])", false);
+  auto p = fused::parseEwProgram(*o.node);
+  ASSERT_TRUE(p);
+  const Dims x{5, 1, 6};
+  const std::string code =
+      fused::generateSource(*p, LaunchFloat::kFloat32, fused::planBroadcast(x, {&x})).code;
+  EXPECT_NE(code.find("0x1.99999ap-4f"), std::string::npos) << code;  // 0.1f
+  EXPECT_NE(code.find("0x1.8p+2f"), std::string::npos) << code;       // 6
+  EXPECT_NE(code.find("__uint_as_float(0xff800000u)"), std::string::npos)
+      << code;  // no minimum: -inf
+}
+
+// ---- NVRTC ----
+
+TEST(FusedElementwiseNvrtc, EveryInstructionCompilesForEveryFloatType) {
+  const std::string arch = nvrtc::targetArchitecture(nullptr);
+  EXPECT_EQ(arch, "compute_90");
+  for (const OneOp& op : kOps) {
+    OneNode o = fusedNode(op.program, op.binary);
+    auto p = fused::parseEwProgram(*o.node);
+    ASSERT_TRUE(p) << op.program << ": " << p.error().message();
+    const Dims out{5, 4, 6}, x{5, 1, 6}, z{4, 1}, s{1};
+    const fused::EwPlan plans[] = {
+        op.binary ? fused::planBroadcast(out, {&x, &z}) : fused::planBroadcast(x, {&x}),
+        op.binary ? fused::planBroadcast(x, {&x, &s}) : fused::planBroadcast(s, {&s})};
+    for (const fused::EwPlan& plan : plans)
+      for (LaunchFloat t : kTypes) {
+        const fused::EwSource src = fused::generateSource(*p, t, plan);
+        auto ptx = nvrtc::compileToPtx(src.code, src.entry + ".cu", arch);
+        ASSERT_TRUE(ptx) << op.program << ": " << ptx.error().message() << "\n" << src.code;
+        EXPECT_NE(ptx->find(".entry " + src.entry), std::string::npos) << op.program;
+      }
+  }
+}
+
+TEST(FusedElementwiseNvrtc, CompileErrorCarriesTheLog) {
+  auto ptx = nvrtc::compileToPtx("extern \"C\" __global__ void k() { undeclared_thing(); }",
+                                 "bad.cu", "compute_90");
+  ASSERT_FALSE(ptx);
+  EXPECT_NE(ptx.error().message().find("bad.cu"), std::string::npos) << ptx.error().message();
+  EXPECT_NE(ptx.error().message().find("undeclared_thing"), std::string::npos)
+      << ptx.error().message();
+}
+
+TEST(FusedElementwiseNvrtc, ArchitectureFollowsTheDevice) {
+  DeviceProperties d;
+  d.computeMajor = 8;
+  d.computeMinor = 6;
+  EXPECT_EQ(nvrtc::targetArchitecture(&d), "compute_86");
+  d.computeMajor = 9;
+  d.computeMinor = 0;
+  EXPECT_EQ(nvrtc::targetArchitecture(&d), "compute_90");
+  d.computeMajor = 99;  // newer than NVRTC knows: its newest
+  const std::string newest = nvrtc::targetArchitecture(&d);
+  EXPECT_EQ(newest.rfind("compute_", 0), 0u);
+  EXPECT_GE(std::stoi(newest.substr(8)), 90);
+  EXPECT_NE(nvrtc::version(), "unknown");
+}
+
+// ---- the PTX cache ----
+
+const char* kTinySource =
+    "extern \"C\" __global__ void passlab_tiny(float* y) { y[threadIdx.x] = 1.0f; }";
+
+TEST(PtxCache, CompilesOnceThenReadsFromDisk) {
+  PtxCache cache(testing::tempDir() + "/ptx-once");
+  bool hit = true;
+  auto a = cache.ptxFor(kTinySource, "tiny.cu", "compute_90", &hit);
+  ASSERT_TRUE(a) << a.error().message();
+  EXPECT_FALSE(hit);
+  EXPECT_NE(a->find(".entry passlab_tiny"), std::string::npos);
+  auto b = cache.ptxFor(kTinySource, "tiny.cu", "compute_90", &hit);
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(*a, *b);
+  // Another architecture is another entry.
+  auto c = cache.ptxFor(kTinySource, "tiny.cu", "compute_80", &hit);
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(hit);
+  EXPECT_NE(PtxCache::key(kTinySource, "compute_90", "13.0"),
+            PtxCache::key(kTinySource, "compute_80", "13.0"));
+  EXPECT_NE(PtxCache::key(kTinySource, "compute_90", "13.0"),
+            PtxCache::key(kTinySource, "compute_90", "13.1"));
+  EXPECT_EQ(PtxCache::key(kTinySource, "compute_90", "13.0").size(), 32u);
+}
+
+TEST(PtxCache, CorruptEntriesAreCompiledAgain) {
+  const std::string dir = testing::tempDir() + "/ptx-corrupt";
+  PtxCache cache(dir);
+  const std::string key = PtxCache::key(kTinySource, "compute_90", nvrtc::version());
+  bool hit = false;
+  ASSERT_TRUE(cache.ptxFor(kTinySource, "tiny.cu", "compute_90", &hit));
+  const fs::path file = cache.pathOf(key);
+  ASSERT_TRUE(fs::exists(file));
+  std::string good;
+  {
+    std::ifstream in(file, std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string corruptions[] = {
+      "",                                                     // empty
+      good.substr(0, good.size() / 2),                        // truncated
+      "garbage without a header",                             // no header
+      "passlab-ptx 1 " + key + " 5 0000000000000000\nhello",  // wrong hash
+      good.substr(0, good.size() - 1) + "X",                  // one byte changed
+  };
+  for (const std::string& bad : corruptions) {
+    {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << bad;
+    }
+    EXPECT_FALSE(cache.load(key)) << bad.size();
+    auto ptx = cache.ptxFor(kTinySource, "tiny.cu", "compute_90", &hit);
+    ASSERT_TRUE(ptx) << ptx.error().message();
+    EXPECT_FALSE(hit);
+    EXPECT_NE(ptx->find(".entry passlab_tiny"), std::string::npos);
+    // Rewritten: the next lookup reads it.
+    EXPECT_TRUE(cache.load(key));
+  }
+  // An entry that cannot be read (a folder where the file should be) is compiled, not a crash.
+  fs::remove(file);
+  fs::create_directories(file);
+  auto ptx = cache.ptxFor(kTinySource, "tiny.cu", "compute_90", &hit);
+  ASSERT_TRUE(ptx) << ptx.error().message();
+  EXPECT_FALSE(hit);
+}
+
+TEST(PtxCache, UnwritableFolderStillGivesPtx) {
+  const std::string file = testing::tempDir() + "/not-a-folder";
+  std::ofstream(file) << "x";
+  PtxCache cache(fs::path(file) / "ptx");  // under a plain file: cannot be created
+  bool hit = true;
+  auto ptx = cache.ptxFor(kTinySource, "tiny.cu", "compute_90", &hit);
+  ASSERT_TRUE(ptx) << ptx.error().message();
+  EXPECT_FALSE(hit);
+  EXPECT_FALSE(cache.store("k", "ptx"));
+  PtxCache none{fs::path()};
+  EXPECT_TRUE(none.ptxFor(kTinySource, "tiny.cu", "compute_90"));
+}
+
+TEST(PtxCache, ConcurrentWritersLeaveOneWholeEntry) {
+  const std::string dir = testing::tempDir() + "/ptx-concurrent";
+  PtxCache cache(dir);
+  const std::string key = PtxCache::key("concurrent", "compute_90", "13.0");
+  // Entries of several sizes, so that a torn write would show.
+  std::vector<std::string> versions;
+  for (int v = 0; v < 4; ++v)
+    versions.push_back(std::string(static_cast<size_t>(2000 + 50000 * v), char('a' + v)));
+  std::atomic<int> bad{0}, seen{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 25; ++i) {
+        if (!cache.store(key, versions[static_cast<size_t>((t + i) % 4)])) bad++;
+        if (auto got = cache.load(key)) {
+          seen++;
+          if (std::find(versions.begin(), versions.end(), *got) == versions.end()) bad++;
+        }
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_GT(seen.load(), 0);
+  auto last = cache.load(key);
+  ASSERT_TRUE(last);
+  EXPECT_NE(std::find(versions.begin(), versions.end(), *last), versions.end());
+  // No temporary files left behind.
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    ++files;
+    EXPECT_EQ(e.path().extension(), ".ptx") << e.path();
+  }
+  EXPECT_EQ(files, 1u);
+
+  // And ptxFor from many threads at once: every one gets the PTX.
+  PtxCache cache2(dir + "/2");
+  std::atomic<int> ok{0};
+  threads.clear();
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&] {
+      auto ptx = cache2.ptxFor(kTinySource, "tiny.cu", "compute_90");
+      if (ptx && ptx->find(".entry passlab_tiny") != std::string::npos) ok++;
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(ok.load(), 6);
+}
+
+TEST(PtxCache, FolderFromTheEnvironment) {
+  auto keep = [](const char* n) {
+    const char* v = std::getenv(n);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const auto cacheDir = keep("PASSLAB_CACHE_DIR"), xdg = keep("XDG_CACHE_HOME"),
+             home = keep("HOME");
+  setenv("PASSLAB_CACHE_DIR", "/tmp/a", 1);
+  setenv("XDG_CACHE_HOME", "/tmp/b", 1);
+  setenv("HOME", "/tmp/c", 1);
+  EXPECT_EQ(PtxCache::defaultDir(), fs::path("/tmp/a"));
+  unsetenv("PASSLAB_CACHE_DIR");
+  EXPECT_EQ(PtxCache::defaultDir(), fs::path("/tmp/b/passlab/ptx"));
+  unsetenv("XDG_CACHE_HOME");
+  EXPECT_EQ(PtxCache::defaultDir(), fs::path("/tmp/c/.cache/passlab/ptx"));
+  unsetenv("HOME");
+  EXPECT_TRUE(PtxCache::defaultDir().empty());
+  auto restore = [](const char* n, const std::optional<std::string>& v) {
+    if (v)
+      setenv(n, v->c_str(), 1);
+    else
+      unsetenv(n);
+  };
+  restore("PASSLAB_CACHE_DIR", cacheDir);
+  restore("XDG_CACHE_HOME", xdg);
+  restore("HOME", home);
+}
+
+// ---- on a GPU ----
+
+bool haveDevice(std::string* why) {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    *why = cudaGetErrorString(e);
+    return false;
+  }
+  if (n == 0) *why = "no devices";
+  return n > 0;
+}
+
+std::vector<float> uniform(size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(g);
+  return v;
+}
+
+uint16_t toBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+float fromBf16(uint16_t h) {
+  uint32_t u = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// Element bytes of `v` in type t (16-bit types rounded), and v rounded to them.
+std::vector<uint8_t> encode(std::vector<float>& v, LaunchFloat t) {
+  std::vector<uint8_t> bytes;
+  if (t == LaunchFloat::kFloat32) {
+    bytes.resize(v.size() * 4);
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    return bytes;
+  }
+  std::vector<uint16_t> h(v.size());
+  if (t == LaunchFloat::kFloat16) {
+    cpu::floatToHalfN(v.data(), h.data(), static_cast<int64_t>(v.size()));
+    cpu::halfToFloatN(h.data(), v.data(), static_cast<int64_t>(v.size()));
+  } else {
+    for (size_t i = 0; i < v.size(); ++i) {
+      h[i] = toBf16(v[i]);
+      v[i] = fromBf16(h[i]);
+    }
+  }
+  bytes.resize(h.size() * 2);
+  std::memcpy(bytes.data(), h.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> decode(const std::vector<uint8_t>& bytes, LaunchFloat t, size_t n) {
+  std::vector<float> v(n);
+  if (t == LaunchFloat::kFloat32) {
+    std::memcpy(v.data(), bytes.data(), n * 4);
+  } else {
+    std::vector<uint16_t> h(n);
+    std::memcpy(h.data(), bytes.data(), n * 2);
+    if (t == LaunchFloat::kFloat16) {
+      cpu::halfToFloatN(h.data(), v.data(), static_cast<int64_t>(n));
+    } else {
+      for (size_t i = 0; i < n; ++i) v[i] = fromBf16(h[i]);
+    }
+  }
+  return v;
+}
+
+// Runs `node` on the GPU through the generated kernel for inputs `xs` (float
+// values, rounded to t first) of dims `dims`; compares with the CPU kernel on
+// the rounded inputs.
+void checkOnDevice(const ir::Node& node, std::vector<std::vector<float>> xs,
+                   const std::vector<Dims>& dims, LaunchFloat t, const std::string& what) {
+  auto p = fused::parseEwProgram(node);
+  ASSERT_TRUE(p) << what;
+  std::vector<const Dims*> shapes;
+  for (const Dims& d : dims) shapes.push_back(&d);
+  auto out = broadcastShapes(shapes);
+  ASSERT_TRUE(out);
+  const fused::EwPlan plan = fused::planBroadcast(*out, shapes);
+  const fused::EwSource src = fused::generateSource(*p, t, plan);
+  int dev = 0;
+  cudaDeviceProp prop{};
+  ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, dev), cudaSuccess);
+  DeviceProperties dp;
+  dp.computeMajor = prop.major;
+  dp.computeMinor = prop.minor;
+  PtxCache cache(testing::tempDir() + "/ptx-device");
+  auto ptx = cache.ptxFor(src.code, src.entry + ".cu", nvrtc::targetArchitecture(&dp));
+  ASSERT_TRUE(ptx) << ptx.error().message();
+  auto kernel = nvrtc::loadKernel(*ptx, src.entry);
+  ASSERT_TRUE(kernel) << kernel.error().message();
+
+  const size_t esize = t == LaunchFloat::kFloat32 ? 4 : 2;
+  std::vector<void*> dx(xs.size(), nullptr);
+  std::vector<ir::Tensor> hostIn;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    std::vector<uint8_t> bytes = encode(xs[i], t);
+    ASSERT_EQ(cudaMalloc(&dx[i], std::max<size_t>(bytes.size(), 4)), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(dx[i], bytes.data(), bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    ir::Tensor h(ir::DataType::kFloat, dims[i]);
+    std::memcpy(h.mutableBytes().data(), xs[i].data(), xs[i].size() * 4);
+    hostIn.push_back(std::move(h));
+  }
+  const size_t n = static_cast<size_t>(plan.numel);
+  void* dy = nullptr;
+  ASSERT_EQ(cudaMalloc(&dy, std::max<size_t>(n * esize, 4)), cudaSuccess);
+  std::vector<int64_t> shape = fused::shapeArgument(plan);
+  std::vector<void*> args{&dy};
+  for (void*& x : dx) args.push_back(&x);
+  args.push_back(shape.data());
+  Status s = nvrtc::launchGridStride(*kernel, plan.numel, args.data(), nullptr);
+  ASSERT_TRUE(s) << s.message();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << what;
+  std::vector<uint8_t> ybytes(n * esize);
+  ASSERT_EQ(cudaMemcpy(ybytes.data(), dy, ybytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (void* x : dx) cudaFree(x);
+  cudaFree(dy);
+  const std::vector<float> got = decode(ybytes, t, n);
+
+  std::vector<const ir::Tensor*> ins;
+  for (const ir::Tensor& h : hostIn) ins.push_back(&h);
+  auto want = evaluateNode(node, ins, 1);
+  ASSERT_TRUE(want) << want.error().message();
+  std::vector<float> w((*want)[0].data<float>().begin(), (*want)[0].data<float>().end());
+  ASSERT_EQ(w.size(), n) << what;
+  encode(w, t);  // the CPU's float result rounded to t, as the GPU's store rounds
+  // float32: CUDA's math functions are within a few ulp of libm's; 16-bit
+  // types: both rounded once, at most an ulp or two apart (fp16 2^-11, bf16 2^-8).
+  const float rtol =
+      t == LaunchFloat::kFloat32 ? 1e-5f : (t == LaunchFloat::kFloat16 ? 1.5e-3f : 1.2e-2f);
+  const float atol =
+      t == LaunchFloat::kFloat32 ? 1e-6f : (t == LaunchFloat::kFloat16 ? 1e-4f : 1e-3f);
+  int shown = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float a = got[i], b = w[i];
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (std::isinf(b) && a == b) continue;
+    if (!(std::fabs(a - b) <= atol + rtol * std::fabs(b)) && shown++ < 3)
+      ADD_FAILURE() << what << " element " << i << ": GPU " << a << ", CPU " << b;
+  }
+}
+
+TEST(FusedElementwiseDevice, EveryInstructionMatchesTheCpuKernel) {
+  std::string why;
+  if (!haveDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  for (const OneOp& op : kOps) {
+    OneNode o = fusedNode(op.program, op.binary);
+    for (LaunchFloat t : kTypes) {
+      const std::string what =
+          std::string(op.program) + " type " + std::to_string(static_cast<int>(t));
+      if (op.binary) {
+        // Strided (x [5,1,6] and z [4,1] -> [5,4,6]), then same shape and scalar.
+        checkOnDevice(*o.node, {uniform(30, 1), uniform(4, 2)}, {{5, 1, 6}, {4, 1}}, t,
+                      what + " strided");
+        checkOnDevice(*o.node, {uniform(100000, 3), uniform(1, 4)}, {{100, 1000}, {1}}, t,
+                      what + " scalar");
+        checkOnDevice(*o.node, {uniform(3000, 5), uniform(3000, 6)}, {{3, 1000}, {3, 1000}}, t,
+                      what + " same");
+      } else {
+        checkOnDevice(*o.node, {uniform(1 << 20, 7)}, {{1 << 20}}, t, what);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace passlab::exec::cuda

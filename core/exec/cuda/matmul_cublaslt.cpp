@@ -45,9 +45,9 @@ namespace passlab::exec::cuda {
 
 namespace {
 
+// Read when a kernel is built (tests set it per case).
 EpilogueMode epilogueMode() {
-  static const EpilogueMode mode = parseEpilogueMode(std::getenv("PASSLAB_CUDA_GEMM_EPILOGUE"));
-  return mode;
+  return parseEpilogueMode(std::getenv("PASSLAB_CUDA_GEMM_EPILOGUE"));
 }
 
 bool allowTf32() {

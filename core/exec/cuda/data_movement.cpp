@@ -1,10 +1,679 @@
-// (no kernels yet: the nodes of this family run on the CPU)
+// Data movement on the GPU, mirroring the CPU kernels (core/exec/cpu/
+// shape_ops.cpp, transpose.cpp, indexing.cpp, block_copy.cpp, expand.cpp,
+// pad.cpp; Resize in resize.cpp): views without a copy (Reshape, Flatten,
+// Squeeze, Unsqueeze) and copies that move elements by their size (every
+// whole-byte type): Transpose, DepthToSpace / SpaceToDepth, Concat, Split,
+// Slice, Gather, Expand, Tile, Pad. Shape arguments (Reshape's shape, Slice's
+// starts, pads, repeats) are read on the host; Gather's indices on the device.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/exec/broadcast.h"
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/cuda_families.h"
+#include "core/exec/cuda/data_movement_kernels.h"
+#include "core/exec/cuda/data_movement_launch.h"
+#include "core/exec/cuda/data_movement_plan.h"
 
 namespace passlab::exec::cuda {
 
+Expected<std::vector<int64_t>> hostInts(CudaContext& ctx, size_t i, const char* what) {
+  PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.hostInput(i));
+  return cpu::readInts(t, what);
+}
+
+Status launchStatus(int code, const char* what) {
+  if (code != 0) return fromCuda(code, what);
+  return Status::ok();
+}
+
+Expected<int> moveSize(ir::DataType t, const char* op) {
+  size_t es = cpu::elementSize(t);
+  if (es != 1 && es != 2 && es != 4 && es != 8)
+    return unsupported(std::string(op) + " of " + std::string(ir::dtypeName(t)) + " elements");
+  return static_cast<int>(es);
+}
+
+Expected<uint64_t> valueBits(ir::DataType t, double v, bool roundInts) {
+  uint64_t bits = 0;
+  bool done = false;
+  Status st = dispatch<types::kNumeric | types::kBool>(t, [&](auto tag) -> Status {
+    using S = typename decltype(tag)::type;
+    S s;
+    if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool>) {
+      if (roundInts) {
+        double r = std::nearbyint(v);
+        r = std::clamp(r, static_cast<double>(std::numeric_limits<S>::min()),
+                       static_cast<double>(std::numeric_limits<S>::max()));
+        s = static_cast<S>(r);
+      } else {
+        s = store<S>(static_cast<ComputeT<S>>(v));
+      }
+    } else {
+      s = store<S>(static_cast<ComputeT<S>>(v));
+    }
+    std::memcpy(&bits, &s, sizeof(S));
+    done = true;
+    return Status::ok();
+  });
+  if (!st) return st.error();
+  if (!done) {
+    if (v == 0) return uint64_t{0};
+    return unsupported("a fill value for " + std::string(ir::dtypeName(t)) + " elements");
+  }
+  return bits;
+}
+
+namespace {
+
+// Whole-byte element types the copies take (no strings).
+constexpr TypeSet kMovable =
+    types::kNumeric | types::kBool |
+    TypeSet{ir::DataType::kFloat8E4M3FN, ir::DataType::kFloat8E4M3FNUZ, ir::DataType::kFloat8E5M2,
+            ir::DataType::kFloat8E5M2FNUZ, ir::DataType::kFloat8E8M0};
+
+// Runs a strided plan from x into a new output 0 of `dims`.
+Status stridedInto(CudaContext& ctx, const DeviceTensor& x, const StridedPlan& plan, Dims dims,
+                   const char* op) {
+  PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(x.dtype(), op));
+  PASSLAB_ASSIGN_OR_RETURN(MoveStrides s, toMoveStrides(plan));
+  PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, x.dtype(), std::move(dims)));
+  if (y.numel() == 0) return Status::ok();
+  return launchStatus(launchStridedCopy(x.raw(), y.mutableRaw(), es, s, y.numel(),
+                                        !plan.mods.empty(), ctx.stream()),
+                      op);
+}
+
+// ---- views ----
+
+class Reshape final : public CudaKernel {
+ public:
+  explicit Reshape(const CudaBuild& b) : allowZero_(b.node().attrInt("allowzero", 0) != 0) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> shape, hostInts(ctx, 1, "shape"));
+    Dims out(shape.begin(), shape.end());
+    int64_t inferred = -1, known = 1;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i] == 0 && !allowZero_) {
+        if (i >= x.rank())
+          return invalidArgument("shape " + dimsToString(shape) + " copies dimension " +
+                                 std::to_string(i) + " of " + x.describe() + ", which has none");
+        out[i] = x.dim(i);
+      }
+      if (out[i] == -1) {
+        if (inferred >= 0) return invalidArgument("shape " + dimsToString(shape) + " has two -1");
+        inferred = static_cast<int64_t>(i);
+        continue;
+      }
+      if (out[i] < 0)
+        return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
+      known *= out[i];
+    }
+    if (inferred >= 0) {
+      if (known == 0 || x.numel() % known != 0)
+        return invalidArgument("cannot reshape " + x.describe() + " to " + dimsToString(shape));
+      out[static_cast<size_t>(inferred)] = x.numel() / known;
+    }
+    if (numelOf(out) != x.numel())
+      return invalidArgument("cannot reshape " + x.describe() + " (" + std::to_string(x.numel()) +
+                             " elements) to " + dimsToString(out));
+    ctx.setOutput(0, x.view(std::move(out)));
+    return Status::ok();
+  }
+
+ private:
+  bool allowZero_;
+};
+
+class Flatten final : public CudaKernel {
+ public:
+  explicit Flatten(const CudaBuild& b) : axis_(b.node().attrInt("axis", 1)) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    auto rank = static_cast<int64_t>(x.rank());
+    int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
+    if (axis < 0 || axis > rank)
+      return invalidArgument("axis " + std::to_string(axis_) + " is out of range for " +
+                             x.describe());
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < axis; ++i) outer *= x.dim(static_cast<size_t>(i));
+    for (int64_t i = axis; i < rank; ++i) inner *= x.dim(static_cast<size_t>(i));
+    ctx.setOutput(0, x.view({outer, inner}));
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_;
+};
+
+// Axes from the attribute (before opset 13) or the second input.
+Expected<std::vector<int64_t>> axesOf(CudaContext& ctx, const std::vector<int64_t>& attr,
+                                      bool fromInput) {
+  if (!fromInput) return attr;
+  if (!ctx.has(1)) return std::vector<int64_t>{};
+  return hostInts(ctx, 1, "axes");
+}
+
+class Unsqueeze final : public CudaKernel {
+ public:
+  explicit Unsqueeze(const CudaBuild& b)
+      : attrAxes_(b.node().attrInts("axes")), fromInput_(b.opset() >= 13) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(ctx, attrAxes_, fromInput_));
+    auto rank = static_cast<int64_t>(x.rank() + axes.size());
+    std::vector<bool> inserted(static_cast<size_t>(rank), false);
+    for (int64_t a : axes) {
+      PASSLAB_ASSIGN_OR_RETURN(int64_t n, cpu::normalizeAxis(a, rank));
+      if (inserted[static_cast<size_t>(n)])
+        return invalidArgument("axis " + std::to_string(a) + " is repeated");
+      inserted[static_cast<size_t>(n)] = true;
+    }
+    Dims out;
+    size_t src = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      out.push_back(inserted[static_cast<size_t>(i)] ? 1 : x.dim(src++));
+    ctx.setOutput(0, x.view(std::move(out)));
+    return Status::ok();
+  }
+
+ private:
+  std::vector<int64_t> attrAxes_;
+  bool fromInput_;
+};
+
+class Squeeze final : public CudaKernel {
+ public:
+  explicit Squeeze(const CudaBuild& b)
+      : attrAxes_(b.node().attrInts("axes")), fromInput_(b.opset() >= 13) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(ctx, attrAxes_, fromInput_));
+    auto rank = static_cast<int64_t>(x.rank());
+    std::vector<bool> drop(x.rank(), false);
+    if (axes.empty())
+      for (size_t i = 0; i < x.rank(); ++i) drop[i] = x.dim(i) == 1;
+    for (int64_t a : axes) {
+      PASSLAB_ASSIGN_OR_RETURN(int64_t n, cpu::normalizeAxis(a, rank));
+      if (x.dim(static_cast<size_t>(n)) != 1)
+        return invalidArgument("cannot squeeze axis " + std::to_string(a) + " of " + x.describe() +
+                               ": its size is not 1");
+      drop[static_cast<size_t>(n)] = true;
+    }
+    Dims out;
+    for (size_t i = 0; i < x.rank(); ++i)
+      if (!drop[i]) out.push_back(x.dim(i));
+    ctx.setOutput(0, x.view(std::move(out)));
+    return Status::ok();
+  }
+
+ private:
+  std::vector<int64_t> attrAxes_;
+  bool fromInput_;
+};
+
+// ---- copies ----
+
+class Transpose final : public CudaKernel {
+ public:
+  static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    std::vector<int64_t> perm = b.node().attrInts("perm");
+    if (perm.size() > 6)
+      return unsupported("Transpose of rank " + std::to_string(perm.size()) + " (at most 6)");
+    return std::unique_ptr<CudaKernel>(new Transpose(std::move(perm)));
+  }
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    std::vector<int64_t> perm = perm_;
+    if (perm.empty())
+      for (size_t i = x.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    if (perm.size() != x.rank())
+      return invalidArgument("perm " + dimsToString(perm) + " does not match " + x.describe());
+    std::vector<bool> seen(x.rank(), false);
+    Dims out;
+    for (int64_t p : perm) {
+      if (p < 0 || p >= static_cast<int64_t>(x.rank()) || seen[static_cast<size_t>(p)])
+        return invalidArgument("perm " + dimsToString(perm) + " is not a permutation");
+      seen[static_cast<size_t>(p)] = true;
+      out.push_back(x.dim(static_cast<size_t>(p)));
+    }
+    return stridedInto(ctx, x, transposePlan(x.dims(), perm), std::move(out), "Transpose");
+  }
+
+ private:
+  explicit Transpose(std::vector<int64_t> perm) : perm_(std::move(perm)) {}
+  std::vector<int64_t> perm_;
+};
+
+// DepthToSpace (DCR or CRD) and SpaceToDepth on [N, C, H, W].
+template <bool kToSpace>
+class SpaceDepth final : public CudaKernel {
+ public:
+  explicit SpaceDepth(const CudaBuild& b)
+      : block_(b.node().attrInt("blocksize", 0)),
+        crd_(b.node().attrString("mode", "DCR") == "CRD") {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    if (x.rank() != 4) return invalidArgument("input must be 4-D, got " + x.describe());
+    if (block_ < 1) return invalidArgument("blocksize must be positive");
+    const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), b = block_;
+    Dims view, out;
+    std::vector<int64_t> perm;
+    if (kToSpace) {
+      if (C % (b * b) != 0)
+        return invalidArgument("channels " + std::to_string(C) + " are not divisible by " +
+                               std::to_string(b * b));
+      int64_t c = C / (b * b);
+      if (crd_) {
+        view = {N, c, b, b, H, W};
+        perm = {0, 1, 4, 2, 5, 3};
+      } else {
+        view = {N, b, b, c, H, W};
+        perm = {0, 3, 4, 1, 5, 2};
+      }
+      out = {N, c, H * b, W * b};
+    } else {
+      if (H % b != 0 || W % b != 0)
+        return invalidArgument("height and width must be divisible by the blocksize");
+      view = {N, C, H / b, b, W / b, b};
+      perm = {0, 3, 5, 1, 2, 4};
+      out = {N, C * b * b, H / b, W / b};
+    }
+    return stridedInto(ctx, x, transposePlan(view, perm), std::move(out),
+                       kToSpace ? "DepthToSpace" : "SpaceToDepth");
+  }
+
+ private:
+  int64_t block_;
+  bool crd_;
+};
+
+class Concat final : public CudaKernel {
+ public:
+  explicit Concat(const CudaBuild& b) : axis_(b.node().attrInt("axis", 1)) {}
+
+  Status run(CudaContext& ctx) override {
+    std::vector<DeviceTensor> xs;
+    for (size_t i = 0; i < ctx.inputCount(); ++i) {
+      if (!ctx.has(i)) continue;
+      PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(i));
+      xs.push_back(std::move(x));
+    }
+    if (xs.empty()) return invalidArgument("no inputs");
+    const DeviceTensor& first = xs[0];
+    PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(first.dtype(), "Concat"));
+    auto rank = static_cast<int64_t>(first.rank());
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, cpu::normalizeAxis(axis_, rank));
+    Dims out = first.dims();
+    out[static_cast<size_t>(axis)] = 0;
+    for (const DeviceTensor& x : xs) {
+      bool ok = x.dtype() == first.dtype() && x.rank() == first.rank();
+      for (int64_t d = 0; ok && d < rank; ++d)
+        ok = d == axis || x.dim(static_cast<size_t>(d)) == first.dim(static_cast<size_t>(d));
+      if (!ok)
+        return invalidArgument("inputs " + first.describe() + " and " + x.describe() +
+                               " do not concatenate along axis " + std::to_string(axis));
+      out[static_cast<size_t>(axis)] += x.dim(static_cast<size_t>(axis));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, first.dtype(), out));
+    if (y.numel() == 0) return Status::ok();
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= out[static_cast<size_t>(d)];
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= out[static_cast<size_t>(d)];
+    const int64_t outBlock = out[static_cast<size_t>(axis)] * inner;
+    int64_t at = 0;
+    for (const DeviceTensor& x : xs) {
+      const int64_t block = x.dim(static_cast<size_t>(axis)) * inner;
+      auto* dst = static_cast<std::byte*>(y.mutableRaw()) + at * es;
+      PASSLAB_RETURN_IF_ERROR(launchStatus(
+          launchCopyRows(x.raw(), block, dst, outBlock, outer, block, es, ctx.stream()), "Concat"));
+      at += block;
+    }
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_;
+};
+
+class Split final : public CudaKernel {
+ public:
+  explicit Split(const CudaBuild& b)
+      : opset_(b.opset()),
+        axis_(b.node().attrInt("axis", 0)),
+        attrSplit_(b.node().attrInts("split")),
+        numOutputs_(b.node().attrInt("num_outputs", 0)) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(x.dtype(), "Split"));
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis,
+                             cpu::normalizeAxis(axis_, static_cast<int64_t>(x.rank())));
+    const int64_t n = x.dim(static_cast<size_t>(axis));
+    const auto outputs = static_cast<int64_t>(ctx.outputCount());
+    std::vector<int64_t> split = attrSplit_;
+    if ((opset_ >= 13 || opset_ == 1) && ctx.has(1)) {
+      PASSLAB_ASSIGN_OR_RETURN(split, hostInts(ctx, 1, "split"));
+    }
+    if (!split.empty()) {
+      if (static_cast<int64_t>(split.size()) != outputs)
+        return invalidArgument("split has " + std::to_string(split.size()) + " lengths for " +
+                               std::to_string(outputs) + " outputs");
+      int64_t sum = 0;
+      for (int64_t l : split) {
+        if (l < 0) return invalidArgument("split has a negative length " + std::to_string(l));
+        sum += l;
+      }
+      if (sum != n)
+        return invalidArgument("split " + dimsToString(split) + " sums to " + std::to_string(sum) +
+                               ", but axis " + std::to_string(axis) + " of " + x.describe() +
+                               " has " + std::to_string(n));
+    } else if (numOutputs_ > 0) {
+      if (numOutputs_ != outputs)
+        return invalidModel("num_outputs is " + std::to_string(numOutputs_) + ", the node has " +
+                            std::to_string(outputs) + " outputs");
+      const int64_t chunk = (n + outputs - 1) / outputs;
+      for (int64_t i = 0, at = 0; i < outputs; ++i, at += chunk)
+        split.push_back(std::clamp<int64_t>(n - at, 0, chunk));
+      if (chunk * (outputs - 1) > n)
+        return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
+                               " cannot be split into " + std::to_string(outputs) + " chunks of " +
+                               std::to_string(chunk));
+    } else {
+      if (outputs == 0 || n % outputs != 0)
+        return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
+                               " does not split evenly into " + std::to_string(outputs) +
+                               " outputs");
+      split.assign(static_cast<size_t>(outputs), n / outputs);
+    }
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(static_cast<size_t>(d));
+    for (size_t d = static_cast<size_t>(axis) + 1; d < x.rank(); ++d) inner *= x.dim(d);
+    int64_t at = 0;
+    for (size_t i = 0; i < split.size(); ++i) {
+      const int64_t len = split[i];
+      if (ctx.wantsOutput(i)) {
+        Dims out = x.dims();
+        out[static_cast<size_t>(axis)] = len;
+        PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(i, x.dtype(), out));
+        if (y.numel() > 0) {
+          const auto* src = static_cast<const std::byte*>(x.raw()) + at * inner * es;
+          PASSLAB_RETURN_IF_ERROR(
+              launchStatus(launchCopyRows(src, n * inner, y.mutableRaw(), len * inner, outer,
+                                          len * inner, es, ctx.stream()),
+                           "Split"));
+        }
+      }
+      at += len;
+    }
+    return Status::ok();
+  }
+
+ private:
+  int64_t opset_, axis_;
+  std::vector<int64_t> attrSplit_;
+  int64_t numOutputs_;
+};
+
+class Slice final : public CudaKernel {
+ public:
+  explicit Slice(const CudaBuild& b)
+      : legacy_(b.opset() < 10 && b.node().opType() != "DynamicSlice"),
+        starts_(b.node().attrInts("starts")),
+        ends_(b.node().attrInts("ends")),
+        axes_(b.node().attrInts("axes")) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    std::vector<int64_t> starts = starts_, ends = ends_, axes = axes_, steps;
+    if (!legacy_) {
+      PASSLAB_ASSIGN_OR_RETURN(starts, hostInts(ctx, 1, "starts"));
+      PASSLAB_ASSIGN_OR_RETURN(ends, hostInts(ctx, 2, "ends"));
+      axes.clear();
+      if (ctx.has(3)) {
+        PASSLAB_ASSIGN_OR_RETURN(axes, hostInts(ctx, 3, "axes"));
+      }
+      if (ctx.has(4)) {
+        PASSLAB_ASSIGN_OR_RETURN(steps, hostInts(ctx, 4, "steps"));
+      }
+    }
+    PASSLAB_ASSIGN_OR_RETURN(SliceResult r,
+                             slicePlan(x.dims(), starts, ends, std::move(axes), std::move(steps)));
+    return stridedInto(ctx, x, r.plan, std::move(r.out), "Slice");
+  }
+
+ private:
+  bool legacy_;
+  std::vector<int64_t> starts_, ends_, axes_;
+};
+
+class Gather final : public CudaKernel {
+ public:
+  explicit Gather(const CudaBuild& b) : axis_(b.node().attrInt("axis", 0)) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor data, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(data.dtype(), "Gather"));
+    const ir::DataType it = ctx.inputType(1);
+    if (it != ir::DataType::kInt64 && it != ir::DataType::kInt32)
+      return invalidArgument("indices must be int64 or int32, got " +
+                             std::string(ir::dtypeName(it)));
+    auto rank = static_cast<int64_t>(data.rank());
+    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, cpu::normalizeAxis(axis_, rank));
+    const int64_t n = data.dim(static_cast<size_t>(axis));
+    // Indices that stay the same are checked once on the host, with the CPU's
+    // message; others are resolved on the device (out of range: zeros).
+    if (ctx.invariantInput(1) && checkedAxisSize_ != n) {
+      PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> indices, hostInts(ctx, 1, "indices"));
+      for (int64_t i : indices)
+        if (i < -n || i >= n)
+          return invalidArgument("index " + std::to_string(i) + " is out of range for axis " +
+                                 std::to_string(axis) + " of size " + std::to_string(n) +
+                                 " (data " + data.describe() + ")");
+      checkedAxisSize_ = n;
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor idx, ctx.input(1));
+    Dims out(data.dims().begin(), data.dims().begin() + axis);
+    out.insert(out.end(), idx.dims().begin(), idx.dims().end());
+    out.insert(out.end(), data.dims().begin() + axis + 1, data.dims().end());
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, data.dtype(), out));
+    if (y.numel() == 0) return Status::ok();
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= data.dim(static_cast<size_t>(d));
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= data.dim(static_cast<size_t>(d));
+    return launchStatus(
+        launchGather(data.raw(), idx.raw(), it == ir::DataType::kInt64, y.mutableRaw(), es, outer,
+                     n, idx.numel(), inner, ctx.stream()),
+        "Gather");
+  }
+
+ private:
+  int64_t axis_;
+  int64_t checkedAxisSize_ = -1;
+};
+
+class Expand final : public CudaKernel {
+ public:
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor s, ctx.hostInput(1));
+    if (s.dtype() != ir::DataType::kInt64 || s.rank() != 1)
+      return invalidArgument("shape must be a 1-D int64 tensor, got " + s.describe());
+    Dims shape(s.data<int64_t>(), s.data<int64_t>() + s.numel());
+    for (int64_t d : shape)
+      if (d < 0) return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
+    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(x.dims(), shape));
+    return stridedInto(ctx, x, expandPlan(x.dims(), dims), dims, "Expand");
+  }
+};
+
+class Tile final : public CudaKernel {
+ public:
+  explicit Tile(const CudaBuild& b) : legacy_(b.opset() < 6) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    std::vector<int64_t> repeats;
+    if (legacy_) {
+      PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> tiles, hostInts(ctx, 1, "tiles"));
+      PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axisV, hostInts(ctx, 2, "axis"));
+      if (tiles.size() != 1 || axisV.size() != 1)
+        return invalidArgument("tiles and axis must be scalars");
+      PASSLAB_ASSIGN_OR_RETURN(int64_t axis,
+                               cpu::normalizeAxis(axisV[0], static_cast<int64_t>(x.rank())));
+      repeats.assign(x.rank(), 1);
+      repeats[static_cast<size_t>(axis)] = tiles[0];
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(repeats, hostInts(ctx, 1, "repeats"));
+    }
+    if (repeats.size() != x.rank())
+      return invalidArgument("repeats has " + std::to_string(repeats.size()) + " values for " +
+                             x.describe());
+    for (int64_t r : repeats)
+      if (r < 0)
+        return invalidArgument("repeats " + dimsToString(repeats) + " has a negative value");
+    StridedPlan plan = tilePlan(x.dims(), repeats);
+    Dims out = x.rank() == 0 ? Dims{} : plan.dims;
+    return stridedInto(ctx, x, plan, std::move(out), "Tile");
+  }
+
+ private:
+  bool legacy_;
+};
+
+class Pad final : public CudaKernel {
+ public:
+  static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    std::string m = b.node().attrString("mode", "constant");
+    int mode;
+    if (m == "constant")
+      mode = 0;
+    else if (m == "reflect")
+      mode = 1;
+    else if (m == "edge")
+      mode = 2;
+    else if (m == "wrap")
+      mode = 3;
+    else
+      return invalidArgument("unknown mode '" + m + "'");
+    return std::unique_ptr<CudaKernel>(new Pad(b, mode));
+  }
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(x.dtype(), "Pad"));
+    const auto rank = static_cast<int64_t>(x.rank());
+    std::vector<int64_t> pads = attrPads_;
+    if (!legacy_) {
+      PASSLAB_ASSIGN_OR_RETURN(pads, hostInts(ctx, 1, "pads"));
+    }
+    std::vector<int64_t> axes;
+    if (!legacy_ && ctx.has(3)) {
+      PASSLAB_ASSIGN_OR_RETURN(axes, hostInts(ctx, 3, "axes"));
+    } else {
+      for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+    }
+    if (pads.size() != 2 * axes.size())
+      return invalidArgument("pads has " + std::to_string(pads.size()) + " values, expected " +
+                             std::to_string(2 * axes.size()) + " for " + x.describe());
+    Dims padBegin(x.rank(), 0), padEnd(x.rank(), 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      PASSLAB_ASSIGN_OR_RETURN(int64_t a, cpu::normalizeAxis(axes[i], rank));
+      padBegin[static_cast<size_t>(a)] = pads[i];
+      padEnd[static_cast<size_t>(a)] = pads[i + axes.size()];
+    }
+    Dims out(x.rank());
+    for (size_t d = 0; d < x.rank(); ++d) {
+      out[d] = x.dim(d) + padBegin[d] + padEnd[d];
+      if (out[d] < 0)
+        return invalidArgument("pads " + dimsToString(pads) + " crop more than " + x.describe());
+      if (mode_ != 0 && x.dim(d) == 0 && out[d] > 0)
+        return invalidArgument("cannot pad an empty dimension in this mode");
+    }
+    if (x.rank() > static_cast<size_t>(kMaxMoveRank))
+      return unsupported("Pad of rank " + std::to_string(x.rank()));
+    // The fill: the constant_value input (opset 11+), else the legacy `value`.
+    uint64_t fill = 0;
+    if (!legacy_ && ctx.has(2) && numelOf(ctx.inputDims(2)) > 0) {
+      if (ctx.inputType(2) != x.dtype())
+        return invalidArgument("constant_value must have the input's type");
+      PASSLAB_ASSIGN_OR_RETURN(Tensor c, ctx.hostInput(2));
+      std::memcpy(&fill, c.raw(), static_cast<size_t>(es));
+    } else if (legacy_) {
+      PASSLAB_ASSIGN_OR_RETURN(fill, valueBits(x.dtype(), value_, false));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, x.dtype(), out));
+    if (y.numel() == 0) return Status::ok();
+    if (x.rank() == 0) {
+      MoveStrides s;
+      s.rank = 1;
+      s.dims[0] = 1;
+      s.strides[0] = 1;
+      return launchStatus(launchStridedCopy(x.raw(), y.mutableRaw(), es, s, 1, false, ctx.stream()),
+                          "Pad");
+    }
+    PadArgs a;
+    a.rank = static_cast<int>(x.rank());
+    a.mode = mode_;
+    for (size_t d = 0; d < x.rank(); ++d) {
+      a.inDims[d] = x.dim(d);
+      a.outDims[d] = out[d];
+      a.padBegin[d] = padBegin[d];
+    }
+    return launchStatus(launchPad(x.raw(), y.mutableRaw(), es, a, fill, y.numel(), ctx.stream()),
+                        "Pad");
+  }
+
+ private:
+  Pad(const CudaBuild& b, int mode)
+      : mode_(mode),
+        legacy_(b.opset() < 11),
+        attrPads_(b.node().attrInts("pads")),
+        value_(b.node().attrFloat("value", 0.0f)) {}
+
+  int mode_;
+  bool legacy_;
+  std::vector<int64_t> attrPads_;
+  float value_;
+};
+
+const CudaKernelDef kRows[] = {
+    {"", "Reshape", 5, kOpsetMax, kMovable, 0, "cuda.Reshape", makeCudaKernel<Reshape>},
+    {"", "Flatten", 1, kOpsetMax, kMovable, 0, "cuda.Flatten", makeCudaKernel<Flatten>},
+    {"", "Unsqueeze", 1, kOpsetMax, kMovable, 0, "cuda.Unsqueeze", makeCudaKernel<Unsqueeze>},
+    {"", "Squeeze", 1, kOpsetMax, kMovable, 0, "cuda.Squeeze", makeCudaKernel<Squeeze>},
+    {"", "Transpose", 1, kOpsetMax, kMovable, 0, "cuda.Transpose", makeCudaKernel<Transpose>},
+    {"", "DepthToSpace", 1, kOpsetMax, kMovable, 0, "cuda.DepthToSpace",
+     makeCudaKernel<SpaceDepth<true>>},
+    {"", "SpaceToDepth", 1, kOpsetMax, kMovable, 0, "cuda.SpaceToDepth",
+     makeCudaKernel<SpaceDepth<false>>},
+    {"", "Concat", 1, kOpsetMax, kMovable, 0, "cuda.Concat", makeCudaKernel<Concat>},
+    {"", "Split", 1, kOpsetMax, kMovable, 0, "cuda.Split", makeCudaKernel<Split>},
+    {"", "Slice", 1, kOpsetMax, kMovable, 0, "cuda.Slice", makeCudaKernel<Slice>},
+    {"", "DynamicSlice", 1, kOpsetMax, kMovable, 0, "cuda.DynamicSlice", makeCudaKernel<Slice>},
+    {"", "Gather", 1, kOpsetMax, kMovable, 0, "cuda.Gather", makeCudaKernel<Gather>},
+    {"", "Expand", 8, kOpsetMax, kMovable, 0, "cuda.Expand", makeCudaKernel<Expand>},
+    {"", "Tile", 1, kOpsetMax, kMovable, 0, "cuda.Tile", makeCudaKernel<Tile>},
+    {"", "Pad", 2, kOpsetMax, kMovable, 0, "cuda.Pad", makeCudaKernel<Pad>},
+    {"", "Resize", 10, kOpsetMax, types::kNumeric, 0, "cuda.Resize", makeResizeKernel},
+};
+
+}  // namespace
+
 std::span<const CudaKernelDef> dataMovementKernels() {
-  return {};
+  return kRows;
 }
 
 }  // namespace passlab::exec::cuda

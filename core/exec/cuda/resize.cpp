@@ -1,0 +1,136 @@
+// Resize on the GPU (row in data_movement.cpp), tensors of rank 1 to 4 seen
+// as 4-D: nearest (every nearest_mode and coordinate_transformation_mode the
+// CPU kernel takes; any numeric type, values copied exactly) and linear (float
+// types, computed in float: the CPU interpolates in double). Cubic and
+// antialias are declined (the CPU runs them). The per-axis index maps / taps
+// are computed on the host (data_movement_plan.cpp, as core/exec/cpu/
+// resize.cpp) and uploaded once per input shape and scales.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/exec/cpu/data_util.h"
+#include "core/exec/cuda/cuda_check.h"
+#include "core/exec/cuda/data_movement_kernels.h"
+#include "core/exec/cuda/data_movement_launch.h"
+#include "core/exec/cuda/data_movement_plan.h"
+#include "core/exec/cuda/float_type.h"
+
+namespace passlab::exec::cuda {
+
+namespace {
+
+// Float values of a float16/float/double tensor.
+Expected<std::vector<double>> readFloats(const Tensor& t, const char* what) {
+  std::vector<double> out(static_cast<size_t>(t.numel()));
+  Status s = dispatch<types::kFloats>(t.dtype(), [&](auto tag) -> Status {
+    using S = typename decltype(tag)::type;
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(load(t.data<S>()[i]));
+    return Status::ok();
+  });
+  if (!s) return s.error().withContext(what);
+  return out;
+}
+
+class Resize final : public CudaKernel {
+ public:
+  Resize(ResizeAttrs a, int64_t opset) : a_(std::move(a)), opset_(opset) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    if (x.rank() < 1 || x.rank() > 4)
+      return unsupported("Resize of " + x.describe() + " (the GPU kernel takes ranks 1 to 4)");
+    const size_t scalesIn = opset_ < 11 ? 1 : 2;
+    auto present = [&](size_t i) { return ctx.has(i) && numelOf(ctx.inputDims(i)) > 0; };
+    std::vector<double> scales, roi;
+    std::vector<int64_t> sizes;
+    if (present(scalesIn)) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.hostInput(scalesIn));
+      PASSLAB_ASSIGN_OR_RETURN(scales, readFloats(t, "scales"));
+    }
+    if (opset_ >= 11 && present(3)) {
+      PASSLAB_ASSIGN_OR_RETURN(sizes, hostInts(ctx, 3, "sizes"));
+    }
+    if (opset_ >= 11 && present(1) && a_.coord == ResizeCoord::kTfCropAndResize) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.hostInput(1));
+      PASSLAB_ASSIGN_OR_RETURN(roi, readFloats(t, "roi"));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<ResizeAxis> axes,
+                             resizeAxes(a_, x.dims(), scales, sizes, roi));
+    Dims out;
+    for (const ResizeAxis& p : axes) out.push_back(p.out);
+    // Seen as 4-D: leading axes of size 1 that stay.
+    while (axes.size() < 4) axes.insert(axes.begin(), ResizeAxis{1, 1, 1.0, 0.0, 1.0});
+    int64_t in4[4], out4[4];
+    for (size_t d = 0; d < 4; ++d) {
+      in4[d] = axes[d].in;
+      out4[d] = axes[d].out;
+    }
+    const bool linear = a_.mode == ResizeMode::kLinear;
+    std::optional<LaunchFloat> ft;
+    int es = 0;
+    if (linear) {
+      ft = launchFloat(x.dtype());
+      if (!ft) return unsupported("linear Resize of " + x.describe() + " (float types only)");
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(es, moveSize(x.dtype(), "Resize"));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, x.dtype(), out));
+    if (y.numel() == 0) return Status::ok();
+
+    // The tables, kept while the input dims and the scales / sizes / roi stay.
+    std::vector<double> key(in4, in4 + 4);
+    for (const ResizeAxis& p : axes)
+      key.insert(key.end(), {static_cast<double>(p.out), p.scale, p.roiStart, p.roiEnd});
+    if (!table_.defined() || key != key_) {
+      Tensor host;
+      if (linear) {
+        std::vector<LinearTap> taps;
+        for (const ResizeAxis& p : axes) {
+          std::vector<LinearTap> t = linearTaps(a_, p);
+          taps.insert(taps.end(), t.begin(), t.end());
+        }
+        host = Tensor::zeros(ir::DataType::kUInt8,
+                             {static_cast<int64_t>(taps.size() * sizeof(LinearTap))});
+        std::memcpy(host.mutableRaw(), taps.data(), taps.size() * sizeof(LinearTap));
+      } else {
+        const int64_t strides[4] = {in4[1] * in4[2] * in4[3], in4[2] * in4[3], in4[3], 1};
+        std::vector<int64_t> maps;
+        for (size_t d = 0; d < 4; ++d)
+          for (int64_t m : nearestMap(a_, axes[d])) maps.push_back(m < 0 ? -1 : m * strides[d]);
+        host = Tensor::fromVector(ir::DataType::kInt64, {static_cast<int64_t>(maps.size())}, maps);
+      }
+      PASSLAB_ASSIGN_OR_RETURN(table_, upload(host, ctx.stream()));
+      key_ = std::move(key);
+    }
+    if (linear) {
+      return launchStatus(launchResizeLinear(x.raw(), y.mutableRaw(), static_cast<int>(*ft),
+                                             static_cast<const LinearTap*>(table_.raw()), in4, out4,
+                                             static_cast<float>(a_.extrapolation), ctx.stream()),
+                          "Resize");
+    }
+    PASSLAB_ASSIGN_OR_RETURN(uint64_t fill, valueBits(x.dtype(), a_.extrapolation, true));
+    return launchStatus(launchResizeNearest(x.raw(), y.mutableRaw(), es, table_.data<int64_t>(),
+                                            out4, fill, ctx.stream()),
+                        "Resize");
+  }
+
+ private:
+  ResizeAttrs a_;
+  int64_t opset_;
+  std::vector<double> key_;
+  DeviceTensor table_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<CudaKernel>> makeResizeKernel(const CudaBuild& b) {
+  PASSLAB_ASSIGN_OR_RETURN(ResizeAttrs a, parseResizeAttrs(b.node(), b.opset()));
+  if (a.mode == ResizeMode::kLinear && b.dtype() != ir::DataType::kUndefined &&
+      !launchFloat(b.dtype()))
+    return unsupported("linear Resize of " + std::string(ir::dtypeName(b.dtype())) +
+                       " (float types only)");
+  return std::unique_ptr<CudaKernel>(std::make_unique<Resize>(std::move(a), b.opset()));
+}
+
+}  // namespace passlab::exec::cuda

@@ -1,5 +1,6 @@
 #include "core/exec/cuda/norm_reduce_plan.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/exec/cpu/data_util.h"
@@ -143,6 +144,93 @@ Expected<CudaReducePlan> planCudaReduce(const Dims& dims, const std::vector<int6
     g.reduced_strides[i] = redS[i];
   }
   return p;
+}
+
+namespace {
+
+Dims padTo(const Dims& d, size_t rank) {
+  Dims p(rank - d.size(), 1);
+  p.insert(p.end(), d.begin(), d.end());
+  return p;
+}
+
+// Element strides of `d` seen with `rank` dims; 0 along dims of extent 1.
+std::vector<int64_t> paddedStrides(const Dims& d, size_t rank) {
+  std::vector<int64_t> s(rank, 0);
+  int64_t acc = 1;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const size_t j = d.size() - 1 - i, o = rank - 1 - i;
+    s[o] = d[j] == 1 ? 0 : acc;
+    acc *= d[j];
+  }
+  return s;
+}
+
+}  // namespace
+
+Expected<Dims> planAttention(const Dims& q, const Dims& k, const Dims& v, bool kTransposed,
+                             const Dims* const masks[3], AttentionArgs& args) {
+  const std::string shapes = "Q " + dimsText(q) + ", K " + dimsText(k) +
+                             (kTransposed ? " (transposed)" : "") + " and V " + dimsText(v);
+  if (q.size() < 2 || k.size() < 2 || v.size() < 2)
+    return invalidArgument("FusedAttention needs Q, K and V of rank >= 2 (got " + shapes + ")");
+  const size_t R = std::max({q.size(), k.size(), v.size()});
+  const Dims qd = padTo(q, R), kd = padTo(k, R), vd = padTo(v, R);
+  const int64_t S = qd[R - 2], H = qd[R - 1];
+  const int64_t T = kTransposed ? kd[R - 1] : kd[R - 2];
+  const int64_t kH = kTransposed ? kd[R - 2] : kd[R - 1];
+  const int64_t Hv = vd[R - 1];
+  if (kH != H || vd[R - 2] != T)
+    return invalidArgument("FusedAttention: " + shapes + " do not chain");
+  Dims batch(R - 2);
+  for (size_t i = 0; i + 2 < R; ++i) {
+    int64_t d = 1;
+    for (int64_t x : {qd[i], kd[i], vd[i]}) {
+      if (x == 1 || x == d) continue;
+      if (d != 1)
+        return invalidArgument("FusedAttention: batch dims of " + shapes + " do not broadcast");
+      d = x;
+    }
+    batch[i] = d;
+  }
+  if (batch.size() > static_cast<size_t>(kMaxAttentionBatchRank))
+    return unsupported("FusedAttention: more than " + std::to_string(kMaxAttentionBatchRank) +
+                       " batch dims (" + shapes + ")");
+  Dims scoreDims = batch;
+  scoreDims.push_back(S);
+  scoreDims.push_back(T);
+  const auto qs = paddedStrides(q, R), ks = paddedStrides(k, R), vs = paddedStrides(v, R);
+  args.batch_rank = static_cast<int>(batch.size());
+  args.batches = 1;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    args.batch_dims[i] = batch[i];
+    args.q_strides[i] = qs[i];
+    args.k_strides[i] = ks[i];
+    args.v_strides[i] = vs[i];
+    args.batches *= batch[i];
+  }
+  for (int m = 0; m < 3; ++m) {
+    for (size_t i = 0; i < batch.size(); ++i) args.mask_strides[m][i] = 0;
+    args.mask_row_stride[m] = args.mask_col_stride[m] = 0;
+    if (!masks[m]) continue;
+    const Dims& md = *masks[m];
+    auto st = md.size() <= R ? broadcastStrides(md, scoreDims)
+                             : Expected<std::vector<int64_t>>(invalidArgument("rank"));
+    if (!st)
+      return invalidArgument("FusedAttention: a mask " + dimsText(md) +
+                             " does not broadcast to the scores " + dimsText(scoreDims));
+    for (size_t i = 0; i < batch.size(); ++i) args.mask_strides[m][i] = st.value()[i];
+    args.mask_row_stride[m] = st.value()[R - 2];
+    args.mask_col_stride[m] = st.value()[R - 1];
+  }
+  args.S = S;
+  args.T = T;
+  args.H = H;
+  args.Hv = Hv;
+  Dims out = batch;
+  out.push_back(S);
+  out.push_back(Hv);
+  return out;
 }
 
 }  // namespace passlab::exec::cuda

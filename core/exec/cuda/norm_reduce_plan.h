@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/exec/cuda/attention_launch.h"
 #include "core/exec/cuda/reduce_launch.h"
 #include "core/exec/tensor.h"
 #include "core/support/error.h"
@@ -49,5 +50,14 @@ struct CudaReducePlan {
 };
 Expected<CudaReducePlan> planCudaReduce(const Dims& dims, const std::vector<int64_t>& axes,
                                         bool keepDims, bool noopWithEmptyAxes);
+
+// ai.passlab FusedAttention's shapes: Q [..., S, H], K [..., T, H] ([..., H, T]
+// when kTransposed), V [..., T, Hv], batch dims broadcasting as MatMul's, and
+// up to three masks (nullptr when absent: mask_mul, mask_add, mask_bool)
+// broadcasting to the scores [batch..., S, T]. Fills the geometry of `args`
+// (batch dims and strides, S, T, H, Hv; not pointers nor attributes) and
+// returns Y's dims [batch..., S, Hv]; errors name the shapes.
+Expected<Dims> planAttention(const Dims& q, const Dims& k, const Dims& v, bool kTransposed,
+                             const Dims* const masks[3], AttentionArgs& args);
 
 }  // namespace passlab::exec::cuda

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "core/exec/cuda/attention_launch.h"
 #include "core/exec/cuda/norm_reduce_plan.h"
 #include "core/exec/cuda/normalization_launch.h"
 #include "core/exec/cuda/reduce_launch.h"
@@ -329,6 +330,72 @@ TEST_P(NormDevice, ReduceOverSeparatedAxes) {
       expectNear(dy.download(), hostReduce(x, plan.geometry, op), half ? 4e-3f : 1e-5f);
     }
   }
+}
+
+// FusedAttention: Q [2,3,5,16] x K [2,3,9,16] (not transposed), V [1,3,9,8]
+// broadcast over the batch, a subtracted float mask per key, a bool mask per
+// (query, key), causal; against a host reference in double.
+TEST_P(NormDevice, FusedAttentionMasksCausal) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const int64_t B = 2, N = 3, S = 5, T = 9, H = 16, Hv = 8;
+  const auto q = rounded(randoms(B * N * S * H, 12, -1, 1), half);
+  const auto k = rounded(randoms(B * N * T * H, 13, -1, 1), half);
+  const auto v = rounded(randoms(N * T * Hv, 14), half);
+  const auto madd = randoms(T, 15, 0, 2);
+  std::vector<unsigned char> mbool(S * T);
+  for (size_t i = 0; i < mbool.size(); ++i) mbool[i] = (i % 4) != 1;
+  Buf dq(q, half), dk(k, half), dv(v, half), dy(B * N * S * Hv, half), dm(madd, false);
+  void* db = nullptr;
+  cudaMalloc(&db, mbool.size());
+  cudaMemcpy(db, mbool.data(), mbool.size(), cudaMemcpyHostToDevice);
+  AttentionArgs a;
+  const Dims mAddDims{T}, mBoolDims{S, T};
+  const Dims* masks[3] = {nullptr, &mAddDims, &mBoolDims};
+  auto out = planAttention({B, N, S, H}, {B, N, T, H}, {1, N, T, Hv}, false, masks, a);
+  ASSERT_TRUE(out.isOk()) << out.error().message();
+  a.q = dq.p;
+  a.k = dk.p;
+  a.v = dv.p;
+  a.y = dy.p;
+  a.mask_add = static_cast<const float*>(dm.p);
+  a.mask_bool = static_cast<const bool*>(db);
+  a.scale = 0.25f;
+  a.subtract = true;
+  a.causal = true;
+  a.filter = -10000.0f;
+  a.score_rows = attentionBlocks(a.batches * a.S);
+  float* scores = nullptr;
+  cudaMalloc(&scores, a.score_rows * T * 4);
+  a.scores = scores;
+  ASSERT_EQ(launchAttention(half ? 1 : 0, a, nullptr), 0);
+  std::vector<float> want(B * N * S * Hv);
+  for (int64_t b = 0; b < B * N; ++b) {
+    const int64_t n = b % N;
+    for (int64_t s = 0; s < S; ++s) {
+      const int64_t limit = std::min<int64_t>(std::max<int64_t>(s + T - S + 1, 0), T);
+      std::vector<double> sc(T);
+      double mx = -1e300, sum = 0;
+      for (int64_t t = 0; t < limit; ++t) {
+        double acc = 0;
+        for (int64_t h = 0; h < H; ++h) acc += q[(b * S + s) * H + h] * k[(b * T + t) * H + h];
+        double x = 0.25 * acc - madd[t];
+        if (!mbool[s * T + t]) x = -10000.0;
+        sc[t] = x;
+        mx = std::max(mx, x);
+      }
+      for (int64_t t = 0; t < limit; ++t) sum += (sc[t] = std::exp(sc[t] - mx));
+      for (int64_t h = 0; h < Hv; ++h) {
+        double acc = 0;
+        for (int64_t t = 0; t < limit; ++t) acc += sc[t] * v[(n * T + t) * Hv + h];
+        want[(b * S + s) * Hv + h] = static_cast<float>(acc / sum);
+      }
+    }
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expectNear(dy.download(), want, half ? 4e-3f : 1e-5f);
+  cudaFree(db);
+  cudaFree(scores);
 }
 
 TEST(NormDeviceF32, ReduceMaxPropagatesNaN) {

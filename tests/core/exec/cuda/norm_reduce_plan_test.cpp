@@ -169,5 +169,47 @@ TEST(CudaReducePlan, TooManyBlocksUnsupported) {
   EXPECT_EQ(p.error().code(), ErrorCode::kUnsupported);
 }
 
+TEST(CudaAttentionPlan, BatchBroadcastAndMasks) {
+  AttentionArgs a;
+  const Dims mAdd{1, 1, 1, 7};  // padding mask: one value per key
+  const Dims mBool{1, 1, 5, 7};
+  const Dims* masks[3] = {nullptr, &mAdd, &mBool};
+  auto out = planAttention({2, 4, 5, 16}, {2, 4, 16, 7}, {1, 4, 7, 8}, true, masks, a);
+  ASSERT_TRUE(out.isOk()) << out.error().message();
+  EXPECT_EQ(out.value(), (Dims{2, 4, 5, 8}));
+  EXPECT_EQ(a.batch_rank, 2);
+  EXPECT_EQ(a.batches, 8);
+  EXPECT_EQ(a.S, 5);
+  EXPECT_EQ(a.T, 7);
+  EXPECT_EQ(a.H, 16);
+  EXPECT_EQ(a.Hv, 8);
+  EXPECT_EQ(a.q_strides[0], 4 * 5 * 16);
+  EXPECT_EQ(a.q_strides[1], 5 * 16);
+  EXPECT_EQ(a.k_strides[1], 16 * 7);
+  EXPECT_EQ(a.v_strides[0], 0);  // V broadcast over the batch
+  EXPECT_EQ(a.v_strides[1], 7 * 8);
+  EXPECT_EQ(a.mask_row_stride[1], 0);
+  EXPECT_EQ(a.mask_col_stride[1], 1);
+  EXPECT_EQ(a.mask_strides[1][0], 0);
+  EXPECT_EQ(a.mask_row_stride[2], 7);
+  EXPECT_EQ(a.mask_col_stride[2], 1);
+}
+
+TEST(CudaAttentionPlan, ShapeErrorsNamed) {
+  AttentionArgs a;
+  const Dims* none[3] = {nullptr, nullptr, nullptr};
+  auto chain = planAttention({2, 5, 16}, {2, 7, 8}, {2, 7, 8}, false, none, a);
+  ASSERT_FALSE(chain.isOk());
+  EXPECT_NE(chain.error().message().find("do not chain"), std::string::npos);
+  auto batch = planAttention({2, 5, 16}, {3, 7, 16}, {3, 7, 8}, false, none, a);
+  ASSERT_FALSE(batch.isOk());
+  EXPECT_NE(batch.error().message().find("do not broadcast"), std::string::npos);
+  const Dims bad{3, 7};
+  const Dims* masks[3] = {&bad, nullptr, nullptr};
+  auto mask = planAttention({2, 5, 16}, {2, 7, 16}, {2, 7, 8}, false, masks, a);
+  ASSERT_FALSE(mask.isOk());
+  EXPECT_NE(mask.error().message().find("mask [3,7]"), std::string::npos) << mask.error().message();
+}
+
 }  // namespace
 }  // namespace passlab::exec::cuda

@@ -50,6 +50,56 @@ __global__ void stridedCopyKernel(const E* __restrict__ src, E* __restrict__ dst
   }
 }
 
+// Batched 2-D transpose through shared memory: src [batch][R][C] ->
+// dst [batch][C][R], 32 x 32 tiles, blocks of 32 x 8 threads, coalesced reads
+// and writes.
+constexpr int kTile = 32;
+constexpr int kTileRows = 8;
+
+template <class E>
+__global__ void transpose2dKernel(const E* __restrict__ src, E* __restrict__ dst, int64_t R,
+                                  int64_t C, int64_t tilesR, int64_t tilesC, int64_t totalTiles) {
+  __shared__ E tile[kTile][kTile + 1];
+  const int64_t perBatch = tilesR * tilesC;
+  for (int64_t t = blockIdx.x; t < totalTiles; t += gridDim.x) {
+    const int64_t b = t / perBatch, rem = t - b * perBatch;
+    const int64_t tr = rem / tilesC, tc = rem - tr * tilesC;
+    const E* s = src + b * R * C;
+    E* d = dst + b * R * C;
+    const int64_t r0 = tr * kTile, c0 = tc * kTile;
+    for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+      const int64_t r = r0 + j, c = c0 + threadIdx.x;
+      if (r < R && c < C) tile[j][threadIdx.x] = s[r * C + c];
+    }
+    __syncthreads();
+    for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+      const int64_t c = c0 + j, r = r0 + threadIdx.x;
+      if (r < R && c < C) d[c * R + r] = tile[threadIdx.x][j];
+    }
+    __syncthreads();
+  }
+}
+
+// The plan is a batched swap of the last two dims of a contiguous source:
+// dims [C, R] strides [1, C], or [B, C, R] strides [R * C, 1, C].
+bool isSwap2d(const MoveStrides& s, int64_t* batch, int64_t* R, int64_t* C) {
+  if (s.base != 0) return false;
+  if (s.rank == 2 && s.strides[0] == 1 && s.strides[1] == s.dims[0]) {
+    *batch = 1;
+    *C = s.dims[0];
+    *R = s.dims[1];
+    return true;
+  }
+  if (s.rank == 3 && s.strides[1] == 1 && s.strides[2] == s.dims[1] &&
+      s.strides[0] == s.dims[1] * s.dims[2]) {
+    *batch = s.dims[0];
+    *C = s.dims[1];
+    *R = s.dims[2];
+    return true;
+  }
+  return false;
+}
+
 template <class E>
 __global__ void copyRowsKernel(const E* __restrict__ src, int64_t srcPitch, E* __restrict__ dst,
                                int64_t dstPitch, int64_t rowElems, int64_t total) {
@@ -178,6 +228,18 @@ int launchStridedCopy(const void* src, void* dst, int elemSize, const MoveStride
                       bool useMods, cudaStream_t stream) {
   if (total <= 0) return 0;
   if (s.rank < 0 || s.rank > kMaxMoveRank) return static_cast<int>(cudaErrorInvalidValue);
+  int64_t batch = 0, R = 0, C = 0;
+  if (!useMods && isSwap2d(s, &batch, &R, &C)) {
+    const int64_t tilesR = (R + kTile - 1) / kTile, tilesC = (C + kTile - 1) / kTile;
+    const int64_t tiles = batch * tilesR * tilesC;
+    const auto blocks = static_cast<unsigned int>(tiles < (1 << 20) ? tiles : (1 << 20));
+    bool ok = withElementSize(elemSize, [&]<class E>() {
+      transpose2dKernel<E><<<blocks, dim3(kTile, kTileRows), 0, stream>>>(
+          static_cast<const E*>(src), static_cast<E*>(dst), R, C, tilesR, tilesC, tiles);
+    });
+    if (!ok) return static_cast<int>(cudaErrorInvalidValue);
+    return static_cast<int>(cudaGetLastError());
+  }
   bool ok = withElementSize(elemSize, [&]<class E>() {
     if (useMods)
       stridedCopyKernel<E, true><<<blocksFor(total), kThreads, 0, stream>>>(

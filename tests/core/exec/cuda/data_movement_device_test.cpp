@@ -95,7 +95,11 @@ TEST(CudaDataMovementDevice, StridedCopyEveryElementSize) {
   checkStrided<uint32_t>(s->plan, 360);
   checkStrided<uint32_t>(expandPlan(Dims{4, 1}, Dims{2, 4, 9}), 4);
   checkStrided<uint16_t>(tilePlan(Dims{2, 3}, {3, 2}), 6);
-  // A large last-two-dims swap (more elements than one grid pass).
+  // Last-two-dims swaps (the tiled kernel): partial tiles, every element
+  // size, 2-D and batched, and a large one.
+  checkStrided<uint8_t>(transposePlan(Dims{3, 37, 45}, {0, 2, 1}), 3 * 37 * 45);
+  checkStrided<uint16_t>(transposePlan(Dims{33, 65}, {1, 0}), 33 * 65);
+  checkStrided<uint64_t>(transposePlan(Dims{2, 5, 70, 31}, {0, 1, 3, 2}), 2 * 5 * 70 * 31);
   checkStrided<uint32_t>(transposePlan(Dims{8, 512, 768}, {0, 2, 1}), 8 * 512 * 768);
 }
 

@@ -12,8 +12,10 @@
 // float16 and bfloat16 with tensor ops, accumulating in float. The bias, the
 // residual Z and the activation are one epilogue pass over Y (conv.cu) with
 // the CPU's formulas (not cudnnConvolutionBiasActivationForward: one path
-// for every activation). Declined: FusedConv's blocked layout (`block`),
-// more than 3 spatial axes, tensors beyond cuDNN's int dims.
+// for every activation). ConvTranspose is cuDNN's backward-data convolution
+// into the full image, Y cut from it (pads, output_padding, output_shape).
+// Declined: FusedConv's blocked layout (`block`), more than 3 spatial axes,
+// tensors beyond cuDNN's int dims.
 #include <cudnn.h>
 
 #include <climits>
@@ -75,6 +77,58 @@ Expected<CudnnConvShape> cudnnConvShape(const cpu::ConvGeometry& g) {
   for (size_t a = 0; a < cr; ++a)
     if (pb[a] > INT_MAX || stride[a] > INT_MAX || dil[a] > INT_MAX)
       return unsupported("convolution attributes beyond int");
+  auto toInt = [](const Dims& d) {
+    std::vector<int> v;
+    for (int64_t e : d) v.push_back(static_cast<int>(e));
+    return v;
+  };
+  s.x = toInt(x);
+  s.w = toInt(w);
+  s.y = toInt(y);
+  return s;
+}
+
+Expected<CudnnConvShape> cudnnConvTransposeShape(const cpu::ConvGeometry& g) {
+  const size_t r = g.spatial();
+  if (r < 1 || r > 3)
+    return unsupported("ConvTranspose over " + std::to_string(r) +
+                       " spatial axes (1 to 3 on the GPU)");
+  const size_t cr = r == 1 ? 2 : r;
+  const size_t lead = cr - r;
+  auto spatial = [&](const Dims& d, int64_t fill) {
+    Dims out(cr, fill);
+    for (size_t i = 0; i < r; ++i) out[lead + i] = d[i];
+    return out;
+  };
+  // For ConvTranspose the geometry's `in` is X's side (the grid), `out` Y's.
+  const Dims in = spatial(g.in, 1), kernel = spatial(g.kernel, 1), stride = spatial(g.stride, 1),
+             dil = spatial(g.dilation, 1), pb = spatial(g.padBegin, 0), out = spatial(g.out, 1);
+  CudnnConvShape s;
+  s.groups = static_cast<int>(g.group);
+  Dims x = {g.N, g.C}, w = {g.C, g.group > 0 ? g.M / g.group : g.M}, y = {g.N, g.M};
+  const size_t off3 = 3 - cr;
+  for (size_t a = 0; a < cr; ++a) {
+    const int64_t full = (in[a] - 1) * stride[a] + (kernel[a] - 1) * dil[a] + 1;
+    x.push_back(in[a]);
+    w.push_back(kernel[a]);
+    y.push_back(full);
+    s.pads.push_back(0);
+    s.strides.push_back(static_cast<int>(stride[a]));
+    s.dilations.push_back(static_cast<int>(dil[a]));
+    s.in[off3 + a] = full;
+    s.paddedIn[off3 + a] = out[a];
+    s.padBegin[off3 + a] = -pb[a];
+  }
+  Dims yOut = {g.N, g.M};
+  yOut.insert(yOut.end(), out.begin(), out.end());
+  for (const Dims* d : {&x, &w, &y, &yOut}) {
+    if (numelOf(*d) >= int64_t{INT_MAX})
+      return unsupported("a ConvTranspose tensor of " + dimsToString(*d) +
+                         " (2^31 elements or more; cuDNN's dims are int)");
+  }
+  for (size_t a = 0; a < cr; ++a)
+    if (stride[a] > INT_MAX || dil[a] > INT_MAX)
+      return unsupported("ConvTranspose attributes beyond int");
   auto toInt = [](const Dims& d) {
     std::vector<int> v;
     for (int64_t e : d) v.push_back(static_cast<int>(e));
@@ -354,10 +408,188 @@ class ConvKernel final : public CudaKernel {
   std::map<PlanKey, std::unique_ptr<Plan>> plans_;
 };
 
+// ConvTranspose: cuDNN's backward-data convolution into the full image (no
+// pads), then Y cut from it (conv.cu's launchPadSpatial with negative
+// offsets) and the bias added by the epilogue kernel.
+struct TransposePlan {
+  CudnnConvShape shape;
+  cudnnDataType_t dataType = CUDNN_DATA_FLOAT;
+  TensorDesc dy, dx;
+  FilterDesc w;
+  ConvDesc conv;
+  std::vector<cudnnConvolutionBwdDataAlgoPerf_t> candidates;
+  int chosen = -1;
+};
+
+class ConvTransposeKernel final : public CudaKernel {
+ public:
+  static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    auto a = cpu::parseConvAttrs(b.node());
+    if (!a) return a.error();
+    if (!a->window.kernel.empty() && a->window.kernel.size() > 3)
+      return unsupported("ConvTranspose over " + std::to_string(a->window.kernel.size()) +
+                         " spatial axes (1 to 3 on the GPU)");
+    return std::unique_ptr<CudaKernel>(new ConvTransposeKernel(std::move(a).value()));
+  }
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor w, ctx.input(1));
+    const ir::DataType dt = x.dtype();
+    auto lf = launchFloat(dt);
+    if (!lf)
+      return invalidArgument("ConvTranspose of element type " + std::string(ir::dtypeName(dt)));
+    const int ft = static_cast<int>(*lf);
+    if (w.dtype() != dt) return invalidArgument("W " + w.describe() + " is not of X's type");
+    PASSLAB_ASSIGN_OR_RETURN(cpu::ConvGeometry g,
+                             cpu::convTransposeGeometry(attrs_, x.dims(), w.dims()));
+    DeviceTensor bias;
+    if (ctx.has(2)) {
+      PASSLAB_ASSIGN_OR_RETURN(bias, ctx.input(2));
+      if (bias.dtype() != dt)
+        return invalidArgument("B " + bias.describe() + " is not of X's type");
+      if (bias.numel() != g.M)
+        return invalidArgument("B has " + std::to_string(bias.numel()) + " elements, expected " +
+                               std::to_string(g.M));
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, dt, g.outDims));
+    if (y.numel() == 0) return Status::ok();
+    if (x.numel() == 0 || w.numel() == 0) {
+      PASSLAB_CUDA_TRY(cudaMemsetAsync(y.mutableRaw(), 0, y.byteSize(), ctx.stream()));
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(TransposePlan * p, plan(ctx, g, x.dims(), w.dims(), dt));
+      const CudnnConvShape& s = p->shape;
+      const size_t elem = y.byteSize() / static_cast<size_t>(y.numel());
+      PASSLAB_ASSIGN_OR_RETURN(
+          DeviceTensor full,
+          ctx.scratch(static_cast<size_t>(numelOf(Dims(s.y.begin(), s.y.end()))) * elem));
+      PASSLAB_RETURN_IF_ERROR(convolve(ctx, *p, x, w, full));
+      const int64_t planes = g.N * g.M;
+      PASSLAB_CUDA_TRY(launchPadSpatial(ft, full.raw(), y.mutableRaw(), planes, s.in, s.paddedIn,
+                                        s.padBegin, ctx.stream()));
+    }
+    if (bias.defined()) {
+      const int64_t S = y.numel() / (g.N * g.M);
+      PASSLAB_CUDA_TRY(launchConvEpilogue(ft, y.mutableRaw(), bias.raw(), nullptr, g.N, g.M, S,
+                                          EpilogueAct::kNone, 0.0f, 0.0f, ctx.stream()));
+    }
+    return Status::ok();
+  }
+
+ private:
+  explicit ConvTransposeKernel(cpu::ConvAttrs a) : attrs_(std::move(a)) {}
+
+  Expected<TransposePlan*> plan(CudaContext& ctx, const cpu::ConvGeometry& g, const Dims& xd,
+                                const Dims& wd, ir::DataType dt) {
+    PlanKey key{xd, wd, dt};
+    if (auto it = plans_.find(key); it != plans_.end()) return it->second.get();
+    auto p = std::make_unique<TransposePlan>();
+    PASSLAB_ASSIGN_OR_RETURN(p->shape, cudnnConvTransposeShape(g));
+    const CudnnConvShape& s = p->shape;
+    cudnnMathType_t math = CUDNN_TENSOR_OP_MATH;
+    switch (dt) {
+      case ir::DataType::kFloat:
+        p->dataType = CUDNN_DATA_FLOAT;
+        math = CUDNN_FMA_MATH;
+        break;
+      case ir::DataType::kFloat16:
+        p->dataType = CUDNN_DATA_HALF;
+        break;
+      case ir::DataType::kBFloat16:
+        p->dataType = CUDNN_DATA_BFLOAT16;
+        break;
+      default:
+        return invalidArgument("ConvTranspose of element type " + std::string(ir::dtypeName(dt)));
+    }
+    const int nb = static_cast<int>(s.x.size());
+    PASSLAB_RETURN_IF_ERROR(setTensor(p->dy, p->dataType, s.x));
+    PASSLAB_RETURN_IF_ERROR(setTensor(p->dx, p->dataType, s.y));
+    PASSLAB_CUDNN_TRY(cudnnCreateFilterDescriptor(&p->w.d));
+    PASSLAB_CUDNN_TRY(
+        cudnnSetFilterNdDescriptor(p->w.d, p->dataType, CUDNN_TENSOR_NCHW, nb, s.w.data()));
+    PASSLAB_CUDNN_TRY(cudnnCreateConvolutionDescriptor(&p->conv.d));
+    PASSLAB_CUDNN_TRY(cudnnSetConvolutionNdDescriptor(p->conv.d, nb - 2, s.pads.data(),
+                                                      s.strides.data(), s.dilations.data(),
+                                                      CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    PASSLAB_CUDNN_TRY(cudnnSetConvolutionGroupCount(p->conv.d, s.groups));
+    PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p->conv.d, math));
+    // The forward convolution of the full image must give X's dims.
+    std::vector<int> fwd(s.x.size());
+    PASSLAB_CUDNN_TRY(
+        cudnnGetConvolutionNdForwardOutputDim(p->conv.d, p->dx.d, p->w.d, nb, fwd.data()));
+    if (fwd != s.x)
+      return internalError("cuDNN's ConvTranspose image does not map back to X " +
+                           dimsToString(xd));
+    int maxCount = 0;
+    PASSLAB_CUDNN_TRY(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(ctx.cudnn(), &maxCount));
+    std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(static_cast<size_t>(std::max(maxCount, 1)));
+    int returned = 0;
+    PASSLAB_CUDNN_TRY(cudnnGetConvolutionBackwardDataAlgorithm_v7(
+        ctx.cudnn(), p->w.d, p->dy.d, p->conv.d, p->dx.d, static_cast<int>(perf.size()), &returned,
+        perf.data()));
+    for (int i = 0; i < returned; ++i) {
+      const cudnnConvolutionBwdDataAlgoPerf_t& c = perf[static_cast<size_t>(i)];
+      if (c.status != CUDNN_STATUS_SUCCESS) continue;
+      if (dt == ir::DataType::kFloat && (c.mathType == CUDNN_TENSOR_OP_MATH ||
+                                         c.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
+        continue;
+      p->candidates.push_back(c);
+    }
+    if (p->candidates.empty())
+      return unsupported("cuDNN has no backward-data algorithm for this ConvTranspose");
+    TransposePlan* raw = p.get();
+    plans_.emplace(std::move(key), std::move(p));
+    return raw;
+  }
+
+  Status convolve(CudaContext& ctx, TransposePlan& p, const DeviceTensor& x, const DeviceTensor& w,
+                  DeviceTensor& full) {
+    const float one = 1.0f, zero = 0.0f;
+    const int first = p.chosen >= 0 ? p.chosen : 0;
+    const int last = p.chosen >= 0 ? p.chosen + 1 : static_cast<int>(p.candidates.size());
+    Status failed = Status::ok();
+    for (int i = first; i < last; ++i) {
+      const cudnnConvolutionBwdDataAlgoPerf_t& c = p.candidates[static_cast<size_t>(i)];
+      if (p.dataType != CUDNN_DATA_FLOAT)
+        PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p.conv.d, c.mathType));
+      size_t wsBytes = 0;
+      cudnnStatus_t st = cudnnGetConvolutionBackwardDataWorkspaceSize(
+          ctx.cudnn(), p.w.d, p.dy.d, p.conv.d, p.dx.d, c.algo, &wsBytes);
+      if (st == CUDNN_STATUS_SUCCESS) {
+        DeviceTensor ws;
+        if (wsBytes > 0) {
+          auto scratch = ctx.scratch(wsBytes);
+          if (!scratch) {
+            failed = scratch.error();
+            continue;
+          }
+          ws = std::move(scratch).value();
+        }
+        st = cudnnConvolutionBackwardData(
+            ctx.cudnn(), &one, p.w.d, w.raw(), p.dy.d, x.raw(), p.conv.d, c.algo,
+            ws.defined() ? ws.mutableRaw() : nullptr, wsBytes, &zero, p.dx.d, full.mutableRaw());
+      }
+      if (st == CUDNN_STATUS_SUCCESS) {
+        p.chosen = i;
+        return Status::ok();
+      }
+      failed = fromCudnn(static_cast<int>(st), "cudnnConvolutionBackwardData");
+      if (p.chosen >= 0) break;
+    }
+    if (failed) return internalError("cuDNN ran no backward-data algorithm");
+    return failed;
+  }
+
+  cpu::ConvAttrs attrs_;
+  std::map<PlanKey, std::unique_ptr<TransposePlan>> plans_;
+};
+
 const CudaKernelDef kRows[] = {
     {"", "Conv", 1, kOpsetMax, kCudaFloats, 0, "cudnn.Conv", makeCudaKernel<ConvKernel>},
     {ir::passlab_ops::kDomain, ir::passlab_ops::kFusedConv, 1, kOpsetMax, kCudaFloats, 0,
      "cudnn.passlab.FusedConv", makeCudaKernel<ConvKernel>},
+    {"", "ConvTranspose", 1, kOpsetMax, kCudaFloats, 0, "cudnn.ConvTranspose",
+     makeCudaKernel<ConvTransposeKernel>},
 };
 
 }  // namespace

@@ -35,6 +35,16 @@ struct CudnnConvShape {
 // (tensors of 2^31 elements or more).
 Expected<CudnnConvShape> cudnnConvShape(const cpu::ConvGeometry& g);
 
+// A ConvTranspose as cuDNN's backward-data convolution: x is the
+// transposed convolution's input X [N, C, in...] (cuDNN's dy), w its W
+// [C, M/group, k...], y the full image [N, M, full...] with no pads, full =
+// (in - 1) * stride + span (cuDNN's dx). Y is then cut from the full image:
+// Y[o] = full[o + padBegin], zeros past its end (output_padding, a larger
+// output_shape); in the 3-axis fields: in = full, paddedIn = Y's extents,
+// padBegin = -(the geometry's padBegin), as launchPadSpatial takes them.
+// prePad is false.
+Expected<CudnnConvShape> cudnnConvTransposeShape(const cpu::ConvGeometry& g);
+
 // The epilogue kernel's activation and parameters.
 EpilogueAct epilogueAct(const cpu::fused::Activation& a);
 

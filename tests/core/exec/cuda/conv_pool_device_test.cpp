@@ -356,6 +356,54 @@ std::vector<float> convRef(const cpu::ConvGeometry& g, const std::vector<float>&
   return y;
 }
 
+// ConvTranspose on 3 axes: each input position and tap adds to the image
+// position it writes (o * stride - padBegin + k * dilation), in double.
+std::vector<float> convTransposeRef(const cpu::ConvGeometry& g, const std::vector<float>& x,
+                                    const std::vector<float>& w, const std::vector<float>* b) {
+  const size_t r = g.spatial(), lead = 3 - r;
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1},
+          d[3] = {1, 1, 1}, pb[3] = {0, 0, 0};
+  for (size_t i = 0; i < r; ++i) {
+    in[lead + i] = g.in[i];
+    out[lead + i] = g.out[i];
+    k[lead + i] = g.kernel[i];
+    s[lead + i] = g.stride[i];
+    d[lead + i] = g.dilation[i];
+    pb[lead + i] = g.padBegin[i];
+  }
+  const int64_t cg = g.C / g.group, mg = g.M / g.group;
+  const int64_t inSize = in[0] * in[1] * in[2], outSize = out[0] * out[1] * out[2];
+  const int64_t kSize = k[0] * k[1] * k[2];
+  std::vector<double> y(static_cast<size_t>(g.N * g.M * outSize), 0.0);
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t m = 0; m < g.M; ++m) {
+      double* yp = y.data() + (n * g.M + m) * outSize;
+      if (b)
+        for (int64_t i = 0; i < outSize; ++i) yp[i] = (*b)[static_cast<size_t>(m)];
+      const int64_t grp = m / mg, mm = m % mg;
+      for (int64_t c = grp * cg; c < (grp + 1) * cg; ++c)
+        for (int64_t o0 = 0; o0 < in[0]; ++o0)
+          for (int64_t o1 = 0; o1 < in[1]; ++o1)
+            for (int64_t o2 = 0; o2 < in[2]; ++o2) {
+              const float xv =
+                  x[static_cast<size_t>((n * g.C + c) * inSize + (o0 * in[1] + o1) * in[2] + o2)];
+              for (int64_t k0 = 0; k0 < k[0]; ++k0)
+                for (int64_t k1 = 0; k1 < k[1]; ++k1)
+                  for (int64_t k2 = 0; k2 < k[2]; ++k2) {
+                    const int64_t q0 = o0 * s[0] - pb[0] + k0 * d[0];
+                    const int64_t q1 = o1 * s[1] - pb[1] + k1 * d[1];
+                    const int64_t q2 = o2 * s[2] - pb[2] + k2 * d[2];
+                    if (q0 < 0 || q0 >= out[0] || q1 < 0 || q1 >= out[1] || q2 < 0 || q2 >= out[2])
+                      continue;
+                    const float wv = w[static_cast<size_t>((c * mg + mm) * kSize +
+                                                           (k0 * k[1] + k1) * k[2] + k2)];
+                    yp[(q0 * out[1] + q1) * out[2] + q2] += static_cast<double>(xv) * wv;
+                  }
+            }
+    }
+  return std::vector<float>(y.begin(), y.end());
+}
+
 struct ConvCase {
   Dims x = {}, w = {};
   int64_t group = 1;
@@ -366,6 +414,8 @@ struct ConvCase {
   std::string activation = {};
   std::vector<float> params = {};
   bool residual = false;
+  bool transposed = false;
+  std::vector<int64_t> outputPadding = {};
 };
 
 class ConvDevice : public ::testing::Test {
@@ -386,23 +436,30 @@ class ConvDevice : public ::testing::Test {
     ir::Graph g;
     auto type = [dt](const Dims& d) { return ir::Type::tensor(dt, ir::Shape::fromValues(d)); };
     std::vector<ir::Value*> in = {g.addInput("x", type(c.x)), g.addInput("w", type(c.w))};
-    if (c.bias || c.residual) in.push_back(g.addInput("b", type({c.w[0]})));
+    const int64_t M = c.transposed ? c.w[1] * c.group : c.w[0];
+    if (c.bias || c.residual) in.push_back(g.addInput("b", type({M})));
     ir::WindowAttrs win;
     win.strides = c.strides;
     win.pads = c.pads;
     win.dilations = c.dilations;
     if (c.autoPad == "SAME_UPPER") win.autoPad = ir::AutoPad::kSameUpper;
     if (c.autoPad == "SAME_LOWER") win.autoPad = ir::AutoPad::kSameLower;
-    auto geo = cpu::convGeometry(cpu::ConvAttrs{win, c.group}, c.x, c.w);
+    win.outputPadding = c.outputPadding;
+    auto geo = c.transposed ? cpu::convTransposeGeometry(cpu::ConvAttrs{win, c.group}, c.x, c.w)
+                            : cpu::convGeometry(cpu::ConvAttrs{win, c.group}, c.x, c.w);
     ASSERT_TRUE(geo.isOk()) << geo.error().message();
     if (c.residual) in.push_back(g.addInput("z", type(geo->outDims)));
-    ir::Node* n = g.addNode(c.fused ? ir::passlab_ops::kFusedConv : "Conv",
+    ir::Node* n = g.addNode(c.fused        ? ir::passlab_ops::kFusedConv
+                            : c.transposed ? "ConvTranspose"
+                                           : "Conv",
                             c.fused ? ir::passlab_ops::kDomain : "", in, 1, nullptr, "conv");
     if (c.group != 1) n->setAttr(ir::Attribute::makeInt("group", c.group));
     if (!c.strides.empty()) n->setAttr(ir::Attribute::makeInts("strides", c.strides));
     if (!c.pads.empty()) n->setAttr(ir::Attribute::makeInts("pads", c.pads));
     if (!c.dilations.empty()) n->setAttr(ir::Attribute::makeInts("dilations", c.dilations));
     if (!c.autoPad.empty()) n->setAttr(ir::Attribute::makeString("auto_pad", c.autoPad));
+    if (!c.outputPadding.empty())
+      n->setAttr(ir::Attribute::makeInts("output_padding", c.outputPadding));
     if (!c.activation.empty()) n->setAttr(ir::Attribute::makeString("activation", c.activation));
     if (!c.params.empty()) n->setAttr(ir::Attribute::makeFloats("activation_params", c.params));
 
@@ -414,7 +471,7 @@ class ConvDevice : public ::testing::Test {
 
     const std::vector<float> x = randoms(static_cast<size_t>(numelOf(c.x)), 21);
     const std::vector<float> w = randoms(static_cast<size_t>(numelOf(c.w)), 22);
-    std::vector<float> b = randoms(static_cast<size_t>(c.w[0]), 23);
+    std::vector<float> b = randoms(static_cast<size_t>(M), 23);
     if (!c.bias) std::fill(b.begin(), b.end(), 0.0f);
     const std::vector<float> z = randoms(static_cast<size_t>(numelOf(geo->outDims)), 24);
     // The inputs as the kernel sees them (rounded to dt) and as the loops do.
@@ -436,9 +493,11 @@ class ConvDevice : public ::testing::Test {
     };
     std::vector<float> xs, ws, bs, zs;
     std::vector<DeviceTensor> ins = {dev(x, c.x, xs), dev(w, c.w, ws)};
-    if (c.bias || c.residual) ins.push_back(dev(b, {c.w[0]}, bs));
+    if (c.bias || c.residual) ins.push_back(dev(b, {M}, bs));
     if (c.residual) ins.push_back(dev(z, geo->outDims, zs));
-    std::vector<float> want = convRef(*geo, xs, ws, (c.bias || c.residual) ? &bs : nullptr);
+    const std::vector<float>* bp = (c.bias || c.residual) ? &bs : nullptr;
+    std::vector<float> want =
+        c.transposed ? convTransposeRef(*geo, xs, ws, bp) : convRef(*geo, xs, ws, bp);
     if (c.fused) {
       auto act = cpu::fused::parseActivation(*n);
       ASSERT_TRUE(act.isOk());
@@ -513,6 +572,32 @@ TEST_F(ConvDevice, FusedHardSigmoidNoResidual) {
          .fused = true,
          .activation = "HardSigmoid",
          .params = {0.3f, 0.4f}});
+}
+
+TEST_F(ConvDevice, TransposeStridedPaddedOutputPadding) {
+  check({.x = {2, 3, 4, 5},
+         .w = {3, 4, 3, 3},
+         .strides = {2, 2},
+         .pads = {1, 1, 1, 1},
+         .transposed = true,
+         .outputPadding = {1, 1}});
+}
+
+TEST_F(ConvDevice, TransposeGroupedOneDimensionalNoBias) {
+  check({.x = {1, 4, 7},
+         .w = {4, 3, 3},
+         .group = 2,
+         .dilations = {2},
+         .bias = false,
+         .transposed = true});
+}
+
+TEST_F(ConvDevice, TransposeSameUpper) {
+  check({.x = {1, 2, 5, 5},
+         .w = {2, 3, 3, 3},
+         .strides = {2, 2},
+         .autoPad = "SAME_UPPER",
+         .transposed = true});
 }
 
 TEST_F(ConvDevice, Float16) {

@@ -111,6 +111,42 @@ TEST(CudnnConvShape, DeclinesFourSpatialAxesAndHugeTensors) {
   EXPECT_EQ(huge.error().code(), ErrorCode::kUnsupported);
 }
 
+TEST(CudnnConvTransposeShape, FullImageThenCut) {
+  ir::WindowAttrs win;
+  win.strides = {2, 2};
+  win.pads = {1, 1, 1, 1};
+  win.outputPadding = {1, 1};
+  cpu::ConvAttrs a{win, 1};
+  auto g = cpu::convTransposeGeometry(a, {1, 2, 3, 3}, {2, 4, 3, 3});
+  ASSERT_TRUE(g.isOk()) << g.error().message();
+  EXPECT_EQ(g->outDims, (Dims{1, 4, 6, 6}));  // (3 - 1) * 2 + 1 + 3 - 2
+  auto s = cudnnConvTransposeShape(*g);
+  ASSERT_TRUE(s.isOk());
+  EXPECT_EQ(s->x, (std::vector<int>{1, 2, 3, 3}));
+  EXPECT_EQ(s->w, (std::vector<int>{2, 4, 3, 3}));
+  EXPECT_EQ(s->y, (std::vector<int>{1, 4, 7, 7}));  // (3 - 1) * 2 + 3, no pads
+  EXPECT_EQ(s->pads, (std::vector<int>{0, 0}));
+  EXPECT_EQ(s->strides, (std::vector<int>{2, 2}));
+  EXPECT_FALSE(s->prePad);
+  EXPECT_EQ(s->in[1], 7);
+  EXPECT_EQ(s->paddedIn[1], 6);
+  EXPECT_EQ(s->padBegin[1], -1);
+  EXPECT_EQ(s->in[0], 1);
+}
+
+TEST(CudnnConvTransposeShape, GroupedOneDimensional) {
+  ir::WindowAttrs win;
+  cpu::ConvAttrs a{win, 2};
+  auto g = cpu::convTransposeGeometry(a, {1, 4, 5}, {4, 3, 2});
+  ASSERT_TRUE(g.isOk()) << g.error().message();
+  auto s = cudnnConvTransposeShape(*g);
+  ASSERT_TRUE(s.isOk());
+  EXPECT_EQ(s->groups, 2);
+  EXPECT_EQ(s->x, (std::vector<int>{1, 4, 1, 5}));
+  EXPECT_EQ(s->w, (std::vector<int>{4, 3, 1, 2}));
+  EXPECT_EQ(s->y, (std::vector<int>{1, 6, 1, 6}));
+}
+
 TEST(CudaEpilogueAct, EveryActivation) {
   using cpu::fused::ActKind;
   auto map = [](ActKind k) { return epilogueAct(cpu::fused::Activation{k, 0.0f, 0.0f}); };

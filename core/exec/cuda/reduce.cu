@@ -58,55 +58,76 @@ __device__ __forceinline__ int64_t reducedOffset(const ReduceGeometry& g, int64_
   return off;
 }
 
-// acc over the reduced elements of `base` of pre(x), combined by f from init.
-template <class T, class Pre, class F>
+// acc over the reduced elements of `base` of pre(x), combined by f from init:
+// by the block's threads together (kSerial false; every thread gets it), or by
+// one thread alone (kSerial true).
+template <bool kSerial, class T, class Pre, class F>
 __device__ __forceinline__ float reduceOne(const T* x, const ReduceGeometry& g, int64_t base,
                                            float init, Pre pre, F f) {
   float acc = init;
-  for (int64_t r = threadIdx.x; r < g.reduced_count; r += blockDim.x)
-    acc = f(acc, pre(toFloat(x[base + reducedOffset(g, r)])));
-  return blockReduce(acc, f);
-}
-
-template <class T, ReduceOp kOp>
-__global__ void reduceKernel(const T* __restrict__ x, T* __restrict__ y, ReduceGeometry g) {
-  auto id = [](float v) { return v; };
-  for (int64_t o = blockIdx.x; o < g.out_count; o += gridDim.x) {
-    const int64_t base = baseOffset(g, o);
-    float result;
-    if constexpr (kOp == ReduceOp::kSum || kOp == ReduceOp::kMean || kOp == ReduceOp::kLogSum) {
-      result = reduceOne(x, g, base, 0.0f, id, AddF{});
-      if constexpr (kOp == ReduceOp::kMean) result = result / static_cast<float>(g.reduced_count);
-      if constexpr (kOp == ReduceOp::kLogSum) result = logf(result);
-    } else if constexpr (kOp == ReduceOp::kSumSquare || kOp == ReduceOp::kL2) {
-      result = reduceOne(
-          x, g, base, 0.0f, [](float v) { return v * v; }, AddF{});
-      if constexpr (kOp == ReduceOp::kL2) result = sqrtf(result);
-    } else if constexpr (kOp == ReduceOp::kL1) {
-      result = reduceOne(
-          x, g, base, 0.0f, [](float v) { return fabsf(v); }, AddF{});
-    } else if constexpr (kOp == ReduceOp::kProd) {
-      result = reduceOne(x, g, base, 1.0f, id, MulF{});
-    } else if constexpr (kOp == ReduceOp::kMax) {
-      result = reduceOne(x, g, base, -INFINITY, id, ExtremeF<true>{});
-    } else if constexpr (kOp == ReduceOp::kMin) {
-      result = reduceOne(x, g, base, INFINITY, id, ExtremeF<false>{});
-    } else {  // kLogSumExp
-      float shift = reduceOne(x, g, base, -INFINITY, id, FiniteMaxF{});
-      if (!isfinite(shift)) shift = 0.0f;
-      const float s = reduceOne(
-          x, g, base, 0.0f, [shift](float v) { return expf(v - shift); }, AddF{});
-      result = logf(s) + shift;
-    }
-    if (threadIdx.x == 0) y[o] = fromFloat<T>(result);
+  if constexpr (kSerial) {
+    for (int64_t r = 0; r < g.reduced_count; ++r)
+      acc = f(acc, pre(toFloat(x[base + reducedOffset(g, r)])));
+    return acc;
+  } else {
+    for (int64_t r = threadIdx.x; r < g.reduced_count; r += blockDim.x)
+      acc = f(acc, pre(toFloat(x[base + reducedOffset(g, r)])));
+    return blockReduce(acc, f);
   }
 }
 
+// kSerial: one thread per output element (few reduced elements each); else
+// one block per output element.
+template <class T, ReduceOp kOp, bool kSerial>
+__global__ void reduceKernel(const T* __restrict__ x, T* __restrict__ y, ReduceGeometry g) {
+  auto id = [](float v) { return v; };
+  const int64_t first =
+      kSerial ? static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x : blockIdx.x;
+  const int64_t step = kSerial ? static_cast<int64_t>(gridDim.x) * blockDim.x : gridDim.x;
+  for (int64_t o = first; o < g.out_count; o += step) {
+    const int64_t base = baseOffset(g, o);
+    float result;
+    if constexpr (kOp == ReduceOp::kSum || kOp == ReduceOp::kMean || kOp == ReduceOp::kLogSum) {
+      result = reduceOne<kSerial>(x, g, base, 0.0f, id, AddF{});
+      if constexpr (kOp == ReduceOp::kMean) result = result / static_cast<float>(g.reduced_count);
+      if constexpr (kOp == ReduceOp::kLogSum) result = logf(result);
+    } else if constexpr (kOp == ReduceOp::kSumSquare || kOp == ReduceOp::kL2) {
+      result = reduceOne<kSerial>(
+          x, g, base, 0.0f, [](float v) { return v * v; }, AddF{});
+      if constexpr (kOp == ReduceOp::kL2) result = sqrtf(result);
+    } else if constexpr (kOp == ReduceOp::kL1) {
+      result = reduceOne<kSerial>(
+          x, g, base, 0.0f, [](float v) { return fabsf(v); }, AddF{});
+    } else if constexpr (kOp == ReduceOp::kProd) {
+      result = reduceOne<kSerial>(x, g, base, 1.0f, id, MulF{});
+    } else if constexpr (kOp == ReduceOp::kMax) {
+      result = reduceOne<kSerial>(x, g, base, -INFINITY, id, ExtremeF<true>{});
+    } else if constexpr (kOp == ReduceOp::kMin) {
+      result = reduceOne<kSerial>(x, g, base, INFINITY, id, ExtremeF<false>{});
+    } else {  // kLogSumExp
+      float shift = reduceOne<kSerial>(x, g, base, -INFINITY, id, FiniteMaxF{});
+      if (!isfinite(shift)) shift = 0.0f;
+      const float s = reduceOne<kSerial>(
+          x, g, base, 0.0f, [shift](float v) { return expf(v - shift); }, AddF{});
+      result = logf(s) + shift;
+    }
+    if (kSerial || threadIdx.x == 0) y[o] = fromFloat<T>(result);
+  }
+}
+
+// Up to this many reduced elements per output: one thread per output.
+constexpr int64_t kSerialReduce = 16;
+
 template <class T, ReduceOp kOp>
 void launchOne(const void* x, void* y, const ReduceGeometry& g, cudaStream_t stream) {
+  if (g.reduced_count <= kSerialReduce) {
+    reduceKernel<T, kOp, true><<<device::blocksFor(g.out_count), device::kThreads, 0, stream>>>(
+        static_cast<const T*>(x), static_cast<T*>(y), g);
+    return;
+  }
   const int threads = device::rowThreads(g.reduced_count);
   const unsigned int blocks = device::rowBlocks(g.out_count);
-  reduceKernel<T, kOp>
+  reduceKernel<T, kOp, false>
       <<<blocks, threads, 0, stream>>>(static_cast<const T*>(x), static_cast<T*>(y), g);
 }
 

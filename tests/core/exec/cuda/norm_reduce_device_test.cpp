@@ -318,7 +318,8 @@ TEST_P(NormDevice, ReduceOverSeparatedAxes) {
   const Dims dims{3, 4, 5, 6};
   const auto x = rounded(randoms(3 * 4 * 5 * 6, 11), half);
   Buf dx(x, half);
-  for (auto axes : {std::vector<int64_t>{0, 2}, std::vector<int64_t>{-1}, std::vector<int64_t>{}}) {
+  for (auto axes : {std::vector<int64_t>{0, 2}, std::vector<int64_t>{1, 3},
+                    std::vector<int64_t>{-1}, std::vector<int64_t>{}}) {
     auto plan = planCudaReduce(dims, axes, true, false).value();
     for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMax, ReduceOp::kSumSquare,
                         ReduceOp::kLogSumExp}) {

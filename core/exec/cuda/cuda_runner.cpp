@@ -352,7 +352,11 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
       if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
         return fromCuda(e, "the step's kernels").withContext(node.describe());
     }
-    if (keep) kept_[s] = values.snapshot(step.outputs);
+    if (keep) {
+      kept_[s] = values.snapshot(step.outputs);
+      // Their host copies are the same tensors on every run: uploaded once too.
+      uploads_.setConstantSlots(step.outputs);
+    }
     values.release(step.releaseAfter);
   }
 

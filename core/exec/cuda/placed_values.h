@@ -20,8 +20,9 @@ struct PlacedValue {
   bool onHost = false, onDevice = false;
 };
 
-// Device copies of the graph's constants (initializers), made on a runner's
-// first run and reused by its later ones. An entry holds the host tensor it
+// Device copies of the graph's constants (initializers, and the outputs of
+// constant-only steps kept on the host), made on a runner's first run and
+// reused by its later ones. An entry holds the host tensor it
 // was copied from, so a caller's override of an initializer (another buffer)
 // is uploaded afresh.
 class ConstantUploads {

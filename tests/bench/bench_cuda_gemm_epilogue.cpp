@@ -106,6 +106,10 @@ DeviceTensor randomTensor(const Dims& d, ir::DataType dt, unsigned seed, cudaStr
 
 std::vector<float> toHost(const DeviceTensor& t, cudaStream_t s) {
   auto h = download(t, s);
+  if (!h) {
+    std::fprintf(stderr, "download: %s\n", h.error().message().c_str());
+    std::exit(1);
+  }
   std::vector<float> v(static_cast<size_t>(t.numel()));
   for (size_t i = 0; i < v.size(); ++i)
     v[i] = t.dtype() == ir::DataType::kFloat ? h->data<float>()[i] : load(h->data<Half>()[i]);

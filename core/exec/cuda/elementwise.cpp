@@ -61,8 +61,10 @@ std::string typeName(DataType t) {
   return std::string(ir::dtypeName(t));
 }
 
-// The static element type of the node's input i (kUndefined when not known).
+// The element type of the node's input i known when the kernel is built
+// (a constant's, else the declared one; kUndefined when not known).
 DataType declaredType(const CudaBuild& b, size_t i) {
+  if (const ir::Tensor* c = b.constantInput(i)) return c->dtype();
   const ir::Value* v = b.node().input(i);
   if (!v || !v->type().isTensor()) return DataType::kUndefined;
   return v->type().elemType();

@@ -21,6 +21,10 @@ namespace {
 using device::blocksFor;
 using device::kThreads;
 
+// Broadcasts of fewer elements index in 32 bits (the grid-stride step, at
+// most 2^31 threads, cannot wrap past 2^32 from below 2^31).
+constexpr int64_t kMax32 = (int64_t{1} << 31) - 1;
+
 template <class T>
 inline constexpr bool kIsFloat =
     std::is_same_v<T, float> || std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
@@ -158,33 +162,40 @@ constexpr bool takes() {
   }
 }
 
-// Operand k's offset for output element i.
-template <bool kFlat, int K>
-__device__ __forceinline__ void offsets(const BroadcastIndex& idx, int64_t i, int64_t (&off)[K]) {
+// Operand k's offset for output element i, in index type I (uint32_t when
+// every offset fits: inputs broadcast to the output, so none exceeds n).
+template <bool kFlat, class I, int K>
+__device__ __forceinline__ void offsets(const BroadcastIndex& idx, I i, I (&off)[K]) {
   if constexpr (kFlat) {
 #pragma unroll
-    for (int k = 0; k < K; ++k) off[k] = i * idx.strides[k][0];
+    for (int k = 0; k < K; ++k) off[k] = i * static_cast<I>(idx.strides[k][0]);
   } else {
 #pragma unroll
     for (int k = 0; k < K; ++k) off[k] = 0;
-    int64_t rest = i;
+    I rest = i;
     for (int d = idx.rank - 1; d >= 0; --d) {
-      const int64_t q = rest / idx.dims[d];
-      const int64_t r = rest - q * idx.dims[d];
+      const I dim = static_cast<I>(idx.dims[d]);
+      const I q = rest / dim;
+      const I r = rest - q * dim;
 #pragma unroll
-      for (int k = 0; k < K; ++k) off[k] += r * idx.strides[k][d];
+      for (int k = 0; k < K; ++k) off[k] += r * static_cast<I>(idx.strides[k][d]);
       rest = q;
     }
   }
 }
 
+// Grid-stride loop over n elements with index type I.
+#define PASSLAB_GRID_STRIDE_LOOP_T(I, i, n)                                  \
+  for (I i = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
+       i += static_cast<I>(blockDim.x) * gridDim.x)
+
 // No __restrict__: Sum/Max/Min/Mean accumulate in place (a == y, element i
 // read and written by the same thread).
-template <class TA, class TB, class TO, class Fn, bool kFlat>
+template <class TA, class TB, class TO, class Fn, bool kFlat, class I>
 __global__ void binaryKernel(const TA* a, const TB* b, TO* y,
-                             const __grid_constant__ BroadcastIndex idx, int64_t n, Fn fn) {
-  PASSLAB_GRID_STRIDE_LOOP(i, n) {
-    int64_t off[2];
+                             const __grid_constant__ BroadcastIndex idx, I n, Fn fn) {
+  PASSLAB_GRID_STRIDE_LOOP_T(I, i, n) {
+    I off[2];
     offsets<kFlat>(idx, i, off);
     y[i] = store<TO>(fn(load(a[off[0]]), load(b[off[1]])));
   }
@@ -238,10 +249,13 @@ int binaryFor(ElemType ta, ElemType tb, const void* a, const void* b, void* y,
         const auto* pb = static_cast<const TB*>(b);
         auto* py = static_cast<TO*>(y);
         if (flat)
-          binaryKernel<TA, TB, TO, BinaryFn<Op>, true>
+          binaryKernel<TA, TB, TO, BinaryFn<Op>, true, int64_t>
               <<<blocks, kThreads, 0, s>>>(pa, pb, py, idx, n, fn);
+        else if (n <= kMax32)
+          binaryKernel<TA, TB, TO, BinaryFn<Op>, false, uint32_t>
+              <<<blocks, kThreads, 0, s>>>(pa, pb, py, idx, static_cast<uint32_t>(n), fn);
         else
-          binaryKernel<TA, TB, TO, BinaryFn<Op>, false>
+          binaryKernel<TA, TB, TO, BinaryFn<Op>, false, int64_t>
               <<<blocks, kThreads, 0, s>>>(pa, pb, py, idx, n, fn);
         rc = static_cast<int>(cudaGetLastError());
       }
@@ -250,12 +264,12 @@ int binaryFor(ElemType ta, ElemType tb, const void* a, const void* b, void* y,
   return rc;
 }
 
-template <class T, bool kFlat>
+template <class T, bool kFlat, class I>
 __global__ void whereKernel(const bool* __restrict__ c, const T* __restrict__ x,
                             const T* __restrict__ y, T* __restrict__ out,
-                            const __grid_constant__ BroadcastIndex idx, int64_t n) {
-  PASSLAB_GRID_STRIDE_LOOP(i, n) {
-    int64_t off[3];
+                            const __grid_constant__ BroadcastIndex idx, I n) {
+  PASSLAB_GRID_STRIDE_LOOP_T(I, i, n) {
+    I off[3];
     offsets<kFlat>(idx, i, off);
     out[i] = c[off[0]] ? x[off[1]] : y[off[2]];
   }
@@ -269,9 +283,12 @@ int whereFor(const void* c, const void* x, const void* y, void* out, const Broad
   const auto* py = static_cast<const T*>(y);
   auto* po = static_cast<T*>(out);
   if (idx.rank == 1)
-    whereKernel<T, true><<<blocksFor(n), kThreads, 0, s>>>(pc, px, py, po, idx, n);
+    whereKernel<T, true, int64_t><<<blocksFor(n), kThreads, 0, s>>>(pc, px, py, po, idx, n);
+  else if (n <= kMax32)
+    whereKernel<T, false, uint32_t>
+        <<<blocksFor(n), kThreads, 0, s>>>(pc, px, py, po, idx, static_cast<uint32_t>(n));
   else
-    whereKernel<T, false><<<blocksFor(n), kThreads, 0, s>>>(pc, px, py, po, idx, n);
+    whereKernel<T, false, int64_t><<<blocksFor(n), kThreads, 0, s>>>(pc, px, py, po, idx, n);
   return static_cast<int>(cudaGetLastError());
 }
 

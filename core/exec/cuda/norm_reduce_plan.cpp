@@ -36,6 +36,23 @@ Expected<SoftmaxRows> softmaxRows(const Dims& dims, int64_t axis, bool flattened
   return r;
 }
 
+Expected<ArgRows> argRows(const Dims& dims, int64_t axis, bool keepDims) {
+  const auto rank = static_cast<int64_t>(dims.size());
+  PASSLAB_ASSIGN_OR_RETURN(int64_t a, cpu::normalizeAxis(axis, rank));
+  ArgRows r;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t e = dims[static_cast<size_t>(d)];
+    if (d < a) r.outer *= e;
+    if (d > a) r.inner *= e;
+    if (d == a) r.len = e;
+    if (d != a)
+      r.outDims.push_back(e);
+    else if (keepDims)
+      r.outDims.push_back(1);
+  }
+  return r;
+}
+
 Expected<NormRows> normRows(const Dims& dims, int64_t axis) {
   const auto rank = static_cast<int64_t>(dims.size());
   if (rank == 0) return invalidArgument("the input must have at least one dim");

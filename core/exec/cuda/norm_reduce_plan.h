@@ -23,6 +23,14 @@ struct SoftmaxRows {
 };
 Expected<SoftmaxRows> softmaxRows(const Dims& dims, int64_t axis, bool flattened);
 
+// ArgMax / ArgMin along `axis`: rows as softmaxRows (one axis), and the
+// output dims (the axis kept as 1 with keepDims, else dropped).
+struct ArgRows {
+  int64_t outer = 1, len = 1, inner = 1;
+  Dims outDims;
+};
+Expected<ArgRows> argRows(const Dims& dims, int64_t axis, bool keepDims);
+
 // A normalization over the dims from `axis` on: rows of cols contiguous elements.
 struct NormRows {
   int64_t rows = 0, cols = 0;

@@ -4,7 +4,8 @@
 // (accumulated in float; the CPU kernel accumulates in double). Axes come from
 // the attribute before the opset that made them an input (13 for ReduceSum,
 // 18 for the others), keepdims and noop_with_empty_axes as on the CPU.
-// Integer types stay on the CPU (no row).
+// ArgMax and ArgMin (axis, keepdims, select_last_index; int64 indices) for the
+// same float types. Integer types stay on the CPU (no row).
 #include <string>
 
 #include "core/exec/cpu/data_util.h"
@@ -50,7 +51,37 @@ class ReduceKernel final : public CudaKernel {
   bool keepDims_, noop_;
 };
 
+template <bool kMax>
+class ArgMinMaxKernel final : public CudaKernel {
+ public:
+  explicit ArgMinMaxKernel(const CudaBuild& b)
+      : axis_(b.node().attrInt("axis", 0)),
+        keepDims_(b.node().attrInt("keepdims", 1) != 0),
+        last_(b.node().attrInt("select_last_index", 0) != 0) {}
+
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    auto ft = launchFloat(x.dtype());
+    if (!ft) return invalidArgument("X " + x.describe() + " is not a float type");
+    PASSLAB_ASSIGN_OR_RETURN(ArgRows r, argRows(x.dims(), axis_, keepDims_));
+    if (r.len == 0) return invalidArgument("cannot reduce an empty axis of " + x.describe());
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, ir::DataType::kInt64, r.outDims));
+    PASSLAB_CUDA_TRY(launchArgMinMax(static_cast<int>(*ft), kMax, last_, x.raw(),
+                                     y.mutableData<int64_t>(), r.outer, r.len, r.inner,
+                                     ctx.stream()));
+    return Status::ok();
+  }
+
+ private:
+  int64_t axis_;
+  bool keepDims_, last_;
+};
+
 const CudaKernelDef kRows[] = {
+    {"", "ArgMax", 1, kOpsetMax, kCudaFloats, 0, "cuda.ArgMax",
+     makeCudaKernel<ArgMinMaxKernel<true>>},
+    {"", "ArgMin", 1, kOpsetMax, kCudaFloats, 0, "cuda.ArgMin",
+     makeCudaKernel<ArgMinMaxKernel<false>>},
     {"", "ReduceSum", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceSum",
      makeCudaKernel<ReduceKernel<ReduceOp::kSum>>},
     {"", "ReduceMean", 1, kOpsetMax, kCudaFloats, 0, "cuda.ReduceMean",

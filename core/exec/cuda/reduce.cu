@@ -131,7 +131,42 @@ void launchOne(const void* x, void* y, const ReduceGeometry& g, cudaStream_t str
       <<<blocks, threads, 0, stream>>>(static_cast<const T*>(x), static_cast<T*>(y), g);
 }
 
+template <class T, bool kMax>
+__global__ void argKernel(const T* __restrict__ x, int64_t* __restrict__ y, int64_t rows,
+                          int64_t len, int64_t inner, bool last) {
+  PASSLAB_GRID_STRIDE_LOOP(r, rows) {
+    const T* p = x + (r / inner) * len * inner + r % inner;
+    float best = toFloat(p[0]);
+    int64_t at = 0;
+    for (int64_t i = 1; i < len; ++i) {
+      const float v = toFloat(p[i * inner]);
+      const bool better = kMax ? (last ? v >= best : v > best) : (last ? v <= best : v < best);
+      if (better) {
+        best = v;
+        at = i;
+      }
+    }
+    y[r] = at;
+  }
+}
+
 }  // namespace
+
+int launchArgMinMax(int float_type, bool is_max, bool select_last, const void* x, int64_t* y,
+                    int64_t outer, int64_t len, int64_t inner, cudaStream_t stream) {
+  const int64_t rows = outer * inner;
+  if (rows == 0 || len == 0) return 0;
+  const unsigned int blocks = device::blocksFor(rows);
+  device::withFloatType(static_cast<device::FloatType>(float_type), [&]<class T>() {
+    if (is_max)
+      argKernel<T, true><<<blocks, device::kThreads, 0, stream>>>(static_cast<const T*>(x), y, rows,
+                                                                  len, inner, select_last);
+    else
+      argKernel<T, false><<<blocks, device::kThreads, 0, stream>>>(static_cast<const T*>(x), y,
+                                                                   rows, len, inner, select_last);
+  });
+  return static_cast<int>(cudaGetLastError());
+}
 
 int launchReduce(int float_type, ReduceOp op, const void* x, void* y, const ReduceGeometry& g,
                  cudaStream_t stream) {

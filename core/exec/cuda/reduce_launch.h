@@ -43,4 +43,11 @@ struct ReduceGeometry {
 int launchReduce(int float_type, ReduceOp op, const void* x, void* y, const ReduceGeometry& g,
                  cudaStream_t stream);
 
+// ArgMax (is_max) or ArgMin along an axis: y[r] (int64) is the index in
+// [0, len) of the first (last, with select_last) largest (smallest) element of
+// row r, element i of row r at (r / inner) * len * inner + r % inner + i * inner;
+// compared as the CPU kernel does (NaN is never better). One thread per row.
+int launchArgMinMax(int float_type, bool is_max, bool select_last, const void* x, int64_t* y,
+                    int64_t outer, int64_t len, int64_t inner, cudaStream_t stream);
+
 }  // namespace passlab::exec::cuda

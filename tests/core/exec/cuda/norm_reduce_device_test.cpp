@@ -411,6 +411,26 @@ TEST(NormDeviceF32, ReduceMaxPropagatesNaN) {
   EXPECT_EQ(y[1], 6.0f);
 }
 
+TEST(NormDeviceF32, ArgMaxArgMinFirstAndLast) {
+  REQUIRE_DEVICE();
+  // [2, 4, 2] along axis 1, ties at 5 (max) and 1 (min).
+  std::vector<float> x{1, 9, 5, 1, 5, 9, 1, 0, /**/ 2, 2, 3, 3, 3, 3, 2, 2};
+  Buf dx(x, false);
+  int64_t* y = nullptr;
+  cudaMalloc(&y, 4 * sizeof(int64_t));
+  std::vector<int64_t> got(4);
+  auto check = [&](bool isMax, bool last, std::vector<int64_t> want) {
+    ASSERT_EQ(launchArgMinMax(0, isMax, last, dx.p, y, 2, 4, 2, nullptr), 0);
+    ASSERT_EQ(cudaMemcpy(got.data(), y, 4 * sizeof(int64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(got, want) << "max " << isMax << " last " << last;
+  };
+  check(true, false, {1, 0, 1, 1});
+  check(true, true, {2, 2, 2, 2});
+  check(false, false, {0, 3, 0, 0});
+  check(false, true, {3, 3, 3, 3});
+  cudaFree(y);
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, NormDevice, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Float16" : "Float32"; });
 

@@ -35,6 +35,22 @@ TEST(CudaSoftmaxRows, AxisOutOfRangeNamed) {
   EXPECT_FALSE(softmaxRows({2, 3}, -3, true).isOk());
 }
 
+TEST(CudaArgRows, AxisAndKeepDims) {
+  auto r = argRows({2, 3, 4}, 1, true);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r.value().outer, 2);
+  EXPECT_EQ(r.value().len, 3);
+  EXPECT_EQ(r.value().inner, 4);
+  EXPECT_EQ(r.value().outDims, (Dims{2, 1, 4}));
+  auto d = argRows({2, 3, 4}, -1, false);
+  ASSERT_TRUE(d.isOk());
+  EXPECT_EQ(d.value().outer, 6);
+  EXPECT_EQ(d.value().len, 4);
+  EXPECT_EQ(d.value().inner, 1);
+  EXPECT_EQ(d.value().outDims, (Dims{2, 3}));
+  EXPECT_FALSE(argRows({2, 3}, 2, true).isOk());
+}
+
 TEST(CudaNormRows, FromAxisOn) {
   auto r = normRows({2, 3, 4}, -1);
   ASSERT_TRUE(r.isOk());

@@ -184,6 +184,23 @@ class CudaRunner final : public GraphRunner {
   bool syncEachStep_;
 };
 
+// Every present input is a small integer tensor held on the host (shape
+// arithmetic: Gather, Concat, Unsqueeze of Shape outputs). Such steps run on
+// the CPU rather than copy a few numbers to the device and back.
+bool smallIntegersOnHost(const Step& step, PlacedValues& values) {
+  constexpr int64_t kSmall = 1024;
+  bool any = false;
+  for (const SlotRef& r : step.inputs) {
+    if (!r.present() || !values.present(r.index)) continue;
+    if (!values.onHostOnly(r.index)) return false;
+    ir::DataType t = values.dtype(r.index);
+    if (t != ir::DataType::kInt64 && t != ir::DataType::kInt32) return false;
+    if (numelOf(values.dims(r.index)) > kSmall) return false;
+    any = true;
+  }
+  return any;
+}
+
 Expected<ir::DataType> CudaRunner::dispatchType(const Step& step, PlacedValues& values) const {
   if (step.typeInput == kAnyType) return ir::DataType::kUndefined;
   auto i = static_cast<size_t>(step.typeInput);
@@ -328,23 +345,30 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
     if (!k) return k.error();
     if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.begin(s, stream));
     Status st;
-    switch ((*k)->placement) {
-      case Placement::kDevice:
-        st = runOnDevice(step, **k, values, overridden);
-        kernelNames[s] = std::string((*k)->def->name);
-        ++summary.deviceSteps;
-        break;
-      case Placement::kHostDims:
-        st = runDimsOnHost(step, values);
-        kernelNames[s] = "host." + node.opType();
-        ++summary.hostSteps;
-        break;
-      case Placement::kCpuFallback:
-        st = runOnCpu(step, *dt, values, state);
-        kernelNames[s] = "cpu-fallback:" + node.opType();
-        ++summary.fallbackSteps;
-        summary.fallbacks.push_back({nodeLabel(node), opLabel(node), (*k)->reason});
-        break;
+    if ((*k)->placement == Placement::kDevice && smallIntegersOnHost(step, values)) {
+      // Shape arithmetic: integers already on the host stay there.
+      st = runOnCpu(step, *dt, values, state);
+      kernelNames[s] = "host:" + node.opType();
+      ++summary.hostSteps;
+    } else {
+      switch ((*k)->placement) {
+        case Placement::kHostDims:
+          st = runDimsOnHost(step, values);
+          kernelNames[s] = "host." + node.opType();
+          ++summary.hostSteps;
+          break;
+        case Placement::kDevice:
+          st = runOnDevice(step, **k, values, overridden);
+          kernelNames[s] = std::string((*k)->def->name);
+          ++summary.deviceSteps;
+          break;
+        case Placement::kCpuFallback:
+          st = runOnCpu(step, *dt, values, state);
+          kernelNames[s] = "cpu-fallback:" + node.opType();
+          ++summary.fallbackSteps;
+          summary.fallbacks.push_back({nodeLabel(node), opLabel(node), (*k)->reason});
+          break;
+      }
     }
     if (!st) return st.error().withContext(node.describe());
     if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.end(s, stream));

@@ -49,6 +49,11 @@ class PlacedValues {
   // Holds a value that is not an omitted input or an empty optional.
   bool present(int32_t slot) const;
   ir::DataType dtype(int32_t slot) const;
+  // On the host and not on the device.
+  bool onHostOnly(int32_t slot) const {
+    auto i = static_cast<size_t>(slot);
+    return onHost_[i] && !onDevice_[i];
+  }
   const Dims& dims(int32_t slot) const;
 
   // The value on the device (copied there when it was on the host only).

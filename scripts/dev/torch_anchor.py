@@ -9,9 +9,9 @@ Each model is converted (onnx2torch), given seeded random float32 inputs (symbol
 --dim names them; integer inputs small non-negative values), and timed in float32: `--warmup`
 untimed runs, then the median of `--runs` timed runs, each ended by torch.cuda.synchronize on a
 GPU. torch.compile (Inductor) is timed the same way after its first, compiling call (whose
-seconds are reported apart). Every model runs in a child process under --timeout seconds, so a
-model onnx2torch cannot convert, one that fails to compile, or one that crashes is reported in its
-row and the others still run. A model onnx2torch refuses as it is is retried once prepared:
+seconds are reported apart). Every model runs in a child process under --timeout seconds (or,
+with --in-process, in this one under an alarm), so a model onnx2torch cannot convert, one that
+fails to compile, or one that crashes is reported in its row and the others still run. A model onnx2torch refuses as it is is retried once prepared:
 constants folded by ONNX Runtime's basic level (standard ops only), Constant nodes made
 initializers, the opset raised to --opset, shapes inferred (the row lists the steps). For
 torch.compile, onnx2torch's Reshape/Expand/Tile read their shape tensor as Python ints (Dynamo
@@ -293,7 +293,7 @@ def run_one(path, args):
     module = None
     first_error = None
     try:
-        module = convert(model).eval().to(args.device)
+        module = convert(model).eval()
     except Exception as exc:  # noqa: BLE001
         first_error = f"{type(exc).__name__}: {exc}"
     if module is None and not args.no_prepare:
@@ -302,20 +302,26 @@ def run_one(path, args):
         try:
             model, steps = prepare(path, args.opset)
             row["prepared"] = steps
-            module = convert(model).eval().to(args.device)
+            module = convert(model).eval()
         except Exception as exc:  # noqa: BLE001
             row["prepare_error"] = f"{type(exc).__name__}: {exc}"
     if module is None:
         row.update(status="unconverted", stage="onnx2torch", error=first_error)
         return row
     try:
+        module = module.to(args.device)
+    except Exception as exc:  # noqa: BLE001
+        row.update(status="error", stage="to-device", error=f"{type(exc).__name__}: {exc}")
+        return row
+    try:
         names, arrays, inputs = _make_inputs(model, _parse_dims(args.dim), args.seed, args.device)
         row["inputs"] = [f"{n}{list(a.shape)}:{a.dtype}" for n, a in zip(names, arrays)]
         with torch.inference_mode():
             eager_out = module(*inputs)
-            row["eager_ms"], row["eager_min_ms"] = _time_ms(
-                module, inputs, args.warmup, args.runs, args.device
-            )
+            if not args.compile_only:
+                row["eager_ms"], row["eager_min_ms"] = _time_ms(
+                    module, inputs, args.warmup, args.runs, args.device
+                )
     except Exception as exc:  # noqa: BLE001
         row.update(status="error", stage="eager", error=f"{type(exc).__name__}: {exc}")
         return row
@@ -398,6 +404,11 @@ def main():
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds for all models: no model is started after it is spent "
                              "(reported as skipped), and none runs past it")
+    parser.add_argument("--in-process", action="store_true",
+                        help="all models in this process (one import of torch; a model that "
+                             "crashes the process loses the rows after it)")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="time torch.compile only (the eager module runs once, for the check)")
     parser.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -420,6 +431,16 @@ def main():
 
     rows = []
     begun = time.perf_counter()
+    if args.in_process:
+        import signal
+
+        class _Timeout(Exception):
+            pass
+
+        def _alarm(signum, frame):
+            raise _Timeout()
+
+        signal.signal(signal.SIGALRM, _alarm)
     for path in args.models:
         spent = time.perf_counter() - begun
         if args.budget is not None and spent > args.budget - 5:
@@ -429,12 +450,31 @@ def main():
         timeout = args.timeout
         if args.budget is not None:
             timeout = min(timeout, max(10.0, args.budget - spent))
+        if args.in_process:
+            started = time.perf_counter()
+            signal.alarm(max(1, int(timeout)))
+            try:
+                row = run_one(path, args)
+            except _Timeout:
+                row = {"model": os.path.basename(path), "status": "timeout",
+                       "error": f"no result within {timeout:.0f} s"}
+            except Exception as exc:  # noqa: BLE001
+                row = {"model": os.path.basename(path), "status": "error",
+                       "error": f"{type(exc).__name__}: {exc}"}
+            finally:
+                signal.alarm(0)
+            row["wall_s"] = round(time.perf_counter() - started, 1)
+            rows.append(row)
+            print(f"# {row['model']}: {row['status']} ({row['wall_s']} s)", file=sys.stderr, flush=True)
+            continue
         cmd = [sys.executable, os.path.abspath(__file__), path, "--single", "--device", args.device,
                "--runs", str(args.runs), "--warmup", str(args.warmup), "--seed", str(args.seed)]
         for item in args.dim or []:
             cmd += ["--dim", item]
         if args.no_compile:
             cmd.append("--no-compile")
+        if args.compile_only:
+            cmd.append("--compile-only")
         if args.check_ort:
             cmd.append("--check-ort")
         if args.no_prepare:

@@ -11,17 +11,22 @@
 // with FMA math only (no TF32: results within the CPU's rtol 1e-3);
 // float16 and bfloat16 with tensor ops, accumulating in float. The bias, the
 // residual Z and the activation are one epilogue pass over Y (conv.cu) with
-// the CPU's formulas (not cudnnConvolutionBiasActivationForward: one path
-// for every activation). ConvTranspose is cuDNN's backward-data convolution
-// into the full image, Y cut from it (pads, output_padding, output_shape).
+// the CPU's formulas, except FusedConv's ReLU with a bias (float32, float16):
+// cudnnConvolutionBiasActivationForward, Z as its z input, unless
+// PASSLAB_CUDA_CONV_EPILOGUE=off or it fails for the shape (then the
+// epilogue kernel, from then on). ConvTranspose is cuDNN's backward-data
+// convolution into the full image, Y cut from it (pads, output_padding,
+// output_shape).
 // Declined: FusedConv's blocked layout (`block`), more than 3 spatial axes,
 // tensors beyond cuDNN's int dims.
 #include <cudnn.h>
 
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -189,6 +194,13 @@ struct ConvDesc {
   }
 };
 
+struct ActivationDesc {
+  cudnnActivationDescriptor_t d = nullptr;
+  ~ActivationDesc() {
+    if (d) cudnnDestroyActivationDescriptor(d);
+  }
+};
+
 std::vector<int> packedStrides(const std::vector<int>& dims) {
   std::vector<int> s(dims.size(), 1);
   for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
@@ -210,10 +222,30 @@ struct Plan {
   TensorDesc x, y;
   FilterDesc w;
   ConvDesc conv;
-  // The heuristics' candidates in order, and the one that ran (-1: none yet).
+  // The heuristics' candidates in order, and the one that ran (-1: none yet):
+  // for the plain convolution and for cudnnConvolutionBiasActivationForward.
   std::vector<cudnnConvolutionFwdAlgoPerf_t> candidates;
-  int chosen = -1;
+  int chosen = -1, chosenFused = -1;
+  // The fused call's bias [1, M, 1, 1] and ReLU, made on first use; off once
+  // it failed for this shape (the epilogue kernel does the work then).
+  TensorDesc bias;
+  ActivationDesc relu;
+  bool fusedUsable = true;
 };
+
+// What cudnnConvolutionBiasActivationForward adds: Y = relu(conv + Z + B).
+struct FusedRelu {
+  const void* bias = nullptr;
+  const void* z = nullptr;  // null: no residual
+};
+
+// PASSLAB_CUDA_CONV_EPILOGUE=off keeps the bias and ReLU out of cuDNN (the
+// epilogue kernel applies them); auto and on (the default) let FusedConv's
+// ReLU with a bias run as cudnnConvolutionBiasActivationForward.
+bool cudnnEpilogueEnabled() {
+  const char* v = std::getenv("PASSLAB_CUDA_CONV_EPILOGUE");
+  return !(v && std::string_view(v) == "off");
+}
 
 using PlanKey = std::tuple<Dims, Dims, ir::DataType>;
 
@@ -272,7 +304,18 @@ class ConvKernel final : public CudaKernel {
       PASSLAB_CUDA_TRY(cudaMemsetAsync(y.mutableRaw(), 0, y.byteSize(), ctx.stream()));
     } else {
       PASSLAB_ASSIGN_OR_RETURN(Plan * p, plan(ctx, g, x.dims(), w.dims(), dt));
-      PASSLAB_RETURN_IF_ERROR(convolve(ctx, *p, ft, x, w, y));
+      // ReLU(conv + Z + B) in one cuDNN call where it runs (float32, float16).
+      if (act_ == EpilogueAct::kRelu && bias.defined() && cudnnEpilogue_ && p->fusedUsable &&
+          (dt == ir::DataType::kFloat || dt == ir::DataType::kFloat16)) {
+        Status st = prepareFused(*p, g);
+        if (st) {
+          FusedRelu f{bias.raw(), z.defined() ? z.raw() : nullptr};
+          st = convolve(ctx, *p, ft, x, w, y, &f);
+        }
+        if (st) return Status::ok();
+        p->fusedUsable = false;  // the plain convolution and the epilogue kernel from now on
+      }
+      PASSLAB_RETURN_IF_ERROR(convolve(ctx, *p, ft, x, w, y, nullptr));
     }
     const int64_t S = g.N * g.M == 0 ? 0 : y.numel() / (g.N * g.M);
     if (bias.defined() || z.defined() || act_ != EpilogueAct::kNone)
@@ -349,9 +392,23 @@ class ConvKernel final : public CudaKernel {
     return raw;
   }
 
-  // Y = Conv(X, W) (after the explicit padding of X when the plan needs it).
+  // The bias and activation descriptors of the fused call.
+  static Status prepareFused(Plan& p, const cpu::ConvGeometry& g) {
+    if (p.relu.d) return Status::ok();
+    std::vector<int> dims(p.shape.y.size(), 1);
+    dims[1] = static_cast<int>(g.M);
+    PASSLAB_RETURN_IF_ERROR(setTensor(p.bias, p.dataType, dims));
+    PASSLAB_CUDNN_TRY(cudnnCreateActivationDescriptor(&p.relu.d));
+    PASSLAB_CUDNN_TRY(
+        cudnnSetActivationDescriptor(p.relu.d, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0));
+    return Status::ok();
+  }
+
+  // Y = Conv(X, W) (after the explicit padding of X when the plan needs it);
+  // with `f`, Y = relu(Conv(X, W) + Z + B) in one call.
   Status convolve(CudaContext& ctx, Plan& p, int ft, const DeviceTensor& x, const DeviceTensor& w,
-                  DeviceTensor& y) {
+                  DeviceTensor& y, const FusedRelu* f) {
+    int& chosen = f ? p.chosenFused : p.chosen;
     const CudnnConvShape& s = p.shape;
     const void* xData = x.raw();
     DeviceTensor padded;
@@ -366,8 +423,8 @@ class ConvKernel final : public CudaKernel {
       xData = padded.raw();
     }
     const float one = 1.0f, zero = 0.0f;
-    const int first = p.chosen >= 0 ? p.chosen : 0;
-    const int last = p.chosen >= 0 ? p.chosen + 1 : static_cast<int>(p.candidates.size());
+    const int first = chosen >= 0 ? chosen : 0;
+    const int last = chosen >= 0 ? chosen + 1 : static_cast<int>(p.candidates.size());
     Status failed = Status::ok();
     for (int i = first; i < last; ++i) {
       const cudnnConvolutionFwdAlgoPerf_t& c = p.candidates[static_cast<size_t>(i)];
@@ -386,16 +443,25 @@ class ConvKernel final : public CudaKernel {
           }
           ws = std::move(scratch).value();
         }
-        st = cudnnConvolutionForward(ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d,
-                                     c.algo, ws.defined() ? ws.mutableRaw() : nullptr, wsBytes,
-                                     &zero, p.y.d, y.mutableRaw());
+        void* wsData = ws.defined() ? ws.mutableRaw() : nullptr;
+        if (f) {
+          // Without a residual Z aliases Y, weighted 0.
+          st = cudnnConvolutionBiasActivationForward(
+              ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d, c.algo, wsData, wsBytes,
+              f->z ? &one : &zero, p.y.d, f->z ? f->z : y.raw(), p.bias.d, f->bias, p.relu.d, p.y.d,
+              y.mutableRaw());
+        } else {
+          st = cudnnConvolutionForward(ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d,
+                                       c.algo, wsData, wsBytes, &zero, p.y.d, y.mutableRaw());
+        }
       }
       if (st == CUDNN_STATUS_SUCCESS) {
-        p.chosen = i;
+        chosen = i;
         return Status::ok();
       }
-      failed = fromCudnn(static_cast<int>(st), "cudnnConvolutionForward");
-      if (p.chosen >= 0) break;  // the kept algorithm failed: report it
+      failed = fromCudnn(static_cast<int>(st),
+                         f ? "cudnnConvolutionBiasActivationForward" : "cudnnConvolutionForward");
+      if (chosen >= 0) break;  // the kept algorithm failed: report it
     }
     if (failed) return internalError("cuDNN ran no forward algorithm");
     return failed;
@@ -403,6 +469,7 @@ class ConvKernel final : public CudaKernel {
 
   cpu::ConvAttrs attrs_;
   bool fused_ = false;
+  bool cudnnEpilogue_ = cudnnEpilogueEnabled();
   EpilogueAct act_ = EpilogueAct::kNone;
   float alpha_ = 0.0f, beta_ = 0.0f;
   std::map<PlanKey, std::unique_ptr<Plan>> plans_;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -564,6 +565,36 @@ TEST_F(ConvDevice, FusedReluResidual) {
          .fused = true,
          .activation = "Relu",
          .residual = true});
+}
+
+TEST_F(ConvDevice, FusedReluResidualEpilogueKernel) {
+  setenv("PASSLAB_CUDA_CONV_EPILOGUE", "off", 1);
+  check({.x = {1, 4, 6, 6},
+         .w = {4, 4, 3, 3},
+         .pads = {1, 1, 1, 1},
+         .fused = true,
+         .activation = "Relu",
+         .residual = true});
+  unsetenv("PASSLAB_CUDA_CONV_EPILOGUE");
+}
+
+TEST_F(ConvDevice, FusedReluNoResidualStrided) {
+  check({.x = {2, 8, 9, 9},
+         .w = {16, 8, 3, 3},
+         .strides = {2, 2},
+         .pads = {1, 1, 1, 1},
+         .fused = true,
+         .activation = "Relu"});
+}
+
+TEST_F(ConvDevice, FusedReluFloat16) {
+  check({.x = {1, 8, 8, 8},
+         .w = {8, 8, 3, 3},
+         .pads = {1, 1, 1, 1},
+         .fused = true,
+         .activation = "Relu",
+         .residual = true},
+        ir::DataType::kFloat16);
 }
 
 TEST_F(ConvDevice, FusedHardSigmoidNoResidual) {

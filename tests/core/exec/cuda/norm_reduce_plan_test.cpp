@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/exec/cuda/cuda_kernel.h"
+#include "core/ir/graph.h"
+#include "core/ir/passlab_ops.h"
+
 namespace passlab::exec::cuda {
 namespace {
 
@@ -225,6 +229,99 @@ TEST(CudaAttentionPlan, ShapeErrorsNamed) {
   auto mask = planAttention({2, 5, 16}, {2, 7, 16}, {2, 7, 8}, false, masks, a);
   ASSERT_FALSE(mask.isOk());
   EXPECT_NE(mask.error().message().find("mask [3,7]"), std::string::npos) << mask.error().message();
+}
+
+// ---- the rows and their factories' declines (no GPU: factories only read the node) ----
+
+class FakeBuild final : public CudaBuild {
+ public:
+  FakeBuild(const ir::Node& n, ir::DataType t) : node_(n), type_(t) {}
+  const ir::Node& node() const override { return node_; }
+  int64_t opset() const override { return 17; }
+  ir::DataType dtype() const override { return type_; }
+  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
+  const DeviceProperties& device() const override { return props_; }
+  cudaStream_t stream() const override { return nullptr; }
+
+ private:
+  const ir::Node& node_;
+  ir::DataType type_;
+  DeviceProperties props_;
+};
+
+const CudaKernelDef* rowFor(std::string_view domain, std::string_view op, ir::DataType t,
+                            int64_t opset = 17) {
+  auto rows = findCudaKernels(domain, op, opset, t);
+  return rows.empty() ? nullptr : rows.front();
+}
+
+TEST(CudaNormReduceRows, Registered) {
+  using ir::DataType;
+  struct Want {
+    std::string_view domain, op, name;
+  };
+  const std::string_view pl = ir::passlab_ops::kDomain;
+  for (const Want& w :
+       {Want{"", "Softmax", "cuda.Softmax"}, Want{"", "LogSoftmax", "cuda.LogSoftmax"},
+        Want{"", "LayerNormalization", "cuda.LayerNormalization"},
+        Want{"", "InstanceNormalization", "cuda.InstanceNormalization"},
+        Want{"", "ReduceMean", "cuda.ReduceMean"},
+        Want{"", "ReduceLogSumExp", "cuda.ReduceLogSumExp"}, Want{"", "ArgMax", "cuda.ArgMax"},
+        Want{"com.microsoft", "SkipLayerNormalization", "cuda.ms.SkipLayerNormalization"},
+        Want{pl, "FusedLayerNorm", "cuda.passlab.FusedLayerNorm"},
+        Want{pl, "FusedSoftmax", "cuda.passlab.FusedSoftmax"},
+        Want{pl, "FusedAttention", "cuda.passlab.FusedAttention"}}) {
+    for (DataType t : {DataType::kFloat, DataType::kFloat16, DataType::kBFloat16}) {
+      const CudaKernelDef* r = rowFor(w.domain, w.op, t);
+      ASSERT_NE(r, nullptr) << w.op;
+      EXPECT_EQ(r->name, w.name);
+    }
+  }
+  EXPECT_EQ(rowFor("", "ReduceSum", DataType::kInt64), nullptr);  // integers stay on the CPU
+  EXPECT_EQ(rowFor("", "Softmax", DataType::kDouble), nullptr);
+}
+
+TEST(CudaNormReduceRows, LayerNormStatsNeedFloatStash) {
+  ir::Graph g;
+  auto f16 = ir::Type::tensor(ir::DataType::kFloat16, ir::Shape::fromValues({2, 8}));
+  std::vector<ir::Value*> in = {g.addInput("x", f16), g.addInput("s", f16)};
+  ir::Node* plain = g.addNode("LayerNormalization", "", in, std::vector<std::string>{"y"});
+  plain->setAttr(ir::Attribute::makeInt("stash_type", 10));
+  const CudaKernelDef* r = rowFor("", "LayerNormalization", ir::DataType::kFloat16);
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->create(FakeBuild(*plain, ir::DataType::kFloat16)).isOk());
+  ir::Node* stats =
+      g.addNode("LayerNormalization", "", in, std::vector<std::string>{"y2", "mean", ""});
+  stats->setAttr(ir::Attribute::makeInt("stash_type", 10));
+  auto k = r->create(FakeBuild(*stats, ir::DataType::kFloat16));
+  ASSERT_FALSE(k.isOk());
+  EXPECT_EQ(k.error().code(), ErrorCode::kUnsupported);
+  ir::Node* floatStash =
+      g.addNode("LayerNormalization", "", in, std::vector<std::string>{"y3", "mean3", ""});
+  EXPECT_TRUE(r->create(FakeBuild(*floatStash, ir::DataType::kFloat16)).isOk());
+}
+
+TEST(CudaNormReduceRows, FusedAttentionDeclinesOtherMaskTypes) {
+  ir::Graph g;
+  auto t = [](ir::DataType d, Dims dims) {
+    return ir::Type::tensor(d, ir::Shape::fromValues(dims));
+  };
+  const auto h = ir::DataType::kFloat16;
+  std::vector<ir::Value*> in = {g.addInput("q", t(h, {1, 2, 4, 8})),
+                                g.addInput("k", t(h, {1, 2, 4, 8})),
+                                g.addInput("v", t(h, {1, 2, 4, 8})), g.addInput("mm", t(h, {4, 4})),
+                                g.addInput("ma", t(h, {4, 4}))};
+  const CudaKernelDef* r = rowFor(ir::passlab_ops::kDomain, "FusedAttention", h);
+  ASSERT_NE(r, nullptr);
+  ir::Node* plain = g.addNode("FusedAttention", ir::passlab_ops::kDomain, {in[0], in[1], in[2]},
+                              std::vector<std::string>{"y"});
+  EXPECT_TRUE(r->create(FakeBuild(*plain, h)).isOk());
+  ir::Node* masked =
+      g.addNode("FusedAttention", ir::passlab_ops::kDomain, in, std::vector<std::string>{"y2"});
+  auto k = r->create(FakeBuild(*masked, h));
+  ASSERT_FALSE(k.isOk());
+  EXPECT_EQ(k.error().code(), ErrorCode::kUnsupported);
+  EXPECT_NE(k.error().message().find("mask_mul"), std::string::npos) << k.error().message();
 }
 
 }  // namespace

@@ -60,8 +60,6 @@ class FusedElementwiseKernel final : public CudaKernel {
     std::vector<int64_t> shape = fused::shapeArgument(plan);
     if (shape.size() * sizeof(int64_t) > kMaxShapeBytes)
       return unsupported("FusedElementwise: too many broadcast inputs for one kernel's parameters");
-    PASSLAB_ASSIGN_OR_RETURN(const void* kernel, kernelFor(*lf, plan));
-
     std::vector<const void*> ptrs(nin);
     std::vector<DeviceTensor> xs(nin);
     for (size_t i = 0; i < nin; ++i) {
@@ -69,11 +67,15 @@ class FusedElementwiseKernel final : public CudaKernel {
       ptrs[i] = xs[i].raw();
     }
     void* yp = y.mutableRaw();
+    // Four elements a thread where every whole input and Y are aligned for it.
+    const bool vec = fused::vectorizable(plan, *lf, yp, ptrs);
+    PASSLAB_ASSIGN_OR_RETURN(const void* kernel, kernelFor(*lf, plan, vec));
     std::vector<void*> args;
     args.push_back(&yp);
     for (size_t i = 0; i < nin; ++i) args.push_back(&ptrs[i]);
     args.push_back(shape.data());  // PassLabShape: int64s, as shapeArgument lays them out
-    return nvrtc::launchGridStride(kernel, y.numel(), args.data(), ctx.stream());
+    const int64_t threads = vec ? (y.numel() + 3) / 4 : y.numel();
+    return nvrtc::launchGridStride(kernel, threads, args.data(), ctx.stream());
   }
 
  private:
@@ -81,11 +83,12 @@ class FusedElementwiseKernel final : public CudaKernel {
       : prog_(std::move(p)), arch_(std::move(arch)) {}
 
   // The loaded kernel of this program for `type` and the plan's signature.
-  Expected<const void*> kernelFor(LaunchFloat type, const fused::EwPlan& plan) {
-    const std::string sig = std::to_string(static_cast<int>(type)) + ":" + plan.signature();
+  Expected<const void*> kernelFor(LaunchFloat type, const fused::EwPlan& plan, bool vec) {
+    const std::string sig =
+        std::to_string(static_cast<int>(type)) + ":" + plan.signature() + (vec ? "/v4" : "");
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = kernels_.find(sig); it != kernels_.end()) return it->second;
-    const fused::EwSource src = fused::generateSource(prog_, type, plan);
+    const fused::EwSource src = fused::generateSource(prog_, type, plan, vec);
     PASSLAB_ASSIGN_OR_RETURN(std::string ptx,
                              PtxCache::standard().ptxFor(src.code, src.entry + ".cu", arch_));
     PASSLAB_ASSIGN_OR_RETURN(const void* k, nvrtc::loadKernel(ptx, src.entry));

@@ -69,8 +69,11 @@ struct EwPlan {
   // and per strided input (in input order) its element strides along them.
   Dims dims;
   std::vector<std::vector<int64_t>> strides;
+  // Y has under 2^31 elements: the strided offsets computed in 32 bits.
+  bool index32 = true;
 
-  // What the generated source depends on: "S.s.B/r2" (Same, scalar, Broadcast; rank).
+  // What the generated source depends on: "S.s.B/r2/i32" (Same, scalar,
+  // Broadcast; rank; 32-bit offsets).
   std::string signature() const;
 };
 
@@ -83,8 +86,19 @@ struct EwSource {
 };
 
 // The kernel for `program` on `type` elements read as `plan` says (only the
-// plan's signature matters).
-EwSource generateSource(const EwProgram& program, LaunchFloat type, const EwPlan& plan);
+// plan's signature matters). `vectorized` (taken only when no input is
+// strided): each thread computes 4 consecutive elements from one 16-byte
+// (float32) or 8-byte (16-bit types) load of every same-shape input and one
+// store, then the last n % 4 one by one; Y and every same-shape input must
+// then be aligned to 16 (8) bytes (vectorizable says so).
+EwSource generateSource(const EwProgram& program, LaunchFloat type, const EwPlan& plan,
+                        bool vectorized = false);
+
+// Whether the vectorized kernel may run on these pointers (Y first, then the
+// inputs, as the plan reads them): no strided input, and Y and every
+// same-shape input aligned to 4 elements.
+bool vectorizable(const EwPlan& plan, LaunchFloat type, const void* y,
+                  const std::vector<const void*>& inputs);
 
 // The kernel's last argument (PassLabShape) for `plan`: n, dims, strides.
 std::vector<int64_t> shapeArgument(const EwPlan& plan);

@@ -156,13 +156,13 @@ TEST(FusedElementwiseCodegen, PlanReadsSameShapeScalarAndStridedInputs) {
   EXPECT_EQ(p.dims, (Dims{2, 3, 4}));
   EXPECT_EQ(p.strides[0], (std::vector<int64_t>{0, 0, 1}));
   EXPECT_EQ(p.strides[1], (std::vector<int64_t>{0, 1, 0}));
-  EXPECT_EQ(p.signature(), "S.s.B.B/r3");
+  EXPECT_EQ(p.signature(), "S.s.B.B/r3/i32");
   EXPECT_EQ(fused::shapeArgument(p), (std::vector<int64_t>{24, 2, 3, 4, 0, 0, 1, 0, 1, 0}));
 
   // Only same-shape and scalar inputs: no dims at all.
   fused::EwPlan q = fused::planBroadcast(out, {&same2, &scalar, &sameCount});
   EXPECT_TRUE(q.dims.empty());
-  EXPECT_EQ(q.signature(), "S.s.S/r0");
+  EXPECT_EQ(q.signature(), "S.s.S/r0/i32");
   EXPECT_EQ(fused::shapeArgument(q), (std::vector<int64_t>{24}));
 
   // Dims merge where every strided input is contiguous across them: [2,3,4] + [3,4] -> [2, 12].
@@ -197,6 +197,17 @@ TEST(FusedElementwiseCodegen, SourceEntryNameIsAStableHashOfTheKernel) {
       fused::generateSource(*p, LaunchFloat::kFloat32, fused::planBroadcast(out, {&same, &same}))
           .entry,
       a.entry);
+  // The vectorized kernel is another one, and only where no input is strided.
+  EXPECT_EQ(fused::generateSource(*p, LaunchFloat::kFloat32, plan, true).entry, a.entry);
+  const fused::EwPlan flat = fused::planBroadcast(out, {&same, &same});
+  EXPECT_NE(fused::generateSource(*p, LaunchFloat::kFloat32, flat, true).entry,
+            fused::generateSource(*p, LaunchFloat::kFloat32, flat, false).entry);
+  alignas(16) float buf[8];
+  EXPECT_TRUE(fused::vectorizable(flat, LaunchFloat::kFloat32, buf, {buf + 4, buf}));
+  EXPECT_FALSE(fused::vectorizable(flat, LaunchFloat::kFloat32, buf, {buf + 1, buf}));
+  EXPECT_FALSE(fused::vectorizable(flat, LaunchFloat::kFloat32, buf + 2, {buf, buf}));
+  EXPECT_TRUE(fused::vectorizable(flat, LaunchFloat::kFloat16, buf + 2, {buf, buf}));
+  EXPECT_FALSE(fused::vectorizable(plan, LaunchFloat::kFloat32, buf, {buf, buf}));
   // The same plan signature with other dims: the same kernel.
   const Dims out2{7, 2, 9}, x2{7, 1, 9}, z2{2, 1};
   EXPECT_EQ(fused::generateSource(*p, LaunchFloat::kFloat32, fused::planBroadcast(out2, {&x2, &z2}))
@@ -220,10 +231,13 @@ TEST(FusedElementwiseCodegen, ConstantsAreExactLiterals) {
 
 // ---- NVRTC ----
 
+// Every instruction for float32; the 16-bit types (their loads and stores
+// differ, not the instructions) on the last program, the tree.
 TEST(FusedElementwiseNvrtc, EveryInstructionCompilesForEveryFloatType) {
   const std::string arch = nvrtc::targetArchitecture(nullptr);
   EXPECT_EQ(arch, "compute_90");
   for (const OneOp& op : kOps) {
+    const bool last = &op == &kOps[std::size(kOps) - 1];
     OneNode o = fusedNode(op.program, op.binary);
     auto p = fused::parseEwProgram(*o.node);
     ASSERT_TRUE(p) << op.program << ": " << p.error().message();
@@ -232,13 +246,45 @@ TEST(FusedElementwiseNvrtc, EveryInstructionCompilesForEveryFloatType) {
         op.binary ? fused::planBroadcast(out, {&x, &z}) : fused::planBroadcast(x, {&x}),
         op.binary ? fused::planBroadcast(x, {&x, &s}) : fused::planBroadcast(s, {&s})};
     for (const fused::EwPlan& plan : plans)
-      for (LaunchFloat t : kTypes) {
-        const fused::EwSource src = fused::generateSource(*p, t, plan);
-        auto ptx = nvrtc::compileToPtx(src.code, src.entry + ".cu", arch);
-        ASSERT_TRUE(ptx) << op.program << ": " << ptx.error().message() << "\n" << src.code;
-        EXPECT_NE(ptx->find(".entry " + src.entry), std::string::npos) << op.program;
-      }
+      for (LaunchFloat t : kTypes)
+        for (bool vec : {false, true}) {
+          if (t != LaunchFloat::kFloat32 && !last) continue;
+          const bool strided = plan.signature().find('B') != std::string::npos;
+          if (vec && strided) continue;
+          const fused::EwSource src = fused::generateSource(*p, t, plan, vec);
+          auto ptx = nvrtc::compileToPtx(src.code, src.entry + ".cu", arch);
+          ASSERT_TRUE(ptx) << op.program << ": " << ptx.error().message() << "\n" << src.code;
+          EXPECT_NE(ptx->find(".entry " + src.entry), std::string::npos) << op.program;
+          if (vec) {
+            // One wide load per whole input, one wide store.
+            EXPECT_NE(
+                ptx->find(t == LaunchFloat::kFloat32 ? "st.global.v4.f32" : "st.global.v2.u32"),
+                std::string::npos)
+                << op.program << "\n"
+                << *ptx;
+          }
+        }
   }
+}
+
+TEST(FusedElementwiseNvrtc, LargeOutputsIndexIn64Bits) {
+  OneNode o = fusedNode(kOps[0].program);
+  auto p = fused::parseEwProgram(*o.node);
+  ASSERT_TRUE(p);
+  const Dims out{3, 1 << 20, 1024}, x{3, 1, 1024}, z{1 << 20, 1};
+  const fused::EwPlan plan = fused::planBroadcast(out, {&x, &z});
+  EXPECT_FALSE(plan.index32);
+  EXPECT_EQ(plan.signature(), "B.B/r3");
+  const fused::EwSource src = fused::generateSource(*p, LaunchFloat::kFloat32, plan);
+  EXPECT_NE(src.code.find("long long r = (long long)i"), std::string::npos) << src.code;
+  auto ptx = nvrtc::compileToPtx(src.code, src.entry + ".cu", "compute_90");
+  ASSERT_TRUE(ptx) << ptx.error().message();
+  EXPECT_NE(ptx->find(".entry " + src.entry), std::string::npos);
+  // Under 2^31 elements: 32-bit offsets, another kernel.
+  const Dims small{3, 1, 1024};
+  const Dims z4{4, 1};
+  const fused::EwPlan plan32 = fused::planBroadcast(Dims{3, 4, 1024}, {&small, &z4});
+  EXPECT_TRUE(plan32.index32);
 }
 
 TEST(FusedElementwiseNvrtc, CompileErrorCarriesTheLog) {
@@ -499,7 +545,8 @@ std::vector<float> decode(const std::vector<uint8_t>& bytes, LaunchFloat t, size
 // values, rounded to t first) of dims `dims`; compares with the CPU kernel on
 // the rounded inputs.
 void checkOnDevice(const ir::Node& node, std::vector<std::vector<float>> xs,
-                   const std::vector<Dims>& dims, LaunchFloat t, const std::string& what) {
+                   const std::vector<Dims>& dims, LaunchFloat t, const std::string& what,
+                   bool vectorized = false) {
   auto p = fused::parseEwProgram(node);
   ASSERT_TRUE(p) << what;
   std::vector<const Dims*> shapes;
@@ -507,7 +554,7 @@ void checkOnDevice(const ir::Node& node, std::vector<std::vector<float>> xs,
   auto out = broadcastShapes(shapes);
   ASSERT_TRUE(out);
   const fused::EwPlan plan = fused::planBroadcast(*out, shapes);
-  const fused::EwSource src = fused::generateSource(*p, t, plan);
+  const fused::EwSource src = fused::generateSource(*p, t, plan, vectorized);
   int dev = 0;
   cudaDeviceProp prop{};
   ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
@@ -539,7 +586,10 @@ void checkOnDevice(const ir::Node& node, std::vector<std::vector<float>> xs,
   std::vector<void*> args{&dy};
   for (void*& x : dx) args.push_back(&x);
   args.push_back(shape.data());
-  Status s = nvrtc::launchGridStride(*kernel, plan.numel, args.data(), nullptr);
+  std::vector<const void*> xptrs(dx.begin(), dx.end());
+  if (vectorized) ASSERT_TRUE(fused::vectorizable(plan, t, dy, xptrs)) << what;
+  Status s = nvrtc::launchGridStride(*kernel, vectorized ? (plan.numel + 3) / 4 : plan.numel,
+                                     args.data(), nullptr);
   ASSERT_TRUE(s) << s.message();
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << what;
   std::vector<uint8_t> ybytes(n * esize);
@@ -580,15 +630,24 @@ TEST(FusedElementwiseDevice, EveryInstructionMatchesTheCpuKernel) {
       const std::string what =
           std::string(op.program) + " type " + std::to_string(static_cast<int>(t));
       if (op.binary) {
-        // Strided (x [5,1,6] and z [4,1] -> [5,4,6]), then same shape and scalar.
+        // Strided (x [5,1,6] and z [4,1] -> [5,4,6]), then scalar and same shape, one by
+        // one and 4 a thread (sizes not a multiple of 4: the tail too).
         checkOnDevice(*o.node, {uniform(30, 1), uniform(4, 2)}, {{5, 1, 6}, {4, 1}}, t,
                       what + " strided");
-        checkOnDevice(*o.node, {uniform(100000, 3), uniform(1, 4)}, {{100, 1000}, {1}}, t,
-                      what + " scalar");
-        checkOnDevice(*o.node, {uniform(3000, 5), uniform(3000, 6)}, {{3, 1000}, {3, 1000}}, t,
-                      what + " same");
+        for (bool vec : {false, true}) {
+          if (!vec && t != LaunchFloat::kFloat32)
+            continue;  // 16-bit: the strided case reads one by one
+          const std::string v = vec ? " vectorized" : "";
+          checkOnDevice(*o.node, {uniform(99099, 3), uniform(1, 4)}, {{99, 1001}, {1}}, t,
+                        what + " scalar" + v, vec);
+          checkOnDevice(*o.node, {uniform(3003, 5), uniform(3003, 6)}, {{3, 1001}, {3, 1001}}, t,
+                        what + " same" + v, vec);
+        }
       } else {
-        checkOnDevice(*o.node, {uniform(1 << 20, 7)}, {{1 << 20}}, t, what);
+        for (bool vec : {false, true})
+          if (vec || t == LaunchFloat::kFloat32)
+            checkOnDevice(*o.node, {uniform((1 << 20) + 3, 7)}, {{(1 << 20) + 3}}, t,
+                          what + (vec ? " vectorized" : ""), vec);
       }
     }
   }

@@ -8,8 +8,9 @@
 #                                          ends in under 8 minutes)
 #
 # Steps, each under its own timeout, none stopping the run when it fails:
-#   setup      unpack the bundle, LD_LIBRARY_PATH (bundle libs, the CUDA toolkit, the torch
-#              wheel's nvidia/*/lib for cuDNN/cuBLAS when the toolkit lacks them), nvidia-smi
+#   setup      unpack the bundle, wrappers in $WORK/run that give PassLab's programs their
+#              LD_LIBRARY_PATH (bundle libs, the CUDA toolkit, then the torch wheel's
+#              nvidia/*/lib for cuDNN/cuBLAS when the toolkit lacks them), nvidia-smi
 #   devices    passlab-cli devices
 #   unit       the CUDA test binaries in the bundle (device tests)
 #   conform    passlab-cli conformance --device cuda on the ONNX node tests
@@ -142,7 +143,7 @@ if [[ -f $ARCHIVE ]]; then
 else
   record setup:unpack FAIL 0 "no bundle at $ARCHIVE (run scripts/dev/gpu_bundle.sh here, carry gpu-bundle)"
 fi
-CLI=$B/bin/passlab-cli
+CLI=$WORK/run/passlab-cli
 export PASSLAB_CORPUS_DIR=$B/corpus
 export PASSLAB_CACHE_DIR=$WORK/cache
 CORPUS=$B/corpus
@@ -161,15 +162,24 @@ print("\n".join(dirs))
 EOF
 )
 while IFS= read -r d; do [[ -n $d ]] && libdirs+=("$d"); done <<< "$wheel_libs"
-LD_LIBRARY_PATH=$(IFS=:; echo "${libdirs[*]}")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
+# Only PassLab's programs get this path (through the wrappers in $WORK/run): Python keeps its
+# own, so torch loads its wheel's CUDA libraries, not the toolkit's.
+PASSLAB_LD=$(IFS=:; echo "${libdirs[*]}")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$WORK/run"
+for real in "$B"/bin/*; do
+  [[ -f $real ]] || continue
+  printf '#!/bin/sh\nLD_LIBRARY_PATH="%s" exec "%s" "$@"\n' "$PASSLAB_LD" "$real" \
+    > "$WORK/run/$(basename "$real")"
+  chmod +x "$WORK/run/$(basename "$real")"
+done
+CLI=$WORK/run/passlab-cli
 {
-  echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  echo "LD_LIBRARY_PATH (PassLab's programs)=$PASSLAB_LD"
   if [[ -x $CLI ]]; then
     echo "ldd passlab-cli:"
-    ldd "$CLI"
+    LD_LIBRARY_PATH=$PASSLAB_LD ldd "$B/bin/passlab-cli"
     # libraries the programs open at run time (cuDNN's engines, NVRTC's builtins)
-    for lib in libcudnn_graph.so.9 libcudnn_engines_precompiled.so.9 libnvrtc-builtins.so.13 libcublas.so.13 libcudart.so.13; do
+    for lib in libcudnn_graph.so.9 libcudnn_engines_precompiled.so.9 libnvrtc-builtins.so.13; do
       found=$(for d in "${libdirs[@]}"; do ls "$d"/$lib* 2>/dev/null; done | head -1)
       echo "runtime-opened $lib: ${found:-NOT FOUND}"
     done
@@ -180,6 +190,9 @@ if [[ -x $CLI ]]; then
     record setup:libraries FAIL 0 "$(grep 'not found' "$LOGS/libraries.log" | awk '{print $1}' | tr '\n' ' ')"
   else
     record setup:libraries ok 0 "$(grep -cE 'libcu|libnvrtc' "$LOGS/libraries.log") CUDA libraries resolved"
+  fi
+  if grep -q 'NOT FOUND' "$LOGS/libraries.log"; then
+    record setup:runtime-libraries FAIL 0 "$(grep 'NOT FOUND' "$LOGS/libraries.log" | awk '{print $2}' | tr '\n' ' ')"
   fi
   grep -E 'libcu|libnvrtc|runtime-opened|LD_LIBRARY' "$LOGS/libraries.log"
   cat "$LOGS/libraries.log" >> "$STEPSLOG"
@@ -217,7 +230,7 @@ fi
 
 # --- unit: the CUDA test binaries (device tests) ---------------------------------------------
 shopt -s nullglob
-tests=("$B"/bin/test_*)
+tests=("$WORK"/run/test_*)
 if ((${#tests[@]} == 0)); then
   record unit missing 0 "no CUDA test binaries in the bundle"
 fi
@@ -292,7 +305,7 @@ fi
 [[ -n $conform_pid ]] && wait "$conform_pid"
 
 # --- bandwidth: FusedElementwise vs device-to-device copy -----------------------------------
-for bench in "$B"/bin/bench_*; do
+for bench in "$WORK"/run/bench_*; do
   step "bench:$(basename "$bench")" 60 "$bench"
 done
 if has_flag profile --device; then

@@ -9,7 +9,8 @@
 //
 // MatMul: numpy semantics (matmulPlan): batches fold into the rows when B is
 // one matrix; otherwise strided batches (stride 0 for a broadcast operand),
-// in a loop when the broadcast pattern needs more than one.
+// in a loop when the broadcast pattern needs more than one (and one call per
+// product where cuBLASLt has no algorithm for a strided batch).
 //
 // Gemm / FusedGemm: Y = act(alpha * A' B' + beta * C + Z). Inside cuBLASLt:
 // alpha; Z as its C matrix (beta 1), or C itself when it has Y's shape; and,
@@ -308,6 +309,20 @@ class MatMulLt final : public CudaKernel {
       args.d = py + call.yMat * matY * es;
       args.alpha = alpha_;
       PASSLAB_ASSIGN_OR_RETURN(bool ran, lt_.run(ctx, key, args));
+      if (!ran && key.batch > 1) {
+        // No algorithm for the strided batch (a stride of 0, say): one call per product.
+        LtKey one = key;
+        one.batch = 1;
+        one.strideFirst = one.strideSecond = one.strideOut = 0;
+        for (int64_t i = 0; i < p.inner; ++i) {
+          LtArgs ai = args;
+          ai.first = pb + (call.bMat + i * p.bStride) * matB * es;
+          ai.second = pa + (call.aMat + i * p.aStride) * matA * es;
+          ai.d = py + (call.yMat + i) * matY * es;
+          PASSLAB_ASSIGN_OR_RETURN(ran, lt_.run(ctx, one, ai));
+          if (!ran) break;
+        }
+      }
       if (!ran)
         return internalError("cuBLASLt has no algorithm for MatMul " + a.describe() + " x " +
                              b.describe() + " (" + problemText(key) + ")");

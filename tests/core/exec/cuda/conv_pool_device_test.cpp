@@ -17,11 +17,13 @@
 
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cuda/conv_launch.h"
 #include "core/exec/cuda/conv_plan.h"
 #include "core/exec/cuda/cuda_kernel.h"
 #include "core/exec/cuda/device_tensor.h"
 #include "core/exec/cuda/pool_launch.h"
+#include "core/exec/cuda/pool_plan.h"
 #include "core/ir/graph.h"
 #include "core/ir/passlab_ops.h"
 
@@ -633,6 +635,127 @@ TEST_F(ConvDevice, TransposeSameUpper) {
 
 TEST_F(ConvDevice, Float16) {
   check({.x = {1, 8, 8, 8}, .w = {16, 8, 3, 3}, .pads = {1, 1, 1, 1}}, ir::DataType::kFloat16);
+}
+
+}  // namespace
+}  // namespace passlab::exec::cuda
+
+namespace passlab::exec::cuda {
+namespace {
+
+// The pooling and BatchNormalization rows through the minimal context.
+class PoolRows : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
+    ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
+  }
+  void TearDown() override {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  DeviceTensor up(const std::vector<float>& v, const Dims& d) {
+    auto u = upload(Tensor::fromVector<float>(ir::DataType::kFloat, d, v), stream_);
+    EXPECT_TRUE(u.isOk());
+    return std::move(u).value();
+  }
+
+  // Runs node `n` (inputs `ins`) and returns Y as floats with its dims.
+  std::vector<float> run(const ir::Node& n, std::vector<DeviceTensor> ins, Dims& dims) {
+    const auto rows = findCudaKernels(n.domain(), n.opType(), 17, ir::DataType::kFloat);
+    EXPECT_FALSE(rows.empty());
+    if (rows.empty()) return {};
+    Build build(n, ir::DataType::kFloat, stream_);
+    auto kernel = rows[0]->create(build);
+    EXPECT_TRUE(kernel.isOk()) << kernel.error().message();
+    if (!kernel.isOk()) return {};
+    Context ctx(std::move(ins), stream_, nullptr);
+    Status st = (*kernel)->run(ctx);
+    EXPECT_TRUE(st.isOk()) << st.message();
+    if (!st.isOk()) return {};
+    dims = ctx.out_.dims();
+    auto host = download(ctx.out_, stream_);
+    EXPECT_TRUE(host.isOk());
+    const float* p = host->data<float>();
+    return std::vector<float>(p, p + host->numel());
+  }
+
+  cudaStream_t stream_ = nullptr;
+};
+
+TEST_F(PoolRows, MaxPoolCeilModeAndAveragePoolCountIncludePad) {
+  const Dims xd = {2, 3, 7, 8};
+  const std::vector<float> x = randoms(static_cast<size_t>(numelOf(xd)), 31);
+  for (const char* op : {"MaxPool", "AveragePool"}) {
+    ir::Graph g;
+    ir::Value* in =
+        g.addInput("x", ir::Type::tensor(ir::DataType::kFloat, ir::Shape::fromValues(xd)));
+    ir::Node* n = g.addNode(op, "", {in}, 1, nullptr, "pool");
+    n->setAttr(ir::Attribute::makeInts("kernel_shape", {3, 3}));
+    n->setAttr(ir::Attribute::makeInts("strides", {2, 2}));
+    n->setAttr(ir::Attribute::makeInts("pads", {1, 0, 1, 1}));
+    n->setAttr(ir::Attribute::makeInt("ceil_mode", 1));
+    n->setAttr(ir::Attribute::makeInt("count_include_pad", 1));
+    auto attrs = cpu::parsePoolAttrs(*n);
+    ASSERT_TRUE(attrs.isOk());
+    auto geo = cpu::poolGeometry(*attrs, xd);
+    ASSERT_TRUE(geo.isOk());
+    auto w = poolWindow3(*geo);
+    ASSERT_TRUE(w.isOk());
+    const bool isMax = std::string(op) == "MaxPool";
+    Dims dims;
+    const std::vector<float> got = run(*n, {up(x, xd)}, dims);
+    EXPECT_EQ(dims, geo->outDims);
+    expectNear(got,
+               poolRef(x, geo->N * geo->C, *w, isMax ? PoolMode::kMax : PoolMode::kAverage, true),
+               1e-5f, 1e-6f);
+  }
+}
+
+TEST_F(PoolRows, GlobalAveragePool) {
+  const Dims xd = {2, 3, 5, 5};
+  const std::vector<float> x = randoms(static_cast<size_t>(numelOf(xd)), 32);
+  ir::Graph g;
+  ir::Value* in =
+      g.addInput("x", ir::Type::tensor(ir::DataType::kFloat, ir::Shape::fromValues(xd)));
+  ir::Node* n = g.addNode("GlobalAveragePool", "", {in}, 1, nullptr, "gap");
+  Dims dims;
+  const std::vector<float> got = run(*n, {up(x, xd)}, dims);
+  EXPECT_EQ(dims, (Dims{2, 3, 1, 1}));
+  std::vector<float> want;
+  for (size_t p = 0; p < 6; ++p) {
+    double sum = 0;
+    for (size_t i = 0; i < 25; ++i) sum += x[p * 25 + i];
+    want.push_back(static_cast<float>(sum / 25));
+  }
+  expectNear(got, want, 1e-5f, 1e-6f);
+}
+
+TEST_F(PoolRows, BatchNormalizationInference) {
+  const Dims xd = {2, 3, 4, 4};
+  const std::vector<float> x = randoms(static_cast<size_t>(numelOf(xd)), 33);
+  const std::vector<float> scale = {1.5f, -0.5f, 2.0f}, bias = {0.1f, 0.2f, -0.3f},
+                           mean = {0.05f, -0.1f, 0.2f}, var = {0.5f, 1.0f, 2.0f};
+  ir::Graph g;
+  auto t = [](const Dims& d) {
+    return ir::Type::tensor(ir::DataType::kFloat, ir::Shape::fromValues(d));
+  };
+  std::vector<ir::Value*> in = {g.addInput("x", t(xd)), g.addInput("s", t({3})),
+                                g.addInput("b", t({3})), g.addInput("m", t({3})),
+                                g.addInput("v", t({3}))};
+  ir::Node* n = g.addNode("BatchNormalization", "", in, 1, nullptr, "bn");
+  n->setAttr(ir::Attribute::makeFloat("epsilon", 1e-3f));
+  Dims dims;
+  const std::vector<float> got =
+      run(*n, {up(x, xd), up(scale, {3}), up(bias, {3}), up(mean, {3}), up(var, {3})}, dims);
+  EXPECT_EQ(dims, xd);
+  std::vector<float> want;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const size_t c = (i / 16) % 3;
+    const double a = scale[c] / std::sqrt(static_cast<double>(var[c]) + 1e-3f);
+    want.push_back(static_cast<float>(x[i] * a + (bias[c] - mean[c] * a)));
+  }
+  expectNear(got, want, 1e-5f, 1e-6f);
 }
 
 }  // namespace

@@ -228,8 +228,9 @@ class Transpose final : public CudaKernel {
  public:
   static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
     std::vector<int64_t> perm = b.node().attrInts("perm");
-    if (perm.size() > 6)
-      return unsupported("Transpose of rank " + std::to_string(perm.size()) + " (at most 6)");
+    if (perm.size() > static_cast<size_t>(kMaxMoveRank))
+      return unsupported("Transpose of rank " + std::to_string(perm.size()) + " (at most " +
+                         std::to_string(kMaxMoveRank) + ")");
     return std::unique_ptr<CudaKernel>(new Transpose(std::move(perm)));
   }
 

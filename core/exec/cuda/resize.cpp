@@ -1,10 +1,11 @@
-// Resize on the GPU (row in data_movement.cpp), tensors of rank 1 to 4 seen
-// as 4-D: nearest (every nearest_mode and coordinate_transformation_mode the
-// CPU kernel takes; any numeric type, values copied exactly) and linear (float
-// types, computed in float: the CPU interpolates in double). Cubic and
-// antialias are declined (the CPU runs them). The per-axis index maps / taps
-// are computed on the host (data_movement_plan.cpp, as core/exec/cpu/
-// resize.cpp) and uploaded once per input shape and scales.
+// Resize on the GPU (row in data_movement.cpp), every tensor seen as 4-D
+// (fewer dims padded with leading 1s; above 4-D the leading kept axes
+// merged): nearest (every nearest_mode and coordinate_transformation_mode the
+// CPU kernel takes; any numeric type, values copied exactly) and linear
+// (float32/float16/bfloat16, computed in float: the CPU interpolates in
+// double). Cubic and antialias are declined (the CPU runs them). The per-axis
+// index maps / taps are computed on the host (data_movement_plan.cpp, as
+// core/exec/cpu/resize.cpp) and uploaded once per input shape and scales.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -32,14 +33,27 @@ Expected<std::vector<double>> readFloats(const Tensor& t, const char* what) {
   return out;
 }
 
+// Merges leading axes that stay (same size, scale 1, the whole roi) while
+// there are more than 4.
+Status mergeLeadingKept(std::vector<ResizeAxis>& axes) {
+  auto kept = [](const ResizeAxis& p) {
+    return p.in == p.out && p.scale == 1.0 && p.roiStart == 0 && p.roiEnd == 1;
+  };
+  while (axes.size() > 4 && kept(axes[0]) && kept(axes[1])) {
+    axes[1].in *= axes[0].in;
+    axes[1].out = axes[1].in;
+    axes.erase(axes.begin());
+  }
+  return Status::ok();
+}
+
 class Resize final : public CudaKernel {
  public:
   Resize(ResizeAttrs a, int64_t opset) : a_(std::move(a)), opset_(opset) {}
 
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
-    if (x.rank() < 1 || x.rank() > 4)
-      return unsupported("Resize of " + x.describe() + " (the GPU kernel takes ranks 1 to 4)");
+    if (x.rank() < 1) return invalidArgument("cannot resize a scalar " + x.describe());
     const size_t scalesIn = opset_ < 11 ? 1 : 2;
     auto present = [&](size_t i) { return ctx.has(i) && numelOf(ctx.inputDims(i)) > 0; };
     std::vector<double> scales, roi;
@@ -59,6 +73,12 @@ class Resize final : public CudaKernel {
                              resizeAxes(a_, x.dims(), scales, sizes, roi));
     Dims out;
     for (const ResizeAxis& p : axes) out.push_back(p.out);
+    // Above 4-D, leading axes that stay are merged (an [N, C, D, H, W] with
+    // N and C kept is [N * C, D, H, W]).
+    PASSLAB_RETURN_IF_ERROR(mergeLeadingKept(axes));
+    if (axes.size() > 4)
+      return invalidArgument("Resize of " + x.describe() +
+                             " on the GPU: more than 4 axes after merging the leading kept ones");
     // Seen as 4-D: leading axes of size 1 that stay.
     while (axes.size() < 4) axes.insert(axes.begin(), ResizeAxis{1, 1, 1.0, 0.0, 1.0});
     int64_t in4[4], out4[4];

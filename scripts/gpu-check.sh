@@ -362,11 +362,11 @@ elif ((${#anchor_models[@]})); then
   step anchor:eager $((eager_budget + 30)) "$PY" "$ROOT/scripts/dev/torch_anchor.py" \
     "${anchor_models[@]}" --device cuda --in-process --no-compile --check-ort --runs 20 \
     --warmup 5 --timeout 60 --budget "$eager_budget" "${dimargs[@]}" \
-    --json "$LOGS/anchor_eager.json"
+    --shapes-from-logs "$LOGS" --json "$LOGS/anchor_eager.json"
   left=$(($(remaining) - 15))
   step anchor:compile $((left + 10)) "$PY" "$ROOT/scripts/dev/torch_anchor.py" \
     "${anchor_models[@]}" --device cuda --compile-only --runs 20 --warmup 5 --timeout 120 \
-    --budget "$left" "${dimargs[@]}" --json "$LOGS/anchor_compile.json"
+    --budget "$left" "${dimargs[@]}" --shapes-from-logs "$LOGS" --json "$LOGS/anchor_compile.json"
 fi
 
 # --- results --------------------------------------------------------------------------------

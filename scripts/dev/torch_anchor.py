@@ -38,7 +38,36 @@ def _parse_dims(items):
     return dims
 
 
-def _make_inputs(model, dims, seed, device):
+def shapes_from_logs(folder, model_name):
+    """The input shapes PassLab's GPU run of this model used, from gpu-check's run logs
+    (run_MODEL_LEVEL.log: `passlab-cli run --json`, whose "inputs" read "NAME TYPE[d,...]: ...")."""
+    import glob
+    import re
+
+    decoder = json.JSONDecoder()
+    for path in sorted(glob.glob(os.path.join(folder, f"run_{model_name}_*.log"))):
+        try:
+            with open(path, errors="replace") as f:
+                text = f.read()
+        except OSError:
+            continue
+        for m in re.finditer(r"^\{", text, re.M):
+            try:
+                value, _ = decoder.raw_decode(text[m.start():])
+            except ValueError:
+                continue
+            shapes = {}
+            for line in value.get("inputs", []) if isinstance(value, dict) else []:
+                found = re.match(r"^(\S+) \w+\[([0-9,]*)\]", line)
+                if found:
+                    dims = found.group(2)
+                    shapes[found.group(1)] = [int(d) for d in dims.split(",")] if dims else []
+            if shapes:
+                return shapes
+    return {}
+
+
+def _make_inputs(model, dims, seed, device, shapes=None):
     import numpy as np
     import torch
     from onnx import TensorProto
@@ -70,6 +99,8 @@ def _make_inputs(model, dims, seed, device):
                 shape.append(d.dim_value)
             else:
                 shape.append(dims.get(d.dim_param, 1))
+        if shapes and value.name in shapes and len(shapes[value.name]) == len(shape):
+            shape = shapes[value.name]
         np_type = dtypes[elem]
         if np.issubdtype(np_type, np.floating):
             array = rng.uniform(-1.0, 1.0, size=shape).astype(np_type)
@@ -314,7 +345,13 @@ def run_one(path, args):
         row.update(status="error", stage="to-device", error=f"{type(exc).__name__}: {exc}")
         return row
     try:
-        names, arrays, inputs = _make_inputs(model, _parse_dims(args.dim), args.seed, args.device)
+        shapes = {}
+        if args.shapes_from_logs:
+            shapes = shapes_from_logs(args.shapes_from_logs, os.path.basename(path).removesuffix(".onnx"))
+            if shapes:
+                row["shapes_from"] = "passlab run"
+        names, arrays, inputs = _make_inputs(model, _parse_dims(args.dim), args.seed, args.device,
+                                             shapes)
         row["inputs"] = [f"{n}{list(a.shape)}:{a.dtype}" for n, a in zip(names, arrays)]
         with torch.inference_mode():
             eager_out = module(*inputs)
@@ -395,6 +432,9 @@ def main():
     parser.add_argument("--check-ort", action="store_true",
                         help="compare the eager outputs with ONNX Runtime (CPU) on the same inputs")
     parser.add_argument("--dim", action="append", help="NAME=VALUE for a symbolic dim")
+    parser.add_argument("--shapes-from-logs", metavar="DIR",
+                        help="take each model's input shapes from DIR/run_MODEL_*.log (gpu-check's "
+                             "`passlab-cli run --json` logs), so both run the same shapes")
     parser.add_argument("--no-prepare", action="store_true",
                         help="do not retry a model onnx2torch refuses after folding its constants "
                              "(ONNX Runtime, basic level) and raising its opset")
@@ -479,6 +519,8 @@ def main():
             cmd.append("--check-ort")
         if args.no_prepare:
             cmd.append("--no-prepare")
+        if args.shapes_from_logs:
+            cmd += ["--shapes-from-logs", args.shapes_from_logs]
         cmd += ["--opset", str(args.opset)]
         started = time.perf_counter()
         try:

@@ -201,6 +201,21 @@ bool smallIntegersOnHost(const Step& step, PlacedValues& values) {
   return any;
 }
 
+// Copies to the device the inputs of `step` that are data: all but small
+// integer tensors (shapes, indices, axes a kernel may read on the host).
+Status uploadData(const Step& step, PlacedValues& values) {
+  for (const SlotRef& r : step.inputs) {
+    if (!r.present() || !values.present(r.index) || !values.onHostOnly(r.index)) continue;
+    ir::DataType t = values.dtype(r.index);
+    bool integer = t == ir::DataType::kInt64 || t == ir::DataType::kInt32;
+    if (integer && numelOf(values.dims(r.index)) <= 1024) continue;
+    if (t == ir::DataType::kUndefined || t == ir::DataType::kString) continue;
+    auto d = values.onDevice(r.index);
+    if (!d) return d.error();
+  }
+  return Status::ok();
+}
+
 Expected<ir::DataType> CudaRunner::dispatchType(const Step& step, PlacedValues& values) const {
   if (step.typeInput == kAnyType) return ir::DataType::kUndefined;
   auto i = static_cast<size_t>(step.typeInput);
@@ -343,9 +358,15 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
     if (!dt) return dt.error().withContext(node.describe());
     auto k = kernelFor(s, *dt);
     if (!k) return k.error();
+    const bool shapeArithmetic =
+        (*k)->placement == Placement::kDevice && smallIntegersOnHost(step, values);
+    // The data a CUDA step reads is copied before its events, so that its
+    // time is its kernels' (small integer inputs may be read on the host).
+    if ((*k)->placement == Placement::kDevice && !shapeArithmetic)
+      PASSLAB_RETURN_IF_ERROR(uploadData(step, values));
     if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.begin(s, stream));
     Status st;
-    if ((*k)->placement == Placement::kDevice && smallIntegersOnHost(step, values)) {
+    if (shapeArithmetic) {
       // Shape arithmetic: integers already on the host stay there.
       st = runOnCpu(step, *dt, values, state);
       kernelNames[s] = "host:" + node.opType();

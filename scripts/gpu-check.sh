@@ -118,9 +118,17 @@ step() {
 }
 
 pack_details() {
-  tar -C "$WORK" -czf "$OUT/details.tar.gz" logs 2>/dev/null || true
+  tar -C "$WORK" -czf "$WORK/details.tar.gz" logs 2>/dev/null &&
+    cp -f "$WORK/details.tar.gz" "$OUT/details.tar.gz"
 }
 trap pack_details EXIT
+# checkpoint: details.tar.gz and gpu-results.md as they stand, so a run killed at its limit
+# still brings back what it had.
+checkpoint() {
+  pack_details
+  "${PY:-python3}" "$ROOT/scripts/dev/gpu_results.py" "$WORK" --out "$OUT/gpu-results.md" \
+    > /dev/null 2>&1 || true
+}
 
 # --- setup ----------------------------------------------------------------------------------
 echo "gpu-check: $(date -u +%Y-%m-%dT%H:%M:%SZ), budget ${BUDGET}s, out $OUT"
@@ -221,7 +229,7 @@ elif has_flag conformance --device; then
   here=$ROOT/tests/conformance
   [[ -f $here/corpus.tolerances ]] && kf+=(--tolerances "$here/corpus.tolerances")
   [[ -f $here/corpus.known_failures ]] && kf+=(--known-failures "$here/corpus.known_failures")
-  step conform 150 "$CLI" conformance --device cuda --suite corpus --timeout 20 --threads 1 \
+  step conform 120 "$CLI" conformance --device cuda --suite corpus --timeout 20 --threads 1 \
     "${kf[@]}" "$CORPUS/onnx-node-tests" &
   conform_pid=$!
 else
@@ -315,6 +323,8 @@ else
   record bandwidth missing 0 "passlab-cli profile has no --device flag"
 fi
 
+checkpoint
+
 # --- models: GPU runs against the CPU, profiles ---------------------------------------------
 for name in "${present[@]}"; do
   m=$CORPUS/models/$name.onnx
@@ -338,6 +348,8 @@ for name in "${present[@]}"; do
       --device cuda --json --warmup 3 --repeat 10 --rounds 5 --top 0 "${margs[@]}"
   fi
 done
+
+checkpoint
 
 # --- anchor: PyTorch eager, then torch.compile ----------------------------------------------
 wheel=$(ls "$B"/wheels/onnx2torch-*.whl 2>/dev/null | head -1)
@@ -363,6 +375,7 @@ elif ((${#anchor_models[@]})); then
     "${anchor_models[@]}" --device cuda --in-process --no-compile --check-ort --runs 20 \
     --warmup 5 --timeout 60 --budget "$eager_budget" "${dimargs[@]}" \
     --shapes-from-logs "$LOGS" --json "$LOGS/anchor_eager.json"
+  checkpoint
   left=$(($(remaining) - 15))
   step anchor:compile $((left + 10)) "$PY" "$ROOT/scripts/dev/torch_anchor.py" \
     "${anchor_models[@]}" --device cuda --compile-only --runs 20 --warmup 5 --timeout 120 \

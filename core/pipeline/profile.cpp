@@ -52,6 +52,7 @@ struct Measurements {
   std::vector<double> untimedMs, profiledMs;
   std::vector<NodeSamples> nodes;  // run order
   uint64_t peakArenaBytes = 0;
+  exec::DeviceRunSummary deviceRun;  // of the last profiled run
 };
 
 Status measure(PreparedRun& run, const ProfileRequest& request, Measurements& m) {
@@ -68,6 +69,7 @@ Status measure(PreparedRun& run, const ProfileRequest& request, Measurements& m)
     if (!r) return r.error();
     m.profiledMs.push_back(r->totalMicros / 1000.0);
     m.peakArenaBytes = std::max(m.peakArenaBytes, r->peakArenaBytes);
+    m.deviceRun = std::move(r->device);
     for (const exec::NodeProfile& p : r->profile) {
       auto [it, fresh] = index.emplace(p.nodeId, m.nodes.size());
       if (fresh) m.nodes.push_back({p, {}, 0});
@@ -147,6 +149,7 @@ ProfileResult summarize(const Measurements& m, const ProfileRequest& request, Pr
     if (n.depth == 0) nodeMinSum += n.time.minMs;
   r.overheadMinMs = r.latency.minMs - nodeMinSum;
   r.peakArenaBytes = m.peakArenaBytes;
+  r.deviceRun = m.deviceRun;
   return r;
 }
 

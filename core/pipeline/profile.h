@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/analysis/cost_model.h"
+#include "core/exec/device_run_summary.h"
 #include "core/exec/executor.h"
 #include "core/ir/model.h"
 #include "core/pipeline/input_synthesis.h"
@@ -82,7 +83,11 @@ struct OpTypeTotal {
 };
 
 struct ProfileResult {
-  std::string device;
+  std::string device;  // as requested: "cpu", "cuda", "cuda:1"
+  // Where the last profiled run's steps ran on a device backend (the device's
+  // name, steps on the device / host / CPU fallback with reasons, copies);
+  // empty (deviceRun.device == "") on the CPU.
+  exec::DeviceRunSummary deviceRun;
   int threads = 0;
   int warmup = 0, repeats = 0;
   MachineInfo machine;

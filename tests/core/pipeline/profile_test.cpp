@@ -146,6 +146,24 @@ TEST(Profile, ProgressIsReportedBetweenRuns) {
   EXPECT_EQ(seen.back().total, 3);
 }
 
+TEST(Profile, ACpuProfileHasNoDeviceRunSummary) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  req.warmup = 0;
+  req.repeats = 2;
+  auto r = profileModel(req);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->device, "cpu");
+  EXPECT_EQ(r->deviceRun.device, "");
+  EXPECT_EQ(r->deviceRun.deviceSteps, 0);
+  EXPECT_EQ(r->deviceRun.hostSteps, 0);
+  EXPECT_EQ(r->deviceRun.fallbackSteps, 0);
+  EXPECT_EQ(r->deviceRun.copiesToDevice + r->deviceRun.copiesToHost, 0);
+  EXPECT_TRUE(r->deviceRun.fallbacks.empty());
+  for (const NodeTiming& n : r->nodes)
+    EXPECT_EQ(n.kernel.rfind("cpu-fallback:", 0), std::string::npos) << n.kernel;
+}
+
 TEST(Roofs, MeasuredOnceThenCachedAndRemeasuredOnDemand) {
   RoofOptions o;
   o.threads = 1;

@@ -2,7 +2,10 @@
 // totals, chart, roofline), the heat overlay on the graph, selection both
 // ways with the timing in Properties, filtering, CSV and JSON export; after
 // Run All, the comparison with the original (node groups, regressions first);
-// a model that cannot run shows the error in the dock naming the node.
+// a model that cannot run shows the error in the dock naming the node. The
+// Device selector: CPU first, then what exec::listDevices finds (a hint when
+// none), CPU profiles as before, a device run's summary and fallback rows.
+#include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,6 +15,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "core/exec/backend.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/document/graph_ref.h"
 #include "ui/graphview/graph_items.h"
@@ -24,6 +28,7 @@
 #include "ui/mainwindow/task_progress.h"
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/profile/profile_chart.h"
+#include "ui/profile/profile_export.h"
 #include "ui/profile/profile_panel.h"
 #include "ui/profile/profile_tables.h"
 #include "ui/profile/roofline_view.h"
@@ -159,6 +164,160 @@ class ProfileTest : public QObject {
     QFile cf(csv);
     QVERIFY(cf.open(QIODevice::ReadOnly));
     QCOMPARE(cf.readAll().trimmed().split('\n').size(), p->nodeModel()->rowCount() + 1);
+  }
+
+  void deviceSelectorListsCpuFirstThenTheDevicesFound() {
+    MainWindow w;
+    ProfilePanel* p = w.profilePanel();
+    QComboBox* box = p->deviceSelector();
+    std::vector<std::string> notes;
+    std::vector<exec::DeviceDescription> devices = exec::listDevices(&notes);
+    QCOMPARE(box->count(), static_cast<int>(devices.size()) + 1);
+    QCOMPARE(box->itemText(0), QStringLiteral("CPU"));
+    QCOMPARE(box->itemData(0).toString(), QStringLiteral("cpu"));
+    QCOMPARE(box->currentIndex(), 0);
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const QString id = QStringLiteral("%1:%2")
+                             .arg(QString::fromStdString(devices[i].backend))
+                             .arg(devices[i].index);
+      QCOMPARE(box->itemData(static_cast<int>(i) + 1).toString(), id);
+      QVERIFY(box->itemText(static_cast<int>(i) + 1).startsWith(id + QLatin1Char(' ')));
+    }
+    QStringList noteList;
+    for (const std::string& n : notes) noteList << QString::fromStdString(n);
+    if (devices.empty() && !notes.empty())
+      QCOMPARE(p->deviceHintText(),
+               QStringLiteral("No GPU: ") + noteList.join(QStringLiteral("; ")));
+    else
+      QCOMPARE(p->deviceHintText(), QString());
+    QCOMPARE(p->settings().device, std::string("cpu"));
+
+    // A GPU listed: its entry after the CPU, chosen through the settings too.
+    p->setDevices({{.backend = "cuda",
+                    .index = 0,
+                    .name = "NVIDIA H100 80GB HBM3",
+                    .details = "compute 9.0, 79.1 GiB"}},
+                  {});
+    QCOMPARE(box->count(), 2);
+    QCOMPARE(box->itemText(0), QStringLiteral("CPU"));
+    QCOMPARE(box->itemText(1), QStringLiteral("cuda:0 NVIDIA H100 80GB HBM3"));
+    QCOMPARE(box->itemData(1).toString(), QStringLiteral("cuda:0"));
+    QCOMPARE(box->itemData(1, Qt::ToolTipRole).toString(), QStringLiteral("compute 9.0, 79.1 GiB"));
+    QCOMPARE(p->deviceHintText(), QString());
+    box->setCurrentIndex(1);
+    QCOMPARE(p->settings().device, std::string("cuda:0"));
+    p->setSettings({.device = "cpu", .threads = 1, .warmup = 0, .repeats = 3});
+    QCOMPARE(box->currentIndex(), 0);
+    p->setSettings({.device = "cuda:0", .threads = 1, .warmup = 0, .repeats = 3});
+    QCOMPARE(p->settings().device, std::string("cuda:0"));
+
+    // No GPU: only the CPU, the note as a hint and in the tooltip; a device
+    // no longer listed is not kept.
+    p->setDevices({}, {"cuda: the NVIDIA driver is missing"});
+    QCOMPARE(box->count(), 1);
+    QCOMPARE(p->settings().device, std::string("cpu"));
+    QCOMPARE(p->deviceHintText(), QStringLiteral("No GPU: cuda: the NVIDIA driver is missing"));
+    QVERIFY(box->toolTip().contains(QStringLiteral("the NVIDIA driver is missing")));
+    p->setSettings({.device = "cuda:0", .threads = 1, .warmup = 0, .repeats = 3});
+    QCOMPARE(p->settings().device, std::string("cpu"));
+
+    // In Chinese.
+    Language::apply(QStringLiteral("zh_CN"));
+    QVERIFY(p->deviceHintText().contains(QStringLiteral("cuda: the NVIDIA driver is missing")));
+    QVERIFY(!p->deviceHintText().startsWith(QStringLiteral("No GPU")));
+    Language::apply(QStringLiteral("en"));
+    QCOMPARE(box->itemText(0), QStringLiteral("CPU"));
+  }
+
+  void choosingTheCpuProfilesAsBefore() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openIn(w, QStringLiteral(":/demos/cnn_block.txt")));
+    ProfilePanel* p = w.profilePanel();
+    // A GPU listed, the CPU chosen.
+    p->setDevices({{.backend = "cuda", .index = 0, .name = "NVIDIA H100 80GB HBM3", .details = ""}},
+                  {});
+    p->deviceSelector()->setCurrentIndex(1);
+    quickSettings(p);  // device "cpu"
+    QCOMPARE(p->deviceSelector()->currentIndex(), 0);
+    QCOMPARE(p->whereText(), QString());
+    QVERIFY(p->runProfile());
+    QVERIFY(waitProfile(p));
+    QVERIFY2(p->outcome() != nullptr, qPrintable(p->errorText()));
+    const pipeline::ProfileResult& r = p->outcome()->profile;
+    QCOMPARE(r.device, std::string("cpu"));
+    QCOMPARE(r.deviceRun.device, std::string());
+    QCOMPARE(p->nodeModel()->rowCount(), static_cast<int>(r.nodes.size()));
+    QVERIFY(p->outcome()->roofs.has_value());
+    QVERIFY2(p->whereText().startsWith(QStringLiteral("Ran on the CPU")),
+             qPrintable(p->whereText()));
+    for (const ProfileRow& row : p->nodeModel()->table().rows) QVERIFY(!row.fallback);
+    QVERIFY(!profileToJson(*p->outcome()).contains(QStringLiteral("device_run")));
+  }
+
+  void aDeviceRunShowsWhereItRanAndMarksFallbacks() {
+    // The figures a GPU run brings, without a GPU: the texts and the table.
+    auto outcome = std::make_shared<ProfileOutcome>();
+    pipeline::ProfileResult& r = outcome->profile;
+    r.device = "cuda";
+    r.deviceRun.device = "cuda:0 NVIDIA H100 80GB HBM3";
+    r.deviceRun.deviceSteps = 40;
+    r.deviceRun.hostSteps = 2;
+    r.deviceRun.fallbackSteps = 3;
+    r.deviceRun.copiesToDevice = 4;
+    r.deviceRun.copiesToHost = 5;
+    r.deviceRun.bytesToDevice = 4096;
+    r.deviceRun.bytesToHost = 2048;
+    r.deviceRun.fallbacks = {{"loop", "Loop", "no CUDA kernel for Loop"},
+                             {"nms1", "NonMaxSuppression", "no CUDA kernel for NonMaxSuppression"},
+                             {"nms2", "NonMaxSuppression", "no CUDA kernel for NonMaxSuppression"}};
+    pipeline::NodeTiming conv;
+    conv.nodeId = 1;
+    conv.name = "conv";
+    conv.op = "Conv";
+    conv.kernel = "cudnn.Conv";
+    pipeline::NodeTiming loop = conv;
+    loop.nodeId = 2;
+    loop.name = "loop";
+    loop.op = "Loop";
+    loop.kernel = "cpu-fallback:Loop";
+    r.nodes = {conv, loop};
+
+    const QString where = ProfilePanel::ranOnText(r);
+    QVERIFY2(where.startsWith(QStringLiteral("Ran on cuda:0 NVIDIA H100 80GB HBM3: 40 steps on the "
+                                             "device, 2 on the host (dims only), 3 on the CPU")),
+             qPrintable(where));
+    QVERIFY2(where.contains(QStringLiteral("copies: 4 to the device")), qPrintable(where));
+    const QString fallbacks = ProfilePanel::fallbackText(r);
+    QVERIFY2(fallbacks.contains(QStringLiteral("Loop: no CUDA kernel for Loop")),
+             qPrintable(fallbacks));
+    QVERIFY2(fallbacks.contains(QStringLiteral("NonMaxSuppression ×2: no CUDA kernel")),
+             qPrintable(fallbacks));
+
+    ProfileTable t = ProfileTables::nodes(*outcome);
+    QCOMPARE(t.rows.size(), size_t{2});
+    QVERIFY(!t.rows[0].fallback);
+    QVERIFY(t.rows[1].fallback);
+    QVERIFY(t.rows[1].cells[2].text.contains(QStringLiteral("(CPU fallback)")));
+    QVERIFY2(t.rows[1].tip.contains(QStringLiteral("no CUDA kernel for Loop")),
+             qPrintable(t.rows[1].tip));
+    ProfileTableModel model;
+    model.setTable(t);
+    QVERIFY(!model.index(0, 1).data(Qt::BackgroundRole).isValid());
+    QVERIFY(model.index(1, 1).data(Qt::BackgroundRole).isValid());
+    QJsonObject json = profileToJson(*outcome);
+    QCOMPARE(json.value(QStringLiteral("device_run"))
+                 .toObject()
+                 .value(QStringLiteral("fallback_steps"))
+                 .toInt(),
+             3);
+
+    // A CPU profile says so.
+    pipeline::ProfileResult cpu;
+    cpu.device = "cpu";
+    cpu.machine.cpuModel = "Test CPU";
+    QCOMPARE(ProfilePanel::ranOnText(cpu), QStringLiteral("Ran on the CPU (Test CPU)"));
+    QCOMPARE(ProfilePanel::fallbackText(cpu), QString());
   }
 
   void comparesWithTheOriginal() {

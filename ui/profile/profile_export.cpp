@@ -37,6 +37,22 @@ QJsonObject nodeJson(const pipeline::NodeTiming& n) {
           {"gbps", n.gbps}};
 }
 
+QJsonObject deviceRunJson(const exec::DeviceRunSummary& d) {
+  QJsonArray fallbacks;
+  for (const exec::DeviceFallback& f : d.fallbacks)
+    fallbacks.append(QJsonObject{{"node", qs(f.node)}, {"op", qs(f.op)}, {"reason", qs(f.reason)}});
+  return {{"device", qs(d.device)},
+          {"device_steps", d.deviceSteps},
+          {"host_steps", d.hostSteps},
+          {"fallback_steps", d.fallbackSteps},
+          {"kept_steps", d.keptSteps},
+          {"copies_to_device", d.copiesToDevice},
+          {"copies_to_host", d.copiesToHost},
+          {"bytes_to_device", static_cast<double>(d.bytesToDevice)},
+          {"bytes_to_host", static_cast<double>(d.bytesToHost)},
+          {"fallbacks", fallbacks}};
+}
+
 QJsonObject profileJson(const pipeline::ProfileResult& r) {
   QJsonArray nodes, ops;
   for (const pipeline::NodeTiming& n : r.nodes) nodes.append(nodeJson(n));
@@ -46,17 +62,19 @@ QJsonObject profileJson(const pipeline::ProfileResult& r) {
                            {"ms", t.ms},
                            {"share", t.share},
                            {"flops", t.flops}});
-  return {{"device", qs(r.device)},
-          {"threads", r.threads},
-          {"warmup", r.warmup},
-          {"repeats", r.repeats},
-          {"inputs", strings(r.inputs)},
-          {"latency", timingJson(r.latency)},
-          {"node_sum_ms", r.nodeSumMs},
-          {"overhead_ms", r.overheadMs},
-          {"overhead_share", r.overheadShare},
-          {"nodes", nodes},
-          {"op_types", ops}};
+  QJsonObject j{{"device", qs(r.device)},
+                {"threads", r.threads},
+                {"warmup", r.warmup},
+                {"repeats", r.repeats},
+                {"inputs", strings(r.inputs)},
+                {"latency", timingJson(r.latency)},
+                {"node_sum_ms", r.nodeSumMs},
+                {"overhead_ms", r.overheadMs},
+                {"overhead_share", r.overheadShare},
+                {"nodes", nodes},
+                {"op_types", ops}};
+  if (!r.deviceRun.device.empty()) j["device_run"] = deviceRunJson(r.deviceRun);
+  return j;
 }
 
 QJsonObject groupJson(const pipeline::NodeGroup& g) {

@@ -21,6 +21,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <map>
+#include <utility>
+
+#include "core/support/strings.h"
 #include "ui/graphview/heat_mark.h"
 #include "ui/mainwindow/settings.h"
 #include "ui/pipeline/pipeline_session.h"
@@ -85,6 +89,11 @@ ProfilePanel::ProfilePanel(Document* doc, PipelineSession* pipeline, QWidget* pa
     : QWidget(parent), doc_(doc), pipeline_(pipeline), runner_(new ProfileRunner(this)) {
   buildControls();
   buildViews();
+  {
+    std::vector<std::string> notes;
+    std::vector<exec::DeviceDescription> devices = exec::listDevices(&notes);
+    setDevices(devices, notes);
+  }
   connect(runner_, &ProfileRunner::finished, this, &ProfilePanel::showOutcome);
   connect(runner_, &ProfileRunner::failed, this, &ProfilePanel::showError);
   connect(runner_, &ProfileRunner::runningChanged, this, &ProfilePanel::updateEnabled);
@@ -103,7 +112,17 @@ ProfilePanel::~ProfilePanel() {
 void ProfilePanel::buildControls() {
   deviceLabel_ = new QLabel(this);
   device_ = new QComboBox(this);
-  device_->addItem(QStringLiteral("CPU"), QStringLiteral("cpu"));
+  device_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  device_->addItem(QString(), QStringLiteral("cpu"));
+  deviceHint_ = new QLabel(this);
+  deviceHint_->setWordWrap(true);
+  deviceHint_->setStyleSheet(QStringLiteral("color: #7f8c8d;"));
+  deviceHint_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  deviceHint_->hide();
+  where_ = new QLabel(this);
+  where_->setWordWrap(true);
+  where_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  where_->hide();
   threadsLabel_ = new QLabel(this);
   threads_ = new QSpinBox(this);
   threads_->setRange(0, std::max(1, QThread::idealThreadCount()) * 4);
@@ -202,13 +221,16 @@ void ProfilePanel::buildViews() {
   auto* col = new QVBoxLayout(this);
   col->setContentsMargins(4, 4, 4, 4);
   col->addLayout(controls);
+  col->addWidget(deviceHint_);
   col->addWidget(summary_);
+  col->addWidget(where_);
   col->addWidget(error_);
   col->addWidget(split, 1);
 }
 
 void ProfilePanel::retranslateUi() {
   deviceLabel_->setText(tr("Device:"));
+  retranslateDevices();
   threadsLabel_->setText(tr("Threads:"));
   threads_->setSpecialValueText(tr("all"));
   threads_->setToolTip(tr("Threads of the executor (all: every core)"));
@@ -236,6 +258,112 @@ void ProfilePanel::retranslateUi() {
   chartSubject_->setItemText(1, tr("Top op types"));
   if (!outcome_) summary_->setText(tr("Not profiled yet: press Profile."));
   showTables();
+}
+
+void ProfilePanel::setDevices(const std::vector<exec::DeviceDescription>& devices,
+                              const std::vector<std::string>& notes) {
+  const QString current = device_->currentData().toString();
+  devices_ = devices;
+  deviceNotes_ = notes;
+  device_->clear();
+  device_->addItem(QString(), QStringLiteral("cpu"));
+  for (const exec::DeviceDescription& d : devices_) {
+    const QString id = QStringLiteral("%1:%2").arg(QString::fromStdString(d.backend)).arg(d.index);
+    device_->addItem(id + QLatin1Char(' ') + QString::fromStdString(d.name), id);
+    if (!d.details.empty())
+      device_->setItemData(device_->count() - 1, QString::fromStdString(d.details),
+                           Qt::ToolTipRole);
+  }
+  const int keep = device_->findData(current);
+  device_->setCurrentIndex(keep < 0 ? 0 : keep);
+  retranslateDevices();
+}
+
+void ProfilePanel::retranslateDevices() {
+  device_->setItemText(0, tr("CPU"));
+  device_->setItemData(0, tr("The host's CPU kernels"), Qt::ToolTipRole);
+  QString tip = tr("Where the profile runs");
+  for (const std::string& n : deviceNotes_) tip += QLatin1Char('\n') + QString::fromStdString(n);
+  device_->setToolTip(tip);
+  const QString hint = deviceHintText();
+  deviceHint_->setText(hint);
+  deviceHint_->setToolTip(hint);
+  deviceHint_->setVisible(!hint.isEmpty());
+}
+
+QString ProfilePanel::deviceHintText() const {
+  if (!devices_.empty() || deviceNotes_.empty()) return {};
+  QStringList notes;
+  for (const std::string& n : deviceNotes_) notes << QString::fromStdString(n);
+  return tr("No GPU: %1").arg(notes.join(QStringLiteral("; ")));
+}
+
+QString ProfilePanel::ranOnText(const pipeline::ProfileResult& r) {
+  const exec::DeviceRunSummary& d = r.deviceRun;
+  if (d.device.empty()) {
+    if (r.device.empty() || r.device == "cpu")
+      return r.machine.cpuModel.empty()
+                 ? tr("Ran on the CPU")
+                 : tr("Ran on the CPU (%1)").arg(QString::fromStdString(r.machine.cpuModel));
+    return tr("Ran on %1").arg(QString::fromStdString(r.device));
+  }
+  QString t = tr("Ran on %1: %2 steps on the device, %3 on the host (dims only), %4 on the CPU "
+                 "(fallback)")
+                  .arg(QString::fromStdString(d.device))
+                  .arg(d.deviceSteps)
+                  .arg(d.hostSteps)
+                  .arg(d.fallbackSteps);
+  if (d.keptSteps > 0)
+    t += QStringLiteral(", ") + tr("%1 constant steps kept from an earlier run").arg(d.keptSteps);
+  t += QStringLiteral("; ") + tr("copies: %1 to the device (%2), %3 to the host (%4)")
+                                  .arg(d.copiesToDevice)
+                                  .arg(QString::fromStdString(str::humanBytes(d.bytesToDevice)))
+                                  .arg(d.copiesToHost)
+                                  .arg(QString::fromStdString(str::humanBytes(d.bytesToHost)));
+  return t;
+}
+
+QString ProfilePanel::fallbackText(const pipeline::ProfileResult& r) {
+  std::map<std::pair<std::string, std::string>, int> counts;
+  for (const exec::DeviceFallback& f : r.deviceRun.fallbacks) ++counts[{f.op, f.reason}];
+  if (counts.empty()) return {};
+  QStringList lines{tr("Steps run on the CPU instead of the device:")};
+  for (const auto& [key, n] : counts) {
+    QString op = QString::fromStdString(key.first);
+    if (n > 1) op += QStringLiteral(" ×%1").arg(n);
+    lines << op + QStringLiteral(": ") + QString::fromStdString(key.second);
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
+QString ProfilePanel::whereText() const {
+  if (!outcome_) return {};
+  if (outcome_->compare)
+    return tr("Original: %1").arg(ranOnText(outcome_->comparison.before)) + QLatin1Char('\n') +
+           tr("Current: %1").arg(ranOnText(outcome_->comparison.after));
+  return ranOnText(outcome_->profile);
+}
+
+void ProfilePanel::showWhere() {
+  if (!outcome_) {
+    where_->clear();
+    where_->setToolTip({});
+    where_->hide();
+    return;
+  }
+  where_->setText(whereText());
+  QString tip;
+  if (outcome_->compare) {
+    const QString before = fallbackText(outcome_->comparison.before);
+    const QString after = fallbackText(outcome_->comparison.after);
+    if (!before.isEmpty()) tip = tr("Original: %1").arg(before);
+    if (!after.isEmpty())
+      tip += (tip.isEmpty() ? QString() : QStringLiteral("\n\n")) + tr("Current: %1").arg(after);
+  } else {
+    tip = fallbackText(outcome_->profile);
+  }
+  where_->setToolTip(tip);
+  where_->show();
 }
 
 void ProfilePanel::changeEvent(QEvent* event) {
@@ -271,6 +399,7 @@ void ProfilePanel::clearOutcome() {
   opModel_->setTable({});
   chart_->setOutcome(nullptr);
   roofline_->setOutcome(nullptr);
+  showWhere();
   error_->hide();
   summary_->setText(tr("Not profiled yet: press Profile."));
   emit outcomeChanged();
@@ -285,6 +414,8 @@ ProfileSettings ProfilePanel::settings() const {
 }
 
 void ProfilePanel::setSettings(const ProfileSettings& s) {
+  if (int i = device_->findData(QString::fromStdString(s.device)); i >= 0)
+    device_->setCurrentIndex(i);
   threads_->setValue(s.threads);
   warmup_->setValue(s.warmup);
   repeats_->setValue(s.repeats);
@@ -397,6 +528,7 @@ void ProfilePanel::showTables() {
   opView_->resizeColumnsToContents();
   tableTabs_->setTabText(0, outcome_->compare ? tr("Node Groups") : tr("Nodes"));
   summary_->setText(summaryText());
+  showWhere();
   if (keep != 0) selectNode(keep);
 }
 

@@ -3,13 +3,19 @@
 // show per-node (per-group) and per-op-type tables that sort and filter, a bar
 // chart, a roofline, and a heat overlay of the graph by time share; export
 // CSV and JSON. The window wires it to the graph (selection both ways, the
-// overlay) and to the status bar (progress, Cancel).
+// overlay) and to the status bar (progress, Cancel). The Device selector
+// lists the CPU and every device exec::listDevices finds (none: a hint says
+// why); the results say where the profile ran and how many steps fell back
+// to the CPU.
 #pragma once
 
 #include <QWidget>
 
+#include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "core/exec/backend.h"
 #include "ui/document/document.h"
 #include "ui/profile/profile_runner.h"
 
@@ -39,7 +45,24 @@ class ProfilePanel : public QWidget {
 
   ProfileRunner* runner() const { return runner_; }
   ProfileSettings settings() const;
+  // Also selects s.device when the selector lists it.
   void setSettings(const ProfileSettings& s);
+
+  // The Device selector: "CPU" first, then one entry per device (its data:
+  // "cuda:0"). The panel fills it from exec::listDevices(); tests may give
+  // their own list. `notes` say why a backend has no device.
+  QComboBox* deviceSelector() const { return device_; }
+  void setDevices(const std::vector<exec::DeviceDescription>& devices,
+                  const std::vector<std::string>& notes);
+  // "No GPU: <note>" when no device was found and a backend said why; else "".
+  QString deviceHintText() const;
+  // Where the shown profile ran ("" before a run): the device, and for a GPU
+  // the steps on the device / host / CPU fallback and the copies.
+  QString whereText() const;
+  // One line for a profile: "Ran on the CPU (...)" or "Ran on cuda:0 ...: ...".
+  static QString ranOnText(const pipeline::ProfileResult& r);
+  // The steps that fell back to the CPU, one line per op and reason ("" when none).
+  static QString fallbackText(const pipeline::ProfileResult& r);
 
   // Profiles the current model / compares it with the original (false when
   // nothing can start: no model, a run in progress, no Step applied).
@@ -91,6 +114,8 @@ class ProfilePanel : public QWidget {
   void buildControls();
   void buildViews();
   void retranslateUi();
+  void retranslateDevices();
+  void showWhere();
   void updateEnabled();
   void onDocumentChanged(const DocumentChange& change);
   void clearOutcome();
@@ -112,6 +137,10 @@ class ProfilePanel : public QWidget {
 
   QLabel *deviceLabel_, *threadsLabel_, *warmupLabel_, *repeatsLabel_;
   QComboBox* device_;
+  QLabel* deviceHint_;  // "No GPU: ..." under the controls
+  QLabel* where_;       // where the shown profile ran
+  std::vector<exec::DeviceDescription> devices_;
+  std::vector<std::string> deviceNotes_;
   QSpinBox *threads_, *warmup_, *repeats_;
   QPushButton *run_, *compare_, *exportCsv_, *exportJson_;
   QToolButton* heat_;

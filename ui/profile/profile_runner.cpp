@@ -116,7 +116,9 @@ bool ProfileRunner::start(std::shared_ptr<Job> job) {
       }
       outcome->profile = std::move(*r);
     }
-    outcome->roofs = roofsFor(outcome->profile.threads, job->cancel.get());
+    // The roofs are the CPU's: a GPU's nodes are not plotted against them.
+    if (job->settings.device == "cpu")
+      outcome->roofs = roofsFor(outcome->profile.threads, job->cancel.get());
     job->outcome = std::move(outcome);
   }));
   return true;

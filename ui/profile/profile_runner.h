@@ -23,8 +23,8 @@
 namespace passlab::ui {
 
 struct ProfileSettings {
-  std::string device = "cpu";
-  int threads = 0;  // 0: every core
+  std::string device = "cpu";  // "cpu", "cuda:0" (exec::listDevices)
+  int threads = 0;             // 0: every core
   int warmup = 2;
   int repeats = 10;
 };
@@ -34,7 +34,8 @@ struct ProfileOutcome {
   bool compare = false;
   pipeline::ProfileResult profile;  // the profile (compare: of the current model)
   pipeline::CompareResult comparison;
-  std::optional<pipeline::MachineRoofs> roofs;  // none when they could not be measured
+  // The CPU's roofs; none when they could not be measured or the run was on a GPU.
+  std::optional<pipeline::MachineRoofs> roofs;
   // The profiled node ids are those of this model (the current one).
   std::shared_ptr<const ir::Model> model;
 };

@@ -3,6 +3,9 @@
 #include <QBrush>
 #include <QColor>
 
+#include <string>
+#include <string_view>
+
 namespace passlab::ui {
 
 namespace {
@@ -19,6 +22,19 @@ ProfileCell number(double x, int decimals, const QString& suffix = {}) {
 ProfileCell rank(int i) {
   return {QString::number(i + 1), i};
 }
+// The kernel name a device runner gives a step it sent to the CPU.
+constexpr std::string_view kFallbackKernel = "cpu-fallback:";
+
+// Why `n` fell back: the run's entry for its name, else the first for its op.
+std::string fallbackReason(const exec::DeviceRunSummary& d, const pipeline::NodeTiming& n) {
+  if (!n.name.empty())
+    for (const exec::DeviceFallback& f : d.fallbacks)
+      if (f.node == n.name) return f.reason;
+  for (const exec::DeviceFallback& f : d.fallbacks)
+    if (f.op == n.op) return f.reason;
+  return {};
+}
+
 QString joined(const std::vector<std::string>& names) {
   QStringList out;
   for (const std::string& n : names) out << QString::fromStdString(n);
@@ -50,9 +66,12 @@ ProfileTable ProfileTables::nodes(const ProfileOutcome& o) {
     ProfileRow r;
     ProfileCell spread = number(100 * n.time.spread, 1, QStringLiteral("%"));
     if (n.time.noisy) spread.text += QStringLiteral(" ") + tr("(noisy)");
+    r.fallback = n.kernel.starts_with(kFallbackKernel);
+    ProfileCell op = text(n.op);
+    if (r.fallback) op.text += QStringLiteral(" ") + tr("(CPU fallback)");
     r.cells = {rank(i++),
                text(n.label()),
-               text(n.op),
+               op,
                number(n.time.medianMs, 4),
                number(n.time.minMs, 4),
                number(n.time.p90Ms, 4),
@@ -68,6 +87,12 @@ ProfileTable ProfileTables::nodes(const ProfileOutcome& o) {
                 .arg(n.callsPerRun)
                 .arg(n.time.samples);
     if (n.time.noisy) r.tip += QStringLiteral("\n") + tr("Noisy: the spread is over 10%");
+    if (r.fallback) {
+      const std::string reason = fallbackReason(o.profile.deviceRun, n);
+      r.tip += QStringLiteral("\n") +
+               (reason.empty() ? tr("Ran on the CPU: the device has no kernel for it")
+                               : tr("Ran on the CPU: %1").arg(QString::fromStdString(reason)));
+    }
     t.rows.push_back(std::move(r));
   }
   return t;
@@ -155,6 +180,9 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
       return row.tip.isEmpty() ? QVariant() : QVariant(row.tip);
     case Qt::ForegroundRole:
       if (row.flagged) return QBrush(QColor(0xc0, 0x39, 0x2b));
+      return {};
+    case Qt::BackgroundRole:
+      if (row.fallback) return QBrush(QColor(0xf3, 0x9c, 0x12, 0x40));  // translucent amber
       return {};
     case Qt::TextAlignmentRole:
       if (cell.sortKey.typeId() != QMetaType::QString)

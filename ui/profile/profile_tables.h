@@ -25,6 +25,7 @@ struct ProfileRow {
   std::vector<ProfileCell> cells;
   std::vector<ir::NodeId> nodes;  // of the current model, first one selected
   bool flagged = false;           // noisy (node) or a regression (group)
+  bool fallback = false;          // ran on the CPU in a device run (kernel "cpu-fallback:...")
   QString tip;
 };
 
@@ -38,7 +39,9 @@ class ProfileTables {
 
  public:
   // One row per node that ran, in run order: node, op, median, min, p90,
-  // spread (noisy marked), share, GFLOP/s, GB/s.
+  // spread (noisy marked), share, GFLOP/s, GB/s. In a device run, a node
+  // that fell back to its CPU kernel is marked in its op cell, its tip (with
+  // the reason) and its background.
   static ProfileTable nodes(const ProfileOutcome& o);
   // One row per node group, regressions first: original nodes, new nodes,
   // time before and after, speedup, time saved, kind.

@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "core/exec/cuda/attention_launch.h"
+#include "core/exec/cuda/cuda_kernel.h"
+#include "core/exec/cuda/device_tensor.h"
 #include "core/exec/cuda/norm_reduce_plan.h"
 #include "core/exec/cuda/normalization_launch.h"
 #include "core/exec/cuda/reduce_launch.h"
+#include "core/ir/graph.h"
 
 namespace passlab::exec::cuda {
 namespace {
@@ -429,6 +432,146 @@ TEST(NormDeviceF32, ArgMaxArgMinFirstAndLast) {
   check(false, false, {0, 3, 0, 0});
   check(false, true, {3, 3, 3, 3});
   cudaFree(y);
+}
+
+// ---- the kernel classes through a minimal context (attributes, inputs, outputs) ----
+
+class KBuild final : public CudaBuild {
+ public:
+  KBuild(const ir::Node& n, int64_t opset) : node_(n), opset_(opset) {}
+  const ir::Node& node() const override { return node_; }
+  int64_t opset() const override { return opset_; }
+  ir::DataType dtype() const override { return ir::DataType::kFloat; }
+  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
+  const DeviceProperties& device() const override { return props_; }
+  cudaStream_t stream() const override { return nullptr; }
+
+ private:
+  const ir::Node& node_;
+  int64_t opset_;
+  DeviceProperties props_;
+};
+
+class KContext final : public CudaContext {
+ public:
+  KContext(std::vector<DeviceTensor> in, size_t outputs) : in_(std::move(in)), out_(outputs) {}
+  size_t inputCount() const override { return in_.size(); }
+  bool has(size_t i) const override { return i < in_.size() && in_[i].defined(); }
+  Expected<DeviceTensor> input(size_t i) override { return in_[i]; }
+  Expected<Tensor> hostInput(size_t i) override { return download(in_[i], nullptr); }
+  ir::DataType inputType(size_t i) const override { return in_[i].dtype(); }
+  const Dims& inputDims(size_t i) const override { return in_[i].dims(); }
+  bool invariantInput(size_t) const override { return false; }
+  size_t outputCount() const override { return out_.size(); }
+  bool wantsOutput(size_t i) const override { return i < out_.size(); }
+  Expected<DeviceTensor> allocate(size_t i, ir::DataType dtype, Dims dims) override {
+    const uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(numelOf(dims)));
+    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, nullptr));
+    out_[i] = DeviceTensor(dtype, std::move(dims), std::move(st));
+    return out_[i];
+  }
+  void setOutput(size_t i, DeviceTensor t) override { out_[i] = std::move(t); }
+  Expected<DeviceTensor> scratch(size_t bytes) override {
+    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, nullptr));
+    return DeviceTensor(ir::DataType::kUInt8, {static_cast<int64_t>(bytes)}, std::move(st));
+  }
+  cudaStream_t stream() const override { return nullptr; }
+  cublasLtHandle_t cublasLt() override { return nullptr; }
+  cudnnHandle_t cudnn() override { return nullptr; }
+  const DeviceProperties& device() const override { return props_; }
+
+  std::vector<DeviceTensor> in_;
+  std::vector<DeviceTensor> out_;
+
+ private:
+  DeviceProperties props_;
+};
+
+DeviceTensor deviceFloats(const std::vector<float>& v, Dims dims) {
+  return upload(Tensor::fromVector(ir::DataType::kFloat, std::move(dims), v), nullptr).value();
+}
+
+std::vector<float> hostFloats(const DeviceTensor& d) {
+  Tensor t = download(d, nullptr).value();
+  return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
+}
+
+// Runs the row of (domain, op) at `opset` on a node with `attrs`, float32.
+Expected<std::vector<DeviceTensor>> runRow(std::string_view domain, std::string_view op,
+                                           int64_t opset, std::vector<DeviceTensor> inputs,
+                                           size_t outputs, void (*attrs)(ir::Node&) = nullptr) {
+  ir::Graph g;
+  std::vector<ir::Value*> in;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    in.push_back(
+        g.addInput("i" + std::to_string(i),
+                   ir::Type::tensor(inputs[i].dtype(), ir::Shape::fromValues(inputs[i].dims()))));
+  std::vector<std::string> names;
+  for (size_t i = 0; i < outputs; ++i) names.push_back("o" + std::to_string(i));
+  ir::Node* n = g.addNode(std::string(op), std::string(domain), in, names);
+  if (attrs) attrs(*n);
+  auto rows = findCudaKernels(domain, op, opset, ir::DataType::kFloat);
+  if (rows.empty()) return internalError("no row");
+  PASSLAB_ASSIGN_OR_RETURN(auto k, rows.front()->create(KBuild(*n, opset)));
+  KContext ctx(std::move(inputs), outputs);
+  PASSLAB_RETURN_IF_ERROR(k->run(ctx));
+  if (cudaDeviceSynchronize() != cudaSuccess) return internalError("sync");
+  return ctx.out_;
+}
+
+TEST(NormDeviceKernels, SoftmaxOpset11FlattensAndReduceMeanAxesInput) {
+  REQUIRE_DEVICE();
+  const auto x = randoms(2 * 3 * 4, 21);
+  auto sm = runRow("", "Softmax", 11, {deviceFloats(x, {2, 3, 4})}, 1);
+  ASSERT_TRUE(sm.isOk()) << sm.error().message();
+  auto y = hostFloats(sm.value()[0]);
+  ASSERT_EQ(sm.value()[0].dims(), (Dims{2, 3, 4}));
+  for (int o = 0; o < 2; ++o) {  // axis 1 flattened: rows of 12
+    double s = 0;
+    for (int i = 0; i < 12; ++i) s += y[o * 12 + i];
+    EXPECT_NEAR(s, 1.0, 1e-5);
+  }
+  const Tensor axes = Tensor::fromVector(ir::DataType::kInt64, {1}, std::vector<int64_t>{1});
+  auto mean =
+      runRow("", "ReduceMean", 18, {deviceFloats(x, {2, 3, 4}), upload(axes, nullptr).value()}, 1,
+             [](ir::Node& n) { n.setAttr(ir::Attribute::makeInt("keepdims", 0)); });
+  ASSERT_TRUE(mean.isOk()) << mean.error().message();
+  ASSERT_EQ(mean.value()[0].dims(), (Dims{2, 4}));
+  auto m = hostFloats(mean.value()[0]);
+  for (int o = 0; o < 2; ++o)
+    for (int j = 0; j < 4; ++j) {
+      double s = 0;
+      for (int i = 0; i < 3; ++i) s += x[(o * 3 + i) * 4 + j];
+      EXPECT_NEAR(m[o * 4 + j], s / 3, 1e-5);
+    }
+}
+
+TEST(NormDeviceKernels, LayerNormalizationWithStats) {
+  REQUIRE_DEVICE();
+  const int64_t rows = 3, cols = 10;
+  const auto x = randoms(rows * cols, 22);
+  const auto sc = randoms(cols, 23);
+  const auto b = randoms(cols, 24);
+  auto out =
+      runRow("", "LayerNormalization", 17,
+             {deviceFloats(x, {rows, cols}), deviceFloats(sc, {1, cols}), deviceFloats(b, {cols})},
+             3, [](ir::Node& n) { n.setAttr(ir::Attribute::makeFloat("epsilon", 1e-3f)); });
+  ASSERT_TRUE(out.isOk()) << out.error().message();
+  ASSERT_EQ(out.value()[1].dims(), (Dims{rows, 1}));
+  auto y = hostFloats(out.value()[0]);
+  auto mean = hostFloats(out.value()[1]);
+  auto inv = hostFloats(out.value()[2]);
+  for (int64_t r = 0; r < rows; ++r) {
+    double s = 0, q = 0;
+    for (int64_t c = 0; c < cols; ++c) s += x[r * cols + c];
+    const double mu = s / cols;
+    for (int64_t c = 0; c < cols; ++c) q += (x[r * cols + c] - mu) * (x[r * cols + c] - mu);
+    const double is = 1.0 / std::sqrt(q / cols + 1e-3);
+    EXPECT_NEAR(mean[r], mu, 1e-5);
+    EXPECT_NEAR(inv[r], is, 1e-4 * is);
+    for (int64_t c = 0; c < cols; ++c)
+      EXPECT_NEAR(y[r * cols + c], (x[r * cols + c] - mu) * is * sc[c] + b[c], 1e-4);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, NormDevice, ::testing::Values(false, true),

@@ -484,10 +484,12 @@ class ConvDevice : public ::testing::Test {
       for (size_t i = 0; i < v.size(); ++i) {
         if (dt == ir::DataType::kFloat) {
           t.mutableData<float>()[i] = v[i];
+        } else if (dt == ir::DataType::kFloat16) {
+          t.mutableData<Half>()[i] = store<Half>(v[i]);
+          seen[i] = load(t.data<Half>()[i]);
         } else {
-          const __half h = __float2half(v[i]);
-          std::memcpy(t.mutableData<uint16_t>() + i, &h, 2);
-          seen[i] = __half2float(h);
+          t.mutableData<BFloat16>()[i] = store<BFloat16>(v[i]);
+          seen[i] = load(t.data<BFloat16>()[i]);
         }
       }
       auto u = upload(t, stream_);
@@ -516,18 +518,20 @@ class ConvDevice : public ::testing::Test {
       ASSERT_TRUE(host.isOk());
       std::vector<float> got(want.size());
       for (size_t i = 0; i < got.size(); ++i) {
-        if (dt == ir::DataType::kFloat) {
+        if (dt == ir::DataType::kFloat)
           got[i] = host->data<float>()[i];
-        } else {
-          __half_raw raw;
-          raw.x = host->data<uint16_t>()[i];
-          got[i] = __half2float(__half(raw));
-        }
+        else if (dt == ir::DataType::kFloat16)
+          got[i] = load(host->data<Half>()[i]);
+        else
+          got[i] = load(host->data<BFloat16>()[i]);
       }
+      // float16 / bfloat16: Y rounded once (8 / 11 bits), sums in float.
       if (dt == ir::DataType::kFloat)
         expectNear(got, want, 1e-3f, 1e-4f);
-      else
+      else if (dt == ir::DataType::kFloat16)
         expectNear(got, want, 1e-2f, 1e-2f);
+      else
+        expectNear(got, want, 2e-2f, 3e-2f);
     }
   }
 
@@ -631,6 +635,15 @@ TEST_F(ConvDevice, TransposeSameUpper) {
          .strides = {2, 2},
          .autoPad = "SAME_UPPER",
          .transposed = true});
+}
+
+TEST_F(ConvDevice, BFloat16) {
+  check({.x = {1, 8, 8, 8}, .w = {16, 8, 3, 3}, .pads = {1, 1, 1, 1}}, ir::DataType::kBFloat16);
+}
+
+TEST_F(ConvDevice, TransposeFloat16) {
+  check({.x = {1, 4, 5, 5}, .w = {4, 4, 3, 3}, .strides = {2, 2}, .transposed = true},
+        ir::DataType::kFloat16);
 }
 
 TEST_F(ConvDevice, Float16) {

@@ -175,7 +175,9 @@ Status buildPlan(LtPlan& plan, cublasLtHandle_t handle, const LtKey& k, const vo
   int count = 0;
   const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(
       handle, plan.desc, plan.first, plan.second, plan.c, plan.d, pref.p, 1, &result, &count);
-  if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && count == 0)) {
+  // None found; with an epilogue, any refusal: the caller retries without it.
+  if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && count == 0) ||
+      (st != CUBLAS_STATUS_SUCCESS && k.epilogue != CUBLASLT_EPILOGUE_DEFAULT)) {
     plan.found = false;
     return Status::ok();
   }
@@ -234,9 +236,14 @@ class LtMatmul {
     }
     const float beta = a.c ? a.beta : 0.0f;
     const void* c = a.c ? a.c : a.d;
-    PASSLAB_CUBLAS_TRY(cublasLtMatmul(ctx.cublasLt(), plan->desc, &a.alpha, a.first, plan->first,
-                                      a.second, plan->second, &beta, c, plan->c, a.d, plan->d,
-                                      &plan->algo, ws, plan->workspace, ctx.stream()));
+    const cublasStatus_t st = cublasLtMatmul(
+        ctx.cublasLt(), plan->desc, &a.alpha, a.first, plan->first, a.second, plan->second, &beta,
+        c, plan->c, a.d, plan->d, &plan->algo, ws, plan->workspace, ctx.stream());
+    if (st == CUBLAS_STATUS_NOT_SUPPORTED) {
+      plan->found = false;  // not asked again for this problem
+      return false;
+    }
+    PASSLAB_CUBLAS_TRY(st);
     return true;
   }
 

@@ -229,11 +229,11 @@ class LtMatmul {
     if (a.bias)
       PASSLAB_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(
           plan->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &a.bias, sizeof(a.bias)));
-    void* ws = nullptr;
+    DeviceTensor workspace;  // held until the product is queued
     if (plan->workspace > 0) {
-      PASSLAB_ASSIGN_OR_RETURN(DeviceTensor w, ctx.scratch(plan->workspace));
-      ws = w.mutableRaw();
+      PASSLAB_ASSIGN_OR_RETURN(workspace, ctx.scratch(plan->workspace));
     }
+    void* ws = workspace.mutableRaw();
     const float beta = a.c ? a.beta : 0.0f;
     const void* c = a.c ? a.c : a.d;
     const cublasStatus_t st = cublasLtMatmul(

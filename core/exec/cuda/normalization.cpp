@@ -1,4 +1,4 @@
-// The normalization family on the GPU: Softmax and LogSoftmax (flattened to
+// The normalization family on the GPU: Softmax, LogSoftmax and Hardmax (flattened to
 // 2-D at the axis before opset 13, one axis from 13), LayerNormalization,
 // SimplifiedLayerNormalization and RMSNormalization, InstanceNormalization,
 // ai.passlab FusedSoftmax and FusedLayerNorm, com.microsoft
@@ -37,9 +37,11 @@ Status sameType(const DeviceTensor& t, const DeviceTensor& x, const std::string&
   return Status::ok();
 }
 
-// ---- Softmax / LogSoftmax ----
+// ---- Softmax / LogSoftmax / Hardmax ----
 
-template <bool kLog>
+enum class SoftmaxKind { kSoftmax, kLogSoftmax, kHardmax };
+
+template <SoftmaxKind kKind>
 class SoftmaxKernel final : public CudaKernel {
  public:
   explicit SoftmaxKernel(const CudaBuild& b)
@@ -50,8 +52,13 @@ class SoftmaxKernel final : public CudaKernel {
     PASSLAB_ASSIGN_OR_RETURN(int ft, floatTypeOf(x, "X"));
     PASSLAB_ASSIGN_OR_RETURN(SoftmaxRows r, softmaxRows(x.dims(), axis_, flattened_));
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, x.dtype(), x.dims()));
-    PASSLAB_CUDA_TRY(
-        launchSoftmax(ft, kLog, x.raw(), y.mutableRaw(), r.outer, r.len, r.inner, ctx.stream()));
+    if constexpr (kKind == SoftmaxKind::kHardmax) {
+      PASSLAB_CUDA_TRY(
+          launchHardmax(ft, x.raw(), y.mutableRaw(), r.outer, r.len, r.inner, ctx.stream()));
+    } else {
+      PASSLAB_CUDA_TRY(launchSoftmax(ft, kKind == SoftmaxKind::kLogSoftmax, x.raw(), y.mutableRaw(),
+                                     r.outer, r.len, r.inner, ctx.stream()));
+    }
     return Status::ok();
   }
 
@@ -331,9 +338,11 @@ constexpr std::string_view kPasslab = ir::passlab_ops::kDomain;
 
 const CudaKernelDef kRows[] = {
     {"", "Softmax", 1, kOpsetMax, kCudaFloats, 0, "cuda.Softmax",
-     makeCudaKernel<SoftmaxKernel<false>>},
+     makeCudaKernel<SoftmaxKernel<SoftmaxKind::kSoftmax>>},
     {"", "LogSoftmax", 1, kOpsetMax, kCudaFloats, 0, "cuda.LogSoftmax",
-     makeCudaKernel<SoftmaxKernel<true>>},
+     makeCudaKernel<SoftmaxKernel<SoftmaxKind::kLogSoftmax>>},
+    {"", "Hardmax", 1, kOpsetMax, kCudaFloats, 0, "cuda.Hardmax",
+     makeCudaKernel<SoftmaxKernel<SoftmaxKind::kHardmax>>},
     {"", "LayerNormalization", 1, kOpsetMax, kCudaFloats, 0, "cuda.LayerNormalization",
      makeCudaKernel<RowNormKernel<false>>},
     {"", "RMSNormalization", 23, kOpsetMax, kCudaFloats, 0, "cuda.RMSNormalization",

@@ -46,6 +46,24 @@ __global__ void softmaxKernel(const T* __restrict__ x, T* __restrict__ y, int64_
 }
 
 template <class T>
+__global__ void hardmaxKernel(const T* __restrict__ x, T* __restrict__ y, int64_t rows, int64_t len,
+                              int64_t inner) {
+  PASSLAB_GRID_STRIDE_LOOP(r, rows) {
+    const int64_t base = (r / inner) * len * inner + r % inner;
+    float mx = -INFINITY;
+    int64_t arg = 0;
+    for (int64_t i = 0; i < len; ++i) {
+      const float v = toFloat(x[base + i * inner]);
+      if (v > mx) {
+        mx = v;
+        arg = i;
+      }
+    }
+    for (int64_t i = 0; i < len; ++i) y[base + i * inner] = fromFloat<T>(i == arg ? 1.0f : 0.0f);
+  }
+}
+
+template <class T>
 __global__ void fusedSoftmaxKernel(FusedSoftmaxArgs a) {
   const T* x = static_cast<const T*>(a.x);
   const T* m = static_cast<const T*>(a.mask);
@@ -143,6 +161,17 @@ int launchSoftmax(int float_type, bool log_softmax, const void* x, void* y, int6
     else
       softmaxKernel<T, false><<<blocks, threads, 0, stream>>>(static_cast<const T*>(x),
                                                               static_cast<T*>(y), rows, len, inner);
+  });
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launchHardmax(int float_type, const void* x, void* y, int64_t outer, int64_t len, int64_t inner,
+                  cudaStream_t stream) {
+  const int64_t rows = outer * inner;
+  if (rows == 0 || len == 0) return 0;
+  device::withFloatType(static_cast<device::FloatType>(float_type), [&]<class T>() {
+    hardmaxKernel<T><<<device::blocksFor(rows), device::kThreads, 0, stream>>>(
+        static_cast<const T*>(x), static_cast<T*>(y), rows, len, inner);
   });
   return static_cast<int>(cudaGetLastError());
 }

@@ -18,6 +18,12 @@ inline constexpr int kMaxLaunchRank = 8;
 int launchSoftmax(int float_type, bool log_softmax, const void* x, void* y, int64_t outer,
                   int64_t len, int64_t inner, cudaStream_t stream);
 
+// Hardmax: 1 at the first largest element of each row (rows as launchSoftmax;
+// compared as the CPU does: "v > max" from -inf, so NaN is never chosen and a
+// row of NaN / -inf gets index 0), 0 elsewhere. One thread per row.
+int launchHardmax(int float_type, const void* x, void* y, int64_t outer, int64_t len, int64_t inner,
+                  cudaStream_t stream);
+
 // ai.passlab FusedSoftmax: y = softmax(scale * x + sign * mask) over the last
 // dim (`len`) of each of `rows` rows. The mask (same element type as x, or
 // nullptr) is read at offset sum_d index_d * mask_strides[d] over x's dims

@@ -402,6 +402,17 @@ TEST_P(NormDevice, FusedAttentionMasksCausal) {
   cudaFree(scores);
 }
 
+TEST(NormDeviceF32, HardmaxFirstLargestNaNNeverChosen) {
+  REQUIRE_DEVICE();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Rows of 4 along the last axis: a tie (first wins), a NaN first, all NaN.
+  std::vector<float> x{1, 7, 7, 2, nan, 3, 5, 4, nan, nan, nan, nan};
+  Buf dx(x, false), dy(x.size(), false);
+  ASSERT_EQ(launchHardmax(0, dx.p, dy.p, 3, 4, 1, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(dy.download(), (std::vector<float>{0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0}));
+}
+
 TEST(NormDeviceF32, ReduceMaxPropagatesNaN) {
   REQUIRE_DEVICE();
   std::vector<float> x{1, 2, std::numeric_limits<float>::quiet_NaN(), 4, 5, 6};

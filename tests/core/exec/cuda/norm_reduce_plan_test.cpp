@@ -263,6 +263,7 @@ TEST(CudaNormReduceRows, Registered) {
   const std::string_view pl = ir::passlab_ops::kDomain;
   for (const Want& w :
        {Want{"", "Softmax", "cuda.Softmax"}, Want{"", "LogSoftmax", "cuda.LogSoftmax"},
+        Want{"", "Hardmax", "cuda.Hardmax"},
         Want{"", "LayerNormalization", "cuda.LayerNormalization"},
         Want{"", "InstanceNormalization", "cuda.InstanceNormalization"},
         Want{"", "ReduceMean", "cuda.ReduceMean"},

@@ -249,6 +249,17 @@ bool cudnnEpilogueEnabled() {
 
 using PlanKey = std::tuple<Dims, Dims, ir::DataType>;
 
+// Declines more than 3 spatial axes when kernel_shape or a constant W tells.
+Status checkSpatialAxes(const CudaBuild& b, const ir::WindowAttrs& w, const char* what) {
+  size_t axes = w.kernel.size();
+  if (const ir::Tensor* weights = b.constantInput(1); weights && weights->dims().size() >= 2)
+    axes = std::max(axes, weights->dims().size() - 2);
+  if (axes > 3)
+    return unsupported(std::string(what) + " over " + std::to_string(axes) +
+                       " spatial axes (1 to 3 on the GPU)");
+  return Status::ok();
+}
+
 class ConvKernel final : public CudaKernel {
  public:
   static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
@@ -258,9 +269,7 @@ class ConvKernel final : public CudaKernel {
       return unsupported("FusedConv in the blocked layout (attribute block)");
     auto a = cpu::parseConvAttrs(n);
     if (!a) return a.error();
-    if (!a->window.kernel.empty() && a->window.kernel.size() > 3)
-      return unsupported("convolution over " + std::to_string(a->window.kernel.size()) +
-                         " spatial axes (1 to 3 on the GPU)");
+    PASSLAB_RETURN_IF_ERROR(checkSpatialAxes(b, a->window, "convolution"));
     auto k = std::unique_ptr<ConvKernel>(new ConvKernel(std::move(a).value()));
     k->fused_ = fused;
     if (fused) {
@@ -493,9 +502,7 @@ class ConvTransposeKernel final : public CudaKernel {
   static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
     auto a = cpu::parseConvAttrs(b.node());
     if (!a) return a.error();
-    if (!a->window.kernel.empty() && a->window.kernel.size() > 3)
-      return unsupported("ConvTranspose over " + std::to_string(a->window.kernel.size()) +
-                         " spatial axes (1 to 3 on the GPU)");
+    PASSLAB_RETURN_IF_ERROR(checkSpatialAxes(b, a->window, "ConvTranspose"));
     return std::unique_ptr<CudaKernel>(new ConvTransposeKernel(std::move(a).value()));
   }
 

@@ -2,7 +2,8 @@
 // 2-D at the axis before opset 13, one axis from 13), LayerNormalization,
 // SimplifiedLayerNormalization and RMSNormalization, InstanceNormalization,
 // ai.passlab FusedSoftmax and FusedLayerNorm, com.microsoft
-// SkipLayerNormalization. float32, float16 and bfloat16, statistics in float
+// SkipLayerNormalization, and com.microsoft Gelu / BiasGelu / FastGelu (the
+// transformer contrib ops beside it). float32, float16 and bfloat16, statistics in float
 // (the CPU kernels accumulate in double); one block per row
 // (normalization.cu). Parameters must have X's element type and repeat over
 // the normalized dims (Scale [C] for rows of [..., C]); statistics outputs are
@@ -297,6 +298,32 @@ class SkipLayerNormKernel final : public CudaKernel {
   float epsilon_;
 };
 
+// ---- com.microsoft Gelu, BiasGelu (erf form), FastGelu (tanh form): X, bias? ----
+// (transformer contrib ops, kept with SkipLayerNormalization; contrib_gelu.cpp)
+
+template <bool kTanh>
+class ContribGeluKernel final : public CudaKernel {
+ public:
+  Status run(CudaContext& ctx) override {
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
+    PASSLAB_ASSIGN_OR_RETURN(int ft, floatTypeOf(x, "X"));
+    DeviceTensor bias;
+    if (ctx.inputCount() > 1 && ctx.has(1)) {
+      PASSLAB_ASSIGN_OR_RETURN(bias, ctx.input(1));
+      const int64_t last = x.rank() == 0 ? 1 : x.dim(x.rank() - 1);
+      if (bias.dtype() != x.dtype() || bias.numel() != last)
+        return invalidArgument("the bias " + bias.describe() + " must be " +
+                               std::string(ir::dtypeName(x.dtype())) + " with one value per " +
+                               "element of the last dim of " + x.describe());
+    }
+    PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, x.dtype(), x.dims()));
+    PASSLAB_CUDA_TRY(launchContribGelu(ft, kTanh, x.raw(), bias.defined() ? bias.raw() : nullptr,
+                                       bias.defined() ? bias.numel() : 1, y.mutableRaw(), x.numel(),
+                                       ctx.stream()));
+    return Status::ok();
+  }
+};
+
 // ---- InstanceNormalization: X [N, C, ...], scale [C], B [C] ----
 
 class InstanceNormKernel final : public CudaKernel {
@@ -353,6 +380,12 @@ const CudaKernelDef kRows[] = {
      makeCudaKernel<InstanceNormKernel>},
     {"com.microsoft", "SkipLayerNormalization", 1, kOpsetMax, kCudaFloats, 0,
      "cuda.ms.SkipLayerNormalization", makeCudaKernel<SkipLayerNormKernel>},
+    {"com.microsoft", "Gelu", 1, kOpsetMax, kCudaFloats, 0, "cuda.ms.Gelu",
+     makeCudaKernel<ContribGeluKernel<false>>},
+    {"com.microsoft", "BiasGelu", 1, kOpsetMax, kCudaFloats, 0, "cuda.ms.BiasGelu",
+     makeCudaKernel<ContribGeluKernel<false>>},
+    {"com.microsoft", "FastGelu", 1, kOpsetMax, kCudaFloats, 0, "cuda.ms.FastGelu",
+     makeCudaKernel<ContribGeluKernel<true>>},
     {kPasslab, ir::passlab_ops::kFusedLayerNorm, 1, kOpsetMax, kCudaFloats, 0,
      "cuda.passlab.FusedLayerNorm", makeCudaKernel<FusedLayerNormKernel>},
     {kPasslab, ir::passlab_ops::kFusedSoftmax, 1, kOpsetMax, kCudaFloats, 0,

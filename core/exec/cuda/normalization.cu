@@ -63,6 +63,21 @@ __global__ void hardmaxKernel(const T* __restrict__ x, T* __restrict__ y, int64_
   }
 }
 
+template <class T, bool kTanh>
+__global__ void contribGeluKernel(const T* __restrict__ x, const T* __restrict__ bias, int64_t nb,
+                                  T* __restrict__ y, int64_t n) {
+  PASSLAB_GRID_STRIDE_LOOP(i, n) {
+    float v = toFloat(x[i]);
+    if (bias) v += toFloat(bias[i % nb]);
+    float r;
+    if constexpr (kTanh)
+      r = 0.5f * v * (1.0f + tanhf(0.7978845608028654f * (v + 0.044715f * v * v * v)));
+    else
+      r = 0.5f * v * (1.0f + erff(v * 0.70710678118654752440f));
+    y[i] = fromFloat<T>(r);
+  }
+}
+
 template <class T>
 __global__ void fusedSoftmaxKernel(FusedSoftmaxArgs a) {
   const T* x = static_cast<const T*>(a.x);
@@ -172,6 +187,21 @@ int launchHardmax(int float_type, const void* x, void* y, int64_t outer, int64_t
   device::withFloatType(static_cast<device::FloatType>(float_type), [&]<class T>() {
     hardmaxKernel<T><<<device::blocksFor(rows), device::kThreads, 0, stream>>>(
         static_cast<const T*>(x), static_cast<T*>(y), rows, len, inner);
+  });
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launchContribGelu(int float_type, bool tanh_form, const void* x, const void* bias,
+                      int64_t bias_count, void* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return 0;
+  const unsigned int blocks = device::blocksFor(n);
+  device::withFloatType(static_cast<device::FloatType>(float_type), [&]<class T>() {
+    if (tanh_form)
+      contribGeluKernel<T, true><<<blocks, device::kThreads, 0, stream>>>(
+          static_cast<const T*>(x), static_cast<const T*>(bias), bias_count, static_cast<T*>(y), n);
+    else
+      contribGeluKernel<T, false><<<blocks, device::kThreads, 0, stream>>>(
+          static_cast<const T*>(x), static_cast<const T*>(bias), bias_count, static_cast<T*>(y), n);
   });
   return static_cast<int>(cudaGetLastError());
 }

@@ -24,6 +24,11 @@ int launchSoftmax(int float_type, bool log_softmax, const void* x, void* y, int6
 int launchHardmax(int float_type, const void* x, void* y, int64_t outer, int64_t len, int64_t inner,
                   cudaStream_t stream);
 
+// com.microsoft Gelu / BiasGelu (erf form) and FastGelu (tanh form, tanh_form
+// true): y[i] = gelu(x[i] (+ bias[i % bias_count] when bias)) over n elements.
+int launchContribGelu(int float_type, bool tanh_form, const void* x, const void* bias,
+                      int64_t bias_count, void* y, int64_t n, cudaStream_t stream);
+
 // ai.passlab FusedSoftmax: y = softmax(scale * x + sign * mask) over the last
 // dim (`len`) of each of `rows` rows. The mask (same element type as x, or
 // nullptr) is read at offset sum_d index_d * mask_strides[d] over x's dims

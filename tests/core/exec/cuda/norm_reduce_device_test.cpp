@@ -402,6 +402,28 @@ TEST_P(NormDevice, FusedAttentionMasksCausal) {
   cudaFree(scores);
 }
 
+TEST_P(NormDevice, ContribGeluForms) {
+  REQUIRE_DEVICE();
+  const bool half = GetParam();
+  const int64_t rows = 5, cols = 33;
+  const auto x = rounded(randoms(rows * cols, 31), half);
+  const auto b = rounded(randoms(cols, 32), half);
+  Buf dx(x, half), db(b, half), dy(x.size(), half);
+  for (bool tanhForm : {false, true}) {
+    ASSERT_EQ(
+        launchContribGelu(half ? 1 : 0, tanhForm, dx.p, db.p, cols, dy.p, rows * cols, nullptr), 0);
+    std::vector<float> want(x.size());
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      const double v = x[i] + b[i % cols];
+      want[i] = static_cast<float>(
+          tanhForm ? 0.5 * v * (1 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)))
+                   : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))));
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    expectNear(dy.download(), want, half ? 4e-3f : 1e-5f);
+  }
+}
+
 TEST(NormDeviceF32, HardmaxFirstLargestNaNNeverChosen) {
   REQUIRE_DEVICE();
   const float nan = std::numeric_limits<float>::quiet_NaN();

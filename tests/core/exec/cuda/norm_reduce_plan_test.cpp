@@ -269,6 +269,8 @@ TEST(CudaNormReduceRows, Registered) {
         Want{"", "ReduceMean", "cuda.ReduceMean"},
         Want{"", "ReduceLogSumExp", "cuda.ReduceLogSumExp"}, Want{"", "ArgMax", "cuda.ArgMax"},
         Want{"com.microsoft", "SkipLayerNormalization", "cuda.ms.SkipLayerNormalization"},
+        Want{"com.microsoft", "FastGelu", "cuda.ms.FastGelu"},
+        Want{"com.microsoft", "BiasGelu", "cuda.ms.BiasGelu"},
         Want{pl, "FusedLayerNorm", "cuda.passlab.FusedLayerNorm"},
         Want{pl, "FusedSoftmax", "cuda.passlab.FusedSoftmax"},
         Want{pl, "FusedAttention", "cuda.passlab.FusedAttention"}}) {

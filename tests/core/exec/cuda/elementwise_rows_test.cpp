@@ -293,10 +293,10 @@ TEST(ElementwiseKernels, CastAndIdentity) {
 TEST(ElementwiseKernels, GeluAndPReluPerChannel) {
   REQUIRE_DEVICE();
   auto x = Tensor::fromVector<float>(DataType::kFloat, {1, 2, 2}, {-1, 2, -3, 4});
-  auto s = Tensor::fromVector<float>(DataType::kFloat, {2, 1, 1}, {0.5f, 0.25f});
-  Tensor p = runOn("PRelu",
-                   "main (float[1,2,2] x, float[2,1,1] s) => (float[1,2,2] y) { y = PRelu(x, s) }",
-                   16, DataType::kFloat, {x, s});
+  auto s = Tensor::fromVector<float>(DataType::kFloat, {2, 1}, {0.5f, 0.25f});
+  Tensor p =
+      runOn("PRelu", "main (float[1,2,2] x, float[2,1] s) => (float[1,2,2] y) { y = PRelu(x, s) }",
+            16, DataType::kFloat, {x, s});
   EXPECT_EQ(values<float>(p), (std::vector<float>{-0.5f, 2, -0.75f, 4}));
   Tensor g = runOn("Gelu", "main (float[1,2,2] x) => (float[1,2,2] y) { y = Gelu(x) }", 20,
                    DataType::kFloat, {x});

@@ -669,6 +669,7 @@ const CudaKernelDef kRows[] = {
     {"", "Tile", 1, kOpsetMax, kMovable, 0, "cuda.Tile", makeCudaKernel<Tile>},
     {"", "Pad", 2, kOpsetMax, kMovable, 0, "cuda.Pad", makeCudaKernel<Pad>},
     {"", "Resize", 10, kOpsetMax, types::kNumeric, 0, "cuda.Resize", makeResizeKernel},
+    {"", "Upsample", 7, kOpsetMax, types::kNumeric, 0, "cuda.Upsample", makeUpsampleKernel},
 };
 
 }  // namespace

@@ -21,5 +21,7 @@ Expected<uint64_t> valueBits(ir::DataType t, double v, bool roundInts);
 
 // Resize (resize.cpp): 4-D (or fewer dims) nearest and linear.
 Expected<std::unique_ptr<CudaKernel>> makeResizeKernel(const CudaBuild& b);
+// Upsample (resize.cpp): opsets 7 to 9 on the same kernels.
+Expected<std::unique_ptr<CudaKernel>> makeUpsampleKernel(const CudaBuild& b);
 
 }  // namespace passlab::exec::cuda

@@ -413,4 +413,21 @@ std::vector<LinearTap> linearTaps(const ResizeAttrs& a, const ResizeAxis& p) {
   return taps;
 }
 
+std::vector<LinearTap> upsampleTaps(const ResizeAxis& p, bool linear) {
+  std::vector<LinearTap> taps(static_cast<size_t>(std::max<int64_t>(p.out, 0)));
+  const auto scale = static_cast<float>(p.scale);
+  for (int64_t o = 0; o < p.out; ++o) {
+    const float in = static_cast<float>(o) / scale;
+    const int64_t i0 = std::min<int64_t>(static_cast<int64_t>(std::floor(in)), p.in - 1);
+    const int64_t i1 = std::min<int64_t>(i0 + 1, p.in - 1);
+    const float w = linear && scale != 1.0f ? in - static_cast<float>(i0) : 0.0f;
+    LinearTap& t = taps[static_cast<size_t>(o)];
+    t.i0 = i0;
+    t.i1 = i1;
+    t.w0 = 1 - w;
+    t.w1 = w;
+  }
+  return taps;
+}
+
 }  // namespace passlab::exec::cuda

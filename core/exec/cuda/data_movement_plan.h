@@ -102,5 +102,9 @@ Expected<std::vector<ResizeAxis>> resizeAxes(const ResizeAttrs& a, const Dims& i
 std::vector<int64_t> nearestMap(const ResizeAttrs& a, const ResizeAxis& p);
 // Linear: the two taps of every output position of one axis.
 std::vector<LinearTap> linearTaps(const ResizeAttrs& a, const ResizeAxis& p);
+// Upsample (opsets 7 to 9, as the CPU): in = float(o) / float(scale), taps
+// floor(in) and the next (clamped) with weight in - floor(in) on the second
+// when linear, else 0.
+std::vector<LinearTap> upsampleTaps(const ResizeAxis& p, bool linear);
 
 }  // namespace passlab::exec::cuda

@@ -6,6 +6,7 @@
 // double). Cubic and antialias are declined (the CPU runs them). The per-axis
 // index maps / taps are computed on the host (data_movement_plan.cpp, as
 // core/exec/cpu/resize.cpp) and uploaded once per input shape and scales.
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -47,13 +48,52 @@ Status mergeLeadingKept(std::vector<ResizeAxis>& axes) {
   return Status::ok();
 }
 
+// Upsample's axes (opsets 7 to 9, as core/exec/cpu/upsample.cpp): output
+// dims floor(in * scale), scales from the attribute (7, 8) or input 1 (9).
+Expected<std::vector<ResizeAxis>> upsampleAxes(CudaContext& ctx, const Dims& in,
+                                               const std::vector<float>& attrScales,
+                                               bool fromInput) {
+  std::vector<float> scales = attrScales;
+  if (fromInput) {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor s, ctx.hostInput(1));
+    if (s.dtype() != ir::DataType::kFloat) return invalidArgument("scales must be float");
+    scales.assign(s.data<float>(), s.data<float>() + s.numel());
+  }
+  if (scales.size() != in.size())
+    return invalidArgument("scales has " + std::to_string(scales.size()) + " values for " +
+                           dimsToString(in));
+  std::vector<ResizeAxis> axes;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (scales[d] <= 0) return invalidArgument("scales must be positive");
+    const auto out = static_cast<int64_t>(std::floor(static_cast<double>(in[d]) * scales[d]));
+    axes.push_back({in[d], out, static_cast<double>(scales[d]), 0.0, 1.0});
+  }
+  return axes;
+}
+
 class Resize final : public CudaKernel {
  public:
   Resize(ResizeAttrs a, int64_t opset) : a_(std::move(a)), opset_(opset) {}
+  // Upsample.
+  Resize(bool linear, std::vector<float> scales, bool fromInput)
+      : opset_(10), upsample_(true), upsampleScales_(std::move(scales)), fromInput_(fromInput) {
+    a_.mode = linear ? ResizeMode::kLinear : ResizeMode::kNearest;
+  }
 
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
     if (x.rank() < 1) return invalidArgument("cannot resize a scalar " + x.describe());
+    std::vector<ResizeAxis> axes;
+    if (upsample_) {
+      PASSLAB_ASSIGN_OR_RETURN(axes, upsampleAxes(ctx, x.dims(), upsampleScales_, fromInput_));
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(axes, resizeAxes(ctx, x));
+    }
+    return resize(ctx, x, std::move(axes));
+  }
+
+ private:
+  Expected<std::vector<ResizeAxis>> resizeAxes(CudaContext& ctx, const DeviceTensor& x) {
     const size_t scalesIn = opset_ < 11 ? 1 : 2;
     auto present = [&](size_t i) { return ctx.has(i) && numelOf(ctx.inputDims(i)) > 0; };
     std::vector<double> scales, roi;
@@ -69,8 +109,10 @@ class Resize final : public CudaKernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.hostInput(1));
       PASSLAB_ASSIGN_OR_RETURN(roi, readFloats(t, "roi"));
     }
-    PASSLAB_ASSIGN_OR_RETURN(std::vector<ResizeAxis> axes,
-                             resizeAxes(a_, x.dims(), scales, sizes, roi));
+    return cuda::resizeAxes(a_, x.dims(), scales, sizes, roi);
+  }
+
+  Status resize(CudaContext& ctx, const DeviceTensor& x, std::vector<ResizeAxis> axes) {
     Dims out;
     for (const ResizeAxis& p : axes) out.push_back(p.out);
     // Above 4-D, leading axes that stay are merged (an [N, C, D, H, W] with
@@ -91,7 +133,9 @@ class Resize final : public CudaKernel {
     int es = 0;
     if (linear) {
       ft = launchFloat(x.dtype());
-      if (!ft) return unsupported("linear Resize of " + x.describe() + " (float types only)");
+      if (!ft)
+        return unsupported("linear " + std::string(upsample_ ? "Upsample" : "Resize") + " of " +
+                           x.describe() + " (float types only)");
     } else {
       PASSLAB_ASSIGN_OR_RETURN(es, moveSize(x.dtype(), "Resize"));
     }
@@ -107,7 +151,7 @@ class Resize final : public CudaKernel {
       if (linear) {
         std::vector<LinearTap> taps;
         for (const ResizeAxis& p : axes) {
-          std::vector<LinearTap> t = linearTaps(a_, p);
+          std::vector<LinearTap> t = upsample_ ? upsampleTaps(p, true) : linearTaps(a_, p);
           taps.insert(taps.end(), t.begin(), t.end());
         }
         host = Tensor::zeros(ir::DataType::kUInt8,
@@ -116,8 +160,15 @@ class Resize final : public CudaKernel {
       } else {
         const int64_t strides[4] = {in4[1] * in4[2] * in4[3], in4[2] * in4[3], in4[3], 1};
         std::vector<int64_t> maps;
-        for (size_t d = 0; d < 4; ++d)
-          for (int64_t m : nearestMap(a_, axes[d])) maps.push_back(m < 0 ? -1 : m * strides[d]);
+        for (size_t d = 0; d < 4; ++d) {
+          std::vector<int64_t> m1;
+          if (upsample_) {
+            for (const LinearTap& t : upsampleTaps(axes[d], false)) m1.push_back(t.i0);
+          } else {
+            m1 = nearestMap(a_, axes[d]);
+          }
+          for (int64_t m : m1) maps.push_back(m < 0 ? -1 : m * strides[d]);
+        }
         host = Tensor::fromVector(ir::DataType::kInt64, {static_cast<int64_t>(maps.size())}, maps);
       }
       PASSLAB_ASSIGN_OR_RETURN(table_, upload(host, ctx.stream()));
@@ -135,9 +186,11 @@ class Resize final : public CudaKernel {
                         "Resize");
   }
 
- private:
   ResizeAttrs a_;
   int64_t opset_;
+  bool upsample_ = false;
+  std::vector<float> upsampleScales_;
+  bool fromInput_ = false;
   std::vector<double> key_;
   DeviceTensor table_;
 };
@@ -151,6 +204,22 @@ Expected<std::unique_ptr<CudaKernel>> makeResizeKernel(const CudaBuild& b) {
     return unsupported("linear Resize of " + std::string(ir::dtypeName(b.dtype())) +
                        " (float types only)");
   return std::unique_ptr<CudaKernel>(std::make_unique<Resize>(std::move(a), b.opset()));
+}
+
+}  // namespace passlab::exec::cuda
+
+namespace passlab::exec::cuda {
+
+Expected<std::unique_ptr<CudaKernel>> makeUpsampleKernel(const CudaBuild& b) {
+  std::string mode = b.node().attrString("mode", "nearest");
+  if (mode != "nearest" && mode != "linear" && mode != "bilinear")
+    return invalidArgument("unknown mode '" + mode + "'");
+  const bool linear = mode != "nearest";
+  if (linear && b.dtype() != ir::DataType::kUndefined && !launchFloat(b.dtype()))
+    return unsupported("linear Upsample of " + std::string(ir::dtypeName(b.dtype())) +
+                       " (float types only)");
+  return std::unique_ptr<CudaKernel>(
+      std::make_unique<Resize>(linear, b.node().attrFloats("scales"), b.opset() >= 9));
 }
 
 }  // namespace passlab::exec::cuda

@@ -88,6 +88,7 @@ struct A {
   std::vector<int64_t> is = {};
   std::string s = {};
   float f = 0;
+  std::vector<float> fs = {};
 };
 A aInt(std::string n, int64_t v) {
   return {std::move(n), 0, v};
@@ -144,6 +145,7 @@ class DataMovementKernels : public ::testing::Test {
       if (a.kind == 1) n->setAttr(ir::Attribute::makeInts(a.name, a.is));
       if (a.kind == 2) n->setAttr(ir::Attribute::makeString(a.name, a.s));
       if (a.kind == 3) n->setAttr(ir::Attribute::makeFloat(a.name, a.f));
+      if (a.kind == 4) n->setAttr(ir::Attribute::makeFloats(a.name, a.fs));
     }
     std::vector<const ir::Tensor*> cpuIn;
     std::vector<std::optional<Tensor>> gpuIn;
@@ -260,6 +262,13 @@ TEST_F(DataMovementKernels, Resize) {
         {floats({1, 1, 4, 4}), scalesT({0, 0, 0.2f, -0.1f, 1, 1, 1.3f, 0.9f}),
          scalesT({1, 1, 1.5f, 1.5f})},
         1, "tf_crop_and_resize", 1e-5f);
+  // Upsample: scales from the input (9) or the attribute (7).
+  check("Upsample", 9, {aStr("mode", "nearest")}, {floats({1, 2, 3, 4}), scalesT({1, 1, 2, 1.5f})},
+        1, "Upsample-9 nearest");
+  check("Upsample", 9, {aStr("mode", "linear")}, {floats({1, 2, 3, 4}), scalesT({1, 1, 2, 2.5f})},
+        1, "Upsample-9 linear", 1e-5f);
+  check("Upsample", 7, {aStr("mode", "nearest"), A{"scales", 4, 0, {}, {}, 0, {1, 1, 3, 2}}},
+        {floats({2, 1, 2, 3})}, 1, "Upsample-7 nearest");
 }
 
 }  // namespace

@@ -205,6 +205,24 @@ TEST(CudaDataMovementPlan, ResizeLinearTaps) {
   }
 }
 
+TEST(CudaDataMovementPlan, UpsampleTaps) {
+  // 2 -> 5 (scale 2.5): in = o / 2.5 = 0, .4, .8, 1.2, 1.6.
+  auto t = upsampleTaps(ResizeAxis{2, 5, 2.5, 0, 1}, true);
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_EQ(t[2].i0, 0);
+  EXPECT_EQ(t[2].i1, 1);
+  EXPECT_NEAR(t[2].w1, 0.8f, 1e-6);
+  EXPECT_EQ(t[4].i0, 1);
+  EXPECT_EQ(t[4].i1, 1);  // clamped
+  auto n = upsampleTaps(ResizeAxis{2, 5, 2.5, 0, 1}, false);
+  std::vector<int64_t> idx;
+  for (const LinearTap& k : n) {
+    idx.push_back(k.i0);
+    EXPECT_EQ(k.w1, 0.0f);
+  }
+  EXPECT_EQ(idx, (std::vector<int64_t>{0, 0, 0, 1, 1}));
+}
+
 TEST(CudaDataMovementPlan, ResizeAxesFromScalesAndSizes) {
   ResizeAttrs a;
   auto r = resizeAxes(a, Dims{1, 3, 4, 6}, {1, 1, 2, 0.5}, {}, {});

@@ -25,6 +25,7 @@
 #include "core/exec/cuda/nvrtc_program.h"
 #include "core/exec/cuda/ptx_cache.h"
 #include "core/exec/evaluate.h"
+#include "core/exec/executor.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec::cuda {
@@ -693,6 +694,53 @@ TEST(FusedElementwiseDevice, EveryInstructionMatchesTheCpuKernel) {
                           what + (vec ? " vectorized" : ""), vec);
       }
     }
+  }
+}
+
+// Through the Executor with backend "cuda": two FusedElementwise nodes (a
+// per-channel scale and shift from initializers, a scalar constant, an
+// intermediate read twice) on the device, none sent to the CPU, the outputs
+// those of the CPU executor.
+TEST(FusedElementwiseDevice, RunsThroughTheExecutor) {
+  std::string why;
+  if (!haveDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  const std::string text = std::string(kHeader) +
+                           R"(main (float[2,3,40,50] x, float[2,1,40,50] m) => (float[2,3,40,50] y)
+      <float[1,3,1,1] s = {0.5, -1, 2}, float[3,1,1] b = {0.1, 0.2, -0.3}> {
+      u = ai.passlab.FusedElementwise <ops = ["Mul", "Add", "Relu"], operands = [0, 1, -1, 3, 2, -1, 4, -1, -1]> (x, s, b)
+      y = ai.passlab.FusedElementwise <ops = ["Mul", "GeluTanh", "Add", "Clip"],
+          operands = [0, 1, -1, 2, -1, -1, 3, 0, -1, 4, -2, -3], constants = [-0.25, 1.5]> (u, m) })";
+  ir::Model model = testing::parse(text);
+  auto cpu = Executor::create(model);
+  ASSERT_TRUE(cpu) << cpu.error().message();
+  ExecutorOptions eo;
+  eo.backend = "cuda";
+  auto gpu = Executor::create(model, eo);
+  ASSERT_TRUE(gpu) << gpu.error().message();
+  std::vector<float> xv = uniform(2 * 3 * 40 * 50, 11), mv = uniform(2 * 40 * 50, 12);
+  ir::Tensor x(ir::DataType::kFloat, {2, 3, 40, 50}), m(ir::DataType::kFloat, {2, 1, 40, 50});
+  std::memcpy(x.mutableBytes().data(), xv.data(), xv.size() * 4);
+  std::memcpy(m.mutableBytes().data(), mv.data(), mv.size() * 4);
+  NamedInputs in;
+  in.emplace_back("x", Value(Tensor::fromIr(x).clone()));
+  in.emplace_back("m", Value(Tensor::fromIr(m).clone()));
+  auto want = (*cpu)->run(in);
+  ASSERT_TRUE(want) << want.error().message();
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the loaded kernels
+    auto got = (*gpu)->run(in);
+    ASSERT_TRUE(got) << got.error().message();
+    EXPECT_EQ(got->device.fallbackSteps, 0);
+    for (const DeviceFallback& f : got->device.fallbacks)
+      ADD_FAILURE() << f.node << " (" << f.op << ") ran on the CPU: " << f.reason;
+    EXPECT_EQ(got->device.deviceSteps, 2);
+    ASSERT_EQ(got->outputs.size(), 1u);
+    const std::span<const float> a = got->outputs[0].data<float>(),
+                                 b = want->outputs[0].data<float>();
+    ASSERT_EQ(a.size(), b.size());
+    size_t outside = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!(std::fabs(a[i] - b[i]) <= 1e-6f + 1e-5f * std::fabs(b[i]))) ++outside;
+    EXPECT_EQ(outside, 0u) << outside << " of " << a.size() << " elements differ";
   }
 }
 

@@ -9,6 +9,7 @@
 // the normalized dims (Scale [C] for rows of [..., C]); statistics outputs are
 // float (a LayerNormalization stash_type other than float is declined when
 // Mean or InvStdDev is wanted).
+#include <initializer_list>
 #include <string>
 
 #include "core/exec/cuda/cuda_check.h"
@@ -91,7 +92,7 @@ class FusedSoftmaxKernel final : public CudaKernel {
     a.scale = scale_;
     a.sign = subtract_ ? -1.0f : 1.0f;
     DeviceTensor m;
-    if (ctx.has(1)) {
+    if (ctx.inputCount() > 1 && ctx.has(1)) {
       PASSLAB_ASSIGN_OR_RETURN(m, ctx.input(1));
       if (m.dtype() != x.dtype())
         return invalidArgument("FusedSoftmax: the mask " + m.describe() +
@@ -116,6 +117,33 @@ class FusedSoftmaxKernel final : public CudaKernel {
 };
 
 // ---- LayerNormalization, SimplifiedLayerNormalization, RMSNormalization ----
+
+// Declines (kUnsupported) a node whose Scale or B shape, known before the run,
+// broadcasts to the normalized dims other than by repeating (Scale [C, 1] for
+// [C, W]): the CPU kernel takes those, the CUDA one does not.
+Status checkStaticParams(const ir::Node& n, int64_t axis, std::initializer_list<size_t> params) {
+  const ir::Value* x = n.input(0);
+  if (!x || !x->type().shape()) return Status::ok();
+  const ir::Shape& xs = *x->type().shape();
+  const auto rank = static_cast<int64_t>(xs.rank());
+  const int64_t a = axis < 0 ? axis + rank : axis;
+  if (rank == 0 || a < 0 || a >= rank) return Status::ok();  // the run reports it
+  Dims normDims;
+  for (int64_t d = a; d < rank; ++d) {
+    if (!xs[static_cast<size_t>(d)].isStatic()) return Status::ok();
+    normDims.push_back(xs[static_cast<size_t>(d)].value());
+  }
+  for (size_t i : params) {
+    const ir::Value* p = i < n.inputs().size() ? n.input(i) : nullptr;
+    if (!p || p->name().empty() || !p->type().shape()) continue;
+    auto dims = p->type().shape()->staticDims();
+    if (!dims) continue;
+    auto count =
+        repeatingParamCount(Dims(dims->begin(), dims->end()), normDims, i == 1 ? "scale" : "bias");
+    if (!count.isOk()) return unsupported(count.error().message() + " (not by repeating)");
+  }
+  return Status::ok();
+}
 
 // Reads Scale (input 1) and B (input `biasIndex`, when present) into args as
 // repeating parameters of x's type over normDims.
@@ -144,6 +172,11 @@ class RowNormKernel final : public CudaKernel {
     for (size_t i = firstStat; i < n.outputs().size(); ++i) stats = stats || outputNamed(n, i);
     if (stats && !kRms && n.attrInt("stash_type", 1) != static_cast<int64_t>(ir::DataType::kFloat))
       return unsupported("Mean or InvStdDev is wanted with a stash_type other than float");
+    if (kRms) {
+      PASSLAB_RETURN_IF_ERROR(checkStaticParams(n, n.attrInt("axis", -1), {1}));
+    } else {
+      PASSLAB_RETURN_IF_ERROR(checkStaticParams(n, n.attrInt("axis", -1), {1, 2}));
+    }
     return std::unique_ptr<CudaKernel>(
         new RowNormKernel(n.attrInt("axis", -1), n.attrFloat("epsilon", 1e-5f)));
   }
@@ -190,6 +223,10 @@ class RowNormKernel final : public CudaKernel {
 
 class FusedLayerNormKernel final : public CudaKernel {
  public:
+  static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    PASSLAB_RETURN_IF_ERROR(checkStaticParams(b.node(), b.node().attrInt("axis", -1), {1, 2}));
+    return std::unique_ptr<CudaKernel>(new FusedLayerNormKernel(b));
+  }
   explicit FusedLayerNormKernel(const CudaBuild& b)
       : axis_(b.node().attrInt("axis", -1)), epsilon_(b.node().attrFloat("epsilon", 1e-5f)) {}
 

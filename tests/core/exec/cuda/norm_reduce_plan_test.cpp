@@ -287,7 +287,8 @@ TEST(CudaNormReduceRows, Registered) {
 TEST(CudaNormReduceRows, LayerNormStatsNeedFloatStash) {
   ir::Graph g;
   auto f16 = ir::Type::tensor(ir::DataType::kFloat16, ir::Shape::fromValues({2, 8}));
-  std::vector<ir::Value*> in = {g.addInput("x", f16), g.addInput("s", f16)};
+  auto f16s = ir::Type::tensor(ir::DataType::kFloat16, ir::Shape::fromValues({8}));
+  std::vector<ir::Value*> in = {g.addInput("x", f16), g.addInput("s", f16s)};
   ir::Node* plain = g.addNode("LayerNormalization", "", in, std::vector<std::string>{"y"});
   plain->setAttr(ir::Attribute::makeInt("stash_type", 10));
   const CudaKernelDef* r = rowFor("", "LayerNormalization", ir::DataType::kFloat16);
@@ -302,6 +303,24 @@ TEST(CudaNormReduceRows, LayerNormStatsNeedFloatStash) {
   ir::Node* floatStash =
       g.addNode("LayerNormalization", "", in, std::vector<std::string>{"y3", "mean3", ""});
   EXPECT_TRUE(r->create(FakeBuild(*floatStash, ir::DataType::kFloat16)).isOk());
+}
+
+TEST(CudaNormReduceRows, LayerNormDeclinesNonRepeatingScale) {
+  ir::Graph g;
+  auto t = [](Dims d) { return ir::Type::tensor(ir::DataType::kFloat, ir::Shape::fromValues(d)); };
+  ir::Value* x = g.addInput("x", t({2, 3, 4}));
+  const CudaKernelDef* r = rowFor("", "LayerNormalization", ir::DataType::kFloat);
+  ASSERT_NE(r, nullptr);
+  ir::Node* bad = g.addNode("LayerNormalization", "", {x, g.addInput("s", t({3, 1}))},
+                            std::vector<std::string>{"y"});
+  bad->setAttr(ir::Attribute::makeInt("axis", 1));
+  auto k = r->create(FakeBuild(*bad, ir::DataType::kFloat));
+  ASSERT_FALSE(k.isOk());
+  EXPECT_EQ(k.error().code(), ErrorCode::kUnsupported);
+  ir::Node* good = g.addNode("LayerNormalization", "", {x, g.addInput("s2", t({1, 4}))},
+                             std::vector<std::string>{"y2"});
+  good->setAttr(ir::Attribute::makeInt("axis", 1));
+  EXPECT_TRUE(r->create(FakeBuild(*good, ir::DataType::kFloat)).isOk());
 }
 
 TEST(CudaNormReduceRows, FusedAttentionDeclinesOtherMaskTypes) {

@@ -18,7 +18,7 @@
 # printed, and the script fails above PASSLAB_BUNDLE_LIMIT_MIB (default 60).
 # Environment: PASSLAB_CORPUS_DIR (default: ../shared/corpus beside the repo, else
 # /work/shared/corpus), ONNX2TORCH_WHEEL (a wheel file to use instead of `pip download`),
-# PASSLAB_BUNDLE_NO_NODE_TESTS=1 (leave the node tests out).
+# PASSLAB_BUNDLE_NO_NODE_TESTS=1 (leave the node tests out), PASSLAB_BUNDLE_XZ_OPT (xz options).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -113,7 +113,11 @@ fi
 
 mkdir -p "$OUTDIR"
 rm -f "$ARCHIVE"
-XZ_OPT="-9 -T${PASSLAB_BUNDLE_XZ_THREADS:-1}" tar -C "$work" -cJf "$ARCHIVE" passlab-gpu
+# A dictionary larger than the binaries together: the CLI and the test binaries share most of
+# their code (static core), which xz then stores once (bins 28 -> 10 MB). Needs about 2 GB of
+# memory here, 192 MiB to unpack.
+XZ_OPT=${PASSLAB_BUNDLE_XZ_OPT:---lzma2=preset=6,dict=192MiB -T1} \
+  tar -C "$work" --sort=name -cJf "$ARCHIVE" passlab-gpu
 cp "$stage/MANIFEST.txt" "$OUTDIR/MANIFEST.txt"
 for w in "$stage"/wheels/*.whl; do
   if [[ -e $w ]]; then cp "$w" "$OUTDIR/"; fi

@@ -6127,82 +6127,87 @@ New ops: %2</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="148"/>
+        <location filename="../ui/mainwindow/application.cpp" line="154"/>
         <source>PassLab: a workbench for optimizing ONNX inference graphs</source>
         <translation>PassLab：ONNX 推理图优化工作台</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="154"/>
+        <location filename="../ui/mainwindow/application.cpp" line="160"/>
         <source>ONNX model or text-format file to open (default: a bundled demo)</source>
         <translation>要打开的 ONNX 模型或文本格式文件（默认：内置示例）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="159"/>
+        <location filename="../ui/mainwindow/application.cpp" line="165"/>
         <source>Interface language for this run (en, zh_CN)</source>
         <translation>本次运行的界面语言（en、zh_CN）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="163"/>
+        <location filename="../ui/mainwindow/application.cpp" line="169"/>
         <source>Find this text and select the first match</source>
         <translation>查找此文本并选中第一个匹配项</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="167"/>
+        <location filename="../ui/mainwindow/application.cpp" line="173"/>
         <source>Save a picture of the window once the graph is drawn, then quit</source>
         <translation>计算图绘制完成后保存窗口截图，然后退出</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="172"/>
+        <location filename="../ui/mainwindow/application.cpp" line="178"/>
         <source>After opening, apply passes: a number of Steps, or &quot;all&quot; for Run All</source>
         <translation>打开后运行优化遍：给出步数，或用 &quot;all&quot; 全部运行</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="177"/>
+        <location filename="../ui/mainwindow/application.cpp" line="183"/>
         <source>After the passes, show what Step N changed (1 is the first)</source>
         <translation>运行后显示第 N 步的改动（第一步为 1）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="182"/>
+        <location filename="../ui/mainwindow/application.cpp" line="188"/>
         <source>After the passes, show what the last Step of this pass changed</source>
         <translation>运行后显示该优化遍最后一步的改动</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="187"/>
+        <location filename="../ui/mainwindow/application.cpp" line="193"/>
         <source>After the passes, select in the main graph a node this pass made</source>
         <translation>运行后在主图中选中该优化遍生成的一个节点</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="191"/>
+        <location filename="../ui/mainwindow/application.cpp" line="197"/>
         <source>After the passes, show the main graph rather than the Step</source>
         <translation>运行后显示主图而不是该步的改动</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="195"/>
+        <location filename="../ui/mainwindow/application.cpp" line="201"/>
         <source>After the passes, profile the model (&quot;profile&quot;) or compare it with the original (&quot;compare&quot;) with the heat overlay on</source>
         <translation>优化遍运行之后，对模型进行性能分析（“profile”）或与原模型比较（“compare”），并打开热度叠加</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="201"/>
+        <location filename="../ui/mainwindow/application.cpp" line="207"/>
         <source>What the Profile panel shows beside its table: chart or roofline</source>
         <translation>性能分析面板在表格旁显示的内容：chart（图表）或 roofline（屋顶线）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="206"/>
+        <location filename="../ui/mainwindow/application.cpp" line="212"/>
+        <source>Where --profile runs: cpu (the default) or a listed device such as cuda:0</source>
+        <translation>--profile 在何处运行：cpu（默认）或列出的设备，例如 cuda:0</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow/application.cpp" line="217"/>
         <source>Open this lesson (its folder name) instead of a model</source>
         <translation>打开这个课程（用其文件夹名）而不是模型</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="210"/>
+        <location filename="../ui/mainwindow/application.cpp" line="221"/>
         <source>In the lesson, pick these nodes (comma-separated names) as the prediction</source>
         <translation>在课程中选中这些节点（名称以逗号分隔）作为预测</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="215"/>
+        <location filename="../ui/mainwindow/application.cpp" line="226"/>
         <source>Show the Memory panel large (the shown Step before and after)</source>
         <translation>放大显示“内存”面板（所示步骤之前与之后）</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/application.cpp" line="219"/>
+        <location filename="../ui/mainwindow/application.cpp" line="230"/>
         <source>Show the Precision panel large and run FP16 mixed precision for this least SNR (dB), then calibrate</source>
         <translation>放大显示“精度”面板，以此最低信噪比（dB）运行 FP16 混合精度，然后校准</translation>
     </message>
@@ -8225,105 +8230,105 @@ New ops: %2</source>
         <translation>当前：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="434"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="437"/>
         <source>Profiling…</source>
         <translation>正在进行性能分析…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="448"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="451"/>
         <source>Profiling the original and the current model…</source>
         <translation>正在分析原模型和当前模型…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="473"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="476"/>
         <source>Cannot profile: %1</source>
         <translation>无法进行性能分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="475"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="478"/>
         <source>Not profiled.</source>
         <translation>未分析。</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="482"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="485"/>
         <source>(the model has changed since: profile again)</source>
         <translation>（此后模型已更改：请重新分析）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/profile/profile_panel.cpp" line="492"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="495"/>
         <source>Original %1 ms → current %2 ms: %3× (%n node group(s), %4 slower; matched by %5)</source>
         <translation>
             <numerusform>原模型 %1 ms → 当前 %2 ms：%3×（%n 个节点组，%4 个变慢；按%5匹配）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="499"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="502"/>
         <source>provenance</source>
         <translation>来源追溯</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="499"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="502"/>
         <source>op and output names</source>
         <translation>算子与输出名</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="501"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="504"/>
         <source>Latency %1 ms (min %2, %3 runs, threads: %4); nodes %5 ms, overhead %6 ms (%7%)</source>
         <translation>延迟 %1 ms（最小 %2，%3 次运行，线程：%4）；节点合计 %5 ms，开销 %6 ms（%7%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="529"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="532"/>
         <source>Node Groups</source>
         <translation>节点组</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="529"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="532"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="586"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="589"/>
         <source>Median %1 ms (min %2, p90 %3, spread %4%)</source>
         <translation>中位数 %1 ms（最小 %2，p90 %3，离散度 %4%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="591"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="594"/>
         <source>(noisy)</source>
         <translation>（噪声大）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="592"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="595"/>
         <source>%1% of the nodes&apos; time; %2 GFLOP/s, %3 GB/s; kernel %4</source>
         <translation>占节点总耗时的 %1%；%2 GFLOP/s，%3 GB/s；内核 %4</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="603"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="608"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="606"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="611"/>
         <source>Nothing profiled yet</source>
         <translation>尚未进行性能分析</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="614"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="617"/>
         <source>Export Profile as JSON</source>
         <translation>将性能分析导出为 JSON</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="614"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="617"/>
         <source>Export Profile as CSV</source>
         <translation>将性能分析导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="615"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="618"/>
         <source>JSON file (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="615"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="618"/>
         <source>CSV file (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="618"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="621"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>

@@ -210,6 +210,9 @@ class ProfileTest : public QObject {
     QCOMPARE(box->currentIndex(), 0);
     p->setSettings({.device = "cuda:0", .threads = 1, .warmup = 0, .repeats = 3});
     QCOMPARE(p->settings().device, std::string("cuda:0"));
+    p->setSettings({.device = "cpu", .threads = 1, .warmup = 0, .repeats = 3});
+    p->setSettings({.device = "cuda", .threads = 1, .warmup = 0, .repeats = 3});  // its first
+    QCOMPARE(p->settings().device, std::string("cuda:0"));
 
     // No GPU: only the CPU, the note as a hint and in the tooltip; a device
     // no longer listed is not kept.

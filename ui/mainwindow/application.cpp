@@ -73,15 +73,21 @@ void showMemoryLarge(MainWindow* w) {
 
 // Profiles the model ("profile") or compares it with the original
 // ("compare") in the Profile dock with the heat overlay on, showing the
-// chart or the roofline; the script is busy until the run ends.
-void startProfile(MainWindow* w, const QString& mode, const QString& view) {
+// chart or the roofline, on `device` ("cpu", "cuda:0"; one the Device
+// selector does not list is reported and the CPU used); the script is busy
+// until the run ends.
+void startProfile(MainWindow* w, const QString& mode, const QString& view, const QString& device) {
   ProfilePanel* p = w->profilePanel();
   w->profileDock()->show();
   w->profileDock()->raise();
   w->resizeDocks({w->profileDock()}, {480}, Qt::Vertical);
   p->tabs()->setCurrentIndex(view == QLatin1String("roofline") ? 1 : 0);
   // One thread, more runs: steadier figures on a machine other work shares.
-  p->setSettings({.threads = 1, .warmup = 3, .repeats = 20});
+  p->setSettings({.device = device.toStdString(), .threads = 1, .warmup = 3, .repeats = 20});
+  if (p->settings().device != device.toStdString() &&
+      p->settings().device != device.toStdString() + ":0")
+    qWarning("--profile-device %s is not listed; profiling on the CPU. %s", qPrintable(device),
+             qPrintable(p->deviceHintText()));
   p->setHeatShown(true);
   w->setProperty("passlab_script_busy", true);
   QObject::connect(p->runner(), &ProfileRunner::runningChanged, w, [w](bool running) {
@@ -201,6 +207,11 @@ int runPassLab(int argc, char** argv) {
       QCoreApplication::translate(
           "main", "What the Profile panel shows beside its table: chart or roofline"),
       QStringLiteral("view"));
+  QCommandLineOption profileDevice(
+      QStringLiteral("profile-device"),
+      QCoreApplication::translate(
+          "main", "Where --profile runs: cpu (the default) or a listed device such as cuda:0"),
+      QStringLiteral("device"), QStringLiteral("cpu"));
   QCommandLineOption lesson(
       QStringLiteral("lesson"),
       QCoreApplication::translate("main", "Open this lesson (its folder name) instead of a model"),
@@ -227,6 +238,7 @@ int runPassLab(int argc, char** argv) {
   parser.addOption(predict);
   parser.addOption(profile);
   parser.addOption(profileView);
+  parser.addOption(profileDevice);
   parser.addOption(search);
   parser.addOption(screenshot);
   parser.addOption(run);
@@ -256,15 +268,16 @@ int runPassLab(int argc, char** argv) {
   if (!runSteps.isEmpty()) window.setProperty("passlab_script_busy", true);
   const QString profileMode = parser.isSet(profile) ? parser.value(profile) : QString();
   const QString profileShown = parser.value(profileView);
+  const QString profileOn = parser.value(profileDevice);
   const QStringList predicted = parser.value(predict).split(QLatin1Char(','), Qt::SkipEmptyParts);
   const bool memoryShown = parser.isSet(memory);
   const QString precisionSnr = parser.value(precision);
   auto finish = [&window, text, stepShown, passShown, mainTab, runSteps, madeByPass, profileMode,
-                 profileShown, predicted, memoryShown, precisionSnr] {
+                 profileShown, profileOn, predicted, memoryShown, precisionSnr] {
     predictNodes(&window, predicted);
     if (memoryShown) showMemoryLarge(&window);
     if (!precisionSnr.isEmpty()) startPrecision(&window, precisionSnr.toDouble());
-    if (!profileMode.isEmpty()) startProfile(&window, profileMode, profileShown);
+    if (!profileMode.isEmpty()) startProfile(&window, profileMode, profileShown, profileOn);
     if (!runSteps.isEmpty()) {
       if (stepShown > 0) window.showStep(stepShown - 1);
       const auto& steps = window.pipeline()->steps();

@@ -414,8 +414,11 @@ ProfileSettings ProfilePanel::settings() const {
 }
 
 void ProfilePanel::setSettings(const ProfileSettings& s) {
-  if (int i = device_->findData(QString::fromStdString(s.device)); i >= 0)
-    device_->setCurrentIndex(i);
+  QString device = QString::fromStdString(s.device);
+  int i = device_->findData(device);
+  if (i < 0 && !device.contains(QLatin1Char(':')))  // "cuda": its first device
+    i = device_->findData(device + QStringLiteral(":0"));
+  if (i >= 0) device_->setCurrentIndex(i);
   threads_->setValue(s.threads);
   warmup_->setValue(s.warmup);
   repeats_->setValue(s.repeats);

@@ -45,7 +45,7 @@ class ProfilePanel : public QWidget {
 
   ProfileRunner* runner() const { return runner_; }
   ProfileSettings settings() const;
-  // Also selects s.device when the selector lists it.
+  // Also selects s.device when the selector lists it ("cuda": its first device).
   void setSettings(const ProfileSettings& s);
 
   // The Device selector: "CPU" first, then one entry per device (its data:

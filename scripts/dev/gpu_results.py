@@ -171,6 +171,18 @@ def bandwidth_section(logs):
     return lines + [""]
 
 
+def bench_section(logs):
+    lines = ["## Bench programs (tests/bench/bench_cuda_*)", ""]
+    files = sorted(glob.glob(os.path.join(logs, "bench_*.log")))
+    if not files:
+        return lines + ["(none in the bundle)", ""]
+    for f in files:
+        lines += [f"### {os.path.basename(f)[6:-4]}", "", "```"]
+        lines += last_lines(f, 40, 220)
+        lines += ["```", ""]
+    return lines
+
+
 def anchor_rows(logs):
     """One row a model: the eager run's (with the ORT check), then the compile run's compile
     figures; a model only in the compile run takes that run's row whole."""
@@ -324,6 +336,7 @@ def main():
     out += unit_section(logs)
     out += conform_section(logs)
     out += bandwidth_section(logs)
+    out += bench_section(logs)
     model_lines, gpu_ms = models_section(logs, anchor)
     out += model_lines
     prof_lines, groups = profile_section(logs, anchor, gpu_ms)

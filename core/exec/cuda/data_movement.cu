@@ -50,6 +50,54 @@ __global__ void stridedCopyKernel(const E* __restrict__ src, E* __restrict__ dst
   }
 }
 
+// The same with 32-bit index arithmetic (64-bit division is several times
+// slower): every index, offset and stride fits in int32.
+struct MoveStrides32 {
+  int rank;
+  int32_t dims[kMaxMoveRank], strides[kMaxMoveRank], mods[kMaxMoveRank];
+  int32_t base;
+};
+
+template <class E, bool kMod>
+__global__ void stridedCopyKernel32(const E* __restrict__ src, E* __restrict__ dst, MoveStrides32 s,
+                                    int32_t total) {
+  for (int32_t i = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x); i < total;
+       i += static_cast<int32_t>(blockDim.x * gridDim.x)) {
+    uint32_t rest = static_cast<uint32_t>(i);
+    int32_t off = s.base;
+    for (int d = s.rank - 1; d >= 0; --d) {
+      const uint32_t q = rest / static_cast<uint32_t>(s.dims[d]);
+      uint32_t c = rest - q * static_cast<uint32_t>(s.dims[d]);
+      rest = q;
+      if (kMod) c %= static_cast<uint32_t>(s.mods[d]);
+      off += static_cast<int32_t>(c) * s.strides[d];
+    }
+    dst[i] = src[off];
+  }
+}
+
+// `s` with 32-bit fields when the output count and every source offset it
+// can reach fit in int32.
+bool fits32(const MoveStrides& s, int64_t total, MoveStrides32* out) {
+  constexpr int64_t kMax = 0x7fffffffLL;
+  // At most 2^30 outputs, so that i + the grid's thread count stays in int32.
+  if (total > (1LL << 30) || s.base < 0 || s.base > kMax) return false;
+  int64_t lo = s.base, hi = s.base;
+  out->rank = s.rank;
+  out->base = static_cast<int32_t>(s.base);
+  for (int d = 0; d < s.rank; ++d) {
+    if (s.dims[d] <= 0 || s.dims[d] > kMax) return false;
+    const int64_t reach = (s.dims[d] - 1) * s.strides[d];
+    if (s.strides[d] > kMax || s.strides[d] < -kMax || reach > kMax || reach < -kMax) return false;
+    (reach < 0 ? lo : hi) += reach;
+    if (lo < 0 || hi > kMax) return false;
+    out->dims[d] = static_cast<int32_t>(s.dims[d]);
+    out->strides[d] = static_cast<int32_t>(s.strides[d]);
+    out->mods[d] = static_cast<int32_t>(s.mods[d]);
+  }
+  return true;
+}
+
 // Batched 2-D transpose through shared memory: src [batch][R][C] ->
 // dst [batch][C][R], 32 x 32 tiles, blocks of 32 x 8 threads, coalesced reads
 // and writes.
@@ -236,6 +284,20 @@ int launchStridedCopy(const void* src, void* dst, int elemSize, const MoveStride
     bool ok = withElementSize(elemSize, [&]<class E>() {
       transpose2dKernel<E><<<blocks, dim3(kTile, kTileRows), 0, stream>>>(
           static_cast<const E*>(src), static_cast<E*>(dst), R, C, tilesR, tilesC, tiles);
+    });
+    if (!ok) return static_cast<int>(cudaErrorInvalidValue);
+    return static_cast<int>(cudaGetLastError());
+  }
+  MoveStrides32 s32;
+  if (fits32(s, total, &s32)) {
+    const auto n32 = static_cast<int32_t>(total);
+    bool ok = withElementSize(elemSize, [&]<class E>() {
+      if (useMods)
+        stridedCopyKernel32<E, true><<<blocksFor(total), kThreads, 0, stream>>>(
+            static_cast<const E*>(src), static_cast<E*>(dst), s32, n32);
+      else
+        stridedCopyKernel32<E, false><<<blocksFor(total), kThreads, 0, stream>>>(
+            static_cast<const E*>(src), static_cast<E*>(dst), s32, n32);
     });
     if (!ok) return static_cast<int>(cudaErrorInvalidValue);
     return static_cast<int>(cudaGetLastError());

@@ -311,6 +311,11 @@ def run_one(path, args):
         row.update(status="error", stage="import", error=f"{type(exc).__name__}: {exc}")
         return row
     row["torch"] = torch.__version__
+    # float32 as PassLab computes it: no TF32 in cuDNN's convolutions (on by default in torch)
+    # nor in matrix products, unless --tf32.
+    torch.backends.cudnn.allow_tf32 = bool(args.tf32)
+    torch.backends.cuda.matmul.allow_tf32 = bool(args.tf32)
+    row["tf32"] = bool(args.tf32)
     try:
         model = onnx.load(path)
     except Exception as exc:  # noqa: BLE001
@@ -449,6 +454,9 @@ def main():
                              "crashes the process loses the rows after it)")
     parser.add_argument("--compile-only", action="store_true",
                         help="time torch.compile only (the eager module runs once, for the check)")
+    parser.add_argument("--tf32", action="store_true",
+                        help="let cuDNN and cuBLAS use TF32 for float32 (off by default: PassLab's "
+                             "float32 kernels do not)")
     parser.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -521,6 +529,8 @@ def main():
             cmd.append("--no-prepare")
         if args.shapes_from_logs:
             cmd += ["--shapes-from-logs", args.shapes_from_logs]
+        if args.tf32:
+            cmd.append("--tf32")
         cmd += ["--opset", str(args.opset)]
         started = time.perf_counter()
         try:

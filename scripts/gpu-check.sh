@@ -147,7 +147,12 @@ PY=${PYTHON:-python3}
 B=$WORK/passlab-gpu
 if [[ -f $ARCHIVE ]]; then
   rm -rf "$B"
-  step setup:unpack 60 tar -C "$WORK" -xJf "$ARCHIVE"
+  if command -v xz > /dev/null; then
+    step setup:unpack 60 tar -C "$WORK" -xJf "$ARCHIVE"
+  else # no xz: Python's lzma
+    step setup:unpack 90 "$PY" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+      "$ARCHIVE" "$WORK"
+  fi
 else
   record setup:unpack FAIL 0 "no bundle at $ARCHIVE (run scripts/dev/gpu_bundle.sh here, carry gpu-bundle)"
 fi

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/cli/device_report.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -46,6 +47,11 @@ void printHeader(const pipeline::ProfileResult& r, const std::string& model) {
   std::printf("machine:  %s, %d logical cores; device %s, %d threads; timer resolution %.0f ns\n",
               r.machine.cpuModel.c_str(), r.machine.logicalCores, r.device.c_str(), r.threads,
               r.machine.timerResolutionNs);
+  if (!r.deviceRun.device.empty()) {  // a device backend: where the last profiled run's steps ran
+    std::printf("on:       %s\n", deviceSummaryText(r.deviceRun).c_str());
+    for (const std::string& line : fallbackLines(r.deviceRun))
+      std::printf("fallback: %s\n", line.c_str());
+  }
   const size_t shown = std::min<size_t>(r.inputs.size(), 3);
   for (size_t i = 0; i < shown; ++i) std::printf("input:    %s\n", r.inputs[i].c_str());
   if (r.inputs.size() > shown)
@@ -125,6 +131,11 @@ void printProfileText(const pipeline::ProfileResult& r, const ProfileOutputOptio
 
 void printCompareText(const pipeline::CompareResult& r, const ProfileOutputOptions& o) {
   printHeader(r.before, o.model);
+  if (!r.after.deviceRun.device.empty()) {  // the header's "on:" is the original's
+    std::printf("optimized on: %s\n", deviceSummaryText(r.after.deviceRun).c_str());
+    for (const std::string& line : fallbackLines(r.after.deviceRun))
+      std::printf("optimized fallback: %s\n", line.c_str());
+  }
   std::printf("before:   %s\nafter:    %s\n", timingText(r.latencyBefore).c_str(),
               timingText(r.latencyAfter).c_str());
   std::printf(
@@ -197,6 +208,7 @@ nlohmann::json profileJson(const pipeline::ProfileResult& r) {
                       {"overhead_share", r.overheadShare},
                       {"overhead_min_ms", r.overheadMinMs},
                       {"peak_arena_bytes", r.peakArenaBytes}};
+  if (!r.deviceRun.device.empty()) j["device_run"] = deviceSummaryJson(r.deviceRun);
   j["nodes"] = nlohmann::json::array();
   for (const auto& n : r.nodes) {
     nlohmann::json jn = {{"node_id", n.nodeId},

@@ -61,11 +61,11 @@ Expected<uint64_t> valueBits(ir::DataType t, double v, bool roundInts) {
     done = true;
     return Status::ok();
   });
-  if (!st) return st.error();
-  if (!done) {
+  if (!done) {  // a type without a numeric conversion here (float8): zero only
     if (v == 0) return uint64_t{0};
     return unsupported("a fill value for " + std::string(ir::dtypeName(t)) + " elements");
   }
+  if (!st) return st.error();
   return bits;
 }
 

@@ -3,9 +3,12 @@
 // and taps against the CPU formulas.
 #include "core/exec/cuda/data_movement_plan.h"
 
+#include "core/exec/cuda/data_movement_kernels.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -203,6 +206,30 @@ TEST(CudaDataMovementPlan, ResizeLinearTaps) {
     EXPECT_FLOAT_EQ(t[static_cast<size_t>(o)].w0, 1.0f);
     EXPECT_FLOAT_EQ(t[static_cast<size_t>(o)].w1, 0.0f);
   }
+}
+
+uint64_t bitsOf(ir::DataType t, double v, bool roundInts) {
+  auto e = valueBits(t, v, roundInts);
+  return e.isOk() ? e.value() : ~uint64_t{0};
+}
+
+TEST(CudaDataMovementPlan, FillValueBits) {
+  auto f = valueBits(ir::DataType::kFloat, -1.5, false);
+  ASSERT_TRUE(f.isOk());
+  float v;
+  uint32_t b32 = static_cast<uint32_t>(*f);
+  std::memcpy(&v, &b32, 4);
+  EXPECT_EQ(v, -1.5f);
+  EXPECT_EQ(bitsOf(ir::DataType::kFloat16, 1.0, false), 0x3C00u);
+  EXPECT_EQ(bitsOf(ir::DataType::kBFloat16, 1.0, false), 0x3F80u);
+  // Resize's extrapolation on integers: rounded half to even, saturated.
+  EXPECT_EQ(bitsOf(ir::DataType::kInt32, 2.5, true), 2u);
+  EXPECT_EQ(bitsOf(ir::DataType::kUInt8, 300, true), 255u);
+  EXPECT_EQ(bitsOf(ir::DataType::kInt8, -3.0, true), 0xFDu);
+  EXPECT_EQ(bitsOf(ir::DataType::kFloat8E4M3FN, 0.0, false), 0u);
+  EXPECT_FALSE(valueBits(ir::DataType::kFloat8E4M3FN, 1.0, false).isOk());
+  EXPECT_EQ(moveSize(ir::DataType::kDouble, "x").value(), 8);
+  EXPECT_FALSE(moveSize(ir::DataType::kString, "x").isOk());
 }
 
 TEST(CudaDataMovementPlan, UpsampleTaps) {

@@ -256,8 +256,8 @@ done
 default_models="onnx_light_resnet50 ort_gpt2_megatron onnx_light_squeezenet ultraface_rfb_320
 super_resolution ppocr_cls_mobile_v2 ort_gpt2_past onnx_light_inception_v1 onnx_light_vgg19
 onnx_light_bvlc_alexnet onnx_light_zfnet512 onnx_light_densenet121 onnx_light_inception_v2
-onnx_light_shufflenet ort_gpt2_past_mask_one_layer winml_squeezenet mnist8_cntk picodet_s_320
-ort_attention_distilbert"
+onnx_light_shufflenet ort_gpt2_past_mask_one_layer winml_squeezenet mnist8_cntk picodet_s_320"
+# (ort_attention_distilbert is left out: it fails on the CPU too, tests/conformance/run_args.txt)
 models=${GPU_CHECK_MODELS:-$default_models}
 ARGS_FILE=$ROOT/tests/conformance/run_args.txt
 # model_args NAME: the model's --dim/--input arguments from tests/conformance/run_args.txt

@@ -8158,7 +8158,7 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/profile/profile_panel.cpp" line="259"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="404"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="406"/>
         <source>Not profiled yet: press Profile.</source>
         <translation>尚未分析：请按“性能分析”。</translation>
     </message>
@@ -8218,117 +8218,117 @@ New ops: %2</source>
         <translation>在 CPU 而非设备上运行的步骤：</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="342"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="359"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="344"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="361"/>
         <source>Original: %1</source>
         <translation>原始：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="343"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="361"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="345"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="363"/>
         <source>Current: %1</source>
         <translation>当前：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="437"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="439"/>
         <source>Profiling…</source>
         <translation>正在进行性能分析…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="451"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="453"/>
         <source>Profiling the original and the current model…</source>
         <translation>正在分析原模型和当前模型…</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="476"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="478"/>
         <source>Cannot profile: %1</source>
         <translation>无法进行性能分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="478"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="480"/>
         <source>Not profiled.</source>
         <translation>未分析。</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="485"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="487"/>
         <source>(the model has changed since: profile again)</source>
         <translation>（此后模型已更改：请重新分析）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/profile/profile_panel.cpp" line="495"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="497"/>
         <source>Original %1 ms → current %2 ms: %3× (%n node group(s), %4 slower; matched by %5)</source>
         <translation>
             <numerusform>原模型 %1 ms → 当前 %2 ms：%3×（%n 个节点组，%4 个变慢；按%5匹配）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="502"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="504"/>
         <source>provenance</source>
         <translation>来源追溯</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="502"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="504"/>
         <source>op and output names</source>
         <translation>算子与输出名</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="504"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="506"/>
         <source>Latency %1 ms (min %2, %3 runs, threads: %4); nodes %5 ms, overhead %6 ms (%7%)</source>
         <translation>延迟 %1 ms（最小 %2，%3 次运行，线程：%4）；节点合计 %5 ms，开销 %6 ms（%7%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="532"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="534"/>
         <source>Node Groups</source>
         <translation>节点组</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="532"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="534"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="589"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="591"/>
         <source>Median %1 ms (min %2, p90 %3, spread %4%)</source>
         <translation>中位数 %1 ms（最小 %2，p90 %3，离散度 %4%）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="594"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="596"/>
         <source>(noisy)</source>
         <translation>（噪声大）</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="595"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="597"/>
         <source>%1% of the nodes&apos; time; %2 GFLOP/s, %3 GB/s; kernel %4</source>
         <translation>占节点总耗时的 %1%；%2 GFLOP/s，%3 GB/s；内核 %4</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="606"/>
-        <location filename="../ui/profile/profile_panel.cpp" line="611"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="608"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="613"/>
         <source>Nothing profiled yet</source>
         <translation>尚未进行性能分析</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="617"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="619"/>
         <source>Export Profile as JSON</source>
         <translation>将性能分析导出为 JSON</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="617"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="619"/>
         <source>Export Profile as CSV</source>
         <translation>将性能分析导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="618"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="620"/>
         <source>JSON file (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="618"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="620"/>
         <source>CSV file (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/profile/profile_panel.cpp" line="621"/>
+        <location filename="../ui/profile/profile_panel.cpp" line="623"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>

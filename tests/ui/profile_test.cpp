@@ -356,6 +356,10 @@ class ProfileTest : public QObject {
     QVERIFY(rewritten);
     QVERIFY(p->chart()->barCount() > 0);
     QVERIFY(p->summaryText().contains(QStringLiteral("×")));
+    // Both sides on the CPU: one line says so.
+    QVERIFY2(p->whereText().startsWith(QStringLiteral("Ran on the CPU")) &&
+                 !p->whereText().contains(QLatin1Char('\n')),
+             qPrintable(p->whereText()));
     // The overlay shows the current model's shares.
     p->setHeatShown(true);
     QVERIFY(!w.graphTabs()->mainPanel()->scene()->heat().empty());
@@ -377,6 +381,7 @@ class ProfileTest : public QObject {
     QVERIFY(openIn(w, QStringLiteral(":/demos/conv_relu.txt")));
     QVERIFY(p->outcome() == nullptr);
     QCOMPARE(p->nodeModel()->rowCount(), 0);
+    QCOMPARE(p->whereText(), QString());
     QVERIFY(w.graphTabs()->mainPanel()->scene()->heat().empty());
   }
 

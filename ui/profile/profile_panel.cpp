@@ -338,7 +338,9 @@ QString ProfilePanel::fallbackText(const pipeline::ProfileResult& r) {
 
 QString ProfilePanel::whereText() const {
   if (!outcome_) return {};
-  if (outcome_->compare)
+  // Both sides on the CPU: one line; on a device, each side's steps and copies.
+  if (outcome_->compare && !(outcome_->comparison.before.deviceRun.device.empty() &&
+                             outcome_->comparison.after.deviceRun.device.empty()))
     return tr("Original: %1").arg(ranOnText(outcome_->comparison.before)) + QLatin1Char('\n') +
            tr("Current: %1").arg(ranOnText(outcome_->comparison.after));
   return ranOnText(outcome_->profile);

@@ -12,12 +12,14 @@
 #              LD_LIBRARY_PATH (bundle libs, the CUDA toolkit, then the torch wheel's
 #              nvidia/*/lib for cuDNN/cuBLAS when the toolkit lacks them), nvidia-smi
 #   devices    passlab-cli devices
+#   conform    passlab-cli conformance --device cuda on the ONNX node tests (in the background,
+#              beside the two steps below, which time nothing)
 #   unit       the CUDA test binaries in the bundle (device tests)
-#   conform    passlab-cli conformance --device cuda on the ONNX node tests
-#   bandwidth  FusedElementwise on [64,1024,1024] float32 vs a torch device-to-device copy
-#              (and the bench_cuda_* binaries in the bundle)
-#   models     each corpus model: optimize at default and fused, run --device cuda --compare-cpu
-#              on both (float32 rtol 1e-3 atol 1e-4), profile original vs fused on cuda
+#   optimize   each corpus model at default and fused (in parallel, CPU only)
+#   bandwidth  the bench_cuda_* binaries in the bundle; FusedElementwise on [64,1024,1024]
+#              float32 vs a torch device-to-device copy (scripts/dev/gpu_fused_bandwidth.py)
+#   models     each model: run --device cuda --compare-cpu at default and fused (float32 rtol 1e-3
+#              atol 1e-4), profile original vs fused on cuda
 #   anchor     scripts/dev/torch_anchor.py: PyTorch eager, then torch.compile, same models
 #   results    $OUT/gpu-results.md (date, GPU, driver, tables)
 #
@@ -36,6 +38,7 @@ WORK=${GPU_CHECK_WORK:-/tmp/passlab-gpu-check}
 ARCHIVE=${PASSLAB_GPU_BUNDLE:-$ROOT/gpu-bundle/passlab-gpu.tar.xz}
 SKIP=" ${GPU_CHECK_SKIP:-} "
 START=$(date +%s)
+rm -rf "$WORK/logs" "$WORK/models" "$WORK/run" # a rerun on the same machine starts clean
 mkdir -p "$OUT" "$WORK/logs"
 LOGS=$WORK/logs
 SUMMARY=$OUT/summary.txt

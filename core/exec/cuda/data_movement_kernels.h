@@ -1,4 +1,5 @@
-// Shared by the data-movement kernel files (data_movement.cpp, resize.cpp).
+// Shared by the data-movement kernel files (data_movement.cpp, resize.cpp,
+// shape_views.cpp).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,12 @@ Expected<int> moveSize(ir::DataType t, const char* op);
 // `v` as an element of type t, in the low bytes (integers rounded half to
 // even and saturated when roundInts, else converted as the CPU's store<S>).
 Expected<uint64_t> valueBits(ir::DataType t, double v, bool roundInts);
+
+// The views (shape_views.cpp).
+Expected<std::unique_ptr<CudaKernel>> makeReshapeKernel(const CudaBuild& b);
+Expected<std::unique_ptr<CudaKernel>> makeFlattenKernel(const CudaBuild& b);
+Expected<std::unique_ptr<CudaKernel>> makeUnsqueezeKernel(const CudaBuild& b);
+Expected<std::unique_ptr<CudaKernel>> makeSqueezeKernel(const CudaBuild& b);
 
 // Resize (resize.cpp): 4-D (or fewer dims) nearest and linear.
 Expected<std::unique_ptr<CudaKernel>> makeResizeKernel(const CudaBuild& b);

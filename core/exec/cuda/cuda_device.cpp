@@ -90,6 +90,12 @@ Expected<std::shared_ptr<CudaDevice>> CudaDevice::open(int index) {
 
 Status CudaDevice::makeCurrent() const {
   PASSLAB_CUDA_TRY(cudaSetDevice(props_.index));
+  // A non-sticky error a previous run returned (out of memory, a failed
+  // launch it reported) or ignored (cudaEventElapsedTime in a profile) stays
+  // the runtime's last error until read: the runner's cudaGetLastError after
+  // this run's first CUDA step would report it again. Sticky errors (an
+  // illegal address) are returned by every later call all the same.
+  cudaGetLastError();
   return Status::ok();
 }
 

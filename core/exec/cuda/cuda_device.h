@@ -28,7 +28,8 @@ class CudaDevice {
   // nullptr when cuDNN could not be started; cudnnProblem() says why.
   cudnnHandle_t cudnn() const { return cudnn_; }
   const std::string& cudnnProblem() const { return cudnnProblem_; }
-  // Makes this device current on the calling thread (each run calls it).
+  // Makes this device current on the calling thread (each run calls it) and
+  // clears the runtime's last error left by an earlier run.
   Status makeCurrent() const;
 
  private:

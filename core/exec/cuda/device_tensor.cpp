@@ -9,7 +9,16 @@ namespace passlab::exec::cuda {
 Expected<std::shared_ptr<DeviceStorage>> DeviceStorage::allocate(size_t bytes,
                                                                  cudaStream_t stream) {
   void* p = nullptr;
-  if (bytes > 0) PASSLAB_CUDA_TRY(cudaMallocAsync(&p, bytes, stream));
+  if (bytes > 0) {
+    if (cudaError_t e = cudaMallocAsync(&p, bytes, stream); e != cudaSuccess) {
+      // Returned as an error value; also cleared from the runtime's last
+      // error, which the runner checks after each step (cudaGetLastError):
+      // a caller that recovers (cuDNN's next algorithm when a workspace does
+      // not fit) must not have its step failed by it later.
+      cudaGetLastError();
+      return fromCuda(e, "cudaMallocAsync");
+    }
+  }
   return std::shared_ptr<DeviceStorage>(
       new DeviceStorage(static_cast<std::byte*>(p), bytes, stream));
 }

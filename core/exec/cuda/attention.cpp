@@ -20,8 +20,11 @@ namespace passlab::exec::cuda {
 
 namespace {
 
-// Shared memory per block: the query row (H floats).
-constexpr int64_t kMaxHeadSize = 12 * 1024;
+// Shared memory per block: the query row (H floats), dynamic, beside the
+// block reductions' static 256 bytes; all of it must stay within the 48 KiB a
+// launch gets without opting in (12 Ki floats alone fill it: the launch
+// would fail), so 8 Ki floats (32 KiB).
+constexpr int64_t kMaxHeadSize = 8 * 1024;
 
 class FusedAttentionKernel final : public CudaKernel {
  public:

@@ -15,7 +15,7 @@
 #   conform    passlab-cli conformance --device cuda on the ONNX node tests (in the background,
 #              beside the two steps below, which time nothing)
 #   unit       the CUDA test binaries in the bundle (device tests)
-#   optimize   each corpus model at default and fused (in parallel, CPU only)
+#   optimize   each corpus model at default and fused_gpu (in parallel, CPU only)
 #   bandwidth  the bench_cuda_* binaries in the bundle; FusedElementwise on [64,1024,1024]
 #              float32 vs a torch device-to-device copy (scripts/dev/gpu_fused_bandwidth.py)
 #   models     each model: run --device cuda --compare-cpu at default and fused (float32 rtol 1e-3
@@ -291,16 +291,20 @@ done
 # Optimizing is CPU work: all models at both levels in parallel, one step. default: standard
 # ONNX only (as `optimize --level default`); fused: with the ai.passlab fused ops.
 optimize_all() {
-  local name level extra pids=()
+  local name level optlevel extra pids=()
   for name in "${present[@]}"; do
     # shellcheck disable=SC2207
     local margs=($(model_args "$name"))
     for level in default fused; do
       extra=()
+      # The fused models use level fused_gpu: fused without the CPU's blocked layout, whose
+      # reorders have no GPU kernels (docs/gpu.md).
       [[ $level == fused ]] && extra=(--allow-nonstandard)
+      optlevel=$level
+      [[ $level == fused ]] && "$CLI" passes 2>/dev/null | grep -q fused_gpu && optlevel=fused_gpu
       while (($(jobs -rp | wc -l) >= 12)); do wait -n; done
       (
-        timeout -k 5 60 "$CLI" optimize "$CORPUS/models/$name.onnx" --level "$level" "${extra[@]}" \
+        timeout -k 5 60 "$CLI" optimize "$CORPUS/models/$name.onnx" --level "$optlevel" "${extra[@]}" \
           "${margs[@]}" -o "$WORK/models/$name.$level.onnx" > "$LOGS/optimize_${name}_$level.log" 2>&1
         echo "$? $name $level" >> "$LOGS/optimize.rc"
       ) &

@@ -68,6 +68,20 @@ std::vector<std::string> availableBackends() {
   return names;
 }
 
+Expected<std::vector<StepPlacement>> planPlacement(std::string_view name, const ir::Model& model) {
+  std::string_view base = name.substr(0, name.find(':'));
+  Expected<std::vector<StepPlacement>> (*plan)(const ir::Model&) = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(registryMutex());
+    for (const BackendRegistration& r : registrations())
+      if (r.name == base) plan = r.plan;
+  }
+  if (plan == nullptr)
+    return unsupported("backend '" + std::string(name) +
+                       "' offers no placement plan (built: " + builtList() + ")");
+  return plan(model);
+}
+
 std::vector<DeviceDescription> listDevices(std::vector<std::string>* notes) {
   std::vector<BackendRegistration> regs;
   {

@@ -73,6 +73,15 @@ struct DeviceDescription {
   std::string details;  // "compute 9.0, 79.1 GiB, driver 13.0"
 };
 
+// Where one step of a model would run on a device backend, planned on the host.
+struct StepPlacement {
+  std::string node;    // name, or description when unnamed
+  std::string op;      // "Conv", "ai.passlab.FusedConv"
+  std::string where;   // "device", "host", "cpu" (fallback), "run-time" (decided when it runs)
+  std::string kernel;  // the device kernel ("cudnn.Conv") when on the device
+  std::string reason;  // why not on the device
+};
+
 // A backend other than the CPU's, registered by its library at start-up.
 struct BackendRegistration {
   std::string name;
@@ -81,8 +90,12 @@ struct BackendRegistration {
   Expected<std::unique_ptr<Backend>> (*create)(int index) = nullptr;
   // The devices present, or an error saying why there are none.
   Expected<std::vector<DeviceDescription>> (*devices)() = nullptr;
+  // Where the steps of a model would run, planned without a device (null: not offered).
+  Expected<std::vector<StepPlacement>> (*plan)(const ir::Model& model) = nullptr;
 };
 void registerBackend(BackendRegistration registration);
+// The placement plan of registered backend `name` ("cuda") for `model`.
+Expected<std::vector<StepPlacement>> planPlacement(std::string_view name, const ir::Model& model);
 // The devices of every registered backend; `notes` gets one line per backend
 // that has none ("cuda: no CUDA driver (libcuda.so.1 not found)").
 std::vector<DeviceDescription> listDevices(std::vector<std::string>* notes = nullptr);

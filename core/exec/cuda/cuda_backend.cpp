@@ -8,6 +8,7 @@
 #include "core/exec/cpu/cpu_backend.h"
 #include "core/exec/cuda/cuda_device.h"
 #include "core/exec/cuda/cuda_runner.h"
+#include "core/exec/cuda/placement_plan.h"
 
 namespace passlab::exec::cuda {
 
@@ -53,7 +54,7 @@ Expected<std::unique_ptr<Backend>> createCudaBackend(int index) {
 }
 
 const bool registered = [] {
-  registerBackend({"cuda", createCudaBackend, listCudaDevices});
+  registerBackend({"cuda", createCudaBackend, listCudaDevices, planCudaPlacement});
   return true;
 }();
 

@@ -234,26 +234,17 @@ Expected<StepKernel*> CudaRunner::kernelFor(size_t stepIndex, ir::DataType dtype
   k->placement = choice.placement;
   k->reason = choice.reason;
   if (choice.placement == Placement::kDevice) {
-    k->placement = Placement::kCpuFallback;
     Build build(step, dtype, *device_);
-    for (const CudaKernelDef* def : choice.rows) {
-      if (def->name.starts_with("cudnn.") && device_->cudnn() == nullptr) {
-        k->reason = "cuDNN is not usable: " + device_->cudnnProblem();
-        continue;
-      }
-      auto made = def->create(build);
-      if (!made) {
-        if (made.error().code() != ErrorCode::kUnsupported)
-          return made.error().withContext(step.node->describe());
-        k->reason = std::string(def->name) + " declined: " + made.error().message();
-        continue;
-      }
-      k->placement = Placement::kDevice;
-      k->def = def;
-      k->kernel = std::move(made).value();
-      k->reason.clear();
-      break;
-    }
+    std::string cudnnProblem;
+    if (device_->cudnn() == nullptr)
+      cudnnProblem =
+          device_->cudnnProblem().empty() ? "it could not be started" : device_->cudnnProblem();
+    auto built = buildFirstAccepting(choice.rows, build, cudnnProblem);
+    if (!built) return built.error().withContext(step.node->describe());
+    k->placement = built->def ? Placement::kDevice : Placement::kCpuFallback;
+    k->def = built->def;
+    k->kernel = std::move(built->kernel);
+    k->reason = std::move(built->reason);
   }
   stepKernels_[stepIndex].push_back(std::move(k));
   return stepKernels_[stepIndex].back().get();
@@ -385,6 +376,11 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
           break;
         case Placement::kCpuFallback:
           st = runOnCpu(step, *dt, values, state);
+          if (keep) {  // a constant-only step, computed once: not a fallback
+            kernelNames[s] = "host:" + node.opType();
+            ++summary.hostSteps;
+            break;
+          }
           kernelNames[s] = "cpu-fallback:" + node.opType();
           ++summary.fallbackSteps;
           summary.fallbacks.push_back({nodeLabel(node), opLabel(node), (*k)->reason});

@@ -59,4 +59,26 @@ RowChoice chooseRows(const ir::Node& node, int64_t opset, ir::DataType dtype) {
   return c;
 }
 
+Expected<BuiltKernel> buildFirstAccepting(const std::vector<const CudaKernelDef*>& rows,
+                                          const CudaBuild& build, const std::string& cudnnProblem) {
+  BuiltKernel out;
+  for (const CudaKernelDef* def : rows) {
+    if (def->name.starts_with("cudnn.") && !cudnnProblem.empty()) {
+      out.reason = "cuDNN is not usable: " + cudnnProblem;
+      continue;
+    }
+    auto made = def->create(build);
+    if (!made) {
+      if (made.error().code() != ErrorCode::kUnsupported) return made.error();
+      out.reason = std::string(def->name) + " declined: " + made.error().message();
+      continue;
+    }
+    out.def = def;
+    out.kernel = std::move(made).value();
+    out.reason.clear();
+    break;
+  }
+  return out;
+}
+
 }  // namespace passlab::exec::cuda

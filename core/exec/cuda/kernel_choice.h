@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,17 @@ RowChoice chooseRows(const ir::Node& node, int64_t opset, ir::DataType dtype);
 
 // "Shape" and "Size": their outputs need only the input's dims.
 bool readsDimsOnly(const ir::Node& node);
+
+// The kernel of the first of `rows` whose factory accepts the node, or none
+// with the reason of the last refusal. `cudnnProblem` non-empty: cuDNN cannot
+// be used (why), so cudnn.* rows are passed over. A factory error other than
+// kUnsupported is returned as an error.
+struct BuiltKernel {
+  const CudaKernelDef* def = nullptr;  // null: every row declined
+  std::unique_ptr<CudaKernel> kernel;
+  std::string reason;  // why not, when def is null
+};
+Expected<BuiltKernel> buildFirstAccepting(const std::vector<const CudaKernelDef*>& rows,
+                                          const CudaBuild& build, const std::string& cudnnProblem);
 
 }  // namespace passlab::exec::cuda

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <cstdint>
 #include <cstdio>
 
 #include "core/exec/cuda/cuda_check.h"
@@ -76,6 +77,14 @@ Expected<std::shared_ptr<CudaDevice>> CudaDevice::open(int index) {
   PASSLAB_CUDA_TRY(cudaGetDeviceProperties(&p, index));
   d->props_ = {index, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.name};
   PASSLAB_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream_, cudaStreamNonBlocking));
+  // The stream-ordered pool (cudaMallocAsync) keeps what is freed: with its
+  // default release threshold of 0 it returns every free byte to the driver
+  // at each synchronization (the end of every run, each download), and the
+  // next run maps all its memory again.
+  cudaMemPool_t pool = nullptr;
+  PASSLAB_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, index));
+  uint64_t keep = UINT64_MAX;
+  PASSLAB_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   PASSLAB_CUBLAS_TRY(cublasLtCreate(&d->cublasLt_));
   // Without a working cuDNN (its engine libraries missing, say) the cuDNN
   // kernels decline and their nodes run on the CPU; the reason is kept.

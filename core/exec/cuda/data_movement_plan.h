@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/exec/cpu/resize_rules.h"
 #include "core/exec/cuda/data_movement_launch.h"
 #include "core/exec/kernel.h"
 #include "core/exec/tensor.h"
@@ -56,42 +57,20 @@ StridedPlan tilePlan(const Dims& in, const std::vector<int64_t>& repeats);
 // The plan as the launch function takes it; an error when its rank is above kMaxMoveRank.
 Expected<MoveStrides> toMoveStrides(const StridedPlan& p);
 
-// ---- Resize ----
-enum class ResizeMode { kNearest, kLinear };
-enum class ResizeCoord {
-  kHalfPixel,
-  kHalfPixelSymmetric,
-  kPytorchHalfPixel,
-  kAlignCorners,
-  kAsymmetric,
-  kTfCropAndResize,
-  kTfHalfPixelForNn,
-};
-enum class ResizeNearest { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil, kSimple };
-enum class ResizePolicy { kStretch, kNotLarger, kNotSmaller };
-
-struct ResizeAttrs {
-  ResizeMode mode = ResizeMode::kNearest;
-  ResizeCoord coord = ResizeCoord::kHalfPixel;
-  ResizeNearest nearest = ResizeNearest::kRoundPreferFloor;
-  bool excludeOutside = false;
-  double extrapolation = 0.0;
-  std::vector<int64_t> axes;
-  ResizePolicy policy = ResizePolicy::kStretch;
-};
+// ---- Resize (the rules of core/exec/cpu/resize_rules.h) ----
+using cpu::ResizeAttrs;
+using cpu::ResizeAxis;
+using cpu::ResizeCoord;
+using cpu::ResizeMode;
+using cpu::ResizeNearest;
+using cpu::ResizePolicy;
 
 // The attributes as the CPU reads them; kUnsupported for what the GPU kernels
-// do not do (cubic, antialias), kInvalidModel for unknown values.
+// do not do (cubic, antialias).
 Expected<ResizeAttrs> parseResizeAttrs(const ir::Node& n, int64_t opset);
 
-struct ResizeAxis {
-  int64_t in = 0, out = 0;
-  double scale = 1;
-  double roiStart = 0, roiEnd = 1;
-};
-
 // Every axis of `in` (resized or not) from the scales or the sizes (exactly
-// one non-empty) and roi, as the CPU computes them; errors as the CPU's.
+// one non-empty) and roi: cpu::resizeGeometry's dims.
 Expected<std::vector<ResizeAxis>> resizeAxes(const ResizeAttrs& a, const Dims& in,
                                              const std::vector<double>& scales,
                                              const std::vector<int64_t>& sizes,

@@ -5,7 +5,7 @@
 // (float32/float16/bfloat16, computed in float: the CPU interpolates in
 // double). Cubic and antialias are declined (the CPU runs them). The per-axis
 // index maps / taps are computed on the host (data_movement_plan.cpp, as
-// core/exec/cpu/resize.cpp) and uploaded once per input shape and scales.
+// core/exec/cpu/resize_rules.h) and uploaded once per input shape and scales.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -21,18 +21,6 @@
 namespace passlab::exec::cuda {
 
 namespace {
-
-// Float values of a float16/float/double tensor.
-Expected<std::vector<double>> readFloats(const Tensor& t, const char* what) {
-  std::vector<double> out(static_cast<size_t>(t.numel()));
-  Status s = dispatch<types::kFloats>(t.dtype(), [&](auto tag) -> Status {
-    using S = typename decltype(tag)::type;
-    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(load(t.data<S>()[i]));
-    return Status::ok();
-  });
-  if (!s) return s.error().withContext(what);
-  return out;
-}
 
 // Merges leading axes that stay (same size, scale 1, the whole roi) while
 // there are more than 4.
@@ -100,14 +88,14 @@ class Resize final : public CudaKernel {
     std::vector<int64_t> sizes;
     if (present(scalesIn)) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.hostInput(scalesIn));
-      PASSLAB_ASSIGN_OR_RETURN(scales, readFloats(t, "scales"));
+      PASSLAB_ASSIGN_OR_RETURN(scales, cpu::readFloats(t, "scales"));
     }
     if (opset_ >= 11 && present(3)) {
       PASSLAB_ASSIGN_OR_RETURN(sizes, hostInts(ctx, 3, "sizes"));
     }
     if (opset_ >= 11 && present(1) && a_.coord == ResizeCoord::kTfCropAndResize) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.hostInput(1));
-      PASSLAB_ASSIGN_OR_RETURN(roi, readFloats(t, "roi"));
+      PASSLAB_ASSIGN_OR_RETURN(roi, cpu::readFloats(t, "roi"));
     }
     return cuda::resizeAxes(a_, x.dims(), scales, sizes, roi);
   }

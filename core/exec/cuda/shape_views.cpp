@@ -1,9 +1,11 @@
 // Reshape, Flatten, Squeeze and Unsqueeze on the GPU: views of the input
-// (no copy), as core/exec/cpu/shape_ops.cpp; rows in data_movement.cpp.
+// (no copy), the dims by core/exec/cpu/shape_rules.h as on the CPU; rows in
+// data_movement.cpp.
 #include <string>
 #include <vector>
 
 #include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/shape_rules.h"
 #include "core/exec/cuda/data_movement_kernels.h"
 
 namespace passlab::exec::cuda {
@@ -17,32 +19,8 @@ class Reshape final : public CudaKernel {
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
     PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> shape, hostInts(ctx, 1, "shape"));
-    Dims out(shape.begin(), shape.end());
-    int64_t inferred = -1, known = 1;
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (out[i] == 0 && !allowZero_) {
-        if (i >= x.rank())
-          return invalidArgument("shape " + dimsToString(shape) + " copies dimension " +
-                                 std::to_string(i) + " of " + x.describe() + ", which has none");
-        out[i] = x.dim(i);
-      }
-      if (out[i] == -1) {
-        if (inferred >= 0) return invalidArgument("shape " + dimsToString(shape) + " has two -1");
-        inferred = static_cast<int64_t>(i);
-        continue;
-      }
-      if (out[i] < 0)
-        return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
-      known *= out[i];
-    }
-    if (inferred >= 0) {
-      if (known == 0 || x.numel() % known != 0)
-        return invalidArgument("cannot reshape " + x.describe() + " to " + dimsToString(shape));
-      out[static_cast<size_t>(inferred)] = x.numel() / known;
-    }
-    if (numelOf(out) != x.numel())
-      return invalidArgument("cannot reshape " + x.describe() + " (" + std::to_string(x.numel()) +
-                             " elements) to " + dimsToString(out));
+    PASSLAB_ASSIGN_OR_RETURN(
+        Dims out, cpu::reshapeDims(x.dims(), shape, allowZero_, [&] { return x.describe(); }));
     ctx.setOutput(0, x.view(std::move(out)));
     return Status::ok();
   }
@@ -57,15 +35,9 @@ class Flatten final : public CudaKernel {
 
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
-    auto rank = static_cast<int64_t>(x.rank());
-    int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
-    if (axis < 0 || axis > rank)
-      return invalidArgument("axis " + std::to_string(axis_) + " is out of range for " +
-                             x.describe());
-    int64_t outer = 1, inner = 1;
-    for (int64_t i = 0; i < axis; ++i) outer *= x.dim(static_cast<size_t>(i));
-    for (int64_t i = axis; i < rank; ++i) inner *= x.dim(static_cast<size_t>(i));
-    ctx.setOutput(0, x.view({outer, inner}));
+    PASSLAB_ASSIGN_OR_RETURN(Dims out,
+                             cpu::flattenDims(x.dims(), axis_, [&] { return x.describe(); }));
+    ctx.setOutput(0, x.view(std::move(out)));
     return Status::ok();
   }
 
@@ -89,18 +61,7 @@ class Unsqueeze final : public CudaKernel {
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
     PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(ctx, attrAxes_, fromInput_));
-    auto rank = static_cast<int64_t>(x.rank() + axes.size());
-    std::vector<bool> inserted(static_cast<size_t>(rank), false);
-    for (int64_t a : axes) {
-      PASSLAB_ASSIGN_OR_RETURN(int64_t n, cpu::normalizeAxis(a, rank));
-      if (inserted[static_cast<size_t>(n)])
-        return invalidArgument("axis " + std::to_string(a) + " is repeated");
-      inserted[static_cast<size_t>(n)] = true;
-    }
-    Dims out;
-    size_t src = 0;
-    for (int64_t i = 0; i < rank; ++i)
-      out.push_back(inserted[static_cast<size_t>(i)] ? 1 : x.dim(src++));
+    PASSLAB_ASSIGN_OR_RETURN(Dims out, cpu::unsqueezeDims(x.dims(), axes));
     ctx.setOutput(0, x.view(std::move(out)));
     return Status::ok();
   }
@@ -118,20 +79,8 @@ class Squeeze final : public CudaKernel {
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
     PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesOf(ctx, attrAxes_, fromInput_));
-    auto rank = static_cast<int64_t>(x.rank());
-    std::vector<bool> drop(x.rank(), false);
-    if (axes.empty())
-      for (size_t i = 0; i < x.rank(); ++i) drop[i] = x.dim(i) == 1;
-    for (int64_t a : axes) {
-      PASSLAB_ASSIGN_OR_RETURN(int64_t n, cpu::normalizeAxis(a, rank));
-      if (x.dim(static_cast<size_t>(n)) != 1)
-        return invalidArgument("cannot squeeze axis " + std::to_string(a) + " of " + x.describe() +
-                               ": its size is not 1");
-      drop[static_cast<size_t>(n)] = true;
-    }
-    Dims out;
-    for (size_t i = 0; i < x.rank(); ++i)
-      if (!drop[i]) out.push_back(x.dim(i));
+    PASSLAB_ASSIGN_OR_RETURN(Dims out,
+                             cpu::squeezeDims(x.dims(), axes, [&] { return x.describe(); }));
     ctx.setOutput(0, x.view(std::move(out)));
     return Status::ok();
   }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
@@ -99,38 +100,8 @@ class Split final : public Kernel {
     if ((opset_ >= 13 || opset_ == 1) && ctx.has(1)) {
       PASSLAB_ASSIGN_OR_RETURN(split, readInts(ctx.input(1), "split"));
     }
-    if (!split.empty()) {
-      if (static_cast<int64_t>(split.size()) != outputs)
-        return invalidArgument("split has " + std::to_string(split.size()) + " lengths for " +
-                               std::to_string(outputs) + " outputs");
-      int64_t sum = 0;
-      for (int64_t l : split) {
-        if (l < 0) return invalidArgument("split has a negative length " + std::to_string(l));
-        sum += l;
-      }
-      if (sum != n)
-        return invalidArgument("split " + dimsToString(split) + " sums to " + std::to_string(sum) +
-                               ", but axis " + std::to_string(axis) + " of " + x.describe() +
-                               " has " + std::to_string(n));
-    } else if (numOutputs_ > 0) {
-      // Opset 18: chunks of ceil(n / num_outputs), the last one smaller.
-      if (numOutputs_ != outputs)
-        return invalidModel("num_outputs is " + std::to_string(numOutputs_) + ", the node has " +
-                            std::to_string(outputs) + " outputs");
-      const int64_t chunk = (n + outputs - 1) / outputs;
-      for (int64_t i = 0, at = 0; i < outputs; ++i, at += chunk)
-        split.push_back(std::clamp<int64_t>(n - at, 0, chunk));
-      if (chunk * (outputs - 1) > n)
-        return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
-                               " cannot be split into " + std::to_string(outputs) + " chunks of " +
-                               std::to_string(chunk));
-    } else {
-      if (outputs == 0 || n % outputs != 0)
-        return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
-                               " does not split evenly into " + std::to_string(outputs) +
-                               " outputs");
-      split.assign(static_cast<size_t>(outputs), n / outputs);
-    }
+    PASSLAB_ASSIGN_OR_RETURN(split, splitLengths(n, axis, outputs, std::move(split), numOutputs_,
+                                                 [&] { return x.describe(); }));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(static_cast<size_t>(d));
     for (size_t d = static_cast<size_t>(axis) + 1; d < x.rank(); ++d) inner *= x.dim(d);

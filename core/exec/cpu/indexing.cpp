@@ -1,6 +1,7 @@
 // Concat, Gather and Slice: copies of blocks chosen by index.
 #include <algorithm>
 
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/transpose.h"
@@ -23,18 +24,9 @@ class Concat final : public Kernel {
     const Tensor& first = *xs[0];
     if (!movable(first.dtype())) return unsupported("Concat of " + first.describe());
     auto rank = static_cast<int64_t>(first.rank());
-    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, normalizeAxis(axis_, rank));
-    Dims out = first.dims();
-    out[static_cast<size_t>(axis)] = 0;
-    for (const Tensor* x : xs) {
-      bool ok = x->dtype() == first.dtype() && x->rank() == first.rank();
-      for (int64_t d = 0; ok && d < rank; ++d)
-        ok = d == axis || x->dim(static_cast<size_t>(d)) == first.dim(static_cast<size_t>(d));
-      if (!ok)
-        return invalidArgument("inputs " + first.describe() + " and " + x->describe() +
-                               " do not concatenate along axis " + std::to_string(axis));
-      out[static_cast<size_t>(axis)] += x->dim(static_cast<size_t>(axis));
-    }
+    PASSLAB_ASSIGN_OR_RETURN(ConcatShape shape, concatShape(xs, axis_));
+    const int64_t axis = shape.axis;
+    const Dims& out = shape.out;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, first.dtype(), out));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= out[static_cast<size_t>(d)];
@@ -129,42 +121,9 @@ class Slice final : public Kernel {
         PASSLAB_ASSIGN_OR_RETURN(steps, readInts(ctx.input(4), "steps"));
       }
     }
-    if (ends.size() != starts.size())
-      return invalidArgument("starts and ends have different lengths");
-    if (axes.empty())
-      for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-    if (steps.empty()) steps.assign(starts.size(), 1);
-    if (axes.size() != starts.size() || steps.size() != starts.size())
-      return invalidArgument("starts, ends, axes and steps have different lengths");
-    const auto rank = static_cast<int64_t>(x.rank());
-    Dims begin(x.rank(), 0), step(x.rank(), 1), out = x.dims();
-    std::vector<bool> seen(x.rank(), false);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      PASSLAB_ASSIGN_OR_RETURN(int64_t a, normalizeAxis(axes[i], rank));
-      if (seen[static_cast<size_t>(a)])
-        return invalidArgument("axis " + std::to_string(a) + " is repeated");
-      seen[static_cast<size_t>(a)] = true;
-      const int64_t d = x.dim(static_cast<size_t>(a)), st = steps[i];
-      if (st == 0) return invalidArgument("steps must not be 0");
-      int64_t s = starts[i], e = ends[i];
-      if (s < 0) s = s < -d ? 0 : s + d;
-      if (e < 0) e = e < -d ? -1 : e + d;
-      int64_t len;
-      if (st > 0) {
-        s = std::clamp<int64_t>(s, 0, d);
-        e = std::clamp<int64_t>(e, 0, d);
-        len = e > s ? (e - s + st - 1) / st : 0;
-      } else if (d == 0) {
-        len = 0;
-      } else {
-        s = std::clamp<int64_t>(s, 0, d - 1);
-        e = std::clamp<int64_t>(e, -1, d - 1);
-        len = s > e ? (s - e - st - 1) / (-st) : 0;
-      }
-      begin[static_cast<size_t>(a)] = s;
-      step[static_cast<size_t>(a)] = st;
-      out[static_cast<size_t>(a)] = len;
-    }
+    PASSLAB_ASSIGN_OR_RETURN(
+        SliceWindow w, sliceWindow(x.dims(), starts, ends, std::move(axes), std::move(steps)));
+    const Dims &begin = w.begin, &step = w.step, &out = w.out;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
     if (y->numel() == 0) return Status::ok();
     std::vector<int64_t> inStrides(x.rank(), 1), srcStrides(x.rank());

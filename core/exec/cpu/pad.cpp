@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
@@ -11,7 +12,7 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-enum class Mode { kConstant, kReflect, kEdge, kWrap };
+using Mode = PadMode;
 
 // Source index for position i (relative to the input's start) of a dim of size n; -1: constant.
 int64_t mapIndex(Mode mode, int64_t i, int64_t n) {
@@ -76,25 +77,13 @@ void padLoop(const E* x, E* y, const Dims& in, const Dims& out, const Dims& padB
 class Pad final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
-    std::string m = b.node().attrString("mode", "constant");
-    Mode mode;
-    if (m == "constant")
-      mode = Mode::kConstant;
-    else if (m == "reflect")
-      mode = Mode::kReflect;
-    else if (m == "edge")
-      mode = Mode::kEdge;
-    else if (m == "wrap")
-      mode = Mode::kWrap;
-    else
-      return invalidArgument("unknown mode '" + m + "'");
+    PASSLAB_ASSIGN_OR_RETURN(Mode mode, parsePadMode(b.node()));
     return std::unique_ptr<Kernel>(new Pad(b, mode));
   }
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (!movable(x.dtype())) return unsupported("Pad of " + x.describe());
-    const auto rank = static_cast<int64_t>(x.rank());
     std::vector<int64_t> pads = attrPads_;
     if (!legacy_) {
       PASSLAB_ASSIGN_OR_RETURN(pads, readInts(ctx.input(1), "pads"));
@@ -102,26 +91,12 @@ class Pad final : public Kernel {
     std::vector<int64_t> axes;
     if (!legacy_ && ctx.has(3)) {
       PASSLAB_ASSIGN_OR_RETURN(axes, readInts(ctx.input(3), "axes"));
-    } else {
-      for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
     }
-    if (pads.size() != 2 * axes.size())
-      return invalidArgument("pads has " + std::to_string(pads.size()) + " values, expected " +
-                             std::to_string(2 * axes.size()) + " for " + x.describe());
-    Dims padBegin(x.rank(), 0), padEnd(x.rank(), 0);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      PASSLAB_ASSIGN_OR_RETURN(int64_t a, normalizeAxis(axes[i], rank));
-      padBegin[static_cast<size_t>(a)] = pads[i];
-      padEnd[static_cast<size_t>(a)] = pads[i + axes.size()];
-    }
-    Dims out(x.rank());
-    for (size_t d = 0; d < x.rank(); ++d) {
-      out[d] = x.dim(d) + padBegin[d] + padEnd[d];
-      if (out[d] < 0)
-        return invalidArgument("pads " + dimsToString(pads) + " crop more than " + x.describe());
-      if (mode_ != Mode::kConstant && x.dim(d) == 0 && out[d] > 0)
-        return invalidArgument("cannot pad an empty dimension in this mode");
-    }
+    PASSLAB_ASSIGN_OR_RETURN(
+        PadShape shape, padShape(x.dims(), pads, !legacy_ && ctx.has(3) ? &axes : nullptr, mode_,
+                                 [&] { return x.describe(); }));
+    const Dims& padBegin = shape.padBegin;
+    const Dims& out = shape.out;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
     if (y->numel() == 0) return Status::ok();
     if (x.rank() == 0) {

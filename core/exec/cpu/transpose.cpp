@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
@@ -145,21 +146,10 @@ class Transpose final : public Kernel {
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (!movable(x.dtype())) return unsupported("Transpose of " + x.describe());
-    std::vector<int64_t> perm = perm_;
-    if (perm.empty())
-      for (size_t i = x.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-    if (perm.size() != x.rank())
-      return invalidArgument("perm " + dimsToString(perm) + " does not match " + x.describe());
-    std::vector<bool> seen(x.rank(), false);
-    Dims out;
-    for (int64_t p : perm) {
-      if (p < 0 || p >= static_cast<int64_t>(x.rank()) || seen[static_cast<size_t>(p)])
-        return invalidArgument("perm " + dimsToString(perm) + " is not a permutation");
-      seen[static_cast<size_t>(p)] = true;
-      out.push_back(x.dim(static_cast<size_t>(p)));
-    }
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
-    transposeInto(x, perm, *y, ctx.threads());
+    PASSLAB_ASSIGN_OR_RETURN(TransposeShape t,
+                             transposeShape(x.dims(), perm_, [&] { return x.describe(); }));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), std::move(t.out)));
+    transposeInto(x, t.perm, *y, ctx.threads());
     return Status::ok();
   }
 
@@ -181,31 +171,12 @@ class SpaceDepth final : public Kernel {
     if (block_ < 1) return invalidArgument("blocksize must be positive");
     if (!movable(x.dtype())) return unsupported("element type of " + x.describe());
     const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), b = block_;
-    Dims view, out;
-    std::vector<int64_t> perm;
-    if (kToSpace) {
-      if (C % (b * b) != 0)
-        return invalidArgument("channels " + std::to_string(C) + " are not divisible by " +
-                               std::to_string(b * b));
-      int64_t c = C / (b * b);
-      if (crd_) {
-        view = {N, c, b, b, H, W};
-        perm = {0, 1, 4, 2, 5, 3};
-      } else {
-        view = {N, b, b, c, H, W};
-        perm = {0, 3, 4, 1, 5, 2};
-      }
-      out = {N, c, H * b, W * b};
-    } else {
-      if (H % b != 0 || W % b != 0)
-        return invalidArgument("height and width must be divisible by the blocksize");
-      view = {N, C, H / b, b, W / b, b};
-      perm = {0, 3, 5, 1, 2, 4};
-      out = {N, C * b * b, H / b, W / b};
-    }
+    PASSLAB_ASSIGN_OR_RETURN(SpaceDepthShape s, spaceDepthShape(kToSpace, crd_, N, C, H, W, b));
+    const Dims& view = s.view;
+    const std::vector<int64_t>& perm = s.perm;
     Dims permuted;
     for (int64_t p : perm) permuted.push_back(view[static_cast<size_t>(p)]);
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), s.out));
     Tensor yView = y->view(permuted);
     transposeInto(x.view(view), perm, yView, ctx.threads());
     return Status::ok();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/cuda_families.h"
@@ -103,20 +104,9 @@ class Transpose final : public CudaKernel {
 
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
-    std::vector<int64_t> perm = perm_;
-    if (perm.empty())
-      for (size_t i = x.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-    if (perm.size() != x.rank())
-      return invalidArgument("perm " + dimsToString(perm) + " does not match " + x.describe());
-    std::vector<bool> seen(x.rank(), false);
-    Dims out;
-    for (int64_t p : perm) {
-      if (p < 0 || p >= static_cast<int64_t>(x.rank()) || seen[static_cast<size_t>(p)])
-        return invalidArgument("perm " + dimsToString(perm) + " is not a permutation");
-      seen[static_cast<size_t>(p)] = true;
-      out.push_back(x.dim(static_cast<size_t>(p)));
-    }
-    return stridedInto(ctx, x, transposePlan(x.dims(), perm), std::move(out), "Transpose");
+    PASSLAB_ASSIGN_OR_RETURN(cpu::TransposeShape t,
+                             cpu::transposeShape(x.dims(), perm_, [&] { return x.describe(); }));
+    return stridedInto(ctx, x, transposePlan(x.dims(), t.perm), std::move(t.out), "Transpose");
   }
 
  private:
@@ -137,29 +127,9 @@ class SpaceDepth final : public CudaKernel {
     if (x.rank() != 4) return invalidArgument("input must be 4-D, got " + x.describe());
     if (block_ < 1) return invalidArgument("blocksize must be positive");
     const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), b = block_;
-    Dims view, out;
-    std::vector<int64_t> perm;
-    if (kToSpace) {
-      if (C % (b * b) != 0)
-        return invalidArgument("channels " + std::to_string(C) + " are not divisible by " +
-                               std::to_string(b * b));
-      int64_t c = C / (b * b);
-      if (crd_) {
-        view = {N, c, b, b, H, W};
-        perm = {0, 1, 4, 2, 5, 3};
-      } else {
-        view = {N, b, b, c, H, W};
-        perm = {0, 3, 4, 1, 5, 2};
-      }
-      out = {N, c, H * b, W * b};
-    } else {
-      if (H % b != 0 || W % b != 0)
-        return invalidArgument("height and width must be divisible by the blocksize");
-      view = {N, C, H / b, b, W / b, b};
-      perm = {0, 3, 5, 1, 2, 4};
-      out = {N, C * b * b, H / b, W / b};
-    }
-    return stridedInto(ctx, x, transposePlan(view, perm), std::move(out),
+    PASSLAB_ASSIGN_OR_RETURN(cpu::SpaceDepthShape s,
+                             cpu::spaceDepthShape(kToSpace, crd_, N, C, H, W, b));
+    return stridedInto(ctx, x, transposePlan(s.view, s.perm), std::move(s.out),
                        kToSpace ? "DepthToSpace" : "SpaceToDepth");
   }
 
@@ -183,18 +153,11 @@ class Concat final : public CudaKernel {
     const DeviceTensor& first = xs[0];
     PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(first.dtype(), "Concat"));
     auto rank = static_cast<int64_t>(first.rank());
-    PASSLAB_ASSIGN_OR_RETURN(int64_t axis, cpu::normalizeAxis(axis_, rank));
-    Dims out = first.dims();
-    out[static_cast<size_t>(axis)] = 0;
-    for (const DeviceTensor& x : xs) {
-      bool ok = x.dtype() == first.dtype() && x.rank() == first.rank();
-      for (int64_t d = 0; ok && d < rank; ++d)
-        ok = d == axis || x.dim(static_cast<size_t>(d)) == first.dim(static_cast<size_t>(d));
-      if (!ok)
-        return invalidArgument("inputs " + first.describe() + " and " + x.describe() +
-                               " do not concatenate along axis " + std::to_string(axis));
-      out[static_cast<size_t>(axis)] += x.dim(static_cast<size_t>(axis));
-    }
+    std::vector<const DeviceTensor*> ptrs;
+    for (const DeviceTensor& x : xs) ptrs.push_back(&x);
+    PASSLAB_ASSIGN_OR_RETURN(cpu::ConcatShape shape, cpu::concatShape(ptrs, axis_));
+    const int64_t axis = shape.axis;
+    const Dims& out = shape.out;
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor y, ctx.allocate(0, first.dtype(), out));
     if (y.numel() == 0) return Status::ok();
     int64_t outer = 1, inner = 1;
@@ -235,37 +198,8 @@ class Split final : public CudaKernel {
     if ((opset_ >= 13 || opset_ == 1) && ctx.has(1)) {
       PASSLAB_ASSIGN_OR_RETURN(split, hostInts(ctx, 1, "split"));
     }
-    if (!split.empty()) {
-      if (static_cast<int64_t>(split.size()) != outputs)
-        return invalidArgument("split has " + std::to_string(split.size()) + " lengths for " +
-                               std::to_string(outputs) + " outputs");
-      int64_t sum = 0;
-      for (int64_t l : split) {
-        if (l < 0) return invalidArgument("split has a negative length " + std::to_string(l));
-        sum += l;
-      }
-      if (sum != n)
-        return invalidArgument("split " + dimsToString(split) + " sums to " + std::to_string(sum) +
-                               ", but axis " + std::to_string(axis) + " of " + x.describe() +
-                               " has " + std::to_string(n));
-    } else if (numOutputs_ > 0) {
-      if (numOutputs_ != outputs)
-        return invalidModel("num_outputs is " + std::to_string(numOutputs_) + ", the node has " +
-                            std::to_string(outputs) + " outputs");
-      const int64_t chunk = (n + outputs - 1) / outputs;
-      for (int64_t i = 0, at = 0; i < outputs; ++i, at += chunk)
-        split.push_back(std::clamp<int64_t>(n - at, 0, chunk));
-      if (chunk * (outputs - 1) > n)
-        return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
-                               " cannot be split into " + std::to_string(outputs) + " chunks of " +
-                               std::to_string(chunk));
-    } else {
-      if (outputs == 0 || n % outputs != 0)
-        return invalidArgument("axis " + std::to_string(axis) + " of " + x.describe() +
-                               " does not split evenly into " + std::to_string(outputs) +
-                               " outputs");
-      split.assign(static_cast<size_t>(outputs), n / outputs);
-    }
+    PASSLAB_ASSIGN_OR_RETURN(split, cpu::splitLengths(n, axis, outputs, std::move(split),
+                                                      numOutputs_, [&] { return x.describe(); }));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(static_cast<size_t>(d));
     for (size_t d = static_cast<size_t>(axis) + 1; d < x.rank(); ++d) inner *= x.dim(d);
@@ -424,25 +358,13 @@ class Tile final : public CudaKernel {
 class Pad final : public CudaKernel {
  public:
   static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
-    std::string m = b.node().attrString("mode", "constant");
-    int mode;
-    if (m == "constant")
-      mode = 0;
-    else if (m == "reflect")
-      mode = 1;
-    else if (m == "edge")
-      mode = 2;
-    else if (m == "wrap")
-      mode = 3;
-    else
-      return invalidArgument("unknown mode '" + m + "'");
-    return std::unique_ptr<CudaKernel>(new Pad(b, mode));
+    PASSLAB_ASSIGN_OR_RETURN(cpu::PadMode mode, cpu::parsePadMode(b.node()));
+    return std::unique_ptr<CudaKernel>(new Pad(b, static_cast<int>(mode)));
   }
 
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
     PASSLAB_ASSIGN_OR_RETURN(int es, moveSize(x.dtype(), "Pad"));
-    const auto rank = static_cast<int64_t>(x.rank());
     std::vector<int64_t> pads = attrPads_;
     if (!legacy_) {
       PASSLAB_ASSIGN_OR_RETURN(pads, hostInts(ctx, 1, "pads"));
@@ -450,26 +372,13 @@ class Pad final : public CudaKernel {
     std::vector<int64_t> axes;
     if (!legacy_ && ctx.has(3)) {
       PASSLAB_ASSIGN_OR_RETURN(axes, hostInts(ctx, 3, "axes"));
-    } else {
-      for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
     }
-    if (pads.size() != 2 * axes.size())
-      return invalidArgument("pads has " + std::to_string(pads.size()) + " values, expected " +
-                             std::to_string(2 * axes.size()) + " for " + x.describe());
-    Dims padBegin(x.rank(), 0), padEnd(x.rank(), 0);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      PASSLAB_ASSIGN_OR_RETURN(int64_t a, cpu::normalizeAxis(axes[i], rank));
-      padBegin[static_cast<size_t>(a)] = pads[i];
-      padEnd[static_cast<size_t>(a)] = pads[i + axes.size()];
-    }
-    Dims out(x.rank());
-    for (size_t d = 0; d < x.rank(); ++d) {
-      out[d] = x.dim(d) + padBegin[d] + padEnd[d];
-      if (out[d] < 0)
-        return invalidArgument("pads " + dimsToString(pads) + " crop more than " + x.describe());
-      if (mode_ != 0 && x.dim(d) == 0 && out[d] > 0)
-        return invalidArgument("cannot pad an empty dimension in this mode");
-    }
+    PASSLAB_ASSIGN_OR_RETURN(
+        cpu::PadShape shape,
+        cpu::padShape(x.dims(), pads, !legacy_ && ctx.has(3) ? &axes : nullptr,
+                      static_cast<cpu::PadMode>(mode_), [&] { return x.describe(); }));
+    const Dims& padBegin = shape.padBegin;
+    const Dims& out = shape.out;
     if (x.rank() > static_cast<size_t>(kMaxMoveRank))
       return unsupported("Pad of rank " + std::to_string(x.rank()));
     // The fill: the constant_value input (opset 11+), else the legacy `value`.

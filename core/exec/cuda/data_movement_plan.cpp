@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 
 namespace passlab::exec::cuda {
@@ -50,42 +51,10 @@ StridedPlan transposePlan(const Dims& in, const std::vector<int64_t>& perm) {
 Expected<SliceResult> slicePlan(const Dims& in, const std::vector<int64_t>& starts,
                                 const std::vector<int64_t>& ends, std::vector<int64_t> axes,
                                 std::vector<int64_t> steps) {
-  if (ends.size() != starts.size())
-    return invalidArgument("starts and ends have different lengths");
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (steps.empty()) steps.assign(starts.size(), 1);
-  if (axes.size() != starts.size() || steps.size() != starts.size())
-    return invalidArgument("starts, ends, axes and steps have different lengths");
-  const auto rank = static_cast<int64_t>(in.size());
-  Dims begin(in.size(), 0), step(in.size(), 1), out = in;
-  std::vector<bool> seen(in.size(), false);
-  for (size_t i = 0; i < axes.size(); ++i) {
-    PASSLAB_ASSIGN_OR_RETURN(int64_t a, cpu::normalizeAxis(axes[i], rank));
-    if (seen[static_cast<size_t>(a)])
-      return invalidArgument("axis " + std::to_string(a) + " is repeated");
-    seen[static_cast<size_t>(a)] = true;
-    const int64_t d = in[static_cast<size_t>(a)], st = steps[i];
-    if (st == 0) return invalidArgument("steps must not be 0");
-    int64_t s = starts[i], e = ends[i];
-    if (s < 0) s = s < -d ? 0 : s + d;
-    if (e < 0) e = e < -d ? -1 : e + d;
-    int64_t len;
-    if (st > 0) {
-      s = std::clamp<int64_t>(s, 0, d);
-      e = std::clamp<int64_t>(e, 0, d);
-      len = e > s ? (e - s + st - 1) / st : 0;
-    } else if (d == 0) {
-      len = 0;
-    } else {
-      s = std::clamp<int64_t>(s, 0, d - 1);
-      e = std::clamp<int64_t>(e, -1, d - 1);
-      len = s > e ? (s - e - st - 1) / (-st) : 0;
-    }
-    begin[static_cast<size_t>(a)] = s;
-    step[static_cast<size_t>(a)] = st;
-    out[static_cast<size_t>(a)] = len;
-  }
+  PASSLAB_ASSIGN_OR_RETURN(cpu::SliceWindow w,
+                           cpu::sliceWindow(in, starts, ends, std::move(axes), std::move(steps)));
+  const Dims &begin = w.begin, &step = w.step;
+  Dims out = std::move(w.out);
   const std::vector<int64_t> inStrides = contiguousStrides(in);
   StridedPlan p;
   p.dims = out;

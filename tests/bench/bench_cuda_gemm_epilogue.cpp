@@ -21,68 +21,15 @@
 #include "core/exec/cuda/device_tensor.h"
 #include "core/ir/graph.h"
 #include "core/ir/passlab_ops.h"
+#include "tests/support/cuda_test_context.h"
 
 using namespace passlab;
 using namespace passlab::exec;
 using namespace passlab::exec::cuda;
+using test_support::TestBuild;
+using test_support::TestContext;
 
 namespace {
-
-class Build final : public CudaBuild {
- public:
-  Build(const ir::Node& n, ir::DataType t, cudaStream_t s, const DeviceProperties& p)
-      : node_(n), type_(t), stream_(s), props_(p) {}
-  const ir::Node& node() const override { return node_; }
-  int64_t opset() const override { return 1; }
-  ir::DataType dtype() const override { return type_; }
-  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  cudaStream_t stream() const override { return stream_; }
-
- private:
-  const ir::Node& node_;
-  ir::DataType type_;
-  cudaStream_t stream_;
-  const DeviceProperties& props_;
-};
-
-class Context final : public CudaContext {
- public:
-  Context(const std::vector<DeviceTensor>& in, cudaStream_t s, cublasLtHandle_t h,
-          const DeviceProperties& p)
-      : in_(in), stream_(s), lt_(h), props_(p) {}
-  size_t inputCount() const override { return in_.size(); }
-  bool has(size_t i) const override { return i < in_.size() && in_[i].defined(); }
-  Expected<DeviceTensor> input(size_t i) override { return in_[i]; }
-  Expected<Tensor> hostInput(size_t i) override { return download(in_[i], stream_); }
-  ir::DataType inputType(size_t i) const override { return in_[i].dtype(); }
-  const Dims& inputDims(size_t i) const override { return in_[i].dims(); }
-  bool invariantInput(size_t) const override { return true; }
-  size_t outputCount() const override { return 1; }
-  bool wantsOutput(size_t i) const override { return i == 0; }
-  Expected<DeviceTensor> allocate(size_t, ir::DataType dtype, Dims dims) override {
-    const uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(numelOf(dims)));
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    out_ = DeviceTensor(dtype, std::move(dims), std::move(st));
-    return out_;
-  }
-  void setOutput(size_t, DeviceTensor t) override { out_ = std::move(t); }
-  Expected<DeviceTensor> scratch(size_t bytes) override {
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    return DeviceTensor(ir::DataType::kUInt8, {static_cast<int64_t>(bytes)}, std::move(st));
-  }
-  cudaStream_t stream() const override { return stream_; }
-  cublasLtHandle_t cublasLt() override { return lt_; }
-  cudnnHandle_t cudnn() override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  DeviceTensor out_;
-
- private:
-  const std::vector<DeviceTensor>& in_;
-  cudaStream_t stream_;
-  cublasLtHandle_t lt_;
-  const DeviceProperties& props_;
-};
 
 // Random values in [-1, 1) of `dt` (float32 or float16) on the device.
 DeviceTensor randomTensor(const Dims& d, ir::DataType dt, unsigned seed, cudaStream_t s) {
@@ -179,13 +126,14 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "no CUDA row for FusedGemm\n");
           return 1;
         }
-        Build b(*n, dt, stream, props);
+        TestBuild b(*n, 1, dt, stream, props);
         auto kernel = rows[0]->create(b);
         if (!kernel) {
           std::fprintf(stderr, "%s: %s\n", c.what, kernel.error().message().c_str());
           return 1;
         }
-        Context ctx(ins, stream, lt, props);
+        TestContext ctx(ins, 1, stream);
+        ctx.withCublasLt(lt).withInvariantInputs().withDevice(props);
         for (int i = 0; i < 5; ++i) {
           Status st = (*kernel)->run(ctx);
           if (!st.isOk()) {
@@ -200,7 +148,7 @@ int main(int argc, char** argv) {
         float t = 0;
         cudaEventElapsedTime(&t, e0, e1);
         ms[mode] = t / iters;
-        outs[mode] = toHost(ctx.out_, stream);
+        outs[mode] = toHost(ctx.output(), stream);
       }
       float diff = 0;
       for (size_t i = 0; i < outs[0].size(); ++i)

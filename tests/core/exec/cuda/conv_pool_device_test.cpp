@@ -26,9 +26,13 @@
 #include "core/exec/cuda/pool_plan.h"
 #include "core/ir/graph.h"
 #include "core/ir/passlab_ops.h"
+#include "tests/support/cuda_test_context.h"
 
 namespace passlab::exec::cuda {
 namespace {
+
+using test_support::TestBuild;
+using test_support::TestContext;
 
 bool haveDevice() {
   int n = 0;
@@ -261,60 +265,6 @@ TEST(CudaConvDevice, PadSpatial) {
 }
 
 // ---- the Conv kernels through a minimal context ----
-class Build final : public CudaBuild {
- public:
-  Build(const ir::Node& n, ir::DataType t, cudaStream_t s) : node_(n), type_(t), stream_(s) {}
-  const ir::Node& node() const override { return node_; }
-  int64_t opset() const override { return 17; }
-  ir::DataType dtype() const override { return type_; }
-  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  cudaStream_t stream() const override { return stream_; }
-
- private:
-  const ir::Node& node_;
-  ir::DataType type_;
-  cudaStream_t stream_;
-  DeviceProperties props_;
-};
-
-class Context final : public CudaContext {
- public:
-  Context(std::vector<DeviceTensor> in, cudaStream_t s, cudnnHandle_t h)
-      : in_(std::move(in)), stream_(s), cudnn_(h) {}
-  size_t inputCount() const override { return in_.size(); }
-  bool has(size_t i) const override { return i < in_.size() && in_[i].defined(); }
-  Expected<DeviceTensor> input(size_t i) override { return in_[i]; }
-  Expected<Tensor> hostInput(size_t i) override { return download(in_[i], stream_); }
-  ir::DataType inputType(size_t i) const override { return in_[i].dtype(); }
-  const Dims& inputDims(size_t i) const override { return in_[i].dims(); }
-  bool invariantInput(size_t) const override { return false; }
-  size_t outputCount() const override { return 1; }
-  bool wantsOutput(size_t i) const override { return i == 0; }
-  Expected<DeviceTensor> allocate(size_t, ir::DataType dtype, Dims dims) override {
-    const uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(numelOf(dims)));
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    out_ = DeviceTensor(dtype, std::move(dims), std::move(st));
-    return out_;
-  }
-  void setOutput(size_t, DeviceTensor t) override { out_ = std::move(t); }
-  Expected<DeviceTensor> scratch(size_t bytes) override {
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    return DeviceTensor(ir::DataType::kUInt8, {static_cast<int64_t>(bytes)}, std::move(st));
-  }
-  cudaStream_t stream() const override { return stream_; }
-  cublasLtHandle_t cublasLt() override { return nullptr; }
-  cudnnHandle_t cudnn() override { return cudnn_; }
-  const DeviceProperties& device() const override { return props_; }
-  DeviceTensor out_;
-
- private:
-  std::vector<DeviceTensor> in_;
-  cudaStream_t stream_;
-  cudnnHandle_t cudnn_;
-  DeviceProperties props_;
-};
-
 // Conv on the 3 axes of the geometry (leading axes of extent 1), in double.
 std::vector<float> convRef(const cpu::ConvGeometry& g, const std::vector<float>& x,
                            const std::vector<float>& w, const std::vector<float>* b) {
@@ -468,7 +418,7 @@ class ConvDevice : public ::testing::Test {
 
     const auto rows = findCudaKernels(n->domain(), n->opType(), 17, dt);
     ASSERT_FALSE(rows.empty());
-    Build build(*n, dt, stream_);
+    TestBuild build(*n, 17, dt, stream_);
     auto kernel = rows[0]->create(build);
     ASSERT_TRUE(kernel.isOk()) << kernel.error().message();
 
@@ -510,11 +460,12 @@ class ConvDevice : public ::testing::Test {
                            static_cast<int64_t>(want.size()));
     }
     for (int run = 0; run < 2; ++run) {
-      Context ctx(ins, stream_, cudnn_);
+      TestContext ctx(ins, 1, stream_);
+      ctx.withCudnn(cudnn_);
       Status st = (*kernel)->run(ctx);
       ASSERT_TRUE(st.isOk()) << st.message();
-      ASSERT_EQ(ctx.out_.dims(), geo->outDims);
-      auto host = download(ctx.out_, stream_);
+      ASSERT_EQ(ctx.output().dims(), geo->outDims);
+      auto host = download(ctx.output(), stream_);
       ASSERT_TRUE(host.isOk());
       std::vector<float> got(want.size());
       for (size_t i = 0; i < got.size(); ++i) {
@@ -656,6 +607,9 @@ TEST_F(ConvDevice, Float16) {
 namespace passlab::exec::cuda {
 namespace {
 
+using test_support::TestBuild;
+using test_support::TestContext;
+
 // The pooling and BatchNormalization rows through the minimal context.
 class PoolRows : public ::testing::Test {
  protected:
@@ -678,16 +632,16 @@ class PoolRows : public ::testing::Test {
     const auto rows = findCudaKernels(n.domain(), n.opType(), 17, ir::DataType::kFloat);
     EXPECT_FALSE(rows.empty());
     if (rows.empty()) return {};
-    Build build(n, ir::DataType::kFloat, stream_);
+    TestBuild build(n, 17, ir::DataType::kFloat, stream_);
     auto kernel = rows[0]->create(build);
     EXPECT_TRUE(kernel.isOk()) << kernel.error().message();
     if (!kernel.isOk()) return {};
-    Context ctx(std::move(ins), stream_, nullptr);
+    TestContext ctx(std::move(ins), 1, stream_);
     Status st = (*kernel)->run(ctx);
     EXPECT_TRUE(st.isOk()) << st.message();
     if (!st.isOk()) return {};
-    dims = ctx.out_.dims();
-    auto host = download(ctx.out_, stream_);
+    dims = ctx.output().dims();
+    auto host = download(ctx.output(), stream_);
     EXPECT_TRUE(host.isOk());
     const float* p = host->data<float>();
     return std::vector<float>(p, p + host->numel());

@@ -15,71 +15,18 @@
 #include "core/exec/cuda/device_tensor.h"
 #include "core/exec/evaluate.h"
 #include "core/ir/graph.h"
+#include "tests/support/cuda_test_context.h"
 
 namespace passlab::exec::cuda {
 namespace {
+
+using test_support::TestBuild;
+using test_support::TestContext;
 
 bool haveDevice() {
   int n = 0;
   return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
-
-class Build final : public CudaBuild {
- public:
-  Build(const ir::Node& n, int64_t opset, ir::DataType t, cudaStream_t s)
-      : node_(n), opset_(opset), type_(t), stream_(s) {}
-  const ir::Node& node() const override { return node_; }
-  int64_t opset() const override { return opset_; }
-  ir::DataType dtype() const override { return type_; }
-  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  cudaStream_t stream() const override { return stream_; }
-
- private:
-  const ir::Node& node_;
-  int64_t opset_;
-  ir::DataType type_;
-  cudaStream_t stream_;
-  DeviceProperties props_;
-};
-
-class Context final : public CudaContext {
- public:
-  Context(std::vector<std::optional<Tensor>> in, size_t outputs, cudaStream_t s)
-      : in_(std::move(in)), out_(outputs), stream_(s) {}
-  size_t inputCount() const override { return in_.size(); }
-  bool has(size_t i) const override { return i < in_.size() && in_[i].has_value(); }
-  Expected<DeviceTensor> input(size_t i) override { return upload(*in_[i], stream_); }
-  Expected<Tensor> hostInput(size_t i) override { return *in_[i]; }
-  ir::DataType inputType(size_t i) const override { return in_[i]->dtype(); }
-  const Dims& inputDims(size_t i) const override { return in_[i]->dims(); }
-  bool invariantInput(size_t) const override { return true; }
-  size_t outputCount() const override { return out_.size(); }
-  bool wantsOutput(size_t i) const override { return i < out_.size(); }
-  Expected<DeviceTensor> allocate(size_t i, ir::DataType dtype, Dims dims) override {
-    const auto bytes = static_cast<size_t>(
-        ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(std::max<int64_t>(numelOf(dims), 0))));
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    out_[i] = DeviceTensor(dtype, std::move(dims), std::move(st));
-    return out_[i];
-  }
-  void setOutput(size_t i, DeviceTensor t) override { out_[i] = std::move(t); }
-  Expected<DeviceTensor> scratch(size_t bytes) override {
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    return DeviceTensor(ir::DataType::kUInt8, {static_cast<int64_t>(bytes)}, std::move(st));
-  }
-  cudaStream_t stream() const override { return stream_; }
-  cublasLtHandle_t cublasLt() override { return nullptr; }
-  cudnnHandle_t cudnn() override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-
-  std::vector<DeviceTensor> out_;
-
- private:
-  std::vector<std::optional<Tensor>> in_;
-  cudaStream_t stream_;
-  DeviceProperties props_;
-};
 
 struct A {
   std::string name;
@@ -158,15 +105,16 @@ class DataMovementKernels : public ::testing::Test {
     const ir::DataType dt = ins[0]->dtype();
     auto rows = findCudaKernels("", op, opset, dt);
     ASSERT_FALSE(rows.empty()) << what;
-    Build b(*n, opset, dt, stream_);
+    TestBuild b(*n, opset, dt, stream_);
     auto k = rows[0]->create(b);
     ASSERT_TRUE(k.isOk()) << what << ": " << k.error().message();
-    Context ctx(gpuIn, outputs, stream_);
+    TestContext ctx(gpuIn, outputs, stream_);
+    ctx.withInvariantInputs();
     Status st = (*k)->run(ctx);
     ASSERT_TRUE(st.isOk()) << what << ": " << st.error().message();
     ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess) << what;
     for (size_t o = 0; o < outputs; ++o) {
-      auto got = download(ctx.out_[o], stream_);
+      auto got = download(ctx.output(o), stream_);
       ASSERT_TRUE(got.isOk()) << what;
       const ir::Tensor& w = (*want)[o];
       ASSERT_EQ(got->dims(), w.dims()) << what << " output " << o;

@@ -21,9 +21,13 @@
 #include "core/exec/cuda/device_tensor.h"
 #include "core/ir/graph.h"
 #include "core/ir/passlab_ops.h"
+#include "tests/support/cuda_test_context.h"
 
 namespace passlab::exec::cuda {
 namespace {
+
+using test_support::TestBuild;
+using test_support::TestContext;
 
 bool haveDevice() {
   int n = 0;
@@ -37,60 +41,6 @@ std::vector<float> randoms(size_t n, unsigned seed) {
   for (float& x : v) x = d(rng);
   return v;
 }
-
-class Build final : public CudaBuild {
- public:
-  Build(const ir::Node& n, ir::DataType t, cudaStream_t s) : node_(n), type_(t), stream_(s) {}
-  const ir::Node& node() const override { return node_; }
-  int64_t opset() const override { return node_.domain().empty() ? 17 : 1; }
-  ir::DataType dtype() const override { return type_; }
-  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  cudaStream_t stream() const override { return stream_; }
-
- private:
-  const ir::Node& node_;
-  ir::DataType type_;
-  cudaStream_t stream_;
-  DeviceProperties props_;
-};
-
-class Context final : public CudaContext {
- public:
-  Context(std::vector<DeviceTensor> in, cudaStream_t s, cublasLtHandle_t h)
-      : in_(std::move(in)), stream_(s), lt_(h) {}
-  size_t inputCount() const override { return in_.size(); }
-  bool has(size_t i) const override { return i < in_.size() && in_[i].defined(); }
-  Expected<DeviceTensor> input(size_t i) override { return in_[i]; }
-  Expected<Tensor> hostInput(size_t i) override { return download(in_[i], stream_); }
-  ir::DataType inputType(size_t i) const override { return in_[i].dtype(); }
-  const Dims& inputDims(size_t i) const override { return in_[i].dims(); }
-  bool invariantInput(size_t) const override { return false; }
-  size_t outputCount() const override { return 1; }
-  bool wantsOutput(size_t i) const override { return i == 0; }
-  Expected<DeviceTensor> allocate(size_t, ir::DataType dtype, Dims dims) override {
-    const uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(numelOf(dims)));
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    out_ = DeviceTensor(dtype, std::move(dims), std::move(st));
-    return out_;
-  }
-  void setOutput(size_t, DeviceTensor t) override { out_ = std::move(t); }
-  Expected<DeviceTensor> scratch(size_t bytes) override {
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, stream_));
-    return DeviceTensor(ir::DataType::kUInt8, {static_cast<int64_t>(bytes)}, std::move(st));
-  }
-  cudaStream_t stream() const override { return stream_; }
-  cublasLtHandle_t cublasLt() override { return lt_; }
-  cudnnHandle_t cudnn() override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  DeviceTensor out_;
-
- private:
-  std::vector<DeviceTensor> in_;
-  cudaStream_t stream_;
-  cublasLtHandle_t lt_;
-  DeviceProperties props_;
-};
 
 // numpy matmul with optional transposes of the last two dims and alpha.
 std::vector<float> matmulRef(const std::vector<float>& a, Dims ad, const std::vector<float>& b,
@@ -238,7 +188,7 @@ class MatMulDevice : public ::testing::Test {
     }
     const auto rows = findCudaKernels(domain, op, domain.empty() ? 17 : 1, dt);
     ASSERT_FALSE(rows.empty()) << what;
-    Build build(*n, dt, stream_);
+    TestBuild build(*n, n->domain().empty() ? 17 : 1, dt, stream_);
     auto kernel = rows[0]->create(build);
     ASSERT_TRUE(kernel.isOk()) << what << ": " << kernel.error().message();
     const float rtol =
@@ -246,11 +196,12 @@ class MatMulDevice : public ::testing::Test {
     const float atol =
         dt == ir::DataType::kFloat ? 1e-4f : (dt == ir::DataType::kFloat16 ? 1e-2f : 3e-2f);
     for (int run = 0; run < 2; ++run) {
-      Context ctx(ins, stream_, lt_);
+      TestContext ctx(ins, 1, stream_);
+      ctx.withCublasLt(lt_);
       Status st = (*kernel)->run(ctx);
       ASSERT_TRUE(st.isOk()) << what << ": " << st.message();
-      ASSERT_EQ(ctx.out_.dims(), wantDims) << what;
-      const std::vector<float> got = fetch(ctx.out_);
+      ASSERT_EQ(ctx.output().dims(), wantDims) << what;
+      const std::vector<float> got = fetch(ctx.output());
       ASSERT_EQ(got.size(), want.size()) << what;
       for (size_t i = 0; i < got.size(); ++i)
         ASSERT_NEAR(got[i], want[i], atol + rtol * std::fabs(want[i]))

@@ -16,9 +16,13 @@
 #include "core/exec/cuda/normalization_launch.h"
 #include "core/exec/cuda/reduce_launch.h"
 #include "core/ir/graph.h"
+#include "tests/support/cuda_test_context.h"
 
 namespace passlab::exec::cuda {
 namespace {
+
+using test_support::TestBuild;
+using test_support::TestContext;
 
 bool haveDevice(std::string* why) {
   int n = 0;
@@ -469,57 +473,6 @@ TEST(NormDeviceF32, ArgMaxArgMinFirstAndLast) {
 
 // ---- the kernel classes through a minimal context (attributes, inputs, outputs) ----
 
-class KBuild final : public CudaBuild {
- public:
-  KBuild(const ir::Node& n, int64_t opset) : node_(n), opset_(opset) {}
-  const ir::Node& node() const override { return node_; }
-  int64_t opset() const override { return opset_; }
-  ir::DataType dtype() const override { return ir::DataType::kFloat; }
-  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-  cudaStream_t stream() const override { return nullptr; }
-
- private:
-  const ir::Node& node_;
-  int64_t opset_;
-  DeviceProperties props_;
-};
-
-class KContext final : public CudaContext {
- public:
-  KContext(std::vector<DeviceTensor> in, size_t outputs) : in_(std::move(in)), out_(outputs) {}
-  size_t inputCount() const override { return in_.size(); }
-  bool has(size_t i) const override { return i < in_.size() && in_[i].defined(); }
-  Expected<DeviceTensor> input(size_t i) override { return in_[i]; }
-  Expected<Tensor> hostInput(size_t i) override { return download(in_[i], nullptr); }
-  ir::DataType inputType(size_t i) const override { return in_[i].dtype(); }
-  const Dims& inputDims(size_t i) const override { return in_[i].dims(); }
-  bool invariantInput(size_t) const override { return false; }
-  size_t outputCount() const override { return out_.size(); }
-  bool wantsOutput(size_t i) const override { return i < out_.size(); }
-  Expected<DeviceTensor> allocate(size_t i, ir::DataType dtype, Dims dims) override {
-    const uint64_t bytes = ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(numelOf(dims)));
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, nullptr));
-    out_[i] = DeviceTensor(dtype, std::move(dims), std::move(st));
-    return out_[i];
-  }
-  void setOutput(size_t i, DeviceTensor t) override { out_[i] = std::move(t); }
-  Expected<DeviceTensor> scratch(size_t bytes) override {
-    PASSLAB_ASSIGN_OR_RETURN(auto st, DeviceStorage::allocate(bytes, nullptr));
-    return DeviceTensor(ir::DataType::kUInt8, {static_cast<int64_t>(bytes)}, std::move(st));
-  }
-  cudaStream_t stream() const override { return nullptr; }
-  cublasLtHandle_t cublasLt() override { return nullptr; }
-  cudnnHandle_t cudnn() override { return nullptr; }
-  const DeviceProperties& device() const override { return props_; }
-
-  std::vector<DeviceTensor> in_;
-  std::vector<DeviceTensor> out_;
-
- private:
-  DeviceProperties props_;
-};
-
 DeviceTensor deviceFloats(const std::vector<float>& v, Dims dims) {
   return upload(Tensor::fromVector(ir::DataType::kFloat, std::move(dims), v), nullptr).value();
 }
@@ -545,11 +498,12 @@ Expected<std::vector<DeviceTensor>> runRow(std::string_view domain, std::string_
   if (attrs) attrs(*n);
   auto rows = findCudaKernels(domain, op, opset, ir::DataType::kFloat);
   if (rows.empty()) return internalError("no row");
-  PASSLAB_ASSIGN_OR_RETURN(auto k, rows.front()->create(KBuild(*n, opset)));
-  KContext ctx(std::move(inputs), outputs);
+  PASSLAB_ASSIGN_OR_RETURN(auto k,
+                           rows.front()->create(TestBuild(*n, opset, ir::DataType::kFloat)));
+  TestContext ctx(std::move(inputs), outputs, nullptr);
   PASSLAB_RETURN_IF_ERROR(k->run(ctx));
   if (cudaDeviceSynchronize() != cudaSuccess) return internalError("sync");
-  return ctx.out_;
+  return ctx.outputs();
 }
 
 TEST(NormDeviceKernels, SoftmaxOpset11FlattensAndReduceMeanAxesInput) {

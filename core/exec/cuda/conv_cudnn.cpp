@@ -215,6 +215,106 @@ Status setTensor(TensorDesc& t, cudnnDataType_t type, const std::vector<int>& di
   return Status::ok();
 }
 
+// cuDNN's element type of `dt` and the math the descriptor starts with
+// (float32: FMA only, no TF32); `op` names the operator in the error.
+struct CudnnTypes {
+  cudnnDataType_t data = CUDNN_DATA_FLOAT;
+  cudnnMathType_t math = CUDNN_TENSOR_OP_MATH;
+};
+Expected<CudnnTypes> cudnnTypes(ir::DataType dt, const char* op) {
+  CudnnTypes t;
+  switch (dt) {
+    case ir::DataType::kFloat:
+      t.data = CUDNN_DATA_FLOAT;
+      t.math = CUDNN_FMA_MATH;
+      break;
+    case ir::DataType::kFloat16:
+      t.data = CUDNN_DATA_HALF;
+      break;
+    case ir::DataType::kBFloat16:
+      t.data = CUDNN_DATA_BFLOAT16;
+      break;
+    default:
+      return invalidArgument(std::string(op) + " of element type " +
+                             std::string(ir::dtypeName(dt)));
+  }
+  return t;
+}
+
+// The filter and convolution descriptors of `s` (cross-correlation, float
+// accumulation, its groups, `t.math`).
+Status setConvDescriptors(FilterDesc& w, ConvDesc& conv, const CudnnTypes& t,
+                          const CudnnConvShape& s) {
+  const int nb = static_cast<int>(s.x.size());
+  PASSLAB_CUDNN_TRY(cudnnCreateFilterDescriptor(&w.d));
+  PASSLAB_CUDNN_TRY(cudnnSetFilterNdDescriptor(w.d, t.data, CUDNN_TENSOR_NCHW, nb, s.w.data()));
+  PASSLAB_CUDNN_TRY(cudnnCreateConvolutionDescriptor(&conv.d));
+  PASSLAB_CUDNN_TRY(cudnnSetConvolutionNdDescriptor(conv.d, nb - 2, s.pads.data(), s.strides.data(),
+                                                    s.dilations.data(), CUDNN_CROSS_CORRELATION,
+                                                    CUDNN_DATA_FLOAT));
+  PASSLAB_CUDNN_TRY(cudnnSetConvolutionGroupCount(conv.d, s.groups));
+  PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(conv.d, t.math));
+  return Status::ok();
+}
+
+// The heuristics' candidates that ran their check, without tensor-op (TF32)
+// ones for float32.
+template <class Perf>
+std::vector<Perf> usableCandidates(const std::vector<Perf>& perf, int returned, ir::DataType dt) {
+  std::vector<Perf> out;
+  for (int i = 0; i < returned; ++i) {
+    const Perf& c = perf[static_cast<size_t>(i)];
+    if (c.status != CUDNN_STATUS_SUCCESS) continue;
+    if (dt == ir::DataType::kFloat &&
+        (c.mathType == CUDNN_TENSOR_OP_MATH || c.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
+      continue;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Runs the first of `candidates` that works (only the kept one, `chosen`,
+// once one ran): for each, the math type (not for float32), the workspace
+// size from `workspace(algo, &bytes)`, the workspace (a candidate whose
+// workspace does not fit is passed over) and `run(algo, ws, bytes)`; the one
+// that succeeds is kept. `call` names the cuDNN call in its error, `none` the
+// error when no candidate ran.
+template <class Perf, class Workspace, class Run>
+Status runFirstCandidate(CudaContext& ctx, const std::vector<Perf>& candidates, int& chosen,
+                         cudnnDataType_t dataType, cudnnConvolutionDescriptor_t conv,
+                         const char* call, const char* none, Workspace workspace, Run run) {
+  const int first = chosen >= 0 ? chosen : 0;
+  const int last = chosen >= 0 ? chosen + 1 : static_cast<int>(candidates.size());
+  Status failed = Status::ok();
+  for (int i = first; i < last; ++i) {
+    const Perf& c = candidates[static_cast<size_t>(i)];
+    if (dataType != CUDNN_DATA_FLOAT)
+      PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(conv, c.mathType));
+    size_t wsBytes = 0;
+    cudnnStatus_t st = workspace(c.algo, &wsBytes);
+    if (st == CUDNN_STATUS_SUCCESS) {
+      DeviceTensor ws;
+      if (wsBytes > 0) {
+        auto scratch = ctx.scratch(wsBytes);
+        if (!scratch) {
+          failed = scratch.error();
+          continue;  // too much workspace: the next candidate
+        }
+        ws = std::move(scratch).value();
+      }
+      st = run(c.algo, ws.defined() ? ws.mutableRaw() : nullptr, wsBytes);
+    }
+    if (st == CUDNN_STATUS_SUCCESS) {
+      chosen = i;
+      return Status::ok();
+    }
+    failed = fromCudnn(static_cast<int>(st), call);
+    if (chosen >= 0) break;  // the kept algorithm failed: report it
+  }
+  if (failed) return internalError(none);
+  return failed;
+}
+
 // Everything built for one (X dims, W dims, element type).
 struct Plan {
   CudnnConvShape shape;
@@ -344,33 +444,12 @@ class ConvKernel final : public CudaKernel {
     auto p = std::make_unique<Plan>();
     PASSLAB_ASSIGN_OR_RETURN(p->shape, cudnnConvShape(g));
     const CudnnConvShape& s = p->shape;
-    cudnnMathType_t math = CUDNN_TENSOR_OP_MATH;
-    switch (dt) {
-      case ir::DataType::kFloat:
-        p->dataType = CUDNN_DATA_FLOAT;
-        math = CUDNN_FMA_MATH;
-        break;
-      case ir::DataType::kFloat16:
-        p->dataType = CUDNN_DATA_HALF;
-        break;
-      case ir::DataType::kBFloat16:
-        p->dataType = CUDNN_DATA_BFLOAT16;
-        break;
-      default:
-        return invalidArgument("Conv of element type " + std::string(ir::dtypeName(dt)));
-    }
+    PASSLAB_ASSIGN_OR_RETURN(CudnnTypes types, cudnnTypes(dt, "Conv"));
+    p->dataType = types.data;
     const int nb = static_cast<int>(s.x.size());
     PASSLAB_RETURN_IF_ERROR(setTensor(p->x, p->dataType, s.x));
     PASSLAB_RETURN_IF_ERROR(setTensor(p->y, p->dataType, s.y));
-    PASSLAB_CUDNN_TRY(cudnnCreateFilterDescriptor(&p->w.d));
-    PASSLAB_CUDNN_TRY(
-        cudnnSetFilterNdDescriptor(p->w.d, p->dataType, CUDNN_TENSOR_NCHW, nb, s.w.data()));
-    PASSLAB_CUDNN_TRY(cudnnCreateConvolutionDescriptor(&p->conv.d));
-    PASSLAB_CUDNN_TRY(cudnnSetConvolutionNdDescriptor(p->conv.d, nb - 2, s.pads.data(),
-                                                      s.strides.data(), s.dilations.data(),
-                                                      CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-    PASSLAB_CUDNN_TRY(cudnnSetConvolutionGroupCount(p->conv.d, s.groups));
-    PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p->conv.d, math));
+    PASSLAB_RETURN_IF_ERROR(setConvDescriptors(p->w, p->conv, types, s));
     // cuDNN's output dims must be the geometry's.
     std::vector<int> outDims(s.y.size());
     PASSLAB_CUDNN_TRY(
@@ -385,15 +464,7 @@ class ConvKernel final : public CudaKernel {
     PASSLAB_CUDNN_TRY(cudnnGetConvolutionForwardAlgorithm_v7(ctx.cudnn(), p->x.d, p->w.d, p->conv.d,
                                                              p->y.d, static_cast<int>(perf.size()),
                                                              &returned, perf.data()));
-    for (int i = 0; i < returned; ++i) {
-      const cudnnConvolutionFwdAlgoPerf_t& c = perf[static_cast<size_t>(i)];
-      if (c.status != CUDNN_STATUS_SUCCESS) continue;
-      // float32: no tensor-op (TF32) candidates.
-      if (dt == ir::DataType::kFloat && (c.mathType == CUDNN_TENSOR_OP_MATH ||
-                                         c.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
-        continue;
-      p->candidates.push_back(c);
-    }
+    p->candidates = usableCandidates(perf, returned, dt);
     if (p->candidates.empty())
       return unsupported("cuDNN has no forward algorithm for this convolution");
     Plan* raw = p.get();
@@ -432,48 +503,25 @@ class ConvKernel final : public CudaKernel {
       xData = padded.raw();
     }
     const float one = 1.0f, zero = 0.0f;
-    const int first = chosen >= 0 ? chosen : 0;
-    const int last = chosen >= 0 ? chosen + 1 : static_cast<int>(p.candidates.size());
-    Status failed = Status::ok();
-    for (int i = first; i < last; ++i) {
-      const cudnnConvolutionFwdAlgoPerf_t& c = p.candidates[static_cast<size_t>(i)];
-      if (p.dataType != CUDNN_DATA_FLOAT)
-        PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p.conv.d, c.mathType));
-      size_t wsBytes = 0;
-      cudnnStatus_t st = cudnnGetConvolutionForwardWorkspaceSize(ctx.cudnn(), p.x.d, p.w.d,
-                                                                 p.conv.d, p.y.d, c.algo, &wsBytes);
-      if (st == CUDNN_STATUS_SUCCESS) {
-        DeviceTensor ws;
-        if (wsBytes > 0) {
-          auto scratch = ctx.scratch(wsBytes);
-          if (!scratch) {
-            failed = scratch.error();
-            continue;  // too much workspace: the next candidate
-          }
-          ws = std::move(scratch).value();
-        }
-        void* wsData = ws.defined() ? ws.mutableRaw() : nullptr;
-        if (f) {
-          // Without a residual Z aliases Y, weighted 0.
-          st = cudnnConvolutionBiasActivationForward(
-              ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d, c.algo, wsData, wsBytes,
-              f->z ? &one : &zero, p.y.d, f->z ? f->z : y.raw(), p.bias.d, f->bias, p.relu.d, p.y.d,
-              y.mutableRaw());
-        } else {
-          st = cudnnConvolutionForward(ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d,
-                                       c.algo, wsData, wsBytes, &zero, p.y.d, y.mutableRaw());
-        }
+    auto workspace = [&](cudnnConvolutionFwdAlgo_t algo, size_t* bytes) {
+      return cudnnGetConvolutionForwardWorkspaceSize(ctx.cudnn(), p.x.d, p.w.d, p.conv.d, p.y.d,
+                                                     algo, bytes);
+    };
+    auto run = [&](cudnnConvolutionFwdAlgo_t algo, void* wsData, size_t wsBytes) {
+      if (f) {
+        // Without a residual Z aliases Y, weighted 0.
+        return cudnnConvolutionBiasActivationForward(
+            ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d, algo, wsData, wsBytes,
+            f->z ? &one : &zero, p.y.d, f->z ? f->z : y.raw(), p.bias.d, f->bias, p.relu.d, p.y.d,
+            y.mutableRaw());
       }
-      if (st == CUDNN_STATUS_SUCCESS) {
-        chosen = i;
-        return Status::ok();
-      }
-      failed = fromCudnn(static_cast<int>(st),
-                         f ? "cudnnConvolutionBiasActivationForward" : "cudnnConvolutionForward");
-      if (chosen >= 0) break;  // the kept algorithm failed: report it
-    }
-    if (failed) return internalError("cuDNN ran no forward algorithm");
-    return failed;
+      return cudnnConvolutionForward(ctx.cudnn(), &one, p.x.d, xData, p.w.d, w.raw(), p.conv.d,
+                                     algo, wsData, wsBytes, &zero, p.y.d, y.mutableRaw());
+    };
+    return runFirstCandidate(
+        ctx, p.candidates, chosen, p.dataType, p.conv.d,
+        f ? "cudnnConvolutionBiasActivationForward" : "cudnnConvolutionForward",
+        "cuDNN ran no forward algorithm", workspace, run);
   }
 
   cpu::ConvAttrs attrs_;
@@ -560,33 +608,12 @@ class ConvTransposeKernel final : public CudaKernel {
     auto p = std::make_unique<TransposePlan>();
     PASSLAB_ASSIGN_OR_RETURN(p->shape, cudnnConvTransposeShape(g));
     const CudnnConvShape& s = p->shape;
-    cudnnMathType_t math = CUDNN_TENSOR_OP_MATH;
-    switch (dt) {
-      case ir::DataType::kFloat:
-        p->dataType = CUDNN_DATA_FLOAT;
-        math = CUDNN_FMA_MATH;
-        break;
-      case ir::DataType::kFloat16:
-        p->dataType = CUDNN_DATA_HALF;
-        break;
-      case ir::DataType::kBFloat16:
-        p->dataType = CUDNN_DATA_BFLOAT16;
-        break;
-      default:
-        return invalidArgument("ConvTranspose of element type " + std::string(ir::dtypeName(dt)));
-    }
+    PASSLAB_ASSIGN_OR_RETURN(CudnnTypes types, cudnnTypes(dt, "ConvTranspose"));
+    p->dataType = types.data;
     const int nb = static_cast<int>(s.x.size());
     PASSLAB_RETURN_IF_ERROR(setTensor(p->dy, p->dataType, s.x));
     PASSLAB_RETURN_IF_ERROR(setTensor(p->dx, p->dataType, s.y));
-    PASSLAB_CUDNN_TRY(cudnnCreateFilterDescriptor(&p->w.d));
-    PASSLAB_CUDNN_TRY(
-        cudnnSetFilterNdDescriptor(p->w.d, p->dataType, CUDNN_TENSOR_NCHW, nb, s.w.data()));
-    PASSLAB_CUDNN_TRY(cudnnCreateConvolutionDescriptor(&p->conv.d));
-    PASSLAB_CUDNN_TRY(cudnnSetConvolutionNdDescriptor(p->conv.d, nb - 2, s.pads.data(),
-                                                      s.strides.data(), s.dilations.data(),
-                                                      CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-    PASSLAB_CUDNN_TRY(cudnnSetConvolutionGroupCount(p->conv.d, s.groups));
-    PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p->conv.d, math));
+    PASSLAB_RETURN_IF_ERROR(setConvDescriptors(p->w, p->conv, types, s));
     // The forward convolution of the full image must give X's dims.
     std::vector<int> fwd(s.x.size());
     PASSLAB_CUDNN_TRY(
@@ -601,14 +628,7 @@ class ConvTransposeKernel final : public CudaKernel {
     PASSLAB_CUDNN_TRY(cudnnGetConvolutionBackwardDataAlgorithm_v7(
         ctx.cudnn(), p->w.d, p->dy.d, p->conv.d, p->dx.d, static_cast<int>(perf.size()), &returned,
         perf.data()));
-    for (int i = 0; i < returned; ++i) {
-      const cudnnConvolutionBwdDataAlgoPerf_t& c = perf[static_cast<size_t>(i)];
-      if (c.status != CUDNN_STATUS_SUCCESS) continue;
-      if (dt == ir::DataType::kFloat && (c.mathType == CUDNN_TENSOR_OP_MATH ||
-                                         c.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
-        continue;
-      p->candidates.push_back(c);
-    }
+    p->candidates = usableCandidates(perf, returned, dt);
     if (p->candidates.empty())
       return unsupported("cuDNN has no backward-data algorithm for this ConvTranspose");
     TransposePlan* raw = p.get();
@@ -619,39 +639,18 @@ class ConvTransposeKernel final : public CudaKernel {
   Status convolve(CudaContext& ctx, TransposePlan& p, const DeviceTensor& x, const DeviceTensor& w,
                   DeviceTensor& full) {
     const float one = 1.0f, zero = 0.0f;
-    const int first = p.chosen >= 0 ? p.chosen : 0;
-    const int last = p.chosen >= 0 ? p.chosen + 1 : static_cast<int>(p.candidates.size());
-    Status failed = Status::ok();
-    for (int i = first; i < last; ++i) {
-      const cudnnConvolutionBwdDataAlgoPerf_t& c = p.candidates[static_cast<size_t>(i)];
-      if (p.dataType != CUDNN_DATA_FLOAT)
-        PASSLAB_CUDNN_TRY(cudnnSetConvolutionMathType(p.conv.d, c.mathType));
-      size_t wsBytes = 0;
-      cudnnStatus_t st = cudnnGetConvolutionBackwardDataWorkspaceSize(
-          ctx.cudnn(), p.w.d, p.dy.d, p.conv.d, p.dx.d, c.algo, &wsBytes);
-      if (st == CUDNN_STATUS_SUCCESS) {
-        DeviceTensor ws;
-        if (wsBytes > 0) {
-          auto scratch = ctx.scratch(wsBytes);
-          if (!scratch) {
-            failed = scratch.error();
-            continue;
-          }
-          ws = std::move(scratch).value();
-        }
-        st = cudnnConvolutionBackwardData(
-            ctx.cudnn(), &one, p.w.d, w.raw(), p.dy.d, x.raw(), p.conv.d, c.algo,
-            ws.defined() ? ws.mutableRaw() : nullptr, wsBytes, &zero, p.dx.d, full.mutableRaw());
-      }
-      if (st == CUDNN_STATUS_SUCCESS) {
-        p.chosen = i;
-        return Status::ok();
-      }
-      failed = fromCudnn(static_cast<int>(st), "cudnnConvolutionBackwardData");
-      if (p.chosen >= 0) break;
-    }
-    if (failed) return internalError("cuDNN ran no backward-data algorithm");
-    return failed;
+    auto workspace = [&](cudnnConvolutionBwdDataAlgo_t algo, size_t* bytes) {
+      return cudnnGetConvolutionBackwardDataWorkspaceSize(ctx.cudnn(), p.w.d, p.dy.d, p.conv.d,
+                                                          p.dx.d, algo, bytes);
+    };
+    auto run = [&](cudnnConvolutionBwdDataAlgo_t algo, void* wsData, size_t wsBytes) {
+      return cudnnConvolutionBackwardData(ctx.cudnn(), &one, p.w.d, w.raw(), p.dy.d, x.raw(),
+                                          p.conv.d, algo, wsData, wsBytes, &zero, p.dx.d,
+                                          full.mutableRaw());
+    };
+    return runFirstCandidate(ctx, p.candidates, p.chosen, p.dataType, p.conv.d,
+                             "cudnnConvolutionBackwardData", "cuDNN ran no backward-data algorithm",
+                             workspace, run);
   }
 
   cpu::ConvAttrs attrs_;

@@ -2,50 +2,18 @@
 // explicit padding. See conv_launch.h.
 #include "core/exec/cuda/conv_launch.h"
 #include "core/exec/cuda/device_math.cuh"
+#include "core/exec/cuda/epilogue_act.cuh"
 
 namespace passlab::exec::cuda {
 
 namespace {
 
+using device::activate;
 using device::blocksFor;
 using device::FloatType;
 using device::fromFloat;
 using device::kThreads;
 using device::toFloat;
-
-// The CPU epilogue's formulas (core/exec/cpu/passlab_fused_kernels.cpp).
-__device__ __forceinline__ float activate(int act, float x, float alpha, float beta) {
-  switch (static_cast<EpilogueAct>(act)) {
-    case EpilogueAct::kNone:
-      return x;
-    case EpilogueAct::kRelu:
-      return x > 0.0f ? x : 0.0f;
-    case EpilogueAct::kLeakyRelu:
-      return x < 0.0f ? alpha * x : x;
-    case EpilogueAct::kClip:
-      return x < alpha ? alpha : (x > beta ? beta : x);
-    case EpilogueAct::kSigmoid:
-      return x >= 0.0f ? 1.0f / (1.0f + expf(-x)) : expf(x) / (1.0f + expf(x));
-    case EpilogueAct::kTanh:
-      return tanhf(x);
-    case EpilogueAct::kHardSigmoid: {
-      const float v = alpha * x + beta;
-      return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-    }
-    case EpilogueAct::kHardSwish: {
-      float v = x / 6.0f + 0.5f;
-      v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-      return x * v;
-    }
-    case EpilogueAct::kGelu:
-      return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
-    case EpilogueAct::kGeluTanh: {
-      const float k = 0.79788456080286536f;  // sqrt(2 / pi)
-      return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
-    }
-  }
-  return x;
-}
 
 template <class T>
 __global__ void epilogueKernel(T* __restrict__ y, const T* __restrict__ bias,
@@ -55,7 +23,7 @@ __global__ void epilogueKernel(T* __restrict__ y, const T* __restrict__ bias,
     float v = toFloat(y[i]);
     if (bias) v += toFloat(bias[(i / S) % M]);
     if (z) v += toFloat(z[i]);
-    y[i] = fromFloat<T>(activate(act, v, alpha, beta));
+    y[i] = fromFloat<T>(activate(static_cast<EpilogueAct>(act), v, alpha, beta));
   }
 }
 

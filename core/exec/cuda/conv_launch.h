@@ -7,24 +7,11 @@
 
 #include <cstdint>
 
+#include "core/exec/cuda/epilogue_act.h"
+
 typedef struct CUstream_st* cudaStream_t;
 
 namespace passlab::exec::cuda {
-
-// The activations of ai.passlab FusedConv/FusedGemm (the CPU's
-// fused::ActKind, core/exec/cpu/passlab_fused.h), with its formulas.
-enum class EpilogueAct : int {
-  kNone = 0,
-  kRelu,
-  kLeakyRelu,  // alpha
-  kClip,       // [alpha, beta]
-  kSigmoid,
-  kTanh,
-  kHardSigmoid,  // alpha, beta
-  kHardSwish,
-  kGelu,  // erf
-  kGeluTanh,
-};
 
 // Y [N, M, S] = act(Y + bias[m] + Z) in place; bias (M elements) and Z (Y's
 // shape) of Y's element type, either may be null.

@@ -1,12 +1,14 @@
 // Device code of the matmul family's separate epilogue (gemm_epilogue_launch.h):
 // one thread per element of Y, computing in float.
 #include "core/exec/cuda/device_math.cuh"
+#include "core/exec/cuda/epilogue_act.cuh"
 #include "core/exec/cuda/gemm_epilogue_launch.h"
 
 namespace passlab::exec::cuda {
 
 namespace {
 
+using device::activate;
 using device::blocksFor;
 using device::FloatType;
 using device::fromFloat;
@@ -18,37 +20,6 @@ struct Shape {
   int64_t dims[kGemmEpilogueMaxRank];
   int64_t cStrides[kGemmEpilogueMaxRank];
 };
-
-__device__ __forceinline__ float activate(GemmAct act, float x, float alpha, float beta) {
-  switch (act) {
-    case GemmAct::kNone:
-      return x;
-    case GemmAct::kRelu:
-      return x > 0.0f ? x : 0.0f;
-    case GemmAct::kLeakyRelu:
-      return x < 0.0f ? alpha * x : x;
-    case GemmAct::kClip:
-      return x < alpha ? alpha : (x > beta ? beta : x);
-    case GemmAct::kSigmoid:
-      return x >= 0.0f ? 1.0f / (1.0f + expf(-x)) : expf(x) / (1.0f + expf(x));
-    case GemmAct::kTanh:
-      return tanhf(x);
-    case GemmAct::kHardSigmoid: {
-      const float v = alpha * x + beta;
-      return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-    }
-    case GemmAct::kHardSwish: {
-      float v = x / 6.0f + 0.5f;
-      v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-      return x * v;
-    }
-    case GemmAct::kGelu:
-      return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
-    case GemmAct::kGeluTanh:
-      return 0.5f * x * (1.0f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
-  }
-  return x;
-}
 
 template <class T>
 __global__ void gemmEpilogueKernel(T* __restrict__ y, const T* __restrict__ c,

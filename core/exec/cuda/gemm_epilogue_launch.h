@@ -6,24 +6,14 @@
 
 #include <cstdint>
 
+#include "core/exec/cuda/epilogue_act.h"
+
 typedef struct CUstream_st* cudaStream_t;
 
 namespace passlab::exec::cuda {
 
-// The activation, as ai.passlab's `activation` names it (the CPU's ActKind,
-// core/exec/cpu/passlab_fused.h; formulas those of its epilogue loop).
-enum class GemmAct : int {
-  kNone = 0,
-  kRelu,
-  kLeakyRelu,  // alpha
-  kClip,       // alpha = min, beta = max
-  kSigmoid,
-  kTanh,
-  kHardSigmoid,  // alpha, beta
-  kHardSwish,
-  kGelu,      // erf form
-  kGeluTanh,  // tanh approximation
-};
+// The activation, as ai.passlab's `activation` names it: the fused epilogues' one enum.
+using GemmAct = EpilogueAct;
 
 inline constexpr int kGemmEpilogueMaxRank = 8;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class CudaDevice {
   // nullptr when cuDNN could not be started; cudnnProblem() says why.
   cudnnHandle_t cudnn() const { return cudnn_; }
   const std::string& cudnnProblem() const { return cudnnProblem_; }
+  // Held by a run for its whole length: the stream and handles are shared by
+  // every executor on this GPU.
+  std::mutex& runMutex() const { return runMutex_; }
   // Makes this device current on the calling thread (each run calls it) and
   // clears the runtime's last error left by an earlier run.
   Status makeCurrent() const;
@@ -39,6 +43,7 @@ class CudaDevice {
   cublasLtHandle_t cublasLt_ = nullptr;
   cudnnHandle_t cudnn_ = nullptr;
   std::string cudnnProblem_;
+  mutable std::mutex runMutex_;
 };
 
 // The CUDA devices present, or an error saying why there are none.

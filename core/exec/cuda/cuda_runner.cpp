@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 
@@ -321,6 +322,9 @@ Status CudaRunner::runOnCpu(const Step& step, ir::DataType dtype, PlacedValues& 
 
 Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptions& options,
                        RunResult& result) {
+  // Executors share the device's stream and handles (cuDNN's may not be
+  // used from two threads at once): one run at a time per GPU.
+  std::lock_guard<std::mutex> deviceLock(device_->runMutex());
   PASSLAB_RETURN_IF_ERROR(device_->makeCurrent());
   const cudaStream_t stream = device_->stream();
   PlacedValues values(std::move(slots), stream, uploads_);
@@ -371,6 +375,17 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
           break;
         case Placement::kDevice:
           st = runOnDevice(step, **k, values, overridden);
+          if (!st && st.error().code() == ErrorCode::kUnsupported) {
+            // A limit only the run's shapes show (a head size, a rank after
+            // merging dims): this run's step goes to the CPU instead.
+            std::string reason =
+                std::string((*k)->def->name) + " declined at run time: " + st.error().message();
+            st = runOnCpu(step, *dt, values, state);
+            kernelNames[s] = "cpu-fallback:" + node.opType();
+            ++summary.fallbackSteps;
+            summary.fallbacks.push_back({nodeLabel(node), opLabel(node), reason});
+            break;
+          }
           kernelNames[s] = std::string((*k)->def->name);
           ++summary.deviceSteps;
           break;

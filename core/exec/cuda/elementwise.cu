@@ -12,6 +12,7 @@
 
 #include "core/exec/cuda/device_math.cuh"
 #include "core/exec/cuda/elementwise_launch.h"
+#include "core/exec/cuda/elementwise_types.cuh"
 
 namespace passlab::exec::cuda::ew {
 
@@ -201,38 +202,6 @@ __global__ void castKernel(const S* __restrict__ x, D* __restrict__ y, int64_t n
   PASSLAB_GRID_STRIDE_LOOP(i, n) {
     y[i] = castOne<S, D>(x[i]);
   }
-}
-
-// Calls f.template operator()<T>() with T the storage type of `t`; false for none.
-template <class F>
-bool withElemType(ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::kFloat32:
-      f.template operator()<float>();
-      return true;
-    case ElemType::kFloat16:
-      f.template operator()<__half>();
-      return true;
-    case ElemType::kBFloat16:
-      f.template operator()<__nv_bfloat16>();
-      return true;
-    case ElemType::kInt32:
-      f.template operator()<int32_t>();
-      return true;
-    case ElemType::kInt64:
-      f.template operator()<int64_t>();
-      return true;
-    case ElemType::kInt8:
-      f.template operator()<int8_t>();
-      return true;
-    case ElemType::kUInt8:
-      f.template operator()<uint8_t>();
-      return true;
-    case ElemType::kBool:
-      f.template operator()<bool>();
-      return true;
-  }
-  return false;
 }
 
 }  // namespace

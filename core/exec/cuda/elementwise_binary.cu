@@ -13,6 +13,7 @@
 
 #include "core/exec/cuda/device_math.cuh"
 #include "core/exec/cuda/elementwise_launch.h"
+#include "core/exec/cuda/elementwise_types.cuh"
 
 namespace passlab::exec::cuda::ew {
 
@@ -199,38 +200,6 @@ __global__ void binaryKernel(const TA* a, const TB* b, TO* y,
     offsets<kFlat>(idx, i, off);
     y[i] = store<TO>(fn(load(a[off[0]]), load(b[off[1]])));
   }
-}
-
-// Calls f.template operator()<T>() with T the storage type of `t`; false for none.
-template <class F>
-bool withElemType(ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::kFloat32:
-      f.template operator()<float>();
-      return true;
-    case ElemType::kFloat16:
-      f.template operator()<__half>();
-      return true;
-    case ElemType::kBFloat16:
-      f.template operator()<__nv_bfloat16>();
-      return true;
-    case ElemType::kInt32:
-      f.template operator()<int32_t>();
-      return true;
-    case ElemType::kInt64:
-      f.template operator()<int64_t>();
-      return true;
-    case ElemType::kInt8:
-      f.template operator()<int8_t>();
-      return true;
-    case ElemType::kUInt8:
-      f.template operator()<uint8_t>();
-      return true;
-    case ElemType::kBool:
-      f.template operator()<bool>();
-      return true;
-  }
-  return false;
 }
 
 template <BinaryOp Op>

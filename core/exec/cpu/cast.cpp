@@ -15,6 +15,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/exec/cpu/cast_rules.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/minifloat.h"
@@ -314,19 +315,7 @@ class Cast final : public Kernel {
     auto k = std::unique_ptr<Cast>(new Cast());
     k->likeInput_ = likeInput;
     if (!likeInput) {
-      const ir::Attribute* to = n.attr("to");
-      if (!to) return invalidArgument("Cast needs the `to` attribute");
-      if (to->type() == ir::AttrType::kString) {  // Cast-1 names the type: "FLOAT"
-        std::string name = to->s;
-        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        auto dt = ir::dtypeFromName(name);
-        if (!dt) return invalidArgument("`to` names no element type: \"" + to->s + "\"");
-        k->to_ = *dt;
-      } else {
-        if (!ir::isKnownDtype(static_cast<int32_t>(to->i)))
-          return invalidArgument("`to` is not an element type: " + std::to_string(to->i));
-        k->to_ = static_cast<DataType>(to->i);
-      }
+      PASSLAB_ASSIGN_OR_RETURN(k->to_, castTargetType(n));
       if (!castable(k->to_)) return unsupported("casting to " + std::string(ir::dtypeName(k->to_)));
     }
     k->params_.saturate = n.attrInt("saturate", 1) != 0;

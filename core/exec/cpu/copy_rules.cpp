@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/exec/broadcast.h"
+
 namespace passlab::exec::cpu {
 
 Expected<TransposeShape> transposeShape(const Dims& in, std::vector<int64_t> perm,
@@ -45,6 +47,15 @@ Expected<SpaceDepthShape> spaceDepthShape(bool toSpace, bool crd, int64_t N, int
     s.out = {N, C * b * b, H / b, W / b};
   }
   return s;
+}
+
+Expected<Dims> expandDims(const Dims& in, const Tensor& s) {
+  if (s.dtype() != ir::DataType::kInt64 || s.rank() != 1)
+    return invalidArgument("shape must be a 1-D int64 tensor, got " + s.describe());
+  Dims shape(s.data<int64_t>(), s.data<int64_t>() + s.numel());
+  for (int64_t d : shape)
+    if (d < 0) return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
+  return broadcastShapes(in, shape);
 }
 
 Expected<std::vector<int64_t>> splitLengths(int64_t n, int64_t axis, int64_t outputs,

@@ -60,6 +60,9 @@ Expected<ConcatShape> concatShape(const std::vector<const X*>& xs, int64_t axisA
   return ConcatShape{axis, std::move(out)};
 }
 
+// Expand of `in` to the int64 1-D `shape` (input 1): the broadcast dims.
+Expected<Dims> expandDims(const Dims& in, const Tensor& shape);
+
 // Split of an axis (`axis`, normalized) of length `n` into `outputs` parts:
 // the lengths from `split` (attribute or input), else num_outputs chunks
 // (opset 18; `numOutputs` > 0), else equal parts.

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
@@ -40,13 +41,7 @@ class Expand final : public Kernel {
  public:
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    const Tensor& s = ctx.input(1);
-    if (s.dtype() != ir::DataType::kInt64 || s.rank() != 1)
-      return invalidArgument("shape must be a 1-D int64 tensor, got " + s.describe());
-    Dims shape(s.data<int64_t>(), s.data<int64_t>() + s.numel());
-    for (int64_t d : shape)
-      if (d < 0) return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
-    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(x.dims(), shape));
+    PASSLAB_ASSIGN_OR_RETURN(Dims dims, expandDims(x.dims(), ctx.input(1)));
     if (!movable(x.dtype()))
       return unsupported("Expand of " + std::string(ir::dtypeName(x.dtype())) + " elements");
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), dims));

@@ -311,12 +311,7 @@ class Expand final : public CudaKernel {
   Status run(CudaContext& ctx) override {
     PASSLAB_ASSIGN_OR_RETURN(DeviceTensor x, ctx.input(0));
     PASSLAB_ASSIGN_OR_RETURN(Tensor s, ctx.hostInput(1));
-    if (s.dtype() != ir::DataType::kInt64 || s.rank() != 1)
-      return invalidArgument("shape must be a 1-D int64 tensor, got " + s.describe());
-    Dims shape(s.data<int64_t>(), s.data<int64_t>() + s.numel());
-    for (int64_t d : shape)
-      if (d < 0) return invalidArgument("shape " + dimsToString(shape) + " has a negative dim");
-    PASSLAB_ASSIGN_OR_RETURN(Dims dims, broadcastShapes(x.dims(), shape));
+    PASSLAB_ASSIGN_OR_RETURN(Dims dims, cpu::expandDims(x.dims(), s));
     return stridedInto(ctx, x, expandPlan(x.dims(), dims), dims, "Expand");
   }
 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/cast_rules.h"
 #include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/cuda_families.h"
 #include "core/exec/cuda/elementwise_launch.h"
@@ -429,19 +430,7 @@ class CastKernel final : public CudaKernel {
       if (to != DataType::kUndefined && !kElemTypes.contains(to))
         return unsupported("casting to " + typeName(to));
     } else {
-      const ir::Attribute* to = n.attr("to");
-      if (!to) return invalidArgument("Cast needs the `to` attribute");
-      if (to->type() == ir::AttrType::kString) {  // Cast-1 names the type: "FLOAT"
-        std::string name = to->s;
-        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        auto dt = ir::dtypeFromName(name);
-        if (!dt) return invalidArgument("`to` names no element type: \"" + to->s + "\"");
-        k->to_ = *dt;
-      } else {
-        if (!ir::isKnownDtype(static_cast<int32_t>(to->i)))
-          return invalidArgument("`to` is not an element type: " + std::to_string(to->i));
-        k->to_ = static_cast<DataType>(to->i);
-      }
+      PASSLAB_ASSIGN_OR_RETURN(k->to_, cpu::castTargetType(n));
       if (!kElemTypes.contains(k->to_)) return unsupported("casting to " + typeName(k->to_));
     }
     return std::unique_ptr<CudaKernel>(std::move(k));

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/exec/cpu/batch_norm_fold.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/half_convert.h"
 #include "core/exec/kernel.h"
@@ -16,22 +17,6 @@
 namespace passlab::exec::cpu {
 
 namespace {
-
-// Reads element i of a float-typed tensor as double.
-double at(const Tensor& t, int64_t i) {
-  switch (t.dtype()) {
-    case ir::DataType::kFloat:
-      return t.data<float>()[i];
-    case ir::DataType::kDouble:
-      return t.data<double>()[i];
-    case ir::DataType::kFloat16:
-      return load(t.data<Half>()[i]);
-    case ir::DataType::kBFloat16:
-      return load(t.data<BFloat16>()[i]);
-    default:
-      return 0;
-  }
-}
 
 bool isFloatType(ir::DataType t) {
   return types::kFloats.contains(t);
@@ -85,13 +70,7 @@ class BatchNorm final : public Kernel {
     const bool invariant = ctx.invariantInput(1) && ctx.invariantInput(2) &&
                            ctx.invariantInput(3) && ctx.invariantInput(4);
     if (!(invariant && folded_ && a_.size() == static_cast<size_t>(P))) {
-      a_.assign(static_cast<size_t>(P), 0);
-      b_.assign(static_cast<size_t>(P), 0);
-      for (int64_t p = 0; p < P; ++p) {
-        double a = at(scale, p) / std::sqrt(at(var, p) + epsilon_);
-        a_[static_cast<size_t>(p)] = static_cast<float>(a);
-        b_[static_cast<size_t>(p)] = static_cast<float>(at(bias, p) - at(mean, p) * a);
-      }
+      foldBatchNorm(scale, bias, mean, var, epsilon_, a_, b_);
       folded_ = invariant;
     }
     const int64_t inner = x.numel() / (N * P);
@@ -113,11 +92,11 @@ class BatchNorm final : public Kernel {
     for (int64_t p = 0; p < P; ++p) {
       double sum = 0, sq = 0;
       for (int64_t n = 0; n < N; ++n)
-        for (int64_t i = 0; i < inner; ++i) sum += at(x, (n * P + p) * inner + i);
+        for (int64_t i = 0; i < inner; ++i) sum += floatAt(x, (n * P + p) * inner + i);
       const double m = sum / static_cast<double>(N * inner);
       for (int64_t n = 0; n < N; ++n)
         for (int64_t i = 0; i < inner; ++i) {
-          double d = at(x, (n * P + p) * inner + i) - m;
+          double d = floatAt(x, (n * P + p) * inner + i) - m;
           sq += d * d;
         }
       mean[static_cast<size_t>(p)] = m;
@@ -126,9 +105,9 @@ class BatchNorm final : public Kernel {
     std::vector<float> a(static_cast<size_t>(P)), b(static_cast<size_t>(P));
     for (int64_t p = 0; p < P; ++p) {
       const size_t k = static_cast<size_t>(p);
-      double s = at(ctx.input(1), p) / std::sqrt(var[k] + epsilon_);
+      double s = floatAt(ctx.input(1), p) / std::sqrt(var[k] + epsilon_);
       a[k] = static_cast<float>(s);
-      b[k] = static_cast<float>(at(ctx.input(2), p) - mean[k] * s);
+      b[k] = static_cast<float>(floatAt(ctx.input(2), p) - mean[k] * s);
     }
     Status st = dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
@@ -147,7 +126,7 @@ class BatchNorm final : public Kernel {
         S* dst = r->mutableData<S>();
         for (int64_t p = 0; p < P; ++p)
           dst[p] = store<S>(static_cast<ComputeT<S>>(
-              at(running, p) * momentum_ + batch[static_cast<size_t>(p)] * (1 - momentum_)));
+              floatAt(running, p) * momentum_ + batch[static_cast<size_t>(p)] * (1 - momentum_)));
         return Status::ok();
       });
       if (!st) return st;
@@ -193,9 +172,9 @@ class InstanceNorm final : public Kernel {
             const double mean = inner ? sum / static_cast<double>(inner) : 0;
             for (float v : buf) sq += (v - mean) * (v - mean);
             const double var = inner ? sq / static_cast<double>(inner) : 0;
-            const double a = at(scale, nc % C) / std::sqrt(var + epsilon_);
+            const double a = floatAt(scale, nc % C) / std::sqrt(var + epsilon_);
             const auto af = static_cast<float>(a);
-            const auto bf = static_cast<float>(at(bias, nc % C) - mean * a);
+            const auto bf = static_cast<float>(floatAt(bias, nc % C) - mean * a);
             for (float& v : buf) v = v * af + bf;
             floatToHalfN(buf.data(), &Y[nc * inner].bits, inner);
           }
@@ -213,8 +192,8 @@ class InstanceNorm final : public Kernel {
             sq += d * d;
           }
           double var = inner ? sq / static_cast<double>(inner) : 0;
-          double a = at(scale, nc % C) / std::sqrt(var + epsilon_);
-          double b = at(bias, nc % C) - mean * a;
+          double a = floatAt(scale, nc % C) / std::sqrt(var + epsilon_);
+          double b = floatAt(bias, nc % C) - mean * a;
           S* yp = Y + nc * inner;
           for (int64_t i = 0; i < inner; ++i)
             yp[i] = store<S>(static_cast<ComputeT<S>>(load(xp[i]) * a + b));

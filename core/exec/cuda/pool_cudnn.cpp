@@ -45,37 +45,6 @@ Expected<PoolWindow3> poolWindow3(const cpu::PoolGeometry& g) {
 
 namespace {
 
-double at(const Tensor& t, int64_t i) {
-  switch (t.dtype()) {
-    case ir::DataType::kFloat:
-      return t.data<float>()[i];
-    case ir::DataType::kDouble:
-      return t.data<double>()[i];
-    case ir::DataType::kFloat16:
-      return load(t.data<Half>()[i]);
-    case ir::DataType::kBFloat16:
-      return load(t.data<BFloat16>()[i]);
-    default:
-      return 0;
-  }
-}
-
-}  // namespace
-
-void foldBatchNorm(const Tensor& scale, const Tensor& bias, const Tensor& mean, const Tensor& var,
-                   double epsilon, std::vector<float>& a, std::vector<float>& b) {
-  const int64_t P = scale.numel();
-  a.assign(static_cast<size_t>(P), 0.0f);
-  b.assign(static_cast<size_t>(P), 0.0f);
-  for (int64_t p = 0; p < P; ++p) {
-    const double s = at(scale, p) / std::sqrt(at(var, p) + epsilon);
-    a[static_cast<size_t>(p)] = static_cast<float>(s);
-    b[static_cast<size_t>(p)] = static_cast<float>(at(bias, p) - at(mean, p) * s);
-  }
-}
-
-namespace {
-
 Expected<int> floatTypeOf(ir::DataType t, const char* what) {
   auto f = launchFloat(t);
   if (!f)

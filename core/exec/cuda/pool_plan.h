@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "core/exec/cpu/batch_norm_fold.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cuda/pool_launch.h"
 #include "core/exec/tensor.h"
@@ -17,10 +18,8 @@ namespace passlab::exec::cuda {
 // kUnsupported for more than 3 spatial axes.
 Expected<PoolWindow3> poolWindow3(const cpu::PoolGeometry& g);
 
-// BatchNormalization folded per channel as the CPU kernel folds it (in
-// double): a = scale / sqrt(var + epsilon), b = bias - mean * a. The four
-// tensors hold P floats of any float type (checked by the caller).
-void foldBatchNorm(const Tensor& scale, const Tensor& bias, const Tensor& mean, const Tensor& var,
-                   double epsilon, std::vector<float>& a, std::vector<float>& b);
+// BatchNormalization folded per channel as the CPU kernel folds it
+// (core/exec/cpu/batch_norm_fold.h).
+using cpu::foldBatchNorm;
 
 }  // namespace passlab::exec::cuda

@@ -1,10 +1,27 @@
 #include "tests/support/cuda_test_context.h"
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cuda::test_support {
+
+bool haveCudaDevice(std::string* why) {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  cudaGetLastError();
+  if (e != cudaSuccess) {
+    if (why) *why = cudaGetErrorString(e);
+    return false;
+  }
+  if (n == 0) {
+    if (why) *why = "no devices";
+    return false;
+  }
+  return true;
+}
 
 bool TestContext::has(size_t i) const {
   if (host_) return i < hostIn_.size() && hostIn_[i].has_value();

@@ -8,6 +8,7 @@
 #include <cudnn.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/exec/cuda/cuda_kernel.h"
@@ -16,6 +17,10 @@
 #include "core/ir/node.h"
 
 namespace passlab::exec::cuda::test_support {
+
+// Whether a CUDA device is usable; `why` (when given) says why not. A failed
+// query is cleared (it does not stay the runtime's last error).
+bool haveCudaDevice(std::string* why = nullptr);
 
 class TestBuild final : public CudaBuild {
  public:
@@ -99,3 +104,11 @@ class TestContext final : public CudaContext {
 };
 
 }  // namespace passlab::exec::cuda::test_support
+
+// In a GoogleTest body: skips the test where there is no CUDA device.
+#define PASSLAB_REQUIRE_CUDA_DEVICE()                                        \
+  do {                                                                       \
+    std::string passlab_why_;                                                \
+    if (!::passlab::exec::cuda::test_support::haveCudaDevice(&passlab_why_)) \
+      GTEST_SKIP() << "no CUDA device: " << passlab_why_;                    \
+  } while (0)

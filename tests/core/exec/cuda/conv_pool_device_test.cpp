@@ -34,13 +34,10 @@ namespace {
 using test_support::TestBuild;
 using test_support::TestContext;
 
-bool haveDevice() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
+using ::passlab::exec::cuda::test_support::haveCudaDevice;
 
 #define REQUIRE_DEVICE() \
-  if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine"
+  if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine"
 
 std::vector<float> randoms(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f) {
   std::mt19937 rng(seed);
@@ -374,7 +371,7 @@ struct ConvCase {
 class ConvDevice : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
+    if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
     ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
     ASSERT_EQ(cudnnCreate(&cudnn_), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(cudnnSetStream(cudnn_, stream_), CUDNN_STATUS_SUCCESS);
@@ -614,7 +611,7 @@ using test_support::TestContext;
 class PoolRows : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
+    if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
     ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
   }
   void TearDown() override {

@@ -12,25 +12,12 @@
 
 #include "core/exec/cuda/data_movement_launch.h"
 #include "core/exec/cuda/data_movement_plan.h"
+#include "tests/support/cuda_test_context.h"
 
 namespace passlab::exec::cuda {
 namespace {
 
-bool haveDevice(std::string* why) {
-  int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess || n == 0) {
-    *why = e != cudaSuccess ? cudaGetErrorString(e) : "no devices";
-    return false;
-  }
-  return true;
-}
-
-#define REQUIRE_DEVICE()                                                \
-  do {                                                                  \
-    std::string why_;                                                   \
-    if (!haveDevice(&why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
-  } while (0)
+#define REQUIRE_DEVICE() PASSLAB_REQUIRE_CUDA_DEVICE()
 
 // A device copy of a host vector, read back with get().
 template <class T>

@@ -23,10 +23,7 @@ namespace {
 using test_support::TestBuild;
 using test_support::TestContext;
 
-bool haveDevice() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
+using ::passlab::exec::cuda::test_support::haveCudaDevice;
 
 struct A {
   std::string name;
@@ -63,7 +60,7 @@ ir::Tensor scalesT(std::vector<float> v) {
 class DataMovementKernels : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
+    if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
     ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
   }
   void TearDown() override {

@@ -14,6 +14,7 @@
 #include "core/exec/cuda/cuda_kernel.h"
 #include "core/exec/cuda/device_tensor.h"
 #include "core/ir/graph.h"
+#include "tests/support/cuda_test_context.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec::cuda {
@@ -126,15 +127,10 @@ TEST(ElementwiseRows, EveryOtherFactoryBuilds) {
 
 // ---- the kernels on a GPU ----
 
-bool haveDevice() {
-  int n = 0;
-  bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();
-  return ok;
-}
+using ::passlab::exec::cuda::test_support::haveCudaDevice;
 
 #define REQUIRE_DEVICE() \
-  if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the kernel tests need a GPU"
+  if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the kernel tests need a GPU"
 
 // Host inputs (std::nullopt: omitted) uploaded on the default stream; one output.
 class FakeContext final : public CudaContext {

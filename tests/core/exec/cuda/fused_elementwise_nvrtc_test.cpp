@@ -26,6 +26,7 @@
 #include "core/exec/cuda/ptx_cache.h"
 #include "core/exec/evaluate.h"
 #include "core/exec/executor.h"
+#include "tests/support/cuda_test_context.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec::cuda {
@@ -513,17 +514,6 @@ TEST(PtxCache, FolderFromTheEnvironment) {
 
 // ---- on a GPU ----
 
-bool haveDevice(std::string* why) {
-  int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    *why = cudaGetErrorString(e);
-    return false;
-  }
-  if (n == 0) *why = "no devices";
-  return n > 0;
-}
-
 std::vector<float> uniform(size_t n, unsigned seed) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> u(-2.0f, 2.0f);
@@ -667,7 +657,7 @@ void checkOnDevice(const ir::Node& node, std::vector<std::vector<float>> xs,
 
 TEST(FusedElementwiseDevice, EveryInstructionMatchesTheCpuKernel) {
   std::string why;
-  if (!haveDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  if (!test_support::haveCudaDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
   for (const OneOp& op : kOps) {
     OneNode o = fusedNode(op.program, op.binary);
     for (LaunchFloat t : kTypes) {
@@ -703,7 +693,7 @@ TEST(FusedElementwiseDevice, EveryInstructionMatchesTheCpuKernel) {
 // those of the CPU executor.
 TEST(FusedElementwiseDevice, RunsThroughTheExecutor) {
   std::string why;
-  if (!haveDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  if (!test_support::haveCudaDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
   const std::string text = std::string(kHeader) +
                            R"(main (float[2,3,40,50] x, float[2,1,40,50] m) => (float[2,3,40,50] y)
       <float[1,3,1,1] s = {0.5, -1, 2}, float[3,1,1] b = {0.1, 0.2, -0.3}> {
@@ -749,7 +739,7 @@ TEST(FusedElementwiseDevice, RunsThroughTheExecutor) {
 // case ("[fused-bandwidth] ..."); fails only when a kernel does not run.
 TEST(FusedElementwiseDevice, BandwidthAgainstDeviceCopy) {
   std::string why;
-  if (!haveDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  if (!test_support::haveCudaDevice(&why)) GTEST_SKIP() << "no CUDA device: " << why;
   // y = Relu(x * 0.5 + b), b a scalar input: reads x, writes y.
   OneNode o =
       fusedNode(R"(ops = ["Mul", "Add", "Relu"], operands = [0, -2, -1, 2, 1, -1, 3, -1, -1],

@@ -29,10 +29,7 @@ namespace {
 using test_support::TestBuild;
 using test_support::TestContext;
 
-bool haveDevice() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
+using ::passlab::exec::cuda::test_support::haveCudaDevice;
 
 std::vector<float> randoms(size_t n, unsigned seed) {
   std::mt19937 rng(seed);
@@ -110,7 +107,7 @@ Attr attrFs(std::string n, std::vector<float> v) {
 class MatMulDevice : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
+    if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
     ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
     ASSERT_EQ(cublasLtCreate(&lt_), CUBLAS_STATUS_SUCCESS);
   }

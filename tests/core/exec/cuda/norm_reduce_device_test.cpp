@@ -24,21 +24,7 @@ namespace {
 using test_support::TestBuild;
 using test_support::TestContext;
 
-bool haveDevice(std::string* why) {
-  int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess || n == 0) {
-    *why = e != cudaSuccess ? cudaGetErrorString(e) : "no devices";
-    return false;
-  }
-  return true;
-}
-
-#define REQUIRE_DEVICE()                                                \
-  do {                                                                  \
-    std::string why_;                                                   \
-    if (!haveDevice(&why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
-  } while (0)
+#define REQUIRE_DEVICE() PASSLAB_REQUIRE_CUDA_DEVICE()
 
 std::vector<float> randoms(size_t n, unsigned seed, float lo = -3.0f, float hi = 3.0f) {
   std::mt19937 g(seed);

@@ -11,20 +11,16 @@
 #include "core/exec/executor.h"
 #include "core/exec/input_fill.h"
 #include "core/io/model_io.h"
+#include "tests/support/cuda_test_context.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec {
 namespace {
 
-bool haveDevice() {
-  int n = 0;
-  bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();
-  return ok;
-}
+using ::passlab::exec::cuda::test_support::haveCudaDevice;
 
 #define REQUIRE_DEVICE() \
-  if (!haveDevice()) GTEST_SKIP() << "no CUDA device: the runner's device tests need a GPU"
+  if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the runner's device tests need a GPU"
 
 NamedInputs madeUpInputs(const Executor& ex) {
   NamedInputs in;
@@ -101,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Models, CudaRunnerCorpus,
                          });
 
 TEST(CudaRunner, NamesTheMissingDeviceClearly) {
-  if (haveDevice()) GTEST_SKIP() << "a CUDA device is present";
+  if (haveCudaDevice()) GTEST_SKIP() << "a CUDA device is present";
   ExecutorOptions eo;
   eo.backend = "cuda";
   auto m = passlab::testing::parse("main (float[2] x) => (float[2] y) { y = Relu(x) }");

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/attention_shape.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/cpu/passlab_fused_math.h"
 #include "core/exec/kernel.h"
@@ -66,12 +67,6 @@ std::vector<int64_t> bcastStrides(const Dims& d, size_t rank) {
   return s;
 }
 
-Dims padded(const Dims& d, size_t rank) {
-  Dims p(rank - d.size(), 1);
-  p.insert(p.end(), d.begin(), d.end());
-  return p;
-}
-
 struct Mask {
   const float* f = nullptr;
   const bool* b = nullptr;
@@ -99,28 +94,20 @@ class FusedAttentionKernel final : public Kernel {
     if (q.rank() < 2 || k.rank() < 2 || v.rank() < 2)
       return invalidArgument("FusedAttention needs Q, K and V of rank >= 2 (got " + q.describe() +
                              ", " + k.describe() + ", " + v.describe() + ")");
-    const size_t R = std::max({q.rank(), k.rank(), v.rank()});
-    const Dims qd = padded(q.dims(), R), kd = padded(k.dims(), R), vd = padded(v.dims(), R);
-    const int64_t S = qd[R - 2], H = qd[R - 1];
-    const int64_t T = a_.kTransposed ? kd[R - 1] : kd[R - 2];
-    const int64_t kH = a_.kTransposed ? kd[R - 2] : kd[R - 1];
-    const int64_t Hv = vd[R - 1];
-    if (kH != H || vd[R - 2] != T)
-      return invalidArgument("FusedAttention: Q " + q.describe() + ", K " + k.describe() +
-                             (a_.kTransposed ? " (transposed)" : "") + " and V " + v.describe() +
-                             " do not chain");
-    Dims batch(R - 2);
-    for (size_t i = 0; i + 2 < R; ++i) {
-      int64_t d = 1;
-      for (int64_t x : {qd[i], kd[i], vd[i]}) {
-        if (x == 1 || x == d) continue;
-        if (d != 1)
-          return invalidArgument("FusedAttention: batch dims of Q " + q.describe() + ", K " +
-                                 k.describe() + " and V " + v.describe() + " do not broadcast");
-        d = x;
-      }
-      batch[i] = d;
-    }
+    PASSLAB_ASSIGN_OR_RETURN(
+        AttentionShape shape,
+        attentionShape(
+            q.dims(), k.dims(), v.dims(), a_.kTransposed,
+            [&] {
+              return "Q " + q.describe() + ", K " + k.describe() +
+                     (a_.kTransposed ? " (transposed)" : "") + " and V " + v.describe();
+            },
+            [&] {
+              return "Q " + q.describe() + ", K " + k.describe() + " and V " + v.describe();
+            }));
+    const size_t R = shape.rank;
+    const int64_t S = shape.S, H = shape.H, T = shape.T, Hv = shape.Hv;
+    const Dims& batch = shape.batch;
     Dims scoreDims = batch;
     scoreDims.push_back(S);
     scoreDims.push_back(T);

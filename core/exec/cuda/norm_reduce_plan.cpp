@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/exec/cpu/attention_shape.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/reduce_plan.h"
 #include "core/exec/kernel.h"
@@ -165,12 +166,6 @@ Expected<CudaReducePlan> planCudaReduce(const Dims& dims, const std::vector<int6
 
 namespace {
 
-Dims padTo(const Dims& d, size_t rank) {
-  Dims p(rank - d.size(), 1);
-  p.insert(p.end(), d.begin(), d.end());
-  return p;
-}
-
 // Element strides of `d` seen with `rank` dims; 0 along dims of extent 1.
 std::vector<int64_t> paddedStrides(const Dims& d, size_t rank) {
   std::vector<int64_t> s(rank, 0);
@@ -191,25 +186,12 @@ Expected<Dims> planAttention(const Dims& q, const Dims& k, const Dims& v, bool k
                              (kTransposed ? " (transposed)" : "") + " and V " + dimsText(v);
   if (q.size() < 2 || k.size() < 2 || v.size() < 2)
     return invalidArgument("FusedAttention needs Q, K and V of rank >= 2 (got " + shapes + ")");
-  const size_t R = std::max({q.size(), k.size(), v.size()});
-  const Dims qd = padTo(q, R), kd = padTo(k, R), vd = padTo(v, R);
-  const int64_t S = qd[R - 2], H = qd[R - 1];
-  const int64_t T = kTransposed ? kd[R - 1] : kd[R - 2];
-  const int64_t kH = kTransposed ? kd[R - 2] : kd[R - 1];
-  const int64_t Hv = vd[R - 1];
-  if (kH != H || vd[R - 2] != T)
-    return invalidArgument("FusedAttention: " + shapes + " do not chain");
-  Dims batch(R - 2);
-  for (size_t i = 0; i + 2 < R; ++i) {
-    int64_t d = 1;
-    for (int64_t x : {qd[i], kd[i], vd[i]}) {
-      if (x == 1 || x == d) continue;
-      if (d != 1)
-        return invalidArgument("FusedAttention: batch dims of " + shapes + " do not broadcast");
-      d = x;
-    }
-    batch[i] = d;
-  }
+  auto text = [&] { return shapes; };
+  PASSLAB_ASSIGN_OR_RETURN(cpu::AttentionShape shape,
+                           cpu::attentionShape(q, k, v, kTransposed, text, text));
+  const size_t R = shape.rank;
+  const int64_t S = shape.S, H = shape.H, T = shape.T, Hv = shape.Hv;
+  const Dims& batch = shape.batch;
   if (batch.size() > static_cast<size_t>(kMaxAttentionBatchRank))
     return unsupported("FusedAttention: more than " + std::to_string(kMaxAttentionBatchRank) +
                        " batch dims (" + shapes + ")");

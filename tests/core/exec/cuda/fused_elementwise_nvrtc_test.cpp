@@ -316,21 +316,12 @@ TEST(FusedElementwiseNvrtc, ArchitectureFollowsTheDevice) {
 
 // ---- the kernel row ----
 
-class FakeBuild final : public CudaBuild {
- public:
-  FakeBuild(const ir::Node& n, ir::DataType t) : node_(n), dtype_(t) { device_.computeMajor = 9; }
-  const ir::Node& node() const override { return node_; }
-  int64_t opset() const override { return 1; }
-  ir::DataType dtype() const override { return dtype_; }
-  const ir::Tensor* constantInput(size_t) const override { return nullptr; }
-  const DeviceProperties& device() const override { return device_; }
-  cudaStream_t stream() const override { return nullptr; }
-
- private:
-  const ir::Node& node_;
-  ir::DataType dtype_;
-  DeviceProperties device_;
-};
+// A build for `n` on an sm_90 device.
+test_support::TestBuild fakeBuild(const ir::Node& n, ir::DataType t) {
+  DeviceProperties sm90;
+  sm90.computeMajor = 9;
+  return test_support::TestBuild(n, 1, t, nullptr, sm90);
+}
 
 TEST(FusedElementwiseRow, TakesFloatTypesAndDeclinesTheRest) {
   for (ir::DataType t : {ir::DataType::kFloat, ir::DataType::kFloat16, ir::DataType::kBFloat16}) {
@@ -343,14 +334,14 @@ TEST(FusedElementwiseRow, TakesFloatTypesAndDeclinesTheRest) {
       findCudaKernels("ai.passlab", "FusedElementwise", 1, ir::DataType::kFloat)[0];
   OneNode good = fusedNode(kOps[0].program);
   // Made without compiling (that happens on the first run, per plan).
-  EXPECT_TRUE(row->create(FakeBuild(*good.node, ir::DataType::kFloat)));
-  EXPECT_TRUE(row->create(FakeBuild(*good.node, ir::DataType::kUndefined)));
-  auto i32 = row->create(FakeBuild(*good.node, ir::DataType::kInt32));
+  EXPECT_TRUE(row->create(fakeBuild(*good.node, ir::DataType::kFloat)));
+  EXPECT_TRUE(row->create(fakeBuild(*good.node, ir::DataType::kUndefined)));
+  auto i32 = row->create(fakeBuild(*good.node, ir::DataType::kInt32));
   ASSERT_FALSE(i32);
   EXPECT_EQ(i32.error().code(), ErrorCode::kUnsupported);
   // A program the CPU rejects too: declined (the CPU kernel reports it).
   OneNode bad = fusedNode(R"(ops = ["Frobnicate"], operands = [0, -1, -1])", false);
-  auto declined = row->create(FakeBuild(*bad.node, ir::DataType::kFloat));
+  auto declined = row->create(fakeBuild(*bad.node, ir::DataType::kFloat));
   ASSERT_FALSE(declined);
   EXPECT_EQ(declined.error().code(), ErrorCode::kUnsupported);
   EXPECT_NE(declined.error().message().find("Frobnicate"), std::string::npos);

@@ -12,6 +12,7 @@
 
 #include "core/exec/cuda/data_movement_launch.h"
 #include "core/exec/cuda/data_movement_plan.h"
+#include "tests/core/exec/cuda/strided_reference.h"
 #include "tests/support/cuda_test_context.h"
 
 namespace passlab::exec::cuda {
@@ -38,28 +39,10 @@ struct Dev {
 };
 
 template <class T>
-std::vector<T> hostApply(const StridedPlan& p, const std::vector<T>& src) {
-  int64_t total = 1;
-  for (int64_t d : p.dims) total *= d;
-  std::vector<T> out(static_cast<size_t>(total));
-  for (int64_t i = 0; i < total; ++i) {
-    int64_t rest = i, off = p.base;
-    for (size_t d = p.dims.size(); d-- > 0;) {
-      int64_t c = rest % p.dims[d];
-      rest /= p.dims[d];
-      if (!p.mods.empty()) c %= p.mods[d];
-      off += c * p.strides[d];
-    }
-    out[static_cast<size_t>(i)] = src[static_cast<size_t>(off)];
-  }
-  return out;
-}
-
-template <class T>
 void checkStrided(const StridedPlan& p, int64_t srcCount) {
   std::vector<T> src(static_cast<size_t>(srcCount));
   for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<T>(i * 7 + 3);
-  auto want = hostApply(p, src);
+  auto want = applyStridedPlan(p, src);
   Dev<T> s(src), d(want.size());
   auto ms = toMoveStrides(p);
   ASSERT_TRUE(ms.isOk());

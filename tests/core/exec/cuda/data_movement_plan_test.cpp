@@ -4,6 +4,7 @@
 #include "core/exec/cuda/data_movement_plan.h"
 
 #include "core/exec/cuda/data_movement_kernels.h"
+#include "tests/core/exec/cuda/strided_reference.h"
 
 #include <gtest/gtest.h>
 
@@ -15,24 +16,6 @@
 
 namespace passlab::exec::cuda {
 namespace {
-
-// What the device's strided copy computes, on the host.
-std::vector<int64_t> applyPlan(const StridedPlan& p, const std::vector<int64_t>& src) {
-  int64_t total = 1;
-  for (int64_t d : p.dims) total *= d;
-  std::vector<int64_t> out(static_cast<size_t>(total));
-  for (int64_t i = 0; i < total; ++i) {
-    int64_t rest = i, off = p.base;
-    for (size_t d = p.dims.size(); d-- > 0;) {
-      int64_t c = rest % p.dims[d];
-      rest /= p.dims[d];
-      if (!p.mods.empty()) c %= p.mods[d];
-      off += c * p.strides[d];
-    }
-    out[static_cast<size_t>(i)] = src[static_cast<size_t>(off)];
-  }
-  return out;
-}
 
 std::vector<int64_t> iota(int64_t n) {
   std::vector<int64_t> v(static_cast<size_t>(n));
@@ -62,7 +45,7 @@ TEST(CudaDataMovementPlan, TransposeMatchesNaive) {
             idx[perm[3]] = d;
             want.push_back(idx[0] * st[0] + idx[1] * st[1] + idx[2] * st[2] + idx[3] * st[3]);
           }
-    EXPECT_EQ(applyPlan(p, src), want) << dimsToString(perm);
+    EXPECT_EQ(applyStridedPlan(p, src), want) << dimsToString(perm);
   }
   // The identity collapses to one dim; [0,2,1,3] keeps three.
   EXPECT_EQ(transposePlan(in, {0, 1, 2, 3}).dims, (Dims{120}));
@@ -76,7 +59,7 @@ TEST(CudaDataMovementPlan, SliceClampsAsTheCpu) {
   auto run = [&](std::vector<int64_t> s, std::vector<int64_t> e, std::vector<int64_t> step) {
     auto r = slicePlan(Dims{10}, s, e, {}, step);
     EXPECT_TRUE(r.isOk());
-    return applyPlan(r->plan, src);
+    return applyStridedPlan(r->plan, src);
   };
   EXPECT_EQ(run({-100}, {100}, {}), iota(10));
   EXPECT_EQ(run({2}, {std::numeric_limits<int64_t>::max()}, {3}), (std::vector<int64_t>{2, 5, 8}));
@@ -95,7 +78,7 @@ TEST(CudaDataMovementPlan, SliceClampsAsTheCpu) {
   auto r = slicePlan(Dims{4, 5}, {1, -1}, {3, -100}, {0, -1}, {1, -2});
   ASSERT_TRUE(r.isOk());
   EXPECT_EQ(r->out, (Dims{2, 3}));
-  EXPECT_EQ(applyPlan(r->plan, iota(20)), (std::vector<int64_t>{9, 7, 5, 14, 12, 10}));
+  EXPECT_EQ(applyStridedPlan(r->plan, iota(20)), (std::vector<int64_t>{9, 7, 5, 14, 12, 10}));
 
   EXPECT_FALSE(slicePlan(Dims{4}, {0}, {1}, {}, {0}).isOk());
   EXPECT_FALSE(slicePlan(Dims{4, 4}, {0, 0}, {1, 1}, {1, 1}, {}).isOk());
@@ -110,7 +93,7 @@ TEST(CudaDataMovementPlan, ExpandAndTile) {
   for (int a = 0; a < 2; ++a)
     for (int b = 0; b < 3; ++b)
       for (int c = 0; c < 4; ++c) want.push_back(b);
-  EXPECT_EQ(applyPlan(e, iota(3)), want);
+  EXPECT_EQ(applyStridedPlan(e, iota(3)), want);
   // Same shape: a plain copy in one dim.
   EXPECT_EQ(expandPlan(Dims{2, 3}, Dims{2, 3}).dims, (Dims{6}));
 
@@ -120,7 +103,7 @@ TEST(CudaDataMovementPlan, ExpandAndTile) {
   std::vector<int64_t> tw;
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 6; ++c) tw.push_back((r % 2) * 3 + c % 3);
-  EXPECT_EQ(applyPlan(t, iota(6)), tw);
+  EXPECT_EQ(applyStridedPlan(t, iota(6)), tw);
 
   auto ms = toMoveStrides(t);
   ASSERT_TRUE(ms.isOk());

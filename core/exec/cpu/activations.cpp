@@ -286,10 +286,13 @@ const KernelDef kRows[] = {
     unaryRow<ThresholdedReluOp>("ThresholdedRelu", 10, kOpsetMax, "cpu.ThresholdedRelu"),
     unaryRow<MishOp>("Mish", 18, kOpsetMax, "cpu.Mish"),
     {"", "Gelu", 20, kOpsetMax, GeluOp::kTypes, 0, Tier::kReference, "cpu.Gelu",
-     makeKernel<CheckedUnary<GeluOp>>},
+     makeKernel<CheckedUnary<GeluOp>>, kInPlace},
     unaryRow<SwishOp>("Swish", 24, kOpsetMax, "cpu.Swish"),
     unaryRow<ShrinkOp>("Shrink", 9, kOpsetMax, "cpu.Shrink"),
-    {"", "PRelu", 1, kOpsetMax, PRelu::kTypes, 0, Tier::kReference, "cpu.PRelu", makeKernel<PRelu>},
+    // PRelu's output has X's shape; binaryLoop reads element i of X (and of a
+    // slope of X's size) before writing it: in place (kInPlace). So Gelu's loop.
+    {"", "PRelu", 1, kOpsetMax, PRelu::kTypes, 0, Tier::kReference, "cpu.PRelu", makeKernel<PRelu>,
+     kInPlace},
 };
 
 }  // namespace

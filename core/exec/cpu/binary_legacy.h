@@ -107,7 +107,8 @@ constexpr KernelDef legacyBinaryRow(std::string_view op, int since, int until,
           0,
           Tier::kReference,
           name,
-          makeKernel<LegacyBinaryKernel<Op>>};
+          makeKernel<LegacyBinaryKernel<Op>>,
+          kInPlace};  // binaryLoop, as binaryRow (elementwise.h)
 }
 
 }  // namespace passlab::exec::cpu

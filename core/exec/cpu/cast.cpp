@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "core/exec/cpu/cast_rules.h"
+#include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/minifloat.h"
@@ -350,6 +351,32 @@ class Cast final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, to, x.dims()));
     const int64_t n = x.numel();
     if (x.isString()) return fromStrings(x, *y, n);
+    // Y may take X's memory (kInPlace: same byte size). Element i then reads
+    // and writes the same bytes, except where the widths differ or Y is packed
+    // (cleared first): those (a few elements: int4 to int2, uint8[1] to
+    // int4...) read X from a copy.
+    if (!y->isString() && sharesBytes(*y, x) &&
+        (ir::dtypeStorageBytes(x.dtype(), 8) != ir::dtypeStorageBytes(to, 8) || packedType(to))) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor copy, ctx.scratch(x.dtype(), x.dims()));
+      std::memcpy(copy.mutableRaw(), x.raw(), x.byteSize());
+      return castInto(copy, *y, n, ctx);
+    }
+    return castInto(x, *y, n, ctx);
+  }
+
+ private:
+  Cast() = default;
+
+  static bool packedType(DataType t) {
+    bool packed = false;
+    withCodec(t, [&](auto codec) { packed = decltype(codec)::type::kBits < 8; });
+    return packed;
+  }
+
+  // Y = X cast, X not strings.
+  Status castInto(const Tensor& x, Tensor& yRef, int64_t n, KernelContext& ctx) const {
+    Tensor* y = &yRef;
+    const DataType to = y->dtype();
     if (y->isString()) {
       std::string* out = y->mutableData<std::string>();
       withCodec(x.dtype(), [&](auto src) {
@@ -394,9 +421,6 @@ class Cast final : public Kernel {
     return Status::ok();
   }
 
- private:
-  Cast() = default;
-
   Status fromStrings(const Tensor& x, Tensor& y, int64_t n) const {
     const std::string* in = x.data<std::string>();
     Status status;
@@ -437,7 +461,9 @@ constexpr TypeSet kCastTypes =
                           DataType::kInt2,         DataType::kUInt2};
 
 const KernelDef kRows[] = {
-    {"", "Cast", 1, kOpsetMax, kCastTypes, 0, Tier::kReference, "cpu.Cast", makeCast},
+    // Element i of Y from element i of X; over X's memory when the widths
+    // match, through a copy otherwise (Cast::run): in place (kInPlace).
+    {"", "Cast", 1, kOpsetMax, kCastTypes, 0, Tier::kReference, "cpu.Cast", makeCast, kInPlace},
     {"", "CastLike", 15, kOpsetMax, kCastTypes, 0, Tier::kReference, "cpu.CastLike", makeCastLike},
 };
 

@@ -17,8 +17,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/half_convert.h"
@@ -206,6 +208,14 @@ class BinaryKernel final : public Kernel {
   std::optional<int64_t> legacyAxis_;
 };
 
+// Whether a and b have bytes in common (an output written over an input's
+// memory when the step runs in place, kInPlace).
+inline bool sharesBytes(const Tensor& a, const Tensor& b) {
+  const auto* pa = static_cast<const std::byte*>(a.raw());
+  const auto* pb = static_cast<const std::byte*>(b.raw());
+  return a.byteSize() > 0 && b.byteSize() > 0 && pa < pb + b.byteSize() && pb < pa + a.byteSize();
+}
+
 // y = op(...op(op(x0, x1), x2)..., xn) with broadcasting (Sum, Max, Min, Mean).
 // Op may define `C finish(C acc, int count) const` (Mean divides).
 template <class Op>
@@ -232,6 +242,17 @@ class VariadicKernel final : public Kernel {
       using C = ComputeT<S>;
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dtypeOf<S>(), dims));
       const int count = static_cast<int>(xs.size());
+      // In place (kInPlace) over an input after the first two, y would be
+      // written before that input is read: it is read from a copy.
+      std::vector<Tensor> copies;
+      copies.reserve(xs.size());
+      for (size_t i = 2; i < xs.size(); ++i) {
+        if (!sharesBytes(*y, *xs[i])) continue;
+        PASSLAB_ASSIGN_OR_RETURN(Tensor c, ctx.scratch(xs[i]->dtype(), xs[i]->dims()));
+        std::memcpy(c.mutableRaw(), xs[i]->raw(), xs[i]->byteSize());
+        copies.push_back(std::move(c));
+        xs[i] = &copies.back();
+      }
       auto finish = [&](C v) {
         if constexpr (requires { op_.finish(v, count); }) {
           return op_.finish(v, count);
@@ -294,7 +315,8 @@ class CheckedUnary final : public Kernel {
 
 // Table rows for the generic kernels (domain ai.onnx, dispatch on input 0).
 // The unary and binary loops write element i after reading element i of an
-// input of the output's size, so they may run in place (kInPlace).
+// input of the output's size, so they may run in place (kInPlace); the
+// variadic loop too, reading a later input it would write over from a copy.
 template <class Op>
 constexpr KernelDef unaryRow(std::string_view op, int since, int until, std::string_view name) {
   KernelDef row{
@@ -311,8 +333,10 @@ constexpr KernelDef binaryRow(std::string_view op, int since, int until, std::st
 }
 template <class Op>
 constexpr KernelDef variadicRow(std::string_view op, int since, int until, std::string_view name) {
-  return {
+  KernelDef row{
       "", op, since, until, Op::kTypes, 0, Tier::kReference, name, makeKernel<VariadicKernel<Op>>};
+  row.flags = kInPlace;
+  return row;
 }
 
 }  // namespace passlab::exec::cpu

@@ -109,6 +109,18 @@ class BatchNorm final : public Kernel {
       a[k] = static_cast<float>(s);
       b[k] = static_cast<float>(floatAt(ctx.input(2), p) - mean[k] * s);
     }
+    // The running statistics moved, read before Y is written: Y may take the
+    // memory of an input of its size (kInPlace), which may be one of them.
+    std::array<std::vector<double>, 2> moved;
+    for (size_t out = 1; out <= 2; ++out) {
+      const Tensor& running = ctx.input(out + 2);
+      const std::vector<double>& batch = out == 1 ? mean : var;
+      std::vector<double>& m = moved[out - 1];
+      m.resize(static_cast<size_t>(P));
+      for (int64_t p = 0; p < P; ++p)
+        m[static_cast<size_t>(p)] =
+            floatAt(running, p) * momentum_ + batch[static_cast<size_t>(p)] * (1 - momentum_);
+    }
     Status st = dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
@@ -119,14 +131,13 @@ class BatchNorm final : public Kernel {
     for (size_t out = 1; out <= 2; ++out) {
       if (ctx.outputCount() <= out || !ctx.wantsOutput(out)) continue;
       const Tensor& running = ctx.input(out + 2);
-      const std::vector<double>& batch = out == 1 ? mean : var;
+      const std::vector<double>& m = moved[out - 1];
       st = dispatch<types::kFloats>(running.dtype(), [&](auto tag) -> Status {
         using S = typename decltype(tag)::type;
         PASSLAB_ASSIGN_OR_RETURN(Tensor * r, ctx.allocate(out, running.dtype(), running.dims()));
         S* dst = r->mutableData<S>();
         for (int64_t p = 0; p < P; ++p)
-          dst[p] = store<S>(static_cast<ComputeT<S>>(
-              floatAt(running, p) * momentum_ + batch[static_cast<size_t>(p)] * (1 - momentum_)));
+          dst[p] = store<S>(static_cast<ComputeT<S>>(m[static_cast<size_t>(p)]));
         return Status::ok();
       });
       if (!st) return st;
@@ -261,9 +272,12 @@ class Lrn final : public Kernel {
   float alpha_, beta_, bias_;
 };
 
+// BatchNormalization writes Y[i] from X[i] after reading (folding) all the
+// parameters, and in training mode after reading X whole and the running
+// statistics: it may run in place (kInPlace).
 const KernelDef kRows[] = {
     {"", "BatchNormalization", 7, kOpsetMax, types::kFloats, 0, Tier::kReference,
-     "cpu.BatchNormalization", makeKernel<BatchNorm>},
+     "cpu.BatchNormalization", makeKernel<BatchNorm>, kInPlace},
     {"", "InstanceNormalization", 6, kOpsetMax, types::kFloats, 0, Tier::kReference,
      "cpu.InstanceNormalization", makeKernel<InstanceNorm>},
     {"", "LRN", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.LRN", makeKernel<Lrn>},

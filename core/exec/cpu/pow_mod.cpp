@@ -149,7 +149,10 @@ struct ModOp {
 };
 
 const KernelDef kRows[] = {
-    {"", "Pow", 1, kOpsetMax, kPowBaseTypes, 0, Tier::kReference, "cpu.Pow", makeKernel<Pow>},
+    // Both loops read element i of X and of an exponent of Z's size (which
+    // then has Z's width) before writing element i of Z: in place (kInPlace).
+    {"", "Pow", 1, kOpsetMax, kPowBaseTypes, 0, Tier::kReference, "cpu.Pow", makeKernel<Pow>,
+     kInPlace},
     legacyBinaryRow<ModOp>("Mod", 10, kOpsetMax, "cpu.Mod"),
 };
 

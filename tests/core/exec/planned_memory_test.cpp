@@ -233,10 +233,24 @@ TEST(ExecutorOnPlan, StaticShapesArePlannedAheadAndEveryTensorPlaced) {
   EXPECT_EQ(r.memory.blockBytes, 256u);
 }
 
+Reuse reuseOf(const MemoryPlan& p, const std::string& name) {
+  for (const PlannedTensor& t : p.tensors)
+    if (t.name == name) return t.reuse;
+  return Reuse::kView;  // not planned
+}
+
+// The plan the executor runs on, for `ex`.
+MemoryPlan runningPlan(const Executor& ex) {
+  auto p = planMemory(ex.compiled(), nullptr, PlanOptions::forExecution());
+  EXPECT_TRUE(p) << (p ? "" : p.error().message());
+  return p ? std::move(p).value() : MemoryPlan{};
+}
+
 TEST(ExecutorOnPlan, InPlaceOnlyWhereEveryKernelOfTheStepDeclaresIt) {
-  // Cast's kernel does not declare kInPlace: the plan for running keeps its
-  // output apart; the plan of what could be saved shares it (float to int32,
-  // the same width). Clip declares it.
+  // Every CPU row of the elementwise ops declares kInPlace; a step whose
+  // candidates include a row that does not (here a copy of Cast's row
+  // without the flag) keeps its output apart in the plan for running, while
+  // the plan of what could be saved shares it (float to int32, the same width).
   const std::string text = R"(
     main (float[64] x) => (int32[64] y) {
       a = Relu(x)
@@ -246,20 +260,220 @@ TEST(ExecutorOnPlan, InPlaceOnlyWhereEveryKernelOfTheStepDeclaresIt) {
     })";
   auto ex = executorFor(text, true);
   ASSERT_TRUE(ex);
+  auto& steps = const_cast<CompiledGraph&>(ex->compiled()).steps;
+  ASSERT_EQ(steps.size(), 4u);
+  ASSERT_FALSE(steps[2].candidates.empty());
+  KernelDef undeclared = *steps[2].candidates[0];
+  ASSERT_NE(undeclared.flags & kInPlace, 0u);  // Cast declares it
+  undeclared.flags = kNoFlags;
+  const std::vector<const KernelDef*> declared = steps[2].candidates;
+  steps[2].candidates = {&undeclared};
   auto ideal = planMemory(ex->compiled());
   auto running = planMemory(ex->compiled(), nullptr, PlanOptions::forExecution());
+  steps[2].candidates = declared;
   ASSERT_TRUE(ideal && running);
-  auto reuseOf = [](const MemoryPlan& p, const std::string& name) {
-    for (const PlannedTensor& t : p.tensors)
-      if (t.name == name) return t.reuse;
-    return Reuse::kView;
-  };
   EXPECT_EQ(reuseOf(*ideal, "b"), Reuse::kInPlace);
   EXPECT_EQ(reuseOf(*running, "b"), Reuse::kNone);
   EXPECT_EQ(reuseOf(*running, "c"), Reuse::kInPlace);
   EXPECT_EQ(reuseOf(*running, "y"), Reuse::kInPlace);
+  EXPECT_EQ(reuseOf(runningPlan(*ex), "b"), Reuse::kInPlace);
   RunResult r = runBothWays(text, {{"x", ramp({64})}});
-  EXPECT_EQ(r.memory.inPlace, 2);
+  EXPECT_EQ(r.memory.inPlace, 3);  // c, b and y
+}
+
+// ---- kernels that declare kInPlace beyond the unary family (issue #26) ----
+
+// `text`'s step writing `name` is in place in the plan for running, and the
+// outputs on the plan are those without it.
+void expectInPlaceStep(const std::string& text, const NamedInputs& inputs, const std::string& name,
+                       int inPlace) {
+  auto ex = executorFor(text, true);
+  ASSERT_TRUE(ex);
+  EXPECT_EQ(reuseOf(runningPlan(*ex), name), Reuse::kInPlace) << name;
+  RunResult r = runBothWays(text, inputs);
+  EXPECT_EQ(r.memory.source, PlanSource::kAhead);
+  EXPECT_EQ(r.memory.inPlace, inPlace);
+}
+
+void expectNotInPlaceStep(const std::string& text, const NamedInputs& inputs,
+                          const std::string& name) {
+  auto ex = executorFor(text, true);
+  ASSERT_TRUE(ex);
+  EXPECT_EQ(reuseOf(runningPlan(*ex), name), Reuse::kNone) << name;
+  runBothWays(text, inputs);
+}
+
+Tensor positive(Dims dims) {
+  return ramp(std::move(dims), 0.25f);
+}
+
+TEST(InPlaceKernels, BatchNormalizationOverX) {
+  const std::string text = R"(
+    main (float[2,3,4] x, float[3] s, float[3] bb, float[3] m, float[3] v) => (float[2,3,4] y) {
+      a = Relu(x)
+      y = BatchNormalization(a, s, bb, m, v)
+    })";
+  NamedInputs in = {{"x", ramp({2, 3, 4})},
+                    {"s", ramp({3}, 0.5f)},
+                    {"bb", ramp({3})},
+                    {"m", ramp({3}, -0.5f)},
+                    {"v", positive({3})}};
+  expectInPlaceStep(text, in, "y", 1);
+  // a read again after BatchNormalization: not written over.
+  expectNotInPlaceStep(R"(
+    main (float[2,3,4] x, float[3] s, float[3] bb, float[3] m, float[3] v) => (float[2,3,4] y) {
+      a = Relu(x)
+      b = BatchNormalization(a, s, bb, m, v)
+      y = Add(a, b)
+    })",
+                       in, "b");
+}
+
+TEST(InPlaceKernels, BatchNormalizationOverItsScaleWhenXHasItsSize) {
+  // X [1,3] has the bytes of scale [3]: the plan may take scale's buffer (X
+  // is a graph input); the kernel folds the parameters before writing Y.
+  expectInPlaceStep(R"(
+    main (float[1,3] x, float[3] s0, float[3] bb, float[3] m, float[3] v) => (float[1,3] y) {
+      s = Relu(s0)
+      y = BatchNormalization(x, s, bb, m, v)
+    })",
+                    {{"x", ramp({1, 3})},
+                     {"s0", ramp({3}, 0.5f)},
+                     {"bb", ramp({3})},
+                     {"m", ramp({3}, -0.5f)},
+                     {"v", positive({3})}},
+                    "y", 1);
+}
+
+TEST(InPlaceKernels, BatchNormalizationTrainingOverARunningStatistic) {
+  // Training mode reads the running mean after the batch statistics; Y [1,3]
+  // over the running mean's buffer must not change the updated mean.
+  expectInPlaceStep(R"(
+    <ir_version: 8, opset_import: ["" : 15]>
+    main (float[1,3] x, float[3] s, float[3] bb, float[3] m0, float[3] v)
+        => (float[1,3] y, float[3] rm, float[3] rv) {
+      m = Relu(m0)
+      y, rm, rv = BatchNormalization <training_mode = 1> (x, s, bb, m, v)
+    })",
+                    {{"x", ramp({1, 3})},
+                     {"s", ramp({3}, 0.5f)},
+                     {"bb", ramp({3})},
+                     {"m0", ramp({3}, -0.5f)},
+                     {"v", positive({3})}},
+                    "y", 1);
+}
+
+TEST(InPlaceKernels, PReluOverXOrOverASlopeOfItsSize) {
+  expectInPlaceStep(R"(
+    main (float[2,3,4] x, float[3,1] s) => (float[2,3,4] y) {
+      a = Neg(x)
+      y = PRelu(a, s)
+    })",
+                    {{"x", ramp({2, 3, 4})}, {"s", ramp({3, 1}, 0.1f)}}, "y", 1);
+  // X a graph input: the slope's buffer is taken.
+  expectInPlaceStep(R"(
+    main (float[2,3,4] x, float[2,3,4] s0) => (float[2,3,4] y) {
+      s = Sigmoid(s0)
+      y = PRelu(x, s)
+    })",
+                    {{"x", ramp({2, 3, 4})}, {"s0", ramp({2, 3, 4})}}, "y", 1);
+  expectNotInPlaceStep(R"(
+    main (float[2,3,4] x, float[3,1] s) => (float[2,3,4] y) {
+      a = Neg(x)
+      b = PRelu(a, s)
+      y = Mul(a, b)
+    })",
+                       {{"x", ramp({2, 3, 4})}, {"s", ramp({3, 1}, 0.1f)}}, "b");
+}
+
+TEST(InPlaceKernels, CastBetweenTypesOfOneWidth) {
+  Tensor x = ramp({64}, -9.0f);
+  for (int64_t i = 0; i < 64; ++i) x.mutableData<float>()[i] *= 1000.0f;
+  // float to int32 and back, float to uint32, float16 to bfloat16 via int16.
+  expectInPlaceStep(R"(
+    main (float[64] x) => (float[64] y) {
+      a = Neg(x)
+      b = Cast <to = 6> (a)
+      c = Neg(b)
+      y = Cast <to = 1> (c)
+    })",
+                    {{"x", x}}, "b", 3);
+  expectInPlaceStep(R"(
+    main (float[64] x) => (uint32[64] y) {
+      a = Neg(x)
+      y = Cast <to = 12> (a)
+    })",
+                    {{"x", x}}, "y", 1);
+  expectInPlaceStep(R"(
+    main (float[64] x) => (bfloat16[64] y) {
+      h = Cast <to = 10> (x)
+      a = Neg(h)
+      i = Cast <to = 5> (a)
+      y = Cast <to = 16> (i)
+    })",
+                    {{"x", x}}, "i", 3);  // a over h, i over a, y over i
+  expectNotInPlaceStep(R"(
+    main (float[64] x) => (float[64] y) {
+      a = Neg(x)
+      b = Cast <to = 6> (a)
+      c = Cast <to = 1> (b)
+      y = Add(a, c)
+    })",
+                       {{"x", x}}, "b");
+}
+
+TEST(InPlaceKernels, CastToAPackedTypeOverOneByteReadsACopy) {
+  // uint8[1] and int4[1] are both one byte: Y over X, whose byte the packed
+  // output clears before writing.
+  expectInPlaceStep(R"(
+    main (float[1] x) => (int8[1] y) {
+      a = Cast <to = 2> (x)
+      b = Cast <to = 22> (a)
+      y = Cast <to = 3> (b)
+    })",
+                    {{"x", ramp({1}, 5.0f)}}, "b", 2);
+}
+
+TEST(InPlaceKernels, BinaryOpsOverEitherInput) {
+  // Sub is not commutative: y over b (a is a graph input) must read b[i] first.
+  expectInPlaceStep(R"(
+    main (float[4,8] x, float[4,8] z) => (float[4,8] y) {
+      b = Neg(z)
+      y = Sub(x, b)
+    })",
+                    {{"x", ramp({4, 8})}, {"z", ramp({4, 8}, 1.0f)}}, "y", 1);
+  // Pow with an int32 exponent of the output's size (the same width).
+  expectInPlaceStep(R"(
+    main (float[4,8] x, float[4,8] z) => (float[4,8] y) {
+      e = Cast <to = 6> (z)
+      y = Pow(x, e)
+    })",
+                    {{"x", ramp({4, 8})}, {"z", ramp({4, 8}, 0.0f)}}, "y", 1);
+  expectNotInPlaceStep(R"(
+    main (float[4,8] x, float[4,8] z) => (float[4,8] y) {
+      b = Neg(z)
+      c = Sub(x, b)
+      y = Mul(b, c)
+    })",
+                       {{"x", ramp({4, 8})}, {"z", ramp({4, 8}, 1.0f)}}, "c");
+}
+
+TEST(InPlaceKernels, SumOverALaterInputReadsItFromACopy) {
+  // x0 and x1 are graph inputs: Sum takes the buffer of its third input, which
+  // the kernel would otherwise overwrite with x0 + x1 before reading it.
+  expectInPlaceStep(R"(
+    main (float[64] x0, float[64] x1, float[64] z) => (float[64] y) {
+      c = Neg(z)
+      y = Sum(x0, x1, c)
+    })",
+                    {{"x0", ramp({64})}, {"x1", ramp({64}, 2.0f)}, {"z", ramp({64}, -1.0f)}}, "y",
+                    1);
+  expectInPlaceStep(R"(
+    main (float[64] x0, float[64] z) => (float[64] y) {
+      c = Neg(z)
+      y = Mean(x0, c, x0)
+    })",
+                    {{"x0", ramp({64})}, {"z", ramp({64}, -1.0f)}}, "y", 1);
 }
 
 TEST(ExecutorOnPlan, NotInPlaceOverAValueReadLaterOrAGraphOutput) {
@@ -293,12 +507,13 @@ TEST(ExecutorOnPlan, NotInPlaceOverAValueASubgraphReadsLater) {
 
 TEST(ExecutorOnPlan, ATensorAKernelReturnsUnchangedIsCopiedOutBeforeItsMemoryIsReused) {
   // Cast to the same type returns its input: `c` would stay in a's memory,
-  // which `d` takes after a dies; the copy-out moves c to its own place first.
+  // which `d` takes when a dies; the copy-out moves c to its own place first.
+  // (c is not in place over a: a is read after the Cast.)
   RunResult r = runBothWays(R"(
     main (float[64] x) => (float[64] y) {
       a = Relu(x)
       c = Cast <to = 1> (a)
-      d = Neg(c)
+      d = Neg(a)
       e = Sigmoid(d)
       y = Add(c, e)
     })",

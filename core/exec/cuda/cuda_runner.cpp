@@ -145,6 +145,16 @@ std::string opLabel(const ir::Node& n) {
   return n.domain().empty() || n.domain() == "ai.onnx" ? n.opType() : n.domain() + "." + n.opType();
 }
 
+// What one run carries from step to step.
+struct RunContext {
+  PlacedValues& values;
+  RunState& state;  // for the CPU kernels
+  DeviceRunSummary& summary;
+  std::vector<std::string> kernelNames;  // per step, for the profile
+  bool overridden;                       // an initializer listed as input was given
+  bool profile;
+};
+
 class CudaRunner final : public GraphRunner {
  public:
   CudaRunner(std::shared_ptr<CudaDevice> device, const CompiledGraph& plan, Compiler& compiler)
@@ -169,6 +179,15 @@ class CudaRunner final : public GraphRunner {
   Status runOnDevice(const Step& step, StepKernel& k, PlacedValues& values, bool overridden);
   Status runDimsOnHost(const Step& step, PlacedValues& values);
   Status runOnCpu(const Step& step, ir::DataType dtype, PlacedValues& values, RunState& state);
+  Status runStep(size_t stepIndex, RunContext& rc);
+  // The step on its placement; `kernelName` gets the profile's kernel name.
+  Status execute(const Step& step, StepKernel& k, ir::DataType dtype, bool keep, RunContext& rc,
+                 std::string& kernelName);
+  Status runOnHost(const Step& step, ir::DataType dtype, RunContext& rc, std::string& kernelName);
+  Status runAsFallback(const Step& step, ir::DataType dtype, std::string reason, RunContext& rc,
+                       std::string& kernelName);
+  Status collectOutputs(PlacedValues& values, RunResult& result);
+  void recordProfile(const std::vector<std::string>& kernelNames, RunResult& result);
   bool keepable(const Step& step, bool overridden) const {
     return step.outputsInvariance == Invariance::kAlways ||
            (step.outputsInvariance == Invariance::kUnlessOverridden && !overridden);
@@ -326,96 +345,113 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
   // used from two threads at once): one run at a time per GPU.
   std::lock_guard<std::mutex> deviceLock(device_->runMutex());
   PASSLAB_RETURN_IF_ERROR(device_->makeCurrent());
-  const cudaStream_t stream = device_->stream();
-  PlacedValues values(std::move(slots), stream, uploads_);
-  DeviceRunSummary& summary = result.device;
-  summary.device =
+  PlacedValues values(std::move(slots), device_->stream(), uploads_);
+  result.device.device =
       "cuda:" + std::to_string(device_->properties().index) + " " + device_->properties().name;
   int threads = options.threads > 0 ? options.threads : 1;
   RunState state{arena_, &compiler_, threads, options.cancel, options.maxLoopIterations, nullptr};
   if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.prepare(plan_.steps.size()));
-  std::vector<std::string> kernelNames(plan_.steps.size());
-
+  RunContext rc{values,        state,
+                result.device, std::vector<std::string>(plan_.steps.size()),
+                overridden,    options.profile};
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
-    const Step& step = plan_.steps[s];
-    const ir::Node& node = *step.node;
     if (options.cancel && options.cancel->load())
-      return Error(ErrorCode::kCancelled, "run cancelled before " + node.describe());
-    bool keep = keepable(step, overridden);
-    if (keep && kept_[s]) {
-      values.bind(step.outputs, *kept_[s]);
-      kernelNames[s] = std::string(kKeptKernel);
-      ++summary.keptSteps;
-      values.release(step.releaseAfter);
-      continue;
-    }
-    auto dt = dispatchType(step, values);
-    if (!dt) return dt.error().withContext(node.describe());
-    auto k = kernelFor(s, *dt);
-    if (!k) return k.error();
-    const bool shapeArithmetic =
-        (*k)->placement == Placement::kDevice && smallIntegersOnHost(step, values);
-    // The data a CUDA step reads is copied before its events, so that its
-    // time is its kernels' (small integer inputs may be read on the host).
-    if ((*k)->placement == Placement::kDevice && !shapeArithmetic)
-      PASSLAB_RETURN_IF_ERROR(uploadData(step, values));
-    if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.begin(s, stream));
-    Status st;
-    if (shapeArithmetic) {
-      // Shape arithmetic: integers already on the host stay there.
-      st = runOnCpu(step, *dt, values, state);
-      kernelNames[s] = "host:" + node.opType();
-      ++summary.hostSteps;
-    } else {
-      switch ((*k)->placement) {
-        case Placement::kHostDims:
-          st = runDimsOnHost(step, values);
-          kernelNames[s] = "host." + node.opType();
-          ++summary.hostSteps;
-          break;
-        case Placement::kDevice:
-          st = runOnDevice(step, **k, values, overridden);
-          if (!st && st.error().code() == ErrorCode::kUnsupported) {
-            // A limit only the run's shapes show (a head size, a rank after
-            // merging dims): this run's step goes to the CPU instead.
-            std::string reason =
-                std::string((*k)->def->name) + " declined at run time: " + st.error().message();
-            st = runOnCpu(step, *dt, values, state);
-            kernelNames[s] = "cpu-fallback:" + node.opType();
-            ++summary.fallbackSteps;
-            summary.fallbacks.push_back({nodeLabel(node), opLabel(node), reason});
-            break;
-          }
-          kernelNames[s] = std::string((*k)->def->name);
-          ++summary.deviceSteps;
-          break;
-        case Placement::kCpuFallback:
-          st = runOnCpu(step, *dt, values, state);
-          if (keep) {  // a constant-only step, computed once: not a fallback
-            kernelNames[s] = "host:" + node.opType();
-            ++summary.hostSteps;
-            break;
-          }
-          kernelNames[s] = "cpu-fallback:" + node.opType();
-          ++summary.fallbackSteps;
-          summary.fallbacks.push_back({nodeLabel(node), opLabel(node), (*k)->reason});
-          break;
-      }
-    }
-    if (!st) return st.error().withContext(node.describe());
-    if (options.profile) PASSLAB_RETURN_IF_ERROR(events_.end(s, stream));
-    if (syncEachStep_) {
-      if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
-        return fromCuda(e, "the step's kernels").withContext(node.describe());
-    }
-    if (keep) {
-      kept_[s] = values.snapshot(step.outputs);
-      // Their host copies are the same tensors on every run: uploaded once too.
-      uploads_.setConstantSlots(step.outputs);
-    }
-    values.release(step.releaseAfter);
+      return Error(ErrorCode::kCancelled,
+                   "run cancelled before " + plan_.steps[s].node->describe());
+    PASSLAB_RETURN_IF_ERROR(runStep(s, rc));
   }
+  PASSLAB_RETURN_IF_ERROR(collectOutputs(values, result));
+  if (cudaError_t e = cudaStreamSynchronize(device_->stream()); e != cudaSuccess)
+    return fromCuda(e, "the run's kernels (set PASSLAB_CUDA_SYNC=1 to name the failing node)");
+  values.countCopies(result.device);
+  if (options.profile) recordProfile(rc.kernelNames, result);
+  return Status::ok();
+}
 
+Status CudaRunner::runStep(size_t s, RunContext& rc) {
+  const Step& step = plan_.steps[s];
+  const ir::Node& node = *step.node;
+  const cudaStream_t stream = device_->stream();
+  const bool keep = keepable(step, rc.overridden);
+  if (keep && kept_[s]) {
+    rc.values.bind(step.outputs, *kept_[s]);
+    rc.kernelNames[s] = std::string(kKeptKernel);
+    ++rc.summary.keptSteps;
+    rc.values.release(step.releaseAfter);
+    return Status::ok();
+  }
+  auto dt = dispatchType(step, rc.values);
+  if (!dt) return dt.error().withContext(node.describe());
+  auto k = kernelFor(s, *dt);
+  if (!k) return k.error();
+  const bool onDevice = (*k)->placement == Placement::kDevice;
+  // Shape arithmetic: integers already on the host stay there.
+  const bool shapeArithmetic = onDevice && smallIntegersOnHost(step, rc.values);
+  // The data a CUDA step reads is copied before its events, so that its
+  // time is its kernels' (small integer inputs may be read on the host).
+  if (onDevice && !shapeArithmetic) PASSLAB_RETURN_IF_ERROR(uploadData(step, rc.values));
+  if (rc.profile) PASSLAB_RETURN_IF_ERROR(events_.begin(s, stream));
+  Status st = shapeArithmetic ? runOnHost(step, *dt, rc, rc.kernelNames[s])
+                              : execute(step, **k, *dt, keep, rc, rc.kernelNames[s]);
+  if (!st) return st.error().withContext(node.describe());
+  if (rc.profile) PASSLAB_RETURN_IF_ERROR(events_.end(s, stream));
+  if (syncEachStep_)
+    if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
+      return fromCuda(e, "the step's kernels").withContext(node.describe());
+  if (keep) {
+    kept_[s] = rc.values.snapshot(step.outputs);
+    // Their host copies are the same tensors on every run: uploaded once too.
+    uploads_.setConstantSlots(step.outputs);
+  }
+  rc.values.release(step.releaseAfter);
+  return Status::ok();
+}
+
+Status CudaRunner::runOnHost(const Step& step, ir::DataType dtype, RunContext& rc,
+                             std::string& kernelName) {
+  kernelName = "host:" + step.node->opType();
+  ++rc.summary.hostSteps;
+  return runOnCpu(step, dtype, rc.values, rc.state);
+}
+
+Status CudaRunner::runAsFallback(const Step& step, ir::DataType dtype, std::string reason,
+                                 RunContext& rc, std::string& kernelName) {
+  const ir::Node& node = *step.node;
+  kernelName = "cpu-fallback:" + node.opType();
+  ++rc.summary.fallbackSteps;
+  rc.summary.fallbacks.push_back({nodeLabel(node), opLabel(node), std::move(reason)});
+  return runOnCpu(step, dtype, rc.values, rc.state);
+}
+
+Status CudaRunner::execute(const Step& step, StepKernel& k, ir::DataType dtype, bool keep,
+                           RunContext& rc, std::string& kernelName) {
+  switch (k.placement) {
+    case Placement::kHostDims:
+      kernelName = "host." + step.node->opType();
+      ++rc.summary.hostSteps;
+      return runDimsOnHost(step, rc.values);
+    case Placement::kDevice: {
+      Status st = runOnDevice(step, k, rc.values, rc.overridden);
+      if (!st && st.error().code() == ErrorCode::kUnsupported)
+        // A limit only the run's shapes show (a head size, a rank after
+        // merging dims): this run's step goes to the CPU instead.
+        return runAsFallback(
+            step, dtype,
+            std::string(k.def->name) + " declined at run time: " + st.error().message(), rc,
+            kernelName);
+      kernelName = std::string(k.def->name);
+      ++rc.summary.deviceSteps;
+      return st;
+    }
+    case Placement::kCpuFallback:
+      // A constant-only step, computed once and kept, is not a fallback.
+      if (keep) return runOnHost(step, dtype, rc, kernelName);
+      return runAsFallback(step, dtype, k.reason, rc, kernelName);
+  }
+  return internalError("unknown placement");
+}
+
+Status CudaRunner::collectOutputs(PlacedValues& values, RunResult& result) {
   for (const SlotRef& r : plan_.outputs) {
     auto v = values.onHost(r.index);
     if (!v) return v.error();
@@ -423,23 +459,21 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
     result.outputs.push_back(out.isTensor() ? out.tensor().toIr() : ir::Tensor());
     result.values.push_back(std::move(out));
   }
-  if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
-    return fromCuda(e, "the run's kernels (set PASSLAB_CUDA_SYNC=1 to name the failing node)");
-  values.countCopies(summary);
-  if (options.profile) {
-    for (size_t s = 0; s < plan_.steps.size(); ++s) {
-      const ir::Node& node = *plan_.steps[s].node;
-      NodeProfile p;
-      p.nodeId = node.id();
-      p.op = opLabel(node);
-      p.name = node.name();
-      p.kernel = kernelNames[s];
-      p.calls = 1;
-      p.micros = kernelNames[s] == kKeptKernel ? 0.0 : events_.micros(s);
-      result.profile.push_back(std::move(p));
-    }
-  }
   return Status::ok();
+}
+
+void CudaRunner::recordProfile(const std::vector<std::string>& kernelNames, RunResult& result) {
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    const ir::Node& node = *plan_.steps[s].node;
+    NodeProfile p;
+    p.nodeId = node.id();
+    p.op = opLabel(node);
+    p.name = node.name();
+    p.kernel = kernelNames[s];
+    p.calls = 1;
+    p.micros = kernelNames[s] == kKeptKernel ? 0.0 : events_.micros(s);
+    result.profile.push_back(std::move(p));
+  }
 }
 
 }  // namespace

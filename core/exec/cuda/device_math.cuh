@@ -25,16 +25,26 @@ inline unsigned int blocksFor(int64_t n, int threads = kThreads) {
   return static_cast<unsigned int>(b);
 }
 
-__device__ __forceinline__ float toFloat(float v) { return v; }
-__device__ __forceinline__ float toFloat(__half v) { return __half2float(v); }
-__device__ __forceinline__ float toFloat(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float toFloat(float v) {
+  return v;
+}
+__device__ __forceinline__ float toFloat(__half v) {
+  return __half2float(v);
+}
+__device__ __forceinline__ float toFloat(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
 
 template <class T>
 __device__ __forceinline__ T fromFloat(float v);
 template <>
-__device__ __forceinline__ float fromFloat<float>(float v) { return v; }
+__device__ __forceinline__ float fromFloat<float>(float v) {
+  return v;
+}
 template <>
-__device__ __forceinline__ __half fromFloat<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half fromFloat<__half>(float v) {
+  return __float2half_rn(v);
+}
 template <>
 __device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
   return __float2bfloat16_rn(v);
@@ -44,14 +54,20 @@ __device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
 template <class F>
 void withFloatType(FloatType t, F&& f) {
   switch (t) {
-    case FloatType::kFloat32: f.template operator()<float>(); break;
-    case FloatType::kFloat16: f.template operator()<__half>(); break;
-    case FloatType::kBFloat16: f.template operator()<__nv_bfloat16>(); break;
+    case FloatType::kFloat32:
+      f.template operator()<float>();
+      break;
+    case FloatType::kFloat16:
+      f.template operator()<__half>();
+      break;
+    case FloatType::kBFloat16:
+      f.template operator()<__nv_bfloat16>();
+      break;
   }
 }
 
 }  // namespace passlab::exec::cuda::device
 
-#define PASSLAB_GRID_STRIDE_LOOP(i, n)                                                 \
+#define PASSLAB_GRID_STRIDE_LOOP(i, n)                                                   \
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += static_cast<int64_t>(blockDim.x) * gridDim.x)

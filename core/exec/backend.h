@@ -49,6 +49,10 @@ class Backend {
   virtual int defaultThreads() const = 0;
   // Called on the running thread before each run.
   virtual void beginRun(int threads) = 0;
+  // Whether makeRunner gives a runner: the executor then builds the CPU
+  // kernels of kernels() only for the steps the runner sends to the CPU, on
+  // their first use, not all ahead.
+  virtual bool runsGraphs() const { return false; }
   // The runner for `plan` (a graph of `model`; `compiler` builds the CPU
   // kernels of fallback steps), or nullptr when the executor's interpreter
   // runs the steps on the host with kernels() (the CPU backend).

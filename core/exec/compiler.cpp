@@ -124,8 +124,12 @@ ir::DataType declaredDispatchType(const Step& step) {
   return v->type().elemType();
 }
 
-Compiler::Compiler(const ir::Model& model, const KernelRegistry& registry, bool referenceKernels)
-    : model_(model), registry_(registry), referenceKernels_(referenceKernels) {}
+Compiler::Compiler(const ir::Model& model, const KernelRegistry& registry, bool referenceKernels,
+                   bool buildAhead)
+    : model_(model),
+      registry_(registry),
+      referenceKernels_(referenceKernels),
+      buildAhead_(buildAhead) {}
 
 Expected<std::unique_ptr<CompiledGraph>> Compiler::compile(const ir::Graph& g,
                                                            const CompiledGraph* parent) {
@@ -244,6 +248,7 @@ Status Compiler::buildSteps(const ir::Graph& g, CompiledGraph& plan) {
   }
   // Kernels whose element type is known now are built now, so bad attributes
   // and unsupported configurations are reported by create().
+  if (!buildAhead_) return Status::ok();
   for (Step& step : plan.steps) {
     bool typeless = std::all_of(step.candidates.begin(), step.candidates.end(),
                                 [](const KernelDef* d) { return d->typeInput == kAnyType; });

@@ -14,7 +14,11 @@ namespace passlab::exec {
 
 class Compiler {
  public:
-  Compiler(const ir::Model& model, const KernelRegistry& registry, bool referenceKernels);
+  // `buildAhead`: kernels whose element type is known are built by compile()
+  // (bad attributes are reported then); false: each on its first use (a
+  // device backend runs most steps on its own kernels).
+  Compiler(const ir::Model& model, const KernelRegistry& registry, bool referenceKernels,
+           bool buildAhead = true);
 
   // `parent` is the compiled graph enclosing `g` (nullptr for the main graph).
   Expected<std::unique_ptr<CompiledGraph>> compile(const ir::Graph& g, const CompiledGraph* parent);
@@ -29,6 +33,7 @@ class Compiler {
   const ir::Model& model_;
   const KernelRegistry& registry_;
   bool referenceKernels_;
+  bool buildAhead_;
 };
 
 // The element type that selects `step`'s kernel, from its declared input

@@ -85,7 +85,8 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   if (!backend) return backend.error();
   ex->backend_ = std::move(backend).value();
   ex->compiler_ =
-      std::make_unique<Compiler>(ex->model_, ex->backend_->kernels(), options.referenceKernels);
+      std::make_unique<Compiler>(ex->model_, ex->backend_->kernels(), options.referenceKernels,
+                                 /*buildAhead=*/!ex->backend_->runsGraphs());
   auto plan = ex->compiler_->compile(ex->model_.graph(), nullptr);
   if (!plan) return plan.error();
   ex->plan_ = std::move(plan).value();

@@ -22,6 +22,7 @@ class CudaBackend final : public Backend {
   const KernelRegistry& kernels() const override { return cpu::kernelRegistry(); }
   int defaultThreads() const override { return cpu_->defaultThreads(); }
   void beginRun(int threads) override { cpu_->beginRun(threads); }
+  bool runsGraphs() const override { return true; }
   Expected<std::unique_ptr<GraphRunner>> makeRunner(const ir::Model& model,
                                                     const CompiledGraph& plan,
                                                     Compiler& compiler) override {

@@ -204,18 +204,23 @@ class CudaRunner final : public GraphRunner {
   bool syncEachStep_;
 };
 
+// A small integer tensor (a shape, indices, axes): what kernels may read on
+// the host, and what shape arithmetic computes.
+bool smallIntegers(const PlacedValues& values, int32_t slot) {
+  constexpr int64_t kSmall = 1024;
+  ir::DataType t = values.dtype(slot);
+  return (t == ir::DataType::kInt64 || t == ir::DataType::kInt32) &&
+         numelOf(values.dims(slot)) <= kSmall;
+}
+
 // Every present input is a small integer tensor held on the host (shape
 // arithmetic: Gather, Concat, Unsqueeze of Shape outputs). Such steps run on
 // the CPU rather than copy a few numbers to the device and back.
 bool smallIntegersOnHost(const Step& step, PlacedValues& values) {
-  constexpr int64_t kSmall = 1024;
   bool any = false;
   for (const SlotRef& r : step.inputs) {
     if (!r.present() || !values.present(r.index)) continue;
-    if (!values.onHostOnly(r.index)) return false;
-    ir::DataType t = values.dtype(r.index);
-    if (t != ir::DataType::kInt64 && t != ir::DataType::kInt32) return false;
-    if (numelOf(values.dims(r.index)) > kSmall) return false;
+    if (!values.onHostOnly(r.index) || !smallIntegers(values, r.index)) return false;
     any = true;
   }
   return any;
@@ -227,9 +232,9 @@ Status uploadData(const Step& step, PlacedValues& values) {
   for (const SlotRef& r : step.inputs) {
     if (!r.present() || !values.present(r.index) || !values.onHostOnly(r.index)) continue;
     ir::DataType t = values.dtype(r.index);
-    bool integer = t == ir::DataType::kInt64 || t == ir::DataType::kInt32;
-    if (integer && numelOf(values.dims(r.index)) <= 1024) continue;
-    if (t == ir::DataType::kUndefined || t == ir::DataType::kString) continue;
+    if (smallIntegers(values, r.index) || t == ir::DataType::kUndefined ||
+        t == ir::DataType::kString)
+      continue;
     auto d = values.onDevice(r.index);
     if (!d) return d.error();
   }

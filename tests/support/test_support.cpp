@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 #include "core/io/text_format.h"
 
@@ -40,15 +41,29 @@ std::vector<std::string> corpusModels() {
   return out;
 }
 
+namespace {
+// Heap-allocated so that it outlives the atexit handler that removes it.
+const std::string* tempRoot = nullptr;
+
+void removeTempRoot() {
+  if (!tempRoot || std::getenv("PASSLAB_KEEP_TEST_FILES")) return;
+  std::error_code ec;
+  fs::remove_all(*tempRoot, ec);
+}
+
+const std::string& makeTempRoot() {
+  std::string pattern = (fs::temp_directory_path() / "passlab-test-XXXXXX").string();
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a folder like " + pattern);
+  tempRoot = new std::string(buf.data());
+  std::atexit(removeTempRoot);
+  return *tempRoot;
+}
+}  // namespace
+
 std::string tempDir() {
-  static const std::string root = [] {
-    std::string pattern = (fs::temp_directory_path() / "passlab-test-XXXXXX").string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    std::string dir = mkdtemp(buf.data());
-    std::atexit([] {});
-    return dir;
-  }();
+  static const std::string& root = makeTempRoot();
   static int counter = 0;
   std::string dir = root + "/" + std::to_string(counter++);
   fs::create_directories(dir);

@@ -16,7 +16,8 @@ std::optional<std::string> corpusDir();
 std::optional<std::string> onnxTestdataDir();
 // Model files under corpus/models (sorted).
 std::vector<std::string> corpusModels();
-// A fresh temporary folder, removed at process exit.
+// A fresh temporary folder, removed at process exit (kept when
+// $PASSLAB_KEEP_TEST_FILES is set, to look at what a test wrote).
 std::string tempDir();
 
 // Parses a text-format model; fails the current test on error.

@@ -2,12 +2,14 @@
 // widened to float32 around the call, constant weights once). Activations stay NCHW between
 // operators; each call reorders its input into the layout oneDNN picks for the
 // problem and the result back (docs/exec-backends.md: cheaper than running the
-// convolution itself in plain NCHW). The primitive is built once per input
+// convolution itself in plain NCHW), except 1x1 convolutions that run faster
+// as one SGEMM on plain NCHW (conv_layout_choice.h). The primitive is built once per input
 // shape; weights that are the same on every run (KernelContext::invariantInput:
 // initializers, or computed from constants only) are reordered once and kept.
 #include <memory>
 
 #include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/half_convert.h"
@@ -61,8 +63,15 @@ class OneDnnConv final : public Kernel {
     const Tensor* bias = ctx.has(2) ? &ctx.input(2) : nullptr;
     const ir::DataType dt = x.dtype();
     const bool half = dt == ir::DataType::kFloat16 || dt == ir::DataType::kBFloat16;
-    if ((dt != ir::DataType::kFloat && !half) || w.dtype() != dt || (bias && bias->dtype() != dt))
+    // The reference reads W's data: an error instead when it was freed
+    // (held packed, KernelContext::holdsOwnCopy) and oneDNN declines now.
+    auto fallback = [&]() -> Status {
+      if (w.dataFreed())
+        return internalError("oneDNN declined the new shape and W was freed after packing");
       return fallback_->run(ctx);
+    };
+    if ((dt != ir::DataType::kFloat && !half) || w.dtype() != dt || (bias && bias->dtype() != dt))
+      return fallback();
     auto geo = kTransposed ? convTransposeGeometry(attrs_, x.dims(), w.dims())
                            : convGeometry(attrs_, x.dims(), w.dims());
     if (!geo) return geo.error();
@@ -70,15 +79,20 @@ class OneDnnConv final : public Kernel {
     if (bias && bias->numel() != g.M)
       return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
                              std::to_string(g.M));
-    if (g.spatial() > 3 || x.numel() == 0 || !consistent(g)) return fallback_->run(ctx);
+    if (g.spatial() > 3 || x.numel() == 0 || !consistent(g)) return fallback();
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads()) {
-      plan_ = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());
+      auto fresh = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());
+      if (plan_ && !fresh->declined && !half) fresh->inheritWeights(*plan_);
+      plan_ = std::move(fresh);
     }
-    if (plan_->declined) return fallback_->run(ctx);
+    if (plan_->declined) return fallback();
     if (!half) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
-      return compute(ctx, x, w, bias, *y, ctx.invariantInput(1));
+      const bool invariantW = ctx.invariantInput(1);
+      PASSLAB_RETURN_IF_ERROR(compute(ctx, x, w, bias, *y, invariantW));
+      if (invariantW && plan_->holdsWeights()) ctx.holdsOwnCopy(1);
+      return Status::ok();
     }
     // Half types: widen X (and B) per call, W once when it is constant.
     PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
@@ -151,6 +165,22 @@ class OneDnnConv final : public Kernel {
     return true;
   }
 
+  // The convolution primitive on these src/weights/dst layouts (`any` lets
+  // oneDNN choose), adopted by p; throws dnnl::error when oneDNN has none.
+  static void buildConvolution(ConvPlan& p, const memory::desc& src, const memory::desc& wei,
+                               const memory::desc& dst, const memory::dims& strides,
+                               const memory::dims& dil, const memory::dims& padL,
+                               const memory::dims& padR, bool hasBias) {
+    auto d = hasBias ? dnnl::convolution_forward::desc(
+                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                           src, wei, p.biasDesc, dst, strides, dil, padL, padR)
+                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, src,
+                                                       wei, dst, strides, dil, padL, padR);
+    auto pd = dnnl::convolution_forward::primitive_desc(d, onednn::engine());
+    p.adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
+  }
+
   std::unique_ptr<ConvPlan> build(const ConvGeometry& g, const Dims& x, const Dims& w, bool hasBias,
                                   int threads) {
     auto p = std::make_unique<ConvPlan>();
@@ -184,10 +214,17 @@ class OneDnnConv final : public Kernel {
       p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped, kTransposed));
       p->userDst = memory::desc(onednn::toDims(g.outDims), f32, dataTag(sp));
       p->biasDesc = memory::desc({g.M}, f32, tag::x);
-      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
       auto anyWei = memory::desc(wDims, f32, tag::any);
+      if (!kTransposed && runsInPlainNchw(g)) {
+        try {
+          buildConvolution(*p, p->userSrc, anyWei, p->userDst, strides, dil, padL, padR, hasBias);
+          return p;
+        } catch (const dnnl::error&) {
+          // no plain implementation: let oneDNN choose the layout below
+        }
+      }
+      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
       auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
-      auto& eng = onednn::engine();
       if constexpr (kTransposed) {
         auto d =
             hasBias ? dnnl::deconvolution_forward::desc(
@@ -196,18 +233,10 @@ class OneDnnConv final : public Kernel {
                     : dnnl::deconvolution_forward::desc(
                           dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
                           anySrc, anyWei, anyDst, strides, dil, padL, padR);
-        auto pd = dnnl::deconvolution_forward::primitive_desc(d, eng);
+        auto pd = dnnl::deconvolution_forward::primitive_desc(d, onednn::engine());
         p->adopt(dnnl::deconvolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
       } else {
-        auto d = hasBias
-                     ? dnnl::convolution_forward::desc(
-                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                           anySrc, anyWei, p->biasDesc, anyDst, strides, dil, padL, padR)
-                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                       dnnl::algorithm::convolution_direct, anySrc,
-                                                       anyWei, anyDst, strides, dil, padL, padR);
-        auto pd = dnnl::convolution_forward::primitive_desc(d, eng);
-        p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
+        buildConvolution(*p, anySrc, anyWei, anyDst, strides, dil, padL, padR, hasBias);
       }
       return p;
     } catch (const dnnl::error&) {

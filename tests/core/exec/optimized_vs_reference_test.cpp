@@ -29,6 +29,14 @@ const Case kCases[] = {
        y = Conv <group = 4, pads = [1, 1, 1, 1]> (x, w) })"},
     {"conv_depthwise_same", R"(main (float[1,6,10,10] x, float[6,1,3,3] w) => (float[1,6,5,5] y) {
        y = Conv <group = 6, auto_pad = "SAME_UPPER", strides = [2, 2]> (x, w) })"},
+    // 1x1, stride 1, no pads, 16x16 outputs: plain NCHW (conv_layout_choice.h), with a bias.
+    {"conv1x1_plain_nchw",
+     R"(main (float[2,24,16,16] x, float[40,24,1,1] w, float[40] b) => (float[2,40,16,16] y) {
+       y = Conv (x, w, b) })"},
+    // The same at 7x7: oneDNN's layout with reorders.
+    {"conv1x1_small_blocked",
+     R"(main (float[1,32,7,7] x, float[48,32,1,1] w) => (float[1,48,7,7] y) {
+       y = Conv (x, w) })"},
     {"conv1d",
      R"(main (float[2,3,20] x, float[5,3,4] w) => (float[2,5,17] y) { y = Conv (x, w) })"},
     {"conv3d", R"(main (float[1,2,5,6,7] x, float[3,2,2,3,3] w) => (float[1,3,4,4,5] y) {

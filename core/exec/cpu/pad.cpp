@@ -1,4 +1,5 @@
 // Pad: constant, reflect, edge and wrap modes; negative pads crop.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -42,6 +43,11 @@ void padLoop(const E* x, E* y, const Dims& in, const Dims& out, const Dims& padB
   std::vector<int64_t> lastMap(static_cast<size_t>(innerOut));
   for (int64_t j = 0; j < innerOut; ++j)
     lastMap[static_cast<size_t>(j)] = mapIndex(mode, j - padBegin[rank - 1], innerIn);
+  // Output positions [lo, hi) of the last axis read the input row contiguously
+  // from lo - padBegin: one copy; the rest (the pads) through lastMap.
+  const int64_t pb = padBegin[rank - 1];
+  const int64_t lo = std::clamp<int64_t>(pb, 0, innerOut);
+  const int64_t hi = std::clamp<int64_t>(pb + innerIn, lo, innerOut);
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < rank; ++d) rows *= out[d];
   parallelFor(rows, threads, std::max<int64_t>(1, kElementwiseGrain / (innerOut + 1)),
@@ -66,10 +72,15 @@ void padLoop(const E* x, E* y, const Dims& in, const Dims& out, const Dims& padB
                     continue;
                   }
                   const E* xr = x + src;
-                  for (int64_t j = 0; j < innerOut; ++j) {
-                    int64_t k = lastMap[static_cast<size_t>(j)];
-                    yr[j] = k < 0 ? fill : xr[k];
-                  }
+                  auto edge = [&](int64_t j0, int64_t j1) {
+                    for (int64_t j = j0; j < j1; ++j) {
+                      int64_t k = lastMap[static_cast<size_t>(j)];
+                      yr[j] = k < 0 ? fill : xr[k];
+                    }
+                  };
+                  edge(0, lo);
+                  std::copy(xr + (lo - pb), xr + (hi - pb), yr + lo);
+                  edge(hi, innerOut);
                 }
               });
 }

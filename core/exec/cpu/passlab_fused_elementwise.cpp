@@ -19,10 +19,13 @@
 // BroadcastWalker does). When the collapsed inner dim is long (>= 256), each
 // piece of a row (up to kTile elements) reads every input in place or as one
 // value (an input either moves with Y along a row or is broadcast there), so
-// nothing is copied. Otherwise Y is cut into tiles of kTile elements and an
-// input of another shape is gathered into a tile buffer through its
-// broadcast. Either way the instructions then run one after the other over
-// the piece, each a tight loop over data that stays in L1: every input is
+// nothing is copied. When the inner dim is short but each input is all of Y,
+// one value, or one short row repeated along the dim above (a per-channel
+// operand of a blocked [1, C/16, H, W, 16] tensor), the repeated row is laid
+// out once into a tile buffer and reused while it stays the same (runPeriodic).
+// Otherwise Y is cut into tiles of kTile elements and an input of another
+// shape is gathered into a tile buffer through its broadcast. Either way the instructions then run
+// one after the other over the piece, each a tight loop over data that stays in L1: every input is
 // read once and Y written once, instead of one full pass per op.
 // Intermediate registers share buffers where their lifetimes do not overlap.
 #include <algorithm>
@@ -371,6 +374,7 @@ class FusedElementwise final : public Kernel {
     float* Y = y->mutableData<float>();
     const Collapsed c = collapse(out, shapes);
     if (c.dims.back() >= kRowMin) return runRows(c, xs, Y, total, ctx.threads());
+    if (periodic(c, xs, total)) return runPeriodic(c, xs, Y, total, ctx.threads());
     return runGathered(out, shapes, xs, Y, total, ctx.threads());
   }
 
@@ -412,6 +416,87 @@ class FusedElementwise final : public Kernel {
           }
           const float* data = xs[i]->data<float>() + off;
           reg[i] = st[rank - 1] == 1 ? Src{data, 0.0f} : Src{nullptr, data[0]};
+        }
+        runTile(reg, scratch.data(), Y, p, n);
+        p += n;
+      }
+    });
+    return Status::ok();
+  }
+
+  // Whether runPeriodic applies: short rows (the collapsed inner dim P <
+  // kRowMin) under a broadcast dim, with every input either all of Y, one
+  // value, or a row of P values repeated along the dim above (strides 0, 1 on
+  // the last two collapsed dims): a per-channel operand of a blocked tensor,
+  // [1, C/16, 1, 1, 16] against [1, C/16, H, W, 16], collapsed to [C/16, H*W, 16].
+  static bool periodic(const Collapsed& c, const std::vector<const Tensor*>& xs, int64_t total) {
+    const size_t rank = c.dims.size();
+    if (rank < 2) return false;
+    bool any = false;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (xs[i]->numel() == 1 || xs[i]->numel() == total) continue;
+      if (c.strides[i][rank - 1] != 1 || c.strides[i][rank - 2] != 0) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  // Rows of P values repeated along a broadcast dim (see periodic): Y is cut
+  // into pieces of whole super-rows' parts (the last two collapsed dims, up to
+  // about kTile elements); a periodic input is laid out once into a tile
+  // buffer (its row repeated) and read from there until its row or phase
+  // changes, which happens once per super-row, not once per P elements as
+  // gathering through the broadcast would.
+  Status runPeriodic(const Collapsed& c, const std::vector<const Tensor*>& xs, float* Y,
+                     int64_t total, int threads) const {
+    const size_t nin = prog_.inputs;
+    const size_t rank = c.dims.size();
+    const int64_t period = c.dims[rank - 1];
+    const int64_t super = c.dims[rank - 2] * period;
+    const int64_t piece = std::max<int64_t>(period, (kTile / period) * period);
+    std::vector<int> slot(nin, -1);
+    int periodic = 0;
+    for (size_t i = 0; i < nin; ++i)
+      if (xs[i]->numel() != 1 && xs[i]->numel() != total) slot[i] = periodic++;
+    parallelFor(total, threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
+      const size_t slots = static_cast<size_t>(prog_.buffers + periodic);
+      std::vector<float> scratch(std::max<size_t>(slots, 1) * kTile);
+      std::vector<Src> reg(nin + prog_.code.size());
+      // Per periodic input: the row and phase its buffer holds, and how many values.
+      std::vector<const float*> heldRow(nin, nullptr);
+      std::vector<int64_t> heldPhase(nin, -1), heldCount(nin, 0);
+      for (int64_t p = b; p < e;) {
+        const int64_t outer = p / super, col = p % super;
+        const int64_t n = std::min({super - col, e - p, piece});
+        for (size_t i = 0; i < nin; ++i) {
+          const float* d = xs[i]->data<float>();
+          if (xs[i]->numel() == 1) {
+            reg[i] = Src{nullptr, d[0]};
+            continue;
+          }
+          if (slot[i] < 0) {
+            reg[i] = Src{d + p, 0.0f};
+            continue;
+          }
+          const std::vector<int64_t>& st = c.strides[i];
+          int64_t off = 0;
+          for (int64_t r = outer, k = static_cast<int64_t>(rank) - 3; k >= 0; --k) {
+            off += (r % c.dims[static_cast<size_t>(k)]) * st[static_cast<size_t>(k)];
+            r /= c.dims[static_cast<size_t>(k)];
+          }
+          const float* row = d + off;
+          const int64_t phase = col % period;
+          float* buf = scratch.data() + static_cast<size_t>(prog_.buffers + slot[i]) * kTile;
+          if (row != heldRow[i] || phase != heldPhase[i] || heldCount[i] < n) {
+            for (int64_t k = 0, j = phase; k < n; ++k) {
+              buf[k] = row[j];
+              if (++j == period) j = 0;
+            }
+            heldRow[i] = row;
+            heldPhase[i] = phase;
+            heldCount[i] = n;
+          }
+          reg[i] = Src{buf, 0.0f};
         }
         runTile(reg, scratch.data(), Y, p, n);
         p += n;

@@ -212,6 +212,41 @@ TEST(PassLabFusedElementwise, ScaleShiftReluWithPerChannelBroadcast) {
       "scale shift relu");
 }
 
+TEST(PassLabFusedElementwise, BlockedPerChannelScaleShiftRelu) {
+  // A BatchNormalization as Mul/Add on a blocked [N, C/16, H, W, 16] tensor:
+  // s and b are [1, C/16, 1, 1, 16], one row of 16 repeated along H*W (the
+  // periodic path), over two batches and super-rows of 63 x 16 elements.
+  const std::string sig =
+      "main (float[2,5,7,9,16] x, float[1,5,1,1,16] s, float[1,5,1,1,16] b) => "
+      "(float[2,5,7,9,16] y) {\n";
+  compare(fe(sig, "x, s, b",
+             R"(ops = ["Mul", "Add", "Relu"], operands = [0, 1, -1, 3, 2, -1, 4, -1, -1])"),
+          sig + "m = Mul(x, s)\n a = Add(m, b)\n y = Relu(a) }",
+          {{"x", rnd({2, 5, 7, 9, 16}, 1)},
+           {"s", rnd({1, 5, 1, 1, 16}, 2)},
+           {"b", rnd({1, 5, 1, 1, 16}, 3)}},
+          0, "blocked per-channel affine");
+}
+
+TEST(PassLabFusedElementwise, PeriodicRowsLongerThanATileWithAnOddPeriod) {
+  // Rows of 7 repeated along 37 x 41 (super-rows of 10619 elements, several
+  // pieces each); s varies with the outer dim, g not at all outside its row;
+  // z is all of Y, c a scalar input: every kind of input of the periodic path.
+  const std::string sig =
+      "main (float[3,37,41,7] x, float[3,1,1,7] s, float[7] g, float[3,37,41,7] z, float[1] c) "
+      "=> (float[3,37,41,7] y) {\n";
+  compare(
+      fe(sig, "x, s, g, z, c",
+         R"(ops = ["Mul", "Add", "Sub", "Mul"], operands = [0, 1, -1, 5, 2, -1, 6, 3, -1, 7, 4, -1])"),
+      sig + "m = Mul(x, s)\n a = Add(m, g)\n d = Sub(a, z)\n y = Mul(d, c) }",
+      {{"x", rnd({3, 37, 41, 7}, 1)},
+       {"s", rnd({3, 1, 1, 7}, 2)},
+       {"g", rnd({7}, 3)},
+       {"z", rnd({3, 37, 41, 7}, 4)},
+       {"c", rnd({1}, 5)}},
+      0, "periodic rows");
+}
+
 TEST(PassLabFusedElementwise, TreeOverManyTilesWithRowAndColumnBroadcasts) {
   // y = (x - m) / Sqrt(v + 1e-5) * g, x [3,1000,7], m [3,1000,1], v [1000,1], g [7]:
   // 21000 elements (11 tiles, the last partial), three kinds of broadcast.

@@ -5,6 +5,7 @@
 
 #include "core/analysis/cost_model.h"
 #include "core/ir/op_schema.h"
+#include "core/ir/passlab_ops.h"
 #include "core/ir/verifier.h"
 
 namespace passlab::analysis {
@@ -34,6 +35,9 @@ std::string unknownReason(const ir::Model& m, const ir::Node& n, int64_t opset) 
   const auto& reg = ir::OpRegistry::instance();
   if (m.findFunction(n.domain(), n.opType())) return "";
   if (reg.find(n.domain(), n.opType(), opset)) return "";
+  if (n.domain() == ir::passlab_ops::kDomain)
+    return ir::passlab_ops::findSchema(n.opType()) ? ""
+                                                   : "no such operator in PassLab's own domain";
   if (const auto* versions = reg.versions(n.domain(), n.opType()); versions && !versions->empty())
     return "defined from opset " + std::to_string(versions->front().sinceVersion) +
            ", the model imports " + std::to_string(opset);

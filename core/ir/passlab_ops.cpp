@@ -15,7 +15,7 @@ constexpr std::array<std::string_view, 1> kBlockAttrs = {kBlock};
 constexpr std::array<std::string_view, 2> kFromBlockedAttrs = {kBlock, kChannels};
 constexpr std::array<std::string_view, 2> kPoolAttrs = {kBlock, kPool};
 
-constexpr std::array<OpSchema, 9> kSchemas = {{
+constexpr std::array<OpSchema, 10> kSchemas = {{
     {kFusedConv, 2, 4, 1, 1, {}},
     {kFusedGemm, 2, 4, 1, 1, {}},
     {kFusedElementwise, 0, kAny, 1, 1, kProgramAttrs},
@@ -25,6 +25,7 @@ constexpr std::array<OpSchema, 9> kSchemas = {{
     {kReorderToBlocked, 1, 1, 1, 1, kBlockAttrs},
     {kReorderFromBlocked, 1, 1, 1, 1, kFromBlockedAttrs},
     {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
+    {kQLinearLookup, 2, 2, 1, 1, {}},
 }};
 
 using enum EwInstr;

@@ -13,6 +13,7 @@
 //   ReorderToBlocked(X) -> Y  NCHW [N, C, H, W] to blocked [N, ceil(C/b), H, W, b]
 //   ReorderFromBlocked(X) -> Y  blocked back to NCHW (attribute channels = C)
 //   BlockedPool(X) -> Y       MaxPool/AveragePool/GlobalAveragePool on blocked tensors
+//   QLinearLookup(X, Table) -> Y  an 8-bit -> 8-bit function as a 256-entry table (below)
 //   (and FusedConv with the attribute `block`: blocked output, below)
 #pragma once
 
@@ -44,6 +45,7 @@ inline constexpr const char* kFusedSoftmax = "FusedSoftmax";
 inline constexpr const char* kReorderToBlocked = "ReorderToBlocked";
 inline constexpr const char* kReorderFromBlocked = "ReorderFromBlocked";
 inline constexpr const char* kBlockedPool = "BlockedPool";
+inline constexpr const char* kQLinearLookup = "QLinearLookup";
 
 // ---- attribute names ----
 // FusedConv, FusedGemm: the epilogue activation.
@@ -82,6 +84,16 @@ inline constexpr bool validBlock(int64_t block) {
 inline constexpr bool validBlockedPool(std::string_view pool) {
   return pool == "MaxPool" || pool == "AveragePool" || pool == "GlobalAveragePool";
 }
+
+// ---- QLinearLookup: an 8-bit function as a table (fold_qdq_unary_into_lookup) ----
+//   QLinearLookup(X, Table) -> Y
+//   X      uint8 or int8, any shape
+//   Table  uint8 or int8 [256] (Y's element type): the result for each value of X,
+//          in the order of X's values from the lowest (uint8 0..255, int8 -128..127)
+//   Y      X's shape; Y[i] = Table[X[i] - lowest value of X's type]
+// Q(f(DQ(x))) of a unary f and per-tensor scales is such a function of x's
+// 256 values; the table holds what the QDQ form computes for each.
+inline constexpr size_t kLookupEntries = 256;
 
 // ---- schema: what the verifier checks of every ai.passlab node ----
 struct OpSchema {

@@ -61,6 +61,7 @@
   X(makeQuantizeDynamic)                 \
   X(makeQuantizeStatic)                  \
   X(makeFuseQdqIntoQlinear)              \
+  X(makeFoldQdqUnaryIntoLookup)          \
   X(makeRaiseOpset)                      \
   X(makeFactorizeLowRank)                \
   X(makePruneMagnitude)                  \

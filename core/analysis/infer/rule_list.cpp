@@ -192,6 +192,7 @@ const Entry kRules[] = {
   {kPassLab, ir::passlab_ops::kReorderToBlocked, inferPasslabReorderToBlocked},
   {kPassLab, ir::passlab_ops::kReorderFromBlocked, inferPasslabReorderFromBlocked},
   {kPassLab, ir::passlab_ops::kBlockedPool, inferPasslabBlockedPool},
+  {kPassLab, ir::passlab_ops::kQLinearLookup, inferPasslabQLinearLookup},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},
   {kMl, "LinearClassifier", inferClassifier}, {kMl, "SVMClassifier", inferClassifier},

@@ -63,6 +63,8 @@ void inferPasslabReorderToBlocked(InferContext& ctx);
 void inferPasslabReorderFromBlocked(InferContext& ctx);
 void inferPasslabBlockedConv(InferContext& ctx);
 void inferPasslabBlockedPool(InferContext& ctx);
+// ---- passlab_lookup.cpp (QLinearLookup: Y of X's shape, the table's type) ----
+void inferPasslabQLinearLookup(InferContext& ctx);
 
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);

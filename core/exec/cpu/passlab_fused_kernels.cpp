@@ -7,6 +7,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cpu/passlab_lookup.h"
 #include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
@@ -172,6 +173,8 @@ namespace {
 using fused::kDomain;
 
 // Float32 only: the passes fuse float32 graphs and leave the others alone.
+constexpr TypeSet kLookupTypes{ir::DataType::kUInt8, ir::DataType::kInt8};
+
 const KernelDef kRows[] = {
     {kDomain, ir::passlab_ops::kFusedConv, 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized,
      "onednn.passlab.FusedConv", fused::makeFusedConv},
@@ -202,6 +205,9 @@ const KernelDef kRows[] = {
      "onednn.passlab.BlockedPool", blocked::makeBlockedPool},
     {kDomain, ir::passlab_ops::kBlockedPool, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.BlockedPool", blocked::makeBlockedPoolRef},
+    // An 8-bit function as a table (passlab_lookup.cpp).
+    {kDomain, ir::passlab_ops::kQLinearLookup, 1, kOpsetMax, kLookupTypes, 0, Tier::kReference,
+     "cpu.passlab.QLinearLookup", lookup::makeQLinearLookup},
 };
 
 }  // namespace

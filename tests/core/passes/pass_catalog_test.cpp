@@ -87,6 +87,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"quantize_dynamic", Category::kPrecision},
       {"quantize_static", Category::kPrecision},
       {"fuse_qdq_into_qlinear", Category::kPrecision},
+      {"fold_qdq_unary_into_lookup", Category::kPrecision},
       {"raise_opset", Category::kStructural},
       {"factorize_low_rank", Category::kPrecision},
       {"prune_magnitude", Category::kPrecision},

@@ -1,5 +1,5 @@
-// quantize_dynamic — precision: INT8 dynamic quantization of MatMul and Gemm
-// weights (lossy: the check holds the outputs to the accuracy budget), in the
+// quantize_dynamic — precision: INT8 dynamic quantization of MatMul, Gemm and
+// Conv weights (lossy: the check holds the outputs to the accuracy budget), in the
 // form ONNX Runtime's quantize_dynamic writes:
 //
 // Before:  y = MatMul(a, w)                       (w a float32 constant [K, N])
@@ -13,18 +13,28 @@
 // first when transB = 1, alpha folded into the weight scales and beta * C
 // added after. The activations are quantized at run time by
 // DynamicQuantizeLinear (uint8, asymmetric, per tensor), so no calibration.
-// Conditions: a float32 A; a float32 constant weight of rank 2 with at least
-// min_weights elements; MatMul with A of rank >= 2; opset >= 11.
+// Conv is the same with ConvInteger (the Conv's attributes) for MatMulInteger:
+// W [M, C/group, k...] int8 with one scale per output channel (a [M, 1, ...]
+// tensor that broadcasts over the output) or one, a scalar int8 zero point 0,
+// and the bias B added after the Mul.
+// Conditions: a float32 A; a float32 constant weight (rank 2; a Conv's rank
+// 3 or more) with at least min_weights elements; MatMul with A of rank >= 2;
+// a Conv's B absent or a float32 constant; the op in op_types; opset >= 11.
 // Running it again changes nothing: no MatMul with a float weight is left.
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "core/passes/function_pass.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/matrix_weight.h"
+#include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
+#include "core/support/strings.h"
 
 namespace passlab::passes {
 
@@ -32,36 +42,40 @@ namespace {
 
 constexpr const char* kId = "quantize_dynamic";
 
-// A float32 weight [K, N] as symmetric int8, one scale per column (or one).
+// A float32 weight as symmetric int8, one scale per channel (`channels`
+// of them, channelOf(i) the channel of element i) or one.
 struct QuantizedWeight {
-  ir::Tensor values;          // int8 [K, N]
-  std::vector<float> scales;  // N, or 1
-  std::vector<int8_t> zeros;  // the same count, all 0
+  ir::Tensor values;          // int8, the weight's dims
+  std::vector<float> scales;  // channels, or 1
 };
 
+template <class ChannelOf>
+QuantizedWeight quantizeSymmetric(const std::vector<float>& w, std::vector<int64_t> dims,
+                                  size_t channels, ChannelOf channelOf, float alpha) {
+  std::vector<float> maxAbs(channels, 0);
+  for (size_t i = 0; i < w.size(); ++i) {
+    float& m = maxAbs[channels > 1 ? channelOf(i) : 0];
+    m = std::max(m, std::fabs(w[i]));
+  }
+  QuantizedWeight q;
+  q.scales.resize(channels);
+  for (size_t c = 0; c < channels; ++c) q.scales[c] = maxAbs[c] > 0 ? maxAbs[c] / 127.0f : 1.0f;
+  std::vector<int8_t> values(w.size());
+  for (size_t i = 0; i < w.size(); ++i) {
+    const float s = q.scales[channels > 1 ? channelOf(i) : 0];
+    values[i] = static_cast<int8_t>(std::clamp(std::nearbyint(w[i] / s), -127.0f, 127.0f));
+  }
+  q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, std::move(dims), values);
+  for (float& s : q.scales) s *= alpha;  // Gemm's alpha: a scale of the product
+  return q;
+}
+
+// A weight [K, N] with one scale per column (or one).
 QuantizedWeight quantizeWeight(const std::vector<float>& w, int64_t k, int64_t n, bool perChannel,
                                float alpha) {
-  const size_t groups = perChannel ? static_cast<size_t>(n) : 1;
-  std::vector<float> maxAbs(groups, 0);
-  for (int64_t r = 0; r < k; ++r)
-    for (int64_t c = 0; c < n; ++c) {
-      float& m = maxAbs[perChannel ? static_cast<size_t>(c) : 0];
-      m = std::max(m, std::fabs(w[static_cast<size_t>(r * n + c)]));
-    }
-  QuantizedWeight q;
-  q.scales.resize(groups);
-  for (size_t g = 0; g < groups; ++g) q.scales[g] = maxAbs[g] > 0 ? maxAbs[g] / 127.0f : 1.0f;
-  std::vector<int8_t> values(w.size());
-  for (int64_t r = 0; r < k; ++r)
-    for (int64_t c = 0; c < n; ++c) {
-      const size_t i = static_cast<size_t>(r * n + c);
-      const float s = q.scales[perChannel ? static_cast<size_t>(c) : 0];
-      values[i] = static_cast<int8_t>(std::clamp(std::nearbyint(w[i] / s), -127.0f, 127.0f));
-    }
-  q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {k, n}, values);
-  for (float& s : q.scales) s *= alpha;  // Gemm's alpha: a scale of the product
-  q.zeros.assign(groups, 0);
-  return q;
+  return quantizeSymmetric(
+      w, {k, n}, perChannel ? static_cast<size_t>(n) : 1,
+      [n](size_t i) { return i % static_cast<size_t>(n); }, alpha);
 }
 
 // The node's weight as float32 [K, N] (transposed when `transposed`).
@@ -94,15 +108,19 @@ class Quantizer {
         minWeights_(ctx.intOption("min_weights")) {}
 
   Status run() {
+    PASSLAB_RETURN_IF_ERROR(readOpTypes());
     PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, [&](ir::Node& n) {
+      if (!ops_.contains(n.opType())) return Text::of("%1 is not in op_types", n.opType());
       Text why = whyNot(n);
       if (why.empty()) quantize(n);
       return why;
     }));
-    if (ctx_.note && quantized_ > 0)
-      *ctx_.note = Text::of("%1 MatMul/Gemm weights in int8 (%2), activations quantized per run",
-                            std::to_string(quantized_),
-                            std::string(perChannel_ ? "per column" : "per tensor"));
+    PASSLAB_RETURN_IF_ERROR(quantizeConvs());
+    if (ctx_.note && quantized_ + convs_ > 0)
+      *ctx_.note =
+          Text::of("%1 MatMul/Gemm and %2 Conv weights in int8 (%3), activations quantized per run",
+                   std::to_string(quantized_), std::to_string(convs_),
+                   std::string(perChannel_ ? "per output channel" : "per tensor"));
     return Status::ok();
   }
 
@@ -132,13 +150,14 @@ class Quantizer {
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.output(0)->name();
     auto count = static_cast<int64_t>(q.scales.size());
+    const std::vector<int8_t> zeros(q.scales.size(), 0);
     ir::Value* wq = addConstant(rw_, g_, &n, base + "_wq", q.values, from);
     ir::Value* ws =
         addConstant(rw_, g_, &n, base + "_ws",
                     ir::Tensor::fromVector<float>(ir::DataType::kFloat, {count}, q.scales), from);
     ir::Value* wz =
         addConstant(rw_, g_, &n, base + "_wz",
-                    ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {count}, q.zeros), from);
+                    ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {count}, zeros), from);
     ir::Node* dq = rw_.addNode(g_, "DynamicQuantizeLinear", "", {n.input(0)}, 3, &n, "", from);
     ir::Node* mm = rw_.addNode(g_, "MatMulInteger", "", {dq->output(0), wq, dq->output(2), wz}, 1,
                                &n, "", from);
@@ -151,6 +170,99 @@ class Quantizer {
     rw_.setType(result, n.output(0)->type());
     fusion::replaceAndErase(rw_, n.output(0), result, {&n});
     ++quantized_;
+  }
+
+  Status readOpTypes() {
+    for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
+      const std::string op(str::trim(given));
+      if (op.empty()) continue;
+      if (op != "Conv" && op != "MatMul" && op != "Gemm")
+        return invalidArgument(
+            Text::of("%1: op_types names '%2'; it quantizes MatMul, Gemm and Conv", kId, op));
+      ops_.insert(op);
+    }
+    return Status::ok();
+  }
+
+  // Each default-domain Conv of the main graph, with the driver's policy.
+  Status quantizeConvs() {
+    std::vector<ir::Node*> convs;
+    for (const auto& n : g_.nodes())
+      if (isDefaultOp(*n, "Conv")) convs.push_back(n.get());
+    return forEachNode(ctx_, kId, kId, convs, [&](ir::Node& n) {
+      Text why = ops_.contains("Conv") ? whyNotConv(n) : Text("Conv is not in op_types");
+      if (why.empty())
+        quantizeConv(n);
+      else if (ctx_.explain)
+        ctx_.explain->note(n.id(), kId, std::move(why));
+      return Status::ok();
+    });
+  }
+
+  static bool isConstantFloat(const ir::Value* v) {
+    return v && v->isInitializer() && !v->isGraphInput() &&
+           v->initializer()->dtype() == ir::DataType::kFloat;
+  }
+
+  Text whyNotConv(const ir::Node& n) const {
+    if (!isFloat32(n.input(0))) return "X is not float32";
+    const ir::Value* w = n.input(1);
+    if (!isConstantFloat(w)) return "the weight is not a float32 constant initializer";
+    const ir::Tensor& t = *w->initializer();
+    if (t.rank() < 3) return Text::of("the weight is %1, not [M, C/group, k...]", t.summary());
+    if (t.numel() < minWeights_)
+      return Text::of("the weight has %1 elements, fewer than min_weights",
+                      std::to_string(t.numel()));
+    const ir::Value* b = n.input(2);
+    if (b && (!isConstantFloat(b) || b->initializer()->numel() != t.dims()[0]))
+      return "B is not a float32 constant with one value per output channel";
+    return "";
+  }
+
+  // X -> DynamicQuantizeLinear -> ConvInteger -> Cast -> Mul(x_scale * w_scale) [-> Add B].
+  void quantizeConv(ir::Node& n) {
+    const ir::Tensor& wt = *n.input(1)->initializer();
+    const int64_t m = wt.dims()[0];
+    const auto perOutput = static_cast<size_t>(wt.numel() / m);
+    auto d = wt.data<float>();
+    QuantizedWeight q = quantizeSymmetric(
+        std::vector<float>(d.begin(), d.end()), wt.dims(), perChannel_ ? static_cast<size_t>(m) : 1,
+        [perOutput](size_t i) { return i / perOutput; }, 1.0f);
+    // [M, 1, ...]: one value per channel of the output [N, M, spatial...].
+    std::vector<int64_t> perChannelDims(static_cast<size_t>(wt.rank() - 1), 1);
+    perChannelDims[0] = m;
+    const std::vector<const ir::Node*> from{&n};
+    const std::string base = n.output(0)->name();
+    ir::Value* wq = addConstant(rw_, g_, &n, base + "_wq", q.values, from);
+    ir::Value* ws = addConstant(
+        rw_, g_, &n, base + "_ws",
+        ir::Tensor::fromVector<float>(
+            ir::DataType::kFloat, perChannel_ ? perChannelDims : std::vector<int64_t>{1}, q.scales),
+        from);
+    ir::Value* wz = addConstant(rw_, g_, &n, base + "_wz",
+                                ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {}, {0}), from);
+    ir::Node* dq = rw_.addNode(g_, "DynamicQuantizeLinear", "", {n.input(0)}, 3, &n, "", from);
+    ir::Node* conv =
+        rw_.addNode(g_, "ConvInteger", "", {dq->output(0), wq, dq->output(2), wz}, 1, &n, "", from);
+    for (const ir::Attribute& a : n.attributes())
+      if (auto copy = copyAttribute(a)) rw_.setAttr(conv, std::move(*copy));
+    ir::Node* cast = fusion::addDerived(rw_, "Cast", {conv->output(0)}, &n, from);
+    rw_.setAttr(cast, ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::kFloat)));
+    ir::Node* scale = fusion::addDerived(rw_, "Mul", {dq->output(1), ws}, &n, from);
+    ir::Node* y = fusion::addDerived(rw_, "Mul", {cast->output(0), scale->output(0)}, &n, from);
+    ir::Value* result = y->output(0);
+    if (const ir::Value* b = n.input(2)) {
+      auto bv = b->initializer()->data<float>();
+      ir::Value* bias =
+          addConstant(rw_, g_, &n, base + "_bias",
+                      ir::Tensor::fromVector<float>(ir::DataType::kFloat, perChannelDims,
+                                                    std::vector<float>(bv.begin(), bv.end())),
+                      from);
+      result = fusion::addDerived(rw_, "Add", {result, bias}, &n, from)->output(0);
+    }
+    rw_.setType(result, n.output(0)->type());
+    fusion::replaceAndErase(rw_, n.output(0), result, {&n});
+    ++convs_;
   }
 
   // Gemm's beta * C after the product.
@@ -170,7 +282,8 @@ class Quantizer {
   ir::Graph& g_;
   bool perChannel_;
   int64_t minWeights_;
-  size_t quantized_ = 0;
+  std::set<std::string> ops_;
+  size_t quantized_ = 0, convs_ = 0;
 };
 
 }  // namespace

@@ -36,6 +36,7 @@ const KernelRegistry& kernelRegistry() {
       quantizeKernels(),
       qlinearKernels(),
       qlinearOneDnnKernels(),
+      convIntegerOneDnnKernels(),
       contribGeluKernels(),
       contribLayerNormKernels(),
       contribAttentionKernels(),

@@ -62,6 +62,7 @@ std::span<const KernelDef> rnnKernels();               // rnn.cpp
 std::span<const KernelDef> quantizeKernels();          // quantize.cpp
 std::span<const KernelDef> qlinearKernels();           // qlinear.cpp
 std::span<const KernelDef> qlinearOneDnnKernels();     // qlinear_conv_onednn.cpp
+std::span<const KernelDef> convIntegerOneDnnKernels();  // conv_integer_onednn.cpp
 std::span<const KernelDef> contribGeluKernels();       // contrib_gelu.cpp
 std::span<const KernelDef> contribLayerNormKernels();  // contrib_layer_norm.cpp
 std::span<const KernelDef> contribAttentionKernels();  // contrib_attention.cpp

@@ -483,35 +483,71 @@ class DequantizeLinear final : public Kernel {
   DataType outputDtype_;
 };
 
+// The range of x extended to contain 0, and whether x holds a NaN: one pass,
+// 8 at a time with SSE2 (the scalar loop below does not vectorize).
+struct Range {
+  float min = 0, max = 0;
+  bool nan = false;
+};
+
+Range rangeWithZero(const float* p, int64_t n) {
+  Range r;
+  int64_t i = 0;
+#if defined(__SSE2__)
+  __m128 mn0 = _mm_setzero_ps(), mn1 = mn0, mx0 = mn0, mx1 = mn0, bad = mn0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128 a = _mm_loadu_ps(p + i), b = _mm_loadu_ps(p + i + 4);
+    bad = _mm_or_ps(bad, _mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b)));
+    mn0 = _mm_min_ps(mn0, a), mn1 = _mm_min_ps(mn1, b);
+    mx0 = _mm_max_ps(mx0, a), mx1 = _mm_max_ps(mx1, b);
+  }
+  alignas(16) float lanes[4];
+  _mm_store_ps(lanes, _mm_min_ps(mn0, mn1));
+  for (float v : lanes) r.min = std::min(r.min, v);
+  _mm_store_ps(lanes, _mm_max_ps(mx0, mx1));
+  for (float v : lanes) r.max = std::max(r.max, v);
+  r.nan = _mm_movemask_ps(bad) != 0;
+#endif
+  for (; i < n; ++i) {
+    if (std::isnan(p[i])) r.nan = true;
+    r.max = std::max(r.max, p[i]);
+    r.min = std::min(r.min, p[i]);
+  }
+  return r;
+}
+
+// y = saturate(round(x / scale) + zero_point) with the scale and zero point of
+// x's range (containing 0) over 255: QuantizeLinear's formula, so its fast
+// per-tensor loop (quantizeRows) computes it.
 class DynamicQuantizeLinear final : public Kernel {
  public:
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (x.dtype() != DataType::kFloat)
       return unsupported("DynamicQuantizeLinear of " + x.describe());
-    const float* p = x.data<float>();
-    float mx = 0, mn = 0;
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      if (std::isnan(p[i])) return invalidArgument("x holds NaN");
-      mx = std::max(mx, p[i]);
-      mn = std::min(mn, p[i]);
-    }
+    const Range range = rangeWithZero(x.data<float>(), x.numel());
+    if (range.nan) return invalidArgument("x holds NaN");
+    const float mx = range.max, mn = range.min;
     const float scale = (mx == mn ? 1.0f : mx - mn) / 255.0f;
     const float zpf = std::clamp(0.0f - mn / scale, 0.0f, 255.0f);
     const float zp = std::nearbyint(zpf);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kUInt8, x.dims()));
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      float v = std::nearbyint(p[i] / scale) + zp;
-      y->mutableData<uint8_t>()[i] = static_cast<uint8_t>(std::clamp(v, 0.0f, 255.0f));
-    }
+    Tensor scratchScale, scratchZero;
+    Tensor* s = &scratchScale;
+    Tensor* z = &scratchZero;
     if (ctx.wantsOutput(1)) {
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * s, ctx.allocate(1, DataType::kFloat, {}));
-      s->mutableData<float>()[0] = scale;
+      PASSLAB_ASSIGN_OR_RETURN(s, ctx.allocate(1, DataType::kFloat, {}));
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(scratchScale, ctx.scratch(DataType::kFloat, {}));
     }
     if (ctx.wantsOutput(2)) {
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * z, ctx.allocate(2, DataType::kUInt8, {}));
-      z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
+      PASSLAB_ASSIGN_OR_RETURN(z, ctx.allocate(2, DataType::kUInt8, {}));
+    } else {
+      PASSLAB_ASSIGN_OR_RETURN(scratchZero, ctx.scratch(DataType::kUInt8, {}));
     }
+    s->mutableData<float>()[0] = scale;
+    z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
+    quantizeRows<uint8_t>(x, *s, z, ScaleMap{}, *y, ctx.threads());
     return Status::ok();
   }
 };

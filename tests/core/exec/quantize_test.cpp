@@ -5,6 +5,8 @@
 // QLinearConcat.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tests/core/exec/kernel_test_util.h"
 
 namespace passlab::exec {
@@ -96,6 +98,27 @@ TEST(DynamicQuantizeLinear, SpecExample) {
   EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{153, 255, 0, 26, 221, 179}));
   EXPECT_NEAR(kt::values<float>(r.outputs[1])[0], 0.0196078438f, 1e-9f);
   EXPECT_EQ(kt::values<uint8_t>(r.outputs[2])[0], 153);
+}
+
+// Long enough for the 8-at-a-time range and the 16-at-a-time quantization, with
+// tails: each value against the spec's formula in double; a NaN anywhere is refused.
+TEST(DynamicQuantizeLinear, LongInputFollowsTheFormula) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[45] x) => (uint8[45] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear(x) })";
+  std::vector<float> x(45);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f * static_cast<float>(i) - 3.1f;
+  x[40] = 13.5f;  // the maximum in the scalar tail
+  auto r = testutil::runText(text, {{"x", f32({45}, x)}});
+  const float lo = -3.1f, hi = 13.5f, scale = (hi - lo) / 255.0f;
+  EXPECT_FLOAT_EQ(kt::values<float>(r.outputs[1])[0], scale);
+  const float zp = std::nearbyint(std::clamp(-lo / scale, 0.0f, 255.0f));
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[2])[0], static_cast<uint8_t>(zp));
+  std::vector<uint8_t> want;
+  for (float v : x)
+    want.push_back(static_cast<uint8_t>(std::clamp(std::nearbyint(v / scale) + zp, 0.0f, 255.0f)));
+  EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), want);
+  x[3] = std::nanf("");
+  EXPECT_NE(testutil::errorOf(text, {{"x", f32({45}, x)}}).find("x holds NaN"), std::string::npos);
 }
 
 TEST(MatMulInteger, ZeroPointsPerTensor) {

@@ -3,6 +3,11 @@
 // the accuracy budget, convergence, and where it must not fire.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "core/io/text_format.h"
 #include "tests/support/pass_harness.h"
 
@@ -107,6 +112,83 @@ main (float[4,2] x) => (float[2,2] y) <float[4,2] w = {1, 2, 3, 4, 5, 6, 7, 8}> 
 main (int32[2,4] x) => (int32[2,2] y) <int32[4,2] w = {1, 2, 3, 4, 5, 6, 7, 8}> {
     y = MatMul(x, w) })",
                   "A is not float32");
+}
+
+// A Conv (3x3, pads, stride 2, a bias) then a grouped Conv without a bias;
+// weights from sin() so that every channel has its own range.
+std::string convModel() {
+  auto values = [](int n, double phase) {
+    std::string out;
+    for (int i = 0; i < n; ++i)
+      out += (i ? ", " : "") + std::to_string(0.5 * std::sin(0.7 * i + phase) * (1 + i % 5));
+    return out;
+  };
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3,9,9] x) => (float[1,4,5,5] y)
+    <float[4,3,3,3] w = {)" +
+         values(108, 0.1) + R"(}, float[4] b = {0.1, -0.2, 0.3, 0.05},
+     float[4,2,1,1] w2 = {)" +
+         values(8, 0.4) + R"(}> {
+    h = Conv <pads = [1, 1, 1, 1], strides = [2, 2]> (x, w, b)
+    r = Relu(h)
+    y = Conv <group = 2> (r, w2) })";
+}
+
+TEST(QuantizeDynamic, ConvBecomesConvIntegerWithItsAttributes) {
+  PassOutcome out = runPass(kPass, convModel());
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_EQ(opsOf(out.model),
+            "DynamicQuantizeLinear, ConvInteger, Cast, Mul, Mul, Add, Relu, "
+            "DynamicQuantizeLinear, ConvInteger, Cast, Mul, Mul")
+      << io::printModelText(out.model);
+  int convs = 0;
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n->opType() != "ConvInteger") continue;
+    ++convs;
+    if (convs == 1) {
+      EXPECT_EQ(n->attrInts("pads"), (std::vector<int64_t>{1, 1, 1, 1}));
+      EXPECT_EQ(n->attrInts("strides"), (std::vector<int64_t>{2, 2}));
+    } else {
+      EXPECT_EQ(n->attrInt("group", 1), 2);
+    }
+  }
+  EXPECT_EQ(convs, 2);
+  // One scale per output channel, shaped to broadcast over [N, M, H, W].
+  const ir::Value* ws = initializer(out.model, "h_ws");
+  ASSERT_NE(ws, nullptr) << io::printModelText(out.model);
+  EXPECT_EQ(ws->initializer()->dims(), (std::vector<int64_t>{4, 1, 1}));
+  const ir::Value* wq = initializer(out.model, "h_wq");
+  ASSERT_NE(wq, nullptr);
+  EXPECT_EQ(wq->initializer()->dtype(), ir::DataType::kInt8);
+  EXPECT_EQ(wq->initializer()->dims(), (std::vector<int64_t>{4, 3, 3, 3}));
+  // Each channel's largest |w| is +-127.
+  for (int64_t m = 0; m < 4; ++m) {
+    double maxAbs = 0;
+    for (int64_t i = 0; i < 27; ++i)
+      maxAbs = std::max(maxAbs, std::fabs(wq->initializer()->valueAsDouble(m * 27 + i)));
+    EXPECT_EQ(maxAbs, 127) << "channel " << m;
+  }
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  ASSERT_EQ(out.step.check.accuracy.size(), 1u);
+  EXPECT_GT(out.step.check.accuracy[0].snrDb, 25);
+  expectSameOutputs(kPass, convModel());
+  expectConverges(kPass, convModel());
+}
+
+TEST(QuantizeDynamic, ConvLeftWhereItCannot) {
+  expectUnchanged(kPass, convModel(), "Conv is not in op_types", {{"op_types", "MatMul,Gemm"}});
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x, float[2,2,1,1] w) => (float[1,2,4,4] y) { y = Conv(x, w) })",
+                  "the weight is not a float32 constant initializer");
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x, float[2] b) => (float[1,2,4,4] y) <float[2,2,1,1] w = {1, 2, 3, 4}> {
+    y = Conv(x, w, b) })",
+                  "B is not a float32 constant");
+  PassOutcome bad = runPassMayFail(kPass, convModel(), {{"op_types", "Conv,Relu"}});
+  EXPECT_TRUE(bad.step.rolledBack);
+  EXPECT_NE(bad.step.error.str().find("op_types names 'Relu'"), std::string::npos)
+      << bad.step.error.str();
 }
 
 }  // namespace

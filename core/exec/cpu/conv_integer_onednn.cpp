@@ -1,0 +1,178 @@
+// ConvInteger on oneDNN's int8 convolution: the int32 result of
+// conv(X - x_zero_point, W) for the dynamic INT8 form quantize_dynamic writes
+// for Conv (DynamicQuantizeLinear -> ConvInteger -> Cast -> Mul).
+//
+// The activation's zero point comes from DynamicQuantizeLinear and so changes
+// from run to run, and oneDNN 2.6 bakes zero points into the primitive; so the
+// primitive computes conv(X, W) (u8 or s8 X, s8 W, s32 result: exact on CPUs
+// with exact int8 dot products, exactInt8DotProducts) and the zero point is
+// taken out after it:
+//
+//   conv(X - zx, W)[n, m, o] = conv(X, W)[n, m, o] - zx * S[m, o],
+//   S[m, o] = the sum of W[m, c, k] over the channels c and the taps k of
+//             output position o that fall inside the image
+//
+// (a tap in the padding reads zx in the reference, X - zx = 0 there, and 0
+// in oneDNN's padding). S depends on the weights and the geometry only: it is
+// computed once per input shape, so the weights must be the same on every run
+// (KernelContext::invariantInput). The result equals the reference kernel's
+// exactly (integer arithmetic throughout).
+//
+// Anything else runs the reference ConvInteger (qlinear.cpp), so its errors
+// and results hold: weights that vary between runs or are not int8, a
+// nonzero weight zero point, a zero point that is not one value of X's type,
+// a CPU without exact int8 dot products, a geometry oneDNN has no optimized
+// implementation for.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/families.h"
+#include "core/exec/cpu/onednn_int8_conv.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/window_indirection.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using ir::DataType;
+
+enum Input : size_t { kX = 0, kW = 1, kXZeroPoint = 2, kWZeroPoint = 3 };
+
+// Everything built for one input shape.
+struct ConvIntegerPlan : onednn::ConvPrimitive {
+  Dims xDims, wDims;
+  int threads = 0;
+  bool declined = false;      // the reference kernel runs this configuration
+  std::vector<int32_t> sums;  // S [M, output positions]
+  int64_t positions = 0;      // output positions per channel
+};
+
+// S[m, o]: the weights of output channel m that output position o reads
+// inside the image (see the file comment).
+std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, int64_t& positions) {
+  const Indirection ind = buildIndirection(g.window);
+  const int64_t taps = ind.taps, cPerGroup = g.C / g.group;
+  positions = ind.grid;
+  std::vector<int32_t> perTap(static_cast<size_t>(g.M * taps), 0);  // [M, taps]
+  const int8_t* wv = w.data<int8_t>();
+  for (int64_t m = 0; m < g.M; ++m)
+    for (int64_t c = 0; c < cPerGroup; ++c)
+      for (int64_t k = 0; k < taps; ++k)
+        perTap[static_cast<size_t>(m * taps + k)] += wv[(m * cPerGroup + c) * taps + k];
+  std::vector<int32_t> sums(static_cast<size_t>(g.M * positions), 0);
+  for (int64_t m = 0; m < g.M; ++m)
+    for (int64_t o = 0; o < positions; ++o) {
+      const int64_t* at = ind.row(o);
+      int32_t s = 0;
+      for (int64_t k = 0; k < taps; ++k)
+        if (at[k] >= 0) s += perTap[static_cast<size_t>(m * taps + k)];
+      sums[static_cast<size_t>(m * positions + o)] = s;
+    }
+  return sums;
+}
+
+// int8 weight zero points, one or one per channel, all 0 (absent: 0).
+bool weightZeroPointIsZero(const KernelContext& ctx, int64_t channels) {
+  if (!ctx.has(kWZeroPoint)) return true;
+  const Tensor& z = ctx.input(kWZeroPoint);
+  if (z.dtype() != DataType::kInt8 || (z.numel() != 1 && z.numel() != channels)) return false;
+  for (int64_t i = 0; i < z.numel(); ++i)
+    if (z.data<int8_t>()[i] != 0) return false;
+  return true;
+}
+
+// The activation's zero point when it is one value of X's type (absent: 0).
+std::optional<int32_t> activationZeroPoint(const KernelContext& ctx) {
+  if (!ctx.has(kXZeroPoint)) return 0;
+  const Tensor& z = ctx.input(kXZeroPoint);
+  if (z.dtype() != ctx.input(kX).dtype() || z.numel() != 1) return std::nullopt;
+  return qlinear::int8At(z, 0);
+}
+
+// The reference ConvInteger's factory (qlinear.cpp), found by its row.
+Expected<std::unique_ptr<Kernel>> makeReferenceConvInteger(const KernelBuild& b) {
+  for (const KernelDef& row : qlinearKernels())
+    if (row.op == "ConvInteger" && row.tier == Tier::kReference) return row.create(b);
+  return unsupported("the reference ConvInteger kernel is missing");
+}
+
+class OneDnnConvInteger final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    PASSLAB_ASSIGN_OR_RETURN(ConvAttrs attrs, parseConvAttrs(b.node()));
+    PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference, makeReferenceConvInteger(b));
+    return std::unique_ptr<Kernel>(new OneDnnConvInteger(std::move(attrs), std::move(reference)));
+  }
+
+  Status run(KernelContext& ctx) override {
+    static const bool exact = qlinear::exactInt8DotProducts();
+    const Tensor& x = ctx.input(kX);
+    const Tensor& w = ctx.input(kW);
+    if (!exact || !qlinear::isInt8(x.dtype()) || w.dtype() != DataType::kInt8 ||
+        !ctx.invariantInput(kW) || x.numel() == 0)
+      return reference_->run(ctx);
+    std::optional<int32_t> zx = activationZeroPoint(ctx);
+    auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
+    if (!zx || !geo || geo->spatial() > 3 || !weightZeroPointIsZero(ctx, geo->M))
+      return reference_->run(ctx);
+    const ConvGeometry& g = *geo;
+    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g);
+    if (plan_->declined) return reference_->run(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kInt32, g.outDims));
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, nullptr, *y, true));
+    if (*zx != 0) subtractZeroPoint(*y, g, *zx);
+    return Status::ok();
+  }
+
+ private:
+  OneDnnConvInteger(ConvAttrs attrs, std::unique_ptr<Kernel> reference)
+      : attrs_(std::move(attrs)), reference_(std::move(reference)) {}
+
+  bool planIsStale(const KernelContext& ctx, const Tensor& x, const Tensor& w) const {
+    return !plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
+           plan_->threads != ctx.threads();
+  }
+
+  static std::unique_ptr<ConvIntegerPlan> build(const KernelContext& ctx, const ConvGeometry& g) {
+    auto p = std::make_unique<ConvIntegerPlan>();
+    p->xDims = ctx.input(kX).dims();
+    p->wDims = ctx.input(kW).dims();
+    p->threads = ctx.threads();
+    p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
+                                         dnnl::memory::data_type::s32, false, {});
+    if (!p->declined) p->sums = windowWeightSums(ctx.input(kW), g, p->positions);
+    return p;
+  }
+
+  // y[n, m, o] -= zx * S[m, o].
+  void subtractZeroPoint(Tensor& y, const ConvGeometry& g, int32_t zx) const {
+    int32_t* out = y.mutableData<int32_t>();
+    const int32_t* s = plan_->sums.data();
+    const int64_t plane = g.M * plan_->positions;
+    for (int64_t n = 0; n < g.N; ++n)
+      for (int64_t i = 0; i < plane; ++i) out[n * plane + i] -= zx * s[i];
+  }
+
+  ConvAttrs attrs_;
+  std::unique_ptr<Kernel> reference_;
+  std::unique_ptr<ConvIntegerPlan> plan_;
+};
+
+constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};
+
+const KernelDef kRows[] = {
+    {"", "ConvInteger", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.ConvInteger",
+     makeKernel<OneDnnConvInteger>},
+};
+
+}  // namespace
+
+std::span<const KernelDef> convIntegerOneDnnKernels() {
+  return kRows;
+}
+
+}  // namespace passlab::exec::cpu

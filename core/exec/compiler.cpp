@@ -8,10 +8,6 @@
 
 namespace passlab::exec {
 
-namespace {
-
-// Values of `g` that nodes inside `n`'s subgraphs read (directly or as a
-// subgraph output), at any depth.
 void collectOuterReads(const ir::Node& n, const ir::Graph& g, std::vector<const ir::Value*>& out) {
   for (ir::Graph* sub : n.subgraphs()) {
     for (const ir::Value* v : sub->outputs())
@@ -25,6 +21,8 @@ void collectOuterReads(const ir::Node& n, const ir::Graph& g, std::vector<const 
     });
   }
 }
+
+namespace {
 
 std::vector<const ir::Value*> dependencies(const ir::Node& n, const ir::Graph& g) {
   std::vector<const ir::Value*> deps(n.inputs().begin(), n.inputs().end());

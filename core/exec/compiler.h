@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/exec/compiled_graph.h"
 #include "core/exec/kernel_registry.h"
@@ -35,6 +36,10 @@ class Compiler {
   bool referenceKernels_;
   bool buildAhead_;
 };
+
+// Values of `g` that nodes inside `n`'s subgraphs read (directly or as a
+// subgraph output), at any depth.
+void collectOuterReads(const ir::Node& n, const ir::Graph& g, std::vector<const ir::Value*>& out);
 
 // The element type that selects `step`'s kernel, from its declared input
 // types (kUndefined when unknown before running).

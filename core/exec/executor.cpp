@@ -177,6 +177,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     state.valueBytes = valueBytes;
   }
   PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
+  kept_->releaseHeld(*plan_);  // kept values every reader now holds packed
   if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
   if (block) memoryUse.counts = block->counts();
 
@@ -191,6 +192,8 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   frame.slots.clear();
   block.reset();
   result.peakArenaBytes = arena_.peakBytes();
+  result.keptBytes = kept_->bytes();
+  result.keptFreedBytes = kept_->freedBytes();
   result.memory = std::move(memoryUse);
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

@@ -71,6 +71,12 @@ bool NodeContext::invariantInput(size_t i) const {
   }
 }
 
+void NodeContext::holdsOwnCopy(size_t i) {
+  if (!invariantInput(i)) return;
+  if (holds_.size() <= i) holds_.resize(inputs_.size(), false);
+  holds_[i] = true;
+}
+
 Expected<Tensor*> NodeContext::allocate(size_t i, ir::DataType dtype, Dims dims) {
   if (i >= outputs_.size())
     return internalError("output " + std::to_string(i) + " does not exist (the node has " +
@@ -185,6 +191,9 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     auto inst = state.compiler ? state.compiler->instance(plan, step, *dt)
                                : Expected<KernelInstance*>(internalError("no compiler"));
     if (!inst) return inst.error();
+    if (plan.depth == 0 && state.kept != nullptr)
+      if (Status s = state.kept->checkFreedInputs(stepIndex, *(*inst)->kernel, ins); !s)
+        return s.error().withContext(node.describe());
 
     std::vector<bool> wanted(step.outputs.size());
     for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
@@ -225,6 +234,9 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       for (size_t i = 0; i < step.outputs.size(); ++i)
         if (step.outputs[i] >= 0) frame.slots[static_cast<size_t>(step.outputs[i])] = values[i];
     }
+    if (plan.depth == 0 && state.kept != nullptr)
+      for (size_t i = 0; i < ins.size(); ++i)
+        if (ctx.holds(i)) state.kept->noteHeld(stepIndex, i, *(*inst)->kernel);
     if (state.profiler) {
       double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
       uint64_t read = 0;

@@ -59,6 +59,7 @@ class NodeContext final : public KernelContext {
   size_t inputCount() const override { return inputs_.size(); }
   const Value* value(size_t i) const override { return i < inputs_.size() ? inputs_[i] : nullptr; }
   bool invariantInput(size_t i) const override;
+  void holdsOwnCopy(size_t i) override;
   size_t outputCount() const override { return outputs_.size(); }
   bool wantsOutput(size_t i) const override { return i < wanted_.size() && wanted_[i]; }
   Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override;
@@ -83,6 +84,8 @@ class NodeContext final : public KernelContext {
   void allocateOutputsOnHeap() { onHeap_ = true; }
   // Whether output i is a tensor allocate() gave from the heap.
   bool allocatedOnHeap(size_t i) const { return i < heapOutput_.size() && heapOutput_[i]; }
+  // Whether the kernel said it holds its own copy of invariant input i.
+  bool holds(size_t i) const { return i < holds_.size() && holds_[i]; }
 
  private:
   RunState& state_;
@@ -96,6 +99,7 @@ class NodeContext final : public KernelContext {
   std::vector<Value> outputs_;
   std::vector<bool> produced_;
   std::vector<bool> heapOutput_;
+  std::vector<bool> holds_;
 };
 
 // Runs the steps of `plan` in `frame` (inputs and constants already bound).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/exec/compiler.h"
+
 namespace passlab::exec {
 
 namespace {
@@ -38,6 +40,79 @@ const std::vector<Value>& KeptValues::keep(size_t index, std::vector<Value> outp
   }
   values_[index] = std::move(outputs);
   return *values_[index];
+}
+
+void KeptValues::noteHeld(size_t step, size_t input, const Kernel& k) {
+  held_[{step, input}] = &k;
+}
+
+Status KeptValues::checkFreedInputs(size_t step, const Kernel& k,
+                                    const std::vector<const Value*>& ins) const {
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i] == nullptr || !ins[i]->isTensor() || !ins[i]->tensor().dataFreed()) continue;
+    auto it = held_.find({step, i});
+    if (it == held_.end() || it->second != &k)
+      return internalError("input " + std::to_string(i) +
+                           " was freed after its readers packed it, and this kernel holds no "
+                           "copy of it");
+  }
+  return Status::ok();
+}
+
+void KeptValues::findReaders(const CompiledGraph& plan) {
+  readers_.assign(plan.slotCount, {});
+  pinned_.assign(plan.slotCount, false);
+  for (const SlotRef& r : plan.outputs)
+    if (r.depth == 0 && r.present()) pinned_[static_cast<size_t>(r.index)] = true;
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const Step& step = plan.steps[s];
+    for (size_t i = 0; i < step.inputs.size(); ++i)
+      if (step.inputs[i].present() && step.inputs[i].depth == 0)
+        readers_[static_cast<size_t>(step.inputs[i].index)].push_back({s, i});
+    if (!step.node->hasSubgraphs()) continue;
+    std::vector<const ir::Value*> outer;
+    collectOuterReads(*step.node, *plan.graph, outer);
+    for (const ir::Value* v : outer)
+      if (auto it = plan.slotOf.find(v); it != plan.slotOf.end())
+        pinned_[static_cast<size_t>(it->second)] = true;
+  }
+}
+
+bool KeptValues::unread(const CompiledGraph& plan, size_t producer, int32_t slot) const {
+  if (pinned_[static_cast<size_t>(slot)]) return false;
+  const Invariance made = plan.steps[producer].outputsInvariance;
+  for (const auto& [s, i] : readers_[static_cast<size_t>(slot)]) {
+    const Step& reader = plan.steps[s];
+    // A kept reader never runs again on the runs that bind this value from
+    // here, unless it runs afresh on runs that override initializers while
+    // this value (kAlways) is still bound from here.
+    if (keepsOutputs(reader) && find(s) != nullptr &&
+        (reader.outputsInvariance == Invariance::kAlways || made == Invariance::kUnlessOverridden))
+      continue;
+    if (held_.count({s, i}) == 0) return false;
+  }
+  return true;
+}
+
+uint64_t KeptValues::releaseHeld(const CompiledGraph& plan) {
+  if (readers_.size() != plan.slotCount) findReaders(plan);
+  uint64_t freed = 0;
+  for (size_t p = 0; p < values_.size() && p < plan.steps.size(); ++p) {
+    if (!values_[p]) continue;
+    const Step& step = plan.steps[p];
+    for (size_t o = 0; o < values_[p]->size() && o < step.outputs.size(); ++o) {
+      Value& v = (*values_[p])[o];
+      if (step.outputs[o] < 0 || !v.isTensor() || v.tensor().dataFreed()) continue;
+      if (!unread(plan, p, step.outputs[o])) continue;
+      const uint64_t bytes = v.byteSize();
+      v = Value(v.tensor().withoutData());
+      bytes_ -= std::min(bytes_, bytes);
+      freed += bytes;
+      ++freedCount_;
+    }
+  }
+  freedBytes_ += freed;
+  return freed;
 }
 
 size_t KeptValues::count() const {

@@ -8,10 +8,19 @@
 // run's planned block nor the Arena, so the memory plan does not reserve
 // space for them and the Arena's limit and peak do not count them (like
 // initializers).
+//
+// A kept value whose every reader holds its own copy of it (a kernel that
+// packed it said KernelContext::holdsOwnCopy) or is itself a kept step that
+// will not run again is freed after the run (releaseHeld): its data goes,
+// Tensor::withoutData() (dtype and dims) is bound in its place. A graph output, a value a subgraph
+// reads, a reader that did not say so, and a reader run afresh on runs that override initializers
+// while the value is still bound from here, each keep it.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/exec/compiled_graph.h"
@@ -47,9 +56,35 @@ class KeptValues {
   size_t count() const;
   uint64_t bytes() const { return bytes_; }
 
+  // Kernel `k` of step `step` said it holds its own copy of input `input`.
+  void noteHeld(size_t step, size_t input, const Kernel& k);
+  // Before `k` runs at `step`: an error when an input was freed (releaseHeld)
+  // and `k` is not the kernel that holds its copy (a kernel built later for
+  // another element type), instead of a kernel reading freed data.
+  Status checkFreedInputs(size_t step, const Kernel& k, const std::vector<const Value*>& ins) const;
+  // After a run of `plan` (the main graph these values belong to): frees the
+  // data of every kept value all of whose readers hold their own copy.
+  // Returns the bytes freed by this call.
+  uint64_t releaseHeld(const CompiledGraph& plan);
+  // Values freed so far and the bytes they held.
+  size_t freedCount() const { return freedCount_; }
+  uint64_t freedBytes() const { return freedBytes_; }
+
  private:
+  // Whether the value of output `out` of kept step `producer` (slot `slot`)
+  // has no reader left that reads its data.
+  bool unread(const CompiledGraph& plan, size_t producer, int32_t slot) const;
+  void findReaders(const CompiledGraph& plan);
+
   std::vector<std::optional<std::vector<Value>>> values_;
   uint64_t bytes_ = 0;
+  std::map<std::pair<size_t, size_t>, const Kernel*> held_;  // (step, input) -> kernel
+  // Per slot of the main graph: the (step, input) pairs that read it; slots
+  // a subgraph reads or the graph returns are in pinned_.
+  std::vector<std::vector<std::pair<size_t, size_t>>> readers_;
+  std::vector<bool> pinned_;
+  size_t freedCount_ = 0;
+  uint64_t freedBytes_ = 0;
 };
 
 }  // namespace passlab::exec

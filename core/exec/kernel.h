@@ -80,6 +80,15 @@ class KernelContext {
   // it derives from the input (packed weights) for the next runs of this node;
   // it must not when this is false.
   virtual bool invariantInput(size_t i) const { return false; }
+  // The kernel says it holds its own copy of invariant input i (weights
+  // reordered into its layout) that serves every later run on which
+  // invariantInput(i) is true, so on those runs it reads only input i's dtype
+  // and dims, never its data. When every reader of a kept value has said so,
+  // the executor frees the value's data (kept_values.h) and binds
+  // Tensor::withoutData() in its place; a run where invariantInput(i) is
+  // false gives the kernel the data as usual, and the kernel must leave its
+  // held copy intact then. Ignored for an input that is not invariant.
+  virtual void holdsOwnCopy(size_t i) {}
 
   // ---- outputs ----
   virtual size_t outputCount() const = 0;

@@ -141,6 +141,12 @@ Tensor Tensor::view(Dims dims) const {
   return t;
 }
 
+Tensor Tensor::withoutData() const {
+  Tensor t(dtype_, dims_, nullptr, 0, /*readOnly=*/true);
+  t.dataFreed_ = true;
+  return t;
+}
+
 std::string Tensor::describe() const {
   return std::string(ir::dtypeName(dtype_)) + dimsToString(dims_);
 }

@@ -75,6 +75,11 @@ class Tensor {
 
   // The same elements seen with other dims (same element count).
   Tensor view(Dims dims) const;
+  // The dtype and dims without the elements: what the executor binds for a
+  // kept value it freed once every reader held its own copy
+  // (KernelContext::holdsOwnCopy). raw() is null; only dims may be read.
+  Tensor withoutData() const;
+  bool dataFreed() const { return dataFreed_; }
   // "float[1,3,224,224]".
   std::string describe() const;
 
@@ -85,6 +90,7 @@ class Tensor {
   std::shared_ptr<Storage> storage_;
   std::byte* data_ = nullptr;
   bool readOnly_ = false;
+  bool dataFreed_ = false;
 };
 
 // Heap storage of `bytes` (64-byte aligned, zeroed), or of `count` strings.

@@ -55,11 +55,9 @@ class MatMulPrimitive {
       biasDesc_ = pb.bias.empty() ? memory::desc() : pd.bias_desc();
       prim_ = dnnl::matmul(pd);
       reorderWei_ = weiDesc_ != userWei_;
-      if (reorderWei_) {
+      if (reorderWei_)
         toWei_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei_, eng, weiDesc_));
-        packed_ = memory(weiDesc_, eng);
-      }
-      packedValid_ = false;
+      adoptHeld(pb);
       ok_ = true;
     } catch (const dnnl::error&) {
       ok_ = false;
@@ -71,19 +69,34 @@ class MatMulPrimitive {
   bool built() const { return built_; }
   const MatMulProblem& problem() const { return problem_; }
 
+  // Whether the primitive holds its own copy of the invariant weights
+  // (KernelContext::holdsOwnCopy): packed into its layout, kept across runs
+  // and across rebuilds for other shapes.
+  bool holdsWeights() const { return held_ && heldValid_; }
+
   // `invariantB`: b holds the same values on every run of this node.
-  void run(const Tensor& a, const Tensor& b, const Tensor* bias, Tensor& y, bool invariantB) {
+  Status run(const Tensor& a, const Tensor& b, const Tensor* bias, Tensor& y, bool invariantB) {
     dnnl::stream& s = onednn::stream();
     memory wei;
-    if (!reorderWei_) {
+    if (invariantB && holdsWeights() && held_.get_desc() == weiDesc_) {
+      wei = held_;
+    } else if (b.dataFreed()) {
+      return internalError("the weights were freed and the primitive holds no copy of them");
+    } else if (!reorderWei_) {
       wei = onednn::over(userWei_, b);
     } else {
-      if (!(invariantB && packedValid_)) {
-        memory user = onednn::over(userWei_, b);
-        toWei_.execute(s, user, packed_);
-        packedValid_ = invariantB;
+      // Invariant weights packed once and held; weights that change (a run
+      // that overrides an initializer) packed per run, the held copy untouched.
+      memory packed(weiDesc_, onednn::engine());
+      memory user = onednn::over(userWei_, b);
+      toWei_.execute(s, user, packed);
+      if (invariantB) {
+        held_ = packed;
+        heldValid_ = true;
+        heldWei_ = problem_.wei;
+        heldTrans_ = problem_.transB;
       }
-      wei = packed_;
+      wei = packed;
     }
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, onednn::over(userSrc_, a)},
                                             {DNNL_ARG_WEIGHTS, wei},
@@ -91,9 +104,24 @@ class MatMulPrimitive {
     if (bias) args[DNNL_ARG_BIAS] = onednn::over(biasDesc_, *bias);
     prim_.execute(s, args);
     s.wait();
+    return Status::ok();
   }
 
  private:
+  // After a rebuild with invariant weights: the held copy reordered into the
+  // new primitive's layout (it may be its plain one), so the weights' data is
+  // not needed again.
+  void adoptHeld(const MatMulProblem& pb) {
+    if (!holdsWeights() || !pb.constWeights || heldWei_ != pb.wei || heldTrans_ != pb.transB)
+      return;
+    if (held_.get_desc() == weiDesc_) return;
+    memory moved(weiDesc_, onednn::engine());
+    dnnl::stream& s = onednn::stream();
+    dnnl::reorder(held_, moved).execute(s, held_, moved);
+    s.wait();
+    held_ = moved;
+  }
+
   // Row-major dims, or the last two swapped in memory (a transposed operand).
   static memory::desc layout(const memory::dims& dims, bool transposed) {
     auto f32 = memory::data_type::f32;
@@ -107,9 +135,19 @@ class MatMulPrimitive {
   dnnl::primitive prim_;
   bool reorderWei_ = false;
   dnnl::reorder toWei_;
-  memory packed_;
-  bool packedValid_ = false;  // packed_ holds the invariant weights (kept across runs)
+  memory held_;  // the invariant weights in the primitive's layout, kept across runs
+  bool heldValid_ = false;
+  memory::dims heldWei_;  // the weights' dims and transposition held_ was made for
+  bool heldTrans_ = false;
 };
+
+// The reference kernel when oneDNN declines a shape, unless the weights it
+// would read were freed (KernelContext::holdsOwnCopy): a clear error then.
+Status fallbackOrFreed(Kernel& fallback, KernelContext& ctx, const Tensor& b) {
+  if (b.dataFreed())
+    return internalError("oneDNN declined the new shape and the weights were freed after packing");
+  return fallback.run(ctx);
+}
 
 class OneDnnMatMul final : public Kernel {
  public:
@@ -123,7 +161,7 @@ class OneDnnMatMul final : public Kernel {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
     if (a.dtype() != ir::DataType::kFloat || b.dtype() != ir::DataType::kFloat)
-      return fallback_->run(ctx);
+      return fallbackOrFreed(*fallback_, ctx, b);
     PASSLAB_ASSIGN_OR_RETURN(MatMulShape s, matmulShape(a.dims(), b.dims()));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, s.out));
     if (y->numel() == 0) return Status::ok();
@@ -143,10 +181,11 @@ class OneDnnMatMul final : public Kernel {
     pb.dst = withBatch(s.batch, s.M, s.N);
     pb.constWeights = ctx.invariantInput(1);
     pb.threads = ctx.threads();
-    if (pb.dst.size() > 12) return fallback_->run(ctx);
+    if (pb.dst.size() > 12) return fallbackOrFreed(*fallback_, ctx, b);
     if (!(prim_.problem() == pb) || !prim_.built()) prim_.build(pb);
-    if (!prim_.ok()) return fallback_->run(ctx);
-    prim_.run(a, b, nullptr, *y, pb.constWeights);
+    if (!prim_.ok()) return fallbackOrFreed(*fallback_, ctx, b);
+    PASSLAB_RETURN_IF_ERROR(prim_.run(a, b, nullptr, *y, pb.constWeights));
+    if (pb.constWeights && prim_.holdsWeights()) ctx.holdsOwnCopy(1);
     return Status::ok();
   }
 
@@ -174,7 +213,7 @@ class OneDnnGemm final : public Kernel {
                              b.describe() + ")");
     if (a.dtype() != ir::DataType::kFloat || b.dtype() != a.dtype() ||
         (c && c->dtype() != a.dtype()))
-      return fallback_->run(ctx);
+      return fallbackOrFreed(*fallback_, ctx, b);
     int64_t M = transA_ ? a.dim(1) : a.dim(0), K = transA_ ? a.dim(0) : a.dim(1);
     int64_t Kb = transB_ ? b.dim(1) : b.dim(0), N = transB_ ? b.dim(0) : b.dim(1);
     if (K != Kb)
@@ -211,8 +250,9 @@ class OneDnnGemm final : public Kernel {
         pb.bias = {cd[0], cd[1]};
       }
       if (!(prim_.problem() == pb) || !prim_.built()) prim_.build(pb);
-      if (!prim_.ok()) return fallback_->run(ctx);
-      prim_.run(a, b, fuseBias ? c : nullptr, *y, pb.constWeights);
+      if (!prim_.ok()) return fallbackOrFreed(*fallback_, ctx, b);
+      PASSLAB_RETURN_IF_ERROR(prim_.run(a, b, fuseBias ? c : nullptr, *y, pb.constWeights));
+      if (pb.constWeights && prim_.holdsWeights()) ctx.holdsOwnCopy(1);
       if (fuseBias) return Status::ok();
     }
     if (c && beta_ != 0.0f) {

@@ -27,19 +27,36 @@ void ConvPrimitive::adopt(dnnl::primitive primitive, const memory::desc& src,
     fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, dstDesc, eng, userDst));
 }
 
+void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
+  if (!old.packedValid || old.userWei != userWei) return;
+  if (old.packedWei.get_desc() == weiDesc) {
+    packedWei = old.packedWei;
+  } else {
+    packedWei = memory(weiDesc, engine());
+    memory from = old.packedWei;
+    dnnl::reorder(from, packedWei).execute(stream(), from, packedWei);
+    stream().wait();
+  }
+  packedValid = true;
+}
+
 Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor& w,
                               const Tensor* bias, Tensor& y, bool invariantWeights) {
   dnnl::stream& s = stream();
   memory wei;
-  if (!reorderWei) {
+  if (invariantWeights && packedValid) {
+    wei = packedWei;
+  } else if (w.dataFreed()) {
+    return internalError("the weights were freed and the primitive holds no copy of them");
+  } else if (!reorderWei) {
     wei = over(userWei, w);
   } else {
-    if (!(invariantWeights && packedValid)) {
-      memory user = over(userWei, w);
-      toWei.execute(s, user, packedWei);
-      packedValid = invariantWeights;
-    }
-    wei = packedWei;
+    // The held copy is never overwritten by weights that change.
+    memory target = packedValid ? memory(weiDesc, engine()) : packedWei;
+    memory user = over(userWei, w);
+    toWei.execute(s, user, target);
+    if (invariantWeights) packedValid = true;
+    wei = target;
   }
   memory src = over(userSrc, x);
   Tensor srcScratch, dstScratch;

@@ -21,6 +21,14 @@ struct ConvPrimitive {
   dnnl::memory packedWei;    // weights in the primitive's layout
   bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)
 
+  // Whether it holds its own copy of the invariant weights (packedValid), so
+  // the kernel may say KernelContext::holdsOwnCopy.
+  bool holdsWeights() const { return packedValid; }
+  // A primitive built for another input shape takes the held weights of the
+  // one it replaces (reordered into its layout, which may be the plain one),
+  // so the weights' data is not read again.
+  void inheritWeights(const ConvPrimitive& old);
+
   // Takes the primitive and the layouts it chose, and builds the reorders
   // from and to the user's layouts (userSrc, userWei and userDst set first).
   void adopt(dnnl::primitive primitive, const dnnl::memory::desc& src,
@@ -29,7 +37,9 @@ struct ConvPrimitive {
   // y = conv(x, w) + bias (bias may be null), all float32 in the user's
   // layouts. `invariantWeights`: w holds the same values on every run of
   // this node (KernelContext::invariantInput), so its reordered copy may be
-  // kept; never keyed by buffer address.
+  // kept; never keyed by buffer address. Weights that are not invariant (a
+  // run that overrides an initializer) are packed per run, and the held copy
+  // stays as it was.
   Status execute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
                  Tensor& y, bool invariantWeights);
 };

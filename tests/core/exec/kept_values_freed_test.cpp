@@ -1,0 +1,207 @@
+// Kept values freed once every reader holds its own packed copy
+// (KernelContext::holdsOwnCopy, KeptValues::releaseHeld): the weights of the
+// onnx_light_* pattern (ConstantOfShape * m) read by a oneDNN Conv are freed
+// after the first run and the later runs give the same bytes as an executor
+// that keeps nothing; a reader that does not pack, a graph output and a
+// reader that runs afresh on runs overriding an initializer keep the value; a
+// run that overrides an initializer leaves the held copy intact; a new input
+// shape rebuilds the primitive from the held copy, not from the freed data.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/exec/executor.h"
+#include "tests/core/exec/exec_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using testutil::floats;
+
+// "{1, 2, ..., n}" scaled, for m.
+std::string values(int n, float scale) {
+  std::string s = "{";
+  for (int i = 0; i < n; ++i)
+    s += (i ? ", " : "") + std::to_string(scale * static_cast<float>((i % 7) - 3));
+  return s + "}";
+}
+
+// x [N,16,8,8] * w [32,16,3,3] (w = ConstantOfShape(s) * m), then `tail`.
+// `inputs` and `outputs` extend the signature.
+std::string convModel(const std::string& inputs, const std::string& outputs,
+                      const std::string& tail) {
+  return "main (float[N,16,8,8] x" + inputs + ") => (float[N,32,8,8] y" + outputs +
+         ") <int64[4] s = {32, 16, 3, 3}, float[32,1,1,1] m = " + values(32, 0.125f) +
+         "> {\n z = ConstantOfShape <value = float[1] {0.25}> (s)\n w = Mul(z, m)\n" +
+         " y = Conv <pads = [1, 1, 1, 1]> (x, w)\n" + tail + "}";
+}
+
+ir::Tensor input(int64_t n, float shift) {
+  std::vector<float> v(static_cast<size_t>(n * 16 * 8 * 8));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 37) % 101) / 50.0f - shift;
+  return floats({n, 16, 8, 8}, v);
+}
+
+std::unique_ptr<Executor> make(const std::string& text, bool keep) {
+  ExecutorOptions opts;
+  opts.keepConstantSteps = keep;
+  auto ex = Executor::create(testutil::parseModel(text), opts);
+  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
+  return ex ? std::move(ex).value() : nullptr;
+}
+
+RunResult run(Executor& ex, const NamedInputs& in) {
+  auto r = ex.run(in);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message());
+  return r ? std::move(r).value() : RunResult{};
+}
+
+void expectSameBytes(const RunResult& a, const RunResult& b) {
+  ASSERT_EQ(a.outputs.size(), b.outputs.size());
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    ASSERT_EQ(a.outputs[i].bytes().size(), b.outputs[i].bytes().size()) << i;
+    EXPECT_EQ(std::memcmp(a.outputs[i].bytes().data(), b.outputs[i].bytes().data(),
+                          a.outputs[i].bytes().size()),
+              0)
+        << "output " << i;
+  }
+}
+
+constexpr uint64_t kZBytes = 32 * 16 * 3 * 3 * 4;  // z and w: float[32,16,3,3]
+
+TEST(KeptValuesFreed, PackedWeightsFreedOutputsUnchanged) {
+  const std::string text = convModel("", "", "");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs in = {{"x", input(1, 0.1f * static_cast<float>(round))}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    // z is read only by the kept Mul; w only by the Conv, which packed it.
+    EXPECT_EQ(a.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    EXPECT_EQ(a.keptBytes, 0u);
+  }
+}
+
+// A reader that does not pack (Neg, run every time) keeps w; z is still freed.
+TEST(KeptValuesFreed, ReaderThatDoesNotPackKeepsIt) {
+  const std::string text =
+      convModel(", float[32,16,3,3] q", ", float[32,16,3,3] u", " u = Add(w, q)\n");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  std::vector<float> qv(32 * 16 * 9, 1.0f);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs in = {{"x", input(1, 0.0f)}, {"q", floats({32, 16, 3, 3}, qv)}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    EXPECT_EQ(a.keptFreedBytes, kZBytes) << "round " << round;
+    EXPECT_EQ(a.keptBytes, kZBytes);
+  }
+}
+
+// A kept value the graph returns is never freed.
+TEST(KeptValuesFreed, GraphOutputKept) {
+  const std::string text = convModel("", ", float[32,16,3,3] w", "");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs in = {{"x", input(1, 0.0f)}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    EXPECT_EQ(a.keptFreedBytes, kZBytes);
+  }
+}
+
+// IR version 3 style: m is also a graph input. A run overriding it computes w
+// afresh (the Conv packs it for that run only); the runs around it use the
+// held copy, which the override must not have overwritten.
+TEST(KeptValuesFreed, OverriddenInitializerLeavesHeldCopy) {
+  std::string text = convModel(", float[32,1,1,1] m2 = " + values(32, 0.125f), "", "");
+  // The Mul reads the overridable m2 instead of m.
+  text.replace(text.find("w = Mul(z, m)"), 13, "w = Mul(z, m2)");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  std::vector<float> other(32, -0.5f);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs plain = {{"x", input(1, 0.0f)}};
+    RunResult a = run(*kept, plain);
+    expectSameBytes(a, run(*every, plain));
+    // w is freed (the Conv holds it packed); z is not: the Mul reads it
+    // afresh on the runs that override m2.
+    EXPECT_EQ(a.keptFreedBytes, kZBytes);
+    NamedInputs over = {{"x", input(1, 0.0f)}, {"m2", floats({32, 1, 1, 1}, other)}};
+    RunResult b = run(*kept, over);
+    expectSameBytes(b, run(*every, over));
+  }
+}
+
+// A kAlways value also read by a step that runs afresh on runs overriding an
+// initializer (v = w + m2) is not freed: that run reads it.
+TEST(KeptValuesFreed, ReaderRunAfreshOnOverrideKeepsIt) {
+  const std::string text = convModel(", float[32,16,3,3] m2 = " + values(32 * 16 * 9, 0.5f),
+                                     ", float[32,16,3,3] r", " v = Add(w, m2)\n r = Neg(v)\n");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  std::vector<float> other(32 * 16 * 9, 2.0f);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs plain = {{"x", input(1, 0.0f)}};
+    RunResult a = run(*kept, plain);
+    expectSameBytes(a, run(*every, plain));
+    // z and v (read only by the kept Neg) are freed; w, which the Add reads
+    // on the override runs, and the output r are not.
+    EXPECT_EQ(a.keptFreedBytes, 2 * kZBytes);
+    NamedInputs over = {{"x", input(1, 0.0f)}, {"m2", floats({32, 16, 3, 3}, other)}};
+    RunResult b = run(*kept, over);
+    expectSameBytes(b, run(*every, over));
+  }
+}
+
+// Another batch size after the weights were freed: the Conv rebuilds its
+// primitive and takes the held copy into it.
+TEST(KeptValuesFreed, NewInputShapeUsesHeldCopy) {
+  const std::string text = convModel("", "", "");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int64_t n : {1, 2, 3, 1}) {
+    NamedInputs in = {{"x", input(n, 0.2f)}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    EXPECT_EQ(a.keptFreedBytes, 2 * kZBytes) << "batch " << n;
+  }
+}
+
+// Gemm and MatMul on constant-only weights: freed when oneDNN packs them,
+// outputs byte-identical either way.
+TEST(KeptValuesFreed, GemmAndMatMulOutputsUnchanged) {
+  const std::string text = R"(
+    main (float[N,64] x) => (float[N,48] y, float[N,48] y2)
+    <int64[2] s = {64, 48}, float[1] m = {0.5}> {
+      z = ConstantOfShape <value = float[1] {0.25}> (s)
+      w = Mul(z, m)
+      b = ConstantOfShape <value = float[1] {0.125}> (s)
+      y = Gemm(x, w)
+      y2 = MatMul(x, b)
+    })";
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int64_t n : {1, 4, 1}) {
+    std::vector<float> v(static_cast<size_t>(n * 64));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 13) - 6.0f;
+    NamedInputs in = {{"x", floats({n, 64}, v)}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    EXPECT_GE(a.keptFreedBytes, 64u * 48 * 4);  // z, read only by the kept Mul
+  }
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -62,10 +62,13 @@ Status KeptValues::checkFreedInputs(size_t step, const Kernel& k,
 void KeptValues::findReaders(const CompiledGraph& plan) {
   readers_.assign(plan.slotCount, {});
   pinned_.assign(plan.slotCount, false);
+  producer_.assign(plan.slotCount, -1);
   for (const SlotRef& r : plan.outputs)
     if (r.depth == 0 && r.present()) pinned_[static_cast<size_t>(r.index)] = true;
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const Step& step = plan.steps[s];
+    for (int32_t slot : step.outputs)
+      if (slot >= 0) producer_[static_cast<size_t>(slot)] = static_cast<int32_t>(s);
     for (size_t i = 0; i < step.inputs.size(); ++i)
       if (step.inputs[i].present() && step.inputs[i].depth == 0)
         readers_[static_cast<size_t>(step.inputs[i].index)].push_back({s, i});
@@ -94,24 +97,41 @@ bool KeptValues::unread(const CompiledGraph& plan, size_t producer, int32_t slot
   return true;
 }
 
+uint64_t KeptValues::release(const CompiledGraph& plan, size_t producer, size_t out) {
+  if (!values_[producer] || out >= values_[producer]->size()) return 0;
+  const Step& step = plan.steps[producer];
+  Value& v = (*values_[producer])[out];
+  if (out >= step.outputs.size() || step.outputs[out] < 0 || !v.isTensor() ||
+      v.tensor().dataFreed() || !unread(plan, producer, step.outputs[out]))
+    return 0;
+  const uint64_t bytes = v.byteSize();
+  v = Value(v.tensor().withoutData());
+  bytes_ -= std::min(bytes_, bytes);
+  freedBytes_ += bytes;
+  ++freedCount_;
+  return bytes;
+}
+
 uint64_t KeptValues::releaseHeld(const CompiledGraph& plan) {
   if (readers_.size() != plan.slotCount) findReaders(plan);
   uint64_t freed = 0;
-  for (size_t p = 0; p < values_.size() && p < plan.steps.size(); ++p) {
-    if (!values_[p]) continue;
-    const Step& step = plan.steps[p];
-    for (size_t o = 0; o < values_[p]->size() && o < step.outputs.size(); ++o) {
-      Value& v = (*values_[p])[o];
-      if (step.outputs[o] < 0 || !v.isTensor() || v.tensor().dataFreed()) continue;
-      if (!unread(plan, p, step.outputs[o])) continue;
-      const uint64_t bytes = v.byteSize();
-      v = Value(v.tensor().withoutData());
-      bytes_ -= std::min(bytes_, bytes);
-      freed += bytes;
-      ++freedCount_;
-    }
+  for (size_t p = 0; p < values_.size() && p < plan.steps.size(); ++p)
+    if (values_[p])
+      for (size_t o = 0; o < values_[p]->size(); ++o) freed += release(plan, p, o);
+  return freed;
+}
+
+uint64_t KeptValues::releaseReadBy(const CompiledGraph& plan, size_t step) {
+  if (readers_.size() != plan.slotCount) findReaders(plan);
+  uint64_t freed = 0;
+  for (const SlotRef& r : plan.steps[step].inputs) {
+    if (!r.present() || r.depth != 0) continue;
+    const int32_t p = producer_[static_cast<size_t>(r.index)];
+    if (p < 0 || !values_[static_cast<size_t>(p)]) continue;
+    const Step& made = plan.steps[static_cast<size_t>(p)];
+    for (size_t o = 0; o < made.outputs.size(); ++o)
+      if (made.outputs[o] == r.index) freed += release(plan, static_cast<size_t>(p), o);
   }
-  freedBytes_ += freed;
   return freed;
 }
 

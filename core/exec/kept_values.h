@@ -66,6 +66,10 @@ class KeptValues {
   // data of every kept value all of whose readers hold their own copy.
   // Returns the bytes freed by this call.
   uint64_t releaseHeld(const CompiledGraph& plan);
+  // The same for the kept values step `step` reads, right after it ran: on
+  // the first run a weight goes as soon as its last reader packed it, so the
+  // peak does not hold every weight twice.
+  uint64_t releaseReadBy(const CompiledGraph& plan, size_t step);
   // Values freed so far and the bytes they held.
   size_t freedCount() const { return freedCount_; }
   uint64_t freedBytes() const { return freedBytes_; }
@@ -74,6 +78,8 @@ class KeptValues {
   // Whether the value of output `out` of kept step `producer` (slot `slot`)
   // has no reader left that reads its data.
   bool unread(const CompiledGraph& plan, size_t producer, int32_t slot) const;
+  // Frees output `out` of kept step `producer` when nothing reads its data.
+  uint64_t release(const CompiledGraph& plan, size_t producer, size_t out);
   void findReaders(const CompiledGraph& plan);
 
   std::vector<std::optional<std::vector<Value>>> values_;
@@ -83,6 +89,7 @@ class KeptValues {
   // a subgraph reads or the graph returns are in pinned_.
   std::vector<std::vector<std::pair<size_t, size_t>>> readers_;
   std::vector<bool> pinned_;
+  std::vector<int32_t> producer_;  // per slot: the step that writes it, or -1
   size_t freedCount_ = 0;
   uint64_t freedBytes_ = 0;
 };

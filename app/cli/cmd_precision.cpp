@@ -39,6 +39,7 @@ struct PrecisionArgs {
   bool sparsity = false;
   int workers = 0;           // trials at once (0: one per core)
   bool recalibrate = false;  // quantize_static: calibrate in every trial
+  bool svdPerTrial = false;  // factorize_low_rank: decompose the weight in every trial
 };
 
 // The weights' sparsity per layer (core/analysis/sparsity.h), and in all.
@@ -175,9 +176,9 @@ int runPrecision(const PrecisionArgs& a) {
     return 1;
   }
   if (a.pass == "factorize_low_rank")
-    return runLowRankPrecision(
-        model, **checker,
-        {a.model, a.out, a.saveRecipe, a.check, a.workers, budget, evaluator->get()});
+    return runLowRankPrecision(model, **checker,
+                               {a.model, a.out, a.saveRecipe, a.check, a.workers, budget,
+                                evaluator->get(), !a.svdPerTrial});
   pipeline::SensitivityOptions o;
   o.passId = a.pass;
   o.evaluator = evaluator->get();
@@ -227,6 +228,9 @@ void registerPrecision(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--recalibrate", a->recalibrate,
                 "quantize_static: calibrate in every trial instead of once for all (slower)");
+  cmd->add_flag("--svd-per-trial", a->svdPerTrial,
+                "factorize_low_rank: decompose each weight in every trial instead of once per "
+                "layer (slower; the same result)");
   a->budget.addTo(*cmd);
   a->calibration.addTo(*cmd);
   cmd->callback([a] { setExitCode(runPrecision(*a)); });

@@ -103,6 +103,7 @@ int runLowRankPrecision(const ir::Model& model, pipeline::ExecOutputChecker& che
   pipeline::LowRankOptions o;
   o.evaluator = request.evaluator;
   o.workers = request.workers;
+  o.shareDecompositions = request.shareDecompositions;
   auto layers = pipeline::searchRanks(model, checker, request.budget, o);
   if (!layers) {
     std::cerr << "error: " << layers.error().message() << "\n";

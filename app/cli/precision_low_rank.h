@@ -18,6 +18,7 @@ struct LowRankRequest {
   int workers = 0;
   pipeline::AccuracyBudget budget;
   rewrite::Evaluator* evaluator = nullptr;
+  bool shareDecompositions = true;  // one SVD per layer for all its trials
 };
 
 // Prints the search and the result; saves it with `out`. The exit code.

@@ -17,9 +17,11 @@
 // (transA = 0): its B (transposed first with transB) factorized the same way,
 // y = Gemm(MatMul(a, w1), w2, C) with alpha and beta kept.
 // Running it again changes nothing: w1 and w2 are full rank, and too thin to
-// save anything.
+// save anything. The decomposition comes from the Evaluator when it is a
+// WeightSvdSource holding it (the rank search's trials: one per layer).
 #include <Eigen/Dense>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "core/passes/function_pass.h"
@@ -28,6 +30,7 @@
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
+#include "core/passes/weight_svd.h"
 #include "core/support/strings.h"
 
 namespace passlab::passes {
@@ -68,7 +71,7 @@ Matrix weightMatrix(const ir::Tensor& t, bool transposed) {
 }
 
 // The fewest singular values keeping all but `loss` of the energy.
-int64_t rankFor(const Eigen::VectorXd& s, double loss) {
+int64_t rankFor(const Eigen::Ref<const Eigen::VectorXd>& s, double loss) {
   const double total = s.squaredNorm();
   if (total == 0) return 0;
   double kept = 0;
@@ -106,18 +109,25 @@ class Factorizer {
  private:
   Text whyNot(const ir::Node& n, Factors& f) const {
     if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
-    const ir::Tensor& w = *n.input(1)->initializer();
-    const Matrix m = weightMatrix(w, n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);
-    Eigen::BDCSVD<Matrix> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const auto k = static_cast<int64_t>(m.rows()), cols = static_cast<int64_t>(m.cols());
+    const auto* source = dynamic_cast<const WeightSvdSource*>(ctx_.evaluator);
+    const WeightSvd* shared = source ? source->svdOf(n) : nullptr;
+    WeightSvd own;
+    if (!shared)
+      own = decomposeWeight(*n.input(1)->initializer(),
+                            n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);
+    const WeightSvd& svd = shared ? *shared : own;
+    const Eigen::Map<const Matrix> u(svd.u.data(), svd.k, svd.size),
+        v(svd.v.data(), svd.n, svd.size);
+    const Eigen::Map<const Eigen::VectorXd> values(svd.s.data(), svd.size);
+    const int64_t k = svd.k, cols = svd.n;
     const int64_t r = fixedRank_ > 0 ? std::min({fixedRank_, k, cols})
-                                     : std::max<int64_t>(1, rankFor(svd.singularValues(), loss_));
+                                     : std::max<int64_t>(1, rankFor(values, loss_));
     if (static_cast<double>(r * (k + cols)) > (1 - saving_) * static_cast<double>(k * cols))
       return Text::of("rank %1 of %2 x %3 saves less than min_saving", std::to_string(r),
                       std::to_string(k), std::to_string(cols));
-    const Eigen::VectorXd root = svd.singularValues().head(r).cwiseSqrt();
-    f.w1 = floatTensor(svd.matrixU().leftCols(r) * root.asDiagonal());
-    f.w2 = floatTensor(root.asDiagonal() * svd.matrixV().leftCols(r).transpose());
+    const Eigen::VectorXd root = values.head(r).cwiseSqrt();
+    f.w1 = floatTensor(u.leftCols(r) * root.asDiagonal());
+    f.w2 = floatTensor(root.asDiagonal() * v.leftCols(r).transpose());
     f.rank = r;
     return "";
   }
@@ -152,7 +162,27 @@ class Factorizer {
   int64_t paramsBefore_ = 0, paramsAfter_ = 0;
 };
 
+std::atomic<size_t> decompositions{0};
+
 }  // namespace
+
+WeightSvd decomposeWeight(const ir::Tensor& w, bool transposed) {
+  const Matrix m = weightMatrix(w, transposed);
+  Eigen::BDCSVD<Matrix> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  ++decompositions;
+  WeightSvd out;
+  out.k = m.rows();
+  out.n = m.cols();
+  out.size = svd.singularValues().size();
+  out.u.assign(svd.matrixU().data(), svd.matrixU().data() + svd.matrixU().size());
+  out.s.assign(svd.singularValues().data(), svd.singularValues().data() + out.size);
+  out.v.assign(svd.matrixV().data(), svd.matrixV().data() + svd.matrixV().size());
+  return out;
+}
+
+size_t weightDecompositions() {
+  return decompositions.load();
+}
 
 std::unique_ptr<Pass> makeFactorizeLowRank() {
   return std::make_unique<FunctionPass>(catalogInfo(kId),

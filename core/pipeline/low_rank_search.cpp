@@ -1,9 +1,15 @@
 #include "core/pipeline/low_rank_search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <span>
 
 #include "core/passes/matrix_weight.h"
+#include "core/passes/weight_svd.h"
 #include "core/pipeline/parallel_trials.h"
 #include "core/pipeline/pass_manager.h"
 
@@ -34,6 +40,80 @@ std::vector<LowRankLayer> candidates(const ir::Model& model, double minSaving) {
   return out;
 }
 
+bool transposesWeight(const ir::Node& n) {
+  return n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+}
+
+bool sameTensor(const ir::Tensor& a, const ir::Tensor& b) {
+  if (a.dtype() != b.dtype() || a.dims() != b.dims()) return false;
+  const std::span<const std::byte> x = a.bytes(), y = b.bytes();
+  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0);
+}
+
+// The decompositions of the candidate layers' weights, each computed once (by
+// the worker that searches the layer, before its first trial) and handed to
+// the pass in every trial and in applyRanks (passes::WeightSvdSource), where
+// the node still reads the weight that was decomposed. Constant folding and
+// calibration go to the pipeline's evaluator.
+class SvdCache final : public rewrite::Evaluator, public passes::WeightSvdSource {
+ public:
+  SvdCache(rewrite::Evaluator* inner, const ir::Model& model,
+           const std::vector<LowRankLayer>& layers)
+      : inner_(inner) {
+    for (const LowRankLayer& l : layers) {
+      const ir::Node* n = model.graph().findNode(l.node);
+      if (!n) continue;
+      auto e = std::make_unique<Entry>();
+      e->weight = *n->input(1)->initializer();
+      e->transposed = transposesWeight(*n);
+      entries_.emplace(l.node, std::move(e));
+    }
+  }
+
+  // Decomposes the weight of `layer` unless done already; one caller per layer.
+  void prepare(const LowRankLayer& layer) {
+    auto it = entries_.find(layer.node);
+    if (it == entries_.end() || it->second->ready.load(std::memory_order_acquire)) return;
+    Entry& e = *it->second;
+    e.svd = passes::decomposeWeight(e.weight, e.transposed);
+    e.ready.store(true, std::memory_order_release);
+  }
+
+  const passes::WeightSvd* svdOf(const ir::Node& n) const override {
+    auto it = entries_.find(n.id());
+    if (it == entries_.end() || !it->second->ready.load(std::memory_order_acquire)) return nullptr;
+    const Entry& e = *it->second;
+    const ir::Value* w = n.input(1);
+    if (!w || !w->initializer() || transposesWeight(n) != e.transposed ||
+        !sameTensor(*w->initializer(), e.weight))
+      return nullptr;
+    return &e.svd;
+  }
+
+  Expected<std::vector<ir::Tensor>> evaluate(const ir::Node& node,
+                                             const std::vector<const ir::Tensor*>& inputs,
+                                             int64_t opsetVersion) override {
+    if (!inner_) return unsupported("no constant folding in this search");
+    return inner_->evaluate(node, inputs, opsetVersion);
+  }
+  Status observeValues(const ir::Model& model, const std::vector<std::string>& values,
+                       const Observer& observe, const std::atomic<bool>* cancel) override {
+    if (!inner_) return Evaluator::observeValues(model, values, observe, cancel);
+    return inner_->observeValues(model, values, observe, cancel);
+  }
+  size_t calibrationSets() const override { return inner_ ? inner_->calibrationSets() : 0; }
+
+ private:
+  struct Entry {
+    ir::Tensor weight;
+    bool transposed = false;
+    passes::WeightSvd svd;
+    std::atomic<bool> ready{false};
+  };
+  rewrite::Evaluator* inner_;
+  std::map<ir::NodeId, std::unique_ptr<Entry>> entries_;
+};
+
 passes::Options passOptions(int64_t rank, double minSaving) {
   return {{"rank", std::to_string(rank)}, {"min_saving", std::to_string(minSaving)}};
 }
@@ -54,14 +134,14 @@ struct Outcome {
 // `layer` alone at `rank` on a copy of `model`.
 Expected<Outcome> tryRank(const ir::Model& model, ExecOutputChecker& checker,
                           const AccuracyBudget& budget, const LowRankOptions& options,
-                          const LowRankLayer& layer, int64_t rank) {
+                          rewrite::Evaluator* evaluator, const LowRankLayer& layer, int64_t rank) {
   ir::Model copy = model.clone();
   PipelineOptions po;
   po.keepSnapshots = false;
   po.budget = budget;
   PassManager pm(copy, po);
   pm.setChecker(&checker);
-  pm.setEvaluator(options.evaluator);
+  pm.setEvaluator(evaluator);
   pm.setCancelFlag(options.cancel);
   auto step = factorizeStep(pm, layer, rank, options.minSaving);
   if (!step) return step.error();
@@ -75,19 +155,25 @@ Expected<Outcome> tryRank(const ir::Model& model, ExecOutputChecker& checker,
 }
 
 // The smallest rank of `layer` holding the budget alone (0: none up to r_max).
+// The layer's weight is decomposed once (in `cache`, when there is one) for all its trials.
 Status searchLayer(const ir::Model& model, ExecOutputChecker& checker, const AccuracyBudget& budget,
-                   const LowRankOptions& options, LowRankLayer& layer) {
+                   const LowRankOptions& options, SvdCache* cache, LowRankLayer& layer) {
+  rewrite::Evaluator* evaluator = options.evaluator;
+  if (cache) {
+    cache->prepare(layer);
+    evaluator = cache;
+  }
   // Invariant: rank lo fails (0: no factorization to try), rank hi holds.
   int64_t lo = 0, hi = layer.maxRank;
   ++layer.trials;
-  auto top = tryRank(model, checker, budget, options, layer, hi);
+  auto top = tryRank(model, checker, budget, options, evaluator, layer, hi);
   if (!top) return top.error();
   if (!top->holds) return Status::ok();
   double snr = top->snrDb;
   while (hi - lo > 1) {
     const int64_t mid = lo + (hi - lo) / 2;
     ++layer.trials;
-    auto t = tryRank(model, checker, budget, options, layer, mid);
+    auto t = tryRank(model, checker, budget, options, evaluator, layer, mid);
     if (!t) return t.error();
     if (t->holds) {
       hi = mid;
@@ -107,9 +193,12 @@ Expected<std::vector<LowRankLayer>> searchRanks(const ir::Model& model, ExecOutp
                                                 const AccuracyBudget& budget,
                                                 const LowRankOptions& options) {
   std::vector<LowRankLayer> layers = candidates(model, options.minSaving);
+  std::unique_ptr<SvdCache> cache;
+  if (options.shareDecompositions)
+    cache = std::make_unique<SvdCache>(options.evaluator, model, layers);
   TrialPool pool{options.workers, options.cancel, options.progress};
   PASSLAB_RETURN_IF_ERROR(runTrials(layers.size(), pool, [&](size_t i) {
-    return searchLayer(model, checker, budget, options, layers[i]);
+    return searchLayer(model, checker, budget, options, cache.get(), layers[i]);
   }));
   return layers;
 }

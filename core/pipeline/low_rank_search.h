@@ -5,7 +5,9 @@
 // rank r whose factorization of that layer alone holds the budget, by
 // bisection over r in [1, r_max] (r_max: the largest rank that still saves
 // min_saving of the weights, r (K + N) <= (1 - min_saving) K N), O(log r_max)
-// trials per layer, the layers on several threads (parallel_trials.h). A
+// trials per layer, the layers on several threads (parallel_trials.h), the
+// weight's singular value decomposition computed once per layer for all its
+// trials (passes::WeightSvdSource; the same factors as the pass computes). A
 // layer whose r_max does not hold the budget stays dense. It assumes a larger
 // rank never costs accuracy, which holds for the truncated SVD up to rounding.
 //
@@ -49,6 +51,9 @@ struct LowRankOptions {
   int workers = 0;                          // layers at once (0: one per core)
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(size_t, size_t)> progress;  // (layers done, total), calling thread
+  // searchRanks: one decomposition per layer for all its trials (false: the
+  // pass decomposes the weight in every trial, as before; for comparisons).
+  bool shareDecompositions = true;
 };
 
 // The layers factorize_low_rank could take in `model` with their ranks;

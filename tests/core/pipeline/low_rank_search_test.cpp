@@ -2,8 +2,8 @@
 // low_rank_search.h) on a layer whose weight has rank 4 plus a little noise
 // (a fixture with low-rank structure: the corpus's weights are full rank):
 // the search finds rank 4 for a budget the noise allows, keeps the layer
-// dense for one nothing under full rank meets, and bisects rather than trying
-// every rank.
+// dense for one nothing under full rank meets, bisects rather than trying
+// every rank, and decomposes the weight once for all its trials.
 #include "core/pipeline/low_rank_search.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
+#include "core/passes/weight_svd.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -105,6 +106,30 @@ TEST_F(LowRankSearch, ABudgetTheNoiseDoesNotAllowKeepsTheLayerDense) {
   ASSERT_TRUE(check);
   EXPECT_FALSE((*layers)[0].applied);
   EXPECT_EQ(result.graph().nodes().size(), model_.graph().nodes().size());
+}
+
+// The weight is decomposed once for all the layer's trials, and the search
+// finds what it found when every trial decomposed it: the same rank, the same
+// SNR to the bit (the same factors), the same trials.
+TEST_F(LowRankSearch, OneDecompositionPerLayerChangesNothing) {
+  LowRankOptions each;
+  each.shareDecompositions = false;
+  const size_t before = passes::weightDecompositions();
+  auto separate = searchRanks(model_, *checker_, snr(40), each);
+  ASSERT_TRUE(separate) << separate.error().message();
+  const size_t afterSeparate = passes::weightDecompositions();
+  auto shared = searchRanks(model_, *checker_, snr(40), {});
+  ASSERT_TRUE(shared) << shared.error().message();
+  const size_t afterShared = passes::weightDecompositions();
+  ASSERT_EQ(separate->size(), 1u);
+  ASSERT_EQ(shared->size(), 1u);
+  const LowRankLayer &a = (*separate)[0], &b = (*shared)[0];
+  EXPECT_EQ(afterSeparate - before, static_cast<size_t>(a.trials));  // one per trial
+  EXPECT_EQ(afterShared - afterSeparate, 1u);                        // one for the layer
+  EXPECT_GT(a.trials, 1);
+  EXPECT_EQ(a.rank, b.rank);
+  EXPECT_EQ(a.snrDb, b.snrDb);
+  EXPECT_EQ(a.trials, b.trials);
 }
 
 TEST_F(LowRankSearch, ALayerThatCannotSaveEnoughIsNoCandidate) {

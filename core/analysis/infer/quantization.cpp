@@ -72,8 +72,32 @@ void inferDynamicQuantizeLinear(InferContext& ctx) {
   ctx.setOutput(2, ir::DataType::kUInt8, ir::Shape());
 }
 
+// com.microsoft QLinearConv with channels_last = 1: X and Y [N, spatial..., C]
+// (W stays [M, C/group, k...]).
+void inferChannelsLastQLinearConv(InferContext& ctx) {
+  const ir::Shape* x = ctx.inputShape(0);
+  const ir::Shape* w = ctx.inputShape(3);
+  if (!x || !w) return;
+  if (x->rank() < 3 || w->rank() != x->rank()) {
+    ctx.fail("channels-last X " + x->toString() + " and W " + w->toString() +
+             " are not [N, spatial..., C] and [M, C/group, k...] of one rank");
+    return;
+  }
+  std::vector<int64_t> kernel;
+  for (size_t i = 2; i < w->rank(); ++i) {
+    if (!(*w)[i].isStatic()) return;
+    kernel.push_back((*w)[i].value());
+  }
+  WindowAttrs wa;
+  if (!readWindowAttrs(ctx, x->rank() - 2, kernel, wa)) return;
+  auto s = windowOutputShape(ctx, permuted(*x, toChannelsFirst(x->rank())), (*w)[0], wa);
+  if (s) ctx.setOutputShape(0, permuted(*s, toChannelsLast(s->rank())));
+}
+
 void inferQLinearConv(InferContext& ctx) {
   if (ctx.inputElem(7) != ir::DataType::kUndefined) ctx.setOutputElem(0, ctx.inputElem(7));
+  if (!ctx.node().domain().empty() && ctx.attrInt("channels_last", 0) != 0)
+    return inferChannelsLastQLinearConv(ctx);
   inferConvLike(ctx, 0, 3, 0);
 }
 

@@ -11,7 +11,8 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-tag dataTag(size_t spatial) {
+tag dataTag(size_t spatial, bool channelsLast) {
+  if (channelsLast) return spatial == 1 ? tag::nwc : spatial == 2 ? tag::nhwc : tag::ndhwc;
   return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
 }
 tag weightsTag(size_t spatial, bool grouped) {
@@ -61,7 +62,8 @@ bool skipAmx(dnnl::convolution_forward::primitive_desc& pd) {
 }  // namespace
 
 bool buildInt8Conv(ConvPrimitive& p, const ConvGeometry& g, memory::data_type src,
-                   memory::data_type dst, bool hasBias, const dnnl::primitive_attr& attr) {
+                   memory::data_type dst, bool hasBias, const dnnl::primitive_attr& attr,
+                   bool channelsLast) {
   try {
     const size_t sp = g.spatial();
     const memory::data_type wei = memory::data_type::s8;
@@ -71,9 +73,9 @@ bool buildInt8Conv(ConvPrimitive& p, const ConvGeometry& g, memory::data_type sr
     memory::dims dilation;
     for (int64_t d : g.dilation) dilation.push_back(d - 1);  // oneDNN counts the gaps
 
-    p.userSrc = memory::desc(xDims, src, dataTag(sp));
+    p.userSrc = memory::desc(xDims, src, dataTag(sp, channelsLast));
     p.userWei = memory::desc(wDims, wei, weightsTag(sp, g.group > 1));
-    p.userDst = memory::desc(toDims(g.outDims), dst, dataTag(sp));
+    p.userDst = memory::desc(toDims(g.outDims), dst, dataTag(sp, channelsLast));
     p.biasDesc = memory::desc({g.M}, memory::data_type::s32, tag::x);
     // `any`: oneDNN picks the layouts of its fastest int8 kernel (channels-last or blocked).
     auto anySrc = memory::desc(xDims, src, tag::any);

@@ -17,7 +17,11 @@ namespace passlab::exec::cpu::onednn {
 // `attr` into p (its user layouts, the primitive and the reorders). False
 // when oneDNN has no implementation or only its reference one: the caller
 // runs its own reference kernel then.
+// `channelsLast`: the user's X and Y are [N, spatial..., C] (com.microsoft
+// QLinearConv's channels_last), which is also the layout oneDNN's int8
+// kernels pick, so no reorder runs around the primitive.
 bool buildInt8Conv(ConvPrimitive& p, const ConvGeometry& g, dnnl::memory::data_type src,
-                   dnnl::memory::data_type dst, bool hasBias, const dnnl::primitive_attr& attr);
+                   dnnl::memory::data_type dst, bool hasBias, const dnnl::primitive_attr& attr,
+                   bool channelsLast = false);
 
 }  // namespace passlab::exec::cpu::onednn

@@ -26,6 +26,7 @@
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_conv_channels_last.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/kernel.h"
@@ -53,11 +54,11 @@ struct QConvPlan : onednn::ConvPrimitive {
 // on a CPU without exact int8 dot products, where oneDNN has no
 // implementation or only its own reference one (slower than an optimized
 // kernel, and no reason to leave PassLab's reference semantics).
-void buildPrimitive(QConvPlan& p, const ConvGeometry& g, DataType xType) {
+void buildPrimitive(QConvPlan& p, const ConvGeometry& g, DataType xType, bool channelsLast) {
   static const bool exact = exactInt8DotProducts();
-  p.declined =
-      !exact || !onednn::buildInt8Conv(p, g, int8Type(xType), int8Type(p.requantization.yType),
-                                       p.hasBias, requantizationAttr(p.requantization));
+  p.declined = !exact || !onednn::buildInt8Conv(p, g, int8Type(xType),
+                                                int8Type(p.requantization.yType), p.hasBias,
+                                                requantizationAttr(p.requantization), channelsLast);
 }
 
 // The reference QLinearConv's factory (qlinear.cpp), found by its row.
@@ -72,30 +73,41 @@ class OneDnnQLinearConv final : public Kernel {
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     PASSLAB_ASSIGN_OR_RETURN(ConvAttrs attrs, parseConvAttrs(b.node()));
     PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference, makeReferenceQLinearConv(b));
-    return std::unique_ptr<Kernel>(new OneDnnQLinearConv(std::move(attrs), std::move(reference)));
+    return std::unique_ptr<Kernel>(new OneDnnQLinearConv(std::move(attrs), std::move(reference),
+                                                         isChannelsLastQLinearConv(b.node())));
   }
 
+  // com.microsoft QLinearConv with channels_last = 1: X and Y [N, spatial...,
+  // C], oneDNN's own int8 layout, so no reorder runs around the primitive.
   Status run(KernelContext& ctx) override {
-    if (!quantizationInvariant(ctx)) return reference_->run(ctx);
+    if (!quantizationInvariant(ctx)) return runReference(ctx);
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
     const Tensor* bias = ctx.has(kBias) ? &ctx.input(kBias) : nullptr;
     // The reference reports malformed geometry and bias.
-    auto geo = convGeometry(attrs_, x.dims(), w.dims());
-    if (!geo) return reference_->run(ctx);
+    auto geo =
+        convGeometry(attrs_, channelsLast_ ? channelsFirstDims(x.dims()) : x.dims(), w.dims());
+    if (!geo) return runReference(ctx);
     const ConvGeometry& g = *geo;
     if (bias && (bias->dtype() != DataType::kInt32 || bias->numel() != g.M))
-      return reference_->run(ctx);
-    if (g.spatial() > 3 || x.numel() == 0) return reference_->run(ctx);
-    if (planIsStale(ctx, x, w, bias != nullptr)) plan_ = build(ctx, g, bias != nullptr);
-    if (plan_->declined) return reference_->run(ctx);
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, plan_->requantization.yType, g.outDims));
+      return runReference(ctx);
+    if (g.spatial() > 3 || x.numel() == 0) return runReference(ctx);
+    if (planIsStale(ctx, x, w, bias != nullptr))
+      plan_ = build(ctx, g, bias != nullptr, channelsLast_);
+    if (plan_->declined) return runReference(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
+                             ctx.allocate(0, plan_->requantization.yType,
+                                          channelsLast_ ? channelsLastDims(g.outDims) : g.outDims));
     return plan_->execute(ctx, x, w, bias, *y, ctx.invariantInput(kW));
   }
 
  private:
-  OneDnnQLinearConv(ConvAttrs attrs, std::unique_ptr<Kernel> reference)
-      : attrs_(std::move(attrs)), reference_(std::move(reference)) {}
+  OneDnnQLinearConv(ConvAttrs attrs, std::unique_ptr<Kernel> reference, bool channelsLast)
+      : attrs_(std::move(attrs)), reference_(std::move(reference)), channelsLast_(channelsLast) {}
+
+  Status runReference(KernelContext& ctx) {
+    return channelsLast_ ? runChannelsFirst(*reference_, ctx) : reference_->run(ctx);
+  }
 
   // The scales and zero points are baked into the primitive: they must hold
   // the same values on every run (omitted zero points are constant too).
@@ -111,7 +123,7 @@ class OneDnnQLinearConv final : public Kernel {
   }
 
   static std::unique_ptr<QConvPlan> build(const KernelContext& ctx, const ConvGeometry& g,
-                                          bool hasBias) {
+                                          bool hasBias, bool channelsLast) {
     auto p = std::make_unique<QConvPlan>();
     p->xDims = ctx.input(kX).dims();
     p->wDims = ctx.input(kW).dims();
@@ -123,13 +135,14 @@ class OneDnnQLinearConv final : public Kernel {
       return p;
     }
     p->requantization = std::move(*r);
-    buildPrimitive(*p, g, ctx.input(kX).dtype());
+    buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
     return p;
   }
 
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> reference_;
   std::unique_ptr<QConvPlan> plan_;
+  bool channelsLast_ = false;
 };
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};
@@ -137,6 +150,12 @@ constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};
 const KernelDef kRows[] = {
     {"", "QLinearConv", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.QLinearConv",
      makeKernel<OneDnnQLinearConv>},
+    // ONNX Runtime's com.microsoft QLinearConv (channels_last or not), and its
+    // reference (qlinear_conv_channels_last.cpp).
+    {"com.microsoft", "QLinearConv", 1, kOpsetMax, kInt8s, 0, Tier::kOptimized,
+     "onednn.ms.QLinearConv", makeKernel<OneDnnQLinearConv>},
+    {"com.microsoft", "QLinearConv", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
+     "cpu.ms.QLinearConv", makeMsQLinearConvReference},
     // qlinear_matmul_onednn.cpp
     {"", "QLinearMatMul", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.QLinearMatMul",
      makeOneDnnQLinearMatMul},

@@ -4,7 +4,9 @@
 // kernel bake them in). oneDNN requantizes in float32 where the reference
 // uses double, so outputs may differ by 1 near rounding ties; where the
 // kernel must hand over to the reference (a nonzero weight zero point, scales
-// fed at run time) the outputs are identical.
+// fed at run time) the outputs are identical. And com.microsoft QLinearConv
+// with channels_last = 1 (X and Y [N, spatial..., C]) on the same values: the
+// same outputs, transposed, from both kernels.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -77,7 +79,35 @@ struct Built {
   NamedInputs feeds;
 };
 
-Built buildModel(const ConvCase& c, uint32_t seed) {
+Dims channelsLastDims(const Dims& d) {
+  Dims r{d[0]};
+  r.insert(r.end(), d.begin() + 2, d.end());
+  r.push_back(d[1]);
+  return r;
+}
+
+// An 8-bit tensor [N, C, S...] as [N, S..., C], or back (`toLast` false: t is [N, S..., C]).
+ir::Tensor swapChannels(const ir::Tensor& t, bool toLast) {
+  const Dims& d = t.dims();
+  const int64_t n = d[0], c = toLast ? d[1] : d.back(), s = numel(d) / (n * c);
+  Dims out = toLast ? channelsLastDims(d) : Dims{};
+  if (!toLast) {
+    out = {d[0], d.back()};
+    out.insert(out.end(), d.begin() + 1, d.end() - 1);
+  }
+  auto in = t.bytes();
+  std::vector<uint8_t> v(in.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t p = 0; p < s; ++p) {
+        const int64_t first = (i * c + ch) * s + p, last = (i * s + p) * c + ch;
+        v[toLast ? last : first] = static_cast<uint8_t>(in[toLast ? first : last]);
+      }
+  return ir::Tensor::fromVector<uint8_t>(t.dtype(), out, v);
+}
+
+// channelsLast: com.microsoft QLinearConv with channels_last = 1, X fed as [N, spatial..., C].
+Built buildModel(const ConvCase& c, uint32_t seed, bool channelsLast = false) {
   std::mt19937 rng(seed);
   const int64_t M = c.w[0];
   const int64_t K = numel(c.w) / M;  // products summed per output
@@ -93,6 +123,7 @@ Built buildModel(const ConvCase& c, uint32_t seed) {
   Built b;
   b.model.irVersion = 8;
   b.model.opsets = {{"", 13}};
+  if (channelsLast) b.model.opsets.push_back({"com.microsoft", 1});
   ir::Graph& g = b.model.graph();
   auto constant = [&](const std::string& name, ir::Tensor t) -> ir::Value* {
     if (!c.runtimeScales) return g.addInitializer(name, std::move(t));
@@ -102,7 +133,8 @@ Built buildModel(const ConvCase& c, uint32_t seed) {
     return v;
   };
   ir::Tensor x = activations(c.xType, c.x, rng);
-  ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(c.x)));
+  if (channelsLast) x = swapChannels(x, true);
+  ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(x.dims())));
   b.feeds.emplace_back("x", std::move(x));
   const int xZero = u8 ? std::uniform_int_distribution<int>(100, 150)(rng)
                        : std::uniform_int_distribution<int>(-20, 20)(rng);
@@ -122,7 +154,9 @@ Built buildModel(const ConvCase& c, uint32_t seed) {
     in.push_back(g.addInitializer(
         "b", randomInts<int32_t>(DataType::kInt32, {M}, -2 * spread, 2 * spread, rng)));
   }
-  ir::Node* n = g.addNode("QLinearConv", "", in, 1, nullptr, "qconv");
+  ir::Node* n =
+      g.addNode("QLinearConv", channelsLast ? "com.microsoft" : "", in, 1, nullptr, "qconv");
+  if (channelsLast) n->setAttr(ir::Attribute::makeInt("channels_last", 1));
   if (c.group != 1) n->setAttr(ir::Attribute::makeInt("group", c.group));
   if (!c.strides.empty()) n->setAttr(ir::Attribute::makeInts("strides", c.strides));
   if (!c.pads.empty()) n->setAttr(ir::Attribute::makeInts("pads", c.pads));
@@ -211,6 +245,43 @@ TEST_P(QLinearConvOneDnn, MatchesTheReference) {
   expectAgree(r.second.outputs[0], r.first.outputs[0], 0, "second run vs first");
   EXPECT_GE(distinctValues(r.reference.outputs[0]),
             std::min<size_t>(20, r.reference.outputs[0].numel() / 4));
+}
+
+TEST_P(QLinearConvOneDnn, ChannelsLastGivesTheSameValuesTransposed) {
+  const ConvCase& c = GetParam();
+  Runs first = runAll(buildModel(c, 17));
+  Built last = buildModel(c, 17, true);
+  Runs r = runAll(last);
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  ASSERT_FALSE(first.first.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.ms.QLinearConv");
+  EXPECT_EQ(r.reference.profile[0].kernel, "cpu.ms.QLinearConv");
+  // Shape inference and the kernels agree on Y [N, spatial..., C].
+  const auto& declared = last.model.graph().outputs()[0]->type().shape();
+  ASSERT_TRUE(declared.has_value());
+  EXPECT_EQ(declared->toString(), ir::Shape::fromValues(r.first.outputs[0].dims()).toString());
+  expectAgree(swapChannels(r.first.outputs[0], false), first.first.outputs[0], 0, "oneDNN");
+  expectAgree(swapChannels(r.second.outputs[0], false), first.first.outputs[0], 0, "second run");
+  expectAgree(swapChannels(r.reference.outputs[0], false), first.reference.outputs[0], 0,
+              "reference");
+}
+
+TEST(QLinearConvChannelsLast, RefusesAnInputWithoutSpatialDims) {
+  ConvCase c{.name = "rank2", .x = {1, 8, 5, 5}, .w = {8, 8, 1, 1}};
+  Built b = buildModel(c, 3, true);
+  b.model.graph().inputs()[0]->setType(
+      ir::Type::tensor(DataType::kUInt8, ir::Shape::fromValues({1, 8})));
+  b.feeds[0].second =
+      ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, {1, 8}, std::vector<uint8_t>(8, 1));
+  ExecutorOptions referenceOnly;
+  referenceOnly.referenceKernels = true;
+  for (const ExecutorOptions& o : {ExecutorOptions{}, referenceOnly}) {
+    auto ex = Executor::create(b.model, o);
+    if (!ex) continue;  // refused at create: fine
+    auto run = (*ex)->run(b.feeds);
+    EXPECT_FALSE(run);
+  }
 }
 
 std::vector<ConvCase> cases() {

@@ -1,0 +1,135 @@
+#include "core/exec/cpu/qlinear_conv_channels_last.h"
+
+#include <string>
+#include <vector>
+
+#include "core/exec/cpu/families.h"
+#include "core/exec/parallel.h"
+#include "core/ir/node.h"
+
+namespace passlab::exec::cpu {
+
+Dims channelsFirstDims(const Dims& d) {
+  if (d.size() < 3) return d;
+  Dims r{d[0], d.back()};
+  r.insert(r.end(), d.begin() + 1, d.end() - 1);
+  return r;
+}
+
+Dims channelsLastDims(const Dims& d) {
+  if (d.size() < 3) return d;
+  Dims r{d[0]};
+  r.insert(r.end(), d.begin() + 2, d.end());
+  r.push_back(d[1]);
+  return r;
+}
+
+bool isChannelsLastQLinearConv(const ir::Node& n) {
+  return n.domain() == "com.microsoft" && n.opType() == "QLinearConv" &&
+         n.attrInt("channels_last", 0) != 0;
+}
+
+namespace {
+
+// Byte tensors [N, A, B] -> [N, B, A].
+void swapLastTwo(const uint8_t* x, uint8_t* y, int64_t n, int64_t a, int64_t b) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t* xi = x + i * a * b;
+    uint8_t* yi = y + i * a * b;
+    for (int64_t p = 0; p < a; ++p)
+      for (int64_t q = 0; q < b; ++q) yi[q * a + p] = xi[p * b + q];
+  }
+}
+
+int64_t spatialOf(const Dims& channelsFirst) {
+  int64_t s = 1;
+  for (size_t i = 2; i < channelsFirst.size(); ++i) s *= channelsFirst[i];
+  return s;
+}
+
+// The NCHW kernel sees X transposed and writes an NCHW scratch output.
+class ChannelsFirst final : public KernelContext {
+ public:
+  ChannelsFirst(KernelContext& inner, Value x) : inner_(inner), x_(std::move(x)) {}
+  Tensor& output() { return out_; }
+  bool allocated() const { return allocated_; }
+
+  size_t inputCount() const override { return inner_.inputCount(); }
+  const Value* value(size_t i) const override { return i == 0 ? &x_ : inner_.value(i); }
+  bool invariantInput(size_t i) const override { return i != 0 && inner_.invariantInput(i); }
+  void holdsOwnCopy(size_t i) override {
+    if (i != 0) inner_.holdsOwnCopy(i);
+  }
+  size_t outputCount() const override { return inner_.outputCount(); }
+  bool wantsOutput(size_t i) const override { return inner_.wantsOutput(i); }
+  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override {
+    if (i != 0) return inner_.allocate(i, dtype, std::move(dims));
+    PASSLAB_ASSIGN_OR_RETURN(out_, inner_.scratch(dtype, std::move(dims)));
+    allocated_ = true;
+    return &out_;
+  }
+  void setOutput(size_t i, Value v) override {
+    if (i == 0 && v.isTensor()) {
+      out_ = v.tensor();
+      allocated_ = true;
+      return;
+    }
+    inner_.setOutput(i, std::move(v));
+  }
+  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
+    return inner_.scratch(dtype, std::move(dims));
+  }
+  int threads() const override { return inner_.threads(); }
+  bool cancelled() const override { return inner_.cancelled(); }
+  int64_t maxLoopIterations() const override { return inner_.maxLoopIterations(); }
+
+ private:
+  KernelContext& inner_;
+  Value x_;
+  Tensor out_;
+  bool allocated_ = false;
+};
+
+class ChannelsLastReference final : public Kernel {
+ public:
+  explicit ChannelsLastReference(std::unique_ptr<Kernel> nchw) : nchw_(std::move(nchw)) {}
+  Status run(KernelContext& ctx) override { return runChannelsFirst(*nchw_, ctx); }
+
+ private:
+  std::unique_ptr<Kernel> nchw_;
+};
+
+}  // namespace
+
+Status runChannelsFirst(Kernel& nchw, KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.dims().size() < 3)
+    return invalidArgument("QLinearConv (channels_last): X " + x.describe() +
+                           " has no spatial dims ([N, spatial..., C] expected)");
+  const Dims first = channelsFirstDims(x.dims());
+  PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.scratch(x.dtype(), first));
+  // [N, S, C] -> [N, C, S]
+  swapLastTwo(static_cast<const uint8_t*>(x.raw()), static_cast<uint8_t*>(t.mutableRaw()), first[0],
+              spatialOf(first), first[1]);
+  ChannelsFirst inner(ctx, Value(std::move(t)));
+  PASSLAB_RETURN_IF_ERROR(nchw.run(inner));
+  if (!inner.allocated()) return internalError("the NCHW QLinearConv gave no output");
+  const Tensor& y = inner.output();
+  PASSLAB_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate(0, y.dtype(), channelsLastDims(y.dims())));
+  // [N, M, S] -> [N, S, M]
+  swapLastTwo(static_cast<const uint8_t*>(y.raw()), static_cast<uint8_t*>(out->mutableRaw()),
+              y.dims()[0], y.dims()[1], spatialOf(y.dims()));
+  return Status::ok();
+}
+
+Expected<std::unique_ptr<Kernel>> makeMsQLinearConvReference(const KernelBuild& b) {
+  const KernelDef* ref = nullptr;
+  for (const KernelDef& row : qlinearKernels())
+    if (row.op == "QLinearConv" && row.tier == Tier::kReference) ref = &row;
+  if (!ref) return unsupported("the reference QLinearConv kernel is missing");
+  PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> nchw, ref->create(b));
+  if (!isChannelsLastQLinearConv(b.node())) return nchw;
+  return std::unique_ptr<Kernel>(new ChannelsLastReference(std::move(nchw)));
+}
+
+}  // namespace passlab::exec::cpu

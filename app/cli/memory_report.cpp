@@ -105,18 +105,24 @@ nlohmann::json executorMemoryJson(const exec::memory::RunMemoryUse& use) {
   j["fell_back"] = use.counts.fellBack;
   j["copied_out"] = use.counts.copiedOut;
   j["scratch_in_block"] = use.counts.scratchInBlock;
+  j["kept_bytes"] = use.keptBytes;
+  j["kept_freed_bytes"] = use.keptFreedBytes;
   return j;
 }
 
 std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
+  std::string kept;
+  if (use.keptBytes + use.keptFreedBytes > 0)
+    kept = "; constant-only outputs kept: " + str::humanBytes(use.keptBytes) + " held, " +
+           str::humanBytes(use.keptFreedBytes) + " freed (their readers hold them packed)";
   if (use.source == exec::memory::PlanSource::kNone)
-    return "not on a memory plan (" + use.note + ")";
+    return "not on a memory plan (" + use.note + ")" + kept;
   return "one block of " + str::humanBytes(use.blockBytes) + " per run, planned " +
          planSourceText(use.source) + "; " + std::to_string(use.counts.placed) +
          " tensors placed, " + std::to_string(use.inPlace) + " steps in place, " +
          std::to_string(use.counts.fellBack) + " fell back to the arena, " +
          std::to_string(use.counts.copiedOut) + " copied out, " +
-         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block";
+         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block" + kept;
 }
 
 Status writeMemoryReport(const std::string& path, const nlohmann::json& report) {

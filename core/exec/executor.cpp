@@ -192,8 +192,8 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   frame.slots.clear();
   block.reset();
   result.peakArenaBytes = arena_.peakBytes();
-  result.keptBytes = kept_->bytes();
-  result.keptFreedBytes = kept_->freedBytes();
+  memoryUse.keptBytes = kept_->bytes();
+  memoryUse.keptFreedBytes = kept_->freedBytes();
   result.memory = std::move(memoryUse);
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

@@ -58,11 +58,7 @@ struct RunResult {
   std::vector<Value> values;         // every output as a runtime value (sequences, maps, ...)
   std::vector<NodeProfile> profile;  // when RunOptions::profile
   uint64_t peakArenaBytes = 0;       // most intermediate memory live at once
-  // Outputs of constant-only steps held across runs (kept_values.h), and the
-  // bytes freed from them because every reader holds its own packed copy.
-  uint64_t keptBytes = 0;
-  uint64_t keptFreedBytes = 0;
-  memory::RunMemoryUse memory;  // whether the run was on a memory plan, and how
+  memory::RunMemoryUse memory;       // whether the run was on a memory plan, and how
   double totalMicros = 0;
   DeviceRunSummary device;  // runs on a device backend (Backend::makeRunner)
 };

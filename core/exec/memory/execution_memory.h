@@ -39,6 +39,11 @@ struct RunMemoryUse {
   uint64_t blockBytes = 0;  // the plan's block
   int inPlace = 0;          // steps the plan runs in place
   BlockCounts counts;
+  // Outputs of constant-only steps the executor holds across runs (outside
+  // the block; kept_values.h), and the bytes freed from them so far because
+  // every reader holds its own packed copy (KernelContext::holdsOwnCopy).
+  uint64_t keptBytes = 0;
+  uint64_t keptFreedBytes = 0;
 };
 
 class ExecutionMemory {

@@ -81,8 +81,8 @@ TEST(KeptValuesFreed, PackedWeightsFreedOutputsUnchanged) {
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
     // z is read only by the kept Mul; w only by the Conv, which packed it.
-    EXPECT_EQ(a.keptFreedBytes, 2 * kZBytes) << "round " << round;
-    EXPECT_EQ(a.keptBytes, 0u);
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    EXPECT_EQ(a.memory.keptBytes, 0u);
   }
 }
 
@@ -98,8 +98,8 @@ TEST(KeptValuesFreed, ReaderThatDoesNotPackKeepsIt) {
     NamedInputs in = {{"x", input(1, 0.0f)}, {"q", floats({32, 16, 3, 3}, qv)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.keptFreedBytes, kZBytes) << "round " << round;
-    EXPECT_EQ(a.keptBytes, kZBytes);
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes) << "round " << round;
+    EXPECT_EQ(a.memory.keptBytes, kZBytes);
   }
 }
 
@@ -113,7 +113,7 @@ TEST(KeptValuesFreed, GraphOutputKept) {
     NamedInputs in = {{"x", input(1, 0.0f)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.keptFreedBytes, kZBytes);
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes);
   }
 }
 
@@ -134,7 +134,7 @@ TEST(KeptValuesFreed, OverriddenInitializerLeavesHeldCopy) {
     expectSameBytes(a, run(*every, plain));
     // w is freed (the Conv holds it packed); z is not: the Mul reads it
     // afresh on the runs that override m2.
-    EXPECT_EQ(a.keptFreedBytes, kZBytes);
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes);
     NamedInputs over = {{"x", input(1, 0.0f)}, {"m2", floats({32, 1, 1, 1}, other)}};
     RunResult b = run(*kept, over);
     expectSameBytes(b, run(*every, over));
@@ -156,7 +156,7 @@ TEST(KeptValuesFreed, ReaderRunAfreshOnOverrideKeepsIt) {
     expectSameBytes(a, run(*every, plain));
     // z and v (read only by the kept Neg) are freed; w, which the Add reads
     // on the override runs, and the output r are not.
-    EXPECT_EQ(a.keptFreedBytes, 2 * kZBytes);
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes);
     NamedInputs over = {{"x", input(1, 0.0f)}, {"m2", floats({32, 16, 3, 3}, other)}};
     RunResult b = run(*kept, over);
     expectSameBytes(b, run(*every, over));
@@ -174,7 +174,7 @@ TEST(KeptValuesFreed, NewInputShapeUsesHeldCopy) {
     NamedInputs in = {{"x", input(n, 0.2f)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.keptFreedBytes, 2 * kZBytes) << "batch " << n;
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "batch " << n;
   }
 }
 
@@ -199,7 +199,7 @@ TEST(KeptValuesFreed, GemmAndMatMulOutputsUnchanged) {
     NamedInputs in = {{"x", floats({n, 64}, v)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_GE(a.keptFreedBytes, 64u * 48 * 4);  // z, read only by the kept Mul
+    EXPECT_GE(a.memory.keptFreedBytes, 64u * 48 * 4);  // z, read only by the kept Mul
   }
 }
 

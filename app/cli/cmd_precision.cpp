@@ -1,5 +1,6 @@
 // passlab-cli precision MODEL [--pass convert_to_float16] [--check N] [--budget-* X]
 //   [--top N] [-o OUT [--save-recipe R]] | --sparsity
+//   [--pass prune_magnitude --per-layer-sparsity [--pattern P] [--sparsity-steps N]]
 // Per-layer sensitivity of a lossy pass: each node converted alone, ranked by
 // the SNR of the worst output (docs/precision.md). With -o, automatic mixed
 // precision: the fewest most sensitive nodes kept in float32 for the budget
@@ -17,6 +18,7 @@
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
 #include "app/cli/precision_low_rank.h"
+#include "app/cli/precision_sparsity.h"
 #include "core/analysis/shape_inference.h"
 #include "core/analysis/sparsity.h"
 #include "core/io/atomic_file.h"
@@ -37,9 +39,13 @@ struct PrecisionArgs {
   BudgetArgs budget;
   CalibrationArgs calibration;  // for quantize_static
   bool sparsity = false;
-  int workers = 0;           // trials at once (0: one per core)
-  bool recalibrate = false;  // quantize_static: calibrate in every trial
-  bool svdPerTrial = false;  // factorize_low_rank: decompose the weight in every trial
+  int workers = 0;                // trials at once (0: one per core)
+  bool recalibrate = false;       // quantize_static: calibrate in every trial
+  bool svdPerTrial = false;       // factorize_low_rank: decompose the weight in every trial
+  bool perLayerSparsity = false;  // prune_magnitude: the largest ratio per layer
+  std::string pattern = "unstructured";
+  int sparsitySteps = 20;
+  bool keepBias = false;
 };
 
 // The weights' sparsity per layer (core/analysis/sparsity.h), and in all.
@@ -132,6 +138,11 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: '" << a.pass << "' is not a lossy pass (see `passlab-cli passes`)\n";
     return 1;
   }
+  if (a.perLayerSparsity && a.pass != "prune_magnitude") {
+    std::cerr << "error: --per-layer-sparsity chooses prune_magnitude's ratio; add --pass "
+                 "prune_magnitude\n";
+    return 1;
+  }
   pipeline::AccuracyBudget budget;
   if (Status b = a.budget.applyTo(budget); !b.isOk()) {
     std::cerr << "error: " << b.message() << "\n";
@@ -179,6 +190,15 @@ int runPrecision(const PrecisionArgs& a) {
     return runLowRankPrecision(model, **checker,
                                {a.model, a.out, a.saveRecipe, a.check, a.workers, budget,
                                 evaluator->get(), !a.svdPerTrial});
+  if (a.perLayerSparsity) {
+    SparsityRequest r{a.model, a.out, a.saveRecipe, a.check, budget, {}};
+    r.options.steps = a.sparsitySteps;
+    r.options.pattern = a.pattern;
+    r.options.keepBias = a.keepBias;
+    r.options.evaluator = evaluator->get();
+    r.options.workers = a.workers;
+    return runSparsityPrecision(model, **checker, r);
+  }
   pipeline::SensitivityOptions o;
   o.passId = a.pass;
   o.evaluator = evaluator->get();
@@ -228,6 +248,15 @@ void registerPrecision(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--recalibrate", a->recalibrate,
                 "quantize_static: calibrate in every trial instead of once for all (slower)");
+  cmd->add_flag("--per-layer-sparsity", a->perLayerSparsity,
+                "prune_magnitude: the largest pruning ratio per layer that holds the budget "
+                "(a bisection over --sparsity-steps), the layers pruned together");
+  cmd->add_option("--pattern", a->pattern,
+                  "With --per-layer-sparsity: unstructured (default) or channel");
+  cmd->add_option("--sparsity-steps", a->sparsitySteps,
+                  "With --per-layer-sparsity: ratios in steps of 1/N (default 20)");
+  cmd->add_flag("--keep-bias", a->keepBias,
+                "With --per-layer-sparsity --pattern channel: pruned channels keep their bias");
   cmd->add_flag("--svd-per-trial", a->svdPerTrial,
                 "factorize_low_rank: decompose each weight in every trial instead of once per "
                 "layer (slower; the same result)");

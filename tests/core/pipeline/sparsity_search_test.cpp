@@ -1,0 +1,155 @@
+// The pruning ratio of each layer chosen by the budget (core/pipeline/
+// sparsity_search.h) on two MatMul layers: fc1 has half its weights tiny (its
+// ratio is 0.5: the tiny ones go, the next one costs far more than the
+// budget), fc2 has weights of graded size. Structural (the zeros of the
+// result), numeric (each ratio holds alone, the next step does not; the layers
+// together hold the budget), convergence (the ratios applied again change
+// nothing) and negative (a budget nothing meets leaves every layer dense;
+// bad steps and patterns are refused).
+#include "core/pipeline/sparsity_search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "core/analysis/shape_inference.h"
+#include "core/analysis/sparsity.h"
+#include "core/io/text_format.h"
+#include "core/pipeline/pass_manager.h"
+
+namespace passlab::pipeline {
+namespace {
+
+// x [4, 8] -> fc1 (w1 [8, 8]: 32 weights near +-1, 32 of 1e-4) -> Relu -> fc2 (w2 [8, 4]) -> y.
+std::string net() {
+  std::ostringstream w1, w2;
+  for (int i = 0; i < 64; ++i) {
+    const double big = (i % 3 ? 1.0 : -1.0) * (0.8 + 0.01 * i);
+    w1 << (i ? ", " : "") << (i % 2 ? big : 1e-4 * ((i % 4) - 1.5));
+  }
+  for (int i = 0; i < 32; ++i) w2 << (i ? ", " : "") << (i % 2 ? 1 : -1) * 0.05 * (i + 1);
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[4,8] x) => (float[4,4] y) <float[8,8] w1 = {)" +
+         w1.str() + R"(}, float[8,4] w2 = {)" + w2.str() + R"(}> {
+    [fc1] h = MatMul(x, w1)
+    r = Relu(h)
+    [fc2] y = MatMul(r, w2) })";
+}
+
+class SparsitySearch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto parsed = io::parseModelText(net());
+    ASSERT_TRUE(parsed) << parsed.error().message();
+    model_ = std::move(*parsed);
+    analysis::inferShapes(model_);
+    NoiseOptions quiet;
+    quiet.draws = 0;
+    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
+    ASSERT_TRUE(checker) << checker.error().message();
+    checker_ = std::move(*checker);
+  }
+  static AccuracyBudget snr(double db) {
+    AccuracyBudget b;
+    b.minSnrDb = db;
+    b.minCosine = -1;
+    return b;
+  }
+  // `layer` alone at `ratio` on a copy: does it hold `budget`?
+  bool holdsAlone(const SparsityLayer& layer, double ratio, const AccuracyBudget& budget) {
+    ir::Model copy = model_.clone();
+    PipelineOptions po;
+    po.keepSnapshots = false;
+    po.budget = budget;
+    PassManager pm(copy, po);
+    pm.setChecker(checker_.get());
+    rewrite::NodeFilter only;
+    only.only.insert(layer.node);
+    auto step = pm.run({"prune_magnitude", pruneOptions({}, ratio), only});
+    EXPECT_TRUE(step);
+    return step && !(*step)->rolledBack;
+  }
+  const SparsityLayer* find(const std::vector<SparsityLayer>& layers, const std::string& name) {
+    for (const auto& l : layers)
+      if (l.describe.find("'" + name + "'") != std::string::npos) return &l;
+    return nullptr;
+  }
+  ir::Model model_;
+  std::unique_ptr<ExecOutputChecker> checker_;
+};
+
+TEST_F(SparsitySearch, ChoosesTheLargestRatioEachLayerHoldsAlone) {
+  auto layers = searchSparsity(model_, *checker_, snr(30), {});
+  ASSERT_TRUE(layers) << layers.error().message();
+  ASSERT_EQ(layers->size(), 2u);
+  const SparsityLayer* fc1 = find(*layers, "fc1");
+  const SparsityLayer* fc2 = find(*layers, "fc2");
+  ASSERT_TRUE(fc1 && fc2);
+  EXPECT_EQ(fc1->weights, 64);
+  EXPECT_DOUBLE_EQ(fc1->ratio, 0.5);  // the 32 tiny weights, not one more
+  EXPECT_GE(fc1->snrDb, 30);
+  for (const SparsityLayer* l : {fc1, fc2}) {
+    EXPECT_LE(l->trials, 6) << l->describe;  // 0.95, then a bisection of 20 steps
+    if (l->ratio > 0) EXPECT_TRUE(holdsAlone(*l, l->ratio, snr(30))) << l->describe;
+    if (l->ratio < 0.95) EXPECT_FALSE(holdsAlone(*l, l->ratio + 0.05, snr(30))) << l->describe;
+  }
+}
+
+TEST_F(SparsitySearch, TheLayersPrunedTogetherHoldTheBudget) {
+  auto layers = searchSparsity(model_, *checker_, snr(30), {});
+  ASSERT_TRUE(layers);
+  ir::Model result = model_.clone();
+  auto check = applySparsity(result, *checker_, *layers, snr(30), {});
+  ASSERT_TRUE(check) << check.error().message();
+  ASSERT_TRUE(check->ran);
+  EXPECT_TRUE(check->passed) << check->detail.str();
+  const SparsityLayer* fc1 = find(*layers, "fc1");
+  ASSERT_TRUE(fc1);
+  EXPECT_TRUE(fc1->applied);
+  EXPECT_EQ(fc1->zerosBefore, 0);
+  EXPECT_EQ(fc1->zerosAfter, 32);
+  // The result's weights hold those zeros.
+  int64_t zeros = 0;
+  for (const auto& l : analysis::sparsityReport(result))
+    if (l.node == fc1->node) zeros = l.zeros;
+  EXPECT_EQ(zeros, 32);
+  // Applying the same ratios again changes nothing.
+  ir::Model again = result.clone();
+  std::vector<SparsityLayer> copy = *layers;
+  auto second = applySparsity(again, *checker_, copy, snr(30), {});
+  ASSERT_TRUE(second);
+  for (const auto& l : copy) EXPECT_FALSE(l.applied) << l.describe;
+}
+
+TEST_F(SparsitySearch, ABudgetNothingMeetsLeavesEveryLayerDense) {
+  auto layers = searchSparsity(model_, *checker_, snr(400), {});
+  ASSERT_TRUE(layers) << layers.error().message();
+  EXPECT_EQ(layers->size(), 2u);  // both candidates, neither pruned
+  ir::Model result = model_.clone();
+  auto check = applySparsity(result, *checker_, *layers, snr(400), {});
+  ASSERT_TRUE(check);
+  for (const auto& l : *layers) {
+    EXPECT_EQ(l.ratio, 0) << l.describe;
+    EXPECT_FALSE(l.applied);
+    EXPECT_EQ(l.zerosAfter, 0);
+  }
+}
+
+TEST_F(SparsitySearch, RefusesBadStepsAndPatterns) {
+  SparsityOptions o;
+  o.steps = 1;
+  auto bad = searchSparsity(model_, *checker_, snr(30), o);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("sparsity steps 1 is not between 2 and 1000"),
+            std::string::npos);
+  o.steps = 20;
+  o.pattern = "2:4";
+  auto pattern = searchSparsity(model_, *checker_, snr(30), o);
+  ASSERT_FALSE(pattern);
+  EXPECT_NE(pattern.error().message().find("pattern '2:4' has no ratio to choose"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

@@ -194,8 +194,9 @@ CLI=$WORK/run/passlab-cli
   if [[ -x $CLI ]]; then
     echo "ldd passlab-cli:"
     LD_LIBRARY_PATH=$PASSLAB_LD ldd "$B/bin/passlab-cli"
-    # libraries the programs open at run time (cuDNN's engines, NVRTC's builtins)
-    for lib in libcudnn_graph.so.9 libcudnn_engines_precompiled.so.9 libnvrtc-builtins.so.13; do
+    # libraries the programs open at run time (cuBLASLt and NVRTC themselves:
+    # core/exec/cuda/cublaslt_api.h, nvrtc_api.h; cuDNN's engines, NVRTC's builtins)
+    for lib in libcublasLt.so.13 libnvrtc.so.13 libcudnn_graph.so.9 libcudnn_engines_precompiled.so.9 libnvrtc-builtins.so.13; do
       found=$(for d in "${libdirs[@]}"; do ls "$d"/$lib* 2>/dev/null; done | head -1)
       echo "runtime-opened $lib: ${found:-NOT FOUND}"
     done

@@ -106,6 +106,9 @@ fi
   echo "corpus: $corpus"
   echo "cuda libraries needed (from the GPU machine):"
   for b in "${binaries[@]}"; do ldd "$b" | awk '{print $1}'; done | grep -E "$skip_re" | grep -v -E '^(linux-vdso|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|ld-linux)' | sort -u | sed 's/^/  /'
+  # Opened with dlopen when the CUDA backend first needs them (not in ldd's list).
+  echo "  libcublasLt.so.13 (opened at run time)"
+  echo "  libnvrtc.so.13 (opened at run time)"
   echo "files:"
   (cd "$stage" && find bin lib wheels -type f | sort | sed 's/^/  /')
   echo "  corpus/: $(find "$stage/corpus" -type f | wc -l) files"

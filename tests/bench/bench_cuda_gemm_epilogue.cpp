@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/cuda/cublaslt_api.h"
 #include "core/exec/cuda/cuda_kernel.h"
 #include "core/exec/cuda/device_tensor.h"
 #include "core/ir/graph.h"
@@ -90,7 +91,12 @@ int main(int argc, char** argv) {
   cudaStream_t stream = nullptr;
   cudaStreamCreate(&stream);
   cublasLtHandle_t lt = nullptr;
-  cublasLtCreate(&lt);
+  auto ltApi = passlab::exec::cuda::loadCublasLt();
+  if (!ltApi) {
+    std::fprintf(stderr, "%s\n", ltApi.error().message().c_str());
+    return 1;
+  }
+  (*ltApi)->cublasLtCreate(&lt);
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
@@ -164,7 +170,7 @@ int main(int argc, char** argv) {
   unsetenv("PASSLAB_CUDA_GEMM_EPILOGUE");
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
-  cublasLtDestroy(lt);
+  (*ltApi)->cublasLtDestroy(lt);
   cudaStreamDestroy(stream);
   return 0;
 }

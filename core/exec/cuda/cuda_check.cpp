@@ -1,9 +1,10 @@
 #include "core/exec/cuda/cuda_check.h"
 
-#include <cublasLt.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
-#include <nvrtc.h>
+
+#include "core/exec/cuda/cublaslt_api.h"
+#include "core/exec/cuda/nvrtc_api.h"
 
 namespace passlab::exec::cuda {
 
@@ -24,8 +25,12 @@ Error fromCuda(int code, const char* what) {
 
 Error fromCublas(int code, const char* what) {
   auto s = static_cast<cublasStatus_t>(code);
-  return make(s == CUBLAS_STATUS_ALLOC_FAILED, what,
-              std::string(cublasLtGetStatusName(s)) + ": " + cublasLtGetStatusString(s));
+  // A status comes from a loaded cuBLASLt; its names too (the number otherwise).
+  auto lt = loadCublasLt();
+  const std::string m =
+      lt ? std::string((*lt)->cublasLtGetStatusName(s)) + ": " + (*lt)->cublasLtGetStatusString(s)
+         : "cuBLAS status " + std::to_string(code);
+  return make(s == CUBLAS_STATUS_ALLOC_FAILED, what, m);
 }
 
 Error fromCudnn(int code, const char* what) {
@@ -39,7 +44,10 @@ Error fromCudnn(int code, const char* what) {
 
 Error fromNvrtc(int code, const char* what) {
   auto r = static_cast<nvrtcResult>(code);
-  return make(r == NVRTC_ERROR_OUT_OF_MEMORY, what, nvrtcGetErrorString(r));
+  auto rtc = loadNvrtc();
+  const std::string m =
+      rtc ? std::string((*rtc)->nvrtcGetErrorString(r)) : "NVRTC result " + std::to_string(code);
+  return make(r == NVRTC_ERROR_OUT_OF_MEMORY, what, m);
 }
 
 }  // namespace passlab::exec::cuda

@@ -1,13 +1,14 @@
 #include "core/exec/cuda/cuda_device.h"
 
-#include <cublasLt.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
 #include <cstdint>
 #include <cstdio>
 
+#include "core/exec/cuda/cublaslt_api.h"
 #include "core/exec/cuda/cuda_check.h"
+#include "core/exec/cuda/nvrtc_api.h"
 
 namespace passlab::exec::cuda {
 
@@ -30,6 +31,16 @@ Error noDevice(cudaError_t e) {
 
 std::string versionText(int v) {
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// What a device cannot do for want of a library (loaded here: a GPU is present).
+std::string missingLibraries() {
+  std::string out;
+  if (auto lt = loadCublasLt(); !lt)
+    out += "; MatMul and Gemm run on the CPU: " + lt.error().message();
+  if (auto rtc = loadNvrtc(); !rtc)
+    out += "; FusedElementwise runs on the CPU: " + rtc.error().message();
+  return out;
 }
 
 std::string gib(size_t bytes) {
@@ -57,7 +68,7 @@ Expected<std::vector<DeviceDescription>> listCudaDevices() {
                    "compute " + std::to_string(p.major) + "." + std::to_string(p.minor) + ", " +
                        std::to_string(p.multiProcessorCount) + " SMs, " + gib(p.totalGlobalMem) +
                        ", driver " + versionText(driver) + ", runtime " +
-                       versionText(CUDART_VERSION)});
+                       versionText(CUDART_VERSION) + missingLibraries()});
   }
   return out;
 }
@@ -85,7 +96,9 @@ Expected<std::shared_ptr<CudaDevice>> CudaDevice::open(int index) {
   PASSLAB_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, index));
   uint64_t keep = UINT64_MAX;
   PASSLAB_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-  PASSLAB_CUBLAS_TRY(cublasLtCreate(&d->cublasLt_));
+  // cuBLASLt is loaded here, not at start (cublaslt_api.h). Without it the
+  // handle stays null and the MatMul kernels decline, saying why.
+  if (auto lt = loadCublasLt(); lt) PASSLAB_CUBLAS_TRY((*lt)->cublasLtCreate(&d->cublasLt_));
   // Without a working cuDNN (its engine libraries missing, say) the cuDNN
   // kernels decline and their nodes run on the CPU; the reason is kept.
   if (cudnnStatus_t s = cudnnCreate(&d->cudnn_); s != CUDNN_STATUS_SUCCESS) {
@@ -110,7 +123,7 @@ Status CudaDevice::makeCurrent() const {
 
 CudaDevice::~CudaDevice() {
   if (cudnn_) cudnnDestroy(cudnn_);
-  if (cublasLt_) cublasLtDestroy(cublasLt_);
+  if (cublasLt_) cublasLtApi().cublasLtDestroy(cublasLt_);
   if (stream_) {
     cudaStreamSynchronize(stream_);
     cudaStreamDestroy(stream_);

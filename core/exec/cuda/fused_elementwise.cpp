@@ -12,6 +12,7 @@
 #include "core/exec/cuda/cuda_families.h"
 #include "core/exec/cuda/float_type.h"
 #include "core/exec/cuda/fused_elementwise_codegen.h"
+#include "core/exec/cuda/nvrtc_api.h"
 #include "core/exec/cuda/nvrtc_program.h"
 #include "core/exec/cuda/ptx_cache.h"
 
@@ -29,6 +30,8 @@ class FusedElementwiseKernel final : public CudaKernel {
     // A program the CPU kernel rejects too: it reports the error there.
     if (!p) return unsupported(p.error().message());
     if (p->inputs == 0) return unsupported("FusedElementwise without inputs");
+    // Without NVRTC the node declines and runs on the CPU, saying why.
+    PASSLAB_RETURN_IF_ERROR(loadNvrtc().status());
     const ir::DataType t = b.dtype();
     if (t != ir::DataType::kUndefined && !launchFloat(t))
       return unsupported("FusedElementwise on the GPU takes float32, float16 and bfloat16");

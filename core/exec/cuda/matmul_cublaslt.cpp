@@ -25,7 +25,6 @@
 // Heuristics are asked once per problem (shapes, types, pointer alignments:
 // cuBLASLt assumes 256-byte alignment unless told) and the chosen algorithm
 // is kept by the kernel.
-#include <cublasLt.h>
 #include <cuda_runtime.h>
 
 #include <cstdlib>
@@ -36,6 +35,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cuda/cublaslt_api.h"
 #include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/cuda_families.h"
 #include "core/exec/cuda/float_type.h"
@@ -45,6 +45,17 @@
 namespace passlab::exec::cuda {
 
 namespace {
+
+// cuBLASLt's functions (cublaslt_api.h): loaded by then, since every kernel
+// here is built only after loadCublasLt() succeeded (requireCublasLt).
+const CublasLtApi& lt() {
+  return cublasLtApi();
+}
+
+// Without cuBLASLt the products decline and run on the CPU, with the reason.
+Status requireCublasLt() {
+  return loadCublasLt().status();
+}
 
 // Read when a kernel is built (tests set it per case).
 EpilogueMode epilogueMode() {
@@ -101,29 +112,29 @@ struct LtPlan {
   LtPlan(const LtPlan&) = delete;
   LtPlan& operator=(const LtPlan&) = delete;
   ~LtPlan() {
-    if (d) cublasLtMatrixLayoutDestroy(d);
-    if (c) cublasLtMatrixLayoutDestroy(c);
-    if (second) cublasLtMatrixLayoutDestroy(second);
-    if (first) cublasLtMatrixLayoutDestroy(first);
-    if (desc) cublasLtMatmulDescDestroy(desc);
+    if (d) lt().cublasLtMatrixLayoutDestroy(d);
+    if (c) lt().cublasLtMatrixLayoutDestroy(c);
+    if (second) lt().cublasLtMatrixLayoutDestroy(second);
+    if (first) lt().cublasLtMatrixLayoutDestroy(first);
+    if (desc) lt().cublasLtMatmulDescDestroy(desc);
   }
 };
 
 struct PreferenceGuard {
   cublasLtMatmulPreference_t p = nullptr;
   ~PreferenceGuard() {
-    if (p) cublasLtMatmulPreferenceDestroy(p);
+    if (p) lt().cublasLtMatmulPreferenceDestroy(p);
   }
 };
 
 Status makeLayout(cublasLtMatrixLayout_t* out, cudaDataType_t type, const LtOperand& op,
                   int64_t batch, int64_t stride) {
-  PASSLAB_CUBLAS_TRY(cublasLtMatrixLayoutCreate(out, type, op.rows, op.cols, op.ld));
+  PASSLAB_CUBLAS_TRY(lt().cublasLtMatrixLayoutCreate(out, type, op.rows, op.cols, op.ld));
   if (batch > 1) {
     const int32_t count = static_cast<int32_t>(batch);
-    PASSLAB_CUBLAS_TRY(cublasLtMatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
-                                                        &count, sizeof(count)));
-    PASSLAB_CUBLAS_TRY(cublasLtMatrixLayoutSetAttribute(
+    PASSLAB_CUBLAS_TRY(lt().cublasLtMatrixLayoutSetAttribute(
+        *out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)));
+    PASSLAB_CUBLAS_TRY(lt().cublasLtMatrixLayoutSetAttribute(
         *out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)));
   }
   return Status::ok();
@@ -138,18 +149,18 @@ size_t maxWorkspace(const DeviceProperties& dev) {
 
 Status buildPlan(LtPlan& plan, cublasLtHandle_t handle, const LtKey& k, const void* bias,
                  size_t maxWs) {
-  PASSLAB_CUBLAS_TRY(cublasLtMatmulDescCreate(&plan.desc, k.compute, CUDA_R_32F));
+  PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulDescCreate(&plan.desc, k.compute, CUDA_R_32F));
   const cublasOperation_t opFirst = k.g.first.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t opSecond = k.g.second.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
-  PASSLAB_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA,
-                                                    &opFirst, sizeof(opFirst)));
-  PASSLAB_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB,
-                                                    &opSecond, sizeof(opSecond)));
+  PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA,
+                                                         &opFirst, sizeof(opFirst)));
+  PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB,
+                                                         &opSecond, sizeof(opSecond)));
   if (k.epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
-    PASSLAB_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
-                                                      &k.epilogue, sizeof(k.epilogue)));
+    PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                                                           &k.epilogue, sizeof(k.epilogue)));
     if (bias)
-      PASSLAB_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(
+      PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulDescSetAttribute(
           plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
   }
   PASSLAB_RETURN_IF_ERROR(makeLayout(&plan.first, k.type, k.g.first, k.batch, k.strideFirst));
@@ -158,9 +169,9 @@ Status buildPlan(LtPlan& plan, cublasLtHandle_t handle, const LtKey& k, const vo
   PASSLAB_RETURN_IF_ERROR(makeLayout(&plan.d, k.type, k.g.out, k.batch, k.strideOut));
 
   PreferenceGuard pref;
-  PASSLAB_CUBLAS_TRY(cublasLtMatmulPreferenceCreate(&pref.p));
+  PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulPreferenceCreate(&pref.p));
   const uint64_t ws = maxWs;
-  PASSLAB_CUBLAS_TRY(cublasLtMatmulPreferenceSetAttribute(
+  PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulPreferenceSetAttribute(
       pref.p, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)));
   const std::pair<cublasLtMatmulPreferenceAttributes_t, uint32_t> aligns[] = {
       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, k.alignFirst},
@@ -169,11 +180,12 @@ Status buildPlan(LtPlan& plan, cublasLtHandle_t handle, const LtKey& k, const vo
       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, k.alignD},
   };
   for (const auto& [attr, value] : aligns)
-    PASSLAB_CUBLAS_TRY(cublasLtMatmulPreferenceSetAttribute(pref.p, attr, &value, sizeof(value)));
+    PASSLAB_CUBLAS_TRY(
+        lt().cublasLtMatmulPreferenceSetAttribute(pref.p, attr, &value, sizeof(value)));
 
   cublasLtMatmulHeuristicResult_t result{};
   int count = 0;
-  const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(
+  const cublasStatus_t st = lt().cublasLtMatmulAlgoGetHeuristic(
       handle, plan.desc, plan.first, plan.second, plan.c, plan.d, pref.p, 1, &result, &count);
   // None found; with an epilogue, any refusal: the caller retries without it.
   if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && count == 0) ||
@@ -227,7 +239,7 @@ class LtMatmul {
     }
     if (!plan->found) return false;
     if (a.bias)
-      PASSLAB_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(
+      PASSLAB_CUBLAS_TRY(lt().cublasLtMatmulDescSetAttribute(
           plan->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &a.bias, sizeof(a.bias)));
     DeviceTensor workspace;  // held until the product is queued
     if (plan->workspace > 0) {
@@ -236,7 +248,7 @@ class LtMatmul {
     void* ws = workspace.mutableRaw();
     const float beta = a.c ? a.beta : 0.0f;
     const void* c = a.c ? a.c : a.d;
-    const cublasStatus_t st = cublasLtMatmul(
+    const cublasStatus_t st = lt().cublasLtMatmul(
         ctx.cublasLt(), plan->desc, &a.alpha, a.first, plan->first, a.second, plan->second, &beta,
         c, plan->c, a.d, plan->d, &plan->algo, ws, plan->workspace, ctx.stream());
     if (st == CUBLAS_STATUS_NOT_SUPPORTED) {
@@ -267,6 +279,7 @@ std::string problemText(const LtKey& k) {
 class MatMulLt final : public CudaKernel {
  public:
   static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    PASSLAB_RETURN_IF_ERROR(requireCublasLt());
     auto k = std::unique_ptr<MatMulLt>(new MatMulLt());
     const ir::Node& n = b.node();
     if (n.domain() == "com.microsoft") {
@@ -377,6 +390,7 @@ template <bool Fused>
 class GemmLt final : public CudaKernel {
  public:
   static Expected<std::unique_ptr<CudaKernel>> create(const CudaBuild& b) {
+    PASSLAB_RETURN_IF_ERROR(requireCublasLt());
     auto k = std::unique_ptr<GemmLt>(new GemmLt());
     const ir::Node& n = b.node();
     k->transA_ = n.attrInt("transA", 0) != 0;

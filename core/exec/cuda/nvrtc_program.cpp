@@ -1,7 +1,6 @@
 #include "core/exec/cuda/nvrtc_program.h"
 
 #include <cuda_runtime_api.h>
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <mutex>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "core/exec/cuda/cuda_check.h"
+#include "core/exec/cuda/nvrtc_api.h"
 
 namespace passlab::exec::cuda::nvrtc {
 
@@ -18,15 +18,15 @@ namespace {
 struct ProgramGuard {
   nvrtcProgram p = nullptr;
   ~ProgramGuard() {
-    if (p) nvrtcDestroyProgram(&p);
+    if (p) nvrtcApi().nvrtcDestroyProgram(&p);
   }
 };
 
-std::string programLog(nvrtcProgram p) {
+std::string programLog(const NvrtcApi& rtc, nvrtcProgram p) {
   size_t size = 0;
-  if (nvrtcGetProgramLogSize(p, &size) != NVRTC_SUCCESS || size <= 1) return "";
+  if (rtc.nvrtcGetProgramLogSize(p, &size) != NVRTC_SUCCESS || size <= 1) return "";
   std::string log(size, '\0');
-  if (nvrtcGetProgramLog(p, log.data()) != NVRTC_SUCCESS) return "";
+  if (rtc.nvrtcGetProgramLog(p, log.data()) != NVRTC_SUCCESS) return "";
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
@@ -34,18 +34,21 @@ std::string programLog(nvrtcProgram p) {
 }  // namespace
 
 std::string version() {
+  auto rtc = loadNvrtc();
   int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  if (!rtc || (*rtc)->nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
 std::string targetArchitecture(const DeviceProperties* device) {
   int want = 90;
   if (device && device->computeMajor > 0) want = device->computeMajor * 10 + device->computeMinor;
+  // Without NVRTC the device's own (compileToPtx then says NVRTC is missing).
+  auto rtc = loadNvrtc();
   int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) == NVRTC_SUCCESS && count > 0) {
+  if (rtc && (*rtc)->nvrtcGetNumSupportedArchs(&count) == NVRTC_SUCCESS && count > 0) {
     std::vector<int> archs(static_cast<size_t>(count));
-    if (nvrtcGetSupportedArchs(archs.data()) == NVRTC_SUCCESS) {
+    if ((*rtc)->nvrtcGetSupportedArchs(archs.data()) == NVRTC_SUCCESS) {
       std::sort(archs.begin(), archs.end());
       // The newest supported one not above the device's (PTX runs on newer GPUs).
       int pick = archs.front();
@@ -59,25 +62,28 @@ std::string targetArchitecture(const DeviceProperties* device) {
 
 Expected<std::string> compileToPtx(std::string_view source, std::string_view fileName,
                                    std::string_view arch) {
+  auto loaded = loadNvrtc();
+  if (!loaded) return loaded.error();
+  const NvrtcApi& rtc = **loaded;
   ProgramGuard g;
   const std::string src(source), name(fileName);
-  PASSLAB_NVRTC_TRY(nvrtcCreateProgram(&g.p, src.c_str(), name.c_str(), 0, nullptr, nullptr));
+  PASSLAB_NVRTC_TRY(rtc.nvrtcCreateProgram(&g.p, src.c_str(), name.c_str(), 0, nullptr, nullptr));
   const std::string archOption = "--gpu-architecture=" + std::string(arch);
   // --fmad=false: no contraction into fused multiply-adds, so results round
   // as the CPU kernel's do (the kernels are bound by memory, not arithmetic).
   const char* options[] = {archOption.c_str(), "-std=c++17", "--fmad=false"};
-  const nvrtcResult r = nvrtcCompileProgram(g.p, 3, options);
+  const nvrtcResult r = rtc.nvrtcCompileProgram(g.p, 3, options);
   if (r != NVRTC_SUCCESS) {
     std::string m = "NVRTC could not compile " + name + " for " + std::string(arch) + " (" +
-                    nvrtcGetErrorString(r) + ")";
-    const std::string log = programLog(g.p);
+                    rtc.nvrtcGetErrorString(r) + ")";
+    const std::string log = programLog(rtc, g.p);
     if (!log.empty()) m += ":\n" + log;
     return internalError(m);
   }
   size_t size = 0;
-  PASSLAB_NVRTC_TRY(nvrtcGetPTXSize(g.p, &size));
+  PASSLAB_NVRTC_TRY(rtc.nvrtcGetPTXSize(g.p, &size));
   std::string ptx(size, '\0');
-  PASSLAB_NVRTC_TRY(nvrtcGetPTX(g.p, ptx.data()));
+  PASSLAB_NVRTC_TRY(rtc.nvrtcGetPTX(g.p, ptx.data()));
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
   return ptx;
 }

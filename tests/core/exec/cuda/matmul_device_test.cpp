@@ -17,6 +17,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cuda/cublaslt_api.h"
 #include "core/exec/cuda/cuda_kernel.h"
 #include "core/exec/cuda/device_tensor.h"
 #include "core/ir/graph.h"
@@ -109,10 +110,12 @@ class MatMulDevice : public ::testing::Test {
   void SetUp() override {
     if (!haveCudaDevice()) GTEST_SKIP() << "no CUDA device: the GPU checks run on a GPU machine";
     ASSERT_EQ(cudaStreamCreate(&stream_), cudaSuccess);
-    ASSERT_EQ(cublasLtCreate(&lt_), CUBLAS_STATUS_SUCCESS);
+    auto lt = loadCublasLt();
+    ASSERT_TRUE(lt) << lt.error().message();
+    ASSERT_EQ((*lt)->cublasLtCreate(&lt_), CUBLAS_STATUS_SUCCESS);
   }
   void TearDown() override {
-    if (lt_) cublasLtDestroy(lt_);
+    if (lt_) cublasLtApi().cublasLtDestroy(lt_);
     if (stream_) cudaStreamDestroy(stream_);
     unsetenv("PASSLAB_CUDA_GEMM_EPILOGUE");
   }

@@ -193,9 +193,28 @@ void averagePoolFloat(const PoolGeometry& g, bool countIncludePad, const float* 
     const Taps t = taps(q, 2, o);
     columns[static_cast<size_t>(o)] = countIncludePad ? t.padded : t.count;
   }
+  // 1 / (taps of the row's outer axes x the column's taps), per value of the
+  // former (at most k0 * k1) and column: a multiply per output instead of a
+  // division (within an ulp of dividing); 0 for a window with no taps.
+  const int64_t maxRowTaps = q.k[0] * q.k[1];
+  const size_t outW = columns.size();
+  std::vector<float> scale;
+  if ((maxRowTaps + 1) * static_cast<int64_t>(outW) <= (int64_t{1} << 16)) {
+    scale.resize(static_cast<size_t>(maxRowTaps + 1) * outW);
+    for (int64_t t = 0; t <= maxRowTaps; ++t)
+      for (size_t o = 0; o < outW; ++o) {
+        const int64_t n = t * columns[o];
+        scale[static_cast<size_t>(t) * outW + o] = n > 0 ? 1.0f / static_cast<float>(n) : 0.0f;
+      }
+  }
   separablePool<SumOp>(g, x, y, threads, [&](const Taps& t0, const Taps& t1, float* out) {
     const int64_t rowTaps = countIncludePad ? t0.padded * t1.padded : t0.count * t1.count;
-    for (size_t o = 0; o < columns.size(); ++o) {
+    if (!scale.empty()) {
+      const float* s = scale.data() + static_cast<size_t>(rowTaps) * outW;
+      for (size_t o = 0; o < outW; ++o) out[o] *= s[o];
+      return;
+    }
+    for (size_t o = 0; o < outW; ++o) {
       const int64_t n = rowTaps * columns[o];
       out[o] = n > 0 ? out[o] / static_cast<float>(n) : 0.0f;
     }

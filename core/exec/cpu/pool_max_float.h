@@ -4,7 +4,8 @@
 // pools plain NCHW with a JIT kernel only on AVX-512 machines; elsewhere it
 // takes `simple_nchw`, a scalar loop: picodet's 3x3/2 stem MaxPool
 // (24x160x160) took 6.7 ms there, 0.40 ms on AVX-512, and 0.16 ms here.
-// onednn.AveragePool runs averagePoolFloat where oneDNN has no JIT kernel.
+// onednn.AveragePool runs averagePoolFloat where oneDNN has no JIT kernel, and
+// on every machine where the row stride is 1 or 2 and the output row is longer than 1.
 #pragma once
 
 #include <memory>

@@ -11,11 +11,17 @@
 // Conditions: t feeds only this node (not a graph output, not read in a
 // subgraph); c (either operand of Add/Mul, the second of Sub/Div) is a float
 // constant that varies only along the channel axis 1 (scalar, [M], [M,1,1],
-// [1,M,1,1]) and does not widen the result (rank at most the Conv's); W and b
-// are constants. Sub(c, t) and Div(c, t) are not linear in t the same way and
-// stay. Opsets: 1-28 (Add/Sub/Mul/Div broadcast from opset 7; before that the
+// [1,M,1,1]) and does not widen the result (rank at most the Conv's); b is a
+// constant; W is a constant, or (opset 7 on) a value computed from constants
+// only by a few deterministic ops (ConstantOfShape, Expand, Reshape, Cast,
+// arithmetic...: the onnx_light_* models compute their weights with
+// ConstantOfShape, which fold_constants' size budget keeps unfolded) with
+// static dims: then W' = Mul(W, s) (or Div) is a new node over [M,1,1,..]
+// constants, which the executor computes once, not per run. Sub(c, t) and Div(c, t) are not linear
+// in t the same way and stay. Opsets: 1-28 (Add/Sub/Mul/Div broadcast from opset 7; before that the
 // `broadcast`/`axis` attributes are required, handled: any `axis` other than 1
 // with a 1-D constant is rejected).
+#include "core/passes/computed_from_constants.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
@@ -50,12 +56,30 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     if (op.attrInt("axis", -1) != 1 || !cd || cd->size() != 1)
       return MatchResult::failure("legacy broadcast other than along axis 1 is not handled");
   }
-  auto w = rewrite::constantValue(conv->input(1));
-  if (!w) return MatchResult::failure("Conv weight is not constant");
-  auto wv = fusion::floatValues(*w);
-  if (!wv || w->rank() < 3) return MatchResult::failure("Conv weight is not a float tensor");
-  int64_t m = w->dims()[0];
-  int64_t rank = static_cast<int64_t>(w->rank());
+  // W as values, or (computed) only its dims and type: W' is then a new node.
+  ir::Value* wIn = conv->input(1);
+  auto w = rewrite::constantValue(wIn);
+  std::optional<std::vector<double>> wv;
+  std::vector<int64_t> wDims;
+  ir::DataType wType = ir::DataType::kUndefined;
+  if (w) {
+    wv = fusion::floatValues(*w);
+    if (!wv || w->rank() < 3) return MatchResult::failure("Conv weight is not a float tensor");
+    wDims = w->dims();
+    wType = w->dtype();
+  } else {
+    if (c.opset < 7 || !fusion::computedFromConstants(wIn))
+      return MatchResult::failure("Conv weight is not constant");
+    auto d = fusion::dimsOf(wIn);
+    wType = wIn->type().elemType();
+    if (!d || d->size() < 3 || !fusion::isFloatType(wType))
+      return MatchResult::failure(
+          "Conv weight is computed from constants but has no static dims or no float type");
+    wDims = *d;
+  }
+  const bool computed = !w;
+  int64_t m = wDims[0];
+  int64_t rank = static_cast<int64_t>(wDims.size());
   Text why;
   std::optional<std::vector<double>> per;
   if (c.opset < 7 && op.attrInt("broadcast", 0) != 0) {
@@ -66,7 +90,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     per = fusion::perChannelValues(cst, rank, 1, m, why);
     if (!per) return MatchResult::failure(why);
   }
-  if (fusion::constDtype(cst) != w->dtype())
+  if (fusion::constDtype(cst) != wType)
     return MatchResult::failure("the constant's type differs from the weights'");
   std::optional<std::vector<double>> bias;
   if (conv->input(2)) {
@@ -78,14 +102,25 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     for (double v : *per)
       if (kind == "Div" && v == 0) return MatchResult::failure("divides by zero");
   }
-  ir::Tensor wt = *w;
-  return MatchResult::success({&op, conv}, [&op, conv, wt, wv = *wv, bias, per = *per, m, kind,
+  ir::Tensor wt = w ? *w : ir::Tensor();
+  return MatchResult::success({&op, conv}, [&op, conv, wt, wv = wv.value_or(std::vector<double>{}),
+                                            wType, rank, computed, bias, per = *per, m, kind,
                                             scales](rewrite::Rewriter& rw) {
     std::vector<double> nb(m, 0.0);
     for (int64_t k = 0; k < m; ++k) nb[k] = bias ? (*bias)[k] : 0.0;
     ir::Value* nW = conv->input(1);
     ir::Graph& g = *conv->owner();
-    if (scales) {
+    if (scales && computed) {
+      // W' = W * s (or W / s) with s as [M, 1, 1, ...]: a node, computed once.
+      std::vector<int64_t> sDims(static_cast<size_t>(rank), 1);
+      sDims[0] = m;
+      ir::Value* s = addConstant(rw, g, conv, conv->input(1)->name() + "_scale",
+                                 fusion::floatTensor(wType, sDims, per), {conv, &op});
+      ir::Node* scale = fusion::addDerived(rw, kind == "Mul" ? "Mul" : "Div", {conv->input(1), s},
+                                           conv, {conv, &op}, nullptr, {conv->input(1)});
+      nW = scale->output(0);
+      for (int64_t k = 0; k < m; ++k) nb[k] = kind == "Mul" ? nb[k] * per[k] : nb[k] / per[k];
+    } else if (scales) {
       std::vector<double> nw = wv;
       size_t each = wv.size() / static_cast<size_t>(m);
       for (int64_t k = 0; k < m; ++k) {
@@ -105,7 +140,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     }
     ir::Value* nB = addConstant(
         rw, g, conv, "bias_" + std::string(kind == "Add" || kind == "Sub" ? "added" : "scaled"),
-        fusion::floatTensor(wt.dtype(), {m}, nb), {conv, &op});
+        fusion::floatTensor(wType, {m}, nb), {conv, &op});
     ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv, {conv, &op},
                                          conv, {op.output(0)});
     fusion::replaceAndErase(rw, op.output(0), fused->output(0), {&op, conv});

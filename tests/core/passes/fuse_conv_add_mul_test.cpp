@@ -119,6 +119,48 @@ TEST(FuseConvAddMul, LegacyBroadcastAlongTheChannelAxis) {
                   "legacy broadcast other than along axis 1 is not handled");
 }
 
+// The onnx_light_* models' weights: ConstantOfShape of a shape constant.
+const char* kComputedWeights = R"(main (float[1,2,3,3] x) => (float[1,2,3,3] y)
+      <int64[4] ws = {2, 2, 1, 1}, float[2] b = {1, -1}, float[1,2,1,1] c = {2, 0.5}> {
+      w = ConstantOfShape <value = float[1] {0.5}> (ws)
+      t = Conv(x, w, b)
+      y = Mul(t, c) })";
+
+TEST(FuseConvAddMul, MulScalesComputedWeightsThroughANode) {
+  expectRewrite(kPass, kComputedWeights,
+                R"(main (float[1,2,3,3] x) => (float[1,2,3,3] y)
+      <int64[4] ws = {2, 2, 1, 1}, float[2,1,1,1] s = {2, 0.5}, float[2] b2 = {2, -0.5}> {
+      w = ConstantOfShape <value = float[1] {0.5}> (ws)
+      w2 = Mul(w, s)
+      y = Conv(x, w2, b2) })");
+}
+
+TEST(FuseConvAddMul, KeepsWeightsThatAreAGraphInput) {
+  expectUnchanged(kPass, R"(main (float[1,2,3,3] x, float[2,2,1,1] w) => (float[1,2,3,3] y)
+      <float[1,2,1,1] c = {2, 0.5}> {
+      t = Conv(x, w)
+      y = Mul(t, c) })",
+                  "Conv weight is not constant");
+}
+
+TEST(FuseConvAddMul, ComputedWeightsConverge) {
+  expectConverges(kPass, kComputedWeights);
+}
+
+TEST(FuseConvAddMul, ComputedWeightsKeepTheOutputs) {
+  expectSameOutputs(kPass, R"(main (float[2,2,4,4] x) => (float[2,3,3,3] y)
+      <int64[4] ws = {3, 2, 2, 2},
+       float[3,2,2,2] r = {1, -1, 0.5, 2, 0.25, -3, 1.5, 0, -2, 1, 1, 0.5, -0.5, 2, 3, -1, 0, 1, -1, 2, 0.5, 0.5, -2, 1},
+       float[3] b = {0.1, -0.2, 0.3}, float[3,1,1] s = {1.3, -0.7, 0.4}, float[1,3,1,1] c = {0.2, -0.1, 0.05},
+       float[3,1,1] d = {3, 0.3, -7}> {
+      k = ConstantOfShape <value = float[1] {0.25}> (ws)
+      w = Add(k, r)
+      t = Conv(x, w, b)
+      u = Mul(t, s)
+      v = Sub(u, c)
+      y = Div(v, d) })");
+}
+
 TEST(FuseConvAddMul, Converges) {
   expectConverges(kPass, model("Mul(t, c)", "float[2,1,1] c = {2, 0.5}"));
 }

@@ -115,6 +115,42 @@ TEST(FuseConvBatchnorm, KeepsABatchNormInTrainingMode) {
                   "BatchNormalization is in training mode");
 }
 
+// The onnx_light_* models' weights: ConstantOfShape of a shape constant.
+std::string computedWeights() {
+  return R"(main (float[1,2,3,3] x) => (float[1,2,3,3] y) <int64[4] ws = {2, 2, 1, 1}, )" +
+         std::string(kStats) + R"(> {
+      w = ConstantOfShape <value = float[1] {0.5}> (ws)
+      t = Conv(x, w)
+      y = BatchNormalization <epsilon = 1.0> (t, s, bb, m, v) })";
+}
+
+TEST(FuseConvBatchnorm, ComputedWeightsScaledThroughANode) {
+  // W' = Mul(W, s as [2,1,1,1]); b' = -mean * s + B
+  expectRewrite(kPass, computedWeights(),
+                R"(main (float[1,2,3,3] x) => (float[1,2,3,3] y)
+      <int64[4] ws = {2, 2, 1, 1}, float[2,1,1,1] sc = {1, 0.5}, float[2] b2 = {-0.5, -1.5}> {
+      w = ConstantOfShape <value = float[1] {0.5}> (ws)
+      w2 = Mul(w, sc)
+      y = Conv(x, w2, b2) })");
+}
+
+TEST(FuseConvBatchnorm, ComputedWeightsConverge) {
+  expectConverges(kPass, computedWeights());
+}
+
+TEST(FuseConvBatchnorm, ComputedWeightsKeepTheOutputs) {
+  expectSameOutputs(kPass,
+                    R"(main (float[2,2,5,5] x) => (float[2,3,4,4] y)
+      <int64[4] ws = {3, 2, 2, 2},
+       float[3,2,2,2] r = {1, -1, 0.5, 2, 0.25, -3, 1.5, 0, -2, 1, 1, 0.5, -0.5, 2, 3, -1, 0, 1, -1, 2, 0.5, 0.5, -2, 1},
+       float[3] b = {0.1, -0.2, 0.3}, float[3] s = {1.3, 0.7, -0.4}, float[3] bb = {0.2, -0.1, 0.05},
+       float[3] m = {0.3, -0.6, 0.9}, float[3] v = {0.8, 1.7, 0.05}> {
+      k = ConstantOfShape <value = float[1] {0.25}> (ws)
+      w = Add(k, r)
+      t = Conv(x, w, b)
+      y = BatchNormalization <epsilon = 0.001> (t, s, bb, m, v) })");
+}
+
 TEST(FuseConvBatchnorm, Converges) {
   expectConverges(kPass, model("x, w, b", R"(, float[2] b = {1, -1})"));
 }

@@ -62,6 +62,7 @@
   X(makeQuantizeStatic)                  \
   X(makeFuseQdqIntoQlinear)              \
   X(makeFoldQdqUnaryIntoLookup)          \
+  X(makeConvertInt8ToChannelsLast)       \
   X(makeRaiseOpset)                      \
   X(makeFactorizeLowRank)                \
   X(makePruneMagnitude)                  \

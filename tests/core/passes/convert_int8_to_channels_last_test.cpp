@@ -1,0 +1,108 @@
+// convert_int8_to_channels_last: int8 convolution chains channels-last
+// (com.microsoft QLinearConv <channels_last = 1>) with Transposes only at the
+// ends. Structural (two convolutions, a DQ -> HardSwish -> Q, a residual
+// QLinearAdd, a squeeze-excitation GlobalAveragePool -> ReduceMean and a
+// Concat between them: one Transpose in, one out), numeric (outputs equal),
+// convergence, and what it must leave (a lone convolution, a per-channel
+// quantization, an operand of another rank).
+#include <gtest/gtest.h>
+
+#include "tests/support/pass_harness.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "convert_int8_to_channels_last";
+
+// x (uint8 [1,4,5,5]) -> 1x1 QLinearConv -> DQ -> HardSwish -> Q -> depthwise 3x3
+// QLinearConv -> QLinearAdd with the first conv's output -> `tail` -> y.
+std::string chain(const std::string& tail = "y = DequantizeLinear(a, s, z)",
+                  const std::string& out = "float[1,4,5,5] y", const std::string& extra = "") {
+  return R"(<ir_version: 8, opset_import: ["" : 14, "com.microsoft" : 1]>
+main (uint8[1,4,5,5] x) => ()" +
+         out + R"()
+    <float s = {0.05}, uint8 z = {128}, int8[4,4,1,1] w1 = {10, -20, 30, 5, -7, 9, 11, -13, 2, 4, 6, 8, -1, -3, -5, -7},
+     float ws = {0.01}, int8 wz = {0}, int8[4,1,3,3] w2 = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, -4, -5, -6, -7, -8, -9,
+     3, 1, 4, 1, 5, 9, 2, 6, 5, -3, 5, -8, 9, -7, 9, -3, 2, -3}, float s2 = {0.02}, uint8 z2 = {100})" +
+         extra + R"(> {
+    c1 = QLinearConv(x, s, z, w1, ws, wz, s, z)
+    d = DequantizeLinear(c1, s, z)
+    h = HardSwish(d)
+    q = QuantizeLinear(h, s2, z2)
+    c2 = QLinearConv <group = 4, pads = [1, 1, 1, 1]> (q, s2, z2, w2, ws, wz, s, z)
+    a = com.microsoft.QLinearAdd(c2, s, z, c1, s, z, s, z)
+    )" + tail +
+         " }";
+}
+
+int count(const ir::Model& m, const std::string& op) {
+  int n = 0;
+  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
+  return n;
+}
+
+TEST(ConvertInt8ToChannelsLast, AChainRunsChannelsLastBetweenOneTransposeEachWay) {
+  PassOutcome out = runPass(kPass, chain());
+  EXPECT_EQ(count(out.model, "Transpose"), 2);
+  int channelsLast = 0;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "QLinearConv") {
+      EXPECT_EQ(n->domain(), "com.microsoft");
+      channelsLast += n->attrInt("channels_last", 0) == 1;
+    }
+  EXPECT_EQ(channelsLast, 2);
+  EXPECT_EQ(count(out.model, "HardSwish"), 1);
+  EXPECT_EQ(count(out.model, "QLinearAdd"), 1);
+  expectSameOutputs(kPass, chain());
+}
+
+TEST(ConvertInt8ToChannelsLast, SqueezeExcitationAndConcatStayChannelsLast) {
+  const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
+    p = GlobalAveragePool(d2)
+    g = HardSigmoid(p)
+    m = Mul(d2, g)
+    mq = QuantizeLinear(m, s, z)
+    cat = Concat <axis = 1> (mq, a)
+    y = DequantizeLinear(cat, s, z))";
+  PassOutcome out = runPass(kPass, chain(tail, "float[1,8,5,5] y"));
+  EXPECT_EQ(count(out.model, "Transpose"), 2);
+  EXPECT_EQ(count(out.model, "GlobalAveragePool"), 0);
+  EXPECT_EQ(count(out.model, "ReduceMean"), 1);
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Concat") EXPECT_EQ(n->attrInt("axis", 0), 3);
+  expectSameOutputs(kPass, chain(tail, "float[1,8,5,5] y"));
+}
+
+TEST(ConvertInt8ToChannelsLast, Converges) {
+  expectConverges(kPass, chain());
+}
+
+TEST(ConvertInt8ToChannelsLast, LeavesALoneConvolution) {
+  const std::string lone = R"(<ir_version: 8, opset_import: ["" : 14]>
+main (uint8[1,4,5,5] x) => (uint8[1,100] y)
+    <float s = {0.05}, uint8 z = {128}, int8[4,4,1,1] w = {10, -20, 30, 5, -7, 9, 11, -13, 2, 4, 6, 8, -1, -3, -5, -7},
+     float ws = {0.01}, int8 wz = {0}> {
+    c = QLinearConv(x, s, z, w, ws, wz, s, z)
+    y = Flatten(c) })";
+  expectUnchanged(kPass, lone, "a lone convolution");
+}
+
+TEST(ConvertInt8ToChannelsLast, StopsAtAPerChannelDequantize) {
+  // The DequantizeLinear of c2 has per-channel scales: the chain ends before it.
+  const std::string tail = R"(y = DequantizeLinear <axis = 1> (a, sc, zc))";
+  PassOutcome out =
+      runPass(kPass, chain(tail, "float[1,4,5,5] y",
+                           ", float[4] sc = {0.1, 0.2, 0.3, 0.4}, uint8[4] zc = {1, 2, 3, 4}"));
+  int dequantizeFirst = 0;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "DequantizeLinear" && n->attrInt("axis", 1) == 1 &&
+        n->input(1)->name() == "sc")
+      dequantizeFirst += n->input(0)->producer()->opType() == "Transpose";
+  EXPECT_EQ(dequantizeFirst, 1);
+  expectSameOutputs(kPass,
+                    chain(tail, "float[1,4,5,5] y",
+                          ", float[4] sc = {0.1, 0.2, 0.3, 0.4}, uint8[4] zc = {1, 2, 3, 4}"));
+}
+
+}  // namespace
+}  // namespace passlab::testing

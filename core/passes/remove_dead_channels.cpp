@@ -25,10 +25,13 @@
 // whose value is 0 (padding reads zeros too); the others stay, with a note.
 // Conditions: the layer's weight is stored in the file (an initializer, also
 // one that is a graph input, or a Constant's value) and so is its bias; a
-// Conv of group 1; not every channel dead. The walk stops, and the channels
-// stay with a note in the explain log saying why, at a graph output, Concat,
-// Reshape, Flatten, a grouped Conv and any op not listed; a node the step's
-// filter excludes stops it too.
+// Conv of group 1; not every channel dead. A Concat along the channel axis
+// passes them on at their offset among its channels (every input's channel
+// count known; the Concat is not edited, its output shrinks). The walk stops,
+// and the channels stay with a note in the explain log saying why, at a graph
+// output, a Concat along another axis, Reshape, Flatten, a grouped Conv, an
+// Add of two activations (a residual) and any op not listed; a node the
+// step's filter excludes stops it too.
 // Inputs holding inf or NaN make 0 * x NaN, which the removed channel never
 // shows; this pass takes the weights' zeros as zeros.
 // Running it again changes nothing: no dead channel is left that can go.
@@ -153,9 +156,16 @@ enum class EditKind {
   kMatMulSink,    // rows of B go
 };
 
+// Where the layer's channels sit in a value the walk reaches: a Concat along
+// the channel axis puts them at `offset` among `channels`.
+struct Frame {
+  int64_t offset = 0, channels = 0;
+};
+
 struct Edit {
   ir::Node* node = nullptr;
   EditKind kind = EditKind::kSameShape;
+  Frame frame;
   size_t constInput = 0;
   int64_t ownAxis = -1;       // kChannelConst: the constant's channel axis (-1: none)
   std::vector<double> value;  // the dead channels' constants entering the node
@@ -169,7 +179,8 @@ struct Plan {
   std::vector<double> value;  // each one's constant at the layer's output
   std::vector<Text> keptWhy;  // per dead channel: why it stays ("" when it goes)
   std::vector<Edit> edits;
-  std::vector<ir::Value*> region;  // values whose channel axis shrinks
+  std::vector<std::pair<ir::Value*, int64_t>> region;  // values whose channel axis shrinks,
+                                                       // with their channel count
   int64_t rank = 0, axis = 1;
 };
 
@@ -206,7 +217,7 @@ class Remover {
       return Text::of("all %1 output channels are zero: the layer is a constant, not pruned here",
                       std::to_string(p.channels));
     p.keptWhy.assign(p.dead.size(), Text());
-    if (Text why = walk(p, n.output(0), p.value); !why.empty())
+    if (Text why = walk(p, n.output(0), p.value, Frame{0, p.channels}); !why.empty())
       return Text::of("%1 dead channels stay: %2", std::to_string(p.dead.size()), why);
     std::vector<int64_t> go;
     std::vector<double> goValue;
@@ -269,37 +280,39 @@ class Remover {
 
   // Follows the dead channels from `v` (their constants `value`) to the
   // layers that read them; "" when every path ends at one.
-  Text walk(Plan& p, ir::Value* v, const std::vector<double>& value) {
+  Text walk(Plan& p, ir::Value* v, const std::vector<double>& value, const Frame& f) {
     if (v->isGraphOutput()) return Text::of("they reach the graph output '%1'", v->name());
-    p.region.push_back(v);
+    p.region.emplace_back(v, f.channels);
     for (const ir::Use& u : v->uses()) {
       ir::Node& n = *u.node;
       if (!mayChange(ctx_, n)) return Text::of("%1 is excluded from this pass", nodeText(n));
-      Text why = follow(p, n, static_cast<size_t>(u.inputIndex), value);
+      Text why = follow(p, n, static_cast<size_t>(u.inputIndex), value, f);
       if (!why.empty()) return why;
     }
     return "";
   }
 
-  Text follow(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value) {
+  Text follow(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,
+              const Frame& f) {
     const std::string& op = n.opType();
     if (!n.domain().empty())
       return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
-    if (op == "Concat" || op == "Reshape" || op == "Flatten")
+    if (op == "Concat") return followConcat(p, n, input, value, f);
+    if (op == "Reshape" || op == "Flatten")
       return Text::of("%1 reads them; the channels would have to be traced through its result",
                       nodeText(n));
-    if (op == "Conv" && input == 0) return followConv(p, n, value);
-    if ((op == "Gemm" || op == "MatMul") && input == 0) return sinkMatrix(p, n, value);
+    if (op == "Conv" && input == 0) return followConv(p, n, value, f);
+    if ((op == "Gemm" || op == "MatMul") && input == 0) return sinkMatrix(p, n, value, f);
     if (input == 0 && n.inputs().size() >= 1) {
       if (op == "Dropout" || op == "MaxPool" || op == "BatchNormalization")
         if (Text why = fusion::whyExtraOutputsUsed(n); !why.empty()) return why;
-      if (op == "BatchNormalization") return followBatchNorm(p, n, value);
-      if (op == "Pad") return followPad(p, n, value);
+      if (op == "BatchNormalization") return followBatchNorm(p, n, value, f);
+      if (op == "Pad") return followPad(p, n, value, f);
       if (op == "MaxPool" || op == "GlobalAveragePool" || op == "GlobalMaxPool" ||
           (op == "AveragePool" && (!hasPadding(n) || n.attrInt("count_include_pad", 0) == 0))) {
         if (p.axis != 1)
           return Text::of("%1 pools a value whose channels are not axis 1", nodeText(n));
-        return through(p, n, EditKind::kSameShape, value);
+        return through(p, n, EditKind::kSameShape, value, f);
       }
       std::vector<double> out;
       for (double x : value) {
@@ -308,47 +321,72 @@ class Remover {
         out.push_back(*y);
       }
       if (out.size() == value.size() && (op != "Dropout" || n.inputs().size() < 3 || !n.input(2)))
-        return through(p, n, EditKind::kSameShape, out);
+        return through(p, n, EditKind::kSameShape, out, f);
     }
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || (op == "PRelu" && input == 0))
-      return followBinary(p, n, input, value);
+      return followBinary(p, n, input, value, f);
     return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
   }
 
-  Text through(Plan& p, ir::Node& n, EditKind kind, std::vector<double> value,
+  Text through(Plan& p, ir::Node& n, EditKind kind, std::vector<double> value, const Frame& f,
                size_t constInput = 0, int64_t ownAxis = -1) {
     for (size_t j = 0; j < value.size(); ++j)
       if (!std::isfinite(value[j]) && p.keptWhy[j].empty())
         p.keptWhy[j] = Text::of("channel %1 is %2 after %3", std::to_string(p.dead[j]),
                                 numberText(value[j]), nodeText(n));
-    p.edits.push_back(Edit{&n, kind, constInput, ownAxis, value});
-    return walk(p, n.output(0), value);
+    p.edits.push_back(Edit{&n, kind, f, constInput, ownAxis, value});
+    return walk(p, n.output(0), value, f);
   }
 
-  Text followBinary(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value) {
+  // A Concat along the channel axis: the channels go on at their offset
+  // among the Concat's (every input's channel count known); along another
+  // axis, or reading them twice, it stops.
+  Text followConcat(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,
+                    const Frame& f) {
+    int64_t axis = n.attrInt("axis", 0);
+    if (axis < 0) axis += p.rank;
+    if (axis != p.axis) return Text::of("%1 joins them along another axis", nodeText(n));
+    int64_t offset = 0, total = 0;
+    for (size_t i = 0; i < n.inputs().size(); ++i) {
+      const ir::Value* in = n.input(i);
+      if (in == n.input(input) && i != input) return Text::of("%1 reads them twice", nodeText(n));
+      const auto& t = in ? in->type() : ir::Type();
+      if (!in || !t.isTensor() || !t.shape() || static_cast<int64_t>(t.shape()->rank()) != p.rank ||
+          !(*t.shape())[static_cast<size_t>(axis)].isStatic())
+        return Text::of("the channel counts of the inputs of %1 are not known", nodeText(n));
+      const int64_t c = (*t.shape())[static_cast<size_t>(axis)].value();
+      if (i < input) offset += c;
+      total += c;
+    }
+    p.edits.push_back(Edit{&n, EditKind::kSameShape, f, 0, -1, value});
+    return walk(p, n.output(0), value, Frame{f.offset + offset, total});
+  }
+
+  Text followBinary(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,
+                    const Frame& f) {
     const size_t other = 1 - input;
     if (n.inputs().size() != 2) return Text::of("%1 has extra inputs", nodeText(n));
-    auto c = channelConstant(n.input(other), p.rank, p.axis, p.channels);
+    auto c = channelConstant(n.input(other), p.rank, p.axis, f.channels);
     if (!c)
       return Text::of("%1 reads them with an operand that is not a per-channel constant",
                       nodeText(n));
     std::vector<double> out;
     for (size_t j = 0; j < value.size(); ++j) {
-      const double k = c->values[static_cast<size_t>(p.dead[j])];
+      const double k = c->values[static_cast<size_t>(p.dead[j] + f.offset)];
       out.push_back(input == 0 ? binaryValue(n.opType(), value[j], k)
                                : binaryValue(n.opType(), k, value[j]));
     }
-    return through(p, n, EditKind::kChannelConst, out, other, c->ownAxis);
+    return through(p, n, EditKind::kChannelConst, out, f, other, c->ownAxis);
   }
 
-  Text followBatchNorm(Plan& p, ir::Node& n, const std::vector<double>& value) {
+  Text followBatchNorm(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f) {
     if (Text why = fusion::whyNotInferenceBatchNorm(n, ctx_.matchContext()); !why.empty())
       return why;
     if (p.axis != 1)
       return Text::of("%1 normalizes a value whose channels are not axis 1", nodeText(n));
     std::vector<std::vector<double>> params;
     for (size_t i = 1; i < 5; ++i) {
-      auto c = n.inputs().size() > i ? channelConstant(n.input(i), 1, 0, p.channels) : std::nullopt;
+      auto c = n.inputs().size() > i ? channelConstant(n.input(i), 1, 0, f.channels) : std::nullopt;
       if (!c || c->ownAxis != 0)
         return Text::of("the statistics of %1 are not constant", nodeText(n));
       params.push_back(c->values);
@@ -356,16 +394,16 @@ class Remover {
     const double eps = n.attrFloat("epsilon", 1e-5f);
     std::vector<double> out;
     for (size_t j = 0; j < value.size(); ++j) {
-      const auto c = static_cast<size_t>(p.dead[j]);
+      const auto c = static_cast<size_t>(p.dead[j] + f.offset);
       out.push_back((value[j] - params[2][c]) / std::sqrt(params[3][c] + eps) * params[0][c] +
                     params[1][c]);
     }
-    return through(p, n, EditKind::kBatchNorm, out);
+    return through(p, n, EditKind::kBatchNorm, out, f);
   }
 
   // A Pad of zeros keeps a channel of zeros; any other constant it pads
   // with zeros, so that channel stays.
-  Text followPad(Plan& p, ir::Node& n, const std::vector<double>& value) {
+  Text followPad(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f) {
     if (n.attrString("mode", "constant") != "constant")
       return Text::of("%1 pads them in mode %2", nodeText(n), n.attrString("mode", "constant"));
     std::optional<std::vector<int64_t>> pads = n.attrInts("pads");
@@ -387,12 +425,12 @@ class Remover {
         p.keptWhy[j] =
             Text::of("%1 pads channel %2 (constant %3) with %4: no longer constant", nodeText(n),
                      std::to_string(p.dead[j]), numberText(value[j]), numberText(fill));
-    return through(p, n, EditKind::kSameShape, value);
+    return through(p, n, EditKind::kSameShape, value, f);
   }
 
   // A Conv reading the channels: a depthwise one carries them on, one of
   // group 1 takes them (the end of the walk).
-  Text followConv(Plan& p, ir::Node& n, const std::vector<double>& value) {
+  Text followConv(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f) {
     const ir::Tensor* w = analysis::storedWeight(n.input(1));
     if (!w || w->rank() < 3)
       return Text::of("the weight of %1 is not a stored constant", nodeText(n));
@@ -400,16 +438,16 @@ class Remover {
       return Text::of("the bias of %1 is not a stored constant", nodeText(n));
     const int64_t group = n.attrInt("group", 1);
     const bool pads = hasPadding(n);
-    if (group == p.channels && w->dims()[0] == p.channels && w->dims()[1] == 1 && group > 1) {
+    if (group == f.channels && w->dims()[0] == f.channels && w->dims()[1] == 1 && group > 1) {
       // Depthwise: output channel c = sum(w[c] * window of input c) + b[c].
       auto wv = fusion::floatValues(*w);
-      const int64_t per = w->numel() / p.channels;
-      std::vector<double> bias(static_cast<size_t>(p.channels), 0.0);
+      const int64_t per = w->numel() / f.channels;
+      std::vector<double> bias(static_cast<size_t>(f.channels), 0.0);
       if (n.inputs().size() > 2 && n.input(2))
         bias = *fusion::floatValues(*analysis::storedWeight(n.input(2)));
       std::vector<double> out;
       for (size_t j = 0; j < value.size(); ++j) {
-        const auto c = p.dead[j];
+        const auto c = p.dead[j] + f.offset;
         if (value[j] != 0 && pads && p.keptWhy[j].empty())
           p.keptWhy[j] = Text::of(
               "depthwise %1 pads its input, so channel %2 (constant %3) is not constant after it",
@@ -418,26 +456,26 @@ class Remover {
         for (int64_t k = 0; k < per; ++k) sum += (*wv)[static_cast<size_t>(c * per + k)];
         out.push_back(value[j] * sum + bias[static_cast<size_t>(c)]);
       }
-      return through(p, n, EditKind::kDepthwise, out);
+      return through(p, n, EditKind::kDepthwise, out, f);
     }
     if (group != 1)
       return Text::of("grouped %1 (group %2) reads them; only depthwise and group 1 are handled",
                       nodeText(n), std::to_string(group));
-    if (w->dims()[1] != p.channels)
+    if (w->dims()[1] != f.channels)
       return Text::of("%1 has %2 input channels, not %3", nodeText(n), std::to_string(w->dims()[1]),
-                      std::to_string(p.channels));
+                      std::to_string(f.channels));
     for (size_t j = 0; j < value.size(); ++j)
       if (value[j] != 0 && pads && p.keptWhy[j].empty())
         p.keptWhy[j] = Text::of(
             "%1 pads its input: channel %2 holds %3, and folding %3 * sum(w) into the bias would "
             "be wrong where the window reads padding",
             nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
-    p.edits.push_back(Edit{&n, EditKind::kConvSink, 0, -1, value});
+    p.edits.push_back(Edit{&n, EditKind::kConvSink, f, 0, -1, value});
     return "";
   }
 
   // A Gemm or MatMul reading the channels as its K: the end of the walk.
-  Text sinkMatrix(Plan& p, ir::Node& n, const std::vector<double>& value) {
+  Text sinkMatrix(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f) {
     const bool gemm = n.opType() == "Gemm";
     const ir::Tensor* w = analysis::storedWeight(n.input(1));
     if (!w || w->rank() != 2)
@@ -446,9 +484,9 @@ class Remover {
     if (p.axis != p.rank - 1 || (gemm && p.rank != 2))
       return Text::of("%1 reads them on an axis other than its K", nodeText(n));
     const bool transB = gemm && n.attrInt("transB", 0) != 0;
-    if (w->dims()[transB ? 1 : 0] != p.channels)
+    if (w->dims()[transB ? 1 : 0] != f.channels)
       return Text::of("%1 has K = %2, not %3", nodeText(n),
-                      std::to_string(w->dims()[transB ? 1 : 0]), std::to_string(p.channels));
+                      std::to_string(w->dims()[transB ? 1 : 0]), std::to_string(f.channels));
     const int64_t cols = w->dims()[transB ? 0 : 1];
     const bool cPerColumn = !gemm || n.inputs().size() < 3 || !n.input(2) ||
                             channelConstant(n.input(2), 2, 1, cols).has_value();
@@ -461,7 +499,8 @@ class Remover {
         p.keptWhy[j] = Text::of("the C of %1 cannot take channel %2's constant %3", nodeText(n),
                                 std::to_string(p.dead[j]), numberText(value[j]));
     }
-    p.edits.push_back(Edit{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, 0, -1, value});
+    p.edits.push_back(
+        Edit{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, f, 0, -1, value});
     return "";
   }
 
@@ -478,9 +517,13 @@ class Remover {
     for (int64_t c : go)
       at.push_back(
           static_cast<size_t>(std::lower_bound(p.dead.begin(), p.dead.end(), c) - p.dead.begin()));
-    for (const Edit& e : p.edits) applyEdit(p, e, go, at);
-    for (ir::Value* v : p.region)
-      shrinkType(v, p.axis, p.channels - static_cast<int64_t>(go.size()));
+    for (const Edit& e : p.edits) {
+      std::vector<int64_t> shifted = go;  // the channels where this node sees them
+      for (int64_t& c : shifted) c += e.frame.offset;
+      applyEdit(e, shifted, at);
+    }
+    for (const auto& [v, channels] : p.region)
+      shrinkType(v, p.axis, channels - static_cast<int64_t>(go.size()));
   }
 
   // The layer's own bias (Conv B [M], Gemm C [N] or [1, N]; a scalar stays).
@@ -491,8 +534,7 @@ class Remover {
                  n.input(2)->name());
   }
 
-  void applyEdit(const Plan& p, const Edit& e, const std::vector<int64_t>& go,
-                 const std::vector<size_t>& at) {
+  void applyEdit(const Edit& e, const std::vector<int64_t>& go, const std::vector<size_t>& at) {
     ir::Node& n = *e.node;
     switch (e.kind) {
       case EditKind::kSameShape:
@@ -506,8 +548,8 @@ class Remover {
       case EditKind::kDepthwise:
         dropInputEntries(n, 1, 0, go);
         if (n.inputs().size() > 2 && n.input(2)) dropInputEntries(n, 2, 0, go);
-        rw_.setAttr(&n,
-                    ir::Attribute::makeInt("group", p.channels - static_cast<int64_t>(go.size())));
+        rw_.setAttr(&n, ir::Attribute::makeInt("group",
+                                               e.frame.channels - static_cast<int64_t>(go.size())));
         return;
       case EditKind::kConvSink:
         return sinkConv(n, e, go, at);

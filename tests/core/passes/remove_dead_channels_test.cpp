@@ -164,6 +164,64 @@ TEST(RemoveDeadChannels, PaddingTakesOnlyZeroChannels) {
   expectUnchanged(kPass, onlyHalf, "folding 0.5 * sum(w) into the bias would be wrong");
 }
 
+// Dead channels through a Concat: channel 1 of h (bias 0.5, after the Relu
+// 0.5) sits at offset 2 of c = Concat(x, r) (channels 0-1 are x), so the 1x1
+// Conv after it loses input channel 3 and takes 0.5 * sum(w2[:, 3]) into its
+// bias: {1 + 0.5 * 4, -1 + 0.5 * 9}. The Concat's output shrinks to 4.
+const char* kConcat = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[3,2,1,1] w = {1, 2,  0, 0,  -1, 1}, float[3] b = {0.25, 0.5, 0},
+     float[2,5,1,1] w2 = {1, 2, 3, 4, 5,  6, 7, 8, 9, 10},
+     float[2] b2 = {1, -1}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    c = Concat <axis = 1> (x, r)
+    y = Conv(c, w2, b2) })";
+
+TEST(RemoveDeadChannels, FollowsThemThroughAConcatAtTheirOffset) {
+  expectRewrite(kPass, kConcat, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[2,2,1,1] w = {1, 2,  -1, 1}, float[2] b = {0.25, 0},
+     float[2,4,1,1] w2 = {1, 2, 3, 5,  6, 7, 8, 10},
+     float[2] b2 = {3, 3.5}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    c = Concat <axis = 1> (x, r)
+    y = Conv(c, w2, b2) })");
+  PassOutcome out = runPass(kPass, kConcat);
+  ASSERT_TRUE(out.step.changed);
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Concat") {
+      ASSERT_TRUE(n->output(0)->type().shape());
+      EXPECT_EQ((*n->output(0)->type().shape())[1].value(), 4);
+    }
+  expectEqualOutputs(kConcat, out);
+  expectConverges(kPass, kConcat);
+}
+
+// A Concat of Concats: offsets add up (h's dead channel 2 is channel 4 of a, 6 of c's 9).
+const char* kNestedConcat = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,1,4,4] y)
+    <float[3,2,1,1] w = {1, 2,  -1, 1,  0, 0}, float[3] b = {0.25, 0.5, 0},
+     float[1,9,1,1] w2 = {1, 2, 3, 4, 5, 6, 7, 8, 9}> {
+    h = Conv(x, w, b)
+    a = Concat <axis = 1> (x, h)
+    c = Concat <axis = -3> (x, a, x)
+    y = Conv(c, w2) })";
+
+TEST(RemoveDeadChannels, OffsetsAddUpThroughNestedConcats) {
+  PassOutcome out = runPass(kPass, kNestedConcat);
+  ASSERT_TRUE(out.step.changed) << out.step.note.str();
+  // Channel 6 of c: w2 loses its 7.
+  const ir::Value* w2 = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->output(0)->name() == "y") w2 = n->input(1);
+  ASSERT_TRUE(w2 && w2->initializer());
+  EXPECT_EQ(w2->initializer()->toDoubleVector(), (std::vector<double>{1, 2, 3, 4, 5, 6, 8, 9}));
+  expectEqualOutputs(kNestedConcat, out);
+  expectConverges(kPass, kNestedConcat);
+}
+
 // A layer whose dead channel `h` meets `stop` before any layer.
 std::string deadChannelInto(const std::string& body, const std::string& outType) {
   return std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
@@ -180,7 +238,13 @@ TEST(RemoveDeadChannels, StopsWhereTheChannelCannotBeFollowed) {
   expectUnchanged(kPass, deadChannelInto("y = Relu(h)", "float[1,3,4,4]"),
                   "they reach the graph output 'y'");
   expectUnchanged(kPass, deadChannelInto("y = Concat <axis = 1> (h, x)", "float[1,5,4,4]"),
-                  "Concat reads them");
+                  "they reach the graph output 'y'");  // through the Concat
+  expectUnchanged(kPass,
+                  deadChannelInto("c = Concat <axis = 2> (h, h)\n y = Relu(c)", "float[1,3,8,4]"),
+                  "joins them along another axis");
+  expectUnchanged(kPass,
+                  deadChannelInto("c = Concat <axis = 1> (h, h)\n y = Relu(c)", "float[1,6,4,4]"),
+                  "reads them twice");
   expectUnchanged(kPass, deadChannelInto("r = Reshape(h, shape)\n y = Relu(r)", "float[1,48]"),
                   "Reshape reads them");
   expectUnchanged(kPass, deadChannelInto("t = Mul(h, h)\n y = ReduceSum(t)", "float[1,1,1,1]"),

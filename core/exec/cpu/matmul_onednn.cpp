@@ -6,6 +6,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/gemv_rows.h"
 #include "core/exec/cpu/matmul_ref.h"
 #include "core/exec/cpu/matmul_shape.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -234,6 +235,12 @@ class OneDnnGemm final : public Kernel {
     bool fuseBias = c && beta_ == 1.0f && alpha_ == 1.0f && c->numel() > 0;
     if (K == 0) {
       std::fill(Y, Y + y->numel(), 0.0f);
+    } else if (M == 1 && transB_ && !b.dataFreed()) {
+      // Batch 1 with B stored [N, K]: a GEMV over B as it is (gemv_rows.h),
+      // then alpha and "+ beta * C" below.
+      gemvRows(a.data<float>(), b.data<float>(), N, K, Y, ctx.threads());
+      if (alpha_ != 1.0f)
+        for (int64_t n = 0; n < N; ++n) Y[n] *= alpha_;
     } else {
       MatMulProblem pb;
       pb.src = {M, K};

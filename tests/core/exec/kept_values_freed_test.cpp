@@ -208,5 +208,36 @@ TEST(KeptValuesFreed, GemmAndMatMulOutputsUnchanged) {
   }
 }
 
+// The same with B stored [N, K] (transB = 1): batch 1 runs the GEMV over the
+// weights as they are (not packed, not freed); after a batch of 4 packed and
+// freed them, batch 1 runs oneDNN on the held copy. Outputs byte-identical
+// to an executor that keeps nothing, in that order of batches.
+TEST(KeptValuesFreed, GemmTransposedWeightsBatchOneThenFour) {
+  const std::string text = R"(
+    main (float[N,64] x) => (float[N,48] y)
+    <int64[2] s = {48, 64}, float[1] m = {0.5}> {
+      z = ConstantOfShape <value = float[1] {0.25}> (s)
+      w = Mul(z, m)
+      y = Gemm <transB = 1> (x, w)
+    })";
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int64_t n : {1, 4, 1}) {
+    std::vector<float> v(static_cast<size_t>(n * 64));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 13) - 6.0f;
+    NamedInputs in = {{"x", floats({n, 64}, v)}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    // Every weight is 0.125 and the inputs small integers: exact sums.
+    const float* y = a.outputs[0].data<float>().data();
+    for (int64_t r = 0; r < n; ++r) {
+      float rowSum = 0;
+      for (int64_t k = 0; k < 64; ++k) rowSum += v[static_cast<size_t>(r * 64 + k)];
+      for (int64_t j = 0; j < 48; ++j) ASSERT_EQ(y[r * 48 + j], 0.125f * rowSum) << r << "," << j;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec

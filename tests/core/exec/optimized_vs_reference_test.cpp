@@ -58,6 +58,14 @@ const Case kCases[] = {
      R"(main (float[3,4] a, float[4,5] b, float[1,5] c) => (float[3,5] y) { y = Gemm (a, b, c) })"},
     {"gemm_matrix_c", R"(main (float[3,4] a, float[4,5] b, float[3,5] c) => (float[3,5] y) {
        y = Gemm <beta = -1.0> (a, b, c) })"},
+    // Batch 1 with B stored [N, K]: the GEMV path (gemv_rows.h); tails of K and N,
+    // alpha and beta, C as [N], as [1] and absent, A transposed ([K, 1]).
+    {"gemm_batch1_rows", R"(main (float[1,37] a, float[11,37] b, float[11] c) => (float[1,11] y) {
+       y = Gemm <transB = 1> (a, b, c) })"},
+    {"gemm_batch1_rows_alpha_beta", R"(main (float[37,1] a, float[6,37] b, float[1] c) => (float[1,6] y) {
+       y = Gemm <transA = 1, transB = 1, alpha = 0.5, beta = -2.0> (a, b, c) })"},
+    {"gemm_batch1_rows_no_c",
+     R"(main (float[1,130] a, float[9,130] b) => (float[1,9] y) { y = Gemm <transB = 1> (a, b) })"},
     {"maxpool", R"(main (float[1,3,10,10] x) => (float[1,3,5,5] y) {
        y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })",
      "cpu.MaxPool"},

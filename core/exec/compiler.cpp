@@ -4,6 +4,7 @@
 #include <functional>
 #include <unordered_set>
 
+#include "core/exec/constant_steps_order.h"
 #include "core/ir/op_schema.h"
 
 namespace passlab::exec {
@@ -103,12 +104,6 @@ class StepBuild final : public KernelBuild {
   const Step& step_;
 };
 
-// Ops whose outputs may differ between runs on the same inputs.
-bool nondeterministic(const ir::Node& n) {
-  const std::string& op = n.opType();
-  return op.starts_with("Random") || op == "Multinomial" || op == "Bernoulli" || op == "Dropout";
-}
-
 std::string domainLabel(const std::string& domain) {
   return domain.empty() ? "ai.onnx" : domain;
 }
@@ -178,17 +173,14 @@ Expected<std::unique_ptr<CompiledGraph>> Compiler::compile(const ir::Graph& g,
 Status Compiler::buildSteps(const ir::Graph& g, CompiledGraph& plan) {
   auto order = orderNodes(g);
   if (!order) return order.error();
+  // The main graph's constant-only nodes run just before their first reader,
+  // so their kept outputs are not all live at once on the first run.
+  if (plan.parent == nullptr) *order = constantNodesBeforeFirstReader(*order, g);
   plan.steps.reserve(order->size());
   // Values of g that hold the same data on every run (Step::invariantInputs);
   // those not listed are Invariance::kNo. A subgraph's formal inputs are
   // always bound by the node that runs it, initializer or not.
-  std::unordered_map<const ir::Value*, Invariance> invariant;
-  for (const ir::Value* v : g.initializers()) {
-    if (!v->isGraphInput())
-      invariant.emplace(v, Invariance::kAlways);
-    else if (plan.parent == nullptr)
-      invariant.emplace(v, Invariance::kUnlessOverridden);
-  }
+  InvariantValues invariant = invariantInitializers(g, plan.parent == nullptr);
   for (const ir::Node* n : *order) {
     Step step;
     step.node = n;
@@ -233,10 +225,7 @@ Status Compiler::buildSteps(const ir::Graph& g, CompiledGraph& plan) {
       step.invariantInputs.push_back(it == invariant.end() ? Invariance::kNo : it->second);
     }
     // The node's outputs are as invariant as its least invariant input.
-    Invariance out =
-        n->hasSubgraphs() || nondeterministic(*n) ? Invariance::kNo : Invariance::kAlways;
-    for (size_t i = 0; i < n->inputs().size(); ++i)
-      if (n->input(i) != nullptr) out = std::min(out, step.invariantInputs[i]);
+    Invariance out = outputInvariance(*n, invariant);
     if (out != Invariance::kNo)
       for (const ir::Value* v : n->outputs())
         if (v) invariant.emplace(v, out);

@@ -194,6 +194,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   result.peakArenaBytes = arena_.peakBytes();
   memoryUse.keptBytes = kept_->bytes();
   memoryUse.keptFreedBytes = kept_->freedBytes();
+  memoryUse.keptPeakBytes = kept_->peakBytes();
   result.memory = std::move(memoryUse);
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

@@ -38,6 +38,7 @@ const std::vector<Value>& KeptValues::keep(size_t index, std::vector<Value> outp
     if (i >= own.size() || !own[i]) outputs[i] = ownCopy(outputs[i]);
     bytes_ += outputs[i].byteSize();
   }
+  peakBytes_ = std::max(peakBytes_, bytes_);
   values_[index] = std::move(outputs);
   return *values_[index];
 }

@@ -55,6 +55,9 @@ class KeptValues {
   // included).
   size_t count() const;
   uint64_t bytes() const { return bytes_; }
+  // The most bytes kept at once so far (on the first run, before readers
+  // packed and freed them).
+  uint64_t peakBytes() const { return peakBytes_; }
 
   // Kernel `k` of step `step` said it holds its own copy of input `input`.
   void noteHeld(size_t step, size_t input, const Kernel& k);
@@ -84,6 +87,7 @@ class KeptValues {
 
   std::vector<std::optional<std::vector<Value>>> values_;
   uint64_t bytes_ = 0;
+  uint64_t peakBytes_ = 0;
   std::map<std::pair<size_t, size_t>, const Kernel*> held_;  // (step, input) -> kernel
   // Per slot of the main graph: the (step, input) pairs that read it; slots
   // a subgraph reads or the graph returns are in pinned_.

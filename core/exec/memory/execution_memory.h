@@ -44,6 +44,10 @@ struct RunMemoryUse {
   // every reader holds its own packed copy (KernelContext::holdsOwnCopy).
   uint64_t keptBytes = 0;
   uint64_t keptFreedBytes = 0;
+  // The most kept bytes held at once so far (the first run's peak: a
+  // constant-only step runs just before its first reader,
+  // constant_steps_order.h, so one original weight is held at a time).
+  uint64_t keptPeakBytes = 0;
 };
 
 class ExecutionMemory {

@@ -239,5 +239,32 @@ TEST(KeptValuesFreed, GemmTransposedWeightsBatchOneThenFour) {
   }
 }
 
+// Two weights made by ConstantOfShape ahead of both Convs (as the onnx_light_*
+// models list them): each runs just before its Conv (constant_steps_order.h),
+// which packs it and frees it, so one weight is held at a time on the first
+// run, not both; outputs byte-identical to an executor that keeps nothing.
+TEST(KeptValuesFreed, ConstantStepsRunBeforeTheirFirstReader) {
+  const std::string text = R"(
+    main (float[N,16,8,8] x) => (float[N,16,8,8] y)
+    <int64[4] s1 = {32, 16, 3, 3}, int64[4] s2 = {16, 32, 3, 3}> {
+      w1 = ConstantOfShape <value = float[1] {0.25}> (s1)
+      w2 = ConstantOfShape <value = float[1] {-0.125}> (s2)
+      h = Conv <pads = [1, 1, 1, 1]> (x, w1)
+      r = Relu(h)
+      y = Conv <pads = [1, 1, 1, 1]> (r, w2)
+    })";
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs in = {{"x", input(1, 0.1f * static_cast<float>(round))}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    // Both up front held 2 * kZBytes at once.
+    EXPECT_EQ(a.memory.keptPeakBytes, kZBytes) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec

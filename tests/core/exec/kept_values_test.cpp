@@ -275,7 +275,10 @@ TEST(KeptValues, CorpusOutputsByteIdentical) {
       EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0)
           << "output " << i << ", run " << round;
     }
-    EXPECT_LT(a->memory.blockBytes, b->memory.blockBytes / 2);
+    // Kept outputs are outside the block. Without keeping, the weights are
+    // in it but each made just before its reader (constant_steps_order.h),
+    // so they no longer double it (3.7 MiB either way; all up front: > 2x).
+    EXPECT_LE(a->memory.blockBytes, b->memory.blockBytes);
   }
 }
 

@@ -10,8 +10,8 @@
 
 #include "core/passes/matrix_weight.h"
 #include "core/passes/weight_svd.h"
+#include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
-#include "core/pipeline/pass_manager.h"
 
 namespace passlab::pipeline {
 
@@ -118,36 +118,22 @@ passes::Options passOptions(int64_t rank, double minSaving) {
   return {{"rank", std::to_string(rank)}, {"min_saving", std::to_string(minSaving)}};
 }
 
-// One step of the pass on `model` (in place) for `layer` at `rank`.
-Expected<const Step*> factorizeStep(PassManager& pm, const LowRankLayer& layer, int64_t rank,
-                                    double minSaving) {
-  rewrite::NodeFilter only;
-  only.only.insert(layer.node);
-  return pm.run({kPass, passOptions(rank, minSaving), std::move(only)});
+// One step of the pass for `layer` alone at `rank`.
+PassSpec factorizeStep(const LowRankLayer& layer, int64_t rank, double minSaving) {
+  return layerStep(kPass, passOptions(rank, minSaving), layer.node);
 }
 
-struct Outcome {
-  bool holds = false;
-  double snrDb = 0;
-};
-
 // `layer` alone at `rank` on a copy of `model`.
-Expected<Outcome> tryRank(const ir::Model& model, ExecOutputChecker& checker,
-                          const AccuracyBudget& budget, const LowRankOptions& options,
-                          rewrite::Evaluator* evaluator, const LowRankLayer& layer, int64_t rank) {
+Expected<LayerTrial> tryRank(const ir::Model& model, ExecOutputChecker& checker,
+                             const AccuracyBudget& budget, const LowRankOptions& options,
+                             rewrite::Evaluator* evaluator, const LowRankLayer& layer,
+                             int64_t rank) {
   ir::Model copy = model.clone();
-  PipelineOptions po;
-  po.keepSnapshots = false;
-  po.budget = budget;
-  PassManager pm(copy, po);
-  pm.setChecker(&checker);
-  pm.setEvaluator(evaluator);
-  pm.setCancelFlag(options.cancel);
-  auto step = factorizeStep(pm, layer, rank, options.minSaving);
+  CheckedSteps steps(copy, checker, budget, evaluator, options.cancel);
+  auto step = steps.run(factorizeStep(layer, rank, options.minSaving));
   if (!step) return step.error();
   const Step& s = **step;
-  if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
-  Outcome o;  // a pass that changed nothing (it kept the layer): does not hold
+  LayerTrial o;  // a pass that changed nothing (it kept the layer): does not hold
   if (!s.check.ran) return o;
   o.holds = s.check.passed;
   if (const OutputAccuracy* w = worstOutput(s.check.accuracy)) o.snrDb = w->snrDb;
@@ -163,27 +149,18 @@ Status searchLayer(const ir::Model& model, ExecOutputChecker& checker, const Acc
     cache->prepare(layer);
     evaluator = cache;
   }
-  // Invariant: rank lo fails (0: no factorization to try), rank hi holds.
-  int64_t lo = 0, hi = layer.maxRank;
+  // Rank 0 fails (no factorization to try); r_max must hold.
   ++layer.trials;
-  auto top = tryRank(model, checker, budget, options, evaluator, layer, hi);
+  auto top = tryRank(model, checker, budget, options, evaluator, layer, layer.maxRank);
   if (!top) return top.error();
   if (!top->holds) return Status::ok();
-  double snr = top->snrDb;
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
+  HoldBracket b{layer.maxRank, 0, top->snrDb};
+  PASSLAB_RETURN_IF_ERROR(narrowBracket(b, [&](int64_t mid) {
     ++layer.trials;
-    auto t = tryRank(model, checker, budget, options, evaluator, layer, mid);
-    if (!t) return t.error();
-    if (t->holds) {
-      hi = mid;
-      snr = t->snrDb;
-    } else {
-      lo = mid;
-    }
-  }
-  layer.rank = hi;
-  layer.snrDb = snr;
+    return tryRank(model, checker, budget, options, evaluator, layer, mid);
+  }));
+  layer.rank = b.holds;
+  layer.snrDb = b.snrDb;
   return Status::ok();
 }
 
@@ -206,35 +183,11 @@ Expected<std::vector<LowRankLayer>> searchRanks(const ir::Model& model, ExecOutp
 Expected<NumericCheck> applyRanks(ir::Model& model, ExecOutputChecker& checker,
                                   std::vector<LowRankLayer>& layers, const AccuracyBudget& budget,
                                   const LowRankOptions& options) {
-  std::vector<LowRankLayer*> order;
-  for (LowRankLayer& l : layers) {
-    l.applied = false;
-    l.step = 0;
-    if (l.rank > 0) order.push_back(&l);
-  }
-  auto saving = [](const LowRankLayer* l) { return l->k * l->n - l->rank * (l->k + l->n); };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](const auto* a, const auto* b) { return saving(a) > saving(b); });
-  PipelineOptions po;
-  po.keepSnapshots = false;
-  po.budget = budget;
-  PassManager pm(model, po);
-  pm.setChecker(&checker);
-  pm.setEvaluator(options.evaluator);
-  pm.setCancelFlag(options.cancel);
-  NumericCheck last;
-  int applied = 0;
-  for (LowRankLayer* l : order) {
-    auto step = factorizeStep(pm, *l, l->rank, options.minSaving);
-    if (!step) return step.error();
-    const Step& s = **step;
-    if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
-    if (s.rolledBack) continue;  // over budget with the others: stays dense
-    l->applied = s.changed;
-    if (l->applied) l->step = ++applied;
-    if (s.check.ran) last = s.check;
-  }
-  return last;
+  CheckedSteps steps(model, checker, budget, options.evaluator, options.cancel);
+  return applyLayersInOrder(
+      steps, layers, [](const LowRankLayer& l) { return l.rank > 0; },
+      [](const LowRankLayer& l) { return l.k * l.n - l.rank * (l.k + l.n); },
+      [&](const LowRankLayer& l) { return factorizeStep(l, l.rank, options.minSaving); });
 }
 
 }  // namespace passlab::pipeline

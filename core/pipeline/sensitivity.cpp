@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
 #include "core/pipeline/shared_calibration.h"
 
@@ -22,18 +23,11 @@ Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
                             const SensitivityOptions& options, rewrite::Evaluator* evaluator,
                             rewrite::NodeFilter filter, const AccuracyBudget& budget) {
   ir::Model copy = model.clone();
-  PipelineOptions po;
-  po.keepSnapshots = false;
-  po.budget = budget;
-  PassManager pm(copy, po);
-  pm.setChecker(&checker);
-  pm.setEvaluator(evaluator);
-  pm.setCancelFlag(options.cancel);
-  auto step = pm.run({options.passId, options.passOptions, std::move(filter)});
+  CheckedSteps steps(copy, checker, budget, evaluator, options.cancel);
+  // Over budget it is rolled back with its figures; any other failure is an error.
+  auto step = steps.run({options.passId, options.passOptions, std::move(filter)});
   if (!step) return step.error();
   const Step& s = **step;
-  // Over budget it is rolled back with its figures; any other failure is an error.
-  if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
   Trial t;
   t.changed = s.check.ran;
   t.check = s.check;

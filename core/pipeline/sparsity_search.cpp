@@ -5,8 +5,8 @@
 #include <map>
 
 #include "core/analysis/sparsity.h"
+#include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
-#include "core/pipeline/pass_manager.h"
 
 namespace passlab::pipeline {
 
@@ -20,17 +20,13 @@ std::string ratioText(double r) {
   return buf;
 }
 
-// One step of the pass on `pm`'s model for `layer` at `ratio`.
-Expected<const Step*> pruneStep(PassManager& pm, const SparsityLayer& layer, double ratio,
-                                const SparsityOptions& options) {
-  rewrite::NodeFilter only;
-  only.only.insert(layer.node);
-  return pm.run({kPass, pruneOptions(options, ratio), std::move(only)});
+// One step of the pass for `layer` alone at `ratio`.
+PassSpec pruneStep(const SparsityLayer& layer, double ratio, const SparsityOptions& options) {
+  return layerStep(kPass, pruneOptions(options, ratio), layer.node);
 }
 
-struct Outcome {
-  bool changed = false, holds = false;
-  double snrDb = 0;
+struct Outcome : LayerTrial {
+  bool changed = false;
 };
 
 // `layer` alone at `ratio` on a copy of `model`.
@@ -38,17 +34,10 @@ Expected<Outcome> tryRatio(const ir::Model& model, ExecOutputChecker& checker,
                            const AccuracyBudget& budget, const SparsityOptions& options,
                            const SparsityLayer& layer, double ratio) {
   ir::Model copy = model.clone();
-  PipelineOptions po;
-  po.keepSnapshots = false;
-  po.budget = budget;
-  PassManager pm(copy, po);
-  pm.setChecker(&checker);
-  pm.setEvaluator(options.evaluator);
-  pm.setCancelFlag(options.cancel);
-  auto step = pruneStep(pm, layer, ratio, options);
+  CheckedSteps steps(copy, checker, budget, options.evaluator, options.cancel);
+  auto step = steps.run(pruneStep(layer, ratio, options));
   if (!step) return step.error();
   const Step& s = **step;
-  if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
   Outcome o;
   o.changed = s.changed || (s.rolledBack && s.check.ran);  // a rolled-back step changed it
   if (!s.check.ran) {  // nothing set to zero at this ratio: nothing lost
@@ -65,34 +54,24 @@ Expected<Outcome> tryRatio(const ir::Model& model, ExecOutputChecker& checker,
 Status searchLayer(const ir::Model& model, ExecOutputChecker& checker, const AccuracyBudget& budget,
                    const SparsityOptions& options, SparsityLayer& layer, bool& eligible) {
   const int steps = options.steps;
-  // Invariant: step lo holds (0: nothing pruned), step hi fails (steps: all of it).
-  int lo = 0, hi = steps;
+  // Step 0 holds (nothing pruned), step `steps` fails (all of it).
   ++layer.trials;
   auto top = tryRatio(model, checker, budget, options, layer, double(steps - 1) / steps);
   if (!top) return top.error();
   eligible = top->changed;
   if (!eligible) return Status::ok();
-  double snr = top->snrDb;
+  HoldBracket b{0, steps, 0};
   if (top->holds) {
-    lo = steps - 1;
+    b = {steps - 1, steps, top->snrDb};
   } else {
-    hi = steps - 1;
-    snr = 0;
-    while (hi - lo > 1) {
-      const int mid = lo + (hi - lo) / 2;
+    b.fails = steps - 1;
+    PASSLAB_RETURN_IF_ERROR(narrowBracket(b, [&](int64_t mid) {
       ++layer.trials;
-      auto t = tryRatio(model, checker, budget, options, layer, double(mid) / steps);
-      if (!t) return t.error();
-      if (t->holds) {
-        lo = mid;
-        snr = t->snrDb;
-      } else {
-        hi = mid;
-      }
-    }
+      return tryRatio(model, checker, budget, options, layer, double(mid) / steps);
+    }));
   }
-  layer.ratio = double(lo) / steps;
-  layer.snrDb = lo > 0 ? snr : 0;
+  layer.ratio = double(b.holds) / steps;
+  layer.snrDb = b.holds > 0 ? b.snrDb : 0;
   return Status::ok();
 }
 
@@ -148,34 +127,12 @@ Expected<std::vector<SparsityLayer>> searchSparsity(const ir::Model& model,
 Expected<NumericCheck> applySparsity(ir::Model& model, ExecOutputChecker& checker,
                                      std::vector<SparsityLayer>& layers,
                                      const AccuracyBudget& budget, const SparsityOptions& options) {
-  std::vector<SparsityLayer*> order;
-  for (SparsityLayer& l : layers) {
-    l.applied = false;
-    l.step = 0;
-    if (l.ratio > 0) order.push_back(&l);
-  }
-  auto pruned = [](const SparsityLayer* l) { return l->ratio * double(l->weights); };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](const auto* a, const auto* b) { return pruned(a) > pruned(b); });
-  PipelineOptions po;
-  po.keepSnapshots = false;
-  po.budget = budget;
-  PassManager pm(model, po);
-  pm.setChecker(&checker);
-  pm.setEvaluator(options.evaluator);
-  pm.setCancelFlag(options.cancel);
-  NumericCheck last;
-  int applied = 0;
-  for (SparsityLayer* l : order) {
-    auto step = pruneStep(pm, *l, l->ratio, options);
-    if (!step) return step.error();
-    const Step& s = **step;
-    if (s.rolledBack && !s.check.ran) return Error(ErrorCode::kInternal, s.error);
-    if (s.rolledBack) continue;  // over budget with the others: stays dense
-    l->applied = s.changed;
-    if (l->applied) l->step = ++applied;
-    if (s.check.ran) last = s.check;
-  }
+  CheckedSteps steps(model, checker, budget, options.evaluator, options.cancel);
+  auto last = applyLayersInOrder(
+      steps, layers, [](const SparsityLayer& l) { return l.ratio > 0; },
+      [](const SparsityLayer& l) { return l.ratio * double(l.weights); },
+      [&](const SparsityLayer& l) { return pruneStep(l, l.ratio, options); });
+  if (!last) return last.error();
   const auto after = layersById(model);
   for (SparsityLayer& l : layers)
     if (auto it = after.find(l.node); it != after.end()) l.zerosAfter = it->second.zeros;

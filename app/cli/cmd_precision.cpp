@@ -17,6 +17,7 @@
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/per_layer_result.h"
 #include "app/cli/precision_low_rank.h"
 #include "app/cli/precision_sparsity.h"
 #include "core/analysis/shape_inference.h"
@@ -73,13 +74,6 @@ int printSparsity(const ir::Model& model) {
       static_cast<long long>(zeroChannels), static_cast<long long>(channels),
       groups ? 100.0 * double(twoFour) / double(groups) : 0.0);
   return 0;
-}
-
-std::string snrText(double snr) {
-  if (std::isinf(snr)) return snr > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", snr);
-  return buf;
 }
 
 void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t top) {

@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 
+#include "app/cli/per_layer_result.h"
 #include "core/exec/executor.h"
-#include "core/io/atomic_file.h"
-#include "core/io/model_io.h"
 #include "core/pipeline/input_synthesis.h"
+#include "core/pipeline/layer_steps.h"
 #include "core/pipeline/low_rank_search.h"
-#include "core/pipeline/recipe.h"
 
 namespace passlab::cli {
 
@@ -54,13 +52,6 @@ Expected<std::pair<double, double>> medianLatencies(const ir::Model& before, con
   return std::make_pair(median(ta), median(tb));
 }
 
-std::string snrText(double snr) {
-  if (std::isinf(snr)) return snr > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", snr);
-  return buf;
-}
-
 void printLayers(const std::vector<pipeline::LowRankLayer>& layers) {
   std::printf("%-44s %11s %8s %6s %10s %7s %8s\n", "layer", "K x N", "max rank", "rank",
               "SNR alone", "trials", "applied");
@@ -73,27 +64,13 @@ void printLayers(const std::vector<pipeline::LowRankLayer>& layers) {
   }
 }
 
-Status saveRecipe(const LowRankRequest& r, const std::vector<pipeline::LowRankLayer>& layers) {
-  pipeline::Recipe recipe;
-  recipe.checkInputSets = r.checkSets;
-  recipe.budget = r.budget;
-  // In the order they were applied: each step was checked with the ones before.
-  std::vector<const pipeline::LowRankLayer*> applied;
-  for (const auto& l : layers)
-    if (l.applied) applied.push_back(&l);
-  std::sort(applied.begin(), applied.end(),
-            [](const auto* a, const auto* b) { return a->step < b->step; });
-  for (const pipeline::LowRankLayer* p : applied) {
-    const pipeline::LowRankLayer& l = *p;
-    pipeline::PassSpec spec{"factorize_low_rank", {{"rank", std::to_string(l.rank)}}, {}};
-    spec.filter.only.insert(l.node);
-    recipe.passes.push_back(std::move(spec));
-  }
-  io::AtomicFile file(r.saveRecipe);
-  Status s = file.open();
-  if (s.isOk()) s = file.write(pipeline::recipeToJson(recipe));
-  if (s.isOk()) s = file.commit();
-  return s;
+// The applied layers' steps in the order they were applied.
+std::vector<pipeline::PassSpec> recipeSteps(const std::vector<pipeline::LowRankLayer>& layers) {
+  std::vector<pipeline::PassSpec> steps;
+  for (const pipeline::LowRankLayer* l : appliedInStepOrder(layers))
+    steps.push_back(
+        pipeline::layerStep("factorize_low_rank", {{"rank", std::to_string(l->rank)}}, l->node));
+  return steps;
 }
 
 }  // namespace
@@ -131,11 +108,7 @@ int runLowRankPrecision(const ir::Model& model, pipeline::ExecOutputChecker& che
       "%zu of %zu layers factorized: %lld -> %lld weights in these layers, and as many "
       "multiply-adds per input row\n",
       applied, layers->size(), static_cast<long long>(before), static_cast<long long>(after));
-  if (check->ran) {
-    if (const pipeline::OutputAccuracy* w = pipeline::worstOutput(check->accuracy))
-      std::printf("together: worst output '%s' SNR %s dB, cosine %.6f\n", w->output.c_str(),
-                  snrText(w->snrDb).c_str(), w->cosine);
-  }
+  printWorstTogether(*check);
   if (auto t = medianLatencies(model, result, kLatencyRuns))
     std::printf(
         "latency (1 thread, median of %d runs interleaved, synthesized inputs): %.3f ms -> "
@@ -143,21 +116,8 @@ int runLowRankPrecision(const ir::Model& model, pipeline::ExecOutputChecker& che
         kLatencyRuns, t->first, t->second);
   else
     std::cerr << "warning: latency not measured: " << t.error().message() << "\n";
-  if (request.out.empty()) return 0;
-  if (Status saved = io::saveModel(result, request.out, {}); !saved) {
-    std::cerr << "error: " << saved.message() << "\n";
-    return 1;
-  }
-  std::printf("saved %s\n", request.out.c_str());
-  if (!request.saveRecipe.empty()) {
-    if (Status s = saveRecipe(request, *layers); !s.isOk()) {
-      std::cerr << "error: cannot write the recipe to " << request.saveRecipe << ": " << s.message()
-                << "\n";
-      return 1;
-    }
-    std::printf("recipe saved to %s\n", request.saveRecipe.c_str());
-  }
-  return 0;
+  return saveLayerResult(result, request.out, request.saveRecipe, request.checkSets, request.budget,
+                         recipeSteps(*layers));
 }
 
 }  // namespace passlab::cli

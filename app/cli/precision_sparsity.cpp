@@ -1,24 +1,14 @@
 #include "app/cli/precision_sparsity.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 
-#include "core/io/atomic_file.h"
-#include "core/io/model_io.h"
-#include "core/pipeline/recipe.h"
+#include "app/cli/per_layer_result.h"
+#include "core/pipeline/layer_steps.h"
 
 namespace passlab::cli {
 
 namespace {
-
-std::string snrText(double snr) {
-  if (std::isinf(snr)) return snr > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", snr);
-  return buf;
-}
 
 void printLayers(const std::vector<pipeline::SparsityLayer>& layers) {
   std::printf("%-44s %9s %6s %10s %7s %21s %8s\n", "layer", "weights", "ratio", "SNR alone",
@@ -35,26 +25,14 @@ void printLayers(const std::vector<pipeline::SparsityLayer>& layers) {
   }
 }
 
-Status saveRecipe(const SparsityRequest& r, const std::vector<pipeline::SparsityLayer>& layers) {
-  pipeline::Recipe recipe;
-  recipe.checkInputSets = r.checkSets;
-  recipe.budget = r.budget;
-  // In the order they were applied: each step was checked with the ones before.
-  std::vector<const pipeline::SparsityLayer*> applied;
-  for (const auto& l : layers)
-    if (l.applied) applied.push_back(&l);
-  std::sort(applied.begin(), applied.end(),
-            [](const auto* a, const auto* b) { return a->step < b->step; });
-  for (const pipeline::SparsityLayer* l : applied) {
-    pipeline::PassSpec spec{"prune_magnitude", pipeline::pruneOptions(r.options, l->ratio), {}};
-    spec.filter.only.insert(l->node);
-    recipe.passes.push_back(std::move(spec));
-  }
-  io::AtomicFile file(r.saveRecipe);
-  Status s = file.open();
-  if (s.isOk()) s = file.write(pipeline::recipeToJson(recipe));
-  if (s.isOk()) s = file.commit();
-  return s;
+// The applied layers' steps in the order they were applied.
+std::vector<pipeline::PassSpec> recipeSteps(const SparsityRequest& r,
+                                            const std::vector<pipeline::SparsityLayer>& layers) {
+  std::vector<pipeline::PassSpec> steps;
+  for (const pipeline::SparsityLayer* l : appliedInStepOrder(layers))
+    steps.push_back(pipeline::layerStep("prune_magnitude",
+                                        pipeline::pruneOptions(r.options, l->ratio), l->node));
+  return steps;
 }
 
 }  // namespace
@@ -88,26 +66,9 @@ int runSparsityPrecision(const ir::Model& model, pipeline::ExecOutputChecker& ch
   std::printf("%zu of %zu layers pruned: %lld -> %lld nonzero of %lld weights in these layers\n",
               applied, layers->size(), static_cast<long long>(nonzeroBefore),
               static_cast<long long>(nonzeroAfter), static_cast<long long>(weights));
-  if (check->ran) {
-    if (const pipeline::OutputAccuracy* w = pipeline::worstOutput(check->accuracy))
-      std::printf("together: worst output '%s' SNR %s dB, cosine %.6f\n", w->output.c_str(),
-                  snrText(w->snrDb).c_str(), w->cosine);
-  }
-  if (request.out.empty()) return 0;
-  if (Status saved = io::saveModel(result, request.out, {}); !saved) {
-    std::cerr << "error: " << saved.message() << "\n";
-    return 1;
-  }
-  std::printf("saved %s\n", request.out.c_str());
-  if (!request.saveRecipe.empty()) {
-    if (Status s = saveRecipe(request, *layers); !s.isOk()) {
-      std::cerr << "error: cannot write the recipe to " << request.saveRecipe << ": " << s.message()
-                << "\n";
-      return 1;
-    }
-    std::printf("recipe saved to %s\n", request.saveRecipe.c_str());
-  }
-  return 0;
+  printWorstTogether(*check);
+  return saveLayerResult(result, request.out, request.saveRecipe, request.checkSets, request.budget,
+                         recipeSteps(request, *layers));
 }
 
 }  // namespace passlab::cli

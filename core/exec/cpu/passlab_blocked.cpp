@@ -11,6 +11,7 @@
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cpu/pool_ref.h"
+#include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
 
@@ -71,46 +72,17 @@ Status checkBlocked(const Tensor& x, int64_t b, const char* what) {
 
 // The NCHW kernel sees unblocked copies of the blocked inputs and writes an
 // NCHW scratch output.
-class Unblocked final : public KernelContext {
+class Unblocked final : public ScratchOutputContext {
  public:
   Unblocked(KernelContext& inner, std::vector<Value> inputs)
-      : inner_(inner), inputs_(std::move(inputs)) {}
-  Tensor& output() { return out_; }
-  bool allocated() const { return allocated_; }
+      : ScratchOutputContext(inner), inputs_(std::move(inputs)) {}
 
-  size_t inputCount() const override { return inner_.inputCount(); }
   const Value* value(size_t i) const override {
     return i < inputs_.size() && !inputs_[i].isNone() ? &inputs_[i] : inner_.value(i);
   }
-  size_t outputCount() const override { return inner_.outputCount(); }
-  bool wantsOutput(size_t i) const override { return inner_.wantsOutput(i); }
-  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override {
-    if (i != 0) return inner_.allocate(i, dtype, std::move(dims));
-    PASSLAB_ASSIGN_OR_RETURN(out_, inner_.scratch(dtype, std::move(dims)));
-    allocated_ = true;
-    return &out_;
-  }
-  void setOutput(size_t i, Value v) override {
-    if (i == 0 && v.isTensor()) {
-      out_ = v.tensor();
-      allocated_ = true;
-      return;
-    }
-    inner_.setOutput(i, std::move(v));
-  }
-  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
-    return inner_.scratch(dtype, std::move(dims));
-  }
-  int threads() const override { return inner_.threads(); }
-  bool invariantInput(size_t i) const override { return inner_.invariantInput(i); }
-  bool cancelled() const override { return inner_.cancelled(); }
-  int64_t maxLoopIterations() const override { return inner_.maxLoopIterations(); }
 
  private:
-  KernelContext& inner_;
   std::vector<Value> inputs_;
-  Tensor out_;
-  bool allocated_ = false;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/parallel.h"
 #include "core/ir/node.h"
 
@@ -48,46 +49,18 @@ int64_t spatialOf(const Dims& channelsFirst) {
 }
 
 // The NCHW kernel sees X transposed and writes an NCHW scratch output.
-class ChannelsFirst final : public KernelContext {
+class ChannelsFirst final : public ScratchOutputContext {
  public:
-  ChannelsFirst(KernelContext& inner, Value x) : inner_(inner), x_(std::move(x)) {}
-  Tensor& output() { return out_; }
-  bool allocated() const { return allocated_; }
+  ChannelsFirst(KernelContext& inner, Value x) : ScratchOutputContext(inner), x_(std::move(x)) {}
 
-  size_t inputCount() const override { return inner_.inputCount(); }
   const Value* value(size_t i) const override { return i == 0 ? &x_ : inner_.value(i); }
   bool invariantInput(size_t i) const override { return i != 0 && inner_.invariantInput(i); }
   void holdsOwnCopy(size_t i) override {
     if (i != 0) inner_.holdsOwnCopy(i);
   }
-  size_t outputCount() const override { return inner_.outputCount(); }
-  bool wantsOutput(size_t i) const override { return inner_.wantsOutput(i); }
-  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override {
-    if (i != 0) return inner_.allocate(i, dtype, std::move(dims));
-    PASSLAB_ASSIGN_OR_RETURN(out_, inner_.scratch(dtype, std::move(dims)));
-    allocated_ = true;
-    return &out_;
-  }
-  void setOutput(size_t i, Value v) override {
-    if (i == 0 && v.isTensor()) {
-      out_ = v.tensor();
-      allocated_ = true;
-      return;
-    }
-    inner_.setOutput(i, std::move(v));
-  }
-  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
-    return inner_.scratch(dtype, std::move(dims));
-  }
-  int threads() const override { return inner_.threads(); }
-  bool cancelled() const override { return inner_.cancelled(); }
-  int64_t maxLoopIterations() const override { return inner_.maxLoopIterations(); }
 
  private:
-  KernelContext& inner_;
   Value x_;
-  Tensor out_;
-  bool allocated_ = false;
 };
 
 class ChannelsLastReference final : public Kernel {

@@ -21,7 +21,7 @@
 // in t the same way and stay. Opsets: 1-28 (Add/Sub/Mul/Div broadcast from opset 7; before that the
 // `broadcast`/`axis` attributes are required, handled: any `axis` other than 1
 // with a 1-D constant is rejected).
-#include "core/passes/computed_from_constants.h"
+#include "core/passes/conv_weight_fold.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
@@ -57,27 +57,11 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
       return MatchResult::failure("legacy broadcast other than along axis 1 is not handled");
   }
   // W as values, or (computed) only its dims and type: W' is then a new node.
-  ir::Value* wIn = conv->input(1);
-  auto w = rewrite::constantValue(wIn);
-  std::optional<std::vector<double>> wv;
-  std::vector<int64_t> wDims;
-  ir::DataType wType = ir::DataType::kUndefined;
-  if (w) {
-    wv = fusion::floatValues(*w);
-    if (!wv || w->rank() < 3) return MatchResult::failure("Conv weight is not a float tensor");
-    wDims = w->dims();
-    wType = w->dtype();
-  } else {
-    if (c.opset < 7 || !fusion::computedFromConstants(wIn))
-      return MatchResult::failure("Conv weight is not constant");
-    auto d = fusion::dimsOf(wIn);
-    wType = wIn->type().elemType();
-    if (!d || d->size() < 3 || !fusion::isFloatType(wType))
-      return MatchResult::failure(
-          "Conv weight is computed from constants but has no static dims or no float type");
-    wDims = *d;
-  }
-  const bool computed = !w;
+  Text whyNotW;
+  auto w = foldableConvWeight(*conv, c.opset, whyNotW);
+  if (!w) return MatchResult::failure(whyNotW);
+  const std::vector<int64_t>& wDims = w->dims;
+  const ir::DataType wType = w->type;
   int64_t m = wDims[0];
   int64_t rank = static_cast<int64_t>(wDims.size());
   Text why;
@@ -102,49 +86,26 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     for (double v : *per)
       if (kind == "Div" && v == 0) return MatchResult::failure("divides by zero");
   }
-  ir::Tensor wt = w ? *w : ir::Tensor();
-  return MatchResult::success({&op, conv}, [&op, conv, wt, wv = wv.value_or(std::vector<double>{}),
-                                            wType, rank, computed, bias, per = *per, m, kind,
-                                            scales](rewrite::Rewriter& rw) {
-    std::vector<double> nb(m, 0.0);
-    for (int64_t k = 0; k < m; ++k) nb[k] = bias ? (*bias)[k] : 0.0;
-    ir::Value* nW = conv->input(1);
-    ir::Graph& g = *conv->owner();
-    if (scales && computed) {
-      // W' = W * s (or W / s) with s as [M, 1, 1, ...]: a node, computed once.
-      std::vector<int64_t> sDims(static_cast<size_t>(rank), 1);
-      sDims[0] = m;
-      ir::Value* s = addConstant(rw, g, conv, conv->input(1)->name() + "_scale",
-                                 fusion::floatTensor(wType, sDims, per), {conv, &op});
-      ir::Node* scale = fusion::addDerived(rw, kind == "Mul" ? "Mul" : "Div", {conv->input(1), s},
-                                           conv, {conv, &op}, nullptr, {conv->input(1)});
-      nW = scale->output(0);
-      for (int64_t k = 0; k < m; ++k) nb[k] = kind == "Mul" ? nb[k] * per[k] : nb[k] / per[k];
-    } else if (scales) {
-      std::vector<double> nw = wv;
-      size_t each = wv.size() / static_cast<size_t>(m);
-      for (int64_t k = 0; k < m; ++k) {
-        double f = kind == "Mul" ? per[k] : 1.0 / per[k];
-        if (kind == "Div") {
-          for (size_t j = 0; j < each; ++j) nw[k * each + j] /= per[k];
-          nb[k] /= per[k];
+  return MatchResult::success(
+      {&op, conv}, [&op, conv, w = *w, bias, per = *per, m, kind, scales](rewrite::Rewriter& rw) {
+        std::vector<double> nb(m, 0.0);
+        for (int64_t k = 0; k < m; ++k) nb[k] = bias ? (*bias)[k] : 0.0;
+        ir::Value* nW = conv->input(1);
+        ir::Graph& g = *conv->owner();
+        if (scales) {
+          // W' = W * s (or W / s); for a computed W a node over s as [M, 1, 1, ...], computed once.
+          nW = scaledConvWeight(rw, conv, w, per, kind == "Div", "_scaled", "_scale", {conv, &op});
+          for (int64_t k = 0; k < m; ++k) nb[k] = kind == "Mul" ? nb[k] * per[k] : nb[k] / per[k];
         } else {
-          for (size_t j = 0; j < each; ++j) nw[k * each + j] *= f;
-          nb[k] *= f;
+          for (int64_t k = 0; k < m; ++k) nb[k] += kind == "Add" ? per[k] : -per[k];
         }
-      }
-      nW = addConstant(rw, g, conv, conv->input(1)->name() + "_scaled",
-                       fusion::floatTensorLike(wt, nw), {conv, &op});
-    } else {
-      for (int64_t k = 0; k < m; ++k) nb[k] += kind == "Add" ? per[k] : -per[k];
-    }
-    ir::Value* nB = addConstant(
-        rw, g, conv, "bias_" + std::string(kind == "Add" || kind == "Sub" ? "added" : "scaled"),
-        fusion::floatTensor(wType, {m}, nb), {conv, &op});
-    ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv, {conv, &op},
-                                         conv, {op.output(0)});
-    fusion::replaceAndErase(rw, op.output(0), fused->output(0), {&op, conv});
-  });
+        ir::Value* nB = addConstant(
+            rw, g, conv, "bias_" + std::string(kind == "Add" || kind == "Sub" ? "added" : "scaled"),
+            fusion::floatTensor(w.type, {m}, nb), {conv, &op});
+        ir::Node* fused = fusion::addDerived(rw, "Conv", {conv->input(0), nW, nB}, conv,
+                                             {conv, &op}, conv, {op.output(0)});
+        fusion::replaceAndErase(rw, op.output(0), fused->output(0), {&op, conv});
+      });
 }
 
 fusion::Rules rules() {

@@ -21,7 +21,7 @@
 // Opsets: 1-28 (BatchNormalization 1, 6, 7, 9, 14, 15; Conv 1, 11, 22).
 #include <cmath>
 
-#include "core/passes/computed_from_constants.h"
+#include "core/passes/conv_weight_fold.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
@@ -73,28 +73,11 @@ fusion::Rules rules() {
         if (Text why = fusion::whyNotInferenceBatchNorm(bn, c); !why.empty())
           return MatchResult::failure(why);
         // W as values, or (computed from constants) only its dims and type.
-        ir::Value* wIn = conv->input(1);
-        auto w = rewrite::constantValue(wIn);
-        std::optional<std::vector<double>> wv;
-        std::vector<int64_t> wDims;
-        ir::DataType wType = ir::DataType::kUndefined;
-        if (w) {
-          wv = fusion::floatValues(*w);
-          if (!wv || w->rank() < 3)
-            return MatchResult::failure("Conv weight is not a float tensor");
-          wDims = w->dims();
-          wType = w->dtype();
-        } else {
-          if (c.opset < 7 || !fusion::computedFromConstants(wIn))
-            return MatchResult::failure("Conv weight is not constant");
-          auto d = fusion::dimsOf(wIn);
-          wType = wIn->type().elemType();
-          if (!d || d->size() < 3 || !fusion::isFloatType(wType))
-            return MatchResult::failure(
-                "Conv weight is computed from constants but has no static dims or no float type");
-          wDims = *d;
-        }
-        int64_t m = wDims[0];
+        Text whyNotW;
+        auto w = foldableConvWeight(*conv, c.opset, whyNotW);
+        if (!w) return MatchResult::failure(whyNotW);
+        const ir::DataType wType = w->type;
+        int64_t m = w->dims[0];
         std::optional<std::vector<double>> bias;
         if (conv->input(2)) {
           bias = fusion::floatValues(conv->input(2));
@@ -105,36 +88,18 @@ fusion::Rules rules() {
         Text why;
         auto p = bnParams(bn, m, why);
         if (!p) return MatchResult::failure(why);
-        ir::Tensor wt = w ? *w : ir::Tensor();
         ir::DataType biasType =
             conv->input(2) ? rewrite::constantValue(conv->input(2))->dtype() : wType;
-        const size_t rank = wDims.size();
-        return MatchResult::success({&bn, conv}, [&bn, conv, wt, wv = wv, wType, rank, bias, p = *p,
-                                                  m, biasType](rewrite::Rewriter& rw) {
+        return MatchResult::success({&bn, conv}, [&bn, conv, w = *w, bias, p = *p, m,
+                                                  biasType](rewrite::Rewriter& rw) {
           std::vector<double> s(m), nb(m);
           for (int64_t k = 0; k < m; ++k) {
             s[k] = p.scale[k] / std::sqrt(p.var[k] + p.eps);
             nb[k] = ((bias ? (*bias)[k] : 0.0) - p.mean[k]) * s[k] + p.bias[k];
           }
           ir::Graph& g = *conv->owner();
-          ir::Value* nW = nullptr;
-          if (wv) {
-            std::vector<double> nw = *wv;
-            size_t per = wv->size() / static_cast<size_t>(m);
-            for (int64_t k = 0; k < m; ++k)
-              for (size_t j = 0; j < per; ++j) nw[k * per + j] *= s[k];
-            nW = addConstant(rw, g, conv, conv->input(1)->name() + "_bn",
-                             fusion::floatTensorLike(wt, nw), {conv, &bn});
-          } else {
-            // W' = W * s, s as [M, 1, 1, ...]: a node the executor computes once.
-            std::vector<int64_t> sDims(rank, 1);
-            sDims[0] = m;
-            ir::Value* sv = addConstant(rw, g, conv, conv->input(1)->name() + "_bn_scale",
-                                        fusion::floatTensor(wType, sDims, s), {conv, &bn});
-            nW = fusion::addDerived(rw, "Mul", {conv->input(1), sv}, conv, {conv, &bn}, nullptr,
-                                    {conv->input(1)})
-                     ->output(0);
-          }
+          // W' = W * s; for a computed W a node over s as [M, 1, 1, ...], computed once.
+          ir::Value* nW = scaledConvWeight(rw, conv, w, s, false, "_bn", "_bn_scale", {conv, &bn});
           ir::Value* nB =
               addConstant(rw, g, conv, conv->name().empty() ? "bias_bn" : conv->name() + "_bias_bn",
                           fusion::floatTensor(biasType, {m}, nb), {conv, &bn});

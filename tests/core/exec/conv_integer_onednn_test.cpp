@@ -16,12 +16,13 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "tests/core/exec/int8_conv_test_util.h"
 
 namespace passlab::exec {
 namespace {
 
 using ir::DataType;
-using Dims = std::vector<int64_t>;
+using namespace int8conv;  // NOLINT(google-build-using-namespace)
 
 struct Case {
   std::string name;
@@ -39,35 +40,6 @@ struct Case {
 void PrintTo(const Case& c, std::ostream* os) {
   *os << c.name;
 }
-
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t v : d) n *= v;
-  return n;
-}
-
-template <class T>
-ir::Tensor randomInts(DataType dt, const Dims& dims, int lo, int hi, std::mt19937& rng) {
-  std::uniform_int_distribution<int> u(lo, hi);
-  std::vector<T> v(static_cast<size_t>(numel(dims)));
-  for (T& e : v) e = static_cast<T>(u(rng));
-  return ir::Tensor::fromVector<T>(dt, dims, v);
-}
-
-ir::Tensor activations(DataType dt, const Dims& dims, std::mt19937& rng) {
-  return dt == DataType::kUInt8 ? randomInts<uint8_t>(dt, dims, 0, 255, rng)
-                                : randomInts<int8_t>(dt, dims, -128, 127, rng);
-}
-
-ir::Tensor zeroPoint(DataType dt, int v) {
-  return dt == DataType::kUInt8 ? ir::Tensor::fromVector<uint8_t>(dt, {}, {uint8_t(v)})
-                                : ir::Tensor::fromVector<int8_t>(dt, {}, {int8_t(v)});
-}
-
-struct Built {
-  ir::Model model;
-  NamedInputs feeds;
-};
 
 Built buildModel(const Case& c, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -97,41 +69,10 @@ Built buildModel(const Case& c, uint32_t seed) {
     in.push_back(g.addInitializer("w_zero_point", zeroPoint(DataType::kInt8, c.weightZeroPoint)));
   }
   ir::Node* n = g.addNode("ConvInteger", "", in, 1, nullptr, "conv");
-  if (c.group != 1) n->setAttr(ir::Attribute::makeInt("group", c.group));
-  if (!c.strides.empty()) n->setAttr(ir::Attribute::makeInts("strides", c.strides));
-  if (!c.pads.empty()) n->setAttr(ir::Attribute::makeInts("pads", c.pads));
-  if (!c.dilations.empty()) n->setAttr(ir::Attribute::makeInts("dilations", c.dilations));
-  if (!c.autoPad.empty()) n->setAttr(ir::Attribute::makeString("auto_pad", c.autoPad));
+  setConvAttributes(*n, c);
   g.addOutput(n->output(0));
   analysis::inferShapes(b.model);
   return b;
-}
-
-struct Runs {
-  RunResult first, second, reference;
-};
-
-Runs runAll(const Built& b, const NamedInputs& secondFeeds) {
-  ExecutorOptions referenceOnly;
-  referenceOnly.referenceKernels = true;
-  auto preferred = Executor::create(b.model, {});
-  auto reference = Executor::create(b.model, referenceOnly);
-  EXPECT_TRUE(preferred) << preferred.error().message();
-  EXPECT_TRUE(reference) << reference.error().message();
-  if (!preferred || !reference) return {};
-  RunOptions ro;
-  ro.profile = true;
-  ro.threads = 1;
-  Runs r;
-  auto one = [&](Executor& ex, const NamedInputs& feeds, RunResult& out) {
-    auto run = ex.run(feeds, ro);
-    EXPECT_TRUE(run) << run.error().message();
-    if (run) out = std::move(run).value();
-  };
-  one(**preferred, b.feeds, r.first);
-  one(**preferred, secondFeeds, r.second);
-  one(**reference, secondFeeds, r.reference);
-  return r;
 }
 
 void expectEqual(const ir::Tensor& got, const ir::Tensor& want, const std::string& what) {
@@ -158,7 +99,7 @@ TEST_P(ConvIntegerOneDnn, EqualsTheReference) {
       if (name == "w")
         for (auto& [n0, t0] : b.feeds)
           if (n0 == "w") t = t0;
-  Runs r = runAll(b, second);
+  Runs r = runPreferredAndReference(b, second);
   ASSERT_FALSE(r.first.outputs.empty());
   ASSERT_FALSE(r.second.outputs.empty());
   ASSERT_FALSE(r.reference.outputs.empty());

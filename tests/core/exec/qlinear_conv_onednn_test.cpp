@@ -19,12 +19,13 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "tests/core/exec/int8_conv_test_util.h"
 
 namespace passlab::exec {
 namespace {
 
 using ir::DataType;
-using Dims = std::vector<int64_t>;
+using namespace int8conv;  // NOLINT(google-build-using-namespace)
 
 struct ConvCase {
   std::string name;
@@ -44,40 +45,9 @@ void PrintTo(const ConvCase& c, std::ostream* os) {
   *os << c.name;
 }
 
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t v : d) n *= v;
-  return n;
-}
-
-// A seeded random tensor of integers in [lo, hi].
-template <class T>
-ir::Tensor randomInts(DataType dt, const Dims& dims, int lo, int hi, std::mt19937& rng) {
-  std::uniform_int_distribution<int> u(lo, hi);
-  std::vector<T> v(static_cast<size_t>(numel(dims)));
-  for (T& e : v) e = static_cast<T>(u(rng));
-  return ir::Tensor::fromVector<T>(dt, dims, v);
-}
-
-ir::Tensor activations(DataType dt, const Dims& dims, std::mt19937& rng) {
-  return dt == DataType::kUInt8 ? randomInts<uint8_t>(dt, dims, 0, 255, rng)
-                                : randomInts<int8_t>(dt, dims, -128, 127, rng);
-}
-
-ir::Tensor zeroPoint(DataType dt, int v) {
-  return dt == DataType::kUInt8 ? ir::Tensor::fromVector<uint8_t>(dt, {}, {uint8_t(v)})
-                                : ir::Tensor::fromVector<int8_t>(dt, {}, {int8_t(v)});
-}
-
 ir::Tensor floats(Dims dims, const std::vector<float>& v) {
   return ir::Tensor::fromVector<float>(DataType::kFloat, std::move(dims), v);
 }
-
-// A one-node QLinearConv model; `x` is its input, filled into `feeds`.
-struct Built {
-  ir::Model model;
-  NamedInputs feeds;
-};
 
 Dims channelsLastDims(const Dims& d) {
   Dims r{d[0]};
@@ -106,6 +76,7 @@ ir::Tensor swapChannels(const ir::Tensor& t, bool toLast) {
   return ir::Tensor::fromVector<uint8_t>(t.dtype(), out, v);
 }
 
+// A one-node QLinearConv model; `x` is its input, filled into `feeds`.
 // channelsLast: com.microsoft QLinearConv with channels_last = 1, X fed as [N, spatial..., C].
 Built buildModel(const ConvCase& c, uint32_t seed, bool channelsLast = false) {
   std::mt19937 rng(seed);
@@ -157,41 +128,15 @@ Built buildModel(const ConvCase& c, uint32_t seed, bool channelsLast = false) {
   ir::Node* n =
       g.addNode("QLinearConv", channelsLast ? "com.microsoft" : "", in, 1, nullptr, "qconv");
   if (channelsLast) n->setAttr(ir::Attribute::makeInt("channels_last", 1));
-  if (c.group != 1) n->setAttr(ir::Attribute::makeInt("group", c.group));
-  if (!c.strides.empty()) n->setAttr(ir::Attribute::makeInts("strides", c.strides));
-  if (!c.pads.empty()) n->setAttr(ir::Attribute::makeInts("pads", c.pads));
-  if (!c.dilations.empty()) n->setAttr(ir::Attribute::makeInts("dilations", c.dilations));
-  if (!c.autoPad.empty()) n->setAttr(ir::Attribute::makeString("auto_pad", c.autoPad));
+  setConvAttributes(*n, c);
   g.addOutput(n->output(0));
   analysis::inferShapes(b.model);
   return b;
 }
 
-// The model run with the preferred kernels (twice: the second run uses the
-// kept primitive and packed weights) and with the reference ones.
-struct Runs {
-  RunResult first, second, reference;
-};
-
+// The model run with the preferred kernels (twice) and the reference ones, on its feeds.
 Runs runAll(const Built& b) {
-  ExecutorOptions referenceOnly;
-  referenceOnly.referenceKernels = true;
-  auto preferred = Executor::create(b.model, {});
-  auto reference = Executor::create(b.model, referenceOnly);
-  EXPECT_TRUE(preferred) << preferred.error().message();
-  EXPECT_TRUE(reference) << reference.error().message();
-  if (!preferred || !reference) return {};
-  RunOptions ro;
-  ro.profile = true;
-  ro.threads = 1;
-  Runs r;
-  for (auto [ex, out] : {std::pair{&*preferred, &r.first}, std::pair{&*preferred, &r.second},
-                         std::pair{&*reference, &r.reference}}) {
-    auto run = (*ex)->run(b.feeds, ro);
-    EXPECT_TRUE(run) << run.error().message();
-    if (run) *out = std::move(run).value();
-  }
-  return r;
+  return runPreferredAndReference(b, b.feeds);
 }
 
 // Element-wise |a - b|, as ints.

@@ -15,6 +15,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
 #include "core/passes/weight_svd.h"
+#include "tests/core/pipeline/checked_model_test.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -41,27 +42,9 @@ main (float[4,32] x) => (float[4,32] y) <float[32,32] w = {)" +
     [fc] y = MatMul(x, w) })";
 }
 
-class LowRankSearch : public ::testing::Test {
+class LowRankSearch : public CheckedModelTest {
  protected:
-  void SetUp() override {
-    auto parsed = io::parseModelText(lowRankNet());
-    ASSERT_TRUE(parsed) << parsed.error().message();
-    model_ = std::move(*parsed);
-    analysis::inferShapes(model_);
-    NoiseOptions quiet;
-    quiet.draws = 0;
-    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
-    ASSERT_TRUE(checker) << checker.error().message();
-    checker_ = std::move(*checker);
-  }
-  static AccuracyBudget snr(double db) {
-    AccuracyBudget b;
-    b.minSnrDb = db;
-    b.minCosine = -1;
-    return b;
-  }
-  ir::Model model_;
-  std::unique_ptr<ExecOutputChecker> checker_;
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(load(lowRankNet())); }
 };
 
 TEST_F(LowRankSearch, FindsTheRankOfTheStructure) {

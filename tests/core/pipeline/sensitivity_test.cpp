@@ -9,6 +9,7 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
+#include "tests/core/pipeline/checked_model_test.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -22,26 +23,14 @@ main (float[2,4] x) => (float[2,4] y)
     [fc1] h = MatMul(x, w1)
     [fc2] y = MatMul(h, w2) })";
 
-class Sensitivity : public ::testing::Test {
+class Sensitivity : public CheckedModelTest {
  protected:
-  void SetUp() override {
-    auto parsed = io::parseModelText(kNet);
-    ASSERT_TRUE(parsed) << parsed.error().message();
-    model_ = std::move(*parsed);
-    analysis::inferShapes(model_);
-    NoiseOptions quiet;
-    quiet.draws = 0;
-    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
-    ASSERT_TRUE(checker) << checker.error().message();
-    checker_ = std::move(*checker);
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(load(kNet)); }
   ir::NodeId idOf(const std::string& name) const {
     for (const auto& n : model_.graph().nodes())
       if (n->name() == name) return n->id();
     return 0;
   }
-  ir::Model model_;
-  std::unique_ptr<ExecOutputChecker> checker_;
 };
 
 TEST_F(Sensitivity, TheLayerWhoseWeightsHalfCannotHoldRanksFirst) {

@@ -18,6 +18,7 @@
 #include "core/pipeline/calibration.h"
 #include "core/pipeline/parallel_trials.h"
 #include "core/pipeline/sensitivity.h"
+#include "tests/core/pipeline/checked_model_test.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -56,18 +57,10 @@ class CountingEvaluator final : public rewrite::Evaluator {
   rewrite::Evaluator& inner_;
 };
 
-class SharedCalibrationTest : public ::testing::Test {
+class SharedCalibrationTest : public CheckedModelTest {
  protected:
   void SetUp() override {
-    auto parsed = io::parseModelText(kNet);
-    ASSERT_TRUE(parsed) << parsed.error().message();
-    model_ = std::move(*parsed);
-    analysis::inferShapes(model_);
-    NoiseOptions quiet;
-    quiet.draws = 0;
-    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
-    ASSERT_TRUE(checker) << checker.error().message();
-    checker_ = std::move(*checker);
+    ASSERT_NO_FATAL_FAILURE(load(kNet));
     auto sets = synthesizedCalibrationSets(model_, {}, 8);
     ASSERT_TRUE(sets) << sets.error().message();
     calibrating_ = std::make_unique<CalibratingEvaluator>(std::move(*sets));
@@ -86,8 +79,6 @@ class SharedCalibrationTest : public ::testing::Test {
     return ranked ? *ranked : std::vector<LayerSensitivity>{};
   }
 
-  ir::Model model_;
-  std::unique_ptr<ExecOutputChecker> checker_;
   std::unique_ptr<CalibratingEvaluator> calibrating_;
 };
 

@@ -17,6 +17,7 @@
 #include "core/analysis/sparsity.h"
 #include "core/io/text_format.h"
 #include "core/pipeline/pass_manager.h"
+#include "tests/core/pipeline/checked_model_test.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -37,25 +38,9 @@ main (float[4,8] x) => (float[4,4] y) <float[8,8] w1 = {)" +
     [fc2] y = MatMul(r, w2) })";
 }
 
-class SparsitySearch : public ::testing::Test {
+class SparsitySearch : public CheckedModelTest {
  protected:
-  void SetUp() override {
-    auto parsed = io::parseModelText(net());
-    ASSERT_TRUE(parsed) << parsed.error().message();
-    model_ = std::move(*parsed);
-    analysis::inferShapes(model_);
-    NoiseOptions quiet;
-    quiet.draws = 0;
-    auto checker = ExecOutputChecker::create(model_, 2, {}, quiet);
-    ASSERT_TRUE(checker) << checker.error().message();
-    checker_ = std::move(*checker);
-  }
-  static AccuracyBudget snr(double db) {
-    AccuracyBudget b;
-    b.minSnrDb = db;
-    b.minCosine = -1;
-    return b;
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(load(net())); }
   // `layer` alone at `ratio` on a copy: does it hold `budget`?
   bool holdsAlone(const SparsityLayer& layer, double ratio, const AccuracyBudget& budget) {
     ir::Model copy = model_.clone();
@@ -75,8 +60,6 @@ class SparsitySearch : public ::testing::Test {
       if (l.describe.find("'" + name + "'") != std::string::npos) return &l;
     return nullptr;
   }
-  ir::Model model_;
-  std::unique_ptr<ExecOutputChecker> checker_;
 };
 
 TEST_F(SparsitySearch, ChoosesTheLargestRatioEachLayerHoldsAlone) {

@@ -31,6 +31,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
 
@@ -93,18 +94,12 @@ std::optional<int32_t> activationZeroPoint(const KernelContext& ctx) {
   return qlinear::int8At(z, 0);
 }
 
-// The reference ConvInteger's factory (qlinear.cpp), found by its row.
-Expected<std::unique_ptr<Kernel>> makeReferenceConvInteger(const KernelBuild& b) {
-  for (const KernelDef& row : qlinearKernels())
-    if (row.op == "ConvInteger" && row.tier == Tier::kReference) return row.create(b);
-  return unsupported("the reference ConvInteger kernel is missing");
-}
-
 class OneDnnConvInteger final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     PASSLAB_ASSIGN_OR_RETURN(ConvAttrs attrs, parseConvAttrs(b.node()));
-    PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference, makeReferenceConvInteger(b));
+    PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference,
+                             makeQLinearReference("ConvInteger", b));
     return std::unique_ptr<Kernel>(new OneDnnConvInteger(std::move(attrs), std::move(reference)));
   }
 

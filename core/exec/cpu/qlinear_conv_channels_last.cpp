@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/parallel.h"
 #include "core/ir/node.h"
@@ -96,11 +97,7 @@ Status runChannelsFirst(Kernel& nchw, KernelContext& ctx) {
 }
 
 Expected<std::unique_ptr<Kernel>> makeMsQLinearConvReference(const KernelBuild& b) {
-  const KernelDef* ref = nullptr;
-  for (const KernelDef& row : qlinearKernels())
-    if (row.op == "QLinearConv" && row.tier == Tier::kReference) ref = &row;
-  if (!ref) return unsupported("the reference QLinearConv kernel is missing");
-  PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> nchw, ref->create(b));
+  PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> nchw, makeQLinearReference("QLinearConv", b));
   if (!isChannelsLastQLinearConv(b.node())) return nchw;
   return std::unique_ptr<Kernel>(new ChannelsLastReference(std::move(nchw)));
 }

@@ -29,6 +29,7 @@
 #include "core/exec/cpu/qlinear_conv_channels_last.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -61,18 +62,12 @@ void buildPrimitive(QConvPlan& p, const ConvGeometry& g, DataType xType, bool ch
                                                 requantizationAttr(p.requantization), channelsLast);
 }
 
-// The reference QLinearConv's factory (qlinear.cpp), found by its row.
-Expected<std::unique_ptr<Kernel>> makeReferenceQLinearConv(const KernelBuild& b) {
-  for (const KernelDef& row : qlinearKernels())
-    if (row.op == "QLinearConv" && row.tier == Tier::kReference) return row.create(b);
-  return unsupported("the reference QLinearConv kernel is missing");
-}
-
 class OneDnnQLinearConv final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
     PASSLAB_ASSIGN_OR_RETURN(ConvAttrs attrs, parseConvAttrs(b.node()));
-    PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference, makeReferenceQLinearConv(b));
+    PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference,
+                             makeQLinearReference("QLinearConv", b));
     return std::unique_ptr<Kernel>(new OneDnnQLinearConv(std::move(attrs), std::move(reference),
                                                          isChannelsLastQLinearConv(b.node())));
   }

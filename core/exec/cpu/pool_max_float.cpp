@@ -122,14 +122,29 @@ void separablePool(const PoolGeometry& g, const float* x, float* y, int threads,
   const int64_t rowsPerPlane = q.out[0] * q.out[1];
   const int64_t rows = g.N * g.C * rowsPerPlane;
   const int64_t work = std::max<int64_t>(1, W * q.k[0] * q.k[1]);
+  // The taps of every output index on the two outer axes, computed once (on
+  // small planes, 7x7 to 27x27, the per-row taps and index divisions cost
+  // about as much as the row's reductions).
+  std::vector<Taps> taps0(static_cast<size_t>(q.out[0])), taps1(static_cast<size_t>(q.out[1]));
+  for (int64_t o = 0; o < q.out[0]; ++o) taps0[static_cast<size_t>(o)] = taps(q, 0, o);
+  for (int64_t o = 0; o < q.out[1]; ++o) taps1[static_cast<size_t>(o)] = taps(q, 1, o);
   parallelFor(rows, threads, std::max<int64_t>(1, 16384 / work), [&](int64_t b, int64_t e) {
     // The padded row: [0, padL) and [padL + W, end) stay Op::kPad.
     std::vector<float> padded(static_cast<size_t>(rowLen + kSlack), Op::kPad);
     float* row = padded.data() + padL;
+    // Row r's plane and outer output indices, divided once and then stepped.
+    int64_t plane = b / rowsPerPlane, o0 = b % rowsPerPlane / q.out[1], o1 = b % q.out[1];
     for (int64_t r = b; r < e; ++r) {
-      const int64_t plane = r / rowsPerPlane, o0 = r % rowsPerPlane / q.out[1], o1 = r % q.out[1];
       const float* xp = x + plane * q.inSize();
-      const Taps t0 = taps(q, 0, o0), t1 = taps(q, 1, o1);
+      const Taps& t0 = taps0[static_cast<size_t>(o0)];
+      const Taps& t1 = taps1[static_cast<size_t>(o1)];
+      if (++o1 == q.out[1]) {
+        o1 = 0;
+        if (++o0 == q.out[0]) {
+          o0 = 0;
+          ++plane;
+        }
+      }
       bool first = true;
       for (int64_t a = 0; a < t0.count; ++a)
         for (int64_t c = 0; c < t1.count; ++c) {

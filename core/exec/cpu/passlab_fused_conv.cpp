@@ -150,14 +150,16 @@ class FusedConvOneDnn final : public Kernel {
     const auto f32 = ir::DataType::kFloat;
     if (x.dtype() != f32 || w.dtype() != f32 || (bias && bias->dtype() != f32) ||
         (z && z->dtype() != f32))
-      return fallback_->run(ctx);
+      return runFallback(ctx);
     PASSLAB_ASSIGN_OR_RETURN(ConvGeometry g, convGeometry(attrs_, x.dims(), w.dims()));
     if (bias && bias->numel() != g.M)
       return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
                              std::to_string(g.M));
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, g.outDims));
-    if (g.spatial() > 3 || x.numel() == 0) return fallback_->run(ctx);
-    if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial) {
+    if (g.spatial() > 3 || x.numel() == 0) return runFallback(ctx);
+    // The matmul reads W in place: not once W was freed (the convolution's
+    // plan holds it packed).
+    if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial && !w.dataFreed()) {
       if (!mm_ || mm_->xDims != x.dims() || mm_->wDims != w.dims() ||
           mm_->hasBias != (bias != nullptr) || mm_->hasResidual != (z != nullptr) ||
           mm_->threads != ctx.threads())
@@ -167,12 +169,14 @@ class FusedConvOneDnn final : public Kernel {
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
         plan_->threads != ctx.threads())
-      plan_ = build(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads());
-    if (plan_->declined) return fallback_->run(ctx);
+      plan_ =
+          inheriting(build(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads()));
+    if (plan_->declined) return runFallback(ctx);
 
     Plan& p = *plan_;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, f32, g.outDims));
     PASSLAB_RETURN_IF_ERROR(p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1)));
+    if (ctx.invariantInput(1) && p.holdsWeights()) ctx.holdsOwnCopy(1);
     // What the primitive did not apply: the residual, and the activation when
     // it is not a post-op (it comes after the residual), in one pass over Y.
     const Activation rest = p.postAct ? Activation{} : act_;
@@ -187,6 +191,21 @@ class FusedConvOneDnn final : public Kernel {
     eltwise_ = act_.kind == ActKind::kNone || onednnEltwise(act_, alg_, alpha_, beta_);
   }
 
+  // The reference reads W's data: an error instead when it was freed (held
+  // packed, KernelContext::holdsOwnCopy) and oneDNN declines now.
+  Status runFallback(KernelContext& ctx) {
+    if (ctx.has(1) && ctx.input(1).dataFreed())
+      return internalError("oneDNN declined the new shape and W was freed after packing");
+    return fallback_->run(ctx);
+  }
+
+  // A plan built for another input shape takes the packed weights the old
+  // one holds (W's data may have been freed since).
+  std::unique_ptr<Plan> inheriting(std::unique_ptr<Plan> fresh) const {
+    if (plan_ && !fresh->declined) fresh->inheritWeights(*plan_);
+    return fresh;
+  }
+
   // ---- the blocked layout: X (rank 5, or NCHW), Y and Z in nChw{b}c ----
   Status runBlocked(KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
@@ -196,7 +215,7 @@ class FusedConvOneDnn final : public Kernel {
     const auto f32 = ir::DataType::kFloat;
     if (x.dtype() != f32 || w.dtype() != f32 || (bias && bias->dtype() != f32) ||
         (z && z->dtype() != f32) || w.dims().size() != 4)
-      return fallback_->run(ctx);
+      return runFallback(ctx);
     const bool blockedX = x.dims().size() == 5;
     Dims plainX = x.dims();
     if (blockedX) {
@@ -212,18 +231,20 @@ class FusedConvOneDnn final : public Kernel {
                              std::to_string(g.M));
     const Dims outDims = blocked::blockedDims(g.outDims, block_);
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, outDims));
-    if (x.numel() == 0) return fallback_->run(ctx);
+    if (x.numel() == 0) return runFallback(ctx);
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
         plan_->threads != ctx.threads())
-      plan_ = build(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads(), blockedX);
-    if (plan_->declined) return fallback_->run(ctx);
+      plan_ = inheriting(
+          build(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads(), blockedX));
+    if (plan_->declined) return runFallback(ctx);
     Plan& p = *plan_;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, f32, outDims));
     // A reorder into Y might leave its padding channels as they were.
     if (p.reorderDst && g.M % block_ != 0)
       std::memset(y->mutableData<float>(), 0, sizeof(float) * y->numel());
     PASSLAB_RETURN_IF_ERROR(p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1)));
+    if (ctx.invariantInput(1) && p.holdsWeights()) ctx.holdsOwnCopy(1);
     const Activation rest = p.postAct ? Activation{} : act_;
     if (z || rest.kind != ActKind::kNone) epilogue(rest, *y, z, ctx.threads());
     return Status::ok();

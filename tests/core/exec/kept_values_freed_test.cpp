@@ -266,5 +266,37 @@ TEST(KeptValuesFreed, ConstantStepsRunBeforeTheirFirstReader) {
   }
 }
 
+// ai.passlab.FusedConv (--level fused): its oneDNN convolution holds the
+// packed weights and says so, also after a rebuild for another batch size; its
+// 1x1 path on plain NCHW (a matmul over W in place) does not, and keeps w.
+TEST(KeptValuesFreed, FusedConvHoldsPackedWeights) {
+  auto model = [](const std::string& k, const std::string& shape) {
+    return R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+      main (float[N,16,8,8] x) => (float[N,32,8,8] y)
+      <int64[4] s = )" +
+           shape + R"(, float[32] b = )" + values(32, 0.5f) + R"(> {
+      w = ConstantOfShape <value = float[1] {0.25}> (s)
+      y = ai.passlab.FusedConv <)" +
+           k + R"(, activation = "Relu"> (x, w, b)
+    })";
+  };
+  const std::string conv3 = model("kernel_shape = [3, 3], pads = [1, 1, 1, 1]", "{32, 16, 3, 3}");
+  const std::string conv1 = model("kernel_shape = [1, 1]", "{32, 16, 1, 1}");
+  for (const std::string* text : {&conv3, &conv1}) {
+    const bool pointwise = text == &conv1;
+    const uint64_t wBytes = pointwise ? 32 * 16 * 4 : kZBytes;
+    auto kept = make(*text, true);
+    auto every = make(*text, false);
+    ASSERT_TRUE(kept && every);
+    for (int64_t n : {1, 2, 1}) {
+      NamedInputs in = {{"x", input(n, 0.3f)}};
+      RunResult a = run(*kept, in);
+      expectSameBytes(a, run(*every, in));
+      EXPECT_EQ(a.memory.keptFreedBytes, pointwise ? 0 : wBytes) << "batch " << n;
+      EXPECT_EQ(a.memory.keptBytes, pointwise ? wBytes : 0) << "batch " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec

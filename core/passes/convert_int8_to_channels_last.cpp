@@ -26,9 +26,9 @@
 // in another order than the GlobalAveragePool: last bits of a float).
 // Conditions: main graph only; rank-4 activations.
 #include <unordered_map>
-#include <unordered_set>
 
 #include "core/passes/function_pass.h"
+#include "core/passes/layout_chain.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
@@ -89,15 +89,10 @@ class ChannelsLast {
   explicit ChannelsLast(PassContext& ctx) : ctx_(ctx), rw_(ctx.rewriter), g_(ctx.model().graph()) {}
 
   Status run() {
-    std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes()) nodes.push_back(n.get());
-    for (ir::Node* n : nodes) {
-      if (ctx_.filter && !ctx_.filter->allows(n->id())) continue;
-      if (convert(*n)) converted_.push_back(n);
-    }
+    converted_ = convertInGraphOrder(g_, ctx_.filter, [&](ir::Node& n) { return convert(n); });
     if (converted_.empty()) return Status::ok();
     transposeBackWhereRead();
-    removeReplaced();
+    removeConverted(rw_, g_, converted_);
     if (ctx_.note)
       *ctx_.note =
           Text::of("%1 nodes channels-last, %2 Transposes in, %3 out",
@@ -190,41 +185,13 @@ class ChannelsLast {
   // A Transpose back for every converted output that an unconverted node or
   // the graph's outputs read; it takes over the value's uses.
   void transposeBackWhereRead() {
-    std::unordered_set<const ir::Node*> gone(converted_.begin(), converted_.end());
-    std::unordered_set<const ir::Value*> outputs(g_.outputs().begin(), g_.outputs().end());
-    for (ir::Node* n : converted_) {
+    for (ir::Node* n : readOutsideChain(g_, converted_)) {
       ir::Value* y = n->output(0);
-      bool read = outputs.count(y) > 0;
-      for (const ir::Use& u : y->uses()) read = read || !gone.count(u.node);
-      if (!read) continue;
       ir::Node* t = rw_.addNode(g_, "Transpose", "", {last_.at(y)}, 1, n, "", {n});
       rw_.setAttr(t, ir::Attribute::makeInts("perm", kToFirst));
       rw_.setType(t->output(0), y->type());
       rw_.replaceAllUsesWith(y, t->output(0));
       ++out_;
-    }
-  }
-
-  // Removes the converted nodes, readers before producers.
-  void removeReplaced() {
-    std::unordered_set<const ir::Value*> outputs(g_.outputs().begin(), g_.outputs().end());
-    auto unread = [&](const ir::Node* n) {
-      const ir::Value* v = n->output(0);
-      return v->uses().empty() && !outputs.count(v);
-    };
-    std::vector<ir::Node*> left(converted_.rbegin(), converted_.rend());
-    for (bool progress = true; progress && !left.empty();) {
-      progress = false;
-      std::vector<ir::Node*> still;
-      for (ir::Node* n : left) {
-        if (unread(n)) {
-          rw_.removeNode(n);
-          progress = true;
-        } else {
-          still.push_back(n);
-        }
-      }
-      left.swap(still);
     }
   }
 

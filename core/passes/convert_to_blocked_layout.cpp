@@ -60,6 +60,7 @@
 
 #include "core/ir/passlab_ops.h"
 #include "core/passes/function_pass.h"
+#include "core/passes/layout_chain.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
@@ -107,15 +108,10 @@ class Blocker {
           Text::of("convert_to_blocked_layout: block %1 is not 0 (this CPU's), 8 or 16",
                    std::to_string(option)));
     b_ = option ? option : cpuBlock();
-    std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes()) nodes.push_back(n.get());
-    for (ir::Node* n : nodes) {
-      if (ctx_.filter && !ctx_.filter->allows(n->id())) continue;
-      if (convert(*n)) converted_.push_back(n);
-    }
+    converted_ = convertInGraphOrder(g_, ctx_.filter, [&](ir::Node& n) { return convert(n); });
     if (converted_.empty()) return Status::ok();
     reorderBackWhereRead();
-    removeReplaced();
+    removeConverted(rw_, g_, converted_);
     if (ctx_.note)
       *ctx_.note = Text::of("%1 nodes in the blocked layout (block %2), %3 reorders in, %4 out",
                             std::to_string(converted_.size()), std::to_string(b_),
@@ -474,13 +470,8 @@ class Blocker {
   // A ReorderFromBlocked for every converted output that an unconverted node
   // or the graph's outputs read; it takes over the value's uses and name.
   void reorderBackWhereRead() {
-    std::unordered_set<const ir::Node*> gone(converted_.begin(), converted_.end());
-    std::unordered_set<const ir::Value*> outputs(g_.outputs().begin(), g_.outputs().end());
-    for (ir::Node* n : converted_) {
+    for (ir::Node* n : readOutsideChain(g_, converted_)) {
       ir::Value* y = n->output(0);
-      bool read = outputs.count(y) > 0;
-      for (const ir::Use& u : y->uses()) read = read || !gone.count(u.node);
-      if (!read) continue;
       const Blocked& bl = blocked_.at(y);
       ir::Node* r = addNode(ops::kReorderFromBlocked, ops::kDomain, {bl.value}, n, n);
       rw_.setAttr(r, ir::Attribute::makeInt(ops::kBlock, b_));
@@ -488,32 +479,6 @@ class Blocker {
       rw_.setType(r->output(0), y->type());
       rw_.replaceAllUsesWith(y, r->output(0));
       ++reordersOut_;
-    }
-  }
-
-  // Removes the converted nodes, readers before producers, now that nothing
-  // reads them (their readers were converted or read a ReorderFromBlocked).
-  void removeReplaced() {
-    std::unordered_set<const ir::Value*> outputs(g_.outputs().begin(), g_.outputs().end());
-    auto unread = [&](const ir::Node* n) {
-      for (size_t i = 0; i < n->outputCount(); ++i)
-        if (const ir::Value* v = n->output(i); v && (!v->uses().empty() || outputs.count(v)))
-          return false;
-      return true;
-    };
-    std::vector<ir::Node*> left(converted_.rbegin(), converted_.rend());
-    for (bool progress = true; progress && !left.empty();) {
-      progress = false;
-      std::vector<ir::Node*> still;
-      for (ir::Node* n : left) {
-        if (unread(n)) {
-          rw_.removeNode(n);
-          progress = true;
-        } else {
-          still.push_back(n);
-        }
-      }
-      left.swap(still);
     }
   }
 

@@ -10,6 +10,18 @@ namespace passlab::exec::cpu {
 
 namespace {
 
+// Adds the scalar tail [k, K) of four consecutive rows (w0, w0 + K, ...) to
+// their vector sums and stores the four results at y[0..3].
+inline void storeFourRows(const float* x, const float* w0, int64_t K, int64_t k, float (&sums)[4],
+                          float* y) {
+  for (int r = 0; r < 4; ++r) {
+    const float* w = w0 + r * K;
+    float s = sums[r];
+    for (int64_t i = k; i < K; ++i) s += x[i] * w[i];
+    y[r] = s;
+  }
+}
+
 // Four rows at a time share each load of x; the tail of K is scalar.
 __attribute__((target("avx512f"))) void rowsAvx512(const float* x, const float* W, int64_t n0,
                                                    int64_t n1, int64_t K, float* y) {
@@ -28,18 +40,9 @@ __attribute__((target("avx512f"))) void rowsAvx512(const float* x, const float* 
       a2 = _mm512_fmadd_ps(xv, _mm512_loadu_ps(w2 + k), a2);
       a3 = _mm512_fmadd_ps(xv, _mm512_loadu_ps(w3 + k), a3);
     }
-    float s0 = _mm512_reduce_add_ps(a0), s1 = _mm512_reduce_add_ps(a1);
-    float s2 = _mm512_reduce_add_ps(a2), s3 = _mm512_reduce_add_ps(a3);
-    for (; k < K; ++k) {
-      s0 += x[k] * w0[k];
-      s1 += x[k] * w1[k];
-      s2 += x[k] * w2[k];
-      s3 += x[k] * w3[k];
-    }
-    y[n] = s0;
-    y[n + 1] = s1;
-    y[n + 2] = s2;
-    y[n + 3] = s3;
+    float sums[4] = {_mm512_reduce_add_ps(a0), _mm512_reduce_add_ps(a1), _mm512_reduce_add_ps(a2),
+                     _mm512_reduce_add_ps(a3)};
+    storeFourRows(x, w0, K, k, sums, y + n);
   }
   for (; n < n1; ++n) {
     const float* w = W + n * K;
@@ -78,17 +81,8 @@ __attribute__((target("avx2,fma"))) void rowsAvx2(const float* x, const float* W
       a2 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(w2 + k), a2);
       a3 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(w3 + k), a3);
     }
-    float s0 = hsum256(a0), s1 = hsum256(a1), s2 = hsum256(a2), s3 = hsum256(a3);
-    for (; k < K; ++k) {
-      s0 += x[k] * w0[k];
-      s1 += x[k] * w1[k];
-      s2 += x[k] * w2[k];
-      s3 += x[k] * w3[k];
-    }
-    y[n] = s0;
-    y[n + 1] = s1;
-    y[n + 2] = s2;
-    y[n + 3] = s3;
+    float sums[4] = {hsum256(a0), hsum256(a1), hsum256(a2), hsum256(a3)};
+    storeFourRows(x, w0, K, k, sums, y + n);
   }
   for (; n < n1; ++n) {
     const float* w = W + n * K;

@@ -62,7 +62,8 @@ const Case kCases[] = {
     // alpha and beta, C as [N], as [1] and absent, A transposed ([K, 1]).
     {"gemm_batch1_rows", R"(main (float[1,37] a, float[11,37] b, float[11] c) => (float[1,11] y) {
        y = Gemm <transB = 1> (a, b, c) })"},
-    {"gemm_batch1_rows_alpha_beta", R"(main (float[37,1] a, float[6,37] b, float[1] c) => (float[1,6] y) {
+    {"gemm_batch1_rows_alpha_beta",
+     R"(main (float[37,1] a, float[6,37] b, float[1] c) => (float[1,6] y) {
        y = Gemm <transA = 1, transB = 1, alpha = 0.5, beta = -2.0> (a, b, c) })"},
     {"gemm_batch1_rows_no_c",
      R"(main (float[1,130] a, float[9,130] b) => (float[1,9] y) { y = Gemm <transB = 1> (a, b) })"},

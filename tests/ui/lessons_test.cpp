@@ -71,6 +71,9 @@ const std::map<QString, LessonOutcome>& expectedSteps() {
       {QStringLiteral("13_read_write"),
        {{QStringLiteral("pad"), QStringLiteral("conv")}, {QStringLiteral("Conv")}}},
       {QStringLiteral("14_limits_of_templates"), {{}, {}}},
+      {QStringLiteral("15_one_window"),
+       {{QStringLiteral("small_blur"), QStringLiteral("large_blur"), QStringLiteral("difference")},
+        {QStringLiteral("Conv")}}},
   };
   return table;
 }
@@ -128,6 +131,13 @@ void checkAnswerFacts(const QString& id, const ir::Model& after) {
     QVERIFY(conv != nullptr);
     QCOMPARE(conv->attrInts("pads"), (std::vector<int64_t>{1, 1, 1, 1}));
     QCOMPARE(conv->input(0)->name(), std::string("X"));
+  } else if (id == QLatin1String("15_one_window")) {
+    const ir::Node* conv = find("Conv");
+    QVERIFY(conv != nullptr);
+    const ir::Value* w = conv->input(1);
+    QVERIFY(w != nullptr && w->type().shape() && w->type().shape()->toString() == "[1,1,5,5]");
+    QCOMPARE(conv->attrInts("pads"), (std::vector<int64_t>{2, 2, 2, 2}));
+    QCOMPARE(conv->input(0)->name(), std::string("image"));
   } else if (id == QLatin1String("11_precision")) {
     for (const auto& n : after.graph().nodes())
       if (n->opType() == "Cast") QVERIFY(n->input(0)->name() == "x" || n->output(0)->name() == "y");

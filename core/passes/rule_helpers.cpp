@@ -141,9 +141,22 @@ bool castIsExact(ir::DataType from, ir::DataType to) {
   }
 }
 
+namespace {
+// Constant-1 holds float16, float and double; Constant-9 and later any type.
+bool constantNodeHolds(const ir::Model& model, ir::DataType type) {
+  if (model.opsetVersion("").value_or(1) >= 9) return true;
+  return type == ir::DataType::kFloat16 || type == ir::DataType::kFloat ||
+         type == ir::DataType::kDouble;
+}
+}  // namespace
+
 ir::Value* addConstant(rewrite::Rewriter& rw, ir::Graph& graph, ir::Node* before,
                        const std::string& hint, ir::Tensor t,
                        const std::vector<const ir::Node*>& derivedFrom, bool asNode) {
+  if (!constantNodeHolds(rw.model(), t.dtype())) {
+    rw.raiseIrVersion(4);
+    return rw.addInitializer(graph, hint, std::move(t));
+  }
   if (!asNode && rw.model().irVersion >= 4) return rw.addInitializer(graph, hint, std::move(t));
   ir::Graph& g = before ? *before->owner() : graph;
   ir::Node* c = rw.addNode(g, "Constant", "", {}, 1, before,

@@ -54,7 +54,9 @@ bool castIsExact(ir::DataType from, ir::DataType to);
 
 // Adds a constant for `graph`: an initializer, or a Constant node before
 // `before` when `asNode` is set or the model's IR version is below 4 (there
-// every initializer must also be a graph input, i.e. overridable).
+// every initializer must also be a graph input, i.e. overridable). Before
+// opset 9 a Constant node holds only float16, float and double: another type
+// becomes an initializer, the model raised to IR version 4 where needed.
 ir::Value* addConstant(rewrite::Rewriter& rw, ir::Graph& graph, ir::Node* before,
                        const std::string& hint, ir::Tensor t,
                        const std::vector<const ir::Node*>& derivedFrom, bool asNode = false);

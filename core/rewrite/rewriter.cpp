@@ -229,8 +229,12 @@ void Rewriter::freezeInitializer(ir::Value* value) {
   typesMayChange_ = true;
   record(EditKind::kInitializerChanged, 0, ownerId(*value->owner()), -1, value->name(),
          value->name(), "no longer a graph input");
-  if (model_.irVersion < 4) model_.irVersion = 4;
+  raiseIrVersion(4);
   value->owner()->removeInput(value, undo_);
+}
+
+void Rewriter::raiseIrVersion(int64_t version) {
+  if (model_.irVersion < version) model_.irVersion = version;
 }
 
 void Rewriter::setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value) {

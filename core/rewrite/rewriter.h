@@ -77,6 +77,9 @@ class Rewriter {
   // Below IR version 4 every initializer had to be an input; the model is
   // raised to IR version 4, where that rule went.
   void freezeInitializer(ir::Value* value);
+  // Raises the model's IR version to at least `version` (the PassManager
+  // restores it when it rolls the pass back).
+  void raiseIrVersion(int64_t version);
   void setGraphOutput(ir::Graph& graph, size_t index, ir::Value* value);
 
   // ---- the model ----

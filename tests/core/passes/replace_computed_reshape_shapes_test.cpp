@@ -41,6 +41,31 @@ TEST(ReplaceComputedReshapeShapes, TransposeOfASizeOneDimBecomesAReshape) {
       t = Reshape(q, c) })");
 }
 
+// Below IR version 4 constants are Constant nodes, and before opset 9 a
+// Constant holds only floating-point types: the int64 shape becomes an
+// initializer and the model IR version 4 (PyTorch 0.3's exports).
+TEST(ReplaceComputedReshapeShapes, IntegerShapeAtOpset6BecomesAnInitializerAtIrVersion4) {
+  expectRewrite(kPass, R"(<ir_version: 3, opset_import: ["" : 6]>
+    main (float[1,1,1,1,1,1] q) => (float[1,1,1,1,1,1] t) {
+      t = Transpose <perm = [5, 4, 3, 2, 1, 0]> (q) })",
+                R"(<ir_version: 4, opset_import: ["" : 6]>
+    main (float[1,1,1,1,1,1] q) => (float[1,1,1,1,1,1] t)
+    <int64[6] c = {1, 1, 1, 1, 1, 1}> {
+      t = Reshape(q, c) })");
+}
+
+// From opset 9 a Constant node holds any type, so IR version 3 keeps its
+// Constant node and its version.
+TEST(ReplaceComputedReshapeShapes, IntegerShapeAtOpset9AndIrVersion3StaysAConstantNode) {
+  expectRewrite(kPass, R"(<ir_version: 3, opset_import: ["" : 9]>
+    main (float[1,1,2] q) => (float[1,2,1] t) {
+      t = Transpose <perm = [0, 2, 1]> (q) })",
+                R"(<ir_version: 3, opset_import: ["" : 9]>
+    main (float[1,1,2] q) => (float[1,2,1] t) {
+      c = Constant <value = int64[3] {1, 2, 1}> ()
+      t = Reshape(q, c) })");
+}
+
 TEST(ReplaceComputedReshapeShapes, KeepsATransposeThatMovesData) {
   expectUnchanged(kPass, std::string(kOpset17) + R"(main (float[N,4,2,3] q) => (float[N,2,4,3] t) {
       t = Transpose <perm = [0, 2, 1, 3]> (q) })",

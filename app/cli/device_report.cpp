@@ -16,6 +16,14 @@ std::string deviceSummaryText(const exec::DeviceRunSummary& s) {
   t += "; copies: " + std::to_string(s.copiesToDevice) + " to the device (" +
        str::humanBytes(s.bytesToDevice) + "), " + std::to_string(s.copiesToHost) +
        " to the host (" + str::humanBytes(s.bytesToHost) + ")";
+  if (s.blockBytes > 0)
+    t += "; memory plan: " + std::to_string(s.placedInBlock) + " tensors in one block of " +
+         str::humanBytes(s.blockBytes) + " (" + str::humanBytes(s.plannedTensorBytes) +
+         " unshared)" +
+         (s.blockFallbacks > 0 ? ", " + std::to_string(s.blockFallbacks) + " from the pool" : "") +
+         (s.copiedOutOfBlock > 0 ? ", " + std::to_string(s.copiedOutOfBlock) + " copied out" : "");
+  else if (!s.memoryNote.empty())
+    t += "; memory: " + s.memoryNote;
   return t;
 }
 
@@ -41,6 +49,12 @@ nlohmann::json deviceSummaryJson(const exec::DeviceRunSummary& s) {
           {"copies_to_host", s.copiesToHost},
           {"bytes_to_device", s.bytesToDevice},
           {"bytes_to_host", s.bytesToHost},
+          {"block_bytes", s.blockBytes},
+          {"planned_tensor_bytes", s.plannedTensorBytes},
+          {"placed_in_block", s.placedInBlock},
+          {"block_fallbacks", s.blockFallbacks},
+          {"copied_out_of_block", s.copiedOutOfBlock},
+          {"memory_note", s.memoryNote},
           {"fallbacks", fallbacks}};
 }
 

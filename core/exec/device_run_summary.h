@@ -24,6 +24,14 @@ struct DeviceRunSummary {
   int copiesToDevice = 0, copiesToHost = 0;
   uint64_t bytesToDevice = 0, bytesToHost = 0;
   std::vector<DeviceFallback> fallbacks;  // one per step sent to the CPU
+  // The device memory plan (cuda/device_memory.h): its block (0: this run
+  // took its memory from the pool, `memoryNote` says why), the planned
+  // tensors' bytes without sharing, the outputs placed in the block, those
+  // that went to the pool instead (bytes other than the plan's) and those
+  // copied out of a place that was not theirs.
+  uint64_t blockBytes = 0, plannedTensorBytes = 0;
+  int placedInBlock = 0, blockFallbacks = 0, copiedOutOfBlock = 0;
+  std::string memoryNote;
 };
 
 }  // namespace passlab::exec

@@ -12,6 +12,8 @@
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
 #include "core/exec/cuda/cuda_check.h"
+#include "core/exec/cuda/device_block.h"
+#include "core/exec/cuda/device_memory.h"
 #include "core/exec/cuda/kernel_choice.h"
 #include "core/exec/cuda/placed_values.h"
 #include "core/exec/cuda/step_events.h"
@@ -52,11 +54,13 @@ class Build final : public CudaBuild {
 
 class StepContext final : public CudaContext {
  public:
-  StepContext(const Step& step, PlacedValues& values, const CudaDevice& device, bool overridden)
+  StepContext(const Step& step, PlacedValues& values, const CudaDevice& device, bool overridden,
+              DeviceBlock* block)
       : step_(step),
         values_(values),
         device_(device),
         overridden_(overridden),
+        block_(block),
         outputs_(step.outputs.size()),
         produced_(step.outputs.size(), false) {}
 
@@ -97,6 +101,12 @@ class StepContext final : public CudaContext {
     if (i >= outputs_.size()) return internalError("output " + std::to_string(i) + " out of range");
     int64_t n = numelOf(dims);
     if (n < 0) return invalidArgument("output dims " + dimsToString(dims) + " are invalid");
+    if (block_ != nullptr && step_.outputs[i] >= 0)
+      if (auto placed = block_->tensorFor(step_.outputs[i], dtype, dims)) {
+        outputs_[i] = std::move(*placed);
+        produced_[i] = true;
+        return outputs_[i];
+      }
     auto storage = DeviceStorage::allocate(
         static_cast<size_t>(ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n))),
         device_.stream());
@@ -132,6 +142,7 @@ class StepContext final : public CudaContext {
   PlacedValues& values_;
   const CudaDevice& device_;
   bool overridden_;
+  DeviceBlock* block_;  // the device memory plan's block, or null (the pool)
   std::vector<DeviceTensor> outputs_;
   std::vector<bool> produced_;
   std::vector<DeviceTensor> scratch_;  // freed (stream-ordered) with the context
@@ -164,7 +175,9 @@ class CudaRunner final : public GraphRunner {
         stepKernels_(plan.steps.size()),
         kept_(plan.steps.size()),
         syncEachStep_(std::getenv("PASSLAB_CUDA_SYNC") != nullptr &&
-                      std::string(std::getenv("PASSLAB_CUDA_SYNC")) == "1") {
+                      std::string(std::getenv("PASSLAB_CUDA_SYNC")) == "1"),
+        memory_(std::getenv("PASSLAB_CUDA_ARENA") == nullptr ||
+                std::string(std::getenv("PASSLAB_CUDA_ARENA")) != "off") {
     std::vector<int32_t> constantSlots;
     for (const auto& [slot, value] : plan.constants) constantSlots.push_back(slot);
     uploads_.setConstantSlots(constantSlots);
@@ -176,7 +189,10 @@ class CudaRunner final : public GraphRunner {
  private:
   Expected<StepKernel*> kernelFor(size_t stepIndex, ir::DataType dtype);
   Expected<ir::DataType> dispatchType(const Step& step, PlacedValues& values) const;
-  Status runOnDevice(const Step& step, StepKernel& k, PlacedValues& values, bool overridden);
+  Status runOnDevice(const Step& step, StepKernel& k, PlacedValues& values, bool overridden,
+                     bool keep);
+  // The device memory plan for this run: its block, or the pool (recording).
+  Status prepareMemory(const std::vector<Value>& slots, DeviceRunSummary& summary);
   Status runDimsOnHost(const Step& step, PlacedValues& values);
   Status runOnCpu(const Step& step, ir::DataType dtype, PlacedValues& values, RunState& state);
   Status runStep(size_t stepIndex, RunContext& rc);
@@ -202,6 +218,9 @@ class CudaRunner final : public GraphRunner {
   ConstantUploads uploads_;                                            // constants on the device
   StepEvents events_;
   bool syncEachStep_;
+  DeviceMemory memory_;                 // the device memory plan's stages
+  std::unique_ptr<DeviceBlock> block_;  // its block in GPU memory, for runs on the plan
+  uint64_t blockPlan_ = 0;              // the plan the block was made for
 };
 
 // A small integer tensor (a shape, indices, axes): what kernels may read on
@@ -276,8 +295,10 @@ Expected<StepKernel*> CudaRunner::kernelFor(size_t stepIndex, ir::DataType dtype
 }
 
 Status CudaRunner::runOnDevice(const Step& step, StepKernel& k, PlacedValues& values,
-                               bool overridden) {
-  StepContext ctx(step, values, *device_, overridden);
+                               bool overridden, bool keep) {
+  // Outputs kept across runs never take the block's memory.
+  DeviceBlock* block = keep ? nullptr : block_.get();
+  StepContext ctx(step, values, *device_, overridden, block);
   PASSLAB_RETURN_IF_ERROR(k.kernel->run(ctx));
   PASSLAB_CUDA_TRY(cudaGetLastError());
   for (size_t i = 0; i < step.outputs.size(); ++i) {
@@ -286,8 +307,42 @@ Status CudaRunner::runOnDevice(const Step& step, StepKernel& k, PlacedValues& va
     if (!ctx.produced(i))
       return internalError("kernel " + std::string(k.def->name) + " did not produce output " +
                            std::to_string(i));
-    values.setDevice(slot, std::move(ctx.outputs()[i]));
+    DeviceTensor out = std::move(ctx.outputs()[i]);
+    if (block != nullptr) {
+      auto settled = block->settle(slot, std::move(out), device_->stream());
+      if (!settled) return settled.error();
+      out = std::move(settled).value();
+    }
+    if (!keep && memory_.recording()) memory_.record(slot, out.byteSize());
+    values.setDevice(slot, std::move(out));
   }
+  return Status::ok();
+}
+
+Status CudaRunner::prepareMemory(const std::vector<Value>& slots, DeviceRunSummary& summary) {
+  DeviceBlockUse use;
+  const memory::BlockLayout* layout = memory_.prepare(plan_, slots, use);
+  if (layout == nullptr) {
+    block_.reset();
+    summary.memoryNote = use.note;
+    return Status::ok();
+  }
+  if (!block_ || blockPlan_ != memory_.planNumber()) {
+    block_.reset();  // the old plan's block goes back to the pool first
+    auto block = DeviceBlock::create(*layout, device_->stream());
+    if (!block) {
+      memory_.blockFailed(block.error().message());
+      DeviceBlockUse failed;
+      memory_.prepare(plan_, slots, failed);
+      summary.memoryNote = failed.note;
+      return Status::ok();
+    }
+    block_ = std::move(block).value();
+    blockPlan_ = memory_.planNumber();
+  }
+  block_->resetCounts();
+  summary.blockBytes = use.blockBytes;
+  summary.plannedTensorBytes = use.plannedTensorBytes;
   return Status::ok();
 }
 
@@ -350,6 +405,7 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
   // used from two threads at once): one run at a time per GPU.
   std::lock_guard<std::mutex> deviceLock(device_->runMutex());
   PASSLAB_RETURN_IF_ERROR(device_->makeCurrent());
+  PASSLAB_RETURN_IF_ERROR(prepareMemory(slots, result.device));
   PlacedValues values(std::move(slots), device_->stream(), uploads_);
   result.device.device =
       "cuda:" + std::to_string(device_->properties().index) + " " + device_->properties().name;
@@ -369,6 +425,12 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
   if (cudaError_t e = cudaStreamSynchronize(device_->stream()); e != cudaSuccess)
     return fromCuda(e, "the run's kernels (set PASSLAB_CUDA_SYNC=1 to name the failing node)");
   values.countCopies(result.device);
+  if (block_) {
+    result.device.placedInBlock = block_->counts().placed;
+    result.device.blockFallbacks = block_->counts().fellBack;
+    result.device.copiedOutOfBlock = block_->counts().copiedOut;
+  }
+  if (memory_.recording()) memory_.recorded(plan_);
   if (options.profile) recordProfile(rc.kernelNames, result);
   return Status::ok();
 }
@@ -436,7 +498,7 @@ Status CudaRunner::execute(const Step& step, StepKernel& k, ir::DataType dtype, 
       ++rc.summary.hostSteps;
       return runDimsOnHost(step, rc.values);
     case Placement::kDevice: {
-      Status st = runOnDevice(step, k, rc.values, rc.overridden);
+      Status st = runOnDevice(step, k, rc.values, rc.overridden, keep);
       if (!st && st.error().code() == ErrorCode::kUnsupported)
         // A limit only the run's shapes show (a head size, a rank after
         // merging dims): this run's step goes to the CPU instead.

@@ -75,7 +75,9 @@ std::string producerName(const ir::Node& n) {
 // Tensors with their sizes and lifetimes, before any sharing.
 Expected<std::vector<PlannedTensor>> collectTensors(const CompiledGraph& g,
                                                     const std::vector<uint64_t>* observed,
+                                                    const PlanOptions& options,
                                                     bool& usedObserved) {
+  const std::vector<bool>& held = options.heldSlots;
   auto stepCount = static_cast<int32_t>(g.steps.size());
   std::unordered_map<int32_t, int32_t> releasedAt;
   for (size_t s = 0; s < g.steps.size(); ++s)
@@ -91,14 +93,19 @@ Expected<std::vector<PlannedTensor>> collectTensors(const CompiledGraph& g,
       if (slot < 0) continue;
       const ir::Value* v = g.slotValues[static_cast<size_t>(slot)];
       if (!planned(step, v)) continue;
+      if (!held.empty() &&
+          (static_cast<size_t>(slot) >= held.size() || !held[static_cast<size_t>(slot)]))
+        continue;
       PlannedTensor t;
       t.name = v->name();
       t.producer = producerName(*step.node);
       t.slot = slot;
-      if (auto b = bytesAhead(v)) {
-        t.bytes = *b;
-      } else if (observed && static_cast<size_t>(slot) < observed->size() &&
-                 (*observed)[static_cast<size_t>(slot)] != kUnknownBytes) {
+      const bool wasObserved = observed && static_cast<size_t>(slot) < observed->size() &&
+                               (*observed)[static_cast<size_t>(slot)] != kUnknownBytes;
+      auto ahead = options.observedFirst && wasObserved ? std::nullopt : bytesAhead(v);
+      if (ahead) {
+        t.bytes = *ahead;
+      } else if (wasObserved) {
         t.bytes = (*observed)[static_cast<size_t>(slot)];
         usedObserved = true;
       } else {
@@ -209,7 +216,7 @@ void shareInPlace(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, B
   for (size_t s = 0; s < g.steps.size(); ++s) {
     const Step& step = g.steps[s];
     if (!isElementwise(*step.node) || step.outputs.empty() || step.outputs[0] < 0) continue;
-    if (options.declaredInPlaceOnly && !kernelsRunInPlace(step)) continue;
+    if (!options.inPlace || (options.declaredInPlaceOnly && !kernelsRunInPlace(step))) continue;
     auto out = bySlot.find(step.outputs[0]);
     if (out == bySlot.end() || dropped[out->second]) continue;
     PlannedTensor& t = tensors[out->second];
@@ -317,7 +324,7 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   for (const Step& step : graph.steps)
     if (step.node->hasSubgraphs()) ++plan.unplannedBodies;
   bool usedObserved = false;
-  auto tensors = collectTensors(graph, observedBytes, usedObserved);
+  auto tensors = collectTensors(graph, observedBytes, options, usedObserved);
   if (!tensors) return tensors.error();
   plan.plannedAtRunTime = usedObserved;
 

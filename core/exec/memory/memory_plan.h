@@ -92,10 +92,25 @@ struct PlanOptions {
   bool declaredInPlaceOnly = false;
   // Work the hill climb may spend (offsets.h).
   uint64_t hillClimbBudget = 1'000'000'000;
+  // The slots the plan may hold (empty: every tensor a step writes). A
+  // device's plan holds only the values its device steps write
+  // (cuda/device_memory.h); the others live elsewhere.
+  std::vector<bool> heldSlots;
+  // Whether an output may take an input's buffer at all (false: every kernel
+  // writes a buffer of its own, as the CUDA kernels do).
+  bool inPlace = true;
+  // Sizes from `observedBytes` where it gives them, before the value types
+  // (a device plan is made from what a run wrote).
+  bool observedFirst = false;
 
   // The plan the executor runs on: declared in-place kernels only, and a
   // hill climb bounded to about 0.1 s on the largest corpus graphs.
-  static PlanOptions forExecution() { return {true, 100'000'000}; }
+  static PlanOptions forExecution() {
+    PlanOptions o;
+    o.declaredInPlaceOnly = true;
+    o.hillClimbBudget = 100'000'000;
+    return o;
+  }
 };
 
 // An entry of `observedBytes` that gives no size.

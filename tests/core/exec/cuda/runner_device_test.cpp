@@ -1,7 +1,8 @@
 // The CUDA runner end to end: corpus models run through the Executor with
 // backend "cuda" against the CPU executor (float32: rtol 1e-3, atol 1e-4),
 // with most steps on the device; a second run reuses the uploaded constants
-// and kept steps. Skipped where there is no CUDA device.
+// and kept steps, and runs on the device memory plan the first one recorded. Skipped where there is
+// no CUDA device.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -81,7 +82,20 @@ TEST_P(CudaRunnerCorpus, MatchesTheCpuExecutor) {
     EXPECT_FALSE(got->profile.empty());
     // The second run uploads the inputs only: the weights stay on the device.
     if (run == 0) firstUpload = got->device.bytesToDevice;
-    if (run == 1) EXPECT_LT(got->device.bytesToDevice, firstUpload) << GetParam();
+    if (run == 1) {
+      EXPECT_LT(got->device.bytesToDevice, firstUpload) << GetParam();
+    }
+    // The first run records the device values' sizes; the second runs on
+    // their memory plan, one block (cuda/device_memory.h), with the same
+    // outputs.
+    if (run == 0) {
+      EXPECT_EQ(got->device.blockBytes, 0u) << got->device.memoryNote;
+    }
+    if (run == 1) {
+      EXPECT_GT(got->device.blockBytes, 0u) << GetParam() << ": " << got->device.memoryNote;
+      EXPECT_GT(got->device.placedInBlock, 0) << GetParam();
+      EXPECT_LE(got->device.blockBytes, got->device.plannedTensorBytes) << GetParam();
+    }
   }
 }
 

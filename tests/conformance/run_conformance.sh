@@ -3,6 +3,9 @@
 # Usage: run_conformance.sh CLI SUITE DEFAULT_DIR LIST_DIR
 #   SUITE corpus: ${PASSLAB_CORPUS_DIR:-DEFAULT_DIR}/onnx-node-tests
 #   SUITE debian: ${PASSLAB_ONNX_TESTDATA_DIR:-DEFAULT_DIR}/node
+#   SUITE debian-pytorch-converted, debian-pytorch-operator, debian-simple: the
+#     small models of the same package (PyTorch 0.3 exports at opsets 6-9, and
+#     hand-made ones), in ${PASSLAB_ONNX_TESTDATA_DIR:-DEFAULT_DIR}/<name>
 # Exit 0: no failure outside the list; 1: regressions; 77: suite absent (skipped).
 set -u
 cli=$1 suite=$2 default=$3 lists=$4
@@ -10,6 +13,9 @@ case $suite in
   corpus) root=${PASSLAB_CORPUS_DIR:-$default}; dir=$root/onnx-node-tests
           setting=PASSLAB_CORPUS_DIR ;;
   debian) root=${PASSLAB_ONNX_TESTDATA_DIR:-$default}; dir=$root/node
+          setting=PASSLAB_ONNX_TESTDATA_DIR ;;
+  debian-pytorch-converted|debian-pytorch-operator|debian-simple)
+          root=${PASSLAB_ONNX_TESTDATA_DIR:-$default}; dir=$root/${suite#debian-}
           setting=PASSLAB_ONNX_TESTDATA_DIR ;;
   *) echo "unknown suite '$suite'"; exit 2 ;;
 esac

@@ -301,7 +301,7 @@ class OneDnnGemm final : public Kernel {
 const KernelDef kRows[] = {
     {"", "MatMul", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.MatMul",
      makeKernel<OneDnnMatMul>},
-    {"", "Gemm", 7, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.Gemm",
+    {"", "Gemm", 6, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.Gemm",
      makeKernel<OneDnnGemm>},
 };
 

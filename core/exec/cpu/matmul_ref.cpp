@@ -121,7 +121,7 @@ class GemmRef final : public Kernel {
 const KernelDef kRows[] = {
     {"", "MatMul", 1, kOpsetMax, kMatMulTypes, 0, Tier::kReference, "cpu.ref.MatMul",
      makeKernel<MatMulRef>},
-    {"", "Gemm", 7, kOpsetMax, kMatMulTypes, 0, Tier::kReference, "cpu.ref.Gemm",
+    {"", "Gemm", 6, kOpsetMax, kMatMulTypes, 0, Tier::kReference, "cpu.ref.Gemm",
      makeKernel<GemmRef>},
 };
 

@@ -42,6 +42,12 @@ void scaleShift(const S* x, S* y, int64_t N, int64_t P, int64_t inner, const std
 class BatchNorm final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    // BatchNormalization-6 says training with is_test = 0 (later versions by
+    // their outputs, then training_mode); only its inference form runs here.
+    if (b.opset() < 7 && b.node().attrInt("is_test", 0) == 0)
+      return invalidArgument(
+          "BatchNormalization-6 with is_test = 0 (training) is not supported; "
+          "inference needs is_test = 1");
     auto k = std::unique_ptr<BatchNorm>(new BatchNorm(b.node().attrFloat("epsilon", 1e-5f)));
     k->training_ = b.opset() >= 14 && b.node().attrInt("training_mode", 0) != 0;
     k->momentum_ = b.node().attrFloat("momentum", 0.9f);
@@ -276,7 +282,7 @@ class Lrn final : public Kernel {
 // parameters, and in training mode after reading X whole and the running
 // statistics: it may run in place (kInPlace).
 const KernelDef kRows[] = {
-    {"", "BatchNormalization", 7, kOpsetMax, types::kFloats, 0, Tier::kReference,
+    {"", "BatchNormalization", 6, kOpsetMax, types::kFloats, 0, Tier::kReference,
      "cpu.BatchNormalization", makeKernel<BatchNorm>, kInPlace},
     {"", "InstanceNormalization", 6, kOpsetMax, types::kFloats, 0, Tier::kReference,
      "cpu.InstanceNormalization", makeKernel<InstanceNorm>},

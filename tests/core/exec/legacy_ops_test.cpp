@@ -212,5 +212,34 @@ TEST(LegacyOps, SchemasAreKnown) {
   EXPECT_EQ(reg.find("", "ThresholdedRelu", 10)->sinceVersion, 10);
 }
 
+// BatchNormalization-6 (PyTorch 0.3's exports): inference with is_test = 1,
+// y = (x - mean) / sqrt(var + eps) * scale + B per channel.
+TEST(LegacyOps, BatchNormalizationOpset6Inference) {
+  expectTensor(run1({"BatchNormalization",
+                     {f32({1, 2, 1, 2}, {1, 3, 2, 6}), f32({2}, {2, 1}), f32({2}, {0, 1}),
+                      f32({2}, {1, 2}), f32({2}, {4, 16})},
+                     {attrI("is_test", 1), attrF("epsilon", 0)},
+                     6}),
+               DataType::kFloat, {1, 2, 1, 2}, {0, 2, 1, 2});
+}
+
+TEST(LegacyOps, BatchNormalizationOpset6TrainingIsAClearError) {
+  std::string e =
+      errorOf({"BatchNormalization",
+               {f32({1, 1, 1, 1}, {1}), f32({1}, {1}), f32({1}, {0}), f32({1}, {0}), f32({1}, {1})},
+               {},
+               6});
+  EXPECT_NE(e.find("is_test = 0"), std::string::npos) << e;
+}
+
+// Gemm-6: C broadcast along the rows (broadcast = 1).
+TEST(LegacyOps, GemmOpset6) {
+  expectTensor(run1({"Gemm",
+                     {f32({2, 2}, {1, 2, 3, 4}), f32({2, 1}, {1, 1}), f32({1}, {10})},
+                     {attrI("broadcast", 1)},
+                     6}),
+               DataType::kFloat, {2, 1}, {13, 17});
+}
+
 }  // namespace
 }  // namespace passlab::exec::optest

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "core/io/mapped_file_stream.h"
 #include "core/io/model_io.h"
 #include "core/io/tensor_codec.h"
 #include "core/io/unknown_fields.h"
@@ -636,30 +637,43 @@ Expected<LoadedModel> Reader::read(wire::ModelProto& proto) {
 
 }  // namespace
 
-Expected<LoadedModel> loadModelFromBytes(std::string_view bytes, const std::string& baseDir,
-                                         const std::string& displayName,
-                                         const LoadOptions& options) {
+namespace {
+
+// A model protobuf can hold at all.
+Status checkModelSize(std::string_view bytes, const std::string& displayName) {
   if (bytes.empty()) return parseError(displayName + ": the file is empty");
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     return unsupported(
         displayName +
         ": larger than 2 GiB; protobuf cannot hold it (large weights belong in external data)");
+  return Status::ok();
+}
+
+// Why bytes that did not parse as a ModelProto are not a model: another
+// protobuf message, a cut-off model, or no protobuf at all.
+Error notAModel(std::string_view bytes, const std::string& displayName) {
+  google::protobuf::UnknownFieldSet generic;
+  if (generic.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return parseError(displayName +
+                      ": not an ONNX model (a protobuf message whose fields do not match "
+                      "ModelProto)");
+  if (static_cast<unsigned char>(bytes[0]) == 0x08)  // ONNX files start with ir_version
+    return parseError(displayName +
+                      ": truncated or corrupt ONNX model (protobuf parsing failed before the end)");
+  return parseError(
+      displayName +
+      ": not an ONNX model (not protobuf data; truncated, corrupt or another format)");
+}
+
+}  // namespace
+
+Expected<LoadedModel> loadModelFromBytes(std::string_view bytes, const std::string& baseDir,
+                                         const std::string& displayName,
+                                         const LoadOptions& options) {
+  PASSLAB_RETURN_IF_ERROR(checkModelSize(bytes, displayName));
   wire::ModelProto proto;
-  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    // Say which it is: another protobuf message, a cut-off model, or no protobuf at all.
-    google::protobuf::UnknownFieldSet generic;
-    if (generic.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-      return parseError(
-          displayName +
-          ": not an ONNX model (a protobuf message whose fields do not match ModelProto)");
-    if (static_cast<unsigned char>(bytes[0]) == 0x08)  // ONNX files start with ir_version
-      return parseError(
-          displayName +
-          ": truncated or corrupt ONNX model (protobuf parsing failed before the end)");
-    return parseError(
-        displayName +
-        ": not an ONNX model (not protobuf data; truncated, corrupt or another format)");
-  }
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return notAModel(bytes, displayName);
   Reader reader(displayName, baseDir, options);
   return reader.read(proto);
 }
@@ -672,7 +686,15 @@ Expected<LoadedModel> loadModel(const std::string& path, const LoadOptions& opti
   std::string dir = fs::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
   std::string_view bytes(reinterpret_cast<const char*>((*file)->data()), (*file)->size());
-  return loadModelFromBytes(bytes, dir, path, options);
+  PASSLAB_RETURN_IF_ERROR(checkModelSize(bytes, path));
+  // Parsed chunk by chunk, the file's pages given back behind the parser:
+  // the weights are resident once (copied into the parsed tensors), not
+  // twice (mapped_file_stream.h).
+  wire::ModelProto proto;
+  MappedFileStream stream(**file);
+  if (!proto.ParseFromZeroCopyStream(&stream)) return notAModel(bytes, path);
+  Reader reader(path, dir, options);
+  return reader.read(proto);
 }
 
 }  // namespace passlab::io

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,6 +13,16 @@ namespace passlab {
 
 MappedFile::~MappedFile() {
   if (addr_ != nullptr && size_ > 0) munmap(addr_, size_);
+}
+
+void MappedFile::releasePages(size_t offset, size_t length) const {
+  if (addr_ == nullptr || offset >= size_) return;
+  length = std::min(length, size_ - offset);
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t begin = (offset + page - 1) / page * page;
+  const size_t end = (offset + length) / page * page;
+  // A private read-only file mapping: dropped pages read the file again.
+  if (end > begin) madvise(static_cast<char*>(addr_) + begin, end - begin, MADV_DONTNEED);
 }
 
 Expected<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {

@@ -20,6 +20,10 @@ class MappedFile {
   const std::byte* data() const { return static_cast<const std::byte*>(addr_); }
   size_t size() const { return size_; }
   const std::string& path() const { return path_; }
+  // Gives the whole pages inside [offset, offset + length) back to the
+  // kernel (they stop counting in this process's resident memory); the
+  // contents stay the same: a later read pages them in from the file again.
+  void releasePages(size_t offset, size_t length) const;
 
  private:
   MappedFile() = default;

@@ -108,6 +108,17 @@ check_report "$dir/d.json" true > /dev/null || fail "the memory report of a dyna
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-report > "$dir/s.out" 2>&1 || fail "--memory-report without FILE"
 grep -q '"planned_peak_bytes"' "$dir/s.out" || { cat "$dir/s.out"; fail "no report on stdout"; }
 
+# Transparent huge pages: off for run's process with --no-huge-pages; left
+# as they were without it (where the process started with them allowed).
+thp() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["transparent_huge_pages"])' "$1"; }
+"$cli" run "$dir/m.onnx" --repeat 1 --json --no-huge-pages > "$dir/t.json" 2> "$dir/t.err" ||
+  fail "run --no-huge-pages"
+[ "$(thp "$dir/t.json")" = "False" ] || { cat "$dir/t.json"; fail "--no-huge-pages left them on"; }
+if [ "$(python3 -c 'import ctypes; print(ctypes.CDLL(None).prctl(42, 0, 0, 0, 0))')" = "0" ]; then
+  "$cli" run "$dir/m.onnx" --repeat 1 --json > "$dir/h.json" 2> "$dir/h.err" || fail "run --json"
+  [ "$(thp "$dir/h.json")" = "True" ] || { cat "$dir/h.json"; fail "run turned them off"; }
+fi
+
 # Two corpus CNNs, when the corpus is there.
 if [ -n "$corpus" ] && [ -d "$corpus/models" ]; then
   for m in onnx_light_squeezenet super_resolution; do

@@ -17,15 +17,23 @@
 //     QuantizeLinear with one scale; Relu, LeakyRelu, HardSwish, HardSigmoid,
 //     Sigmoid; GlobalAveragePool (float) as ReduceMean over axes 1, 2 with
 //     keepdims;
+//   * of a channels-last uint8 / int8 input: MaxPool without the Indices
+//     output, as ONNX Runtime's com.microsoft NhwcMaxPool (the same window
+//     attributes; storage_order only orders Indices and goes);
 //   * of two channels-last inputs: Add, Mul, com.microsoft QLinearAdd and
 //     QLinearMul (both operands of rank 4, so they broadcast the same way
 //     permuted); Concat on the channels of channels-last inputs (axis 3).
 // Every channels-last value that something else reads (or a graph output)
-// gets one Transpose back, under the original name.
+// gets one Transpose back, under the original name. A chain's end that keeps
+// or widens its elements (DequantizeLinear, an activation, a lookup) and that
+// only nodes outside the chain read stays channels-first: the Transpose back
+// then moves its 8-bit input instead of its output (a quarter of the bytes
+// after a DequantizeLinear).
 // Exact: the same integer kernels on permuted tensors (a ReduceMean may sum
 // in another order than the GlobalAveragePool: last bits of a float).
 // Conditions: main graph only; rank-4 activations.
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/passes/function_pass.h"
 #include "core/passes/layout_chain.h"
@@ -53,6 +61,17 @@ bool rank4(const ir::Value* v) {
   return v && v->type().hasShape() && v->type().shape()->rank() == 4;
 }
 
+// A MaxPool on an 8-bit tensor that NhwcMaxPool can take: no Indices output.
+bool isMaxPool8(const ir::Node& n) {
+  if (!isOp(n, "", {"MaxPool"}) || n.inputCount() != 1) return false;
+  if (n.outputCount() > 1 && n.output(1) &&
+      (!n.output(1)->uses().empty() || n.output(1)->isGraphOutput()))
+    return false;
+  const ir::Value* x = n.input(0);
+  const ir::DataType t = x ? x->type().elemType() : ir::DataType::kUndefined;
+  return t == ir::DataType::kUInt8 || t == ir::DataType::kInt8;
+}
+
 bool isQLinearConv(const ir::Node& n) {
   return (n.domain().empty() && n.opType() == "QLinearConv") ||
          (n.domain() == kMs && n.opType() == "QLinearConv" && n.attrInt("channels_last", 0) == 0);
@@ -67,7 +86,7 @@ bool perTensor(const ir::Value* scale) {
 // The data inputs of a node that can go channels-last, or empty.
 std::vector<size_t> dataInputs(const ir::Node& n) {
   if (isQLinearConv(n)) return {0};
-  if (isOp(n, "ai.passlab", {"QLinearLookup"})) return {0};
+  if (isOp(n, "ai.passlab", {"QLinearLookup"}) || isMaxPool8(n)) return {0};
   if (isOp(n, "", {"DequantizeLinear", "QuantizeLinear"}))
     return perTensor(n.inputCount() > 1 ? n.input(1) : nullptr) ? std::vector<size_t>{0}
                                                                 : std::vector<size_t>{};
@@ -90,6 +109,7 @@ class ChannelsLast {
 
   Status run() {
     converted_ = convertInGraphOrder(g_, ctx_.filter, [&](ir::Node& n) { return convert(n); });
+    keepWideningEndsChannelsFirst();
     if (converted_.empty()) return Status::ok();
     transposeBackWhereRead();
     removeConverted(rw_, g_, converted_);
@@ -131,7 +151,8 @@ class ChannelsLast {
 
   bool convert(ir::Node& n) {
     const std::vector<size_t> data = dataInputs(n);
-    if (data.empty() || n.outputCount() != 1 || !rank4(n.output(0))) return false;
+    const bool pool = isMaxPool8(n);
+    if (data.empty() || (n.outputCount() != 1 && !pool) || !rank4(n.output(0))) return false;
     for (size_t i : data)
       if (!rank4(n.input(i))) {
         note(n, "an operand is not of rank 4");
@@ -161,6 +182,12 @@ class ChannelsLast {
       for (const ir::Attribute& a : n.attributes())
         if (auto c = copyAttribute(a)) rw_.setAttr(m, std::move(*c));
       rw_.setAttr(m, ir::Attribute::makeInt("channels_last", 1));
+    } else if (pool) {
+      m = rw_.addNode(g_, "NhwcMaxPool", kMs, ins, 1, &n, "", {&n});
+      if (!ctx_.model().opsetVersion(kMs)) rw_.setOpsetVersion(kMs, 1);
+      for (const ir::Attribute& a : n.attributes())
+        if (a.name() != "storage_order")
+          if (auto c = copyAttribute(a)) rw_.setAttr(m, std::move(*c));
     } else if (n.opType() == "Concat") {
       m = rw_.addNode(g_, "Concat", "", ins, 1, &n, "", {&n});
       rw_.setAttr(m, ir::Attribute::makeInt("axis", 3));
@@ -180,6 +207,31 @@ class ChannelsLast {
     rw_.setType(m->output(0), permutedType(n.output(0), kToLast));
     last_[n.output(0)] = m->output(0);
     return true;
+  }
+
+  // A node whose output holds as many bytes per element as its input or more.
+  static bool widening(const ir::Node& n) {
+    return isOp(n, "",
+                {"DequantizeLinear", "Relu", "LeakyRelu", "HardSwish", "HardSigmoid", "Sigmoid"}) ||
+           isOp(n, "ai.passlab", {"QLinearLookup"});
+  }
+
+  // Converted widening nodes that no converted node reads, last first (so
+  // that a run of them at a chain's end goes back whole), return to
+  // channels-first: their channels-last copies go.
+  void keepWideningEndsChannelsFirst() {
+    std::unordered_set<const ir::Node*> chain(converted_.begin(), converted_.end());
+    for (size_t i = converted_.size(); i-- > 0;) {
+      ir::Node* n = converted_[i];
+      if (!widening(*n)) continue;
+      bool readInside = false;
+      for (const ir::Use& u : n->output(0)->uses()) readInside = readInside || chain.count(u.node);
+      if (readInside) continue;
+      rw_.removeNode(last_.at(n->output(0))->producer());
+      last_.erase(n->output(0));
+      chain.erase(n);
+      converted_.erase(converted_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
   }
 
   // A Transpose back for every converted output that an unconverted node or

@@ -121,16 +121,28 @@ void inferQLinearBinary(InferContext& ctx) {
     ctx.fail(err);
 }
 
-void inferQLinearAveragePool(InferContext& ctx) {
+namespace {
+
+// A window pool on X, channels first or (last) [N, spatial..., C].
+void inferPoolOfLayout(InferContext& ctx, bool last) {
   const ir::Shape* x = pooledInput(ctx);
   if (!x) return;
-  const bool last = ctx.attrInt("channels_last", 0) != 0;
   const ir::Shape first = last ? permuted(*x, toChannelsFirst(x->rank())) : *x;
   WindowAttrs wa;
   if (!readWindowAttrs(ctx, first.rank() - 2, {}, wa)) return;
   auto s = windowOutputShape(ctx, first, first[1], wa);
   if (!s) return;
   ctx.setOutputShape(0, last ? permuted(*s, toChannelsLast(s->rank())) : *s);
+}
+
+}  // namespace
+
+void inferQLinearAveragePool(InferContext& ctx) {
+  inferPoolOfLayout(ctx, ctx.attrInt("channels_last", 0) != 0);
+}
+
+void inferNhwcMaxPool(InferContext& ctx) {
+  inferPoolOfLayout(ctx, true);
 }
 
 void inferQLinearGlobalAveragePool(InferContext& ctx) {

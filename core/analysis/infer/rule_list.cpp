@@ -179,6 +179,7 @@ const Entry kRules[] = {
   {kMs, "QLinearSigmoid", inferSameShape}, {kMs, "QLinearLeakyRelu", inferSameShape},
   {kMs, "QLinearConcat", inferQLinearConcat},
   {kMs, "QLinearAveragePool", inferQLinearAveragePool},
+  {kMs, "NhwcMaxPool", inferNhwcMaxPool},
   {kMs, "QLinearGlobalAveragePool", inferQLinearGlobalAveragePool},
   {kMs, "QLinearReduceMean", inferQLinearReduceMean},
   {kMs, "QLinearSoftmax", inferQLinearSoftmax},

@@ -149,6 +149,7 @@ void inferQLinearBinary(InferContext& ctx);
 // com.microsoft QLinearAveragePool, QLinearGlobalAveragePool (channels_last:
 // [N, spatial..., C]) and QLinearReduceMean (axes and keepdims attributes): X's type.
 void inferQLinearAveragePool(InferContext& ctx);
+void inferNhwcMaxPool(InferContext& ctx);  // com.microsoft, [N, spatial..., C]
 void inferQLinearGlobalAveragePool(InferContext& ctx);
 void inferQLinearReduceMean(InferContext& ctx);
 // com.microsoft QLinearSoftmax: X's type and shape; its opset attribute required.

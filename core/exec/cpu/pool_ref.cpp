@@ -5,7 +5,8 @@
 // oneDNN's 8-bit pooling is slow on plain NCHW): separable, the max over the
 // window's rows first (contiguous, vectorized), then along each row; and the
 // float32 GlobalAveragePool, summing each plane in 8 lanes. The float32
-// MaxPool row, cpu.MaxPool, runs pool_max_float.cpp's kernel.
+// MaxPool row, cpu.MaxPool, runs pool_max_float.cpp's kernel; com.microsoft
+// NhwcMaxPool (8-bit, channels last) pool_max_nhwc8.cpp's.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cpu/pool_max_float.h"
+#include "core/exec/cpu/pool_max_nhwc8.h"
 #include "core/exec/cpu/pool_ref.h"
 #include "core/exec/cpu/window3.h"
 #include "core/exec/cpu/window_kernel.h"
@@ -169,6 +171,9 @@ const KernelDef kRows[] = {
      Tier::kOptimized, "cpu.MaxPool8", makeKernel<MaxPool8>},
     {"", "MaxPool", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "cpu.MaxPool",
      makeMaxPoolFloat},
+    {"com.microsoft", "NhwcMaxPool", 1, kOpsetMax,
+     TypeSet{ir::DataType::kInt8, ir::DataType::kUInt8}, 0, Tier::kReference, "cpu.ms.NhwcMaxPool",
+     makeNhwcMaxPool},
     {"", "AveragePool", 1, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.AveragePool",
      makeWindowKernelOf<WindowOp::kAveragePool>},
     {"", "LpPool", 2, kOpsetMax, types::kFloats, 0, Tier::kReference, "cpu.ref.LpPool",

@@ -1,6 +1,12 @@
 // Transpose and DepthToSpace / SpaceToDepth (a reshape, a permutation, a reshape).
+// A copy whose innermost two collapsed dims swap (NCHW <-> NHWC, the borders
+// of convert_int8_to_channels_last's chains) on 1-byte elements moves 16x16
+// tiles through SSE2 registers; everything else walks the output in order.
 #include "core/exec/cpu/transpose.h"
 
+#include <emmintrin.h>
+
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -51,6 +57,68 @@ void permute(const E* x, E* y, const Dims& outDims, const std::vector<int64_t>& 
 
 namespace {
 
+// dst[i * ldd + j] = src[i + j * ld] for the 16x16 tile at src / dst: 16
+// source rows in registers, four rounds of byte interleaving between row k
+// and row k + 8 (each round rotates the 8 bits "row, byte" left by one, so
+// four of them swap the two nibbles: row and column trade places).
+inline void transposeTile16(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t ldd) {
+  __m128i r[16];
+  for (int k = 0; k < 16; ++k)
+    r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * ld));
+  for (int round = 0; round < 4; ++round) {
+    __m128i t[16];
+    for (int k = 0; k < 8; ++k) {
+      t[2 * k] = _mm_unpacklo_epi8(r[k], r[k + 8]);
+      t[2 * k + 1] = _mm_unpackhi_epi8(r[k], r[k + 8]);
+    }
+    for (int k = 0; k < 16; ++k) r[k] = t[k];
+  }
+  for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k * ldd), r[k]);
+}
+
+// Output rows [i0, i1) of one P x Q matrix: dst[i * Q + j] = src[i + j * ld].
+void transposeRows8(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t Q, int64_t i0,
+                    int64_t i1) {
+  int64_t i = i0;
+  for (; i + 16 <= i1; i += 16) {
+    int64_t j = 0;
+    for (; j + 16 <= Q; j += 16) transposeTile16(src + i + j * ld, ld, dst + i * Q + j, Q);
+    for (; j < Q; ++j)
+      for (int64_t k = 0; k < 16; ++k) dst[(i + k) * Q + j] = src[i + k + j * ld];
+  }
+  for (; i < i1; ++i)
+    for (int64_t j = 0; j < Q; ++j) dst[i * Q + j] = src[i + j * ld];
+}
+
+// 1-byte copies whose last two collapsed dims [P, Q] read the source with
+// strides 1 and ld (a batch of 2-D transposes): tiled (rows and columns
+// past the last whole tile, and matrices under 16 wide such as a 3-channel
+// image, element by element in two plain loops). False otherwise.
+bool transposeBytes(const Tensor& x, int64_t base, const Dims& outDims,
+                    const std::vector<int64_t>& srcStrides, Tensor& y, int threads) {
+  const size_t rank = outDims.size();
+  if (rank < 2 || srcStrides[rank - 2] != 1) return false;
+  const int64_t P = outDims[rank - 2], Q = outDims[rank - 1], ld = srcStrides[rank - 1];
+  int64_t batches = 1;
+  for (size_t i = 0; i + 2 < rank; ++i) batches *= outDims[i];
+  const uint8_t* src = static_cast<const uint8_t*>(x.raw()) + base;
+  uint8_t* dst = static_cast<uint8_t*>(y.mutableRaw());
+  const int64_t blocks = (P + 15) / 16;  // of 16 output rows
+  parallelFor(
+      batches * blocks, threads, std::max<int64_t>(1, 16384 / (16 * Q)), [&](int64_t b, int64_t e) {
+        for (int64_t w = b; w < e; ++w) {
+          int64_t batch = w / blocks, off = 0;
+          for (size_t i = rank - 2; i-- > 0;) {
+            off += (batch % outDims[i]) * srcStrides[i];
+            batch /= outDims[i];
+          }
+          const int64_t i0 = (w % blocks) * 16;
+          transposeRows8(src + off, ld, dst + (w / blocks) * P * Q, Q, i0, std::min(i0 + 16, P));
+        }
+      });
+  return true;
+}
+
 // Copies with the collapsed dims and strides (any whole-byte type or strings).
 void gather(const Tensor& x, int64_t base, const Dims& outDims,
             const std::vector<int64_t>& srcStrides, Tensor& y, int threads) {
@@ -62,6 +130,9 @@ void gather(const Tensor& x, int64_t base, const Dims& outDims,
       permute<E>(src, dst, outDims, srcStrides, base, b, e);
     });
   };
+  if (x.dtype() != ir::DataType::kString && elementSize(x.dtype()) == 1 &&
+      transposeBytes(x, base, outDims, srcStrides, y, threads))
+    return;
   switch (x.dtype() == ir::DataType::kString ? 0 : elementSize(x.dtype())) {
     case 0:
       run(TypeTag<std::string>{});

@@ -4,7 +4,9 @@
 // QLinearAdd, a squeeze-excitation GlobalAveragePool -> ReduceMean and a
 // Concat between them: one Transpose in, one out), numeric (outputs equal),
 // convergence, and what it must leave (a lone convolution, a per-channel
-// quantization, an operand of another rank).
+// quantization, an operand of another rank). An 8-bit MaxPool in a chain
+// becomes com.microsoft NhwcMaxPool (no Transposes around it); one whose
+// Indices are read, or a float one, stays.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -56,6 +58,29 @@ TEST(ConvertInt8ToChannelsLast, AChainRunsChannelsLastBetweenOneTransposeEachWay
   expectSameOutputs(kPass, chain());
 }
 
+TEST(ConvertInt8ToChannelsLast, AChainEndsBeforeItsLastDequantize) {
+  // y = DQ(a) is read by nothing in the chain: the DequantizeLinear stays
+  // channels-first and the Transpose back moves the uint8 a, not the float y.
+  PassOutcome out = runPass(kPass, chain());
+  int dequantizeOfTransposedBytes = 0;
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n->opType() == "Transpose")
+      EXPECT_NE(n->output(0)->type().elemType(), ir::DataType::kFloat);
+    if (n->opType() == "DequantizeLinear" && n->output(0)->name() == "y")
+      dequantizeOfTransposedBytes += n->input(0)->producer()->opType() == "Transpose";
+  }
+  EXPECT_EQ(dequantizeOfTransposedBytes, 1);
+  // A run of such ends goes back whole: DQ -> Relu at the end.
+  const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
+    y = Relu(d2))";
+  PassOutcome two = runPass(kPass, chain(tail));
+  EXPECT_EQ(count(two.model, "Transpose"), 2);
+  for (const auto& n : two.model.graph().nodes())
+    if (n->opType() == "Transpose")
+      EXPECT_NE(n->output(0)->type().elemType(), ir::DataType::kFloat);
+  expectSameOutputs(kPass, chain(tail));
+}
+
 TEST(ConvertInt8ToChannelsLast, SqueezeExcitationAndConcatStayChannelsLast) {
   const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
     p = GlobalAveragePool(d2)
@@ -102,6 +127,73 @@ TEST(ConvertInt8ToChannelsLast, StopsAtAPerChannelDequantize) {
   expectSameOutputs(kPass,
                     chain(tail, "float[1,4,5,5] y",
                           ", float[4] sc = {0.1, 0.2, 0.3, 0.4}, uint8[4] zc = {1, 2, 3, 4}"));
+}
+
+// x (uint8 [1,4,7,7]) -> 1x1 QLinearConv -> `pool` -> depthwise 3x3 QLinearConv -> DQ -> y.
+std::string pooled(const std::string& pool, const std::string& out = "float[1,4,4,4] y") {
+  return R"(<ir_version: 8, opset_import: ["" : 14, "com.microsoft" : 1]>
+main (uint8[1,4,7,7] x) => ()" +
+         out + R"()
+    <float s = {0.05}, uint8 z = {128}, int8[4,4,1,1] w1 = {10, -20, 30, 5, -7, 9, 11, -13, 2, 4, 6, 8, -1, -3, -5, -7},
+     float ws = {0.01}, int8 wz = {0}, int8[4,1,3,3] w2 = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, -4, -5, -6, -7, -8, -9,
+     3, 1, 4, 1, 5, 9, 2, 6, 5, -3, 5, -8, 9, -7, 9, -3, 2, -3}> {
+    c1 = QLinearConv(x, s, z, w1, ws, wz, s, z)
+    )" + pool +
+         R"(
+    c2 = QLinearConv <group = 4, pads = [1, 1, 1, 1]> (p, s, z, w2, ws, wz, s, z)
+    y = DequantizeLinear(c2, s, z) })";
+}
+
+const char* kMaxPool =
+    "p = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1], storage_order = "
+    "0> (c1)";
+
+TEST(ConvertInt8ToChannelsLast, An8BitMaxPoolRunsChannelsLastAsNhwcMaxPool) {
+  PassOutcome out = runPass(kPass, pooled(kMaxPool));
+  EXPECT_EQ(count(out.model, "Transpose"), 2);  // the chain's input and output only
+  EXPECT_EQ(count(out.model, "MaxPool"), 0);
+  int nhwc = 0;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "NhwcMaxPool") {
+      ++nhwc;
+      EXPECT_EQ(n->domain(), "com.microsoft");
+      EXPECT_EQ(n->attrInts("kernel_shape"), (std::vector<int64_t>{3, 3}));
+      EXPECT_EQ(n->attrInts("strides"), (std::vector<int64_t>{2, 2}));
+      EXPECT_EQ(n->attrInts("pads"), (std::vector<int64_t>{1, 1, 1, 1}));
+      EXPECT_FALSE(n->hasAttr("storage_order"));  // not in NhwcMaxPool's schema
+      EXPECT_EQ(n->input(0)->producer()->opType(), "QLinearConv");
+    }
+  EXPECT_EQ(nhwc, 1);
+  expectSameOutputs(kPass, pooled(kMaxPool));
+}
+
+TEST(ConvertInt8ToChannelsLast, CeilModeMaxPoolKeepsItsOutputsAndConverges) {
+  const std::string ceil =
+      "p = MaxPool <kernel_shape = [2, 2], strides = [2, 2], ceil_mode = 1> (c1)";
+  expectSameOutputs(kPass, pooled(ceil));
+  expectConverges(kPass, pooled(ceil));
+  expectConverges(kPass, pooled(kMaxPool));
+}
+
+TEST(ConvertInt8ToChannelsLast, LeavesAMaxPoolWhoseIndicesAreRead) {
+  const std::string withIndices =
+      "p, i = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (c1)";
+  PassOutcome out = runPass(kPass, pooled(withIndices, "float[1,4,4,4] y, int64[1,4,4,4] i"));
+  EXPECT_EQ(count(out.model, "MaxPool"), 1);
+  EXPECT_EQ(count(out.model, "NhwcMaxPool"), 0);
+  expectSameOutputs(kPass, pooled(withIndices, "float[1,4,4,4] y, int64[1,4,4,4] i"));
+}
+
+TEST(ConvertInt8ToChannelsLast, LeavesAFloatMaxPool) {
+  // DQ -> MaxPool -> Q: the DQ goes channels-last, the float MaxPool does not
+  // (NhwcMaxPool is 8-bit only): it reads a Transpose back.
+  const std::string floatPool =
+      "d = DequantizeLinear(c1, s, z)\n    m = MaxPool <kernel_shape = [3, 3], strides = [2, 2], "
+      "pads = [1, 1, 1, 1]> (d)\n    p = QuantizeLinear(m, s, z)";
+  PassOutcome out = runPass(kPass, pooled(floatPool));
+  EXPECT_EQ(count(out.model, "MaxPool"), 1);
+  EXPECT_EQ(count(out.model, "NhwcMaxPool"), 0);
+  expectSameOutputs(kPass, pooled(floatPool));
 }
 
 }  // namespace

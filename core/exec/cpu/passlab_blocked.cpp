@@ -1,13 +1,15 @@
 // The kernels of the blocked layout's own ops (core/ir/passlab_ops.h):
 // ReorderToBlocked and ReorderFromBlocked (oneDNN's reorder; the reference
-// loops), BlockedPool (oneDNN's pooling on nChw8c / nChw16c, where its JIT
-// kernels are native; the reference unblocks, runs the NCHW pool and blocks
+// loops), BlockedPool (2-D windows: the separable blocked kernels of
+// blocked_pool_float.h; GlobalAveragePool and other ranks: oneDNN's pooling on
+// nChw8c / nChw16c; the reference unblocks, runs the NCHW pool and blocks
 // the result). The blocked FusedConv is in passlab_fused_conv.cpp.
 #include "core/exec/cpu/passlab_blocked.h"
 
 #include <cstring>
 #include <string>
 
+#include "core/exec/cpu/blocked_pool_float.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cpu/pool_ref.h"
@@ -78,10 +80,18 @@ class Unblocked final : public ScratchOutputContext {
       : ScratchOutputContext(inner), inputs_(std::move(inputs)) {}
 
   const Value* value(size_t i) const override {
-    return i < inputs_.size() && !inputs_[i].isNone() ? &inputs_[i] : inner_.value(i);
+    return replaced(i) ? &inputs_[i] : inner_.value(i);
+  }
+  // An input the kernel holds a copy of may be freed by the executor, unless
+  // it was replaced here: runUnblocked reads the blocked original on every
+  // run to unblock it.
+  void holdsOwnCopy(size_t i) override {
+    if (!replaced(i)) inner_.holdsOwnCopy(i);
   }
 
  private:
+  bool replaced(size_t i) const { return i < inputs_.size() && !inputs_[i].isNone(); }
+
   std::vector<Value> inputs_;
 };
 
@@ -271,6 +281,18 @@ class BlockedPoolOneDnn final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(g, poolGeometry(attrs_, plain));
     } else {
       g.outDims = {plain[0], plain[1], 1, 1};
+    }
+    // 2-D windows: the separable blocked kernels (blocked_pool_float.h),
+    // faster than oneDNN's pooling here.
+    if (!global_ && g.spatial() == 2) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
+                               ctx.allocate(0, ir::DataType::kFloat, blockedDims(g.outDims, b_)));
+      if (max_)
+        blockedMaxPool(g, b_, x.data<float>(), y->mutableData<float>(), ctx.threads());
+      else
+        blockedAveragePool(g, attrs_.window.countIncludePad, b_, x.data<float>(),
+                           y->mutableData<float>(), ctx.threads());
+      return Status::ok();
     }
     if (x.dims() != xDims_ || threads_ != ctx.threads()) build(g, plain, ctx.threads());
     if (!ok_) return fallback_->run(ctx);

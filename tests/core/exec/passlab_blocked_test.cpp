@@ -6,8 +6,10 @@
 // first-layer input, and the three pools. Bad input is refused by name.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
+#include "core/exec/cpu/passlab_blocked.h"
 #include "tests/core/exec/kernel_test_util.h"
 
 namespace passlab::exec {
@@ -107,6 +109,66 @@ TEST(PasslabBlocked, ABlockedInputOfTheWrongShapeIsRefusedByName) {
       y = ai.passlab.BlockedPool <pool = "MaxPool", kernel_shape = [2, 2], block = 16> (x) })";
   const std::string error = testutil::errorOf(wrongBlock, {{"x", rnd({1, 2, 4, 4, 8}, 8)}});
   EXPECT_NE(error.find("block"), std::string::npos) << error;
+}
+
+// The executor's side of runUnblocked: every input invariant, recording
+// which ones the kernel says it holds (KernelContext::holdsOwnCopy).
+class RecordingContext final : public KernelContext {
+ public:
+  explicit RecordingContext(std::vector<Value> in) : in_(std::move(in)) {}
+  std::vector<size_t> held;
+  Tensor out;
+
+  size_t inputCount() const override { return in_.size(); }
+  const Value* value(size_t i) const override { return i < in_.size() ? &in_[i] : nullptr; }
+  bool invariantInput(size_t) const override { return true; }
+  void holdsOwnCopy(size_t i) override { held.push_back(i); }
+  size_t outputCount() const override { return 1; }
+  bool wantsOutput(size_t) const override { return true; }
+  Expected<Tensor*> allocate(size_t, ir::DataType dtype, Dims dims) override {
+    out = Tensor::zeros(dtype, std::move(dims));
+    return &out;
+  }
+  void setOutput(size_t, Value) override {}
+  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
+    return Tensor::zeros(dtype, std::move(dims));
+  }
+  int threads() const override { return 1; }
+  bool cancelled() const override { return false; }
+  int64_t maxLoopIterations() const override { return 1; }
+
+ private:
+  std::vector<Value> in_;
+};
+
+// An NCHW kernel that says it holds a copy of every input and copies X to Y.
+class HoldsEveryInput final : public Kernel {
+ public:
+  Status run(KernelContext& ctx) override {
+    for (size_t i = 0; i < ctx.inputCount(); ++i) ctx.holdsOwnCopy(i);
+    const Tensor& x = ctx.input(0);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+    std::memcpy(y->mutableRaw(), x.raw(), x.byteSize());
+    return Status::ok();
+  }
+};
+
+// The blocked fallback passes holdsOwnCopy on for the inputs it gives the
+// kernel as they are (the weights), not for those it unblocks into scratch:
+// it reads the blocked original on every run, so the executor must keep it.
+TEST(PasslabBlocked, UnblockedPassesHoldsOwnCopyOnOnlyForInputsGivenAsTheyAre) {
+  const int64_t b = 8;
+  std::vector<float> xs(2 * 2 * 2 * 8);
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i);
+  Tensor x = Tensor::fromVector<float>(ir::DataType::kFloat, {1, 2, 2, 2, b}, xs);
+  Tensor w = Tensor::fromVector<float>(ir::DataType::kFloat, {3}, {1.0f, 2.0f, 3.0f});
+  RecordingContext ctx({Value(x), Value(w)});
+  HoldsEveryInput plain;
+  ASSERT_TRUE(cpu::blocked::runUnblocked(plain, ctx, b, {{0, 16}}).isOk());
+  EXPECT_EQ(ctx.held, (std::vector<size_t>{1}));
+  // Y = X through unblock and block again.
+  ASSERT_EQ(ctx.out.dims(), x.dims());
+  EXPECT_EQ(std::memcmp(ctx.out.raw(), x.raw(), x.byteSize()), 0);
 }
 
 }  // namespace

@@ -8,11 +8,14 @@
 // padding as zeros, so explicit zero padding of the spatial axes adds to it.
 // MaxPool ignores its implicit padding, which equals padding with -inf: a Pad
 // with value -inf fuses; a Pad with value 0 fuses when x is the output of a
-// Relu (x >= 0, so a 0 never exceeds the window's maximum) and every window
-// still holds a real element (each pad below the kernel size, dilation 1).
+// Relu (x >= 0, so a 0 never exceeds the window's maximum), and one with the
+// lowest float32 (-3.4028235e38, what converters write for Caffe's ceil-mode
+// pooling: winml_squeezenet) of a float32 x, when every window still holds a
+// real element (each pad below the kernel size, dilation 1).
 // Conditions: the Pad result feeds only the op's data input (not a graph
 // output, not read in a subgraph); mode "constant"; pads constant, not
-// negative, zero on the batch and channel axes; the op has auto_pad NOTSET;
+// negative, zero on the batch and channel axes; the op has auto_pad NOTSET
+// or VALID (no padding of its own; the result has NOTSET);
 // pooling ops have ceil_mode = 0 (with ceil_mode a last window that starts in
 // the padding is dropped by the op but not by an explicit Pad); an
 // AveragePool either has no pads of its own or counts them
@@ -27,6 +30,7 @@
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
+#include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
 
@@ -99,11 +103,13 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     return MatchResult::failure("Pad pads the batch or channel axis");
   auto value = padValue(*pad);
   if (!value) return MatchResult::failure("Pad value is not constant");
-  if (op.attrString("auto_pad", "NOTSET") != "NOTSET")
-    return MatchResult::failure(
-        Text::of("%1 has auto_pad %2", kind, op.attrString("auto_pad", "")));
+  const std::string autoPad = op.attrString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID")
+    return MatchResult::failure(Text::of("%1 has auto_pad %2", kind, autoPad));
   size_t spatial = static_cast<size_t>(r - 2);
-  std::vector<int64_t> own = op.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
+  std::vector<int64_t> own = autoPad == "VALID"
+                                 ? std::vector<int64_t>(2 * spatial, 0)
+                                 : op.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
   if (own.size() != 2 * spatial)
     return MatchResult::failure(Text::of("%1 pads have the wrong length", kind));
   bool ownPads = false;
@@ -122,9 +128,12 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
   } else {  // MaxPool
     bool negInf = std::isinf(*value) && *value < 0;
     if (!negInf) {
-      if (*value != 0 || !producerOp(pad->input(0), "Relu"))
+      const bool lowestFloat = elemTypeOf(pad->input(0)) == ir::DataType::kFloat &&
+                               *value == static_cast<double>(std::numeric_limits<float>::lowest());
+      if (!lowestFloat && (*value != 0 || !producerOp(pad->input(0), "Relu")))
         return MatchResult::failure(
-            "MaxPool ignores padding: the Pad value must be -inf, or 0 after a Relu");
+            "MaxPool ignores padding: the Pad value must be -inf, the lowest float32 of a "
+            "float32 input, or 0 after a Relu");
       auto k = op.attrInts("kernel_shape");
       auto dil = op.attrInts("dilations", std::vector<int64_t>(spatial, 1));
       for (int64_t d : dil)
@@ -155,6 +164,7 @@ MatchResult fuse(ir::Node& op, const MatchContext& c) {
     ir::Node* n =
         fusion::addDerived(rw, op.opType(), ins, &op, {pad, &op}, &op, types, op.outputCount());
     rw.setAttr(n, ir::Attribute::makeInts("pads", merged));
+    if (n->hasAttr("auto_pad")) rw.setAttr(n, ir::Attribute::makeString("auto_pad", "NOTSET"));
     if (setCount) rw.setAttr(n, ir::Attribute::makeInt("count_include_pad", 1));
     for (size_t i = 1; i < op.outputCount(); ++i)
       if (op.output(i) && n->output(i)) rw.replaceAllUsesWith(op.output(i), n->output(i));

@@ -287,7 +287,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "Max has not 2 inputs"),
       QT_TRANSLATE_NOOP("core", "MaxPool Indices output is used (indices count the padding)"),
       QT_TRANSLATE_NOOP("core", "MaxPool has dilations (a window could miss x)"),
-      QT_TRANSLATE_NOOP("core", "MaxPool ignores padding: the Pad value must be -inf, or 0 after a Relu"),
+      QT_TRANSLATE_NOOP("core", "MaxPool ignores padding: the Pad value must be -inf, the lowest float32 of a float32 input, or 0 after a Relu"),
       QT_TRANSLATE_NOOP("core", "MaxPool's Indices output is read"),
       QT_TRANSLATE_NOOP("core", "Mul output %1"),
       QT_TRANSLATE_NOOP("core", "NaN at element %1"),

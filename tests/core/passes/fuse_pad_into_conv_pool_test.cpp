@@ -51,6 +51,39 @@ TEST(FusePadIntoConvPool, MaxPoolTakesAZeroPadAfterRelu) {
       y = MaxPool <kernel_shape = [2, 2], pads = [1, 1, 1, 1]> (r) })");
 }
 
+// winml_squeezenet's Caffe ceil-mode pooling: Pad(x, end 1, -3.4028235e38) -> MaxPool <VALID>.
+const char* kLowestPad =
+    R"(main (float[1,2,6,6] x) => (float[1,2,3,3] y) <int64[8] p = {0, 0, 0, 0, 0, 0, 1, 1}, float v = {-3.4028234663852886e+38}> {
+      t = Pad(x, p, v)
+      y = MaxPool <auto_pad = "VALID", kernel_shape = [3, 3], strides = [2, 2]> (t) })";
+
+TEST(FusePadIntoConvPool, MaxPoolTakesALowestFloatPadAndAutoPadValid) {
+  expectRewrite(kPass, kLowestPad,
+                R"(main (float[1,2,6,6] x) => (float[1,2,3,3] y) {
+      y = MaxPool <auto_pad = "NOTSET", kernel_shape = [3, 3], pads = [0, 0, 1, 1], strides = [2, 2]> (x) })");
+  expectSameOutputs(kPass, kLowestPad);
+  expectConverges(kPass, kLowestPad);
+}
+
+TEST(FusePadIntoConvPool, KeepsALowestFloatPadWhoseWindowCouldBeAllPad) {
+  expectUnchanged(
+      kPass,
+      R"(main (float[1,2,4,4] x) => (float[1,2,4,4] y) <int64[8] p = {0, 0, 0, 0, 0, 0, 3, 3}, float v = {-3.4028234663852886e+38}> {
+      t = Pad(x, p, v)
+      y = MaxPool <auto_pad = "VALID", kernel_shape = [2, 2], strides = [2, 2]> (t) })",
+      "a pad reaches the kernel size");
+}
+
+TEST(FusePadIntoConvPool, KeepsAMaxPoolWithANearlyLowestPad) {
+  // -3.4e38 is above the lowest float32: a real element below it would lose.
+  expectUnchanged(
+      kPass,
+      R"(main (float[1,2,6,6] x) => (float[1,2,3,3] y) <int64[8] p = {0, 0, 0, 0, 0, 0, 1, 1}, float v = {-3.4e38}> {
+      t = Pad(x, p, v)
+      y = MaxPool <auto_pad = "VALID", kernel_shape = [3, 3], strides = [2, 2]> (t) })",
+      "the Pad value must be -inf");
+}
+
 TEST(FusePadIntoConvPool, PadWithAttributesBeforeOpset11) {
   const std::string h = R"(<ir_version: 5, opset_import: ["" : 10]>)";
   expectRewrite(
@@ -79,7 +112,7 @@ TEST(FusePadIntoConvPool, KeepsAMaxPoolWithAZeroPadOfAnyInput) {
       R"(main (float[1,2,4,4] x) => (float[1,2,5,5] y) <int64[8] p = {0, 0, 1, 1, 0, 0, 1, 1}> {
       t = Pad(x, p)
       y = MaxPool <kernel_shape = [2, 2]> (t) })",
-      "the Pad value must be -inf, or 0 after a Relu");
+      "the Pad value must be -inf, the lowest float32 of a float32 input, or 0 after a Relu");
 }
 
 TEST(FusePadIntoConvPool, KeepsAMaxPoolWhoseWindowCouldBeAllPad) {

@@ -106,6 +106,15 @@ class CudaContext {
   virtual cublasLtHandle_t cublasLt() = 0;
   virtual cudnnHandle_t cudnn() = 0;
   virtual const DeviceProperties& device() const = 0;
+
+  // ---- checks ----
+  // Zeroed device words (device_checks.h) for a range check of indices into
+  // `axis` of size `size` of `data`, reported after the step; null where the
+  // context keeps no checks (an index out of range then gives zeros only).
+  virtual Expected<int64_t*> rangeCheck(int64_t axis, int64_t size, const DeviceTensor& data) {
+    (void)axis, (void)size, (void)data;
+    return static_cast<int64_t*>(nullptr);
+  }
 };
 
 class CudaKernel {

@@ -13,6 +13,7 @@
 #include "core/exec/compiler.h"
 #include "core/exec/cuda/cuda_check.h"
 #include "core/exec/cuda/device_block.h"
+#include "core/exec/cuda/device_checks.h"
 #include "core/exec/cuda/device_memory.h"
 #include "core/exec/cuda/kernel_choice.h"
 #include "core/exec/cuda/placed_values.h"
@@ -55,12 +56,13 @@ class Build final : public CudaBuild {
 class StepContext final : public CudaContext {
  public:
   StepContext(const Step& step, PlacedValues& values, const CudaDevice& device, bool overridden,
-              DeviceBlock* block)
+              DeviceBlock* block, DeviceChecks& checks)
       : step_(step),
         values_(values),
         device_(device),
         overridden_(overridden),
         block_(block),
+        checks_(checks),
         outputs_(step.outputs.size()),
         produced_(step.outputs.size(), false) {}
 
@@ -131,6 +133,9 @@ class StepContext final : public CudaContext {
   cublasLtHandle_t cublasLt() override { return device_.cublasLt(); }
   cudnnHandle_t cudnn() override { return device_.cudnn(); }
   const DeviceProperties& device() const override { return device_.properties(); }
+  Expected<int64_t*> rangeCheck(int64_t axis, int64_t size, const DeviceTensor& data) override {
+    return checks_.add({step_.node->describe(), axis, size, data.describe()}, device_.stream());
+  }
 
   std::vector<DeviceTensor>& outputs() { return outputs_; }
   bool produced(size_t i) const { return produced_[i]; }
@@ -143,6 +148,7 @@ class StepContext final : public CudaContext {
   const CudaDevice& device_;
   bool overridden_;
   DeviceBlock* block_;  // the device memory plan's block, or null (the pool)
+  DeviceChecks& checks_;
   std::vector<DeviceTensor> outputs_;
   std::vector<bool> produced_;
   std::vector<DeviceTensor> scratch_;  // freed (stream-ordered) with the context
@@ -221,6 +227,7 @@ class CudaRunner final : public GraphRunner {
   DeviceMemory memory_;                 // the device memory plan's stages
   std::unique_ptr<DeviceBlock> block_;  // its block in GPU memory, for runs on the plan
   uint64_t blockPlan_ = 0;              // the plan the block was made for
+  DeviceChecks checks_;                 // the run's range checks on device values
 };
 
 // A small integer tensor (a shape, indices, axes): what kernels may read on
@@ -298,7 +305,7 @@ Status CudaRunner::runOnDevice(const Step& step, StepKernel& k, PlacedValues& va
                                bool overridden, bool keep) {
   // Outputs kept across runs never take the block's memory.
   DeviceBlock* block = keep ? nullptr : block_.get();
-  StepContext ctx(step, values, *device_, overridden, block);
+  StepContext ctx(step, values, *device_, overridden, block, checks_);
   PASSLAB_RETURN_IF_ERROR(k.kernel->run(ctx));
   PASSLAB_CUDA_TRY(cudaGetLastError());
   for (size_t i = 0; i < step.outputs.size(); ++i) {
@@ -405,6 +412,7 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
   // used from two threads at once): one run at a time per GPU.
   std::lock_guard<std::mutex> deviceLock(device_->runMutex());
   PASSLAB_RETURN_IF_ERROR(device_->makeCurrent());
+  checks_.reset();
   PASSLAB_RETURN_IF_ERROR(prepareMemory(slots, result.device));
   PlacedValues values(std::move(slots), device_->stream(), uploads_);
   result.device.device =
@@ -419,11 +427,16 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
     if (options.cancel && options.cancel->load())
       return Error(ErrorCode::kCancelled,
                    "run cancelled before " + plan_.steps[s].node->describe());
-    PASSLAB_RETURN_IF_ERROR(runStep(s, rc));
+    if (Status st = runStep(s, rc); !st) {
+      // An index out of range found on the device earlier may be the cause.
+      if (!checks_.empty()) PASSLAB_RETURN_IF_ERROR(checks_.verify(device_->stream()));
+      return st;
+    }
   }
-  PASSLAB_RETURN_IF_ERROR(collectOutputs(values, result));
   if (cudaError_t e = cudaStreamSynchronize(device_->stream()); e != cudaSuccess)
     return fromCuda(e, "the run's kernels (set PASSLAB_CUDA_SYNC=1 to name the failing node)");
+  PASSLAB_RETURN_IF_ERROR(checks_.verify(device_->stream()));
+  PASSLAB_RETURN_IF_ERROR(collectOutputs(values, result));
   values.countCopies(result.device);
   if (block_) {
     result.device.placedInBlock = block_->counts().placed;
@@ -465,6 +478,7 @@ Status CudaRunner::runStep(size_t s, RunContext& rc) {
   if (syncEachStep_)
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
       return fromCuda(e, "the step's kernels").withContext(node.describe());
+  if (syncEachStep_) PASSLAB_RETURN_IF_ERROR(checks_.verify(stream));
   if (keep) {
     kept_[s] = rc.values.snapshot(step.outputs);
     // Their host copies are the same tensors on every run: uploaded once too.

@@ -276,8 +276,9 @@ class Gather final : public CudaKernel {
     PASSLAB_ASSIGN_OR_RETURN(int64_t axis, cpu::normalizeAxis(axis_, rank));
     const int64_t n = data.dim(static_cast<size_t>(axis));
     // Indices that stay the same are checked once on the host, with the CPU's
-    // message; others are resolved on the device (out of range: zeros).
-    if (ctx.invariantInput(1) && checkedAxisSize_ != n) {
+    // message; others on the device, reported after the step (device_checks.h).
+    const bool invariant = ctx.invariantInput(1);
+    if (invariant && checkedAxisSize_ != n) {
       PASSLAB_ASSIGN_OR_RETURN(std::vector<int64_t> indices, hostInts(ctx, 1, "indices"));
       for (int64_t i : indices)
         if (i < -n || i >= n)
@@ -295,9 +296,13 @@ class Gather final : public CudaKernel {
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= data.dim(static_cast<size_t>(d));
     for (int64_t d = axis + 1; d < rank; ++d) inner *= data.dim(static_cast<size_t>(d));
+    int64_t* outOfRange = nullptr;
+    if (!invariant) {
+      PASSLAB_ASSIGN_OR_RETURN(outOfRange, ctx.rangeCheck(axis, n, data));
+    }
     return launchStatus(
         launchGather(data.raw(), idx.raw(), it == ir::DataType::kInt64, y.mutableRaw(), es, outer,
-                     n, idx.numel(), inner, ctx.stream()),
+                     n, idx.numel(), inner, ctx.stream(), outOfRange),
         "Gather");
   }
 

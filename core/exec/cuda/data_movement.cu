@@ -202,13 +202,20 @@ __global__ void padKernel(const E* __restrict__ src, E* __restrict__ dst, PadArg
 template <class E, class I>
 __global__ void gatherKernel(const E* __restrict__ data, const I* __restrict__ indices,
                              E* __restrict__ dst, int64_t n, int64_t count, int64_t inner,
-                             int64_t total) {
+                             int64_t total, int64_t* outOfRange) {
   PASSLAB_GRID_STRIDE_LOOP(i, total) {
     const int64_t j = i / inner, e = i - j * inner;
     const int64_t o = j / count, k = j - o * count;
-    int64_t ix = static_cast<int64_t>(indices[k]);
-    if (ix < 0) ix += n;
-    dst[i] = (ix < 0 || ix >= n) ? E(0) : data[(o * n + ix) * inner + e];
+    const int64_t given = static_cast<int64_t>(indices[k]);
+    const int64_t ix = given < 0 ? given + n : given;
+    if (ix < 0 || ix >= n) {
+      dst[i] = E(0);
+      if (outOfRange != nullptr &&
+          atomicCAS(reinterpret_cast<unsigned long long*>(outOfRange), 0ull, 1ull) == 0ull)
+        outOfRange[1] = given;
+      continue;
+    }
+    dst[i] = data[(o * n + ix) * inner + e];
   }
 }
 
@@ -350,18 +357,19 @@ int launchPad(const void* src, void* dst, int elemSize, const PadArgs& a, uint64
 }
 
 int launchGather(const void* data, const void* indices, bool indices64, void* dst, int elemSize,
-                 int64_t outer, int64_t n, int64_t count, int64_t inner, cudaStream_t stream) {
+                 int64_t outer, int64_t n, int64_t count, int64_t inner, cudaStream_t stream,
+                 int64_t* outOfRange) {
   const int64_t total = outer * count * inner;
   if (total <= 0) return 0;
   bool ok = withElementSize(elemSize, [&]<class E>() {
     if (indices64)
       gatherKernel<E, int64_t><<<blocksFor(total), kThreads, 0, stream>>>(
           static_cast<const E*>(data), static_cast<const int64_t*>(indices), static_cast<E*>(dst),
-          n, count, inner, total);
+          n, count, inner, total, outOfRange);
     else
       gatherKernel<E, int32_t><<<blocksFor(total), kThreads, 0, stream>>>(
           static_cast<const E*>(data), static_cast<const int32_t*>(indices), static_cast<E*>(dst),
-          n, count, inner, total);
+          n, count, inner, total, outOfRange);
   });
   if (!ok) return static_cast<int>(cudaErrorInvalidValue);
   return static_cast<int>(cudaGetLastError());

@@ -48,9 +48,12 @@ int launchPad(const void* src, void* dst, int elemSize, const PadArgs& a, uint64
 // Gather along an axis: data viewed as [outer, n, inner], indices (int32 when
 // !indices64, else int64) of `count` values; dst is [outer, count, inner].
 // Negative indices count from the end; an index still outside [0, n) writes
-// zeros (the factory checks constant indices on the host).
+// zeros (the factory checks constant indices on the host) and, with
+// `outOfRange` (2 zeroed words, device_checks.h), sets word 0 to 1 and word 1
+// to such an index.
 int launchGather(const void* data, const void* indices, bool indices64, void* dst, int elemSize,
-                 int64_t outer, int64_t n, int64_t count, int64_t inner, cudaStream_t stream);
+                 int64_t outer, int64_t n, int64_t count, int64_t inner, cudaStream_t stream,
+                 int64_t* outOfRange = nullptr);
 
 // Resize nearest on a 4-D tensor: `maps` (device) holds out[0] + out[1] +
 // out[2] + out[3] entries, axis after axis: the input offset (index * the

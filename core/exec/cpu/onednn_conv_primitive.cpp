@@ -41,7 +41,12 @@ void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
 }
 
 Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor& w,
-                              const Tensor* bias, Tensor& y, bool invariantWeights) {
+                              const Tensor* bias, Tensor& y, bool invariantWeights,
+                              const Tensor* binarySrc) {
+  if (binarySrc && binaryDesc.is_zero())
+    return internalError("a binary post-op input for a primitive without one");
+  if (!binarySrc && !binaryDesc.is_zero())
+    return internalError("the primitive's binary post-op has no input");
   dnnl::stream& s = stream();
   memory wei;
   if (invariantWeights && packedValid) {
@@ -77,6 +82,8 @@ Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor&
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
   if (bias) args[DNNL_ARG_BIAS] = over(biasDesc, *bias);
+  if (binarySrc)
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = over(binaryDesc, *binarySrc);
   prim.execute(s, args);
   if (reorderDst) fromDst.execute(s, dst, userOut);
   s.wait();

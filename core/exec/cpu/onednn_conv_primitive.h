@@ -20,6 +20,9 @@ struct ConvPrimitive {
   dnnl::reorder toSrc, toWei, fromDst;
   dnnl::memory packedWei;    // weights in the primitive's layout
   bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)
+  // The layout of the tensor a binary post-op at index 0 reads (a residual
+  // added in the store loop); zero when the primitive has no such post-op.
+  dnnl::memory::desc binaryDesc;
 
   // Whether it holds its own copy of the invariant weights (packedValid), so
   // the kernel may say KernelContext::holdsOwnCopy.
@@ -39,9 +42,9 @@ struct ConvPrimitive {
   // this node (KernelContext::invariantInput), so its reordered copy may be
   // kept; never keyed by buffer address. Weights that are not invariant (a
   // run that overrides an initializer) are packed per run, and the held copy
-  // stays as it was.
+  // stays as it was. `binarySrc`: what the binary post-op reads (binaryDesc).
   Status execute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
-                 Tensor& y, bool invariantWeights);
+                 Tensor& y, bool invariantWeights, const Tensor* binarySrc = nullptr);
 };
 
 }  // namespace passlab::exec::cpu::onednn

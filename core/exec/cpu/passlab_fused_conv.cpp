@@ -22,16 +22,23 @@
 //
 // With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the
 // layout in core/ir/passlab_ops.h) Y and Z are blocked [N, ceil(M/b), H, W, b]
-// and X is blocked or NCHW (by its rank): the convolution reads and writes
-// oneDNN's nChw{b}c directly, so no reorder runs unless oneDNN picks another
-// layout for X (it does for a first layer of few channels, from NCHW).
-// Weights are reordered once as before; oneDNN pads them with zeros, so the
-// padding channels of X never reach Y. The residual and an activation oneDNN
-// lacks are one pass over the blocked buffers (elementwise, layout-blind).
+// and X is blocked or NCHW (by its rank). blockedConvLayouts
+// (blocked_conv_layouts.h) says which layouts the convolution asks for: for
+// 1x1 kernels and first layers reading NCHW, the chain's own (oneDNN's direct
+// JIT kernels on nChw{b}c, no reorder, the residual a binary post-op over Z
+// in the store loop, then the activation); for wider kernels oneDNN's pick
+// (its brgemm kernels on NHWC, X and Y reordered per call, faster all the
+// same). Weights are reordered once as before; oneDNN pads them with zeros,
+// so the padding channels of X never reach Y. A residual not taken as a
+// post-op and an activation oneDNN lacks are one pass over the blocked
+// buffers (elementwise, layout-blind).
 // The reference unblocks X and Z, runs the NCHW reference and blocks Y.
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 
+#include "core/exec/cpu/blocked_conv_layouts.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
@@ -118,7 +125,8 @@ struct Plan : onednn::ConvPrimitive {
   Dims xDims, wDims;
   bool hasBias = false, hasResidual = false;
   int threads = 0;
-  bool postAct = false;  // the activation is an eltwise post-op
+  bool postAct = false;         // the activation is an eltwise post-op
+  bool residualPostOp = false;  // the residual is a binary post-op (binaryDesc)
   bool declined = false;
 };
 
@@ -243,10 +251,16 @@ class FusedConvOneDnn final : public Kernel {
     // A reorder into Y might leave its padding channels as they were.
     if (p.reorderDst && g.M % block_ != 0)
       std::memset(y->mutableData<float>(), 0, sizeof(float) * y->numel());
-    PASSLAB_RETURN_IF_ERROR(p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1)));
+    // The residual post-op reads Z where Y is written: never the same memory
+    // (FusedConv does not run in place), checked all the same.
+    if (p.residualPostOp && z->raw() == y->raw())
+      return internalError("FusedConv's output shares the residual's memory");
+    PASSLAB_RETURN_IF_ERROR(
+        p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1), p.residualPostOp ? z : nullptr));
     if (ctx.invariantInput(1) && p.holdsWeights()) ctx.holdsOwnCopy(1);
     const Activation rest = p.postAct ? Activation{} : act_;
-    if (z || rest.kind != ActKind::kNone) epilogue(rest, *y, z, ctx.threads());
+    const Tensor* restZ = p.residualPostOp ? nullptr : z;
+    if (restZ || rest.kind != ActKind::kNone) epilogue(rest, *y, restZ, ctx.threads());
     return Status::ok();
   }
 
@@ -365,24 +379,52 @@ class FusedConvOneDnn final : public Kernel {
       auto anyWei = memory::desc(wDims, f32, tag::any);
       auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
       auto& eng = onednn::engine();
-      // The activation is a post-op when nothing comes before it; with a
-      // residual both are applied in one pass over Y after the reorder to
-      // NCHW, which measured faster than a `sum` post-op fed by reordering Z
-      // into the blocked destination, and than doing it in a hand-written
-      // blocked-to-NCHW loop (docs/fused-kernels.md).
-      dnnl::post_ops ops;
-      p->postAct = !hasResidual && act_.kind != ActKind::kNone && eltwise_;
-      if (p->postAct) ops.append_eltwise(1.0f, alg_, alpha_, beta_);
-      dnnl::primitive_attr attr;
-      attr.set_post_ops(ops);
       auto kind = dnnl::prop_kind::forward_inference;
       auto algo = dnnl::algorithm::convolution_direct;
-      auto d = hasBias ? dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, p->biasDesc,
-                                                         anyDst, strides, dil, padL, padR)
-                       : dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, anyDst,
-                                                         strides, dil, padL, padR);
-      auto pd = dnnl::convolution_forward::primitive_desc(d, attr, eng);
-      p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
+      // residualPostOp: Z is added in the convolution's store loop (a binary
+      // post-op over Z in Y's layout), then the activation; otherwise the
+      // activation is a post-op when nothing comes before it, and with a
+      // residual both are one pass over Y after the convolution (and the
+      // reorder of its output).
+      auto primitiveDesc = [&](const memory::desc& src, const memory::desc& dst,
+                               bool residualPostOp) {
+        dnnl::post_ops ops;
+        if (residualPostOp) ops.append_binary(dnnl::algorithm::binary_add, p->userDst);
+        if ((residualPostOp || !hasResidual) && act_.kind != ActKind::kNone && eltwise_)
+          ops.append_eltwise(1.0f, alg_, alpha_, beta_);
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        auto d = hasBias ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc,
+                                                           dst, strides, dil, padL, padR)
+                         : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, strides,
+                                                           dil, padL, padR);
+        return dnnl::convolution_forward::primitive_desc(d, attr, eng);
+      };
+      // The chain's layouts where blockedConvLayouts says so and oneDNN has a
+      // direct JIT kernel for them (with the residual as a post-op, or
+      // without when it declines that); anything else (a reference or
+      // GEMM-based convolution) would lose to oneDNN's own pick.
+      std::optional<dnnl::convolution_forward::primitive_desc> pd;
+      bool residualPostOp = false;
+      if (block_ && blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains) {
+        for (bool withResidual : {hasResidual, false}) {
+          try {
+            pd = primitiveDesc(p->userSrc, p->userDst, withResidual);
+            if (std::string(pd->impl_info_str()).rfind("jit", 0) == 0) {
+              residualPostOp = withResidual;
+              break;
+            }
+          } catch (const dnnl::error&) {
+          }
+          pd.reset();
+          if (!hasResidual) break;
+        }
+      }
+      if (!pd) pd = primitiveDesc(anySrc, anyDst, false);
+      p->residualPostOp = residualPostOp;
+      p->postAct = (residualPostOp || !hasResidual) && act_.kind != ActKind::kNone && eltwise_;
+      if (residualPostOp) p->binaryDesc = p->userDst;
+      p->adopt(dnnl::convolution_forward(*pd), pd->src_desc(), pd->weights_desc(), pd->dst_desc());
     } catch (const dnnl::error&) {
       p->declined = true;  // the reference takes this configuration
     }

@@ -1,0 +1,41 @@
+// Which layouts a blocked FusedConv (`block`, convert_to_blocked_layout) asks
+// oneDNN for (issue #26).
+//
+// Given `any`, oneDNN 2.6 on AVX-512 picks its brgemm convolutions, which take
+// NHWC: every call then reorders X from the chain's nChw{b}c to NHWC and Y
+// back, two passes over memory per convolution (resnet50 --level fused: 107
+// reorders, 6.9 ms of 62 per run, 1 thread). Asked for nChw{b}c itself it
+// runs its direct JIT kernels with no reorder at all, and the residual can
+// then be a binary post-op over Z, which is already in Y's layout.
+//
+// Per convolution (resnet50's 53, oneDNN verbose, per-position minimum of 10
+// runs, 1 thread): the 1x1 JIT kernel on nChw16c is as fast as brgemm on NHWC
+// (within 5% either way), so the reorders are pure loss; the 3x3 brgemm kernel
+// is 8-15% faster than the direct one (1.33-1.44 vs 1.49-1.62 ms), more than
+// its two reorders cost (0.02-0.11 ms); a first layer reading NCHW (the
+// 7x7/2 stem) is as fast either way, but brgemm needs X reordered to NHWC
+// and Y back (0.08 + 0.65 ms).
+#pragma once
+
+#include <cstdint>
+
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu::fused {
+
+enum class ConvLayouts : uint8_t {
+  kTheChains,    // X and Y as the chain holds them (nChw{b}c, X NCHW for a first layer)
+  kOneDnnsPick,  // `any`: oneDNN's choice, reordered to and from the chain's layout
+};
+
+// kernel: the spatial kernel sizes; blockedX: X is blocked (not a first layer
+// reading NCHW). Where the chain's layouts are asked for and oneDNN offers no
+// direct JIT kernel for them, the caller falls back to kOneDnnsPick.
+inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX) {
+  if (!blockedX) return ConvLayouts::kTheChains;
+  for (int64_t k : kernel)
+    if (k != 1) return ConvLayouts::kOneDnnsPick;
+  return ConvLayouts::kTheChains;
+}
+
+}  // namespace passlab::exec::cpu::fused

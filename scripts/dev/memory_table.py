@@ -15,7 +15,8 @@ ORT child also includes the Python interpreter and numpy: the row
 "(baseline)" is that child importing onnxruntime and numpy and exiting.
 
     scripts/dev/memory_table.py --cli build/app/cli/passlab-cli \
-        --python /tmp/pq/bin/python [--corpus /work/shared/corpus] > table.md
+        --python /tmp/pq/bin/python [--corpus /work/shared/corpus] \
+        [--models NAME...] [--run-arg=--no-huge-pages] > table.md
 """
 import argparse
 import glob
@@ -86,8 +87,15 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python", default="/tmp/pq/bin/python")
     ap.add_argument("--corpus", default=os.environ.get("PASSLAB_CORPUS_DIR", "/work/shared/corpus"))
+    ap.add_argument("--models", nargs="*", default=[],
+                    help="only these corpus models (names without .onnx; default: all)")
+    ap.add_argument("--run-arg", action="append", default=[],
+                    help="one more argument for every passlab-cli run "
+                         "(e.g. --run-arg=--no-huge-pages); repeatable")
     args = ap.parse_args()
     models = sorted(glob.glob(os.path.join(args.corpus, "models", "*.onnx")))
+    if args.models:
+        models = [m for m in models if os.path.basename(m)[:-5] in args.models]
     if not models:
         sys.exit(f"no models under {args.corpus}/models")
     tmp = tempfile.mkdtemp()
@@ -103,6 +111,7 @@ def main():
         rep = os.path.join(tmp, name + ".json")
         io_dir = os.path.join(tmp, name + "_io")
         cmd = [args.cli, "run", path, "--repeat", "1", "--warmup", "0", "--threads", "1"]
+        cmd += args.run_arg
         r = subprocess.run(cmd + ["--memory-report", rep, "--save-outputs", io_dir],
                            capture_output=True, text=True, timeout=600)
         if r.returncode != 0:

@@ -27,17 +27,25 @@
 // one that is a graph input, or a Constant's value) and so is its bias; a
 // Conv of group 1; not every channel dead. A Concat along the channel axis
 // passes them on at their offset among its channels (every input's channel
-// count known; the Concat is not edited, its output shrinks). The walk stops,
-// and the channels stay with a note in the explain log saying why, at a graph
-// output, a Concat along another axis, Reshape, Flatten, a grouped Conv, an
-// Add of two activations (a residual) and any op not listed; a node the
-// step's filter excludes stops it too.
+// count known; the Concat is not edited, its output shrinks). A residual Add
+// of two activations (or a Sum) passes a channel on only where it is dead on
+// every input: each other input is traced back through the ops above to the
+// layers it comes from, which join the plan (a ResNet stage: the downsample
+// Conv and every block's last Conv), the channels dead in all of them go
+// from all of them, and the walk goes on from the Add with the sum of the
+// inputs' constants; inputs of different shapes (a broadcast) stop it. The
+// walk stops, and the channels stay with a note in the explain log saying
+// why, at a graph output, a Concat along another axis, Reshape, Flatten, a
+// grouped Conv and any op not listed; a node the step's filter excludes
+// stops it too.
 // Inputs holding inf or NaN make 0 * x NaN, which the removed channel never
 // shows; this pass takes the weights' zeros as zeros.
 // Running it again changes nothing: no dead channel is left that can go.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
 
 #include "core/analysis/sparsity.h"
 #include "core/passes/function_pass.h"
@@ -171,16 +179,36 @@ struct Edit {
   std::vector<double> value;  // the dead channels' constants entering the node
 };
 
-// The dead channels of one layer and where they go.
+// A layer whose output channels the plan removes: its dead channels and
+// each channel's constant (its bias, else 0).
+struct Source {
+  ir::Node* node = nullptr;
+  std::vector<int64_t> dead;  // ascending
+  std::vector<double> bias;   // every channel's constant if dead
+  int64_t channels = 0, rank = 0, axis = 1;
+};
+
+// A residual Add the walk reached: the constants that came in on each input.
+struct Join {
+  std::vector<bool> arrived;  // per input
+  std::vector<double> sum;    // the constants that came in so far, added
+  Frame frame;
+};
+
+// The dead channels of one layer, with the layers whose outputs residual
+// Adds add to them (all sources share their channel positions), and where
+// they go.
 struct Plan {
-  ir::Node* source = nullptr;
-  int64_t channels = 0;       // of the layer's output
-  std::vector<int64_t> dead;  // channel indices, ascending
-  std::vector<double> value;  // each one's constant at the layer's output
+  std::vector<Source> sources;  // the first is the layer the walk started from
+  std::vector<std::pair<ir::Node*, ir::Node*>> found;  // (layer, Add) met tracing an Add back
+  int64_t channels = 0;                                // of the layers' output
+  std::vector<int64_t> dead;                           // dead in every source, ascending
   std::vector<Text> keptWhy;  // per dead channel: why it stays ("" when it goes)
   std::vector<Edit> edits;
   std::vector<std::pair<ir::Value*, int64_t>> region;  // values whose channel axis shrinks,
                                                        // with their channel count
+  std::map<const ir::Node*, Join> joins;
+  std::set<const ir::Value*> traced;  // values traced back from an Add
   int64_t rank = 0, axis = 1;
 };
 
@@ -211,70 +239,137 @@ class Remover {
   // what was removed and what stays.
   Text removeFrom(ir::Node& n) {
     Plan p;
-    p.source = &n;
-    if (Text why = findDead(n, p); !why.empty() || p.dead.empty()) return why;
-    if (static_cast<int64_t>(p.dead.size()) == p.channels)
+    Source first;
+    if (Text why = readSource(n, first); !why.empty() || first.dead.empty()) return why;
+    if (static_cast<int64_t>(first.dead.size()) == first.channels)
       return Text::of("all %1 output channels are zero: the layer is a constant, not pruned here",
-                      std::to_string(p.channels));
-    p.keptWhy.assign(p.dead.size(), Text());
-    if (Text why = walk(p, n.output(0), p.value, Frame{0, p.channels}); !why.empty())
-      return Text::of("%1 dead channels stay: %2", std::to_string(p.dead.size()), why);
+                      std::to_string(first.channels));
+    p.channels = first.channels;
+    p.rank = first.rank;
+    p.axis = first.axis;
+    const size_t deadHere = first.dead.size();
+    p.sources.push_back(std::move(first));
+    Text narrowed;  // why some of the first layer's dead channels are not dead in another source
+    for (;;) {
+      if (Text why = planWalk(p); !why.empty())
+        return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), why);
+      if (p.found.empty()) break;
+      if (Text why = addFound(p, narrowed); !why.empty())
+        return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), why);
+    }
     std::vector<int64_t> go;
-    std::vector<double> goValue;
-    Text firstKept;
+    Text firstKept = p.dead.size() < deadHere ? narrowed : Text();
     for (size_t j = 0; j < p.dead.size(); ++j) {
-      if (p.keptWhy[j].empty()) {
+      if (p.keptWhy[j].empty())
         go.push_back(p.dead[j]);
-        goValue.push_back(p.value[j]);
-      } else if (firstKept.empty()) {
+      else if (firstKept.empty())
         firstKept = p.keptWhy[j];
-      }
     }
     if (go.empty())
-      return Text::of("%1 dead channels stay: %2", std::to_string(p.dead.size()), firstKept);
+      return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), firstKept);
     apply(p, go);
-    ++layers_;
-    removed_ += static_cast<int64_t>(go.size());
-    if (go.size() < p.dead.size())
+    layers_ += p.sources.size();
+    removed_ += static_cast<int64_t>(go.size() * p.sources.size());
+    if (go.size() < deadHere)
       return Text::of("%1 of %2 dead channels removed; the others stay: %3",
-                      std::to_string(go.size()), std::to_string(p.dead.size()), firstKept);
+                      std::to_string(go.size()), std::to_string(deadHere), firstKept);
     return "";
   }
 
-  // The channels of `n` whose weights are all zero, with their constant.
-  Text findDead(ir::Node& n, Plan& p) {
+  // One walk from every source over the channels dead in all of them;
+  // residual Adds whose other input comes from a layer not yet among the
+  // sources leave it in p.found.
+  Text planWalk(Plan& p) {
+    p.dead = p.sources[0].dead;
+    for (size_t i = 1; i < p.sources.size(); ++i) {
+      std::vector<int64_t> both;
+      std::set_intersection(p.dead.begin(), p.dead.end(), p.sources[i].dead.begin(),
+                            p.sources[i].dead.end(), std::back_inserter(both));
+      p.dead = std::move(both);
+    }
+    p.keptWhy.assign(p.dead.size(), Text());
+    p.edits.clear();
+    p.region.clear();
+    p.joins.clear();
+    p.traced.clear();
+    p.found.clear();
+    if (p.dead.empty()) return "";
+    for (const Source& s : p.sources) {
+      std::vector<double> value;
+      for (int64_t c : p.dead) value.push_back(s.bias[static_cast<size_t>(c)]);
+      if (Text why = walk(p, s.node->output(0), value, Frame{0, p.channels}); !why.empty())
+        return why;
+    }
+    if (!p.found.empty()) return "";
+    for (const auto& [add, join] : p.joins)
+      if (std::find(join.arrived.begin(), join.arrived.end(), false) != join.arrived.end())
+        return Text::of("%1 reads them on one input only", nodeText(*add));
+    return "";
+  }
+
+  // The layers met tracing residual Adds back join the sources; "" when they
+  // can (their output like the first layer's), and `narrowed` says why a
+  // channel dead in the first layer is not dead in one of them.
+  Text addFound(Plan& p, Text& narrowed) {
+    for (const auto& [layer, add] : p.found) {
+      if (!mayChange(ctx_, *layer))
+        return Text::of("%1 is excluded from this pass", nodeText(*layer));
+      Source s;
+      if (Text why = readSource(*layer, s); !why.empty()) return why;
+      if (s.dead.empty()) {
+        if (narrowed.empty() && !p.dead.empty())
+          narrowed = Text::of("channel %1 is not zero in %2, which the other input of %3 adds",
+                              std::to_string(p.dead[0]), nodeText(*layer), nodeText(*add));
+        p.sources.push_back(std::move(s));
+        continue;
+      }
+      if (s.channels != p.channels || s.rank != p.rank || s.axis != p.axis)
+        return Text::of("%1 adds them to the output of %2, whose channels are laid out otherwise",
+                        nodeText(*add), nodeText(*layer));
+      for (int64_t c : p.dead)
+        if (!std::binary_search(s.dead.begin(), s.dead.end(), c) && narrowed.empty())
+          narrowed = Text::of("channel %1 is not zero in %2, which the other input of %3 adds",
+                              std::to_string(c), nodeText(*layer), nodeText(*add));
+      p.sources.push_back(std::move(s));
+    }
+    return "";
+  }
+
+  // The channels of `n` whose weights are all zero, with every channel's
+  // constant; "" with none dead when `n` has no stored weight.
+  Text readSource(ir::Node& n, Source& s) {
+    s.node = &n;
     const ir::Tensor* w = analysis::storedWeight(n.input(1));
     if (!w) return "";
     auto layout = analysis::weightLayout(n, *w);
     auto values = fusion::floatValues(*w);
     if (!layout || !values || layout->reduce == 0) return "";
-    p.channels = layout->channels;
+    s.channels = layout->channels;
     for (int64_t c = 0; c < layout->channels; ++c) {
       bool zero = true;
       for (int64_t r = 0; r < layout->reduce && zero; ++r)
         zero =
             (*values)[static_cast<size_t>(c * layout->channelStride + r * layout->reduceStride)] ==
             0;
-      if (zero) p.dead.push_back(c);
+      if (zero) s.dead.push_back(c);
     }
-    if (p.dead.empty()) return "";
+    if (s.dead.empty()) return "";
     if (n.opType() == "Conv" && n.attrInt("group", 1) != 1)
       return Text::of("grouped Conv (group %1): its dead channels are not removed",
                       std::to_string(n.attrInt("group", 1)));
     auto rank = rankOf(n.output(0));
     if (!rank) return "the rank of the layer's output is not known";
-    p.rank = *rank;
-    p.axis = n.opType() == "Conv" ? 1 : p.rank - 1;
-    if (p.axis < 0) return "the layer's output has rank 0";
-    std::vector<double> bias(static_cast<size_t>(p.channels), 0.0);
+    s.rank = *rank;
+    s.axis = n.opType() == "Conv" ? 1 : s.rank - 1;
+    if (s.axis < 0) return "the layer's output has rank 0";
+    s.bias.assign(static_cast<size_t>(s.channels), 0.0);
     if (n.inputs().size() > 2 && n.input(2)) {
       const double scale = n.opType() == "Gemm" ? n.attrFloat("beta", 1.0f) : 1.0;
       auto c = channelConstant(n.input(2), n.opType() == "Gemm" ? 2 : 1,
-                               n.opType() == "Gemm" ? 1 : 0, p.channels);
+                               n.opType() == "Gemm" ? 1 : 0, s.channels);
       if (!c) return "the bias is not a stored constant with one value per channel";
-      for (size_t i = 0; i < bias.size(); ++i) bias[i] = scale * c->values[i];
+      for (size_t i = 0; i < s.bias.size(); ++i) s.bias[i] = scale * c->values[i];
     }
-    for (int64_t c : p.dead) p.value.push_back(bias[static_cast<size_t>(c)]);
     return "";
   }
 
@@ -323,6 +418,7 @@ class Remover {
       if (out.size() == value.size() && (op != "Dropout" || n.inputs().size() < 3 || !n.input(2)))
         return through(p, n, EditKind::kSameShape, out, f);
     }
+    if (isJoin(p, n, f)) return followJoin(p, n, input, value, f);
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || (op == "PRelu" && input == 0))
       return followBinary(p, n, input, value, f);
     return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
@@ -346,6 +442,8 @@ class Remover {
     int64_t axis = n.attrInt("axis", 0);
     if (axis < 0) axis += p.rank;
     if (axis != p.axis) return Text::of("%1 joins them along another axis", nodeText(n));
+    for (const Edit& e : p.edits)
+      if (e.node == &n) return Text::of("%1 reads them twice", nodeText(n));
     int64_t offset = 0, total = 0;
     for (size_t i = 0; i < n.inputs().size(); ++i) {
       const ir::Value* in = n.input(i);
@@ -360,6 +458,103 @@ class Remover {
     }
     p.edits.push_back(Edit{&n, EditKind::kSameShape, f, 0, -1, value});
     return walk(p, n.output(0), value, Frame{f.offset + offset, total});
+  }
+
+  bool isChannelConstant(const Plan& p, const ir::Value* v, const Frame& f) const {
+    return v && channelConstant(v, p.rank, p.axis, f.channels).has_value();
+  }
+
+  // A residual Add of two activations, or a Sum (opset < 13 ResNets join
+  // their branches with Sum).
+  bool isJoin(const Plan& p, const ir::Node& n, const Frame& f) const {
+    if (n.opType() == "Sum") return !n.inputs().empty();
+    return n.opType() == "Add" && n.inputs().size() == 2 && !isChannelConstant(p, n.input(0), f) &&
+           !isChannelConstant(p, n.input(1), f);
+  }
+
+  // A residual Add (or Sum): channel c of its output is constant only when
+  // it is on every input, so the walk goes on once every input brought the
+  // channels (the sum of their constants). The first arrival traces the
+  // other inputs back to the layers they come from (p.found). The inputs
+  // must all have the same shape: a broadcast stops the walk.
+  Text followJoin(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,
+                  const Frame& f) {
+    const size_t count = n.inputs().size();
+    auto shapeOf = [](const ir::Value* v) -> const ir::Shape* {
+      if (!v || !v->type().isTensor() || !v->type().shape()) return nullptr;
+      return &*v->type().shape();
+    };
+    const ir::Shape* first = shapeOf(n.input(0));
+    bool same = first && static_cast<int64_t>(first->rank()) == p.rank;
+    for (size_t i = 1; same && i < count; ++i) {
+      const ir::Shape* s = shapeOf(n.input(i));
+      same = s && s->rank() == first->rank();
+      for (size_t d = 0; same && d < first->rank(); ++d) same = (*first)[d].sameAs((*s)[d]);
+    }
+    if (!same)
+      return Text::of("%1 adds them to a value of another or unknown shape (a broadcast)",
+                      nodeText(n));
+    Join& j = p.joins[&n];
+    if (j.arrived.empty()) {
+      j.arrived.assign(count, false);
+      j.sum.assign(value.size(), 0.0);
+      j.frame = f;
+      for (size_t i = 0; i < count; ++i) {
+        if (n.input(i) == n.input(input)) continue;  // arrives through the same value's uses
+        if (f.offset != 0 || f.channels != p.channels)
+          return Text::of("%1 adds them after a Concat moved them: not followed", nodeText(n));
+        if (Text why = traceBack(p, n, n.input(i)); !why.empty()) return why;
+      }
+    }
+    if (j.arrived[input]) return Text::of("%1 reads them twice", nodeText(n));
+    if (j.frame.offset != f.offset || j.frame.channels != f.channels)
+      return Text::of("%1 adds them at different channel positions", nodeText(n));
+    j.arrived[input] = true;
+    for (size_t k = 0; k < value.size(); ++k) j.sum[k] += value[k];
+    if (std::find(j.arrived.begin(), j.arrived.end(), false) != j.arrived.end()) return "";
+    return through(p, n, EditKind::kSameShape, j.sum, f);
+  }
+
+  // The layers whose channels reach `v`, the other input of the residual
+  // Add `add`, through the ops the walk follows: each not yet a source goes
+  // to p.found (the walk from it checks the path). "" when every path
+  // back ends at such a layer.
+  Text traceBack(Plan& p, ir::Node& add, const ir::Value* v) {
+    if (!p.traced.insert(v).second) return "";
+    ir::Node* n = v->producer();
+    if (!n)
+      return Text::of("the other input of %1 is '%2', not computed by a layer", nodeText(add),
+                      v->name());
+    const std::string& op = n->opType();
+    const bool layer = n->domain().empty() && (op == "Conv" || op == "Gemm" || op == "MatMul");
+    if (layer && !(op == "Conv" && n->attrInt("group", 1) != 1)) {
+      for (const Source& s : p.sources)
+        if (s.node == n) return "";
+      for (const auto& [known, unused] : p.found)
+        if (known == n) return "";
+      p.found.emplace_back(n, &add);
+      return "";
+    }
+    const Frame f{0, p.channels};
+    if (n->domain().empty() && v == n->output(0)) {
+      if (isJoin(p, *n, f)) {
+        for (const ir::Value* in : n->inputs())
+          if (Text why = in ? traceBack(p, add, in) : Text(); !why.empty()) return why;
+        return "";
+      }
+      if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "PRelu") &&
+          n->inputs().size() == 2) {
+        if (isChannelConstant(p, n->input(1), f)) return traceBack(p, add, n->input(0));
+        if (op != "PRelu" && isChannelConstant(p, n->input(0), f))
+          return traceBack(p, add, n->input(1));
+      }
+      const bool sameShape = op == "BatchNormalization" || op == "Pad" || op == "MaxPool" ||
+                             op == "AveragePool" || op == "Conv" ||
+                             unaryValue(*n, 0.0, opset_).has_value();
+      if (sameShape && !n->inputs().empty() && n->input(0)) return traceBack(p, add, n->input(0));
+    }
+    return Text::of("the other input of %1 comes from %2, which this pass does not trace back",
+                    nodeText(add), nodeText(*n));
   }
 
   Text followBinary(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,
@@ -507,12 +702,14 @@ class Remover {
   // ---- the edits ----
 
   void apply(const Plan& p, const std::vector<int64_t>& go) {
-    ir::Node& n = *p.source;
-    const ir::Tensor& w = *analysis::storedWeight(n.input(1));
-    const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
-    const int64_t weightAxis = n.opType() == "Conv" || transB ? 0 : 1;
-    replaceInput(n, 1, dropAlongAxis(w, weightAxis, go), n.input(1)->name());
-    if (n.inputs().size() > 2 && n.input(2)) dropBiasEntries(n, go);
+    for (const Source& s : p.sources) {
+      ir::Node& n = *s.node;
+      const ir::Tensor& w = *analysis::storedWeight(n.input(1));
+      const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+      const int64_t weightAxis = n.opType() == "Conv" || transB ? 0 : 1;
+      replaceInput(n, 1, dropAlongAxis(w, weightAxis, go), n.input(1)->name());
+      if (n.inputs().size() > 2 && n.input(2)) dropBiasEntries(n, go);
+    }
     std::vector<size_t> at;  // positions of `go` in p.dead
     for (int64_t c : go)
       at.push_back(

@@ -2,7 +2,8 @@
 // per-channel ops they pass and the next layer's input channels (a constant
 // folded into its bias), the outputs equal on random inputs, convergence, and
 // where it must stop (padding with a nonzero constant, graph outputs, Concat,
-// Reshape, grouped producers, a MatMul without a bias).
+// Reshape, grouped producers, a MatMul without a bias); residual Adds (dead
+// on both inputs) and where they stop (one input, broadcast, graph output).
 #include <gtest/gtest.h>
 
 #include "core/io/text_format.h"
@@ -273,6 +274,150 @@ main (float[2,2] x) => (float[2,2] y)
     q = MatMul(x, m)
     y = MatMul(q, m2) })",
                   "all 2 output channels are zero");
+}
+
+// A residual Add: channel 1 is dead in both h1 (bias 0.5) and h2 (bias 0.25),
+// so s holds 0.75 there, and the 1x1 Conv after the Relu takes 0.75 *
+// sum(w3[:, 1]) into its bias: {1 + 0.75 * 2, -1 + 0.75 * 5}. Channel 2 is
+// dead in h1 only: it stays.
+const char* kResidualAdd = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[3,2,1,1] w1 = {1, 2,  0, 0,  0, 0}, float[3] b1 = {0.25, 0.5, 0},
+     float[3,2,1,1] w2 = {-1, 1,  0, 0,  2, 1}, float[3] b2 = {0, 0.25, 0.5},
+     float[2,3,1,1] w3 = {1, 2, 3,  4, 5, 6}, float[2] b3 = {1, -1}> {
+    h1 = Conv(x, w1, b1)
+    h2 = Conv(x, w2, b2)
+    s = Add(h1, h2)
+    r = Relu(s)
+    y = Conv(r, w3, b3) })";
+
+TEST(RemoveDeadChannels, ThroughAResidualAddWhenDeadOnBothInputs) {
+  expectRewrite(kPass, kResidualAdd, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[2,2,1,1] w1 = {1, 2,  0, 0}, float[2] b1 = {0.25, 0},
+     float[2,2,1,1] w2 = {-1, 1,  2, 1}, float[2] b2 = {0, 0.5},
+     float[2,2,1,1] w3 = {1, 3,  4, 6}, float[2] b3 = {2.5, 2.75}> {
+    h1 = Conv(x, w1, b1)
+    h2 = Conv(x, w2, b2)
+    s = Add(h1, h2)
+    r = Relu(s)
+    y = Conv(r, w3, b3) })");
+  PassOutcome out = runPass(kPass, kResidualAdd);
+  EXPECT_NE(out.step.note.str().find("2 channels removed from 2 layers"), std::string::npos)
+      << out.step.note.str();
+  std::string notes;
+  for (const auto& [node, reasons] : out.step.explain.all())
+    for (const auto& [pattern, why] : *reasons) notes += why.str() + "\n";
+  EXPECT_NE(notes.find("1 of 2 dead channels removed; the others stay: channel 2 is not zero in "
+                       "Conv, which the other input of Add adds"),
+            std::string::npos)
+      << notes;
+  expectEqualOutputs(kResidualAdd, out);
+  expectConverges(kPass, kResidualAdd);
+  // The same through a Sum (older ResNets), and a Sum of three where the
+  // third input has channel 1 live: nothing goes.
+  std::string sum = kResidualAdd;
+  sum.replace(sum.find("s = Add(h1, h2)"), 15, "s = Sum(h1, h2)");
+  PassOutcome viaSum = runPass(kPass, sum);
+  EXPECT_NE(viaSum.step.note.str().find("2 channels removed from 2 layers"), std::string::npos)
+      << viaSum.step.note.str();
+  expectEqualOutputs(sum, viaSum);
+  std::string three = kResidualAdd;
+  three.replace(three.find("s = Add(h1, h2)"), 15, "s = Sum(h1, h2, x1)\n    x1 = Conv(x, w1x)");
+  three.replace(three.find("float[3] b1"), 11,
+                "float[3,2,1,1] w1x = {1, 1, 1, 1, 1, 1}, float[3] b1");
+  expectUnchanged(kPass, three, "channel 1 is not zero in Conv, which the other input of Sum adds");
+}
+
+// Two residual blocks with identity shortcuts (as in a ResNet stage): the
+// stream h -> r1 -> r2 has channel 1 dead only if it is dead in h, b and d,
+// the layers whose outputs the Adds sum; each block's first Conv (which
+// reads the stream) and the last Conv lose that input channel, the stream's
+// constants (0.5, relu(0.5 - 1.5) = 0, relu(0 + 0.75)) folded into their
+// biases. Channel 2 is dead in h only and stays.
+const char* kResidualBlocks = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[3,2,1,1] w0 = {1, 2,  0, 0,  0, 0}, float[3] b0 = {0.25, 0.5, -0.5},
+     float[3,3,1,1] wa = {1, 0.5, -1,  2, 1, 0,  -1, 1, 1}, float[3] ba = {0.1, 0.2, 0.3},
+     float[3,3,1,1] wb = {1, -1, 2,  0, 0, 0,  0.5, 1, 1}, float[3] bb = {0, -1.5, 0.25},
+     float[3,3,3,3] wc = {1, 0, 1, 0, 1, 0, 1, 0, 1,  2, 1, 2, 1, 2, 1, 2, 1, 2,
+                          -1, 0, 1, -1, 0, 1, -1, 0, 1,  0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5,
+                          1, 2, 3, 4, 5, 6, 7, 8, 9,  -1, -1, -1, 1, 1, 1, 0, 0, 0,
+                          0, 1, 0, 1, 0, 1, 0, 1, 0,  3, 2, 1, 0, 1, 2, 3, 2, 1,
+                          1, -2, 1, -2, 1, -2, 1, -2, 1},
+     float[3,3,1,1] wd = {2, 1, 1,  0, 0, 0,  1, -1, 0.5}, float[3] bd = {0.5, 0.75, 0},
+     float[2,3,1,1] wy = {1, 2, 3,  4, 5, 6}, float[2] by = {1, -1}> {
+    h = Conv(x, w0, b0)
+    ca = Conv(h, wa, ba)
+    a = Relu(ca)
+    b = Conv(a, wb, bb)
+    s1 = Add(b, h)
+    r1 = Relu(s1)
+    cc = Conv <pads = [1, 1, 1, 1]> (r1, wc)
+    c = Relu(cc)
+    d = Conv(c, wd, bd)
+    s2 = Add(r1, d)
+    r2 = Relu(s2)
+    y = Conv(r2, wy, by) })";
+
+TEST(RemoveDeadChannels, ThroughAChainOfResidualBlocks) {
+  PassOutcome out = runPass(kPass, kResidualBlocks);
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_NE(out.step.note.str().find("3 channels removed from 3 layers"), std::string::npos)
+      << out.step.note.str();
+  for (const char* layer : {"h", "b", "d"})
+    EXPECT_EQ(inputDims(out.model, layer, 1).at(0), 2) << layer;
+  EXPECT_EQ(inputDims(out.model, "h", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  EXPECT_EQ(inputDims(out.model, "ca", 1), (std::vector<int64_t>{3, 2, 1, 1}));
+  // The padded 3x3 Conv reads channel 1 of r1, which holds 0: it goes too.
+  EXPECT_EQ(inputDims(out.model, "cc", 1), (std::vector<int64_t>{3, 2, 3, 3}));
+  EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  expectEqualOutputs(kResidualBlocks, out);
+  expectConverges(kPass, kResidualBlocks);
+  // With the padded Conv reading a nonzero constant (bb[1] = 0.5: r1 holds 1)
+  // the channel stays everywhere, with the padding note.
+  std::string nonzero = kResidualBlocks;
+  nonzero.replace(nonzero.find("bb = {0, -1.5, 0.25}"), 20, "bb = {0, 0.5, 0.25}");
+  expectUnchanged(kPass, nonzero, "folding 1 * sum(w) into the bias would be wrong");
+}
+
+// Two Convs whose dead channels meet at an Add `tail`.
+std::string residualInto(const std::string& w2, const std::string& tail,
+                         const std::string& outType) {
+  return std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x, float[1,3,4,4] z) => ()") +
+         outType + R"( y)
+    <float[3,2,1,1] w1 = {1, 2,  0, 0,  -1, 1}, float[3] b1 = {0.5, 0, 0.25},
+     float[3,2,1,1] w2 = )" +
+         w2 + R"(, float[1,3,1,1] w3 = {1, 2, 3}> {
+    h1 = Conv(x, w1, b1)
+    h2 = Conv(x, w2)
+    )" + tail +
+         " }";
+}
+
+TEST(RemoveDeadChannels, StopsAtResidualAddsItCannotFollow) {
+  const std::string dead = "{1, 1,  0, 0,  2, 1}", live = "{1, 1,  3, 0,  2, 1}";
+  // Dead on one input only.
+  expectUnchanged(kPass, residualInto(live, "s = Add(h1, h2)\n y = Conv(s, w3)", "float[1,1,4,4]"),
+                  "channel 1 is not zero in Conv, which the other input of Add adds");
+  // Dead on both, but the Add broadcasts one input.
+  expectUnchanged(kPass,
+                  residualInto(dead, "g = GlobalAveragePool(h2)\n s = Add(h1, g)\n y = Conv(s, w3)",
+                               "float[1,1,4,4]"),
+                  "adds them to a value of another or unknown shape (a broadcast)");
+  // Dead on both, but the Add's output is a graph output.
+  expectUnchanged(kPass, residualInto(dead, "y = Add(h1, h2)", "float[1,3,4,4]"),
+                  "they reach the graph output 'y'");
+  // The other input is a graph input.
+  expectUnchanged(kPass, residualInto(live, "s = Add(h1, z)\n y = Conv(s, w3)", "float[1,1,4,4]"),
+                  "the other input of Add is 'z', not computed by a layer");
+  // The other input comes from an op the pass does not trace back.
+  expectUnchanged(
+      kPass,
+      residualInto(dead, "t = Softmax <axis = 1> (h2)\n s = Add(h1, t)\n y = Conv(s, w3)",
+                   "float[1,1,4,4]"),
+      "comes from Softmax, which this pass does not trace back");
 }
 
 }  // namespace

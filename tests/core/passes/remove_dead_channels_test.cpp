@@ -381,6 +381,36 @@ TEST(RemoveDeadChannels, ThroughAChainOfResidualBlocks) {
   expectUnchanged(kPass, nonzero, "folding 1 * sum(w) into the bias would be wrong");
 }
 
+// A layer both reading the stream and adding to it (s = h + Conv(h)): its
+// output channel 1 goes as a source (a row of w2 and b2[1]) and its input
+// channel 1 as a reader (the padded 3x3 window reads 0 there).
+const char* kSourceAndReader = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[3,2,1,1] w1 = {1, 2,  0, 0,  -1, 1}, float[3] b1 = {0.1, 0, -0.2},
+     float[3,3,3,3] w2 = {1, 0, 1, 0, 1, 0, 1, 0, 1,  2, 1, 2, 1, 2, 1, 2, 1, 2,
+                          -1, 0, 1, -1, 0, 1, -1, 0, 1,  0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0, 1, 0, 1, 0, 1, 0, 1, 0,  3, 2, 1, 0, 1, 2, 3, 2, 1,
+                          1, -2, 1, -2, 1, -2, 1, -2, 1},
+     float[3] b2 = {0.2, 0, 0.1},
+     float[2,3,1,1] w3 = {1, 2, 3,  4, 5, 6}> {
+    h = Conv(x, w1, b1)
+    g = Conv <pads = [1, 1, 1, 1]> (h, w2, b2)
+    s = Add(h, g)
+    r = Relu(s)
+    y = Conv(r, w3) })";
+
+TEST(RemoveDeadChannels, ALayerThatBothReadsAndAddsToTheStream) {
+  PassOutcome out = runPass(kPass, kSourceAndReader);
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_EQ(inputDims(out.model, "h", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  EXPECT_EQ(inputDims(out.model, "g", 1), (std::vector<int64_t>{2, 2, 3, 3}));
+  EXPECT_EQ(inputDims(out.model, "g", 2), (std::vector<int64_t>{2}));
+  EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  expectEqualOutputs(kSourceAndReader, out);
+  expectConverges(kPass, kSourceAndReader);
+}
+
 // Two Convs whose dead channels meet at an Add `tail`.
 std::string residualInto(const std::string& w2, const std::string& tail,
                          const std::string& outType) {

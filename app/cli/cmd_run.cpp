@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "app/cli/body_plans.h"
 #include "app/cli/commands.h"
 #include "app/cli/device_report.h"
 #include "app/cli/huge_pages.h"
@@ -420,6 +421,7 @@ int runCommand(const RunArgs& args) {
   if (args.memoryReportWanted && plan) {
     nlohmann::json report = memoryReportJson(args.model, *plan, peak);
     report["executor"] = executorMemoryJson(last.memory);
+    report["bodies"] = bodyPlansJson((*ex)->compiled());
     Status st = writeMemoryReport(args.memoryReport, report);
     if (!st) return fail(st.error());
   }

@@ -108,6 +108,31 @@ check_report "$dir/d.json" true > /dev/null || fail "the memory report of a dyna
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-report > "$dir/s.out" 2>&1 || fail "--memory-report without FILE"
 grep -q '"planned_peak_bytes"' "$dir/s.out" || { cat "$dir/s.out"; fail "no report on stdout"; }
 
+# A plan per If / Loop / Scan body: each body the run compiled, planned and
+# checked on its own (its outer values not counted), or why not.
+cat > "$dir/b.txt" <<'MODEL'
+main (bool[1] c, float[64] x) => (float[64] y) {
+  y = If <then_branch = g1 () => (float[64] a) { t = Relu(x)
+                                                 u = Sigmoid(t)
+                                                 a = Mul(u, t) },
+          else_branch = g2 () => (float[64] b) { b = Neg(x) }> (c)
+}
+MODEL
+"$text_to_onnx" "$dir/b.txt" "$dir/b.onnx" || fail "cannot write the If model"
+"$cli" run "$dir/b.onnx" --repeat 1 --input c=1 --memory-report "$dir/b.json" > "$dir/b.out" 2>&1 ||
+  { cat "$dir/b.out"; fail "run --memory-report on an If model"; }
+python3 - "$dir/b.json" <<'PY' || fail "the per-body plans of the If model"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["totals"]["unplanned_subgraph_nodes"] == 1, j["totals"]
+bodies = {b["graph"]: b for b in j["bodies"]}
+g1 = bodies["g1"]  # the branch that ran: t and u (256 B each) live together, a is the output
+assert g1["depth"] == 1 and "not_planned" not in g1, g1
+assert g1["lower_bound_bytes"] <= g1["planned_peak_bytes"], g1
+assert g1["planned_peak_bytes"] >= 2 * 256, g1
+assert g1["tensors"] >= 2, g1
+PY
+
 # Transparent huge pages: off for run's process with --no-huge-pages; left
 # as they were without it (where the process started with them allowed).
 thp() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["transparent_huge_pages"])' "$1"; }

@@ -19,7 +19,9 @@
 #   bandwidth  the bench_cuda_* binaries in the bundle; FusedElementwise on [64,1024,1024]
 #              float32 vs a torch device-to-device copy (scripts/dev/gpu_fused_bandwidth.py)
 #   models     each model: run --device cuda --compare-cpu at default and fused (float32 rtol 1e-3
-#              atol 1e-4), profile original vs fused on cuda
+#              atol 1e-4), profile original vs fused on cuda (per-node times from CUPTI's kernel
+#              spans); then the first model profiled with CUDA events only (PASSLAB_CUDA_CUPTI=off)
+#              and run on the stream pool instead of the planned block (PASSLAB_CUDA_ARENA=off)
 #   anchor     scripts/dev/torch_anchor.py: PyTorch eager, then torch.compile, same models
 #   results    $OUT/gpu-results.md (date, GPU, driver, tables)
 #
@@ -167,7 +169,8 @@ CORPUS=$B/corpus
 # Library folders: the bundle's, the CUDA toolkit's, then the torch wheel's nvidia/*/lib (cuDNN,
 # cuBLAS) for what the toolkit lacks.
 libdirs=("$B/lib")
-for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib \
+  /usr/local/cuda/extras/CUPTI/lib64; do
   [[ -d $d ]] && libdirs+=("$d")
 done
 wheel_libs=$($PY - <<'EOF' 2>/dev/null
@@ -196,7 +199,7 @@ CLI=$WORK/run/passlab-cli
     LD_LIBRARY_PATH=$PASSLAB_LD ldd "$B/bin/passlab-cli"
     # libraries the programs open at run time (cuBLASLt and NVRTC themselves:
     # core/exec/cuda/cublaslt_api.h, nvrtc_api.h; cuDNN's engines, NVRTC's builtins)
-    for lib in libcublasLt.so.13 libnvrtc.so.13 libcudnn_graph.so.9 libcudnn_engines_precompiled.so.9 libnvrtc-builtins.so.13; do
+    for lib in libcublasLt.so.13 libnvrtc.so.13 libcudnn_graph.so.9 libcudnn_engines_precompiled.so.9 libnvrtc-builtins.so.13 libcupti.so.13; do
       found=$(for d in "${libdirs[@]}"; do ls "$d"/$lib* 2>/dev/null; done | head -1)
       echo "runtime-opened $lib: ${found:-NOT FOUND}"
     done
@@ -361,6 +364,23 @@ for name in "${present[@]}"; do
       --device cuda --json --warmup 3 --repeat 10 --rounds 5 --top 0 "${margs[@]}"
   fi
 done
+
+# --- timing and memory: the first model's profile with CUDA events only (CUPTI's kernel spans
+# are the default: compare its profile step), and a run on the stream pool instead of the
+# planned block (core/exec/cuda/device_memory.h) against the CPU ----------------------------
+if ((${#present[@]} > 0)); then
+  first=${present[0]}
+  # shellcheck disable=SC2207
+  fargs=($(model_args "$first"))
+  if ((prof_ok)); then
+    step "profile-events:$first" 45 env PASSLAB_CUDA_CUPTI=off "$CLI" profile \
+      "$CORPUS/models/$first.onnx" --device cuda --json --warmup 3 --repeat 10 --top 0 "${fargs[@]}"
+  fi
+  if ((run_ok)); then
+    step "run-pool:$first" 45 env PASSLAB_CUDA_ARENA=off "$CLI" run "$CORPUS/models/$first.onnx" \
+      --device cuda --compare-cpu --rtol 1e-3 --atol 1e-4 --json --repeat 10 --warmup 2 "${fargs[@]}"
+  fi
+fi
 
 checkpoint
 

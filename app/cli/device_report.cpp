@@ -24,6 +24,7 @@ std::string deviceSummaryText(const exec::DeviceRunSummary& s) {
          (s.copiedOutOfBlock > 0 ? ", " + std::to_string(s.copiedOutOfBlock) + " copied out" : "");
   else if (!s.memoryNote.empty())
     t += "; memory: " + s.memoryNote;
+  if (!s.timing.empty()) t += "; timing: " + s.timing;
   return t;
 }
 
@@ -55,6 +56,7 @@ nlohmann::json deviceSummaryJson(const exec::DeviceRunSummary& s) {
           {"block_fallbacks", s.blockFallbacks},
           {"copied_out_of_block", s.copiedOutOfBlock},
           {"memory_note", s.memoryNote},
+          {"timing", s.timing},
           {"fallbacks", fallbacks}};
 }
 

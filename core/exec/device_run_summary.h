@@ -32,6 +32,9 @@ struct DeviceRunSummary {
   uint64_t blockBytes = 0, plannedTensorBytes = 0;
   int placedInBlock = 0, blockFallbacks = 0, copiedOutOfBlock = 0;
   std::string memoryNote;
+  // How a profiled run's per-node times were taken: "CUPTI kernel spans
+  // (...)" (cuda/cupti_timing.h), or "CUDA events (why not CUPTI)".
+  std::string timing;
 };
 
 }  // namespace passlab::exec

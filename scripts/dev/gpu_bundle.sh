@@ -109,6 +109,7 @@ fi
   # Opened with dlopen when the CUDA backend first needs them (not in ldd's list).
   echo "  libcublasLt.so.13 (opened at run time)"
   echo "  libnvrtc.so.13 (opened at run time)"
+  echo "  libcupti.so.13 (opened at run time by profiled runs)"
   echo "files:"
   (cd "$stage" && find bin lib wheels -type f | sort | sed 's/^/  /')
   echo "  corpus/: $(find "$stage/corpus" -type f | wc -l) files"

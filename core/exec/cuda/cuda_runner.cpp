@@ -12,6 +12,7 @@
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
 #include "core/exec/cuda/cuda_check.h"
+#include "core/exec/cuda/cupti_timing.h"
 #include "core/exec/cuda/device_block.h"
 #include "core/exec/cuda/device_checks.h"
 #include "core/exec/cuda/device_memory.h"
@@ -170,7 +171,37 @@ struct RunContext {
   std::vector<std::string> kernelNames;  // per step, for the profile
   bool overridden;                       // an initializer listed as input was given
   bool profile;
+  bool cupti = false;  // CUPTI collects this profiled run's kernels (cupti_timing.h)
 };
+
+// Tags the launches of one step for CUPTI while it lives.
+class CuptiStepScope {
+ public:
+  CuptiStepScope(bool on, size_t step) : on_(on && CuptiTiming::pushStep(step)) {}
+  ~CuptiStepScope() {
+    if (on_) (void)CuptiTiming::popStep();
+  }
+  CuptiStepScope(const CuptiStepScope&) = delete;
+  CuptiStepScope& operator=(const CuptiStepScope&) = delete;
+
+ private:
+  bool on_;
+};
+
+// Stops CUPTI's collection when a profiled run ends early.
+struct CuptiRunScope {
+  bool active = false;
+  ~CuptiRunScope() {
+    if (active) (void)CuptiTiming::finish(0);
+  }
+};
+
+// Whether a profile's kernel name is a device kernel's (not a CPU or host
+// step, nor a kept one): CUPTI times those.
+bool timedByCupti(const std::string& kernel) {
+  return kernel != kKeptKernel && kernel.rfind("cpu-fallback:", 0) != 0 &&
+         kernel.rfind("host", 0) != 0;
+}
 
 class CudaRunner final : public GraphRunner {
  public:
@@ -183,7 +214,9 @@ class CudaRunner final : public GraphRunner {
         syncEachStep_(std::getenv("PASSLAB_CUDA_SYNC") != nullptr &&
                       std::string(std::getenv("PASSLAB_CUDA_SYNC")) == "1"),
         memory_(std::getenv("PASSLAB_CUDA_ARENA") == nullptr ||
-                std::string(std::getenv("PASSLAB_CUDA_ARENA")) != "off") {
+                std::string(std::getenv("PASSLAB_CUDA_ARENA")) != "off"),
+        cuptiWanted_(std::getenv("PASSLAB_CUDA_CUPTI") == nullptr ||
+                     std::string(std::getenv("PASSLAB_CUDA_CUPTI")) != "off") {
     std::vector<int32_t> constantSlots;
     for (const auto& [slot, value] : plan.constants) constantSlots.push_back(slot);
     uploads_.setConstantSlots(constantSlots);
@@ -209,7 +242,10 @@ class CudaRunner final : public GraphRunner {
   Status runAsFallback(const Step& step, ir::DataType dtype, std::string reason, RunContext& rc,
                        std::string& kernelName);
   Status collectOutputs(PlacedValues& values, RunResult& result);
-  void recordProfile(const std::vector<std::string>& kernelNames, RunResult& result);
+  // Per-node times: CUPTI's kernel spans where `activity` has them, else the
+  // CUDA events'.
+  void recordProfile(const std::vector<std::string>& kernelNames, const GroupedActivity* activity,
+                     RunResult& result);
   bool keepable(const Step& step, bool overridden) const {
     return step.outputsInvariance == Invariance::kAlways ||
            (step.outputsInvariance == Invariance::kUnlessOverridden && !overridden);
@@ -227,6 +263,7 @@ class CudaRunner final : public GraphRunner {
   DeviceMemory memory_;                 // the device memory plan's stages
   std::unique_ptr<DeviceBlock> block_;  // its block in GPU memory, for runs on the plan
   uint64_t blockPlan_ = 0;              // the plan the block was made for
+  bool cuptiWanted_;                    // PASSLAB_CUDA_CUPTI is not "off"
   DeviceChecks checks_;                 // the run's range checks on device values
 };
 
@@ -423,6 +460,16 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
   RunContext rc{values,        state,
                 result.device, std::vector<std::string>(plan_.steps.size()),
                 overridden,    options.profile};
+  CuptiRunScope cuptiRun;
+  if (options.profile) {
+    if (!cuptiWanted_) {
+      result.device.timing = "CUDA events (PASSLAB_CUDA_CUPTI=off)";
+    } else if (Status st = CuptiTiming::begin(); !st) {
+      result.device.timing = "CUDA events (CUPTI not used: " + st.error().message() + ")";
+    } else {
+      rc.cupti = cuptiRun.active = true;
+    }
+  }
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
     if (options.cancel && options.cancel->load())
       return Error(ErrorCode::kCancelled,
@@ -444,7 +491,25 @@ Status CudaRunner::run(std::vector<Value> slots, bool overridden, const RunOptio
     result.device.copiedOutOfBlock = block_->counts().copiedOut;
   }
   if (memory_.recording()) memory_.recorded(plan_);
-  if (options.profile) recordProfile(rc.kernelNames, result);
+  if (options.profile) {
+    std::optional<GroupedActivity> activity;
+    if (rc.cupti) {
+      cuptiRun.active = false;
+      auto grouped = CuptiTiming::finish(plan_.steps.size());
+      if (!grouped) {
+        result.device.timing =
+            "CUDA events (CUPTI's records not read: " + grouped.error().message() + ")";
+      } else {
+        activity = std::move(grouped).value();
+        int spans = 0;
+        for (const StepActivity& a : activity->steps) spans += a.spans;
+        result.device.timing = "CUPTI kernel spans (" + std::to_string(spans) + " under steps, " +
+                               std::to_string(activity->unattributed) +
+                               " outside them); CUDA events for the CPU and host steps";
+      }
+    }
+    recordProfile(rc.kernelNames, activity ? &*activity : nullptr, result);
+  }
   return Status::ok();
 }
 
@@ -471,9 +536,12 @@ Status CudaRunner::runStep(size_t s, RunContext& rc) {
   // time is its kernels' (small integer inputs may be read on the host).
   if (onDevice && !shapeArithmetic) PASSLAB_RETURN_IF_ERROR(uploadData(step, rc.values));
   if (rc.profile) PASSLAB_RETURN_IF_ERROR(events_.begin(s, stream));
+  std::optional<CuptiStepScope> cuptiStep;
+  if (rc.cupti) cuptiStep.emplace(true, s);
   Status st = shapeArithmetic ? runOnHost(step, *dt, rc, rc.kernelNames[s])
                               : execute(step, **k, *dt, keep, rc, rc.kernelNames[s]);
   if (!st) return st.error().withContext(node.describe());
+  cuptiStep.reset();
   if (rc.profile) PASSLAB_RETURN_IF_ERROR(events_.end(s, stream));
   if (syncEachStep_)
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
@@ -543,7 +611,8 @@ Status CudaRunner::collectOutputs(PlacedValues& values, RunResult& result) {
   return Status::ok();
 }
 
-void CudaRunner::recordProfile(const std::vector<std::string>& kernelNames, RunResult& result) {
+void CudaRunner::recordProfile(const std::vector<std::string>& kernelNames,
+                               const GroupedActivity* activity, RunResult& result) {
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
     const ir::Node& node = *plan_.steps[s].node;
     NodeProfile p;
@@ -553,6 +622,9 @@ void CudaRunner::recordProfile(const std::vector<std::string>& kernelNames, RunR
     p.kernel = kernelNames[s];
     p.calls = 1;
     p.micros = kernelNames[s] == kKeptKernel ? 0.0 : events_.micros(s);
+    if (activity != nullptr && s < activity->steps.size() && activity->steps[s].spans > 0 &&
+        timedByCupti(kernelNames[s]))
+      p.micros = activity->steps[s].micros;
     result.profile.push_back(std::move(p));
   }
 }

@@ -2,7 +2,8 @@
 // ops and channel Concats in the blocked layout [N, C/b, H, W, b], reorders
 // only at the chains' ends; outputs equal for both block sizes, channel
 // counts that are not multiples of the block, padding that an activation
-// makes nonzero; convergence; what it leaves alone and why.
+// makes nonzero; convergence; what it leaves alone and why, the cost rule
+// (chains that save no reorder stay NCHW) among it.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -15,6 +16,10 @@ const std::string kHeader = R"(<ir_version: 9, opset_import: ["" : 17]>)";
 const std::string kBlockedHeader = R"(<ir_version: 9, opset_import: ["" : 17, "ai.passlab" : 1]>)";
 const passes::Options kBlock8 = {{"block", "8"}};
 const passes::Options kBlock16 = {{"block", "16"}};
+// The cost rule off: the tests of what a chain becomes use chains too small
+// to pay for their reorders (1x1 convolutions, a lone Conv before a Div).
+const passes::Options kEvery8 = {{"block", "8"}, {"every_chain", "true"}};
+const passes::Options kEvery16 = {{"block", "16"}, {"every_chain", "true"}};
 
 // Conv (1x1, 8 -> 8) -> Relu -> MaxPool 2x2/2 -> Conv (1x1, 8 -> 4) -> Flatten.
 const std::string kWeights =
@@ -38,7 +43,7 @@ TEST(ConvertToBlockedLayout, ConvReluPoolConvChainIsBlockedWithReordersAtItsEnds
       cb = ai.passlab.FusedConv <kernel_shape = [1, 1], block = 8> (p, w2)
       c = ai.passlab.ReorderFromBlocked <block = 8, channels = 4> (cb)
       y = Flatten(c) })";
-  expectRewrite(kPass, input, expected, kBlock8);
+  expectRewrite(kPass, input, expected, kEvery8);
 }
 
 // A first layer of 3 channels (read as NCHW), channel counts 16, 8 and 5
@@ -106,9 +111,9 @@ std::string batchNormChain() {
 }
 
 TEST(ConvertToBlockedLayout, BatchNormAndPerChannelAndScalarOperandsStayBlocked) {
-  expectSameOutputs(kPass, batchNormChain(), kBlock8);
-  expectSameOutputs(kPass, batchNormChain(), kBlock16);
-  PassOutcome out = runPass(kPass, batchNormChain(), kBlock8);
+  expectSameOutputs(kPass, batchNormChain(), kEvery8);
+  expectSameOutputs(kPass, batchNormChain(), kEvery16);
+  PassOutcome out = runPass(kPass, batchNormChain(), kEvery8);
   std::map<std::string, int> ops;
   for (const auto& n : out.model.graph().nodes()) ++ops[n->opType()];
   EXPECT_EQ(ops["BatchNormalization"], 0);
@@ -121,14 +126,14 @@ TEST(ConvertToBlockedLayout, DivByABlockedTensorReadsItInNchw) {
       <float[8,8,1,1] w = {-0.27, -0.27, -0.21, -0.22, -0.61, 0.13, 0.59, 0.08, 0.67, 0.13, -0.65, 0.52, 0.76, -0.44, -0.96, 0.03, 0.09, 0.13, 0.93, 0.30, 0.61, -0.87, 0.09, 0.58, -0.83, -0.84, 0.47, 0.80, -0.83, 0.27, -0.71, 0.49, 0.30, -0.51, -0.56, 0.53, 0.04, 0.53, -0.21, -0.32, 0.94, 0.34, -0.01, 0.07, 0.44, 0.42, 0.83, -0.18, 0.65, 0.33, 0.71, 0.61, 0.67, 0.78, 0.92, 0.28, 0.05, 0.42, 0.60, -0.16, -0.16, -0.71, 0.48, 0.98}> {
       t = Conv <kernel_shape = [1, 1]> (x, w)
       y = Div(x, t) })";
-  PassOutcome out = runPass(kPass, input, kBlock8);
+  PassOutcome out = runPass(kPass, input, kEvery8);
   const ir::Node* div = nullptr;
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "Div") div = n.get();
   ASSERT_NE(div, nullptr);
   ASSERT_NE(div->input(1)->producer(), nullptr);
   EXPECT_EQ(div->input(1)->producer()->opType(), "ReorderFromBlocked");
-  expectSameOutputs(kPass, input, kBlock8);
+  expectSameOutputs(kPass, input, kEvery8);
 }
 
 TEST(ConvertToBlockedLayout, FusedElementwiseWithFiniteOpsIsBlockedOthersAreNot) {
@@ -138,8 +143,8 @@ TEST(ConvertToBlockedLayout, FusedElementwiseWithFiniteOpsIsBlockedOthersAreNot)
       t = Conv <kernel_shape = [1, 1]> (x, w)
       y = ai.passlab.FusedElementwise <ops = ["Add", "Relu"], operands = [0, 1, -1, 2, -1, -1]> (t, t)
       z = ai.passlab.FusedElementwise <ops = ["Abs", "Log"], operands = [0, -1, -1, 1, -1, -1]> (t) })";
-  expectSameOutputs(kPass, input, kBlock8);
-  PassOutcome out = runPass(kPass, input, kBlock8);
+  expectSameOutputs(kPass, input, kEvery8);
+  PassOutcome out = runPass(kPass, input, kEvery8);
   int blockedPrograms = 0;
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "FusedElementwise" && n->input(0)->producer() &&
@@ -159,9 +164,9 @@ TEST(ConvertToBlockedLayout, SqueezeExciteScaleStaysBlocked) {
       e = Conv <kernel_shape = [1, 1]> (q, w2)
       s = HardSigmoid(e)
       y = Mul(t, s) })";
-  expectSameOutputs(kPass, input, kBlock8);
-  expectSameOutputs(kPass, input, kBlock16);
-  PassOutcome out = runPass(kPass, input, kBlock16);
+  expectSameOutputs(kPass, input, kEvery8);
+  expectSameOutputs(kPass, input, kEvery16);
+  PassOutcome out = runPass(kPass, input, kEvery16);
   std::map<std::string, int> ops;
   for (const auto& n : out.model.graph().nodes()) ++ops[n->opType()];
   EXPECT_EQ(ops["ReorderFromBlocked"], 1);  // y only: the Mul reads t and s blocked
@@ -212,6 +217,81 @@ TEST(ConvertToBlockedLayout, ConcatOfChannelCountsOffTheBlockIsReorderedBack) {
   EXPECT_EQ(ops["Concat"], 1);
   EXPECT_EQ(ops["ReorderFromBlocked"], 5);
   EXPECT_EQ(ops["BlockedPool"], 1);  // the GlobalAveragePool
+}
+
+// The cost rule. A depthwise Conv (16 channels, 3x3) between a channel
+// shuffle (Reshape, Transpose, Reshape) and a grouped Conv whose groups are
+// not whole blocks: blocked alone it would add a reorder in and one out, as
+// many elements as the NCHW kernel's own reorders it saves.
+const std::string kDepthwiseWeights =
+    R"(<float[16,1,3,3] d1 = {0.49, -0.59, -0.59, 0.20, -0.89, 0.55, 0.53, -0.92, 0.37, 0.01, 0.27, 0.91, 0.97, -0.18, 0.69, 0.57, 0.94, -0.94, 0.88, -0.56, -0.74, 0.19, 0.68, 0.91, -0.27, 0.66, -0.94, 0.94, -0.41, 0.09, -0.75, -0.91, -0.98, 0.20, 0.12, 0.63, 0.70, -0.15, 0.69, -0.60, 0.76, -0.50, 0.88, -0.23, -0.14, 0.04, -0.88, -0.85, 0.09, 0.43, -0.91, -0.19, -0.26, 0.56, 0.98, -0.82, 0.09, -0.79, 0.57, 0.88, 0.41, 0.16, -0.92, -0.81, -0.52, -0.84, -0.73, 0.92, -0.30, 0.81, 0.52, 0.55, 0.83, 0.40, -0.30, -0.06, -0.22, -0.94, -0.91, 0.14, 0.05, 0.94, 0.24, 0.64, -0.05, 0.16, 0.63, -0.93, -0.96, -0.14, -0.42, -0.14, -0.87, -0.66, -0.80, 0.22, -0.93, -0.96, 0.36, -0.15, -0.95, 0.88, -0.02, 0.87, 0.30, 0.09, -0.21, -0.80, 0.93, -0.12, -0.39, -0.71, 0.19, 0.97, -0.20, 0.61, 0.40, 0.03, 0.31, 0.46, 0.86, -0.91, -0.71, -0.52, -0.87, -0.44, -0.13, -0.56, -0.00, -0.99, 0.83, 0.43, -0.79, -0.57, 0.52, -0.71, 0.47, -0.92, 0.24, 0.36, 0.08, 0.59, 0.88, 0.97},
+       float[16,1,3,3] d2 = {-0.89, -0.03, -0.77, 0.49, -0.59, -0.66, -0.88, -0.97, -0.48, -0.61, 0.05, 0.64, 0.44, -0.35, -0.49, 0.56, -0.45, 0.30, 0.94, 0.16, -0.05, -0.90, -0.48, 0.90, -0.89, -0.89, 0.21, -0.38, 0.20, -0.54, -0.56, -0.50, 0.43, 0.39, -0.94, 0.42, 0.53, -0.06, -0.81, -0.97, 0.96, -0.80, -1.00, -0.88, 0.82, 1.00, 0.52, 0.88, 0.62, -0.86, -0.24, 0.28, 0.38, 0.53, 0.38, -0.76, -0.21, 0.89, 0.29, -0.62, -0.16, 0.91, -0.48, -0.80, 0.62, 0.30, -0.26, -0.07, -0.47, 0.38, -0.40, 0.10, 0.85, 0.31, -0.30, -0.73, -0.01, -0.90, 0.55, -0.07, -0.11, -0.40, 0.40, -0.11, -0.12, -0.59, -0.84, -0.85, -0.53, 0.48, 0.33, -0.61, -0.94, -0.46, 0.37, -0.51, -0.08, -0.76, 0.58, 0.15, -0.12, 0.98, 0.02, -0.45, 0.37, 0.90, 0.25, 0.84, 0.10, -0.40, 0.28, -0.87, 0.97, 0.01, -0.93, -0.39, 0.25, 0.71, 0.84, -0.27, 0.79, 0.02, 0.15, 0.74, 0.43, 0.13, -0.97, -0.32, 0.49, -0.17, -0.95, 0.72, -0.27, 0.48, -0.30, -0.27, 0.18, 0.03, 0.85, 0.17, -0.29, 0.11, 0.51, 0.47},
+       float[16,1,3,3] d3 = {-0.97, 0.04, 0.79, -0.06, -0.68, -0.71, 0.07, 0.62, 0.53, -0.21, -0.89, -0.38, 0.18, -0.01, -0.20, -0.59, -0.10, -0.68, 0.27, -0.70, -0.70, 0.87, -0.95, -0.29, -0.01, -0.79, -0.28, 0.77, 0.54, -0.33, -0.22, -0.45, 0.67, -0.37, 0.51, 0.93, -0.43, 0.26, 0.63, 0.07, 0.86, -0.44, -0.06, -0.29, -0.42, 0.91, -0.88, -0.28, 0.97, -0.47, 0.34, 0.75, -0.53, -0.57, 0.36, -0.87, 0.22, 0.78, 0.81, 0.81, -0.04, 0.63, 0.92, 0.40, -0.49, 0.52, 0.03, -0.15, -0.67, 0.65, 0.34, -0.93, -0.60, -0.92, 0.09, 0.44, -0.32, -0.62, -0.22, 0.22, -0.90, -0.84, 0.32, 0.82, 0.15, -0.85, 0.02, -0.47, 0.08, -0.47, -0.49, 0.92, -0.28, -0.11, 0.99, -0.11, -0.33, -0.47, -0.69, 0.67, 0.88, 0.19, 0.24, -0.78, -0.87, -0.27, -0.88, 0.42, 0.42, 0.70, -0.24, -0.00, -0.88, -0.16, 0.82, -0.56, 0.17, 0.09, -0.53, -0.41, -0.80, 0.67, 0.74, 0.68, 0.80, -0.95, -0.80, -0.41, -0.71, 0.36, 0.20, -0.32, 0.99, -0.97, -0.58, -0.65, -0.90, -0.40, 0.34, 0.96, 0.09, -0.55, 0.04, 0.12},
+       float[16,4,1,1] g4 = {-0.63, 0.34, 0.76, 0.35, -0.78, 0.13, 0.93, 0.44, -0.31, -0.48, 0.58, -0.42, 0.94, 0.91, 0.16, -0.71, 0.22, 0.07, -0.98, -0.89, -0.06, -0.10, -0.74, 0.55, 0.28, -0.47, 0.56, 0.16, -0.27, 0.29, -0.75, -0.90, 0.36, 0.02, -0.27, -0.14, 0.29, -0.74, 0.28, -0.71, 0.86, -0.46, 0.23, 0.24, -0.83, -0.72, 0.86, 0.95, 0.70, 0.73, 0.85, -0.34, -0.60, -0.65, -0.31, -0.72, -0.22, 0.46, 0.02, -0.86, 0.69, -0.45, 0.78, -0.85},
+       int64[5] split = {1, 4, 4, 6, 6}, int64[4] whole = {1, 16, 6, 6}>)";
+
+std::string shuffledDepthwise() {
+  return kHeader + R"(main (float[1,16,6,6] x) => (float[1,16,6,6] y) )" + kDepthwiseWeights + R"( {
+      a = Reshape(x, split)
+      b = Transpose <perm = [0, 2, 1, 3, 4]> (a)
+      s = Reshape(b, whole)
+      d = Conv <kernel_shape = [3, 3], pads = [1, 1, 1, 1], group = 16> (s, d3)
+      y = Conv <kernel_shape = [1, 1], group = 4> (d, g4) })";
+}
+
+// Two depthwise Convs with a Relu between them (a chain that saves the
+// reorders of two convolutions and adds two), then the shuffled one.
+std::string payingChainThenShuffledDepthwise() {
+  return kHeader + R"(main (float[1,16,6,6] x) => (float[1,16,6,6] y) )" + kDepthwiseWeights + R"( {
+      t = Conv <kernel_shape = [3, 3], pads = [1, 1, 1, 1], group = 16> (x, d1)
+      r = Relu(t)
+      u = Conv <kernel_shape = [3, 3], pads = [1, 1, 1, 1], group = 16> (r, d2)
+      a = Reshape(u, split)
+      b = Transpose <perm = [0, 2, 1, 3, 4]> (a)
+      s = Reshape(b, whole)
+      d = Conv <kernel_shape = [3, 3], pads = [1, 1, 1, 1], group = 16> (s, d3)
+      y = Conv <kernel_shape = [1, 1], group = 4> (d, g4) })";
+}
+
+TEST(ConvertToBlockedLayout, ChainThatSavesNoReorderIsLeftInNchw) {
+  expectUnchanged(kPass, shuffledDepthwise(), "left in NCHW with its chain of 1 nodes", kBlock8);
+  expectUnchanged(kPass, shuffledDepthwise(), "left in NCHW with its chain of 1 nodes", kBlock16);
+  // 1x1 convolutions run on plain NCHW (one matmul): a chain of them, a Relu
+  // and a MaxPool saves nothing.
+  expectUnchanged(kPass,
+                  kHeader + R"(main (float[1,8,6,6] x) => (float[1,36] y) )" + kWeights + R"( {
+      t = Conv <kernel_shape = [1, 1]> (x, w1)
+      u = Relu(t)
+      p = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (u)
+      c = Conv <kernel_shape = [1, 1]> (p, w2)
+      y = Flatten(c) })",
+                  "left in NCHW with its chain of 4 nodes", kBlock8);
+}
+
+TEST(ConvertToBlockedLayout, EveryChainOptionBlocksAChainThatDoesNotPay) {
+  PassOutcome out = runPass(kPass, shuffledDepthwise(), {{"block", "8"}, {"every_chain", "true"}});
+  std::map<std::string, int> ops;
+  for (const auto& n : out.model.graph().nodes()) ++ops[n->opType()];
+  EXPECT_EQ(ops["FusedConv"], 1);
+  EXPECT_EQ(ops["ReorderToBlocked"], 1);
+  EXPECT_EQ(ops["ReorderFromBlocked"], 1);
+}
+
+TEST(ConvertToBlockedLayout, ChainThatPaysIsBlockedBesideOneThatDoesNot) {
+  for (const passes::Options& block : {kBlock8, kBlock16}) {
+    expectSameOutputs(kPass, payingChainThenShuffledDepthwise(), block);
+    expectConverges(kPass, payingChainThenShuffledDepthwise(), block);
+    PassOutcome out = runPass(kPass, payingChainThenShuffledDepthwise(), block);
+    std::map<std::string, int> ops;
+    for (const auto& n : out.model.graph().nodes()) ++ops[n->opType()];
+    EXPECT_EQ(ops["FusedConv"], 2);  // the first two depthwise Convs
+    EXPECT_EQ(ops["Relu"], 1);
+    EXPECT_EQ(ops["ReorderToBlocked"], 1);    // x
+    EXPECT_EQ(ops["ReorderFromBlocked"], 1);  // u, read by the shuffle
+    EXPECT_EQ(ops["Conv"], 2);                // the shuffled depthwise Conv and the grouped one
+    EXPECT_NE(out.step.note.str().find("1 chains left in NCHW"), std::string::npos)
+        << out.step.note.str();
+  }
 }
 
 TEST(ConvertToBlockedLayout, RefusesABlockOtherThan8Or16) {

@@ -14,6 +14,7 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 #include "core/exec/cpu/data_util.h"
@@ -263,6 +264,35 @@ Expected<ScaleMap> scaleMap(const Tensor& x, const Tensor& scale, int64_t axisAt
   return m;
 }
 
+// The SSE2 loop of quantizeRows below on 16 lanes (AVX-512F): the same
+// operations in the same order (IEEE division, the clamps, the 1.5 * 2^23
+// rounding, NaN -> 0, truncation), so the same bytes; `divps` bounds both,
+// and one zmm division does four xmm ones' work. Returns the elements done.
+template <class Q>
+__attribute__((target("avx512f"))) int64_t quantizeAvx512(const float* xr, Q* yr, int64_t len,
+                                                          float s, float qlo, float qhi, float z,
+                                                          float lo, float hi) {
+  const __m512 vs = _mm512_set1_ps(s), vqlo = _mm512_set1_ps(qlo), vqhi = _mm512_set1_ps(qhi),
+               vz = _mm512_set1_ps(z), vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi),
+               magic = _mm512_set1_ps(12582912.0f);
+  int64_t i = 0;
+  for (; i + 16 <= len; i += 16) {
+    const __m512 q = _mm512_div_ps(_mm512_loadu_ps(xr + i), vs);
+    const __m512 c = _mm512_min_ps(_mm512_max_ps(q, vqlo), vqhi);
+    const __m512 r = _mm512_sub_ps(_mm512_add_ps(c, magic), magic);
+    __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(r, vz), vlo), vhi);
+    v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(q, q, _CMP_UNORD_Q), _mm512_setzero_ps());
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i),
+                     _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(v)));  // in range: truncation exact
+  }
+  return i;
+}
+
+bool haveAvx512() {
+  static const bool yes = __builtin_cpu_supports("avx512f");
+  return yes;
+}
+
 // The common case, fast: float32 x, float32 scales per tensor or per axis,
 // 8-bit integers. Runs over [outer, n] rows of `inner` elements in parallel.
 template <class Q>
@@ -290,7 +320,8 @@ void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleM
                   // nearest even (as nearbyint, without the call).
                   const float qlo = lo - z - 1.0f, qhi = hi - z + 1.0f;
                   const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
-                  int64_t i = 0;
+                  int64_t i =
+                      haveAvx512() ? quantizeAvx512<Q>(xr, yr, len, s, qlo, qhi, z, lo, hi) : 0;
 #if defined(__SSE2__)
                   // 16 at a time (the compiler does not vectorize the loop
                   // below): the same operations, in the same order.

@@ -57,14 +57,10 @@ void permute(const E* x, E* y, const Dims& outDims, const std::vector<int64_t>& 
 
 namespace {
 
-// dst[i * ldd + j] = src[i + j * ld] for the 16x16 tile at src / dst: 16
-// source rows in registers, four rounds of byte interleaving between row k
-// and row k + 8 (each round rotates the 8 bits "row, byte" left by one, so
+// Four rounds of byte interleaving between row k and row k + 8 transpose the
+// 16x16 bytes in r (each round rotates the 8 bits "row, byte" left by one, so
 // four of them swap the two nibbles: row and column trade places).
-inline void transposeTile16(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t ldd) {
-  __m128i r[16];
-  for (int k = 0; k < 16; ++k)
-    r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * ld));
+inline void transpose16(__m128i (&r)[16]) {
   for (int round = 0; round < 4; ++round) {
     __m128i t[16];
     for (int k = 0; k < 8; ++k) {
@@ -73,13 +69,40 @@ inline void transposeTile16(const uint8_t* src, int64_t ld, uint8_t* dst, int64_
     }
     for (int k = 0; k < 16; ++k) r[k] = t[k];
   }
+}
+
+// dst[i * ldd + j] = src[i + j * ld] for the 16x16 tile at src / dst.
+inline void transposeTile16(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t ldd) {
+  __m128i r[16];
+  for (int k = 0; k < 16; ++k)
+    r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * ld));
+  transpose16(r);
   for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k * ldd), r[k]);
 }
 
+// The same for 16 output rows of Q < 16 bytes (Q source rows; a 3-channel
+// image): each row stored as 16 bytes, in order, so that the next row's store
+// overwrites the surplus; the last one writes 16 - Q bytes past the 16 rows,
+// which the caller allows only where its next 16 rows follow in this thread.
+inline void transposeNarrow16(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t Q) {
+  __m128i r[16];
+  for (int k = 0; k < 16; ++k)
+    r[k] = k < Q ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * ld))
+                 : _mm_setzero_si128();
+  transpose16(r);
+  for (int k = 0; k < 16; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k * Q), r[k]);
+}
+
 // Output rows [i0, i1) of one P x Q matrix: dst[i * Q + j] = src[i + j * ld].
-void transposeRows8(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t Q, int64_t i0,
-                    int64_t i1) {
+// `spill`: up to 16 bytes past row i1 may be written (the caller writes them
+// again later, in the same thread).
+void transposeRows8(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t Q, int64_t i0, int64_t i1,
+                    bool spill) {
   int64_t i = i0;
+  if (Q < 16 && spill && i1 - i0 == 16) {
+    transposeNarrow16(src + i, ld, dst + i * Q, Q);
+    return;
+  }
   for (; i + 16 <= i1; i += 16) {
     int64_t j = 0;
     for (; j + 16 <= Q; j += 16) transposeTile16(src + i + j * ld, ld, dst + i * Q + j, Q);
@@ -104,18 +127,21 @@ bool transposeBytes(const Tensor& x, int64_t base, const Dims& outDims,
   const uint8_t* src = static_cast<const uint8_t*>(x.raw()) + base;
   uint8_t* dst = static_cast<uint8_t*>(y.mutableRaw());
   const int64_t blocks = (P + 15) / 16;  // of 16 output rows
-  parallelFor(
-      batches * blocks, threads, std::max<int64_t>(1, 16384 / (16 * Q)), [&](int64_t b, int64_t e) {
-        for (int64_t w = b; w < e; ++w) {
-          int64_t batch = w / blocks, off = 0;
-          for (size_t i = rank - 2; i-- > 0;) {
-            off += (batch % outDims[i]) * srcStrides[i];
-            batch /= outDims[i];
-          }
-          const int64_t i0 = (w % blocks) * 16;
-          transposeRows8(src + off, ld, dst + (w / blocks) * P * Q, Q, i0, std::min(i0 + 16, P));
-        }
-      });
+  parallelFor(batches * blocks, threads, std::max<int64_t>(1, 16384 / (16 * Q)),
+              [&](int64_t b, int64_t e) {
+                for (int64_t w = b; w < e; ++w) {
+                  int64_t batch = w / blocks, off = 0;
+                  for (size_t i = rank - 2; i-- > 0;) {
+                    off += (batch % outDims[i]) * srcStrides[i];
+                    batch /= outDims[i];
+                  }
+                  const int64_t i0 = (w % blocks) * 16;
+                  // A whole next block of this matrix follows in this thread.
+                  const bool spill = w + 1 < e && i0 + 32 <= P;
+                  transposeRows8(src + off, ld, dst + (w / blocks) * P * Q, Q, i0,
+                                 std::min(i0 + 16, P), spill);
+                }
+              });
   return true;
 }
 

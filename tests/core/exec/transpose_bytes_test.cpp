@@ -1,9 +1,10 @@
 // The tiled 1-byte Transpose (transpose.cpp: 16x16 tiles through SSE2
 // registers where the innermost two collapsed dims swap) against a plain
 // index loop, exactly: NCHW <-> NHWC with sizes below, at and above the tile
-// (tails in both dims), batch 2, a swap of the last two axes, a 5-D perm, a
-// perm that keeps the innermost axis (not tiled), int8 and uint8, 1 and 2
-// threads; and a Slice (stridedCopy shares the copy) unchanged.
+// (tails in both dims), matrices under 16 wide (a 3-channel image: 16-byte
+// stores that overlap the next row's), batch 2, a swap of the last two axes,
+// a 5-D perm, a perm that keeps the innermost axis (not tiled), int8 and
+// uint8, 1 and 2 threads; and a Slice (stridedCopy shares the copy) unchanged.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -91,6 +92,9 @@ const Case kCases[] = {
     {"nchw_to_nhwc_exact_tiles", {1, 32, 8, 8}, {0, 2, 3, 1}},
     {"nchw_to_nhwc_tails", {1, 17, 5, 7}, {0, 2, 3, 1}},
     {"three_channels", {1, 3, 40, 41}, {0, 2, 3, 1}},
+    {"three_channels_batch2_whole_blocks", {2, 3, 16, 6}, {0, 2, 3, 1}},
+    {"five_channels_one_row_left", {1, 5, 17, 16}, {0, 2, 3, 1}},
+    {"three_channels_image", {1, 3, 227, 227}, {0, 2, 3, 1}},
     {"batch2", {2, 40, 9, 11}, {0, 2, 3, 1}},
     {"batch2_back", {2, 9, 11, 40}, {0, 3, 1, 2}},
     {"last_two_swapped", {3, 2, 20, 33}, {0, 1, 3, 2}},

@@ -14,6 +14,7 @@
 #endif
 
 #include "core/exec/cpu/pool_ref.h"
+#include "core/exec/cpu/pool_taps.h"
 #include "core/exec/cpu/window3.h"
 #include "core/exec/parallel.h"
 
@@ -90,24 +91,6 @@ void windowReduce(const float* row, float* out, int64_t n, int64_t k, int64_t s,
     for (int64_t j = 1; j < k; ++j) m = Op::apply(m, p[j * d]);
     out[o] = m;
   }
-}
-
-// The taps of output `o`'s window on axis `a`: those inside the input (the
-// first, how many, the step) and how many lie inside the padded input.
-struct Taps {
-  int64_t first = 0, count = 0, step = 1, padded = 0;
-};
-Taps taps(const Window3& q, size_t a, int64_t o) {
-  const int64_t start = o * q.s[a] - q.pb[a];
-  Taps t{0, 0, q.d[a], 0};
-  for (int64_t j = 0; j < q.k[a]; ++j) {
-    const int64_t i = start + j * q.d[a];
-    if (i >= -q.pb[a] && i < q.in[a] + q.pe[a]) ++t.padded;
-    if (i < 0 || i >= q.in[a]) continue;
-    if (t.count == 0) t.first = i;
-    ++t.count;
-  }
-  return t;
 }
 
 // Per output row (r = its index over planes and the outer output axes): the

@@ -1,0 +1,233 @@
+// The blocked MaxPool / AveragePool (blocked_pool_float.h, what BlockedPool
+// runs for 2-D windows) against the reference NCHW kernels on the same data,
+// blocked: MaxPool exactly, AveragePool (counting padding or not) within
+// rounding; blocks 8 and 16, channel counts that leave padding channels,
+// pads, ceil_mode, dilations, strides 1 to 3, windows wholly in the padding;
+// the portable and the AVX-512 loops (where the machine has it) on one
+// thread, and the dispatching entry points on 1 and 2 threads; through the
+// executor, BlockedPool's AveragePools and a MaxPool oneDNN declines against
+// the NCHW ops. An unknown instruction set is refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/exec/cpu/blocked_pool_float.h"
+#include "core/exec/cpu/pool_geometry.h"
+#include "tests/core/exec/exec_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+struct Case {
+  const char* name;
+  Dims x, kernel, strides, dilations, pads;
+  bool ceil = false;
+};
+
+std::string ints(const Dims& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string modelText(const Case& c, const Dims& out, const std::string& op,
+                      const std::string& extra) {
+  return "<ir_version: 9, opset_import: [\"\" : 19]>\nmain (float" + ints(c.x) + " x) => (float" +
+         ints(out) + " y) {\n y = " + op + " <kernel_shape = " + ints(c.kernel) +
+         ", strides = " + ints(c.strides) + ", dilations = " + ints(c.dilations) +
+         ", pads = " + ints(c.pads) + ", ceil_mode = " + std::to_string(c.ceil ? 1 : 0) + extra +
+         "> (x) }";
+}
+
+// NCHW [N, C, H, W] -> [N, ceil(C/b), H, W, b], padding channels `pad`.
+std::vector<float> toBlocked(const std::vector<float>& v, const Dims& d, int64_t b, float pad) {
+  const int64_t N = d[0], C = d[1], S = d[2] * d[3], G = (C + b - 1) / b;
+  std::vector<float> out(static_cast<size_t>(N * G * S * b), pad);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t s = 0; s < S; ++s)
+        out[static_cast<size_t>(((n * G + c / b) * S + s) * b + c % b)] =
+            v[static_cast<size_t>((n * C + c) * S + s)];
+  return out;
+}
+
+struct Setup {
+  cpu::PoolGeometry g;
+  std::vector<float> x, want;  // NCHW
+};
+std::optional<Setup> setUp(const Case& c, const std::string& op, const std::string& extra) {
+  cpu::PoolAttrs a;
+  a.window.kernel = c.kernel;
+  a.window.strides = c.strides;
+  a.window.dilations = c.dilations;
+  a.window.pads = c.pads;
+  a.window.ceilMode = c.ceil;
+  auto g = cpu::poolGeometry(a, c.x);
+  EXPECT_TRUE(g) << g.error().message();
+  if (!g) return std::nullopt;
+  Setup s{*g, {}, {}};
+  int64_t n = 1;
+  for (int64_t d : c.x) n *= d;
+  s.x.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)  // distinct, unordered, both signs
+    s.x[static_cast<size_t>(i)] = static_cast<float>((i * 7919) % 1009) - 504.5f;
+  ExecutorOptions ref;
+  ref.referenceKernels = true;
+  RunResult r = testutil::runText(modelText(c, g->outDims, op, extra),
+                                  {{"x", testutil::floats(c.x, s.x)}}, ref);
+  EXPECT_EQ(r.outputs.size(), 1u);
+  if (r.outputs.size() != 1) return std::nullopt;
+  s.want = testutil::toFloats(r.outputs[0]);
+  return s;
+}
+
+// Every way of running the blocked kernel: each instruction set on one
+// thread (the test hook), the dispatching entry point on 1 and 2 threads.
+struct Way {
+  std::string name;
+  const char* isa;  // null: the entry point
+  int threads;
+};
+std::vector<Way> ways() {
+  return {{"portable", "portable", 1},
+          {"avx512", "avx512", 1},
+          {"dispatch, 1 thread", nullptr, 1},
+          {"dispatch, 2 threads", nullptr, 2}};
+}
+
+// Runs the blocked kernel one way; false when the machine lacks the ISA.
+bool runBlocked(const Way& w, bool max, const Setup& s, bool includePad, int64_t b,
+                std::vector<float>& got) {
+  const std::vector<float> xb = toBlocked(s.x, {s.g.N, s.g.C, s.g.in[0], s.g.in[1]}, b, 7.0f);
+  const Dims& o = s.g.outDims;
+  got.assign(static_cast<size_t>(o[0] * ((o[1] + b - 1) / b) * o[2] * o[3] * b), 12345.0f);
+  if (w.isa) return cpu::blockedPoolWithIsa(w.isa, max, s.g, includePad, b, xb.data(), got.data());
+  if (max)
+    cpu::blockedMaxPool(s.g, b, xb.data(), got.data(), w.threads);
+  else
+    cpu::blockedAveragePool(s.g, includePad, b, xb.data(), got.data(), w.threads);
+  return true;
+}
+
+// The channel of element i of the blocked output.
+int64_t channelOf(const Setup& s, int64_t b, size_t i) {
+  const int64_t G = (s.g.C + b - 1) / b, plane = s.g.out[0] * s.g.out[1] * b;
+  return static_cast<int64_t>(i) / plane % G * b + static_cast<int64_t>(i) % b;
+}
+
+class BlockedPool : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BlockedPool, MaxEqualsTheReferenceKernel) {
+  auto s = setUp(GetParam(), "MaxPool", "");
+  ASSERT_TRUE(s);
+  for (int64_t b : {8, 16}) {
+    const std::vector<float> want = toBlocked(s->want, s->g.outDims, b, 7.0f);
+    for (const Way& w : ways()) {
+      std::vector<float> got;
+      if (!runBlocked(w, true, *s, false, b, got)) continue;
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        if (channelOf(*s, b, i) >= s->g.C) continue;  // a padding channel
+        ASSERT_EQ(got[i], want[i]) << "element " << i << ", block " << b << ", " << w.name;
+      }
+    }
+  }
+}
+
+TEST_P(BlockedPool, AverageAgreesWithTheReferenceKernel) {
+  for (bool includePad : {false, true}) {
+    SCOPED_TRACE(includePad ? "count_include_pad" : "padding not counted");
+    auto s = setUp(GetParam(), "AveragePool",
+                   std::string(", count_include_pad = ") + (includePad ? "1" : "0"));
+    ASSERT_TRUE(s);
+    for (int64_t b : {8, 16}) {
+      const std::vector<float> want = toBlocked(s->want, s->g.outDims, b, 0.0f);
+      for (const Way& w : ways()) {
+        std::vector<float> got;
+        if (!runBlocked(w, false, *s, includePad, b, got)) continue;
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) {
+          if (channelOf(*s, b, i) >= s->g.C) continue;  // a padding channel
+          ASSERT_NEAR(got[i], want[i], 1e-4 + 1e-5 * std::fabs(want[i]))
+              << "element " << i << ", block " << b << ", " << w.name;
+        }
+      }
+    }
+  }
+}
+
+const Case kCases[] = {
+    {"inception_3x3_s1_pad1", {1, 24, 7, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}},
+    {"stem_3x3_s2_padded_channels", {1, 12, 16, 17}, {3, 3}, {2, 2}, {1, 1}, {0, 0, 0, 0}},
+    {"stride1_odd_width_batch2", {2, 5, 9, 13}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}},
+    {"ceil_mode_no_pads", {1, 20, 10, 11}, {3, 3}, {2, 2}, {1, 1}, {0, 0, 0, 0}, true},
+    {"dilated_ceil", {1, 3, 9, 9}, {2, 2}, {2, 2}, {2, 2}, {0, 0, 0, 0}, true},
+    {"dilated_stride1", {1, 17, 12, 15}, {3, 2}, {1, 1}, {2, 3}, {2, 1, 2, 3}},
+    {"stride3_asymmetric_pads", {1, 4, 14, 19}, {2, 3}, {3, 3}, {1, 1}, {0, 2, 1, 1}},
+    {"window_in_the_padding", {1, 9, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {2, 2, 2, 2}},
+    {"global_like_7x7", {1, 32, 7, 7}, {7, 7}, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+};
+
+INSTANTIATE_TEST_SUITE_P(Geometries, BlockedPool, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(BlockedPoolIsa, AnUnknownInstructionSetIsRefused) {
+  cpu::PoolAttrs a;
+  a.window.kernel = {2, 2};
+  auto g = cpu::poolGeometry(a, {1, 16, 4, 4});
+  ASSERT_TRUE(g);
+  std::vector<float> x(16 * 16, 1.0f), y(16 * 9, 0.0f);
+  EXPECT_FALSE(cpu::blockedPoolWithIsa("sse9", true, *g, false, 16, x.data(), y.data()));
+  EXPECT_TRUE(cpu::blockedPoolWithIsa("portable", true, *g, false, 16, x.data(), y.data()));
+  EXPECT_EQ(y[0], 1.0f);
+}
+
+// Through the executor: BlockedPool on the kernels it picks (a MaxPool
+// oneDNN declines, whose right pad would be negative, and AveragePools) equals
+// the NCHW pools on the reference kernels, padding channels included.
+TEST(BlockedPoolKernel, PoolsOneDnnDeclinesAndAveragesEqualTheNchwOps) {
+  struct Pool {
+    const char* op;
+    const char* attrs;
+    int64_t out;
+  };
+  const Pool pools[] = {
+      {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2]", 6},
+      {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1]", 14},
+      {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1], count_include_pad = 1", 14},
+  };
+  std::vector<float> xv(static_cast<size_t>(2 * 20 * 14 * 14));
+  for (size_t i = 0; i < xv.size(); ++i)
+    xv[i] = static_cast<float>((static_cast<int64_t>(i) * 7919) % 1009) - 504.5f;
+  for (const Pool& p : pools) {
+    SCOPED_TRACE(std::string(p.op) + " " + p.attrs);
+    const std::string out = "[2, 20, " + std::to_string(p.out) + ", " + std::to_string(p.out) + "]";
+    const std::string head =
+        "<ir_version: 9, opset_import: [\"\" : 19, \"ai.passlab\" : 1]>\nmain (float[2, 20, 14, "
+        "14] x) => (float" +
+        out + " y) {\n";
+    const std::string plain = head + " y = " + p.op + " <" + p.attrs + "> (x) }";
+    const std::string blocked =
+        head +
+        " xb = ai.passlab.ReorderToBlocked <block = 16> (x)\n yb = ai.passlab.BlockedPool <pool = "
+        "\"" +
+        p.op + "\", " + p.attrs +
+        ", block = 16> (xb)\n y = ai.passlab.ReorderFromBlocked <block = 16, channels = 20> (yb) }";
+    ExecutorOptions ref;
+    ref.referenceKernels = true;
+    auto want = testutil::runText(plain, {{"x", testutil::floats({2, 20, 14, 14}, xv)}}, ref);
+    auto got = testutil::runText(blocked, {{"x", testutil::floats({2, 20, 14, 14}, xv)}});
+    ASSERT_EQ(want.outputs.size(), 1u);
+    ASSERT_EQ(got.outputs.size(), 1u);
+    const auto w = testutil::toFloats(want.outputs[0]), g = testutil::toFloats(got.outputs[0]);
+    ASSERT_EQ(g.size(), w.size());
+    for (size_t i = 0; i < w.size(); ++i)
+      ASSERT_NEAR(g[i], w[i], 1e-4 + 1e-5 * std::fabs(w[i])) << "element " << i;
+  }
+}
+
+}  // namespace
+}  // namespace passlab::exec

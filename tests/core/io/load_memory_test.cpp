@@ -57,6 +57,14 @@ TEST(MappedFileStream, HandsOutTheFileInOrderAcrossBackUpAndSkip) {
 // memory by about the weights once. Parsed over the whole mapping at once,
 // the file's pages and the parsed copy were resident together (2x).
 TEST(LoadMemory, AModelsWeightsAreResidentOnceWhileLoading) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "resident memory is the sanitizer's here (shadow memory, quarantine)";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+  GTEST_SKIP() << "resident memory is the sanitizer's here (shadow memory, quarantine)";
+#endif
+#endif
   const int64_t n = int64_t{8} << 20;  // 8 Mi floats
   const std::string path = testing::tempDir() + "/weights.onnx";
   {

@@ -61,6 +61,11 @@ TEST(DeformConv, ZeroOffsetsEqualConvGroupedStridedDilatedPadded) {
       2);
 }
 
+TEST(DeformConv, ZeroOffsetsEqualConvOverSeveralTiles) {
+  // 13x12 = 156 grid positions: two whole tiles of 64 and a partial one.
+  expectZeroOffsetsAreConv({2, 3, 13, 12}, {5, 3, 3, 3}, {attrInts("pads", {1, 1, 1, 1})}, 1);
+}
+
 TEST(DeformConv, ZeroOffsetsEqualConvIn1DAnd3D) {
   expectZeroOffsetsAreConv({1, 2, 9}, {3, 2, 3}, {attrInts("pads", {1, 1})}, 1);
   expectZeroOffsetsAreConv({1, 2, 4, 5, 3}, {2, 1, 2, 3, 2},

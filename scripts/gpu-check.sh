@@ -255,7 +255,10 @@ if ((${#tests[@]} == 0)); then
   record unit missing 0 "no CUDA test binaries in the bundle"
 fi
 for t in "${tests[@]}"; do
-  step "unit:$(basename "$t")" 60 "$t" --gtest_brief=1
+  # test_cuda_runner also plans every corpus model's device memory on the host (~10 s here)
+  limit=60
+  [[ $(basename "$t") == test_cuda_runner ]] && limit=90
+  step "unit:$(basename "$t")" $limit "$t" --gtest_brief=1
 done
 
 # --- models: the list, optimized (CPU work, overlapping conformance) -------------------------

@@ -20,6 +20,8 @@
 // Steps, per batch item and tile of grid positions: sampleColumns builds the
 // columns (the masked samples of every input channel and tap, one row per
 // (channel, tap)); accumulateTile multiplies them by W.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -188,16 +190,23 @@ void sampleColumns(const DeformGeometry& geo, const S* X, const S* offset, const
 // acc[0, kTile) += w[r] * col[r * kTile + j] over rows r, in float with
 // AVX-512 (the build's baseline is SSE2): the generic loop's sums in the same
 // order, 16 lanes wide, fused multiply-adds (so within rounding of it).
+static_assert(kTile == 64, "multiplyTileAvx512 holds a tile in four 16-lane registers");
 __attribute__((target("avx512f"))) void multiplyTileAvx512(const float* w, const float* col,
                                                            int64_t rows, float* acc) {
-  float a[kTile];
-  for (int64_t j = 0; j < kTile; ++j) a[j] = acc[j];
+  __m512 a0 = _mm512_loadu_ps(acc), a1 = _mm512_loadu_ps(acc + 16);
+  __m512 a2 = _mm512_loadu_ps(acc + 32), a3 = _mm512_loadu_ps(acc + 48);
   for (int64_t r = 0; r < rows; ++r) {
-    const float wv = w[r];
+    const __m512 wv = _mm512_set1_ps(w[r]);
     const float* row = col + r * kTile;
-    for (int64_t j = 0; j < kTile; ++j) a[j] += wv * row[j];
+    a0 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(row), a0);
+    a1 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(row + 16), a1);
+    a2 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(row + 32), a2);
+    a3 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(row + 48), a3);
   }
-  for (int64_t j = 0; j < kTile; ++j) acc[j] = a[j];
+  _mm512_storeu_ps(acc, a0);
+  _mm512_storeu_ps(acc + 16, a1);
+  _mm512_storeu_ps(acc + 32, a2);
+  _mm512_storeu_ps(acc + 48, a3);
 }
 
 bool haveAvx512() {

@@ -258,6 +258,24 @@ TEST(LinearAttention, GatedDeltaRuleHandChecked) {
   expectClose(values(r[1]), {2}, 1e-6);
 }
 
+// float16 activations with a float32 state: present_state keeps the state's
+// type, the output the query's (the linear rule of the test above).
+TEST(LinearAttention, StateKeepsItsOwnType) {
+  const std::vector<ir::Tensor> r = runAll({"LinearAttention",
+                                            {f16({1, 2, 2}, {1, 2, 3, 4}), f16({1, 2, 1}, {1, 2}),
+                                             f16({1, 2, 1}, {1, 1}), f32({1, 1, 1, 1}, {0.5f})},
+                                            {attrI("q_num_heads", 2), attrI("kv_num_heads", 1),
+                                             attrF("scale", 1), attrS("update_rule", "linear")},
+                                            27,
+                                            2});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].dtype(), DataType::kFloat16);
+  EXPECT_EQ(r[1].dtype(), DataType::kFloat);
+  // S = 0.5 + 1 = 1.5, then 3.5: outputs 1.5, 3, 10.5, 14.
+  expectClose(values(r[0]), {1.5, 3, 10.5, 14}, 1e-2);
+  expectClose(values(r[1]), {3.5}, 1e-6);
+}
+
 TEST(LinearAttention, BadInputIsAClearError) {
   const ir::Tensor q = f32({1, 1, 2}, {1, 1});
   const ir::Tensor k = f32({1, 1, 2}, {1, 1});

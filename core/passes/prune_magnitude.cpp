@@ -20,6 +20,16 @@
 // remove_dead_channels folds that constant into the next layer's bias where
 // no padding is read, and keeps the channel where it is); grouped Convs
 // (depthwise too) are left dense, since that pass cannot remove theirs.
+// Residual streams (streams = true, the default): the layers whose outputs
+// residual Adds or Sums add into one stream (residual_stream.h, the tracing
+// remove_dead_channels does: a ResNet stage's downsample Conv and every
+// block's last Conv) share their channels, which remove_dead_channels removes
+// only where they are zero in all of them; so their channels are ranked as
+// one, by the L2 norm of the channel's weights over all the stream's layers,
+// and the floor(sparsity * channels) smallest are zero in every one of them.
+// A layer of the stream that may not be pruned (node_block_list, the node
+// filter, min_weights, a weight not stored) leaves the whole stream dense,
+// with a note on each. streams = false: each layer on its own.
 // Conditions: a weight stored in the file (an initializer, also one that is
 // a graph input, or a Constant's value) of a floating-point type, with at
 // least min_weights elements; the node is not named in node_block_list and
@@ -31,6 +41,7 @@
 // smallest.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <unordered_set>
 
@@ -41,6 +52,7 @@
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
+#include "core/passes/residual_stream.h"
 #include "core/passes/rule_helpers.h"
 #include "core/support/strings.h"
 
@@ -49,6 +61,8 @@ namespace passlab::passes {
 namespace {
 
 constexpr const char* kId = "prune_magnitude";
+
+using fusion::nodeText;
 
 enum class PrunePattern { kUnstructured, kTwoFour, kChannel };
 
@@ -103,22 +117,40 @@ void zeroTwoFour(Pruned& p, const analysis::WeightLayout& l) {
     }
 }
 
-void zeroChannels(Pruned& p, const analysis::WeightLayout& l, double sparsity) {
-  std::vector<double> norm(static_cast<size_t>(l.channels), 0);
+// Each channel's squared L2 norm added to `norm` (NaN: infinite, kept).
+void addChannelNorms(const std::vector<double>& w, const analysis::WeightLayout& l,
+                     std::vector<double>& norm) {
+  norm.resize(static_cast<size_t>(l.channels), 0);
   for (int64_t c = 0; c < l.channels; ++c)
     for (int64_t r = 0; r < l.reduce; ++r) {
-      const double x = p.w[static_cast<size_t>(c * l.channelStride + r * l.reduceStride)];
+      const double x = w[static_cast<size_t>(c * l.channelStride + r * l.reduceStride)];
       norm[static_cast<size_t>(c)] += std::isnan(x) ? INFINITY : x * x;
     }
+}
+
+// The floor(sparsity * channels) channels of smallest norm, never all (sorted).
+std::vector<int64_t> weakestChannels(const std::vector<double>& norm, double sparsity) {
   const auto k =
-      std::min(static_cast<size_t>(std::floor(sparsity * static_cast<double>(l.channels))),
-               static_cast<size_t>(l.channels - 1));
-  for (size_t c : smallest(norm, k)) {
+      std::min(static_cast<size_t>(std::floor(sparsity * static_cast<double>(norm.size()))),
+               norm.empty() ? size_t{0} : norm.size() - 1);
+  std::vector<int64_t> out;
+  for (size_t c : smallest(norm, k)) out.push_back(static_cast<int64_t>(c));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void zeroChosenChannels(Pruned& p, const analysis::WeightLayout& l,
+                        const std::vector<int64_t>& channels) {
+  for (int64_t c : channels)
     for (int64_t r = 0; r < l.reduce; ++r)
-      p.w[static_cast<size_t>(static_cast<int64_t>(c) * l.channelStride + r * l.reduceStride)] = 0;
-    p.zeroedChannels.push_back(static_cast<int64_t>(c));
-  }
-  std::sort(p.zeroedChannels.begin(), p.zeroedChannels.end());
+      p.w[static_cast<size_t>(c * l.channelStride + r * l.reduceStride)] = 0;
+  p.zeroedChannels = channels;
+}
+
+void zeroChannels(Pruned& p, const analysis::WeightLayout& l, double sparsity) {
+  std::vector<double> norm;
+  addChannelNorms(p.w, l, norm);
+  zeroChosenChannels(p, l, weakestChannels(norm, sparsity));
 }
 
 int64_t countZeros(const std::vector<double>& w) {
@@ -130,6 +162,14 @@ std::string percent(double share) {
   std::snprintf(buf, sizeof buf, "%.1f", 100 * share);
   return buf;
 }
+
+// A layer the pass may prune: its weight, read.
+struct Layer {
+  ir::Node* node = nullptr;
+  const ir::Tensor* w = nullptr;
+  analysis::WeightLayout layout;
+  std::vector<double> values;
+};
 
 class Pruner {
  public:
@@ -153,12 +193,19 @@ class Pruner {
     if (!(sparsity_ <= 1))
       return invalidArgument(Text::of("%1: sparsity %2 is not a fraction between 0 and 1", kId,
                                       ctx_.option("sparsity")));
+    if (pattern_ == PrunePattern::kChannel && ctx_.boolOption("streams")) {
+      streams_ = residual::residualStreams(ctx_.model().graph(),
+                                           ctx_.model().opsetVersion("").value_or(1));
+      for (size_t i = 0; i < streams_.size(); ++i)
+        for (const ir::Node* l : streams_[i].layers) streamOf_[l] = i;
+    }
     std::vector<ir::Node*> layers;
     for (const auto& n : ctx_.model().graph().nodes())
       if (isDefaultOp(*n, "Conv") || isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm"))
         layers.push_back(n.get());
     PASSLAB_RETURN_IF_ERROR(forEachNode(ctx_, kId, kId, layers, [&](ir::Node& n) {
-      Text why = prune(n);
+      auto in = streamOf_.find(&n);
+      Text why = in == streamOf_.end() ? prune(n) : pruneStream(in->second, n);
       if (!why.empty() && ctx_.explain) ctx_.explain->note(n.id(), kId, std::move(why));
       return Status::ok();
     }));
@@ -167,8 +214,8 @@ class Pruner {
   }
 
  private:
-  // Prunes `n`; its explain note: what was zeroed, or why nothing.
-  Text prune(ir::Node& n) {
+  // Reads `n` into `l`; "" when the pass may prune it, else why not.
+  Text readLayer(ir::Node& n, Layer& l) {
     if (blocked_.count(n.name())) return "not pruned: the node is in node_block_list";
     const ir::Tensor* w = analysis::storedWeight(n.input(1));
     if (!w) return "not pruned: the weight is not a floating-point constant stored in the file";
@@ -183,27 +230,87 @@ class Pruner {
       return Text::of("not pruned: %1 weights, fewer than min_weights", std::to_string(w->numel()));
     auto values = fusion::floatValues(*w);
     if (!values) return Text::of("not pruned: cannot read the weight %1", w->summary());
-    Pruned p{*values, {}, 0};
+    l = Layer{&n, w, *layout, std::move(*values)};
+    return "";
+  }
+
+  // Prunes `n` on its own; its explain note: what was zeroed, or why nothing.
+  Text prune(ir::Node& n) {
+    Layer l;
+    if (Text why = readLayer(n, l); !why.empty()) return why;
+    Pruned p{std::move(l.values), {}, 0};
     const int64_t zerosBefore = countZeros(p.w);
     if (pattern_ == PrunePattern::kUnstructured) zeroUnstructured(p, sparsity_);
-    if (pattern_ == PrunePattern::kTwoFour) zeroTwoFour(p, *layout);
-    if (pattern_ == PrunePattern::kChannel) zeroChannels(p, *layout, sparsity_);
+    if (pattern_ == PrunePattern::kTwoFour) zeroTwoFour(p, l.layout);
+    if (pattern_ == PrunePattern::kChannel) zeroChannels(p, l.layout, sparsity_);
+    return store(n, *l.w, p, zerosBefore);
+  }
+
+  // The layers of stream `i` pruned as one when `n`, the first of them the
+  // pass reaches, comes; the note of `n`.
+  Text pruneStream(size_t i, ir::Node& n) {
+    if (streamNotes_.empty()) streamNotes_.resize(streams_.size());
+    auto& notes = streamNotes_[i];
+    if (notes.empty()) notes = pruneStreamLayers(streams_[i]);
+    return notes.at(&n);
+  }
+
+  std::map<const ir::Node*, Text> pruneStreamLayers(const residual::Stream& s) {
+    std::map<const ir::Node*, Text> notes;
+    std::vector<Layer> layers(s.layers.size());
+    for (size_t j = 0; j < s.layers.size(); ++j) {
+      ir::Node& m = *s.layers[j];
+      Text why = mayChange(ctx_, m) ? readLayer(m, layers[j])
+                                    : Text("not pruned: the node is excluded from this pass");
+      if (why.empty() && j > 0 && layers[j].layout.channels != layers[0].layout.channels)
+        why = Text::of("%1 output channels, not %2", std::to_string(layers[j].layout.channels),
+                       std::to_string(layers[0].layout.channels));
+      if (why.empty()) continue;
+      for (const ir::Node* other : s.layers)
+        notes[other] = Text::of(
+            "not pruned: its residual stream (%1 layers, added by %2) is pruned as one, and %3 "
+            "is %4",
+            std::to_string(s.layers.size()), nodeText(*s.joins.front()), nodeText(m), why);
+      return notes;
+    }
+    std::vector<double> norm;
+    for (const Layer& l : layers) addChannelNorms(l.values, l.layout, norm);
+    const std::vector<int64_t> chosen = weakestChannels(norm, sparsity_);
+    for (Layer& l : layers) {
+      Pruned p{std::move(l.values), {}, 0};
+      const int64_t zerosBefore = countZeros(p.w);
+      zeroChosenChannels(p, l.layout, chosen);
+      notes[l.node] = store(*l.node, *l.w, p, zerosBefore, layers.size());
+    }
+    ++streamsPruned_;
+    return notes;
+  }
+
+  // Writes the pruned weight of `n` (and its bias, channel pattern); the note.
+  Text store(ir::Node& n, const ir::Tensor& w, Pruned& p, int64_t zerosBefore,
+             size_t streamLayers = 0) {
     const int64_t zeros = countZeros(p.w);
     p.zeroed = zeros - zerosBefore;
     const bool biasChanged = pattern_ == PrunePattern::kChannel && !ctx_.boolOption("keep_bias") &&
                              zeroBias(n, p.zeroedChannels);
     if (p.zeroed > 0 || biasChanged) ++layers_;
     if (p.zeroed > 0)
-      replaceConstantInput(rw_, n, 1, fusion::floatTensorLike(*w, p.w), n.input(1)->name());
+      replaceConstantInput(rw_, n, 1, fusion::floatTensorLike(w, p.w), n.input(1)->name());
     zeroed_ += p.zeroed;
     weights_ += static_cast<int64_t>(p.w.size());
     zeros_ += zeros;
     if (p.zeroed == 0 && !biasChanged)
       return Text::of("not pruned: the weights it would zero are zero already (%1% zero)",
                       percent(double(zeros) / double(p.w.size())));
+    const std::string share = percent(double(zeros) / double(p.w.size()));
+    if (streamLayers > 0)
+      return Text::of(
+          "pruned with its residual stream (%1 channels ranked over its %2 layers): %3 of %4 "
+          "weights set to zero, %5% of the weight zero now",
+          std::to_string(p.zeroedChannels.size()), std::to_string(streamLayers),
+          std::to_string(p.zeroed), std::to_string(p.w.size()), share);
     return Text::of("pruned: %1 of %2 weights set to zero, %3% of the weight zero now",
-                    std::to_string(p.zeroed), std::to_string(p.w.size()),
-                    percent(double(zeros) / double(p.w.size())));
+                    std::to_string(p.zeroed), std::to_string(p.w.size()), share);
   }
 
   // The bias entries of the zeroed channels set to zero (a Conv's B, a
@@ -230,11 +337,19 @@ class Pruner {
 
   void writeNote() {
     if (!ctx_.note || layers_ == 0) return;
-    *ctx_.note = Text::of(
-        "%1 layers pruned (%2): %3 weights set to zero, %4% of their %5 weights zero now (each "
-        "layer in the explain log)",
-        std::to_string(layers_), ctx_.option("pattern"), std::to_string(zeroed_),
-        percent(weights_ ? double(zeros_) / double(weights_) : 0), std::to_string(weights_));
+    const std::string share = percent(weights_ ? double(zeros_) / double(weights_) : 0);
+    if (streamsPruned_ > 0)
+      *ctx_.note = Text::of(
+          "%1 layers pruned (%2), %3 residual streams as one: %4 weights set to zero, %5% of "
+          "their %6 weights zero now (each layer in the explain log)",
+          std::to_string(layers_), ctx_.option("pattern"), std::to_string(streamsPruned_),
+          std::to_string(zeroed_), share, std::to_string(weights_));
+    else
+      *ctx_.note = Text::of(
+          "%1 layers pruned (%2): %3 weights set to zero, %4% of their %5 weights zero now (each "
+          "layer in the explain log)",
+          std::to_string(layers_), ctx_.option("pattern"), std::to_string(zeroed_), share,
+          std::to_string(weights_));
   }
 
   PassContext& ctx_;
@@ -243,6 +358,10 @@ class Pruner {
   int64_t minWeights_;
   std::unordered_set<std::string> blocked_;
   PrunePattern pattern_ = PrunePattern::kUnstructured;
+  std::vector<residual::Stream> streams_;
+  std::map<const ir::Node*, size_t> streamOf_;
+  std::vector<std::map<const ir::Node*, Text>> streamNotes_;
+  size_t streamsPruned_ = 0;
   size_t layers_ = 0;
   int64_t zeroed_ = 0, weights_ = 0, zeros_ = 0;
 };

@@ -54,6 +54,7 @@
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
+#include "core/passes/residual_stream.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -70,33 +71,8 @@ std::string numberText(double v) {
   return buf;
 }
 
-// The per-channel entries of a stored constant broadcast against a value of
-// rank `rank` whose channels run along `axis`: one value per channel, and the
-// constant's own axis holding them (-1: it has one value for all).
-struct ChannelConstant {
-  std::vector<double> values;
-  int64_t ownAxis = -1;
-};
-
-std::optional<ChannelConstant> channelConstant(const ir::Value* v, int64_t rank, int64_t axis,
-                                               int64_t channels) {
-  const ir::Tensor* t = analysis::storedWeight(v);
-  if (!t) return std::nullopt;
-  auto vals = fusion::floatValues(*t);
-  const auto k = static_cast<int64_t>(t->rank());
-  if (!vals || k > rank) return std::nullopt;
-  ChannelConstant c;
-  for (int64_t j = 0; j < k; ++j) {
-    const int64_t d = t->dims()[static_cast<size_t>(j)];
-    if (d == 1) continue;
-    if (rank - k + j != axis || d != channels) return std::nullopt;
-    c.ownAxis = j;
-  }
-  c.values.resize(static_cast<size_t>(channels));
-  for (int64_t i = 0; i < channels; ++i)
-    c.values[static_cast<size_t>(i)] = (*vals)[c.ownAxis < 0 ? 0 : static_cast<size_t>(i)];
-  return c;
-}
+using residual::channelConstant;
+using residual::unaryValue;
 
 bool hasPadding(const ir::Node& conv) {
   const std::string autoPad = conv.attrString("auto_pad", "NOTSET");
@@ -105,44 +81,6 @@ bool hasPadding(const ir::Node& conv) {
   for (int64_t p : conv.attrInts("pads"))
     if (p != 0) return true;
   return false;
-}
-
-// The value a unary per-channel op maps the constant `v` to; nullopt when
-// `n` is not one this pass follows (or its parameters are not constant).
-std::optional<double> unaryValue(const ir::Node& n, double v, int64_t opset) {
-  const std::string& op = n.opType();
-  if (op == "Relu") return std::max(v, 0.0);
-  if (op == "Identity" || op == "Dropout") return v;
-  if (op == "Neg") return -v;
-  if (op == "Abs") return std::fabs(v);
-  if (op == "Exp") return std::exp(v);
-  if (op == "Sigmoid") return 1 / (1 + std::exp(-v));
-  if (op == "Tanh") return std::tanh(v);
-  if (op == "Softplus") return std::log1p(std::exp(v));
-  if (op == "LeakyRelu") return v < 0 ? n.attrFloat("alpha", 0.01f) * v : v;
-  if (op == "Elu") return v < 0 ? n.attrFloat("alpha", 1.0f) * std::expm1(v) : v;
-  if (op == "Selu")
-    return n.attrFloat("gamma", 1.05070102214813232421875f) *
-           (v <= 0 ? n.attrFloat("alpha", 1.67326319217681884765625f) * std::expm1(v) : v);
-  if (op == "HardSigmoid")
-    return std::clamp(n.attrFloat("alpha", 0.2f) * v + n.attrFloat("beta", 0.5f), 0.0, 1.0);
-  if (op == "HardSwish") return v * std::clamp(v / 6 + 0.5, 0.0, 1.0);
-  if (op == "Clip") {
-    double lo = -std::numeric_limits<double>::infinity(), hi = -lo;
-    if (opset < 11) {
-      lo = n.attrFloat("min", std::numeric_limits<float>::lowest());
-      hi = n.attrFloat("max", std::numeric_limits<float>::max());
-    } else {
-      for (size_t i = 1; i < 3 && i < n.inputs().size(); ++i) {
-        if (!n.input(i)) continue;
-        auto s = fusion::scalarValue(n.input(i));
-        if (!s) return std::nullopt;
-        (i == 1 ? lo : hi) = *s;
-      }
-    }
-    return std::min(std::max(v, lo), hi);
-  }
-  return std::nullopt;
 }
 
 double binaryValue(const std::string& op, double a, double b) {
@@ -460,16 +398,16 @@ class Remover {
     return walk(p, n.output(0), value, Frame{f.offset + offset, total});
   }
 
-  bool isChannelConstant(const Plan& p, const ir::Value* v, const Frame& f) const {
-    return v && channelConstant(v, p.rank, p.axis, f.channels).has_value();
+  static residual::ChannelAxis axisOf(const Plan& p, const Frame& f) {
+    return residual::ChannelAxis{p.rank, p.axis, f.channels};
   }
 
-  // A residual Add of two activations, or a Sum (opset < 13 ResNets join
-  // their branches with Sum).
+  bool isChannelConstant(const Plan& p, const ir::Value* v, const Frame& f) const {
+    return residual::isChannelConstant(v, axisOf(p, f));
+  }
+
   bool isJoin(const Plan& p, const ir::Node& n, const Frame& f) const {
-    if (n.opType() == "Sum") return !n.inputs().empty();
-    return n.opType() == "Add" && n.inputs().size() == 2 && !isChannelConstant(p, n.input(0), f) &&
-           !isChannelConstant(p, n.input(1), f);
+    return residual::isJoin(n, axisOf(p, f));
   }
 
   // A residual Add (or Sum): channel c of its output is constant only when
@@ -480,17 +418,7 @@ class Remover {
   Text followJoin(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,
                   const Frame& f) {
     const size_t count = n.inputs().size();
-    auto shapeOf = [](const ir::Value* v) -> const ir::Shape* {
-      if (!v || !v->type().isTensor() || !v->type().shape()) return nullptr;
-      return &*v->type().shape();
-    };
-    const ir::Shape* first = shapeOf(n.input(0));
-    bool same = first && static_cast<int64_t>(first->rank()) == p.rank;
-    for (size_t i = 1; same && i < count; ++i) {
-      const ir::Shape* s = shapeOf(n.input(i));
-      same = s && s->rank() == first->rank();
-      for (size_t d = 0; same && d < first->rank(); ++d) same = (*first)[d].sameAs((*s)[d]);
-    }
+    const bool same = residual::sameShapeInputs(n, p.rank);
     if (!same)
       return Text::of("%1 adds them to a value of another or unknown shape (a broadcast)",
                       nodeText(n));
@@ -520,41 +448,14 @@ class Remover {
   // to p.found (the walk from it checks the path). "" when every path
   // back ends at such a layer.
   Text traceBack(Plan& p, ir::Node& add, const ir::Value* v) {
-    if (!p.traced.insert(v).second) return "";
-    ir::Node* n = v->producer();
-    if (!n)
-      return Text::of("the other input of %1 is '%2', not computed by a layer", nodeText(add),
-                      v->name());
-    const std::string& op = n->opType();
-    const bool layer = n->domain().empty() && (op == "Conv" || op == "Gemm" || op == "MatMul");
-    if (layer && !(op == "Conv" && n->attrInt("group", 1) != 1)) {
-      for (const Source& s : p.sources)
-        if (s.node == n) return "";
-      for (const auto& [known, unused] : p.found)
-        if (known == n) return "";
-      p.found.emplace_back(n, &add);
-      return "";
-    }
-    const Frame f{0, p.channels};
-    if (n->domain().empty() && v == n->output(0)) {
-      if (isJoin(p, *n, f)) {
-        for (const ir::Value* in : n->inputs())
-          if (Text why = in ? traceBack(p, add, in) : Text(); !why.empty()) return why;
-        return "";
-      }
-      if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "PRelu") &&
-          n->inputs().size() == 2) {
-        if (isChannelConstant(p, n->input(1), f)) return traceBack(p, add, n->input(0));
-        if (op != "PRelu" && isChannelConstant(p, n->input(0), f))
-          return traceBack(p, add, n->input(1));
-      }
-      const bool sameShape = op == "BatchNormalization" || op == "Pad" || op == "MaxPool" ||
-                             op == "AveragePool" || op == "Conv" ||
-                             unaryValue(*n, 0.0, opset_).has_value();
-      if (sameShape && !n->inputs().empty() && n->input(0)) return traceBack(p, add, n->input(0));
-    }
-    return Text::of("the other input of %1 comes from %2, which this pass does not trace back",
-                    nodeText(add), nodeText(*n));
+    return residual::traceBack(add, v, axisOf(p, Frame{0, p.channels}), opset_, p.traced,
+                               [&](ir::Node& n) {
+                                 for (const Source& s : p.sources)
+                                   if (s.node == &n) return;
+                                 for (const auto& [known, unused] : p.found)
+                                   if (known == &n) return;
+                                 p.found.emplace_back(&n, &add);
+                               });
   }
 
   Text followBinary(Plan& p, ir::Node& n, size_t input, const std::vector<double>& value,

@@ -1,0 +1,192 @@
+// prune_magnitude, channel pattern, on residual streams: the layers whose
+// outputs residual Adds add into one stream (residual_stream.h) lose the
+// same channels, ranked by their norm over all of them, so that
+// remove_dead_channels removes them; structural (the same channels in all
+// source Convs, where each layer alone would choose others), numeric (the
+// budget; remove_dead_channels then keeps the outputs exactly), convergence,
+// and negatives (a blocked layer blocks its stream, a broadcast Add groups
+// nothing, streams = false prunes layer by layer).
+#include <gtest/gtest.h>
+
+#include "core/analysis/shape_inference.h"
+#include "core/io/text_format.h"
+#include "core/passes/residual_stream.h"
+#include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::testing {
+namespace {
+
+const char* kPass = "prune_magnitude";
+
+// The values / dims of the initializer read as input `index` by the node whose output is `output`.
+const ir::Tensor* inputTensor(const ir::Model& m, const std::string& output, size_t index) {
+  for (const auto& n : m.graph().nodes())
+    if (n->output(0)->name() == output && n->inputs().size() > index && n->input(index) &&
+        n->input(index)->initializer())
+      return n->input(index)->initializer();
+  return nullptr;
+}
+
+std::vector<double> inputValues(const ir::Model& m, const std::string& output, size_t index) {
+  const ir::Tensor* t = inputTensor(m, output, index);
+  return t ? t->toDoubleVector() : std::vector<double>{};
+}
+
+std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
+  const ir::Tensor* t = inputTensor(m, output, index);
+  return t ? t->dims() : std::vector<int64_t>{};
+}
+
+std::string notes(const PassOutcome& out) {
+  std::string all;
+  for (const auto& [node, reasons] : out.step.explain.all())
+    for (const auto& [pattern, why] : *reasons) all += why.str() + "\n";
+  return all;
+}
+
+// The output channels (rows of `in` channels' weights) that are all zero.
+std::vector<int64_t> zeroRows(const std::vector<double>& w, size_t per) {
+  std::vector<int64_t> out;
+  for (size_t c = 0; c * per < w.size(); ++c) {
+    bool zero = true;
+    for (size_t r = 0; r < per; ++r) zero = zero && w[c * per + r] == 0;
+    if (zero) out.push_back(static_cast<int64_t>(c));
+  }
+  return out;
+}
+
+// Two residual blocks with identity shortcuts (a ResNet stage): the stream
+// h -> r1 -> r2 is added by h, b and d. Alone, h would lose its channels 0
+// and 1 (0.001-sized); over the stream, channels 2 and 3 are the smallest
+// (b and d hold 1-sized weights in 0 and 1).
+const char* kBlocks = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[4,2,1,1] w0 = {0.001, 0.002,  -0.001, 0.001,  0.01, -0.01,  0.01, 0.01},
+     float[4] b0 = {0.25, -0.5, 0.002, -0.001},
+     float[3,4,1,1] wa = {1, 0.5, -1, 2,  2, 1, 0, -1,  -1, 1, 1, 0.5}, float[3] ba = {0.1, 0.2, 0.3},
+     float[4,3,1,1] wb = {1, -1, 0.5,  0.5, 1, -1,  0.001, 0.002, -0.001,  -0.002, 0.001, 0.001},
+     float[4] bb = {0.1, -0.2, 0.001, 0.002},
+     float[3,4,1,1] wc = {0.5, 1, -1, 1,  1, -1, 2, 0.5,  1, 1, 1, -1},
+     float[4,3,1,1] wd = {-1, 0.5, 1,  1, 1, -0.5,  0.002, -0.001, 0.001,  0.001, 0.001, -0.002},
+     float[4] bd = {0.2, 0.1, -0.001, 0.001},
+     float[2,4,1,1] wy = {1, 2, 3, 4,  4, 3, 2, 1}, float[2] by = {1, -1}> {
+    [h] h = Conv(x, w0, b0)
+    [ca] ca = Conv(h, wa, ba)
+    a = Relu(ca)
+    [b] b = Conv(a, wb, bb)
+    [s1] s1 = Add(b, h)
+    r1 = Relu(s1)
+    [cc] cc = Conv(r1, wc)
+    c = Relu(cc)
+    [d] d = Conv(c, wd, bd)
+    [s2] s2 = Add(r1, d)
+    r2 = Relu(s2)
+    [y] y = Conv(r2, wy, by) })";
+
+// The layers outside the stream stay dense, so only the stream is pruned.
+const passes::Options kStreamOnly{
+    {"pattern", "channel"}, {"sparsity", "0.5"}, {"node_block_list", "ca,cc,y"}};
+
+TEST(PruneMagnitudeStreams, FindsTheLayersAResidualStageAdds) {
+  ir::Model m = parse(kBlocks);
+  analysis::inferShapes(m);
+  auto streams = passes::residual::residualStreams(m.graph(), 13);
+  ASSERT_EQ(streams.size(), 1u);
+  std::vector<std::string> layers, joins;
+  for (const ir::Node* n : streams[0].layers) layers.push_back(n->output(0)->name());
+  for (const ir::Node* n : streams[0].joins) joins.push_back(n->output(0)->name());
+  EXPECT_EQ(layers, (std::vector<std::string>{"h", "b", "d"}));
+  EXPECT_EQ(joins, (std::vector<std::string>{"s1", "s2"}));
+}
+
+TEST(PruneMagnitudeStreams, TheSameChannelsGoInEveryLayerOfTheStream) {
+  PassOutcome out = runPass(kPass, kBlocks, kStreamOnly);
+  ASSERT_TRUE(out.step.changed) << notes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "b", 1), 3), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d", 1), 3), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(inputValues(out.model, "h", 2), (std::vector<double>{0.25, -0.5, 0, 0}));
+  EXPECT_EQ(inputValues(out.model, "b", 2), (std::vector<double>{0.1f, -0.2f, 0, 0}));
+  EXPECT_EQ(inputValues(out.model, "d", 2), (std::vector<double>{0.2f, 0.1f, 0, 0}));
+  EXPECT_EQ(inputValues(out.model, "ca", 1), inputValues(parse(kBlocks), "ca", 1));
+  EXPECT_NE(
+      notes(out).find(
+          "pruned with its residual stream (2 channels ranked over its 3 layers): 4 of 8 weights"),
+      std::string::npos)
+      << notes(out);
+  EXPECT_NE(out.step.note.str().find(
+                "3 layers pruned (channel), 1 residual streams as one: 16 weights set to zero"),
+            std::string::npos)
+      << out.step.note.str();
+  // Numeric: within the default budget.
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  expectConverges(kPass, kBlocks, kStreamOnly);
+}
+
+TEST(PruneMagnitudeStreams, RemoveDeadChannelsThenRemovesThemWithTheOutputsEqual) {
+  PassOutcome out = runPass(kPass, kBlocks, kStreamOnly);
+  ASSERT_TRUE(out.step.changed);
+  ir::Model pruned = out.model.clone();
+  PassOutcome removed = runPass("remove_dead_channels", std::move(out.model));
+  ASSERT_TRUE(removed.step.changed) << notes(removed);
+  EXPECT_NE(removed.step.note.str().find("6 channels removed from 3 layers"), std::string::npos)
+      << removed.step.note.str();
+  for (const char* layer : {"h", "b", "d"}) EXPECT_EQ(inputDims(removed.model, layer, 1).at(0), 2);
+  EXPECT_EQ(inputDims(removed.model, "ca", 1), (std::vector<int64_t>{3, 2, 1, 1}));
+  EXPECT_EQ(inputDims(removed.model, "cc", 1), (std::vector<int64_t>{3, 2, 1, 1}));
+  EXPECT_EQ(inputDims(removed.model, "y", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  NumericResult num = compareOutputs(pruned, removed.model, 3);
+  ASSERT_TRUE(num.ran) << num.detail;
+  EXPECT_TRUE(num.equal) << num.detail;
+}
+
+TEST(PruneMagnitudeStreams, EachLayerOnItsOwnWithStreamsOff) {
+  passes::Options perLayer = kStreamOnly;
+  perLayer.emplace_back("streams", "false");
+  // keep_bias: h's own smallest channels carry its largest biases, which
+  // zeroed would take the outputs over the budget.
+  perLayer.emplace_back("keep_bias", "true");
+  PassOutcome out = runPass(kPass, kBlocks, perLayer);
+  ASSERT_TRUE(out.step.changed) << notes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "b", 1), 3), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d", 1), 3), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(notes(out).find("residual stream"), std::string::npos) << notes(out);
+}
+
+TEST(PruneMagnitudeStreams, ABlockedLayerBlocksItsWholeStream) {
+  const passes::Options blocked{
+      {"pattern", "channel"}, {"sparsity", "0.5"}, {"node_block_list", "ca,cc,y,b"}};
+  expectUnchanged(kPass, kBlocks,
+                  "not pruned: its residual stream (3 layers, added by Add 's1') is pruned as one, "
+                  "and Conv 'b' is not pruned: the node is in node_block_list",
+                  blocked);
+}
+
+// Add of h [1,4,4,4] and e [1,4,1,1] (a broadcast): no stream; each layer
+// keeps its own ranking (h: channels 0 and 1, e: 2 and 3).
+const char* kBroadcast = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,4,4,4] y)
+    <float[4,2,1,1] w0 = {0.001, 0.002,  -0.001, 0.001,  1, -1,  1, 1}, float[4] b0 = {0, 0, 0.5, 1},
+     float[4,2,1,1] we = {1, 2,  -1, 1,  0.001, -0.002,  0.001, 0.001}, float[4] be = {1, 0.5, 0, 0}> {
+    [h] h = Conv(x, w0, b0)
+    g = GlobalAveragePool(x)
+    [e] e = Conv(g, we, be)
+    s = Add(h, e)
+    y = Relu(s) })";
+
+TEST(PruneMagnitudeStreams, ABroadcastAddGroupsNothing) {
+  ir::Model m = parse(kBroadcast);
+  analysis::inferShapes(m);
+  EXPECT_TRUE(passes::residual::residualStreams(m.graph(), 13).empty());
+  PassOutcome out = runPass(kPass, kBroadcast, {{"pattern", "channel"}, {"sparsity", "0.5"}});
+  ASSERT_TRUE(out.step.changed) << notes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "e", 1), 2), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(notes(out).find("residual stream"), std::string::npos) << notes(out);
+}
+
+}  // namespace
+}  // namespace passlab::testing

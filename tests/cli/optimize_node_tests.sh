@@ -32,6 +32,6 @@ for t in "$tests"/*/; do
 done
 echo "node tests: $ok optimized with equal outputs, $uncheckable the check cannot run, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
-# The corpus has 1,802 tests, 1,718 checked on 2026-12-04; far fewer means
-# the check or --input-dir stopped working for some.
-[ "$ok" -ge 1700 ] || { echo "FAIL: only $ok models checked"; exit 1; }
+# The corpus has 1,802 tests, 1,749 checked on 2026-12-06; fewer means the
+# check, --input-dir or a kernel stopped working for some.
+[ "$ok" -ge 1740 ] || { echo "FAIL: only $ok models checked"; exit 1; }

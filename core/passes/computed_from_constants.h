@@ -7,9 +7,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
+#include <optional>
 
 #include "core/ir/graph.h"
+#include "core/rewrite/evaluator.h"
 #include "core/rewrite/match_utils.h"
 
 namespace passlab::passes::fusion {
@@ -45,5 +48,14 @@ inline bool computedFromConstants(const ir::Value* v, int depth = 16) {
     if (n->input(i) && !computedFromConstants(n->input(i), depth - 1)) return false;
   return true;
 }
+
+// The value of `v` when computedFromConstants(v): a constant as it is, else
+// its producer run by `evaluator` on its inputs' values (recursively).
+// nullopt when `v` is not such a value, a kernel fails, or a value on the way
+// would exceed `maxBytes` (this is for small parameters: per-channel scales,
+// BatchNormalization statistics, not the weights the executor computes once).
+// `opset` is the model's default-domain version.
+std::optional<ir::Tensor> valueFromConstants(const ir::Value* v, rewrite::Evaluator& evaluator,
+                                             int64_t opset, size_t maxBytes = size_t{1} << 20);
 
 }  // namespace passlab::passes::fusion

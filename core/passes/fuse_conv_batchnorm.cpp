@@ -21,6 +21,7 @@
 // Opsets: 1-28 (BatchNormalization 1, 6, 7, 9, 14, 15; Conv 1, 11, 22).
 #include <cmath>
 
+#include "core/passes/computed_from_constants.h"
 #include "core/passes/conv_weight_fold.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/pass.h"
@@ -35,12 +36,19 @@ struct BnParams {
   std::vector<double> scale, bias, mean, var;
   double eps;
 };
-std::optional<BnParams> bnParams(const ir::Node& bn, int64_t channels, Text& why) {
+// A parameter computed from constants (the onnx_light_* models' statistics are
+// ConstantOfShape outputs larger than fold_constants' budget) is computed
+// here, with the pipeline's kernels.
+std::optional<BnParams> bnParams(const ir::Node& bn, int64_t channels, const MatchContext& c,
+                                 Text& why) {
   static const char* names[] = {"scale", "B", "mean", "var"};
   BnParams p;
   std::vector<double>* dst[] = {&p.scale, &p.bias, &p.mean, &p.var};
   for (size_t i = 0; i < 4; ++i) {
     auto v = fusion::floatValues(bn.input(i + 1));
+    if (!v && c.evaluator)
+      if (auto t = fusion::valueFromConstants(bn.input(i + 1), *c.evaluator, c.opset))
+        v = fusion::floatValues(*t);
     if (!v) {
       why = Text::of("BatchNormalization %1 is not constant", names[i]);
       if (bn.input(i + 1) && rewrite::constantValue(bn.input(i + 1)))
@@ -86,7 +94,7 @@ fusion::Rules rules() {
             return MatchResult::failure("Conv bias does not have one value per output channel");
         }
         Text why;
-        auto p = bnParams(bn, m, why);
+        auto p = bnParams(bn, m, c, why);
         if (!p) return MatchResult::failure(why);
         ir::DataType biasType =
             conv->input(2) ? rewrite::constantValue(conv->input(2))->dtype() : wType;

@@ -151,6 +151,48 @@ TEST(FuseConvBatchnorm, ComputedWeightsKeepTheOutputs) {
       y = BatchNormalization <epsilon = 0.001> (t, s, bb, m, v) })");
 }
 
+// resnet50's last stage in the onnx_light_* files: the statistics are
+// ConstantOfShape outputs too (8 KiB each, over fold_constants' budget); the
+// pass computes them with the pipeline's kernels.
+std::string computedStatistics() {
+  return R"(main (float[1,2,3,3] x) => (float[1,2,3,3] y)
+      <int64[1] cs = {2}, float[2,2,1,1] w = {1, 0, 0, 1}> {
+      s = ConstantOfShape <value = float[1] {2}> (cs)
+      bb = ConstantOfShape <value = float[1] {1}> (cs)
+      m = ConstantOfShape <value = float[1] {0.5}> (cs)
+      v = ConstantOfShape <value = float[1] {3}> (cs)
+      t = Conv(x, w)
+      y = BatchNormalization <epsilon = 1.0> (t, s, bb, m, v) })";
+}
+
+TEST(FuseConvBatchnorm, ComputedStatisticsAreComputedAndFolded) {
+  // s = 2 / sqrt(3 + 1) = 1: W' = W; b' = (0 - 0.5) * 1 + 1 = 0.5 (the
+  // statistics' nodes are left to eliminate_dead_nodes)
+  expectRewrite(kPass, computedStatistics(),
+                R"(main (float[1,2,3,3] x) => (float[1,2,3,3] y)
+      <int64[1] cs = {2}, float[2,2,1,1] w2 = {1, 0, 0, 1}, float[2] b2 = {0.5, 0.5}> {
+      s = ConstantOfShape <value = float[1] {2}> (cs)
+      bb = ConstantOfShape <value = float[1] {1}> (cs)
+      m = ConstantOfShape <value = float[1] {0.5}> (cs)
+      v = ConstantOfShape <value = float[1] {3}> (cs)
+      y = Conv(x, w2, b2) })");
+}
+
+TEST(FuseConvBatchnorm, ComputedStatisticsConvergeAndKeepTheOutputs) {
+  expectConverges(kPass, computedStatistics());
+  expectSameOutputs(kPass, computedStatistics());
+}
+
+TEST(FuseConvBatchnorm, KeepsStatisticsComputedFromAnInput) {
+  expectUnchanged(kPass,
+                  R"(main (float[1,2,3,3] x, int64[1] cs) => (float[1,2,3,3] y)
+      <float[2,2,1,1] w = {1, 0, 0, 1}, float[2] bb = {1, 1}, float[2] m = {0, 0}, float[2] v = {1, 1}> {
+      s = ConstantOfShape <value = float[1] {2}> (cs)
+      t = Conv(x, w)
+      y = BatchNormalization (t, s, bb, m, v) })",
+                  "BatchNormalization scale is not constant");
+}
+
 TEST(FuseConvBatchnorm, Converges) {
   expectConverges(kPass, model("x, w, b", R"(, float[2] b = {1, -1})"));
 }

@@ -30,8 +30,7 @@ std::vector<pipeline::PassSpec> recipeSteps(const SparsityRequest& r,
                                             const std::vector<pipeline::SparsityLayer>& layers) {
   std::vector<pipeline::PassSpec> steps;
   for (const pipeline::SparsityLayer* l : appliedInStepOrder(layers))
-    steps.push_back(pipeline::layerStep("prune_magnitude",
-                                        pipeline::pruneOptions(r.options, l->ratio), l->node));
+    steps.push_back(pipeline::pruneStep(*l, l->ratio, r.options));
   return steps;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/analysis/sparsity.h"
+#include "core/passes/residual_stream.h"
 #include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
 
@@ -18,11 +19,6 @@ std::string ratioText(double r) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", r);
   return buf;
-}
-
-// One step of the pass for `layer` alone at `ratio`.
-PassSpec pruneStep(const SparsityLayer& layer, double ratio, const SparsityOptions& options) {
-  return layerStep(kPass, pruneOptions(options, ratio), layer.node);
 }
 
 struct Outcome : LayerTrial {
@@ -81,16 +77,48 @@ std::map<ir::NodeId, analysis::LayerSparsity> layersById(const ir::Model& model)
   return out;
 }
 
+// The layers of each residual stream merged into one candidate: the first
+// keeps its place, the others go into its `stream`.
+void groupStreams(const ir::Model& model, std::vector<SparsityLayer>& layers) {
+  std::map<ir::NodeId, size_t> at;
+  for (size_t i = 0; i < layers.size(); ++i) at.emplace(layers[i].node, i);
+  std::vector<char> merged(layers.size(), 0);
+  for (const passes::residual::Stream& s :
+       passes::residual::residualStreams(model.graph(), model.opsetVersion("").value_or(1))) {
+    std::vector<size_t> members;
+    for (const ir::Node* n : s.layers)
+      if (auto it = at.find(n->id()); it != at.end()) members.push_back(it->second);
+    if (members.size() < 2) continue;
+    SparsityLayer& first = layers[members[0]];
+    for (size_t j = 1; j < members.size(); ++j) {
+      const SparsityLayer& other = layers[members[j]];
+      first.stream.push_back(other.node);
+      first.weights += other.weights;
+      first.zerosBefore += other.zerosBefore;
+      first.zerosAfter += other.zerosAfter;
+      merged[members[j]] = 1;
+    }
+    first.describe += " + " + std::to_string(members.size() - 1) + " stream layers";
+  }
+  std::vector<SparsityLayer> out;
+  for (size_t i = 0; i < layers.size(); ++i)
+    if (!merged[i]) out.push_back(std::move(layers[i]));
+  layers = std::move(out);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> pruneOptions(const SparsityOptions& options,
                                                               double ratio) {
   return {{"sparsity", ratioText(ratio)},
           {"pattern", options.pattern},
-          {"keep_bias", options.keepBias ? "true" : "false"},
-          // One layer per trial: a residual stream's layers are not searched
-          // as one unit yet (docs/precision.md).
-          {"streams", "false"}};
+          {"keep_bias", options.keepBias ? "true" : "false"}};
+}
+
+PassSpec pruneStep(const SparsityLayer& layer, double ratio, const SparsityOptions& options) {
+  PassSpec spec = layerStep(kPass, pruneOptions(options, ratio), layer.node);
+  for (ir::NodeId id : layer.stream) spec.filter.only.insert(id);
+  return spec;
 }
 
 Expected<std::vector<SparsityLayer>> searchSparsity(const ir::Model& model,
@@ -113,6 +141,7 @@ Expected<std::vector<SparsityLayer>> searchSparsity(const ir::Model& model,
     s.zerosBefore = s.zerosAfter = l.zeros;
     layers.push_back(std::move(s));
   }
+  if (options.pattern == "channel") groupStreams(model, layers);
   std::vector<char> eligible(layers.size(), 0);
   TrialPool pool{options.workers, options.cancel, options.progress};
   PASSLAB_RETURN_IF_ERROR(runTrials(layers.size(), pool, [&](size_t i) {
@@ -137,8 +166,12 @@ Expected<NumericCheck> applySparsity(ir::Model& model, ExecOutputChecker& checke
       [&](const SparsityLayer& l) { return pruneStep(l, l.ratio, options); });
   if (!last) return last.error();
   const auto after = layersById(model);
-  for (SparsityLayer& l : layers)
+  for (SparsityLayer& l : layers) {
+    l.zerosAfter = 0;
     if (auto it = after.find(l.node); it != after.end()) l.zerosAfter = it->second.zeros;
+    for (ir::NodeId id : l.stream)
+      if (auto it = after.find(id); it != after.end()) l.zerosAfter += it->second.zeros;
+  }
   return last;
 }
 

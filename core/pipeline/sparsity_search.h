@@ -10,7 +10,10 @@
 // (magnitude pruning: the weights set to zero at a ratio are among those at
 // any larger one). A layer the pass leaves at every ratio (too small, a
 // grouped Conv for the channel pattern, the node filter) is no candidate; one
-// whose smallest ratio is over the budget stays dense.
+// whose smallest ratio is over the budget stays dense. With the channel
+// pattern, the layers of a residual stream are one candidate (the first of
+// them, the others in `stream`): one ratio for all, as prune_magnitude
+// prunes a stream's channels as one.
 //
 // applySparsity: the layers pruned together, each at its ratio, one checked
 // step each (the most weights set to zero first): the errors of several
@@ -27,6 +30,7 @@
 #include "core/ir/model.h"
 #include "core/pipeline/accuracy.h"
 #include "core/pipeline/numeric_check.h"
+#include "core/pipeline/pass_manager.h"
 #include "core/rewrite/evaluator.h"
 
 namespace passlab::pipeline {
@@ -42,6 +46,10 @@ struct SparsityLayer {
   int trials = 0;
   bool applied = false;  // applySparsity: pruned in the result
   int step = 0;          // applySparsity: its place among the pruned (1, 2, ...)
+  // Channel pattern: the other layers of its residual stream
+  // (passes/residual_stream.h), pruned with it as one unit at one ratio
+  // (their weights and zeros counted above).
+  std::vector<ir::NodeId> stream;
 };
 
 struct SparsityOptions {
@@ -53,6 +61,9 @@ struct SparsityOptions {
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(size_t, size_t)> progress;  // (layers done, total), calling thread
 };
+
+// The prune_magnitude step of `layer` (with its stream) alone at `ratio`.
+PassSpec pruneStep(const SparsityLayer& layer, double ratio, const SparsityOptions& options);
 
 // The prune_magnitude options of one layer's step at `ratio`.
 std::vector<std::pair<std::string, std::string>> pruneOptions(const SparsityOptions& options,

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -132,6 +133,78 @@ TEST_F(SparsitySearch, RefusesBadStepsAndPatterns) {
   ASSERT_FALSE(pattern);
   EXPECT_NE(pattern.error().message().find("pattern '2:4' has no ratio to choose"),
             std::string::npos);
+}
+
+// A residual stream: h and b (which reads h) are added by s, so the channel
+// pattern searches them as one unit (one ratio, the same channels zero in
+// both); y is a layer of its own. Channels 2 and 3 are tiny in h and b.
+const char* kStream = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y)
+    <float[4,2,1,1] w0 = {1, -1,  0.5, 1,  0.001, 0.002,  -0.001, 0.001},
+     float[4] b0 = {0.1, -0.2, 0.001, 0.002},
+     float[4,4,1,1] wb = {1, 0.5, 0.2, 0.1,  -0.5, 1, 0.1, 0.2,  0.001, 0.002, 0.001, 0.001,
+                          0.002, -0.001, 0.001, 0.002},
+     float[4] bb = {0.2, 0.1, 0.001, -0.001},
+     float[2,4,1,1] wy = {1, 2, 3, 4,  4, 3, 2, 1}> {
+    [h] h = Conv(x, w0, b0)
+    [b] b = Conv(h, wb, bb)
+    [s] s = Add(b, h)
+    [y] y = Conv(s, wy) })";
+
+class SparsitySearchStream : public CheckedModelTest {
+ protected:
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(load(kStream)); }
+};
+
+// The output channels of the weight of the node named `name` that are all zero.
+std::vector<int64_t> zeroChannels(const ir::Model& m, const std::string& name) {
+  for (const auto& n : m.graph().nodes()) {
+    if (n->name() != name || !n->input(1)->initializer()) continue;
+    const ir::Tensor& w = *n->input(1)->initializer();
+    const std::vector<double> v = w.toDoubleVector();
+    const size_t per = v.size() / static_cast<size_t>(w.dims()[0]);
+    std::vector<int64_t> out;
+    for (size_t c = 0; c < static_cast<size_t>(w.dims()[0]); ++c)
+      if (std::all_of(v.begin() + c * per, v.begin() + (c + 1) * per,
+                      [](double x) { return x == 0; }))
+        out.push_back(static_cast<int64_t>(c));
+    return out;
+  }
+  return {};
+}
+
+TEST_F(SparsitySearchStream, AResidualStreamIsOneUnit) {
+  SparsityOptions o;
+  o.pattern = "channel";
+  auto layers = searchSparsity(model_, *checker_, snr(30), o);
+  ASSERT_TRUE(layers) << layers.error().message();
+  const SparsityLayer* unit = nullptr;
+  for (const auto& l : *layers)
+    if (l.describe.find("'h'") != std::string::npos) unit = &l;
+  ASSERT_TRUE(unit);
+  EXPECT_EQ(unit->stream.size(), 1u);
+  EXPECT_EQ(unit->weights, 8 + 16);
+  EXPECT_NE(unit->describe.find("+ 1 stream layers"), std::string::npos) << unit->describe;
+  for (const auto& l : *layers) EXPECT_EQ(l.describe.find("'b'"), std::string::npos);
+  // Two channels of four at most: the third would cost far more.
+  EXPECT_GE(unit->ratio, 0.5);
+  EXPECT_LT(unit->ratio, 0.75);
+  ir::Model result = model_.clone();
+  auto check = applySparsity(result, *checker_, *layers, snr(30), o);
+  ASSERT_TRUE(check) << check.error().message();
+  EXPECT_TRUE(check->passed) << check->detail.str();
+  EXPECT_EQ(zeroChannels(result, "h"), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(zeroChannels(result, "b"), (std::vector<int64_t>{2, 3}));
+  // Its zeros after count both layers' (4 + 8 weights).
+  for (const auto& l : *layers) {
+    if (l.describe.find("'h'") != std::string::npos) {
+      EXPECT_EQ(l.zerosAfter, 12);
+    }
+  }
+  // Unstructured: each layer on its own, no units.
+  auto plain = searchSparsity(model_, *checker_, snr(30), {});
+  ASSERT_TRUE(plain);
+  for (const auto& l : *plain) EXPECT_TRUE(l.stream.empty()) << l.describe;
 }
 
 }  // namespace

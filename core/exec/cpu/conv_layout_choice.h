@@ -2,13 +2,20 @@
 // NCHW between operators (issue #26). oneDNN left to choose (format `any`)
 // picks its blocked or NHWC layout, so each call reorders its input in and its
 // result out; for a 1x1 convolution with stride 1 and no padding, plain NCHW
-// is one SGEMM (W[M, C] x X[C, H*W], no im2col) and skips both reorders.
+// is one SGEMM per group (W[g] [M/g, C/g] x X[g] [C/g, H*W], no im2col) and
+// skips both reorders.
 // Measured on this project's AVX-512 Xeon, oneDNN 2.6, 1 thread, per call
 // (blocked + reorders vs plain NCHW): resnet50's 64->256 at 56x56 1.16 vs
 // 0.66 ms, 1024->256 at 14x14 0.82 vs 0.78, squeezenet's 96->16 at 55x55
 // 0.20 vs 0.10, 512->64 at 13x13 0.105 vs 0.086; at 7x7 plain loses
 // (2048->512 0.79 vs 0.99) and so do 3x3 kernels (64->64 at 56x56 1.70 vs
-// 2.81): those stay blocked.
+// 2.81): those stay blocked. Grouped (shufflenet's 4 groups;
+// tests/bench/bench_pointwise_conv.cpp, alternating, medians): 112->112 at
+// 28x28 120-124 vs 52-53 us, 136->136 at 28x28 150-155 vs 66-68, at 14x14
+// 39-40 vs 21, 272->272 at 14x14 98 vs 71; at 7x7 plain loses again
+// (544->544 70-72 vs 83-86): the same threshold.
+// A 1x1 convolution on a 1x1 input is a GEMV (conv_gemv.h), not a
+// convolution: runsAsGemv.
 #pragma once
 
 #include "core/exec/cpu/conv_geometry.h"
@@ -19,10 +26,10 @@ namespace passlab::exec::cpu {
 inline constexpr int64_t kPlainConvMinPixels = 144;
 
 // True when the (non-transposed) convolution of `g` should run on plain NCHW
-// src and dst: 2-D, one group, 1x1 kernel, stride 1, no padding, at least
-// kPlainConvMinPixels output pixels.
+// src and dst: 2-D, 1x1 kernel, stride 1, no padding, at least
+// kPlainConvMinPixels output pixels, any number of groups.
 inline bool runsInPlainNchw(const ConvGeometry& g) {
-  if (g.spatial() != 2 || g.group != 1) return false;
+  if (g.spatial() != 2) return false;
   int64_t pixels = 1;
   for (size_t i = 0; i < 2; ++i) {
     if (g.kernel[i] != 1 || g.stride[i] != 1 || g.padBegin[i] != 0 || g.padEnd[i] != 0)
@@ -30,6 +37,21 @@ inline bool runsInPlainNchw(const ConvGeometry& g) {
     pixels *= g.out[i];
   }
   return pixels >= kPlainConvMinPixels;
+}
+
+// Images up to which a 1x1-on-1x1 convolution runs as GEMVs (W read once per image).
+inline constexpr int64_t kGemvMaxBatch = 4;
+
+// True when the (non-transposed) convolution of `g` is a GEMV per image and
+// group (conv_gemv.h): every kernel size, input and output size 1, no
+// padding (any stride, any dilation: one tap), at most kGemvMaxBatch images.
+inline bool runsAsGemv(const ConvGeometry& g) {
+  if (g.spatial() < 1 || g.N < 1 || g.N > kGemvMaxBatch || g.group < 1) return false;
+  if (g.C % g.group != 0 || g.M % g.group != 0) return false;
+  for (size_t i = 0; i < g.spatial(); ++i)
+    if (g.kernel[i] != 1 || g.in[i] != 1 || g.out[i] != 1 || g.padBegin[i] != 0 || g.padEnd[i] != 0)
+      return false;
+  return true;
 }
 
 }  // namespace passlab::exec::cpu

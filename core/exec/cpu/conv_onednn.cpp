@@ -3,11 +3,14 @@
 // operators; each call reorders its input into the layout oneDNN picks for the
 // problem and the result back (docs/exec-backends.md: cheaper than running the
 // convolution itself in plain NCHW), except 1x1 convolutions that run faster
-// as one SGEMM on plain NCHW (conv_layout_choice.h). The primitive is built once per input
+// as one SGEMM per group on plain NCHW (conv_layout_choice.h) and 1x1
+// convolutions on 1x1 inputs, GEMVs on W as stored (conv_gemv.h) without
+// oneDNN. The primitive is built once per input
 // shape; weights that are the same on every run (KernelContext::invariantInput:
 // initializers, or computed from constants only) are reordered once and kept.
 #include <memory>
 
+#include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/cpu/conv_ref.h"
@@ -80,6 +83,14 @@ class OneDnnConv final : public Kernel {
       return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
                              std::to_string(g.M));
     if (g.spatial() > 3 || x.numel() == 0 || !consistent(g)) return fallback();
+    // A GEMV reads W in place: not once W was freed (a primitive holds it packed).
+    if (!kTransposed && !half && runsAsGemv(g) && !w.dataFreed()) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+      const ConvGemvShape s{g.N, g.C, g.M, g.group, g.C, g.M};
+      convGemv(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
+               y->mutableData<float>(), ctx.threads());
+      return Status::ok();
+    }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads()) {
       auto fresh = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());

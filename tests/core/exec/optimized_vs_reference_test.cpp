@@ -37,6 +37,38 @@ const Case kCases[] = {
     {"conv1x1_small_blocked",
      R"(main (float[1,32,7,7] x, float[48,32,1,1] w) => (float[1,48,7,7] y) {
        y = Conv (x, w) })"},
+    // Grouped 1x1 at 14x14 (shufflenet's): plain NCHW too, one SGEMM per group;
+    // 2, 3 and 4 groups, channels not multiples of 16, with and without a bias.
+    {"conv1x1_grouped2_plain_nchw",
+     R"(main (float[2,18,14,14] x, float[10,9,1,1] w, float[10] b) => (float[2,10,14,14] y) {
+       y = Conv <group = 2> (x, w, b) })"},
+    {"conv1x1_grouped3_plain_nchw",
+     R"(main (float[1,30,12,13] x, float[45,10,1,1] w) => (float[1,45,12,13] y) {
+       y = Conv <group = 3> (x, w) })"},
+    {"conv1x1_grouped4_plain_nchw",
+     R"(main (float[1,136,14,14] x, float[136,34,1,1] w, float[136] b) => (float[1,136,14,14] y) {
+       y = Conv <group = 4> (x, w, b) })"},
+    // The same at 7x7 and strided: oneDNN's layout.
+    {"conv1x1_grouped_small_blocked",
+     R"(main (float[1,24,7,7] x, float[12,6,1,1] w) => (float[1,12,7,7] y) {
+       y = Conv <group = 4> (x, w) })"},
+    {"conv1x1_grouped_strided",
+     R"(main (float[1,24,14,14] x, float[12,6,1,1] w) => (float[1,12,7,7] y) {
+       y = Conv <group = 4, strides = [2, 2]> (x, w) })"},
+    // 1x1 on a 1x1 input (squeeze-excite): GEMVs (conv_gemv.h); tails of K
+    // and M, groups, a bias, a batch of 3, and a batch of 6 (oneDNN again).
+    {"conv1x1_on_1x1_gemv",
+     R"(main (float[1,200,1,1] x, float[50,200,1,1] w, float[50] b) => (float[1,50,1,1] y) {
+       y = Conv (x, w, b) })"},
+    {"conv1x1_on_1x1_gemv_grouped",
+     R"(main (float[3,39,1,1] x, float[21,13,1,1] w, float[21] b) => (float[3,21,1,1] y) {
+       y = Conv <group = 3> (x, w, b) })"},
+    {"conv1x1_on_1x1_gemv_strided_no_bias",
+     R"(main (float[1,22,1,1] x, float[88,22,1,1] w) => (float[1,88,1,1] y) {
+       y = Conv <strides = [2, 2]> (x, w) })"},
+    {"conv1x1_on_1x1_batch6",
+     R"(main (float[6,20,1,1] x, float[7,20,1,1] w, float[7] b) => (float[6,7,1,1] y) {
+       y = Conv (x, w, b) })"},
     {"conv1d",
      R"(main (float[2,3,20] x, float[5,3,4] w) => (float[2,5,17] y) { y = Conv (x, w) })"},
     {"conv3d", R"(main (float[1,2,5,6,7] x, float[3,2,2,3,3] w) => (float[1,3,4,4,5] y) {

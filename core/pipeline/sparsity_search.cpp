@@ -98,7 +98,8 @@ void groupStreams(const ir::Model& model, std::vector<SparsityLayer>& layers) {
       first.zerosAfter += other.zerosAfter;
       merged[members[j]] = 1;
     }
-    first.describe += " + " + std::to_string(members.size() - 1) + " stream layers";
+    first.describe =
+        Text::of("%1 + %2 stream layers", first.describe, std::to_string(members.size() - 1)).str();
   }
   std::vector<SparsityLayer> out;
   for (size_t i = 0; i < layers.size(); ++i)

@@ -17,6 +17,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "%1 (SNR %2 dB in, %3 dB out)"),
       QT_TRANSLATE_NOOP("core", "%1 (a constant 0)"),
       QT_TRANSLATE_NOOP("core", "%1 (the shuffled tensor is needed whole)"),
+      QT_TRANSLATE_NOOP("core", "%1 + %2 stream layers"),
       QT_TRANSLATE_NOOP("core", "%1 -> %2 is not exact"),
       QT_TRANSLATE_NOOP("core", "%1 -> %2 loses values"),
       QT_TRANSLATE_NOOP("core", "%1 B is not a 2-D float constant"),

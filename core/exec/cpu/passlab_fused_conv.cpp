@@ -18,6 +18,13 @@
 // fed by reordering Z into the blocked destination; a hand-written
 // blocked-to-NCHW loop with the epilogue; the matmul form for thin GEMVs
 // (resnet50's 7x7, squeeze-excite 1x1 on 1x1).
+// Two more classes skip oneDNN's reorders (issue #26, conv_layout_choice.h):
+// grouped 1x1 convolutions with enough output positions run oneDNN's
+// convolution on plain NCHW src and dst (one SGEMM per group; the residual a
+// binary post-op over Z where oneDNN takes it), and 1x1 convolutions on 1x1
+// inputs (squeeze-excite) are GEMVs on W as stored (conv_gemv.h), in either
+// layout (a blocked 1x1 image holds channel c at c), then one pass for the
+// residual and the activation over the M real channels.
 // The reference kernel runs the reference Conv and then the epilogue loop.
 //
 // With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the
@@ -39,7 +46,9 @@
 #include <string>
 
 #include "core/exec/cpu/blocked_conv_layouts.h"
+#include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -165,6 +174,8 @@ class FusedConvOneDnn final : public Kernel {
                              std::to_string(g.M));
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, g.outDims));
     if (g.spatial() > 3 || x.numel() == 0) return runFallback(ctx);
+    // The GEMV reads W in place too (not once W was freed).
+    if (runsAsGemv(g) && !w.dataFreed()) return runGemv(ctx, x, w, bias, z, g, g.C, g.M, g.outDims);
     // The matmul reads W in place: not once W was freed (the convolution's
     // plan holds it packed).
     if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial && !w.dataFreed()) {
@@ -183,13 +194,16 @@ class FusedConvOneDnn final : public Kernel {
 
     Plan& p = *plan_;
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, f32, g.outDims));
-    PASSLAB_RETURN_IF_ERROR(p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1)));
+    if (p.residualPostOp && z->raw() == y->raw())
+      return internalError("FusedConv's output shares the residual's memory");
+    PASSLAB_RETURN_IF_ERROR(
+        p.execute(ctx, x, w, bias, *y, ctx.invariantInput(1), p.residualPostOp ? z : nullptr));
     if (ctx.invariantInput(1) && p.holdsWeights()) ctx.holdsOwnCopy(1);
     // What the primitive did not apply: the residual, and the activation when
     // it is not a post-op (it comes after the residual), in one pass over Y.
     const Activation rest = p.postAct ? Activation{} : act_;
-    const bool more = z || rest.kind != ActKind::kNone;
-    if (more) epilogue(rest, *y, z, ctx.threads());
+    const Tensor* restZ = p.residualPostOp ? nullptr : z;
+    if (restZ || rest.kind != ActKind::kNone) epilogue(rest, *y, restZ, ctx.threads());
     return Status::ok();
   }
 
@@ -240,6 +254,10 @@ class FusedConvOneDnn final : public Kernel {
     const Dims outDims = blocked::blockedDims(g.outDims, block_);
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, outDims));
     if (x.numel() == 0) return runFallback(ctx);
+    if (runsAsGemv(g) && !w.dataFreed()) {
+      const int64_t xStride = blockedX ? x.numel() / g.N : g.C;
+      return runGemv(ctx, x, w, bias, z, g, xStride, outDims[1] * block_, outDims);
+    }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
         plan_->threads != ctx.threads())
@@ -261,6 +279,27 @@ class FusedConvOneDnn final : public Kernel {
     const Activation rest = p.postAct ? Activation{} : act_;
     const Tensor* restZ = p.residualPostOp ? nullptr : z;
     if (restZ || rest.kind != ActKind::kNone) epilogue(rest, *y, restZ, ctx.threads());
+    return Status::ok();
+  }
+
+  // ---- 1x1 convolutions on 1x1 inputs: GEMVs (conv_gemv.h), then the epilogue ----
+  // Image n's channel c at n * xStride + c in X (NCHW, or blocked with one
+  // pixel) and at n * yStride + c in Y and Z; Y's padding channels (blocked)
+  // are written zero.
+  Status runGemv(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
+                 const Tensor* z, const ConvGeometry& g, int64_t xStride, int64_t yStride,
+                 const Dims& outDims) {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, outDims));
+    const ConvGemvShape s{g.N, g.C, g.M, g.group, xStride, yStride};
+    float* out = y->mutableData<float>();
+    convGemv(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr, out,
+             ctx.threads());
+    for (int64_t n = 0; n < g.N; ++n) {
+      float* yn = out + n * yStride;
+      if (z || act_.kind != ActKind::kNone)
+        epilogue(act_, yn, z ? z->data<float>() + n * yStride : nullptr, g.M);
+      for (int64_t c = g.M; c < yStride; ++c) yn[c] = 0.0f;
+    }
     return Status::ok();
   }
 
@@ -404,13 +443,19 @@ class FusedConvOneDnn final : public Kernel {
       // direct JIT kernel for them (with the residual as a post-op, or
       // without when it declines that); anything else (a reference or
       // GEMM-based convolution) would lose to oneDNN's own pick.
+      // Unblocked, the 1x1 convolutions runsInPlainNchw takes (grouped ones:
+      // a group-1 1x1 with that many positions took the matmul above) on the
+      // NCHW tensors, where oneDNN has a GEMM-based convolution for them.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       bool residualPostOp = false;
-      if (block_ && blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains) {
+      const bool chains = block_ ? blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains
+                                 : runsInPlainNchw(g);
+      const char* wanted = block_ ? "jit" : "gemm:jit";
+      if (chains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);
-            if (std::string(pd->impl_info_str()).rfind("jit", 0) == 0) {
+            if (std::string(pd->impl_info_str()).rfind(wanted, 0) == 0) {
               residualPostOp = withResidual;
               break;
             }

@@ -79,6 +79,17 @@ const ConvCase kConvs[] = {
     // 1x1 with >= 64 positions: the matmul form (batch 2).
     {"1x1_matmul", {2, 16, 9, 9}, {24, 16, 1, 1}, {2, 24, 9, 9}, "kernel_shape = [1, 1]"},
     {"1d", {2, 3, 20}, {5, 3, 4}, {2, 5, 17}, "dilations = [1]"},
+    // Grouped 1x1 with >= 144 positions: oneDNN's convolution on plain NCHW
+    // (conv_layout_choice.h), 4 and 3 groups, channels not multiples of 16.
+    {"1x1_grouped4_plain", {1, 24, 12, 12}, {36, 6, 1, 1}, {1, 36, 12, 12}, "group = 4"},
+    {"1x1_grouped3_plain", {1, 30, 12, 13}, {45, 10, 1, 1}, {1, 45, 12, 13}, "group = 3"},
+    {"1x1_grouped2_small", {1, 18, 5, 5}, {10, 9, 1, 1}, {1, 10, 5, 5}, "group = 2"},
+    // 1x1 on 1x1 (squeeze-excite): GEMVs (conv_gemv.h); grouped, batch 3, strided;
+    // a batch of 5 is past kGemvMaxBatch (oneDNN).
+    {"1x1_on_1x1_gemv", {1, 40, 1, 1}, {10, 40, 1, 1}, {1, 10, 1, 1}, "kernel_shape = [1, 1]"},
+    {"1x1_on_1x1_gemv_grouped", {3, 39, 1, 1}, {21, 13, 1, 1}, {3, 21, 1, 1}, "group = 3"},
+    {"1x1_on_1x1_gemv_strided", {1, 22, 1, 1}, {88, 22, 1, 1}, {1, 88, 1, 1}, "strides = [2, 2]"},
+    {"1x1_on_1x1_batch5", {5, 20, 1, 1}, {7, 20, 1, 1}, {5, 7, 1, 1}, "kernel_shape = [1, 1]"},
 };
 
 std::string dimsText(const kt::Dims& d) {

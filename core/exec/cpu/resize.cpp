@@ -64,6 +64,7 @@ class Resize final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
       if (y->numel() == 0) return Status::ok();
       if (a_.mode == ResizeMode::kNearest) return nearest<S>(x, *y, plans, ctx.threads());
+      if (innerPlanesOnly(x, plans)) return planes<S>(ctx, x, *y, plans);
       return interpolate<S>(ctx, x, *y, plans, axes);
     });
   }
@@ -137,6 +138,100 @@ class Resize final : public Kernel {
                     }
                   }
                 });
+    return Status::ok();
+  }
+
+  bool identityAxis(const ResizeAxis& p) const {
+    return p.out == p.in && p.scale == 1.0 &&
+           (a_.coord != ResizeCoord::kTfCropAndResize || (p.roiStart == 0 && p.roiEnd == 1));
+  }
+
+  // True when only the last two axes (or one of them) are resized and no
+  // tap extrapolates (tf_crop_and_resize keeps the separable passes).
+  bool innerPlanesOnly(const Tensor& x, const std::vector<ResizeAxis>& plans) const {
+    const size_t rank = x.rank();
+    if (rank < 2 || a_.coord == ResizeCoord::kTfCropAndResize) return false;
+    for (size_t d = 0; d + 2 < rank; ++d)
+      if (!identityAxis(plans[d])) return false;
+    return true;
+  }
+
+  // An axis's taps as flat arrays: output position k reads src[off[k]..off[k+1]).
+  struct FlatTaps {
+    std::vector<int64_t> off, src;
+    std::vector<double> w;
+  };
+  FlatTaps flatTaps(const ResizeAxis& p) const {
+    FlatTaps f;
+    f.off.push_back(0);
+    if (identityAxis(p)) {
+      for (int64_t k = 0; k < p.out; ++k) {
+        f.src.push_back(k);
+        f.w.push_back(1.0);
+        f.off.push_back(k + 1);
+      }
+      return f;
+    }
+    for (const ResizeTap& t : resizeTaps(a_, p)) {
+      for (size_t q = 0; q < t.src.size(); ++q) {
+        if (t.w[q] == 0) continue;
+        f.src.push_back(t.src[q]);
+        f.w.push_back(t.w[q]);
+      }
+      f.off.push_back(static_cast<int64_t>(f.src.size()));
+    }
+    return f;
+  }
+
+  // Linear or cubic over the last two axes, plane by plane: every source row
+  // resized along W once (in double), then each output row a weighted sum of
+  // those rows. The same taps and double arithmetic as the separable passes,
+  // without a double copy of the whole tensor and a per-element pass along W.
+  template <class S>
+  Status planes(KernelContext& ctx, const Tensor& x, Tensor& y,
+                const std::vector<ResizeAxis>& plans) {
+    const size_t rank = x.rank();
+    const ResizeAxis& ph = plans[rank - 2];
+    const ResizeAxis& pw = plans[rank - 1];
+    const FlatTaps th = flatTaps(ph), tw = flatTaps(pw);
+    const int64_t hin = ph.in, win = pw.in, hout = ph.out, wout = pw.out;
+    const int64_t count = x.numel() / std::max<int64_t>(1, hin * win);
+    const S* X = x.data<S>();
+    S* Y = y.mutableData<S>();
+    const int64_t grain =
+        std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, hout * wout));
+    parallelFor(count, ctx.threads(), grain, [&](int64_t b, int64_t e) {
+      std::vector<double> rows(static_cast<size_t>(hin * wout));
+      std::vector<double> acc(static_cast<size_t>(wout));
+      for (int64_t c = b; c < e; ++c) {
+        const S* in = X + c * hin * win;
+        for (int64_t r = 0; r < hin; ++r) {
+          const S* src = in + r * win;
+          double* dst = rows.data() + r * wout;
+          for (int64_t j = 0; j < wout; ++j) {
+            double v = 0;
+            for (int64_t q = tw.off[static_cast<size_t>(j)]; q < tw.off[static_cast<size_t>(j) + 1];
+                 ++q)
+              v += tw.w[static_cast<size_t>(q)] *
+                   static_cast<double>(load(src[tw.src[static_cast<size_t>(q)]]));
+            dst[j] = v;
+          }
+        }
+        S* out = Y + c * hout * wout;
+        for (int64_t k = 0; k < hout; ++k) {
+          std::fill(acc.begin(), acc.end(), 0.0);
+          for (int64_t q = th.off[static_cast<size_t>(k)]; q < th.off[static_cast<size_t>(k) + 1];
+               ++q) {
+            const double w = th.w[static_cast<size_t>(q)];
+            const double* row = rows.data() + th.src[static_cast<size_t>(q)] * wout;
+            for (int64_t j = 0; j < wout; ++j) acc[static_cast<size_t>(j)] += w * row[j];
+          }
+          for (int64_t j = 0; j < wout; ++j)
+            out[k * wout + j] = fromDouble<S>(acc[static_cast<size_t>(j)]);
+        }
+      }
+    });
+    if (ctx.cancelled()) return Error(ErrorCode::kCancelled, "run cancelled in Resize");
     return Status::ok();
   }
 

@@ -450,7 +450,7 @@ class FusedConvOneDnn final : public Kernel {
       bool residualPostOp = false;
       const bool chains = block_ ? blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains
                                  : runsInPlainNchw(g);
-      const char* wanted = block_ ? "jit" : "x64:gemm:jit";  // impl_info_str prefixes
+      const char* wanted = block_ ? "jit" : "gemm:jit";
       if (chains) {
         for (bool withResidual : {hasResidual, false}) {
           try {

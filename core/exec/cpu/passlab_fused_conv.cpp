@@ -18,13 +18,14 @@
 // fed by reordering Z into the blocked destination; a hand-written
 // blocked-to-NCHW loop with the epilogue; the matmul form for thin GEMVs
 // (resnet50's 7x7, squeeze-excite 1x1 on 1x1).
-// Two more classes skip oneDNN's reorders (issue #26, conv_layout_choice.h):
-// grouped 1x1 convolutions with enough output positions run oneDNN's
-// convolution on plain NCHW src and dst (one SGEMM per group; the residual a
-// binary post-op over Z where oneDNN takes it), and 1x1 convolutions on 1x1
-// inputs (squeeze-excite) are GEMVs on W as stored (conv_gemv.h), in either
-// layout (a blocked 1x1 image holds channel c at c), then one pass for the
-// residual and the activation over the M real channels.
+// 1x1 convolutions on 1x1 inputs (squeeze-excite) skip oneDNN (issue #26):
+// GEMVs on W as stored (conv_gemv.h), in either layout (a blocked 1x1 image
+// holds channel c at c), then one pass for the residual and the activation
+// over the M real channels. Grouped 1x1 convolutions that runsInPlainNchw
+// takes ask oneDNN for plain NCHW src and dst, but only an answer starting
+// "gemm:jit" is accepted and oneDNN 2.6 says "x64:gemm:jit", so they keep
+// oneDNN's pick: accepting it with the post-ops made shufflenet's fused file
+// 7x slower (docs/exec-benchmark.md, "Blocked layouts across chains").
 // The reference kernel runs the reference Conv and then the epilogue loop.
 //
 // With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the

@@ -1,12 +1,11 @@
 // Elementwise unary operators on the generic UnaryKernel (see elementwise.h);
-// float32 Sigmoid on 4 lanes with the fused kernels' exp.
+// float32 Sigmoid on the vectorized rows of sigmoid_rows.h.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/families.h"
-#include "core/exec/cpu/passlab_fused_math.h"
+#include "core/exec/cpu/sigmoid_rows.h"
 
 namespace passlab::exec::cpu {
 
@@ -46,22 +45,8 @@ struct SigmoidOp {
   C operator()(C x) const {
     return x >= C(0) ? C(1) / (C(1) + std::exp(-x)) : std::exp(x) / (C(1) + std::exp(x));
   }
-  // The same on 4 lanes with e = exp(-|x|) from fused::expNeg4 (within 2 ulp
-  // of expf; 0 below -87): 1 / (1 + e) for x >= 0, e / (1 + e) otherwise.
-  void floatN(const float* x, float* y, int64_t n) const {
-    using fused::F4;
-    using fused::I4;
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      F4 v;
-      std::memcpy(&v, x + i, sizeof v);
-      const I4 pos = v >= 0.0f;
-      const F4 e = fused::expNeg4(pos ? -v : v);
-      const F4 s = (pos ? F4{} + 1.0f : e) / (e + 1.0f);
-      std::memcpy(y + i, &s, sizeof s);
-    }
-    for (; i < n; ++i) y[i] = (*this)(x[i]);
-  }
+  // The same within a few ulp, vectorized (sigmoid_rows.h: AVX-512, AVX2 or 4 lanes).
+  void floatN(const float* x, float* y, int64_t n) const { sigmoidRow(x, y, n); }
 };
 
 const KernelDef kRows[] = {

@@ -1,0 +1,328 @@
+// Sigmoid and Tanh rows (see sigmoid_rows.h). Both come from one exp core:
+// t = n ln2 + r with n = round(t log2 e) and |r| <= ln2 / 2 (ln2 split in two
+// as in Cephes' expf), exp(r) - 1 = r + r^2 q(r) with Cephes' degree-5 q.
+//
+//   Sigmoid: e = exp(-|x|) (in (0, 1], so nothing overflows), y = 1 / (1 + e)
+//            for x >= 0 and e / (1 + e) otherwise. -|x| is clamped at -105,
+//            where e is below half the smallest subnormal, so Sigmoid(-inf)
+//            is 0; between -87 and -104 e is subnormal: 2^n is applied in two
+//            steps (or with scalef) so that it is not flushed to 0.
+//   Tanh:    m = expm1(-2|x|) = 2^n (r + r^2 q) + (2^n - 1), accurate near 0
+//            where 1 - exp would cancel, y = sign(x) * -m / (2 + m). -2|x| is
+//            clamped at -20, where m rounds to -1 and y to 1.
+//
+// NaN propagates through every step (max(lo, t) returns t when t is NaN).
+#include "core/exec/cpu/sigmoid_rows.h"
+
+#include <immintrin.h>
+
+#include <cstring>
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f;  // ln 2 = kLn2Hi - kLn2Lo
+constexpr float kLn2Lo = 2.12194440e-4f;
+constexpr float kQ0 = 1.9875691500E-4f, kQ1 = 1.3981999507E-3f, kQ2 = 8.3334519073E-3f,
+                kQ3 = 4.1665795894E-2f, kQ4 = 1.6666665459E-1f, kQ5 = 5.0000001201E-1f;
+constexpr float kSigmoidLo = -105.0f;  // exp(-105) < 2^-150: rounds to 0
+constexpr float kTanhLo = -20.0f;      // expm1(-20) rounds to -1
+
+// ---- AVX-512 (16 lanes; the tail with masks) -------------------------------
+
+// GCC 12 warns about the _mm512_undefined_ps() inside the unmasked intrinsics
+// (max, roundscale, scalef) once inlined: a false positive.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#define PASSLAB_AVX512 __attribute__((target("avx512f")))
+
+// exp(t) - 1 = 2^n (1 + em) - 1 with em = expm1(r); returns em and n.
+PASSLAB_AVX512 inline __m512 expm1Reduced512(__m512 t, __m512* n) {
+  *n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(kLog2e)),
+                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(*n, _mm512_set1_ps(kLn2Hi), t);
+  r = _mm512_fmadd_ps(*n, _mm512_set1_ps(kLn2Lo), r);
+  __m512 q = _mm512_set1_ps(kQ0);
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ1));
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ2));
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ3));
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ4));
+  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ5));
+  return _mm512_fmadd_ps(_mm512_mul_ps(r, r), q, r);
+}
+
+PASSLAB_AVX512 inline __m512 absMinus512(__m512 x) {  // -|x|
+  return _mm512_castsi512_ps(
+      _mm512_or_si512(_mm512_castps_si512(x), _mm512_set1_epi32(static_cast<int>(0x80000000u))));
+}
+
+PASSLAB_AVX512 inline __m512 sigmoid16(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 t = _mm512_max_ps(_mm512_set1_ps(kSigmoidLo), absMinus512(x));
+  __m512 n;
+  const __m512 em = expm1Reduced512(t, &n);
+  const __m512 e = _mm512_scalef_ps(_mm512_add_ps(em, one), n);  // exact 2^n, subnormals kept
+  const __mmask16 pos = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ);
+  return _mm512_div_ps(_mm512_mask_blend_ps(pos, e, one), _mm512_add_ps(e, one));
+}
+
+PASSLAB_AVX512 inline __m512 tanh16(__m512 x) {
+  const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  const __m512 t =
+      _mm512_max_ps(_mm512_set1_ps(kTanhLo), _mm512_add_ps(absMinus512(x), absMinus512(x)));
+  __m512 n;
+  const __m512 em = expm1Reduced512(t, &n);
+  const __m512 p = _mm512_scalef_ps(_mm512_set1_ps(1.0f), n);  // 2^n, n in [-29, 0]
+  const __m512 m = _mm512_fmadd_ps(p, em, _mm512_sub_ps(p, _mm512_set1_ps(1.0f)));
+  const __m512 mag = _mm512_div_ps(m, _mm512_sub_ps(_mm512_set1_ps(-2.0f), m));  // -m / (2 + m)
+  const __m512i xs = _mm512_and_si512(_mm512_castps_si512(x), sign);
+  return _mm512_castsi512_ps(
+      _mm512_or_si512(_mm512_andnot_si512(sign, _mm512_castps_si512(mag)), xs));
+}
+
+template <__m512 (*F)(__m512)>
+PASSLAB_AVX512 void row512(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, F(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_ps(y + i, k, F(_mm512_maskz_loadu_ps(k, x + i)));
+  }
+}
+
+#pragma GCC diagnostic pop
+
+// ---- AVX2 + FMA (8 lanes; the tail through a buffer) -----------------------
+
+#define PASSLAB_AVX2 __attribute__((target("avx2,fma")))
+
+PASSLAB_AVX2 inline __m256 expm1Reduced256(__m256 t, __m256i* n) {
+  const __m256 nf = _mm256_round_ps(_mm256_mul_ps(t, _mm256_set1_ps(kLog2e)),
+                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  *n = _mm256_cvtps_epi32(nf);
+  __m256 r = _mm256_fnmadd_ps(nf, _mm256_set1_ps(kLn2Hi), t);
+  r = _mm256_fmadd_ps(nf, _mm256_set1_ps(kLn2Lo), r);
+  __m256 q = _mm256_set1_ps(kQ0);
+  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ1));
+  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ2));
+  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ3));
+  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ4));
+  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ5));
+  return _mm256_fmadd_ps(_mm256_mul_ps(r, r), q, r);
+}
+
+PASSLAB_AVX2 inline __m256 pow2i256(__m256i n) {  // 2^n for n in [-126, 127]
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n, _mm256_set1_epi32(127)), 23));
+}
+
+PASSLAB_AVX2 inline __m256 absMinus256(__m256 x) {
+  return _mm256_or_ps(x, _mm256_set1_ps(-0.0f));
+}
+
+PASSLAB_AVX2 inline __m256 sigmoid8(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 t = _mm256_max_ps(_mm256_set1_ps(kSigmoidLo), absMinus256(x));
+  __m256i n;
+  const __m256 em = expm1Reduced256(t, &n);
+  // 2^n in two factors (n >= -152): each is normal, the product rounds once.
+  const __m256i half = _mm256_srai_epi32(n, 1);
+  const __m256 e = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(em, one), pow2i256(half)),
+                                 pow2i256(_mm256_sub_epi32(n, half)));
+  const __m256 pos = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ);
+  return _mm256_div_ps(_mm256_blendv_ps(e, one, pos), _mm256_add_ps(e, one));
+}
+
+PASSLAB_AVX2 inline __m256 tanh8(__m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  const __m256 t =
+      _mm256_max_ps(_mm256_set1_ps(kTanhLo), _mm256_add_ps(absMinus256(x), absMinus256(x)));
+  __m256i n;
+  const __m256 em = expm1Reduced256(t, &n);
+  const __m256 p = pow2i256(n);
+  const __m256 m = _mm256_fmadd_ps(p, em, _mm256_sub_ps(p, _mm256_set1_ps(1.0f)));
+  const __m256 mag = _mm256_div_ps(m, _mm256_sub_ps(_mm256_set1_ps(-2.0f), m));
+  return _mm256_or_ps(_mm256_andnot_ps(sign, mag), _mm256_and_ps(x, sign));
+}
+
+template <__m256 (*F)(__m256)>
+PASSLAB_AVX2 void row256(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, F(_mm256_loadu_ps(x + i)));
+  if (i < n) {
+    float buf[8] = {};
+    std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(float));
+    _mm256_storeu_ps(buf, F(_mm256_loadu_ps(buf)));
+    std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
+  }
+}
+
+// ---- Baseline (4 lanes of GCC vectors: SSE2, no FMA) -----------------------
+
+using F4 = float __attribute__((vector_size(16)));
+using I4 = int32_t __attribute__((vector_size(16)));
+
+F4 bitsF(I4 v) {
+  F4 f;
+  std::memcpy(&f, &v, sizeof f);
+  return f;
+}
+I4 bitsI(F4 v) {
+  I4 i;
+  std::memcpy(&i, &v, sizeof i);
+  return i;
+}
+
+F4 expm1Reduced4(F4 t, I4* n) {
+  const float magic = 12582912.0f;  // 1.5 * 2^23: rounds to nearest for |t log2 e| < 2^22
+  const F4 nf = (t * kLog2e + magic) - magic;
+  *n = __builtin_convertvector(nf, I4);
+  F4 r = t - nf * kLn2Hi;
+  r = r + nf * kLn2Lo;
+  F4 q = F4{} + kQ0;
+  q = q * r + kQ1;
+  q = q * r + kQ2;
+  q = q * r + kQ3;
+  q = q * r + kQ4;
+  q = q * r + kQ5;
+  return r * r * q + r;
+}
+
+F4 pow2i4(I4 n) {
+  return bitsF((n + 127) << 23);
+}
+
+F4 maxKeepNan4(float lo, F4 t) {  // t when t is NaN, as maxps(lo, t)
+  return t < lo ? F4{} + lo : t;
+}
+
+F4 sigmoid4(F4 x) {
+  const I4 signBit = I4{} + static_cast<int32_t>(0x80000000u);
+  const F4 t = maxKeepNan4(kSigmoidLo, bitsF(bitsI(x) | signBit));
+  I4 n;
+  const F4 em = expm1Reduced4(t, &n);
+  const I4 half = n >> 1;
+  const F4 e = (em + 1.0f) * pow2i4(half) * pow2i4(n - half);
+  const I4 pos = x >= 0.0f;
+  return (pos ? F4{} + 1.0f : e) / (e + 1.0f);
+}
+
+F4 tanh4(F4 x) {
+  const I4 signBit = I4{} + static_cast<int32_t>(0x80000000u);
+  const F4 minusAbs = bitsF(bitsI(x) | signBit);
+  const F4 t = maxKeepNan4(kTanhLo, minusAbs + minusAbs);
+  I4 n;
+  const F4 em = expm1Reduced4(t, &n);
+  const F4 p = pow2i4(n);
+  const F4 m = p * em + (p - 1.0f);
+  const F4 mag = m / (-2.0f - m);
+  return bitsF((bitsI(mag) & ~signBit) | (bitsI(x) & signBit));
+}
+
+template <F4 (*F)(F4)>
+void row4(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    F4 v;
+    std::memcpy(&v, x + i, sizeof v);
+    v = F(v);
+    std::memcpy(y + i, &v, sizeof v);
+  }
+  if (i < n) {
+    F4 v = {};
+    std::memcpy(&v, x + i, static_cast<size_t>(n - i) * sizeof(float));
+    v = F(v);
+    std::memcpy(y + i, &v, static_cast<size_t>(n - i) * sizeof(float));
+  }
+}
+
+// ---- Dispatch ---------------------------------------------------------------
+
+enum class Isa { kAvx512, kAvx2, kSse2 };
+
+Isa detectedIsa() {
+  static const Isa chosen = [] {
+    if (__builtin_cpu_supports("avx512f")) return Isa::kAvx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+    return Isa::kSse2;
+  }();
+  return chosen;
+}
+
+// The named path, or false when unknown or not on this machine.
+bool parseIsa(std::string_view name, Isa* isa) {
+  const Isa have = detectedIsa();
+  if (name == "avx512")
+    *isa = Isa::kAvx512;
+  else if (name == "avx2")
+    *isa = Isa::kAvx2;
+  else if (name == "sse2")
+    *isa = Isa::kSse2;
+  else
+    return false;
+  if (*isa == Isa::kAvx512) return have == Isa::kAvx512;
+  if (*isa == Isa::kAvx2) return have != Isa::kSse2;
+  return true;
+}
+
+void sigmoidOn(Isa isa, const float* x, float* y, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return row512<sigmoid16>(x, y, n);
+    case Isa::kAvx2:
+      return row256<sigmoid8>(x, y, n);
+    case Isa::kSse2:
+      return row4<sigmoid4>(x, y, n);
+  }
+}
+
+void tanhOn(Isa isa, const float* x, float* y, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return row512<tanh16>(x, y, n);
+    case Isa::kAvx2:
+      return row256<tanh8>(x, y, n);
+    case Isa::kSse2:
+      return row4<tanh4>(x, y, n);
+  }
+}
+
+}  // namespace
+
+void sigmoidRow(const float* x, float* y, int64_t n) {
+  sigmoidOn(detectedIsa(), x, y, n);
+}
+
+void tanhRow(const float* x, float* y, int64_t n) {
+  tanhOn(detectedIsa(), x, y, n);
+}
+
+const char* sigmoidRowsIsa() {
+  switch (detectedIsa()) {
+    case Isa::kAvx512:
+      return "avx512";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kSse2:
+      break;
+  }
+  return "sse2";
+}
+
+bool sigmoidRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
+  Isa chosen;
+  if (!parseIsa(isa, &chosen)) return false;
+  sigmoidOn(chosen, x, y, n);
+  return true;
+}
+
+bool tanhRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
+  Isa chosen;
+  if (!parseIsa(isa, &chosen)) return false;
+  tanhOn(chosen, x, y, n);
+  return true;
+}
+
+}  // namespace passlab::exec::cpu

@@ -18,6 +18,8 @@
 // convolution: runsAsGemv.
 #pragma once
 
+#include <string_view>
+
 #include "core/exec/cpu/conv_geometry.h"
 
 namespace passlab::exec::cpu {
@@ -37,6 +39,32 @@ inline bool runsInPlainNchw(const ConvGeometry& g) {
     pixels *= g.out[i];
   }
   return pixels >= kPlainConvMinPixels;
+}
+
+// The channel block of the layout a depthwise 2-D convolution (one input and
+// one output channel per group) asks oneDNN for, activations being NCHW: 16
+// when the channels are whole blocks of 16, else 8 when whole blocks of 8; 0
+// (not depthwise, or neither): oneDNN's pick. Given `any`, oneDNN 2.6 picks
+// its brdgmm kernel on NHWC, and its NCHW <-> NHWC reorders cost 3-4x the
+// convolution; its direct depthwise kernel on nChw{b}c (jit_dw) is as fast
+// and those reorders are cheaper. Per call with both reorders, 1 thread,
+// alternating, medians (us): shufflenet's 136 channels at 28x28 142-165 ->
+// 60-62 (nChw8c; nChw16c, with a padded block, 111-115), 112 at 56x56 stride
+// 2 157-159 -> 73, 272 at 14x14 34 -> 27-28, 544 at 7x7 20-27 -> 16-17.
+inline int64_t depthwiseBlock(const ConvGeometry& g) {
+  if (g.spatial() != 2 || g.group < 2 || g.group != g.C || g.M != g.C) return 0;
+  return g.C % 16 == 0 ? 16 : g.C % 8 == 0 ? 8 : 0;
+}
+
+// True when oneDNN's implementation name (primitive_desc::impl_info_str) is
+// its GEMM-based convolution, the one plain NCHW gets: "x64:gemm:jit" in
+// oneDNN 2.6 (Debian's), "gemm:jit" in older releases. That convolution
+// applies post-ops element by element after the GEMM (oneDNN 2.6, 1 thread:
+// shufflenet's 24->112 at 56x56 with a ReLU post-op 1.7 ms against 0.08 ms
+// without and 0.03 ms for PassLab's epilogue pass), so it is asked for
+// without them.
+inline bool isGemmConvolution(std::string_view impl) {
+  return impl.find("gemm:jit") != std::string_view::npos;
 }
 
 // Images up to which a 1x1-on-1x1 convolution runs as GEMVs (W read once per image).

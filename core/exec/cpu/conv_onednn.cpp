@@ -236,6 +236,29 @@ class OneDnnConv final : public Kernel {
       }
       auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
       auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
+      // Depthwise: oneDNN's direct depthwise kernel ("jit_dw:...") on
+      // nChw16c or nChw8c (depthwiseBlock), whose reorders from and to NCHW
+      // cost less than those to its own pick (NHWC); nothing slower.
+      if (const int64_t b = kTransposed ? 0 : depthwiseBlock(g)) {
+        try {
+          const tag t = b == 16 ? tag::nChw16c : tag::nChw8c;
+          const memory::desc src(onednn::toDims(x), f32, t), dst(onednn::toDims(g.outDims), f32, t);
+          const auto kind = dnnl::prop_kind::forward_inference;
+          const auto algo = dnnl::algorithm::convolution_direct;
+          auto d = hasBias ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc,
+                                                             dst, strides, dil, padL, padR)
+                           : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, strides,
+                                                             dil, padL, padR);
+          dnnl::convolution_forward::primitive_desc pd(d, onednn::engine());
+          if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) {
+            p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(),
+                     pd.dst_desc());
+            return p;
+          }
+        } catch (const dnnl::error&) {
+          // none for that layout: oneDNN chooses below
+        }
+      }
       if constexpr (kTransposed) {
         auto d =
             hasBias ? dnnl::deconvolution_forward::desc(

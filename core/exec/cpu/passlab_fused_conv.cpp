@@ -22,10 +22,13 @@
 // GEMVs on W as stored (conv_gemv.h), in either layout (a blocked 1x1 image
 // holds channel c at c), then one pass for the residual and the activation
 // over the M real channels. Grouped 1x1 convolutions that runsInPlainNchw
-// takes ask oneDNN for plain NCHW src and dst, but only an answer starting
-// "gemm:jit" is accepted and oneDNN 2.6 says "x64:gemm:jit", so they keep
-// oneDNN's pick: accepting it with the post-ops made shufflenet's fused file
-// 7x slower (docs/exec-benchmark.md, "Blocked layouts across chains").
+// takes run oneDNN's GEMM convolution on the NCHW tensors without post-ops
+// (isGemmConvolution: it applies post-ops element by element, which made
+// shufflenet's fused file 7x slower), then one epilogue pass for the
+// residual and the activation; so does any convolution for which oneDNN's
+// own pick is that GEMM convolution (docs/exec-benchmark.md, "Blocked
+// layouts across chains"). Depthwise convolutions ask for nChw16c or nChw8c
+// (depthwiseBlock), whose reorders cost less than those to oneDNN's pick.
 // The reference kernel runs the reference Conv and then the epilogue loop.
 //
 // With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the
@@ -426,11 +429,13 @@ class FusedConvOneDnn final : public Kernel {
       // activation is a post-op when nothing comes before it, and with a
       // residual both are one pass over Y after the convolution (and the
       // reorder of its output).
+      // withPostOps false: none at all (the epilogue pass applies both).
       auto primitiveDesc = [&](const memory::desc& src, const memory::desc& dst,
-                               bool residualPostOp) {
+                               bool residualPostOp, bool withPostOps = true) {
         dnnl::post_ops ops;
         if (residualPostOp) ops.append_binary(dnnl::algorithm::binary_add, p->userDst);
-        if ((residualPostOp || !hasResidual) && act_.kind != ActKind::kNone && eltwise_)
+        if (withPostOps && (residualPostOp || !hasResidual) && act_.kind != ActKind::kNone &&
+            eltwise_)
           ops.append_eltwise(1.0f, alg_, alpha_, beta_);
         dnnl::primitive_attr attr;
         attr.set_post_ops(ops);
@@ -440,23 +445,22 @@ class FusedConvOneDnn final : public Kernel {
                                                            dil, padL, padR);
         return dnnl::convolution_forward::primitive_desc(d, attr, eng);
       };
-      // The chain's layouts where blockedConvLayouts says so and oneDNN has a
-      // direct JIT kernel for them (with the residual as a post-op, or
-      // without when it declines that); anything else (a reference or
-      // GEMM-based convolution) would lose to oneDNN's own pick.
+      // Blocked, the chain's layouts where blockedConvLayouts says so and
+      // oneDNN has a direct JIT kernel for them (with the residual as a
+      // post-op, or without when it declines that); anything else (a
+      // reference or GEMM-based convolution) would lose to oneDNN's own pick.
       // Unblocked, the 1x1 convolutions runsInPlainNchw takes (grouped ones:
       // a group-1 1x1 with that many positions took the matmul above) on the
-      // NCHW tensors, where oneDNN has a GEMM-based convolution for them.
+      // NCHW tensors, where oneDNN has a GEMM-based convolution for them,
+      // asked for without post-ops (isGemmConvolution), the epilogue pass
+      // after it.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
-      bool residualPostOp = false;
-      const bool chains = block_ ? blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains
-                                 : runsInPlainNchw(g);
-      const char* wanted = block_ ? "jit" : "gemm:jit";
-      if (chains) {
+      bool residualPostOp = false, withPostOps = true;
+      if (block_ && blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);
-            if (std::string(pd->impl_info_str()).rfind(wanted, 0) == 0) {
+            if (std::string(pd->impl_info_str()).rfind("jit", 0) == 0) {
               residualPostOp = withResidual;
               break;
             }
@@ -465,10 +469,37 @@ class FusedConvOneDnn final : public Kernel {
           pd.reset();
           if (!hasResidual) break;
         }
+      } else if (!block_ && runsInPlainNchw(g)) {
+        try {
+          pd = primitiveDesc(p->userSrc, p->userDst, false, false);
+          if (!isGemmConvolution(pd->impl_info_str())) pd.reset();
+        } catch (const dnnl::error&) {
+          pd.reset();
+        }
+        withPostOps = !pd;
+      } else if (const int64_t b = block_ ? 0 : depthwiseBlock(g)) {
+        // Depthwise: oneDNN's direct kernel on nChw{b}c (conv_layout_choice.h).
+        try {
+          pd = primitiveDesc(memory::desc(onednn::toDims(plainX), f32, blockedTag(b)),
+                             memory::desc(onednn::toDims(g.outDims), f32, blockedTag(b)), false);
+          if (std::string(pd->impl_info_str()).rfind("jit", 0) != 0) pd.reset();
+        } catch (const dnnl::error&) {
+          pd.reset();
+        }
       }
-      if (!pd) pd = primitiveDesc(anySrc, anyDst, false);
+      if (!pd) {
+        pd = primitiveDesc(anySrc, anyDst, false);
+        // oneDNN's own pick may be its GEMM convolution too (shufflenet's
+        // 24->112 at 56x56). Not blocked: an activation applied after the
+        // primitive would reach Y's padding channels, which stay zero.
+        if (!block_ && isGemmConvolution(pd->impl_info_str())) {
+          pd = primitiveDesc(anySrc, anyDst, false, false);
+          withPostOps = false;
+        }
+      }
       p->residualPostOp = residualPostOp;
-      p->postAct = (residualPostOp || !hasResidual) && act_.kind != ActKind::kNone && eltwise_;
+      p->postAct = withPostOps && (residualPostOp || !hasResidual) && act_.kind != ActKind::kNone &&
+                   eltwise_;
       if (residualPostOp) p->binaryDesc = p->userDst;
       p->adopt(dnnl::convolution_forward(*pd), pd->src_desc(), pd->weights_desc(), pd->dst_desc());
     } catch (const dnnl::error&) {

@@ -1,0 +1,227 @@
+// Which oneDNN implementation and layouts the float32 convolutions on NCHW
+// activations run (issue #26), read from oneDNN's verbose log of a second run
+// (weights packed by the first), captured from stdout:
+// * FusedConv's grouped 1x1 convolutions that runsInPlainNchw takes
+//   (shufflenet's): oneDNN's GEMM convolution on the NCHW tensors
+//   (isGemmConvolution), no reorder, no post-op (it applies post-ops element
+//   by element, 20x slower), the residual and the activation in PassLab's
+//   epilogue. A name check that never matches (session 23 compared "gemm:jit"
+//   as a prefix of "x64:gemm:jit") fails here.
+// * Depthwise Conv and FusedConv: oneDNN's direct depthwise kernel on
+//   nChw16c or nChw8c (depthwiseBlock), reorders around it.
+// Every output is compared with the Conv (+ Add) + Relu chain on the
+// reference kernels.
+#include <gtest/gtest.h>
+#include <oneapi/dnnl/dnnl.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/exec/cpu/conv_layout_choice.h"
+#include "core/exec/executor.h"
+#include "tests/core/exec/kernel_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
+
+struct Case {
+  kt::Dims x, w, y;
+  std::string attrs;  // Conv attributes, without brackets
+};
+
+// The case of a grouped 1x1 convolution: C -> M channels at size x size.
+Case grouped(int64_t c, int64_t m, int64_t size, int64_t groups) {
+  return {{1, c, size, size},
+          {m, c / groups, 1, 1},
+          {1, m, size, size},
+          "group = " + std::to_string(groups)};
+}
+
+// A 3x3 depthwise convolution of c channels, pads 1, stride s.
+Case depthwise(int64_t c, int64_t size, int64_t s) {
+  const int64_t out = (size - 1) / s + 1;
+  return {{1, c, size, size},
+          {c, 1, 3, 3},
+          {1, c, out, out},
+          "group = " + std::to_string(c) + ", pads = [1, 1, 1, 1], strides = [" +
+              std::to_string(s) + ", " + std::to_string(s) + "]"};
+}
+
+std::string floatsText(const ir::Tensor& t) {
+  std::ostringstream s;
+  s.precision(9);
+  s << "{";
+  auto v = kt::values<float>(t);
+  for (size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i];
+  s << "}";
+  return s.str();
+}
+
+enum class Form { kConv, kFusedConv, kChain };
+
+// y = Conv(x, w, b); FusedConv(x, w, b[, z]) with Relu; or the Conv + Add +
+// Relu chain. w and b are initializers.
+std::string model(const Case& c, Form form, bool residual) {
+  const std::string x = "float[" + kt::dimsText(c.x) + "]", y = "float[" + kt::dimsText(c.y) + "]";
+  std::string text = std::string(kHeader) + "main (" + x + " x" +
+                     (residual ? ", " + y + " z" : "") + ") => (" + y + " y) <float[" +
+                     kt::dimsText(c.w) + "] w = " + floatsText(kt::uniformF32(c.w, 2)) +
+                     ", float[" + std::to_string(c.w[0]) +
+                     "] b = " + floatsText(kt::uniformF32({c.w[0]}, 3)) + "> {\n";
+  switch (form) {
+    case Form::kConv:
+      return text + "y = Conv <" + c.attrs + "> (x, w, b) }";
+    case Form::kFusedConv:
+      return text + "y = ai.passlab.FusedConv <" + c.attrs + R"(, activation = "Relu"> (x, w, b)" +
+             (residual ? ", z" : "") + ") }";
+    case Form::kChain:
+      return text + "t = Conv <" + c.attrs + "> (x, w, b)\n" +
+             (residual ? "u = Add(t, z)\n" : "u = Identity(t)\n") + "y = Relu(u) }";
+  }
+  return text;
+}
+
+// The executions oneDNN logs during `f`.
+template <class F>
+std::vector<std::string> onednnExecs(F f) {
+  testing::internal::CaptureStdout();
+  const bool verbose = dnnl_set_verbose(1) == dnnl_success;
+  f();
+  dnnl_set_verbose(0);
+  std::string log = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(verbose) << "this oneDNN build has no verbose mode";
+  std::vector<std::string> execs;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(",exec,") != std::string::npos) execs.push_back(line);
+  return execs;
+}
+
+// oneDNN's log of the second run of `form` (the first packs the weights);
+// the output checked against the reference chain (without its Relu for Conv).
+std::vector<std::string> secondRun(const Case& c, Form form, bool residual) {
+  NamedInputs in = {{"x", kt::uniformF32(c.x, 1)}};
+  if (residual) in.push_back({"z", kt::uniformF32(c.y, 4)});
+  auto ex = Executor::create(testutil::parseModel(model(c, form, residual)), ExecutorOptions{});
+  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
+  if (!ex) return {};
+  EXPECT_TRUE((*ex)->run(in));
+  Expected<RunResult> out = RunResult{};
+  std::vector<std::string> execs = onednnExecs([&] { out = (*ex)->run(in); });
+  EXPECT_TRUE(out) << (out ? "" : out.error().message());
+  if (!out || out->outputs.size() != 1) return execs;
+  std::string want =
+      form == Form::kConv ? model(c, Form::kConv, false) : model(c, Form::kChain, residual);
+  kt::expectClose(out->outputs[0], kt::runOneOutput(want, in, true), "against the reference",
+                  2e-4f);
+  return execs;
+}
+
+bool contains(const std::string& s, const char* part) {
+  return s.find(part) != std::string::npos;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const std::string& l : lines) s += l + "\n";
+  return s;
+}
+
+// onnx_light_shufflenet's grouped 1x1 convolutions at 56x56, 28x28 and 14x14,
+// 4 groups, with and without the residual.
+TEST(FusedConvOneDnnImpl, GroupedOneByOneRunsTheGemmConvolutionOnNchwWithoutPostOps) {
+  for (const Case& c :
+       {grouped(24, 112, 56, 4), grouped(112, 112, 28, 4), grouped(136, 136, 14, 4)})
+    for (bool residual : {false, true}) {
+      SCOPED_TRACE(kt::dimsText(c.w) + " at " + std::to_string(c.x[2]) +
+                   (residual ? ", residual" : ""));
+      std::vector<std::string> execs = secondRun(c, Form::kFusedConv, residual);
+      ASSERT_EQ(execs.size(), 1u) << "one convolution, no reorder; the log:\n" << joined(execs);
+      const std::string& conv = execs[0];
+      EXPECT_TRUE(contains(conv, ",convolution,")) << conv;
+      EXPECT_TRUE(cpu::isGemmConvolution(conv)) << conv;
+      EXPECT_TRUE(contains(conv, "src_f32::blocked:abcd:")) << "NCHW src: " << conv;
+      EXPECT_TRUE(contains(conv, "dst_f32::blocked:abcd:")) << "NCHW dst: " << conv;
+      EXPECT_FALSE(contains(conv, "post-ops")) << conv;
+    }
+}
+
+// At 7x7 (49 pixels, below kPlainConvMinPixels) the path is not taken.
+TEST(FusedConvOneDnnImpl, SmallGroupedOneByOneKeepsOneDnnsPick) {
+  std::vector<std::string> execs = secondRun(grouped(272, 272, 7, 4), Form::kFusedConv, false);
+  ASSERT_FALSE(execs.empty());
+  for (const std::string& e : execs) EXPECT_FALSE(cpu::isGemmConvolution(e)) << e;
+}
+
+// shufflenet's depthwise shapes (136 channels: nChw8c; 112 and 272: nChw16c),
+// as Conv and as FusedConv with and without a residual.
+TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
+  struct Expect {
+    Case c;
+    const char* layout;
+  };
+  for (const Expect& e :
+       {Expect{depthwise(136, 28, 1), "aBcd8b"}, Expect{depthwise(112, 56, 2), "aBcd16b"},
+        Expect{depthwise(272, 14, 1), "aBcd16b"}})
+    for (Form form : {Form::kConv, Form::kFusedConv})
+      for (bool residual : {false, true}) {
+        if (form == Form::kConv && residual) continue;
+        SCOPED_TRACE(e.c.attrs + (form == Form::kConv ? " Conv" : " FusedConv") +
+                     (residual ? ", residual" : ""));
+        std::vector<std::string> execs = secondRun(e.c, form, residual);
+        std::string conv;
+        for (const std::string& l : execs)
+          if (contains(l, ",convolution,")) conv = l;
+        ASSERT_FALSE(conv.empty()) << joined(execs);
+        EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
+        EXPECT_TRUE(contains(conv, (std::string("src_f32::blocked:") + e.layout).c_str())) << conv;
+        EXPECT_TRUE(contains(conv, (std::string("dst_f32::blocked:") + e.layout).c_str())) << conv;
+      }
+}
+
+TEST(FusedConvOneDnnImpl, DepthwiseBlockRule) {
+  auto g = [](int64_t c, int64_t m, int64_t group) {
+    cpu::ConvGeometry r;
+    r.N = 1;
+    r.C = c;
+    r.M = m;
+    r.group = group;
+    r.kernel = {3, 3};
+    r.stride = {1, 1};
+    r.dilation = {1, 1};
+    r.padBegin = {1, 1};
+    r.padEnd = {1, 1};
+    r.in = {14, 14};
+    r.out = {14, 14};
+    return r;
+  };
+  EXPECT_EQ(cpu::depthwiseBlock(g(272, 272, 272)), 16);
+  EXPECT_EQ(cpu::depthwiseBlock(g(136, 136, 136)), 8);
+  EXPECT_EQ(cpu::depthwiseBlock(g(20, 20, 20)), 0);  // neither block
+  EXPECT_EQ(cpu::depthwiseBlock(g(32, 64, 32)), 0);  // two outputs per group
+  EXPECT_EQ(cpu::depthwiseBlock(g(32, 32, 4)), 0);   // grouped, not depthwise
+  EXPECT_EQ(cpu::depthwiseBlock(g(1, 1, 1)), 0);     // one channel
+  cpu::ConvGeometry oneD = g(32, 32, 32);
+  oneD.kernel = {3};
+  oneD.stride = {1};
+  oneD.dilation = {1};
+  oneD.padBegin = {1};
+  oneD.padEnd = {1};
+  oneD.in = {14};
+  oneD.out = {14};
+  EXPECT_EQ(cpu::depthwiseBlock(oneD), 0);  // 1-D
+}
+
+TEST(FusedConvOneDnnImpl, GemmNamesOfOneDnnReleases) {
+  EXPECT_TRUE(cpu::isGemmConvolution("x64:gemm:jit"));  // oneDNN 2.6
+  EXPECT_TRUE(cpu::isGemmConvolution("gemm:jit"));      // before
+  EXPECT_FALSE(cpu::isGemmConvolution("brgconv_1x1:avx512_core"));
+  EXPECT_FALSE(cpu::isGemmConvolution("jit_1x1:avx512_core"));
+  EXPECT_FALSE(cpu::isGemmConvolution("ref:any"));
+}
+
+}  // namespace
+}  // namespace passlab::exec

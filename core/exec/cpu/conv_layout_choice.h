@@ -13,9 +13,17 @@
 // tests/bench/bench_pointwise_conv.cpp, alternating, medians): 112->112 at
 // 28x28 120-124 vs 52-53 us, 136->136 at 28x28 150-155 vs 66-68, at 14x14
 // 39-40 vs 21, 272->272 at 14x14 98 vs 71; at 7x7 plain loses again
-// (544->544 70-72 vs 83-86): the same threshold.
+// (544->544 70-72 vs 83-86): the same threshold. Strided group-1 1x1
+// convolutions (resnet50's downsampling; a standalone oneDNN harness, 3
+// alternating rounds, load 4.4-4.6, blocked + reorders vs plain): 512->1024
+// at 28x28 /2 3.18-3.27 vs 2.34-2.56 ms, 256->512 at 56x56 /2 2.43-2.85 vs
+// 2.25-2.78; at 7x7 plain loses (1024->2048 2.21-2.50 vs 3.11-3.43): the
+// same threshold.
 // A 1x1 convolution on a 1x1 input is a GEMV (conv_gemv.h), not a
 // convolution: runsAsGemv.
+// A convolution with few input channels (a network's first layer) reads plain
+// NCHW directly with oneDNN's direct JIT kernel (dst still oneDNN's layout):
+// readsPlainNchw.
 #pragma once
 
 #include <string_view>
@@ -28,17 +36,42 @@ namespace passlab::exec::cpu {
 inline constexpr int64_t kPlainConvMinPixels = 144;
 
 // True when the (non-transposed) convolution of `g` should run on plain NCHW
-// src and dst: 2-D, 1x1 kernel, stride 1, no padding, at least
-// kPlainConvMinPixels output pixels, any number of groups.
+// src and dst: 2-D, 1x1 kernel, no padding, at least kPlainConvMinPixels
+// output pixels; stride 1 with any number of groups, or any stride with one
+// group (grouped strided ones were not measured).
 inline bool runsInPlainNchw(const ConvGeometry& g) {
   if (g.spatial() != 2) return false;
   int64_t pixels = 1;
   for (size_t i = 0; i < 2; ++i) {
-    if (g.kernel[i] != 1 || g.stride[i] != 1 || g.padBegin[i] != 0 || g.padEnd[i] != 0)
-      return false;
+    if (g.kernel[i] != 1 || g.padBegin[i] != 0 || g.padEnd[i] != 0) return false;
+    if (g.stride[i] != 1 && g.group != 1) return false;
     pixels *= g.out[i];
   }
   return pixels >= kPlainConvMinPixels;
+}
+
+// Input channels below which a convolution reads its input as plain NCHW.
+inline constexpr int64_t kPlainSrcMaxChannels = 16;
+
+// True when the (non-transposed) convolution of `g` should read plain NCHW
+// src and let oneDNN choose dst (its direct JIT kernel for a few input
+// channels, no input reorder): 2-D, one group, fewer than
+// kPlainSrcMaxChannels input channels, a kernel larger than 1x1, and output
+// channels in whole blocks of 16 (that kernel writes nChw16c: other counts
+// pad its result, a larger scratch than the NCHW tensor; picodet's 3->24
+// ran 9% faster alone but the model 4% slower, ppocr's 3->8 1.8% slower).
+// Measured (oneDNN 2.6, 1 thread, 3 alternating rounds, load 4.6, blocked +
+// reorders vs plain src; the result reordered out in both): squeezenet's
+// 3->64 3x3/2 at 224x224 656-676 vs 474-502 us, ultraface's 3->16 3x3/2
+// 229-241 vs 185-188, picodet's 3->24 3x3/2 575-599 vs 522-547, shufflenet's
+// 3->24 3x3/2 279-296 vs 250-254, alexnet's 3->96 11x11/4 1.98-2.07 vs
+// 1.80-1.84 ms, resnet50's 3->64 7x7/2 2.36-3.27 vs 2.28-2.41 ms, ultraface's
+// 8->16 and 12->16 3x3 at 30x40 29-42 vs 26-37 us; ppocr's 3->8 3x3/2 at
+// 48x192 27-28 vs 30 us.
+inline bool readsPlainNchw(const ConvGeometry& g) {
+  if (g.spatial() != 2 || g.group != 1 || g.C >= kPlainSrcMaxChannels || g.M % 16 != 0)
+    return false;
+  return g.kernel[0] != 1 || g.kernel[1] != 1;
 }
 
 // The channel block of the layout a depthwise 2-D convolution (one input and

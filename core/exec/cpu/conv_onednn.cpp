@@ -5,10 +5,13 @@
 // convolution itself in plain NCHW), except 1x1 convolutions that run faster
 // as one SGEMM per group on plain NCHW (conv_layout_choice.h) and 1x1
 // convolutions on 1x1 inputs, GEMVs on W as stored (conv_gemv.h) without
-// oneDNN. The primitive is built once per input
-// shape; weights that are the same on every run (KernelContext::invariantInput:
-// initializers, or computed from constants only) are reordered once and kept.
+// oneDNN, and convolutions with few input channels (first layers), which read
+// plain NCHW and reorder only the result (readsPlainNchw). The primitive is
+// built once per input shape; weights that are the same on every run
+// (KernelContext::invariantInput: initializers, or computed from constants
+// only) are reordered once and kept.
 #include <memory>
+#include <string>
 
 #include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
@@ -176,19 +179,21 @@ class OneDnnConv final : public Kernel {
     return true;
   }
 
-  // The convolution primitive on these src/weights/dst layouts (`any` lets
-  // oneDNN choose), adopted by p; throws dnnl::error when oneDNN has none.
-  static void buildConvolution(ConvPlan& p, const memory::desc& src, const memory::desc& wei,
-                               const memory::desc& dst, const memory::dims& strides,
-                               const memory::dims& dil, const memory::dims& padL,
-                               const memory::dims& padR, bool hasBias) {
+  // The convolution on these src/weights/dst layouts (`any` lets oneDNN
+  // choose); throws dnnl::error when oneDNN has none.
+  static dnnl::convolution_forward::primitive_desc convolution(
+      const ConvPlan& p, const memory::desc& src, const memory::desc& wei, const memory::desc& dst,
+      const memory::dims& strides, const memory::dims& dil, const memory::dims& padL,
+      const memory::dims& padR, bool hasBias) {
     auto d = hasBias ? dnnl::convolution_forward::desc(
                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                            src, wei, p.biasDesc, dst, strides, dil, padL, padR)
                      : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                        dnnl::algorithm::convolution_direct, src,
                                                        wei, dst, strides, dil, padL, padR);
-    auto pd = dnnl::convolution_forward::primitive_desc(d, onednn::engine());
+    return dnnl::convolution_forward::primitive_desc(d, onednn::engine());
+  }
+  static void adoptConvolution(ConvPlan& p, const dnnl::convolution_forward::primitive_desc& pd) {
     p.adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
   }
 
@@ -226,16 +231,30 @@ class OneDnnConv final : public Kernel {
       p->userDst = memory::desc(onednn::toDims(g.outDims), f32, dataTag(sp));
       p->biasDesc = memory::desc({g.M}, f32, tag::x);
       auto anyWei = memory::desc(wDims, f32, tag::any);
+      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
+      auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
       if (!kTransposed && runsInPlainNchw(g)) {
         try {
-          buildConvolution(*p, p->userSrc, anyWei, p->userDst, strides, dil, padL, padR, hasBias);
+          adoptConvolution(*p, convolution(*p, p->userSrc, anyWei, p->userDst, strides, dil, padL,
+                                           padR, hasBias));
           return p;
         } catch (const dnnl::error&) {
           // no plain implementation: let oneDNN choose the layout below
         }
       }
-      auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);
-      auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
+      if (!kTransposed && readsPlainNchw(g)) {
+        try {
+          auto pd = convolution(*p, p->userSrc, anyWei, anyDst, strides, dil, padL, padR, hasBias);
+          // Only its direct JIT kernel ("jit:avx512_core") is faster on plain
+          // NCHW; not its GEMM-based ("x64:gemm:jit") or reference one.
+          if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) {
+            adoptConvolution(*p, pd);
+            return p;
+          }
+        } catch (const dnnl::error&) {
+          // none for plain src: let oneDNN choose the layout below
+        }
+      }
       // Depthwise: oneDNN's direct depthwise kernel ("jit_dw:...") on
       // nChw16c or nChw8c (depthwiseBlock), whose reorders from and to NCHW
       // cost less than those to its own pick (NHWC); nothing slower.
@@ -270,7 +289,8 @@ class OneDnnConv final : public Kernel {
         auto pd = dnnl::deconvolution_forward::primitive_desc(d, onednn::engine());
         p->adopt(dnnl::deconvolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
       } else {
-        buildConvolution(*p, anySrc, anyWei, anyDst, strides, dil, padL, padR, hasBias);
+        adoptConvolution(
+            *p, convolution(*p, anySrc, anyWei, anyDst, strides, dil, padL, padR, hasBias));
       }
       return p;
     } catch (const dnnl::error&) {

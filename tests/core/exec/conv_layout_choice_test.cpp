@@ -49,7 +49,6 @@ TEST(ConvLayoutChoice, EverythingElseKeepsOneDnnsLayout) {
   EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 11)));  // 121 pixels: too small
   EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 7)));   // resnet50's last stage
   EXPECT_FALSE(runsInPlainNchw(geometry(3, 1, 1, 56)));  // 3x3
-  EXPECT_FALSE(runsInPlainNchw(geometry(1, 2, 0, 28)));  // strided 1x1 (downsampling)
   EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 1, 56)));  // padded 1x1
   ConvGeometry oneD = geometry(1, 1, 0, 56);
   oneD.kernel = {1};
@@ -59,6 +58,49 @@ TEST(ConvLayoutChoice, EverythingElseKeepsOneDnnsLayout) {
   oneD.out = {4096};
   oneD.in = {4096};
   EXPECT_FALSE(runsInPlainNchw(oneD));  // 1-D: not measured
+}
+
+// Strided group-1 1x1 convolutions (resnet50's downsampling) from the same
+// number of output pixels; grouped strided ones keep oneDNN's layout.
+TEST(ConvLayoutChoice, StridedOneByOneRunsPlainWithOneGroup) {
+  EXPECT_TRUE(runsInPlainNchw(geometry(1, 2, 0, 28)));
+  EXPECT_TRUE(runsInPlainNchw(geometry(1, 2, 0, 14)));      // 196 pixels
+  EXPECT_TRUE(runsInPlainNchw(geometry(1, 3, 0, 12)));      // 144 pixels, stride 3
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 2, 0, 7)));      // 49 pixels: resnet50's last one
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 2, 0, 14, 2)));  // grouped: not measured
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 2, 1, 28)));     // padded
+}
+
+// A first layer: fewer than 16 input channels, one group, a kernel wider than
+// 1x1, output channels in whole blocks of 16.
+TEST(ConvLayoutChoice, FewInputChannelsReadPlainNchw) {
+  auto withChannels = [](ConvGeometry g, int64_t c) {
+    g.C = c;
+    return g;
+  };
+  EXPECT_TRUE(readsPlainNchw(withChannels(geometry(3, 2, 1, 112), 3)));
+  EXPECT_TRUE(readsPlainNchw(withChannels(geometry(7, 2, 3, 112), 3)));
+  EXPECT_TRUE(readsPlainNchw(withChannels(geometry(5, 1, 2, 224), 1)));
+  EXPECT_TRUE(readsPlainNchw(withChannels(geometry(3, 1, 1, 30), 15)));
+  EXPECT_FALSE(readsPlainNchw(withChannels(geometry(3, 1, 1, 30), 16)));  // oneDNN's layout
+  EXPECT_FALSE(readsPlainNchw(withChannels(geometry(3, 1, 1, 56), 64)));
+  EXPECT_FALSE(readsPlainNchw(withChannels(geometry(1, 1, 0, 56), 3)));     // 1x1
+  EXPECT_FALSE(readsPlainNchw(withChannels(geometry(3, 1, 1, 30, 2), 8)));  // grouped
+  ConvGeometry picodet = withChannels(geometry(3, 2, 1, 160), 3);
+  picodet.M = 24;  // not whole blocks of 16: the result would be padded
+  EXPECT_FALSE(readsPlainNchw(picodet));
+  picodet.M = 12;
+  EXPECT_FALSE(readsPlainNchw(picodet));
+  picodet.M = 32;
+  EXPECT_TRUE(readsPlainNchw(picodet));
+  ConvGeometry oneD = withChannels(geometry(3, 1, 1, 56), 3);
+  oneD.kernel = {3};
+  oneD.stride = {1};
+  oneD.padBegin = {1};
+  oneD.padEnd = {1};
+  oneD.out = {56};
+  oneD.in = {56};
+  EXPECT_FALSE(readsPlainNchw(oneD));  // 1-D: not measured
 }
 
 // A 1x1 kernel on a 1x1 input: squeeze-excite's convolutions, any group count.

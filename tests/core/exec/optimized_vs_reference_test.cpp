@@ -69,6 +69,30 @@ const Case kCases[] = {
     {"conv1x1_on_1x1_batch6",
      R"(main (float[6,20,1,1] x, float[7,20,1,1] w, float[7] b) => (float[6,7,1,1] y) {
        y = Conv (x, w, b) })"},
+    // Strided 1x1 (resnet50's downsampling) with >= 144 output pixels: plain
+    // NCHW too; at 7x7 oneDNN's layout.
+    {"conv1x1_strided_plain_nchw",
+     R"(main (float[2,24,30,26] x, float[40,24,1,1] w, float[40] b) => (float[2,40,15,13] y) {
+       y = Conv <strides = [2, 2]> (x, w, b) })"},
+    {"conv1x1_strided_small_blocked",
+     R"(main (float[1,32,14,14] x, float[48,32,1,1] w) => (float[1,48,7,7] y) {
+       y = Conv <strides = [2, 2]> (x, w) })"},
+    // First layers (fewer than 16 input channels, outputs in blocks of 16):
+    // the input read as plain NCHW (readsPlainNchw); 3 channels strided, 1
+    // channel 5x5, 8 channels with asymmetric pads, dilated; 24 outputs
+    // (picodet's) keep oneDNN's layout.
+    {"conv_first_layer_plain_src",
+     R"(main (float[2,3,23,21] x, float[16,3,3,3] w, float[16] b) => (float[2,16,12,11] y) {
+       y = Conv <strides = [2, 2], pads = [1, 1, 1, 1]> (x, w, b) })"},
+    {"conv_first_layer_one_channel",
+     R"(main (float[1,1,20,19] x, float[16,1,5,5] w, float[16] b) => (float[1,16,20,19] y) {
+       y = Conv <pads = [2, 2, 2, 2]> (x, w, b) })"},
+    {"conv_first_layer_dilated",
+     R"(main (float[1,8,17,19] x, float[32,8,3,3] w) => (float[1,32,16,18] y) {
+       y = Conv <dilations = [2, 2], pads = [1, 2, 2, 1]> (x, w) })"},
+    {"conv_first_layer_24_outputs",
+     R"(main (float[1,3,33,31] x, float[24,3,3,3] w, float[24] b) => (float[1,24,17,16] y) {
+       y = Conv <strides = [2, 2], pads = [1, 1, 1, 1]> (x, w, b) })"},
     {"conv1d",
      R"(main (float[2,3,20] x, float[5,3,4] w) => (float[2,5,17] y) { y = Conv (x, w) })"},
     {"conv3d", R"(main (float[1,2,5,6,7] x, float[3,2,2,3,3] w) => (float[1,3,4,4,5] y) {

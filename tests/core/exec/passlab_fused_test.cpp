@@ -84,6 +84,8 @@ const ConvCase kConvs[] = {
     {"1x1_grouped4_plain", {1, 24, 12, 12}, {36, 6, 1, 1}, {1, 36, 12, 12}, "group = 4"},
     {"1x1_grouped3_plain", {1, 30, 12, 13}, {45, 10, 1, 1}, {1, 45, 12, 13}, "group = 3"},
     {"1x1_grouped2_small", {1, 18, 5, 5}, {10, 9, 1, 1}, {1, 10, 5, 5}, "group = 2"},
+    // Strided 1x1 with >= 144 positions (resnet50's downsampling): plain NCHW too.
+    {"1x1_strided_plain", {1, 24, 26, 24}, {20, 24, 1, 1}, {1, 20, 13, 12}, "strides = [2, 2]"},
     // 1x1 on 1x1 (squeeze-excite): GEMVs (conv_gemv.h); grouped, batch 3, strided;
     // a batch of 5 is past kGemvMaxBatch (oneDNN).
     {"1x1_on_1x1_gemv", {1, 40, 1, 1}, {10, 40, 1, 1}, {1, 10, 1, 1}, "kernel_shape = [1, 1]"},

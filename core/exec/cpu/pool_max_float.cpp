@@ -1,6 +1,8 @@
 // Separable float32 MaxPool and AveragePool (see pool_max_float.h): per output
 // row, the max (sum) of the window's input rows into a row padded with the
-// lowest float (0), then the max (sum) of each window along that row.
+// lowest float (0), then the max (sum) of each window along that row; 2-D
+// windows of stride 1 on rows of at most 32 floats a plane at a time
+// (runsOnWholePlanes).
 #include "core/exec/cpu/pool_max_float.h"
 
 #include <algorithm>
@@ -93,12 +95,74 @@ void windowReduce(const float* row, float* out, int64_t n, int64_t k, int64_t s,
   }
 }
 
+// Input rows up to which a stride-1 2-D window runs on whole planes.
+constexpr int64_t kWholePlaneMaxWidth = 32;
+
+// True for 2-D windows of stride 1 and dilation 1 on rows of at most
+// kWholePlaneMaxWidth floats (inception_v2's 3x3/1 AveragePools and MaxPool
+// on 7x7 to 28x28 planes): there the per-row steps of separablePool cost more
+// than its reductions of 7-28 floats (wholePlanePool).
+bool runsOnWholePlanes(const PoolGeometry& g) {
+  if (g.spatial() != 2 || g.in[1] > kWholePlaneMaxWidth) return false;
+  for (size_t i = 0; i < 2; ++i)
+    if (g.stride[i] != 1 || g.dilation[i] != 1 || g.padBegin[i] >= g.kernel[i]) return false;
+  return true;
+}
+
+// separablePool for runsOnWholePlanes, one plane at a time: the op over the
+// window's input rows as one reduction per kernel row over the plane's
+// contiguous rows (v[o] over x[o - padTop + a], the rows in range), those rows
+// copied into rows padded with Op::kPad, then one reduction along the padded
+// plane as a single row (windows that would cross a row end read padding);
+// then each output row taken from it and finish(t0, t1, the output row).
+template <class Op, class Finish>
+void wholePlanePool(const PoolGeometry& g, const float* x, float* y, int threads,
+                    const Finish& finish) {
+  const Window3 q(g);
+  const int64_t H = q.in[1], W = q.in[2], outH = q.out[1], outW = q.out[2];
+  const int64_t kH = q.k[1], kW = q.k[2], padTop = q.pb[1], padL = q.pb[2];
+  const int64_t rowLen = std::max(padL + W, outW + kW - 1);  // a padded row
+  const int64_t planes = g.N * g.C * q.out[0];
+  const Taps t0 = taps(q, 0, 0);  // the leading axis of a 2-D window: one tap
+  std::vector<Taps> taps1(static_cast<size_t>(outH));
+  for (int64_t o = 0; o < outH; ++o) taps1[static_cast<size_t>(o)] = taps(q, 1, o);
+  const int64_t work = std::max<int64_t>(1, H * W * kH);
+  parallelFor(planes, threads, std::max<int64_t>(1, 16384 / work), [&](int64_t b, int64_t e) {
+    std::vector<float> v(static_cast<size_t>(outH * W));
+    // [0, padL) and [padL + W, rowLen) of every row stay Op::kPad.
+    std::vector<float> padded(static_cast<size_t>(outH * rowLen + kSlack), Op::kPad);
+    std::vector<float> h(static_cast<size_t>(outH * rowLen));
+    for (int64_t p = b; p < e; ++p) {
+      const float* xp = x + p * H * W;
+      std::fill(v.begin(), v.end(), Op::kPad);
+      for (int64_t a = 0; a < kH; ++a) {
+        const int64_t lo = std::max<int64_t>(0, padTop - a);
+        const int64_t hi = std::min<int64_t>(outH, H + padTop - a);
+        if (lo < hi) reduceInto<Op>(v.data() + lo * W, xp + (lo - padTop + a) * W, (hi - lo) * W);
+      }
+      for (int64_t o = 0; o < outH; ++o)
+        std::memcpy(padded.data() + o * rowLen + padL, v.data() + o * W,
+                    static_cast<size_t>(W) * sizeof(float));
+      windowReduce<Op>(padded.data(), h.data(), outH * rowLen - kW + 1, kW, 1, 1);
+      for (int64_t o = 0; o < outH; ++o) {
+        float* out = y + (p * outH + o) * outW;
+        std::memcpy(out, h.data() + o * rowLen, static_cast<size_t>(outW) * sizeof(float));
+        finish(t0, taps1[static_cast<size_t>(o)], out);
+      }
+    }
+  });
+}
+
 // Per output row (r = its index over planes and the outer output axes): the
 // op over the window's input rows into a row padded with Op::kPad, then along
 // that row into y; then finish(t0, t1, the output row).
 template <class Op, class Finish>
 void separablePool(const PoolGeometry& g, const float* x, float* y, int threads,
                    const Finish& finish) {
+  if (runsOnWholePlanes(g)) {
+    wholePlanePool<Op>(g, x, y, threads, finish);
+    return;
+  }
   const Window3 q(g);
   const int64_t W = q.in[2], padL = q.pb[2], outW = q.out[2];
   const int64_t rowLen = std::max(padL + W, (outW - 1) * q.s[2] + (q.k[2] - 1) * q.d[2] + 1);

@@ -142,6 +142,19 @@ const Case kCases[] = {
        y = AveragePool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (x) })"},
     {"avgpool_include_ceil", R"(main (float[1,3,8,8] x) => (float[1,3,4,4] y) {
        y = AveragePool <kernel_shape = [3, 3], strides = [2, 2], count_include_pad = 1, ceil_mode = 1> (x) })"},
+    // Stride 1 on rows of at most 32 floats: whole planes at once
+    // (pool_max_float.cpp, runsOnWholePlanes); asymmetric pads, a 2-wide
+    // kernel, counting padding; 33 floats a row: row by row again.
+    {"avgpool_whole_plane_3x3", R"(main (float[2,5,14,14] x) => (float[2,5,14,14] y) {
+       y = AveragePool <kernel_shape = [3, 3], pads = [1, 1, 1, 1]> (x) })"},
+    {"avgpool_whole_plane_asymmetric_include_pad",
+     R"(main (float[1,3,9,13] x) => (float[1,3,10,13] y) {
+       y = AveragePool <kernel_shape = [3, 2], pads = [2, 0, 1, 1], count_include_pad = 1> (x) })"},
+    {"maxpool_whole_plane_7x7", R"(main (float[1,4,7,7] x) => (float[1,4,7,8] y) {
+       y = MaxPool <kernel_shape = [2, 3], pads = [1, 1, 0, 2]> (x) })",
+     "cpu.MaxPool"},
+    {"avgpool_rows_33_wide", R"(main (float[1,2,5,33] x) => (float[1,2,5,33] y) {
+       y = AveragePool <kernel_shape = [3, 3], pads = [1, 1, 1, 1]> (x) })"},
 };
 
 // `m` run with the preferred kernels and with the reference ones, on the

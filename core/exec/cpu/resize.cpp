@@ -9,6 +9,10 @@
 #include <limits>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/resize_rules.h"
@@ -29,6 +33,44 @@ S fromDouble(double v) {
   } else {
     return store<S>(static_cast<ComputeT<S>>(v));
   }
+}
+
+// out[j] = in[map[j]] for j in [0, width): one output row of nearest's gather
+// (no extrapolated positions).
+template <class S>
+void gatherRow(const S* in, const int64_t* map, int64_t width, S* out) {
+  for (int64_t j = 0; j < width; ++j) out[j] = in[map[j]];
+}
+
+// k when map[j] == j / k for every j of a row k times the input's width
+// (nearest upsampling by a whole factor along the last axis), else 0.
+int64_t wholeRepeat(const std::vector<int64_t>& map, int64_t inWidth) {
+  const int64_t width = static_cast<int64_t>(map.size());
+  if (inWidth <= 0 || width % inWidth != 0 || width == inWidth) return 0;
+  const int64_t k = width / inWidth;
+  for (int64_t j = 0; j < width; ++j)
+    if (map[static_cast<size_t>(j)] != j / k) return 0;
+  return k;
+}
+
+// out[j] = in[j / k] for j in [0, k * inWidth): each value repeated k times;
+// by 2 on 4-byte values with SSE2 unpacks (FPN / YOLO upsampling).
+template <class S>
+void repeatRow(const S* in, int64_t inWidth, int64_t k, S* out) {
+  int64_t i = 0;
+#if defined(__SSE2__)
+  if constexpr (sizeof(S) == 4) {
+    if (k == 2) {
+      for (; i + 4 <= inWidth; i += 4) {
+        const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(in + i));
+        _mm_storeu_ps(reinterpret_cast<float*>(out + 2 * i), _mm_unpacklo_ps(v, v));
+        _mm_storeu_ps(reinterpret_cast<float*>(out + 2 * i + 4), _mm_unpackhi_ps(v, v));
+      }
+    }
+  }
+#endif
+  for (; i < inWidth; ++i)
+    for (int64_t t = 0; t < k; ++t) out[i * k + t] = in[i];
 }
 
 class Resize final : public Kernel {
@@ -104,6 +146,8 @@ class Resize final : public Kernel {
     bool lastIdentity = x.dim(rank - 1) == width;
     for (int64_t j = 0; j < width && lastIdentity; ++j)
       lastIdentity = last[static_cast<size_t>(j)] == j;
+    const bool lastFills = std::any_of(last.begin(), last.end(), [](int64_t m) { return m < 0; });
+    const int64_t repeat = lastFills ? 0 : wholeRepeat(last, x.dim(rank - 1));
     parallelFor(y.numel() / width, threads, std::max<int64_t>(1, kElementwiseGrain / width),
                 [&](int64_t b, int64_t e) {
                   std::vector<int64_t> idx(rank - 1);
@@ -112,6 +156,7 @@ class Resize final : public Kernel {
                     idx[d] = rest % od[d];
                     rest /= od[d];
                   }
+                  int64_t prevBase = -1;  // the source row of output row r - 1 (-1: none yet)
                   for (int64_t r = b; r < e; ++r) {
                     S* out = Y + r * width;
                     int64_t base = 0;
@@ -123,15 +168,25 @@ class Resize final : public Kernel {
                     }
                     if (outside) {
                       std::fill(out, out + width, fill);
+                      base = -1;
                     } else if (lastIdentity) {
                       std::copy(X + base, X + base + width, out);
-                    } else {
+                    } else if (base == prevBase) {
+                      // Upsampling along H: the same source row as the row
+                      // before, already gathered: a block copy.
+                      std::copy(out - width, out, out);
+                    } else if (lastFills) {
                       const S* in = X + base;
                       for (int64_t j = 0; j < width; ++j) {
                         const int64_t m = last[static_cast<size_t>(j)];
                         out[j] = m < 0 ? fill : in[m];
                       }
+                    } else if (repeat > 0) {
+                      repeatRow(X + base, width / repeat, repeat, out);
+                    } else {
+                      gatherRow(X + base, last.data(), width, out);
                     }
+                    prevBase = base;
                     for (size_t d = rank - 1; d-- > 0;) {
                       if (++idx[d] < od[d]) break;
                       idx[d] = 0;

@@ -1,7 +1,8 @@
 // Resize, mode nearest, row by row: against the gather written out here
 // (each output index mapped by the axis's coordinate transform and rounding),
 // on odd sizes, up and down, resizing only the inner or only the outer axes,
-// and tf_crop_and_resize's extrapolation value outside the crop.
+// rows that repeat the one before (copied), and tf_crop_and_resize's
+// extrapolation value outside the crop.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,6 +65,12 @@ TEST(ResizeNearest, MatchesTheGatherOnEveryShape) {
   checkSizes({2, 3, 4, 9}, {2, 3, 8, 9});    // the inner axis unchanged: rows copied
   checkSizes({1, 5, 3, 3}, {1, 7, 3, 3});    // only an outer axis resized
   checkSizes({1, 1, 1, 1}, {1, 1, 6, 5});    // one pixel broadcast
+  // Output rows that repeat the row before (H upsampled) are copied from it:
+  checkSizes({1, 21, 28, 28}, {1, 21, 224, 224});  // up by 8 (lraspp's last Resize)
+  checkSizes({1, 2, 5, 3}, {1, 2, 12, 7});         // up by 2.4 on H, 2.33 on W
+  checkSizes({2, 1, 1, 4}, {4, 1, 1, 8});          // rows repeated across the batch axis
+  checkSizes({1, 2, 2, 5}, {1, 2, 6, 15});         // each value repeated 3 times along W
+  checkSizes({1, 2, 3, 9}, {1, 2, 6, 18});         // by 2: 4-lane unpacks and a tail of 1
 }
 
 TEST(ResizeNearest, CropOutsideTheInputGivesTheExtrapolationValue) {

@@ -8,6 +8,7 @@
 #include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/cpu/passlab_lookup.h"
+#include "core/exec/cpu/sigmoid_rows.h"
 #include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
@@ -129,12 +130,12 @@ void epilogue(const Activation& a, float* y, const float* z, int64_t n) {
     case ActKind::kClip:
       return loop(y, z, n,
                   [alpha, beta](float x) { return x < alpha ? alpha : (x > beta ? beta : x); });
-    case ActKind::kSigmoid:
-      return loop(y, z, n, [](float x) {
-        return x >= 0.0f ? 1.0f / (1.0f + std::exp(-x)) : std::exp(x) / (1.0f + std::exp(x));
-      });
+    case ActKind::kSigmoid:  // vectorized rows (sigmoid_rows.h), within a few ulp
+      if (z) loop(y, z, n, [](float x) { return x; });
+      return sigmoidRow(y, y, n);
     case ActKind::kTanh:
-      return loop(y, z, n, [](float x) { return std::tanh(x); });
+      if (z) loop(y, z, n, [](float x) { return x; });
+      return tanhRow(y, y, n);
     case ActKind::kHardSigmoid:
       return loop(y, z, n, [alpha, beta](float x) {
         float v = alpha * x + beta;

@@ -12,6 +12,10 @@
 //     (MaxPool, Pad with zeros, Reshape, Transpose, ...) derives from a
 //     quantized one takes that tensor's range, so that the op can later run
 //     on the 8-bit values unchanged (exact: see sharedRangeSource).
+// A MatMul of two activations (an attention's Q * K^T and attn * V) has both
+// inputs and its output quantized, per tensor, as ONNX Runtime's QDQ quantizer
+// does unless its MatMulConstBOnly is set (here `matmul_const_b_only`): the
+// unit DQ(a), DQ(b) -> MatMul -> Q then runs as QLinearMatMul.
 // An Add or Mul of two activations that are both quantized already (inputs or
 // outputs of the ops above, or of another such Add or Mul: a residual
 // connection between quantized convolutions) gets its output quantized too,
@@ -58,6 +62,19 @@ const ir::Tensor* storedTensor(const ir::Value* v) {
   return a && a->type() == ir::AttrType::kTensor ? &a->t : nullptr;
 }
 
+// Whether `v` is computed from stored tensors only (a Reshape of a weight
+// before fold_constants, also of an initializer that is a graph input below
+// IR version 4): a weight not stored yet, not an activation.
+bool fromStoredTensorsOnly(const ir::Value* v, int depth = 8) {
+  if (storedTensor(v)) return true;
+  const ir::Node* p = v->producer();
+  if (!p || depth == 0 || v->isGraphInput() || !p->domain().empty() || p->inputs().empty())
+    return false;
+  for (const ir::Value* in : p->inputs())
+    if (in && !fromStoredTensorsOnly(in, depth - 1)) return false;
+  return true;
+}
+
 // One op quantized: which of its inputs is the weight, and along which axis
 // of the weight its output channels run.
 struct Unit {
@@ -65,7 +82,7 @@ struct Unit {
   ir::Value* input = nullptr;  // the activation it reads (before its Q/DQ pair)
   int64_t weightAxis = 0;
   ir::Value* output = nullptr;  // the op's output, or the output of the Relu that alone reads it
-  ir::Value* input2 = nullptr;  // an Add's or Mul's second activation (no weight then)
+  ir::Value* input2 = nullptr;  // an Add's, Mul's or MatMul's second activation (no weight then)
 };
 
 // An int8 weight with its scales (one per channel along `axis`, or one).
@@ -159,6 +176,7 @@ class StaticQuantizer {
       return invalidArgument(Text::of("%1: activation_type '%2' is not uint8 or int8", kId, type));
     int8Activations_ = type == "int8";
     quantizeOutputs_ = ctx_.boolOption("quantize_outputs");
+    matmulConstBOnly_ = ctx_.boolOption("matmul_const_b_only");
     for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
       const std::string op(str::trim(given));
       if (op.empty()) continue;
@@ -233,6 +251,8 @@ class StaticQuantizer {
     // Weights and biases are initializers; one that is also a graph input
     // (every initializer below IR version 4) is frozen when it is quantized.
     const ir::Tensor* stored = storedTensor(n.input(1));
+    if (!stored && n.opType() == "MatMul" && !fromStoredTensorsOnly(n.input(1)))
+      return whyNotActivationMatMul(n, u);
     if (!stored) return "the weight is not a constant initializer";
     const ir::Tensor& t = *stored;
     if (n.opType() == "Conv") {
@@ -257,6 +277,22 @@ class StaticQuantizer {
     if (n.opType() == "Gemm" && n.attrFloat("alpha", 1.0f) != 1.0f) return "the Gemm has alpha";
     u.output = outputOf(n);
     return "";
+  }
+
+  // A MatMul whose B is an activation too: both inputs get a Q/DQ pair.
+  Text whyNotActivationMatMul(const ir::Node& n, Unit& u) const {
+    if (matmulConstBOnly_) return "B is an activation and matmul_const_b_only is set";
+    if (!isFloat32Tensor(n.input(1))) return "B is not a float32 tensor";
+    if (isDequantized(n.input(0)) || isDequantized(n.input(1)))
+      return "an input is dequantized already";
+    u.input2 = n.input(1);
+    u.output = outputOf(n);
+    return "";
+  }
+
+  static bool isDequantized(const ir::Value* v) {
+    const ir::Node* p = v->producer();
+    return p && isDefaultOp(*p, "DequantizeLinear");
   }
 
   // The op's output, or that of a Relu reading it alone: Relu's clamp at
@@ -552,6 +588,7 @@ class StaticQuantizer {
   CalibrationMethod method_ = CalibrationMethod::kMinMax;
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
+  bool matmulConstBOnly_ = false;
   std::set<std::string> ops_;
   std::vector<TensorStats> stats_;
   std::map<const ir::Value*, QuantRange> ranges_;

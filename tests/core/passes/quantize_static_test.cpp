@@ -260,15 +260,139 @@ TEST(QuantizeStatic, BadOptionsAreRefusedNamingThem) {
   }
 }
 
-TEST(QuantizeStatic, LeavesOpsWithoutAConstantWeight) {
-  // Attention-like: both MatMul operands are activations.
+// One attention head: projections with weights, then the two MatMuls of two
+// activations (scores = q * k^T, then softmax(scores) * v) and an output
+// projection.
+std::string attention() {
+  return "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+         "main (float[2,6,8] x) => (float[2,6,8] y)\n"
+         "    <float[8,8] wq = {" +
+         values(64, 3) + "}, float[8,8] wk = {" + values(64, 4) + "}, float[8,8] wv = {" +
+         values(64, 5) + "}, float[8,8] wo = {" + values(64, 6) +
+         "}, float scale = {0.35}> {\n"
+         "    q = MatMul(x, wq)\n"
+         "    k = MatMul(x, wk)\n"
+         "    v = MatMul(x, wv)\n"
+         "    kt = Transpose <perm = [0, 2, 1]> (k)\n"
+         "    s = MatMul(q, kt)\n"
+         "    t = Mul(s, scale)\n"
+         "    p = Softmax <axis = -1> (t)\n"
+         "    o = MatMul(p, v)\n"
+         "    y = MatMul(o, wo) }";
+}
+
+// The MatMul whose output is named `out` in `m`, found through the value it
+// feeds (the pass renames nothing it keeps).
+const ir::Node* matMulWritingTo(const ir::Model& m, const std::string& out) {
+  for (const auto& n : m.graph().nodes())
+    if (n->opType() == "MatMul" && n->output(0)->name() == out) return n.get();
+  return nullptr;
+}
+
+bool readsDequantized(const ir::Node& n, size_t i) {
+  const ir::Node* p = n.input(i)->producer();
+  return p && p->opType() == "DequantizeLinear";
+}
+
+TEST(QuantizeStatic, AttentionMatMulsOfTwoActivationsBecomeNodeUnits) {
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, attention(), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  for (const char* name : {"s", "o"}) {
+    const ir::Node* mm = matMulWritingTo(out.model, name);
+    ASSERT_NE(mm, nullptr) << name;
+    EXPECT_TRUE(readsDequantized(*mm, 0)) << name << ": A through Q/DQ";
+    EXPECT_TRUE(readsDequantized(*mm, 1)) << name << ": B through Q/DQ";
+    const ir::Node* bq = mm->input(1)->producer()->input(0)->producer();
+    ASSERT_TRUE(bq && bq->opType() == "QuantizeLinear");
+    EXPECT_EQ(bq->input(0)->producer()->opType(), name == std::string("s") ? "Transpose" : "MatMul")
+        << "B's pair quantizes the activation itself";
+    EXPECT_EQ(constantInput(*mm->input(1)->producer(), 1)->numel(), 1) << "B per tensor";
+    ASSERT_EQ(mm->output(0)->uses().size(), 1u);
+    EXPECT_EQ(mm->output(0)->uses()[0].node->opType(), "QuantizeLinear") << name << "'s output";
+  }
+  EXPECT_NE(out.step.note.str().find("6 ops quantized to int8"), std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(QuantizeStatic, AttentionStaysWithinTheBudgetAndFusesIntoQLinearMatMuls) {
+  auto eval = synthesized();
+  PassOutcome q = runPass(kPass, attention(), {}, &eval);
+  ASSERT_TRUE(q.step.changed);
+  EXPECT_TRUE(q.step.check.passed) << q.step.check.detail.str();
+  ASSERT_FALSE(q.step.check.accuracy.empty());
+  EXPECT_GT(q.step.check.accuracy[0].snrDb, 20);
+  PassOutcome f = runPass("fuse_qdq_into_qlinear", q.model.clone());
+  ASSERT_TRUE(f.step.changed) << f.step.error.str();
+  int qlinear = 0, matmul = 0;
+  for (const auto& n : f.model.graph().nodes()) {
+    qlinear += n->opType() == "QLinearMatMul";
+    matmul += n->opType() == "MatMul";
+  }
+  // All but the output projection, whose output is the graph's (not quantized).
+  EXPECT_EQ(qlinear, 5) << opsOf(f.model);
+  EXPECT_EQ(matmul, 1) << opsOf(f.model);
+  EXPECT_NE(matMulWritingTo(f.model, "y"), nullptr);
+  EXPECT_EQ(matMulWritingTo(f.model, "s"), nullptr) << "the scores are a QLinearMatMul";
+  auto before = io::parseModelText(attention());
+  ASSERT_TRUE(before);
+  const NumericResult r = compareWithinBudget(*before, f.model);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(QuantizeStatic, ConvergesOnAttention) {
+  auto eval = synthesized();
+  PassOutcome once = runPass(kPass, attention(), {}, &eval);
+  ASSERT_TRUE(once.step.changed);
+  auto eval2 = synthesized();
+  PassOutcome twice = runPass(kPass, once.model.clone(), {}, &eval2);
+  EXPECT_FALSE(twice.step.changed) << io::printModelText(twice.model);
+}
+
+TEST(QuantizeStatic, MatMulConstBOnlyLeavesTheAttentionMatMulsFloat) {
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, attention(), {{"matmul_const_b_only", "true"}}, &eval);
+  ASSERT_TRUE(out.step.changed);
+  EXPECT_TRUE(explains(out.step, "matmul_const_b_only is set"));
+  // scores = q * k^T: q is a projection's quantized output, but k^T is read
+  // float and the scores are not quantized.
+  const ir::Node* s = matMulWritingTo(out.model, "s");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(readsDequantized(*s, 1));
+  EXPECT_EQ(s->output(0)->uses()[0].node->opType(), "Mul");
+  // softmax * v: the softmax is read float.
+  const ir::Node* o = matMulWritingTo(out.model, "o");
+  ASSERT_NE(o, nullptr);
+  EXPECT_FALSE(readsDequantized(*o, 0));
+  EXPECT_NE(out.step.note.str().find("4 ops quantized to int8"), std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(QuantizeStatic, AWeightComputedFromConstantsIsNotTakenForAnActivation) {
+  // B = Reshape(w): a weight not stored yet (fold_constants stores it), not
+  // an activation to calibrate.
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] a) => (float[2,2] y) <float[4] w = {0.5, -1, 0.25, 2}, int64[2] s = {2, 2}> {
+    b = Reshape(w, s)
+    c = MatMul(a, b)
+    y = Relu(c) })";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  EXPECT_FALSE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_TRUE(explains(out.step, "not a constant initializer"));
+}
+
+TEST(QuantizeStatic, LeavesAMatMulOfTwoActivationsWithoutMatMulInOpTypes) {
   const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,3] a, float[3,2] b) => (float[2,2] y) {
     y = MatMul(a, b) })";
   auto eval = synthesized();
-  PassOutcome out = runPass(kPass, model, {}, &eval);
+  PassOutcome both = runPass(kPass, model, {}, &eval);
+  EXPECT_TRUE(both.step.changed) << "two graph inputs: quantized";
+  auto eval2 = synthesized();
+  PassOutcome out = runPass(kPass, model, {{"op_types", "Conv,Gemm"}}, &eval2);
   EXPECT_FALSE(out.step.changed);
-  EXPECT_TRUE(explains(out.step, "not a constant initializer"));
 }
 
 TEST(QuantizeStatic, AWeightStoredAsAConstantNodeIsQuantizedAndTheFloatCopyGoes) {

@@ -8,9 +8,10 @@
 // int8 dot products are exact (VNNI), and oneDNN multiplies the int32 sum by
 // the float32 scale in float32 where the reference uses double, so a value
 // next to a rounding tie may come out 1 apart. Everything else runs the
-// reference QLinearMatMul (qlinear.cpp): B not constant or not s8, a nonzero
-// B zero point, per-row scales, scales or zero points that vary between runs,
-// non-float32 scales, A of rank 1, B of rank other than 2.
+// reference QLinearMatMul (qlinear.cpp): B not s8, a nonzero B zero point,
+// per-row scales, scales or zero points that vary between runs, non-float32
+// scales, A of rank 1, B of rank other than 2. A B fed at run time (an
+// attention's product of two activations) takes qlinear_matmul_runtime_b.cpp.
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 
 #include <optional>
@@ -19,6 +20,7 @@
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_matmul_runtime_b.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 
 namespace passlab::exec::cpu {
@@ -52,7 +54,7 @@ class OneDnnQLinearMatMul final : public Kernel {
   Status run(KernelContext& ctx) override {
     for (Input i : kQuantizationInputs)
       if (ctx.has(i) && !ctx.invariantInput(i)) return reference_->run(ctx);
-    if (!ctx.invariantInput(kW)) return reference_->run(ctx);
+    if (!ctx.invariantInput(kW)) return runtimeB_.run(ctx, *reference_);
     const Tensor& a = ctx.input(kX);
     const Tensor& b = ctx.input(kW);
     if (a.rank() < 2 || b.rank() != 2 || a.dims().back() != b.dim(0) || a.numel() == 0 ||
@@ -121,6 +123,7 @@ class OneDnnQLinearMatMul final : public Kernel {
 
   std::unique_ptr<Kernel> reference_;
   std::unique_ptr<Plan> plan_;
+  RuntimeBQLinearMatMul runtimeB_;
 };
 
 }  // namespace

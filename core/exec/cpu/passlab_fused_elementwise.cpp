@@ -292,10 +292,11 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
     case Op::kRelu:
       return unary(y, a, n, [](float u) { return std::max(u, 0.0f); });
     case Op::kSigmoid:
-      // cpu.Sigmoid's rows (sigmoid_rows.h), so the same results as the op.
+      // cpu.Sigmoid's and cpu.Tanh's rows (sigmoid_rows.h): the ops' results.
       if (!a.scalar()) return sigmoidRow(a.p, y, n);
       return unary(y, a, n, sigmoid);
     case Op::kTanh:
+      if (!a.scalar()) return tanhRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::tanh(u); });
     case Op::kExp:
       return unary(y, a, n, [](float u) { return std::exp(u); });

@@ -29,6 +29,7 @@
 // others only move values, and Pad's zeros quantize to z.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/passes/fusion_utils.h"
 #include "core/passes/ort_fusion_utils.h"
@@ -48,9 +49,14 @@ struct Dequantized {
   ir::Value *q = nullptr, *scale = nullptr, *zero = nullptr;
 };
 
+// Scales, zero points and biases are initializers or, in files whose IR
+// version lists initializers as graph inputs (below 4), Constant nodes.
+std::optional<ir::Tensor> constant(const ir::Value* v) {
+  return v ? rewrite::constantValue(v) : std::nullopt;
+}
+
 int64_t numelOf(const ir::Value* v) {
-  const ir::Tensor* t = v ? v->initializer() : nullptr;
-  if (t) return t->numel();
+  if (std::optional<ir::Tensor> t = constant(v)) return t->numel();
   if (v && v->type().isTensor() && v->type().shape())
     if (auto n = v->type().shape()->numel()) return *n;
   return -1;
@@ -79,7 +85,7 @@ Text whyNot8Bit(const Dequantized& d, const char* what) {
 // The lowest value of the quantized type of `zero` equals it: a Relu before
 // the QuantizeLinear clamps nothing the quantization does not.
 bool zeroIsTypeMinimum(const ir::Value* zero) {
-  const ir::Tensor* t = zero ? zero->initializer() : nullptr;
+  const std::optional<ir::Tensor> t = constant(zero);
   if (!t || t->numel() != 1) return false;
   const double z = t->valueAsDouble(0);
   if (t->dtype() == ir::DataType::kUInt8) return z == 0;
@@ -114,11 +120,8 @@ Text whyNotUnit(ir::Node& q, const char* opType, Unit& u) {
 
 // The bias as QLinearConv takes it: int32, zero point 0, scale x_scale * w_scale.
 Text whyNotIntegerBias(const Dequantized& b, const Dequantized& x, const Dequantized& w) {
-  const ir::Tensor* bq = b.q ? b.q->initializer() : nullptr;
-  const ir::Tensor* bs = b.scale ? b.scale->initializer() : nullptr;
-  const ir::Tensor* bz = b.zero ? b.zero->initializer() : nullptr;
-  const ir::Tensor* xs = x.scale ? x.scale->initializer() : nullptr;
-  const ir::Tensor* ws = w.scale ? w.scale->initializer() : nullptr;
+  const std::optional<ir::Tensor> bq = constant(b.q), bs = constant(b.scale), bz = constant(b.zero),
+                                  xs = constant(x.scale), ws = constant(w.scale);
   if (!bq || bq->dtype() != ir::DataType::kInt32 || !bs || !bz || !xs || !ws)
     return "the bias is not a constant int32 DequantizeLinear";
   for (int64_t i = 0; i < bz->numel(); ++i)

@@ -71,6 +71,56 @@ TEST(FuseQdqIntoQlinear, Converges) {
   expectConverges(kPass, convUnit());
 }
 
+// The same unit with every scale, zero point and the bias in Constant nodes,
+// as quantize_static writes them into a file of IR version 3 (where
+// initializers must be graph inputs): winml_squeezenet through
+// `raise_opset,quantize_static,fuse_qdq_into_qlinear` had none of its 26
+// convolutions fused when the pass read only initializers.
+std::string convUnitOfConstants() {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,1,3,3] x) => (float[1,2,3,3] y)
+    <int8[2,1,1,1] wq = {100, -50}> {
+    xs = Constant <value = float {0.02}> ()
+    xz = Constant <value = uint8 {128}> ()
+    ws = Constant <value = float[2] {0.01, 0.02}> ()
+    wz = Constant <value = int8[2] {0, 0}> ()
+    bq = Constant <value = int32[2] {500, -250}> ()
+    bs = Constant <value = float[2] {0.0002, 0.0004}> ()
+    bz = Constant <value = int32[2] {0, 0}> ()
+    ys = Constant <value = float {0.05}> ()
+    yz = Constant <value = uint8 {0}> ()
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    w = DequantizeLinear <axis = 0> (wq, ws, wz)
+    b = DequantizeLinear <axis = 0> (bq, bs, bz)
+    c = Conv(d, w, b)
+    r = Relu(c)
+    yq = QuantizeLinear(r, ys, yz)
+    y = DequantizeLinear(yq, ys, yz) })";
+}
+
+int countOp(const ir::Model& m, const std::string& op) {
+  int n = 0;
+  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
+  return n;
+}
+
+TEST(FuseQdqIntoQlinear, AConvUnitOfConstantNodesBecomesOneQLinearConv) {
+  PassOutcome out = runPass(kPass, convUnitOfConstants());
+  EXPECT_EQ(countOp(out.model, "QLinearConv"), 1);
+  EXPECT_EQ(countOp(out.model, "Conv"), 0);
+  EXPECT_EQ(countOp(out.model, "Relu"), 0);
+  EXPECT_EQ(countOp(out.model, "QuantizeLinear"), 1);  // x's
+}
+
+TEST(FuseQdqIntoQlinear, AConvUnitOfConstantNodesKeepsTheOutputsWithinTheBudget) {
+  expectSameOutputs(kPass, convUnitOfConstants());
+}
+
+TEST(FuseQdqIntoQlinear, ConvergesOnAConvUnitOfConstantNodes) {
+  expectConverges(kPass, convUnitOfConstants());
+}
+
 TEST(FuseQdqIntoQlinear, LeavesAReluTheQuantizationWouldNotReproduce) {
   // Zero point 10: codes 0..9 stand for negative values the Relu removed.
   expectUnchanged(kPass, convUnit("10"), "zero point is not the type's lowest value");

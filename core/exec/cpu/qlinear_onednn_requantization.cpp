@@ -75,7 +75,20 @@ dnnl::primitive_attr requantizationAttr(const Requantization& r) {
   // [N, M, ...], the columns of [rows, N]); 0: one for all.
   attr.set_output_scales(r.outputScales.size() > 1 ? 1 << 1 : 0, r.outputScales);
   if (r.xZeroPoint != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {r.xZeroPoint});
-  if (r.yZeroPoint != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {r.yZeroPoint});
+  if (r.yZeroPoint != 0) {
+    // QLinearConv rounds the scaled sum, then adds y_zero_point (as the
+    // reference and ONNX Runtime do). oneDNN's dst zero point is added to the
+    // float32 product before its rounding, which loses the product's low bits
+    // (from 2^-16 up at 128..255): a value within that of a .5 tie rounded
+    // one step apart (0.01-0.02% of ppocr_cls's outputs, enough to cost it
+    // 4.5 dB after the squeeze-excitation blocks). So: round to nearest even
+    // as a post-op, then add the zero point to that integer (exact).
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_round, 0.0f, 0.0f);
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f,
+                       static_cast<float>(r.yZeroPoint));
+    attr.set_post_ops(ops);
+  }
   return attr;
 }
 

@@ -229,6 +229,62 @@ TEST(QLinearConvChannelsLast, RefusesAnInputWithoutSpatialDims) {
   }
 }
 
+// y = round(acc * x_scale * w_scale / y_scale) + y_zero_point: the zero point
+// is added after the rounding. Here the products are x * 0.50000006 for x in
+// 0..255 and -x * 0.50000006 (weights 1 and -1): an odd x is 2^-24 * x above
+// a .5 tie, so it rounds away from the even neighbour; with the zero point
+// 100 added to the float product first (oneDNN's dst zero point), those low
+// bits are lost from 64 up and the tie goes to even, one step lower (ppocr's
+// convolutions without a Relu, 0.01-0.02% of their outputs).
+TEST(QLinearConvOneDnnZeroPoint, IsAddedAfterTheRounding) {
+  const float xScale = std::nextafter(0.5f, 1.0f);
+  const int yZero = 100;
+  Built b;
+  b.model.irVersion = 8;
+  b.model.opsets = {{"", 13}};
+  ir::Graph& g = b.model.graph();
+  // 16 channels (an optimized oneDNN kernel, not its reference); only the first is read.
+  std::vector<uint8_t> xs(16 * 256, 0);
+  for (int i = 0; i < 256; ++i) xs[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
+  ir::Value* xIn =
+      g.addInput("x", ir::Type::tensor(DataType::kUInt8, ir::Shape::fromValues({1, 16, 1, 256})));
+  b.feeds.emplace_back("x", ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, {1, 16, 1, 256}, xs));
+  std::vector<int8_t> w(2 * 16, 0);
+  w[0] = 1;
+  w[16] = -1;
+  std::vector<ir::Value*> in = {
+      xIn,
+      g.addInitializer("x_scale", floats({}, {xScale})),
+      g.addInitializer("x_zero_point", zeroPoint(DataType::kUInt8, 0)),
+      g.addInitializer("w", ir::Tensor::fromVector<int8_t>(DataType::kInt8, {2, 16, 1, 1}, w)),
+      g.addInitializer("w_scale", floats({}, {1.0f})),
+      g.addInitializer("w_zero_point", zeroPoint(DataType::kInt8, 0)),
+      g.addInitializer("y_scale", floats({}, {1.0f})),
+      g.addInitializer("y_zero_point", zeroPoint(DataType::kUInt8, yZero)),
+  };
+  ir::Node* n = g.addNode("QLinearConv", "", in, 1, nullptr, "qconv");
+  g.addOutput(n->output(0));
+  analysis::inferShapes(b.model);
+
+  Runs r = runAll(b);
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.QLinearConv");
+  // The formula, independently: the product in float32, rounded half to even, then + 100.
+  std::vector<uint8_t> want(512);
+  for (int m = 0; m < 2; ++m)
+    for (int i = 0; i < 256; ++i) {
+      const float product = static_cast<float>(m == 0 ? i : -i) * xScale;
+      const float y = std::nearbyint(product) + static_cast<float>(yZero);
+      want[static_cast<size_t>(m * 256 + i)] = static_cast<uint8_t>(std::clamp(y, 0.0f, 255.0f));
+    }
+  const ir::Tensor expected =
+      ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, {1, 2, 1, 256}, want);
+  expectAgree(r.reference.outputs[0], expected, 0, "reference");
+  expectAgree(r.first.outputs[0], expected, 0, "oneDNN");
+  expectAgree(r.second.outputs[0], expected, 0, "oneDNN, second run");
+}
+
 std::vector<ConvCase> cases() {
   using DT = DataType;
   std::vector<ConvCase> v;

@@ -15,7 +15,7 @@ constexpr std::array<std::string_view, 1> kBlockAttrs = {kBlock};
 constexpr std::array<std::string_view, 2> kFromBlockedAttrs = {kBlock, kChannels};
 constexpr std::array<std::string_view, 2> kPoolAttrs = {kBlock, kPool};
 
-constexpr std::array<OpSchema, 10> kSchemas = {{
+constexpr OpSchema kSchemas[] = {
     {kFusedConv, 2, 4, 1, 1, {}},
     {kFusedGemm, 2, 4, 1, 1, {}},
     {kFusedElementwise, 0, kAny, 1, 1, kProgramAttrs},
@@ -26,7 +26,8 @@ constexpr std::array<OpSchema, 10> kSchemas = {{
     {kReorderFromBlocked, 1, 1, 1, 1, kFromBlockedAttrs},
     {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
     {kQLinearLookup, 2, 2, 1, 1, {}},
-}};
+    {kFusedConvInteger, 5, 6, 1, 1, {}},
+};
 
 using enum EwInstr;
 using enum EwOperands;

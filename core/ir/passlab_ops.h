@@ -14,6 +14,9 @@
 //   ReorderFromBlocked(X) -> Y  blocked back to NCHW (attribute channels = C)
 //   BlockedPool(X) -> Y       MaxPool/AveragePool/GlobalAveragePool on blocked tensors
 //   QLinearLookup(X, Table) -> Y  an 8-bit -> 8-bit function as a 256-entry table (below)
+//   FusedConvInteger(X, W, x_zero_point?, w_zero_point?, Scale, B?)
+//                             Y = act(Cast<float>(ConvInteger(X, W, x_zero_point, w_zero_point))
+//                                     * Scale + B), Scale and B one value or one per channel
 //   (and FusedConv with the attribute `block`: blocked output, below)
 #pragma once
 
@@ -46,9 +49,10 @@ inline constexpr const char* kReorderToBlocked = "ReorderToBlocked";
 inline constexpr const char* kReorderFromBlocked = "ReorderFromBlocked";
 inline constexpr const char* kBlockedPool = "BlockedPool";
 inline constexpr const char* kQLinearLookup = "QLinearLookup";
+inline constexpr const char* kFusedConvInteger = "FusedConvInteger";
 
 // ---- attribute names ----
-// FusedConv, FusedGemm: the epilogue activation.
+// FusedConv, FusedGemm, FusedConvInteger: the epilogue activation.
 inline constexpr const char* kActivation = "activation";               // STRING
 inline constexpr const char* kActivationParams = "activation_params";  // FLOATS
 // FusedElementwise: the program (below).

@@ -45,6 +45,7 @@
   X(makeReplaceComputedReshapeShapes)    \
   X(makeHoistSelectionThroughShuffle)    \
   X(makeFuseConvActivation)              \
+  X(makeFuseConvIntegerEpilogue)         \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \
   X(makeConvertToBlockedLayout)          \

@@ -3,6 +3,7 @@
 // float32 as the passes emit them) with the shape.
 //
 //   FusedConv(X, W, B?, Z?)          Conv's output shape
+//   FusedConvInteger(X, W, ...)      Conv's output shape, float32 (whatever X's type)
 //   FusedGemm(A, B, C?, Z?)          [..., M, N] (A [..., M, K]; transA only for 2-D A)
 //   FusedElementwise(X...)           the broadcast of all inputs
 //   FusedAttention(Q, K, V, masks)   [batch..., S, Hv]: batch dims of Q, K, V broadcast
@@ -26,6 +27,11 @@ void setElem(InferContext& ctx) {
 void inferPasslabFusedConv(InferContext& ctx) {
   if (ctx.hasAttr(ir::passlab_ops::kBlock)) return inferPasslabBlockedConv(ctx);
   setElem(ctx);
+  inferConvLike(ctx, 0, 1, 0);
+}
+
+void inferPasslabFusedConvInteger(InferContext& ctx) {
+  ctx.setOutputElem(0, ir::DataType::kFloat);
   inferConvLike(ctx, 0, 1, 0);
 }
 

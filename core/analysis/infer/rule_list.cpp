@@ -194,6 +194,7 @@ const Entry kRules[] = {
   {kPassLab, ir::passlab_ops::kReorderFromBlocked, inferPasslabReorderFromBlocked},
   {kPassLab, ir::passlab_ops::kBlockedPool, inferPasslabBlockedPool},
   {kPassLab, ir::passlab_ops::kQLinearLookup, inferPasslabQLinearLookup},
+  {kPassLab, ir::passlab_ops::kFusedConvInteger, inferPasslabFusedConvInteger},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},
   {kMl, "LinearClassifier", inferClassifier}, {kMl, "SVMClassifier", inferClassifier},

@@ -53,6 +53,7 @@ void inferCausalConvWithState(InferContext& ctx);
 
 // ---- passlab_fused.cpp (ai.passlab, no schema: the rules set the element type too) ----
 void inferPasslabFusedConv(InferContext& ctx);
+void inferPasslabFusedConvInteger(InferContext& ctx);
 void inferPasslabFusedGemm(InferContext& ctx);
 void inferPasslabFusedElementwise(InferContext& ctx);
 void inferPasslabFusedAttention(InferContext& ctx);

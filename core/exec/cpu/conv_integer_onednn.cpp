@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
-#include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -52,48 +52,6 @@ struct ConvIntegerPlan : onednn::ConvPrimitive {
   int64_t positions = 0;      // output positions per channel
 };
 
-// S[m, o]: the weights of output channel m that output position o reads
-// inside the image (see the file comment).
-std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, int64_t& positions) {
-  const Indirection ind = buildIndirection(g.window);
-  const int64_t taps = ind.taps, cPerGroup = g.C / g.group;
-  positions = ind.grid;
-  std::vector<int32_t> perTap(static_cast<size_t>(g.M * taps), 0);  // [M, taps]
-  const int8_t* wv = w.data<int8_t>();
-  for (int64_t m = 0; m < g.M; ++m)
-    for (int64_t c = 0; c < cPerGroup; ++c)
-      for (int64_t k = 0; k < taps; ++k)
-        perTap[static_cast<size_t>(m * taps + k)] += wv[(m * cPerGroup + c) * taps + k];
-  std::vector<int32_t> sums(static_cast<size_t>(g.M * positions), 0);
-  for (int64_t m = 0; m < g.M; ++m)
-    for (int64_t o = 0; o < positions; ++o) {
-      const int64_t* at = ind.row(o);
-      int32_t s = 0;
-      for (int64_t k = 0; k < taps; ++k)
-        if (at[k] >= 0) s += perTap[static_cast<size_t>(m * taps + k)];
-      sums[static_cast<size_t>(m * positions + o)] = s;
-    }
-  return sums;
-}
-
-// int8 weight zero points, one or one per channel, all 0 (absent: 0).
-bool weightZeroPointIsZero(const KernelContext& ctx, int64_t channels) {
-  if (!ctx.has(kWZeroPoint)) return true;
-  const Tensor& z = ctx.input(kWZeroPoint);
-  if (z.dtype() != DataType::kInt8 || (z.numel() != 1 && z.numel() != channels)) return false;
-  for (int64_t i = 0; i < z.numel(); ++i)
-    if (z.data<int8_t>()[i] != 0) return false;
-  return true;
-}
-
-// The activation's zero point when it is one value of X's type (absent: 0).
-std::optional<int32_t> activationZeroPoint(const KernelContext& ctx) {
-  if (!ctx.has(kXZeroPoint)) return 0;
-  const Tensor& z = ctx.input(kXZeroPoint);
-  if (z.dtype() != ctx.input(kX).dtype() || z.numel() != 1) return std::nullopt;
-  return qlinear::int8At(z, 0);
-}
-
 class OneDnnConvInteger final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
@@ -110,9 +68,10 @@ class OneDnnConvInteger final : public Kernel {
     if (!exact || !qlinear::isInt8(x.dtype()) || w.dtype() != DataType::kInt8 ||
         !ctx.invariantInput(kW) || x.numel() == 0)
       return reference_->run(ctx);
-    std::optional<int32_t> zx = activationZeroPoint(ctx);
+    std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
-    if (!zx || !geo || geo->spatial() > 3 || !weightZeroPointIsZero(ctx, geo->M))
+    if (!zx || !geo || geo->spatial() > 3 ||
+        !conv_integer::weightZeroPointIsZero(ctx, kWZeroPoint, geo->M))
       return reference_->run(ctx);
     const ConvGeometry& g = *geo;
     if (planIsStale(ctx, x, w)) plan_ = build(ctx, g);
@@ -139,7 +98,7 @@ class OneDnnConvInteger final : public Kernel {
     p->threads = ctx.threads();
     p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
                                          dnnl::memory::data_type::s32, false, {});
-    if (!p->declined) p->sums = windowWeightSums(ctx.input(kW), g, p->positions);
+    if (!p->declined) p->sums = conv_integer::windowWeightSums(ctx.input(kW), g, p->positions);
     return p;
   }
 

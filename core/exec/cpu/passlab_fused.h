@@ -94,6 +94,10 @@ class CaptureOutput final : public KernelContext {
 // Factories (passlab_fused_conv.cpp, passlab_fused_gemm.cpp, passlab_fused_elementwise.cpp).
 Expected<std::unique_ptr<Kernel>> makeFusedConv(const KernelBuild& b);     // oneDNN, post-ops
 Expected<std::unique_ptr<Kernel>> makeFusedConvRef(const KernelBuild& b);  // reference + epilogue
+// FusedConvInteger (passlab_fused_conv_integer.cpp): oneDNN's int8 convolution
+// and one dequantizing epilogue; the reference ConvInteger and the same epilogue.
+Expected<std::unique_ptr<Kernel>> makeFusedConvInteger(const KernelBuild& b);
+Expected<std::unique_ptr<Kernel>> makeFusedConvIntegerRef(const KernelBuild& b);
 Expected<std::unique_ptr<Kernel>> makeFusedGemm(const KernelBuild& b);     // oneDNN, post-ops
 Expected<std::unique_ptr<Kernel>> makeFusedGemmRef(const KernelBuild& b);  // loops + epilogue
 Expected<std::unique_ptr<Kernel>> makeFusedElementwise(const KernelBuild& b);

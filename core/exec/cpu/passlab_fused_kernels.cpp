@@ -206,6 +206,12 @@ const KernelDef kRows[] = {
      "onednn.passlab.BlockedPool", blocked::makeBlockedPool},
     {kDomain, ir::passlab_ops::kBlockedPool, 1, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.passlab.BlockedPool", blocked::makeBlockedPoolRef},
+    // The dynamic INT8 convolution with its dequantizing epilogue
+    // (passlab_fused_conv_integer.cpp).
+    {kDomain, ir::passlab_ops::kFusedConvInteger, 1, kOpsetMax, kLookupTypes, 0, Tier::kOptimized,
+     "onednn.passlab.FusedConvInteger", fused::makeFusedConvInteger},
+    {kDomain, ir::passlab_ops::kFusedConvInteger, 1, kOpsetMax, kLookupTypes, 0, Tier::kReference,
+     "cpu.passlab.FusedConvInteger", fused::makeFusedConvIntegerRef},
     // An 8-bit function as a table (passlab_lookup.cpp).
     {kDomain, ir::passlab_ops::kQLinearLookup, 1, kOpsetMax, kLookupTypes, 0, Tier::kReference,
      "cpu.passlab.QLinearLookup", lookup::makeQLinearLookup},

@@ -71,6 +71,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"replace_computed_reshape_shapes", Category::kStructural},
       {"hoist_selection_through_shuffle", Category::kStructural},
       {"fuse_conv_activation", Category::kStructural},
+      {"fuse_conv_integer_epilogue", Category::kStructural},
       {"fuse_gemm_activation", Category::kStructural},
       {"fuse_elementwise_chains", Category::kStructural},
       {"convert_to_blocked_layout", Category::kReadWrite},

@@ -1,0 +1,329 @@
+// ai.passlab FusedConvInteger (core/ir/passlab_ops.h; fuse_conv_integer_epilogue
+// writes it): the dynamic INT8 convolution quantize_dynamic writes, after its
+// DynamicQuantizeLinear, as one step:
+//
+//   Y = act(Cast<float>(ConvInteger(X, W, x_zero_point, w_zero_point)) * Scale + B)
+//
+// Scale and B (optional) hold one float32 value or one per output channel.
+//
+// Fast path: oneDNN's int8 convolution (onednn_int8_conv.h) runs without the
+// activation's zero point into int32 sums in the layout it picks
+// (channels-last), and one pass reads them, takes out the zero point's term
+// (conv_integer_zero_point.h), converts, scales, adds B, applies the
+// activation and writes Y in NCHW. The unfused form spends four passes on
+// this (the int32 result reordered to NCHW, the zero-point pass, Cast, the
+// Mul/Add/activation). The arithmetic is the unfused ops' own (exact int32,
+// then float(sum) * scale + b in float32, the activation as
+// fused::epilogue), so Y is theirs bit for bit.
+//
+// What the oneDNN ConvInteger kernel declines (conv_integer_onednn.cpp:
+// weights that vary between runs, a nonzero weight zero point, a CPU without
+// exact int8 dot products, ...) runs the reference ConvInteger into scratch
+// and the same epilogue, as does the reference row.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/conv_integer_zero_point.h"
+#include "core/exec/cpu/onednn_int8_conv.h"
+#include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_reference.h"
+#include "core/exec/cpu/scratch_output_context.h"
+#include "core/exec/parallel.h"
+
+namespace passlab::exec::cpu::fused {
+
+namespace {
+
+using dnnl::memory;
+using ir::DataType;
+
+enum Input : size_t { kX = 0, kW = 1, kXZeroPoint = 2, kWZeroPoint = 3, kScale = 4, kBias = 5 };
+
+// Everything built for one input shape.
+struct Plan : onednn::ConvPrimitive {
+  Dims xDims, wDims;
+  int threads = 0;
+  bool declined = false;      // the reference path runs this configuration
+  bool channelsLast = false;  // the int32 sums are [N, positions, M] (else [N, M, positions])
+  std::vector<int32_t> sums;  // S [M, positions] (conv_integer_zero_point.h)
+  int64_t positions = 0;
+};
+
+// Scale and B as one value per output channel.
+struct ChannelTerms {
+  std::vector<float> scale, bias;  // bias empty: no B
+};
+
+Expected<std::vector<float>> perChannel(const Tensor& t, int64_t m, const char* name) {
+  if (t.dtype() != DataType::kFloat || (t.numel() != 1 && t.numel() != m))
+    return invalidArgument(std::string("FusedConvInteger: ") + name +
+                           " must be float32 with 1 or " + std::to_string(m) + " values, got " +
+                           t.describe());
+  const float* v = t.data<float>();
+  std::vector<float> r(static_cast<size_t>(m));
+  for (int64_t i = 0; i < m; ++i) r[static_cast<size_t>(i)] = v[t.numel() == 1 ? 0 : i];
+  return r;
+}
+
+Expected<ChannelTerms> channelTerms(const KernelContext& ctx, int64_t m) {
+  ChannelTerms t;
+  PASSLAB_ASSIGN_OR_RETURN(t.scale, perChannel(ctx.input(kScale), m, "Scale"));
+  if (ctx.has(kBias)) {
+    PASSLAB_ASSIGN_OR_RETURN(t.bias, perChannel(ctx.input(kBias), m, "B"));
+  }
+  return t;
+}
+
+// The int32 sums of a run and the zero point's term to take out: S [M, P]
+// (null when zx is 0).
+struct Sums {
+  const int32_t* acc = nullptr;
+  const int32_t* s = nullptr;
+  int32_t zx = 0;
+};
+
+// The activations computed inline below (as fused::epilogue computes them);
+// any other runs fused::epilogue on the finished row.
+bool inlineActivation(ActKind k) {
+  return k == ActKind::kNone || k == ActKind::kRelu || k == ActKind::kLeakyRelu ||
+         k == ActKind::kClip;
+}
+
+float activate(const Activation& a, float x) {
+  switch (a.kind) {
+    case ActKind::kRelu:
+      return x < 0.0f ? 0.0f : x;
+    case ActKind::kLeakyRelu:
+      return x < 0.0f ? a.alpha * x : x;
+    case ActKind::kClip:
+      return x < a.alpha ? a.alpha : (x > a.beta ? a.beta : x);
+    default:
+      return x;
+  }
+}
+
+// One output row (channel c, positions [o0, o1)): y[o] = act(float(acc(o) -
+// zx * S[c, o]) * scale + bias), acc(o) = acc[o * stride].
+void dequantizeRow(const int32_t* acc, int64_t stride, const int32_t* s, int32_t zx, float scale,
+                   const float* bias, const Activation& act, float* y, int64_t o0, int64_t o1) {
+  for (int64_t o = o0; o < o1; ++o) {
+    const int32_t v = acc[o * stride] - (s ? zx * s[o] : 0);
+    float r = static_cast<float>(v) * scale;
+    if (bias) r += *bias;
+    y[o] = activate(act, r);
+  }
+  if (!inlineActivation(act.kind)) epilogue(act, y + o0, nullptr, o1 - o0);
+}
+
+#if defined(__x86_64__)
+// The same for channels-last sums on 16 lanes (AVX-512F): per channel, the
+// tile's 16 positions gathered at stride M, S and Y contiguous.
+__attribute__((target("avx512f"))) void dequantizeTileAvx512(
+    const int32_t* acc, int64_t m, const int32_t* s, int64_t p, int32_t zx, const float* scale,
+    const float* bias, const Activation& act, float* y, int64_t o0, int64_t o1) {
+  const __mmask16 k = static_cast<__mmask16>((1u << (o1 - o0)) - 1u);
+  const __m512i index =
+      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                         _mm512_set1_epi32(static_cast<int32_t>(m)));
+  const __m512i vzx = _mm512_set1_epi32(zx);
+  const __m512 zero = _mm512_setzero_ps(), alpha = _mm512_set1_ps(act.alpha),
+               beta = _mm512_set1_ps(act.beta);
+  const int32_t* tile = acc + o0 * m;
+  for (int64_t c = 0; c < m; ++c) {
+    __m512i a = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, index, tile + c, 4);
+    if (s)
+      a = _mm512_sub_epi32(a, _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(k, s + c * p + o0)));
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(scale[c]));
+    if (bias) v = _mm512_add_ps(v, _mm512_set1_ps(bias[c]));
+    switch (act.kind) {  // the scalar formulas above, lane by lane
+      case ActKind::kRelu:
+        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
+        break;
+      case ActKind::kLeakyRelu:
+        v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
+        break;
+      case ActKind::kClip: {
+        const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
+        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
+        v = _mm512_mask_mov_ps(v, low, alpha);
+        break;
+      }
+      default:
+        break;
+    }
+    float* row = y + c * p;
+    _mm512_mask_storeu_ps(row + o0, k, v);
+    if (!inlineActivation(act.kind)) epilogue(act, row + o0, nullptr, o1 - o0);
+  }
+}
+#endif
+
+bool hasAvx512() {
+#if defined(__x86_64__)
+  static const bool yes = __builtin_cpu_supports("avx512f");
+  return yes;
+#else
+  return false;
+#endif
+}
+
+// Sums [N, M, P] (NCHW) -> Y [N, M, P], one channel row at a time.
+void writeFromPlain(const Sums& in, const ChannelTerms& t, const Activation& act, int64_t n,
+                    int64_t m, int64_t p, float* y, int threads) {
+  const bool hasBias = !t.bias.empty();
+  parallelFor(n * m, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const auto c = static_cast<size_t>(row % m);
+      dequantizeRow(in.acc + row * p, 1, in.s ? in.s + c * p : nullptr, in.zx, t.scale[c],
+                    hasBias ? &t.bias[c] : nullptr, act, y + row * p, 0, p);
+    }
+  });
+}
+
+// Sums [N, P, M] (channels-last) -> Y [N, M, P], a tile of 16 positions at a
+// time so that the strided reads stay in L1.
+void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act, int64_t n,
+                           int64_t m, int64_t p, float* y, int threads) {
+  constexpr int64_t kTile = 16;
+  const int64_t tiles = (p + kTile - 1) / kTile;
+  const bool avx512 = hasAvx512(), hasBias = !t.bias.empty();
+  parallelFor(n * tiles, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t b = i / tiles, o0 = (i % tiles) * kTile, o1 = std::min(o0 + kTile, p);
+      const int32_t* acc = in.acc + b * p * m;
+      float* yb = y + b * m * p;
+#if defined(__x86_64__)
+      if (avx512) {
+        dequantizeTileAvx512(acc, m, in.s, p, in.zx, t.scale.data(),
+                             hasBias ? t.bias.data() : nullptr, act, yb, o0, o1);
+        continue;
+      }
+#endif
+      for (int64_t c = 0; c < m; ++c) {
+        const auto cs = static_cast<size_t>(c);
+        dequantizeRow(acc + c, m, in.s ? in.s + c * p : nullptr, in.zx, t.scale[cs],
+                      hasBias ? &t.bias[cs] : nullptr, act, yb + c * p, o0, o1);
+      }
+    }
+  });
+}
+
+memory::format_tag channelsLastTag(size_t spatial) {
+  using tag = memory::format_tag;
+  return spatial == 1 ? tag::nwc : spatial == 2 ? tag::nhwc : tag::ndhwc;
+}
+
+class FusedConvInteger final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b, bool onednn) {
+    PASSLAB_ASSIGN_OR_RETURN(ConvAttrs attrs, parseConvAttrs(b.node()));
+    PASSLAB_ASSIGN_OR_RETURN(Activation act, parseActivation(b.node()));
+    PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference,
+                             makeQLinearReference("ConvInteger", b));
+    return std::unique_ptr<Kernel>(
+        new FusedConvInteger(std::move(attrs), act, std::move(reference), onednn));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(kX);
+    const Tensor& w = ctx.input(kW);
+    std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
+    auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
+    if (!onednn_ || !zx || !geo || !oneDnnTakes(ctx, *geo)) return runReference(ctx);
+    const ConvGeometry& g = *geo;
+    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g);
+    if (plan_->declined) return runReference(ctx);
+    PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, g.M));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g.outDims));
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, nullptr, acc, true));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, g.outDims));
+    const int64_t p = plan_->positions;
+    const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx};
+    (plan_->channelsLast ? writeFromChannelsLast : writeFromPlain)(
+        in, terms, act_, g.N, g.M, p, y->mutableData<float>(), ctx.threads());
+    return Status::ok();
+  }
+
+ private:
+  FusedConvInteger(ConvAttrs attrs, Activation act, std::unique_ptr<Kernel> reference, bool onednn)
+      : attrs_(std::move(attrs)), act_(act), reference_(std::move(reference)), onednn_(onednn) {}
+
+  // The configurations the oneDNN ConvInteger kernel takes.
+  static bool oneDnnTakes(const KernelContext& ctx, const ConvGeometry& g) {
+    static const bool exact = qlinear::exactInt8DotProducts();
+    const Tensor& x = ctx.input(kX);
+    const Tensor& w = ctx.input(kW);
+    return exact && qlinear::isInt8(x.dtype()) && w.dtype() == DataType::kInt8 &&
+           ctx.invariantInput(kW) && x.numel() > 0 && g.spatial() <= 3 &&
+           conv_integer::weightZeroPointIsZero(ctx, kWZeroPoint, g.M);
+  }
+
+  // The reference ConvInteger into scratch, then the epilogue on its NCHW sums.
+  Status runReference(KernelContext& ctx) {
+    ScratchOutputContext inner(ctx);
+    PASSLAB_RETURN_IF_ERROR(reference_->run(inner));
+    if (!inner.allocated()) return internalError("the reference ConvInteger gave no output");
+    const Tensor& acc = inner.output();
+    const Dims& d = acc.dims();
+    const int64_t n = d[0], m = d[1], p = n * m == 0 ? 0 : acc.numel() / (n * m);
+    PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, m));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, d));
+    writeFromPlain({acc.data<int32_t>(), nullptr, 0}, terms, act_, n, m, p, y->mutableData<float>(),
+                   ctx.threads());
+    return Status::ok();
+  }
+
+  bool planIsStale(const KernelContext& ctx, const Tensor& x, const Tensor& w) const {
+    return !plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
+           plan_->threads != ctx.threads();
+  }
+
+  // The primitive (u8/s8 by s8 into s32), its int32 sums kept in the layout
+  // oneDNN picked when that is channels-last, and S.
+  static std::unique_ptr<Plan> build(const KernelContext& ctx, const ConvGeometry& g) {
+    auto p = std::make_unique<Plan>();
+    p->xDims = ctx.input(kX).dims();
+    p->wDims = ctx.input(kW).dims();
+    p->threads = ctx.threads();
+    p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
+                                         memory::data_type::s32, false, {});
+    if (p->declined) return p;
+    const memory::desc channelsLast(onednn::toDims(g.outDims), memory::data_type::s32,
+                                    channelsLastTag(g.spatial()));
+    if (p->dstDesc == channelsLast) {
+      p->userDst = channelsLast;
+      p->adopt(p->prim, p->srcDesc, p->weiDesc, p->dstDesc);
+      p->channelsLast = true;
+    }
+    p->sums = conv_integer::windowWeightSums(ctx.input(kW), g, p->positions);
+    return p;
+  }
+
+  ConvAttrs attrs_;
+  Activation act_;
+  std::unique_ptr<Kernel> reference_;
+  bool onednn_ = true;
+  std::unique_ptr<Plan> plan_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeFusedConvInteger(const KernelBuild& b) {
+  return FusedConvInteger::create(b, true);
+}
+
+Expected<std::unique_ptr<Kernel>> makeFusedConvIntegerRef(const KernelBuild& b) {
+  return FusedConvInteger::create(b, false);
+}
+
+}  // namespace passlab::exec::cpu::fused

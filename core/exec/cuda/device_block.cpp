@@ -24,11 +24,7 @@ std::optional<DeviceTensor> DeviceBlock::tensorFor(int32_t slot, ir::DataType dt
                                                    const Dims& dims) {
   const memory::BlockLayout::Place& place = layout_.at(slot);
   if (!place.planned || storage_->data() == nullptr) return std::nullopt;
-  int64_t n = numelOf(dims);
-  bool fits = place.own && n >= 0 && dtype != ir::DataType::kString &&
-              dtype != ir::DataType::kUndefined &&
-              ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)) == place.bytes;
-  if (!fits) {
+  if (!memory::BlockLayout::fits(place, dtype, dims)) {
     ++counts_.fellBack;
     return std::nullopt;
   }

@@ -75,14 +75,17 @@ bool PlannedBlock::holds(const void* p) const {
   return base_ != nullptr && b >= base_ && b < base_ + layout_.blockBytes();
 }
 
+bool BlockLayout::fits(const Place& place, ir::DataType dtype, const Dims& dims) {
+  const int64_t n = numelOf(dims);
+  return place.own && n >= 0 && dtype != ir::DataType::kString &&
+         dtype != ir::DataType::kUndefined &&
+         ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)) == place.bytes;
+}
+
 std::optional<Tensor> PlannedBlock::tensorFor(int32_t slot, ir::DataType dtype, const Dims& dims) {
   const BlockLayout::Place& place = layout_.at(slot);
   if (!place.planned || base_ == nullptr) return std::nullopt;
-  int64_t n = numelOf(dims);
-  bool fits = place.own && n >= 0 && dtype != ir::DataType::kString &&
-              dtype != ir::DataType::kUndefined &&
-              ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)) == place.bytes;
-  if (!fits) {
+  if (!BlockLayout::fits(place, dtype, dims)) {
     ++counts_.fellBack;
     return std::nullopt;
   }

@@ -45,6 +45,9 @@ class BlockLayout {
     uint64_t bytes = 0;
   };
   const Place& at(int32_t slot) const;
+  // Whether a tensor of `dtype` and `dims` goes to `place`: a place of its own
+  // that the plan sized for exactly this many bytes.
+  static bool fits(const Place& place, ir::DataType dtype, const Dims& dims);
   uint64_t blockBytes() const { return blockBytes_; }
   int inPlaceCount() const { return inPlaceCount_; }
   // [begin, end) ranges of the block no tensor live at `step` holds.

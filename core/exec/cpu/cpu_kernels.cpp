@@ -4,13 +4,6 @@
 
 namespace passlab::exec::cpu {
 
-// Families declared here rather than in families.h (every family includes
-// that header; editing it rebuilds them all): deform_conv.cpp, causal_conv.cpp,
-// linear_attention.cpp.
-std::span<const KernelDef> deformConvKernels();
-std::span<const KernelDef> causalConvKernels();
-std::span<const KernelDef> linearAttentionKernels();
-
 const KernelRegistry& kernelRegistry() {
   static const KernelRegistry registry({
       unaryKernels(),

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 

@@ -36,21 +36,11 @@ TEST(BlockedConvLayouts, WiderKernelsOnBlockedInputsTakeOneDnnsPick) {
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g);
-  return kt::f32(std::move(dims), v);
+  return kt::uniformF32(std::move(dims), seed, 2.0f);
 }
 
 ir::Tensor run(const std::string& body, const NamedInputs& inputs, bool reference) {
-  ExecutorOptions o;
-  o.referenceKernels = reference;
-  auto r = testutil::runText(std::string(kHeader) + body, inputs, o);
-  EXPECT_EQ(r.outputs.size(), 1u);
-  return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
+  return kt::runOneOutput(std::string(kHeader) + body, inputs, reference);
 }
 
 struct Act {

@@ -17,30 +17,14 @@
 #include "core/exec/cpu/blocked_pool_float.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/pool_reference_case.h"
 
 namespace passlab::exec {
 namespace {
 
-struct Case {
-  const char* name;
-  Dims x, kernel, strides, dilations, pads;
-  bool ceil = false;
-};
-
-std::string ints(const Dims& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-std::string modelText(const Case& c, const Dims& out, const std::string& op,
-                      const std::string& extra) {
-  return "<ir_version: 9, opset_import: [\"\" : 19]>\nmain (float" + ints(c.x) + " x) => (float" +
-         ints(out) + " y) {\n y = " + op + " <kernel_shape = " + ints(c.kernel) +
-         ", strides = " + ints(c.strides) + ", dilations = " + ints(c.dilations) +
-         ", pads = " + ints(c.pads) + ", ceil_mode = " + std::to_string(c.ceil ? 1 : 0) + extra +
-         "> (x) }";
-}
+using pooltest::Case;
+using pooltest::Setup;
+using pooltest::setUp;
 
 // NCHW [N, C, H, W] -> [N, ceil(C/b), H, W, b], padding channels `pad`.
 std::vector<float> toBlocked(const std::vector<float>& v, const Dims& d, int64_t b, float pad) {
@@ -52,36 +36,6 @@ std::vector<float> toBlocked(const std::vector<float>& v, const Dims& d, int64_t
         out[static_cast<size_t>(((n * G + c / b) * S + s) * b + c % b)] =
             v[static_cast<size_t>((n * C + c) * S + s)];
   return out;
-}
-
-struct Setup {
-  cpu::PoolGeometry g;
-  std::vector<float> x, want;  // NCHW
-};
-std::optional<Setup> setUp(const Case& c, const std::string& op, const std::string& extra) {
-  cpu::PoolAttrs a;
-  a.window.kernel = c.kernel;
-  a.window.strides = c.strides;
-  a.window.dilations = c.dilations;
-  a.window.pads = c.pads;
-  a.window.ceilMode = c.ceil;
-  auto g = cpu::poolGeometry(a, c.x);
-  EXPECT_TRUE(g) << g.error().message();
-  if (!g) return std::nullopt;
-  Setup s{*g, {}, {}};
-  int64_t n = 1;
-  for (int64_t d : c.x) n *= d;
-  s.x.resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)  // distinct, unordered, both signs
-    s.x[static_cast<size_t>(i)] = static_cast<float>((i * 7919) % 1009) - 504.5f;
-  ExecutorOptions ref;
-  ref.referenceKernels = true;
-  RunResult r = testutil::runText(modelText(c, g->outDims, op, extra),
-                                  {{"x", testutil::floats(c.x, s.x)}}, ref);
-  EXPECT_EQ(r.outputs.size(), 1u);
-  if (r.outputs.size() != 1) return std::nullopt;
-  s.want = testutil::toFloats(r.outputs[0]);
-  return s;
 }
 
 // Every way of running the blocked kernel: each instruction set on one

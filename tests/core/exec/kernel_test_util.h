@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,32 @@ inline void expectClose(const ir::Tensor& got, const ir::Tensor& want, const std
 }
 
 // "2,3,4", for test messages.
+// Seeded float32 values, uniform in [-scale, scale), plus `shift`.
+inline ir::Tensor uniformF32(Dims dims, unsigned seed, float scale = 2.0f, float shift = 0.0f) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> u(-scale, scale);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = u(g) + shift;
+  return f32(std::move(dims), v);
+}
+
+// The outputs of a text-format model on the optimized or the reference kernels.
+inline std::vector<ir::Tensor> runOutputs(const std::string& text, const NamedInputs& inputs,
+                                          bool reference) {
+  ExecutorOptions o;
+  o.referenceKernels = reference;
+  return testutil::runText(text, inputs, o).outputs;
+}
+
+// Its one output (a test failure when there is not exactly one).
+inline ir::Tensor runOneOutput(const std::string& text, const NamedInputs& inputs, bool reference) {
+  std::vector<ir::Tensor> out = runOutputs(text, inputs, reference);
+  EXPECT_EQ(out.size(), 1u);
+  return out.size() == 1 ? out[0] : ir::Tensor();
+}
+
 inline std::string dimsText(const Dims& d) {
   std::string s;
   for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);

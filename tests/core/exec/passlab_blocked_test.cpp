@@ -16,13 +16,7 @@ namespace passlab::exec {
 namespace {
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g);
-  return kt::f32(std::move(dims), v);
+  return kt::uniformF32(std::move(dims), seed, 1.0f);
 }
 
 const char* kSignature = R"(main (float[2,12,7,7] x, float[2,12,7,7] z, float[12,12,3,3] w,

@@ -15,13 +15,7 @@ namespace {
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 17, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed, float scale = 2.0f) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-scale, scale);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g);
-  return kt::f32(std::move(dims), v);
+  return kt::uniformF32(std::move(dims), seed, scale);
 }
 
 ir::Tensor boolMask(kt::Dims dims, unsigned seed) {
@@ -35,11 +29,7 @@ ir::Tensor boolMask(kt::Dims dims, unsigned seed) {
 }
 
 ir::Tensor run(const std::string& body, const NamedInputs& inputs, bool reference) {
-  ExecutorOptions o;
-  o.referenceKernels = reference;
-  auto r = testutil::runText(std::string(kHeader) + body, inputs, o);
-  EXPECT_EQ(r.outputs.size(), 1u);
-  return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
+  return kt::runOneOutput(std::string(kHeader) + body, inputs, reference);
 }
 
 struct Shapes {

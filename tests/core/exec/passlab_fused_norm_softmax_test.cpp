@@ -16,20 +16,11 @@ namespace {
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed, float scale = 2.0f, float shift = 0.0f) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-scale, scale);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g) + shift;
-  return kt::f32(std::move(dims), v);
+  return kt::uniformF32(std::move(dims), seed, scale, shift);
 }
 
 std::vector<ir::Tensor> run(const std::string& body, const NamedInputs& inputs, bool reference) {
-  ExecutorOptions o;
-  o.referenceKernels = reference;
-  auto r = testutil::runText(std::string(kHeader) + body, inputs, o);
-  return r.outputs;
+  return kt::runOutputs(std::string(kHeader) + body, inputs, reference);
 }
 
 // y = LayerNorm(x [+ r]) * g + b over the last `axes` dims; with a residual the sum is output 2.

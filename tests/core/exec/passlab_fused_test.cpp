@@ -15,23 +15,12 @@ namespace {
 
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
-// Uniform in [-2, 2), seeded.
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = u(g);
-  return kt::f32(std::move(dims), v);
+  return kt::uniformF32(std::move(dims), seed, 2.0f);
 }
 
 ir::Tensor run(const std::string& body, const NamedInputs& inputs, bool reference) {
-  ExecutorOptions o;
-  o.referenceKernels = reference;
-  auto r = testutil::runText(std::string(kHeader) + body, inputs, o);
-  EXPECT_EQ(r.outputs.size(), 1u);
-  return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
+  return kt::runOneOutput(std::string(kHeader) + body, inputs, reference);
 }
 
 // The unfused chain for a fused op: the fused node's body and the chain's,
@@ -239,6 +228,22 @@ TEST(PassLabFusedElementwise, BlockedPerChannelScaleShiftRelu) {
            {"s", rnd({1, 5, 1, 1, 16}, 2)},
            {"b", rnd({1, 5, 1, 1, 16}, 3)}},
           0, "blocked per-channel affine");
+}
+
+TEST(PassLabFusedElementwise, BlockedScaleShiftRunsInOnePassWithTheChainsResults) {
+  // x * s + b alone (a blocked BatchNormalization; the one-pass path), the
+  // operands in both orders, s per channel block and b per batch and block:
+  // exactly the Mul and Add ops' results.
+  const std::string sig =
+      "main (float[2,5,7,9,16] x, float[1,5,1,1,16] s, float[2,5,1,1,16] b) => "
+      "(float[2,5,7,9,16] y) {\n";
+  const NamedInputs in = {{"x", rnd({2, 5, 7, 9, 16}, 4)},
+                          {"s", rnd({1, 5, 1, 1, 16}, 5)},
+                          {"b", rnd({2, 5, 1, 1, 16}, 6)}};
+  compare(fe(sig, "x, s, b", R"(ops = ["Mul", "Add"], operands = [0, 1, -1, 3, 2, -1])"),
+          sig + "m = Mul(x, s)\n y = Add(m, b) }", in, 0, "scale shift x * s + b");
+  compare(fe(sig, "x, s, b", R"(ops = ["Mul", "Add"], operands = [1, 0, -1, 2, 3, -1])"),
+          sig + "m = Mul(s, x)\n y = Add(b, m) }", in, 0, "scale shift b + s * x");
 }
 
 TEST(PassLabFusedElementwise, PeriodicRowsLongerThanATileWithAnOddPeriod) {

@@ -22,7 +22,9 @@
 // nothing is copied. When the inner dim is short but each input is all of Y,
 // one value, or one short row repeated along the dim above (a per-channel
 // operand of a blocked [1, C/16, H, W, 16] tensor), the repeated row is laid
-// out once into a tile buffer and reused while it stays the same (runPeriodic).
+// out once into a tile buffer and reused while it stays the same (runPeriodic);
+// the program x * a + c of such rows (a blocked BatchNormalization) runs in one
+// pass reading a and c in place (runScaleShift).
 // Otherwise Y is cut into tiles of kTile elements and an input of another
 // shape is gathered into a tile buffer through its broadcast. Either way the instructions then run
 // one after the other over the piece, each a tight loop over data that stays in L1: every input is
@@ -383,7 +385,11 @@ class FusedElementwise final : public Kernel {
     float* Y = y->mutableData<float>();
     const Collapsed c = collapse(out, shapes);
     if (c.dims.back() >= kRowMin) return runRows(c, xs, Y, total, ctx.threads());
-    if (periodic(c, xs, total)) return runPeriodic(c, xs, Y, total, ctx.threads());
+    if (periodic(c, xs, total)) {
+      if (auto ss = scaleShiftOperands(xs, total))
+        return runScaleShift(c, xs, *ss, Y, total, ctx.threads());
+      return runPeriodic(c, xs, Y, total, ctx.threads());
+    }
     return runGathered(out, shapes, xs, Y, total, ctx.threads());
   }
 
@@ -448,6 +454,74 @@ class FusedElementwise final : public Kernel {
       any = true;
     }
     return any;
+  }
+
+  // The inputs of x * a + c (Mul then Add, operands in either order) with x
+  // all of Y and a, c periodic rows: a BatchNormalization of a blocked tensor
+  // (convert_to_blocked_layout).
+  struct ScaleShift {
+    size_t x, a, c;
+  };
+  std::optional<ScaleShift> scaleShiftOperands(const std::vector<const Tensor*>& xs,
+                                               int64_t total) const {
+    const size_t nin = prog_.inputs;
+    if (prog_.code.size() != 2 || prog_.code[0].op != Op::kMul || prog_.code[1].op != Op::kAdd)
+      return std::nullopt;
+    auto reg = [](const Operand& o) { return o.kind == Operand::kReg ? o.reg : -1; };
+    auto periodicInput = [&](int r) {
+      return r >= 0 && static_cast<size_t>(r) < nin && xs[r]->numel() != 1 &&
+             xs[r]->numel() != total;
+    };
+    auto fullInput = [&](int r) {
+      return r >= 0 && static_cast<size_t>(r) < nin && xs[r]->numel() == total;
+    };
+    const Instr& mul = prog_.code[0];
+    const Instr& add = prog_.code[1];
+    int x = reg(mul.a), a = reg(mul.b);
+    if (!fullInput(x)) std::swap(x, a);
+    int prod = reg(add.a), c = reg(add.b);
+    if (prod != static_cast<int>(nin)) std::swap(prod, c);
+    if (!fullInput(x) || !periodicInput(a) || prod != static_cast<int>(nin) || !periodicInput(c))
+      return std::nullopt;
+    return ScaleShift{static_cast<size_t>(x), static_cast<size_t>(a), static_cast<size_t>(c)};
+  }
+
+  // y = x * a + c in one pass, a super-row (the last two collapsed dims) at a
+  // time with a and c read in place at their row: the same two roundings as
+  // the Mul and Add loops, without laying the rows out (densenet121's 62
+  // blocked BatchNormalizations: 3.8-5.8 -> 2.1-2.5 ms per run, AMD EPYC).
+  // The threads split super-rows.
+  Status runScaleShift(const Collapsed& c, const std::vector<const Tensor*>& xs,
+                       const ScaleShift& ss, float* Y, int64_t total, int threads) const {
+    const size_t rank = c.dims.size();
+    const int64_t period = c.dims[rank - 1], rowsPerOuter = c.dims[rank - 2];
+    const float* X = xs[ss.x]->data<float>();
+    const float* A = xs[ss.a]->data<float>();
+    const float* C = xs[ss.c]->data<float>();
+    auto rowOffset = [&](size_t input, int64_t outer) {
+      int64_t off = 0;
+      for (int64_t r = outer, k = static_cast<int64_t>(rank) - 3; k >= 0; --k) {
+        off += (r % c.dims[static_cast<size_t>(k)]) * c.strides[input][static_cast<size_t>(k)];
+        r /= c.dims[static_cast<size_t>(k)];
+      }
+      return off;
+    };
+    const int64_t super = rowsPerOuter * period;
+    parallelFor(total / super, threads, std::max<int64_t>(1, kElementwiseGrain / super),
+                [&](int64_t o0, int64_t o1) {
+                  for (int64_t outer = o0; outer < o1; ++outer) {
+                    const float* a = A + rowOffset(ss.a, outer);
+                    const float* cc = C + rowOffset(ss.c, outer);
+                    const float* x = X + outer * super;
+                    float* y = Y + outer * super;
+                    for (int64_t r = 0; r < rowsPerOuter; ++r, x += period, y += period)
+                      for (int64_t j = 0; j < period; ++j) {
+                        const float m = x[j] * a[j];
+                        y[j] = m + cc[j];
+                      }
+                  }
+                });
+    return Status::ok();
   }
 
   // Rows of P values repeated along a broadcast dim (see periodic): Y is cut

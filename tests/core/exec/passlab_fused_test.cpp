@@ -246,22 +246,6 @@ TEST(PassLabFusedElementwise, BlockedScaleShiftRunsInOnePassWithTheChainsResults
           sig + "m = Mul(s, x)\n y = Add(b, m) }", in, 0, "scale shift b + s * x");
 }
 
-TEST(PassLabFusedElementwise, BlockedScaleShiftRunsInOnePassWithTheChainsResults) {
-  // x * s + b alone (a blocked BatchNormalization; the one-pass path), the
-  // operands in both orders, s per channel block and b per batch and block:
-  // exactly the Mul and Add ops' results.
-  const std::string sig =
-      "main (float[2,5,7,9,16] x, float[1,5,1,1,16] s, float[2,5,1,1,16] b) => "
-      "(float[2,5,7,9,16] y) {\n";
-  const NamedInputs in = {{"x", rnd({2, 5, 7, 9, 16}, 4)},
-                          {"s", rnd({1, 5, 1, 1, 16}, 5)},
-                          {"b", rnd({2, 5, 1, 1, 16}, 6)}};
-  compare(fe(sig, "x, s, b", R"(ops = ["Mul", "Add"], operands = [0, 1, -1, 3, 2, -1])"),
-          sig + "m = Mul(x, s)\n y = Add(m, b) }", in, 0, "scale shift x * s + b");
-  compare(fe(sig, "x, s, b", R"(ops = ["Mul", "Add"], operands = [1, 0, -1, 2, 3, -1])"),
-          sig + "m = Mul(s, x)\n y = Add(b, m) }", in, 0, "scale shift b + s * x");
-}
-
 TEST(PassLabFusedElementwise, PeriodicRowsLongerThanATileWithAnOddPeriod) {
   // Rows of 7 repeated along 37 x 41 (super-rows of 10619 elements, several
   // pieces each); s varies with the outer dim, g not at all outside its row;

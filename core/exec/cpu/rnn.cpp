@@ -3,7 +3,8 @@
 // sequence_lens (steps past a batch entry's length leave its state alone and
 // write zeros), layout 0 (time-major) and 1 (batch-major), GRU's
 // linear_before_reset, LSTM's peepholes and input_forget. Computed in float
-// (double for double inputs).
+// (double for double inputs). A float LSTM with the default activations runs
+// its steps on lstm_cell_float.h (R packed once, vectorized cell).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -14,6 +15,7 @@
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/lstm_cell_float.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -79,7 +81,10 @@ Expected<std::vector<Activation>> parseActivations(const ir::Node& n, size_t per
   if (const ir::Attribute* a = n.attr("activations")) names = a->strings;
   if (names.empty())
     for (size_t d = 0; d < dirs; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
-  if (names.size() == perDir && dirs == 2) names.insert(names.end(), names.begin(), names.end());
+  if (names.size() == perDir && dirs == 2) {
+    const std::vector<std::string> once = names;  // (inserting names into itself is undefined)
+    names.insert(names.end(), once.begin(), once.end());
+  }
   if (names.size() != perDir * dirs)
     return invalidModel("activations lists " + std::to_string(names.size()) + " functions, " +
                         std::to_string(perDir * dirs) + " are needed");
@@ -156,6 +161,22 @@ std::vector<C> toCompute(const Tensor& t) {
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(load(p[i]));
   return v;
 }
+
+// t's values as C: t's own data when it already holds C, else a converted
+// copy kept in `store`.
+template <class S, class C>
+const C* computeData(const Tensor& t, std::vector<C>& store) {
+  if constexpr (std::is_same_v<S, C>) {
+    return t.data<C>();
+  } else {
+    store = toCompute<S, C>(t);
+    return store.data();
+  }
+}
+
+// Batches up to this size multiply h by the packed R one entry at a time;
+// larger ones go through one sgemm per step.
+constexpr int64_t kPackedBatch = 4;
 
 class Recurrent final : public Kernel {
  public:
@@ -260,21 +281,40 @@ class Recurrent final : public Kernel {
           return invalidArgument("sequence length " + std::to_string(l) + " is out of range [0, " +
                                  std::to_string(T) + "]");
     }
-    // X time-major as [T][N][I].
-    std::vector<C> X(static_cast<size_t>(T * N * I));
-    const S* xp = x.data<S>();
-    for (int64_t t = 0; t < T; ++t)
-      for (int64_t b = 0; b < N; ++b) {
-        const S* src = xp + (layout_ == 0 ? (t * N + b) : (b * T + t)) * I;
-        C* dst = X.data() + (t * N + b) * I;
-        for (int64_t i = 0; i < I; ++i) dst[i] = static_cast<C>(load(src[i]));
-      }
-    std::vector<C> W = toCompute<S, C>(w), R = toCompute<S, C>(r);
-    std::vector<C> B = ctx.has(3) ? toCompute<S, C>(ctx.input(3))
-                                  : std::vector<C>(static_cast<size_t>(D * 2 * G * H), C(0));
-    std::vector<C> P = cell_ == Cell::kLstm && ctx.has(7)
-                           ? toCompute<S, C>(ctx.input(7))
-                           : std::vector<C>(static_cast<size_t>(D * 3 * H), C(0));
+    // X time-major as [T][N][I]: the input itself when it already is.
+    std::vector<C> xStore;
+    const C* X = nullptr;
+    if (layout_ == 0) {
+      X = computeData<S, C>(x, xStore);
+    } else {
+      xStore.resize(static_cast<size_t>(T * N * I));
+      const S* xp = x.data<S>();
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t b = 0; b < N; ++b) {
+          const S* src = xp + (b * T + t) * I;
+          C* dst = xStore.data() + (t * N + b) * I;
+          for (int64_t i = 0; i < I; ++i) dst[i] = static_cast<C>(load(src[i]));
+        }
+      X = xStore.data();
+    }
+    std::vector<C> wStore, rStore, bStore, pStore;
+    const C* W = computeData<S, C>(w, wStore);
+    const C* R = computeData<S, C>(r, rStore);
+    const C* B = nullptr;
+    if (ctx.has(3)) {
+      B = computeData<S, C>(ctx.input(3), bStore);
+    } else {
+      bStore.assign(static_cast<size_t>(D * 2 * G * H), C(0));
+      B = bStore.data();
+    }
+    const bool peepholes = cell_ == Cell::kLstm && ctx.has(7);
+    const C* P = nullptr;
+    if (peepholes) {
+      P = computeData<S, C>(ctx.input(7), pStore);
+    } else {
+      pStore.assign(static_cast<size_t>(D * 3 * H), C(0));
+      P = pStore.data();
+    }
     auto initial = [&](size_t i) {
       std::vector<C> v(static_cast<size_t>(D * N * H), C(0));
       if (!ctx.has(i)) return v;
@@ -294,18 +334,41 @@ class Recurrent final : public Kernel {
     const int64_t GH = G * H;
     std::vector<C> xproj(static_cast<size_t>(T * N * GH)), hproj(static_cast<size_t>(N * GH));
     std::vector<C> scratch(static_cast<size_t>(4 * H));
+    [[maybe_unused]] const float* packedAll = nullptr;  // packedR(), the float LSTM path
     for (int64_t d = 0; d < D; ++d) {
       if (ctx.cancelled()) return Error(ErrorCode::kCancelled, "run cancelled in a recurrent op");
       const bool backward = reverse_ || d == 1;
-      const C* Wd = W.data() + d * GH * I;
-      const C* Rd = R.data() + d * GH * H;
-      const C* Wb = B.data() + d * 2 * GH;
+      const C* Wd = W + d * GH * I;
+      const C* Rd = R + d * GH * H;
+      const C* Wb = B + d * 2 * GH;
       const C* Rb = Wb + GH;
-      const C* Pd = P.data() + d * 3 * H;
+      const C* Pd = P + d * 3 * H;
       const Activation* act = acts_.data() + static_cast<size_t>(d) * perDir_;
-      gemmNT<C>(T * N, GH, I, X.data(), Wd, xproj.data(), false, ctx.threads());
+      gemmNT<C>(T * N, GH, I, X, Wd, xproj.data(), false, ctx.threads());
       C* hd = hState.data() + d * N * H;
       C* cd = cell_ == Cell::kLstm ? cState.data() + d * N * H : nullptr;
+      if constexpr (std::is_same_v<C, float>) {
+        if (cell_ == Cell::kLstm && defaultLstmActivations(act)) {
+          LstmDirection run{.xproj = xproj.data(),
+                            .Wb = Wb,
+                            .Rb = Rb,
+                            .R = Rd,
+                            .packedR = nullptr,
+                            .P = peepholes ? Pd : nullptr,
+                            .backward = backward,
+                            .h = hd,
+                            .c = cd,
+                            .Y = Y.data() + d * N * H,
+                            .yStep = D * N * H,
+                            .threads = ctx.threads()};
+          if (N <= kPackedBatch) {
+            if (!packedAll) packedAll = packedR(ctx, R, D, GH, H);
+            run.packedR = packedAll + d * packedSize(GH, H);
+          }
+          lstmDirectionFloat(run, lens, T, N, H);
+          continue;
+        }
+      }
       for (int64_t s = 0; s < T; ++s) {
         gemmNT<C>(N, GH, H, hd, Rd, hproj.data(), false, ctx.threads());
         for (int64_t b = 0; b < N; ++b) {
@@ -332,6 +395,85 @@ class Recurrent final : public Kernel {
       }
     }
     return writeOutputs<S, C>(ctx, Y, hState, cState, T, N, H);
+  }
+
+  static bool defaultLstmActivations(const Activation* act) {
+    return act[0].kind == Activation::kSigmoid && act[1].kind == Activation::kTanh &&
+           act[2].kind == Activation::kTanh;
+  }
+
+  // One float LSTM direction's operands; xproj holds X·W^T without biases.
+  struct LstmDirection {
+    float* xproj;          // [T][N][4H]
+    const float *Wb, *Rb;  // 4H each
+    const float* R;        // [4H][H] as stored
+    const float* packedR;  // packForRowTimes(R), for batches of up to kPackedBatch
+    const float* P;        // peepholes (3H) or null
+    bool backward;
+    float *h, *c;  // [N][H] each
+    float* Y;      // step t's rows at Y + t * yStep, [N][H]
+    int64_t yStep;
+    int threads;
+  };
+
+  static int64_t packedSize(int64_t GH, int64_t H) {
+    return (GH + kPackedColumns - 1) / kPackedColumns * kPackedColumns * H;
+  }
+
+  // R of every direction packed for addRowTimesPacked, kept for the next runs
+  // while R is invariant.
+  const float* packedR(KernelContext& ctx, const float* R, int64_t D, int64_t GH, int64_t H) {
+    const bool invariant = ctx.invariantInput(2);
+    const size_t size = static_cast<size_t>(D * packedSize(GH, H));
+    if (!(invariant && packedKept_ && packedR_.size() == size)) {
+      packedR_.clear();
+      for (int64_t d = 0; d < D; ++d) {
+        std::vector<float> one = packForRowTimes(R + d * GH * H, GH, H);
+        packedR_.insert(packedR_.end(), one.begin(), one.end());
+      }
+      packedKept_ = invariant;
+    }
+    return packedR_.data();
+  }
+
+  // The biases added to every step's projection once; then per step the
+  // entries still inside their sequence gather their rows, add h·R^T (packed
+  // R per entry for small batches, one sgemm over the batch otherwise), and
+  // run the vectorized cell.
+  void lstmDirectionFloat(const LstmDirection& run, const std::vector<int64_t>& lens, int64_t T,
+                          int64_t N, int64_t H) const {
+    const int64_t GH = 4 * H;
+    std::vector<float> bias(static_cast<size_t>(GH));
+    for (int64_t j = 0; j < GH; ++j) bias[static_cast<size_t>(j)] = run.Wb[j] + run.Rb[j];
+    for (int64_t row = 0; row < T * N; ++row) {
+      float* xr = run.xproj + row * GH;
+      for (int64_t j = 0; j < GH; ++j) xr[j] += bias[static_cast<size_t>(j)];
+    }
+    const LstmCellOptions options{run.P, clip_, inputForget_};
+    std::vector<float> gates(static_cast<size_t>(N * GH));
+    for (int64_t s = 0; s < T; ++s) {
+      for (int64_t b = 0; b < N; ++b) {
+        const int64_t len = lens[static_cast<size_t>(b)];
+        if (s >= len) continue;
+        const int64_t t = run.backward ? len - 1 - s : s;
+        std::copy_n(run.xproj + (t * N + b) * GH, GH, gates.data() + b * GH);
+      }
+      if (run.packedR) {
+        for (int64_t b = 0; b < N; ++b)
+          if (s < lens[static_cast<size_t>(b)])
+            addRowTimesPacked(run.h + b * H, run.packedR, H, GH, gates.data() + b * GH);
+      } else {
+        gemmNT<float>(N, GH, H, run.h, run.R, gates.data(), true, run.threads);
+      }
+      for (int64_t b = 0; b < N; ++b) {
+        const int64_t len = lens[static_cast<size_t>(b)];
+        if (s >= len) continue;
+        const int64_t t = run.backward ? len - 1 - s : s;
+        float* h = run.h + b * H;
+        lstmCell(gates.data() + b * GH, options, run.c + b * H, h, H);
+        std::copy_n(h, H, run.Y + t * run.yStep + b * H);
+      }
+    }
   }
 
   // zt, rt, ht in the order z, r, h; `hg` is h_prev·R^T without bias.
@@ -423,6 +565,8 @@ class Recurrent final : public Kernel {
   float clip_ = 0;
   std::vector<Activation> acts_;
   size_t perDir_ = 1;
+  std::vector<float> packedR_;  // packedR()
+  bool packedKept_ = false;
 };
 
 template <Cell kCell>

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "core/exec/cpu/conv_depthwise_1d.h"
 #include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_layout_choice.h"
@@ -92,6 +93,14 @@ class OneDnnConv final : public Kernel {
       const ConvGemvShape s{g.N, g.C, g.M, g.group, g.C, g.M};
       convGemv(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
                y->mutableData<float>(), ctx.threads());
+      return Status::ok();
+    }
+    if (!kTransposed && !half && runsAsDepthwise1d(g) && !w.dataFreed()) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+      const ConvDepthwise1dShape s{g.N,         g.C,         g.in[0],       g.out[0],
+                                   g.kernel[0], g.stride[0], g.dilation[0], g.padBegin[0]};
+      convDepthwise1d(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
+                      y->mutableData<float>(), ctx.threads());
       return Status::ok();
     }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||

@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "core/analysis/model_summary.h"
 #include "core/io/model_io.h"
 #include "core/pipeline/input_synthesis.h"
+#include "core/pipeline/planned_cost.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -41,8 +43,21 @@ std::vector<std::string> plannedInputs(const ir::Model& model) {
   return out;
 }
 
+// The cost at the made-up input shapes, when the file's own shapes leave
+// costs unknown (a symbolic batch) and those shapes know more; nothing
+// otherwise, or when the synthesis cannot plan the inputs (plannedInputs says
+// why).
+std::optional<analysis::ModelCost> costAtMadeUpInputs(const ir::Model& model,
+                                                      const analysis::ModelSummary& s) {
+  if (s.nodesWithUnknownCost == 0) return std::nullopt;
+  auto planned = pipeline::costAtPlannedInputs(model);
+  if (!planned || planned->cost.nodesWithUnknownCost >= s.nodesWithUnknownCost) return std::nullopt;
+  return planned->cost;
+}
+
 nlohmann::json toJson(const std::string& path, const io::LoadReport& load,
-                      const analysis::ModelSummary& s, const std::vector<std::string>& planned) {
+                      const analysis::ModelSummary& s, const std::vector<std::string>& planned,
+                      const std::optional<analysis::ModelCost>& madeUpCost) {
   using nlohmann::json;
   json j;
   j["model"] = path;
@@ -67,6 +82,10 @@ nlohmann::json toJson(const std::string& path, const io::LoadReport& load,
                      {"initializers", s.initializers},
                      {"mapped_bytes", s.mappedBytes}};
   j["flops"] = {{"estimate", s.flops}, {"nodes_with_unknown_cost", s.nodesWithUnknownCost}};
+  if (madeUpCost)
+    j["flops"]["at_made_up_inputs"] = {
+        {"estimate", madeUpCost->flops},
+        {"nodes_with_unknown_cost", madeUpCost->nodesWithUnknownCost}};
   j["shapes"] = {{"values", s.shapes.values},       {"typed", s.shapes.typed},
                  {"shaped", s.shapes.shaped},       {"failures", s.shapes.failures},
                  {"conflicts", s.shapes.conflicts}, {"ops_without_rule", s.shapes.opsWithoutRule}};
@@ -83,7 +102,8 @@ nlohmann::json toJson(const std::string& path, const io::LoadReport& load,
 }
 
 void printText(const std::string& path, const io::LoadReport& load, const analysis::ModelSummary& s,
-               const std::vector<std::string>& planned) {
+               const std::vector<std::string>& planned,
+               const std::optional<analysis::ModelCost>& madeUpCost) {
   std::printf("model:       %s\n", path.c_str());
   std::printf("IR version:  %lld    producer: %s\n", static_cast<long long>(s.irVersion),
               s.producer.empty() ? "(none)" : s.producer.c_str());
@@ -114,6 +134,12 @@ void printText(const std::string& path, const io::LoadReport& load, const analys
   std::printf("FLOPs:       %s", humanFlops(s.flops).c_str());
   if (s.nodesWithUnknownCost)
     std::printf(" (%zu nodes of unknown cost not counted)", s.nodesWithUnknownCost);
+  if (madeUpCost) {
+    std::printf("\n             %s at the made-up input shapes",
+                humanFlops(madeUpCost->flops).c_str());
+    if (madeUpCost->nodesWithUnknownCost)
+      std::printf(" (%zu nodes of unknown cost not counted)", madeUpCost->nodesWithUnknownCost);
+  }
   std::printf("\nshapes:      %zu of %zu values typed, %zu with known rank\n", s.shapes.typed,
               s.shapes.values, s.shapes.shaped);
   for (const auto& f : s.shapes.failures) std::printf("  inference: %s\n", f.c_str());
@@ -151,10 +177,11 @@ void registerInfo(CLI::App& app) {
     }
     analysis::ModelSummary s = analysis::summarize(loaded->model);
     const std::vector<std::string> planned = plannedInputs(loaded->model);
+    const std::optional<analysis::ModelCost> madeUpCost = costAtMadeUpInputs(loaded->model, s);
     if (*json)
-      std::cout << toJson(*path, loaded->report, s, planned).dump(2) << "\n";
+      std::cout << toJson(*path, loaded->report, s, planned, madeUpCost).dump(2) << "\n";
     else
-      printText(*path, loaded->report, s, planned);
+      printText(*path, loaded->report, s, planned, madeUpCost);
   });
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `passlab-cli info` (text and --json) exits 0 on every corpus model, and the
-# node counts it reports match MANIFEST.tsv.
+# `passlab-cli info` (text and --json) exits 0 on every corpus model, the
+# node counts it reports match MANIFEST.tsv, and where the file's shapes leave
+# costs unknown the estimate at the made-up input shapes knows more.
 # Usage: info_on_corpus.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -28,6 +29,13 @@ got = (j["nodes"]["in_file"], j["nodes"]["in_file_incl_subgraphs"])
 want = (int(row["node_count"]), int(row["nodes_incl_subgraphs"]))
 if got != want:
     sys.exit(f"node counts {got} differ from MANIFEST.tsv {want}")
+# A file whose shapes leave costs unknown is costed at the made-up inputs
+# too, and that estimate knows more, not less.
+flops = j["flops"]
+made_up = flops.get("at_made_up_inputs")
+if made_up is not None and (made_up["nodes_with_unknown_cost"] > flops["nodes_with_unknown_cost"]
+                            or made_up["estimate"] < flops["estimate"]):
+    sys.exit(f"the cost at the made-up inputs {made_up} knows less than the one of the file shapes {flops}")
 ' "$m" "$corpus/MANIFEST.tsv" 2> /tmp/info.err.$$; then
     echo "FAIL: info --json $m: $(tail -1 /tmp/info.err.$$)"; fail=1
   fi

@@ -55,7 +55,7 @@ struct Plan : onednn::ConvPrimitive {
   int threads = 0;
   bool declined = false;      // the reference path runs this configuration
   bool channelsLast = false;  // the int32 sums are [N, positions, M] (else [N, M, positions])
-  std::vector<int32_t> sums;  // S [M, positions] (conv_integer_zero_point.h)
+  std::vector<int32_t> sums;  // S (conv_integer_zero_point.h): [M, P], or [P, M] when channelsLast
   int64_t positions = 0;
 };
 
@@ -113,11 +113,11 @@ float activate(const Activation& a, float x) {
 }
 
 // One output row (channel c, positions [o0, o1)): y[o] = act(float(acc(o) -
-// zx * S[c, o]) * scale + bias), acc(o) = acc[o * stride].
+// zx * S(o)) * scale + bias), acc(o) = acc[o * stride], S(o) = s[o * stride].
 void dequantizeRow(const int32_t* acc, int64_t stride, const int32_t* s, int32_t zx, float scale,
                    const float* bias, const Activation& act, float* y, int64_t o0, int64_t o1) {
   for (int64_t o = o0; o < o1; ++o) {
-    const int32_t v = acc[o * stride] - (s ? zx * s[o] : 0);
+    const int32_t v = acc[o * stride] - (s ? zx * s[o * stride] : 0);
     float r = static_cast<float>(v) * scale;
     if (bias) r += *bias;
     y[o] = activate(act, r);
@@ -126,44 +126,91 @@ void dequantizeRow(const int32_t* acc, int64_t stride, const int32_t* s, int32_t
 }
 
 #if defined(__x86_64__)
-// The same for channels-last sums on 16 lanes (AVX-512F): per channel, the
-// tile's 16 positions gathered at stride M, S and Y contiguous.
+// r[i][j] -> r[j][i] for a 16x16 float block (unpacks, then 128-bit lane shuffles).
+__attribute__((target("avx512f"))) inline void transpose16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int k = 0; k < 16; k += 4) {  // u[k + q] lane L: column 4L + q of rows k..k+3
+    const __m512d a = _mm512_castps_pd(t[k]), b = _mm512_castps_pd(t[k + 1]);
+    const __m512d c = _mm512_castps_pd(t[k + 2]), d = _mm512_castps_pd(t[k + 3]);
+    u[k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+    u[k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+    u[k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+    u[k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+  }
+  for (int q = 0; q < 4; ++q) {  // t reused: columns q, 8+q (rows 0-7) / 4+q, 12+q; rows 8-15 at +8
+    t[q] = _mm512_shuffle_f32x4(u[q], u[4 + q], 0x88);
+    t[4 + q] = _mm512_shuffle_f32x4(u[q], u[4 + q], 0xdd);
+    t[8 + q] = _mm512_shuffle_f32x4(u[8 + q], u[12 + q], 0x88);
+    t[12 + q] = _mm512_shuffle_f32x4(u[8 + q], u[12 + q], 0xdd);
+  }
+  for (int q = 0; q < 4; ++q) {
+    r[q] = _mm512_shuffle_f32x4(t[q], t[8 + q], 0x88);
+    r[8 + q] = _mm512_shuffle_f32x4(t[q], t[8 + q], 0xdd);
+    r[4 + q] = _mm512_shuffle_f32x4(t[4 + q], t[12 + q], 0x88);
+    r[12 + q] = _mm512_shuffle_f32x4(t[4 + q], t[12 + q], 0xdd);
+  }
+}
+
+// The same for channels-last sums on 16 lanes (AVX-512F), 16 channels of 16
+// positions at a time: each position's channels dequantized along the
+// channels (contiguous sums, S [P, M], scale and bias), the 16x16 block
+// transposed in registers and stored as 16 rows of Y.
 __attribute__((target("avx512f"))) void dequantizeTileAvx512(
-    const int32_t* acc, int64_t m, const int32_t* s, int64_t p, int32_t zx, const float* scale,
+    const int32_t* acc, int64_t m, const int32_t* sT, int64_t p, int32_t zx, const float* scale,
     const float* bias, const Activation& act, float* y, int64_t o0, int64_t o1) {
-  const __mmask16 k = static_cast<__mmask16>((1u << (o1 - o0)) - 1u);
-  const __m512i index =
-      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                         _mm512_set1_epi32(static_cast<int32_t>(m)));
+  const auto positions = static_cast<int>(o1 - o0);
+  const __mmask16 kp = static_cast<__mmask16>((1u << positions) - 1u);
   const __m512i vzx = _mm512_set1_epi32(zx);
   const __m512 zero = _mm512_setzero_ps(), alpha = _mm512_set1_ps(act.alpha),
                beta = _mm512_set1_ps(act.beta);
-  const int32_t* tile = acc + o0 * m;
-  for (int64_t c = 0; c < m; ++c) {
-    __m512i a = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, index, tile + c, 4);
-    if (s)
-      a = _mm512_sub_epi32(a, _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(k, s + c * p + o0)));
-    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(scale[c]));
-    if (bias) v = _mm512_add_ps(v, _mm512_set1_ps(bias[c]));
-    switch (act.kind) {  // the scalar formulas above, lane by lane
-      case ActKind::kRelu:
-        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
-        break;
-      case ActKind::kLeakyRelu:
-        v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
-        break;
-      case ActKind::kClip: {
-        const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
-        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
-        v = _mm512_mask_mov_ps(v, low, alpha);
-        break;
+  for (int64_t c0 = 0; c0 < m; c0 += 16) {
+    const auto channels = static_cast<int>(std::min<int64_t>(16, m - c0));
+    const __mmask16 kc = static_cast<__mmask16>((1u << channels) - 1u);
+    const __m512 vs = _mm512_maskz_loadu_ps(kc, scale + c0);
+    const __m512 vb = bias ? _mm512_maskz_loadu_ps(kc, bias + c0) : zero;
+    __m512 r[16];
+    for (int i = 0; i < 16; ++i) {
+      if (i >= positions) {
+        r[i] = zero;
+        continue;
       }
-      default:
-        break;
+      const int64_t at = (o0 + i) * m + c0;
+      __m512i a = _mm512_maskz_loadu_epi32(kc, acc + at);
+      if (sT)
+        a = _mm512_sub_epi32(a, _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, sT + at)));
+      // Explicit rounding: the compiler may not contract the product and the
+      // bias into one FMA, which would round once where the unfused ops round twice.
+      __m512 v = _mm512_mul_round_ps(_mm512_cvtepi32_ps(a), vs,
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      if (bias) v = _mm512_add_ps(v, vb);
+      switch (act.kind) {  // the scalar formulas above, lane by lane
+        case ActKind::kRelu:
+          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
+          break;
+        case ActKind::kLeakyRelu:
+          v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
+          break;
+        case ActKind::kClip: {
+          const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
+          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
+          v = _mm512_mask_mov_ps(v, low, alpha);
+          break;
+        }
+        default:
+          break;
+      }
+      r[i] = v;
     }
-    float* row = y + c * p;
-    _mm512_mask_storeu_ps(row + o0, k, v);
-    if (!inlineActivation(act.kind)) epilogue(act, row + o0, nullptr, o1 - o0);
+    transpose16(r);
+    for (int j = 0; j < channels; ++j) {
+      float* row = y + (c0 + j) * p;
+      _mm512_mask_storeu_ps(row + o0, kp, r[j]);
+      if (!inlineActivation(act.kind)) epilogue(act, row + o0, nullptr, o1 - o0);
+    }
   }
 }
 #endif
@@ -211,11 +258,20 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
 #endif
       for (int64_t c = 0; c < m; ++c) {
         const auto cs = static_cast<size_t>(c);
-        dequantizeRow(acc + c, m, in.s ? in.s + c * p : nullptr, in.zx, t.scale[cs],
+        dequantizeRow(acc + c, m, in.s ? in.s + c : nullptr, in.zx, t.scale[cs],
                       hasBias ? &t.bias[cs] : nullptr, act, yb + c * p, o0, o1);
       }
     }
   });
+}
+
+// [rows, cols] -> [cols, rows].
+std::vector<int32_t> transposed(const std::vector<int32_t>& a, int64_t rows, int64_t cols) {
+  std::vector<int32_t> t(a.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      t[static_cast<size_t>(c * rows + r)] = a[static_cast<size_t>(r * cols + c)];
+  return t;
 }
 
 memory::format_tag channelsLastTag(size_t spatial) {
@@ -306,6 +362,7 @@ class FusedConvInteger final : public Kernel {
       p->channelsLast = true;
     }
     p->sums = conv_integer::windowWeightSums(ctx.input(kW), g, p->positions);
+    if (p->channelsLast) p->sums = transposed(p->sums, g.M, p->positions);
     return p;
   }
 

@@ -1,10 +1,14 @@
 // com.microsoft GELU variants: Gelu (erf form), BiasGelu (erf form of A + B)
 // and FastGelu (tanh approximation of X + bias). The bias is 1-D and runs
-// along the last dim. float16/bfloat16 are computed in float.
+// along the last dim. float16/bfloat16 are computed in float; float32
+// FastGelu takes its tanh from tanhRow (vectorized).
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/sigmoid_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -19,6 +23,23 @@ C gelu(C x, Form f) {
   if (f == Form::kErf) return C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440)));
   const C k = C(0.7978845608028654);  // sqrt(2 / pi)
   return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
+}
+
+// FastGelu over float32 elements [b, e): the tanh of a block at a time on
+// tanhRow (sigmoid_rows.h, vectorized) instead of std::tanh per element.
+void fastGeluFloat(const float* X, const float* B, int64_t nb, float* Y, int64_t b, int64_t e) {
+  constexpr int64_t kBlock = 256;
+  float v[kBlock], u[kBlock];
+  for (int64_t i0 = b; i0 < e; i0 += kBlock) {
+    const int64_t n = std::min(kBlock, e - i0);
+    for (int64_t j = 0; j < n; ++j) {
+      const float x = B ? X[i0 + j] + B[(i0 + j) % nb] : X[i0 + j];
+      v[j] = x;
+      u[j] = 0.7978845608028654f * (x + 0.044715f * x * x * x);
+    }
+    tanhRow(u, u, n);
+    for (int64_t j = 0; j < n; ++j) Y[i0 + j] = 0.5f * v[j] * (1.0f + u[j]);
+  }
 }
 
 template <Form kForm>
@@ -43,6 +64,9 @@ class GeluKernel final : public Kernel {
       const int64_t nb = bias ? bias->numel() : 1;
       S* Y = y->mutableData<S>();
       parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
+        if constexpr (std::is_same_v<S, float>) {
+          if (kForm == Form::kTanh) return fastGeluFloat(X, B, nb, Y, b, e);
+        }
         for (int64_t i = b; i < e; ++i) {
           C v = load(X[i]);
           if (B) v += load(B[i % nb]);

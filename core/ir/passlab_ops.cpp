@@ -27,6 +27,7 @@ constexpr OpSchema kSchemas[] = {
     {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
     {kQLinearLookup, 2, 2, 1, 1, {}},
     {kFusedConvInteger, 5, 6, 1, 1, {}},
+    {kQLinearSqueezeExcite, 8, 8, 1, 1, {}},
 };
 
 using enum EwInstr;

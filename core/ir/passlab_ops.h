@@ -17,6 +17,8 @@
 //   FusedConvInteger(X, W, x_zero_point?, w_zero_point?, Scale, B?)
 //                             Y = act(Cast<float>(ConvInteger(X, W, x_zero_point, w_zero_point))
 //                                     * Scale + B), Scale and B one value or one per channel
+//   QLinearSqueezeExcite(X, Table, W1, B1, W2, B2, y_scale, y_zero_point) -> Y
+//                             an 8-bit squeeze-excitation block in one pass pair (below)
 //   (and FusedConv with the attribute `block`: blocked output, below)
 #pragma once
 
@@ -50,6 +52,7 @@ inline constexpr const char* kReorderFromBlocked = "ReorderFromBlocked";
 inline constexpr const char* kBlockedPool = "BlockedPool";
 inline constexpr const char* kQLinearLookup = "QLinearLookup";
 inline constexpr const char* kFusedConvInteger = "FusedConvInteger";
+inline constexpr const char* kQLinearSqueezeExcite = "QLinearSqueezeExcite";
 
 // ---- attribute names ----
 // FusedConv, FusedGemm, FusedConvInteger: the epilogue activation.
@@ -98,6 +101,23 @@ inline constexpr bool validBlockedPool(std::string_view pool) {
 // Q(f(DQ(x))) of a unary f and per-tensor scales is such a function of x's
 // 256 values; the table holds what the QDQ form computes for each.
 inline constexpr size_t kLookupEntries = 256;
+
+// ---- QLinearSqueezeExcite: squeeze-excitation on an 8-bit tensor (fuse_qdq_squeeze_excite) ----
+//   QLinearSqueezeExcite(X, Table, W1, B1, W2, B2, y_scale, y_zero_point) -> Y
+//   X      uint8 or int8 [N, C, H, W] ([N, H, W, C] with channels_last = 1)
+//   Table  float32 [256]: H = Table[X - lowest value of X's type] (the float value
+//          the block works on, e.g. HardSwish(DequantizeLinear(X)))
+//   W1 float32 [C1, C], B1 [C1]; W2 float32 [C, C1], B2 [C]
+//   y_scale float32 scalar, y_zero_point uint8 / int8 scalar (Y's type)
+//   attributes: channels_last (INT, 0), clip0, clip1, clip2 (FLOATS [lo, hi], none:
+//          no clip), alpha, beta (FLOAT, 0.2, 0.5: the HardSigmoid gate)
+//   G[n, c] = clip0(mean over H, W of H);  T = clip1(W1 G + B1);  U = clip2(W2 T + B2)
+//   S = min(max(alpha U + beta, 0), 1);  Y = QuantizeLinear(H * S[n, c], y_scale, y_zero_point)
+//   (the CPU kernel rounds H * (S / y_scale): within one step of it, at ties)
+inline constexpr const char* kChannelsLast = "channels_last";
+inline constexpr const char* kClip0 = "clip0";
+inline constexpr const char* kClip1 = "clip1";
+inline constexpr const char* kClip2 = "clip2";
 
 // ---- schema: what the verifier checks of every ai.passlab node ----
 struct OpSchema {

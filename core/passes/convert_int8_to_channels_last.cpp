@@ -13,7 +13,8 @@
 //   * QLinearConv (standard, or com.microsoft without channels_last), 2-D,
 //     whose input is channels-last already or whose output some other node
 //     of this list reads (a lone one stays: two Transposes would gain nothing);
-//   * of a channels-last input: ai.passlab QLinearLookup; DequantizeLinear and
+//   * of a channels-last input: ai.passlab QLinearLookup and QLinearSqueezeExcite
+//     (with channels_last = 1); DequantizeLinear and
 //     QuantizeLinear with one scale; Relu, LeakyRelu, HardSwish, HardSigmoid,
 //     Sigmoid; GlobalAveragePool (float) as ReduceMean over axes 1, 2 with
 //     keepdims;
@@ -87,6 +88,8 @@ bool perTensor(const ir::Value* scale) {
 std::vector<size_t> dataInputs(const ir::Node& n) {
   if (isQLinearConv(n)) return {0};
   if (isOp(n, "ai.passlab", {"QLinearLookup"}) || isMaxPool8(n)) return {0};
+  if (isOp(n, "ai.passlab", {"QLinearSqueezeExcite"}) && n.attrInt("channels_last", 0) == 0)
+    return {0};
   if (isOp(n, "", {"DequantizeLinear", "QuantizeLinear"}))
     return perTensor(n.inputCount() > 1 ? n.input(1) : nullptr) ? std::vector<size_t>{0}
                                                                 : std::vector<size_t>{};
@@ -203,6 +206,8 @@ class ChannelsLast {
       m = rw_.addNode(g_, n.opType(), n.domain(), ins, 1, &n, "", {&n});
       for (const ir::Attribute& a : n.attributes())
         if (auto c = copyAttribute(a)) rw_.setAttr(m, std::move(*c));
+      if (n.opType() == "QLinearSqueezeExcite")
+        rw_.setAttr(m, ir::Attribute::makeInt("channels_last", 1));
     }
     rw_.setType(m->output(0), permutedType(n.output(0), kToLast));
     last_[n.output(0)] = m->output(0);

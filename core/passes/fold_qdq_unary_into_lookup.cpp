@@ -25,6 +25,7 @@
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
+#include "core/passes/qdq_activation.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -58,34 +59,7 @@ std::optional<ZeroPoint> zeroOf(const ir::Value* v, ir::DataType absentType) {
   return ZeroPoint{static_cast<float>(*z), t};
 }
 
-// The activation f, as the CPU kernels compute it (core/exec/cpu/activations.cpp).
-struct Activation {
-  std::string op;
-  float alpha = 0, beta = 0;
-  float operator()(float x) const {
-    if (op == "HardSwish") {
-      float v = x / 6.0f + 0.5f;
-      v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-      return x * v;
-    }
-    if (op == "HardSigmoid") {
-      const float v = alpha * x + beta;
-      return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-    }
-    if (op == "Relu") return x < 0.0f ? 0.0f : x;
-    return x < 0.0f ? alpha * x : x;  // LeakyRelu
-  }
-};
-
-std::optional<Activation> activationOf(const ir::Node* n) {
-  if (!n || !n->domain().empty()) return std::nullopt;
-  const std::string& op = n->opType();
-  if (op == "HardSwish" || op == "Relu") return Activation{op};
-  if (op == "HardSigmoid")
-    return Activation{op, n->attrFloat("alpha", 0.2f), n->attrFloat("beta", 0.5f)};
-  if (op == "LeakyRelu") return Activation{op, n->attrFloat("alpha", 0.01f)};
-  return std::nullopt;
-}
+using Activation = QdqActivation;
 
 // QuantizeLinear of one float32 value as the CPU kernel computes it
 // (core/exec/cpu/quantize.cpp): v / s in float32, rounded half to even by
@@ -118,7 +92,7 @@ MatchResult lookupUnit(ir::Node& q, const MatchContext& c) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: QLinearLookup is ai.passlab");
   ir::Node* act = q.input(0) ? q.input(0)->producer() : nullptr;
-  auto f = activationOf(act);
+  auto f = qdqActivationOf(act);
   if (!f)
     return MatchResult::failure(
         "the input is not produced by HardSwish, HardSigmoid, Relu or LeakyRelu");

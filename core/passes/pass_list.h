@@ -63,6 +63,7 @@
   X(makeQuantizeStatic)                  \
   X(makeFuseQdqIntoQlinear)              \
   X(makeFoldQdqUnaryIntoLookup)          \
+  X(makeFuseQdqSqueezeExcite)            \
   X(makeConvertInt8ToChannelsLast)       \
   X(makeRaiseOpset)                      \
   X(makeFactorizeLowRank)                \

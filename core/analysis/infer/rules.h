@@ -66,6 +66,8 @@ void inferPasslabBlockedConv(InferContext& ctx);
 void inferPasslabBlockedPool(InferContext& ctx);
 // ---- passlab_lookup.cpp (QLinearLookup: Y of X's shape, the table's type) ----
 void inferPasslabQLinearLookup(InferContext& ctx);
+// QLinearSqueezeExcite: Y of X's shape, y_zero_point's type.
+void inferPasslabQLinearSqueezeExcite(InferContext& ctx);
 
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);

@@ -8,6 +8,7 @@
 #include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/cpu/passlab_lookup.h"
+#include "core/exec/cpu/passlab_squeeze_excite.h"
 #include "core/exec/cpu/sigmoid_rows.h"
 #include "core/exec/parallel.h"
 
@@ -215,6 +216,10 @@ const KernelDef kRows[] = {
     // An 8-bit function as a table (passlab_lookup.cpp).
     {kDomain, ir::passlab_ops::kQLinearLookup, 1, kOpsetMax, kLookupTypes, 0, Tier::kReference,
      "cpu.passlab.QLinearLookup", lookup::makeQLinearLookup},
+    // Squeeze-excitation on an 8-bit tensor (passlab_squeeze_excite.cpp).
+    {kDomain, ir::passlab_ops::kQLinearSqueezeExcite, 1, kOpsetMax, kLookupTypes, 0,
+     Tier::kReference, "cpu.passlab.QLinearSqueezeExcite",
+     squeeze_excite::makeQLinearSqueezeExcite},
 };
 
 }  // namespace

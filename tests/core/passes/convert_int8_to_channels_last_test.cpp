@@ -6,7 +6,8 @@
 // convergence, and what it must leave (a lone convolution, a per-channel
 // quantization, an operand of another rank). An 8-bit MaxPool in a chain
 // becomes com.microsoft NhwcMaxPool (no Transposes around it); one whose
-// Indices are read, or a float one, stays.
+// Indices are read, or a float one, stays. An ai.passlab QLinearSqueezeExcite
+// in a chain takes channels_last = 1.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -96,6 +97,32 @@ TEST(ConvertInt8ToChannelsLast, SqueezeExcitationAndConcatStayChannelsLast) {
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "Concat") EXPECT_EQ(n->attrInt("axis", 0), 3);
   expectSameOutputs(kPass, chain(tail, "float[1,8,5,5] y"));
+}
+
+TEST(ConvertInt8ToChannelsLast, AFusedSqueezeExcitationRunsChannelsLast) {
+  // ai.passlab QLinearSqueezeExcite (fuse_qdq_squeeze_excite) on a: the same
+  // node with channels_last = 1, no Transposes around it; table values in
+  // 1/64ths so that the channel sums are exact in either order.
+  std::string table = "{";
+  for (int i = 0; i < 256; ++i) table += (i ? ", " : "") + std::to_string((i % 50 - 20) / 64.0);
+  const std::string extra =
+      ", float[256] tab = " + table +
+      "}, float[2,4] sw1 = {0.5, -0.25, 0.125, 0.75, -0.5, 0.25, 0.375, 0.0}, "
+      "float[2] sb1 = {0.25, -0.125}, float[4,2] sw2 = {0.5, -0.5, 0.25, 0.75, "
+      "-0.625, 0.125, 1.0, -0.25}, float[4] sb2 = {0.0, 0.5, -0.5, 0.25}";
+  const std::string tail =
+      R"(se = ai.passlab.QLinearSqueezeExcite <clip1 = [0.0, 4.0], clip2 = [-3.0, 3.0]> (a, tab, sw1, sb1, sw2, sb2, s, z)
+    y = DequantizeLinear(se, s, z))";
+  std::string text = chain(tail, "float[1,4,5,5] y", extra);
+  text.replace(text.find("\"com.microsoft\" : 1"), 19, "\"com.microsoft\" : 1, \"ai.passlab\" : 1");
+  PassOutcome out = runPass(kPass, text);
+  EXPECT_EQ(count(out.model, "Transpose"), 2);
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "QLinearSqueezeExcite") {
+      EXPECT_EQ(n->attrInt("channels_last", 0), 1);
+    }
+  EXPECT_EQ(count(out.model, "QLinearSqueezeExcite"), 1);
+  expectSameOutputs(kPass, text);
 }
 
 TEST(ConvertInt8ToChannelsLast, Converges) {

@@ -89,6 +89,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"quantize_static", Category::kPrecision},
       {"fuse_qdq_into_qlinear", Category::kPrecision},
       {"fold_qdq_unary_into_lookup", Category::kPrecision},
+      {"fuse_qdq_squeeze_excite", Category::kPrecision},
       {"convert_int8_to_channels_last", Category::kReadWrite},
       {"raise_opset", Category::kStructural},
       {"factorize_low_rank", Category::kPrecision},

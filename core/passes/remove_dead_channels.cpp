@@ -33,11 +33,16 @@
 // layers it comes from, which join the plan (a ResNet stage: the downsample
 // Conv and every block's last Conv), the channels dead in all of them go
 // from all of them, and the walk goes on from the Add with the sum of the
-// inputs' constants; inputs of different shapes (a broadcast) stop it. The
-// walk stops, and the channels stay with a note in the explain log saying
-// why, at a graph output, a Concat along another axis, Reshape, Flatten, a
-// grouped Conv and any op not listed; a node the step's filter excludes
-// stops it too.
+// inputs' constants; inputs of different shapes (a broadcast) stop it.
+// A Flatten (axis 1) or a Reshape to [N, C * S] of a value whose channels are
+// axis 1 and whose other axes (S positions per channel) have static sizes
+// hands them to the Gemms / MatMuls reading the flattened value as A: a
+// channel is S consecutive rows of their B (a classifier after global
+// pooling: S = 1); a Reshape whose shape spells C * S out gets the smaller
+// count. The walk stops, and the channels stay with a note in the explain
+// log saying why, at a graph output, a Concat along another axis, any other
+// Reshape or Flatten, a grouped Conv and any op not listed; a node the
+// step's filter excludes stops it too.
 // Inputs holding inf or NaN make 0 * x NaN, which the removed channel never
 // shows; this pass takes the weights' zeros as zeros.
 // Running it again changes nothing: no dead channel is left that can go.
@@ -100,6 +105,7 @@ enum class EditKind {
   kConvSink,      // its input channels go, constants folded into its bias
   kGemmSink,      // rows of B go, constants folded into C
   kMatMulSink,    // rows of B go
+  kFlatten,       // Flatten / Reshape to [N, C * S]: its output (and a spelled-out shape) shrinks
 };
 
 // Where the layer's channels sit in a value the walk reaches: a Concat along
@@ -115,6 +121,7 @@ struct Edit {
   size_t constInput = 0;
   int64_t ownAxis = -1;       // kChannelConst: the constant's channel axis (-1: none)
   std::vector<double> value;  // the dead channels' constants entering the node
+  int64_t positions = 1;      // kFlatten and the sinks behind it: rows of B per channel (S)
 };
 
 // A layer whose output channels the plan removes: its dead channels and
@@ -331,9 +338,7 @@ class Remover {
     if (!n.domain().empty())
       return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
     if (op == "Concat") return followConcat(p, n, input, value, f);
-    if (op == "Reshape" || op == "Flatten")
-      return Text::of("%1 reads them; the channels would have to be traced through its result",
-                      nodeText(n));
+    if ((op == "Reshape" || op == "Flatten") && input == 0) return followFlatten(p, n, value, f);
     if (op == "Conv" && input == 0) return followConv(p, n, value, f);
     if ((op == "Gemm" || op == "MatMul") && input == 0) return sinkMatrix(p, n, value, f);
     if (input == 0 && n.inputs().size() >= 1) {
@@ -572,17 +577,26 @@ class Remover {
 
   // A Gemm or MatMul reading the channels as its K: the end of the walk.
   Text sinkMatrix(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f) {
+    if (p.axis != p.rank - 1 || (n.opType() == "Gemm" && p.rank != 2))
+      return Text::of("%1 reads them on an axis other than its K", nodeText(n));
+    return sinkRows(p, n, value, f, 1);
+  }
+
+  // A Gemm or MatMul whose B has `positions` rows per channel of the frame
+  // (K = channels * positions) takes the channels: their rows go, their
+  // constants move into C.
+  Text sinkRows(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f,
+                int64_t positions) {
     const bool gemm = n.opType() == "Gemm";
     const ir::Tensor* w = analysis::storedWeight(n.input(1));
     if (!w || w->rank() != 2)
       return Text::of("the weight of %1 is not a stored matrix", nodeText(n));
     if (gemm && n.attrInt("transA", 0) != 0) return Text::of("%1 transposes A", nodeText(n));
-    if (p.axis != p.rank - 1 || (gemm && p.rank != 2))
-      return Text::of("%1 reads them on an axis other than its K", nodeText(n));
     const bool transB = gemm && n.attrInt("transB", 0) != 0;
-    if (w->dims()[transB ? 1 : 0] != f.channels)
+    if (w->dims()[transB ? 1 : 0] != f.channels * positions)
       return Text::of("%1 has K = %2, not %3", nodeText(n),
-                      std::to_string(w->dims()[transB ? 1 : 0]), std::to_string(f.channels));
+                      std::to_string(w->dims()[transB ? 1 : 0]),
+                      std::to_string(f.channels * positions));
     const int64_t cols = w->dims()[transB ? 0 : 1];
     const bool cPerColumn = !gemm || n.inputs().size() < 3 || !n.input(2) ||
                             channelConstant(n.input(2), 2, 1, cols).has_value();
@@ -595,8 +609,73 @@ class Remover {
         p.keptWhy[j] = Text::of("the C of %1 cannot take channel %2's constant %3", nodeText(n),
                                 std::to_string(p.dead[j]), numberText(value[j]));
     }
-    p.edits.push_back(
-        Edit{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, f, 0, -1, value});
+    Edit e{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, f, 0, -1, value};
+    e.positions = positions;
+    p.edits.push_back(std::move(e));
+    return "";
+  }
+
+  // Flatten (axis 1) or Reshape to [N, C * S] of a value whose channels are
+  // axis 1: each channel becomes S consecutive columns of the result, which
+  // only Gemms and MatMuls reading it as A may read.
+  Text followFlatten(Plan& p, ir::Node& n, const std::vector<double>& value, const Frame& f) {
+    if (p.axis != 1) return Text::of("%1 reads them; their channels are not axis 1", nodeText(n));
+    for (const Edit& e : p.edits)
+      if (e.node == &n) return Text::of("%1 reads them twice", nodeText(n));
+    const ir::Type& in = n.input(0)->type();
+    if (!in.isTensor() || !in.shape() || static_cast<int64_t>(in.shape()->rank()) != p.rank)
+      return Text::of("%1 reads them; the shape of its input is not known", nodeText(n));
+    int64_t positions = 1;
+    for (size_t a = 2; a < in.shape()->rank(); ++a) {
+      const ir::Dim& d = (*in.shape())[a];
+      if (!d.isStatic())
+        return Text::of("%1 reads them; the positions per channel are not known", nodeText(n));
+      positions *= d.value();
+    }
+    if (Text why = whyNotFlattenToChannels(n, *in.shape(), f.channels * positions); !why.empty())
+      return why;
+    ir::Value* out = n.output(0);
+    if (out->isGraphOutput()) return Text::of("they reach the graph output '%1'", out->name());
+    Edit flatten{&n, EditKind::kFlatten, f, 0, -1, value};
+    flatten.positions = positions;
+    p.edits.push_back(std::move(flatten));
+    for (const ir::Use& u : out->uses()) {
+      ir::Node& reader = *u.node;
+      if (!mayChange(ctx_, reader))
+        return Text::of("%1 is excluded from this pass", nodeText(reader));
+      const bool matrix =
+          reader.domain().empty() && (reader.opType() == "Gemm" || reader.opType() == "MatMul");
+      if (!matrix || u.inputIndex != 0)
+        return Text::of(
+            "%1 reads the result of %2; only a Gemm or MatMul reading it as A is "
+            "followed there",
+            nodeText(reader), nodeText(n));
+      if (Text why = sinkRows(p, reader, value, f, positions); !why.empty()) return why;
+    }
+    return "";
+  }
+
+  // "" when `n` (Flatten or Reshape) turns an input of shape `in` into
+  // [N, K] with K = `columns` (the channels times their positions).
+  Text whyNotFlattenToChannels(const ir::Node& n, const ir::Shape& in, int64_t columns) const {
+    if (n.opType() == "Flatten") {
+      int64_t axis = n.attrInt("axis", 1);
+      if (axis < 0) axis += static_cast<int64_t>(in.rank());
+      if (axis != 1) return Text::of("%1 flattens at another axis than 1", nodeText(n));
+      return "";
+    }
+    auto shape = n.inputs().size() > 1 ? constantInts(n.input(1)) : std::nullopt;
+    if (!shape) return Text::of("the shape of %1 is not constant", nodeText(n));
+    const bool allowZero = n.attrInt("allowzero", 0) != 0;
+    // [N, K] spelled [0, K], [N, K] or [-1, K], K being -1 or the count.
+    const bool batchKept =
+        shape->size() == 2 &&
+        (((*shape)[0] == 0 && !allowZero) || (in[0].isStatic() && (*shape)[0] == in[0].value()) ||
+         ((*shape)[0] == -1 && (*shape)[1] == columns));
+    const bool columnsKept = shape->size() == 2 && ((*shape)[1] == columns || (*shape)[1] == -1);
+    if (!batchKept || !columnsKept)
+      return Text::of("%1 reshapes them to another shape than [N, channels x positions]",
+                      nodeText(n));
     return "";
   }
 
@@ -654,6 +733,8 @@ class Remover {
       case EditKind::kGemmSink:
       case EditKind::kMatMulSink:
         return sinkMatrixEdit(n, e, go, at);
+      case EditKind::kFlatten:
+        return shrinkFlatten(n, e, go);
     }
   }
 
@@ -685,7 +766,8 @@ class Remover {
     if (shifted) addToBias(n, 2, shift, {m}, dtype);
   }
 
-  // Gemm / MatMul: rows (K) `go` of B go; a Gemm's C[n] += alpha * v * B[c, n] / beta.
+  // Gemm / MatMul: the rows (K) of channels `go` of B go (`positions` rows
+  // each); a Gemm's C[n] += alpha * v * B[row, n] / beta over their rows.
   void sinkMatrixEdit(ir::Node& n, const Edit& e, const std::vector<int64_t>& go,
                       const std::vector<size_t>& at) {
     const bool transB = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
@@ -697,17 +779,36 @@ class Remover {
     bool shifted = false;
     const double scale =
         n.opType() == "Gemm" ? n.attrFloat("alpha", 1.0f) / n.attrFloat("beta", 1.0f) : 0.0;
+    std::vector<int64_t> rows;
     for (size_t j = 0; j < go.size(); ++j) {
       const double v = e.value[at[j]];
-      if (v == 0) continue;
-      shifted = true;
-      for (int64_t o = 0; o < cols; ++o)
-        shift[static_cast<size_t>(o)] +=
-            scale * v * wv[static_cast<size_t>(go[j] * rowStride + o * colStride)];
+      for (int64_t r = go[j] * e.positions; r < (go[j] + 1) * e.positions; ++r) {
+        rows.push_back(r);
+        if (v == 0) continue;
+        shifted = true;
+        for (int64_t o = 0; o < cols; ++o)
+          shift[static_cast<size_t>(o)] +=
+              scale * v * wv[static_cast<size_t>(r * rowStride + o * colStride)];
+      }
     }
     const ir::DataType dtype = w.dtype();
-    replaceInput(n, 1, dropAlongAxis(w, transB ? 1 : 0, go), n.input(1)->name());
+    replaceInput(n, 1, dropAlongAxis(w, transB ? 1 : 0, rows), n.input(1)->name());
     if (shifted) addToBias(n, 2, shift, {cols}, dtype);
+  }
+
+  // The flattened value loses `positions` columns per channel that went; a
+  // Reshape that spells the count out gets the new one.
+  void shrinkFlatten(ir::Node& n, const Edit& e, const std::vector<int64_t>& go) {
+    const int64_t columns = (e.frame.channels - static_cast<int64_t>(go.size())) * e.positions;
+    if (n.opType() == "Reshape") {
+      std::vector<int64_t> shape = *constantInts(n.input(1));
+      if (shape[1] != -1) {
+        shape[1] = columns;
+        replaceConstantInput(rw_, n, 1, ir::Tensor::fromInt64s(shape),
+                             n.output(0)->name() + "_shape");
+      }
+    }
+    shrinkType(n.output(0), 1, columns);
   }
 
   // Input `i` (a bias with one value per channel, or none) plus `shift`.

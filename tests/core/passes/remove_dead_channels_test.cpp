@@ -247,9 +247,99 @@ TEST(RemoveDeadChannels, StopsWhereTheChannelCannotBeFollowed) {
                   deadChannelInto("c = Concat <axis = 1> (h, h)\n y = Relu(c)", "float[1,6,4,4]"),
                   "reads them twice");
   expectUnchanged(kPass, deadChannelInto("r = Reshape(h, shape)\n y = Relu(r)", "float[1,48]"),
-                  "Reshape reads them");
+                  "only a Gemm or MatMul reading it as A is followed there");
   expectUnchanged(kPass, deadChannelInto("t = Mul(h, h)\n y = ReduceSum(t)", "float[1,1,1,1]"),
                   "Mul reads them with an operand that is not a per-channel constant");
+}
+
+// A classifier head: channel 1 (bias 0.5) is dead; after Relu and global
+// pooling it holds 0.5, and Flatten hands it to the Gemm as column 1 of A:
+// row 1 of B^T goes, C += 0.5 * B[:, 1] = {1 + 1, -1 + 2.5}.
+const char* kClassifierHead = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2] y)
+    <float[3,2,1,1] w = {1, 2,  0, 0,  -1, 1}, float[3] b = {0.5, 0.5, 0.25},
+     float[2,3] B = {1, 2, 3,  4, 5, 6}, float[2] C = {1, -1}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    g = GlobalAveragePool(r)
+    f = Flatten(g)
+    y = Gemm <transB = 1> (f, B, C) })";
+
+TEST(RemoveDeadChannels, ThroughFlattenIntoAClassifierGemm) {
+  expectRewrite(kPass, kClassifierHead, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2] y)
+    <float[2,2,1,1] w = {1, 2,  -1, 1}, float[2] b = {0.5, 0.25},
+     float[2,2] B = {1, 3,  4, 6}, float[2] C = {2, 1.5}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    g = GlobalAveragePool(r)
+    f = Flatten(g)
+    y = Gemm <transB = 1> (f, B, C) })");
+  PassOutcome out = runPass(kPass, kClassifierHead);
+  expectEqualOutputs(kClassifierHead, out);
+  expectConverges(kPass, kClassifierHead);
+}
+
+// Channel 1 of h (bias 0) is dead: 16 positions each, so rows 16..31 of the
+// MatMul's B go and the Reshape's spelled-out 48 becomes 32.
+// "0, 1, 2, ..." (n values, in [-3, 3]).
+std::string sequence(int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(i % 7 - 3);
+  return s;
+}
+
+std::string reshapeIntoMatMul(const std::string& shape, const std::string& shapeDims) {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2] y)
+    <float[3,2,1,1] w = {1, 2,  0, 0,  -1, 1}, float[3] b = {0.5, 0, 0.25},
+     int64[)" +
+         shapeDims + "] shape = {" + shape + "}, float[48,2] m = {" + sequence(96) + R"(}> {
+    h = Conv(x, w, b)
+    r = Reshape(h, shape)
+    y = MatMul(r, m) })";
+}
+
+TEST(RemoveDeadChannels, ThroughAReshapeToRowsIntoAMatMul) {
+  for (const char* shape : {"1, 48", "0, -1", "-1, 48", "1, -1"}) {
+    SCOPED_TRACE(shape);
+    const std::string text = reshapeIntoMatMul(shape, "2");
+    PassOutcome out = runPass(kPass, text);
+    ASSERT_TRUE(out.step.changed) << out.step.note.str();
+    EXPECT_EQ(inputDims(out.model, "h", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+    EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{32, 2}));
+    expectEqualOutputs(text, out);
+    expectConverges(kPass, text);
+  }
+}
+
+TEST(RemoveDeadChannels, StopsAtFlattensItCannotFollow) {
+  expectUnchanged(kPass, reshapeIntoMatMul("3, 16", "2"),
+                  "reshapes them to another shape than [N, channels x positions]");
+  expectUnchanged(kPass, reshapeIntoMatMul("1, 3, 16", "3"),
+                  "reshapes them to another shape than [N, channels x positions]");
+  expectUnchanged(kPass, deadChannelInto("f = Flatten <axis = 2> (h)\n y = Relu(f)", "float[3,16]"),
+                  "flattens at another axis than 1");
+  expectUnchanged(kPass, deadChannelInto("y = Flatten(h)", "float[1,48]"),
+                  "they reach the graph output 'y'");
+  // The flattened value read by a MatMul as B, not A.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x, float[5,1] a) => (float[5,48] y)
+    <float[3,2,1,1] w = {1, 2,  0, 0,  -1, 1}, float[3] b = {0.5, 0, 0.25}> {
+    h = Conv(x, w, b)
+    f = Flatten(h)
+    y = MatMul(a, f) })",
+                  "only a Gemm or MatMul reading it as A is followed there");
+  // Channel 1 holds 0.5 after the Relu: a MatMul has no bias to take it.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2] y)
+    <float[3,2,1,1] w = {1, 2,  0, 0,  -1, 1}, float[3] b = {0.5, 0.5, 0.25},
+     float[3,2] m = {1, 2, 3, 4, 5, 6}> {
+    h = Conv(x, w, b)
+    g = GlobalAveragePool(h)
+    f = Flatten(g)
+    y = MatMul(f, m) })",
+                  "has no bias to take channel 1's constant 0.5");
 }
 
 TEST(RemoveDeadChannels, RefusesGroupedLayersAndAMatMulWithoutBias) {

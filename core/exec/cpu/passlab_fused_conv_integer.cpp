@@ -56,6 +56,8 @@ struct Plan : onednn::ConvPrimitive {
   bool declined = false;      // the reference path runs this configuration
   bool channelsLast = false;  // the int32 sums are [N, positions, M] (else [N, M, positions])
   std::vector<int32_t> sums;  // S (conv_integer_zero_point.h): [M, P], or [P, M] when channelsLast
+  std::vector<uint8_t> interior;  // channels-last: 1 where S's row is `whole` (Sums)
+  std::vector<int32_t> whole;     // [M] the sum of each channel's weights
   int64_t positions = 0;
 };
 
@@ -90,6 +92,11 @@ struct Sums {
   const int32_t* acc = nullptr;
   const int32_t* s = nullptr;
   int32_t zx = 0;
+  // Channels-last only: the positions whose S row is `whole` (every tap
+  // inside the image: the sum of all of a channel's weights), so that S
+  // need not be read there.
+  const uint8_t* interior = nullptr;
+  const int32_t* whole = nullptr;
 };
 
 // The activations computed inline below (as fused::epilogue computes them);
@@ -159,12 +166,15 @@ __attribute__((target("avx512f"))) inline void transpose16(__m512 r[16]) {
 // positions at a time: each position's channels dequantized along the
 // channels (contiguous sums, S [P, M], scale and bias), the 16x16 block
 // transposed in registers and stored as 16 rows of Y.
-__attribute__((target("avx512f"))) void dequantizeTileAvx512(
-    const int32_t* acc, int64_t m, const int32_t* sT, int64_t p, int32_t zx, const float* scale,
-    const float* bias, const Activation& act, float* y, int64_t o0, int64_t o1) {
+__attribute__((target("avx512f"))) void dequantizeTileAvx512(const int32_t* acc, int64_t m,
+                                                             const Sums& in, int64_t p,
+                                                             const float* scale, const float* bias,
+                                                             const Activation& act, float* y,
+                                                             int64_t o0, int64_t o1) {
+  const int32_t* sT = in.s;
   const auto positions = static_cast<int>(o1 - o0);
   const __mmask16 kp = static_cast<__mmask16>((1u << positions) - 1u);
-  const __m512i vzx = _mm512_set1_epi32(zx);
+  const __m512i vzx = _mm512_set1_epi32(in.zx);
   const __m512 zero = _mm512_setzero_ps(), alpha = _mm512_set1_ps(act.alpha),
                beta = _mm512_set1_ps(act.beta);
   for (int64_t c0 = 0; c0 < m; c0 += 16) {
@@ -172,6 +182,8 @@ __attribute__((target("avx512f"))) void dequantizeTileAvx512(
     const __mmask16 kc = static_cast<__mmask16>((1u << channels) - 1u);
     const __m512 vs = _mm512_maskz_loadu_ps(kc, scale + c0);
     const __m512 vb = bias ? _mm512_maskz_loadu_ps(kc, bias + c0) : zero;
+    const __m512i zxWhole =
+        sT ? _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, in.whole + c0)) : vzx;
     __m512 r[16];
     for (int i = 0; i < 16; ++i) {
       if (i >= positions) {
@@ -181,7 +193,10 @@ __attribute__((target("avx512f"))) void dequantizeTileAvx512(
       const int64_t at = (o0 + i) * m + c0;
       __m512i a = _mm512_maskz_loadu_epi32(kc, acc + at);
       if (sT)
-        a = _mm512_sub_epi32(a, _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, sT + at)));
+        a = _mm512_sub_epi32(a,
+                             in.interior[o0 + i]
+                                 ? zxWhole
+                                 : _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, sT + at)));
       // Explicit rounding: the compiler may not contract the product and the
       // bias into one FMA, which would round once where the unfused ops round twice.
       __m512 v = _mm512_mul_round_ps(_mm512_cvtepi32_ps(a), vs,
@@ -251,8 +266,8 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
       float* yb = y + b * m * p;
 #if defined(__x86_64__)
       if (avx512) {
-        dequantizeTileAvx512(acc, m, in.s, p, in.zx, t.scale.data(),
-                             hasBias ? t.bias.data() : nullptr, act, yb, o0, o1);
+        dequantizeTileAvx512(acc, m, in, p, t.scale.data(), hasBias ? t.bias.data() : nullptr, act,
+                             yb, o0, o1);
         continue;
       }
 #endif
@@ -272,6 +287,22 @@ std::vector<int32_t> transposed(const std::vector<int32_t>& a, int64_t rows, int
     for (int64_t c = 0; c < cols; ++c)
       t[static_cast<size_t>(c * rows + r)] = a[static_cast<size_t>(r * cols + c)];
   return t;
+}
+
+// Plan::whole (each channel's weights summed: S where every tap is inside
+// the image) and Plan::interior (the positions whose S row is that) from the
+// int8 weights w and S [P, M].
+void markInterior(Plan& p, const Tensor& w, int64_t m) {
+  const int64_t perChannel = m == 0 ? 0 : w.numel() / m;
+  const int8_t* wv = w.data<int8_t>();
+  p.whole.assign(static_cast<size_t>(m), 0);
+  for (int64_t c = 0; c < m; ++c)
+    for (int64_t k = 0; k < perChannel; ++k)
+      p.whole[static_cast<size_t>(c)] += wv[c * perChannel + k];
+  p.interior.assign(static_cast<size_t>(p.positions), 0);
+  for (int64_t o = 0; o < p.positions; ++o)
+    p.interior[static_cast<size_t>(o)] =
+        std::equal(p.whole.begin(), p.whole.end(), p.sums.begin() + o * m) ? 1 : 0;
 }
 
 memory::format_tag channelsLastTag(size_t spatial) {
@@ -304,7 +335,8 @@ class FusedConvInteger final : public Kernel {
     PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, nullptr, acc, true));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, g.outDims));
     const int64_t p = plan_->positions;
-    const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx};
+    const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
+                  plan_->interior.data(), plan_->whole.data()};
     (plan_->channelsLast ? writeFromChannelsLast : writeFromPlain)(
         in, terms, act_, g.N, g.M, p, y->mutableData<float>(), ctx.threads());
     return Status::ok();
@@ -362,7 +394,10 @@ class FusedConvInteger final : public Kernel {
       p->channelsLast = true;
     }
     p->sums = conv_integer::windowWeightSums(ctx.input(kW), g, p->positions);
-    if (p->channelsLast) p->sums = transposed(p->sums, g.M, p->positions);
+    if (p->channelsLast) {
+      p->sums = transposed(p->sums, g.M, p->positions);
+      markInterior(*p, ctx.input(kW), g.M);
+    }
     return p;
   }
 

@@ -1,8 +1,9 @@
 // MatMul and Gemm on oneDNN's matmul primitive (float32). The primitive is
-// built once per input shape; a right-hand side (weights) that is the same on
-// every run (KernelContext::invariantInput) is reordered once into the layout
-// oneDNN prefers and kept.
+// built once per input shape (the last four shapes' kept); a right-hand side (weights) that is the
+// same on every run (KernelContext::invariantInput) is reordered once into the layout oneDNN
+// prefers and kept.
 #include <memory>
+#include <vector>
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/families.h"
@@ -35,6 +36,8 @@ class MatMulPrimitive {
  public:
   // Builds the primitive; false when oneDNN has no implementation.
   bool build(const MatMulProblem& pb) {
+    for (const Built& b : recent_)
+      if (b.problem == pb) return restore(b);
     problem_ = pb;
     built_ = true;
     try {
@@ -63,6 +66,7 @@ class MatMulPrimitive {
     } catch (const dnnl::error&) {
       ok_ = false;
     }
+    remember();
     return ok_;
   }
 
@@ -123,6 +127,48 @@ class MatMulPrimitive {
     held_ = moved;
   }
 
+  // What build() made for one problem. The last kRecentProblems are kept, so
+  // a node whose shapes alternate (a decoder's first step and the next ones,
+  // run again for every sequence) does not create its primitive descriptor
+  // again on every switch.
+  struct Built {
+    MatMulProblem problem;
+    bool ok = false;
+    memory::desc userSrc, userWei, weiDesc, dstDesc, biasDesc;
+    dnnl::primitive prim;
+    bool reorderWei = false;
+    dnnl::reorder toWei;
+  };
+  static constexpr size_t kRecentProblems = 4;
+
+  void remember() {
+    if (recent_.size() == kRecentProblems) recent_.erase(recent_.begin());
+    recent_.push_back({problem_, ok_, userSrc_, userWei_, weiDesc_, dstDesc_, biasDesc_, prim_,
+                       reorderWei_, toWei_});
+  }
+
+  // Back to what build() made for b.problem; the held weights follow its layout.
+  bool restore(const Built& b) {
+    problem_ = b.problem;
+    built_ = true;
+    ok_ = b.ok;
+    userSrc_ = b.userSrc;
+    userWei_ = b.userWei;
+    weiDesc_ = b.weiDesc;
+    dstDesc_ = b.dstDesc;
+    biasDesc_ = b.biasDesc;
+    prim_ = b.prim;
+    reorderWei_ = b.reorderWei;
+    toWei_ = b.toWei;
+    if (!ok_) return false;
+    try {
+      adoptHeld(problem_);
+    } catch (const dnnl::error&) {
+      ok_ = false;
+    }
+    return ok_;
+  }
+
   // Row-major dims, or the last two swapped in memory (a transposed operand).
   static memory::desc layout(const memory::dims& dims, bool transposed) {
     auto f32 = memory::data_type::f32;
@@ -140,6 +186,7 @@ class MatMulPrimitive {
   bool heldValid_ = false;
   memory::dims heldWei_;  // the weights' dims and transposition held_ was made for
   bool heldTrans_ = false;
+  std::vector<Built> recent_;  // remember(), oldest first
 };
 
 // The reference kernel when oneDNN declines a shape, unless the weights it

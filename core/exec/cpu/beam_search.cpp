@@ -16,6 +16,7 @@
 
 #include "core/exec/compiled_graph.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/passlab_fused_math.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -274,14 +275,17 @@ class BeamSearch final : public Kernel {
                              std::to_string(BB) + ", sequence, vocab]");
     vocab = logits.dim(2);
     const int64_t L = logits.dim(1);
-    std::vector<float> scores(static_cast<size_t>(BB * vocab));
+    std::vector<float> scores(static_cast<size_t>(BB * vocab)), exps(static_cast<size_t>(vocab));
     for (int64_t r = 0; r < BB; ++r) {
       float* row = scores.data() + r * vocab;
       for (int64_t v = 0; v < vocab; ++v) row[v] = logitAt(logits, (r * L + L - 1) * vocab + v);
       const float mx = *std::max_element(row, row + vocab);
-      double sum = 0;
-      for (int64_t v = 0; v < vocab; ++v) sum += std::exp(static_cast<double>(row[v] - mx));
-      const auto lse = static_cast<float>(std::log(sum)) + mx;
+      // The sum of exp(row - mx) in float on 4 lanes (passlab_fused_math.h),
+      // as onnxruntime's float log-softmax; std::exp in double per element
+      // was 15% of ort_tiny_gpt2_beamsearch's run.
+      std::copy(row, row + vocab, exps.data());
+      const float sum = fused::expShiftSum(exps.data(), vocab, mx);
+      const auto lse = std::log(sum) + mx;
       for (int64_t v = 0; v < vocab; ++v) row[v] -= lse;
     }
     return scores;

@@ -3965,7 +3965,7 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="927"/>
-        <source>the gate is not HardSigmoid(DequantizeLinear(QLinearConv(QLinearConv(QuantizeLinear(GlobalAveragePool)))) of the Mul&apos;s other operand</source>
+        <source>the gate is not HardSigmoid(DequantizeLinear(QLinearConv(QLinearConv(QuantizeLinear(GlobalAveragePool))))) of the Mul&apos;s other operand</source>
         <translation>门控不是 Mul 另一操作数的 HardSigmoid(DequantizeLinear(QLinearConv(QLinearConv(QuantizeLinear(GlobalAveragePool)))))</translation>
     </message>
     <message>

@@ -175,7 +175,7 @@ std::optional<MatchResult> matchGate(ir::Node* gate, ir::Value* h, Block& b) {
   if (!last || pool->input(0) != h)
     return MatchResult::failure(
         "the gate is not HardSigmoid(DequantizeLinear(QLinearConv(QLinearConv(QuantizeLinear("
-        "GlobalAveragePool)))) of the Mul's other operand");
+        "GlobalAveragePool))))) of the Mul's other operand");
   for (const ir::Value* v : {gate->output(0), dq2->output(0), c2->output(0), c1->output(0),
                              qg->output(0), pool->output(0)})
     if (!readOnlyBy(v, 1)) return MatchResult::failure("a value inside the gate has other readers");

@@ -924,7 +924,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "the evaluator returned %1 outputs"),
       QT_TRANSLATE_NOOP("core", "the exponentials are read elsewhere"),
       QT_TRANSLATE_NOOP("core", "the folded constant would have %1 elements, more than either operand"),
-      QT_TRANSLATE_NOOP("core", "the gate is not HardSigmoid(DequantizeLinear(QLinearConv(QLinearConv(QuantizeLinear(GlobalAveragePool)))) of the Mul's other operand"),
+      QT_TRANSLATE_NOOP("core", "the gate is not HardSigmoid(DequantizeLinear(QLinearConv(QLinearConv(QuantizeLinear(GlobalAveragePool))))) of the Mul's other operand"),
       QT_TRANSLATE_NOOP("core", "the gate's DequantizeLinear does not use its QLinearConv's output scale"),
       QT_TRANSLATE_NOOP("core", "the gathered axis has no static size"),
       QT_TRANSLATE_NOOP("core", "the group's time is %1's scalar libm calls, the same fused or not, above %2 elements (bench_fused_kernels); '%3' has %4 elements"),

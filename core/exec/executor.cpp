@@ -70,6 +70,19 @@ Status checkInput(const InputInfo& info, const Value& v,
   }
 }
 
+// One output, copied out of the run's memory once: a tensor's ir::Tensor and
+// its runtime value share the copy (read-only; ir::Tensor writers copy first).
+void addOutput(const Value& v, RunResult& result) {
+  if (!v.isTensor()) {
+    result.outputs.emplace_back();
+    result.values.push_back(v.detached());
+    return;
+  }
+  ir::Tensor t = v.tensor().toIr();
+  result.values.emplace_back(t);
+  result.outputs.push_back(std::move(t));
+}
+
 }  // namespace
 
 Executor::~Executor() = default;
@@ -183,11 +196,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
 
   RunResult result;
   result.outputNames = outputNames_;
-  for (const SlotRef& r : plan_->outputs) {
-    Value v = frame.at(r).detached();
-    result.outputs.push_back(v.isTensor() ? v.tensor().toIr() : ir::Tensor());
-    result.values.push_back(std::move(v));
-  }
+  for (const SlotRef& r : plan_->outputs) addOutput(frame.at(r), result);
   for (size_t i = 0; i < result.outputs.size(); ++i) result.outputs[i].setName(outputNames_[i]);
   frame.slots.clear();
   block.reset();

@@ -7,13 +7,20 @@ namespace passlab::exec {
 
 namespace {
 
+// 64-byte aligned heap memory, uninitialized.
+std::byte* allocateAligned(size_t bytes) {
+  size_t rounded = (bytes + 63) / 64 * 64;
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(64, rounded == 0 ? 64 : rounded));
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
 class HeapStorage final : public Storage {
  public:
-  explicit HeapStorage(size_t bytes) : size_(bytes) {
-    size_t rounded = (bytes + 63) / 64 * 64;
-    data_ = static_cast<std::byte*>(std::aligned_alloc(64, rounded == 0 ? 64 : rounded));
-    if (data_ == nullptr) throw std::bad_alloc();
-    std::memset(data_, 0, bytes);
+  // `zeroed` false: the caller writes every byte (a copy).
+  explicit HeapStorage(size_t bytes, bool zeroed = true)
+      : data_(allocateAligned(bytes)), size_(bytes) {
+    if (zeroed) std::memset(data_, 0, bytes);
   }
   ~HeapStorage() override { std::free(data_); }
   std::byte* data() override { return data_; }
@@ -32,6 +39,22 @@ class StringStorage final : public Storage {
 
  private:
   std::vector<std::string> strings_;
+};
+
+// A copy of `size` bytes as an ir::Buffer (written once, without zeroing first).
+class CopiedBytes final : public ir::Buffer {
+ public:
+  CopiedBytes(const std::byte* src, size_t size) : data_(allocateAligned(size)), size_(size) {
+    if (size > 0) std::memcpy(data_, src, size);
+  }
+  ~CopiedBytes() override { std::free(data_); }
+  const std::byte* data() const override { return data_; }
+  size_t size() const override { return size_; }
+  std::string origin() const override { return "heap"; }
+
+ private:
+  std::byte* data_;
+  size_t size_;
 };
 
 // An ir::Buffer used in place.
@@ -110,9 +133,7 @@ ir::Tensor Tensor::toIr(std::string name) const {
     const std::string* s = data<std::string>();
     out = ir::Tensor::fromStrings(dims_, std::vector<std::string>(s, s + numel_));
   } else {
-    std::vector<std::byte> bytes(byteSize());
-    if (!bytes.empty()) std::memcpy(bytes.data(), data_, bytes.size());
-    out = ir::Tensor(dtype_, dims_, ir::makeHeapBuffer(std::move(bytes)));
+    out = ir::Tensor(dtype_, dims_, std::make_shared<CopiedBytes>(data_, byteSize()));
   }
   out.setName(std::move(name));
   return out;
@@ -120,12 +141,13 @@ ir::Tensor Tensor::toIr(std::string name) const {
 
 Tensor Tensor::clone() const {
   if (!defined()) return {};
-  Tensor out = zeros(dtype_, dims_);
   if (dtype_ == ir::DataType::kString) {
+    Tensor out = zeros(dtype_, dims_);
     for (int64_t i = 0; i < numel_; ++i) out.mutableData<std::string>()[i] = data<std::string>()[i];
-  } else if (byteSize() > 0) {
-    std::memcpy(out.mutableRaw(), data_, byteSize());
+    return out;
   }
+  Tensor out(dtype_, dims_, std::make_shared<HeapStorage>(byteSize(), /*zeroed=*/false));
+  if (byteSize() > 0) std::memcpy(out.mutableRaw(), data_, byteSize());
   return out;
 }
 

@@ -103,5 +103,56 @@ TEST(Executor, ReferenceKernelsOnlyOption) {
   EXPECT_EQ(r.profile[0].kernel, "cpu.ref.MatMul");
 }
 
+// Outputs are copied out of the run's memory: a second run on the same
+// executor (same arena, same memory plan) leaves the first result as it was,
+// and a result's ir::Tensor and runtime value hold the same elements.
+TEST(Executor, OutputsOutliveTheNextRun) {
+  const char* text = R"(
+    main (float[64,64] x, float[64] b) => (float[64,64] y, float[64,64] z) {
+      t = Add(x, b)
+      y = Relu(t)
+      z = Neg(t)
+    })";
+  std::vector<float> x(64 * 64), b(64);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 97) - 48.0f;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.25f * static_cast<float>(i);
+  auto expected = [&](float sign) {
+    std::vector<float> y(x.size()), z(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      float t = sign * x[i] + b[i % 64];
+      y[i] = t > 0 ? t : 0;
+      z[i] = -t;
+    }
+    return std::pair{y, z};
+  };
+  std::vector<float> negX(x.size());
+  for (size_t i = 0; i < x.size(); ++i) negX[i] = -x[i];
+  for (bool plan : {true, false}) {
+    SCOPED_TRACE(plan ? "memory plan" : "arena");
+    ExecutorOptions opts;
+    opts.memoryPlan = plan;
+    auto ex = Executor::create(testutil::parseModel(text), opts);
+    ASSERT_TRUE(ex) << ex.error().message();
+    auto first = (*ex)->run({{"x", floats({64, 64}, x)}, {"b", floats({64}, b)}});
+    ASSERT_TRUE(first) << first.error().message();
+    auto second = (*ex)->run({{"x", floats({64, 64}, negX)}, {"b", floats({64}, b)}});
+    ASSERT_TRUE(second) << second.error().message();
+    auto [y1, z1] = expected(1.0f);
+    auto [y2, z2] = expected(-1.0f);
+    testutil::expectNear(toFloats(first->outputs[0]), y1, 0);
+    testutil::expectNear(toFloats(first->outputs[1]), z1, 0);
+    testutil::expectNear(toFloats(second->outputs[0]), y2, 0);
+    testutil::expectNear(toFloats(second->outputs[1]), z2, 0);
+    for (const RunResult* r : {&*first, &*second})
+      for (size_t i = 0; i < 2; ++i) {
+        ASSERT_TRUE(r->values[i].isTensor());
+        const Tensor& v = r->values[i].tensor();
+        ASSERT_EQ(v.numel(), 64 * 64);
+        std::vector<float> got(v.data<float>(), v.data<float>() + v.numel());
+        testutil::expectNear(got, toFloats(r->outputs[i]), 0);
+      }
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec

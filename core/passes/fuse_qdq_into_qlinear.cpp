@@ -118,6 +118,16 @@ Text whyNotUnit(ir::Node& q, const char* opType, Unit& u) {
   return "";
 }
 
+// The fused node takes the name of the node its unit was built around (erased
+// by now), so that profiles and messages still read by it; it keeps its fresh
+// name when `name` is empty or another node of the graph has it.
+void takeName(ir::Node& fused, const std::string& name) {
+  if (name.empty()) return;
+  for (const auto& n : fused.owner()->nodes())
+    if (n.get() != &fused && n->name() == name) return;
+  fused.setName(name);
+}
+
 // The bias as QLinearConv takes it: int32, zero point 0, scale x_scale * w_scale.
 Text whyNotIntegerBias(const Dequantized& b, const Dequantized& x, const Dequantized& w) {
   const std::optional<ir::Tensor> bq = constant(b.q), bs = constant(b.scale), bz = constant(b.zero),
@@ -160,9 +170,11 @@ MatchResult convUnit(ir::Node& q, const MatchContext&) {
     std::vector<ir::Value*> ins{x.q, x.scale, x.zero, w.q, w.scale, w.zero, q.input(1), q.input(2)};
     if (b.q) ins.push_back(b.q);
     std::vector<const ir::Node*> from{&conv, &q, x.node, w.node};
+    const std::string name = conv.name();
     ir::Node* fused = fusion::addDerived(rw, "QLinearConv", ins, &q, from, &conv, {q.output(0)});
     fusion::replaceAndErase(rw, q.output(0), fused->output(0),
                             {&q, u.relu, &conv, x.node, w.node, b.node});
+    takeName(*fused, name);
   });
 }
 
@@ -186,10 +198,12 @@ MatchResult matMulUnit(ir::Node& q, const MatchContext&) {
   if (u.relu) nodes.push_back(u.relu);
   return MatchResult::success(nodes, [&q, &mm, u, a, b](rewrite::Rewriter& rw) {
     std::vector<const ir::Node*> from{&mm, &q, a.node, b.node};
+    const std::string name = mm.name();
     ir::Node* fused = fusion::addDerived(
         rw, "QLinearMatMul", {a.q, a.scale, a.zero, b.q, b.scale, b.zero, q.input(1), q.input(2)},
         &q, from, nullptr, {q.output(0)});
     fusion::replaceAndErase(rw, q.output(0), fused->output(0), {&q, u.relu, &mm, a.node, b.node});
+    takeName(*fused, name);
   });
 }
 
@@ -219,10 +233,12 @@ MatchResult binaryUnit(ir::Node& q, const char* opType, const char* fused) {
   const std::string fusedOp = fused;
   return MatchResult::success(nodes, [&q, &op, u, a, b, fusedOp](rewrite::Rewriter& rw) {
     const std::vector<const ir::Node*> from{&op, &q, a.node, b.node};
+    const std::string name = op.name();
     ir::Node* n = ortfusion::addMsNode(
         rw, fusedOp, {a.q, a.scale, a.zero, b.q, b.scale, b.zero, q.input(1), q.input(2)}, &q, from,
         {q.output(0)});
     fusion::replaceAndErase(rw, q.output(0), n->output(0), {&q, u.relu, &op, a.node, b.node});
+    takeName(*n, name);
   });
 }
 
@@ -297,8 +313,10 @@ MatchResult valuePreservingUnit(ir::Node& q, const MatchContext& c) {
               : ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {}, {static_cast<int8_t>(z)});
       ins[2] = addConstant(rw, *q.owner(), &q, x.q->name() + "_pad_value", std::move(zero), from);
     }
+    const std::string name = p->name();
     ir::Node* n = fusion::addDerived(rw, p->opType(), ins, &q, from, p, {q.output(0)});
     fusion::replaceAndErase(rw, q.output(0), n->output(0), {&q, p, x.node});
+    takeName(*n, name);
   });
 }
 
@@ -327,8 +345,10 @@ MatchResult concatUnit(ir::Node& q, const MatchContext&) {
   }
   return MatchResult::success(nodes, [&q, cat, ins, nodes](rewrite::Rewriter& rw) {
     const std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
+    const std::string name = cat->name();
     ir::Node* n = fusion::addDerived(rw, "Concat", ins, &q, from, cat, {q.output(0)});
     fusion::replaceAndErase(rw, q.output(0), n->output(0), nodes);
+    takeName(*n, name);
   });
 }
 

@@ -47,8 +47,9 @@ main (float[1,1,3,3] x) => (float[1,2,3,3] y)
     y = DequantizeLinear(yq, ys, yz) })");
 }
 
-TEST(FuseQdqIntoQlinear, AMatMulUnitBecomesOneQLinearMatMul) {
-  expectRewrite(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+// A QDQ MatMul unit, B per column.
+std::string matMulUnitText() {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,3] a) => (float[2,2] y)
     <float as = {0.01}, uint8 az = {128}, int8[3,2] bq = {10, -20, 30, 40, -50, 60},
      float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, float ys = {0.1}, uint8 yz = {128}> {
@@ -57,8 +58,11 @@ main (float[2,3] a) => (float[2,2] y)
     b = DequantizeLinear <axis = 1> (bq, bs, bz)
     m = MatMul(d, b)
     yq = QuantizeLinear(m, ys, yz)
-    y = DequantizeLinear(yq, ys, yz) })",
-                R"(<ir_version: 8, opset_import: ["" : 13]>
+    y = DequantizeLinear(yq, ys, yz) })";
+}
+
+TEST(FuseQdqIntoQlinear, AMatMulUnitBecomesOneQLinearMatMul) {
+  expectRewrite(kPass, matMulUnitText(), R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,3] a) => (float[2,2] y)
     <float as = {0.01}, uint8 az = {128}, int8[3,2] bq = {10, -20, 30, 40, -50, 60},
      float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, float ys = {0.1}, uint8 yz = {128}> {
@@ -312,6 +316,61 @@ TEST(FuseQdqIntoQlinear, LeavesAnAddWhoseReluTheQuantizationWouldNotReproduce) {
 TEST(FuseQdqIntoQlinear, LeavesAnAddWhoseOutputIsReadTwice) {
   expectUnchanged(kPass, binaryUnit("Add", false, "0", "uint8", "\n    e = Identity(c)"),
                   "Add output");
+}
+
+// `text` with the node whose line starts with `line` named `name`.
+std::string named(std::string text, const std::string& line, const std::string& name) {
+  const size_t at = text.find(line);
+  EXPECT_NE(at, std::string::npos) << line;
+  if (at != std::string::npos) text.insert(at, "[" + name + "] ");
+  return text;
+}
+
+const ir::Node* onlyNode(const ir::Model& m, const std::string& op) {
+  const ir::Node* found = nullptr;
+  for (const auto& n : m.graph().nodes())
+    if (n->opType() == op) {
+      EXPECT_EQ(found, nullptr) << "two " << op << " nodes";
+      found = n.get();
+    }
+  EXPECT_NE(found, nullptr) << "no " << op;
+  return found;
+}
+
+// Profiles name nodes: the fused node keeps the name of the op its unit was
+// built around, not a fresh "QLinearConv_N".
+TEST(FuseQdqIntoQlinear, TheFusedNodeKeepsTheNameOfItsOp) {
+  PassOutcome conv = runPass(kPass, named(convUnit(), "c = Conv", "stage2_conv3"));
+  const ir::Node* qconv = onlyNode(conv.model, "QLinearConv");
+  ASSERT_NE(qconv, nullptr);
+  EXPECT_EQ(qconv->name(), "stage2_conv3");
+  PassOutcome mm = runPass(kPass, named(matMulUnitText(), "m = MatMul", "fc1"));
+  const ir::Node* qmm = onlyNode(mm.model, "QLinearMatMul");
+  ASSERT_NE(qmm, nullptr);
+  EXPECT_EQ(qmm->name(), "fc1");
+  PassOutcome add = runPass(kPass, named(binaryUnit("Add", true), "c = Add", "residual_add"));
+  const ir::Node* qadd = onlyNode(add.model, "QLinearAdd");
+  ASSERT_NE(qadd, nullptr);
+  EXPECT_EQ(qadd->name(), "residual_add");
+  PassOutcome pool = runPass(kPass, named(valuePreserving(kMaxPool), "m = MaxPool", "pool1"));
+  const ir::Node* maxPool = onlyNode(pool.model, "MaxPool");
+  ASSERT_NE(maxPool, nullptr);
+  EXPECT_EQ(maxPool->name(), "pool1");
+}
+
+// A name another node of the graph also has (files may repeat names) is not
+// taken: the fused node's name stays one no other node has.
+TEST(FuseQdqIntoQlinear, TheFusedNodeTakesNoNameAnotherNodeHas) {
+  const std::string text = named(named(convUnit(), "c = Conv", "n"), "y = Dequantize", "n");
+  PassOutcome out = runPass(kPass, text);
+  const ir::Node* qconv = onlyNode(out.model, "QLinearConv");
+  ASSERT_NE(qconv, nullptr);
+  EXPECT_NE(qconv->name(), "n");
+  EXPECT_FALSE(qconv->name().empty());
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n.get() == qconv) continue;
+    EXPECT_NE(n->name(), qconv->name());
+  }
 }
 
 }  // namespace

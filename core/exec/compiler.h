@@ -8,6 +8,7 @@
 
 #include "core/exec/compiled_graph.h"
 #include "core/exec/kernel_registry.h"
+#include "core/exec/step_threads.h"
 #include "core/ir/model.h"
 #include "core/support/error.h"
 
@@ -26,6 +27,9 @@ class Compiler {
   // The kernel for `dtype` at `step` of `plan`, built on first use.
   Expected<KernelInstance*> instance(const CompiledGraph& plan, const Step& step,
                                      ir::DataType dtype);
+  // Which steps of the main graph run on one thread, for a run's input shapes
+  // (step_threads.h).
+  StepThreads& stepThreads() { return stepThreads_; }
 
  private:
   Status buildSteps(const ir::Graph& g, CompiledGraph& plan);
@@ -35,6 +39,7 @@ class Compiler {
   const KernelRegistry& registry_;
   bool referenceKernels_;
   bool buildAhead_;
+  StepThreads stepThreads_;
 };
 
 // Values of `g` that nodes inside `n`'s subgraphs read (directly or as a

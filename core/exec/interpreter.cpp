@@ -1,8 +1,11 @@
 #include "core/exec/interpreter.h"
 
+#include <omp.h>
+
 #include <chrono>
 #include <exception>
 #include <new>
+#include <optional>
 
 namespace passlab::exec {
 
@@ -51,6 +54,7 @@ NodeContext::NodeContext(RunState& state, const Frame* frame, std::vector<const 
     : state_(state),
       frame_(frame),
       step_(step),
+      threads_(state.threads),
       inputs_(std::move(inputs)),
       wanted_(std::move(wanted)),
       outputs_(wanted_.size()),
@@ -162,6 +166,27 @@ void bindKept(const Step& step, const std::vector<Value>& values, Frame& frame, 
   for (int32_t slot : step.releaseAfter) frame.slots[static_cast<size_t>(slot)] = Value();
 }
 
+// The OpenMP threads of the calling thread (what oneDNN's primitives are
+// built for and run on) are `threads` while it lives.
+class ScopedOmpThreads {
+ public:
+  explicit ScopedOmpThreads(int threads) : previous_(omp_get_max_threads()) {
+    omp_set_num_threads(threads);
+  }
+  ~ScopedOmpThreads() { omp_set_num_threads(previous_); }
+  ScopedOmpThreads(const ScopedOmpThreads&) = delete;
+  ScopedOmpThreads& operator=(const ScopedOmpThreads&) = delete;
+
+ private:
+  int previous_;
+};
+
+bool runsOnOneThread(const CompiledGraph& plan, size_t stepIndex, const RunState& state) {
+  const std::vector<bool>* single = state.singleThreadSteps;
+  return plan.depth == 0 && state.threads > 1 && single != nullptr && stepIndex < single->size() &&
+         (*single)[stepIndex];
+}
+
 }  // namespace
 
 Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
@@ -201,8 +226,14 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     // A kept step's outputs outlive the run: not in the block.
     ctx.placeOutputsIn(kept ? nullptr : block, static_cast<int32_t>(stepIndex));
     if (kept) ctx.allocateOutputsOnHeap();
+    std::optional<ScopedOmpThreads> oneThread;
+    if (runsOnOneThread(plan, stepIndex, state)) {
+      ctx.limitThreads(1);
+      oneThread.emplace(1);
+    }
     auto start = state.profiler ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
+    oneThread.reset();
     if (!s) return s.error().withContext(node.describe());
     if (state.cancel && state.cancel->load())
       return Error(ErrorCode::kCancelled, "run cancelled in " + node.describe());

@@ -35,6 +35,10 @@ struct RunState {
   // Outputs of the main graph's constant-only steps kept across the
   // executor's runs (reused, or computed and kept); null: every step runs.
   KeptValues* kept = nullptr;
+  // Per main-graph step: whether it runs on one thread (its work is too small
+  // to pay for waking the others, step_threads.h); null: every step uses
+  // `threads`.
+  const std::vector<bool>* singleThreadSteps = nullptr;
 };
 
 struct Frame {
@@ -65,7 +69,7 @@ class NodeContext final : public KernelContext {
   Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override;
   void setOutput(size_t i, Value v) override;
   Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override;
-  int threads() const override { return state_.threads; }
+  int threads() const override { return threads_; }
   bool cancelled() const override { return state_.cancel && state_.cancel->load(); }
   int64_t maxLoopIterations() const override { return state_.maxLoopIterations; }
   Expected<std::vector<Value>> runSubgraph(const CompiledGraph& graph,
@@ -82,6 +86,8 @@ class NodeContext final : public KernelContext {
   // Outputs are allocated on the heap, not from the Arena nor the block: they
   // are kept across runs (kept_values.h).
   void allocateOutputsOnHeap() { onHeap_ = true; }
+  // The kernel may use `threads` threads (fewer than the run's).
+  void limitThreads(int threads) { threads_ = threads; }
   // Whether output i is a tensor allocate() gave from the heap.
   bool allocatedOnHeap(size_t i) const { return i < heapOutput_.size() && heapOutput_[i]; }
   // Whether the kernel said it holds its own copy of invariant input i.
@@ -93,6 +99,7 @@ class NodeContext final : public KernelContext {
   const Step* step_;
   memory::PlannedBlock* block_ = nullptr;
   int32_t stepIndex_ = -1;
+  int threads_;
   bool onHeap_ = false;
   std::vector<const Value*> inputs_;
   std::vector<bool> wanted_;

@@ -1,0 +1,149 @@
+// Threads per step (issue #26): small nodes run on the calling thread only,
+// big ones on all; results do not depend on it.
+#include "core/exec/step_threads.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "core/exec/compiler.h"
+#include "core/exec/cpu/cpu_backend.h"
+#include "exec_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using testutil::floats;
+using testutil::parseModel;
+using testutil::toFloats;
+
+TEST(StepThreads, SmallWorkRunsOnOneThreadBigOnAll) {
+  analysis::NodeCost tiny{/*flops=*/6, /*bytesRead=*/48, /*bytesWritten=*/24, /*known=*/true};
+  analysis::NodeCost matmul{2.0 * 512 * 512 * 512, 3u * 512 * 512 * 4, 512u * 512 * 4, true};
+  analysis::NodeCost copy{0, 64u << 20, 64u << 20, true};  // 128 MiB moved, no FLOPs
+  analysis::NodeCost unknown{6, 48, 24, /*known=*/false};
+  EXPECT_EQ(threadsForWork(tiny, 2), 1);
+  EXPECT_EQ(threadsForWork(matmul, 2), 2);
+  EXPECT_EQ(threadsForWork(matmul, 8), 8);
+  EXPECT_EQ(threadsForWork(copy, 4), 4);
+  EXPECT_EQ(threadsForWork(unknown, 2), 2);  // not known: every thread, as before
+  EXPECT_LT(workMicros(tiny), kSingleThreadMicros);
+  EXPECT_LT(workMicros(unknown), 0.0);
+}
+
+// The step of `plan` whose node produces `name`.
+size_t stepProducing(const CompiledGraph& plan, const std::string& name) {
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    for (const ir::Value* v : plan.steps[i].node->outputs())
+      if (v != nullptr && v->name() == name) return i;
+  ADD_FAILURE() << "no step produces " << name;
+  return 0;
+}
+
+constexpr const char* kMixed = R"(
+    main (float[N,256] a, float[256,256] b, float[3] c) => (float[N,256] y, float[3] z) {
+      y = MatMul(a, b)
+      z = Relu(c)
+    })";
+
+struct Compiled {
+  ir::Model model;
+  std::unique_ptr<Compiler> compiler;
+  std::unique_ptr<CompiledGraph> plan;
+};
+
+Compiled compile(const char* text) {
+  Compiled c{parseModel(text), nullptr, nullptr};
+  c.compiler =
+      std::make_unique<Compiler>(c.model, cpu::kernelRegistry(), /*referenceKernels=*/false);
+  auto plan = c.compiler->compile(c.model.graph(), nullptr);
+  EXPECT_TRUE(plan) << (plan ? "" : plan.error().message());
+  if (plan) c.plan = std::move(plan).value();
+  return c;
+}
+
+StepThreads::Inputs mixedInputs(int64_t n) {
+  std::vector<float> a(static_cast<size_t>(n * 256)), b(256 * 256);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.37f * static_cast<float>(i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.11f * static_cast<float>(i)) / 16;
+  return {{"a", Value(Tensor::fromIr(floats({n, 256}, a)))},
+          {"b", Value(Tensor::fromIr(floats({256, 256}, b)))},
+          {"c", Value(Tensor::fromIr(floats({3}, {-1, 0.5f, 2})))}};
+}
+
+TEST(StepThreads, DecidesPerStepFromTheRunsInputShapes) {
+  Compiled c = compile(kMixed);
+  ASSERT_TRUE(c.plan);
+  size_t matmul = stepProducing(*c.plan, "y"), relu = stepProducing(*c.plan, "z");
+  StepThreads threads;
+  // 512 rows: 67 MFLOP, worth two threads; the Relu of 3 elements is not.
+  std::vector<bool> big = threads.prepare(c.model, *c.plan, mixedInputs(512));
+  ASSERT_EQ(big.size(), c.plan->steps.size());
+  EXPECT_FALSE(big[matmul]);
+  EXPECT_TRUE(big[relu]);
+  // One row (131 kFLOP, 258 KiB, 16 us): small, decided again for the new shape.
+  std::vector<bool> small = threads.prepare(c.model, *c.plan, mixedInputs(1));
+  EXPECT_TRUE(small[matmul]);
+  EXPECT_TRUE(small[relu]);
+}
+
+TEST(StepThreads, UnknownShapesKeepEveryThread) {
+  Compiled c = compile(kMixed);
+  ASSERT_TRUE(c.plan);
+  StepThreads threads;
+  // Only c is given a shape: the MatMul's cost is not known.
+  StepThreads::Inputs inputs = mixedInputs(1);
+  inputs.erase(inputs.begin());
+  std::vector<bool> single = threads.prepare(c.model, *c.plan, inputs);
+  EXPECT_FALSE(single[stepProducing(*c.plan, "y")]);
+  EXPECT_TRUE(single[stepProducing(*c.plan, "z")]);
+}
+
+TEST(StepThreads, TheEnvironmentSetsTheLimit) {
+  Compiled c = compile(kMixed);
+  ASSERT_TRUE(c.plan);
+  size_t relu = stepProducing(*c.plan, "z"), matmul = stepProducing(*c.plan, "y");
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", "0", 1);  // every step on every thread
+  std::vector<bool> off = StepThreads().prepare(c.model, *c.plan, mixedInputs(512));
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", "1e9", 1);  // every step with a known cost on one
+  std::vector<bool> all = StepThreads().prepare(c.model, *c.plan, mixedInputs(512));
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
+  EXPECT_FALSE(off[relu]);
+  EXPECT_FALSE(off[matmul]);
+  EXPECT_TRUE(all[relu]);
+  EXPECT_TRUE(all[matmul]);
+}
+
+TEST(StepThreads, ResultsDoNotDependOnTheDecision) {
+  // Two threads (big MatMul split, small steps on one) against one thread,
+  // and both against a double reference.
+  const int64_t n = 512;
+  StepThreads::Inputs inputs = mixedInputs(n);
+  ir::Model m = parseModel(kMixed);
+  auto ex = Executor::create(m, {});
+  ASSERT_TRUE(ex) << ex.error().message();
+  RunOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  auto r1 = (*ex)->run(inputs, one);
+  auto r2 = (*ex)->run(inputs, two);
+  auto r3 = (*ex)->run(mixedInputs(1), two);  // every step small now
+  ASSERT_TRUE(r1 && r2 && r3);
+  std::vector<float> y1 = toFloats(r1->outputs[0]), y2 = toFloats(r2->outputs[0]);
+  const float* a = inputs[0].second.tensor().data<float>();
+  const float* b = inputs[1].second.tensor().data<float>();
+  for (int64_t i = 0; i < n; i += 37)
+    for (int64_t j = 0; j < 256; j += 5) {
+      double want = 0;
+      for (int64_t k = 0; k < 256; ++k) want += double(a[i * 256 + k]) * b[k * 256 + j];
+      EXPECT_NEAR(y1[size_t(i * 256 + j)], want, 1e-3) << i << "," << j;
+      EXPECT_NEAR(y2[size_t(i * 256 + j)], want, 1e-3) << i << "," << j;
+    }
+  testutil::expectNear(toFloats(r2->outputs[1]), {0, 0.5f, 2});
+  std::vector<float> y3 = toFloats(r3->outputs[0]);
+  for (int64_t j = 0; j < 256; ++j) EXPECT_NEAR(y3[size_t(j)], y1[size_t(j)], 1e-4) << j;
+}
+
+}  // namespace
+}  // namespace passlab::exec

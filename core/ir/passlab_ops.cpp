@@ -35,6 +35,7 @@ using enum EwOperands;
 using enum EwLowering;
 
 // name, onnx op, approximate, instruction, code, operands, lowering, libm
+// (Sigmoid and Tanh run vectorized rows, sigmoid_rows.h: not libm)
 constexpr ElementwiseOp kElementwise[] = {
     {"Add", "Add", "", "Add", kAdd, kTwo, kSingle, false},
     {"Sub", "Sub", "", "Sub", kSub, kTwo, kSingle, false},
@@ -51,8 +52,8 @@ constexpr ElementwiseOp kElementwise[] = {
     {"Neg", "Neg", "", "Neg", kNeg, kOne, kSingle, false},
     {"Abs", "Abs", "", "Abs", kAbs, kOne, kSingle, false},
     {"Relu", "Relu", "", "Relu", kRelu, kOne, kSingle, false},
-    {"Sigmoid", "Sigmoid", "", "Sigmoid", kSigmoid, kOne, kSingle, true},
-    {"Tanh", "Tanh", "", "Tanh", kTanh, kOne, kSingle, true},
+    {"Sigmoid", "Sigmoid", "", "Sigmoid", kSigmoid, kOne, kSingle, false},
+    {"Tanh", "Tanh", "", "Tanh", kTanh, kOne, kSingle, false},
     {"Exp", "Exp", "", "Exp", kExp, kOne, kSingle, true},
     {"Log", "Log", "", "Log", kLog, kOne, kSingle, true},
     {"Sqrt", "Sqrt", "", "Sqrt", kSqrt, kOne, kSingle, false},

@@ -23,11 +23,14 @@
 // before a broadcast Mul) stays outside, as an input, since the fused kernel
 // would recompute it for every output element, which bench_fused_kernels
 // shows slower than computing it once.
-// A group with an op computed by a scalar libm call (Tanh, Exp, Log, Erf,
-// Sigmoid, Sin, Cos, Softplus, Elu, Gelu, Pow by another exponent than 1, 2,
-// 3, 0.5) fires only up to 4096 output elements (static): above, its time is
-// in those calls, the same fused or not (bench_fused_kernels: 1.00-1.01x),
-// below, the saved per-node dispatch makes it faster.
+// A group with an op computed by a scalar libm call (Exp, Log, Erf, Sin,
+// Cos, Softplus, Elu, Gelu, Pow by another exponent than 1, 2, 3, 0.5) fires
+// only up to 4096 output elements (static): above, its time is in those
+// calls, the same fused or not (bench_fused_kernels: 1.00-1.01x), below, the
+// saved per-node dispatch makes it faster. The same limit holds for a group
+// with Sigmoid or Tanh, for another reason: they run vectorized rows
+// (sigmoid_rows.h) fused or not, and above it the fused group measures
+// 0.87-1.15x the unfused ops depending on the build, no steady gain.
 // The group is grown backwards from its last op (a node whose result is not
 // read by exactly one elementwise op of its shape) over intermediates with
 // one consumer; a value read by several ops ends the groups there and is
@@ -179,12 +182,19 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
   return p;
 }
 
-// Groups with an op whose float loop is a scalar libm call (tanhf, expf,
-// erff, ...) spend their time there: fused, they save only the passes over
-// memory, which bench_fused_kernels measures within noise (1.00-1.01x) from
-// 6K elements up; below 4096 elements the saved per-node dispatch wins
-// (1.06x at 3072, 3x at 16).
-constexpr int64_t kLibmMaxElements = 4096;
+// Groups with an op whose float loop is a scalar libm call (expf, erff,
+// ...) spend their time there: fused, they save only the passes over
+// memory, which bench_fused_kernels measured within noise (1.00-1.01x) from
+// 6K elements up (when tanhf was one of them); below 4096 elements the saved
+// per-node dispatch wins (1.06x at 3072, 3x at 16).
+// Sigmoid and Tanh are no libm rows (passlab_ops.cpp) since they run
+// vectorized rows, but bench_fused_kernels' SiLU and tanh GELU sweeps (1
+// thread, load 1.5-1.9) still find no steady gain above 4096 elements: the
+// fused group measured 1.04-1.15x the unfused ops in two builds (one run
+// 0.96x) and 0.87-1.07x in another (the same sources: code placement),
+// while below it the dispatch saved wins in every build (1.03-2.2x), so
+// they keep the limit.
+constexpr int64_t kSlowGroupMaxElements = 4096;
 
 const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
   for (const ir::Node* n : group) {
@@ -195,6 +205,34 @@ const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
     }
   }
   return nullptr;
+}
+
+const ir::Node* vectorizedRowBound(const std::vector<ir::Node*>& group) {
+  for (const ir::Node* n : group)
+    if (n->domain().empty() && (n->opType() == "Sigmoid" || n->opType() == "Tanh")) return n;
+  return nullptr;
+}
+
+// "" when a group of `out`'s size may be fused; else why not (see above).
+Text whyTooLarge(const std::vector<ir::Node*>& group, const ir::Value* out) {
+  const ir::Node* libm = libmBound(group);
+  const ir::Node* row = libm ? nullptr : vectorizedRowBound(group);
+  if (!libm && !row) return Text();
+  auto dims = rewrite::staticDims(out);
+  int64_t count = 1;
+  for (int64_t d : dims.value_or(std::vector<int64_t>{})) count *= d;
+  if (dims && count <= kSlowGroupMaxElements) return Text();
+  const std::string limit = std::to_string(kSlowGroupMaxElements);
+  const std::string size = dims ? std::to_string(count) : std::string("unknown");
+  if (libm)
+    return Text::of(
+        "the group's time is %1's scalar libm calls, the same fused or not, above %2 "
+        "elements (bench_fused_kernels); '%3' has %4 elements",
+        libm->opType(), limit, out->name(), size);
+  return Text::of(
+      "%1 runs a vectorized row fused or not: above %2 elements the fused group measured no "
+      "steady gain (bench_fused_kernels: 0.87-1.15x); '%3' has %4 elements",
+      row->opType(), limit, out->name(), size);
 }
 
 MatchResult fuse(ir::Node& root, const MatchContext& c) {
@@ -252,17 +290,7 @@ MatchResult fuse(ir::Node& root, const MatchContext& c) {
   if (group.size() < 2)
     return MatchResult::failure(firstWhy.empty() ? Text("nothing to fuse with")
                                                  : Text::of("nothing to fuse with: %1", firstWhy));
-  if (const ir::Node* slow = libmBound(group)) {
-    auto n = rewrite::staticDims(out);
-    int64_t count = 1;
-    for (int64_t d : n.value_or(std::vector<int64_t>{})) count *= d;
-    if (!n || count > kLibmMaxElements)
-      return MatchResult::failure(
-          Text::of("the group's time is %1's scalar libm calls, the same fused or not, above %2 "
-                   "elements (bench_fused_kernels); '%3' has %4 elements",
-                   slow->opType(), std::to_string(kLibmMaxElements), out->name(),
-                   (n ? std::to_string(count) : std::string("unknown"))));
-  }
+  if (Text why = whyTooLarge(group, out); !why.empty()) return MatchResult::failure(why);
   // Producers first: a depth-first post-order from the root.
   std::vector<ir::Node*> order;
   std::unordered_set<const ir::Node*> done;

@@ -314,11 +314,31 @@ std::vector<Case> cases() {
     };
   };
   for (Dims d : {Dims{1, 1, 768}, Dims{1, 4, 768}, Dims{1, 8, 768}, Dims{1, 16, 768},
-                 Dims{1, 64, 768}, Dims{1, 512, 3072}}) {
+                 Dims{1, 64, 768}, Dims{1, 64, 3072}, Dims{1, 512, 3072}}) {
     std::string n = "tanh GELU [";
     for (size_t i = 0; i < d.size(); ++i) n += (i ? "," : "") + std::to_string(d[i]);
     v.push_back(
         {"FusedElementwise", n + "] (by hand)", "", geluSweep(d, false), geluSweep(d, true)});
+  }
+  // SiLU x * Sigmoid(x) by hand over sizes: Sigmoid's vectorized row either way
+  // (fuse_elementwise_chains' limit for Sigmoid/Tanh groups above 4096 elements).
+  auto siluSweep = [](Dims dims, bool fused) {
+    return [=](Builder& b) {
+      ir::Value* x = b.input("x", dims);
+      if (!fused) return b.output(b.op("Mul", {x, b.op("Sigmoid", {x})}));
+      b.model().opsets.push_back({"ai.passlab", 1});
+      std::vector<ir::Attribute> a;
+      a.push_back(ir::Attribute::makeStrings("ops", {"Sigmoid", "Mul"}));
+      a.push_back(ints("operands", {0, -1, -1, 0, 1, -1}));
+      b.output(b.op("FusedElementwise", {x}, std::move(a), "ai.passlab"));
+    };
+  };
+  for (Dims d : {Dims{1, 16, 16, 16}, Dims{1, 32, 32, 32}, Dims{1, 16, 112, 112},
+                 Dims{1, 96, 56, 56}, Dims{1, 96, 112, 112}}) {
+    std::string n = "SiLU [";
+    for (size_t i = 0; i < d.size(); ++i) n += (i ? "," : "") + std::to_string(d[i]);
+    v.push_back(
+        {"FusedElementwise", n + "] (by hand)", "", siluSweep(d, false), siluSweep(d, true)});
   }
   v.push_back({"FusedElementwise", "ort_gpt2_past tanh GELU [1,1,16]", "fuse_elementwise_chains",
                [](Builder& b) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/analysis/shape_inference.h"
+#include "core/exec/input_types.h"
 
 namespace passlab::exec {
 
@@ -17,18 +18,6 @@ std::string signatureOf(const StepThreads::Inputs& inputs) {
   std::string s;
   for (const auto& [name, value] : inputs) s += name + "=" + value.describe() + ";";
   return s;
-}
-
-// The graph inputs of `copy` take the element types and dims of `inputs`.
-void bindInputTypes(ir::Model& copy, const StepThreads::Inputs& inputs) {
-  for (const auto& [name, value] : inputs) {
-    if (!value.isTensor()) continue;
-    ir::Value* v = copy.graph().findValue(name);
-    if (v == nullptr) continue;
-    std::vector<ir::Dim> dims;
-    for (int64_t d : value.tensor().dims()) dims.emplace_back(d);
-    v->setType(ir::Type::tensor(value.tensor().dtype(), ir::Shape(std::move(dims))));
-  }
 }
 
 // The node of `typed` (an inferred copy) that produces what `node` produces.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/analysis/shape_inference.h"
+#include "core/exec/input_types.h"
 #include "core/pipeline/pass_manager.h"
 
 namespace passlab::pipeline {
@@ -60,12 +61,7 @@ ir::Model exposeAllValues(const ir::Model& m, std::vector<std::string>* order) {
 
 ir::Model withRunShapes(const ir::Model& model, const exec::NamedInputs& inputs) {
   ir::Model copy = model.clone();
-  for (const auto& [name, value] : inputs) {
-    ir::Value* v = copy.graph().findValue(name);
-    if (!v || !value.isTensor()) continue;
-    const exec::Tensor& t = value.tensor();
-    v->setType(ir::Type::tensor(t.dtype(), ir::Shape::fromValues(t.dims())));
-  }
+  exec::bindInputTypes(copy, inputs);
   analysis::inferShapes(copy);
   return copy;
 }

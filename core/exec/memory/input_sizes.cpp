@@ -1,23 +1,12 @@
 #include "core/exec/memory/input_sizes.h"
 
 #include "core/analysis/shape_inference.h"
+#include "core/exec/input_types.h"
 #include "core/exec/memory/memory_plan.h"
 
 namespace passlab::exec::memory {
 
 namespace {
-
-// The graph inputs of `copy` take the element types and dims of `inputs`.
-void bindInputTypes(ir::Model& copy, const std::vector<std::pair<std::string, Value>>& inputs) {
-  for (const auto& [name, value] : inputs) {
-    if (!value.isTensor()) continue;
-    ir::Value* v = copy.graph().findValue(name);
-    if (v == nullptr) continue;
-    std::vector<ir::Dim> dims;
-    for (int64_t d : value.tensor().dims()) dims.emplace_back(d);
-    v->setType(ir::Type::tensor(value.tensor().dtype(), ir::Shape(std::move(dims))));
-  }
-}
 
 uint64_t bytesOf(const ir::Type& t) {
   if (!t.isTensor() || t.elemType() == ir::DataType::kUndefined ||

@@ -14,6 +14,7 @@
 
 #include "core/exec/executor.h"
 #include "tests/core/exec/kernel_test_util.h"
+#include "tests/core/exec/onednn_verbose_log.h"
 
 namespace passlab::exec {
 namespace {
@@ -60,21 +61,7 @@ std::string model(const ConvShape& c) {
          ", " + p + "]> (x, w, b) }";
 }
 
-// The executions oneDNN logs during `f`.
-template <class F>
-std::vector<std::string> onednnExecs(F f) {
-  testing::internal::CaptureStdout();
-  const bool verbose = dnnl_set_verbose(1) == dnnl_success;
-  f();
-  dnnl_set_verbose(0);
-  std::string log = testing::internal::GetCapturedStdout();
-  EXPECT_TRUE(verbose) << "this oneDNN build has no verbose mode";
-  std::vector<std::string> execs;
-  std::istringstream lines(log);
-  for (std::string line; std::getline(lines, line);)
-    if (line.find(",exec,") != std::string::npos) execs.push_back(line);
-  return execs;
-}
+using testutil::onednnExecs;
 
 // oneDNN's log of the second run of the convolution; its output is checked
 // against the reference kernel's.

@@ -80,8 +80,8 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   v.insert(ln == v.end() ? ln : ln + 1, "fuse_passlab_layer_norm");
   for (const char* id :
        {"fuse_passlab_attention", "fuse_passlab_softmax", "fuse_conv_integer_epilogue",
-        "fuse_conv_activation",
-        "fuse_gemm_activation", "fuse_elementwise_chains", "convert_to_blocked_layout"})
+        "fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains",
+        "convert_to_blocked_layout"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;

@@ -79,4 +79,16 @@ ir::Model parse(const std::string& text) {
   return std::move(m.value());
 }
 
+int countOps(const ir::Model& m, const std::string& op) {
+  int n = 0;
+  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
+  return n;
+}
+
+const ir::Node* findOp(const ir::Model& m, const std::string& op) {
+  for (const auto& node : m.graph().nodes())
+    if (node->opType() == op) return node.get();
+  return nullptr;
+}
+
 }  // namespace passlab::testing

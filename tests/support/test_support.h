@@ -23,6 +23,10 @@ std::string tempDir();
 // Parses a text-format model; fails the current test on error.
 ir::Model parse(const std::string& text);
 
+// How many main-graph nodes of `m` are `op`, and the first of them (null: none).
+int countOps(const ir::Model& m, const std::string& op);
+const ir::Node* findOp(const ir::Model& m, const std::string& op);
+
 }  // namespace passlab::testing
 
 // Skips the current test when the corpus is absent.

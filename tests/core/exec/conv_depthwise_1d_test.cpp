@@ -18,15 +18,7 @@ namespace {
 
 using cpu::ConvDepthwise1dShape;
 
-std::vector<float> pattern(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t s = seed * 2654435761u + 1u;
-  for (float& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>((s >> 8) % 2001) / 1000.0f - 1.0f;
-  }
-  return v;
-}
+using testutil::pattern;
 
 int64_t outLength(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pb, int64_t pe) {
   return (in + pb + pe - (k - 1) * dilation - 1) / stride + 1;

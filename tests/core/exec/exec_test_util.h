@@ -22,6 +22,17 @@ inline std::vector<float> toFloats(const ir::Tensor& t) {
   return {d.begin(), d.end()};
 }
 
+// n seeded values in [-1, 1] (a linear congruential sequence: the same on every machine).
+inline std::vector<float> pattern(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  uint32_t s = seed * 2654435761u + 1u;
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<float>((s >> 8) % 2001) / 1000.0f - 1.0f;
+  }
+  return v;
+}
+
 inline ir::Model parseModel(const std::string& text) {
   auto m = io::parseModelText(text);
   EXPECT_TRUE(m) << (m ? "" : m.error().message());

@@ -13,15 +13,7 @@
 namespace passlab::exec {
 namespace {
 
-std::vector<float> pattern(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t s = seed * 2654435761u + 1u;
-  for (float& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>((s >> 8) % 2001) / 1000.0f - 1.0f;
-  }
-  return v;
-}
+using testutil::pattern;
 
 std::string literal(const std::vector<float>& v) {
   std::string s = "{";

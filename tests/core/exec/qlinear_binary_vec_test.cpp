@@ -34,16 +34,13 @@ std::string binaryModel(const std::string& op, const std::string& type, const st
          " c) <" + params + "> { c = com.microsoft." + op + "(a, sa, za, b, sb, zb, sc, zc) }";
 }
 
+// Profiled, so the kernels that ran are named.
 RunResult runWith(const std::string& text, const NamedInputs& in, bool reference) {
   ExecutorOptions o;
   o.referenceKernels = reference;
-  auto ex = Executor::create(testutil::parseModel(text), o);
-  EXPECT_TRUE(ex) << ex.error().message();
   RunOptions run;
   run.profile = true;
-  auto r = (*ex)->run(in, run);
-  EXPECT_TRUE(r) << r.error().message();
-  return std::move(r).value();
+  return testutil::runText(text, in, o, run);
 }
 
 TEST(QLinearBinaryVec, AddRoundsAsOnnxRuntime) {

@@ -70,16 +70,13 @@ ir::Tensor randomA(const MatMulCase& c, std::mt19937& rng) {
   return kt::i8(c.a, std::vector<int8_t>(v.begin(), v.end()));
 }
 
+// Profiled, so the kernels that ran are named.
 RunResult runWith(const std::string& text, const NamedInputs& in, bool reference) {
   ExecutorOptions o;
   o.referenceKernels = reference;
-  auto ex = Executor::create(testutil::parseModel(text), o);
-  EXPECT_TRUE(ex) << ex.error().message();
   RunOptions run;
   run.profile = true;
-  auto r = (*ex)->run(in, run);
-  EXPECT_TRUE(r) << r.error().message();
-  return std::move(r).value();
+  return testutil::runText(text, in, o, run);
 }
 
 class QLinearMatMulOneDnn : public ::testing::TestWithParam<MatMulCase> {};

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
 
 namespace passlab::testing {
 namespace {
@@ -38,15 +39,9 @@ main (uint8[1,4,5,5] x) => ()" +
          " }";
 }
 
-int count(const ir::Model& m, const std::string& op) {
-  int n = 0;
-  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
-  return n;
-}
-
 TEST(ConvertInt8ToChannelsLast, AChainRunsChannelsLastBetweenOneTransposeEachWay) {
   PassOutcome out = runPass(kPass, chain());
-  EXPECT_EQ(count(out.model, "Transpose"), 2);
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);
   int channelsLast = 0;
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "QLinearConv") {
@@ -54,8 +49,8 @@ TEST(ConvertInt8ToChannelsLast, AChainRunsChannelsLastBetweenOneTransposeEachWay
       channelsLast += n->attrInt("channels_last", 0) == 1;
     }
   EXPECT_EQ(channelsLast, 2);
-  EXPECT_EQ(count(out.model, "HardSwish"), 1);
-  EXPECT_EQ(count(out.model, "QLinearAdd"), 1);
+  EXPECT_EQ(countOps(out.model, "HardSwish"), 1);
+  EXPECT_EQ(countOps(out.model, "QLinearAdd"), 1);
   expectSameOutputs(kPass, chain());
 }
 
@@ -75,7 +70,7 @@ TEST(ConvertInt8ToChannelsLast, AChainEndsBeforeItsLastDequantize) {
   const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
     y = Relu(d2))";
   PassOutcome two = runPass(kPass, chain(tail));
-  EXPECT_EQ(count(two.model, "Transpose"), 2);
+  EXPECT_EQ(countOps(two.model, "Transpose"), 2);
   for (const auto& n : two.model.graph().nodes())
     if (n->opType() == "Transpose")
       EXPECT_NE(n->output(0)->type().elemType(), ir::DataType::kFloat);
@@ -91,9 +86,9 @@ TEST(ConvertInt8ToChannelsLast, SqueezeExcitationAndConcatStayChannelsLast) {
     cat = Concat <axis = 1> (mq, a)
     y = DequantizeLinear(cat, s, z))";
   PassOutcome out = runPass(kPass, chain(tail, "float[1,8,5,5] y"));
-  EXPECT_EQ(count(out.model, "Transpose"), 2);
-  EXPECT_EQ(count(out.model, "GlobalAveragePool"), 0);
-  EXPECT_EQ(count(out.model, "ReduceMean"), 1);
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);
+  EXPECT_EQ(countOps(out.model, "GlobalAveragePool"), 0);
+  EXPECT_EQ(countOps(out.model, "ReduceMean"), 1);
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "Concat") EXPECT_EQ(n->attrInt("axis", 0), 3);
   expectSameOutputs(kPass, chain(tail, "float[1,8,5,5] y"));
@@ -116,12 +111,12 @@ TEST(ConvertInt8ToChannelsLast, AFusedSqueezeExcitationRunsChannelsLast) {
   std::string text = chain(tail, "float[1,4,5,5] y", extra);
   text.replace(text.find("\"com.microsoft\" : 1"), 19, "\"com.microsoft\" : 1, \"ai.passlab\" : 1");
   PassOutcome out = runPass(kPass, text);
-  EXPECT_EQ(count(out.model, "Transpose"), 2);
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "QLinearSqueezeExcite") {
       EXPECT_EQ(n->attrInt("channels_last", 0), 1);
     }
-  EXPECT_EQ(count(out.model, "QLinearSqueezeExcite"), 1);
+  EXPECT_EQ(countOps(out.model, "QLinearSqueezeExcite"), 1);
   expectSameOutputs(kPass, text);
 }
 
@@ -177,8 +172,8 @@ const char* kMaxPool =
 
 TEST(ConvertInt8ToChannelsLast, An8BitMaxPoolRunsChannelsLastAsNhwcMaxPool) {
   PassOutcome out = runPass(kPass, pooled(kMaxPool));
-  EXPECT_EQ(count(out.model, "Transpose"), 2);  // the chain's input and output only
-  EXPECT_EQ(count(out.model, "MaxPool"), 0);
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);  // the chain's input and output only
+  EXPECT_EQ(countOps(out.model, "MaxPool"), 0);
   int nhwc = 0;
   for (const auto& n : out.model.graph().nodes())
     if (n->opType() == "NhwcMaxPool") {
@@ -206,8 +201,8 @@ TEST(ConvertInt8ToChannelsLast, LeavesAMaxPoolWhoseIndicesAreRead) {
   const std::string withIndices =
       "p, i = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]> (c1)";
   PassOutcome out = runPass(kPass, pooled(withIndices, "float[1,4,4,4] y, int64[1,4,4,4] i"));
-  EXPECT_EQ(count(out.model, "MaxPool"), 1);
-  EXPECT_EQ(count(out.model, "NhwcMaxPool"), 0);
+  EXPECT_EQ(countOps(out.model, "MaxPool"), 1);
+  EXPECT_EQ(countOps(out.model, "NhwcMaxPool"), 0);
   expectSameOutputs(kPass, pooled(withIndices, "float[1,4,4,4] y, int64[1,4,4,4] i"));
 }
 
@@ -218,8 +213,8 @@ TEST(ConvertInt8ToChannelsLast, LeavesAFloatMaxPool) {
       "d = DequantizeLinear(c1, s, z)\n    m = MaxPool <kernel_shape = [3, 3], strides = [2, 2], "
       "pads = [1, 1, 1, 1]> (d)\n    p = QuantizeLinear(m, s, z)";
   PassOutcome out = runPass(kPass, pooled(floatPool));
-  EXPECT_EQ(count(out.model, "MaxPool"), 1);
-  EXPECT_EQ(count(out.model, "NhwcMaxPool"), 0);
+  EXPECT_EQ(countOps(out.model, "MaxPool"), 1);
+  EXPECT_EQ(countOps(out.model, "NhwcMaxPool"), 0);
   expectSameOutputs(kPass, pooled(floatPool));
 }
 

@@ -10,6 +10,7 @@
 #include "core/exec/executor.h"
 #include "core/io/text_format.h"
 #include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
 
 namespace passlab::testing {
 namespace {
@@ -35,12 +36,6 @@ main ()" +
          extra + " }";
 }
 
-int count(const ir::Model& m, const std::string& op) {
-  int n = 0;
-  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
-  return n;
-}
-
 // Every value of x's type as the input, both models run on the CPU executor.
 std::vector<uint8_t> outputBytes(const ir::Model& m, bool int8Input) {
   std::vector<uint8_t> x(256);
@@ -62,14 +57,14 @@ void expectBitExact(const std::string& text, bool int8Input) {
   auto before = io::parseModelText(text);
   ASSERT_TRUE(before) << before.error().message();
   PassOutcome after = runPass(kPass, text);
-  ASSERT_EQ(count(after.model, "QLinearLookup"), 1) << text;
-  EXPECT_EQ(count(after.model, "QuantizeLinear"), 0);
+  ASSERT_EQ(countOps(after.model, "QLinearLookup"), 1) << text;
+  EXPECT_EQ(countOps(after.model, "QuantizeLinear"), 0);
   EXPECT_EQ(outputBytes(after.model, int8Input), outputBytes(*before, int8Input)) << text;
 }
 
 TEST(FoldQdqUnaryIntoLookup, AHardSwishUnitBecomesOneLookup) {
   PassOutcome out = runPass(kPass, unit("HardSwish"));
-  EXPECT_EQ(count(out.model, "QLinearLookup"), 1);
+  EXPECT_EQ(countOps(out.model, "QLinearLookup"), 1);
   EXPECT_EQ(out.model.graph().nodes().size(), 1u);
   const ir::Node& n = *out.model.graph().nodes().front();
   EXPECT_EQ(n.domain(), "ai.passlab");
@@ -99,10 +94,10 @@ TEST(FoldQdqUnaryIntoLookup, KeepsTheFloatPathForItsOtherReaders) {
   // h is an output too: the DQ and HardSwish stay for it; the Q goes.
   PassOutcome out = runPass(
       kPass, unit("HardSwish", "uint8", "uint8", "0.05", "128", "0.03", "0", ", float[256] h"));
-  EXPECT_EQ(count(out.model, "QLinearLookup"), 1);
-  EXPECT_EQ(count(out.model, "HardSwish"), 1);
-  EXPECT_EQ(count(out.model, "DequantizeLinear"), 1);
-  EXPECT_EQ(count(out.model, "QuantizeLinear"), 0);
+  EXPECT_EQ(countOps(out.model, "QLinearLookup"), 1);
+  EXPECT_EQ(countOps(out.model, "HardSwish"), 1);
+  EXPECT_EQ(countOps(out.model, "DequantizeLinear"), 1);
+  EXPECT_EQ(countOps(out.model, "QuantizeLinear"), 0);
 }
 
 TEST(FoldQdqUnaryIntoLookup, Converges) {

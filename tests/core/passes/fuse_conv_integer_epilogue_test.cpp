@@ -15,6 +15,7 @@
 #include "core/exec/executor.h"
 #include "core/io/text_format.h"
 #include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
 
 namespace passlab::testing {
 namespace {
@@ -75,18 +76,6 @@ main (float[1,3,6,6] x)" +
          f.scaleValues + R"(}, float[4,1,1] b = {0.1, -0.2, 0.05, 0}> {)" + body + " }";
 }
 
-int count(const ir::Model& m, const std::string& op) {
-  int n = 0;
-  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
-  return n;
-}
-
-const ir::Node* find(const ir::Model& m, const std::string& op) {
-  for (const auto& node : m.graph().nodes())
-    if (node->opType() == op) return node.get();
-  return nullptr;
-}
-
 // Output 0 of `m` on seeded random x (values in [-3, 5]).
 std::vector<float> run(const ir::Model& m, unsigned seed) {
   std::mt19937 rng(seed);
@@ -109,7 +98,7 @@ void expectBitExact(const Form& f) {
   auto before = io::parseModelText(text);
   ASSERT_TRUE(before) << before.error().message();
   PassOutcome after = runPass(kPass, text);
-  ASSERT_EQ(count(after.model, "FusedConvInteger"), 1) << text;
+  ASSERT_EQ(countOps(after.model, "FusedConvInteger"), 1) << text;
   for (unsigned seed : {1u, 2u, 3u}) {
     const std::vector<float> want = run(*before, seed), got = run(after.model, seed);
     ASSERT_EQ(got.size(), want.size());
@@ -122,12 +111,12 @@ void expectBitExact(const Form& f) {
 
 TEST(FuseConvIntegerEpilogue, TheChainBecomesOneFusedNode) {
   PassOutcome out = runPass(kPass, model({}));
-  EXPECT_EQ(count(out.model, "FusedConvInteger"), 1);
+  EXPECT_EQ(countOps(out.model, "FusedConvInteger"), 1);
   for (const char* gone : {"ConvInteger", "Cast", "Add", "Relu"})
-    EXPECT_EQ(count(out.model, gone), 0) << gone;
-  EXPECT_EQ(count(out.model, "DynamicQuantizeLinear"), 1);
-  EXPECT_EQ(count(out.model, "Mul"), 1);  // xs * ws stays
-  const ir::Node* n = find(out.model, "FusedConvInteger");
+    EXPECT_EQ(countOps(out.model, gone), 0) << gone;
+  EXPECT_EQ(countOps(out.model, "DynamicQuantizeLinear"), 1);
+  EXPECT_EQ(countOps(out.model, "Mul"), 1);  // xs * ws stays
+  const ir::Node* n = findOp(out.model, "FusedConvInteger");
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(n->domain(), "ai.passlab");
   ASSERT_EQ(n->inputCount(), 6u);
@@ -152,17 +141,17 @@ TEST(FuseConvIntegerEpilogue, OutputsEqualTheUnfusedFormBitForBit) {
 
 TEST(FuseConvIntegerEpilogue, AnActivationItCannotComputeExactlyStaysAfterIt) {
   PassOutcome out = runPass(kPass, model({.act = "Sigmoid"}));
-  EXPECT_EQ(count(out.model, "FusedConvInteger"), 1);
-  EXPECT_EQ(count(out.model, "Sigmoid"), 1);
-  EXPECT_EQ(find(out.model, "FusedConvInteger")->attrString("activation", ""), "");
+  EXPECT_EQ(countOps(out.model, "FusedConvInteger"), 1);
+  EXPECT_EQ(countOps(out.model, "Sigmoid"), 1);
+  EXPECT_EQ(findOp(out.model, "FusedConvInteger")->attrString("activation", ""), "");
 }
 
 TEST(FuseConvIntegerEpilogue, ABiasThatIsNotAConstantStays) {
   PassOutcome out = runPass(kPass, model({.extraIn = ", float[4,1,1] bin", .biasValue = "bin"}));
-  EXPECT_EQ(count(out.model, "FusedConvInteger"), 1);
-  EXPECT_EQ(count(out.model, "Add"), 1);
-  EXPECT_EQ(count(out.model, "Relu"), 1);  // the activation follows the Add, not the fused node
-  EXPECT_EQ(find(out.model, "FusedConvInteger")->inputCount(), 5u);
+  EXPECT_EQ(countOps(out.model, "FusedConvInteger"), 1);
+  EXPECT_EQ(countOps(out.model, "Add"), 1);
+  EXPECT_EQ(countOps(out.model, "Relu"), 1);  // the activation follows the Add, not the fused node
+  EXPECT_EQ(findOp(out.model, "FusedConvInteger")->inputCount(), 5u);
 }
 
 TEST(FuseConvIntegerEpilogue, Converges) {

@@ -16,6 +16,7 @@
 #include "core/exec/executor.h"
 #include "core/io/text_format.h"
 #include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
 
 namespace passlab::testing {
 namespace {
@@ -80,18 +81,6 @@ main ()" +
     y = QuantizeLinear(m, sy, zy) })";
 }
 
-int count(const ir::Model& m, const std::string& op) {
-  int n = 0;
-  for (const auto& node : m.graph().nodes()) n += node->opType() == op;
-  return n;
-}
-
-const ir::Node* find(const ir::Model& m, const std::string& op) {
-  for (const auto& node : m.graph().nodes())
-    if (node->opType() == op) return node.get();
-  return nullptr;
-}
-
 std::vector<int> outputInts(const ir::Model& m, const Block& b, unsigned seed) {
   std::mt19937 rng(seed);
   std::vector<uint8_t> bytes(2 * 4 * 3 * 5);
@@ -119,7 +108,7 @@ void expectNearTheQdqForm(const Block& b) {
   auto before = io::parseModelText(t);
   ASSERT_TRUE(before) << before.error().message();
   PassOutcome after = runPass(kPass, t);
-  ASSERT_EQ(count(after.model, "QLinearSqueezeExcite"), 1) << t;
+  ASSERT_EQ(countOps(after.model, "QLinearSqueezeExcite"), 1) << t;
   for (unsigned seed = 1; seed <= 4; ++seed) {
     const std::vector<int> want = outputInts(*before, b, seed),
                            got = outputInts(after.model, b, seed);
@@ -138,9 +127,9 @@ void expectNearTheQdqForm(const Block& b) {
 
 TEST(FuseQdqSqueezeExcite, TheBlockBecomesOneNode) {
   PassOutcome out = runPass(kPass, text(Block{}));
-  ASSERT_EQ(count(out.model, "QLinearSqueezeExcite"), 1);
+  ASSERT_EQ(countOps(out.model, "QLinearSqueezeExcite"), 1);
   EXPECT_EQ(out.model.graph().nodes().size(), 1u);
-  const ir::Node& n = *find(out.model, "QLinearSqueezeExcite");
+  const ir::Node& n = *findOp(out.model, "QLinearSqueezeExcite");
   EXPECT_EQ(n.domain(), "ai.passlab");
   ASSERT_EQ(n.inputCount(), 8u);
   EXPECT_EQ(n.input(0)->name(), "x");
@@ -184,7 +173,7 @@ TEST(FuseQdqSqueezeExcite, ChannelsLastBlockWithReduceMean) {
   Block b;
   b.last = true;
   PassOutcome out = runPass(kPass, text(b));
-  const ir::Node* n = find(out.model, "QLinearSqueezeExcite");
+  const ir::Node* n = findOp(out.model, "QLinearSqueezeExcite");
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(n->attrInt("channels_last", -1), 1);
   expectNearTheQdqForm(b);

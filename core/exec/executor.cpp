@@ -165,8 +165,10 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
                  options.cancel, options.maxLoopIterations, options.profile ? &profiler : nullptr};
   state.initializersOverridden = overridesInitializers(inputs);
   state.kept = kept_.get();
-  if (threads > 1)
+  if (threads > 1) {
     state.singleThreadSteps = &compiler_->stepThreads().prepare(model_, *plan_, inputs);
+    state.bodyThreads = &compiler_->stepThreads();
+  }
   memory::RunMemoryUse memoryUse;
   const memory::BlockLayout* layout = memory_->prepare(model_, *plan_, inputs, memoryUse);
   std::optional<memory::PlannedBlock> block;

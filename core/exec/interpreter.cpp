@@ -181,10 +181,20 @@ class ScopedOmpThreads {
   int previous_;
 };
 
-bool runsOnOneThread(const CompiledGraph& plan, size_t stepIndex, const RunState& state) {
+// Whether step `stepIndex` of `plan` runs on one thread (step_threads.h), on
+// every thread, or on every thread and its work is learnt from what it read
+// and wrote (a body step whose shapes are known only now).
+RunShapeThreads::Choice stepThreads(const CompiledGraph& plan, size_t stepIndex,
+                                    const std::vector<const Value*>& ins, const RunState& state) {
+  using Choice = RunShapeThreads::Choice;
+  if (state.threads <= 1) return Choice::kAll;
+  if (plan.depth > 0)
+    return state.bodyThreads != nullptr
+               ? state.bodyThreads->bodyStep(*plan.steps[stepIndex].node, ins)
+               : Choice::kAll;
   const std::vector<bool>* single = state.singleThreadSteps;
-  return plan.depth == 0 && state.threads > 1 && single != nullptr && stepIndex < single->size() &&
-         (*single)[stepIndex];
+  return single != nullptr && stepIndex < single->size() && (*single)[stepIndex] ? Choice::kOne
+                                                                                 : Choice::kAll;
 }
 
 }  // namespace
@@ -227,7 +237,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     ctx.placeOutputsIn(kept ? nullptr : block, static_cast<int32_t>(stepIndex));
     if (kept) ctx.allocateOutputsOnHeap();
     std::optional<ScopedOmpThreads> oneThread;
-    if (runsOnOneThread(plan, stepIndex, state)) {
+    const RunShapeThreads::Choice threads = stepThreads(plan, stepIndex, ins, state);
+    if (threads == RunShapeThreads::Choice::kOne) {
       ctx.limitThreads(1);
       oneThread.emplace(1);
     }
@@ -235,6 +246,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     Status s = runKernel(*(*inst)->kernel, ctx);
     oneThread.reset();
     if (!s) return s.error().withContext(node.describe());
+    if (threads == RunShapeThreads::Choice::kLearn)
+      state.bodyThreads->learnBodyStep(node, ins, ctx.outputs());
     if (state.cancel && state.cancel->load())
       return Error(ErrorCode::kCancelled, "run cancelled in " + node.describe());
 

@@ -39,6 +39,9 @@ struct RunState {
   // to pay for waking the others, step_threads.h); null: every step uses
   // `threads`.
   const std::vector<bool>* singleThreadSteps = nullptr;
+  // Which steps of subgraph bodies run on one thread (StepThreads::bodyStep);
+  // null: every body step uses `threads`.
+  StepThreads* bodyThreads = nullptr;
 };
 
 struct Frame {

@@ -39,10 +39,45 @@ double limitMicros() {
   return end != v && *end == '\0' && limit >= 0.0 ? limit : kSingleThreadMicros;
 }
 
-bool runsOnOneThread(const ir::Model& typed, const ir::Node& node, double limit) {
-  if (node.hasSubgraphs()) return false;  // its body's nodes decide for themselves
-  const ir::Node* twin = counterpart(typed, node);
-  return twin != nullptr && threadsForWork(analysis::estimateNodeCost(*twin), 2, limit) == 1;
+// `twin`: the node of the inferred copy. One with subgraphs keeps every
+// thread; its bodies' nodes decide for themselves (decideBodies).
+bool runsOnOneThread(const ir::Node* twin, double limit) {
+  if (twin == nullptr || twin->hasSubgraphs()) return false;
+  return threadsForWork(analysis::estimateNodeCost(*twin), 2, limit) == 1;
+}
+
+std::vector<const ir::Node*> nodesOf(const ir::Graph& g) {
+  std::vector<const ir::Node*> nodes;
+  for (const auto& n : g.nodes()) nodes.push_back(&*n);
+  return nodes;
+}
+
+struct BodyDecision {
+  std::unordered_set<const ir::Node*>& single;   // one thread
+  std::unordered_set<const ir::Node*>& runTime;  // cost not known before running
+};
+
+// Adds the nodes of `node`'s subgraphs (at any depth) to `decision`, from
+// their counterparts in `twin` (the same node of the inferred copy: the copy
+// keeps every graph's node order).
+void decideBodies(const ir::Node& node, const ir::Node& twin, double limit,
+                  const BodyDecision& decision) {
+  std::vector<ir::Graph*> bodies = node.subgraphs(), twinBodies = twin.subgraphs();
+  if (bodies.size() != twinBodies.size()) return;
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    std::vector<const ir::Node*> nodes = nodesOf(*bodies[b]), twins = nodesOf(*twinBodies[b]);
+    if (nodes.size() != twins.size()) continue;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i]->opType() != twins[i]->opType()) break;
+      if (nodes[i]->hasSubgraphs()) {
+        decideBodies(*nodes[i], *twins[i], limit, decision);
+      } else if (!analysis::estimateNodeCost(*twins[i]).known) {
+        decision.runTime.insert(nodes[i]);
+      } else if (runsOnOneThread(twins[i], limit)) {
+        decision.single.insert(nodes[i]);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -65,17 +100,36 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
   prepared_ = true;
   signature_ = std::move(signature);
   single_.assign(graph.steps.size(), false);
+  singleBody_.clear();
+  runTimeBody_.clear();
   double limit = limitMicros();
+  limit_ = limit;
   if (limit <= 0.0) return single_;
   ir::Model typed = model.clone();
   bindInputTypes(typed, inputs);
   analysis::ShapeInferenceOptions options;
   options.replaceDeclared = true;  // declared symbolic dims give way to the given ones
   analysis::inferShapes(typed, options);
-  for (size_t i = 0; i < graph.steps.size(); ++i)
-    single_[i] =
-        graph.steps[i].node != nullptr && runsOnOneThread(typed, *graph.steps[i].node, limit);
+  for (size_t i = 0; i < graph.steps.size(); ++i) {
+    const ir::Node* node = graph.steps[i].node;
+    const ir::Node* twin = node != nullptr ? counterpart(typed, *node) : nullptr;
+    single_[i] = runsOnOneThread(twin, limit);
+    if (twin != nullptr && node->hasSubgraphs())
+      decideBodies(*node, *twin, limit, {singleBody_, runTimeBody_});
+  }
   return single_;
+}
+
+RunShapeThreads::Choice StepThreads::bodyStep(const ir::Node& node,
+                                              const std::vector<const Value*>& ins) const {
+  if (singleBody_.count(&node) != 0) return RunShapeThreads::Choice::kOne;
+  if (runTimeBody_.count(&node) == 0) return RunShapeThreads::Choice::kAll;
+  return runShapes_.choose(node, ins);
+}
+
+void StepThreads::learnBodyStep(const ir::Node& node, const std::vector<const Value*>& ins,
+                                const std::vector<Value>& outs) {
+  runShapes_.learn(node, ins, outs, limit_);
 }
 
 }  // namespace passlab::exec

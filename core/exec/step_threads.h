@@ -5,16 +5,23 @@
 //
 // The work is the static cost model's (core/analysis/cost_model.h) on the
 // model's shapes inferred for the run's input shapes; a node whose cost is
-// not known, or which runs subgraphs, keeps every thread.
+// not known, or which runs subgraphs, keeps every thread. Nodes of subgraph
+// bodies (If branches, Loop/Scan bodies) are decided the same way, on the
+// shapes inference gives them: a body run per iteration hands off once per
+// node and iteration, which is where a small recurrent model's time went.
+// Body nodes whose shapes stay symbolic are decided per input dims at run
+// time (run_shape_threads.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "core/analysis/cost_model.h"
 #include "core/exec/compiled_graph.h"
+#include "core/exec/run_shape_threads.h"
 #include "core/exec/value.h"
 
 namespace passlab::exec {
@@ -43,11 +50,28 @@ class StepThreads {
   // thread, for these inputs' shapes (recomputed when they change).
   const std::vector<bool>& prepare(const ir::Model& model, const CompiledGraph& graph,
                                    const Inputs& inputs);
+  // The nodes of `model`'s subgraph bodies that run on one thread, as of the
+  // last prepare().
+  const std::unordered_set<const ir::Node*>& singleBodyNodes() const { return singleBody_; }
+  // Those whose cost inference could not give: decided at run time
+  // (run_shape_threads.h).
+  const std::unordered_set<const ir::Node*>& runTimeBodyNodes() const { return runTimeBody_; }
+
+  // For `node` of a subgraph body about to run on `ins`: one thread, every
+  // thread, or every thread and learnBodyStep() once it ran.
+  RunShapeThreads::Choice bodyStep(const ir::Node& node,
+                                   const std::vector<const Value*>& ins) const;
+  void learnBodyStep(const ir::Node& node, const std::vector<const Value*>& ins,
+                     const std::vector<Value>& outs);
 
  private:
   std::string signature_;
   bool prepared_ = false;
+  double limit_ = kSingleThreadMicros;
   std::vector<bool> single_;
+  std::unordered_set<const ir::Node*> singleBody_;
+  std::unordered_set<const ir::Node*> runTimeBody_;
+  RunShapeThreads runShapes_;
 };
 
 }  // namespace passlab::exec

@@ -1,5 +1,5 @@
 // passlab-cli conformance DIR [--suite NAME] [--known-failures FILE]
-//   [--tolerances FILE] [--filter TEXT] [--strict] [--write-known-failures FILE]
+//   [--tolerances FILE] [--filter TEXT]... [--strict] [--write-known-failures FILE]
 // Runs ONNX operator tests; prints a line per failing (and skipped) test with
 // the reason and "N passed, N failed, N skipped". Fails (exit 1) when a test fails that the
 // known-failures file does not list, or, with --strict, when a listed test
@@ -108,7 +108,8 @@ void registerConformance(CLI::App& app) {
                   "Suite name in the known-failures file (default: folder name)");
   cmd->add_option("--known-failures", o.knownFailures, "File of known failures with reasons");
   cmd->add_option("--tolerances", o.tolerances, "File of per-test tolerances (name rtol=X atol=Y)");
-  cmd->add_option("--filter", o.filter, "Only tests whose name contains this");
+  cmd->add_option("--filter", o.filters,
+                  "Only tests whose name contains this (repeat it: contains one of them)");
   cmd->add_option("--threads", o.threads, "Threads per test (default 1)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--reference", o.referenceKernels,

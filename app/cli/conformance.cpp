@@ -158,6 +158,14 @@ TestOutcome runOne(const std::string& path, const ConformanceOptions& options,
   return out;
 }
 
+// No filters: every test; else the tests whose name contains one of them.
+bool selected(const std::string& name, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  for (const std::string& f : filters)
+    if (name.find(f) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 std::map<std::string, std::string> readKnownFailures(const std::string& path,
@@ -210,7 +218,7 @@ std::vector<TestOutcome> runConformance(const ConformanceOptions& options, bool 
   size_t done = 0;
   for (const std::string& p : tests) {
     std::string name = fs::path(p).filename().string();
-    if (!options.filter.empty() && name.find(options.filter) == std::string::npos) continue;
+    if (!selected(name, options.filters)) continue;
     auto it = tolerances.find(name);
     outcomes.push_back(runOne(p, options, it == tolerances.end() ? Tolerance{} : it->second));
     if (printProgress && ++done % 100 == 0) std::fprintf(stderr, "... %zu tests\n", done);

@@ -13,10 +13,10 @@ namespace passlab::cli {
 
 struct ConformanceOptions {
   std::string dir;
-  std::string suite;          // name used in the known-failures file ("corpus", "debian")
-  std::string knownFailures;  // file of known failures ("" = none)
-  std::string tolerances;     // file of per-test tolerances ("" = defaults only)
-  std::string filter;         // only tests whose name contains this
+  std::string suite;                 // name used in the known-failures file ("corpus", "debian")
+  std::string knownFailures;         // file of known failures ("" = none)
+  std::string tolerances;            // file of per-test tolerances ("" = defaults only)
+  std::vector<std::string> filters;  // only tests whose name contains one of these
   int threads = 1;
   bool referenceKernels = false;  // run on the reference kernels only
   // The executor's backend ("cuda": tests none of whose steps have a CUDA

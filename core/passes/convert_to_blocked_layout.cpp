@@ -79,6 +79,7 @@
 #include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 #include "core/passes/rule_helpers.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::passes {
 
@@ -88,11 +89,7 @@ namespace ops = ir::passlab_ops;
 
 // 16 where the CPU has AVX-512 (oneDNN's nChw16c), else 8 (nChw8c).
 int64_t cpuBlock() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __builtin_cpu_supports("avx512f") ? 16 : 8;
-#else
-  return 8;
-#endif
+  return cpu_isa::hasAvx512f() ? 16 : 8;
 }
 
 bool isOneOf(const ir::Node& n, std::initializer_list<std::string_view> opsList) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs one ONNX operator conformance suite against its known-failures list.
-# Usage: run_conformance.sh CLI SUITE DEFAULT_DIR LIST_DIR
+# Usage: run_conformance.sh CLI SUITE DEFAULT_DIR LIST_DIR [FILTER...]
+#   FILTER: only the tests whose name contains one of them (a subset)
 #   SUITE corpus: ${PASSLAB_CORPUS_DIR:-DEFAULT_DIR}/onnx-node-tests
 #   SUITE debian: ${PASSLAB_ONNX_TESTDATA_DIR:-DEFAULT_DIR}/node
 #   SUITE debian-pytorch-converted, debian-pytorch-operator, debian-simple: the
@@ -9,6 +10,7 @@
 # Exit 0: no failure outside the list; 1: regressions; 77: suite absent (skipped).
 set -u
 cli=$1 suite=$2 default=$3 lists=$4
+shift 4
 case $suite in
   corpus) root=${PASSLAB_CORPUS_DIR:-$default}; dir=$root/onnx-node-tests
           setting=PASSLAB_CORPUS_DIR ;;
@@ -26,4 +28,5 @@ fi
 args=(conformance "$dir" --suite "$suite" --quiet
       --known-failures "$lists/$suite.known_failures")
 [ -f "$lists/$suite.tolerances" ] && args+=(--tolerances "$lists/$suite.tolerances")
+for f in "$@"; do args+=(--filter "$f"); done
 exec "$cli" "${args[@]}"

@@ -12,6 +12,7 @@
 
 #include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/families.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -69,8 +70,7 @@ __attribute__((target("avx512f"))) int64_t hardSwishAvx512(const float* x, float
 }
 
 bool haveAvx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
+  return cpu_isa::hasAvx512f();
 }
 #endif
 

@@ -15,6 +15,7 @@
 #include "core/exec/cpu/pool_taps.h"
 #include "core/exec/cpu/window3.h"
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -130,8 +131,7 @@ __attribute__((target("avx512f"))) void poolRowsAvx512(const Plan& p, int64_t r0
   poolRowsBody<Op, B>(p, r0, r1);
 }
 bool haveAvx512() {
-  static const bool have = __builtin_cpu_supports("avx512f");
-  return have;
+  return cpu_isa::hasAvx512f();
 }
 #else
 template <class Op, int B>

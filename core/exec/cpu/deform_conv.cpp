@@ -33,6 +33,7 @@
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 #include "core/ir/window.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -210,8 +211,7 @@ __attribute__((target("avx512f"))) void multiplyTileAvx512(const float* w, const
 }
 
 bool haveAvx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
+  return cpu_isa::hasAvx512f();
 }
 
 // Y[n, m, g0 .. g0 + T) = B[m] + sum over m's group's channels and taps of

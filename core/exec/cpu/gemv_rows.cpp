@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -109,8 +110,8 @@ enum class Isa { kAvx512, kAvx2, kScalar };
 
 Isa isa() {
   static const Isa chosen = [] {
-    if (__builtin_cpu_supports("avx512f")) return Isa::kAvx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+    if (cpu_isa::hasAvx512f()) return Isa::kAvx512;
+    if (cpu_isa::hasAvx2Fma()) return Isa::kAvx2;
     return Isa::kScalar;
   }();
   return chosen;
@@ -155,11 +156,11 @@ bool gemvRowsOn(std::string_view name, const float* x, const float* W, int64_t N
     rowsScalar(x, W, 0, N, K, y);
     return true;
   }
-  if (name == "avx2" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+  if (name == "avx2" && cpu_isa::hasAvx2Fma()) {
     rowsAvx2(x, W, 0, N, K, y);
     return true;
   }
-  if (name == "avx512" && __builtin_cpu_supports("avx512f")) {
+  if (name == "avx512" && cpu_isa::hasAvx512f()) {
     rowsAvx512(x, W, 0, N, K, y);
     return true;
   }

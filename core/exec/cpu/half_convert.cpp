@@ -1,6 +1,7 @@
 #include "core/exec/cpu/half_convert.h"
 
 #include "core/exec/dtype_traits.h"
+#include "core/support/cpu_isa.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -31,8 +32,7 @@ __attribute__((target("avx,f16c"))) void floatToHalfF16c(const float* in, uint16
 }
 
 bool hasF16c() {
-  static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-  return yes;
+  return cpu_isa::hasF16c();
 }
 #endif
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/exec/cpu/sigmoid_rows.h"
+#include "core/support/cpu_isa.h"
 
 // The 16-lane helpers return 64-byte vectors; they are always inlined into
 // the AVX-512 functions, so no call between differently compiled code passes
@@ -99,8 +100,7 @@ void clampRow(float* x, int64_t n, float clip) {
 }
 
 bool hasAvx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
+  return cpu_isa::hasAvx512f();
 }
 
 }  // namespace

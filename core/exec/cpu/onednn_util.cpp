@@ -1,8 +1,37 @@
 #include "core/exec/cpu/onednn_util.h"
 
+#include <cstdlib>
+
+#include "core/support/cpu_isa.h"
+#include "core/support/log.h"
+
 namespace passlab::exec::cpu::onednn {
 
+namespace {
+
+// PASSLAB_MAX_ISA caps oneDNN's kernels too (SSE4.1 is oneDNN's lowest),
+// unless ONEDNN_MAX_CPU_ISA is set. Before oneDNN's first look at the CPU,
+// which fixes its choice: the engine's creation, or get_effective_cpu_isa().
+bool capIsa() {
+  if (std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) return false;
+  cpu_isa::IsaLevel cap = cpu_isa::maxIsa();
+  if (cap == cpu_isa::IsaLevel::kAvx512) return false;
+  try {
+    dnnl::set_max_cpu_isa(cap == cpu_isa::IsaLevel::kAvx2 ? dnnl::cpu_isa::avx2
+                                                          : dnnl::cpu_isa::sse41);
+    return true;
+  } catch (const dnnl::error& e) {
+    log::logger().warn("oneDNN not capped at PASSLAB_MAX_ISA={}: {}", cpu_isa::isaName(cap),
+                       e.what());
+    return false;
+  }
+}
+
+}  // namespace
+
 dnnl::engine& engine() {
+  static const bool capped = capIsa();
+  (void)capped;
   static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   return eng;
 }

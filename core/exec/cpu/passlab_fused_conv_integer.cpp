@@ -39,6 +39,7 @@
 #include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::fused {
 
@@ -231,12 +232,7 @@ __attribute__((target("avx512f"))) void dequantizeTileAvx512(const int32_t* acc,
 #endif
 
 bool hasAvx512() {
-#if defined(__x86_64__)
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
-#else
-  return false;
-#endif
+  return cpu_isa::hasAvx512f();
 }
 
 // Sums [N, M, P] (NCHW) -> Y [N, M, P], one channel row at a time.

@@ -15,6 +15,7 @@
 
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::lookup {
 
@@ -42,9 +43,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void lookupVbmi(const uin
 }
 
 bool haveVbmi() {
-  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vbmi");
-  return yes;
+  return cpu_isa::hasAvx512Vbmi();
 }
 #endif
 

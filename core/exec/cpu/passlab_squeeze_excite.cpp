@@ -29,6 +29,7 @@
 
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::squeeze_excite {
 
@@ -76,9 +77,7 @@ void scaleRowScalar(const float* h, int64_t n, const float* k, float k0, const R
 
 #if defined(__x86_64__)
 bool haveAvx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vl");
-  return yes;
+  return cpu_isa::hasAvx512BwVl();
 }
 
 #define PASSLAB_SE_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))

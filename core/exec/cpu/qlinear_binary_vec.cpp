@@ -18,6 +18,7 @@
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/qlinear_quantization.h"
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -113,8 +114,7 @@ void mulRunPlain(const T* a, int64_t sa, const T* b, int64_t sb, T* c, int64_t n
 }
 
 bool hasAvx2Fma() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
+  return cpu_isa::hasAvx2Fma();
 }
 
 // QLinearAdd / QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.

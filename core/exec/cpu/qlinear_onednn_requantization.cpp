@@ -1,5 +1,7 @@
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 
+#include "core/exec/cpu/onednn_util.h"
+
 namespace passlab::exec::cpu::qlinear {
 
 using ir::DataType;
@@ -93,6 +95,7 @@ dnnl::primitive_attr requantizationAttr(const Requantization& r) {
 }
 
 bool exactInt8DotProducts() {
+  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA first
   using isa = dnnl::cpu_isa;
   switch (dnnl::get_effective_cpu_isa()) {
     case isa::avx2_vnni:

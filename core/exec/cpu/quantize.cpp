@@ -21,6 +21,7 @@
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -289,8 +290,7 @@ __attribute__((target("avx512f"))) int64_t quantizeAvx512(const float* xr, Q* yr
 }
 
 bool haveAvx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
+  return cpu_isa::hasAvx512f();
 }
 
 // The common case, fast: float32 x, float32 scales per tensor or per axis,

@@ -14,6 +14,8 @@
 // NaN propagates through every step (max(lo, t) returns t when t is NaN).
 #include "core/exec/cpu/sigmoid_rows.h"
 
+#include "core/support/cpu_isa.h"
+
 #include <immintrin.h>
 
 #include <cstring>
@@ -244,8 +246,8 @@ enum class Isa { kAvx512, kAvx2, kSse2 };
 
 Isa detectedIsa() {
   static const Isa chosen = [] {
-    if (__builtin_cpu_supports("avx512f")) return Isa::kAvx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+    if (cpu_isa::hasAvx512f()) return Isa::kAvx512;
+    if (cpu_isa::hasAvx2Fma()) return Isa::kAvx2;
     return Isa::kSse2;
   }();
   return chosen;

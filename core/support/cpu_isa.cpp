@@ -1,0 +1,93 @@
+#include "core/support/cpu_isa.h"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "core/support/log.h"
+
+namespace passlab::cpu_isa {
+
+namespace {
+
+IsaLevel readCap() {
+  const char* value = std::getenv("PASSLAB_MAX_ISA");
+  if (value == nullptr || *value == '\0') return IsaLevel::kAvx512;
+  std::string_view name(value);
+  if (name == "avx512") return IsaLevel::kAvx512;
+  if (name == "avx2") return IsaLevel::kAvx2;
+  if (name == "sse2") return IsaLevel::kSse2;
+  log::logger().warn("PASSLAB_MAX_ISA='{}' is not avx512, avx2 or sse2; ignored", name);
+  return IsaLevel::kAvx512;
+}
+
+bool allowed(IsaLevel level) {
+  return static_cast<int>(maxIsa()) >= static_cast<int>(level);
+}
+
+}  // namespace
+
+IsaLevel maxIsa() {
+  static const IsaLevel cap = readCap();
+  return cap;
+}
+
+const char* isaName(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kAvx512:
+      return "avx512";
+    case IsaLevel::kAvx2:
+      return "avx2";
+    case IsaLevel::kSse2:
+      break;
+  }
+  return "sse2";
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+bool hasAvx512f() {
+  static const bool yes = allowed(IsaLevel::kAvx512) && __builtin_cpu_supports("avx512f");
+  return yes;
+}
+
+bool hasAvx512BwVl() {
+  static const bool yes =
+      hasAvx512f() && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  return yes;
+}
+
+bool hasAvx512Vbmi() {
+  static const bool yes =
+      hasAvx512f() && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
+  return yes;
+}
+
+bool hasAvx2Fma() {
+  static const bool yes =
+      allowed(IsaLevel::kAvx2) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
+}
+
+bool hasF16c() {
+  static const bool yes =
+      allowed(IsaLevel::kAvx2) && __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  return yes;
+}
+#else
+bool hasAvx512f() {
+  return false;
+}
+bool hasAvx512BwVl() {
+  return false;
+}
+bool hasAvx512Vbmi() {
+  return false;
+}
+bool hasAvx2Fma() {
+  return false;
+}
+bool hasF16c() {
+  return false;
+}
+#endif
+
+}  // namespace passlab::cpu_isa

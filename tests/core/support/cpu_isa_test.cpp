@@ -1,0 +1,56 @@
+// cpu_isa (core/support/cpu_isa.h): PASSLAB_MAX_ISA caps every feature query
+// at its level. The isa_avx2 / isa_sse2 ctests run this binary's CpuIsa tests
+// with the variable set; without it, nothing is capped.
+#include "core/support/cpu_isa.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace passlab::cpu_isa {
+namespace {
+
+std::string capFromEnvironment() {
+  const char* v = std::getenv("PASSLAB_MAX_ISA");
+  return v ? std::string(v) : std::string();
+}
+
+TEST(CpuIsa, CapIsTheEnvironmentVariable) {
+  const std::string env = capFromEnvironment();
+  const IsaLevel expected = env == "avx2"   ? IsaLevel::kAvx2
+                            : env == "sse2" ? IsaLevel::kSse2
+                                            : IsaLevel::kAvx512;
+  EXPECT_EQ(maxIsa(), expected) << "PASSLAB_MAX_ISA='" << env << "'";
+  EXPECT_STREQ(isaName(maxIsa()), env == "avx2" || env == "sse2" ? env.c_str() : "avx512");
+}
+
+TEST(CpuIsa, NoFeatureAboveTheCap) {
+  if (maxIsa() < IsaLevel::kAvx512) {
+    EXPECT_FALSE(hasAvx512f());
+    EXPECT_FALSE(hasAvx512BwVl());
+    EXPECT_FALSE(hasAvx512Vbmi());
+  }
+  if (maxIsa() < IsaLevel::kAvx2) {
+    EXPECT_FALSE(hasAvx2Fma());
+    EXPECT_FALSE(hasF16c());
+  }
+}
+
+TEST(CpuIsa, WiderFeatureSetsImplyTheirBase) {
+  EXPECT_TRUE(!hasAvx512BwVl() || hasAvx512f());
+  EXPECT_TRUE(!hasAvx512Vbmi() || hasAvx512f());
+}
+
+TEST(CpuIsa, UncappedFollowsTheCpu) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (maxIsa() != IsaLevel::kAvx512) GTEST_SKIP() << "capped at " << isaName(maxIsa());
+  EXPECT_EQ(hasAvx512f(), __builtin_cpu_supports("avx512f") != 0);
+  EXPECT_EQ(hasAvx2Fma(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+  GTEST_SKIP() << "not x86";
+#endif
+}
+
+}  // namespace
+}  // namespace passlab::cpu_isa

@@ -56,14 +56,20 @@ class OneHot final : public Kernel {
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= indices.dim(static_cast<size_t>(d));
     for (size_t d = static_cast<size_t>(axis); d < indices.rank(); ++d) inner *= indices.dim(d);
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t k = 0; k < depth; ++k)
+    // Every element off, then one on per index inside [0, depth).
+    return dispatch<types::kAll>(values.dtype(), [&](auto tag) -> Status {
+      using T = typename decltype(tag)::type;
+      const T off = values.data<T>()[0], on = values.data<T>()[1];
+      T* yp = y->mutableData<T>();
+      std::fill_n(yp, y->numel(), off);
+      for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i) {
           int64_t v = idx[static_cast<size_t>(o * inner + i)];
           if (v < 0 && negativeIndices_) v += depth;
-          copyElements(values, v == k ? 1 : 0, *y, (o * depth + k) * inner + i, 1);
+          if (v >= 0 && v < depth) yp[(o * depth + v) * inner + i] = on;
         }
-    return Status::ok();
+      return Status::ok();
+    });
   }
 
  private:

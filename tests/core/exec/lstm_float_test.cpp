@@ -9,8 +9,11 @@
 // over runs only while R is invariant.
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -347,6 +350,39 @@ TEST(LstmFloatNode, PackedRKeptOnlyWhileRIsInvariant) {
           "round " + std::to_string(round) + (override ? " R given" : " R kept"), *f, *d);
     }
   }
+}
+
+// At two threads a bidirectional layer runs one direction per thread, each
+// on one thread: the outputs equal the one-thread run's bit for bit, match
+// the node in double, and the caller's OpenMP thread count is unchanged.
+TEST(LstmFloatNode, DirectionsOnTwoThreadsEqualOneThread) {
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", "0", 1);  // these nodes are small: every thread
+  const int ompBefore = omp_get_max_threads();
+  uint32_t seed = 300;
+  for (const LstmCase& c : cases()) {
+    if (c.direction != "bidirectional") continue;
+    auto values = inputValues(c, seed += 10);
+    for (const char* type : {"float", "double"}) {
+      const bool isDouble = std::string(type) == "double";
+      RunOptions one, two;
+      one.threads = 1;
+      two.threads = 2;
+      RunResult r1 = testutil::runText(lstmText(c, type), tensors(c, values, isDouble), {}, one);
+      RunResult r2 = testutil::runText(lstmText(c, type), tensors(c, values, isDouble), {}, two);
+      ASSERT_EQ(r1.outputs.size(), 3u) << c.name;
+      ASSERT_EQ(r2.outputs.size(), 3u) << c.name;
+      for (size_t o = 0; o < 3; ++o) {
+        ASSERT_EQ(r1.outputs[o].dims(), r2.outputs[o].dims()) << c.name << " " << o;
+        EXPECT_TRUE(r1.outputs[o].sameData(r2.outputs[o]))
+            << c.name << " " << type << " output " << o;
+      }
+      if (isDouble) continue;
+      RunResult d = testutil::runText(lstmText(c, "double"), tensors(c, values, true), {}, two);
+      expectFloatMatchesDouble(c.name + " at 2 threads", r2, d);
+    }
+  }
+  EXPECT_EQ(omp_get_max_threads(), ompBefore);
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
 }
 
 }  // namespace

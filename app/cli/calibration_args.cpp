@@ -1,7 +1,10 @@
 #include "app/cli/calibration_args.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+
+#include "core/pipeline/precision_checker.h"
 
 namespace passlab::cli {
 
@@ -42,6 +45,12 @@ Expected<std::unique_ptr<pipeline::CalibratingEvaluator>> CalibrationArgs::makeE
         return pipeline::synthesizedCalibrationSets(m, spec, count);
       },
       static_cast<size_t>(count));
+}
+
+void warnFewCheckSets(int checkSets, size_t calibrationSets) {
+  const Text warning =
+      pipeline::fewCheckSetsWarning(static_cast<size_t>(std::max(checkSets, 0)), calibrationSets);
+  if (!warning.empty()) std::printf("warning: %s\n", warning.str().c_str());
 }
 
 }  // namespace passlab::cli

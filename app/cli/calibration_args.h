@@ -31,4 +31,8 @@ struct CalibrationArgs {
       bool calibrates) const;
 };
 
+// Prints a warning when a lossy step's check uses fewer input sets than the
+// calibration data holds (pipeline::fewCheckSetsWarning); nothing otherwise.
+void warnFewCheckSets(int checkSets, size_t calibrationSets);
+
 }  // namespace passlab::cli

@@ -436,6 +436,7 @@ int runOptimize(const OptimizeArgs& a) {
     std::cerr << "error: " << calibration.error().message() << "\nthe model was not saved\n";
     return 1;
   }
+  if (lossy) warnFewCheckSets(recipe->checkInputSets, calibration->size());
   std::unique_ptr<pipeline::ExecOutputChecker> checker;
   if (recipe->checkInputSets > 0) {
     auto c = makeChecker(a, model, recipe->checkInputSets, *calibration);

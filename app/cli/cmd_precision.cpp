@@ -170,6 +170,7 @@ int runPrecision(const PrecisionArgs& a) {
   // Measured on the calibration data when given (what the model is meant
   // for), else on synthesized sets.
   auto checker = pipeline::precisionChecker(model, *calibration, a.check);
+  warnFewCheckSets(a.check, calibration->size());
   if (!checker) {
     std::cerr << "error: cannot run the model to measure it: " << checker.error().message() << "\n";
     return 1;

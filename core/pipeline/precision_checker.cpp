@@ -1,6 +1,7 @@
 #include "core/pipeline/precision_checker.h"
 
 #include <algorithm>
+#include <string>
 
 namespace passlab::pipeline {
 
@@ -13,6 +14,14 @@ Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(
   std::vector<exec::NamedInputs> measureOn(calibration.begin(),
                                            calibration.begin() + static_cast<std::ptrdiff_t>(n));
   return ExecOutputChecker::create(model, std::move(measureOn), quiet);
+}
+
+Text fewCheckSetsWarning(size_t checkSets, size_t calibrationSets) {
+  if (checkSets >= calibrationSets) return {};
+  return Text::of(
+      "the accuracy budget is checked on %1 input sets, the calibration data has %2: a lossy "
+      "step can pass or fail it by chance on so few; --check %2 checks on all of them",
+      std::to_string(checkSets), std::to_string(calibrationSets));
 }
 
 }  // namespace passlab::pipeline

@@ -11,10 +11,17 @@
 
 #include "core/exec/executor.h"
 #include "core/pipeline/numeric_check.h"
+#include "core/support/text.h"
 
 namespace passlab::pipeline {
 
 Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(
     const ir::Model& model, const std::vector<exec::NamedInputs>& calibration, int checkSets);
+
+// A warning for a lossy step checked on fewer input sets than the calibration
+// data holds (both counts named, --check suggested): on one set a step within
+// the budget on the data can fail it, or the reverse (docs/precision.md, "A
+// budget checked on one image"). Empty when the check uses them all.
+Text fewCheckSetsWarning(size_t checkSets, size_t calibrationSets);
 
 }  // namespace passlab::pipeline

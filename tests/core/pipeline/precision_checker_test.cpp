@@ -52,5 +52,17 @@ TEST(PrecisionChecker, WithoutCalibrationSetsItSynthesizes) {
   EXPECT_TRUE((*checker)->check(relu).passed);
 }
 
+TEST(PrecisionChecker, WarnsWhenTheCheckHasFewerSetsThanTheCalibration) {
+  const Text few = fewCheckSetsWarning(1, 16);
+  ASSERT_FALSE(few.empty());
+  const std::string text = few.str();
+  EXPECT_NE(text.find("checked on 1 input sets"), std::string::npos) << text;
+  EXPECT_NE(text.find("calibration data has 16"), std::string::npos) << text;
+  EXPECT_NE(text.find("--check 16"), std::string::npos) << text;
+  EXPECT_TRUE(fewCheckSetsWarning(16, 16).empty());  // all of them
+  EXPECT_TRUE(fewCheckSetsWarning(20, 16).empty());  // more (synthesized beyond)
+  EXPECT_TRUE(fewCheckSetsWarning(2, 0).empty());    // no calibration data
+}
+
 }  // namespace
 }  // namespace passlab::pipeline

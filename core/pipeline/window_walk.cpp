@@ -7,11 +7,14 @@
 #include <utility>
 
 #include "core/ir/graph.h"
+#include "core/ir/passlab_ops.h"
 #include "core/pipeline/graph_facts.h"
 
 namespace passlab::pipeline {
 
 namespace {
+
+constexpr std::string_view kMicrosoft = "com.microsoft";
 
 bool isOp(const ir::Node* n, std::string_view op) {
   return n != nullptr && n->opType() == op && standardOp(*n);
@@ -148,6 +151,43 @@ std::optional<size_t> reshapedAxis(const ir::Node& reshape, const ir::Value& dat
   return std::nullopt;
 }
 
+bool inDomain(const ir::Node& n, std::string_view domain,
+              std::initializer_list<std::string_view> ops) {
+  if (n.domain() != domain) return false;
+  return std::find(ops.begin(), ops.end(), std::string_view(n.opType())) != ops.end();
+}
+
+// Window ops that read N, spatial..., C: com.microsoft's NhwcMaxPool, and
+// its QLinearConv and QLinearAveragePool with channels_last = 1.
+bool channelsLast(const ir::Node& n) {
+  if (inDomain(n, kMicrosoft, {"NhwcMaxPool"})) return true;
+  return inDomain(n, kMicrosoft, {"QLinearConv", "QLinearAveragePool"}) &&
+         n.attrInt("channels_last", 0) != 0;
+}
+
+// The contrib ops (com.microsoft, ai.passlab) whose output has the sizes of
+// input `inputIndex` (elementwise, with broadcasting; quantized activations;
+// the 8-bit lookup and squeeze-excitation; conversions to and from the blocked
+// layout, which keep the spatial axes where they are; a FusedConv's residual Z).
+bool keepsSpatialDimsContrib(const ir::Node& n, int inputIndex) {
+  if (inDomain(n, kMicrosoft, {"QLinearAdd", "QLinearMul"}))
+    return inputIndex == 0 || inputIndex == 3;
+  if (inDomain(n, kMicrosoft, {"QLinearConcat"})) return inputIndex >= 2 && inputIndex % 3 == 2;
+  if (inDomain(n, kMicrosoft,
+               {"QLinearSigmoid", "QLinearLeakyRelu", "QuantizeLinear", "DequantizeLinear", "Gelu",
+                "FastGelu", "BiasGelu"}))
+    return inputIndex == 0;
+  if (inDomain(n, ir::passlab_ops::kDomain, {ir::passlab_ops::kFusedElementwise})) return true;
+  if (inDomain(n, ir::passlab_ops::kDomain,
+               {ir::passlab_ops::kQLinearLookup, ir::passlab_ops::kQLinearSqueezeExcite,
+                ir::passlab_ops::kReorderToBlocked, ir::passlab_ops::kReorderFromBlocked}))
+    return inputIndex == 0;
+  if (inDomain(n, ir::passlab_ops::kDomain, {ir::passlab_ops::kFusedConv}) ||
+      inDomain(n, kMicrosoft, {"FusedConv"}))
+    return inputIndex == 3;  // Z, added to the output
+  return false;
+}
+
 // The number of spatial axes of a window op, from its kernel_shape or weight.
 std::optional<size_t> spatialRank(const ir::Node& n) {
   if (n.attr("kernel_shape")) return n.attrInts("kernel_shape").size();
@@ -189,10 +229,13 @@ class AxisWalk {
  private:
   AxisNeed needAt(const ir::Node& n, int inputIndex, const ir::Value& v, size_t axis) {
     if (!n.output(0)) return {};
-    if (keepsSpatialDims(n)) return elementwise(n, v, axis);
+    if (keepsSpatialDims(n) || keepsSpatialDimsContrib(n, inputIndex))
+      return elementwise(n, v, axis);
     if (inputIndex != 0) return {};
+    if (isWindowOp(n)) return windowed(n, v, axis);
     const std::string& op = n.opType();
     if (!standardOp(n)) return {};
+    if (op == "Transpose") return transposed(n, axis);
     if (op == "Unsqueeze") return unsqueezed(n, v, axis);
     if (op == "Squeeze") return squeezed(n, v, axis);
     if (op == "Pad") return padded(n, v, axis);
@@ -202,7 +245,6 @@ class AxisWalk {
       if (auto to = reshapedAxis(n, v, axis)) return need(n.output(0), *to);
       return {};
     }
-    if (isWindowOp(n)) return windowed(n, v, axis);
     return {};
   }
 
@@ -286,16 +328,26 @@ class AxisWalk {
     return need(n.output(0), axis);
   }
 
+  // Output axis k is input axis perm[k].
+  AxisNeed transposed(const ir::Node& n, size_t axis) {
+    const std::vector<int64_t> perm = n.attrInts("perm");
+    for (size_t k = 0; k < perm.size(); ++k)
+      if (perm[k] == static_cast<int64_t>(axis)) return need(n.output(0), k);
+    return {};  // no perm (reversed axes) or not a permutation: not followed
+  }
+
   AxisNeed windowed(const ir::Node& n, const ir::Value& v, size_t axis) {
     // The op's own spatial rank (its kernel), not the value's: an If before it
     // may give branches of different ranks.
     auto spatial = spatialRank(n);
     if (!spatial)
       spatial = rankOf(&v) && *rankOf(&v) >= 3 ? std::optional(*rankOf(&v) - 2) : std::nullopt;
-    if (!spatial || axis < 2 || axis - 2 >= *spatial) return {};
+    // N, spatial..., C for channels-last ops; else N, C, spatial...
+    const size_t first = channelsLast(n) ? 1 : 2;
+    if (!spatial || axis < first || axis - first >= *spatial) return {};
     auto axes = windowAxes(n, *spatial);
     if (!axes) return {};
-    const WindowAxis& w = (*axes)[axis - 2];
+    const WindowAxis& w = (*axes)[axis - first];
     AxisNeed after = need(n.output(0), axis);
     AxisNeed out;
     out.min = w.smallestInput(after.min);
@@ -365,7 +417,12 @@ bool keepsSpatialDims(const ir::Node& n) {
 bool isWindowOp(const ir::Node& n) {
   static const std::set<std::string_view> kOps{
       "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "ConvInteger", "QLinearConv"};
-  return standardOp(n) && kOps.count(n.opType());
+  if (standardOp(n)) return kOps.count(n.opType()) != 0;
+  return inDomain(n, kMicrosoft,
+                  {"QLinearConv", "NhwcMaxPool", "QLinearAveragePool", "FusedConv"}) ||
+         inDomain(n, ir::passlab_ops::kDomain,
+                  {ir::passlab_ops::kFusedConv, ir::passlab_ops::kFusedConvInteger,
+                   ir::passlab_ops::kBlockedPool});
 }
 
 int64_t WindowAxis::smallestInput(int64_t outNeed) const {
@@ -400,7 +457,8 @@ Text WindowAxis::describe() const {
 std::optional<std::vector<WindowAxis>> windowAxes(const ir::Node& n, size_t spatial) {
   const std::string& op = n.opType();
   std::vector<int64_t> kernel = n.attrInts("kernel_shape");
-  if (kernel.empty() && (op == "Conv" || op == "ConvTranspose" || op == "ConvInteger"))
+  if (kernel.empty() && (op == "Conv" || op == "ConvTranspose" || op == "ConvInteger" ||
+                         op == "FusedConv" || op == "FusedConvInteger"))
     if (auto w = staticDims(n.input(1)); w && w->size() >= 2)
       kernel.assign(w->begin() + 2, w->end());
   if (kernel.empty() && op == "QLinearConv")

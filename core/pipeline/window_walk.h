@@ -21,7 +21,9 @@ inline constexpr int64_t kMaxDownsample = 1024;
 // Ops that keep an N, C, spatial... tensor's spatial dims (elementwise,
 // normalizations, casts).
 bool keepsSpatialDims(const ir::Node& n);
-// Conv, ConvTranspose, the pools and their quantized forms.
+// Conv, ConvTranspose, the pools and their quantized forms; the contrib
+// ones: com.microsoft QLinearConv, QLinearAveragePool (channels_last or not),
+// NhwcMaxPool, FusedConv; ai.passlab FusedConv, FusedConvInteger, BlockedPool.
 bool isWindowOp(const ir::Node& n);
 
 // One spatial axis of a window op.
@@ -46,7 +48,8 @@ struct AxisNeed {
   int64_t downsample = 1;  // the product of strides on the deepest path
 };
 // The need along axis `axis` of `v`, following that axis through ops that
-// keep it (elementwise, Unsqueeze / Squeeze, Pad, Slice of other axes, a
+// keep it (elementwise, their quantized and fused contrib forms, Transpose,
+// the blocked-layout reorders, Unsqueeze / Squeeze, Pad, Slice of other axes, a
 // Reshape whose shape copies the axis's own size from Shape(v)) and into If
 // branches that read `v` from the enclosing graph.
 AxisNeed needAlongAxis(const ir::Value& v, size_t axis);

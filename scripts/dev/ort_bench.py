@@ -2,8 +2,9 @@
 """onnxruntime's latency on corpus models, for docs/exec-benchmark.md.
 
 Prints one tab-separated line per model: name, threads, median ms, min ms.
-Inputs are arange(n)/n reshaped to each input's shape (symbolic dims = 1),
-as bench_models does for PassLab, or read from .npy files (--input NAME=FILE). Developer tooling: onnxruntime comes from
+Inputs are arange(n)/n reshaped to each input's shape (symbolic dims = 1;
+bench_models plans its own shapes as `passlab-cli run` does: give both the same
+files to compare), or read from .npy files (--input NAME=FILE). Developer tooling: onnxruntime comes from
 PyPI and is never a runtime dependency of PassLab.
 
   scripts/dev/ort_bench.py --threads 2 --repeat 20 MODEL.onnx...

@@ -1,8 +1,12 @@
 // PassLab's latency on models: median and min over repeated runs, after
 // warm-up (which builds primitives and packs weights). Prints one
 // tab-separated line per model: name, threads, median ms, min ms.
-// Inputs are arange(n)/n reshaped (symbolic dims 1), as scripts/dev/ort_bench.py,
-// or read from .npy files (--input NAME=FILE.npy, for every model given).
+// Inputs are arange(n)/n in the shapes `passlab-cli run` makes up (pipeline
+// input synthesis: dims every window op accepts, indices in range), or read
+// from .npy files (--input NAME=FILE.npy, for every model given; a file for
+// an input the model lacks is ignored). scripts/dev/ort_bench.py makes its
+// own (symbolic dims 1): give both the same files to compare, as
+// scripts/dev/exec_benchmark.py does.
 //
 //   bench_models [--threads N] [--repeat N] [--warmup N] [--input NAME=FILE.npy]... MODEL.onnx...
 #include <algorithm>
@@ -14,9 +18,9 @@
 #include <vector>
 
 #include "core/exec/executor.h"
-#include "core/exec/input_fill.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
+#include "core/pipeline/input_synthesis.h"
 
 using namespace passlab;
 
@@ -59,38 +63,32 @@ int main(int argc, char** argv) {
       fail(ex.error());
       continue;
     }
-    exec::NamedInputs inputs;
-    exec::FillOptions fo;
-    fo.fill = exec::Fill::kArange;
+    pipeline::InputSpec spec;
+    spec.arange = true;
     bool ok = true;
     for (const exec::InputInfo& in : (*ex)->inputs()) {
       auto file = std::find_if(files.begin(), files.end(),
                                [&](const auto& f) { return f.first == in.name; });
-      if (file != files.end()) {
-        auto t = io::readNpy(file->second);
-        if (!t) {
-          fail(t.error());
-          ok = false;
-          break;
-        }
-        inputs.emplace_back(in.name, *t);
-        continue;
-      }
-      if (in.optional) continue;
-      auto t = exec::makeInput(in, fo);
+      if (file == files.end()) continue;
+      auto t = io::readNpy(file->second);
       if (!t) {
         fail(t.error());
         ok = false;
         break;
       }
-      inputs.emplace_back(in.name, *t);
+      spec.fixed[in.name] = std::move(t.value());
     }
     if (!ok) continue;
+    auto inputs = pipeline::makeInputs(loaded->model, spec);
+    if (!inputs) {
+      fail(inputs.error());
+      continue;
+    }
     exec::RunOptions ro;
     ro.threads = threads;
     std::vector<double> ms;
     for (int i = 0; i < warmup + repeat && ok; ++i) {
-      auto r = (*ex)->run(inputs, ro);
+      auto r = (*ex)->run(*inputs, ro);
       if (!r) {
         fail(r.error());
         ok = false;

@@ -249,5 +249,62 @@ TEST(InputSynthesis, ScalarValueForAnInput) {
   EXPECT_FALSE(parseInputValues(m, "nope", "1", spec));
 }
 
+// An 8-bit chain as convert_int8_to_channels_last leaves it: Transpose to
+// NHWC, com.microsoft QLinearConv with channels_last = 1 (3x3, stride 2),
+// NhwcMaxPool (2x2), Transpose back. The walk follows H and W through the
+// Transposes to the NHWC windows: the pool needs 2, the conv (2 - 1) * 2 + 3
+// = 5 before it, rounded up to the stride: 6.
+const char* kChannelsLastInt8 = R"(<ir_version: 9, opset_import: ["" : 19, "com.microsoft" : 1]>
+main (float[1,2,H,W] x) => (float[?,?,?,?] y)
+    <float[] s = {0.1}, uint8[] z = {128}, float[] ws = {0.05}, int8[] wz = {0},
+     int8[2,2,3,3] w = {-2, 0, 2, -1, 1, -2, 0, 2, -1, 1, -2, 0, 2, -1, 1, -2, 0, 2, -1, 1, -2, 0, 2, -1, 1, -2, 0, 2, -1, 1, -2, 0, 2, -1, 1, -2}> {
+      q = QuantizeLinear(x, s, z)
+      t = Transpose <perm = [0, 2, 3, 1]> (q)
+      c = com.microsoft.QLinearConv <channels_last = 1, kernel_shape = [3, 3], strides = [2, 2]> (t, s, z, w, ws, wz, s, z)
+      p = com.microsoft.NhwcMaxPool <kernel_shape = [2, 2]> (c)
+      b = Transpose <perm = [0, 3, 1, 2]> (p)
+      y = DequantizeLinear(b, s, z) })";
+
+TEST(InputSynthesis, ChannelsLastContribWindowsThroughTransposes) {
+  ir::Model m = parse(kChannelsLastInt8);
+  auto plan = planInputs(m, {});
+  ASSERT_TRUE(plan) << plan.error().message();
+  const InputPlan* x = find(*plan, "x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->shape(), (std::vector<int64_t>{1, 2, 6, 6})) << x->describe();
+  const std::string d = x->describe().str();
+  EXPECT_NE(d.find("QLinearConv 'c'"), std::string::npos) << d;
+  Status st = runsWith(m, {});
+  EXPECT_TRUE(st) << st.message();
+  // W = 4 gives the pool a 1-wide image: refused by name before running.
+  InputSpec spec;
+  spec.dims = {{"W", 4}};
+  auto refused = planInputs(m, spec);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find("(W) = 4 is too small for QLinearConv 'c'"),
+            std::string::npos)
+      << refused.error().message();
+}
+
+// kConvChain as the fused level writes it: ai.passlab FusedConv, then a
+// FusedElementwise between them (the walk goes through both).
+const char* kFusedChain = R"(<ir_version: 9, opset_import: ["" : 19, "ai.passlab" : 1]>
+main (float[N,1,H,W] x) => (float[?,?,?,?] y)
+    <float[1,1,3,3] w = {1, 2, 3, 4, 5, 6, 7, 8, 9}> {
+      a = ai.passlab.FusedConv <activation = "Relu", kernel_shape = [3, 3]> (x, w)
+      r = ai.passlab.FusedElementwise <ops = ["Sigmoid"], operands = [0, -1, -1]> (a)
+      y = ai.passlab.FusedConv <kernel_shape = [3, 3], strides = [2, 2]> (r, w) })";
+
+TEST(InputSynthesis, FusedWindowsOfTheFusedLevel) {
+  ir::Model m = parse(kFusedChain);
+  auto plan = planInputs(m, {});
+  ASSERT_TRUE(plan) << plan.error().message();
+  const InputPlan* x = find(*plan, "x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->shape(), (std::vector<int64_t>{1, 1, 6, 6})) << x->describe();
+  Status st = runsWith(m, {});
+  EXPECT_TRUE(st) << st.message();
+}
+
 }  // namespace
 }  // namespace passlab::pipeline

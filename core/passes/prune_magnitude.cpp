@@ -18,8 +18,10 @@
 // remove_dead_channels can remove it with what only it feeds (keep_bias: the
 // bias stays, so the channel holds its bias, closer to what it computed, and
 // remove_dead_channels folds that constant into the next layer's bias where
-// no padding is read, and keeps the channel where it is); grouped Convs
-// (depthwise too) are left dense, since that pass cannot remove theirs.
+// no padding is read, and keeps the channel where it is); a grouped Conv
+// loses as many channels in every group (floor(sparsity * channels per
+// group), the weakest of each), the layout remove_dead_channels can remove;
+// a depthwise Conv (one channel per group) has its filters ranked together.
 // Residual streams (streams = true, the default): the layers whose outputs
 // residual Adds or Sums add into one stream (residual_stream.h, the tracing
 // remove_dead_channels does: a ResNet stage's downsample Conv and every
@@ -147,10 +149,22 @@ void zeroChosenChannels(Pruned& p, const analysis::WeightLayout& l,
   p.zeroedChannels = channels;
 }
 
-void zeroChannels(Pruned& p, const analysis::WeightLayout& l, double sparsity) {
+// The weakest channels of a layer of `groups` groups: with one channel per
+// group (depthwise; or a layer of one group) ranked together, else the
+// weakest floor(sparsity * channels per group) of every group, so that
+// every group keeps one size.
+void zeroChannels(Pruned& p, const analysis::WeightLayout& l, double sparsity, int64_t groups) {
   std::vector<double> norm;
   addChannelNorms(p.w, l, norm);
-  zeroChosenChannels(p, l, weakestChannels(norm, sparsity));
+  const int64_t per = groups > 0 && l.channels % groups == 0 ? l.channels / groups : 1;
+  if (groups <= 1 || per == 1) return zeroChosenChannels(p, l, weakestChannels(norm, sparsity));
+  std::vector<int64_t> chosen;
+  for (int64_t g = 0; g < groups; ++g) {
+    const auto from = norm.begin() + g * per;
+    for (int64_t c : weakestChannels(std::vector<double>(from, from + per), sparsity))
+      chosen.push_back(g * per + c);
+  }
+  zeroChosenChannels(p, l, chosen);
 }
 
 int64_t countZeros(const std::vector<double>& w) {
@@ -222,10 +236,6 @@ class Pruner {
     auto layout = analysis::weightLayout(n, *w);
     if (!layout || w->numel() == 0)
       return Text::of("not pruned: the weight %1 is not a layer's weight", w->summary());
-    if (pattern_ == PrunePattern::kChannel && n.opType() == "Conv" && n.attrInt("group", 1) != 1)
-      return Text::of(
-          "not pruned: grouped Conv (group %1), whose channels remove_dead_channels cannot remove",
-          std::to_string(n.attrInt("group", 1)));
     if (w->numel() < minWeights_)
       return Text::of("not pruned: %1 weights, fewer than min_weights", std::to_string(w->numel()));
     auto values = fusion::floatValues(*w);
@@ -242,7 +252,8 @@ class Pruner {
     const int64_t zerosBefore = countZeros(p.w);
     if (pattern_ == PrunePattern::kUnstructured) zeroUnstructured(p, sparsity_);
     if (pattern_ == PrunePattern::kTwoFour) zeroTwoFour(p, l.layout);
-    if (pattern_ == PrunePattern::kChannel) zeroChannels(p, l.layout, sparsity_);
+    if (pattern_ == PrunePattern::kChannel)
+      zeroChannels(p, l.layout, sparsity_, n.opType() == "Conv" ? n.attrInt("group", 1) : 1);
     return store(n, *l.w, p, zerosBefore);
   }
 

@@ -21,11 +21,22 @@
 // its data input loses those weight slices, and a nonzero constant v is
 // folded into that layer's bias as v * sum(w[:, c]) (a Gemm's C; a MatMul
 // has none and takes only zeros). Folding is exact only where every output
-// position sees the whole window: a Conv with padding takes only channels
-// whose value is 0 (padding reads zeros too); the others stay, with a note.
+// position sees the whole window: a Conv with padding reads zeros at the
+// border where the channel holds v inside. So with two or more such
+// channels one stays, the carrier (nonzero wherever another is carried),
+// and the padded Conv takes the others into its weights:
+// w[:, car] += v / v_car * w[:, c] (the same zeros at the border, the same
+// constant inside); a single one, or no carrier, stays with a note.
+// A depthwise Conv's zero filter (group = channels, one filter each) makes
+// its output channel its bias, padding or not; it goes with its input
+// channel (the group shrinks), so the plan starts at the layers computing
+// that input (traced back as residual Adds are), whose channel goes too
+// where nothing reads it before a zero filter makes it constant. A grouped
+// Conv (not depthwise) loses as many dead channels in every group (the
+// fewest any group has), so that its groups keep one size.
 // Conditions: the layer's weight is stored in the file (an initializer, also
-// one that is a graph input, or a Constant's value) and so is its bias; a
-// Conv of group 1; not every channel dead. A Concat along the channel axis
+// one that is a graph input, or a Constant's value) and so is its bias; not
+// every channel dead. A Concat along the channel axis
 // passes them on at their offset among its channels (every input's channel
 // count known; the Concat is not edited, its output shrinks). A residual Add
 // of two activations (or a Sum) passes a channel on only where it is dead on
@@ -41,8 +52,8 @@
 // pooling: S = 1); a Reshape whose shape spells C * S out gets the smaller
 // count. The walk stops, and the channels stay with a note in the explain
 // log saying why, at a graph output, a Concat along another axis, any other
-// Reshape or Flatten, a grouped Conv and any op not listed; a node the
-// step's filter excludes stops it too.
+// Reshape or Flatten, a grouped Conv reading them and any op not listed; a
+// node the step's filter excludes stops it too.
 // Inputs holding inf or NaN make 0 * x NaN, which the removed channel never
 // shows; this pass takes the weights' zeros as zeros.
 // Running it again changes nothing: no dead channel is left that can go.
@@ -78,6 +89,23 @@ std::string numberText(double v) {
 
 using residual::channelConstant;
 using residual::unaryValue;
+
+// A channel whose value is not known yet (a layer's channel that is not
+// zero, read by a depthwise Conv's zero filter): it is constant only after
+// such a filter, and no layer may read it before.
+constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+
+bool isUnknown(double v) {
+  return std::isnan(v);
+}
+
+// A Conv of one filter per input channel (group = input channels = output channels).
+bool isDepthwise(const ir::Node& n) {
+  if (n.opType() != "Conv" || !n.domain().empty()) return false;
+  const int64_t group = n.attrInt("group", 1);
+  const ir::Tensor* w = n.inputs().size() > 1 ? analysis::storedWeight(n.input(1)) : nullptr;
+  return group > 1 && w && w->rank() >= 3 && w->dims()[0] == group && w->dims()[1] == 1;
+}
 
 bool hasPadding(const ir::Node& conv) {
   const std::string autoPad = conv.attrString("auto_pad", "NOTSET");
@@ -119,9 +147,12 @@ struct Edit {
   EditKind kind = EditKind::kSameShape;
   Frame frame;
   size_t constInput = 0;
-  int64_t ownAxis = -1;       // kChannelConst: the constant's channel axis (-1: none)
-  std::vector<double> value;  // the dead channels' constants entering the node
-  int64_t positions = 1;      // kFlatten and the sinks behind it: rows of B per channel (S)
+  int64_t ownAxis = -1;        // kChannelConst: the constant's channel axis (-1: none)
+  std::vector<double> value;   // the dead channels' constants entering the node
+  int64_t positions = 1;       // kFlatten and the sinks behind it: rows of B per channel (S)
+  int64_t carrier = -1;        // kConvSink that pads: the channel (index in the plan's dead
+                               // channels) whose weights take the others' constants,
+  int64_t carrierChannel = 0;  // and that channel
 };
 
 // A layer whose output channels the plan removes: its dead channels and
@@ -129,8 +160,10 @@ struct Edit {
 struct Source {
   ir::Node* node = nullptr;
   std::vector<int64_t> dead;  // ascending
-  std::vector<double> bias;   // every channel's constant if dead
+  std::vector<double> bias;   // every channel's constant if dead (kUnknown: not zero)
   int64_t channels = 0, rank = 0, axis = 1;
+  size_t zeroRows = 0;  // channels whose weights are all zero
+  Text trimmed;         // why some of them are not in `dead` (a grouped layer's layout)
 };
 
 // A residual Add the walk reached: the constants that came in on each input.
@@ -149,6 +182,7 @@ struct Plan {
   int64_t channels = 0;                                // of the layers' output
   std::vector<int64_t> dead;                           // dead in every source, ascending
   std::vector<Text> keptWhy;  // per dead channel: why it stays ("" when it goes)
+  std::vector<Text> padWhy;   // per dead channel: a Conv that pads reads it nonzero
   std::vector<Edit> edits;
   std::vector<std::pair<ir::Value*, int64_t>> region;  // values whose channel axis shrinks,
                                                        // with their channel count
@@ -183,18 +217,137 @@ class Remover {
   // Removes the dead channels of `n` that can go; "" when it has none, else
   // what was removed and what stays.
   Text removeFrom(ir::Node& n) {
-    Plan p;
+    if (isDepthwise(n)) return removeThroughDepthwise(n);
     Source first;
     if (Text why = readSource(n, first); !why.empty() || first.dead.empty()) return why;
-    if (static_cast<int64_t>(first.dead.size()) == first.channels)
-      return Text::of("all %1 output channels are zero: the layer is a constant, not pruned here",
-                      std::to_string(first.channels));
+    if (static_cast<int64_t>(first.zeroRows) == first.channels) return allZero(first.channels);
+    Plan p;
     p.channels = first.channels;
     p.rank = first.rank;
     p.axis = first.axis;
-    const size_t deadHere = first.dead.size();
+    const size_t deadHere = first.zeroRows;
+    Text narrowed = first.trimmed;
     p.sources.push_back(std::move(first));
-    Text narrowed;  // why some of the first layer's dead channels are not dead in another source
+    return removePlan(p, deadHere, narrowed, 0);
+  }
+
+  // A depthwise Conv's zero filters: output channel c holds its bias, and
+  // goes only with input channel c (the group shrinks), so the plan starts
+  // at the layers computing that input (traced back through the ops the walk
+  // follows): their channels c go too where nothing else reads them before
+  // a zero filter makes them constant.
+  Text removeThroughDepthwise(ir::Node& d) {
+    const ir::Tensor& w = *analysis::storedWeight(d.input(1));
+    const int64_t channels = w.dims()[0];
+    std::vector<int64_t> dead = zeroChannels(d);
+    if (dead.empty()) return "";
+    if (static_cast<int64_t>(dead.size()) == channels) return allZero(channels);
+    auto rank = rankOf(d.input(0));
+    if (!rank) return "the rank of the layer's output is not known";
+    std::vector<ir::Node*> layers;
+    std::set<const ir::Value*> traced;
+    Text why = residual::traceBack(
+        d, d.input(0), residual::ChannelAxis{*rank, 1, channels}, opset_, traced, [&](ir::Node& l) {
+          if (std::find(layers.begin(), layers.end(), &l) == layers.end()) layers.push_back(&l);
+        });
+    if (!why.empty() || layers.empty())
+      return Text::of(
+          "%1 dead channels stay: a depthwise Conv loses an output channel only with its input "
+          "channel, and its input '%2' does not trace back to layers whose channels could go",
+          std::to_string(dead.size()), d.input(0)->name());
+    Plan p;
+    p.channels = channels;
+    p.rank = *rank;
+    p.axis = 1;
+    for (ir::Node* l : layers) {
+      if (!mayChange(ctx_, *l))
+        return Text::of("%1 dead channels stay: %2 is excluded from this pass",
+                        std::to_string(dead.size()), nodeText(*l));
+      Source s;
+      if (Text why = readSource(*l, s, dead); !why.empty())
+        return Text::of("%1 dead channels stay: %2", std::to_string(dead.size()), why);
+      if (s.channels != channels || s.rank != p.rank || s.axis != p.axis)
+        return Text::of(
+            "%1 dead channels stay: %2 computes its input with channels laid out otherwise",
+            std::to_string(dead.size()), nodeText(*l));
+      p.sources.push_back(std::move(s));
+    }
+    return removePlan(p, dead.size(), Text(), 1);
+  }
+
+  // The channels that would go but for a Conv that pads reading them
+  // nonzero (the border reads zeros there, the inside their constant): one of
+  // them stays, a carrier, and each such Conv takes the others' constants
+  // into the carrier's weights (w[:, car] += v / v_car * w[:, c]: the same
+  // zeros at the border, the same constant inside, so exact up to rounding).
+  // The carrier must be nonzero wherever another is carried; with one such
+  // channel, or no carrier, they stay with the Conv's reason.
+  static void chooseCarrier(Plan& p) {
+    std::vector<size_t> padded;
+    for (size_t j = 0; j < p.dead.size(); ++j)
+      if (p.keptWhy[j].empty() && !p.padWhy[j].empty()) padded.push_back(j);
+    if (padded.empty()) return;
+    auto carries = [&](size_t car) {
+      for (const Edit& e : p.edits) {
+        if (e.kind != EditKind::kConvSink || !hasPadding(*e.node)) continue;
+        bool needed = false;
+        for (size_t j : padded) needed = needed || (j != car && e.value[j] != 0);
+        const double v = e.value[car];
+        if (needed && (v == 0 || !std::isfinite(v))) return false;
+      }
+      return true;
+    };
+    size_t car = padded.size() > 1 ? padded.front() : p.dead.size();
+    while (car < p.dead.size() && !carries(car)) {
+      auto next = std::upper_bound(padded.begin(), padded.end(), car);
+      car = next == padded.end() ? p.dead.size() : *next;
+    }
+    if (car == p.dead.size()) {
+      for (size_t j : padded) p.keptWhy[j] = p.padWhy[j];
+      return;
+    }
+    p.keptWhy[car] = Text::of(
+        "channel %1 stays: it carries the constants of %2 other dead channels into the Convs "
+        "that pad them",
+        std::to_string(p.dead[car]), std::to_string(padded.size() - 1));
+    for (Edit& e : p.edits)
+      if (e.kind == EditKind::kConvSink && hasPadding(*e.node)) {
+        e.carrier = static_cast<int64_t>(car);
+        e.carrierChannel = p.dead[car];
+      }
+  }
+
+  // A grouped source keeps its groups of one size: where the channels that
+  // would go (after other sources and the walk kept some) are not as many in
+  // every group, only as many as the group with the fewest has go.
+  static void keepGroupsEven(Plan& p) {
+    for (const Source& s : p.sources) {
+      const int64_t groups = s.node->opType() == "Conv" ? s.node->attrInt("group", 1) : 1;
+      if (groups <= 1 || s.channels % groups != 0) continue;
+      const int64_t per = s.channels / groups;
+      std::vector<std::vector<size_t>> inGroup(static_cast<size_t>(groups));
+      for (size_t j = 0; j < p.dead.size(); ++j)
+        if (p.keptWhy[j].empty()) inGroup[static_cast<size_t>(p.dead[j] / per)].push_back(j);
+      size_t fewest = p.dead.size();
+      for (const auto& g : inGroup) fewest = std::min(fewest, g.size());
+      for (const auto& g : inGroup)
+        for (size_t i = fewest; i < g.size(); ++i)
+          p.keptWhy[g[i]] = Text::of(
+              "grouped Conv (group %1) keeps its groups of one size: %2 dead channels of each go",
+              std::to_string(groups), std::to_string(fewest));
+    }
+  }
+
+  static Text allZero(int64_t channels) {
+    return Text::of("all %1 output channels are zero: the layer is a constant, not pruned here",
+                    std::to_string(channels));
+  }
+
+  // Walks plan `p` (its sources read) and removes the channels that can go;
+  // `deadHere` counts the dead channels of the node the note is for,
+  // `narrowed` says why some are not in the plan, `walked` counts the layers
+  // besides the sources that lose them (a depthwise Conv).
+  Text removePlan(Plan& p, size_t deadHere, Text narrowed, size_t walked) {
     for (;;) {
       if (Text why = planWalk(p); !why.empty())
         return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), why);
@@ -202,6 +355,8 @@ class Remover {
       if (Text why = addFound(p, narrowed); !why.empty())
         return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), why);
     }
+    chooseCarrier(p);
+    keepGroupsEven(p);
     std::vector<int64_t> go;
     Text firstKept = p.dead.size() < deadHere ? narrowed : Text();
     for (size_t j = 0; j < p.dead.size(); ++j) {
@@ -213,8 +368,8 @@ class Remover {
     if (go.empty())
       return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), firstKept);
     apply(p, go);
-    layers_ += p.sources.size();
-    removed_ += static_cast<int64_t>(go.size() * p.sources.size());
+    layers_ += p.sources.size() + walked;
+    removed_ += static_cast<int64_t>(go.size() * (p.sources.size() + walked));
     if (go.size() < deadHere)
       return Text::of("%1 of %2 dead channels removed; the others stay: %3",
                       std::to_string(go.size()), std::to_string(deadHere), firstKept);
@@ -233,6 +388,7 @@ class Remover {
       p.dead = std::move(both);
     }
     p.keptWhy.assign(p.dead.size(), Text());
+    p.padWhy.assign(p.dead.size(), Text());
     p.edits.clear();
     p.region.clear();
     p.joins.clear();
@@ -280,28 +436,45 @@ class Remover {
     return "";
   }
 
-  // The channels of `n` whose weights are all zero, with every channel's
-  // constant; "" with none dead when `n` has no stored weight.
-  Text readSource(ir::Node& n, Source& s) {
-    s.node = &n;
+  // The output channels of `n` whose weights are all zero; none when `n`
+  // has no stored weight.
+  static std::vector<int64_t> zeroChannels(const ir::Node& n) {
+    std::vector<int64_t> zero;
     const ir::Tensor* w = analysis::storedWeight(n.input(1));
-    if (!w) return "";
+    if (!w) return zero;
     auto layout = analysis::weightLayout(n, *w);
     auto values = fusion::floatValues(*w);
-    if (!layout || !values || layout->reduce == 0) return "";
-    s.channels = layout->channels;
+    if (!layout || !values || layout->reduce == 0) return zero;
     for (int64_t c = 0; c < layout->channels; ++c) {
-      bool zero = true;
-      for (int64_t r = 0; r < layout->reduce && zero; ++r)
-        zero =
+      bool isZero = true;
+      for (int64_t r = 0; r < layout->reduce && isZero; ++r)
+        isZero =
             (*values)[static_cast<size_t>(c * layout->channelStride + r * layout->reduceStride)] ==
             0;
-      if (zero) s.dead.push_back(c);
+      if (isZero) zero.push_back(c);
     }
+    return zero;
+  }
+
+  // The channels of `n` whose weights are all zero, with every channel's
+  // constant; "" with none dead when `n` has no stored weight. With `fed`
+  // (a depthwise Conv's zero filters, ascending), those channels instead,
+  // their value unknown where the layer's weights are not zero.
+  Text readSource(ir::Node& n, Source& s, const std::vector<int64_t>& fed = {}) {
+    s.node = &n;
+    const ir::Tensor* w = analysis::storedWeight(n.input(1));
+    auto layout = w ? analysis::weightLayout(n, *w) : std::nullopt;
+    if (!layout) return "";
+    s.channels = layout->channels;
+    const std::vector<int64_t> zero = zeroChannels(n);
+    s.zeroRows = zero.size();
+    s.dead = fed.empty() ? zero : fed;
     if (s.dead.empty()) return "";
+    if (s.dead.back() >= s.channels)
+      return Text::of("%1 has %2 output channels, fewer than the depthwise Conv it feeds",
+                      nodeText(n), std::to_string(s.channels));
     if (n.opType() == "Conv" && n.attrInt("group", 1) != 1)
-      return Text::of("grouped Conv (group %1): its dead channels are not removed",
-                      std::to_string(n.attrInt("group", 1)));
+      if (Text why = evenPerGroup(n, s); !why.empty()) return why;
     auto rank = rankOf(n.output(0));
     if (!rank) return "the rank of the layer's output is not known";
     s.rank = *rank;
@@ -315,6 +488,38 @@ class Remover {
       if (!c) return "the bias is not a stored constant with one value per channel";
       for (size_t i = 0; i < s.bias.size(); ++i) s.bias[i] = scale * c->values[i];
     }
+    for (int64_t c : s.dead)
+      if (!std::binary_search(zero.begin(), zero.end(), c))
+        s.bias[static_cast<size_t>(c)] = kUnknown;
+    return "";
+  }
+
+  // A grouped Conv (not depthwise) keeps its layout only when every group
+  // loses as many output channels: as many dead channels of each group go as
+  // the group with the fewest has (the first ones); "" when some go.
+  static Text evenPerGroup(const ir::Node& n, Source& s) {
+    const int64_t groups = n.attrInt("group", 1);
+    if (groups <= 0 || s.channels % groups != 0)
+      return Text::of("grouped Conv (group %1): its output channels do not split into its groups",
+                      std::to_string(groups));
+    const int64_t per = s.channels / groups;
+    std::vector<std::vector<int64_t>> inGroup(static_cast<size_t>(groups));
+    for (int64_t c : s.dead) inGroup[static_cast<size_t>(c / per)].push_back(c);
+    size_t fewest = s.dead.size();
+    for (const auto& g : inGroup) fewest = std::min(fewest, g.size());
+    if (fewest == 0)
+      return Text::of(
+          "grouped Conv (group %1): %2 dead channels, but a group has none; only as many in "
+          "every group can go, so that the groups keep one size",
+          std::to_string(groups), std::to_string(s.dead.size()));
+    std::vector<int64_t> even;
+    for (const auto& g : inGroup) even.insert(even.end(), g.begin(), g.begin() + fewest);
+    std::sort(even.begin(), even.end());
+    if (even.size() < s.dead.size())
+      s.trimmed = Text::of(
+          "grouped Conv (group %1) keeps its groups of one size: %2 dead channels of each go",
+          std::to_string(groups), std::to_string(fewest));
+    s.dead = std::move(even);
     return "";
   }
 
@@ -354,9 +559,9 @@ class Remover {
       }
       std::vector<double> out;
       for (double x : value) {
-        auto y = unaryValue(n, x, opset_);
+        auto y = unaryValue(n, isUnknown(x) ? 0.0 : x, opset_);
         if (!y) break;
-        out.push_back(*y);
+        out.push_back(isUnknown(x) ? kUnknown : *y);
       }
       if (out.size() == value.size() && (op != "Dropout" || n.inputs().size() < 3 || !n.input(2)))
         return through(p, n, EditKind::kSameShape, out, f);
@@ -370,7 +575,7 @@ class Remover {
   Text through(Plan& p, ir::Node& n, EditKind kind, std::vector<double> value, const Frame& f,
                size_t constInput = 0, int64_t ownAxis = -1) {
     for (size_t j = 0; j < value.size(); ++j)
-      if (!std::isfinite(value[j]) && p.keptWhy[j].empty())
+      if (std::isinf(value[j]) && p.keptWhy[j].empty())
         p.keptWhy[j] = Text::of("channel %1 is %2 after %3", std::to_string(p.dead[j]),
                                 numberText(value[j]), nodeText(n));
     p.edits.push_back(Edit{&n, kind, f, constInput, ownAxis, value});
@@ -522,7 +727,7 @@ class Remover {
         (*pads)[r + static_cast<size_t>(p.axis)] != 0)
       return Text::of("%1 pads the channel axis, or its pads are not constant", nodeText(n));
     for (size_t j = 0; j < value.size(); ++j)
-      if (value[j] != fill && p.keptWhy[j].empty())
+      if (!isUnknown(value[j]) && value[j] != fill && p.keptWhy[j].empty())
         p.keptWhy[j] =
             Text::of("%1 pads channel %2 (constant %3) with %4: no longer constant", nodeText(n),
                      std::to_string(p.dead[j]), numberText(value[j]), numberText(fill));
@@ -540,7 +745,8 @@ class Remover {
     const int64_t group = n.attrInt("group", 1);
     const bool pads = hasPadding(n);
     if (group == f.channels && w->dims()[0] == f.channels && w->dims()[1] == 1 && group > 1) {
-      // Depthwise: output channel c = sum(w[c] * window of input c) + b[c].
+      // Depthwise: output channel c = sum(w[c] * window of input c) + b[c];
+      // a zero filter makes it b[c] whatever it reads, padding too.
       auto wv = fusion::floatValues(*w);
       const int64_t per = w->numel() / f.channels;
       std::vector<double> bias(static_cast<size_t>(f.channels), 0.0);
@@ -549,12 +755,21 @@ class Remover {
       std::vector<double> out;
       for (size_t j = 0; j < value.size(); ++j) {
         const auto c = p.dead[j] + f.offset;
-        if (value[j] != 0 && pads && p.keptWhy[j].empty())
+        bool zeroFilter = true;
+        double sum = 0;
+        for (int64_t k = 0; k < per; ++k) {
+          const double x = (*wv)[static_cast<size_t>(c * per + k)];
+          zeroFilter = zeroFilter && x == 0;
+          sum += x;
+        }
+        if (zeroFilter) {
+          out.push_back(bias[static_cast<size_t>(c)]);
+          continue;
+        }
+        if (!isUnknown(value[j]) && value[j] != 0 && pads && p.keptWhy[j].empty())
           p.keptWhy[j] = Text::of(
               "depthwise %1 pads its input, so channel %2 (constant %3) is not constant after it",
               nodeText(n), std::to_string(c), numberText(value[j]));
-        double sum = 0;
-        for (int64_t k = 0; k < per; ++k) sum += (*wv)[static_cast<size_t>(c * per + k)];
         out.push_back(value[j] * sum + bias[static_cast<size_t>(c)]);
       }
       return through(p, n, EditKind::kDepthwise, out, f);
@@ -565,14 +780,27 @@ class Remover {
     if (w->dims()[1] != f.channels)
       return Text::of("%1 has %2 input channels, not %3", nodeText(n), std::to_string(w->dims()[1]),
                       std::to_string(f.channels));
+    keepUnknown(p, n, value);
     for (size_t j = 0; j < value.size(); ++j)
-      if (value[j] != 0 && pads && p.keptWhy[j].empty())
-        p.keptWhy[j] = Text::of(
+      if (value[j] != 0 && pads && p.padWhy[j].empty())
+        p.padWhy[j] = Text::of(
             "%1 pads its input: channel %2 holds %3, and folding %3 * sum(w) into the bias would "
             "be wrong where the window reads padding",
             nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
     p.edits.push_back(Edit{&n, EditKind::kConvSink, f, 0, -1, value});
     return "";
+  }
+
+  // A layer `n` reads the channels: those whose value is not known (not
+  // zero in the layer computing them, no zero depthwise filter on the way)
+  // stay.
+  static void keepUnknown(Plan& p, const ir::Node& n, const std::vector<double>& value) {
+    for (size_t j = 0; j < value.size(); ++j)
+      if (isUnknown(value[j]) && p.keptWhy[j].empty())
+        p.keptWhy[j] = Text::of(
+            "channel %1 is not zero where %2 reads it: only a depthwise Conv's zero filter on "
+            "the way would make it constant",
+            std::to_string(p.dead[j]), nodeText(n));
   }
 
   // A Gemm or MatMul reading the channels as its K: the end of the walk.
@@ -600,6 +828,7 @@ class Remover {
     const int64_t cols = w->dims()[transB ? 0 : 1];
     const bool cPerColumn = !gemm || n.inputs().size() < 3 || !n.input(2) ||
                             channelConstant(n.input(2), 2, 1, cols).has_value();
+    keepUnknown(p, n, value);
     for (size_t j = 0; j < value.size(); ++j) {
       if (value[j] == 0 || !p.keptWhy[j].empty()) continue;
       if (!gemm)
@@ -750,19 +979,32 @@ class Remover {
     const std::vector<double> wv = *fusion::floatValues(w);
     const int64_t m = w.dims()[0], c = w.dims()[1], k = w.numel() / (m * c);
     std::vector<double> shift(static_cast<size_t>(m), 0.0);
+    std::vector<double> carried = wv;  // wv, the carrier taking the others' constants
     bool shifted = false;
+    auto at3 = [&](int64_t o, int64_t ch, int64_t r) {
+      return static_cast<size_t>((o * c + ch) * k + r);
+    };
     for (size_t j = 0; j < go.size(); ++j) {
       const double v = e.value[at[j]];
       if (v == 0) continue;
+      if (e.carrier >= 0) {
+        const auto car = static_cast<size_t>(e.carrier);
+        const double ratio = v / e.value[car];
+        const int64_t to = e.carrierChannel + e.frame.offset;
+        for (int64_t o = 0; o < m; ++o)
+          for (int64_t r = 0; r < k; ++r) carried[at3(o, to, r)] += ratio * wv[at3(o, go[j], r)];
+        continue;
+      }
       shifted = true;
       for (int64_t o = 0; o < m; ++o) {
         double sum = 0;
-        for (int64_t r = 0; r < k; ++r) sum += wv[static_cast<size_t>((o * c + go[j]) * k + r)];
+        for (int64_t r = 0; r < k; ++r) sum += wv[at3(o, go[j], r)];
         shift[static_cast<size_t>(o)] += v * sum;
       }
     }
     const ir::DataType dtype = w.dtype();
-    replaceInput(n, 1, dropAlongAxis(w, 1, go), n.input(1)->name());
+    replaceInput(n, 1, dropAlongAxis(fusion::floatTensorLike(w, carried), 1, go),
+                 n.input(1)->name());
     if (shifted) addToBias(n, 2, shift, {m}, dtype);
   }
 

@@ -163,10 +163,29 @@ TEST(PruneMagnitude, LeavesBlockedSmallAndComputedWeights) {
   expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,4] x, float[4,6] w) => (float[2,6] y) { y = MatMul(x, w) })",
                   "not pruned: the weight is not a floating-point constant stored in the file");
-  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
-main (float[1,2,2,2] x) => (float[1,2,2,2] y)
-    <float[2,1,1,1] w = {1, 0.001}> { y = Conv <group = 2> (x, w) })",
-                  "not pruned: grouped Conv (group 2)", {{"pattern", "channel"}});
+}
+
+// Grouped Convs in the channel pattern: a depthwise one (one channel per
+// group) has its filters ranked together; one of 2 groups of 2 channels
+// loses the weakest of each group, so that the groups keep one size (the
+// weakest two overall, channels 0 and 1, are both in group 0; channel 3 is
+// group 1's).
+TEST(PruneMagnitude, ChannelPatternPrunesGroupedConvsEvenly) {
+  const passes::Options channel{{"pattern", "channel"}, {"sparsity", "0.5"}};
+  PassOutcome dw = runPass(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4,2,2] x) => (float[1,4,2,2] y)
+    <float[4,1,1,1] w = {1, 0.001, -2, 0.002}, float[4] b = {1, 0.001, 3, 0.002}> {
+    y = Conv <group = 4> (x, w, b) })",
+                           channel);
+  EXPECT_EQ(inputValues(dw.model, "y", 1), (std::vector<double>{1, 0, -2, 0}));
+  EXPECT_EQ(inputValues(dw.model, "y", 2), (std::vector<double>{1, 0, 3, 0}));
+  const char* grouped = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4,2,2] x) => (float[1,4,2,2] y)
+    <float[4,2,1,1] w = {0.001, 0, 0.002, 0.001,  5, 6, 0.003, 0}> {
+    y = Conv <group = 2> (x, w) })";
+  PassOutcome g = runPass(kPass, grouped, channel);
+  EXPECT_EQ(inputValues(g.model, "y", 1), (std::vector<double>{0, 0, 0.002f, 0.001f, 5, 6, 0, 0}));
+  expectConverges(kPass, grouped, channel);
 }
 
 TEST(PruneMagnitude, RejectsUnknownPatternsAndSparsityAboveOne) {

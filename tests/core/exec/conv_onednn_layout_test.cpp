@@ -106,6 +106,7 @@ std::string convolutionLine(const std::vector<std::string>& execs) {
 
 // Squeezenet's, ultraface's and resnet50's first layers, and one with 8 channels.
 TEST(ConvOneDnnLayout, FirstLayerReadsPlainNchwWithTheDirectKernel) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   for (ConvShape c : {ConvShape{3, 57, 55, 64, 3, 2, 0}, ConvShape{3, 60, 80, 16, 3, 2, 1},
                       ConvShape{3, 40, 44, 64, 7, 2, 3}, ConvShape{8, 30, 40, 16, 3, 1, 1}}) {
     SCOPED_TRACE(std::to_string(c.C) + " channels, " + std::to_string(c.k) + "x" +
@@ -124,6 +125,7 @@ TEST(ConvOneDnnLayout, FirstLayerReadsPlainNchwWithTheDirectKernel) {
 // 16 input channels, or outputs not in whole blocks of 16 (picodet's 3->24):
 // oneDNN's own layout, the input reordered into it.
 TEST(ConvOneDnnLayout, SixteenChannelsOrPaddedOutputsKeepOneDnnsLayout) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   for (ConvShape c : {ConvShape{16, 28, 28, 32, 3, 1, 1}, ConvShape{3, 64, 64, 24, 3, 2, 1}}) {
     SCOPED_TRACE(std::to_string(c.C) + " -> " + std::to_string(c.M));
     std::vector<std::string> execs = secondRunExecs(c);

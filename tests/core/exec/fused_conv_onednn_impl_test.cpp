@@ -157,6 +157,7 @@ TEST(FusedConvOneDnnImpl, GroupedOneByOneRunsTheGemmConvolutionOnNchwWithoutPost
 
 // At 7x7 (49 pixels, below kPlainConvMinPixels) the path is not taken.
 TEST(FusedConvOneDnnImpl, SmallGroupedOneByOneKeepsOneDnnsPick) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   std::vector<std::string> execs = secondRun(grouped(272, 272, 7, 4), Form::kFusedConv, false);
   ASSERT_FALSE(execs.empty());
   for (const std::string& e : execs) EXPECT_FALSE(cpu::isGemmConvolution(e)) << e;
@@ -165,6 +166,7 @@ TEST(FusedConvOneDnnImpl, SmallGroupedOneByOneKeepsOneDnnsPick) {
 // shufflenet's depthwise shapes (136 channels: nChw8c; 112 and 272: nChw16c),
 // as Conv and as FusedConv with and without a residual.
 TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   struct Expect {
     Case c;
     const char* layout;

@@ -10,7 +10,18 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/cpu/onednn_util.h"
+
 namespace passlab::exec::testutil {
+
+// True when oneDNN runs its AVX-512 kernels here. The implementations and
+// layouts some tests expect are those; a CPU without AVX-512 (or
+// PASSLAB_MAX_ISA=avx2 / sse2, the isa_ ctests) gets others, which those
+// tests skip (docs/exec-backends.md, "Instruction sets").
+inline bool onednnRunsAvx512() {
+  cpu::onednn::engine();  // capped at PASSLAB_MAX_ISA first
+  return (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
+}
 
 // The executions oneDNN logs while `f` runs (its `,exec,` lines).
 template <class F>

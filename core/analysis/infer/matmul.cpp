@@ -1,5 +1,5 @@
-// Matrix products: MatMul (numpy semantics), Gemm, com.microsoft FusedMatMul,
-// and Einsum.
+// Matrix products: MatMul (numpy semantics), Gemm, com.microsoft FusedMatMul
+// and QGemm, and Einsum.
 #include <algorithm>
 #include <map>
 
@@ -15,24 +15,39 @@ void inferMatMul(InferContext& ctx) {
   if (auto s = matmulShape(ctx, *a, *b)) ctx.setOutputShape(0, std::move(*s));
 }
 
-void inferGemm(InferContext& ctx) {
+namespace {
+
+// Gemm's [M, N] from A at input 0 and B at input `b`, each 2-D, transA/transB.
+void inferGemmShape(InferContext& ctx, size_t b) {
   const ir::Shape* a = ctx.inputShape(0);
-  const ir::Shape* b = ctx.inputShape(1);
-  if (!a || !b) return;
-  if (a->rank() != 2 || b->rank() != 2) {
-    ctx.fail("Gemm needs 2-D operands, got " + a->toString() + " and " + b->toString());
+  const ir::Shape* bs = ctx.inputShape(b);
+  if (!a || !bs) return;
+  if (a->rank() != 2 || bs->rank() != 2) {
+    ctx.fail("Gemm needs 2-D operands, got " + a->toString() + " and " + bs->toString());
     return;
   }
   bool ta = ctx.attrInt("transA", 0) != 0, tb = ctx.attrInt("transB", 0) != 0;
   const ir::Dim& m = (*a)[ta ? 1 : 0];
   const ir::Dim& ka = (*a)[ta ? 0 : 1];
-  const ir::Dim& kb = (*b)[tb ? 1 : 0];
-  const ir::Dim& n = (*b)[tb ? 0 : 1];
+  const ir::Dim& kb = (*bs)[tb ? 1 : 0];
+  const ir::Dim& n = (*bs)[tb ? 0 : 1];
   if (ka.isStatic() && kb.isStatic() && ka.value() != kb.value()) {
-    ctx.fail("inner dimensions differ: " + a->toString() + " x " + b->toString());
+    ctx.fail("inner dimensions differ: " + a->toString() + " x " + bs->toString());
     return;
   }
   ctx.setOutputShape(0, ir::Shape({m, n}));
+}
+
+}  // namespace
+
+void inferGemm(InferContext& ctx) {
+  inferGemmShape(ctx, 1);
+}
+
+void inferQGemm(InferContext& ctx) {
+  const ir::DataType z = ctx.inputElem(8);
+  ctx.setOutputElem(0, z != ir::DataType::kUndefined ? z : ir::DataType::kFloat);
+  inferGemmShape(ctx, 3);
 }
 
 void inferFusedMatMul(InferContext& ctx) {

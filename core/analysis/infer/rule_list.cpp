@@ -172,6 +172,7 @@ const Entry kRules[] = {
   {kMs, "BiasAdd", inferSameShape}, {kMs, "BeamSearch", inferBeamSearch},
   {kMs, "GreedySearch", inferBeamSearch}, {kMs, "FusedConv", inferConv},
   {kMs, "FusedGemm", inferGemm}, {kMs, "FusedMatMul", inferFusedMatMul},
+  {kMs, "QGemm", inferQGemm},
   {kMs, "TransposeMatMul", inferFusedMatMul},
   {kMs, "QuantizeLinear", inferQuantizeLinear}, {kMs, "DequantizeLinear", inferDequantizeLinear},
   {kMs, "QLinearConv", inferQLinearConv}, {kMs, "Trilu", inferSameShape},

@@ -71,7 +71,9 @@ void inferPasslabQLinearSqueezeExcite(InferContext& ctx);
 
 // ---- matmul.cpp ----
 void inferMatMul(InferContext& ctx);
-void inferGemm(InferContext& ctx);         // Gemm, FusedGemm
+void inferGemm(InferContext& ctx);  // Gemm, FusedGemm
+// com.microsoft QGemm: Gemm's shape of A and B (input 3), y_zero_point's type, float without it.
+void inferQGemm(InferContext& ctx);
 void inferFusedMatMul(InferContext& ctx);  // com.microsoft FusedMatMul / TransposeMatMul
 void inferEinsum(InferContext& ctx);
 

@@ -2,7 +2,11 @@
 // results) and QLinearMatMul, QLinearConv (requantized to int8/uint8 with
 // round-half-to-even and saturation, the multiplier a_scale * b_scale /
 // y_scale taken in float as the ONNX reference does). Zero points are per
-// tensor, per row of A / per column of B, or per output channel of W.
+// tensor, per row of A / per column of B, or per output channel of W. And
+// ONNX Runtime's com.microsoft QGemm: alpha * (A' - za)(B' - zb) + C with an
+// int32 bias C in the accumulator, requantized the same way (the multiplier
+// alpha * a_scale * b_scale / y_scale in float, as ONNX Runtime computes it)
+// or, without y_scale, the float product.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -293,6 +297,99 @@ class QLinearConv final : public Kernel {
   ConvAttrs a_;
 };
 
+// com.microsoft QGemm (A, a_scale, a_zero_point, B, b_scale, b_zero_point,
+// C, y_scale, y_zero_point; alpha, transA, transB): A [M, K] (transA: [K, M])
+// with one scale and zero point, B [K, N] (transB: [N, K]) with one scale and
+// zero point or one per column, C int32 broadcast to [M, N] as Gemm's C is.
+class QGemm final : public Kernel {
+ public:
+  static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
+    const ir::Node& n = b.node();
+    return std::unique_ptr<Kernel>(new QGemm(
+        n.attrFloat("alpha", 1.0f), n.attrInt("transA", 0) != 0, n.attrInt("transB", 0) != 0));
+  }
+
+  Status run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(3);
+    if (a.rank() != 2 || b.rank() != 2)
+      return invalidArgument("QGemm needs 2-D A and B, got " + a.describe() + " and " +
+                             b.describe());
+    const int64_t M = a.dim(transA_ ? 1 : 0), K = a.dim(transA_ ? 0 : 1);
+    const int64_t N = b.dim(transB_ ? 0 : 1);
+    if (b.dim(transB_ ? 1 : 0) != K)
+      return invalidArgument("inner dimensions differ: " + a.describe() + " x " + b.describe());
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<float> as, scales(ctx, 1, 1, "a_scale"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> za,
+                             zeroPoints(ctx, 2, 1, a.dtype(), "a_zero_point"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<float> bs, scales(ctx, 4, N, "b_scale"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> zb,
+                             zeroPoints(ctx, 5, N, b.dtype(), "b_zero_point"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> acc, product(a, b, za[0], zb, M, K, N));
+    if (ctx.has(6)) PASSLAB_RETURN_IF_ERROR(addBias(ctx.input(6), M, N, acc));
+    // The multiplier as ONNX Runtime computes it: alpha * a_scale * b_scale[n] (/ y_scale).
+    std::vector<float> mult(static_cast<size_t>(N));
+    for (int64_t n = 0; n < N; ++n)
+      mult[static_cast<size_t>(n)] = alpha_ * as[0] * bs[static_cast<size_t>(n)];
+    if (!ctx.has(7)) {
+      if (ctx.has(8)) return invalidArgument("QGemm has y_zero_point without y_scale");
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, Dims{M, N}));
+      for (size_t i = 0; i < acc.size(); ++i)
+        y->mutableData<float>()[i] = static_cast<float>(
+            static_cast<double>(acc[i]) * static_cast<double>(mult[i % static_cast<size_t>(N)]));
+      return Status::ok();
+    }
+    if (!ctx.has(8)) return unsupported("QGemm with y_scale but no y_zero_point");
+    const DataType outType = ctx.input(8).dtype();
+    if (!kInt8s.contains(outType))
+      return unsupported("QGemm producing " + std::string(ir::dtypeName(outType)));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<float> ys, scales(ctx, 7, 1, "y_scale"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> zy,
+                             zeroPoints(ctx, 8, N, outType, "y_zero_point"));
+    for (float& m : mult) m /= ys[0];
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, outType, Dims{M, N}));
+    return writeRequantized(*y, acc, M, N, mult, false, zy, false);
+  }
+
+ private:
+  QGemm(float alpha, bool transA, bool transB) : alpha_(alpha), transA_(transA), transB_(transB) {}
+
+  // int32 sums of (A' - za)(B' - zb[n]), [M, N].
+  Expected<std::vector<int32_t>> product(const Tensor& a, const Tensor& b, int32_t za,
+                                         const std::vector<int32_t>& zb, int64_t M, int64_t K,
+                                         int64_t N) const {
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> A, readInt8s(a, "A"));
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<int32_t> B, readInt8s(b, "B"));
+    std::vector<int32_t> out(static_cast<size_t>(M * N), 0);
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t k = 0; k < K; ++k) {
+        const int32_t av = A[static_cast<size_t>(transA_ ? k * M + m : m * K + k)] - za;
+        for (int64_t n = 0; n < N; ++n) {
+          const int32_t bv = B[static_cast<size_t>(transB_ ? n * K + k : k * N + n)];
+          out[static_cast<size_t>(m * N + n)] += av * (bv - zb[static_cast<size_t>(n)]);
+        }
+      }
+    return out;
+  }
+
+  // C (int32, unidirectionally broadcast to [M, N]) added to the sums.
+  static Status addBias(const Tensor& c, int64_t M, int64_t N, std::vector<int32_t>& acc) {
+    const int64_t cm = c.rank() == 2 ? c.dim(0) : 1, cn = c.rank() >= 1 ? c.dims().back() : 1;
+    if (c.dtype() != DataType::kInt32 || c.rank() > 2 || (cm != 1 && cm != M) ||
+        (cn != 1 && cn != N))
+      return invalidArgument("C must be int32 broadcastable to [" + std::to_string(M) + ", " +
+                             std::to_string(N) + "], got " + c.describe());
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n)
+        acc[static_cast<size_t>(m * N + n)] +=
+            c.data<int32_t>()[(cm == 1 ? 0 : m) * cn + (cn == 1 ? 0 : n)];
+    return Status::ok();
+  }
+
+  float alpha_;
+  bool transA_, transB_;
+};
+
 const KernelDef kRows[] = {
     {"", "MatMulInteger", 10, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.MatMulInteger",
      makeKernel<MatMulInteger>},
@@ -302,6 +399,8 @@ const KernelDef kRows[] = {
      makeKernel<QLinearMatMul>},
     {"", "QLinearConv", 10, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.QLinearConv",
      makeKernel<QLinearConv>},
+    {"com.microsoft", "QGemm", 1, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.ms.QGemm",
+     makeKernel<QGemm>},
 };
 
 }  // namespace

@@ -1,13 +1,14 @@
-// QLinearConv on oneDNN's int8 convolution (and, registered here, QLinearMatMul on
-// its int8 matmul: qlinear_matmul_onednn.cpp). The activation (u8 or s8) goes in
-// with x_zero_point as oneDNN's source zero point, the weights are s8 with a
-// zero point of 0 (what static quantizers emit: symmetric weights), the int32
-// bias is added in the accumulator domain, and the requantization
-// x_scale * w_scale[m] / y_scale, y_zero_point and the saturation to u8/s8
-// happen inside the primitive. The scales and zero points are baked into the
-// primitive (oneDNN 2.6 declined runtime ones here), so they must be the same
-// on every run (KernelContext::invariantInput); the primitive is built once per
-// input shape and constant weights are reordered once (onednn::ConvPrimitive).
+// QLinearConv on oneDNN's int8 convolution (and, registered here, QLinearMatMul
+// and com.microsoft QGemm on its int8 matmul: qlinear_matmul_onednn.cpp). The
+// activation (u8 or s8) goes in with x_zero_point as oneDNN's source zero
+// point, the weights are s8 with a zero point of 0 (what static quantizers
+// emit: symmetric weights), the int32 bias is added in the accumulator domain,
+// and the requantization x_scale * w_scale[m] / y_scale, y_zero_point and the
+// saturation to u8/s8 happen inside the primitive. The scales and zero points
+// are baked into the primitive (oneDNN 2.6 declined runtime ones here), so
+// they must be the same on every run (KernelContext::invariantInput); the
+// primitive is built once per input shape and constant weights are reordered
+// once (onednn::ConvPrimitive).
 //
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: a nonzero or non-int8 weight zero point,
@@ -154,6 +155,8 @@ const KernelDef kRows[] = {
     // qlinear_matmul_onednn.cpp
     {"", "QLinearMatMul", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.QLinearMatMul",
      makeOneDnnQLinearMatMul},
+    {"com.microsoft", "QGemm", 1, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.ms.QGemm",
+     makeOneDnnQGemm},
 };
 
 }  // namespace

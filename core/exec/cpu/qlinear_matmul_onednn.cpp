@@ -4,24 +4,34 @@
 // emit) packed once into oneDNN's layout, and the requantization
 // a_scale * b_scale[n] / y_scale (one value or one per column), y_zero_point
 // and the saturation to u8/s8 inside the primitive, built once per A shape.
+// ONNX Runtime's com.microsoft QGemm runs on the same primitive: A [M, K] or
+// (transA) [K, M] read in place with its strides, B [K, N] or (transB) [N, K]
+// packed once, its int32 bias C (one value per column) added to the int32
+// sums before the requantization (oneDNN 2.x scales after the bias, as
+// QLinearConv's bias), alpha folded into the scales, and without y_scale the
+// float product written as is.
 // Exactness as for QLinearConv (qlinear_conv_onednn.cpp): only on CPUs whose
 // int8 dot products are exact (VNNI), and oneDNN multiplies the int32 sum by
 // the float32 scale in float32 where the reference uses double, so a value
 // next to a rounding tie may come out 1 apart. Everything else runs the
-// reference QLinearMatMul (qlinear.cpp): B not s8, a nonzero B zero point,
-// per-row scales, scales or zero points that vary between runs, non-float32
-// scales, A of rank 1, B of rank other than 2. A B fed at run time (an
-// attention's product of two activations) takes qlinear_matmul_runtime_b.cpp.
+// reference QLinearMatMul / QGemm (qlinear.cpp): B not s8, a nonzero B zero
+// point, per-row scales, scales or zero points that vary between runs,
+// non-float32 scales, A of rank 1, B of rank other than 2, a QGemm bias that
+// is not one value per column or a B fed at run time. A QLinearMatMul B fed
+// at run time (an attention's product of two activations) takes
+// qlinear_matmul_runtime_b.cpp.
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_matmul_runtime_b.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_reference.h"
 
 namespace passlab::exec::cpu {
 
@@ -31,72 +41,137 @@ using dnnl::memory;
 using ir::DataType;
 
 // A is QLinearConv's x, B its w (qlinear::Input).
-using namespace qlinear;  // NOLINT: the inputs, the requantization and its helpers
+using namespace qlinear;         // NOLINT: the inputs, the requantization and its helpers
+constexpr size_t kGemmBias = 6;  // QGemm's C
+
+// What sets the two ops apart.
+struct Form {
+  bool gemm = false;  // com.microsoft QGemm: 2-D A, transposes, bias C
+  bool transA = false, transB = false;
+  OutputForm output;  // where y_scale and y_zero_point are, alpha
+};
+
+Form qgemmForm(const ir::Node& n) {
+  return {true, n.attrInt("transA", 0) != 0, n.attrInt("transB", 0) != 0,
+          qgemmOutputForm(n.attrFloat("alpha", 1.0f))};
+}
+
+// The product's sizes: A's rows (all of its leading dims) by K, times K by N.
+struct Sizes {
+  int64_t rows = 0, K = 0, N = 0;
+};
 
 // Everything built for one shape of A.
 struct Plan {
   Dims aDims, bDims;
+  bool hasBias = false;
   int threads = 0;
-  int64_t rows = 0, K = 0, N = 0;
+  Sizes sizes;
   Requantization requantization;
   bool declined = false;
   dnnl::matmul prim;
-  memory::desc src, userWei, dst;
+  memory::desc src, userWei, dst, bias;
   memory packedWei;
-  bool packed = false;
 };
 
-class OneDnnQLinearMatMul final : public Kernel {
+memory::data_type dstType(DataType t) {
+  return t == DataType::kFloat ? memory::data_type::f32 : int8Type(t);
+}
+
+class OneDnnInt8MatMul final : public Kernel {
  public:
-  explicit OneDnnQLinearMatMul(std::unique_ptr<Kernel> reference)
-      : reference_(std::move(reference)) {}
+  OneDnnInt8MatMul(std::unique_ptr<Kernel> reference, Form form)
+      : reference_(std::move(reference)), form_(form) {}
 
   Status run(KernelContext& ctx) override {
-    for (Input i : kQuantizationInputs)
-      if (ctx.has(i) && !ctx.invariantInput(i)) return reference_->run(ctx);
-    if (!ctx.invariantInput(kW)) return runtimeB_.run(ctx, *reference_);
+    if (!quantizationInvariant(ctx)) return reference_->run(ctx);
+    if (!ctx.invariantInput(kW))
+      return form_.gemm ? reference_->run(ctx) : runtimeB_.run(ctx, *reference_);
     const Tensor& a = ctx.input(kX);
     const Tensor& b = ctx.input(kW);
-    if (a.rank() < 2 || b.rank() != 2 || a.dims().back() != b.dim(0) || a.numel() == 0 ||
-        b.numel() == 0)
-      return reference_->run(ctx);
+    const Tensor* bias = form_.gemm && ctx.has(kGemmBias) ? &ctx.input(kGemmBias) : nullptr;
+    // The reference reports malformed shapes.
+    std::optional<Sizes> sizes = sizesOf(a, b, bias);
+    if (!sizes) return reference_->run(ctx);
     if (!plan_ || plan_->aDims != a.dims() || plan_->bDims != b.dims() ||
-        plan_->threads != ctx.threads())
-      plan_ = build(ctx);
+        plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads())
+      plan_ = build(ctx, *sizes, bias != nullptr);
     if (plan_->declined) return reference_->run(ctx);
-    Dims out = a.dims();
-    out.back() = plan_->N;
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, plan_->requantization.yType, out));
-    return execute(a, b, *y);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
+                             ctx.allocate(0, plan_->requantization.yType, outputDims(a)));
+    return execute(a, bias, *y);
   }
 
  private:
-  std::unique_ptr<Plan> build(const KernelContext& ctx) const {
+  // The scales and zero points are baked into the primitive: they must hold
+  // the same values on every run (omitted ones are constant too).
+  bool quantizationInvariant(const KernelContext& ctx) const {
+    const size_t inputs[] = {kXScale,     kXZeroPoint,         kWScale,
+                             kWZeroPoint, form_.output.yScale, form_.output.yZeroPoint};
+    for (size_t i : inputs)
+      if (ctx.has(i) && !ctx.invariantInput(i)) return false;
+    return true;
+  }
+
+  std::optional<Sizes> sizesOf(const Tensor& a, const Tensor& b, const Tensor* bias) const {
+    if (a.numel() == 0 || b.numel() == 0 || b.rank() != 2) return std::nullopt;
+    Sizes s;
+    if (form_.gemm) {
+      if (a.rank() != 2) return std::nullopt;
+      s.rows = a.dim(form_.transA ? 1 : 0);
+      s.K = a.dim(form_.transA ? 0 : 1);
+    } else {
+      if (a.rank() < 2) return std::nullopt;
+      s.K = a.dims().back();
+      s.rows = a.numel() / s.K;
+    }
+    s.N = b.dim(form_.transB ? 0 : 1);
+    if (b.dim(form_.transB ? 1 : 0) != s.K) return std::nullopt;
+    if (bias && !isColumnBias(*bias, s.N)) return std::nullopt;
+    return s;
+  }
+
+  // int32 C of [N] or [1, N]: one value per column, what oneDNN's bias adds.
+  static bool isColumnBias(const Tensor& c, int64_t N) {
+    return c.dtype() == DataType::kInt32 && c.numel() == N &&
+           (c.rank() == 1 || (c.rank() == 2 && c.dim(0) == 1));
+  }
+
+  Dims outputDims(const Tensor& a) const {
+    if (form_.gemm) return {plan_->sizes.rows, plan_->sizes.N};
+    Dims out = a.dims();
+    out.back() = plan_->sizes.N;
+    return out;
+  }
+
+  std::unique_ptr<Plan> build(const KernelContext& ctx, const Sizes& sizes, bool hasBias) const {
     auto p = std::make_unique<Plan>();
     const Tensor& a = ctx.input(kX);
     const Tensor& b = ctx.input(kW);
     p->aDims = a.dims();
     p->bDims = b.dims();
+    p->hasBias = hasBias;
     p->threads = ctx.threads();
-    p->K = b.dim(0);
-    p->N = b.dim(1);
-    p->rows = a.numel() / p->K;
-    std::optional<Requantization> r = readRequantization(ctx, p->N);
+    p->sizes = sizes;
+    std::optional<Requantization> r = readRequantization(ctx, sizes.N, form_.output);
     if (!r || !exactInt8DotProducts()) {
       p->declined = true;
       return p;
     }
     p->requantization = std::move(*r);
     try {
-      const Requantization& q = p->requantization;
-      dnnl::primitive_attr attr = requantizationAttr(q);
       using tag = memory::format_tag;
-      p->src = memory::desc({p->rows, p->K}, int8Type(a.dtype()), tag::ab);
-      p->userWei = memory::desc({p->K, p->N}, memory::data_type::s8, tag::ab);
-      p->dst = memory::desc({p->rows, p->N}, int8Type(q.yType), tag::ab);
-      auto anyWei = memory::desc({p->K, p->N}, memory::data_type::s8, tag::any);
-      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p->src, anyWei, p->dst), attr,
-                                      onednn::engine());
+      const Requantization& q = p->requantization;
+      const int64_t rows = sizes.rows, K = sizes.K, N = sizes.N;
+      // [rows, K] read as [K, rows] under transA; B likewise.
+      p->src = memory::desc({rows, K}, int8Type(a.dtype()), form_.transA ? tag::ba : tag::ab);
+      p->userWei = memory::desc({K, N}, memory::data_type::s8, form_.transB ? tag::ba : tag::ab);
+      p->dst = memory::desc({rows, N}, dstType(q.yType), tag::ab);
+      p->bias = memory::desc({1, N}, memory::data_type::s32, tag::ab);
+      auto anyWei = memory::desc({K, N}, memory::data_type::s8, tag::any);
+      auto desc = hasBias ? dnnl::matmul::desc(p->src, anyWei, p->bias, p->dst)
+                          : dnnl::matmul::desc(p->src, anyWei, p->dst);
+      dnnl::matmul::primitive_desc pd(desc, requantizationAttr(q), onednn::engine());
       if (std::string_view(pd.impl_info_str()).starts_with("ref")) {
         p->declined = true;
         return p;
@@ -112,16 +187,19 @@ class OneDnnQLinearMatMul final : public Kernel {
     return p;
   }
 
-  Status execute(const Tensor& a, const Tensor& b, Tensor& y) {
+  Status execute(const Tensor& a, const Tensor* bias, Tensor& y) {
     dnnl::stream& s = onednn::stream();
-    plan_->prim.execute(s, {{DNNL_ARG_SRC, onednn::over(plan_->src, a)},
-                            {DNNL_ARG_WEIGHTS, plan_->packedWei},
-                            {DNNL_ARG_DST, onednn::over(plan_->dst, y)}});
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, onednn::over(plan_->src, a)},
+                                         {DNNL_ARG_WEIGHTS, plan_->packedWei},
+                                         {DNNL_ARG_DST, onednn::over(plan_->dst, y)}};
+    if (bias) args.emplace(DNNL_ARG_BIAS, onednn::over(plan_->bias, *bias));
+    plan_->prim.execute(s, args);
     s.wait();
     return Status::ok();
   }
 
   std::unique_ptr<Kernel> reference_;
+  Form form_;
   std::unique_ptr<Plan> plan_;
   RuntimeBQLinearMatMul runtimeB_;
 };
@@ -129,12 +207,15 @@ class OneDnnQLinearMatMul final : public Kernel {
 }  // namespace
 
 Expected<std::unique_ptr<Kernel>> makeOneDnnQLinearMatMul(const KernelBuild& b) {
-  for (const KernelDef& row : qlinearKernels())
-    if (row.op == "QLinearMatMul" && row.tier == Tier::kReference) {
-      PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference, row.create(b));
-      return std::unique_ptr<Kernel>(std::make_unique<OneDnnQLinearMatMul>(std::move(reference)));
-    }
-  return unsupported("the reference QLinearMatMul kernel is missing");
+  PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference,
+                           makeQLinearReference("QLinearMatMul", b));
+  return std::unique_ptr<Kernel>(std::make_unique<OneDnnInt8MatMul>(std::move(reference), Form{}));
+}
+
+Expected<std::unique_ptr<Kernel>> makeOneDnnQGemm(const KernelBuild& b) {
+  PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference, makeQLinearReference("QGemm", b));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<OneDnnInt8MatMul>(std::move(reference), qgemmForm(b.node())));
 }
 
 }  // namespace passlab::exec::cpu

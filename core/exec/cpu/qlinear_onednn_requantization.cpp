@@ -38,16 +38,24 @@ bool weightZeroPointsAreZero(const Tensor& z, int64_t channels) {
 
 }  // namespace
 
-std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels) {
-  if (!ctx.has(kYScale)) return std::nullopt;
+OutputForm qgemmOutputForm(float alpha) {
+  return OutputForm{7, 8, alpha, true};
+}
+
+std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels,
+                                                 const OutputForm& form) {
+  const bool floatOutput = form.floatWithoutYScale && !ctx.has(form.yScale);
+  if (!ctx.has(form.yScale) && !floatOutput) return std::nullopt;
+  // QGemm's output type is y_zero_point's: float without one.
+  if (form.floatWithoutYScale && ctx.has(form.yScale) != ctx.has(form.yZeroPoint))
+    return std::nullopt;
   const Tensor& x = ctx.input(kX);
   const Tensor& xScale = ctx.input(kXScale);
   const Tensor& wScale = ctx.input(kWScale);
-  const Tensor& yScale = ctx.input(kYScale);
   if (!isInt8(x.dtype()) || ctx.input(kW).dtype() != DataType::kInt8) return std::nullopt;
-  for (const Tensor* s : {&xScale, &wScale, &yScale})
+  for (const Tensor* s : {&xScale, &wScale})
     if (s->dtype() != DataType::kFloat) return std::nullopt;
-  if (xScale.numel() != 1 || yScale.numel() != 1) return std::nullopt;
+  if (xScale.numel() != 1) return std::nullopt;
   if (wScale.numel() != 1 && wScale.numel() != channels) return std::nullopt;
   if (ctx.has(kWZeroPoint) && !weightZeroPointsAreZero(ctx.input(kWZeroPoint), channels))
     return std::nullopt;
@@ -58,14 +66,23 @@ std::optional<Requantization> readRequantization(const KernelContext& ctx, int64
     if (!z) return std::nullopt;
     r.xZeroPoint = *z;
   }
+  const float xs = form.alpha * xScale.data<float>()[0];
+  if (floatOutput) {
+    r.yType = DataType::kFloat;
+    for (int64_t c = 0; c < wScale.numel(); ++c)
+      r.outputScales.push_back(xs * wScale.data<float>()[c]);
+    return r;
+  }
+  const Tensor& yScale = ctx.input(form.yScale);
+  if (yScale.dtype() != DataType::kFloat || yScale.numel() != 1) return std::nullopt;
   r.yType = x.dtype();
-  if (ctx.has(kYZeroPoint)) {
-    std::optional<int32_t> z = scalarZeroPoint(ctx.input(kYZeroPoint), DataType::kUndefined);
+  if (ctx.has(form.yZeroPoint)) {
+    std::optional<int32_t> z = scalarZeroPoint(ctx.input(form.yZeroPoint), DataType::kUndefined);
     if (!z) return std::nullopt;
-    r.yType = ctx.input(kYZeroPoint).dtype();
+    r.yType = ctx.input(form.yZeroPoint).dtype();
     r.yZeroPoint = *z;
   }
-  const float xs = xScale.data<float>()[0], ys = yScale.data<float>()[0];
+  const float ys = yScale.data<float>()[0];
   for (int64_t c = 0; c < wScale.numel(); ++c)
     r.outputScales.push_back(xs * wScale.data<float>()[c] / ys);
   return r;

@@ -1,8 +1,9 @@
-// What QLinearConv and QLinearMatMul on oneDNN's int8 primitives share: the
-// two ops take their quantization inputs in the same places (x, x_scale,
-// x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point), and both
-// bake the requantization x_scale * w_scale[c] / y_scale with the zero points
-// into the primitive, on CPUs whose int8 dot products are exact.
+// What QLinearConv, QLinearMatMul and com.microsoft QGemm on oneDNN's int8
+// primitives share: the ops take their quantization inputs in the same places
+// (x, x_scale, x_zero_point, w, w_scale, w_zero_point, then y_scale,
+// y_zero_point; QGemm has its bias C before these two), and all bake the
+// requantization x_scale * w_scale[c] / y_scale with the zero points into the
+// primitive, on CPUs whose int8 dot products are exact.
 #pragma once
 
 #include <cstdint>
@@ -37,18 +38,33 @@ int32_t int8At(const Tensor& t, int64_t i);
 
 struct Requantization {
   int32_t xZeroPoint = 0, yZeroPoint = 0;
+  // u8 or s8; float for QGemm without y_scale (then no rounding and no zero point).
   ir::DataType yType = ir::DataType::kUInt8;
-  // x_scale * w_scale[c] / y_scale in float32 as the reference computes it:
+  // x_scale * w_scale[c] / y_scale in float32 as the reference computes it
+  // (QGemm: alpha * x_scale * w_scale[c] / y_scale, as ONNX Runtime does):
   // one value, or one per output channel (`channels` of readRequantization).
   std::vector<float> outputScales;
 };
+
+// Where an op's output quantization differs from QLinearConv's: QGemm takes
+// y_scale and y_zero_point at 7 and 8 (after its bias C), multiplies every
+// scale by its alpha, and without them gives the float product
+// alpha * x_scale * w_scale[c] * sum.
+struct OutputForm {
+  size_t yScale = kYScale, yZeroPoint = kYZeroPoint;
+  float alpha = 1;
+  bool floatWithoutYScale = false;
+};
+// QGemm's form for its alpha attribute.
+OutputForm qgemmOutputForm(float alpha);
 
 // The requantization of this run, or nullopt where the reference must run:
 // an activation that is not 8-bit, weights that are not int8, a weight zero
 // point other than 0, scales other than float32, an activation or output
 // scale or zero point that is not one value, weight scales that are neither
-// one value nor one per channel.
-std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels);
+// one value nor one per channel; for QGemm a y_scale without y_zero_point.
+std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels,
+                                                 const OutputForm& form = {});
 
 // The scales and zero points as primitive attributes; the output channels
 // are axis 1 of dst ([N, M, ...] or [rows, N]).

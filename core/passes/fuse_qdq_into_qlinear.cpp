@@ -9,6 +9,11 @@
 // tensor or per column). A Relu between the op and its QuantizeLinear goes
 // when the zero point is the type's lowest value: the quantization then
 // clamps at zero itself.
+// and DQ(a), DQ(b) [, DQ(c)] -> Gemm [-> Relu] -> Q -> com.microsoft
+// QGemm(aq, bq, cq, y_scale, y_zero_point) (b per tensor or per column, c an
+// int32 bias of one value per column), and a Gemm whose output stays float
+// -> QGemm without y_scale (its float output: no rounding, as exact as the
+// QDQ form up to float32 summation), as ONNX Runtime fuses Gemm units;
 // and DQ(a), DQ(b) -> Add [-> Relu] -> Q -> com.microsoft QLinearAdd(aq, bq)
 // (Mul -> QLinearMul), as ONNX Runtime fuses these node units: a, b and the
 // output 8-bit of one type, each with one scale and a zero point.
@@ -207,6 +212,112 @@ MatchResult matMulUnit(ir::Node& q, const MatchContext&) {
   });
 }
 
+// A Gemm's operands as QGemm takes them: A and B dequantized from 8 bits
+// with float32 scales, A per tensor, B per tensor or per column (axis 1 of
+// [K, N], axis 0 of a transB [N, K]); C absent or an int32 bias of one value
+// per column with scale a_scale * b_scale (alpha and beta then 1: QGemm
+// scales the bias with the product).
+struct GemmOperands {
+  Dequantized a, b, c;
+};
+
+Text whyNotGemmOperands(const ir::Node& gemm, GemmOperands& o) {
+  if (Text why = whyNotDequantized(gemm.input(0), "A", o.a); !why.empty()) return why;
+  if (Text why = whyNotDequantized(gemm.input(1), "B", o.b); !why.empty()) return why;
+  if (Text why = whyNot8Bit(o.a, "A"); !why.empty()) return why;
+  if (Text why = whyNot8Bit(o.b, "B"); !why.empty()) return why;
+  for (const ir::Value* scale : {o.a.scale, o.b.scale})
+    if (fusion::constDtype(scale) != ir::DataType::kFloat)
+      return "a scale of A or B is not a float32 constant";
+  if (numelOf(o.a.scale) != 1) return "A's scale is not one value";
+  const int64_t columnAxis = gemm.attrInt("transB", 0) != 0 ? 0 : 1;
+  const int64_t axis = o.b.node->attrInt("axis", 1);
+  if (numelOf(o.b.scale) != 1 && axis != columnAxis && axis != columnAxis - 2)
+    return "B's scales are not per column";
+  ir::Value* c = gemm.input(2);
+  if (!c) return "";
+  if (gemm.attrFloat("alpha", 1.0f) != 1.0f || gemm.attrFloat("beta", 1.0f) != 1.0f)
+    return "the Gemm has a bias and alpha or beta other than 1";
+  if (Text why = whyNotDequantized(c, "the bias", o.c); !why.empty()) return why;
+  if (Text why = whyNotIntegerBias(o.c, o.a, o.b); !why.empty()) return why;
+  // whyNotIntegerBias compares the bias's scales only: one of them for B's many.
+  if (numelOf(o.b.scale) != 1 && numelOf(o.c.scale) != numelOf(o.b.scale))
+    return "the bias's scale is not x_scale * w_scale";
+  const std::optional<std::vector<int64_t>> bDims = fusion::dimsOf(o.b.q);
+  const std::optional<ir::Tensor> cq = constant(o.c.q);
+  if (!bDims || bDims->size() != 2 || !cq || cq->rank() != 1 ||
+      cq->numel() != (*bDims)[static_cast<size_t>(columnAxis)])
+    return "the bias is not one value per column";
+  return "";
+}
+
+// A com.microsoft QGemm of `ins` before `before` with the Gemm's alpha,
+// transA and transB, its output typed like `typeLike`.
+ir::Node* addQGemm(rewrite::Rewriter& rw, const ir::Node& gemm, const std::vector<ir::Value*>& ins,
+                   ir::Node* before, const std::vector<const ir::Node*>& from,
+                   const ir::Value* typeLike) {
+  ir::Node* n = ortfusion::addMsNode(rw, "QGemm", ins, before, from, {typeLike});
+  if (const float alpha = gemm.attrFloat("alpha", 1.0f); alpha != 1.0f)
+    rw.setAttr(n, ir::Attribute::makeFloat("alpha", alpha));
+  for (const char* t : {"transA", "transB"})
+    if (gemm.attrInt(t, 0) != 0) rw.setAttr(n, ir::Attribute::makeInt(t, 1));
+  return n;
+}
+
+// DQ(a), DQ(b) [, DQ(c)] -> Gemm [-> Relu] -> Q  ->  com.microsoft QGemm.
+MatchResult gemmUnit(ir::Node& q, const MatchContext&) {
+  Unit u;
+  if (Text why = whyNotUnit(q, "Gemm", u); !why.empty()) return MatchResult::failure(why);
+  ir::Node& gemm = *u.op;
+  GemmOperands o;
+  if (Text why = whyNotGemmOperands(gemm, o); !why.empty()) return MatchResult::failure(why);
+  std::vector<ir::Node*> nodes{&q, &gemm, o.a.node, o.b.node};
+  if (u.relu) nodes.push_back(u.relu);
+  if (o.c.node) nodes.push_back(o.c.node);
+  return MatchResult::success(nodes, [&q, &gemm, u, o](rewrite::Rewriter& rw) {
+    const std::vector<ir::Value*> ins{o.a.q,    o.a.scale, o.a.zero,   o.b.q,     o.b.scale,
+                                      o.b.zero, o.c.q,     q.input(1), q.input(2)};
+    const std::vector<const ir::Node*> from{&gemm, &q, o.a.node, o.b.node};
+    const std::string name = gemm.name();
+    ir::Node* n = addQGemm(rw, gemm, ins, &q, from, q.output(0));
+    fusion::replaceAndErase(rw, q.output(0), n->output(0),
+                            {&q, u.relu, &gemm, o.a.node, o.b.node, o.c.node});
+    takeName(*n, name);
+  });
+}
+
+// True when `y` goes on to a QuantizeLinear alone (through a Relu read
+// alone): the unit with that QuantizeLinear fuses instead.
+bool quantizedAfter(const ir::Value* y) {
+  if (y->isGraphOutput() || y->uses().size() != 1) return false;
+  const ir::Node* reader = y->uses()[0].node;
+  if (reader->domain().empty() && reader->opType() == "Relu")
+    return quantizedAfter(reader->output(0));
+  return reader->domain().empty() && reader->opType() == "QuantizeLinear";
+}
+
+// DQ(a), DQ(b) [, DQ(c)] -> Gemm whose output stays float  ->  com.microsoft
+// QGemm without y_scale (float output).
+MatchResult gemmFloatUnit(ir::Node& gemm, const MatchContext&) {
+  if (quantizedAfter(gemm.output(0)))
+    return MatchResult::failure(
+        "the Gemm's output is quantized (its unit with the QuantizeLinear fuses)");
+  GemmOperands o;
+  if (Text why = whyNotGemmOperands(gemm, o); !why.empty()) return MatchResult::failure(why);
+  std::vector<ir::Node*> nodes{&gemm, o.a.node, o.b.node};
+  if (o.c.node) nodes.push_back(o.c.node);
+  return MatchResult::success(nodes, [&gemm, o](rewrite::Rewriter& rw) {
+    std::vector<ir::Value*> ins{o.a.q, o.a.scale, o.a.zero, o.b.q, o.b.scale, o.b.zero};
+    if (o.c.q) ins.push_back(o.c.q);
+    const std::vector<const ir::Node*> from{&gemm, o.a.node, o.b.node};
+    const std::string name = gemm.name();
+    ir::Node* n = addQGemm(rw, gemm, ins, &gemm, from, gemm.output(0));
+    fusion::replaceAndErase(rw, gemm.output(0), n->output(0),
+                            {&gemm, o.a.node, o.b.node, o.c.node});
+    takeName(*n, name);
+  });
+}
+
 // DQ(a), DQ(b) -> Add|Mul [-> Relu] -> Q  ->  com.microsoft QLinearAdd|QLinearMul.
 MatchResult binaryUnit(ir::Node& q, const char* opType, const char* fused) {
   Unit u;
@@ -360,6 +471,12 @@ fusion::Rules rules() {
   fusion::addRule(r, "qdq_matmul",
                   "DQ(a), DQ(b) -> MatMul [-> Relu] -> Q  ->  QLinearMatMul(aq, bq)",
                   {"QuantizeLinear"}, matMulUnit);
+  fusion::addRule(r, "qdq_gemm",
+                  "DQ(a), DQ(b), DQ(c) -> Gemm [-> Relu] -> Q  ->  com.microsoft QGemm(aq, bq, cq)",
+                  {"QuantizeLinear"}, gemmUnit);
+  fusion::addRule(r, "dq_gemm_float_output",
+                  "DQ(a), DQ(b), DQ(c) -> Gemm (float output)  ->  com.microsoft QGemm(aq, bq, cq)",
+                  {"Gemm"}, gemmFloatUnit);
   fusion::addRule(r, "qdq_add",
                   "DQ(a), DQ(b) -> Add [-> Relu] -> Q  ->  com.microsoft QLinearAdd(aq, bq)",
                   {"QuantizeLinear"}, addUnit);

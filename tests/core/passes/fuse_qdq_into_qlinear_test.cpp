@@ -5,7 +5,9 @@
 // another scale, an op output read twice. And value-preserving ops (MaxPool,
 // Pad with zeros, ...) between a DQ and a Q of the same scale and zero point
 // running on the 8-bit tensor, and the ones it must leave. And DQ, DQ ->
-// Add|Mul [-> Relu] -> Q into com.microsoft QLinearAdd / QLinearMul.
+// Add|Mul [-> Relu] -> Q into com.microsoft QLinearAdd / QLinearMul. And
+// DQ(a), DQ(b), DQ(c) -> Gemm [-> Relu] [-> Q] into com.microsoft QGemm
+// (float output without the Q), and the Gemm units it must leave.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -371,6 +373,131 @@ TEST(FuseQdqIntoQlinear, TheFusedNodeTakesNoNameAnotherNodeHas) {
     if (n.get() == qconv) continue;
     EXPECT_NE(n->name(), qconv->name());
   }
+}
+
+// A Gemm unit as quantize_static writes it (B [N, K] under transB, per
+// column, an int32 bias of scale a_scale * b_scale): `gemm` its Gemm line
+// (output g), `tail` what reads g (default: a QuantizeLinear and its DQ),
+// `cs` the bias's scales.
+std::string gemmUnit(const std::string& gemm = "g = Gemm <transB = 1> (d, b, c)",
+                     const std::string& tail =
+                         "yq = QuantizeLinear(r, ys, yz)\n"
+                         "    y = DequantizeLinear(yq, ys, yz)",
+                     const std::string& cs = "0.0001, 0.0002", bool relu = true) {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,3] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[2,3] bq = {10, -20, 30, 40, -50, 60},
+     float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, int32[2] cq = {500, -250},
+     float[2] cs = {)" +
+         cs + R"(}, int32[2] cz = {0, 0}, float ys = {0.02}, uint8 yz = {0}> {
+    q = QuantizeLinear(a, as, az)
+    d = DequantizeLinear(q, as, az)
+    b = DequantizeLinear <axis = 0> (bq, bs, bz)
+    c = DequantizeLinear <axis = 0> (cq, cs, cz)
+    )" + gemm +
+         (relu ? "\n    r = Relu(g)\n    " : "\n    ") + tail + " }";
+}
+
+std::string fusedGemm(const std::string& qgemm, const std::string& tail) {
+  return R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (float[2,3] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[2,3] bq = {10, -20, 30, 40, -50, 60},
+     float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, int32[2] cq = {500, -250},
+     float ys = {0.02}, uint8 yz = {0}> {
+    q = QuantizeLinear(a, as, az)
+    )" + qgemm +
+         "\n    " + tail + " }";
+}
+
+const char* kFloatTail = "y = Identity(g)";
+
+TEST(FuseQdqIntoQlinear, AGemmUnitWithItsReluBecomesOneQGemm) {
+  expectRewrite(
+      kPass, gemmUnit(),
+      fusedGemm("yq = com.microsoft.QGemm <transB = 1> (q, as, az, bq, bs, bz, cq, ys, yz)",
+                "y = DequantizeLinear(yq, ys, yz)"));
+}
+
+TEST(FuseQdqIntoQlinear, AGemmWhoseOutputStaysFloatBecomesAQGemmWithFloatOutput) {
+  expectRewrite(
+      kPass, gemmUnit("g = Gemm <transB = 1> (d, b, c)", kFloatTail, "0.0001, 0.0002", false),
+      fusedGemm("g = com.microsoft.QGemm <transB = 1> (q, as, az, bq, bs, bz, cq)", kFloatTail));
+}
+
+TEST(FuseQdqIntoQlinear, AGemmWithoutBiasKeepsItsAlphaInTheQGemm) {
+  const std::string gemm = "g = Gemm <alpha = 0.5, transB = 1> (d, b)";
+  // The bias's DequantizeLinear, read by nothing in this model, is not the pass's to remove.
+  expectRewrite(kPass, gemmUnit(gemm, kFloatTail, "0.0001, 0.0002", false),
+                R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (float[2,3] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[2,3] bq = {10, -20, 30, 40, -50, 60},
+     float[2] bs = {0.01, 0.02}, int8[2] bz = {0, 0}, int32[2] cq = {500, -250},
+     float[2] cs = {0.0001, 0.0002}, int32[2] cz = {0, 0}, float ys = {0.02}, uint8 yz = {0}> {
+    q = QuantizeLinear(a, as, az)
+    c = DequantizeLinear <axis = 0> (cq, cs, cz)
+    g = com.microsoft.QGemm <alpha = 0.5, transB = 1> (q, as, az, bq, bs, bz)
+    y = Identity(g) })");
+}
+
+TEST(FuseQdqIntoQlinear, GemmUnitsKeepTheOutputsWithinTheBudget) {
+  expectSameOutputs(kPass, gemmUnit());
+  expectSameOutputs(
+      kPass, gemmUnit("g = Gemm <transB = 1> (d, b, c)", kFloatTail, "0.0001, 0.0002", false));
+  expectSameOutputs(kPass, gemmUnit("g = Gemm <alpha = 0.5, transB = 1> (d, b)", kFloatTail,
+                                    "0.0001, 0.0002", false));
+}
+
+TEST(FuseQdqIntoQlinear, ConvergesOnGemmUnits) {
+  expectConverges(kPass, gemmUnit());
+  expectConverges(kPass,
+                  gemmUnit("g = Gemm <transB = 1> (d, b, c)", kFloatTail, "0.0001, 0.0002", false));
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAGemmBiasOfAnotherScale) {
+  expectUnchanged(kPass,
+                  gemmUnit("g = Gemm <transB = 1> (d, b, c)", kFloatTail, "0.0003, 0.0002", false),
+                  "not x_scale * w_scale");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAGemmWithABiasAndAlpha) {
+  expectUnchanged(kPass, gemmUnit("g = Gemm <alpha = 2.0, transB = 1> (d, b, c)"),
+                  "alpha or beta other than 1");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAGemmWhoseScalesAreNotPerColumn) {
+  // Under transB the columns are axis 0 of B [N, K]: scales along axis 1 are per row of K.
+  const std::string perK = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,3] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[2,3] bq = {10, -20, 30, 40, -50, 60},
+     float[3] bs = {0.01, 0.02, 0.03}, int8[3] bz = {0, 0, 0}> {
+    q = QuantizeLinear(a, as, az)
+    d = DequantizeLinear(q, as, az)
+    b = DequantizeLinear <axis = 1> (bq, bs, bz)
+    y = Gemm <transB = 1> (d, b) })";
+  expectUnchanged(kPass, perK, "B's scales are not per column");
+}
+
+TEST(FuseQdqIntoQlinear, LeavesAGemmOfAFloatInput) {
+  expectUnchanged(kPass,
+                  gemmUnit("g = Gemm <transB = 1> (a, b, c)", kFloatTail, "0.0001, 0.0002", false),
+                  "A is not a DequantizeLinear output");
+}
+
+// The Gemm's output read by its QuantizeLinear and by another node: the unit
+// with the QuantizeLinear cannot go, the Gemm becomes a QGemm of float output.
+TEST(FuseQdqIntoQlinear, AGemmReadTwiceBecomesAQGemmOfFloatOutput) {
+  const std::string text = gemmUnit("g = Gemm <transB = 1> (d, b, c)",
+                                    "yq = QuantizeLinear(g, ys, yz)\n    y = DequantizeLinear(yq, "
+                                    "ys, yz)\n    g2 = Identity(g)",
+                                    "0.0001, 0.0002", false);
+  PassOutcome out = runPass(kPass, text);
+  EXPECT_EQ(countOp(out.model, "QGemm"), 1);
+  EXPECT_EQ(countOp(out.model, "Gemm"), 0);
+  EXPECT_EQ(countOp(out.model, "QuantizeLinear"), 2);  // a's, and the Gemm output's
+  const ir::Node* qgemm = onlyNode(out.model, "QGemm");
+  ASSERT_NE(qgemm, nullptr);
+  EXPECT_EQ(qgemm->inputCount(), 7u) << "no y_scale: float output";
+  expectSameOutputs(kPass, text);
 }
 
 }  // namespace

@@ -5,8 +5,9 @@
 // convolution itself in plain NCHW), except 1x1 convolutions that run faster
 // as one SGEMM per group on plain NCHW (conv_layout_choice.h) and 1x1
 // convolutions on 1x1 inputs, GEMVs on W as stored (conv_gemv.h) without
-// oneDNN, and convolutions with few input channels (first layers), which read
-// plain NCHW and reorder only the result (readsPlainNchw). The primitive is
+// oneDNN, convolutions with few input channels (first layers), which read
+// plain NCHW and reorder only the result (readsPlainNchw), and those with
+// few output channels, a direct loop without oneDNN (conv_few_outputs.h). The primitive is
 // built once per input shape; weights that are the same on every run
 // (KernelContext::invariantInput: initializers, or computed from constants
 // only) are reordered once and kept.
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "core/exec/cpu/conv_depthwise_1d.h"
+#include "core/exec/cpu/conv_few_outputs.h"
 #include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_layout_choice.h"
@@ -103,6 +105,8 @@ class OneDnnConv final : public Kernel {
                       y->mutableData<float>(), ctx.threads());
       return Status::ok();
     }
+    if (!kTransposed && runsAsFewOutputs(g) && !w.dataFreed())
+      return runFewOutputs(ctx, g, x, w, bias, half);
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads()) {
       auto fresh = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());
@@ -121,17 +125,8 @@ class OneDnnConv final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
     widen(x, x32, ctx.threads());
     const bool invariantW = ctx.invariantInput(1);
-    if (!(invariantW && wideValid_ && wide_.dims() == w.dims())) {
-      wide_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
-      widen(w, wide_, 1);
-      wideValid_ = invariantW;
-      plan_->packedValid = false;
-    }
-    Tensor b32;
-    if (bias) {
-      b32 = Tensor::zeros(ir::DataType::kFloat, bias->dims());
-      widen(*bias, b32, 1);
-    }
+    if (widenWeights(ctx, w)) plan_->packedValid = false;
+    const Tensor b32 = widenedBias(bias);
     PASSLAB_ASSIGN_OR_RETURN(Tensor y32, ctx.scratch(ir::DataType::kFloat, g.outDims));
     PASSLAB_RETURN_IF_ERROR(compute(ctx, x32, wide_, bias ? &b32 : nullptr, y32, invariantW));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dt, g.outDims));
@@ -140,6 +135,49 @@ class OneDnnConv final : public Kernel {
   }
 
  private:
+  // Few output channels (conv_few_outputs.h): the direct loop, on float32
+  // copies for the half types as the oneDNN path does.
+  Status runFewOutputs(KernelContext& ctx, const ConvGeometry& g, const Tensor& x, const Tensor& w,
+                       const Tensor* bias, bool half) {
+    const ConvFewOutputsShape s = fewOutputsShape(g);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor scratch,
+                             ctx.scratch(ir::DataType::kFloat, {fewOutputsScratchFloats(s)}));
+    if (!half) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+      convFewOutputs(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
+                     y->mutableData<float>(), scratch.mutableData<float>(), ctx.threads());
+      return Status::ok();
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
+    widen(x, x32, ctx.threads());
+    widenWeights(ctx, w);
+    const Tensor b32 = widenedBias(bias);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor y32, ctx.scratch(ir::DataType::kFloat, g.outDims));
+    convFewOutputs(s, x32.data<float>(), wide_.data<float>(), bias ? b32.data<float>() : nullptr,
+                   y32.mutableData<float>(), scratch.mutableData<float>(), ctx.threads());
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), g.outDims));
+    narrow(y32, *y, ctx.threads());
+    return Status::ok();
+  }
+
+  // Widens half-type W into wide_ unless wide_ holds it already (constant W,
+  // kept across runs); true when it widened.
+  bool widenWeights(KernelContext& ctx, const Tensor& w) {
+    const bool invariantW = ctx.invariantInput(1);
+    if (invariantW && wideValid_ && wide_.dims() == w.dims()) return false;
+    wide_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
+    widen(w, wide_, 1);
+    wideValid_ = invariantW;
+    return true;
+  }
+  static Tensor widenedBias(const Tensor* bias) {
+    Tensor b32;
+    if (!bias) return b32;
+    b32 = Tensor::zeros(ir::DataType::kFloat, bias->dims());
+    widen(*bias, b32, 1);
+    return b32;
+  }
+
   // float16/bfloat16 <-> float32.
   static void widen(const Tensor& from, Tensor& to, int threads) {
     float* out = to.mutableData<float>();

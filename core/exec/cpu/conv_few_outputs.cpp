@@ -1,0 +1,212 @@
+#include "core/exec/cpu/conv_few_outputs.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+constexpr int64_t kLanes = 16;
+
+// Where one output row's taps read: the image (padded or as given), its row
+// stride, each tap's offset from the tap (0, 0) over every input channel and
+// the weights regrouped as [C, KH, KW, M], one entry per tap.
+struct RowSource {
+  const float* image = nullptr;  // channel 0, row 0, column 0 of the (padded) image
+  int64_t rowStride = 0;
+  int64_t taps = 0;                  // C * KH * KW
+  const int32_t* offsets = nullptr;  // [taps]
+  const float* weights = nullptr;    // [taps, M]
+  const float* bias = nullptr;
+};
+
+// Adds every tap of every input channel to M output channels of V vectors of
+// 16 columns starting at `in` (the tap (0, 0) of the first column) and stores
+// them at out[m]; `mask` limits the last vector (all ones for full vectors).
+// One loop over the taps, and the small loops unrolled before GCC decides
+// where the sums live (the pragmas), so that the M x V sums stay in
+// registers instead of going through the stack at every tap.
+template <int M, int V>
+__attribute__((target("avx512f"))) void columnTile(const RowSource& src, const float* in,
+                                                   float* const* out, __mmask16 mask) {
+  __m512 acc[M][V];
+#pragma GCC unroll 4
+  for (int m = 0; m < M; ++m)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) acc[m][v] = _mm512_set1_ps(src.bias ? src.bias[m] : 0.0f);
+  const int32_t* __restrict offsets = src.offsets;
+  const float* __restrict w = src.weights;
+  const int64_t taps = src.taps;
+  for (int64_t t = 0; t < taps; ++t, w += M) {
+    const float* p = in + offsets[t];
+    __m512 xv[V];
+#pragma GCC unroll 4
+    for (int v = 0; v < V - 1; ++v) xv[v] = _mm512_loadu_ps(p + v * kLanes);
+    xv[V - 1] = _mm512_maskz_loadu_ps(mask, p + (V - 1) * kLanes);
+#pragma GCC unroll 4
+    for (int m = 0; m < M; ++m) {
+      const __m512 wm = _mm512_set1_ps(w[m]);
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v) acc[m][v] = _mm512_fmadd_ps(xv[v], wm, acc[m][v]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int m = 0; m < M; ++m) {
+#pragma GCC unroll 4
+    for (int v = 0; v < V - 1; ++v) _mm512_storeu_ps(out[m] + v * kLanes, acc[m][v]);
+    _mm512_mask_storeu_ps(out[m] + (V - 1) * kLanes, mask, acc[m][V - 1]);
+  }
+}
+
+// One output row of every output channel: 64 columns at a time, then 16,
+// then the masked rest.
+template <int M>
+__attribute__((target("avx512f"))) void outputRow(const ConvFewOutputsShape& s,
+                                                  const RowSource& src, int64_t oy, float* y) {
+  const float* in = src.image + oy * src.rowStride;
+  const int64_t plane = s.OH * s.OW;
+  float* out[M];
+  for (int m = 0; m < M; ++m) out[m] = y + m * plane + oy * s.OW;
+  const __mmask16 all = 0xFFFF;
+  int64_t ox = 0;
+  auto shifted = [&](int64_t by) {
+    for (int m = 0; m < M; ++m) out[m] += by;
+    in += by;
+  };
+  for (; ox + 4 * kLanes <= s.OW; ox += 4 * kLanes, shifted(4 * kLanes))
+    columnTile<M, 4>(src, in, out, all);
+  for (; ox + kLanes <= s.OW; ox += kLanes, shifted(kLanes)) columnTile<M, 1>(src, in, out, all);
+  if (ox < s.OW) columnTile<M, 1>(src, in, out, static_cast<__mmask16>((1u << (s.OW - ox)) - 1));
+}
+
+using RowFn = void (*)(const ConvFewOutputsShape&, const RowSource&, int64_t, float*);
+
+RowFn rowFunction(int64_t M) {
+  switch (M) {
+    case 1:
+      return outputRow<1>;
+    case 2:
+      return outputRow<2>;
+    case 3:
+      return outputRow<3>;
+    default:
+      return outputRow<4>;
+  }
+}
+
+bool hasPads(const ConvFewOutputsShape& s) {
+  return s.padTop || s.padLeft || s.padBottom || s.padRight;
+}
+int64_t paddedH(const ConvFewOutputsShape& s) {
+  return s.H + s.padTop + s.padBottom;
+}
+int64_t paddedW(const ConvFewOutputsShape& s) {
+  return s.W + s.padLeft + s.padRight;
+}
+
+// w [M, C, KH, KW] -> weights [C, KH, KW, M]: the M weights of one tap adjacent.
+void regroupWeights(const ConvFewOutputsShape& s, const float* w, float* weights) {
+  const int64_t perFilter = s.C * s.KH * s.KW;
+  for (int64_t t = 0; t < perFilter; ++t)
+    for (int64_t m = 0; m < s.M; ++m) weights[t * s.M + m] = w[m * perFilter + t];
+}
+
+// Each tap's offset in an image of these strides, in the order of the weights.
+void tapOffsets(const ConvFewOutputsShape& s, int64_t channelStride, int64_t rowStride,
+                int32_t* offsets) {
+  for (int64_t c = 0; c < s.C; ++c)
+    for (int64_t kh = 0; kh < s.KH; ++kh)
+      for (int64_t kw = 0; kw < s.KW; ++kw)
+        *offsets++ = static_cast<int32_t>(c * channelStride + kh * s.dilationH * rowStride +
+                                          kw * s.dilationW);
+}
+
+// One image's channels copied inside a zero border of the pads' widths.
+void copyWithBorder(const ConvFewOutputsShape& s, const float* x, float* padded, int threads) {
+  const int64_t hp = paddedH(s), wp = paddedW(s);
+  parallelFor(s.C, threads, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      float* dst = padded + c * hp * wp;
+      std::memset(dst, 0, sizeof(float) * static_cast<size_t>(hp * wp));
+      for (int64_t r = 0; r < s.H; ++r)
+        std::memcpy(dst + (r + s.padTop) * wp + s.padLeft, x + (c * s.H + r) * s.W,
+                    sizeof(float) * static_cast<size_t>(s.W));
+    }
+  });
+}
+
+}  // namespace
+
+bool runsAsFewOutputs(const ConvGeometry& g) {
+  if (!cpu_isa::hasAvx512f() || g.spatial() != 2 || g.group != 1 || g.M < 1 || g.M > kFewOutputsMax)
+    return false;
+  if (g.stride[0] != 1 || g.stride[1] != 1) return false;
+  for (int64_t p : g.padBegin)
+    if (p < 0) return false;
+  for (int64_t p : g.padEnd)
+    if (p < 0) return false;
+  // The taps' offsets are int32.
+  const int64_t padded =
+      (g.in[0] + g.padBegin[0] + g.padEnd[0]) * (g.in[1] + g.padBegin[1] + g.padEnd[1]);
+  if (g.C * padded >= (int64_t{1} << 31)) return false;
+  return g.out[0] * g.out[1] >= 1024;
+}
+
+ConvFewOutputsShape fewOutputsShape(const ConvGeometry& g) {
+  ConvFewOutputsShape s;
+  s.N = g.N;
+  s.C = g.C;
+  s.M = g.M;
+  s.H = g.in[0];
+  s.W = g.in[1];
+  s.KH = g.kernel[0];
+  s.KW = g.kernel[1];
+  s.dilationH = g.dilation[0];
+  s.dilationW = g.dilation[1];
+  s.padTop = g.padBegin[0];
+  s.padLeft = g.padBegin[1];
+  s.padBottom = g.padEnd[0];
+  s.padRight = g.padEnd[1];
+  s.OH = g.out[0];
+  s.OW = g.out[1];
+  return s;
+}
+
+int64_t fewOutputsScratchFloats(const ConvFewOutputsShape& s) {
+  const int64_t taps = s.C * s.KH * s.KW;
+  // Weights, then the int32 offsets (one float's room each), then the image.
+  return taps * s.M + taps + (hasPads(s) ? s.C * paddedH(s) * paddedW(s) : 0);
+}
+
+void convFewOutputs(const ConvFewOutputsShape& s, const float* x, const float* w, const float* bias,
+                    float* y, float* scratch, int threads) {
+  static_assert(sizeof(int32_t) == sizeof(float));
+  const int64_t taps = s.C * s.KH * s.KW;
+  float* weights = scratch;
+  auto* offsets = reinterpret_cast<int32_t*>(scratch + taps * s.M);
+  float* padded = scratch + taps * s.M + taps;
+  regroupWeights(s, w, weights);
+  const bool pads = hasPads(s);
+  const int64_t rowStride = pads ? paddedW(s) : s.W;
+  tapOffsets(s, pads ? paddedH(s) * paddedW(s) : s.H * s.W, rowStride, offsets);
+  const RowFn row = rowFunction(s.M);
+  const int64_t macsPerRow = s.OW * taps * s.M;
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 20) / std::max<int64_t>(1, macsPerRow));
+  for (int64_t n = 0; n < s.N; ++n) {
+    const float* image = x + n * s.C * s.H * s.W;
+    if (pads) copyWithBorder(s, image, padded, threads);
+    const RowSource src{pads ? padded : image, rowStride, taps, offsets, weights, bias};
+    float* out = y + n * s.M * s.OH * s.OW;
+    parallelFor(s.OH, threads, grain, [&](int64_t r0, int64_t r1) {
+      for (int64_t oy = r0; oy < r1; ++oy) row(s, src, oy, out);
+    });
+  }
+}
+
+}  // namespace passlab::exec::cpu

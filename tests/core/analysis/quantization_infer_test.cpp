@@ -68,6 +68,34 @@ TEST(QuantizationInfer, OnnxRuntimeQLinearElementwiseOps) {
   EXPECT_EQ(r.type("lr"), "uint8[N,3,4]");
 }
 
+// com.microsoft QGemm: Gemm's [M, N] of A and B (transA / transB), the type
+// of y_zero_point, float without y_scale and y_zero_point.
+TEST(QuantizationInfer, OnnxRuntimeQGemm) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[N,16] a, int8[16,N] at, int8[8,16] w, int32[8] c) => (int8 q, float f, uint8 t)
+    <float s = {0.1}, uint8 z = {128}, int8 zs = {0}> {
+      q = com.microsoft.QGemm <transB = 1> (a, s, z, w, s, zs, c, s, zs)
+      f = com.microsoft.QGemm <transB = 1> (a, s, z, w, s, zs)
+      t = com.microsoft.QGemm <transA = 1, transB = 1> (at, s, zs, w, s, zs, , s, z)
+    })");
+  EXPECT_TRUE(r.report.failures.empty());
+  EXPECT_EQ(r.type("q"), "int8[N,8]");
+  EXPECT_EQ(r.type("f"), "float[N,8]");
+  EXPECT_EQ(r.type("t"), "uint8[N,8]");
+}
+
+TEST(QuantizationInfer, QGemmOfInnerDimensionsThatDifferFails) {
+  auto r = inferText(R"(
+    <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>
+    main (uint8[2,16] a, int8[8,15] w) => (float y) <float s = {0.1}, uint8 z = {128}, int8 zs = {0}> {
+      y = com.microsoft.QGemm <transB = 1> (a, s, z, w, s, zs)
+    })");
+  ASSERT_EQ(r.report.failures.size(), 1u);
+  EXPECT_NE(r.report.failures[0].find("inner dimensions differ"), std::string::npos)
+      << r.report.failures[0];
+}
+
 TEST(QuantizationInfer, QLinearAddOfOperandsThatDoNotBroadcastFails) {
   auto r = inferText(R"(
     <ir_version: 7, opset_import: ["" : 13, "com.microsoft" : 1]>

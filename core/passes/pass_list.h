@@ -46,6 +46,7 @@
   X(makeHoistSelectionThroughShuffle)    \
   X(makeFuseConvActivation)              \
   X(makeFuseConvIntegerEpilogue)         \
+  X(makeFuseQdqConvInteger)              \
   X(makeFuseGemmActivation)              \
   X(makeFuseElementwiseChains)           \
   X(makeConvertToBlockedLayout)          \

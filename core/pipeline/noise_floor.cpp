@@ -14,9 +14,13 @@ namespace passlab::pipeline {
 namespace {
 
 // Ops whose float inputs are data that arithmetic rounds: moving such an
-// input by an ulp is what a re-rounding rewrite does.
+// input by an ulp is what a re-rounding rewrite does. DequantizeLinear's
+// scale is one: in a QDQ model the float weights are (wq - zw) * scale, so
+// the scales are the weights a re-rounding rewrite moves, and a result one
+// ulp off can round to the next step of a QuantizeLinear after it.
 bool isArithmeticReader(const ir::Node& n) {
   static const std::set<std::string_view> kOps{"Conv",
+                                               "DequantizeLinear",
                                                "ConvTranspose",
                                                "Gemm",
                                                "MatMul",

@@ -30,4 +30,33 @@ bool weightZeroPointIsZero(const KernelContext& ctx, size_t i, int64_t channels)
 // `x`'s type (absent: 0).
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i);
 
+// The weights' zero point, for 8-bit weights of either type (a QDQ model's
+// uint8 weights, fuse_qdq_conv_integer), taken out the same way:
+//
+//   conv(X - zx, W - zw)[n, m, o] = conv(X - zx, W)[n, m, o] - zw[m] * T[n, g(m), o],
+//   T[n, g, o] = the sum of X - zx over group g's channels and the taps of
+//                position o that fall inside the image.
+//
+// oneDNN takes int8 weights only, so uint8 weights run as W - 128 with their
+// zero points moved by the same 128 (signedWeights, weightZeroPoints):
+// W - zw is unchanged.
+
+// W as int8: a copy of uint8 weights minus 128; int8 weights as they are.
+Tensor signedWeights(const Tensor& w);
+
+// The zero points of weights w (input `i`: one value or one per output
+// channel, of w's type; absent: 0) per output channel, in signedWeights'
+// terms; nullopt when input `i` is not that.
+std::optional<std::vector<int32_t>> weightZeroPoints(const KernelContext& ctx, size_t w, size_t i,
+                                                     int64_t channels);
+
+// T [N, group, positions] for X (8-bit, [N, C, in...]) of geometry g.
+std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const ConvGeometry& g);
+
+// acc[n, m, o] -= zw[m] * T[n, g(m), o] on the int32 sums of a run, laid out
+// [N, M, P] or, `channelsLast`, [N, P, M].
+void subtractWeightZeroPoint(int32_t* acc, bool channelsLast, const ConvGeometry& g,
+                             int64_t positions, const std::vector<int32_t>& zw,
+                             const std::vector<int32_t>& t, int threads);
+
 }  // namespace passlab::exec::cpu::conv_integer

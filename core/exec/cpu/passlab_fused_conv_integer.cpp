@@ -16,10 +16,12 @@
 // then float(sum) * scale + b in float32, the activation as
 // fused::epilogue), so Y is theirs bit for bit.
 //
-// What the oneDNN ConvInteger kernel declines (conv_integer_onednn.cpp:
-// weights that vary between runs, a nonzero weight zero point, a CPU without
-// exact int8 dot products, ...) runs the reference ConvInteger into scratch
-// and the same epilogue, as does the reference row.
+// uint8 weights with their zero points (a QDQ model's, fuse_qdq_conv_integer)
+// run as int8 weights W - 128, and the weights' zero-point term is taken out
+// of the sums before that pass (conv_integer_zero_point.h). What the oneDNN
+// kernel declines (weights that vary between runs, a CPU without exact int8
+// dot products, ...) runs the reference ConvInteger into scratch and the same
+// epilogue, as does the reference row.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -60,6 +62,7 @@ struct Plan : onednn::ConvPrimitive {
   std::vector<uint8_t> interior;  // channels-last: 1 where S's row is `whole` (Sums)
   std::vector<int32_t> whole;     // [M] the sum of each channel's weights
   int64_t positions = 0;
+  Tensor weights;  // the int8 weights oneDNN reads (conv_integer::signedWeights)
 };
 
 // Scale and B as one value per output channel.
@@ -328,7 +331,12 @@ class FusedConvInteger final : public Kernel {
     if (plan_->declined) return runReference(ctx);
     PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, g.M));
     PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g.outDims));
-    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, nullptr, acc, true));
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, acc, true));
+    const std::vector<int32_t> zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
+    if (std::any_of(zw.begin(), zw.end(), [](int32_t z) { return z != 0; }))
+      conv_integer::subtractWeightZeroPoint(
+          acc.mutableData<int32_t>(), plan_->channelsLast, g, plan_->positions, zw,
+          conv_integer::activationWindowSums(x, *zx, g), ctx.threads());
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, g.outDims));
     const int64_t p = plan_->positions;
     const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
@@ -342,14 +350,15 @@ class FusedConvInteger final : public Kernel {
   FusedConvInteger(ConvAttrs attrs, Activation act, std::unique_ptr<Kernel> reference, bool onednn)
       : attrs_(std::move(attrs)), act_(act), reference_(std::move(reference)), onednn_(onednn) {}
 
-  // The configurations the oneDNN ConvInteger kernel takes.
+  // The configurations the oneDNN ConvInteger kernel takes: 8-bit weights of
+  // either type, their zero points taken out after it (conv_integer_zero_point.h).
   static bool oneDnnTakes(const KernelContext& ctx, const ConvGeometry& g) {
     static const bool exact = qlinear::exactInt8DotProducts();
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
-    return exact && qlinear::isInt8(x.dtype()) && w.dtype() == DataType::kInt8 &&
+    return exact && qlinear::isInt8(x.dtype()) && qlinear::isInt8(w.dtype()) &&
            ctx.invariantInput(kW) && x.numel() > 0 && g.spatial() <= 3 &&
-           conv_integer::weightZeroPointIsZero(ctx, kWZeroPoint, g.M);
+           conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M).has_value();
   }
 
   // The reference ConvInteger into scratch, then the epilogue on its NCHW sums.
@@ -389,10 +398,11 @@ class FusedConvInteger final : public Kernel {
       p->adopt(p->prim, p->srcDesc, p->weiDesc, p->dstDesc);
       p->channelsLast = true;
     }
-    p->sums = conv_integer::windowWeightSums(ctx.input(kW), g, p->positions);
+    p->weights = conv_integer::signedWeights(ctx.input(kW));
+    p->sums = conv_integer::windowWeightSums(p->weights, g, p->positions);
     if (p->channelsLast) {
       p->sums = transposed(p->sums, g.M, p->positions);
-      markInterior(*p, ctx.input(kW), g.M);
+      markInterior(*p, p->weights, g.M);
     }
     return p;
   }

@@ -7,8 +7,10 @@
 // per-tensor scales, with and without a bias and an activation, pads,
 // strides, groups, depthwise, 1-D. Both the oneDNN row and the reference row
 // are checked, on two runs with different activations and zero points; where
-// the oneDNN row hands over (weights fed at run time, a nonzero weight zero
-// point) the result is still the unfused one's.
+// the oneDNN row hands over (weights fed at run time) the result is still the
+// unfused one's. Weight zero points (int8, and uint8 weights as a QDQ model
+// has them, fuse_qdq_conv_integer: one value or one per output channel) run
+// on the oneDNN row with their term taken out of the sums.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -38,9 +40,11 @@ struct Case {
   bool perChannelScale = true;
   bool bias = true;
   std::string activation = "Relu";  // "" none; else Relu, LeakyRelu or Clip
-  int8_t weightZeroPoint = 0;       // nonzero: the reference path runs
-  bool weightsInput = false;        // W fed at run time: the reference path runs
-  bool badScale = false;            // a Scale of 4 values (not 1 or M)
+  int weightZeroPoint = 0;          // of wType
+  DataType wType = DataType::kInt8;
+  bool perChannelWeightZeroPoints = false;  // weightZeroPoint + m % 5 for channel m
+  bool weightsInput = false;                // W fed at run time: the reference path runs
+  bool badScale = false;                    // a Scale of 4 values (not 1 or M)
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -89,7 +93,17 @@ ir::Model buildModel(const Case& c, const ir::Tensor& w, bool fused) {
   ir::Value* x = input("x");
   ir::Value* wv = c.weightsInput ? input("w") : g.addInitializer("w", w);
   ir::Value* xz = input("x_zero_point");
-  ir::Value* wz = g.addInitializer("w_zero_point", zeroPoint(DataType::kInt8, c.weightZeroPoint));
+  ir::Tensor wzValue = zeroPoint(c.wType, c.weightZeroPoint);
+  if (c.perChannelWeightZeroPoints) {
+    std::vector<int> z(static_cast<size_t>(c.w[0]));
+    for (size_t m = 0; m < z.size(); ++m) z[m] = c.weightZeroPoint + static_cast<int>(m % 5);
+    wzValue = c.wType == DataType::kUInt8
+                  ? ir::Tensor::fromVector<uint8_t>(c.wType, {c.w[0]},
+                                                    std::vector<uint8_t>(z.begin(), z.end()))
+                  : ir::Tensor::fromVector<int8_t>(c.wType, {c.w[0]},
+                                                   std::vector<int8_t>(z.begin(), z.end()));
+  }
+  ir::Value* wz = g.addInitializer("w_zero_point", wzValue);
   ir::Value* scale = input("scale");
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> bd(-0.5f, 0.5f);
@@ -178,7 +192,9 @@ class FusedConvIntegerKernel : public ::testing::TestWithParam<Case> {};
 TEST_P(FusedConvIntegerKernel, EqualsTheUnfusedFormBitForBit) {
   const Case& c = GetParam();
   std::mt19937 rng(11);
-  const ir::Tensor w = randomInts<int8_t>(DataType::kInt8, c.w, -127, 127, rng);
+  const ir::Tensor w = c.wType == DataType::kUInt8
+                           ? randomInts<uint8_t>(DataType::kUInt8, c.w, 0, 255, rng)
+                           : randomInts<int8_t>(DataType::kInt8, c.w, -127, 127, rng);
   const ir::Model fused = buildModel(c, w, true);
   const ir::Model unfused = buildModel(c, w, false);
   for (uint32_t seed : {23u, 24u}) {
@@ -239,11 +255,43 @@ std::vector<Case> cases() {
                .pads = {1, 1, 1, 1}});
   v.push_back(
       {.name = "conv1d_s8", .x = {2, 6, 20}, .w = {5, 6, 3}, .xType = DT::kInt8, .pads = {1, 1}});
-  v.push_back({.name = "fallback_weight_zero_point",
+  v.push_back({.name = "weight_zero_point",
                .x = {1, 8, 9, 9},
                .w = {8, 8, 3, 3},
                .pads = {1, 1, 1, 1},
                .weightZeroPoint = 3});
+  // A QDQ model's uint8 weights (fuse_qdq_conv_integer): the full 0-255 range
+  // with zero points that put W - zw outside int8.
+  v.push_back({.name = "u8_weights_k3_pads",
+               .x = {1, 32, 14, 14},
+               .w = {48, 32, 3, 3},
+               .pads = {1, 1, 1, 1},
+               .activation = "",
+               .weightZeroPoint = 108,
+               .wType = DT::kUInt8});
+  v.push_back({.name = "u8_weights_pointwise_per_channel_zero_points_no_bias",
+               .x = {2, 40, 6, 7},
+               .w = {24, 40, 1, 1},
+               .bias = false,
+               .weightZeroPoint = 127,
+               .wType = DT::kUInt8,
+               .perChannelWeightZeroPoints = true});
+  v.push_back({.name = "u8_weights_s8_x_grouped_stride2_asymmetric_pads",
+               .x = {1, 8, 11, 10},
+               .w = {12, 2, 3, 3},
+               .xType = DT::kInt8,
+               .group = 4,
+               .strides = {2, 2},
+               .pads = {0, 1, 2, 1},
+               .weightZeroPoint = 139,
+               .wType = DT::kUInt8});
+  v.push_back({.name = "s8_weights_per_channel_zero_points_dilated",
+               .x = {1, 6, 12, 12},
+               .w = {10, 6, 3, 3},
+               .pads = {2, 2, 2, 2},
+               .dilations = {2, 2},
+               .weightZeroPoint = -2,
+               .perChannelWeightZeroPoints = true});
   v.push_back({.name = "fallback_runtime_weights",
                .x = {1, 8, 9, 9},
                .w = {8, 8, 3, 3},

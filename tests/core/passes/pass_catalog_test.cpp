@@ -72,6 +72,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"hoist_selection_through_shuffle", Category::kStructural},
       {"fuse_conv_activation", Category::kStructural},
       {"fuse_conv_integer_epilogue", Category::kStructural},
+      {"fuse_qdq_conv_integer", Category::kStructural},
       {"fuse_gemm_activation", Category::kStructural},
       {"fuse_elementwise_chains", Category::kStructural},
       {"convert_to_blocked_layout", Category::kReadWrite},

@@ -421,7 +421,7 @@ int runCommand(const RunArgs& args) {
   if (args.memoryReportWanted && plan) {
     nlohmann::json report = memoryReportJson(args.model, *plan, peak);
     report["executor"] = executorMemoryJson(last.memory);
-    report["bodies"] = bodyPlansJson((*ex)->compiled());
+    report["bodies"] = bodyPlansJson((*ex)->compiled(), (*ex)->bodyPlans());
     Status st = writeMemoryReport(args.memoryReport, report);
     if (!st) return fail(st.error());
   }

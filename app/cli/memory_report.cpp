@@ -107,22 +107,43 @@ nlohmann::json executorMemoryJson(const exec::memory::RunMemoryUse& use) {
   j["scratch_in_block"] = use.counts.scratchInBlock;
   j["kept_bytes"] = use.keptBytes;
   j["kept_freed_bytes"] = use.keptFreedBytes;
+  const exec::memory::BodyRunCounts& b = use.bodies;
+  j["bodies"] = {{"on_plan", b.onPlan},
+                 {"in_arena", b.inArena},
+                 {"blocks", b.blocks},
+                 {"placed", b.counts.placed},
+                 {"fell_back", b.counts.fellBack},
+                 {"copied_out", b.counts.copiedOut},
+                 {"scratch_in_block", b.counts.scratchInBlock}};
   return j;
 }
 
+namespace {
+// What the run's subgraph bodies did with their plans, or "" when none ran.
+std::string bodiesSummary(const exec::memory::BodyRunCounts& b) {
+  if (b.onPlan + b.inArena == 0) return "";
+  return "; subgraph bodies: " + std::to_string(b.onPlan) + " runs on their plans (" +
+         std::to_string(b.blocks) + " blocks taken, " + std::to_string(b.counts.placed) +
+         " tensors placed, " + std::to_string(b.counts.fellBack) + " fell back, " +
+         std::to_string(b.counts.scratchInBlock) + " scratch buffers in a block), " +
+         std::to_string(b.inArena) + " on the arena";
+}
+}  // namespace
+
 std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
-  std::string kept;
+  std::string tail;
   if (use.keptBytes + use.keptFreedBytes > 0)
-    kept = "; constant-only outputs kept: " + str::humanBytes(use.keptBytes) + " held, " +
+    tail = "; constant-only outputs kept: " + str::humanBytes(use.keptBytes) + " held, " +
            str::humanBytes(use.keptFreedBytes) + " freed (their readers hold them packed)";
+  tail += bodiesSummary(use.bodies);
   if (use.source == exec::memory::PlanSource::kNone)
-    return "not on a memory plan (" + use.note + ")" + kept;
+    return "not on a memory plan (" + use.note + ")" + tail;
   return "one block of " + str::humanBytes(use.blockBytes) + " per run, planned " +
          planSourceText(use.source) + "; " + std::to_string(use.counts.placed) +
          " tensors placed, " + std::to_string(use.inPlace) + " steps in place, " +
          std::to_string(use.counts.fellBack) + " fell back to the arena, " +
          std::to_string(use.counts.copiedOut) + " copied out, " +
-         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block" + kept;
+         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block" + tail;
 }
 
 Status writeMemoryReport(const std::string& path, const nlohmann::json& report) {

@@ -9,6 +9,7 @@
 #include "core/exec/interpreter.h"
 #include "core/exec/kept_values.h"
 #include "core/exec/legacy_repairs.h"
+#include "core/exec/memory/body_plans.h"
 #include "core/ir/attribute_limits.h"
 
 namespace passlab::exec {
@@ -107,6 +108,7 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   if (!runner) return runner.error();
   ex->runner_ = std::move(runner).value();
   ex->memory_ = std::make_unique<memory::ExecutionMemory>(options.memoryPlan);
+  ex->bodies_ = std::make_unique<memory::BodyPlans>(options.memoryPlan);
   if (!options.keepConstantSteps)  // every step runs, and the memory plan holds its outputs
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
   ex->kept_ = std::make_unique<KeptValues>(ex->plan_->steps.size());
@@ -175,7 +177,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   if (layout != nullptr) {
     block.emplace(*layout);
     if (Status st = block->begin(arena_); st) {
-      state.block = &*block;
+      frame.block = &*block;
     } else if (st.error().code() == ErrorCode::kLimit) {
       // The arena alone may fit (tensors freed one by one); if not, its error
       // names the node that passes the limit.
@@ -191,8 +193,10 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   if (valueBytes == nullptr && memory_->recordBytes()) valueBytes = &recorded;
   if (valueBytes) {
     valueBytes->assign(plan_->slotCount, 0);
-    state.valueBytes = valueBytes;
+    frame.valueBytes = valueBytes;
   }
+  bodies_->beginRun();
+  state.bodies = bodies_.get();
   PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
   kept_->releaseHeld(*plan_);  // kept values every reader now holds packed
   if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
@@ -208,6 +212,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   memoryUse.keptBytes = kept_->bytes();
   memoryUse.keptFreedBytes = kept_->freedBytes();
   memoryUse.keptPeakBytes = kept_->peakBytes();
+  memoryUse.bodies = bodies_->runCounts();
   result.memory = std::move(memoryUse);
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

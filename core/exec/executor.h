@@ -38,6 +38,9 @@ namespace passlab::exec {
 class Compiler;
 class CompiledGraph;
 class KeptValues;
+namespace memory {
+class BodyPlans;
+}
 
 struct ExecutorOptions {
   // "cpu", or a device backend ("cuda", "cuda:1") where this build has one.
@@ -86,6 +89,8 @@ class Executor {
   const ir::Model& model() const { return model_; }
   // The main graph as prepared for running (steps, slots, lifetimes).
   const CompiledGraph& compiled() const { return *plan_; }
+  // The plans its subgraph bodies ran on (memory/body_plans.h).
+  const memory::BodyPlans& bodyPlans() const { return *bodies_; }
   // What create() repaired in its copy of the model (legacy_repairs.h).
   const std::vector<std::string>& repairs() const { return repairs_; }
 
@@ -106,6 +111,7 @@ class Executor {
   std::unique_ptr<GraphRunner> runner_;  // null: the interpreter runs plan_ on the host
   Arena arena_;
   std::unique_ptr<memory::ExecutionMemory> memory_;
+  std::unique_ptr<memory::BodyPlans> bodies_;
   std::unique_ptr<KeptValues> kept_;
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;

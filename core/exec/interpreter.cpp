@@ -49,17 +49,32 @@ Expected<Tensor> heapTensor(ir::DataType dtype, Dims dims) {
 
 }  // namespace
 
-NodeContext::NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
-                         std::vector<bool> wanted, const Step* step)
+NodeContext::NodeContext(RunState& state, const Frame* frame,
+                         const std::vector<const Value*>& inputs, const std::vector<bool>& wanted,
+                         const Step* step)
     : state_(state),
       frame_(frame),
       step_(step),
       threads_(state.threads),
-      inputs_(std::move(inputs)),
-      wanted_(std::move(wanted)),
+      inputs_(inputs.begin(), inputs.end()),
+      wanted_(wanted.begin(), wanted.end()),
       outputs_(wanted_.size()),
       produced_(wanted_.size(), false),
       heapOutput_(wanted_.size(), false) {}
+
+NodeContext::NodeContext(RunState& state, const Frame* frame,
+                         const std::vector<const Value*>& inputs, const Step& step)
+    : state_(state),
+      frame_(frame),
+      step_(&step),
+      threads_(state.threads),
+      inputs_(inputs.begin(), inputs.end()),
+      wanted_(step.outputs.size()),
+      outputs_(step.outputs.size()),
+      produced_(step.outputs.size(), false),
+      heapOutput_(step.outputs.size(), false) {
+  for (size_t i = 0; i < wanted_.size(); ++i) wanted_[i] = step.outputs[i] >= 0;
+}
 
 bool NodeContext::invariantInput(size_t i) const {
   if (step_ == nullptr || i >= inputs_.size() || inputs_[i] == nullptr ||
@@ -116,7 +131,7 @@ Expected<Tensor> NodeContext::scratch(ir::DataType dtype, Dims dims) {
 
 Expected<std::vector<Value>> NodeContext::runSubgraph(const CompiledGraph& graph,
                                                       std::vector<Value> inputs) {
-  return exec::runSubgraph(graph, std::move(inputs), frame_, state_);
+  return exec::runSubgraph(graph, std::move(inputs), frame_, state_, &bodyBlocks_);
 }
 
 namespace {
@@ -160,7 +175,7 @@ void bindKept(const Step& step, const std::vector<Value>& values, Frame& frame, 
     if (slot < 0) continue;
     frame.slots[static_cast<size_t>(slot)] = values[i];
     held += values[i].byteSize();
-    if (state.valueBytes) (*state.valueBytes)[static_cast<size_t>(slot)] = values[i].byteSize();
+    if (frame.valueBytes) (*frame.valueBytes)[static_cast<size_t>(slot)] = values[i].byteSize();
   }
   if (state.profiler) state.profiler->record(*step.node, kKeptKernel, 0, 0.0, 0, held);
   for (int32_t slot : step.releaseAfter) frame.slots[static_cast<size_t>(slot)] = Value();
@@ -201,7 +216,7 @@ RunShapeThreads::Choice stepThreads(const CompiledGraph& plan, size_t stepIndex,
 
 Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
   using Clock = std::chrono::steady_clock;
-  memory::PlannedBlock* block = plan.depth == 0 ? state.block : nullptr;
+  memory::PlannedBlock* block = frame.block;
   std::vector<const Value*> ins;
   for (size_t stepIndex = 0; stepIndex < plan.steps.size(); ++stepIndex) {
     const Step& step = plan.steps[stepIndex];
@@ -230,9 +245,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       if (Status s = state.kept->checkFreedInputs(stepIndex, *(*inst)->kernel, ins); !s)
         return s.error().withContext(node.describe());
 
-    std::vector<bool> wanted(step.outputs.size());
-    for (size_t i = 0; i < wanted.size(); ++i) wanted[i] = step.outputs[i] >= 0;
-    NodeContext ctx(state, &frame, ins, std::move(wanted), &step);
+    NodeContext ctx(state, &frame, ins, step);
     // A kept step's outputs outlive the run: not in the block.
     ctx.placeOutputsIn(kept ? nullptr : block, static_cast<int32_t>(stepIndex));
     if (kept) ctx.allocateOutputsOnHeap();
@@ -259,8 +272,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
         return internalError(node.describe() + ": kernel " + std::string((*inst)->def->name) +
                              " did not produce output " + std::to_string(i));
       if (state.profiler) written += ctx.outputs()[i].byteSize();
-      if (state.valueBytes && plan.depth == 0)
-        (*state.valueBytes)[static_cast<size_t>(slot)] = ctx.outputs()[i].byteSize();
+      if (frame.valueBytes)
+        (*frame.valueBytes)[static_cast<size_t>(slot)] = ctx.outputs()[i].byteSize();
       if (kept != nullptr) {
         continue;  // bound below, once all outputs are checked
       } else if (block != nullptr) {
@@ -294,8 +307,53 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
   return Status::ok();
 }
 
+namespace {
+
+// A body's activation on its plan (body_plans.h): the block its tensors go
+// to, or the bytes it records for the plan of its next activations with the
+// same shape signature.
+class BodyActivation {
+ public:
+  BodyActivation(const CompiledGraph& body, Frame& frame, RunState& state,
+                 memory::BodyBlocks* blocks)
+      : body_(body), frame_(frame), plans_(blocks != nullptr ? state.bodies : nullptr) {
+    if (plans_ == nullptr) return;
+    for (int32_t slot : body.inputSlots)
+      memory::appendShapeKey(frame.slots[static_cast<size_t>(slot)], key_);
+    for (const SlotRef& r : plans_->outerReads(body)) memory::appendShapeKey(frame.at(r), key_);
+    memory::BodyPlans::Choice choice = plans_->prepare(body, key_);
+    memory::BodyRunCounts& counts = plans_->runCounts();
+    if (choice.layout) frame.block = blocks->blockFor(body, choice.layout, state.arena, counts);
+    if (frame.block != nullptr) {
+      ++counts.onPlan;
+      return;
+    }
+    ++counts.inArena;
+    if (choice.record) {
+      bytes_.assign(body.slotCount, 0);
+      frame.valueBytes = &bytes_;
+    }
+  }
+  // After the body ran (ok: it succeeded).
+  void finish(bool ok) {
+    if (plans_ == nullptr) return;
+    if (frame_.block != nullptr) plans_->runCounts().counts += frame_.block->takeCounts();
+    if (ok && frame_.valueBytes == &bytes_) plans_->recorded(body_, key_, bytes_);
+  }
+
+ private:
+  const CompiledGraph& body_;
+  Frame& frame_;
+  memory::BodyPlans* plans_;
+  std::vector<int64_t> key_;
+  std::vector<uint64_t> bytes_;
+};
+
+}  // namespace
+
 Expected<std::vector<Value>> runSubgraph(const CompiledGraph& plan, std::vector<Value> inputs,
-                                         const Frame* parent, RunState& state) {
+                                         const Frame* parent, RunState& state,
+                                         memory::BodyBlocks* blocks) {
   if (inputs.size() != plan.inputSlots.size())
     return invalidArgument("the subgraph '" + plan.graph->name() + "' takes " +
                            std::to_string(plan.inputSlots.size()) + " inputs, " +
@@ -306,7 +364,10 @@ Expected<std::vector<Value>> runSubgraph(const CompiledGraph& plan, std::vector<
   for (const auto& [slot, value] : plan.constants) frame.slots[static_cast<size_t>(slot)] = value;
   for (size_t i = 0; i < inputs.size(); ++i)
     frame.slots[static_cast<size_t>(plan.inputSlots[i])] = std::move(inputs[i]);
-  PASSLAB_RETURN_IF_ERROR(runGraph(plan, frame, state));
+  BodyActivation activation(plan, frame, state, blocks);
+  Status ran = runGraph(plan, frame, state);
+  activation.finish(ran.isOk());
+  PASSLAB_RETURN_IF_ERROR(ran);
   std::vector<Value> out;
   out.reserve(plan.outputs.size());
   for (const SlotRef& r : plan.outputs) out.push_back(frame.at(r));

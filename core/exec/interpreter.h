@@ -3,6 +3,8 @@
 // flow. Also the KernelContext kernels see.
 #pragma once
 
+#include <absl/container/inlined_vector.h>
+
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "core/exec/compiler.h"
 #include "core/exec/kept_values.h"
 #include "core/exec/kernel.h"
+#include "core/exec/memory/body_plans.h"
 #include "core/exec/memory/planned_block.h"
 #include "core/exec/profiler.h"
 
@@ -27,11 +30,9 @@ struct RunState {
   // The caller gave a value for an initializer listed as a graph input on this
   // run: Invariance::kUnlessOverridden inputs are not invariant on it.
   bool initializersOverridden = false;
-  // Bytes written per main-graph slot (RunOptions::valueBytes), or null.
-  std::vector<uint64_t>* valueBytes = nullptr;
-  // The main graph's tensors go here when the run is on a memory plan; null
-  // otherwise (and always for subgraph bodies, which are not planned).
-  memory::PlannedBlock* block = nullptr;
+  // The plans subgraph bodies run on (body_plans.h); null: bodies allocate
+  // from the Arena.
+  memory::BodyPlans* bodies = nullptr;
   // Outputs of the main graph's constant-only steps kept across the
   // executor's runs (reused, or computed and kept); null: every step runs.
   KeptValues* kept = nullptr;
@@ -44,9 +45,15 @@ struct RunState {
   StepThreads* bodyThreads = nullptr;
 };
 
+// One activation of a graph (the main graph, or a body's run).
 struct Frame {
   std::vector<Value> slots;
   const Frame* parent = nullptr;
+  // Where the tensors its steps write go: a block laid out by a memory plan
+  // (null: the Arena); and, when set, the bytes each slot's value holds are
+  // recorded there (per slot of this graph).
+  memory::PlannedBlock* block = nullptr;
+  std::vector<uint64_t>* valueBytes = nullptr;
   const Value& at(SlotRef r) const {
     const Frame* f = this;
     for (uint32_t i = 0; i < r.depth; ++i) f = f->parent;
@@ -60,8 +67,11 @@ Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims);
 class NodeContext final : public KernelContext {
  public:
   // `step`: the step being run (for invariantInput), or nullptr.
-  NodeContext(RunState& state, const Frame* frame, std::vector<const Value*> inputs,
-              std::vector<bool> wanted, const Step* step = nullptr);
+  NodeContext(RunState& state, const Frame* frame, const std::vector<const Value*>& inputs,
+              const std::vector<bool>& wanted, const Step* step = nullptr);
+  // For `step` of a compiled graph: the outputs wanted are those with a slot.
+  NodeContext(RunState& state, const Frame* frame, const std::vector<const Value*>& inputs,
+              const Step& step);
 
   size_t inputCount() const override { return inputs_.size(); }
   const Value* value(size_t i) const override { return i < inputs_.size() ? inputs_[i] : nullptr; }
@@ -81,7 +91,7 @@ class NodeContext final : public KernelContext {
   std::vector<Value>& outputs() { return outputs_; }
   bool produced(size_t i) const { return produced_[i]; }
   // Outputs are allocated in `block` where the plan places them, and scratch
-  // in its gaps at step `stepIndex` (main graph).
+  // in its gaps at step `stepIndex` (of the graph the block is for).
   void placeOutputsIn(memory::PlannedBlock* block, int32_t stepIndex) {
     block_ = block;
     stepIndex_ = stepIndex;
@@ -104,18 +114,23 @@ class NodeContext final : public KernelContext {
   int32_t stepIndex_ = -1;
   int threads_;
   bool onHeap_ = false;
-  std::vector<const Value*> inputs_;
-  std::vector<bool> wanted_;
+  // Inline for up to 8 inputs and outputs: no heap allocation per step.
+  absl::InlinedVector<const Value*, 8> inputs_;
+  absl::InlinedVector<bool, 8> wanted_;
   std::vector<Value> outputs_;
-  std::vector<bool> produced_;
-  std::vector<bool> heapOutput_;
-  std::vector<bool> holds_;
+  absl::InlinedVector<bool, 8> produced_;
+  absl::InlinedVector<bool, 8> heapOutput_;
+  absl::InlinedVector<bool, 8> holds_;
+  memory::BodyBlocks bodyBlocks_;  // the blocks of the bodies this kernel runs
 };
 
 // Runs the steps of `plan` in `frame` (inputs and constants already bound).
 Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state);
-// Runs a subgraph in a fresh frame whose parent is `parent`.
+// Runs a subgraph in a fresh frame whose parent is `parent`: on its plan's
+// block from `blocks` when RunState::bodies plans it (body_plans.h), else on
+// the Arena.
 Expected<std::vector<Value>> runSubgraph(const CompiledGraph& plan, std::vector<Value> inputs,
-                                         const Frame* parent, RunState& state);
+                                         const Frame* parent, RunState& state,
+                                         memory::BodyBlocks* blocks = nullptr);
 
 }  // namespace passlab::exec

@@ -108,7 +108,7 @@ check_report "$dir/d.json" true > /dev/null || fail "the memory report of a dyna
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-report > "$dir/s.out" 2>&1 || fail "--memory-report without FILE"
 grep -q '"planned_peak_bytes"' "$dir/s.out" || { cat "$dir/s.out"; fail "no report on stdout"; }
 
-# A plan per If / Loop / Scan body: each body the run compiled, planned and
+# A plan per If / Loop / Scan body, the one it ran on: each body the run compiled, planned and
 # checked on its own (its outer values not counted), or why not.
 cat > "$dir/b.txt" <<'MODEL'
 main (bool[1] c, float[64] x) => (float[64] y) {
@@ -131,6 +131,10 @@ assert g1["depth"] == 1 and "not_planned" not in g1, g1
 assert g1["lower_bound_bytes"] <= g1["planned_peak_bytes"], g1
 assert g1["planned_peak_bytes"] >= 2 * 256, g1
 assert g1["tensors"] >= 2, g1
+assert g1["ran_on_plan"] is True and g1["sizes"] == "ahead", g1
+assert bodies["g2"]["ran_on_plan"] is False and bodies["g2"]["note"] == "not run", bodies["g2"]
+assert j["executor"]["bodies"]["on_plan"] == 1 and j["executor"]["bodies"]["in_arena"] == 0, j["executor"]
+assert j["executor"]["bodies"]["placed"] == 2, j["executor"]  # t and u; a, the output, is not in the block
 PY
 
 # Transparent huge pages: off for run's process with --no-huge-pages; left

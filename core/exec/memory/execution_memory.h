@@ -31,6 +31,15 @@ enum class PlanSource : uint8_t {
   kRunTime,      // sizes recorded by an earlier run with the same input shapes
 };
 
+// What the subgraph bodies (If / Loop / Scan) of one run did with their
+// plans (body_plans.h).
+struct BodyRunCounts {
+  int onPlan = 0;   // activations run on a body's block
+  int inArena = 0;  // activations on the Arena (recording sizes, or not plannable)
+  int blocks = 0;   // blocks taken from the Arena (the other activations reused one)
+  BlockCounts counts;
+};
+
 // How one run used memory.
 struct RunMemoryUse {
   PlanSource source = PlanSource::kNone;
@@ -48,6 +57,7 @@ struct RunMemoryUse {
   // constant-only step runs just before its first reader,
   // constant_steps_order.h, so one original weight is held at a time).
   uint64_t keptPeakBytes = 0;
+  BodyRunCounts bodies;
 };
 
 class ExecutionMemory {

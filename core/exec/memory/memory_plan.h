@@ -16,8 +16,8 @@
 //             (PlanOptions::forExecution) takes an input's buffer only where
 //             every kernel the step may run declares kInPlace.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
-// Memory inside If/Loop/Scan bodies is allocated per iteration and is not
-// planned; nor are non-tensor values (sequences, maps), Constant outputs
+// If/Loop/Scan bodies are planned as graphs of their own (body_plans.h), not
+// in this plan. Not planned: non-tensor values (sequences, maps), Constant outputs
 // (they hold the model's data) and the outputs of constant-only steps, which
 // the executor computes once and keeps (kept_values.h).
 #pragma once
@@ -67,7 +67,7 @@ struct MemoryPlan {
   std::vector<std::pair<std::string, uint64_t>> strategyPeaks;
   bool plannedAtRunTime = false;  // sizes observed in a run, not known from the types
   int inPlaceCount = 0, viewCount = 0;
-  int unplannedBodies = 0;  // steps with subgraphs (their bodies' memory is not planned)
+  int unplannedBodies = 0;  // steps with subgraphs (their bodies are not in this plan)
   double ratio() const {
     return lowerBound == 0 ? 1.0 : static_cast<double>(peak) / static_cast<double>(lowerBound);
   }

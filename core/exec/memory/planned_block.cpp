@@ -70,6 +70,18 @@ Status PlannedBlock::begin(Arena& arena) {
   return Status::ok();
 }
 
+void PlannedBlock::restart() {
+  std::lock_guard<std::mutex> lock(scratchMu_);
+  scratchStep_ = -1;
+  scratchGaps_.clear();
+}
+
+BlockCounts PlannedBlock::takeCounts() {
+  BlockCounts c = counts_;
+  counts_ = {};
+  return c;
+}
+
 bool PlannedBlock::holds(const void* p) const {
   const auto* b = static_cast<const std::byte*>(p);
   return base_ != nullptr && b >= base_ && b < base_ + layout_.blockBytes();

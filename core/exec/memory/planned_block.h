@@ -68,6 +68,13 @@ struct BlockCounts {
   int fellBack = 0;        // allocations of a planned slot that went to the Arena
   int copiedOut = 0;       // values moved out of memory that was not theirs
   int scratchInBlock = 0;  // kernel scratch buffers given from the block's gaps
+  BlockCounts& operator+=(const BlockCounts& o) {
+    placed += o.placed;
+    fellBack += o.fellBack;
+    copiedOut += o.copiedOut;
+    scratchInBlock += o.scratchInBlock;
+    return *this;
+  }
 };
 
 class PlannedBlock {
@@ -88,6 +95,13 @@ class PlannedBlock {
   std::optional<Tensor> scratchFor(int32_t step, ir::DataType dtype, const Dims& dims);
   // Whether `p` points into the block.
   bool holds(const void* p) const;
+  // Whether no tensor points into the block any more (a body's next
+  // activation may run on it), and the start of such an activation: every
+  // step's gaps free again for scratch.
+  bool idle() const { return storage_ == nullptr || storage_.use_count() == 1; }
+  void restart();
+  // The counts so far, and zero from now on.
+  BlockCounts takeCounts();
 
   const BlockCounts& counts() const { return counts_; }
 

@@ -21,6 +21,15 @@
 // connection between quantized convolutions) gets its output quantized too,
 // as ONNX Runtime's quantizer does for these ops (its node unit DQ, DQ -> Add
 // -> Q runs as QLinearAdd); an Add or Mul elsewhere stays float.
+// A bias Add after a quantized MatMul or Gemm (its other input a constant,
+// its output read only by ops that are quantized or take a quantized input)
+// is quantized too, the constant 8-bit per tensor, as ONNX Runtime's
+// quantizer writes it (`quantize_bias_adds`): ONNX Runtime then runs it as
+// QLinearAdd, moves the Reshape/Transpose/Split after it to 8 bits, and the
+// residual Add after it becomes a node unit, so that it does not fuse
+// `Add -> LayerNormalization` into a float SkipLayerNormalization (on its
+// CPU provider 8x slower than LayerNormalization; measured in
+// docs/precision.md).
 // Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
 // QLinear op. Lossy: the check holds the outputs to the accuracy budget.
 #include <algorithm>
@@ -81,8 +90,9 @@ struct Unit {
   ir::Node* node = nullptr;
   ir::Value* input = nullptr;  // the activation it reads (before its Q/DQ pair)
   int64_t weightAxis = 0;
-  ir::Value* output = nullptr;  // the op's output, or the output of the Relu that alone reads it
-  ir::Value* input2 = nullptr;  // an Add's, Mul's or MatMul's second activation (no weight then)
+  ir::Value* output = nullptr;    // the op's output, or the output of the Relu that alone reads it
+  ir::Value* input2 = nullptr;    // an Add's, Mul's or MatMul's second activation (no weight then)
+  ir::Value* constant = nullptr;  // a bias Add's constant, quantized to 8 bits per tensor
 };
 
 // An int8 weight with its scales (one per channel along `axis`, or one).
@@ -125,7 +135,7 @@ bool preservesValues(const ir::Node& n, int64_t opset) {
   if (!n.domain().empty()) return false;
   const std::string& op = n.opType();
   if (op == "Reshape" || op == "Flatten" || op == "Transpose" || op == "Squeeze" ||
-      op == "Unsqueeze" || op == "Identity")
+      op == "Unsqueeze" || op == "Identity" || op == "Split")
     return true;
   if (op == "MaxPool") return n.outputs().size() < 2 || !n.output(1) || n.output(1)->uses().empty();
   if (op != "Pad" || n.attrString("mode", "constant") != "constant") return false;
@@ -154,8 +164,12 @@ class StaticQuantizer {
     shareRangesOfValuePreservingOps(activations);
     rememberOrder();
     for (ir::Value* v : activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
-    for (const Unit& u : units)
-      if (!u.input2) quantizeWeights(u);
+    for (const Unit& u : units) {
+      if (u.constant)
+        quantizeConstantOperand(u);
+      else if (!u.input2)
+        quantizeWeights(u);
+    }
     writeNote(units.size(), calibrated);
     return Status::ok();
   }
@@ -177,6 +191,7 @@ class StaticQuantizer {
     int8Activations_ = type == "int8";
     quantizeOutputs_ = ctx_.boolOption("quantize_outputs");
     matmulConstBOnly_ = ctx_.boolOption("matmul_const_b_only");
+    quantizeBiasAdds_ = ctx_.boolOption("quantize_bias_adds");
     for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
       const std::string op(str::trim(given));
       if (op.empty()) continue;
@@ -222,12 +237,16 @@ class StaticQuantizer {
     for (const auto& n : g_.nodes())
       if (n->domain().empty() && isBinary(*n) && ops_.count(n->opType())) nodes.push_back(n.get());
     return forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
-      if (Text why = whyNotBinary(n, quantized); !why.empty()) {
-        if (ctx_.explain) ctx_.explain->note(n.id(), kId, std::move(why));
-        return Status::ok();
-      }
       Unit u{&n, n.input(0)};
-      u.input2 = n.input(1);
+      if (Text why = whyNotBinary(n, quantized); !why.empty()) {
+        Text whyBias = whyNotBiasAdd(n, quantized, u);
+        if (!u.constant) {
+          if (ctx_.explain) ctx_.explain->note(n.id(), kId, whyBias.empty() ? why : whyBias);
+          return Status::ok();
+        }
+      } else {
+        u.input2 = n.input(1);
+      }
       u.output = outputOf(n);
       if (isFloat32Tensor(u.output)) quantized.insert(u.output);
       units.push_back(u);
@@ -243,6 +262,70 @@ class StaticQuantizer {
     if (!quantized.count(n.input(0)) || !quantized.count(n.input(1)))
       return "an input is not an activation quantized for a Conv, MatMul, Gemm, Add or Mul";
     return "";
+  }
+
+  // A bias Add: an Add of an activation that a quantized Conv, MatMul or
+  // Gemm wrote (also through a Split, Reshape or Transpose) and a float
+  // constant that does not broadcast it, whose output only ops that read it
+  // quantized read: "" and `u` set to quantize the constant (8-bit, per
+  // tensor) and the output; else why not, or "" with `u.constant` unset
+  // when the Add is no Add of an activation and a constant.
+  Text whyNotBiasAdd(const ir::Node& n, const std::set<const ir::Value*>& quantized,
+                     Unit& u) const {
+    if (!quantizeBiasAdds_ || n.opType() != "Add" || n.inputs().size() != 2) return "";
+    for (size_t i = 0; i < 2; ++i) {
+      ir::Value* a = n.input(i);
+      ir::Value* c = n.input(1 - i);
+      const ir::Tensor* t = c && !c->isGraphInput() ? storedTensor(c) : nullptr;
+      if (!isFloat32Tensor(a) || rewrite::isConstant(a) || !t || t->dtype() != ir::DataType::kFloat)
+        continue;
+      if (!writtenByQuantizedProduct(a, quantized))
+        return "the activation is not the output of a quantized Conv, MatMul or Gemm";
+      if (!(a->type().shape() && n.output(0)->type().shape() &&
+            *a->type().shape() == *n.output(0)->type().shape()))
+        return "the constant broadcasts the activation";
+      if (!readQuantizedOnly(outputOf(n)))
+        return "an op that is not quantized reads the output (a bias Add stays float)";
+      u.input = a;
+      u.constant = c;
+      return "";
+    }
+    return "";
+  }
+
+  // Whether `v` is a quantized Conv's, MatMul's or Gemm's output, or derived
+  // from one by value-preserving ops (the Split of a fused Q/K/V projection).
+  bool writtenByQuantizedProduct(const ir::Value* v,
+                                 const std::set<const ir::Value*>& quantized) const {
+    const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
+    for (int depth = 0; depth < 8 && v; ++depth) {
+      const ir::Node* p = v->producer();
+      if (!p || !p->domain().empty() || p->owner() != &g_) return false;
+      if (quantized.count(v) &&
+          (p->opType() == "Conv" || p->opType() == "MatMul" || p->opType() == "Gemm"))
+        return true;
+      if (!preservesValues(*p, opset)) return false;
+      v = p->input(0);
+    }
+    return false;
+  }
+
+  // Whether every reader of `v` (through value-preserving ops) reads it as
+  // a quantized input: a Conv, MatMul, Gemm, Add or Mul of `op_types`, or a
+  // LayerNormalization (whose DQ -> op -> Q unit ONNX Runtime keeps).
+  bool readQuantizedOnly(const ir::Value* v, int depth = 8) const {
+    if (v->isGraphOutput() || v->uses().empty() || depth == 0) return false;
+    const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
+    for (const ir::Use& use : v->uses()) {
+      const ir::Node& r = *use.node;
+      if (r.owner() != &g_ || !r.domain().empty()) return false;
+      if (r.opType() == "LayerNormalization" && use.inputIndex == 0) continue;
+      if (ops_.count(r.opType()) && (use.inputIndex == 0 || r.opType() != "Conv")) continue;
+      if (!preservesValues(r, opset) || use.inputIndex != 0) return false;
+      for (const ir::Value* out : r.outputs())
+        if (out && !readQuantizedOnly(out, depth - 1)) return false;
+    }
+    return true;
   }
 
   Text whyNot(const ir::Node& n, Unit& u) const {
@@ -515,6 +598,39 @@ class StaticQuantizer {
     if (n.inputs().size() > 2 && n.input(2)) quantizeBias(u, w.scales);
   }
 
+  // A bias Add's constant as the activations' 8-bit type, per tensor, its
+  // range the values' with 0 (ONNX Runtime's rule for a constant input of a
+  // quantized Add), read through a DequantizeLinear.
+  void quantizeConstantOperand(const Unit& u) {
+    ir::Node& n = *u.node;
+    const ir::Tensor& t = *storedTensor(u.constant);
+    QuantRange r;
+    for (float x : t.data<float>()) r.lo = std::min(r.lo, x), r.hi = std::max(r.hi, x);
+    const int32_t qmin = int8Activations_ ? -128 : 0, qmax = int8Activations_ ? 127 : 255;
+    const QuantParams p = asymmetricParams(r, qmin, qmax);
+    std::vector<int32_t> q;
+    for (float x : t.data<float>())
+      q.push_back(
+          static_cast<int32_t>(std::clamp(std::nearbyint(x / p.scale) + p.zeroPoint,
+                                          static_cast<float>(qmin), static_cast<float>(qmax))));
+    const ir::DataType type = int8Activations_ ? ir::DataType::kInt8 : ir::DataType::kUInt8;
+    const std::vector<int32_t> zero{p.zeroPoint};
+    ir::Node* dq = dequantize(n, u.constant->name(), eightBit(type, t.dims(), q),
+                              ir::Tensor::scalarFloat(p.scale), eightBit(type, {}, zero), 0);
+    rw_.setType(dq->output(0), u.constant->type());
+    const size_t index = n.input(0) == u.constant ? 0 : 1;
+    replaceConstantInput(n, index, dq->output(0));
+  }
+
+  static ir::Tensor eightBit(ir::DataType type, const std::vector<int64_t>& dims,
+                             const std::vector<int32_t>& values) {
+    if (type == ir::DataType::kInt8)
+      return ir::Tensor::fromVector<int8_t>(type, dims,
+                                            std::vector<int8_t>(values.begin(), values.end()));
+    return ir::Tensor::fromVector<uint8_t>(type, dims,
+                                           std::vector<uint8_t>(values.begin(), values.end()));
+  }
+
   // int32 bias with scale x_scale * w_scale (per channel), zero point 0.
   void quantizeBias(const Unit& u, const std::vector<float>& weightScales) {
     ir::Node& n = *u.node;
@@ -588,7 +704,7 @@ class StaticQuantizer {
   CalibrationMethod method_ = CalibrationMethod::kMinMax;
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
-  bool matmulConstBOnly_ = false;
+  bool matmulConstBOnly_ = false, quantizeBiasAdds_ = true;
   std::set<std::string> ops_;
   std::vector<TensorStats> stats_;
   std::map<const ir::Value*, QuantRange> ranges_;

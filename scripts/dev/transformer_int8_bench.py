@@ -11,7 +11,9 @@ weights; input_ids [1, S] and attention_mask [1, S]):
   2. float32 = `passlab-cli optimize --level default` (the file every quantizer starts from);
   3. PassLab: `optimize --passes quantize_static --calibration-data CALIB` (QDQ; attention
      MatMuls of two activations quantized) and the same with
-     `--set quantize_static.matmul_const_b_only=true` (weights only), each then
+     `--set quantize_static.matmul_const_b_only=true` (weights only) and with
+     `--set quantize_static.quantize_bias_adds=false` (bias Adds float: the placement before
+     session 25, files *_nb), each then
      `--passes fuse_qdq_into_qlinear` for PassLab's executor (onnxruntime runs the QDQ file,
      which it fuses itself);
   4. onnxruntime.quantization.quantize_static on the float32 file (QDQ, MinMax, per channel,
@@ -102,6 +104,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--skip-convert", action="store_true", help="reuse the files in --workdir")
+    ap.add_argument("--configs", default="", help="latency configurations, e.g. ort:pl_qdq,ort:ort_qdq "
+                    "(default: all)")
     a = ap.parse_args()
     names = ["input_ids", "attention_mask"]
     for model in a.models.split(","):
@@ -116,12 +120,14 @@ def main():
         pc.write_sets(os.path.join(w, "calib"), calib, names)
         pc.write_sets(os.path.join(w, "eval"), evals, names)
         f = {k: os.path.join(w, k + ".onnx") for k in
-             ["f32", "pl_qdq", "pl_qdq_w", "pl_ql", "pl_ql_w", "ort_qdq", "ort_qdq_w"]}
+             ["f32", "pl_qdq", "pl_qdq_w", "pl_qdq_nb", "pl_ql", "pl_ql_w", "pl_ql_nb", "ort_qdq",
+              "ort_qdq_w"]}
         if not a.skip_convert:
             cd = os.path.join(w, "calib")
             out, t = cli(a.cli, ["optimize", model, "-o", f["f32"], "--level", "default"])
             print(f"{base}: --level default {t:.1f} s")
-            for key, extra in [("pl_qdq", []), ("pl_qdq_w", ["--set", "quantize_static.matmul_const_b_only=true"])]:
+            for key, extra in [("pl_qdq", []), ("pl_qdq_w", ["--set", "quantize_static.matmul_const_b_only=true"]),
+                               ("pl_qdq_nb", ["--set", "quantize_static.quantize_bias_adds=false"])]:
                 out, t = cli(a.cli, ["optimize", f["f32"], "-o", f[key], "--passes", "quantize_static",
                                      "--calibration-data", cd] + extra)
                 print(f"{base}: {key} {t:.1f} s\n" + "\n".join(l for l in out.splitlines() if "quantize" in l or "SNR" in l)[-800:])
@@ -137,8 +143,9 @@ def main():
         # Accuracy on the evaluation windows.
         _, ref = pc.run_all(f["f32"], evals)
         rows = []
-        for key, runner in [("pl_ql", "passlab"), ("pl_ql_w", "passlab"), ("pl_qdq", "ort"),
-                            ("pl_qdq_w", "ort"), ("ort_qdq", "ort"), ("ort_qdq_w", "ort")]:
+        for key, runner in [("pl_ql", "passlab"), ("pl_ql_w", "passlab"), ("pl_ql_nb", "passlab"),
+                            ("pl_qdq", "ort"), ("pl_qdq_w", "ort"), ("pl_qdq_nb", "ort"), ("ort_qdq", "ort"),
+                            ("ort_qdq_w", "ort")]:
             if runner == "ort":
                 _, outs = pc.run_all(f[key], evals)
             else:
@@ -150,8 +157,10 @@ def main():
         set0 = os.path.join(w, "eval", "set_000")
         feed = evals[0][1]
         configs = [("passlab", "f32"), ("passlab", "pl_ql"), ("passlab", "pl_ql_w"),
-                   ("ort", "f32"), ("ort", "pl_qdq"), ("ort", "pl_qdq_w"), ("ort", "ort_qdq"),
-                   ("ort", "ort_qdq_w")]
+                   ("passlab", "pl_ql_nb"), ("ort", "f32"), ("ort", "pl_qdq"), ("ort", "pl_qdq_w"),
+                   ("ort", "pl_qdq_nb"), ("ort", "ort_qdq"), ("ort", "ort_qdq_w")]
+        if a.configs:
+            configs = [tuple(c.split(":")) for c in a.configs.split(",")]
         times = {c: [] for c in configs}
         for r in range(a.rounds):
             load = open("/proc/loadavg").read().split()[0]

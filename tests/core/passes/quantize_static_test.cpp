@@ -5,6 +5,7 @@
 // convergence, and where it must not fire or must refuse.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -532,9 +533,9 @@ TEST(QuantizeStatic, ConvergesOnAResidualBlock) {
 }
 
 TEST(QuantizeStatic, LeavesAnAddOfAConstantOrWithoutAddInOpTypes) {
-  // A constant second input: the Add stays float, with the reason.
+  // A constant second input, bias Adds off: the Add stays float, with the reason.
   auto eval = synthesized();
-  PassOutcome out = runPass(kPass, residualNet("k"), {}, &eval);
+  PassOutcome out = runPass(kPass, residualNet("k"), {{"quantize_bias_adds", "false"}}, &eval);
   ASSERT_TRUE(out.step.changed);
   EXPECT_TRUE(explains(out.step, "not an activation quantized")) << io::printModelText(out.model);
   for (const auto& n : out.model.graph().nodes()) {
@@ -549,6 +550,173 @@ TEST(QuantizeStatic, LeavesAnAddOfAConstantOrWithoutAddInOpTypes) {
   ASSERT_TRUE(convs.step.changed);
   EXPECT_NE(convs.step.note.str().find("3 ops quantized to int8"), std::string::npos)
       << convs.step.note.str();
+}
+
+// A transformer layer's bias Adds: a projection (MatMul + bias Add) into a
+// residual Add and LayerNormalization, and a fused two-way projection split
+// into two biased halves (as --level default writes Q, K and V).
+// `reader` (e.g. "Tanh") is put between the first bias Add and the residual Add.
+std::string biasBlock(const std::string& reader = "") {
+  return "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+         "main (float[2,6,8] x) => (float[2,6,8] y)\n"
+         "    <float[8,8] w1 = {" +
+         values(64, 21) + "}, float[8] b1 = {" + values(8, 22) + "}, float[8,16] w2 = {" +
+         values(128, 23) + "}, float[8] b2 = {" + values(8, 24) + "}, float[8] b3 = {" +
+         values(8, 25) + "}, float[8,8] w3 = {" + values(64, 26) +
+         "}, int64[2] sp = {8, 8}, float[8] g = {1, 1, 1, 1, 1, 1, 1, 1}, float[8] be = {0, 0, 0, "
+         "0, 0, 0, 0, 0}> {\n"
+         "    h = MatMul(x, w1)\n"
+         "    hb = Add(h, b1)\n" +
+         (reader.empty() ? std::string("    r = Add(hb, x)\n")
+                         : "    ht = " + reader + "(hb)\n    r = Add(ht, x)\n") +
+         "    n = LayerNormalization <axis = -1> (r, g, be)\n"
+         "    s = MatMul(n, w2)\n"
+         "    s1, s2 = Split <axis = -1> (s, sp)\n"
+         "    a1 = Add(s1, b2)\n"
+         "    a2 = Add(b3, s2)\n"
+         "    m = Add(a1, a2)\n"
+         "    y = MatMul(m, w3) }";
+}
+
+const ir::Node* addWritingTo(const ir::Model& m, const std::string& out) {
+  for (const auto& n : m.graph().nodes())
+    if (n->opType() == "Add" && n->output(0)->name() == out) return n.get();
+  return nullptr;
+}
+
+// The QuantizeLinear reading `v`, or nullptr.
+const ir::Node* quantizerOf(const ir::Value* v) {
+  for (const ir::Use& u : v->uses())
+    if (u.node->opType() == "QuantizeLinear") return u.node;
+  return nullptr;
+}
+
+TEST(QuantizeStatic, BiasAddsAfterQuantizedProductsBecomeNodeUnits) {
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, biasBlock(), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  const std::string text = io::printModelText(out.model);
+  // Each bias Add reads two DequantizeLinears (the constant's one uint8 per
+  // tensor) and its output is quantized; so is the residual Add after it.
+  for (const char* name : {"hb", "a1", "a2", "r", "m"}) {
+    const ir::Node* add = addWritingTo(out.model, name);
+    ASSERT_NE(add, nullptr) << name;
+    EXPECT_TRUE(readsDequantized(*add, 0) && readsDequantized(*add, 1)) << name << "\n" << text;
+    EXPECT_NE(quantizerOf(add->output(0)), nullptr) << name << "\n" << text;
+  }
+  // The constant: 8-bit, per tensor, within half a step of the float bias,
+  // its range holding the values and 0.
+  const ir::Node* hb = addWritingTo(out.model, "hb");
+  const ir::Node* dq = hb->input(1)->producer();
+  const ir::Tensor* q = constantInput(*dq, 0);
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->dtype(), ir::DataType::kUInt8);
+  EXPECT_EQ(constantInput(*dq, 1)->numel(), 1);
+  const double scale = constantInput(*dq, 1)->valueAsDouble(0);
+  const double zero = constantInput(*dq, 2)->valueAsDouble(0);
+  auto model = io::parseModelText(biasBlock());
+  ASSERT_TRUE(model);
+  const ir::Value* b1v = model->graph().findValue("b1");
+  ASSERT_TRUE(b1v && b1v->initializer());
+  const ir::Tensor* b1 = b1v->initializer();
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < b1->numel(); ++i) {
+    const double b = b1->valueAsDouble(i);
+    lo = std::min<float>(lo, b), hi = std::max<float>(hi, b);
+    EXPECT_NEAR((q->valueAsDouble(i) - zero) * scale, b, scale / 2 + 1e-7) << i;
+  }
+  EXPECT_NEAR(scale, (hi - lo) / 255.0, 1e-6);
+  // The Split's outputs take the scale of the product they split.
+  const ir::Node* sq = quantizerOf(matMulWritingTo(out.model, "s")->output(0));
+  ASSERT_NE(sq, nullptr) << text;
+  for (const char* name : {"a1", "a2"}) {
+    const ir::Node* add = addWritingTo(out.model, name);
+    const ir::Node* half = add->input(name == std::string("a1") ? 0 : 1)->producer();
+    EXPECT_EQ(constantInput(*half, 1)->valueAsDouble(0), constantInput(*sq, 1)->valueAsDouble(0))
+        << name;
+  }
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
+TEST(QuantizeStatic, BiasAddsStayWithinTheBudgetAndFuseIntoQLinearAdds) {
+  auto eval = synthesized();
+  PassOutcome q = runPass(kPass, biasBlock(), {}, &eval);
+  ASSERT_TRUE(q.step.changed);
+  EXPECT_TRUE(q.step.check.passed) << q.step.check.detail.str();
+  ASSERT_FALSE(q.step.check.accuracy.empty());
+  EXPECT_GT(q.step.check.accuracy[0].snrDb, 20);
+  PassOutcome f = runPass("fuse_qdq_into_qlinear", q.model.clone());
+  ASSERT_TRUE(f.step.changed) << f.step.error.str();
+  int qlinearAdd = 0, add = 0;
+  for (const auto& n : f.model.graph().nodes()) {
+    qlinearAdd += n->opType() == "QLinearAdd";
+    add += n->opType() == "Add";
+  }
+  EXPECT_EQ(qlinearAdd, 5) << opsOf(f.model);
+  EXPECT_EQ(add, 0) << opsOf(f.model);
+  auto before = io::parseModelText(biasBlock());
+  ASSERT_TRUE(before);
+  const NumericResult r = compareWithinBudget(*before, f.model);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(QuantizeStatic, ConvergesOnBiasAdds) {
+  auto eval = synthesized();
+  PassOutcome once = runPass(kPass, biasBlock(), {}, &eval);
+  ASSERT_TRUE(once.step.changed);
+  auto eval2 = synthesized();
+  PassOutcome twice = runPass(kPass, once.model.clone(), {}, &eval2);
+  EXPECT_FALSE(twice.step.changed) << io::printModelText(twice.model);
+}
+
+TEST(QuantizeStatic, LeavesABiasAddThatAFloatOpReadsOrWithTheOptionOff) {
+  // A Tanh reads the bias Add's output: it stays float, with the reason, and
+  // so does the residual Add after the Tanh (one input not quantized).
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, biasBlock("Tanh"), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_TRUE(explains(out.step, "an op that is not quantized reads the output"));
+  const ir::Node* hb = addWritingTo(out.model, "hb");
+  ASSERT_NE(hb, nullptr);
+  EXPECT_FALSE(readsDequantized(*hb, 1)) << "the bias stays float";
+  EXPECT_EQ(quantizerOf(hb->output(0)), nullptr);
+  EXPECT_EQ(quantizerOf(addWritingTo(out.model, "r")->output(0)), nullptr);
+  // quantize_bias_adds=false: no bias Add is quantized (its constant stays
+  // float), nor the residual Add, nor the Split's halves; the MatMuls still
+  // are (and `m`, the last one's input).
+  auto eval2 = synthesized();
+  PassOutcome off = runPass(kPass, biasBlock(), {{"quantize_bias_adds", "false"}}, &eval2);
+  ASSERT_TRUE(off.step.changed);
+  for (const char* name : {"hb", "a1", "a2", "r"}) {
+    const ir::Node* add = addWritingTo(off.model, name);
+    ASSERT_NE(add, nullptr) << name;
+    EXPECT_EQ(quantizerOf(add->output(0)), nullptr) << name << io::printModelText(off.model);
+    const std::string n = name;
+    EXPECT_FALSE(readsDequantized(*add, n == "a2" || n == "r" ? 0 : 1)) << name << ": float input";
+  }
+  EXPECT_FALSE(readsDequantized(*addWritingTo(off.model, "a1"), 0)) << "the Split's half";
+  EXPECT_NE(off.step.note.str().find("3 ops quantized to int8"), std::string::npos)
+      << off.step.note.str();
+}
+
+TEST(QuantizeStatic, LeavesABiasThatBroadcastsTheActivation) {
+  // The constant [2,6,8] is larger than the product [6,8] it is added to.
+  const std::string model =
+      "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+      "main (float[6,8] x) => (float[2,6,8] y)\n"
+      "    <float[8,8] w1 = {" +
+      values(64, 31) + "}, float[2,6,8] b = {" + values(96, 32) + "}, float[8,8] w2 = {" +
+      values(64, 33) +
+      "}> {\n"
+      "    h = MatMul(x, w1)\n"
+      "    hb = Add(h, b)\n"
+      "    y = MatMul(hb, w2) }";
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_TRUE(explains(out.step, "the constant broadcasts the activation"));
+  EXPECT_FALSE(readsDequantized(*addWritingTo(out.model, "hb"), 1));
 }
 
 }  // namespace

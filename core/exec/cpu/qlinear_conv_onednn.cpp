@@ -10,6 +10,11 @@
 // primitive is built once per input shape and constant weights are reordered
 // once (onednn::ConvPrimitive).
 //
+// A channels-last depthwise QLinearConv with constant weights and a nonzero
+// zero point runs on PassLab's own AVX-512 kernel instead
+// (qlinear_depthwise_nhwc.h: exact, and faster than oneDNN 2.6's generic
+// jit_int8 kernel, the one it offers with zero points).
+//
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: a nonzero or non-int8 weight zero point,
 // scales or zero points that vary between runs, non-float32 scales, a
@@ -28,6 +33,7 @@
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_conv_channels_last.h"
+#include "core/exec/cpu/qlinear_depthwise_nhwc.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
@@ -50,6 +56,10 @@ struct QConvPlan : onednn::ConvPrimitive {
   int threads = 0;
   Requantization requantization;
   bool declined = false;  // the reference kernel runs this configuration
+  // A channels-last depthwise convolution with constant weights and zero
+  // points runs on PassLab's own kernel instead of the primitive
+  // (qlinear_depthwise_nhwc.h).
+  std::unique_ptr<QLinearDepthwiseNhwc> depthwise;
 };
 
 // The convolution primitive for geometry g (onednn_int8_conv.h), or declined
@@ -94,6 +104,13 @@ class OneDnnQLinearConv final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
                              ctx.allocate(0, plan_->requantization.yType,
                                           channelsLast_ ? channelsLastDims(g.outDims) : g.outDims));
+    if (plan_->depthwise && ctx.invariantInput(kW)) {
+      plan_->depthwise->run(x.raw(), bias ? bias->data<int32_t>() : nullptr, y->mutableRaw(),
+                            ctx.threads());
+      return Status::ok();
+    }
+    if (!plan_->prim) buildPrimitive(*plan_, g, x.dtype(), channelsLast_);
+    if (plan_->declined) return runReference(ctx);
     return plan_->execute(ctx, x, w, bias, *y, ctx.invariantInput(kW));
   }
 
@@ -131,6 +148,15 @@ class OneDnnQLinearConv final : public Kernel {
       return p;
     }
     p->requantization = std::move(*r);
+    // Only with a nonzero zero point: without, oneDNN's brdgmm_dw is faster.
+    const bool zeroPoints = p->requantization.xZeroPoint != 0 || p->requantization.yZeroPoint != 0;
+    if (channelsLast && zeroPoints && ctx.invariantInput(kW) && QLinearDepthwiseNhwc::covers(g)) {
+      p->depthwise = std::make_unique<QLinearDepthwiseNhwc>();
+      if (p->depthwise->prepare(g, ctx.input(kW).data<int8_t>(), p->requantization,
+                                ctx.input(kX).dtype()))
+        return p;
+      p->depthwise.reset();
+    }
     buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
     return p;
   }

@@ -1,0 +1,331 @@
+#include "core/exec/cpu/qlinear_depthwise_nhwc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/exec/parallel.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+constexpr int64_t kLanes = 16;
+
+int64_t roundUp(int64_t v, int64_t m) {
+  return (v + m - 1) / m * m;
+}
+
+#if defined(__x86_64__)
+#define PASSLAB_DW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
+
+bool haveAvx512() {
+  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl") &&
+                          __builtin_cpu_supports("avx512dq") &&
+                          __builtin_cpu_supports("avx512vnni");
+  return yes;
+}
+
+__mmask16 lanes(int64_t left) {
+  return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+}
+
+// 16 channels of one pixel as int32 x - zero (lanes outside m: 0).
+PASSLAB_DW_TARGET inline __m512i centered(const uint8_t* x, __mmask16 m, bool xSigned,
+                                          __m512i zero) {
+  const __m128i b = _mm_maskz_loadu_epi8(m, x);
+  const __m512i i = xSigned ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+  return _mm512_maskz_sub_epi32(m, i, zero);
+}
+
+// 16 channels of an input row, from its first.
+struct Row {
+  const uint8_t* x;
+  int64_t width, channels;
+  __mmask16 m;
+  bool xSigned;
+  __m512i zero;
+};
+
+// Column iw of the row as x - zero, or 0 in the padding.
+PASSLAB_DW_TARGET inline __m512i columnValue(const Row& r, int64_t iw) {
+  if (iw < 0 || iw >= r.width) return _mm512_setzero_si512();
+  return centered(r.x + iw * r.channels, r.m, r.xSigned, r.zero);
+}
+
+// Two int16 values per int32 lane: lo in the low half, hi in the high half.
+PASSLAB_DW_TARGET inline __m512i pairOf(__m512i lo, __m512i hi) {
+  return _mm512_or_si512(_mm512_and_si512(lo, _mm512_set1_epi32(0xffff)),
+                         _mm512_slli_epi32(hi, 16));
+}
+
+// Where a block of outputs reads: strides in int32 lanes of the paired image.
+struct Steps {
+  int64_t kh, pairs;  // kernel rows summed (those over the input), pairs per row
+  int64_t tapRow;     // dh rows
+  int64_t pairCol;    // 2 dw columns: the next pair of taps
+  int64_t out;        // sw columns: the next output of the row
+  int64_t cp;         // the weights' stride per pair
+};
+
+// B outputs of one row, 16 channels: acc[j] = sum over tap pairs of the
+// int16 products (vpdpwssd: exact int32 sums).
+template <int B>
+PASSLAB_DW_TARGET inline void sumBlock(const int32_t* in, const int32_t* w, const Steps& s,
+                                       __m512i* acc) {
+#pragma GCC unroll 16
+  for (int j = 0; j < B; ++j) acc[j] = _mm512_setzero_si512();
+  for (int64_t a = 0; a < s.kh; ++a) {
+    const int32_t* row = in + a * s.tapRow;
+    const int32_t* wr = w + a * s.pairs * s.cp;
+    for (int64_t p = 0; p < s.pairs; ++p) {
+      const __m512i wv = _mm512_loadu_si512(wr + p * s.cp);
+      const int32_t* at = row + p * s.pairCol;
+#pragma GCC unroll 16
+      for (int j = 0; j < B; ++j)
+        acc[j] = _mm512_dpwssd_epi32(acc[j], _mm512_loadu_si512(at + j * s.out), wv);
+    }
+  }
+}
+
+// The output's constants, and whether the float32 path is exact on this run.
+struct Requant {
+  __m512d zero, lo, hi;
+  __m512i zeroI, loI, hiI;
+  bool fast;
+};
+
+// The channels of a 16-lane block.
+struct Channels {
+  const int32_t* bias;
+  const double* mult;
+  const float* multf;
+};
+
+// The reference's requantization of 16 sums, stored as bytes: (sum + bias)
+// * mult in double, rounded half to even, + y_zero_point, saturated.
+PASSLAB_DW_TARGET inline void store16Double(__m512i acc, const double* mult, const Requant& q,
+                                            uint8_t* y, __mmask16 m) {
+  const __m512d v[2] = {_mm512_cvtepi32_pd(_mm512_castsi512_si256(acc)),
+                        _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(acc, 1))};
+  __m256i r[2];
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; ++h) {
+    __m512d t = _mm512_mul_pd(v[h], _mm512_loadu_pd(mult + 8 * h));
+    t = _mm512_roundscale_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    t = _mm512_min_pd(_mm512_max_pd(_mm512_add_pd(t, q.zero), q.lo), q.hi);
+    r[h] = _mm512_cvtpd_epi32(t);
+  }
+  const __m512i all = _mm512_inserti64x4(_mm512_castsi256_si512(r[0]), r[1], 1);
+  _mm512_mask_cvtepi32_storeu_epi8(y, m, all);
+}
+
+// The same result from float32 where that is exact (Requant::fast: the sums
+// below 2^24 and the products below 2^22): float(acc) is exact, p = acc *
+// multf rounds the exact product (which the double holds exactly: 24 + 24
+// bits), and rounding p to an integer gives the exact product's rounding
+// unless p is itself a half-integer (a representable tie between them would
+// be nearer); such a block goes the double way.
+PASSLAB_DW_TARGET inline void store16(__m512i sum, const Channels& ch, const Requant& q, uint8_t* y,
+                                      __mmask16 m) {
+  const __m512i acc = _mm512_add_epi32(sum, _mm512_loadu_si512(ch.bias));
+  if (q.fast) {
+    const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(ch.multf));
+    const __m512i r = _mm512_cvt_roundps_epi32(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 off = _mm512_abs_ps(_mm512_sub_ps(p, _mm512_cvtepi32_ps(r)));
+    if (_mm512_cmp_ps_mask(off, _mm512_set1_ps(0.5f), _CMP_EQ_OQ) == 0) {
+      const __m512i v =
+          _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, q.zeroI), q.loI), q.hiI);
+      _mm512_mask_cvtepi32_storeu_epi8(y, m, v);
+      return;
+    }
+  }
+  store16Double(acc, ch.mult, q, y, m);
+}
+
+template <int B>
+PASSLAB_DW_TARGET inline void outputBlock(const int32_t* in, const int32_t* w, const Steps& s,
+                                          const Channels& ch, const Requant& q, uint8_t* y,
+                                          int64_t c, __mmask16 m) {
+  __m512i acc[B];
+  sumBlock<B>(in, w, s, acc);
+#pragma GCC unroll 16
+  for (int j = 0; j < B; ++j) store16(acc[j], ch, q, y + j * c, m);
+}
+#else
+bool haveAvx512() {
+  return false;
+}
+#endif
+
+}  // namespace
+
+bool QLinearDepthwiseNhwc::covers(const ConvGeometry& g) {
+  return haveAvx512() && g.group == g.C && g.M == g.C && g.C > 0 &&
+         (g.spatial() == 1 || g.spatial() == 2);
+}
+
+bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
+                                   const qlinear::Requantization& r, ir::DataType xType) {
+  const bool twoD = g.spatial() == 2;
+  n_ = g.N;
+  c_ = g.C;
+  h_ = twoD ? g.in[0] : 1;
+  w_ = g.in.back();
+  oh_ = twoD ? g.out[0] : 1;
+  ow_ = g.out.back();
+  kh_ = twoD ? g.kernel[0] : 1;
+  kw_ = g.kernel.back();
+  sh_ = twoD ? g.stride[0] : 1;
+  sw_ = g.stride.back();
+  dh_ = twoD ? g.dilation[0] : 1;
+  dw_ = g.dilation.back();
+  padTop_ = twoD ? g.padBegin[0] : 0;
+  padLeft_ = g.padBegin.back();
+  cp_ = roundUp(c_, kLanes);
+  hb_ = (oh_ - 1) * sh_ + (kh_ - 1) * dh_ + 1;
+  wb_ = (ow_ - 1) * sw_ + (kw_ - 1) * dw_ + 1;
+  xSigned_ = xType == ir::DataType::kInt8;
+  xZero_ = r.xZeroPoint;
+
+  // Taps paired along the row: (kw, kw + 1) in one int32 lane as two int16
+  // (an odd last tap with 0), the image's columns paired the same way.
+  pairs_ = (kw_ + 1) / 2;
+  weights_.assign(static_cast<size_t>(kh_ * pairs_ * cp_), 0);
+  for (int64_t ch = 0; ch < c_; ++ch)
+    for (int64_t a = 0; a < kh_; ++a)
+      for (int64_t p = 0; p < pairs_; ++p) {
+        const int64_t b = 2 * p, t = ch * kh_ * kw_ + a * kw_ + b;
+        const int32_t lo = w[t], hi = b + 1 < kw_ ? w[t + 1] : 0;
+        weights_[static_cast<size_t>((a * pairs_ + p) * cp_ + ch)] = static_cast<int32_t>(
+            (static_cast<uint32_t>(lo) & 0xffffu) | (static_cast<uint32_t>(hi) << 16));
+      }
+  // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 taps.
+  if (kh_ * kw_ > 65536) return false;
+  // The largest |sum| without bias, and the largest |multiplier|: whether the float path is exact.
+  const int64_t largestX =
+      xSigned_ ? std::max(128 + xZero_, 127 - xZero_) : std::max(xZero_, 255 - xZero_);
+  sumBound_ = 0;
+  for (int64_t ch = 0; ch < c_; ++ch) {
+    int64_t bound = 0;
+    for (int64_t t = 0; t < kh_ * kw_; ++t) bound += std::abs(int64_t{w[ch * kh_ * kw_ + t]});
+    sumBound_ = std::max(sumBound_, bound * largestX);
+  }
+  mult_.assign(static_cast<size_t>(cp_), 0.0);
+  multf_.assign(static_cast<size_t>(cp_), 0.0f);
+  multBound_ = 0;
+  for (int64_t ch = 0; ch < c_; ++ch) {
+    const float m =
+        r.outputScales.size() == 1 ? r.outputScales[0] : r.outputScales[static_cast<size_t>(ch)];
+    mult_[static_cast<size_t>(ch)] = m;
+    multf_[static_cast<size_t>(ch)] = m;
+    // NaN stays (no fast path then).
+    multBound_ = std::isnan(m) || std::isnan(multBound_) ? NAN : std::max(multBound_, std::abs(m));
+  }
+  const bool ySigned = r.yType == ir::DataType::kInt8;
+  yZero_ = r.yZeroPoint;
+  yLo_ = ySigned ? -128 : 0;
+  yHi_ = ySigned ? 127 : 255;
+  bias_.assign(static_cast<size_t>(cp_), 0);
+  image_.assign(static_cast<size_t>(hb_ * wb_ * cp_), 0);
+  return true;
+}
+
+#if defined(__x86_64__)
+
+// Writes the image rows of input rows [first, last): only the columns whose
+// pair reads the input (the rest of the image is 0 from prepare on).
+PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::fillImage(const uint8_t* x, int64_t first,
+                                                       int64_t last) {
+  const __m512i zero = _mm512_set1_epi32(xZero_);
+  const int64_t colBegin = std::max<int64_t>(0, padLeft_ - dw_);
+  const int64_t colEnd = std::min(wb_, padLeft_ + w_);
+  for (int64_t ih = first; ih < last; ++ih) {
+    int32_t* out = image_.data() + (ih + padTop_) * wb_ * cp_;
+    const uint8_t* row = x + ih * w_ * c_;
+    for (int64_t k = 0; k < cp_; k += kLanes) {
+      const __mmask16 m = lanes(c_ - k);
+      const Row r{row + k, w_, c_, m, xSigned_, zero};
+      __m512i lo = columnValue(r, colBegin - padLeft_);
+      for (int64_t col = colBegin; col < colEnd; ++col) {
+        const __m512i hi = columnValue(r, col + dw_ - padLeft_);
+        _mm512_storeu_si512(out + col * cp_ + k, pairOf(lo, hi));
+        lo = dw_ == 1 ? hi : columnValue(r, col + 1 - padLeft_);
+      }
+    }
+  }
+}
+
+PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t first,
+                                                         int64_t last) const {
+  Steps s{kh_, pairs_, dh_ * wb_ * cp_, 2 * dw_ * cp_, sw_ * cp_, cp_};
+  const Requant q{_mm512_set1_pd(yZero_),
+                  _mm512_set1_pd(yLo_),
+                  _mm512_set1_pd(yHi_),
+                  _mm512_set1_epi32(static_cast<int32_t>(yZero_)),
+                  _mm512_set1_epi32(static_cast<int32_t>(yLo_)),
+                  _mm512_set1_epi32(static_cast<int32_t>(yHi_)),
+                  fast_};
+  constexpr int64_t kBlock = 8;
+  for (int64_t o = first; o < last; ++o) {
+    // Kernel rows [a0, a1) read input rows; the others only padding (0).
+    const int64_t a0 = std::min(kh_, std::max<int64_t>(0, (padTop_ - o * sh_ + dh_ - 1) / dh_));
+    const int64_t a1 = std::max(a0, std::min(kh_, (padTop_ + h_ - o * sh_ + dh_ - 1) / dh_));
+    s.kh = a1 - a0;
+    const int32_t* rowIn = image_.data() + (o * sh_ + a0 * dh_) * wb_ * cp_;
+    uint8_t* rowOut = y + o * ow_ * c_;
+    for (int64_t cb = 0; cb < cp_; cb += kLanes) {
+      const __mmask16 m = lanes(c_ - cb);
+      const int32_t* w = weights_.data() + a0 * pairs_ * cp_ + cb;
+      const Channels ch{bias_.data() + cb, mult_.data() + cb, multf_.data() + cb};
+      auto in = [&](int64_t col) { return rowIn + col * sw_ * cp_ + cb; };
+      int64_t j = 0;
+      for (; j + kBlock <= ow_; j += kBlock)
+        outputBlock<kBlock>(in(j), w, s, ch, q, rowOut + j * c_ + cb, c_, m);
+      for (; j + 2 <= ow_; j += 2) outputBlock<2>(in(j), w, s, ch, q, rowOut + j * c_ + cb, c_, m);
+      for (; j < ow_; ++j) outputBlock<1>(in(j), w, s, ch, q, rowOut + j * c_ + cb, c_, m);
+    }
+  }
+}
+
+#else
+void QLinearDepthwiseNhwc::fillImage(const uint8_t*, int64_t, int64_t) {}
+void QLinearDepthwiseNhwc::computeRows(uint8_t*, int64_t, int64_t) const {}
+#endif
+
+void QLinearDepthwiseNhwc::run(const void* x, const int32_t* bias, void* y, int threads) {
+  int64_t largestBias = 0;
+  if (bias) {
+    std::copy(bias, bias + c_, bias_.begin());
+    for (int64_t ch = 0; ch < c_; ++ch)
+      largestBias = std::max(largestBias, std::abs(int64_t{bias[ch]}));
+  } else {
+    std::fill(bias_.begin(), bias_.end(), 0);
+  }
+  // Float32 is exact (store16) with sums below 2^24 and products below 2^22.
+  const int64_t sums = sumBound_ + largestBias;
+  fast_ = sums < (int64_t{1} << 24) && static_cast<double>(sums) * multBound_ < double(1 << 22);
+  const auto* xb = static_cast<const uint8_t*>(x);
+  auto* yb = static_cast<uint8_t*>(y);
+  // Work per output row, in multiply-adds: small rows stay on one thread.
+  const int64_t perRow = std::max<int64_t>(1, ow_ * cp_ * kh_ * kw_);
+  const int64_t minRows = std::max<int64_t>(1, (int64_t{1} << 16) / perRow);
+  for (int64_t i = 0; i < n_; ++i) {
+    const uint8_t* xi = xb + i * h_ * w_ * c_;
+    // Input rows that fall inside the image (stride and dilation may skip the last ones).
+    const int64_t rows = std::max<int64_t>(0, std::min(h_, hb_ - padTop_));
+    parallelFor(rows, threads, minRows,
+                [&](int64_t first, int64_t last) { fillImage(xi, first, last); });
+    uint8_t* yi = yb + i * oh_ * ow_ * c_;
+    parallelFor(oh_, threads, minRows,
+                [&](int64_t first, int64_t last) { computeRows(yi, first, last); });
+  }
+}
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,67 @@
+// PassLab's own kernel for channels-last int8 depthwise QLinearConv
+// (com.microsoft QLinearConv with channels_last = 1, group == C == M, 1 or 2
+// spatial dims, any kernel size, stride, padding and dilation) on AVX-512.
+// oneDNN 2.6 runs such a convolution on its generic jit_int8 kernel when the
+// zero points are nonzero (its fast brdgmm_dw takes none), 2-3x slower.
+//
+// Exact, bit for bit the reference QLinearConv (qlinear.cpp): the input is
+// converted once per run to int16 x - x_zero_point (the padding 0), two
+// horizontally adjacent taps per int32 lane, and the weights the same way,
+// so one AVX512-VNNI vpdpwssd sums two taps of 16 channels in int32 (exact:
+// |x - zx| <= 255 and |w| <= 128 fit int16). Then the int32 bias, and the
+// requantization as the reference does it: the sum times the float32
+// multiplier x_scale * w_scale[c] / y_scale in double, rounded half to even,
+// + y_zero_point, saturated (in float32 where that gives the same integers,
+// which is nearly always: see store16).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+
+namespace passlab::exec::cpu {
+
+class QLinearDepthwiseNhwc {
+ public:
+  // Whether this CPU (AVX-512 F/BW/VL/DQ and VNNI) and geometry g (depthwise, one
+  // input channel per group, 1 or 2 spatial dims) are covered.
+  static bool covers(const ConvGeometry& g);
+
+  // Takes the weights W [C, 1, k...] (int8, zero point 0) and the
+  // requantization (readRequantization) for X of type xType (uint8 or
+  // int8). False when an int32 sum might overflow (more than 65536 taps):
+  // the caller runs another kernel.
+  bool prepare(const ConvGeometry& g, const int8_t* w, const qlinear::Requantization& r,
+               ir::DataType xType);
+
+  // y [N, out..., C] from x [N, in..., C] (the types given to prepare) and
+  // the int32 bias [C] (or null).
+  void run(const void* x, const int32_t* bias, void* y, int threads);
+
+ private:
+  void fillImage(const uint8_t* x, int64_t first, int64_t last);
+  void computeRows(uint8_t* y, int64_t first, int64_t last) const;
+
+  // Geometry as 2-D (a 1-D convolution has H = KH = 1).
+  int64_t h_ = 1, w_ = 1, c_ = 0, oh_ = 1, ow_ = 1, kh_ = 1, kw_ = 1;
+  int64_t sh_ = 1, sw_ = 1, dh_ = 1, dw_ = 1, padTop_ = 0, padLeft_ = 0, n_ = 1;
+  int64_t cp_ = 0;           // channels rounded up to 16
+  int64_t pairs_ = 1;        // int32 lanes per kernel row: (kw + 1) / 2 tap pairs
+  int64_t hb_ = 0, wb_ = 0;  // rows and columns of the padded image
+  bool xSigned_ = false;
+  int32_t xZero_ = 0;
+  double yZero_ = 0, yLo_ = 0, yHi_ = 255;
+  std::vector<int32_t> weights_;  // [kh][pairs_][cp_] int16 pairs, 0 in the padding channels
+  std::vector<double> mult_;      // [cp_]
+  std::vector<float> multf_;      // [cp_], the same values
+  int64_t sumBound_ = 0;          // the largest |sum| before the bias
+  float multBound_ = 0;           // the largest |multiplier| (NaN if one is)
+  bool fast_ = false;             // this run requantizes in float32 (exact: store16)
+  std::vector<int32_t> bias_;     // [cp_] of this run
+  // [hb_][wb_][cp_]: int16 pairs (x - zx at column col, at col + dw), padding 0.
+  std::vector<int32_t> image_;
+};
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,366 @@
+// PassLab's channels-last int8 depthwise QLinearConv
+// (core/exec/cpu/qlinear_depthwise_nhwc.cpp) against the reference kernel
+// (qlinear.cpp), bit for bit, on seeded random one-node com.microsoft
+// QLinearConv models (channels_last = 1): kernels 3 and 5, strides 1 and 2,
+// asymmetric pads, dilation, 1-D, uint8/int8 in and out, per-tensor and
+// per-channel scales, channel counts that are not a multiple of 16, zero
+// points 0 and nonzero, with and without bias; multipliers that make exact
+// .5 ties (round half to even); the class called directly and through the
+// executor (where it replaces oneDNN's primitive when a zero point is
+// nonzero); and the configurations it leaves to oneDNN.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/analysis/shape_inference.h"
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/qlinear_depthwise_nhwc.h"
+#include "core/exec/executor.h"
+#include "tests/core/exec/int8_conv_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using ir::DataType;
+using namespace int8conv;  // NOLINT(google-build-using-namespace)
+
+struct DwCase {
+  std::string name;
+  Dims x;       // [N, C, spatial...] (fed channels-last)
+  Dims kernel;  // spatial
+  DataType xType = DataType::kUInt8;
+  DataType yType = DataType::kUInt8;
+  bool perChannelScales = false;
+  bool bias = false;
+  int xZero = 0, yZero = 0;
+  Dims strides = {}, pads = {}, dilations = {};
+  std::string autoPad = {};
+  int64_t group = 0;    // set from C
+  bool ties = false;    // scales whose multiplier is a power of 2: many exact .5 ties
+  int weightMax = 127;  // weights in [-weightMax, weightMax]
+};
+
+void PrintTo(const DwCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+ir::Tensor floats(Dims dims, const std::vector<float>& v) {
+  return ir::Tensor::fromVector<float>(DataType::kFloat, std::move(dims), v);
+}
+
+Dims lastDims(const Dims& d) {
+  Dims r{d[0]};
+  r.insert(r.end(), d.begin() + 2, d.end());
+  r.push_back(d[1]);
+  return r;
+}
+
+// The model's pieces, kept for calling the kernel class directly.
+struct DwModel {
+  Built built;
+  ir::Tensor x, w, bias;
+  float xScale = 1, yScale = 1;
+  std::vector<float> wScales;
+};
+
+DwModel buildDepthwise(DwCase c, uint32_t seed) {
+  c.group = c.x[1];
+  std::mt19937 rng(seed);
+  const int64_t C = c.x[1];
+  const int64_t taps = numel(c.kernel);
+  DwModel m;
+  m.xScale = c.ties ? 0.5f : 0.02f;
+  std::uniform_real_distribution<float> wScaleDist(0.002f, 0.01f);
+  m.wScales.assign(c.perChannelScales ? static_cast<size_t>(C) : 1, 0.0f);
+  for (size_t i = 0; i < m.wScales.size(); ++i)
+    m.wScales[i] = c.ties ? std::ldexp(1.0f, -static_cast<int>(i % 4)) : wScaleDist(rng);
+  // Outputs spread over the 8-bit range: sums of `taps` products of ~74 * 73.
+  m.yScale = c.ties ? 8.0f : m.xScale * 0.006f * 5400.0f * std::sqrt(float(taps)) / 40.0f;
+
+  Dims wDims{C, 1};
+  wDims.insert(wDims.end(), c.kernel.begin(), c.kernel.end());
+  ir::Tensor xNchw = activations(c.xType, c.x, rng);
+  m.w = randomInts<int8_t>(DataType::kInt8, wDims, -c.weightMax, c.weightMax, rng);
+  const int spread = static_cast<int>(5400 * std::sqrt(float(taps)));
+  m.bias = randomInts<int32_t>(DataType::kInt32, {C}, -2 * spread, 2 * spread, rng);
+  // To channels-last: [N, C, S] -> [N, S, C].
+  const int64_t n = c.x[0], s = numel(c.x) / (c.x[0] * C);
+  std::vector<uint8_t> v(static_cast<size_t>(numel(c.x)));
+  auto in = xNchw.bytes();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t ch = 0; ch < C; ++ch)
+      for (int64_t p = 0; p < s; ++p)
+        v[static_cast<size_t>((i * s + p) * C + ch)] =
+            static_cast<uint8_t>(in[static_cast<size_t>((i * C + ch) * s + p)]);
+  m.x = ir::Tensor::fromVector<uint8_t>(c.xType, lastDims(c.x), v);
+
+  Built& b = m.built;
+  b.model.irVersion = 8;
+  b.model.opsets = {{"", 13}, {"com.microsoft", 1}};
+  ir::Graph& g = b.model.graph();
+  ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(m.x.dims())));
+  b.feeds.emplace_back("x", m.x);
+  std::vector<ir::Value*> ins = {
+      xIn,
+      g.addInitializer("x_scale", floats({}, {m.xScale})),
+      g.addInitializer("x_zero_point", zeroPoint(c.xType, c.xZero)),
+      g.addInitializer("w", m.w),
+      g.addInitializer("w_scale",
+                       c.perChannelScales ? floats({C}, m.wScales) : floats({}, m.wScales)),
+      g.addInitializer("w_zero_point", zeroPoint(DataType::kInt8, 0)),
+      g.addInitializer("y_scale", floats({}, {m.yScale})),
+      g.addInitializer("y_zero_point", zeroPoint(c.yType, c.yZero)),
+  };
+  if (c.bias) ins.push_back(g.addInitializer("b", m.bias));
+  ir::Node* node = g.addNode("QLinearConv", "com.microsoft", ins, 1, nullptr, "dw");
+  node->setAttr(ir::Attribute::makeInt("channels_last", 1));
+  setConvAttributes(*node, c);
+  g.addOutput(node->output(0));
+  analysis::inferShapes(b.model);
+  return m;
+}
+
+int valueAt(const ir::Tensor& t, int64_t i) {
+  return t.dtype() == DataType::kUInt8 ? int(t.data<uint8_t>()[i]) : int(t.data<int8_t>()[i]);
+}
+
+// Every value within `tolerance` (0: bit for bit), the same type and dims.
+void expectEqual(const ir::Tensor& got, const ir::Tensor& want, const std::string& what,
+                 int tolerance = 0) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.dims(), want.dims()) << what;
+  int bad = 0;
+  for (int64_t i = 0; i < got.numel() && bad < 5; ++i)
+    if (std::abs(valueAt(got, i) - valueAt(want, i)) > tolerance) {
+      ADD_FAILURE() << what << ": element " << i << " is " << valueAt(got, i) << ", reference "
+                    << valueAt(want, i);
+      ++bad;
+    }
+}
+
+// Distinct output values: the scales must spread the outputs (or the
+// comparison of saturated values proves nothing).
+size_t distinctValues(const ir::Tensor& t) {
+  std::vector<bool> seen(256, false);
+  size_t n = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const size_t k = static_cast<size_t>(valueAt(t, i) + 128) & 255;
+    if (!seen[k]) ++n;
+    seen[k] = true;
+  }
+  return n;
+}
+
+// The kernel's geometry: X [N, C, spatial...], W [C, 1, k...].
+cpu::ConvGeometry geometryOf(const DwModel& m) {
+  const ir::Node& node = *m.built.model.graph().nodes().front();
+  auto attrs = cpu::parseConvAttrs(node);
+  EXPECT_TRUE(attrs);
+  Dims first{m.x.dims()[0], m.x.dims().back()};
+  first.insert(first.end(), m.x.dims().begin() + 1, m.x.dims().end() - 1);
+  auto g = cpu::convGeometry(*attrs, first, m.w.dims());
+  EXPECT_TRUE(g);
+  return *g;
+}
+
+cpu::qlinear::Requantization requantizationOf(const DwCase& c, const DwModel& m) {
+  cpu::qlinear::Requantization r;
+  r.xZeroPoint = c.xZero;
+  r.yZeroPoint = c.yZero;
+  r.yType = c.yType;
+  for (float ws : m.wScales) r.outputScales.push_back(m.xScale * ws / m.yScale);
+  return r;
+}
+
+class QLinearDepthwiseNhwcTest : public ::testing::TestWithParam<DwCase> {};
+
+TEST_P(QLinearDepthwiseNhwcTest, ExecutorMatchesTheReferenceBitForBit) {
+  const DwCase& c = GetParam();
+  DwModel m = buildDepthwise(c, 23);
+  Runs r = runPreferredAndReference(m.built, m.built.feeds);
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  EXPECT_EQ(r.reference.profile[0].kernel, "cpu.ms.QLinearConv");
+  // Zero points 0 stay on oneDNN's brdgmm_dw (faster there), whose float32
+  // requantization may round a near tie the other way.
+  const int tolerance = c.xZero != 0 || c.yZero != 0 ? 0 : 1;
+  expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run", tolerance);
+  expectEqual(r.second.outputs[0], r.reference.outputs[0], "second run", tolerance);
+  EXPECT_GE(distinctValues(r.reference.outputs[0]),
+            std::min<size_t>(20, static_cast<size_t>(r.reference.outputs[0].numel() / 4)));
+}
+
+TEST_P(QLinearDepthwiseNhwcTest, KernelMatchesTheReferenceBitForBit) {
+  const DwCase& c = GetParam();
+  DwModel m = buildDepthwise(c, 29);
+  const cpu::ConvGeometry g = geometryOf(m);
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  cpu::QLinearDepthwiseNhwc k;
+  ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
+
+  ExecutorOptions referenceOnly;
+  referenceOnly.referenceKernels = true;
+  auto reference = Executor::create(m.built.model, referenceOnly);
+  ASSERT_TRUE(reference) << reference.error().message();
+  auto want = (*reference)->run(m.built.feeds);
+  ASSERT_TRUE(want) << want.error().message();
+  const ir::Tensor& y = want->outputs[0];
+
+  for (int threads : {1, 2}) {
+    std::vector<uint8_t> got(static_cast<size_t>(y.numel()), 0x5a);
+    k.run(m.x.bytes().data(), c.bias ? m.bias.data<int32_t>().data() : nullptr, got.data(),
+          threads);
+    expectEqual(ir::Tensor::fromVector<uint8_t>(y.dtype(), y.dims(), got), y,
+                "kernel, " + std::to_string(threads) + " threads");
+  }
+}
+
+std::vector<DwCase> cases() {
+  using DT = DataType;
+  std::vector<DwCase> v;
+  v.push_back(
+      {.name = "k3_u8_zero_points_0", .x = {1, 16, 9, 11}, .kernel = {3, 3}, .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "k5_u8_nonzero_zero_points_per_channel_bias",
+               .x = {1, 40, 12, 20},
+               .kernel = {5, 5},
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 131,
+               .yZero = 117,
+               .pads = {2, 2, 2, 2}});
+  v.push_back({.name = "k5_stride2_asymmetric_pads_s8",
+               .x = {1, 24, 13, 17},
+               .kernel = {5, 5},
+               .xType = DT::kInt8,
+               .yType = DT::kInt8,
+               .bias = true,
+               .xZero = -9,
+               .yZero = 5,
+               .strides = {2, 2},
+               .pads = {1, 2, 2, 0}});
+  v.push_back({.name = "k3_stride2_c7_s8_in_u8_out",
+               .x = {2, 7, 10, 9},
+               .kernel = {3, 3},
+               .xType = DT::kInt8,
+               .perChannelScales = true,
+               .xZero = 3,
+               .yZero = 128,
+               .strides = {2, 2},
+               .pads = {0, 1, 1, 0}});
+  v.push_back({.name = "k3_dilated_c33_u8_in_s8_out",
+               .x = {1, 33, 12, 14},
+               .kernel = {3, 3},
+               .yType = DT::kInt8,
+               .bias = true,
+               .xZero = 7,
+               .yZero = -20,
+               .pads = {2, 2, 2, 2},
+               .dilations = {2, 2}});
+  v.push_back({.name = "k3x5_stride_2x1_same_upper_c20",
+               .x = {1, 20, 9, 23},
+               .kernel = {3, 5},
+               .perChannelScales = true,
+               .xZero = 200,
+               .yZero = 60,
+               .strides = {2, 1},
+               .autoPad = "SAME_UPPER"});
+  v.push_back({.name = "conv1d_k5_c18_bias",
+               .x = {2, 18, 31},
+               .kernel = {5},
+               .xType = DT::kInt8,
+               .bias = true,
+               .xZero = -100,
+               .yZero = 0,
+               .pads = {3, 1}});
+  v.push_back({.name = "ties_half_to_even_per_channel",
+               .x = {1, 16, 8, 8},
+               .kernel = {3, 3},
+               .perChannelScales = true,
+               .xZero = 128,
+               .yZero = 128,
+               .pads = {1, 1, 1, 1},
+               .ties = true,
+               .weightMax = 3});
+  // 15x15 = 225 taps of full-range weights and inputs: sums near 2^22.
+  v.push_back({.name = "k15_large_sums_s8",
+               .x = {1, 16, 17, 17},
+               .kernel = {15, 15},
+               .xType = DT::kInt8,
+               .xZero = 127,
+               .yZero = 3,
+               .pads = {7, 7, 7, 7}});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, QLinearDepthwiseNhwcTest, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// A float32 product that is exactly a half-integer while the exact product
+// is not: 25067 * 0.00233374559f is 58.50000078... (the reference's double
+// holds it exactly and rounds to 59), its float32 rounding is 58.5 (a tie,
+// to even: 58). The kernel must give the reference's 59 (and -59).
+TEST(QLinearDepthwiseNhwc, AHalfIntegerFloatProductRoundsAsTheExactProduct) {
+  const float m = 0.0023337455932050943f;
+  const int32_t sum = 25067;  // 100 * 250 + 1 * 67
+  ASSERT_EQ(static_cast<float>(sum) * m, 58.5f) << "the case no longer makes a float tie";
+  const double exact = static_cast<double>(sum) * static_cast<double>(m);
+  ASSERT_GT(exact, 58.5);
+
+  const int64_t C = 16;
+  DwCase c{.name = "half", .x = {1, C, 1, 2}, .kernel = {1, 2}, .yZero = 100};
+  DwModel model = buildDepthwise(c, 1);
+  // Channel k: weights (100, 1) or (-100, -1), input (250, 67): sums +-25067.
+  std::vector<int8_t> w(static_cast<size_t>(2 * C));
+  std::vector<uint8_t> x(static_cast<size_t>(2 * C));
+  for (int64_t k = 0; k < C; ++k) {
+    const int8_t sign = k % 2 == 0 ? 1 : -1;
+    w[static_cast<size_t>(2 * k)] = static_cast<int8_t>(100 * sign);
+    w[static_cast<size_t>(2 * k + 1)] = sign;
+    x[static_cast<size_t>(k)] = 250;     // column 0, channel k
+    x[static_cast<size_t>(C + k)] = 67;  // column 1
+  }
+  const cpu::ConvGeometry g = geometryOf(model);
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  cpu::qlinear::Requantization r;
+  r.yZeroPoint = 100;
+  r.outputScales = {m};
+  cpu::QLinearDepthwiseNhwc k;
+  ASSERT_TRUE(k.prepare(g, w.data(), r, DataType::kUInt8));
+  std::vector<uint8_t> y(static_cast<size_t>(C), 0);
+  k.run(x.data(), nullptr, y.data(), 1);
+  const int up = static_cast<int>(std::nearbyint(exact));
+  ASSERT_EQ(up, 59);
+  for (int64_t ch = 0; ch < C; ++ch)
+    EXPECT_EQ(int(y[static_cast<size_t>(ch)]), 100 + (ch % 2 == 0 ? up : -up)) << "channel " << ch;
+}
+
+// Left to oneDNN: not depthwise, 3-D, and int32 sums that might overflow.
+TEST(QLinearDepthwiseNhwc, DeclinesWhatItDoesNotCover) {
+  DwCase c{.name = "big", .x = {1, 16, 257, 257}, .kernel = {257, 257}};
+  DwModel m = buildDepthwise(c, 5);
+  cpu::ConvGeometry g = geometryOf(m);
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  // 66049 taps of 255 * 127: above 2^31.
+  cpu::QLinearDepthwiseNhwc k;
+  EXPECT_FALSE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
+  cpu::ConvGeometry small = g;
+  small.kernel = {255, 255};
+  small.in = {255, 255};
+  EXPECT_TRUE(k.prepare(small, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
+
+  cpu::ConvGeometry full = g;
+  full.group = 1;
+  full.M = 16;
+  EXPECT_FALSE(cpu::QLinearDepthwiseNhwc::covers(full));
+  cpu::ConvGeometry threeD = g;
+  threeD.in.push_back(4);
+  EXPECT_FALSE(cpu::QLinearDepthwiseNhwc::covers(threeD));
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -36,12 +36,10 @@ __mmask16 lanes(int64_t left) {
   return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
 }
 
-// 16 channels of one pixel as int32 x - zero (lanes outside m: 0).
-PASSLAB_DW_TARGET inline __m512i centered(const uint8_t* x, __mmask16 m, bool xSigned,
-                                          __m512i zero) {
-  const __m128i b = _mm_maskz_loadu_epi8(m, x);
-  const __m512i i = xSigned ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
-  return _mm512_maskz_sub_epi32(m, i, zero);
+// 16 channels of one pixel as uint8 in int32 lanes (int8 with its top bit
+// flipped: x + 128); lanes outside m hold `flip` (their weights are 0).
+PASSLAB_DW_TARGET inline __m512i unsignedBytes(const uint8_t* x, __mmask16 m, __m128i flip) {
+  return _mm512_cvtepu8_epi32(_mm_xor_si128(_mm_maskz_loadu_epi8(m, x), flip));
 }
 
 // 16 channels of an input row, from its first.
@@ -49,33 +47,33 @@ struct Row {
   const uint8_t* x;
   int64_t width, channels;
   __mmask16 m;
-  bool xSigned;
-  __m512i zero;
+  __m128i flip;
+  __m512i pad;  // the zero point as uint8: what the padding holds
 };
 
-// Column iw of the row as x - zero, or 0 in the padding.
+// Column iw of the row as uint8, or the zero point in the padding.
 PASSLAB_DW_TARGET inline __m512i columnValue(const Row& r, int64_t iw) {
-  if (iw < 0 || iw >= r.width) return _mm512_setzero_si512();
-  return centered(r.x + iw * r.channels, r.m, r.xSigned, r.zero);
+  if (iw < 0 || iw >= r.width) return r.pad;
+  return unsignedBytes(r.x + iw * r.channels, r.m, r.flip);
 }
 
-// Two int16 values per int32 lane: lo in the low half, hi in the high half.
-PASSLAB_DW_TARGET inline __m512i pairOf(__m512i lo, __m512i hi) {
-  return _mm512_or_si512(_mm512_and_si512(lo, _mm512_set1_epi32(0xffff)),
-                         _mm512_slli_epi32(hi, 16));
+// Four bytes per int32 lane, v0 lowest.
+PASSLAB_DW_TARGET inline __m512i quadOf(__m512i v0, __m512i v1, __m512i v2, __m512i v3) {
+  return _mm512_or_si512(_mm512_or_si512(v0, _mm512_slli_epi32(v1, 8)),
+                         _mm512_or_si512(_mm512_slli_epi32(v2, 16), _mm512_slli_epi32(v3, 24)));
 }
 
-// Where a block of outputs reads: strides in int32 lanes of the paired image.
+// Where a block of outputs reads: strides in int32 lanes of the image.
 struct Steps {
-  int64_t kh, pairs;  // kernel rows summed (those over the input), pairs per row
+  int64_t kh, quads;  // kernel rows summed (those over the input), tap quads per row
   int64_t tapRow;     // dh rows
-  int64_t pairCol;    // 2 dw columns: the next pair of taps
+  int64_t quadCol;    // 4 dw columns: the next quad of taps
   int64_t out;        // sw columns: the next output of the row
-  int64_t cp;         // the weights' stride per pair
+  int64_t cp;         // the weights' stride per quad
 };
 
-// B outputs of one row, 16 channels: acc[j] = sum over tap pairs of the
-// int16 products (vpdpwssd: exact int32 sums).
+// B outputs of one row, 16 channels: acc[j] = sum over tap quads of the
+// uint8 * int8 products (vpdpbusd: exact int32 sums).
 template <int B>
 PASSLAB_DW_TARGET inline void sumBlock(const int32_t* in, const int32_t* w, const Steps& s,
                                        __m512i* acc) {
@@ -83,13 +81,13 @@ PASSLAB_DW_TARGET inline void sumBlock(const int32_t* in, const int32_t* w, cons
   for (int j = 0; j < B; ++j) acc[j] = _mm512_setzero_si512();
   for (int64_t a = 0; a < s.kh; ++a) {
     const int32_t* row = in + a * s.tapRow;
-    const int32_t* wr = w + a * s.pairs * s.cp;
-    for (int64_t p = 0; p < s.pairs; ++p) {
+    const int32_t* wr = w + a * s.quads * s.cp;
+    for (int64_t p = 0; p < s.quads; ++p) {
       const __m512i wv = _mm512_loadu_si512(wr + p * s.cp);
-      const int32_t* at = row + p * s.pairCol;
+      const int32_t* at = row + p * s.quadCol;
 #pragma GCC unroll 16
       for (int j = 0; j < B; ++j)
-        acc[j] = _mm512_dpwssd_epi32(acc[j], _mm512_loadu_si512(at + j * s.out), wv);
+        acc[j] = _mm512_dpbusd_epi32(acc[j], _mm512_loadu_si512(at + j * s.out), wv);
     }
   }
 }
@@ -194,18 +192,28 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   xSigned_ = xType == ir::DataType::kInt8;
   xZero_ = r.xZeroPoint;
 
-  // Taps paired along the row: (kw, kw + 1) in one int32 lane as two int16
-  // (an odd last tap with 0), the image's columns paired the same way.
-  pairs_ = (kw_ + 1) / 2;
-  weights_.assign(static_cast<size_t>(kh_ * pairs_ * cp_), 0);
+  // Four taps of a kernel row per int32 lane (bytes, zeros past the row's
+  // end), the image's columns the same way as uint8; vpdpbusd sums x * w
+  // over the padding too, whose value is the zero point, and zx * sum(w) of
+  // the rows summed comes off (rowCorrection_): sum (x - zx) * w exactly.
+  const int32_t xZeroU = xZero_ + (xSigned_ ? 128 : 0);
+  quads_ = (kw_ + 3) / 4;
+  weights_.assign(static_cast<size_t>(kh_ * quads_ * cp_), 0);
+  rowCorrection_.assign(static_cast<size_t>(kh_ * cp_), 0);
   for (int64_t ch = 0; ch < c_; ++ch)
-    for (int64_t a = 0; a < kh_; ++a)
-      for (int64_t p = 0; p < pairs_; ++p) {
-        const int64_t b = 2 * p, t = ch * kh_ * kw_ + a * kw_ + b;
-        const int32_t lo = w[t], hi = b + 1 < kw_ ? w[t + 1] : 0;
-        weights_[static_cast<size_t>((a * pairs_ + p) * cp_ + ch)] = static_cast<int32_t>(
-            (static_cast<uint32_t>(lo) & 0xffffu) | (static_cast<uint32_t>(hi) << 16));
+    for (int64_t a = 0; a < kh_; ++a) {
+      int32_t rowSum = 0;
+      for (int64_t p = 0; p < quads_; ++p) {
+        uint32_t quad = 0;
+        for (int64_t i = 0; i < 4 && 4 * p + i < kw_; ++i) {
+          const int8_t v = w[ch * kh_ * kw_ + a * kw_ + 4 * p + i];
+          rowSum += v;
+          quad |= static_cast<uint32_t>(static_cast<uint8_t>(v)) << (8 * i);
+        }
+        weights_[static_cast<size_t>((a * quads_ + p) * cp_ + ch)] = static_cast<int32_t>(quad);
       }
+      rowCorrection_[static_cast<size_t>(a * cp_ + ch)] = xZeroU * rowSum;
+    }
   // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 taps.
   if (kh_ * kw_ > 65536) return false;
   // The largest |sum| without bias, and the largest |multiplier|: whether the float path is exact.
@@ -233,30 +241,43 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   yLo_ = ySigned ? -128 : 0;
   yHi_ = ySigned ? 127 : 255;
   bias_.assign(static_cast<size_t>(cp_), 0);
-  image_.assign(static_cast<size_t>(hb_ * wb_ * cp_), 0);
+  // The padding holds the zero point (as uint8) in every byte.
+  const uint32_t padByte = static_cast<uint8_t>(xZeroU);
+  image_.assign(static_cast<size_t>(hb_ * wb_ * cp_), static_cast<int32_t>(padByte * 0x01010101u));
   return true;
 }
 
 #if defined(__x86_64__)
 
 // Writes the image rows of input rows [first, last): only the columns whose
-// pair reads the input (the rest of the image is 0 from prepare on).
+// quad reads the input (the rest of the image holds the zero point from
+// prepare on).
 PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::fillImage(const uint8_t* x, int64_t first,
                                                        int64_t last) {
-  const __m512i zero = _mm512_set1_epi32(xZero_);
-  const int64_t colBegin = std::max<int64_t>(0, padLeft_ - dw_);
+  const int32_t xZeroU = xZero_ + (xSigned_ ? 128 : 0);
+  const __m512i pad = _mm512_set1_epi32(xZeroU);
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(xSigned_ ? 0x80 : 0));
+  const int64_t colBegin = std::max<int64_t>(0, padLeft_ - 3 * dw_);
   const int64_t colEnd = std::min(wb_, padLeft_ + w_);
   for (int64_t ih = first; ih < last; ++ih) {
     int32_t* out = image_.data() + (ih + padTop_) * wb_ * cp_;
     const uint8_t* row = x + ih * w_ * c_;
     for (int64_t k = 0; k < cp_; k += kLanes) {
-      const __mmask16 m = lanes(c_ - k);
-      const Row r{row + k, w_, c_, m, xSigned_, zero};
-      __m512i lo = columnValue(r, colBegin - padLeft_);
+      const Row r{row + k, w_, c_, lanes(c_ - k), flip, pad};
+      const int64_t at = colBegin - padLeft_;
+      __m512i v0 = columnValue(r, at), v1 = columnValue(r, at + dw_);
+      __m512i v2 = columnValue(r, at + 2 * dw_);
       for (int64_t col = colBegin; col < colEnd; ++col) {
-        const __m512i hi = columnValue(r, col + dw_ - padLeft_);
-        _mm512_storeu_si512(out + col * cp_ + k, pairOf(lo, hi));
-        lo = dw_ == 1 ? hi : columnValue(r, col + 1 - padLeft_);
+        const int64_t iw = col - padLeft_;
+        const __m512i v3 = columnValue(r, iw + 3 * dw_);
+        _mm512_storeu_si512(out + col * cp_ + k, quadOf(v0, v1, v2, v3));
+        if (dw_ == 1) {
+          v0 = v1, v1 = v2, v2 = v3;
+        } else {
+          v0 = columnValue(r, iw + 1);
+          v1 = columnValue(r, iw + 1 + dw_);
+          v2 = columnValue(r, iw + 1 + 2 * dw_);
+        }
       }
     }
   }
@@ -264,7 +285,8 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::fillImage(const uint8_t* x, int64_t
 
 PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t first,
                                                          int64_t last) const {
-  Steps s{kh_, pairs_, dh_ * wb_ * cp_, 2 * dw_ * cp_, sw_ * cp_, cp_};
+  Steps s{kh_, quads_, dh_ * wb_ * cp_, 4 * dw_ * cp_, sw_ * cp_, cp_};
+  std::vector<int32_t> rowBias(static_cast<size_t>(cp_));
   const Requant q{_mm512_set1_pd(yZero_),
                   _mm512_set1_pd(yLo_),
                   _mm512_set1_pd(yHi_),
@@ -274,16 +296,23 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t fir
                   fast_};
   constexpr int64_t kBlock = 8;
   for (int64_t o = first; o < last; ++o) {
-    // Kernel rows [a0, a1) read input rows; the others only padding (0).
+    // Kernel rows [a0, a1) read input rows; the others only padding.
     const int64_t a0 = std::min(kh_, std::max<int64_t>(0, (padTop_ - o * sh_ + dh_ - 1) / dh_));
     const int64_t a1 = std::max(a0, std::min(kh_, (padTop_ + h_ - o * sh_ + dh_ - 1) / dh_));
     s.kh = a1 - a0;
+    // The bias less zx * sum(w) of those rows.
+    for (int64_t cb = 0; cb < cp_; cb += kLanes) {
+      __m512i v = _mm512_loadu_si512(bias_.data() + cb);
+      for (int64_t a = a0; a < a1; ++a)
+        v = _mm512_sub_epi32(v, _mm512_loadu_si512(rowCorrection_.data() + a * cp_ + cb));
+      _mm512_storeu_si512(rowBias.data() + cb, v);
+    }
     const int32_t* rowIn = image_.data() + (o * sh_ + a0 * dh_) * wb_ * cp_;
     uint8_t* rowOut = y + o * ow_ * c_;
     for (int64_t cb = 0; cb < cp_; cb += kLanes) {
       const __mmask16 m = lanes(c_ - cb);
-      const int32_t* w = weights_.data() + a0 * pairs_ * cp_ + cb;
-      const Channels ch{bias_.data() + cb, mult_.data() + cb, multf_.data() + cb};
+      const int32_t* w = weights_.data() + a0 * quads_ * cp_ + cb;
+      const Channels ch{rowBias.data() + cb, mult_.data() + cb, multf_.data() + cb};
       auto in = [&](int64_t col) { return rowIn + col * sw_ * cp_ + cb; };
       int64_t j = 0;
       for (; j + kBlock <= ow_; j += kBlock)

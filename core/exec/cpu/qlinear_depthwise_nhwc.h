@@ -5,14 +5,15 @@
 // zero points are nonzero (its fast brdgmm_dw takes none), 2-3x slower.
 //
 // Exact, bit for bit the reference QLinearConv (qlinear.cpp): the input is
-// converted once per run to int16 x - x_zero_point (the padding 0), two
-// horizontally adjacent taps per int32 lane, and the weights the same way,
-// so one AVX512-VNNI vpdpwssd sums two taps of 16 channels in int32 (exact:
-// |x - zx| <= 255 and |w| <= 128 fit int16). Then the int32 bias, and the
-// requantization as the reference does it: the sum times the float32
-// multiplier x_scale * w_scale[c] / y_scale in double, rounded half to even,
-// + y_zero_point, saturated (in float32 where that gives the same integers,
-// which is nearly always: see store16).
+// copied once per run into an image of uint8 quads (four horizontally
+// adjacent taps per int32 lane; int8 as x + 128; the padding holds the zero
+// point), the weights the same way as int8, so one AVX512-VNNI vpdpbusd sums
+// four taps of 16 channels in int32 (exact); zx * sum(w) of the kernel rows
+// summed comes off with the int32 bias (kernel rows entirely over the top or
+// bottom padding are skipped). Then the requantization as the reference does
+// it: the sum times the float32 multiplier x_scale * w_scale[c] / y_scale in
+// double, rounded half to even, + y_zero_point, saturated (in float32 where
+// that gives the same integers, which is nearly always: see store16).
 #pragma once
 
 #include <cstdint>
@@ -48,19 +49,21 @@ class QLinearDepthwiseNhwc {
   int64_t h_ = 1, w_ = 1, c_ = 0, oh_ = 1, ow_ = 1, kh_ = 1, kw_ = 1;
   int64_t sh_ = 1, sw_ = 1, dh_ = 1, dw_ = 1, padTop_ = 0, padLeft_ = 0, n_ = 1;
   int64_t cp_ = 0;           // channels rounded up to 16
-  int64_t pairs_ = 1;        // int32 lanes per kernel row: (kw + 1) / 2 tap pairs
+  int64_t quads_ = 1;        // int32 lanes per kernel row: (kw + 3) / 4 tap quads
   int64_t hb_ = 0, wb_ = 0;  // rows and columns of the padded image
   bool xSigned_ = false;
   int32_t xZero_ = 0;
   double yZero_ = 0, yLo_ = 0, yHi_ = 255;
-  std::vector<int32_t> weights_;  // [kh][pairs_][cp_] int16 pairs, 0 in the padding channels
-  std::vector<double> mult_;      // [cp_]
-  std::vector<float> multf_;      // [cp_], the same values
-  int64_t sumBound_ = 0;          // the largest |sum| before the bias
-  float multBound_ = 0;           // the largest |multiplier| (NaN if one is)
-  bool fast_ = false;             // this run requantizes in float32 (exact: store16)
-  std::vector<int32_t> bias_;     // [cp_] of this run
-  // [hb_][wb_][cp_]: int16 pairs (x - zx at column col, at col + dw), padding 0.
+  std::vector<int32_t> weights_;        // [kh][quads_][cp_] int8 quads, 0 in the padding channels
+  std::vector<int32_t> rowCorrection_;  // [kh][cp_]: zx (as uint8) * the kernel row's sum of w
+  std::vector<double> mult_;            // [cp_]
+  std::vector<float> multf_;            // [cp_], the same values
+  int64_t sumBound_ = 0;                // the largest |sum| before the bias
+  float multBound_ = 0;                 // the largest |multiplier| (NaN if one is)
+  bool fast_ = false;                   // this run requantizes in float32 (exact: store16)
+  std::vector<int32_t> bias_;           // [cp_] of this run
+  // [hb_][wb_][cp_]: uint8 quads (columns col, col + dw, col + 2 dw, col + 3 dw),
+  // the zero point in the padding.
   std::vector<int32_t> image_;
 };
 

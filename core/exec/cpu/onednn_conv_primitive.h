@@ -17,6 +17,9 @@ struct ConvPrimitive {
   // The layouts the primitive chose, the user's plain ones, and the bias.
   dnnl::memory::desc srcDesc, weiDesc, dstDesc, userSrc, userWei, userDst, biasDesc;
   bool reorderSrc = false, reorderWei = false, reorderDst = false;
+  // The source reorder is 8-bit [N, C, spatial...] to channels-last, which
+  // toChannelsLastBytes (channels_last_bytes.h) does instead of oneDNN's reorder.
+  bool transposeSrc = false;
   dnnl::reorder toSrc, toWei, fromDst;
   dnnl::memory packedWei;    // weights in the primitive's layout
   bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)

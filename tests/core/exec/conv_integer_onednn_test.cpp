@@ -177,6 +177,22 @@ std::vector<Case> cases() {
                .w = {8, 8, 3, 3},
                .pads = {1, 1, 1, 1},
                .weightsInput = true});
+  // Channels from 16 on: the u8 source goes to channels-last through
+  // toChannelsLastBytes (16x16 blocks, the rest of the channels and
+  // positions one by one) instead of oneDNN's reorder.
+  v.push_back({.name = "pointwise_u8_c40_tails", .x = {2, 40, 7, 9}, .w = {24, 40, 1, 1}});
+  v.push_back({.name = "k3_s8_c48_pads",
+               .x = {1, 48, 11, 10},
+               .w = {16, 48, 3, 3},
+               .xType = DT::kInt8,
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "depthwise_u8_c48_stride2",
+               .x = {1, 48, 13, 17},
+               .w = {48, 1, 3, 3},
+               .group = 48,
+               .strides = {2, 2},
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "conv1d_u8_c32", .x = {1, 32, 37}, .w = {16, 32, 3}, .pads = {1, 1}});
   return v;
 }
 

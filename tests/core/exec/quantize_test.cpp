@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/core/exec/kernel_test_util.h"
 
@@ -119,6 +123,65 @@ TEST(DynamicQuantizeLinear, LongInputFollowsTheFormula) {
   EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), want);
   x[3] = std::nanf("");
   EXPECT_NE(testutil::errorOf(text, {{"x", f32({45}, x)}}).find("x holds NaN"), std::string::npos);
+}
+
+// The division x / s skipped where a product by 1/s rounds the same
+// (quantize.cpp, quantizeAvx512): values at and a few ulps around every tie
+// k + 0.5 (and around the integers) of a scale that is not a power of two,
+// far outside the clamps, infinities, against the formula with the division.
+TEST(QuantizeLinear, ValuesNearTiesFollowTheDivision) {
+  const float s = 0.0173f;
+  std::vector<float> x;
+  for (int k = -300; k <= 300; ++k)
+    for (float at : {static_cast<float>(k) + 0.5f, static_cast<float>(k)}) {
+      float v = at * s;
+      for (int u = 0; u < 3; ++u) v = std::nextafter(v, -HUGE_VALF);
+      for (int u = 0; u < 7; ++u, v = std::nextafter(v, HUGE_VALF)) x.push_back(v);
+    }
+  for (float v : {1e30f, -1e30f, HUGE_VALF, -HUGE_VALF, 0.0f, -0.0f, 1e-42f}) x.push_back(v);
+  const auto n = static_cast<int64_t>(x.size());
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+    main (float[)" + std::to_string(n) +
+                           R"(] x, float s, uint8 z) => (uint8[)" + std::to_string(n) +
+                           R"(] y) { y = QuantizeLinear(x, s, z) })";
+  auto r = testutil::runText(text.c_str(),
+                             {{"x", f32({n}, x)}, {"s", f32({}, {s})}, {"z", u8({}, {131})}});
+  const std::vector<uint8_t> got = kt::values<uint8_t>(r.outputs[0]);
+  ASSERT_EQ(got.size(), x.size());
+  int bad = 0;
+  for (size_t i = 0; i < x.size() && bad < 5; ++i) {
+    const float want = std::clamp(std::nearbyint(x[i] / s) + 131.0f, 0.0f, 255.0f);
+    if (got[i] != static_cast<uint8_t>(want)) {
+      ADD_FAILURE() << "x " << x[i] << " (x / s " << x[i] / s << "): " << int{got[i]} << ", want "
+                    << want;
+      ++bad;
+    }
+  }
+}
+
+// Long enough for the 64-at-a-time AVX-512 range, then the SSE2 and scalar
+// tails: the minimum in the AVX-512 part, the maximum in the SSE2 one, and
+// the other way round; a NaN in each part is refused.
+TEST(DynamicQuantizeLinear, RangeOverEveryPart) {
+  const int64_t n = 64 * 5 + 8 * 3 + 5;  // 349
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[349] x) => (uint8[349] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear(x) })";
+  for (auto [lowAt, highAt] : {std::pair<int64_t, int64_t>{70, 330}, {335, 3}, {346, 348}}) {
+    std::vector<float> x(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) x[static_cast<size_t>(i)] = 0.01f * static_cast<float>(i % 97);
+    x[static_cast<size_t>(lowAt)] = -2.75f;
+    x[static_cast<size_t>(highAt)] = 7.5f;
+    auto r = testutil::runText(text.c_str(), {{"x", f32({n}, x)}});
+    EXPECT_FLOAT_EQ(kt::values<float>(r.outputs[1])[0], (7.5f + 2.75f) / 255.0f)
+        << lowAt << " " << highAt;
+  }
+  for (int64_t at : {10, 330, 347}) {
+    std::vector<float> x(static_cast<size_t>(n), 1.0f);
+    x[static_cast<size_t>(at)] = std::nanf("");
+    EXPECT_NE(testutil::errorOf(text.c_str(), {{"x", f32({n}, x)}}).find("x holds NaN"),
+              std::string::npos)
+        << at;
+  }
 }
 
 TEST(MatMulInteger, ZeroPointsPerTensor) {

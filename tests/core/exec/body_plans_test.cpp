@@ -332,6 +332,44 @@ TEST(BodyPlans, ABodyReturningAnOuterValueOrItsInputUnchangedIsSafe) {
   EXPECT_EQ(runs.last().memory.bodies.onPlan, 3);
 }
 
+TEST(BodyPlans, AnIfInsideALoopBodyRunsOnItsOwnPlanReadingBothOuterScopes) {
+  // The branches read the Loop body's r (one scope up) and the main graph's a
+  // (two up); r must live until the If ends in the body's plan, and neither
+  // is written over by the branch's block.
+  const char* text = R"(
+    main (bool c, float[64] x) => (float[64] s, float[64] z)
+    <int64 M = {5}, bool yes = {1}>
+    {
+      a = Relu(x)
+      s = Loop <body = body (int64 i, bool cin, float[64] sin) => (bool co, float[64] sout) {
+        co = Identity(cin)
+        r = Sigmoid(sin)
+        k = If <then_branch = t1 () => (float[64] to) { p = Mul(r, a)
+                                                         q = Neg(p)
+                                                         to = Add(q, r) },
+                else_branch = e1 () => (float[64] eo) { eo = Sub(a, r) }> (c)
+        w = Relu(r)
+        sout = Add(k, w)
+      }> (M, yes, x)
+      z = Add(a, s)
+    })";
+  for (bool c : {true, false}) {
+    Runs runs = runBothWays(text, {{"c", boolScalar(c)}, {"x", ramp({64})}});
+    ASSERT_TRUE(runs.ex);
+    EXPECT_EQ(runs.last().memory.bodies.onPlan, 10);  // the body and one branch, 5 times
+    EXPECT_EQ(runs.last().memory.bodies.counts.fellBack, 0);
+    EXPECT_EQ(checkBodyPlans(*runs.ex), 2);
+    BodyPlanInfo body = runs.ex->bodyPlans().info(*bodyNamed(*runs.ex, "body"));
+    ASSERT_TRUE(body.planned);
+    const PlannedTensor* r = tensorNamed(body.plan, "r");
+    const PlannedTensor* k = tensorNamed(body.plan, "k");
+    const PlannedTensor* w = tensorNamed(body.plan, "w");
+    ASSERT_TRUE(r && k && w);
+    EXPECT_GT(r->last, k->first);          // r lives past the If that reads it
+    EXPECT_EQ(w->reuse, Reuse::kInPlace);  // then Relu, its last reader, takes it
+  }
+}
+
 // ---- random graphs ----------------------------------------------------------
 
 // A random main graph over float[4,8] values with If and Loop nodes whose

@@ -1,6 +1,7 @@
 #include "core/exec/kept_values.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/exec/compiler.h"
 
@@ -40,11 +41,15 @@ const std::vector<Value>& KeptValues::keep(size_t index, std::vector<Value> outp
   }
   peakBytes_ = std::max(peakBytes_, bytes_);
   values_[index] = std::move(outputs);
+  ++generation_;
   return *values_[index];
 }
 
 void KeptValues::noteHeld(size_t step, size_t input, const Kernel& k) {
-  held_[{step, input}] = &k;
+  auto [it, added] = held_.try_emplace({step, input}, &k);
+  if (!added && it->second == &k) return;  // noted on an earlier run
+  it->second = &k;
+  ++generation_;
 }
 
 Status KeptValues::checkFreedInputs(size_t step, const Kernel& k,
@@ -62,6 +67,7 @@ Status KeptValues::checkFreedInputs(size_t step, const Kernel& k,
 
 void KeptValues::findReaders(const CompiledGraph& plan) {
   readers_.assign(plan.slotCount, {});
+  stillReadAt_.assign(plan.slotCount, UINT64_MAX);
   pinned_.assign(plan.slotCount, false);
   producer_.assign(plan.slotCount, -1);
   for (const SlotRef& r : plan.outputs)
@@ -103,8 +109,14 @@ uint64_t KeptValues::release(const CompiledGraph& plan, size_t producer, size_t 
   const Step& step = plan.steps[producer];
   Value& v = (*values_[producer])[out];
   if (out >= step.outputs.size() || step.outputs[out] < 0 || !v.isTensor() ||
-      v.tensor().dataFreed() || !unread(plan, producer, step.outputs[out]))
+      v.tensor().dataFreed())
     return 0;
+  const auto slot = static_cast<size_t>(step.outputs[out]);
+  if (stillReadAt_[slot] == generation_) return 0;  // nothing changed since it was
+  if (!unread(plan, producer, step.outputs[out])) {
+    stillReadAt_[slot] = generation_;
+    return 0;
+  }
   const uint64_t bytes = v.byteSize();
   v = Value(v.tensor().withoutData());
   bytes_ -= std::min(bytes_, bytes);

@@ -96,6 +96,11 @@ class KeptValues {
   std::vector<int32_t> producer_;  // per slot: the step that writes it, or -1
   size_t freedCount_ = 0;
   uint64_t freedBytes_ = 0;
+  // Bumped when what unread() reads changes (a value kept, a holder noted);
+  // per slot, the generation at which unread() last said it is still read:
+  // asked again only after a change (every step asks it on every run).
+  uint64_t generation_ = 0;
+  std::vector<uint64_t> stillReadAt_;
 };
 
 }  // namespace passlab::exec

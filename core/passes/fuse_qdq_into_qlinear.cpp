@@ -141,9 +141,13 @@ Text whyNotIntegerBias(const Dequantized& b, const Dequantized& x, const Dequant
     return "the bias is not a constant int32 DequantizeLinear";
   for (int64_t i = 0; i < bz->numel(); ++i)
     if (bz->valueAsDouble(i) != 0) return "the bias's zero point is not 0";
-  for (int64_t c = 0; c < bs->numel(); ++c) {
+  // Every channel: one bias scale against per-channel weight scales holds
+  // only where those are all equal.
+  const int64_t channels = std::max(bs->numel(), ws->numel());
+  for (int64_t c = 0; c < channels; ++c) {
     const double want = xs->valueAsDouble(0) * ws->valueAsDouble(ws->numel() == 1 ? 0 : c);
-    if (std::fabs(bs->valueAsDouble(c) - want) > 1e-6 * std::fabs(want))
+    const double have = bs->valueAsDouble(bs->numel() == 1 ? 0 : c);
+    if (std::fabs(have - want) > 1e-6 * std::fabs(want))
       return "the bias's scale is not x_scale * w_scale";
   }
   return "";

@@ -136,6 +136,25 @@ TEST(FuseQdqIntoQlinear, LeavesABiasOfAnotherScale) {
   expectUnchanged(kPass, convUnit("0", "0.0003, 0.0004"), "not x_scale * w_scale");
 }
 
+// One bias scale, x_scale * w_scale of channel 0 only, against per-channel
+// weight scales: channel 1's bias would be read at twice its scale.
+TEST(FuseQdqIntoQlinear, LeavesABiasOfOneScaleAgainstPerChannelWeightScales) {
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,1,3,3] x) => (float[1,2,3,3] y)
+    <float xs = {0.02}, uint8 xz = {128}, int8[2,1,1,1] wq = {100, -50},
+     float[2] ws = {0.01, 0.02}, int8[2] wz = {0, 0}, int32[2] bq = {500, -250},
+     float bs = {0.0002}, int32 bz = {0}, float ys = {0.05}, uint8 yz = {0}> {
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    w = DequantizeLinear <axis = 0> (wq, ws, wz)
+    b = DequantizeLinear(bq, bs, bz)
+    c = Conv(d, w, b)
+    r = Relu(c)
+    yq = QuantizeLinear(r, ys, yz)
+    y = DequantizeLinear(yq, ys, yz) })",
+                  "not x_scale * w_scale");
+}
+
 TEST(FuseQdqIntoQlinear, LeavesAConvWhoseOutputIsReadTwice) {
   expectUnchanged(kPass, convUnit("0", "0.0002, 0.0004", "\n    c2 = Identity(c)"), "Conv output");
 }

@@ -31,7 +31,9 @@
 // Pad with zeros, Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Identity)
 // quantized with its input's scale and zero point (as quantize_static writes
 // it): exact, since max commutes with the monotonic dequantization, the
-// others only move values, and Pad's zeros quantize to z.
+// others only move values, and Pad's zeros quantize to z. The same for a
+// Split whose every output is quantized with its input's scale and zero
+// point: Split(xq).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -467,6 +469,41 @@ MatchResult concatUnit(ir::Node& q, const MatchContext&) {
   });
 }
 
+// Split(DQ(x, s, z)) whose every output only a QuantizeLinear of the same
+// s and z reads -> Split(x): the 8-bit values split as they are (exact;
+// quantize_static gives a Split's outputs its input's range, as ONNX
+// Runtime's quantizer does).
+MatchResult splitUnit(ir::Node& split, const MatchContext&) {
+  Dequantized x;
+  if (Text why = whyNotDequantized(split.input(0), "the input", x); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(x, "the input"); !why.empty()) return MatchResult::failure(why);
+  std::vector<ir::Node*> nodes{&split, x.node};
+  std::vector<const ir::Value*> outs;
+  for (ir::Value* y : split.outputs()) {
+    if (!y || y->isGraphOutput() || y->uses().size() != 1 ||
+        y->uses()[0].node->opType() != "QuantizeLinear" || !y->uses()[0].node->domain().empty())
+      return MatchResult::failure("a Split output is not read by one QuantizeLinear alone");
+    ir::Node* q = y->uses()[0].node;
+    if (!q->input(2) || !sameScalar(x.scale, q->input(1)) || !sameScalar(x.zero, q->input(2)))
+      return MatchResult::failure(
+          "a Split output is not quantized with its input's scale and zero point");
+    nodes.push_back(q);
+    outs.push_back(q->output(0));
+  }
+  return MatchResult::success(nodes, [&split, x, nodes, outs](rewrite::Rewriter& rw) {
+    std::vector<ir::Value*> ins = split.inputs();
+    ins[0] = x.q;
+    const std::vector<const ir::Node*> from(nodes.begin(), nodes.end());
+    const std::string name = split.name();
+    ir::Node* n = fusion::addDerived(rw, "Split", ins, &split, from, &split, outs, outs.size());
+    for (size_t i = 0; i < outs.size(); ++i)
+      rw.replaceAllUsesWith(const_cast<ir::Value*>(outs[i]), n->output(i));
+    fusion::eraseDead(rw, nodes);
+    takeName(*n, name);
+  });
+}
+
 fusion::Rules rules() {
   fusion::Rules r;
   fusion::addRule(r, "qdq_conv",
@@ -492,6 +529,8 @@ fusion::Rules rules() {
                   {"QuantizeLinear"}, valuePreservingUnit);
   fusion::addRule(r, "qdq_concat", "Q(Concat(DQ(a, s, z), DQ(b, s, z)), s, z)  ->  Concat(a, b)",
                   {"QuantizeLinear"}, concatUnit);
+  fusion::addRule(r, "qdq_split", "Q(Split(DQ(x, s, z)), s, z) for every output  ->  Split(x)",
+                  {"Split"}, splitUnit);
   return r;
 }
 

@@ -394,6 +394,8 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "a Reshape of the result has a non-constant shape"),
       QT_TRANSLATE_NOOP("core", "a Slice step is 0"),
       QT_TRANSLATE_NOOP("core", "a Softmax alone, with no scale or mask before it: nothing to fuse"),
+      QT_TRANSLATE_NOOP("core", "a Split output is not quantized with its input's scale and zero point"),
+      QT_TRANSLATE_NOOP("core", "a Split output is not read by one QuantizeLinear alone"),
       QT_TRANSLATE_NOOP("core", "a Squeeze without axes removes every dim of size 1"),
       QT_TRANSLATE_NOOP("core", "a Transpose in the Q/K/V path is not of rank 4"),
       QT_TRANSLATE_NOOP("core", "a constant operand cannot be gathered here"),

@@ -7,7 +7,8 @@
 // running on the 8-bit tensor, and the ones it must leave. And DQ, DQ ->
 // Add|Mul [-> Relu] -> Q into com.microsoft QLinearAdd / QLinearMul. And
 // DQ(a), DQ(b), DQ(c) -> Gemm [-> Relu] [-> Q] into com.microsoft QGemm
-// (float output without the Q), and the Gemm units it must leave.
+// (float output without the Q), and the Gemm units it must leave. And a
+// Split of one scale on the 8-bit tensor.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -269,6 +270,41 @@ main (float[1,2] a, float[1,2] b) => (float[1,4] y)
 
 TEST(FuseQdqIntoQlinear, LeavesAConcatOfInputsOfAnotherScale) {
   expectUnchanged(kPass, concatUnit("0.2"), "not quantized with the output's scale");
+}
+
+// A quantized tensor split in two, each half quantized again (the second
+// with scale `s2`): the Split of a fused Q/K/V projection as quantize_static
+// writes it. `extra` more nodes.
+std::string splitUnit(const std::string& s2, const std::string& extra = "") {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4] a) => (float[1,2] y1, float[1,2] y2)
+    <float s = {0.1}, uint8 z = {10}, float s2 = {)" +
+         s2 + R"(}, int64[2] sp = {2, 2}> {
+    qa = QuantizeLinear(a, s, z)
+    da = DequantizeLinear(qa, s, z)
+    p, r = Split <axis = 1> (da, sp)
+    pq = QuantizeLinear(p, s, z)
+    y1 = DequantizeLinear(pq, s, z)
+    rq = QuantizeLinear(r, s2, z)
+    y2 = DequantizeLinear(rq, s2, z))" +
+         extra + " }";
+}
+
+TEST(FuseQdqIntoQlinear, ASplitOfOneScaleRunsOnTheEightBitTensor) {
+  expectRewrite(kPass, splitUnit("0.1"), R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4] a) => (float[1,2] y1, float[1,2] y2)
+    <float s = {0.1}, uint8 z = {10}, float s2 = {0.1}, int64[2] sp = {2, 2}> {
+    qa = QuantizeLinear(a, s, z)
+    pq, rq = Split <axis = 1> (qa, sp)
+    y1 = DequantizeLinear(pq, s, z)
+    y2 = DequantizeLinear(rq, s2, z) })");
+  expectConverges(kPass, splitUnit("0.1"));
+}
+
+TEST(FuseQdqIntoQlinear, LeavesASplitWhoseOutputHasAnotherScaleOrIsReadTwice) {
+  expectUnchanged(kPass, splitUnit("0.2"), "not quantized with its input's scale and zero point");
+  expectUnchanged(kPass, splitUnit("0.1", "\n    r2 = Identity(r)"),
+                  "not read by one QuantizeLinear alone");
 }
 
 // Two quantized activations added (or multiplied) [then a Relu], the result

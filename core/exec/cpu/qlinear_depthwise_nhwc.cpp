@@ -267,17 +267,23 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::fillImage(const uint8_t* x, int64_t
       const int64_t at = colBegin - padLeft_;
       __m512i v0 = columnValue(r, at), v1 = columnValue(r, at + dw_);
       __m512i v2 = columnValue(r, at + 2 * dw_);
+      if (dw_ == 1) {
+        // The next quad is this one shifted down a byte, the new column on top.
+        __m512i q = quadOf(v0, v1, v2, _mm512_setzero_si512());
+        for (int64_t col = colBegin; col < colEnd; ++col) {
+          q = _mm512_or_si512(q, _mm512_slli_epi32(columnValue(r, col + 3 - padLeft_), 24));
+          _mm512_storeu_si512(out + col * cp_ + k, q);
+          q = _mm512_srli_epi32(q, 8);
+        }
+        continue;
+      }
       for (int64_t col = colBegin; col < colEnd; ++col) {
         const int64_t iw = col - padLeft_;
         const __m512i v3 = columnValue(r, iw + 3 * dw_);
         _mm512_storeu_si512(out + col * cp_ + k, quadOf(v0, v1, v2, v3));
-        if (dw_ == 1) {
-          v0 = v1, v1 = v2, v2 = v3;
-        } else {
-          v0 = columnValue(r, iw + 1);
-          v1 = columnValue(r, iw + 1 + dw_);
-          v2 = columnValue(r, iw + 1 + 2 * dw_);
-        }
+        v0 = columnValue(r, iw + 1);
+        v1 = columnValue(r, iw + 1 + dw_);
+        v2 = columnValue(r, iw + 1 + 2 * dw_);
       }
     }
   }

@@ -61,6 +61,11 @@ bool hasAvx512Vbmi() {
   return yes;
 }
 
+bool hasAvx512Vnni() {
+  static const bool yes = hasAvx512BwVl() && __builtin_cpu_supports("avx512vnni");
+  return yes;
+}
+
 bool hasAvx2Fma() {
   static const bool yes =
       allowed(IsaLevel::kAvx2) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -77,6 +82,9 @@ bool hasAvx512f() {
   return false;
 }
 bool hasAvx512BwVl() {
+  return false;
+}
+bool hasAvx512Vnni() {
   return false;
 }
 bool hasAvx512Vbmi() {

@@ -21,6 +21,7 @@ const char* isaName(IsaLevel level);
 bool hasAvx512f();     // AVX-512 level
 bool hasAvx512BwVl();  // avx512f + bw + vl, AVX-512 level
 bool hasAvx512Vbmi();  // avx512f + bw + vbmi, AVX-512 level
+bool hasAvx512Vnni();  // avx512f + bw + vl + vnni, AVX-512 level
 bool hasAvx2Fma();     // avx2 + fma, AVX2 level
 bool hasF16c();        // avx + f16c, AVX2 level
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -22,14 +23,10 @@ int64_t roundUp(int64_t v, int64_t m) {
 }
 
 #if defined(__x86_64__)
-#define PASSLAB_DW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
+#define PASSLAB_DW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
 bool haveAvx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vl") &&
-                          __builtin_cpu_supports("avx512dq") &&
-                          __builtin_cpu_supports("avx512vnni");
-  return yes;
+  return cpu_isa::hasAvx512Vnni();
 }
 
 __mmask16 lanes(int64_t left) {

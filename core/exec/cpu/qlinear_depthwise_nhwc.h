@@ -27,7 +27,7 @@ namespace passlab::exec::cpu {
 
 class QLinearDepthwiseNhwc {
  public:
-  // Whether this CPU (AVX-512 F/BW/VL/DQ and VNNI) and geometry g (depthwise, one
+  // Whether this CPU (AVX-512 F/BW/VL and VNNI, cpu_isa.h) and geometry g (depthwise, one
   // input channel per group, 1 or 2 spatial dims) are covered.
   static bool covers(const ConvGeometry& g);
 

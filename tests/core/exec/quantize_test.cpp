@@ -125,10 +125,10 @@ TEST(DynamicQuantizeLinear, LongInputFollowsTheFormula) {
   EXPECT_NE(testutil::errorOf(text, {{"x", f32({45}, x)}}).find("x holds NaN"), std::string::npos);
 }
 
-// The division x / s skipped where a product by 1/s rounds the same
-// (quantize.cpp, quantizeAvx512): values at and a few ulps around every tie
-// k + 0.5 (and around the integers) of a scale that is not a power of two,
-// far outside the clamps, infinities, against the formula with the division.
+// Values at and a few ulps around every tie k + 0.5 (and around the
+// integers) of a scale that is not a power of two, far outside the clamps,
+// infinities, against the formula with the division (4 of these values round
+// differently with a product by RN(1/s), so a kernel that multiplies fails).
 TEST(QuantizeLinear, ValuesNearTiesFollowTheDivision) {
   const float s = 0.0173f;
   std::vector<float> x;

@@ -69,8 +69,8 @@ int64_t numelOf(const ir::Value* v) {
   return -1;
 }
 
-// "" and `out` filled when `v` is a DequantizeLinear's output whose scale has
-// `scales` values (1: per tensor) and that has a zero point; else why not.
+// "" and `out` filled when `v` is a DequantizeLinear's output that has a zero
+// point and no block_size; else why not.
 Text whyNotDequantized(ir::Value* v, const char* what, Dequantized& out) {
   out.node = producerOp(v, "DequantizeLinear");
   if (!out.node) return Text::of("%1 is not a DequantizeLinear output", std::string(what));
@@ -78,6 +78,10 @@ Text whyNotDequantized(ir::Value* v, const char* what, Dequantized& out) {
   out.scale = out.node->input(1);
   out.zero = out.node->input(2);
   if (!out.zero) return Text::of("the DequantizeLinear of %1 has no zero point", std::string(what));
+  // Blocked scales (opset 21 block_size) are no per-tensor or per-axis ones,
+  // whatever their count: a QLinear op would read them per column or channel.
+  if (out.node->attrInt("block_size", 0) != 0)
+    return Text::of("%1 is dequantized by blocks", std::string(what));
   return "";
 }
 

@@ -74,6 +74,23 @@ main (float[2,3] a) => (float[2,2] y)
     y = DequantizeLinear(yq, ys, yz) })");
 }
 
+// B dequantized by blocks (opset 21): blocks of 2 along axis 1 give one
+// scale per row of K, two values as many as B's columns; QLinearMatMul would
+// read them per column (on this model: cosine 0.87 against the QDQ form).
+TEST(FuseQdqIntoQlinear, LeavesAMatMulWhoseWeightIsDequantizedByBlocks) {
+  const std::string blocked = R"(<ir_version: 10, opset_import: ["" : 21]>
+main (float[2,2] a) => (float[2,2] y)
+    <float as = {0.01}, uint8 az = {128}, int8[2,2] bq = {10, -20, 30, 40},
+     float[2,1] bs = {0.01, 0.05}, int8[2,1] bz = {0, 0}, float ys = {0.1}, uint8 yz = {128}> {
+    q = QuantizeLinear(a, as, az)
+    d = DequantizeLinear(q, as, az)
+    b = DequantizeLinear <axis = 1, block_size = 2> (bq, bs, bz)
+    m = MatMul(d, b)
+    yq = QuantizeLinear(m, ys, yz)
+    y = DequantizeLinear(yq, ys, yz) })";
+  expectUnchanged(kPass, blocked, "B is dequantized by blocks");
+}
+
 TEST(FuseQdqIntoQlinear, Converges) {
   expectConverges(kPass, convUnit());
 }

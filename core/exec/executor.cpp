@@ -168,7 +168,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   state.initializersOverridden = overridesInitializers(inputs);
   state.kept = kept_.get();
   if (threads > 1) {
-    state.singleThreadSteps = &compiler_->stepThreads().prepare(model_, *plan_, inputs);
+    state.singleThreadSteps = &compiler_->stepThreads().prepare(model_, *plan_, inputs, threads);
     state.bodyThreads = &compiler_->stepThreads();
   }
   memory::RunMemoryUse memoryUse;

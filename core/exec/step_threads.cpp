@@ -1,8 +1,7 @@
 #include "core/exec/step_threads.h"
 
-#include <cstdlib>
-
 #include "core/analysis/shape_inference.h"
+#include "core/exec/fork_join_cost.h"
 #include "core/exec/input_types.h"
 
 namespace passlab::exec {
@@ -28,15 +27,6 @@ const ir::Node* counterpart(const ir::Model& typed, const ir::Node& node) {
     if (v != nullptr && v->producer() != nullptr) return v->producer();
   }
   return nullptr;
-}
-
-// kSingleThreadMicros, or PASSLAB_SMALL_STEP_MICROS when it is a number.
-double limitMicros() {
-  const char* v = std::getenv("PASSLAB_SMALL_STEP_MICROS");
-  if (v == nullptr || *v == '\0') return kSingleThreadMicros;
-  char* end = nullptr;
-  double limit = std::strtod(v, &end);
-  return end != v && *end == '\0' && limit >= 0.0 ? limit : kSingleThreadMicros;
 }
 
 // `twin`: the node of the inferred copy. One with subgraphs keeps every
@@ -94,15 +84,15 @@ int threadsForWork(const analysis::NodeCost& cost, int threads, double limitMicr
 }
 
 const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const CompiledGraph& graph,
-                                              const Inputs& inputs) {
-  std::string signature = signatureOf(inputs);
+                                              const Inputs& inputs, int threads) {
+  std::string signature = std::to_string(threads) + ":" + signatureOf(inputs);
   if (prepared_ && signature == signature_) return single_;
   prepared_ = true;
   signature_ = std::move(signature);
   single_.assign(graph.steps.size(), false);
   singleBody_.clear();
   runTimeBody_.clear();
-  double limit = limitMicros();
+  double limit = splitLimitMicros(threads);
   limit_ = limit;
   if (limit <= 0.0) return single_;
   ir::Model typed = model.clone();

@@ -27,12 +27,13 @@
 namespace passlab::exec {
 
 // Estimated single-thread microseconds of work below which a node is not
-// split: a second thread saves at most half the work, and waking a sleeping
-// one and joining it costs tens of microseconds (docs/exec-benchmark.md,
-// "Small nodes on one thread": 20 left ppocr at 1.0 ms, 60 gave 0.70).
-// The environment variable PASSLAB_SMALL_STEP_MICROS replaces it for the
-// executor's runs (0: every step uses every thread, as before; for A/B
-// measurements).
+// split, for callers that give no limit: a second thread saves at most half
+// the work, and waking a sleeping one and joining it costs tens of
+// microseconds (docs/exec-benchmark.md, "Small nodes on one thread": 20 left
+// ppocr at 1.0 ms, 60 gave 0.70). The executor's runs use
+// splitLimitMicros(threads) instead (fork_join_cost.h: a multiple of the
+// fork-join cost measured in the process, so it follows the wait policy;
+// PASSLAB_SMALL_STEP_MICROS replaces it, 0: every step uses every thread).
 inline constexpr double kSingleThreadMicros = 60.0;
 
 // Estimated single-thread microseconds of `cost` (FLOPs at a vectorized
@@ -47,9 +48,10 @@ class StepThreads {
  public:
   using Inputs = std::vector<std::pair<std::string, Value>>;
   // Per step of `graph` (the main graph of `model`): whether it runs on one
-  // thread, for these inputs' shapes (recomputed when they change).
+  // thread of a run of `threads`, for these inputs' shapes (recomputed when
+  // they or the thread count change).
   const std::vector<bool>& prepare(const ir::Model& model, const CompiledGraph& graph,
-                                   const Inputs& inputs);
+                                   const Inputs& inputs, int threads = 2);
   // The nodes of `model`'s subgraph bodies that run on one thread, as of the
   // last prepare().
   const std::unordered_set<const ir::Node*>& singleBodyNodes() const { return singleBody_; }

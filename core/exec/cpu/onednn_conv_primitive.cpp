@@ -1,9 +1,14 @@
 #include "core/exec/cpu/onednn_conv_primitive.h"
 
+#include <omp.h>
+
+#include <optional>
 #include <unordered_map>
 
 #include "core/exec/cpu/channels_last_bytes.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/fork_join_cost.h"
+#include "core/exec/step_threads.h"
 
 namespace passlab::exec::cpu::onednn {
 
@@ -27,6 +32,43 @@ bool isByteChannelsLast(const memory::desc& from, const memory::desc& to) {
   return from == memory::desc(d, t, plain) && to == memory::desc(d, t, last);
 }
 
+// The calling thread's OpenMP thread count is 1 while it lives: oneDNN
+// primitives built then run on that thread alone (a reorder's thread count is
+// fixed when it is built), and ones run then open no parallel region.
+class OneOmpThread {
+ public:
+  OneOmpThread() : previous_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneOmpThread() { omp_set_num_threads(previous_); }
+  OneOmpThread(const OneOmpThread&) = delete;
+  OneOmpThread& operator=(const OneOmpThread&) = delete;
+
+ private:
+  int previous_;
+};
+
+// Whether reordering `user` (into another layout of the same size) moves too
+// few bytes to pay for waking the other threads of `threads`
+// (fork_join_cost.h): with idle threads sleeping each of oneDNN's reorders
+// is one more wake per convolution on each side.
+bool reorderAlone(const memory::desc& user, int threads) {
+  if (threads <= 1) return false;
+  const uint64_t bytes = user.get_size();
+  return workMicros(analysis::NodeCost{0, bytes, bytes, true}) < splitLimitMicros(threads);
+}
+
+dnnl::reorder makeReorder(const memory::desc& from, const memory::desc& to, bool alone) {
+  std::optional<OneOmpThread> one;
+  if (alone) one.emplace();
+  auto& eng = engine();
+  return dnnl::reorder(dnnl::reorder::primitive_desc(eng, from, eng, to));
+}
+
+void runReorder(dnnl::reorder& reorder, dnnl::stream& s, memory& from, memory& to, bool alone) {
+  std::optional<OneOmpThread> one;
+  if (alone) one.emplace();
+  reorder.execute(s, from, to);
+}
+
 }  // namespace
 
 void ConvPrimitive::adopt(dnnl::primitive primitive, const memory::desc& src,
@@ -40,14 +82,16 @@ void ConvPrimitive::adopt(dnnl::primitive primitive, const memory::desc& src,
   reorderWei = weiDesc != userWei;
   reorderDst = dstDesc != userDst;
   transposeSrc = reorderSrc && isByteChannelsLast(userSrc, srcDesc);
-  if (reorderSrc && !transposeSrc)
-    toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userSrc, eng, srcDesc));
+  // Built while the OpenMP thread count is the kernel's (conv_onednn.cpp).
+  const int threads = omp_get_max_threads();
+  srcAlone = reorderSrc && !transposeSrc && reorderAlone(userSrc, threads);
+  dstAlone = reorderDst && reorderAlone(userDst, threads);
+  if (reorderSrc && !transposeSrc) toSrc = makeReorder(userSrc, srcDesc, srcAlone);
   if (reorderWei) {
     toWei = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei, eng, weiDesc));
     packedWei = memory(weiDesc, eng);
   }
-  if (reorderDst)
-    fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(eng, dstDesc, eng, userDst));
+  if (reorderDst) fromDst = makeReorder(dstDesc, userDst, dstAlone);
 }
 
 void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
@@ -99,7 +143,7 @@ Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor&
       toChannelsLastBytes(static_cast<const uint8_t*>(x.raw()), srcScratch.mutableData<uint8_t>(),
                           d[0], d[1], positions, ctx.threads());
     } else {
-      toSrc.execute(s, src, blocked);
+      runReorder(toSrc, s, src, blocked, srcAlone);
     }
     src = blocked;
   }
@@ -116,7 +160,7 @@ Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor&
   if (binarySrc)
     args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = over(binaryDesc, *binarySrc);
   prim.execute(s, args);
-  if (reorderDst) fromDst.execute(s, dst, userOut);
+  if (reorderDst) runReorder(fromDst, s, dst, userOut, dstAlone);
   s.wait();
   return Status::ok();
 }

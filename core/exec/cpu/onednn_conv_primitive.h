@@ -20,6 +20,10 @@ struct ConvPrimitive {
   // The source reorder is 8-bit [N, C, spatial...] to channels-last, which
   // toChannelsLastBytes (channels_last_bytes.h) does instead of oneDNN's reorder.
   bool transposeSrc = false;
+  // The source / result reorder runs on the calling thread alone (built and
+  // run so): its bytes are too few to pay for waking the others
+  // (fork_join_cost.h).
+  bool srcAlone = false, dstAlone = false;
   dnnl::reorder toSrc, toWei, fromDst;
   dnnl::memory packedWei;    // weights in the primitive's layout
   bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)

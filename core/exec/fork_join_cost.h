@@ -1,0 +1,35 @@
+// What one OpenMP fork-join costs in this process, and the work below which
+// splitting a step over threads does not pay (issue #26).
+//
+// With idle threads sleeping (OMP_WAIT_POLICY=PASSIVE) every parallel region
+// wakes them through the kernel, and the calling thread often sleeps at the
+// closing barrier until the last one arrives: on this 2-core VM that is tens
+// of microseconds a region. With spinning threads (the default wait policy) a
+// region costs a microsecond or two. The cost is measured once per process
+// and thread count, so the limit follows the wait policy the process runs
+// under instead of a constant tuned for one of them.
+#pragma once
+
+namespace passlab::exec {
+
+// The fewest microseconds, out of 17, of an empty `#pragma omp parallel` of
+// `threads` threads, each after 100 us of work on the calling thread as a
+// run's steps are (measured on first use per thread count, about 2 ms). 0 for
+// one thread; inside a parallel region (where a nested one would not fork)
+// the assumed kFallbackForkJoinMicros.
+double forkJoinMicros(int threads);
+
+// Estimated single-thread work (step_threads.h's workMicros) below which a
+// step or a kernel's data movement runs on the calling thread only:
+// kForkJoinMultiple fork-joins (the estimates run 2-5x over the measured
+// single-thread times and a second thread saves at most half of the work),
+// clamped to [kMinSplitMicros, kMaxSplitMicros]. PASSLAB_SMALL_STEP_MICROS,
+// when set to a number, replaces it (0: every step on every thread).
+double splitLimitMicros(int threads);
+
+inline constexpr double kFallbackForkJoinMicros = 30.0;
+inline constexpr double kForkJoinMultiple = 4.0;
+inline constexpr double kMinSplitMicros = 20.0;
+inline constexpr double kMaxSplitMicros = 500.0;
+
+}  // namespace passlab::exec

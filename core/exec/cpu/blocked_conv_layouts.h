@@ -28,11 +28,22 @@ enum class ConvLayouts : uint8_t {
   kOneDnnsPick,  // `any`: oneDNN's choice, reordered to and from the chain's layout
 };
 
+// Those reorders are cheap while X and Y stay near the core (resnet50's 3x3
+// on 56x56x64: 1.6 MB together, brgemm ahead as above), not once they go to
+// memory: super_resolution's 3x3 convolutions on 64 x 224 x 224 (12.8 MB a
+// tensor) spent 5.2 ms per run in reorders around 49 ms of brgemm (oneDNN
+// verbose, 1 thread, AMD EPYC), and its file ran 0.93x as long end to end
+// with the direct kernels. Above kReordersInCacheBytes of X and Y together
+// (between those two measured sizes, not tuned) the chain's layouts are
+// asked for.
+inline constexpr int64_t kReordersInCacheBytes = int64_t{4} << 20;
+
 // kernel: the spatial kernel sizes; blockedX: X is blocked (not a first layer
-// reading NCHW). Where the chain's layouts are asked for and oneDNN offers no
-// direct JIT kernel for them, the caller falls back to kOneDnnsPick.
-inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX) {
-  if (!blockedX) return ConvLayouts::kTheChains;
+// reading NCHW); tensorBytes: X's and Y's bytes together. Where the chain's
+// layouts are asked for and oneDNN offers no direct JIT kernel for them, the
+// caller falls back to kOneDnnsPick.
+inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t tensorBytes = 0) {
+  if (!blockedX || tensorBytes > kReordersInCacheBytes) return ConvLayouts::kTheChains;
   for (int64_t k : kernel)
     if (k != 1) return ConvLayouts::kOneDnnsPick;
   return ConvLayouts::kTheChains;

@@ -76,6 +76,14 @@ tag weightsTag(size_t spatial, bool grouped) {
   return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
 }
 
+// X's and Y's float32 bytes (blockedConvLayouts' tensorBytes).
+int64_t tensorBytes(const ConvGeometry& g) {
+  int64_t in = g.N * g.C, out = g.N * g.M;
+  for (int64_t d : g.in) in *= d;
+  for (int64_t d : g.out) out *= d;
+  return 4 * (in + out);
+}
+
 Status checkResidual(const Tensor* z, const Dims& out) {
   if (z && z->dims() != out)
     return invalidArgument("residual Z " + z->describe() + " does not have the output's shape");
@@ -456,7 +464,8 @@ class FusedConvOneDnn final : public Kernel {
       // after it.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       bool residualPostOp = false, withPostOps = true;
-      if (block_ && blockedConvLayouts(g.kernel, blockedX) == ConvLayouts::kTheChains) {
+      if (block_ &&
+          blockedConvLayouts(g.kernel, blockedX, tensorBytes(g)) == ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);

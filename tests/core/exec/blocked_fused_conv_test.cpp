@@ -33,6 +33,17 @@ TEST(BlockedConvLayouts, WiderKernelsOnBlockedInputsTakeOneDnnsPick) {
   EXPECT_EQ(blockedConvLayouts({5, 1}, true), ConvLayouts::kOneDnnsPick);
 }
 
+TEST(BlockedConvLayouts, WiderKernelsOnTensorsOutOfCacheKeepTheChainsLayout) {
+  using cpu::fused::kReordersInCacheBytes;
+  // resnet50's first 3x3 stage (56x56x64 in and out) keeps brgemm; super_resolution's
+  // 64 x 224 x 224 runs on the chain's layout.
+  const int64_t resnet = 4 * 2 * 64 * 56 * 56, superResolution = 4 * 2 * 64 * 224 * 224;
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, resnet), ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, kReordersInCacheBytes), ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, kReordersInCacheBytes + 1), ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, superResolution), ConvLayouts::kTheChains);
+}
+
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {

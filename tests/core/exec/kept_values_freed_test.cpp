@@ -103,6 +103,25 @@ TEST(KeptValuesFreed, ReaderThatDoesNotPackKeepsIt) {
   }
 }
 
+// Two Convs pack w: after the first one's step w is still read (the second
+// has not packed it yet); once the second holds its copy, w is freed in the
+// same run. (KeptValues asks again only when something changed: a holder
+// noted must count as a change.)
+TEST(KeptValuesFreed, FreedWhenTheLastOfTwoReadersPacksIt) {
+  const std::string text =
+      convModel("", ", float[N,32,8,8] y2", " y2 = Conv <pads = [1, 1, 1, 1]> (x, w)\n");
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  for (int round = 0; round < 3; ++round) {
+    NamedInputs in = {{"x", input(1, 0.05f * static_cast<float>(round))}};
+    RunResult a = run(*kept, in);
+    expectSameBytes(a, run(*every, in));
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    EXPECT_EQ(a.memory.keptBytes, 0u) << "round " << round;
+  }
+}
+
 // A kept value the graph returns is never freed.
 TEST(KeptValuesFreed, GraphOutputKept) {
   const std::string text = convModel("", ", float[32,16,3,3] w", "");

@@ -33,6 +33,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/attention_shape.h"
+#include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/cpu/passlab_fused_math.h"
 #include "core/exec/kernel.h"
@@ -300,6 +301,7 @@ void FusedAttentionKernel::tile(const float* q, const float* k, const float* v, 
 }  // namespace
 
 Expected<std::unique_ptr<Kernel>> makeFusedAttention(const KernelBuild& b) {
+  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA before dnnl_sgemm looks at the CPU
   return std::unique_ptr<Kernel>(std::make_unique<FusedAttentionKernel>(b));
 }
 

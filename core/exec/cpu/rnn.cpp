@@ -17,6 +17,7 @@
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/lstm_cell_float.h"
+#include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -628,6 +629,7 @@ class Recurrent final : public Kernel {
 
 template <Cell kCell>
 Expected<std::unique_ptr<Kernel>> makeRecurrent(const KernelBuild& b) {
+  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA before dnnl_sgemm looks at the CPU
   return Recurrent::create(b, kCell);
 }
 

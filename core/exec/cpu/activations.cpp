@@ -11,6 +11,7 @@
 #endif
 
 #include "core/exec/cpu/elementwise.h"
+#include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
 #include "core/support/cpu_isa.h"
 
@@ -221,6 +222,11 @@ struct GeluOp {
       return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
     }
     return C(0.5) * x * (C(1) + std::erf(x * static_cast<C>(std::numbers::sqrt2 / 2)));
+  }
+  // float32: the erf form on geluErfRow (erf_rows.h, vectorized).
+  void floatN(const float* x, float* y, int64_t n) const {
+    if (!tanhApprox) return geluErfRow(x, nullptr, 1, 0, y, n);
+    for (int64_t i = 0; i < n; ++i) y[i] = (*this)(x[i]);
   }
   bool tanhApprox;
 };

@@ -1,12 +1,14 @@
 // com.microsoft GELU variants: Gelu (erf form), BiasGelu (erf form of A + B)
 // and FastGelu (tanh approximation of X + bias). The bias is 1-D and runs
 // along the last dim. float16/bfloat16 are computed in float; float32
-// FastGelu takes its tanh from tanhRow (vectorized).
+// FastGelu takes its tanh from tanhRow, Gelu and BiasGelu their erf from
+// geluErfRow (both vectorized).
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <type_traits>
 
+#include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/sigmoid_rows.h"
 #include "core/exec/kernel.h"
@@ -66,6 +68,7 @@ class GeluKernel final : public Kernel {
       parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
         if constexpr (std::is_same_v<S, float>) {
           if (kForm == Form::kTanh) return fastGeluFloat(X, B, nb, Y, b, e);
+          return geluErfRow(X + b, B, nb, b, Y + b, e - b);
         }
         for (int64_t i = b; i < e; ++i) {
           C v = load(X[i]);

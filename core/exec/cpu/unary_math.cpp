@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/exec/cpu/elementwise.h"
+#include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/sigmoid_rows.h"
 
@@ -112,6 +113,8 @@ struct ErfOp {
       return std::erf(x);
     }
   }
+  // float32 on the vectorized rows of erf_rows.h (within 8 ulp of erf).
+  void floatN(const float* x, float* y, int64_t n) const { erfRow(x, y, n); }
 };
 
 // Trigonometric and hyperbolic functions and their inverses.

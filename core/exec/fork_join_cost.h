@@ -23,13 +23,17 @@ double forkJoinMicros(int threads);
 // step or a kernel's data movement runs on the calling thread only:
 // kForkJoinMultiple fork-joins (the estimates run 2-5x over the measured
 // single-thread times and a second thread saves at most half of the work),
-// clamped to [kMinSplitMicros, kMaxSplitMicros]. PASSLAB_SMALL_STEP_MICROS,
-// when set to a number, replaces it (0: every step on every thread).
+// clamped to [kMinSplitMicros, kMaxSplitMicros]. The floor is the old
+// constant limit (step_threads.h's kSingleThreadMicros): a limit measured
+// lower split more steps (shufflenet 70 -> 100 regions a run under PASSIVE
+// on a loaded machine) and gained nothing measurable, so the measurement only
+// raises it, where waking a thread is dear. PASSLAB_SMALL_STEP_MICROS, when
+// set to a number, replaces it (0: every step on every thread).
 double splitLimitMicros(int threads);
 
 inline constexpr double kFallbackForkJoinMicros = 30.0;
 inline constexpr double kForkJoinMultiple = 4.0;
-inline constexpr double kMinSplitMicros = 20.0;
+inline constexpr double kMinSplitMicros = 60.0;
 inline constexpr double kMaxSplitMicros = 500.0;
 
 }  // namespace passlab::exec

@@ -11,11 +11,14 @@
 //                           = S[m] * conv(xq - zx, wq - zw)[m, o] + B[m].
 // FusedConvInteger sums the integer products exactly in int32, then computes
 // float(sum) * S[m] + B[m] in float32; the float Conv rounds every product
-// and partial sum instead. The same function in another rounding order
-// (changesNumerics, like a Conv kernel's summation order); the
+// and partial sum instead. The same function in another rounding order; the
 // QuantizeLinear after y stays as it is, so this is not ONNX Runtime's
-// QLinearConv, which also requantizes in integers (fuse_qdq_into_qlinear,
-// lossy). x's DequantizeLinear stays where other nodes read it.
+// QLinearConv, which also requantizes in integers (fuse_qdq_into_qlinear).
+// Lossy all the same (by name only, checked against the accuracy budget): a
+// result re-rounded by an ulp can move the QuantizeLinear after it by a
+// whole step, which the exact check rightly reports as a change
+// (docs/numeric-check.md). x's DequantizeLinear stays where other nodes
+// read it.
 // Conditions: non-standard output allowed; xq and wq 8-bit, wq a constant;
 // sx one constant value; sw one constant value or one per output channel
 // (axis 0); zero points constant, one per scale, or absent; no block_size; B

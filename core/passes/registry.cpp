@@ -67,9 +67,8 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 
 // "fused" (issue 5, non-standard): the default level, then PassLab's fused
 // kernels (ai.passlab; passes skipped unless non-standard output is allowed):
-// Conv and Gemm/MatMul with their epilogues first (a QDQ model's float Convs
-// on their 8-bit values, fuse_qdq_conv_integer, before fuse_conv_activation
-// takes them), so that activations go into them rather than into
+// Conv and Gemm/MatMul with their epilogues first, so that activations go
+// into them rather than into
 // elementwise groups, then elementwise groups, then the blocked layout across
 // Conv/pool chains (issue #26), then the basic cleanup.
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
@@ -81,8 +80,8 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   v.insert(ln == v.end() ? ln : ln + 1, "fuse_passlab_layer_norm");
   for (const char* id :
        {"fuse_passlab_attention", "fuse_passlab_softmax", "fuse_conv_integer_epilogue",
-        "fuse_qdq_conv_integer", "fuse_conv_activation", "fuse_gemm_activation",
-        "fuse_elementwise_chains", "convert_to_blocked_layout"})
+        "fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains",
+        "convert_to_blocked_layout"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;

@@ -14,13 +14,12 @@ namespace passlab::pipeline {
 namespace {
 
 // Ops whose float inputs are data that arithmetic rounds: moving such an
-// input by an ulp is what a re-rounding rewrite does. DequantizeLinear's
-// scale is one: in a QDQ model the float weights are (wq - zw) * scale, so
-// the scales are the weights a re-rounding rewrite moves, and a result one
-// ulp off can round to the next step of a QuantizeLinear after it.
+// input by an ulp is what a re-rounding rewrite does. Not DequantizeLinear's
+// scale: perturbing it flips QuantizeLinear steps, which would make every
+// QDQ model's floor about one quantization step and let an exact pass move
+// outputs by many steps (docs/numeric-check.md).
 bool isArithmeticReader(const ir::Node& n) {
   static const std::set<std::string_view> kOps{"Conv",
-                                               "DequantizeLinear",
                                                "ConvTranspose",
                                                "Gemm",
                                                "MatMul",

@@ -879,6 +879,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "the Where does not write a large negative constant where the mask is off"),
       QT_TRANSLATE_NOOP("core", "the Where does not write a scalar constant where the mask is off"),
       QT_TRANSLATE_NOOP("core", "the [N, C] result is a graph output"),
+      QT_TRANSLATE_NOOP("core", "the accuracy budget is checked on %1 input sets, the calibration data has %2: a lossy step can pass or fail it by chance on so few; --check %2 checks on all of them"),
       QT_TRANSLATE_NOOP("core", "the activation is not the output of a quantized Conv, MatMul or Gemm"),
       QT_TRANSLATE_NOOP("core", "the additive mask '%1' is not float32"),
       QT_TRANSLATE_NOOP("core", "the additive mask is not [B, 1, 1, T] (%1)"),

@@ -32,6 +32,7 @@
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
+#include "core/passes/qdq_operand.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -42,12 +43,6 @@ namespace ops = ir::passlab_ops;
 
 constexpr const char* kId = "fuse_qdq_conv_integer";
 
-// A DequantizeLinear feeding the Conv: its quantized input, scale and zero point.
-struct Dequantized {
-  ir::Node* node = nullptr;
-  ir::Value *q = nullptr, *scale = nullptr, *zero = nullptr;
-};
-
 bool isEightBit(const ir::Value* v) {
   const ir::DataType t = elemTypeOf(v);
   return t == ir::DataType::kUInt8 || t == ir::DataType::kInt8;
@@ -55,15 +50,9 @@ bool isEightBit(const ir::Value* v) {
 
 // "" and `d` filled when `v` is an 8-bit DequantizeLinear output with
 // constant scales (`channels` values or one) and zero points; else why not.
-Text whyNotDequantized(ir::Value* v, const char* what, int64_t channels, Dequantized& d) {
-  d.node = producerOp(v, "DequantizeLinear");
-  if (!d.node) return Text::of("%1 is not a DequantizeLinear output", std::string(what));
-  d.q = d.node->input(0);
-  d.scale = d.node->input(1);
-  d.zero = d.node->inputCount() > 2 ? d.node->input(2) : nullptr;
+Text whyNotEightBitOperand(ir::Value* v, const char* what, int64_t channels, Dequantized& d) {
+  if (Text why = whyNotDequantized(v, what, d); !why.empty()) return why;
   if (!isEightBit(d.q)) return Text::of("%1 is not dequantized from 8 bits", std::string(what));
-  if (d.node->attrInt("block_size", 0) != 0)
-    return Text::of("%1 is dequantized by blocks", std::string(what));
   const std::optional<std::vector<double>> s = fusion::floatValues(d.scale);
   if (!s || fusion::constDtype(d.scale) != ir::DataType::kFloat)
     return Text::of("the scale of %1 is not a float32 constant", std::string(what));
@@ -98,9 +87,9 @@ MatchResult fuse(ir::Node& conv, const MatchContext& c) {
   if (!wDims || wDims->size() < 3) return MatchResult::failure("the weight's shape is unknown");
   const int64_t m = (*wDims)[0];
   Dequantized x, w;
-  if (Text why = whyNotDequantized(conv.input(0), "the input", 1, x); !why.empty())
+  if (Text why = whyNotEightBitOperand(conv.input(0), "the input", 1, x); !why.empty())
     return MatchResult::failure(why);
-  if (Text why = whyNotDequantized(conv.input(1), "the weight", m, w); !why.empty())
+  if (Text why = whyNotEightBitOperand(conv.input(1), "the weight", m, w); !why.empty())
     return MatchResult::failure(why);
   if (!rewrite::constantValue(w.q)) return MatchResult::failure("the 8-bit weight is not constant");
   if (elemTypeOf(conv.output(0)) != ir::DataType::kFloat)

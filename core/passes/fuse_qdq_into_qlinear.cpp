@@ -42,6 +42,7 @@
 #include "core/passes/ort_fusion_utils.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
+#include "core/passes/qdq_operand.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -49,12 +50,6 @@ namespace passlab::passes {
 namespace {
 
 constexpr const char* kId = "fuse_qdq_into_qlinear";
-
-// A DequantizeLinear feeding the unit: its quantized input, scale and zero point.
-struct Dequantized {
-  ir::Node* node = nullptr;
-  ir::Value *q = nullptr, *scale = nullptr, *zero = nullptr;
-};
 
 // Scales, zero points and biases are initializers or, in files whose IR
 // version lists initializers as graph inputs (below 4), Constant nodes.
@@ -71,17 +66,9 @@ int64_t numelOf(const ir::Value* v) {
 
 // "" and `out` filled when `v` is a DequantizeLinear's output that has a zero
 // point and no block_size; else why not.
-Text whyNotDequantized(ir::Value* v, const char* what, Dequantized& out) {
-  out.node = producerOp(v, "DequantizeLinear");
-  if (!out.node) return Text::of("%1 is not a DequantizeLinear output", std::string(what));
-  out.q = out.node->input(0);
-  out.scale = out.node->input(1);
-  out.zero = out.node->input(2);
+Text whyNotDequantizedWithZero(ir::Value* v, const char* what, Dequantized& out) {
+  if (Text why = whyNotDequantized(v, what, out); !why.empty()) return why;
   if (!out.zero) return Text::of("the DequantizeLinear of %1 has no zero point", std::string(what));
-  // Blocked scales (opset 21 block_size) are no per-tensor or per-axis ones,
-  // whatever their count: a QLinear op would read them per column or channel.
-  if (out.node->attrInt("block_size", 0) != 0)
-    return Text::of("%1 is dequantized by blocks", std::string(what));
   return "";
 }
 
@@ -164,9 +151,9 @@ MatchResult convUnit(ir::Node& q, const MatchContext&) {
   if (Text why = whyNotUnit(q, "Conv", u); !why.empty()) return MatchResult::failure(why);
   ir::Node& conv = *u.op;
   Dequantized x, w, b;
-  if (Text why = whyNotDequantized(conv.input(0), "x", x); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(conv.input(0), "x", x); !why.empty())
     return MatchResult::failure(why);
-  if (Text why = whyNotDequantized(conv.input(1), "the weight", w); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(conv.input(1), "the weight", w); !why.empty())
     return MatchResult::failure(why);
   if (Text why = whyNot8Bit(x, "x"); !why.empty()) return MatchResult::failure(why);
   if (Text why = whyNot8Bit(w, "the weight"); !why.empty()) return MatchResult::failure(why);
@@ -174,7 +161,7 @@ MatchResult convUnit(ir::Node& q, const MatchContext&) {
   if (numelOf(w.scale) != 1 && w.node->attrInt("axis", 1) != 0)
     return MatchResult::failure("the weight's scales are not per output channel (axis 0)");
   if (conv.input(2)) {
-    if (Text why = whyNotDequantized(conv.input(2), "the bias", b); !why.empty())
+    if (Text why = whyNotDequantizedWithZero(conv.input(2), "the bias", b); !why.empty())
       return MatchResult::failure(why);
     if (Text why = whyNotIntegerBias(b, x, w); !why.empty()) return MatchResult::failure(why);
   }
@@ -198,9 +185,9 @@ MatchResult matMulUnit(ir::Node& q, const MatchContext&) {
   if (Text why = whyNotUnit(q, "MatMul", u); !why.empty()) return MatchResult::failure(why);
   ir::Node& mm = *u.op;
   Dequantized a, b;
-  if (Text why = whyNotDequantized(mm.input(0), "A", a); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(mm.input(0), "A", a); !why.empty())
     return MatchResult::failure(why);
-  if (Text why = whyNotDequantized(mm.input(1), "B", b); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(mm.input(1), "B", b); !why.empty())
     return MatchResult::failure(why);
   if (Text why = whyNot8Bit(a, "A"); !why.empty()) return MatchResult::failure(why);
   if (Text why = whyNot8Bit(b, "B"); !why.empty()) return MatchResult::failure(why);
@@ -232,8 +219,8 @@ struct GemmOperands {
 };
 
 Text whyNotGemmOperands(const ir::Node& gemm, GemmOperands& o) {
-  if (Text why = whyNotDequantized(gemm.input(0), "A", o.a); !why.empty()) return why;
-  if (Text why = whyNotDequantized(gemm.input(1), "B", o.b); !why.empty()) return why;
+  if (Text why = whyNotDequantizedWithZero(gemm.input(0), "A", o.a); !why.empty()) return why;
+  if (Text why = whyNotDequantizedWithZero(gemm.input(1), "B", o.b); !why.empty()) return why;
   if (Text why = whyNot8Bit(o.a, "A"); !why.empty()) return why;
   if (Text why = whyNot8Bit(o.b, "B"); !why.empty()) return why;
   for (const ir::Value* scale : {o.a.scale, o.b.scale})
@@ -248,7 +235,7 @@ Text whyNotGemmOperands(const ir::Node& gemm, GemmOperands& o) {
   if (!c) return "";
   if (gemm.attrFloat("alpha", 1.0f) != 1.0f || gemm.attrFloat("beta", 1.0f) != 1.0f)
     return "the Gemm has a bias and alpha or beta other than 1";
-  if (Text why = whyNotDequantized(c, "the bias", o.c); !why.empty()) return why;
+  if (Text why = whyNotDequantizedWithZero(c, "the bias", o.c); !why.empty()) return why;
   if (Text why = whyNotIntegerBias(o.c, o.a, o.b); !why.empty()) return why;
   // whyNotIntegerBias compares the bias's scales only: one of them for B's many.
   if (numelOf(o.b.scale) != 1 && numelOf(o.c.scale) != numelOf(o.b.scale))
@@ -336,9 +323,9 @@ MatchResult binaryUnit(ir::Node& q, const char* opType, const char* fused) {
   if (op.hasAttr("broadcast"))
     return MatchResult::failure("the op uses the legacy broadcast attribute");
   Dequantized a, b;
-  if (Text why = whyNotDequantized(op.input(0), "A", a); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(op.input(0), "A", a); !why.empty())
     return MatchResult::failure(why);
-  if (Text why = whyNotDequantized(op.input(1), "B", b); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(op.input(1), "B", b); !why.empty())
     return MatchResult::failure(why);
   if (Text why = whyNot8Bit(a, "A"); !why.empty()) return MatchResult::failure(why);
   if (Text why = whyNot8Bit(b, "B"); !why.empty()) return MatchResult::failure(why);
@@ -412,7 +399,7 @@ MatchResult valuePreservingUnit(ir::Node& q, const MatchContext& c) {
       return MatchResult::failure("the Pad's value is not a constant 0");
   }
   Dequantized x;
-  if (Text why = whyNotDequantized(p->input(0), "the input", x); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(p->input(0), "the input", x); !why.empty())
     return MatchResult::failure(why);
   if (Text why = whyNot8Bit(x, "the input"); !why.empty()) return MatchResult::failure(why);
   if (!q.input(2)) return MatchResult::failure("the QuantizeLinear has no zero point");
@@ -455,7 +442,7 @@ MatchResult concatUnit(ir::Node& q, const MatchContext&) {
   std::vector<ir::Node*> nodes{&q, cat};
   for (ir::Value* in : cat->inputs()) {
     Dequantized d;
-    if (Text why = whyNotDequantized(in, "a Concat input", d); !why.empty())
+    if (Text why = whyNotDequantizedWithZero(in, "a Concat input", d); !why.empty())
       return MatchResult::failure(why);
     if (Text why = whyNot8Bit(d, "a Concat input"); !why.empty()) return MatchResult::failure(why);
     if (!sameScalar(d.scale, q.input(1)) || !sameScalar(d.zero, q.input(2)))
@@ -479,7 +466,7 @@ MatchResult concatUnit(ir::Node& q, const MatchContext&) {
 // Runtime's quantizer does).
 MatchResult splitUnit(ir::Node& split, const MatchContext&) {
   Dequantized x;
-  if (Text why = whyNotDequantized(split.input(0), "the input", x); !why.empty())
+  if (Text why = whyNotDequantizedWithZero(split.input(0), "the input", x); !why.empty())
     return MatchResult::failure(why);
   if (Text why = whyNot8Bit(x, "the input"); !why.empty()) return MatchResult::failure(why);
   std::vector<ir::Node*> nodes{&split, x.node};

@@ -230,4 +230,18 @@ void expectSameOutputs(const std::string& passId, const std::string& input,
   EXPECT_TRUE(num.equal) << passId << " changed the outputs: " << num.detail;
 }
 
+std::string explainNotes(const PassOutcome& out) {
+  std::string all;
+  for (const auto& [node, reasons] : out.step.explain.all())
+    for (const auto& [pattern, why] : *reasons) all += why.str() + "\n";
+  return all;
+}
+
+const ir::Tensor* initializerInput(const ir::Model& m, const std::string& output, size_t index) {
+  for (const auto& n : m.graph().nodes())
+    if (n->output(0)->name() == output && n->inputs().size() > index && n->input(index))
+      return n->input(index)->initializer();
+  return nullptr;
+}
+
 }  // namespace passlab::testing

@@ -72,4 +72,12 @@ NumericResult compareWithinBudget(const ir::Model& before, const ir::Model& afte
 void expectSameOutputs(const std::string& passId, const std::string& input,
                        const passes::Options& options = {});
 
+// Every reason the step's explain recorded, one per line (failure messages,
+// and tests of why a pattern did not fire).
+std::string explainNotes(const PassOutcome& out);
+
+// The initializer read as input `index` by the node whose first output is
+// `output`; null when there is none.
+const ir::Tensor* initializerInput(const ir::Model& m, const std::string& output, size_t index);
+
 }  // namespace passlab::testing

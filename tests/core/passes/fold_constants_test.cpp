@@ -38,13 +38,6 @@ class FailingEvaluator final : public rewrite::Evaluator {
   }
 };
 
-std::string explanations(const PassOutcome& out) {
-  std::string all;
-  for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) all += why.str() + "\n";
-  return all;
-}
-
 TEST(FoldConstants, ConstantArithmeticWithTheCpuEvaluator) {
   expectRewrite(
       kPass,
@@ -151,7 +144,7 @@ TEST(FoldConstants, NeedsAnEvaluatorForKernels) {
       y = Add(x, k) })",
       {}, nullptr);
   EXPECT_FALSE(out.step.changed);
-  EXPECT_NE(explanations(out).find("no evaluator"), std::string::npos) << explanations(out);
+  EXPECT_NE(explainNotes(out).find("no evaluator"), std::string::npos) << explainNotes(out);
 }
 
 TEST(FoldConstants, EvaluatorErrorsAreExplained) {
@@ -162,7 +155,7 @@ TEST(FoldConstants, EvaluatorErrorsAreExplained) {
       y = Add(x, k) })",
       {}, &failing);
   EXPECT_FALSE(out.step.changed);
-  EXPECT_NE(explanations(out).find("no kernel for Add in this test"), std::string::npos);
+  EXPECT_NE(explainNotes(out).find("no kernel for Add in this test"), std::string::npos);
 }
 
 // The onnx_light_* pattern: weights made by ConstantOfShape from a few bytes.
@@ -176,8 +169,8 @@ TEST(FoldConstants, SizeBudgetKeepsSmallInputsSmall) {
   PassOutcome out = runPass(kPass, kLightWeights, {}, &eval);
   EXPECT_FALSE(out.step.changed);
   EXPECT_EQ(eval.calls, 0) << "a result known to be too large is not even computed";
-  EXPECT_NE(explanations(out).find("37632 bytes, more than the budget"), std::string::npos)
-      << explanations(out);
+  EXPECT_NE(explainNotes(out).find("37632 bytes, more than the budget"), std::string::npos)
+      << explainNotes(out);
 }
 
 TEST(FoldConstants, SizeBudgetCanBeLifted) {

@@ -19,30 +19,14 @@ namespace {
 
 const char* kPass = "prune_magnitude";
 
-// The values / dims of the initializer read as input `index` by the node whose output is `output`.
-const ir::Tensor* inputTensor(const ir::Model& m, const std::string& output, size_t index) {
-  for (const auto& n : m.graph().nodes())
-    if (n->output(0)->name() == output && n->inputs().size() > index && n->input(index) &&
-        n->input(index)->initializer())
-      return n->input(index)->initializer();
-  return nullptr;
-}
-
 std::vector<double> inputValues(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = inputTensor(m, output, index);
+  const ir::Tensor* t = initializerInput(m, output, index);
   return t ? t->toDoubleVector() : std::vector<double>{};
 }
 
 std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = inputTensor(m, output, index);
+  const ir::Tensor* t = initializerInput(m, output, index);
   return t ? t->dims() : std::vector<int64_t>{};
-}
-
-std::string notes(const PassOutcome& out) {
-  std::string all;
-  for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) all += why.str() + "\n";
-  return all;
 }
 
 // The output channels (rows of `in` channels' weights) that are all zero.
@@ -102,7 +86,7 @@ TEST(PruneMagnitudeStreams, FindsTheLayersAResidualStageAdds) {
 
 TEST(PruneMagnitudeStreams, TheSameChannelsGoInEveryLayerOfTheStream) {
   PassOutcome out = runPass(kPass, kBlocks, kStreamOnly);
-  ASSERT_TRUE(out.step.changed) << notes(out);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
   EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(zeroRows(inputValues(out.model, "b", 1), 3), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(zeroRows(inputValues(out.model, "d", 1), 3), (std::vector<int64_t>{2, 3}));
@@ -111,10 +95,10 @@ TEST(PruneMagnitudeStreams, TheSameChannelsGoInEveryLayerOfTheStream) {
   EXPECT_EQ(inputValues(out.model, "d", 2), (std::vector<double>{0.2f, 0.1f, 0, 0}));
   EXPECT_EQ(inputValues(out.model, "ca", 1), inputValues(parse(kBlocks), "ca", 1));
   EXPECT_NE(
-      notes(out).find(
+      explainNotes(out).find(
           "pruned with its residual stream (2 channels ranked over its 3 layers): 4 of 8 weights"),
       std::string::npos)
-      << notes(out);
+      << explainNotes(out);
   EXPECT_NE(out.step.note.str().find(
                 "3 layers pruned (channel), 1 residual streams as one: 16 weights set to zero"),
             std::string::npos)
@@ -130,7 +114,7 @@ TEST(PruneMagnitudeStreams, RemoveDeadChannelsThenRemovesThemWithTheOutputsEqual
   ASSERT_TRUE(out.step.changed);
   ir::Model pruned = out.model.clone();
   PassOutcome removed = runPass("remove_dead_channels", std::move(out.model));
-  ASSERT_TRUE(removed.step.changed) << notes(removed);
+  ASSERT_TRUE(removed.step.changed) << explainNotes(removed);
   EXPECT_NE(removed.step.note.str().find("6 channels removed from 3 layers"), std::string::npos)
       << removed.step.note.str();
   for (const char* layer : {"h", "b", "d"}) EXPECT_EQ(inputDims(removed.model, layer, 1).at(0), 2);
@@ -149,11 +133,11 @@ TEST(PruneMagnitudeStreams, EachLayerOnItsOwnWithStreamsOff) {
   // zeroed would take the outputs over the budget.
   perLayer.emplace_back("keep_bias", "true");
   PassOutcome out = runPass(kPass, kBlocks, perLayer);
-  ASSERT_TRUE(out.step.changed) << notes(out);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
   EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(zeroRows(inputValues(out.model, "b", 1), 3), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(zeroRows(inputValues(out.model, "d", 1), 3), (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(notes(out).find("residual stream"), std::string::npos) << notes(out);
+  EXPECT_EQ(explainNotes(out).find("residual stream"), std::string::npos) << explainNotes(out);
 }
 
 TEST(PruneMagnitudeStreams, ABlockedLayerBlocksItsWholeStream) {
@@ -182,10 +166,10 @@ TEST(PruneMagnitudeStreams, ABroadcastAddGroupsNothing) {
   analysis::inferShapes(m);
   EXPECT_TRUE(passes::residual::residualStreams(m.graph(), 13).empty());
   PassOutcome out = runPass(kPass, kBroadcast, {{"pattern", "channel"}, {"sparsity", "0.5"}});
-  ASSERT_TRUE(out.step.changed) << notes(out);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
   EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(zeroRows(inputValues(out.model, "e", 1), 2), (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(notes(out).find("residual stream"), std::string::npos) << notes(out);
+  EXPECT_EQ(explainNotes(out).find("residual stream"), std::string::npos) << explainNotes(out);
 }
 
 }  // namespace

@@ -26,13 +26,6 @@ std::vector<double> inputValues(const ir::Model& m, const std::string& output, s
   return {};
 }
 
-std::string notes(const PassOutcome& out) {
-  std::string all;
-  for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) all += why.str() + "\n";
-  return all;
-}
-
 // Half the weights are tiny, so pruning them stays far inside the budget.
 const char* kMatMul = R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,4] x) => (float[2,4] y)
@@ -51,9 +44,10 @@ TEST(PruneMagnitude, UnstructuredZeroesTheSmallestShare) {
       out.step.note.str().find("1 layers pruned (unstructured): 8 weights set to zero, 50.0%"),
       std::string::npos)
       << out.step.note.str();
-  EXPECT_NE(notes(out).find("pruned: 8 of 16 weights set to zero, 50.0% of the weight zero now"),
-            std::string::npos)
-      << notes(out);
+  EXPECT_NE(
+      explainNotes(out).find("pruned: 8 of 16 weights set to zero, 50.0% of the weight zero now"),
+      std::string::npos)
+      << explainNotes(out);
   // A quarter: the four smallest (0.001 ... 0.004).
   PassOutcome quarter = runPass(kPass, kMatMul, {{"sparsity", "0.25"}});
   EXPECT_EQ(inputValues(quarter.model, "y", 1),

@@ -16,21 +16,13 @@ namespace {
 
 const char* kPass = "remove_dead_channels";
 
-// The initializer read as input `index` of the node whose output is `output`.
-const ir::Tensor* inputTensor(const ir::Model& m, const std::string& output, size_t index) {
-  for (const auto& n : m.graph().nodes())
-    if (n->output(0)->name() == output && n->inputs().size() > index && n->input(index))
-      return n->input(index)->initializer();
-  return nullptr;
-}
-
 std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = inputTensor(m, output, index);
+  const ir::Tensor* t = initializerInput(m, output, index);
   return t ? t->dims() : std::vector<int64_t>{};
 }
 
 std::vector<double> inputValues(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = inputTensor(m, output, index);
+  const ir::Tensor* t = initializerInput(m, output, index);
   return t ? t->toDoubleVector() : std::vector<double>{};
 }
 
@@ -38,13 +30,6 @@ int64_t groupOf(const ir::Model& m, const std::string& output) {
   for (const auto& n : m.graph().nodes())
     if (n->output(0)->name() == output) return n->attrInt("group", 1);
   return 0;
-}
-
-std::string explainNotes(const PassOutcome& out) {
-  std::string notes;
-  for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) notes += why.str() + "\n";
-  return notes;
 }
 
 // `text` with `from` (found once) replaced by `to`.

@@ -16,20 +16,6 @@ namespace {
 
 const char* kPass = "remove_dead_channels";
 
-const ir::Tensor* inputTensor(const ir::Model& m, const std::string& output, size_t index) {
-  for (const auto& n : m.graph().nodes())
-    if (n->output(0)->name() == output && n->inputs().size() > index && n->input(index))
-      return n->input(index)->initializer();
-  return nullptr;
-}
-
-std::string explainNotes(const PassOutcome& out) {
-  std::string notes;
-  for (const auto& [node, reasons] : out.step.explain.all())
-    for (const auto& [pattern, why] : *reasons) notes += why.str() + "\n";
-  return notes;
-}
-
 // n values in [-3, 3]: "-3, -2, -1, 0, 1, 2, 3, -3, ...", shifted by `start`.
 std::string sequence(int n, int start = 0) {
   std::string s;
@@ -63,18 +49,18 @@ const std::string kOnePadded =
 TEST(RemoveDeadChannelsPadded, OneChannelCarriesTheOthersIntoAPaddedConv) {
   PassOutcome out = runPass(kPass, kOnePadded);
   ASSERT_TRUE(out.step.changed) << explainNotes(out);
-  EXPECT_EQ(inputTensor(out.model, "h", 1)->dims(), (std::vector<int64_t>{3, 2, 1, 1}));
-  EXPECT_EQ(inputTensor(out.model, "y", 1)->dims(), (std::vector<int64_t>{2, 3, 3, 3}));
-  EXPECT_EQ(inputTensor(out.model, "y", 2)->toDoubleVector(), (std::vector<double>{1, -1}));
+  EXPECT_EQ(initializerInput(out.model, "h", 1)->dims(), (std::vector<int64_t>{3, 2, 1, 1}));
+  EXPECT_EQ(initializerInput(out.model, "y", 1)->dims(), (std::vector<int64_t>{2, 3, 3, 3}));
+  EXPECT_EQ(initializerInput(out.model, "y", 2)->toDoubleVector(), (std::vector<double>{1, -1}));
   // w2 without input channels 3 and 4, channel 1 plus 0.25 / 0.5 of channel 3.
   const ir::Model in = parse(kOnePadded);
-  const std::vector<double> w2 = inputTensor(in, "y", 1)->toDoubleVector();
+  const std::vector<double> w2 = initializerInput(in, "y", 1)->toDoubleVector();
   std::vector<double> expected;
   for (size_t o = 0; o < 2; ++o)
     for (size_t c = 0; c < 3; ++c)
       for (size_t r = 0; r < 9; ++r)
         expected.push_back(w2[(o * 5 + c) * 9 + r] + (c == 1 ? 0.5 * w2[(o * 5 + 3) * 9 + r] : 0));
-  EXPECT_EQ(inputTensor(out.model, "y", 1)->toDoubleVector(), expected);
+  EXPECT_EQ(initializerInput(out.model, "y", 1)->toDoubleVector(), expected);
   EXPECT_NE(explainNotes(out).find("2 of 3 dead channels removed; the others stay: channel 1 "
                                    "stays: it carries the constants of 1 other dead channels"),
             std::string::npos)
@@ -95,7 +81,7 @@ TEST(RemoveDeadChannelsPadded, NoCarrierWhereEachIsZeroWhereTheOtherIsNot) {
       "float[1,2,4,4] y, float[1,2,4,4] z");
   PassOutcome out = runPass(kPass, text);
   ASSERT_TRUE(out.step.changed) << explainNotes(out);
-  EXPECT_EQ(inputTensor(out.model, "h", 1)->dims(), (std::vector<int64_t>{4, 2, 1, 1}));
+  EXPECT_EQ(initializerInput(out.model, "h", 1)->dims(), (std::vector<int64_t>{4, 2, 1, 1}));
   EXPECT_NE(explainNotes(out).find("1 of 3 dead channels removed; the others stay: Conv "
                                    "pads its input: channel 1 holds 0.5"),
             std::string::npos)

@@ -11,6 +11,7 @@
 #include "core/exec/cpu/batch_norm_fold.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/half_convert.h"
+#include "core/exec/cpu/plane_moments.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -178,21 +179,25 @@ class InstanceNorm final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
       const S* X = x.data<S>();
       S* Y = y->mutableData<S>();
+      auto normalize = [&](int64_t nc, const float* xp, float* yp) {
+        const PlaneMoments m = planeMoments(xp, inner);
+        const double a = floatAt(scale, nc % C) / std::sqrt(m.variance + epsilon_);
+        const double b = floatAt(bias, nc % C) - m.mean * a;
+        affineRow(xp, yp, inner, static_cast<float>(a), static_cast<float>(b));
+      };
+      if constexpr (std::is_same_v<S, float>) {
+        parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
+          for (int64_t nc = b0; nc < e0; ++nc) normalize(nc, X + nc * inner, Y + nc * inner);
+        });
+        return Status::ok();
+      }
       if constexpr (std::is_same_v<S, Half>) {
         // float16: each plane widened in bulk (F16C when present), computed in float.
         parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
           std::vector<float> buf(static_cast<size_t>(inner));
           for (int64_t nc = b0; nc < e0; ++nc) {
             halfToFloatN(&X[nc * inner].bits, buf.data(), inner);
-            double sum = 0, sq = 0;
-            for (float v : buf) sum += v;
-            const double mean = inner ? sum / static_cast<double>(inner) : 0;
-            for (float v : buf) sq += (v - mean) * (v - mean);
-            const double var = inner ? sq / static_cast<double>(inner) : 0;
-            const double a = floatAt(scale, nc % C) / std::sqrt(var + epsilon_);
-            const auto af = static_cast<float>(a);
-            const auto bf = static_cast<float>(floatAt(bias, nc % C) - mean * a);
-            for (float& v : buf) v = v * af + bf;
+            normalize(nc, buf.data(), buf.data());
             floatToHalfN(buf.data(), &Y[nc * inner].bits, inner);
           }
         });

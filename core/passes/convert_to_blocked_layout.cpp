@@ -43,6 +43,7 @@
 //   * BatchNormalization (inference) of a blocked input: one FusedElementwise
 //     X * a + c, a = scale / sqrt(var + epsilon), c = B - mean * a computed
 //     per channel (standard ops on [C]; folded when constant) and blocked;
+//     a Relu that alone reads its output ends the same program;
 //   * Concat on axis 1 of blocked inputs whose channel counts are multiples
 //     of b: Concat on axis 1 of the 5-D tensors.
 // Every blocked value that something else reads (or a graph output) gets one
@@ -232,10 +233,13 @@ class Blocker {
   }
 
   ir::Node* addNode(const std::string& op, const std::string& domain,
-                    const std::vector<ir::Value*>& inputs, ir::Node* before, const ir::Node* from) {
+                    const std::vector<ir::Value*>& inputs, ir::Node* before, const ir::Node* from,
+                    const ir::Node* alsoFrom = nullptr) {
     if (domain == ops::kDomain && !ctx_.model().opsetVersion(ops::kDomain))
       rw_.setOpsetVersion(ops::kDomain, ops::kVersion);
-    return rw_.addNode(g_, op, domain, inputs, 1, before, "", {from});
+    std::vector<const ir::Node*> origins = {from};
+    if (alsoFrom) origins.push_back(alsoFrom);
+    return rw_.addNode(g_, op, domain, inputs, 1, before, "", origins);
   }
 
   // `plain`'s blocked version: the one already made, or a new
@@ -405,7 +409,21 @@ class Blocker {
   bool convertUnary(ir::Node& n) {
     const Blocked* x = blockedOf(n.input(0));
     if (!x) return false;
+    if (auto it = absorbed_.find(&n); it != absorbed_.end()) {
+      produced(n, it->second, x->channels);
+      return true;
+    }
     return same(n, {x->value}, x->channels);
+  }
+
+  // The Relu that alone reads `y` (not a graph output) and that this pass may
+  // convert, else null.
+  ir::Node* soleReluReader(const ir::Value& y) const {
+    if (y.isGraphOutput() || y.uses().size() != 1) return nullptr;
+    ir::Node* r = y.uses().front().node;
+    if (r->opType() != "Relu" || !r->domain().empty() || r->input(0) != &y) return nullptr;
+    if (ctx_.filter && !ctx_.filter->allows(r->id())) return nullptr;
+    return r;
   }
 
   bool convertBinary(ir::Node& n) {
@@ -553,10 +571,21 @@ class Blocker {
     ir::Value* c = op("Sub", {n.input(2), op("Mul", {n.input(3), a})});
     ir::Value* ab = blockedChannelVector(a, x->channels, &n);
     ir::Value* cb = blockedChannelVector(c, x->channels, &n);
-    // x * a + c in one pass: FusedElementwise(x, a, c) = Add(Mul(r0, r1), r2).
-    ir::Node* bn = addNode(ops::kFusedElementwise, ops::kDomain, {x->value, ab, cb}, &n, &n);
-    rw_.setAttr(bn, ir::Attribute::makeStrings(ops::kOps, {"Mul", "Add"}));
-    rw_.setAttr(bn, ir::Attribute::makeInts(ops::kOperands, {0, 1, -1, 3, 2, -1}));
+    // x * a + c in one pass: FusedElementwise(x, a, c) = Add(Mul(r0, r1), r2);
+    // with the Relu that alone reads Y, Relu(r4) in the same pass (densenet121's
+    // 62 BatchNormalization + Relu pairs: one pass over each tensor, not two).
+    // That Relu's blocked output is then this node's (convertUnary).
+    ir::Node* relu = soleReluReader(*n.output(0));
+    ir::Node* bn = addNode(ops::kFusedElementwise, ops::kDomain, {x->value, ab, cb}, &n, &n, relu);
+    std::vector<std::string> program = {"Mul", "Add"};
+    std::vector<int64_t> operands = {0, 1, -1, 3, 2, -1};
+    if (relu) {
+      program.push_back("Relu");
+      operands.insert(operands.end(), {4, -1, -1});
+      absorbed_[relu] = bn;
+    }
+    rw_.setAttr(bn, ir::Attribute::makeStrings(ops::kOps, program));
+    rw_.setAttr(bn, ir::Attribute::makeInts(ops::kOperands, operands));
     produced(n, bn, x->channels);
     return true;
   }
@@ -605,6 +634,9 @@ class Blocker {
   ir::Graph& g_;
   int64_t b_ = 8;
   std::unordered_map<const ir::Value*, Blocked> blocked_;
+  // A Relu whose program a converted BatchNormalization's FusedElementwise
+  // ends with: its blocked output is that node's.
+  std::unordered_map<const ir::Node*, ir::Node*> absorbed_;
   std::vector<ir::Node*> converted_;
   size_t reordersIn_ = 0, reordersOut_ = 0;
   // The cost rule: the dry run's bookkeeping by original node id, and the

@@ -246,6 +246,27 @@ TEST(PassLabFusedElementwise, BlockedScaleShiftRunsInOnePassWithTheChainsResults
           sig + "m = Mul(s, x)\n y = Add(b, m) }", in, 0, "scale shift b + s * x");
 }
 
+TEST(PassLabFusedElementwise, BlockedScaleShiftReluOnlyOfTheSum) {
+  // The one-pass path takes Mul, Add, Relu only when the Relu reads the sum
+  // (a blocked BatchNormalization and its Relu): a Relu of the product, or of
+  // an input, is another program, run as written.
+  const std::string sig =
+      "main (float[2,5,7,9,16] x, float[1,5,1,1,16] s, float[2,5,1,1,16] b) => "
+      "(float[2,5,7,9,16] y) {\n";
+  const NamedInputs in = {{"x", rnd({2, 5, 7, 9, 16}, 7)},
+                          {"s", rnd({1, 5, 1, 1, 16}, 8)},
+                          {"b", rnd({2, 5, 1, 1, 16}, 9)}};
+  compare(fe(sig, "x, s, b",
+             R"(ops = ["Mul", "Add", "Relu"], operands = [1, 0, -1, 2, 3, -1, 4, -1, -1])"),
+          sig + "m = Mul(s, x)\n a = Add(b, m)\n y = Relu(a) }", in, 0, "relu of b + s * x");
+  compare(fe(sig, "x, s, b",
+             R"(ops = ["Mul", "Add", "Relu"], operands = [0, 1, -1, 3, 2, -1, 3, -1, -1])"),
+          sig + "m = Mul(x, s)\n y = Relu(m) }", in, 0, "relu of the product");
+  compare(fe(sig, "x, s, b",
+             R"(ops = ["Mul", "Add", "Relu"], operands = [0, 1, -1, 3, 2, -1, 0, -1, -1])"),
+          sig + "y = Relu(x) }", in, 0, "relu of x");
+}
+
 TEST(PassLabFusedElementwise, PeriodicRowsLongerThanATileWithAnOddPeriod) {
   // Rows of 7 repeated along 37 x 41 (super-rows of 10619 elements, several
   // pieces each); s varies with the outer dim, g not at all outside its row;

@@ -119,6 +119,41 @@ TEST(ConvertToBlockedLayout, BatchNormAndPerChannelAndScalarOperandsStayBlocked)
   EXPECT_EQ(ops["BatchNormalization"], 0);
   EXPECT_EQ(ops["ReorderFromBlocked"], 1);  // y only
   EXPECT_EQ(ops["ReorderToBlocked"], 4);    // x, and the vectors a, c and k
+  // The Relu that alone reads the BatchNormalization ends its program.
+  EXPECT_EQ(ops["Relu"], 0);
+  const ir::Node* bn = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "FusedElementwise") bn = n.get();
+  ASSERT_NE(bn, nullptr);
+  EXPECT_EQ(bn->attr("ops")->strings, (std::vector<std::string>{"Mul", "Add", "Relu"}));
+}
+
+// The BatchNormalization's output read by the Relu and by something else (a
+// second Relu reading it too, or the graph's output): the Relu stays an op of
+// its own, the program x * a + c; outputs equal either way.
+TEST(ConvertToBlockedLayout, ReluStaysApartWhenTheBatchNormIsReadElsewhere) {
+  std::string twoReaders = batchNormChain();
+  const std::string relu = "r = Relu(n)";
+  twoReaders.replace(twoReaders.find(relu), relu.size(), "r = Relu(n)\n      e = Relu(n)");
+  const std::string add = "a = Add(two, m)";
+  twoReaders.replace(twoReaders.find(add), add.size(), "a = Add(e, m)");
+  std::string asOutput = batchNormChain();
+  const std::string sig = "=> (float[1,4,6,6] y)";
+  asOutput.replace(asOutput.find(sig), sig.size(), "=> (float[1,4,6,6] y, float[1,12,6,6] n)");
+  for (const std::string& input : {twoReaders, asOutput}) {
+    expectSameOutputs(kPass, input, kEvery8);
+    expectSameOutputs(kPass, input, kEvery16);
+    PassOutcome out = runPass(kPass, input, kEvery8);
+    int relus = 0;
+    const ir::Node* bn = nullptr;
+    for (const auto& n : out.model.graph().nodes()) {
+      relus += n->opType() == "Relu";
+      if (n->opType() == "FusedElementwise") bn = n.get();
+    }
+    EXPECT_GE(relus, 1);
+    ASSERT_NE(bn, nullptr);
+    EXPECT_EQ(bn->attr("ops")->strings, (std::vector<std::string>{"Mul", "Add"}));
+  }
 }
 
 TEST(ConvertToBlockedLayout, DivByABlockedTensorReadsItInNchw) {

@@ -4,6 +4,9 @@
 // steps ran, --explain-fallback for why some ran on the CPU, --compare-cpu for
 // the outputs against the CPU executor's): output summaries, latency (min, median),
 // peak arena memory, and with --profile a per-node table sorted by time.
+// With --profile each timed round is one run without per-node timing (the
+// latency, as without --profile) and one with it (the node table: each node's
+// median over those runs, core/pipeline/node_times.h, as `profile` reports).
 // --save-outputs writes the outputs (and the inputs used) for other tools:
 // DIR/outputs.json lists them; numeric tensors go to .npy files, strings,
 // sequences and maps into the JSON itself.
@@ -23,7 +26,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -38,6 +40,7 @@
 #include "core/exec/memory/plan_check.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
+#include "core/pipeline/node_times.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -105,27 +108,24 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// Per node: time averaged over the profiled runs.
-std::vector<exec::NodeProfile> averageProfiles(
-    const std::vector<std::vector<exec::NodeProfile>>& runs) {
-  std::vector<exec::NodeProfile> out;
-  std::map<ir::NodeId, size_t> index;
-  for (const auto& run : runs)
-    for (const exec::NodeProfile& p : run) {
-      auto [it, fresh] = index.emplace(p.nodeId, out.size());
-      if (fresh) {
-        out.push_back(p);
-        out.back().micros = 0;
-        out.back().calls = 0;
-      }
-      exec::NodeProfile& o = out[it->second];
-      o.micros += p.micros / static_cast<double>(runs.size());
-      o.calls += p.calls;
-    }
-  for (auto& p : out) p.calls /= static_cast<int64_t>(std::max<size_t>(runs.size(), 1));
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.micros > b.micros; });
-  return out;
+// The node table of --profile: each node's median over the profiled runs
+// (largest first), their sum, and the whole time of those runs.
+struct RunProfile {
+  std::vector<pipeline::NodeTimes::Row> rows;
+  double nodeSumMs = 0;       // sum of main-graph node medians
+  pipeline::Timing profiled;  // whole time of the runs with per-node timing
+  pipeline::Timing outside;   // per profiled run: its time minus its nodes' times
+};
+
+RunProfile runProfile(const pipeline::NodeTimes& times, const std::vector<double>& profiledMs) {
+  RunProfile p;
+  p.rows = times.rows();
+  p.nodeSumMs = pipeline::mainGraphMedianSumMs(p.rows);
+  p.profiled = pipeline::summarizeTimes(profiledMs);
+  p.outside = times.outsideNodes();
+  std::stable_sort(p.rows.begin(), p.rows.end(),
+                   [](const auto& a, const auto& b) { return a.time.medianMs > b.time.medianMs; });
+  return p;
 }
 
 void printDeviceText(const RunArgs& args, const DeviceReport& device) {
@@ -147,10 +147,33 @@ void printDeviceText(const RunArgs& args, const DeviceReport& device) {
   }
 }
 
+// --profile as text: the node total against the latency, then one row per node.
+void printRunProfileText(const RunProfile& p, double latency) {
+  const double total = p.nodeSumMs;
+  std::printf(
+      "profile: node medians sum to %.3f ms, %.1f%% of the latency median; the %d runs with "
+      "per-node timing took %.3f ms (median, min %.3f), %.3f ms of each outside any node "
+      "(median)\n",
+      total, latency > 0 ? 100.0 * total / latency : 0.0, p.profiled.samples, p.profiled.medianMs,
+      p.profiled.minMs, p.outside.medianMs);
+  std::printf("\n%-22s %-34s %-22s %10s %10s %7s %12s\n", "op", "node", "kernel", "median ms",
+              "min ms", "share", "bytes moved");
+  for (const pipeline::NodeTimes::Row& row : p.rows) {
+    const exec::NodeProfile& n = row.node;
+    std::string node = n.name.empty() ? "#" + std::to_string(n.nodeId) : n.name;
+    if (n.depth > 0) node = std::string(static_cast<size_t>(2 * n.depth), ' ') + node;
+    if (node.size() > 34) node = node.substr(0, 31) + "...";
+    std::printf("%-22s %-34s %-22s %10.3f %10.3f %6.1f%% %12s\n", n.op.c_str(), node.c_str(),
+                n.kernel.c_str(), row.time.medianMs, row.time.minMs,
+                total > 0 ? 100.0 * row.time.medianMs / total : 0.0,
+                str::humanBytes(n.bytesRead + n.bytesWritten).c_str());
+  }
+}
+
 void printText(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
-               const std::vector<exec::NodeProfile>& profile, const exec::memory::MemoryPlan* plan,
+               const std::optional<RunProfile>& profile, const exec::memory::MemoryPlan* plan,
                const exec::memory::RunMemoryUse& use, const DeviceReport& device) {
   std::printf("model:   %s\nthreads: %d\n", args.model.c_str(), threads);
   printDeviceText(args, device);
@@ -171,26 +194,40 @@ void printText(const RunArgs& args, const std::vector<std::string>& repairs,
   std::printf("peak arena: %s\n", str::humanBytes(peak).c_str());
   if (plan) std::printf("memory plan: %s\n", memoryPlanSummary(*plan).c_str());
   std::printf("executor memory: %s\n", executorMemorySummary(use).c_str());
-  if (profile.empty()) return;
-  double total = 0;
-  for (const auto& p : profile)
-    if (p.depth == 0) total += p.micros;
-  std::printf("\n%-22s %-34s %-22s %10s %7s %12s\n", "op", "node", "kernel", "time ms", "share",
-              "bytes moved");
-  for (const auto& p : profile) {
-    std::string node = p.name.empty() ? "#" + std::to_string(p.nodeId) : p.name;
-    if (p.depth > 0) node = std::string(static_cast<size_t>(2 * p.depth), ' ') + node;
-    if (node.size() > 34) node = node.substr(0, 31) + "...";
-    std::printf("%-22s %-34s %-22s %10.3f %6.1f%% %12s\n", p.op.c_str(), node.c_str(),
-                p.kernel.c_str(), p.micros / 1000.0, total > 0 ? 100.0 * p.micros / total : 0.0,
-                str::humanBytes(p.bytesRead + p.bytesWritten).c_str());
+  if (profile) printRunProfileText(*profile, median(ms));
+}
+
+// --profile in JSON: "profile_total" and one "profile" row per node.
+void addRunProfileJson(const RunProfile& p, nlohmann::json& j) {
+  const double total = p.nodeSumMs;
+  j["profile_total"] = {
+      {"node_sum_ms", total},
+      {"runs", p.profiled.samples},
+      {"outside_nodes_ms", p.outside.medianMs},
+      {"profiled_latency_ms", {{"median", p.profiled.medianMs}, {"min", p.profiled.minMs}}}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (const pipeline::NodeTimes::Row& row : p.rows) {
+    const exec::NodeProfile& n = row.node;
+    rows.push_back({{"node_id", n.nodeId},
+                    {"op", n.op},
+                    {"name", n.name},
+                    {"kernel", n.kernel},
+                    {"depth", n.depth},
+                    {"calls", row.callsPerRun},
+                    {"median_ms", row.time.medianMs},
+                    {"min_ms", row.time.minMs},
+                    {"samples", row.time.samples},
+                    {"share", total > 0 ? row.time.medianMs / total : 0.0},
+                    {"bytes_read", n.bytesRead},
+                    {"bytes_written", n.bytesWritten}});
   }
+  j["profile"] = std::move(rows);
 }
 
 void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
                const PreparedInputs& inputs, int threads, const std::vector<OutputSummary>& outs,
                const std::vector<double>& ms, uint64_t peak,
-               const std::vector<exec::NodeProfile>& profile, const exec::memory::MemoryPlan* plan,
+               const std::optional<RunProfile>& profile, const exec::memory::MemoryPlan* plan,
                const exec::memory::RunMemoryUse& use, const DeviceReport& device) {
   nlohmann::json j;
   j["model"] = args.model;
@@ -218,21 +255,8 @@ void printJson(const RunArgs& args, const std::vector<std::string>& repairs,
   j["peak_arena_bytes"] = peak;
   if (plan) j["memory_plan"] = memoryReportJson(args.model, *plan, peak)["totals"];
   j["executor_memory"] = executorMemoryJson(use);
-  double total = 0;
-  for (const auto& p : profile)
-    if (p.depth == 0) total += p.micros;
   j["profile"] = nlohmann::json::array();
-  for (const auto& p : profile)
-    j["profile"].push_back({{"node_id", p.nodeId},
-                            {"op", p.op},
-                            {"name", p.name},
-                            {"kernel", p.kernel},
-                            {"depth", p.depth},
-                            {"calls", p.calls},
-                            {"ms", p.micros / 1000.0},
-                            {"share", total > 0 ? p.micros / total : 0.0},
-                            {"bytes_read", p.bytesRead},
-                            {"bytes_written", p.bytesWritten}});
+  if (profile) addRunProfileJson(*profile, j);
   std::cout << j.dump(2) << "\n";
 }
 
@@ -380,8 +404,8 @@ int runCommand(const RunArgs& args) {
   }
   std::vector<double> ms;
   uint64_t peak = 0;
-  std::vector<std::vector<exec::NodeProfile>> profiles;
-  ro.profile = args.profile;
+  pipeline::NodeTimes nodeTimes;
+  std::vector<double> profiledMs;
   for (int i = 0; i < std::max(args.repeat, 1); ++i) {
     ro.valueBytes = observe ? &observed : nullptr;
     auto r = (*ex)->run(inputs->values, ro);
@@ -389,13 +413,22 @@ int runCommand(const RunArgs& args) {
     if (Status st = planFromRun(); !st) return fail(st.error());
     ms.push_back(r->totalMicros / 1000.0);
     peak = std::max(peak, r->peakArenaBytes);
-    if (args.profile) profiles.push_back(std::move(r->profile));
     last = std::move(r).value();
+    if (!args.profile) continue;
+    exec::RunOptions profiled = ro;
+    profiled.profile = true;
+    profiled.valueBytes = nullptr;
+    auto p = (*ex)->run(inputs->values, profiled);
+    if (!p) return fail(p.error());
+    profiledMs.push_back(p->totalMicros / 1000.0);
+    peak = std::max(peak, p->peakArenaBytes);
+    nodeTimes.addRun(p->profile, p->totalMicros / 1000.0);
   }
   std::vector<OutputSummary> outs;
   for (size_t i = 0; i < last.values.size(); ++i)
     outs.push_back(summarize(last.outputNames[i], last.values[i]));
-  auto profile = args.profile ? averageProfiles(profiles) : std::vector<exec::NodeProfile>{};
+  std::optional<RunProfile> profile;
+  if (args.profile) profile = runProfile(nodeTimes, profiledMs);
   if (!args.saveOutputs.empty()) {
     Status st = saveValues(args.saveOutputs, inputs->values, last);
     if (!st) return fail(st.error());
@@ -451,7 +484,9 @@ void registerRun(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", args->threads, "Threads (default: every core)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--profile", args->profile, "Per-node profile, sorted by time");
+  cmd->add_flag("--profile", args->profile,
+                "Per-node profile, sorted by time: each node's median over runs with per-node "
+                "timing, one after each timed run");
   cmd->add_flag("--json", args->json, "Print JSON");
   cmd->add_flag("--reference", args->reference, "Use only the reference kernels");
   cmd->add_flag("--no-memory-plan", args->noMemoryPlan,

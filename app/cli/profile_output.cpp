@@ -67,6 +67,8 @@ void printLatency(const pipeline::ProfileResult& r) {
       "the latency is not in any node's time\n",
       r.overheadMs, r.nodeSumMs, 100 * r.overheadShare);
   std::printf("          from the minimums: %.3f ms\n", r.overheadMinMs);
+  std::printf("          within the profiled runs: %.3f ms of each outside any node (median)\n",
+              r.outsideNodes.medianMs);
   std::printf("peak arena memory: %s\n", str::humanBytes(r.peakArenaBytes).c_str());
 }
 
@@ -207,6 +209,7 @@ nlohmann::json profileJson(const pipeline::ProfileResult& r) {
                       {"overhead_ms", r.overheadMs},
                       {"overhead_share", r.overheadShare},
                       {"overhead_min_ms", r.overheadMinMs},
+                      {"outside_nodes", timingJson(r.outsideNodes)},
                       {"peak_arena_bytes", r.peakArenaBytes}};
   if (!r.deviceRun.device.empty()) j["device_run"] = deviceSummaryJson(r.deviceRun);
   j["nodes"] = nlohmann::json::array();

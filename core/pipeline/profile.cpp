@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/pipeline/node_extract.h"
+#include "core/pipeline/node_times.h"
 
 namespace passlab::pipeline {
 
@@ -41,22 +42,14 @@ std::unordered_map<ir::NodeId, analysis::NodeCost> costsForRun(const ir::Model& 
   return costs;
 }
 
-// Samples of one node across the profiled runs.
-struct NodeSamples {
-  exec::NodeProfile first;  // identity (op, name, kernel, depth) and bytes
-  std::vector<double> ms;
-  int64_t calls = 0;
-};
-
 struct Measurements {
   std::vector<double> untimedMs, profiledMs;
-  std::vector<NodeSamples> nodes;  // run order
+  NodeTimes nodes;
   uint64_t peakArenaBytes = 0;
   exec::DeviceRunSummary deviceRun;  // of the last profiled run
 };
 
 Status measure(PreparedRun& run, const ProfileRequest& request, Measurements& m) {
-  std::unordered_map<ir::NodeId, size_t> index;
   exec::RunOptions profiled = run.options;
   profiled.profile = true;
   for (int i = 0; i < request.repeats; ++i) {
@@ -70,34 +63,30 @@ Status measure(PreparedRun& run, const ProfileRequest& request, Measurements& m)
     m.profiledMs.push_back(r->totalMicros / 1000.0);
     m.peakArenaBytes = std::max(m.peakArenaBytes, r->peakArenaBytes);
     m.deviceRun = std::move(r->device);
-    for (const exec::NodeProfile& p : r->profile) {
-      auto [it, fresh] = index.emplace(p.nodeId, m.nodes.size());
-      if (fresh) m.nodes.push_back({p, {}, 0});
-      m.nodes[it->second].ms.push_back(p.micros / 1000.0);
-      m.nodes[it->second].calls += p.calls;
-    }
+    m.nodes.addRun(r->profile, r->totalMicros / 1000.0);
   }
   report(request, "measuring", request.repeats, request.repeats);
   return Status::ok();
 }
 
-NodeTiming nodeTiming(const NodeSamples& s, int repeats,
+NodeTiming nodeTiming(const NodeTimes::Row& row,
                       const std::unordered_map<ir::NodeId, analysis::NodeCost>& costs) {
+  const exec::NodeProfile& p = row.node;
   NodeTiming n;
-  n.nodeId = s.first.nodeId;
-  n.name = s.first.name;
-  n.op = s.first.op;
-  n.kernel = s.first.kernel;
-  n.depth = s.first.depth;
-  n.callsPerRun = s.calls / std::max(repeats, 1);
-  n.time = summarizeTimes(s.ms);
+  n.nodeId = p.nodeId;
+  n.name = p.name;
+  n.op = p.op;
+  n.kernel = p.kernel;
+  n.depth = p.depth;
+  n.callsPerRun = row.callsPerRun;
+  n.time = row.time;
   auto it = costs.find(n.nodeId);
   if (it != costs.end())
     n.cost = it->second;
   else
     n.cost.known = false;
-  n.bytesMoved = n.cost.known ? n.cost.bytesRead + n.cost.bytesWritten
-                              : s.first.bytesRead + s.first.bytesWritten;
+  n.bytesMoved =
+      n.cost.known ? n.cost.bytesRead + n.cost.bytesWritten : p.bytesRead + p.bytesWritten;
   const double seconds = n.time.medianMs / 1000.0;
   if (seconds > 0) {
     if (n.cost.known && n.cost.flops > 0) n.gflops = n.cost.flops / seconds / 1e9;
@@ -135,13 +124,14 @@ ProfileResult summarize(const Measurements& m, const ProfileRequest& request, Pr
   r.repeats = request.repeats;
   r.machine = machineInfo();
   r.inputs = run.descriptions;
-  for (const NodeSamples& s : m.nodes) r.nodes.push_back(nodeTiming(s, request.repeats, costs));
-  for (const NodeTiming& n : r.nodes)
-    if (n.depth == 0) r.nodeSumMs += n.time.medianMs;
+  const std::vector<NodeTimes::Row> rows = m.nodes.rows();
+  for (const NodeTimes::Row& row : rows) r.nodes.push_back(nodeTiming(row, costs));
+  r.nodeSumMs = mainGraphMedianSumMs(rows);
   for (NodeTiming& n : r.nodes) n.share = r.nodeSumMs > 0 ? n.time.medianMs / r.nodeSumMs : 0;
   r.opTypes = opTypeTotals(r.nodes, r.nodeSumMs);
   r.latency = summarizeTimes(m.untimedMs);
   r.profiledLatency = summarizeTimes(m.profiledMs);
+  r.outsideNodes = m.nodes.outsideNodes();
   r.overheadMs = r.latency.medianMs - r.nodeSumMs;
   r.overheadShare = r.latency.medianMs > 0 ? r.overheadMs / r.latency.medianMs : 0;
   double nodeMinSum = 0;

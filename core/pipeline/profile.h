@@ -18,7 +18,10 @@
 // has median, min, p90 and spread = (p90 - min) / median; spread > 10% is
 // marked noisy. overheadMs = latency median - sum of main-graph node medians:
 // what the per-node figures do not account for (scheduling, input checks,
-// freeing between nodes, the profiler itself).
+// freeing between nodes, the profiler itself, and on a shared machine the
+// stalls that medians of separate nodes drop but a median run keeps);
+// outsideNodes is the part measured within the profiled runs themselves.
+// The per-node reduction is node_times.h, shared with `run --profile`.
 #pragma once
 
 #include <atomic>
@@ -96,9 +99,13 @@ struct ProfileResult {
   std::vector<OpTypeTotal> opTypes;  // by time, largest first
   Timing latency;                    // whole-model runs without per-node timing
   Timing profiledLatency;            // whole-model time of the runs with per-node timing
-  double nodeSumMs = 0;              // sum of main-graph node medians
-  double overheadMs = 0;             // latency.medianMs - nodeSumMs
-  double overheadShare = 0;          // overheadMs / latency.medianMs
+  // Per run with per-node timing: its whole time minus its main-graph nodes'
+  // times (binding inputs, the executor's work between nodes, freeing);
+  // measured within each run, unlike overheadMs.
+  Timing outsideNodes;
+  double nodeSumMs = 0;      // sum of main-graph node medians
+  double overheadMs = 0;     // latency.medianMs - nodeSumMs
+  double overheadShare = 0;  // overheadMs / latency.medianMs
   // The same from the minimums (latency.minMs - sum of node minimums): steadier
   // than the medians on a machine that other work shares.
   double overheadMinMs = 0;

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # `profile --json` prints valid JSON with a row per node and the overhead;
+# `run --profile --json` has one row per node with its median over the runs
+# with per-node timing, and a total that is the sum of the main-graph rows;
 # `--memory-limit` stops a run that passes it, naming the node;
 # `--level basic --json` compares (`--level fused` runs the non-standard passes
 # only with --allow-nonstandard); a bad --input is an error naming it.
@@ -27,6 +29,21 @@ j = json.load(open(sys.argv[1]))
 assert len(j["nodes"]) == 3, j["nodes"]
 for k in ("latency", "overhead_ms", "cpu_model", "threads", "timer_resolution_ns"):
     assert k in j, k
+PY
+"$cli" run "$dir/m.onnx" --threads 1 --repeat 4 --profile --json > "$dir/r.json" 2> "$dir/r.err" ||
+  { cat "$dir/r.err"; fail "run --profile --json exited non-zero"; }
+python3 - "$dir/r.json" <<'PY' || fail "run --profile --json output"
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = j["profile"]
+assert sorted(r["name"] for r in rows) == ["id", "mm", "relu"], rows
+assert all(r["samples"] == 4 and r["calls"] == 1 for r in rows), rows
+t = j["profile_total"]
+assert t["runs"] == 4 and j["latency_ms"]["runs"] == 4, (t, j["latency_ms"])
+total = sum(r["median_ms"] for r in rows if r["depth"] == 0)
+assert abs(t["node_sum_ms"] - total) <= 1e-9 * max(total, 1), (t, total)
+assert abs(sum(r["share"] for r in rows) - 1) < 1e-9, rows
+assert 0 <= t["outside_nodes_ms"] <= t["profiled_latency_ms"]["median"], t
 PY
 "$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --level basic --json > "$dir/c.json" ||
   fail "profile --level basic --json exited non-zero"

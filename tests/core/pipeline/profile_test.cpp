@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
+#include "core/exec/kept_values.h"
 #include "core/pipeline/roofs.h"
 #include "tests/support/test_support.h"
 
@@ -75,6 +77,52 @@ TEST(Profile, EveryNodeHasARowAndTheMediansAddUpToTheUntimedLatency) {
   double shares = 0;
   for (const OpTypeTotal& t : r->opTypes) shares += t.share;
   EXPECT_NEAR(shares, 1.0, 1e-9);
+}
+
+// The structure of a profile, not its timing: every node of the graph has
+// one row with a sample per measured run, the warm-up runs are not among them
+// (the constant-only node computed in the warm-up shows as kept, 0 ms, in
+// every measured run), the total is the sum of the main-graph medians the
+// shares divide, and the time outside the nodes is measured in every
+// profiled run.
+TEST(Profile, OneRowPerNodeWarmUpExcludedAndTheTotalIsTheSumOfTheRows) {
+  ir::Model model = testing::parse(R"(
+    main (float[64,64] X) => (float[64,64] Y)
+    <float[1] B = {1}>
+    {
+      [cneg] C = Neg(B)
+      [add] A = Add(X, C)
+      [relu] Y = Relu(A)
+    })");
+  ProfileRequest req = request(model);
+  req.warmup = 1;
+  req.repeats = 5;
+  auto r = profileModel(req);
+  ASSERT_TRUE(r) << r.error().message();
+  std::set<ir::NodeId> graphNodes, rows;
+  for (const auto& n : model.graph().nodes()) graphNodes.insert(n->id());
+  double sum = 0, shares = 0;
+  for (const NodeTiming& n : r->nodes) {
+    EXPECT_TRUE(rows.insert(n.nodeId).second) << "two rows for " << n.label();
+    EXPECT_EQ(n.time.samples, req.repeats) << n.label();
+    EXPECT_EQ(n.callsPerRun, 1) << n.label();
+    if (n.depth == 0) sum += n.time.medianMs;
+    shares += n.share;
+    if (n.name == "cneg") {
+      EXPECT_EQ(n.kernel, exec::kKeptKernel);
+      EXPECT_EQ(n.time.medianMs, 0);
+    } else {
+      EXPECT_NE(n.kernel, exec::kKeptKernel) << n.label();
+    }
+  }
+  EXPECT_EQ(rows, graphNodes);
+  EXPECT_DOUBLE_EQ(r->nodeSumMs, sum);
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+  EXPECT_EQ(r->latency.samples, req.repeats);
+  EXPECT_EQ(r->profiledLatency.samples, req.repeats);
+  EXPECT_EQ(r->outsideNodes.samples, req.repeats);
+  EXPECT_GE(r->outsideNodes.minMs, 0);
+  EXPECT_LE(r->outsideNodes.medianMs, r->profiledLatency.medianMs);
 }
 
 TEST(Profile, AnUnknownInputIsAnErrorNamingIt) {

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "tests/core/exec/kernel_test_util.h"
 
@@ -169,7 +171,12 @@ TEST(PassLabQLinearSqueezeExcite, WithinOneStepOfTheReferenceInBothLayouts) {
                         {2, 37, 9, 4, 7, false},
                         {1, 16, 4, 1, 1, true},
                         {2, 20, 5, 6, 3, true},
-                        {1, 3, 2, 17, 19, false}};
+                        {1, 3, 2, 17, 19, false},
+                        // NHWC 64 channels at a time (AVX-512 VBMI): tails of 24, 8 and 0
+                        {1, 88, 22, 3, 4, true},
+                        {1, 200, 50, 2, 5, false},
+                        {2, 64, 16, 2, 2, true},
+                        {1, 24, 6, 3, 3, false}};
   unsigned seed = 1;
   for (const Case& k : cases) {
     SCOPED_TRACE("n " + std::to_string(k.n) + " c " + std::to_string(k.c) + " hw " +
@@ -184,6 +191,96 @@ TEST(PassLabQLinearSqueezeExcite, WithinOneStepOfTheReferenceInBothLayouts) {
     EXPECT_LE(diff(first, last).first, 1);
     // Ties are rare: almost every element equals the reference.
     EXPECT_LE(diff(first, want).second, static_cast<int>(want.size() / 100) + 1);
+  }
+}
+
+// A table whose sums round (not multiples of a power of 2), as the model's
+// text holds it: std::to_string's six decimals read back as float32.
+float irregularAt(int i) {
+  return static_cast<float>(std::stod(std::to_string(std::sin(0.37 * i) * 3.1)));
+}
+
+// The kernel's own float32 arithmetic in its order for NHWC
+// (passlab_squeeze_excite.cpp): each channel's H summed position after
+// position from 0, the mean clipped, the gate's dot products in 8 partial
+// sums, S / y_scale, then round(clip(H * S)) + zero point. Values as ints,
+// NCHW order.
+float dot8(const std::function<float(int)>& a, const std::vector<float>& b) {
+  float p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const int n = static_cast<int>(b.size());
+  int i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; ++j) p[j] += a(i + j) * b[i + j];
+  float s = 0;
+  for (; i < n; ++i) s += a(i) * b[i];
+  return s + (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])));
+}
+
+std::vector<int> float32Nhwc(const Case& k, const std::vector<uint8_t>& x) {
+  const int hw = k.h * k.w, lo = k.int8 ? -128 : 0, hi = k.int8 ? 127 : 255, z = zeroOf(k);
+  auto h = [&](uint8_t byte) { return irregularAt(k.int8 ? (byte ^ 0x80) : byte); };
+  auto clip = [](float v, float a, float b) { return std::min(std::max(v, a), b); };
+  std::vector<int> y(x.size());
+  for (int b = 0; b < k.n; ++b) {
+    std::vector<float> g(k.c, 0.0f), t(k.c1);
+    for (int p = 0; p < hw; ++p)
+      for (int c = 0; c < k.c; ++c) g[c] += h(x[(b * k.c + c) * hw + p]);
+    for (float& v : g) v = clip(v / static_cast<float>(hw), -100.0f, 100.0f);
+    for (int m = 0; m < k.c1; ++m)
+      t[m] = clip(b1At(m) + dot8([&](int c) { return w1At(m, c); }, g), kLo1, kHi1);
+    for (int c = 0; c < k.c; ++c) {
+      const float u = clip(b2At(c) + dot8([&](int m) { return w2At(c, m); }, t), kLo2, kHi2);
+      const float s = clip(kAlpha * u + kBeta, 0.0f, 1.0f) / kScale;
+      for (int p = 0; p < hw; ++p) {
+        const size_t i = static_cast<size_t>((b * k.c + c) * hw + p);
+        const float v = clip(h(x[i]) * s, static_cast<float>(lo - z), static_cast<float>(hi - z));
+        y[i] = static_cast<int>(std::nearbyint(v)) + z;
+      }
+    }
+  }
+  return y;
+}
+
+TEST(PassLabQLinearSqueezeExcite, ChannelsLastEqualsItsFloat32ArithmeticBitForBit) {
+  // Channel counts for the 16-lane loop (8, 16) and the 64-channel one
+  // (24, 88, 200: tails of 24, 24 and 8; 64), uint8 and int8.
+  const Case cases[] = {{1, 8, 4, 12, 9, false},  {1, 16, 4, 3, 5, true},
+                        {1, 24, 6, 7, 5, false},  {2, 64, 16, 3, 3, true},
+                        {1, 88, 22, 3, 8, false}, {1, 200, 50, 2, 9, true},
+                        {1, 200, 50, 2, 9, false}};
+  unsigned seed = 40;
+  for (const Case& k : cases) {
+    SCOPED_TRACE("c " + std::to_string(k.c) + (k.int8 ? " int8" : " uint8"));
+    std::string text = model(k, true);
+    const std::string t = "float[256] t = " + list(256, tableAt);
+    text.replace(text.find(t), t.size(), "float[256] t = " + list(256, irregularAt));
+    const std::vector<uint8_t> x = randomBytes(k, seed++);
+    const std::vector<uint8_t> last = toLast(k, x);
+    ir::Tensor in = k.int8 ? kt::make<uint8_t>(ir::DataType::kInt8, shapeOf(k, true), last)
+                           : kt::u8(shapeOf(k, true), last);
+    auto r = testutil::runText(text, {{"x", std::move(in)}});
+    ASSERT_EQ(r.outputs.size(), 1u);
+    std::vector<int> got;
+    if (k.int8)
+      for (int8_t v : kt::values<int8_t>(r.outputs[0])) got.push_back(v);
+    else
+      for (uint8_t v : kt::values<uint8_t>(r.outputs[0])) got.push_back(v);
+    const std::vector<int> want = float32Nhwc(k, x);
+    ASSERT_EQ(got.size(), want.size());
+    const int hw = k.h * k.w;
+    int bad = 0, distinct = 0;
+    std::vector<bool> seen(256, false);
+    for (int b = 0; b < k.n; ++b)
+      for (int p = 0; p < hw; ++p)
+        for (int c = 0; c < k.c; ++c) {
+          const int g = got[static_cast<size_t>((b * hw + p) * k.c + c)];
+          const int w = want[static_cast<size_t>((b * k.c + c) * hw + p)];
+          if (!seen[static_cast<size_t>(g + 128) & 255]) ++distinct;
+          seen[static_cast<size_t>(g + 128) & 255] = true;
+          if (g != w && bad++ < 5)
+            ADD_FAILURE() << "position " << p << " channel " << c << ": " << g << ", want " << w;
+        }
+    EXPECT_GE(distinct, 20);  // the outputs spread: not all saturated
   }
 }
 

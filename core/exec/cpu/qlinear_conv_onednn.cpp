@@ -15,10 +15,15 @@
 // (qlinear_depthwise_nhwc.h: exact, and faster than oneDNN 2.6's generic
 // jit_int8 kernel, the one it offers with zero points).
 //
+// uint8 weights or a nonzero weight zero point (NCHW X and Y, constant
+// weights) run on oneDNN's int32 sums with the zero points taken out and the
+// reference's requantization (qlinear_conv_int32.h: exact).
+//
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
-// results stay the reference's: a nonzero or non-int8 weight zero point,
-// scales or zero points that vary between runs, non-float32 scales, a
-// configuration oneDNN has no optimized implementation for, a CPU without
+// results stay the reference's: channels-last uint8 weights or a nonzero
+// weight zero point, scales or zero points that vary between runs,
+// non-float32 scales, a configuration oneDNN has no optimized
+// implementation for, a CPU without
 // VNNI (see exactInt8DotProducts). The one difference from the reference:
 // oneDNN multiplies the int32 sum by the float32 scale in float32 where the
 // reference uses double, so a value close to a rounding tie may come out 1
@@ -33,6 +38,7 @@
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_conv_channels_last.h"
+#include "core/exec/cpu/qlinear_conv_int32.h"
 #include "core/exec/cpu/qlinear_depthwise_nhwc.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
@@ -60,6 +66,8 @@ struct QConvPlan : onednn::ConvPrimitive {
   // points runs on PassLab's own kernel instead of the primitive
   // (qlinear_depthwise_nhwc.h).
   std::unique_ptr<QLinearDepthwiseNhwc> depthwise;
+  // uint8 weights or weight zero points other than 0 (qlinear_conv_int32.h).
+  std::unique_ptr<QLinearConvInt32> int32Sums;
 };
 
 // The convolution primitive for geometry g (onednn_int8_conv.h), or declined
@@ -100,6 +108,10 @@ class OneDnnQLinearConv final : public Kernel {
     if (g.spatial() > 3 || x.numel() == 0) return runReference(ctx);
     if (planIsStale(ctx, x, w, bias != nullptr))
       plan_ = build(ctx, g, bias != nullptr, channelsLast_);
+    if (plan_->int32Sums && ctx.invariantInput(kW)) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, plan_->int32Sums->yType(), g.outDims));
+      return plan_->int32Sums->run(ctx, x, bias, *y);
+    }
     if (plan_->declined) return runReference(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
                              ctx.allocate(0, plan_->requantization.yType,
@@ -144,6 +156,7 @@ class OneDnnQLinearConv final : public Kernel {
     p->threads = ctx.threads();
     std::optional<Requantization> r = readRequantization(ctx, g.M);
     if (!r) {
+      if (!channelsLast) p->int32Sums = QLinearConvInt32::create(ctx, g);
       p->declined = true;
       return p;
     }

@@ -25,6 +25,10 @@ int64_t roundUp(int64_t v, int64_t m) {
 #if defined(__x86_64__)
 #define PASSLAB_DW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
+using requant16::Channels;
+using requant16::Requant;
+using requant16::store16;
+
 bool haveAvx512() {
   return cpu_isa::hasAvx512Vnni();
 }
@@ -87,61 +91,6 @@ PASSLAB_DW_TARGET inline void sumBlock(const int32_t* in, const int32_t* w, cons
         acc[j] = _mm512_dpbusd_epi32(acc[j], _mm512_loadu_si512(at + j * s.out), wv);
     }
   }
-}
-
-// The output's constants, and whether the float32 path is exact on this run.
-struct Requant {
-  __m512d zero, lo, hi;
-  __m512i zeroI, loI, hiI;
-  bool fast;
-};
-
-// The channels of a 16-lane block.
-struct Channels {
-  const int32_t* bias;
-  const double* mult;
-  const float* multf;
-};
-
-// The reference's requantization of 16 sums, stored as bytes: (sum + bias)
-// * mult in double, rounded half to even, + y_zero_point, saturated.
-PASSLAB_DW_TARGET inline void store16Double(__m512i acc, const double* mult, const Requant& q,
-                                            uint8_t* y, __mmask16 m) {
-  const __m512d v[2] = {_mm512_cvtepi32_pd(_mm512_castsi512_si256(acc)),
-                        _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(acc, 1))};
-  __m256i r[2];
-#pragma GCC unroll 2
-  for (int h = 0; h < 2; ++h) {
-    __m512d t = _mm512_mul_pd(v[h], _mm512_loadu_pd(mult + 8 * h));
-    t = _mm512_roundscale_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    t = _mm512_min_pd(_mm512_max_pd(_mm512_add_pd(t, q.zero), q.lo), q.hi);
-    r[h] = _mm512_cvtpd_epi32(t);
-  }
-  const __m512i all = _mm512_inserti64x4(_mm512_castsi256_si512(r[0]), r[1], 1);
-  _mm512_mask_cvtepi32_storeu_epi8(y, m, all);
-}
-
-// The same result from float32 where that is exact (Requant::fast: the sums
-// below 2^24 and the products below 2^22): float(acc) is exact, p = acc *
-// multf rounds the exact product (which the double holds exactly: 24 + 24
-// bits), and rounding p to an integer gives the exact product's rounding
-// unless p is itself a half-integer (a representable tie between them would
-// be nearer); such a block goes the double way.
-PASSLAB_DW_TARGET inline void store16(__m512i sum, const Channels& ch, const Requant& q, uint8_t* y,
-                                      __mmask16 m) {
-  const __m512i acc = _mm512_add_epi32(sum, _mm512_loadu_si512(ch.bias));
-  if (q.fast) {
-    const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(ch.multf));
-    const __m512i r = _mm512_cvt_roundps_epi32(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512 off = _mm512_abs_ps(_mm512_sub_ps(p, _mm512_cvtepi32_ps(r)));
-    if (_mm512_cmp_ps_mask(off, _mm512_set1_ps(0.5f), _CMP_EQ_OQ) == 0) {
-      const __m512i v =
-          _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, q.zeroI), q.loI), q.hiI);
-      _mm512_mask_cvtepi32_storeu_epi8(y, m, v);
-      return;
-    }
-  }
-  store16Double(acc, ch.mult, q, y, m);
 }
 
 template <int B>
@@ -222,21 +171,7 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
     for (int64_t t = 0; t < kh_ * kw_; ++t) bound += std::abs(int64_t{w[ch * kh_ * kw_ + t]});
     sumBound_ = std::max(sumBound_, bound * largestX);
   }
-  mult_.assign(static_cast<size_t>(cp_), 0.0);
-  multf_.assign(static_cast<size_t>(cp_), 0.0f);
-  multBound_ = 0;
-  for (int64_t ch = 0; ch < c_; ++ch) {
-    const float m =
-        r.outputScales.size() == 1 ? r.outputScales[0] : r.outputScales[static_cast<size_t>(ch)];
-    mult_[static_cast<size_t>(ch)] = m;
-    multf_[static_cast<size_t>(ch)] = m;
-    // NaN stays (no fast path then).
-    multBound_ = std::isnan(m) || std::isnan(multBound_) ? NAN : std::max(multBound_, std::abs(m));
-  }
-  const bool ySigned = r.yType == ir::DataType::kInt8;
-  yZero_ = r.yZeroPoint;
-  yLo_ = ySigned ? -128 : 0;
-  yHi_ = ySigned ? 127 : 255;
+  requant_.prepare(r, c_, cp_);
   bias_.assign(static_cast<size_t>(cp_), 0);
   // The padding holds the zero point (as uint8) in every byte.
   const uint32_t padByte = static_cast<uint8_t>(xZeroU);
@@ -290,13 +225,7 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t fir
                                                          int64_t last) const {
   Steps s{kh_, quads_, dh_ * wb_ * cp_, 4 * dw_ * cp_, sw_ * cp_, cp_};
   std::vector<int32_t> rowBias(static_cast<size_t>(cp_));
-  const Requant q{_mm512_set1_pd(yZero_),
-                  _mm512_set1_pd(yLo_),
-                  _mm512_set1_pd(yHi_),
-                  _mm512_set1_epi32(static_cast<int32_t>(yZero_)),
-                  _mm512_set1_epi32(static_cast<int32_t>(yLo_)),
-                  _mm512_set1_epi32(static_cast<int32_t>(yHi_)),
-                  fast_};
+  const Requant q = requant16::constants(requant_, fast_);
   constexpr int64_t kBlock = 8;
   for (int64_t o = first; o < last; ++o) {
     // Kernel rows [a0, a1) read input rows; the others only padding.
@@ -315,7 +244,7 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t fir
     for (int64_t cb = 0; cb < cp_; cb += kLanes) {
       const __mmask16 m = lanes(c_ - cb);
       const int32_t* w = weights_.data() + a0 * quads_ * cp_ + cb;
-      const Channels ch{rowBias.data() + cb, mult_.data() + cb, multf_.data() + cb};
+      const Channels ch{rowBias.data() + cb, requant_.mult.data() + cb, requant_.multf.data() + cb};
       auto in = [&](int64_t col) { return rowIn + col * sw_ * cp_ + cb; };
       int64_t j = 0;
       for (; j + kBlock <= ow_; j += kBlock)
@@ -340,9 +269,7 @@ void QLinearDepthwiseNhwc::run(const void* x, const int32_t* bias, void* y, int 
   } else {
     std::fill(bias_.begin(), bias_.end(), 0);
   }
-  // Float32 is exact (store16) with sums below 2^24 and products below 2^22.
-  const int64_t sums = sumBound_ + largestBias;
-  fast_ = sums < (int64_t{1} << 24) && static_cast<double>(sums) * multBound_ < double(1 << 22);
+  fast_ = requant_.floatExact(sumBound_ + largestBias);
   const auto* xb = static_cast<const uint8_t*>(x);
   auto* yb = static_cast<uint8_t*>(y);
   // Work per output row, in multiply-adds: small rows stay on one thread.

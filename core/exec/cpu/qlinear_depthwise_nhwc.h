@@ -14,7 +14,7 @@
 // bottom padding are skipped). Then the requantization as the reference does
 // it: the sum times the float32 multiplier x_scale * w_scale[c] / y_scale in
 // double, rounded half to even, + y_zero_point, saturated (in float32 where
-// that gives the same integers, which is nearly always: see store16).
+// that gives the same integers, which is nearly always: qlinear_requant16.h).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,7 @@
 
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_requant16.h"
 
 namespace passlab::exec::cpu {
 
@@ -54,13 +55,10 @@ class QLinearDepthwiseNhwc {
   int64_t hb_ = 0, wb_ = 0;  // rows and columns of the padded image
   bool xSigned_ = false;
   int32_t xZero_ = 0;
-  double yZero_ = 0, yLo_ = 0, yHi_ = 255;
   std::vector<int32_t> weights_;        // [kh][quads_][cp_] int8 quads, 0 in the padding channels
   std::vector<int32_t> rowCorrection_;  // [kh][cp_]: zx (as uint8) * the kernel row's sum of w
-  std::vector<double> mult_;            // [cp_]
-  std::vector<float> multf_;            // [cp_], the same values
+  requant16::Multipliers requant_;      // [cp_]
   int64_t sumBound_ = 0;                // the largest |sum| before the bias
-  float multBound_ = 0;                 // the largest |multiplier| (NaN if one is)
   bool fast_ = false;                   // this run requantizes in float32 (exact: store16)
   std::vector<int32_t> bias_;           // [cp_] of this run
   // [hb_][wb_][cp_]: uint8 quads (columns col, col + dw, col + 2 dw, col + 3 dw),

@@ -43,7 +43,7 @@ OutputForm qgemmOutputForm(float alpha) {
 }
 
 std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels,
-                                                 const OutputForm& form) {
+                                                 const OutputForm& form, WeightForm weights) {
   const bool floatOutput = form.floatWithoutYScale && !ctx.has(form.yScale);
   if (!ctx.has(form.yScale) && !floatOutput) return std::nullopt;
   // QGemm's output type is y_zero_point's: float without one.
@@ -52,12 +52,16 @@ std::optional<Requantization> readRequantization(const KernelContext& ctx, int64
   const Tensor& x = ctx.input(kX);
   const Tensor& xScale = ctx.input(kXScale);
   const Tensor& wScale = ctx.input(kWScale);
-  if (!isInt8(x.dtype()) || ctx.input(kW).dtype() != DataType::kInt8) return std::nullopt;
+  const bool anyWeights = weights == WeightForm::kAny8Bit;
+  const DataType wType = ctx.input(kW).dtype();
+  if (!isInt8(x.dtype()) || (anyWeights ? !isInt8(wType) : wType != DataType::kInt8))
+    return std::nullopt;
   for (const Tensor* s : {&xScale, &wScale})
     if (s->dtype() != DataType::kFloat) return std::nullopt;
   if (xScale.numel() != 1) return std::nullopt;
   if (wScale.numel() != 1 && wScale.numel() != channels) return std::nullopt;
-  if (ctx.has(kWZeroPoint) && !weightZeroPointsAreZero(ctx.input(kWZeroPoint), channels))
+  if (!anyWeights && ctx.has(kWZeroPoint) &&
+      !weightZeroPointsAreZero(ctx.input(kWZeroPoint), channels))
     return std::nullopt;
 
   Requantization r;

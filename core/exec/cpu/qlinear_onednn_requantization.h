@@ -58,13 +58,20 @@ struct OutputForm {
 // QGemm's form for its alpha attribute.
 OutputForm qgemmOutputForm(float alpha);
 
+// The weights readRequantization takes: int8 with zero points of 0 (what
+// oneDNN's int8 primitives requantize), or 8-bit of either type with any
+// zero points, which the caller takes out itself (qlinear_conv_int32.h).
+enum class WeightForm { kSymmetricInt8, kAny8Bit };
+
 // The requantization of this run, or nullopt where the reference must run:
 // an activation that is not 8-bit, weights that are not int8, a weight zero
-// point other than 0, scales other than float32, an activation or output
-// scale or zero point that is not one value, weight scales that are neither
-// one value nor one per channel; for QGemm a y_scale without y_zero_point.
+// point other than 0 (both allowed with kAny8Bit), scales other than float32,
+// an activation or output scale or zero point that is not one value, weight
+// scales that are neither one value nor one per channel; for QGemm a y_scale
+// without y_zero_point.
 std::optional<Requantization> readRequantization(const KernelContext& ctx, int64_t channels,
-                                                 const OutputForm& form = {});
+                                                 const OutputForm& form = {},
+                                                 WeightForm weights = WeightForm::kSymmetricInt8);
 
 // The scales and zero points as primitive attributes; the output channels
 // are axis 1 of dst ([N, M, ...] or [rows, N]).

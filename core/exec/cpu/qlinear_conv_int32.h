@@ -1,0 +1,65 @@
+// QLinearConv whose weights oneDNN's int8 primitive cannot requantize by
+// itself: uint8 weights, or weight zero points other than 0 (one, or one per
+// output channel), as TFLite/EdgeTPU converters and onnxruntime's
+// quantize_static with QUInt8 weights write them. The reference kernel's
+// scalar loops ran those 20-100x slower than the float model (issue #25).
+//
+// oneDNN's int8 convolution computes the int32 sums conv(X - zx, W') into
+// channels-last scratch, with W' = W - 128 for uint8 weights (int8 ones as
+// they are) and zx as its source zero point; the weights' zero points zw'
+// (moved by the same 128, so W - zw = W' - zw') come off as zw'[m] *
+// T[n, g(m), o] (conv_integer_zero_point.h). Then the bias and the reference
+// QLinearConv's requantization (qlinear_requant16.h), 16 positions of 16
+// channels at a time, transposed to Y's [N, M, spatial...]. Integer sums and
+// the reference's rounding: bit for bit the reference kernel (qlinear.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/onednn_conv_primitive.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_requant16.h"
+#include "core/exec/kernel.h"
+
+namespace passlab::exec::cpu {
+
+class QLinearConvInt32 {
+ public:
+  // The kernel for the QLinearConv of `ctx` (X [N, C, in...] of geometry g,
+  // its weights the same on every run: KernelContext::invariantInput), or
+  // null where it does not run it: a CPU without AVX-512 VNNI, quantization
+  // inputs readRequantization refuses (with any 8-bit weights), weight zero
+  // points of another type or count, sums that could overflow int32, a
+  // configuration oneDNN has only its reference implementation for.
+  static std::unique_ptr<QLinearConvInt32> create(const KernelContext& ctx, const ConvGeometry& g);
+
+  // Y (allocated by the caller: [N, M, out...] of the requantization's type)
+  // from X and the int32 bias [M] (or null) of this run.
+  Status run(KernelContext& ctx, const Tensor& x, const Tensor* bias, Tensor& y);
+
+  // Y's type (uint8 or int8).
+  ir::DataType yType() const {
+    return requant_.yLo < 0 ? ir::DataType::kInt8 : ir::DataType::kUInt8;
+  }
+
+ private:
+  void requantize(const int32_t* acc, uint8_t* y, int threads) const;
+
+  ConvGeometry g_;
+  int64_t positions_ = 0;  // output positions per channel
+  int64_t mp_ = 0;         // output channels rounded up to 16
+  int32_t xZero_ = 0;
+  onednn::ConvPrimitive conv_;
+  Tensor weights_;                 // W' (int8)
+  std::vector<int32_t> zw_;        // zw' per output channel
+  bool weightZeroPoints_ = false;  // some zw' is not 0
+  requant16::Multipliers requant_;
+  int64_t sumBound_ = 0;       // the largest |conv(X - zx, W - zw)|
+  std::vector<int32_t> bias_;  // [mp_] of this run
+  bool fast_ = false;          // this run requantizes in float32 (exact: requant16::store16)
+};
+
+}  // namespace passlab::exec::cpu

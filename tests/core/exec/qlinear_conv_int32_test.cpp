@@ -1,0 +1,434 @@
+// QLinearConv with uint8 weights or weight zero points other than 0
+// (core/exec/cpu/qlinear_conv_int32.cpp: oneDNN's int32 sums, the weights'
+// zero points taken out, the reference's requantization) against the
+// reference kernel (qlinear.cpp), bit for bit, on seeded random one-node
+// models: uint8 and int8 weights, per-tensor and per-channel weight zero
+// points (and zero points that cancel the uint8 shift), padding, strides,
+// dilation, groups and depthwise, 1x1, 1-D and 3-D, bias, uint8 and int8
+// activations and outputs; the class called directly (1 and 2 threads) and
+// through the executor; what it declines; and the corpus model whose
+// TFLite-style weights (uint8, zero points 108-142) showed the cliff.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/analysis/shape_inference.h"
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/qlinear_conv_int32.h"
+#include "core/exec/executor.h"
+#include "core/exec/input_fill.h"
+#include "core/io/model_io.h"
+#include "core/passes/registry.h"
+#include "core/rewrite/rewriter.h"
+#include "core/support/cpu_isa.h"
+#include "tests/core/exec/int8_conv_test_util.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::exec {
+namespace {
+
+using ir::DataType;
+using namespace int8conv;  // NOLINT(google-build-using-namespace)
+
+struct Case {
+  std::string name;
+  Dims x, w;  // X [N, C, spatial...], W [M, C/group, k...]
+  DataType xType = DataType::kUInt8;
+  DataType wType = DataType::kUInt8;
+  DataType yType = DataType::kUInt8;
+  bool perChannelZeroPoints = false;
+  bool perChannelScales = false;
+  bool bias = false;
+  int64_t group = 1;
+  Dims strides = {}, pads = {}, dilations = {};
+  std::string autoPad = {};
+  // The weight zero point that makes W - zw what oneDNN takes as is: 128 for
+  // uint8, 0 for int8 (no weight term to take out).
+  bool unshiftedZeroPoint = false;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
+
+ir::Tensor floats(Dims dims, const std::vector<float>& v) {
+  return ir::Tensor::fromVector<float>(DataType::kFloat, std::move(dims), v);
+}
+
+// 8-bit zero points of type t: one, or one per channel.
+ir::Tensor zeroPoints(DataType t, const std::vector<int>& v, bool perChannel) {
+  Dims d = perChannel ? Dims{static_cast<int64_t>(v.size())} : Dims{};
+  if (t == DataType::kUInt8) {
+    std::vector<uint8_t> b(v.begin(), v.end());
+    return ir::Tensor::fromVector<uint8_t>(t, d, b);
+  }
+  std::vector<int8_t> b(v.begin(), v.end());
+  return ir::Tensor::fromVector<int8_t>(t, d, b);
+}
+
+// The model's inputs in QLinearConv's order (bias last, if any), kept for
+// calling the class directly.
+struct Model {
+  Built built;
+  std::vector<ir::Tensor> inputs;
+};
+
+Model buildModel(const Case& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int64_t M = c.w[0];
+  const int64_t K = numel(c.w) / M;  // products summed per output
+  const bool u8w = c.wType == DataType::kUInt8;
+  // Weight zero points as asymmetric quantizers pick them (uint8 around 128,
+  // int8 around 0), or the ones that cancel the shift.
+  std::vector<int> zw(c.perChannelZeroPoints ? static_cast<size_t>(M) : 1);
+  for (int& z : zw)
+    z = c.unshiftedZeroPoint ? (u8w ? 128 : 0)
+        : u8w                ? std::uniform_int_distribution<int>(100, 156)(rng)
+                             : std::uniform_int_distribution<int>(-28, 28)(rng);
+  // Scales that spread the outputs over the 8-bit range, some saturating:
+  // the sum of K products of about 74 * 80 has a spread of 5900 * sqrt(K).
+  const float xScale = 0.02f;
+  std::uniform_real_distribution<float> wScaleDist(0.002f, 0.01f);
+  std::vector<float> wScales(c.perChannelScales ? static_cast<size_t>(M) : 1);
+  for (float& s : wScales) s = wScaleDist(rng);
+  const float yScale = xScale * 0.006f * 5900.0f * std::sqrt(static_cast<float>(K)) / 40.0f;
+  const bool u8x = c.xType == DataType::kUInt8;
+  const int xZero = u8x ? std::uniform_int_distribution<int>(100, 150)(rng)
+                        : std::uniform_int_distribution<int>(-20, 20)(rng);
+  const int yZero = c.yType == DataType::kUInt8 ? 131 : -3;
+
+  Model m;
+  Built& b = m.built;
+  b.model.irVersion = 8;
+  b.model.opsets = {{"", 13}};
+  ir::Graph& g = b.model.graph();
+  ir::Tensor x = activations(c.xType, c.x, rng);
+  ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(x.dims())));
+  b.feeds.emplace_back("x", x);
+  m.inputs = {
+      x,
+      floats({}, {xScale}),
+      zeroPoint(c.xType, xZero),
+      u8w ? randomInts<uint8_t>(c.wType, c.w, 0, 255, rng)
+          : randomInts<int8_t>(c.wType, c.w, -128, 127, rng),
+      c.perChannelScales ? floats({M}, wScales) : floats({}, wScales),
+      zeroPoints(c.wType, zw, c.perChannelZeroPoints),
+      floats({}, {yScale}),
+      zeroPoint(c.yType, yZero),
+  };
+  if (c.bias) {
+    const int spread = static_cast<int>(5900 * std::sqrt(static_cast<float>(K)));
+    m.inputs.push_back(randomInts<int32_t>(DataType::kInt32, {M}, -2 * spread, 2 * spread, rng));
+  }
+  const char* names[] = {"x",       "x_scale",      "x_zero_point",
+                         "w",       "w_scale",      "w_zero_point",
+                         "y_scale", "y_zero_point", "b"};
+  std::vector<ir::Value*> in = {xIn};
+  for (size_t i = 1; i < m.inputs.size(); ++i)
+    in.push_back(g.addInitializer(names[i], m.inputs[i]));
+  ir::Node* n = g.addNode("QLinearConv", "", in, 1, nullptr, "qconv");
+  setConvAttributes(*n, c);
+  g.addOutput(n->output(0));
+  analysis::inferShapes(b.model);
+  return m;
+}
+
+// The executor's side of a call: the model's inputs, all invariant unless
+// told otherwise.
+class DirectContext final : public KernelContext {
+ public:
+  DirectContext(const std::vector<ir::Tensor>& in, int threads, bool invariant = true)
+      : threads_(threads), invariant_(invariant) {
+    for (const ir::Tensor& t : in) in_.emplace_back(t);
+  }
+  Tensor out;
+
+  size_t inputCount() const override { return in_.size(); }
+  const Value* value(size_t i) const override { return i < in_.size() ? &in_[i] : nullptr; }
+  bool invariantInput(size_t) const override { return invariant_; }
+  size_t outputCount() const override { return 1; }
+  bool wantsOutput(size_t) const override { return true; }
+  Expected<Tensor*> allocate(size_t, DataType dtype, Dims dims) override {
+    out = Tensor::zeros(dtype, std::move(dims));
+    return &out;
+  }
+  void setOutput(size_t, Value) override {}
+  Expected<Tensor> scratch(DataType dtype, Dims dims) override {
+    return Tensor::zeros(dtype, std::move(dims));
+  }
+  int threads() const override { return threads_; }
+  bool cancelled() const override { return false; }
+  int64_t maxLoopIterations() const override { return 1; }
+
+ private:
+  std::vector<Value> in_;
+  int threads_;
+  bool invariant_;
+};
+
+cpu::ConvGeometry geometryOf(const Model& m) {
+  const ir::Node& node = *m.built.model.graph().nodes().front();
+  auto attrs = cpu::parseConvAttrs(node);
+  EXPECT_TRUE(attrs);
+  auto g = cpu::convGeometry(*attrs, m.inputs[0].dims(), m.inputs[3].dims());
+  EXPECT_TRUE(g);
+  return *g;
+}
+
+// The byte at i of an 8-bit tensor, as an int.
+int valueAt(const ir::Tensor& t, size_t i) {
+  return t.dtype() == DataType::kUInt8 ? int(t.data<uint8_t>()[i]) : int(t.data<int8_t>()[i]);
+}
+
+void expectEqual(const ir::Tensor& got, const ir::Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.dims(), want.dims()) << what;
+  int bad = 0;
+  for (size_t i = 0; i < static_cast<size_t>(want.numel()) && bad < 5; ++i)
+    if (valueAt(got, i) != valueAt(want, i)) {
+      ADD_FAILURE() << what << ": element " << i << " is " << valueAt(got, i) << ", the reference "
+                    << valueAt(want, i);
+      ++bad;
+    }
+}
+
+size_t distinctValues(const ir::Tensor& t) {
+  std::vector<int> v(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = valueAt(t, i);
+  std::sort(v.begin(), v.end());
+  return static_cast<size_t>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+bool covered() {
+  return cpu_isa::hasAvx512Vnni() && cpu::qlinear::exactInt8DotProducts();
+}
+
+class QLinearConvInt32Test : public ::testing::TestWithParam<Case> {};
+
+TEST_P(QLinearConvInt32Test, ExecutorMatchesTheReferenceBitForBit) {
+  const Case& c = GetParam();
+  Model m = buildModel(c, 31);
+  Runs r = runPreferredAndReference(m.built, m.built.feeds);
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.QLinearConv");
+  EXPECT_EQ(r.reference.profile[0].kernel, "cpu.QLinearConv");
+  expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run");
+  expectEqual(r.second.outputs[0], r.reference.outputs[0], "second run");
+  // Random scales must spread the outputs, or equal saturated outputs prove nothing.
+  EXPECT_GE(distinctValues(r.reference.outputs[0]),
+            std::min<size_t>(20, static_cast<size_t>(r.reference.outputs[0].numel() / 4)));
+}
+
+TEST_P(QLinearConvInt32Test, KernelMatchesTheReferenceBitForBit) {
+  const Case& c = GetParam();
+  Model m = buildModel(c, 37);
+  if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  ExecutorOptions referenceOnly;
+  referenceOnly.referenceKernels = true;
+  auto reference = Executor::create(m.built.model, referenceOnly);
+  ASSERT_TRUE(reference) << reference.error().message();
+  auto want = (*reference)->run(m.built.feeds);
+  ASSERT_TRUE(want) << want.error().message();
+
+  const cpu::ConvGeometry g = geometryOf(m);
+  for (int threads : {1, 2}) {
+    DirectContext ctx(m.inputs, threads);
+    auto k = cpu::QLinearConvInt32::create(ctx, g);
+    ASSERT_NE(k, nullptr) << "declined";
+    EXPECT_EQ(k->yType(), c.yType);
+    auto allocated = ctx.allocate(0, k->yType(), g.outDims);
+    ASSERT_TRUE(allocated);
+    Tensor* y = *allocated;
+    const Tensor* bias = c.bias ? &ctx.input(8) : nullptr;
+    for (int run = 0; run < 2; ++run) {
+      ASSERT_TRUE(k->run(ctx, ctx.input(0), bias, *y).isOk());
+      expectEqual(y->toIr(), want->outputs[0],
+                  std::to_string(threads) + " threads, run " + std::to_string(run + 1));
+    }
+  }
+}
+
+std::vector<Case> cases() {
+  using DT = DataType;
+  std::vector<Case> v;
+  v.push_back({.name = "k3_u8_weights_pads",
+               .x = {1, 32, 12, 12},
+               .w = {40, 32, 3, 3},
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "k3_u8_per_channel_zero_points_scales_bias",
+               .x = {2, 16, 9, 11},
+               .w = {24, 16, 3, 3},
+               .perChannelZeroPoints = true,
+               .perChannelScales = true,
+               .bias = true,
+               .pads = {1, 0, 2, 1}});
+  v.push_back(
+      {.name = "pointwise_u8_weights_bias", .x = {1, 48, 7, 7}, .w = {20, 48, 1, 1}, .bias = true});
+  v.push_back({.name = "pointwise_s8_weights_zero_point_s8_x",
+               .x = {1, 16, 6, 5},
+               .w = {17, 16, 1, 1},
+               .xType = DT::kInt8,
+               .wType = DT::kInt8,
+               .yType = DT::kInt8});
+  v.push_back({.name = "k3_s8_weights_per_channel_zero_points_u8_x_s8_y",
+               .x = {1, 8, 12, 12},
+               .w = {16, 8, 3, 3},
+               .wType = DT::kInt8,
+               .yType = DT::kInt8,
+               .perChannelZeroPoints = true,
+               .strides = {2, 2},
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "k3_u8_weights_s8_x_u8_y_stride2",
+               .x = {1, 8, 13, 11},
+               .w = {16, 8, 3, 3},
+               .xType = DT::kInt8,
+               .bias = true,
+               .strides = {2, 2},
+               .pads = {0, 1, 1, 0}});
+  v.push_back({.name = "k3_dilated_u8_per_channel",
+               .x = {1, 4, 12, 12},
+               .w = {6, 4, 3, 3},
+               .perChannelZeroPoints = true,
+               .perChannelScales = true,
+               .dilations = {2, 2}});
+  v.push_back({.name = "depthwise_u8_per_channel_bias",
+               .x = {1, 32, 10, 10},
+               .w = {32, 1, 3, 3},
+               .perChannelZeroPoints = true,
+               .perChannelScales = true,
+               .bias = true,
+               .group = 32,
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "depthwise_s8_weights_same_upper_stride2",
+               .x = {1, 16, 9, 9},
+               .w = {16, 1, 3, 3},
+               .xType = DT::kInt8,
+               .wType = DT::kInt8,
+               .yType = DT::kInt8,
+               .group = 16,
+               .strides = {2, 2},
+               .autoPad = "SAME_UPPER"});
+  v.push_back({.name = "grouped_u8_per_channel",
+               .x = {1, 8, 6, 6},
+               .w = {12, 2, 3, 3},
+               .perChannelZeroPoints = true,
+               .group = 4,
+               .pads = {1, 1, 1, 1}});
+  v.push_back(
+      {.name = "conv1d_u8_bias", .x = {2, 6, 20}, .w = {5, 6, 3}, .bias = true, .pads = {1, 1}});
+  v.push_back({.name = "conv3d_u8_per_channel",
+               .x = {1, 4, 5, 6, 6},
+               .w = {8, 4, 3, 3, 3},
+               .perChannelZeroPoints = true,
+               .pads = {1, 1, 1, 1, 1, 1}});
+  v.push_back({.name = "u8_weights_zero_point_128",
+               .x = {1, 16, 8, 8},
+               .w = {16, 16, 3, 3},
+               .pads = {1, 1, 1, 1},
+               .unshiftedZeroPoint = true});
+  v.push_back({.name = "k5_u8_many_channels_bias",
+               .x = {1, 24, 9, 20},
+               .w = {37, 24, 5, 5},
+               .perChannelScales = true,
+               .bias = true,
+               .pads = {2, 2, 2, 2}});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, QLinearConvInt32Test, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// Weights that may change between runs, a zero point of another type than
+// the weights', per-channel output scales: the class declines (the kernel
+// runs the reference then, which reports or computes them).
+TEST(QLinearConvInt32, DeclinesWhatItDoesNotCover) {
+  if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  Model m = buildModel({.name = "k3", .x = {1, 8, 6, 6}, .w = {8, 8, 3, 3}}, 5);
+  const cpu::ConvGeometry g = geometryOf(m);
+  {
+    DirectContext ctx(m.inputs, 1);
+    EXPECT_NE(cpu::QLinearConvInt32::create(ctx, g), nullptr) << "the case itself";
+  }
+  {
+    DirectContext ctx(m.inputs, 1, false);
+    EXPECT_EQ(cpu::QLinearConvInt32::create(ctx, g), nullptr) << "weights not invariant";
+  }
+  {
+    std::vector<ir::Tensor> in = m.inputs;
+    in[5] = zeroPoint(DataType::kInt8, 3);
+    DirectContext ctx(in, 1);
+    EXPECT_EQ(cpu::QLinearConvInt32::create(ctx, g), nullptr) << "int8 zero point of uint8 weights";
+  }
+  {
+    std::vector<ir::Tensor> in = m.inputs;
+    in[6] = floats({8}, std::vector<float>(8, 0.5f));
+    DirectContext ctx(in, 1);
+    EXPECT_EQ(cpu::QLinearConvInt32::create(ctx, g), nullptr) << "y_scale per channel";
+  }
+}
+
+// ort_qdq_multi_consumer_dq_fixed (MobilenetEdgeTPU blocks: uint8 weights
+// with zero points 108-142) after fuse_qdq_into_qlinear: its six
+// QLinearConvs, each made an output, equal the reference kernel's.
+TEST(QLinearConvInt32, CorpusModelEqualsTheReference) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded =
+      io::loadModel(*testing::corpusDir() + "/models/ort_qdq_multi_consumer_dq_fixed.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  ir::Model& model = loaded->model;
+  analysis::inferShapes(model);
+  rewrite::EditLog log;
+  rewrite::Rewriter rw(model, log);
+  passes::PassContext pc{rw, {}};
+  ASSERT_TRUE(passes::findPass("fuse_qdq_into_qlinear")->run(pc).isOk());
+  int convs = 0;
+  for (const auto& n : model.graph().nodes())
+    if (n->opType() == "QLinearConv") {
+      model.graph().addOutput(n->output(0));
+      ++convs;
+    }
+  ASSERT_EQ(convs, 6);
+
+  ExecutorOptions referenceOnly;
+  referenceOnly.referenceKernels = true;
+  auto preferred = Executor::create(model, {});
+  auto reference = Executor::create(model, referenceOnly);
+  ASSERT_TRUE(preferred) << preferred.error().message();
+  ASSERT_TRUE(reference) << reference.error().message();
+  NamedInputs feeds;
+  FillOptions fo;
+  fo.seed = 11;
+  for (const InputInfo& in : (*preferred)->inputs()) {
+    auto t = makeInput(in, fo);
+    ASSERT_TRUE(t) << t.error().message();
+    feeds.emplace_back(in.name, *t);
+  }
+  for (int threads : {1, 2}) {
+    RunOptions ro;
+    ro.threads = threads;
+    auto got = (*preferred)->run(feeds, ro);
+    auto want = (*reference)->run(feeds, ro);
+    ASSERT_TRUE(got) << got.error().message();
+    ASSERT_TRUE(want) << want.error().message();
+    ASSERT_EQ(got->outputs.size(), want->outputs.size());
+    for (size_t i = 0; i < want->outputs.size(); ++i) {
+      const ir::Tensor& a = got->outputs[i];
+      const ir::Tensor& b = want->outputs[i];
+      ASSERT_EQ(a.dtype(), b.dtype());
+      const auto x = a.bytes(), y = b.bytes();
+      ASSERT_EQ(x.size(), y.size());
+      EXPECT_TRUE(std::equal(x.begin(), x.end(), y.begin()))
+          << want->outputNames[i] << ", " << threads << " threads";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace passlab::exec

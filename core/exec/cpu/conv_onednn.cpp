@@ -282,8 +282,12 @@ class OneDnnConv final : public Kernel {
       auto anyDst = memory::desc(onednn::toDims(g.outDims), f32, tag::any);
       if (!kTransposed && runsInPlainNchw(g)) {
         try {
+          // oneDNN's GEMM-based kernel adds the bias in a parallel region of
+          // its own: on the calling thread instead where that is cheaper.
+          const bool biasAfter = hasBias && onednn::biasAddedAlone(p->userDst, threads);
           adoptConvolution(*p, convolution(*p, p->userSrc, anyWei, p->userDst, strides, dil, padL,
-                                           padR, hasBias));
+                                           padR, hasBias && !biasAfter));
+          p->biasAfter = biasAfter;
           return p;
         } catch (const dnnl::error&) {
           // no plain implementation: let oneDNN choose the layout below

@@ -69,7 +69,26 @@ void runReorder(dnnl::reorder& reorder, dnnl::stream& s, memory& from, memory& t
   reorder.execute(s, from, to);
 }
 
+// y[n, c, ...] += bias[c] on plain [N, C, spatial...] float32, as oneDNN's
+// GEMM-based convolution adds it (one float addition per element), so the
+// result is the same bit for bit.
+void addBias(const memory::desc& plain, const float* bias, float* y) {
+  const memory::dims d = plain.dims();
+  int64_t positions = 1;
+  for (size_t i = 2; i < d.size(); ++i) positions *= d[i];
+  for (int64_t n = 0; n < d[0]; ++n)
+    for (int64_t c = 0; c < d[1]; ++c) {
+      const float b = bias[c];
+      float* row = y + (n * d[1] + c) * positions;
+      for (int64_t i = 0; i < positions; ++i) row[i] += b;
+    }
+}
+
 }  // namespace
+
+bool biasAddedAlone(const memory::desc& dst, int threads) {
+  return reorderAlone(dst, threads);
+}
 
 void ConvPrimitive::adopt(dnnl::primitive primitive, const memory::desc& src,
                           const memory::desc& wei, const memory::desc& dst) {
@@ -156,12 +175,13 @@ Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor&
   }
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-  if (bias) args[DNNL_ARG_BIAS] = over(biasDesc, *bias);
+  if (bias && !biasAfter) args[DNNL_ARG_BIAS] = over(biasDesc, *bias);
   if (binarySrc)
     args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = over(binaryDesc, *binarySrc);
   prim.execute(s, args);
   if (reorderDst) runReorder(fromDst, s, dst, userOut, dstAlone);
   s.wait();
+  if (bias && biasAfter) addBias(userDst, bias->data<float>(), y.mutableData<float>());
   return Status::ok();
 }
 

@@ -24,6 +24,11 @@ struct ConvPrimitive {
   // run so): its bytes are too few to pay for waking the others
   // (fork_join_cost.h).
   bool srcAlone = false, dstAlone = false;
+  // The primitive was built without the bias, which execute() adds to the
+  // (plain) result on the calling thread alone: oneDNN's GEMM-based
+  // convolution adds it in a parallel region of its own, one more wake of
+  // the sleeping threads per call (biasAddedAlone).
+  bool biasAfter = false;
   dnnl::reorder toSrc, toWei, fromDst;
   dnnl::memory packedWei;    // weights in the primitive's layout
   bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)
@@ -53,5 +58,11 @@ struct ConvPrimitive {
   Status execute(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
                  Tensor& y, bool invariantWeights, const Tensor* binarySrc = nullptr);
 };
+
+// Whether adding the bias to a result of layout `dst` moves too few bytes to
+// pay for waking the other threads of `threads` (fork_join_cost.h), so a
+// primitive with no post-ops is better built without it (biasAfter). Only
+// for results the primitive writes in the user's plain layout.
+bool biasAddedAlone(const dnnl::memory::desc& dst, int threads);
 
 }  // namespace passlab::exec::cpu::onednn

@@ -1,6 +1,6 @@
 // The fork-join cost measured per process and the split limit derived from
-// it (issue #26); a convolution's layout reorders on one thread give the same
-// bytes as on two.
+// it (issue #26); a convolution's layout reorders, and a 1x1 convolution's
+// bias, on one thread give the same bytes as on two.
 #include "core/exec/fork_join_cost.h"
 
 #include <gtest/gtest.h>
@@ -110,6 +110,57 @@ TEST(ForkJoinCost, ConvReordersOnOneThreadChangeNoBit) {
                     w[size_t(((o * 16 + c) * 3 + ky) * 3 + kx)];
           }
       EXPECT_NEAR(reordersAlone[size_t(o * 55 * 55 + p)], want, 1e-4) << o << "," << p;
+    }
+}
+
+// A 1x1 convolution oneDNN runs as one GEMM on plain NCHW; at 2 threads,
+// under a limit above the estimate for its result's bytes (0.8 MB read and
+// written: tens of us) and below its work (25 MFLOP: hundreds of us), the
+// bias is added on the calling thread after the GEMM instead of in oneDNN's
+// own parallel region.
+constexpr const char* kPointwise = R"(
+    main (float[1,64,55,55] x, float[64,64,1,1] w, float[64] b) => (float[1,64,55,55] y) {
+      y = Conv (x, w, b)
+    })";
+
+std::vector<float> runPointwise(const char* limit, int threads) {
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", limit, 1);
+  ir::Model m = parseModel(kPointwise);
+  auto ex = Executor::create(m, {});
+  EXPECT_TRUE(ex) << ex.error().message();
+  RunOptions options;
+  options.threads = threads;
+  NamedInputs inputs = {
+      {"x", Value(Tensor::fromIr(floats({1, 64, 55, 55}, wave(64 * 55 * 55, 0.37f, 1.0f))))},
+      {"w", Value(Tensor::fromIr(floats({64, 64, 1, 1}, wave(64 * 64, 0.11f, 0.2f))))},
+      {"b", Value(Tensor::fromIr(floats({64}, wave(64, 0.5f, 0.1f))))}};
+  auto r = (*ex)->run(inputs, options);
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
+  EXPECT_TRUE(r) << r.error().message();
+  return r ? toFloats(r->outputs[0]) : std::vector<float>();
+}
+
+TEST(ForkJoinCost, PointwiseBiasOnOneThreadChangesNoBit) {
+  // 150: the bias after the GEMM, on the calling thread; 0: inside oneDNN
+  // (every step and pass split); 1 thread: inside oneDNN, never split.
+  std::vector<float> biasAlone = runPointwise("150", 2), inOneDnn = runPointwise("0", 2),
+                     oneThread = runPointwise("150", 1);
+  ASSERT_EQ(biasAlone.size(), size_t{64 * 55 * 55});
+  ASSERT_EQ(inOneDnn.size(), biasAlone.size());
+  ASSERT_EQ(oneThread.size(), biasAlone.size());
+  for (size_t i = 0; i < biasAlone.size(); ++i) {
+    ASSERT_EQ(biasAlone[i], inOneDnn[i]) << i;
+    ASSERT_EQ(biasAlone[i], oneThread[i]) << i;
+  }
+  // Against a double sum: the bias is added once, to every channel's plane.
+  std::vector<float> x = wave(64 * 55 * 55, 0.37f, 1.0f), w = wave(64 * 64, 0.11f, 0.2f),
+                     b = wave(64, 0.5f, 0.1f);
+  for (int o = 0; o < 64; o += 7)
+    for (int p = 0; p < 55 * 55; p += 97) {
+      double want = b[size_t(o)];
+      for (int c = 0; c < 64; ++c)
+        want += double(x[size_t(c * 55 * 55 + p)]) * w[size_t(o * 64 + c)];
+      EXPECT_NEAR(biasAlone[size_t(o * 55 * 55 + p)], want, 1e-4) << o << "," << p;
     }
 }
 

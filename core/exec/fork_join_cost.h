@@ -19,21 +19,22 @@ namespace passlab::exec {
 // the assumed kFallbackForkJoinMicros.
 double forkJoinMicros(int threads);
 
-// Estimated single-thread work (step_threads.h's workMicros) below which a
-// step or a kernel's data movement runs on the calling thread only:
-// kForkJoinMultiple fork-joins (the estimates run 2-5x over the measured
-// single-thread times and a second thread saves at most half of the work),
-// clamped to [kMinSplitMicros, kMaxSplitMicros]. The floor is the old
+// Estimated single-thread work (analysis/work_micros.h) below which a step
+// or a kernel's data movement runs on the calling thread only:
+// kForkJoinMultiple fork-joins (a second thread saves at most half of the
+// work), clamped to [kMinSplitMicros, kMaxSplitMicros]. The floor is the old
 // constant limit (step_threads.h's kSingleThreadMicros): a limit measured
 // lower split more steps (shufflenet 70 -> 100 regions a run under PASSIVE
 // on a loaded machine) and gained nothing measurable, so the measurement only
-// raises it, where waking a thread is dear. PASSLAB_SMALL_STEP_MICROS, when
-// set to a number, replaces it (0: every step on every thread).
+// raises it, where waking a thread is dear. These were 4, 60 and 500 on the
+// estimates before their calibration (session 26), which ran about 2x over
+// for convolutions: halved with them. PASSLAB_SMALL_STEP_MICROS, when set to
+// a number, replaces the limit (0: every step on every thread).
 double splitLimitMicros(int threads);
 
 inline constexpr double kFallbackForkJoinMicros = 30.0;
-inline constexpr double kForkJoinMultiple = 4.0;
-inline constexpr double kMinSplitMicros = 60.0;
-inline constexpr double kMaxSplitMicros = 500.0;
+inline constexpr double kForkJoinMultiple = 2.0;
+inline constexpr double kMinSplitMicros = 30.0;
+inline constexpr double kMaxSplitMicros = 250.0;
 
 }  // namespace passlab::exec

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/analysis/cost_model.h"
+#include "core/analysis/work_micros.h"
 #include "core/exec/step_threads.h"
 #include "core/ir/graph.h"
 
@@ -29,30 +30,48 @@ void copyScalarAttributes(const ir::Node& from, ir::Node& to) {
   }
 }
 
-}  // namespace
-
-analysis::NodeCost costOnTensors(const ir::Node& node, const std::vector<const Value*>& ins,
-                                 const std::vector<Value>& outs) {
-  analysis::NodeCost unknown;
-  unknown.known = false;
-  ir::Graph probe;
+// A one-node graph in `probe` that runs `node` on tensors typed as `ins` and
+// `outs`; nullptr when one of them is not a tensor.
+const ir::Node* probeNode(ir::Graph& probe, const ir::Node& node,
+                          const std::vector<const Value*>& ins, const std::vector<Value>& outs) {
   std::vector<ir::Value*> inputs(ins.size(), nullptr);
   for (size_t i = 0; i < ins.size(); ++i) {
     if (ins[i] == nullptr) continue;
-    if (!ins[i]->isTensor()) return unknown;
+    if (!ins[i]->isTensor()) return nullptr;
     inputs[i] = probe.addInput("in" + std::to_string(i), typeOf(ins[i]->tensor()));
   }
   std::vector<std::string> names(outs.size());
   for (size_t i = 0; i < outs.size(); ++i) {
     if (outs[i].isNone()) continue;
-    if (!outs[i].isTensor()) return unknown;
+    if (!outs[i].isTensor()) return nullptr;
     names[i] = "out" + std::to_string(i);
   }
   ir::Node* twin = probe.addNode(node.opType(), node.domain(), inputs, names);
   copyScalarAttributes(node, *twin);
   for (size_t i = 0; i < outs.size(); ++i)
     if (twin->output(i) != nullptr) twin->output(i)->setType(typeOf(outs[i].tensor()));
+  return twin;
+}
+
+}  // namespace
+
+analysis::NodeCost costOnTensors(const ir::Node& node, const std::vector<const Value*>& ins,
+                                 const std::vector<Value>& outs) {
+  ir::Graph probe;
+  const ir::Node* twin = probeNode(probe, node, ins, outs);
+  if (twin == nullptr) {
+    analysis::NodeCost unknown;
+    unknown.known = false;
+    return unknown;
+  }
   return analysis::estimateNodeCost(*twin);
+}
+
+double workMicrosOnTensors(const ir::Node& node, const std::vector<const Value*>& ins,
+                           const std::vector<Value>& outs) {
+  ir::Graph probe;
+  const ir::Node* twin = probeNode(probe, node, ins, outs);
+  return twin == nullptr ? -1.0 : analysis::workMicros(*twin);
 }
 
 uint64_t RunShapeThreads::key(const std::vector<const Value*>& ins) {
@@ -87,7 +106,7 @@ void RunShapeThreads::learn(const ir::Node& node, const std::vector<const Value*
                             const std::vector<Value>& outs, double limitMicros) {
   std::vector<std::pair<uint64_t, bool>>& known = seen_[&node];
   if (known.size() >= kMaxShapesPerNode) return;
-  bool single = threadsForWork(costOnTensors(node, ins, outs), 2, limitMicros) == 1;
+  bool single = threadsForWork(workMicrosOnTensors(node, ins, outs), 2, limitMicros) == 1;
   known.emplace_back(key(ins), single);
 }
 

@@ -2,7 +2,7 @@
 // of subgraph bodies whose shapes inference leaves symbolic, such as a
 // decoder run by BeamSearch with a past that grows every step. The first run
 // of such a node with given input dims uses every thread; its input and
-// output tensors then give the static cost model's work (step_threads.h),
+// output tensors then give the static cost model's time (step_threads.h),
 // and later runs with the same dims use one thread when that work is small.
 #pragma once
 
@@ -39,5 +39,9 @@ class RunShapeThreads {
 // when one is not a tensor).
 analysis::NodeCost costOnTensors(const ir::Node& node, const std::vector<const Value*>& ins,
                                  const std::vector<Value>& outs);
+// Its estimated single-thread microseconds (analysis/work_micros.h; negative
+// when not known).
+double workMicrosOnTensors(const ir::Node& node, const std::vector<const Value*>& ins,
+                           const std::vector<Value>& outs);
 
 }  // namespace passlab::exec

@@ -1,17 +1,13 @@
 #include "core/exec/step_threads.h"
 
 #include "core/analysis/shape_inference.h"
+#include "core/analysis/work_micros.h"
 #include "core/exec/fork_join_cost.h"
 #include "core/exec/input_types.h"
 
 namespace passlab::exec {
 
 namespace {
-
-// Single-thread rates of this machine class, rounded down: FLOPs of the
-// vectorized kernels (oneDNN's and ours) and bytes moved, per microsecond.
-constexpr double kFlopsPerMicro = 50'000.0;
-constexpr double kBytesPerMicro = 20'000.0;
 
 std::string signatureOf(const StepThreads::Inputs& inputs) {
   std::string s;
@@ -33,7 +29,7 @@ const ir::Node* counterpart(const ir::Model& typed, const ir::Node& node) {
 // thread; its bodies' nodes decide for themselves (decideBodies).
 bool runsOnOneThread(const ir::Node* twin, double limit) {
   if (twin == nullptr || twin->hasSubgraphs()) return false;
-  return threadsForWork(analysis::estimateNodeCost(*twin), 2, limit) == 1;
+  return threadsForWork(analysis::workMicros(*twin), 2, limit) == 1;
 }
 
 std::vector<const ir::Node*> nodesOf(const ir::Graph& g) {
@@ -72,14 +68,7 @@ void decideBodies(const ir::Node& node, const ir::Node& twin, double limit,
 
 }  // namespace
 
-double workMicros(const analysis::NodeCost& cost) {
-  if (!cost.known) return -1.0;
-  double bytes = static_cast<double>(cost.bytesRead + cost.bytesWritten);
-  return cost.flops / kFlopsPerMicro + bytes / kBytesPerMicro;
-}
-
-int threadsForWork(const analysis::NodeCost& cost, int threads, double limitMicros) {
-  double micros = workMicros(cost);
+int threadsForWork(double micros, int threads, double limitMicros) {
   return micros >= 0.0 && micros < limitMicros ? 1 : threads;
 }
 

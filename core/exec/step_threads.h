@@ -3,8 +3,8 @@
 // thread only. With idle threads sleeping (OMP_WAIT_POLICY=PASSIVE) every
 // parallel region wakes them, which costs more than a small node's work.
 //
-// The work is the static cost model's (core/analysis/cost_model.h) on the
-// model's shapes inferred for the run's input shapes; a node whose cost is
+// The work is the static cost model's time (core/analysis/work_micros.h) on
+// the model's shapes inferred for the run's input shapes; a node whose cost is
 // not known, or which runs subgraphs, keeps every thread. Nodes of subgraph
 // bodies (If branches, Loop/Scan bodies) are decided the same way, on the
 // shapes inference gives them: a body run per iteration hands off once per
@@ -19,7 +19,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/analysis/cost_model.h"
 #include "core/exec/compiled_graph.h"
 #include "core/exec/run_shape_threads.h"
 #include "core/exec/value.h"
@@ -30,19 +29,17 @@ namespace passlab::exec {
 // split, for callers that give no limit: a second thread saves at most half
 // the work, and waking a sleeping one and joining it costs tens of
 // microseconds (docs/exec-benchmark.md, "Small nodes on one thread": 20 left
-// ppocr at 1.0 ms, 60 gave 0.70). The executor's runs use
+// ppocr at 1.0 ms, 60 gave 0.70, on the estimates of then, which ran about 2x
+// over for convolutions and 3-4x for element-wise ops; 30 is that 60 on the
+// calibrated estimates, "The cost model's time, calibrated"). The executor's runs use
 // splitLimitMicros(threads) instead (fork_join_cost.h: a multiple of the
 // fork-join cost measured in the process, so it follows the wait policy;
 // PASSLAB_SMALL_STEP_MICROS replaces it, 0: every step uses every thread).
-inline constexpr double kSingleThreadMicros = 60.0;
+inline constexpr double kSingleThreadMicros = 30.0;
 
-// Estimated single-thread microseconds of `cost` (FLOPs at a vectorized
-// rate, bytes at a memory rate); negative when the cost is not known.
-double workMicros(const analysis::NodeCost& cost);
-
-// The threads for a node of cost `cost` on a run of `threads` threads.
-int threadsForWork(const analysis::NodeCost& cost, int threads,
-                   double limitMicros = kSingleThreadMicros);
+// The threads for a node of `micros` estimated single-thread work
+// (analysis::workMicros; negative: not known) on a run of `threads` threads.
+int threadsForWork(double micros, int threads, double limitMicros = kSingleThreadMicros);
 
 class StepThreads {
  public:

@@ -5,10 +5,10 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/analysis/work_micros.h"
 #include "core/exec/cpu/channels_last_bytes.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/fork_join_cost.h"
-#include "core/exec/step_threads.h"
 
 namespace passlab::exec::cpu::onednn {
 
@@ -53,7 +53,7 @@ class OneOmpThread {
 bool reorderAlone(const memory::desc& user, int threads) {
   if (threads <= 1) return false;
   const uint64_t bytes = user.get_size();
-  return workMicros(analysis::NodeCost{0, bytes, bytes, true}) < splitLimitMicros(threads);
+  return analysis::copyMicros(bytes) < splitLimitMicros(threads);
 }
 
 dnnl::reorder makeReorder(const memory::desc& from, const memory::desc& to, bool alone) {

@@ -24,6 +24,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/half_convert.h"
+#include "core/exec/cpu/vector_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -114,6 +115,14 @@ void binaryLoop(const Tensor& a, const Tensor& b, Tensor& y, const Op& op, int t
   const S* pa = a.data<S>();
   const S* pb = b.data<S>();
   Out* py = y.mutableData<Out>();
+  if constexpr (!std::is_same_v<S, Half>) {
+    if (auto rows = vectorRows(y.dims(), a.dims(), b.dims())) {
+      vectorRowsLoop(
+          *rows, rows->full == 0 ? pa : pb, rows->full == 0 ? pb : pa, py, op, threads,
+          [](S v) { return load(v); }, [](auto r) { return storeOut<Out>(r); });
+      return;
+    }
+  }
   BroadcastWalker<2> walker(y.dims(), {&a.dims(), &b.dims()});
   if constexpr (std::is_same_v<S, Half> && std::is_same_v<Out, Half>) {
     // float16: runs converted in bulk (F16C when present), computed in float.

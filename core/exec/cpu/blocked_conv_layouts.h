@@ -38,12 +38,22 @@ enum class ConvLayouts : uint8_t {
 // asked for.
 inline constexpr int64_t kReordersInCacheBytes = int64_t{4} << 20;
 
+// A depthwise convolution (one input and one output channel per group) has
+// no brgemm kernel to gain from: oneDNN's pick is brdgmm on NHWC, as fast as
+// its direct depthwise kernel on nChw16c (jit_dw) but with both reorders.
+// ppocr_cls_mobile_v2's 11 depthwise 3x3 and 5x5 layers (8-200 channels on
+// 3-24 x 96 planes) took 0.27 ms of its 0.65 ms run that way (1 thread;
+// onnxruntime's NCHWc depthwise kernels 0.16 ms); on the chain's layout see
+// docs/exec-benchmark.md, session 26.
+//
 // kernel: the spatial kernel sizes; blockedX: X is blocked (not a first layer
-// reading NCHW); tensorBytes: X's and Y's bytes together. Where the chain's
-// layouts are asked for and oneDNN offers no direct JIT kernel for them, the
-// caller falls back to kOneDnnsPick.
-inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t tensorBytes = 0) {
-  if (!blockedX || tensorBytes > kReordersInCacheBytes) return ConvLayouts::kTheChains;
+// reading NCHW); tensorBytes: X's and Y's bytes together; depthwise: one
+// input and one output channel per group. Where the chain's layouts are asked
+// for and oneDNN offers no direct JIT kernel for them, the caller falls back
+// to kOneDnnsPick.
+inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t tensorBytes = 0,
+                                      bool depthwise = false) {
+  if (!blockedX || depthwise || tensorBytes > kReordersInCacheBytes) return ConvLayouts::kTheChains;
   for (int64_t k : kernel)
     if (k != 1) return ConvLayouts::kOneDnnsPick;
   return ConvLayouts::kTheChains;

@@ -84,6 +84,11 @@ int64_t tensorBytes(const ConvGeometry& g) {
   return 4 * (in + out);
 }
 
+// One input and one output channel per group (blockedConvLayouts' depthwise).
+bool isDepthwise(const ConvGeometry& g) {
+  return g.group > 1 && g.group == g.C && g.M == g.C;
+}
+
 Status checkResidual(const Tensor* z, const Dims& out) {
   if (z && z->dims() != out)
     return invalidArgument("residual Z " + z->describe() + " does not have the output's shape");
@@ -464,8 +469,8 @@ class FusedConvOneDnn final : public Kernel {
       // after it.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       bool residualPostOp = false, withPostOps = true;
-      if (block_ &&
-          blockedConvLayouts(g.kernel, blockedX, tensorBytes(g)) == ConvLayouts::kTheChains) {
+      if (block_ && blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g)) ==
+                        ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);

@@ -5,14 +5,19 @@
 // chain's layout with the residual as a binary post-op (1x1, stride 1 and 2,
 // whole and padded channel blocks, a first layer reading NCHW) and where it
 // keeps oneDNN's pick (3x3), at blocks 8 and 16, every activation (those
-// oneDNN lacks run after the post-op), with and without bias and residual.
+// oneDNN lacks run after the post-op), with and without bias and residual;
+// depthwise layers (3x3 and 5x5, padded blocks, stride 2 x 1) on the chain's
+// layout, oneDNN's direct depthwise kernel with no reorder (its verbose log).
 // A blocked residual of the wrong shape is refused by name.
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "core/exec/cpu/blocked_conv_layouts.h"
+#include "core/exec/executor.h"
+#include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/kernel_test_util.h"
+#include "tests/core/exec/onednn_verbose_log.h"
 
 namespace passlab::exec {
 namespace {
@@ -31,6 +36,12 @@ TEST(BlockedConvLayouts, WiderKernelsOnBlockedInputsTakeOneDnnsPick) {
   EXPECT_EQ(blockedConvLayouts({3, 3}, true), ConvLayouts::kOneDnnsPick);
   EXPECT_EQ(blockedConvLayouts({1, 3}, true), ConvLayouts::kOneDnnsPick);
   EXPECT_EQ(blockedConvLayouts({5, 1}, true), ConvLayouts::kOneDnnsPick);
+}
+
+TEST(BlockedConvLayouts, DepthwiseLayersKeepTheChainsLayout) {
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, 0, true), ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({5, 5}, true, 0, true), ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({5, 5}, true, 0, false), ConvLayouts::kOneDnnsPick);
 }
 
 TEST(BlockedConvLayouts, WiderKernelsOnTensorsOutOfCacheKeepTheChainsLayout) {
@@ -121,6 +132,19 @@ const ConvCase kConvs[] = {
      {1, 16, 10, 10},
      "pads = [3, 3, 3, 3], strides = [2, 2]",
      false},
+    // Depthwise (ppocr_cls_mobile_v2's): padded blocks, stride 2 x 1; 5x5.
+    {"depthwise 3x3 stride 2x1",
+     {1, 24, 8, 10},
+     {24, 1, 3, 3},
+     {1, 24, 4, 10},
+     "pads = [1, 1, 1, 1], strides = [2, 1], group = 24",
+     true},
+    {"depthwise 5x5",
+     {2, 32, 3, 12},
+     {32, 1, 5, 5},
+     {2, 32, 3, 12},
+     "pads = [2, 2, 2, 2], group = 32",
+     true},
 };
 
 std::string dimsText(const kt::Dims& d) {
@@ -190,6 +214,41 @@ TEST(BlockedFusedConv, ARebuiltPlanForAnotherBatchGivesTheSameResults) {
     kt::expectClose(run(blockedBody(cc, 16, true, true, kActs[0]), inputs, false), want,
                     "batch " + std::to_string(cc.x[0]), 2e-4f);
   }
+}
+
+// A depthwise layer on blocked X runs oneDNN's direct depthwise kernel on
+// the chain's nChw16c (padded block: 40 channels) and reorders nothing to
+// NHWC (oneDNN's pick was brdgmm on NHWC with a reorder in and out).
+TEST(BlockedFusedConv, DepthwiseRunsTheDirectKernelOnTheChainsLayout) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  const ConvCase cc = {"depthwise 5x5 stride 2x1",
+                       {1, 40, 6, 16},
+                       {40, 1, 5, 5},
+                       {1, 40, 3, 16},
+                       "pads = [2, 2, 2, 2], strides = [2, 1], group = 40",
+                       true};
+  NamedInputs inputs = {
+      {"x", rnd(cc.x, 12)}, {"w", rnd(cc.w, 13)}, {"b", rnd({cc.w[0]}, 14)}, {"z", rnd(cc.y, 15)}};
+  const Act& hardSwish = kActs[6];
+  auto ex = Executor::create(
+      testutil::parseModel(std::string(kHeader) + blockedBody(cc, 16, true, false, hardSwish)),
+      ExecutorOptions{});
+  ASSERT_TRUE(ex) << ex.error().message();
+  ASSERT_TRUE((*ex)->run(inputs));
+  Expected<RunResult> out = RunResult{};
+  std::vector<std::string> execs = testutil::onednnExecs([&] { out = (*ex)->run(inputs); });
+  ASSERT_TRUE(out) << out.error().message();
+  std::string conv, all;
+  for (const std::string& l : execs) {
+    all += l + "\n";
+    if (l.find(",convolution,") != std::string::npos) conv = l;
+  }
+  EXPECT_NE(conv.find(",jit_dw:"), std::string::npos) << all;
+  EXPECT_NE(conv.find("src_f32:p:blocked:aBcd16b"), std::string::npos) << conv;
+  EXPECT_NE(conv.find("dst_f32:p:blocked:aBcd16b"), std::string::npos) << conv;
+  EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+  kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, hardSwish), inputs, true),
+                  "against the chain", 2e-4f);
 }
 
 TEST(BlockedFusedConv, ABlockedResidualOfAnotherShapeIsRefusedByName) {

@@ -254,6 +254,7 @@ class Lrn final : public Kernel {
       const float k = alpha_ / static_cast<float>(size_);
       parallelFor(N * C, ctx.threads(), 1, [&](int64_t b0, int64_t e0) {
         std::vector<float> acc(static_cast<size_t>(inner));
+        float* a = acc.data();
         for (int64_t nc = b0; nc < e0; ++nc) {
           int64_t n = nc / C, c = nc % C;
           std::fill(acc.begin(), acc.end(), 0.0f);
@@ -262,14 +263,14 @@ class Lrn final : public Kernel {
             const S* xp = X + (n * C + cc) * inner;
             for (int64_t i = 0; i < inner; ++i) {
               float v = load(xp[i]);
-              acc[static_cast<size_t>(i)] += v * v;
+              a[i] += v * v;
             }
           }
+          denominators(a, inner, k);
           const S* xp = X + nc * inner;
           S* yp = Y + nc * inner;
           for (int64_t i = 0; i < inner; ++i)
-            yp[i] = store<S>(static_cast<ComputeT<S>>(
-                load(xp[i]) / std::pow(bias_ + k * acc[static_cast<size_t>(i)], beta_)));
+            yp[i] = store<S>(static_cast<ComputeT<S>>(load(xp[i]) / a[i]));
         }
       });
       return Status::ok();
@@ -279,6 +280,21 @@ class Lrn final : public Kernel {
  private:
   Lrn(int64_t size, float alpha, float beta, float bias)
       : size_(size), alpha_(alpha), beta_(beta), bias_(bias) {}
+
+  // a[i] = (bias + k * a[i])^beta in place. beta = 0.75 (AlexNet, CaffeNet,
+  // ZFNet, GoogLeNet) as d^0.5 * d^0.25, two square roots the loop vectorizes
+  // (within 2 ulp of the power; std::pow per element was 10 of zfnet512's 54
+  // ms, 1 thread); other betas std::pow.
+  void denominators(float* a, int64_t n, float k) const {
+    if (beta_ == 0.75f) {
+      for (int64_t i = 0; i < n; ++i) {
+        const float r = std::sqrt(bias_ + k * a[i]);
+        a[i] = r * std::sqrt(r);
+      }
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) a[i] = std::pow(bias_ + k * a[i], beta_);
+  }
   int64_t size_;
   float alpha_, beta_, bias_;
 };

@@ -67,8 +67,10 @@ void printLatency(const pipeline::ProfileResult& r) {
       "the latency is not in any node's time\n",
       r.overheadMs, r.nodeSumMs, 100 * r.overheadShare);
   std::printf("          from the minimums: %.3f ms\n", r.overheadMinMs);
-  std::printf("          within the profiled runs: %.3f ms of each outside any node (median)\n",
-              r.outsideNodes.medianMs);
+  std::printf(
+      "          within the profiled runs (medians): nodes %.3f ms, outside any node %.3f ms; "
+      "nodes above the sum of node medians by %.3f ms (stalls from other work)\n",
+      r.runNodeSums.medianMs, r.outsideNodes.medianMs, r.runNodeSums.medianMs - r.nodeSumMs);
   std::printf("peak arena memory: %s\n", str::humanBytes(r.peakArenaBytes).c_str());
 }
 
@@ -209,6 +211,7 @@ nlohmann::json profileJson(const pipeline::ProfileResult& r) {
                       {"overhead_ms", r.overheadMs},
                       {"overhead_share", r.overheadShare},
                       {"overhead_min_ms", r.overheadMinMs},
+                      {"run_node_sums", timingJson(r.runNodeSums)},
                       {"outside_nodes", timingJson(r.outsideNodes)},
                       {"peak_arena_bytes", r.peakArenaBytes}};
   if (!r.deviceRun.device.empty()) j["device_run"] = deviceSummaryJson(r.deviceRun);

@@ -18,6 +18,7 @@ void NodeTimes::addRun(const std::vector<exec::NodeProfile>& run, double runMs) 
     s.calls += p.calls;
     if (p.depth == 0) nodesMs += p.micros / 1000.0;
   }
+  nodeSumMs_.push_back(nodesMs);
   outsideMs_.push_back(runMs - nodesMs);
 }
 

@@ -9,16 +9,20 @@
 // touched, and on a model of 0.2 ms the rows then summed to twice the median
 // run (session 25).
 //
-// Each run's time outside its nodes (its whole time minus its main-graph
-// nodes' times: binding inputs, the executor's work between nodes, freeing)
-// is kept per run, so what the rows do not cover is measured within the
-// same runs, not inferred from medians of different runs.
+// Each run's main-graph node time (the sum of its nodes' times) and its time
+// outside them (its whole time minus that: binding inputs, the executor's
+// work between nodes, freeing) are kept per run, so what the rows do not
+// cover is measured within the same runs, not inferred from medians of
+// different runs. On a quiet machine the median of the runs' node sums and
+// the sum of the node medians agree; on a busy one the runs' sums are larger
+// by the stalls that other work scattered over different nodes in different
+// runs, which each node's median leaves out.
 //
 //   NodeTimes times;
 //   for (...) times.addRun(result->profile, result->totalMicros / 1000);  // after the warm-up
 //   std::vector<NodeTimes::Row> rows = times.rows();
 //   double total = mainGraphMedianSumMs(rows);
-//   Timing outside = times.outsideNodes();
+//   Timing nodes = times.runNodeSums(), outside = times.outsideNodes();
 #pragma once
 
 #include <cstdint>
@@ -41,9 +45,11 @@ class NodeTimes {
   // One profiled run's entries (one per node, calls summed: Profiler::take)
   // and its whole time.
   void addRun(const std::vector<exec::NodeProfile>& run, double runMs);
-  int runs() const { return static_cast<int>(outsideMs_.size()); }
+  int runs() const { return static_cast<int>(nodeSumMs_.size()); }
   // One row per node, in the order nodes first ran.
   std::vector<Row> rows() const;
+  // Per run: the sum of its main-graph nodes' times.
+  Timing runNodeSums() const { return summarizeTimes(nodeSumMs_); }
   // Per run: its whole time minus the sum of its main-graph nodes' times.
   Timing outsideNodes() const { return summarizeTimes(outsideMs_); }
 
@@ -55,7 +61,7 @@ class NodeTimes {
   };
   std::vector<Series> series_;
   std::unordered_map<ir::NodeId, size_t> index_;
-  std::vector<double> outsideMs_;
+  std::vector<double> nodeSumMs_, outsideMs_;
 };
 
 // Sum of the main-graph (depth 0) rows' medians: the profile's total, which

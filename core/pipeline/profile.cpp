@@ -131,6 +131,7 @@ ProfileResult summarize(const Measurements& m, const ProfileRequest& request, Pr
   r.opTypes = opTypeTotals(r.nodes, r.nodeSumMs);
   r.latency = summarizeTimes(m.untimedMs);
   r.profiledLatency = summarizeTimes(m.profiledMs);
+  r.runNodeSums = m.nodes.runNodeSums();
   r.outsideNodes = m.nodes.outsideNodes();
   r.overheadMs = r.latency.medianMs - r.nodeSumMs;
   r.overheadShare = r.latency.medianMs > 0 ? r.overheadMs / r.latency.medianMs : 0;

@@ -99,10 +99,11 @@ struct ProfileResult {
   std::vector<OpTypeTotal> opTypes;  // by time, largest first
   Timing latency;                    // whole-model runs without per-node timing
   Timing profiledLatency;            // whole-model time of the runs with per-node timing
-  // Per run with per-node timing: its whole time minus its main-graph nodes'
-  // times (binding inputs, the executor's work between nodes, freeing);
-  // measured within each run, unlike overheadMs.
-  Timing outsideNodes;
+  // Per run with per-node timing: the sum of its main-graph nodes' times
+  // (above nodeSumMs by the stalls other work scattered over the nodes), and
+  // its whole time minus that (binding inputs, the executor's work between
+  // nodes, freeing); measured within each run, unlike overheadMs.
+  Timing runNodeSums, outsideNodes;
   double nodeSumMs = 0;      // sum of main-graph node medians
   double overheadMs = 0;     // latency.medianMs - nodeSumMs
   double overheadShare = 0;  // overheadMs / latency.medianMs

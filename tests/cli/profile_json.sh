@@ -44,6 +44,7 @@ total = sum(r["median_ms"] for r in rows if r["depth"] == 0)
 assert abs(t["node_sum_ms"] - total) <= 1e-9 * max(total, 1), (t, total)
 assert abs(sum(r["share"] for r in rows) - 1) < 1e-9, rows
 assert 0 <= t["outside_nodes_ms"] <= t["profiled_latency_ms"]["median"], t
+assert t["run_node_sums_ms"] >= sum(r["min_ms"] for r in rows if r["depth"] == 0) * (1 - 1e-12), t
 PY
 "$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --level basic --json > "$dir/c.json" ||
   fail "profile --level basic --json exited non-zero"

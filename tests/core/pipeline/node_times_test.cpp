@@ -50,7 +50,12 @@ TEST(NodeTimes, OneRowPerNodeInFirstRunOrderWithItsMedian) {
   // The total: main-graph medians only (the body's time is inside its
   // parent's), untouched by the stalled run; a mean would give 36.47 ms.
   EXPECT_DOUBLE_EQ(mainGraphMedianSumMs(rows), 1.2 + 2.2);
-  // Outside the nodes, per run: 0.5, 0.3, 0.3 ms.
+  // The runs' own node sums: 3.0, 5.2 and 101.2 ms; outside the nodes, per
+  // run: 0.5, 0.3, 0.3 ms.
+  const Timing nodes = times.runNodeSums();
+  EXPECT_EQ(nodes.samples, 3);
+  EXPECT_NEAR(nodes.medianMs, 5.2, 1e-9);
+  EXPECT_NEAR(nodes.minMs, 3.0, 1e-9);
   const Timing outside = times.outsideNodes();
   EXPECT_EQ(outside.samples, 3);
   EXPECT_NEAR(outside.medianMs, 0.3, 1e-9);
@@ -74,6 +79,7 @@ TEST(NodeTimes, NoRunsNoRows) {
   EXPECT_TRUE(times.rows().empty());
   EXPECT_EQ(mainGraphMedianSumMs(times.rows()), 0);
   EXPECT_EQ(times.outsideNodes().samples, 0);
+  EXPECT_EQ(times.runNodeSums().samples, 0);
 }
 
 }  // namespace

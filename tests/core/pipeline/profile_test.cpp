@@ -121,6 +121,12 @@ TEST(Profile, OneRowPerNodeWarmUpExcludedAndTheTotalIsTheSumOfTheRows) {
   EXPECT_EQ(r->latency.samples, req.repeats);
   EXPECT_EQ(r->profiledLatency.samples, req.repeats);
   EXPECT_EQ(r->outsideNodes.samples, req.repeats);
+  EXPECT_EQ(r->runNodeSums.samples, req.repeats);
+  // A run's node time is at least its fastest nodes' (every node's minimum).
+  double minSum = 0;
+  for (const NodeTiming& n : r->nodes)
+    if (n.depth == 0) minSum += n.time.minMs;
+  EXPECT_GE(r->runNodeSums.minMs, minSum * (1 - 1e-12));
   EXPECT_GE(r->outsideNodes.minMs, 0);
   EXPECT_LE(r->outsideNodes.medianMs, r->profiledLatency.medianMs);
 }

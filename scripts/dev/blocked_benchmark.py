@@ -8,7 +8,8 @@ For each model: optimizes it with `passlab-cli optimize --level fused
 convert_to_blocked_layout (the recipe of the first run, replayed without it),
 makes the inputs scripts/dev/exec_crosscheck.py uses, then alternates
 bench_models on both PassLab files and scripts/dev/ort_bench.py --optimize on
-the original, `--rounds` times per thread count, and prints one Markdown row
+the original, `--rounds` times per thread count (the two PassLab files in
+turn first), and prints one Markdown row
 per model and thread count with the medians of the rounds' medians (ms).
 At 2 or more threads idle threads sleep in both, as in docs/exec-benchmark.md
 (OMP_WAIT_POLICY=PASSIVE for PassLab's OpenMP, which oneDNN shares;
@@ -104,8 +105,12 @@ def main():
                     ort_cmd.append("--no-spin")
                     env["OMP_WAIT_POLICY"] = "PASSIVE"
                 pb, pn, on = [], [], []
-                for _ in range(args.rounds):
-                    for out, model in ((pb, blocked), (pn, nchw)):
+                for r in range(args.rounds):
+                    # The two PassLab files in turn first (A B, B A, ...):
+                    # whatever the process before leaves behind (onnxruntime's
+                    # exit, a busy core) falls on each alike.
+                    pair = ((pb, blocked), (pn, nchw))
+                    for out, model in pair if r % 2 == 0 else pair[::-1]:
                         v = parse(subprocess.run([args.bench] + common + [model], env=env,
                                                  capture_output=True, text=True).stdout)
                         v = v.get(os.path.basename(model)[:-5])

@@ -31,6 +31,7 @@ constexpr float kQ0 = 1.9875691500E-4f, kQ1 = 1.3981999507E-3f, kQ2 = 8.33345190
                 kQ3 = 4.1665795894E-2f, kQ4 = 1.6666665459E-1f, kQ5 = 5.0000001201E-1f;
 constexpr float kSigmoidLo = -105.0f;  // exp(-105) < 2^-150: rounds to 0
 constexpr float kTanhLo = -20.0f;      // expm1(-20) rounds to -1
+constexpr float kExpHi = 89.0f;        // exp(89) > FLT_MAX: rounds to +inf
 
 // ---- AVX-512 (16 lanes; the tail with masks) -------------------------------
 
@@ -85,6 +86,15 @@ PASSLAB_AVX512 inline __m512 tanh16(__m512 x) {
       _mm512_or_si512(_mm512_andnot_si512(sign, _mm512_castps_si512(mag)), xs));
 }
 
+// exp(x): x clamped to [-105, 89] (0 and +inf beyond), then 2^n (1 + em).
+PASSLAB_AVX512 inline __m512 exp16(__m512 x) {
+  const __m512 t =
+      _mm512_min_ps(_mm512_set1_ps(kExpHi), _mm512_max_ps(_mm512_set1_ps(kSigmoidLo), x));
+  __m512 n;
+  const __m512 em = expm1Reduced512(t, &n);
+  return _mm512_scalef_ps(_mm512_add_ps(em, _mm512_set1_ps(1.0f)), n);
+}
+
 template <__m512 (*F)(__m512)>
 PASSLAB_AVX512 void row512(const float* x, float* y, int64_t n) {
   int64_t i = 0;
@@ -93,6 +103,24 @@ PASSLAB_AVX512 void row512(const float* x, float* y, int64_t n) {
     const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
     _mm512_mask_storeu_ps(y + i, k, F(_mm512_maskz_loadu_ps(k, x + i)));
   }
+}
+
+PASSLAB_AVX512 float expShiftedSum512(const float* x, float shift, float* y, int64_t n) {
+  const __m512 s = _mm512_set1_ps(shift);
+  __m512 acc = _mm512_setzero_ps();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), s));
+    _mm512_storeu_ps(y + i, e);
+    acc = _mm512_add_ps(acc, e);
+  }
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), s));
+    _mm512_mask_storeu_ps(y + i, k, e);
+    acc = _mm512_add_ps(acc, _mm512_maskz_mov_ps(k, e));
+  }
+  return _mm512_reduce_add_ps(acc);
 }
 
 #pragma GCC diagnostic pop
@@ -149,6 +177,17 @@ PASSLAB_AVX2 inline __m256 tanh8(__m256 x) {
   return _mm256_or_ps(_mm256_andnot_ps(sign, mag), _mm256_and_ps(x, sign));
 }
 
+PASSLAB_AVX2 inline __m256 exp8(__m256 x) {
+  const __m256 t =
+      _mm256_min_ps(_mm256_set1_ps(kExpHi), _mm256_max_ps(_mm256_set1_ps(kSigmoidLo), x));
+  __m256i n;
+  const __m256 em = expm1Reduced256(t, &n);
+  // 2^n in two factors (n in [-152, 128]): each is normal, the product rounds once.
+  const __m256i half = _mm256_srai_epi32(n, 1);
+  return _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(em, _mm256_set1_ps(1.0f)), pow2i256(half)),
+                       pow2i256(_mm256_sub_epi32(n, half)));
+}
+
 template <__m256 (*F)(__m256)>
 PASSLAB_AVX2 void row256(const float* x, float* y, int64_t n) {
   int64_t i = 0;
@@ -159,6 +198,29 @@ PASSLAB_AVX2 void row256(const float* x, float* y, int64_t n) {
     _mm256_storeu_ps(buf, F(_mm256_loadu_ps(buf)));
     std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
   }
+}
+
+PASSLAB_AVX2 float expShiftedSum256(const float* x, float shift, float* y, int64_t n) {
+  const __m256 s = _mm256_set1_ps(shift);
+  __m256 acc = _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), s));
+    _mm256_storeu_ps(y + i, e);
+    acc = _mm256_add_ps(acc, e);
+  }
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, acc);
+  float sum = 0;
+  for (float v : lanes) sum += v;
+  if (i < n) {
+    float buf[8] = {};
+    std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(float));
+    _mm256_storeu_ps(buf, exp8(_mm256_sub_ps(_mm256_loadu_ps(buf), s)));
+    std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
+    for (int64_t k = 0; k < n - i; ++k) sum += buf[k];
+  }
+  return sum;
 }
 
 // ---- Baseline (4 lanes of GCC vectors: SSE2, no FMA) -----------------------
@@ -223,6 +285,15 @@ F4 tanh4(F4 x) {
   return bitsF((bitsI(mag) & ~signBit) | (bitsI(x) & signBit));
 }
 
+F4 exp4(F4 x) {
+  F4 t = maxKeepNan4(kSigmoidLo, x);
+  t = t > kExpHi ? F4{} + kExpHi : t;  // NaN compares false and stays
+  I4 n;
+  const F4 em = expm1Reduced4(t, &n);
+  const I4 half = n >> 1;
+  return (em + 1.0f) * pow2i4(half) * pow2i4(n - half);
+}
+
 template <F4 (*F)(F4)>
 void row4(const float* x, float* y, int64_t n) {
   int64_t i = 0;
@@ -238,6 +309,27 @@ void row4(const float* x, float* y, int64_t n) {
     v = F(v);
     std::memcpy(y + i, &v, static_cast<size_t>(n - i) * sizeof(float));
   }
+}
+
+float expShiftedSum4(const float* x, float shift, float* y, int64_t n) {
+  F4 acc = {};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    F4 v;
+    std::memcpy(&v, x + i, sizeof v);
+    v = exp4(v - shift);
+    std::memcpy(y + i, &v, sizeof v);
+    acc += v;
+  }
+  float sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  if (i < n) {
+    F4 v = {};
+    std::memcpy(&v, x + i, static_cast<size_t>(n - i) * sizeof(float));
+    v = exp4(v - shift);
+    std::memcpy(y + i, &v, static_cast<size_t>(n - i) * sizeof(float));
+    for (int64_t k = 0; k < n - i; ++k) sum += v[k];
+  }
+  return sum;
 }
 
 // ---- Dispatch ---------------------------------------------------------------
@@ -291,6 +383,29 @@ void tanhOn(Isa isa, const float* x, float* y, int64_t n) {
   }
 }
 
+void expOn(Isa isa, const float* x, float* y, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return row512<exp16>(x, y, n);
+    case Isa::kAvx2:
+      return row256<exp8>(x, y, n);
+    case Isa::kSse2:
+      return row4<exp4>(x, y, n);
+  }
+}
+
+float expShiftedSumOn(Isa isa, const float* x, float shift, float* y, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return expShiftedSum512(x, shift, y, n);
+    case Isa::kAvx2:
+      return expShiftedSum256(x, shift, y, n);
+    case Isa::kSse2:
+      break;
+  }
+  return expShiftedSum4(x, shift, y, n);
+}
+
 }  // namespace
 
 void sigmoidRow(const float* x, float* y, int64_t n) {
@@ -299,6 +414,14 @@ void sigmoidRow(const float* x, float* y, int64_t n) {
 
 void tanhRow(const float* x, float* y, int64_t n) {
   tanhOn(detectedIsa(), x, y, n);
+}
+
+void expRow(const float* x, float* y, int64_t n) {
+  expOn(detectedIsa(), x, y, n);
+}
+
+float expShiftedSumRow(const float* x, float shift, float* y, int64_t n) {
+  return expShiftedSumOn(detectedIsa(), x, shift, y, n);
 }
 
 const char* sigmoidRowsIsa() {
@@ -324,6 +447,21 @@ bool tanhRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
   Isa chosen;
   if (!parseIsa(isa, &chosen)) return false;
   tanhOn(chosen, x, y, n);
+  return true;
+}
+
+bool expRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
+  Isa chosen;
+  if (!parseIsa(isa, &chosen)) return false;
+  expOn(chosen, x, y, n);
+  return true;
+}
+
+bool expShiftedSumRowOn(std::string_view isa, const float* x, float shift, float* y, int64_t n,
+                        float* sum) {
+  Isa chosen;
+  if (!parseIsa(isa, &chosen)) return false;
+  *sum = expShiftedSumOn(chosen, x, shift, y, n);
   return true;
 }
 

@@ -1,11 +1,15 @@
 // Softmax, LogSoftmax and Hardmax. Before opset 13 the input is seen as 2-D
 // [prod(dims[:axis]), prod(dims[axis:])]; from 13 the op runs along one axis.
+// float32 Softmax and LogSoftmax run on vector rows (softmax_rows.h); the
+// loop here is the reference for the other types and for Hardmax.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/softmax.h"
+#include "core/exec/cpu/softmax_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -37,6 +41,8 @@ class SoftmaxKernel final : public Kernel {
       len = x.dim(static_cast<size_t>(axis));
       for (int64_t i = axis + 1; i < rank; ++i) inner *= x.dim(static_cast<size_t>(i));
     }
+    if constexpr (kKind != Kind::kHardmax)
+      if (x.dtype() == ir::DataType::kFloat) return runFloat32(ctx, x, outer, len, inner);
     return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       using C = ComputeT<S>;
@@ -85,6 +91,37 @@ class SoftmaxKernel final : public Kernel {
   }
 
  private:
+  static constexpr bool kLog = kKind == Kind::kLogSoftmax;
+  static constexpr int64_t kColumns = 256;  // columns of one task when the axis is not the last
+
+  Status runFloat32(KernelContext& ctx, const Tensor& x, int64_t outer, int64_t len,
+                    int64_t inner) const {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
+    const float* X = x.data<float>();
+    float* Y = y->mutableData<float>();
+    if (inner == 1) {
+      parallelFor(outer, ctx.threads(), std::max<int64_t>(1, 8192 / (len + 1)),
+                  [&](int64_t b, int64_t e) {
+                    std::vector<float> scratch(static_cast<size_t>(softmaxRowScratch(len)));
+                    for (int64_t r = b; r < e; ++r)
+                      softmaxRow(X + r * len, Y + r * len, len, kLog, scratch.data());
+                  });
+      return Status::ok();
+    }
+    const int64_t chunks = (inner + kColumns - 1) / kColumns;
+    parallelFor(outer * chunks, ctx.threads(), std::max<int64_t>(1, 8192 / (len * kColumns + 1)),
+                [&](int64_t b, int64_t e) {
+                  std::vector<float> scratch(static_cast<size_t>(softmaxColumnsScratch(kColumns)));
+                  for (int64_t t = b; t < e; ++t) {
+                    const int64_t block = (t / chunks) * len * inner;
+                    const int64_t c0 = (t % chunks) * kColumns;
+                    softmaxColumns(X + block, Y + block, len, inner, c0,
+                                   std::min(inner, c0 + kColumns), kLog, scratch.data());
+                  }
+                });
+    return Status::ok();
+  }
+
   int64_t axis_;
   bool legacy_;
 };

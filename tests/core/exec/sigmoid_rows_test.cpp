@@ -1,4 +1,4 @@
-// sigmoidRow and tanhRow (core/exec/cpu/sigmoid_rows.h): every instruction-set
+// sigmoidRow, tanhRow and expRow (core/exec/cpu/sigmoid_rows.h): every instruction-set
 // path against the formulas in double over the whole float range (a stride
 // through all bit patterns, a dense sweep of [-120, 120], the subnormal
 // Sigmoid results below -87, tiny and huge |x|), in ulp; +-0, +-inf and NaN
@@ -50,6 +50,9 @@ double sigmoidRef(double v) {
 double tanhRef(double v) {
   return std::tanh(v);
 }
+double expRef(double v) {
+  return std::exp(v);
+}
 
 // Runs one path; false when this machine lacks it.
 bool runPath(RowFn fn, const char* isa, const std::vector<float>& x, std::vector<float>* y) {
@@ -81,6 +84,50 @@ TEST(SigmoidRows, SigmoidIsWithinAFewUlpOnEveryPath) {
 
 TEST(SigmoidRows, TanhIsWithinAFewUlpOnEveryPath) {
   expectWithinUlp(tanhRowOn, tanhRef, "tanh");
+}
+
+TEST(SigmoidRows, ExpIsWithinAFewUlpOnEveryPath) {
+  expectWithinUlp(expRowOn, expRef, "exp");
+}
+
+TEST(SigmoidRows, ExpSpecialValuesAreExact) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {0.0f, -0.0f, kInf, -kInf, nan, 1e30f, -1e30f, 89.0f, -103.0f};
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    std::vector<float> e;
+    if (!runPath(expRowOn, isa, x, &e)) continue;
+    EXPECT_EQ(e[0], 1.0f) << isa;
+    EXPECT_EQ(e[1], 1.0f) << isa;
+    EXPECT_EQ(e[2], kInf) << isa;
+    EXPECT_EQ(e[3], 0.0f) << isa;
+    EXPECT_TRUE(std::isnan(e[4])) << isa;
+    EXPECT_EQ(e[5], kInf) << isa;
+    EXPECT_EQ(e[6], 0.0f) << isa;
+    EXPECT_EQ(e[7], kInf) << isa;  // exp(89) = 4.5e38 > FLT_MAX
+    EXPECT_GT(e[8], 0.0f) << isa;  // exp(-103) = 1.9e-45: the smallest subnormal
+  }
+}
+
+TEST(SigmoidRows, ExpShiftedSumIsExpOfTheDifferenceAndItsSumOnEveryPath) {
+  std::vector<float> x;
+  for (int i = 0; i < 1000; ++i) x.push_back(-30.0f + 0.0537f * static_cast<float>(i));
+  const float shift = 3.25f;
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    for (int64_t n : {0, 1, 5, 8, 16, 17, 999, 1000}) {
+      std::vector<float> y(x.size(), -7.0f);
+      float sum = -1;
+      if (!expShiftedSumRowOn(isa, x.data(), shift, y.data(), n, &sum)) break;
+      double want = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const double e = std::exp(static_cast<double>(x[i] - shift));
+        want += e;
+        EXPECT_LE(std::llabs(ulpIndex(static_cast<float>(e)) - ulpIndex(y[i])), kMaxUlp)
+            << isa << " i=" << i;
+      }
+      for (size_t i = static_cast<size_t>(n); i < y.size(); ++i) ASSERT_EQ(y[i], -7.0f) << isa;
+      EXPECT_NEAR(sum, want, 1e-5 * want + 1e-30) << isa << " n=" << n;
+    }
+  }
 }
 
 TEST(SigmoidRows, SpecialValuesAreExact) {
@@ -127,7 +174,7 @@ TEST(SigmoidRows, TailsAndInPlaceMatchTheFullRow) {
   std::vector<float> x(40);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.37f - 7.0f;
   for (const char* isa : {"sse2", "avx2", "avx512"}) {
-    for (RowFn fn : {sigmoidRowOn, tanhRowOn}) {
+    for (RowFn fn : {sigmoidRowOn, tanhRowOn, expRowOn}) {
       std::vector<float> full;
       if (!runPath(fn, isa, x, &full)) continue;
       for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33}) {
@@ -154,6 +201,9 @@ TEST(SigmoidRows, DispatchUsesADetectedPathAndRejectsUnknownOnes) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(a[i], b[i]);
   tanhRow(x, a, 3);
   ASSERT_TRUE(tanhRowOn(isa, x, b, 3));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(a[i], b[i]);
+  expRow(x, a, 3);
+  ASSERT_TRUE(expRowOn(isa, x, b, 3));
   for (int i = 0; i < 3; ++i) EXPECT_EQ(a[i], b[i]);
   EXPECT_FALSE(sigmoidRowOn("sse9", x, a, 3));
   EXPECT_FALSE(tanhRowOn("neon", x, a, 3));

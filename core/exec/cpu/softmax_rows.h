@@ -1,0 +1,33 @@
+// Softmax and LogSoftmax of float32 along one axis on vector rows: the
+// maximum, exp(x - max) on expRow (sigmoid_rows.h), the sum, then
+//   Softmax:    y = e * (1 / sum)
+//   LogSoftmax: y = x - (log(sum) + max)
+// the reference loop's formulas (softmax.cpp); only exp (within 4 ulp of
+// exact) and the order of the sum differ. NaN anywhere in a row makes the
+// whole row NaN, as in the reference; y may be x (in place).
+#pragma once
+
+#include <cstdint>
+
+namespace passlab::exec::cpu {
+
+// Scratch floats softmaxRow needs for a row of n values.
+inline int64_t softmaxRowScratch(int64_t n) {
+  return n;
+}
+
+// One row of n contiguous values.
+void softmaxRow(const float* x, float* y, int64_t n, bool log, float* scratch);
+
+// Scratch floats softmaxColumns needs for `columns` columns.
+inline int64_t softmaxColumnsScratch(int64_t columns) {
+  return 3 * columns;
+}
+
+// Columns [c0, c1) of one block [len, inner] whose axis is the slow one (row
+// i of the block starts at i * inner): each column is one softmax, computed
+// for all the columns together along contiguous rows.
+void softmaxColumns(const float* x, float* y, int64_t len, int64_t inner, int64_t c0, int64_t c1,
+                    bool log, float* scratch);
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,125 @@
+// softmaxRow and softmaxColumns (core/exec/cpu/softmax_rows.h) against
+// Softmax and LogSoftmax in double: rows of many lengths (vector tails),
+// masked rows (-inf entries, as attention masks make), large and small
+// logits, NaN and all -inf rows (NaN, as the reference), in place, and the
+// column form equal to the row form on the transposed block.
+#include "core/exec/cpu/softmax_rows.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace passlab::exec::cpu {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+std::vector<double> reference(const std::vector<float>& x, bool log) {
+  double mx = -std::numeric_limits<double>::infinity();
+  for (float v : x) mx = std::max(mx, static_cast<double>(v));
+  double sum = 0;
+  for (float v : x) sum += std::exp(v - mx);
+  std::vector<double> y;
+  for (float v : x) y.push_back(log ? v - mx - std::log(sum) : std::exp(v - mx) / sum);
+  return y;
+}
+
+// Softmax: relative 1e-5 of the value plus 1e-7 absolute (exp within 4 ulp
+// and a float32 sum); LogSoftmax: 1e-5 of max(1, |y|).
+void expectClose(const std::vector<float>& got, const std::vector<double>& want, bool log,
+                 const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double tol =
+        log ? 1e-5 * std::max(1.0, std::fabs(want[i])) : 1e-5 * std::fabs(want[i]) + 1e-7;
+    EXPECT_NEAR(got[i], want[i], tol) << what << " element " << i;
+  }
+}
+
+std::vector<float> randomRow(int64_t n, float spread, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-spread, spread);
+  std::vector<float> x(static_cast<size_t>(n));
+  for (float& v : x) v = u(rng);
+  return x;
+}
+
+TEST(SoftmaxRows, RowsMatchDoubleForManyLengthsAndSpreads) {
+  std::mt19937 rng(7);
+  for (bool log : {false, true})
+    for (int64_t n : {1, 2, 7, 8, 9, 15, 16, 17, 31, 128, 1000, 4099})
+      for (float spread : {0.5f, 10.0f, 80.0f}) {
+        const std::vector<float> x = randomRow(n, spread, rng);
+        std::vector<float> y(x.size()), scratch(static_cast<size_t>(softmaxRowScratch(n)));
+        softmaxRow(x.data(), y.data(), n, log, scratch.data());
+        expectClose(y, reference(x, log), log, log ? "log row" : "row");
+      }
+}
+
+TEST(SoftmaxRows, MaskedEntriesGetZeroAndLargeLogitsDoNotOverflow) {
+  std::vector<float> x = {1e30f, -kInf, 1e30f - 1e24f, 3.0f, -kInf, 88.0f, 200.0f, -1e30f, 1e30f};
+  std::vector<float> y(x.size()), scratch(x.size());
+  softmaxRow(x.data(), y.data(), static_cast<int64_t>(x.size()), false, scratch.data());
+  expectClose(y, reference(x, false), false, "large");
+  EXPECT_EQ(y[1], 0.0f);
+  EXPECT_EQ(y[4], 0.0f);
+  softmaxRow(x.data(), y.data(), static_cast<int64_t>(x.size()), true, scratch.data());
+  EXPECT_EQ(y[1], -kInf);
+}
+
+TEST(SoftmaxRows, NanAndAllMinusInfinityRowsAreNanAsInTheReference) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (bool log : {false, true}) {
+    for (std::vector<float> x :
+         {std::vector<float>{1, 2, nan, 4, 5, 6, 7, 8, 9, 10}, std::vector<float>(11, -kInf)}) {
+      std::vector<float> y(x.size()), scratch(x.size());
+      softmaxRow(x.data(), y.data(), static_cast<int64_t>(x.size()), log, scratch.data());
+      for (float v : y) EXPECT_TRUE(std::isnan(v)) << (log ? "log" : "softmax");
+    }
+  }
+}
+
+TEST(SoftmaxRows, InPlaceEqualsOutOfPlace) {
+  std::mt19937 rng(3);
+  for (bool log : {false, true}) {
+    const std::vector<float> x = randomRow(37, 5.0f, rng);
+    std::vector<float> y(x.size()), scratch(x.size()), z = x;
+    softmaxRow(x.data(), y.data(), 37, log, scratch.data());
+    softmaxRow(z.data(), z.data(), 37, log, scratch.data());
+    EXPECT_EQ(y, z);
+  }
+}
+
+TEST(SoftmaxRows, ColumnsEqualRowsOfTheTransposedBlock) {
+  std::mt19937 rng(11);
+  for (bool log : {false, true})
+    for (int64_t len : {1, 3, 80})
+      for (int64_t inner : {1, 5, 16, 19, 300}) {
+        const std::vector<float> x = randomRow(len * inner, 20.0f, rng);
+        std::vector<float> y(x.size(), -7.0f);
+        // Two ranges of columns, as two tasks would split them.
+        const int64_t mid = inner / 2;
+        std::vector<float> scratch(static_cast<size_t>(softmaxColumnsScratch(inner)));
+        softmaxColumns(x.data(), y.data(), len, inner, 0, mid, log, scratch.data());
+        softmaxColumns(x.data(), y.data(), len, inner, mid, inner, log, scratch.data());
+        for (int64_t c = 0; c < inner; ++c) {
+          std::vector<float> col, got;
+          for (int64_t i = 0; i < len; ++i) {
+            col.push_back(x[static_cast<size_t>(i * inner + c)]);
+            got.push_back(y[static_cast<size_t>(i * inner + c)]);
+          }
+          expectClose(got, reference(col, log), log, "column");
+        }
+        std::vector<float> z = x;  // in place
+        softmaxColumns(z.data(), z.data(), len, inner, 0, inner, log, scratch.data());
+        std::vector<float> w(x.size());
+        softmaxColumns(x.data(), w.data(), len, inner, 0, inner, log, scratch.data());
+        EXPECT_EQ(z, w);
+      }
+}
+
+}  // namespace
+}  // namespace passlab::exec::cpu

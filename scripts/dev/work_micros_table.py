@@ -27,7 +27,7 @@ CONTRACTION = {"Conv", "FusedConv", "ConvInteger", "QLinearConv", "ConvTranspose
 WINDOW = {"MaxPool", "AveragePool", "LpPool"}
 VIEW = {"Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity"}
 # ns per output element, and the cost model's FLOPs per output element of the op
-PER_ELEMENT = {"Softmax": (5.0, 5), "LogSoftmax": (5.0, 5), "LRN": (5.0, 13), "Exp": (3.0, 1),
+PER_ELEMENT = {"Softmax": (5.0, 5), "LogSoftmax": (5.0, 5), "LRN": (1.4, 13), "Exp": (3.0, 1),
                "Resize": (0.4, 1), "Upsample": (0.4, 1)}
 FLOPS_PER_US, CONTRACTION_BYTES_PER_US, BYTES_PER_US, WINDOW_PER_US = 100e3, 20e3, 60e3, 10e3
 

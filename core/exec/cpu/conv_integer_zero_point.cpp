@@ -84,7 +84,11 @@ void channelSums(const Q* x, int64_t channels, int64_t plane, int32_t* sum) {
 }  // namespace
 
 std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const ConvGeometry& g) {
-  const Indirection ind = buildIndirection(g.window);
+  return activationWindowSums(x, zx, g, buildIndirection(g.window));
+}
+
+std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const ConvGeometry& g,
+                                          const Indirection& ind) {
   const int64_t cPerGroup = g.C / g.group, positions = ind.grid;
   int64_t plane = 1;
   for (int64_t d : g.in) plane *= d;

@@ -7,6 +7,7 @@
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/transpose16_avx512.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -23,10 +24,6 @@ using ir::DataType;
 using namespace qlinear;  // NOLINT: the inputs and the requantization
 
 constexpr int64_t kLanes = 16;
-
-int64_t roundUp(int64_t v, int64_t m) {
-  return (v + m - 1) / m * m;
-}
 
 memory::format_tag channelsLastTag(size_t spatial) {
   using tag = memory::format_tag;
@@ -76,23 +73,48 @@ __mmask16 lanes(int64_t left) {
   return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
 }
 
-// Positions [o0, o1) (at most 16) of one image: acc [P, M] -> y [M, P],
-// requantized 16 channels of a position at a time into a tile, the tile then
-// written column by column.
-PASSLAB_I32_TARGET void requantizeTile(const int32_t* acc, int64_t m, int64_t p,
-                                       const requant16::Multipliers& mult, const int32_t* bias,
-                                       bool fast, uint8_t* y, int64_t o0, int64_t o1) {
-  const requant16::Requant q = requant16::constants(mult, fast);
-  alignas(64) uint8_t tile[kLanes][kLanes];
-  for (int64_t c0 = 0; c0 < m; c0 += kLanes) {
-    const __mmask16 k = lanes(m - c0);
-    const requant16::Channels ch{bias + c0, mult.mult.data() + c0, mult.multf.data() + c0};
-    for (int64_t o = o0; o < o1; ++o)
-      requant16::store16(_mm512_maskz_loadu_epi32(k, acc + o * m + c0), ch, q, tile[o - o0], k);
-    const int64_t channels = std::min(kLanes, m - c0);
-    for (int64_t c = 0; c < channels; ++c) {
-      uint8_t* row = y + (c0 + c) * p;
-      for (int64_t o = o0; o < o1; ++o) row[o] = tile[o - o0][c];
+// What a tile reads: one image's sums acc [P, M] (channels-last), the
+// activation window sums t [group, P] and the weights' zero points zw [M]
+// (t null: none), and per channel its bias and multiplier repeated in 16
+// lanes (the tile computes along positions).
+struct TileInput {
+  const int32_t* acc;
+  const int32_t* t;
+  const int32_t* zw;
+  int64_t m, p, mPerGroup;
+  const int32_t* bias16;
+  const requant16::Multipliers* mult16;
+};
+
+// Positions [o0, o1) (at most 16) of one image into y [M, P]: 16 channels'
+// sums of each position loaded, transposed in registers (transpose16) so
+// that each register holds one channel's 16 positions, the weights' zero
+// point term taken out along them, then requantized and stored as 16 bytes
+// of the channel's row.
+PASSLAB_I32_TARGET void requantizeTile(const TileInput& in, bool fast, uint8_t* y, int64_t o0,
+                                       int64_t o1) {
+  const requant16::Requant q = requant16::constants(*in.mult16, fast);
+  const __mmask16 kp = lanes(o1 - o0);
+  for (int64_t c0 = 0; c0 < in.m; c0 += kLanes) {
+    const __mmask16 kc = lanes(in.m - c0);
+    __m512 r[kLanes];
+    for (int64_t i = 0; i < kLanes; ++i)
+      r[i] = i < o1 - o0
+                 ? _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(kc, in.acc + (o0 + i) * in.m + c0))
+                 : _mm512_setzero_ps();
+    transpose16(r);
+    const int64_t channels = std::min(kLanes, in.m - c0);
+    for (int64_t j = 0; j < channels; ++j) {
+      const int64_t c = c0 + j;
+      __m512i v = _mm512_castps_si512(r[j]);
+      if (in.t) {
+        const int32_t* t = in.t + (c / in.mPerGroup) * in.p + o0;
+        v = _mm512_sub_epi32(
+            v, _mm512_mullo_epi32(_mm512_set1_epi32(in.zw[c]), _mm512_maskz_loadu_epi32(kp, t)));
+      }
+      const requant16::Channels ch{in.bias16 + c * kLanes, in.mult16->mult.data() + c * kLanes,
+                                   in.mult16->multf.data() + c * kLanes};
+      requant16::store16(v, ch, q, y + c * in.p + o0, kp);
     }
   }
 }
@@ -128,48 +150,59 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
   k->sumBound_ = largestWeightSum(k->weights_, k->zw_, g.M) * largestActivation(xType, k->xZero_);
   if (k->sumBound_ >= (int64_t{1} << 31)) return nullptr;
   if (!buildConvolution(k->conv_, g, xType, k->xZero_)) return nullptr;
+  if (k->weightZeroPoints_) k->window_ = buildIndirection(g.window);
   k->positions_ = 1;
   for (int64_t o : g.out) k->positions_ *= o;
-  k->mp_ = roundUp(g.M, kLanes);
-  k->requant_.prepare(*r, g.M, k->mp_);
-  k->bias_.assign(static_cast<size_t>(k->mp_), 0);
+  // Each channel's multiplier in 16 lanes: the tiles requantize along positions.
+  Requantization lanesOf = *r;
+  lanesOf.outputScales.clear();
+  for (int64_t c = 0; c < g.M; ++c)
+    lanesOf.outputScales.insert(
+        lanesOf.outputScales.end(), kLanes,
+        r->outputScales[r->outputScales.size() == 1 ? 0 : static_cast<size_t>(c)]);
+  k->requant_.prepare(lanesOf, g.M * kLanes, g.M * kLanes);
+  k->bias_.assign(static_cast<size_t>(g.M * kLanes), 0);
   return k;
 }
 
 Status QLinearConvInt32::run(KernelContext& ctx, const Tensor& x, const Tensor* bias, Tensor& y) {
   PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g_.outDims));
   PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, x, weights_, nullptr, acc, true));
-  int32_t* sums = acc.mutableData<int32_t>();
-  if (weightZeroPoints_)
-    conv_integer::subtractWeightZeroPoint(sums, true, g_, positions_, zw_,
-                                          conv_integer::activationWindowSums(x, xZero_, g_),
-                                          ctx.threads());
+  std::vector<int32_t> t;
+  if (weightZeroPoints_) t = conv_integer::activationWindowSums(x, xZero_, g_, window_);
   int64_t largestBias = 0;
-  if (bias) {
-    std::copy(bias->data<int32_t>(), bias->data<int32_t>() + g_.M, bias_.begin());
-    for (int64_t c = 0; c < g_.M; ++c)
-      largestBias = std::max(largestBias, std::abs(int64_t{bias_[static_cast<size_t>(c)]}));
-  } else {
-    std::fill(bias_.begin(), bias_.end(), 0);
+  for (int64_t c = 0; c < g_.M; ++c) {
+    const int32_t b = bias ? bias->data<int32_t>()[c] : 0;
+    std::fill_n(bias_.begin() + c * kLanes, kLanes, b);
+    largestBias = std::max(largestBias, std::abs(int64_t{b}));
   }
   fast_ = requant_.floatExact(sumBound_ + largestBias);
-  requantize(sums, static_cast<uint8_t*>(y.mutableRaw()), ctx.threads());
+  requantize(acc.data<int32_t>(), t.empty() ? nullptr : t.data(),
+             static_cast<uint8_t*>(y.mutableRaw()), ctx.threads());
   return Status::ok();
 }
 
-void QLinearConvInt32::requantize(const int32_t* acc, uint8_t* y, int threads) const {
+void QLinearConvInt32::requantize(const int32_t* acc, const int32_t* t, uint8_t* y,
+                                  int threads) const {
 #if defined(__x86_64__)
   const int64_t p = positions_, m = g_.M, tiles = (p + kLanes - 1) / kLanes;
   parallelFor(g_.N * tiles, threads, std::max<int64_t>(1, 4096 / (m * kLanes)),
               [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
                   const int64_t n = i / tiles, o0 = (i % tiles) * kLanes;
-                  requantizeTile(acc + n * p * m, m, p, requant_, bias_.data(), fast_,
-                                 y + n * m * p, o0, std::min(o0 + kLanes, p));
+                  const TileInput in{acc + n * p * m,
+                                     t ? t + n * g_.group * p : nullptr,
+                                     zw_.data(),
+                                     m,
+                                     p,
+                                     m / g_.group,
+                                     bias_.data(),
+                                     &requant_};
+                  requantizeTile(in, fast_, y + n * m * p, o0, std::min(o0 + kLanes, p));
                 }
               });
 #else
-  (void)acc, (void)y, (void)threads;
+  (void)acc, (void)t, (void)y, (void)threads;
 #endif
 }
 

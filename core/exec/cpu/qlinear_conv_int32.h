@@ -10,7 +10,7 @@
 // (moved by the same 128, so W - zw = W' - zw') come off as zw'[m] *
 // T[n, g(m), o] (conv_integer_zero_point.h). Then the bias and the reference
 // QLinearConv's requantization (qlinear_requant16.h), 16 positions of 16
-// channels at a time, transposed to Y's [N, M, spatial...]. Integer sums and
+// channels at a time, transposed in registers to Y's [N, M, spatial...]. Integer sums and
 // the reference's rounding: bit for bit the reference kernel (qlinear.cpp).
 #pragma once
 
@@ -22,6 +22,7 @@
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_requant16.h"
+#include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -46,20 +47,20 @@ class QLinearConvInt32 {
   }
 
  private:
-  void requantize(const int32_t* acc, uint8_t* y, int threads) const;
+  void requantize(const int32_t* acc, const int32_t* t, uint8_t* y, int threads) const;
 
   ConvGeometry g_;
   int64_t positions_ = 0;  // output positions per channel
-  int64_t mp_ = 0;         // output channels rounded up to 16
   int32_t xZero_ = 0;
   onednn::ConvPrimitive conv_;
-  Tensor weights_;                 // W' (int8)
-  std::vector<int32_t> zw_;        // zw' per output channel
-  bool weightZeroPoints_ = false;  // some zw' is not 0
-  requant16::Multipliers requant_;
-  int64_t sumBound_ = 0;       // the largest |conv(X - zx, W - zw)|
-  std::vector<int32_t> bias_;  // [mp_] of this run
-  bool fast_ = false;          // this run requantizes in float32 (exact: requant16::store16)
+  Tensor weights_;                  // W' (int8)
+  std::vector<int32_t> zw_;         // zw' per output channel
+  bool weightZeroPoints_ = false;   // some zw' is not 0
+  Indirection window_;              // the taps of each output position (when weightZeroPoints_)
+  requant16::Multipliers requant_;  // each channel's in 16 lanes: [M * 16]
+  int64_t sumBound_ = 0;            // the largest |conv(X - zx, W - zw)|
+  std::vector<int32_t> bias_;       // [M * 16] of this run, each channel's in 16 lanes
+  bool fast_ = false;               // this run requantizes in float32 (exact: requant16::store16)
 };
 
 }  // namespace passlab::exec::cpu

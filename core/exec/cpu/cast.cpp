@@ -18,6 +18,7 @@
 #include "core/exec/cpu/cast_rules.h"
 #include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/half_convert_exact.h"
 #include "core/exec/kernel.h"
 #include "core/exec/minifloat.h"
 #include "core/exec/parallel.h"
@@ -56,6 +57,19 @@ inline D convert(S v) {
     }
   } else {
     return store<D>(static_cast<ComputeT<D>>(c));
+  }
+}
+
+// out[i] = convert(in[i]) for n elements; float <-> float16 on the bulk
+// conversions (the same bits as convert's, NaNs included).
+template <class S, class D>
+void convertRange(const S* in, D* out, int64_t n) {
+  if constexpr (std::is_same_v<S, float> && std::is_same_v<D, Half>) {
+    floatToHalfExactN(in, reinterpret_cast<uint16_t*>(out), n);
+  } else if constexpr (std::is_same_v<S, Half> && std::is_same_v<D, float>) {
+    halfToFloatExactN(reinterpret_cast<const uint16_t*>(in), out, n);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = convert<S, D>(in[i]);
   }
 }
 
@@ -393,9 +407,8 @@ class Cast final : public Kernel {
           using D = typename decltype(dt)::type;
           const S* in = x.data<S>();
           D* out = y->mutableData<D>();
-          parallelFor(n, ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
-            for (int64_t i = b; i < e; ++i) out[i] = convert<S, D>(in[i]);
-          });
+          parallelFor(n, ctx.threads(), kElementwiseGrain,
+                      [&](int64_t b, int64_t e) { convertRange(in + b, out + b, e - b); });
           return Status::ok();
         });
       });

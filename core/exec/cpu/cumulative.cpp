@@ -1,6 +1,11 @@
 // CumSum and CumProd along one axis (given as a scalar tensor), with the
 // `exclusive` (shifted by one, starting from the identity) and `reverse`
-// (from the end) attributes. Parallel over the lines along the axis.
+// (from the end) attributes. The lines along the axis are accumulated a span
+// of contiguous lines at a time (row by row, so the inner loop vectorizes),
+// each line in the same order as alone. Parallel over the spans.
+#include <algorithm>
+#include <vector>
+
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
@@ -36,18 +41,21 @@ class Cumulative final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
       const S* in = x.data<S>();
       S* out = y->mutableData<S>();
-      parallelFor(outer * inner, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (len + 1)),
+      // Work items are (outer block, span of `inner`): the lines of a span are
+      // accumulated together, one contiguous row of `inner` per step along the axis.
+      const int64_t spans = (inner + kSpan - 1) / kSpan;
+      parallelFor(outer * spans, ctx.threads(),
+                  std::max<int64_t>(1, kElementwiseGrain / (len * std::min(inner, kSpan) + 1)),
                   [&](int64_t b, int64_t e) {
-                    for (int64_t line = b; line < e; ++line) {
-                      const int64_t base = (line / inner) * len * inner + line % inner;
-                      C acc = kProd ? C(1) : C(0);
+                    std::vector<C> acc(static_cast<size_t>(std::min(inner, kSpan)));
+                    for (int64_t item = b; item < e; ++item) {
+                      const int64_t o = item / spans, i0 = (item % spans) * kSpan;
+                      const int64_t width = std::min(kSpan, inner - i0);
+                      const int64_t base = o * len * inner + i0;
+                      std::fill(acc.begin(), acc.begin() + width, kProd ? C(1) : C(0));
                       for (int64_t k = 0; k < len; ++k) {
-                        const int64_t j = reverse_ ? len - 1 - k : k;
-                        const int64_t at = base + j * inner;
-                        const C v = load(in[at]);
-                        if (exclusive_) out[at] = store<S>(acc);
-                        acc = kProd ? static_cast<C>(acc * v) : static_cast<C>(acc + v);
-                        if (!exclusive_) out[at] = store<S>(acc);
+                        const int64_t at = base + (reverse_ ? len - 1 - k : k) * inner;
+                        accumulateRow(in + at, out + at, acc.data(), width);
                       }
                     }
                   });
@@ -56,6 +64,27 @@ class Cumulative final : public Kernel {
   }
 
  private:
+  static constexpr int64_t kSpan = 1024;  // lines accumulated together
+
+  // One step along the axis for `width` lines: acc op= in, out = acc (before
+  // the step when exclusive), in the same order as line by line.
+  template <class S, class C>
+  void accumulateRow(const S* in, S* out, C* acc, int64_t width) const {
+    if (exclusive_) {
+      for (int64_t i = 0; i < width; ++i) {
+        const C v = load(in[i]);
+        out[i] = store<S>(acc[i]);
+        acc[i] = kProd ? static_cast<C>(acc[i] * v) : static_cast<C>(acc[i] + v);
+      }
+    } else {
+      for (int64_t i = 0; i < width; ++i) {
+        const C v = load(in[i]);
+        acc[i] = kProd ? static_cast<C>(acc[i] * v) : static_cast<C>(acc[i] + v);
+        out[i] = store<S>(acc[i]);
+      }
+    }
+  }
+
   bool exclusive_, reverse_;
 };
 

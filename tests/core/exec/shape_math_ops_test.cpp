@@ -69,6 +69,52 @@ TEST(Cumulative, SumAndProductWithAttributes) {
   EXPECT_NE(err.find("axis"), std::string::npos) << err;
 }
 
+// Lines accumulated in float one after another, as the reference order.
+std::vector<float> cumulativeLines(const std::vector<float>& x, int64_t outer, int64_t len,
+                                   int64_t inner, bool exclusive, bool reverse) {
+  std::vector<float> y(x.size());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      float acc = 0;
+      for (int64_t k = 0; k < len; ++k) {
+        const size_t at = static_cast<size_t>((o * len + (reverse ? len - 1 - k : k)) * inner + i);
+        if (exclusive) y[at] = acc;
+        acc += x[at];
+        if (!exclusive) y[at] = acc;
+      }
+    }
+  return y;
+}
+
+TEST(Cumulative, WideRowsEqualLineByLineSums) {
+  // inner = 1100 spans two blocks of lines; axis 0, 1 and the last axis.
+  const std::vector<int64_t> dims = {3, 7, 1100};
+  const std::vector<double> r = ramp(3 * 7 * 1100, -3, 3, 7);
+  const std::vector<float> x(r.begin(), r.end());
+  for (int axis = 0; axis < 3; ++axis)
+    for (int exclusive = 0; exclusive < 2; ++exclusive)
+      for (int reverse = 0; reverse < 2; ++reverse) {
+        int64_t outer = 1, inner = 1;
+        for (int d = 0; d < axis; ++d) outer *= dims[static_cast<size_t>(d)];
+        for (int d = axis + 1; d < 3; ++d) inner *= dims[static_cast<size_t>(d)];
+        const std::vector<float> want = cumulativeLines(x, outer, dims[static_cast<size_t>(axis)],
+                                                        inner, exclusive != 0, reverse != 0);
+        ir::Tensor y = run1({"CumSum",
+                             {f32(dims, x), i64({}, {axis})},
+                             {attrI("exclusive", exclusive), attrI("reverse", reverse)}});
+        ASSERT_EQ(y.dims(), dims);
+        const auto got = y.data<float>();
+        ASSERT_EQ(got.size(), want.size());
+        size_t mismatches = 0;
+        for (size_t i = 0; i < want.size(); ++i) mismatches += got[i] != want[i];
+        EXPECT_EQ(mismatches, 0u) << "axis " << axis << " exclusive " << exclusive << " reverse "
+                                  << reverse;
+      }
+  // float16 accumulates in float and rounds each output once.
+  ir::Tensor h = run1({"CumSum", {f16({2, 3}, {1, 2048, 1, 1, 1, 1}), i32({}, {1})}});
+  expectTensor(h, DataType::kFloat16, {2, 3}, {1, 2048, 2050, 1, 2, 3});
+}
+
 TEST(TopK, LargestSmallestAndTies) {
   ir::Tensor x = f32({2, 4}, {1, 3, 3, 2, 5, 4, 7, 7});
   auto r = runAll({"TopK", {x, i64({1}, {2})}, {}, 11, 2});

@@ -6,12 +6,18 @@
 // [batch, K, N] packed contiguous so the inner loop runs along N. The result
 // is permuted to the output's letter order. Arithmetic in the compute type
 // (float for float16/bfloat16).
+#include <oneapi/dnnl/dnnl.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "core/exec/cpu/einsum_equation.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -62,6 +68,7 @@ Lettered<C> relayout(const Lettered<C>& t, const std::vector<int>& letters,
   Lettered<C> out;
   out.letters = letters;
   for (int l : letters) out.dims.push_back(letterDims[static_cast<size_t>(l)]);
+  if (t.letters == letters && t.dims == out.dims) return t;  // already laid out
   // Stride of each output letter in t (sum over repeats = the diagonal), and t's other letters.
   const std::vector<int64_t> ts = stridesOf(t.dims);
   std::vector<int64_t> outStride(letters.size(), 0);
@@ -101,6 +108,53 @@ Lettered<C> relayout(const Lettered<C>& t, const std::vector<int>& letters,
   return out;
 }
 
+// Letter lists joined.
+std::vector<int> joined(std::initializer_list<const std::vector<int>*> parts) {
+  std::vector<int> all;
+  for (const std::vector<int>* p : parts) all.insert(all.end(), p->begin(), p->end());
+  return all;
+}
+
+// Whether t is stored densely as `order` (its letters in that order, no broadcast dim).
+template <class C>
+bool storedAs(const Lettered<C>& t, const std::vector<int>& order,
+              const std::vector<int64_t>& letterDims) {
+  if (t.letters != order) return false;
+  for (size_t d = 0; d < order.size(); ++d)
+    if (t.dims[d] != letterDims[static_cast<size_t>(order[d])]) return false;
+  return true;
+}
+
+// y[B, M, N] = a * b by oneDNN's sgemm, one call per batch, when a is stored
+// as [batch, M, K] or [batch, K, M] and b as [batch, K, N] or [batch, N, K]
+// (the batched matrix products of attention written as Einsum); false
+// (nothing written) for any other layout.
+bool gemmInPlace(const Lettered<float>& a, const Lettered<float>& b, const std::vector<int>& batch,
+                 const std::vector<int>& m, const std::vector<int>& n, const std::vector<int>& k,
+                 const std::vector<int64_t>& letterDims, float* y, int threads) {
+  const bool aPlain = storedAs(a, joined({&batch, &m, &k}), letterDims);
+  if (!aPlain && !storedAs(a, joined({&batch, &k, &m}), letterDims)) return false;
+  const bool bPlain = storedAs(b, joined({&batch, &k, &n}), letterDims);
+  if (!bPlain && !storedAs(b, joined({&batch, &n, &k}), letterDims)) return false;
+  auto size = [&](const std::vector<int>& ls) {
+    int64_t s = 1;
+    for (int l : ls) s *= letterDims[static_cast<size_t>(l)];
+    return s;
+  };
+  const int64_t B = size(batch), M = size(m), N = size(n), K = size(k);
+  if (M == 0 || N == 0 || K == 0 || M * K > INT32_MAX || K * N > INT32_MAX) return false;
+  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA before dnnl_sgemm looks at the CPU
+  std::atomic<bool> ok{true};
+  parallelFor(B, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t bt = begin; bt < end; ++bt)
+      if (dnnl_sgemm(aPlain ? 'N' : 'T', bPlain ? 'N' : 'T', M, N, K, 1.0f,
+                     a.data.data() + bt * M * K, aPlain ? K : M, b.data.data() + bt * K * N,
+                     bPlain ? N : K, 0.0f, y + bt * M * N, N) != dnnl_success)
+        ok = false;
+  });
+  return ok;
+}
+
 // The product of a and b summed over the letters in neither `keep`:
 // result letters = batch, then a's own kept letters, then b's.
 template <class C>
@@ -129,14 +183,17 @@ Lettered<C> contract(const Lettered<C>& a, const Lettered<C>& b, const std::vect
   aOrder.insert(aOrder.end(), k.begin(), k.end());
   bOrder.insert(bOrder.end(), k.begin(), k.end());
   bOrder.insert(bOrder.end(), n.begin(), n.end());
-  const Lettered<C> ap = relayout(a, aOrder, letterDims);  // [B, M, K]
-  const Lettered<C> bp = relayout(b, bOrder, letterDims);  // [B, K, N]
   Lettered<C> out;
   out.letters = batch;
   out.letters.insert(out.letters.end(), m.begin(), m.end());
   out.letters.insert(out.letters.end(), n.begin(), n.end());
   for (int l : out.letters) out.dims.push_back(letterDims[static_cast<size_t>(l)]);
   out.data.assign(static_cast<size_t>(B * M * N), C(0));
+  if constexpr (std::is_same_v<C, float>) {
+    if (gemmInPlace(a, b, batch, m, n, k, letterDims, out.data.data(), threads)) return out;
+  }
+  const Lettered<C> ap = relayout(a, aOrder, letterDims);  // [B, M, K]
+  const Lettered<C> bp = relayout(b, bOrder, letterDims);  // [B, K, N]
   const C* A = ap.data.data();
   const C* Bm = bp.data.data();
   C* Y = out.data.data();

@@ -3,6 +3,9 @@
 // probabilities.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "tests/core/exec/op_test_util.h"
 
 namespace passlab::exec {
@@ -54,6 +57,72 @@ TEST(Einsum, MatMulAndBatchMatMul) {
           s += bav[static_cast<size_t>(n * 6 + i * 3 + j)] * bv[static_cast<size_t>(j * 4 + k)];
         EXPECT_NEAR(yv[static_cast<size_t>(n * 8 + i * 4 + k)], s, 1e-5);
       }
+}
+
+// Two operands with distinct letters each, "ab..,cd..->ef..", by loops in double.
+std::vector<double> einsumLoops(const std::string& eq, const ir::Tensor& x, const ir::Tensor& y,
+                                std::vector<int64_t>* outDims) {
+  const size_t comma = eq.find(','), arrow = eq.find("->");
+  const std::string la = eq.substr(0, comma), lb = eq.substr(comma + 1, arrow - comma - 1),
+                    lo = eq.substr(arrow + 2);
+  std::map<char, int64_t> size;
+  for (size_t i = 0; i < la.size(); ++i) size[la[i]] = x.dims()[i];
+  for (size_t i = 0; i < lb.size(); ++i) size[lb[i]] = y.dims()[i];
+  std::string letters;
+  for (auto& [c, n] : size) letters += c;
+  outDims->clear();
+  for (char c : lo) outDims->push_back(size[c]);
+  auto flat = [&](const std::string& ls, std::map<char, int64_t>& at) {
+    int64_t f = 0;
+    for (char c : ls) f = f * size[c] + at[c];
+    return static_cast<size_t>(f);
+  };
+  int64_t outN = 1, total = 1;
+  for (int64_t d : *outDims) outN *= d;
+  for (char c : letters) total *= size[c];
+  std::vector<double> out(static_cast<size_t>(outN), 0.0);
+  const std::vector<double> xv = values(x), yv = values(y);
+  std::map<char, int64_t> at;
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t r = i;
+    for (size_t j = letters.size(); j-- > 0;) {
+      at[letters[j]] = r % size[letters[j]];
+      r /= size[letters[j]];
+    }
+    out[flat(lo, at)] += xv[flat(la, at)] * yv[flat(lb, at)];
+  }
+  return out;
+}
+
+TEST(Einsum, BatchedMatrixProductsInEveryOperandLayout) {
+  // Attention's products (the gemm path), a and b transposed, and a layout
+  // that needs a relayout (batch letter not leading).
+  struct Case {
+    std::string eq;
+    std::vector<int64_t> a, b;
+  };
+  const std::vector<Case> cases = {
+      {"bhqd,bhkd->bhqk", {2, 3, 17, 33}, {2, 3, 19, 33}},
+      {"bhqk,bhkd->bhqd", {2, 3, 17, 19}, {2, 3, 19, 33}},
+      {"bkm,bkn->bmn", {4, 21, 9}, {4, 21, 13}},
+      {"bmk,bnk->bnm", {4, 9, 21}, {4, 13, 21}},
+      {"ij,jk->ik", {31, 65}, {65, 7}},
+      {"qbd,kbd->bqk", {17, 3, 33}, {19, 3, 33}},
+  };
+  uint32_t seed = 3;
+  for (const Case& c : cases) {
+    auto tensorOf = [&](const std::vector<int64_t>& dims) {
+      int64_t n = 1;
+      for (int64_t d : dims) n *= d;
+      const std::vector<double> r = ramp(static_cast<size_t>(n), -1, 1, seed++);
+      return f32(dims, std::vector<float>(r.begin(), r.end()));
+    };
+    const ir::Tensor a = tensorOf(c.a), b = tensorOf(c.b);
+    std::vector<int64_t> dims;
+    const std::vector<double> want = einsumLoops(c.eq, a, b, &dims);
+    SCOPED_TRACE(c.eq);
+    expectTensor(einsum(c.eq, {a, b}), DataType::kFloat, dims, want, 1e-5, 1e-5);
+  }
 }
 
 TEST(Einsum, TraceDiagonalSumsAndOuterProducts) {

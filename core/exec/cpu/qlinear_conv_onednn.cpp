@@ -13,7 +13,10 @@
 // A channels-last depthwise QLinearConv with constant weights and a nonzero
 // zero point runs on PassLab's own AVX-512 kernel instead
 // (qlinear_depthwise_nhwc.h: exact, and faster than oneDNN 2.6's generic
-// jit_int8 kernel, the one it offers with zero points).
+// jit_int8 kernel, the one it offers with zero points), and so does a
+// channels-last pointwise one (1x1, stride 1, no padding) that reduces the
+// channels (qlinear_pointwise_nhwc.h: exact, without oneDNN's per-call
+// set-up and zero-point post-ops).
 //
 // uint8 weights or a nonzero weight zero point (NCHW X and Y, constant
 // weights) run on oneDNN's int32 sums with the zero points taken out and the
@@ -42,6 +45,7 @@
 #include "core/exec/cpu/qlinear_depthwise_nhwc.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_pointwise_nhwc.h"
 #include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/kernel.h"
 
@@ -66,6 +70,8 @@ struct QConvPlan : onednn::ConvPrimitive {
   // points runs on PassLab's own kernel instead of the primitive
   // (qlinear_depthwise_nhwc.h).
   std::unique_ptr<QLinearDepthwiseNhwc> depthwise;
+  // And a channels-last pointwise one that reduces the channels (qlinear_pointwise_nhwc.h).
+  std::unique_ptr<QLinearPointwiseNhwc> pointwise;
   // uint8 weights or weight zero points other than 0 (qlinear_conv_int32.h).
   std::unique_ptr<QLinearConvInt32> int32Sums;
 };
@@ -121,6 +127,11 @@ class OneDnnQLinearConv final : public Kernel {
                             ctx.threads());
       return Status::ok();
     }
+    if (plan_->pointwise && ctx.invariantInput(kW)) {
+      plan_->pointwise->run(x.raw(), bias ? bias->data<int32_t>() : nullptr, y->mutableRaw(),
+                            ctx.threads());
+      return Status::ok();
+    }
     if (!plan_->prim) buildPrimitive(*plan_, g, x.dtype(), channelsLast_);
     if (plan_->declined) return runReference(ctx);
     return plan_->execute(ctx, x, w, bias, *y, ctx.invariantInput(kW));
@@ -169,6 +180,14 @@ class OneDnnQLinearConv final : public Kernel {
                                 ctx.input(kX).dtype()))
         return p;
       p->depthwise.reset();
+    }
+    if (channelsLast && zeroPoints && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g) &&
+        QLinearPointwiseNhwc::preferred(g)) {
+      p->pointwise = std::make_unique<QLinearPointwiseNhwc>();
+      if (p->pointwise->prepare(g, ctx.input(kW).data<int8_t>(), p->requantization,
+                                ctx.input(kX).dtype()))
+        return p;
+      p->pointwise.reset();
     }
     buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
     return p;

@@ -1,10 +1,10 @@
 // The reference QLinearConv's requantization (qlinear.cpp) of int32 sums, 16
 // output channels at a time on AVX-512, for PassLab's own int8 convolution
-// kernels (qlinear_depthwise_nhwc.cpp, qlinear_conv_int32.cpp): (sum + bias)
-// * the float32 multiplier x_scale * w_scale[c] / y_scale in double, rounded
-// half to even, + y_zero_point, saturated to uint8 or int8. Bit for bit the
-// reference; in float32 where that provably gives the same integers
-// (store16), which is nearly always.
+// kernels (qlinear_depthwise_nhwc.cpp, qlinear_pointwise_nhwc.cpp,
+// qlinear_conv_int32.cpp): (sum + bias) * the float32 multiplier x_scale *
+// w_scale[c] / y_scale in double, rounded half to even, + y_zero_point,
+// saturated to uint8 or int8. Bit for bit the reference; in float32 where
+// that provably gives the same integers (store16), which is nearly always.
 #pragma once
 
 #include <algorithm>

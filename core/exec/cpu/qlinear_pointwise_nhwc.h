@@ -1,0 +1,64 @@
+// PassLab's own kernel for channels-last int8 pointwise QLinearConv
+// (com.microsoft QLinearConv with channels_last = 1, a 1x1 kernel, group 1,
+// stride 1, no padding: Y [pixels, M] from X [pixels, C] and W [M, C]) on
+// AVX-512 VNNI. The executor runs it where it is faster than oneDNN 2.6's
+// brgconv_1x1 with zero points (preferred): the layers that reduce the
+// channels, whose few outputs make oneDNN's per-call set-up and zero-point
+// post-ops the larger part (ppocr_cls's 8: 3.1-8.2 us there, 2.3-7.1 us
+// here); where the outputs are many the exact requantization costs more
+// than oneDNN's (its expansions: 4.4-13 us there, 4.4-15 us here), and
+// below 16 outputs a vector is partly idle.
+//
+// Exact, bit for bit the reference QLinearConv (qlinear.cpp): four input
+// channels of a pixel (uint8; int8 as x + 128) are broadcast to every int32
+// lane and one vpdpbusd sums them against four int8 weights of 16 output
+// channels in int32 (exact); zx * sum(w) comes off with the int32 bias; then
+// the reference's requantization (qlinear_requant16.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/exec/cpu/conv_geometry.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_requant16.h"
+
+namespace passlab::exec::cpu {
+
+class QLinearPointwiseNhwc {
+ public:
+  // Whether this CPU (AVX-512 F/BW/VL and VNNI, cpu_isa.h) and geometry g (a
+  // kernel of 1 in every spatial dim, group 1, strides 1, no padding) are
+  // covered.
+  static bool covers(const ConvGeometry& g);
+  // Whether it is faster than oneDNN for g: at least twice as many input
+  // channels as outputs, and at least 16 outputs (a whole vector).
+  static bool preferred(const ConvGeometry& g) { return g.C >= 2 * g.M && g.M >= 16; }
+
+  // Takes the weights W [M, C, 1...] (int8, zero point 0) and the
+  // requantization (readRequantization) for X of type xType (uint8 or
+  // int8). False when an int32 sum might overflow (more than 65536 input
+  // channels): the caller runs another kernel.
+  bool prepare(const ConvGeometry& g, const int8_t* w, const qlinear::Requantization& r,
+               ir::DataType xType);
+
+  // y [N, spatial..., M] from x [N, spatial..., C] (the types given to
+  // prepare) and the int32 bias [M] (or null).
+  void run(const void* x, const int32_t* bias, void* y, int threads);
+
+ private:
+  void computePixels(const uint8_t* x, uint8_t* y, int64_t first, int64_t last) const;
+
+  int64_t pixels_ = 0, c_ = 0, m_ = 0;
+  int64_t mp_ = 0;     // output channels rounded up to 16
+  int64_t quads_ = 0;  // input channels in groups of 4, the last one padded with 0 weights
+  bool xSigned_ = false;
+  std::vector<int32_t> weights_;     // [quads_][mp_]: four int8 weights of input channels 4q..4q+3
+  std::vector<int32_t> correction_;  // [mp_]: zx (as uint8) * sum(w) over the input channels
+  requant16::Multipliers requant_;   // [mp_]
+  int64_t sumBound_ = 0;             // the largest |sum| before the bias
+  bool fast_ = false;                // this run requantizes in float32 (exact: store16)
+  std::vector<int32_t> bias_;        // [mp_] of this run, less the correction
+};
+
+}  // namespace passlab::exec::cpu

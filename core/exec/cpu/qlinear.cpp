@@ -14,6 +14,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/matmul_integer_onednn.h"
 #include "core/exec/cpu/matmul_shape.h"
 #include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
@@ -391,6 +392,9 @@ class QGemm final : public Kernel {
 };
 
 const KernelDef kRows[] = {
+    // matmul_integer_onednn.cpp (exact; hands the rest to the row below)
+    {"", "MatMulInteger", 10, kOpsetMax, kInt8s, 0, Tier::kOptimized, "onednn.MatMulInteger",
+     makeOneDnnMatMulInteger},
     {"", "MatMulInteger", 10, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.MatMulInteger",
      makeKernel<MatMulInteger>},
     {"", "ConvInteger", 10, kOpsetMax, kInt8s, 0, Tier::kReference, "cpu.ConvInteger",

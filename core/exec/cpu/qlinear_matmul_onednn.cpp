@@ -14,12 +14,12 @@
 // int8 dot products are exact (VNNI), and oneDNN multiplies the int32 sum by
 // the float32 scale in float32 where the reference uses double, so a value
 // next to a rounding tie may come out 1 apart. Everything else runs the
-// reference QLinearMatMul / QGemm (qlinear.cpp): B not s8, a nonzero B zero
-// point, per-row scales, scales or zero points that vary between runs,
-// non-float32 scales, A of rank 1, B of rank other than 2, a QGemm bias that
-// is not one value per column or a B fed at run time. A QLinearMatMul B fed
-// at run time (an attention's product of two activations) takes
-// qlinear_matmul_runtime_b.cpp.
+// reference QLinearMatMul / QGemm (qlinear.cpp): per-row scales, scales or zero points that vary
+// between runs, non-float32 scales, A of rank 1, B of rank other than 2, a QGemm bias that is not
+// one value per column or a B fed at run time, and for QGemm a B not s8 or a nonzero B zero point.
+// A QLinearMatMul B fed at run time (an attention's product of two activations) takes
+// qlinear_matmul_runtime_b.cpp; a QLinearMatMul with uint8 B or a nonzero B zero point, constant or
+// not, takes qlinear_matmul_int32.h (exact).
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 
 #include <optional>
@@ -29,6 +29,7 @@
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_matmul_int32.h"
 #include "core/exec/cpu/qlinear_matmul_runtime_b.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
@@ -84,6 +85,7 @@ class OneDnnInt8MatMul final : public Kernel {
       : reference_(std::move(reference)), form_(form) {}
 
   Status run(KernelContext& ctx) override {
+    if (!form_.gemm && ExactQLinearMatMul::wanted(ctx)) return exact_.run(ctx, *reference_);
     if (!quantizationInvariant(ctx)) return reference_->run(ctx);
     if (!ctx.invariantInput(kW))
       return form_.gemm ? reference_->run(ctx) : runtimeB_.run(ctx, *reference_);
@@ -202,6 +204,7 @@ class OneDnnInt8MatMul final : public Kernel {
   Form form_;
   std::unique_ptr<Plan> plan_;
   RuntimeBQLinearMatMul runtimeB_;
+  ExactQLinearMatMul exact_;
 };
 
 }  // namespace

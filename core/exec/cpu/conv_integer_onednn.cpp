@@ -15,14 +15,17 @@
 // (a tap in the padding reads zx in the reference, X - zx = 0 there, and 0
 // in oneDNN's padding). S depends on the weights and the geometry only: it is
 // computed once per input shape, so the weights must be the same on every run
-// (KernelContext::invariantInput). The result equals the reference kernel's
-// exactly (integer arithmetic throughout).
+// (KernelContext::invariantInput). uint8 weights run as W - 128 and the
+// weights' zero points (one or one per channel, constant) come off as
+// zw[m] * T[n, g(m), o] (conv_integer_zero_point.h), as older
+// quantize_dynamic's QUInt8 weights need. The result equals the reference
+// kernel's exactly (integer arithmetic throughout).
 //
 // Anything else runs the reference ConvInteger (qlinear.cpp), so its errors
-// and results hold: weights that vary between runs or are not int8, a
-// nonzero weight zero point, a zero point that is not one value of X's type,
-// a CPU without exact int8 dot products, a geometry oneDNN has no optimized
-// implementation for.
+// and results hold: weights or weight zero points that vary between runs, a
+// zero point that is not one value of X's type, a CPU without exact int8
+// dot products, a geometry oneDNN has no optimized implementation for.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -33,6 +36,7 @@
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
+#include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -47,9 +51,13 @@ enum Input : size_t { kX = 0, kW = 1, kXZeroPoint = 2, kWZeroPoint = 3 };
 struct ConvIntegerPlan : onednn::ConvPrimitive {
   Dims xDims, wDims;
   int threads = 0;
-  bool declined = false;      // the reference kernel runs this configuration
-  std::vector<int32_t> sums;  // S [M, output positions]
-  int64_t positions = 0;      // output positions per channel
+  bool declined = false;          // the reference kernel runs this configuration
+  std::vector<int32_t> sums;      // S [M, output positions]
+  int64_t positions = 0;          // output positions per channel
+  Tensor weights;                 // the int8 weights oneDNN reads (conv_integer::signedWeights)
+  std::vector<int32_t> zw;        // the weights' zero points in its terms, per output channel
+  bool weightZeroPoints = false;  // some zw is not 0
+  Indirection window;             // the taps of each output position (when weightZeroPoints)
 };
 
 class OneDnnConvInteger final : public Kernel {
@@ -65,20 +73,25 @@ class OneDnnConvInteger final : public Kernel {
     static const bool exact = qlinear::exactInt8DotProducts();
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
-    if (!exact || !qlinear::isInt8(x.dtype()) || w.dtype() != DataType::kInt8 ||
-        !ctx.invariantInput(kW) || x.numel() == 0)
+    if (!exact || !qlinear::isInt8(x.dtype()) || !qlinear::isInt8(w.dtype()) ||
+        !ctx.invariantInput(kW) || x.numel() == 0 ||
+        (ctx.has(kWZeroPoint) && !ctx.invariantInput(kWZeroPoint)))
       return reference_->run(ctx);
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
     if (!zx || !geo || geo->spatial() > 3 ||
-        !conv_integer::weightZeroPointIsZero(ctx, kWZeroPoint, geo->M))
+        !conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, geo->M))
       return reference_->run(ctx);
     const ConvGeometry& g = *geo;
     if (planIsStale(ctx, x, w)) plan_ = build(ctx, g);
     if (plan_->declined) return reference_->run(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kInt32, g.outDims));
-    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, nullptr, *y, true));
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, *y, true));
     if (*zx != 0) subtractZeroPoint(*y, g, *zx);
+    if (plan_->weightZeroPoints)
+      conv_integer::subtractWeightZeroPoint(
+          y->mutableData<int32_t>(), false, g, plan_->positions, plan_->zw,
+          conv_integer::activationWindowSums(x, *zx, g, plan_->window), ctx.threads());
     return Status::ok();
   }
 
@@ -98,7 +111,12 @@ class OneDnnConvInteger final : public Kernel {
     p->threads = ctx.threads();
     p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
                                          dnnl::memory::data_type::s32, false, {});
-    if (!p->declined) p->sums = conv_integer::windowWeightSums(ctx.input(kW), g, p->positions);
+    if (p->declined) return p;
+    p->weights = conv_integer::signedWeights(ctx.input(kW));
+    p->sums = conv_integer::windowWeightSums(p->weights, g, p->positions);
+    p->zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
+    p->weightZeroPoints = std::any_of(p->zw.begin(), p->zw.end(), [](int32_t z) { return z; });
+    if (p->weightZeroPoints) p->window = buildIndirection(g.window);
     return p;
   }
 

@@ -32,15 +32,6 @@ std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, in
   return sums;
 }
 
-bool weightZeroPointIsZero(const KernelContext& ctx, size_t i, int64_t channels) {
-  if (!ctx.has(i)) return true;
-  const Tensor& z = ctx.input(i);
-  if (z.dtype() != DataType::kInt8 || (z.numel() != 1 && z.numel() != channels)) return false;
-  for (int64_t j = 0; j < z.numel(); ++j)
-    if (z.data<int8_t>()[j] != 0) return false;
-  return true;
-}
-
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i) {
   if (!ctx.has(i)) return 0;
   const Tensor& z = ctx.input(i);

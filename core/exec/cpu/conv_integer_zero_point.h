@@ -23,10 +23,6 @@ namespace passlab::exec::cpu::conv_integer {
 // the output positions per channel.
 std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, int64_t& positions);
 
-// True when input `i` (int8 weight zero points, one or one per channel) is
-// absent or all 0.
-bool weightZeroPointIsZero(const KernelContext& ctx, size_t i, int64_t channels);
-
 // The activation's zero point (input `i`) when it is one value of input
 // `x`'s type (absent: 0).
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i);

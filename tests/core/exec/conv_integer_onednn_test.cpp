@@ -2,10 +2,10 @@
 // reference kernel (qlinear.cpp) on seeded random one-node models: the int32
 // results must be equal (integer arithmetic on both sides), for uint8 and
 // int8 activations, zero points fed at run time (as DynamicQuantizeLinear
-// gives them) or stored, groups, pads, strides, dilations. Where the kernel
-// hands over to the reference (weights fed at run time, a nonzero weight
-// zero point) the profile names the oneDNN row and the result is the
-// reference's.
+// gives them) or stored, groups, pads, strides, dilations, uint8 and int8
+// weights with weight zero points (one or one per channel). Where the kernel
+// hands over to the reference (weights fed at run time) the profile names
+// the oneDNN row and the result is the reference's.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -33,8 +33,10 @@ struct Case {
   std::string autoPad = {};
   bool zeroPointInput = true;  // x_zero_point fed at run time (else an initializer)
   bool noZeroPoint = false;    // no x_zero_point at all
-  int8_t weightZeroPoint = 0;  // nonzero: the reference runs
+  int weightZeroPoint = 0;     // of the weights' type (uint8 weights: 0 means none)
   bool weightsInput = false;   // W fed at run time: not invariant, the reference runs
+  DataType wType = DataType::kInt8;
+  bool perChannelWeightZeroPoints = false;  // random ones around weightZeroPoint
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -54,7 +56,8 @@ Built buildModel(const Case& c, uint32_t seed) {
   };
   std::vector<ir::Value*> in;
   in.push_back(feed("x", activations(c.xType, c.x, rng)));
-  ir::Tensor w = randomInts<int8_t>(DataType::kInt8, c.w, -127, 127, rng);
+  ir::Tensor w = c.wType == DataType::kUInt8 ? randomInts<uint8_t>(c.wType, c.w, 0, 255, rng)
+                                             : randomInts<int8_t>(c.wType, c.w, -127, 127, rng);
   in.push_back(c.weightsInput ? feed("w", std::move(w)) : g.addInitializer("w", std::move(w)));
   const bool u8 = c.xType == DataType::kUInt8;
   const int xZero = u8 ? std::uniform_int_distribution<int>(90, 160)(rng)
@@ -66,7 +69,15 @@ Built buildModel(const Case& c, uint32_t seed) {
   }
   if (c.weightZeroPoint != 0) {
     if (c.noZeroPoint) in.push_back(nullptr);
-    in.push_back(g.addInitializer("w_zero_point", zeroPoint(DataType::kInt8, c.weightZeroPoint)));
+    ir::Tensor zw = zeroPoint(c.wType, c.weightZeroPoint);
+    if (c.perChannelWeightZeroPoints) {
+      const int64_t m = c.w[0];
+      zw = c.wType == DataType::kUInt8 ? randomInts<uint8_t>(c.wType, {m}, c.weightZeroPoint - 20,
+                                                             c.weightZeroPoint + 20, rng)
+                                       : randomInts<int8_t>(c.wType, {m}, c.weightZeroPoint - 20,
+                                                            c.weightZeroPoint + 20, rng);
+    }
+    in.push_back(g.addInitializer("w_zero_point", std::move(zw)));
   }
   ir::Node* n = g.addNode("ConvInteger", "", in, 1, nullptr, "conv");
   setConvAttributes(*n, c);
@@ -167,11 +178,40 @@ std::vector<Case> cases() {
                .w = {8, 8, 3, 3},
                .pads = {1, 1, 1, 1},
                .noZeroPoint = true});
-  v.push_back({.name = "fallback_weight_zero_point",
+  // Weight zero points (taken out after the convolution) and uint8 weights
+  // (run as W - 128), as older quantize_dynamic writes them.
+  v.push_back({.name = "weight_zero_point",
                .x = {1, 8, 9, 9},
                .w = {8, 8, 3, 3},
                .pads = {1, 1, 1, 1},
                .weightZeroPoint = 3});
+  v.push_back({.name = "u8_weights_zero_point_pads_stride2",
+               .x = {1, 16, 11, 13},
+               .w = {24, 16, 3, 3},
+               .strides = {2, 2},
+               .pads = {1, 0, 1, 2},
+               .weightZeroPoint = 131,
+               .wType = DT::kUInt8});
+  v.push_back({.name = "u8_weights_per_channel_s8_x_grouped",
+               .x = {2, 8, 7, 7},
+               .w = {12, 2, 3, 3},
+               .xType = DT::kInt8,
+               .group = 4,
+               .pads = {1, 1, 1, 1},
+               .weightZeroPoint = 120,
+               .wType = DT::kUInt8,
+               .perChannelWeightZeroPoints = true});
+  v.push_back({.name = "s8_weights_per_channel_depthwise",
+               .x = {1, 32, 10, 10},
+               .w = {32, 1, 3, 3},
+               .group = 32,
+               .pads = {1, 1, 1, 1},
+               .weightZeroPoint = 5,
+               .perChannelWeightZeroPoints = true});
+  v.push_back({.name = "u8_weights_no_zero_points_pointwise",
+               .x = {1, 24, 6, 6},
+               .w = {16, 24, 1, 1},
+               .wType = DT::kUInt8});
   v.push_back({.name = "fallback_runtime_weights",
                .x = {1, 8, 9, 9},
                .w = {8, 8, 3, 3},

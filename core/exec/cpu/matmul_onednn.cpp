@@ -1,4 +1,5 @@
-// MatMul and Gemm on oneDNN's matmul primitive (float32). The primitive is
+// MatMul and Gemm on oneDNN's matmul primitive (float32; float16 and
+// bfloat16 on float32 copies, half_as_float.h). The primitive is
 // built once per input shape (the last four shapes' kept); a right-hand side (weights) that is the
 // same on every run (KernelContext::invariantInput) is reordered once into the layout oneDNN
 // prefers and kept.
@@ -8,6 +9,7 @@
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/gemv_rows.h"
+#include "core/exec/cpu/half_as_float.h"
 #include "core/exec/cpu/matmul_ref.h"
 #include "core/exec/cpu/matmul_shape.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -345,11 +347,24 @@ class OneDnnGemm final : public Kernel {
   MatMulPrimitive prim_;
 };
 
+// The float32 kernel K for a float16 or bfloat16 node.
+template <class K>
+Expected<std::unique_ptr<Kernel>> makeHalfAsFloatKernel(const KernelBuild& b) {
+  PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> inner, K::create(b));
+  return makeHalfAsFloat(std::move(inner));
+}
+
+constexpr TypeSet kHalfTypes{ir::DataType::kFloat16, ir::DataType::kBFloat16};
+
 const KernelDef kRows[] = {
     {"", "MatMul", 1, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.MatMul",
      makeKernel<OneDnnMatMul>},
     {"", "Gemm", 6, kOpsetMax, types::kFloat32, 0, Tier::kOptimized, "onednn.Gemm",
      makeKernel<OneDnnGemm>},
+    {"", "MatMul", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "onednn.MatMul.widened",
+     makeHalfAsFloatKernel<OneDnnMatMul>},
+    {"", "Gemm", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "onednn.Gemm.widened",
+     makeHalfAsFloatKernel<OneDnnGemm>},
 };
 
 }  // namespace

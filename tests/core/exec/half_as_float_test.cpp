@@ -1,0 +1,127 @@
+// float16 / bfloat16 MatMul and Gemm on the float32 kernels
+// (core/exec/cpu/half_as_float.h): the optimized rows are the widened ones,
+// and their results are the exact products rounded once to the half type
+// (within one rounding of the half type plus float32 summation error),
+// for plain, batched and transposed operands and Gemm's alpha, beta and C.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/exec/cpu/cpu_backend.h"
+#include "core/exec/kernel_registry.h"
+#include "tests/core/exec/op_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using namespace optest;
+
+// The values of `v` as the half type holds them.
+std::vector<double> roundedTo(DataType dt, std::vector<int64_t> dims,
+                              const std::vector<double>& v) {
+  return values(typed(dt, std::move(dims), v));
+}
+
+double halfEpsilon(DataType dt) {
+  return dt == DataType::kFloat16 ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+}
+
+// y[b, m, n] = alpha * sum_k a[b, m, k] b[k, n] (+ beta * c[n]) in double, and
+// the sum of the magnitudes of the terms (the scale of the summation error).
+struct Expected2 {
+  std::vector<double> y, scale;
+};
+Expected2 product(const std::vector<double>& a, const std::vector<double>& b, int64_t batch,
+                  int64_t M, int64_t K, int64_t N, bool transB, double alpha = 1,
+                  const std::vector<double>* c = nullptr, double beta = 0) {
+  Expected2 e;
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        double s = 0, mag = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          const double x = a[static_cast<size_t>((p * M + m) * K + k)];
+          const double w = b[static_cast<size_t>(transB ? n * K + k : k * N + n)];
+          s += x * w;
+          mag += std::fabs(x * w);
+        }
+        s *= alpha;
+        mag *= std::fabs(alpha);
+        if (c) {
+          s += beta * (*c)[static_cast<size_t>(n)];
+          mag += std::fabs(beta * (*c)[static_cast<size_t>(n)]);
+        }
+        e.y.push_back(s);
+        e.scale.push_back(mag);
+      }
+  return e;
+}
+
+void expectOneRounding(const ir::Tensor& y, DataType dt, const Expected2& want) {
+  ASSERT_EQ(y.dtype(), dt);
+  const std::vector<double> got = values(y);
+  ASSERT_EQ(got.size(), want.y.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want.y[i],
+                halfEpsilon(dt) / 2 * std::fabs(want.y[i]) + 1e-5 * want.scale[i])
+        << "element " << i;
+}
+
+class HalfAsFloat : public ::testing::TestWithParam<DataType> {};
+
+TEST_P(HalfAsFloat, TheOptimizedRowsAreTheWidenedOnes) {
+  const auto& reg = cpu::kernelRegistry();
+  for (const char* op : {"MatMul", "Gemm"}) {
+    auto rows = KernelRegistry::forType(reg.find("", op, 17), GetParam(), false);
+    ASSERT_FALSE(rows.empty()) << op;
+    EXPECT_EQ(rows.front()->name, std::string("onednn.") + op + ".widened");
+  }
+}
+
+TEST_P(HalfAsFloat, MatMulIsTheProductRoundedOnce) {
+  const DataType dt = GetParam();
+  struct Case {
+    int64_t batch, M, K, N;
+  };
+  for (Case s : {Case{1, 37, 65, 29}, Case{1, 1, 300, 17}, Case{3, 5, 7, 4}}) {
+    std::vector<int64_t> aDims = {s.M, s.K}, bDims = {s.K, s.N};
+    if (s.batch > 1) aDims.insert(aDims.begin(), s.batch);
+    const std::vector<double> a = roundedTo(dt, aDims, ramp(s.batch * s.M * s.K, -2, 2, 3));
+    const std::vector<double> b = roundedTo(dt, bDims, ramp(s.K * s.N, -2, 2, 4));
+    const ir::Tensor y = run1({"MatMul", {typed(dt, aDims, a), typed(dt, bDims, b)}, {}, 17});
+    expectOneRounding(y, dt, product(a, b, s.batch, s.M, s.K, s.N, false));
+  }
+}
+
+TEST_P(HalfAsFloat, GemmWithAlphaBetaTransposedBAndBroadcastC) {
+  const DataType dt = GetParam();
+  const int64_t M = 9, K = 33, N = 12;
+  const std::vector<double> a = roundedTo(dt, {M, K}, ramp(M * K, -2, 2, 5));
+  const std::vector<double> c = roundedTo(dt, {N}, ramp(N, -2, 2, 6));
+  for (bool transB : {false, true}) {
+    const std::vector<int64_t> bDims =
+        transB ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N};
+    const std::vector<double> b = roundedTo(dt, bDims, ramp(K * N, -2, 2, 7));
+    const ir::Tensor y = run1({"Gemm",
+                               {typed(dt, {M, K}, a), typed(dt, bDims, b), typed(dt, {N}, c)},
+                               {attrF("alpha", 0.5f), attrF("beta", 2.0f), attrI("transB", transB)},
+                               13});
+    expectOneRounding(y, dt, product(a, b, 1, M, K, N, transB, 0.5, &c, 2.0));
+  }
+}
+
+TEST_P(HalfAsFloat, AMismatchedInnerDimensionIsStillAnError) {
+  const DataType dt = GetParam();
+  const std::string err =
+      errorOf({"MatMul", {typed(dt, {2, 3}, ramp(6)), typed(dt, {4, 2}, ramp(8))}, {}, 17});
+  EXPECT_FALSE(err.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, HalfAsFloat,
+                         ::testing::Values(DataType::kFloat16, DataType::kBFloat16),
+                         [](const auto& info) {
+                           return info.param == DataType::kFloat16 ? "Float16" : "BFloat16";
+                         });
+
+}  // namespace
+}  // namespace passlab::exec

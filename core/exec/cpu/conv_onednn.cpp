@@ -21,7 +21,7 @@
 #include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/families.h"
-#include "core/exec/cpu/half_convert.h"
+#include "core/exec/cpu/half_as_float.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
@@ -123,14 +123,14 @@ class OneDnnConv final : public Kernel {
     }
     // Half types: widen X (and B) per call, W once when it is constant.
     PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
-    widen(x, x32, ctx.threads());
+    widenToFloat(x, x32, ctx.threads());
     const bool invariantW = ctx.invariantInput(1);
     if (widenWeights(ctx, w)) plan_->packedValid = false;
     const Tensor b32 = widenedBias(bias);
     PASSLAB_ASSIGN_OR_RETURN(Tensor y32, ctx.scratch(ir::DataType::kFloat, g.outDims));
     PASSLAB_RETURN_IF_ERROR(compute(ctx, x32, wide_, bias ? &b32 : nullptr, y32, invariantW));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, dt, g.outDims));
-    narrow(y32, *y, ctx.threads());
+    narrowFromFloat(y32, *y, ctx.threads());
     return Status::ok();
   }
 
@@ -149,14 +149,14 @@ class OneDnnConv final : public Kernel {
       return Status::ok();
     }
     PASSLAB_ASSIGN_OR_RETURN(Tensor x32, ctx.scratch(ir::DataType::kFloat, x.dims()));
-    widen(x, x32, ctx.threads());
+    widenToFloat(x, x32, ctx.threads());
     widenWeights(ctx, w);
     const Tensor b32 = widenedBias(bias);
     PASSLAB_ASSIGN_OR_RETURN(Tensor y32, ctx.scratch(ir::DataType::kFloat, g.outDims));
     convFewOutputs(s, x32.data<float>(), wide_.data<float>(), bias ? b32.data<float>() : nullptr,
                    y32.mutableData<float>(), scratch.mutableData<float>(), ctx.threads());
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), g.outDims));
-    narrow(y32, *y, ctx.threads());
+    narrowFromFloat(y32, *y, ctx.threads());
     return Status::ok();
   }
 
@@ -166,7 +166,7 @@ class OneDnnConv final : public Kernel {
     const bool invariantW = ctx.invariantInput(1);
     if (invariantW && wideValid_ && wide_.dims() == w.dims()) return false;
     wide_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
-    widen(w, wide_, 1);
+    widenToFloat(w, wide_, 1);
     wideValid_ = invariantW;
     return true;
   }
@@ -174,33 +174,8 @@ class OneDnnConv final : public Kernel {
     Tensor b32;
     if (!bias) return b32;
     b32 = Tensor::zeros(ir::DataType::kFloat, bias->dims());
-    widen(*bias, b32, 1);
+    widenToFloat(*bias, b32, 1);
     return b32;
-  }
-
-  // float16/bfloat16 <-> float32.
-  static void widen(const Tensor& from, Tensor& to, int threads) {
-    float* out = to.mutableData<float>();
-    const bool h = from.dtype() == ir::DataType::kFloat16;
-    parallelFor(from.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
-      if (h) {
-        halfToFloatN(static_cast<const uint16_t*>(from.raw()) + b, out + b, e - b);
-        return;
-      }
-      for (int64_t i = b; i < e; ++i) out[i] = load(from.data<BFloat16>()[i]);
-    });
-  }
-  static void narrow(const Tensor& from, Tensor& to, int threads) {
-    const float* in = from.data<float>();
-    const bool h = to.dtype() == ir::DataType::kFloat16;
-    auto* out = static_cast<uint16_t*>(to.mutableRaw());
-    parallelFor(from.numel(), threads, kElementwiseGrain, [&](int64_t b, int64_t e) {
-      if (h) {
-        floatToHalfN(in + b, out + b, e - b);
-        return;
-      }
-      for (int64_t i = b; i < e; ++i) out[i] = store<BFloat16>(in[i]).bits;
-    });
   }
 
   // Runs the primitive of plan_ on float32 tensors.

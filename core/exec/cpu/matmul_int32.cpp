@@ -7,6 +7,7 @@
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -56,6 +57,39 @@ void sumColumns(const int8_t* b, int64_t mats, int64_t K, int64_t N, std::vector
       for (int64_t n = 0; n < N; ++n) s[n] += row[n];
     }
   }
+}
+
+// o[n] += d[n] * r - z * col[n], wrapping: one row of the correction.
+[[gnu::always_inline]] inline void correctRow(uint32_t* o, const uint32_t* d, const int32_t* col,
+                                              uint32_t r, uint32_t z, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] += d[i] * r - z * static_cast<uint32_t>(col[i]);
+}
+
+// The baseline (SSE2) has no 32-bit multiply: the row where AVX2 or AVX-512 is.
+#if defined(__x86_64__)
+[[gnu::target("avx512f")]] void correctRowAvx512(uint32_t* o, const uint32_t* d, const int32_t* col,
+                                                 uint32_t r, uint32_t z, int64_t n) {
+  correctRow(o, d, col, r, z, n);
+}
+[[gnu::target("avx2")]] void correctRowAvx2(uint32_t* o, const uint32_t* d, const int32_t* col,
+                                            uint32_t r, uint32_t z, int64_t n) {
+  correctRow(o, d, col, r, z, n);
+}
+#endif
+void correctRowSse2(uint32_t* o, const uint32_t* d, const int32_t* col, uint32_t r, uint32_t z,
+                    int64_t n) {
+  correctRow(o, d, col, r, z, n);
+}
+
+using CorrectRow = void (*)(uint32_t*, const uint32_t*, const int32_t*, uint32_t, uint32_t,
+                            int64_t);
+
+CorrectRow correctRowFor() {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f()) return correctRowAvx512;
+  if (cpu_isa::hasAvx2Fma()) return correctRowAvx2;
+#endif
+  return correctRowSse2;
 }
 
 }  // namespace
@@ -131,10 +165,11 @@ const int8_t* Int32MatMul::signedB(const Tensor& b) {
   Plan& p = *plan_;
   if (p.shift == 0) return b.data<int8_t>();
   if (!p.flippedReady) {
-    const uint8_t* from = b.data<uint8_t>();
     p.flipped.resize(static_cast<size_t>(b.numel()));
-    for (size_t i = 0; i < p.flipped.size(); ++i)
-      p.flipped[i] = static_cast<int8_t>(from[i] ^ 0x80u);
+    const uint8_t* from = b.data<uint8_t>();
+    int8_t* to = p.flipped.data();  // locals: the loop vectorizes
+    const int64_t n = b.numel();
+    for (int64_t i = 0; i < n; ++i) to[i] = static_cast<int8_t>(from[i] ^ 0x80u);
     p.flippedReady = p.bInvariant;
   }
   return p.flipped.data();
@@ -186,6 +221,7 @@ void Int32MatMul::correct(const Tensor& a, std::span<const int32_t> za, std::spa
   for (int32_t z : za) anyZa |= z != 0;
   if (!anyD && !anyZa) return;
   const bool signedA = a.dtype() == DataType::kInt8;
+  static const CorrectRow row = correctRowFor();
   parallelFor(s.batchCount() * M, threads, std::max<int64_t>(1, 16384 / (N + K)),
               [&](int64_t begin, int64_t end) {
                 for (int64_t j = begin; j < end; ++j) {
@@ -196,9 +232,7 @@ void Int32MatMul::correct(const Tensor& a, std::span<const int32_t> za, std::spa
                                               : rowSum(a.data<uint8_t>() + aRow * K, K);
                   const uint32_t r = static_cast<uint32_t>(sum) - static_cast<uint32_t>(K) * z;
                   const int32_t* col = p.columnSums.data() + s.bMats[static_cast<size_t>(bi)] * N;
-                  auto* o = reinterpret_cast<uint32_t*>(out + j * N);
-                  for (int64_t n = 0; n < N; ++n)
-                    o[n] += d[static_cast<size_t>(n)] * r - z * static_cast<uint32_t>(col[n]);
+                  row(reinterpret_cast<uint32_t*>(out + j * N), d.data(), col, r, z, N);
                 }
               });
 }

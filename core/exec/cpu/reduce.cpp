@@ -12,7 +12,9 @@
 // (double for floats, 64-bit for integers), `add` combines, `finish` gives the
 // result. Loops are specialized for reductions over one block of axes
 // (contiguous or strided by a contiguous inner block) and parallel over output
-// elements.
+// elements. float32 sums, means, L1, L2, sums of squares, log sums, maxima
+// and minima over one block run on vector rows (reduce_rows.h; `kRow` names
+// the row operation): still summed in double, in another order.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,6 +23,7 @@
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/reduce_plan.h"
+#include "core/exec/cpu/reduce_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -39,6 +42,7 @@ template <class A>
 constexpr bool kIsFloat = std::is_floating_point_v<A>;
 
 struct SumOp {
+  static constexpr RowOp kRow = RowOp::kSum;
   template <class A>
   static A init() {
     return A(0);
@@ -57,12 +61,14 @@ struct SumOp {
   }
 };
 struct SumSquareOp : SumOp {
+  static constexpr RowOp kRow = RowOp::kSumSquare;
   template <class A>
   static A pre(A x) {
     return x * x;
   }
 };
 struct L1Op : SumOp {
+  static constexpr RowOp kRow = RowOp::kAbsSum;
   template <class A>
   static A pre(A x) {
     if constexpr (std::is_unsigned_v<A>) {
@@ -95,6 +101,7 @@ struct LogSumOp : SumOp {
   }
 };
 struct ProdOp {
+  static constexpr RowOp kRow = RowOp::kNone;
   template <class A>
   static A init() {
     return A(1);
@@ -115,6 +122,7 @@ struct ProdOp {
 // Max and Min propagate NaN (as numpy's max).
 template <bool kMax>
 struct ExtremeOp {
+  static constexpr RowOp kRow = kMax ? RowOp::kMax : RowOp::kMin;
   template <class A>
   static A init() {
     if constexpr (std::is_same_v<A, bool>) {
@@ -156,6 +164,47 @@ S fromAcc(A a) {
   }
 }
 
+// float32 reductions over one block of axes on vector rows (reduce_rows.h):
+// contiguous rows reduce whole, strided ones add rows of up to kBlock inner
+// elements into accumulators (double for sums, float for extremes). put(o, r)
+// takes output o's accumulated value.
+template <RowOp Op, class Put>
+void reduceFloatBlock(const float* x, const ReducePlan& p, int threads, Put put) {
+  const int64_t R = p.reducedCount;
+  if (p.inner == 1) {
+    parallelFor(p.outer, threads, std::max<int64_t>(1, kElementwiseGrain / (R + 1)),
+                [&](int64_t b, int64_t e) {
+                  for (int64_t o = b; o < e; ++o) put(o, reduceRowF32(Op, x + o * R, R));
+                });
+    return;
+  }
+  constexpr int64_t kBlock = 256;
+  constexpr bool kExtreme = Op == RowOp::kMax || Op == RowOp::kMin;
+  using Acc = std::conditional_t<kExtreme, float, double>;
+  const Acc init = kExtreme ? static_cast<Acc>(reduceRowF32(Op, nullptr, 0)) : Acc(0);
+  const int64_t I = p.inner;
+  const int64_t blocks = (I + kBlock - 1) / kBlock;
+  parallelFor(p.outer * blocks, threads,
+              std::max<int64_t>(1, kElementwiseGrain / (R * std::min(I, kBlock) + 1)),
+              [&](int64_t b, int64_t e) {
+                Acc acc[kBlock];
+                for (int64_t w = b; w < e; ++w) {
+                  const int64_t o = w / blocks;
+                  const int64_t i0 = (w % blocks) * kBlock;
+                  const int64_t n = std::min(kBlock, I - i0);
+                  std::fill(acc, acc + n, init);
+                  for (int64_t r = 0; r < R; ++r) {
+                    const float* row = x + (o * R + r) * I + i0;
+                    if constexpr (kExtreme)
+                      extremeRowF32(Op, row, acc, n);
+                    else
+                      addRowF32(Op, row, acc, n);
+                  }
+                  for (int64_t i = 0; i < n; ++i) put(o * I + i0 + i, static_cast<double>(acc[i]));
+                }
+              });
+}
+
 // Reduces x into y by the plan; `shift`, when given, is subtracted from every
 // element before `pre` (per output element; ReduceLogSumExp's running max) and
 // the element exponentiated.
@@ -178,6 +227,9 @@ void reduceInto(const S* x, S* y, const ReducePlan& p, const double* shift, int 
       y[o] = fromAcc<S>(r);
     }
   };
+  if constexpr (std::is_same_v<S, float> && !kExpShift && Op::kRow != RowOp::kNone) {
+    if (p.block) return reduceFloatBlock<Op::kRow>(x, p, threads, put);
+  }
   const int64_t R = p.reducedCount;
   if (p.block && p.inner == 1) {
     // Contiguous rows of R elements.
@@ -299,6 +351,7 @@ class Reduce final : public Kernel {
 
   // The largest finite element (infinities skipped), for ReduceLogSumExp's shift.
   struct FiniteMaxOp : ExtremeOp<true> {
+    static constexpr RowOp kRow = RowOp::kNone;  // skips infinities: no vector row
     template <class A>
     static A add(A a, A b) {
       if constexpr (kIsFloat<A>) {

@@ -1,10 +1,13 @@
 // Transpose and DepthToSpace / SpaceToDepth (a reshape, a permutation, a reshape).
 // A copy whose innermost two collapsed dims swap (NCHW <-> NHWC, the borders
-// of convert_int8_to_channels_last's chains) on 1-byte elements moves 16x16
-// tiles through SSE2 registers; everything else walks the output in order.
+// of convert_int8_to_channels_last's chains) moves 16x16 tiles of 1-byte
+// elements or 4x4 tiles of 4-byte ones through SSE2 registers; everything
+// else walks the output in order. Float NCHW -> NHWC of [1, 64, 112, 112]
+// element by element: 0.79 ms, 4x onnxruntime (session 26).
 #include "core/exec/cpu/transpose.h"
 
 #include <emmintrin.h>
+#include <xmmintrin.h>
 
 #include <algorithm>
 #include <cstring>
@@ -113,21 +116,51 @@ void transposeRows8(const uint8_t* src, int64_t ld, uint8_t* dst, int64_t Q, int
     for (int64_t j = 0; j < Q; ++j) dst[i * Q + j] = src[i + j * ld];
 }
 
-// 1-byte copies whose last two collapsed dims [P, Q] read the source with
-// strides 1 and ld (a batch of 2-D transposes): tiled (rows and columns
-// past the last whole tile, and matrices under 16 wide such as a 3-channel
-// image, element by element in two plain loops). False otherwise.
-bool transposeBytes(const Tensor& x, int64_t base, const Dims& outDims,
-                    const std::vector<int64_t>& srcStrides, Tensor& y, int threads) {
+// dst[i * ldd + j] = src[i + j * ld] for the 4x4 tile of 4-byte elements.
+inline void transposeTile4(const uint32_t* src, int64_t ld, uint32_t* dst, int64_t ldd) {
+  __m128 r0 = _mm_loadu_ps(reinterpret_cast<const float*>(src));
+  __m128 r1 = _mm_loadu_ps(reinterpret_cast<const float*>(src + ld));
+  __m128 r2 = _mm_loadu_ps(reinterpret_cast<const float*>(src + 2 * ld));
+  __m128 r3 = _mm_loadu_ps(reinterpret_cast<const float*>(src + 3 * ld));
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  _mm_storeu_ps(reinterpret_cast<float*>(dst), r0);
+  _mm_storeu_ps(reinterpret_cast<float*>(dst + ldd), r1);
+  _mm_storeu_ps(reinterpret_cast<float*>(dst + 2 * ldd), r2);
+  _mm_storeu_ps(reinterpret_cast<float*>(dst + 3 * ldd), r3);
+}
+
+// Output rows [i0, i1) (at most 16) of one P x Q matrix of 4-byte elements.
+void transposeRows32(const uint32_t* src, int64_t ld, uint32_t* dst, int64_t Q, int64_t i0,
+                     int64_t i1, bool /*spill*/) {
+  int64_t i = i0;
+  for (; i + 4 <= i1; i += 4) {
+    int64_t j = 0;
+    for (; j + 4 <= Q; j += 4) transposeTile4(src + i + j * ld, ld, dst + i * Q + j, Q);
+    for (; j < Q; ++j)
+      for (int64_t k = 0; k < 4; ++k) dst[(i + k) * Q + j] = src[i + k + j * ld];
+  }
+  for (; i < i1; ++i)
+    for (int64_t j = 0; j < Q; ++j) dst[i * Q + j] = src[i + j * ld];
+}
+
+// 1- or 4-byte copies (E) whose last two collapsed dims [P, Q] read the
+// source with strides 1 and ld (a batch of 2-D transposes): 16 output rows
+// at a time by `rows` (tiles; rows and columns past the last whole tile, and
+// matrices narrower than a tile such as a 3-channel image, element by
+// element in two plain loops). False otherwise.
+template <class E, class Rows>
+bool transposeTiled(const Tensor& x, int64_t base, const Dims& outDims,
+                    const std::vector<int64_t>& srcStrides, Tensor& y, int threads, Rows rows) {
   const size_t rank = outDims.size();
   if (rank < 2 || srcStrides[rank - 2] != 1) return false;
   const int64_t P = outDims[rank - 2], Q = outDims[rank - 1], ld = srcStrides[rank - 1];
   int64_t batches = 1;
   for (size_t i = 0; i + 2 < rank; ++i) batches *= outDims[i];
-  const uint8_t* src = static_cast<const uint8_t*>(x.raw()) + base;
-  uint8_t* dst = static_cast<uint8_t*>(y.mutableRaw());
+  const E* src = static_cast<const E*>(x.raw()) + base;
+  E* dst = static_cast<E*>(y.mutableRaw());
   const int64_t blocks = (P + 15) / 16;  // of 16 output rows
-  parallelFor(batches * blocks, threads, std::max<int64_t>(1, 16384 / (16 * Q)),
+  parallelFor(batches * blocks, threads,
+              std::max<int64_t>(1, 16384 / static_cast<int64_t>(16 * Q * sizeof(E))),
               [&](int64_t b, int64_t e) {
                 for (int64_t w = b; w < e; ++w) {
                   int64_t batch = w / blocks, off = 0;
@@ -138,8 +171,8 @@ bool transposeBytes(const Tensor& x, int64_t base, const Dims& outDims,
                   const int64_t i0 = (w % blocks) * 16;
                   // A whole next block of this matrix follows in this thread.
                   const bool spill = w + 1 < e && i0 + 32 <= P;
-                  transposeRows8(src + off, ld, dst + (w / blocks) * P * Q, Q, i0,
-                                 std::min(i0 + 16, P), spill);
+                  rows(src + off, ld, dst + (w / blocks) * P * Q, Q, i0, std::min(i0 + 16, P),
+                       spill);
                 }
               });
   return true;
@@ -156,8 +189,12 @@ void gather(const Tensor& x, int64_t base, const Dims& outDims,
       permute<E>(src, dst, outDims, srcStrides, base, b, e);
     });
   };
-  if (x.dtype() != ir::DataType::kString && elementSize(x.dtype()) == 1 &&
-      transposeBytes(x, base, outDims, srcStrides, y, threads))
+  const size_t size = x.dtype() == ir::DataType::kString ? 0 : elementSize(x.dtype());
+  if (size == 1 &&
+      transposeTiled<uint8_t>(x, base, outDims, srcStrides, y, threads, transposeRows8))
+    return;
+  if (size == 4 &&
+      transposeTiled<uint32_t>(x, base, outDims, srcStrides, y, threads, transposeRows32))
     return;
   switch (x.dtype() == ir::DataType::kString ? 0 : elementSize(x.dtype())) {
     case 0:

@@ -5,6 +5,7 @@
 // stores that overlap the next row's), batch 2, a swap of the last two axes,
 // a 5-D perm, a perm that keeps the innermost axis (not tiled), int8 and
 // uint8, 1 and 2 threads; and a Slice (stridedCopy shares the copy) unchanged.
+// The same shapes on 4-byte elements (float32 and int32: 4x4 tiles).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -24,14 +25,15 @@ std::string ints(const Dims& v) {
 }
 
 // y = x transposed by perm, one element at a time.
-std::vector<uint8_t> plainTranspose(const std::vector<uint8_t>& x, const Dims& d,
-                                    const std::vector<int64_t>& perm, Dims& outDims) {
+template <class E>
+std::vector<E> plainTranspose(const std::vector<E>& x, const Dims& d,
+                              const std::vector<int64_t>& perm, Dims& outDims) {
   const size_t r = d.size();
   std::vector<int64_t> strides(r, 1);
   for (size_t i = r - 1; i > 0; --i) strides[i - 1] = strides[i] * d[i];
   outDims.clear();
   for (int64_t p : perm) outDims.push_back(d[static_cast<size_t>(p)]);
-  std::vector<uint8_t> y(x.size());
+  std::vector<E> y(x.size());
   std::vector<int64_t> idx(r, 0);
   for (size_t o = 0; o < y.size(); ++o) {
     int64_t src = 0;
@@ -102,6 +104,27 @@ const Case kCases[] = {
     {"inner_axis_kept", {2, 20, 17, 19}, {1, 0, 2, 3}},
     {"below_a_tile", {1, 15, 3, 3}, {0, 2, 3, 1}},
 };
+
+TEST_P(TransposeBytes, FourByteElementsEqualThePlainLoop) {
+  const Case& c = GetParam();
+  int64_t n = 1;
+  for (int64_t d : c.x) n *= d;
+  std::vector<uint32_t> x(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    x[static_cast<size_t>(i)] = static_cast<uint32_t>(i * 2654435761u);
+  Dims outDims;
+  const std::vector<uint32_t> want = plainTranspose(x, c.x, c.perm, outDims);
+  for (ir::DataType dt : {ir::DataType::kFloat, ir::DataType::kInt32})
+    for (int threads : {1, 2}) {
+      Tensor xt = Tensor::zeros(dt, c.x);
+      std::memcpy(xt.mutableRaw(), x.data(), x.size() * 4);
+      Tensor yt = Tensor::zeros(dt, outDims);
+      cpu::transposeInto(xt, c.perm, yt, threads);
+      const auto* got = static_cast<const uint32_t*>(yt.raw());
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_EQ(got[i], want[i]) << "element " << i << ", " << threads << " threads";
+    }
+}
 
 INSTANTIATE_TEST_SUITE_P(Shapes, TransposeBytes, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });

@@ -77,6 +77,52 @@ std::vector<std::vector<int64_t>> identityMaps(const Dims& dims) {
   return m;
 }
 
+// Tile for fixed-size elements: dims collapsed into (size, repeats) pairs (an
+// unrepeated dim merged into the one before it, size-1 unrepeated dims
+// dropped), then each output block written as its first copy (recursively)
+// followed by repeats - 1 memcpys of that copy. The index map per element
+// (mappedCopy) took 0.49 ms for [1, 64, 56, 56] x [1, 1, 2, 2], 6x
+// onnxruntime (session 26).
+struct TileDim {
+  int64_t size, repeats;
+};
+
+void tileBlock(const char* x, char* y, const std::vector<TileDim>& dims,
+               const std::vector<int64_t>& xBytes, const std::vector<int64_t>& yBytes, size_t d) {
+  const TileDim& t = dims[d];
+  const int64_t block = t.size * yBytes[d];  // bytes of one copy along dim d
+  if (d + 1 == dims.size()) {
+    std::memcpy(y, x, static_cast<size_t>(block));
+  } else {
+    for (int64_t i = 0; i < t.size; ++i)
+      tileBlock(x + i * xBytes[d], y + i * yBytes[d], dims, xBytes, yBytes, d + 1);
+  }
+  for (int64_t r = 1; r < t.repeats; ++r) std::memcpy(y + r * block, y, static_cast<size_t>(block));
+}
+
+void tileBytes(const Tensor& x, const std::vector<int64_t>& repeats, Tensor& y) {
+  std::vector<TileDim> dims;
+  for (size_t d = 0; d < x.rank(); ++d) {
+    if (repeats[d] == 1 && !dims.empty())
+      dims.back().size *= x.dim(d);
+    else if (!(repeats[d] == 1 && x.dim(d) == 1))
+      dims.push_back({x.dim(d), repeats[d]});
+  }
+  if (dims.empty()) dims.push_back({1, 1});
+  // Bytes per step of each collapsed dim, in x and in y.
+  const auto elem = static_cast<int64_t>(elementSize(x.dtype()));
+  std::vector<int64_t> xBytes(dims.size()), yBytes(dims.size());
+  int64_t xs = elem, ys = elem;
+  for (size_t d = dims.size(); d-- > 0;) {
+    xBytes[d] = xs;
+    yBytes[d] = ys;
+    xs *= dims[d].size;
+    ys *= dims[d].size * dims[d].repeats;
+  }
+  tileBlock(static_cast<const char*>(x.raw()), static_cast<char*>(y.mutableRaw()), dims, xBytes,
+            yBytes, 0);
+}
+
 Status checkMovable(const Tensor& x, const char* op) {
   if (!movable(x.dtype())) return unsupported(std::string(op) + " of " + x.describe());
   return Status::ok();
@@ -159,7 +205,11 @@ class Tile final : public Kernel {
       for (int64_t i = 0; i < out[d]; ++i) map[d].push_back(i % x.dim(d));
     }
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
-    mappedCopy(x, *y, map);
+    if (y->numel() == 0) return Status::ok();
+    if (x.isString())
+      mappedCopy(x, *y, map);
+    else
+      tileBytes(x, repeats, *y);
     return Status::ok();
   }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/core/exec/kernel_test_util.h"
+#include "tests/core/exec/op_test_util.h"
 
 namespace passlab::exec {
 namespace {
@@ -65,6 +66,57 @@ TEST(Tile, RepeatsEveryDim) {
   kt::expectError(R"(main (float[1,2] x, int64[1] n) => (float[2,4] y) { y = Tile(x, n) })",
                   {{"x", f32({1, 2}, {1, 2})}, {"n", i64({1}, {2})}},
                   {"repeats has 1 values for float[1,2]"});
+}
+
+// Tile against the index rule y[o] = x[o_d % X_d per dim], exactly, on
+// shapes that collapse differently (unrepeated dims merged into the one
+// before, size-1 dims dropped, a leading unrepeated dim, zero repeats), float32
+// and uint8.
+TEST(Tile, EqualsTheIndexRule) {
+  struct Case {
+    std::vector<int64_t> x, repeats;
+  };
+  const Case cases[] = {{{1, 8, 5, 6}, {1, 1, 2, 2}},
+                        {{2, 3, 4}, {3, 1, 2}},
+                        {{2, 3, 4}, {1, 1, 1}},
+                        {{4, 5}, {2, 1}},
+                        {{2, 1, 3}, {1, 4, 1}},
+                        {{1, 1}, {1, 1}},
+                        {{3}, {5}},
+                        {{3, 2}, {0, 2}},
+                        {{2, 3, 1, 2}, {2, 1, 3, 2}}};
+  for (const Case& c : cases) {
+    const size_t rank = c.x.size();
+    std::vector<int64_t> out(rank);
+    int64_t n = 1, m = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      out[d] = c.x[d] * c.repeats[d];
+      n *= c.x[d];
+      m *= out[d];
+    }
+    std::vector<float> xv(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) xv[static_cast<size_t>(i)] = static_cast<float>(i * 3 + 1);
+    std::vector<float> want(static_cast<size_t>(m));
+    for (int64_t o = 0; o < m; ++o) {
+      int64_t rest = o, src = 0, stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        src += (rest % out[d]) % c.x[d] * stride;
+        rest /= out[d];
+        stride *= c.x[d];
+      }
+      want[static_cast<size_t>(o)] = xv[static_cast<size_t>(src)];
+    }
+    const ir::Tensor reps = i64({static_cast<int64_t>(rank)}, c.repeats);
+    const ir::Tensor r = optest::run1({"Tile", {f32(c.x, xv), reps}, {}, 13});
+    ASSERT_EQ(r.dims(), out);
+    auto got = r.data<float>();
+    EXPECT_EQ(std::vector<float>(got.begin(), got.end()), want);
+    std::vector<uint8_t> xb(xv.begin(), xv.end()), wantb(want.begin(), want.end());
+    const ir::Tensor rb = optest::run1(
+        {"Tile", {ir::Tensor::fromVector<uint8_t>(ir::DataType::kUInt8, c.x, xb), reps}, {}, 13});
+    auto gotb = rb.data<uint8_t>();
+    EXPECT_EQ(std::vector<uint8_t>(gotb.begin(), gotb.end()), wantb);
+  }
 }
 
 TEST(Compress, AlongAnAxisAndFlattened) {

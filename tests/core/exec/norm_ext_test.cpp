@@ -131,6 +131,27 @@ TEST(GroupNorm, PerGroupAndPerChannelParameters) {
   EXPECT_NE(err.find("one per group"), std::string::npos) << err;
 }
 
+TEST(GroupNorm, LargeGroupsAgainstDouble) {
+  // [2, 6, 37, 29]: 3 groups of 2 channels (2146 elements: two float blocks
+  // and a tail, planes not a multiple of the lanes), values around 50 so that
+  // the variance must not lose digits to the mean; float32 vector path.
+  const size_t C = 6, S = 37 * 29, G = 3, per = C / G;
+  std::vector<double> xv = ramp(2 * C * S, -1, 1);
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = 50 + xv[i] * ((i * 7919) % 13 - 6) / 6.0;
+  ir::Tensor x = f32({2, 6, 37, 29}, std::vector<float>(xv.begin(), xv.end()));
+  xv = values(x);
+  std::vector<double> ones(per * S, 1.0);
+  const std::vector<double> plain = rowNorm(xv, per * S, 1e-5, false, ones, {});
+  const std::vector<double> sc = {1, -2, 0.5, 3, 1.5, -1}, bi = {0, 1, 0.25, -1, 2, 0};
+  std::vector<double> want(xv.size());
+  for (size_t i = 0; i < want.size(); ++i) want[i] = plain[i] * sc[i / S % C] + bi[i / S % C];
+  expectTensor(run1({"GroupNormalization",
+                     {x, typed(DataType::kFloat, {6}, sc), typed(DataType::kFloat, {6}, bi)},
+                     {attrI("num_groups", 3)},
+                     21}),
+               DataType::kFloat, {2, 6, 37, 29}, want, 2e-5, 2e-5);
+}
+
 TEST(MeanVarianceNorm, DefaultAxesAndCustomAxes) {
   // [N=2, C=2, H=1, W=2]: default axes {0, 2, 3} normalize per channel.
   ir::Tensor x = f32({2, 2, 1, 2}, {1, 2, 10, 20, 3, 4, 30, 40});

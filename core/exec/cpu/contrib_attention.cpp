@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "core/exec/cpu/contrib_attention_shape.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -64,17 +65,8 @@ std::vector<float> floatsOf(const Tensor& t) {
 class Attention final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
-    const ir::Node& n = b.node();
     auto k = std::unique_ptr<Attention>(new Attention());
-    k->heads_ = n.attrInt("num_heads", 0);
-    if (k->heads_ < 1) return invalidModel("num_heads is required and must be positive");
-    k->causal_ = n.attrInt("unidirectional", 0) != 0;
-    k->maskFilter_ = n.attrFloat("mask_filter_value", -10000.0f);
-    k->qkvSizes_ = n.attrInts("qkv_hidden_sizes");
-    if (const ir::Attribute* s = n.attr("scale")) k->scale_ = s->f;
-    if (n.attrInt("do_rotary", 0) != 0) return unsupported("Attention with do_rotary");
-    if (!k->qkvSizes_.empty() && k->qkvSizes_.size() != 3)
-      return invalidModel("qkv_hidden_sizes must have 3 values");
+    PASSLAB_ASSIGN_OR_RETURN(k->a_, parseMsAttention(b.node()));
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
@@ -93,48 +85,12 @@ class Attention final : public Kernel {
   Status runTyped(KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
-    if (x.rank() != 3)
-      return invalidArgument("input must be [batch, sequence, hidden], got " + x.describe());
-    const int64_t B = x.dim(0), S = x.dim(1), Hin = x.dim(2), N = heads_;
-    if (w.rank() != 2 || w.dim(0) != Hin || w.dtype() != x.dtype())
-      return invalidArgument("weights " + w.describe() + " must be [" + std::to_string(Hin) +
-                             ", q + k + v hidden]");
-    int64_t Dq, Dk, Dv;
-    if (qkvSizes_.empty()) {
-      if (w.dim(1) % 3 != 0)
-        return invalidArgument("weights " + w.describe() + " do not split into Q, K and V");
-      Dq = Dk = Dv = w.dim(1) / 3;
-    } else {
-      Dq = qkvSizes_[0], Dk = qkvSizes_[1], Dv = qkvSizes_[2];
-    }
-    if (Dq + Dk + Dv != w.dim(1) || Dq != Dk || Dq % N != 0 || Dv % N != 0)
-      return invalidArgument("hidden sizes " + std::to_string(Dq) + "/" + std::to_string(Dk) + "/" +
-                             std::to_string(Dv) + " do not fit weights " + w.describe() + " and " +
-                             std::to_string(N) + " heads");
-    const int64_t hq = Dq / N, hv = Dv / N, D3 = Dq + Dk + Dv;
-    if (ctx.has(2) && (ctx.input(2).numel() != D3 || ctx.input(2).dtype() != x.dtype()))
-      return invalidArgument("bias " + ctx.input(2).describe() + " must hold " +
-                             std::to_string(D3) + " values");
-    // The key/value cache: [2, B, N, P, head].
-    int64_t P = 0;
-    const Tensor* past = ctx.has(4) ? &ctx.input(4) : nullptr;
-    if (past) {
-      if (past->rank() != 5 || past->dim(0) != 2 || past->dim(1) != B || past->dim(2) != N ||
-          past->dim(4) != hq || hq != hv || past->dtype() != x.dtype())
-        return invalidArgument("past " + past->describe() + " must be [2, " + std::to_string(B) +
-                               ", " + std::to_string(N) + ", past_sequence, " + std::to_string(hq) +
-                               "]");
-      P = past->dim(3);
-    }
-    const int64_t T = P + S;
-    PASSLAB_ASSIGN_OR_RETURN(std::vector<float> mask, buildMask(ctx, B, S, P, T));
-    const Tensor* bias2 = ctx.has(5) ? &ctx.input(5) : nullptr;
-    if (bias2 && (bias2->rank() != 4 || (bias2->dim(0) != B && bias2->dim(0) != 1) ||
-                  (bias2->dim(1) != N && bias2->dim(1) != 1) || bias2->dim(2) != S ||
-                  bias2->dim(3) != T || bias2->dtype() != x.dtype()))
-      return invalidArgument("attention_bias " + bias2->describe() + " must be [" +
-                             std::to_string(B) + ", " + std::to_string(N) + ", " +
-                             std::to_string(S) + ", " + std::to_string(T) + "]");
+    PASSLAB_ASSIGN_OR_RETURN(MsAttentionShape sh, msAttentionShape(ctx, a_));
+    const int64_t B = sh.B, S = sh.S, Hin = sh.Hin, N = sh.N, Dq = sh.Dq, Dk = sh.Dk, Dv = sh.Dv;
+    const int64_t hq = sh.hq, hv = sh.hv, D3 = sh.D3, P = sh.P, T = sh.T;
+    const Tensor* past = sh.past;
+    const Tensor* bias2 = sh.bias2;
+    PASSLAB_ASSIGN_OR_RETURN(std::vector<float> mask, msAttentionMask(ctx, a_, sh));
 
     // QKV = X · W + bias, [B*S, D3].
     std::vector<float> X = floatsOf<ST>(x), W = floatsOf<ST>(w);
@@ -165,7 +121,7 @@ class Attention final : public Kernel {
             std::copy(row + Dq + Dk + h * hv, row + Dq + Dk + (h + 1) * hv, vd);
           }
         }
-    const float scale = scale_ ? *scale_ : 1.0f / std::sqrt(static_cast<float>(hq));
+    const float scale = a_.scale ? *a_.scale : 1.0f / std::sqrt(static_cast<float>(hq));
     std::vector<float> biasF = bias2 ? floatsOf<ST>(*bias2) : std::vector<float>();
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), {B, S, Dv}));
     ST* Y = y->mutableData<ST>();
@@ -215,71 +171,14 @@ class Attention final : public Kernel {
     return Status::ok();
   }
 
-  // The additive mask, [B, S, T]: 0 where attention is allowed.
-  Expected<std::vector<float>> buildMask(KernelContext& ctx, int64_t B, int64_t S, int64_t P,
-                                         int64_t T) const {
-    std::vector<float> m(static_cast<size_t>(B * S * T), 0.0f);
-    const float lowest = std::numeric_limits<float>::lowest();
-    auto at = [&](int64_t b, int64_t s, int64_t t) -> float& {
-      return m[static_cast<size_t>((b * S + s) * T + t)];
-    };
-    bool causalFilter = false;  // 3-D and 4-D masks use mask_filter_value for causality
-    if (ctx.has(3)) {
-      const Tensor& mi = ctx.input(3);
-      if (mi.dtype() != ir::DataType::kInt32)
-        return invalidArgument("mask_index must be int32, got " + mi.describe());
-      const int32_t* d = mi.data<int32_t>();
-      if (mi.rank() == 1 && (mi.dim(0) == B || mi.dim(0) == 2 * B)) {
-        for (int64_t b = 0; b < B; ++b) {
-          const int64_t endPos = std::clamp<int64_t>(d[b], 0, T);
-          const int64_t startPos = mi.dim(0) == 2 * B ? std::clamp<int64_t>(d[B + b], 0, T) : 0;
-          for (int64_t s = 0; s < S; ++s) {
-            for (int64_t t = endPos; t < T; ++t) at(b, s, t) = maskFilter_;
-            for (int64_t t = 0; t < startPos; ++t) at(b, s, t) = maskFilter_;
-          }
-        }
-      } else if (mi.rank() == 2 && mi.dim(0) == B && mi.dim(1) == T) {
-        for (int64_t b = 0; b < B; ++b)
-          for (int64_t s = 0; s < S; ++s)
-            for (int64_t t = 0; t < T; ++t) at(b, s, t) = d[b * T + t] > 0 ? 0.0f : maskFilter_;
-      } else if (mi.rank() == 3 && mi.dim(0) == B && mi.dim(1) == S && mi.dim(2) == T) {
-        for (int64_t i = 0; i < B * S * T; ++i)
-          m[static_cast<size_t>(i)] = d[i] > 0 ? 0.0f : maskFilter_;
-        causalFilter = true;
-      } else if (mi.rank() == 4 && mi.dim(0) == B && mi.dim(1) == 1 && mi.dim(2) == mi.dim(3) &&
-                 mi.dim(2) >= T) {
-        // Megatron: rows and columns index absolute positions up to a maximum length.
-        const int64_t M = mi.dim(2);
-        for (int64_t b = 0; b < B; ++b)
-          for (int64_t s = 0; s < S; ++s)
-            for (int64_t t = 0; t < T; ++t)
-              at(b, s, t) = d[(b * M + P + s) * M + t] > 0 ? 0.0f : maskFilter_;
-        causalFilter = true;
-      } else {
-        return invalidArgument("mask_index " + mi.describe() + " is none of [" + std::to_string(B) +
-                               "], [" + std::to_string(2 * B) + "], [" + std::to_string(B) + ", " +
-                               std::to_string(T) + "], [" + std::to_string(B) + ", " +
-                               std::to_string(S) + ", " + std::to_string(T) + "] or [" +
-                               std::to_string(B) + ", 1, max_sequence, max_sequence]");
-      }
-    }
-    if (causal_)
-      for (int64_t b = 0; b < B; ++b)
-        for (int64_t s = 0; s < S; ++s)
-          for (int64_t t = P + s + 1; t < T; ++t) at(b, s, t) = causalFilter ? maskFilter_ : lowest;
-    return m;
-  }
-
-  int64_t heads_ = 0;
-  bool causal_ = false;
-  float maskFilter_ = -10000.0f;
-  std::vector<int64_t> qkvSizes_;
-  std::optional<float> scale_;
+  MsAttentionAttrs a_;
 };
 
 const KernelDef kRows[] = {
     {"com.microsoft", "Attention", 1, kOpsetMax, types::kFloats, 0, Tier::kReference,
      "cpu.ms.Attention", makeKernel<Attention>},
+    {"com.microsoft", "Attention", 1, kOpsetMax, TypeSet{ir::DataType::kFloat}, 0, Tier::kOptimized,
+     "cpu.ms.AttentionGemm", makeMsAttentionGemm},
 };
 
 }  // namespace

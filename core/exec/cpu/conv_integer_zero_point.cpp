@@ -65,9 +65,16 @@ namespace {
 
 // T[o] for one image and group: `plane` holds the sum of the group's channels
 // of X at each image element.
+// Channels-last: X's elements `stride` apart, the group's channels together.
 template <class Q>
-void channelSums(const Q* x, int64_t channels, int64_t plane, int32_t* sum) {
+void channelSums(const Q* x, int64_t channels, int64_t plane, int32_t* sum, bool channelsLast,
+                 int64_t stride) {
   std::fill(sum, sum + plane, 0);
+  if (channelsLast) {
+    for (int64_t s = 0; s < plane; ++s)
+      for (int64_t c = 0; c < channels; ++c) sum[s] += x[s * stride + c];
+    return;
+  }
   for (int64_t c = 0; c < channels; ++c)
     for (int64_t s = 0; s < plane; ++s) sum[s] += x[c * plane + s];
 }
@@ -79,7 +86,7 @@ std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const Con
 }
 
 std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const ConvGeometry& g,
-                                          const Indirection& ind) {
+                                          const Indirection& ind, bool channelsLast) {
   const int64_t cPerGroup = g.C / g.group, positions = ind.grid;
   int64_t plane = 1;
   for (int64_t d : g.in) plane *= d;
@@ -87,11 +94,12 @@ std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const Con
   std::vector<int32_t> sum(static_cast<size_t>(plane));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
-      const int64_t first = (n * g.C + grp * cPerGroup) * plane;
+      const int64_t first =
+          channelsLast ? n * plane * g.C + grp * cPerGroup : (n * g.C + grp * cPerGroup) * plane;
       if (x.dtype() == DataType::kUInt8)
-        channelSums(x.data<uint8_t>() + first, cPerGroup, plane, sum.data());
+        channelSums(x.data<uint8_t>() + first, cPerGroup, plane, sum.data(), channelsLast, g.C);
       else
-        channelSums(x.data<int8_t>() + first, cPerGroup, plane, sum.data());
+        channelSums(x.data<int8_t>() + first, cPerGroup, plane, sum.data(), channelsLast, g.C);
       int32_t* out = t.data() + (n * g.group + grp) * positions;
       for (int64_t o = 0; o < positions; ++o) {
         const int64_t* at = ind.row(o);

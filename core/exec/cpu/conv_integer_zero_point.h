@@ -47,12 +47,12 @@ Tensor signedWeights(const Tensor& w);
 std::optional<std::vector<int32_t>> weightZeroPoints(const KernelContext& ctx, size_t w, size_t i,
                                                      int64_t channels);
 
-// T [N, group, positions] for X (8-bit, [N, C, in...]) of geometry g; with
-// the window's indirection `ind` (buildIndirection(g.window)) when the
-// caller keeps it from run to run.
+// T [N, group, positions] for X (8-bit, [N, C, in...], or `channelsLast`
+// [N, in..., C]) of geometry g; with the window's indirection `ind`
+// (buildIndirection(g.window)) when the caller keeps it from run to run.
 std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const ConvGeometry& g);
 std::vector<int32_t> activationWindowSums(const Tensor& x, int32_t zx, const ConvGeometry& g,
-                                          const Indirection& ind);
+                                          const Indirection& ind, bool channelsLast = false);
 
 // acc[n, m, o] -= zw[m] * T[n, g(m), o] on the int32 sums of a run, laid out
 // [N, M, P] or, `channelsLast`, [N, P, M].

@@ -52,10 +52,12 @@ int64_t largestWeightSum(const Tensor& w, const std::vector<int32_t>& zw, int64_
 // The convolution X (u8/s8) * W' (s8) -> int32 with zx as the source zero
 // point, its result in channels-last (which oneDNN's int8 kernels pick; a
 // reorder to it otherwise). False where oneDNN declines (onednn_int8_conv.h).
-bool buildConvolution(onednn::ConvPrimitive& p, const ConvGeometry& g, DataType xType, int32_t zx) {
+bool buildConvolution(onednn::ConvPrimitive& p, const ConvGeometry& g, DataType xType, int32_t zx,
+                      bool channelsLastX) {
   dnnl::primitive_attr attr;
   if (zx != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {zx});
-  if (!onednn::buildInt8Conv(p, g, int8Type(xType), memory::data_type::s32, false, attr))
+  if (!onednn::buildInt8Conv(p, g, int8Type(xType), memory::data_type::s32, false, attr,
+                             channelsLastX))
     return false;
   const memory::desc channelsLast(onednn::toDims(g.outDims), memory::data_type::s32,
                                   channelsLastTag(g.spatial()));
@@ -119,6 +121,31 @@ PASSLAB_I32_TARGET void requantizeTile(const TileInput& in, bool fast, uint8_t* 
   }
 }
 
+// Channels-last Y: positions [o0, o1) of one image, y [P, M], each
+// position's channels requantized 16 at a time (per-channel bias and
+// multipliers, not repeated); the weights' zero-point term per lane from
+// t [group, P] at groupAt[c] (the offset of channel c's group).
+PASSLAB_I32_TARGET void requantizePositions(const TileInput& in, const int32_t* groupAt, bool fast,
+                                            uint8_t* y, int64_t o0, int64_t o1) {
+  const requant16::Requant q = requant16::constants(*in.mult16, fast);
+  for (int64_t o = o0; o < o1; ++o)
+    for (int64_t c0 = 0; c0 < in.m; c0 += kLanes) {
+      const __mmask16 kc = lanes(in.m - c0);
+      __m512i v = _mm512_maskz_loadu_epi32(kc, in.acc + o * in.m + c0);
+      if (in.t) {
+        const __m512i t = in.mPerGroup == in.m
+                              ? _mm512_set1_epi32(in.t[o])
+                              : _mm512_mask_i32gather_epi32(
+                                    _mm512_setzero_si512(), kc,
+                                    _mm512_maskz_loadu_epi32(kc, groupAt + c0), in.t + o, 4);
+        v = _mm512_sub_epi32(v, _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(kc, in.zw + c0), t));
+      }
+      const requant16::Channels ch{in.bias16 + c0, in.mult16->mult.data() + c0,
+                                   in.mult16->multf.data() + c0};
+      requant16::store16(v, ch, q, y + o * in.m + c0, kc);
+    }
+}
+
 bool haveAvx512() {
   return cpu_isa::hasAvx512Vnni();
 }
@@ -131,7 +158,8 @@ bool haveAvx512() {
 }  // namespace
 
 std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& ctx,
-                                                           const ConvGeometry& g) {
+                                                           const ConvGeometry& g,
+                                                           bool channelsLast) {
   static const bool exact = exactInt8DotProducts();
   if (!exact || !haveAvx512() || !ctx.invariantInput(kW)) return nullptr;
   std::optional<Requantization> r = readRequantization(ctx, g.M, {}, WeightForm::kAny8Bit);
@@ -142,6 +170,7 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
 
   auto k = std::unique_ptr<QLinearConvInt32>(new QLinearConvInt32());
   k->g_ = g;
+  k->channelsLast_ = channelsLast;
   k->xZero_ = r->xZeroPoint;
   k->weights_ = conv_integer::signedWeights(ctx.input(kW));
   k->zw_ = std::move(*zw);
@@ -149,10 +178,18 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
   const DataType xType = ctx.input(kX).dtype();
   k->sumBound_ = largestWeightSum(k->weights_, k->zw_, g.M) * largestActivation(xType, k->xZero_);
   if (k->sumBound_ >= (int64_t{1} << 31)) return nullptr;
-  if (!buildConvolution(k->conv_, g, xType, k->xZero_)) return nullptr;
+  if (!buildConvolution(k->conv_, g, xType, k->xZero_, channelsLast)) return nullptr;
   if (k->weightZeroPoints_) k->window_ = buildIndirection(g.window);
   k->positions_ = 1;
   for (int64_t o : g.out) k->positions_ *= o;
+  if (channelsLast) {  // requantized along the channels
+    const int64_t padded = (g.M + kLanes - 1) / kLanes * kLanes;
+    k->requant_.prepare(*r, g.M, padded);
+    k->bias_.assign(static_cast<size_t>(padded), 0);
+    for (int64_t c = 0; c < g.M; ++c)
+      k->groupAt_.push_back(static_cast<int32_t>(c / (g.M / g.group) * k->positions_));
+    return k;
+  }
   // Each channel's multiplier in 16 lanes: the tiles requantize along positions.
   Requantization lanesOf = *r;
   lanesOf.outputScales.clear();
@@ -169,11 +206,13 @@ Status QLinearConvInt32::run(KernelContext& ctx, const Tensor& x, const Tensor* 
   PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g_.outDims));
   PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, x, weights_, nullptr, acc, true));
   std::vector<int32_t> t;
-  if (weightZeroPoints_) t = conv_integer::activationWindowSums(x, xZero_, g_, window_);
+  if (weightZeroPoints_)
+    t = conv_integer::activationWindowSums(x, xZero_, g_, window_, channelsLast_);
   int64_t largestBias = 0;
+  const int64_t repeat = channelsLast_ ? 1 : kLanes;
   for (int64_t c = 0; c < g_.M; ++c) {
     const int32_t b = bias ? bias->data<int32_t>()[c] : 0;
-    std::fill_n(bias_.begin() + c * kLanes, kLanes, b);
+    std::fill_n(bias_.begin() + c * repeat, repeat, b);
     largestBias = std::max(largestBias, std::abs(int64_t{b}));
   }
   fast_ = requant_.floatExact(sumBound_ + largestBias);
@@ -186,6 +225,24 @@ void QLinearConvInt32::requantize(const int32_t* acc, const int32_t* t, uint8_t*
                                   int threads) const {
 #if defined(__x86_64__)
   const int64_t p = positions_, m = g_.M, tiles = (p + kLanes - 1) / kLanes;
+  if (channelsLast_) {
+    parallelFor(g_.N * p, threads, std::max<int64_t>(1, 4096 / m), [&](int64_t begin, int64_t end) {
+      for (int64_t n = begin / p; n * p < end; ++n) {
+        const int64_t o0 = std::max(begin - n * p, int64_t{0});
+        const int64_t o1 = std::min(end - n * p, p);
+        const TileInput in{acc + n * p * m,
+                           t ? t + n * g_.group * p : nullptr,
+                           zw_.data(),
+                           m,
+                           p,
+                           m / g_.group,
+                           bias_.data(),
+                           &requant_};
+        requantizePositions(in, groupAt_.data(), fast_, y + n * p * m, o0, o1);
+      }
+    });
+    return;
+  }
   parallelFor(g_.N * tiles, threads, std::max<int64_t>(1, 4096 / (m * kLanes)),
               [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {

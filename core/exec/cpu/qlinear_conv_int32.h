@@ -10,7 +10,8 @@
 // (moved by the same 128, so W - zw = W' - zw') come off as zw'[m] *
 // T[n, g(m), o] (conv_integer_zero_point.h). Then the bias and the reference
 // QLinearConv's requantization (qlinear_requant16.h), 16 positions of 16
-// channels at a time, transposed in registers to Y's [N, M, spatial...]. Integer sums and
+// channels at a time, transposed in registers to Y's [N, M, spatial...]
+// (channels-last Y: each position's channels as they come). Integer sums and
 // the reference's rounding: bit for bit the reference kernel (qlinear.cpp).
 #pragma once
 
@@ -30,14 +31,17 @@ namespace passlab::exec::cpu {
 class QLinearConvInt32 {
  public:
   // The kernel for the QLinearConv of `ctx` (X [N, C, in...] of geometry g,
-  // its weights the same on every run: KernelContext::invariantInput), or
+  // or `channelsLast` X and Y [N, spatial..., C] as com.microsoft
+  // QLinearConv's channels_last; its weights the same on every run:
+  // KernelContext::invariantInput), or
   // null where it does not run it: a CPU without AVX-512 VNNI, quantization
   // inputs readRequantization refuses (with any 8-bit weights), weight zero
   // points of another type or count, sums that could overflow int32, a
   // configuration oneDNN has only its reference implementation for.
-  static std::unique_ptr<QLinearConvInt32> create(const KernelContext& ctx, const ConvGeometry& g);
+  static std::unique_ptr<QLinearConvInt32> create(const KernelContext& ctx, const ConvGeometry& g,
+                                                  bool channelsLast = false);
 
-  // Y (allocated by the caller: [N, M, out...] of the requantization's type)
+  // Y (allocated by the caller: [N, M, out...], or [N, out..., M], of the requantization's type)
   // from X and the int32 bias [M] (or null) of this run.
   Status run(KernelContext& ctx, const Tensor& x, const Tensor* bias, Tensor& y);
 
@@ -50,6 +54,7 @@ class QLinearConvInt32 {
   void requantize(const int32_t* acc, const int32_t* t, uint8_t* y, int threads) const;
 
   ConvGeometry g_;
+  bool channelsLast_ = false;
   int64_t positions_ = 0;  // output positions per channel
   int32_t xZero_ = 0;
   onednn::ConvPrimitive conv_;
@@ -57,9 +62,10 @@ class QLinearConvInt32 {
   std::vector<int32_t> zw_;         // zw' per output channel
   bool weightZeroPoints_ = false;   // some zw' is not 0
   Indirection window_;              // the taps of each output position (when weightZeroPoints_)
-  requant16::Multipliers requant_;  // each channel's in 16 lanes: [M * 16]
+  requant16::Multipliers requant_;  // each channel's in 16 lanes: [M * 16] (channels-last: [M])
   int64_t sumBound_ = 0;            // the largest |conv(X - zx, W - zw)|
-  std::vector<int32_t> bias_;       // [M * 16] of this run, each channel's in 16 lanes
+  std::vector<int32_t> bias_;       // [M * 16] of this run, each channel's in 16 lanes (or [M])
+  std::vector<int32_t> groupAt_;    // channels-last: channel c's group's offset in T
   bool fast_ = false;               // this run requantizes in float32 (exact: requant16::store16)
 };
 

@@ -18,19 +18,16 @@
 // channels (qlinear_pointwise_nhwc.h: exact, without oneDNN's per-call
 // set-up and zero-point post-ops).
 //
-// uint8 weights or a nonzero weight zero point (NCHW X and Y, constant
-// weights) run on oneDNN's int32 sums with the zero points taken out and the
-// reference's requantization (qlinear_conv_int32.h: exact).
+// uint8 weights or a nonzero weight zero point (constant weights) run on
+// oneDNN's int32 sums with the zero points taken out and the reference's
+// requantization (qlinear_conv_int32.h: exact).
 //
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
-// results stay the reference's: channels-last uint8 weights or a nonzero
-// weight zero point, scales or zero points that vary between runs,
-// non-float32 scales, a configuration oneDNN has no optimized
-// implementation for, a CPU without
-// VNNI (see exactInt8DotProducts). The one difference from the reference:
-// oneDNN multiplies the int32 sum by the float32 scale in float32 where the
-// reference uses double, so a value close to a rounding tie may come out 1
-// apart.
+// results stay the reference's: scales or zero points that vary between
+// runs, non-float32 scales, a configuration oneDNN has no optimized
+// implementation for, a CPU without VNNI (see exactInt8DotProducts). The one difference from the
+// reference: oneDNN multiplies the int32 sum by the float32 scale in float32 where the reference
+// uses double, so a value close to a rounding tie may come out 1 apart.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -115,7 +112,9 @@ class OneDnnQLinearConv final : public Kernel {
     if (planIsStale(ctx, x, w, bias != nullptr))
       plan_ = build(ctx, g, bias != nullptr, channelsLast_);
     if (plan_->int32Sums && ctx.invariantInput(kW)) {
-      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, plan_->int32Sums->yType(), g.outDims));
+      PASSLAB_ASSIGN_OR_RETURN(
+          Tensor * y, ctx.allocate(0, plan_->int32Sums->yType(),
+                                   channelsLast_ ? channelsLastDims(g.outDims) : g.outDims));
       return plan_->int32Sums->run(ctx, x, bias, *y);
     }
     if (plan_->declined) return runReference(ctx);
@@ -167,7 +166,7 @@ class OneDnnQLinearConv final : public Kernel {
     p->threads = ctx.threads();
     std::optional<Requantization> r = readRequantization(ctx, g.M);
     if (!r) {
-      if (!channelsLast) p->int32Sums = QLinearConvInt32::create(ctx, g);
+      p->int32Sums = QLinearConvInt32::create(ctx, g, channelsLast);
       p->declined = true;
       return p;
     }

@@ -1,7 +1,8 @@
 // Helpers for the int8 convolution tests against the reference kernel
-// (conv_integer_onednn_test, qlinear_conv_onednn_test): seeded random
-// integer tensors, 8-bit zero points, a one-node model with its feeds, and
-// the convolution attributes of a case.
+// (conv_integer_onednn_test, qlinear_conv_onednn_test,
+// qlinear_conv_int32_test): seeded random integer tensors, 8-bit zero
+// points, channels-last transposes, a one-node model with its feeds, and the
+// convolution attributes of a case.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -43,6 +44,34 @@ inline ir::Tensor activations(ir::DataType dt, const Dims& dims, std::mt19937& r
 inline ir::Tensor zeroPoint(ir::DataType dt, int v) {
   return dt == ir::DataType::kUInt8 ? ir::Tensor::fromVector<uint8_t>(dt, {}, {uint8_t(v)})
                                     : ir::Tensor::fromVector<int8_t>(dt, {}, {int8_t(v)});
+}
+
+// [N, C, S...] as [N, S..., C].
+inline Dims channelsLastDims(const Dims& d) {
+  Dims r{d[0]};
+  r.insert(r.end(), d.begin() + 2, d.end());
+  r.push_back(d[1]);
+  return r;
+}
+
+// An 8-bit tensor [N, C, S...] as [N, S..., C], or back (`toLast` false: t is [N, S..., C]).
+inline ir::Tensor swapChannels(const ir::Tensor& t, bool toLast) {
+  const Dims& d = t.dims();
+  const int64_t n = d[0], c = toLast ? d[1] : d.back(), s = numel(d) / (n * c);
+  Dims out = toLast ? channelsLastDims(d) : Dims{};
+  if (!toLast) {
+    out = {d[0], d.back()};
+    out.insert(out.end(), d.begin() + 1, d.end() - 1);
+  }
+  auto in = t.bytes();
+  std::vector<uint8_t> v(in.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t p = 0; p < s; ++p) {
+        const int64_t first = (i * c + ch) * s + p, last = (i * s + p) * c + ch;
+        v[toLast ? last : first] = static_cast<uint8_t>(in[toLast ? first : last]);
+      }
+  return ir::Tensor::fromVector<uint8_t>(t.dtype(), out, v);
 }
 
 // A one-node model and the inputs it is fed with.

@@ -6,7 +6,8 @@
 // points (and zero points that cancel the uint8 shift), padding, strides,
 // dilation, groups and depthwise, 1x1, 1-D and 3-D, bias, uint8 and int8
 // activations and outputs; the class called directly (1 and 2 threads) and
-// through the executor; what it declines; and the corpus model whose
+// through the executor, NCHW and com.microsoft channels_last; what it
+// declines; and the corpus model whose
 // TFLite-style weights (uint8, zero points 108-142) showed the cliff.
 #include <gtest/gtest.h>
 
@@ -79,7 +80,9 @@ struct Model {
   std::vector<ir::Tensor> inputs;
 };
 
-Model buildModel(const Case& c, uint32_t seed) {
+// channelsLast: com.microsoft QLinearConv with channels_last = 1, X fed as
+// [N, spatial..., C] (the same values).
+Model buildModel(const Case& c, uint32_t seed, bool channelsLast = false) {
   std::mt19937 rng(seed);
   const int64_t M = c.w[0];
   const int64_t K = numel(c.w) / M;  // products summed per output
@@ -107,8 +110,10 @@ Model buildModel(const Case& c, uint32_t seed) {
   Built& b = m.built;
   b.model.irVersion = 8;
   b.model.opsets = {{"", 13}};
+  if (channelsLast) b.model.opsets.push_back({"com.microsoft", 1});
   ir::Graph& g = b.model.graph();
   ir::Tensor x = activations(c.xType, c.x, rng);
+  if (channelsLast) x = swapChannels(x, true);
   ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(x.dims())));
   b.feeds.emplace_back("x", x);
   m.inputs = {
@@ -132,7 +137,9 @@ Model buildModel(const Case& c, uint32_t seed) {
   std::vector<ir::Value*> in = {xIn};
   for (size_t i = 1; i < m.inputs.size(); ++i)
     in.push_back(g.addInitializer(names[i], m.inputs[i]));
-  ir::Node* n = g.addNode("QLinearConv", "", in, 1, nullptr, "qconv");
+  ir::Node* n =
+      g.addNode("QLinearConv", channelsLast ? "com.microsoft" : "", in, 1, nullptr, "qconv");
+  if (channelsLast) n->setAttr(ir::Attribute::makeInt("channels_last", 1));
   setConvAttributes(*n, c);
   g.addOutput(n->output(0));
   analysis::inferShapes(b.model);
@@ -172,11 +179,12 @@ class DirectContext final : public KernelContext {
   bool invariant_;
 };
 
-cpu::ConvGeometry geometryOf(const Model& m) {
+// The geometry of X [N, C, spatial...] (xDims) and the model's W.
+cpu::ConvGeometry geometryOf(const Model& m, const Dims& xDims) {
   const ir::Node& node = *m.built.model.graph().nodes().front();
   auto attrs = cpu::parseConvAttrs(node);
   EXPECT_TRUE(attrs);
-  auto g = cpu::convGeometry(*attrs, m.inputs[0].dims(), m.inputs[3].dims());
+  auto g = cpu::convGeometry(*attrs, xDims, m.inputs[3].dims());
   EXPECT_TRUE(g);
   return *g;
 }
@@ -237,7 +245,7 @@ TEST_P(QLinearConvInt32Test, KernelMatchesTheReferenceBitForBit) {
   auto want = (*reference)->run(m.built.feeds);
   ASSERT_TRUE(want) << want.error().message();
 
-  const cpu::ConvGeometry g = geometryOf(m);
+  const cpu::ConvGeometry g = geometryOf(m, c.x);
   for (int threads : {1, 2}) {
     DirectContext ctx(m.inputs, threads);
     auto k = cpu::QLinearConvInt32::create(ctx, g);
@@ -252,6 +260,40 @@ TEST_P(QLinearConvInt32Test, KernelMatchesTheReferenceBitForBit) {
       expectEqual(y->toIr(), want->outputs[0],
                   std::to_string(threads) + " threads, run " + std::to_string(run + 1));
     }
+  }
+}
+
+// com.microsoft QLinearConv with channels_last = 1 on the same values: the
+// reference NCHW output transposed, through the executor and from the class
+// itself (channels-last X and Y).
+TEST_P(QLinearConvInt32Test, ChannelsLastGivesTheSameValuesTransposed) {
+  const Case& c = GetParam();
+  Model first = buildModel(c, 41);
+  Model last = buildModel(c, 41, true);
+  Runs want = runPreferredAndReference(first.built, first.built.feeds);
+  Runs r = runPreferredAndReference(last.built, last.built.feeds);
+  ASSERT_FALSE(want.reference.outputs.empty());
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.ms.QLinearConv");
+  const ir::Tensor& y = want.reference.outputs[0];
+  expectEqual(swapChannels(r.first.outputs[0], false), y, "first run");
+  expectEqual(swapChannels(r.second.outputs[0], false), y, "second run");
+  expectEqual(swapChannels(r.reference.outputs[0], false), y, "channels-last reference");
+
+  if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  const cpu::ConvGeometry g = geometryOf(last, c.x);
+  for (int threads : {1, 2}) {
+    DirectContext ctx(last.inputs, threads);
+    auto k = cpu::QLinearConvInt32::create(ctx, g, true);
+    ASSERT_NE(k, nullptr) << "declined";
+    auto allocated = ctx.allocate(0, k->yType(), channelsLastDims(g.outDims));
+    ASSERT_TRUE(allocated);
+    Tensor* out = *allocated;
+    const Tensor* bias = c.bias ? &ctx.input(8) : nullptr;
+    ASSERT_TRUE(k->run(ctx, ctx.input(0), bias, *out).isOk());
+    expectEqual(swapChannels(out->toIr(), false), y,
+                "the class, " + std::to_string(threads) + " threads");
   }
 }
 
@@ -351,7 +393,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, QLinearConvInt32Test, ::testing::ValuesIn(cases
 TEST(QLinearConvInt32, DeclinesWhatItDoesNotCover) {
   if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
   Model m = buildModel({.name = "k3", .x = {1, 8, 6, 6}, .w = {8, 8, 3, 3}}, 5);
-  const cpu::ConvGeometry g = geometryOf(m);
+  const cpu::ConvGeometry g = geometryOf(m, m.inputs[0].dims());
   {
     DirectContext ctx(m.inputs, 1);
     EXPECT_NE(cpu::QLinearConvInt32::create(ctx, g), nullptr) << "the case itself";

@@ -49,33 +49,6 @@ ir::Tensor floats(Dims dims, const std::vector<float>& v) {
   return ir::Tensor::fromVector<float>(DataType::kFloat, std::move(dims), v);
 }
 
-Dims channelsLastDims(const Dims& d) {
-  Dims r{d[0]};
-  r.insert(r.end(), d.begin() + 2, d.end());
-  r.push_back(d[1]);
-  return r;
-}
-
-// An 8-bit tensor [N, C, S...] as [N, S..., C], or back (`toLast` false: t is [N, S..., C]).
-ir::Tensor swapChannels(const ir::Tensor& t, bool toLast) {
-  const Dims& d = t.dims();
-  const int64_t n = d[0], c = toLast ? d[1] : d.back(), s = numel(d) / (n * c);
-  Dims out = toLast ? channelsLastDims(d) : Dims{};
-  if (!toLast) {
-    out = {d[0], d.back()};
-    out.insert(out.end(), d.begin() + 1, d.end() - 1);
-  }
-  auto in = t.bytes();
-  std::vector<uint8_t> v(in.size());
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t ch = 0; ch < c; ++ch)
-      for (int64_t p = 0; p < s; ++p) {
-        const int64_t first = (i * c + ch) * s + p, last = (i * s + p) * c + ch;
-        v[toLast ? last : first] = static_cast<uint8_t>(in[toLast ? first : last]);
-      }
-  return ir::Tensor::fromVector<uint8_t>(t.dtype(), out, v);
-}
-
 // A one-node QLinearConv model; `x` is its input, filled into `feeds`.
 // channelsLast: com.microsoft QLinearConv with channels_last = 1, X fed as [N, spatial..., C].
 Built buildModel(const ConvCase& c, uint32_t seed, bool channelsLast = false) {

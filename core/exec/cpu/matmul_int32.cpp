@@ -192,6 +192,8 @@ void Int32MatMul::compute(const Tensor& a, const Tensor& b, std::span<const int3
       dnnl::reorder(user, p.packed).execute(onednn::stream(), user, p.packed);
       onednn::stream().wait();
       p.packedReady = true;
+      std::vector<int8_t>().swap(p.flipped);  // the packed copy and the sums serve from now
+      p.flippedReady = false;
     }
     wei = p.packed;
   } else {

@@ -1,6 +1,7 @@
 // The CPU kernel table: every family, listed once.
 #include "core/exec/cpu/cpu_backend.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/half_as_float.h"
 
 namespace passlab::exec::cpu {
 
@@ -11,6 +12,7 @@ const KernelRegistry& kernelRegistry() {
       clipKernels(),
       matmulRefKernels(),
       matmulOneDnnKernels(),
+      halfOnFloat32Kernels(),
       convRefKernels(),
       deformConvKernels(),
       causalConvKernels(),

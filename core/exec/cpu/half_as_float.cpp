@@ -5,8 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/exec/cpu/cpu_backend.h"
 #include "core/exec/cpu/half_convert.h"
 #include "core/exec/dtype_traits.h"
+#include "core/exec/kernel_registry.h"
 #include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
@@ -71,7 +73,8 @@ class WidenedContext final : public KernelContext {
 
 class HalfAsFloat final : public Kernel {
  public:
-  explicit HalfAsFloat(std::unique_ptr<Kernel> inner) : inner_(std::move(inner)) {}
+  HalfAsFloat(std::unique_ptr<Kernel> inner, std::vector<bool> narrowed)
+      : inner_(std::move(inner)), narrowed_(std::move(narrowed)) {}
 
   Status run(KernelContext& ctx) override {
     const ir::DataType half = ctx.input(0).dtype();
@@ -80,7 +83,7 @@ class HalfAsFloat final : public Kernel {
     WidenedContext run(ctx, std::move(wide));
     PASSLAB_RETURN_IF_ERROR(inner_->run(run));
     std::vector<Value> outputs = run.outputs();
-    return narrowOutputs(ctx, outputs, half);
+    return narrowOutputs(ctx, outputs, half, narrowed_);
   }
 
  private:
@@ -110,11 +113,13 @@ class HalfAsFloat final : public Kernel {
     return wide;
   }
 
-  static Status narrowOutputs(KernelContext& ctx, std::vector<Value>& outputs, ir::DataType half) {
+  static Status narrowOutputs(KernelContext& ctx, std::vector<Value>& outputs, ir::DataType half,
+                              const std::vector<bool>& narrowed) {
     for (size_t i = 0; i < outputs.size(); ++i) {
       Value& v = outputs[i];
       if (v.isNone()) continue;
-      if (!v.isTensor() || v.tensor().dtype() != ir::DataType::kFloat) {
+      const bool narrow = narrowed.empty() || (i < narrowed.size() && narrowed[i]);
+      if (!narrow || !v.isTensor() || v.tensor().dtype() != ir::DataType::kFloat) {
         ctx.setOutput(i, std::move(v));
         continue;
       }
@@ -129,13 +134,86 @@ class HalfAsFloat final : public Kernel {
     bool valid = false;
   };
   std::unique_ptr<Kernel> inner_;
+  std::vector<bool> narrowed_;
   std::vector<Kept> kept_;  // per input: the float32 copy of an invariant input
+};
+
+// What the float32 row's factory is given: the node and its opset, float32,
+// and no constant inputs (they hold half-type data; the float32 kernel reads
+// the widened ones at run time).
+class Float32Build final : public KernelBuild {
+ public:
+  explicit Float32Build(const KernelBuild& b)
+      : KernelBuild(b.node(), b.opset(), ir::DataType::kFloat) {}
+};
+
+Expected<std::unique_ptr<Kernel>> makeOnFloat32Row(const KernelBuild& b) {
+  const ir::Node& n = b.node();
+  const std::vector<const KernelDef*> rows = KernelRegistry::forType(
+      kernelRegistry().find(n.domain(), n.opType(), b.opset()), ir::DataType::kFloat, false);
+  for (const KernelDef* row : rows) {
+    Float32Build fb(b);
+    auto k = row->create(fb);
+    if (k) return makeHalfAsFloat(std::move(k).value(), halfOutputs(b));
+    if (k.error().code() != ErrorCode::kUnsupported) return k.error();
+  }
+  return unsupported("no float32 kernel for " + n.opType());
+}
+
+constexpr TypeSet kHalfTypes{ir::DataType::kFloat16, ir::DataType::kBFloat16};
+
+const KernelDef kRows[] = {
+    {"", "Sigmoid", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Sigmoid.widened",
+     makeOnFloat32Row},
+    {"", "Tanh", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Tanh.widened",
+     makeOnFloat32Row},
+    {"", "Erf", 9, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Erf.widened", makeOnFloat32Row},
+    {"", "Exp", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Exp.widened", makeOnFloat32Row},
+    {"", "Softmax", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Softmax.widened",
+     makeOnFloat32Row},
+    {"", "LogSoftmax", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.LogSoftmax.widened",
+     makeOnFloat32Row},
+    {"", "LayerNormalization", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized,
+     "cpu.LayerNormalization.widened", makeOnFloat32Row},
+    {"", "BatchNormalization", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized,
+     "cpu.BatchNormalization.widened", makeOnFloat32Row},
+    {"", "MaxPool", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.MaxPool.widened",
+     makeOnFloat32Row},
+    {"", "AveragePool", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.AveragePool.widened",
+     makeOnFloat32Row},
+    {"", "GlobalAveragePool", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized,
+     "cpu.GlobalAveragePool.widened", makeOnFloat32Row},
+    {"", "ReduceMean", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.ReduceMean.widened",
+     makeOnFloat32Row},
+    {"", "ReduceSum", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.ReduceSum.widened",
+     makeOnFloat32Row},
+    {"", "ReduceMax", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.ReduceMax.widened",
+     makeOnFloat32Row},
 };
 
 }  // namespace
 
-std::unique_ptr<Kernel> makeHalfAsFloat(std::unique_ptr<Kernel> inner) {
-  return std::make_unique<HalfAsFloat>(std::move(inner));
+std::unique_ptr<Kernel> makeHalfAsFloat(std::unique_ptr<Kernel> inner, std::vector<bool> narrowed) {
+  return std::make_unique<HalfAsFloat>(std::move(inner), std::move(narrowed));
+}
+
+std::vector<bool> halfOutputs(const KernelBuild& b) {
+  const std::vector<ir::Value*>& outs = b.node().outputs();
+  std::vector<bool> narrowed(outs.size(), false);
+  bool declared = false;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (!outs[i] || !outs[i]->type().isTensor()) continue;
+    const ir::DataType t = outs[i]->type().elemType();
+    if (t == ir::DataType::kUndefined) continue;
+    declared = true;
+    narrowed[i] = t == b.dtype();
+  }
+  if (!declared && !narrowed.empty()) narrowed[0] = true;
+  return narrowed;
+}
+
+std::span<const KernelDef> halfOnFloat32Kernels() {
+  return kRows;
 }
 
 void widenToFloat(const Tensor& half, Tensor& wide, int threads) {

@@ -117,6 +117,75 @@ TEST_P(HalfAsFloat, AMismatchedInnerDimensionIsStillAnError) {
   EXPECT_FALSE(err.empty());
 }
 
+// The rows of halfOnFloat32Kernels(): the node on half-type inputs is the
+// same node on float32 inputs of the same values, rounded once to the half
+// type: bit for bit, attributes and extra outputs (MaxPool's indices)
+// included.
+TEST_P(HalfAsFloat, WidenedRowsAreTheFloat32NodeRoundedOnce) {
+  const DataType dt = GetParam();
+  const std::vector<int64_t> dims = {2, 5, 6, 7};
+  const std::vector<double> x = roundedTo(dt, dims, ramp(2 * 5 * 6 * 7, -6, 6, 9));
+  std::vector<Call> calls = {
+      {"Sigmoid", {}, {}, 13},
+      {"Tanh", {}, {}, 13},
+      {"Erf", {}, {}, 13},
+      {"Exp", {}, {}, 13},
+      {"Softmax", {}, {attrI("axis", -1)}, 13},
+      {"Softmax", {}, {attrI("axis", 1)}, 13},
+      {"LogSoftmax", {}, {attrI("axis", 2)}, 13},
+      {"MaxPool", {}, {attrInts("kernel_shape", {3, 3}), attrInts("strides", {2, 2})}, 12, 2},
+      {"AveragePool", {}, {attrInts("kernel_shape", {2, 3}), attrInts("pads", {1, 1, 1, 1})}, 19},
+      {"GlobalAveragePool", {}, {}, 1},
+      {"BatchNormalization",
+       {std::nullopt, f32({5}, {1, 2, 0.5f, -1, 3}), f32({5}, {0, 1, -1, 0.5f, 2}),
+        f32({5}, {0.1f, -0.2f, 0, 1, 2}), f32({5}, {1, 0.5f, 2, 0.25f, 4})},
+       {},
+       15},
+      {"ReduceMean", {std::nullopt, i64({2}, {1, 3})}, {}, 18},
+      {"ReduceSum", {std::nullopt, i64({1}, {-1})}, {attrI("keepdims", 0)}, 13},
+      {"ReduceMax", {std::nullopt, i64({1}, {2})}, {}, 18},
+  };
+  for (Call c : calls) {
+    Call wide = c;
+    if (c.inputs.empty()) c.inputs.resize(1), wide.inputs.resize(1);
+    c.inputs[0] = typed(dt, dims, x);
+    wide.inputs[0] = f32(dims, std::vector<float>(x.begin(), x.end()));
+    const std::vector<ir::Tensor> got = runAll(c), want = runAll(wide);
+    ASSERT_EQ(got.size(), want.size()) << c.op;
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (want[i].dtype() != DataType::kFloat) {
+        EXPECT_EQ(values(got[i]), values(want[i])) << c.op << " output " << i;
+        continue;
+      }
+      EXPECT_EQ(got[i].dtype(), dt) << c.op << " output " << i;
+      EXPECT_EQ(got[i].dims(), want[i].dims()) << c.op;
+      EXPECT_EQ(values(got[i]), roundedTo(dt, want[i].dims(), values(want[i])))
+          << c.op << " output " << i;
+    }
+  }
+}
+
+TEST_P(HalfAsFloat, LayerNormalizationIsWithinOneRoundingOfTheFloat32Node) {
+  const DataType dt = GetParam();
+  const std::vector<double> x = roundedTo(dt, {3, 64}, ramp(3 * 64, -3, 3, 11));
+  const std::vector<double> g = roundedTo(dt, {64}, ramp(64, 0.5, 1.5, 12));
+  const std::vector<double> b = roundedTo(dt, {64}, ramp(64, -1, 1, 13));
+  auto as = [](DataType t, std::vector<int64_t> d, const std::vector<double>& v) {
+    return typed(t, std::move(d), v);
+  };
+  const ir::Tensor got =
+      run1({"LayerNormalization", {as(dt, {3, 64}, x), as(dt, {64}, g), as(dt, {64}, b)}, {}, 17});
+  const ir::Tensor want = run1({"LayerNormalization",
+                                {as(DataType::kFloat, {3, 64}, x), as(DataType::kFloat, {64}, g),
+                                 as(DataType::kFloat, {64}, b)},
+                                {},
+                                17});
+  ASSERT_EQ(got.dtype(), dt);
+  const std::vector<double> gv = values(got), wv = values(want);
+  for (size_t i = 0; i < gv.size(); ++i)
+    EXPECT_NEAR(gv[i], wv[i], halfEpsilon(dt) * std::fabs(wv[i]) + 1e-6) << i;
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, HalfAsFloat,
                          ::testing::Values(DataType::kFloat16, DataType::kBFloat16),
                          [](const auto& info) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
@@ -114,93 +115,154 @@ class GridSample final : public Kernel {
     return dispatch<types::kFloats>(x.dtype(), [&](auto tag) -> Status {
       using S = typename decltype(tag)::type;
       if (grid.dtype() != x.dtype()) return invalidArgument("grid must have X's type");
-      const std::vector<double> X = doublesOf<S>(x), G = doublesOf<S>(grid);
-      std::vector<double> Y(static_cast<size_t>(N * C * outSize));
       std::vector<int64_t> inStrides(nd, 1);
       for (size_t d = nd; d-- > 1;) inStrides[d - 1] = inStrides[d] * in[d];
-      parallelFor(N * outSize, ctx.threads(), 16, [&](int64_t begin, int64_t end) {
-        std::vector<double> coord(nd);
-        std::vector<std::vector<int64_t>> taps(nd);
-        std::vector<std::vector<double>> weights(nd);
-        for (int64_t j = begin; j < end; ++j) {
-          const int64_t n = j / outSize, o = j % outSize;
-          // The grid lists x (the last dim) first: reverse it.
-          const double* g = G.data() + (n * outSize + o) * static_cast<int64_t>(nd);
-          for (size_t d = 0; d < nd; ++d) {
-            const auto len = static_cast<double>(in[d]);
-            const double v = g[nd - 1 - d];
-            double c = alignCorners_ ? (v + 1) / 2.0 * (len - 1) : ((v + 1) * len - 1) / 2.0;
-            c = static_cast<float>(c);  // the reference keeps coordinates in float
-            if (mode_ == SampleMode::kNearest) c = std::nearbyint(c);
-            const double lo = alignCorners_ ? 0.0 : -0.5, hi = alignCorners_ ? len - 1 : len - 0.5;
-            if (c < lo || c > hi) {
-              if (pad_ == PadMode::kBorder) c = std::clamp(c, 0.0, len - 1);
-              if (pad_ == PadMode::kReflection) c = reflect(c, lo, hi);
-            }
-            coord[d] = c;
-            taps[d].clear();
-            weights[d].clear();
-            if (mode_ == SampleMode::kNearest) {
-              taps[d].push_back(static_cast<int64_t>(c));
-              weights[d].push_back(1.0);
-            } else if (mode_ == SampleMode::kLinear) {
-              const double f = std::floor(c);
-              taps[d] = {static_cast<int64_t>(f), static_cast<int64_t>(f) + 1};
-              weights[d] = {1 - (c - f), c - f};
-            } else {
-              const double f = std::floor(c);
-              double cc[4];
-              cubicCoeffs(c - f, cc);
-              const auto i0 = static_cast<int64_t>(f);
-              taps[d] = {i0 - 1, i0, i0 + 1, i0 + 2};
-              weights[d] = {cc[0], cc[1], cc[2], cc[3]};
-            }
-            // Padding of the taps themselves: -1 marks a zero.
-            for (int64_t& t : taps[d]) {
-              if (t >= 0 && t < in[d]) continue;
-              if (pad_ == PadMode::kZeros) {
-                t = -1;
-              } else if (pad_ == PadMode::kBorder) {
-                t = std::clamp<int64_t>(t, 0, in[d] - 1);
-              } else {
-                t = static_cast<int64_t>(reflect(static_cast<double>(t), lo, hi));
-                t = std::clamp<int64_t>(t, 0, in[d] - 1);
-              }
-            }
-          }
-          // Sum over the corners (products of one tap per dim).
-          size_t corners = 1;
-          for (size_t d = 0; d < nd; ++d) corners *= taps[d].size();
-          for (int64_t c = 0; c < C; ++c) {
-            const double* img = X.data() + (n * C + c) * inSize;
-            double acc = 0;
-            for (size_t k = 0; k < corners; ++k) {
-              size_t rest = k;
-              double w = 1;
-              int64_t off = 0;
-              bool zero = false;
-              for (size_t d = nd; d-- > 0;) {
-                const size_t t = rest % taps[d].size();
-                rest /= taps[d].size();
-                const int64_t idx = taps[d][t];
-                if (idx < 0) zero = true;
-                w *= weights[d][t];
-                off += idx * inStrides[d];
-              }
-              if (!zero && w != 0) acc += w * img[off];
-            }
-            Y[static_cast<size_t>((n * C + c) * outSize + o)] = acc;
-          }
-        }
-      });
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), out));
-      storeDoubles<S>(*y, Y);
+      if constexpr (std::is_same_v<S, float>) {
+        // Read and written in place: each value widened to double as the reference does.
+        sample(x.data<float>(), grid.data<float>(), y->mutableData<float>(), N, C, in, inStrides,
+               outSize, ctx.threads());
+      } else {
+        const std::vector<double> X = doublesOf<S>(x), G = doublesOf<S>(grid);
+        std::vector<double> Y(static_cast<size_t>(N * C * outSize));
+        sample(X.data(), G.data(), Y.data(), N, C, in, inStrides, outSize, ctx.threads());
+        storeDoubles<S>(*y, Y);
+      }
       return Status::ok();
     });
   }
 
  private:
+  // Y[n, c, o] = the weighted sum of X's corners at grid point o, in double;
+  // T is float or double.
+  template <class T>
+  void sample(const T* X, const T* G, T* Y, int64_t N, int64_t C, const Dims& in,
+              const std::vector<int64_t>& inStrides, int64_t outSize, int threads) const {
+    const size_t nd = in.size();
+    const int64_t inSize = numelOf(in);
+    parallelFor(N * outSize, threads, 16, [&](int64_t begin, int64_t end) {
+      Corners corners;
+      std::vector<AxisTaps> taps(nd);
+      for (int64_t j0 = begin; j0 < end;) {
+        // A block of points of one image: their corners first, then each
+        // channel's plane read at them.
+        const int64_t n = j0 / outSize;
+        const int64_t j1 = std::min({end, (n + 1) * outSize, j0 + kPointBlock});
+        corners.clear();
+        for (int64_t j = j0; j < j1; ++j)
+          addCorners(G + j * static_cast<int64_t>(nd), in, inStrides, taps, corners);
+        for (int64_t c = 0; c < C; ++c) {
+          const T* img = X + (n * C + c) * inSize;
+          T* y = Y + (n * C + c) * outSize + (j0 - n * outSize);
+          for (int64_t p = 0; p < j1 - j0; ++p) {
+            double acc = 0;
+            for (uint32_t k = corners.first[static_cast<size_t>(p)];
+                 k < corners.first[static_cast<size_t>(p) + 1]; ++k)
+              acc += corners.weight[k] * static_cast<double>(img[corners.offset[k]]);
+            y[p] = static_cast<T>(acc);
+          }
+        }
+        j0 = j1;
+      }
+    });
+  }
+
   GridSample() = default;
+
+  static constexpr int64_t kPointBlock = 256;  // output points whose corners are kept at once
+
+  // The taps of one axis (up to 4 input indices, -1 for a padding zero) and
+  // their weights, for grid value v on an axis of `len`.
+  struct AxisTaps {
+    int64_t index[4];
+    double weight[4];
+    int count = 0;
+  };
+
+  // The corners read by a block of points: offsets in the plane and weights
+  // (the product of one tap's weight per axis), point p's in [first[p], first[p + 1]).
+  struct Corners {
+    std::vector<int64_t> offset;
+    std::vector<double> weight;
+    std::vector<uint32_t> first{0};
+    void clear() {
+      offset.clear();
+      weight.clear();
+      first.assign(1, 0);
+    }
+  };
+
+  AxisTaps axisTaps(double v, int64_t size) const {
+    const auto len = static_cast<double>(size);
+    double c = alignCorners_ ? (v + 1) / 2.0 * (len - 1) : ((v + 1) * len - 1) / 2.0;
+    c = static_cast<float>(c);  // the reference keeps coordinates in float
+    if (mode_ == SampleMode::kNearest) c = std::nearbyint(c);
+    const double lo = alignCorners_ ? 0.0 : -0.5, hi = alignCorners_ ? len - 1 : len - 0.5;
+    if (c < lo || c > hi) {
+      if (pad_ == PadMode::kBorder) c = std::clamp(c, 0.0, len - 1);
+      if (pad_ == PadMode::kReflection) c = reflect(c, lo, hi);
+    }
+    AxisTaps t;
+    if (mode_ == SampleMode::kNearest) {
+      t = {{static_cast<int64_t>(c)}, {1.0}, 1};
+    } else if (mode_ == SampleMode::kLinear) {
+      const double f = std::floor(c);
+      t = {{static_cast<int64_t>(f), static_cast<int64_t>(f) + 1}, {1 - (c - f), c - f}, 2};
+    } else {
+      const double f = std::floor(c);
+      double cc[4];
+      cubicCoeffs(c - f, cc);
+      const auto i0 = static_cast<int64_t>(f);
+      t = {{i0 - 1, i0, i0 + 1, i0 + 2}, {cc[0], cc[1], cc[2], cc[3]}, 4};
+    }
+    // Padding of the taps themselves: -1 marks a zero.
+    for (int i = 0; i < t.count; ++i) {
+      int64_t& idx = t.index[i];
+      if (idx >= 0 && idx < size) continue;
+      if (pad_ == PadMode::kZeros) {
+        idx = -1;
+      } else if (pad_ == PadMode::kBorder) {
+        idx = std::clamp<int64_t>(idx, 0, size - 1);
+      } else {
+        idx = static_cast<int64_t>(reflect(static_cast<double>(idx), lo, hi));
+        idx = std::clamp<int64_t>(idx, 0, size - 1);
+      }
+    }
+    return t;
+  }
+
+  // Appends the corners of the point whose grid entry is g (x, the last dim,
+  // first): every product of one tap per axis, the last axis fastest, leaving
+  // out those on a padding zero or with weight 0.
+  template <class T>
+  void addCorners(const T* g, const Dims& in, const std::vector<int64_t>& inStrides,
+                  std::vector<AxisTaps>& taps, Corners& out) const {
+    const size_t nd = in.size();
+    size_t count = 1;
+    for (size_t d = 0; d < nd; ++d) {
+      taps[d] = axisTaps(static_cast<double>(g[nd - 1 - d]), in[d]);
+      count *= static_cast<size_t>(taps[d].count);
+    }
+    for (size_t k = 0; k < count; ++k) {
+      size_t rest = k;
+      double w = 1;
+      int64_t off = 0;
+      bool zero = false;
+      for (size_t d = nd; d-- > 0;) {
+        const auto t = static_cast<int>(rest % static_cast<size_t>(taps[d].count));
+        rest /= static_cast<size_t>(taps[d].count);
+        const int64_t idx = taps[d].index[t];
+        if (idx < 0) zero = true;
+        w *= taps[d].weight[t];
+        off += idx * inStrides[d];
+      }
+      if (zero || w == 0) continue;
+      out.offset.push_back(off);
+      out.weight.push_back(w);
+    }
+    out.first.push_back(static_cast<uint32_t>(out.offset.size()));
+  }
+
   SampleMode mode_ = SampleMode::kLinear;
   PadMode pad_ = PadMode::kZeros;
   bool alignCorners_ = false;

@@ -2,6 +2,10 @@
 // implementation; RoiAlign, MaxRoiPool and NonMaxSuppression.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 #include "tests/core/exec/kernel_test_util.h"
 
 namespace passlab::exec {
@@ -43,6 +47,87 @@ TEST(GridSample, ModesAndPaddings) {
                  {0.0625f, 3.443749f, 12.750004f, 7.49388f, 8.234375f, 12.9375f}, 1e-5f);
   kt::expectNear(gridSampleRun("cubic", "border", 1),
                  {1, 4.192621f, 11.699001f, 7.186881f, 7.669434f, 12}, 1e-5f);
+}
+
+// The ONNX reference's 2-D GridSample for nearest and linear, pixel by pixel
+// in double: padding applied to the coordinate, then to each pixel read.
+double reflectTo(double x, double lo, double hi) {
+  if (hi <= lo) return lo;
+  while (x < lo || x > hi) x = x < lo ? lo + (lo - x) : hi - (x - hi);
+  return x;
+}
+std::vector<float> gridSampleLoops(const std::vector<float>& X, const std::vector<float>& G,
+                                   int64_t N, int64_t C, int64_t H, int64_t W, int64_t OH,
+                                   int64_t OW, const std::string& mode, const std::string& pad,
+                                   bool align) {
+  std::vector<float> Y;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t o = 0; o < OH * OW; ++o) {
+        const float* g = &G[static_cast<size_t>((n * OH * OW + o) * 2)];
+        auto coord = [&](double v, int64_t len) {
+          const double l = static_cast<double>(len);
+          double x = static_cast<float>(align ? (v + 1) / 2 * (l - 1) : ((v + 1) * l - 1) / 2);
+          const double lo = align ? 0 : -0.5, hi = align ? l - 1 : l - 0.5;
+          if (mode == "nearest") x = std::nearbyint(x);
+          if (pad == "border") x = std::clamp(x, 0.0, l - 1);
+          if (pad == "reflection") x = reflectTo(x, lo, hi);
+          return x;
+        };
+        auto pixel = [&](int64_t iy, int64_t ix) -> double {
+          auto fix = [&](int64_t i, int64_t len) {
+            if (pad == "border") return std::clamp<int64_t>(i, 0, len - 1);
+            if (pad == "reflection") {
+              const double l = static_cast<double>(len);
+              const double r =
+                  reflectTo(static_cast<double>(i), align ? 0 : -0.5, align ? l - 1 : l - 0.5);
+              return std::clamp<int64_t>(static_cast<int64_t>(r), 0, len - 1);
+            }
+            return i;
+          };
+          iy = fix(iy, H);
+          ix = fix(ix, W);
+          if (iy < 0 || iy >= H || ix < 0 || ix >= W) return 0;
+          return X[static_cast<size_t>(((n * C + c) * H + iy) * W + ix)];
+        };
+        const double x = coord(g[0], W), y = coord(g[1], H);
+        double v;
+        if (mode == "nearest") {
+          v = pixel(static_cast<int64_t>(y), static_cast<int64_t>(x));
+        } else {
+          const double fx = std::floor(x), fy = std::floor(y);
+          const auto x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
+          const double ax = x - fx, ay = y - fy;
+          v = (1 - ay) * ((1 - ax) * pixel(y0, x0) + ax * pixel(y0, x0 + 1)) +
+              ay * ((1 - ax) * pixel(y0 + 1, x0) + ax * pixel(y0 + 1, x0 + 1));
+        }
+        Y.push_back(static_cast<float>(v));
+      }
+  return Y;
+}
+
+TEST(GridSample, ManyChannelsAndPointsMatchThePixelByPixelFormula) {
+  // Points well outside the image too; two images, several channels, more
+  // points than one block of corners.
+  const int64_t N = 2, C = 3, H = 5, W = 7, OH = 17, OW = 19;
+  const ir::Tensor x = kt::uniformF32({N, C, H, W}, 11);
+  const ir::Tensor g = kt::uniformF32({N, OH, OW, 2}, 12, 1.4f);
+  const std::vector<float> X = kt::values<float>(x), G = kt::values<float>(g);
+  for (const char* mode : {"nearest", "linear"})
+    for (const char* pad : {"zeros", "border", "reflection"})
+      for (int align = 0; align < 2; ++align) {
+        const std::string text = std::string(R"(<ir_version: 8, opset_import: ["" : 20]>
+          main (float[2,3,5,7] x, float[2,17,19,2] g) => (float[2,3,17,19] y) {
+            y = GridSample <mode = ")") +
+                                 mode + R"(", padding_mode = ")" + pad + R"(", align_corners = )" +
+                                 std::to_string(align) + R"(> (x, g)
+          })";
+        auto r = testutil::runText(text, {{"x", x}, {"g", g}});
+        ASSERT_EQ(r.outputs.size(), 1u);
+        SCOPED_TRACE(std::string(mode) + " " + pad + " align " + std::to_string(align));
+        kt::expectNear(r.outputs[0],
+                       gridSampleLoops(X, G, N, C, H, W, OH, OW, mode, pad, align != 0), 1e-5f);
+      }
 }
 
 TEST(AffineGrid, PixelCentersAndCorners) {

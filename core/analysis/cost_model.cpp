@@ -1,7 +1,9 @@
 #include "core/analysis/cost_model.h"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/ir/graph.h"
@@ -111,19 +113,51 @@ double perElement(std::string_view op) {
   return 1;
 }
 
+// Multiply-adds of an Einsum without an ellipsis: 2 x the product of every
+// label's size (each output element sums over the labels it lacks).
+std::optional<double> einsumFlops(const ir::Node& n) {
+  const std::string eq = n.attrString("equation", "");
+  const size_t arrow = eq.find("->");
+  if (eq.empty() || eq.find('.') != std::string::npos) return std::nullopt;
+  std::unordered_map<char, int64_t> sizes;
+  size_t input = 0, axis = 0;
+  for (size_t i = 0; i < (arrow == std::string::npos ? eq.size() : arrow); ++i) {
+    const char c = eq[i];
+    if (c == ',') {
+      ++input;
+      axis = 0;
+      continue;
+    }
+    if (c == ' ') continue;
+    const auto* d = dimsOf(n.input(input));
+    if (!d || axis >= d->size() || !(*d)[axis].isStatic()) return std::nullopt;
+    sizes[c] = std::max(sizes[c], (*d)[axis].value());  // broadcast: the larger
+    ++axis;
+  }
+  double p = 1;
+  for (const auto& [label, size] : sizes) p *= static_cast<double>(size);
+  return 2 * p;
+}
+
 std::optional<double> flopsOf(const ir::Node& n) {
   const std::string& op = n.opType();
   const ir::Value* out = n.output(0);
   if (isDataMovement(op)) return 0.0;
-  if (op == "Conv" || op == "FusedConv" || op == "ConvInteger" || op == "QLinearConv") {
+  if (op == "Conv" || op == "FusedConv" || op == "ConvInteger" || op == "QLinearConv" ||
+      op == "FusedConvInteger" || op == "DeformConv") {
     const ir::Value* w = n.input(op == "QLinearConv" ? 3 : 1);
     const auto* wd = dimsOf(w);
     auto o = numel(out);
     auto k = wd ? product(w, 1, wd->size()) : std::nullopt;  // Cin/group * kernel
     if (!o || !k) return std::nullopt;
-    bool bias = n.input(op == "QLinearConv" ? 8 : 2) != nullptr;
+    const size_t biasInput = op == "QLinearConv"        ? 8
+                             : op == "FusedConvInteger" ? 5
+                             : op == "DeformConv"       ? 3
+                                                        : 2;
+    bool bias = n.input(biasInput) != nullptr;
     return 2 * *o * *k + (bias ? *o : 0);
   }
+  if (op == "Einsum") return einsumFlops(n);
   if (op == "ConvTranspose") {
     const ir::Value* w = n.input(1);
     const auto* wd = dimsOf(w);
@@ -133,13 +167,13 @@ std::optional<double> flopsOf(const ir::Node& n) {
     if (!in || !k || !o) return std::nullopt;
     return 2 * *in * *k + (n.input(2) ? *o : 0);
   }
-  if (op == "Gemm" || op == "FusedGemm") {
+  if (op == "Gemm" || op == "FusedGemm" || op == "QGemm") {
     const auto* a = dimsOf(n.input(0));
     auto o = numel(out);
     if (!a || a->size() != 2 || !o) return std::nullopt;
     const ir::Dim& k = (*a)[n.attrInt("transA", 0) ? 0 : 1];
     if (!k.isStatic()) return std::nullopt;
-    return 2 * *o * static_cast<double>(k.value()) + (n.input(2) ? *o : 0);
+    return 2 * *o * static_cast<double>(k.value()) + (n.input(op == "QGemm" ? 6 : 2) ? *o : 0);
   }
   if (op == "MatMul" || op == "MatMulInteger" || op == "QLinearMatMul" || op == "FusedMatMul") {
     const ir::Value* a = n.input(0);

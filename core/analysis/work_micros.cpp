@@ -14,10 +14,25 @@ enum class WorkKind { kStreaming, kContraction, kWindow, kPerElement, kView };
 
 // The ops whose FLOPs cost_model.cpp counts as multiply-adds.
 bool isContraction(std::string_view op) {
-  static const std::unordered_set<std::string_view> kOps = {
-      "Conv", "FusedConv",     "ConvInteger", "QLinearConv", "ConvTranspose",
-      "Gemm", "FusedGemm",     "MatMul",      "FusedMatMul", "MatMulInteger",
-      "LSTM", "QLinearMatMul", "GRU",         "RNN",         "Attention"};
+  static const std::unordered_set<std::string_view> kOps = {"Conv",
+                                                            "FusedConv",
+                                                            "ConvInteger",
+                                                            "QLinearConv",
+                                                            "ConvTranspose",
+                                                            "Gemm",
+                                                            "FusedGemm",
+                                                            "MatMul",
+                                                            "FusedMatMul",
+                                                            "MatMulInteger",
+                                                            "LSTM",
+                                                            "QLinearMatMul",
+                                                            "GRU",
+                                                            "RNN",
+                                                            "Attention",
+                                                            "QGemm",
+                                                            "Einsum",
+                                                            "DeformConv",
+                                                            "FusedConvInteger"};
   return kOps.count(op) > 0;
 }
 

@@ -47,6 +47,33 @@ TEST(CostModel, GemmAndMatMul) {
   EXPECT_DOUBLE_EQ(estimateNodeCost(producerOf(r, "m")).flops, 2.0 * 4 * 12 * 64 * 64 * 32);
 }
 
+// Contractions the executor runs on GEMM kernels that are not Conv, Gemm or
+// MatMul by name: counted as their multiply-adds, not one FLOP per output
+// element (which put attention's Einsum and QGemm under the small-step limit,
+// step_threads.h, so they ran on one thread of two).
+TEST(CostModel, EinsumQGemmAndFusedConvIntegerCountTheirMultiplyAdds) {
+  auto r = inferText(R"(
+    main (float[1,12,128,64] q, float[1,12,128,64] k, float[3,4] a, float[4] v,
+          uint8[128,768] x, float[] as, uint8[] az, int8[768,768] w, float[] ws, int8[] wz,
+          uint8[1,64,30,40] img, int8[32,64,3,3] cw, float[] cs)
+      => (float s, float m, float e, float[128,768] g, float[1,32,30,40] c) {
+      s = Einsum <equation = "bhqd,bhkd->bhqk"> (q, k)
+      m = Einsum <equation = "ij, j -> i"> (a, v)
+      e = Einsum <equation = "...ij,...jk->...ik"> (q, k)
+      g = com.microsoft.QGemm <transB = 1> (x, as, az, w, ws, wz)
+      c = ai.passlab.FusedConvInteger <pads = [1, 1, 1, 1]> (img, cw, az, wz, cs)
+    })");
+  NodeCost s = estimateNodeCost(producerOf(r, "s"));
+  EXPECT_TRUE(s.known);
+  EXPECT_DOUBLE_EQ(s.flops, 2.0 * 12 * 128 * 128 * 64);
+  EXPECT_DOUBLE_EQ(estimateNodeCost(producerOf(r, "m")).flops, 2.0 * 3 * 4);
+  EXPECT_FALSE(estimateNodeCost(producerOf(r, "e")).known);  // an ellipsis: not counted
+  EXPECT_DOUBLE_EQ(estimateNodeCost(producerOf(r, "g")).flops, 2.0 * 128 * 768 * 768);
+  NodeCost c = estimateNodeCost(producerOf(r, "c"));
+  EXPECT_TRUE(c.known);
+  EXPECT_DOUBLE_EQ(c.flops, 2.0 * 32 * 30 * 40 * 64 * 3 * 3);
+}
+
 TEST(CostModel, ElementwiseReductionsAndDataMovement) {
   auto r = inferText(R"(
     main (float[2,3,4] x) => (float a, float s, float t, float p) {

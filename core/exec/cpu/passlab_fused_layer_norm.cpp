@@ -7,7 +7,9 @@
 //
 // Kernel: per row, the residual sum is formed (into Sum, or into Y as
 // scratch), then the mean and the variance (two passes over the row, which is
-// in L1 by then; sums in 16 float lanes, vectorized), then one pass writes
+// in L1 by then; plane_moments.h: float lanes per 1024-element block, blocks
+// added in double, AVX-512 when present; the SSE2 float sums before took
+// 0.26 ms for [1, 512, 768], 1.4x onnxruntime, session 26), then one pass writes
 // (s - mean) * rstd * Scale + B. X (and Skip) are read from memory once and Y
 // (and Sum) written once; the chain it replaces (ReduceMean, Sub, Pow,
 // ReduceMean, Add, Sqrt, Div, Mul, Add) makes nine passes, each with its own
@@ -18,30 +20,13 @@
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/norm_util.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cpu/plane_moments.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu::fused {
 
 namespace {
-
-// sum(p[i]) and sum((p[i] - m)^2) over a row, in float, lanes reordered.
-inline float rowSum(const float* p, int64_t n) {
-  float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-  for (int64_t i = 0; i < n; ++i) s += p[i];
-  return s;
-}
-
-inline float rowSquares(const float* p, float m, int64_t n) {
-  float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-  for (int64_t i = 0; i < n; ++i) {
-    const float d = p[i] - m;
-    s += d * d;
-  }
-  return s;
-}
 
 class FusedLayerNormKernel final : public Kernel {
  public:
@@ -98,7 +83,6 @@ class FusedLayerNormKernel final : public Kernel {
     const float* in = x.data<float>();
     float* out = y->mutableData<float>();
     const float eps = epsilon_;
-    const float invCols = 1.0f / static_cast<float>(cols);
     parallelFor(rows, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (cols + 1)),
                 [&](int64_t b, int64_t e) {
                   for (int64_t r = b; r < e; ++r) {
@@ -112,8 +96,9 @@ class FusedLayerNormKernel final : public Kernel {
                       for (int64_t i = 0; i < cols; ++i) sr[i] = xr[i] + zr[i];
                       src = sr;
                     }
-                    const float mean = rowSum(src, cols) * invCols;
-                    const float var = rowSquares(src, mean, cols) * invCols;
+                    const PlaneMoments m = planeMoments(src, cols);
+                    const auto mean = static_cast<float>(m.mean);
+                    const auto var = static_cast<float>(m.variance);
                     const float rstd = 1.0f / std::sqrt(var + eps);
                     if (bias) {
 #pragma omp simd

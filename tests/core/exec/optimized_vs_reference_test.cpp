@@ -257,6 +257,15 @@ TEST(LayerNormKernels, Float32RunsTheVectorizedKernel) {
   EXPECT_NE(r.referenceKernel, r.optimizedKernel);
 }
 
+// Rows longer than the statistics' float block (1024), with a tail:
+// the same agreement.
+TEST(LayerNormKernels, LongRowsAgreeWithTheReference) {
+  LnRun r = runLayerNorm(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (float[3,2071] x, float[2071] s, float[2071] b) => (float[3,2071] y) {
+      y = LayerNormalization <axis = -1> (x, s, b) })");
+  EXPECT_EQ(r.optimizedKernel, "cpu.LayerNormalization.f32");
+}
+
 // Mean and InvStdDev wanted, or a double stash type: the vectorized kernel
 // declines and the general one runs.
 TEST(LayerNormKernels, StatisticsOutputsOrDoubleStashUseTheGeneralKernel) {

@@ -16,6 +16,7 @@
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/gru_cell_float.h"
 #include "core/exec/cpu/lstm_cell_float.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
@@ -338,9 +339,8 @@ class Recurrent final : public Kernel {
     if constexpr (std::is_same_v<C, float>) {
       bool packed = false;
       for (int64_t d = 0; d < D; ++d)
-        packed = packed || defaultLstmActivations(acts_.data() + static_cast<size_t>(d) * perDir_);
-      if (cell_ == Cell::kLstm && N <= kPackedBatch && packed)
-        packedAll = packedR(ctx, R, D, GH, H);
+        packed = packed || defaultFloatActivations(acts_.data() + static_cast<size_t>(d) * perDir_);
+      if (cell_ != Cell::kRnn && N <= kPackedBatch && packed) packedAll = packedR(ctx, R, D, H);
     }
     const Operands<C> ops{.X = X,
                           .W = W,
@@ -412,19 +412,35 @@ class Recurrent final : public Kernel {
     C* hd = o.h + d * N * H;
     C* cd = cell_ == Cell::kLstm ? o.c + d * N * H : nullptr;
     if constexpr (std::is_same_v<C, float>) {
-      if (cell_ == Cell::kLstm && defaultLstmActivations(act)) {
-        LstmDirection run{.xproj = xproj,
-                          .Wb = Wb,
-                          .Rb = Rb,
-                          .R = Rd,
-                          .packedR = o.packedR ? o.packedR + d * packedSize(GH, H) : nullptr,
-                          .P = o.peepholes ? Pd : nullptr,
-                          .backward = backward,
-                          .h = hd,
-                          .c = cd,
-                          .Y = o.Y + d * N * H,
-                          .yStep = D * N * H,
-                          .threads = threads};
+      if (cell_ == Cell::kGru && o.packedR && defaultFloatActivations(act)) {
+        FloatDirection run{.xproj = xproj,
+                           .Wb = Wb,
+                           .Rb = Rb,
+                           .R = Rd,
+                           .packedR = o.packedR + d * packedDirectionSize(H),
+                           .P = nullptr,
+                           .backward = backward,
+                           .h = hd,
+                           .c = nullptr,
+                           .Y = o.Y + d * N * H,
+                           .yStep = D * N * H,
+                           .threads = threads};
+        gruDirectionFloat(run, lens, T, N, H);
+        return;
+      }
+      if (cell_ == Cell::kLstm && defaultFloatActivations(act)) {
+        FloatDirection run{.xproj = xproj,
+                           .Wb = Wb,
+                           .Rb = Rb,
+                           .R = Rd,
+                           .packedR = o.packedR ? o.packedR + d * packedDirectionSize(H) : nullptr,
+                           .P = o.peepholes ? Pd : nullptr,
+                           .backward = backward,
+                           .h = hd,
+                           .c = cd,
+                           .Y = o.Y + d * N * H,
+                           .yStep = D * N * H,
+                           .threads = threads};
         lstmDirectionFloat(run, lens, T, N, H);
         return;
       }
@@ -455,17 +471,18 @@ class Recurrent final : public Kernel {
     }
   }
 
-  static bool defaultLstmActivations(const Activation* act) {
+  // LSTM's sigmoid, tanh, tanh; GRU's sigmoid, tanh.
+  bool defaultFloatActivations(const Activation* act) const {
     return act[0].kind == Activation::kSigmoid && act[1].kind == Activation::kTanh &&
-           act[2].kind == Activation::kTanh;
+           (cell_ != Cell::kLstm || act[2].kind == Activation::kTanh);
   }
 
-  // One float LSTM direction's operands; xproj holds X·W^T without biases.
-  struct LstmDirection {
+  // One float LSTM or GRU direction's operands; xproj holds X·W^T without biases.
+  struct FloatDirection {
     float* xproj;          // [T][N][4H]
     const float *Wb, *Rb;  // 4H each
     const float* R;        // [4H][H] as stored
-    const float* packedR;  // packForRowTimes(R), for batches of up to kPackedBatch
+    const float* packedR;  // packedR()'s direction, for batches of up to kPackedBatch
     const float* P;        // peepholes (3H) or null
     bool backward;
     float *h, *c;  // [N][H] each
@@ -478,16 +495,31 @@ class Recurrent final : public Kernel {
     return (GH + kPackedColumns - 1) / kPackedColumns * kPackedColumns * H;
   }
 
+  // One direction of packedR(): LSTM's 4H rows; GRU's z and r rows, then its h rows.
+  int64_t packedDirectionSize(int64_t H) const {
+    return cell_ == Cell::kGru ? packedSize(2 * H, H) + packedSize(H, H) : packedSize(4 * H, H);
+  }
+
   // R of every direction packed for addRowTimesPacked, kept for the next runs
   // while R is invariant.
-  const float* packedR(KernelContext& ctx, const float* R, int64_t D, int64_t GH, int64_t H) {
+  const float* packedR(KernelContext& ctx, const float* R, int64_t D, int64_t H) {
     const bool invariant = ctx.invariantInput(2);
-    const size_t size = static_cast<size_t>(D * packedSize(GH, H));
+    const size_t size = static_cast<size_t>(D * packedDirectionSize(H));
     if (!(invariant && packedKept_ && packedR_.size() == size)) {
       packedR_.clear();
-      for (int64_t d = 0; d < D; ++d) {
-        std::vector<float> one = packForRowTimes(R + d * GH * H, GH, H);
+      const int64_t GH = gates_ * H;
+      auto append = [&](const float* rows, int64_t n) {
+        std::vector<float> one = packForRowTimes(rows, n, H);
         packedR_.insert(packedR_.end(), one.begin(), one.end());
+      };
+      for (int64_t d = 0; d < D; ++d) {
+        const float* Rd = R + d * GH * H;
+        if (cell_ == Cell::kGru) {
+          append(Rd, 2 * H);
+          append(Rd + 2 * H * H, H);
+        } else {
+          append(Rd, GH);
+        }
       }
       packedKept_ = invariant;
     }
@@ -498,7 +530,7 @@ class Recurrent final : public Kernel {
   // entries still inside their sequence gather their rows, add h·R^T (packed
   // R per entry for small batches, one sgemm over the batch otherwise), and
   // run the vectorized cell.
-  void lstmDirectionFloat(const LstmDirection& run, const std::vector<int64_t>& lens, int64_t T,
+  void lstmDirectionFloat(const FloatDirection& run, const std::vector<int64_t>& lens, int64_t T,
                           int64_t N, int64_t H) const {
     const int64_t GH = 4 * H;
     std::vector<float> bias(static_cast<size_t>(GH));
@@ -529,6 +561,38 @@ class Recurrent final : public Kernel {
         const int64_t t = run.backward ? len - 1 - s : s;
         float* h = run.h + b * H;
         lstmCell(gates.data() + b * GH, options, run.c + b * H, h, H);
+        std::copy_n(h, H, run.Y + t * run.yStep + b * H);
+      }
+    }
+  }
+
+  // The biases added to every step's projection once (Rb's hidden gate only
+  // without linear_before_reset); then per step the entries still inside
+  // their sequence gather their rows, add h·R^T of z and r (packed), and run
+  // the vectorized cell.
+  void gruDirectionFloat(const FloatDirection& run, const std::vector<int64_t>& lens, int64_t T,
+                         int64_t N, int64_t H) const {
+    const int64_t GH = 3 * H;
+    std::vector<float> bias(static_cast<size_t>(GH));
+    for (int64_t j = 0; j < GH; ++j)
+      bias[static_cast<size_t>(j)] = run.Wb[j] + (j < 2 * H || !linearBeforeReset_ ? run.Rb[j] : 0);
+    for (int64_t row = 0; row < T * N; ++row) {
+      float* xr = run.xproj + row * GH;
+      for (int64_t j = 0; j < GH; ++j) xr[j] += bias[static_cast<size_t>(j)];
+    }
+    const GruCellOptions options{clip_, linearBeforeReset_ != 0, run.Rb + 2 * H};
+    const float* packedZr = run.packedR;
+    const float* packedRh = run.packedR + packedSize(2 * H, H);
+    std::vector<float> gates(static_cast<size_t>(GH)), scratch(static_cast<size_t>(H));
+    for (int64_t s = 0; s < T; ++s) {
+      for (int64_t b = 0; b < N; ++b) {
+        const int64_t len = lens[static_cast<size_t>(b)];
+        if (s >= len) continue;
+        const int64_t t = run.backward ? len - 1 - s : s;
+        float* h = run.h + b * H;
+        std::copy_n(run.xproj + (t * N + b) * GH, GH, gates.data());
+        addRowTimesPacked(h, packedZr, H, 2 * H, gates.data());
+        gruCell(gates.data(), packedRh, options, h, H, scratch.data());
         std::copy_n(h, H, run.Y + t * run.yStep + b * H);
       }
     }

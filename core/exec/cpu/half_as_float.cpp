@@ -200,15 +200,14 @@ std::unique_ptr<Kernel> makeHalfAsFloat(std::unique_ptr<Kernel> inner, std::vect
 std::vector<bool> halfOutputs(const KernelBuild& b) {
   const std::vector<ir::Value*>& outs = b.node().outputs();
   std::vector<bool> narrowed(outs.size(), false);
-  bool declared = false;
   for (size_t i = 0; i < outs.size(); ++i) {
-    if (!outs[i] || !outs[i]->type().isTensor()) continue;
-    const ir::DataType t = outs[i]->type().elemType();
-    if (t == ir::DataType::kUndefined) continue;
-    declared = true;
-    narrowed[i] = t == b.dtype();
+    if (!outs[i]) continue;
+    const ir::Type& type = outs[i]->type();
+    const ir::DataType t = type.isTensor() ? type.elemType() : ir::DataType::kUndefined;
+    // Undeclared: output 0 (Y, of the input's type in every op here) is
+    // narrowed whatever the other outputs declare; the others stay float32.
+    narrowed[i] = t == ir::DataType::kUndefined ? i == 0 : t == b.dtype();
   }
-  if (!declared && !narrowed.empty()) narrowed[0] = true;
   return narrowed;
 }
 

@@ -26,8 +26,9 @@ namespace passlab::exec::cpu {
 std::unique_ptr<Kernel> makeHalfAsFloat(std::unique_ptr<Kernel> inner,
                                         std::vector<bool> narrowed = {});
 
-// The outputs of `b`'s node declared of its half type (output 0 when the node
-// declares none).
+// The outputs of `b`'s node declared of its half type, and output 0 when its
+// type is not declared (an intermediate value next to a declared float32 Mean
+// or int64 Indices output).
 std::vector<bool> halfOutputs(const KernelBuild& b);
 
 // float16/bfloat16 rows of ops whose float32 row is fast (Sigmoid, Tanh, Erf,

@@ -9,6 +9,7 @@
 
 #include "core/exec/cpu/cpu_backend.h"
 #include "core/exec/kernel_registry.h"
+#include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/op_test_util.h"
 
 namespace passlab::exec {
@@ -184,6 +185,40 @@ TEST_P(HalfAsFloat, LayerNormalizationIsWithinOneRoundingOfTheFloat32Node) {
   const std::vector<double> gv = values(got), wv = values(want);
   for (size_t i = 0; i < gv.size(); ++i)
     EXPECT_NEAR(gv[i], wv[i], halfEpsilon(dt) * std::fabs(wv[i]) + 1e-6) << i;
+}
+
+// Y is narrowed when its own type is not declared, whatever the node's other
+// outputs declare: an intermediate MaxPool Y next to Indices that are a graph
+// output (int64), an intermediate LayerNormalization Y next to a float32
+// Mean that is one. Y stayed float32 there, and so did the Relu after it and
+// the graph output z declared of the half type.
+TEST_P(HalfAsFloat, UndeclaredYIsNarrowedNextToDeclaredOutputs) {
+  const DataType dt = GetParam();
+  const std::string type = dt == DataType::kFloat16 ? "float16" : "bfloat16";
+  const std::vector<int64_t> dims = {1, 2, 4, 4};
+  const ir::Tensor x = typed(dt, dims, ramp(32, -3, 3, 5));
+  const std::string pool = R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    main ()" + type + R"([1,2,4,4] x) => ()" +
+                           type + R"( z, int64[1,2,2,2] i) {
+      y, i = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (x)
+      z = Relu(y)
+    })";
+  RunResult p = testutil::runText(pool, {{"x", x}});
+  ASSERT_EQ(p.outputs.size(), 2u);
+  EXPECT_EQ(p.outputs[0].dtype(), dt);
+  EXPECT_EQ(p.outputs[1].dtype(), DataType::kInt64);
+  const std::string norm = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    main ()" + type + R"([1,2,4,4] x, )" +
+                           type + R"([4] g) => ()" + type + R"( z, float mean) {
+      y, mean = LayerNormalization <axis = -1> (x, g)
+      z = Relu(y)
+    })";
+  RunResult n = testutil::runText(norm, {{"x", x}, {"g", typed(dt, {4}, {1, 2, 0.5, 1})}});
+  ASSERT_EQ(n.outputs.size(), 2u);
+  EXPECT_EQ(n.outputs[0].dtype(), dt);
+  EXPECT_EQ(n.outputs[1].dtype(), DataType::kFloat);
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, HalfAsFloat,

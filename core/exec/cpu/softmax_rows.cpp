@@ -26,8 +26,10 @@ void store4(float* p, F4 v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// a > b ? a : b lane by lane; a NaN in b wins (the comparison is false), so
-// a NaN anywhere reaches the result.
+// a > b ? a : b lane by lane; a NaN in b wins (the comparison is false), a
+// NaN in a loses to the next b. So the maximum may drop a NaN of the row, but
+// exp(NaN - max) puts it in the sum, and the row comes out NaN as in the
+// reference.
 F4 max4(F4 a, F4 b) {
   return a > b ? a : b;
 }

@@ -26,6 +26,24 @@ namespace passlab::exec::cpu {
 
 namespace {
 
+// y[r * inner + i] = x[r * rowStride + i * innerStride] for r < rows, i < inner.
+template <class E>
+void copyRows(const E* x, int64_t rowStride, int64_t innerStride, E* y, int64_t inner,
+              int64_t rows) {
+  constexpr bool kBytes = !std::is_same_v<E, std::string>;
+  if (kBytes && innerStride == 1 && inner * static_cast<int64_t>(sizeof(E)) >= 64) {
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(static_cast<void*>(y + r * inner), static_cast<const void*>(x + r * rowStride),
+                  static_cast<size_t>(inner) * sizeof(E));
+    return;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    const E* xr = x + r * rowStride;
+    E* yr = y + r * inner;
+    for (int64_t i = 0; i < inner; ++i) yr[i] = xr[i * innerStride];
+  }
+}
+
 template <class E>
 void permute(const E* x, E* y, const Dims& outDims, const std::vector<int64_t>& srcStrides,
              int64_t base, int64_t begin, int64_t end) {
@@ -40,6 +58,22 @@ void permute(const E* x, E* y, const Dims& outDims, const std::vector<int64_t>& 
   const int64_t inner = outDims[rank - 1], innerStride = srcStrides[rank - 1];
   int64_t pos = begin;
   while (pos < end) {
+    if (rank >= 2 && idx[rank - 1] == 0 && end - pos >= 2 * inner) {
+      // Whole rows of the two innermost dims in one tight loop (a Slice of a
+      // few values off each row: no index carry per row).
+      const int64_t rows = std::min(outDims[rank - 2] - idx[rank - 2], (end - pos) / inner);
+      copyRows<E>(x + off, srcStrides[rank - 2], innerStride, y + pos, inner, rows);
+      pos += rows * inner;
+      idx[rank - 2] += rows;
+      off += rows * srcStrides[rank - 2];
+      for (size_t i = rank - 2; i > 0 && idx[i] == outDims[i]; --i) {
+        off -= outDims[i] * srcStrides[i];
+        idx[i] = 0;
+        ++idx[i - 1];
+        off += srcStrides[i - 1];
+      }
+      continue;
+    }
     int64_t n = std::min(inner - idx[rank - 1], end - pos);
     if (innerStride == 1 && !std::is_same_v<E, std::string>) {
       std::memcpy(static_cast<void*>(y + pos), static_cast<const void*>(x + off),

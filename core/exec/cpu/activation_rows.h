@@ -1,0 +1,30 @@
+// Mish and Elu over a float32 row, built on expRow (sigmoid_rows.h: AVX-512,
+// AVX2 or 4 lanes, chosen at run time); the rest is plain loops the compiler
+// vectorizes at the build's baseline.
+//
+// Mish: x tanh(ln(1 + e^x)) = x p / (p + 2) with p = e^x (e^x + 2), exactly
+// tanh(softplus(x)) written without log or tanh; x above 20 gives x (the
+// factor rounds to 1); below -87 the result, about x e^x, is formed as
+// (x e^(x/2)) e^(x/2) so that it rounds once into the subnormals.
+// Elu: alpha (e^x - 1) for x < 0, x otherwise; e^x - 1 is a Taylor
+// polynomial for x above ln(1/2), where the subtraction would cancel.
+//
+// Accuracy (tests/core/exec/activation_rows_test.cpp, against double over the
+// whole float range, on every path): the bounds kMishMaxUlp and kEluMaxUlp;
+// +-inf, NaN and -0 as the std:: formulas give.
+#pragma once
+
+#include <cstdint>
+
+namespace passlab::exec::cpu {
+
+inline constexpr int64_t kMishMaxUlp = 4;  // 3 measured on every path
+inline constexpr int64_t kEluMaxUlp = 4;   // 2 measured on every path
+
+// y[i] = x[i] tanh(ln(1 + exp(x[i]))) for i in [0, n). y may be x (in place).
+void mishRow(const float* x, float* y, int64_t n);
+
+// y[i] = x[i] < 0 ? alpha (exp(x[i]) - 1) : x[i] for i in [0, n). y may be x.
+void eluRow(const float* x, float alpha, float* y, int64_t n);
+
+}  // namespace passlab::exec::cpu

@@ -1,0 +1,107 @@
+// mishRow and eluRow (core/exec/cpu/activation_rows.h) against the formulas in
+// double over the whole float range (a stride through all bit patterns, a
+// dense sweep of [-120, 120], the subnormal Mish results below -87), in ulp;
+// +-0, +-inf and NaN as the std:: formulas; in place. Suite Activations, so
+// the isa_avx2 / isa_sse2 runs take expRow's other paths.
+#include "core/exec/cpu/activation_rows.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace passlab::exec::cpu {
+namespace {
+
+// Position on the number line in ulp steps (-0 and +0 are the same point).
+int64_t ulpIndex(float f) {
+  int32_t i;
+  std::memcpy(&i, &f, sizeof i);
+  return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : i;
+}
+
+std::vector<float> rowInputs() {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  std::vector<float> x;
+  for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 9973) {
+    const auto u = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    if (!std::isnan(f)) x.push_back(f);
+  }
+  for (int i = 0; i <= 200000; ++i) x.push_back(-120.0f + 240.0f * static_cast<float>(i) / 200000);
+  for (float f :
+       {-86.9f,   -87.0f,  -87.1f,  -91.5f, -100.0f, -103.9f,
+        -104.0f,  -110.0f, 19.9f,   20.0f,  20.1f,   44.0f,
+        89.0f,    1e-30f,  -1e-30f, 1e-45f, -1e-45f, -0.6931f,
+        -0.6932f, 0.0f,    -0.0f,   kInf,   -kInf,   std::numeric_limits<float>::quiet_NaN()})
+    x.push_back(f);
+  return x;
+}
+
+double mishRef(double v) {
+  const double sp = v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+  return v * std::tanh(sp);
+}
+
+// The largest ulp distance from ref; NaN must meet NaN and infinities match.
+template <class Ref>
+int64_t worstUlp(const std::vector<float>& x, const std::vector<float>& y, Ref ref,
+                 float* worstAt) {
+  int64_t worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const auto want = static_cast<float>(ref(static_cast<double>(x[i])));
+    if (std::isnan(want) || std::isnan(y[i])) {
+      EXPECT_EQ(std::isnan(want), std::isnan(y[i])) << "x = " << x[i] << ": " << y[i];
+      continue;
+    }
+    if (std::isinf(want) || std::isinf(y[i])) {
+      EXPECT_EQ(want, y[i]) << "x = " << x[i];
+      continue;
+    }
+    if (want == 0) EXPECT_EQ(std::signbit(want), std::signbit(y[i])) << "x = " << x[i];
+    const int64_t d = std::llabs(ulpIndex(y[i]) - ulpIndex(want));
+    if (d > worst) {
+      worst = d;
+      *worstAt = x[i];
+    }
+  }
+  return worst;
+}
+
+TEST(Activations, MishRowWithinUlpOfDouble) {
+  const std::vector<float> x = rowInputs();
+  std::vector<float> y(x.size(), -7.0f);
+  mishRow(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  float at = 0;
+  EXPECT_LE(worstUlp(x, y, mishRef, &at), kMishMaxUlp) << "at x = " << at;
+  // In place, and lengths around the block and vector widths.
+  for (int64_t n : {1, 7, 15, 17, 255, 256, 257, 513}) {
+    std::vector<float> a(x.begin() + 1000, x.begin() + 1000 + n), b(a.size());
+    mishRow(a.data(), b.data(), n);
+    mishRow(a.data(), a.data(), n);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_EQ(ulpIndex(a[static_cast<size_t>(i)]), ulpIndex(b[static_cast<size_t>(i)]));
+  }
+}
+
+TEST(Activations, EluRowWithinUlpOfDouble) {
+  const std::vector<float> x = rowInputs();
+  for (float alpha : {1.0f, 0.3f, 2.5f}) {
+    std::vector<float> y(x.size(), -7.0f);
+    eluRow(x.data(), alpha, y.data(), static_cast<int64_t>(x.size()));
+    float at = 0;
+    auto ref = [alpha](double v) { return v < 0 ? static_cast<double>(alpha) * std::expm1(v) : v; };
+    EXPECT_LE(worstUlp(x, y, ref, &at), kEluMaxUlp) << "alpha " << alpha << " at x = " << at;
+  }
+  std::vector<float> a = {-1, -0.5f, 0.25f, -3};
+  eluRow(a.data(), 1.0f, a.data(), 4);
+  EXPECT_NEAR(a[0], std::expm1(-1.0), 1e-7);
+  EXPECT_EQ(a[2], 0.25f);
+}
+
+}  // namespace
+}  // namespace passlab::exec::cpu

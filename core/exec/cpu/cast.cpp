@@ -61,13 +61,23 @@ inline D convert(S v) {
 }
 
 // out[i] = convert(in[i]) for n elements; float <-> float16 on the bulk
-// conversions (the same bits as convert's, NaNs included).
+// conversions (the same bits as convert's, NaNs included), float/double to
+// integers on a 32-bit truncation where it gives convert's result.
 template <class S, class D>
 void convertRange(const S* in, D* out, int64_t n) {
   if constexpr (std::is_same_v<S, float> && std::is_same_v<D, Half>) {
     floatToHalfExactN(in, reinterpret_cast<uint16_t*>(out), n);
   } else if constexpr (std::is_same_v<S, Half> && std::is_same_v<D, float>) {
     halfToFloatExactN(reinterpret_cast<const uint16_t*>(in), out, n);
+  } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D> &&
+                       !std::is_same_v<D, bool>) {
+    // Inside int32's range truncation in 32 bits gives convert's low bits;
+    // NaN and larger values take convert's path.
+    for (int64_t i = 0; i < n; ++i) {
+      const S v = in[i];
+      out[i] = v > S(-2147483648.0) && v < S(2147483648.0) ? static_cast<D>(static_cast<int32_t>(v))
+                                                           : convert<S, D>(v);
+    }
   } else {
     for (int64_t i = 0; i < n; ++i) out[i] = convert<S, D>(in[i]);
   }

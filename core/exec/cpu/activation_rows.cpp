@@ -4,6 +4,7 @@
 #include <emmintrin.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/exec/cpu/sigmoid_rows.h"
 
@@ -98,6 +99,49 @@ void eluRow(const float* x, float alpha, float* y, int64_t n) {
       const float em1 = v > kLnHalf ? expm1Small(v) : e[k] - 1.0f;
       ys[k] = v < 0.0f ? alpha * em1 : v;
     }
+  }
+}
+
+// ln(x) on 4 lanes (Cephes' logf): x = m 2^e with m in [sqrt(1/2), sqrt(2)),
+// ln(m) a polynomial in f = m - 1, e ln 2 added in two parts. Subnormals are
+// scaled by 2^23 first; 0 -> -inf, x < 0 -> NaN, +inf -> +inf, NaN stays.
+inline __m128 log4(__m128 x) {
+  const __m128 sub = _mm_cmplt_ps(x, _mm_set1_ps(1.17549435e-38f));
+  const __m128 xs = blend(sub, _mm_mul_ps(x, _mm_set1_ps(8388608.0f)), x);
+  const __m128i bits = _mm_castps_si128(xs);
+  const __m128i ei = _mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127));
+  __m128 m = _mm_castsi128_ps(
+      _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007fffff)), _mm_set1_epi32(0x3f800000)));
+  __m128 e = _mm_add_ps(_mm_cvtepi32_ps(ei), _mm_and_ps(sub, _mm_set1_ps(-23.0f)));
+  const __m128 big = _mm_cmpgt_ps(m, _mm_set1_ps(1.41421356f));
+  m = blend(big, _mm_mul_ps(m, _mm_set1_ps(0.5f)), m);
+  e = _mm_add_ps(e, _mm_and_ps(big, _mm_set1_ps(1.0f)));
+  const __m128 f = _mm_sub_ps(m, _mm_set1_ps(1.0f));
+  const __m128 z = _mm_mul_ps(f, f);
+  __m128 p = _mm_set1_ps(7.0376836292e-2f);
+  for (float c : {-1.1514610310e-1f, 1.1676998740e-1f, -1.2420140846e-1f, 1.4249322787e-1f,
+                  -1.6668057665e-1f, 2.0000714765e-1f, -2.4999993993e-1f, 3.3333331174e-1f})
+    p = _mm_add_ps(_mm_mul_ps(p, f), _mm_set1_ps(c));
+  __m128 y = _mm_mul_ps(_mm_mul_ps(p, f), z);
+  y = _mm_add_ps(y, _mm_mul_ps(e, _mm_set1_ps(-2.12194440e-4f)));
+  y = _mm_sub_ps(y, _mm_mul_ps(_mm_set1_ps(0.5f), z));
+  __m128 r = _mm_add_ps(_mm_add_ps(f, y), _mm_mul_ps(e, _mm_set1_ps(0.693359375f)));
+  const float inf = std::numeric_limits<float>::infinity();
+  r = blend(_mm_cmpeq_ps(x, _mm_setzero_ps()), _mm_set1_ps(-inf), r);
+  r = blend(_mm_cmplt_ps(x, _mm_setzero_ps()), _mm_set1_ps(std::numeric_limits<float>::quiet_NaN()),
+            r);
+  r = blend(_mm_cmpeq_ps(x, _mm_set1_ps(inf)), x, r);
+  return blend(_mm_cmpunord_ps(x, x), x, r);
+}
+
+void logRow(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(y + i, log4(_mm_loadu_ps(x + i)));
+  if (i < n) {
+    float in[4] = {1, 1, 1, 1}, out[4];
+    for (int64_t k = i; k < n; ++k) in[k - i] = x[k];
+    _mm_storeu_ps(out, log4(_mm_loadu_ps(in)));
+    for (int64_t k = i; k < n; ++k) y[k] = out[k - i];
   }
 }
 

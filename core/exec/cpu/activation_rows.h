@@ -9,8 +9,10 @@
 // Elu: alpha (e^x - 1) for x < 0, x otherwise; e^x - 1 is a Taylor
 // polynomial for x above ln(1/2), where the subtraction would cancel.
 //
+// Log: Cephes' logf on 4 SSE2 lanes (no exp), subnormals scaled first.
+//
 // Accuracy (tests/core/exec/activation_rows_test.cpp, against double over the
-// whole float range, on every path): the bounds kMishMaxUlp and kEluMaxUlp;
+// whole float range, on every path): the bounds kMishMaxUlp, kEluMaxUlp and kLogMaxUlp;
 // +-inf, NaN and -0 as the std:: formulas give.
 #pragma once
 
@@ -19,6 +21,7 @@
 namespace passlab::exec::cpu {
 
 inline constexpr int64_t kMishMaxUlp = 4;  // 3 measured on every path
+inline constexpr int64_t kLogMaxUlp = 4;   // 1 measured
 inline constexpr int64_t kEluMaxUlp = 4;   // 2 measured on every path
 
 // y[i] = x[i] tanh(ln(1 + exp(x[i]))) for i in [0, n). y may be x (in place).
@@ -26,5 +29,8 @@ void mishRow(const float* x, float* y, int64_t n);
 
 // y[i] = x[i] < 0 ? alpha (exp(x[i]) - 1) : x[i] for i in [0, n). y may be x.
 void eluRow(const float* x, float alpha, float* y, int64_t n);
+
+// y[i] = ln(x[i]) for i in [0, n) on 4 lanes (SSE2; Cephes' logf). y may be x.
+void logRow(const float* x, float* y, int64_t n);
 
 }  // namespace passlab::exec::cpu

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/exec/cpu/activation_rows.h"
 #include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
@@ -83,6 +84,8 @@ struct LogOp {
   C operator()(C x) const {
     return std::log(x);
   }
+  // The same within a few ulp, vectorized (activation_rows.h).
+  void floatN(const float* x, float* y, int64_t n) const { logRow(x, y, n); }
 };
 
 // y = -1, 0 or 1 by the sign of x (NaN stays NaN)

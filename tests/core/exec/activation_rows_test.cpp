@@ -103,5 +103,25 @@ TEST(Activations, EluRowWithinUlpOfDouble) {
   EXPECT_EQ(a[2], 0.25f);
 }
 
+TEST(Activations, LogRowWithinUlpOfDouble) {
+  const std::vector<float> x = rowInputs();  // negatives give NaN, +-0 -inf
+  std::vector<float> y(x.size(), -7.0f);
+  logRow(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  float at = 0;
+  EXPECT_LE(worstUlp(
+                x, y, [](double v) { return std::log(v); }, &at),
+            kLogMaxUlp)
+      << "at x = " << at;
+  for (int64_t n : {1, 3, 5, 6, 7}) {  // tails
+    std::vector<float> a(x.begin() + 2000, x.begin() + 2000 + n), b(a.size());
+    logRow(a.data(), b.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      const float want = std::log(a[static_cast<size_t>(i)]);
+      if (!std::isnan(want))
+        EXPECT_LE(std::llabs(ulpIndex(b[static_cast<size_t>(i)]) - ulpIndex(want)), kLogMaxUlp);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec::cpu

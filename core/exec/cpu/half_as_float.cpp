@@ -162,13 +162,19 @@ Expected<std::unique_ptr<Kernel>> makeOnFloat32Row(const KernelBuild& b) {
 
 constexpr TypeSet kHalfTypes{ir::DataType::kFloat16, ir::DataType::kBFloat16};
 
+// The rows whose float32 rows run in place (kInPlace) do too: every half-type
+// input is widened before any output is allocated, and the other inputs are
+// read before the outputs are narrowed (the memory plan decides in place for
+// a step only when all its candidate rows allow it).
 const KernelDef kRows[] = {
     {"", "Sigmoid", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Sigmoid.widened",
-     makeOnFloat32Row},
+     makeOnFloat32Row, kInPlace},
     {"", "Tanh", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Tanh.widened",
-     makeOnFloat32Row},
-    {"", "Erf", 9, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Erf.widened", makeOnFloat32Row},
-    {"", "Exp", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Exp.widened", makeOnFloat32Row},
+     makeOnFloat32Row, kInPlace},
+    {"", "Erf", 9, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Erf.widened", makeOnFloat32Row,
+     kInPlace},
+    {"", "Exp", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Exp.widened", makeOnFloat32Row,
+     kInPlace},
     {"", "Softmax", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.Softmax.widened",
      makeOnFloat32Row},
     {"", "LogSoftmax", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.LogSoftmax.widened",
@@ -176,7 +182,7 @@ const KernelDef kRows[] = {
     {"", "LayerNormalization", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized,
      "cpu.LayerNormalization.widened", makeOnFloat32Row},
     {"", "BatchNormalization", 6, kOpsetMax, kHalfTypes, 0, Tier::kOptimized,
-     "cpu.BatchNormalization.widened", makeOnFloat32Row},
+     "cpu.BatchNormalization.widened", makeOnFloat32Row, kInPlace},
     {"", "MaxPool", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.MaxPool.widened",
      makeOnFloat32Row},
     {"", "AveragePool", 1, kOpsetMax, kHalfTypes, 0, Tier::kOptimized, "cpu.AveragePool.widened",

@@ -307,6 +307,21 @@ Tensor positive(Dims dims) {
   return ramp(std::move(dims), 0.25f);
 }
 
+// float16 Sigmoid and Tanh run on their float32 rows (half_as_float.h),
+// which widen X before writing Y: in place, and the same outputs as without
+// the plan.
+TEST(InPlaceKernels, HalfTypeRowsOnFloat32KernelsRunInPlace) {
+  const std::string text = R"(
+    main (float[64] x) => (float16[64] y) {
+      h = Cast <to = 10> (x)
+      a = Relu(h)
+      b = Sigmoid(a)
+      y = Tanh(b)
+    })";
+  expectInPlaceStep(text, {{"x", ramp({64})}}, "b", 3);
+  expectInPlaceStep(text, {{"x", ramp({64})}}, "y", 3);
+}
+
 TEST(InPlaceKernels, BatchNormalizationOverX) {
   const std::string text = R"(
     main (float[2,3,4] x, float[3] s, float[3] bb, float[3] m, float[3] v) => (float[2,3,4] y) {

@@ -70,10 +70,6 @@ __attribute__((target("avx512f"))) int64_t hardSwishAvx512(const float* x, float
   }
   return i;
 }
-
-bool haveAvx512() {
-  return cpu_isa::hasAvx512f();
-}
 #endif
 
 // y = x * max(0, min(1, x / 6 + 0.5))
@@ -89,7 +85,7 @@ struct HardSwishOp {
   // The same with maxps/minps, operands in the order that matches the ?:
   // exactly (maxps(0, v) is v for NaN and -0, as `v < 0 ? 0 : v`).
   void floatN(const float* x, float* y, int64_t n) const {
-    int64_t i = haveAvx512() ? hardSwishAvx512(x, y, n) : 0;
+    int64_t i = cpu_isa::hasAvx512f() ? hardSwishAvx512(x, y, n) : 0;
     const __m128 six = _mm_set1_ps(6.0f), half = _mm_set1_ps(0.5f), zero = _mm_setzero_ps(),
                  one = _mm_set1_ps(1.0f);
     for (; i + 4 <= n; i += 4) {

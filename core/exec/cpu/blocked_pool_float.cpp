@@ -130,16 +130,10 @@ template <class Op, int B>
 __attribute__((target("avx512f"))) void poolRowsAvx512(const Plan& p, int64_t r0, int64_t r1) {
   poolRowsBody<Op, B>(p, r0, r1);
 }
-bool haveAvx512() {
-  return cpu_isa::hasAvx512f();
-}
 #else
 template <class Op, int B>
 void poolRowsAvx512(const Plan& p, int64_t r0, int64_t r1) {
   poolRowsBody<Op, B>(p, r0, r1);
-}
-bool haveAvx512() {
-  return false;
 }
 #endif
 
@@ -168,7 +162,7 @@ int64_t planesOf(const PoolGeometry& g, int64_t b) {
 
 void blockedMaxPool(const PoolGeometry& g, int64_t b, const float* x, float* y, int threads) {
   const Plan p = makePlan(g, x, y);
-  run(p, rowsFn<MaxOp>(b, haveAvx512()), planesOf(g, b), threads);
+  run(p, rowsFn<MaxOp>(b, cpu_isa::hasAvx512f()), planesOf(g, b), threads);
 }
 
 void blockedAveragePool(const PoolGeometry& g, bool countIncludePad, int64_t b, const float* x,
@@ -176,7 +170,7 @@ void blockedAveragePool(const PoolGeometry& g, bool countIncludePad, int64_t b, 
   Plan p = makePlan(g, x, y);
   p.average = true;
   p.countIncludePad = countIncludePad;
-  run(p, rowsFn<SumOp>(b, haveAvx512()), planesOf(g, b), threads);
+  run(p, rowsFn<SumOp>(b, cpu_isa::hasAvx512f()), planesOf(g, b), threads);
 }
 
 bool blockedPoolWithIsa(const char* isa, bool max, const PoolGeometry& g, bool countIncludePad,
@@ -184,7 +178,7 @@ bool blockedPoolWithIsa(const char* isa, bool max, const PoolGeometry& g, bool c
   const std::string_view name(isa);
   bool avx512 = false;
   if (name == "avx512") {
-    if (!haveAvx512()) return false;
+    if (!cpu_isa::hasAvx512f()) return false;
     avx512 = true;
   } else if (name != "portable") {
     return false;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -12,7 +13,7 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
+using avx512::kLanes;
 
 // Where one output row's taps read: the image (padded or as given), its row
 // stride, each tap's offset from the tap (0, 0) over every input channel and
@@ -82,7 +83,7 @@ __attribute__((target("avx512f"))) void outputRow(const ConvFewOutputsShape& s,
   for (; ox + 4 * kLanes <= s.OW; ox += 4 * kLanes, shifted(4 * kLanes))
     columnTile<M, 4>(src, in, out, all);
   for (; ox + kLanes <= s.OW; ox += kLanes, shifted(kLanes)) columnTile<M, 1>(src, in, out, all);
-  if (ox < s.OW) columnTile<M, 1>(src, in, out, static_cast<__mmask16>((1u << (s.OW - ox)) - 1));
+  if (ox < s.OW) columnTile<M, 1>(src, in, out, avx512::lanes(s.OW - ox));
 }
 
 using RowFn = void (*)(const ConvFewOutputsShape&, const RowSource&, int64_t, float*);

@@ -210,10 +210,6 @@ __attribute__((target("avx512f"))) void multiplyTileAvx512(const float* w, const
   _mm512_storeu_ps(acc + 48, a3);
 }
 
-bool haveAvx512() {
-  return cpu_isa::hasAvx512f();
-}
-
 // Y[n, m, g0 .. g0 + T) = B[m] + sum over m's group's channels and taps of
 // W[m, c, k] * col[c, k, :]. The inner loop always runs over a whole tile
 // (a constant trip count on a local accumulator, which the compiler
@@ -230,7 +226,7 @@ void accumulateTile(const DeformGeometry& geo, const S* W, const S* B, const Com
     for (int64_t j = 0; j < kTile; ++j) acc[j] = b;
     const int64_t c0 = (m / mg) * cg;
     if constexpr (std::is_same_v<S, float>) {
-      if (haveAvx512()) {
+      if (cpu_isa::hasAvx512f()) {
         multiplyTileAvx512(W + m * cg * K, col + c0 * K * kTile, cg * K, acc);
         S* yp = Y + (n * geo.M + m) * geo.G + g0;
         for (int64_t j = 0; j < T; ++j) yp[j] = acc[j];

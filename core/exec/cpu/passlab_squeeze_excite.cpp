@@ -31,6 +31,7 @@
 #include <immintrin.h>
 #endif
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
 #include "core/support/cpu_isa.h"
@@ -80,9 +81,7 @@ void scaleRowScalar(const float* h, int64_t n, const float* k, float k0, const R
 }
 
 #if defined(__x86_64__)
-bool haveAvx512() {
-  return cpu_isa::hasAvx512BwVl();
-}
+using avx512::lanes;
 
 #define PASSLAB_SE_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 
@@ -111,10 +110,6 @@ PASSLAB_SE_TARGET __m512 lookup16(const Table16& T, const uint8_t* x, __mmask16 
                                 _mm512_permutex2var_ps(T.t[4 * k + 2], i, T.t[4 * k + 3]));
   return _mm512_mask_blend_ps(b7, _mm512_mask_blend_ps(b6, q[0], q[1]),
                               _mm512_mask_blend_ps(b6, q[2], q[3]));
-}
-
-__mmask16 lanes(int64_t left) {
-  return left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
 }
 
 PASSLAB_SE_TARGET float lookupPlaneAvx512(const uint8_t* x, int64_t n, uint8_t flip,
@@ -288,7 +283,7 @@ bool haveVbmi() {
 // NCHW: fills h with Table[x] for one plane; returns its sum.
 float lookupPlane(const uint8_t* x, int64_t n, uint8_t flip, const float* table, float* h) {
 #if defined(__x86_64__)
-  if (haveAvx512()) return lookupPlaneAvx512(x, n, flip, table, h);
+  if (cpu_isa::hasAvx512BwVl()) return lookupPlaneAvx512(x, n, flip, table, h);
 #endif
   return lookupPlaneScalar(x, n, flip, table, h);
 }
@@ -302,7 +297,7 @@ struct RowsLayout {
 
 RowsLayout rowsLayout(int64_t n) {
 #if defined(__x86_64__)
-  if (n > 16 && haveVbmi()) return {true, (n + kPlaneGroup - 1) / kPlaneGroup * kPlaneGroup};
+  if (n > 16 && haveVbmi()) return {true, avx512::roundUp(n, kPlaneGroup)};
 #endif
   return {false, n};
 }
@@ -312,7 +307,7 @@ void lookupRows(const uint8_t* x, int64_t rows, int64_t n, uint8_t flip, const f
                 const RowsLayout& l, float* h, float* acc) {
 #if defined(__x86_64__)
   if (l.planes) return lookupRowsPlanes(x, rows, n, flip, table, h, l.stride, acc);
-  if (haveAvx512()) return lookupRowsAvx512(x, rows, n, flip, table, h, acc);
+  if (cpu_isa::hasAvx512BwVl()) return lookupRowsAvx512(x, rows, n, flip, table, h, acc);
 #endif
   for (int64_t r = 0; r < rows; ++r) lookupRowScalar(x + r * n, n, flip, table, h + r * n, acc);
 }
@@ -333,7 +328,7 @@ std::vector<float> scalesFor(const RowsLayout& l, const std::vector<float>& k) {
 template <class Q>
 void scaleRow(const float* h, int64_t n, const float* k, float k0, const Rounding& r, Q* y) {
 #if defined(__x86_64__)
-  if (haveAvx512()) return scaleRowAvx512<Q>(h, n, k, k0, r, y);
+  if (cpu_isa::hasAvx512BwVl()) return scaleRowAvx512<Q>(h, n, k, k0, r, y);
 #endif
   scaleRowScalar<Q>(h, n, k, k0, r, y);
 }
@@ -345,7 +340,7 @@ void scaleRowsLast(const float* h, int64_t first, int64_t last, int64_t n, const
                    const float* k, const Rounding& r, Q* y) {
 #if defined(__x86_64__)
   if (l.planes) return scaleRowsPlanes<Q>(h, first, last, n, l.stride, k, r, y);
-  if (haveAvx512()) return scaleRowsAvx512<Q>(h, first, last, n, k, r, y);
+  if (cpu_isa::hasAvx512BwVl()) return scaleRowsAvx512<Q>(h, first, last, n, k, r, y);
 #endif
   for (int64_t i = first; i < last; ++i) scaleRowScalar<Q>(h + i * n, n, k, 0.0f, r, y + i * n);
 }

@@ -4,13 +4,15 @@
 
 #include <algorithm>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
+using avx512::kLanes;
+using avx512::lanes;
 constexpr int64_t kBlock = 1024;  // elements summed in float before the double total
 
 // ---- AVX-512 ----------------------------------------------------------------
@@ -38,7 +40,7 @@ PASSLAB_AVX512 double sumAvx512(const float* x, int64_t n, float shift) {
       }
     }
     for (; i < e; i += kLanes) {
-      const __mmask16 m = e - i >= kLanes ? __mmask16(0xffff) : __mmask16((1u << (e - i)) - 1);
+      const __mmask16 m = lanes(e - i);
       const __m512 d = _mm512_maskz_sub_ps(m, _mm512_maskz_loadu_ps(m, x + i), s);
       acc0 = Power == 1 ? _mm512_add_ps(acc0, d) : _mm512_fmadd_ps(d, d, acc0);
     }
@@ -57,7 +59,7 @@ PASSLAB_AVX512 void affineAvx512(const float* x, float* y, int64_t n, float a, f
   for (; i + kLanes <= n; i += kLanes)
     _mm512_storeu_ps(y + i, _mm512_fmadd_ps(_mm512_loadu_ps(x + i), va, vb));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __mmask16 m = lanes(n - i);
     _mm512_mask_storeu_ps(y + i, m, _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x + i), va, vb));
   }
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -23,7 +24,7 @@ using dnnl::memory;
 using ir::DataType;
 using namespace qlinear;  // NOLINT: the inputs and the requantization
 
-constexpr int64_t kLanes = 16;
+using avx512::kLanes;
 
 memory::format_tag channelsLastTag(size_t spatial) {
   using tag = memory::format_tag;
@@ -71,9 +72,7 @@ bool buildConvolution(onednn::ConvPrimitive& p, const ConvGeometry& g, DataType 
 #if defined(__x86_64__)
 #define PASSLAB_I32_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
-__mmask16 lanes(int64_t left) {
-  return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
-}
+using avx512::lanes;
 
 // What a tile reads: one image's sums acc [P, M] (channels-last), the
 // activation window sums t [group, P] and the weights' zero points zw [M]
@@ -145,14 +144,6 @@ PASSLAB_I32_TARGET void requantizePositions(const TileInput& in, const int32_t* 
       requant16::store16(v, ch, q, y + o * in.m + c0, kc);
     }
 }
-
-bool haveAvx512() {
-  return cpu_isa::hasAvx512Vnni();
-}
-#else
-bool haveAvx512() {
-  return false;
-}
 #endif
 
 }  // namespace
@@ -161,7 +152,7 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
                                                            const ConvGeometry& g,
                                                            bool channelsLast) {
   static const bool exact = exactInt8DotProducts();
-  if (!exact || !haveAvx512() || !ctx.invariantInput(kW)) return nullptr;
+  if (!exact || !cpu_isa::hasAvx512Vnni() || !ctx.invariantInput(kW)) return nullptr;
   std::optional<Requantization> r = readRequantization(ctx, g.M, {}, WeightForm::kAny8Bit);
   if (!r || r->yType == DataType::kFloat) return nullptr;
   std::optional<std::vector<int32_t>> zw =
@@ -183,7 +174,7 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
   k->positions_ = 1;
   for (int64_t o : g.out) k->positions_ *= o;
   if (channelsLast) {  // requantized along the channels
-    const int64_t padded = (g.M + kLanes - 1) / kLanes * kLanes;
+    const int64_t padded = avx512::roundUp(g.M, kLanes);
     k->requant_.prepare(*r, g.M, padded);
     k->bias_.assign(static_cast<size_t>(padded), 0);
     for (int64_t c = 0; c < g.M; ++c)

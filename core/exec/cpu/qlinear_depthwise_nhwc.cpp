@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -16,11 +17,8 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
-
-int64_t roundUp(int64_t v, int64_t m) {
-  return (v + m - 1) / m * m;
-}
+using avx512::kLanes;
+using avx512::roundUp;
 
 #if defined(__x86_64__)
 #define PASSLAB_DW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
@@ -29,13 +27,7 @@ using requant16::Channels;
 using requant16::Requant;
 using requant16::store16;
 
-bool haveAvx512() {
-  return cpu_isa::hasAvx512Vnni();
-}
-
-__mmask16 lanes(int64_t left) {
-  return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
-}
+using avx512::lanes;
 
 // 16 channels of one pixel as uint8 in int32 lanes (int8 with its top bit
 // flipped: x + 128); lanes outside m hold `flip` (their weights are 0).
@@ -102,16 +94,12 @@ PASSLAB_DW_TARGET inline void outputBlock(const int32_t* in, const int32_t* w, c
 #pragma GCC unroll 16
   for (int j = 0; j < B; ++j) store16(acc[j], ch, q, y + j * c, m);
 }
-#else
-bool haveAvx512() {
-  return false;
-}
 #endif
 
 }  // namespace
 
 bool QLinearDepthwiseNhwc::covers(const ConvGeometry& g) {
-  return haveAvx512() && g.group == g.C && g.M == g.C && g.C > 0 &&
+  return cpu_isa::hasAvx512Vnni() && g.group == g.C && g.M == g.C && g.C > 0 &&
          (g.spatial() == 1 || g.spatial() == 2);
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_requant16.h"
 #include "core/exec/parallel.h"
@@ -17,7 +18,7 @@ namespace {
 using ir::DataType;
 using namespace qlinear;  // NOLINT: the inputs and the requantization
 
-constexpr int64_t kLanes = 16;
+using avx512::kLanes;
 
 // The reference's requantization of one row of sums, one element at a time.
 void requantizeRowScalar(const int32_t* acc, int64_t n, const requant16::Multipliers& m,
@@ -30,9 +31,7 @@ void requantizeRowScalar(const int32_t* acc, int64_t n, const requant16::Multipl
 }
 
 #if defined(__x86_64__)
-__mmask16 lanes(int64_t left) {
-  return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
-}
+using avx512::lanes;
 
 // The same, 16 columns at a time; float32 where exact for this row's sums.
 PASSLAB_REQUANT16_TARGET void requantizeRow16(const int32_t* acc, int64_t n,
@@ -55,7 +54,7 @@ PASSLAB_REQUANT16_TARGET void requantizeRow16(const int32_t* acc, int64_t n,
 // acc [rows, n] requantized into y (u8 or s8 bytes).
 void requantize(const int32_t* acc, int64_t rows, int64_t n, const Requantization& r, uint8_t* y,
                 int threads) {
-  const int64_t padded = (n + kLanes - 1) / kLanes * kLanes;
+  const int64_t padded = avx512::roundUp(n, kLanes);
   requant16::Multipliers m;
   m.prepare(r, n, padded);
 #if defined(__x86_64__)

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -15,11 +16,8 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
-
-int64_t roundUp(int64_t v, int64_t m) {
-  return (v + m - 1) / m * m;
-}
+using avx512::kLanes;
+using avx512::roundUp;
 
 #if defined(__x86_64__)
 #define PASSLAB_PW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
@@ -28,13 +26,7 @@ using requant16::Channels;
 using requant16::Requant;
 using requant16::store16;
 
-bool haveAvx512() {
-  return cpu_isa::hasAvx512Vnni();
-}
-
-__mmask16 lanes(int64_t left) {
-  return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
-}
+using avx512::lanes;
 
 // What a block of pixels and output channels reads and writes.
 struct Layout {
@@ -139,16 +131,12 @@ PASSLAB_PW_TARGET void pixelRange(const uint8_t* x, const int32_t* weights, cons
     }
   }
 }
-#else
-bool haveAvx512() {
-  return false;
-}
 #endif
 
 }  // namespace
 
 bool QLinearPointwiseNhwc::covers(const ConvGeometry& g) {
-  if (!haveAvx512() || g.group != 1 || g.C <= 0 || g.M <= 0) return false;
+  if (!cpu_isa::hasAvx512Vnni() || g.group != 1 || g.C <= 0 || g.M <= 0) return false;
   for (size_t i = 0; i < g.spatial(); ++i)
     if (g.kernel[i] != 1 || g.stride[i] != 1 || g.padBegin[i] != 0 || g.padEnd[i] != 0)
       return false;

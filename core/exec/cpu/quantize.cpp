@@ -293,10 +293,6 @@ __attribute__((target("avx512f"))) int64_t quantizeAvx512(const float* xr, Q* yr
   return i;
 }
 
-bool haveAvx512() {
-  return cpu_isa::hasAvx512f();
-}
-
 // The common case, fast: float32 x, float32 scales per tensor or per axis,
 // 8-bit integers. Runs over [outer, n] rows of `inner` elements in parallel.
 template <class Q>
@@ -324,8 +320,9 @@ void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleM
                   // nearest even (as nearbyint, without the call).
                   const float qlo = lo - z - 1.0f, qhi = hi - z + 1.0f;
                   const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
-                  int64_t i =
-                      haveAvx512() ? quantizeAvx512<Q>(xr, yr, len, s, qlo, qhi, z, lo, hi) : 0;
+                  int64_t i = cpu_isa::hasAvx512f()
+                                  ? quantizeAvx512<Q>(xr, yr, len, s, qlo, qhi, z, lo, hi)
+                                  : 0;
 #if defined(__SSE2__)
                   // 16 at a time (the compiler does not vectorize the loop
                   // below): the same operations, in the same order.
@@ -553,7 +550,7 @@ Range rangeWithZero(const float* p, int64_t n) {
   Range r;
   int64_t i = 0;
 #if defined(__x86_64__)
-  if (haveAvx512()) i = rangeAvx512(p, n, r);
+  if (cpu_isa::hasAvx512f()) i = rangeAvx512(p, n, r);
 #endif
 #if defined(__SSE2__)
   __m128 mn0 = _mm_setzero_ps(), mn1 = mn0, mx0 = mn0, mx1 = mn0, bad = mn0;

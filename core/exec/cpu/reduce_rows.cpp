@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
@@ -44,9 +45,7 @@ PASSLAB_AVX512 inline __m256 high8(__m512 v) {
   return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
 }
 
-PASSLAB_AVX512 inline __mmask16 tailMask(int64_t left) {
-  return left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-}
+using avx512::lanes;
 
 template <RowOp Op>
 PASSLAB_AVX512 double sumRow512(const float* x, int64_t n) {
@@ -59,7 +58,7 @@ PASSLAB_AVX512 double sumRow512(const float* x, int64_t n) {
     a3 = addWide<Op>(a3, _mm256_loadu_ps(x + i + 24));
   }
   for (; i < n; i += 16) {  // masked-off lanes load as 0, which adds nothing
-    const __m512 v = _mm512_maskz_loadu_ps(tailMask(n - i), x + i);
+    const __m512 v = _mm512_maskz_loadu_ps(lanes(n - i), x + i);
     a0 = addWide<Op>(a0, low8(v));
     a1 = addWide<Op>(a1, high8(v));
   }
@@ -94,7 +93,7 @@ PASSLAB_AVX512 double extremeRow512(const float* x, int64_t n) {
   for (; i + 64 <= n; i += 64)
     for (int k = 0; k < 4; ++k) a[k] = extreme16<kMax>(a[k], _mm512_loadu_ps(x + i + 16 * k));
   for (; i < n; i += 16)  // masked-off lanes keep the identity
-    a[0] = extreme16<kMax>(a[0], _mm512_mask_loadu_ps(init, tailMask(n - i), x + i));
+    a[0] = extreme16<kMax>(a[0], _mm512_mask_loadu_ps(init, lanes(n - i), x + i));
   alignas(64) float lanes[64];
   for (int k = 0; k < 4; ++k) _mm512_store_ps(lanes + 16 * k, a[k]);
   float r = extremeInit<kMax>();
@@ -105,7 +104,7 @@ PASSLAB_AVX512 double extremeRow512(const float* x, int64_t n) {
 template <bool kMax>
 PASSLAB_AVX512 void extremeInto512(const float* x, float* acc, int64_t n) {
   for (int64_t i = 0; i < n; i += 16) {
-    const __mmask16 m = tailMask(n - i);
+    const __mmask16 m = lanes(n - i);
     const __m512 a = _mm512_maskz_loadu_ps(m, acc + i);
     _mm512_mask_storeu_ps(acc + i, m, extreme16<kMax>(a, _mm512_maskz_loadu_ps(m, x + i)));
   }

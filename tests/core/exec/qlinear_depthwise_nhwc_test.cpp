@@ -11,13 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <ostream>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "core/analysis/shape_inference.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/qlinear_depthwise_nhwc.h"
 #include "core/exec/executor.h"
@@ -49,139 +46,19 @@ void PrintTo(const DwCase& c, std::ostream* os) {
   *os << c.name;
 }
 
-ir::Tensor floats(Dims dims, const std::vector<float>& v) {
-  return ir::Tensor::fromVector<float>(DataType::kFloat, std::move(dims), v);
-}
-
-Dims lastDims(const Dims& d) {
-  Dims r{d[0]};
-  r.insert(r.end(), d.begin() + 2, d.end());
-  r.push_back(d[1]);
-  return r;
-}
-
-// The model's pieces, kept for calling the kernel class directly.
-struct DwModel {
-  Built built;
-  ir::Tensor x, w, bias;
-  float xScale = 1, yScale = 1;
-  std::vector<float> wScales;
-};
-
-DwModel buildDepthwise(DwCase c, uint32_t seed) {
+// X [N, C, spatial...] through weights [C, 1, kernel...], group C.
+ChannelsLastModel buildDepthwise(DwCase c, uint32_t seed) {
   c.group = c.x[1];
-  std::mt19937 rng(seed);
-  const int64_t C = c.x[1];
-  const int64_t taps = numel(c.kernel);
-  DwModel m;
-  m.xScale = c.ties ? 0.5f : 0.02f;
-  std::uniform_real_distribution<float> wScaleDist(0.002f, 0.01f);
-  m.wScales.assign(c.perChannelScales ? static_cast<size_t>(C) : 1, 0.0f);
-  for (size_t i = 0; i < m.wScales.size(); ++i)
-    m.wScales[i] = c.ties ? std::ldexp(1.0f, -static_cast<int>(i % 4)) : wScaleDist(rng);
-  // Outputs spread over the 8-bit range: sums of `taps` products of ~74 * 73.
-  m.yScale = c.ties ? 8.0f : m.xScale * 0.006f * 5400.0f * std::sqrt(float(taps)) / 40.0f;
-
-  Dims wDims{C, 1};
+  Dims wDims{c.x[1], 1};
   wDims.insert(wDims.end(), c.kernel.begin(), c.kernel.end());
-  ir::Tensor xNchw = activations(c.xType, c.x, rng);
-  m.w = randomInts<int8_t>(DataType::kInt8, wDims, -c.weightMax, c.weightMax, rng);
-  const int spread = static_cast<int>(5400 * std::sqrt(float(taps)));
-  m.bias = randomInts<int32_t>(DataType::kInt32, {C}, -2 * spread, 2 * spread, rng);
-  // To channels-last: [N, C, S] -> [N, S, C].
-  const int64_t n = c.x[0], s = numel(c.x) / (c.x[0] * C);
-  std::vector<uint8_t> v(static_cast<size_t>(numel(c.x)));
-  auto in = xNchw.bytes();
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t ch = 0; ch < C; ++ch)
-      for (int64_t p = 0; p < s; ++p)
-        v[static_cast<size_t>((i * s + p) * C + ch)] =
-            static_cast<uint8_t>(in[static_cast<size_t>((i * C + ch) * s + p)]);
-  m.x = ir::Tensor::fromVector<uint8_t>(c.xType, lastDims(c.x), v);
-
-  Built& b = m.built;
-  b.model.irVersion = 8;
-  b.model.opsets = {{"", 13}, {"com.microsoft", 1}};
-  ir::Graph& g = b.model.graph();
-  ir::Value* xIn = g.addInput("x", ir::Type::tensor(c.xType, ir::Shape::fromValues(m.x.dims())));
-  b.feeds.emplace_back("x", m.x);
-  std::vector<ir::Value*> ins = {
-      xIn,
-      g.addInitializer("x_scale", floats({}, {m.xScale})),
-      g.addInitializer("x_zero_point", zeroPoint(c.xType, c.xZero)),
-      g.addInitializer("w", m.w),
-      g.addInitializer("w_scale",
-                       c.perChannelScales ? floats({C}, m.wScales) : floats({}, m.wScales)),
-      g.addInitializer("w_zero_point", zeroPoint(DataType::kInt8, 0)),
-      g.addInitializer("y_scale", floats({}, {m.yScale})),
-      g.addInitializer("y_zero_point", zeroPoint(c.yType, c.yZero)),
-  };
-  if (c.bias) ins.push_back(g.addInitializer("b", m.bias));
-  ir::Node* node = g.addNode("QLinearConv", "com.microsoft", ins, 1, nullptr, "dw");
-  node->setAttr(ir::Attribute::makeInt("channels_last", 1));
-  setConvAttributes(*node, c);
-  g.addOutput(node->output(0));
-  analysis::inferShapes(b.model);
-  return m;
-}
-
-int valueAt(const ir::Tensor& t, int64_t i) {
-  return t.dtype() == DataType::kUInt8 ? int(t.data<uint8_t>()[i]) : int(t.data<int8_t>()[i]);
-}
-
-// Every value within `tolerance` (0: bit for bit), the same type and dims.
-void expectEqual(const ir::Tensor& got, const ir::Tensor& want, const std::string& what,
-                 int tolerance = 0) {
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  ASSERT_EQ(got.dims(), want.dims()) << what;
-  int bad = 0;
-  for (int64_t i = 0; i < got.numel() && bad < 5; ++i)
-    if (std::abs(valueAt(got, i) - valueAt(want, i)) > tolerance) {
-      ADD_FAILURE() << what << ": element " << i << " is " << valueAt(got, i) << ", reference "
-                    << valueAt(want, i);
-      ++bad;
-    }
-}
-
-// Distinct output values: the scales must spread the outputs (or the
-// comparison of saturated values proves nothing).
-size_t distinctValues(const ir::Tensor& t) {
-  std::vector<bool> seen(256, false);
-  size_t n = 0;
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const size_t k = static_cast<size_t>(valueAt(t, i) + 128) & 255;
-    if (!seen[k]) ++n;
-    seen[k] = true;
-  }
-  return n;
-}
-
-// The kernel's geometry: X [N, C, spatial...], W [C, 1, k...].
-cpu::ConvGeometry geometryOf(const DwModel& m) {
-  const ir::Node& node = *m.built.model.graph().nodes().front();
-  auto attrs = cpu::parseConvAttrs(node);
-  EXPECT_TRUE(attrs);
-  Dims first{m.x.dims()[0], m.x.dims().back()};
-  first.insert(first.end(), m.x.dims().begin() + 1, m.x.dims().end() - 1);
-  auto g = cpu::convGeometry(*attrs, first, m.w.dims());
-  EXPECT_TRUE(g);
-  return *g;
-}
-
-cpu::qlinear::Requantization requantizationOf(const DwCase& c, const DwModel& m) {
-  cpu::qlinear::Requantization r;
-  r.xZeroPoint = c.xZero;
-  r.yZeroPoint = c.yZero;
-  r.yType = c.yType;
-  for (float ws : m.wScales) r.outputScales.push_back(m.xScale * ws / m.yScale);
-  return r;
+  return channelsLastQLinearConv(c, wDims, seed, "dw");
 }
 
 class QLinearDepthwiseNhwcTest : public ::testing::TestWithParam<DwCase> {};
 
 TEST_P(QLinearDepthwiseNhwcTest, ExecutorMatchesTheReferenceBitForBit) {
   const DwCase& c = GetParam();
-  DwModel m = buildDepthwise(c, 23);
+  ChannelsLastModel m = buildDepthwise(c, 23);
   Runs r = runPreferredAndReference(m.built, m.built.feeds);
   ASSERT_FALSE(r.first.outputs.empty());
   ASSERT_FALSE(r.reference.outputs.empty());
@@ -191,33 +68,17 @@ TEST_P(QLinearDepthwiseNhwcTest, ExecutorMatchesTheReferenceBitForBit) {
   const int tolerance = c.xZero != 0 || c.yZero != 0 ? 0 : 1;
   expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run", tolerance);
   expectEqual(r.second.outputs[0], r.reference.outputs[0], "second run", tolerance);
-  EXPECT_GE(distinctValues(r.reference.outputs[0]),
-            std::min<size_t>(20, static_cast<size_t>(r.reference.outputs[0].numel() / 4)));
+  expectSpread(r.reference.outputs[0]);
 }
 
 TEST_P(QLinearDepthwiseNhwcTest, KernelMatchesTheReferenceBitForBit) {
   const DwCase& c = GetParam();
-  DwModel m = buildDepthwise(c, 29);
+  ChannelsLastModel m = buildDepthwise(c, 29);
   const cpu::ConvGeometry g = geometryOf(m);
   if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
   cpu::QLinearDepthwiseNhwc k;
   ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
-
-  ExecutorOptions referenceOnly;
-  referenceOnly.referenceKernels = true;
-  auto reference = Executor::create(m.built.model, referenceOnly);
-  ASSERT_TRUE(reference) << reference.error().message();
-  auto want = (*reference)->run(m.built.feeds);
-  ASSERT_TRUE(want) << want.error().message();
-  const ir::Tensor& y = want->outputs[0];
-
-  for (int threads : {1, 2}) {
-    std::vector<uint8_t> got(static_cast<size_t>(y.numel()), 0x5a);
-    k.run(m.x.bytes().data(), c.bias ? m.bias.data<int32_t>().data() : nullptr, got.data(),
-          threads);
-    expectEqual(ir::Tensor::fromVector<uint8_t>(y.dtype(), y.dims(), got), y,
-                "kernel, " + std::to_string(threads) + " threads");
-  }
+  expectKernelMatchesReference(k, c, m);
 }
 
 std::vector<DwCase> cases() {
@@ -313,7 +174,7 @@ TEST(QLinearDepthwiseNhwc, AHalfIntegerFloatProductRoundsAsTheExactProduct) {
 
   const int64_t C = 16;
   DwCase c{.name = "half", .x = {1, C, 1, 2}, .kernel = {1, 2}, .yZero = 100};
-  DwModel model = buildDepthwise(c, 1);
+  ChannelsLastModel model = buildDepthwise(c, 1);
   // Channel k: weights (100, 1) or (-100, -1), input (250, 67): sums +-25067.
   std::vector<int8_t> w(static_cast<size_t>(2 * C));
   std::vector<uint8_t> x(static_cast<size_t>(2 * C));
@@ -342,7 +203,7 @@ TEST(QLinearDepthwiseNhwc, AHalfIntegerFloatProductRoundsAsTheExactProduct) {
 // Left to oneDNN: not depthwise, 3-D, and int32 sums that might overflow.
 TEST(QLinearDepthwiseNhwc, DeclinesWhatItDoesNotCover) {
   DwCase c{.name = "big", .x = {1, 16, 257, 257}, .kernel = {257, 257}};
-  DwModel m = buildDepthwise(c, 5);
+  ChannelsLastModel m = buildDepthwise(c, 5);
   cpu::ConvGeometry g = geometryOf(m);
   if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
   // 66049 taps of 255 * 127: above 2^31.

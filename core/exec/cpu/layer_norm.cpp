@@ -133,8 +133,25 @@ class RowNorm final : public Kernel {
   ir::DataType stash_;
 };
 
+// Whether X, Scale and B are declared float32, or all of one half type
+// (undeclared ones aside).
+bool declaredFloatOrOneHalfType(const ir::Node& n) {
+  ir::DataType common = ir::DataType::kUndefined;
+  for (size_t i = 0; i < n.inputs().size() && i < 3; ++i) {
+    const ir::DataType t = n.input(i) ? n.input(i)->type().elemType() : ir::DataType::kUndefined;
+    if (t == ir::DataType::kUndefined) continue;
+    if (common != ir::DataType::kUndefined && t != common) return false;
+    common = t;
+  }
+  return common == ir::DataType::kUndefined || common == ir::DataType::kFloat ||
+         common == ir::DataType::kFloat16 || common == ir::DataType::kBFloat16;
+}
+
 // float32 with stash_type float and neither Mean nor InvStdDev wanted: the
 // FusedLayerNorm kernel (same inputs X, Scale, B; no Skip). Else declined.
+// Inputs declared float16 or bfloat16 (all three alike) are taken too: the
+// half-type row (half_as_float.h) widens them to float32 before this kernel
+// reads them, as it does every input of the node's half type.
 Expected<std::unique_ptr<Kernel>> makeFloatLayerNorm(const KernelBuild& b) {
   const ir::Node& n = b.node();
   if (n.attrInt("stash_type", 1) != static_cast<int64_t>(ir::DataType::kFloat))
@@ -142,10 +159,8 @@ Expected<std::unique_ptr<Kernel>> makeFloatLayerNorm(const KernelBuild& b) {
   for (size_t i = 1; i < n.outputs().size(); ++i)
     if (n.output(i) && !n.output(i)->name().empty())
       return Error(ErrorCode::kUnsupported, "Mean or InvStdDev is wanted");
-  for (size_t i = 0; i < n.inputs().size() && i < 3; ++i)
-    if (n.input(i) && n.input(i)->type().elemType() != ir::DataType::kUndefined &&
-        n.input(i)->type().elemType() != ir::DataType::kFloat)
-      return Error(ErrorCode::kUnsupported, "an input is not float32");
+  if (!declaredFloatOrOneHalfType(n))
+    return Error(ErrorCode::kUnsupported, "the inputs are not all float32 or all one half type");
   return fused::makeFusedLayerNorm(b);
 }
 

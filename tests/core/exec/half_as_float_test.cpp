@@ -187,6 +187,61 @@ TEST_P(HalfAsFloat, LayerNormalizationIsWithinOneRoundingOfTheFloat32Node) {
     EXPECT_NEAR(gv[i], wv[i], halfEpsilon(dt) * std::fabs(wv[i]) + 1e-6) << i;
 }
 
+// A LayerNormalization declared of the half type runs on the optimized
+// float32 row (FusedLayerNorm's vector statistics), not on the float32
+// reference loop: that row takes the node, whose three inputs are declared
+// of the half type, and declines mixed types. Its outputs are the float32
+// node's rounded once, bit for bit, on rows long enough for the vector
+// blocks (768 and 1030: a 1024-element block and a tail).
+TEST_P(HalfAsFloat, LayerNormalizationRunsOnTheOptimizedFloat32Row) {
+  const DataType dt = GetParam();
+  const std::string type = dt == DataType::kFloat16 ? "float16" : "bfloat16";
+  const auto& reg = cpu::kernelRegistry();
+  auto rows =
+      KernelRegistry::forType(reg.find("", "LayerNormalization", 17), DataType::kFloat, false);
+  ASSERT_FALSE(rows.empty());
+  ASSERT_EQ(rows.front()->name, std::string("cpu.LayerNormalization.f32"));
+  auto accepts = [&](const std::string& gType, const std::string& outs) {
+    const ir::Model m = testutil::parseModel(R"(
+      <ir_version: 8, opset_import: ["" : 17]>
+      main ()" + type + R"([2,8] x, )" + gType +
+                                             R"([8] g, )" + type + R"([8] b) => ()" + outs + R"() {
+        y = LayerNormalization <axis = -1> (x, g, b)
+      })");
+    KernelBuild build(*m.graph().nodes().front(), 17, DataType::kFloat);
+    return static_cast<bool>(rows.front()->create(build));
+  };
+  EXPECT_TRUE(accepts(type, type + " y"));
+  EXPECT_FALSE(accepts("float", type + " y"));
+  auto runNorm = [](const std::string& t, int64_t cols, const ir::Tensor& x, const ir::Tensor& g,
+                    const ir::Tensor& b) {
+    const std::string n = std::to_string(cols);
+    RunResult r = testutil::runText(R"(
+      <ir_version: 8, opset_import: ["" : 17]>
+      main ()" + t + "[3," + n + "] x, " +
+                                        t + "[" + n + "] g, " + t + "[" + n + R"(] b) => ()" + t +
+                                        R"( y) {
+        y = LayerNormalization <axis = -1> (x, g, b)
+      })",
+                                    {{"x", x}, {"g", g}, {"b", b}});
+    EXPECT_EQ(r.outputs.size(), 1u);
+    return r.outputs.empty() ? ir::Tensor() : r.outputs[0];
+  };
+  for (int64_t cols : {768, 1030}) {
+    const auto n = static_cast<size_t>(cols);
+    const std::vector<double> x = roundedTo(dt, {3, cols}, ramp(3 * n, -3, 3, 17));
+    const std::vector<double> g = roundedTo(dt, {cols}, ramp(n, 0.5, 1.5, 18));
+    const std::vector<double> b = roundedTo(dt, {cols}, ramp(n, -1, 1, 19));
+    const ir::Tensor got =
+        runNorm(type, cols, typed(dt, {3, cols}, x), typed(dt, {cols}, g), typed(dt, {cols}, b));
+    const ir::Tensor want =
+        runNorm("float", cols, typed(DataType::kFloat, {3, cols}, x),
+                typed(DataType::kFloat, {cols}, g), typed(DataType::kFloat, {cols}, b));
+    ASSERT_EQ(got.dtype(), dt);
+    EXPECT_EQ(values(got), roundedTo(dt, {3, cols}, values(want))) << cols;
+  }
+}
+
 // Y is narrowed when its own type is not declared, whatever the node's other
 // outputs declare: an intermediate MaxPool Y next to Indices that are a graph
 // output (int64), an intermediate LayerNormalization Y next to a float32

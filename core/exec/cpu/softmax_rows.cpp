@@ -1,13 +1,20 @@
-// Softmax rows and columns (see softmax_rows.h). The loops other than exp run
-// on 4-lane GCC vectors (one SSE2 register: the baseline build; wider GCC
-// vectors are split and spilled there).
+// Softmax rows and columns (see softmax_rows.h). A row's maximum and its
+// final pass (the scale, or the subtraction) run on AVX-512 or AVX2 when the
+// CPU has them (cpu_isa.h, as the exp rows), on 4-lane GCC vectors (one SSE2
+// register: the baseline build) otherwise; the columns on the 4-lane vectors.
+// The maximum, the products and the differences are exact, so every path
+// gives the same bits for the same exp; only exp (expShiftedSumRow) differs
+// between paths, by an ulp or two.
 #include "core/exec/cpu/softmax_rows.h"
+
+#include <immintrin.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "core/exec/cpu/sigmoid_rows.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -70,16 +77,174 @@ void lanes(const float* a, const float* b, float* y, int64_t n, Op op) {
   }
 }
 
+// ---- AVX-512 (16 lanes; the tails with masks) ------------------------------
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#define PASSLAB_AVX512 __attribute__((target("avx512f")))
+
+// Four accumulators (the maximum's latency); max_ps(a, b) is a > b ? a : b,
+// as max4.
+PASSLAB_AVX512 float maxOf512(const float* x, int64_t n) {
+  const __m512 low = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+  __m512 a0 = low, a1 = low, a2 = low, a3 = low;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    a0 = _mm512_max_ps(a0, _mm512_loadu_ps(x + i));
+    a1 = _mm512_max_ps(a1, _mm512_loadu_ps(x + i + 16));
+    a2 = _mm512_max_ps(a2, _mm512_loadu_ps(x + i + 32));
+    a3 = _mm512_max_ps(a3, _mm512_loadu_ps(x + i + 48));
+  }
+  for (; i + 16 <= n; i += 16) a0 = _mm512_max_ps(a0, _mm512_loadu_ps(x + i));
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    a1 = _mm512_mask_max_ps(a1, k, a1, _mm512_maskz_loadu_ps(k, x + i));
+  }
+  return _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(a0, a1), _mm512_max_ps(a2, a3)));
+}
+
+// y = x * c (kMul) or y = x - c.
+template <bool kMul>
+PASSLAB_AVX512 inline __m512 withScalar16(__m512 a, __m512 c) {
+  return kMul ? _mm512_mul_ps(a, c) : _mm512_sub_ps(a, c);
+}
+
+template <bool kMul>
+PASSLAB_AVX512 void withScalar512(const float* x, float c, float* y, int64_t n) {
+  const __m512 v = _mm512_set1_ps(c);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(y + i, withScalar16<kMul>(_mm512_loadu_ps(x + i), v));
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_ps(y + i, k, withScalar16<kMul>(_mm512_maskz_loadu_ps(k, x + i), v));
+  }
+}
+
+#pragma GCC diagnostic pop
+
+// ---- AVX2 (8 lanes; the tails on the 4-lane loops) --------------------------
+
+#define PASSLAB_AVX2 __attribute__((target("avx2")))
+
+PASSLAB_AVX2 float maxOf256(const float* x, int64_t n) {
+  const __m256 low = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+  __m256 a0 = low, a1 = low, a2 = low, a3 = low;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a0 = _mm256_max_ps(a0, _mm256_loadu_ps(x + i));
+    a1 = _mm256_max_ps(a1, _mm256_loadu_ps(x + i + 8));
+    a2 = _mm256_max_ps(a2, _mm256_loadu_ps(x + i + 16));
+    a3 = _mm256_max_ps(a3, _mm256_loadu_ps(x + i + 24));
+  }
+  for (; i + 8 <= n; i += 8) a0 = _mm256_max_ps(a0, _mm256_loadu_ps(x + i));
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, _mm256_max_ps(_mm256_max_ps(a0, a1), _mm256_max_ps(a2, a3)));
+  float m = maxOf(x + i, n - i);
+  for (float v : lanes) m = m > v ? m : v;
+  return m;
+}
+
+template <bool kMul>
+PASSLAB_AVX2 void withScalar256(const float* x, float c, float* y, int64_t n) {
+  const __m256 v = _mm256_set1_ps(c);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 a = _mm256_loadu_ps(x + i);
+    _mm256_storeu_ps(y + i, kMul ? _mm256_mul_ps(a, v) : _mm256_sub_ps(a, v));
+  }
+  if (kMul)
+    scale(x + i, c, y + i, n - i);
+  else
+    subtract(x + i, c, y + i, n - i);
+}
+
+// ---- Dispatch ---------------------------------------------------------------
+
+enum class Isa { kAvx512, kAvx2, kSse2 };
+
+Isa detectedIsa() {
+  static const Isa chosen = [] {
+    if (cpu_isa::hasAvx512f()) return Isa::kAvx512;
+    if (cpu_isa::hasAvx2Fma()) return Isa::kAvx2;
+    return Isa::kSse2;
+  }();
+  return chosen;
+}
+
+const char* isaName(Isa isa) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return "avx512";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kSse2:
+      break;
+  }
+  return "sse2";
+}
+
+float maxOn(Isa isa, const float* x, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return maxOf512(x, n);
+    case Isa::kAvx2:
+      return maxOf256(x, n);
+    case Isa::kSse2:
+      break;
+  }
+  return maxOf(x, n);
+}
+
+template <bool kMul>
+void withScalarOn(Isa isa, const float* x, float c, float* y, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return withScalar512<kMul>(x, c, y, n);
+    case Isa::kAvx2:
+      return withScalar256<kMul>(x, c, y, n);
+    case Isa::kSse2:
+      break;
+  }
+  return kMul ? scale(x, c, y, n) : subtract(x, c, y, n);
+}
+
+// The row on `isa`'s loops, exp on the same instruction set's
+// (expShiftedSumRowOn).
+void rowOn(Isa isa, const float* x, float* y, int64_t n, bool log, float* scratch) {
+  if (n <= 0) return;
+  const float mx = maxOn(isa, x, n);
+  float sum = 0;
+  if (!log) {
+    expShiftedSumRowOn(isaName(isa), x, mx, y, n, &sum);
+    withScalarOn<true>(isa, y, 1.0f / sum, y, n);
+    return;
+  }
+  expShiftedSumRowOn(isaName(isa), x, mx, scratch, n, &sum);
+  withScalarOn<false>(isa, x, std::log(sum) + mx, y, n);
+}
+
 }  // namespace
 
 void softmaxRow(const float* x, float* y, int64_t n, bool log, float* scratch) {
-  if (n <= 0) return;
-  const float mx = maxOf(x, n);
-  if (!log) {
-    scale(y, 1.0f / expShiftedSumRow(x, mx, y, n), y, n);
-    return;
-  }
-  subtract(x, std::log(expShiftedSumRow(x, mx, scratch, n)) + mx, y, n);
+  rowOn(detectedIsa(), x, y, n, log, scratch);
+}
+
+bool softmaxRowOn(std::string_view isa, const float* x, float* y, int64_t n, bool log,
+                  float* scratch) {
+  const Isa have = detectedIsa();
+  Isa chosen;
+  if (isa == "avx512" && have == Isa::kAvx512)
+    chosen = Isa::kAvx512;
+  else if (isa == "avx2" && have != Isa::kSse2)
+    chosen = Isa::kAvx2;
+  else if (isa == "sse2")
+    chosen = Isa::kSse2;
+  else
+    return false;
+  rowOn(chosen, x, y, n, log, scratch);
+  return true;
 }
 
 void softmaxColumns(const float* x, float* y, int64_t len, int64_t inner, int64_t c0, int64_t c1,

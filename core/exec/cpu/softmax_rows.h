@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace passlab::exec::cpu {
 
@@ -18,6 +19,11 @@ inline int64_t softmaxRowScratch(int64_t n) {
 
 // One row of n contiguous values.
 void softmaxRow(const float* x, float* y, int64_t n, bool log, float* scratch);
+
+// Test hook: the row on one instruction set's loops ("avx512", "avx2",
+// "sse2"; exp on the same one's); false when this machine lacks it.
+bool softmaxRowOn(std::string_view isa, const float* x, float* y, int64_t n, bool log,
+                  float* scratch);
 
 // Scratch floats softmaxColumns needs for `columns` columns.
 inline int64_t softmaxColumnsScratch(int64_t columns) {

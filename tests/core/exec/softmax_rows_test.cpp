@@ -1,11 +1,15 @@
 // softmaxRow and softmaxColumns (core/exec/cpu/softmax_rows.h) against
 // Softmax and LogSoftmax in double: rows of many lengths (vector tails),
 // masked rows (-inf entries, as attention masks make), large and small
-// logits, NaN and all -inf rows (NaN, as the reference), in place, and the
-// column form equal to the row form on the transposed block.
+// logits, NaN and all -inf rows (NaN, as the reference), in place, the
+// column form equal to the row form on the transposed block, and each
+// instruction set's row equal bit for bit to its exp with a scalar maximum
+// and final pass.
 #include "core/exec/cpu/softmax_rows.h"
 
 #include <gtest/gtest.h>
+
+#include "core/exec/cpu/sigmoid_rows.h"
 
 #include <cmath>
 #include <cstdint>
@@ -91,6 +95,47 @@ TEST(SoftmaxRows, InPlaceEqualsOutOfPlace) {
     softmaxRow(z.data(), z.data(), 37, log, scratch.data());
     EXPECT_EQ(y, z);
   }
+}
+
+// The maximum and the final pass are exact, so on every instruction set the
+// row is its exp (expShiftedSumRowOn) with a scalar maximum and a scalar
+// scale or subtraction, bit for bit: lengths around the 16- and 64-lane
+// blocks, a -0 / +0 maximum, in place.
+TEST(SoftmaxRows, EachIsaRowIsItsExpWithScalarMaxAndFinalPass) {
+  std::mt19937 rng(5);
+  int paths = 0;
+  for (const char* isa : {"avx512", "avx2", "sse2"}) {
+    std::vector<float> probe(1), probeOut(1), probeScratch(1);
+    if (!softmaxRowOn(isa, probe.data(), probeOut.data(), 1, false, probeScratch.data())) continue;
+    ++paths;
+    for (bool log : {false, true})
+      for (int64_t n : {1, 3, 15, 16, 17, 63, 64, 65, 100, 257, 1000}) {
+        std::vector<float> x = randomRow(n, 30.0f, rng);
+        if (n > 2) x[static_cast<size_t>(n / 2)] = 0.0f;
+        std::vector<float> y(x.size()), scratch(x.size()), e(x.size());
+        ASSERT_TRUE(softmaxRowOn(isa, x.data(), y.data(), n, log, scratch.data()));
+        float mx = -kInf;
+        for (float v : x) mx = mx > v ? mx : v;
+        float sum = 0;
+        ASSERT_TRUE(expShiftedSumRowOn(isa, x.data(), mx, e.data(), n, &sum));
+        std::vector<float> want(x.size());
+        const float c = log ? std::log(sum) + mx : 1.0f / sum;
+        for (size_t i = 0; i < x.size(); ++i) want[i] = log ? x[i] - c : e[i] * c;
+        EXPECT_EQ(y, want) << isa << (log ? " log" : "") << " n=" << n;
+        std::vector<float> z = x;
+        ASSERT_TRUE(softmaxRowOn(isa, z.data(), z.data(), n, log, scratch.data()));
+        EXPECT_EQ(z, want) << isa << " in place n=" << n;
+      }
+    // All values 0 or -0: the maximum is either zero, the row the same.
+    std::vector<float> zeros = {-0.0f, 0.0f, -0.0f, 0.0f, 0.0f, -0.0f, 0.0f, 0.0f,  -0.0f,
+                                0.0f,  0.0f, 0.0f,  0.0f, 0.0f, 0.0f,  0.0f, -0.0f, 0.0f};
+    std::vector<float> y(zeros.size()), scratch(zeros.size());
+    ASSERT_TRUE(softmaxRowOn(isa, zeros.data(), y.data(), 18, false, scratch.data()));
+    for (float v : y) EXPECT_EQ(v, 1.0f / 18.0f) << isa;
+  }
+  EXPECT_GE(paths, 1);
+  std::vector<float> x(4), y(4), scratch(4);
+  EXPECT_FALSE(softmaxRowOn("avx1024", x.data(), y.data(), 4, false, scratch.data()));
 }
 
 TEST(SoftmaxRows, ColumnsEqualRowsOfTheTransposedBlock) {

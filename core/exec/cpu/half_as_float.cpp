@@ -7,6 +7,7 @@
 
 #include "core/exec/cpu/cpu_backend.h"
 #include "core/exec/cpu/half_convert.h"
+#include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/dtype_traits.h"
 #include "core/exec/kernel_registry.h"
 #include "core/exec/parallel.h"
@@ -21,54 +22,19 @@ bool isHalf(ir::DataType t) {
 
 // What the float32 kernel sees: the half-type inputs as float32 tensors, its
 // outputs in scratch memory until they are narrowed.
-class WidenedContext final : public KernelContext {
+class WidenedContext final : public ScratchOutputContext {
  public:
   WidenedContext(KernelContext& outer, std::vector<Value> wide)
-      : outer_(outer), wide_(std::move(wide)), outputs_(outer.outputCount()) {}
+      : ScratchOutputContext(outer, outer.outputCount()), wide_(std::move(wide)) {}
 
-  // Output i as the float32 kernel left it: allocated or set, or none.
-  std::vector<Value> outputs() {
-    std::vector<Value> out;
-    for (Output& o : outputs_) out.push_back(o.allocated ? Value(o.tensor) : o.value);
-    return out;
-  }
-
-  size_t inputCount() const override { return outer_.inputCount(); }
   const Value* value(size_t i) const override {
-    return i < wide_.size() && wide_[i].isTensor() ? &wide_[i] : outer_.value(i);
+    return i < wide_.size() && wide_[i].isTensor() ? &wide_[i] : inner_.value(i);
   }
-  bool invariantInput(size_t i) const override { return outer_.invariantInput(i); }
   // holdsOwnCopy is not passed on: the outer input is the half-type original,
   // which the float32 copy is made from.
-  size_t outputCount() const override { return outer_.outputCount(); }
-  bool wantsOutput(size_t i) const override { return outer_.wantsOutput(i); }
-  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override {
-    if (i >= outputs_.size()) return invalidArgument("output " + std::to_string(i) + " is absent");
-    PASSLAB_ASSIGN_OR_RETURN(outputs_[i].tensor, outer_.scratch(dtype, std::move(dims)));
-    outputs_[i].allocated = true;
-    return &outputs_[i].tensor;
-  }
-  void setOutput(size_t i, Value v) override {
-    if (i >= outputs_.size()) return;
-    outputs_[i].allocated = false;
-    outputs_[i].value = std::move(v);
-  }
-  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
-    return outer_.scratch(dtype, std::move(dims));
-  }
-  int threads() const override { return outer_.threads(); }
-  bool cancelled() const override { return outer_.cancelled(); }
-  int64_t maxLoopIterations() const override { return outer_.maxLoopIterations(); }
 
  private:
-  struct Output {
-    Tensor tensor;
-    bool allocated = false;
-    Value value;  // set instead (a view, a constant)
-  };
-  KernelContext& outer_;
   std::vector<Value> wide_;
-  std::vector<Output> outputs_;
 };
 
 class HalfAsFloat final : public Kernel {
@@ -82,7 +48,7 @@ class HalfAsFloat final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(std::vector<Value> wide, widenedInputs(ctx, half));
     WidenedContext run(ctx, std::move(wide));
     PASSLAB_RETURN_IF_ERROR(inner_->run(run));
-    std::vector<Value> outputs = run.outputs();
+    std::vector<Value> outputs = run.takeOutputs();
     return narrowOutputs(ctx, outputs, half, narrowed_);
   }
 

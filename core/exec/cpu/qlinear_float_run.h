@@ -10,39 +10,24 @@
 #include <utility>
 
 #include "core/exec/cpu/qlinear_quantization.h"
+#include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
 
 // What the float kernel sees: one input, its output in scratch memory.
-class FloatRun final : public KernelContext {
+class FloatRun final : public ScratchOutputContext {
  public:
-  FloatRun(KernelContext& outer, Tensor x) : outer_(outer), x_(std::move(x)) {}
-  const Tensor& output() const { return y_; }
+  FloatRun(KernelContext& outer, Tensor x) : ScratchOutputContext(outer), x_(std::move(x)) {}
 
   size_t inputCount() const override { return 1; }
   const Value* value(size_t i) const override { return i == 0 ? &x_ : nullptr; }
+  bool invariantInput(size_t i) const override { return false; }
   size_t outputCount() const override { return 1; }
   bool wantsOutput(size_t i) const override { return i == 0; }
-  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override {
-    if (i != 0) return invalidArgument("the float kernel has one output");
-    PASSLAB_ASSIGN_OR_RETURN(y_, outer_.scratch(dtype, std::move(dims)));
-    return &y_;
-  }
-  void setOutput(size_t i, Value v) override {
-    if (i == 0 && v.isTensor()) y_ = v.tensor();
-  }
-  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
-    return outer_.scratch(dtype, std::move(dims));
-  }
-  int threads() const override { return outer_.threads(); }
-  bool cancelled() const override { return outer_.cancelled(); }
-  int64_t maxLoopIterations() const override { return outer_.maxLoopIterations(); }
 
  private:
-  KernelContext& outer_;
   Value x_;
-  Tensor y_;
 };
 
 template <class T>

@@ -373,6 +373,10 @@ int runCommand(const RunArgs& args) {
   eo.backend = args.device;
   auto ex = exec::Executor::create(loaded->model, eo);
   if (!ex) return fail(ex.error());
+  // The executor holds its own copy of the model (weights shared): without
+  // ours, the weights its kernels hold packed are freed (kept_values.h).
+  // --compare-cpu makes a second executor from it.
+  if (!args.compareCpu) loaded->model = ir::Model();
   std::optional<exec::memory::MemoryPlan> plan;
   if (planWanted && exec::memory::sizesKnownAhead((*ex)->compiled())) {
     auto p = checkedPlan(**ex, nullptr);

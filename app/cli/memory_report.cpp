@@ -133,8 +133,9 @@ std::string bodiesSummary(const exec::memory::BodyRunCounts& b) {
 std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
   std::string tail;
   if (use.keptBytes + use.keptFreedBytes > 0)
-    tail = "; constant-only outputs kept: " + str::humanBytes(use.keptBytes) + " held, " +
-           str::humanBytes(use.keptFreedBytes) + " freed (their readers hold them packed)";
+    tail = "; constant-only outputs kept: " + str::humanBytes(use.keptBytes) + " held; " +
+           str::humanBytes(use.keptFreedBytes) +
+           " of them and of initializers freed (their readers hold them packed)";
   tail += bodiesSummary(use.bodies);
   if (use.source == exec::memory::PlanSource::kNone)
     return "not on a memory plan (" + use.note + ")" + tail;

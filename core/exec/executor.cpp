@@ -112,6 +112,10 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   if (!options.keepConstantSteps)  // every step runs, and the memory plan holds its outputs
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
   ex->kept_ = std::make_unique<KeptValues>(ex->plan_->steps.size());
+  // Initializers whose readers all hold packed copies are released too; on
+  // the host only (a device runner binds the constants itself).
+  if (options.keepConstantSteps && !ex->runner_)
+    ex->kept_->trackConstants(*ex->plan_, ex->model_.graph());
   for (const ir::Value* v : ex->model_.graph().inputs())
     ex->inputs_.push_back({v->name(), v->type(), v->isInitializer()});
   for (const ir::Value* v : ex->model_.graph().outputs()) ex->outputNames_.push_back(v->name());

@@ -294,7 +294,10 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     if (plan.depth == 0 && state.kept != nullptr)
       for (size_t i = 0; i < ins.size(); ++i)
         if (ctx.holds(i)) state.kept->noteHeld(stepIndex, i, *(*inst)->kernel);
-    if (plan.depth == 0 && state.kept != nullptr) state.kept->releaseReadBy(plan, stepIndex);
+    if (plan.depth == 0 && state.kept != nullptr) {
+      state.kept->releaseReadBy(plan, stepIndex);
+      state.kept->releaseConstantsReadBy(plan, stepIndex, frame.slots);
+    }
     if (state.profiler) {
       double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
       uint64_t read = 0;

@@ -88,9 +88,8 @@ void KeptValues::findReaders(const CompiledGraph& plan) {
   }
 }
 
-bool KeptValues::unread(const CompiledGraph& plan, size_t producer, int32_t slot) const {
+bool KeptValues::unread(const CompiledGraph& plan, Invariance made, int32_t slot) const {
   if (pinned_[static_cast<size_t>(slot)]) return false;
-  const Invariance made = plan.steps[producer].outputsInvariance;
   for (const auto& [s, i] : readers_[static_cast<size_t>(slot)]) {
     const Step& reader = plan.steps[s];
     // A kept reader never runs again on the runs that bind this value from
@@ -113,7 +112,7 @@ uint64_t KeptValues::release(const CompiledGraph& plan, size_t producer, size_t 
     return 0;
   const auto slot = static_cast<size_t>(step.outputs[out]);
   if (stillReadAt_[slot] == generation_) return 0;  // nothing changed since it was
-  if (!unread(plan, producer, step.outputs[out])) {
+  if (!unread(plan, step.outputsInvariance, step.outputs[out])) {
     stillReadAt_[slot] = generation_;
     return 0;
   }
@@ -125,12 +124,67 @@ uint64_t KeptValues::release(const CompiledGraph& plan, size_t producer, size_t 
   return bytes;
 }
 
+uint64_t KeptValues::releaseConstant(const CompiledGraph& plan, size_t k,
+                                     std::vector<Value>* slots) {
+  ir::Tensor* model = constantTensors_[k];
+  auto& [slot, v] = (*constants_)[k];
+  if (model == nullptr || !v.isTensor() || v.tensor().dataFreed()) return 0;
+  const auto s = static_cast<size_t>(slot);
+  if (stillReadAt_[s] == generation_) return 0;  // nothing changed since it was
+  if (!unread(plan, Invariance::kAlways, slot)) {
+    stillReadAt_[s] = generation_;
+    return 0;
+  }
+  const uint64_t bytes = v.byteSize();
+  v = Value(v.tensor().withoutData());
+  if (slots != nullptr && s < slots->size()) (*slots)[s] = v;
+  ir::Tensor bare(model->dtype(), model->dims(), nullptr);
+  bare.setName(model->name());
+  *model = std::move(bare);
+  freedBytes_ += bytes;
+  ++freedCount_;
+  return bytes;
+}
+
+void KeptValues::trackConstants(CompiledGraph& plan, ir::Graph& graph) {
+  constants_ = &plan.constants;
+  constantTensors_.assign(plan.constants.size(), nullptr);
+  constantOfSlot_.assign(plan.slotCount, -1);
+  std::vector<bool> graphInput(plan.slotCount, false);
+  for (int32_t slot : plan.inputSlots) graphInput[static_cast<size_t>(slot)] = true;
+  for (size_t k = 0; k < plan.constants.size(); ++k)
+    constantOfSlot_[static_cast<size_t>(plan.constants[k].first)] = static_cast<int32_t>(k);
+  for (ir::Value* v : graph.initializers()) {
+    auto it = plan.slotOf.find(v);
+    if (it == plan.slotOf.end()) continue;
+    const auto slot = static_cast<size_t>(it->second);
+    // A graph input's initializer is only a default the caller may replace.
+    if (constantOfSlot_[slot] >= 0 && !graphInput[slot])
+      constantTensors_[static_cast<size_t>(constantOfSlot_[slot])] = v->mutableInitializer();
+  }
+}
+
 uint64_t KeptValues::releaseHeld(const CompiledGraph& plan) {
   if (readers_.size() != plan.slotCount) findReaders(plan);
   uint64_t freed = 0;
   for (size_t p = 0; p < values_.size() && p < plan.steps.size(); ++p)
     if (values_[p])
       for (size_t o = 0; o < values_[p]->size(); ++o) freed += release(plan, p, o);
+  if (constants_ != nullptr)
+    for (size_t k = 0; k < constants_->size(); ++k) freed += releaseConstant(plan, k, nullptr);
+  return freed;
+}
+
+uint64_t KeptValues::releaseConstantsReadBy(const CompiledGraph& plan, size_t step,
+                                            std::vector<Value>& slots) {
+  if (constants_ == nullptr) return 0;
+  if (readers_.size() != plan.slotCount) findReaders(plan);
+  uint64_t freed = 0;
+  for (const SlotRef& r : plan.steps[step].inputs) {
+    if (!r.present() || r.depth != 0) continue;
+    const int32_t k = constantOfSlot_[static_cast<size_t>(r.index)];
+    if (k >= 0) freed += releaseConstant(plan, static_cast<size_t>(k), &slots);
+  }
   return freed;
 }
 

@@ -15,6 +15,14 @@
 // Tensor::withoutData() (dtype and dims) is bound in its place. A graph output, a value a subgraph
 // reads, a reader that did not say so, and a reader run afresh on runs that override initializers
 // while the value is still bound from here, each keep it.
+//
+// The main graph's initializers that are not graph inputs (trackConstants)
+// are released by the same rule: the executor's binding
+// (CompiledGraph::constants) and its copy of the model's tensor give up the
+// data, and keep dtype and dims. The memory goes only when the caller's model
+// no longer shares it (`passlab-cli run` drops its copy once the executor is
+// made); otherwise only the executor's references go. freedBytes() counts
+// both kinds.
 #pragma once
 
 #include <cstdint>
@@ -73,16 +81,27 @@ class KeptValues {
   // the first run a weight goes as soon as its last reader packed it, so the
   // peak does not hold every weight twice.
   uint64_t releaseReadBy(const CompiledGraph& plan, size_t step);
+  // Lets the initializers of `plan` (the main graph) be released as above:
+  // `graph` is the executor's copy of the model's main graph, whose tensors
+  // the plan's constants share their data with.
+  void trackConstants(CompiledGraph& plan, ir::Graph& graph);
+  // After step `step` of the main graph ran: releases the initializers it
+  // reads that no reader reads any more, in `slots` (the run's) too.
+  uint64_t releaseConstantsReadBy(const CompiledGraph& plan, size_t step,
+                                  std::vector<Value>& slots);
   // Values freed so far and the bytes they held.
   size_t freedCount() const { return freedCount_; }
   uint64_t freedBytes() const { return freedBytes_; }
 
  private:
-  // Whether the value of output `out` of kept step `producer` (slot `slot`)
-  // has no reader left that reads its data.
-  bool unread(const CompiledGraph& plan, size_t producer, int32_t slot) const;
+  // Whether the value in `slot` (invariant as `made` says: its producer's
+  // outputsInvariance, kAlways for an initializer) has no reader left that
+  // reads its data.
+  bool unread(const CompiledGraph& plan, Invariance made, int32_t slot) const;
   // Frees output `out` of kept step `producer` when nothing reads its data.
   uint64_t release(const CompiledGraph& plan, size_t producer, size_t out);
+  // Releases initializer `k` of constants_ when nothing reads its data.
+  uint64_t releaseConstant(const CompiledGraph& plan, size_t k, std::vector<Value>* slots);
   void findReaders(const CompiledGraph& plan);
 
   std::vector<std::optional<std::vector<Value>>> values_;
@@ -101,6 +120,11 @@ class KeptValues {
   // asked again only after a change (every step asks it on every run).
   uint64_t generation_ = 0;
   std::vector<uint64_t> stillReadAt_;
+  // trackConstants: the plan's constants, and per constant the executor's
+  // model tensor it shares data with (null: a graph input, never released).
+  std::vector<std::pair<int32_t, Value>>* constants_ = nullptr;
+  std::vector<ir::Tensor*> constantTensors_;
+  std::vector<int32_t> constantOfSlot_;  // per slot: index in constants_, or -1
 };
 
 }  // namespace passlab::exec

@@ -15,6 +15,10 @@
 // One row with B stored [N, K] (a classifier's Gemm and its Relu) is a GEMV
 // over B as stored (gemv_rows.h), as Gemm's kernel runs it, and the epilogue
 // loop: oneDNN's matmul at M = 1 read vgg19's 392 MiB first layer at 14 GB/s.
+// B invariant across runs (KernelContext::invariantInput) is packed once
+// into the primitive's layout and held, across rebuilds for other row counts
+// too (reordered from the held copy), so the kernel says holdsOwnCopy and the
+// executor may free the original (kept_values.h).
 // The reference kernel is a plain triple loop and the same epilogue loop.
 #include <cstring>
 #include <memory>
@@ -171,8 +175,7 @@ class FusedGemmOneDnn final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(GemmAttrs a, parseGemmAttrs(b.node()));
     auto fallback = makeFusedGemmRef(b);
     if (!fallback) return fallback.error();
-    return std::unique_ptr<Kernel>(
-        new FusedGemmOneDnn(a, b.constantInput(1) != nullptr, std::move(fallback).value()));
+    return std::unique_ptr<Kernel>(new FusedGemmOneDnn(a, std::move(fallback).value()));
   }
 
   Status run(KernelContext& ctx) override {
@@ -181,36 +184,46 @@ class FusedGemmOneDnn final : public Kernel {
     const Tensor* c = ctx.has(2) ? &ctx.input(2) : nullptr;
     const Tensor* z = ctx.has(3) ? &ctx.input(3) : nullptr;
     for (const Tensor* t : {&a, &b, c, z})
-      if (t && t->dtype() != ir::DataType::kFloat) return fallback_->run(ctx);
+      if (t && t->dtype() != ir::DataType::kFloat) return fallbackOrFreed(ctx, b);
     PASSLAB_ASSIGN_OR_RETURN(Shape s, gemmShape(at_, a, b, c, z));
-    if (s.R == 0 || s.N == 0 || s.K == 0) return fallback_->run(ctx);
-    if (s.R == 1 && at_.transB) return runGemv(ctx, a, b, c, z, s);
+    if (s.R == 0 && b.dataFreed()) return ctx.allocate(0, ir::DataType::kFloat, s.out).status();
+    if (s.R == 0 || s.N == 0 || s.K == 0) return fallbackOrFreed(ctx, b);
+    if (s.R == 1 && at_.transB && !b.dataFreed()) return runGemv(ctx, a, b, c, z, s);
     Problem pb;
     pb.R = s.R;
     pb.K = s.K;
     pb.N = s.N;
     pb.hasC = c != nullptr;
     pb.residual = z != nullptr;
-    pb.constWeights = constB_ && ctx.invariantInput(1);
+    pb.constWeights = ctx.invariantInput(1);
     pb.threads = ctx.threads();
     if (c && at_.alpha == 1.0f && at_.beta == 1.0f) pb.bias = biasDims(*c, s);
     if (!(pb == problem_) || !built_) build(pb);
-    if (!ok_) return fallback_->run(ctx);
+    if (!ok_) return fallbackOrFreed(ctx, b);
 
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, s.out));
     dnnl::stream& st = onednn::stream();
     memory wei;
-    if (!reorderWei_) {
+    if (pb.constWeights && holdsWeights() && held_.get_desc() == weiDesc_) {
+      wei = held_;
+    } else if (b.dataFreed()) {
+      return internalError("FusedGemm's weights were freed and it holds no copy of them");
+    } else if (!reorderWei_) {
       wei = onednn::over(userWei_, b);
     } else {
-      // Kept only for weights that cannot change between runs, never by address.
-      const bool invariantB = ctx.invariantInput(1);
-      if (!(invariantB && packedValid_)) {
-        memory user = onednn::over(userWei_, b);
-        toWei_.execute(st, user, packed_);
-        packedValid_ = invariantB;
+      // Invariant weights packed once and held (never by address); weights
+      // that change (a run that overrides an initializer) packed per run into
+      // packed_, the held copy untouched.
+      if (!pb.constWeights && !packed_) packed_ = memory(weiDesc_, onednn::engine());
+      memory into = pb.constWeights ? memory(weiDesc_, onednn::engine()) : packed_;
+      memory user = onednn::over(userWei_, b);
+      toWei_.execute(st, user, into);
+      if (pb.constWeights) {
+        held_ = into;
+        heldK_ = pb.K;
+        heldN_ = pb.N;
       }
-      wei = packed_;
+      wei = into;
     }
     if (z && inPrimitive_ && sumResidual_) std::memcpy(y->mutableRaw(), z->raw(), z->byteSize());
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, onednn::over(userSrc_, a)},
@@ -222,12 +235,38 @@ class FusedGemmOneDnn final : public Kernel {
     prim_.execute(st, args);
     st.wait();
     if (!inPrimitive_) epilogueWithC(at_, *y, pb.bias.empty() ? c : nullptr, z, ctx.threads());
+    if (pb.constWeights && holdsWeights()) ctx.holdsOwnCopy(1);
     return Status::ok();
   }
 
  private:
-  FusedGemmOneDnn(GemmAttrs a, bool constB, std::unique_ptr<Kernel> fallback)
-      : at_(a), constB_(constB), fallback_(std::move(fallback)) {}
+  FusedGemmOneDnn(GemmAttrs a, std::unique_ptr<Kernel> fallback)
+      : at_(a), fallback_(std::move(fallback)) {}
+
+  // Whether held_ is the invariant B packed (in the current layout or one
+  // adoptHeld reorders from).
+  bool holdsWeights() const { return static_cast<bool>(held_); }
+
+  // The reference kernel, unless the weights it would read were freed.
+  Status fallbackOrFreed(KernelContext& ctx, const Tensor& b) {
+    if (b.dataFreed())
+      return internalError(
+          "FusedGemm's weights were freed after packing and oneDNN declined this shape");
+    return fallback_->run(ctx);
+  }
+
+  // After a rebuild for invariant weights of the same shape: the held copy
+  // reordered into the new primitive's layout (it may be the plain one), so
+  // B's data is not read again.
+  void adoptHeld(const Problem& pb) {
+    if (!holdsWeights() || !pb.constWeights || heldK_ != pb.K || heldN_ != pb.N) return;
+    if (held_.get_desc() == weiDesc_) return;
+    memory moved(weiDesc_, onednn::engine());
+    dnnl::stream& st = onednn::stream();
+    dnnl::reorder(held_, moved).execute(st, held_, moved);
+    st.wait();
+    held_ = moved;
+  }
 
   // One row of A (K contiguous floats, transposed or not) times B stored
   // [N, K]: the GEMV, alpha, then C, Z and the activation in one pass.
@@ -317,11 +356,10 @@ class FusedGemmOneDnn final : public Kernel {
         inPrimitive_ = t.inPrimitive;
         sumResidual_ = t.inPrimitive && pb.residual && t.sum;
         reorderWei_ = weiDesc_ != userWei_;
-        if (reorderWei_) {
+        if (reorderWei_)
           toWei_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, userWei_, eng, weiDesc_));
-          packed_ = memory(weiDesc_, eng);
-        }
-        packedValid_ = false;
+        packed_ = memory();
+        adoptHeld(pb);
         ok_ = true;
         return;
       } catch (const dnnl::error&) {
@@ -331,7 +369,6 @@ class FusedGemmOneDnn final : public Kernel {
   }
 
   GemmAttrs at_;
-  bool constB_;
   std::unique_ptr<Kernel> fallback_;
   Problem problem_;
   bool built_ = false, ok_ = false;
@@ -341,8 +378,9 @@ class FusedGemmOneDnn final : public Kernel {
   dnnl::primitive prim_;
   bool reorderWei_ = false;
   dnnl::reorder toWei_;
-  memory packed_;
-  bool packedValid_ = false;  // packed_ holds the current, invariant weights
+  memory packed_;  // B packed per run when it is not invariant
+  memory held_;    // the invariant B in the primitive's layout, kept across runs and rebuilds
+  int64_t heldK_ = 0, heldN_ = 0;  // the problem held_ was packed for
 };
 
 }  // namespace

@@ -70,6 +70,9 @@ void expectSameBytes(const RunResult& a, const RunResult& b) {
 }
 
 constexpr uint64_t kZBytes = 32 * 16 * 3 * 3 * 4;  // z and w: float[32,16,3,3]
+// convModel's initializers s (int64[4]) and m (float[32,1,1,1]): read only by
+// the kept ConstantOfShape and Mul, so released too after the first run.
+constexpr uint64_t kConvInitBytes = 4 * 8 + 32 * 4;
 
 TEST(KeptValuesFreed, PackedWeightsFreedOutputsUnchanged) {
   const std::string text = convModel("", "", "");
@@ -81,7 +84,7 @@ TEST(KeptValuesFreed, PackedWeightsFreedOutputsUnchanged) {
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
     // z is read only by the kept Mul; w only by the Conv, which packed it.
-    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes + kConvInitBytes) << "round " << round;
     EXPECT_EQ(a.memory.keptBytes, 0u);
   }
 }
@@ -98,7 +101,7 @@ TEST(KeptValuesFreed, ReaderThatDoesNotPackKeepsIt) {
     NamedInputs in = {{"x", input(1, 0.0f)}, {"q", floats({32, 16, 3, 3}, qv)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes) << "round " << round;
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes + kConvInitBytes) << "round " << round;
     EXPECT_EQ(a.memory.keptBytes, kZBytes);
   }
 }
@@ -117,7 +120,7 @@ TEST(KeptValuesFreed, FreedWhenTheLastOfTwoReadersPacksIt) {
     NamedInputs in = {{"x", input(1, 0.05f * static_cast<float>(round))}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes + kConvInitBytes) << "round " << round;
     EXPECT_EQ(a.memory.keptBytes, 0u) << "round " << round;
   }
 }
@@ -132,7 +135,7 @@ TEST(KeptValuesFreed, GraphOutputKept) {
     NamedInputs in = {{"x", input(1, 0.0f)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes);
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes + kConvInitBytes);
   }
 }
 
@@ -157,8 +160,9 @@ TEST(KeptValuesFreed, OverriddenInitializerLeavesHeldCopy) {
     if (round == 0) first = a;
     expectSameBytes(a, first);
     // w is freed (the Conv holds it packed); z is not: the Mul reads it
-    // afresh on the runs that override m2.
-    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes);
+    // afresh on the runs that override m2. m2, a graph input, is kept; s
+    // and the unread m are released.
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes + kConvInitBytes);
     NamedInputs over = {{"x", input(1, 0.0f)}, {"m2", floats({32, 1, 1, 1}, other)}};
     RunResult b = run(*kept, over);
     expectSameBytes(b, run(*every, over));
@@ -180,7 +184,7 @@ TEST(KeptValuesFreed, ReaderRunAfreshOnOverrideKeepsIt) {
     expectSameBytes(a, run(*every, plain));
     // z and v (read only by the kept Neg) are freed; w, which the Add reads
     // on the override runs, and the output r are not.
-    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes);
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes + kConvInitBytes);
     NamedInputs over = {{"x", input(1, 0.0f)}, {"m2", floats({32, 16, 3, 3}, other)}};
     RunResult b = run(*kept, over);
     expectSameBytes(b, run(*every, over));
@@ -198,7 +202,7 @@ TEST(KeptValuesFreed, NewInputShapeUsesHeldCopy) {
     NamedInputs in = {{"x", input(n, 0.2f)}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "batch " << n;
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes + kConvInitBytes) << "batch " << n;
   }
 }
 
@@ -279,7 +283,8 @@ TEST(KeptValuesFreed, ConstantStepsRunBeforeTheirFirstReader) {
     NamedInputs in = {{"x", input(1, 0.1f * static_cast<float>(round))}};
     RunResult a = run(*kept, in);
     expectSameBytes(a, run(*every, in));
-    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes) << "round " << round;
+    // s1 and s2 (int64[4] each, read only by the kept ConstantOfShapes) too.
+    EXPECT_EQ(a.memory.keptFreedBytes, 2 * kZBytes + 2 * 32) << "round " << round;
     // Both up front held 2 * kZBytes at once.
     EXPECT_EQ(a.memory.keptPeakBytes, kZBytes) << "round " << round;
   }
@@ -311,9 +316,119 @@ TEST(KeptValuesFreed, FusedConvHoldsPackedWeights) {
       NamedInputs in = {{"x", input(n, 0.3f)}};
       RunResult a = run(*kept, in);
       expectSameBytes(a, run(*every, in));
-      EXPECT_EQ(a.memory.keptFreedBytes, pointwise ? 0 : wBytes) << "batch " << n;
+      // + s (int64[4]); the bias b, read in place, is kept.
+      EXPECT_EQ(a.memory.keptFreedBytes, (pointwise ? 0 : wBytes) + 32) << "batch " << n;
       EXPECT_EQ(a.memory.keptBytes, pointwise ? wBytes : 0) << "batch " << n;
     }
+  }
+}
+
+// ---- Initializers released once their readers hold them packed ----
+
+// x [N,16,8,8] * w [32,16,3,3], w an initializer (a model with real weights).
+std::string convInitializerModel() {
+  return "main (float[N,16,8,8] x) => (float[N,32,8,8] y) <float[32,16,3,3] w = " +
+         values(32 * 16 * 9, 0.0625f) + "> {\n y = Conv <pads = [1, 1, 1, 1]> (x, w)\n}";
+}
+
+// The Conv packs w: the executor releases its references to w's data after
+// the first run (its copy of the model's tensor too), later runs and other
+// batch sizes (a rebuild from the held copy) give the bytes of an executor
+// that keeps nothing; the caller's model keeps its data, and a second
+// executor made from it after the first released w runs the same.
+TEST(KeptValuesFreed, InitializerWeightsReleasedOnceHeld) {
+  ir::Model model = testutil::parseModel(convInitializerModel());
+  const std::vector<std::byte> before(
+      model.graph().initializers()[0]->initializer()->bytes().begin(),
+      model.graph().initializers()[0]->initializer()->bytes().end());
+  ASSERT_EQ(before.size(), kZBytes);
+  auto kept = Executor::create(model, {});
+  ExecutorOptions noKeep;
+  noKeep.keepConstantSteps = false;
+  auto every = Executor::create(model, noKeep);
+  ASSERT_TRUE(kept && every);
+  for (int64_t n : {1, 2, 3, 1}) {
+    NamedInputs in = {{"x", input(n, 0.15f)}};
+    RunResult a = run(**kept, in);
+    expectSameBytes(a, run(**every, in));
+    EXPECT_EQ(a.memory.keptFreedBytes, kZBytes) << "batch " << n;
+  }
+  const ir::Tensor* w = model.graph().initializers()[0]->initializer();
+  ASSERT_EQ(w->bytes().size(), before.size());
+  EXPECT_EQ(std::memcmp(w->bytes().data(), before.data(), before.size()), 0);
+  auto second = Executor::create(model, {});
+  ASSERT_TRUE(second);
+  for (int64_t n : {2, 1}) {
+    NamedInputs in = {{"x", input(n, -0.2f)}};
+    expectSameBytes(run(**second, in), run(**every, in));
+  }
+}
+
+// ai.passlab.FusedGemm (--level fused) with B an initializer: its oneDNN
+// matmul holds B packed, across rebuilds for other row counts, and says so;
+// the rows 1 GEMV (transB) reads B as stored, so once B is released it runs
+// the matmul on the held copy instead. Outputs byte-identical to an executor
+// that keeps nothing, and within float tolerance of the reference kernels.
+TEST(KeptValuesFreed, FusedGemmInitializerReleasedOnceHeld) {
+  constexpr int64_t K = 256, N = 192;
+  for (bool transB : {false, true}) {
+    const std::string bDims = transB ? "192,256" : "256,192";
+    const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+      main (float[R,256] a) => (float[R,192] y)
+      <float[)" + bDims +
+                             "] b = " + values(K * N, 0.03125f) +
+                             ", float[192] c = " + values(N, 0.5f) + R"(> {
+      y = ai.passlab.FusedGemm <transB = )" +
+                             std::to_string(transB ? 1 : 0) +
+                             R"(, activation = "Relu"> (a, b, c)
+    })";
+    auto kept = make(text, true);
+    auto every = make(text, false);
+    ExecutorOptions refOpts;
+    refOpts.referenceKernels = true;
+    auto ref = Executor::create(testutil::parseModel(text), refOpts);
+    ASSERT_TRUE(kept && every && ref);
+    for (int64_t r : {4, 1, 16, 4}) {
+      std::vector<float> v(static_cast<size_t>(r * K));
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 29) % 17) / 8.0f - 1.0f;
+      NamedInputs in = {{"a", floats({r, K}, v)}};
+      RunResult got = run(*kept, in);
+      expectSameBytes(got, run(*every, in));
+      RunResult want = run(**ref, in);
+      const auto g = got.outputs[0].data<float>(), w = want.outputs[0].data<float>();
+      testutil::expectNear(std::vector<float>(g.begin(), g.end()),
+                           std::vector<float>(w.begin(), w.end()), 1e-3f);
+      // b is released once packed (the first run has 4 rows); c, read in
+      // place, stays.
+      EXPECT_EQ(got.memory.keptFreedBytes, static_cast<uint64_t>(K * N * 4))
+          << "transB " << transB << ", rows " << r;
+    }
+  }
+}
+
+// B both a graph input and an initializer (IR version 3 style): the caller
+// may give another B, so it is never released; a run that gives one packs
+// it for that run only, and the runs around it use the held copy.
+TEST(KeptValuesFreed, FusedGemmOverridableInitializerKept) {
+  constexpr int64_t K = 256, N = 192;
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+      main (float[R,256] a, float[256,192] b = )" +
+                           values(K * N, 0.03125f) + R"() => (float[R,192] y) {
+      y = ai.passlab.FusedGemm (a, b)
+    })";
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  std::vector<float> v(static_cast<size_t>(8 * K));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 11) - 5.0f;
+  std::vector<float> other(static_cast<size_t>(K * N), 0.25f);
+  for (int round = 0; round < 2; ++round) {
+    NamedInputs plain = {{"a", floats({8, K}, v)}};
+    RunResult x = run(*kept, plain);
+    expectSameBytes(x, run(*every, plain));
+    EXPECT_EQ(x.memory.keptFreedBytes, 0u);
+    NamedInputs over = {{"a", floats({8, K}, v)}, {"b", floats({K, N}, other)}};
+    expectSameBytes(run(*kept, over), run(*every, over));
   }
 }
 

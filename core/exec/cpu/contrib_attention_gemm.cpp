@@ -4,9 +4,12 @@
 // mask and attention_bias added, the vector softmax (softmax_rows.h), and the
 // product with V written straight into Y. Q, K and V are read in place in the
 // projection's rows (leading dimension D3); with a past cache K and V are
-// first laid out [B, N, T, head] as the reference kernel does. Results within
+// first laid out [B, N, T, head] as the reference kernel does (straight into
+// present when it is wanted: that is present's layout). Results within
 // float rounding of the reference (contrib_attention.cpp), which sums in
-// double; the reference stays for float16/bfloat16.
+// double; the reference stays for float16/bfloat16. Products of a few
+// thousand multiply-adds (a small model's heads, one query row per decoding
+// step) run as plain loops: a sgemm call costs about 1 us before any work.
 #include <oneapi/dnnl/dnnl.h>
 #include <algorithm>
 #include <cmath>
@@ -32,6 +35,58 @@ struct Block {
 // Scores of one tile kept in cache: about 16K floats.
 constexpr int64_t kTileScores = 16384;
 
+// Below this many multiply-adds a product of one (batch, head, tile) runs as a
+// plain loop: tiny_gpt2's 4 heads of 8 at one query row and T <= 9 took 48
+// sgemm calls of at most 72 multiply-adds each, 80 us a node.
+constexpr int64_t kDirectProduct = 8192;
+
+// scores[r, t] = scale * dot(q row r, k row t) over d.
+void scoresDirect(int64_t rows, int64_t T, int64_t d, float scale, Block q, Block k,
+                  float* scores) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t t = 0; t < T; ++t) {
+      const float* a = q.data + r * q.ld;
+      const float* b = k.data + t * k.ld;
+      float acc = 0.0f;
+      for (int64_t i = 0; i < d; ++i) acc += a[i] * b[i];
+      scores[r * T + t] = scale * acc;
+    }
+}
+
+// y row r = sum over t of p[r, t] * (v row t), d values a row.
+void weightedValuesDirect(int64_t rows, int64_t T, int64_t d, const float* p, Block v, float* y,
+                          int64_t ldy) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* out = y + r * ldy;
+    std::fill(out, out + d, 0.0f);
+    for (int64_t t = 0; t < T; ++t) {
+      const float w = p[r * T + t];
+      const float* vt = v.data + t * v.ld;
+      for (int64_t i = 0; i < d; ++i) out[i] += w * vt[i];
+    }
+  }
+}
+
+// scale * Q Kᵀ for one tile: a plain loop when small, else oneDNN's sgemm.
+bool tileScores(int64_t rows, int64_t T, int64_t d, float scale, Block q, Block k, float* scores) {
+  if (rows * T * d < kDirectProduct) {
+    scoresDirect(rows, T, d, scale, q, k, scores);
+    return true;
+  }
+  return dnnl_sgemm('N', 'T', rows, T, d, scale, q.data, q.ld, k.data, k.ld, 0.0f, scores, T) ==
+         dnnl_success;
+}
+
+// P V for one tile into Y's rows: a plain loop when small, else oneDNN's sgemm.
+bool tileValues(int64_t rows, int64_t T, int64_t d, const float* p, Block v, float* y,
+                int64_t ldy) {
+  if (rows * T * d < kDirectProduct) {
+    weightedValuesDirect(rows, T, d, p, v, y, ldy);
+    return true;
+  }
+  return dnnl_sgemm('N', 'N', rows, d, T, 1.0f, p, T, v.data, v.ld, 0.0f, y, ldy) == dnnl_success;
+}
+
 class AttentionGemm final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& b) {
@@ -45,14 +100,21 @@ class AttentionGemm final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(std::vector<float> mask, msAttentionMask(ctx, a_, sh));
     std::vector<float> qkv(static_cast<size_t>(sh.B * sh.S * sh.D3));
     PASSLAB_RETURN_IF_ERROR(project(ctx, sh, qkv.data()));
-    std::vector<float> K, V;
-    if (sh.past) layOutCache(sh, qkv.data(), K, V);
+    const bool wantsPresent = ctx.outputCount() > 1 && ctx.wantsOutput(1);
+    std::vector<float> cache;
+    float* K = nullptr;  // with a past: [B, N, T, head] keys, then the values V
+    float* V = nullptr;
+    if (sh.past) {
+      PASSLAB_ASSIGN_OR_RETURN(K, cacheTarget(ctx, sh, wantsPresent, cache));
+      V = K + sh.B * sh.N * sh.T * sh.hq;
+      layOutCache(sh, qkv.data(), K, V);
+    }
     auto keys = [&](int64_t b, int64_t h) -> Block {
-      if (sh.past) return {K.data() + (b * sh.N + h) * sh.T * sh.hq, sh.hq};
+      if (sh.past) return {K + (b * sh.N + h) * sh.T * sh.hq, sh.hq};
       return {qkv.data() + b * sh.S * sh.D3 + sh.Dq + h * sh.hq, sh.D3};
     };
     auto values = [&](int64_t b, int64_t h) -> Block {
-      if (sh.past) return {V.data() + (b * sh.N + h) * sh.T * sh.hv, sh.hv};
+      if (sh.past) return {V + (b * sh.N + h) * sh.T * sh.hv, sh.hv};
       return {qkv.data() + b * sh.S * sh.D3 + sh.Dq + sh.Dk + h * sh.hv, sh.D3};
     };
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
@@ -68,24 +130,24 @@ class AttentionGemm final : public Kernel {
       for (int64_t j = begin; j < end; ++j) {
         const int64_t b = j / (sh.N * tiles), h = (j / tiles) % sh.N, s0 = (j % tiles) * tileRows;
         const int64_t rows = std::min(tileRows, sh.S - s0);
-        const float* q = qkv.data() + (b * sh.S + s0) * sh.D3 + h * sh.hq;
+        const Block q{qkv.data() + (b * sh.S + s0) * sh.D3 + h * sh.hq, sh.D3};
         const Block k = keys(b, h), v = values(b, h);
-        if (dnnl_sgemm('N', 'T', rows, sh.T, sh.hq, scale, q, sh.D3, k.data, k.ld, 0.0f,
-                       scores.data(), sh.T) != dnnl_success) {
+        if (!tileScores(rows, sh.T, sh.hq, scale, q, k, scores.data())) {
           failed = true;
           return;
         }
         for (int64_t r = 0; r < rows; ++r)
           maskedSoftmaxRow(sh, mask.data(), b, h, s0 + r, scores.data() + r * sh.T, scratch.data());
-        if (dnnl_sgemm('N', 'N', rows, sh.hv, sh.T, 1.0f, scores.data(), sh.T, v.data, v.ld, 0.0f,
-                       Y + (b * sh.S + s0) * sh.Dv + h * sh.hv, sh.Dv) != dnnl_success) {
+        if (!tileValues(rows, sh.T, sh.hv, scores.data(), v,
+                        Y + (b * sh.S + s0) * sh.Dv + h * sh.hv, sh.Dv)) {
           failed = true;
           return;
         }
       }
     });
     if (failed) return internalError("oneDNN's sgemm refused Attention's products");
-    if (ctx.outputCount() > 1 && ctx.wantsOutput(1)) return writePresent(ctx, sh, keys, values);
+    // With a past, present is the cache laid out above.
+    if (wantsPresent && !sh.past) return writePresent(ctx, sh, keys, values);
     return Status::ok();
   }
 
@@ -108,28 +170,37 @@ class AttentionGemm final : public Kernel {
     return Status::ok();
   }
 
-  // K and V with the cache in front: [B, N, T, head].
-  static void layOutCache(const MsAttentionShape& sh, const float* qkv, std::vector<float>& K,
-                          std::vector<float>& V) {
-    K.resize(static_cast<size_t>(sh.B * sh.N * sh.T * sh.hq));
-    V.resize(static_cast<size_t>(sh.B * sh.N * sh.T * sh.hv));
+  // Where the cache goes: present's buffer when it is wanted (present is
+  // [2, B, N, T, head], the cache's layout), else `own`.
+  static Expected<float*> cacheTarget(KernelContext& ctx, const MsAttentionShape& sh,
+                                      bool wantsPresent, std::vector<float>& own) {
+    if (!wantsPresent) {
+      own.resize(static_cast<size_t>(2 * sh.B * sh.N * sh.T * sh.hq));
+      return own.data();
+    }
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * pr,
+                             ctx.allocate(1, ctx.input(0).dtype(), {2, sh.B, sh.N, sh.T, sh.hq}));
+    return pr->mutableData<float>();
+  }
+
+  // K and V with the cache in front: [B, N, T, head] each (a past has hq = hv).
+  static void layOutCache(const MsAttentionShape& sh, const float* qkv, float* K, float* V) {
     const float* past = sh.past->data<float>();
+    const int64_t hd = sh.hq, block = sh.P * hd;
     for (int64_t b = 0; b < sh.B; ++b)
-      for (int64_t h = 0; h < sh.N; ++h)
-        for (int64_t t = 0; t < sh.T; ++t) {
-          float* kd = K.data() + ((b * sh.N + h) * sh.T + t) * sh.hq;
-          float* vd = V.data() + ((b * sh.N + h) * sh.T + t) * sh.hv;
-          if (t < sh.P) {
-            const float* pk = past + ((b * sh.N + h) * sh.P + t) * sh.hq;
-            const float* pv = past + (((sh.B + b) * sh.N + h) * sh.P + t) * sh.hv;
-            std::copy(pk, pk + sh.hq, kd);
-            std::copy(pv, pv + sh.hv, vd);
-          } else {
-            const float* row = qkv + (b * sh.S + (t - sh.P)) * sh.D3;
-            std::copy(row + sh.Dq + h * sh.hq, row + sh.Dq + (h + 1) * sh.hq, kd);
-            std::copy(row + sh.Dq + sh.Dk + h * sh.hv, row + sh.Dq + sh.Dk + (h + 1) * sh.hv, vd);
-          }
+      for (int64_t h = 0; h < sh.N; ++h) {
+        float* kd = K + (b * sh.N + h) * sh.T * hd;
+        float* vd = V + (b * sh.N + h) * sh.T * hd;
+        const float* pk = past + (b * sh.N + h) * block;
+        const float* pv = past + ((sh.B + b) * sh.N + h) * block;
+        std::copy(pk, pk + block, kd);
+        std::copy(pv, pv + block, vd);
+        for (int64_t s = 0; s < sh.S; ++s) {
+          const float* row = qkv + (b * sh.S + s) * sh.D3;
+          std::copy_n(row + sh.Dq + h * hd, hd, kd + block + s * hd);
+          std::copy_n(row + sh.Dq + sh.Dk + h * hd, hd, vd + block + s * hd);
         }
+      }
   }
 
   // One row of scores (query s of head h): + mask + attention_bias, then the softmax.

@@ -22,6 +22,7 @@ struct Case {
   ir::Tensor mask;       // its value
   int64_t P = 0;         // past positions (0: no past/present)
   bool attentionBias = false;
+  bool present = true;  // with a past: whether present is an output
 };
 
 std::string dims(std::initializer_list<int64_t> d) {
@@ -46,7 +47,7 @@ std::string modelText(const Case& c) {
   while (!args.empty() && (args.back() == ' ' || args.back() == ',')) args.pop_back();
   std::string out = "float[" + dims({c.B, c.S, c.Dv}) + "] y";
   std::string outs = "y";
-  if (c.P) {
+  if (c.P && c.present) {
     out += ", float[" + dims({2, c.B, c.heads, T, hq}) + "] present";
     outs += ", present";
   }
@@ -122,6 +123,23 @@ TEST(ContribAttentionGemm, PastPresentAndAttentionBias) {
   expectMatchesReference({2, 3, 8, 2, 8, 8, ", unidirectional = 1", "", {}, 4});
   expectMatchesReference({1, 1, 16, 4, 16, 16, "", "", {}, 6, true});
   expectMatchesReference({2, 4, 8, 2, 8, 8, "", "", {}, 0, true});
+  // A past without present: the cache is laid out in the kernel's own buffer.
+  expectMatchesReference({2, 3, 8, 2, 8, 8, ", unidirectional = 1", "", {}, 4, false, false});
+}
+
+// Per (batch, head, tile) the products below 8192 multiply-adds run as plain
+// loops, the others on sgemm: both, with a past, a mask and present.
+TEST(ContribAttentionGemm, PlainLoopAndSgemmProducts) {
+  using kt::i32;
+  // tiny_gpt2's decoding step: 6 x 4 heads of 8, one query row, T = 6 (48 each).
+  expectMatchesReference(
+      {6, 1, 32, 4, 32, 32, ", unidirectional = 1", "int32[6]", i32({6}, {6, 5, 6, 4, 6, 6}), 5});
+  // 40 query rows x T = 48 x head 32 = 61440 each: sgemm.
+  expectMatchesReference(
+      {2, 40, 64, 2, 64, 64, ", unidirectional = 1", "int32[2]", i32({2}, {48, 30}), 8});
+  // 40 x 48 x 32 without present, and a head of 64 with no past (64 x 64 x 64).
+  expectMatchesReference({1, 40, 64, 2, 64, 64, "", "", {}, 8, false, false});
+  expectMatchesReference({1, 64, 64, 1, 64, 64, ", unidirectional = 1", "", {}});
 }
 
 TEST(ContribAttentionGemm, BadShapesAreStillRejected) {

@@ -177,6 +177,17 @@ std::string noiseText(const pipeline::NumericCheck& c) {
   return buf;
 }
 
+// ", 821 of 903168 elements 1-2 quantization steps apart" when the step rule
+// judged an output (docs/numeric-check.md).
+std::string stepText(const pipeline::NumericCheck& c) {
+  if (c.stepCompared <= 0) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, ", %lld of %lld elements %s quantization step%s apart",
+                static_cast<long long>(c.stepMoved), static_cast<long long>(c.stepCompared),
+                c.stepMostSteps > 1.0001 ? "1-2" : "a", c.stepMostSteps > 1.0001 ? "s" : "");
+  return buf;
+}
+
 std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
   if (s.check.lossy) {
@@ -186,8 +197,8 @@ std::string checkText(const pipeline::Step& s) {
   }
   char buf[200];
   if (s.check.passed) {
-    std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s)", s.check.maxAbsError,
-                  s.check.maxRelError, noiseText(s.check).c_str());
+    std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s%s)", s.check.maxAbsError,
+                  s.check.maxRelError, noiseText(s.check).c_str(), stepText(s.check).c_str());
   } else {
     std::snprintf(buf, sizeof buf, "FAILED at '%s' (max abs %.2e, rel %.2e%s)",
                   s.check.firstDivergingTensor.c_str(), s.check.maxAbsError, s.check.maxRelError,
@@ -323,8 +334,10 @@ int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker
     return 0;
   }
   std::printf(
-      "reloaded %s: verifier clean, outputs equal on %zu input sets (max abs %.1e, rel %.1e%s)%s\n",
+      "reloaded %s: verifier clean, outputs equal on %zu input sets (max abs %.1e, rel "
+      "%.1e%s%s)%s\n",
       path.c_str(), c.inputSets, c.maxAbsError, c.maxRelError, noiseText(c).c_str(),
+      stepText(c).c_str(),
       random == 0 ? ""
                   : (" except " + std::to_string(random) + " random output" +
                      (random > 1 ? "s" : "") + ", not compared")

@@ -21,6 +21,7 @@
 
 #include "core/ir/model.h"
 #include "core/ir/tensor.h"
+#include "core/pipeline/quant_steps.h"
 
 namespace passlab::pipeline {
 
@@ -29,6 +30,7 @@ struct NoiseOptions {
   double multiple = 16;  // how many floors a pass may deviate by
   double ulps = 1;       // the largest step, in units in the last place of the weight's type
   uint64_t seed = 0x9e3779b97f4a7c15ull;
+  StepRule steps{};  // outputs on a quantization grid (quant_steps.h)
 };
 
 // Largest |perturbed - reference| per tensor name. A tensor whose perturbed

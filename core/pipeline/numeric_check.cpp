@@ -8,6 +8,7 @@
 
 #include "core/exec/evaluate.h"
 #include "core/pipeline/node_extract.h"
+#include "core/pipeline/quant_steps.h"
 #include "core/support/float16.h"
 #include "core/support/strings.h"
 
@@ -164,6 +165,7 @@ Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(
   checker->original_ = original.clone();
   checker->noise_ = noise;
   checker->random_ = unseededRandomValues(original);
+  checker->steps_ = pipeline::outputSteps(original);
   for (const ir::Value* out : original.graph().outputs())
     if (out && checker->random_.count(out->name())) checker->uncompared_.push_back(out->name());
   for (exec::NamedInputs& in : inputSets) {
@@ -224,6 +226,36 @@ void ExecOutputChecker::noteNoise(NumericCheck& c, const NoiseFloors& floors,
     c.noiseRatio = ratio;
     c.noiseFloor = it->second;
   }
+}
+
+bool ExecOutputChecker::withinGrid(NumericCheck& c, const ir::Tensor& got, const ir::Tensor& want,
+                                   double step, double noiseAllowance, Text& why) const {
+  const StepRule& rule = noise_.steps;
+  const StepCount n = countSteps(got, want, step, noiseAllowance, rule);
+  c.stepMoved += n.moved;
+  c.stepCompared += n.compared;
+  c.stepShareLimit = rule.maxShare;
+  c.stepLimit = rule.maxSteps;
+  c.stepMostSteps = std::max(c.stepMostSteps, n.maxSteps);
+  if (n.compared > 0)
+    c.stepWorstShare =
+        std::max(c.stepWorstShare, static_cast<double>(n.moved) / static_cast<double>(n.compared));
+  if (n.beyond > 0) {
+    why = Text::of("element %1: %2 vs %3, more than %4 quantization steps of %5 apart",
+                   std::to_string(n.firstBeyond), std::to_string(got.valueAsDouble(n.firstBeyond)),
+                   std::to_string(want.valueAsDouble(n.firstBeyond)),
+                   str::printed("%g", rule.maxSteps), str::printed("%.3g", step));
+    return false;
+  }
+  if (!withinSteps(n, rule)) {
+    why = Text::of("%1 of %2 elements moved by a quantization step of %3 (%4, at most %5)",
+                   std::to_string(n.moved), std::to_string(n.compared), str::printed("%.3g", step),
+                   str::printed("%.2g%%", 100.0 * static_cast<double>(n.moved) /
+                                              static_cast<double>(n.compared)),
+                   str::printed("%g%%", 100 * rule.maxShare));
+    return false;
+  }
+  return true;
 }
 
 namespace {
@@ -316,7 +348,14 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
       }
       Text why;
       double ma = 0, mr = 0;
-      const bool close = allClose(it->second, want, ma, mr, why, allowance(floors_, name));
+      bool close = allClose(it->second, want, ma, mr, why, allowance(floors_, name));
+      // An output on a quantization grid is judged in steps of it instead.
+      if (auto grid = steps_.find(name); grid != steps_.end() &&
+                                         it->second.dtype() == want.dtype() &&
+                                         it->second.dims() == want.dims()) {
+        why = Text();
+        close = withinGrid(c, it->second, want, grid->second, allowance(floors_, name), why);
+      }
       c.maxAbsError = std::max(c.maxAbsError, ma);
       c.maxRelError = std::max(c.maxRelError, mr);
       noteNoise(c, floors_, name, ma);

@@ -63,6 +63,9 @@ class ExecOutputChecker final : public OutputChecker {
   // The original's outputs that come from unseeded random ops: check() does
   // not compare their values (it still requires them).
   const std::vector<std::string>& uncomparedOutputs() const { return uncompared_; }
+  // The grid step of each original output on a quantization grid, which
+  // check() judges in steps (quant_steps.h).
+  const std::map<std::string, double>& outputSteps() const { return steps_; }
   // Each output's noise floor, the largest over the draws and the input sets
   // (an output moved by one ulp on one set can be on every set; -1: none
   // usable).
@@ -84,10 +87,16 @@ class ExecOutputChecker final : public OutputChecker {
   double allowance(const NoiseFloors& floors, const std::string& name) const;
   void noteNoise(NumericCheck& c, const NoiseFloors& floors, const std::string& name,
                  double maxAbs) const;
+  // The step rule on an output on a quantization grid of `step`: notes the
+  // counts in `c`; false with `why` when an element is beyond the rule's
+  // steps or too many moved.
+  bool withinGrid(NumericCheck& c, const ir::Tensor& got, const ir::Tensor& want, double step,
+                  double noiseAllowance, Text& why) const;
   ir::Model original_;
   NoiseOptions noise_;
   NoiseFloors floors_;
-  std::set<std::string> random_;  // unseededRandomValues(original_)
+  std::map<std::string, double> steps_;  // outputSteps(original_)
+  std::set<std::string> random_;         // unseededRandomValues(original_)
   std::vector<std::string> uncompared_;
   std::vector<exec::NamedInputs> inputs_;
   std::vector<std::map<std::string, ir::Tensor>> reference_;

@@ -58,6 +58,12 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
                      {"noise_ratio", s.check.noiseRatio},
                      {"noise_floor", s.check.noiseFloor},
                      {"noise_multiple", s.check.noiseMultiple},
+                     {"step_moved", s.check.stepMoved},
+                     {"step_compared", s.check.stepCompared},
+                     {"step_worst_share", s.check.stepWorstShare},
+                     {"step_most_steps", s.check.stepMostSteps},
+                     {"step_share_limit", s.check.stepShareLimit},
+                     {"step_limit", s.check.stepLimit},
                      {"detail", s.check.detail}};
     if (s.check.lossy) {
       json acc = json::array();

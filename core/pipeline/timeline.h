@@ -50,6 +50,13 @@ struct NumericCheck {
   // that output's floor, and how many floors a pass may deviate by. All 0
   // when no floor was measured (no float weights, or the check did not run).
   double noiseRatio = 0, noiseFloor = 0, noiseMultiple = 0;
+  // The step rule (docs/numeric-check.md) on outputs on a quantization grid:
+  // the elements that moved (by at most stepLimit steps) of those it judged,
+  // over all input sets; the largest share of one output on one input set and
+  // the largest move in steps; the rule's share limit. All 0 when no output
+  // is on a grid.
+  int64_t stepMoved = 0, stepCompared = 0;
+  double stepWorstShare = 0, stepMostSteps = 0, stepShareLimit = 0, stepLimit = 0;
   // A lossy pass's check: against the accuracy budget, per output.
   bool lossy = false;
   std::vector<OutputAccuracy> accuracy;

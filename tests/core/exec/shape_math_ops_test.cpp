@@ -2,6 +2,7 @@
 // range.cpp, cumulative.cpp, topk.cpp, eye_like.cpp, det.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/core/exec/op_test_util.h"
@@ -133,6 +134,87 @@ TEST(TopK, LargestSmallestAndTies) {
   expectTensor(r[1], DataType::kInt64, {2}, {1, 2});
   std::string err = errorOf({"TopK", {x, i64({1}, {5})}, {}, 11, 2});
   EXPECT_NE(err.find("k = 5"), std::string::npos) << err;
+}
+
+// The k first of each line by the spec's order (NaN the largest, ties by
+// index), from a stable sort of the whole line.
+std::vector<int64_t> topKReference(const std::vector<double>& x, int64_t rows, int64_t len,
+                                   int64_t k, bool largest) {
+  std::vector<int64_t> out;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<int64_t> idx(static_cast<size_t>(len));
+    for (int64_t i = 0; i < len; ++i) idx[static_cast<size_t>(i)] = i;
+    auto key = [&](int64_t i) { return x[static_cast<size_t>(r * len + i)]; };
+    std::stable_sort(idx.begin(), idx.end(), [&](int64_t p, int64_t q) {
+      const double a = key(p), c = key(q);
+      if (std::isnan(a) || std::isnan(c))
+        return largest ? std::isnan(a) && !std::isnan(c) : std::isnan(c) && !std::isnan(a);
+      return largest ? a > c : a < c;
+    });
+    out.insert(out.end(), idx.begin(), idx.begin() + k);
+  }
+  return out;
+}
+
+// Contiguous lines (the heap with a threshold test, 16 at a time) and the
+// same lines strided (axis 0 of the transposed block: the sort) against a
+// stable sort: many ties, NaNs, largest and smallest, k from 0 to len, lines
+// around the 16-element blocks, float and int32.
+TEST(TopK, ContiguousAndStridedLinesMatchAStableSort) {
+  uint32_t seed = 1;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+  };
+  for (DataType dt : {DataType::kFloat, DataType::kInt32})
+    for (int64_t len : {1, 15, 16, 17, 40, 300})
+      for (int64_t k : {int64_t{0}, int64_t{1}, int64_t{5}, len})
+        for (int largest : {1, 0}) {
+          if (k > len) continue;
+          const int64_t rows = 3;
+          std::vector<double> x(static_cast<size_t>(rows * len));
+          for (double& v : x) {
+            const uint32_t u = next();
+            v = static_cast<double>(u % 23) - 11;  // many ties
+            if (dt == DataType::kFloat && u % 17 == 0) v = std::nan("");
+          }
+          std::vector<double> xt(x.size());  // [len, rows]
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t i = 0; i < len; ++i)
+              xt[static_cast<size_t>(i * rows + r)] = x[static_cast<size_t>(r * len + i)];
+          const std::vector<int64_t> want = topKReference(x, rows, len, k, largest != 0);
+          auto r = runAll({"TopK",
+                           {typed(dt, {rows, len}, x), i64({1}, {k})},
+                           {attrI("largest", largest)},
+                           11,
+                           2});
+          auto t = runAll({"TopK",
+                           {typed(dt, {len, rows}, xt), i64({1}, {k})},
+                           {attrI("largest", largest), attrI("axis", 0)},
+                           11,
+                           2});
+          ASSERT_EQ(r.size(), 2u);
+          ASSERT_EQ(t.size(), 2u);
+          const std::vector<double> rv = values(r[0]), ri = values(r[1]), tv = values(t[0]),
+                                    ti = values(t[1]);
+          ASSERT_EQ(ri.size(), want.size());
+          ASSERT_EQ(ti.size(), want.size());
+          for (int64_t row = 0; row < rows; ++row)
+            for (int64_t j = 0; j < k; ++j) {
+              const auto at = static_cast<size_t>(row * k + j),
+                         tat = static_cast<size_t>(j * rows + row);
+              const int64_t src = want[at];
+              const double v = x[static_cast<size_t>(row * len + src)];
+              EXPECT_EQ(ri[at], static_cast<double>(src)) << len << " " << k << " " << largest;
+              EXPECT_EQ(ti[tat], static_cast<double>(src)) << len << " " << k << " " << largest;
+              if (std::isnan(v)) {
+                EXPECT_TRUE(std::isnan(rv[at]) && std::isnan(tv[tat]));
+              } else {
+                EXPECT_EQ(rv[at], v);
+                EXPECT_EQ(tv[tat], v);
+              }
+            }
+        }
 }
 
 TEST(EyeLike, DiagonalsAndTypes) {

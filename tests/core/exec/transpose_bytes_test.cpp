@@ -5,7 +5,10 @@
 // stores that overlap the next row's), batch 2, a swap of the last two axes,
 // a 5-D perm, a perm that keeps the innermost axis (not tiled), int8 and
 // uint8, 1 and 2 threads; and a Slice (stridedCopy shares the copy) unchanged.
-// The same shapes on 4-byte elements (float32 and int32: 4x4 tiles).
+// The same shapes on 4-byte elements (float32 and int32: 4x4 tiles). Rows
+// of 4-byte elements at stride 2 (SpaceToDepth, Slice with step 2: AVX-512
+// permutes or SSE2 shuffles) equal the plain loop for every row length
+// around the 4- and 16-element vectors, and SpaceToDepth equals its formula.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -146,6 +149,54 @@ main (uint8[1,4,20,20] x) => (uint8[1,2,10,7] y) <int64[2] st = {0, 1}, int64[2]
     for (int h = 0; h < 20; h += 2)
       for (int w = 1; w < 20; w += 3)
         ASSERT_EQ(got[o++], x[static_cast<size_t>((c * 20 + h) * 20 + w)]);
+}
+
+TEST(StrideTwoCopy, RowsEqualThePlainLoop) {
+  for (int64_t n = 1; n <= 70; ++n)
+    for (int64_t rows : {2, 3}) {
+      const int64_t rowStride = 2 * n + rows - 2;  // 2n or 2n + 1 (rows at odd offsets)
+      const int64_t size =
+          (rows - 1) * rowStride + 2 * (n - 1) + 1;  // ends at the last element read
+      Tensor x = Tensor::zeros(ir::DataType::kFloat, {size});
+      auto* xv = static_cast<uint32_t*>(x.mutableRaw());
+      for (int64_t i = 0; i < size; ++i) xv[i] = static_cast<uint32_t>(i * 2654435761u);
+      Tensor y = Tensor::zeros(ir::DataType::kFloat, {rows, n});
+      cpu::stridedCopy(x, 0, {rowStride, 2}, y, 1);
+      const auto* got = static_cast<const uint32_t*>(y.raw());
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < n; ++i)
+          ASSERT_EQ(got[r * n + i], xv[r * rowStride + 2 * i]) << "n " << n << " row " << r;
+    }
+}
+
+TEST(StrideTwoCopy, SpaceToDepthEqualsItsFormula) {
+  for (int64_t wo : {1, 4, 5, 16, 17, 33})
+    for (int64_t bs : {2, 3}) {
+      const int64_t C = 3, H = 2 * bs, W = wo * bs;
+      const std::string dims =
+          "[1," + std::to_string(C) + "," + std::to_string(H) + "," + std::to_string(W) + "]";
+      const std::string text = R"(<ir_version: 9, opset_import: ["" : 13]>
+main (float)" + dims + R"( x) => (float y) {
+ y = SpaceToDepth <blocksize = )" +
+                               std::to_string(bs) + R"(> (x) })";
+      std::vector<float> x(static_cast<size_t>(C * H * W));
+      for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.5f - 3.0f;
+      RunResult r = testutil::runText(text, {{"x", testutil::floats({1, C, H, W}, x)}});
+      ASSERT_EQ(r.outputs.size(), 1u);
+      const std::vector<float> got = testutil::toFloats(r.outputs[0]);
+      const int64_t ho = H / bs;
+      ASSERT_EQ(got.size(), x.size());
+      for (int64_t by = 0; by < bs; ++by)
+        for (int64_t bx = 0; bx < bs; ++bx)
+          for (int64_t c = 0; c < C; ++c)
+            for (int64_t h = 0; h < ho; ++h)
+              for (int64_t v = 0; v < wo; ++v) {
+                const int64_t oc = (by * bs + bx) * C + c;
+                ASSERT_EQ(got[static_cast<size_t>((oc * ho + h) * wo + v)],
+                          x[static_cast<size_t>((c * H + h * bs + by) * W + v * bs + bx)])
+                    << "W " << W << " bs " << bs;
+              }
+    }
 }
 
 }  // namespace

@@ -356,6 +356,25 @@ void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleM
               });
 }
 
+// y = (x - z) * s for 16 8-bit integers at a time, the loop below's float
+// operations (exact widening, one subtraction, one product: the same bits).
+// Returns the elements done. The compiler's SSE2 loop widens 4 bytes per
+// step through unpacks; this one 16 per instruction (DequantizeLinear per
+// channel [1, 64, 112, 112]: 0.168 ms, 1.8x onnxruntime, session 26).
+template <class Q>
+__attribute__((target("avx512f"))) int64_t dequantizeAvx512(const Q* xr, float* yr, int64_t len,
+                                                            float z, float s) {
+  const __m512 vz = _mm512_set1_ps(z), vs = _mm512_set1_ps(s);
+  int64_t i = 0;
+  for (; i + 16 <= len; i += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xr + i));
+    const __m512i w = std::is_signed_v<Q> ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+    const __m512 v = _mm512_cvtepi32_ps(w);
+    _mm512_storeu_ps(yr + i, _mm512_mul_ps(_mm512_sub_ps(v, vz), vs));
+  }
+  return i;
+}
+
 template <class Q>
 void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map, Tensor& y,
                     int threads) {
@@ -375,7 +394,11 @@ void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, Scal
                   const Q* xr = X + r * map.inner;
                   float* yr = Y + r * map.inner;
                   const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
-                  for (int64_t i = 0; i < len; ++i) yr[i] = (static_cast<float>(xr[i]) - z) * s;
+                  int64_t i = 0;
+                  if constexpr (sizeof(Q) == 1) {
+                    if (cpu_isa::hasAvx512f()) i = dequantizeAvx512(xr, yr, len, z, s);
+                  }
+                  for (; i < len; ++i) yr[i] = (static_cast<float>(xr[i]) - z) * s;
                 }
               });
 }

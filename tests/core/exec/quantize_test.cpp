@@ -95,6 +95,52 @@ TEST(DequantizeLinear, PerTensorInt4AndFloat8) {
   kt::expectNear(r.outputs[0], {2, 114688, -4});
 }
 
+// Per axis and per tensor, uint8 and int8, rows around the 16-byte vectors
+// (AVX-512 where present): each output is (float(x) - float(z)) * s in float,
+// bit for bit.
+TEST(DequantizeLinear, EightBitRowsAreTheFormulaBitForBit) {
+  for (const char* type : {"uint8", "int8"})
+    for (int64_t len : {1, 15, 16, 17, 47, 64})
+      for (bool perAxis : {true, false}) {
+        const bool sign = type[0] == 'i';
+        const int64_t C = 3;
+        const std::string n = std::to_string(len), sdim = perAxis ? "[3]" : "";
+        const std::string text = std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
+    main ()") + type + "[2,3," + n +
+                                 "] x, float" + sdim + " s, " + type + sdim +
+                                 R"( z) => (float[2,3,)" + n +
+                                 R"(] y) { y = DequantizeLinear <axis = 1> (x, s, z) })";
+        std::vector<int> q(static_cast<size_t>(2 * C * len));
+        for (size_t i = 0; i < q.size(); ++i)
+          q[i] = static_cast<int>((i * 37 + 11) % 256) - (sign ? 128 : 0);
+        const std::vector<float> sc = {0.0173f, 3.5f, 1e-3f};
+        const std::vector<int> zp =
+            sign ? std::vector<int>{-7, 0, 100} : std::vector<int>{0, 128, 255};
+        const size_t ns = perAxis ? 3 : 1;
+        std::vector<float> sv(sc.begin(), sc.begin() + static_cast<long>(ns));
+        ir::Tensor xt, zt;
+        if (sign) {
+          xt = i8({2, C, len}, std::vector<int8_t>(q.begin(), q.end()));
+          zt = i8(perAxis ? Dims{3} : Dims{},
+                  std::vector<int8_t>(zp.begin(), zp.begin() + static_cast<long>(ns)));
+        } else {
+          xt = u8({2, C, len}, std::vector<uint8_t>(q.begin(), q.end()));
+          zt = u8(perAxis ? Dims{3} : Dims{},
+                  std::vector<uint8_t>(zp.begin(), zp.begin() + static_cast<long>(ns)));
+        }
+        auto r = testutil::runText(
+            text, {{"x", xt}, {"s", f32(perAxis ? Dims{3} : Dims{}, sv)}, {"z", zt}});
+        ASSERT_EQ(r.outputs.size(), 1u);
+        const std::vector<float> got = kt::values<float>(r.outputs[0]);
+        ASSERT_EQ(got.size(), q.size());
+        for (size_t i = 0; i < q.size(); ++i) {
+          const size_t c = perAxis ? (i / static_cast<size_t>(len)) % 3 : 0;
+          const float want = (static_cast<float>(q[i]) - static_cast<float>(zp[c])) * sc[c];
+          ASSERT_EQ(got[i], want) << type << " len " << len << " element " << i;
+        }
+      }
+}
+
 TEST(DynamicQuantizeLinear, SpecExample) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 11]>
     main (float[6] x) => (uint8[6] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear(x) })";

@@ -105,19 +105,21 @@ PASSLAB_AVX512 void row512(const float* x, float* y, int64_t n) {
   }
 }
 
+// kStore: y written (else only the sum; the same sum).
+template <bool kStore>
 PASSLAB_AVX512 float expShiftedSum512(const float* x, float shift, float* y, int64_t n) {
   const __m512 s = _mm512_set1_ps(shift);
   __m512 acc = _mm512_setzero_ps();
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), s));
-    _mm512_storeu_ps(y + i, e);
+    if (kStore) _mm512_storeu_ps(y + i, e);
     acc = _mm512_add_ps(acc, e);
   }
   if (i < n) {
     const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
     const __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), s));
-    _mm512_mask_storeu_ps(y + i, k, e);
+    if (kStore) _mm512_mask_storeu_ps(y + i, k, e);
     acc = _mm512_add_ps(acc, _mm512_maskz_mov_ps(k, e));
   }
   return _mm512_reduce_add_ps(acc);
@@ -200,13 +202,14 @@ PASSLAB_AVX2 void row256(const float* x, float* y, int64_t n) {
   }
 }
 
+template <bool kStore>
 PASSLAB_AVX2 float expShiftedSum256(const float* x, float shift, float* y, int64_t n) {
   const __m256 s = _mm256_set1_ps(shift);
   __m256 acc = _mm256_setzero_ps();
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), s));
-    _mm256_storeu_ps(y + i, e);
+    if (kStore) _mm256_storeu_ps(y + i, e);
     acc = _mm256_add_ps(acc, e);
   }
   alignas(32) float lanes[8];
@@ -217,7 +220,7 @@ PASSLAB_AVX2 float expShiftedSum256(const float* x, float shift, float* y, int64
     float buf[8] = {};
     std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(float));
     _mm256_storeu_ps(buf, exp8(_mm256_sub_ps(_mm256_loadu_ps(buf), s)));
-    std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
+    if (kStore) std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
     for (int64_t k = 0; k < n - i; ++k) sum += buf[k];
   }
   return sum;
@@ -311,6 +314,7 @@ void row4(const float* x, float* y, int64_t n) {
   }
 }
 
+template <bool kStore>
 float expShiftedSum4(const float* x, float shift, float* y, int64_t n) {
   F4 acc = {};
   int64_t i = 0;
@@ -318,7 +322,7 @@ float expShiftedSum4(const float* x, float shift, float* y, int64_t n) {
     F4 v;
     std::memcpy(&v, x + i, sizeof v);
     v = exp4(v - shift);
-    std::memcpy(y + i, &v, sizeof v);
+    if (kStore) std::memcpy(y + i, &v, sizeof v);
     acc += v;
   }
   float sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
@@ -326,7 +330,7 @@ float expShiftedSum4(const float* x, float shift, float* y, int64_t n) {
     F4 v = {};
     std::memcpy(&v, x + i, static_cast<size_t>(n - i) * sizeof(float));
     v = exp4(v - shift);
-    std::memcpy(y + i, &v, static_cast<size_t>(n - i) * sizeof(float));
+    if (kStore) std::memcpy(y + i, &v, static_cast<size_t>(n - i) * sizeof(float));
     for (int64_t k = 0; k < n - i; ++k) sum += v[k];
   }
   return sum;
@@ -394,16 +398,22 @@ void expOn(Isa isa, const float* x, float* y, int64_t n) {
   }
 }
 
+template <bool kStore>
 float expShiftedSumOn(Isa isa, const float* x, float shift, float* y, int64_t n) {
   switch (isa) {
     case Isa::kAvx512:
-      return expShiftedSum512(x, shift, y, n);
+      return expShiftedSum512<kStore>(x, shift, y, n);
     case Isa::kAvx2:
-      return expShiftedSum256(x, shift, y, n);
+      return expShiftedSum256<kStore>(x, shift, y, n);
     case Isa::kSse2:
       break;
   }
-  return expShiftedSum4(x, shift, y, n);
+  return expShiftedSum4<kStore>(x, shift, y, n);
+}
+
+float expShiftedSumOn(Isa isa, const float* x, float shift, float* y, int64_t n) {
+  return y ? expShiftedSumOn<true>(isa, x, shift, y, n)
+           : expShiftedSumOn<false>(isa, x, shift, y, n);
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ void tanhRow(const float* x, float* y, int64_t n);
 void expRow(const float* x, float* y, int64_t n);
 
 // y[i] = exp(x[i] - shift) for i in [0, n); returns the sum of the y[i]
-// (float32, in lanes, then across them). y may be x. Softmax's core.
+// (float32, in lanes, then across them). y may be x, or null: only the sum
+// (the same sum; LogSoftmax). Softmax's core.
 float expShiftedSumRow(const float* x, float shift, float* y, int64_t n);
 
 // The instruction set these use on this machine: "avx512", "avx2" or "sse2".

@@ -221,7 +221,7 @@ void rowOn(Isa isa, const float* x, float* y, int64_t n, bool log, float* scratc
     withScalarOn<true>(isa, y, 1.0f / sum, y, n);
     return;
   }
-  expShiftedSumRowOn(isaName(isa), x, mx, scratch, n, &sum);
+  expShiftedSumRowOn(isaName(isa), x, mx, nullptr, n, &sum);  // the sum only
   withScalarOn<false>(isa, x, std::log(sum) + mx, y, n);
 }
 

@@ -126,6 +126,10 @@ TEST(SigmoidRows, ExpShiftedSumIsExpOfTheDifferenceAndItsSumOnEveryPath) {
       }
       for (size_t i = static_cast<size_t>(n); i < y.size(); ++i) ASSERT_EQ(y[i], -7.0f) << isa;
       EXPECT_NEAR(sum, want, 1e-5 * want + 1e-30) << isa << " n=" << n;
+      // Without y: the same sum, bit for bit.
+      float only = -1;
+      ASSERT_TRUE(expShiftedSumRowOn(isa, x.data(), shift, nullptr, n, &only));
+      EXPECT_EQ(only, sum) << isa << " n=" << n;
     }
   }
 }

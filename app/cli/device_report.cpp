@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/pipeline/profile_json.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -38,26 +39,7 @@ std::vector<std::string> fallbackLines(const exec::DeviceRunSummary& s) {
 }
 
 nlohmann::json deviceSummaryJson(const exec::DeviceRunSummary& s) {
-  nlohmann::json fallbacks = nlohmann::json::array();
-  for (const exec::DeviceFallback& f : s.fallbacks)
-    fallbacks.push_back({{"node", f.node}, {"op", f.op}, {"reason", f.reason}});
-  return {{"device", s.device},
-          {"device_steps", s.deviceSteps},
-          {"host_steps", s.hostSteps},
-          {"fallback_steps", s.fallbackSteps},
-          {"kept_steps", s.keptSteps},
-          {"copies_to_device", s.copiesToDevice},
-          {"copies_to_host", s.copiesToHost},
-          {"bytes_to_device", s.bytesToDevice},
-          {"bytes_to_host", s.bytesToHost},
-          {"block_bytes", s.blockBytes},
-          {"planned_tensor_bytes", s.plannedTensorBytes},
-          {"placed_in_block", s.placedInBlock},
-          {"block_fallbacks", s.blockFallbacks},
-          {"copied_out_of_block", s.copiedOutOfBlock},
-          {"memory_note", s.memoryNote},
-          {"timing", s.timing},
-          {"fallbacks", fallbacks}};
+  return nlohmann::json::parse(pipeline::deviceRunToJson(s));
 }
 
 namespace {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <sstream>
 
 #include "app/cli/device_report.h"
+#include "core/pipeline/profile_json.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -28,18 +28,6 @@ std::string timingText(const pipeline::Timing& t) {
   std::snprintf(buf, sizeof buf, "%.3f ms (min %.3f, p90 %.3f, spread %.1f%%, %d runs)%s",
                 t.medianMs, t.minMs, t.p90Ms, 100 * t.spread, t.samples, t.noisy ? " NOISY" : "");
   return buf;
-}
-
-nlohmann::json timingJson(const pipeline::Timing& t) {
-  return {{"median_ms", t.medianMs}, {"min_ms", t.minMs}, {"p90_ms", t.p90Ms},
-          {"spread", t.spread},      {"noisy", t.noisy},  {"samples", t.samples}};
-}
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 void printHeader(const pipeline::ProfileResult& r, const std::string& model) {
@@ -197,68 +185,11 @@ void printNodeBenchmarkText(const pipeline::NodeBenchmark& b) {
 }
 
 nlohmann::json profileJson(const pipeline::ProfileResult& r) {
-  nlohmann::json j = {{"device", r.device},
-                      {"threads", r.threads},
-                      {"warmup", r.warmup},
-                      {"repeats", r.repeats},
-                      {"cpu_model", r.machine.cpuModel},
-                      {"logical_cores", r.machine.logicalCores},
-                      {"timer_resolution_ns", r.machine.timerResolutionNs},
-                      {"inputs", r.inputs},
-                      {"latency", timingJson(r.latency)},
-                      {"profiled_latency", timingJson(r.profiledLatency)},
-                      {"node_sum_ms", r.nodeSumMs},
-                      {"overhead_ms", r.overheadMs},
-                      {"overhead_share", r.overheadShare},
-                      {"overhead_min_ms", r.overheadMinMs},
-                      {"run_node_sums", timingJson(r.runNodeSums)},
-                      {"outside_nodes", timingJson(r.outsideNodes)},
-                      {"peak_arena_bytes", r.peakArenaBytes}};
-  if (!r.deviceRun.device.empty()) j["device_run"] = deviceSummaryJson(r.deviceRun);
-  j["nodes"] = nlohmann::json::array();
-  for (const auto& n : r.nodes) {
-    nlohmann::json jn = {{"node_id", n.nodeId},
-                         {"name", n.name},
-                         {"op", n.op},
-                         {"kernel", n.kernel},
-                         {"depth", n.depth},
-                         {"calls_per_run", n.callsPerRun},
-                         {"time", timingJson(n.time)},
-                         {"share", n.share},
-                         {"bytes_moved", n.bytesMoved},
-                         {"gbps", n.gbps}};
-    jn["flops"] = n.cost.known ? nlohmann::json(n.cost.flops) : nlohmann::json(nullptr);
-    jn["gflops"] = n.gflops > 0 ? nlohmann::json(n.gflops) : nlohmann::json(nullptr);
-    j["nodes"].push_back(jn);
-  }
-  j["op_types"] = nlohmann::json::array();
-  for (const auto& t : r.opTypes)
-    j["op_types"].push_back(
-        {{"op", t.op}, {"nodes", t.nodes}, {"ms", t.ms}, {"share", t.share}, {"flops", t.flops}});
-  return j;
+  return nlohmann::json::parse(pipeline::profileToJson(r));
 }
 
 nlohmann::json compareJson(const pipeline::CompareResult& r) {
-  nlohmann::json j = {{"before", profileJson(r.before)},
-                      {"after", profileJson(r.after)},
-                      {"latency_before", timingJson(r.latencyBefore)},
-                      {"latency_after", timingJson(r.latencyAfter)},
-                      {"speedup", r.speedup},
-                      {"matching", r.matching}};
-  j["groups"] = nlohmann::json::array();
-  for (const auto& g : r.groups)
-    j["groups"].push_back({{"kind", pipeline::groupKindName(g.kind)},
-                           {"original_nodes", g.originalLabels},
-                           {"original_ops", g.originalOps},
-                           {"new_nodes", g.newLabels},
-                           {"new_ops", g.newOps},
-                           {"before_ms", g.beforeMs},
-                           {"after_ms", g.afterMs},
-                           {"speedup", g.speedup},
-                           {"saved_ms", g.savedMs},
-                           {"regression", g.regression},
-                           {"noisy", g.noisy}});
-  return j;
+  return nlohmann::json::parse(pipeline::compareToJson(r));
 }
 
 nlohmann::json roofsJson(const pipeline::MachineRoofs& roofs) {
@@ -279,28 +210,11 @@ nlohmann::json nodeBenchmarkJson(const pipeline::NodeBenchmark& b) {
 }
 
 std::string profileCsv(const pipeline::ProfileResult& r) {
-  std::ostringstream out;
-  out << "node_id,name,op,kernel,depth,median_ms,min_ms,p90_ms,spread,noisy,share,flops,bytes_"
-         "moved,"
-         "gflops,gbps\n";
-  for (const auto& n : r.nodes)
-    out << n.nodeId << ',' << csvField(n.name) << ',' << csvField(n.op) << ',' << csvField(n.kernel)
-        << ',' << n.depth << ',' << n.time.medianMs << ',' << n.time.minMs << ',' << n.time.p90Ms
-        << ',' << n.time.spread << ',' << (n.time.noisy ? 1 : 0) << ',' << n.share << ','
-        << (n.cost.known ? std::to_string(n.cost.flops) : "") << ',' << n.bytesMoved << ','
-        << n.gflops << ',' << n.gbps << '\n';
-  return out.str();
+  return pipeline::profileToCsv(r);
 }
 
 std::string compareCsv(const pipeline::CompareResult& r) {
-  std::ostringstream out;
-  out << "kind,new_nodes,original_nodes,before_ms,after_ms,speedup,saved_ms,regression,noisy\n";
-  for (const auto& g : r.groups)
-    out << pipeline::groupKindName(g.kind) << ',' << csvField(str::join(g.newLabels, " ")) << ','
-        << csvField(str::join(g.originalLabels, " ")) << ',' << g.beforeMs << ',' << g.afterMs
-        << ',' << g.speedup << ',' << g.savedMs << ',' << (g.regression ? 1 : 0) << ','
-        << (g.noisy ? 1 : 0) << '\n';
-  return out.str();
+  return pipeline::compareToCsv(r);
 }
 
 }  // namespace passlab::cli

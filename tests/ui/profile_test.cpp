@@ -314,6 +314,17 @@ class ProfileTest : public QObject {
                  .value(QStringLiteral("fallback_steps"))
                  .toInt(),
              3);
+    // The CLI's fields (core/pipeline/profile_json.h), the runs' node sums and time outside them
+    // too.
+    QCOMPARE(json.value(QStringLiteral("nodes"))
+                 .toArray()
+                 .at(1)
+                 .toObject()
+                 .value(QStringLiteral("node_id"))
+                 .toInt(),
+             2);
+    QVERIFY(json.value(QStringLiteral("run_node_sums")).isObject());
+    QVERIFY(json.value(QStringLiteral("outside_nodes")).isObject());
 
     // A CPU profile says so.
     pipeline::ProfileResult cpu;

@@ -1,5 +1,6 @@
-// A profile (or comparison) as CSV and JSON files: the same fields as
-// `passlab-cli profile --json/--csv`, one row per node or per node group.
+// A profile (or comparison) as CSV and JSON files: core's serializer
+// (core/pipeline/profile_json.h), the one `passlab-cli profile --json/--csv`
+// writes with, one row per node or per node group.
 #pragma once
 
 #include <QByteArray>

@@ -20,22 +20,38 @@ constexpr int kTimedRegions = 17;
 // steps: long enough for a sleeping thread's CPU to go idle (a VM's vCPU to
 // halt), which makes waking it dearer than right after it fell asleep.
 constexpr double kGapMicros = 100.0;
+// Each thread works this long inside the region, as a split step's threads
+// do. An empty region undercounts what a split costs under
+// OMP_WAIT_POLICY=PASSIVE: the woken thread may run on the calling thread's
+// CPU (after it, with nothing to do) or reach the other CPU late, and neither
+// shows without work. On this 2-core VM at load 3-5: an empty region 6-14 us,
+// one with 30 us of work on each thread 36-40 us above those 30 (the quiet
+// tables' 36 us a region, docs/exec-benchmark.md "Sleeping threads"; split
+// 1x1 convolutions of 55-85 us were 13-19% slower than on one thread). Where
+// the other CPU is taken the two shares run one after the other and the cost
+// is about this work itself, which bounds the measurement: 50 + 8 us, a
+// limit of about 116 us. With spinning threads on free CPUs: under 1 us.
+constexpr double kRegionWorkMicros = 50.0;
 
-double measureForkJoin(int threads) {
+void busyWait(double micros) {
   using Clock = std::chrono::steady_clock;
-  volatile int sink = 0;
+  const auto end = Clock::now() + std::chrono::duration<double, std::micro>(micros);
+  while (Clock::now() < end) {
+  }
+}
+
+double measureRegions(int threads) {
+  using Clock = std::chrono::steady_clock;
   std::vector<double> micros;
   for (int i = 0; i < kWarmupRegions + kTimedRegions; ++i) {
-    const auto gapEnd = Clock::now() + std::chrono::duration<double, std::micro>(kGapMicros);
-    while (Clock::now() < gapEnd) {
-    }
+    busyWait(kGapMicros);
     auto start = Clock::now();
 #pragma omp parallel num_threads(threads)
-    {
-      if (omp_get_thread_num() == 0) sink = sink + 1;
+    busyWait(kRegionWorkMicros);
+    if (i >= kWarmupRegions) {
+      double elapsed = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+      micros.push_back(std::max(0.0, elapsed - kRegionWorkMicros));
     }
-    if (i >= kWarmupRegions)
-      micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
   // The cheapest: what the wait policy costs when the other threads' CPUs
   // are free; dearer ones measure other processes on those CPUs, which on a
@@ -55,6 +71,10 @@ std::optional<double> limitFromEnvironment() {
 
 }  // namespace
 
+double measureForkJoinMicros(int threads) {
+  return measureRegions(threads);
+}
+
 double forkJoinMicros(int threads) {
   if (threads <= 1) return 0.0;
   if (omp_in_parallel()) return kFallbackForkJoinMicros;
@@ -62,7 +82,7 @@ double forkJoinMicros(int threads) {
   static std::map<int, double> measured;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = measured.find(threads);
-  if (it == measured.end()) it = measured.emplace(threads, measureForkJoin(threads)).first;
+  if (it == measured.end()) it = measured.emplace(threads, measureForkJoinMicros(threads)).first;
   return it->second;
 }
 

@@ -12,12 +12,19 @@
 
 namespace passlab::exec {
 
-// The fewest microseconds, out of 17, of an empty `#pragma omp parallel` of
-// `threads` threads, each after 100 us of work on the calling thread as a
-// run's steps are (measured on first use per thread count, about 2 ms). 0 for
+// What a `#pragma omp parallel` of `threads` threads costs above its work:
+// the fewest microseconds, out of 17, of a region in which each thread works
+// 50 us, less those 50, each region after 100 us of work on the calling
+// thread as a run's steps are (measured on first use per thread count, about
+// 4 ms; an empty region undercounts it, fork_join_cost.cpp). 0 for
 // one thread; inside a parallel region (where a nested one would not fork)
 // the assumed kFallbackForkJoinMicros.
 double forkJoinMicros(int threads);
+
+// The same measurement taken now, not cached (forkJoinMicros' first call
+// takes it); with one thread, what a region that forks nothing costs above
+// its work.
+double measureForkJoinMicros(int threads);
 
 // Estimated single-thread work (analysis/work_micros.h) below which a step
 // or a kernel's data movement runs on the calling thread only:

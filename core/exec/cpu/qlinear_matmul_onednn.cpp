@@ -20,6 +20,10 @@
 // A QLinearMatMul B fed at run time (an attention's product of two activations) takes
 // qlinear_matmul_runtime_b.cpp; a QLinearMatMul with uint8 B or a nonzero B zero point, constant or
 // not, takes qlinear_matmul_int32.h (exact).
+// The packed B is held across plans for other shapes of A (reordered from the
+// held copy), so the kernel says holdsOwnCopy and the executor may free B;
+// a run that would need B's data after that (the reference, oneDNN declining
+// a new shape) fails with an error instead.
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 
 #include <optional>
@@ -86,7 +90,7 @@ class OneDnnInt8MatMul final : public Kernel {
 
   Status run(KernelContext& ctx) override {
     if (!form_.gemm && ExactQLinearMatMul::wanted(ctx)) return exact_.run(ctx, *reference_);
-    if (!quantizationInvariant(ctx)) return reference_->run(ctx);
+    if (!quantizationInvariant(ctx)) return referenceOrFreed(ctx);
     if (!ctx.invariantInput(kW))
       return form_.gemm ? reference_->run(ctx) : runtimeB_.run(ctx, *reference_);
     const Tensor& a = ctx.input(kX);
@@ -94,14 +98,16 @@ class OneDnnInt8MatMul final : public Kernel {
     const Tensor* bias = form_.gemm && ctx.has(kGemmBias) ? &ctx.input(kGemmBias) : nullptr;
     // The reference reports malformed shapes.
     std::optional<Sizes> sizes = sizesOf(a, b, bias);
-    if (!sizes) return reference_->run(ctx);
+    if (!sizes) return referenceOrFreed(ctx);
     if (!plan_ || plan_->aDims != a.dims() || plan_->bDims != b.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads())
       plan_ = build(ctx, *sizes, bias != nullptr);
-    if (plan_->declined) return reference_->run(ctx);
+    if (plan_->declined) return referenceOrFreed(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
                              ctx.allocate(0, plan_->requantization.yType, outputDims(a)));
-    return execute(a, bias, *y);
+    PASSLAB_RETURN_IF_ERROR(execute(a, bias, *y));
+    ctx.holdsOwnCopy(kW);  // invariant, and held_ is it packed
+    return Status::ok();
   }
 
  private:
@@ -113,6 +119,14 @@ class OneDnnInt8MatMul final : public Kernel {
     for (size_t i : inputs)
       if (ctx.has(i) && !ctx.invariantInput(i)) return false;
     return true;
+  }
+
+  // The reference kernel, unless B's data was freed after packing.
+  Status referenceOrFreed(KernelContext& ctx) {
+    if (ctx.has(kW) && ctx.input(kW).dataFreed())
+      return internalError(
+          "the weights were freed after packing and the oneDNN kernel cannot run this case");
+    return reference_->run(ctx);
   }
 
   std::optional<Sizes> sizesOf(const Tensor& a, const Tensor& b, const Tensor* bias) const {
@@ -146,7 +160,7 @@ class OneDnnInt8MatMul final : public Kernel {
     return out;
   }
 
-  std::unique_ptr<Plan> build(const KernelContext& ctx, const Sizes& sizes, bool hasBias) const {
+  std::unique_ptr<Plan> build(const KernelContext& ctx, const Sizes& sizes, bool hasBias) {
     auto p = std::make_unique<Plan>();
     const Tensor& a = ctx.input(kX);
     const Tensor& b = ctx.input(kW);
@@ -179,10 +193,22 @@ class OneDnnInt8MatMul final : public Kernel {
         return p;
       }
       p->prim = dnnl::matmul(pd);
-      p->packedWei = memory(pd.weights_desc(), onednn::engine());
-      memory user = onednn::over(p->userWei, b);
-      dnnl::reorder(user, p->packedWei).execute(onednn::stream(), user, p->packedWei);
-      onednn::stream().wait();
+      if (held_ && heldDims_ == b.dims() && held_.get_desc() == pd.weights_desc()) {
+        p->packedWei = held_;
+      } else {
+        // From the held copy when B's data may be gone, else from B.
+        const bool fromHeld = held_ && heldDims_ == b.dims();
+        if (!fromHeld && b.dataFreed()) {
+          p->declined = true;
+          return p;
+        }
+        p->packedWei = memory(pd.weights_desc(), onednn::engine());
+        memory from = fromHeld ? held_ : onednn::over(p->userWei, b);
+        dnnl::reorder(from, p->packedWei).execute(onednn::stream(), from, p->packedWei);
+        onednn::stream().wait();
+      }
+      held_ = p->packedWei;
+      heldDims_ = b.dims();
     } catch (const dnnl::error&) {
       p->declined = true;
     }
@@ -203,6 +229,10 @@ class OneDnnInt8MatMul final : public Kernel {
   std::unique_ptr<Kernel> reference_;
   Form form_;
   std::unique_ptr<Plan> plan_;
+  // The invariant B packed for the latest plan that took it, and B's dims:
+  // kept when a plan for another shape of A declines, taken into the next.
+  memory held_;
+  Dims heldDims_;
   RuntimeBQLinearMatMul runtimeB_;
   ExactQLinearMatMul exact_;
 };

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/executor.h"
 #include "tests/core/exec/exec_test_util.h"
 
@@ -429,6 +430,37 @@ TEST(KeptValuesFreed, FusedGemmOverridableInitializerKept) {
     EXPECT_EQ(x.memory.keptFreedBytes, 0u);
     NamedInputs over = {{"a", floats({8, K}, v)}, {"b", floats({K, N}, other)}};
     expectSameBytes(run(*kept, over), run(*every, over));
+  }
+}
+
+// QLinearMatMul on oneDNN's int8 matmul (s8 B, zero point 0): B packed once,
+// held across plans for other row counts and released; outputs
+// byte-identical to an executor that keeps nothing. (Only where int8 dot
+// products are exact does the oneDNN kernel run and pack.)
+TEST(KeptValuesFreed, QLinearMatMulWeightsReleasedOnceHeld) {
+  constexpr int64_t K = 128, N = 96;
+  std::string b = "{";
+  for (int64_t i = 0; i < K * N; ++i) b += (i ? ", " : "") + std::to_string((i * 37) % 255 - 127);
+  b += "}";
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[R,128] a) => (uint8[R,96] y) <int8[128,96] b = )" +
+                           b + R"(, float as = {0.02}, uint8 az = {121}, float bs = {0.004},
+  int8 bz = {0}, float ys = {0.3}, uint8 yz = {110}> {
+  y = QLinearMatMul(a, as, az, b, bs, bz, ys, yz)
+})";
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ASSERT_TRUE(kept && every);
+  const uint64_t expected = cpu::qlinear::exactInt8DotProducts() ? static_cast<uint64_t>(K * N) : 0;
+  for (int64_t r : {4, 1, 16, 4}) {
+    std::vector<uint8_t> v(static_cast<size_t>(r * K));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint8_t>((i * 53) % 256);
+    ir::Tensor a(ir::DataType::kUInt8, {r, K});
+    std::memcpy(a.mutableBytes().data(), v.data(), v.size());
+    NamedInputs in = {{"a", a}};
+    RunResult got = run(*kept, in);
+    expectSameBytes(got, run(*every, in));
+    EXPECT_EQ(got.memory.keptFreedBytes, expected) << "rows " << r;
   }
 }
 

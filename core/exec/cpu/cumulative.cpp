@@ -3,17 +3,62 @@
 // (from the end) attributes. The lines along the axis are accumulated a span
 // of contiguous lines at a time (row by row, so the inner loop vectorizes),
 // each line in the same order as alone. Parallel over the spans.
+//
+// float32 CumSum on AVX-512 (cpu_isa.h caps) takes each step's running sums
+// from the output row before it (out[k] = out[k - 1] + in[k]; exclusive:
+// out[k] = out[k - 1] + in[k - 1]), 16 lines per instruction, instead of an
+// accumulator row it stores besides: the same additions in the same order,
+// so the same bits (the first step adds to +0 as the accumulator did).
+#include <immintrin.h>
+
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
 namespace {
+
+// out = a + b over n floats (a null: +0).
+__attribute__((target("avx512f"))) void addRowAvx512(const float* a, const float* b, float* out,
+                                                     int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 va = a ? _mm512_loadu_ps(a + i) : _mm512_setzero_ps();
+    _mm512_storeu_ps(out + i, _mm512_add_ps(va, _mm512_loadu_ps(b + i)));
+  }
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __m512 va = a ? _mm512_maskz_loadu_ps(k, a + i) : _mm512_setzero_ps();
+    _mm512_mask_storeu_ps(out + i, k, _mm512_add_ps(va, _mm512_maskz_loadu_ps(k, b + i)));
+  }
+}
+
+// The `width` lines from `in` / `out` (row k of them at k * inner, taken
+// in reverse when `reverse`), summed by addRowAvx512 from the row before.
+void cumSumLinesAvx512(const float* in, float* out, int64_t len, int64_t inner, int64_t width,
+                       bool exclusive, bool reverse) {
+  const float* prevIn = nullptr;
+  const float* prevOut = nullptr;
+  for (int64_t k = 0; k < len; ++k) {
+    const int64_t at = (reverse ? len - 1 - k : k) * inner;
+    if (!exclusive) {
+      addRowAvx512(prevOut, in + at, out + at, width);
+    } else if (prevIn) {
+      addRowAvx512(prevOut, prevIn, out + at, width);
+    } else {
+      std::fill(out + at, out + at + width, 0.0f);
+    }
+    prevIn = in + at;
+    prevOut = out + at;
+  }
+}
 
 template <bool kProd>
 class Cumulative final : public Kernel {
@@ -44,6 +89,7 @@ class Cumulative final : public Kernel {
       // Work items are (outer block, span of `inner`): the lines of a span are
       // accumulated together, one contiguous row of `inner` per step along the axis.
       const int64_t spans = (inner + kSpan - 1) / kSpan;
+      const bool avx512 = cpu_isa::hasAvx512f();
       parallelFor(outer * spans, ctx.threads(),
                   std::max<int64_t>(1, kElementwiseGrain / (len * std::min(inner, kSpan) + 1)),
                   [&](int64_t b, int64_t e) {
@@ -52,6 +98,13 @@ class Cumulative final : public Kernel {
                       const int64_t o = item / spans, i0 = (item % spans) * kSpan;
                       const int64_t width = std::min(kSpan, inner - i0);
                       const int64_t base = o * len * inner + i0;
+                      if constexpr (!kProd && std::is_same_v<S, float>) {
+                        if (avx512 && width >= 16) {  // (lines alone: the scalar loop)
+                          cumSumLinesAvx512(in + base, out + base, len, inner, width, exclusive_,
+                                            reverse_);
+                          continue;
+                        }
+                      }
                       std::fill(acc.begin(), acc.begin() + width, kProd ? C(1) : C(0));
                       for (int64_t k = 0; k < len; ++k) {
                         const int64_t at = base + (reverse_ ? len - 1 - k : k) * inner;

@@ -116,6 +116,35 @@ TEST(Cumulative, WideRowsEqualLineByLineSums) {
   expectTensor(h, DataType::kFloat16, {2, 3}, {1, 2048, 2050, 1, 2, 3});
 }
 
+// Widths around the 16-line vectors (AVX-512 where present), -0 in the first
+// step (0 + -0 is +0, as the accumulator gives) and in later ones: the same
+// bits as line by line.
+TEST(Cumulative, VectorWidthsAndSignedZerosEqualLineByLineSums) {
+  for (int64_t inner : {16, 17, 33, 40})
+    for (int exclusive = 0; exclusive < 2; ++exclusive)
+      for (int reverse = 0; reverse < 2; ++reverse) {
+        const int64_t len = 5;
+        const std::vector<double> r = ramp(static_cast<size_t>(len * inner), -2, 2, 9);
+        std::vector<float> x(r.begin(), r.end());
+        for (int64_t i = 0; i < inner; i += 3) {
+          x[static_cast<size_t>(i)] = -0.0f;                      // the first row
+          x[static_cast<size_t>((len - 1) * inner + i)] = -0.0f;  // the last row
+        }
+        const std::vector<float> want =
+            cumulativeLines(x, 1, len, inner, exclusive != 0, reverse != 0);
+        ir::Tensor y = run1({"CumSum",
+                             {f32({len, inner}, x), i64({}, {0})},
+                             {attrI("exclusive", exclusive), attrI("reverse", reverse)}});
+        const auto got = y.data<float>();
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_EQ(std::signbit(got[i]), std::signbit(want[i]))
+              << "inner " << inner << " exclusive " << exclusive << " reverse " << reverse << " at "
+              << i;
+        EXPECT_EQ(std::vector<float>(got.begin(), got.end()), want);
+      }
+}
+
 TEST(TopK, LargestSmallestAndTies) {
   ir::Tensor x = f32({2, 4}, {1, 3, 3, 2, 5, 4, 7, 7});
   auto r = runAll({"TopK", {x, i64({1}, {2})}, {}, 11, 2});

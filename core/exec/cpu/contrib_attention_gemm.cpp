@@ -7,9 +7,9 @@
 // first laid out [B, N, T, head] as the reference kernel does (straight into
 // present when it is wanted: that is present's layout). Results within
 // float rounding of the reference (contrib_attention.cpp), which sums in
-// double; the reference stays for float16/bfloat16. Products of a few
-// thousand multiply-adds (a small model's heads, one query row per decoding
-// step) run as plain loops: a sgemm call costs about 1 us before any work.
+// double; the reference stays for float16/bfloat16. Products of up to 2K
+// multiply-adds (a small model's heads, one query row per decoding step) run
+// as plain loops: a sgemm call costs about 1 us before any work.
 #include <oneapi/dnnl/dnnl.h>
 #include <algorithm>
 #include <cmath>
@@ -37,8 +37,10 @@ constexpr int64_t kTileScores = 16384;
 
 // Below this many multiply-adds a product of one (batch, head, tile) runs as a
 // plain loop: tiny_gpt2's 4 heads of 8 at one query row and T <= 9 took 48
-// sgemm calls of at most 72 multiply-adds each, 80 us a node.
-constexpr int64_t kDirectProduct = 8192;
+// sgemm calls of at most 72 multiply-adds each, 80 us a node. The loops (the
+// scores' dot products not vectorized: no reassociation) break even with
+// sgemm at 1-2K (head 64 x T 16 equal, head 64 x T 32 sgemm 10% faster).
+constexpr int64_t kDirectProduct = 2048;
 
 // scores[r, t] = scale * dot(q row r, k row t) over d.
 void scoresDirect(int64_t rows, int64_t T, int64_t d, float scale, Block q, Block k,

@@ -127,7 +127,7 @@ TEST(ContribAttentionGemm, PastPresentAndAttentionBias) {
   expectMatchesReference({2, 3, 8, 2, 8, 8, ", unidirectional = 1", "", {}, 4, false, false});
 }
 
-// Per (batch, head, tile) the products below 8192 multiply-adds run as plain
+// Per (batch, head, tile) the products below 2048 multiply-adds run as plain
 // loops, the others on sgemm: both, with a past, a mask and present.
 TEST(ContribAttentionGemm, PlainLoopAndSgemmProducts) {
   using kt::i32;
@@ -140,6 +140,9 @@ TEST(ContribAttentionGemm, PlainLoopAndSgemmProducts) {
   // 40 x 48 x 32 without present, and a head of 64 with no past (64 x 64 x 64).
   expectMatchesReference({1, 40, 64, 2, 64, 64, "", "", {}, 8, false, false});
   expectMatchesReference({1, 64, 64, 1, 64, 64, ", unidirectional = 1", "", {}});
+  // Either side of 2048: one row x T 31 x head 64 (plain), T 32 (sgemm).
+  expectMatchesReference({2, 1, 64, 1, 64, 64, ", unidirectional = 1", "", {}, 30});
+  expectMatchesReference({2, 1, 64, 1, 64, 64, ", unidirectional = 1", "", {}, 31});
 }
 
 TEST(ContribAttentionGemm, BadShapesAreStillRejected) {

@@ -10,14 +10,19 @@
 // oneDNN's int8 convolutions work channels-last: on NCHW tensors each one
 // reorders its input and output (ppocr_cls_mobile_v2: 77 reorders, 0.34 ms of
 // 0.80). What goes channels-last, in graph order:
-//   * QLinearConv (standard, or com.microsoft without channels_last), 2-D,
-//     whose input is channels-last already or whose output some other node
-//     of this list reads (a lone one stays: two Transposes would gain nothing);
+//   * QLinearConv (standard, or com.microsoft without channels_last) and
+//     ai.passlab FusedConvInteger (the dynamic INT8 convolution,
+//     fuse_conv_integer_epilogue), 2-D, whose input is channels-last already
+//     or whose output some other node of this list reads (a lone one stays:
+//     two Transposes would gain nothing); both take channels_last = 1;
 //   * of a channels-last input: ai.passlab QLinearLookup and QLinearSqueezeExcite
 //     (with channels_last = 1); DequantizeLinear and
 //     QuantizeLinear with one scale; Relu, LeakyRelu, HardSwish, HardSigmoid,
 //     Sigmoid; GlobalAveragePool (float) as ReduceMean over axes 1, 2 with
-//     keepdims;
+//     keepdims; DynamicQuantizeLinear (its range is the whole tensor's, in
+//     any order; the scale and zero point are read as they were); an
+//     ai.passlab FusedElementwise whose inputs all have its output's shape
+//     (no broadcast, so the same program element by element);
 //   * of a channels-last uint8 / int8 input: MaxPool without the Indices
 //     output, as ONNX Runtime's com.microsoft NhwcMaxPool (the same window
 //     attributes; storage_order only orders Indices and goes);
@@ -50,6 +55,7 @@ namespace {
 const std::vector<int64_t> kToLast{0, 2, 3, 1};
 const std::vector<int64_t> kToFirst{0, 3, 1, 2};
 constexpr const char* kMs = "com.microsoft";
+constexpr const char* kPassLab = "ai.passlab";
 
 bool isOp(const ir::Node& n, std::string_view domain, std::initializer_list<std::string_view> ops) {
   if (n.domain() != domain) return false;
@@ -78,6 +84,38 @@ bool isQLinearConv(const ir::Node& n) {
          (n.domain() == kMs && n.opType() == "QLinearConv" && n.attrInt("channels_last", 0) == 0);
 }
 
+bool isFusedConvInteger(const ir::Node& n) {
+  return isOp(n, kPassLab, {"FusedConvInteger"}) && n.attrInt("channels_last", 0) == 0;
+}
+
+// The convolutions that go channels-last, and their weights' input.
+bool isConv(const ir::Node& n) {
+  return isQLinearConv(n) || isFusedConvInteger(n);
+}
+size_t weightsInput(const ir::Node& n) {
+  return isQLinearConv(n) ? 3 : 1;
+}
+
+// A DynamicQuantizeLinear whose scale and zero point no graph output is (they
+// move to the channels-last node).
+bool isDynamicQuantize(const ir::Node& n) {
+  if (!isOp(n, "", {"DynamicQuantizeLinear"}) || n.inputCount() != 1) return false;
+  for (size_t i = 1; i < n.outputCount(); ++i)
+    if (n.output(i) && n.output(i)->isGraphOutput()) return false;
+  return true;
+}
+
+// A FusedElementwise whose inputs all have its output's static shape.
+bool isSameShapeElementwise(const ir::Node& n) {
+  if (!isOp(n, kPassLab, {"FusedElementwise"}) || n.inputCount() == 0 || n.outputCount() != 1)
+    return false;
+  const ir::Value* y = n.output(0);
+  if (!y || !y->type().hasShape() || !y->type().shape()->isStatic()) return false;
+  for (const ir::Value* v : n.inputs())
+    if (!v || !v->type().hasShape() || *v->type().shape() != *y->type().shape()) return false;
+  return true;
+}
+
 // One constant value: a per-tensor scale.
 bool perTensor(const ir::Value* scale) {
   const ir::Tensor* t = scale ? scale->initializer() : nullptr;
@@ -86,7 +124,7 @@ bool perTensor(const ir::Value* scale) {
 
 // The data inputs of a node that can go channels-last, or empty.
 std::vector<size_t> dataInputs(const ir::Node& n) {
-  if (isQLinearConv(n)) return {0};
+  if (isConv(n) || isDynamicQuantize(n)) return {0};
   if (isOp(n, "ai.passlab", {"QLinearLookup"}) || isMaxPool8(n)) return {0};
   if (isOp(n, "ai.passlab", {"QLinearSqueezeExcite"}) && n.attrInt("channels_last", 0) == 0)
     return {0};
@@ -97,6 +135,11 @@ std::vector<size_t> dataInputs(const ir::Node& n) {
            {"Relu", "LeakyRelu", "HardSwish", "HardSigmoid", "Sigmoid", "GlobalAveragePool"}))
     return {0};
   if (isOp(n, "", {"Add", "Mul"})) return {0, 1};
+  if (isSameShapeElementwise(n)) {
+    std::vector<size_t> all(n.inputCount());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    return all;
+  }
   if (isOp(n, kMs, {"QLinearAdd", "QLinearMul"})) return {0, 3};
   if (isOp(n, "", {"Concat"}) && (n.attrInt("axis", 1) == 1 || n.attrInt("axis", 1) == -3)) {
     std::vector<size_t> all(n.inputCount());
@@ -154,16 +197,17 @@ class ChannelsLast {
 
   bool convert(ir::Node& n) {
     const std::vector<size_t> data = dataInputs(n);
-    const bool pool = isMaxPool8(n);
-    if (data.empty() || (n.outputCount() != 1 && !pool) || !rank4(n.output(0))) return false;
+    const bool pool = isMaxPool8(n), dynamic = isDynamicQuantize(n);
+    if (data.empty() || (n.outputCount() != 1 && !pool && !dynamic) || !rank4(n.output(0)))
+      return false;
     for (size_t i : data)
       if (!rank4(n.input(i))) {
         note(n, "an operand is not of rank 4");
         return false;
       }
-    const bool conv = isQLinearConv(n);
+    const bool conv = isConv(n);
     if (conv) {
-      const ir::Value* w = n.input(3);
+      const ir::Value* w = n.input(weightsInput(n));
       if (!rank4(w)) {
         note(n, "not a 2-D convolution with known weights");
         return false;
@@ -180,8 +224,10 @@ class ChannelsLast {
     for (size_t i : data) ins[i] = lastInput(n.input(i), &n);
     ir::Node* m = nullptr;
     if (conv) {
-      m = rw_.addNode(g_, "QLinearConv", kMs, ins, 1, &n, "", {&n});
-      if (!ctx_.model().opsetVersion(kMs)) rw_.setOpsetVersion(kMs, 1);
+      const bool fused = isFusedConvInteger(n);
+      m = rw_.addNode(g_, fused ? "FusedConvInteger" : "QLinearConv", fused ? kPassLab : kMs, ins,
+                      1, &n, "", {&n});
+      if (!fused && !ctx_.model().opsetVersion(kMs)) rw_.setOpsetVersion(kMs, 1);
       for (const ir::Attribute& a : n.attributes())
         if (auto c = copyAttribute(a)) rw_.setAttr(m, std::move(*c));
       rw_.setAttr(m, ir::Attribute::makeInt("channels_last", 1));
@@ -191,6 +237,14 @@ class ChannelsLast {
       for (const ir::Attribute& a : n.attributes())
         if (a.name() != "storage_order")
           if (auto c = copyAttribute(a)) rw_.setAttr(m, std::move(*c));
+    } else if (dynamic) {
+      // y channels-last; the scale and zero point are the same scalars.
+      m = rw_.addNode(g_, n.opType(), n.domain(), ins, n.outputCount(), &n, "", {&n});
+      for (size_t i = 1; i < n.outputCount(); ++i)
+        if (ir::Value* old = n.output(i)) {
+          rw_.setType(m->output(i), old->type());
+          rw_.replaceAllUsesWith(old, m->output(i));
+        }
     } else if (n.opType() == "Concat") {
       m = rw_.addNode(g_, "Concat", "", ins, 1, &n, "", {&n});
       rw_.setAttr(m, ir::Attribute::makeInt("axis", 3));

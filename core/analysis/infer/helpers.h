@@ -58,6 +58,9 @@ std::optional<ir::Shape> windowOutputShape(InferContext& ctx, const ir::Shape& x
 
 // Conv-shaped output (Conv, ConvInteger, QLinearConv, ...) of input `x` and weights `w`.
 void inferConvLike(InferContext& ctx, size_t x, size_t w, size_t output);
+// The same for X and output 0 channels-last ([N, spatial..., C]; channels_last
+// = 1), W at input `w` (quantization.cpp).
+void inferChannelsLastConv(InferContext& ctx, size_t w);
 
 // Output shape of MatMul (numpy semantics, 1-D operands promoted and dropped).
 std::optional<ir::Shape> matmulShape(InferContext& ctx, const ir::Shape& a, const ir::Shape& b);

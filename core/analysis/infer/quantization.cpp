@@ -72,11 +72,12 @@ void inferDynamicQuantizeLinear(InferContext& ctx) {
   ctx.setOutput(2, ir::DataType::kUInt8, ir::Shape());
 }
 
-// com.microsoft QLinearConv with channels_last = 1: X and Y [N, spatial..., C]
-// (W stays [M, C/group, k...]).
-void inferChannelsLastQLinearConv(InferContext& ctx) {
+// com.microsoft QLinearConv (W input 3) and ai.passlab FusedConvInteger (W
+// input 1) with channels_last = 1: X and Y [N, spatial..., C] (W stays
+// [M, C/group, k...]).
+void inferChannelsLastConv(InferContext& ctx, size_t wIndex) {
   const ir::Shape* x = ctx.inputShape(0);
-  const ir::Shape* w = ctx.inputShape(3);
+  const ir::Shape* w = ctx.inputShape(wIndex);
   if (!x || !w) return;
   if (x->rank() < 3 || w->rank() != x->rank()) {
     ctx.fail("channels-last X " + x->toString() + " and W " + w->toString() +
@@ -97,7 +98,7 @@ void inferChannelsLastQLinearConv(InferContext& ctx) {
 void inferQLinearConv(InferContext& ctx) {
   if (ctx.inputElem(7) != ir::DataType::kUndefined) ctx.setOutputElem(0, ctx.inputElem(7));
   if (!ctx.node().domain().empty() && ctx.attrInt("channels_last", 0) != 0)
-    return inferChannelsLastQLinearConv(ctx);
+    return inferChannelsLastConv(ctx, 3);
   inferConvLike(ctx, 0, 3, 0);
 }
 

@@ -22,6 +22,13 @@
 // kernel declines (weights that vary between runs, a CPU without exact int8
 // dot products, ...) runs the reference ConvInteger into scratch and the same
 // epilogue, as does the reference row.
+//
+// channels_last = 1 (convert_int8_to_channels_last): X is [N, spatial..., C]
+// and Y [N, spatial..., M] (W stays [M, C/group, k...]). oneDNN reads X as it
+// is and writes its channels-last sums, and the epilogue writes Y in the same
+// order, with no transpose on either side (the same arithmetic, so Y is the
+// channels-first Y transposed, bit for bit). Weight zero points and whatever
+// oneDNN declines run the channels-first kernel on transposed copies.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -37,6 +44,7 @@
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
+#include "core/exec/cpu/qlinear_conv_channels_last.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/cpu/scratch_output_context.h"
@@ -251,6 +259,89 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
   });
 }
 
+#if defined(__x86_64__)
+// Positions [o0, o1) of channels-last sums into channels-last Y (AVX-512F):
+// each position's channels as dequantizeTileAvx512 dequantizes them, stored
+// in place, no transpose.
+__attribute__((target("avx512f"))) void dequantizePositionsAvx512(
+    const int32_t* acc, int64_t m, const Sums& in, const float* scale, const float* bias,
+    const Activation& act, float* y, int64_t o0, int64_t o1) {
+  const __m512i vzx = _mm512_set1_epi32(in.zx);
+  const __m512 zero = _mm512_setzero_ps(), alpha = _mm512_set1_ps(act.alpha),
+               beta = _mm512_set1_ps(act.beta);
+  for (int64_t c0 = 0; c0 < m; c0 += 16) {
+    const auto channels = static_cast<int>(std::min<int64_t>(16, m - c0));
+    const __mmask16 kc = static_cast<__mmask16>((1u << channels) - 1u);
+    const __m512 vs = _mm512_maskz_loadu_ps(kc, scale + c0);
+    const __m512 vb = bias ? _mm512_maskz_loadu_ps(kc, bias + c0) : zero;
+    const __m512i zxWhole =
+        in.s ? _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, in.whole + c0)) : vzx;
+    for (int64_t o = o0; o < o1; ++o) {
+      const int64_t at = o * m + c0;
+      __m512i a = _mm512_maskz_loadu_epi32(kc, acc + at);
+      if (in.s)
+        a = _mm512_sub_epi32(
+            a, in.interior[o] ? zxWhole
+                              : _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, in.s + at)));
+      // Rounded explicitly, as in dequantizeTileAvx512 (no FMA with the bias).
+      __m512 v = _mm512_mul_round_ps(_mm512_cvtepi32_ps(a), vs,
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      if (bias) v = _mm512_add_ps(v, vb);
+      switch (act.kind) {  // the scalar formulas of activate(), lane by lane
+        case ActKind::kRelu:
+          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
+          break;
+        case ActKind::kLeakyRelu:
+          v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
+          break;
+        case ActKind::kClip: {
+          const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
+          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
+          v = _mm512_mask_mov_ps(v, low, alpha);
+          break;
+        }
+        default:
+          break;
+      }
+      _mm512_mask_storeu_ps(y + at, kc, v);
+    }
+  }
+}
+#endif
+
+// Sums [N, P, M] -> Y [N, P, M] (channels_last = 1), a run of positions at a time.
+void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act, int64_t n,
+                       int64_t m, int64_t p, float* y, int threads) {
+  constexpr int64_t kRun = 64;
+  const int64_t runs = (p + kRun - 1) / kRun;
+  const bool avx512 = hasAvx512(), hasBias = !t.bias.empty();
+  parallelFor(n * runs, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t b = i / runs, o0 = (i % runs) * kRun, o1 = std::min(o0 + kRun, p);
+      const int32_t* acc = in.acc + b * p * m;
+      float* yb = y + b * p * m;
+#if defined(__x86_64__)
+      if (avx512) {
+        dequantizePositionsAvx512(acc, m, in, t.scale.data(), hasBias ? t.bias.data() : nullptr,
+                                  act, yb, o0, o1);
+        if (!inlineActivation(act.kind)) epilogue(act, yb + o0 * m, nullptr, (o1 - o0) * m);
+        continue;
+      }
+#endif
+      for (int64_t o = o0; o < o1; ++o)
+        for (int64_t c = 0; c < m; ++c) {
+          const auto cs = static_cast<size_t>(c);
+          const int64_t at = o * m + c;
+          const int32_t v = acc[at] - (in.s ? in.zx * in.s[at] : 0);
+          float r = static_cast<float>(v) * t.scale[cs];
+          if (hasBias) r += t.bias[cs];
+          yb[at] = activate(act, r);
+        }
+      if (!inlineActivation(act.kind)) epilogue(act, yb + o0 * m, nullptr, (o1 - o0) * m);
+    }
+  });
+}
+
 // [rows, cols] -> [cols, rows].
 std::vector<int32_t> transposed(const std::vector<int32_t>& a, int64_t rows, int64_t cols) {
   std::vector<int32_t> t(a.size());
@@ -288,18 +379,26 @@ class FusedConvInteger final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Activation act, parseActivation(b.node()));
     PASSLAB_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> reference,
                              makeQLinearReference("ConvInteger", b));
-    return std::unique_ptr<Kernel>(
-        new FusedConvInteger(std::move(attrs), act, std::move(reference), onednn));
+    auto k = std::unique_ptr<FusedConvInteger>(
+        new FusedConvInteger(attrs, act, std::move(reference), onednn));
+    if (b.node().attrInt(ir::passlab_ops::kChannelsLast, 0) == 0)
+      return std::unique_ptr<Kernel>(std::move(k));
+    // channels_last: this kernel's channels-first twin runs what the fast path does not take.
+    auto last = std::unique_ptr<FusedConvInteger>(
+        new FusedConvInteger(std::move(attrs), act, nullptr, onednn));
+    last->channelsFirst_ = std::move(k);
+    return std::unique_ptr<Kernel>(std::move(last));
   }
 
   Status run(KernelContext& ctx) override {
+    if (channelsFirst_) return runChannelsLast(ctx);
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
     if (!onednn_ || !zx || !geo || !oneDnnTakes(ctx, *geo)) return runReference(ctx);
     const ConvGeometry& g = *geo;
-    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g);
+    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g, false);
     if (plan_->declined) return runReference(ctx);
     PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, g.M));
     PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g.outDims));
@@ -319,6 +418,38 @@ class FusedConvInteger final : public Kernel {
   }
 
  private:
+  // channels_last = 1: X [N, spatial..., C] read by oneDNN as it is, its
+  // channels-last sums dequantized in place; the rest through channelsFirst_.
+  Status runChannelsLast(KernelContext& ctx) {
+    const Tensor& x = ctx.input(kX);
+    const Tensor& w = ctx.input(kW);
+    if (x.rank() < 3)
+      return invalidArgument("FusedConvInteger (channels_last): X " + x.describe() +
+                             " has no spatial dims ([N, spatial..., C] expected)");
+    std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
+    auto geo = convGeometry(attrs_, channelsFirstDims(x.dims()), w.dims());
+    if (!onednn_ || !zx || !geo || !oneDnnTakes(ctx, *geo) || weightZeroPointsUsed(ctx, *geo))
+      return runChannelsFirst(*channelsFirst_, ctx);
+    const ConvGeometry& g = *geo;
+    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g, true);
+    if (plan_->declined) return runChannelsFirst(*channelsFirst_, ctx);
+    PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, g.M));
+    const Dims outDims = channelsLastDims(g.outDims);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, outDims));
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, acc, true));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, outDims));
+    const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
+                  plan_->interior.data(), plan_->whole.data()};
+    writeChannelsLast(in, terms, act_, g.N, g.M, plan_->positions, y->mutableData<float>(),
+                      ctx.threads());
+    return Status::ok();
+  }
+
+  static bool weightZeroPointsUsed(const KernelContext& ctx, const ConvGeometry& g) {
+    const std::vector<int32_t> zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
+    return std::any_of(zw.begin(), zw.end(), [](int32_t z) { return z != 0; });
+  }
+
   FusedConvInteger(ConvAttrs attrs, Activation act, std::unique_ptr<Kernel> reference, bool onednn)
       : attrs_(std::move(attrs)), act_(act), reference_(std::move(reference)), onednn_(onednn) {}
 
@@ -354,18 +485,22 @@ class FusedConvInteger final : public Kernel {
   }
 
   // The primitive (u8/s8 by s8 into s32), its int32 sums kept in the layout
-  // oneDNN picked when that is channels-last, and S.
-  static std::unique_ptr<Plan> build(const KernelContext& ctx, const ConvGeometry& g) {
+  // oneDNN picked when that is channels-last (always with `userChannelsLast`:
+  // X and the sums are the user's [N, spatial..., C]), and S.
+  static std::unique_ptr<Plan> build(const KernelContext& ctx, const ConvGeometry& g,
+                                     bool userChannelsLast) {
     auto p = std::make_unique<Plan>();
     p->xDims = ctx.input(kX).dims();
     p->wDims = ctx.input(kW).dims();
     p->threads = ctx.threads();
     p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
-                                         memory::data_type::s32, false, {});
+                                         memory::data_type::s32, false, {}, userChannelsLast);
     if (p->declined) return p;
     const memory::desc channelsLast(onednn::toDims(g.outDims), memory::data_type::s32,
                                     channelsLastTag(g.spatial()));
-    if (p->dstDesc == channelsLast) {
+    if (userChannelsLast) {
+      p->channelsLast = true;
+    } else if (p->dstDesc == channelsLast) {
       p->userDst = channelsLast;
       p->adopt(p->prim, p->srcDesc, p->weiDesc, p->dstDesc);
       p->channelsLast = true;
@@ -384,6 +519,7 @@ class FusedConvInteger final : public Kernel {
   std::unique_ptr<Kernel> reference_;
   bool onednn_ = true;
   std::unique_ptr<Plan> plan_;
+  std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
 };
 
 }  // namespace

@@ -33,14 +33,30 @@ bool isChannelsLastQLinearConv(const ir::Node& n) {
 
 namespace {
 
-// Byte tensors [N, A, B] -> [N, B, A].
-void swapLastTwo(const uint8_t* x, uint8_t* y, int64_t n, int64_t a, int64_t b) {
+// Tensors [N, A, B] -> [N, B, A] of elements of E's size.
+template <class E>
+void swapLastTwo(const E* x, E* y, int64_t n, int64_t a, int64_t b) {
   for (int64_t i = 0; i < n; ++i) {
-    const uint8_t* xi = x + i * a * b;
-    uint8_t* yi = y + i * a * b;
+    const E* xi = x + i * a * b;
+    E* yi = y + i * a * b;
     for (int64_t p = 0; p < a; ++p)
       for (int64_t q = 0; q < b; ++q) yi[q * a + p] = xi[p * b + q];
   }
+}
+
+// The same for a tensor of 1- or 4-byte elements (8-bit activations, the
+// float32 Y of FusedConvInteger).
+Status swapLastTwo(const Tensor& x, Tensor& y, int64_t n, int64_t a, int64_t b) {
+  const size_t bytes = x.numel() == 0 ? 1 : x.byteSize() / static_cast<size_t>(x.numel());
+  if (bytes == 1)
+    swapLastTwo(static_cast<const uint8_t*>(x.raw()), static_cast<uint8_t*>(y.mutableRaw()), n, a,
+                b);
+  else if (bytes == 4)
+    swapLastTwo(static_cast<const uint32_t*>(x.raw()), static_cast<uint32_t*>(y.mutableRaw()), n, a,
+                b);
+  else
+    return unsupported("a channels-last transpose of " + x.describe());
+  return Status::ok();
 }
 
 int64_t spatialOf(const Dims& channelsFirst) {
@@ -83,16 +99,14 @@ Status runChannelsFirst(Kernel& nchw, KernelContext& ctx) {
   const Dims first = channelsFirstDims(x.dims());
   PASSLAB_ASSIGN_OR_RETURN(Tensor t, ctx.scratch(x.dtype(), first));
   // [N, S, C] -> [N, C, S]
-  swapLastTwo(static_cast<const uint8_t*>(x.raw()), static_cast<uint8_t*>(t.mutableRaw()), first[0],
-              spatialOf(first), first[1]);
+  PASSLAB_RETURN_IF_ERROR(swapLastTwo(x, t, first[0], spatialOf(first), first[1]));
   ChannelsFirst inner(ctx, Value(std::move(t)));
   PASSLAB_RETURN_IF_ERROR(nchw.run(inner));
   if (!inner.allocated()) return internalError("the NCHW QLinearConv gave no output");
   const Tensor& y = inner.output();
   PASSLAB_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate(0, y.dtype(), channelsLastDims(y.dims())));
   // [N, M, S] -> [N, S, M]
-  swapLastTwo(static_cast<const uint8_t*>(y.raw()), static_cast<uint8_t*>(out->mutableRaw()),
-              y.dims()[0], y.dims()[1], spatialOf(y.dims()));
+  PASSLAB_RETURN_IF_ERROR(swapLastTwo(y, *out, y.dims()[0], y.dims()[1], spatialOf(y.dims())));
   return Status::ok();
 }
 

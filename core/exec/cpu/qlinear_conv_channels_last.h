@@ -17,7 +17,8 @@ Dims channelsLastDims(const Dims& d);
 // True when the node is com.microsoft QLinearConv with channels_last = 1.
 bool isChannelsLastQLinearConv(const ir::Node& n);
 
-// Runs `nchw` (a QLinearConv kernel of plain layouts) on the channels-last
+// Runs `nchw` (a QLinearConv or FusedConvInteger kernel of plain layouts,
+// 8-bit or float32 output) on the channels-last
 // input 0 of ctx, writing output 0 channels-last.
 Status runChannelsFirst(Kernel& nchw, KernelContext& ctx);
 

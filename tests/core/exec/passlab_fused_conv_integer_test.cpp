@@ -10,7 +10,9 @@
 // the oneDNN row hands over (weights fed at run time) the result is still the
 // unfused one's. Weight zero points (int8, and uint8 weights as a QDQ model
 // has them, fuse_qdq_conv_integer: one value or one per output channel) run
-// on the oneDNN row with their term taken out of the sums.
+// on the oneDNN row with their term taken out of the sums. Every case runs
+// again with channels_last = 1 between Transposes (X and Y [N, spatial..., C]):
+// the same result, bit for bit.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -76,8 +78,29 @@ NamedInputs feedsFor(const Case& c, uint32_t seed, const ir::Tensor& w) {
   return f;
 }
 
-// The fused node (`fused`) or the unfused chain, reading the same feeds and initializers.
-ir::Model buildModel(const Case& c, const ir::Tensor& w, bool fused) {
+// The perms from [N, C, spatial...] to [N, spatial..., C] and back.
+std::vector<int64_t> toLast(size_t rank) {
+  std::vector<int64_t> p{0};
+  for (size_t i = 2; i < rank; ++i) p.push_back(static_cast<int64_t>(i));
+  p.push_back(1);
+  return p;
+}
+std::vector<int64_t> toFirst(size_t rank) {
+  std::vector<int64_t> p{0, static_cast<int64_t>(rank) - 1};
+  for (size_t i = 1; i + 1 < rank; ++i) p.push_back(static_cast<int64_t>(i));
+  return p;
+}
+
+ir::Value* transposed(ir::Graph& g, ir::Value* v, const std::vector<int64_t>& perm,
+                      const std::string& name) {
+  ir::Node* t = g.addNode("Transpose", "", {v}, 1, nullptr, name);
+  t->setAttr(ir::Attribute::makeInts("perm", perm));
+  return t->output(0);
+}
+
+// The fused node (`fused`; with `channelsLast`, channels_last = 1 between
+// Transposes) or the unfused chain, reading the same feeds and initializers.
+ir::Model buildModel(const Case& c, const ir::Tensor& w, bool fused, bool channelsLast = false) {
   ir::Model m;
   m.irVersion = 8;
   m.opsets = {{"", 13}, {ir::passlab_ops::kDomain, 1}};
@@ -117,16 +140,19 @@ ir::Model buildModel(const Case& c, const ir::Tensor& w, bool fused) {
   if (c.activation == "Clip") params = {-0.2f, 0.3f};
   ir::Value* y = nullptr;
   if (fused) {
-    std::vector<ir::Value*> in{x, wv, xz, wz, scale};
+    const size_t rank = c.x.size();
+    std::vector<ir::Value*> in{channelsLast ? transposed(g, x, toLast(rank), "to_last") : x, wv, xz,
+                               wz, scale};
     if (bias) in.push_back(bias);
     ir::Node* n = g.addNode(ir::passlab_ops::kFusedConvInteger, ir::passlab_ops::kDomain, in, 1,
                             nullptr, "fused");
     setConvAttributes(*n, c);
+    if (channelsLast) n->setAttr(ir::Attribute::makeInt(ir::passlab_ops::kChannelsLast, 1));
     if (!c.activation.empty())
       n->setAttr(ir::Attribute::makeString(ir::passlab_ops::kActivation, c.activation));
     if (!params.empty())
       n->setAttr(ir::Attribute::makeFloats(ir::passlab_ops::kActivationParams, params));
-    y = n->output(0);
+    y = channelsLast ? transposed(g, n->output(0), toFirst(rank), "to_first") : n->output(0);
   } else {
     ir::Node* conv = g.addNode("ConvInteger", "", {x, wv, xz, wz}, 1, nullptr, "conv");
     setConvAttributes(*conv, c);
@@ -168,7 +194,9 @@ ir::Tensor run(const ir::Model& m, const NamedInputs& feeds, bool reference, std
     EXPECT_TRUE(r) << r.error().message();
     if (!r) return {};
     last = r->outputs[0];
-    if (kernel && !r->profile.empty()) *kernel = r->profile[0].kernel;
+    if (kernel)
+      for (const auto& p : r->profile)
+        if (p.kernel.find("FusedConvInteger") != std::string::npos) *kernel = p.kernel;
   }
   return last;
 }
@@ -195,17 +223,20 @@ TEST_P(FusedConvIntegerKernel, EqualsTheUnfusedFormBitForBit) {
   const ir::Tensor w = c.wType == DataType::kUInt8
                            ? randomInts<uint8_t>(DataType::kUInt8, c.w, 0, 255, rng)
                            : randomInts<int8_t>(DataType::kInt8, c.w, -127, 127, rng);
-  const ir::Model fused = buildModel(c, w, true);
   const ir::Model unfused = buildModel(c, w, false);
-  for (uint32_t seed : {23u, 24u}) {
-    SCOPED_TRACE(seed);
-    const NamedInputs feeds = feedsFor(c, seed, w);
-    const ir::Tensor want = run(unfused, feeds, false, nullptr);
-    std::string kernel;
-    expectBitEqual(run(fused, feeds, false, &kernel), want, "oneDNN row");
-    EXPECT_EQ(kernel, "onednn.passlab.FusedConvInteger");
-    expectBitEqual(run(fused, feeds, true, &kernel), want, "reference row");
-    EXPECT_EQ(kernel, "cpu.passlab.FusedConvInteger");
+  for (bool channelsLast : {false, true}) {
+    SCOPED_TRACE(channelsLast ? "channels_last" : "channels-first");
+    const ir::Model fused = buildModel(c, w, true, channelsLast);
+    for (uint32_t seed : {23u, 24u}) {
+      SCOPED_TRACE(seed);
+      const NamedInputs feeds = feedsFor(c, seed, w);
+      const ir::Tensor want = run(unfused, feeds, false, nullptr);
+      std::string kernel;
+      expectBitEqual(run(fused, feeds, false, &kernel), want, "oneDNN row");
+      EXPECT_EQ(kernel, "onednn.passlab.FusedConvInteger");
+      expectBitEqual(run(fused, feeds, true, &kernel), want, "reference row");
+      EXPECT_EQ(kernel, "cpu.passlab.FusedConvInteger");
+    }
   }
 }
 
@@ -292,6 +323,16 @@ std::vector<Case> cases() {
                .dilations = {2, 2},
                .weightZeroPoint = -2,
                .perChannelWeightZeroPoints = true});
+  v.push_back({.name = "odd_channels_stride2_pads",
+               .x = {1, 13, 9, 7},
+               .w = {19, 13, 3, 3},
+               .strides = {2, 2},
+               .pads = {1, 0, 2, 1}});
+  v.push_back({.name = "three_channel_image_first_layer",  // ultraface's first convolution
+               .x = {1, 3, 24, 32},
+               .w = {16, 3, 3, 3},
+               .strides = {2, 2},
+               .pads = {1, 1, 1, 1}});
   v.push_back({.name = "fallback_runtime_weights",
                .x = {1, 8, 9, 9},
                .w = {8, 8, 3, 3},

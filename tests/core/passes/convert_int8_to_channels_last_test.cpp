@@ -7,7 +7,10 @@
 // quantization, an operand of another rank). An 8-bit MaxPool in a chain
 // becomes com.microsoft NhwcMaxPool (no Transposes around it); one whose
 // Indices are read, or a float one, stays. An ai.passlab QLinearSqueezeExcite
-// in a chain takes channels_last = 1.
+// in a chain takes channels_last = 1. The dynamic INT8 form (DynamicQuantizeLinear
+// -> ai.passlab FusedConvInteger, fuse_conv_integer_epilogue) runs
+// channels-last the same way, with a same-shape FusedElementwise between; a
+// broadcasting FusedElementwise ends the chain.
 #include <gtest/gtest.h>
 
 #include "tests/support/pass_harness.h"
@@ -216,6 +219,73 @@ TEST(ConvertInt8ToChannelsLast, LeavesAFloatMaxPool) {
   EXPECT_EQ(countOps(out.model, "MaxPool"), 1);
   EXPECT_EQ(countOps(out.model, "NhwcMaxPool"), 0);
   expectSameOutputs(kPass, pooled(floatPool));
+}
+
+// x (float [1,4,6,6]) -> DynamicQuantizeLinear -> 1x1 FusedConvInteger (Relu) ->
+// DynamicQuantizeLinear -> depthwise 3x3 FusedConvInteger -> `tail` -> y, as
+// quantize_dynamic and fuse_conv_integer_epilogue leave it.
+std::string dynamicChain(const std::string& tail, const std::string& extra = "") {
+  return R"(<ir_version: 8, opset_import: ["" : 14, "ai.passlab" : 1]>
+main (float[1,4,6,6] x) => (float[1,4,6,6] y)
+    <int8[4,4,1,1] w1 = {10, -20, 30, 5, -7, 9, 11, -13, 2, 4, 6, 8, -1, -3, -5, -7}, int8 wz = {0},
+     float[4,1,1] ws1 = {0.01, 0.02, 0.015, 0.03},
+     int8[4,1,3,3] w2 = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, -4, -5, -6, -7, -8, -9,
+     3, 1, 4, 1, 5, 9, 2, 6, 5, -3, 5, -8, 9, -7, 9, -3, 2, -3}, float ws2 = {0.02},
+     float[4,1,1] b2 = {0.1, -0.2, 0.3, -0.4})" +
+         extra + R"(> {
+    q1, s1, z1 = DynamicQuantizeLinear(x)
+    k1 = Mul(s1, ws1)
+    c1 = ai.passlab.FusedConvInteger <activation = "Relu"> (q1, w1, z1, wz, k1)
+    q2, s2, z2 = DynamicQuantizeLinear(c1)
+    k2 = Mul(s2, ws2)
+    c2 = ai.passlab.FusedConvInteger <group = 4, pads = [1, 1, 1, 1]> (q2, w2, z2, wz, k2, b2)
+    )" + tail +
+         " }";
+}
+
+const char* kSameShapeSum =
+    R"(y = ai.passlab.FusedElementwise <ops = ["Add", "Relu"], operands = [0, 1, -1, 2, -1, -1]> (c2, c1))";
+
+TEST(ConvertInt8ToChannelsLast, ADynamicInt8ChainRunsChannelsLast) {
+  PassOutcome out = runPass(kPass, dynamicChain(kSameShapeSum));
+  // In: the first uint8 activation; out: y. The second DynamicQuantizeLinear
+  // and the FusedElementwise read channels-last values.
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);
+  int convs = 0;
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n->opType() == "FusedConvInteger") {
+      EXPECT_EQ(n->attrInt("channels_last", 0), 1);
+      ++convs;
+    }
+    if (n->opType() == "Transpose")
+      EXPECT_TRUE(n->input(0)->name() == "q1" || n->output(0)->name() == "y");
+  }
+  EXPECT_EQ(convs, 2);
+  EXPECT_EQ(countOps(out.model, "DynamicQuantizeLinear"), 2);
+  expectSameOutputs(kPass, dynamicChain(kSameShapeSum));
+  expectConverges(kPass, dynamicChain(kSameShapeSum));
+}
+
+TEST(ConvertInt8ToChannelsLast, ABroadcastingFusedElementwiseEndsADynamicChain) {
+  // c2 + a constant of shape [4,1,1]: the FusedElementwise stays channels-first
+  // and reads c2 through a Transpose back.
+  const std::string tail =
+      R"(y = ai.passlab.FusedElementwise <ops = ["Add"], operands = [0, 1, -1]> (c2, bb))";
+  const std::string extra = ", float[4,1,1] bb = {1.0, 2.0, 3.0, 4.0}";
+  PassOutcome out = runPass(kPass, dynamicChain(tail, extra));
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "FusedElementwise")
+      EXPECT_EQ(n->input(0)->producer()->opType(), "Transpose");
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);
+  expectSameOutputs(kPass, dynamicChain(tail, extra));
+}
+
+TEST(ConvertInt8ToChannelsLast, LeavesADynamicQuantizeWhoseScaleIsAGraphOutput) {
+  std::string text = dynamicChain("y = Identity(c2)");
+  text.replace(text.find("=> (float[1,4,6,6] y)"), 21, "=> (float[1,4,6,6] y, float s2)");
+  // The second DynamicQuantizeLinear stays channels-first, so each convolution
+  // is a lone one: nothing changes.
+  expectUnchanged(kPass, text, "a lone convolution");
 }
 
 }  // namespace

@@ -6,9 +6,12 @@
 //
 // oneDNN's int8 convolution computes the int32 sums conv(X - zx, W') into
 // channels-last scratch, with W' = W - 128 for uint8 weights (int8 ones as
-// they are) and zx as its source zero point; the weights' zero points zw'
-// (moved by the same 128, so W - zw = W' - zw') come off as zw'[m] *
-// T[n, g(m), o] (conv_integer_zero_point.h). Then the bias and the reference
+// they are) and zx as its source zero point where those sums stay below 2^24
+// (oneDNN takes them through float32 then); past that it computes conv(X, W')
+// and zx comes off as zx * S[m, o] (S: W' summed over the taps inside the
+// image). The weights' zero points zw' (moved by the same 128, so W - zw =
+// W' - zw') come off as zw'[m] * T[n, g(m), o] (conv_integer_zero_point.h).
+// Then the bias and the reference
 // QLinearConv's requantization (qlinear_requant16.h), 16 positions of 16
 // channels at a time, transposed in registers to Y's [N, M, spatial...]
 // (channels-last Y: each position's channels as they come). Integer sums and
@@ -60,6 +63,7 @@ class QLinearConvInt32 {
   onednn::ConvPrimitive conv_;
   Tensor weights_;                  // W' (int8)
   std::vector<int32_t> zw_;         // zw' per output channel
+  std::vector<int32_t> xTerm_;      // zx * S [P, M]; empty where oneDNN takes zx out
   bool weightZeroPoints_ = false;   // some zw' is not 0
   Indirection window_;              // the taps of each output position (when weightZeroPoints_)
   requant16::Multipliers requant_;  // each channel's in 16 lanes: [M * 16] (channels-last: [M])

@@ -387,6 +387,71 @@ TEST(QLinearConvInt32, DeclinesWhatItDoesNotCover) {
   }
 }
 
+// A 3x3 layer of 512 channels whose sums for oneDNN are past float32's
+// integers: uint8 weights of 0 (and rarely 1) with zero point 0 are W - 128 =
+// -128 for oneDNN, and X in [200, 255] with x_zero_point 1 makes
+// conv(X - zx, W - 128) about -1.3e8 (above 2^24, float32 rounds it by up to
+// 8), while the reference's sums conv(X - 1, W) stay below ~5000 and spread
+// its outputs over the byte. With x_zero_point as oneDNN's source zero point
+// (which takes the sums through float32) outputs of both layouts came out one
+// apart (fails before the fix: elements 37, 39, 67, ... of 784).
+Model largeSumsModel(bool channelsLast) {
+  std::mt19937 rng(23);
+  const Dims xDims{1, 512, 7, 7}, wDims{16, 512, 3, 3};
+  std::vector<uint8_t> w(static_cast<size_t>(numel(wDims)));
+  std::uniform_int_distribution<int> one(0, 499);
+  for (uint8_t& v : w) v = one(rng) == 0 ? 1 : 0;
+  Model m;
+  Built& b = m.built;
+  b.model.irVersion = 8;
+  b.model.opsets = {{"", 13}};
+  if (channelsLast) b.model.opsets.push_back({"com.microsoft", 1});
+  ir::Graph& g = b.model.graph();
+  ir::Tensor x = randomInts<uint8_t>(DataType::kUInt8, xDims, 200, 255, rng);
+  if (channelsLast) x = swapChannels(x, true);
+  ir::Value* xIn =
+      g.addInput("x", ir::Type::tensor(DataType::kUInt8, ir::Shape::fromValues(x.dims())));
+  b.feeds.emplace_back("x", x);
+  m.inputs = {x,
+              floats({}, {1.0f}),
+              zeroPoint(DataType::kUInt8, 1),
+              ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, wDims, w),
+              floats({}, {0.04f}),
+              zeroPoint(DataType::kUInt8, 0),
+              floats({}, {1.0f}),
+              zeroPoint(DataType::kUInt8, 0)};
+  const char* names[] = {"x",       "x_scale",      "x_zero_point", "w",
+                         "w_scale", "w_zero_point", "y_scale",      "y_zero_point"};
+  std::vector<ir::Value*> in = {xIn};
+  for (size_t i = 1; i < m.inputs.size(); ++i)
+    in.push_back(g.addInitializer(names[i], m.inputs[i]));
+  ir::Node* n =
+      g.addNode("QLinearConv", channelsLast ? "com.microsoft" : "", in, 1, nullptr, "qconv");
+  if (channelsLast) n->setAttr(ir::Attribute::makeInt("channels_last", 1));
+  n->setAttr(ir::Attribute::makeInts("pads", {1, 1, 1, 1}));
+  g.addOutput(n->output(0));
+  analysis::inferShapes(b.model);
+  return m;
+}
+
+TEST(QLinearConvInt32, SumsPastFloat32IntegersStayExact) {
+  Model first = largeSumsModel(false);
+  Runs want = runPreferredAndReference(first.built, first.built.feeds);
+  ASSERT_FALSE(want.first.outputs.empty());
+  ASSERT_FALSE(want.reference.outputs.empty());
+  EXPECT_EQ(want.first.profile[0].kernel, "onednn.QLinearConv");
+  const ir::Tensor& y = want.reference.outputs[0];
+  expectSpread(y);
+  expectEqual(want.first.outputs[0], y, "first run");
+  expectEqual(want.second.outputs[0], y, "second run");
+
+  Model last = largeSumsModel(true);
+  Runs r = runPreferredAndReference(last.built, last.built.feeds);
+  ASSERT_FALSE(r.first.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.ms.QLinearConv");
+  expectEqual(swapChannels(r.first.outputs[0], false), y, "channels-last");
+}
+
 // ort_qdq_multi_consumer_dq_fixed (MobilenetEdgeTPU blocks: uint8 weights
 // with zero points 108-142) after fuse_qdq_into_qlinear: its six
 // QLinearConvs, each made an output, equal the reference kernel's.

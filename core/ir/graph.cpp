@@ -1,5 +1,6 @@
 #include "core/ir/graph.h"
 
+#include "core/ir/attribute_copy.h"
 #include "core/ir/undo_log.h"
 
 #include <algorithm>
@@ -354,25 +355,6 @@ void Graph::forEachNodeRecursive(const std::function<void(Node*)>& f) const {
       for (Graph* sub : n->subgraphs()) sub->forEachNodeRecursive(f);
   }
 }
-
-namespace {
-void copyAttributeData(const Attribute& src, Attribute& dst) {
-  dst.setRefAttrName(src.refAttrName());
-  dst.setDocString(src.docString());
-  dst.f = src.f;
-  dst.i = src.i;
-  dst.s = src.s;
-  dst.t = src.t;
-  dst.sparse = src.sparse;
-  dst.tp = src.tp;
-  dst.floats = src.floats;
-  dst.ints = src.ints;
-  dst.strings = src.strings;
-  dst.tensors = src.tensors;
-  dst.sparseTensors = src.sparseTensors;
-  dst.typeProtos = src.typeProtos;
-}
-}  // namespace
 
 std::unique_ptr<Graph> Graph::clone() const {
   auto ctx = parentNode_ ? ctx_ : std::make_shared<GraphContext>(*ctx_);

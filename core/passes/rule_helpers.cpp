@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/ir/attribute_copy.h"
 #include "core/ir/op_schema.h"
 
 namespace passlab::passes {
@@ -198,23 +199,7 @@ void setIntsParam(rewrite::Rewriter& rw, ir::Node* node, const char* attr, size_
 }
 
 std::optional<ir::Attribute> copyAttribute(const ir::Attribute& a) {
-  if (a.g || !a.graphs.empty()) return std::nullopt;
-  ir::Attribute c(a.name(), a.type());
-  c.setRefAttrName(a.refAttrName());
-  c.setDocString(a.docString());
-  c.f = a.f;
-  c.i = a.i;
-  c.s = a.s;
-  c.t = a.t;
-  c.sparse = a.sparse;
-  c.tp = a.tp;
-  c.floats = a.floats;
-  c.ints = a.ints;
-  c.strings = a.strings;
-  c.tensors = a.tensors;
-  c.sparseTensors = a.sparseTensors;
-  c.typeProtos = a.typeProtos;
-  return c;
+  return ir::copyAttribute(a);
 }
 
 Text whyNotPure(const ir::Node& n, const ir::Model& model) {

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
+#include "core/ir/attribute_copy.h"
 #include "core/pipeline/pass_manager.h"
 #include "ui/document/graph_ref.h"
 #include "ui/document/model_files.h"
@@ -123,22 +124,7 @@ void Document::swapModel(std::unique_ptr<ir::Model>& other) {
 
 std::optional<ir::Attribute> copyAttribute(const ir::Attribute& a) {
   if (a.type() == ir::AttrType::kGraph || a.type() == ir::AttrType::kGraphs) return std::nullopt;
-  ir::Attribute c(a.name(), a.type());
-  c.setRefAttrName(a.refAttrName());
-  c.setDocString(a.docString());
-  c.f = a.f;
-  c.i = a.i;
-  c.s = a.s;
-  c.t = a.t;
-  c.sparse = a.sparse;
-  c.tp = a.tp;
-  c.floats = a.floats;
-  c.ints = a.ints;
-  c.strings = a.strings;
-  c.tensors = a.tensors;
-  c.sparseTensors = a.sparseTensors;
-  c.typeProtos = a.typeProtos;
-  return c;
+  return ir::copyAttribute(a);
 }
 
 }  // namespace passlab::ui

@@ -1,6 +1,14 @@
 // Region-of-interest operators of detection models: RoiAlign (bilinear
 // samples averaged or maxed per bin), MaxRoiPool (Caffe's integer bins) and
 // NonMaxSuppression (per batch and class, greedy by score).
+//
+// NonMaxSuppression takes the candidates best first (higher score, then
+// lower index: a total order without NaN scores) from a heap, so only the
+// ones looked at before max_output_boxes_per_class are kept are ordered,
+// not all of them; each box's corners and area are computed once. The same
+// boxes in the same order as a stable sort of all candidates by score, which
+// rows with a NaN score still take. 80 classes of 3000 boxes: 15.0 ms, 2x
+// onnxruntime, before (session 26).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -275,28 +283,26 @@ class NonMaxSuppression final : public Kernel {
     }
     const int64_t B = boxes.dim(0), K = scores.dim(1), M = boxes.dim(1);
     std::vector<int64_t> selected;  // triples
-    std::vector<int64_t> order;
+    std::vector<Candidate> cands;
+    std::vector<Box> kept;
     for (int64_t b = 0; b < B; ++b)
       for (int64_t k = 0; k < K; ++k) {
         const float* sc = scores.data<float>() + (b * K + k) * M;
         const float* bx = boxes.data<float>() + b * M * 4;
-        order.clear();
-        for (int64_t i = 0; i < M; ++i)
-          if (!useScore || sc[i] > minScore) order.push_back(i);
-        // Highest score first; ties by lower index.
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int64_t a, int64_t c) { return sc[a] > sc[c]; });
-        std::vector<int64_t> kept;
-        for (int64_t i : order) {
-          if (static_cast<int64_t>(kept.size()) >= maxOut) break;
-          bool keep = true;
-          for (int64_t j : kept)
-            if (suppress(bx + i * 4, bx + j * 4, iou)) {
-              keep = false;
-              break;
-            }
-          if (!keep) continue;
-          kept.push_back(i);
+        const bool heap = candidates(sc, M, useScore, minScore, cands);
+        kept.clear();
+        // The best of cands[0, left) moves to cands[left - 1] (a heap's top
+        // popped, or already there).
+        for (size_t left = cands.size(); left > 0 && static_cast<int64_t>(kept.size()) < maxOut;
+             --left) {
+          if (heap)
+            std::pop_heap(cands.begin(), cands.begin() + static_cast<std::ptrdiff_t>(left), worse);
+          const int64_t i = cands[left - 1].index;
+          const Box box = boxOf(bx + i * 4);
+          if (std::any_of(kept.begin(), kept.end(),
+                          [&](const Box& j) { return suppress(box, j, iou); }))
+            continue;
+          kept.push_back(box);
           selected.insert(selected.end(), {b, k, i});
         }
       }
@@ -322,18 +328,59 @@ class NonMaxSuppression final : public Kernel {
     }
   }
 
-  bool suppress(const float* a, const float* b, float threshold) const {
-    float ax0, ax1, ay0, ay1, bx0, bx1, by0, by1;
-    corners(a, ax0, ax1, ay0, ay1);
-    corners(b, bx0, bx1, by0, by1);
-    const float ix0 = std::max(ax0, bx0), ix1 = std::min(ax1, bx1);
-    const float iy0 = std::max(ay0, by0), iy1 = std::min(ay1, by1);
+  struct Box {
+    float x0, x1, y0, y1, area;
+  };
+
+  Box boxOf(const float* b) const {
+    Box r;
+    corners(b, r.x0, r.x1, r.y0, r.y1);
+    r.area = (r.x1 - r.x0) * (r.y1 - r.y0);
+    return r;
+  }
+
+  // Whether candidate a is suppressed by kept box b: IoU above the threshold.
+  static bool suppress(const Box& a, const Box& b, float threshold) {
+    const float ix0 = std::max(a.x0, b.x0), ix1 = std::min(a.x1, b.x1);
+    const float iy0 = std::max(a.y0, b.y0), iy1 = std::min(a.y1, b.y1);
     if (ix1 <= ix0 || iy1 <= iy0) return false;
     const float inter = (ix1 - ix0) * (iy1 - iy0);
-    const float areaA = (ax1 - ax0) * (ay1 - ay0), areaB = (bx1 - bx0) * (by1 - by0);
-    const float uni = areaA + areaB - inter;
-    if (inter <= 0 || areaA <= 0 || areaB <= 0 || uni <= 0) return false;
+    const float uni = a.area + b.area - inter;
+    if (inter <= 0 || a.area <= 0 || b.area <= 0 || uni <= 0) return false;
     return inter / uni > threshold;
+  }
+
+  struct Candidate {
+    float score;
+    int64_t index;
+  };
+
+  // Whether a comes after c: lower score, or the same score and a higher index.
+  static bool worse(const Candidate& a, const Candidate& c) {
+    return a.score < c.score || (a.score == c.score && a.index > c.index);
+  }
+
+  // The boxes above the score threshold as a heap whose top is the best
+  // (true); with a NaN score (no total order), sorted as the kernel always
+  // did (a stable sort by score, best first), then reversed: the best last
+  // (false).
+  static bool candidates(const float* sc, int64_t M, bool useScore, float minScore,
+                         std::vector<Candidate>& out) {
+    out.clear();
+    bool nan = false;
+    for (int64_t i = 0; i < M; ++i)
+      if (!useScore || sc[i] > minScore) {
+        out.push_back({sc[i], i});
+        nan = nan || std::isnan(sc[i]);
+      }
+    if (!nan) {
+      std::make_heap(out.begin(), out.end(), worse);
+      return true;
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Candidate& a, const Candidate& c) { return a.score > c.score; });
+    std::reverse(out.begin(), out.end());
+    return false;
   }
 
   bool center_;

@@ -218,5 +218,102 @@ TEST(NonMaxSuppression, SuppressesOverlapsPerClass) {
   EXPECT_EQ(kt::values<int64_t>(r.outputs[0]), (std::vector<int64_t>{0, 0, 3, 0, 0, 0, 0, 0, 5}));
 }
 
+// The greedy selection as the spec describes it, in float: all candidates
+// above the threshold stably sorted by score, each kept unless its IoU with
+// a kept box of its class exceeds the threshold. Boxes [y1, x1, y2, x2].
+std::vector<int64_t> nmsReference(const std::vector<float>& boxes, const std::vector<float>& scores,
+                                  int64_t B, int64_t K, int64_t M, int64_t maxOut, float iou,
+                                  const float* minScore) {
+  std::vector<int64_t> out;
+  auto corners = [](const float* b, float* c) {  // xmin, xmax, ymin, ymax
+    c[0] = std::min(b[1], b[3]);
+    c[1] = std::max(b[1], b[3]);
+    c[2] = std::min(b[0], b[2]);
+    c[3] = std::max(b[0], b[2]);
+  };
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t k = 0; k < K; ++k) {
+      const float* sc = scores.data() + (b * K + k) * M;
+      const float* bx = boxes.data() + b * M * 4;
+      std::vector<int64_t> order, kept;
+      for (int64_t i = 0; i < M; ++i)
+        if (!minScore || sc[i] > *minScore) order.push_back(i);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int64_t p, int64_t q) { return sc[p] > sc[q]; });
+      for (int64_t i : order) {
+        if (static_cast<int64_t>(kept.size()) >= maxOut) break;
+        bool keep = true;
+        for (int64_t j : kept) {
+          float a[4], c[4];
+          corners(bx + i * 4, a);
+          corners(bx + j * 4, c);
+          const float ix0 = std::max(a[0], c[0]), ix1 = std::min(a[1], c[1]);
+          const float iy0 = std::max(a[2], c[2]), iy1 = std::min(a[3], c[3]);
+          if (ix1 <= ix0 || iy1 <= iy0) continue;
+          const float inter = (ix1 - ix0) * (iy1 - iy0);
+          const float areaA = (a[1] - a[0]) * (a[3] - a[2]), areaB = (c[1] - c[0]) * (c[3] - c[2]);
+          const float uni = areaA + areaB - inter;
+          if (inter <= 0 || areaA <= 0 || areaB <= 0 || uni <= 0) continue;
+          if (inter / uni > iou) {
+            keep = false;
+            break;
+          }
+        }
+        if (!keep) continue;
+        kept.push_back(i);
+        out.insert(out.end(), {b, k, i});
+      }
+    }
+  return out;
+}
+
+// Seeded boxes and scores with many ties (a heap takes the candidates best
+// first, ties by index): 2 batches, 3 classes, 300 boxes; few and many
+// outputs per class, with and without a score threshold, and a NaN score
+// (the stable sort then).
+TEST(NonMaxSuppression, SeededBoxesMatchTheGreedyReference) {
+  const int64_t B = 2, K = 3, M = 300;
+  uint32_t seed = 3;
+  auto u = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<float>(seed >> 8) / 16777216.0f;
+  };
+  std::vector<float> boxes, scores;
+  for (int64_t i = 0; i < B * M; ++i) {
+    const float y = u(), x = u(), h = 0.05f + 0.2f * u(), w = 0.05f + 0.2f * u();
+    boxes.insert(boxes.end(), {y, x, y + h, x + w});
+  }
+  for (int64_t i = 0; i < B * K * M; ++i) scores.push_back(std::floor(u() * 20) / 20);
+  for (bool nanScore : {false, true})
+    for (int64_t maxOut : {5, 1000})
+      for (bool threshold : {true, false}) {
+        if (nanScore && threshold) continue;
+        std::vector<float> s = scores;
+        if (nanScore) s[7] = std::nanf("");
+        const float minScore = 0.3f;
+        const std::string dims = "[" + std::to_string(B) + "," + std::to_string(M) + ",4]";
+        const std::string sdims =
+            "[" + std::to_string(B) + "," + std::to_string(K) + "," + std::to_string(M) + "]";
+        const std::string text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float)" + dims + R"( b, float)" +
+                                 sdims +
+                                 R"( s, int64[1] m, float[1] iou, float[1] th) => (int64[?,3] y) {
+      y = NonMaxSuppression(b, s, m, iou)" +
+                                 (threshold ? ", th" : "") + R"()
+    })";
+        auto r = testutil::runText(text, {{"b", f32({B, M, 4}, boxes)},
+                                          {"s", f32({B, K, M}, s)},
+                                          {"m", i64({1}, {maxOut})},
+                                          {"iou", f32({1}, {0.3f})},
+                                          {"th", f32({1}, {minScore})}});
+        ASSERT_EQ(r.outputs.size(), 1u);
+        const std::vector<int64_t> want =
+            nmsReference(boxes, s, B, K, M, maxOut, 0.3f, threshold ? &minScore : nullptr);
+        EXPECT_EQ(kt::values<int64_t>(r.outputs[0]), want)
+            << "max " << maxOut << " threshold " << threshold << " nan " << nanScore;
+        EXPECT_GT(want.size(), static_cast<size_t>(3 * B * K));
+      }
+}
+
 }  // namespace
 }  // namespace passlab::exec

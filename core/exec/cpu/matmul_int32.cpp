@@ -32,6 +32,13 @@ struct Int32MatMul::Plan {
   bool sumsReady = false;
 };
 
+struct Int32MatMul::Held {
+  Dims bDims;
+  DataType bType = DataType::kUndefined;
+  memory packed;
+  std::vector<int32_t> columnSums;
+};
+
 namespace {
 
 Dims withMatrix(Dims batch, int64_t rows, int64_t cols) {
@@ -104,10 +111,40 @@ std::optional<MatMulShape> Int32MatMul::prepare(const Tensor& a, const Tensor& b
       b.rank() < 2 || a.numel() == 0 || b.numel() == 0)
     return std::nullopt;
   if (!plan_ || plan_->aDims != a.dims() || plan_->bDims != b.dims() || plan_->aType != a.dtype() ||
-      plan_->bType != b.dtype() || plan_->threads != threads || plan_->bInvariant != bInvariant)
+      plan_->bType != b.dtype() || plan_->threads != threads || plan_->bInvariant != bInvariant) {
     plan_ = build(a, b, bInvariant, threads);
+    if (!plan_->declined) {
+      try {
+        adoptHeld(*plan_);
+      } catch (const dnnl::error&) {
+        plan_->declined = true;
+      }
+    }
+  }
   if (plan_->declined) return std::nullopt;
+  // B's data was freed (holdsB): only a plan that took the held copy runs.
+  if (b.dataFreed() && !(plan_->packedReady && plan_->sumsReady)) return std::nullopt;
   return plan_->shape;
+}
+
+void Int32MatMul::adoptHeld(Plan& p) {
+  if (!held_ || !p.bInvariant || !p.packed || held_->bDims != p.bDims || held_->bType != p.bType)
+    return;
+  if (held_->packed.get_desc() == p.packed.get_desc()) {
+    p.packed = held_->packed;
+  } else {
+    dnnl::reorder(held_->packed, p.packed).execute(onednn::stream(), held_->packed, p.packed);
+    onednn::stream().wait();
+    held_->packed = p.packed;  // one packed copy, in the latest plan's layout
+  }
+  p.packedReady = true;
+  p.columnSums = held_->columnSums;
+  p.sumsReady = true;
+}
+
+bool Int32MatMul::holdsB() const {
+  return plan_ && !plan_->declined && plan_->bInvariant && plan_->packed && plan_->packedReady &&
+         plan_->sumsReady;
 }
 
 std::unique_ptr<Int32MatMul::Plan> Int32MatMul::build(const Tensor& a, const Tensor& b,
@@ -194,6 +231,8 @@ void Int32MatMul::compute(const Tensor& a, const Tensor& b, std::span<const int3
       p.packedReady = true;
       std::vector<int8_t>().swap(p.flipped);  // the packed copy and the sums serve from now
       p.flippedReady = false;
+      if (p.sumsReady)
+        held_ = std::make_shared<Held>(Held{p.bDims, p.bType, p.packed, p.columnSums});
     }
     wei = p.packed;
   } else {

@@ -11,7 +11,9 @@
 // in wrapping int32 arithmetic, so equal to the reference bit for bit. za is
 // one value or one per row of A's matrices, zb one value or one per column
 // of B. A and B have numpy matmul shapes (ranks 2 or more, batch dims
-// broadcast); a constant B (invariant) is flipped, packed and summed once.
+// broadcast); a constant B (invariant) is flipped, packed and summed once,
+// and a 2-D one stays held (packed, with its sums) across plans for other
+// shapes of A, so B's data is not read again (holdsB).
 // Only on CPUs whose int8 dot products are exact (exactInt8DotProducts).
 #pragma once
 
@@ -43,6 +45,11 @@ class Int32MatMul {
   void compute(const Tensor& a, const Tensor& b, std::span<const int32_t> za,
                std::span<const int32_t> zb, int threads, int32_t* out);
 
+  // After compute: the prepared plan holds the invariant B packed with its
+  // column sums, and later prepares for other shapes of A take them, so the
+  // caller may say KernelContext::holdsOwnCopy.
+  bool holdsB() const;
+
  private:
   struct Plan;
   std::unique_ptr<Plan> build(const Tensor& a, const Tensor& b, bool bInvariant, int threads) const;
@@ -50,7 +57,13 @@ class Int32MatMul {
   void correct(const Tensor& a, std::span<const int32_t> za, std::span<const int32_t> zb,
                int threads, int32_t* out) const;
 
+  // Takes the held B into plan p when it is for the same B (reordered into
+  // p's layout, which is held from then on).
+  void adoptHeld(Plan& p);
+
   std::unique_ptr<Plan> plan_;
+  struct Held;
+  std::shared_ptr<Held> held_;  // the invariant 2-D B' packed and summed, for any plan
 };
 
 // One zero point input (`i`) of an 8-bit tensor of type `type`: absent {0},

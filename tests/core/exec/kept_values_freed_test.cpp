@@ -464,5 +464,40 @@ main (uint8[R,128] a) => (uint8[R,96] y) <int8[128,96] b = )" +
   }
 }
 
+// MatMulInteger (quantize_dynamic's transformers) on Int32MatMul: a constant
+// uint8 B is flipped, packed and summed once, held across plans for other
+// row counts and released; outputs equal to the reference kernel's bit for
+// bit and to an executor that keeps nothing. (Only where int8 dot products
+// are exact does Int32MatMul run.)
+TEST(KeptValuesFreed, MatMulIntegerWeightsReleasedOnceHeld) {
+  constexpr int64_t K = 128, N = 96;
+  std::string b = "{";
+  for (int64_t i = 0; i < K * N; ++i) b += (i ? ", " : "") + std::to_string((i * 41) % 256);
+  b += "}";
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[R,128] a) => (int32[R,96] y) <uint8[128,96] b = )" +
+                           b + R"(, uint8 az = {121}, uint8 bz = {131}> {
+  y = MatMulInteger(a, b, az, bz)
+})";
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  ExecutorOptions refOpts;
+  refOpts.referenceKernels = true;
+  auto ref = Executor::create(testutil::parseModel(text), refOpts);
+  ASSERT_TRUE(kept && every && ref);
+  const uint64_t expected = cpu::qlinear::exactInt8DotProducts() ? static_cast<uint64_t>(K * N) : 0;
+  for (int64_t r : {4, 1, 16, 4}) {
+    std::vector<uint8_t> v(static_cast<size_t>(r * K));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint8_t>((i * 53) % 256);
+    ir::Tensor a(ir::DataType::kUInt8, {r, K});
+    std::memcpy(a.mutableBytes().data(), v.data(), v.size());
+    NamedInputs in = {{"a", a}};
+    RunResult got = run(*kept, in);
+    expectSameBytes(got, run(*every, in));
+    expectSameBytes(got, run(**ref, in));
+    EXPECT_EQ(got.memory.keptFreedBytes, expected) << "rows " << r;
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
 
@@ -22,7 +22,7 @@ constexpr int64_t roundUp(int64_t v, int64_t m) {
   return (v + m - 1) / m * m;
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 // The first `left` of the 16 lanes; all 16 when left >= 16 (left >= 0).
 inline __mmask16 lanes(int64_t left) {
   return left >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/kernel.h"
@@ -34,7 +35,7 @@ __attribute__((target("avx512f"))) void addRowAvx512(const float* a, const float
     _mm512_storeu_ps(out + i, _mm512_add_ps(va, _mm512_loadu_ps(b + i)));
   }
   if (i < n) {
-    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __mmask16 k = avx512::lanes(n - i);
     const __m512 va = a ? _mm512_maskz_loadu_ps(k, a + i) : _mm512_setzero_ps();
     _mm512_mask_storeu_ps(out + i, k, _mm512_add_ps(va, _mm512_maskz_loadu_ps(k, b + i)));
   }

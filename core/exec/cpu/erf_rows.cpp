@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
@@ -48,7 +49,7 @@ PASSLAB_AVX512 void erfAvx512(const float* x, float* y, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, erf16(_mm512_loadu_ps(x + i)));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __mmask16 m = avx512::lanes(n - i);
     _mm512_mask_storeu_ps(y + i, m, erf16(_mm512_maskz_loadu_ps(m, x + i)));
   }
 }
@@ -122,7 +123,7 @@ PASSLAB_AVX512 void geluAvx512(const float* v, float* y, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, gelu16(_mm512_loadu_ps(v + i)));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __mmask16 m = avx512::lanes(n - i);
     _mm512_mask_storeu_ps(y + i, m, gelu16(_mm512_maskz_loadu_ps(m, v + i)));
   }
 }

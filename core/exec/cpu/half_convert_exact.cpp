@@ -1,5 +1,6 @@
 #include "core/exec/cpu/half_convert_exact.h"
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/dtype_traits.h"
 #include "core/support/cpu_isa.h"
 
@@ -47,7 +48,7 @@ PASSLAB_TARGET void halfToFloatAvx512(const uint16_t* in, float* out, int64_t n)
     _mm512_storeu_ps(out + i,
                      halfToFloat16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i))));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __mmask16 m = avx512::lanes(n - i);
     _mm512_mask_storeu_ps(out + i, m, halfToFloat16(_mm256_maskz_loadu_epi16(m, in + i)));
   }
 }
@@ -58,7 +59,7 @@ PASSLAB_TARGET void floatToHalfAvx512(const float* in, uint16_t* out, int64_t n)
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
                         floatToHalf16(_mm512_loadu_ps(in + i)));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __mmask16 m = avx512::lanes(n - i);
     _mm256_mask_storeu_epi16(out + i, m, floatToHalf16(_mm512_maskz_loadu_ps(m, in + i)));
   }
 }

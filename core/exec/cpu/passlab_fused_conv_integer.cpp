@@ -39,6 +39,7 @@
 #include <immintrin.h>
 #endif
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
@@ -157,13 +158,13 @@ __attribute__((target("avx512f"))) void dequantizeTileAvx512(const int32_t* acc,
                                                              int64_t o0, int64_t o1) {
   const int32_t* sT = in.s;
   const auto positions = static_cast<int>(o1 - o0);
-  const __mmask16 kp = static_cast<__mmask16>((1u << positions) - 1u);
+  const __mmask16 kp = avx512::lanes(positions);
   const __m512i vzx = _mm512_set1_epi32(in.zx);
   const __m512 zero = _mm512_setzero_ps(), alpha = _mm512_set1_ps(act.alpha),
                beta = _mm512_set1_ps(act.beta);
   for (int64_t c0 = 0; c0 < m; c0 += 16) {
     const auto channels = static_cast<int>(std::min<int64_t>(16, m - c0));
-    const __mmask16 kc = static_cast<__mmask16>((1u << channels) - 1u);
+    const __mmask16 kc = avx512::lanes(channels);
     const __m512 vs = _mm512_maskz_loadu_ps(kc, scale + c0);
     const __m512 vb = bias ? _mm512_maskz_loadu_ps(kc, bias + c0) : zero;
     const __m512i zxWhole =
@@ -271,7 +272,7 @@ __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
                beta = _mm512_set1_ps(act.beta);
   for (int64_t c0 = 0; c0 < m; c0 += 16) {
     const auto channels = static_cast<int>(std::min<int64_t>(16, m - c0));
-    const __mmask16 kc = static_cast<__mmask16>((1u << channels) - 1u);
+    const __mmask16 kc = avx512::lanes(channels);
     const __m512 vs = _mm512_maskz_loadu_ps(kc, scale + c0);
     const __m512 vb = bias ? _mm512_maskz_loadu_ps(kc, bias + c0) : zero;
     const __m512i zxWhole =

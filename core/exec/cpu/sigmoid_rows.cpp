@@ -14,6 +14,7 @@
 // NaN propagates through every step (max(lo, t) returns t when t is NaN).
 #include "core/exec/cpu/sigmoid_rows.h"
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/support/cpu_isa.h"
 
 #include <immintrin.h>
@@ -100,7 +101,7 @@ PASSLAB_AVX512 void row512(const float* x, float* y, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, F(_mm512_loadu_ps(x + i)));
   if (i < n) {
-    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __mmask16 k = avx512::lanes(n - i);
     _mm512_mask_storeu_ps(y + i, k, F(_mm512_maskz_loadu_ps(k, x + i)));
   }
 }
@@ -117,7 +118,7 @@ PASSLAB_AVX512 float expShiftedSum512(const float* x, float shift, float* y, int
     acc = _mm512_add_ps(acc, e);
   }
   if (i < n) {
-    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __mmask16 k = avx512::lanes(n - i);
     const __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), s));
     if (kStore) _mm512_mask_storeu_ps(y + i, k, e);
     acc = _mm512_add_ps(acc, _mm512_maskz_mov_ps(k, e));

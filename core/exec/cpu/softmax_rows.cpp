@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/sigmoid_rows.h"
 #include "core/support/cpu_isa.h"
 
@@ -98,7 +99,7 @@ PASSLAB_AVX512 float maxOf512(const float* x, int64_t n) {
   }
   for (; i + 16 <= n; i += 16) a0 = _mm512_max_ps(a0, _mm512_loadu_ps(x + i));
   if (i < n) {
-    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __mmask16 k = avx512::lanes(n - i);
     a1 = _mm512_mask_max_ps(a1, k, a1, _mm512_maskz_loadu_ps(k, x + i));
   }
   return _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(a0, a1), _mm512_max_ps(a2, a3)));
@@ -117,7 +118,7 @@ PASSLAB_AVX512 void withScalar512(const float* x, float c, float* y, int64_t n) 
   for (; i + 16 <= n; i += 16)
     _mm512_storeu_ps(y + i, withScalar16<kMul>(_mm512_loadu_ps(x + i), v));
   if (i < n) {
-    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __mmask16 k = avx512::lanes(n - i);
     _mm512_mask_storeu_ps(y + i, k, withScalar16<kMul>(_mm512_maskz_loadu_ps(k, x + i), v));
   }
 }

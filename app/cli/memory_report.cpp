@@ -16,6 +16,8 @@ const char* reuseName(exec::memory::Reuse r) {
       return "view";
     case exec::memory::Reuse::kInPlace:
       return "in-place";
+    case exec::memory::Reuse::kConcatPart:
+      return "concat-part";
     default:
       return "none";
   }

@@ -38,6 +38,8 @@ class Concat final : public Kernel {
       offsets.push_back(acc);
       acc += x->dim(static_cast<size_t>(axis)) * inner;
     }
+    if (outer == 1) dropPartsInPlace(xs, offsets, *y);
+    if (xs.empty()) return Status::ok();
     const auto jobs = static_cast<int64_t>(outer * static_cast<int64_t>(xs.size()));
     parallelFor(jobs, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (outBlock + 1)),
                 [&](int64_t b, int64_t e) {
@@ -49,6 +51,26 @@ class Concat final : public Kernel {
                   }
                 });
     return Status::ok();
+  }
+
+ private:
+  // Drops the inputs (and their offsets) whose data already is their range of
+  // `y`: the memory plan had them written there (a Concat part, memory_plan.h).
+  static void dropPartsInPlace(std::vector<const Tensor*>& xs, std::vector<int64_t>& offsets,
+                               const Tensor& y) {
+    const auto* out = static_cast<const std::byte*>(y.raw());
+    size_t kept = 0;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const auto at = static_cast<uint64_t>(offsets[i]);
+      bool inPlace = xs[i]->dtype() == y.dtype() && ir::dtypeBits(y.dtype()) % 8 == 0 &&
+                     xs[i]->raw() == out + ir::dtypeStorageBytes(y.dtype(), at);
+      if (inPlace) continue;
+      xs[kept] = xs[i];
+      offsets[kept] = offsets[i];
+      ++kept;
+    }
+    xs.resize(kept);
+    offsets.resize(kept);
   }
 
  private:

@@ -1,6 +1,7 @@
 #include "core/exec/memory/memory_plan.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -235,6 +236,134 @@ void shareInPlace(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, B
   }
 }
 
+// The Concat kernel that skips an input already at its place in the output.
+constexpr std::string_view kConcatSkippingParts = "cpu.Concat";
+
+bool concatKernelsSkipParts(const Step& step) {
+  if (step.candidates.empty()) return false;
+  for (const KernelDef* def : step.candidates)
+    if (def->name != kConcatSkippingParts) return false;
+  return true;
+}
+
+// Whether every dim of the Concat's output before its axis is 1 (each input
+// is then one contiguous range of the output), from the output's static shape.
+bool partsAreContiguous(const ir::Node& concat, const ir::Value* out) {
+  const ir::Type& t = out->type();
+  if (!t.isTensor() || !t.hasShape()) return false;
+  const auto& dims = t.shape()->dims();
+  auto rank = static_cast<int64_t>(dims.size());
+  int64_t axis = concat.attrInt("axis", 1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return false;
+  for (int64_t d = 0; d < axis; ++d) {
+    const auto& dim = dims[static_cast<size_t>(d)];
+    if (!dim.isStatic() || dim.value() != 1) return false;
+  }
+  return true;
+}
+
+// How many times each main-graph slot is read by a main-graph step.
+std::unordered_map<int32_t, int> readsPerSlot(const CompiledGraph& g) {
+  std::unordered_map<int32_t, int> reads;
+  for (const Step& step : g.steps)
+    for (const SlotRef& r : step.inputs)
+      if (r.present() && r.depth == 0) ++reads[r.index];
+  return reads;
+}
+
+// Whether the buffer `members` (a tensor of its own, with the views of it and
+// the outputs written over it in place) may move inside the output of the
+// Concat at step `s`: none of them a graph output, a Concat part already or
+// written by a node with subgraphs, all of `bytes` and dead after step s.
+bool bufferMayMove(const CompiledGraph& g, int32_t s, uint64_t bytes,
+                   const std::vector<size_t>& members, const std::vector<PlannedTensor>& tensors,
+                   const std::vector<bool>& dropped) {
+  if (members.empty() || tensors[members[0]].reuse != Reuse::kNone) return false;
+  for (size_t m : members) {
+    const PlannedTensor& t = tensors[m];
+    const Step& producer = g.steps[static_cast<size_t>(t.first)];
+    if (dropped[m] || t.graphOutput || t.reuse == Reuse::kConcatPart || t.last > s ||
+        t.bytes != bytes || producer.node->hasSubgraphs())
+      return false;
+  }
+  return true;
+}
+
+// The buffers (their first tensors) of the inputs of the Concat at step `s`,
+// which may each move inside its output `out`, in input order; empty when any
+// input may not. An input is read by this Concat only, once.
+std::vector<size_t> concatParts(const CompiledGraph& g, size_t s, size_t out,
+                                const std::vector<PlannedTensor>& tensors, Buffers& buffers,
+                                const std::vector<bool>& dropped,
+                                const std::unordered_map<int32_t, size_t>& bySlot,
+                                const std::unordered_map<int32_t, int>& reads,
+                                const std::vector<std::vector<size_t>>& membersOf) {
+  const Step& step = g.steps[s];
+  const auto at = static_cast<int32_t>(s);
+  std::vector<size_t> parts;
+  uint64_t offset = 0;
+  for (size_t k = 0; k < step.inputs.size(); ++k) {
+    auto in = inputTensor(step, k, bySlot);
+    if (!in || dropped[*in]) return {};
+    const PlannedTensor& t = tensors[*in];
+    auto r = reads.find(t.slot);
+    if (r == reads.end() || r->second != 1 || t.last != at) return {};
+    size_t root = buffers.root(*in);
+    if (root == buffers.root(out) || std::find(parts.begin(), parts.end(), root) != parts.end())
+      return {};
+    if (!bufferMayMove(g, at, t.bytes, membersOf[root], tensors, dropped)) return {};
+    if (offset % kAlign != 0) return {};  // every part starts on the arena's alignment
+    parts.push_back(root);
+    offset += t.bytes;
+  }
+  if (parts.empty() || offset != tensors[out].bytes) return {};
+  return parts;
+}
+
+// A Concat's inputs are written at their offsets inside its output's buffer,
+// which then lives from the first of them (PlanOptions::concatParts). An
+// input's whole buffer moves: the tensor an input was written over in place
+// goes there too.
+void shareConcatParts(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buffers& buffers,
+                      const std::vector<bool>& dropped, const PlanOptions& options,
+                      MemoryPlan& plan) {
+  auto bySlot = indexBySlot(tensors);
+  auto reads = readsPerSlot(g);
+  std::vector<std::vector<size_t>> membersOf(tensors.size());
+  for (size_t i = 0; i < tensors.size(); ++i) membersOf[buffers.root(i)].push_back(i);
+  for (size_t s = 0; s < g.steps.size(); ++s) {
+    const Step& step = g.steps[s];
+    if (!isStandard(*step.node, {"Concat"}) || step.outputs.empty() || step.outputs[0] < 0)
+      continue;
+    if (options.declaredInPlaceOnly && !concatKernelsSkipParts(step)) continue;
+    auto out = bySlot.find(step.outputs[0]);
+    if (out == bySlot.end() || dropped[out->second]) continue;
+    const ir::Value* v = g.slotValues[static_cast<size_t>(step.outputs[0])];
+    if (!partsAreContiguous(*step.node, v)) continue;
+    auto parts =
+        concatParts(g, s, out->second, tensors, buffers, dropped, bySlot, reads, membersOf);
+    uint64_t offset = 0;
+    for (size_t p : parts) {
+      PlannedTensor& first = tensors[p];
+      first.reuse = Reuse::kConcatPart;
+      first.sharesWith = static_cast<int32_t>(out->second);
+      for (size_t m : membersOf[p]) tensors[m].partOffset = offset;
+      offset += first.bytes;
+      size_t into = buffers.root(out->second);
+      buffers.merge(p, out->second);
+      membersOf[into].insert(membersOf[into].end(), membersOf[p].begin(), membersOf[p].end());
+      ++plan.concatPartCount;
+    }
+  }
+}
+
+// Whether PASSLAB_CONCAT_PARTS=0 turns concat parts off.
+bool concatPartsTurnedOff() {
+  const char* v = std::getenv("PASSLAB_CONCAT_PARTS");
+  return v != nullptr && std::string_view(v) == "0";
+}
+
 // Removes dropped tensors, renumbering sharesWith.
 void removeDropped(std::vector<PlannedTensor>& tensors, const std::vector<bool>& dropped) {
   std::vector<int32_t> newIndex(tensors.size(), -1);
@@ -285,7 +414,8 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
       top == plan.liveBytes.end() ? -1 : static_cast<int32_t>(top - plan.liveBytes.begin());
 
   for (size_t i = 0; i < tensors.size(); ++i)
-    if (bufferOf[i] >= 0) tensors[i].offset = offsets[static_cast<size_t>(bufferOf[i])];
+    if (bufferOf[i] >= 0)
+      tensors[i].offset = offsets[static_cast<size_t>(bufferOf[i])] + tensors[i].partOffset;
 }
 
 // The node at the peak step and the largest tensor live there.
@@ -332,6 +462,8 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   std::vector<bool> dropped(tensors->size(), false);
   shareViews(graph, *tensors, buffers, dropped, plan);
   shareInPlace(graph, *tensors, buffers, dropped, options, plan);
+  if (options.inPlace && options.concatParts && !concatPartsTurnedOff())
+    shareConcatParts(graph, *tensors, buffers, dropped, options, plan);
   plan.tensors = std::move(tensors).value();
   placeBuffers(plan, buffers, dropped, options.hillClimbBudget);
   removeDropped(plan.tensors, dropped);

@@ -15,6 +15,16 @@
 //             graph outputs are never taken. A plan for the executor to run on
 //             (PlanOptions::forExecution) takes an input's buffer only where
 //             every kernel the step may run declares kInPlace.
+//   concat part: a Concat whose inputs are contiguous ranges of its output
+//             (every output dim before the axis is 1) has each input written
+//             at its offset inside the Concat's output buffer, which then
+//             lives from the first input's step; the Concat has nothing to
+//             copy (TensorRT's concat elimination). Only for an input that
+//             only this Concat reads, once, whose whole buffer (the tensor a
+//             main-graph step wrote, with the views of it and the outputs
+//             written over it in place) holds no graph output, nothing
+//             written by a node with subgraphs, and dies at the Concat.
+//             PASSLAB_CONCAT_PARTS=0 turns it off.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
 // If/Loop/Scan bodies are planned as graphs of their own (body_plans.h), not
 // in this plan. Not planned: non-tensor values (sequences, maps), Constant outputs
@@ -36,6 +46,10 @@ enum class Reuse : uint8_t {
   kNone,     // a buffer of its own
   kView,     // the buffer of `sharesWith` (a view of it)
   kInPlace,  // the buffer of `sharesWith`, which dies at `first`
+  // bytes [partOffset, partOffset + size) of the buffer of `sharesWith`, the
+  // (later) output of the Concat where it dies; the views of it and the
+  // outputs written over it in place share its partOffset
+  kConcatPart,
 };
 
 struct PlannedTensor {
@@ -50,6 +64,7 @@ struct PlannedTensor {
   Reuse reuse = Reuse::kNone;
   int32_t sharesWith = -1;  // index into MemoryPlan::tensors
   uint64_t offset = 0;
+  uint64_t partOffset = 0;  // in a Concat part's buffer: where it starts in the Concat's output
 };
 
 struct MemoryPlan {
@@ -66,7 +81,7 @@ struct MemoryPlan {
   // hill-climb (offsets.h).
   std::vector<std::pair<std::string, uint64_t>> strategyPeaks;
   bool plannedAtRunTime = false;  // sizes observed in a run, not known from the types
-  int inPlaceCount = 0, viewCount = 0;
+  int inPlaceCount = 0, viewCount = 0, concatPartCount = 0;
   int unplannedBodies = 0;  // steps with subgraphs (their bodies are not in this plan)
   double ratio() const {
     return lowerBound == 0 ? 1.0 : static_cast<double>(peak) / static_cast<double>(lowerBound);
@@ -99,6 +114,10 @@ struct PlanOptions {
   // Whether an output may take an input's buffer at all (false: every kernel
   // writes a buffer of its own, as the CUDA kernels do).
   bool inPlace = true;
+  // Whether Concat inputs may be written inside the Concat's output (with
+  // declaredInPlaceOnly, where the Concat runs cpu.Concat, which skips an
+  // input already at its place). Needs inPlace.
+  bool concatParts = true;
   // Sizes from `observedBytes` where it gives them, before the value types
   // (a device plan is made from what a run wrote).
   bool observedFirst = false;

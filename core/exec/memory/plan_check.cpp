@@ -31,6 +31,10 @@ Expected<std::vector<size_t>> buffersOf(const MemoryPlan& plan) {
       root[i] = i;
       continue;
     }
+    if (t.reuse == Reuse::kConcatPart) {  // checked by concatPartFits
+      root[i] = i;
+      continue;
+    }
     if (t.sharesWith < 0 || static_cast<size_t>(t.sharesWith) >= i)
       return internalError("memory plan: " + describe(t) +
                            " shares the buffer of no earlier tensor");
@@ -41,6 +45,38 @@ Expected<std::vector<size_t>> buffersOf(const MemoryPlan& plan) {
     root[i] = root[static_cast<size_t>(t.sharesWith)];
   }
   return root;
+}
+
+// A Concat part's buffer (the part, its views and what was written over it
+// in place) lies inside its Concat's output, at its partOffset, and dies
+// where the Concat writes that output.
+Status concatPartFits(const MemoryPlan& plan, const std::vector<size_t>& root, size_t i) {
+  const PlannedTensor& t = plan.tensors[i];
+  if (t.sharesWith <= static_cast<int32_t>(i) ||
+      static_cast<size_t>(t.sharesWith) >= plan.tensors.size())
+    return internalError("memory plan: the Concat part " + describe(t) +
+                         " names no later tensor as its Concat's output");
+  const PlannedTensor& out = plan.tensors[static_cast<size_t>(t.sharesWith)];
+  for (size_t m = i; m < plan.tensors.size(); ++m) {
+    const PlannedTensor& u = plan.tensors[m];
+    if (root[m] != i) continue;
+    if (u.offset != out.offset + t.partOffset || t.partOffset + u.size > out.size ||
+        u.last > out.first)
+      return internalError("memory plan: " + describe(u) + " of the Concat part " + describe(t) +
+                           " is not inside " + describe(out) + " at " +
+                           std::to_string(t.partOffset) + " or is read after it is written");
+  }
+  return Status::ok();
+}
+
+// Whether tensors i and j may overlap: one in the buffer of a Concat part,
+// the other that Concat's output.
+bool partOfOther(const MemoryPlan& plan, const std::vector<size_t>& root, size_t i, size_t j) {
+  auto partOf = [&](size_t a, size_t b) {
+    const PlannedTensor& r = plan.tensors[root[a]];
+    return r.reuse == Reuse::kConcatPart && r.sharesWith == static_cast<int32_t>(b);
+  };
+  return partOf(i, j) || partOf(j, i);
 }
 
 }  // namespace
@@ -57,6 +93,9 @@ Status checkPlan(const MemoryPlan& plan) {
   }
   auto root = buffersOf(plan);
   if (!root) return root.error();
+  for (size_t i = 0; i < ts.size(); ++i)
+    if (ts[i].reuse == Reuse::kConcatPart)
+      if (Status st = concatPartFits(plan, *root, i); !st) return st;
   // In place: everything already in the buffer dies where the new tensor is written.
   for (size_t i = 0; i < ts.size(); ++i) {
     if (ts[i].reuse != Reuse::kInPlace) continue;
@@ -68,7 +107,8 @@ Status checkPlan(const MemoryPlan& plan) {
   }
   for (size_t i = 0; i < ts.size(); ++i)
     for (size_t j = i + 1; j < ts.size(); ++j)
-      if ((*root)[i] != (*root)[j] && overlapInTime(ts[i], ts[j]) && overlapInMemory(ts[i], ts[j]))
+      if ((*root)[i] != (*root)[j] && overlapInTime(ts[i], ts[j]) &&
+          overlapInMemory(ts[i], ts[j]) && !partOfOther(plan, *root, i, j))
         return internalError("memory plan: " + describe(ts[i]) + " and " + describe(ts[j]) +
                              " are live at the same time in overlapping memory");
   return Status::ok();

@@ -2,7 +2,9 @@
 // two tensors with overlapping lifetimes overlap in memory unless one is a
 // view of the other, and every in-place reuse takes a buffer nothing still
 // reads (not a graph output; every earlier tensor of that buffer ends where
-// the reuse begins).
+// the reuse begins). A Concat part may overlap its own Concat's output and
+// nothing else: it lies inside it at its partOffset and dies where the Concat
+// writes it.
 #pragma once
 
 #include "core/exec/memory/memory_plan.h"

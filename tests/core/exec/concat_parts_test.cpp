@@ -1,0 +1,372 @@
+// Concat parts (memory_plan.h): a Concat's inputs written at their offsets
+// inside its output, so the Concat copies nothing. The plan does it only
+// where it may (structural and negative cases), the checker accepts exactly
+// a part inside its own Concat's output, and runs on the plan give the same
+// bytes as runs without it (PASSLAB_CONCAT_PARTS=0) and without any plan.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "core/analysis/shape_inference.h"
+#include "core/exec/executor.h"
+#include "core/exec/memory/memory_plan.h"
+#include "core/exec/memory/plan_check.h"
+#include "tests/core/exec/exec_test_util.h"
+
+namespace passlab::exec::memory {
+namespace {
+
+std::unique_ptr<Executor> executorFor(const std::string& text, bool memoryPlan = true) {
+  ir::Model model = testutil::parseModel(text);
+  analysis::inferShapes(model);
+  ExecutorOptions o;
+  o.memoryPlan = memoryPlan;
+  auto ex = Executor::create(model, o);
+  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
+  return ex ? std::move(ex).value() : nullptr;
+}
+
+// The plan the executor runs on, checked.
+MemoryPlan executionPlanOf(const std::string& text) {
+  auto ex = executorFor(text);
+  if (!ex) return {};
+  auto plan = planMemory(ex->compiled(), nullptr, PlanOptions::forExecution());
+  EXPECT_TRUE(plan) << (plan ? "" : plan.error().message());
+  if (!plan) return {};
+  Status st = checkPlan(*plan);
+  EXPECT_TRUE(st) << (st ? "" : st.error().message());
+  return std::move(plan).value();
+}
+
+const PlannedTensor& tensorNamed(const MemoryPlan& plan, const std::string& name) {
+  for (const PlannedTensor& t : plan.tensors)
+    if (t.name == name) return t;
+  ADD_FAILURE() << "no planned tensor '" << name << "'";
+  static PlannedTensor none;
+  return none;
+}
+
+// Turns concat parts off while alive.
+class ConcatPartsOff {
+ public:
+  ConcatPartsOff() { setenv("PASSLAB_CONCAT_PARTS", "0", 1); }
+  ~ConcatPartsOff() { unsetenv("PASSLAB_CONCAT_PARTS"); }
+};
+
+// a and b (16 x 4 floats: 256 bytes each) along axis 1 of batch 1.
+const char* kTwoParts = R"(
+  main (float[1,16,4] x) => (float[1,32,4] y) {
+    a = Relu(x)
+    b = Sigmoid(x)
+    c = Concat <axis = 1> (a, b)
+    y = Neg(c)
+  })";
+
+// "v, v, ..." n times: a Constant's values.
+std::string filled(int n, const std::string& v) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + v;
+  return s;
+}
+
+// ---- structure -----------------------------------------------------------
+
+TEST(ConcatParts, InputsAreWrittenInsideTheConcatsOutput) {
+  MemoryPlan p = executionPlanOf(kTwoParts);
+  const PlannedTensor& a = tensorNamed(p, "a");
+  const PlannedTensor& b = tensorNamed(p, "b");
+  const PlannedTensor& c = tensorNamed(p, "c");
+  EXPECT_EQ(a.reuse, Reuse::kConcatPart);
+  EXPECT_EQ(b.reuse, Reuse::kConcatPart);
+  EXPECT_EQ(a.offset, c.offset);
+  EXPECT_EQ(b.offset, c.offset + 256);
+  EXPECT_EQ(p.concatPartCount, 2);
+  // c's buffer (512 bytes) is the whole plan: y takes it in place.
+  EXPECT_EQ(p.peak, 512u);
+}
+
+TEST(ConcatParts, PeakWithoutThemIsNotLower) {
+  MemoryPlan on = executionPlanOf(kTwoParts);
+  ConcatPartsOff off;
+  MemoryPlan without = executionPlanOf(kTwoParts);
+  EXPECT_EQ(without.concatPartCount, 0);
+  EXPECT_EQ(tensorNamed(without, "a").reuse, Reuse::kNone);
+  EXPECT_LE(on.peak, without.peak);
+  EXPECT_LT(on.peak, without.peak);  // 512 against a + b + c live at the Concat
+}
+
+TEST(ConcatParts, AnyAxisAfterLeadingOnes) {
+  MemoryPlan p = executionPlanOf(R"(
+    main (float[1,1,8,8] x) => (float[1,1,16,8] y) {
+      a = Relu(x)
+      b = Neg(x)
+      y = Concat <axis = -2> (a, b)
+    })");
+  EXPECT_EQ(tensorNamed(p, "a").reuse, Reuse::kConcatPart);
+  EXPECT_EQ(tensorNamed(p, "b").reuse, Reuse::kConcatPart);  // y is a graph output: fine
+}
+
+// ---- where it must not happen ----------------------------------------------
+
+void expectNoParts(const std::string& text, const std::string& why) {
+  SCOPED_TRACE(why);
+  MemoryPlan p = executionPlanOf(text);
+  EXPECT_EQ(p.concatPartCount, 0);
+  for (const PlannedTensor& t : p.tensors) EXPECT_NE(t.reuse, Reuse::kConcatPart) << t.name;
+}
+
+TEST(ConcatParts, NotForAPartAnotherNodeReads) {
+  expectNoParts(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y, float[1,16,4] z) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      c = Concat <axis = 1> (a, b)
+      z = Neg(a)
+      y = Neg(c)
+    })",
+                "a read by another node");
+}
+
+TEST(ConcatParts, NotForAGraphOutputOrAGraphInputOrAnInitializer) {
+  expectNoParts(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y, float[1,16,4] a) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })",
+                "a is a graph output");
+  expectNoParts(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y) {
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (x, b)
+    })",
+                "x is a graph input");
+  expectNoParts(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y) {
+      w = Constant <value = float[1,16,4] {)" +
+                    filled(64, "1.0") + R"(}> ()
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (w, b)
+    })",
+                "w is a Constant");
+}
+
+TEST(ConcatParts, APartWrittenInPlaceMovesWithTheBufferItWasWrittenOver) {
+  MemoryPlan p = executionPlanOf(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y) {
+      a = Relu(x)
+      a2 = Sigmoid(a)
+      b = Neg(x)
+      y = Concat <axis = 1> (b, a2)
+    })");
+  const PlannedTensor& a = tensorNamed(p, "a");
+  const PlannedTensor& a2 = tensorNamed(p, "a2");
+  ASSERT_EQ(a2.reuse, Reuse::kInPlace);
+  EXPECT_EQ(a.reuse, Reuse::kConcatPart);  // the buffer's first tensor
+  EXPECT_EQ(a.offset, tensorNamed(p, "y").offset + 256);
+  EXPECT_EQ(a2.offset, a.offset);
+  EXPECT_EQ(p.concatPartCount, 2);
+}
+
+TEST(ConcatParts, NotForABufferAViewKeepsAlivePastTheConcat) {
+  expectNoParts(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y, float[1,64] z) {
+      a = Relu(x)
+      f = Flatten <axis = 0> (a)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+      z = Neg(f)
+    })",
+                "f, a view of a, read after the Concat");
+}
+
+TEST(ConcatParts, NotAlongAnInnerAxisWithOuterSizeAboveOne) {
+  expectNoParts(R"(
+    main (float[2,16,4] x) => (float[2,32,4] y) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })",
+                "batch 2 along axis 1");
+}
+
+TEST(ConcatParts, NotForTheSameValueTwice) {
+  expectNoParts(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y) {
+      a = Relu(x)
+      y = Concat <axis = 1> (a, a)
+    })",
+                "a twice");
+}
+
+TEST(ConcatParts, NotForAPartASubgraphNodeWrites) {
+  expectNoParts(R"(
+    main (bool k, float[1,16,4] x) => (float[1,32,4] y) {
+      a = If <then_branch = g1 () => (float[1,16,4] t) { t = Neg(x) },
+              else_branch = g2 () => (float[1,16,4] e) { e = Relu(x) }> (k)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })",
+                "a written by an If");
+}
+
+TEST(ConcatParts, NotWhereAPartWouldStartOffTheArenasAlignment) {
+  expectNoParts(R"(
+    main (float[1,3,1] x) => (float[1,6,1] y) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })",
+                "12-byte parts");
+}
+
+// ---- the checker -------------------------------------------------------------
+
+// A 128-byte part p of c at partOffset 128, and a tensor q.
+MemoryPlan partPlan(uint64_t partOffset, uint64_t qOffset) {
+  MemoryPlan p;
+  p.stepCount = 4;
+  PlannedTensor part{.name = "p", .bytes = 128, .size = 128, .first = 0, .last = 2};
+  part.reuse = Reuse::kConcatPart;
+  part.sharesWith = 2;
+  part.partOffset = partOffset;
+  part.offset = partOffset;
+  p.tensors.push_back(part);
+  p.tensors.push_back(
+      {.name = "q", .bytes = 64, .size = 64, .first = 1, .last = 1, .offset = qOffset});
+  p.tensors.push_back({.name = "c", .bytes = 256, .size = 256, .first = 2, .last = 4});
+  p.peak = 320;
+  return p;
+}
+
+TEST(ConcatPartsCheck, AcceptsAPartInsideItsConcatsOutput) {
+  Status st = checkPlan(partPlan(128, 256));
+  EXPECT_TRUE(st) << (st ? "" : st.error().message());
+  // q may use the bytes of c that no part holds while c is not written.
+  EXPECT_TRUE(checkPlan(partPlan(128, 0)));
+}
+
+TEST(ConcatPartsCheck, RejectsAPartOutsideItsConcatOrOverlappingAnotherTensor) {
+  EXPECT_FALSE(checkPlan(partPlan(192, 256)));  // past c's end
+  Status st = checkPlan(partPlan(128, 128));    // q inside the live part
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("'q'"), std::string::npos) << st.error().message();
+  MemoryPlan p = partPlan(128, 256);
+  p.tensors[0].last = 3;  // read after the Concat
+  EXPECT_FALSE(checkPlan(p));
+  p = partPlan(128, 256);
+  p.tensors[0].sharesWith = 1;  // not a Concat's output
+  EXPECT_FALSE(checkPlan(p));
+}
+
+// ---- runs --------------------------------------------------------------------
+
+std::vector<std::byte> bytesOf(const ir::Tensor& t) {
+  return {t.bytes().begin(), t.bytes().end()};
+}
+
+Tensor ramp(Dims dims) {
+  Tensor t = Tensor::zeros(ir::DataType::kFloat, std::move(dims));
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.mutableData<float>()[i] = -3.0f + 0.37f * static_cast<float>(i % 23);
+  return t;
+}
+
+// Runs `text` three ways (on the plan, on the plan without concat parts,
+// without a plan) twice each and expects the same bytes; returns the plan's
+// concat parts.
+int expectSameOutputs(const std::string& text, const NamedInputs& inputs) {
+  auto on = executorFor(text);
+  std::unique_ptr<Executor> noParts;
+  {
+    ConcatPartsOff off;
+    noParts = executorFor(text);
+    if (noParts) (void)noParts->run(inputs);  // its plan is made now, without parts
+  }
+  auto noPlan = executorFor(text, false);
+  if (!on || !noParts || !noPlan) return -1;
+  for (int run = 0; run < 2; ++run) {
+    auto a = on->run(inputs);
+    auto b = noParts->run(inputs);
+    auto c = noPlan->run(inputs);
+    EXPECT_TRUE(a && b && c);
+    if (!a || !b || !c) return -1;
+    EXPECT_EQ(a->memory.counts.fellBack, 0);
+    for (size_t i = 0; i < a->outputs.size(); ++i) {
+      EXPECT_EQ(bytesOf(a->outputs[i]), bytesOf(b->outputs[i])) << a->outputNames[i];
+      EXPECT_EQ(bytesOf(a->outputs[i]), bytesOf(c->outputs[i])) << a->outputNames[i];
+    }
+  }
+  auto plan = planMemory(on->compiled(), nullptr, PlanOptions::forExecution());
+  return plan ? plan->concatPartCount : -1;
+}
+
+TEST(ConcatPartsRun, SameBytesWithAndWithoutThem) {
+  EXPECT_EQ(expectSameOutputs(kTwoParts, {{"x", ramp({1, 16, 4})}}), 2);
+  // Three parts, one of them from a Conv; the Concat output read twice.
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[1,16,4,4] x) => (float[1,48,4,4] y, float[1,48,4,4] z) {
+      w = Constant <value = float[16,16,1,1] {)" +
+                                  filled(256, "0.5") + R"(}> ()
+      a = Conv(x, w)
+      b = Relu(x)
+      d = Sigmoid(x)
+      c = Concat <axis = 1> (a, b, d)
+      y = Neg(c)
+      z = Relu(c)
+    })",
+                              {{"x", ramp({1, 16, 4, 4})}}),
+            3);
+  // Not parts (batch 2): the Concat copies as before.
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[2,16,4] x) => (float[2,32,4] y) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })",
+                              {{"x", ramp({2, 16, 4})}}),
+            0);
+}
+
+// Random chains of unary ops and Concats along axis 0 of [rows, 16] floats
+// (64 bytes a row): plans valid, outputs the same three ways.
+std::string randomConcatGraph(std::mt19937& rng) {
+  std::vector<std::pair<std::string, int>> values = {{"x", 1}};
+  std::string body;
+  int n = std::uniform_int_distribution<int>(3, 14)(rng);
+  static const char* kUnary[] = {"Relu", "Sigmoid", "Neg", "Identity"};
+  for (int i = 0; i < n; ++i) {
+    std::string out = "v" + std::to_string(i);
+    auto pick = [&] { return values[rng() % values.size()]; };
+    auto a = pick();
+    if (rng() % 2 == 0 || a.second > 8) {
+      body += out + " = " + kUnary[rng() % 4] + "(" + a.first + ")\n";
+      values.push_back({out, a.second});
+    } else {
+      auto b = pick();
+      body += out + " = Concat <axis = 0> (" + a.first + ", " + b.first + ")\n";
+      values.push_back({out, a.second + b.second});
+    }
+  }
+  const auto& last = values.back();
+  return "main (float[1,16] x) => (float[" + std::to_string(last.second) + ",16] " + last.first +
+         ") {\n" + body + "}";
+}
+
+TEST(ConcatPartsRun, RandomGraphsGiveValidPlansAndTheSameBytes) {
+  std::mt19937 rng(27);
+  int parts = 0;
+  for (int g = 0; g < 60; ++g) {
+    std::string text = randomConcatGraph(rng);
+    SCOPED_TRACE(text);
+    executionPlanOf(text);  // checks the plan
+    int n = expectSameOutputs(text, {{"x", ramp({1, 16})}});
+    ASSERT_GE(n, 0);
+    parts += n;
+  }
+  EXPECT_GT(parts, 0);  // the generator exercises concat parts
+}
+
+}  // namespace
+}  // namespace passlab::exec::memory

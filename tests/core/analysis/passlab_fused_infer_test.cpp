@@ -1,5 +1,5 @@
 // ai.passlab FusedConv, FusedGemm, FusedElementwise, FusedAttention,
-// FusedLayerNorm and FusedSoftmax: shapes
+// FusedLayerNorm, FusedSoftmax and FusedConvInteger (channels_last or not): shapes
 // and element types (the ops have no schema, so the rules give both), and the
 // output of the `fused` level typed on every value.
 #include <gtest/gtest.h>
@@ -45,6 +45,18 @@ TEST(PasslabFusedInfer, EveryOpGetsShapeAndType) {
   EXPECT_EQ(r.type("y8"), "float[B,S,768]");
   EXPECT_EQ(r.type("sum"), "float[B,S,768]");
   EXPECT_EQ(r.type("y9"), "float[B,12,S,T]");
+}
+
+TEST(PasslabFusedInfer, FusedConvIntegerChannelsFirstAndLast) {
+  auto r = inferText(std::string(kHeader) + R"(
+    main (uint8[N,3,32,40] x, uint8[N,32,40,3] xl, int8[16,3,3,3] w, uint8 zx, float[16] s)
+        => (float y1, float y2) {
+      y1 = ai.passlab.FusedConvInteger <pads = [1, 1, 1, 1], strides = [2, 2]> (x, w, zx, , s)
+      y2 = ai.passlab.FusedConvInteger <pads = [1, 1, 1, 1], strides = [2, 2], channels_last = 1> (xl, w, zx, , s)
+    })");
+  EXPECT_TRUE(r.report.failures.empty()) << r.report.failures.front();
+  EXPECT_EQ(r.type("y1"), "float[N,16,16,20]");
+  EXPECT_EQ(r.type("y2"), "float[N,16,20,16]");
 }
 
 TEST(PasslabFusedInfer, MismatchesFail) {

@@ -1,5 +1,6 @@
 // Concat, Gather and Slice: copies of blocks chosen by index.
 #include <algorithm>
+#include <cstring>
 
 #include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
@@ -40,6 +41,8 @@ class Concat final : public Kernel {
     }
     if (outer == 1) dropPartsInPlace(xs, offsets, *y);
     if (xs.empty()) return Status::ok();
+    std::vector<Tensor> copies;
+    readOverlapsFromCopies(xs, copies, *y);
     const auto jobs = static_cast<int64_t>(outer * static_cast<int64_t>(xs.size()));
     parallelFor(jobs, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (outBlock + 1)),
                 [&](int64_t b, int64_t e) {
@@ -71,6 +74,23 @@ class Concat final : public Kernel {
     }
     xs.resize(kept);
     offsets.resize(kept);
+  }
+
+  // Inputs that lie inside `y`'s memory but not at their place (a plan that
+  // did not know the run's dims) are read from copies: writing `y` would
+  // overwrite them.
+  static void readOverlapsFromCopies(std::vector<const Tensor*>& xs, std::vector<Tensor>& copies,
+                                     const Tensor& y) {
+    const auto* begin = static_cast<const std::byte*>(y.raw());
+    const auto* end = begin + y.byteSize();
+    copies.reserve(xs.size());
+    for (const Tensor*& x : xs) {
+      const auto* at = static_cast<const std::byte*>(x->raw());
+      if (x->byteSize() == 0 || at + x->byteSize() <= begin || at >= end) continue;
+      copies.push_back(Tensor::zeros(x->dtype(), x->dims()));
+      std::memcpy(copies.back().mutableRaw(), x->raw(), x->byteSize());
+      x = &copies.back();
+    }
   }
 
  private:
@@ -113,6 +133,23 @@ class Gather final : public Kernel {
                   }
                 });
     return Status::ok();
+  }
+
+  // Inputs that lie inside `y`'s memory but not at their place (a plan that
+  // did not know the run's dims) are read from copies: writing `y` would
+  // overwrite them.
+  static void readOverlapsFromCopies(std::vector<const Tensor*>& xs, std::vector<Tensor>& copies,
+                                     const Tensor& y) {
+    const auto* begin = static_cast<const std::byte*>(y.raw());
+    const auto* end = begin + y.byteSize();
+    copies.reserve(xs.size());
+    for (const Tensor*& x : xs) {
+      const auto* at = static_cast<const std::byte*>(x->raw());
+      if (x->byteSize() == 0 || at + x->byteSize() <= begin || at >= end) continue;
+      copies.push_back(Tensor::zeros(x->dtype(), x->dims()));
+      std::memcpy(copies.back().mutableRaw(), x->raw(), x->byteSize());
+      x = &copies.back();
+    }
   }
 
  private:

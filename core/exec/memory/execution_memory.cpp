@@ -1,5 +1,6 @@
 #include "core/exec/memory/execution_memory.h"
 
+#include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/input_sizes.h"
 #include "core/exec/memory/plan_check.h"
 
@@ -61,9 +62,10 @@ const BlockLayout* ExecutionMemory::prepare(const ir::Model& model, const Compil
   std::string signature = signatureOf(inputs);
   if (signature != signature_ || stage_ == Stage::kFresh) {
     signature_ = signature;
-    std::vector<uint64_t> sizes = sizesForInputs(model, graph, inputs);
-    bool planned = adopt(planMemory(graph, &sizes, PlanOptions::forExecution()), graph,
-                         PlanSource::kInputShapes);
+    InputShapes shapes = shapesForInputs(model, graph, inputs);
+    bool planned =
+        adopt(planMemory(graph, &shapes.bytes, PlanOptions::forExecution(), &shapes.dims), graph,
+              PlanSource::kInputShapes);
     stage_ = planned ? Stage::kPlanned : Stage::kRecording;
   }
   switch (stage_) {

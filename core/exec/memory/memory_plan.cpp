@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/exec/kept_values.h"
+#include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/offsets.h"
 #include "core/support/strings.h"
 
@@ -247,19 +248,24 @@ bool concatKernelsSkipParts(const Step& step) {
 }
 
 // Whether every dim of the Concat's output before its axis is 1 (each input
-// is then one contiguous range of the output), from the output's static shape.
-bool partsAreContiguous(const ir::Node& concat, const ir::Value* out) {
+// is then one contiguous range of the output): from the output's static
+// shape, else from `known` (the dims inferred for a run's input shapes).
+bool partsAreContiguous(const ir::Node& concat, const ir::Value* out,
+                        const std::optional<std::vector<int64_t>>* known) {
+  std::vector<int64_t> dims;
   const ir::Type& t = out->type();
-  if (!t.isTensor() || !t.hasShape()) return false;
-  const auto& dims = t.shape()->dims();
+  if (t.isTensor() && t.hasShape() && t.shape()->isStatic())
+    dims = *t.shape()->staticDims();
+  else if (known != nullptr && known->has_value())
+    dims = **known;
+  else
+    return false;
   auto rank = static_cast<int64_t>(dims.size());
   int64_t axis = concat.attrInt("axis", 1);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return false;
-  for (int64_t d = 0; d < axis; ++d) {
-    const auto& dim = dims[static_cast<size_t>(d)];
-    if (!dim.isStatic() || dim.value() != 1) return false;
-  }
+  for (int64_t d = 0; d < axis; ++d)
+    if (dims[static_cast<size_t>(d)] != 1) return false;
   return true;
 }
 
@@ -327,7 +333,7 @@ std::vector<size_t> concatParts(const CompiledGraph& g, size_t s, size_t out,
 // goes there too.
 void shareConcatParts(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buffers& buffers,
                       const std::vector<bool>& dropped, const PlanOptions& options,
-                      MemoryPlan& plan) {
+                      const SlotDims* slotDims, MemoryPlan& plan) {
   auto bySlot = indexBySlot(tensors);
   auto reads = readsPerSlot(g);
   std::vector<std::vector<size_t>> membersOf(tensors.size());
@@ -340,7 +346,9 @@ void shareConcatParts(const CompiledGraph& g, std::vector<PlannedTensor>& tensor
     auto out = bySlot.find(step.outputs[0]);
     if (out == bySlot.end() || dropped[out->second]) continue;
     const ir::Value* v = g.slotValues[static_cast<size_t>(step.outputs[0])];
-    if (!partsAreContiguous(*step.node, v)) continue;
+    const auto outSlot = static_cast<size_t>(step.outputs[0]);
+    bool dimsKnown = slotDims != nullptr && outSlot < slotDims->size();
+    if (!partsAreContiguous(*step.node, v, dimsKnown ? &(*slotDims)[outSlot] : nullptr)) continue;
     auto parts =
         concatParts(g, s, out->second, tensors, buffers, dropped, bySlot, reads, membersOf);
     uint64_t offset = 0;
@@ -449,6 +457,12 @@ bool sizesKnownAhead(const CompiledGraph& graph) {
 Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
                                 const std::vector<uint64_t>* observedBytes,
                                 const PlanOptions& options) {
+  return planMemory(graph, observedBytes, options, nullptr);
+}
+
+Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
+                                const std::vector<uint64_t>* observedBytes,
+                                const PlanOptions& options, const SlotDims* dims) {
   MemoryPlan plan;
   plan.stepCount = static_cast<int32_t>(graph.steps.size());
   for (const Step& step : graph.steps)
@@ -463,7 +477,7 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   shareViews(graph, *tensors, buffers, dropped, plan);
   shareInPlace(graph, *tensors, buffers, dropped, options, plan);
   if (options.inPlace && options.concatParts && !concatPartsTurnedOff())
-    shareConcatParts(graph, *tensors, buffers, dropped, options, plan);
+    shareConcatParts(graph, *tensors, buffers, dropped, options, dims, plan);
   plan.tensors = std::move(tensors).value();
   placeBuffers(plan, buffers, dropped, options.hillClimbBudget);
   removeDropped(plan.tensors, dropped);

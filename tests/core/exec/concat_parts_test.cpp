@@ -10,6 +10,7 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/memory_plan.h"
 #include "core/exec/memory/plan_check.h"
 #include "tests/core/exec/exec_test_util.h"
@@ -366,6 +367,48 @@ TEST(ConcatPartsRun, RandomGraphsGiveValidPlansAndTheSameBytes) {
     parts += n;
   }
   EXPECT_GT(parts, 0);  // the generator exercises concat parts
+}
+
+// A batch dim N: the types give no dims before the axis, the dims inferred
+// for each run's input shapes do.
+const char* kBatchN = R"(
+  main (float[N,16,4] x) => (float[N,32,4] y) {
+    a = Relu(x)
+    b = Sigmoid(x)
+    c = Concat <axis = 1> (a, b)
+    y = Neg(c)
+  })";
+
+TEST(ConcatPartsRun, PlansFromInputShapesUseTheInferredDims) {
+  ir::Model model = testutil::parseModel(kBatchN);
+  auto ex = Executor::create(model);  // no inference: the types hold N
+  ASSERT_TRUE(ex);
+  const CompiledGraph& g = (*ex)->compiled();
+  for (int64_t n : {1, 2}) {
+    SCOPED_TRACE(n);
+    InputShapes shapes = shapesForInputs(model, g, {{"x", Value(ramp({n, 16, 4}))}});
+    auto withDims = planMemory(g, &shapes.bytes, PlanOptions::forExecution(), &shapes.dims);
+    auto without = planMemory(g, &shapes.bytes, PlanOptions::forExecution());
+    ASSERT_TRUE(withDims && without);
+    EXPECT_TRUE(checkPlan(*withDims));
+    EXPECT_EQ(withDims->concatPartCount, n == 1 ? 2 : 0);
+    EXPECT_EQ(without->concatPartCount, 0);
+  }
+}
+
+TEST(ConcatPartsRun, SameBytesWhenTheBatchChangesBetweenRuns) {
+  auto on = executorFor(kBatchN);
+  auto noPlan = executorFor(kBatchN, false);
+  ASSERT_TRUE(on && noPlan);
+  for (int64_t n : {1, 2, 1, 3, 1}) {
+    SCOPED_TRACE(n);
+    NamedInputs in = {{"x", ramp({n, 16, 4})}};
+    auto a = on->run(in);
+    auto b = noPlan->run(in);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->memory.source, PlanSource::kInputShapes);
+    EXPECT_EQ(bytesOf(a->outputs[0]), bytesOf(b->outputs[0]));
+  }
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ struct NoiseOptions {
   double multiple = 16;  // how many floors a pass may deviate by
   double ulps = 1;       // the largest step, in units in the last place of the weight's type
   uint64_t seed = 0x9e3779b97f4a7c15ull;
-  StepRule steps{};  // outputs on a quantization grid (quant_steps.h)
+  StepRule steps{};  // outputs on a quantization grid (quant_steps.h; off by default)
 };
 
 // Largest |perturbed - reference| per tensor name. A tensor whose perturbed

@@ -247,6 +247,15 @@ bool ExecOutputChecker::withinGrid(NumericCheck& c, const ir::Tensor& got, const
                    str::printed("%g", rule.maxSteps), str::printed("%.3g", step));
     return false;
   }
+  const double share =
+      n.compared > 0 ? static_cast<double>(n.moved) / static_cast<double>(n.compared) : 0;
+  if (share <= rule.maxShare && n.worstChannelShare > rule.maxChannelShare) {
+    why =
+        Text::of("channel %1: %2 of its elements moved by a quantization step of %3 (at most %4)",
+                 std::to_string(n.worstChannel), str::printed("%.2g%%", 100 * n.worstChannelShare),
+                 str::printed("%.3g", step), str::printed("%g%%", 100 * rule.maxChannelShare));
+    return false;
+  }
   if (!withinSteps(n, rule)) {
     why = Text::of("%1 of %2 elements moved by a quantization step of %3 (%4, at most %5)",
                    std::to_string(n.moved), std::to_string(n.compared), str::printed("%.3g", step),
@@ -350,7 +359,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
       double ma = 0, mr = 0;
       bool close = allClose(it->second, want, ma, mr, why, allowance(floors_, name));
       // An output on a quantization grid is judged in steps of it instead.
-      if (auto grid = steps_.find(name); grid != steps_.end() &&
+      if (auto grid = steps_.find(name); noise_.steps.enabled && grid != steps_.end() &&
                                          it->second.dtype() == want.dtype() &&
                                          it->second.dims() == want.dims()) {
         why = Text();

@@ -477,6 +477,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "channel %1 is not zero in %2, which the other input of %3 adds"),
       QT_TRANSLATE_NOOP("core", "channel %1 is not zero where %2 reads it: only a depthwise Conv's zero filter on the way would make it constant"),
       QT_TRANSLATE_NOOP("core", "channel %1 stays: it carries the constants of %2 other dead channels into the Convs that pad them"),
+      QT_TRANSLATE_NOOP("core", "channel %1: %2 of its elements moved by a quantization step of %3 (at most %4)"),
       QT_TRANSLATE_NOOP("core", "compare needs the original and the optimized model"),
       QT_TRANSLATE_NOOP("core", "compared by Equal with %1 (the largest) in %2"),
       QT_TRANSLATE_NOOP("core", "compared by Equal with %1 in %2"),

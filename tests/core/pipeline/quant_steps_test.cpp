@@ -5,8 +5,11 @@
 // 1%, a wrong zero point, a miswired residual Add) fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +34,8 @@ ir::Tensor floats(const std::vector<float>& v) {
 TEST(QuantSteps, OutputsOnAGridAndOutputsOffIt) {
   ir::Model m =
       parse(R"(main (uint8[1,4] q, uint8[1,4] r) => (float[4] a, float[1,4] s, float[1,4] t,
-                                                        float[1,4] p, uint8[1,4] u) 
+                                                        float[1,4] p, uint8[1,4] u,
+                                                        uint8[1,4] v, uint8[1,4] w) 
 <float s1 = {0.5}, uint8 z1 = {128}, float s2 = {0.25}, float[4] sc = {1, 2, 3, 4},
  int64[1] shape = {4}>
 {
@@ -42,13 +46,46 @@ TEST(QuantSteps, OutputsOnAGridAndOutputsOffIt) {
   t = Softmax(d1)
   p = DequantizeLinear <axis = 1> (q, sc, z1)
   u = Identity(q)
+  v = QuantizeLinear(d1, s1, z1)
+  w = Reshape(v, shape)
 })");
   std::map<std::string, double> steps = outputSteps(m);
   EXPECT_EQ(steps.at("a"), 0.5);    // through a Reshape
   EXPECT_EQ(steps.at("s"), 0.75);   // a step of each addend
   EXPECT_EQ(steps.count("t"), 0u);  // a float tail: no grid
   EXPECT_EQ(steps.count("p"), 0u);  // per-axis scales: not judged in steps
-  EXPECT_EQ(steps.at("u"), 1.0);    // an 8-bit output
+  EXPECT_EQ(steps.count("u"), 0u);  // 8-bit data, not a quantization: exact
+  EXPECT_EQ(steps.at("v"), 1.0);    // a quantized output
+  EXPECT_EQ(steps.at("w"), 1.0);    // through a Reshape
+}
+
+TEST(QuantSteps, OneChannelMovedFailsWhereTheWholeOutputWouldPass) {
+  const StepRule rule;  // at most 1% of the elements, 5% of a channel of 64 or more
+  const std::vector<int64_t> dims{1, 16, 100};
+  std::vector<float> want(1600, 0.5f);
+  const auto tensor = [&](const std::vector<float>& v) {
+    return ir::Tensor::fromVector<float>(ir::DataType::kFloat, dims, v);
+  };
+  std::vector<float> got = want;
+  for (int i = 0; i < 10; ++i) got[3 * 100 + 7 * i] += 0.5f;  // 10% of channel 3
+  StepCount c = countSteps(tensor(got), tensor(want), 0.5, 0, rule);
+  EXPECT_EQ(c.moved, 10);  // 0.6% of the output
+  EXPECT_EQ(c.worstChannel, 3);
+  EXPECT_DOUBLE_EQ(c.worstChannelShare, 0.1);
+  EXPECT_FALSE(withinSteps(c, rule));
+  got = want;
+  for (int i = 0; i < 10; ++i) got[i * 100 + 7 * i] += 0.5f;  // one in each of 10 channels
+  c = countSteps(tensor(got), tensor(want), 0.5, 0, rule);
+  EXPECT_DOUBLE_EQ(c.worstChannelShare, 0.01);
+  EXPECT_TRUE(withinSteps(c, rule));
+  // Channels of fewer than 64 elements are not judged alone.
+  const std::vector<int64_t> wide{1, 400, 4};
+  got = want;
+  for (int i = 0; i < 10; ++i) got[static_cast<size_t>(4 * i)] += 0.5f;
+  c = countSteps(ir::Tensor::fromVector<float>(ir::DataType::kFloat, wide, got),
+                 ir::Tensor::fromVector<float>(ir::DataType::kFloat, wide, want), 0.5, 0, rule);
+  EXPECT_EQ(c.worstChannel, -1);
+  EXPECT_TRUE(withinSteps(c, rule));
 }
 
 TEST(QuantSteps, CountsElementsInSteps) {
@@ -91,8 +128,12 @@ ir::Model loadCorpus(const std::string& name) {
   return m;
 }
 
-std::unique_ptr<ExecOutputChecker> checkerOf(const ir::Model& m) {
-  auto checker = ExecOutputChecker::create(m, 3, {});
+// A checker of `m` on 3 input sets, with the step rule on (`steps`) or as by
+// default (off: quantized outputs held to the fixed tolerance).
+std::unique_ptr<ExecOutputChecker> checkerOf(const ir::Model& m, bool steps = true) {
+  NoiseOptions noise;
+  noise.steps.enabled = steps;
+  auto checker = ExecOutputChecker::create(m, 3, {}, noise);
   EXPECT_TRUE(checker) << checker.error().message();
   return checker ? std::move(*checker) : nullptr;
 }
@@ -119,6 +160,37 @@ void scaleInitializer(ir::Model& m, ir::Value* v, float f) {
     values[i] = static_cast<float>(t->valueAsDouble(static_cast<int64_t>(i))) * f;
   m.graph().setInitializer(v,
                            ir::Tensor::fromVector<float>(ir::DataType::kFloat, t->dims(), values));
+}
+
+// Multiplies the last output channel of `conv`'s 8-bit weights (less their
+// zero point) by `f`, rounded and clamped, on a copy of its own.
+void scaleLastChannel(ir::Model& m, ir::Node* conv, double f) {
+  ir::Node* dq = dequantizeOf(conv, 1);
+  ASSERT_TRUE(dq && dq->input(0)->initializer());
+  const ir::Tensor* w = dq->input(0)->initializer();
+  const bool u8 = w->dtype() == ir::DataType::kUInt8;
+  ASSERT_TRUE(u8 || w->dtype() == ir::DataType::kInt8);
+  const ir::Tensor* z =
+      dq->inputs().size() > 2 && dq->input(2) ? dq->input(2)->initializer() : nullptr;
+  const double zp = z ? static_cast<double>(z->valueAsInt64(0)) : 0;
+  const int64_t perChannel = w->numel() / w->dims()[0];
+  std::vector<int64_t> values(static_cast<size_t>(w->numel()));
+  int changed = 0;
+  for (int64_t i = 0; i < w->numel(); ++i) {
+    values[static_cast<size_t>(i)] = w->valueAsInt64(i);
+    if (i < w->numel() - perChannel) continue;
+    const double v = std::round((static_cast<double>(w->valueAsInt64(i)) - zp) * f + zp);
+    const auto q = static_cast<int64_t>(std::clamp(v, u8 ? 0.0 : -128.0, u8 ? 255.0 : 127.0));
+    changed += q != values[static_cast<size_t>(i)];
+    values[static_cast<size_t>(i)] = q;
+  }
+  ASSERT_GT(changed, 0);
+  ir::Tensor planted =
+      u8 ? ir::Tensor::fromVector<uint8_t>(w->dtype(), w->dims(),
+                                           std::vector<uint8_t>(values.begin(), values.end()))
+         : ir::Tensor::fromVector<int8_t>(w->dtype(), w->dims(),
+                                          std::vector<int8_t>(values.begin(), values.end()));
+  dq->setInput(0, m.graph().addInitializer("planted_weights_" + conv->name(), std::move(planted)));
 }
 
 struct PlantedBug {
@@ -194,6 +266,66 @@ TEST_P(QdqCorpus, PlantedBugsFail) {
     EXPECT_FALSE(c.passed);
     std::printf("%s %s: %s\n", GetParam(), bug.what.c_str(), c.detail.str().c_str());
   }
+}
+
+// Whether `conv`'s output reaches a graph output without passing another Conv.
+bool feedsAnOutputDirectly(const ir::Model& m, const ir::Node* conv) {
+  std::vector<const ir::Value*> todo{conv->output(0)};
+  std::set<const ir::Value*> seen;
+  while (!todo.empty()) {
+    const ir::Value* v = todo.back();
+    todo.pop_back();
+    if (!v || !seen.insert(v).second) continue;
+    for (const ir::Value* out : m.graph().outputs())
+      if (out == v) return true;
+    for (const ir::Use& use : v->uses())
+      if (use.node->opType() != "Conv")
+        for (const ir::Value* o : use.node->outputs()) todo.push_back(o);
+  }
+  return false;
+}
+
+// A bug confined to one output channel of one layer: the default (exact) rule
+// fails it wherever it is; the step rule fails it in a layer that feeds an
+// output directly (a large share of that output's channel moves), but not
+// always deeper, where the next layer spreads it over all its channels: the
+// reason the step rule is off by default.
+TEST_P(QdqCorpus, OneChannelBugs) {
+  PASSLAB_REQUIRE_CORPUS();
+  ir::Model m = loadCorpus(GetParam());
+  auto exact = checkerOf(m, false);
+  auto steps = checkerOf(m, true);
+  ASSERT_TRUE(exact && steps);
+  const size_t convs = nodesOf(m, "Conv").size();
+  int direct = 0;
+  for (size_t k = 0; k < convs; ++k) {
+    SCOPED_TRACE("Conv " + std::to_string(k));
+    ir::Model bugged = m.clone();
+    scaleLastChannel(bugged, nodesOf(bugged, "Conv")[k], 1.2);
+    EXPECT_FALSE(exact->check(bugged).passed);
+    NumericCheck c = steps->check(bugged);
+    const bool lastLayer = feedsAnOutputDirectly(bugged, nodesOf(bugged, "Conv")[k]);
+    if (lastLayer) EXPECT_FALSE(c.passed) << "worst channel share not judged";
+    direct += lastLayer;
+    std::printf("%s Conv %zu (%s) last channel x1.2, step rule: %s %s\n", GetParam(), k,
+                lastLayer ? "feeds an output" : "inner", c.passed ? "passes" : "fails",
+                c.detail.str().c_str());
+  }
+  EXPECT_GT(direct, 0);
+}
+
+// By default a QDQ model's outputs are held to the fixed tolerance: the
+// correct re-rounding rewrites are not exact, so the exact check rejects them
+// (they are lossy by name and judged against the budget).
+TEST_P(QdqCorpus, DefaultCheckStaysExact) {
+  PASSLAB_REQUIRE_CORPUS();
+  ir::Model m = loadCorpus(GetParam());
+  auto checker = checkerOf(m, false);
+  ASSERT_TRUE(checker);
+  ir::Model rewritten = testing::runPass("fuse_qdq_into_qlinear", m.clone()).model;
+  NumericCheck c = checker->check(rewritten);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.stepCompared, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, QdqCorpus,

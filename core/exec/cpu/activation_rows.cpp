@@ -4,6 +4,7 @@
 #include <emmintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/exec/cpu/sigmoid_rows.h"
@@ -142,6 +143,37 @@ void logRow(const float* x, float* y, int64_t n) {
     for (int64_t k = i; k < n; ++k) in[k - i] = x[k];
     _mm_storeu_ps(out, log4(_mm_loadu_ps(in)));
     for (int64_t k = i; k < n; ++k) y[k] = out[k - i];
+  }
+}
+
+// softplus(x) = max(x, 0) + log1p(t), t = exp(-|x|) in [0, 1] (nothing
+// overflows); log1p(t) = log(u) t / (u - 1) with u = 1 + t rounded (the
+// quotient undoes u's rounding), and t itself where u rounds to 1.
+void softplusRow(const float* x, float* y, int64_t n) {
+  constexpr int64_t kBlock = 256;
+  float t[kBlock], l[kBlock];
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = std::min(kBlock, n - i0);
+    for (int64_t j = 0; j < m; ++j) t[j] = -std::fabs(x[i0 + j]);
+    expRow(t, t, m);
+    for (int64_t j = 0; j < m; ++j) l[j] = 1.0f + t[j];
+    logRow(l, l, m);
+    int64_t j = 0;
+    const __m128 one = _mm_set1_ps(1.0f);
+    for (; j + 4 <= m; j += 4) {
+      const __m128 v = _mm_loadu_ps(x + i0 + j), tt = _mm_loadu_ps(t + j);
+      const __m128 u = _mm_add_ps(one, tt);
+      const __m128 isOne = _mm_cmpeq_ps(u, one);
+      const __m128 d = blend(isOne, one, _mm_sub_ps(u, one));  // never 0
+      const __m128 q = _mm_mul_ps(_mm_loadu_ps(l + j), _mm_div_ps(tt, d));
+      const __m128 pos = _mm_and_ps(_mm_cmpgt_ps(v, _mm_setzero_ps()), v);  // NaN: 0
+      _mm_storeu_ps(y + i0 + j, _mm_add_ps(pos, blend(isOne, tt, q)));
+    }
+    for (; j < m; ++j) {
+      const float v = x[i0 + j], u = 1.0f + t[j];
+      const float lp = u == 1.0f ? t[j] : l[j] * (t[j] / (u - 1.0f));
+      y[i0 + j] = (v > 0.0f ? v : 0.0f) + lp;
+    }
   }
 }
 

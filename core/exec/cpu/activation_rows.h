@@ -1,4 +1,4 @@
-// Mish and Elu over a float32 row, built on expRow (sigmoid_rows.h: AVX-512,
+// Mish, Elu and Softplus over a float32 row, built on expRow (sigmoid_rows.h: AVX-512,
 // AVX2 or 4 lanes, chosen at run time); the rest is plain loops the compiler
 // vectorizes at the build's baseline.
 //
@@ -9,20 +9,24 @@
 // Elu: alpha (e^x - 1) for x < 0, x otherwise; e^x - 1 is a Taylor
 // polynomial for x above ln(1/2), where the subtraction would cancel.
 //
+// Softplus: max(x, 0) + log1p(exp(-|x|)), log1p from logRow with the
+// (u - 1) correction.
 // Log: Cephes' logf on 4 SSE2 lanes (no exp), subnormals scaled first.
 //
 // Accuracy (tests/core/exec/activation_rows_test.cpp, against double over the
-// whole float range, on every path): the bounds kMishMaxUlp, kEluMaxUlp and kLogMaxUlp;
-// +-inf, NaN and -0 as the std:: formulas give.
+// whole float range, on every path): the bounds kMishMaxUlp, kEluMaxUlp,
+// kLogMaxUlp and kSoftplusMaxUlp; +-inf, NaN and -0 as the std:: formulas
+// give.
 #pragma once
 
 #include <cstdint>
 
 namespace passlab::exec::cpu {
 
-inline constexpr int64_t kMishMaxUlp = 4;  // 3 measured on every path
-inline constexpr int64_t kLogMaxUlp = 4;   // 1 measured
-inline constexpr int64_t kEluMaxUlp = 4;   // 2 measured on every path
+inline constexpr int64_t kMishMaxUlp = 4;      // 3 measured on every path
+inline constexpr int64_t kLogMaxUlp = 4;       // 1 measured
+inline constexpr int64_t kEluMaxUlp = 4;       // 2 measured on every path
+inline constexpr int64_t kSoftplusMaxUlp = 4;  // 2 measured on every path
 
 // y[i] = x[i] tanh(ln(1 + exp(x[i]))) for i in [0, n). y may be x (in place).
 void mishRow(const float* x, float* y, int64_t n);
@@ -32,5 +36,9 @@ void eluRow(const float* x, float alpha, float* y, int64_t n);
 
 // y[i] = ln(x[i]) for i in [0, n) on 4 lanes (SSE2; Cephes' logf). y may be x.
 void logRow(const float* x, float* y, int64_t n);
+
+// y[i] = ln(1 + exp(x[i])) for i in [0, n), on expRow and logRow (within
+// kSoftplusMaxUlp of exact). y may be x.
+void softplusRow(const float* x, float* y, int64_t n);
 
 }  // namespace passlab::exec::cpu

@@ -104,13 +104,14 @@ C softplus(C x) {
   return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
 }
 
-// y = ln(1 + exp(x))
+// y = ln(1 + exp(x)); float32 rows on softplusRow (activation_rows.h).
 struct SoftplusOp {
   static constexpr TypeSet kTypes = types::kFloats;
   template <class C>
   C operator()(C x) const {
     return softplus(x);
   }
+  void floatN(const float* x, float* y, int64_t n) const { softplusRow(x, y, n); }
 };
 
 // y = x / (1 + |x|)

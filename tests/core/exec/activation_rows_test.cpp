@@ -88,6 +88,24 @@ TEST(Activations, MishRowWithinUlpOfDouble) {
   }
 }
 
+TEST(Activations, SoftplusRowWithinUlpOfDouble) {
+  const std::vector<float> x = rowInputs();
+  std::vector<float> y(x.size(), -7.0f);
+  softplusRow(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  auto ref = [](double v) {
+    return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+  };
+  float at = 0;
+  EXPECT_LE(worstUlp(x, y, ref, &at), kSoftplusMaxUlp) << "at x = " << at;
+  for (int64_t n : {1, 7, 15, 17, 255, 256, 257, 513}) {
+    std::vector<float> a(x.begin() + 1000, x.begin() + 1000 + n), b(a.size());
+    softplusRow(a.data(), b.data(), n);
+    softplusRow(a.data(), a.data(), n);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_EQ(ulpIndex(a[static_cast<size_t>(i)]), ulpIndex(b[static_cast<size_t>(i)]));
+  }
+}
+
 TEST(Activations, EluRowWithinUlpOfDouble) {
   const std::vector<float> x = rowInputs();
   for (float alpha : {1.0f, 0.3f, 2.5f}) {

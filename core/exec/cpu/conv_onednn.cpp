@@ -7,7 +7,8 @@
 // convolutions on 1x1 inputs, GEMVs on W as stored (conv_gemv.h) without
 // oneDNN, convolutions with few input channels (first layers), which read
 // plain NCHW and reorder only the result (readsPlainNchw), and those with
-// few output channels, a direct loop without oneDNN (conv_few_outputs.h). The primitive is
+// few output channels, a direct loop without oneDNN (conv_few_outputs.h), and
+// depthwise 3x3 ones, a direct NCHW loop (conv_depthwise_3x3.h). The primitive is
 // built once per input shape; weights that are the same on every run
 // (KernelContext::invariantInput: initializers, or computed from constants
 // only) are reordered once and kept.
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "core/exec/cpu/conv_depthwise_1d.h"
+#include "core/exec/cpu/conv_depthwise_3x3.h"
 #include "core/exec/cpu/conv_few_outputs.h"
 #include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
@@ -103,6 +105,14 @@ class OneDnnConv final : public Kernel {
                                    g.kernel[0], g.stride[0], g.dilation[0], g.padBegin[0]};
       convDepthwise1d(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
                       y->mutableData<float>(), ctx.threads());
+      return Status::ok();
+    }
+    // NCHW depthwise 3x3: the direct kernel, no reorders to nChw16c and back.
+    if (!kTransposed && !half && runsAsDepthwise3x3(g) && !w.dataFreed()) {
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+      convDepthwise3x3(depthwise3x3Shape(g), x.data<float>(), w.data<float>(),
+                       bias ? bias->data<float>() : nullptr, y->mutableData<float>(),
+                       ctx.threads());
       return Status::ok();
     }
     if (!kTransposed && runsAsFewOutputs(g) && !w.dataFreed())

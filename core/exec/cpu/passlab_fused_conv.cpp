@@ -29,6 +29,9 @@
 // own pick is that GEMM convolution (docs/exec-benchmark.md, "Blocked
 // layouts across chains"). Depthwise convolutions ask for nChw16c or nChw8c
 // (depthwiseBlock), whose reorders cost less than those to oneDNN's pick.
+// Depthwise 3x3 convolutions on NCHW (strides 1 and 2, pads 0 or 1) skip
+// oneDNN and its reorders: a direct loop per channel plane, the epilogue on
+// each plane as it is written (conv_depthwise_3x3.h).
 // The reference kernel runs the reference Conv and then the epilogue loop.
 //
 // With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the
@@ -50,6 +53,7 @@
 #include <string>
 
 #include "core/exec/cpu/blocked_conv_layouts.h"
+#include "core/exec/cpu/conv_depthwise_3x3.h"
 #include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_layout_choice.h"
@@ -193,6 +197,8 @@ class FusedConvOneDnn final : public Kernel {
     if (g.spatial() > 3 || x.numel() == 0) return runFallback(ctx);
     // The GEMV reads W in place too (not once W was freed).
     if (runsAsGemv(g) && !w.dataFreed()) return runGemv(ctx, x, w, bias, z, g, g.C, g.M, g.outDims);
+    // NCHW depthwise 3x3: the direct kernel, the epilogue per plane.
+    if (runsAsDepthwise3x3(g) && !w.dataFreed()) return runDepthwise3x3(ctx, x, w, bias, z, g);
     // The matmul reads W in place: not once W was freed (the convolution's
     // plan holds it packed).
     if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial && !w.dataFreed()) {
@@ -317,6 +323,27 @@ class FusedConvOneDnn final : public Kernel {
         epilogue(act_, yn, z ? z->data<float>() + n * yStride : nullptr, g.M);
       for (int64_t c = g.M; c < yStride; ++c) yn[c] = 0.0f;
     }
+    return Status::ok();
+  }
+
+  // ---- NCHW depthwise 3x3 (conv_depthwise_3x3.h), the epilogue per plane ----
+  // Each plane gets the residual and the activation right after the thread
+  // that computed it wrote it (still in cache): no reorder, one pass.
+  Status runDepthwise3x3(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* bias,
+                         const Tensor* z, const ConvGeometry& g) {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+    if ((z && z->raw() == y->raw()) || x.raw() == y->raw())
+      return internalError("FusedConv's output shares an input's memory");
+    const int64_t plane = numelOf(g.out);
+    const float* zd = z ? z->data<float>() : nullptr;
+    PlaneEpilogue after;
+    if (z || act_.kind != ActKind::kNone)
+      after = [&](int64_t p, float* yp) {
+        epilogue(act_, yp, zd ? zd + p * plane : nullptr, plane);
+      };
+    convDepthwise3x3(depthwise3x3Shape(g), x.data<float>(), w.data<float>(),
+                     bias ? bias->data<float>() : nullptr, y->mutableData<float>(), ctx.threads(),
+                     after);
     return Status::ok();
   }
 

@@ -7,8 +7,10 @@
 //   by element, 20x slower), the residual and the activation in PassLab's
 //   epilogue. A name check that never matches (session 23 compared "gemm:jit"
 //   as a prefix of "x64:gemm:jit") fails here.
-// * Depthwise Conv and FusedConv: oneDNN's direct depthwise kernel on
-//   nChw16c or nChw8c (depthwiseBlock), reorders around it.
+// * Depthwise Conv and FusedConv: 3x3 ones (strides 1, 2; pads 0, 1) no
+//   oneDNN primitive at all (conv_depthwise_3x3.h: no reorders); others
+//   oneDNN's direct depthwise kernel on nChw16c or nChw8c (depthwiseBlock),
+//   reorders around it.
 // Every output is compared with the Conv (+ Add) + Relu chain on the
 // reference kernels.
 #include <gtest/gtest.h>
@@ -62,14 +64,16 @@ Case grouped(int64_t c, int64_t m, int64_t size, int64_t groups) {
           "group = " + std::to_string(groups)};
 }
 
-// A 3x3 depthwise convolution of c channels, pads 1, stride s.
-Case depthwise(int64_t c, int64_t size, int64_t s) {
+// A k x k depthwise convolution of c channels (k odd), pads (k - 1) / 2,
+// stride s.
+Case depthwise(int64_t c, int64_t size, int64_t s, int64_t k = 3) {
   const int64_t out = (size - 1) / s + 1;
+  const std::string p = std::to_string((k - 1) / 2);
   return {{1, c, size, size},
-          {c, 1, 3, 3},
+          {c, 1, k, k},
           {1, c, out, out},
-          "group = " + std::to_string(c) + ", pads = [1, 1, 1, 1], strides = [" +
-              std::to_string(s) + ", " + std::to_string(s) + "]"};
+          "group = " + std::to_string(c) + ", pads = [" + p + ", " + p + ", " + p + ", " + p +
+              "], strides = [" + std::to_string(s) + ", " + std::to_string(s) + "]"};
 }
 
 std::string floatsText(const ir::Tensor& t) {
@@ -163,8 +167,23 @@ TEST(FusedConvOneDnnImpl, SmallGroupedOneByOneKeepsOneDnnsPick) {
   for (const std::string& e : execs) EXPECT_FALSE(cpu::isGemmConvolution(e)) << e;
 }
 
-// shufflenet's depthwise shapes (136 channels: nChw8c; 112 and 272: nChw16c),
-// as Conv and as FusedConv with and without a residual.
+// shufflenet's depthwise 3x3 shapes as Conv and as FusedConv with and
+// without a residual: the direct NCHW kernel, no oneDNN primitive (no
+// reorder) at all; the outputs against the reference chain (secondRun).
+TEST(FusedConvOneDnnImpl, Depthwise3x3RunsWithoutOneDnn) {
+  for (const Case& c : {depthwise(136, 28, 1), depthwise(112, 56, 2), depthwise(272, 14, 1)})
+    for (Form form : {Form::kConv, Form::kFusedConv})
+      for (bool residual : {false, true}) {
+        if (form == Form::kConv && residual) continue;
+        SCOPED_TRACE(c.attrs + (form == Form::kConv ? " Conv" : " FusedConv") +
+                     (residual ? ", residual" : ""));
+        std::vector<std::string> execs = secondRun(c, form, residual);
+        EXPECT_TRUE(execs.empty()) << joined(execs);
+      }
+}
+
+// 5x5 depthwise layers of shufflenet's channel counts (136: nChw8c; 112 and
+// 272: nChw16c), as Conv and as FusedConv with and without a residual.
 TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   struct Expect {
@@ -172,8 +191,8 @@ TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
     const char* layout;
   };
   for (const Expect& e :
-       {Expect{depthwise(136, 28, 1), "aBcd8b"}, Expect{depthwise(112, 56, 2), "aBcd16b"},
-        Expect{depthwise(272, 14, 1), "aBcd16b"}})
+       {Expect{depthwise(136, 28, 1, 5), "aBcd8b"}, Expect{depthwise(112, 56, 2, 5), "aBcd16b"},
+        Expect{depthwise(272, 14, 1, 5), "aBcd16b"}})
     for (Form form : {Form::kConv, Form::kFusedConv})
       for (bool residual : {false, true}) {
         if (form == Form::kConv && residual) continue;

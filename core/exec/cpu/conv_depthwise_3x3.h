@@ -1,0 +1,54 @@
+// A float32 depthwise 3x3 convolution on plain NCHW tensors (group = C = M:
+// one filter per channel; strides 1 or 2, pads 0 or 1, dilation 1) as a
+// direct loop per channel plane: each output row sums the three input rows'
+// three taps, 16 outputs a vector (AVX-512, masked loads at the plane's
+// edges; core/support/cpu_isa.h, PASSLAB_MAX_ISA caps it) or the portable
+// loop otherwise. oneDNN 2.6's direct depthwise kernel wants nChw8c/16c, so
+// between NCHW layers (shufflenet's channel shuffles and grouped 1x1
+// convolutions) each call paid a reorder in and one out, more than the
+// convolution itself (docs/exec-benchmark.md, session 27). Which
+// convolutions take it: runsAsDepthwise3x3; conv_onednn.cpp (Conv) and
+// passlab_fused_conv.cpp (FusedConv, its epilogue per plane) run them here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/exec/cpu/conv_geometry.h"
+
+namespace passlab::exec::cpu {
+
+// True when the (non-transposed) convolution of `g` is a 2-D depthwise 3x3
+// (group = C = M > 1) with strides 1 or 2, dilation 1 and pads of 0 or 1.
+inline bool runsAsDepthwise3x3(const ConvGeometry& g) {
+  if (g.spatial() != 2 || g.group <= 1 || g.group != g.C || g.M != g.C) return false;
+  for (size_t i = 0; i < 2; ++i)
+    if (g.kernel[i] != 3 || g.dilation[i] != 1 || (g.stride[i] != 1 && g.stride[i] != 2) ||
+        g.padBegin[i] < 0 || g.padBegin[i] > 1 || g.padEnd[i] < 0 || g.padEnd[i] > 1)
+      return false;
+  return true;
+}
+
+struct ConvDepthwise3x3Shape {
+  int64_t N = 1, C = 0;    // batch, channels (= groups = output channels)
+  int64_t H = 0, W = 0;    // X's plane
+  int64_t OH = 0, OW = 0;  // Y's plane
+  int64_t strideH = 1, strideW = 1;
+  int64_t padTop = 0, padLeft = 0;
+};
+
+// Called once per finished output plane (n * C + c) from the thread that
+// wrote it, with the plane (OH * OW floats): FusedConv's epilogue.
+using PlaneEpilogue = std::function<void(int64_t plane, float* y)>;
+
+// y[n, c, i, j] = bias[c] + sum_{kh, kw} w[c, kh, kw] *
+//   x[n, c, i * strideH + kh - padTop, j * strideW + kw - padLeft]
+// (taps outside the plane count as zeros); bias may be null. X and Y must
+// not overlap.
+void convDepthwise3x3(const ConvDepthwise3x3Shape& s, const float* x, const float* w,
+                      const float* bias, float* y, int threads, const PlaneEpilogue& after = {});
+
+// The shape of `g` (runsAsDepthwise3x3(g)).
+ConvDepthwise3x3Shape depthwise3x3Shape(const ConvGeometry& g);
+
+}  // namespace passlab::exec::cpu

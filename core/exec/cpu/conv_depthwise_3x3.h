@@ -7,7 +7,7 @@
 // between NCHW layers (shufflenet's channel shuffles and grouped 1x1
 // convolutions) each call paid a reorder in and one out, more than the
 // convolution itself (docs/exec-benchmark.md, session 27). Which
-// convolutions take it: runsAsDepthwise3x3; conv_onednn.cpp (Conv) and
+// convolutions take it: prefersDepthwise3x3; conv_onednn.cpp (Conv) and
 // passlab_fused_conv.cpp (FusedConv, its epilogue per plane) run them here.
 #pragma once
 
@@ -27,6 +27,19 @@ inline bool runsAsDepthwise3x3(const ConvGeometry& g) {
         g.padBegin[i] < 0 || g.padBegin[i] > 1 || g.padEnd[i] < 0 || g.padEnd[i] > 1)
       return false;
   return true;
+}
+
+// Where the direct kernel measured at least as fast as oneDNN's jit_dw with
+// its reorder in and out (1 thread, between NCHW 1x1 convolutions; session
+// 27, docs/exec-benchmark.md): output rows of 14 or more, and stride 2 on both
+// axes or channels that are not a multiple of 16. oneDNN on whole nChw16c
+// blocks won stride 1 by 10-50% (128x56x56, 256x28x28), and 7-wide rows
+// (7x7 planes, 14x14 at stride 2) by 1.5-2x; on nChw8c (136, 248 channels)
+// and at stride 2 the direct kernel won or tied. The routers (conv_onednn.cpp,
+// passlab_fused_conv.cpp) run this rule; runsAsDepthwise3x3 says what it can.
+inline bool prefersDepthwise3x3(const ConvGeometry& g) {
+  if (!runsAsDepthwise3x3(g) || g.out[1] < 14) return false;
+  return (g.stride[0] == 2 && g.stride[1] == 2) || g.C % 16 != 0;
 }
 
 struct ConvDepthwise3x3Shape {

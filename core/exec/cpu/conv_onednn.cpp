@@ -8,7 +8,8 @@
 // oneDNN, convolutions with few input channels (first layers), which read
 // plain NCHW and reorder only the result (readsPlainNchw), and those with
 // few output channels, a direct loop without oneDNN (conv_few_outputs.h), and
-// depthwise 3x3 ones, a direct NCHW loop (conv_depthwise_3x3.h). The primitive is
+// depthwise 3x3 ones where it measured faster, a direct NCHW loop
+// (conv_depthwise_3x3.h, prefersDepthwise3x3). The primitive is
 // built once per input shape; weights that are the same on every run
 // (KernelContext::invariantInput: initializers, or computed from constants
 // only) are reordered once and kept.
@@ -108,7 +109,7 @@ class OneDnnConv final : public Kernel {
       return Status::ok();
     }
     // NCHW depthwise 3x3: the direct kernel, no reorders to nChw16c and back.
-    if (!kTransposed && !half && runsAsDepthwise3x3(g) && !w.dataFreed()) {
+    if (!kTransposed && !half && prefersDepthwise3x3(g) && !w.dataFreed()) {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
       convDepthwise3x3(depthwise3x3Shape(g), x.data<float>(), w.data<float>(),
                        bias ? bias->data<float>() : nullptr, y->mutableData<float>(),

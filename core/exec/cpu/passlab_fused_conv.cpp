@@ -29,9 +29,10 @@
 // own pick is that GEMM convolution (docs/exec-benchmark.md, "Blocked
 // layouts across chains"). Depthwise convolutions ask for nChw16c or nChw8c
 // (depthwiseBlock), whose reorders cost less than those to oneDNN's pick.
-// Depthwise 3x3 convolutions on NCHW (strides 1 and 2, pads 0 or 1) skip
-// oneDNN and its reorders: a direct loop per channel plane, the epilogue on
-// each plane as it is written (conv_depthwise_3x3.h).
+// Depthwise 3x3 convolutions on NCHW (strides 1 and 2, pads 0 or 1) where
+// that measured faster (prefersDepthwise3x3) skip oneDNN and its reorders: a
+// direct loop per channel plane, the epilogue on each plane as it is written
+// (conv_depthwise_3x3.h).
 // The reference kernel runs the reference Conv and then the epilogue loop.
 //
 // With the attribute `block` (b = 8 or 16; convert_to_blocked_layout, the
@@ -198,7 +199,7 @@ class FusedConvOneDnn final : public Kernel {
     // The GEMV reads W in place too (not once W was freed).
     if (runsAsGemv(g) && !w.dataFreed()) return runGemv(ctx, x, w, bias, z, g, g.C, g.M, g.outDims);
     // NCHW depthwise 3x3: the direct kernel, the epilogue per plane.
-    if (runsAsDepthwise3x3(g) && !w.dataFreed()) return runDepthwise3x3(ctx, x, w, bias, z, g);
+    if (prefersDepthwise3x3(g) && !w.dataFreed()) return runDepthwise3x3(ctx, x, w, bias, z, g);
     // The matmul reads W in place: not once W was freed (the convolution's
     // plan holds it packed).
     if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial && !w.dataFreed()) {

@@ -163,6 +163,45 @@ TEST(ConvDepthwise3x3, WhichConvolutionsTakeIt) {
   EXPECT_FALSE(cpu::runsAsDepthwise3x3(oneD));
 }
 
+// The measured rule (1 thread, docs/exec-benchmark.md session 27): the direct
+// kernel for output rows of 14 or more with stride 2 on both axes or channels
+// not a multiple of 16; oneDNN's jit_dw for the rest.
+TEST(ConvDepthwise3x3, PrefersItWhereItMeasuredFaster) {
+  auto plane = [](int64_t c, int64_t size, int64_t s) {
+    cpu::ConvGeometry g = geometry(c, c, c);
+    g.in = {size, size};
+    g.stride = {s, s};
+    g.out = {(size - 1) / s + 1, (size - 1) / s + 1};
+    return g;
+  };
+  // shufflenet's nChw8c planes and the stride-2 ones with 14 or more outputs a row
+  EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(136, 28, 1)));
+  EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(248, 14, 1)));
+  EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(136, 28, 2)));
+  EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(112, 56, 2)));
+  EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(256, 28, 2)));
+  // whole 16-channel blocks at stride 1: oneDNN
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(32, 112, 1)));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(128, 56, 1)));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(256, 28, 1)));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(272, 14, 1)));
+  // rows of fewer than 14 outputs: oneDNN, whatever the channels
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(544, 7, 1)));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(136, 13, 1)));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(272, 14, 2)));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(plane(136, 8, 1)));
+  // stride 2 on one axis only: the channel rule
+  cpu::ConvGeometry mixed = plane(256, 28, 1);
+  mixed.stride = {2, 1};
+  mixed.out = {14, 28};
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(mixed));
+  // never where it cannot run
+  cpu::ConvGeometry five = plane(136, 28, 1);
+  five.kernel = {5, 5};
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(five));
+  EXPECT_FALSE(cpu::prefersDepthwise3x3(geometry(136, 272, 136)));
+}
+
 std::string d4(int64_t a, int64_t b, int64_t c, int64_t d) {
   return "[" + std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + "," +
          std::to_string(d) + "]";
@@ -178,14 +217,16 @@ struct NodeCase {
 // Conv and FusedConv nodes against the reference kernels; the profile names
 // the kernel that ran.
 TEST(ConvDepthwise3x3, NodesMatchTheReferenceKernels) {
+  // Output rows of 14 or more and channels not a multiple of 16 (or stride
+  // 2): shapes that prefersDepthwise3x3 sends to the direct kernel.
   for (const NodeCase& c : {NodeCase{1, 136, 28, 28, 1, 1, 1, 1, 1, 1, true, "", false},
-                            NodeCase{2, 24, 15, 9, 2, 2, 1, 1, 1, 1, false, "", false},
-                            NodeCase{1, 8, 7, 7, 2, 1, 0, 1, 1, 0, true, "", false},
-                            NodeCase{1, 16, 1, 1, 1, 1, 1, 1, 1, 1, true, "Relu", false},
-                            NodeCase{1, 32, 14, 14, 1, 1, 1, 1, 1, 1, true, "Relu", true},
-                            NodeCase{1, 20, 11, 13, 2, 2, 1, 1, 1, 1, false, "HardSwish", false},
-                            NodeCase{2, 12, 9, 18, 1, 2, 1, 0, 1, 1, true, "Sigmoid", true},
-                            NodeCase{1, 16, 6, 6, 1, 1, 1, 1, 1, 1, true, "", true}}) {
+                            NodeCase{2, 24, 15, 27, 2, 2, 1, 1, 1, 1, false, "", false},
+                            NodeCase{1, 8, 7, 15, 2, 1, 0, 1, 1, 0, true, "", false},
+                            NodeCase{1, 24, 1, 14, 1, 1, 1, 1, 1, 1, true, "Relu", false},
+                            NodeCase{1, 40, 14, 14, 1, 1, 1, 1, 1, 1, true, "Relu", true},
+                            NodeCase{1, 32, 11, 27, 2, 2, 1, 1, 1, 1, false, "HardSwish", false},
+                            NodeCase{2, 12, 9, 28, 1, 2, 1, 0, 1, 1, true, "Sigmoid", true},
+                            NodeCase{1, 8, 6, 14, 1, 1, 1, 1, 1, 1, true, "", true}}) {
     const int64_t oh = outLength(c.H, c.sh, c.pt, c.pb), ow = outLength(c.W, c.sw, c.pl, c.pr);
     const bool fused = !c.activation.empty() || c.residual;
     const std::string attrs =

@@ -167,11 +167,12 @@ TEST(FusedConvOneDnnImpl, SmallGroupedOneByOneKeepsOneDnnsPick) {
   for (const std::string& e : execs) EXPECT_FALSE(cpu::isGemmConvolution(e)) << e;
 }
 
-// shufflenet's depthwise 3x3 shapes as Conv and as FusedConv with and
-// without a residual: the direct NCHW kernel, no oneDNN primitive (no
-// reorder) at all; the outputs against the reference chain (secondRun).
+// shufflenet's depthwise 3x3 shapes that prefersDepthwise3x3 takes, as Conv
+// and as FusedConv with and without a residual: the direct NCHW kernel, no
+// oneDNN primitive (no reorder) at all; the outputs against the reference
+// chain (secondRun).
 TEST(FusedConvOneDnnImpl, Depthwise3x3RunsWithoutOneDnn) {
-  for (const Case& c : {depthwise(136, 28, 1), depthwise(112, 56, 2), depthwise(272, 14, 1)})
+  for (const Case& c : {depthwise(136, 28, 1), depthwise(112, 56, 2), depthwise(136, 28, 2)})
     for (Form form : {Form::kConv, Form::kFusedConv})
       for (bool residual : {false, true}) {
         if (form == Form::kConv && residual) continue;
@@ -180,6 +181,22 @@ TEST(FusedConvOneDnnImpl, Depthwise3x3RunsWithoutOneDnn) {
         std::vector<std::string> execs = secondRun(c, form, residual);
         EXPECT_TRUE(execs.empty()) << joined(execs);
       }
+}
+
+// shufflenet's other depthwise 3x3 shapes (whole 16-channel blocks at stride
+// 1, 7-wide output rows): oneDNN's jit_dw measured faster, reorders included.
+TEST(FusedConvOneDnnImpl, Depthwise3x3OnSmallRowsRunsJitDw) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  for (const Case& c : {depthwise(272, 14, 1), depthwise(544, 7, 1), depthwise(272, 14, 2)})
+    for (Form form : {Form::kConv, Form::kFusedConv}) {
+      SCOPED_TRACE(c.attrs + (form == Form::kConv ? " Conv" : " FusedConv"));
+      std::vector<std::string> execs = secondRun(c, form, false);
+      std::string conv;
+      for (const std::string& l : execs)
+        if (contains(l, ",convolution,")) conv = l;
+      ASSERT_FALSE(conv.empty()) << joined(execs);
+      EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
+    }
 }
 
 // 5x5 depthwise layers of shufflenet's channel counts (136: nChw8c; 112 and

@@ -135,23 +135,6 @@ class Gather final : public Kernel {
     return Status::ok();
   }
 
-  // Inputs that lie inside `y`'s memory but not at their place (a plan that
-  // did not know the run's dims) are read from copies: writing `y` would
-  // overwrite them.
-  static void readOverlapsFromCopies(std::vector<const Tensor*>& xs, std::vector<Tensor>& copies,
-                                     const Tensor& y) {
-    const auto* begin = static_cast<const std::byte*>(y.raw());
-    const auto* end = begin + y.byteSize();
-    copies.reserve(xs.size());
-    for (const Tensor*& x : xs) {
-      const auto* at = static_cast<const std::byte*>(x->raw());
-      if (x->byteSize() == 0 || at + x->byteSize() <= begin || at >= end) continue;
-      copies.push_back(Tensor::zeros(x->dtype(), x->dims()));
-      std::memcpy(copies.back().mutableRaw(), x->raw(), x->byteSize());
-      x = &copies.back();
-    }
-  }
-
  private:
   int64_t axis_;
 };

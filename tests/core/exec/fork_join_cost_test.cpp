@@ -33,10 +33,10 @@ TEST(ForkJoinCost, MeasuredAboveTheRegionsWork) {
   // A region of one thread forks nothing: what is left once each region's
   // 50 us of work is taken off is the region's own bookkeeping, well under
   // those 50 us (the cheapest of 17 regions).
-  double alone = measureForkJoinMicros(1);
-  EXPECT_GE(alone, 0.0);
-  EXPECT_LT(alone, 25.0);
-  EXPECT_GE(measureForkJoinMicros(2), 0.0);
+  EXPECT_LT(measureForkJoinMicros(1), 25.0);
+  // Two threads: under a millisecond above the work even when the halves run
+  // one after the other on a busy machine (one half's 50 us waits).
+  EXPECT_LT(measureForkJoinMicros(2), 1000.0);
 }
 
 TEST(ForkJoinCost, InsideAParallelRegionTheFallback) {

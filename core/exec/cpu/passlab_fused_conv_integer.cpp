@@ -147,6 +147,33 @@ void dequantizeRow(const int32_t* acc, int64_t stride, const int32_t* s, int32_t
 }
 
 #if defined(__x86_64__)
+// 16 lanes of int32 sums (their zero-point corrections already taken off)
+// scaled, biased and activated: the scalar formulas of dequantizeRow and
+// activate(), lane by lane, for the inline activations. The product is
+// rounded explicitly: the compiler may not contract it and the bias into one
+// FMA, which would round once where the unfused ops round twice.
+__attribute__((target("avx512f"))) inline __m512 dequantizeLanes(__m512i a, __m512 vs, bool hasBias,
+                                                                 __m512 vb, ActKind kind,
+                                                                 __m512 alpha, __m512 beta) {
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 v =
+      _mm512_mul_round_ps(_mm512_cvtepi32_ps(a), vs, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  if (hasBias) v = _mm512_add_ps(v, vb);
+  switch (kind) {
+    case ActKind::kRelu:
+      return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
+    case ActKind::kLeakyRelu:
+      return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
+    case ActKind::kClip: {
+      const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
+      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
+      return _mm512_mask_mov_ps(v, low, alpha);
+    }
+    default:
+      return v;
+  }
+}
+
 // The same for channels-last sums on 16 lanes (AVX-512F), 16 channels of 16
 // positions at a time: each position's channels dequantized along the
 // channels (contiguous sums, S [P, M], scale and bias), the 16x16 block
@@ -182,28 +209,7 @@ __attribute__((target("avx512f"))) void dequantizeTileAvx512(const int32_t* acc,
                              in.interior[o0 + i]
                                  ? zxWhole
                                  : _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, sT + at)));
-      // Explicit rounding: the compiler may not contract the product and the
-      // bias into one FMA, which would round once where the unfused ops round twice.
-      __m512 v = _mm512_mul_round_ps(_mm512_cvtepi32_ps(a), vs,
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      if (bias) v = _mm512_add_ps(v, vb);
-      switch (act.kind) {  // the scalar formulas above, lane by lane
-        case ActKind::kRelu:
-          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
-          break;
-        case ActKind::kLeakyRelu:
-          v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
-          break;
-        case ActKind::kClip: {
-          const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
-          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
-          v = _mm512_mask_mov_ps(v, low, alpha);
-          break;
-        }
-        default:
-          break;
-      }
-      r[i] = v;
+      r[i] = dequantizeLanes(a, vs, bias != nullptr, vb, act.kind, alpha, beta);
     }
     transpose16(r);
     for (int j = 0; j < channels; ++j) {
@@ -284,27 +290,8 @@ __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
         a = _mm512_sub_epi32(
             a, in.interior[o] ? zxWhole
                               : _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, in.s + at)));
-      // Rounded explicitly, as in dequantizeTileAvx512 (no FMA with the bias).
-      __m512 v = _mm512_mul_round_ps(_mm512_cvtepi32_ps(a), vs,
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      if (bias) v = _mm512_add_ps(v, vb);
-      switch (act.kind) {  // the scalar formulas of activate(), lane by lane
-        case ActKind::kRelu:
-          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
-          break;
-        case ActKind::kLeakyRelu:
-          v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, alpha);
-          break;
-        case ActKind::kClip: {
-          const __mmask16 low = _mm512_cmp_ps_mask(v, alpha, _CMP_LT_OQ);
-          v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, beta, _CMP_GT_OQ), beta);
-          v = _mm512_mask_mov_ps(v, low, alpha);
-          break;
-        }
-        default:
-          break;
-      }
-      _mm512_mask_storeu_ps(y + at, kc, v);
+      _mm512_mask_storeu_ps(y + at, kc,
+                            dequantizeLanes(a, vs, bias != nullptr, vb, act.kind, alpha, beta));
     }
   }
 }

@@ -90,6 +90,25 @@ bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, dou
 
 namespace {
 
+// A sequence or map output as tensors the check compares like any other:
+// "name.length", then "name[i]" per element; a map as "name.keys" and
+// "name.values" (a ZipMap's classes and probabilities).
+void addFlattened(const std::string& name, const exec::Value& v,
+                  std::map<std::string, ir::Tensor>& out) {
+  if (v.isTensor()) {
+    out[name] = v.tensor().toIr();
+  } else if (v.isMap()) {
+    out[name + ".keys"] = v.map().keys.toIr();
+    out[name + ".values"] = v.map().values.toIr();
+  } else if (v.isSequence()) {
+    const auto& items = v.sequence().items;
+    out[name + ".length"] = ir::Tensor::fromVector<int64_t>(ir::DataType::kInt64, {},
+                                                            {static_cast<int64_t>(items.size())});
+    for (size_t i = 0; i < items.size(); ++i)
+      addFlattened(name + "[" + std::to_string(i) + "]", items[i], out);
+  }
+}
+
 Expected<std::map<std::string, ir::Tensor>> runModel(const ir::Model& model,
                                                      const exec::NamedInputs& inputs) {
   auto ex = exec::Executor::create(model);
@@ -97,7 +116,11 @@ Expected<std::map<std::string, ir::Tensor>> runModel(const ir::Model& model,
   auto r = (*ex)->run(inputs);
   if (!r) return r.error();
   std::map<std::string, ir::Tensor> out;
-  for (size_t i = 0; i < r->outputNames.size(); ++i) out[r->outputNames[i]] = r->outputs[i];
+  for (size_t i = 0; i < r->outputNames.size(); ++i) {
+    out[r->outputNames[i]] = r->outputs[i];
+    if (i < r->values.size() && (r->values[i].isSequence() || r->values[i].isMap()))
+      addFlattened(r->outputNames[i], r->values[i], out);
+  }
   return out;
 }
 
@@ -334,7 +357,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
         return c;
       }
       if (want.dtype() == ir::DataType::kUndefined)
-        continue;  // non-tensor outputs are not compared
+        continue;  // a sequence or map: compared through its flattened tensors
       if (random_.count(name)) {
         // From an unseeded generator: the values differ every run, but the
         // output must still be random, of the same type and shape.

@@ -226,7 +226,9 @@ void registerProfile(CLI::App& app) {
                   "Interleaved whole-model rounds of a comparison (default 10)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--memory-limit", a->memoryLimit,
-                  "Fail a run whose intermediate tensors pass this many bytes");
+                  "Fail a run whose intermediate tensors pass this size (bytes, or with a "
+                  "unit: 64MiB, 1.5GB)")
+      ->transform(CLI::AsSizeValue(true));
   cmd->add_option("--top", a->top, "Rows of the tables (default 20; 0: all)");
   cmd->add_flag("--roofs", a->roofs, "Print the machine's GEMM and bandwidth roofs (cached)");
   cmd->add_flag("--remeasure-roofs", a->remeasureRoofs, "Measure the roofs again and cache them");

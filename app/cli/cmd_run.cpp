@@ -510,8 +510,10 @@ void registerRun(CLI::App& app) {
   cmd->add_option("--save-outputs", args->saveOutputs,
                   "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,
-                  "Fail before running when the memory plan's peak is above this many bytes "
-                  "(and any run whose intermediate tensors pass it)");
+                  "Fail before running when the memory plan's peak is above this size "
+                  "(bytes, or with a unit: 64MiB, 1.5GB; and any run whose intermediate "
+                  "tensors pass it)")
+      ->transform(CLI::AsSizeValue(true));
   auto* report = cmd->add_option("--memory-report", args->memoryReport,
                                  "Write the memory plan as JSON to FILE (default: standard output)")
                      ->expected(0, 1);

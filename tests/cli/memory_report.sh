@@ -89,6 +89,19 @@ npeak=$(check_report "$dir/n.json" false) || fail "the memory report of n.onnx"
   { cat "$dir/ok.out"; fail "--memory-limit at the planned peak failed"; }
 "$cli" run "$dir/n.onnx" --repeat 1 --memory-limit $((npeak - 1)) > /dev/null 2>&1 &&
   fail "n.onnx: --memory-limit below the planned peak was accepted"
+# Sizes with units: KiB/MiB are 1024-based, KB/MB 1000-based; a word is refused.
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit 1GiB > /dev/null 2>&1 ||
+  fail "--memory-limit 1GiB (above the peak) failed"
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit 1KiB > "$dir/k.out" 2>&1 &&
+  fail "--memory-limit 1KiB (below the peak) was accepted"
+grep -q "memory limit of 1.0 KiB (1024 bytes)" "$dir/k.out" ||
+  { cat "$dir/k.out"; fail "1KiB is not 1024 bytes"; }
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit 1KB > "$dir/k.out" 2>&1 &&
+  fail "--memory-limit 1KB (below the peak) was accepted"
+grep -q "(1000 bytes)" "$dir/k.out" || { cat "$dir/k.out"; fail "1KB is not 1000 bytes"; }
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit lots > "$dir/k.out" 2>&1 &&
+  fail "--memory-limit lots was accepted"
+grep -q "memory-limit" "$dir/k.out" || { cat "$dir/k.out"; fail "no error naming --memory-limit"; }
 
 # Shapes known only at run time: planned from the run's sizes.
 cat > "$dir/d.txt" <<'MODEL'

@@ -598,9 +598,67 @@ Range rangeWithZero(const float* p, int64_t n) {
   return r;
 }
 
+#if defined(__x86_64__)
+// DynamicQuantizeLinear's quantization on 16 lanes (AVX-512F), for x within
+// its range [mn, mx] (so |x / s| <= 256: no float clamp, no NaN, no
+// infinity) and s in [2^-100, 2^100]. The quotient without the divider:
+// q0 = RN(x * r) with r = RN(1 / s), e = x - q0 * s exactly (an FMA), then
+// q = RN(q0 + e * r), which is RN(x / s) (Markstein's correction: r within
+// half an ulp of 1 / s and q0 within an ulp of x / s, no underflow where the
+// rounding can matter); rounded half to even by the conversion, the zero
+// point added and saturated in integers. The same bytes as the division
+// (every float32 x of the range checked for 25 scales, 55e9 values in all,
+// none differs: scripts/dev/dynamic_quantize_exhaustive.cpp; random tensors
+// and ties: tests/core/exec/quantize_test.cpp), 1.75x faster on
+// 32x120x160 floats (0.054 against 0.094 ms). Returns the elements done.
+__attribute__((target("avx512f"))) int64_t quantizeInRangeAvx512(const float* x, uint8_t* y,
+                                                                 int64_t n, float s, uint8_t z) {
+  const __m512 vs = _mm512_set1_ps(s), vr = _mm512_set1_ps(1.0f / s);
+  const __m512i vz = _mm512_set1_epi32(z), zero = _mm512_setzero_si512();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 a = _mm512_loadu_ps(x + i);
+    const __m512 q0 = _mm512_mul_ps(a, vr);
+    const __m512 q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q0, vs, a), vr, q0);
+    const __m512i v = _mm512_add_epi32(
+        _mm512_cvt_roundps_epi32(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i),
+                     _mm512_cvtusepi32_epi8(_mm512_max_epi32(v, zero)));  // saturates at 255
+  }
+  return i;
+}
+#endif
+
+// x (within its range) quantized with scale s and zero point z: the AVX-512
+// loop above where it applies, QuantizeLinear's loop (quantizeRows) for the
+// rest and on other CPUs; runs of 4096 in parallel.
+void quantizeInRange(const Tensor& x, const Tensor& scale, const Tensor& zp, Tensor& y,
+                     int threads) {
+  const float s = scale.data<float>()[0];
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f() && s >= 0x1p-100f && s <= 0x1p100f) {
+    const float* X = x.data<float>();
+    uint8_t* Y = y.mutableData<uint8_t>();
+    const uint8_t z = zp.data<uint8_t>()[0];
+    const int64_t n = x.numel(), run = 4096;
+    parallelFor((n + run - 1) / run, threads, std::max<int64_t>(1, kElementwiseGrain / run),
+                [&](int64_t r0, int64_t r1) {
+                  const int64_t b = r0 * run, e = std::min(n, r1 * run);
+                  int64_t i = b + quantizeInRangeAvx512(X + b, Y + b, e - b, s, z);
+                  for (; i < e; ++i) {  // the tail: the scalar formula
+                    const float q = X[i] / s;
+                    const float v = std::nearbyint(q) + static_cast<float>(z);
+                    Y[i] = static_cast<uint8_t>(std::min(std::max(v, 0.0f), 255.0f));
+                  }
+                });
+    return;
+  }
+#endif
+  quantizeRows<uint8_t>(x, scale, &zp, ScaleMap{}, y, threads);
+}
+
 // y = saturate(round(x / scale) + zero_point) with the scale and zero point of
-// x's range (containing 0) over 255: QuantizeLinear's formula, so its fast
-// per-tensor loop (quantizeRows) computes it.
+// x's range (containing 0) over 255: QuantizeLinear's formula.
 class DynamicQuantizeLinear final : public Kernel {
  public:
   Status run(KernelContext& ctx) override {
@@ -629,7 +687,7 @@ class DynamicQuantizeLinear final : public Kernel {
     }
     s->mutableData<float>()[0] = scale;
     z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
-    quantizeRows<uint8_t>(x, *s, z, ScaleMap{}, *y, ctx.threads());
+    quantizeInRange(x, *s, *z, *y, ctx.threads());
     return Status::ok();
   }
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -228,6 +229,70 @@ TEST(DynamicQuantizeLinear, RangeOverEveryPart) {
               std::string::npos)
         << at;
   }
+}
+
+// The quantization with the divider replaced (quantize.cpp,
+// quantizeInRangeAvx512: a product by RN(1/s) and an FMA correction) against
+// the formula with the division, on 300 random tensors: ranges from 2^-95
+// to 2^95 (both signs, one side zero), lengths from 1 to 9000 (the 16-lane
+// loop, the runs of 4096, the tails), values at the ties (k + 0.5) * s, a
+// few ulps around them, around the integers, and uniform in the range.
+TEST(DynamicQuantizeLinear, RandomTensorsAndTiesFollowTheDivision) {
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-95, 95), ulps(-3, 3), kind(0, 4);
+  int64_t ties = 0;
+  for (int t = 0; t < 300; ++t) {
+    const int64_t n = t % 10 == 0 ? 4096 + 1 + t * 16 : 1 + static_cast<int64_t>(unit(rng) * 3000);
+    const int e = exponent(rng);
+    const float mn = t % 7 == 0 ? 0.0f : -std::ldexp(0.5f + unit(rng), e + exponent(rng) % 4);
+    const float mx = t % 11 == 0 ? 0.0f : std::ldexp(0.5f + unit(rng), e);
+    const float scale = (mx == mn ? 1.0f : mx - mn) / 255.0f;
+    const float zp = std::nearbyint(std::clamp(0.0f - mn / scale, 0.0f, 255.0f));
+    std::vector<float> x(static_cast<size_t>(n));
+    const float kLo = std::ceil(mn / scale), kHi = std::floor(mx / scale);
+    for (auto& v : x) {
+      const float k = kLo + std::floor(unit(rng) * (kHi - kLo + 1));
+      switch (kind(rng)) {
+        case 0:
+          v = (k + 0.5f) * scale;
+          break;
+        case 1:
+        case 2: {
+          v = (k + (kind(rng) % 2 ? 0.5f : 0.0f)) * scale;
+          for (int u = ulps(rng); u != 0; u += u > 0 ? -1 : 1)
+            v = std::nextafter(v, u > 0 ? HUGE_VALF : -HUGE_VALF);
+          break;
+        }
+        case 3:
+          v = mn + unit(rng) * (mx - mn);
+          break;
+        default:
+          v = k * scale;
+      }
+      v = std::clamp(v, mn, mx);  // the range stays [mn, mx]
+    }
+    x[0] = mn;
+    x[static_cast<size_t>(n - 1)] = mx;
+    const std::string text = R"(<ir_version: 8, opset_import: ["" : 11]>
+    main (float[)" + std::to_string(n) +
+                             R"(] x) => (uint8[)" + std::to_string(n) +
+                             R"(] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear(x) })";
+    auto r = testutil::runText(text.c_str(), {{"x", f32({n}, x)}});
+    ASSERT_EQ(kt::values<float>(r.outputs[1])[0], scale) << "range " << mn << " " << mx;
+    ASSERT_EQ(kt::values<uint8_t>(r.outputs[2])[0], static_cast<uint8_t>(zp));
+    const std::vector<uint8_t> got = kt::values<uint8_t>(r.outputs[0]);
+    ASSERT_EQ(got.size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float q = x[i] / scale;
+      ties += std::fabs(q - std::trunc(q)) == 0.5f;
+      const float want = std::clamp(std::nearbyint(q) + zp, 0.0f, 255.0f);
+      ASSERT_EQ(got[i], static_cast<uint8_t>(want))
+          << "tensor " << t << ", x " << std::hexfloat << x[i] << ", scale " << scale
+          << ", x / scale " << q;
+    }
+  }
+  EXPECT_GT(ties, 1000);  // the ties were reached
 }
 
 TEST(MatMulInteger, ZeroPointsPerTensor) {

@@ -269,24 +269,18 @@ bool partsAreContiguous(const ir::Node& concat, const ir::Value* out,
   return true;
 }
 
-// How many times each main-graph slot is read by a main-graph step.
-std::unordered_map<int32_t, int> readsPerSlot(const CompiledGraph& g) {
-  std::unordered_map<int32_t, int> reads;
-  for (const Step& step : g.steps)
-    for (const SlotRef& r : step.inputs)
-      if (r.present() && r.depth == 0) ++reads[r.index];
-  return reads;
-}
-
-// Whether the buffer `members` (a tensor of its own, with the views of it and
-// the outputs written over it in place) may move inside the output of the
-// Concat at step `s`: none of them a graph output, a Concat part already or
-// written by a node with subgraphs, all of `bytes` and dead after step s.
-bool bufferMayMove(const CompiledGraph& g, int32_t s, uint64_t bytes,
-                   const std::vector<size_t>& members, const std::vector<PlannedTensor>& tensors,
-                   const std::vector<bool>& dropped) {
-  if (members.empty() || tensors[members[0]].reuse != Reuse::kNone) return false;
-  for (size_t m : members) {
+// Whether the buffer of `root` may move inside the output of the Concat at
+// step `s`: its tensor (`group`: the tensor a step wrote, with the views of it
+// and the outputs written over it in place) is no Concat part yet, none of
+// the group is a graph output or written by a node with subgraphs, all of
+// `bytes`, and the whole buffer (with the parts of earlier Concats already
+// inside it, which died at those) is dead after step s.
+bool bufferMayMove(const CompiledGraph& g, int32_t s, uint64_t bytes, size_t root,
+                   const std::vector<size_t>& group, const std::vector<PlannedTensor>& tensors,
+                   Buffers& buffers, const std::vector<bool>& dropped) {
+  if (group.empty() || tensors[root].reuse != Reuse::kNone || buffers.of(root).last > s)
+    return false;
+  for (size_t m : group) {
     const PlannedTensor& t = tensors[m];
     const Step& producer = g.steps[static_cast<size_t>(t.first)];
     if (dropped[m] || t.graphOutput || t.reuse == Reuse::kConcatPart || t.last > s ||
@@ -298,13 +292,15 @@ bool bufferMayMove(const CompiledGraph& g, int32_t s, uint64_t bytes,
 
 // The buffers (their first tensors) of the inputs of the Concat at step `s`,
 // which may each move inside its output `out`, in input order; empty when any
-// input may not. An input is read by this Concat only, once.
+// input may not. An input is read by this Concat once and by nothing after
+// it (other nodes may read it before: it stays where it was written); it may
+// itself be an earlier Concat's output with its parts (a dense block's
+// growing Concats: each one a prefix of the next).
 std::vector<size_t> concatParts(const CompiledGraph& g, size_t s, size_t out,
                                 const std::vector<PlannedTensor>& tensors, Buffers& buffers,
                                 const std::vector<bool>& dropped,
                                 const std::unordered_map<int32_t, size_t>& bySlot,
-                                const std::unordered_map<int32_t, int>& reads,
-                                const std::vector<std::vector<size_t>>& membersOf) {
+                                const std::vector<std::vector<size_t>>& groupOf) {
   const Step& step = g.steps[s];
   const auto at = static_cast<int32_t>(s);
   std::vector<size_t> parts;
@@ -313,12 +309,11 @@ std::vector<size_t> concatParts(const CompiledGraph& g, size_t s, size_t out,
     auto in = inputTensor(step, k, bySlot);
     if (!in || dropped[*in]) return {};
     const PlannedTensor& t = tensors[*in];
-    auto r = reads.find(t.slot);
-    if (r == reads.end() || r->second != 1 || t.last != at) return {};
+    if (t.last != at) return {};
     size_t root = buffers.root(*in);
     if (root == buffers.root(out) || std::find(parts.begin(), parts.end(), root) != parts.end())
       return {};
-    if (!bufferMayMove(g, at, t.bytes, membersOf[root], tensors, dropped)) return {};
+    if (!bufferMayMove(g, at, t.bytes, root, groupOf[root], tensors, buffers, dropped)) return {};
     if (offset % kAlign != 0) return {};  // every part starts on the arena's alignment
     parts.push_back(root);
     offset += t.bytes;
@@ -330,14 +325,19 @@ std::vector<size_t> concatParts(const CompiledGraph& g, size_t s, size_t out,
 // A Concat's inputs are written at their offsets inside its output's buffer,
 // which then lives from the first of them (PlanOptions::concatParts). An
 // input's whole buffer moves: the tensor an input was written over in place
-// goes there too.
-void shareConcatParts(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buffers& buffers,
-                      const std::vector<bool>& dropped, const PlanOptions& options,
-                      const SlotDims* slotDims, MemoryPlan& plan) {
+// goes there too, and so do the parts of an input that is itself a Concat's
+// output. Returns each tensor's offset inside its buffer (0 but for parts).
+std::vector<uint64_t> shareConcatParts(const CompiledGraph& g, std::vector<PlannedTensor>& tensors,
+                                       Buffers& buffers, const std::vector<bool>& dropped,
+                                       const PlanOptions& options, const SlotDims* slotDims,
+                                       MemoryPlan& plan) {
+  std::vector<uint64_t> within(tensors.size(), 0);
   auto bySlot = indexBySlot(tensors);
-  auto reads = readsPerSlot(g);
-  std::vector<std::vector<size_t>> membersOf(tensors.size());
-  for (size_t i = 0; i < tensors.size(); ++i) membersOf[buffers.root(i)].push_back(i);
+  // Per buffer (its first tensor): the tensors sharing its place (views, in
+  // place) and every tensor in it, the parts moved into it included.
+  std::vector<std::vector<size_t>> groupOf(tensors.size());
+  for (size_t i = 0; i < tensors.size(); ++i) groupOf[buffers.root(i)].push_back(i);
+  std::vector<std::vector<size_t>> membersOf = groupOf;
   for (size_t s = 0; s < g.steps.size(); ++s) {
     const Step& step = g.steps[s];
     if (!isStandard(*step.node, {"Concat"}) || step.outputs.empty() || step.outputs[0] < 0)
@@ -349,21 +349,22 @@ void shareConcatParts(const CompiledGraph& g, std::vector<PlannedTensor>& tensor
     const auto outSlot = static_cast<size_t>(step.outputs[0]);
     bool dimsKnown = slotDims != nullptr && outSlot < slotDims->size();
     if (!partsAreContiguous(*step.node, v, dimsKnown ? &(*slotDims)[outSlot] : nullptr)) continue;
-    auto parts =
-        concatParts(g, s, out->second, tensors, buffers, dropped, bySlot, reads, membersOf);
+    auto parts = concatParts(g, s, out->second, tensors, buffers, dropped, bySlot, groupOf);
     uint64_t offset = 0;
     for (size_t p : parts) {
       PlannedTensor& first = tensors[p];
       first.reuse = Reuse::kConcatPart;
       first.sharesWith = static_cast<int32_t>(out->second);
-      for (size_t m : membersOf[p]) tensors[m].partOffset = offset;
+      for (size_t m : groupOf[p]) tensors[m].partOffset = offset;
+      size_t into = buffers.root(out->second);  // the output's offset in it is 0
+      for (size_t m : membersOf[p]) within[m] += offset;
       offset += first.bytes;
-      size_t into = buffers.root(out->second);
       buffers.merge(p, out->second);
       membersOf[into].insert(membersOf[into].end(), membersOf[p].begin(), membersOf[p].end());
       ++plan.concatPartCount;
     }
   }
+  return within;
 }
 
 // Whether PASSLAB_CONCAT_PARTS=0 turns concat parts off.
@@ -386,8 +387,9 @@ void removeDropped(std::vector<PlannedTensor>& tensors, const std::vector<bool>&
   tensors = std::move(kept);
 }
 
+// `within`: each tensor's offset inside its buffer (empty: 0 for all).
 void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& dropped,
-                  uint64_t hillClimbBudget) {
+                  const std::vector<uint64_t>& within, uint64_t hillClimbBudget) {
   std::vector<PlannedTensor>& tensors = plan.tensors;
   std::vector<size_t> roots;  // one per buffer
   std::vector<int32_t> bufferOf(tensors.size(), -1);
@@ -423,7 +425,8 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
 
   for (size_t i = 0; i < tensors.size(); ++i)
     if (bufferOf[i] >= 0)
-      tensors[i].offset = offsets[static_cast<size_t>(bufferOf[i])] + tensors[i].partOffset;
+      tensors[i].offset =
+          offsets[static_cast<size_t>(bufferOf[i])] + (within.empty() ? 0 : within[i]);
 }
 
 // The node at the peak step and the largest tensor live there.
@@ -476,10 +479,11 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   std::vector<bool> dropped(tensors->size(), false);
   shareViews(graph, *tensors, buffers, dropped, plan);
   shareInPlace(graph, *tensors, buffers, dropped, options, plan);
+  std::vector<uint64_t> within;
   if (options.inPlace && options.concatParts && !concatPartsTurnedOff())
-    shareConcatParts(graph, *tensors, buffers, dropped, options, dims, plan);
+    within = shareConcatParts(graph, *tensors, buffers, dropped, options, dims, plan);
   plan.tensors = std::move(tensors).value();
-  placeBuffers(plan, buffers, dropped, options.hillClimbBudget);
+  placeBuffers(plan, buffers, dropped, within, options.hillClimbBudget);
   removeDropped(plan.tensors, dropped);
   namePeak(graph, plan);
   return plan;

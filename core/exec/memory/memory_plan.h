@@ -19,12 +19,12 @@
 //             (every output dim before the axis is 1) has each input written
 //             at its offset inside the Concat's output buffer, which then
 //             lives from the first input's step; the Concat has nothing to
-//             copy (TensorRT's concat elimination). Only for an input that
-//             only this Concat reads, once, whose whole buffer (the tensor a
-//             main-graph step wrote, with the views of it and the outputs
-//             written over it in place) holds no graph output, nothing
-//             written by a node with subgraphs, and dies at the Concat.
-//             PASSLAB_CONCAT_PARTS=0 turns it off.
+//             copy (TensorRT's concat elimination). Only for an input this
+//             Concat reads once, and last, whose whole buffer (the tensor a
+//             step wrote, its views, what was written over it in place, the
+//             parts of it if it is a Concat output: a dense block grows in one
+//             buffer) holds no graph output nor what a node with subgraphs
+//             wrote, and dies at the Concat. PASSLAB_CONCAT_PARTS=0: off.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
 // If/Loop/Scan bodies are planned as graphs of their own (body_plans.h), not
 // in this plan. Not planned: non-tensor values (sequences, maps), Constant outputs

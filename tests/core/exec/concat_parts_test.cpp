@@ -108,6 +108,82 @@ TEST(ConcatParts, AnyAxisAfterLeadingOnes) {
   EXPECT_EQ(tensorNamed(p, "b").reuse, Reuse::kConcatPart);  // y is a graph output: fine
 }
 
+TEST(ConcatParts, APartOtherNodesReadBeforeTheConcat) {
+  MemoryPlan p = executionPlanOf(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y, float[1,16,4] z) {
+      a = Relu(x)
+      z = Neg(a)
+      b = Sigmoid(a)
+      c = Concat <axis = 1> (a, b)
+      y = Neg(c)
+    })");
+  EXPECT_EQ(tensorNamed(p, "a").reuse, Reuse::kConcatPart);  // read by z and b first
+  EXPECT_EQ(tensorNamed(p, "b").reuse, Reuse::kConcatPart);
+  EXPECT_EQ(tensorNamed(p, "a").offset, tensorNamed(p, "c").offset);
+}
+
+// A dense block (densenet): each layer reads the block so far (c1, c2) and
+// its output is appended to it by the next Concat; 16 x 2 x 2 floats
+// (256 bytes) a layer.
+std::string denseBlock(const std::string& extraOutput = "", const std::string& extraNode = "") {
+  return R"(
+    main (float[1,16,2,2] x) => (float[1,16,2,2] y)" +
+         extraOutput + R"() {
+      w1 = Constant <value = float[16,16,1,1] {)" +
+         filled(256, "0.25") + R"(}> ()
+      w2 = Constant <value = float[16,32,1,1] {)" +
+         filled(512, "-0.125") + R"(}> ()
+      w3 = Constant <value = float[16,48,1,1] {)" +
+         filled(768, "0.0625") + R"(}> ()
+      w4 = Constant <value = float[16,64,1,1] {)" +
+         filled(1024, "0.5") + R"(}> ()
+      p = Relu(x)
+      n1 = Sigmoid(p)
+      x1 = Conv(n1, w1)
+      c1 = Concat <axis = 1> (p, x1)
+      n2 = Relu(c1)
+      x2 = Conv(n2, w2)
+      c2 = Concat <axis = 1> (c1, x2)
+      n3 = Tanh(c2)
+      x3 = Conv(n3, w3)
+      c3 = Concat <axis = 1> (c2, x3)
+)" + extraNode +
+         R"(
+      y = Conv(c3, w4)
+    })";
+}
+
+TEST(ConcatParts, AGrowingConcatIsAPrefixOfTheNext) {
+  MemoryPlan p = executionPlanOf(denseBlock());
+  const PlannedTensor& c3 = tensorNamed(p, "c3");
+  for (const char* name : {"p", "x1", "c1", "x2", "c2", "x3"})
+    EXPECT_EQ(tensorNamed(p, name).reuse, Reuse::kConcatPart) << name;
+  EXPECT_EQ(p.concatPartCount, 6);
+  // One buffer for the block: every layer's output at its final offset.
+  EXPECT_EQ(tensorNamed(p, "p").offset, c3.offset);
+  EXPECT_EQ(tensorNamed(p, "x1").offset, c3.offset + 256);
+  EXPECT_EQ(tensorNamed(p, "x2").offset, c3.offset + 512);
+  EXPECT_EQ(tensorNamed(p, "x3").offset, c3.offset + 768);
+  EXPECT_EQ(tensorNamed(p, "c1").offset, c3.offset);
+  EXPECT_EQ(tensorNamed(p, "c2").offset, c3.offset);
+  // partOffset: inside the Concat output the part went to first.
+  EXPECT_EQ(tensorNamed(p, "x1").partOffset, 256u);
+  EXPECT_EQ(tensorNamed(p, "x1").sharesWith,
+            static_cast<int32_t>(&tensorNamed(p, "c1") - &p.tensors[0]));
+  EXPECT_EQ(tensorNamed(p, "x2").partOffset, 512u);
+  EXPECT_EQ(tensorNamed(p, "c2").partOffset, 0u);
+}
+
+TEST(ConcatParts, ASmallDenseBlockPeaksLowerWithThem) {
+  MemoryPlan on = executionPlanOf(denseBlock());
+  ConcatPartsOff off;
+  MemoryPlan without = executionPlanOf(denseBlock());
+  EXPECT_EQ(without.concatPartCount, 0);
+  // At c3: c2 (768 B), x3 and c3 (1024 B) live without parts; with them the
+  // block's 1024 bytes and what the layers read.
+  EXPECT_LT(on.peak, without.peak);
+}
+
 // ---- where it must not happen ----------------------------------------------
 
 void expectNoParts(const std::string& text, const std::string& why) {
@@ -127,6 +203,17 @@ TEST(ConcatParts, NotForAPartAnotherNodeReads) {
       y = Neg(c)
     })",
                 "a read by another node");
+}
+
+TEST(ConcatParts, NotForAConcatOutputReadAfterTheNextConcat) {
+  MemoryPlan p = executionPlanOf(denseBlock(", float[1,32,2,2] z", "z = Neg(c1)"));
+  // c1 lives past c2: c2 copies c1 and x2; c1's own parts stay, and so do c3's.
+  EXPECT_EQ(tensorNamed(p, "c1").reuse, Reuse::kNone);
+  EXPECT_EQ(tensorNamed(p, "x2").reuse, Reuse::kNone);
+  EXPECT_EQ(tensorNamed(p, "p").reuse, Reuse::kConcatPart);
+  EXPECT_EQ(tensorNamed(p, "x1").reuse, Reuse::kConcatPart);
+  EXPECT_EQ(tensorNamed(p, "c2").reuse, Reuse::kConcatPart);
+  EXPECT_EQ(p.concatPartCount, 4);
 }
 
 TEST(ConcatParts, NotForAGraphOutputOrAGraphInputOrAnInitializer) {
@@ -261,6 +348,46 @@ TEST(ConcatPartsCheck, RejectsAPartOutsideItsConcatOrOverlappingAnotherTensor) {
   EXPECT_FALSE(checkPlan(p));
 }
 
+// p (0) and q (1) parts of c0 (2), itself a part of c1 (4) with r (3); all
+// 128 bytes a part, c1 at 0.
+MemoryPlan nestedPlan() {
+  MemoryPlan p;
+  p.stepCount = 6;
+  auto part = [](const char* name, uint64_t bytes, int32_t first, int32_t last, int32_t of,
+                 uint64_t at, uint64_t offset) {
+    PlannedTensor t{.name = name, .bytes = bytes, .size = bytes, .first = first, .last = last};
+    t.reuse = Reuse::kConcatPart;
+    t.sharesWith = of;
+    t.partOffset = at;
+    t.offset = offset;
+    return t;
+  };
+  p.tensors.push_back(part("p", 128, 0, 2, 2, 0, 0));
+  p.tensors.push_back(part("q", 128, 1, 2, 2, 128, 128));
+  p.tensors.push_back(part("c0", 256, 2, 4, 4, 0, 0));
+  p.tensors.push_back(part("r", 128, 3, 4, 4, 256, 256));
+  p.tensors.push_back({.name = "c1", .bytes = 384, .size = 384, .first = 4, .last = 6});
+  p.peak = 384;
+  return p;
+}
+
+TEST(ConcatPartsCheck, AcceptsPartsOfAConcatThatIsItselfAPart) {
+  Status st = checkPlan(nestedPlan());
+  EXPECT_TRUE(st) << (st ? "" : st.error().message());
+}
+
+TEST(ConcatPartsCheck, RejectsANestedPartOffItsPlace) {
+  MemoryPlan p = nestedPlan();
+  p.tensors[1].offset = 256;  // q where r goes, not inside c0 at 128
+  EXPECT_FALSE(checkPlan(p));
+  p = nestedPlan();
+  p.tensors[2].partOffset = 128;  // c0 said to sit at 128 of c1, but placed at 0
+  EXPECT_FALSE(checkPlan(p));
+  p = nestedPlan();
+  p.tensors[0].last = 3;  // p read after c0 is written
+  EXPECT_FALSE(checkPlan(p));
+}
+
 // ---- runs --------------------------------------------------------------------
 
 std::vector<std::byte> bytesOf(const ir::Tensor& t) {
@@ -328,6 +455,12 @@ TEST(ConcatPartsRun, SameBytesWithAndWithoutThem) {
     })",
                               {{"x", ramp({2, 16, 4})}}),
             0);
+}
+
+TEST(ConcatPartsRun, SameBytesOnADenseBlock) {
+  NamedInputs in = {{"x", ramp({1, 16, 2, 2})}};
+  EXPECT_EQ(expectSameOutputs(denseBlock(), in), 6);
+  EXPECT_EQ(expectSameOutputs(denseBlock(", float[1,32,2,2] z", "z = Neg(c1)"), in), 4);
 }
 
 // Random chains of unary ops and Concats along axis 0 of [rows, 16] floats

@@ -1,13 +1,15 @@
-// Mish and Elu rows on expRow (activation_rows.h).
+// Mish, Elu, Softplus and Log rows (activation_rows.h).
 #include "core/exec/cpu/activation_rows.h"
 
-#include <emmintrin.h>
+#include <immintrin.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/sigmoid_rows.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -135,7 +137,52 @@ inline __m128 log4(__m128 x) {
   return blend(_mm_cmpunord_ps(x, x), x, r);
 }
 
+#if defined(__x86_64__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // _mm512_undefined_ps in getmant/getexp
+
+// log4's steps on 16 lanes: getmant and getexp split x = m 2^e exactly,
+// subnormals included (no scaling); a negative x (-inf too) gives a NaN m
+// (_MM_MANT_SIGN_nan) and NaN stays NaN through the arithmetic; +-0 and
+// +inf (whose e = +inf would meet -inf in the sum) are set at the end.
+__attribute__((target("avx512f"))) inline __m512 log16(__m512 x) {
+  __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_nan);
+  __m512 e = _mm512_getexp_ps(x);
+  const __mmask16 big = _mm512_cmp_ps_mask(m, _mm512_set1_ps(1.41421356f), _CMP_GT_OQ);
+  m = _mm512_mask_mul_ps(m, big, m, _mm512_set1_ps(0.5f));
+  e = _mm512_mask_add_ps(e, big, e, _mm512_set1_ps(1.0f));
+  const __m512 f = _mm512_sub_ps(m, _mm512_set1_ps(1.0f));
+  const __m512 z = _mm512_mul_ps(f, f);
+  __m512 p = _mm512_set1_ps(7.0376836292e-2f);
+  for (float c : {-1.1514610310e-1f, 1.1676998740e-1f, -1.2420140846e-1f, 1.4249322787e-1f,
+                  -1.6668057665e-1f, 2.0000714765e-1f, -2.4999993993e-1f, 3.3333331174e-1f})
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(c));
+  __m512 y = _mm512_mul_ps(_mm512_mul_ps(p, f), z);
+  y = _mm512_fnmadd_ps(e, _mm512_set1_ps(2.12194440e-4f), y);
+  y = _mm512_fnmadd_ps(_mm512_set1_ps(0.5f), z, y);
+  const __m512 r = _mm512_fmadd_ps(e, _mm512_set1_ps(0.693359375f), _mm512_add_ps(f, y));
+  const __m512 inf = _mm512_set1_ps(std::numeric_limits<float>::infinity());
+  const __mmask16 zero = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_EQ_OQ);
+  const __mmask16 top = _mm512_cmp_ps_mask(x, inf, _CMP_EQ_OQ);
+  return _mm512_mask_mov_ps(_mm512_mask_mov_ps(r, zero, _mm512_sub_ps(_mm512_setzero_ps(), inf)),
+                            top, inf);
+}
+
+__attribute__((target("avx512f"))) void logRow512(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, log16(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 k = avx512::lanes(n - i);
+    _mm512_mask_storeu_ps(y + i, k, log16(_mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), k, x + i)));
+  }
+}
+#pragma GCC diagnostic pop
+#endif
+
 void logRow(const float* x, float* y, int64_t n) {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f()) return logRow512(x, y, n);
+#endif
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) _mm_storeu_ps(y + i, log4(_mm_loadu_ps(x + i)));
   if (i < n) {

@@ -141,5 +141,43 @@ TEST(Activations, LogRowWithinUlpOfDouble) {
   }
 }
 
+// The special inputs at every lane of a vector and in a row's tail: +-0 ->
+// -inf, negatives (-inf, -denormal) -> NaN, +inf -> +inf, NaN -> NaN, the
+// denormals and FLT_MIN within kLogMaxUlp of std::log.
+TEST(Activations, LogRowSpecialValuesAtEveryLane) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            -1.0f,
+                            -kInf,
+                            kInf,
+                            std::numeric_limits<float>::quiet_NaN(),
+                            1e-45f,
+                            -1e-45f,
+                            3e-39f,
+                            std::numeric_limits<float>::min(),
+                            std::numeric_limits<float>::max(),
+                            1.0f};
+  for (float s : specials)
+    for (int64_t n : {16, 19}) {
+      for (int64_t at = 0; at < n; ++at) {
+        std::vector<float> a(static_cast<size_t>(n), 2.0f), b(a.size(), -7.0f);
+        a[static_cast<size_t>(at)] = s;
+        logRow(a.data(), b.data(), n);
+        const float want = std::log(s), got = b[static_cast<size_t>(at)];
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(got)) << "log(" << s << ") at " << at << ": " << got;
+        } else if (std::isinf(want)) {
+          EXPECT_EQ(got, want) << "log(" << s << ") at " << at;
+        } else {
+          EXPECT_LE(std::llabs(ulpIndex(got) - ulpIndex(want)), kLogMaxUlp)
+              << "log(" << s << ") at " << at << ": " << got << " vs " << want;
+        }
+        const float other = b[static_cast<size_t>(at == 0 ? 1 : 0)];
+        EXPECT_LE(std::llabs(ulpIndex(other) - ulpIndex(std::log(2.0f))), kLogMaxUlp);
+      }
+    }
+}
+
 }  // namespace
 }  // namespace passlab::exec::cpu

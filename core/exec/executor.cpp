@@ -172,8 +172,11 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   state.initializersOverridden = overridesInitializers(inputs);
   state.kept = kept_.get();
   if (threads > 1) {
-    state.singleThreadSteps = &compiler_->stepThreads().prepare(model_, *plan_, inputs, threads);
-    state.bodyThreads = &compiler_->stepThreads();
+    StepThreads& stepThreads = compiler_->stepThreads();
+    state.singleThreadSteps = &stepThreads.prepare(model_, *plan_, inputs, threads);
+    state.bodyThreads = &stepThreads;
+    state.trials = stepThreads.trials();
+    if (state.trials != nullptr) state.trials->beginRun();
   }
   memory::RunMemoryUse memoryUse;
   const memory::BlockLayout* layout = memory_->prepare(model_, *plan_, inputs, memoryUse);

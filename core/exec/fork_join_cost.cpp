@@ -86,6 +86,10 @@ double forkJoinMicros(int threads) {
   return it->second;
 }
 
+bool splitLimitIsFixed() {
+  return limitFromEnvironment().has_value();
+}
+
 double splitLimitMicros(int threads) {
   if (std::optional<double> limit = limitFromEnvironment()) return *limit;
   return std::clamp(kForkJoinMultiple * forkJoinMicros(threads), kMinSplitMicros, kMaxSplitMicros);

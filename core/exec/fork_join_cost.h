@@ -39,6 +39,10 @@ double measureForkJoinMicros(int threads);
 // a number, replaces the limit (0: every step on every thread).
 double splitLimitMicros(int threads);
 
+// Whether PASSLAB_SMALL_STEP_MICROS sets the limit: then a run's steps take
+// the cost model's choice alone, untimed (step_trials.h).
+bool splitLimitIsFixed();
+
 inline constexpr double kFallbackForkJoinMicros = 30.0;
 inline constexpr double kForkJoinMultiple = 2.0;
 inline constexpr double kMinSplitMicros = 30.0;

@@ -208,8 +208,9 @@ RunShapeThreads::Choice stepThreads(const CompiledGraph& plan, size_t stepIndex,
                ? state.bodyThreads->bodyStep(*plan.steps[stepIndex].node, ins)
                : Choice::kAll;
   const std::vector<bool>* single = state.singleThreadSteps;
-  return single != nullptr && stepIndex < single->size() && (*single)[stepIndex] ? Choice::kOne
-                                                                                 : Choice::kAll;
+  if (single != nullptr && stepIndex < single->size() && (*single)[stepIndex]) return Choice::kOne;
+  return state.trials != nullptr && state.trials->oneThread(stepIndex) ? Choice::kOne
+                                                                       : Choice::kAll;
 }
 
 }  // namespace
@@ -255,9 +256,14 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       ctx.limitThreads(1);
       oneThread.emplace(1);
     }
-    auto start = state.profiler ? Clock::now() : Clock::time_point();
+    const bool timed =
+        plan.depth == 0 && state.trials != nullptr && state.trials->timing(stepIndex);
+    auto start = state.profiler || timed ? Clock::now() : Clock::time_point();
     Status s = runKernel(*(*inst)->kernel, ctx);
     oneThread.reset();
+    if (timed)
+      state.trials->record(stepIndex,
+                           std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     if (!s) return s.error().withContext(node.describe());
     if (threads == RunShapeThreads::Choice::kLearn)
       state.bodyThreads->learnBodyStep(node, ins, ctx.outputs());

@@ -40,6 +40,9 @@ struct RunState {
   // to pay for waking the others, step_threads.h); null: every step uses
   // `threads`.
   const std::vector<bool>* singleThreadSteps = nullptr;
+  // Of the main-graph steps split by then, which run on one thread in this
+  // run, and which are timed (step_trials.h); null: all split, untimed.
+  StepTrials* trials = nullptr;
   // Which steps of subgraph bodies run on one thread (StepThreads::bodyStep);
   // null: every body step uses `threads`.
   StepThreads* bodyThreads = nullptr;

@@ -83,6 +83,7 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
   runTimeBody_.clear();
   double limit = splitLimitMicros(threads);
   limit_ = limit;
+  trialsOn_ = !splitLimitIsFixed();
   if (limit <= 0.0) return single_;
   ir::Model typed = model.clone();
   bindInputTypes(typed, inputs);
@@ -96,6 +97,7 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
     if (twin != nullptr && node->hasSubgraphs())
       decideBodies(*node, *twin, limit, {singleBody_, runTimeBody_});
   }
+  trials_.reset(single_);
   return single_;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/exec/compiled_graph.h"
 #include "core/exec/run_shape_threads.h"
+#include "core/exec/step_trials.h"
 #include "core/exec/value.h"
 
 namespace passlab::exec {
@@ -49,6 +50,10 @@ class StepThreads {
   // they or the thread count change).
   const std::vector<bool>& prepare(const ir::Model& model, const CompiledGraph& graph,
                                    const Inputs& inputs, int threads = 2);
+  // The trials of the main-graph steps prepare() splits (step_trials.h),
+  // reset whenever prepare() decides again; null when PASSLAB_SMALL_STEP_MICROS
+  // fixes the limit.
+  StepTrials* trials() { return trialsOn_ ? &trials_ : nullptr; }
   // The nodes of `model`'s subgraph bodies that run on one thread, as of the
   // last prepare().
   const std::unordered_set<const ir::Node*>& singleBodyNodes() const { return singleBody_; }
@@ -71,6 +76,8 @@ class StepThreads {
   std::unordered_set<const ir::Node*> singleBody_;
   std::unordered_set<const ir::Node*> runTimeBody_;
   RunShapeThreads runShapes_;
+  StepTrials trials_;
+  bool trialsOn_ = false;
 };
 
 }  // namespace passlab::exec

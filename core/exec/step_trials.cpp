@@ -1,0 +1,67 @@
+#include "core/exec/step_trials.h"
+
+#include <algorithm>
+
+namespace passlab::exec {
+
+namespace {
+
+double faster(double best, double micros) {
+  return best < 0.0 ? micros : std::min(best, micros);
+}
+
+}  // namespace
+
+void StepTrials::reset(const std::vector<bool>& single) {
+  steps_.assign(single.size(), Step{});
+  for (size_t i = 0; i < single.size(); ++i) steps_[i].tried = !single[i];
+  phase_ = -1;
+}
+
+void StepTrials::startTrials() {
+  for (Step& s : steps_) {
+    s.bestSplit = -1.0;
+    s.bestOne = -1.0;
+  }
+  phase_ = 0;
+}
+
+void StepTrials::beginRun(Clock::time_point now) {
+  if (decided()) {
+    if (std::chrono::duration<double>(now - decidedAt_).count() >= kRetrialSeconds) startTrials();
+    return;
+  }
+  if (++phase_ == kDecidedPhase) {
+    decide();
+    decidedAt_ = now;
+  }
+}
+
+void StepTrials::decide() {
+  for (Step& s : steps_) {
+    // A step not timed both ways (it did not run) keeps the cost model's split.
+    bool timedBoth = s.bestSplit >= 0.0 && s.bestOne >= 0.0;
+    s.oneThread = s.tried && timedBoth && !(s.bestSplit < kSplitShare * s.bestOne);
+  }
+}
+
+bool StepTrials::oneThread(size_t step) const {
+  if (step >= steps_.size() || !steps_[step].tried || phase_ < 0) return false;
+  return decided() ? steps_[step].oneThread : !splitWay();
+}
+
+bool StepTrials::timing(size_t step) const {
+  return step < steps_.size() && steps_[step].tried && phase_ >= 0 && !decided() &&
+         phase_ % kRunsPerWay != 0;
+}
+
+void StepTrials::record(size_t step, double micros) {
+  if (!timing(step)) return;
+  Step& s = steps_[step];
+  if (splitWay())
+    s.bestSplit = faster(s.bestSplit, micros);
+  else
+    s.bestOne = faster(s.bestOne, micros);
+}
+
+}  // namespace passlab::exec

@@ -1,0 +1,68 @@
+// Which of a multi-threaded run's split steps gain from their threads, by
+// timing them (issue #26). The cost model (step_threads.h) sends a step of
+// little work to one thread and splits the rest; a split step can still lose
+// to one thread: with idle threads sleeping every split wakes a thread, and
+// on a 2-core VM that costs about what a 100 us step saves (shufflenet
+// `--level fused`: every split step slower on two threads than on one,
+// docs/exec-benchmark.md "Session 28: split steps timed").
+//
+// So the steps the cost model splits are timed: on every thread for
+// kTimedRuns runs, then on one thread for as many, and from then on each runs
+// the way whose fastest run was faster (splitting only when it saves
+// 1 - kSplitShare of the one-thread time). The first run each way is not
+// timed: a kernel builds its primitives for the thread count it runs on. A
+// choice is taken again kRetrialSeconds after it was made, at the next run,
+// so it follows the machine (a choice made under load, or on a quiet
+// machine, does not stay for the life of a GUI session). One-thread trial
+// runs are never slower than a 1-thread run of the model.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+namespace passlab::exec {
+
+class StepTrials {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static constexpr int kTimedRuns = 2;
+  static constexpr double kSplitShare = 0.95;
+  static constexpr double kRetrialSeconds = 30.0;
+
+  // For a plan whose steps the cost model put on one thread where `single`
+  // is true (those are not tried); the next run starts the trials.
+  void reset(const std::vector<bool>& single);
+  // At the start of every run of the plan (`now`: for the retrial).
+  void beginRun(Clock::time_point now = Clock::now());
+  // Whether step `step`, one the cost model splits, runs on one thread in
+  // this run.
+  bool oneThread(size_t step) const;
+  // Whether this run times step `step` (record() its microseconds).
+  bool timing(size_t step) const;
+  void record(size_t step, double micros);
+  // Whether the trials are over and every split step runs the faster way.
+  bool decided() const { return phase_ >= kDecidedPhase; }
+
+ private:
+  // Runs of a trial: one untimed and kTimedRuns timed on every thread, then
+  // the same on one thread.
+  static constexpr int kRunsPerWay = kTimedRuns + 1;
+  static constexpr int kDecidedPhase = 2 * kRunsPerWay;
+
+  struct Step {
+    bool tried = false;                       // the cost model splits it
+    bool oneThread = false;                   // the choice once decided
+    double bestSplit = -1.0, bestOne = -1.0;  // fastest timed run; negative: none
+  };
+
+  bool splitWay() const { return phase_ < kRunsPerWay; }
+  void decide();
+  void startTrials();
+
+  std::vector<Step> steps_;
+  int phase_ = -1;  // runs since the trials started; -1 before the first run
+  Clock::time_point decidedAt_{};
+};
+
+}  // namespace passlab::exec

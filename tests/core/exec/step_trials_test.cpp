@@ -1,0 +1,194 @@
+// Split steps timed both ways (issue #26): every thread for two timed runs,
+// one thread for two, then the faster way; tried again after a while.
+#include "core/exec/step_trials.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "core/exec/compiler.h"
+#include "core/exec/cpu/cpu_backend.h"
+#include "core/exec/executor.h"
+#include "exec_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using Clock = StepTrials::Clock;
+
+// One run of the trials at `now`: each timed step of `steps` records
+// `split[i]` or `one[i]` microseconds, the way the run chose for it.
+void run(StepTrials& t, const std::vector<double>& split, const std::vector<double>& one,
+         Clock::time_point now) {
+  t.beginRun(now);
+  for (size_t i = 0; i < split.size(); ++i)
+    if (t.timing(i)) t.record(i, t.oneThread(i) ? one[i] : split[i]);
+}
+
+TEST(StepTrials, SplitStepsRunTheFasterWayOnceTimedBoth) {
+  // Step 0 is on one thread by the cost model; 1 gains from its threads; 2
+  // loses (a wake dearer than the work it shares); 3 gains under 5%.
+  StepTrials t;
+  t.reset({true, false, false, false});
+  const std::vector<double> split{0, 50, 110, 97}, one{0, 90, 90, 100};
+  Clock::time_point now{};
+  // Run 1 untimed on every thread, 2-3 timed so, 4 untimed on one, 5-6 timed so.
+  std::vector<bool> timedRuns, oneRuns;
+  for (int r = 0; r < 6; ++r) {
+    run(t, split, one, now);
+    timedRuns.push_back(t.timing(1));
+    oneRuns.push_back(t.oneThread(1));
+    EXPECT_FALSE(t.timing(0));  // the cost model's single steps are not tried
+    EXPECT_FALSE(t.oneThread(0));
+    EXPECT_FALSE(t.decided());
+  }
+  EXPECT_EQ(timedRuns, (std::vector<bool>{false, true, true, false, true, true}));
+  EXPECT_EQ(oneRuns, (std::vector<bool>{false, false, false, true, true, true}));
+  run(t, split, one, now);
+  ASSERT_TRUE(t.decided());
+  EXPECT_FALSE(t.oneThread(1));
+  EXPECT_TRUE(t.oneThread(2));
+  EXPECT_TRUE(t.oneThread(3));
+  EXPECT_FALSE(t.timing(1));
+}
+
+TEST(StepTrials, TheFastestTimedRunDecidesNotTheUntimedOnes) {
+  // The untimed first run of each way (a primitive built) is slow; one slow
+  // timed run (another process on the CPU) does not decide either.
+  StepTrials t;
+  t.reset({false});
+  std::vector<double> times{1e6, 300, 60, 1e6, 80, 500};  // per run: split x3, one x3
+  for (double micros : times) {
+    t.beginRun(Clock::time_point{});
+    if (t.timing(0)) t.record(0, micros);
+  }
+  t.beginRun(Clock::time_point{});
+  ASSERT_TRUE(t.decided());
+  EXPECT_FALSE(t.oneThread(0));  // 60 (split) against 80 (one)
+}
+
+TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
+  StepTrials t;
+  t.reset({false});
+  Clock::time_point now{};
+  for (int r = 0; r < 7; ++r) run(t, {120}, {100}, now);
+  ASSERT_TRUE(t.decided());
+  EXPECT_TRUE(t.oneThread(0));
+  // Before kRetrialSeconds: the choice stays.
+  run(t, {40}, {100}, now + std::chrono::seconds(5));
+  EXPECT_TRUE(t.decided());
+  EXPECT_TRUE(t.oneThread(0));
+  // After: timed again from the start, and the machine has changed.
+  auto later = now + std::chrono::seconds(static_cast<int>(StepTrials::kRetrialSeconds) + 1);
+  for (int r = 0; r < 6; ++r) {
+    run(t, {40}, {100}, later);
+    EXPECT_FALSE(t.decided());
+  }
+  run(t, {40}, {100}, later);
+  ASSERT_TRUE(t.decided());
+  EXPECT_FALSE(t.oneThread(0));
+}
+
+TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
+  StepTrials t;
+  t.reset({false, false});
+  for (int r = 0; r < 7; ++r) {
+    t.beginRun(Clock::time_point{});
+    if (t.timing(0)) t.record(0, t.oneThread(0) ? 10 : 100);  // step 1 never runs
+  }
+  ASSERT_TRUE(t.decided());
+  EXPECT_TRUE(t.oneThread(0));
+  EXPECT_FALSE(t.oneThread(1));
+  // Out of range: split, untimed.
+  EXPECT_FALSE(t.oneThread(7));
+  EXPECT_FALSE(t.timing(7));
+}
+
+TEST(StepTrials, ResetStartsOver) {
+  StepTrials t;
+  t.reset({false});
+  for (int r = 0; r < 7; ++r) run(t, {120}, {100}, Clock::time_point{});
+  ASSERT_TRUE(t.decided());
+  t.reset({false});
+  EXPECT_FALSE(t.decided());
+  EXPECT_FALSE(t.oneThread(0));  // before the first run: the cost model's split
+}
+
+constexpr const char* kBigMatMul = R"(
+    main (float[512,256] a, float[256,256] b) => (float[512,256] y) {
+      y = MatMul(a, b)
+    })";
+
+std::vector<std::pair<std::string, Value>> bigMatMulInputs() {
+  std::vector<float> a(512 * 256), b(256 * 256);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.37f * static_cast<float>(i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.11f * static_cast<float>(i)) / 16;
+  return {{"a", Value(Tensor::fromIr(testutil::floats({512, 256}, a)))},
+          {"b", Value(Tensor::fromIr(testutil::floats({256, 256}, b)))}};
+}
+
+TEST(StepTrials, StepThreadsTriesItsSplitStepsUnlessTheLimitIsFixed) {
+  ir::Model m = testutil::parseModel(kBigMatMul);
+  Compiler compiler(m, cpu::kernelRegistry(), /*referenceKernels=*/false);
+  auto plan = compiler.compile(m.graph(), nullptr);
+  ASSERT_TRUE(plan) << plan.error().message();
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
+  StepThreads measured;
+  std::vector<bool> single = measured.prepare(m, **plan, bigMatMulInputs());
+  ASSERT_NE(measured.trials(), nullptr);
+  StepTrials& trials = *measured.trials();
+  size_t split = 0;
+  for (size_t i = 0; i < single.size(); ++i)
+    if (!single[i]) split = i + 1;
+  ASSERT_GT(split, 0u) << "the MatMul is split";
+  trials.beginRun();
+  EXPECT_FALSE(trials.timing(split - 1));  // the first run builds: untimed
+  trials.beginRun();
+  EXPECT_TRUE(trials.timing(split - 1));
+  // The same inputs: prepared already, the trials go on.
+  measured.prepare(m, **plan, bigMatMulInputs());
+  EXPECT_TRUE(trials.timing(split - 1));
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", "30", 1);
+  StepThreads fixed;
+  fixed.prepare(m, **plan, bigMatMulInputs());
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
+  EXPECT_EQ(fixed.trials(), nullptr);
+}
+
+// A MatMul big enough for the cost model to split, run by an executor at 2
+// threads through the trials and after: the same outputs every run (within
+// float rounding of a double reference), whichever way each run took.
+TEST(StepTrials, ExecutorRunsGiveTheSameResultsThroughTheTrials) {
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
+  ir::Model m = testutil::parseModel(kBigMatMul);
+  std::vector<std::pair<std::string, Value>> inputs = bigMatMulInputs();
+  const float* a = inputs[0].second.tensor().data<float>();
+  const float* b = inputs[1].second.tensor().data<float>();
+  auto ex = Executor::create(m, {});
+  ASSERT_TRUE(ex) << ex.error().message();
+  RunOptions two;
+  two.threads = 2;
+  std::vector<float> first;
+  for (int r = 0; r < 9; ++r) {
+    auto res = (*ex)->run(inputs, two);
+    ASSERT_TRUE(res) << res.error().message();
+    std::vector<float> y = testutil::toFloats(res->outputs[0]);
+    if (r == 0) {
+      first = y;
+      for (int64_t i = 0; i < 512; i += 37)
+        for (int64_t j = 0; j < 256; j += 5) {
+          double want = 0;
+          for (int64_t k = 0; k < 256; ++k)
+            want += double(a[size_t(i * 256 + k)]) * b[size_t(k * 256 + j)];
+          EXPECT_NEAR(y[size_t(i * 256 + j)], want, 1e-3) << i << "," << j;
+        }
+    } else {
+      testutil::expectNear(y, first, 1e-5f);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -21,6 +21,14 @@
 // quantize_dynamic's QUInt8 weights need. The result equals the reference
 // kernel's exactly (integer arithmetic throughout).
 //
+// Where oneDNN reorders the weights into its layout, the primitive holds
+// them packed; the plan then lets go of W and the kernel says
+// KernelContext::holdsOwnCopy, so the executor may free W. A plan for
+// another input shape takes the held copy (ConvPrimitive::inheritWeights)
+// and makes S from W's per-tap sums, kept from the first plan
+// (conv_integer::tapWeightSums); where it could not (oneDNN declines the new
+// shape), an error names the node instead of reading the freed W.
+//
 // Anything else runs the reference ConvInteger (qlinear.cpp), so its errors
 // and results hold: weights or weight zero points that vary between runs, a
 // zero point that is not one value of X's type, a CPU without exact int8
@@ -51,11 +59,11 @@ enum Input : size_t { kX = 0, kW = 1, kXZeroPoint = 2, kWZeroPoint = 3 };
 struct ConvIntegerPlan : onednn::ConvPrimitive {
   Dims xDims, wDims;
   int threads = 0;
-  bool declined = false;          // the reference kernel runs this configuration
-  std::vector<int32_t> sums;      // S [M, output positions]
-  int64_t positions = 0;          // output positions per channel
-  Tensor weights;                 // the int8 weights oneDNN reads (conv_integer::signedWeights)
-  std::vector<int32_t> zw;        // the weights' zero points in its terms, per output channel
+  bool declined = false;      // the reference kernel runs this configuration
+  std::vector<int32_t> sums;  // S [M, output positions]
+  int64_t positions = 0;      // output positions per channel
+  Tensor weights;           // the int8 weights oneDNN reads (signedWeights); empty once held packed
+  std::vector<int32_t> zw;  // the weights' zero points in its terms, per output channel
   bool weightZeroPoints = false;  // some zw is not 0
   Indirection window;             // the taps of each output position (when weightZeroPoints)
 };
@@ -76,17 +84,18 @@ class OneDnnConvInteger final : public Kernel {
     if (!exact || !qlinear::isInt8(x.dtype()) || !qlinear::isInt8(w.dtype()) ||
         !ctx.invariantInput(kW) || x.numel() == 0 ||
         (ctx.has(kWZeroPoint) && !ctx.invariantInput(kWZeroPoint)))
-      return reference_->run(ctx);
+      return runReference(ctx);
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
     if (!zx || !geo || geo->spatial() > 3 ||
         !conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, geo->M))
-      return reference_->run(ctx);
+      return runReference(ctx);
     const ConvGeometry& g = *geo;
-    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g);
-    if (plan_->declined) return reference_->run(ctx);
+    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g, std::move(plan_));
+    if (plan_->declined) return runReference(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kInt32, g.outDims));
     PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, *y, true));
+    holdIfPacked(ctx);
     if (*zx != 0) subtractZeroPoint(*y, g, *zx);
     if (plan_->weightZeroPoints)
       conv_integer::subtractWeightZeroPoint(
@@ -99,21 +108,50 @@ class OneDnnConvInteger final : public Kernel {
   OneDnnConvInteger(ConvAttrs attrs, std::unique_ptr<Kernel> reference)
       : attrs_(std::move(attrs)), reference_(std::move(reference)) {}
 
+  // The reference reads W: an error instead once W was freed (held packed)
+  // and oneDNN declines now.
+  Status runReference(KernelContext& ctx) {
+    if (ctx.input(kW).dataFreed())
+      return internalError("oneDNN declined the new shape and W was freed after packing");
+    return reference_->run(ctx);
+  }
+
+  // Once the primitive holds W packed, the plan lets go of W (or of its copy
+  // W - 128) and the executor may free it.
+  void holdIfPacked(KernelContext& ctx) {
+    if (!plan_->holdsWeights()) return;
+    plan_->weights = Tensor();
+    ctx.holdsOwnCopy(kW);
+  }
+
   bool planIsStale(const KernelContext& ctx, const Tensor& x, const Tensor& w) const {
     return !plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
            plan_->threads != ctx.threads();
   }
 
-  static std::unique_ptr<ConvIntegerPlan> build(const KernelContext& ctx, const ConvGeometry& g) {
+  // The plan for the input shape of `ctx`; it takes the weights `old` (the
+  // plan it replaces) holds packed, and reads W only where it holds none.
+  std::unique_ptr<ConvIntegerPlan> build(const KernelContext& ctx, const ConvGeometry& g,
+                                         std::unique_ptr<ConvIntegerPlan> old) {
     auto p = std::make_unique<ConvIntegerPlan>();
+    const Tensor& w = ctx.input(kW);
     p->xDims = ctx.input(kX).dims();
-    p->wDims = ctx.input(kW).dims();
+    p->wDims = w.dims();
     p->threads = ctx.threads();
     p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
                                          dnnl::memory::data_type::s32, false, {});
     if (p->declined) return p;
-    p->weights = conv_integer::signedWeights(ctx.input(kW));
-    p->sums = conv_integer::windowWeightSums(p->weights, g, p->positions);
+    if (old && !old->declined) p->inheritWeights(*old);
+    if (w.dataFreed() && (!p->holdsWeights() || tapDims_ != w.dims())) {
+      p->declined = true;  // runReference reports it
+      return p;
+    }
+    if (!p->holdsWeights()) p->weights = conv_integer::signedWeights(w);
+    if (tapDims_ != w.dims()) {
+      tapSums_ = conv_integer::tapWeightSums(conv_integer::signedWeights(w), g);
+      tapDims_ = w.dims();
+    }
+    p->sums = conv_integer::windowWeightSums(tapSums_, g, p->positions);
     p->zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
     p->weightZeroPoints = std::any_of(p->zw.begin(), p->zw.end(), [](int32_t z) { return z; });
     if (p->weightZeroPoints) p->window = buildIndirection(g.window);
@@ -132,6 +170,8 @@ class OneDnnConvInteger final : public Kernel {
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> reference_;
   std::unique_ptr<ConvIntegerPlan> plan_;
+  std::vector<int32_t> tapSums_;  // conv_integer::tapWeightSums of W, for S of every plan
+  Dims tapDims_;                  // W's dims tapSums_ was made for (empty: none yet)
 };
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};

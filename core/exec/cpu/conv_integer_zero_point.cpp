@@ -10,16 +10,24 @@ namespace passlab::exec::cpu::conv_integer {
 
 using ir::DataType;
 
-std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, int64_t& positions) {
-  const Indirection ind = buildIndirection(g.window);
-  const int64_t taps = ind.taps, cPerGroup = g.C / g.group;
-  positions = ind.grid;
+std::vector<int32_t> tapWeightSums(const Tensor& w, const ConvGeometry& g) {
+  int64_t taps = 1;
+  for (int64_t k : g.kernel) taps *= k;
+  const int64_t cPerGroup = g.C / g.group;
   std::vector<int32_t> perTap(static_cast<size_t>(g.M * taps), 0);  // [M, taps]
   const int8_t* wv = w.data<int8_t>();
   for (int64_t m = 0; m < g.M; ++m)
     for (int64_t c = 0; c < cPerGroup; ++c)
       for (int64_t k = 0; k < taps; ++k)
         perTap[static_cast<size_t>(m * taps + k)] += wv[(m * cPerGroup + c) * taps + k];
+  return perTap;
+}
+
+std::vector<int32_t> windowWeightSums(const std::vector<int32_t>& perTap, const ConvGeometry& g,
+                                      int64_t& positions) {
+  const Indirection ind = buildIndirection(g.window);
+  const int64_t taps = ind.taps;
+  positions = ind.grid;
   std::vector<int32_t> sums(static_cast<size_t>(g.M * positions), 0);
   for (int64_t m = 0; m < g.M; ++m)
     for (int64_t o = 0; o < positions; ++o) {
@@ -30,6 +38,10 @@ std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, in
       sums[static_cast<size_t>(m * positions + o)] = s;
     }
   return sums;
+}
+
+std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, int64_t& positions) {
+  return windowWeightSums(tapWeightSums(w, g), g, positions);
 }
 
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i) {

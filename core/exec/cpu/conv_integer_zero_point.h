@@ -23,6 +23,16 @@ namespace passlab::exec::cpu::conv_integer {
 // the output positions per channel.
 std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, int64_t& positions);
 
+// What S needs of the weights: W summed over each output channel's input
+// channels, per tap of the kernel ([M, taps], M * taps int32: a C-th of the
+// weights or less). A kernel that holds the weights packed keeps these, so
+// that it makes S for another input shape after the weights were freed
+// (KernelContext::holdsOwnCopy).
+std::vector<int32_t> tapWeightSums(const Tensor& w, const ConvGeometry& g);
+// S [M, positions] from tapWeightSums for geometry g (the same kernel).
+std::vector<int32_t> windowWeightSums(const std::vector<int32_t>& tapSums, const ConvGeometry& g,
+                                      int64_t& positions);
+
 // The activation's zero point (input `i`) when it is one value of input
 // `x`'s type (absent: 0).
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i);

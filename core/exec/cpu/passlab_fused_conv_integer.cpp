@@ -29,6 +29,13 @@
 // order, with no transpose on either side (the same arithmetic, so Y is the
 // channels-first Y transposed, bit for bit). Weight zero points and whatever
 // oneDNN declines run the channels-first kernel on transposed copies.
+//
+// Where oneDNN reorders the weights into its layout, the primitive holds
+// them packed; the plan then lets go of W and the kernel says
+// KernelContext::holdsOwnCopy. A plan for another input shape takes the held
+// copy and makes S from W's per-tap sums (conv_integer::tapWeightSums), kept
+// from the first plan; a path that would read the freed W (oneDNN declines
+// the new shape) is an error naming the node instead.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -72,7 +79,7 @@ struct Plan : onednn::ConvPrimitive {
   std::vector<uint8_t> interior;  // channels-last: 1 where S's row is `whole` (Sums)
   std::vector<int32_t> whole;     // [M] the sum of each channel's weights
   int64_t positions = 0;
-  Tensor weights;  // the int8 weights oneDNN reads (conv_integer::signedWeights)
+  Tensor weights;  // the int8 weights oneDNN reads (signedWeights); empty once held packed
 };
 
 // Scale and B as one value per output channel.
@@ -342,13 +349,12 @@ std::vector<int32_t> transposed(const std::vector<int32_t>& a, int64_t rows, int
 // Plan::whole (each channel's weights summed: S where every tap is inside
 // the image) and Plan::interior (the positions whose S row is that) from the
 // int8 weights w and S [P, M].
-void markInterior(Plan& p, const Tensor& w, int64_t m) {
-  const int64_t perChannel = m == 0 ? 0 : w.numel() / m;
-  const int8_t* wv = w.data<int8_t>();
+void markInterior(Plan& p, const std::vector<int32_t>& tapSums, int64_t m) {
+  const int64_t taps = m == 0 ? 0 : static_cast<int64_t>(tapSums.size()) / m;
   p.whole.assign(static_cast<size_t>(m), 0);
   for (int64_t c = 0; c < m; ++c)
-    for (int64_t k = 0; k < perChannel; ++k)
-      p.whole[static_cast<size_t>(c)] += wv[c * perChannel + k];
+    for (int64_t k = 0; k < taps; ++k)
+      p.whole[static_cast<size_t>(c)] += tapSums[static_cast<size_t>(c * taps + k)];
   p.interior.assign(static_cast<size_t>(p.positions), 0);
   for (int64_t o = 0; o < p.positions; ++o)
     p.interior[static_cast<size_t>(o)] =
@@ -391,6 +397,7 @@ class FusedConvInteger final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, g.M));
     PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g.outDims));
     PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, acc, true));
+    holdIfPacked(ctx);
     const std::vector<int32_t> zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
     if (std::any_of(zw.begin(), zw.end(), [](int32_t z) { return z != 0; }))
       conv_integer::subtractWeightZeroPoint(
@@ -425,6 +432,7 @@ class FusedConvInteger final : public Kernel {
     const Dims outDims = channelsLastDims(g.outDims);
     PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, outDims));
     PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, acc, true));
+    holdIfPacked(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, outDims));
     const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
                   plan_->interior.data(), plan_->whole.data()};
@@ -452,8 +460,19 @@ class FusedConvInteger final : public Kernel {
            conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M).has_value();
   }
 
+  // Once the primitive holds W packed, the plan lets go of W (or of its copy
+  // W - 128) and the executor may free it.
+  void holdIfPacked(KernelContext& ctx) {
+    if (!plan_->holdsWeights()) return;
+    plan_->weights = Tensor();
+    ctx.holdsOwnCopy(kW);
+  }
+
   // The reference ConvInteger into scratch, then the epilogue on its NCHW sums.
+  // It reads W: an error instead once W was freed (held packed).
   Status runReference(KernelContext& ctx) {
+    if (ctx.input(kW).dataFreed())
+      return internalError("oneDNN declined the new shape and W was freed after packing");
     ScratchOutputContext inner(ctx);
     PASSLAB_RETURN_IF_ERROR(reference_->run(inner));
     if (!inner.allocated()) return internalError("the reference ConvInteger gave no output");
@@ -474,12 +493,16 @@ class FusedConvInteger final : public Kernel {
 
   // The primitive (u8/s8 by s8 into s32), its int32 sums kept in the layout
   // oneDNN picked when that is channels-last (always with `userChannelsLast`:
-  // X and the sums are the user's [N, spatial..., C]), and S.
-  static std::unique_ptr<Plan> build(const KernelContext& ctx, const ConvGeometry& g,
-                                     bool userChannelsLast) {
+  // X and the sums are the user's [N, spatial..., C]), and S. It takes the
+  // weights the plan it replaces holds packed, and reads W only where it
+  // holds none.
+  std::unique_ptr<Plan> build(const KernelContext& ctx, const ConvGeometry& g,
+                              bool userChannelsLast) {
+    std::unique_ptr<Plan> old = std::move(plan_);
     auto p = std::make_unique<Plan>();
+    const Tensor& w = ctx.input(kW);
     p->xDims = ctx.input(kX).dims();
-    p->wDims = ctx.input(kW).dims();
+    p->wDims = w.dims();
     p->threads = ctx.threads();
     p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
                                          memory::data_type::s32, false, {}, userChannelsLast);
@@ -493,11 +516,20 @@ class FusedConvInteger final : public Kernel {
       p->adopt(p->prim, p->srcDesc, p->weiDesc, p->dstDesc);
       p->channelsLast = true;
     }
-    p->weights = conv_integer::signedWeights(ctx.input(kW));
-    p->sums = conv_integer::windowWeightSums(p->weights, g, p->positions);
+    if (old && !old->declined) p->inheritWeights(*old);
+    if (w.dataFreed() && (!p->holdsWeights() || tapDims_ != w.dims())) {
+      p->declined = true;  // runReference reports it
+      return p;
+    }
+    if (!p->holdsWeights()) p->weights = conv_integer::signedWeights(w);
+    if (tapDims_ != w.dims()) {
+      tapSums_ = conv_integer::tapWeightSums(conv_integer::signedWeights(w), g);
+      tapDims_ = w.dims();
+    }
+    p->sums = conv_integer::windowWeightSums(tapSums_, g, p->positions);
     if (p->channelsLast) {
       p->sums = transposed(p->sums, g.M, p->positions);
-      markInterior(*p, p->weights, g.M);
+      markInterior(*p, tapSums_, g.M);
     }
     return p;
   }
@@ -507,6 +539,8 @@ class FusedConvInteger final : public Kernel {
   std::unique_ptr<Kernel> reference_;
   bool onednn_ = true;
   std::unique_ptr<Plan> plan_;
+  std::vector<int32_t> tapSums_;  // conv_integer::tapWeightSums of W, for S of every plan
+  Dims tapDims_;                  // W's dims tapSums_ was made for (empty: none yet)
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
 };
 

@@ -22,6 +22,14 @@
 // oneDNN's int32 sums with the zero points taken out and the reference's
 // requantization (qlinear_conv_int32.h: exact).
 //
+// Constant weights held in a form of their own (oneDNN's packed layout, the
+// depthwise and pointwise kernels' prepared weights) serve every later run
+// and every plan for another input shape (reordered from the held copy,
+// reshaped), so the kernel says KernelContext::holdsOwnCopy and the executor
+// may free W; a path that would read the freed W (oneDNN declines a new
+// shape) is an error naming the node. The int32 path
+// (qlinear_conv_int32.h) reads W when it is built and does not say it.
+//
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: scales or zero points that vary between
 // runs, non-float32 scales, a configuration oneDNN has no optimized
@@ -109,8 +117,7 @@ class OneDnnQLinearConv final : public Kernel {
     if (bias && (bias->dtype() != DataType::kInt32 || bias->numel() != g.M))
       return runReference(ctx);
     if (g.spatial() > 3 || x.numel() == 0) return runReference(ctx);
-    if (planIsStale(ctx, x, w, bias != nullptr))
-      plan_ = build(ctx, g, bias != nullptr, channelsLast_);
+    if (planIsStale(ctx, x, w, bias != nullptr)) plan_ = build(ctx, g, bias != nullptr);
     if (plan_->int32Sums && ctx.invariantInput(kW)) {
       PASSLAB_ASSIGN_OR_RETURN(
           Tensor * y, ctx.allocate(0, plan_->int32Sums->yType(),
@@ -124,23 +131,32 @@ class OneDnnQLinearConv final : public Kernel {
     if (plan_->depthwise && ctx.invariantInput(kW)) {
       plan_->depthwise->run(x.raw(), bias ? bias->data<int32_t>() : nullptr, y->mutableRaw(),
                             ctx.threads());
+      ctx.holdsOwnCopy(kW);
       return Status::ok();
     }
     if (plan_->pointwise && ctx.invariantInput(kW)) {
       plan_->pointwise->run(x.raw(), bias ? bias->data<int32_t>() : nullptr, y->mutableRaw(),
                             ctx.threads());
+      ctx.holdsOwnCopy(kW);
       return Status::ok();
     }
     if (!plan_->prim) buildPrimitive(*plan_, g, x.dtype(), channelsLast_);
     if (plan_->declined) return runReference(ctx);
-    return plan_->execute(ctx, x, w, bias, *y, ctx.invariantInput(kW));
+    const bool invariantW = ctx.invariantInput(kW);
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, bias, *y, invariantW));
+    if (invariantW && plan_->holdsWeights()) ctx.holdsOwnCopy(kW);
+    return Status::ok();
   }
 
  private:
   OneDnnQLinearConv(ConvAttrs attrs, std::unique_ptr<Kernel> reference, bool channelsLast)
       : attrs_(std::move(attrs)), reference_(std::move(reference)), channelsLast_(channelsLast) {}
 
+  // The reference reads W: an error instead once W was freed (held) and
+  // the held form does not serve this run.
   Status runReference(KernelContext& ctx) {
+    if (ctx.input(kW).dataFreed())
+      return internalError("the new shape needs W, which was freed after it was held packed");
     return channelsLast_ ? runChannelsFirst(*reference_, ctx) : reference_->run(ctx);
   }
 
@@ -157,8 +173,13 @@ class OneDnnQLinearConv final : public Kernel {
            plan_->hasBias != hasBias || plan_->threads != ctx.threads();
   }
 
-  static std::unique_ptr<QConvPlan> build(const KernelContext& ctx, const ConvGeometry& g,
-                                          bool hasBias, bool channelsLast) {
+  // The plan for the input shape of `ctx`. It takes what the plan it
+  // replaces holds of W (the depthwise or pointwise kernel reshaped, the
+  // primitive's packed weights), so W is read only where nothing holds it.
+  std::unique_ptr<QConvPlan> build(const KernelContext& ctx, const ConvGeometry& g, bool hasBias) {
+    std::unique_ptr<QConvPlan> old = std::move(plan_);
+    const bool channelsLast = channelsLast_;
+    const bool freed = ctx.input(kW).dataFreed();
     auto p = std::make_unique<QConvPlan>();
     p->xDims = ctx.input(kX).dims();
     p->wDims = ctx.input(kW).dims();
@@ -166,22 +187,33 @@ class OneDnnQLinearConv final : public Kernel {
     p->threads = ctx.threads();
     std::optional<Requantization> r = readRequantization(ctx, g.M);
     if (!r) {
-      p->int32Sums = QLinearConvInt32::create(ctx, g, channelsLast);
+      if (!freed) p->int32Sums = QLinearConvInt32::create(ctx, g, channelsLast);
       p->declined = true;
       return p;
     }
     p->requantization = std::move(*r);
     // Only with a nonzero zero point: without, oneDNN's brdgmm_dw is faster.
     const bool zeroPoints = p->requantization.xZeroPoint != 0 || p->requantization.yZeroPoint != 0;
-    if (channelsLast && zeroPoints && ctx.invariantInput(kW) && QLinearDepthwiseNhwc::covers(g)) {
+    const bool depthwise =
+        channelsLast && zeroPoints && ctx.invariantInput(kW) && QLinearDepthwiseNhwc::covers(g);
+    if (depthwise && old && old->depthwise && old->depthwise->reshape(g)) {
+      p->depthwise = std::move(old->depthwise);
+      return p;
+    }
+    if (depthwise && !freed) {
       p->depthwise = std::make_unique<QLinearDepthwiseNhwc>();
       if (p->depthwise->prepare(g, ctx.input(kW).data<int8_t>(), p->requantization,
                                 ctx.input(kX).dtype()))
         return p;
       p->depthwise.reset();
     }
-    if (channelsLast && zeroPoints && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g) &&
-        QLinearPointwiseNhwc::preferred(g)) {
+    const bool pointwise = channelsLast && zeroPoints && ctx.invariantInput(kW) &&
+                           QLinearPointwiseNhwc::covers(g) && QLinearPointwiseNhwc::preferred(g);
+    if (pointwise && old && old->pointwise && old->pointwise->reshape(g)) {
+      p->pointwise = std::move(old->pointwise);
+      return p;
+    }
+    if (pointwise && !freed) {
       p->pointwise = std::make_unique<QLinearPointwiseNhwc>();
       if (p->pointwise->prepare(g, ctx.input(kW).data<int8_t>(), p->requantization,
                                 ctx.input(kX).dtype()))
@@ -189,6 +221,7 @@ class OneDnnQLinearConv final : public Kernel {
       p->pointwise.reset();
     }
     buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
+    if (old && !p->declined) p->inheritWeights(*old);
     return p;
   }
 

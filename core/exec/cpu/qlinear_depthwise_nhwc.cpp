@@ -105,24 +105,7 @@ bool QLinearDepthwiseNhwc::covers(const ConvGeometry& g) {
 
 bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
                                    const qlinear::Requantization& r, ir::DataType xType) {
-  const bool twoD = g.spatial() == 2;
-  n_ = g.N;
-  c_ = g.C;
-  h_ = twoD ? g.in[0] : 1;
-  w_ = g.in.back();
-  oh_ = twoD ? g.out[0] : 1;
-  ow_ = g.out.back();
-  kh_ = twoD ? g.kernel[0] : 1;
-  kw_ = g.kernel.back();
-  sh_ = twoD ? g.stride[0] : 1;
-  sw_ = g.stride.back();
-  dh_ = twoD ? g.dilation[0] : 1;
-  dw_ = g.dilation.back();
-  padTop_ = twoD ? g.padBegin[0] : 0;
-  padLeft_ = g.padBegin.back();
-  cp_ = roundUp(c_, kLanes);
-  hb_ = (oh_ - 1) * sh_ + (kh_ - 1) * dh_ + 1;
-  wb_ = (ow_ - 1) * sw_ + (kw_ - 1) * dw_ + 1;
+  setGeometry(g);
   xSigned_ = xType == ir::DataType::kInt8;
   xZero_ = r.xZeroPoint;
 
@@ -161,10 +144,46 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   }
   requant_.prepare(r, c_, cp_);
   bias_.assign(static_cast<size_t>(cp_), 0);
-  // The padding holds the zero point (as uint8) in every byte.
-  const uint32_t padByte = static_cast<uint8_t>(xZeroU);
-  image_.assign(static_cast<size_t>(hb_ * wb_ * cp_), static_cast<int32_t>(padByte * 0x01010101u));
+  fillPadding();
   return true;
+}
+
+bool QLinearDepthwiseNhwc::reshape(const ConvGeometry& g) {
+  const bool twoD = g.spatial() == 2;
+  if (g.C != c_ || (twoD ? g.kernel[0] : 1) != kh_ || g.kernel.back() != kw_ ||
+      (twoD ? g.stride[0] : 1) != sh_ || g.stride.back() != sw_ ||
+      (twoD ? g.dilation[0] : 1) != dh_ || g.dilation.back() != dw_)
+    return false;
+  setGeometry(g);
+  fillPadding();
+  return true;
+}
+
+void QLinearDepthwiseNhwc::setGeometry(const ConvGeometry& g) {
+  const bool twoD = g.spatial() == 2;
+  n_ = g.N;
+  c_ = g.C;
+  h_ = twoD ? g.in[0] : 1;
+  w_ = g.in.back();
+  oh_ = twoD ? g.out[0] : 1;
+  ow_ = g.out.back();
+  kh_ = twoD ? g.kernel[0] : 1;
+  kw_ = g.kernel.back();
+  sh_ = twoD ? g.stride[0] : 1;
+  sw_ = g.stride.back();
+  dh_ = twoD ? g.dilation[0] : 1;
+  dw_ = g.dilation.back();
+  padTop_ = twoD ? g.padBegin[0] : 0;
+  padLeft_ = g.padBegin.back();
+  cp_ = roundUp(c_, kLanes);
+  hb_ = (oh_ - 1) * sh_ + (kh_ - 1) * dh_ + 1;
+  wb_ = (ow_ - 1) * sw_ + (kw_ - 1) * dw_ + 1;
+}
+
+// The image's padding holds the zero point (as uint8) in every byte.
+void QLinearDepthwiseNhwc::fillPadding() {
+  const uint32_t padByte = static_cast<uint8_t>(xZero_ + (xSigned_ ? 128 : 0));
+  image_.assign(static_cast<size_t>(hb_ * wb_ * cp_), static_cast<int32_t>(padByte * 0x01010101u));
 }
 
 #if defined(__x86_64__)

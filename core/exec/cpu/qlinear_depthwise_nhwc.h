@@ -38,12 +38,18 @@ class QLinearDepthwiseNhwc {
   // the caller runs another kernel.
   bool prepare(const ConvGeometry& g, const int8_t* w, const qlinear::Requantization& r,
                ir::DataType xType);
+  // The prepared kernel for another input shape g of the same convolution
+  // (channels, kernel, strides and dilations as prepared): the weights
+  // prepared stay, W is not read again. False where g is another convolution.
+  bool reshape(const ConvGeometry& g);
 
   // y [N, out..., C] from x [N, in..., C] (the types given to prepare) and
   // the int32 bias [C] (or null).
   void run(const void* x, const int32_t* bias, void* y, int threads);
 
  private:
+  void setGeometry(const ConvGeometry& g);
+  void fillPadding();
   void fillImage(const uint8_t* x, int64_t first, int64_t last);
   void computeRows(uint8_t* y, int64_t first, int64_t last) const;
 

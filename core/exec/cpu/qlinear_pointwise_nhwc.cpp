@@ -183,6 +183,13 @@ bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   return true;
 }
 
+bool QLinearPointwiseNhwc::reshape(const ConvGeometry& g) {
+  if (g.C != c_ || g.M != m_) return false;
+  pixels_ = g.N;
+  for (int64_t d : g.in) pixels_ *= d;
+  return true;
+}
+
 #if defined(__x86_64__)
 void QLinearPointwiseNhwc::computePixels(const uint8_t* x, uint8_t* y, int64_t first,
                                          int64_t last) const {

@@ -41,6 +41,10 @@ class QLinearPointwiseNhwc {
   // channels): the caller runs another kernel.
   bool prepare(const ConvGeometry& g, const int8_t* w, const qlinear::Requantization& r,
                ir::DataType xType);
+  // The prepared kernel for another input shape g of the same convolution
+  // (channels as prepared): the weights prepared stay, W is not read again.
+  // False where g is another convolution.
+  bool reshape(const ConvGeometry& g);
 
   // y [N, spatial..., M] from x [N, spatial..., C] (the types given to
   // prepare) and the int32 bias [M] (or null).

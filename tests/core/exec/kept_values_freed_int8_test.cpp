@@ -1,0 +1,237 @@
+// The int8 convolution kernels that hold their weights in a form of their
+// own (KernelContext::holdsOwnCopy): ConvInteger and ai.passlab
+// FusedConvInteger on oneDNN's packed weights (S for another shape from the
+// kept per-tap sums), QLinearConv on oneDNN's packed weights and on PassLab's
+// channels-last depthwise and pointwise kernels (reshaped for another shape).
+// For each, an initializer W is released after the first run, and batch and
+// image sizes changing between runs (1 -> 2 -> 1, another H x W) give the
+// bytes of an executor that keeps nothing and of the reference kernels (which
+// never see a held copy). QLinearConv's int32 path (uint8 weights) does not
+// hold W and keeps it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/executor.h"
+#include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/int8_conv_test_util.h"
+
+namespace passlab::exec {
+namespace {
+
+using int8conv::Dims;
+using ir::DataType;
+
+// `count` seeded integers in [lo, hi] as the text format's "{a, b, ...}".
+std::string ints(int64_t count, int lo, int hi, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> u(lo, hi);
+  std::string s = "{";
+  for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + std::to_string(u(rng));
+  return s + "}";
+}
+
+// `count` floats in [lo, hi) the same way.
+std::string reals(int64_t count, float lo, float hi, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  std::string s = "{";
+  for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + std::to_string(u(rng));
+  return s + "}";
+}
+
+std::unique_ptr<Executor> make(const std::string& text, bool keep, bool reference = false) {
+  ExecutorOptions opts;
+  opts.keepConstantSteps = keep;
+  opts.referenceKernels = reference;
+  auto ex = Executor::create(testutil::parseModel(text), opts);
+  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
+  return ex ? std::move(ex).value() : nullptr;
+}
+
+RunResult run(Executor& ex, const NamedInputs& in) {
+  auto r = ex.run(in);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message());
+  return r ? std::move(r).value() : RunResult{};
+}
+
+void expectSameBytes(const ir::Tensor& got, const ir::Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.dims(), want.dims()) << what;
+  ASSERT_EQ(got.bytes().size(), want.bytes().size()) << what;
+  EXPECT_EQ(std::memcmp(got.bytes().data(), want.bytes().data(), got.bytes().size()), 0) << what;
+}
+
+// What one model is checked on: X's type and the dims of X on each run, the
+// bytes of W released once held, and how far an 8-bit output may be from the
+// reference kernel's (oneDNN requantizes in float32, the reference in double:
+// a near tie may round the other way; -1: compared byte for byte).
+struct Check {
+  std::string text;
+  DataType xType = DataType::kUInt8;
+  std::vector<Dims> xDims;
+  uint64_t released = 0;
+  int tolerance = -1;
+};
+
+// Every run: the kept executor's output byte-identical to the one that keeps
+// nothing, equal to the reference kernels' (within the tolerance), and W's
+// bytes released from the first run on.
+void expectHeldCopyServes(const Check& c) {
+  auto kept = make(c.text, true);
+  auto every = make(c.text, false);
+  auto ref = make(c.text, false, true);
+  ASSERT_TRUE(kept && every && ref);
+  std::mt19937 rng(7);
+  for (size_t i = 0; i < c.xDims.size(); ++i) {
+    const std::string what = "run " + std::to_string(i);
+    NamedInputs in = {{"x", int8conv::activations(c.xType, c.xDims[i], rng)}};
+    RunResult got = run(*kept, in);
+    RunResult none = run(*every, in);
+    RunResult want = run(*ref, in);
+    ASSERT_EQ(got.outputs.size(), 1u) << what;
+    ASSERT_EQ(want.outputs.size(), 1u) << what;
+    expectSameBytes(got.outputs[0], none.outputs[0], what + ", keeping nothing");
+    if (c.tolerance < 0) {
+      expectSameBytes(got.outputs[0], want.outputs[0], what + ", reference");
+    } else {
+      int8conv::expectEqual(got.outputs[0], want.outputs[0], what + ", reference", c.tolerance);
+      int8conv::expectSpread(want.outputs[0]);
+    }
+    EXPECT_EQ(got.memory.keptFreedBytes, c.released) << what;
+    EXPECT_EQ(none.memory.keptFreedBytes, 0u) << what;
+  }
+}
+
+// Where oneDNN's int8 kernels run at all (exact int8 dot products), they hold W.
+uint64_t heldBytes(uint64_t wBytes) {
+  return cpu::qlinear::exactInt8DotProducts() ? wBytes : 0;
+}
+
+// Batch 1 -> 2 -> 1, then another image size, then the first again.
+const std::vector<Dims> kNchwRuns = {
+    {1, 16, 9, 9}, {2, 16, 9, 9}, {1, 16, 9, 9}, {1, 16, 7, 11}, {1, 16, 9, 9}};
+
+std::vector<Dims> channelsLast(const std::vector<Dims>& nchw) {
+  std::vector<Dims> r;
+  for (const Dims& d : nchw) r.push_back(int8conv::channelsLastDims(d));
+  return r;
+}
+
+constexpr int64_t kM = 32, kC = 16, kTaps = 9;
+constexpr uint64_t kWBytes = kM * kC * kTaps;
+
+TEST(KeptValuesFreedInt8, ConvIntegerInt8Weights) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[N,16,H,W] x) => (int32[N,32,H,W] y) <int8[32,16,3,3] w = )" +
+                           ints(kWBytes, -127, 127, 1) + R"(, uint8 xz = {121}> {
+  y = ConvInteger <pads = [1, 1, 1, 1]> (x, w, xz)
+})";
+  expectHeldCopyServes({text, DataType::kUInt8, kNchwRuns, heldBytes(kWBytes)});
+}
+
+// uint8 weights with a zero point per output channel: the plan's W - 128 goes
+// too once packed; the zero points (read every run) stay.
+TEST(KeptValuesFreedInt8, ConvIntegerUint8WeightsWithZeroPoints) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (int8[N,16,H,W] x) => (int32[N,32,H,W] y) <uint8[32,16,3,3] w = )" +
+                           ints(kWBytes, 0, 255, 2) + ", uint8[32] wz = " + ints(kM, 100, 156, 3) +
+                           R"(, int8 xz = {-7}> {
+  y = ConvInteger <pads = [1, 0, 1, 2], strides = [2, 1]> (x, w, xz, wz)
+})";
+  expectHeldCopyServes({text, DataType::kInt8, kNchwRuns, heldBytes(kWBytes)});
+}
+
+std::string fusedConvInteger(bool channelsLast) {
+  const std::string xd = channelsLast ? "N,H,W,16" : "N,16,H,W";
+  const std::string yd = channelsLast ? "N,H,W,32" : "N,32,H,W";
+  return R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+main (uint8[)" +
+         xd + "] x) => (float[" + yd + "] y) <int8[32,16,3,3] w = " + ints(kWBytes, -127, 127, 4) +
+         ", uint8 xz = {133}, float[32] s = " + reals(kM, 1e-4f, 3e-4f, 5) +
+         ", float[32] b = " + reals(kM, -0.5f, 0.5f, 6) +
+         R"(> {
+  y = ai.passlab.FusedConvInteger <kernel_shape = [3, 3], pads = [1, 1, 1, 1], activation = "Relu",
+      channels_last = )" +
+         std::string(channelsLast ? "1" : "0") + R"(> (x, w, xz, , s, b)
+})";
+}
+
+TEST(KeptValuesFreedInt8, FusedConvIntegerChannelsFirst) {
+  expectHeldCopyServes({fusedConvInteger(false), DataType::kUInt8, kNchwRuns, heldBytes(kWBytes)});
+}
+
+TEST(KeptValuesFreedInt8, FusedConvIntegerChannelsLast) {
+  expectHeldCopyServes(
+      {fusedConvInteger(true), DataType::kUInt8, channelsLast(kNchwRuns), heldBytes(kWBytes)});
+}
+
+// QLinearConv's scales for K products per output (int8conv's spread): the
+// outputs spread over the 8-bit range.
+std::string quantization(int64_t m, int64_t k, int xZero, int yZero) {
+  const float xScale = 0.02f, yScale = xScale * 0.006f * 5400.0f * std::sqrt(float(k)) / 40.0f;
+  return "float xs = {" + std::to_string(xScale) + "}, uint8 xz = {" + std::to_string(xZero) +
+         "}, float[" + std::to_string(m) + "] ws = " + reals(m, 0.004f, 0.008f, 8) +
+         ", int8 wz = {0}, float ys = {" + std::to_string(yScale) + "}, uint8 yz = {" +
+         std::to_string(yZero) + "}, int32[" + std::to_string(m) +
+         "] b = " + ints(m, -20000, 20000, 9);
+}
+
+// NCHW, int8 weights of zero point 0: oneDNN's primitive on its packed copy.
+TEST(KeptValuesFreedInt8, QLinearConvOneDnnPacked) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[N,16,H,W] x) => (uint8[N,32,H,W] y) <int8[32,16,3,3] w = )" +
+                           ints(kWBytes, -127, 127, 10) + ", " +
+                           quantization(kM, kC * kTaps, 121, 110) + R"(> {
+  y = QLinearConv <pads = [1, 1, 1, 1]> (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  expectHeldCopyServes({text, DataType::kUInt8, kNchwRuns, heldBytes(kWBytes), 1});
+}
+
+// channels_last depthwise with zero points: PassLab's kernel, reshaped for
+// each new shape (exact).
+TEST(KeptValuesFreedInt8, QLinearConvChannelsLastDepthwise) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,32] x) => (uint8[N,H,W,32] y) <int8[32,1,3,3] w = )" +
+                           ints(kM * kTaps, -127, 127, 11) + ", " +
+                           quantization(kM, kTaps, 121, 110) + R"(> {
+  y = com.microsoft.QLinearConv <channels_last = 1, group = 32, pads = [1, 1, 1, 1]>
+      (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  const std::vector<Dims> runs = {
+      {1, 9, 9, 32}, {2, 9, 9, 32}, {1, 9, 9, 32}, {1, 7, 11, 32}, {1, 9, 9, 32}};
+  expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(kM * kTaps), 0});
+}
+
+// channels_last pointwise that reduces the channels (64 -> 16), zero points:
+// PassLab's kernel, reshaped (exact).
+TEST(KeptValuesFreedInt8, QLinearConvChannelsLastPointwise) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,64] x) => (uint8[N,H,W,16] y) <int8[16,64,1,1] w = )" +
+                           ints(16 * 64, -127, 127, 12) + ", " + quantization(16, 64, 121, 110) +
+                           R"(> {
+  y = com.microsoft.QLinearConv <channels_last = 1> (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  const std::vector<Dims> runs = {
+      {1, 9, 9, 64}, {2, 9, 9, 64}, {1, 9, 9, 64}, {1, 7, 11, 64}, {1, 9, 9, 64}};
+  expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(16 * 64), 0});
+}
+
+// uint8 weights (the int32 path, qlinear_conv_int32.h): built from W per
+// shape, so it does not say it holds W, and W stays.
+TEST(KeptValuesFreedInt8, QLinearConvInt32PathKeepsW) {
+  std::string q = quantization(kM, kC * kTaps, 121, 110);
+  q.replace(q.find("int8 wz = {0}"), 13, "uint8 wz = {128}");
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[N,16,H,W] x) => (uint8[N,32,H,W] y) <uint8[32,16,3,3] w = )" +
+                           ints(kWBytes, 1, 255, 13) + ", " + q + R"(> {
+  y = QLinearConv <pads = [1, 1, 1, 1]> (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  expectHeldCopyServes({text, DataType::kUInt8, kNchwRuns, 0, 0});
+}
+
+}  // namespace
+}  // namespace passlab::exec

@@ -207,10 +207,11 @@ RunShapeThreads::Choice stepThreads(const CompiledGraph& plan, size_t stepIndex,
     return state.bodyThreads != nullptr
                ? state.bodyThreads->bodyStep(*plan.steps[stepIndex].node, ins)
                : Choice::kAll;
+  if (state.trials != nullptr && state.trials->tries(stepIndex))
+    return state.trials->oneThread(stepIndex) ? Choice::kOne : Choice::kAll;
   const std::vector<bool>* single = state.singleThreadSteps;
-  if (single != nullptr && stepIndex < single->size() && (*single)[stepIndex]) return Choice::kOne;
-  return state.trials != nullptr && state.trials->oneThread(stepIndex) ? Choice::kOne
-                                                                       : Choice::kAll;
+  return single != nullptr && stepIndex < single->size() && (*single)[stepIndex] ? Choice::kOne
+                                                                                 : Choice::kAll;
 }
 
 }  // namespace

@@ -40,8 +40,9 @@ struct RunState {
   // to pay for waking the others, step_threads.h); null: every step uses
   // `threads`.
   const std::vector<bool>* singleThreadSteps = nullptr;
-  // Of the main-graph steps split by then, which run on one thread in this
-  // run, and which are timed (step_trials.h); null: all split, untimed.
+  // For the main-graph steps it tries, which way each runs in this run
+  // (before singleThreadSteps), and which are timed (step_trials.h); null:
+  // singleThreadSteps alone, untimed.
   StepTrials* trials = nullptr;
   // Which steps of subgraph bodies run on one thread (StepThreads::bodyStep);
   // null: every body step uses `threads`.

@@ -32,6 +32,16 @@ bool runsOnOneThread(const ir::Node* twin, double limit) {
   return threadsForWork(analysis::workMicros(*twin), 2, limit) == 1;
 }
 
+// Whether the trials (step_trials.h) time `twin`'s step both ways: a node
+// without subgraphs whose work is not known or not below the smallest limit
+// the measurement gives (kMinSplitMicros), whichever way the measured limit
+// put it, so that a limit measured under load does not keep steps on one
+// thread once the machine is quiet.
+bool tried(const ir::Node* twin) {
+  if (twin == nullptr || twin->hasSubgraphs()) return false;
+  return threadsForWork(analysis::workMicros(*twin), 2, kMinSplitMicros) > 1;
+}
+
 std::vector<const ir::Node*> nodesOf(const ir::Graph& g) {
   std::vector<const ir::Node*> nodes;
   for (const auto& n : g.nodes()) nodes.push_back(&*n);
@@ -79,6 +89,7 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
   prepared_ = true;
   signature_ = std::move(signature);
   single_.assign(graph.steps.size(), false);
+  std::vector<bool> tries(graph.steps.size(), false);
   singleBody_.clear();
   runTimeBody_.clear();
   double limit = splitLimitMicros(threads);
@@ -94,10 +105,11 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
     const ir::Node* node = graph.steps[i].node;
     const ir::Node* twin = node != nullptr ? counterpart(typed, *node) : nullptr;
     single_[i] = runsOnOneThread(twin, limit);
+    tries[i] = tried(twin);
     if (twin != nullptr && node->hasSubgraphs())
       decideBodies(*node, *twin, limit, {singleBody_, runTimeBody_});
   }
-  trials_.reset(single_);
+  trials_.reset(tries);
   return single_;
 }
 

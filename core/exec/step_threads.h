@@ -50,9 +50,10 @@ class StepThreads {
   // they or the thread count change).
   const std::vector<bool>& prepare(const ir::Model& model, const CompiledGraph& graph,
                                    const Inputs& inputs, int threads = 2);
-  // The trials of the main-graph steps prepare() splits (step_trials.h),
-  // reset whenever prepare() decides again; null when PASSLAB_SMALL_STEP_MICROS
-  // fixes the limit.
+  // The trials of the main-graph steps (step_trials.h): those of work not
+  // below kMinSplitMicros, whichever way prepare() put them; reset whenever
+  // prepare() decides again; null when PASSLAB_SMALL_STEP_MICROS fixes the
+  // limit.
   StepTrials* trials() { return trialsOn_ ? &trials_ : nullptr; }
   // The nodes of `model`'s subgraph bodies that run on one thread, as of the
   // last prepare().

@@ -12,9 +12,9 @@ double faster(double best, double micros) {
 
 }  // namespace
 
-void StepTrials::reset(const std::vector<bool>& single) {
-  steps_.assign(single.size(), Step{});
-  for (size_t i = 0; i < single.size(); ++i) steps_[i].tried = !single[i];
+void StepTrials::reset(const std::vector<bool>& tried) {
+  steps_.assign(tried.size(), Step{});
+  for (size_t i = 0; i < tried.size(); ++i) steps_[i].tried = tried[i];
   phase_ = -1;
 }
 
@@ -39,7 +39,7 @@ void StepTrials::beginRun(Clock::time_point now) {
 
 void StepTrials::decide() {
   for (Step& s : steps_) {
-    // A step not timed both ways (it did not run) keeps the cost model's split.
+    // A step not timed both ways (it did not run) runs split.
     bool timedBoth = s.bestSplit >= 0.0 && s.bestOne >= 0.0;
     s.oneThread = s.tried && timedBoth && !(s.bestSplit < kSplitShare * s.bestOne);
   }

@@ -1,20 +1,20 @@
-// Which of a multi-threaded run's split steps gain from their threads, by
-// timing them (issue #26). The cost model (step_threads.h) sends a step of
-// little work to one thread and splits the rest; a split step can still lose
-// to one thread: with idle threads sleeping every split wakes a thread, and
-// on a 2-core VM that costs about what a 100 us step saves (shufflenet
-// `--level fused`: every split step slower on two threads than on one,
-// docs/exec-benchmark.md "Session 28: split steps timed").
+// Which of a multi-threaded run's steps gain from their threads, by timing
+// them (issue #26). The cost model (step_threads.h) splits a step whose work
+// is above a limit measured in the process (fork_join_cost.h); a split step
+// can still lose to one thread: with idle threads sleeping every split wakes
+// a thread, and on a 2-core VM that costs about what a 100 us step saves
+// (shufflenet `--level fused`: every split step slower on two threads than
+// on one, docs/exec-benchmark.md "Session 28: steps timed both ways"). And a
+// limit measured under load stays high when the machine goes quiet.
 //
-// So the steps the cost model splits are timed: on every thread for
-// kTimedRuns runs, then on one thread for as many, and from then on each runs
-// the way whose fastest run was faster (splitting only when it saves
-// 1 - kSplitShare of the one-thread time). The first run each way is not
-// timed: a kernel builds its primitives for the thread count it runs on. A
-// choice is taken again kRetrialSeconds after it was made, at the next run,
-// so it follows the machine (a choice made under load, or on a quiet
-// machine, does not stay for the life of a GUI session). One-thread trial
-// runs are never slower than a 1-thread run of the model.
+// So the steps of more than the smallest limit's work are timed: on every
+// thread for kTimedRuns runs, then on one thread for as many, and from then
+// on each runs the way whose fastest run was faster (split only when that
+// saves 1 - kSplitShare of the one-thread time). The first run each way is
+// not timed: a kernel builds its primitives for the thread count it runs on.
+// A choice is taken again kRetrialSeconds after it was made, at the next
+// run, so it follows the machine (a GUI session's executor does not keep a
+// choice made under load). Runs are serialized per executor (executor.h).
 #pragma once
 
 #include <chrono>
@@ -30,18 +30,19 @@ class StepTrials {
   static constexpr double kSplitShare = 0.95;
   static constexpr double kRetrialSeconds = 30.0;
 
-  // For a plan whose steps the cost model put on one thread where `single`
-  // is true (those are not tried); the next run starts the trials.
-  void reset(const std::vector<bool>& single);
+  // For a plan whose steps are tried where `tried` is true; the next run
+  // starts the trials.
+  void reset(const std::vector<bool>& tried);
+  bool tries(size_t step) const { return step < steps_.size() && steps_[step].tried; }
   // At the start of every run of the plan (`now`: for the retrial).
   void beginRun(Clock::time_point now = Clock::now());
-  // Whether step `step`, one the cost model splits, runs on one thread in
-  // this run.
+  // Whether step `step`, one it tries, runs on one thread in this run (false
+  // before the first run).
   bool oneThread(size_t step) const;
   // Whether this run times step `step` (record() its microseconds).
   bool timing(size_t step) const;
   void record(size_t step, double micros);
-  // Whether the trials are over and every split step runs the faster way.
+  // Whether the trials are over and every tried step runs the faster way.
   bool decided() const { return phase_ >= kDecidedPhase; }
 
  private:
@@ -51,7 +52,7 @@ class StepTrials {
   static constexpr int kDecidedPhase = 2 * kRunsPerWay;
 
   struct Step {
-    bool tried = false;                       // the cost model splits it
+    bool tried = false;
     bool oneThread = false;                   // the choice once decided
     double bestSplit = -1.0, bestOne = -1.0;  // fastest timed run; negative: none
   };

@@ -27,11 +27,11 @@ void run(StepTrials& t, const std::vector<double>& split, const std::vector<doub
     if (t.timing(i)) t.record(i, t.oneThread(i) ? one[i] : split[i]);
 }
 
-TEST(StepTrials, SplitStepsRunTheFasterWayOnceTimedBoth) {
-  // Step 0 is on one thread by the cost model; 1 gains from its threads; 2
+TEST(StepTrials, TriedStepsRunTheFasterWayOnceTimedBoth) {
+  // Step 0 is not tried (too small); 1 gains from its threads; 2
   // loses (a wake dearer than the work it shares); 3 gains under 5%.
   StepTrials t;
-  t.reset({true, false, false, false});
+  t.reset({false, true, true, true});
   const std::vector<double> split{0, 50, 110, 97}, one{0, 90, 90, 100};
   Clock::time_point now{};
   // Run 1 untimed on every thread, 2-3 timed so, 4 untimed on one, 5-6 timed so.
@@ -40,7 +40,7 @@ TEST(StepTrials, SplitStepsRunTheFasterWayOnceTimedBoth) {
     run(t, split, one, now);
     timedRuns.push_back(t.timing(1));
     oneRuns.push_back(t.oneThread(1));
-    EXPECT_FALSE(t.timing(0));  // the cost model's single steps are not tried
+    EXPECT_FALSE(t.timing(0));  // untried steps are not timed
     EXPECT_FALSE(t.oneThread(0));
     EXPECT_FALSE(t.decided());
   }
@@ -58,7 +58,7 @@ TEST(StepTrials, TheFastestTimedRunDecidesNotTheUntimedOnes) {
   // The untimed first run of each way (a primitive built) is slow; one slow
   // timed run (another process on the CPU) does not decide either.
   StepTrials t;
-  t.reset({false});
+  t.reset({true});
   std::vector<double> times{1e6, 300, 60, 1e6, 80, 500};  // per run: split x3, one x3
   for (double micros : times) {
     t.beginRun(Clock::time_point{});
@@ -71,7 +71,7 @@ TEST(StepTrials, TheFastestTimedRunDecidesNotTheUntimedOnes) {
 
 TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
   StepTrials t;
-  t.reset({false});
+  t.reset({true});
   Clock::time_point now{};
   for (int r = 0; r < 7; ++r) run(t, {120}, {100}, now);
   ASSERT_TRUE(t.decided());
@@ -93,7 +93,7 @@ TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
 
 TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
   StepTrials t;
-  t.reset({false, false});
+  t.reset({true, true});
   for (int r = 0; r < 7; ++r) {
     t.beginRun(Clock::time_point{});
     if (t.timing(0)) t.record(0, t.oneThread(0) ? 10 : 100);  // step 1 never runs
@@ -108,10 +108,10 @@ TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
 
 TEST(StepTrials, ResetStartsOver) {
   StepTrials t;
-  t.reset({false});
+  t.reset({true});
   for (int r = 0; r < 7; ++r) run(t, {120}, {100}, Clock::time_point{});
   ASSERT_TRUE(t.decided());
-  t.reset({false});
+  t.reset({true});
   EXPECT_FALSE(t.decided());
   EXPECT_FALSE(t.oneThread(0));  // before the first run: the cost model's split
 }
@@ -129,30 +129,49 @@ std::vector<std::pair<std::string, Value>> bigMatMulInputs() {
           {"b", Value(Tensor::fromIr(testutil::floats({256, 256}, b)))}};
 }
 
-TEST(StepTrials, StepThreadsTriesItsSplitStepsUnlessTheLimitIsFixed) {
-  ir::Model m = testutil::parseModel(kBigMatMul);
+// The step of `plan` whose node produces `name`.
+size_t stepProducing(const CompiledGraph& plan, const std::string& name) {
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    for (const ir::Value* v : plan.steps[i].node->outputs())
+      if (v != nullptr && v->name() == name) return i;
+  ADD_FAILURE() << "no step produces " << name;
+  return 0;
+}
+
+TEST(StepTrials, StepThreadsTriesStepsAboveTheSmallestLimitUnlessTheLimitIsFixed) {
+  // y: 67 MFLOP, tried whatever the measured limit; z: a Relu of 3 elements,
+  // under kMinSplitMicros: on one thread, untried.
+  ir::Model m = testutil::parseModel(R"(
+    main (float[512,256] a, float[256,256] b, float[3] c) => (float[512,256] y, float[3] z) {
+      y = MatMul(a, b)
+      z = Relu(c)
+    })");
   Compiler compiler(m, cpu::kernelRegistry(), /*referenceKernels=*/false);
   auto plan = compiler.compile(m.graph(), nullptr);
   ASSERT_TRUE(plan) << plan.error().message();
+  size_t matmul = stepProducing(**plan, "y"), relu = stepProducing(**plan, "z");
+  StepThreads::Inputs inputs = bigMatMulInputs();
+  inputs.push_back({"c", Value(Tensor::fromIr(testutil::floats({3}, {-1, 0.5f, 2})))});
   ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
   StepThreads measured;
-  std::vector<bool> single = measured.prepare(m, **plan, bigMatMulInputs());
+  std::vector<bool> single = measured.prepare(m, **plan, inputs);
   ASSERT_NE(measured.trials(), nullptr);
   StepTrials& trials = *measured.trials();
-  size_t split = 0;
-  for (size_t i = 0; i < single.size(); ++i)
-    if (!single[i]) split = i + 1;
-  ASSERT_GT(split, 0u) << "the MatMul is split";
+  EXPECT_TRUE(trials.tries(matmul));
+  EXPECT_FALSE(trials.tries(relu));
+  EXPECT_TRUE(single[relu]);
   trials.beginRun();
-  EXPECT_FALSE(trials.timing(split - 1));  // the first run builds: untimed
+  EXPECT_FALSE(trials.timing(matmul));  // the first run builds: untimed
+  EXPECT_FALSE(trials.oneThread(matmul));
   trials.beginRun();
-  EXPECT_TRUE(trials.timing(split - 1));
+  EXPECT_TRUE(trials.timing(matmul));
+  EXPECT_FALSE(trials.timing(relu));
   // The same inputs: prepared already, the trials go on.
-  measured.prepare(m, **plan, bigMatMulInputs());
-  EXPECT_TRUE(trials.timing(split - 1));
+  measured.prepare(m, **plan, inputs);
+  EXPECT_TRUE(trials.timing(matmul));
   ::setenv("PASSLAB_SMALL_STEP_MICROS", "30", 1);
   StepThreads fixed;
-  fixed.prepare(m, **plan, bigMatMulInputs());
+  fixed.prepare(m, **plan, inputs);
   ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
   EXPECT_EQ(fixed.trials(), nullptr);
 }

@@ -109,6 +109,7 @@ nlohmann::json executorMemoryJson(const exec::memory::RunMemoryUse& use) {
   j["scratch_in_block"] = use.counts.scratchInBlock;
   j["kept_bytes"] = use.keptBytes;
   j["kept_freed_bytes"] = use.keptFreedBytes;
+  j["outputs_handed_over"] = use.outputsHandedOver;
   const exec::memory::BodyRunCounts& b = use.bodies;
   j["bodies"] = {{"on_plan", b.onPlan},
                  {"in_arena", b.inArena},
@@ -139,6 +140,9 @@ std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
            str::humanBytes(use.keptFreedBytes) +
            " of them and of initializers freed (their readers hold them packed)";
   tail += bodiesSummary(use.bodies);
+  if (use.outputsHandedOver > 0)
+    tail += "; " + std::to_string(use.outputsHandedOver) +
+            " graph outputs handed over in the buffer their step wrote (no copy)";
   if (use.source == exec::memory::PlanSource::kNone)
     return "not on a memory plan (" + use.note + ")" + tail;
   return "one block of " + str::humanBytes(use.blockBytes) + " per run, planned " +

@@ -10,6 +10,7 @@
 #include "core/exec/kept_values.h"
 #include "core/exec/legacy_repairs.h"
 #include "core/exec/memory/body_plans.h"
+#include "core/exec/output_buffers.h"
 #include "core/ir/attribute_limits.h"
 
 namespace passlab::exec {
@@ -71,15 +72,17 @@ Status checkInput(const InputInfo& info, const Value& v,
   }
 }
 
-// One output, copied out of the run's memory once: a tensor's ir::Tensor and
-// its runtime value share the copy (read-only; ir::Tensor writers copy first).
-void addOutput(const Value& v, RunResult& result) {
+// One output, the value of `slot`: the buffer its step wrote handed over, or
+// copied out of the run's memory once (output_buffers.h). A tensor's
+// ir::Tensor and its runtime value share the bytes (read-only; ir::Tensor
+// writers copy first).
+void addOutput(const Value& v, int32_t slot, OutputBuffers& buffers, RunResult& result) {
   if (!v.isTensor()) {
     result.outputs.emplace_back();
     result.values.push_back(v.detached());
     return;
   }
-  ir::Tensor t = v.tensor().toIr();
+  ir::Tensor t = buffers.take(slot, v.tensor());
   result.values.emplace_back(t);
   result.outputs.push_back(std::move(t));
 }
@@ -112,6 +115,7 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   if (!options.keepConstantSteps)  // every step runs, and the memory plan holds its outputs
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
   ex->kept_ = std::make_unique<KeptValues>(ex->plan_->steps.size());
+  ex->outputs_ = std::make_unique<OutputBuffers>(*ex->plan_);
   // Initializers whose readers all hold packed copies are released too; on
   // the host only (a device runner binds the constants itself).
   if (options.keepConstantSteps && !ex->runner_)
@@ -204,14 +208,23 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   }
   bodies_->beginRun();
   state.bodies = bodies_.get();
-  PASSLAB_RETURN_IF_ERROR(runGraph(*plan_, frame, state));
+  // With a memory limit every output stays in the memory the limit counts.
+  outputs_->beginRun(options.memoryLimitBytes == 0);
+  state.outputs = outputs_.get();
+  if (Status ran = runGraph(*plan_, frame, state); !ran) {
+    outputs_->endRun();
+    return ran.error();
+  }
   kept_->releaseHeld(*plan_);  // kept values every reader now holds packed
   if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
   if (block) memoryUse.counts = block->counts();
 
   RunResult result;
   result.outputNames = outputNames_;
-  for (const SlotRef& r : plan_->outputs) addOutput(frame.at(r), result);
+  for (const SlotRef& r : plan_->outputs)
+    addOutput(frame.at(r), r.depth == 0 ? r.index : -1, *outputs_, result);
+  memoryUse.outputsHandedOver = outputs_->handedOver();
+  outputs_->endRun();
   for (size_t i = 0; i < result.outputs.size(); ++i) result.outputs[i].setName(outputNames_[i]);
   frame.slots.clear();
   block.reset();

@@ -10,7 +10,8 @@
 // known, and computes value lifetimes. run() checks the inputs, runs (the
 // main graph's tensors in one block laid out by a memory plan unless
 // ExecutorOptions::memoryPlan is off), and returns the outputs, the per-node
-// profile and the peak of arena memory. Constant-only nodes run on the first
+// profile and the peak of arena memory; a graph output a step writes is
+// handed over without a copy (output_buffers.h). Constant-only nodes run on the first
 // run only; later runs reuse their kept outputs (kept_values.h; profiled as
 // kKeptKernel, 0 µs).
 // A failed run leaves the executor usable. Runs of one executor are serialized.
@@ -38,6 +39,7 @@ namespace passlab::exec {
 class Compiler;
 class CompiledGraph;
 class KeptValues;
+class OutputBuffers;
 namespace memory {
 class BodyPlans;
 }
@@ -113,6 +115,7 @@ class Executor {
   std::unique_ptr<memory::ExecutionMemory> memory_;
   std::unique_ptr<memory::BodyPlans> bodies_;
   std::unique_ptr<KeptValues> kept_;
+  std::unique_ptr<OutputBuffers> outputs_;  // graph outputs written in place
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;
   std::vector<std::string> repairs_;

@@ -100,6 +100,14 @@ Expected<Tensor*> NodeContext::allocate(size_t i, ir::DataType dtype, Dims dims)
   if (i >= outputs_.size())
     return internalError("output " + std::to_string(i) + " does not exist (the node has " +
                          std::to_string(outputs_.size()) + ")");
+  if (outputBuffers_ != nullptr && step_ != nullptr && i < step_->outputs.size() &&
+      outputBuffers_->writes(step_->outputs[i], dtype)) {
+    auto t = outputBuffers_->allocate(step_->outputs[i], dtype, std::move(dims));
+    if (!t) return t.error().withContext("output " + std::to_string(i));
+    outputs_[i] = Value(std::move(t).value());
+    produced_[i] = true;
+    return &outputs_[i].mutableTensor();
+  }
   if (block_ != nullptr && step_ != nullptr && i < step_->outputs.size()) {
     if (auto placed = block_->tensorFor(step_->outputs[i], dtype, dims)) {
       outputs_[i] = Value(std::move(*placed));
@@ -251,6 +259,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     // A kept step's outputs outlive the run: not in the block.
     ctx.placeOutputsIn(kept ? nullptr : block, static_cast<int32_t>(stepIndex));
     if (kept) ctx.allocateOutputsOnHeap();
+    if (plan.depth == 0 && !kept) ctx.writeGraphOutputsTo(state.outputs);
     std::optional<ScopedOmpThreads> oneThread;
     const RunShapeThreads::Choice threads = stepThreads(plan, stepIndex, ins, state);
     if (threads == RunShapeThreads::Choice::kOne) {

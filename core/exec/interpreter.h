@@ -16,6 +16,7 @@
 #include "core/exec/kernel.h"
 #include "core/exec/memory/body_plans.h"
 #include "core/exec/memory/planned_block.h"
+#include "core/exec/output_buffers.h"
 #include "core/exec/profiler.h"
 
 namespace passlab::exec {
@@ -47,6 +48,9 @@ struct RunState {
   // Which steps of subgraph bodies run on one thread (StepThreads::bodyStep);
   // null: every body step uses `threads`.
   StepThreads* bodyThreads = nullptr;
+  // Where main-graph steps write the graph outputs (output_buffers.h); null:
+  // in the block or the Arena like every other tensor.
+  OutputBuffers* outputs = nullptr;
 };
 
 // One activation of a graph (the main graph, or a body's run).
@@ -100,6 +104,9 @@ class NodeContext final : public KernelContext {
     block_ = block;
     stepIndex_ = stepIndex;
   }
+  // Outputs that are graph outputs are allocated in `buffers` (a main-graph
+  // step; output_buffers.h) before the block is asked.
+  void writeGraphOutputsTo(OutputBuffers* buffers) { outputBuffers_ = buffers; }
   // Outputs are allocated on the heap, not from the Arena nor the block: they
   // are kept across runs (kept_values.h).
   void allocateOutputsOnHeap() { onHeap_ = true; }
@@ -115,6 +122,7 @@ class NodeContext final : public KernelContext {
   const Frame* frame_;
   const Step* step_;
   memory::PlannedBlock* block_ = nullptr;
+  OutputBuffers* outputBuffers_ = nullptr;
   int32_t stepIndex_ = -1;
   int threads_;
   bool onHeap_ = false;

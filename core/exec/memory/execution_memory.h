@@ -58,6 +58,9 @@ struct RunMemoryUse {
   // constant_steps_order.h, so one original weight is held at a time).
   uint64_t keptPeakBytes = 0;
   BodyRunCounts bodies;
+  // Graph outputs the caller got in the buffer their step wrote, without a
+  // copy (output_buffers.h).
+  int outputsHandedOver = 0;
 };
 
 class ExecutionMemory {

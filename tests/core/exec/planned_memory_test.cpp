@@ -227,7 +227,10 @@ TEST(ExecutorOnPlan, StaticShapesArePlannedAheadAndEveryTensorPlaced) {
     })",
                             {{"x", ramp({64})}});
   EXPECT_EQ(r.memory.source, PlanSource::kAhead);
-  EXPECT_EQ(r.memory.counts.placed, 3);
+  // a and b; y, the graph output, is written in the caller's buffer
+  // (output_buffers.h).
+  EXPECT_EQ(r.memory.counts.placed, 2);
+  EXPECT_EQ(r.memory.outputsHandedOver, 1);
   EXPECT_EQ(r.memory.counts.fellBack, 0);
   EXPECT_EQ(r.memory.inPlace, 2);  // b over a, y over b: Sigmoid and Neg run in place
   EXPECT_EQ(r.memory.blockBytes, 256u);
@@ -568,7 +571,8 @@ TEST(ExecutorOnPlan, SymbolicShapesArePlannedFromEachRunsInputShapesBeforeItRuns
     auto b = off->run({{"x", ramp({n})}});
     ASSERT_TRUE(r && b);
     EXPECT_EQ(r->memory.source, PlanSource::kInputShapes) << r->memory.note;
-    EXPECT_EQ(r->memory.counts.placed, 3);
+    EXPECT_EQ(r->memory.counts.placed, 2);  // y is written in the caller's buffer
+    EXPECT_EQ(r->memory.outputsHandedOver, 1);
     EXPECT_EQ(r->memory.counts.fellBack, 0);
     // a and b (y takes b's buffer), 64-byte aligned.
     EXPECT_EQ(r->memory.blockBytes, 2 * ((static_cast<uint64_t>(n) * 4 + 63) / 64 * 64));
@@ -607,7 +611,8 @@ TEST(ExecutorOnPlan, ADataDependentSizeOtherThanThePlannedFallsBackToTheArena) {
       EXPECT_EQ(a->memory.counts.fellBack, 0);
     }
     if (run == 2) {
-      EXPECT_EQ(a->memory.counts.fellBack, 2);  // n and y
+      EXPECT_EQ(a->memory.counts.fellBack, 1);  // n; y is written in the caller's buffer
+      EXPECT_EQ(a->memory.outputsHandedOver, 1);
     }
   }
 }

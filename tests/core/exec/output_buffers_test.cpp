@@ -1,0 +1,372 @@
+// Graph outputs written in place (output_buffers.h): a step that writes a
+// graph output writes the buffer the caller gets, which is handed over without
+// a copy. Outputs are byte-identical with it off (PASSLAB_DIRECT_OUTPUTS=0)
+// and without a memory plan; values the caller does not own the step's buffer
+// of (inputs, views, subgraph values, constants, a value listed twice) are
+// copied; results the caller holds survive later runs.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <set>
+
+#include "core/analysis/shape_inference.h"
+#include "core/exec/executor.h"
+#include "core/exec/input_fill.h"
+#include "core/io/model_io.h"
+#include "tests/core/exec/exec_test_util.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::exec {
+namespace {
+
+// Turns direct outputs off while alive.
+class DirectOutputsOff {
+ public:
+  DirectOutputsOff() { setenv("PASSLAB_DIRECT_OUTPUTS", "0", 1); }
+  ~DirectOutputsOff() { unsetenv("PASSLAB_DIRECT_OUTPUTS"); }
+};
+
+std::unique_ptr<Executor> executorFor(const ir::Model& model, bool memoryPlan = true) {
+  ExecutorOptions o;
+  o.memoryPlan = memoryPlan;
+  auto ex = Executor::create(model, o);
+  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
+  return ex ? std::move(ex).value() : nullptr;
+}
+
+std::unique_ptr<Executor> executorFor(const std::string& text, bool memoryPlan = true) {
+  ir::Model model = testutil::parseModel(text);
+  analysis::inferShapes(model);
+  return executorFor(model, memoryPlan);
+}
+
+std::vector<std::byte> bytesOf(const ir::Tensor& t) {
+  return {t.bytes().begin(), t.bytes().end()};
+}
+
+ir::Tensor ramp(std::vector<int64_t> dims, float start = -3.0f) {
+  ir::Tensor t(ir::DataType::kFloat, std::move(dims));
+  std::vector<float> v(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = start + 0.37f * static_cast<float>(i % 23);
+  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, t.dims(), v);
+}
+
+RunResult runOk(Executor& ex, const NamedInputs& inputs, RunOptions options = {}) {
+  auto r = ex.run(inputs, options);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message());
+  return r ? std::move(r).value() : RunResult{};
+}
+
+// Runs `text` with direct outputs, with them off, and without a memory plan,
+// twice each; expects the same bytes everywhere. Returns the outputs handed
+// over on the second run with them on.
+int expectSameOutputs(const std::string& text, const NamedInputs& inputs) {
+  auto on = executorFor(text);
+  auto noPlan = executorFor(text, false);
+  std::unique_ptr<Executor> off = executorFor(text);
+  if (!on || !noPlan || !off) return -1;
+  int handed = -1;
+  for (int run = 0; run < 2; ++run) {
+    RunResult a = runOk(*on, inputs);
+    RunResult c = runOk(*noPlan, inputs);
+    RunResult b;
+    {
+      DirectOutputsOff offNow;
+      b = runOk(*off, inputs);
+    }
+    EXPECT_EQ(b.memory.outputsHandedOver, 0);
+    EXPECT_EQ(a.outputs.size(), b.outputs.size());
+    EXPECT_EQ(a.outputs.size(), c.outputs.size());
+    for (size_t i = 0; i < a.outputs.size() && i < b.outputs.size() && i < c.outputs.size(); ++i) {
+      EXPECT_EQ(a.outputs[i].dims(), b.outputs[i].dims()) << a.outputNames[i];
+      EXPECT_EQ(bytesOf(a.outputs[i]), bytesOf(b.outputs[i])) << a.outputNames[i];
+      EXPECT_EQ(bytesOf(a.outputs[i]), bytesOf(c.outputs[i])) << a.outputNames[i];
+    }
+    handed = a.memory.outputsHandedOver;
+  }
+  return handed;
+}
+
+// ---- handed over -------------------------------------------------------------
+
+TEST(DirectOutputs, AStepsFreshOutputIsHandedOver) {
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[4,64] x) => (float[4,64] y) {
+      a = Sigmoid(x)
+      y = LogSoftmax <axis = 1> (a)
+    })",
+                              {{"x", ramp({4, 64})}}),
+            1);
+}
+
+TEST(DirectOutputs, OutputsOfOneStepAndOfSeveralSteps) {
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[6,8] x) => (float[3,8] a, float[3,8] b, float[6,8] c) {
+      a, b = Split <axis = 0> (x)
+      c = Relu(x)
+    })",
+                              {{"x", ramp({6, 8})}}),
+            3);
+}
+
+TEST(DirectOutputs, AStepPlannedInPlaceWritesTheResultInstead) {
+  const char* text = R"(
+    main (float[64,64] x) => (float[64,64] y) {
+      a = Relu(x)
+      y = Neg(a)
+    })";
+  auto ex = executorFor(text);
+  ASSERT_TRUE(ex);
+  RunResult r = runOk(*ex, {{"x", ramp({64, 64})}});
+  EXPECT_GE(r.memory.inPlace, 1);  // the plan has y over a
+  EXPECT_EQ(r.memory.outputsHandedOver, 1);
+  EXPECT_EQ(expectSameOutputs(text, {{"x", ramp({64, 64})}}), 1);
+}
+
+TEST(DirectOutputs, AConcatWhosePartsTheBlockHoldsCopiesThemIntoTheResult) {
+  // a and b are Concat parts (memory_plan.h) inside y's place in the block; y
+  // itself goes to the caller's buffer, where the Concat copies them.
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[1,16,4] x) => (float[1,32,4] y) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })",
+                              {{"x", ramp({1, 16, 4})}}),
+            1);
+}
+
+TEST(DirectOutputs, AGraphOutputAnotherStepReadsToo) {
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[8,8] x) => (float[8,8] a, float[8,8] y) {
+      a = Relu(x)
+      y = Neg(a)
+    })",
+                              {{"x", ramp({8, 8})}}),
+            2);
+}
+
+// ---- copied ------------------------------------------------------------------
+
+TEST(DirectOutputs, NotForInputsViewsConstantsOrSubgraphValues) {
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[4,8] x) => (float[4,8] y) { y = Identity(x) })",
+                              {{"x", ramp({4, 8})}}),
+            0);
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[4,8] x) => (float[32] y)
+    <int64[1] s = {32}>
+    {
+      a = Relu(x)
+      y = Reshape(a, s)
+    })",
+                              {{"x", ramp({4, 8})}}),
+            0);
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[3] x) => (float[3] y, float[3] w)
+    <float[3] w = {1, 2, 3}>
+    { y = Add(x, w) })",
+                              {{"x", ramp({3})}}),
+            1);  // y; w is an initializer
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[3] x) => (float[3] y, float[3] c) {
+      c = Constant <value = float[3] {1, 2, 3}> ()
+      y = Add(x, c)
+    })",
+                              {{"x", ramp({3})}}),
+            1);  // y; c is kept across runs
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (bool k, float[1,16,4] x) => (float[1,16,4] y) {
+      y = If <then_branch = g1 () => (float[1,16,4] t) { t = Neg(x) },
+              else_branch = g2 () => (float[1,16,4] e) { e = Relu(x) }> (k)
+    })",
+                              {{"k", ir::Tensor::fromVector<uint8_t>(ir::DataType::kBool, {}, {1})},
+                               {"x", ramp({1, 16, 4})}}),
+            0);
+}
+
+TEST(DirectOutputs, AnIdentityOfAnOutputIsACopy) {
+  auto ex = executorFor(R"(
+    main (float[4,8] x) => (float[4,8] y, float[4,8] z) {
+      y = Relu(x)
+      z = Identity(y)
+    })");
+  ASSERT_TRUE(ex);
+  RunResult r = runOk(*ex, {{"x", ramp({4, 8})}});
+  ASSERT_EQ(r.outputs.size(), 2u);
+  EXPECT_EQ(r.memory.outputsHandedOver, 1);  // y; z (the same bytes) is a copy
+  EXPECT_EQ(bytesOf(r.outputs[0]), bytesOf(r.outputs[1]));
+  EXPECT_NE(r.outputs[0].bytes().data(), r.outputs[1].bytes().data());
+}
+
+TEST(DirectOutputs, NotForAValueListedTwiceAmongTheOutputs) {
+  auto ex = executorFor(R"(
+    main (float[4,8] x) => (float[4,8] y, float[4,8] y) { y = Relu(x) })");
+  ASSERT_TRUE(ex);
+  RunResult r = runOk(*ex, {{"x", ramp({4, 8})}});
+  ASSERT_EQ(r.outputs.size(), 2u);
+  EXPECT_EQ(r.memory.outputsHandedOver, 0);
+  EXPECT_EQ(bytesOf(r.outputs[0]), bytesOf(r.outputs[1]));
+  EXPECT_NE(r.outputs[0].bytes().data(), r.outputs[1].bytes().data());
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[4,8] x) => (float[4,8] y, float[4,8] y) { y = Relu(x) })",
+                              {{"x", ramp({4, 8})}}),
+            0);
+}
+
+TEST(DirectOutputs, NotOnRunsWithAMemoryLimit) {
+  auto ex = executorFor(R"(
+    main (float[4,8] x) => (float[4,8] y) { y = Relu(x) })");
+  ASSERT_TRUE(ex);
+  RunOptions limited;
+  limited.memoryLimitBytes = 1 << 20;
+  EXPECT_EQ(runOk(*ex, {{"x", ramp({4, 8})}}, limited).memory.outputsHandedOver, 0);
+  EXPECT_EQ(runOk(*ex, {{"x", ramp({4, 8})}}).memory.outputsHandedOver, 1);
+}
+
+// ---- results the caller holds ---------------------------------------------------
+
+TEST(DirectOutputs, ResultsTheCallerHoldsSurviveLaterRuns) {
+  auto ex = executorFor(R"(
+    main (float[16,16] x) => (float[16,16] y) {
+      a = Sigmoid(x)
+      y = Neg(a)
+    })");
+  ASSERT_TRUE(ex);
+  std::vector<RunResult> held;
+  std::vector<std::vector<std::byte>> expected;
+  std::set<const std::byte*> buffers;
+  for (int run = 0; run < 4; ++run) {
+    held.push_back(runOk(*ex, {{"x", ramp({16, 16}, -3.0f + static_cast<float>(run))}}));
+    ASSERT_EQ(held.back().memory.outputsHandedOver, 1);
+    expected.push_back(bytesOf(held.back().outputs[0]));
+    buffers.insert(held.back().outputs[0].bytes().data());
+  }
+  EXPECT_EQ(buffers.size(), 4u);  // every held result in a buffer of its own
+  for (size_t run = 1; run < expected.size(); ++run) EXPECT_NE(expected[run], expected[0]);
+  for (size_t run = 0; run < held.size(); ++run) {
+    EXPECT_EQ(bytesOf(held[run].outputs[0]), expected[run]) << run;
+    // The runtime value shares the bytes.
+    const Tensor& v = held[run].values[0].tensor();
+    EXPECT_EQ(v.raw(), held[run].outputs[0].bytes().data());
+  }
+  // A released result's buffer is written again by a later run.
+  const std::byte* released = held.back().outputs[0].bytes().data();
+  held.pop_back();
+  RunResult again = runOk(*ex, {{"x", ramp({16, 16})}});
+  EXPECT_EQ(again.outputs[0].bytes().data(), released);
+  EXPECT_EQ(bytesOf(again.outputs[0]), expected[0]);
+  for (size_t run = 0; run < held.size(); ++run)
+    EXPECT_EQ(bytesOf(held[run].outputs[0]), expected[run]) << run;
+}
+
+TEST(DirectOutputs, AResultOutlivesItsExecutor) {
+  RunResult r;
+  std::vector<std::byte> want;
+  {
+    auto ex = executorFor(R"(
+      main (float[8,8] x) => (float[8,8] y) { y = Neg(x) })");
+    ASSERT_TRUE(ex);
+    r = runOk(*ex, {{"x", ramp({8, 8})}});
+    ASSERT_EQ(r.memory.outputsHandedOver, 1);
+    want = bytesOf(r.outputs[0]);
+  }
+  EXPECT_EQ(bytesOf(r.outputs[0]), want);
+  EXPECT_FLOAT_EQ(r.outputs[0].data<float>()[0], 3.0f);
+}
+
+// ---- random graphs and corpus models -------------------------------------------
+
+// Random graphs of [4,16] floats: unary ops, Adds, views and Concats, several
+// outputs (inputs, views and values listed twice among them).
+std::string randomGraph(std::mt19937& rng) {
+  static const char* kUnary[] = {"Relu", "Sigmoid", "Neg", "Identity", "Abs"};
+  std::vector<std::string> values = {"x"};
+  std::string body;
+  const int n = std::uniform_int_distribution<int>(2, 10)(rng);
+  auto pick = [&] { return values[rng() % values.size()]; };
+  for (int i = 0; i < n; ++i) {
+    std::string out = "v" + std::to_string(i);
+    switch (rng() % 4) {
+      case 0:
+        body += out + " = Add(" + pick() + ", " + pick() + ")\n";
+        break;
+      case 1:
+        body += out + " = Concat <axis = 0> (" + pick() + ", " + pick() + ")\n";
+        body += "s" + out + ", r" + out + " = Split <axis = 0> (" + out + ")\n";
+        out = "r" + out;
+        break;
+      case 2:
+        body += "f" + out + " = Flatten <axis = 0> (" + pick() + ")\n";
+        body += out + " = Reshape(f" + out + ", shape)\n";
+        break;
+      default:
+        body += out + " = " + std::string(kUnary[rng() % 5]) + "(" + pick() + ")\n";
+    }
+    values.push_back(out);
+  }
+  std::string outs;
+  const int k = std::uniform_int_distribution<int>(1, 4)(rng);
+  for (int i = 0; i < k; ++i) {
+    std::string v = i == 0 ? values.back() : pick();
+    outs += (i ? ", " : "") + std::string("float[4,16] ") + v;
+  }
+  return "main (float[4,16] x) => (" + outs + ")\n<int64[2] shape = {4, 16}>\n{\n" + body + "}";
+}
+
+TEST(DirectOutputs, RandomGraphsGiveTheSameBytes) {
+  std::mt19937 rng(28);
+  int handed = 0;
+  for (int g = 0; g < 80; ++g) {
+    std::string text = randomGraph(rng);
+    SCOPED_TRACE(text);
+    int n = expectSameOutputs(text, {{"x", ramp({4, 16})}});
+    ASSERT_GE(n, 0);
+    handed += n;
+  }
+  EXPECT_GT(handed, 0);
+}
+
+class CorpusOutputs : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CorpusOutputs, SameBytesWithDirectOutputsOff) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/" + GetParam() + ".onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  auto on = executorFor(loaded->model);
+  std::unique_ptr<Executor> off = executorFor(loaded->model);
+  ASSERT_TRUE(on && off);
+  NamedInputs inputs;
+  FillOptions fo;
+  fo.fill = Fill::kRandom;
+  fo.seed = 28;
+  for (const InputInfo& in : on->inputs()) {
+    if (in.optional) continue;
+    auto t = makeInput(in, fo);
+    ASSERT_TRUE(t) << t.error().message();
+    inputs.emplace_back(in.name, *t);
+  }
+  RunResult first = runOk(*on, inputs);
+  RunResult second = runOk(*on, inputs);  // `first` held meanwhile
+  RunResult copied;
+  {
+    DirectOutputsOff offNow;
+    copied = runOk(*off, inputs);
+  }
+  EXPECT_GT(first.memory.outputsHandedOver, 0);
+  EXPECT_EQ(copied.memory.outputsHandedOver, 0);
+  ASSERT_EQ(first.outputs.size(), copied.outputs.size());
+  for (size_t i = 0; i < first.outputs.size(); ++i) {
+    EXPECT_EQ(bytesOf(first.outputs[i]), bytesOf(copied.outputs[i])) << first.outputNames[i];
+    EXPECT_EQ(bytesOf(second.outputs[i]), bytesOf(copied.outputs[i])) << first.outputNames[i];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOutputs,
+                         ::testing::Values("mnist8_cntk", "super_resolution", "ultraface_rfb_320",
+                                           "onnx_light_squeezenet", "ort_qdq_multi_consumer_dq"),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace passlab::exec

@@ -1,6 +1,7 @@
-// convert_int8_to_channels_last — keep the activations of int8 convolution
-// chains channels-last (NHWC), with Transposes only at the chains' ends (ONNX
-// Runtime's NHWC transformer for QLinearConv).
+// convert_int8_to_channels_last, convert_dynamic_int8_to_channels_last — keep
+// the activations of int8 convolution chains channels-last (NHWC), with
+// Transposes only at the chains' ends (ONNX Runtime's NHWC transformer for
+// QLinearConv); the second for the dynamic INT8 form only (below).
 //
 // Before:  y = QLinearConv(x, ...); u = QLinearLookup(y, t); z = QLinearConv(u, ...); o =
 // Flatten(z) After:   xt = Transpose(x, [0, 2, 3, 1])
@@ -38,6 +39,14 @@
 // Exact: the same integer kernels on permuted tensors (a ReduceMean may sum
 // in another order than the GlobalAveragePool: last bits of a float).
 // Conditions: main graph only; rank-4 activations.
+//
+// convert_dynamic_int8_to_channels_last (in the fused level, after
+// fuse_conv_integer_epilogue and the blocked layout): the same for the
+// dynamic form only: chains start at FusedConvInteger alone, so a model
+// without one (float, static QDQ, QLinearConv) is left as it was; a
+// QLinearConv stays channels-first, and so does a float GlobalAveragePool
+// (as a ReduceMean it could sum in another order): the outputs stay the
+// same bit for bit.
 #include <unordered_map>
 #include <unordered_set>
 
@@ -88,9 +97,10 @@ bool isFusedConvInteger(const ir::Node& n) {
   return isOp(n, kPassLab, {"FusedConvInteger"}) && n.attrInt("channels_last", 0) == 0;
 }
 
-// The convolutions that go channels-last, and their weights' input.
-bool isConv(const ir::Node& n) {
-  return isQLinearConv(n) || isFusedConvInteger(n);
+// The convolutions that go channels-last (QLinearConv only `withQLinear`),
+// and their weights' input.
+bool isConv(const ir::Node& n, bool withQLinear) {
+  return (withQLinear && isQLinearConv(n)) || isFusedConvInteger(n);
 }
 size_t weightsInput(const ir::Node& n) {
   return isQLinearConv(n) ? 3 : 1;
@@ -123,17 +133,17 @@ bool perTensor(const ir::Value* scale) {
 }
 
 // The data inputs of a node that can go channels-last, or empty.
-std::vector<size_t> dataInputs(const ir::Node& n) {
-  if (isConv(n) || isDynamicQuantize(n)) return {0};
+std::vector<size_t> dataInputs(const ir::Node& n, bool withQLinear) {
+  if (isConv(n, withQLinear) || isDynamicQuantize(n)) return {0};
   if (isOp(n, "ai.passlab", {"QLinearLookup"}) || isMaxPool8(n)) return {0};
   if (isOp(n, "ai.passlab", {"QLinearSqueezeExcite"}) && n.attrInt("channels_last", 0) == 0)
     return {0};
   if (isOp(n, "", {"DequantizeLinear", "QuantizeLinear"}))
     return perTensor(n.inputCount() > 1 ? n.input(1) : nullptr) ? std::vector<size_t>{0}
                                                                 : std::vector<size_t>{};
-  if (isOp(n, "",
-           {"Relu", "LeakyRelu", "HardSwish", "HardSigmoid", "Sigmoid", "GlobalAveragePool"}))
-    return {0};
+  if (isOp(n, "", {"Relu", "LeakyRelu", "HardSwish", "HardSigmoid", "Sigmoid"})) return {0};
+  // A ReduceMean may sum in another order: not in the exact (dynamic) form.
+  if (withQLinear && isOp(n, "", {"GlobalAveragePool"})) return {0};
   if (isOp(n, "", {"Add", "Mul"})) return {0, 1};
   if (isSameShapeElementwise(n)) {
     std::vector<size_t> all(n.inputCount());
@@ -151,7 +161,8 @@ std::vector<size_t> dataInputs(const ir::Node& n) {
 
 class ChannelsLast {
  public:
-  explicit ChannelsLast(PassContext& ctx) : ctx_(ctx), rw_(ctx.rewriter), g_(ctx.model().graph()) {}
+  ChannelsLast(PassContext& ctx, bool withQLinear)
+      : ctx_(ctx), rw_(ctx.rewriter), g_(ctx.model().graph()), withQLinear_(withQLinear) {}
 
   Status run() {
     converted_ = convertInGraphOrder(g_, ctx_.filter, [&](ir::Node& n) { return convert(n); });
@@ -168,7 +179,11 @@ class ChannelsLast {
 
  private:
   void note(const ir::Node& n, const Text& why) {
-    if (ctx_.explain) ctx_.explain->note(n.id(), "convert_int8_to_channels_last", why);
+    if (ctx_.explain)
+      ctx_.explain->note(
+          n.id(),
+          withQLinear_ ? "convert_int8_to_channels_last" : "convert_dynamic_int8_to_channels_last",
+          why);
   }
 
   ir::Value* lastOf(const ir::Value* v) const {
@@ -191,12 +206,12 @@ class ChannelsLast {
   // A QLinearConv whose output another node of the list reads.
   bool feedsConvertible(const ir::Node& n) const {
     for (const ir::Use& u : n.output(0)->uses())
-      if (!dataInputs(*u.node).empty()) return true;
+      if (!dataInputs(*u.node, withQLinear_).empty()) return true;
     return false;
   }
 
   bool convert(ir::Node& n) {
-    const std::vector<size_t> data = dataInputs(n);
+    const std::vector<size_t> data = dataInputs(n, withQLinear_);
     const bool pool = isMaxPool8(n), dynamic = isDynamicQuantize(n);
     if (data.empty() || (n.outputCount() != 1 && !pool && !dynamic) || !rank4(n.output(0)))
       return false;
@@ -205,7 +220,7 @@ class ChannelsLast {
         note(n, "an operand is not of rank 4");
         return false;
       }
-    const bool conv = isConv(n);
+    const bool conv = isConv(n, withQLinear_);
     if (conv) {
       const ir::Value* w = n.input(weightsInput(n));
       if (!rank4(w)) {
@@ -309,6 +324,7 @@ class ChannelsLast {
   PassContext& ctx_;
   rewrite::Rewriter& rw_;
   ir::Graph& g_;
+  const bool withQLinear_;
   std::unordered_map<const ir::Value*, ir::Value*> last_;
   std::vector<ir::Node*> converted_;
   size_t in_ = 0, out_ = 0;
@@ -317,8 +333,15 @@ class ChannelsLast {
 }  // namespace
 
 std::unique_ptr<Pass> makeConvertInt8ToChannelsLast() {
-  return std::make_unique<FunctionPass>(catalogInfo("convert_int8_to_channels_last"),
-                                        [](PassContext& ctx) { return ChannelsLast(ctx).run(); });
+  return std::make_unique<FunctionPass>(
+      catalogInfo("convert_int8_to_channels_last"),
+      [](PassContext& ctx) { return ChannelsLast(ctx, /*withQLinear=*/true).run(); });
+}
+
+std::unique_ptr<Pass> makeConvertDynamicInt8ToChannelsLast() {
+  return std::make_unique<FunctionPass>(
+      catalogInfo("convert_dynamic_int8_to_channels_last"),
+      [](PassContext& ctx) { return ChannelsLast(ctx, /*withQLinear=*/false).run(); });
 }
 
 }  // namespace passlab::passes

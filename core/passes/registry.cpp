@@ -70,7 +70,9 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 // Conv and Gemm/MatMul with their epilogues first, so that activations go
 // into them rather than into
 // elementwise groups, then elementwise groups, then the blocked layout across
-// Conv/pool chains (issue #26), then the basic cleanup.
+// Conv/pool chains (issue #26), the dynamic INT8 convolutions' chains
+// channels-last (issue #25: only where a FusedConvInteger is, so float and
+// static INT8 models are left as before), then the basic cleanup.
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
                                      const std::vector<std::string>& basic) {
   std::vector<std::string> v = def;
@@ -81,7 +83,7 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   for (const char* id :
        {"fuse_passlab_attention", "fuse_passlab_softmax", "fuse_conv_integer_epilogue",
         "fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains",
-        "convert_to_blocked_layout"})
+        "convert_to_blocked_layout", "convert_dynamic_int8_to_channels_last"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;
@@ -121,11 +123,13 @@ const std::vector<Level>& levels() {
     v.push_back({"fused", fusedPasses(v.back().passes, v.front().passes)});
     v.push_back({"ort", ortPasses(v[1].passes)});
     // "fused_gpu" (issue #27, non-standard): the fused level for the CUDA
-    // backend: the same fused kernels without the CPU's blocked layout,
-    // whose reorders and blocked pools have no GPU kernels.
+    // backend: the same fused kernels without the CPU's blocked layout and
+    // channels-last int8 chains, whose reorders, blocked pools and
+    // channels-last FusedConvInteger have no GPU kernels.
     std::vector<std::string> gpu;
     for (const std::string& id : v[2].passes)
-      if (id != "convert_to_blocked_layout") gpu.push_back(id);
+      if (id != "convert_to_blocked_layout" && id != "convert_dynamic_int8_to_channels_last")
+        gpu.push_back(id);
     v.push_back({"fused_gpu", gpu});
     return v;
   }();

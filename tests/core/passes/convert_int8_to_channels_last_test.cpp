@@ -13,6 +13,9 @@
 // broadcasting FusedElementwise ends the chain.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "core/passes/registry.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -286,6 +289,87 @@ TEST(ConvertInt8ToChannelsLast, LeavesADynamicQuantizeWhoseScaleIsAGraphOutput) 
   // The second DynamicQuantizeLinear stays channels-first, so each convolution
   // is a lone one: nothing changes.
   expectUnchanged(kPass, text, "a lone convolution");
+}
+
+// convert_dynamic_int8_to_channels_last (in the fused level): the dynamic
+// form as above, a QLinearConv chain (static INT8) left as it was.
+const char* kDynamicPass = "convert_dynamic_int8_to_channels_last";
+
+TEST(ConvertDynamicInt8ToChannelsLast, ADynamicInt8ChainRunsChannelsLast) {
+  const std::string text = dynamicChain(kSameShapeSum);
+  PassOutcome out = runPass(kDynamicPass, text);
+  EXPECT_EQ(countOps(out.model, "Transpose"), 2);
+  int convs = 0;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "FusedConvInteger") {
+      EXPECT_EQ(n->attrInt("channels_last", 0), 1);
+      ++convs;
+    }
+  EXPECT_EQ(convs, 2);
+  EXPECT_EQ(countOps(out.model, "FusedElementwise"), 1);
+  expectSameOutputs(kDynamicPass, text);
+}
+
+TEST(ConvertDynamicInt8ToChannelsLast, Converges) {
+  expectConverges(kDynamicPass, dynamicChain(kSameShapeSum));
+}
+
+TEST(ConvertDynamicInt8ToChannelsLast, LeavesAQLinearConvChain) {
+  // The chain convert_int8_to_channels_last turns channels-last (first test).
+  expectUnchanged(kDynamicPass, chain());
+}
+
+TEST(ConvertDynamicInt8ToChannelsLast, LeavesAQLinearConvAfterADynamicChain) {
+  // y = a QLinearConv of the second FusedConvInteger's quantized output: the
+  // dynamic chain goes channels-last, the QLinearConv reads its input
+  // through a Transpose back and stays channels-first.
+  const std::string tail = R"(q3, s3, z3 = DynamicQuantizeLinear(c2)
+    y = QLinearConv(q3, s3, z3, w3, ws2, wz, s3, z3))";
+  std::string text = dynamicChain(
+      tail, ", int8[4,4,1,1] w3 = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}");
+  text.replace(text.find("=> (float[1,4,6,6] y)"), 21, "=> (uint8[1,4,6,6] y)");
+  PassOutcome out = runPass(kDynamicPass, text);
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "QLinearConv") {
+      EXPECT_EQ(n->domain(), "");
+      EXPECT_EQ(n->input(0)->producer()->opType(), "Transpose");
+    }
+  EXPECT_EQ(countOps(out.model, "QLinearConv"), 1);
+  expectSameOutputs(kDynamicPass, text);
+  // The pass that also takes QLinearConv moves it channels-last.
+  PassOutcome all = runPass(kPass, text);
+  for (const auto& n : all.model.graph().nodes())
+    if (n->opType() == "QLinearConv") EXPECT_EQ(n->domain(), "com.microsoft");
+}
+
+TEST(ConvertDynamicInt8ToChannelsLast, LeavesAGlobalAveragePoolChannelsFirst) {
+  // As a ReduceMean it could sum in another order: it reads the chain's end
+  // through a Transpose back (convert_int8_to_channels_last converts it).
+  std::string text = dynamicChain("y = GlobalAveragePool(c2)");
+  text.replace(text.find("=> (float[1,4,6,6] y)"), 21, "=> (float[1,4,1,1] y)");
+  PassOutcome out = runPass(kDynamicPass, text);
+  EXPECT_EQ(countOps(out.model, "GlobalAveragePool"), 1);
+  EXPECT_EQ(countOps(out.model, "ReduceMean"), 0);
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "GlobalAveragePool")
+      EXPECT_EQ(n->input(0)->producer()->opType(), "Transpose");
+  expectSameOutputs(kDynamicPass, text);
+  EXPECT_EQ(countOps(runPass(kPass, text).model, "ReduceMean"), 1);
+}
+
+TEST(ConvertDynamicInt8ToChannelsLast, RunsInTheFusedLevelOnlyAfterTheBlockedLayout) {
+  const auto fused = passes::passesForLevel("fused");
+  ASSERT_TRUE(fused);
+  const auto at = std::find(fused->begin(), fused->end(), kDynamicPass);
+  const auto blocked = std::find(fused->begin(), fused->end(), "convert_to_blocked_layout");
+  ASSERT_NE(at, fused->end());
+  EXPECT_LT(blocked, at);
+  for (const char* level : {"basic", "default", "ort", "fused_gpu"}) {
+    const auto ids = passes::passesForLevel(level);
+    ASSERT_TRUE(ids);
+    EXPECT_EQ(std::count(ids->begin(), ids->end(), kDynamicPass), 0) << level;
+    EXPECT_EQ(std::count(ids->begin(), ids->end(), kPass), 0) << level;
+  }
 }
 
 }  // namespace

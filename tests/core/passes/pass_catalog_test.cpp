@@ -92,6 +92,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"fold_qdq_unary_into_lookup", Category::kPrecision},
       {"fuse_qdq_squeeze_excite", Category::kPrecision},
       {"convert_int8_to_channels_last", Category::kReadWrite},
+      {"convert_dynamic_int8_to_channels_last", Category::kReadWrite},
       {"raise_opset", Category::kStructural},
       {"factorize_low_rank", Category::kPrecision},
       {"prune_magnitude", Category::kPrecision},

@@ -174,6 +174,30 @@ TEST(ConcatParts, AGrowingConcatIsAPrefixOfTheNext) {
   EXPECT_EQ(tensorNamed(p, "c2").partOffset, 0u);
 }
 
+TEST(ConcatParts, AConcatOutputAfterAnotherPartCarriesItsPartsAlong) {
+  // c1 goes to c2 at 256 (after x2): p and x1 are at 256 + their place in c1.
+  MemoryPlan p = executionPlanOf(R"(
+    main (float[1,16,4] x) => (float[1,48,4] y) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      c1 = Concat <axis = 1> (a, b)
+      x2 = ReduceMean <axes = [1], keepdims = 1> (c1)
+      x3 = Tile(x2, r)
+      r = Constant <value = int64[3] {1, 16, 1}> ()
+      c2 = Concat <axis = 1> (x3, c1)
+      y = Neg(c2)
+    })");
+  const PlannedTensor& c2 = tensorNamed(p, "c2");
+  EXPECT_EQ(tensorNamed(p, "c1").reuse, Reuse::kConcatPart);
+  EXPECT_EQ(tensorNamed(p, "c1").partOffset, 256u);
+  EXPECT_EQ(tensorNamed(p, "c1").offset, c2.offset + 256);
+  EXPECT_EQ(tensorNamed(p, "a").partOffset, 0u);
+  EXPECT_EQ(tensorNamed(p, "a").offset, c2.offset + 256);
+  EXPECT_EQ(tensorNamed(p, "b").partOffset, 256u);
+  EXPECT_EQ(tensorNamed(p, "b").offset, c2.offset + 512);
+  EXPECT_EQ(p.concatPartCount, 4);
+}
+
 TEST(ConcatParts, ASmallDenseBlockPeaksLowerWithThem) {
   MemoryPlan on = executionPlanOf(denseBlock());
   ConcatPartsOff off;
@@ -500,6 +524,55 @@ TEST(ConcatPartsRun, RandomGraphsGiveValidPlansAndTheSameBytes) {
     parts += n;
   }
   EXPECT_GT(parts, 0);  // the generator exercises concat parts
+}
+
+// Random dense blocks along axis 0 of [rows, 16] floats: each layer reads
+// the block so far and its one-row output joins it, before or after it;
+// sometimes a node reads a block after the next Concat, or a block is an
+// output (no part then).
+std::string randomDenseGraph(std::mt19937& rng) {
+  static const char* kUnary[] = {"Relu", "Sigmoid", "Neg", "Tanh"};
+  std::string body = "p = Relu(x)\n";
+  std::pair<std::string, int> block = {"p", 1};  // a value and its rows
+  int layers = std::uniform_int_distribution<int>(2, 7)(rng);
+  std::vector<std::pair<std::string, int>> readAfter, outputs;
+  for (int k = 1; k <= layers; ++k) {
+    std::string n = "n" + std::to_string(k), xk = "x" + std::to_string(k),
+                c = "c" + std::to_string(k);
+    body += n + " = " + kUnary[rng() % 4] + "(" + block.first + ")\n";
+    body += xk + " = ReduceMean <axes = [0], keepdims = 1> (" + n + ")\n";
+    bool before = rng() % 4 == 0;
+    body += c + " = Concat <axis = 0> (" +
+            (before ? xk + ", " + block.first : block.first + ", " + xk) + ")\n";
+    if (rng() % 5 == 0) readAfter.push_back(block);  // read after this Concat
+    if (rng() % 8 == 0) outputs.push_back(block);
+    block = {c, block.second + 1};
+  }
+  auto type = [](int rows) { return "float[" + std::to_string(rows) + ",16] "; };
+  std::string outs = type(block.second) + block.first;
+  for (size_t i = 0; i < readAfter.size(); ++i) {
+    body += "z" + std::to_string(i) + " = Neg(" + readAfter[i].first + ")\n";
+    outs += ", " + type(readAfter[i].second) + "z" + std::to_string(i);
+  }
+  for (const auto& [name, rows] : outputs) outs += ", " + type(rows) + name;
+  return "main (float[1,16] x) => (" + outs + ") {\n" + body + "}";
+}
+
+TEST(ConcatPartsRun, RandomDenseBlocksGiveValidPlansAndTheSameBytes) {
+  std::mt19937 rng(28);
+  int parts = 0, nested = 0;
+  for (int g = 0; g < 80; ++g) {
+    std::string text = randomDenseGraph(rng);
+    SCOPED_TRACE(text);
+    MemoryPlan p = executionPlanOf(text);  // checks the plan
+    for (const PlannedTensor& t : p.tensors)
+      if (t.reuse == Reuse::kConcatPart && t.name[0] == 'c') ++nested;
+    int n = expectSameOutputs(text, {{"x", ramp({1, 16})}});
+    ASSERT_GE(n, 0);
+    parts += n;
+  }
+  EXPECT_GT(nested, 0);  // Concat outputs that are parts of the next
+  EXPECT_GT(parts, nested);
 }
 
 // A batch dim N: the types give no dims before the axis, the dims inferred

@@ -7,11 +7,13 @@
 // on one, docs/exec-benchmark.md "Session 28: steps timed both ways"). And a
 // limit measured under load stays high when the machine goes quiet.
 //
-// So the steps of more than the smallest limit's work are timed: on every
-// thread for kTimedRuns runs, then on one thread for as many, and from then
-// on each runs the way whose fastest run was faster (split only when that
-// saves 1 - kSplitShare of the one-thread time). The first run each way is
-// not timed: a kernel builds its primitives for the thread count it runs on.
+// So the steps of more than the smallest limit's work are timed: on one
+// thread for kTimedRuns runs, then on every thread for as many, and from
+// then on each runs the way whose fastest run was faster (split only when
+// that saves 1 - kSplitShare of the one-thread time). The first run each way
+// is not timed: a kernel builds its primitives for the thread count it runs
+// on (one thread first: a step that gains from its threads, where building
+// costs most, keeps the primitives of the last trial runs).
 // A choice is taken again kRetrialSeconds after it was made, at the next
 // run, so it follows the machine (a GUI session's executor does not keep a
 // choice made under load). Runs are serialized per executor (executor.h).
@@ -46,8 +48,8 @@ class StepTrials {
   bool decided() const { return phase_ >= kDecidedPhase; }
 
  private:
-  // Runs of a trial: one untimed and kTimedRuns timed on every thread, then
-  // the same on one thread.
+  // Runs of a trial: one untimed and kTimedRuns timed on one thread, then
+  // the same on every thread.
   static constexpr int kRunsPerWay = kTimedRuns + 1;
   static constexpr int kDecidedPhase = 2 * kRunsPerWay;
 
@@ -57,7 +59,7 @@ class StepTrials {
     double bestSplit = -1.0, bestOne = -1.0;  // fastest timed run; negative: none
   };
 
-  bool splitWay() const { return phase_ < kRunsPerWay; }
+  bool splitWay() const { return phase_ >= kRunsPerWay; }
   void decide();
   void startTrials();
 

@@ -118,6 +118,11 @@ case("TopK_large", [h.make_node("TopK", ["x", "k"], ["v", "i"])],
 case("Gather_embed", [h.make_node("Gather", ["e", "i"], ["y"])],
      [("i", T.INT64, rng.integers(0, 30522, (1, 512)).astype(np.int64))], [("y", F)], [init("e", rnd((30522, 768)))])
 case("CumSum", [h.make_node("CumSum", ["x", "a"], ["y"])], [("x", F, rnd((1, 1024, 1024)))], [("y", F)], [init("a", np.array(1, np.int64))])
+case("CumSum_last", [h.make_node("CumSum", ["x", "a"], ["y"])], [("x", F, rnd((1, 1024, 1024)))], [("y", F)], [init("a", np.array(-1, np.int64))])
+case("CumSum_1d", [h.make_node("CumSum", ["x", "a"], ["y"])], [("x", F, rnd((1 << 20,)))], [("y", F)], [init("a", np.array(0, np.int64))])
+case("CumSum_last_3", [h.make_node("CumSum", ["x", "a"], ["y"])], [("x", F, rnd((3, 1 << 18)))], [("y", F)], [init("a", np.array(1, np.int64))])
+case("CumSum_last_excl_rev", [h.make_node("CumSum", ["x", "a"], ["y"], exclusive=1, reverse=1)], [("x", F, rnd((64, 4096)))], [("y", F)],
+     [init("a", np.array(1, np.int64))])
 case("ReduceMean_hw", [h.make_node("ReduceMean", ["x", "a"], ["y"], keepdims=1)], [("x", F, rnd((1, 64, 112, 112)))], [("y", F)],
      [init("a", np.array([2, 3], np.int64))], opset=18)
 case("ReduceSum_c", [h.make_node("ReduceSum", ["x", "a"], ["y"], keepdims=1)], [("x", F, rnd((1, 64, 112, 112)))], [("y", F)],

@@ -70,13 +70,15 @@ TEST(Cumulative, SumAndProductWithAttributes) {
   EXPECT_NE(err.find("axis"), std::string::npos) << err;
 }
 
-// Lines accumulated in float one after another, as the reference order.
+// Lines accumulated in float one after another, as the reference order; a
+// sum from -0 (the first output is the first input, as onnxruntime's), an
+// exclusive one from +0.
 std::vector<float> cumulativeLines(const std::vector<float>& x, int64_t outer, int64_t len,
                                    int64_t inner, bool exclusive, bool reverse) {
   std::vector<float> y(x.size());
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      float acc = 0;
+      float acc = exclusive ? 0.0f : -0.0f;
       for (int64_t k = 0; k < len; ++k) {
         const size_t at = static_cast<size_t>((o * len + (reverse ? len - 1 - k : k)) * inner + i);
         if (exclusive) y[at] = acc;
@@ -117,8 +119,7 @@ TEST(Cumulative, WideRowsEqualLineByLineSums) {
 }
 
 // Widths around the 16-line vectors (AVX-512 where present), -0 in the first
-// step (0 + -0 is +0, as the accumulator gives) and in later ones: the same
-// bits as line by line.
+// step (kept: -0 + -0 is -0) and in later ones: the same bits as line by line.
 TEST(Cumulative, VectorWidthsAndSignedZerosEqualLineByLineSums) {
   for (int64_t inner : {16, 17, 33, 40})
     for (int exclusive = 0; exclusive < 2; ++exclusive)
@@ -143,6 +144,62 @@ TEST(Cumulative, VectorWidthsAndSignedZerosEqualLineByLineSums) {
               << i;
         EXPECT_EQ(std::vector<float>(got.begin(), got.end()), want);
       }
+}
+
+// Along the last axis (lines alone): line counts around the 16 lines summed
+// together and the scalar loop's few, lengths around the 16-position tiles,
+// -0 first and later; the same bits as line by line.
+TEST(Cumulative, LastAxisEqualsLineByLineSums) {
+  for (int64_t outer : {1, 3, 4, 15, 16, 17, 35})
+    for (int64_t len : {1, 5, 16, 17, 40})
+      for (int exclusive = 0; exclusive < 2; ++exclusive)
+        for (int reverse = 0; reverse < 2; ++reverse) {
+          const std::vector<double> r = ramp(static_cast<size_t>(outer * len), -2, 2, 11);
+          std::vector<float> x(r.begin(), r.end());
+          for (int64_t o = 0; o < outer; o += 2) {
+            x[static_cast<size_t>(o * len)] = -0.0f;
+            x[static_cast<size_t>(o * len + len - 1)] = -0.0f;
+          }
+          const std::vector<float> want =
+              cumulativeLines(x, outer, len, 1, exclusive != 0, reverse != 0);
+          ir::Tensor y = run1({"CumSum",
+                               {f32({outer, len}, x), i64({}, {-1})},
+                               {attrI("exclusive", exclusive), attrI("reverse", reverse)}});
+          const auto got = y.data<float>();
+          ASSERT_EQ(got.size(), want.size());
+          for (size_t i = 0; i < want.size(); ++i)
+            ASSERT_EQ(std::signbit(got[i]), std::signbit(want[i]))
+                << "outer " << outer << " len " << len << " exclusive " << exclusive << " reverse "
+                << reverse << " at " << i;
+          EXPECT_EQ(std::vector<float>(got.begin(), got.end()), want)
+              << "outer " << outer << " len " << len << " exclusive " << exclusive << " reverse "
+              << reverse;
+        }
+}
+
+// onnxruntime's signs of zero: a sum of -0s is -0, an exclusive one +0 (its
+// first output and every +0 + -0 after it); float16 too; integers unchanged.
+TEST(Cumulative, SignedZerosAsOnnxRuntime) {
+  for (int64_t lines : {1, 16})  // the scalar loop and the last-axis lanes
+    for (int reverse = 0; reverse < 2; ++reverse) {
+      const std::vector<float> zeros(static_cast<size_t>(lines * 4), -0.0f);
+      ir::Tensor y =
+          run1({"CumSum", {f32({lines, 4}, zeros), i64({}, {1})}, {attrI("reverse", reverse)}});
+      for (float v : y.data<float>()) EXPECT_TRUE(std::signbit(v) && v == 0) << v;
+      ir::Tensor e = run1({"CumSum",
+                           {f32({lines, 4}, zeros), i64({}, {1})},
+                           {attrI("exclusive", 1), attrI("reverse", reverse)}});
+      for (float v : e.data<float>()) EXPECT_TRUE(!std::signbit(v) && v == 0) << v;
+    }
+  // Along a leading axis (rows of lines; AVX-512 or the scalar rows).
+  ir::Tensor rows = run1({"CumSum", {f32({3, 20}, std::vector<float>(60, -0.0f)), i64({}, {0})}});
+  for (float v : rows.data<float>()) EXPECT_TRUE(std::signbit(v)) << v;
+  ir::Tensor h = run1({"CumSum", {f16({3}, {-0.0f, -0.0f, 1}), i32({}, {0})}});
+  expectTensor(h, DataType::kFloat16, {3}, {0, 0, 1});
+  EXPECT_EQ(h.data<uint16_t>()[0], 0x8000u);  // -0 in float16
+  EXPECT_EQ(h.data<uint16_t>()[1], 0x8000u);
+  expectTensor(run1({"CumSum", {i64({3}, {0, -2, 5}), i32({}, {0})}}), DataType::kInt64, {3},
+               {0, -2, 3});
 }
 
 TEST(TopK, LargestSmallestAndTies) {

@@ -3,7 +3,9 @@
 // index loop, exactly: NCHW <-> NHWC with sizes below, at and above the tile
 // (tails in both dims), matrices under 16 wide (a 3-channel image: 16-byte
 // stores that overlap the next row's), batch 2, a swap of the last two axes,
-// a 5-D perm, a perm that keeps the innermost axis (not tiled), int8 and
+// a 5-D perm, a perm that keeps the innermost axis (not tiled), 3-channel
+// images through AVX-512 VBMI byte permutes (64 positions a step, runs of
+// 4096, tails, batch 3, 5-D) where the CPU has them, int8 and
 // uint8, 1 and 2 threads; and a Slice (stridedCopy shares the copy) unchanged.
 // The same shapes on 4-byte elements (float32 and int32: 4x4 tiles). Rows
 // of 4-byte elements at stride 2 (SpaceToDepth, Slice with step 2: AVX-512
@@ -100,6 +102,9 @@ const Case kCases[] = {
     {"three_channels_batch2_whole_blocks", {2, 3, 16, 6}, {0, 2, 3, 1}},
     {"five_channels_one_row_left", {1, 5, 17, 16}, {0, 2, 3, 1}},
     {"three_channels_image", {1, 3, 227, 227}, {0, 2, 3, 1}},
+    {"three_channels_ultraface_image", {1, 3, 240, 320}, {0, 2, 3, 1}},
+    {"three_channels_batch3_tails", {3, 3, 7, 19}, {0, 2, 3, 1}},
+    {"three_channels_5d", {2, 3, 4, 5, 9}, {0, 2, 3, 4, 1}},
     {"batch2", {2, 40, 9, 11}, {0, 2, 3, 1}},
     {"batch2_back", {2, 9, 11, 40}, {0, 3, 1, 2}},
     {"last_two_swapped", {3, 2, 20, 33}, {0, 1, 3, 2}},

@@ -76,9 +76,8 @@ bool buildConvolution(onednn::ConvPrimitive& p, const ConvGeometry& g, DataType 
 // else 0 and sourceZeroPointTerm takes it out (jit_int8 with the zero point
 // is faster than brgconv without: 0.59 against 0.85 ms on a 3x3 32 -> 128
 // layer of 56x56).
-int32_t oneDnnZeroPoint(const Tensor& w, int64_t m, DataType xType, int32_t zx) {
-  const int64_t bound = largestWeightSum(w, std::vector<int32_t>(static_cast<size_t>(m), 0), m) *
-                        largestActivation(xType, zx);
+int32_t oneDnnZeroPoint(int64_t weightBound, DataType xType, int32_t zx) {
+  const int64_t bound = weightBound * largestActivation(xType, zx);
   return bound < (int64_t{1} << 24) ? zx : 0;
 }
 
@@ -86,9 +85,10 @@ int32_t oneDnnZeroPoint(const Tensor& w, int64_t m, DataType xType, int32_t zx) 
 // image, conv_integer::windowWeightSums), which conv(X, W') less it makes
 // conv(X - zx, W'), in wrapping int32; [P, M] as oneDNN's sums, so that the
 // tiles read both alike.
-std::vector<int32_t> sourceZeroPointTerm(const Tensor& w, const ConvGeometry& g, int32_t zx) {
+std::vector<int32_t> sourceZeroPointTerm(const std::vector<int32_t>& tapSums, const ConvGeometry& g,
+                                         int32_t zx) {
   int64_t p = 0;
-  const std::vector<int32_t> s = conv_integer::windowWeightSums(w, g, p);
+  const std::vector<int32_t> s = conv_integer::windowWeightSums(tapSums, g, p);
   std::vector<int32_t> term(s.size());
   for (int64_t m = 0; m < g.M; ++m)
     for (int64_t o = 0; o < p; ++o) {
@@ -185,8 +185,8 @@ PASSLAB_I32_TARGET void requantizePositions(const TileInput& in, const int32_t* 
 }  // namespace
 
 std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& ctx,
-                                                           const ConvGeometry& g,
-                                                           bool channelsLast) {
+                                                           const ConvGeometry& g, bool channelsLast,
+                                                           const QLinearConvInt32* previous) {
   static const bool exact = exactInt8DotProducts();
   if (!exact || !cpu_isa::hasAvx512Vnni() || !ctx.invariantInput(kW)) return nullptr;
   std::optional<Requantization> r = readRequantization(ctx, g.M, {}, WeightForm::kAny8Bit);
@@ -199,15 +199,26 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
   k->g_ = g;
   k->channelsLast_ = channelsLast;
   k->xZero_ = r->xZeroPoint;
-  k->weights_ = conv_integer::signedWeights(ctx.input(kW));
   k->zw_ = std::move(*zw);
   k->weightZeroPoints_ = std::any_of(k->zw_.begin(), k->zw_.end(), [](int32_t z) { return z; });
+  const Tensor& w = ctx.input(kW);
+  const bool inherit = previous && previous->holdsWeights() && previous->facts_.wDims == w.dims();
+  if (inherit) {
+    k->facts_ = previous->facts_;
+  } else {
+    if (w.dataFreed()) return nullptr;
+    k->weights_ = conv_integer::signedWeights(w);
+    k->facts_ = {w.dims(), conv_integer::tapWeightSums(k->weights_, g),
+                 largestWeightSum(k->weights_, std::vector<int32_t>(k->zw_.size(), 0), g.M),
+                 largestWeightSum(k->weights_, k->zw_, g.M)};
+  }
   const DataType xType = ctx.input(kX).dtype();
-  k->sumBound_ = largestWeightSum(k->weights_, k->zw_, g.M) * largestActivation(xType, k->xZero_);
+  k->sumBound_ = k->facts_.largestLessZw * largestActivation(xType, k->xZero_);
   if (k->sumBound_ >= (int64_t{1} << 31)) return nullptr;
-  const int32_t oneDnnZero = oneDnnZeroPoint(k->weights_, g.M, xType, k->xZero_);
+  const int32_t oneDnnZero = oneDnnZeroPoint(k->facts_.largestSum, xType, k->xZero_);
   if (!buildConvolution(k->conv_, g, xType, oneDnnZero, channelsLast)) return nullptr;
-  if (oneDnnZero != k->xZero_) k->xTerm_ = sourceZeroPointTerm(k->weights_, g, k->xZero_);
+  if (inherit) k->conv_.inheritWeights(previous->conv_);
+  if (oneDnnZero != k->xZero_) k->xTerm_ = sourceZeroPointTerm(k->facts_.tapSums, g, k->xZero_);
   if (k->weightZeroPoints_) k->window_ = buildIndirection(g.window);
   k->positions_ = 1;
   for (int64_t o : g.out) k->positions_ *= o;
@@ -234,6 +245,7 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
 Status QLinearConvInt32::run(KernelContext& ctx, const Tensor& x, const Tensor* bias, Tensor& y) {
   PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, g_.outDims));
   PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, x, weights_, nullptr, acc, true));
+  if (conv_.holdsWeights()) weights_ = Tensor();
   std::vector<int32_t> t;
   if (weightZeroPoints_)
     t = conv_integer::activationWindowSums(x, xZero_, g_, window_, channelsLast_);

@@ -16,6 +16,11 @@
 // channels at a time, transposed in registers to Y's [N, M, spatial...]
 // (channels-last Y: each position's channels as they come). Integer sums and
 // the reference's rounding: bit for bit the reference kernel (qlinear.cpp).
+//
+// Once the primitive holds W' packed (holdsWeights), the kernel lets go of
+// W'; the kernel for another input shape made from it (create's `previous`)
+// takes the packed copy and what it needs of W (its per-tap sums and bounds:
+// WeightFacts), so W itself may be freed (KernelContext::holdsOwnCopy).
 #pragma once
 
 #include <cstdint>
@@ -41,8 +46,14 @@ class QLinearConvInt32 {
   // inputs readRequantization refuses (with any 8-bit weights), weight zero
   // points of another type or count, sums that could overflow int32, a
   // configuration oneDNN has only its reference implementation for.
+  // `previous`: the kernel of the same node for another input shape, whose
+  // held weights this one takes instead of reading W (null: none; W read).
+  // Null also where W was freed and `previous` does not hold it.
   static std::unique_ptr<QLinearConvInt32> create(const KernelContext& ctx, const ConvGeometry& g,
-                                                  bool channelsLast = false);
+                                                  bool channelsLast = false,
+                                                  const QLinearConvInt32* previous = nullptr);
+  // Whether it holds W' packed (after its first run), so W is no longer read.
+  bool holdsWeights() const { return conv_.holdsWeights(); }
 
   // Y (allocated by the caller: [N, M, out...], or [N, out..., M], of the requantization's type)
   // from X and the int32 bias [M] (or null) of this run.
@@ -56,12 +67,21 @@ class QLinearConvInt32 {
  private:
   void requantize(const int32_t* acc, const int32_t* t, uint8_t* y, int threads) const;
 
+  // What the kernel needs of W' beside the packed copy, for any input shape.
+  struct WeightFacts {
+    Dims wDims;
+    std::vector<int32_t> tapSums;  // conv_integer::tapWeightSums of W'
+    int64_t largestSum = 0;        // the largest sum of |W'| over one output channel
+    int64_t largestLessZw = 0;     // the same of |W' - zw'|
+  };
+
   ConvGeometry g_;
   bool channelsLast_ = false;
   int64_t positions_ = 0;  // output positions per channel
   int32_t xZero_ = 0;
   onednn::ConvPrimitive conv_;
-  Tensor weights_;                  // W' (int8)
+  Tensor weights_;  // W' (int8); empty once conv_ holds it packed
+  WeightFacts facts_;
   std::vector<int32_t> zw_;         // zw' per output channel
   std::vector<int32_t> xTerm_;      // zx * S [P, M]; empty where oneDNN takes zx out
   bool weightZeroPoints_ = false;   // some zw' is not 0

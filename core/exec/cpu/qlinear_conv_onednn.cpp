@@ -27,8 +27,8 @@
 // and every plan for another input shape (reordered from the held copy,
 // reshaped), so the kernel says KernelContext::holdsOwnCopy and the executor
 // may free W; a path that would read the freed W (oneDNN declines a new
-// shape) is an error naming the node. The int32 path
-// (qlinear_conv_int32.h) reads W when it is built and does not say it.
+// shape) is an error naming the node. The int32 path (qlinear_conv_int32.h)
+// holds W' packed the same way.
 //
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: scales or zero points that vary between
@@ -122,7 +122,9 @@ class OneDnnQLinearConv final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(
           Tensor * y, ctx.allocate(0, plan_->int32Sums->yType(),
                                    channelsLast_ ? channelsLastDims(g.outDims) : g.outDims));
-      return plan_->int32Sums->run(ctx, x, bias, *y);
+      PASSLAB_RETURN_IF_ERROR(plan_->int32Sums->run(ctx, x, bias, *y));
+      if (plan_->int32Sums->holdsWeights()) ctx.holdsOwnCopy(kW);
+      return Status::ok();
     }
     if (plan_->declined) return runReference(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,
@@ -187,7 +189,8 @@ class OneDnnQLinearConv final : public Kernel {
     p->threads = ctx.threads();
     std::optional<Requantization> r = readRequantization(ctx, g.M);
     if (!r) {
-      if (!freed) p->int32Sums = QLinearConvInt32::create(ctx, g, channelsLast);
+      p->int32Sums =
+          QLinearConvInt32::create(ctx, g, channelsLast, old ? old->int32Sums.get() : nullptr);
       p->declined = true;
       return p;
     }

@@ -6,8 +6,8 @@
 // For each, an initializer W is released after the first run, and batch and
 // image sizes changing between runs (1 -> 2 -> 1, another H x W) give the
 // bytes of an executor that keeps nothing and of the reference kernels (which
-// never see a held copy). QLinearConv's int32 path (uint8 weights) does not
-// hold W and keeps it.
+// never see a held copy); QLinearConv's int32 path (uint8 weights, weight
+// zero points) too.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -220,17 +220,29 @@ main (uint8[N,H,W,64] x) => (uint8[N,H,W,16] y) <int8[16,64,1,1] w = )" +
   expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(16 * 64), 0});
 }
 
-// uint8 weights (the int32 path, qlinear_conv_int32.h): built from W per
-// shape, so it does not say it holds W, and W stays.
-TEST(KeptValuesFreedInt8, QLinearConvInt32PathKeepsW) {
-  std::string q = quantization(kM, kC * kTaps, 121, 110);
-  q.replace(q.find("int8 wz = {0}"), 13, "uint8 wz = {128}");
-  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
-main (uint8[N,16,H,W] x) => (uint8[N,32,H,W] y) <uint8[32,16,3,3] w = )" +
-                           ints(kWBytes, 1, 255, 13) + ", " + q + R"(> {
+// uint8 weights with a zero point (the int32 path, qlinear_conv_int32.h):
+// W' held packed, its per-tap sums and bounds kept for the other shapes. 16
+// channels with x's zero point 121: oneDNN takes the zero point; 128
+// channels with 255: its sums' bound passes 2^24, so the zero point comes
+// off as zx * S, S made from the kept per-tap sums.
+TEST(KeptValuesFreedInt8, QLinearConvInt32Path) {
+  for (int64_t c : {16, 128}) {
+    const int xZero = c == 16 ? 121 : 255;
+    const int64_t m = c == 16 ? kM : 16, wBytes = m * c * kTaps;
+    std::string q = quantization(m, c * kTaps, xZero, 110);
+    q.replace(q.find("int8 wz = {0}"), 13, "uint8 wz = {128}");
+    const std::string cs = std::to_string(c), ms = std::to_string(m);
+    const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[N,)" + cs + ",H,W] x) => (uint8[N," +
+                             ms + ",H,W] y) <uint8[" + ms + "," + cs +
+                             ",3,3] w = " + ints(wBytes, 1, 255, 13) + ", " + q + R"(> {
   y = QLinearConv <pads = [1, 1, 1, 1]> (x, xs, xz, w, ws, wz, ys, yz, b)
 })";
-  expectHeldCopyServes({text, DataType::kUInt8, kNchwRuns, 0, 0});
+    std::vector<Dims> runs = kNchwRuns;
+    for (Dims& d : runs) d[1] = c;
+    SCOPED_TRACE(cs + " channels");
+    expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(wBytes), 0});
+  }
 }
 
 }  // namespace

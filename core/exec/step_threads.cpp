@@ -109,7 +109,7 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
     if (twin != nullptr && node->hasSubgraphs())
       decideBodies(*node, *twin, limit, {singleBody_, runTimeBody_});
   }
-  trials_.reset(tries);
+  trials_.reset(tries, single_);
   return single_;
 }
 

@@ -12,9 +12,12 @@ double faster(double best, double micros) {
 
 }  // namespace
 
-void StepTrials::reset(const std::vector<bool>& tried) {
+void StepTrials::reset(const std::vector<bool>& tried, const std::vector<bool>& single) {
   steps_.assign(tried.size(), Step{});
-  for (size_t i = 0; i < tried.size(); ++i) steps_[i].tried = tried[i];
+  for (size_t i = 0; i < tried.size(); ++i) {
+    steps_[i].tried = tried[i];
+    steps_[i].costModelOne = i < single.size() && single[i];
+  }
   phase_ = -1;
 }
 
@@ -23,7 +26,7 @@ void StepTrials::startTrials() {
     s.bestSplit = -1.0;
     s.bestOne = -1.0;
   }
-  phase_ = 0;
+  phase_ = 1;  // the way chosen before is in place: no first run
 }
 
 void StepTrials::beginRun(Clock::time_point now) {
@@ -47,12 +50,13 @@ void StepTrials::decide() {
 
 bool StepTrials::oneThread(size_t step) const {
   if (step >= steps_.size() || !steps_[step].tried || phase_ < 0) return false;
+  if (phase_ == 0) return steps_[step].costModelOne;
   return decided() ? steps_[step].oneThread : !splitWay();
 }
 
 bool StepTrials::timing(size_t step) const {
-  return step < steps_.size() && steps_[step].tried && phase_ >= 0 && !decided() &&
-         phase_ % kRunsPerWay != 0;
+  return step < steps_.size() && steps_[step].tried && phase_ >= 1 && !decided() &&
+         (phase_ - 1) % kRunsPerWay != 0;
 }
 
 void StepTrials::record(size_t step, double micros) {

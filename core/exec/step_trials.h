@@ -7,8 +7,9 @@
 // on one, docs/exec-benchmark.md "Session 28: steps timed both ways"). And a
 // limit measured under load stays high when the machine goes quiet.
 //
-// So the steps of more than the smallest limit's work are timed: on one
-// thread for kTimedRuns runs, then on every thread for as many, and from
+// So the steps of more than the smallest limit's work are timed: after a
+// first run the cost model's way (an executor run once runs as before), on
+// one thread for kTimedRuns runs, then on every thread for as many, and from
 // then on each runs the way whose fastest run was faster (split only when
 // that saves 1 - kSplitShare of the one-thread time). The first run each way
 // is not timed: a kernel builds its primitives for the thread count it runs
@@ -32,14 +33,15 @@ class StepTrials {
   static constexpr double kSplitShare = 0.95;
   static constexpr double kRetrialSeconds = 30.0;
 
-  // For a plan whose steps are tried where `tried` is true; the next run
-  // starts the trials.
-  void reset(const std::vector<bool>& tried);
+  // For a plan whose steps are tried where `tried` is true, and which the
+  // cost model puts on one thread where `single` is (the first run); the
+  // next run starts the trials.
+  void reset(const std::vector<bool>& tried, const std::vector<bool>& single);
   bool tries(size_t step) const { return step < steps_.size() && steps_[step].tried; }
   // At the start of every run of the plan (`now`: for the retrial).
   void beginRun(Clock::time_point now = Clock::now());
-  // Whether step `step`, one it tries, runs on one thread in this run (false
-  // before the first run).
+  // Whether step `step`, one it tries, runs on one thread in this run (the
+  // cost model's choice in the first run, false before it).
   bool oneThread(size_t step) const;
   // Whether this run times step `step` (record() its microseconds).
   bool timing(size_t step) const;
@@ -48,23 +50,25 @@ class StepTrials {
   bool decided() const { return phase_ >= kDecidedPhase; }
 
  private:
-  // Runs of a trial: one untimed and kTimedRuns timed on one thread, then
-  // the same on every thread.
+  // Runs of a trial, after the first run (phase 0): one untimed and
+  // kTimedRuns timed on one thread (phases 1...), then the same on every
+  // thread.
   static constexpr int kRunsPerWay = kTimedRuns + 1;
-  static constexpr int kDecidedPhase = 2 * kRunsPerWay;
+  static constexpr int kDecidedPhase = 2 * kRunsPerWay + 1;
 
   struct Step {
     bool tried = false;
+    bool costModelOne = false;                // the first run's way
     bool oneThread = false;                   // the choice once decided
     double bestSplit = -1.0, bestOne = -1.0;  // fastest timed run; negative: none
   };
 
-  bool splitWay() const { return phase_ >= kRunsPerWay; }
+  bool splitWay() const { return phase_ > kRunsPerWay; }
   void decide();
   void startTrials();
 
   std::vector<Step> steps_;
-  int phase_ = -1;  // runs since the trials started; -1 before the first run
+  int phase_ = -1;  // runs since the first; -1 before it
   Clock::time_point decidedAt_{};
 };
 

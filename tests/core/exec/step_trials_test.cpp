@@ -28,24 +28,28 @@ void run(StepTrials& t, const std::vector<double>& split, const std::vector<doub
 }
 
 TEST(StepTrials, TriedStepsRunTheFasterWayOnceTimedBoth) {
-  // Step 0 is not tried (too small); 1 gains from its threads; 2
-  // loses (a wake dearer than the work it shares); 3 gains under 5%.
+  // Step 0 is not tried (too small); 1 gains from its threads; 2 loses (a
+  // wake dearer than the work it shares); 3 gains under 5%. The cost model
+  // put 0 and 2 on one thread.
   StepTrials t;
-  t.reset({false, true, true, true});
+  t.reset({false, true, true, true}, {true, false, true, false});
   const std::vector<double> split{0, 50, 110, 97}, one{0, 90, 90, 100};
   Clock::time_point now{};
-  // Run 1 untimed on one thread, 2-3 timed so, 4 untimed on every thread, 5-6 timed so.
-  std::vector<bool> timedRuns, oneRuns;
-  for (int r = 0; r < 6; ++r) {
+  // Run 1 the cost model's way, untimed; 2 untimed on one thread, 3-4 timed
+  // so; 5 untimed on every thread, 6-7 timed so.
+  std::vector<bool> timedRuns, oneRuns, oneRuns2;
+  for (int r = 0; r < 7; ++r) {
     run(t, split, one, now);
     timedRuns.push_back(t.timing(1));
     oneRuns.push_back(t.oneThread(1));
+    oneRuns2.push_back(t.oneThread(2));
     EXPECT_FALSE(t.timing(0));  // untried steps are not timed
     EXPECT_FALSE(t.oneThread(0));
     EXPECT_FALSE(t.decided());
   }
-  EXPECT_EQ(timedRuns, (std::vector<bool>{false, true, true, false, true, true}));
-  EXPECT_EQ(oneRuns, (std::vector<bool>{true, true, true, false, false, false}));
+  EXPECT_EQ(timedRuns, (std::vector<bool>{false, false, true, true, false, true, true}));
+  EXPECT_EQ(oneRuns, (std::vector<bool>{false, true, true, true, false, false, false}));
+  EXPECT_EQ(oneRuns2, (std::vector<bool>{true, true, true, true, false, false, false}));
   run(t, split, one, now);
   ASSERT_TRUE(t.decided());
   EXPECT_FALSE(t.oneThread(1));
@@ -58,8 +62,9 @@ TEST(StepTrials, TheFastestTimedRunDecidesNotTheUntimedOnes) {
   // The untimed first run of each way (a primitive built) is slow; one slow
   // timed run (another process on the CPU) does not decide either.
   StepTrials t;
-  t.reset({true});
-  std::vector<double> times{1e6, 80, 500, 1e6, 300, 60};  // per run: one x3, split x3
+  t.reset({true}, {false});
+  // Per run: the first, one thread x3, every thread x3.
+  std::vector<double> times{1e6, 1e6, 80, 500, 1e6, 300, 60};
   for (double micros : times) {
     t.beginRun(Clock::time_point{});
     if (t.timing(0)) t.record(0, micros);
@@ -71,16 +76,17 @@ TEST(StepTrials, TheFastestTimedRunDecidesNotTheUntimedOnes) {
 
 TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
   StepTrials t;
-  t.reset({true});
+  t.reset({true}, {false});
   Clock::time_point now{};
-  for (int r = 0; r < 7; ++r) run(t, {120}, {100}, now);
+  for (int r = 0; r < 8; ++r) run(t, {120}, {100}, now);
   ASSERT_TRUE(t.decided());
   EXPECT_TRUE(t.oneThread(0));
   // Before kRetrialSeconds: the choice stays.
   run(t, {40}, {100}, now + std::chrono::seconds(5));
   EXPECT_TRUE(t.decided());
   EXPECT_TRUE(t.oneThread(0));
-  // After: timed again from the start, and the machine has changed.
+  // After: timed again (one thread first: no first run), and the machine
+  // has changed.
   auto later = now + std::chrono::seconds(static_cast<int>(StepTrials::kRetrialSeconds) + 1);
   for (int r = 0; r < 6; ++r) {
     run(t, {40}, {100}, later);
@@ -93,8 +99,8 @@ TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
 
 TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
   StepTrials t;
-  t.reset({true, true});
-  for (int r = 0; r < 7; ++r) {
+  t.reset({true, true}, {false, true});
+  for (int r = 0; r < 8; ++r) {
     t.beginRun(Clock::time_point{});
     if (t.timing(0)) t.record(0, t.oneThread(0) ? 10 : 100);  // step 1 never runs
   }
@@ -108,10 +114,10 @@ TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
 
 TEST(StepTrials, ResetStartsOver) {
   StepTrials t;
-  t.reset({true});
-  for (int r = 0; r < 7; ++r) run(t, {120}, {100}, Clock::time_point{});
+  t.reset({true}, {false});
+  for (int r = 0; r < 8; ++r) run(t, {120}, {100}, Clock::time_point{});
   ASSERT_TRUE(t.decided());
-  t.reset({true});
+  t.reset({true}, {false});
   EXPECT_FALSE(t.decided());
   EXPECT_FALSE(t.oneThread(0));  // before the first run: split
 }
@@ -161,8 +167,11 @@ TEST(StepTrials, StepThreadsTriesStepsAboveTheSmallestLimitUnlessTheLimitIsFixed
   EXPECT_FALSE(trials.tries(relu));
   EXPECT_TRUE(single[relu]);
   trials.beginRun();
-  EXPECT_FALSE(trials.timing(matmul));    // the first run builds: untimed
-  EXPECT_TRUE(trials.oneThread(matmul));  // one thread first
+  EXPECT_FALSE(trials.timing(matmul));  // the first run: untimed, the cost model's way
+  EXPECT_EQ(trials.oneThread(matmul), single[matmul]);
+  trials.beginRun();
+  EXPECT_FALSE(trials.timing(matmul));  // one thread first: its primitives built
+  EXPECT_TRUE(trials.oneThread(matmul));
   trials.beginRun();
   EXPECT_TRUE(trials.timing(matmul));
   EXPECT_FALSE(trials.timing(relu));

@@ -210,7 +210,13 @@ void QLinearPointwiseNhwc::run(const void* x, const int32_t* bias, void* y, int 
   for (int64_t o = 0; o < m_; ++o) {
     const int32_t b = bias ? bias[o] : 0;
     largestBias = std::max(largestBias, std::abs(int64_t{b}));
-    bias_[static_cast<size_t>(o)] = b - correction_[static_cast<size_t>(o)];
+    // b - zx sum(w) leaves int32 where |b| + |zx sum(w)| passes 2^31 (up to
+    // 255 * 128 * 65536 = 2139095040 at 65536 input channels): taken modulo
+    // 2^32, as the lanes' int32 additions take it, so that sum(x w) - zx sum(w)
+    // + b is exact wherever it fits in int32 (the reference's int32 sum),
+    // without a signed overflow.
+    bias_[static_cast<size_t>(o)] = static_cast<int32_t>(
+        static_cast<uint32_t>(b) - static_cast<uint32_t>(correction_[static_cast<size_t>(o)]));
   }
   // The correction is inside the sums' bound (sum (x - zx) * w), the bias is not.
   fast_ = requant_.floatExact(sumBound_ + largestBias);

@@ -144,6 +144,35 @@ std::vector<PwCase> cases() {
 INSTANTIATE_TEST_SUITE_P(Shapes, QLinearPointwiseNhwcTest, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return info.param.name; });
 
+// 65536 input channels of weight -128 with the input zero point 255: the
+// correction zx sum(w) is -255 * 128 * 65536 = -2139095040, so b - zx sum(w)
+// leaves int32 for every bias above 8388607, while the sum (x - zx) w + b
+// (about 1.07e9 + b) fits: bit for bit the reference at 1 and 2 threads.
+TEST(QLinearPointwiseNhwc, BiasLessCorrectionBeyondInt32) {
+  PwCase c{.name = "edge", .x = {1, 65536, 1, 2}, .m = 16, .bias = true, .xZero = 255};
+  ChannelsLastModel m = buildPointwise(c, 31);
+  const cpu::ConvGeometry g = geometryOf(m);
+  if (!cpu::QLinearPointwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  ir::Graph& graph = m.built.model.graph();
+  auto setInit = [&](const std::string& name, const ir::Tensor& t) {
+    for (ir::Value* v : graph.initializers())
+      if (v->name() == name) graph.setInitializer(v, t);
+  };
+  m.w = ir::Tensor::fromVector<int8_t>(DataType::kInt8, m.w.dims(),
+                                       std::vector<int8_t>(static_cast<size_t>(m.w.numel()), -128));
+  std::vector<int32_t> bias(16);
+  for (size_t o = 0; o < bias.size(); ++o) bias[o] = 10000000 + static_cast<int32_t>(o) * 20000000;
+  m.bias = ir::Tensor::fromVector<int32_t>(DataType::kInt32, {16}, bias);
+  // (x - zx) w + b of about 1.08e9 to 1.38e9 spread over [194, 248].
+  m.yScale = m.xScale * m.wScales[0] / 1.8e-7f;
+  setInit("w", m.w);
+  setInit("b", m.bias);
+  setInit("y_scale", floats({}, {m.yScale}));
+  cpu::QLinearPointwiseNhwc k;
+  ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
+  expectKernelMatchesReference(k, c, m);
+}
+
 // Left to oneDNN: not 1x1, strided, padded, grouped, and int32 sums that might overflow.
 TEST(QLinearPointwiseNhwc, DeclinesWhatItDoesNotCover) {
   PwCase c{.name = "base", .x = {1, 32, 4, 4}, .m = 16, .xZero = 5};

@@ -146,6 +146,13 @@ std::vector<float> packForRowTimes(const float* M, int64_t N, int64_t K) {
   return packed;
 }
 
+void unpackRowTimes(const float* packed, int64_t N, int64_t K, std::vector<float>& out) {
+  for (int64_t n = 0; n < N; ++n) {
+    const float* col = packed + (n / kPackedColumns) * K * kPackedColumns + n % kPackedColumns;
+    for (int64_t k = 0; k < K; ++k) out.push_back(col[k * kPackedColumns]);
+  }
+}
+
 void addRowTimesPacked(const float* v, const float* packed, int64_t K, int64_t N, float* out) {
   if (hasAvx512()) return rowsAvx512(v, packed, K, N, out);
   rowsVec4(v, packed, K, N, out);

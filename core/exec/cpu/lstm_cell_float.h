@@ -31,6 +31,8 @@ void lstmCell(float* gates, const LstmCellOptions& options, float* c, float* h, 
 // the product streams through memory with the lanes along the outputs.
 inline constexpr int64_t kPackedColumns = 64;
 std::vector<float> packForRowTimes(const float* M, int64_t N, int64_t K);
+// M [N][K] back from packForRowTimes's layout, appended to `out`.
+void unpackRowTimes(const float* packed, int64_t N, int64_t K, std::vector<float>& out);
 
 // out[n] += sum_k v[k] * M[n][k] for n in [0, N), M given packed.
 void addRowTimesPacked(const float* v, const float* packed, int64_t K, int64_t N, float* out);

@@ -4,7 +4,10 @@
 // write zeros), layout 0 (time-major) and 1 (batch-major), GRU's
 // linear_before_reset, LSTM's peepholes and input_forget. Computed in float
 // (double for double inputs). A float LSTM with the default activations runs
-// its steps on lstm_cell_float.h (R packed once, vectorized cell).
+// its steps on lstm_cell_float.h (R packed once, vectorized cell). An
+// invariant R held packed for every direction serves every later run (a
+// larger batch reads R unpacked from it), so the kernel says
+// KernelContext::holdsOwnCopy for R and the executor may free it.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -302,7 +305,16 @@ class Recurrent final : public Kernel {
     }
     std::vector<C> wStore, rStore, bStore, pStore;
     const C* W = computeData<S, C>(w, wStore);
-    const C* R = computeData<S, C>(r, rStore);
+    const C* R = nullptr;
+    if constexpr (std::is_same_v<S, float>) {
+      // R freed once held packed (packedR): R as stored, unpacked for this run.
+      if (r.dataFreed()) {
+        if (!holdsR(D, H)) return internalError("R was freed and the kernel holds no copy of it");
+        unpackedR(D, H, rStore);
+        R = rStore.data();
+      }
+    }
+    if (R == nullptr) R = computeData<S, C>(r, rStore);
     const C* B = nullptr;
     if (ctx.has(3)) {
       B = computeData<S, C>(ctx.input(3), bStore);
@@ -341,6 +353,8 @@ class Recurrent final : public Kernel {
       for (int64_t d = 0; d < D; ++d)
         packed = packed || defaultFloatActivations(acts_.data() + static_cast<size_t>(d) * perDir_);
       if (cell_ != Cell::kRnn && N <= kPackedBatch && packed) packedAll = packedR(ctx, R, D, H);
+      // Every direction of R is held packed: a later run reads no R.
+      if (holdsR(D, H)) ctx.holdsOwnCopy(2);
     }
     const Operands<C> ops{.X = X,
                           .W = W,
@@ -524,6 +538,26 @@ class Recurrent final : public Kernel {
       packedKept_ = invariant;
     }
     return packedR_.data();
+  }
+
+  // Whether packedR_ holds the invariant R of every direction (D, H).
+  bool holdsR(int64_t D, int64_t H) const {
+    return packedKept_ && packedR_.size() == static_cast<size_t>(D * packedDirectionSize(H));
+  }
+
+  // R [D][gates * H][H] as stored, from packedR_ (holdsR).
+  void unpackedR(int64_t D, int64_t H, std::vector<float>& r) const {
+    r.clear();
+    const float* at = packedR_.data();
+    for (int64_t d = 0; d < D; ++d) {
+      if (cell_ == Cell::kGru) {
+        unpackRowTimes(at, 2 * H, H, r);
+        unpackRowTimes(at + packedSize(2 * H, H), H, H, r);
+      } else {
+        unpackRowTimes(at, gates_ * H, H, r);
+      }
+      at += packedDirectionSize(H);
+    }
   }
 
   // The biases added to every step's projection once; then per step the

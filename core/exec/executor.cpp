@@ -1,5 +1,7 @@
 #include "core/exec/executor.h"
 
+#include <omp.h>
+
 #include <chrono>
 #include <optional>
 #include <unordered_map>
@@ -87,6 +89,21 @@ void addOutput(const Value& v, int32_t slot, OutputBuffers& buffers, RunResult& 
   result.outputs.push_back(std::move(t));
 }
 
+// The calling thread's OpenMP thread count, set back when a run returns:
+// Backend::beginRun sets the run's, and the caller would otherwise keep it (a
+// 1-thread run left the caller's own OpenMP code, and what a later executor
+// builds outside its runs, on one thread).
+class CallerOmpThreads {
+ public:
+  CallerOmpThreads() : previous_(omp_get_max_threads()) {}
+  ~CallerOmpThreads() { omp_set_num_threads(previous_); }
+  CallerOmpThreads(const CallerOmpThreads&) = delete;
+  CallerOmpThreads& operator=(const CallerOmpThreads&) = delete;
+
+ private:
+  int previous_;
+};
+
 }  // namespace
 
 Executor::~Executor() = default;
@@ -167,6 +184,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     return runOnRunner(std::move(frame.slots), overridesInitializers(inputs), options, start);
 
   int threads = options.threads > 0 ? options.threads : backend_->defaultThreads();
+  const CallerOmpThreads callerThreads;
   backend_->beginRun(threads);
   arena_.setLimit(options.memoryLimitBytes);
   arena_.resetPeak();

@@ -149,6 +149,19 @@ std::vector<float> runPointwise(const char* limit, int threads) {
   return r ? toFloats(r->outputs[0]) : std::vector<float>();
 }
 
+// A run sets the calling thread's OpenMP thread count to its threads and sets
+// the caller's back when it returns: a 1-thread run does not leave the caller
+// (its own OpenMP code, a later executor built outside a run) on one thread.
+TEST(ForkJoinCost, ARunLeavesTheCallersOpenMpThreads) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(3);
+  for (int threads : {1, 2, 1}) {
+    EXPECT_EQ(runPointwise("150", threads).size(), size_t{64 * 55 * 55});
+    EXPECT_EQ(omp_get_max_threads(), 3) << "after a run on " << threads;
+  }
+  omp_set_num_threads(before);
+}
+
 TEST(ForkJoinCost, PointwiseBiasOnOneThreadChangesNoBit) {
   // 150: the bias after the GEMM, on the calling thread; 0: inside oneDNN
   // (every step and pass split); 1 thread: inside oneDNN, never split.

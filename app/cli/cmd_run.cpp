@@ -38,6 +38,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/exec/memory/plan_check.h"
+#include "core/exec/step_trials.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
 #include "core/pipeline/node_times.h"
@@ -51,7 +52,7 @@ struct RunArgs {
   std::string model;
   InputSpec inputs;
   int repeat = 10;
-  int warmup = 1;
+  int warmup = -1;  // -1: defaultWarmup()
   int threads = 0;
   bool profile = false;
   bool json = false;
@@ -353,7 +354,14 @@ Expected<std::vector<OutputComparison>> compareWithCpu(
   return compareOutputs(deviceRun, *r, args.rtol, args.atol);
 }
 
-int runCommand(const RunArgs& args) {
+// One warm-up run, and on several CPU threads as many as the executor's step
+// trials take to decide (step_trials.h), so the timed runs run every step
+// the chosen way.
+int defaultWarmup(const std::string& device, int threads) {
+  return device == "cpu" && threads > 1 ? exec::StepTrials::kRunsBeforeDecided : 1;
+}
+
+int runCommand(RunArgs args) {
   auto fail = [](const Error& e) {
     std::cerr << "error: " << e.message() << "\n";
     return 1;
@@ -404,6 +412,7 @@ int runCommand(const RunArgs& args) {
   ro.memoryLimitBytes = args.memoryLimit;
   ro.maxLoopIterations = args.maxLoopIterations;
   int threads = args.threads > 0 ? args.threads : (*ex)->backend().defaultThreads();
+  if (args.warmup < 0) args.warmup = defaultWarmup(args.device, threads);
   exec::RunResult last;
   for (int i = 0; i < args.warmup; ++i) {
     ro.valueBytes = observe ? &observed : nullptr;
@@ -489,7 +498,9 @@ void registerRun(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--seed", args->inputs.seed, "Seed of the random inputs (default 0)");
   cmd->add_option("--repeat", args->repeat, "Timed runs (default 10)")->check(CLI::PositiveNumber);
-  cmd->add_option("--warmup", args->warmup, "Untimed runs first (default 1)")
+  cmd->add_option("--warmup", args->warmup,
+                  "Untimed runs first (default 1; on several threads 7, the runs the executor "
+                  "takes to time its steps both ways)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", args->threads, "Threads (default: every core)")
       ->check(CLI::NonNegativeNumber);

@@ -32,6 +32,10 @@ class StepTrials {
   static constexpr int kTimedRuns = 2;
   static constexpr double kSplitShare = 0.95;
   static constexpr double kRetrialSeconds = 30.0;
+  // Runs of an executor before every tried step runs its chosen way (the
+  // first run, then both ways' runs): a profile or a benchmark that warms up
+  // this many runs on several threads times only the chosen ways.
+  static constexpr int kRunsBeforeDecided = 2 * (kTimedRuns + 1) + 1;
 
   // For a plan whose steps are tried where `tried` is true, and which the
   // cost model puts on one thread where `single` is (the first run); the
@@ -55,6 +59,7 @@ class StepTrials {
   // thread.
   static constexpr int kRunsPerWay = kTimedRuns + 1;
   static constexpr int kDecidedPhase = 2 * kRunsPerWay + 1;
+  static_assert(kRunsBeforeDecided == kDecidedPhase);
 
   struct Step {
     bool tried = false;

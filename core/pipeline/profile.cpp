@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/exec/step_trials.h"
 #include "core/pipeline/node_extract.h"
 #include "core/pipeline/node_times.h"
 
@@ -193,18 +194,30 @@ Expected<double> timeRun(PreparedRun& run) {
   return r->totalMicros / 1000.0;
 }
 
+// The request's warm-up runs, and on several CPU threads at least as many as
+// the executor's step trials take to decide (step_trials.h): the timed runs
+// then run every step the chosen way, not some on one thread and some split.
+int warmupRuns(const ProfileRequest& request, const PreparedRun& run) {
+  const bool cpu = request.device.empty() || request.device == "cpu";
+  return cpu && run.threads > 1 ? std::max(request.warmup, exec::StepTrials::kRunsBeforeDecided)
+                                : request.warmup;
+}
+
 Expected<ProfileResult> profilePrepared(const ir::Model& model, PreparedRun& run,
                                         const ProfileRequest& request) {
   PASSLAB_RETURN_IF_ERROR(checkRequest(request));
-  for (int i = 0; i < request.warmup; ++i) {
+  const int warmup = warmupRuns(request, run);
+  for (int i = 0; i < warmup; ++i) {
     PASSLAB_RETURN_IF_ERROR(cancelled(request));
-    report(request, "warm-up", i, request.warmup);
+    report(request, "warm-up", i, warmup);
     auto t = timeRun(run);
     if (!t) return t.error();
   }
   Measurements m;
   PASSLAB_RETURN_IF_ERROR(measure(run, request, m));
-  return summarize(m, request, run, costsForRun(model, run.inputs));
+  ProfileResult r = summarize(m, request, run, costsForRun(model, run.inputs));
+  r.warmup = warmup;
+  return r;
 }
 
 Expected<ProfileResult> profileModel(const ProfileRequest& request) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/exec/step_trials.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
 #include "core/pipeline/input_synthesis.h"
@@ -25,7 +26,8 @@
 using namespace passlab;
 
 int main(int argc, char** argv) {
-  int threads = 2, repeat = 20, warmup = 3;
+  int threads = 2, repeat = 20, warmup = -1;  // -1: 3, and on several threads as many
+                                              // runs as the step trials take (step_trials.h)
   std::vector<std::string> models;
   std::vector<std::pair<std::string, std::string>> files;  // input name, .npy file
   for (int i = 1; i < argc; ++i) {
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
     else
       models.push_back(argv[i]);
   }
+  if (warmup < 0) warmup = threads > 1 ? std::max(3, exec::StepTrials::kRunsBeforeDecided) : 3;
   for (const std::string& path : models) {
     std::string name = std::filesystem::path(path).stem().string();
     auto fail = [&](const Error& e) {

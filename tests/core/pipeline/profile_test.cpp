@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include "core/exec/kept_values.h"
+#include "core/exec/step_trials.h"
 #include "core/pipeline/roofs.h"
 #include "tests/support/test_support.h"
 
@@ -129,6 +131,32 @@ TEST(Profile, OneRowPerNodeWarmUpExcludedAndTheTotalIsTheSumOfTheRows) {
   EXPECT_GE(r->runNodeSums.minMs, minSum * (1 - 1e-12));
   EXPECT_GE(r->outsideNodes.minMs, 0);
   EXPECT_LE(r->outsideNodes.medianMs, r->profiledLatency.medianMs);
+}
+
+// On several threads the executor times its steps both ways in its first
+// runs (step_trials.h): a profile warms up past them, whatever the request
+// asked, and says how many runs it warmed up; on one thread it keeps the
+// request's count.
+TEST(Profile, SeveralThreadsWarmUpPastTheStepTrials) {
+  ir::Model model = testing::parse(kSmallModel);
+  ProfileRequest req = request(model);
+  req.warmup = 1;
+  req.repeats = 2;
+  auto one = profileModel(req);
+  ASSERT_TRUE(one) << one.error().message();
+  EXPECT_EQ(one->warmup, 1);
+  req.threads = 2;
+  std::vector<std::string> phases;
+  req.progress = [&](const ProfileProgress& p) { phases.push_back(p.phase); };
+  auto two = profileModel(req);
+  ASSERT_TRUE(two) << two.error().message();
+  EXPECT_EQ(two->warmup, exec::StepTrials::kRunsBeforeDecided);
+  EXPECT_EQ(std::count(phases.begin(), phases.end(), "warm-up"),
+            exec::StepTrials::kRunsBeforeDecided);
+  req.warmup = 20;  // more than the trials: the request's count stays
+  auto more = profileModel(req);
+  ASSERT_TRUE(more) << more.error().message();
+  EXPECT_EQ(more->warmup, 20);
 }
 
 TEST(Profile, AnUnknownInputIsAnErrorNamingIt) {

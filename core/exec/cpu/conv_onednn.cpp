@@ -25,6 +25,7 @@
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/half_as_float.h"
+#include "core/exec/cpu/onednn_conv_dims.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
@@ -240,24 +241,16 @@ class OneDnnConv final : public Kernel {
     try {
       const size_t sp = g.spatial();
       const bool grouped = g.group > 1;
-      memory::dims wDims;
-      if (grouped) wDims.push_back(g.group);
-      wDims.push_back(g.M / g.group);
-      wDims.push_back(g.C / g.group);
-      wDims.insert(wDims.end(), g.kernel.begin(), g.kernel.end());
-      memory::dims strides(g.stride.begin(), g.stride.end());
-      memory::dims dil, padL(g.padBegin.begin(), g.padBegin.end()), padR;
-      for (int64_t d : g.dilation) dil.push_back(d - 1);
-      for (size_t i = 0; i < sp; ++i) {
-        int64_t r = g.padEnd[i];
-        if (kTransposed) {
+      onednn::ConvDims cd = onednn::convDims(g);
+      if (kTransposed) {
+        for (size_t i = 0; i < sp; ++i) {
           // oneDNN derives the output size from the right pad: fold output_padding into it.
           int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
           int64_t full = g.stride[i] * (g.in[i] - 1) + span;
-          r = full - g.padBegin[i] - g.out[i];
+          cd.padR[i] = full - g.padBegin[i] - g.out[i];
         }
-        padR.push_back(r);
       }
+      const memory::dims& wDims = cd.weights;
       auto f32 = memory::data_type::f32;
       p->userSrc = memory::desc(onednn::toDims(x), f32, dataTag(sp));
       p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped, kTransposed));
@@ -271,8 +264,8 @@ class OneDnnConv final : public Kernel {
           // oneDNN's GEMM-based kernel adds the bias in a parallel region of
           // its own: on the calling thread instead where that is cheaper.
           const bool biasAfter = hasBias && onednn::biasAddedAlone(p->userDst, threads);
-          adoptConvolution(*p, convolution(*p, p->userSrc, anyWei, p->userDst, strides, dil, padL,
-                                           padR, hasBias && !biasAfter));
+          adoptConvolution(*p, convolution(*p, p->userSrc, anyWei, p->userDst, cd.strides,
+                                           cd.dilation, cd.padL, cd.padR, hasBias && !biasAfter));
           p->biasAfter = biasAfter;
           return p;
         } catch (const dnnl::error&) {
@@ -281,7 +274,8 @@ class OneDnnConv final : public Kernel {
       }
       if (!kTransposed && readsPlainNchw(g)) {
         try {
-          auto pd = convolution(*p, p->userSrc, anyWei, anyDst, strides, dil, padL, padR, hasBias);
+          auto pd = convolution(*p, p->userSrc, anyWei, anyDst, cd.strides, cd.dilation, cd.padL,
+                                cd.padR, hasBias);
           // Only its direct JIT kernel ("jit:avx512_core") is faster on plain
           // NCHW; not its GEMM-based ("x64:gemm:jit") or reference one.
           if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) {
@@ -301,10 +295,11 @@ class OneDnnConv final : public Kernel {
           const memory::desc src(onednn::toDims(x), f32, t), dst(onednn::toDims(g.outDims), f32, t);
           const auto kind = dnnl::prop_kind::forward_inference;
           const auto algo = dnnl::algorithm::convolution_direct;
-          auto d = hasBias ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc,
-                                                             dst, strides, dil, padL, padR)
-                           : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, strides,
-                                                             dil, padL, padR);
+          auto d = hasBias
+                       ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc, dst,
+                                                         cd.strides, cd.dilation, cd.padL, cd.padR)
+                       : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, cd.strides,
+                                                         cd.dilation, cd.padL, cd.padR);
           dnnl::convolution_forward::primitive_desc pd(d, onednn::engine());
           if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) {
             p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(),
@@ -317,17 +312,18 @@ class OneDnnConv final : public Kernel {
       }
       if constexpr (kTransposed) {
         auto d =
-            hasBias ? dnnl::deconvolution_forward::desc(
-                          dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                          anySrc, anyWei, p->biasDesc, anyDst, strides, dil, padL, padR)
+            hasBias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                        dnnl::algorithm::deconvolution_direct,
+                                                        anySrc, anyWei, p->biasDesc, anyDst,
+                                                        cd.strides, cd.dilation, cd.padL, cd.padR)
                     : dnnl::deconvolution_forward::desc(
                           dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                          anySrc, anyWei, anyDst, strides, dil, padL, padR);
+                          anySrc, anyWei, anyDst, cd.strides, cd.dilation, cd.padL, cd.padR);
         auto pd = dnnl::deconvolution_forward::primitive_desc(d, onednn::engine());
         p->adopt(dnnl::deconvolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
       } else {
-        adoptConvolution(
-            *p, convolution(*p, anySrc, anyWei, anyDst, strides, dil, padL, padR, hasBias));
+        adoptConvolution(*p, convolution(*p, anySrc, anyWei, anyDst, cd.strides, cd.dilation,
+                                         cd.padL, cd.padR, hasBias));
       }
       return p;
     } catch (const dnnl::error&) {

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "core/exec/cpu/onednn_conv_dims.h"
 #include "core/exec/cpu/onednn_util.h"
 
 namespace passlab::exec::cpu::onednn {
@@ -18,16 +19,6 @@ tag dataTag(size_t spatial, bool channelsLast) {
 tag weightsTag(size_t spatial, bool grouped) {
   if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
   return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
-}
-
-// oneDNN's dims of ONNX weights [M, C/group, k...]: [group, M/group, C/group, k...] when grouped.
-memory::dims oneDnnWeightDims(const ConvGeometry& g) {
-  memory::dims d;
-  if (g.group > 1) d.push_back(g.group);
-  d.push_back(g.M / g.group);
-  d.push_back(g.C / g.group);
-  d.insert(d.end(), g.kernel.begin(), g.kernel.end());
-  return d;
 }
 
 Dims inputDims(const ConvGeometry& g) {
@@ -67,11 +58,9 @@ bool buildInt8Conv(ConvPrimitive& p, const ConvGeometry& g, memory::data_type sr
   try {
     const size_t sp = g.spatial();
     const memory::data_type wei = memory::data_type::s8;
-    const memory::dims wDims = oneDnnWeightDims(g), xDims = toDims(inputDims(g));
-    memory::dims strides(g.stride.begin(), g.stride.end());
-    memory::dims padL(g.padBegin.begin(), g.padBegin.end()), padR(g.padEnd.begin(), g.padEnd.end());
-    memory::dims dilation;
-    for (int64_t d : g.dilation) dilation.push_back(d - 1);  // oneDNN counts the gaps
+    const ConvDims cd = convDims(g);
+    const memory::dims& wDims = cd.weights;
+    const memory::dims xDims = toDims(inputDims(g));
 
     p.userSrc = memory::desc(xDims, src, dataTag(sp, channelsLast));
     p.userWei = memory::desc(wDims, wei, weightsTag(sp, g.group > 1));
@@ -83,10 +72,11 @@ bool buildInt8Conv(ConvPrimitive& p, const ConvGeometry& g, memory::data_type sr
     auto anyDst = memory::desc(toDims(g.outDims), dst, tag::any);
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
-    auto desc = hasBias ? dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, p.biasDesc,
-                                                          anyDst, strides, dilation, padL, padR)
-                        : dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, anyDst,
-                                                          strides, dilation, padL, padR);
+    auto desc =
+        hasBias ? dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, p.biasDesc, anyDst,
+                                                  cd.strides, cd.dilation, cd.padL, cd.padR)
+                : dnnl::convolution_forward::desc(kind, algo, anySrc, anyWei, anyDst, cd.strides,
+                                                  cd.dilation, cd.padL, cd.padR);
     auto make = [&] { return dnnl::convolution_forward::primitive_desc(desc, attr, engine()); };
     auto pd = make();
     if (multiplyAdds(g) < kAmxMinMultiplyAdds && !skipAmx(pd)) pd = make();

@@ -59,6 +59,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/cpu/conv_ref.h"
+#include "core/exec/cpu/onednn_conv_dims.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_blocked.h"
@@ -442,15 +443,8 @@ class FusedConvOneDnn final : public Kernel {
     try {
       const size_t sp = g.spatial();
       const bool grouped = g.group > 1;
-      memory::dims wDims;
-      if (grouped) wDims.push_back(g.group);
-      wDims.push_back(g.M / g.group);
-      wDims.push_back(g.C / g.group);
-      wDims.insert(wDims.end(), g.kernel.begin(), g.kernel.end());
-      memory::dims strides(g.stride.begin(), g.stride.end());
-      memory::dims dil, padL(g.padBegin.begin(), g.padBegin.end()),
-          padR(g.padEnd.begin(), g.padEnd.end());
-      for (int64_t d : g.dilation) dil.push_back(d - 1);
+      const onednn::ConvDims cd = onednn::convDims(g);
+      const memory::dims& wDims = cd.weights;
       auto f32 = memory::data_type::f32;
       const Dims plainX = blockedX ? blocked::plainDims(x, g.C) : x;
       p->userSrc =
@@ -480,10 +474,11 @@ class FusedConvOneDnn final : public Kernel {
           ops.append_eltwise(1.0f, alg_, alpha_, beta_);
         dnnl::primitive_attr attr;
         attr.set_post_ops(ops);
-        auto d = hasBias ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc,
-                                                           dst, strides, dil, padL, padR)
-                         : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, strides,
-                                                           dil, padL, padR);
+        auto d = hasBias
+                     ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc, dst,
+                                                       cd.strides, cd.dilation, cd.padL, cd.padR)
+                     : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, cd.strides,
+                                                       cd.dilation, cd.padL, cd.padR);
         return dnnl::convolution_forward::primitive_desc(d, attr, eng);
       };
       // Blocked, the chain's layouts where blockedConvLayouts says so and

@@ -1,0 +1,31 @@
+// The dims a oneDNN convolution descriptor takes from a ConvGeometry, in one
+// place for conv_onednn.cpp, passlab_fused_conv.cpp and onednn_int8_conv.cpp:
+// the weights as oneDNN shapes ONNX's [M, C/group, k...] ([group, M/group,
+// C/group, k...] when grouped), the strides, the dilations as oneDNN counts
+// them (the gaps between taps: d - 1), the pads before and after.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "core/exec/cpu/conv_geometry.h"
+
+namespace passlab::exec::cpu::onednn {
+
+struct ConvDims {
+  dnnl::memory::dims weights, strides, dilation, padL, padR;
+};
+
+inline ConvDims convDims(const ConvGeometry& g) {
+  ConvDims d;
+  if (g.group > 1) d.weights.push_back(g.group);
+  d.weights.push_back(g.M / g.group);
+  d.weights.push_back(g.C / g.group);
+  d.weights.insert(d.weights.end(), g.kernel.begin(), g.kernel.end());
+  d.strides.assign(g.stride.begin(), g.stride.end());
+  for (int64_t v : g.dilation) d.dilation.push_back(v - 1);
+  d.padL.assign(g.padBegin.begin(), g.padBegin.end());
+  d.padR.assign(g.padEnd.begin(), g.padEnd.end());
+  return d;
+}
+
+}  // namespace passlab::exec::cpu::onednn

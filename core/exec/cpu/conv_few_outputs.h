@@ -1,14 +1,18 @@
-// A float32 2-D convolution with few output channels (M <= 4, group 1,
+// A float32 2-D convolution with few output channels (M <= 9, group 1,
 // stride 1: a style-transfer network's last 9x9 layer from 32 channels to
 // RGB, a mask or density head) as a direct AVX-512 loop on plain NCHW: 16
 // output columns per register, the M output channels of 64 columns held in
 // registers while every input channel and tap adds to them, each input vector
-// loaded once for all M. oneDNN pads the output channels to its block of 16
+// loaded once for all M (32 columns for M > 4). oneDNN pads the output channels to its block of 16
 // and runs such a layer at a quarter of its speed or less (starry_night's
 // 32 -> 3 9x9 layer on 224x224: 37 ms on brgconv, figures in
 // docs/exec-benchmark.md). Pads are taken by reading from a copy of the image
-// with a zero border (the caller's scratch). Which convolutions take it:
-// runsAsFewOutputs; conv_onednn.cpp runs them here.
+// with a zero border (the caller's scratch); a blocked X (the blocked layout's
+// FusedConv, passlab_fused_conv.cpp) is read into that copy as NCHW, and a
+// blocked Y is stored through 16x16 transposes (super_resolution's last
+// layer, 32 -> 9 3x3 on 224x224, oneDNN's jit:avx512_core on nChw16c at 2-3x
+// onnxruntime's time). Which convolutions take it: runsAsFewOutputs;
+// conv_onednn.cpp and passlab_fused_conv.cpp run them here.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +21,9 @@
 
 namespace passlab::exec::cpu {
 
-inline constexpr int64_t kFewOutputsMax = 4;
+inline constexpr int64_t kFewOutputsMax = 9;
+// The one blocked layout Y may have (ConvFewOutputsShape::yBlock).
+inline constexpr int64_t kFewOutputsYBlock = 16;
 
 // True when the (non-transposed) convolution of `g` takes convFewOutputs on
 // this CPU: 2-D, group 1, 1 <= M <= kFewOutputsMax, stride 1, at least 1024
@@ -31,6 +37,10 @@ struct ConvFewOutputsShape {
   int64_t dilationH = 1, dilationW = 1;
   int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
   int64_t OH = 0, OW = 0;  // output plane (stride 1)
+  // X's and Y's layouts: 0 NCHW; b the blocked layout [N, ceil(C/b), H, W, b]
+  // (core/ir/passlab_ops.h), X any b, Y only 16 (M <= 16: one block, the
+  // padding channels written zero).
+  int64_t xBlock = 0, yBlock = 0;
 };
 
 ConvFewOutputsShape fewOutputsShape(const ConvGeometry& g);

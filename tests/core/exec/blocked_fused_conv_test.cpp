@@ -8,6 +8,7 @@
 // oneDNN lacks run after the post-op), with and without bias and residual;
 // depthwise layers (3x3 and 5x5, padded blocks, stride 2 x 1) on the chain's
 // layout, oneDNN's direct depthwise kernel with no reorder (its verbose log).
+// Few output channels run the direct loop (conv_few_outputs.h), not oneDNN.
 // A blocked residual of the wrong shape is refused by name.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 
 #include "core/exec/cpu/blocked_conv_layouts.h"
 #include "core/exec/executor.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/kernel_test_util.h"
 #include "tests/core/exec/onednn_verbose_log.h"
@@ -145,6 +147,20 @@ const ConvCase kConvs[] = {
      {2, 32, 3, 12},
      "pads = [2, 2, 2, 2], group = 32",
      true},
+    // Few output channels (super_resolution's last layer at a smaller size, a
+    // first layer): the direct loop at block 16 (conv_few_outputs.h).
+    {"3x3 few outputs",
+     {1, 20, 32, 37},
+     {9, 20, 3, 3},
+     {1, 9, 32, 37},
+     "pads = [1, 1, 1, 1]",
+     true},
+    {"5x5 few outputs first layer",
+     {1, 3, 32, 36},
+     {5, 3, 5, 5},
+     {1, 5, 32, 36},
+     "pads = [2, 2, 2, 2]",
+     false},
 };
 
 std::string dimsText(const kt::Dims& d) {
@@ -248,6 +264,27 @@ TEST(BlockedFusedConv, DepthwiseRunsTheDirectKernelOnTheChainsLayout) {
   EXPECT_NE(conv.find("dst_f32:p:blocked:aBcd16b"), std::string::npos) << conv;
   EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
   kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, hardSwish), inputs, true),
+                  "against the chain", 2e-4f);
+}
+
+// Few output channels at block 16 run the direct loop (conv_few_outputs.h):
+// no oneDNN convolution and no reorder around it.
+TEST(BlockedFusedConv, FewOutputsRunTheDirectLoop) {
+  if (!cpu_isa::hasAvx512f())
+    GTEST_SKIP() << "no AVX-512 on this CPU: the direct loop is not taken here";
+  const ConvCase cc = kConvs[10];
+  NamedInputs inputs = {
+      {"x", rnd(cc.x, 16)}, {"w", rnd(cc.w, 17)}, {"b", rnd({cc.w[0]}, 18)}, {"z", rnd(cc.y, 19)}};
+  auto ex = Executor::create(
+      testutil::parseModel(std::string(kHeader) + blockedBody(cc, 16, true, true, kActs[0])),
+      ExecutorOptions{});
+  ASSERT_TRUE(ex) << ex.error().message();
+  ASSERT_TRUE((*ex)->run(inputs));
+  Expected<RunResult> out = RunResult{};
+  std::vector<std::string> execs = testutil::onednnExecs([&] { out = (*ex)->run(inputs); });
+  ASSERT_TRUE(out) << out.error().message();
+  for (const std::string& l : execs) EXPECT_EQ(l.find(",convolution,"), std::string::npos) << l;
+  kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, true, kActs[0]), inputs, true),
                   "against the chain", 2e-4f);
 }
 

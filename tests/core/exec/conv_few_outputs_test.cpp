@@ -1,7 +1,8 @@
 // Convolutions with few output channels (core/exec/cpu/conv_few_outputs.h):
 // the direct loop against a double-precision sum over shapes around its edges
-// (one to four outputs, columns not a multiple of 16, pads on every side,
-// dilations, two images), two threads equal to one; which convolutions take
+// (one to nine outputs, columns not a multiple of 16, pads on every side,
+// dilations, two images), two threads equal to one, blocked X and Y equal to
+// NCHW; which convolutions take
 // it; and whole Conv nodes (float32 and float16) against the reference
 // kernel. The loop's own tests skip where the CPU has no AVX-512 (it is not
 // taken there).
@@ -74,7 +75,10 @@ TEST(ConvFewOutputs, MatchesADoubleSum) {
   for (const Case& c :
        {Case{1, 3, 1, 9, 17, 3, 3, 1, 0, 0, 0, 0}, Case{2, 5, 2, 12, 70, 3, 5, 1, 1, 2, 1, 2},
         Case{1, 4, 3, 20, 83, 9, 9, 1, 4, 4, 4, 4}, Case{1, 7, 4, 16, 129, 5, 3, 2, 2, 0, 3, 1},
-        Case{1, 2, 3, 6, 16, 1, 1, 1, 0, 0, 0, 0}, Case{2, 1, 4, 10, 33, 3, 7, 1, 0, 3, 2, 0}}) {
+        Case{1, 2, 3, 6, 16, 1, 1, 1, 0, 0, 0, 0}, Case{2, 1, 4, 10, 33, 3, 7, 1, 0, 3, 2, 0},
+        // 5-9 outputs: 32 columns a tile, then 16, then the rest.
+        Case{1, 6, 5, 9, 45, 3, 3, 1, 1, 1, 1, 1}, Case{2, 3, 7, 7, 70, 5, 5, 1, 2, 2, 2, 2},
+        Case{1, 9, 9, 12, 37, 3, 3, 1, 1, 1, 1, 1}, Case{1, 4, 8, 8, 20, 3, 3, 2, 0, 1, 2, 1}}) {
     ConvFewOutputsShape s;
     s.N = c.N, s.C = c.C, s.M = c.M, s.H = c.H, s.W = c.W, s.KH = c.KH, s.KW = c.KW;
     s.dilationH = s.dilationW = c.dil;
@@ -111,15 +115,65 @@ TEST(ConvFewOutputs, TwoThreadsEqualOne) {
   EXPECT_EQ(run(s, x, w, b.data(), 1), run(s, x, w, b.data(), 2));
 }
 
+// X and Y in the blocked layout [N, ceil(C/b), H, W, b]: the same sums in
+// the same order as on NCHW, so the same bits, and Y's padding channels zero.
+TEST(ConvFewOutputs, BlockedLayoutsGiveTheNchwResults) {
+  if (!available()) GTEST_SKIP() << "no AVX-512 on this CPU: the direct loop is not taken here";
+  struct Case {
+    int64_t N, C, M, H, W, k, pad, xBlock;
+  };
+  for (const Case& c : {Case{1, 32, 9, 12, 40, 3, 1, 16}, Case{2, 20, 9, 9, 37, 3, 1, 16},
+                        Case{1, 16, 4, 10, 70, 3, 0, 16}, Case{1, 5, 6, 8, 21, 5, 2, 8},
+                        Case{1, 3, 2, 7, 33, 3, 1, 0}}) {
+    ConvFewOutputsShape s;
+    s.N = c.N, s.C = c.C, s.M = c.M, s.H = c.H, s.W = c.W, s.KH = s.KW = c.k;
+    s.padTop = s.padLeft = s.padBottom = s.padRight = c.pad;
+    s.OH = c.H + 2 * c.pad - c.k + 1, s.OW = c.W + 2 * c.pad - c.k + 1;
+    auto x = pattern(static_cast<size_t>(c.N * c.C * c.H * c.W), 11);
+    auto w = pattern(static_cast<size_t>(c.M * c.C * c.k * c.k), 12);
+    auto b = pattern(static_cast<size_t>(c.M), 13);
+    const auto plain = run(s, x, w, b.data(), 2);
+    // X blocked by xBlock (or left NCHW), padding channels NaN: never read.
+    std::vector<float> xIn = x;
+    if (c.xBlock) {
+      const int64_t groups = (c.C + c.xBlock - 1) / c.xBlock, S = c.H * c.W;
+      xIn.assign(static_cast<size_t>(c.N * groups * c.xBlock * S), std::nanf(""));
+      for (int64_t n = 0; n < c.N; ++n)
+        for (int64_t ch = 0; ch < c.C; ++ch)
+          for (int64_t p = 0; p < S; ++p)
+            xIn[static_cast<size_t>(((n * groups + ch / c.xBlock) * S + p) * c.xBlock +
+                                    ch % c.xBlock)] =
+                x[static_cast<size_t>((n * c.C + ch) * S + p)];
+    }
+    s.xBlock = c.xBlock;
+    s.yBlock = cpu::kFewOutputsYBlock;
+    const int64_t OS = s.OH * s.OW, yb = s.yBlock;
+    std::vector<float> y(static_cast<size_t>(c.N * yb * OS), -99.0f);
+    std::vector<float> scratch(static_cast<size_t>(cpu::fewOutputsScratchFloats(s)), -7.0f);
+    cpu::convFewOutputs(s, xIn.data(), w.data(), b.data(), y.data(), scratch.data(), 2);
+    for (int64_t n = 0; n < c.N; ++n)
+      for (int64_t p = 0; p < OS; ++p)
+        for (int64_t m = 0; m < yb; ++m) {
+          const float got = y[static_cast<size_t>((n * OS + p) * yb + m)];
+          const float want = m < c.M ? plain[static_cast<size_t>((n * c.M + m) * OS + p)] : 0.0f;
+          ASSERT_EQ(got, want) << "case C " << c.C << " M " << c.M << " " << c.H << "x" << c.W
+                               << " xBlock " << c.xBlock << " at n " << n << " position " << p
+                               << " channel " << m;
+        }
+  }
+}
+
 TEST(ConvFewOutputs, WhichConvolutionsTakeIt) {
   if (!available()) GTEST_SKIP() << "no AVX-512 on this CPU: the direct loop is not taken here";
   EXPECT_TRUE(cpu::runsAsFewOutputs(geometry(32, 3, 1, 1, 224)));
   EXPECT_TRUE(cpu::runsAsFewOutputs(geometry(32, 1, 1, 1, 32)));
   EXPECT_TRUE(cpu::runsAsFewOutputs(geometry(32, 4, 1, 1, 32)));
-  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(32, 5, 1, 1, 224)));  // five outputs
-  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(32, 3, 1, 2, 224)));  // strided
-  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(4, 4, 2, 1, 224)));   // grouped
-  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(32, 3, 1, 1, 31)));   // small plane
+  EXPECT_TRUE(cpu::runsAsFewOutputs(geometry(32, 5, 1, 1, 224)));
+  EXPECT_TRUE(cpu::runsAsFewOutputs(geometry(32, 9, 1, 1, 224)));    // super_resolution's last
+  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(32, 10, 1, 1, 224)));  // ten outputs
+  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(32, 3, 1, 2, 224)));   // strided
+  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(4, 4, 2, 1, 224)));    // grouped
+  EXPECT_FALSE(cpu::runsAsFewOutputs(geometry(32, 3, 1, 1, 31)));    // small plane
   cpu::ConvGeometry oneD = geometry(32, 3, 1, 1, 224);
   oneD.in.resize(1), oneD.kernel.resize(1), oneD.stride.resize(1), oneD.dilation.resize(1);
   oneD.padBegin.resize(1), oneD.padEnd.resize(1), oneD.out.resize(1);

@@ -387,6 +387,61 @@ void removeDropped(std::vector<PlannedTensor>& tensors, const std::vector<bool>&
   tensors = std::move(kept);
 }
 
+// The bytes a buffer holding Concat parts holds, and when: its bytes cut
+// where a tensor in it (`held`: at its offset inside the buffer, over its
+// steps) starts or ends, each piece live from the first step that writes a
+// tensor over it to the last that reads one, neighbouring pieces with the
+// same steps joined. A dense block's buffer becomes a staircase: each layer's
+// bytes live from that layer's step, not from the block's first. Empty when
+// that is the whole buffer over its whole life.
+std::vector<Segment> staircaseOf(const std::vector<Segment>& held, const Buffer& whole) {
+  std::vector<uint64_t> cuts;
+  for (const Segment& t : held) {
+    cuts.push_back(t.offset);
+    cuts.push_back(t.offset + t.size);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<Segment> pieces;
+  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+    Segment piece{cuts[k], cuts[k + 1] - cuts[k], whole.last, whole.first};
+    bool heldByOne = false;
+    for (const Segment& t : held)
+      if (t.offset <= piece.offset && piece.offset < t.offset + t.size) {
+        piece.first = std::min(piece.first, t.first);
+        piece.last = std::max(piece.last, t.last);
+        heldByOne = true;
+      }
+    if (!heldByOne) continue;  // free to others all along
+    Segment* prev = pieces.empty() ? nullptr : &pieces.back();
+    if (prev != nullptr && prev->offset + prev->size == piece.offset &&
+        prev->first == piece.first && prev->last == piece.last)
+      prev->size += piece.size;
+    else
+      pieces.push_back(piece);
+  }
+  bool isWhole = pieces.size() == 1 && pieces[0].offset == 0 && pieces[0].size == whole.size &&
+                 pieces[0].first == whole.first && pieces[0].last == whole.last;
+  return isWhole ? std::vector<Segment>{} : pieces;
+}
+
+// Each buffer with Concat parts in it (a tensor off its base: `within`)
+// placed as its staircase.
+void cutIntoStaircases(std::vector<Buffer>& list, const std::vector<PlannedTensor>& tensors,
+                       const std::vector<int32_t>& bufferOf, const std::vector<uint64_t>& within) {
+  std::vector<std::vector<Segment>> held(list.size());
+  std::vector<bool> hasParts(list.size(), false);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (bufferOf[i] < 0) continue;
+    auto b = static_cast<size_t>(bufferOf[i]);
+    const PlannedTensor& t = tensors[i];
+    held[b].push_back({within[i], t.size, t.first, t.last});
+    if (t.reuse == Reuse::kConcatPart) hasParts[b] = true;
+  }
+  for (size_t b = 0; b < list.size(); ++b)
+    if (hasParts[b]) list[b].segments = staircaseOf(held[b], list[b]);
+}
+
 // `within`: each tensor's offset inside its buffer (empty: 0 for all).
 void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& dropped,
                   const std::vector<uint64_t>& within, uint64_t hillClimbBudget) {
@@ -403,6 +458,7 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
   }
   std::vector<Buffer> list;
   for (size_t r : roots) list.push_back(buffers.of(r));
+  if (!within.empty()) cutIntoStaircases(list, tensors, bufferOf, within);
 
   std::vector<std::pair<std::string, std::vector<uint64_t>>> tried;
   tried.emplace_back("greedy-by-size", greedyBySize(list));

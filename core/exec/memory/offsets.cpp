@@ -9,12 +9,26 @@ namespace passlab::exec::memory {
 
 namespace {
 
-bool overlapInTime(const Buffer& a, const Buffer& b) {
+template <typename A, typename B>
+bool overlapInTime(const A& a, const B& b) {
   return a.first <= b.last && b.first <= a.last;
+}
+
+// Calls f on each segment of `b`: its own, or the whole buffer over its whole life.
+template <typename F>
+void forEachSegment(const Buffer& b, F f) {
+  if (b.segments.empty()) {
+    f(Segment{0, b.size, b.first, b.last});
+    return;
+  }
+  for (const Segment& s : b.segments) f(s);
 }
 
 // Places buffers one at a time: each goes into the smallest gap, among the
 // placed buffers live at the same time, that holds it, else above them all.
+// A staircase goes where each of its segments misses every placed segment
+// live at its steps: the smallest such range of base offsets, else the
+// lowest base above them all.
 class Placer {
  public:
   explicit Placer(const std::vector<Buffer>& buffers)
@@ -24,35 +38,73 @@ class Placer {
 
   void place(size_t i) {
     const Buffer& b = buffers_[i];
-    uint64_t end = 0;  // top of the placed buffers seen so far (by offset)
-    uint64_t best = std::numeric_limits<uint64_t>::max();
-    uint64_t bestGap = std::numeric_limits<uint64_t>::max();
-    for (size_t j : byOffset_) {
-      const Buffer& a = buffers_[j];
-      if (!overlapInTime(a, b) || a.size == 0) continue;
-      if (offsets_[j] > end) {
-        uint64_t gap = offsets_[j] - end;
-        if (gap >= b.size && gap < bestGap) {
-          best = end;
-          bestGap = gap;
-        }
-      }
-      end = std::max(end, offsets_[j] + a.size);
-    }
-    offsets_[i] = best != std::numeric_limits<uint64_t>::max() ? best : end;
+    offsets_[i] = b.segments.empty() ? bestGap(b) : bestBase(b);
     placed_[i] = true;
-    auto at = std::upper_bound(byOffset_.begin(), byOffset_.end(), offsets_[i],
-                               [&](uint64_t off, size_t j) { return off < offsets_[j]; });
-    byOffset_.insert(at, i);
+    forEachSegment(b, [&](Segment s) {
+      s.offset += offsets_[i];
+      auto at = std::upper_bound(byOffset_.begin(), byOffset_.end(), s.offset,
+                                 [](uint64_t off, const Segment& q) { return off < q.offset; });
+      byOffset_.insert(at, s);
+    });
   }
 
   std::vector<uint64_t> take() { return std::move(offsets_); }
 
  private:
+  // The smallest gap that holds all of `b` among the placed segments live in
+  // its steps, else the top of them.
+  uint64_t bestGap(const Buffer& b) const {
+    uint64_t end = 0;  // top of the placed segments seen so far (by offset)
+    uint64_t best = kNone;
+    uint64_t bestGap = kNone;
+    for (const Segment& a : byOffset_) {
+      if (!overlapInTime(a, b) || a.size == 0) continue;
+      if (a.offset > end) {
+        uint64_t gap = a.offset - end;
+        if (gap >= b.size && gap < bestGap) {
+          best = end;
+          bestGap = gap;
+        }
+      }
+      end = std::max(end, a.offset + a.size);
+    }
+    return best != kNone ? best : end;
+  }
+
+  // Base offsets x where segment p of a staircase would overlap placed
+  // segment q: x + p.offset < q.offset + q.size and q.offset < x + p.offset
+  // + p.size, as [lo, hi). The same rule as bestGap when there is one
+  // segment: a free range of n bases is a gap of b.size + n - 1 bytes.
+  uint64_t bestBase(const Buffer& b) const {
+    std::vector<std::pair<uint64_t, uint64_t>> taken;
+    for (const Segment& q : byOffset_) {
+      if (q.size == 0 || !overlapInTime(q, b)) continue;
+      for (const Segment& p : b.segments) {
+        if (p.size == 0 || !overlapInTime(p, q) || q.offset + q.size <= p.offset) continue;
+        uint64_t hi = q.offset + q.size - p.offset;
+        uint64_t lo = q.offset + 1 > p.offset + p.size ? q.offset + 1 - p.offset - p.size : 0;
+        taken.emplace_back(lo, hi);
+      }
+    }
+    std::sort(taken.begin(), taken.end());
+    uint64_t at = 0;  // the lowest base not yet taken
+    uint64_t best = kNone;
+    uint64_t bestRange = kNone;
+    for (const auto& [lo, hi] : taken) {
+      if (lo > at && lo - at < bestRange) {
+        best = at;
+        bestRange = lo - at;
+      }
+      at = std::max(at, hi);
+    }
+    return best != kNone ? best : at;
+  }
+
+  static constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
   const std::vector<Buffer>& buffers_;
   std::vector<uint64_t> offsets_;
   std::vector<bool> placed_;
-  std::vector<size_t> byOffset_;  // placed buffers sorted by offset
+  std::vector<Segment> byOffset_;  // placed segments at their offsets, sorted by offset
 };
 
 // Largest first; among equal sizes, the longer-lived first, then by index.
@@ -68,13 +120,14 @@ bool largerFirst(const std::vector<Buffer>& buffers, size_t a, size_t b) {
 
 std::vector<uint64_t> liveBytesPerStep(const std::vector<Buffer>& buffers, int32_t steps) {
   std::vector<int64_t> delta(static_cast<size_t>(std::max(steps, 0)) + 1, 0);
-  for (const Buffer& b : buffers) {
-    int32_t first = std::max(b.first, 0);
-    int32_t last = std::min(b.last, steps - 1);
-    if (first > last) continue;
-    delta[static_cast<size_t>(first)] += static_cast<int64_t>(b.size);
-    delta[static_cast<size_t>(last) + 1] -= static_cast<int64_t>(b.size);
-  }
+  for (const Buffer& b : buffers)
+    forEachSegment(b, [&](const Segment& s) {
+      int32_t first = std::max(s.first, 0);
+      int32_t last = std::min(s.last, steps - 1);
+      if (first > last) return;
+      delta[static_cast<size_t>(first)] += static_cast<int64_t>(s.size);
+      delta[static_cast<size_t>(last) + 1] -= static_cast<int64_t>(s.size);
+    });
   std::vector<uint64_t> live(static_cast<size_t>(std::max(steps, 0)));
   int64_t sum = 0;
   for (size_t s = 0; s < live.size(); ++s) {

@@ -9,6 +9,10 @@
 //   hillClimb: from greedy-by-size's order, moves one buffer earlier in the
 //     order at a time (seeded, bounded work) and keeps an order whose arena is
 //     no larger (TVM's unified static memory planner climbs the same way).
+// A buffer may be a staircase (segments): parts of it live at different
+// steps, placed as one unit at fixed offsets from its base; every candidate
+// offset is checked segment by segment, and the bytes of a segment not yet
+// written are free to others.
 #pragma once
 
 #include <cstdint>
@@ -16,12 +20,25 @@
 
 namespace passlab::exec::memory {
 
+// Bytes [offset, offset + size) of a buffer, live in steps [first, last].
+struct Segment {
+  uint64_t offset = 0, size = 0;
+  int32_t first = 0, last = 0;
+};
+
 struct Buffer {
   uint64_t size = 0;
   int32_t first = 0, last = 0;  // steps, inclusive
+  // Empty: all `size` bytes live in [first, last]. Otherwise the only bytes
+  // the buffer holds, each segment in its own steps (within [first, last],
+  // inside [0, size), no two sharing bytes): a dense block's buffer, where
+  // each layer's output is written at its place from its own step
+  // (memory_plan.h, concat parts).
+  std::vector<Segment> segments;
 };
 
-// Bytes live at each step 0..steps-1 (buffers outside the range are clipped).
+// Bytes live at each step 0..steps-1 (buffers outside the range are clipped;
+// a staircase counts each segment in its own steps).
 std::vector<uint64_t> liveBytesPerStep(const std::vector<Buffer>& buffers, int32_t steps);
 // The largest number of bytes live at one step: no plan needs less.
 uint64_t lowerBound(const std::vector<Buffer>& buffers, int32_t steps);

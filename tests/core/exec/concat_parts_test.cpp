@@ -208,6 +208,48 @@ TEST(ConcatParts, ASmallDenseBlockPeaksLowerWithThem) {
   EXPECT_LT(on.peak, without.peak);
 }
 
+// A two-layer block whose first layer is wide: n1 (1024 bytes) lives while
+// x1 is written, before x2's bytes of the block are.
+std::string denseBlockWithAWideLayer() {
+  return R"(
+    main (float[1,16,2,2] x) => (float[1,16,2,2] y) {
+      wa = Constant <value = float[64,16,1,1] {)" +
+         filled(1024, "0.25") + R"(}> ()
+      w1 = Constant <value = float[16,64,1,1] {)" +
+         filled(1024, "-0.125") + R"(}> ()
+      w2 = Constant <value = float[16,32,1,1] {)" +
+         filled(512, "0.0625") + R"(}> ()
+      w3 = Constant <value = float[16,48,1,1] {)" +
+         filled(768, "0.5") + R"(}> ()
+      p = Relu(x)
+      n1 = Conv(p, wa)
+      x1 = Conv(n1, w1)
+      c1 = Concat <axis = 1> (p, x1)
+      n2 = Sigmoid(c1)
+      x2 = Conv(n2, w2)
+      c2 = Concat <axis = 1> (c1, x2)
+      y = Conv(c2, w3)
+    })";
+}
+
+TEST(ConcatParts, ABlocksBytesAreFreeToOthersUntilTheirLayerWritesThem) {
+  MemoryPlan on = executionPlanOf(denseBlockWithAWideLayer());
+  EXPECT_EQ(on.concatPartCount, 4);
+  // At x1: p, n1 and x1 (256 + 1024 + 256 bytes). The block's last 256
+  // bytes (x2's) hold nothing yet: n1 may be there. As one rectangle the
+  // block (768 bytes) would be live beside n1: 1792.
+  EXPECT_EQ(on.lowerBound, 1536u);
+  EXPECT_EQ(on.peak, 1536u);
+  const PlannedTensor& n1 = tensorNamed(on, "n1");
+  const PlannedTensor& x2 = tensorNamed(on, "x2");
+  EXPECT_TRUE(n1.offset < x2.offset + x2.size && x2.offset < n1.offset + n1.size)
+      << "n1 at " << n1.offset << ", x2 at " << x2.offset;
+  ConcatPartsOff off;
+  MemoryPlan without = executionPlanOf(denseBlockWithAWideLayer());
+  EXPECT_LE(on.peak, without.peak);
+  EXPECT_LE(on.lowerBound, without.lowerBound);
+}
+
 // ---- where it must not happen ----------------------------------------------
 
 void expectNoParts(const std::string& text, const std::string& why) {
@@ -484,6 +526,7 @@ TEST(ConcatPartsRun, SameBytesWithAndWithoutThem) {
 TEST(ConcatPartsRun, SameBytesOnADenseBlock) {
   NamedInputs in = {{"x", ramp({1, 16, 2, 2})}};
   EXPECT_EQ(expectSameOutputs(denseBlock(), in), 6);
+  EXPECT_EQ(expectSameOutputs(denseBlockWithAWideLayer(), in), 4);
   EXPECT_EQ(expectSameOutputs(denseBlock(", float[1,32,2,2] z", "z = Neg(c1)"), in), 4);
 }
 
@@ -567,6 +610,12 @@ TEST(ConcatPartsRun, RandomDenseBlocksGiveValidPlansAndTheSameBytes) {
     MemoryPlan p = executionPlanOf(text);  // checks the plan
     for (const PlannedTensor& t : p.tensors)
       if (t.reuse == Reuse::kConcatPart && t.name[0] == 'c') ++nested;
+    {
+      ConcatPartsOff off;
+      MemoryPlan without = executionPlanOf(text);
+      EXPECT_LE(p.lowerBound, without.lowerBound);  // each part counted from its own step
+      EXPECT_LE(p.peak, without.peak);
+    }
     int n = expectSameOutputs(text, {{"x", ramp({1, 16})}});
     ASSERT_GE(n, 0);
     parts += n;

@@ -375,6 +375,58 @@ TEST_P(CorpusOutputs, SameBytesWithDirectOutputsOff) {
   }
 }
 
+// A decoder's state fed back: each run's present_k (Concat outputs, handed
+// over) are the next run's past_k inputs while the caller still holds them,
+// and each run's sequence is one longer (a new plan per run). Same bytes as
+// with direct outputs off at every step, on 1 and 2 threads, and every held
+// result keeps its bytes to the end.
+TEST(DirectOutputs, OutputsFedBackAsTheNextRunsInputs) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/ort_gpt2_past.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  for (int threads : {1, 2}) {
+    auto on = executorFor(loaded->model);
+    std::unique_ptr<Executor> off = executorFor(loaded->model);
+    ASSERT_TRUE(on && off);
+    RunOptions options;
+    options.threads = threads;
+    NamedInputs onInputs = randomInputs(*on, 30), offInputs = onInputs;
+    std::vector<RunResult> held;
+    std::vector<std::vector<std::vector<std::byte>>> heldBytes;
+    for (int step = 0; step < 5; ++step) {
+      RunResult a = runOk(*on, onInputs, options), b;
+      {
+        DirectOutputsOff offNow;
+        b = runOk(*off, offInputs, options);
+      }
+      EXPECT_GT(a.memory.outputsHandedOver, 0) << step;
+      ASSERT_EQ(a.outputs.size(), b.outputs.size());
+      std::vector<std::vector<std::byte>> bytes;
+      for (size_t i = 0; i < a.outputs.size(); ++i) {
+        EXPECT_EQ(bytesOf(a.outputs[i]), bytesOf(b.outputs[i]))
+            << a.outputNames[i] << " step " << step << " threads " << threads;
+        bytes.push_back(bytesOf(a.outputs[i]));
+      }
+      // present_k -> past_k for the next step.
+      for (size_t i = 0; i < a.outputNames.size(); ++i) {
+        const std::string& name = a.outputNames[i];
+        if (name.rfind("present_", 0) != 0) continue;
+        const std::string past = "past_" + name.substr(8);
+        for (auto& [inputName, value] : onInputs)
+          if (inputName == past) value = a.values[i];
+        for (auto& [inputName, value] : offInputs)
+          if (inputName == past) value = b.values[i];
+      }
+      held.push_back(std::move(a));
+      heldBytes.push_back(std::move(bytes));
+    }
+    for (size_t step = 0; step < held.size(); ++step)
+      for (size_t i = 0; i < held[step].outputs.size(); ++i)
+        EXPECT_EQ(bytesOf(held[step].outputs[i]), heldBytes[step][i])
+            << held[step].outputNames[i] << " of step " << step << " changed later";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOutputs,
                          ::testing::Values("mnist8_cntk", "super_resolution", "ultraface_rfb_320",
                                            "onnx_light_squeezenet", "ort_qdq_multi_consumer_dq"),

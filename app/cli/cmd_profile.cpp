@@ -18,6 +18,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/profile_output.h"
 #include "app/cli/run_inputs.h"
+#include "app/cli/size_option.h"
 #include "core/io/model_io.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/node_benchmark.h"
@@ -228,7 +229,7 @@ void registerProfile(CLI::App& app) {
   cmd->add_option("--memory-limit", a->memoryLimit,
                   "Fail a run whose intermediate tensors pass this size (bytes, or with a "
                   "unit: 64MiB, 1.5GB)")
-      ->transform(CLI::AsSizeValue(true));
+      ->transform(sizeWithUnit());
   cmd->add_option("--top", a->top, "Rows of the tables (default 20; 0: all)");
   cmd->add_flag("--roofs", a->roofs, "Print the machine's GEMM and bandwidth roofs (cached)");
   cmd->add_flag("--remeasure-roofs", a->remeasureRoofs, "Measure the roofs again and cache them");

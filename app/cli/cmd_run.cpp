@@ -35,6 +35,7 @@
 #include "app/cli/huge_pages.h"
 #include "app/cli/memory_report.h"
 #include "app/cli/run_inputs.h"
+#include "app/cli/size_option.h"
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/exec/memory/plan_check.h"
@@ -524,7 +525,7 @@ void registerRun(CLI::App& app) {
                   "Fail before running when the memory plan's peak is above this size "
                   "(bytes, or with a unit: 64MiB, 1.5GB; and any run whose intermediate "
                   "tensors pass it)")
-      ->transform(CLI::AsSizeValue(true));
+      ->transform(sizeWithUnit());
   auto* report = cmd->add_option("--memory-report", args->memoryReport,
                                  "Write the memory plan as JSON to FILE (default: standard output)")
                      ->expected(0, 1);

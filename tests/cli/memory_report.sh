@@ -102,6 +102,15 @@ grep -q "(1000 bytes)" "$dir/k.out" || { cat "$dir/k.out"; fail "1KB is not 1000
 "$cli" run "$dir/n.onnx" --repeat 1 --memory-limit lots > "$dir/k.out" 2>&1 &&
   fail "--memory-limit lots was accepted"
 grep -q "memory-limit" "$dir/k.out" || { cat "$dir/k.out"; fail "no error naming --memory-limit"; }
+# A fraction with a unit (the help's 1.5GB) and a negative number.
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit 1.5KiB > "$dir/k.out" 2>&1 &&
+  fail "--memory-limit 1.5KiB (below the peak) was accepted"
+grep -q "(1536 bytes)" "$dir/k.out" || { cat "$dir/k.out"; fail "1.5KiB is not 1536 bytes"; }
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit 1.5GB > "$dir/k.out" 2>&1 ||
+  { cat "$dir/k.out"; fail "--memory-limit 1.5GB (above the peak) failed"; }
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit -5 > "$dir/k.out" 2>&1 &&
+  fail "--memory-limit -5 was accepted"
+grep -q "memory-limit" "$dir/k.out" || { cat "$dir/k.out"; fail "no error naming --memory-limit"; }
 
 # Shapes known only at run time: planned from the run's sizes.
 cat > "$dir/d.txt" <<'MODEL'

@@ -26,8 +26,9 @@ constexpr OpSchema kSchemas[] = {
     {kReorderFromBlocked, 1, 1, 1, 1, kFromBlockedAttrs},
     {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
     {kQLinearLookup, 2, 2, 1, 1, {}},
-    {kFusedConvInteger, 5, 6, 1, 1, {}},
+    {kFusedConvInteger, 5, 6, 1, 2, {}},
     {kQLinearSqueezeExcite, 8, 8, 1, 1, {}},
+    {kRangedDynamicQuantizeLinear, 2, 2, 1, 3, {}},
 };
 
 using enum EwInstr;

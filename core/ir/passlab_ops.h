@@ -14,9 +14,14 @@
 //   ReorderFromBlocked(X) -> Y  blocked back to NCHW (attribute channels = C)
 //   BlockedPool(X) -> Y       MaxPool/AveragePool/GlobalAveragePool on blocked tensors
 //   QLinearLookup(X, Table) -> Y  an 8-bit -> 8-bit function as a 256-entry table (below)
-//   FusedConvInteger(X, W, x_zero_point?, w_zero_point?, Scale, B?)
+//   FusedConvInteger(X, W, x_zero_point?, w_zero_point?, Scale, B?) -> Y, Range?
 //                             Y = act(Cast<float>(ConvInteger(X, W, x_zero_point, w_zero_point))
-//                                     * Scale + B), Scale and B one value or one per channel
+//                                     * Scale + B), Scale and B one value or one per channel;
+//                             Range float32 [2]: {min(0, min Y), max(0, max Y)}, {NaN, NaN}
+//                             when Y holds a NaN (taken in the epilogue)
+//   RangedDynamicQuantizeLinear(X, Range) -> Y, Y_scale, Y_zero_point
+//                             DynamicQuantizeLinear(X) with X's range given (Range as
+//                             FusedConvInteger's: fuse_dynamic_quantize_range)
 //   QLinearSqueezeExcite(X, Table, W1, B1, W2, B2, y_scale, y_zero_point) -> Y
 //                             an 8-bit squeeze-excitation block in one pass pair (below)
 //   (and FusedConv with the attribute `block`: blocked output, below)
@@ -53,6 +58,7 @@ inline constexpr const char* kBlockedPool = "BlockedPool";
 inline constexpr const char* kQLinearLookup = "QLinearLookup";
 inline constexpr const char* kFusedConvInteger = "FusedConvInteger";
 inline constexpr const char* kQLinearSqueezeExcite = "QLinearSqueezeExcite";
+inline constexpr const char* kRangedDynamicQuantizeLinear = "RangedDynamicQuantizeLinear";
 
 // ---- attribute names ----
 // FusedConv, FusedGemm, FusedConvInteger: the epilogue activation.

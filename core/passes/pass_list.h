@@ -71,4 +71,5 @@
   X(makeFactorizeLowRank)                 \
   X(makePruneMagnitude)                   \
   X(makeRemoveDeadChannels)               \
-  X(makeMergeLinearConvolutions)
+  X(makeMergeLinearConvolutions)          \
+  X(makeFuseDynamicQuantizeRange)

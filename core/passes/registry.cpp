@@ -72,7 +72,8 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 // elementwise groups, then elementwise groups, then the blocked layout across
 // Conv/pool chains (issue #26), the dynamic INT8 convolutions' chains
 // channels-last (issue #25: only where a FusedConvInteger is, so float and
-// static INT8 models are left as before), then the basic cleanup.
+// static INT8 models are left as before) with their DynamicQuantizeLinears
+// taking the range from the convolution's epilogue, then the basic cleanup.
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
                                      const std::vector<std::string>& basic) {
   std::vector<std::string> v = def;
@@ -83,7 +84,8 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   for (const char* id :
        {"fuse_passlab_attention", "fuse_passlab_softmax", "fuse_conv_integer_epilogue",
         "fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains",
-        "convert_to_blocked_layout", "convert_dynamic_int8_to_channels_last"})
+        "convert_to_blocked_layout", "convert_dynamic_int8_to_channels_last",
+        "fuse_dynamic_quantize_range"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;
@@ -128,7 +130,8 @@ const std::vector<Level>& levels() {
     // channels-last FusedConvInteger have no GPU kernels.
     std::vector<std::string> gpu;
     for (const std::string& id : v[2].passes)
-      if (id != "convert_to_blocked_layout" && id != "convert_dynamic_int8_to_channels_last")
+      if (id != "convert_to_blocked_layout" && id != "convert_dynamic_int8_to_channels_last" &&
+          id != "fuse_dynamic_quantize_range")
         gpu.push_back(id);
     v.push_back({"fused_gpu", gpu});
     return v;

@@ -196,6 +196,7 @@ const Entry kRules[] = {
   {kPassLab, ir::passlab_ops::kBlockedPool, inferPasslabBlockedPool},
   {kPassLab, ir::passlab_ops::kQLinearLookup, inferPasslabQLinearLookup},
   {kPassLab, ir::passlab_ops::kFusedConvInteger, inferPasslabFusedConvInteger},
+  {kPassLab, ir::passlab_ops::kRangedDynamicQuantizeLinear, inferDynamicQuantizeLinear},
   {kPassLab, ir::passlab_ops::kQLinearSqueezeExcite, inferPasslabQLinearSqueezeExcite},
   // ---- ai.onnx.ml ----
   {kMl, "ZipMap", inferZipMap}, {kMl, "ArrayFeatureExtractor", inferArrayFeatureExtractor},

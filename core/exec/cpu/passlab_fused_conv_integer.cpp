@@ -30,6 +30,12 @@
 // channels-first Y transposed, bit for bit). Weight zero points and whatever
 // oneDNN declines run the channels-first kernel on transposed copies.
 //
+// Output 1, `range` (fuse_dynamic_quantize_range): Y's range with 0 as
+// DynamicQuantizeLinear takes it (value_range.h), for the
+// RangedDynamicQuantizeLinear that quantizes Y. The channels-last epilogue
+// takes it from the registers it stores (the activations computed inline);
+// every other path scans what it wrote.
+//
 // Where oneDNN reorders the weights into its layout, the primitive holds
 // them packed; the plan then lets go of W and the kernel says
 // KernelContext::holdsOwnCopy. A plan for another input shape takes the held
@@ -37,6 +43,7 @@
 // from the first plan; a path that would read the freed W (oneDNN declines
 // the new shape) is an error naming the node instead.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +64,7 @@
 #include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/cpu/transpose16_avx512.h"
+#include "core/exec/cpu/value_range.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -273,53 +281,155 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
   });
 }
 
+// What the epilogue's range needs to follow (bits of a template argument,
+// so that a step costs only what it follows: the range is about as dear as
+// the scan it replaces when every bit is on).
+enum RangeTrack : int {
+  kTrackNone = 0,
+  kTrackMax = 1,  // the maximum (with the range at all)
+  kTrackMin = 2,  // the minimum (not after a Relu: its values are >= 0 or NaN)
+  kTrackNan = 4,  // NaNs (not where none can arise: noNanPossible)
+};
+
 #if defined(__x86_64__)
+// The lanes of one position's channels [c0, c0 + 16) dequantized (as
+// dequantizeTileAvx512 does), not stored.
+struct ChannelLanes {
+  __mmask16 kc;
+  __m512i vzx, zxWhole;
+  __m512 vs, vb;
+};
+
+__attribute__((target("avx512f"))) inline __m512 positionLanes(const int32_t* acc, const Sums& in,
+                                                               const ChannelLanes& l, int64_t at,
+                                                               int64_t o, bool hasBias,
+                                                               ActKind kind, __m512 alpha,
+                                                               __m512 beta) {
+  __m512i a = _mm512_maskz_loadu_epi32(l.kc, acc + at);
+  if (in.s)
+    a = _mm512_sub_epi32(
+        a, in.interior[o] ? l.zxWhole
+                          : _mm512_mullo_epi32(l.vzx, _mm512_maskz_loadu_epi32(l.kc, in.s + at)));
+  return dequantizeLanes(a, l.vs, hasBias, l.vb, kind, alpha, beta);
+}
+
+// v's lanes in kc merged into the running minimum, maximum and NaN mask.
+template <int kTrack>
+__attribute__((target("avx512f"))) inline void rangeLanes(__m512& mn, __m512& mx, __mmask16& bad,
+                                                          __mmask16 kc, __m512 v) {
+  if constexpr ((kTrack & kTrackMin) != 0) mn = _mm512_mask_min_ps(mn, kc, mn, v);
+  mx = _mm512_mask_max_ps(mx, kc, mx, v);
+  if constexpr ((kTrack & kTrackNan) != 0) bad |= _mm512_mask_cmp_ps_mask(kc, v, v, _CMP_UNORD_Q);
+}
+
 // Positions [o0, o1) of channels-last sums into channels-last Y (AVX-512F):
 // each position's channels as dequantizeTileAvx512 dequantizes them, stored
-// in place, no transpose.
+// in place, no transpose. kRange: the range of the values stored merged
+// into *range (min and max lane by lane over the stored lanes, a NaN noted
+// apart; two positions at a time into two accumulators, so that the
+// min/max chains do not hold the loop back); kTrack: RangeTrack bits.
+template <int kTrack>
 __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
     const int32_t* acc, int64_t m, const Sums& in, const float* scale, const float* bias,
-    const Activation& act, float* y, int64_t o0, int64_t o1) {
-  const __m512i vzx = _mm512_set1_epi32(in.zx);
+    const Activation& act, float* y, int64_t o0, int64_t o1, ValueRange* range) {
   const __m512 zero = _mm512_setzero_ps(), alpha = _mm512_set1_ps(act.alpha),
                beta = _mm512_set1_ps(act.beta);
+  const bool hasBias = bias != nullptr;
+  __m512 mn0 = zero, mx0 = zero, mn1 = zero, mx1 = zero;
+  __mmask16 bad = 0;
   for (int64_t c0 = 0; c0 < m; c0 += 16) {
-    const auto channels = static_cast<int>(std::min<int64_t>(16, m - c0));
-    const __mmask16 kc = avx512::lanes(channels);
-    const __m512 vs = _mm512_maskz_loadu_ps(kc, scale + c0);
-    const __m512 vb = bias ? _mm512_maskz_loadu_ps(kc, bias + c0) : zero;
-    const __m512i zxWhole =
-        in.s ? _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, in.whole + c0)) : vzx;
-    for (int64_t o = o0; o < o1; ++o) {
+    ChannelLanes l;
+    l.kc = avx512::lanes(std::min<int64_t>(16, m - c0));
+    l.vzx = _mm512_set1_epi32(in.zx);
+    l.vs = _mm512_maskz_loadu_ps(l.kc, scale + c0);
+    l.vb = bias ? _mm512_maskz_loadu_ps(l.kc, bias + c0) : zero;
+    l.zxWhole =
+        in.s ? _mm512_mullo_epi32(l.vzx, _mm512_maskz_loadu_epi32(l.kc, in.whole + c0)) : l.vzx;
+    int64_t o = o0;
+    if constexpr (kTrack != kTrackNone)
+      for (; o + 2 <= o1; o += 2) {
+        const int64_t at = o * m + c0;
+        const __m512 v0 = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
+        const __m512 v1 = positionLanes(acc, in, l, at + m, o + 1, hasBias, act.kind, alpha, beta);
+        _mm512_mask_storeu_ps(y + at, l.kc, v0);
+        _mm512_mask_storeu_ps(y + at + m, l.kc, v1);
+        rangeLanes<kTrack>(mn0, mx0, bad, l.kc, v0);
+        rangeLanes<kTrack>(mn1, mx1, bad, l.kc, v1);
+      }
+    for (; o < o1; ++o) {
       const int64_t at = o * m + c0;
-      __m512i a = _mm512_maskz_loadu_epi32(kc, acc + at);
-      if (in.s)
-        a = _mm512_sub_epi32(
-            a, in.interior[o] ? zxWhole
-                              : _mm512_mullo_epi32(vzx, _mm512_maskz_loadu_epi32(kc, in.s + at)));
-      _mm512_mask_storeu_ps(y + at, kc,
-                            dequantizeLanes(a, vs, bias != nullptr, vb, act.kind, alpha, beta));
+      const __m512 v = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
+      _mm512_mask_storeu_ps(y + at, l.kc, v);
+      if constexpr (kTrack != kTrackNone) rangeLanes<kTrack>(mn0, mx0, bad, l.kc, v);
     }
+  }
+  if constexpr (kTrack != kTrackNone)
+    *range = mergeRanges(*range, {_mm512_reduce_min_ps(_mm512_min_ps(mn0, mn1)),
+                                  _mm512_reduce_max_ps(_mm512_max_ps(mx0, mx1)), bad != 0});
+}
+#endif
+
+// True when no value of Y can be NaN: float(sum) is finite (|sum| < 2^31),
+// so with Scale, B and a LeakyRelu's alpha finite and at most 2^64 in
+// magnitude every product, sum and activation stays finite (a Relu or Clip
+// makes no NaN of a number).
+bool noNanPossible(const ChannelTerms& t, const Activation& act) {
+  auto small = [](float v) { return std::isfinite(v) && std::fabs(v) <= 0x1p64f; };
+  return std::all_of(t.scale.begin(), t.scale.end(), small) &&
+         std::all_of(t.bias.begin(), t.bias.end(), small) &&
+         (act.kind != ActKind::kLeakyRelu || small(act.alpha));
+}
+
+#if defined(__x86_64__)
+// The positions of one run into Y with the range bits `track` (RangeTrack).
+void dequantizePositions(int track, const int32_t* acc, int64_t m, const Sums& in,
+                         const float* scale, const float* bias, const Activation& act, float* y,
+                         int64_t o0, int64_t o1, ValueRange* range) {
+  switch (track) {
+    case kTrackMax:
+      return dequantizePositionsAvx512<kTrackMax>(acc, m, in, scale, bias, act, y, o0, o1, range);
+    case kTrackMax | kTrackMin:
+      return dequantizePositionsAvx512<kTrackMax | kTrackMin>(acc, m, in, scale, bias, act, y, o0,
+                                                              o1, range);
+    case kTrackMax | kTrackNan:
+      return dequantizePositionsAvx512<kTrackMax | kTrackNan>(acc, m, in, scale, bias, act, y, o0,
+                                                              o1, range);
+    case kTrackMax | kTrackMin | kTrackNan:
+      return dequantizePositionsAvx512<kTrackMax | kTrackMin | kTrackNan>(acc, m, in, scale, bias,
+                                                                          act, y, o0, o1, range);
+    default:
+      return dequantizePositionsAvx512<kTrackNone>(acc, m, in, scale, bias, act, y, o0, o1,
+                                                   nullptr);
   }
 }
 #endif
 
-// Sums [N, P, M] -> Y [N, P, M] (channels_last = 1), a run of positions at a time.
+// Sums [N, P, M] -> Y [N, P, M] (channels_last = 1), a run of positions at a
+// time. With `range`, Y's range with 0: each run's taken while it is written
+// (or scanned right after, still in L1, where the activation runs after
+// it), the runs' merged at the end.
 void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act, int64_t n,
-                       int64_t m, int64_t p, float* y, int threads) {
+                       int64_t m, int64_t p, float* y, int threads, ValueRange* range) {
   constexpr int64_t kRun = 64;
   const int64_t runs = (p + kRun - 1) / kRun;
   const bool avx512 = hasAvx512(), hasBias = !t.bias.empty();
+  std::vector<ValueRange> parts(range ? static_cast<size_t>(n * runs) : 0);
+  const int track = kTrackMax | (act.kind == ActKind::kRelu ? 0 : kTrackMin) |
+                    (noNanPossible(t, act) ? 0 : kTrackNan);
   parallelFor(n * runs, threads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t b = i / runs, o0 = (i % runs) * kRun, o1 = std::min(o0 + kRun, p);
       const int32_t* acc = in.acc + b * p * m;
       float* yb = y + b * p * m;
+      ValueRange* part = range ? &parts[static_cast<size_t>(i)] : nullptr;
 #if defined(__x86_64__)
       if (avx512) {
-        dequantizePositionsAvx512(acc, m, in, t.scale.data(), hasBias ? t.bias.data() : nullptr,
-                                  act, yb, o0, o1);
-        if (!inlineActivation(act.kind)) epilogue(act, yb + o0 * m, nullptr, (o1 - o0) * m);
+        const bool inlineAct = inlineActivation(act.kind);
+        dequantizePositions(inlineAct && part ? track : kTrackNone, acc, m, in, t.scale.data(),
+                            hasBias ? t.bias.data() : nullptr, act, yb, o0, o1, part);
+        if (inlineAct) continue;
+        epilogue(act, yb + o0 * m, nullptr, (o1 - o0) * m);
+        if (part) *part = rangeWithZero(yb + o0 * m, (o1 - o0) * m);
         continue;
       }
 #endif
@@ -333,8 +443,10 @@ void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& 
           yb[at] = activate(act, r);
         }
       if (!inlineActivation(act.kind)) epilogue(act, yb + o0 * m, nullptr, (o1 - o0) * m);
+      if (part) *part = rangeWithZero(yb + o0 * m, (o1 - o0) * m);
     }
   });
+  for (const ValueRange& r : parts) *range = mergeRanges(*range, r);
 }
 
 // [rows, cols] -> [cols, rows].
@@ -361,6 +473,37 @@ void markInterior(Plan& p, const std::vector<int32_t>& tapSums, int64_t m) {
         std::equal(p.whole.begin(), p.whole.end(), p.sums.begin() + o * m) ? 1 : 0;
 }
 
+// The caller's context, noting the tensor allocated for output 0 (Y) so
+// that Y's range can be taken after a path that does not take it itself.
+class WatchY final : public KernelContext {
+ public:
+  explicit WatchY(KernelContext& inner) : inner_(inner) {}
+  Tensor* y() const { return y_; }
+
+  size_t inputCount() const override { return inner_.inputCount(); }
+  const Value* value(size_t i) const override { return inner_.value(i); }
+  bool invariantInput(size_t i) const override { return inner_.invariantInput(i); }
+  void holdsOwnCopy(size_t i) override { inner_.holdsOwnCopy(i); }
+  size_t outputCount() const override { return inner_.outputCount(); }
+  bool wantsOutput(size_t i) const override { return inner_.wantsOutput(i); }
+  Expected<Tensor*> allocate(size_t i, ir::DataType dtype, Dims dims) override {
+    Expected<Tensor*> t = inner_.allocate(i, dtype, std::move(dims));
+    if (i == 0 && t) y_ = *t;
+    return t;
+  }
+  void setOutput(size_t i, Value v) override { inner_.setOutput(i, std::move(v)); }
+  Expected<Tensor> scratch(ir::DataType dtype, Dims dims) override {
+    return inner_.scratch(dtype, std::move(dims));
+  }
+  int threads() const override { return inner_.threads(); }
+  bool cancelled() const override { return inner_.cancelled(); }
+  int64_t maxLoopIterations() const override { return inner_.maxLoopIterations(); }
+
+ private:
+  KernelContext& inner_;
+  Tensor* y_ = nullptr;
+};
+
 memory::format_tag channelsLastTag(size_t spatial) {
   using tag = memory::format_tag;
   return spatial == 1 ? tag::nwc : spatial == 2 ? tag::nhwc : tag::ndhwc;
@@ -380,12 +523,31 @@ class FusedConvInteger final : public Kernel {
     // channels_last: this kernel's channels-first twin runs what the fast path does not take.
     auto last = std::unique_ptr<FusedConvInteger>(
         new FusedConvInteger(std::move(attrs), act, nullptr, onednn));
+    k->writesRange_ = false;  // its caller writes the range
     last->channelsFirst_ = std::move(k);
     return std::unique_ptr<Kernel>(std::move(last));
   }
 
+  // Y, then output 1 (Y's range with 0) where it is wanted: the one the
+  // epilogue took, else a scan of Y.
   Status run(KernelContext& ctx) override {
-    if (channelsFirst_) return runChannelsLast(ctx);
+    if (!writesRange_ || ctx.outputCount() < 2 || !ctx.wantsOutput(1))
+      return computeY(ctx, nullptr);
+    WatchY watch(ctx);
+    ValueRange range;
+    bool taken = false;
+    PASSLAB_RETURN_IF_ERROR(computeY(watch, &range, &taken));
+    if (!watch.y()) return internalError("FusedConvInteger gave no Y");
+    if (!taken) range = rangeWithZero(watch.y()->data<float>(), watch.y()->numel());
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate(1, DataType::kFloat, {2}));
+    storeRange(range, out->mutableData<float>());
+    return Status::ok();
+  }
+
+ private:
+  // Y; with `range`, *taken says whether *range holds Y's range (else the caller scans Y).
+  Status computeY(KernelContext& ctx, ValueRange* range, bool* taken = nullptr) {
+    if (channelsFirst_) return runChannelsLast(ctx, range, taken);
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
@@ -412,10 +574,10 @@ class FusedConvInteger final : public Kernel {
     return Status::ok();
   }
 
- private:
   // channels_last = 1: X [N, spatial..., C] read by oneDNN as it is, its
-  // channels-last sums dequantized in place; the rest through channelsFirst_.
-  Status runChannelsLast(KernelContext& ctx) {
+  // channels-last sums dequantized in place, Y's range taken on the way
+  // (range); the rest through channelsFirst_.
+  Status runChannelsLast(KernelContext& ctx, ValueRange* range, bool* taken) {
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
     if (x.rank() < 3)
@@ -437,7 +599,8 @@ class FusedConvInteger final : public Kernel {
     const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
                   plan_->interior.data(), plan_->whole.data()};
     writeChannelsLast(in, terms, act_, g.N, g.M, plan_->positions, y->mutableData<float>(),
-                      ctx.threads());
+                      ctx.threads(), range);
+    if (taken) *taken = range != nullptr;
     return Status::ok();
   }
 
@@ -542,6 +705,7 @@ class FusedConvInteger final : public Kernel {
   std::vector<int32_t> tapSums_;  // conv_integer::tapWeightSums of W, for S of every plan
   Dims tapDims_;                  // W's dims tapSums_ was made for (empty: none yet)
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
+  bool writesRange_ = true;  // false for channelsFirst_: output 1 is its caller's
 };
 
 }  // namespace

@@ -19,8 +19,10 @@
 
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/value_range.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
+#include "core/ir/passlab_ops.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
@@ -538,66 +540,6 @@ class DequantizeLinear final : public Kernel {
   DataType outputDtype_;
 };
 
-// The range of x extended to contain 0, and whether x holds a NaN: one pass,
-// 64 at a time with AVX-512F, 8 at a time with SSE2 (the scalar loop below
-// does not vectorize).
-struct Range {
-  float min = 0, max = 0;
-  bool nan = false;
-};
-
-#if defined(__x86_64__)
-// The AVX-512 part of rangeWithZero: r over the first elements; returns how many.
-__attribute__((target("avx512f"))) int64_t rangeAvx512(const float* p, int64_t n, Range& r) {
-  __m512 mn[4], mx[4];
-  for (int k = 0; k < 4; ++k) mn[k] = mx[k] = _mm512_setzero_ps();
-  __mmask16 bad = 0;
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64)
-    for (int k = 0; k < 4; ++k) {
-      const __m512 a = _mm512_loadu_ps(p + i + 16 * k);
-      bad |= _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q);
-      mn[k] = _mm512_min_ps(mn[k], a);
-      mx[k] = _mm512_max_ps(mx[k], a);
-    }
-  r.min = std::min(r.min, _mm512_reduce_min_ps(_mm512_min_ps(_mm512_min_ps(mn[0], mn[1]),
-                                                             _mm512_min_ps(mn[2], mn[3]))));
-  r.max = std::max(r.max, _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(mx[0], mx[1]),
-                                                             _mm512_max_ps(mx[2], mx[3]))));
-  r.nan = r.nan || bad != 0;
-  return i;
-}
-#endif
-
-Range rangeWithZero(const float* p, int64_t n) {
-  Range r;
-  int64_t i = 0;
-#if defined(__x86_64__)
-  if (cpu_isa::hasAvx512f()) i = rangeAvx512(p, n, r);
-#endif
-#if defined(__SSE2__)
-  __m128 mn0 = _mm_setzero_ps(), mn1 = mn0, mx0 = mn0, mx1 = mn0, bad = mn0;
-  for (; i + 8 <= n; i += 8) {
-    const __m128 a = _mm_loadu_ps(p + i), b = _mm_loadu_ps(p + i + 4);
-    bad = _mm_or_ps(bad, _mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b)));
-    mn0 = _mm_min_ps(mn0, a), mn1 = _mm_min_ps(mn1, b);
-    mx0 = _mm_max_ps(mx0, a), mx1 = _mm_max_ps(mx1, b);
-  }
-  alignas(16) float lanes[4];
-  _mm_store_ps(lanes, _mm_min_ps(mn0, mn1));
-  for (float v : lanes) r.min = std::min(r.min, v);
-  _mm_store_ps(lanes, _mm_max_ps(mx0, mx1));
-  for (float v : lanes) r.max = std::max(r.max, v);
-  r.nan = r.nan || _mm_movemask_ps(bad) != 0;
-#endif
-  for (; i < n; ++i) {
-    if (std::isnan(p[i])) r.nan = true;
-    r.max = std::max(r.max, p[i]);
-    r.min = std::min(r.min, p[i]);
-  }
-  return r;
-}
-
 #if defined(__x86_64__)
 // DynamicQuantizeLinear's quantization on 16 lanes (AVX-512F), for x within
 // its range [mn, mx] (so |x / s| <= 256: no float clamp, no NaN, no
@@ -658,37 +600,56 @@ void quantizeInRange(const Tensor& x, const Tensor& scale, const Tensor& zp, Ten
 }
 
 // y = saturate(round(x / scale) + zero_point) with the scale and zero point of
-// x's range (containing 0) over 255: QuantizeLinear's formula.
+// x's range (containing 0) over 255: QuantizeLinear's formula. The range is
+// x's own (DynamicQuantizeLinear) or the one its producer took while writing
+// x (RangedDynamicQuantizeLinear: FusedConvInteger's `range`).
+Status quantizeDynamic(KernelContext& ctx, const Tensor& x, const ValueRange& range) {
+  if (range.nan) return invalidArgument("x holds NaN");
+  const float mx = range.max, mn = range.min;
+  const float scale = (mx == mn ? 1.0f : mx - mn) / 255.0f;
+  const float zpf = std::clamp(0.0f - mn / scale, 0.0f, 255.0f);
+  const float zp = std::nearbyint(zpf);
+  PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kUInt8, x.dims()));
+  Tensor scratchScale, scratchZero;
+  Tensor* s = &scratchScale;
+  Tensor* z = &scratchZero;
+  if (ctx.wantsOutput(1)) {
+    PASSLAB_ASSIGN_OR_RETURN(s, ctx.allocate(1, DataType::kFloat, {}));
+  } else {
+    PASSLAB_ASSIGN_OR_RETURN(scratchScale, ctx.scratch(DataType::kFloat, {}));
+  }
+  if (ctx.wantsOutput(2)) {
+    PASSLAB_ASSIGN_OR_RETURN(z, ctx.allocate(2, DataType::kUInt8, {}));
+  } else {
+    PASSLAB_ASSIGN_OR_RETURN(scratchZero, ctx.scratch(DataType::kUInt8, {}));
+  }
+  s->mutableData<float>()[0] = scale;
+  z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
+  quantizeInRange(x, *s, *z, *y, ctx.threads());
+  return Status::ok();
+}
+
 class DynamicQuantizeLinear final : public Kernel {
  public:
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     if (x.dtype() != DataType::kFloat)
       return unsupported("DynamicQuantizeLinear of " + x.describe());
-    const Range range = rangeWithZero(x.data<float>(), x.numel());
-    if (range.nan) return invalidArgument("x holds NaN");
-    const float mx = range.max, mn = range.min;
-    const float scale = (mx == mn ? 1.0f : mx - mn) / 255.0f;
-    const float zpf = std::clamp(0.0f - mn / scale, 0.0f, 255.0f);
-    const float zp = std::nearbyint(zpf);
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kUInt8, x.dims()));
-    Tensor scratchScale, scratchZero;
-    Tensor* s = &scratchScale;
-    Tensor* z = &scratchZero;
-    if (ctx.wantsOutput(1)) {
-      PASSLAB_ASSIGN_OR_RETURN(s, ctx.allocate(1, DataType::kFloat, {}));
-    } else {
-      PASSLAB_ASSIGN_OR_RETURN(scratchScale, ctx.scratch(DataType::kFloat, {}));
-    }
-    if (ctx.wantsOutput(2)) {
-      PASSLAB_ASSIGN_OR_RETURN(z, ctx.allocate(2, DataType::kUInt8, {}));
-    } else {
-      PASSLAB_ASSIGN_OR_RETURN(scratchZero, ctx.scratch(DataType::kUInt8, {}));
-    }
-    s->mutableData<float>()[0] = scale;
-    z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
-    quantizeInRange(x, *s, *z, *y, ctx.threads());
-    return Status::ok();
+    return quantizeDynamic(ctx, x, rangeWithZero(x.data<float>(), x.numel()));
+  }
+};
+
+// ai.passlab RangedDynamicQuantizeLinear(X, Range): DynamicQuantizeLinear
+// with X's range given (core/ir/passlab_ops.h), not scanned again.
+class RangedDynamicQuantizeLinear final : public Kernel {
+ public:
+  Status run(KernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& r = ctx.input(1);
+    if (x.dtype() != DataType::kFloat || r.dtype() != DataType::kFloat || r.numel() != 2)
+      return unsupported("RangedDynamicQuantizeLinear of " + x.describe() + " with range " +
+                         r.describe());
+    return quantizeDynamic(ctx, x, loadRange(r.data<float>()));
   }
 };
 
@@ -713,6 +674,9 @@ const KernelDef kRows[] = {
      "cpu.DequantizeLinear", makeKernel<DequantizeLinear>},
     {"", "DynamicQuantizeLinear", 11, kOpsetMax, types::kFloat32, 0, Tier::kReference,
      "cpu.DynamicQuantizeLinear", makeKernel<DynamicQuantizeLinear>},
+    {ir::passlab_ops::kDomain, ir::passlab_ops::kRangedDynamicQuantizeLinear, 1, kOpsetMax,
+     types::kFloat32, 0, Tier::kReference, "cpu.passlab.RangedDynamicQuantizeLinear",
+     makeKernel<RangedDynamicQuantizeLinear>},
     {"com.microsoft", "QuantizeLinear", 1, kOpsetMax, kMsQuantizeInputs, 0, Tier::kReference,
      "cpu.ms.QuantizeLinear", makeKernel<QuantizeLinear>},
     {"com.microsoft", "DequantizeLinear", 1, kOpsetMax, kMsDequantizeInputs, 0, Tier::kReference,

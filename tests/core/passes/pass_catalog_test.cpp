@@ -98,6 +98,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"prune_magnitude", Category::kPrecision},
       {"remove_dead_channels", Category::kPrecision},
       {"merge_linear_convolutions", Category::kAlgorithm},
+      {"fuse_dynamic_quantize_range", Category::kStructural},
   };
   for (const Pass* p : allPasses()) {
     const PassInfo& info = p->info();

@@ -291,7 +291,8 @@ class Blocker {
     ir::Value* w = n.inputCount() > 1 ? n.input(1) : nullptr;
     auto c = channelsOf(x);
     auto m = channelsOf(n.output(0));
-    if (!c || !m || !w || !w->type().hasShape() || w->type().shape()->rank() != 4) {
+    if (!c || !m || !w || !w->type().hasShape() || w->type().shape()->rank() != 4 ||
+        !(*w->type().shape())[2].isStatic() || !(*w->type().shape())[3].isStatic()) {
       note(n, Text::of("not a 2-D float32 convolution with known channel counts"));
       return false;
     }
@@ -323,6 +324,12 @@ class Blocker {
     ir::Node* conv = addNode(ops::kFusedConv, ops::kDomain, in, &n, &n);
     for (const ir::Attribute& a : n.attributes())
       if (auto copy = copyAttribute(a)) rw_.setAttr(conv, std::move(*copy));
+    // kernel_shape is optional on Conv; blocked, X has rank 5 and would
+    // count 3 spatial axes: the window is stated from W.
+    if (!n.hasAttr("kernel_shape")) {
+      const ir::Shape& ws = *w->type().shape();
+      rw_.setAttr(conv, ir::Attribute::makeInts("kernel_shape", {ws[2].value(), ws[3].value()}));
+    }
     rw_.setAttr(conv, ir::Attribute::makeInt(ops::kBlock, b_));
     produced(n, conv, *m);
     return true;

@@ -73,6 +73,32 @@ std::string network() {
       y = GlobalAveragePool(m) })";
 }
 
+// kernel_shape is optional on Conv (W's spatial dims). The blocked
+// FusedConv's X has rank 5, from which the verifier would take 3 spatial
+// axes and reject 4 pads (the pass was rolled back and `optimize --level
+// fused` failed): the FusedConv states W's kernel_shape.
+TEST(ConvertToBlockedLayout, ConvWithoutKernelShapeTakesItFromTheWeights) {
+  const std::string input =
+      kHeader + R"(main (float[1,8,6,6] x) => (float[1,64] y) )" + kWeights + R"( {
+      t = Conv <pads = [1, 1, 1, 1]> (x, w1)
+      u = Relu(t)
+      p = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (u)
+      c = Conv (p, w2)
+      y = Flatten(c) })";
+  const std::string expected =
+      kBlockedHeader + R"(main (float[1,8,6,6] x) => (float[1,64] y) )" + kWeights + R"( {
+      xb = ai.passlab.ReorderToBlocked <block = 8> (x)
+      t = ai.passlab.FusedConv <pads = [1, 1, 1, 1], kernel_shape = [1, 1], block = 8> (xb, w1)
+      u = Relu(t)
+      p = ai.passlab.BlockedPool <kernel_shape = [2, 2], strides = [2, 2], block = 8, pool = "MaxPool"> (u)
+      cb = ai.passlab.FusedConv <kernel_shape = [1, 1], block = 8> (p, w2)
+      c = ai.passlab.ReorderFromBlocked <block = 8, channels = 4> (cb)
+      y = Flatten(c) })";
+  expectRewrite(kPass, input, expected, kEvery8);
+  expectSameOutputs(kPass, input, kEvery8);
+  expectSameOutputs(kPass, input, kEvery16);
+}
+
 TEST(ConvertToBlockedLayout, OutputsStayTheSameForBothBlockSizes) {
   expectSameOutputs(kPass, network(), kBlock8);
   expectSameOutputs(kPass, network(), kBlock16);

@@ -306,15 +306,20 @@ class Recurrent final : public Kernel {
     std::vector<C> wStore, rStore, bStore, pStore;
     const C* W = computeData<S, C>(w, wStore);
     const C* R = nullptr;
+    bool rFreed = false;
     if constexpr (std::is_same_v<S, float>) {
-      // R freed once held packed (packedR): R as stored, unpacked for this run.
+      // R freed once held packed (packedR): the packed path reads no R; a
+      // run off it reads R as stored, unpacked for this run.
       if (r.dataFreed()) {
         if (!holdsR(D, H)) return internalError("R was freed and the kernel holds no copy of it");
-        unpackedR(D, H, rStore);
-        R = rStore.data();
+        rFreed = true;
+        if (readsStoredR(N, D)) {
+          unpackedR(D, H, rStore);
+          R = rStore.data();
+        }
       }
     }
-    if (R == nullptr) R = computeData<S, C>(r, rStore);
+    if (!rFreed) R = computeData<S, C>(r, rStore);
     const C* B = nullptr;
     if (ctx.has(3)) {
       B = computeData<S, C>(ctx.input(3), bStore);
@@ -417,7 +422,7 @@ class Recurrent final : public Kernel {
     C* scratch = hproj + N * GH;
     const bool backward = reverse_ || d == 1;
     const C* Wd = o.W + d * GH * I;
-    const C* Rd = o.R + d * GH * H;
+    const C* Rd = o.R != nullptr ? o.R + d * GH * H : nullptr;  // null: packed path only
     const C* Wb = o.B + d * 2 * GH;
     const C* Rb = Wb + GH;
     const C* Pd = o.P + d * 3 * H;
@@ -538,6 +543,15 @@ class Recurrent final : public Kernel {
       packedKept_ = invariant;
     }
     return packedR_.data();
+  }
+
+  // Whether a run of batch N reads R as stored rather than packedR(): an RNN
+  // cell, a batch above kPackedBatch, a direction with other activations.
+  bool readsStoredR(int64_t N, int64_t D) const {
+    if (cell_ == Cell::kRnn || N > kPackedBatch) return true;
+    for (int64_t d = 0; d < D; ++d)
+      if (!defaultFloatActivations(acts_.data() + static_cast<size_t>(d) * perDir_)) return true;
+    return false;
   }
 
   // Whether packedR_ holds the invariant R of every direction (D, H).

@@ -20,12 +20,15 @@ __attribute__((target("avx512f"))) void fmaRound(const float* x, int32_t* y, int
     const __m512 a = _mm512_loadu_ps(x + i);
     const __m512 q0 = _mm512_mul_ps(a, vr);
     const __m512 q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q0, vs, a), vr, q0);
-    _mm512_storeu_si512(y + i, _mm512_cvt_roundps_epi32(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm512_storeu_si512(y + i,
+                        _mm512_cvt_roundps_epi32(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
 }
 int main(int argc, char** argv) {
-  std::vector<float> scales = {1.0f / 255, 0.0123f, 3.7f, 1e-3f, 0.5f, 2.0f / 3.0f, 1.0f, 255.0f / 255.0f * 0.1f,
-                               1e-30f, 1.1e-30f, 7.9e-31f, 1e30f, 3.3e29f, 0.0078125f, 6.0f / 255};
+  std::vector<float> scales = {1.0f / 255, 0.0123f,     3.7f,      1e-3f,
+                               0.5f,       2.0f / 3.0f, 1.0f,      255.0f / 255.0f * 0.1f,
+                               1e-30f,     1.1e-30f,    7.9e-31f,  1e30f,
+                               3.3e29f,    0.0078125f,  6.0f / 255};
   std::mt19937 g(42);
   std::uniform_real_distribution<float> e(-100.f, 100.f), m(1.f, 2.f);
   int extra = argc > 1 ? atoi(argv[1]) : 10;

@@ -141,17 +141,10 @@ class OneDnnConvInteger final : public Kernel {
     p->declined = !onednn::buildInt8Conv(*p, g, qlinear::int8Type(ctx.input(kX).dtype()),
                                          dnnl::memory::data_type::s32, false, {});
     if (p->declined) return p;
-    if (old && !old->declined) p->inheritWeights(*old);
-    if (w.dataFreed() && (!p->holdsWeights() || tapDims_ != w.dims())) {
+    if (!conv_integer::takeWeightsAndSums(*p, old.get(), w, g, tapSums_)) {
       p->declined = true;  // runReference reports it
       return p;
     }
-    if (!p->holdsWeights()) p->weights = conv_integer::signedWeights(w);
-    if (tapDims_ != w.dims()) {
-      tapSums_ = conv_integer::tapWeightSums(conv_integer::signedWeights(w), g);
-      tapDims_ = w.dims();
-    }
-    p->sums = conv_integer::windowWeightSums(tapSums_, g, p->positions);
     p->zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
     p->weightZeroPoints = std::any_of(p->zw.begin(), p->zw.end(), [](int32_t z) { return z; });
     if (p->weightZeroPoints) p->window = buildIndirection(g.window);
@@ -170,8 +163,7 @@ class OneDnnConvInteger final : public Kernel {
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> reference_;
   std::unique_ptr<ConvIntegerPlan> plan_;
-  std::vector<int32_t> tapSums_;  // conv_integer::tapWeightSums of W, for S of every plan
-  Dims tapDims_;                  // W's dims tapSums_ was made for (empty: none yet)
+  conv_integer::KeptTapSums tapSums_;  // for S of every plan
 };
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};

@@ -51,6 +51,31 @@ std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, s
 // W as int8: a copy of uint8 weights minus 128; int8 weights as they are.
 Tensor signedWeights(const Tensor& w);
 
+// tapWeightSums of W, kept by a kernel for every plan it builds (another
+// input shape after W was freed).
+struct KeptTapSums {
+  std::vector<int32_t> sums;
+  Dims dims;  // W's dims `sums` was made for (empty: none yet)
+};
+
+// A new plan's weights and S: `p` takes the weights `old` (the plan it
+// replaces) holds packed, else W as signed while W is there; S comes from
+// `taps`, made from W when W's dims change. False where W was freed and
+// neither covers the plan (the kernel then declines it and reports that).
+template <class Plan>
+bool takeWeightsAndSums(Plan& p, const Plan* old, const Tensor& w, const ConvGeometry& g,
+                        KeptTapSums& taps) {
+  if (old && !old->declined) p.inheritWeights(*old);
+  if (w.dataFreed() && (!p.holdsWeights() || taps.dims != w.dims())) return false;
+  if (!p.holdsWeights()) p.weights = signedWeights(w);
+  if (taps.dims != w.dims()) {
+    taps.sums = tapWeightSums(signedWeights(w), g);
+    taps.dims = w.dims();
+  }
+  p.sums = windowWeightSums(taps.sums, g, p.positions);
+  return true;
+}
+
 // The zero points of weights w (input `i`: one value or one per output
 // channel, of w's type; absent: 0) per output channel, in signedWeights'
 // terms; nullopt when input `i` is not that.

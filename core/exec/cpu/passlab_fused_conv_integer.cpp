@@ -679,20 +679,13 @@ class FusedConvInteger final : public Kernel {
       p->adopt(p->prim, p->srcDesc, p->weiDesc, p->dstDesc);
       p->channelsLast = true;
     }
-    if (old && !old->declined) p->inheritWeights(*old);
-    if (w.dataFreed() && (!p->holdsWeights() || tapDims_ != w.dims())) {
+    if (!conv_integer::takeWeightsAndSums(*p, old.get(), w, g, tapSums_)) {
       p->declined = true;  // runReference reports it
       return p;
     }
-    if (!p->holdsWeights()) p->weights = conv_integer::signedWeights(w);
-    if (tapDims_ != w.dims()) {
-      tapSums_ = conv_integer::tapWeightSums(conv_integer::signedWeights(w), g);
-      tapDims_ = w.dims();
-    }
-    p->sums = conv_integer::windowWeightSums(tapSums_, g, p->positions);
     if (p->channelsLast) {
       p->sums = transposed(p->sums, g.M, p->positions);
-      markInterior(*p, tapSums_, g.M);
+      markInterior(*p, tapSums_.sums, g.M);
     }
     return p;
   }
@@ -702,8 +695,7 @@ class FusedConvInteger final : public Kernel {
   std::unique_ptr<Kernel> reference_;
   bool onednn_ = true;
   std::unique_ptr<Plan> plan_;
-  std::vector<int32_t> tapSums_;  // conv_integer::tapWeightSums of W, for S of every plan
-  Dims tapDims_;                  // W's dims tapSums_ was made for (empty: none yet)
+  conv_integer::KeptTapSums tapSums_;                // for S of every plan
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
   bool writesRange_ = true;  // false for channelsFirst_: output 1 is its caller's
 };

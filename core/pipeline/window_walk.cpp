@@ -66,7 +66,7 @@ std::optional<size_t> rankOf(const ir::Value* v, int depth) {
     if (op == "Unsqueeze") return *in + axes->size();
     return axes->size() <= *in ? std::optional<size_t>(*in - axes->size()) : std::nullopt;
   }
-  if (op == "Pad" || op == "Slice") return rankOf(p->input(0), depth + 1);
+  if (op == "Pad" || op == "Slice" || op == "Split") return rankOf(p->input(0), depth + 1);
   if (op.rfind("Reduce", 0) == 0 && p->attrInt("keepdims", 1))
     if (auto axes = axesOf(*p, 1); axes && !axes->empty()) return rankOf(p->input(0), depth + 1);
   if (isWindowOp(*p))
@@ -240,6 +240,7 @@ class AxisWalk {
     if (op == "Squeeze") return squeezed(n, v, axis);
     if (op == "Pad") return padded(n, v, axis);
     if (op == "Slice") return sliced(n, v, axis);
+    if (op == "Split") return split(n, v, axis);
     if (op.rfind("Reduce", 0) == 0) return reduced(n, v, axis);
     if (op == "Reshape") {
       if (auto to = reshapedAxis(n, v, axis)) return need(n.output(0), *to);
@@ -326,6 +327,18 @@ class AxisWalk {
     for (int64_t a : *axes)
       if (normalizedAxis(a, *rank) == static_cast<int64_t>(axis)) return {};
     return need(n.output(0), axis);
+  }
+
+  // Every output of a Split has the input's sizes but along the split axis
+  // (the fused level's Split of a Conv's output into the Slices it replaced).
+  AxisNeed split(const ir::Node& n, const ir::Value& v, size_t axis) {
+    auto rank = rankOf(&v);
+    if (!rank || normalizedAxis(n.attrInt("axis", 0), *rank) == static_cast<int64_t>(axis))
+      return {};
+    AxisNeed out;
+    for (const ir::Value* o : n.outputs())
+      if (o) keepLarger(out, need(o, axis));
+    return out;
   }
 
   // Output axis k is input axis perm[k].

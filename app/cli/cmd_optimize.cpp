@@ -394,6 +394,30 @@ Expected<std::unique_ptr<pipeline::ExecOutputChecker>> makeChecker(
   return checker;
 }
 
+// The model was saved, but passes the verifier rejected were rolled back and
+// left out (pipeline::skipsRejectedPass).
+constexpr int kSavedWithPassesRolledBack = 3;
+
+// A warning for each pass the pipeline rolled back and went on without; their ids.
+std::vector<std::string> warnSkippedPasses(const pipeline::PassManager& pm) {
+  std::vector<std::string> ids;
+  for (const pipeline::Step& s : pm.timeline().steps()) {
+    if (!pipeline::skipsRejectedPass(s)) continue;
+    std::cerr << "warning: pass '" << s.passId
+              << "' was rolled back and left out, the passes after it ran: " << s.error.str()
+              << "\n";
+    ids.push_back(s.passId);
+  }
+  return ids;
+}
+
+// ", 1 pass rolled back (ID)" for the summary line, or "".
+std::string skippedText(const std::vector<std::string>& ids) {
+  if (ids.empty()) return "";
+  return ", " + std::to_string(ids.size()) + (ids.size() == 1 ? " pass" : " passes") +
+         " rolled back (" + str::join(ids, ", ") + ")";
+}
+
 int runOptimize(const OptimizeArgs& a) {
   auto loaded = io::loadModel(a.in);
   if (!loaded) {
@@ -499,6 +523,7 @@ int runOptimize(const OptimizeArgs& a) {
                 << "\nthe model was not saved (rerun with --verify-each-pass to find the pass)\n";
       return 2;
     }
+  const std::vector<std::string> skipped = warnSkippedPasses(pm);
   io::SaveOptions so;
   if (Status saved = io::saveModel(model, out, so); !saved) {
     std::cerr << "error: " << saved.message() << "\n";
@@ -506,13 +531,16 @@ int runOptimize(const OptimizeArgs& a) {
   }
   const auto& steps = pm.timeline().steps();
   size_t before = steps.empty() ? model.graph().nodeCountRecursive() : steps.front().before.nodes;
-  std::printf("saved %s: %zu -> %zu nodes\n", out.c_str(), before,
-              model.graph().nodeCountRecursive());
-  if (checker) return checkSavedFile(out, *checker, originalErrors, lossy ? &po.budget : nullptr);
-  std::printf(
-      "note: the outputs were not compared with the original's; --check N runs both on N input "
-      "sets after every pass\n");
-  return 0;
+  std::printf("saved %s: %zu -> %zu nodes%s\n", out.c_str(), before,
+              model.graph().nodeCountRecursive(), skippedText(skipped).c_str());
+  int code = 0;
+  if (checker)
+    code = checkSavedFile(out, *checker, originalErrors, lossy ? &po.budget : nullptr);
+  else
+    std::printf(
+        "note: the outputs were not compared with the original's; --check N runs both on N input "
+        "sets after every pass\n");
+  return code == 0 && !skipped.empty() ? kSavedWithPassesRolledBack : code;
 }
 
 }  // namespace

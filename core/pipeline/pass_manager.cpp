@@ -305,6 +305,10 @@ void PassManager::renewKnownErrors(const Step& step,
   known.rebuildAll();
 }
 
+bool skipsRejectedPass(const Step& step) {
+  return step.rolledBack && !step.verifierErrors.empty();
+}
+
 const Step* PassManager::rollBack(Step step, Attempt& attempt, const Status& status) {
   attempt.undo.undo();
   knownContents_.reset();  // it may describe the graph the pass left
@@ -315,7 +319,11 @@ const Step* PassManager::rollBack(Step step, Attempt& attempt, const Status& sta
   step.note = Text();  // about edits that were undone
   step.after = step.before;
   lastStats_ = step.after;
-  stopped_ = true;
+  // A graph the verifier rejected is the pass's own fault, not the model's:
+  // with it undone the model is as valid as before, and the passes after it
+  // go on (skipsRejectedPass). A throw, an error or a lossy step over its
+  // budget stops the run.
+  if (!skipsRejectedPass(step)) stopped_ = true;
   if (options_.keepSnapshots) step.snapshotBefore = attempt.snapshot;
   for (auto& h : after_) h(step, model_);
   return &timeline_.add(std::move(step));
@@ -362,7 +370,8 @@ Status PassManager::runAll(const std::vector<PassSpec>& specs) {
     if (cancel_ && cancel_->load()) return Error(ErrorCode::kCancelled, "cancelled");
     auto step = run(s);
     if (!step) return step.error();
-    if ((*step)->rolledBack) return Error(ErrorCode::kInternal, (*step)->error);
+    if ((*step)->rolledBack && !skipsRejectedPass(**step))
+      return Error(ErrorCode::kInternal, (*step)->error);
   }
   return Status::ok();
 }

@@ -93,7 +93,9 @@ class PassManager {
   // Same, for a pass object that need not be in the registry (tests, plug-ins).
   Expected<const Step*> run(const passes::Pass& pass, const PassSpec& spec);
   // Applies passes in order; stops early when a numeric check fails (if so
-  // configured) or a pass errors. Returns the first error.
+  // configured) or a pass errors. Returns the first error. A pass rolled
+  // back because the verifier rejected its graph is skipped: the others go
+  // on (skipsRejectedPass).
   Status runAll(const std::vector<PassSpec>& specs);
   bool stopped() const { return stopped_; }
 
@@ -160,6 +162,10 @@ class PassManager {
   const Step* rollBack(Step step, Attempt& attempt, const Status& status);
   const Step* commit(Step step, Attempt& attempt);
 };
+
+// A step rolled back because the verifier rejected the graph its pass left:
+// the model is as before it, and PassManager::runAll goes on without it.
+bool skipsRejectedPass(const Step& step);
 
 // Fills in declared defaults and rejects unknown option names.
 Expected<passes::Options> effectiveOptions(const passes::Pass& pass,

@@ -264,6 +264,7 @@ TEST(PassManager, PassThatThrowsIsRolledBack) {
   EXPECT_EQ(pm.model().graph().nodeCount(), 4u);
   EXPECT_NE(pm.model().graph().findValue("b"), nullptr);
   EXPECT_TRUE(pm.stopped());
+  EXPECT_FALSE(skipsRejectedPass(**step));
 }
 
 // Anything thrown, not only a std::exception, rolls the step back: the edits
@@ -332,6 +333,33 @@ TEST(PassManager, PassThatBreaksTheVerifierIsRolledBack) {
   EXPECT_TRUE((*step)->rolledBack);
   EXPECT_FALSE((*step)->verifierErrors.empty());
   EXPECT_EQ(pm.model().graph().findValue("b")->producer()->input(0)->name(), "a");
+}
+
+// A pass the verifier rejected is rolled back and left out; the passes after
+// it go on (a throw, by contrast, stops the run: PassThatThrowsIsRolledBack).
+TEST(PassManager, APassTheVerifierRejectedIsSkippedAndTheRunGoesOn) {
+  ir::Model m = parse(kModel);
+  PassManager pm(m);
+  TestPass cyclic([](ir::Model& model, passes::PassContext& ctx) -> Status {
+    ir::Graph& g = model.graph();
+    ctx.rewriter.setInput(g.findValue("b")->producer(), 0, g.findValue("c"));
+    return Status::ok();
+  });
+  auto step = pm.run(cyclic, {"test_pass", {}, {}});
+  ASSERT_TRUE(step);
+  ASSERT_TRUE((*step)->rolledBack);
+  EXPECT_TRUE(skipsRejectedPass(**step));
+  EXPECT_NE((*step)->error.str().find("test_pass left a graph the verifier rejects"),
+            std::string::npos)
+      << (*step)->error;
+  EXPECT_FALSE(pm.stopped());
+
+  Status status = pm.runAll({{"eliminate_identity_ops", {}, {}}});
+  EXPECT_TRUE(status.isOk()) << status.message();
+  ASSERT_EQ(pm.timeline().steps().size(), 2u);
+  EXPECT_TRUE(pm.timeline().steps().back().changed);
+  EXPECT_EQ(pm.model().graph().nodeCount(), 3u);  // the Identity went
+  EXPECT_EQ(pm.model().graph().findValue("b")->producer()->input(0)->name(), "x");
 }
 
 // A step is verified where it touched the model: a node inserted before the

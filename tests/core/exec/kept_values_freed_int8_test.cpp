@@ -19,45 +19,17 @@
 #include "core/exec/executor.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/int8_conv_test_util.h"
+#include "tests/core/exec/kept_values_test_util.h"
 
 namespace passlab::exec {
 namespace {
 
 using int8conv::Dims;
 using ir::DataType;
-
-// `count` seeded integers in [lo, hi] as the text format's "{a, b, ...}".
-std::string ints(int64_t count, int lo, int hi, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> u(lo, hi);
-  std::string s = "{";
-  for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + std::to_string(u(rng));
-  return s + "}";
-}
-
-// `count` floats in [lo, hi) the same way.
-std::string reals(int64_t count, float lo, float hi, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(lo, hi);
-  std::string s = "{";
-  for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + std::to_string(u(rng));
-  return s + "}";
-}
-
-std::unique_ptr<Executor> make(const std::string& text, bool keep, bool reference = false) {
-  ExecutorOptions opts;
-  opts.keepConstantSteps = keep;
-  opts.referenceKernels = reference;
-  auto ex = Executor::create(testutil::parseModel(text), opts);
-  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
-  return ex ? std::move(ex).value() : nullptr;
-}
-
-RunResult run(Executor& ex, const NamedInputs& in) {
-  auto r = ex.run(in);
-  EXPECT_TRUE(r) << (r ? "" : r.error().message());
-  return r ? std::move(r).value() : RunResult{};
-}
+using keptvalues::ints;
+using keptvalues::make;
+using keptvalues::reals;
+using keptvalues::run;
 
 void expectSameBytes(const ir::Tensor& got, const ir::Tensor& want, const std::string& what) {
   ASSERT_EQ(got.dims(), want.dims()) << what;

@@ -12,31 +12,17 @@
 
 #include "core/exec/executor.h"
 #include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/kept_values_test_util.h"
 
 namespace passlab::exec {
 namespace {
 
+using keptvalues::make;
+using keptvalues::run;
+
 // `count` seeded floats in [-0.5, 0.5) as the text format's "{a, b, ...}".
 std::string reals(int64_t count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-0.5f, 0.5f);
-  std::string s = "{";
-  for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + std::to_string(u(rng));
-  return s + "}";
-}
-
-std::unique_ptr<Executor> make(const std::string& text, bool keep) {
-  ExecutorOptions opts;
-  opts.keepConstantSteps = keep;
-  auto ex = Executor::create(testutil::parseModel(text), opts);
-  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
-  return ex ? std::move(ex).value() : nullptr;
-}
-
-RunResult run(Executor& ex, const NamedInputs& in) {
-  auto r = ex.run(in);
-  EXPECT_TRUE(r) << (r ? "" : r.error().message());
-  return r ? std::move(r).value() : RunResult{};
+  return keptvalues::reals(count, -0.5f, 0.5f, seed);
 }
 
 constexpr int64_t kT = 5, kI = 16, kH = 32;

@@ -16,10 +16,13 @@
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/executor.h"
 #include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/kept_values_test_util.h"
 
 namespace passlab::exec {
 namespace {
 
+using keptvalues::make;
+using keptvalues::run;
 using testutil::floats;
 
 // "{1, 2, ..., n}" scaled, for m.
@@ -44,20 +47,6 @@ ir::Tensor input(int64_t n, float shift) {
   std::vector<float> v(static_cast<size_t>(n * 16 * 8 * 8));
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 37) % 101) / 50.0f - shift;
   return floats({n, 16, 8, 8}, v);
-}
-
-std::unique_ptr<Executor> make(const std::string& text, bool keep) {
-  ExecutorOptions opts;
-  opts.keepConstantSteps = keep;
-  auto ex = Executor::create(testutil::parseModel(text), opts);
-  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
-  return ex ? std::move(ex).value() : nullptr;
-}
-
-RunResult run(Executor& ex, const NamedInputs& in) {
-  auto r = ex.run(in);
-  EXPECT_TRUE(r) << (r ? "" : r.error().message());
-  return r ? std::move(r).value() : RunResult{};
 }
 
 void expectSameBytes(const RunResult& a, const RunResult& b) {

@@ -93,32 +93,38 @@ class OneDnnConv final : public Kernel {
       return invalidArgument("B has " + std::to_string(bias->numel()) + " elements, expected " +
                              std::to_string(g.M));
     if (g.spatial() > 3 || x.numel() == 0 || !consistent(g)) return fallback();
-    // A GEMV reads W in place: not once W was freed (a primitive holds it packed).
-    if (!kTransposed && !half && runsAsGemv(g) && !w.dataFreed()) {
+    // The direct paths read W as stored (storedWeights): chosen by the
+    // shapes alone, so a reused executor runs the path a fresh one does.
+    if (!kTransposed && !half && runsAsGemv(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
       const ConvGemvShape s{g.N, g.C, g.M, g.group, g.C, g.M};
-      convGemv(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
+      convGemv(s, x.data<float>(), sw->data<float>(), bias ? bias->data<float>() : nullptr,
                y->mutableData<float>(), ctx.threads());
       return Status::ok();
     }
-    if (!kTransposed && !half && runsAsDepthwise1d(g) && !w.dataFreed()) {
+    if (!kTransposed && !half && runsAsDepthwise1d(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
       const ConvDepthwise1dShape s{g.N,         g.C,         g.in[0],       g.out[0],
                                    g.kernel[0], g.stride[0], g.dilation[0], g.padBegin[0]};
-      convDepthwise1d(s, x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr,
+      convDepthwise1d(s, x.data<float>(), sw->data<float>(), bias ? bias->data<float>() : nullptr,
                       y->mutableData<float>(), ctx.threads());
       return Status::ok();
     }
     // NCHW depthwise 3x3: the direct kernel, no reorders to nChw16c and back.
-    if (!kTransposed && !half && prefersDepthwise3x3(g) && !w.dataFreed()) {
+    if (!kTransposed && !half && prefersDepthwise3x3(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
-      convDepthwise3x3(depthwise3x3Shape(g), x.data<float>(), w.data<float>(),
+      convDepthwise3x3(depthwise3x3Shape(g), x.data<float>(), sw->data<float>(),
                        bias ? bias->data<float>() : nullptr, y->mutableData<float>(),
                        ctx.threads());
       return Status::ok();
     }
-    if (!kTransposed && runsAsFewOutputs(g) && !w.dataFreed())
-      return runFewOutputs(ctx, g, x, w, bias, half);
+    if (!kTransposed && runsAsFewOutputs(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
+      return runFewOutputs(ctx, g, x, *sw, bias, half);
+    }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->threads != ctx.threads()) {
       auto fresh = build(g, x.dims(), w.dims(), bias != nullptr, ctx.threads());
@@ -170,6 +176,21 @@ class OneDnnConv final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), g.outDims));
     narrowFromFloat(y32, *y, ctx.threads());
     return Status::ok();
+  }
+
+  // W as the direct paths read it: W itself, or, once W's data was freed
+  // (the plan of an earlier shape holds it packed: holdsOwnCopy), its values
+  // unpacked from that copy (the same bits), kept for the later runs.
+  Expected<const Tensor*> storedWeights(const Tensor& w) {
+    if (!w.dataFreed()) return &w;
+    if (!unpackedValid_) {
+      if (!plan_ || !plan_->holdsWeights())
+        return internalError("W was freed and no oneDNN plan holds a copy of it");
+      unpacked_ = Tensor::zeros(ir::DataType::kFloat, w.dims());
+      plan_->unpackWeights(unpacked_);
+      unpackedValid_ = true;
+    }
+    return &unpacked_;
   }
 
   // Widens half-type W into wide_ unless wide_ holds it already (constant W,
@@ -335,8 +356,10 @@ class OneDnnConv final : public Kernel {
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> fallback_;
   std::unique_ptr<ConvPlan> plan_;
-  Tensor wide_;             // half-type weights widened to float32
-  bool wideValid_ = false;  // wide_ holds the invariant weights (kept across runs)
+  Tensor wide_;                 // half-type weights widened to float32
+  bool wideValid_ = false;      // wide_ holds the invariant weights (kept across runs)
+  Tensor unpacked_;             // W unpacked from a plan's held copy (storedWeights)
+  bool unpackedValid_ = false;  // made once: W's values do not change once freed
 };
 
 constexpr TypeSet kConvTypes{ir::DataType::kFloat, ir::DataType::kFloat16, ir::DataType::kBFloat16};

@@ -126,6 +126,13 @@ void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
   packedValid = true;
 }
 
+void ConvPrimitive::unpackWeights(Tensor& out) const {
+  memory from = packedWei;
+  memory to(userWei, engine(), out.mutableRaw());
+  dnnl::reorder(from, to).execute(stream(), from, to);
+  stream().wait();
+}
+
 Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor& w,
                               const Tensor* bias, Tensor& y, bool invariantWeights,
                               const Tensor* binarySrc) {

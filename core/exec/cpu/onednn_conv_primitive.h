@@ -43,6 +43,11 @@ struct ConvPrimitive {
   // one it replaces (reordered into its layout, which may be the plain one),
   // so the weights' data is not read again.
   void inheritWeights(const ConvPrimitive& old);
+  // The held weights (holdsWeights) in the user's plain layout, written to
+  // `out` (float32, userWei's size; a reorder, so the same bits as W): for a
+  // kernel that reads W as stored on a shape this primitive does not run,
+  // once W's own data was freed.
+  void unpackWeights(Tensor& out) const;
 
   // Takes the primitive and the layouts it chose, and builds the reorders
   // from and to the user's layouts (userSrc, userWei and userDst set first).

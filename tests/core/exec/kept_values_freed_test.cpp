@@ -15,8 +15,10 @@
 
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/executor.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/kept_values_test_util.h"
+#include "tests/core/exec/onednn_verbose_log.h"
 
 namespace passlab::exec {
 namespace {
@@ -508,6 +510,70 @@ main (uint8[R,128] a) => (int32[R,96] y) <uint8[128,96] b = )" +
     expectSameBytes(got, run(*every, in));
     expectSameBytes(got, run(**ref, in));
     EXPECT_EQ(got.memory.keptFreedBytes, expected) << "rows " << r;
+  }
+}
+
+// ---- The direct paths after a shape change, once W was released ----
+
+// Seeded values in [-1, 1) for `dims`.
+ir::Tensor seededInput(std::vector<int64_t> dims, uint32_t seed) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<float> v(static_cast<size_t>(n));
+  uint32_t s = seed * 2654435761u + 1;
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<float>(s >> 8) / static_cast<float>(1u << 23) - 1.0f;
+  }
+  return floats(std::move(dims), v);
+}
+
+// A Conv whose first input shape runs on oneDNN (which holds W packed, so the
+// executor releases the initializer) and whose second runs a direct kernel
+// that reads W as stored (GEMV, few outputs, depthwise 3x3): the reused
+// executor takes the direct kernel as a fresh one does (no oneDNN
+// convolution in that run, W unpacked from the held copy), with the same
+// bytes; back at the first shape the same bytes again.
+TEST(KeptValuesFreed, DirectConvPathsAfterAShapeChangeAsOnAFreshExecutor) {
+  if (!cpu_isa::hasAvx512f()) GTEST_SKIP() << "the few-outputs loop needs AVX-512";
+  struct Case {
+    const char* what;
+    int64_t C, M, group, k, pad;
+    int64_t oneDnnSide, directSide;  // H = W of X on oneDNN, then on the direct kernel
+  };
+  const Case cases[] = {
+      {"GEMV: 1x1 on a 1x1 input", 16, 32, 1, 1, 0, 8, 1},
+      {"few outputs: 8 outputs, 32x32", 16, 8, 1, 3, 1, 16, 32},
+      {"depthwise 3x3, 24 channels, 14-wide rows", 24, 24, 24, 3, 1, 7, 14},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const int64_t wCount = c.M * (c.C / c.group) * c.k * c.k;
+    const std::string p = std::to_string(c.pad);
+    const std::string text = "main (float[1," + std::to_string(c.C) + ",H,W] x) => (float[1," +
+                             std::to_string(c.M) + ",H,W] y) <float[" + std::to_string(c.M) + "," +
+                             std::to_string(c.C / c.group) + "," + std::to_string(c.k) + "," +
+                             std::to_string(c.k) +
+                             "] w = " + keptvalues::reals(wCount, -0.5f, 0.5f, 5) +
+                             "> {\n y = Conv <group = " + std::to_string(c.group) + ", pads = [" +
+                             p + ", " + p + ", " + p + ", " + p + "]> (x, w)\n}";
+    const auto in = [&](int64_t side) {
+      return NamedInputs{{"x", seededInput({1, c.C, side, side}, static_cast<uint32_t>(side))}};
+    };
+    auto reused = make(text, true);
+    ASSERT_TRUE(reused);
+    RunResult first = run(*reused, in(c.oneDnnSide));
+    ASSERT_EQ(first.memory.keptFreedBytes, static_cast<uint64_t>(wCount * 4))
+        << "oneDNN did not hold W on the first shape";
+    RunResult direct;
+    std::vector<std::string> execs =
+        testutil::onednnExecs([&] { direct = run(*reused, in(c.directSide)); });
+    for (const std::string& l : execs)
+      EXPECT_EQ(l.find(",convolution,"), std::string::npos) << "oneDNN ran it: " << l;
+    auto fresh = make(text, true);
+    ASSERT_TRUE(fresh);
+    expectSameBytes(direct, run(*fresh, in(c.directSide)));
+    expectSameBytes(run(*reused, in(c.oneDnnSide)), first);
   }
 }
 

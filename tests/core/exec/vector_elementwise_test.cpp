@@ -1,14 +1,17 @@
-// The float32 vector loops of LeakyRelu (a select) and Sigmoid (4 lanes with
+// The float32 vector loops of Relu and LeakyRelu (selects) and Sigmoid (4 lanes with
 // the fused kernels' exp) against their scalar formulas, on a length that
 // leaves a scalar tail, over values where the branches and the exp's range
 // limits matter (-0, ±inf, below -87, NaN); GlobalAveragePool's 8-lane sums
 // against the mean in double.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <vector>
 
+#include "core/exec/cpu/relu_row.h"
 #include "tests/core/exec/op_test_util.h"
 
 namespace passlab::exec {
@@ -52,6 +55,43 @@ TEST(VectorElementwise, LeakyReluIsExactlyItsFormula) {
         EXPECT_EQ(y[i], want) << "x = " << x[i] << ", alpha = " << alpha;
         EXPECT_EQ(std::signbit(y[i]), std::signbit(want)) << "x = " << x[i];
       }
+    }
+  }
+}
+
+// std::max(x, 0.0f) bit for bit: NaN and -0 kept, -inf and negatives to +0.
+void expectRelu(const std::vector<float>& x, const std::vector<float>& y) {
+  ASSERT_EQ(y.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float want = std::max(x[i], 0.0f);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(y[i])) << i;
+    } else {
+      EXPECT_EQ(y[i], want) << "x = " << x[i];
+      EXPECT_EQ(std::signbit(y[i]), std::signbit(want)) << "x = " << x[i];
+    }
+  }
+}
+
+TEST(VectorElementwise, ReluIsExactlyItsFormula) {
+  const std::vector<float> x = inputs();
+  expectRelu(x, run({"Relu", {f32({static_cast<int64_t>(x.size())}, x)}}));
+}
+
+// The row on its own, in place, at every length through the 64-float
+// unrolled loop and the masked tail (and the positions of -0, NaN and -inf
+// moved through the lanes).
+TEST(VectorElementwise, ReluRowInPlaceAtEveryLength) {
+  const std::vector<float> all = inputs();
+  for (size_t shift : {size_t{0}, size_t{5}, size_t{1001}}) {
+    for (int64_t n = 0; n <= 140; ++n) {
+      std::vector<float> x(all.begin() + static_cast<std::ptrdiff_t>(shift % all.size()),
+                           all.end());
+      x.insert(x.end(), all.begin(), all.end());
+      x.resize(static_cast<size_t>(n));
+      std::vector<float> y = x;
+      cpu::reluRow(y.data(), y.data(), n);
+      expectRelu(x, y);
     }
   }
 }

@@ -33,7 +33,14 @@
 // that input (traced back as residual Adds are), whose channel goes too
 // where nothing reads it before a zero filter makes it constant. A grouped
 // Conv (not depthwise) loses as many dead channels in every group (the
-// fewest any group has), so that its groups keep one size.
+// fewest any group has), so that its groups keep one size; one reading them
+// (the end of the walk) loses as many input channels in every group, each
+// group's bias taking their constants (a nonzero one stays where it pads).
+// A channel shuffle (Reshape to [N, g, C/g, H, W], Transpose [0, 2, 1, 3, 4],
+// Reshape back) moves the channels (a * C/g + b to b * g + a); it stays a
+// shuffle of g groups only where every group loses the channels at the same
+// places b, so only those go (its C/g and C shrink), the others stay. These
+// layouts are kept together: a channel one of them keeps may make others stay.
 // Conditions: the layer's weight is stored in the file (an initializer, also
 // one that is a graph input, or a Constant's value) and so is its bias; not
 // every channel dead. A Concat along the channel axis
@@ -52,8 +59,9 @@
 // pooling: S = 1); a Reshape whose shape spells C * S out gets the smaller
 // count. The walk stops, and the channels stay with a note in the explain
 // log saying why, at a graph output, a Concat along another axis, any other
-// Reshape or Flatten, a grouped Conv reading them and any op not listed; a
-// node the step's filter excludes stops it too.
+// Reshape, Flatten or Transpose, a residual Add after a Concat or shuffle
+// moved them and any op not listed; a node the step's filter excludes stops
+// it too.
 // Inputs holding inf or NaN make 0 * x NaN, which the removed channel never
 // shows; this pass takes the weights' zeros as zeros.
 // Running it again changes nothing: no dead channel is left that can go.
@@ -134,12 +142,24 @@ enum class EditKind {
   kGemmSink,      // rows of B go, constants folded into C
   kMatMulSink,    // rows of B go
   kFlatten,       // Flatten / Reshape to [N, C * S]: its output (and a spelled-out shape) shrinks
+  kShuffle,       // the first Reshape of a channel shuffle: as many channels of every group go
+  kGroupedSink,   // a grouped Conv: each group's input channels go, constants folded into its bias
 };
 
 // Where the layer's channels sit in a value the walk reaches: a Concat along
-// the channel axis puts them at `offset` among `channels`.
+// the channel axis puts them at `offset` among `channels`, a channel shuffle
+// moves them (`moved[c]`: where the layer's channel c is before `offset`;
+// empty: at c).
 struct Frame {
   int64_t offset = 0, channels = 0;
+  std::vector<int64_t> moved;
+
+  int64_t at(int64_t c) const {
+    return offset + (moved.empty() ? c : moved[static_cast<size_t>(c)]);
+  }
+  bool sameAs(const Frame& o) const {
+    return offset == o.offset && channels == o.channels && moved == o.moved;
+  }
 };
 
 struct Edit {
@@ -147,12 +167,25 @@ struct Edit {
   EditKind kind = EditKind::kSameShape;
   Frame frame;
   size_t constInput = 0;
-  int64_t ownAxis = -1;        // kChannelConst: the constant's channel axis (-1: none)
-  std::vector<double> value;   // the dead channels' constants entering the node
-  int64_t positions = 1;       // kFlatten and the sinks behind it: rows of B per channel (S)
-  int64_t carrier = -1;        // kConvSink that pads: the channel (index in the plan's dead
-                               // channels) whose weights take the others' constants,
-  int64_t carrierChannel = 0;  // and that channel
+  int64_t ownAxis = -1;           // kChannelConst: the constant's channel axis (-1: none)
+  std::vector<double> value;      // the dead channels' constants entering the node
+  int64_t positions = 1;          // kFlatten and the sinks behind it: rows of B per channel (S)
+  int64_t carrier = -1;           // kConvSink that pads: the channel (index in the plan's dead
+                                  // channels) whose weights take the others' constants,
+  int64_t carrierChannel = 0;     // and that channel
+  int64_t groups = 1;             // kShuffle, kGroupedSink: the groups
+  ir::Node* transpose = nullptr;  // kShuffle: its Transpose
+  ir::Node* merge = nullptr;      // and the Reshape back to [N, C, H, W]
+};
+
+// A channel shuffle: Reshape [N, C, H, W] -> [N, g, C/g, H, W] (`split`),
+// Transpose perm [0, 2, 1, 3, 4], Reshape back to [N, C, H, W] (`merge`):
+// channel a * C/g + b goes to b * g + a.
+struct Shuffle {
+  ir::Node *split = nullptr, *transpose = nullptr, *merge = nullptr;
+  int64_t groups = 0, per = 0;  // g and C/g
+
+  int64_t to(int64_t c) const { return (c % per) * groups + c / per; }
 };
 
 // A layer whose output channels the plan removes: its dead channels and
@@ -338,6 +371,68 @@ class Remover {
     }
   }
 
+  // The layouts the removal must keep: a grouped source's groups of one size,
+  // a channel shuffle's groups (keepShuffleColumns), a grouped Conv's input
+  // groups (keepInputGroupsEven). Keeping a channel for one may undo
+  // another, so until none keeps more.
+  static void keepLayoutsValid(Plan& p) {
+    auto keptCount = [&] {
+      return std::count_if(p.keptWhy.begin(), p.keptWhy.end(),
+                           [](const Text& t) { return !t.empty(); });
+    };
+    for (auto before = keptCount() - 1, kept = before + 1; kept != before; kept = keptCount()) {
+      before = kept;
+      keepGroupsEven(p);
+      for (const Edit& e : p.edits) {
+        if (e.kind == EditKind::kShuffle) keepShuffleColumns(p, e);
+        if (e.kind == EditKind::kGroupedSink) keepInputGroupsEven(p, e);
+      }
+    }
+  }
+
+  // The channels going at the node of edit `e`: position there -> index in p.dead.
+  static std::map<int64_t, size_t> goingAt(const Plan& p, const Edit& e) {
+    std::map<int64_t, size_t> going;
+    for (size_t j = 0; j < p.dead.size(); ++j)
+      if (p.keptWhy[j].empty()) going.emplace(e.frame.at(p.dead[j]), j);
+    return going;
+  }
+
+  // A channel shuffle stays one only where every group loses the channels
+  // at the same places b (channel a * C/g + b for every a): then the
+  // shuffle of the channels left is the shuffle with C/g smaller, and its
+  // output keeps their order. The others stay.
+  static void keepShuffleColumns(Plan& p, const Edit& e) {
+    const int64_t per = e.frame.channels / e.groups;
+    const std::map<int64_t, size_t> going = goingAt(p, e);
+    for (const auto& [at, j] : going) {
+      bool column = true;
+      for (int64_t a = 0; a < e.groups && column; ++a) column = going.count(a * per + at % per) > 0;
+      if (!column)
+        p.keptWhy[j] = Text::of(
+            "channel shuffle %1 (%2 groups): channel %3 goes only with the channels at its "
+            "place in every group, so that the shuffle stays one",
+            nodeText(*e.node), std::to_string(e.groups), std::to_string(p.dead[j]));
+    }
+  }
+
+  // A grouped Conv reading the channels keeps its input groups of one size:
+  // as many go from every group as the group with the fewest has; the
+  // others stay (zero or constant channels it still reads).
+  static void keepInputGroupsEven(Plan& p, const Edit& e) {
+    const int64_t per = e.frame.channels / e.groups;
+    std::vector<std::vector<size_t>> inGroup(static_cast<size_t>(e.groups));
+    for (const auto& [at, j] : goingAt(p, e)) inGroup[static_cast<size_t>(at / per)].push_back(j);
+    size_t fewest = p.dead.size();
+    for (const auto& g : inGroup) fewest = std::min(fewest, g.size());
+    for (const auto& g : inGroup)
+      for (size_t i = fewest; i < g.size(); ++i)
+        p.keptWhy[g[i]] = Text::of(
+            "grouped %1 (group %2) reads them: every input group loses as many channels, %3 "
+            "each",
+            nodeText(*e.node), std::to_string(e.groups), std::to_string(fewest));
+  }
+
   static Text allZero(int64_t channels) {
     return Text::of("all %1 output channels are zero: the layer is a constant, not pruned here",
                     std::to_string(channels));
@@ -356,7 +451,7 @@ class Remover {
         return Text::of("%1 dead channels stay: %2", std::to_string(deadHere), why);
     }
     chooseCarrier(p);
-    keepGroupsEven(p);
+    keepLayoutsValid(p);
     std::vector<int64_t> go;
     Text firstKept = p.dead.size() < deadHere ? narrowed : Text();
     for (size_t j = 0; j < p.dead.size(); ++j) {
@@ -543,6 +638,8 @@ class Remover {
     if (!n.domain().empty())
       return Text::of("%1 reads them, an op this pass does not follow", nodeText(n));
     if (op == "Concat") return followConcat(p, n, input, value, f);
+    if (op == "Reshape" && input == 0)
+      if (auto shuffle = shuffleAt(p, n, f)) return followShuffle(p, *shuffle, value, f);
     if ((op == "Reshape" || op == "Flatten") && input == 0) return followFlatten(p, n, value, f);
     if (op == "Conv" && input == 0) return followConv(p, n, value, f);
     if ((op == "Gemm" || op == "MatMul") && input == 0) return sinkMatrix(p, n, value, f);
@@ -605,7 +702,7 @@ class Remover {
       total += c;
     }
     p.edits.push_back(Edit{&n, EditKind::kSameShape, f, 0, -1, value});
-    return walk(p, n.output(0), value, Frame{f.offset + offset, total});
+    return walk(p, n.output(0), value, Frame{f.offset + offset, total, f.moved});
   }
 
   static residual::ChannelAxis axisOf(const Plan& p, const Frame& f) {
@@ -639,13 +736,14 @@ class Remover {
       j.frame = f;
       for (size_t i = 0; i < count; ++i) {
         if (n.input(i) == n.input(input)) continue;  // arrives through the same value's uses
-        if (f.offset != 0 || f.channels != p.channels)
-          return Text::of("%1 adds them after a Concat moved them: not followed", nodeText(n));
+        if (!f.sameAs(Frame{0, p.channels, {}}))
+          return Text::of("%1 adds them after a Concat or shuffle moved them: not followed",
+                          nodeText(n));
         if (Text why = traceBack(p, n, n.input(i)); !why.empty()) return why;
       }
     }
     if (j.arrived[input]) return Text::of("%1 reads them twice", nodeText(n));
-    if (j.frame.offset != f.offset || j.frame.channels != f.channels)
+    if (!j.frame.sameAs(f))
       return Text::of("%1 adds them at different channel positions", nodeText(n));
     j.arrived[input] = true;
     for (size_t k = 0; k < value.size(); ++k) j.sum[k] += value[k];
@@ -678,7 +776,7 @@ class Remover {
                       nodeText(n));
     std::vector<double> out;
     for (size_t j = 0; j < value.size(); ++j) {
-      const double k = c->values[static_cast<size_t>(p.dead[j] + f.offset)];
+      const double k = c->values[static_cast<size_t>(f.at(p.dead[j]))];
       out.push_back(input == 0 ? binaryValue(n.opType(), value[j], k)
                                : binaryValue(n.opType(), k, value[j]));
     }
@@ -700,7 +798,7 @@ class Remover {
     const double eps = n.attrFloat("epsilon", 1e-5f);
     std::vector<double> out;
     for (size_t j = 0; j < value.size(); ++j) {
-      const auto c = static_cast<size_t>(p.dead[j] + f.offset);
+      const auto c = static_cast<size_t>(f.at(p.dead[j]));
       out.push_back((value[j] - params[2][c]) / std::sqrt(params[3][c] + eps) * params[0][c] +
                     params[1][c]);
     }
@@ -754,7 +852,7 @@ class Remover {
         bias = *fusion::floatValues(*analysis::storedWeight(n.input(2)));
       std::vector<double> out;
       for (size_t j = 0; j < value.size(); ++j) {
-        const auto c = p.dead[j] + f.offset;
+        const auto c = f.at(p.dead[j]);
         bool zeroFilter = true;
         double sum = 0;
         for (int64_t k = 0; k < per; ++k) {
@@ -774,9 +872,7 @@ class Remover {
       }
       return through(p, n, EditKind::kDepthwise, out, f);
     }
-    if (group != 1)
-      return Text::of("grouped %1 (group %2) reads them; only depthwise and group 1 are handled",
-                      nodeText(n), std::to_string(group));
+    if (group != 1) return sinkGroupedConv(p, n, *w, group, value, f);
     if (w->dims()[1] != f.channels)
       return Text::of("%1 has %2 input channels, not %3", nodeText(n), std::to_string(w->dims()[1]),
                       std::to_string(f.channels));
@@ -788,6 +884,29 @@ class Remover {
             "be wrong where the window reads padding",
             nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
     p.edits.push_back(Edit{&n, EditKind::kConvSink, f, 0, -1, value});
+    return "";
+  }
+
+  // A grouped Conv (not depthwise) reading the channels: the end of the
+  // walk; group g reads input channels [g * C/G, (g + 1) * C/G). The channels
+  // that go leave each group's filters, their constants folded into the
+  // group's bias (where it pads, a nonzero one stays: no carrier here);
+  // keepInputGroupsEven keeps the groups of one size.
+  Text sinkGroupedConv(Plan& p, ir::Node& n, const ir::Tensor& w, int64_t group,
+                       const std::vector<double>& value, const Frame& f) {
+    if (f.channels % group != 0 || w.dims()[1] * group != f.channels || w.dims()[0] % group != 0)
+      return Text::of("grouped %1 (group %2) does not split %3 input channels into its groups",
+                      nodeText(n), std::to_string(group), std::to_string(f.channels));
+    keepUnknown(p, n, value);
+    if (hasPadding(n))
+      for (size_t j = 0; j < value.size(); ++j)
+        if (value[j] != 0 && p.keptWhy[j].empty())
+          p.keptWhy[j] =
+              Text::of("grouped %1 pads its input: channel %2 holds %3, which its bias cannot take",
+                       nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
+    Edit e{&n, EditKind::kGroupedSink, f, 0, -1, value};
+    e.groups = group;
+    p.edits.push_back(std::move(e));
     return "";
   }
 
@@ -908,6 +1027,64 @@ class Remover {
     return "";
   }
 
+  // The channel shuffle starting at Reshape `n` (its input the channels of
+  // frame `f`): [N, C, H, W] -> [N, g, C/g, H, W], Transpose [0, 2, 1, 3, 4]
+  // (its only reader), Reshape back to [N, C, H, W] (the Transpose's only
+  // reader), every size static but N; nullopt when it is not one.
+  std::optional<Shuffle> shuffleAt(const Plan& p, ir::Node& n, const Frame& f) const {
+    if (p.rank != 4 || p.axis != 1) return std::nullopt;
+    const ir::Type& in = n.input(0)->type();
+    if (!in.isTensor() || !in.shape() || in.shape()->rank() != 4) return std::nullopt;
+    const ir::Shape& x = *in.shape();
+    for (size_t a = 1; a < 4; ++a)
+      if (!x[a].isStatic()) return std::nullopt;
+    const int64_t c = x[1].value(), h = x[2].value(), w = x[3].value();
+    if (c != f.channels) return std::nullopt;
+    auto keepsBatch = [&](const ir::Node& r, int64_t d) {
+      return (d == 0 && r.attrInt("allowzero", 0) == 0) || d == -1 ||
+             (x[0].isStatic() && d == x[0].value());
+    };
+    auto single = [](const ir::Value* v) -> ir::Node* {
+      if (v->isGraphOutput() || v->uses().size() != 1 || v->uses()[0].inputIndex != 0)
+        return nullptr;
+      return v->uses()[0].node;
+    };
+    auto split = constantInts(n.input(1));
+    if (!split || split->size() != 5 || !keepsBatch(n, (*split)[0]) || (*split)[1] < 2 ||
+        (*split)[2] < 1 || (*split)[1] * (*split)[2] != c || (*split)[3] != h || (*split)[4] != w)
+      return std::nullopt;
+    ir::Node* t = single(n.output(0));
+    if (!t || !isDefaultOp(*t, "Transpose") ||
+        t->attrInts("perm") != std::vector<int64_t>{0, 2, 1, 3, 4})
+      return std::nullopt;
+    ir::Node* m = single(t->output(0));
+    if (!m || !isDefaultOp(*m, "Reshape") || m->inputs().size() < 2) return std::nullopt;
+    auto merge = constantInts(m->input(1));
+    if (!merge || merge->size() != 4 || !keepsBatch(*m, (*merge)[0]) ||
+        ((*merge)[1] != c && ((*merge)[1] != -1 || (*merge)[0] == -1)) || (*merge)[2] != h ||
+        (*merge)[3] != w)
+      return std::nullopt;
+    return Shuffle{&n, t, m, (*split)[1], (*split)[2]};
+  }
+
+  // A channel shuffle moves the channels: the walk goes on from its last
+  // Reshape with them where the shuffle puts them (keepShuffleColumns says
+  // which can go).
+  Text followShuffle(Plan& p, const Shuffle& s, const std::vector<double>& value, const Frame& f) {
+    for (const Edit& e : p.edits)
+      if (e.node == s.split) return Text::of("%1 reads them twice", nodeText(*s.split));
+    for (ir::Node* n : {s.transpose, s.merge})
+      if (!mayChange(ctx_, *n)) return Text::of("%1 is excluded from this pass", nodeText(*n));
+    Edit e{s.split, EditKind::kShuffle, f, 0, -1, value};
+    e.groups = s.groups;
+    e.transpose = s.transpose;
+    e.merge = s.merge;
+    p.edits.push_back(std::move(e));
+    Frame moved{0, f.channels, {}};
+    for (int64_t c = 0; c < p.channels; ++c) moved.moved.push_back(s.to(f.at(c)));
+    return walk(p, s.merge->output(0), value, moved);
+  }
+
   // ---- the edits ----
 
   void apply(const Plan& p, const std::vector<int64_t>& go) {
@@ -924,9 +1101,18 @@ class Remover {
       at.push_back(
           static_cast<size_t>(std::lower_bound(p.dead.begin(), p.dead.end(), c) - p.dead.begin()));
     for (const Edit& e : p.edits) {
-      std::vector<int64_t> shifted = go;  // the channels where this node sees them
-      for (int64_t& c : shifted) c += e.frame.offset;
-      applyEdit(e, shifted, at);
+      // The channels where this node sees them, ascending (a shuffle moves
+      // them), each with its position in p.dead.
+      std::vector<std::pair<int64_t, size_t>> seen;
+      for (size_t j = 0; j < go.size(); ++j) seen.emplace_back(e.frame.at(go[j]), at[j]);
+      std::sort(seen.begin(), seen.end());
+      std::vector<int64_t> shifted;
+      std::vector<size_t> shiftedAt;
+      for (const auto& [c, j] : seen) {
+        shifted.push_back(c);
+        shiftedAt.push_back(j);
+      }
+      applyEdit(e, shifted, shiftedAt);
     }
     for (const auto& [v, channels] : p.region)
       shrinkType(v, p.axis, channels - static_cast<int64_t>(go.size()));
@@ -964,6 +1150,10 @@ class Remover {
         return sinkMatrixEdit(n, e, go, at);
       case EditKind::kFlatten:
         return shrinkFlatten(n, e, go);
+      case EditKind::kShuffle:
+        return shrinkShuffle(e, static_cast<int64_t>(go.size()));
+      case EditKind::kGroupedSink:
+        return sinkGroupedConvEdit(n, e, go, at);
     }
   }
 
@@ -990,7 +1180,7 @@ class Remover {
       if (e.carrier >= 0) {
         const auto car = static_cast<size_t>(e.carrier);
         const double ratio = v / e.value[car];
-        const int64_t to = e.carrierChannel + e.frame.offset;
+        const int64_t to = e.frame.at(e.carrierChannel);
         for (int64_t o = 0; o < m; ++o)
           for (int64_t r = 0; r < k; ++r) carried[at3(o, to, r)] += ratio * wv[at3(o, go[j], r)];
         continue;
@@ -1051,6 +1241,56 @@ class Remover {
       }
     }
     shrinkType(n.output(0), 1, columns);
+  }
+
+  // A channel shuffle losing `gone` channels (as many of every group): C/g
+  // and C in its Reshapes' shapes and the types between shrink.
+  void shrinkShuffle(const Edit& e, int64_t gone) {
+    const int64_t per = e.frame.channels / e.groups - gone / e.groups;
+    std::vector<int64_t> split = *constantInts(e.node->input(1));
+    split[2] = per;
+    replaceConstantInput(rw_, *e.node, 1, ir::Tensor::fromInt64s(split),
+                         e.node->output(0)->name() + "_shape");
+    shrinkType(e.node->output(0), 2, per);
+    shrinkType(e.transpose->output(0), 1, per);
+    std::vector<int64_t> merge = *constantInts(e.merge->input(1));
+    if (merge[1] != -1) {
+      merge[1] = e.frame.channels - gone;
+      replaceConstantInput(rw_, *e.merge, 1, ir::Tensor::fromInt64s(merge),
+                           e.merge->output(0)->name() + "_shape");
+    }
+  }
+
+  // Grouped Conv: output m (group g) loses the input channels `go` of group
+  // g; b[m] += v * sum(w[m, c]) for those holding v.
+  void sinkGroupedConvEdit(ir::Node& n, const Edit& e, const std::vector<int64_t>& go,
+                           const std::vector<size_t>& at) {
+    const ir::Tensor& w = *analysis::storedWeight(n.input(1));
+    const std::vector<double> wv = *fusion::floatValues(w);
+    const int64_t m = w.dims()[0], c = w.dims()[1], k = w.numel() / (m * c);
+    const int64_t left = c - static_cast<int64_t>(go.size()) / e.groups;
+    std::vector<double> kept, shift(static_cast<size_t>(m), 0.0);
+    bool shifted = false;
+    for (int64_t o = 0; o < m; ++o) {
+      const int64_t g = o / (m / e.groups);
+      for (int64_t ch = 0; ch < c; ++ch) {
+        const auto it = std::lower_bound(go.begin(), go.end(), g * c + ch);
+        const bool gone = it != go.end() && *it == g * c + ch;
+        const double v = gone ? e.value[at[static_cast<size_t>(it - go.begin())]] : 0.0;
+        for (int64_t r = 0; r < k; ++r) {
+          const double x = wv[static_cast<size_t>((o * c + ch) * k + r)];
+          if (!gone)
+            kept.push_back(x);
+          else if (v != 0)
+            shift[static_cast<size_t>(o)] += v * x, shifted = true;
+        }
+      }
+    }
+    std::vector<int64_t> dims = w.dims();
+    dims[1] = left;
+    const ir::DataType dtype = w.dtype();
+    replaceInput(n, 1, fusion::floatTensor(dtype, dims, kept), n.input(1)->name());
+    if (shifted) addToBias(n, 2, shift, {m}, dtype);
   }
 
   // Input `i` (a bias with one value per channel, or none) plus `shift`.

@@ -1,4 +1,4 @@
-// Mish, Elu, Softplus and Log rows (activation_rows.h).
+// Mish, Elu, Softplus, Log and GELU (tanh form) rows (activation_rows.h).
 #include "core/exec/cpu/activation_rows.h"
 
 #include <immintrin.h>
@@ -221,6 +221,26 @@ void softplusRow(const float* x, float* y, int64_t n) {
       const float lp = u == 1.0f ? t[j] : l[j] * (t[j] / (u - 1.0f));
       y[i0 + j] = (v > 0.0f ? v : 0.0f) + lp;
     }
+  }
+}
+
+// 0.5 x (1 + tanh(u)) = x sigmoid(2u): the argument 2u for a block, then
+// sigmoidRow in place, then the product. No 1 + tanh to cancel below x = -3
+// (sigmoid keeps its relative accuracy down to the subnormals); x is read
+// again at the end, so y may be x.
+void geluTanhRow(const float* x, float* y, int64_t n) {
+  constexpr float kTwoSqrt2OverPi = 2 * 0.7978845608028654f;
+  float u[kBlock];
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = std::min(kBlock, n - i0);
+    const float* xs = x + i0;
+    for (int64_t j = 0; j < m; ++j) {
+      const float v = xs[j];
+      u[j] = kTwoSqrt2OverPi * (v + 0.044715f * v * v * v);
+    }
+    sigmoidRow(u, u, m);
+    float* ys = y + i0;
+    for (int64_t j = 0; j < m; ++j) ys[j] = xs[j] * u[j];
   }
 }
 

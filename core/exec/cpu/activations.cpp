@@ -225,10 +225,11 @@ struct GeluOp {
     }
     return C(0.5) * x * (C(1) + std::erf(x * static_cast<C>(std::numbers::sqrt2 / 2)));
   }
-  // float32: the erf form on geluErfRow (erf_rows.h, vectorized).
+  // float32: the erf form on geluErfRow (erf_rows.h), the tanh form on
+  // geluTanhRow (activation_rows.h), both vectorized.
   void floatN(const float* x, float* y, int64_t n) const {
     if (!tanhApprox) return geluErfRow(x, nullptr, 1, 0, y, n);
-    for (int64_t i = 0; i < n; ++i) y[i] = (*this)(x[i]);
+    geluTanhRow(x, y, n);
   }
   bool tanhApprox;
 };

@@ -310,6 +310,13 @@ class CheckedUnary final : public Kernel {
       PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
       const S* in = x.data<S>();
       S* out = y->mutableData<S>();
+      if constexpr (std::is_same_v<S, float> &&
+                    requires(const Op& op, const float* p, float* q) { op.floatN(p, q, 0); }) {
+        // The functor's vector loop, as UnaryKernel takes it (Gelu's rows).
+        parallelFor(x.numel(), ctx.threads(), kElementwiseGrain,
+                    [&](int64_t b, int64_t e) { callFloatN(op_, in + b, out + b, e - b); });
+        return Status::ok();
+      }
       parallelFor(x.numel(), ctx.threads(), kElementwiseGrain, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) out[i] = store<S>(op_(load(in[i])));
       });

@@ -39,6 +39,8 @@
 #include <unordered_map>
 
 #include "core/exec/broadcast.h"
+#include "core/exec/cpu/activation_rows.h"
+#include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/cpu/sigmoid_rows.h"
 #include "core/exec/kernel.h"
@@ -300,15 +302,18 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
     case Op::kTanh:
       if (!a.scalar()) return tanhRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::tanh(u); });
-    case Op::kExp:
+    case Op::kExp:  // Exp's, Log's, Erf's, Softplus's, Gelu's, Elu's rows: the ops' results
+      if (!a.scalar()) return expRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::exp(u); });
     case Op::kLog:
+      if (!a.scalar()) return logRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::log(u); });
     case Op::kSqrt:
       return unary(y, a, n, [](float u) { return std::sqrt(u); });
     case Op::kReciprocal:
       return unary(y, a, n, [](float u) { return 1.0f / u; });
     case Op::kErf:
+      if (!a.scalar()) return erfRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::erf(u); });
     case Op::kFloor:
       return unary(y, a, n, [](float u) { return std::floor(u); });
@@ -319,6 +324,7 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
     case Op::kCos:
       return unary(y, a, n, [](float u) { return std::cos(u); });
     case Op::kSoftplus:
+      if (!a.scalar()) return softplusRow(a.p, y, n);
       return unary(y, a, n, [](float u) {
         return u > 0.0f ? u + std::log1p(std::exp(-u)) : std::log1p(std::exp(u));
       });
@@ -331,10 +337,12 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
         return u * v;
       });
     case Op::kGelu:
+      if (!a.scalar()) return geluErfRow(a.p, nullptr, 1, 0, y, n);
       return unary(y, a, n, [](float u) {
         return 0.5f * u * (1.0f + std::erf(u * static_cast<float>(std::numbers::sqrt2 / 2)));
       });
     case Op::kGeluTanh:
+      if (!a.scalar()) return geluTanhRow(a.p, y, n);
       return unary(y, a, n, [](float u) {
         const float k = static_cast<float>(std::numbers::sqrt2 / std::sqrt(std::numbers::pi));
         return 0.5f * u * (1.0f + std::tanh(k * (u + 0.044715f * u * u * u)));
@@ -342,6 +350,7 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
     case Op::kLeakyRelu:
       return unary(y, a, n, [p0](float u) { return u < 0.0f ? p0 * u : u; });
     case Op::kElu:
+      if (!a.scalar()) return eluRow(a.p, p0, y, n);
       return unary(y, a, n, [p0](float u) { return u < 0.0f ? p0 * std::expm1(u) : u; });
     case Op::kHardSigmoid:
       return unary(y, a, n, [p0, p1](float u) {

@@ -2,8 +2,9 @@
 // activation attributes and the epilogue loop (docs/fused-kernels.md).
 #include <cmath>
 #include <limits>
-#include <numbers>
 
+#include "core/exec/cpu/activation_rows.h"
+#include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
@@ -148,15 +149,12 @@ void epilogue(const Activation& a, float* y, const float* z, int64_t n) {
         v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
         return x * v;
       });
-    case ActKind::kGelu:
-      return loop(y, z, n, [](float x) {
-        return 0.5f * x * (1.0f + std::erf(x * static_cast<float>(std::numbers::sqrt2 / 2)));
-      });
+    case ActKind::kGelu:  // the Gelu op's rows (erf_rows.h, activation_rows.h)
+      if (z) loop(y, z, n, [](float x) { return x; });
+      return geluErfRow(y, nullptr, 1, 0, y, n);
     case ActKind::kGeluTanh:
-      return loop(y, z, n, [](float x) {
-        const float k = static_cast<float>(std::numbers::sqrt2 / std::sqrt(std::numbers::pi));
-        return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
-      });
+      if (z) loop(y, z, n, [](float x) { return x; });
+      return geluTanhRow(y, y, n);
   }
 }
 

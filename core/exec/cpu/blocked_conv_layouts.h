@@ -46,14 +46,27 @@ inline constexpr int64_t kReordersInCacheBytes = int64_t{4} << 20;
 // onnxruntime's NCHWc depthwise kernels 0.16 ms); on the chain's layout see
 // docs/exec-benchmark.md, session 26.
 //
+// All of the above is one thread. On more than one (a step the executor
+// splits, step_trials.h) the brgemm kernels lose: every call is three
+// parallel regions (reorder, convolution, reorder) where the direct kernel is
+// one, and on these small images brgemm itself split is slower than the
+// direct kernel split (oneDNN verbose, winml_squeezenet: its 8 brgconv 1.8 ms
+// a run, the direct kernels for them 0.8). winml_squeezenet's Fire 3x3 expand convolutions (16-64
+// -> 64-256 channels, 13x13-55x55), every step split, 2 threads, per-node minima of 120 runs:
+// 0.52-0.60 ms on brgemm with its reorders (slower than on one thread, 0.48-0.53), 0.29-0.34 ms on
+// the direct kernel on nChw16c; the model's sum 5.9 -> 4.0 ms, inception_v2's 26.3 -> 20.7,
+// resnet50's 44.5 -> 38.5 (docs/exec-benchmark.md, session 29). A step that runs on one thread
+// builds its plan for one thread and keeps brgemm.
+//
 // kernel: the spatial kernel sizes; blockedX: X is blocked (not a first layer
 // reading NCHW); tensorBytes: X's and Y's bytes together; depthwise: one
-// input and one output channel per group. Where the chain's layouts are asked
-// for and oneDNN offers no direct JIT kernel for them, the caller falls back
-// to kOneDnnsPick.
+// input and one output channel per group; threads: those the convolution runs
+// on. Where the chain's layouts are asked for and oneDNN offers no direct JIT
+// kernel for them, the caller falls back to kOneDnnsPick.
 inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t tensorBytes = 0,
-                                      bool depthwise = false) {
-  if (!blockedX || depthwise || tensorBytes > kReordersInCacheBytes) return ConvLayouts::kTheChains;
+                                      bool depthwise = false, int threads = 1) {
+  if (!blockedX || depthwise || threads > 1 || tensorBytes > kReordersInCacheBytes)
+    return ConvLayouts::kTheChains;
   for (int64_t k : kernel)
     if (k != 1) return ConvLayouts::kOneDnnsPick;
   return ConvLayouts::kTheChains;

@@ -41,12 +41,13 @@
 // (blocked_conv_layouts.h) says which layouts the convolution asks for: for
 // 1x1 kernels and first layers reading NCHW, the chain's own (oneDNN's direct
 // JIT kernels on nChw{b}c, no reorder, the residual a binary post-op over Z
-// in the store loop, then the activation); for wider kernels oneDNN's pick
-// (its brgemm kernels on NHWC, X and Y reordered per call, faster all the
-// same). Weights are reordered once as before; oneDNN pads them with zeros,
-// so the padding channels of X never reach Y. A residual not taken as a
-// post-op and an activation oneDNN lacks are one pass over the blocked
-// buffers (elementwise, layout-blind).
+// in the store loop, then the activation); for wider kernels on one thread
+// oneDNN's pick (its brgemm kernels on NHWC, X and Y reordered per call,
+// faster all the same), on more the chain's layouts again. Weights are
+// reordered once as before; oneDNN pads them with zeros, so the padding
+// channels of X never reach Y. A residual not taken as a post-op and an
+// activation oneDNN lacks are one pass over the blocked buffers
+// (elementwise, layout-blind).
 // The reference unblocks X and Z, runs the NCHW reference and blocks Y.
 #include <cstring>
 #include <memory>
@@ -517,8 +518,8 @@ class FusedConvOneDnn final : public Kernel {
       // after it.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       bool residualPostOp = false, withPostOps = true;
-      if (block_ && blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g)) ==
-                        ConvLayouts::kTheChains) {
+      if (block_ && blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g),
+                                       threads) == ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);

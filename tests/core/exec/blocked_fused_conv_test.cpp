@@ -9,9 +9,11 @@
 // depthwise layers (3x3 and 5x5, padded blocks, stride 2 x 1) on the chain's
 // layout, oneDNN's direct depthwise kernel with no reorder (its verbose log).
 // Few output channels run the direct loop (conv_few_outputs.h), not oneDNN.
+// On more than one thread every layer asks for the chain's layout.
 // A blocked residual of the wrong shape is refused by name.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "core/exec/cpu/blocked_conv_layouts.h"
@@ -55,6 +57,14 @@ TEST(BlockedConvLayouts, WiderKernelsOnTensorsOutOfCacheKeepTheChainsLayout) {
   EXPECT_EQ(blockedConvLayouts({3, 3}, true, kReordersInCacheBytes), ConvLayouts::kOneDnnsPick);
   EXPECT_EQ(blockedConvLayouts({3, 3}, true, kReordersInCacheBytes + 1), ConvLayouts::kTheChains);
   EXPECT_EQ(blockedConvLayouts({3, 3}, true, superResolution), ConvLayouts::kTheChains);
+}
+
+TEST(BlockedConvLayouts, OnMoreThanOneThreadEveryConvolutionKeepsTheChainsLayout) {
+  const int64_t resnet = 4 * 2 * 64 * 56 * 56;
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, resnet, false, 1), ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, resnet, false, 2), ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({1, 3}, true, 0, false, 4), ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({1, 1}, true, 0, false, 2), ConvLayouts::kTheChains);
 }
 
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
@@ -271,6 +281,48 @@ TEST(BlockedFusedConv, DepthwiseRunsTheDirectKernelOnTheChainsLayout) {
   EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
   kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, hardSwish), inputs, true),
                   "against the chain", 2e-4f);
+}
+
+// A 3x3 layer on blocked X run split over 2 threads (every step split:
+// PASSLAB_SMALL_STEP_MICROS=0) asks for the chain's nChw16c: oneDNN's direct
+// kernel, no reorder to or from NHWC; on one thread oneDNN's pick. Both give
+// the chain's results.
+TEST(BlockedFusedConv, ASplitThreeByThreeRunsTheDirectKernelOnTheChainsLayout) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  const ConvCase cc = {"3x3 split",     {1, 32, 14, 14},       {48, 32, 3, 3},
+                       {1, 48, 14, 14}, "pads = [1, 1, 1, 1]", true};
+  NamedInputs inputs = {
+      {"x", rnd(cc.x, 20)}, {"w", rnd(cc.w, 21)}, {"b", rnd({cc.w[0]}, 22)}, {"z", rnd(cc.y, 23)}};
+  const ir::Tensor want = run(chainBody(cc, true, true, kActs[0]), inputs, true);
+  auto ex = Executor::create(
+      testutil::parseModel(std::string(kHeader) + blockedBody(cc, 16, true, true, kActs[0])),
+      ExecutorOptions{});
+  ASSERT_TRUE(ex) << ex.error().message();
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", "0", 1);
+  struct UnsetOnExit {
+    ~UnsetOnExit() { ::unsetenv("PASSLAB_SMALL_STEP_MICROS"); }
+  } unsetOnExit;
+  for (int threads : {2, 1}) {
+    RunOptions options;
+    options.threads = threads;
+    ASSERT_TRUE((*ex)->run(inputs, options));
+    Expected<RunResult> out = RunResult{};
+    std::vector<std::string> execs =
+        testutil::onednnExecs([&] { out = (*ex)->run(inputs, options); });
+    ASSERT_TRUE(out) << out.error().message();
+    std::string conv, all;
+    for (const std::string& l : execs) {
+      all += l + "\n";
+      if (l.find(",convolution,") != std::string::npos) conv = l;
+    }
+    if (threads > 1) {
+      EXPECT_NE(conv.find(",jit:"), std::string::npos) << all;
+      EXPECT_NE(conv.find("src_f32::blocked:aBcd16b"), std::string::npos) << conv;
+      EXPECT_NE(conv.find("dst_f32::blocked:aBcd16b"), std::string::npos) << conv;
+      EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+    }
+    kt::expectClose(out->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
+  }
 }
 
 // Few output channels at block 16 run the direct loop (conv_few_outputs.h):

@@ -7,7 +7,9 @@
 // its steps on lstm_cell_float.h (R packed once, vectorized cell). An
 // invariant R held packed for every direction serves every later run (a
 // larger batch reads R unpacked from it), so the kernel says
-// KernelContext::holdsOwnCopy for R and the executor may free it.
+// KernelContext::holdsOwnCopy for R and the executor may free it; likewise
+// for an invariant float16 or bfloat16 W, held converted to float (a float
+// W is read as stored, a double layer reads W and R as stored).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -304,12 +306,13 @@ class Recurrent final : public Kernel {
       X = xStore.data();
     }
     std::vector<C> wStore, rStore, bStore, pStore;
-    const C* W = computeData<S, C>(w, wStore);
+    PASSLAB_ASSIGN_OR_RETURN(const C* W, (weightsW<S, C>(ctx, w, wStore)));
     const C* R = nullptr;
     bool rFreed = false;
-    if constexpr (std::is_same_v<S, float>) {
-      // R freed once held packed (packedR): the packed path reads no R; a
-      // run off it reads R as stored, unpacked for this run.
+    if constexpr (std::is_same_v<C, float>) {
+      // R freed once held packed (packedR; float16 and bfloat16 R too, packed
+      // as float): the packed path reads no R; a run off it reads R as
+      // stored, unpacked for this run.
       if (r.dataFreed()) {
         if (!holdsR(D, H)) return internalError("R was freed and the kernel holds no copy of it");
         rFreed = true;
@@ -545,6 +548,26 @@ class Recurrent final : public Kernel {
     return packedR_.data();
   }
 
+  // W as C for this run. A float16 or bfloat16 W that is invariant is
+  // converted to float once and held for the later runs (the kernel then
+  // says holdsOwnCopy and the executor may free the original); otherwise W
+  // as stored (converted for this run where it is not C).
+  template <class S, class C>
+  Expected<const C*> weightsW(KernelContext& ctx, const Tensor& w, std::vector<C>& store) {
+    if constexpr (!std::is_same_v<S, C> && std::is_same_v<C, float>) {
+      if (ctx.invariantInput(1)) {
+        if (heldW_.size() != static_cast<size_t>(w.numel())) {
+          if (w.dataFreed()) return internalError("W was freed and the kernel holds no copy of it");
+          heldW_ = toCompute<S, C>(w);
+        }
+        ctx.holdsOwnCopy(1);
+        return heldW_.data();
+      }
+    }
+    if (w.dataFreed()) return internalError("W was freed and the kernel holds no copy of it");
+    return computeData<S, C>(w, store);
+  }
+
   // Whether a run of batch N reads R as stored rather than packedR(): an RNN
   // cell, a batch above kPackedBatch, a direction with other activations.
   bool readsStoredR(int64_t N, int64_t D) const {
@@ -737,6 +760,7 @@ class Recurrent final : public Kernel {
   size_t perDir_ = 1;
   std::vector<float> packedR_;  // packedR()
   bool packedKept_ = false;
+  std::vector<float> heldW_;  // weightsW(): a float16 or bfloat16 W as float
 };
 
 template <Cell kCell>

@@ -331,10 +331,14 @@ Status saveValues(const std::string& dir, const exec::NamedInputs& inputs,
 }
 
 // The plan of `ex`'s main graph, verified by the checker (`observed`: sizes
-// from a run, for shapes only known then).
+// from a run, for shapes only known then). Graph outputs the executor writes
+// where the caller gets them are outside the block, as on its own plan; with
+// `memoryLimit` the runs copy them and the block holds them.
 Expected<exec::memory::MemoryPlan> checkedPlan(const exec::Executor& ex,
-                                               const std::vector<uint64_t>* observed) {
-  auto plan = exec::memory::planMemory(ex.compiled(), observed);
+                                               const std::vector<uint64_t>* observed,
+                                               uint64_t memoryLimit) {
+  auto plan = exec::memory::planMemory(
+      ex.compiled(), observed, exec::memory::PlanOptions::withDirectOutputs({}, memoryLimit));
   if (!plan) return plan.error();
   PASSLAB_RETURN_IF_ERROR(exec::memory::checkPlan(*plan));
   return plan;
@@ -388,7 +392,7 @@ int runCommand(RunArgs args) {
   if (!args.compareCpu) loaded->model = ir::Model();
   std::optional<exec::memory::MemoryPlan> plan;
   if (planWanted && exec::memory::sizesKnownAhead((*ex)->compiled())) {
-    auto p = checkedPlan(**ex, nullptr);
+    auto p = checkedPlan(**ex, nullptr, args.memoryLimit);
     if (!p) return fail(p.error());
     if (Status st = exec::memory::checkMemoryLimit(*p, args.memoryLimit); !st)
       return fail(st.error());
@@ -400,7 +404,7 @@ int runCommand(RunArgs args) {
   auto planFromRun = [&]() -> Status {
     if (!observe) return Status::ok();
     observe = false;
-    auto p = checkedPlan(**ex, &observed);
+    auto p = checkedPlan(**ex, &observed, args.memoryLimit);
     if (!p) return p.error();
     PASSLAB_RETURN_IF_ERROR(exec::memory::checkMemoryLimit(*p, args.memoryLimit));
     plan = std::move(p).value();

@@ -53,18 +53,39 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
   if (plan.peakTensor >= 0)
     totals["peak_tensor"] = plan.tensors[static_cast<size_t>(plan.peakTensor)].name;
   for (const auto& [name, peak] : plan.strategyPeaks) totals["strategy_peaks_bytes"][name] = peak;
+  // Graph outputs written outside the block (where the caller gets them):
+  // the block's peak and bound above leave them out; these count them.
+  totals["graph_outputs_outside_block"] = plan.outside.size();
+  totals["graph_outputs_outside_bytes"] = plan.outsideBytes;
+  totals["peak_with_outputs_bytes"] = plan.peakWithOutside();
+  totals["lower_bound_with_outputs_bytes"] = plan.lowerBoundWithOutside;
+  totals["ratio_with_outputs"] = plan.ratioWithOutside();
   nlohmann::json j = {{"model", model}, {"totals", totals}, {"live_bytes", plan.liveBytes}};
   j["tensors"] = nlohmann::json::array();
   for (const auto& t : plan.tensors) j["tensors"].push_back(tensorJson(plan, t));
+  j["outputs_outside_block"] = nlohmann::json::array();
+  for (const auto& t : plan.outside)
+    j["outputs_outside_block"].push_back({{"name", t.name},
+                                          {"producer", t.producer},
+                                          {"bytes", t.bytes},
+                                          {"size", t.size},
+                                          {"first_step", t.first}});
   return j;
 }
 
 std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan) {
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%.3f", plan.ratio());
-  return "planned peak " + str::humanBytes(plan.peak) + ", lower bound " +
-         str::humanBytes(plan.lowerBound) + " (ratio " + ratio + ", " + plan.strategy +
-         (plan.plannedAtRunTime ? ", planned at run time" : ", planned ahead") + ")";
+  std::string s = "planned peak " + str::humanBytes(plan.peak) + ", lower bound " +
+                  str::humanBytes(plan.lowerBound) + " (ratio " + ratio + ", " + plan.strategy +
+                  (plan.plannedAtRunTime ? ", planned at run time" : ", planned ahead") + ")";
+  if (plan.outside.empty()) return s;
+  char withOutputs[32];
+  std::snprintf(withOutputs, sizeof withOutputs, "%.3f", plan.ratioWithOutside());
+  return s + "; " + std::to_string(plan.outside.size()) + " graph outputs (" +
+         str::humanBytes(plan.outsideBytes) + ") outside the block: with them " +
+         str::humanBytes(plan.peakWithOutside()) + ", lower bound " +
+         str::humanBytes(plan.lowerBoundWithOutside) + " (ratio " + withOutputs + ")";
 }
 
 namespace {

@@ -201,7 +201,11 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     if (state.trials != nullptr) state.trials->beginRun();
   }
   memory::RunMemoryUse memoryUse;
-  const memory::BlockLayout* layout = memory_->prepare(model_, *plan_, inputs, memoryUse);
+  // With a memory limit every output stays in the memory the limit counts:
+  // copied out of the block, which then holds them (output_buffers.h).
+  const bool directOutputs = options.memoryLimitBytes == 0 && !OutputBuffers::turnedOff();
+  const memory::BlockLayout* layout =
+      memory_->prepare(model_, *plan_, inputs, directOutputs, memoryUse);
   std::optional<memory::PlannedBlock> block;
   if (layout != nullptr) {
     block.emplace(*layout);
@@ -226,8 +230,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   }
   bodies_->beginRun();
   state.bodies = bodies_.get();
-  // With a memory limit every output stays in the memory the limit counts.
-  outputs_->beginRun(options.memoryLimitBytes == 0);
+  outputs_->beginRun(directOutputs);
   state.outputs = outputs_.get();
   if (Status ran = runGraph(*plan_, frame, state); !ran) {
     outputs_->endRun();

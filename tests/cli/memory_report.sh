@@ -47,6 +47,19 @@ for i, a in enumerate(ts):
         live = a["first_step"] <= b["last_step"] and b["first_step"] <= a["last_step"]
         mem = a["offset"] < b["offset"] + b["size"] and b["offset"] < a["offset"] + a["size"]
         assert not (live and mem), (a, b)
+# Graph outputs written outside the block (none under a memory limit): their
+# bytes, the peak with them, and the bound with them from live_bytes.
+out = j["outputs_outside_block"]
+assert t["graph_outputs_outside_block"] == len(out), t
+assert t["graph_outputs_outside_bytes"] == sum(o["size"] for o in out), t
+assert t["peak_with_outputs_bytes"] == peak + t["graph_outputs_outside_bytes"], t
+live = list(j["live_bytes"])
+for o in out:
+    assert o["name"] not in by, o
+    for s in range(o["first_step"], len(live)):
+        live[s] += o["size"]
+assert t["lower_bound_with_outputs_bytes"] == max(live + [0]), t
+assert bound <= t["lower_bound_with_outputs_bytes"] <= t["peak_with_outputs_bytes"], t
 print(peak)
 PY
 }
@@ -63,7 +76,16 @@ MODEL
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-report "$dir/r.json" > "$dir/r.out" 2>&1 ||
   { cat "$dir/r.out"; fail "run --memory-report exited non-zero"; }
 grep -q "memory plan: planned peak" "$dir/r.out" || { cat "$dir/r.out"; fail "no plan line"; }
-peak=$(check_report "$dir/r.json" false) || fail "the memory report of a static model"
+check_report "$dir/r.json" false > /dev/null || fail "the memory report of a static model"
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['totals']; assert t['graph_outputs_outside_block'] == 1, t" \
+  "$dir/r.json" || fail "Y is not outside the block"
+# A run with a memory limit copies its outputs: its plan holds them, and the
+# limit is checked against that plan.
+"$cli" run "$dir/m.onnx" --repeat 1 --memory-limit 1GiB --memory-report "$dir/rl.json" > "$dir/r.out" 2>&1 ||
+  { cat "$dir/r.out"; fail "run --memory-limit 1GiB --memory-report exited non-zero"; }
+peak=$(check_report "$dir/rl.json" false) || fail "the memory report of a static model, limited"
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['totals']; assert t['graph_outputs_outside_block'] == 0, t" \
+  "$dir/rl.json" || fail "an output is outside the block under a limit"
 
 # Below the planned peak: fails before running, naming the peak and a tensor.
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-limit $((peak - 1)) > "$dir/l.out" 2>&1 &&
@@ -83,7 +105,8 @@ main (float[64,64] X) => (float[64,64] Y) {
 }
 MODEL
 "$text_to_onnx" "$dir/n.txt" "$dir/n.onnx" || fail "cannot write the model"
-"$cli" run "$dir/n.onnx" --repeat 1 --memory-report "$dir/n.json" > /dev/null 2>&1 || fail "run n.onnx"
+"$cli" run "$dir/n.onnx" --repeat 1 --memory-limit 1GiB --memory-report "$dir/n.json" > /dev/null 2>&1 ||
+  fail "run n.onnx"
 npeak=$(check_report "$dir/n.json" false) || fail "the memory report of n.onnx"
 "$cli" run "$dir/n.onnx" --repeat 1 --memory-limit "$npeak" > "$dir/ok.out" 2>&1 ||
   { cat "$dir/ok.out"; fail "--memory-limit at the planned peak failed"; }

@@ -45,16 +45,32 @@ const BlockLayout* ExecutionMemory::use(RunMemoryUse& use) const {
   return layout_.get();
 }
 
+PlanOptions ExecutionMemory::options() const {
+  PlanOptions o = PlanOptions::forExecution();
+  o.outputsOutside = outputsOutside_;
+  return o;
+}
+
 const BlockLayout* ExecutionMemory::prepare(const ir::Model& model, const CompiledGraph& graph,
-                                            const Inputs& inputs, RunMemoryUse& use) {
+                                            const Inputs& inputs, bool outputsOutside,
+                                            RunMemoryUse& use) {
   if (!enabled_) {
     use.note = "memory plan turned off";
     return nullptr;
   }
+  if (outputsOutside != outputsOutside_) {  // plan again, from the start
+    outputsOutside_ = outputsOutside;
+    aheadTried_ = false;
+    signature_.clear();
+    stage_ = Stage::kFresh;
+    source_ = PlanSource::kNone;
+    plan_.reset();
+    layout_.reset();
+  }
   if (!aheadTried_) {
     aheadTried_ = true;
     if (sizesKnownAhead(graph) &&
-        adopt(planMemory(graph, nullptr, PlanOptions::forExecution()), graph, PlanSource::kAhead))
+        adopt(planMemory(graph, nullptr, options()), graph, PlanSource::kAhead))
       stage_ = Stage::kPlanned;
   }
   if (source_ == PlanSource::kAhead) return this->use(use);
@@ -63,9 +79,8 @@ const BlockLayout* ExecutionMemory::prepare(const ir::Model& model, const Compil
   if (signature != signature_ || stage_ == Stage::kFresh) {
     signature_ = signature;
     InputShapes shapes = shapesForInputs(model, graph, inputs);
-    bool planned =
-        adopt(planMemory(graph, &shapes.bytes, PlanOptions::forExecution(), &shapes.dims), graph,
-              PlanSource::kInputShapes);
+    bool planned = adopt(planMemory(graph, &shapes.bytes, options(), &shapes.dims), graph,
+                         PlanSource::kInputShapes);
     stage_ = planned ? Stage::kPlanned : Stage::kRecording;
   }
   switch (stage_) {
@@ -83,10 +98,9 @@ const BlockLayout* ExecutionMemory::prepare(const ir::Model& model, const Compil
 
 void ExecutionMemory::recorded(const CompiledGraph& graph, const std::vector<uint64_t>& bytes) {
   if (stage_ != Stage::kRecording) return;
-  stage_ =
-      adopt(planMemory(graph, &bytes, PlanOptions::forExecution()), graph, PlanSource::kRunTime)
-          ? Stage::kPlanned
-          : Stage::kFailed;
+  stage_ = adopt(planMemory(graph, &bytes, options()), graph, PlanSource::kRunTime)
+               ? Stage::kPlanned
+               : Stage::kFailed;
 }
 
 }  // namespace passlab::exec::memory

@@ -69,9 +69,12 @@ class ExecutionMemory {
 
   using Inputs = std::vector<std::pair<std::string, Value>>;
   // The layout a run with `inputs` runs on, or null; fills `use`.
+  // `outputsOutside`: whether the run writes graph outputs where the caller
+  // gets them, so they stay out of the block (PlanOptions::outputsOutside); a
+  // run that copies them instead plans again with them in it.
   // `recordBytes()` then says whether this run should record its values' bytes.
   const BlockLayout* prepare(const ir::Model& model, const CompiledGraph& graph,
-                             const Inputs& inputs, RunMemoryUse& use);
+                             const Inputs& inputs, bool outputsOutside, RunMemoryUse& use);
   bool recordBytes() const { return stage_ == Stage::kRecording; }
   // After a successful run that recorded `bytes` (per main-graph slot):
   // plans from them for the next runs with the same input shapes.
@@ -82,7 +85,10 @@ class ExecutionMemory {
   bool adopt(Expected<MemoryPlan> plan, const CompiledGraph& graph, PlanSource source);
   const BlockLayout* use(RunMemoryUse& use) const;
 
+  PlanOptions options() const;
+
   bool enabled_;
+  bool outputsOutside_ = true;  // what the plans so far were made for
   bool aheadTried_ = false;
   std::string signature_;  // input shapes the stage is for
   Stage stage_ = Stage::kFresh;

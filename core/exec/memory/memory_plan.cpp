@@ -9,6 +9,7 @@
 #include "core/exec/kept_values.h"
 #include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/offsets.h"
+#include "core/exec/output_buffers.h"
 #include "core/support/strings.h"
 
 namespace passlab::exec::memory {
@@ -200,6 +201,41 @@ void shareViews(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buf
     buffers.merge(out->second, *in);
     ++plan.viewCount;
   }
+}
+
+// Graph outputs the executor writes where the caller gets them leave the
+// block, with the views of them (PlanOptions::outputsOutside): each one
+// listed once among the graph's outputs and a buffer of its own (not a view;
+// before any in-place reuse or Concat part could join it).
+void moveOutputsOutside(const CompiledGraph& g, std::vector<PlannedTensor>& tensors,
+                        Buffers& buffers, std::vector<bool>& dropped, MemoryPlan& plan) {
+  std::unordered_map<int32_t, int> listed;
+  for (const SlotRef& r : g.outputs)
+    if (r.depth == 0 && r.present()) ++listed[r.index];
+  std::vector<bool> outside(tensors.size(), false);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const PlannedTensor& t = tensors[i];
+    if (!t.graphOutput || dropped[i] || t.reuse != Reuse::kNone || listed[t.slot] != 1 ||
+        buffers.root(i) != i)
+      continue;
+    outside[i] = true;
+    plan.outside.push_back(t);
+    plan.outsideBytes += t.size;
+  }
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (outside[buffers.root(i)]) dropped[i] = true;
+}
+
+// The most bytes live at one step, the block's (`plan.liveBytes`) and the
+// outputs outside it together.
+uint64_t lowerBoundWithOutside(const MemoryPlan& plan) {
+  std::vector<uint64_t> live = plan.liveBytes;
+  for (const PlannedTensor& t : plan.outside)
+    for (size_t s = static_cast<size_t>(std::max(t.first, 0)); s < live.size(); ++s)
+      live[s] += t.size;
+  uint64_t most = 0;
+  for (uint64_t b : live) most = std::max(most, b);
+  return most;
 }
 
 // Whether every kernel row the step may run declares kInPlace.
@@ -534,6 +570,7 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   Buffers buffers(*tensors);
   std::vector<bool> dropped(tensors->size(), false);
   shareViews(graph, *tensors, buffers, dropped, plan);
+  if (options.outputsOutside) moveOutputsOutside(graph, *tensors, buffers, dropped, plan);
   shareInPlace(graph, *tensors, buffers, dropped, options, plan);
   std::vector<uint64_t> within;
   if (options.inPlace && options.concatParts && !concatPartsTurnedOff())
@@ -542,14 +579,24 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   placeBuffers(plan, buffers, dropped, within, options.hillClimbBudget);
   removeDropped(plan.tensors, dropped);
   namePeak(graph, plan);
+  plan.lowerBoundWithOutside = lowerBoundWithOutside(plan);
   return plan;
 }
 
+PlanOptions PlanOptions::withDirectOutputs(PlanOptions o, uint64_t memoryLimitBytes) {
+  o.outputsOutside = memoryLimitBytes == 0 && !OutputBuffers::turnedOff();
+  return o;
+}
+
 Status checkMemoryLimit(const MemoryPlan& plan, uint64_t limitBytes) {
-  if (limitBytes == 0 || plan.peak <= limitBytes) return Status::ok();
-  std::string msg = "the planned peak of " + str::humanBytes(plan.peak) + " (" +
-                    std::to_string(plan.peak) + " bytes) is above the memory limit of " +
-                    str::humanBytes(limitBytes) + " (" + std::to_string(limitBytes) + " bytes)";
+  const uint64_t peak = plan.peakWithOutside();
+  if (limitBytes == 0 || peak <= limitBytes) return Status::ok();
+  std::string msg =
+      "the planned peak of " + str::humanBytes(peak) + " (" + std::to_string(peak) + " bytes" +
+      (plan.outsideBytes > 0 ? ", " + std::to_string(plan.outsideBytes) + " of them graph outputs"
+                             : std::string()) +
+      ") is above the memory limit of " + str::humanBytes(limitBytes) + " (" +
+      std::to_string(limitBytes) + " bytes)";
   if (plan.peakStep >= 0)
     msg += "; at step " + std::to_string(plan.peakStep) + " (" + plan.peakNode + ") " +
            str::humanBytes(plan.liveBytes[static_cast<size_t>(plan.peakStep)]) + " are live";

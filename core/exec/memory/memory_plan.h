@@ -26,6 +26,12 @@
 //             buffer) holds no graph output nor what a node with subgraphs
 //             wrote, and dies at the Concat. PASSLAB_CONCAT_PARTS=0: off.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
+// Graph outputs written outside the block (PlanOptions::outputsOutside): a
+// main-graph output that the executor writes where the caller gets it
+// (output_buffers.h) is not in the block, nor are the views of it; the plan
+// lists it in MemoryPlan::outside, and the peak and lower bound with it count
+// it from its step to the end of the run. Runs that copy the outputs instead
+// (a memory limit, PASSLAB_DIRECT_OUTPUTS=0) run on a plan with them inside.
 // If/Loop/Scan bodies are planned as graphs of their own (body_plans.h), not
 // in this plan. Not planned: non-tensor values (sequences, maps), Constant outputs
 // (they hold the model's data) and the outputs of constant-only steps, which
@@ -83,8 +89,22 @@ struct MemoryPlan {
   bool plannedAtRunTime = false;  // sizes observed in a run, not known from the types
   int inPlaceCount = 0, viewCount = 0, concatPartCount = 0;
   int unplannedBodies = 0;  // steps with subgraphs (their bodies are not in this plan)
+  // Graph outputs outside the block (PlanOptions::outputsOutside), each
+  // live from its step to the end of the run (offset 0: not in the block).
+  std::vector<PlannedTensor> outside;
+  uint64_t outsideBytes = 0;  // their sizes (64-byte aligned), all together
+  // The most bytes live at one step, the block's and the outside outputs'
+  // together: what any placement of both needs.
+  uint64_t lowerBoundWithOutside = 0;
   double ratio() const {
     return lowerBound == 0 ? 1.0 : static_cast<double>(peak) / static_cast<double>(lowerBound);
+  }
+  // The block and the outputs outside it: what a run holds at its end.
+  uint64_t peakWithOutside() const { return peak + outsideBytes; }
+  double ratioWithOutside() const {
+    return lowerBoundWithOutside == 0 ? 1.0
+                                      : static_cast<double>(peakWithOutside()) /
+                                            static_cast<double>(lowerBoundWithOutside);
   }
 };
 
@@ -121,6 +141,10 @@ struct PlanOptions {
   // Sizes from `observedBytes` where it gives them, before the value types
   // (a device plan is made from what a run wrote).
   bool observedFirst = false;
+  // Whether a main-graph output the executor may write where the caller gets
+  // it (listed once among the graph's outputs, its own buffer: not a view,
+  // not written in place, no Concat parts in it) stays out of the block.
+  bool outputsOutside = false;
 
   // The plan the executor runs on: declared in-place kernels only, and a
   // hill climb bounded to about 0.1 s on the largest corpus graphs.
@@ -130,6 +154,11 @@ struct PlanOptions {
     o.hillClimbBudget = 100'000'000;
     return o;
   }
+  // `o` with outputsOutside set as an Executor's run with `memoryLimitBytes`
+  // (0: none) writes graph outputs: directly, unless the run has a limit (it
+  // copies them into the memory the limit counts) or PASSLAB_DIRECT_OUTPUTS=0
+  // (output_buffers.h).
+  static PlanOptions withDirectOutputs(PlanOptions o, uint64_t memoryLimitBytes = 0);
 };
 
 // An entry of `observedBytes` that gives no size.
@@ -143,9 +172,9 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
                                 const std::vector<uint64_t>* observedBytes = nullptr,
                                 const PlanOptions& options = {});
 
-// Ok when `plan` fits in `limitBytes` (0: no limit); else a kLimit error
-// naming the planned peak, the step where most bytes are live and the largest
-// tensor live there.
+// Ok when `plan` fits in `limitBytes` (0: no limit), the outputs outside the
+// block counted; else a kLimit error naming the planned peak, the step where most bytes are live
+// and the largest tensor live there.
 Status checkMemoryLimit(const MemoryPlan& plan, uint64_t limitBytes);
 
 }  // namespace passlab::exec::memory

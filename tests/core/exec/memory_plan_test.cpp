@@ -296,6 +296,152 @@ TEST(Views, ShareTheBufferAndKeepItAlive) {
   EXPECT_EQ(tensorNamed(p, "b").reuse, Reuse::kInPlace);
 }
 
+// ---- graph outputs outside the block ------------------------------------------
+
+MemoryPlan planOutside(const std::string& text, bool outside) {
+  auto ex = executorFor(testutil::parseModel(text));
+  if (!ex) return {};
+  PlanOptions o;
+  o.outputsOutside = outside;
+  auto plan = planMemory(ex->compiled(), nullptr, o);
+  EXPECT_TRUE(plan) << (plan ? "" : plan.error().message());
+  if (!plan) return {};
+  Status st = checkPlan(*plan);
+  EXPECT_TRUE(st) << (st ? "" : st.error().message());
+  return std::move(plan).value();
+}
+
+bool planHolds(const MemoryPlan& plan, const std::string& name) {
+  for (const PlannedTensor& t : plan.tensors)
+    if (t.name == name) return true;
+  return false;
+}
+
+std::vector<std::string> outsideNames(const MemoryPlan& plan) {
+  std::vector<std::string> names;
+  for (const PlannedTensor& t : plan.outside) names.push_back(t.name);
+  return names;
+}
+
+TEST(OutputsOutside, AnOutputLeavesTheBlockAndIsCountedBeside) {
+  // y (256 B) is written while a (256 B) is still read by z: in the block
+  // the peak holds a, b and y; outside it, the block holds a and b.
+  const char* text = R"(
+    main (float[64] x) => (float[64] y, float[64] z) {
+      a = Relu(x)
+      b = Sigmoid(a)
+      y = Exp(b)
+      z = Add(a, b)
+    })";
+  MemoryPlan in = planOutside(text, false);
+  MemoryPlan out = planOutside(text, true);
+  EXPECT_TRUE(in.outside.empty());
+  EXPECT_EQ(in.outsideBytes, 0u);
+  EXPECT_EQ(in.lowerBoundWithOutside, in.lowerBound);
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y", "z"}));
+  EXPECT_FALSE(planHolds(out, "y"));
+  EXPECT_FALSE(planHolds(out, "z"));
+  EXPECT_TRUE(planHolds(out, "a"));
+  EXPECT_EQ(out.outsideBytes, 512u);
+  EXPECT_EQ(in.peak, 768u);   // a, b, y at step 2 (z takes nothing: a and b die at it)
+  EXPECT_EQ(out.peak, 512u);  // a, b
+  EXPECT_EQ(out.lowerBound, 512u);
+  EXPECT_EQ(out.peakWithOutside(), 1024u);
+  // At z's step: a, b, y and z live at once.
+  EXPECT_EQ(out.lowerBoundWithOutside, 1024u);
+  EXPECT_LE(out.lowerBoundWithOutside, out.peakWithOutside());
+  EXPECT_GE(out.lowerBoundWithOutside, in.lowerBound);
+}
+
+TEST(OutputsOutside, AnOutputOnceWrittenInPlaceNoLongerTakesItsInputsBuffer) {
+  const char* text = R"(
+    main (float[64] x) => (float[64] y) {
+      a = Relu(x)
+      y = Neg(a)
+    })";
+  MemoryPlan in = planOutside(text, false);
+  EXPECT_EQ(tensorNamed(in, "y").reuse, Reuse::kInPlace);
+  EXPECT_EQ(in.peak, 256u);
+  MemoryPlan out = planOutside(text, true);
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y"}));
+  EXPECT_EQ(out.inPlaceCount, 0);
+  EXPECT_EQ(tensorNamed(out, "a").last, 1);  // dies at y's step, not at the end
+  EXPECT_EQ(out.peak, 256u);
+  EXPECT_EQ(out.peakWithOutside(), 512u);  // what the direct write always cost
+}
+
+TEST(OutputsOutside, AConcatOutputOutsideHasNoPartsAndItsInputsDieAtIt) {
+  const char* text = R"(
+    main (float[1,16,4] x) => (float[1,32,4] y) {
+      a = Relu(x)
+      b = Sigmoid(x)
+      y = Concat <axis = 1> (a, b)
+    })";
+  MemoryPlan in = planOutside(text, false);
+  EXPECT_EQ(in.concatPartCount, 2);
+  MemoryPlan out = planOutside(text, true);
+  EXPECT_EQ(out.concatPartCount, 0);
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y"}));
+  EXPECT_EQ(tensorNamed(out, "a").reuse, Reuse::kNone);
+  EXPECT_EQ(tensorNamed(out, "b").last, 2);
+  EXPECT_EQ(out.peak, 512u);
+}
+
+TEST(OutputsOutside, ViewsOfAnOutputLeaveWithIt) {
+  const char* text = R"(
+    main (float[4,16] x) => (float[4,16] y, float[4,16] z)
+    <int64[2] shape = {4, 16}>
+    {
+      y = Relu(x)
+      f = Flatten <axis = 0> (y)
+      g = Sigmoid(f)
+      z = Reshape(g, shape)
+    })";
+  MemoryPlan out = planOutside(text, true);
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y"}));
+  EXPECT_FALSE(planHolds(out, "f"));  // a view of y: in y's buffer, outside
+  EXPECT_TRUE(planHolds(out, "g"));
+  // z is a view of g: g's buffer stays in the block, to the end.
+  EXPECT_EQ(tensorNamed(out, "z").reuse, Reuse::kView);
+  EXPECT_EQ(tensorNamed(out, "z").offset, tensorNamed(out, "g").offset);
+  EXPECT_EQ(tensorNamed(out, "z").last, out.stepCount);
+}
+
+TEST(OutputsOutside, NotAnOutputListedTwiceNorOneAStepDoesNotWrite) {
+  MemoryPlan out = planOutside(R"(
+    main (float[64] x) => (float[64] y, float[64] y2, float[64] x2) {
+      a = Relu(x)
+      y = Sigmoid(a)
+      y2 = Identity(y)
+      x2 = Identity(x)
+    })",
+                               true);
+  // y2 is a view of y, so y's buffer (listed once) leaves with y2 in it.
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y"}));
+  MemoryPlan twice = planOutside(R"(
+    main (float[64] x) => (float[64] y, float[64] y) {
+      a = Relu(x)
+      y = Sigmoid(a)
+    })",
+                                 true);
+  EXPECT_TRUE(twice.outside.empty());
+  EXPECT_TRUE(planHolds(twice, "y"));
+}
+
+TEST(OutputsOutside, TheLimitCountsTheOutputs) {
+  MemoryPlan out = planOutside(R"(
+    main (float[64] x) => (float[64] y) {
+      a = Relu(x)
+      y = Neg(a)
+    })",
+                               true);
+  EXPECT_TRUE(checkMemoryLimit(out, 512));
+  Status st = checkMemoryLimit(out, 511);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("512 bytes, 256 of them graph outputs"), std::string::npos)
+      << st.error().message();
+}
+
 // ---- sizes known only at run time ---------------------------------------------
 
 TEST(RunTimePlan, DynamicShapesArePlannedFromARunsSizes) {
@@ -403,6 +549,18 @@ TEST(MemoryPlanOnGraphs, RandomGraphsGiveValidPlansFromTheirRealSizes) {
     ASSERT_TRUE(st) << st.error().message();
     EXPECT_LE(plan->lowerBound, plan->peak);
     inPlace += plan->inPlaceCount;
+    // With the graph outputs outside the block: a valid plan of the rest, no
+    // larger, and the bound with the outputs no lower than the block's.
+    PlanOptions outside = PlanOptions::forExecution();
+    outside.outputsOutside = true;
+    auto without = planMemory(ex->compiled(), nullptr, outside);
+    ASSERT_TRUE(without) << without.error().message();
+    st = checkPlan(*without);
+    ASSERT_TRUE(st) << st.error().message();
+    EXPECT_LE(without->lowerBound, without->peak);
+    EXPECT_LE(without->lowerBoundWithOutside, without->peakWithOutside());
+    EXPECT_GE(without->lowerBoundWithOutside, without->lowerBound);
+    for (const PlannedTensor& t : without->outside) EXPECT_FALSE(planHolds(*without, t.name));
     // The sizes planned ahead are those a run writes.
     std::vector<uint64_t> bytes;
     RunOptions ro;
@@ -443,12 +601,15 @@ TEST(MemoryPlanOnGraphs, EveryCorpusModelGetsAValidPlan) {
       }
       observed = &bytes;
     }
-    for (const PlanOptions& options : {PlanOptions{}, PlanOptions::forExecution()}) {
+    PlanOptions outside = PlanOptions::forExecution();
+    outside.outputsOutside = true;
+    for (const PlanOptions& options : {PlanOptions{}, PlanOptions::forExecution(), outside}) {
       auto plan = planMemory(ex->compiled(), observed, options);
       ASSERT_TRUE(plan) << plan.error().message();
       Status st = checkPlan(*plan);
       EXPECT_TRUE(st) << st.error().message();
       EXPECT_LE(plan->lowerBound, plan->peak);
+      EXPECT_LE(plan->lowerBoundWithOutside, plan->peakWithOutside());
     }
     ++planned;
   }

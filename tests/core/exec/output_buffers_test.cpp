@@ -110,17 +110,32 @@ TEST(DirectOutputs, OutputsOfOneStepAndOfSeveralSteps) {
             3);
 }
 
-TEST(DirectOutputs, AStepPlannedInPlaceWritesTheResultInstead) {
+TEST(DirectOutputs, AnOutputIsPlannedInPlaceOnlyWhenItIsCopied) {
   const char* text = R"(
     main (float[64,64] x) => (float[64,64] y) {
       a = Relu(x)
       y = Neg(a)
     })";
+  // Copied out (direct outputs off), y is planned over a in the block;
+  // written directly, y is outside the block and nothing runs in place. The
+  // executor plans again when a run switches (the same executor both ways).
   auto ex = executorFor(text);
   ASSERT_TRUE(ex);
-  RunResult r = runOk(*ex, {{"x", ramp({64, 64})}});
-  EXPECT_GE(r.memory.inPlace, 1);  // the plan has y over a
-  EXPECT_EQ(r.memory.outputsHandedOver, 1);
+  for (int round = 0; round < 2; ++round) {
+    RunResult off;
+    {
+      DirectOutputsOff offNow;
+      off = runOk(*ex, {{"x", ramp({64, 64})}});
+    }
+    EXPECT_EQ(off.memory.inPlace, 1);
+    EXPECT_EQ(off.memory.blockBytes, 16384u);
+    EXPECT_EQ(off.memory.outputsHandedOver, 0);
+    RunResult on = runOk(*ex, {{"x", ramp({64, 64})}});
+    EXPECT_EQ(on.memory.inPlace, 0);
+    EXPECT_EQ(on.memory.blockBytes, 16384u);  // a alone
+    EXPECT_EQ(on.memory.outputsHandedOver, 1);
+    EXPECT_EQ(bytesOf(on.outputs[0]), bytesOf(off.outputs[0]));
+  }
   EXPECT_EQ(expectSameOutputs(text, {{"x", ramp({64, 64})}}), 1);
 }
 
@@ -223,6 +238,69 @@ TEST(DirectOutputs, NotOnRunsWithAMemoryLimit) {
   limited.memoryLimitBytes = 1 << 20;
   EXPECT_EQ(runOk(*ex, {{"x", ramp({4, 8})}}, limited).memory.outputsHandedOver, 0);
   EXPECT_EQ(runOk(*ex, {{"x", ramp({4, 8})}}).memory.outputsHandedOver, 1);
+}
+
+// ---- the block without the outputs -------------------------------------------------
+
+// z's 4 KiB are written while a and b are live: in the block they would raise
+// its peak from 8 to 12 KiB.
+constexpr const char* kOutputAtThePeak = R"(
+    main (float[32,32] x) => (float[32,32] z, float[32,32] w) {
+      a = Relu(x)
+      b = Sigmoid(a)
+      z = Exp(b)
+      w = Add(a, b)
+    })";
+
+TEST(DirectOutputs, TheBlockLeavesOutTheOutputsWrittenDirectly) {
+  auto on = executorFor(kOutputAtThePeak);
+  auto off = executorFor(kOutputAtThePeak);
+  ASSERT_TRUE(on && off);
+  NamedInputs in = {{"x", ramp({32, 32})}};
+  RunResult a = runOk(*on, in);
+  RunResult b;
+  {
+    DirectOutputsOff offNow;  // off's plan is made on its first run
+    b = runOk(*off, in);
+  }
+  EXPECT_EQ(a.memory.outputsHandedOver, 2);
+  EXPECT_EQ(b.memory.outputsHandedOver, 0);
+  EXPECT_EQ(a.memory.blockBytes, 8192u);   // a and b
+  EXPECT_EQ(b.memory.blockBytes, 12288u);  // a, b and z (w written over a in place)
+  EXPECT_EQ(a.memory.counts.fellBack, 0);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(bytesOf(a.outputs[i]), bytesOf(b.outputs[i]));
+}
+
+TEST(DirectOutputs, RunsThatCopyTheOutputsHaveThemInTheBlock) {
+  auto ex = executorFor(kOutputAtThePeak);
+  auto noPlan = executorFor(kOutputAtThePeak, false);
+  ASSERT_TRUE(ex && noPlan);
+  NamedInputs in = {{"x", ramp({32, 32})}};
+  RunResult reference = runOk(*noPlan, in);
+  RunOptions limited;  // the block with z in it (w over a): 12 KiB
+  limited.memoryLimitBytes = 12288;
+  for (int round = 0; round < 2; ++round) {
+    RunResult direct = runOk(*ex, in);
+    RunResult copied;
+    {
+      DirectOutputsOff offNow;
+      copied = runOk(*ex, in);
+    }
+    RunResult underLimit = runOk(*ex, in, limited);
+    EXPECT_EQ(direct.memory.blockBytes, 8192u);
+    EXPECT_EQ(direct.memory.outputsHandedOver, 2);
+    for (const RunResult* r : {&copied, &underLimit}) {
+      EXPECT_EQ(r->memory.blockBytes, 12288u);
+      EXPECT_EQ(r->memory.outputsHandedOver, 0);
+    }
+    EXPECT_LE(underLimit.peakArenaBytes, 12288u);
+    for (const RunResult* r : {&direct, &copied, &underLimit}) {
+      EXPECT_EQ(r->memory.source, memory::PlanSource::kAhead);
+      ASSERT_EQ(r->outputs.size(), 2u);
+      for (size_t i = 0; i < 2; ++i)
+        EXPECT_EQ(bytesOf(r->outputs[i]), bytesOf(reference.outputs[i]));
+    }
+  }
 }
 
 // ---- results the caller holds ---------------------------------------------------

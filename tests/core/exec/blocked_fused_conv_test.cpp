@@ -285,8 +285,8 @@ TEST(BlockedFusedConv, DepthwiseRunsTheDirectKernelOnTheChainsLayout) {
 
 // A 3x3 layer on blocked X run split over 2 threads (every step split:
 // PASSLAB_SMALL_STEP_MICROS=0) asks for the chain's nChw16c: oneDNN's direct
-// kernel, no reorder to or from NHWC; on one thread oneDNN's pick. Both give
-// the chain's results.
+// kernel, no reorder to or from NHWC; on one thread oneDNN's pick (brgemm on
+// NHWC). Both give the chain's results.
 TEST(BlockedFusedConv, ASplitThreeByThreeRunsTheDirectKernelOnTheChainsLayout) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   const ConvCase cc = {"3x3 split",     {1, 32, 14, 14},       {48, 32, 3, 3},
@@ -320,6 +320,10 @@ TEST(BlockedFusedConv, ASplitThreeByThreeRunsTheDirectKernelOnTheChainsLayout) {
       EXPECT_NE(conv.find("src_f32::blocked:aBcd16b"), std::string::npos) << conv;
       EXPECT_NE(conv.find("dst_f32::blocked:aBcd16b"), std::string::npos) << conv;
       EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+    } else {
+      // One thread: oneDNN's pick, brgemm on NHWC (X and Y reordered).
+      EXPECT_NE(conv.find(",brgconv:"), std::string::npos) << all;
+      EXPECT_NE(all.find("acdb"), std::string::npos) << all;
     }
     kt::expectClose(out->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
   }

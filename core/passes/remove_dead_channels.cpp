@@ -1032,7 +1032,7 @@ class Remover {
   // (its only reader), Reshape back to [N, C, H, W] (the Transpose's only
   // reader), every size static but N; nullopt when it is not one.
   std::optional<Shuffle> shuffleAt(const Plan& p, ir::Node& n, const Frame& f) const {
-    if (p.rank != 4 || p.axis != 1) return std::nullopt;
+    if (p.rank != 4 || p.axis != 1 || n.inputs().size() < 2) return std::nullopt;
     const ir::Type& in = n.input(0)->type();
     if (!in.isTensor() || !in.shape() || in.shape()->rank() != 4) return std::nullopt;
     const ir::Shape& x = *in.shape();

@@ -90,17 +90,29 @@ Status ExactQLinearMatMul::run(KernelContext& ctx, Kernel& reference) {
   const Tensor& a = ctx.input(kX);
   const Tensor& b = ctx.input(kW);
   std::optional<MatMulShape> s = product_.prepare(a, b, ctx.invariantInput(kW), ctx.threads());
-  if (!s) return reference.run(ctx);
+  if (!s) return referenceOrFreed(ctx, b, reference);
   std::optional<Requantization> r = readRequantization(ctx, s->N, {}, WeightForm::kAny8Bit);
   auto zb = int8ZeroPoints(ctx, kWZeroPoint, b.dtype(), s->N);
-  if (!r || !zb) return reference.run(ctx);
+  if (!r || !zb) return referenceOrFreed(ctx, b, reference);
   PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, s->out));
   const int32_t za[] = {r->xZeroPoint};
   product_.compute(a, b, za, *zb, ctx.threads(), acc.mutableData<int32_t>());
   PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, r->yType, s->out));
   requantize(acc.data<int32_t>(), acc.numel() / s->N, s->N, *r,
              static_cast<uint8_t*>(y->mutableRaw()), ctx.threads());
+  // B held packed with its sums serves every later run on this path, which
+  // an int8 B keeps only while its zero points stay as they are.
+  const bool staysExact = b.dtype() == DataType::kUInt8 || ctx.invariantInput(kWZeroPoint);
+  if (ctx.invariantInput(kW) && staysExact && product_.holdsB()) ctx.holdsOwnCopy(kW);
   return Status::ok();
+}
+
+Status ExactQLinearMatMul::referenceOrFreed(KernelContext& ctx, const Tensor& b,
+                                            Kernel& reference) {
+  if (b.dataFreed())
+    return internalError(
+        "the weights were freed after packing and the int8 matmul cannot run this case");
+  return reference.run(ctx);
 }
 
 }  // namespace passlab::exec::cpu

@@ -7,7 +7,9 @@
 // (qlinear_requant16.h). Bit for bit the reference. Scales and zero points
 // are read on every run (they need not be constant), B may be constant or
 // fed at run time. Per-row scales or zero points, non-float32 scales and
-// whatever Int32MatMul declines run the reference.
+// whatever Int32MatMul declines run the reference. A constant B held packed
+// (Int32MatMul::holdsB) lets the kernel say holdsOwnCopy; a case that would
+// then need B's data is an error, not a read.
 #pragma once
 
 #include "core/exec/cpu/matmul_int32.h"
@@ -25,6 +27,9 @@ class ExactQLinearMatMul {
   Status run(KernelContext& ctx, Kernel& reference);
 
  private:
+  // The reference kernel, unless B's data was freed after packing.
+  static Status referenceOrFreed(KernelContext& ctx, const Tensor& b, Kernel& reference);
+
   Int32MatMul product_;
 };
 

@@ -188,17 +188,33 @@ std::string stepText(const pipeline::NumericCheck& c) {
   return buf;
 }
 
+// "units ok (8 judged, 3 of 5117952 elements a step apart); " for a step
+// judged by the check per node unit (docs/numeric-check.md).
+std::string unitText(const pipeline::NumericCheck& c) {
+  if (!c.unitsJudged) return "";
+  char buf[160];
+  if (c.passed || c.lossy)
+    std::snprintf(buf, sizeof buf, "units ok (%zu judged, %lld of %lld elements a step apart); ",
+                  c.units, static_cast<long long>(c.unitMoved),
+                  static_cast<long long>(c.unitCompared));
+  else
+    std::snprintf(buf, sizeof buf, "unit FAILED at '%s'; ", c.worstUnit.c_str());
+  return buf;
+}
+
 std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
   if (s.check.lossy) {
     const pipeline::OutputAccuracy* w = pipeline::worstOutput(s.check.accuracy);
-    return std::string(s.check.passed ? "within budget" : "OVER BUDGET") +
+    return unitText(s.check) + (s.check.passed ? "within budget" : "OVER BUDGET") +
            (w ? " ('" + w->output + "': " + pipeline::accuracyText(*w).str() + ")" : "");
   }
   char buf[200];
   if (s.check.passed) {
     std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s%s)", s.check.maxAbsError,
                   s.check.maxRelError, noiseText(s.check).c_str(), stepText(s.check).c_str());
+  } else if (s.check.unitsJudged) {
+    return unitText(s.check);
   } else {
     std::snprintf(buf, sizeof buf, "FAILED at '%s' (max abs %.2e, rel %.2e%s)",
                   s.check.firstDivergingTensor.c_str(), s.check.maxAbsError, s.check.maxRelError,

@@ -19,9 +19,10 @@
 // output 8-bit of one type, each with one scale and a zero point.
 // Numerics: the integer op requantizes the int32 accumulator in one rounding
 // where the QDQ form rounds the float result; the two differ by at most one
-// step of the output's scale, so the pass is lossy (checked against the
-// accuracy budget) although it computes the same function up to that
-// rounding.
+// step of the output's scale: the pass is exact per node unit (catalog flag
+// exact_per_unit), and the pipeline's check judges each rewritten unit
+// against its original (core/pipeline/unit_check.h), the whole model against
+// the accuracy budget (the steps compound with depth at the outputs).
 // Conditions: the op's output (and the Relu's) feeds only the QuantizeLinear;
 // per-tensor scales for x, y and a (scalars), weights per tensor or per
 // output channel; every zero point given; the bias an int32

@@ -60,6 +60,13 @@ struct PassInfo {
   // check after it holds the outputs to the accuracy budget instead of
   // equality, and a step over budget is rolled back. Never in a level.
   bool lossy = false;
+  // Exact per node unit (fuse_qdq_into_qlinear): each rewritten QDQ unit
+  // computes its original's function up to one rounding step of its 8-bit
+  // output, steps that compound with depth at the model's outputs. The check
+  // after it judges the units (unit_check.h) and the whole model against the
+  // accuracy budget, then compares later steps with the checked model; such
+  // a pass may be in a level.
+  bool exactPerUnit = false;
   // Changes the model's form on request (raise_opset): run only when named,
   // never in a level, not even "all".
   bool byNameOnly = false;

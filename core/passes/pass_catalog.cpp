@@ -36,6 +36,7 @@ struct Flag {
 constexpr Flag kFlags[] = {
     {"changes_numerics", &PassInfo::changesNumerics},
     {"lossy", &PassInfo::lossy},
+    {"exact_per_unit", &PassInfo::exactPerUnit},
     {"by_name_only", &PassInfo::byNameOnly},
     {"may_emit_nonstandard", &PassInfo::mayEmitNonStandard},
 };
@@ -145,8 +146,8 @@ Status readFlags(const FieldReader& f, PassInfo& info) {
       }
     if (!known)
       return invalidArgument(
-          Text::of("%1: unknown flag %2 (changes_numerics, lossy, by_name_only, "
-                   "may_emit_nonstandard)",
+          Text::of("%1: unknown flag %2 (changes_numerics, lossy, exact_per_unit, "
+                   "by_name_only, may_emit_nonstandard)",
                    f.where(), flag.dump()));
   }
   return Status::ok();

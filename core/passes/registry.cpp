@@ -67,7 +67,10 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 
 // "fused" (issue 5, non-standard): the default level, then PassLab's fused
 // kernels (ai.passlab; passes skipped unless non-standard output is allowed):
-// Conv and Gemm/MatMul with their epilogues first, so that activations go
+// QDQ node units into integer ops first (fuse_qdq_into_qlinear: standard
+// ONNX and com.microsoft QGemm/QLinearAdd, exact per node unit, checked unit
+// by unit; before the Conv fusions take a unit's Conv and Relu apart), then
+// Conv and Gemm/MatMul with their epilogues, so that activations go
 // into them rather than into
 // elementwise groups, then elementwise groups, then the blocked layout across
 // Conv/pool chains (issue #26), the dynamic INT8 convolutions' chains
@@ -82,10 +85,10 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   auto ln = std::find(v.begin(), v.end(), "fuse_layer_normalization");
   v.insert(ln == v.end() ? ln : ln + 1, "fuse_passlab_layer_norm");
   for (const char* id :
-       {"fuse_passlab_attention", "fuse_passlab_softmax", "fuse_conv_integer_epilogue",
-        "fuse_conv_activation", "fuse_gemm_activation", "fuse_elementwise_chains",
-        "convert_to_blocked_layout", "convert_dynamic_int8_to_channels_last",
-        "fuse_dynamic_quantize_range"})
+       {"fuse_qdq_into_qlinear", "fuse_passlab_attention", "fuse_passlab_softmax",
+        "fuse_conv_integer_epilogue", "fuse_conv_activation", "fuse_gemm_activation",
+        "fuse_elementwise_chains", "convert_to_blocked_layout",
+        "convert_dynamic_int8_to_channels_last", "fuse_dynamic_quantize_range"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;

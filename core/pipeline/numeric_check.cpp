@@ -9,6 +9,7 @@
 #include "core/exec/evaluate.h"
 #include "core/pipeline/node_extract.h"
 #include "core/pipeline/quant_steps.h"
+#include "core/pipeline/unit_check.h"
 #include "core/support/float16.h"
 #include "core/support/strings.h"
 
@@ -219,13 +220,14 @@ void ExecOutputChecker::measureOutputFloors() {
 }
 
 NoiseFloors ExecOutputChecker::intermediateFloors(
-    const exec::NamedInputs& inputs, const std::map<std::string, ir::Tensor>& reference) const {
+    const ir::Model& model, const exec::NamedInputs& inputs,
+    const std::map<std::string, ir::Tensor>& reference) const {
   NoiseFloors floors;
   for (int d = 0; d < noise_.draws; ++d) {
     size_t moved = 0;
     std::vector<std::string> order;
     ir::Model perturbed =
-        exposeAllValues(perturbWeights(original_, noise_.seed + d, noise_.ulps, &moved), &order);
+        exposeAllValues(perturbWeights(model, noise_.seed + d, noise_.ulps, &moved), &order);
     if (moved == 0) break;
     auto out = runModel(perturbed, inputs);
     if (!out) return {};
@@ -309,11 +311,12 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
                                                double& maxRel) {
   std::vector<std::string> order, unused;
   ir::Model a = exposeAllValues(current, &order);
-  ir::Model b = exposeAllValues(original_, &unused);
+  const ir::Model& reference = rebased_ ? *rebased_ : original_;
+  ir::Model b = exposeAllValues(reference, &unused);
   auto ra = runModel(a, inputs);
   auto rb = runModel(b, inputs);
   if (!ra || !rb) return "";
-  const NoiseFloors floors = intermediateFloors(inputs, *rb);
+  const NoiseFloors floors = intermediateFloors(reference, inputs, *rb);
   const std::set<std::string> randomNow = unseededRandomValues(current);
   for (const auto& name : order) {
     if (randomNow.count(name) || random_.count(name)) continue;  // differs from run to run
@@ -341,6 +344,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
   NumericCheck c;
   c.ran = true;
   c.inputSets = inputs_.size();
+  const auto& references = rebased_ ? rebasedReference_ : reference_;
   std::set<std::string> randomNow;  // unseededRandomValues(current), when needed
   for (size_t s = 0; s < inputs_.size(); ++s) {
     auto got = runModel(current, inputs_[s]);
@@ -349,7 +353,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
       c.detail = Text::of("the optimized model does not run: %1", got.error().text());
       return c;
     }
-    for (const auto& [name, want] : reference_[s]) {
+    for (const auto& [name, want] : references[s]) {
       auto it = got->find(name);
       if (it == got->end()) {
         c.passed = false;
@@ -487,6 +491,51 @@ NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
       c.detail = Text::of("%1; the layer that lost the most: %2", c.detail, worst);
   (void)standIns;  // values keep their names through a lossy pass
   return c;
+}
+
+NumericCheck ExecOutputChecker::checkUnitExactStep(const ir::Model& before,
+                                                   const ir::Model& current,
+                                                   const rewrite::EditLog& log,
+                                                   const AccuracyBudget& budget,
+                                                   const StandIns& standIns) {
+  const UnitCheck units = checkRewrittenUnits(before, current, log, inputs_);
+  NumericCheck c;
+  if (!units.ran) {
+    // Nothing vouches for the step's roundings: the outputs must be equal.
+    c = check(current, standIns);
+    c.detail = Text::of("its units were not judged (%1)%2", units.detail,
+                        c.passed ? Text() : Text::of("; %1", c.detail));
+    return c;
+  }
+  if (units.passed) {
+    // The units vouch for what the step rewired; anything else it changed
+    // shows at the outputs, which must stay within the budget.
+    c = checkWithinBudget(current, budget, standIns);
+    if (!c.passed) c.detail = Text::of("its units pass the check per node unit, but %1", c.detail);
+  } else {
+    c.ran = true;
+    c.passed = false;
+    c.inputSets = inputs_.size();
+    c.firstDivergingTensor = units.failedUnit;
+    c.detail = Text::of("the check per node unit: %1", units.detail);
+  }
+  c.unitsJudged = true;
+  c.units = units.units;
+  c.unitMoved = units.moved;
+  c.unitCompared = units.compared;
+  c.worstUnit = units.passed ? units.worstUnit : units.failedUnit;
+  return c;
+}
+
+void ExecOutputChecker::rebase(const ir::Model& current) {
+  std::vector<std::map<std::string, ir::Tensor>> outputs;
+  for (const exec::NamedInputs& inputs : inputs_) {
+    auto got = runModel(current, inputs);
+    if (!got) return;  // it ran in the step's check; if not, the reference stays
+    outputs.push_back(std::move(got.value()));
+  }
+  rebased_ = current.clone();
+  rebasedReference_ = std::move(outputs);
 }
 
 Text ExecOutputChecker::costliestLayer(const ir::Model& current,

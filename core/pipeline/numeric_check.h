@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -60,6 +61,16 @@ class ExecOutputChecker final : public OutputChecker {
   NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
   NumericCheck checkWithinBudget(const ir::Model& current, const AccuracyBudget& budget,
                                  const StandIns& standIns = {}) override;
+  // The check per node unit on the check's input sets (unit_check.h), then
+  // the whole model within `budget` against the original; when the units
+  // cannot be judged (UnitCheck::ran false), check() alone.
+  NumericCheck checkUnitExactStep(const ir::Model& before, const ir::Model& current,
+                                  const rewrite::EditLog& log, const AccuracyBudget& budget,
+                                  const StandIns& standIns = {}) override;
+  // check() and its first diverging tensor compare with `current` from now
+  // on; checkWithinBudget() still with the original.
+  void rebase(const ir::Model& current) override;
+  bool rebased() const { return rebased_.has_value(); }
   // The original's outputs that come from unseeded random ops: check() does
   // not compare their values (it still requires them).
   const std::vector<std::string>& uncomparedOutputs() const { return uncompared_; }
@@ -79,9 +90,9 @@ class ExecOutputChecker final : public OutputChecker {
   // The node of `current` whose outputs lost the most SNR against its
   // inputs' (looking through Casts), on `inputs`; "" when none can be told.
   Text costliestLayer(const ir::Model& current, const exec::NamedInputs& inputs) const;
-  // The floor of every main-graph tensor on `inputs`, against `reference`
-  // (the original's run with every tensor exposed).
-  NoiseFloors intermediateFloors(const exec::NamedInputs& inputs,
+  // The floor of every main-graph tensor of `model` on `inputs`, against
+  // `reference` (its run with every tensor exposed).
+  NoiseFloors intermediateFloors(const ir::Model& model, const exec::NamedInputs& inputs,
                                  const std::map<std::string, ir::Tensor>& reference) const;
   // The absolute error the floor of `name` allows (0 without a floor).
   double allowance(const NoiseFloors& floors, const std::string& name) const;
@@ -100,6 +111,9 @@ class ExecOutputChecker final : public OutputChecker {
   std::vector<std::string> uncompared_;
   std::vector<exec::NamedInputs> inputs_;
   std::vector<std::map<std::string, ir::Tensor>> reference_;
+  // After rebase(): the model check() compares with, and its outputs.
+  std::optional<ir::Model> rebased_;
+  std::vector<std::map<std::string, ir::Tensor>> rebasedReference_;
 };
 
 // Parses "NAME=VALUE" strings into a dims map.

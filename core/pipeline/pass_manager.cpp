@@ -142,7 +142,9 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
   // A failed pass is rolled back through the undo log (O(edits), no copy of
   // the model); the copy is made only when the caller keeps snapshots.
   Attempt attempt;
-  if (options_.keepSnapshots) attempt.snapshot = std::make_shared<ir::Model>(model_.clone());
+  // The unit check reads the model before the step.
+  if (options_.keepSnapshots || (checker_ && pass.info().exactPerUnit))
+    attempt.snapshot = std::make_shared<ir::Model>(model_.clone());
   learnKnownErrors();
   attempt.opsetsBefore = model_.opsets;
   attempt.irVersionBefore = model_.irVersion;
@@ -155,12 +157,24 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
       status = invalidModel(Text::of("%1 left a graph the verifier rejects: %2", step.passId,
                                      step.verifierErrors.front()));
   }
-  if (status.isOk() && (pass.info().lossy || lossyApplied_)) status = checkBudget(step);
+  if (status.isOk() && pass.info().exactPerUnit)
+    status = checkUnits(step, attempt);
+  else if (status.isOk() && (pass.info().lossy || lossyApplied_))
+    status = checkBudget(step);
   step.milliseconds = millisecondsSince(t0);
   if (!status.isOk()) return rollBack(std::move(step), attempt, status);
   const Step* done = commit(std::move(step), attempt);
   if (pass.info().lossy && done->changed) lossyApplied_ = true;
+  if (pass.info().exactPerUnit && done->changed && checker_) rebase();
   return done;
+}
+
+// Later steps are compared with the checked model, whose names the
+// stand-ins no longer need to map to the original's.
+void PassManager::rebase() {
+  checker_->rebase(model_);
+  standIns_.clear();
+  rebased_ = true;
 }
 
 Status PassManager::checkBudget(Step& step) {
@@ -169,6 +183,17 @@ Status PassManager::checkBudget(Step& step) {
   if (step.check.passed) return Status::ok();
   return Error(ErrorCode::kLimit,
                Text::of("%1 is over the accuracy budget: %2", step.passId, step.check.detail));
+}
+
+Status PassManager::checkUnits(Step& step, const Attempt& attempt) {
+  if (!checker_ || step.log.empty() || !attempt.snapshot) return Status::ok();
+  StandIns standIns = standIns_;
+  recordStandIns(step.log, model_.graph(), standIns);
+  step.check =
+      checker_->checkUnitExactStep(*attempt.snapshot, model_, step.log, options_.budget, standIns);
+  if (step.check.passed) return Status::ok();
+  return Error(ErrorCode::kLimit,
+               Text::of("%1 failed its check: %2", step.passId, step.check.detail));
 }
 
 Text PassManager::skipNote(const passes::PassInfo& info) const {

@@ -44,6 +44,20 @@ class OutputChecker {
                                          const StandIns& standIns = {}) {
     return check(current, standIns);
   }
+  // After a step of a pass exact per node unit (PassInfo::exactPerUnit) that
+  // turned `before` into `current` (its edit log `log`): each replaced value
+  // against its original unit (unit_check.h), and as a backup the whole
+  // model against `budget`; a step whose units cannot be judged as check()
+  // does. A checker without units compares as check() does.
+  virtual NumericCheck checkUnitExactStep(const ir::Model& before, const ir::Model& current,
+                                          const rewrite::EditLog& log, const AccuracyBudget& budget,
+                                          const StandIns& standIns = {}) {
+    (void)before, (void)log, (void)budget;
+    return check(current, standIns);
+  }
+  // After such a step passed: check() compares later models with `current`'s
+  // outputs (the checked model's; the budget stays against the original).
+  virtual void rebase(const ir::Model& current) { (void)current; }
 };
 
 // The verifier's errors for `model`, with node ids left out (ids are not kept
@@ -98,6 +112,8 @@ class PassManager {
   // on (skipsRejectedPass).
   Status runAll(const std::vector<PassSpec>& specs);
   bool stopped() const { return stopped_; }
+  // Whether a step exact per node unit changed the model (see rebased_).
+  bool rebased() const { return rebased_; }
 
   const Timeline& timeline() const { return timeline_; }
   const rewrite::Provenance& provenance() const { return provenance_; }
@@ -120,6 +136,9 @@ class PassManager {
   // A lossy step has changed the model: from then on every step is checked
   // against the budget (the original's outputs are no longer equal to reach).
   bool lossyApplied_ = false;
+  // A step exact per node unit has changed the model: the checker compares
+  // with its outputs from then on (rebase), the budget with the original's.
+  bool rebased_ = false;
   StandIns standIns_;  // accumulated over the steps, for the numeric check
   // The verifier's errors in the model as it stands (computed in full at the
   // first step), so a pass is blamed only for errors it introduced. Schemas
@@ -150,6 +169,10 @@ class PassManager {
   struct Attempt;
   // A lossy step's check against the budget: an error when over it.
   Status checkBudget(Step& step);
+  // A unit-exact step's check (OutputChecker::checkUnitExactStep): an error
+  // when it fails.
+  Status checkUnits(Step& step, const Attempt& attempt);
+  void rebase();
   Text skipNote(const passes::PassInfo& info) const;
   void learnKnownErrors();
   Status runPass(const passes::Pass& pass, const PassSpec& spec, const passes::Options& opts,

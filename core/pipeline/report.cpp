@@ -81,6 +81,11 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
       st["check"]["lossy"] = true;
       st["check"]["accuracy"] = acc;
     }
+    if (s.check.unitsJudged)
+      st["check"]["units"] = {{"judged", s.check.units},
+                              {"moved", s.check.unitMoved},
+                              {"compared", s.check.unitCompared},
+                              {"worst_unit", s.check.worstUnit}};
     st["verifier_errors"] = s.verifierErrors;
     if (withExplain) {
       json ex = json::array();

@@ -60,6 +60,14 @@ struct NumericCheck {
   // A lossy pass's check: against the accuracy budget, per output.
   bool lossy = false;
   std::vector<OutputAccuracy> accuracy;
+  // A pass exact per node unit's check (PassInfo::exactPerUnit): whether its
+  // units were judged (unit_check.h; if not, the outputs were compared
+  // exactly), how many replaced values, the 8-bit elements a step apart of
+  // those compared, and the unit with the largest share moved (or the failed one).
+  bool unitsJudged = false;
+  size_t units = 0;
+  int64_t unitMoved = 0, unitCompared = 0;
+  std::string worstUnit;
 };
 
 struct Step {

@@ -123,9 +123,11 @@ NumericResult compareWithinBudget(const ir::Model& before, const ir::Model& afte
 }
 
 namespace {
+// A lossy pass, or one exact per node unit (its outputs move by the units'
+// roundings): judged against the accuracy budget.
 bool isLossy(const std::string& passId) {
   const passes::Pass* p = passes::findPass(passId);
-  return p && p->info().lossy;
+  return p && (p->info().lossy || p->info().exactPerUnit);
 }
 }  // namespace
 

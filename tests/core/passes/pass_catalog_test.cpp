@@ -166,7 +166,7 @@ TEST(PassCatalog, RefusesWhatIsWrongNamingEntryAndField) {
   EXPECT_EQ(errorOf(std::string(kEntryHead) +
                     R"("summary": {"en": "a", "zh": "b"}, "flags": ["fast"]}]})"),
             "pass catalog entry 1 (p): unknown flag \"fast\" (changes_numerics, lossy, "
-            "by_name_only, may_emit_nonstandard)");
+            "exact_per_unit, by_name_only, may_emit_nonstandard)");
   EXPECT_EQ(errorOf(std::string(kEntryHead) + R"("summary": {"en": "a", "zh": "b"}, )" +
                     R"("options": [{"name": "o", "kind": "count", "help": 3}]}]})"),
             "pass catalog entry 1 (p) option o: the field 'help' is not a string");

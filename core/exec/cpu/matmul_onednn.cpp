@@ -12,6 +12,7 @@
 #include "core/exec/cpu/half_as_float.h"
 #include "core/exec/cpu/matmul_ref.h"
 #include "core/exec/cpu/matmul_shape.h"
+#include "core/exec/cpu/onednn_stored_weights.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -80,6 +81,9 @@ class MatMulPrimitive {
   // (KernelContext::holdsOwnCopy): packed into its layout, kept across runs
   // and across rebuilds for other shapes.
   bool holdsWeights() const { return held_ && heldValid_; }
+  // The held copy (null when none) and the user's layout it was packed from.
+  dnnl::memory heldWeights() const { return holdsWeights() ? held_ : memory(); }
+  memory::desc heldPlainLayout() const { return layout(heldWei_, heldTrans_); }
 
   // `invariantB`: b holds the same values on every run of this node.
   Status run(const Tensor& a, const Tensor& b, const Tensor* bias, Tensor& y, bool invariantB) {
@@ -284,10 +288,15 @@ class OneDnnGemm final : public Kernel {
     bool fuseBias = c && beta_ == 1.0f && alpha_ == 1.0f && c->numel() > 0;
     if (K == 0) {
       std::fill(Y, Y + y->numel(), 0.0f);
-    } else if (M == 1 && transB_ && !b.dataFreed()) {
-      // Batch 1 with B stored [N, K]: a GEMV over B as it is (gemv_rows.h),
-      // then alpha and "+ beta * C" below.
-      gemvRows(a.data<float>(), b.data<float>(), N, K, Y, ctx.threads());
+    } else if (M == 1 && transB_) {
+      // Batch 1 with B stored [N, K]: a GEMV over B as stored (gemv_rows.h;
+      // unpacked from the primitive's copy once B was freed, so a reused
+      // executor runs it as a fresh one does), then alpha and "+ beta * C"
+      // below.
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sb, storedB_.of(
+                                                     b, [&] { return prim_.heldWeights(); },
+                                                     [&] { return prim_.heldPlainLayout(); }));
+      gemvRows(a.data<float>(), sb->data<float>(), N, K, Y, ctx.threads());
       if (alpha_ != 1.0f)
         for (int64_t n = 0; n < N; ++n) Y[n] *= alpha_;
     } else {
@@ -345,6 +354,7 @@ class OneDnnGemm final : public Kernel {
   float alpha_, beta_;
   std::unique_ptr<Kernel> fallback_;
   MatMulPrimitive prim_;
+  onednn::StoredWeights storedB_;  // B as the GEMV reads it
 };
 
 // The float32 kernel K for a float16 or bfloat16 node.

@@ -25,6 +25,7 @@
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/gemv_rows.h"
+#include "core/exec/cpu/onednn_stored_weights.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/kernel.h"
@@ -188,7 +189,7 @@ class FusedGemmOneDnn final : public Kernel {
     PASSLAB_ASSIGN_OR_RETURN(Shape s, gemmShape(at_, a, b, c, z));
     if (s.R == 0 && b.dataFreed()) return ctx.allocate(0, ir::DataType::kFloat, s.out).status();
     if (s.R == 0 || s.N == 0 || s.K == 0) return fallbackOrFreed(ctx, b);
-    if (s.R == 1 && at_.transB && !b.dataFreed()) return runGemv(ctx, a, b, c, z, s);
+    if (s.R == 1 && at_.transB) return runGemv(ctx, a, b, c, z, s);
     Problem pb;
     pb.R = s.R;
     pb.K = s.K;
@@ -269,12 +270,21 @@ class FusedGemmOneDnn final : public Kernel {
   }
 
   // One row of A (K contiguous floats, transposed or not) times B stored
-  // [N, K]: the GEMV, alpha, then C, Z and the activation in one pass.
+  // [N, K]: the GEMV, alpha, then C, Z and the activation in one pass. B as
+  // stored: unpacked from the held copy once B was freed, so a reused
+  // executor runs the GEMV as a fresh one does.
   Status runGemv(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor* c,
                  const Tensor* z, const Shape& s) {
+    PASSLAB_ASSIGN_OR_RETURN(
+        const Tensor* sb,
+        storedB_.of(
+            b, [&] { return held_; },
+            [&] {
+              return memory::desc({heldK_, heldN_}, memory::data_type::f32, memory::format_tag::ba);
+            }));
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, s.out));
     float* Y = y->mutableData<float>();
-    gemvRows(a.data<float>(), b.data<float>(), s.N, s.K, Y, ctx.threads());
+    gemvRows(a.data<float>(), sb->data<float>(), s.N, s.K, Y, ctx.threads());
     if (at_.alpha != 1.0f)
       for (int64_t n = 0; n < s.N; ++n) Y[n] *= at_.alpha;
     epilogueWithC(at_, *y, c, z, ctx.threads());
@@ -381,6 +391,7 @@ class FusedGemmOneDnn final : public Kernel {
   memory packed_;  // B packed per run when it is not invariant
   memory held_;    // the invariant B in the primitive's layout, kept across runs and rebuilds
   int64_t heldK_ = 0, heldN_ = 0;  // the problem held_ was packed for
+  onednn::StoredWeights storedB_;  // B as the GEMV reads it (runGemv)
 };
 
 }  // namespace

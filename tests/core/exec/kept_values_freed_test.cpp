@@ -226,8 +226,9 @@ TEST(KeptValuesFreed, GemmAndMatMulOutputsUnchanged) {
 
 // The same with B stored [N, K] (transB = 1): batch 1 runs the GEMV over the
 // weights as they are (not packed, not freed); after a batch of 4 packed and
-// freed them, batch 1 runs oneDNN on the held copy. Outputs byte-identical
-// to an executor that keeps nothing, in that order of batches.
+// freed them, batch 1 runs the GEMV again, over B unpacked from the held
+// copy. Outputs byte-identical to an executor that keeps nothing, in that
+// order of batches.
 TEST(KeptValuesFreed, GemmTransposedWeightsBatchOneThenFour) {
   const std::string text = R"(
     main (float[N,64] x) => (float[N,48] y)
@@ -359,8 +360,8 @@ TEST(KeptValuesFreed, InitializerWeightsReleasedOnceHeld) {
 
 // ai.passlab.FusedGemm (--level fused) with B an initializer: its oneDNN
 // matmul holds B packed, across rebuilds for other row counts, and says so;
-// the rows 1 GEMV (transB) reads B as stored, so once B is released it runs
-// the matmul on the held copy instead. Outputs byte-identical to an executor
+// the rows 1 GEMV (transB) reads B as stored, so once B is released it reads
+// B unpacked from the held copy. Outputs byte-identical to an executor
 // that keeps nothing, and within float tolerance of the reference kernels.
 TEST(KeptValuesFreed, FusedGemmInitializerReleasedOnceHeld) {
   constexpr int64_t K = 256, N = 192;
@@ -574,6 +575,46 @@ TEST(KeptValuesFreed, DirectConvPathsAfterAShapeChangeAsOnAFreshExecutor) {
     ASSERT_TRUE(fresh);
     expectSameBytes(direct, run(*fresh, in(c.directSide)));
     expectSameBytes(run(*reused, in(c.oneDnnSide)), first);
+  }
+}
+
+// A Gemm and a FusedGemm with B stored [N, K] (transB), an initializer: four
+// rows run oneDNN's matmul (which holds B packed, so the executor releases
+// it), then one row runs the GEMV over B as stored, as on a fresh executor
+// (no oneDNN matmul in that run, B unpacked once from the held copy), with the
+// same bytes; back at four rows the same bytes again, and again at one row
+// (the unpacked copy kept, no reorder).
+TEST(KeptValuesFreed, DirectGemmPathsAfterAShapeChangeAsOnAFreshExecutor) {
+  constexpr int64_t K = 256, N = 192;
+  for (const char* op : {"Gemm", "ai.passlab.FusedGemm"}) {
+    SCOPED_TRACE(op);
+    const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+      main (float[R,256] a) => (float[R,192] y)
+      <float[192,256] b = )" +
+                             keptvalues::reals(K * N, -0.5f, 0.5f, 7) +
+                             ", float[192] c = " + keptvalues::reals(N, -1.0f, 1.0f, 8) + R"(> {
+      y = )" + op + R"( <transB = 1> (a, b, c)
+    })";
+    const auto in = [&](int64_t rows) {
+      return NamedInputs{{"a", seededInput({rows, K}, static_cast<uint32_t>(rows))}};
+    };
+    auto reused = make(text, true);
+    ASSERT_TRUE(reused);
+    RunResult first = run(*reused, in(4));
+    ASSERT_EQ(first.memory.keptFreedBytes, static_cast<uint64_t>(K * N * 4))
+        << "oneDNN did not hold B on four rows";
+    RunResult direct;
+    std::vector<std::string> execs = testutil::onednnExecs([&] { direct = run(*reused, in(1)); });
+    for (const std::string& l : execs)
+      EXPECT_EQ(l.find(",matmul,"), std::string::npos) << "oneDNN ran it: " << l;
+    auto fresh = make(text, true);
+    ASSERT_TRUE(fresh);
+    expectSameBytes(direct, run(*fresh, in(1)));
+    expectSameBytes(run(*reused, in(4)), first);
+    RunResult again;
+    execs = testutil::onednnExecs([&] { again = run(*reused, in(1)); });
+    EXPECT_TRUE(execs.empty()) << "the second one-row run ran " << execs.front();
+    expectSameBytes(again, direct);
   }
 }
 

@@ -125,6 +125,26 @@ void checkDiffAgainstLog(const AppliedStep& a) {
   }
 }
 
+// A pass whose graph the verifier rejects: it feeds the Relu b its own
+// consumer c's output, a cycle (the registry lists no such pass).
+class CyclePass : public passes::Pass {
+ public:
+  CyclePass() {
+    info_.id = "planted_cycle";
+    info_.kind = "test";
+    info_.summaryEn = info_.summaryZh = "test";
+  }
+  const passes::PassInfo& info() const override { return info_; }
+  Status run(passes::PassContext& ctx) const override {
+    ir::Graph& g = ctx.model().graph();
+    ctx.rewriter.setInput(g.findValue("b")->producer(), 0, g.findValue("c"));
+    return Status::ok();
+  }
+
+ private:
+  passes::PassInfo info_;
+};
+
 // A window that says which lesson teaches which pass, as the main window does.
 class LinkingWindow : public QWidget, public LessonLinks {
  public:
@@ -871,6 +891,58 @@ class PipelineTest : public QObject {
     // Undoing every Step takes the insights away.
     while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
     QVERIFY(doc.insights() == nullptr);
+  }
+
+  // As 'optimize' does (pipeline::skipsRejectedPass): a pass rolled back
+  // because the verifier rejected its graph is left out and the run goes on;
+  // the Timeline shows its Step rolled back with the verifier's message and
+  // the status says how many passes were rolled back, naming them.
+  void aPassTheVerifierRejectedIsSkippedAndTheRunGoesOn() {
+    Document doc;
+    LoadOutcome parsed = loadModelText(R"(<ir_version: 8, opset_import: ["" : 17]>
+      main (float[2,3] x) => (float[2,3] y) {
+        a = Identity(x)
+        b = Relu(a)
+        c = Neg(b)
+        y = Abs(c)
+      })",
+                                       "cycle.txt");
+    QVERIFY2(parsed.model, qPrintable(parsed.error));
+    doc.open(std::move(parsed.model), QString(), QStringLiteral("cycle"));
+    auto* s = new PipelineSession(&doc);
+    const CyclePass cycle;
+    s->setPassLookup([&cycle](std::string_view id) -> const passes::Pass* {
+      return id == "planted_cycle" ? &cycle : passes::findPass(id);
+    });
+    s->setPlan({{"planted_cycle", true, {}}, {"eliminate_identity_ops", true, {}}});
+    PipelinePanel panel(s);
+    TimelineModel timeline(s);
+    QSignalSpy finished(s, &PipelineSession::runFinished);
+    QVERIFY(s->runAll());
+    QVERIFY(waitRun(s));
+
+    QCOMPARE(s->steps().size(), size_t{2});
+    const pipeline::Step& rejected = s->steps().front()->step;
+    QVERIFY(rejected.rolledBack);
+    QVERIFY(pipeline::skipsRejectedPass(rejected));
+    const pipeline::Step& next = s->steps().back()->step;
+    QCOMPARE(next.passId, std::string("eliminate_identity_ops"));
+    QVERIFY2(next.changed && !next.rolledBack, next.error.str().c_str());
+    QCOMPARE(mainNodes(doc), size_t{3});  // the Identity went, the cycle did not come
+    QCOMPARE(doc.model().graph().findValue("b")->producer()->input(0)->name(), std::string("x"));
+    QVERIFY(s->planComplete());
+
+    const QString changes =
+        timeline.index(timeline.rowOfStep(0), TimelineModel::kChanges).data().toString();
+    QVERIFY2(changes.contains(QStringLiteral("rolled back")) &&
+                 changes.contains(QStringLiteral("verifier rejects")),
+             qPrintable(changes));
+    QCOMPARE(finished.size(), 1);
+    const QString message = finished.front().front().toString();
+    QVERIFY2(message.contains(QStringLiteral("1 pass(es) rolled back")) &&
+                 message.contains(QStringLiteral("planted_cycle")),
+             qPrintable(message));
+    QCOMPARE(panel.statusText(), message);
   }
 
   void lossyPassIsHeldToTheSessionsBudget() {

@@ -123,7 +123,7 @@ void PipelineSession::movePass(int from, int to) {
 }
 
 Status PipelineSession::insertPass(int row, const std::string& id) {
-  if (passes::findPass(id) == nullptr) return invalidArgument("unknown pass '" + id + "'");
+  if (findPass_(id) == nullptr) return invalidArgument("unknown pass '" + id + "'");
   const int n = static_cast<int>(plan_.size());
   if (row < 0 || row > n) row = n;
   plan_.insert(plan_.begin() + row, PlanEntry{id, true, {}});
@@ -141,8 +141,8 @@ void PipelineSession::removeRow(int row) {
 
 namespace {
 
-Status setOptionOf(PlanEntry& e, const std::string& name, const std::string& value) {
-  const passes::Pass* pass = passes::findPass(e.id);
+Status setOptionOf(const passes::Pass* pass, PlanEntry& e, const std::string& name,
+                   const std::string& value) {
   if (pass == nullptr) return invalidArgument("unknown pass '" + e.id + "'");
   passes::Options next = e.options;
   next.erase(
@@ -164,18 +164,19 @@ Status setOptionOf(PlanEntry& e, const std::string& name, const std::string& val
 Status PipelineSession::setRowOption(int row, const std::string& name, const std::string& value) {
   if (row < 0 || row >= static_cast<int>(plan_.size()))
     return invalidArgument("no row " + std::to_string(row) + " in the plan");
-  PASSLAB_RETURN_IF_ERROR(setOptionOf(plan_[static_cast<size_t>(row)], name, value));
+  PASSLAB_RETURN_IF_ERROR(setOptionOf(findPass_(plan_[static_cast<size_t>(row)].id),
+                                      plan_[static_cast<size_t>(row)], name, value));
   emit planChanged();
   return Status::ok();
 }
 
 Status PipelineSession::setOption(const std::string& id, const std::string& name,
                                   const std::string& value) {
-  if (passes::findPass(id) == nullptr) return invalidArgument("unknown pass '" + id + "'");
+  if (findPass_(id) == nullptr) return invalidArgument("unknown pass '" + id + "'");
   bool found = false;
   for (PlanEntry& e : plan_) {
     if (e.id != id) continue;
-    PASSLAB_RETURN_IF_ERROR(setOptionOf(e, name, value));
+    PASSLAB_RETURN_IF_ERROR(setOptionOf(findPass_(e.id), e, name, value));
     found = true;
   }
   if (!found) return invalidArgument("pass '" + id + "' is not in the plan");
@@ -271,11 +272,11 @@ bool PipelineSession::runAll() {
 }
 
 bool PipelineSession::runSpec(const pipeline::PassSpec& spec) {
-  if (running_ || !doc_->hasModel() || passes::findPass(spec.id) == nullptr) return false;
+  if (running_ || !doc_->hasModel() || findPass_(spec.id) == nullptr) return false;
   const int row = lastRow_ + 1;
   PlanEntry e{spec.id, true, {}};
   for (const auto& [name, value] : spec.options)
-    if (!setOptionOf(e, name, value).isOk()) return false;
+    if (!setOptionOf(findPass_(e.id), e, name, value).isOk()) return false;
   plan_.insert(plan_.begin() + row, std::move(e));
   emit planChanged();
   return start({row}, &spec.filter);
@@ -297,6 +298,7 @@ struct PipelineSession::RunJob {
   int runId = 0;
   std::vector<int> rows;  // plan rows, one per spec
   std::vector<pipeline::PassSpec> specs;
+  PassLookup findPass;  // where the specs' passes are found
   std::shared_ptr<RunState> state;
   bool fresh = false;  // state is new: its PassManager is made by the worker
   rewrite::Provenance provenance;
@@ -323,9 +325,10 @@ bool PipelineSession::start(std::vector<int> rows, const rewrite::NodeFilter* fi
 
 // Whether a plan runs a lossy pass: always checked, against the budget (as
 // the CLI does), whatever "check the outputs" says.
-bool runsLossyPass(const std::vector<pipeline::PassSpec>& specs) {
+bool runsLossyPass(const std::vector<pipeline::PassSpec>& specs,
+                   const PipelineSession::PassLookup& findPass) {
   for (const pipeline::PassSpec& spec : specs)
-    if (const passes::Pass* p = passes::findPass(spec.id); p && p->info().lossy) return true;
+    if (const passes::Pass* p = findPass(spec.id); p && p->info().lossy) return true;
   return false;
 }
 
@@ -347,7 +350,8 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
 
   // The check compares with the model before the first Step.
   job->original = steps_.empty() ? nullptr : steps_.front()->before;
-  job->check = numericCheck_ || runsLossyPass(job->specs);
+  job->check = numericCheck_ || runsLossyPass(job->specs, findPass_);
+  job->findPass = findPass_;
   if (job->check && job->original && job->original == checkedOriginal_ &&
       checkedFolder_ == calibrationFolder_)
     job->checker = checker_;
@@ -448,19 +452,42 @@ void PipelineSession::preparePassManager(RunJob& job) {
   state.pm->setCancelFlag(job.cancel.get());
 }
 
-// Runs the specs in order, publishing each Step; the reason it stopped early,
-// else "". `usable` turns false when the PassManager stopped on a failed check.
+// Runs the specs in order, publishing each Step; the reason it stopped early
+// and the passes it rolled back and went on without, else "". `usable` turns
+// false when the PassManager stopped on a failed check.
 QString PipelineSession::runPasses(RunJob& job, bool& usable) {
+  QStringList rolledBack;  // skipped: the verifier rejected their graphs
+  const QString stopped = runPassesUntilStopped(job, usable, rolledBack);
+  if (rolledBack.isEmpty()) return stopped;
+  const QString skipped =
+      tr("%n pass(es) rolled back and left out (the verifier rejected their graphs), the passes "
+         "after them ran: %1",
+         "", static_cast<int>(rolledBack.size()))
+          .arg(rolledBack.join(QStringLiteral(", ")));
+  return stopped.isEmpty() ? skipped : stopped + QLatin1Char('\n') + skipped;
+}
+
+// runPasses' loop: the reason it stopped early, else ""; the passes rolled
+// back and skipped (pipeline::skipsRejectedPass, as the CLI's optimize does)
+// are added to `rolledBack`.
+QString PipelineSession::runPassesUntilStopped(RunJob& job, bool& usable, QStringList& rolledBack) {
   pipeline::PassManager& pm = *job.state->pm;
   const int total = static_cast<int>(job.specs.size());
   for (int i = 0; i < total; ++i) {
     if (job.cancel->load()) return tr("Cancelled after %n pass(es)", "", i);
-    auto ran = pm.run(job.specs[static_cast<size_t>(i)]);
+    const pipeline::PassSpec& spec = job.specs[static_cast<size_t>(i)];
+    const passes::Pass* pass = job.findPass(spec.id);
+    if (!pass) return trCore(Text::of("unknown pass '%1'", spec.id));
+    auto ran = pm.run(*pass, spec);
     if (!ran) return trCore(ran.error().text());
     const pipeline::Step& s = **ran;
     // Stopped inside the pass: it was undone and counts for nothing.
     if (s.rolledBack && job.cancel->load()) return tr("Cancelled after %n pass(es)", "", i);
     publishStep(job, s, i);
+    if (pipeline::skipsRejectedPass(s)) {
+      rolledBack << QString::fromStdString(s.passId);
+      continue;
+    }
     if (s.rolledBack)
       return tr("%1 failed and was rolled back: %2")
           .arg(QString::fromStdString(s.passId), trCore(s.error));
@@ -604,7 +631,7 @@ Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {
     PlanEntry e{s.id, true, {}};
     // As the pass reads them ("yes" -> "true"), as setOptionOf keeps them.
     for (const auto& [name, value] : s.options)
-      PASSLAB_RETURN_IF_ERROR(setOptionOf(e, name, value));
+      PASSLAB_RETURN_IF_ERROR(setOptionOf(findPass_(e.id), e, name, value));
     next.push_back(std::move(e));
   }
   plan_ = std::move(next);

@@ -16,10 +16,13 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/passes/registry.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/recipe.h"
 #include "core/rewrite/provenance.h"
@@ -99,6 +102,11 @@ class PipelineSession : public QObject {
   bool planComplete() const;
   // Its pass ("" when none).
   std::string nextPass() const;
+
+  // Where the session finds the plan's passes by id: the registry
+  // (passes::findPass) unless set (tests plant passes it does not list).
+  using PassLookup = std::function<const passes::Pass*(std::string_view id)>;
+  void setPassLookup(PassLookup lookup) { findPass_ = std::move(lookup); }
 
   // ---- settings ----
   bool numericCheck() const { return numericCheck_; }
@@ -192,6 +200,7 @@ class PipelineSession : public QObject {
   static QString prepareChecker(RunJob& job);
   static void preparePassManager(RunJob& job);
   QString runPasses(RunJob& job, bool& usable);
+  QString runPassesUntilStopped(RunJob& job, bool& usable, QStringList& rolledBack);
   void publishStep(RunJob& job, const pipeline::Step& s, int i);
   void onWorkerStep(int runId, AppliedStepPtr step, int done, int total, const QString& next);
   void onWorkerDone(int runId, const QString& error, std::shared_ptr<pipeline::ExecOutputChecker>,
@@ -201,6 +210,7 @@ class PipelineSession : public QObject {
   void publishInsights();
 
   Document* doc_;
+  PassLookup findPass_ = passes::findPass;
   std::vector<PlanEntry> plan_;
   bool numericCheck_ = true;
   int checkInputSets_ = 2;

@@ -563,6 +563,10 @@ int runOptimize(const OptimizeArgs& a) {
 
 void registerOptimize(CLI::App& app) {
   auto* cmd = app.add_subcommand("optimize", "Run optimization passes and save the result");
+  cmd->footer(
+      "Exit status: 0 saved, every pass ran; 1 bad arguments or files; 2 a check or the "
+      "verifier failed (nothing saved, or the saved file failed its --check); 3 saved, but "
+      "passes the verifier rejected were rolled back and left out (warnings name them)");
   auto a = std::make_shared<OptimizeArgs>();
   cmd->add_option("model", a->in, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out, "Output file (never the input, unless --in-place)");

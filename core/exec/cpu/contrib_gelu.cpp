@@ -1,16 +1,16 @@
 // com.microsoft GELU variants: Gelu (erf form), BiasGelu (erf form of A + B)
 // and FastGelu (tanh approximation of X + bias). The bias is 1-D and runs
 // along the last dim. float16/bfloat16 are computed in float; float32
-// FastGelu takes its tanh from tanhRow, Gelu and BiasGelu their erf from
-// geluErfRow (both vectorized).
+// FastGelu is geluTanhRow, Gelu and BiasGelu take their erf from geluErfRow
+// (both vectorized).
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <type_traits>
 
+#include "core/exec/cpu/activation_rows.h"
 #include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
-#include "core/exec/cpu/sigmoid_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
@@ -27,20 +27,21 @@ C gelu(C x, Form f) {
   return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
 }
 
-// FastGelu over float32 elements [b, e): the tanh of a block at a time on
-// tanhRow (sigmoid_rows.h, vectorized) instead of std::tanh per element.
+// FastGelu over float32 elements [b, e) on geluTanhRow (activation_rows.h:
+// x sigmoid(2u), vectorized, no cancellation in 1 + tanh(u) below x = -3),
+// X + bias formed a block at a time first (the bias a run at a time).
 void fastGeluFloat(const float* X, const float* B, int64_t nb, float* Y, int64_t b, int64_t e) {
+  if (!B) return geluTanhRow(X + b, Y + b, e - b);
   constexpr int64_t kBlock = 256;
-  float v[kBlock], u[kBlock];
+  float v[kBlock];
   for (int64_t i0 = b; i0 < e; i0 += kBlock) {
     const int64_t n = std::min(kBlock, e - i0);
-    for (int64_t j = 0; j < n; ++j) {
-      const float x = B ? X[i0 + j] + B[(i0 + j) % nb] : X[i0 + j];
-      v[j] = x;
-      u[j] = 0.7978845608028654f * (x + 0.044715f * x * x * x);
+    for (int64_t j = 0, c = i0 % nb; j < n; c = 0) {  // runs of the bias, no division each
+      const int64_t run = std::min(n - j, nb - c);
+      for (int64_t t = 0; t < run; ++t) v[j + t] = X[i0 + j + t] + B[c + t];
+      j += run;
     }
-    tanhRow(u, u, n);
-    for (int64_t j = 0; j < n; ++j) Y[i0 + j] = 0.5f * v[j] * (1.0f + u[j]);
+    geluTanhRow(v, Y + i0, n);
   }
 }
 

@@ -1,9 +1,11 @@
-// com.microsoft FastGelu on float32 (contrib_gelu.cpp: the tanh from tanhRow,
+// com.microsoft FastGelu on float32 (contrib_gelu.cpp: geluTanhRow, X + bias
 // a block of 256 elements at a time): every element against the double
 // formula, over a tensor longer than a block with a tail, with and without
-// the bias, on one and two threads.
+// the bias, on one and two threads; and relative to the double formula on
+// the negative tail, where 1 + tanh(u) in float cancels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -58,6 +60,32 @@ TEST(FastGeluFloat, MatchesTheDoubleFormula) {
             << " threads";
       }
     }
+}
+
+// Below x = -3, 0.5 x (1 + tanh(u)) in float keeps only the bits of 1 + tanh
+// above 2^-24 (about 1e-3 relative at x = -4, all of it by x = -5.5):
+// x sigmoid(2u) keeps the result's relative accuracy. X + bias over [-9, -3].
+TEST(FastGeluFloat, NegativeTailIsRelativelyAccurate) {
+  const int64_t n = 4096;
+  std::vector<float> x(static_cast<size_t>(n)), b = {0.25f, -0.5f};
+  for (int64_t i = 0; i < n; ++i) x[i] = -3.25f - 5.5f * static_cast<float>(i) / n;
+  const std::string text =
+      "<ir_version: 8, opset_import: [\"\" : 14, \"com.microsoft\" : 1]>\nmain (float[2048,2] x, "
+      "float[2] b) => (float[2048,2] y) {\n  y = com.microsoft.FastGelu(x, b)\n}";
+  RunResult r = testutil::runText(
+      text, {{"x", testutil::floats({n / 2, 2}, x)}, {"b", testutil::floats({2}, b)}});
+  ASSERT_EQ(r.outputs.size(), 1u);
+  auto y = testutil::toFloats(r.outputs[0]);
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i] + b[i % 2];
+    ASSERT_LE(v, -3.0f);
+    const double u = 0.7978845608028654 * (v + 0.044715 * double(v) * v * v);
+    const double want = v / (1.0 + std::exp(-2.0 * u));  // fastGelu(v) without the cancellation
+    ASSERT_LT(want, 0.0);
+    worst = std::max(worst, std::fabs(y[i] - want) / -want);
+  }
+  EXPECT_LE(worst, 1e-5);
 }
 
 }  // namespace

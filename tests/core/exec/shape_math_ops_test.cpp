@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "tests/core/exec/op_test_util.h"
 
@@ -175,6 +179,52 @@ TEST(Cumulative, LastAxisEqualsLineByLineSums) {
               << "outer " << outer << " len " << len << " exclusive " << exclusive << " reverse "
               << reverse;
         }
+}
+
+// int32 and int64 along the last axis (AVX-512: a register of positions at a
+// time, scanned in the register): lengths around the 16 and 8 lanes, sums
+// that wrap; the same bits as each line's loop in unsigned arithmetic.
+template <class T>
+void expectIntegerLastAxisSums(DataType dtype) {
+  using U = std::make_unsigned_t<T>;
+  for (int64_t outer : {1, 3})
+    for (int64_t len : {1, 5, 7, 8, 9, 15, 16, 17, 40, 1001})
+      for (int exclusive = 0; exclusive < 2; ++exclusive)
+        for (int reverse = 0; reverse < 2; ++reverse) {
+          std::vector<T> x(static_cast<size_t>(outer * len));
+          uint64_t s = 12345u + static_cast<uint64_t>(len);
+          for (T& v : x) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            v = static_cast<T>(s >> 13);  // the whole range: sums wrap
+          }
+          x[0] = std::numeric_limits<T>::max();
+          std::vector<T> want(x.size());
+          for (int64_t o = 0; o < outer; ++o) {
+            U acc = 0;
+            for (int64_t k = 0; k < len; ++k) {
+              const size_t at = static_cast<size_t>(o * len + (reverse ? len - 1 - k : k));
+              if (exclusive) want[at] = static_cast<T>(acc);
+              acc = static_cast<U>(acc + static_cast<U>(x[at]));
+              if (!exclusive) want[at] = static_cast<T>(acc);
+            }
+          }
+          ir::Tensor in = std::is_same_v<T, int32_t>
+                              ? i32({outer, len}, std::vector<int32_t>(x.begin(), x.end()))
+                              : i64({outer, len}, std::vector<int64_t>(x.begin(), x.end()));
+          ir::Tensor y = run1({"CumSum",
+                               {in, i64({}, {1})},
+                               {attrI("exclusive", exclusive), attrI("reverse", reverse)}});
+          ASSERT_EQ(y.dtype(), dtype);
+          const auto got = y.data<T>();
+          EXPECT_EQ(std::vector<T>(got.begin(), got.end()), want)
+              << "outer " << outer << " len " << len << " exclusive " << exclusive << " reverse "
+              << reverse;
+        }
+}
+
+TEST(Cumulative, IntegerLastAxisEqualsLineByLineSums) {
+  expectIntegerLastAxisSums<int32_t>(DataType::kInt32);
+  expectIntegerLastAxisSums<int64_t>(DataType::kInt64);
 }
 
 // onnxruntime's signs of zero: a sum of -0s is -0, an exclusive one +0 (its

@@ -133,6 +133,11 @@ std::vector<Case> cases() {
   v.push_back({.name = "pointwise_u8", .x = {1, 16, 7, 7}, .w = {24, 16, 1, 1}});
   v.push_back(
       {.name = "pointwise_s8_batch2", .x = {2, 16, 5, 6}, .w = {8, 16, 1, 1}, .xType = DT::kInt8});
+  // S one value per channel (no tap in the padding) against S per position
+  // (a 1x1 with pads: 0 on the border, the channel's sum inside).
+  v.push_back({.name = "k3_no_pads_u8_batch2", .x = {2, 8, 9, 7}, .w = {12, 8, 3, 3}});
+  v.push_back(
+      {.name = "pointwise_pads_u8", .x = {1, 16, 6, 5}, .w = {8, 16, 1, 1}, .pads = {1, 0, 1, 2}});
   v.push_back({.name = "k3_pads_stride2_u8",
                .x = {1, 8, 11, 13},
                .w = {16, 8, 3, 3},

@@ -38,6 +38,14 @@ for name in $models; do
   grep -q '^reloaded .*outputs equal' "$work/log" || {
     echo "FAIL: $name: no reload check"; tail -5 "$work/log"; fail=1
   }
+  # A step judged by its node units (fuse_qdq_into_qlinear) moves the outputs
+  # within the budget: "outputs equal" is to the checked model's, and the
+  # original's are held to the budget.
+  if grep -q 'units ok' "$work/log"; then
+    grep -q "^against the original's outputs: within the accuracy budget" "$work/log" || {
+      echo "FAIL: $name: the saved file was not checked against the original"; fail=1
+    }
+  fi
   nodes=$(grep -o '^saved .*: [0-9]* -> [0-9]* nodes' "$work/log" | grep -o '[0-9]* -> [0-9]*')
   "$cli" info "$out" > "$work/info" 2>&1
   to=$(awk '$1 == "ai.passlab.ReorderToBlocked" && $2 ~ /^[0-9]+$/ { print $2 }' "$work/info")

@@ -1,6 +1,7 @@
 // Activation functions: the elementwise ones on the generic UnaryKernel (see
 // elementwise.h) with their attributes, and PRelu, whose slope broadcasts to
 // the input's shape.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <type_traits>
@@ -14,6 +15,7 @@
 #include "core/exec/cpu/elementwise.h"
 #include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/sigmoid_rows.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
@@ -146,6 +148,12 @@ struct SeluOp {
   C operator()(C x) const {
     return x > C(0) ? C(gamma) * x : C(gamma) * (C(alpha) * std::exp(x) - C(alpha));
   }
+  // gamma times eluRow (alpha expm1(x) within a few ulp, where alpha exp(x) -
+  // alpha cancels near 0); a zero result is +0 as the formula's.
+  void floatN(const float* x, float* y, int64_t n) const {
+    eluRow(x, alpha, y, n);
+    for (int64_t i = 0; i < n; ++i) y[i] = y[i] == 0.0f ? 0.0f : gamma * y[i];
+  }
   float alpha, gamma;
 };
 
@@ -243,6 +251,17 @@ struct SwishOp {
     C z = C(alpha) * x;
     C s = z >= C(0) ? C(1) / (C(1) + std::exp(-z)) : std::exp(z) / (C(1) + std::exp(z));
     return x * s;
+  }
+  // sigmoid(alpha x) from sigmoidRow (vectorized), a block at a time.
+  void floatN(const float* x, float* y, int64_t n) const {
+    constexpr int64_t kBlock = 256;
+    float s[kBlock];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+      const int64_t m = std::min(kBlock, n - i0);
+      for (int64_t j = 0; j < m; ++j) s[j] = alpha * x[i0 + j];
+      sigmoidRow(s, s, m);
+      for (int64_t j = 0; j < m; ++j) y[i0 + j] = x[i0 + j] * s[j];
+    }
   }
   float alpha;
 };

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <functional>
+#include <tuple>
+#include <vector>
 
 #include "tests/core/exec/op_test_util.h"
 
@@ -67,6 +69,36 @@ TEST(Activations, MatchTheirFormulas) {
   check({"Shrink"}, [](double x) { return x < -0.5 ? x : (x > 0.5 ? x : 0); });
   check({"Shrink", {}, {attrF("lambd", 1.0f), attrF("bias", 0.5f)}},
         [](double x) { return x < -1 ? x + 0.5 : (x > 1 ? x - 0.5 : 0); });
+}
+
+// Selu and Swish on float32 (eluRow and sigmoidRow, vectorized) against
+// the formulas in double over a dense sweep of [-20, 20], +-0, +-inf, NaN.
+TEST(Activations, SeluAndSwishRowsMatchDoubleDensely) {
+  std::vector<float> x;
+  for (int i = 0; i <= 40000; ++i) x.push_back(-20.0f + 40.0f * static_cast<float>(i) / 40000);
+  x.insert(x.end(), {0.0f, -0.0f, 1e-30f, -1e-30f, INFINITY, -INFINITY, NAN});
+  const int64_t n = static_cast<int64_t>(x.size());
+  const double a = 1.67326319217681884765625, g = 1.05070102214813232421875;
+  auto selu = [&](double v) { return v > 0 ? g * v : (v == 0 ? 0.0 : g * a * std::expm1(v)); };
+  auto swish = [](double v) { return v * (1 / (1 + std::exp(-2 * v))); };  // alpha 2
+  const ir::Tensor se = run1({"Selu", {f32({n}, x)}});
+  const ir::Tensor sw = run1({"Swish", {f32({n}, x)}, {attrF("alpha", 2.0f)}, 24});
+  for (auto [y, ref, name] : {std::tuple{&se, std::function<double(double)>(selu), "Selu"},
+                              std::tuple{&sw, std::function<double(double)>(swish), "Swish"}}) {
+    const auto got = y->data<float>();
+    ASSERT_EQ(got.size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = ref(x[i]);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got[i])) << name << " x = " << x[i];
+      } else if (std::isinf(want) || want == 0) {
+        EXPECT_EQ(got[i], static_cast<float>(want)) << name << " x = " << x[i];
+        EXPECT_EQ(std::signbit(got[i]), std::signbit(static_cast<float>(want))) << name;
+      } else {
+        EXPECT_LE(std::fabs(got[i] - want), 1e-6 * std::fabs(want)) << name << " x = " << x[i];
+      }
+    }
+  }
 }
 
 TEST(Activations, SoftplusDoesNotOverflow) {

@@ -137,6 +137,9 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   // the host only (a device runner binds the constants itself).
   if (options.keepConstantSteps && !ex->runner_)
     ex->kept_->trackConstants(*ex->plan_, ex->model_.graph());
+  // Steps that depend only on the input shapes are kept per shape signature
+  // under the same option (shape_values.h).
+  if (options.keepConstantSteps && !ex->runner_) ex->kept_->shapes().classify(*ex->plan_);
   for (const ir::Value* v : ex->model_.graph().inputs())
     ex->inputs_.push_back({v->name(), v->type(), v->isInitializer()});
   for (const ir::Value* v : ex->model_.graph().outputs()) ex->outputNames_.push_back(v->name());
@@ -193,6 +196,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
                  options.cancel, options.maxLoopIterations, options.profile ? &profiler : nullptr};
   state.initializersOverridden = overridesInitializers(inputs);
   state.kept = kept_.get();
+  kept_->shapes().beginRun(/*trusted=*/!state.initializersOverridden);
   if (threads > 1) {
     StepThreads& stepThreads = compiler_->stepThreads();
     state.singleThreadSteps = &stepThreads.prepare(model_, *plan_, inputs, threads);
@@ -236,6 +240,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     outputs_->endRun();
     return ran.error();
   }
+  kept_->shapes().endRun();
   kept_->releaseHeld(*plan_);  // kept values every reader now holds packed
   if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
   if (block) memoryUse.counts = block->counts();

@@ -175,8 +175,9 @@ Status runKernel(Kernel& kernel, NodeContext& ctx) {
 }
 
 // Binds the outputs kept from an earlier run of `step` instead of running it;
-// the profile shows the step with 0 µs under kKeptKernel.
-void bindKept(const Step& step, const std::vector<Value>& values, Frame& frame, RunState& state) {
+// the profile shows the step with 0 µs under `kernel` (kKeptKernel, kShapeKernel).
+void bindKept(const Step& step, const std::vector<Value>& values, Frame& frame, RunState& state,
+              std::string_view kernel) {
   uint64_t held = 0;
   for (size_t i = 0; i < step.outputs.size(); ++i) {
     int32_t slot = step.outputs[i];
@@ -185,7 +186,7 @@ void bindKept(const Step& step, const std::vector<Value>& values, Frame& frame, 
     held += values[i].byteSize();
     if (frame.valueBytes) (*frame.valueBytes)[static_cast<size_t>(slot)] = values[i].byteSize();
   }
-  if (state.profiler) state.profiler->record(*step.node, kKeptKernel, 0, 0.0, 0, held);
+  if (state.profiler) state.profiler->record(*step.node, kernel, 0, 0.0, 0, held);
   for (int32_t slot : step.releaseAfter) frame.slots[static_cast<size_t>(slot)] = Value();
 }
 
@@ -239,7 +240,15 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
                            : nullptr;
     if (kept != nullptr)
       if (const std::vector<Value>* values = kept->find(stepIndex)) {
-        bindKept(step, *values, frame, state);
+        bindKept(step, *values, frame, state, kKeptKernel);
+        continue;
+      }
+    ShapeValues* shapes = plan.depth == 0 && state.kept != nullptr && kept == nullptr
+                              ? &state.kept->shapes()
+                              : nullptr;
+    if (shapes != nullptr)
+      if (const std::vector<Value>* values = shapes->reuse(stepIndex)) {
+        bindKept(step, *values, frame, state, kShapeKernel);
         continue;
       }
     ins.assign(step.inputs.size(), nullptr);
@@ -307,6 +316,7 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       for (size_t i = 0; i < step.outputs.size(); ++i)
         if (step.outputs[i] >= 0) frame.slots[static_cast<size_t>(step.outputs[i])] = values[i];
     }
+    if (shapes != nullptr) shapes->ran(step, stepIndex, frame.slots);
     if (plan.depth == 0 && state.kept != nullptr)
       for (size_t i = 0; i < ins.size(); ++i)
         if (ctx.holds(i)) state.kept->noteHeld(stepIndex, i, *(*inst)->kernel);

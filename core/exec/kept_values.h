@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/exec/compiled_graph.h"
+#include "core/exec/shape_values.h"
 #include "core/exec/value.h"
 
 namespace passlab::exec {
@@ -93,6 +94,10 @@ class KeptValues {
   size_t freedCount() const { return freedCount_; }
   uint64_t freedBytes() const { return freedBytes_; }
 
+  // The values kept for the last run's input shapes (shape_values.h).
+  ShapeValues& shapes() { return shapes_; }
+  const ShapeValues& shapes() const { return shapes_; }
+
  private:
   // Whether the value in `slot` (invariant as `made` says: its producer's
   // outputsInvariance, kAlways for an initializer) has no reader left that
@@ -125,6 +130,7 @@ class KeptValues {
   std::vector<std::pair<int32_t, Value>>* constants_ = nullptr;
   std::vector<ir::Tensor*> constantTensors_;
   std::vector<int32_t> constantOfSlot_;  // per slot: index in constants_, or -1
+  ShapeValues shapes_;
 };
 
 }  // namespace passlab::exec

@@ -36,7 +36,12 @@ PASSLAB_AVX512 inline __m512 erf16(__m512 v) {
   for (int i = 1; i < 7; ++i) p = _mm512_fmadd_ps(x2, p, _mm512_set1_ps(kP[i]));
   __m512 q = _mm512_set1_ps(kQ[0]);
   for (int i = 1; i < 5; ++i) q = _mm512_fmadd_ps(x2, q, _mm512_set1_ps(kQ[i]));
-  const __m512 r = _mm512_div_ps(_mm512_mul_ps(x, p), q);
+  // The rational form overshoots +-1 by up to 2 ulps near |x| = 3.7: kept
+  // within [-1, 1], so that 1 + erf(x) (GELU's negative tail) never turns
+  // negative. NaN stays (max and min return their second operand).
+  const __m512 r =
+      _mm512_min_ps(_mm512_set1_ps(1.0f),
+                    _mm512_max_ps(_mm512_set1_ps(-1.0f), _mm512_div_ps(_mm512_mul_ps(x, p), q)));
   const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
   const __m512 absV = _mm512_castsi512_ps(_mm512_andnot_si512(sign, _mm512_castps_si512(v)));
   const __m512 signedOne = _mm512_castsi512_ps(_mm512_or_si512(
@@ -71,7 +76,9 @@ PASSLAB_AVX2 inline __m256 erf8(__m256 v) {
   for (int i = 1; i < 7; ++i) p = _mm256_fmadd_ps(x2, p, _mm256_set1_ps(kP[i]));
   __m256 q = _mm256_set1_ps(kQ[0]);
   for (int i = 1; i < 5; ++i) q = _mm256_fmadd_ps(x2, q, _mm256_set1_ps(kQ[i]));
-  const __m256 r = _mm256_div_ps(_mm256_mul_ps(x, p), q);
+  const __m256 r = _mm256_min_ps(
+      _mm256_set1_ps(1.0f),
+      _mm256_max_ps(_mm256_set1_ps(-1.0f), _mm256_div_ps(_mm256_mul_ps(x, p), q)));  // as erf16
   const __m256 sign = _mm256_set1_ps(-0.0f);
   const __m256 signedOne = _mm256_or_ps(_mm256_and_ps(sign, v), _mm256_set1_ps(1.0f));
   const __m256 big = _mm256_cmp_ps(_mm256_andnot_ps(sign, v), _mm256_set1_ps(kOne), _CMP_GE_OQ);

@@ -65,6 +65,25 @@ TEST(ErfRows, EveryPathWithinEightUlpOfErf) {
   }
 }
 
+// The rational form overshot -1 near x = -3.7 (by 2 ulps), which made GELU
+// of a negative x positive (x = -5.41: +3.2e-7 where the value is -1.7e-7;
+// review, session 29): every path stays within [-1, 1], and GELU keeps the
+// sign of x over the negative tail.
+TEST(ErfRows, StaysWithinPlusMinusOneAndGeluKeepsTheSignOfX) {
+  const std::vector<float> xs = sweep();
+  for (const char* isa : {"avx512", "avx2", "scalar"}) {
+    std::vector<float> y(xs.size());
+    if (!cpu::erfRowOn(isa, xs.data(), y.data(), static_cast<int64_t>(xs.size()))) continue;
+    for (size_t i = 0; i < xs.size(); ++i)
+      ASSERT_TRUE(y[i] >= -1.0f && y[i] <= 1.0f) << isa << " erf(" << xs[i] << ") = " << y[i];
+  }
+  std::vector<float> x;
+  for (float v = -12.0f; v < 0.0f; v = std::nextafter(v, 0.0f) + 1e-6f) x.push_back(v);
+  std::vector<float> y(x.size());
+  cpu::geluErfRow(x.data(), nullptr, 1, 0, y.data(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_LE(y[i], 0.0f) << "gelu(" << x[i] << ") = " << y[i];
+}
+
 TEST(ErfRows, SpecialValuesAndTails) {
   const float inf = std::numeric_limits<float>::infinity();
   const std::vector<float> x = {

@@ -32,6 +32,19 @@
 // A layer of the stream that may not be pruned (node_block_list, the node
 // filter, min_weights, a weight not stored) leaves the whole stream dense,
 // with a note on each. streams = false: each layer on its own.
+// Channel shuffles and grouped Convs (channel pattern, a layer outside any
+// stream): where the layer's output (through Relu-like ops) is read only by
+// a channel shuffle (Reshape [N, g, C/g, H, W], Transpose [0, 2, 1, 3, 4],
+// Reshape back) and/or, through depthwise Convs, by a grouped Conv (not
+// depthwise) of G groups, remove_dead_channels takes a channel only as
+// part of a "place": the channels a * C/g + b at one b in every shuffle
+// group, the same count from every input group of the grouped Conv. So the
+// layer's channels are chosen as whole places, ranked by the L2 norm of all
+// their channels: floor(sparsity * places) (never all), or with a grouped
+// Conv reading them floor(sparsity * n) of each of its input groups (n the
+// fewest places any group holds whole; never all of one); a place whose
+// channels land in two input groups stays. A layer read by anything else, or
+// grouped unlike the shuffle, keeps the per-layer choice.
 // Conditions: a weight stored in the file (an initializer, also one that is
 // a graph input, or a Constant's value) of a floating-point type, with at
 // least min_weights elements; the node is not named in node_block_list and
@@ -45,6 +58,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <set>
 #include <unordered_set>
 
 #include "core/analysis/sparsity.h"
@@ -167,6 +182,129 @@ void zeroChannels(Pruned& p, const analysis::WeightLayout& l, double sparsity, i
   zeroChosenChannels(p, l, chosen);
 }
 
+// ---- whole places: channel shuffles and grouped Convs after a layer ----
+
+// The only reader of `v` (at input 0), else null.
+ir::Node* onlyReader(const ir::Value* v) {
+  if (!v || v->isGraphOutput() || v->uses().size() != 1 || v->uses()[0].inputIndex != 0)
+    return nullptr;
+  return v->uses()[0].node;
+}
+
+// Ops that keep every channel where it is, one value in, one out.
+bool keepsChannels(const ir::Node& n) {
+  for (const char* op : {"Relu", "Clip", "LeakyRelu", "HardSwish", "HardSigmoid", "Sigmoid",
+                         "Identity", "BatchNormalization"})
+    if (isDefaultOp(n, op)) return true;
+  return false;
+}
+
+// `n` past the ops keeping the channels (and depthwise Convs too with
+// `depthwise`): the first node that is none, or null where one of them
+// has another reader.
+ir::Node* pastChannelKeepers(ir::Node* n, bool depthwise) {
+  auto isDepthwise = [](const ir::Node& c) {
+    const ir::Tensor* w = c.inputs().size() > 1 ? analysis::storedWeight(c.input(1)) : nullptr;
+    const int64_t group = c.attrInt("group", 1);
+    return isDefaultOp(c, "Conv") && group > 1 && w && w->rank() >= 3 && w->dims()[0] == group &&
+           w->dims()[1] == 1;
+  };
+  while (n && (keepsChannels(*n) || (depthwise && isDepthwise(*n)))) n = onlyReader(n->output(0));
+  return n;
+}
+
+// A layer's output channels as the places they can go in: each place's
+// channels, and the input group of the grouped Conv reading them it falls
+// in (-1: in two).
+struct Places {
+  std::vector<std::vector<int64_t>> channels;
+  std::vector<int64_t> group;
+  int64_t groups = 1;                  // the grouped Conv's (1: none)
+  const ir::Node* shuffle = nullptr;   // its first Reshape
+  const ir::Node* consumer = nullptr;  // the grouped Conv
+};
+
+// The channel shuffle starting at `n` for `c` channels: its groups g and
+// its last Reshape; nullopt when `n` is not one.
+std::optional<std::pair<int64_t, ir::Node*>> shuffleFrom(ir::Node* n, int64_t c) {
+  if (!n || !isDefaultOp(*n, "Reshape") || n->inputs().size() < 2) return std::nullopt;
+  auto split = constantInts(n->input(1));
+  if (!split || split->size() != 5 || (*split)[1] < 2 || (*split)[2] < 1 ||
+      (*split)[1] * (*split)[2] != c)
+    return std::nullopt;
+  ir::Node* t = onlyReader(n->output(0));
+  if (!t || !isDefaultOp(*t, "Transpose") ||
+      t->attrInts("perm") != std::vector<int64_t>{0, 2, 1, 3, 4})
+    return std::nullopt;
+  ir::Node* m = onlyReader(t->output(0));
+  if (!m || !isDefaultOp(*m, "Reshape") || m->inputs().size() < 2) return std::nullopt;
+  auto merge = constantInts(m->input(1));
+  if (!merge || merge->size() != 4) return std::nullopt;
+  return std::make_pair((*split)[1], m);
+}
+
+// The places of Conv `n`'s `c` output channels (grouped in `layerGroups`);
+// nullopt when no shuffle or grouped Conv reads them as described above.
+std::optional<Places> placesOf(const ir::Node& n, int64_t c, int64_t layerGroups) {
+  ir::Node* next = pastChannelKeepers(onlyReader(n.output(0)), false);
+  Places p;
+  int64_t g = 1;
+  if (auto s = shuffleFrom(next, c)) {
+    if (s->first % layerGroups != 0) return std::nullopt;
+    g = s->first;
+    p.shuffle = next;
+    next = onlyReader(s->second->output(0));
+  }
+  next = pastChannelKeepers(next, true);
+  if (next && isDefaultOp(*next, "Conv") && next->attrInt("group", 1) > 1 &&
+      next->attrInt("group", 1) < c && c % next->attrInt("group", 1) == 0) {
+    p.groups = next->attrInt("group", 1);
+    p.consumer = next;
+  }
+  if (!p.shuffle && (!p.consumer || layerGroups > 1)) return std::nullopt;
+  const int64_t per = c / g, perInput = c / p.groups;
+  for (int64_t b = 0; b < per; ++b) {
+    std::vector<int64_t> members;
+    std::set<int64_t> inputGroups;
+    for (int64_t a = 0; a < g; ++a) {
+      members.push_back(a * per + b);
+      inputGroups.insert((b * g + a) / perInput);  // where the shuffle puts it
+    }
+    p.channels.push_back(std::move(members));
+    p.group.push_back(inputGroups.size() == 1 ? *inputGroups.begin() : -1);
+  }
+  return p;
+}
+
+// The places to zero: the weakest by the summed squared norm of their
+// channels, as described above (sorted channels).
+std::vector<int64_t> weakestPlaces(const Places& p, const std::vector<double>& norm,
+                                   double sparsity, size_t& chosenPlaces) {
+  std::vector<std::vector<double>> key(static_cast<size_t>(p.groups));
+  std::vector<std::vector<size_t>> index(static_cast<size_t>(p.groups));
+  for (size_t i = 0; i < p.channels.size(); ++i) {
+    if (p.group[i] < 0) continue;
+    double sum = 0;
+    for (int64_t ch : p.channels[i]) sum += norm[static_cast<size_t>(ch)];
+    key[static_cast<size_t>(p.group[i])].push_back(sum);
+    index[static_cast<size_t>(p.group[i])].push_back(i);
+  }
+  size_t fewest = key.front().size();
+  for (const auto& k : key) fewest = std::min(fewest, k.size());
+  const size_t most = p.groups == 1 ? p.channels.size() : fewest;  // never all of them
+  const size_t k = std::min(static_cast<size_t>(std::floor(sparsity * static_cast<double>(fewest))),
+                            most == 0 ? 0 : most - 1);
+  std::vector<int64_t> out;
+  chosenPlaces = 0;
+  for (size_t g = 0; g < key.size(); ++g)
+    for (size_t j : smallest(key[g], k)) {
+      for (int64_t ch : p.channels[index[g][j]]) out.push_back(ch);
+      ++chosenPlaces;
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 int64_t countZeros(const std::vector<double>& w) {
   return std::count(w.begin(), w.end(), 0.0);
 }
@@ -252,9 +390,34 @@ class Pruner {
     const int64_t zerosBefore = countZeros(p.w);
     if (pattern_ == PrunePattern::kUnstructured) zeroUnstructured(p, sparsity_);
     if (pattern_ == PrunePattern::kTwoFour) zeroTwoFour(p, l.layout);
-    if (pattern_ == PrunePattern::kChannel)
-      zeroChannels(p, l.layout, sparsity_, n.opType() == "Conv" ? n.attrInt("group", 1) : 1);
+    const int64_t groups = n.opType() == "Conv" ? n.attrInt("group", 1) : 1;
+    if (pattern_ == PrunePattern::kChannel && n.opType() == "Conv")
+      if (auto places = placesOf(n, l.layout.channels, groups))
+        return pruneByPlaces(n, l, p, *places, zerosBefore);
+    if (pattern_ == PrunePattern::kChannel) zeroChannels(p, l.layout, sparsity_, groups);
     return store(n, *l.w, p, zerosBefore);
+  }
+
+  // Prunes `n`'s channels as whole places `places`; its note.
+  Text pruneByPlaces(ir::Node& n, const Layer& l, Pruned& p, const Places& places,
+                     int64_t zerosBefore) {
+    std::vector<double> norm;
+    addChannelNorms(p.w, l.layout, norm);
+    size_t chosen = 0;
+    zeroChosenChannels(p, l.layout, weakestPlaces(places, norm, sparsity_, chosen));
+    Text layout =
+        !places.consumer ? Text::of("the same place in every group of channel shuffle %1",
+                                    nodeText(*places.shuffle))
+        : !places.shuffle
+            ? Text::of("as many in every input group of %1", nodeText(*places.consumer))
+            : Text::of(
+                  "the same place in every group of channel shuffle %1, as many in every input "
+                  "group of %2",
+                  nodeText(*places.shuffle), nodeText(*places.consumer));
+    return Text::of("%1 of %2 places zero (%3 channels each, ranked by their norm; %4); %5",
+                    std::to_string(chosen), std::to_string(places.channels.size()),
+                    std::to_string(places.channels.front().size()), layout,
+                    store(n, *l.w, p, zerosBefore));
   }
 
   // The layers of stream `i` pruned as one when `n`, the first of them the

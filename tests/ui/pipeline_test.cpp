@@ -1144,6 +1144,65 @@ class PipelineTest : public QObject {
     QCOMPARE(mainNodes(doc), a.after->graph().nodeCount());
   }
 
+  // The check's reference follows the Steps that stand: an accepted step of
+  // a pass exact per node unit re-bases the checker (its outputs become the
+  // reference, pipeline::ExecOutputChecker::rebase); once that Step is
+  // undone, a later exact pass is compared with the original's outputs
+  // again, not with those of the undone rewrite (which moved
+  // ort_qdq_multi_consumer_dq's outputs by a step in a few elements).
+  void anUndoneUnitExactStepNoLongerSetsTheReference() {
+    auto path = testing::corpusModel(QStringLiteral("ort_qdq_multi_consumer_dq.onnx"));
+    if (!path) QSKIP("corpus not found (set PASSLAB_CORPUS_DIR)");
+    LoadOutcome out = loadModelFile(*path);
+    QVERIFY2(out.model, qPrintable(out.error));
+    Document doc;
+    doc.open(std::move(out.model), *path, {}, out.notes);
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    s->setCheckInputSets(1);
+    auto runOne = [&](const pipeline::PassSpec& spec) -> const pipeline::Step* {
+      if (!s->runSpec(spec) || !waitRun(s) || s->steps().empty()) return nullptr;
+      return &s->steps().back()->step;
+    };
+    const pipeline::Step* a = runOne({"deduplicate_initializers", {}, {}});
+    QVERIFY(a && a->changed && a->check.passed);
+    const pipeline::Step* b = runOne({"fuse_qdq_into_qlinear", {}, {}});
+    QVERIFY(b && b->changed && !b->rolledBack);
+    QVERIFY2(b->check.passed && b->check.unitsJudged, b->check.detail.str().c_str());
+    doc.undoStack()->undo();
+    QCOMPARE(s->steps().size(), size_t{1});
+    // Folding the weights' DequantizeLinear: the same outputs as the model
+    // the two Steps left (and as the original).
+    const pipeline::Step* c = runOne({"fold_constants", {{"fold_dequantize_linear", "true"}}, {}});
+    QVERIFY(c && c->changed);
+    QVERIFY2(c->check.ran && c->check.passed && !c->rolledBack, c->check.detail.str().c_str());
+  }
+
+  // The same rewrite applied with the check off, then the check turned on:
+  // a later exact pass is compared with the model the Steps left, not with
+  // the original's outputs (which the rewrite moved).
+  void aUnitExactStepRunUncheckedIsTheReferenceOnceTheCheckIsOn() {
+    auto path = testing::corpusModel(QStringLiteral("ort_qdq_multi_consumer_dq.onnx"));
+    if (!path) QSKIP("corpus not found (set PASSLAB_CORPUS_DIR)");
+    LoadOutcome out = loadModelFile(*path);
+    QVERIFY2(out.model, qPrintable(out.error));
+    Document doc;
+    doc.open(std::move(out.model), *path, {}, out.notes);
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(false);
+    s->setCheckInputSets(1);
+    QVERIFY(s->runSpec({"fuse_qdq_into_qlinear", {}, {}}) && waitRun(s));
+    QCOMPARE(s->steps().size(), size_t{1});
+    QVERIFY(s->steps().back()->step.changed && !s->steps().back()->step.check.ran);
+    s->setNumericCheck(true);
+    // The QLinearConvs' equal scales and zero points shared: the same outputs.
+    QVERIFY(s->runSpec({"deduplicate_initializers", {}, {}}) && waitRun(s));
+    QCOMPARE(s->steps().size(), size_t{2});
+    const pipeline::Step& c = s->steps().back()->step;
+    QVERIFY(c.changed);
+    QVERIFY2(c.check.ran && c.check.passed && !c.rolledBack, c.check.detail.str().c_str());
+  }
+
   void mainWindowStepsAndShowsTheDiff() {
     MainWindow w;
     w.resize(1400, 900);

@@ -305,6 +305,9 @@ struct PipelineSession::RunJob {
   std::shared_ptr<pipeline::ExecOutputChecker> checker;  // reused from the last run, if any
   std::shared_ptr<const ir::Model> original;             // the check's reference model
   bool check = true;
+  // A Step of a pass exact per node unit stands (unitExactStepStands): the
+  // check compares with the model the Steps left, not the original.
+  bool unitExactStands = false;
   int inputSets = 2;
   std::string calibrationFolder;  // the check runs on its first sets when given
   bool standardOnly = true;
@@ -332,6 +335,20 @@ bool runsLossyPass(const std::vector<pipeline::PassSpec>& specs,
   return false;
 }
 
+// Whether an accepted Step that changed the model comes from a pass exact per
+// node unit (fuse_qdq_into_qlinear): the PassManager re-based its checker on
+// the model it left (pipeline::ExecOutputChecker::rebase), so later exact
+// passes are compared with that model's outputs, which the rewrite moved by
+// a step in a few elements.
+bool unitExactStepStands(const std::vector<AppliedStepPtr>& steps,
+                         const PipelineSession::PassLookup& findPass) {
+  for (const AppliedStepPtr& s : steps) {
+    if (!s->step.changed || s->step.rolledBack) continue;
+    if (const passes::Pass* p = findPass(s->step.passId); p && p->info().exactPerUnit) return true;
+  }
+  return false;
+}
+
 std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
     std::vector<int> rows, const rewrite::NodeFilter* filter) {
   auto job = std::make_shared<RunJob>();
@@ -352,8 +369,12 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
   job->original = steps_.empty() ? nullptr : steps_.front()->before;
   job->check = numericCheck_ || runsLossyPass(job->specs, findPass_);
   job->findPass = findPass_;
+  // A checker re-based by a Step that no longer stands (undone) is not
+  // reused: its reference is the rewrite's outputs (a new one is the original's).
+  job->unitExactStands = unitExactStepStands(steps_, findPass_);
   if (job->check && job->original && job->original == checkedOriginal_ &&
-      checkedFolder_ == calibrationFolder_)
+      checkedFolder_ == calibrationFolder_ && checker_ &&
+      (job->unitExactStands || !checker_->rebased()))
     job->checker = checker_;
   job->state = reusableRunState();
   job->fresh = !job->state;
@@ -396,6 +417,10 @@ void PipelineSession::runInWorker(RunJob& job) {
                     : job.state->at;
   if (!job.original) job.original = job.current;
   QString error = prepareChecker(job);
+  // Such a Step stands but this checker did not judge it (a new checker, or
+  // the check was off then): the model the Steps left is the reference.
+  if (job.checker && job.unitExactStands && !job.checker->rebased())
+    job.checker->rebase(*job.current);
   preparePassManager(job);
   bool usable = true;  // the PassManager's model is the last Step's
   if (QString stopped = runPasses(job, usable); !stopped.isEmpty()) error = stopped;

@@ -63,6 +63,7 @@
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/onednn_conv_dims.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
+#include "core/exec/cpu/onednn_stored_weights.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_blocked.h"
 #include "core/exec/cpu/passlab_fused.h"
@@ -199,18 +200,27 @@ class FusedConvOneDnn final : public Kernel {
                              std::to_string(g.M));
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, g.outDims));
     if (g.spatial() > 3 || x.numel() == 0) return runFallback(ctx);
-    // The GEMV reads W in place too (not once W was freed).
-    if (runsAsGemv(g) && !w.dataFreed()) return runGemv(ctx, x, w, bias, z, g, g.C, g.M, g.outDims);
+    // The GEMV, the depthwise 3x3 and the matmul read W as stored
+    // (storedWeights): chosen by the shapes alone, so a reused executor runs
+    // the path a fresh one does.
+    if (runsAsGemv(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
+      return runGemv(ctx, x, *sw, bias, z, g, g.C, g.M, g.outDims);
+    }
     // NCHW depthwise 3x3: the direct kernel, the epilogue per plane.
-    if (prefersDepthwise3x3(g) && !w.dataFreed()) return runDepthwise3x3(ctx, x, w, bias, z, g);
-    // The matmul reads W in place: not once W was freed (the convolution's
-    // plan holds it packed).
-    if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial && !w.dataFreed()) {
+    if (prefersDepthwise3x3(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
+      return runDepthwise3x3(ctx, x, *sw, bias, z, g);
+    }
+    if (pointwise(g) && numelOf(g.out) >= kMatMulMinSpatial) {
       if (!mm_ || mm_->xDims != x.dims() || mm_->wDims != w.dims() ||
           mm_->hasBias != (bias != nullptr) || mm_->hasResidual != (z != nullptr) ||
           mm_->threads != ctx.threads())
         mm_ = buildMatMul(g, x.dims(), w.dims(), bias != nullptr, z != nullptr, ctx.threads());
-      if (mm_->ok) return runMatMul(ctx, *mm_, x, w, bias, z, g);
+      if (mm_->ok) {
+        PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
+        return runMatMul(ctx, *mm_, x, *sw, bias, z, g);
+      }
     }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
@@ -248,6 +258,16 @@ class FusedConvOneDnn final : public Kernel {
     return fallback_->run(ctx);
   }
 
+  // W as the direct paths (and the matmul) read it: W itself, or once W's
+  // data was freed (the plan of an earlier shape holds it packed:
+  // holdsOwnCopy), its values unpacked once from that copy (the same bits)
+  // and kept (onednn::StoredWeights).
+  Expected<const Tensor*> storedWeights(const Tensor& w) {
+    return storedW_.of(
+        w, [&] { return plan_ && plan_->holdsWeights() ? plan_->packedWei : dnnl::memory(); },
+        [&] { return plan_->userWei; });
+  }
+
   // A plan built for another input shape takes the packed weights the old
   // one holds (W's data may have been freed since).
   std::unique_ptr<Plan> inheriting(std::unique_ptr<Plan> fresh) const {
@@ -281,12 +301,15 @@ class FusedConvOneDnn final : public Kernel {
     const Dims outDims = blocked::blockedDims(g.outDims, block_);
     PASSLAB_RETURN_IF_ERROR(checkResidual(z, outDims));
     if (x.numel() == 0) return runFallback(ctx);
-    if (runsAsGemv(g) && !w.dataFreed()) {
+    if (runsAsGemv(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
       const int64_t xStride = blockedX ? x.numel() / g.N : g.C;
-      return runGemv(ctx, x, w, bias, z, g, xStride, outDims[1] * block_, outDims);
+      return runGemv(ctx, x, *sw, bias, z, g, xStride, outDims[1] * block_, outDims);
     }
-    if (block_ == kFewOutputsYBlock && !pointwise(g) && runsAsFewOutputs(g) && !w.dataFreed())
-      return runFewOutputs(ctx, x, w, bias, z, g, blockedX, outDims);
+    if (block_ == kFewOutputsYBlock && !pointwise(g) && runsAsFewOutputs(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
+      return runFewOutputs(ctx, x, *sw, bias, z, g, blockedX, outDims);
+    }
     if (!plan_ || plan_->xDims != x.dims() || plan_->wDims != w.dims() ||
         plan_->hasBias != (bias != nullptr) || plan_->hasResidual != (z != nullptr) ||
         plan_->threads != ctx.threads())
@@ -579,7 +602,8 @@ class FusedConvOneDnn final : public Kernel {
   std::unique_ptr<Kernel> fallback_;
   std::unique_ptr<Plan> plan_;
   std::unique_ptr<MatMulPlan> mm_;
-  int64_t block_ = 0;  // the blocked layout's b; 0: NCHW
+  onednn::StoredWeights storedW_;  // W as the direct paths read it (storedWeights)
+  int64_t block_ = 0;              // the blocked layout's b; 0: NCHW
 };
 
 }  // namespace

@@ -618,5 +618,70 @@ TEST(KeptValuesFreed, DirectGemmPathsAfterAShapeChangeAsOnAFreshExecutor) {
   }
 }
 
+// ai.passlab.FusedConv (--level fused): W an initializer, its oneDNN
+// convolution on the first shape holds it packed (the executor releases it),
+// then a shape that takes a direct path (or the 1x1 matmul) reads W unpacked
+// once from the held copy: no oneDNN convolution, the bytes of a fresh
+// executor; back on the first shape the same bytes; a second run on the
+// direct shape runs no reorder (the unpacked copy kept) and no convolution.
+TEST(KeptValuesFreed, DirectFusedConvPathsAfterAShapeChangeAsOnAFreshExecutor) {
+  if (!cpu_isa::hasAvx512f()) GTEST_SKIP() << "the few-outputs loop needs AVX-512";
+  struct Case {
+    const char* what;
+    int64_t C, M, group, k, pad, block;
+    int64_t oneDnnSide, directSide;  // H = W of X on oneDNN, then on the direct path
+  };
+  const Case cases[] = {
+      {"GEMV: 1x1 on a 1x1 input", 16, 32, 1, 1, 0, 0, 4, 1},
+      {"matmul: 1x1 on 16x16", 16, 32, 1, 1, 0, 0, 4, 16},
+      {"depthwise 3x3, 24 channels, 14-wide rows", 24, 24, 24, 3, 1, 0, 7, 14},
+      {"blocked GEMV: 1x1 on a 1x1 input", 16, 32, 1, 1, 0, 16, 4, 1},
+      {"blocked few outputs: 8 outputs, 32x32", 16, 8, 1, 3, 1, 16, 16, 32},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const int64_t wCount = c.M * (c.C / c.group) * c.k * c.k;
+    const std::string p = std::to_string(c.pad), k = std::to_string(c.k);
+    const std::string yDims = c.block ? "1," + std::to_string((c.M + c.block - 1) / c.block) +
+                                            ",H,W," + std::to_string(c.block)
+                                      : "1," + std::to_string(c.M) + ",H,W";
+    const std::string text =
+        R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+      main (float[1,)" +
+        std::to_string(c.C) + ",H,W] x) => (float[" + yDims + "] y) <float[" + std::to_string(c.M) +
+        "," + std::to_string(c.C / c.group) + "," + k + "," + k +
+        "] w = " + keptvalues::reals(wCount, -0.5f, 0.5f, 5) + ", float[" + std::to_string(c.M) +
+        "] b = " + keptvalues::reals(c.M, -1.0f, 1.0f, 6) +
+        "> {\n y = ai.passlab.FusedConv <kernel_shape = [" + k + ", " + k +
+        "], group = " + std::to_string(c.group) + ", pads = [" + p + ", " + p + ", " + p + ", " +
+        p + "], activation = \"Relu\"" +
+        (c.block ? ", block = " + std::to_string(c.block) : std::string()) + "> (x, w, b)\n}";
+    const auto in = [&](int64_t side) {
+      return NamedInputs{{"x", seededInput({1, c.C, side, side}, static_cast<uint32_t>(side))}};
+    };
+    auto reused = make(text, true);
+    ASSERT_TRUE(reused);
+    RunResult first = run(*reused, in(c.oneDnnSide));
+    ASSERT_EQ(first.memory.keptFreedBytes, static_cast<uint64_t>(wCount * 4))
+        << "oneDNN did not hold W on the first shape";
+    RunResult direct;
+    std::vector<std::string> execs =
+        testutil::onednnExecs([&] { direct = run(*reused, in(c.directSide)); });
+    for (const std::string& l : execs)
+      EXPECT_EQ(l.find(",convolution,"), std::string::npos) << "oneDNN ran it: " << l;
+    auto fresh = make(text, true);
+    ASSERT_TRUE(fresh);
+    expectSameBytes(direct, run(*fresh, in(c.directSide)));
+    expectSameBytes(run(*reused, in(c.oneDnnSide)), first);
+    RunResult again;
+    execs = testutil::onednnExecs([&] { again = run(*reused, in(c.directSide)); });
+    for (const std::string& l : execs) {
+      EXPECT_EQ(l.find(",convolution,"), std::string::npos) << "oneDNN ran it: " << l;
+      EXPECT_EQ(l.find(",reorder,"), std::string::npos) << "W unpacked again: " << l;
+    }
+    expectSameBytes(again, direct);
+  }
+}
+
 }  // namespace
 }  // namespace passlab::exec

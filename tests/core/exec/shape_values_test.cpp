@@ -212,6 +212,30 @@ TEST(ShapeValues, DataDependentValuesNextToShapeOnlyOnesAreNeverStale) {
   }
 }
 
+// A kept value read by a data step that may run in place over its input's
+// memory (Add, then Neg over Add's output): the kept value stays as computed,
+// each run with new data at the same shape gives the formula.
+TEST(ShapeValues, AKeptValueReadByAStepRunningInPlaceStaysAsComputed) {
+  if (ShapeValues::turnedOff()) GTEST_SKIP() << "PASSLAB_SHAPE_VALUES=0";
+  auto ex = make(testutil::parseModel(R"(
+    main (float[N, M] x) => (float[N, M] y) {
+      s = Shape(x)
+      z = ConstantOfShape <value = float[1] {2}> (s)
+      a = Add(z, x)
+      b = Neg(a)
+      y = Mul(b, x)
+    })"));
+  ASSERT_TRUE(ex);
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    std::vector<float> xs = testutil::pattern(12, seed);
+    RunResult r = profiled(*ex, {{"x", floats({3, 4}, xs)}});
+    std::vector<float> want(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) want[i] = -(2.0f + xs[i]) * xs[i];
+    EXPECT_EQ(toFloats(r.outputs[0]), want) << "seed " << seed;
+    EXPECT_EQ(kernelOf(r, *ex, "z") == kShapeKernel, seed > 1) << "seed " << seed;
+  }
+}
+
 // Corpus transformers whose symbolic dims change between runs of one
 // executor: each run's outputs are byte-identical to a fresh executor's.
 class ShapeValuesCorpus : public ::testing::TestWithParam<const char*> {};

@@ -84,6 +84,7 @@ struct Plan : onednn::ConvPrimitive {
   bool declined = false;      // the reference path runs this configuration
   bool channelsLast = false;  // the int32 sums are [N, positions, M] (else [N, M, positions])
   std::vector<int32_t> sums;  // S (conv_integer_zero_point.h): [M, P], or [P, M] when channelsLast
+  bool sumsPerChannel = false;    // S kept as [M]: every row of S is one value (compactSums)
   std::vector<uint8_t> interior;  // channels-last: 1 where S's row is `whole` (Sums)
   std::vector<int32_t> whole;     // [M] the sum of each channel's weights
   int64_t positions = 0;
@@ -126,6 +127,7 @@ struct Sums {
   // need not be read there.
   const uint8_t* interior = nullptr;
   const int32_t* whole = nullptr;
+  bool perChannel = false;  // s is [M], one value per channel (Plan::sumsPerChannel)
 };
 
 // The activations computed inline below (as fused::epilogue computes them);
@@ -149,11 +151,13 @@ float activate(const Activation& a, float x) {
 }
 
 // One output row (channel c, positions [o0, o1)): y[o] = act(float(acc(o) -
-// zx * S(o)) * scale + bias), acc(o) = acc[o * stride], S(o) = s[o * stride].
-void dequantizeRow(const int32_t* acc, int64_t stride, const int32_t* s, int32_t zx, float scale,
-                   const float* bias, const Activation& act, float* y, int64_t o0, int64_t o1) {
+// zx * S(o)) * scale + bias), acc(o) = acc[o * stride], S(o) = s[o * sStride]
+// (sStride 0: S one value per channel).
+void dequantizeRow(const int32_t* acc, int64_t stride, const int32_t* s, int64_t sStride,
+                   int32_t zx, float scale, const float* bias, const Activation& act, float* y,
+                   int64_t o0, int64_t o1) {
   for (int64_t o = o0; o < o1; ++o) {
-    const int32_t v = acc[o * stride] - (s ? zx * s[o * stride] : 0);
+    const int32_t v = acc[o * stride] - (s ? zx * s[o * sStride] : 0);
     float r = static_cast<float>(v) * scale;
     if (bias) r += *bias;
     y[o] = activate(act, r);
@@ -247,7 +251,8 @@ void writeFromPlain(const Sums& in, const ChannelTerms& t, const Activation& act
   parallelFor(n * m, threads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const auto c = static_cast<size_t>(row % m);
-      dequantizeRow(in.acc + row * p, 1, in.s ? in.s + c * p : nullptr, in.zx, t.scale[c],
+      const int32_t* s = in.s ? in.s + c * (in.perChannel ? 1 : p) : nullptr;
+      dequantizeRow(in.acc + row * p, 1, s, in.perChannel ? 0 : 1, in.zx, t.scale[c],
                     hasBias ? &t.bias[c] : nullptr, act, y + row * p, 0, p);
     }
   });
@@ -274,8 +279,8 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
 #endif
       for (int64_t c = 0; c < m; ++c) {
         const auto cs = static_cast<size_t>(c);
-        dequantizeRow(acc + c, m, in.s ? in.s + c : nullptr, in.zx, t.scale[cs],
-                      hasBias ? &t.bias[cs] : nullptr, act, yb + c * p, o0, o1);
+        dequantizeRow(acc + c, m, in.s ? in.s + c : nullptr, in.perChannel ? 0 : m, in.zx,
+                      t.scale[cs], hasBias ? &t.bias[cs] : nullptr, act, yb + c * p, o0, o1);
       }
     }
   });
@@ -437,7 +442,7 @@ void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& 
         for (int64_t c = 0; c < m; ++c) {
           const auto cs = static_cast<size_t>(c);
           const int64_t at = o * m + c;
-          const int32_t v = acc[at] - (in.s ? in.zx * in.s[at] : 0);
+          const int32_t v = acc[at] - (in.s ? in.zx * in.s[in.perChannel ? c : at] : 0);
           float r = static_cast<float>(v) * t.scale[cs];
           if (hasBias) r += t.bias[cs];
           yb[at] = activate(act, r);
@@ -471,6 +476,32 @@ void markInterior(Plan& p, const std::vector<int32_t>& tapSums, int64_t m) {
   for (int64_t o = 0; o < p.positions; ++o)
     p.interior[static_cast<size_t>(o)] =
         std::equal(p.whole.begin(), p.whole.end(), p.sums.begin() + o * m) ? 1 : 0;
+}
+
+// S kept as one value per channel (Plan::sumsPerChannel) where every row
+// of S is one value: no output position has a tap in the padding, as in any
+// convolution without pads (resnet50's 1x1s). S is the size of the node's
+// output otherwise. NCHW S [M, P] from its rows; channels-last S [P, M]
+// where every position is interior (its row is `whole`), so that the
+// AVX-512 paths, which read S only off the interior, never read it.
+void compactSums(Plan& p, int64_t m) {
+  const int64_t P = p.positions;
+  if (P == 0 || m == 0) return;
+  if (p.channelsLast) {
+    if (!std::all_of(p.interior.begin(), p.interior.end(), [](uint8_t i) { return i != 0; }))
+      return;
+    p.sums = std::vector<int32_t>(p.whole);  // a new buffer: S's is freed
+  } else {
+    for (int64_t c = 0; c < m; ++c) {
+      const int32_t* row = p.sums.data() + c * P;
+      if (!std::all_of(row, row + P, [&](int32_t v) { return v == row[0]; })) return;
+    }
+    std::vector<int32_t> perChannel(static_cast<size_t>(m));
+    for (int64_t c = 0; c < m; ++c)
+      perChannel[static_cast<size_t>(c)] = p.sums[static_cast<size_t>(c * P)];
+    p.sums = std::move(perChannel);
+  }
+  p.sumsPerChannel = true;
 }
 
 // The caller's context, noting the tensor allocated for output 0 (Y) so
@@ -567,8 +598,12 @@ class FusedConvInteger final : public Kernel {
           conv_integer::activationWindowSums(x, *zx, g), ctx.threads());
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, g.outDims));
     const int64_t p = plan_->positions;
-    const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
-                  plan_->interior.data(), plan_->whole.data()};
+    const Sums in{acc.data<int32_t>(),
+                  *zx != 0 ? plan_->sums.data() : nullptr,
+                  *zx,
+                  plan_->interior.data(),
+                  plan_->whole.data(),
+                  plan_->sumsPerChannel};
     (plan_->channelsLast ? writeFromChannelsLast : writeFromPlain)(
         in, terms, act_, g.N, g.M, p, y->mutableData<float>(), ctx.threads());
     return Status::ok();
@@ -596,8 +631,12 @@ class FusedConvInteger final : public Kernel {
     PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, acc, true));
     holdIfPacked(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, outDims));
-    const Sums in{acc.data<int32_t>(), *zx != 0 ? plan_->sums.data() : nullptr, *zx,
-                  plan_->interior.data(), plan_->whole.data()};
+    const Sums in{acc.data<int32_t>(),
+                  *zx != 0 ? plan_->sums.data() : nullptr,
+                  *zx,
+                  plan_->interior.data(),
+                  plan_->whole.data(),
+                  plan_->sumsPerChannel};
     writeChannelsLast(in, terms, act_, g.N, g.M, plan_->positions, y->mutableData<float>(),
                       ctx.threads(), range);
     if (taken) *taken = range != nullptr;
@@ -687,6 +726,7 @@ class FusedConvInteger final : public Kernel {
       p->sums = transposed(p->sums, g.M, p->positions);
       markInterior(*p, tapSums_.sums, g.M);
     }
+    compactSums(*p, g.M);
     return p;
   }
 

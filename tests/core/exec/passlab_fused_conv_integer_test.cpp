@@ -249,6 +249,11 @@ std::vector<Case> cases() {
                .w = {8, 16, 1, 1},
                .xType = DT::kInt8,
                .bias = false});
+  // No pads: every row of S is one value, kept per channel (compactSums);
+  // with pads a 1x1 keeps S per position.
+  v.push_back({.name = "k3_no_pads_u8_batch2", .x = {2, 16, 9, 10}, .w = {24, 16, 3, 3}});
+  v.push_back(
+      {.name = "pointwise_pads_u8", .x = {1, 16, 6, 7}, .w = {24, 16, 1, 1}, .pads = {1, 0, 1, 2}});
   v.push_back({.name = "k3_pads_stride2_per_tensor",
                .x = {1, 8, 11, 13},
                .w = {16, 8, 3, 3},

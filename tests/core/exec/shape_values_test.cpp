@@ -236,6 +236,33 @@ TEST(ShapeValues, AKeptValueReadByAStepRunningInPlaceStaysAsComputed) {
   }
 }
 
+// An If in the main graph whose condition depends only on shapes and whose
+// branches read data from the outer graph runs every time (a node with
+// subgraphs is never shape-only).
+TEST(ShapeValues, AnIfOnAShapeConditionReadingDataRunsEveryTime) {
+  if (ShapeValues::turnedOff()) GTEST_SKIP() << "PASSLAB_SHAPE_VALUES=0";
+  auto ex = make(testutil::parseModel(R"(
+    main (float[N, M] x) => (float[N, M] y) <int64[1] zero = {0}, int64[1] two = {2}, float[1] one = {1}> {
+      s = Shape(x)
+      n = Gather <axis = 0> (s, zero)
+      c = Greater(n, two)
+      cs = Squeeze(c)
+      b = If <then_branch = g1 () => (float[N, M] o1) { o1 = Neg(x) },
+              else_branch = g2 () => (float[N, M] o2) { o2 = Identity(x) }> (cs)
+      y = Mul(b, one)
+    })"));
+  ASSERT_TRUE(ex);
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    std::vector<float> xs = testutil::pattern(12, seed);
+    RunResult r = profiled(*ex, {{"x", floats({3, 4}, xs)}});
+    std::vector<float> want(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) want[i] = -xs[i];
+    EXPECT_EQ(toFloats(r.outputs[0]), want) << "seed " << seed;
+    EXPECT_EQ(kernelOf(r, *ex, "cs") == kShapeKernel, seed > 1) << "seed " << seed;
+    EXPECT_NE(kernelOf(r, *ex, "b"), kShapeKernel) << "seed " << seed;
+  }
+}
+
 // Corpus transformers whose symbolic dims change between runs of one
 // executor: each run's outputs are byte-identical to a fresh executor's.
 class ShapeValuesCorpus : public ::testing::TestWithParam<const char*> {};

@@ -158,17 +158,7 @@ class OneDnnConvInteger final : public Kernel {
   // that value per channel; S is the size of the node's output otherwise,
   // 42 MiB over resnet50's 53 ConvIntegers (docs/memory.md).
   static void compactSums(ConvIntegerPlan& p, int64_t M) {
-    const int64_t P = p.positions;
-    if (P == 0) return;
-    for (int64_t m = 0; m < M; ++m) {
-      const int32_t* row = p.sums.data() + m * P;
-      if (!std::all_of(row, row + P, [&](int32_t v) { return v == row[0]; })) return;
-    }
-    std::vector<int32_t> perChannel(static_cast<size_t>(M));
-    for (int64_t m = 0; m < M; ++m)
-      perChannel[static_cast<size_t>(m)] = p.sums[static_cast<size_t>(m * P)];
-    p.sums = std::move(perChannel);
-    p.sumsPerChannel = true;
+    p.sumsPerChannel = conv_integer::sumsToOnePerChannel(p.sums, M, p.positions);
   }
 
   // y[n, m, o] -= zx * S[m, o].

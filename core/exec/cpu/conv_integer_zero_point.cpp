@@ -44,6 +44,19 @@ std::vector<int32_t> windowWeightSums(const Tensor& w, const ConvGeometry& g, in
   return windowWeightSums(tapWeightSums(w, g), g, positions);
 }
 
+bool sumsToOnePerChannel(std::vector<int32_t>& sums, int64_t channels, int64_t positions) {
+  if (positions == 0 || channels == 0) return false;
+  for (int64_t m = 0; m < channels; ++m) {
+    const int32_t* row = sums.data() + m * positions;
+    if (!std::all_of(row, row + positions, [&](int32_t v) { return v == row[0]; })) return false;
+  }
+  std::vector<int32_t> perChannel(static_cast<size_t>(channels));
+  for (int64_t m = 0; m < channels; ++m)
+    perChannel[static_cast<size_t>(m)] = sums[static_cast<size_t>(m * positions)];
+  sums = std::move(perChannel);
+  return true;
+}
+
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i) {
   if (!ctx.has(i)) return 0;
   const Tensor& z = ctx.input(i);

@@ -33,6 +33,11 @@ std::vector<int32_t> tapWeightSums(const Tensor& w, const ConvGeometry& g);
 std::vector<int32_t> windowWeightSums(const std::vector<int32_t>& tapSums, const ConvGeometry& g,
                                       int64_t& positions);
 
+// S [M, positions] as one value per channel ([M]) where every row is one
+// value (no output position has a tap in the padding, as in any convolution
+// without pads); false, S unchanged, otherwise.
+bool sumsToOnePerChannel(std::vector<int32_t>& sums, int64_t channels, int64_t positions);
+
 // The activation's zero point (input `i`) when it is one value of input
 // `x`'s type (absent: 0).
 std::optional<int32_t> activationZeroPoint(const KernelContext& ctx, size_t x, size_t i);

@@ -491,15 +491,8 @@ void compactSums(Plan& p, int64_t m) {
     if (!std::all_of(p.interior.begin(), p.interior.end(), [](uint8_t i) { return i != 0; }))
       return;
     p.sums = std::vector<int32_t>(p.whole);  // a new buffer: S's is freed
-  } else {
-    for (int64_t c = 0; c < m; ++c) {
-      const int32_t* row = p.sums.data() + c * P;
-      if (!std::all_of(row, row + P, [&](int32_t v) { return v == row[0]; })) return;
-    }
-    std::vector<int32_t> perChannel(static_cast<size_t>(m));
-    for (int64_t c = 0; c < m; ++c)
-      perChannel[static_cast<size_t>(c)] = p.sums[static_cast<size_t>(c * P)];
-    p.sums = std::move(perChannel);
+  } else if (!conv_integer::sumsToOnePerChannel(p.sums, m, P)) {
+    return;
   }
   p.sumsPerChannel = true;
 }

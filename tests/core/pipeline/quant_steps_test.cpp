@@ -19,6 +19,7 @@
 #include "core/ir/node.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/quant_steps.h"
+#include "tests/core/pipeline/qdq_corpus_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -120,13 +121,7 @@ TEST(QuantSteps, CountsElementsInSteps) {
 
 // ---- on the corpus QDQ models ----
 
-ir::Model loadCorpus(const std::string& name) {
-  auto loaded = io::loadModel(*testing::corpusDir() + "/models/" + name + ".onnx");
-  EXPECT_TRUE(loaded) << name;
-  ir::Model m = std::move(loaded->model);
-  analysis::inferShapes(m);
-  return m;
-}
+using qdqcorpus::loadCorpus;
 
 // A checker of `m` on 3 input sets, with the step rule on (`steps`) or as by
 // default (off: quantized outputs held to the fixed tolerance).

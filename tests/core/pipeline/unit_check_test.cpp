@@ -26,6 +26,7 @@
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/unit_check.h"
 #include "core/rewrite/match_utils.h"
+#include "tests/core/pipeline/qdq_corpus_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -148,32 +149,8 @@ TEST(UnitCheck, ASecondRunHasNoUnits) {
 
 // ---- the corpus QDQ models ----
 
-ir::Model loadCorpus(const std::string& name) {
-  auto loaded = io::loadModel(*testing::corpusDir() + "/models/" + name + ".onnx");
-  EXPECT_TRUE(loaded) << name;
-  ir::Model m = std::move(loaded->model);
-  analysis::inferShapes(m);
-  return m;
-}
-
-// ONNX Runtime's QDQ models as they are; PassLab's own quantize_static
-// output of float models (raise_opset first), calibrated on 4 synthesized sets.
-ir::Model qdqModel(const std::string& name) {
-  ir::Model m = loadCorpus(name);
-  if (name.rfind("ort_qdq", 0) == 0) return m;
-  m = testing::runPass("raise_opset", std::move(m)).model;
-  CalibratingEvaluator eval(
-      [](const ir::Model& model) { return synthesizedCalibrationSets(model, InputSpec{}, 4); }, 4);
-  // Without a checker: the accuracy budget does not matter here (the check
-  // judges fuse_qdq_into_qlinear on whatever QDQ model it is given).
-  PipelineOptions po;
-  po.keepSnapshots = false;
-  PassManager pm(m, po);
-  pm.setEvaluator(&eval);
-  auto step = pm.run({"quantize_static", {}, {}});
-  EXPECT_TRUE(step && (*step)->changed) << (step ? (*step)->error.str() : step.error().message());
-  return m;
-}
+using qdqcorpus::loadCorpus;
+using qdqcorpus::qdqModel;
 
 struct Rewritten {
   ir::Model before, after;

@@ -19,12 +19,15 @@
 #include "core/exec/memory/memory_plan.h"
 #include "core/io/model_io.h"
 #include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/profile_test_util.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec {
 namespace {
 
 using testutil::floats;
+using testutil::kernelOf;
+using testutil::profiled;
 using testutil::toFloats;
 
 std::unique_ptr<Executor> make(const std::string& text, bool keep = true) {
@@ -33,24 +36,6 @@ std::unique_ptr<Executor> make(const std::string& text, bool keep = true) {
   auto ex = Executor::create(testutil::parseModel(text), opts);
   EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
   return ex ? std::move(ex).value() : nullptr;
-}
-
-RunResult profiled(Executor& ex, const NamedInputs& in) {
-  RunOptions ro;
-  ro.profile = true;
-  auto r = ex.run(in, ro);
-  EXPECT_TRUE(r) << (r ? "" : r.error().message());
-  return r ? std::move(r).value() : RunResult{};
-}
-
-// The profile row of the node that writes `out`, by its kernel name.
-std::string kernelOf(const RunResult& r, const Executor& ex, const std::string& out) {
-  for (const Step& s : ex.compiled().steps)
-    if (s.node->output(0)->name() == out)
-      for (const NodeProfile& p : r.profile)
-        if (p.nodeId == s.node->id()) return p.kernel;
-  ADD_FAILURE() << "no profile row for the node that writes " << out;
-  return {};
 }
 
 Invariance outputsOf(const Executor& ex, const std::string& out) {

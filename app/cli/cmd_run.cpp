@@ -504,8 +504,9 @@ void registerRun(CLI::App& app) {
   cmd->add_option("--seed", args->inputs.seed, "Seed of the random inputs (default 0)");
   cmd->add_option("--repeat", args->repeat, "Timed runs (default 10)")->check(CLI::PositiveNumber);
   cmd->add_option("--warmup", args->warmup,
-                  "Untimed runs first (default 1; on several threads 7, the runs the executor "
-                  "takes to time its steps both ways)")
+                  "Untimed runs first (default 1; on several threads " +
+                      std::to_string(exec::StepTrials::kRunsBeforeDecided) +
+                      ", the runs the executor takes to time its steps both ways)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", args->threads, "Threads (default: every core)")
       ->check(CLI::NonNegativeNumber);

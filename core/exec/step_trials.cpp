@@ -56,7 +56,7 @@ bool StepTrials::oneThread(size_t step) const {
 
 bool StepTrials::timing(size_t step) const {
   return step < steps_.size() && steps_[step].tried && phase_ >= 1 && !decided() &&
-         (phase_ - 1) % kRunsPerWay != 0;
+         (phase_ - 1) % kRunsPerVisit != 0;
 }
 
 void StepTrials::record(size_t step, double micros) {

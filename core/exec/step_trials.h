@@ -8,13 +8,20 @@
 // limit measured under load stays high when the machine goes quiet.
 //
 // So the steps of more than the smallest limit's work are timed: after a
-// first run the cost model's way (an executor run once runs as before), on
-// one thread for kTimedRuns runs, then on every thread for as many, and from
-// then on each runs the way whose fastest run was faster (split only when
-// that saves 1 - kSplitShare of the one-thread time). The first run each way
-// is not timed: a kernel builds its primitives for the thread count it runs
-// on (one thread first: a step that gains from its threads, where building
-// costs most, keeps the primitives of the last trial runs).
+// first run the cost model's way (an executor run once runs as before), one
+// thread and every thread in turn, kTimedRuns visits each (one thread, every
+// thread, one thread, every thread), and from then on each runs the way whose
+// fastest run was faster (split only when that saves 1 - kSplitShare of the
+// one-thread time). A visit is two runs, the first untimed: a kernel builds
+// its primitives for the thread count it runs on (one thread first: a step
+// that gains from its threads, where building costs most, keeps the
+// primitives of the last trial runs). The ways take turns so that another
+// process on the second CPU for a run or two (a burst of work elsewhere on a
+// shared machine) slows one timed run of each way at most, not both of one
+// way: timed back to back (until session 30), a burst over the two split
+// runs put every step on one thread until the retrial, a benchmark process's
+// whole life (docs/exec-benchmark.md, "Session 30: the step trials take
+// turns").
 // A choice is taken again kRetrialSeconds after it was made, at the next
 // run, so it follows the machine (a GUI session's executor does not keep a
 // choice made under load). Runs are serialized per executor (executor.h).
@@ -33,9 +40,9 @@ class StepTrials {
   static constexpr double kSplitShare = 0.95;
   static constexpr double kRetrialSeconds = 30.0;
   // Runs of an executor before every tried step runs its chosen way (the
-  // first run, then both ways' runs): a profile or a benchmark that warms up
-  // this many runs on several threads times only the chosen ways.
-  static constexpr int kRunsBeforeDecided = 2 * (kTimedRuns + 1) + 1;
+  // first run, then both ways' visits): a profile or a benchmark that warms
+  // up this many runs on several threads times only the chosen ways.
+  static constexpr int kRunsBeforeDecided = 2 * 2 * kTimedRuns + 1;
 
   // For a plan whose steps are tried where `tried` is true, and which the
   // cost model puts on one thread where `single` is (the first run); the
@@ -54,11 +61,11 @@ class StepTrials {
   bool decided() const { return phase_ >= kDecidedPhase; }
 
  private:
-  // Runs of a trial, after the first run (phase 0): one untimed and
-  // kTimedRuns timed on one thread (phases 1...), then the same on every
-  // thread.
-  static constexpr int kRunsPerWay = kTimedRuns + 1;
-  static constexpr int kDecidedPhase = 2 * kRunsPerWay + 1;
+  // After the first run (phase 0), visits of kRunsPerVisit runs (the first
+  // untimed), one thread and every thread in turn (phases 1...), kTimedRuns
+  // visits each way.
+  static constexpr int kRunsPerVisit = 2;
+  static constexpr int kDecidedPhase = 2 * kTimedRuns * kRunsPerVisit + 1;
   static_assert(kRunsBeforeDecided == kDecidedPhase);
 
   struct Step {
@@ -68,7 +75,7 @@ class StepTrials {
     double bestSplit = -1.0, bestOne = -1.0;  // fastest timed run; negative: none
   };
 
-  bool splitWay() const { return phase_ > kRunsPerWay; }
+  bool splitWay() const { return phase_ >= 1 && ((phase_ - 1) / kRunsPerVisit) % 2 == 1; }
   void decide();
   void startTrials();
 

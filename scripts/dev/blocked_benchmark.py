@@ -98,7 +98,7 @@ def main():
                 input_args += ["--input", f"{iname}={f}"]
             for threads in args.threads:
                 common = ["--threads", str(threads), "--repeat", str(args.repeat),
-                          "--warmup", "8"] + input_args  # 8: past the step trials (step_trials.h)
+                          "--warmup", "10"] + input_args  # 10: past the step trials (9, step_trials.h)
                 ort_cmd = [sys.executable, os.path.join(HERE, "ort_bench.py"), "--optimize"] + common
                 env = dict(os.environ)
                 if threads > 1:

@@ -68,8 +68,9 @@ def main():
     ap.add_argument("--threads", type=int, nargs="+", default=[2],
                     help="thread counts; one table each")
     ap.add_argument("--repeat", type=int, default=20)
-    ap.add_argument("--warmup", type=int, default=8,
-                    help="untimed runs (default 8: past the executor's step trials at 2 threads)")
+    ap.add_argument("--warmup", type=int, default=10,
+                    help="untimed runs (default 10: past the executor's 9 runs of step trials "
+                         "at 2 threads)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="alternate PassLab and onnxruntime this many times; report the best "
                          "median of each (less noise on a shared machine)")

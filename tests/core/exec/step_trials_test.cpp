@@ -1,5 +1,5 @@
-// Split steps timed both ways (issue #26): every thread for two timed runs,
-// one thread for two, then the faster way; tried again after a while.
+// Split steps timed both ways (issue #26): one thread and every thread in
+// turn, two timed runs each, then the faster way; tried again after a while.
 #include "core/exec/step_trials.h"
 
 #include <gtest/gtest.h>
@@ -37,10 +37,10 @@ TEST(StepTrials, TriedStepsRunTheFasterWayOnceTimedBoth) {
   t.reset({false, true, true, true}, {true, false, true, false});
   const std::vector<double> split{0, 50, 110, 97}, one{0, 90, 90, 100};
   Clock::time_point now{};
-  // Run 1 the cost model's way, untimed; 2 untimed on one thread, 3-4 timed
-  // so; 5 untimed on every thread, 6-7 timed so.
+  // Run 1 the cost model's way, untimed; then visits of two runs, the first
+  // untimed: 2-3 on one thread, 4-5 on every thread, 6-7 on one, 8-9 on every.
   std::vector<bool> timedRuns, oneRuns, oneRuns2;
-  for (int r = 0; r < 7; ++r) {
+  for (int r = 0; r < 9; ++r) {
     run(t, split, one, now);
     timedRuns.push_back(t.timing(1));
     oneRuns.push_back(t.oneThread(1));
@@ -49,9 +49,13 @@ TEST(StepTrials, TriedStepsRunTheFasterWayOnceTimedBoth) {
     EXPECT_FALSE(t.oneThread(0));
     EXPECT_FALSE(t.decided());
   }
-  EXPECT_EQ(timedRuns, (std::vector<bool>{false, false, true, true, false, true, true}));
-  EXPECT_EQ(oneRuns, (std::vector<bool>{false, true, true, true, false, false, false}));
-  EXPECT_EQ(oneRuns2, (std::vector<bool>{true, true, true, true, false, false, false}));
+  EXPECT_EQ(timedRuns,
+            (std::vector<bool>{false, false, true, false, true, false, true, false, true}));
+  EXPECT_EQ(oneRuns,
+            (std::vector<bool>{false, true, true, false, false, true, true, false, false}));
+  EXPECT_EQ(oneRuns2,
+            (std::vector<bool>{true, true, true, false, false, true, true, false, false}));
+  EXPECT_EQ(StepTrials::kRunsBeforeDecided, 9);
   run(t, split, one, now);
   ASSERT_TRUE(t.decided());
   EXPECT_FALSE(t.oneThread(1));
@@ -65,8 +69,9 @@ TEST(StepTrials, TheFastestTimedRunDecidesNotTheUntimedOnes) {
   // timed run (another process on the CPU) does not decide either.
   StepTrials t;
   t.reset({true}, {false});
-  // Per run: the first, one thread x3, every thread x3.
-  std::vector<double> times{1e6, 1e6, 80, 500, 1e6, 300, 60};
+  // Per run: the first, then one thread, every thread, one, every (two runs
+  // a visit, the first untimed).
+  std::vector<double> times{1e6, 1e6, 80, 1e6, 300, 1e6, 500, 1e6, 60};
   for (double micros : times) {
     t.beginRun(Clock::time_point{});
     if (t.timing(0)) t.record(0, micros);
@@ -80,7 +85,7 @@ TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
   StepTrials t;
   t.reset({true}, {false});
   Clock::time_point now{};
-  for (int r = 0; r < 8; ++r) run(t, {120}, {100}, now);
+  for (int r = 0; r <= StepTrials::kRunsBeforeDecided; ++r) run(t, {120}, {100}, now);
   ASSERT_TRUE(t.decided());
   EXPECT_TRUE(t.oneThread(0));
   // Before kRetrialSeconds: the choice stays.
@@ -90,7 +95,7 @@ TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
   // After: timed again (one thread first: no first run), and the machine
   // has changed.
   auto later = now + std::chrono::seconds(static_cast<int>(StepTrials::kRetrialSeconds) + 1);
-  for (int r = 0; r < 6; ++r) {
+  for (int r = 0; r < StepTrials::kRunsBeforeDecided - 1; ++r) {
     run(t, {40}, {100}, later);
     EXPECT_FALSE(t.decided());
   }
@@ -99,10 +104,29 @@ TEST(StepTrials, TriedAgainWhenTheChoiceIsOld) {
   EXPECT_FALSE(t.oneThread(0));
 }
 
+TEST(StepTrials, ABurstOfTwoRunsElsewhereDoesNotDecideAStep) {
+  // Another process takes the second CPU for two runs in a row, at every
+  // place in the trials: a split run then takes 150 us (its second half
+  // waits), a one-thread run 95. The step gains from its threads (50 against
+  // 90 on a free machine), and only one timed run of each way is slowed, so
+  // it stays split. Timed back to back (both split runs in one burst) it went
+  // to one thread.
+  for (int burst = 1; burst + 1 < StepTrials::kRunsBeforeDecided; ++burst) {
+    StepTrials t;
+    t.reset({true}, {false});
+    for (int r = 0; r <= StepTrials::kRunsBeforeDecided; ++r) {
+      const bool busy = r == burst || r == burst + 1;
+      run(t, {busy ? 150.0 : 50.0}, {busy ? 95.0 : 90.0}, Clock::time_point{});
+    }
+    ASSERT_TRUE(t.decided());
+    EXPECT_FALSE(t.oneThread(0)) << "burst on runs " << burst + 1 << "-" << burst + 2;
+  }
+}
+
 TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
   StepTrials t;
   t.reset({true, true}, {false, true});
-  for (int r = 0; r < 8; ++r) {
+  for (int r = 0; r <= StepTrials::kRunsBeforeDecided; ++r) {
     t.beginRun(Clock::time_point{});
     if (t.timing(0)) t.record(0, t.oneThread(0) ? 10 : 100);  // step 1 never runs
   }
@@ -117,7 +141,8 @@ TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
 TEST(StepTrials, ResetStartsOver) {
   StepTrials t;
   t.reset({true}, {false});
-  for (int r = 0; r < 8; ++r) run(t, {120}, {100}, Clock::time_point{});
+  for (int r = 0; r <= StepTrials::kRunsBeforeDecided; ++r)
+    run(t, {120}, {100}, Clock::time_point{});
   ASSERT_TRUE(t.decided());
   t.reset({true}, {false});
   EXPECT_FALSE(t.decided());
@@ -201,7 +226,7 @@ TEST(StepTrials, ExecutorRunsGiveTheSameResultsThroughTheTrials) {
   RunOptions two;
   two.threads = 2;
   std::vector<float> first;
-  for (int r = 0; r < 9; ++r) {
+  for (int r = 0; r < StepTrials::kRunsBeforeDecided + 2; ++r) {
     auto res = (*ex)->run(inputs, two);
     ASSERT_TRUE(res) << res.error().message();
     std::vector<float> y = testutil::toFloats(res->outputs[0]);

@@ -541,8 +541,9 @@ class FusedConvOneDnn final : public Kernel {
       // after it.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       bool residualPostOp = false, withPostOps = true;
-      if (block_ && blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g),
-                                       threads) == ConvLayouts::kTheChains) {
+      if (block_ &&
+          blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g), threads,
+                             {g.group == 1 ? g.C : 0, g.M, block_}) == ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);

@@ -67,6 +67,31 @@ TEST(BlockedConvLayouts, OnMoreThanOneThreadEveryConvolutionKeepsTheChainsLayout
   EXPECT_EQ(blockedConvLayouts({1, 1}, true, 0, false, 2), ConvLayouts::kTheChains);
 }
 
+// squeezenet's Fire expand layers (few channels widened) take the direct
+// kernel on one thread too; layers that keep or narrow their channels, wide
+// inputs and padded blocks keep oneDNN's pick.
+TEST(BlockedConvLayouts, LayersWideningFewChannelsKeepTheChainsLayoutOnOneThread) {
+  using cpu::fused::ConvChannels;
+  const int64_t small = 4 * (16 * 55 * 55 + 64 * 55 * 55);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{16, 64, 16}),
+            ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{64, 256, 16}),
+            ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({5, 5}, true, small, false, 1, ConvChannels{32, 96, 16}),
+            ConvLayouts::kTheChains);
+  // 64 -> 64 (resnet50), 64 -> 96, 96 -> 384, a padded block of 24, channels unknown.
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{64, 64, 16}),
+            ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{64, 96, 16}),
+            ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{96, 384, 16}),
+            ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({5, 5}, true, small, false, 1, ConvChannels{24, 64, 16}),
+            ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{0, 64, 16}),
+            ConvLayouts::kOneDnnsPick);
+}
+
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
@@ -327,6 +352,38 @@ TEST(BlockedFusedConv, ASplitThreeByThreeRunsTheDirectKernelOnTheChainsLayout) {
     }
     kt::expectClose(out->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
   }
+}
+
+// A Fire expand layer (16 -> 64 channels, 3x3) on one thread runs oneDNN's
+// direct kernel on the chain's nChw16c, no reorder to or from NHWC (before:
+// brgemm on NHWC with both), with the chain's results.
+TEST(BlockedFusedConv, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnOneThread) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  const ConvCase cc = {"3x3 16 -> 64",  {1, 16, 15, 15},       {64, 16, 3, 3},
+                       {1, 64, 15, 15}, "pads = [1, 1, 1, 1]", true};
+  NamedInputs inputs = {
+      {"x", rnd(cc.x, 30)}, {"w", rnd(cc.w, 31)}, {"b", rnd({cc.w[0]}, 32)}, {"z", rnd(cc.y, 33)}};
+  auto ex = Executor::create(
+      testutil::parseModel(std::string(kHeader) + blockedBody(cc, 16, true, false, kActs[0])),
+      ExecutorOptions{});
+  ASSERT_TRUE(ex) << ex.error().message();
+  RunOptions options;
+  options.threads = 1;
+  ASSERT_TRUE((*ex)->run(inputs, options));
+  Expected<RunResult> out = RunResult{};
+  std::vector<std::string> execs =
+      testutil::onednnExecs([&] { out = (*ex)->run(inputs, options); });
+  ASSERT_TRUE(out) << out.error().message();
+  std::string conv, all;
+  for (const std::string& l : execs) {
+    all += l + "\n";
+    if (l.find(",convolution,") != std::string::npos) conv = l;
+  }
+  EXPECT_NE(conv.find(",jit:"), std::string::npos) << all;
+  EXPECT_NE(conv.find("dst_f32::blocked:aBcd16b"), std::string::npos) << conv;
+  EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+  kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, kActs[0]), inputs, true),
+                  "against the chain", 2e-4f);
 }
 
 // Few output channels at block 16 run the direct loop (conv_few_outputs.h):

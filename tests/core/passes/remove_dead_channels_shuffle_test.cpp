@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/text_format.h"
+#include "tests/core/passes/channel_passes_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -18,34 +19,7 @@ namespace {
 
 const char* kPass = "remove_dead_channels";
 
-std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = initializerInput(m, output, index);
-  return t ? t->dims() : std::vector<int64_t>{};
-}
-
-std::vector<double> inputValues(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = initializerInput(m, output, index);
-  return t ? t->toDoubleVector() : std::vector<double>{};
-}
-
-int64_t groupOf(const ir::Model& m, const std::string& output) {
-  for (const auto& n : m.graph().nodes())
-    if (n->output(0)->name() == output) return n->attrInt("group", 1);
-  return 0;
-}
-
-// `text` with `from` (found once) replaced by `to`.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return at == std::string::npos ? text : text.replace(at, from.size(), to);
-}
-
-void expectEqualOutputs(const std::string& text, const PassOutcome& out) {
-  NumericResult num = compareOutputs(parse(text), out.model, 3);
-  ASSERT_TRUE(num.ran) << num.detail;
-  EXPECT_TRUE(num.equal) << num.detail << "\n" << io::printModelText(out.model);
-}
+using namespace channels;
 
 // h's channels 0 and 2 are dead (0.5 and 0.25): the shuffle's two groups
 // {h0, h1}, {h2, h3} lose the channel at place 0 each, so it stays a

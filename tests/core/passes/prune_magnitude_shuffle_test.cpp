@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/text_format.h"
+#include "tests/core/passes/channel_passes_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -18,33 +19,7 @@ namespace {
 
 const char* kPass = "prune_magnitude";
 
-std::vector<double> inputValues(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = initializerInput(m, output, index);
-  return t ? t->toDoubleVector() : std::vector<double>{};
-}
-
-std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = initializerInput(m, output, index);
-  return t ? t->dims() : std::vector<int64_t>{};
-}
-
-// The output channels (rows of `per` weights) that are all zero.
-std::vector<int64_t> zeroRows(const std::vector<double>& w, size_t per) {
-  std::vector<int64_t> out;
-  for (size_t c = 0; c * per < w.size(); ++c) {
-    bool zero = true;
-    for (size_t r = 0; r < per; ++r) zero = zero && w[c * per + r] == 0;
-    if (zero) out.push_back(static_cast<int64_t>(c));
-  }
-  return out;
-}
-
-// `text` with `from` (found once) replaced by `to`.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return at == std::string::npos ? text : text.replace(at, from.size(), to);
-}
+using namespace channels;
 
 // h's 8 channels go through a shuffle of 2 groups of 4 (places b: channels
 // b and 4 + b, put at 2b and 2b + 1), a depthwise Conv and a Conv of 2

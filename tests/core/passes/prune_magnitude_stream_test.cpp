@@ -11,6 +11,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
 #include "core/passes/residual_stream.h"
+#include "tests/core/passes/channel_passes_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -19,26 +20,7 @@ namespace {
 
 const char* kPass = "prune_magnitude";
 
-std::vector<double> inputValues(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = initializerInput(m, output, index);
-  return t ? t->toDoubleVector() : std::vector<double>{};
-}
-
-std::vector<int64_t> inputDims(const ir::Model& m, const std::string& output, size_t index) {
-  const ir::Tensor* t = initializerInput(m, output, index);
-  return t ? t->dims() : std::vector<int64_t>{};
-}
-
-// The output channels (rows of `in` channels' weights) that are all zero.
-std::vector<int64_t> zeroRows(const std::vector<double>& w, size_t per) {
-  std::vector<int64_t> out;
-  for (size_t c = 0; c * per < w.size(); ++c) {
-    bool zero = true;
-    for (size_t r = 0; r < per; ++r) zero = zero && w[c * per + r] == 0;
-    if (zero) out.push_back(static_cast<int64_t>(c));
-  }
-  return out;
-}
+using namespace channels;
 
 // Two residual blocks with identity shortcuts (a ResNet stage): the stream
 // h -> r1 -> r2 is added by h, b and d. Alone, h would lose its channels 0

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/exp_lanes.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
@@ -23,6 +25,14 @@ constexpr float kP[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,  -2.10102
 constexpr float kQ[] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f,
                         -7.37332916720468e-03f, -1.42647390514189e-02f};
 constexpr float kHalfSqrt2 = 0.70710678118654752f;
+
+// GELU's erfc form (erf_rows.h): erfc(z) = t exp(-z^2 + c(t)), t = 1 / (1 +
+// z / 2), c of degree 9 (Numerical Recipes' erfcc, a Chebyshev fit: relative
+// error below 1.2e-7 for every z >= 0), highest power first.
+constexpr float kErfcC[] = {0.17087277f,  -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+                            -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f,  -1.26551223f};
+// |v| beyond this gives GELU -0 (v < 0: below -14.5 it rounds to -0) or v.
+constexpr float kGeluFar = 20.0f;
 
 // ---- AVX-512 ----------------------------------------------------------------
 
@@ -59,10 +69,32 @@ PASSLAB_AVX512 void erfAvx512(const float* x, float* y, int64_t n) {
   }
 }
 
+// GELU on 16 lanes in the erfc form (erf_rows.h): a = min(|v|, 20), e =
+// erfc(a / sqrt 2) = t exp(-h + (c(t) - l)) with a^2 / 2 = h + l split
+// exactly (FMA) and h kept out of the rounded sum (expSum16), then 0.5 v e for v < 0 (as -0.5 |v|
+// e: NaN from -inf, as the formula's) and v (1 - 0.5 e) otherwise. NaN stays (min returns its
+// second operand).
 PASSLAB_AVX512 inline __m512 gelu16(__m512 v) {
-  const __m512 e = erf16(_mm512_mul_ps(v, _mm512_set1_ps(kHalfSqrt2)));
-  return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), v),
-                       _mm512_add_ps(_mm512_set1_ps(1.0f), e));
+  const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  const __m512 absV = _mm512_castsi512_ps(_mm512_andnot_si512(sign, _mm512_castps_si512(v)));
+  const __m512 a = _mm512_min_ps(_mm512_set1_ps(kGeluFar), absV);
+  const __m512 sq = _mm512_mul_ps(a, a);
+  const __m512 sqLo = _mm512_fmsub_ps(a, a, sq);
+  const __m512 half = _mm512_set1_ps(0.5f);
+  const __m512 z = _mm512_mul_ps(a, _mm512_set1_ps(kHalfSqrt2));
+  const __m512 t =
+      _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_fmadd_ps(half, z, _mm512_set1_ps(1.0f)));
+  __m512 c = _mm512_set1_ps(kErfcC[0]);
+  for (int i = 1; i < 10; ++i) c = _mm512_fmadd_ps(c, t, _mm512_set1_ps(kErfcC[i]));
+  const __m512 ex = exp_lanes::expSum16(_mm512_mul_ps(_mm512_set1_ps(-0.5f), sq),
+                                        _mm512_fnmadd_ps(half, sqLo, c));
+  const __m512 e = _mm512_mul_ps(t, ex);
+  // -0.5 |v| t first: ex may be subnormal, multiplied once.
+  const __m512 negative =
+      _mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(-0.5f), absV), t), ex);
+  const __m512 pos = _mm512_mul_ps(v, _mm512_fnmadd_ps(half, e, _mm512_set1_ps(1.0f)));
+  const __mmask16 neg = _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ);
+  return _mm512_mask_blend_ps(neg, pos, negative);
 }
 
 // ---- AVX2 + FMA -------------------------------------------------------------
@@ -97,8 +129,49 @@ PASSLAB_AVX2 void erfAvx2(const float* x, float* y, int64_t n) {
   }
 }
 
+// gelu16 on 8 lanes.
+PASSLAB_AVX2 inline __m256 gelu8(__m256 v) {
+  const __m256 absV = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v);
+  const __m256 a = _mm256_min_ps(_mm256_set1_ps(kGeluFar), absV);
+  const __m256 sq = _mm256_mul_ps(a, a);
+  const __m256 sqLo = _mm256_fmsub_ps(a, a, sq);
+  const __m256 half = _mm256_set1_ps(0.5f);
+  const __m256 z = _mm256_mul_ps(a, _mm256_set1_ps(kHalfSqrt2));
+  const __m256 t =
+      _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(half, z, _mm256_set1_ps(1.0f)));
+  __m256 c = _mm256_set1_ps(kErfcC[0]);
+  for (int i = 1; i < 10; ++i) c = _mm256_fmadd_ps(c, t, _mm256_set1_ps(kErfcC[i]));
+  const __m256 ex =
+      exp_lanes::expSum8(_mm256_mul_ps(_mm256_set1_ps(-0.5f), sq), _mm256_fnmadd_ps(half, sqLo, c));
+  const __m256 e = _mm256_mul_ps(t, ex);
+  // -0.5 |v| t first: ex may be subnormal, multiplied once.
+  const __m256 negative =
+      _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(-0.5f), absV), t), ex);
+  const __m256 pos = _mm256_mul_ps(v, _mm256_fnmadd_ps(half, e, _mm256_set1_ps(1.0f)));
+  return _mm256_blendv_ps(pos, negative, _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ));
+}
+
+PASSLAB_AVX2 void geluAvx2(const float* v, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, gelu8(_mm256_loadu_ps(v + i)));
+  if (i < n) {
+    float t[8] = {};
+    std::copy(v + i, v + n, t);
+    _mm256_storeu_ps(t, gelu8(_mm256_loadu_ps(t)));
+    std::copy(t, t + (n - i), y + i);
+  }
+}
+
 void erfScalar(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+}
+
+// GELU through double erfc (no cancellation in the negative tail).
+void geluScalar(const float* v, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double u = v[i];
+    y[i] = static_cast<float>(0.5 * u * std::erfc(-u * std::numbers::sqrt2 / 2));
+  }
 }
 
 enum class Isa { kAvx512, kAvx2, kScalar };
@@ -135,15 +208,23 @@ PASSLAB_AVX512 void geluAvx512(const float* v, float* y, int64_t n) {
   }
 }
 
-// The other paths: erf of x / sqrt 2 on the row, then the product.
-void geluRows(const float* v, float* y, int64_t n) {
-  float t[256];
-  for (int64_t i = 0; i < n; i += 256) {
-    const int64_t m = std::min<int64_t>(256, n - i);
-    for (int64_t j = 0; j < m; ++j) t[j] = v[i + j] * kHalfSqrt2;
-    erfOn(detectedIsa(), t, t, m);
-    for (int64_t j = 0; j < m; ++j) y[i + j] = 0.5f * v[i + j] * (1.0f + t[j]);
+void geluOn(Isa isa, const float* v, float* y, int64_t n) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return geluAvx512(v, y, n);
+    case Isa::kAvx2:
+      return geluAvx2(v, y, n);
+    case Isa::kScalar:
+      return geluScalar(v, y, n);
   }
+}
+
+bool parseIsa(std::string_view name, Isa* isa) {
+  const Isa have = detectedIsa();
+  if (name == "avx512" && have == Isa::kAvx512) return *isa = Isa::kAvx512, true;
+  if (name == "avx2" && have != Isa::kScalar) return *isa = Isa::kAvx2, true;
+  if (name == "scalar") return *isa = Isa::kScalar, true;
+  return false;
 }
 
 }  // namespace
@@ -154,28 +235,28 @@ void erfRow(const float* x, float* y, int64_t n) {
 
 void geluErfRow(const float* x, const float* bias, int64_t biasN, int64_t biasFirst, float* y,
                 int64_t n) {
+  if (!bias) return geluOn(detectedIsa(), x, y, n);
   constexpr int64_t kBlock = 256;
   float v[kBlock];
   for (int64_t i = 0; i < n; i += kBlock) {
     const int64_t m = std::min(kBlock, n - i);
-    const float* in = x + i;
-    if (bias) {
-      biased(x + i, bias, biasN, biasFirst + i, v, m);
-      in = v;
-    }
-    if (detectedIsa() == Isa::kAvx512)
-      geluAvx512(in, y + i, m);
-    else
-      geluRows(in, y + i, m);
+    biased(x + i, bias, biasN, biasFirst + i, v, m);
+    geluOn(detectedIsa(), v, y + i, m);
   }
 }
 
 bool erfRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  const Isa have = detectedIsa();
-  if (isa == "avx512" && have == Isa::kAvx512) return erfOn(Isa::kAvx512, x, y, n), true;
-  if (isa == "avx2" && have != Isa::kScalar) return erfOn(Isa::kAvx2, x, y, n), true;
-  if (isa == "scalar") return erfOn(Isa::kScalar, x, y, n), true;
-  return false;
+  Isa path;
+  if (!parseIsa(isa, &path)) return false;
+  erfOn(path, x, y, n);
+  return true;
+}
+
+bool geluErfRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
+  Isa path;
+  if (!parseIsa(isa, &path)) return false;
+  geluOn(path, x, y, n);
+  return true;
 }
 
 }  // namespace passlab::exec::cpu

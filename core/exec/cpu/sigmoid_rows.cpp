@@ -1,4 +1,5 @@
-// Sigmoid and Tanh rows (see sigmoid_rows.h). Both come from one exp core:
+// Sigmoid and Tanh rows (see sigmoid_rows.h). Both come from one exp core
+// (exp_lanes.h on AVX-512 and AVX2, exp4 below otherwise):
 // t = n ln2 + r with n = round(t log2 e) and |r| <= ln2 / 2 (ln2 split in two
 // as in Cephes' expf), exp(r) - 1 = r + r^2 q(r) with Cephes' degree-5 q.
 //
@@ -15,6 +16,7 @@
 #include "core/exec/cpu/sigmoid_rows.h"
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/exp_lanes.h"
 #include "core/support/cpu_isa.h"
 
 #include <immintrin.h>
@@ -25,14 +27,10 @@ namespace passlab::exec::cpu {
 
 namespace {
 
-constexpr float kLog2e = 1.44269504088896341f;
-constexpr float kLn2Hi = 0.693359375f;  // ln 2 = kLn2Hi - kLn2Lo
-constexpr float kLn2Lo = 2.12194440e-4f;
-constexpr float kQ0 = 1.9875691500E-4f, kQ1 = 1.3981999507E-3f, kQ2 = 8.3334519073E-3f,
-                kQ3 = 4.1665795894E-2f, kQ4 = 1.6666665459E-1f, kQ5 = 5.0000001201E-1f;
-constexpr float kSigmoidLo = -105.0f;  // exp(-105) < 2^-150: rounds to 0
-constexpr float kTanhLo = -20.0f;      // expm1(-20) rounds to -1
-constexpr float kExpHi = 89.0f;        // exp(89) > FLT_MAX: rounds to +inf
+// The exp core and Sigmoid on 16 and 8 lanes (exp_lanes.h).
+using namespace exp_lanes;
+
+constexpr float kTanhLo = -20.0f;  // expm1(-20) rounds to -1
 
 // ---- AVX-512 (16 lanes; the tail with masks) -------------------------------
 
@@ -42,36 +40,6 @@ constexpr float kExpHi = 89.0f;        // exp(89) > FLT_MAX: rounds to +inf
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #define PASSLAB_AVX512 __attribute__((target("avx512f")))
-
-// exp(t) - 1 = 2^n (1 + em) - 1 with em = expm1(r); returns em and n.
-PASSLAB_AVX512 inline __m512 expm1Reduced512(__m512 t, __m512* n) {
-  *n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(kLog2e)),
-                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(*n, _mm512_set1_ps(kLn2Hi), t);
-  r = _mm512_fmadd_ps(*n, _mm512_set1_ps(kLn2Lo), r);
-  __m512 q = _mm512_set1_ps(kQ0);
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ1));
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ2));
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ3));
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ4));
-  q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kQ5));
-  return _mm512_fmadd_ps(_mm512_mul_ps(r, r), q, r);
-}
-
-PASSLAB_AVX512 inline __m512 absMinus512(__m512 x) {  // -|x|
-  return _mm512_castsi512_ps(
-      _mm512_or_si512(_mm512_castps_si512(x), _mm512_set1_epi32(static_cast<int>(0x80000000u))));
-}
-
-PASSLAB_AVX512 inline __m512 sigmoid16(__m512 x) {
-  const __m512 one = _mm512_set1_ps(1.0f);
-  const __m512 t = _mm512_max_ps(_mm512_set1_ps(kSigmoidLo), absMinus512(x));
-  __m512 n;
-  const __m512 em = expm1Reduced512(t, &n);
-  const __m512 e = _mm512_scalef_ps(_mm512_add_ps(em, one), n);  // exact 2^n, subnormals kept
-  const __mmask16 pos = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ);
-  return _mm512_div_ps(_mm512_mask_blend_ps(pos, e, one), _mm512_add_ps(e, one));
-}
 
 PASSLAB_AVX512 inline __m512 tanh16(__m512 x) {
   const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
@@ -85,15 +53,6 @@ PASSLAB_AVX512 inline __m512 tanh16(__m512 x) {
   const __m512i xs = _mm512_and_si512(_mm512_castps_si512(x), sign);
   return _mm512_castsi512_ps(
       _mm512_or_si512(_mm512_andnot_si512(sign, _mm512_castps_si512(mag)), xs));
-}
-
-// exp(x): x clamped to [-105, 89] (0 and +inf beyond), then 2^n (1 + em).
-PASSLAB_AVX512 inline __m512 exp16(__m512 x) {
-  const __m512 t =
-      _mm512_min_ps(_mm512_set1_ps(kExpHi), _mm512_max_ps(_mm512_set1_ps(kSigmoidLo), x));
-  __m512 n;
-  const __m512 em = expm1Reduced512(t, &n);
-  return _mm512_scalef_ps(_mm512_add_ps(em, _mm512_set1_ps(1.0f)), n);
 }
 
 template <__m512 (*F)(__m512)>
@@ -132,42 +91,6 @@ PASSLAB_AVX512 float expShiftedSum512(const float* x, float shift, float* y, int
 
 #define PASSLAB_AVX2 __attribute__((target("avx2,fma")))
 
-PASSLAB_AVX2 inline __m256 expm1Reduced256(__m256 t, __m256i* n) {
-  const __m256 nf = _mm256_round_ps(_mm256_mul_ps(t, _mm256_set1_ps(kLog2e)),
-                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  *n = _mm256_cvtps_epi32(nf);
-  __m256 r = _mm256_fnmadd_ps(nf, _mm256_set1_ps(kLn2Hi), t);
-  r = _mm256_fmadd_ps(nf, _mm256_set1_ps(kLn2Lo), r);
-  __m256 q = _mm256_set1_ps(kQ0);
-  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ1));
-  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ2));
-  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ3));
-  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ4));
-  q = _mm256_fmadd_ps(q, r, _mm256_set1_ps(kQ5));
-  return _mm256_fmadd_ps(_mm256_mul_ps(r, r), q, r);
-}
-
-PASSLAB_AVX2 inline __m256 pow2i256(__m256i n) {  // 2^n for n in [-126, 127]
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n, _mm256_set1_epi32(127)), 23));
-}
-
-PASSLAB_AVX2 inline __m256 absMinus256(__m256 x) {
-  return _mm256_or_ps(x, _mm256_set1_ps(-0.0f));
-}
-
-PASSLAB_AVX2 inline __m256 sigmoid8(__m256 x) {
-  const __m256 one = _mm256_set1_ps(1.0f);
-  const __m256 t = _mm256_max_ps(_mm256_set1_ps(kSigmoidLo), absMinus256(x));
-  __m256i n;
-  const __m256 em = expm1Reduced256(t, &n);
-  // 2^n in two factors (n >= -152): each is normal, the product rounds once.
-  const __m256i half = _mm256_srai_epi32(n, 1);
-  const __m256 e = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(em, one), pow2i256(half)),
-                                 pow2i256(_mm256_sub_epi32(n, half)));
-  const __m256 pos = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ);
-  return _mm256_div_ps(_mm256_blendv_ps(e, one, pos), _mm256_add_ps(e, one));
-}
-
 PASSLAB_AVX2 inline __m256 tanh8(__m256 x) {
   const __m256 sign = _mm256_set1_ps(-0.0f);
   const __m256 t =
@@ -178,17 +101,6 @@ PASSLAB_AVX2 inline __m256 tanh8(__m256 x) {
   const __m256 m = _mm256_fmadd_ps(p, em, _mm256_sub_ps(p, _mm256_set1_ps(1.0f)));
   const __m256 mag = _mm256_div_ps(m, _mm256_sub_ps(_mm256_set1_ps(-2.0f), m));
   return _mm256_or_ps(_mm256_andnot_ps(sign, mag), _mm256_and_ps(x, sign));
-}
-
-PASSLAB_AVX2 inline __m256 exp8(__m256 x) {
-  const __m256 t =
-      _mm256_min_ps(_mm256_set1_ps(kExpHi), _mm256_max_ps(_mm256_set1_ps(kSigmoidLo), x));
-  __m256i n;
-  const __m256 em = expm1Reduced256(t, &n);
-  // 2^n in two factors (n in [-152, 128]): each is normal, the product rounds once.
-  const __m256i half = _mm256_srai_epi32(n, 1);
-  return _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(em, _mm256_set1_ps(1.0f)), pow2i256(half)),
-                       pow2i256(_mm256_sub_epi32(n, half)));
 }
 
 template <__m256 (*F)(__m256)>

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/exp_lanes.h"
 #include "core/exec/cpu/sigmoid_rows.h"
 #include "core/support/cpu_isa.h"
 
@@ -224,24 +225,82 @@ void softplusRow(const float* x, float* y, int64_t n) {
   }
 }
 
-// 0.5 x (1 + tanh(u)) = x sigmoid(2u): the argument 2u for a block, then
-// sigmoidRow in place, then the product. No 1 + tanh to cancel below x = -3
-// (sigmoid keeps its relative accuracy down to the subnormals); x is read
-// again at the end, so y may be x.
-void geluTanhRow(const float* x, float* y, int64_t n) {
-  constexpr float kTwoSqrt2OverPi = 2 * 0.7978845608028654f;
+// GELU, tanh form: 0.5 x (1 + tanh(u)) = x sigmoid(2u), no 1 + tanh to
+// cancel below x = -3 (sigmoid keeps its relative accuracy down to the
+// subnormals). On AVX-512 and AVX2 in one pass, 2u and the sigmoid in
+// registers (exp_lanes.h); otherwise 2u for a block, sigmoidRow in place,
+// then the product. x is read before y is written, so y may be x.
+namespace {
+
+constexpr float kTwoSqrt2OverPi = 2 * 0.7978845608028654f;
+constexpr float kGeluTanhCubic = 0.044715f;
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) inline __m512 geluTanh16(__m512 x) {
+  const __m512 c = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(kGeluTanhCubic), x), x);
+  const __m512 u2 = _mm512_mul_ps(_mm512_set1_ps(kTwoSqrt2OverPi), _mm512_fmadd_ps(c, x, x));
+  return _mm512_mul_ps(x, exp_lanes::sigmoid16(u2));
+}
+
+__attribute__((target("avx512f"))) void geluTanhRow512(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, geluTanh16(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 k = avx512::lanes(n - i);
+    _mm512_mask_storeu_ps(y + i, k, geluTanh16(_mm512_maskz_loadu_ps(k, x + i)));
+  }
+}
+
+__attribute__((target("avx2,fma"))) inline __m256 geluTanh8(__m256 x) {
+  const __m256 c = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(kGeluTanhCubic), x), x);
+  const __m256 u2 = _mm256_mul_ps(_mm256_set1_ps(kTwoSqrt2OverPi), _mm256_fmadd_ps(c, x, x));
+  return _mm256_mul_ps(x, exp_lanes::sigmoid8(u2));
+}
+
+__attribute__((target("avx2,fma"))) void geluTanhRow256(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, geluTanh8(_mm256_loadu_ps(x + i)));
+  if (i < n) {
+    float t[8] = {};
+    std::copy(x + i, x + n, t);
+    _mm256_storeu_ps(t, geluTanh8(_mm256_loadu_ps(t)));
+    std::copy(t, t + (n - i), y + i);
+  }
+}
+#endif
+
+void geluTanhRowBlocks(const float* x, float* y, int64_t n) {
   float u[kBlock];
   for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
     const int64_t m = std::min(kBlock, n - i0);
     const float* xs = x + i0;
     for (int64_t j = 0; j < m; ++j) {
       const float v = xs[j];
-      u[j] = kTwoSqrt2OverPi * (v + 0.044715f * v * v * v);
+      u[j] = kTwoSqrt2OverPi * (v + kGeluTanhCubic * v * v * v);
     }
     sigmoidRow(u, u, m);
     float* ys = y + i0;
     for (int64_t j = 0; j < m; ++j) ys[j] = xs[j] * u[j];
   }
+}
+
+}  // namespace
+
+void geluTanhRow(const float* x, float* y, int64_t n) {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f()) return geluTanhRow512(x, y, n);
+  if (cpu_isa::hasAvx2Fma()) return geluTanhRow256(x, y, n);
+#endif
+  geluTanhRowBlocks(x, y, n);
+}
+
+bool geluTanhRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
+#if defined(__x86_64__)
+  if (isa == "avx512" && cpu_isa::hasAvx512f()) return geluTanhRow512(x, y, n), true;
+  if (isa == "avx2" && cpu_isa::hasAvx2Fma()) return geluTanhRow256(x, y, n), true;
+#endif
+  if (isa == "sse2") return geluTanhRowBlocks(x, y, n), true;
+  return false;
 }
 
 }  // namespace passlab::exec::cpu

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace passlab::exec::cpu {
 
@@ -52,7 +53,12 @@ void softplusRow(const float* x, float* y, int64_t n);
 // kGeluTanhMaxRel |y| of the formula in double. Measured (AVX-512, a dense
 // sweep of [-10, 10]): 5.2e-7 absolute (1 ulp, at x = 4.7) and 1.3e-6
 // relative where |y| >= 1e-3, against 4.3e-7 and 5e-5 for std::tanh's
-// formula in float. y may be x.
+// formula in float. One pass on AVX-512 and AVX2 (three over 256-element
+// blocks otherwise). y may be x.
 void geluTanhRow(const float* x, float* y, int64_t n);
+
+// Test hook: geluTanhRow on one path ("avx512", "avx2", "sse2"); false when
+// this machine lacks it (or the name is unknown).
+bool geluTanhRowOn(std::string_view isa, const float* x, float* y, int64_t n);
 
 }  // namespace passlab::exec::cpu

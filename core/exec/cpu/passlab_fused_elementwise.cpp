@@ -43,6 +43,7 @@
 #include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/passlab_fused.h"
 #include "core/exec/cpu/sigmoid_rows.h"
+#include "core/exec/cpu/trig_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
@@ -319,9 +320,11 @@ void execute(const Instr& in, float* y, Src a, Src b, int64_t n) {
       return unary(y, a, n, [](float u) { return std::floor(u); });
     case Op::kCeil:
       return unary(y, a, n, [](float u) { return std::ceil(u); });
-    case Op::kSin:
+    case Op::kSin:  // Sin's and Cos's rows (trig_rows.h): the ops' results
+      if (!a.scalar()) return sinRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::sin(u); });
     case Op::kCos:
+      if (!a.scalar()) return cosRow(a.p, y, n);
       return unary(y, a, n, [](float u) { return std::cos(u); });
     case Op::kSoftplus:
       if (!a.scalar()) return softplusRow(a.p, y, n);

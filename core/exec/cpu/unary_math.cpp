@@ -9,6 +9,7 @@
 #include "core/exec/cpu/erf_rows.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/sigmoid_rows.h"
+#include "core/exec/cpu/trig_rows.h"
 
 namespace passlab::exec::cpu {
 
@@ -129,8 +130,23 @@ struct ErfOp {
       return expr;                                    \
     }                                                 \
   };
-PASSLAB_FLOAT_UNARY(SinOp, std::sin(x))
-PASSLAB_FLOAT_UNARY(CosOp, std::cos(x))
+// Sin and Cos: float32 on the vectorized rows of trig_rows.h.
+struct SinOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return std::sin(x);
+  }
+  void floatN(const float* x, float* y, int64_t n) const { sinRow(x, y, n); }
+};
+struct CosOp {
+  static constexpr TypeSet kTypes = types::kFloats;
+  template <class C>
+  C operator()(C x) const {
+    return std::cos(x);
+  }
+  void floatN(const float* x, float* y, int64_t n) const { cosRow(x, y, n); }
+};
 PASSLAB_FLOAT_UNARY(TanOp, std::tan(x))
 PASSLAB_FLOAT_UNARY(AsinOp, std::asin(x))
 PASSLAB_FLOAT_UNARY(AcosOp, std::acos(x))

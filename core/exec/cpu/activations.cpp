@@ -166,6 +166,18 @@ struct CeluOp {
     C a = C(alpha);
     return x > C(0) ? x : a * std::expm1(x / a);
   }
+  // alpha expm1(x / alpha) from eluRow (within kEluMaxUlp, vectorized) for
+  // x <= 0 and NaN, x itself above 0, a block at a time.
+  void floatN(const float* x, float* y, int64_t n) const {
+    constexpr int64_t kBlock = 256;
+    float t[kBlock];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+      const int64_t m = std::min(kBlock, n - i0);
+      for (int64_t j = 0; j < m; ++j) t[j] = x[i0 + j] / alpha;
+      eluRow(t, alpha, t, m);
+      for (int64_t j = 0; j < m; ++j) y[i0 + j] = x[i0 + j] > 0.0f ? x[i0 + j] : t[j];
+    }
+  }
   float alpha;
 };
 

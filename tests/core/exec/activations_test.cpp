@@ -101,6 +101,34 @@ TEST(Activations, SeluAndSwishRowsMatchDoubleDensely) {
   }
 }
 
+// Celu on float32 (eluRow on x / alpha, vectorized) against the formula in
+// double over the same sweep, for an alpha whose division is exact and one
+// whose is not.
+TEST(Activations, CeluRowMatchesDoubleDensely) {
+  std::vector<float> x;
+  for (int i = 0; i <= 40000; ++i) x.push_back(-20.0f + 40.0f * static_cast<float>(i) / 40000);
+  x.insert(x.end(), {0.0f, -0.0f, 1e-30f, -1e-30f, INFINITY, -INFINITY, NAN});
+  const int64_t n = static_cast<int64_t>(x.size());
+  for (float alpha : {2.0f, 0.3f}) {
+    const double a = alpha;
+    const ir::Tensor y = run1({"Celu", {f32({n}, x)}, {attrF("alpha", alpha)}});
+    const auto got = y.data<float>();
+    ASSERT_EQ(got.size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double v = x[i];
+      const double want = v > 0 ? v : a * std::expm1(v / a);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got[i])) << alpha << " x = " << v;
+      } else if (std::isinf(want) || want == 0) {
+        EXPECT_EQ(got[i], static_cast<float>(want)) << alpha << " x = " << v;
+        EXPECT_EQ(std::signbit(got[i]), std::signbit(want)) << alpha << " x = " << v;
+      } else {
+        EXPECT_LE(std::fabs(got[i] - want), 1e-6 * std::fabs(want)) << alpha << " x = " << v;
+      }
+    }
+  }
+}
+
 TEST(Activations, SoftplusDoesNotOverflow) {
   expectTensor(run1({"Softplus", {f32({2}, {100.0f, -100.0f})}}), DataType::kFloat, {2},
                {100.0, std::exp(-100.0)});

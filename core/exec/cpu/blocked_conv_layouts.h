@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu::fused {
@@ -58,28 +59,15 @@ inline constexpr int64_t kReordersInCacheBytes = int64_t{4} << 20;
 // resnet50's 44.5 -> 38.5 (docs/exec-benchmark.md, session 29). A step that runs on one thread
 // builds its plan for one thread and keeps brgemm.
 //
-// On one thread too, a layer that widens few channels (X's at most
-// kFewInputChannels, a whole number of blocks, into at least twice as many)
-// runs the direct kernel: brgemm's reductions over so few channels lose.
-// squeezenet's Fire 3x3 expand layers (16-64 -> 64-256 channels, 13x13-55x55)
-// took 0.47-0.52 ms on the direct kernel on nChw16c against 0.50-0.60 with
-// brgemm and its reorders (oneDNN alone, 1 thread, medians of 100 calls, AMD
-// EPYC, load 5), inception_v1's 5x5 ones (16-48 -> 32-128) 1-8% less. Not
-// changed: 64 -> 64 on 56x56 (resnet50; the two level), 96 input channels and
-// more (brgemm as fast or faster; resnet50's 512 x 7 x 7 2.1 against 6.2 ms),
-// and a padded block (inception_v1's 24 channels, where brgemm was faster).
-inline constexpr int64_t kFewInputChannels = 64;
+// On one thread too, a layer that widens few channels (widensFewChannels,
+// conv_layout_choice.h: squeezenet's Fire expand layers) runs the direct
+// kernel on the chain's layout: brgemm's reductions over so few channels lose.
 
 // X's and Y's channels (group 1; in = 0 where unknown or grouped) and the
 // layout's b.
 struct ConvChannels {
   int64_t in = 0, out = 0, block = 0;
 };
-
-inline bool widensFewChannels(const ConvChannels& c) {
-  return c.in > 0 && c.block > 0 && c.in <= kFewInputChannels && c.in % c.block == 0 &&
-         c.out >= 2 * c.in;
-}
 
 // kernel: the spatial kernel sizes; blockedX: X is blocked (not a first layer
 // reading NCHW); tensorBytes: X's and Y's bytes together; depthwise: one
@@ -90,7 +78,7 @@ inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t
                                       bool depthwise = false, int threads = 1,
                                       const ConvChannels& channels = {}) {
   if (!blockedX || depthwise || threads > 1 || tensorBytes > kReordersInCacheBytes ||
-      widensFewChannels(channels))
+      widensFewChannels(channels.in, channels.out, channels.block))
     return ConvLayouts::kTheChains;
   for (int64_t k : kernel)
     if (k != 1) return ConvLayouts::kOneDnnsPick;

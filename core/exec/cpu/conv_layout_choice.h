@@ -89,6 +89,43 @@ inline int64_t depthwiseBlock(const ConvGeometry& g) {
   return g.C % 16 == 0 ? 16 : g.C % 8 == 0 ? 8 : 0;
 }
 
+// A convolution widening few channels: X's at most kFewInputChannels, a
+// whole number of blocks of `block`, into at least twice as many. oneDNN's
+// direct JIT kernel on nChw{block}c runs these faster than its own pick
+// (brgemm on NHWC), whose reductions over so few channels lose. squeezenet's
+// Fire 3x3 expand layers (16-64 -> 64-256 channels, 13x13-55x55), oneDNN
+// alone, 1 thread, medians of 100 calls, AMD EPYC, load 5, direct kernel
+// against brgemm: from and to nChw16c (blocked_conv_layouts.h) 0.47-0.52 /
+// 0.54-0.60 ms on 55x55, 0.45-0.48 / 0.50-0.52 on 27x27, 0.22-0.23 /
+// 0.23-0.25 and 0.39-0.43 / 0.41-0.45 on 13x13; from and to NCHW, both
+// reorders counted, 0.50-0.51 / 0.56-0.61, 0.46-0.50 / 0.49-0.51, 0.23 /
+// 0.24-0.27, 0.40 / 0.42-0.44 (the same with 2 threads). inception_v1's 5x5
+// ones (16-48 -> 32-128) 1-8% less. Not changed: 64 -> 64 (resnet50 on
+// 56x56: the two level), 96 input channels and more (brgemm as fast or
+// faster; resnet50's 512 x 7 x 7 2.1 against 6.2 ms), and a padded block
+// (inception_v1's 24 channels, where brgemm was faster).
+inline constexpr int64_t kFewInputChannels = 64;
+
+inline bool widensFewChannels(int64_t inputChannels, int64_t outputChannels, int64_t block) {
+  return inputChannels > 0 && block > 0 && inputChannels <= kFewInputChannels &&
+         inputChannels % block == 0 && outputChannels >= 2 * inputChannels;
+}
+
+// The channel block (16) a plain-NCHW 2-D convolution of one group with a
+// kernel larger than 1x1 asks oneDNN for when it widens few channels
+// (widensFewChannels), its input and result reordered; 0 otherwise.
+inline int64_t wideningBlock(const ConvGeometry& g) {
+  if (g.spatial() != 2 || g.group != 1 || (g.kernel[0] == 1 && g.kernel[1] == 1)) return 0;
+  return widensFewChannels(g.C, g.M, 16) ? 16 : 0;
+}
+
+// The channel block a convolution on NCHW activations asks oneDNN's direct
+// kernel for (depthwiseBlock, else wideningBlock); 0: oneDNN's pick.
+inline int64_t directKernelBlock(const ConvGeometry& g) {
+  const int64_t depthwise = depthwiseBlock(g);
+  return depthwise ? depthwise : wideningBlock(g);
+}
+
 // True when oneDNN's implementation name (primitive_desc::impl_info_str) is
 // its GEMM-based convolution, the one plain NCHW gets: "x64:gemm:jit" in
 // oneDNN 2.6 (Debian's), "gemm:jit" in older releases. That convolution

@@ -309,8 +309,10 @@ class OneDnnConv final : public Kernel {
       }
       // Depthwise: oneDNN's direct depthwise kernel ("jit_dw:...") on
       // nChw16c or nChw8c (depthwiseBlock), whose reorders from and to NCHW
-      // cost less than those to its own pick (NHWC); nothing slower.
-      if (const int64_t b = kTransposed ? 0 : depthwiseBlock(g)) {
+      // cost less than those to its own pick (NHWC); nothing slower. The
+      // same for a layer widening few channels (wideningBlock), on its
+      // direct kernel ("jit:..."): directKernelBlock.
+      if (const int64_t b = kTransposed ? 0 : directKernelBlock(g)) {
         try {
           const tag t = b == 16 ? tag::nChw16c : tag::nChw8c;
           const memory::desc src(onednn::toDims(x), f32, t), dst(onednn::toDims(g.outDims), f32, t);

@@ -564,8 +564,9 @@ class FusedConvOneDnn final : public Kernel {
           pd.reset();
         }
         withPostOps = !pd;
-      } else if (const int64_t b = block_ ? 0 : depthwiseBlock(g)) {
-        // Depthwise: oneDNN's direct kernel on nChw{b}c (conv_layout_choice.h).
+      } else if (const int64_t b = block_ ? 0 : directKernelBlock(g)) {
+        // Depthwise, or widening few channels: oneDNN's direct kernel on
+        // nChw{b}c (conv_layout_choice.h).
         try {
           pd = primitiveDesc(memory::desc(onednn::toDims(plainX), f32, blockedTag(b)),
                              memory::desc(onednn::toDims(g.outDims), f32, blockedTag(b)), false);

@@ -226,6 +226,58 @@ TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
       }
 }
 
+// squeezenet's Fire 3x3 expand layer (16 -> 64 channels) on NCHW
+// activations, as Conv and as FusedConv with and without a residual: oneDNN's
+// direct kernel on nChw16c (its own pick was brgemm on NHWC), X and the result
+// reordered.
+TEST(FusedConvOneDnnImpl, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnBlockedChannels) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  const Case c = {{1, 16, 15, 15}, {64, 16, 3, 3}, {1, 64, 15, 15}, "pads = [1, 1, 1, 1]"};
+  for (Form form : {Form::kConv, Form::kFusedConv})
+    for (bool residual : {false, true}) {
+      if (form == Form::kConv && residual) continue;
+      SCOPED_TRACE(std::string(form == Form::kConv ? "Conv" : "FusedConv") +
+                   (residual ? ", residual" : ""));
+      std::vector<std::string> execs = secondRun(c, form, residual);
+      std::string conv;
+      for (const std::string& l : execs)
+        if (contains(l, ",convolution,")) conv = l;
+      ASSERT_FALSE(conv.empty()) << joined(execs);
+      EXPECT_TRUE(contains(conv, ",jit:")) << conv;
+      EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
+      EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
+    }
+}
+
+TEST(FusedConvOneDnnImpl, WideningBlockRule) {
+  auto g = [](int64_t c, int64_t m, int64_t k, int64_t group = 1) {
+    cpu::ConvGeometry r;
+    r.N = 1;
+    r.C = c;
+    r.M = m;
+    r.group = group;
+    r.kernel = {k, k};
+    r.stride = {1, 1};
+    r.dilation = {1, 1};
+    r.padBegin = {k / 2, k / 2};
+    r.padEnd = {k / 2, k / 2};
+    r.in = {27, 27};
+    r.out = {27, 27};
+    return r;
+  };
+  EXPECT_EQ(cpu::wideningBlock(g(16, 64, 3)), 16);
+  EXPECT_EQ(cpu::wideningBlock(g(64, 256, 3)), 16);
+  EXPECT_EQ(cpu::wideningBlock(g(32, 96, 5)), 16);
+  EXPECT_EQ(cpu::wideningBlock(g(64, 64, 3)), 0);      // resnet50's: not widening
+  EXPECT_EQ(cpu::wideningBlock(g(64, 96, 3)), 0);      // less than twice
+  EXPECT_EQ(cpu::wideningBlock(g(96, 384, 3)), 0);     // too many input channels
+  EXPECT_EQ(cpu::wideningBlock(g(24, 64, 5)), 0);      // a padded block
+  EXPECT_EQ(cpu::wideningBlock(g(16, 64, 1)), 0);      // 1x1 (runsInPlainNchw's)
+  EXPECT_EQ(cpu::wideningBlock(g(32, 128, 3, 2)), 0);  // grouped
+  EXPECT_EQ(cpu::directKernelBlock(g(16, 64, 3)), 16);
+  EXPECT_EQ(cpu::directKernelBlock(g(136, 136, 3, 136)), 8);  // depthwise first
+}
+
 TEST(FusedConvOneDnnImpl, DepthwiseBlockRule) {
   auto g = [](int64_t c, int64_t m, int64_t group) {
     cpu::ConvGeometry r;

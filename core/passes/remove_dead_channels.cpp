@@ -30,8 +30,13 @@
 // A depthwise Conv's zero filter (group = channels, one filter each) makes
 // its output channel its bias, padding or not; it goes with its input
 // channel (the group shrinks), so the plan starts at the layers computing
-// that input (traced back as residual Adds are), whose channel goes too
-// where nothing reads it before a zero filter makes it constant. A grouped
+// that input (traced back as residual Adds are, and back through channel
+// shuffles, each moving the channels to where they were before it), whose
+// channel goes too where no layer reads it before a zero filter makes it
+// constant. A layer reading a channel only through weights that are all
+// zero (a Conv's input slice, rows of B) drops it, whatever it holds: so a
+// feature map's channel read by several branches goes where every branch
+// drops it or makes it constant. A grouped
 // Conv (not depthwise) loses as many dead channels in every group (the
 // fewest any group has), so that its groups keep one size; one reading them
 // (the end of the walk) loses as many input channels in every group, each
@@ -277,17 +282,20 @@ class Remover {
     if (static_cast<int64_t>(dead.size()) == channels) return allZero(channels);
     auto rank = rankOf(d.input(0));
     if (!rank) return "the rank of the layer's output is not known";
+    const ir::Value* in = beforeShuffles(d.input(0), *rank, channels, dead);
     std::vector<ir::Node*> layers;
     std::set<const ir::Value*> traced;
     Text why = residual::traceBack(
-        d, d.input(0), residual::ChannelAxis{*rank, 1, channels}, opset_, traced, [&](ir::Node& l) {
+        d, in, residual::ChannelAxis{*rank, 1, channels}, opset_, traced,
+        [&](ir::Node& l) {
           if (std::find(layers.begin(), layers.end(), &l) == layers.end()) layers.push_back(&l);
-        });
+        },
+        true);
     if (!why.empty() || layers.empty())
       return Text::of(
           "%1 dead channels stay: a depthwise Conv loses an output channel only with its input "
           "channel, and its input '%2' does not trace back to layers whose channels could go",
-          std::to_string(dead.size()), d.input(0)->name());
+          std::to_string(dead.size()), in->name());
     Plan p;
     p.channels = channels;
     p.rank = *rank;
@@ -306,6 +314,28 @@ class Remover {
       p.sources.push_back(std::move(s));
     }
     return removePlan(p, dead.size(), Text(), 1);
+  }
+
+  // The value whose channels reach `v` through the channel shuffles that
+  // compute it (each shuffle's last Reshape the producer), with `dead`, the
+  // channels of `v`, moved to where they are there (b * g + a back to
+  // a * C/g + b), ascending; `v` itself when no shuffle computes it.
+  const ir::Value* beforeShuffles(ir::Value* v, int64_t rank, int64_t channels,
+                                  std::vector<int64_t>& dead) const {
+    Plan shape;
+    shape.rank = rank;
+    shape.axis = 1;
+    for (;;) {
+      ir::Node* merge = v->producer();
+      ir::Node* t = merge && isDefaultOp(*merge, "Reshape") ? merge->input(0)->producer() : nullptr;
+      ir::Node* split = t && isDefaultOp(*t, "Transpose") ? t->input(0)->producer() : nullptr;
+      if (!split || !isDefaultOp(*split, "Reshape")) return v;
+      auto s = shuffleAt(shape, *split, Frame{0, channels, {}});
+      if (!s || s->merge != merge) return v;
+      for (int64_t& c : dead) c = (c % s->groups) * s->per + c / s->groups;
+      std::sort(dead.begin(), dead.end());
+      v = split->input(0);
+    }
   }
 
   // The channels that would go but for a Conv that pads reading them
@@ -876,15 +906,40 @@ class Remover {
     if (w->dims()[1] != f.channels)
       return Text::of("%1 has %2 input channels, not %3", nodeText(n), std::to_string(w->dims()[1]),
                       std::to_string(f.channels));
-    keepUnknown(p, n, value);
-    for (size_t j = 0; j < value.size(); ++j)
-      if (value[j] != 0 && pads && p.padWhy[j].empty())
+    const int64_t taps = w->numel() / (w->dims()[0] * f.channels);
+    const std::vector<double> in = taken(
+        p, value, f,
+        [&](const std::vector<double>& wv, int64_t q) {
+          for (int64_t o = 0; o < w->dims()[0]; ++o)
+            for (int64_t r = 0; r < taps; ++r)
+              if (wv[static_cast<size_t>((o * f.channels + q) * taps + r)] != 0) return true;
+          return false;
+        },
+        *w);
+    keepUnknown(p, n, in);
+    for (size_t j = 0; j < in.size(); ++j)
+      if (in[j] != 0 && pads && p.padWhy[j].empty())
         p.padWhy[j] = Text::of(
             "%1 pads its input: channel %2 holds %3, and folding %3 * sum(w) into the bias would "
             "be wrong where the window reads padding",
-            nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
-    p.edits.push_back(Edit{&n, EditKind::kConvSink, f, 0, -1, value});
+            nodeText(n), std::to_string(p.dead[j]), numberText(in[j]));
+    p.edits.push_back(Edit{&n, EditKind::kConvSink, f, 0, -1, in});
     return "";
+  }
+
+  // The channels' values as the layer with weight `w` takes them in: a
+  // channel it reads only through weights that are all zero
+  // (`reads(values of w, its position there)` false) takes no part in its
+  // output whatever it holds, known or not, so it counts as 0 there. So a
+  // channel read by several layers goes where each of them drops it.
+  template <typename Reads>
+  static std::vector<double> taken(const Plan& p, std::vector<double> value, const Frame& f,
+                                   Reads reads, const ir::Tensor& w) {
+    const auto wv = fusion::floatValues(w);
+    if (!wv) return value;
+    for (size_t j = 0; j < value.size(); ++j)
+      if (value[j] != 0 && !reads(*wv, f.at(p.dead[j]))) value[j] = 0;
+    return value;
   }
 
   // A grouped Conv (not depthwise) reading the channels: the end of the
@@ -897,14 +952,25 @@ class Remover {
     if (f.channels % group != 0 || w.dims()[1] * group != f.channels || w.dims()[0] % group != 0)
       return Text::of("grouped %1 (group %2) does not split %3 input channels into its groups",
                       nodeText(n), std::to_string(group), std::to_string(f.channels));
-    keepUnknown(p, n, value);
+    const int64_t per = w.dims()[1], outs = w.dims()[0] / group;
+    const int64_t taps = w.numel() / (w.dims()[0] * per);
+    const std::vector<double> in = taken(
+        p, value, f,
+        [&](const std::vector<double>& wv, int64_t q) {
+          for (int64_t o = q / per * outs; o < (q / per + 1) * outs; ++o)
+            for (int64_t r = 0; r < taps; ++r)
+              if (wv[static_cast<size_t>((o * per + q % per) * taps + r)] != 0) return true;
+          return false;
+        },
+        w);
+    keepUnknown(p, n, in);
     if (hasPadding(n))
-      for (size_t j = 0; j < value.size(); ++j)
-        if (value[j] != 0 && p.keptWhy[j].empty())
+      for (size_t j = 0; j < in.size(); ++j)
+        if (in[j] != 0 && p.keptWhy[j].empty())
           p.keptWhy[j] =
               Text::of("grouped %1 pads its input: channel %2 holds %3, which its bias cannot take",
-                       nodeText(n), std::to_string(p.dead[j]), numberText(value[j]));
-    Edit e{&n, EditKind::kGroupedSink, f, 0, -1, value};
+                       nodeText(n), std::to_string(p.dead[j]), numberText(in[j]));
+    Edit e{&n, EditKind::kGroupedSink, f, 0, -1, in};
     e.groups = group;
     p.edits.push_back(std::move(e));
     return "";
@@ -912,7 +978,7 @@ class Remover {
 
   // A layer `n` reads the channels: those whose value is not known (not
   // zero in the layer computing them, no zero depthwise filter on the way)
-  // stay.
+  // stay, unless `n` drops them (taken: its weights for them are zero).
   static void keepUnknown(Plan& p, const ir::Node& n, const std::vector<double>& value) {
     for (size_t j = 0; j < value.size(); ++j)
       if (isUnknown(value[j]) && p.keptWhy[j].empty())
@@ -947,17 +1013,27 @@ class Remover {
     const int64_t cols = w->dims()[transB ? 0 : 1];
     const bool cPerColumn = !gemm || n.inputs().size() < 3 || !n.input(2) ||
                             channelConstant(n.input(2), 2, 1, cols).has_value();
-    keepUnknown(p, n, value);
-    for (size_t j = 0; j < value.size(); ++j) {
-      if (value[j] == 0 || !p.keptWhy[j].empty()) continue;
+    const int64_t rowStride = transB ? 1 : cols, colStride = transB ? w->dims()[1] : 1;
+    const std::vector<double> in = taken(
+        p, value, f,
+        [&](const std::vector<double>& wv, int64_t q) {
+          for (int64_t r = q * positions; r < (q + 1) * positions; ++r)
+            for (int64_t o = 0; o < cols; ++o)
+              if (wv[static_cast<size_t>(r * rowStride + o * colStride)] != 0) return true;
+          return false;
+        },
+        *w);
+    keepUnknown(p, n, in);
+    for (size_t j = 0; j < in.size(); ++j) {
+      if (in[j] == 0 || !p.keptWhy[j].empty()) continue;
       if (!gemm)
         p.keptWhy[j] = Text::of("%1 has no bias to take channel %2's constant %3", nodeText(n),
-                                std::to_string(p.dead[j]), numberText(value[j]));
+                                std::to_string(p.dead[j]), numberText(in[j]));
       else if (n.attrFloat("beta", 1.0f) == 0 || !cPerColumn)
         p.keptWhy[j] = Text::of("the C of %1 cannot take channel %2's constant %3", nodeText(n),
-                                std::to_string(p.dead[j]), numberText(value[j]));
+                                std::to_string(p.dead[j]), numberText(in[j]));
     }
-    Edit e{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, f, 0, -1, value};
+    Edit e{&n, gemm ? EditKind::kGemmSink : EditKind::kMatMulSink, f, 0, -1, in};
     e.positions = positions;
     p.edits.push_back(std::move(e));
     return "";

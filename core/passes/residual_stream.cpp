@@ -102,20 +102,35 @@ bool isStreamLayer(const ir::Node& n) {
          !(op == "Conv" && n.attrInt("group", 1) != 1);
 }
 
+namespace {
+
+// A Conv of more than one group that is not depthwise (its filters read
+// more than one input channel each, or it has more outputs than groups).
+bool isGroupedLayer(const ir::Node& n) {
+  if (!n.domain().empty() || n.opType() != "Conv" || n.attrInt("group", 1) <= 1) return false;
+  const ir::Tensor* w = n.inputs().size() > 1 ? analysis::storedWeight(n.input(1)) : nullptr;
+  return w && w->rank() >= 3 && !(w->dims()[0] == n.attrInt("group", 1) && w->dims()[1] == 1);
+}
+
+}  // namespace
+
 Text traceBack(const ir::Node& add, const ir::Value* v, const ChannelAxis& a, int64_t opset,
-               std::set<const ir::Value*>& traced, const std::function<void(ir::Node&)>& layer) {
+               std::set<const ir::Value*>& traced, const std::function<void(ir::Node&)>& layer,
+               bool grouped) {
   if (!traced.insert(v).second) return "";
   ir::Node* n = v->producer();
   if (!n)
     return Text::of("the other input of %1 is '%2', not computed by a layer", nodeText(add),
                     v->name());
-  if (isStreamLayer(*n)) {
+  if (isStreamLayer(*n) || (grouped && isGroupedLayer(*n))) {
     layer(*n);
     return "";
   }
   const std::string& op = n->opType();
   if (n->domain().empty() && v == n->output(0)) {
-    auto back = [&](const ir::Value* in) { return traceBack(add, in, a, opset, traced, layer); };
+    auto back = [&](const ir::Value* in) {
+      return traceBack(add, in, a, opset, traced, layer, grouped);
+    };
     if (isJoin(*n, a)) {
       for (const ir::Value* in : n->inputs())
         if (Text why = in ? back(in) : Text(); !why.empty()) return why;

@@ -59,9 +59,11 @@ bool isStreamLayer(const ir::Node& n);
 // Traces `v`, an input of the residual Add `add`, back to the layers it
 // comes from through the ops above, calling `layer` for each (possibly more
 // than once); values in `traced` are skipped, and those visited added. ""
-// when every path back ends at a layer, else why not.
+// when every path back ends at a layer, else why not. With `grouped`, a
+// grouped Conv that is not depthwise is a layer too (not passed through).
 Text traceBack(const ir::Node& add, const ir::Value* v, const ChannelAxis& a, int64_t opset,
-               std::set<const ir::Value*>& traced, const std::function<void(ir::Node&)>& layer);
+               std::set<const ir::Value*>& traced, const std::function<void(ir::Node&)>& layer,
+               bool grouped = false);
 
 // The layers summed into one stream (graph order, at least two) and the
 // joins that sum them.

@@ -92,6 +92,58 @@ main (float[1,2,4,4] x) => (float[1,2,4,4] y)
   expectUnchanged(kPass, padded, "pads its input: channel 1 holds 0.75");
 }
 
+// r (h after Relu) feeds two branches: the depthwise Conv d, whose filter 1
+// is zero, and a second depthwise Conv e, whose filter 1 is zero too, and a
+// 1x1 Conv z, whose weights for input channel 1 are zero. Every reader drops
+// channel 1 (e's becomes its bias 0.5, z's takes no part), so h loses it:
+// d, e and z lose their input channel 1, and the Convs after d and e take
+// their biases.
+const char* kBranches = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,5,5] x) => (float[1,2,5,5] y, float[1,2,5,5] u, float[1,1,7,7] z)
+    <float[3,2,1,1] w = {1, 2,  -1, 0.5,  3, -2}, float[3] b = {0.1, 0.2, 0.3},
+     float[3,1,3,3] dw = {1, 2, 3, 4, 5, 6, 7, 8, 9,  0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          -1, 1, -1, 1, 2, 1, -1, 1, -1},
+     float[3] db = {0.5, 0.75, -0.25},
+     float[2,3,1,1] w2 = {1, 2, 3,  4, 5, 6}, float[2] b2 = {1, -1},
+     float[3,1,1,1] ew = {2, 0, -1}, float[3] eb = {0.1, 0.5, 0.2},
+     float[2,3,1,1] uw = {1, -1, 2,  0.5, 3, -2},
+     float[1,3,1,1] zw = {1, 0, -1}, float[1] zb = {0.25}> {
+    h = Conv(x, w, b)
+    r = Relu(h)
+    d = Conv <group = 3, pads = [1, 1, 1, 1]> (r, dw, db)
+    a = Relu(d)
+    y = Conv(a, w2, b2)
+    e = Conv <group = 3> (r, ew, eb)
+    u = Conv(e, uw)
+    z = Conv <pads = [1, 1, 1, 1]> (r, zw, zb) })";
+
+TEST(RemoveDeadChannelsGrouped, AChannelGoesWhereEveryBranchReadingItDropsIt) {
+  PassOutcome out = runPass(kPass, kBranches);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(inputValues(out.model, "h", 1), (std::vector<double>{1, 2, 3, -2}));
+  EXPECT_EQ(groupOf(out.model, "d"), 2);
+  EXPECT_EQ(groupOf(out.model, "e"), 2);
+  EXPECT_EQ(inputValues(out.model, "e", 1), (std::vector<double>{2, -1}));
+  EXPECT_EQ(inputValues(out.model, "y", 2), (std::vector<double>{2.5, 2.75}));
+  // u had no bias: it gets e's 0.5 times its weights for channel 1.
+  EXPECT_EQ(inputValues(out.model, "u", 1), (std::vector<double>{1, 2, 0.5, -2}));
+  EXPECT_EQ(inputValues(out.model, "u", 2), (std::vector<double>{-0.5, 1.5}));
+  EXPECT_EQ(inputDims(out.model, "z", 1), (std::vector<int64_t>{1, 2, 1, 1}));
+  EXPECT_EQ(inputValues(out.model, "z", 1), (std::vector<double>{1, -1}));
+  EXPECT_EQ(inputValues(out.model, "z", 2), (std::vector<double>{0.25}));
+  expectEqualOutputs(kBranches, out);
+  expectConverges(kPass, kBranches);
+}
+
+TEST(RemoveDeadChannelsGrouped, AChannelOneBranchStillReadsStays) {
+  // z reads channel 1 (weight 0.5): it stays for all the branches.
+  expectUnchanged(kPass, replaced(kBranches, "zw = {1, 0, -1}", "zw = {1, 0.5, -1}"),
+                  "channel 1 is not zero where Conv reads it");
+  // e's filter 1 is not zero: e carries h's channel 1 on to u, which reads it.
+  expectUnchanged(kPass, replaced(kBranches, "ew = {2, 0, -1}", "ew = {2, 0.25, -1}"),
+                  "channel 1 is not zero where Conv reads it");
+}
+
 // A grouped Conv (2 groups of 2 output channels) with channel 1 dead in
 // group 0 and channel 3 in group 1: one of each group goes, the group stays
 // 2, and the next Conv takes their constants 0.25 and 1 into its bias:

@@ -181,5 +181,89 @@ TEST(RemoveDeadChannelsShuffle, AShuffleNetUnitLosesItsDeadChannelsThroughout) {
                   "every input group loses as many channels, 0 each");
 }
 
+// The ShuffleNet unit with g1 dense and the depthwise Conv's filters 0, 1, 4
+// and 5 zero: the shuffle puts g1's channels 0, 4 (place 0) and 2, 6 (place
+// 2) there, whole columns, two in each input group of g2. The trace back from
+// the depthwise Conv passes the shuffle (shuffled b * 2 + a back to a * 4 +
+// b), so g1 loses 0, 2, 4, 6 (their values unknown until the zero filters
+// make them the depthwise biases), and g2 takes those biases.
+const char* kUnitDense = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4,5,5] x) => (float[1,4,5,5] y)
+    <float[8,2,1,1] w1 = {0.3, -0.2, 0.55, -0.55, 0.7, 0.1, -0.99, 0.64, 0.25, -0.8, -0.39, -0.44,
+                          -0.6, 0.45, 0.01, 0.11},
+     float[8] b1 = {0.2, 0.3, -0.1, -0.2, 0.15, 0.4, 0.05, 0.1},
+     int64[5] split = {1, 2, 4, 5, 5}, int64[4] whole = {1, 8, 5, 5},
+     float[8,1,3,3] dw = {0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0.83, 0.26, 0.03, -0.01, -0.5, -0.98, -0.62, 0.38, -0.6,
+                          -0.26, -0.99, 0.66, -0.69, -0.46, 0.76, 0.02, 0.69, 0.28,
+                          0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          -0.4, 0.75, 0.32, -0.74, 0.69, 0.89, 0.81, 0.14, -0.71,
+                          -0.62, 0.86, 0.1, -0.64, 0.77, 0.28, 0.14, -0.25, 0.5},
+     float[8] db = {-0.18, -0.52, -0.92, 0.75, -0.06, 0.1, -0.36, 0.5},
+     float[4,4,1,1] w2 = {-0.95, -0.26, -0.94, -0.75, 0.93, 0.32, -0.14, 0.05, 0.75, -0.31, 0.18,
+                          0.37, -0.29, 0.04, 0.53, 0.82},
+     float[4] b2 = {0.1, 0.2, 0.3, 0.4}> {
+    g1 = Conv <group = 2> (x, w1, b1)
+    r = Relu(g1)
+    a = Reshape(r, split)
+    t = Transpose <perm = [0, 2, 1, 3, 4]> (a)
+    s = Reshape(t, whole)
+    d = Conv <group = 8, pads = [1, 1, 1, 1]> (s, dw, db)
+    y = Conv <group = 2> (d, w2, b2) })";
+
+TEST(RemoveDeadChannelsShuffle, ADepthwiseZeroFilterTakesItsChannelBackThroughTheShuffle) {
+  PassOutcome out = runPass(kPass, kUnitDense);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(inputValues(out.model, "g1", 1),
+            (std::vector<double>{0.55f, -0.55f, -0.99f, 0.64f, -0.39f, -0.44f, 0.01f, 0.11f}));
+  EXPECT_EQ(inputValues(out.model, "g1", 2), (std::vector<double>{0.3f, -0.2f, 0.4f, 0.1f}));
+  EXPECT_EQ(inputValues(out.model, "a", 1), (std::vector<double>{1, 2, 2, 5, 5}));
+  EXPECT_EQ(inputValues(out.model, "s", 1), (std::vector<double>{1, 4, 5, 5}));
+  EXPECT_EQ(groupOf(out.model, "d"), 4);
+  EXPECT_EQ(inputValues(out.model, "d", 2), (std::vector<double>{-0.92f, 0.75f, -0.36f, 0.5f}));
+  EXPECT_EQ(inputDims(out.model, "y", 1), (std::vector<int64_t>{4, 2, 1, 1}));
+  // g2's bias takes the zero filters' biases: output o of group k reads
+  // shuffled channels 4k .. 4k + 3, of which 4k and 4k + 1 went.
+  const std::vector<double> w2 = {-0.95, -0.26, -0.94, -0.75, 0.93,  0.32, -0.14, 0.05,
+                                  0.75,  -0.31, 0.18,  0.37,  -0.29, 0.04, 0.53,  0.82};
+  const std::vector<double> db = {-0.18, -0.52, -0.92, 0.75, -0.06, 0.1, -0.36, 0.5};
+  const std::vector<double> bias = inputValues(out.model, "y", 2);
+  ASSERT_EQ(bias.size(), 4u);
+  for (size_t o = 0; o < 4; ++o) {
+    const size_t k = o / 2;
+    const double want =
+        0.1 * static_cast<double>(o + 1) + db[4 * k] * w2[o * 4] + db[4 * k + 1] * w2[o * 4 + 1];
+    EXPECT_NEAR(bias[o], want, 1e-6) << o;
+  }
+  EXPECT_NE(out.step.note.str().find("8 channels removed from 2 layers"), std::string::npos)
+      << out.step.note.str();
+  expectEqualOutputs(kUnitDense, out);
+  expectConverges(kPass, kUnitDense);
+}
+
+TEST(RemoveDeadChannelsShuffle, ThroughTheShuffleOnlyWholeColumnsGoAndOnlyThroughAShuffle) {
+  // Zero filters 0 and 5: g1's channels 0 (place 0) and 6 (place 2), one of
+  // each column: the shuffle would not stay one, nothing goes.
+  std::string half = replaced(kUnitDense,
+                              "0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0,\n"
+                              "                          0.83",
+                              "0, 0, 0, 0, 0, 0, 0, 0, 0,  1, 1, 1, 1, 1, 1, 1, 1, 1,\n"
+                              "                          0.83");
+  half = replaced(half,
+                  "0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0,\n"
+                  "                          -0.4",
+                  "1, 1, 1, 1, 1, 1, 1, 1, 1,  0, 0, 0, 0, 0, 0, 0, 0, 0,\n"
+                  "                          -0.4");
+  expectUnchanged(kPass, half,
+                  "goes only with the channels at its place in every group, so that the shuffle "
+                  "stays one");
+  // The Transpose swaps H and W, not the groups: not a shuffle, the trace
+  // back stops at its Reshape.
+  std::string notShuffle = replaced(kUnitDense, "perm = [0, 2, 1, 3, 4]", "perm = [0, 1, 2, 4, 3]");
+  notShuffle =
+      replaced(notShuffle, "int64[5] split = {1, 2, 4, 5, 5}", "int64[5] split = {1, 8, 5, 5, 1}");
+  expectUnchanged(kPass, notShuffle, "its input 's' does not trace back to layers");
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -44,7 +44,16 @@
 // Conv reading them floor(sparsity * n) of each of its input groups (n the
 // fewest places any group holds whole; never all of one); a place whose
 // channels land in two input groups stays. A layer read by anything else, or
-// grouped unlike the shuffle, keeps the per-layer choice.
+// grouped unlike the shuffle, keeps the per-layer choice. A depthwise Conv
+// reading a shuffle's output has its channels chosen as the shuffle's places
+// too (shuffled channels b * g + a for every a), as many in every input
+// group of a grouped Conv after it, so that remove_dead_channels takes its
+// zero filters back through the shuffle to the layer before it.
+// Branches (channel pattern, streams = true): two or more depthwise Convs
+// reading one value (a detector's heads) are pruned as one, their filters
+// ranked by the summed norm, so that the map's channel goes from every
+// branch and from the layer computing it; one the step may not prune
+// leaves the others each on its own.
 // Conditions: a weight stored in the file (an initializer, also one that is
 // a graph input, or a Constant's value) of a floating-point type, with at
 // least min_weights elements; the node is not named in node_block_list and
@@ -276,6 +285,73 @@ std::optional<Places> placesOf(const ir::Node& n, int64_t c, int64_t layerGroups
   return p;
 }
 
+// A depthwise Conv of `c` channels reading a channel shuffle's output: its
+// channels as the places of the shuffle's input (shuffled channel b * g + a
+// belongs to place b), with the input groups of a grouped Conv reading its
+// output (through Relu-like ops), so that remove_dead_channels can take its
+// zero filters back through the shuffle; nullopt when no shuffle computes
+// its input.
+std::optional<Places> shuffledPlacesOf(const ir::Node& n, int64_t c) {
+  ir::Node* merge = n.input(0)->producer();
+  ir::Node* t = merge && isDefaultOp(*merge, "Reshape") ? merge->input(0)->producer() : nullptr;
+  ir::Node* split = t && isDefaultOp(*t, "Transpose") ? t->input(0)->producer() : nullptr;
+  auto s = shuffleFrom(split, c);
+  if (!s || s->second != merge) return std::nullopt;
+  Places p;
+  p.shuffle = split;
+  ir::Node* next = pastChannelKeepers(onlyReader(n.output(0)), false);
+  if (next && isDefaultOp(*next, "Conv") && next->attrInt("group", 1) > 1 &&
+      next->attrInt("group", 1) < c && c % next->attrInt("group", 1) == 0) {
+    p.groups = next->attrInt("group", 1);
+    p.consumer = next;
+  }
+  const int64_t g = s->first, per = c / g, perInput = c / p.groups;
+  for (int64_t b = 0; b < per; ++b) {
+    std::vector<int64_t> members;
+    for (int64_t a = 0; a < g; ++a) members.push_back(b * g + a);
+    const bool oneGroup = members.front() / perInput == members.back() / perInput;
+    p.group.push_back(oneGroup ? members.front() / perInput : -1);
+    p.channels.push_back(std::move(members));
+  }
+  return p;
+}
+
+bool isDepthwiseConv(const ir::Node& c) {
+  const ir::Tensor* w = c.inputs().size() > 1 ? analysis::storedWeight(c.input(1)) : nullptr;
+  const int64_t group = c.attrInt("group", 1);
+  return isDefaultOp(c, "Conv") && group > 1 && w && w->rank() >= 3 && w->dims()[0] == group &&
+         w->dims()[1] == 1;
+}
+
+// Layers pruned as one: a residual stream (their outputs added), or the
+// branches of a feature map, two or more depthwise Convs reading one value,
+// whose channel remove_dead_channels removes only where every branch drops
+// it (a branch the step may not prune leaves the others each on its own).
+struct Unit {
+  std::vector<ir::Node*> layers;
+  const ir::Node* join = nullptr;   // a stream's first join
+  const ir::Value* read = nullptr;  // branches: the value they read
+};
+
+// The branches of the feature maps of `graph`: for each value read (as
+// input 0) by two or more depthwise Convs of one channel count, those Convs.
+std::vector<Unit> depthwiseBranches(const ir::Graph& graph) {
+  std::vector<Unit> out;
+  std::set<const ir::Value*> seen;
+  for (const auto& n : graph.nodes()) {
+    if (!isDepthwiseConv(*n) || !seen.insert(n->input(0)).second) continue;
+    Unit u;
+    u.read = n->input(0);
+    for (const ir::Use& use : n->input(0)->uses())
+      if (use.inputIndex == 0 && isDepthwiseConv(*use.node) &&
+          use.node->attrInt("group", 1) == n->attrInt("group", 1) &&
+          std::find(u.layers.begin(), u.layers.end(), use.node) == u.layers.end())
+        u.layers.push_back(use.node);
+    if (u.layers.size() >= 2) out.push_back(std::move(u));
+  }
+  return out;
+}
+
 // The places to zero: the weakest by the summed squared norm of their
 // channels, as described above (sorted channels).
 std::vector<int64_t> weakestPlaces(const Places& p, const std::vector<double>& norm,
@@ -346,8 +422,10 @@ class Pruner {
       return invalidArgument(Text::of("%1: sparsity %2 is not a fraction between 0 and 1", kId,
                                       ctx_.option("sparsity")));
     if (pattern_ == PrunePattern::kChannel && ctx_.boolOption("streams")) {
-      streams_ = residual::residualStreams(ctx_.model().graph(),
-                                           ctx_.model().opsetVersion("").value_or(1));
+      for (residual::Stream& s : residual::residualStreams(
+               ctx_.model().graph(), ctx_.model().opsetVersion("").value_or(1)))
+        streams_.push_back(Unit{std::move(s.layers), s.joins.front(), nullptr});
+      for (Unit& u : depthwiseBranches(ctx_.model().graph())) streams_.push_back(std::move(u));
       for (size_t i = 0; i < streams_.size(); ++i)
         for (const ir::Node* l : streams_[i].layers) streamOf_[l] = i;
     }
@@ -392,7 +470,8 @@ class Pruner {
     if (pattern_ == PrunePattern::kTwoFour) zeroTwoFour(p, l.layout);
     const int64_t groups = n.opType() == "Conv" ? n.attrInt("group", 1) : 1;
     if (pattern_ == PrunePattern::kChannel && n.opType() == "Conv")
-      if (auto places = placesOf(n, l.layout.channels, groups))
+      if (auto places = isDepthwiseConv(n) ? shuffledPlacesOf(n, l.layout.channels)
+                                           : placesOf(n, l.layout.channels, groups))
         return pruneByPlaces(n, l, p, *places, zerosBefore);
     if (pattern_ == PrunePattern::kChannel) zeroChannels(p, l.layout, sparsity_, groups);
     return store(n, *l.w, p, zerosBefore);
@@ -429,7 +508,7 @@ class Pruner {
     return notes.at(&n);
   }
 
-  std::map<const ir::Node*, Text> pruneStreamLayers(const residual::Stream& s) {
+  std::map<const ir::Node*, Text> pruneStreamLayers(const Unit& s) {
     std::map<const ir::Node*, Text> notes;
     std::vector<Layer> layers(s.layers.size());
     for (size_t j = 0; j < s.layers.size(); ++j) {
@@ -440,11 +519,16 @@ class Pruner {
         why = Text::of("%1 output channels, not %2", std::to_string(layers[j].layout.channels),
                        std::to_string(layers[0].layout.channels));
       if (why.empty()) continue;
+      if (!s.join) {  // branches: each on its own, as the ones the step may prune
+        for (ir::Node* other : s.layers)
+          if (mayChange(ctx_, *other)) notes[other] = prune(*other);
+        return notes;
+      }
       for (const ir::Node* other : s.layers)
         notes[other] = Text::of(
             "not pruned: its residual stream (%1 layers, added by %2) is pruned as one, and %3 "
             "is %4",
-            std::to_string(s.layers.size()), nodeText(*s.joins.front()), nodeText(m), why);
+            std::to_string(s.layers.size()), nodeText(*s.join), nodeText(m), why);
       return notes;
     }
     std::vector<double> norm;
@@ -454,9 +538,14 @@ class Pruner {
       Pruned p{std::move(l.values), {}, 0};
       const int64_t zerosBefore = countZeros(p.w);
       zeroChosenChannels(p, l.layout, chosen);
-      notes[l.node] = store(*l.node, *l.w, p, zerosBefore, layers.size());
+      notes[l.node] = store(*l.node, *l.w, p, zerosBefore, s.join ? layers.size() : 0);
+      if (!s.join)
+        notes[l.node] = Text::of(
+            "pruned with the %1 depthwise Convs reading '%2' (%3 channels ranked over them); %4",
+            std::to_string(layers.size()), s.read->name(), std::to_string(chosen.size()),
+            notes[l.node]);
     }
-    ++streamsPruned_;
+    if (s.join) ++streamsPruned_;
     return notes;
   }
 
@@ -532,7 +621,7 @@ class Pruner {
   int64_t minWeights_;
   std::unordered_set<std::string> blocked_;
   PrunePattern pattern_ = PrunePattern::kUnstructured;
-  std::vector<residual::Stream> streams_;
+  std::vector<Unit> streams_;  // residual streams and depthwise branches
   std::map<const ir::Node*, size_t> streamOf_;
   std::vector<std::map<const ir::Node*, Text>> streamNotes_;
   size_t streamsPruned_ = 0;

@@ -723,6 +723,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "precision: sparsity"),
       QT_TRANSLATE_NOOP("core", "profiling cancelled"),
       QT_TRANSLATE_NOOP("core", "pruned with its residual stream (%1 channels ranked over its %2 layers): %3 of %4 weights set to zero, %5% of the weight zero now"),
+      QT_TRANSLATE_NOOP("core", "pruned with the %1 depthwise Convs reading '%2' (%3 channels ranked over them); %4"),
       QT_TRANSLATE_NOOP("core", "pruned: %1 of %2 weights set to zero, %3% of the weight zero now"),
       QT_TRANSLATE_NOOP("core", "random booleans"),
       QT_TRANSLATE_NOOP("core", "rank %1 of %2 x %3 saves less than min_saving"),

@@ -123,5 +123,53 @@ TEST(PruneMagnitudeShuffle, AShuffleAloneRanksAllItsPlacesTogether) {
   EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{1, 3, 5, 7}));
 }
 
+// Only the depthwise Conv d after the shuffle is pruned: its channels are
+// the shuffle's places too (shuffled 2b and 2b + 1 are place b; y's input
+// group 0 holds places 0 and 1, group 1 places 2 and 3). Alone, d would
+// lose its weakest filters 0, 4, 6, 7; as places (norms: 0 about 1.7e-5, 1
+// 13, 2 0.25, 3 1.8e-5) place 0 of group 0 and place 3 of group 1: 0, 1, 6, 7.
+const passes::Options kDepthwiseHalf{
+    {"pattern", "channel"}, {"sparsity", "0.5"}, {"node_block_list", "h,y"}};
+
+std::string withDepthwise(const std::string& filters) {
+  return replaced(kUnit, "wd = {1, -2, 3, 0.5, 2, 1, -1, 1.5}", "wd = {" + filters + "}");
+}
+
+const char* kWeakPlaces = "0.001, 0.004, 3, 2, 0.002, 0.5, 0.003, 0.003";
+
+TEST(PruneMagnitudeShuffle, ADepthwiseConvAfterTheShuffleChoosesWholePlaces) {
+  const std::string unit = withDepthwise(kWeakPlaces);
+  PassOutcome out = runPass(kPass, unit, kDepthwiseHalf);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d", 1), 1), (std::vector<int64_t>{0, 1, 6, 7}));
+  EXPECT_NE(explainNotes(out).find("2 of 4 places zero (2 channels each"), std::string::npos)
+      << explainNotes(out);
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  expectConverges(kPass, unit, kDepthwiseHalf);
+  // Then remove_dead_channels takes them back through the shuffle: h loses
+  // 0, 4 (place 0) and 3, 7 (place 3), the outputs equal.
+  ir::Model pruned = out.model.clone();
+  PassOutcome removed = runPass("remove_dead_channels", std::move(out.model));
+  ASSERT_TRUE(removed.step.changed) << explainNotes(removed);
+  EXPECT_EQ(inputDims(removed.model, "h", 1), (std::vector<int64_t>{4, 2, 1, 1}));
+  EXPECT_EQ(inputValues(removed.model, "h", 2), (std::vector<double>{0.001f, 0.2f, 0.001f, 0.3f}));
+  EXPECT_EQ(inputDims(removed.model, "d", 1), (std::vector<int64_t>{4, 1, 1, 1}));
+  EXPECT_EQ(inputDims(removed.model, "y", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  NumericResult num = compareOutputs(pruned, removed.model, 3);
+  ASSERT_TRUE(num.ran) << num.detail;
+  EXPECT_TRUE(num.equal) << num.detail;
+}
+
+TEST(PruneMagnitudeShuffle, ADepthwiseConvNotAfterAShuffleKeepsItsOwnChoice) {
+  // The Transpose swaps H and W: no shuffle, d's weakest filters alone.
+  std::string notShuffle =
+      replaced(withDepthwise(kWeakPlaces), "perm = [0, 2, 1, 3, 4]", "perm = [0, 1, 2, 4, 3]");
+  PassOutcome out = runPass(kPass, notShuffle, kDepthwiseHalf);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d", 1), 1), (std::vector<int64_t>{0, 4, 6, 7}));
+  EXPECT_EQ(explainNotes(out).find("places"), std::string::npos) << explainNotes(out);
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -154,5 +154,67 @@ TEST(PruneMagnitudeStreams, ABroadcastAddGroupsNothing) {
   EXPECT_EQ(explainNotes(out).find("residual stream"), std::string::npos) << explainNotes(out);
 }
 
+// A feature map r read by two depthwise Convs (two branches, as a detector's
+// heads): remove_dead_channels removes h's channel only where both drop it,
+// so they are pruned as one, their filters ranked by the summed norm. Alone
+// d1 would lose 0 and 2, d2 2 and 3; together (norms: 0 about 3.6e-3, 1
+// about 8, 2 about 1e-4, 3 about 2.9e-3) both lose 2 and 3.
+const char* kBranches = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,2,4,4] y1, float[1,2,4,4] y2)
+    <float[4,2,1,1] w = {1, 0.5,  -1, 1,  0.5, 1,  1, -0.5}, float[4] b = {0.1, 0.2, 0.3, 0.4},
+     float[4,1,1,1] dw1 = {0.001, 2, 0.01, 0.05}, float[4,1,1,1] dw2 = {0.06, 2, 0.001, 0.02},
+     float[2,4,1,1] wy1 = {1, 2, 1, 1,  -1, 1, 1, 1}, float[2,4,1,1] wy2 = {1, 1, -1, 1,  2, 1, 1, -1}> {
+    [h] h = Conv(x, w, b)
+    r = Relu(h)
+    [d1] d1 = Conv <group = 4> (r, dw1)
+    [d2] d2 = Conv <group = 4> (r, dw2)
+    [y1] y1 = Conv(d1, wy1)
+    [y2] y2 = Conv(d2, wy2) })";
+
+const passes::Options kBranchesOnly{
+    {"pattern", "channel"}, {"sparsity", "0.5"}, {"node_block_list", "h,y1,y2"}};
+
+TEST(PruneMagnitudeStreams, DepthwiseBranchesOfOneFeatureMapLoseTheSameChannels) {
+  PassOutcome out = runPass(kPass, kBranches, kBranchesOnly);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d1", 1), 1), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d2", 1), 1), (std::vector<int64_t>{2, 3}));
+  EXPECT_NE(explainNotes(out).find("pruned with the 2 depthwise Convs reading 'r' (2 channels "
+                                   "ranked over them)"),
+            std::string::npos)
+      << explainNotes(out);
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  expectConverges(kPass, kBranches, kBranchesOnly);
+  // remove_dead_channels then removes h's channels 2 and 3 with both
+  // branches', the outputs equal.
+  ir::Model pruned = out.model.clone();
+  PassOutcome removed = runPass("remove_dead_channels", std::move(out.model));
+  ASSERT_TRUE(removed.step.changed) << explainNotes(removed);
+  EXPECT_EQ(inputDims(removed.model, "h", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  EXPECT_EQ(inputDims(removed.model, "y2", 1), (std::vector<int64_t>{2, 2, 1, 1}));
+  NumericResult num = compareOutputs(pruned, removed.model, 3);
+  ASSERT_TRUE(num.ran) << num.detail;
+  EXPECT_TRUE(num.equal) << num.detail;
+}
+
+TEST(PruneMagnitudeStreams, DepthwiseBranchesOnTheirOwnWithStreamsOffOrOneBlocked) {
+  passes::Options perLayer = kBranchesOnly;
+  perLayer.emplace_back("streams", "false");
+  PassOutcome out = runPass(kPass, kBranches, perLayer);
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d1", 1), 1), (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(zeroRows(inputValues(out.model, "d2", 1), 1), (std::vector<int64_t>{2, 3}));
+  // d2 blocked: d1 on its own.
+  PassOutcome one =
+      runPass(kPass, kBranches,
+              {{"pattern", "channel"}, {"sparsity", "0.5"}, {"node_block_list", "h,y1,y2,d2"}});
+  ASSERT_TRUE(one.step.changed) << explainNotes(one);
+  EXPECT_EQ(zeroRows(inputValues(one.model, "d1", 1), 1), (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(zeroRows(inputValues(one.model, "d2", 1), 1), (std::vector<int64_t>{}));
+  EXPECT_EQ(explainNotes(one).find("depthwise Convs reading"), std::string::npos)
+      << explainNotes(one);
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/exec/view_ops.h"
+
 namespace passlab::exec {
 
 namespace {
@@ -22,26 +24,54 @@ class HandedOverBytes final : public ir::Buffer {
   size_t bytes_;
 };
 
-// Per slot of the main graph: a graph output listed once, written by a step.
-std::vector<bool> eligibleSlots(const CompiledGraph& plan) {
+// Per slot: how often the main graph lists it among its outputs.
+std::vector<int> timesListed(const CompiledGraph& plan) {
   std::vector<int> listed(plan.slotCount, 0);
   for (const SlotRef& r : plan.outputs)
     if (r.depth == 0 && r.present()) ++listed[static_cast<size_t>(r.index)];
+  return listed;
+}
+
+// Per slot: whether a main-graph step writes it (not a graph input, an
+// initializer, a constant).
+std::vector<bool> writtenByAStep(const CompiledGraph& plan) {
   std::vector<bool> written(plan.slotCount, false);
   for (const Step& step : plan.steps)
     for (int32_t slot : step.outputs)
       if (slot >= 0) written[static_cast<size_t>(slot)] = true;
   for (int32_t slot : plan.inputSlots) written[static_cast<size_t>(slot)] = false;
   for (const auto& [slot, value] : plan.constants) written[static_cast<size_t>(slot)] = false;
-  std::vector<bool> eligible(plan.slotCount, false);
-  for (size_t s = 0; s < eligible.size(); ++s) eligible[s] = listed[s] == 1 && written[s];
-  return eligible;
+  return written;
+}
+
+// Per output slot: the base a graph output views when that base gets a
+// result buffer for it (written by a step, no graph output), else -1.
+std::vector<int32_t> viewedBases(const CompiledGraph& plan) {
+  const std::vector<int> listed = timesListed(plan);
+  const std::vector<bool> written = writtenByAStep(plan);
+  const std::vector<int32_t> base = viewBases(plan);
+  std::vector<int32_t> viewOf(plan.slotCount, -1);
+  for (size_t s = 0; s < viewOf.size(); ++s) {
+    auto b = static_cast<size_t>(base[s]);
+    if (listed[s] > 0 && b != s && written[b] && listed[b] == 0) viewOf[s] = base[s];
+  }
+  return viewOf;
 }
 
 }  // namespace
 
+std::vector<bool> directOutputSlots(const CompiledGraph& plan) {
+  const std::vector<int> listed = timesListed(plan);
+  const std::vector<bool> written = writtenByAStep(plan);
+  std::vector<bool> direct(plan.slotCount, false);
+  for (size_t s = 0; s < direct.size(); ++s) direct[s] = listed[s] == 1 && written[s];
+  for (int32_t b : viewedBases(plan))
+    if (b >= 0) direct[static_cast<size_t>(b)] = true;
+  return direct;
+}
+
 OutputBuffers::OutputBuffers(const CompiledGraph& plan)
-    : eligible_(eligibleSlots(plan)), given_(plan.slotCount) {}
+    : eligible_(directOutputSlots(plan)), viewOf_(viewedBases(plan)), given_(plan.slotCount) {}
 
 bool OutputBuffers::turnedOff() {
   const char* v = std::getenv("PASSLAB_DIRECT_OUTPUTS");
@@ -76,18 +106,24 @@ Expected<Tensor> OutputBuffers::allocate(int32_t slot, ir::DataType dtype, Dims 
   return Tensor(dtype, std::move(dims), std::move(storage).value());
 }
 
+std::optional<ir::Tensor> OutputBuffers::handOver(int32_t slot, const Tensor& t) {
+  if (slot < 0 || static_cast<size_t>(slot) >= given_.size()) return std::nullopt;
+  Given& g = given_[static_cast<size_t>(slot)];
+  if (g.storage == nullptr || t.isString() || t.isReadOnly() || t.raw() != g.storage->data() ||
+      t.byteSize() != g.bytes)
+    return std::nullopt;
+  ir::Tensor out(t.dtype(), t.dims(),
+                 std::make_shared<HandedOverBytes>(std::move(g.storage), g.bytes));
+  g = {};
+  ++handedOver_;
+  return out;
+}
+
 ir::Tensor OutputBuffers::take(int32_t slot, const Tensor& t) {
-  if (slot >= 0 && static_cast<size_t>(slot) < given_.size()) {
-    Given& g = given_[static_cast<size_t>(slot)];
-    if (g.storage != nullptr && !t.isString() && !t.isReadOnly() && t.raw() == g.storage->data() &&
-        t.byteSize() == g.bytes) {
-      ir::Tensor out(t.dtype(), t.dims(),
-                     std::make_shared<HandedOverBytes>(std::move(g.storage), g.bytes));
-      g = {};
-      ++handedOver_;
-      return out;
-    }
-  }
+  if (auto own = handOver(slot, t)) return std::move(*own);
+  if (slot >= 0 && static_cast<size_t>(slot) < viewOf_.size() &&
+      viewOf_[static_cast<size_t>(slot)] >= 0)
+    if (auto viewed = handOver(viewOf_[static_cast<size_t>(slot)], t)) return std::move(*viewed);
   return t.toIr();
 }
 

@@ -8,10 +8,19 @@
 // ones the system zero-fills on first write); one the caller still holds is
 // never written again, so results of earlier runs stay as they were.
 //
-// Only a tensor exactly as allocate() gave it for the slot (its whole bytes)
-// is handed over, and once; anything else is copied as before: a kernel that
-// returns another value (an input, a view, a kept value, a value of a
-// subgraph), the same value listed twice as an output. A step the plan runs
+// A graph output that is a view (view_ops.h, a chain of them) of a value a
+// step writes which is no graph output itself (gpt2's logits, a Reshape of a
+// MatMul's output) is handed over in its base's buffer: the step writing the
+// base writes a result buffer, which the later readers of the base read as
+// any other tensor (nothing writes over it: the plan takes no result buffer
+// in place). Two outputs viewing one base: the first gets the buffer, the
+// second a copy.
+//
+// Only a tensor exactly as allocate() gave it for the slot or its base (all
+// the buffer's bytes) is handed over, and once; anything else is copied as
+// before: a kernel that returns another value (an input, a view of an input
+// or an initializer, a kept value, a value of a subgraph), the same value
+// listed twice as an output. A step the plan runs
 // in place writes the result buffer instead of its input's place in the
 // block. Steps kept across runs (kept_values.h) and subgraph bodies are not
 // involved.
@@ -22,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/exec/arena.h"
@@ -30,6 +40,14 @@
 #include "core/ir/tensor.h"
 
 namespace passlab::exec {
+
+// Per main-graph slot of `plan`, whether a step writing it writes a result
+// buffer when the outputs are written directly: a graph output listed once
+// that a step writes (not a graph input, an initializer, a constant), or the
+// base of graph outputs that view it (written by a step, no graph output).
+// The executor's memory plan leaves exactly these out of its block
+// (memory/memory_plan.h, PlanOptions::outputsOutside).
+std::vector<bool> directOutputSlots(const CompiledGraph& plan);
 
 class OutputBuffers {
  public:
@@ -46,8 +64,8 @@ class OutputBuffers {
   // true); its bytes are not initialized.
   Expected<Tensor> allocate(int32_t slot, ir::DataType dtype, Dims dims);
   // Graph output `t`, the value of `slot`, as the caller's tensor: the buffer
-  // allocate() gave for `slot` when `t` is exactly that tensor and it was not
-  // handed over yet, else a copy.
+  // allocate() gave for `slot` (or for the base `slot` views) when `t` is
+  // exactly that buffer's tensor and it was not handed over yet, else a copy.
   ir::Tensor take(int32_t slot, const Tensor& t);
   // After the run: buffers not handed over go back for reuse.
   void endRun();
@@ -62,7 +80,11 @@ class OutputBuffers {
     std::shared_ptr<Storage> storage;
     size_t bytes = 0;
   };
-  std::vector<bool> eligible_;  // per slot
+  // Hands over the buffer allocate() gave for `slot` when `t` is all of it.
+  std::optional<ir::Tensor> handOver(int32_t slot, const Tensor& t);
+
+  std::vector<bool> eligible_;   // per slot
+  std::vector<int32_t> viewOf_;  // per output slot: the base it views, or -1
   bool on_ = false;
   std::vector<Given> given_;  // per slot, on this run
   int handedOver_ = 0;

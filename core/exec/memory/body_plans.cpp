@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/exec/memory/plan_check.h"
+#include "core/exec/view_ops.h"
 
 namespace passlab::exec::memory {
 
@@ -32,9 +33,12 @@ PlanOptions bodyPlanOptions(const CompiledGraph& body) {
   PlanOptions o = PlanOptions::forExecution();
   o.hillClimbBudget = kBodyHillClimbBudget;
   o.heldSlots.assign(body.slotCount, true);
-  for (const SlotRef& r : body.outputs)
-    if (r.depth == 0 && r.present() && static_cast<size_t>(r.index) < body.slotCount)
-      o.heldSlots[static_cast<size_t>(r.index)] = false;
+  const std::vector<int32_t> base = viewBases(body);
+  for (const SlotRef& r : body.outputs) {
+    if (r.depth != 0 || !r.present() || static_cast<size_t>(r.index) >= body.slotCount) continue;
+    o.heldSlots[static_cast<size_t>(r.index)] = false;
+    o.heldSlots[static_cast<size_t>(base[static_cast<size_t>(r.index)])] = false;  // viewed
+  }
   return o;
 }
 

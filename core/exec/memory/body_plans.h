@@ -11,11 +11,11 @@
 // dims of its formal inputs and of the outer values it reads): ahead when
 // every size follows from its value types, otherwise from the bytes its first
 // activation with that signature wrote (that activation runs on the Arena).
-// The plan holds the tensors the body's steps write except its outputs: those
-// go to the Arena, because the node running the body keeps them past the
-// activation (a Loop's carried values and scan outputs, an If's outputs); a
-// view or an unchanged tensor that an output would leave in the block is
-// copied out at its step (PlannedBlock::settle). Formal inputs and outer
+// The plan holds the tensors the body's steps write except its outputs and the
+// values its outputs view (view_ops.h): those go to the Arena, because the node
+// running the body keeps them past the activation (a Loop's carried values and
+// scan outputs, an If's outputs); an unchanged tensor an output would leave in
+// the block is copied out at its step (PlannedBlock::settle). Formal inputs and outer
 // values are never in the block, so a body never writes over them; a value an
 // inner body reads lives until the node running it ends, as in the main graph.
 // The block of one step's kernel is reused by that kernel's next activations

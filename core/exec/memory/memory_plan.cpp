@@ -10,6 +10,7 @@
 #include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/offsets.h"
 #include "core/exec/output_buffers.h"
+#include "core/exec/view_ops.h"
 #include "core/support/strings.h"
 
 namespace passlab::exec::memory {
@@ -25,11 +26,6 @@ uint64_t aligned(uint64_t n) {
 bool isStandard(const ir::Node& n, std::initializer_list<std::string_view> ops) {
   if (!n.domain().empty() && n.domain() != "ai.onnx") return false;
   return std::find(ops.begin(), ops.end(), n.opType()) != ops.end();
-}
-
-// Ops whose output 0 is a view of input 0 in the executor (cpu/shape_ops.cpp).
-bool isViewOp(const ir::Node& n) {
-  return isStandard(n, {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"});
 }
 
 // Ops whose output element i depends only on element i of each input of the
@@ -204,19 +200,18 @@ void shareViews(const CompiledGraph& g, std::vector<PlannedTensor>& tensors, Buf
 }
 
 // Graph outputs the executor writes where the caller gets them leave the
-// block, with the views of them (PlanOptions::outputsOutside): each one
-// listed once among the graph's outputs and a buffer of its own (not a view;
-// before any in-place reuse or Concat part could join it).
+// block, with the views of them (PlanOptions::outputsOutside): the buffers
+// output_buffers.h's directOutputSlots names (an output listed once, the
+// base of outputs that view it), each a buffer of its own (not a view; before
+// any in-place reuse or Concat part could join it).
 void moveOutputsOutside(const CompiledGraph& g, std::vector<PlannedTensor>& tensors,
                         Buffers& buffers, std::vector<bool>& dropped, MemoryPlan& plan) {
-  std::unordered_map<int32_t, int> listed;
-  for (const SlotRef& r : g.outputs)
-    if (r.depth == 0 && r.present()) ++listed[r.index];
+  const std::vector<bool> direct = directOutputSlots(g);
   std::vector<bool> outside(tensors.size(), false);
   for (size_t i = 0; i < tensors.size(); ++i) {
     const PlannedTensor& t = tensors[i];
-    if (!t.graphOutput || dropped[i] || t.reuse != Reuse::kNone || listed[t.slot] != 1 ||
-        buffers.root(i) != i)
+    if (dropped[i] || t.reuse != Reuse::kNone || buffers.root(i) != i ||
+        static_cast<size_t>(t.slot) >= direct.size() || !direct[static_cast<size_t>(t.slot)])
       continue;
     outside[i] = true;
     plan.outside.push_back(t);

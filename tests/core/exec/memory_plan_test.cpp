@@ -398,13 +398,79 @@ TEST(OutputsOutside, ViewsOfAnOutputLeaveWithIt) {
       z = Reshape(g, shape)
     })";
   MemoryPlan out = planOutside(text, true);
-  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y"}));
+  // z is a view of g: g's buffer is handed over as z, so it leaves too.
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"y", "g"}));
   EXPECT_FALSE(planHolds(out, "f"));  // a view of y: in y's buffer, outside
-  EXPECT_TRUE(planHolds(out, "g"));
-  // z is a view of g: g's buffer stays in the block, to the end.
-  EXPECT_EQ(tensorNamed(out, "z").reuse, Reuse::kView);
-  EXPECT_EQ(tensorNamed(out, "z").offset, tensorNamed(out, "g").offset);
-  EXPECT_EQ(tensorNamed(out, "z").last, out.stepCount);
+  EXPECT_FALSE(planHolds(out, "g"));
+  EXPECT_FALSE(planHolds(out, "z"));
+  EXPECT_EQ(out.peak, 0u);
+  MemoryPlan in = planOutside(text, false);
+  EXPECT_EQ(tensorNamed(in, "z").reuse, Reuse::kView);
+  EXPECT_EQ(tensorNamed(in, "z").offset, tensorNamed(in, "g").offset);
+  EXPECT_EQ(tensorNamed(in, "z").last, in.stepCount);  // g's buffer lives to the end
+}
+
+TEST(OutputsOutside, AViewOutputsBaseLeavesTheBlockThoughReadLater) {
+  // y views b; c reads b after the view. In the block b lives to the end of
+  // the run (a, b and c: 768 B at c's step); outside it, the block holds a
+  // and c (d written over a in place, z outside).
+  const char* text = R"(
+    main (float[64] x) => (float[8,8] y, float[64] z)
+    <int64[2] s = {8, 8}>
+    {
+      a = Relu(x)
+      b = Sigmoid(a)
+      y = Reshape(b, s)
+      c = Neg(b)
+      d = Add(a, c)
+      z = Exp(d)
+    })";
+  MemoryPlan in = planOutside(text, false);
+  MemoryPlan out = planOutside(text, true);
+  EXPECT_EQ(tensorNamed(in, "y").offset, tensorNamed(in, "b").offset);
+  EXPECT_EQ(tensorNamed(in, "y").last, in.stepCount);  // b's buffer lives to the end
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"b", "z"}));
+  EXPECT_FALSE(planHolds(out, "b"));
+  EXPECT_FALSE(planHolds(out, "y"));
+  EXPECT_TRUE(planHolds(out, "c"));
+  EXPECT_EQ(out.outsideBytes, 512u);
+  EXPECT_EQ(in.peak, 768u);   // a, b, c at c's step (d over a, z over d)
+  EXPECT_EQ(out.peak, 512u);  // a and c
+  EXPECT_EQ(out.lowerBound, 512u);
+  // b from its step, z from its: a, b, c live at c's step, b and z at z's.
+  EXPECT_EQ(out.lowerBoundWithOutside, 768u);
+  EXPECT_EQ(out.peakWithOutside(), 1024u);
+}
+
+TEST(OutputsOutside, TwoOutputsViewingOneBaseTakeItOutOnce) {
+  MemoryPlan out = planOutside(R"(
+    main (float[64] x) => (float[8,8] y1, float[1,64] y2)
+    <int64[2] s = {8, 8}>
+    {
+      b = Relu(x)
+      y1 = Reshape(b, s)
+      y2 = Flatten <axis = 0> (b)
+    })",
+                               true);
+  EXPECT_EQ(outsideNames(out), (std::vector<std::string>{"b"}));
+  EXPECT_EQ(out.outsideBytes, 256u);
+  EXPECT_TRUE(out.tensors.empty());
+}
+
+TEST(OutputsOutside, NotTheBaseOfAViewOfAnInputOrAnInitializer) {
+  MemoryPlan out = planOutside(R"(
+    main (float[64] x) => (float[8,8] y, float[8,8] v)
+    <int64[2] s = {8, 8}, float[64] w = {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8,
+                                         1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8,
+                                         1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8,
+                                         1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}>
+    {
+      y = Reshape(x, s)
+      v = Reshape(w, s)
+    })",
+                               true);
+  EXPECT_TRUE(out.outside.empty());
+  EXPECT_TRUE(out.tensors.empty());
 }
 
 TEST(OutputsOutside, NotAnOutputListedTwiceNorOneAStepDoesNotWrite) {

@@ -1,9 +1,9 @@
 // Graph outputs written in place (output_buffers.h): a step that writes a
-// graph output writes the buffer the caller gets, which is handed over without
-// a copy. Outputs are byte-identical with it off (PASSLAB_DIRECT_OUTPUTS=0)
-// and without a memory plan; values the caller does not own the step's buffer
-// of (inputs, views, subgraph values, constants, a value listed twice) are
-// copied; results the caller holds survive later runs.
+// graph output (or the value a graph output views) writes the buffer the
+// caller gets, which is handed over without a copy. Outputs are byte-identical with it off
+// (PASSLAB_DIRECT_OUTPUTS=0) and without a memory plan; values the caller does not own the step's
+// buffer of (inputs, views, subgraph values, constants, a value listed twice) are copied; results
+// the caller holds survive later runs.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -171,13 +171,11 @@ TEST(DirectOutputs, NotForInputsViewsConstantsOrSubgraphValues) {
             0);
   EXPECT_EQ(expectSameOutputs(R"(
     main (float[4,8] x) => (float[32] y)
-    <int64[1] s = {32}>
-    {
-      a = Relu(x)
-      y = Reshape(a, s)
-    })",
+    <int64[1] s = {32}, float[4,8] w = {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8,
+                                        1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}>
+    { y = Reshape(w, s) })",
                               {{"x", ramp({4, 8})}}),
-            0);
+            0);  // a view of an initializer
   EXPECT_EQ(expectSameOutputs(R"(
     main (float[3] x) => (float[3] y, float[3] w)
     <float[3] w = {1, 2, 3}>
@@ -238,6 +236,133 @@ TEST(DirectOutputs, NotOnRunsWithAMemoryLimit) {
   limited.memoryLimitBytes = 1 << 20;
   EXPECT_EQ(runOk(*ex, {{"x", ramp({4, 8})}}, limited).memory.outputsHandedOver, 0);
   EXPECT_EQ(runOk(*ex, {{"x", ramp({4, 8})}}).memory.outputsHandedOver, 1);
+}
+
+// ---- outputs that are views of computed values ---------------------------------
+
+// Whether `r`'s output `i` holds `bytes` bytes at an address no other output
+// of `r` uses.
+bool ownBuffer(const RunResult& r, size_t i) {
+  for (size_t k = 0; k < r.outputs.size(); ++k)
+    if (k != i && r.outputs[k].bytes().data() == r.outputs[i].bytes().data()) return false;
+  return true;
+}
+
+TEST(DirectOutputs, AViewOfAComputedValueIsHandedOverInItsBase) {
+  // y (a Squeeze of a Reshape of a) is handed over in the buffer Relu wrote.
+  const char* text = R"(
+    main (float[4,8] x) => (float[32] y)
+    <int64[2] s = {1, 32}, int64[1] axes = {0}>
+    {
+      a = Relu(x)
+      r = Reshape(a, s)
+      y = Squeeze(r, axes)
+    })";
+  EXPECT_EQ(expectSameOutputs(text, {{"x", ramp({4, 8})}}), 1);
+  auto on = executorFor(text);
+  auto off = executorFor(text);
+  ASSERT_TRUE(on && off);
+  RunResult a = runOk(*on, {{"x", ramp({4, 8})}});
+  RunResult b;
+  {
+    DirectOutputsOff offNow;
+    b = runOk(*off, {{"x", ramp({4, 8})}});
+  }
+  EXPECT_EQ(a.memory.blockBytes, 0u);    // a is out of the block
+  EXPECT_EQ(b.memory.blockBytes, 128u);  // a, to the end of the run
+  EXPECT_EQ(a.outputs[0].dims(), (std::vector<int64_t>{32}));
+  EXPECT_EQ(a.values[0].tensor().raw(), a.outputs[0].bytes().data());
+}
+
+TEST(DirectOutputs, AViewedBaseOtherStepsReadLater) {
+  // b's buffer is handed over as y; Neg reads b after the Reshape (and would
+  // write c over b, which dies there, were b not the output's buffer).
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[8,8] x) => (float[64] y, float[8,8] z)
+    <int64[1] s = {64}>
+    {
+      b = Sigmoid(x)
+      y = Reshape(b, s)
+      c = Neg(b)
+      z = Relu(c)
+    })",
+                              {{"x", ramp({8, 8})}}),
+            2);
+}
+
+TEST(DirectOutputs, TwoOutputsViewingOneBase) {
+  const char* text = R"(
+    main (float[4,8] x) => (float[32] y1, float[1,32] y2, float[4,8] y3)
+    <int64[1] s = {32}>
+    {
+      b = Relu(x)
+      y1 = Reshape(b, s)
+      y2 = Flatten <axis = 0> (b)
+      y3 = Identity(b)
+    })";
+  EXPECT_EQ(expectSameOutputs(text, {{"x", ramp({4, 8})}}), 1);
+  auto ex = executorFor(text);
+  ASSERT_TRUE(ex);
+  RunResult r = runOk(*ex, {{"x", ramp({4, 8})}});
+  ASSERT_EQ(r.outputs.size(), 3u);
+  EXPECT_EQ(r.memory.outputsHandedOver, 1);  // y1; y2 and y3 are copies of it
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(bytesOf(r.outputs[i]), bytesOf(r.outputs[0])) << i;
+    EXPECT_TRUE(ownBuffer(r, i)) << i;
+  }
+}
+
+TEST(DirectOutputs, ViewsOfInputsAndOfBodyValuesAreCopied) {
+  // An If's output viewed: the If returns its branch's value, not a result
+  // buffer, so y is a copy; inside the branch the view is the body's own.
+  NamedInputs in = {{"k", ir::Tensor::fromVector<uint8_t>(ir::DataType::kBool, {}, {1})},
+                    {"x", ramp({4, 8})}};
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (bool k, float[4,8] x) => (float[32] y)
+    <int64[1] s = {32}>
+    {
+      i = If <then_branch = g1 () => (float[32] t) {
+                n = Neg(x)
+                t = Reshape(n, s)
+              },
+              else_branch = g2 () => (float[32] e) {
+                m = Relu(x)
+                e = Reshape(m, s)
+              }> (k)
+      y = Identity(i)
+    })",
+                              in),
+            0);
+  EXPECT_EQ(expectSameOutputs(R"(
+    main (float[4,8] x) => (float[32] y, float[4,8] z)
+    <int64[1] s = {32}>
+    {
+      y = Reshape(x, s)
+      z = Neg(x)
+    })",
+                              {{"x", ramp({4, 8})}}),
+            1);  // z; y views the input
+}
+
+TEST(DirectOutputs, AHeldViewOutputSurvivesLaterRuns) {
+  auto ex = executorFor(R"(
+    main (float[16,16] x) => (float[256] y)
+    <int64[1] s = {256}>
+    {
+      a = Sigmoid(x)
+      y = Reshape(a, s)
+    })");
+  ASSERT_TRUE(ex);
+  std::vector<RunResult> held;
+  std::vector<std::vector<std::byte>> expected;
+  for (int run = 0; run < 3; ++run) {
+    held.push_back(runOk(*ex, {{"x", ramp({16, 16}, -3.0f + static_cast<float>(run))}}));
+    ASSERT_EQ(held.back().memory.outputsHandedOver, 1);
+    expected.push_back(bytesOf(held.back().outputs[0]));
+  }
+  for (size_t run = 1; run < expected.size(); ++run) EXPECT_NE(expected[run], expected[0]);
+  for (size_t run = 0; run < held.size(); ++run)
+    EXPECT_EQ(bytesOf(held[run].outputs[0]), expected[run]) << run;
 }
 
 // ---- the block without the outputs -------------------------------------------------

@@ -70,7 +70,7 @@ class ExecOutputChecker final : public OutputChecker {
   // check() and its first diverging tensor compare with `current` from now
   // on; checkWithinBudget() still with the original.
   void rebase(const ir::Model& current) override;
-  bool rebased() const { return rebased_.has_value(); }
+  bool rebased() const override { return rebased_.has_value(); }
   // The original's outputs that come from unseeded random ops: check() does
   // not compare their values (it still requires them).
   const std::vector<std::string>& uncomparedOutputs() const { return uncompared_; }

@@ -16,6 +16,27 @@ PassManager::PassManager(ir::Model& model, PipelineOptions options)
     : model_(model), options_(options) {}
 PassManager::~PassManager() = default;
 
+void CheckHistory::add(const Step& step, const passes::PassInfo& info) {
+  if (!step.changed || step.rolledBack) return;
+  lossy |= info.lossy;
+  unitExact |= info.exactPerUnit;
+}
+
+void PassManager::setChecker(OutputChecker* checker) {
+  checker_ = checker;
+  alignChecker();
+}
+
+void PassManager::continueAfter(const CheckHistory& earlier) {
+  history_.lossy |= earlier.lossy;
+  history_.unitExact |= earlier.unitExact;
+  alignChecker();
+}
+
+void PassManager::alignChecker() {
+  if (checker_ && history_.unitExact && !checker_->rebased()) rebase();
+}
+
 Expected<passes::Options> effectiveOptions(const passes::Pass& pass,
                                            const passes::Options& overrides) {
   passes::Options out;
@@ -159,12 +180,12 @@ Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec&
   }
   if (status.isOk() && pass.info().exactPerUnit)
     status = checkUnits(step, attempt);
-  else if (status.isOk() && (pass.info().lossy || lossyApplied_))
+  else if (status.isOk() && (pass.info().lossy || history_.lossy))
     status = checkBudget(step);
   step.milliseconds = millisecondsSince(t0);
   if (!status.isOk()) return rollBack(std::move(step), attempt, status);
   const Step* done = commit(std::move(step), attempt);
-  if (pass.info().lossy && done->changed) lossyApplied_ = true;
+  history_.add(*done, pass.info());
   if (pass.info().exactPerUnit && done->changed && checker_) rebase();
   return done;
 }

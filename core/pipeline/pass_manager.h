@@ -58,6 +58,22 @@ class OutputChecker {
   // After such a step passed: check() compares later models with `current`'s
   // outputs (the checked model's; the budget stays against the original).
   virtual void rebase(const ir::Model& current) { (void)current; }
+  // Whether rebase() has set the reference.
+  virtual bool rebased() const { return false; }
+};
+
+// What accepted Steps that changed the model leave for the checks of the
+// steps after them, in this PassManager or in one that goes on from the
+// model they left (PassManager::continueAfter): after a lossy one every
+// step is checked against the budget (the original's outputs are no longer
+// equal to reach); after one exact per node unit the checker compares with
+// the model it left (re-based), the budget still with the original.
+struct CheckHistory {
+  bool lossy = false;
+  bool unitExact = false;
+  // Adds a Step of the pass `info` describes; one rolled back or that
+  // changed nothing adds nothing.
+  void add(const Step& step, const passes::PassInfo& info);
 };
 
 // The verifier's errors for `model`, with node ids left out (ids are not kept
@@ -96,7 +112,9 @@ class PassManager {
   // are mapped to their replacements (stand-ins) only while a checker is
   // attached, so attach it before the first step for the most precise
   // "first diverging tensor"; outputs are compared either way.
-  void setChecker(OutputChecker* checker) { checker_ = checker; }
+  // A checker attached after a step exact per node unit changed the model is
+  // re-based on the model as it stands, unless it was already.
+  void setChecker(OutputChecker* checker);
   void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
   void addBeforeHook(Hook h) { before_.push_back(std::move(h)); }
   void addAfterHook(Hook h) { after_.push_back(std::move(h)); }
@@ -114,6 +132,15 @@ class PassManager {
   bool stopped() const { return stopped_; }
   // Whether a step exact per node unit changed the model (see rebased_).
   bool rebased() const { return rebased_; }
+  // Goes on from a model that earlier Steps (of another PassManager) left:
+  // the checks of later steps are those after `earlier` (CheckHistory), so a
+  // new PassManager does not hold them to the original's outputs after a
+  // lossy Step. Call before the first step; the checker, when one is or gets
+  // attached and `earlier` re-bases, is re-based on the model as it stands
+  // unless it was already.
+  void continueAfter(const CheckHistory& earlier);
+  // The Steps this PassManager went on from and the ones it applied.
+  const CheckHistory& history() const { return history_; }
 
   const Timeline& timeline() const { return timeline_; }
   const rewrite::Provenance& provenance() const { return provenance_; }
@@ -133,9 +160,8 @@ class PassManager {
   Timeline timeline_;
   rewrite::Provenance provenance_;
   bool stopped_ = false;
-  // A lossy step has changed the model: from then on every step is checked
-  // against the budget (the original's outputs are no longer equal to reach).
-  bool lossyApplied_ = false;
+  // What the accepted steps (and continueAfter's) left for the checks.
+  CheckHistory history_;
   // A step exact per node unit has changed the model: the checker compares
   // with its outputs from then on (rebase), the budget with the original's.
   bool rebased_ = false;
@@ -173,6 +199,8 @@ class PassManager {
   // when it fails.
   Status checkUnits(Step& step, const Attempt& attempt);
   void rebase();
+  // Re-bases the checker when history_ asks for it and it is not.
+  void alignChecker();
   Text skipNote(const passes::PassInfo& info) const;
   void learnKnownErrors();
   Status runPass(const passes::Pass& pass, const PassSpec& spec, const passes::Options& opts,

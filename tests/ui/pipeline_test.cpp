@@ -74,6 +74,17 @@ int stepUntilChange(PipelineSession* s, int maxSteps = 40) {
   return -1;
 }
 
+// Runs `spec` as the next Step; that Step, or null.
+const pipeline::Step* runOneSpec(PipelineSession* s, const pipeline::PassSpec& spec) {
+  if (!s->runSpec(spec) || !waitRun(s) || s->steps().empty()) return nullptr;
+  return &s->steps().back()->step;
+}
+
+// fold_constants folding the weights' DequantizeLinear (exact).
+pipeline::PassSpec foldDequantize() {
+  return {"fold_constants", {{"fold_dequantize_linear", "true"}}, {}};
+}
+
 size_t mainNodes(const Document& d) {
   return d.model().graph().nodeCount();
 }
@@ -1201,6 +1212,100 @@ class PipelineTest : public QObject {
     const pipeline::Step& c = s->steps().back()->step;
     QVERIFY(c.changed);
     QVERIFY2(c.check.ran && c.check.passed && !c.rolledBack, c.check.detail.str().c_str());
+  }
+
+  // A lossy Step stays in the history of the checks when the session starts
+  // a new PassManager (after a change of the budget, an undo or an edit):
+  // later exact passes are checked against the budget, with the cumulative
+  // figures against the original, as within one run
+  // (pipeline::PassManager::continueAfter). Before, the new PassManager held
+  // them to the original's outputs, which the quantized model cannot reach.
+  void aLossyStepStillCountsAfterTheBudgetChanges() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    const pipeline::Step* q = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(q && q->changed && !q->rolledBack);
+    QVERIFY2(q->check.lossy && q->check.passed, q->check.detail.str().c_str());
+    QVERIFY(!q->check.accuracy.empty());
+    const double quantizedSnr = q->check.accuracy.front().snrDb;
+    pipeline::AccuracyBudget budget = s->accuracyBudget();
+    budget.minSnrDb = 19;
+    s->setAccuracyBudget(budget);
+    // Folding the weights' DequantizeLinear leaves the quantized outputs:
+    // within the budget, with the quantized model's figures against the original.
+    const pipeline::Step* f = runOneSpec(s, foldDequantize());
+    QVERIFY(f && f->changed);
+    QVERIFY2(!f->rolledBack && f->check.ran && f->check.passed, f->check.detail.str().c_str());
+    QVERIFY(f->check.lossy);
+    QCOMPARE(f->check.accuracy.size(), size_t{1});
+    QVERIFY2(std::abs(f->check.accuracy.front().snrDb - quantizedSnr) < 0.5,
+             qPrintable(QString::number(f->check.accuracy.front().snrDb)));
+    // A budget the quantized model misses: the next changing step is rolled
+    // back over it (the figures are still against the original's outputs).
+    doc.undoStack()->undo();
+    QCOMPARE(s->steps().size(), size_t{1});
+    budget.minSnrDb = quantizedSnr + 10;
+    s->setAccuracyBudget(budget);
+    const pipeline::Step* over = runOneSpec(s, foldDequantize());
+    QVERIFY(over && over->rolledBack);
+    QVERIFY2(over->error.str().find("over the accuracy budget") != std::string::npos,
+             over->error.str().c_str());
+  }
+
+  void aLossyStepStillCountsAfterAnEditAndNotOnceUndone() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    const pipeline::Step* q = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(q && q->changed && !q->rolledBack);
+    QVERIFY2(q->check.passed, q->check.detail.str().c_str());
+    ir::NodeId conv = 0;
+    for (const auto& n : doc.model().graph().nodes())
+      if (n->opType() == "Conv") conv = n->id();
+    QVERIFY(conv != 0);
+    doc.undoStack()->push(new RenameNodeCommand(&doc, conv, "renamed_conv"));
+    const pipeline::Step* f = runOneSpec(s, foldDequantize());
+    QVERIFY(f && f->changed);
+    QVERIFY2(!f->rolledBack && f->check.ran && f->check.passed, f->check.detail.str().c_str());
+    QVERIFY(f->check.lossy);
+    // With the fold, the rename and the quantization undone, the float
+    // model's next changing step is held to the original's outputs again,
+    // not to the budget.
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QVERIFY(s->steps().empty());
+    s->setPlan({{"fuse_conv_batchnorm", true, {}}, {"fold_constants", true, {}}});
+    const int k = stepUntilChange(s);
+    QVERIFY(k >= 0);
+    const pipeline::Step& e = s->steps()[static_cast<size_t>(k)]->step;
+    QVERIFY2(e.check.ran && e.check.passed && !e.rolledBack, e.check.detail.str().c_str());
+    QVERIFY(!e.check.lossy);
+  }
+
+  // The same for a Step exact per node unit: after a change of the budget
+  // the new PassManager's checker stays re-based on the model it left.
+  void aUnitExactStepStaysTheReferenceAfterTheBudgetChanges() {
+    auto path = testing::corpusModel(QStringLiteral("ort_qdq_multi_consumer_dq.onnx"));
+    if (!path) QSKIP("corpus not found (set PASSLAB_CORPUS_DIR)");
+    LoadOutcome out = loadModelFile(*path);
+    QVERIFY2(out.model, qPrintable(out.error));
+    Document doc;
+    doc.open(std::move(out.model), *path, {}, out.notes);
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    s->setCheckInputSets(1);
+    const pipeline::Step* b = runOneSpec(s, {"fuse_qdq_into_qlinear", {}, {}});
+    QVERIFY(b && b->changed && !b->rolledBack);
+    QVERIFY2(b->check.passed && b->check.unitsJudged, b->check.detail.str().c_str());
+    pipeline::AccuracyBudget budget = s->accuracyBudget();
+    budget.minSnrDb = 19;
+    s->setAccuracyBudget(budget);
+    const pipeline::Step* c = runOneSpec(s, {"deduplicate_initializers", {}, {}});
+    QVERIFY(c && c->changed);
+    QVERIFY2(c->check.ran && c->check.passed && !c->rolledBack, c->check.detail.str().c_str());
+    QVERIFY(!c->check.lossy);  // compared with the re-based reference, not the budget
   }
 
   void mainWindowStepsAndShowsTheDiff() {

@@ -305,9 +305,9 @@ struct PipelineSession::RunJob {
   std::shared_ptr<pipeline::ExecOutputChecker> checker;  // reused from the last run, if any
   std::shared_ptr<const ir::Model> original;             // the check's reference model
   bool check = true;
-  // A Step of a pass exact per node unit stands (unitExactStepStands): the
-  // check compares with the model the Steps left, not the original.
-  bool unitExactStands = false;
+  // What the Steps that stand left for the checks (checkHistoryOf): a new
+  // PassManager goes on from them.
+  pipeline::CheckHistory history;
   int inputSets = 2;
   std::string calibrationFolder;  // the check runs on its first sets when given
   bool standardOnly = true;
@@ -335,18 +335,15 @@ bool runsLossyPass(const std::vector<pipeline::PassSpec>& specs,
   return false;
 }
 
-// Whether an accepted Step that changed the model comes from a pass exact per
-// node unit (fuse_qdq_into_qlinear): the PassManager re-based its checker on
-// the model it left (pipeline::ExecOutputChecker::rebase), so later exact
-// passes are compared with that model's outputs, which the rewrite moved by
-// a step in a few elements.
-bool unitExactStepStands(const std::vector<AppliedStepPtr>& steps,
-                         const PipelineSession::PassLookup& findPass) {
-  for (const AppliedStepPtr& s : steps) {
-    if (!s->step.changed || s->step.rolledBack) continue;
-    if (const passes::Pass* p = findPass(s->step.passId); p && p->info().exactPerUnit) return true;
-  }
-  return false;
+// What the Steps that stand (the undo stack's) left for the checks of later
+// ones: a lossy Step (later steps against the budget) or one exact per node
+// unit (fuse_qdq_into_qlinear: the checker re-based on the model it left).
+pipeline::CheckHistory checkHistoryOf(const std::vector<AppliedStepPtr>& steps,
+                                      const PipelineSession::PassLookup& findPass) {
+  pipeline::CheckHistory history;
+  for (const AppliedStepPtr& s : steps)
+    if (const passes::Pass* p = findPass(s->step.passId)) history.add(s->step, p->info());
+  return history;
 }
 
 std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
@@ -371,10 +368,10 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
   job->findPass = findPass_;
   // A checker re-based by a Step that no longer stands (undone) is not
   // reused: its reference is the rewrite's outputs (a new one is the original's).
-  job->unitExactStands = unitExactStepStands(steps_, findPass_);
+  job->history = checkHistoryOf(steps_, findPass_);
   if (job->check && job->original && job->original == checkedOriginal_ &&
       checkedFolder_ == calibrationFolder_ && checker_ &&
-      (job->unitExactStands || !checker_->rebased()))
+      (job->history.unitExact || !checker_->rebased()))
     job->checker = checker_;
   job->state = reusableRunState();
   job->fresh = !job->state;
@@ -417,10 +414,6 @@ void PipelineSession::runInWorker(RunJob& job) {
                     : job.state->at;
   if (!job.original) job.original = job.current;
   QString error = prepareChecker(job);
-  // Such a Step stands but this checker did not judge it (a new checker, or
-  // the check was off then): the model the Steps left is the reference.
-  if (job.checker && job.unitExactStands && !job.checker->rebased())
-    job.checker->rebase(*job.current);
   preparePassManager(job);
   bool usable = true;  // the PassManager's model is the last Step's
   if (QString stopped = runPasses(job, usable); !stopped.isEmpty()) error = stopped;
@@ -471,7 +464,13 @@ void PipelineSession::preparePassManager(RunJob& job) {
     po.stopOnCheckFailure = true;
     state.pm = std::make_unique<pipeline::PassManager>(state.model, po);
     state.pm->setEvaluator(state.evaluator.get());
+    // It goes on from the Steps that stand, as the last one's would: after
+    // a lossy Step against the budget, after one exact per node unit with
+    // the checker re-based (pipeline::PassManager::continueAfter).
+    state.pm->continueAfter(job.history);
   }
+  // A checker that did not judge a standing Step exact per node unit (a new
+  // one, or the check was off then) is re-based on the model they left.
   state.checker = job.check ? job.checker : nullptr;
   state.pm->setChecker(state.checker.get());
   state.pm->setCancelFlag(job.cancel.get());

@@ -703,6 +703,132 @@ TEST(PassManager, NumericCheckStopsAtThePassThatChangesOutputsAndNamesTheTensor)
   EXPECT_EQ(pm.timeline().steps().size(), 2u);
 }
 
+// An OutputChecker that records which check each step asked for.
+class RecordingChecker : public OutputChecker {
+ public:
+  NumericCheck check(const ir::Model&, const StandIns&) override {
+    calls.push_back("check");
+    return passed();
+  }
+  NumericCheck checkWithinBudget(const ir::Model&, const AccuracyBudget&,
+                                 const StandIns&) override {
+    calls.push_back("budget");
+    NumericCheck c = passed();
+    c.lossy = true;
+    return c;
+  }
+  void rebase(const ir::Model&) override {
+    calls.push_back("rebase");
+    isRebased = true;
+  }
+  bool rebased() const override { return isRebased; }
+  std::vector<std::string> calls;
+  bool isRebased = false;
+
+ private:
+  static NumericCheck passed() {
+    NumericCheck c;
+    c.ran = true;
+    return c;
+  }
+};
+
+// Replaces the Neg by a new one: a step that changes the model.
+Status replaceNeg(ir::Model& model, passes::PassContext& ctx) {
+  ir::Graph& g = model.graph();
+  ir::Node* neg = nullptr;
+  for (const auto& n : g.nodes())
+    if (n->opType() == "Neg") neg = n.get();
+  if (!neg) return internalError("no Neg");
+  ir::Node* again = ctx.rewriter.addNode(g, "Neg", "", {neg->input(0)}, 1, neg, "", {neg});
+  ctx.rewriter.replaceAllUsesWith(neg->output(0), again->output(0));
+  ctx.rewriter.removeNode(neg);
+  return Status::ok();
+}
+
+// The checks after a lossy step go on in a new PassManager that continues
+// from the steps of another (the GUI starts one after a change of the
+// budget, an edit or an undo): later exact steps against the budget, not
+// the original's outputs. A new one without that history checks exactly.
+TEST(PassManager, ANewManagerGoesOnFromALossyStepOfAnother) {
+  ir::Model m = parse(kModel);
+  TestPass lossy(replaceNeg);
+  lossy.info().lossy = true;
+  TestPass exact(replaceNeg);
+  RecordingChecker first;
+  PassManager pm(m);
+  pm.setChecker(&first);
+  ASSERT_TRUE(pm.run(lossy, {"test_pass", {}, {}}));
+  ASSERT_TRUE(pm.run(exact, {"test_pass", {}, {}}));
+  EXPECT_EQ(first.calls, (std::vector<std::string>{"budget", "budget"}));
+  EXPECT_TRUE(pm.history().lossy);
+  EXPECT_FALSE(pm.history().unitExact);
+
+  RecordingChecker second;
+  PassManager next(m);
+  next.setChecker(&second);
+  next.continueAfter(pm.history());
+  ASSERT_TRUE(next.run(exact, {"test_pass", {}, {}}));
+  EXPECT_EQ(second.calls, std::vector<std::string>{"budget"});
+
+  RecordingChecker third;
+  PassManager fresh(m);
+  fresh.setChecker(&third);
+  ASSERT_TRUE(fresh.run(exact, {"test_pass", {}, {}}));
+  EXPECT_EQ(third.calls, std::vector<std::string>{"check"});
+  EXPECT_FALSE(fresh.history().lossy);
+}
+
+// After a step exact per node unit the checker of a new PassManager is
+// re-based on the model as it stands, once, whichever of continueAfter and
+// setChecker comes first; a checker re-based already is left as it is. A
+// rolled-back step or one that changed nothing leaves no history.
+TEST(PassManager, ANewManagerReBasesItsCheckerAfterAUnitExactStep) {
+  ir::Model m = parse(kModel);
+  passes::PassInfo unitExact;
+  unitExact.exactPerUnit = true;
+  Step accepted;
+  accepted.changed = true;
+  CheckHistory history;
+  Step rolledBack = accepted;
+  rolledBack.rolledBack = true;
+  Step unchanged;
+  history.add(rolledBack, unitExact);
+  history.add(unchanged, unitExact);
+  EXPECT_FALSE(history.unitExact);
+  history.add(accepted, unitExact);
+  EXPECT_TRUE(history.unitExact);
+  EXPECT_FALSE(history.lossy);
+
+  RecordingChecker a;
+  PassManager pmA(m);
+  pmA.continueAfter(history);
+  EXPECT_TRUE(a.calls.empty());
+  pmA.setChecker(&a);
+  EXPECT_EQ(a.calls, std::vector<std::string>{"rebase"});
+  EXPECT_TRUE(pmA.rebased());
+
+  RecordingChecker b;
+  PassManager pmB(m);
+  pmB.setChecker(&b);
+  pmB.continueAfter(history);
+  pmB.setChecker(&b);
+  EXPECT_EQ(b.calls, std::vector<std::string>{"rebase"});
+
+  RecordingChecker c;
+  c.isRebased = true;
+  PassManager pmC(m);
+  pmC.continueAfter(history);
+  pmC.setChecker(&c);
+  EXPECT_TRUE(c.calls.empty());
+
+  RecordingChecker d;
+  PassManager pmD(m);
+  pmD.setChecker(&d);
+  pmD.continueAfter(CheckHistory{});
+  EXPECT_TRUE(d.calls.empty());
+}
+
 TEST(PassManager, FilterKeepsAPassAwayFromANode) {
   ir::Model m = parse(kModel);
   PassManager pm(m);

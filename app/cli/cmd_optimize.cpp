@@ -223,6 +223,16 @@ std::string checkText(const pipeline::Step& s) {
   return buf;
 }
 
+// Why a step of a pass exact per node unit that passed was compared exactly
+// instead (its units could not be judged: "its units were not judged (the
+// step edits nodes in place ...)"); "" otherwise. Its "ok (...)" alone does
+// not say so; a failed one says it in its error.
+std::string unjudgedUnitsText(const pipeline::Step& s) {
+  if (!s.check.ran || !s.check.passed || s.check.unitsJudged || s.check.detail.empty()) return "";
+  const passes::Pass* pass = passes::findPass(s.passId);
+  return pass && pass->info().exactPerUnit ? s.check.detail.str() : "";
+}
+
 // Writes `text` to `path` through a temporary file renamed over it, so a
 // failure leaves no partial file; says "WHAT saved to PATH", or prints an
 // error naming the file and returns false.
@@ -252,6 +262,8 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
                 changes.c_str(), s.milliseconds, checkText(s).c_str());
     // A pass that ran can leave a note too (stopped by the driver's cap).
     if (!s.skipped && !s.note.empty()) std::printf("      note: %s\n", s.note.str().c_str());
+    if (std::string why = unjudgedUnitsText(s); !why.empty())
+      std::printf("      check: %s\n", why.c_str());
     if (explain) {
       for (const auto& [node, reasons] : s.explain.all()) {
         const ir::Node* n =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/analysis/shape_inference.h"
 #include "core/exec/compiler.h"
 
 namespace passlab::exec {
@@ -14,6 +15,17 @@ namespace {
 Value ownCopy(const Value& v) {
   if (v.isTensor() && v.tensor().isReadOnly()) return v;
   return v.detached();
+}
+
+// Whether shape inference reads initializer `t`'s elements (a shape, axes,
+// pads: int64, at most ShapeInferenceOptions::maxConstantElements): the
+// executor infers shapes again from its model for every new input shape (the
+// memory plan, the step threads), and without that data it would not know
+// the shapes of values computed from it (w = ConstantOfShape(s)) that a
+// fresh executor knows. So its data stays (a few bytes).
+bool readByShapeInference(const ir::Tensor& t) {
+  return t.dtype() == ir::DataType::kInt64 && t.numel() >= 0 &&
+         static_cast<size_t>(t.numel()) <= analysis::ShapeInferenceOptions{}.maxConstantElements;
 }
 
 }  // namespace
@@ -128,7 +140,8 @@ uint64_t KeptValues::releaseConstant(const CompiledGraph& plan, size_t k,
                                      std::vector<Value>* slots) {
   ir::Tensor* model = constantTensors_[k];
   auto& [slot, v] = (*constants_)[k];
-  if (model == nullptr || !v.isTensor() || v.tensor().dataFreed()) return 0;
+  if (model == nullptr || !v.isTensor() || v.tensor().dataFreed() || readByShapeInference(*model))
+    return 0;
   const auto s = static_cast<size_t>(slot);
   if (stillReadAt_[s] == generation_) return 0;  // nothing changed since it was
   if (!unread(plan, Invariance::kAlways, slot)) {

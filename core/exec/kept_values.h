@@ -22,7 +22,9 @@
 // data, and keep dtype and dims. The memory goes only when the caller's model
 // no longer shares it (`passlab-cli run` drops its copy once the executor is
 // made); otherwise only the executor's references go. freedBytes() counts
-// both kinds.
+// both kinds. Not the int64 initializers shape inference reads (a shape, axes:
+// at most ShapeInferenceOptions::maxConstantElements): the executor infers
+// shapes from its model again for new input shapes, as a fresh one would.
 #pragma once
 
 #include <cstdint>

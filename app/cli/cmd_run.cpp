@@ -36,6 +36,7 @@
 #include "app/cli/memory_report.h"
 #include "app/cli/run_inputs.h"
 #include "app/cli/size_option.h"
+#include "app/cli/thread_use_text.h"
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/exec/memory/plan_check.h"
@@ -114,10 +115,11 @@ double median(std::vector<double> v) {
 // (largest first), their sum, and the whole time of those runs.
 struct RunProfile {
   std::vector<pipeline::NodeTimes::Row> rows;
-  double nodeSumMs = 0;       // sum of main-graph node medians
-  pipeline::Timing profiled;  // whole time of the runs with per-node timing
-  pipeline::Timing nodes;     // per profiled run: the sum of its main-graph nodes' times
-  pipeline::Timing outside;   // per profiled run: its time minus that
+  double nodeSumMs = 0;                // sum of main-graph node medians
+  pipeline::Timing profiled;           // whole time of the runs with per-node timing
+  pipeline::Timing nodes;              // per profiled run: the sum of its main-graph nodes' times
+  pipeline::Timing outside;            // per profiled run: its time minus that
+  exec::StepThreadCounts stepThreads;  // of the last profiled run
 };
 
 RunProfile runProfile(const pipeline::NodeTimes& times, const std::vector<double>& profiledMs) {
@@ -127,6 +129,8 @@ RunProfile runProfile(const pipeline::NodeTimes& times, const std::vector<double
   p.profiled = pipeline::summarizeTimes(profiledMs);
   p.nodes = times.runNodeSums();
   p.outside = times.outsideNodes();
+  for (const pipeline::NodeTimes::Row& row : p.rows)
+    p.stepThreads.add(row.node.threadUse, row.node.depth);
   std::stable_sort(p.rows.begin(), p.rows.end(),
                    [](const auto& a, const auto& b) { return a.time.medianMs > b.time.medianMs; });
   return p;
@@ -162,17 +166,19 @@ void printRunProfileText(const RunProfile& p, double latency) {
       "other work)\n",
       p.profiled.samples, p.profiled.medianMs, p.profiled.minMs, p.nodes.medianMs,
       p.outside.medianMs, p.nodes.medianMs - total);
-  std::printf("\n%-22s %-34s %-22s %10s %10s %7s %12s\n", "op", "node", "kernel", "median ms",
-              "min ms", "share", "bytes moved");
+  std::printf("         %s\n", stepThreadsSummaryText(p.stepThreads).c_str());
+  std::printf("\n%-22s %-34s %-22s %10s %10s %7s %12s %3s %s\n", "op", "node", "kernel",
+              "median ms", "min ms", "share", "bytes moved", "thr", "threads chosen by");
   for (const pipeline::NodeTimes::Row& row : p.rows) {
     const exec::NodeProfile& n = row.node;
     std::string node = n.name.empty() ? "#" + std::to_string(n.nodeId) : n.name;
     if (n.depth > 0) node = std::string(static_cast<size_t>(2 * n.depth), ' ') + node;
     if (node.size() > 34) node = node.substr(0, 31) + "...";
-    std::printf("%-22s %-34s %-22s %10.3f %10.3f %6.1f%% %12s\n", n.op.c_str(), node.c_str(),
+    std::printf("%-22s %-34s %-22s %10.3f %10.3f %6.1f%% %12s %3s %s\n", n.op.c_str(), node.c_str(),
                 n.kernel.c_str(), row.time.medianMs, row.time.minMs,
                 total > 0 ? 100.0 * row.time.medianMs / total : 0.0,
-                str::humanBytes(n.bytesRead + n.bytesWritten).c_str());
+                str::humanBytes(n.bytesRead + n.bytesWritten).c_str(),
+                threadsText(n.threadUse).c_str(), threadChoiceText(n.threadUse).c_str());
   }
 }
 
@@ -211,7 +217,11 @@ void addRunProfileJson(const RunProfile& p, nlohmann::json& j) {
       {"runs", p.profiled.samples},
       {"run_node_sums_ms", p.nodes.medianMs},
       {"outside_nodes_ms", p.outside.medianMs},
-      {"profiled_latency_ms", {{"median", p.profiled.medianMs}, {"min", p.profiled.minMs}}}};
+      {"profiled_latency_ms", {{"median", p.profiled.medianMs}, {"min", p.profiled.minMs}}},
+      {"step_threads",
+       {{"steps", p.stepThreads.steps},
+        {"split", p.stepThreads.split},
+        {"trials_decided", p.stepThreads.trialsDecided}}}};
   nlohmann::json rows = nlohmann::json::array();
   for (const pipeline::NodeTimes::Row& row : p.rows) {
     const exec::NodeProfile& n = row.node;
@@ -226,7 +236,14 @@ void addRunProfileJson(const RunProfile& p, nlohmann::json& j) {
                     {"samples", row.time.samples},
                     {"share", total > 0 ? row.time.medianMs / total : 0.0},
                     {"bytes_read", n.bytesRead},
-                    {"bytes_written", n.bytesWritten}});
+                    {"bytes_written", n.bytesWritten},
+                    {"threads", n.threadUse.threads},
+                    {"thread_choice", exec::threadChoiceName(n.threadUse.choice)}});
+    // The trials' fastest run each way, where they timed it (as `profile --json`).
+    if (n.threadUse.trialOneMicros >= 0)
+      rows.back()["trial_one_thread_ms"] = n.threadUse.trialOneMicros / 1000.0;
+    if (n.threadUse.trialSplitMicros >= 0)
+      rows.back()["trial_split_ms"] = n.threadUse.trialSplitMicros / 1000.0;
   }
   j["profile"] = std::move(rows);
 }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "app/cli/device_report.h"
+#include "app/cli/thread_use_text.h"
 #include "core/pipeline/profile_json.h"
 #include "core/support/strings.h"
 
@@ -60,6 +61,7 @@ void printLatency(const pipeline::ProfileResult& r) {
       "nodes above the sum of node medians by %.3f ms (stalls from other work)\n",
       r.runNodeSums.medianMs, r.outsideNodes.medianMs, r.runNodeSums.medianMs - r.nodeSumMs);
   std::printf("peak arena memory: %s\n", str::humanBytes(r.peakArenaBytes).c_str());
+  std::printf("threads:  %s\n", stepThreadsSummaryText(r.stepThreads).c_str());
 }
 
 void printNodes(const pipeline::ProfileResult& r, size_t top) {
@@ -71,15 +73,17 @@ void printNodes(const pipeline::ProfileResult& r, size_t top) {
   std::printf(
       "\nnodes by median time (%zu of %zu; * noisy: spread > 10%%; subgraph nodes indented)\n",
       rows.size(), r.nodes.size());
-  std::printf("%-24s %-30s %-20s %9s %9s %9s %7s %6s %9s %8s\n", "op", "node", "kernel",
-              "median ms", "min", "p90", "spread", "share", "GFLOP/s", "GB/s");
+  std::printf("%-24s %-30s %-20s %9s %9s %9s %7s %6s %9s %8s %3s %s\n", "op", "node", "kernel",
+              "median ms", "min", "p90", "spread", "share", "GFLOP/s", "GB/s", "thr",
+              "threads chosen by");
   for (const auto* n : rows) {
     std::string label = std::string(static_cast<size_t>(2 * n->depth), ' ') + n->label();
     std::string gflops = n->gflops > 0 ? formatNumber("%.2f", n->gflops) : "-";
-    std::printf("%-24s %-30s %-20s %9.4f %9.4f %9.4f %6.1f%%%s %5.1f%% %9s %8.2f\n",
+    std::printf("%-24s %-30s %-20s %9.4f %9.4f %9.4f %6.1f%%%s %5.1f%% %9s %8.2f %3s %s\n",
                 clip(n->op, 24).c_str(), clip(label, 30).c_str(), clip(n->kernel, 20).c_str(),
                 n->time.medianMs, n->time.minMs, n->time.p90Ms, 100 * n->time.spread,
-                n->time.noisy ? "*" : " ", 100 * n->share, gflops.c_str(), n->gbps);
+                n->time.noisy ? "*" : " ", 100 * n->share, gflops.c_str(), n->gbps,
+                threadsText(n->threadUse).c_str(), threadChoiceText(n->threadUse).c_str());
   }
 }
 

@@ -8,11 +8,13 @@
 
 #include "core/exec/compiled_graph.h"
 #include "core/exec/compiler.h"
+#include "core/exec/fork_join_cost.h"
 #include "core/exec/interpreter.h"
 #include "core/exec/kept_values.h"
 #include "core/exec/legacy_repairs.h"
 #include "core/exec/memory/body_plans.h"
 #include "core/exec/output_buffers.h"
+#include "core/exec/step_thread_use.h"
 #include "core/ir/attribute_limits.h"
 
 namespace passlab::exec {
@@ -263,6 +265,9 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   // The run's wall time; the profile's entries are built after it.
   result.totalMicros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   result.profile = profiler.take();
+  if (options.profile)
+    noteThreadChoices(result.profile, *plan_,
+                      {threads, state.trials, threads > 1 && splitLimitIsFixed()});
   return result;
 }
 

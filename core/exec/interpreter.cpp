@@ -329,7 +329,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       uint64_t read = 0;
       for (const Value* v : ins)
         if (v) read += v->byteSize();
-      state.profiler->record(node, (*inst)->def->name, plan.depth, micros, read, written);
+      state.profiler->record(node, (*inst)->def->name, plan.depth, micros, read, written,
+                             threads == RunShapeThreads::Choice::kOne ? 1 : state.threads);
     }
     for (int32_t slot : step.releaseAfter) frame.slots[static_cast<size_t>(slot)] = Value();
   }

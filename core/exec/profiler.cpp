@@ -2,6 +2,24 @@
 
 namespace passlab::exec {
 
+const char* threadChoiceName(ThreadChoice c) {
+  switch (c) {
+    case ThreadChoice::kOneThreadRun:
+      return "one_thread_run";
+    case ThreadChoice::kCostModel:
+      return "cost_model";
+    case ThreadChoice::kTrial:
+      return "trial";
+    case ThreadChoice::kTrying:
+      return "trying";
+    case ThreadChoice::kFixed:
+      return "fixed_by_env";
+    case ThreadChoice::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
 void Profiler::compact() {
   for (const Raw& r : raw_) {
     auto [it, fresh] = index_.emplace(r.node, entries_.size());
@@ -12,9 +30,11 @@ void Profiler::compact() {
       p.name = r.node->name();
       p.kernel = std::string(r.kernel);
       p.depth = r.depth;
+      p.threadUse.threads = r.threads;
       entries_.push_back(std::move(p));
     }
     NodeProfile& p = entries_[it->second];
+    if (p.threadUse.threads != r.threads) p.threadUse.threads = 0;  // calls on different counts
     p.calls += 1;
     p.micros += r.micros;
     p.bytesRead += r.bytesRead;

@@ -59,6 +59,15 @@ class StepTrials {
   void record(size_t step, double micros);
   // Whether the trials are over and every tried step runs the faster way.
   bool decided() const { return phase_ >= kDecidedPhase; }
+  // Step `step`'s fastest timed run on one thread and split, in
+  // microseconds, in the trials that decided its way or are deciding it now
+  // (for the profile, profiler.h); negative: not timed that way.
+  double bestOneMicros(size_t step) const {
+    return step < steps_.size() ? steps_[step].bestOne : -1.0;
+  }
+  double bestSplitMicros(size_t step) const {
+    return step < steps_.size() ? steps_[step].bestSplit : -1.0;
+  }
 
  private:
   // After the first run (phase 0), visits of kRunsPerVisit runs (the first

@@ -14,6 +14,7 @@ void NodeTimes::addRun(const std::vector<exec::NodeProfile>& run, double runMs) 
       series_.back().first.calls = 0;
     }
     Series& s = series_[it->second];
+    s.first.threadUse = p.threadUse;  // the last run's way (the trials may still change it)
     s.ms.push_back(p.micros / 1000.0);
     s.calls += p.calls;
     if (p.depth == 0) nodesMs += p.micros / 1000.0;

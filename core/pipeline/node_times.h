@@ -37,8 +37,10 @@ namespace passlab::pipeline {
 class NodeTimes {
  public:
   struct Row {
-    exec::NodeProfile node;  // identity (op, name, kernel, depth) and bytes of its first run
-    Timing time;             // of its per-run times; samples: the runs it ran in
+    // Identity (op, name, kernel, depth) and bytes of its first run; the
+    // threads it ran on (threadUse) in the last.
+    exec::NodeProfile node;
+    Timing time;  // of its per-run times; samples: the runs it ran in
     int64_t callsPerRun = 0;
   };
 

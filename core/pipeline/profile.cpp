@@ -80,6 +80,7 @@ NodeTiming nodeTiming(const NodeTimes::Row& row,
   n.kernel = p.kernel;
   n.depth = p.depth;
   n.callsPerRun = row.callsPerRun;
+  n.threadUse = p.threadUse;
   n.time = row.time;
   auto it = costs.find(n.nodeId);
   if (it != costs.end())
@@ -140,6 +141,7 @@ ProfileResult summarize(const Measurements& m, const ProfileRequest& request, Pr
   for (const NodeTiming& n : r.nodes)
     if (n.depth == 0) nodeMinSum += n.time.minMs;
   r.overheadMinMs = r.latency.minMs - nodeMinSum;
+  for (const NodeTiming& n : r.nodes) r.stepThreads.add(n.threadUse, n.depth);
   r.peakArenaBytes = m.peakArenaBytes;
   r.deviceRun = m.deviceRun;
   return r;

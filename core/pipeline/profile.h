@@ -33,6 +33,7 @@
 #include "core/analysis/cost_model.h"
 #include "core/exec/device_run_summary.h"
 #include "core/exec/executor.h"
+#include "core/exec/step_thread_use.h"
 #include "core/ir/model.h"
 #include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/machine_info.h"
@@ -69,11 +70,14 @@ struct NodeTiming {
   int depth = 0;       // 0: main graph; subgraph nodes' time is also in their parent's
   int64_t callsPerRun = 0;
   Timing time;
-  double share = 0;           // of the sum of main-graph node medians
-  analysis::NodeCost cost;    // from the cost model with the run's input shapes
-  uint64_t bytesMoved = 0;    // cost model when known, else what the kernel read and wrote
-  double gflops = 0;          // achieved (median); 0 when the FLOPs are unknown
-  double gbps = 0;            // achieved (median)
+  double share = 0;         // of the sum of main-graph node medians
+  analysis::NodeCost cost;  // from the cost model with the run's input shapes
+  uint64_t bytesMoved = 0;  // cost model when known, else what the kernel read and wrote
+  double gflops = 0;        // achieved (median); 0 when the FLOPs are unknown
+  double gbps = 0;          // achieved (median)
+  // The threads it ran on in the last profiled run and how they were chosen
+  // (step_thread_use.h).
+  exec::StepThreadUse threadUse;
   std::string label() const;  // name, or "#id" when unnamed
 };
 
@@ -111,6 +115,9 @@ struct ProfileResult {
   // than the medians on a machine that other work shares.
   double overheadMinMs = 0;
   uint64_t peakArenaBytes = 0;
+  // Main-graph steps split over the threads, of those that ran, and how many
+  // the step trials decided (the last profiled run).
+  exec::StepThreadCounts stepThreads;
 };
 
 // Profiles `request.model`. Errors (no kernel for an op, a bad or missing

@@ -40,6 +40,15 @@ json deviceRunJson(const exec::DeviceRunSummary& s) {
           {"fallbacks", fallbacks}};
 }
 
+// The threads a node ran on and how they were chosen; the trials' fastest
+// times where the trials timed it.
+void addThreadUse(json& j, const exec::StepThreadUse& use) {
+  j["threads"] = use.threads;
+  j["thread_choice"] = exec::threadChoiceName(use.choice);
+  if (use.trialOneMicros >= 0) j["trial_one_thread_ms"] = use.trialOneMicros / 1000.0;
+  if (use.trialSplitMicros >= 0) j["trial_split_ms"] = use.trialSplitMicros / 1000.0;
+}
+
 json nodeJson(const NodeTiming& n) {
   json j = {{"node_id", n.nodeId},
             {"name", n.name},
@@ -53,7 +62,12 @@ json nodeJson(const NodeTiming& n) {
             {"gbps", n.gbps}};
   j["flops"] = n.cost.known ? json(n.cost.flops) : json(nullptr);
   j["gflops"] = n.gflops > 0 ? json(n.gflops) : json(nullptr);
+  addThreadUse(j, n.threadUse);
   return j;
+}
+
+json stepThreadsJson(const exec::StepThreadCounts& c) {
+  return {{"steps", c.steps}, {"split", c.split}, {"trials_decided", c.trialsDecided}};
 }
 
 json profileJson(const ProfileResult& r) {
@@ -73,7 +87,8 @@ json profileJson(const ProfileResult& r) {
             {"overhead_min_ms", r.overheadMinMs},
             {"run_node_sums", timingJson(r.runNodeSums)},
             {"outside_nodes", timingJson(r.outsideNodes)},
-            {"peak_arena_bytes", r.peakArenaBytes}};
+            {"peak_arena_bytes", r.peakArenaBytes},
+            {"step_threads", stepThreadsJson(r.stepThreads)}};
   if (!r.deviceRun.device.empty()) j["device_run"] = deviceRunJson(r.deviceRun);
   j["nodes"] = json::array();
   for (const NodeTiming& n : r.nodes) j["nodes"].push_back(nodeJson(n));
@@ -106,6 +121,14 @@ std::string csvField(const std::string& s) {
   return out + "\"";
 }
 
+// A trial time in ms for CSV; empty when not timed.
+std::string trialMs(double micros) {
+  if (micros < 0) return "";
+  std::ostringstream out;
+  out << micros / 1000.0;
+  return out.str();
+}
+
 }  // namespace
 
 std::string profileToJson(const ProfileResult& r) {
@@ -131,13 +154,15 @@ std::string deviceRunToJson(const exec::DeviceRunSummary& s) {
 std::string profileToCsv(const ProfileResult& r) {
   std::ostringstream out;
   out << "node_id,name,op,kernel,depth,median_ms,min_ms,p90_ms,spread,noisy,share,flops,"
-         "bytes_moved,gflops,gbps\n";
+         "bytes_moved,gflops,gbps,threads,thread_choice,trial_one_thread_ms,trial_split_ms\n";
   for (const NodeTiming& n : r.nodes)
     out << n.nodeId << ',' << csvField(n.name) << ',' << csvField(n.op) << ',' << csvField(n.kernel)
         << ',' << n.depth << ',' << n.time.medianMs << ',' << n.time.minMs << ',' << n.time.p90Ms
         << ',' << n.time.spread << ',' << (n.time.noisy ? 1 : 0) << ',' << n.share << ','
         << (n.cost.known ? std::to_string(n.cost.flops) : "") << ',' << n.bytesMoved << ','
-        << n.gflops << ',' << n.gbps << '\n';
+        << n.gflops << ',' << n.gbps << ',' << n.threadUse.threads << ','
+        << exec::threadChoiceName(n.threadUse.choice) << ',' << trialMs(n.threadUse.trialOneMicros)
+        << ',' << trialMs(n.threadUse.trialSplitMicros) << '\n';
   return out.str();
 }
 

@@ -83,4 +83,59 @@ grep -q "nonesuch" "$dir/nn.out" || { cat "$dir/nn.out"; fail "the error does no
 grep -q "memory limit" "$dir/mem.err" || { cat "$dir/mem.err"; fail "the error does not name the memory limit"; }
 grep -Eq "mm|MatMul" "$dir/mem.err" || { cat "$dir/mem.err"; fail "the error does not name the node"; }
 [ -s "$dir/mem.out" ] && { cat "$dir/mem.out"; fail "a failed profile printed results"; }
+# Each step's threads and how they were chosen (issue #26): a heavy MatMul and
+# a tiny Relu at 2 threads with the split limit forced both ways through the
+# environment, then at 1 thread.
+cat > "$dir/t.txt" <<'MODEL'
+main (float[512,256] X, float[256,256] W, float[3] C) => (float[512,256] Y, float[3] Z) {
+  [heavy] Y = MatMul(X, W)
+  [tiny] Z = Relu(C)
+}
+MODEL
+"$text_to_onnx" "$dir/t.txt" "$dir/t.onnx" || fail "cannot write the threads model"
+for limit in 0 1e12; do
+  PASSLAB_SMALL_STEP_MICROS=$limit "$cli" run "$dir/t.onnx" --threads 2 --repeat 2 --profile --json \
+    > "$dir/t$limit.json" 2> "$dir/t.err" || { cat "$dir/t.err"; fail "run --profile at 2 threads"; }
+  PASSLAB_SMALL_STEP_MICROS=$limit "$cli" profile "$dir/t.onnx" --threads 2 --repeat 2 --json \
+    > "$dir/tp$limit.json" 2> "$dir/t.err" || { cat "$dir/t.err"; fail "profile at 2 threads"; }
+  PASSLAB_SMALL_STEP_MICROS=$limit "$cli" run "$dir/t.onnx" --threads 2 --repeat 2 --profile \
+    > "$dir/t$limit.txt" 2> "$dir/t.err" || { cat "$dir/t.err"; fail "run --profile text"; }
+  PASSLAB_SMALL_STEP_MICROS=$limit "$cli" profile "$dir/t.onnx" --threads 2 --repeat 2 \
+    > "$dir/tp$limit.txt" 2> "$dir/t.err" || { cat "$dir/t.err"; fail "profile text"; }
+done
+"$cli" run "$dir/t.onnx" --threads 1 --repeat 2 --profile --json > "$dir/t1.json" 2> "$dir/t.err" ||
+  { cat "$dir/t.err"; fail "run --profile at 1 thread"; }
+"$cli" profile "$dir/t.onnx" --threads 1 --repeat 2 --json > "$dir/tp1.json" 2> "$dir/t.err" ||
+  { cat "$dir/t.err"; fail "profile at 1 thread"; }
+python3 - "$dir" <<'PY' || fail "threads per step in the JSON"
+import json, sys
+d = sys.argv[1]
+def rows(name):
+    j = json.load(open(f"{d}/{name}.json"))
+    if "profile" in j:
+        return {r["name"]: r for r in j["profile"]}, j["profile_total"]["step_threads"]
+    return {r["name"]: r for r in j["nodes"]}, j["step_threads"]
+for run in ("t", "tp"):
+    for limit, threads, split in (("0", 2, 2), ("1e12", 1, 0)):
+        r, summary = rows(run + limit)
+        for name in ("heavy", "tiny"):
+            assert r[name]["threads"] == threads, (run, limit, r[name])
+            assert r[name]["thread_choice"] == "fixed_by_env", (run, limit, r[name])
+            assert "trial_one_thread_ms" not in r[name], r[name]
+        assert summary == {"steps": 2, "split": split, "trials_decided": 0}, (run, limit, summary)
+    r, summary = rows(run + "1")
+    for name in ("heavy", "tiny"):
+        assert r[name]["threads"] == 1 and r[name]["thread_choice"] == "one_thread_run", r[name]
+    assert summary == {"steps": 2, "split": 0, "trials_decided": 0}, summary
+PY
+for run in t tp; do
+  grep -q "steps split: 2 of 2 (trials decided: 0)" "$dir/${run}0.txt" ||
+    { cat "$dir/${run}0.txt"; fail "$run: no split summary at limit 0"; }
+  grep -q "steps split: 0 of 2 (trials decided: 0)" "$dir/${run}1e12.txt" ||
+    { cat "$dir/${run}1e12.txt"; fail "$run: no split summary at a huge limit"; }
+  grep -Eq "heavy +.* 2 env \(PASSLAB_SMALL_STEP_MICROS\)$" "$dir/${run}0.txt" ||
+    { cat "$dir/${run}0.txt"; fail "$run: the heavy step's threads column at limit 0"; }
+  grep -Eq "heavy +.* 1 env \(PASSLAB_SMALL_STEP_MICROS\)$" "$dir/${run}1e12.txt" ||
+    { cat "$dir/${run}1e12.txt"; fail "$run: the heavy step's threads column at a huge limit"; }
+done
 echo "ok"

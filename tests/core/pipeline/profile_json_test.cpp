@@ -186,6 +186,37 @@ TEST(ProfileJson, AComparisonHasItsGroupsAndBothProfiles) {
             std::string(groupKindName(GroupKind::kRewritten)) + ",fused,conv relu,3,2,1.5,1,0,0");
 }
 
+// Issue #26: each node's threads and how they were chosen, the trials' times
+// only where it was timed, and the summary of split steps.
+TEST(ProfileJson, ThreadsAndTheirChoicePerNodeAndTheSplitSummary) {
+  ProfileResult r = profile();
+  r.nodes[0].threadUse = {.threads = 2,
+                          .choice = exec::ThreadChoice::kTrial,
+                          .trialOneMicros = 250,
+                          .trialSplitMicros = 125};
+  r.nodes[1].threadUse = {.threads = 1, .choice = exec::ThreadChoice::kCostModel};
+  r.stepThreads = {.steps = 2, .split = 1, .trialsDecided = 1};
+  const json j = json::parse(profileToJson(r));
+  const json& tried = j.at("nodes")[0];
+  EXPECT_EQ(tried.at("threads"), 2);
+  EXPECT_EQ(tried.at("thread_choice"), "trial");
+  EXPECT_EQ(tried.at("trial_one_thread_ms").get<double>(), 0.25);
+  EXPECT_EQ(tried.at("trial_split_ms").get<double>(), 0.125);
+  const json& costModel = j.at("nodes")[1];
+  EXPECT_EQ(costModel.at("threads"), 1);
+  EXPECT_EQ(costModel.at("thread_choice"), "cost_model");
+  EXPECT_FALSE(costModel.contains("trial_one_thread_ms"));
+  EXPECT_FALSE(costModel.contains("trial_split_ms"));
+  EXPECT_EQ(j.at("step_threads"), json({{"steps", 2}, {"split", 1}, {"trials_decided", 1}}));
+
+  std::istringstream lines(profileToCsv(r));
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows[1].ends_with(",2,trial,0.25,0.125")) << rows[1];
+  EXPECT_TRUE(rows[2].ends_with(",1,cost_model,,")) << rows[2];
+}
+
 TEST(ProfileJson, CsvHasAHeaderAndARowPerNodeWithQuotedFields) {
   const std::string csv = profileToCsv(profile());
   std::istringstream lines(csv);
@@ -194,7 +225,7 @@ TEST(ProfileJson, CsvHasAHeaderAndARowPerNodeWithQuotedFields) {
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0],
             "node_id,name,op,kernel,depth,median_ms,min_ms,p90_ms,spread,noisy,share,flops,"
-            "bytes_moved,gflops,gbps");
+            "bytes_moved,gflops,gbps,threads,thread_choice,trial_one_thread_ms,trial_split_ms");
   EXPECT_EQ(rows[1].rfind("5,\"conv, \"\"a\"\"\",Conv,onednn.Conv,1,2.5,2.25,3,0.125,1,0.75,", 0),
             0u)
       << rows[1];

@@ -28,6 +28,10 @@
 // output channel; every zero point given; the bias an int32
 // DequantizeLinear whose scale is x_scale * w_scale with zero point 0.
 //
+// and DQ(x) -> Softmax -> Q along the last axis (opset 13 or later) ->
+// com.microsoft QLinearSoftmax(xq, x_scale, x_zp, y_scale, y_zp) with opset
+// 13: the executor's lookup-table kernel rounds within one output step of
+// the float unit (exact per unit as the others).
 // Also: Q(P(DQ(xq, s, z)), s, z) -> P(xq) for a value-preserving P (MaxPool,
 // Pad with zeros, Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Identity)
 // quantized with its input's scale and zero point (as quantize_static writes
@@ -359,6 +363,53 @@ MatchResult mulUnit(ir::Node& q, const MatchContext&) {
   return binaryUnit(q, "Mul", "QLinearMul");
 }
 
+// DQ(x) -> Softmax -> Q  ->  com.microsoft QLinearSoftmax(xq) along the last
+// axis (opset 13 semantics; the executor's lookup-table kernel): x and the
+// output 8-bit of one type, each with one constant float scale and a zero
+// point. Rounds within one output step of the float unit (its exps and sum in
+// float32).
+Text whyNotLastAxisSoftmax(const ir::Node& softmax, const MatchContext& c) {
+  if (c.opset < 13)
+    return Text::of("Softmax before opset 13 works on its input flattened to 2-D (model has %1)",
+                    std::to_string(c.opset));
+  const ir::Value* x = softmax.input(0);
+  const bool ranked = x->type().isTensor() && x->type().shape();
+  const int64_t axis = softmax.attrInt("axis", -1);
+  if (axis != -1 && (!ranked || axis != static_cast<int64_t>(x->type().shape()->rank()) - 1))
+    return "the Softmax's axis is not the last";
+  return "";
+}
+
+MatchResult softmaxUnit(ir::Node& q, const MatchContext& c) {
+  ir::Node* sm = producerOp(q.input(0), "Softmax");
+  if (!sm) return MatchResult::failure("the input is not produced by a Softmax");
+  if (Text why = rewrite::whyNotSoleConsumer(q.input(0)); !why.empty())
+    return MatchResult::failure(Text::of("the Softmax output %1", why));
+  if (Text why = whyNotLastAxisSoftmax(*sm, c); !why.empty()) return MatchResult::failure(why);
+  Dequantized x;
+  if (Text why = whyNotDequantizedWithZero(sm->input(0), "x", x); !why.empty())
+    return MatchResult::failure(why);
+  if (Text why = whyNot8Bit(x, "x"); !why.empty()) return MatchResult::failure(why);
+  if (!q.input(2)) return MatchResult::failure("the QuantizeLinear has no zero point");
+  for (const ir::Value* scale : {x.scale, q.input(1)})
+    if (fusion::constDtype(scale) != ir::DataType::kFloat || numelOf(scale) != 1)
+      return MatchResult::failure("a scale of x or the output is not one float32 constant");
+  if (!q.output(0)->type().isTensor() || q.output(0)->type().elemType() != x.q->type().elemType())
+    return MatchResult::failure("x and the output are not quantized to one 8-bit type");
+  const int64_t axis = sm->attrInt("axis", -1);
+  return MatchResult::success({&q, sm, x.node}, [&q, sm, x, axis](rewrite::Rewriter& rw) {
+    const std::vector<const ir::Node*> from{sm, &q, x.node};
+    const std::string name = sm->name();
+    ir::Node* n =
+        ortfusion::addMsNode(rw, "QLinearSoftmax", {x.q, x.scale, x.zero, q.input(1), q.input(2)},
+                             &q, from, {q.output(0)});
+    rw.setAttr(n, ir::Attribute::makeInt("opset", 13));
+    rw.setAttr(n, ir::Attribute::makeInt("axis", axis));
+    fusion::replaceAndErase(rw, q.output(0), n->output(0), {&q, sm, x.node});
+    takeName(*n, name);
+  });
+}
+
 // The value-preserving ops and the opset from which each takes 8-bit tensors.
 int64_t eightBitOpsetOf(const ir::Node& n) {
   if (!n.domain().empty()) return -1;
@@ -516,6 +567,9 @@ fusion::Rules rules() {
   fusion::addRule(r, "qdq_mul",
                   "DQ(a), DQ(b) -> Mul [-> Relu] -> Q  ->  com.microsoft QLinearMul(aq, bq)",
                   {"QuantizeLinear"}, mulUnit);
+  fusion::addRule(r, "qdq_softmax",
+                  "DQ(x) -> Softmax (last axis) -> Q  ->  com.microsoft QLinearSoftmax(xq)",
+                  {"QuantizeLinear"}, softmaxUnit);
   fusion::addRule(r, "qdq_value_preserving",
                   "Q(MaxPool|Pad|Reshape|...(DQ(xq, s, z)), s, z)  ->  MaxPool|Pad|...(xq)",
                   {"QuantizeLinear"}, valuePreservingUnit);

@@ -234,6 +234,8 @@ const KernelDef kRows[] = {
      "cpu.ms.QLinearReduceMean", makeQLinearReduceMean},
     {"com.microsoft", "QLinearSoftmax", 1, kOpsetMax, kInt8s, 0, Tier::kReference,
      "cpu.ms.QLinearSoftmax", makeQLinearSoftmax},
+    {"com.microsoft", "QLinearSoftmax", 1, kOpsetMax, kInt8s, 0, Tier::kOptimized,
+     "cpu.ms.QLinearSoftmax.lut", makeQLinearSoftmaxLut},
 };
 
 }  // namespace

@@ -77,6 +77,11 @@ TEST(BlockedConvLayouts, LayersWideningFewChannelsKeepTheChainsLayoutOnOneThread
             ConvLayouts::kTheChains);
   EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{64, 256, 16}),
             ConvLayouts::kTheChains);
+  // Exactly twice as many: the direct kernel; one less: oneDNN's pick.
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{32, 64, 16}),
+            ConvLayouts::kTheChains);
+  EXPECT_EQ(blockedConvLayouts({3, 3}, true, small, false, 1, ConvChannels{32, 63, 16}),
+            ConvLayouts::kOneDnnsPick);
   EXPECT_EQ(blockedConvLayouts({5, 5}, true, small, false, 1, ConvChannels{32, 96, 16}),
             ConvLayouts::kTheChains);
   // 64 -> 64 (resnet50), 64 -> 96, 96 -> 384, a padded block of 24, channels unknown.

@@ -267,6 +267,8 @@ TEST(FusedConvOneDnnImpl, WideningBlockRule) {
   };
   EXPECT_EQ(cpu::wideningBlock(g(16, 64, 3)), 16);
   EXPECT_EQ(cpu::wideningBlock(g(64, 256, 3)), 16);
+  EXPECT_EQ(cpu::wideningBlock(g(32, 64, 3)), 16);  // exactly twice
+  EXPECT_EQ(cpu::wideningBlock(g(32, 63, 3)), 0);   // just under twice
   EXPECT_EQ(cpu::wideningBlock(g(32, 96, 5)), 16);
   EXPECT_EQ(cpu::wideningBlock(g(64, 64, 3)), 0);      // resnet50's: not widening
   EXPECT_EQ(cpu::wideningBlock(g(64, 96, 3)), 0);      // less than twice

@@ -123,6 +123,68 @@ TEST(StepTrials, ABurstOfTwoRunsElsewhereDoesNotDecideAStep) {
   }
 }
 
+TEST(StepTrials, EachWaysFastestTimedRunDecidesNotItsLast) {
+  // Per run, as above: the first, then one thread, every thread, one, every.
+  // One thread's first timed run (60) is its fastest, its second slow (500):
+  // 70 split is not 5% under 60, so the step runs on one thread. The other
+  // way round for the split runs: 40 then 300 against 60 and 60.
+  for (bool slowLastSplit : {false, true}) {
+    StepTrials t;
+    t.reset({true}, {false});
+    std::vector<double> times = slowLastSplit
+                                    ? std::vector<double>{1e6, 1e6, 60, 1e6, 40, 1e6, 60, 1e6, 300}
+                                    : std::vector<double>{1e6, 1e6, 60, 1e6, 70, 1e6, 500, 1e6, 70};
+    for (double micros : times) {
+      t.beginRun(Clock::time_point{});
+      if (t.timing(0)) t.record(0, micros);
+    }
+    t.beginRun(Clock::time_point{});
+    ASSERT_TRUE(t.decided());
+    EXPECT_EQ(t.oneThread(0), !slowLastSplit) << (slowLastSplit ? "split 40, 300" : "one 60, 500");
+  }
+}
+
+TEST(StepTrials, ARetrialForgetsTheTimesOfTheTrialsBefore) {
+  // Decided one way on a quiet machine; at the retrial that way has become
+  // slow (another process on the second CPU, or on this one): the retrial's
+  // own times decide, not the fastest of both trials.
+  struct Case {
+    double split, one, laterSplit, laterOne;
+    bool laterOneThread;
+  };
+  for (const Case& c : {Case{50, 100, 150, 100, true}, Case{120, 60, 70, 200, false}}) {
+    StepTrials t;
+    t.reset({true}, {false});
+    Clock::time_point now{};
+    for (int r = 0; r <= StepTrials::kRunsBeforeDecided; ++r) run(t, {c.split}, {c.one}, now);
+    ASSERT_TRUE(t.decided());
+    ASSERT_EQ(t.oneThread(0), !c.laterOneThread);
+    auto later = now + std::chrono::seconds(static_cast<int>(StepTrials::kRetrialSeconds) + 1);
+    for (int r = 0; r < StepTrials::kRunsBeforeDecided; ++r)
+      run(t, {c.laterSplit}, {c.laterOne}, later);
+    ASSERT_TRUE(t.decided());
+    EXPECT_EQ(t.oneThread(0), c.laterOneThread) << "split " << c.split << " -> " << c.laterSplit;
+  }
+}
+
+TEST(StepTrials, TheRetrialCountsFromTheDecisionNotFromTheClocksEpoch) {
+  // An executor decided 1000 s into the process keeps its choice for
+  // kRetrialSeconds from then.
+  StepTrials t;
+  t.reset({true}, {false});
+  const Clock::time_point start = Clock::time_point{} + std::chrono::seconds(1000);
+  for (int r = 0; r < StepTrials::kRunsBeforeDecided; ++r) run(t, {120}, {100}, start);
+  run(t, {120}, {100}, start + std::chrono::seconds(2));  // decided here
+  ASSERT_TRUE(t.decided());
+  const auto justBefore = start + std::chrono::seconds(2) +
+                          std::chrono::seconds(static_cast<int>(StepTrials::kRetrialSeconds) - 1);
+  run(t, {40}, {100}, justBefore);
+  EXPECT_TRUE(t.decided());
+  EXPECT_TRUE(t.oneThread(0));
+  run(t, {40}, {100}, justBefore + std::chrono::seconds(1));  // kRetrialSeconds after
+  EXPECT_FALSE(t.decided());
+}
+
 TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
   StepTrials t;
   t.reset({true, true}, {false, true});
@@ -133,6 +195,15 @@ TEST(StepTrials, AStepNotTimedBothWaysStaysSplit) {
   ASSERT_TRUE(t.decided());
   EXPECT_TRUE(t.oneThread(0));
   EXPECT_FALSE(t.oneThread(1));
+  // Timed one way only (it ran on every thread alone): split too.
+  StepTrials splitOnly;
+  splitOnly.reset({true}, {false});
+  for (int r = 0; r <= StepTrials::kRunsBeforeDecided; ++r) {
+    splitOnly.beginRun(Clock::time_point{});
+    if (splitOnly.timing(0) && !splitOnly.oneThread(0)) splitOnly.record(0, 100);
+  }
+  ASSERT_TRUE(splitOnly.decided());
+  EXPECT_FALSE(splitOnly.oneThread(0));
   // Out of range: split, untimed.
   EXPECT_FALSE(t.oneThread(7));
   EXPECT_FALSE(t.timing(7));

@@ -81,7 +81,36 @@ inline __m128 expm1Small4(__m128 x) {
   return _mm_mul_ps(p, x);
 }
 
+#if defined(__x86_64__)
+// Elu on 16 lanes: expm1(t), t = max(x, -20) below 0, as 2^n em + (2^n - 1)
+// with em = expm1(r) (exp_lanes.h; no cancellation near 0, as tanh16's);
+// x itself where x < 0 is false (NaN, -0 kept).
+__attribute__((target("avx512f"))) inline __m512 elu16(__m512 x, __m512 alpha) {
+  const __m512 t = _mm512_max_ps(_mm512_set1_ps(-20.0f), _mm512_min_ps(x, _mm512_setzero_ps()));
+  __m512 nf;
+  const __m512 em = exp_lanes::expm1Reduced512(t, &nf);
+  const __m512 p = _mm512_scalef_ps(_mm512_set1_ps(1.0f), nf);  // 2^n, n in [-29, 0]
+  const __m512 m = _mm512_fmadd_ps(p, em, _mm512_sub_ps(p, _mm512_set1_ps(1.0f)));
+  const __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
+  return _mm512_mask_mul_ps(x, neg, alpha, m);
+}
+
+__attribute__((target("avx512f"))) void eluRow512(const float* x, float alpha, float* y,
+                                                  int64_t n) {
+  const __m512 a = _mm512_set1_ps(alpha);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, elu16(_mm512_loadu_ps(x + i), a));
+  if (i < n) {
+    const __mmask16 k = avx512::lanes(n - i);
+    _mm512_mask_storeu_ps(y + i, k, elu16(_mm512_maskz_loadu_ps(k, x + i), a));
+  }
+}
+#endif
+
 void eluRow(const float* x, float alpha, float* y, int64_t n) {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f()) return eluRow512(x, alpha, y, n);
+#endif
   constexpr float kLnHalf = -0.693147182f;
   float e[kBlock];
   for (int64_t i = 0; i < n; i += kBlock) {

@@ -123,6 +123,60 @@ TEST(Activations, EluRowWithinUlpOfDouble) {
   EXPECT_EQ(a[2], 0.25f);
 }
 
+// Elu's special values in every lane of a full vector and of a masked tail
+// (n = 19), against alpha expm1(x) in double: -0 and NaN kept, -inf to
+// -alpha, subnormals to alpha x, large negatives to -alpha.
+TEST(Activations, EluRowSpecialValuesAtEveryLane) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            -kInf,
+                            kInf,
+                            std::numeric_limits<float>::quiet_NaN(),
+                            1e-45f,
+                            -1e-45f,
+                            3e-39f,
+                            -3e-39f,
+                            -std::numeric_limits<float>::min(),
+                            -1e-7f,
+                            -0.69f,
+                            -19.9f,
+                            -20.0f,
+                            -20.5f,
+                            -88.0f,
+                            -104.0f,
+                            -1e30f,
+                            -std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::max()};
+  const float alpha = 0.7f;
+  auto ref = [alpha](float v) {
+    const double d = v;
+    return static_cast<float>(d < 0 ? static_cast<double>(alpha) * std::expm1(d) : d);
+  };
+  for (float s : specials)
+    for (int64_t n : {16, 19}) {
+      for (int64_t at = 0; at < n; ++at) {
+        std::vector<float> a(static_cast<size_t>(n), -2.0f), b(a.size(), -7.0f);
+        a[static_cast<size_t>(at)] = s;
+        eluRow(a.data(), alpha, b.data(), n);
+        const float want = ref(s), got = b[static_cast<size_t>(at)];
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(got)) << "elu(" << s << ") at " << at << ": " << got;
+        } else if (std::isinf(want)) {
+          EXPECT_EQ(got, want) << "elu(" << s << ") at " << at;
+        } else {
+          if (want == 0) {
+            EXPECT_EQ(std::signbit(got), std::signbit(want)) << "elu(" << s << ")";
+          }
+          EXPECT_LE(std::llabs(ulpIndex(got) - ulpIndex(want)), kEluMaxUlp)
+              << "elu(" << s << ") at " << at << ": " << got << " vs " << want;
+        }
+        const float other = b[static_cast<size_t>(at == 0 ? 1 : 0)];
+        EXPECT_LE(std::llabs(ulpIndex(other) - ulpIndex(ref(-2.0f))), kEluMaxUlp);
+      }
+    }
+}
+
 TEST(Activations, LogRowWithinUlpOfDouble) {
   const std::vector<float> x = rowInputs();  // negatives give NaN, +-0 -inf
   std::vector<float> y(x.size(), -7.0f);

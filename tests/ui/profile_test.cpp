@@ -258,6 +258,52 @@ class ProfileTest : public QObject {
     QVERIFY(!profileToJson(*p->outcome()).contains(QStringLiteral("device_run")));
   }
 
+  void theThreadsColumnSaysWhatChoseEachStepsThreads() {
+    // Issue #26: the threads a node ran on and what chose them, the step
+    // trials' times in the tip; "—" where no kernel ran.
+    auto outcome = std::make_shared<ProfileOutcome>();
+    pipeline::NodeTiming tried;
+    tried.nodeId = 1;
+    tried.name = "mm";
+    tried.op = "MatMul";
+    tried.threadUse = {.threads = 2,
+                       .choice = exec::ThreadChoice::kTrial,
+                       .trialOneMicros = 250,
+                       .trialSplitMicros = 125};
+    pipeline::NodeTiming small = tried;
+    small.nodeId = 2;
+    small.name = "relu";
+    small.threadUse = {.threads = 1, .choice = exec::ThreadChoice::kCostModel};
+    pipeline::NodeTiming oneThreadRun = tried;
+    oneThreadRun.nodeId = 4;
+    oneThreadRun.name = "conv";
+    oneThreadRun.threadUse = {.threads = 1, .choice = exec::ThreadChoice::kOneThreadRun};
+    pipeline::NodeTiming kept = tried;
+    kept.nodeId = 3;
+    kept.name = "kept";
+    kept.threadUse = {};
+    outcome->profile.nodes = {tried, small, kept, oneThreadRun};
+    ProfileTable t = ProfileTables::nodes(*outcome);
+    const int column = static_cast<int>(t.headers.indexOf(QStringLiteral("Threads")));
+    QVERIFY(column >= 0);
+    QCOMPARE(t.rows.size(), size_t{4});
+    QCOMPARE(t.rows[0].cells[size_t(column)].text, QStringLiteral("2 (trial)"));
+    QCOMPARE(t.rows[0].cells[size_t(column)].sortKey.toInt(), 2);
+    QVERIFY2(t.rows[0].tip.contains(QStringLiteral("chosen by: trial")), qPrintable(t.rows[0].tip));
+    QVERIFY2(t.rows[0].tip.contains(QStringLiteral("one thread 0.250 ms, split 0.125 ms")),
+             qPrintable(t.rows[0].tip));
+    QCOMPARE(t.rows[1].cells[size_t(column)].text, QStringLiteral("1 (cost model)"));
+    QVERIFY(!t.rows[1].tip.contains(QStringLiteral("Step trials")));
+    QCOMPARE(t.rows[2].cells[size_t(column)].text, QStringLiteral("—"));
+    QCOMPARE(t.rows[2].cells[size_t(column)].sortKey.toInt(), 0);
+    QVERIFY(!t.rows[2].tip.contains(QStringLiteral("thread")));
+    QCOMPARE(t.rows[3].cells[size_t(column)].text, QStringLiteral("1 (one-thread run)"));
+    QCOMPARE(t.rows[3].cells[size_t(column)].sortKey.toInt(), 1);
+    QVERIFY2(t.rows[3].tip.contains(QStringLiteral("chosen by: one-thread run")),
+             qPrintable(t.rows[3].tip));
+    QVERIFY(!t.rows[3].tip.contains(QStringLiteral("Step trials")));
+  }
+
   void aDeviceRunShowsWhereItRanAndMarksFallbacks() {
     // The figures a GPU run brings, without a GPU: the texts and the table.
     auto outcome = std::make_shared<ProfileOutcome>();

@@ -57,10 +57,44 @@ QString ProfileTables::kindName(pipeline::GroupKind kind) {
   return {};
 }
 
+QString ProfileTables::threadChoiceName(exec::ThreadChoice choice) {
+  switch (choice) {
+    case exec::ThreadChoice::kOneThreadRun:
+      return tr("one-thread run");
+    case exec::ThreadChoice::kCostModel:
+      return tr("cost model");
+    case exec::ThreadChoice::kTrial:
+      return tr("trial");
+    case exec::ThreadChoice::kTrying:
+      return tr("trying");
+    case exec::ThreadChoice::kFixed:
+      return tr("PASSLAB_SMALL_STEP_MICROS");
+    case exec::ThreadChoice::kUnknown:
+      break;
+  }
+  return {};
+}
+
+ProfileCell ProfileTables::threadsCell(const exec::StepThreadUse& use) {
+  if (use.threads <= 0) return {tr("—"), 0};
+  return {tr("%1 (%2)").arg(use.threads).arg(threadChoiceName(use.choice)), use.threads};
+}
+
+QString ProfileTables::threadsTip(const exec::StepThreadUse& use) {
+  QString tip = tr("Ran on %n thread(s), chosen by: %1", nullptr, use.threads)
+                    .arg(threadChoiceName(use.choice));
+  if (use.trialOneMicros >= 0 || use.trialSplitMicros >= 0)
+    tip += QStringLiteral("\n") + tr("Step trials, fastest run: one thread %1 ms, split %2 ms")
+                                      .arg(use.trialOneMicros / 1000.0, 0, 'f', 3)
+                                      .arg(use.trialSplitMicros / 1000.0, 0, 'f', 3);
+  return tip;
+}
+
 ProfileTable ProfileTables::nodes(const ProfileOutcome& o) {
   ProfileTable t;
-  t.headers = {tr("#"),      tr("Node"),   tr("Op"),    tr("Median ms"), tr("Min ms"),
-               tr("P90 ms"), tr("Spread"), tr("Share"), tr("GFLOP/s"),   tr("GB/s")};
+  t.headers = {tr("#"),       tr("Node"),   tr("Op"),     tr("Median ms"),
+               tr("Min ms"),  tr("P90 ms"), tr("Spread"), tr("Share"),
+               tr("GFLOP/s"), tr("GB/s"),   tr("Threads")};
   int i = 0;
   for (const pipeline::NodeTiming& n : o.profile.nodes) {
     ProfileRow r;
@@ -78,7 +112,8 @@ ProfileTable ProfileTables::nodes(const ProfileOutcome& o) {
                spread,
                number(100 * n.share, 1, QStringLiteral("%")),
                number(n.gflops, 2),
-               number(n.gbps, 2)};
+               number(n.gbps, 2),
+               threadsCell(n.threadUse)};
     r.nodes = {n.nodeId};
     r.flagged = n.time.noisy;
     r.tip = tr("%1 (%2), kernel %3: %4 calls per run, %5 runs")
@@ -87,6 +122,7 @@ ProfileTable ProfileTables::nodes(const ProfileOutcome& o) {
                 .arg(n.callsPerRun)
                 .arg(n.time.samples);
     if (n.time.noisy) r.tip += QStringLiteral("\n") + tr("Noisy: the spread is over 10%");
+    if (n.threadUse.threads > 0) r.tip += QStringLiteral("\n") + threadsTip(n.threadUse);
     if (r.fallback) {
       const std::string reason = fallbackReason(o.profile.deviceRun, n);
       r.tip += QStringLiteral("\n") +

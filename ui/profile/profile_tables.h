@@ -39,7 +39,9 @@ class ProfileTables {
 
  public:
   // One row per node that ran, in run order: node, op, median, min, p90,
-  // spread (noisy marked), share, GFLOP/s, GB/s. In a device run, a node
+  // spread (noisy marked), share, GFLOP/s, GB/s, threads ("2 (trial)": the
+  // threads it ran on and what chose them, issue #26; the step trials' times
+  // in the tip). In a device run, a node
   // that fell back to its CPU kernel is marked in its op cell, its tip (with
   // the reason) and its background.
   static ProfileTable nodes(const ProfileOutcome& o);
@@ -50,6 +52,11 @@ class ProfileTables {
   static ProfileTable opTypes(const ProfileOutcome& o);
   // The kind of a group, translated.
   static QString kindName(pipeline::GroupKind kind);
+  // What chose a step's threads (core/exec/step_thread_use.h), translated;
+  // its cell ("—" when not known) and tip line.
+  static QString threadChoiceName(exec::ThreadChoice choice);
+  static ProfileCell threadsCell(const exec::StepThreadUse& use);
+  static QString threadsTip(const exec::StepThreadUse& use);
 };
 
 class ProfileTableModel : public QAbstractTableModel {

@@ -82,6 +82,9 @@ inline __m128 expm1Small4(__m128 x) {
 }
 
 #if defined(__x86_64__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // _mm512_undefined_ps in min/max/scalef
+
 // Elu on 16 lanes: expm1(t), t = max(x, -20) below 0, as 2^n em + (2^n - 1)
 // with em = expm1(r) (exp_lanes.h; no cancellation near 0, as tanh16's);
 // x itself where x < 0 is false (NaN, -0 kept).
@@ -95,8 +98,8 @@ __attribute__((target("avx512f"))) inline __m512 elu16(__m512 x, __m512 alpha) {
   return _mm512_mask_mul_ps(x, neg, alpha, m);
 }
 
-__attribute__((target("avx512f"))) void eluRow512(const float* x, float alpha, float* y,
-                                                  int64_t n) {
+__attribute__((target("avx512f"))) static void eluRow512(const float* x, float alpha, float* y,
+                                                         int64_t n) {
   const __m512 a = _mm512_set1_ps(alpha);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, elu16(_mm512_loadu_ps(x + i), a));
@@ -105,6 +108,7 @@ __attribute__((target("avx512f"))) void eluRow512(const float* x, float alpha, f
     _mm512_mask_storeu_ps(y + i, k, elu16(_mm512_maskz_loadu_ps(k, x + i), a));
   }
 }
+#pragma GCC diagnostic pop
 #endif
 
 void eluRow(const float* x, float alpha, float* y, int64_t n) {

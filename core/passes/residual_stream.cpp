@@ -112,6 +112,14 @@ bool isGroupedLayer(const ir::Node& n) {
   return w && w->rank() >= 3 && !(w->dims()[0] == n.attrInt("group", 1) && w->dims()[1] == 1);
 }
 
+// A depthwise Conv (one stored filter per group, as many groups as
+// outputs): its output channel c comes from input channel c alone.
+bool isDepthwise(const ir::Node& n) {
+  if (n.opType() != "Conv" || n.attrInt("group", 1) <= 1) return false;
+  const ir::Tensor* w = n.inputs().size() > 1 ? analysis::storedWeight(n.input(1)) : nullptr;
+  return w && w->rank() >= 3 && w->dims()[0] == n.attrInt("group", 1) && w->dims()[1] == 1;
+}
+
 }  // namespace
 
 Text traceBack(const ir::Node& add, const ir::Value* v, const ChannelAxis& a, int64_t opset,
@@ -141,8 +149,10 @@ Text traceBack(const ir::Node& add, const ir::Value* v, const ChannelAxis& a, in
       if (isChannelConstant(n->input(1), a)) return back(n->input(0));
       if (op != "PRelu" && isChannelConstant(n->input(0), a)) return back(n->input(1));
     }
+    // A grouped Conv that is not a layer here mixes the channels of each
+    // group: not passed through (channel c would not be channel c above it).
     const bool sameShape = op == "BatchNormalization" || op == "Pad" || op == "MaxPool" ||
-                           op == "AveragePool" || op == "Conv" ||
+                           op == "AveragePool" || isDepthwise(*n) ||
                            unaryValue(*n, 0.0, opset).has_value();
     if (sameShape && !n->inputs().empty() && n->input(0)) return back(n->input(0));
   }

@@ -216,5 +216,45 @@ TEST(PruneMagnitudeStreams, DepthwiseBranchesOnTheirOwnWithStreamsOffOrOneBlocke
       << explainNotes(one);
 }
 
+// A shortcut through a grouped Conv (2 groups, not depthwise): g's channel c
+// sums e's channels of c's group, so h and e are no stream (h's channel c
+// meets g's, not e's); through a depthwise Conv (channel c from channel c)
+// they are. Alone (e blocked: pruning e, which feeds the grouped Conv, one
+// channel per group, would take the outputs over the budget) h loses 0 and 1;
+// joined with e, e's 1-sized channels 0 and 1 would make h lose 2 and 3.
+const char* kGroupedShortcut = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,4,4] x) => (float[1,4,4,4] y)
+    <float[4,2,1,1] wh = {0.001, 0.002,  -0.001, 0.001,  0.01, -0.01,  0.01, 0.01},
+     float[4,2,1,1] we = {1, -1,  0.5, 1,  0.001, 0.002,  -0.002, 0.001},
+     float[4,2,1,1] wg = {1, 0.5,  -1, 1,  0.5, 2,  1, -1}, float[4] bg = {0.1, 0.2, 0.3, 0.4}> {
+    [h] h = Conv(x, wh)
+    [e] e = Conv(x, we)
+    r = Relu(e)
+    [g] g = Conv <group = 2> (r, wg, bg)
+    s = Add(h, g)
+    y = Relu(s) })";
+
+TEST(PruneMagnitudeStreams, AShortcutThroughAGroupedConvIsNoStream) {
+  ir::Model m = parse(kGroupedShortcut);
+  analysis::inferShapes(m);
+  EXPECT_TRUE(passes::residual::residualStreams(m.graph(), 13).empty());
+  PassOutcome out =
+      runPass(kPass, kGroupedShortcut,
+              {{"pattern", "channel"}, {"sparsity", "0.5"}, {"node_block_list", "g,e"}});
+  ASSERT_TRUE(out.step.changed) << explainNotes(out);
+  EXPECT_EQ(zeroRows(inputValues(out.model, "h", 1), 2), (std::vector<int64_t>{0, 1}));
+  EXPECT_TRUE(zeroRows(inputValues(out.model, "e", 1), 2).empty());
+  // Depthwise (4 groups, one filter each): the channels keep their places.
+  ir::Model d = parse(replaced(replaced(kGroupedShortcut, "group = 2", "group = 4"),
+                               "float[4,2,1,1] wg = {1, 0.5,  -1, 1,  0.5, 2,  1, -1}",
+                               "float[4,1,1,1] wg = {1, -1, 0.5, 2}"));
+  analysis::inferShapes(d);
+  auto streams = passes::residual::residualStreams(d.graph(), 13);
+  ASSERT_EQ(streams.size(), 1u);
+  std::vector<std::string> layers;
+  for (const ir::Node* n : streams[0].layers) layers.push_back(n->output(0)->name());
+  EXPECT_EQ(layers, (std::vector<std::string>{"h", "e"}));
+}
+
 }  // namespace
 }  // namespace passlab::testing

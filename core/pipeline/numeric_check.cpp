@@ -508,10 +508,17 @@ NumericCheck ExecOutputChecker::checkUnitExactStep(const ir::Model& before,
     return c;
   }
   if (units.passed) {
-    // The units vouch for what the step rewired; anything else it changed
-    // shows at the outputs, which must stay within the budget.
+    // The units vouch for what the step rewired and the kept values for the
+    // rest; the cumulative figures against the original are reported, and
+    // the budget still holds.
     c = checkWithinBudget(current, budget, standIns);
     if (!c.passed) c.detail = Text::of("its units pass the check per node unit, but %1", c.detail);
+  } else if (!units.keptFailed.empty()) {
+    c.ran = true;
+    c.passed = false;
+    c.inputSets = inputs_.size();
+    c.firstDivergingTensor = units.keptFailed;
+    c.detail = Text::of("its units pass the check per node unit, but %1", units.detail);
   } else {
     c.ran = true;
     c.passed = false;

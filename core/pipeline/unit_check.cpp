@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -193,6 +194,112 @@ std::vector<Unit> unitsOf(const ir::Model& before, const ir::Model& after,
   return units;
 }
 
+// The model before the step without the units: every node of `before` that
+// its graph outputs read, but the units' own, each unit cut at its output (a
+// graph input of the cut named after the replaced value) and walked on from
+// its inputs, so the nodes between two units are in it too. Fed the units'
+// outputs `after` computes, it computes every value the step did not rewire
+// as `before` would from them.
+Expected<ir::Model> withoutUnits(const ir::Model& shaped, const std::vector<Unit>& units) {
+  std::map<std::string, const Unit*> unitOf;
+  for (const Unit& u : units) unitOf.emplace(u.original, &u);
+  std::set<const ir::Node*> seen;
+  std::set<std::string> walkedUnits;
+  std::vector<ir::NodeId> nodes;
+  std::vector<const ir::Value*> todo(shaped.graph().outputs().begin(),
+                                     shaped.graph().outputs().end());
+  while (!todo.empty()) {
+    const ir::Value* v = todo.back();
+    todo.pop_back();
+    if (!v || v->isInitializer()) continue;
+    if (auto u = unitOf.find(v->name()); u != unitOf.end()) {
+      if (walkedUnits.insert(v->name()).second)
+        for (const auto& [input, unused] : u->second->inputs)
+          todo.push_back(shaped.graph().findValue(input));
+      continue;
+    }
+    const ir::Node* p = v->producer();
+    if (!p || !seen.insert(p).second) continue;
+    nodes.push_back(p->id());
+    for (const ir::Value* in : p->inputs()) todo.push_back(in);
+  }
+  return extractNodes(shaped, nodes);
+}
+
+// On one input set: the model without the units (`rest`, every value
+// exposed) fed the replaced values as `after` computes them (`values`), its
+// values compared with `after`'s of the same name, in graph order (`order`):
+// integers exactly, floats within the rule's kept tolerance. False, with
+// c.keptFailed and c.detail, at the first that differs.
+// Whether `got` holds what `want` does: integers equal, floats within the
+// rule's kept tolerance; `why` names the first element that is not.
+bool sameKeptValue(UnitCheck& c, const ir::Tensor& got, const ir::Tensor& want,
+                   const UnitRule& rule, Text& why) {
+  if (got.dtype() != want.dtype() || got.dims() != want.dims()) {
+    why = "another type or shape";
+    return false;
+  }
+  const bool floating = ir::isFloatingPoint(want.dtype());
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const double a = floating ? got.valueAsDouble(i) : static_cast<double>(got.valueAsInt64(i));
+    const double b = floating ? want.valueAsDouble(i) : static_cast<double>(want.valueAsInt64(i));
+    if (a == b || (std::isnan(a) && std::isnan(b))) continue;
+    const double d = std::abs(a - b);
+    if (floating) c.keptMaxAbs = std::max(c.keptMaxAbs, d);
+    if (floating && d <= rule.keptAtol + rule.keptRtol * std::abs(b)) continue;
+    why = Text::of("element %1: %2 vs %3", std::to_string(i), str::printed("%.9g", a),
+                   str::printed("%.9g", b));
+    return false;
+  }
+  return true;
+}
+
+bool keptValuesHold(UnitCheck& c, const ir::Model& rest, const std::vector<std::string>& order,
+                    const std::map<std::string, std::string>& standsFor,
+                    const std::set<std::string>& random, const exec::NamedInputs& set,
+                    const Tensors& values, const UnitRule& rule) {
+  exec::NamedInputs feed;
+  for (const ir::Value* in : rest.graph().inputs()) {
+    if (in->isInitializer()) continue;
+    auto given =
+        std::find_if(set.begin(), set.end(), [&](const auto& p) { return p.first == in->name(); });
+    if (given != set.end()) {
+      feed.push_back(*given);
+      continue;
+    }
+    auto s = standsFor.find(in->name());
+    auto value = values.find(s == standsFor.end() ? in->name() : s->second);
+    if (value == values.end()) {
+      c.keptFailed = in->name();
+      c.detail = Text::of("the rewritten model has no value for '%1'", in->name());
+      return false;
+    }
+    feed.emplace_back(in->name(), value->second);
+  }
+  auto want = runAll(rest, feed);
+  if (!want) {
+    c.detail = Text::of("running the model before the step on the units' outputs: %1",
+                        want.error().text());
+    return false;
+  }
+  c.keptValues = 0;
+  for (const std::string& name : order) {
+    auto w = want->find(name);
+    auto g = values.find(name);
+    if (w == want->end() || g == values.end() || random.count(name)) continue;
+    ++c.keptValues;
+    Text why;
+    if (sameKeptValue(c, g->second, w->second, rule, why)) continue;
+    c.keptFailed = name;
+    c.detail = Text::of(
+        "value '%1', which the step did not rewire, differs from what the model before the step "
+        "computes from the units' outputs: %2",
+        name, why);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 UnitCheck checkRewrittenUnits(const ir::Model& before, const ir::Model& after,
@@ -237,6 +344,20 @@ UnitCheck checkRewrittenUnits(const ir::Model& before, const ir::Model& after,
     }
     cut[i] = std::move(*m);
   }
+  std::map<std::string, std::string> standsFor;
+  for (const Unit& u : units) standsFor.emplace(u.original, u.replacement);
+  std::vector<std::string> order;
+  std::optional<ir::Model> rest;
+  if (c.passed) {
+    auto m = withoutUnits(shaped, units);
+    if (m) {
+      rest = exposeAllValues(*m, &order);
+    } else {
+      c.passed = false;
+      c.detail = Text::of("the model before the step without its units: %1", m.error().text());
+    }
+  }
+  const std::set<std::string> random = unseededRandomValues(before);
   const ir::Model exposed = exposeAllValues(after);
   for (const exec::NamedInputs& set : inputSets) {
     if (!c.passed) break;
@@ -283,6 +404,8 @@ UnitCheck checkRewrittenUnits(const ir::Model& before, const ir::Model& after,
         c.failedUnit = u.original;
       }
     }
+    if (c.passed && !keptValuesHold(c, *rest, order, standsFor, random, set, *values, rule))
+      c.passed = false;
   }
   c.units = units.size();
   return done();

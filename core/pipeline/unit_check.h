@@ -33,6 +33,10 @@ struct UnitRule {
   double maxChannelShare = 0.05;    // the largest share of one channel's (axis 1) elements
   int64_t minChannelElements = 64;  // channels smaller than this are not judged alone
   size_t maxUnitNodes = 16;         // an original unit of more nodes is not judged (fails)
+  // A kept value (not rewired) is computed by the same nodes from the same
+  // values in both models: integers must be equal, floats within this
+  // relative (and, near zero, absolute) tolerance, far under the fixed one.
+  double keptRtol = 1e-6, keptAtol = 1e-7;
 };
 
 struct UnitCheck {
@@ -45,7 +49,13 @@ struct UnitCheck {
   double mostSteps = 0;             // the largest move, in steps
   std::string worstUnit;            // the original value with the largest share moved
   std::string failedUnit;           // the original value of the first failure
-  Text detail;                      // the first failure, or why the check did not run
+  // The values the step did not rewire, recomputed by the model before the
+  // step fed the units' outputs `after` computes (checkKeptValues), each
+  // compared with `after`'s at the fixed tolerance (integers exactly).
+  size_t keptValues = 0;   // values compared, on one input set
+  double keptMaxAbs = 0;   // the largest difference of a float kept value
+  std::string keptFailed;  // the first such value that differs (then passed is false)
+  Text detail;             // the first failure, or why the check did not run
   double milliseconds = 0;
 };
 
@@ -55,8 +65,12 @@ struct UnitCheck {
 // input set, every value kept), then compared with `after`'s value: an 8-bit
 // integer value in steps of 1 (at most rule.maxSteps per element, at most
 // rule.maxShare of the elements moved and rule.maxChannelShare of a channel),
-// any other value within the fixed tolerance. A step that also edits nodes in
-// place (attributes, initializers) is not judged here: ran is false.
+// any other value within the fixed tolerance. When the units pass, every
+// value the step did not rewire is held to what `before` computes from the
+// units' outputs in `after` (the kept values, below): a change outside the
+// units fails at the fixed tolerance, whatever the units' roundings moved
+// downstream. A step that also edits nodes in place (attributes,
+// initializers) is not judged here: ran is false.
 UnitCheck checkRewrittenUnits(const ir::Model& before, const ir::Model& after,
                               const rewrite::EditLog& log,
                               const std::vector<exec::NamedInputs>& inputSets,

@@ -186,10 +186,10 @@ std::string summary(const UnitCheck& c) {
   char line[256];
   std::snprintf(line, sizeof line,
                 "%zu units, %lld of %lld elements moved, worst share %.3f%% (%s), worst channel "
-                "%.2f%%, at most %.0f steps, %.0f ms",
+                "%.2f%%, at most %.0f steps, %zu kept values, %.0f ms",
                 c.units, static_cast<long long>(c.moved), static_cast<long long>(c.compared),
                 100 * c.worstShare, c.worstUnit.c_str(), 100 * c.worstChannelShare, c.mostSteps,
-                c.milliseconds);
+                c.keptValues, c.milliseconds);
   return line;
 }
 
@@ -275,6 +275,92 @@ void scaleOneChannel(ir::Model& m, ir::Node* conv, const ir::Tensor& y, double f
   EXPECT_GT(changed, 0);
 }
 
+// ---- the values the step did not rewire ----
+
+// One QDQ Conv unit, then a float tail the step keeps: the unit's output
+// dequantized (d1) plus a bias (y).
+const char* kUnitThenFloatTail = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,8,8] x) => (float[1,2,8,8] y)
+<float xs = {0.02}, uint8 xz = {128}, int8[2,2,3,3] w1 = {12, -40, 7, 99, -3, 55, 21, -8, 64,
+   -70, 33, 5, -17, 88, 41, -2, 19, 60, 127, -90, 4, 36, -51, 8, 72, -14, 29, 3, -6, 45, 110,
+   -33, 18, 9, -77, 52}, float ws = {0.004}, int8 wz = {0},
+ float ys = {0.03}, uint8 yz = {120}, float[1,2,1,1] b = {0.25, -0.5}>
+{
+  xq = QuantizeLinear(x, xs, xz)
+  xd = DequantizeLinear(xq, xs, xz)
+  w1d = DequantizeLinear(w1, ws, wz)
+  c1 = Conv <pads = [1, 1, 1, 1]> (xd, w1d)
+  q1 = QuantizeLinear(c1, ys, yz)
+  d1 = DequantizeLinear(q1, ys, yz)
+  y = Add(d1, b)
+})";
+
+ir::Node* producerOf(ir::Model& m, const std::string& value) {
+  ir::Value* v = m.graph().findValue(value);
+  return v ? v->producer() : nullptr;
+}
+
+// Input `i` of `n` (a float constant) with `d` added to every element.
+void offsetConstant(ir::Model& m, ir::Node* n, size_t i, double d) {
+  std::optional<ir::Tensor> t = rewrite::constantValue(n->input(i));
+  ASSERT_TRUE(t && t->dtype() == ir::DataType::kFloat);
+  std::vector<float> v(static_cast<size_t>(t->numel()));
+  for (size_t k = 0; k < v.size(); ++k)
+    v[k] = static_cast<float>(t->valueAsDouble(static_cast<int64_t>(k)) + d);
+  n->setInput(i, m.graph().addInitializer(m.graph().freshName("planted"),
+                                          ir::Tensor::fromVector<float>(t->dtype(), t->dims(), v)));
+}
+
+// The correct rewrite: the kept tail computes from the unit's output what
+// it did before, exactly.
+TEST(UnitCheckKeptValues, TheKeptTailHoldsExactly) {
+  ir::Model m = parsed(kUnitThenFloatTail);
+  PassOutcome out = testing::runPass("fuse_qdq_into_qlinear", m.clone());
+  ASSERT_EQ(nodesOf(out.model, "QLinearConv").size(), 1u);
+  UnitCheck c = checkRewrittenUnits(m, out.model, out.step.log, inputSets(m));
+  EXPECT_TRUE(c.passed) << c.detail;
+  EXPECT_EQ(c.units, 1u);
+  EXPECT_EQ(c.keptValues, 3u);  // xq before the unit, d1 and y after it
+  EXPECT_TRUE(c.keptFailed.empty());
+}
+
+// A change outside the unit, within any accuracy budget, fails at the
+// first kept value it moves: the kept DequantizeLinear's scale x1.02 at d1,
+// the bias + 1e-3 at y.
+TEST(UnitCheckKeptValues, AChangeOutsideTheUnitsFailsWhereItIs) {
+  ir::Model m = parsed(kUnitThenFloatTail);
+  const struct {
+    const char* value;
+    std::function<void(ir::Model&)> plant;
+  } bugs[] = {
+      {"d1", [](ir::Model& a) { scaleConstant(a, producerOf(a, "d1"), 1, 1.02); }},
+      {"y", [](ir::Model& a) { offsetConstant(a, producerOf(a, "y"), 1, 1e-3); }},
+  };
+  for (const auto& bug : bugs) {
+    PassOutcome out = testing::runPass("fuse_qdq_into_qlinear", m.clone());
+    bug.plant(out.model);
+    UnitCheck c = checkRewrittenUnits(m, out.model, out.step.log, inputSets(m));
+    EXPECT_TRUE(c.ran);
+    EXPECT_FALSE(c.passed) << bug.value;
+    EXPECT_TRUE(c.failedUnit.empty()) << c.failedUnit;  // the unit itself passes
+    EXPECT_EQ(c.keptFailed, bug.value) << c.detail;
+    EXPECT_NE(c.detail.str().find("did not rewire"), std::string::npos) << c.detail;
+  }
+}
+
+// Negative: a bug in the unit fails in the unit; the kept values are not
+// compared (the step is judged by its first failure).
+TEST(UnitCheckKeptValues, ABugInTheUnitFailsInTheUnit) {
+  ir::Model m = parsed(kUnitThenFloatTail);
+  PassOutcome out = testing::runPass("fuse_qdq_into_qlinear", m.clone());
+  ir::Node* conv = nodesOf(out.model, "QLinearConv").front();
+  scaleConstant(out.model, conv, 4, 1.2);
+  UnitCheck c = checkRewrittenUnits(m, out.model, out.step.log, inputSets(m));
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.failedUnit, "q1") << c.detail;
+  EXPECT_TRUE(c.keptFailed.empty());
+}
+
 class QdqUnits : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(QdqUnits, TheCorrectRewritePasses) {
@@ -285,6 +371,7 @@ TEST_P(QdqUnits, TheCorrectRewritePasses) {
   EXPECT_TRUE(c.passed) << c.detail << " " << summary(c);
   EXPECT_GT(c.units, 0u);
   EXPECT_LE(c.mostSteps, 1);
+  EXPECT_GT(c.keptValues, 0u);  // every model keeps DequantizeLinears after the units
   std::printf("%s: %s\n", GetParam(), summary(c).c_str());
   // What the whole-model check costs on the same sets, for comparison.
   auto checker = ExecOutputChecker::create(r.before, r.sets);
@@ -351,8 +438,9 @@ TEST_P(QdqUnits, PlantedBugsFailInTheirUnit) {
       ++planted;
       failed += !c.passed;
       const bool hidden = bug.what == "input zero point + 1" && !changesOutput(bugged, output);
-      if (!hidden)
+      if (!hidden) {
         EXPECT_FALSE(c.passed) << "QLinearConv " << k << " " << bug.what << ": " << summary(c);
+      }
       if (k == 0 || k + 1 == convs || c.passed)
         std::printf("%s QLinearConv %zu %s: %s%s\n", GetParam(), k, bug.what.c_str(),
                     c.passed ? summary(c).c_str() : c.detail.str().c_str(),

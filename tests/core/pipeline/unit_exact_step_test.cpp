@@ -1,9 +1,10 @@
 // The pipeline's check of a pass exact per node unit (PassInfo::exactPerUnit,
 // fuse_qdq_into_qlinear): the PassManager judges the step unit by unit
-// (unit_check.h) and, as a backup, the whole model against the accuracy
-// budget; a step whose units cannot be judged must leave the outputs equal;
-// a failing step is rolled back; after an accepted step later exact passes
-// are compared with the checked model's outputs (the re-based reference).
+// (unit_check.h), with the values it did not rewire held to the model before
+// it, and the whole model against the accuracy budget; a step whose units
+// cannot be judged must leave the outputs equal; a failing step is rolled
+// back; after an accepted step later exact passes are compared with the
+// checked model's outputs (the re-based reference).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -181,23 +182,27 @@ TEST(UnitExactStep, ABugInAUnitIsRolledBackAndNamed) {
 }
 
 // A bug outside the step's rewires (the scale of the kept DequantizeLinear
-// that feeds the float Add before an output, x1.2) is not the units' to see
-// (no original unit reads it; a kept DequantizeLinear that one reads, as the
-// model's other one, fails in that unit): the whole-model check
-// against the budget, which still runs, rolls the step back. (The planted
-// scale is set outside the rewriter, so the rollback leaves it: the model is
-// not used after.)
-TEST(UnitExactStep, ABugOutsideTheRewiresFailsTheBackup) {
+// that feeds the float Add before an output, x1.02) is not the units' to see
+// (no original unit reads it), and it keeps the outputs within the budget;
+// the kept values, held to what the model before the step computes from the
+// units' outputs, fail at that DequantizeLinear's output: the step is rolled
+// back and the value named. (The planted scale is set outside the rewriter,
+// so the rollback leaves it: the model is not used after.)
+TEST(UnitExactStep, ABugOutsideTheRewiresFailsTheKeptValues) {
   PASSLAB_REQUIRE_CORPUS();
   ir::Model m = loadCorpus(kModel);
-  FuseThen pass([](ir::Model& model, passes::PassContext&) {
+  std::string planted;
+  std::optional<ir::Model> bugged;
+  FuseThen pass([&](ir::Model& model, passes::PassContext&) {
     ir::Node* dq = nullptr;
     for (const auto& n : model.graph().nodes())
       if (n->opType() == "DequantizeLinear" && !n->output(0)->isGraphOutput()) dq = n.get();
     ASSERT_TRUE(dq);
     ASSERT_EQ(dq->output(0)->uses().size(), 1u);
     ASSERT_EQ(dq->output(0)->uses()[0].node->opType(), "Add");
-    scaleInput(model, dq, 1, 1.2f);
+    planted = dq->output(0)->name();
+    scaleInput(model, dq, 1, 1.02f);
+    bugged = model.clone();
   });
   auto checker = checkerFor(m);
   ASSERT_TRUE(checker);
@@ -208,9 +213,61 @@ TEST(UnitExactStep, ABugOutsideTheRewiresFailsTheBackup) {
   const Step& s = **step;
   EXPECT_TRUE(s.rolledBack);
   EXPECT_TRUE(s.check.unitsJudged) << s.error;
-  EXPECT_TRUE(s.check.lossy);
+  EXPECT_EQ(s.check.firstDivergingTensor, planted) << s.check.detail;
+  EXPECT_NE(s.check.detail.str().find("its units pass"), std::string::npos) << s.check.detail;
+  EXPECT_NE(s.check.detail.str().find("'" + planted + "'"), std::string::npos) << s.check.detail;
+  std::printf("%s\n", s.check.detail.str().c_str());
+  // The bugged model is within the budget against the original: the budget
+  // alone (the backup before the kept values) let it through.
+  ASSERT_TRUE(bugged);
+  EXPECT_TRUE(checker->checkWithinBudget(*bugged, AccuracyBudget{}).passed);
+  EXPECT_FALSE(pm.rebased());
+}
+
+// A change in a float node after a unit (the bias of the Add behind the
+// first quantized Conv of PassLab's quantize_static mnist8, + 1e-3) fails
+// at that Add's output, though the outputs stay within the budget.
+TEST(UnitExactStep, AChangedFloatNodeAfterAUnitIsRolledBackAndNamed) {
+  PASSLAB_REQUIRE_CORPUS();
+  ir::Model m = qdqModel("mnist8_cntk");
+  std::string planted;
+  std::optional<ir::Model> bugged;
+  FuseThen pass([&](ir::Model& model, passes::PassContext&) {
+    // The bias: an initializer (listed as a graph input by this IR version 4
+    // file).
+    ir::Node* add = nullptr;
+    for (const auto& n : model.graph().nodes())
+      if (!add && n->opType() == "Add" && n->input(0)->producer() &&
+          n->input(0)->producer()->opType() == "DequantizeLinear" && n->input(1)->isInitializer())
+        add = n.get();
+    ASSERT_TRUE(add);
+    planted = add->output(0)->name();
+    const ir::Tensor& b = *add->input(1)->initializer();
+    ASSERT_EQ(b.dtype(), ir::DataType::kFloat);
+    std::vector<float> v(static_cast<size_t>(b.numel()));
+    for (size_t k = 0; k < v.size(); ++k)
+      v[k] = static_cast<float>(b.valueAsDouble(static_cast<int64_t>(k))) + 1e-3f;
+    add->setInput(
+        1, model.graph().addInitializer(model.graph().freshName("planted"),
+                                        ir::Tensor::fromVector<float>(b.dtype(), b.dims(), v)));
+    bugged = model.clone();
+  });
+  auto checker = checkerFor(m);
+  ASSERT_TRUE(checker);
+  PassManager pm(m);
+  pm.setChecker(checker.get());
+  auto step = pm.run(pass, {pass.info().id, {}, {}});
+  ASSERT_TRUE(step);
+  const Step& s = **step;
+  EXPECT_TRUE(s.rolledBack);
+  EXPECT_TRUE(s.check.unitsJudged) << s.error;
+  EXPECT_EQ(s.check.firstDivergingTensor, planted) << s.check.detail;
   EXPECT_NE(s.check.detail.str().find("its units pass"), std::string::npos) << s.check.detail;
   std::printf("%s\n", s.check.detail.str().c_str());
+  // The bugged model is within the budget against the original: the budget
+  // alone (the backup before the kept values) let it through.
+  ASSERT_TRUE(bugged);
+  EXPECT_TRUE(checker->checkWithinBudget(*bugged, AccuracyBudget{}).passed);
   EXPECT_FALSE(pm.rebased());
 }
 

@@ -15,6 +15,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/conformance.h"
+#include "app/cli/output_files.h"
 
 namespace passlab::cli {
 
@@ -42,12 +43,13 @@ bool writeKnownFailures(const std::string& path, const std::string& suite,
     }
   }
   while (!keep.empty() && keep.back().empty()) keep.pop_back();
-  std::ofstream out(path);
-  for (const std::string& l : keep) out << l << "\n";
+  std::string text;
+  for (const std::string& l : keep) text += l + "\n";
   for (const TestOutcome& o : outcomes)
     if (o.status == TestOutcome::Status::kFail)
-      out << suite << ":" << o.name << " " << o.reason << "\n";
-  return static_cast<bool>(out);
+      text += suite + ":" + o.name + " " + o.reason + "\n";
+  // Through a temporary file: a failed write leaves the old list whole.
+  return writeFileAtomically(path, text).isOk();
 }
 
 int conformanceCommand(const ConformanceArgs& args) {

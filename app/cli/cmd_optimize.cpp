@@ -14,9 +14,9 @@
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_files.h"
 #include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
-#include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
 #include "core/ir/attribute_limits.h"
@@ -60,11 +60,6 @@ bool plansLossyPass(const pipeline::Recipe& r) {
   for (const pipeline::PassSpec& spec : r.passes)
     if (const passes::Pass* p = passes::findPass(spec.id); p && p->info().lossy) return true;
   return false;
-}
-
-bool sameFile(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
 Expected<std::string> readText(const std::string& path) {
@@ -237,11 +232,7 @@ std::string unjudgedUnitsText(const pipeline::Step& s) {
 // failure leaves no partial file; says "WHAT saved to PATH", or prints an
 // error naming the file and returns false.
 bool saveText(const char* what, const std::string& path, const std::string& text) {
-  io::AtomicFile file(path);
-  Status s = file.open();
-  if (s.isOk()) s = file.write(text);
-  if (s.isOk()) s = file.commit();
-  if (!s.isOk()) {
+  if (Status s = writeFileAtomically(path, text); !s.isOk()) {
     std::cerr << "error: cannot write the " << what << " to " << path << ": " << s.message()
               << "\nthe model was not saved\n";
     return false;
@@ -477,9 +468,16 @@ int runOptimize(const OptimizeArgs& a) {
     std::cerr << "error: give -o OUT (or --in-place to overwrite " << a.in << ")\n";
     return 1;
   }
-  if (!a.inPlace && sameFile(a.in, out)) {
-    std::cerr << "error: " << out
-              << " is the input model; PassLab never overwrites it unless --in-place is given\n";
+  // No output on an input, nor two outputs on one file: refused before any
+  // pass runs (--in-place names the model as the one output it may replace).
+  std::vector<NamedPath> inputs = {{"--recipe", a.recipe}};
+  if (!a.inPlace) inputs.insert(inputs.begin(), {"the model", a.in});
+  if (Status paths = checkOutputPaths(inputs, {{a.inPlace ? "--in-place" : "-o", out},
+                                               {"--save-recipe", a.saveRecipe},
+                                               {"--report", a.report}});
+      !paths) {
+    std::cerr << "error: " << paths.message() << "\n";
+    if (!a.inPlace && sameFile(a.in, out)) std::cerr << "(--in-place overwrites the model)\n";
     return 1;
   }
   ir::Model& model = loaded->model;

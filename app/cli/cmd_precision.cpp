@@ -17,12 +17,12 @@
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_files.h"
 #include "app/cli/per_layer_result.h"
 #include "app/cli/precision_low_rank.h"
 #include "app/cli/precision_sparsity.h"
 #include "core/analysis/shape_inference.h"
 #include "core/analysis/sparsity.h"
-#include "core/io/atomic_file.h"
 #include "core/io/model_io.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/precision_checker.h"
@@ -112,11 +112,7 @@ int saveMixed(ir::Model& model, pipeline::ExecOutputChecker& checker, const Prec
     r.checkInputSets = a.check;
     r.budget = budget;
     r.passes.push_back(spec);
-    io::AtomicFile file(a.saveRecipe);
-    Status s = file.open();
-    if (s.isOk()) s = file.write(pipeline::recipeToJson(r));
-    if (s.isOk()) s = file.commit();
-    if (!s.isOk()) {
+    if (Status s = writeFileAtomically(a.saveRecipe, pipeline::recipeToJson(r)); !s.isOk()) {
       std::cerr << "error: cannot write the recipe to " << a.saveRecipe << ": " << s.message()
                 << "\n";
       return 1;
@@ -142,8 +138,10 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: " << b.message() << "\n";
     return 1;
   }
-  if (!a.out.empty() && a.out == a.model) {
-    std::cerr << "error: " << a.out << " is the input model; PassLab never overwrites it here\n";
+  if (Status paths = checkOutputPaths({{"the model", a.model}},
+                                      {{"-o", a.out}, {"--save-recipe", a.saveRecipe}});
+      !paths) {
+    std::cerr << "error: " << paths.message() << "\n";
     return 1;
   }
   auto loaded = io::loadModel(a.model);

@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_files.h"
 #include "app/cli/profile_output.h"
 #include "app/cli/run_inputs.h"
 #include "app/cli/size_option.h"
@@ -102,10 +103,9 @@ Expected<pipeline::CompareResult> runCompare(const ProfileArgs& a,
 }
 
 bool writeCsv(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (out) return true;
-  std::cerr << "error: cannot write " << path << "\n";
+  Status s = writeFileAtomically(path, text);
+  if (s.isOk()) return true;
+  std::cerr << "error: cannot write " << path << ": " << s.message() << "\n";
   return false;
 }
 
@@ -138,6 +138,11 @@ int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) 
 }
 
 int runProfile(const ProfileArgs& a) {
+  // The CSV on the model (or the compared model) would replace it.
+  if (Status paths =
+          checkOutputPaths({{"the model", a.model}, {"--compare", a.compare}}, {{"--csv", a.csv}});
+      !paths)
+    return fail(paths.error());
   auto loaded = io::loadModel(a.model);
   if (!loaded) return fail(loaded.error());
   std::vector<std::string> descriptions;

@@ -34,6 +34,7 @@
 #include "app/cli/device_report.h"
 #include "app/cli/huge_pages.h"
 #include "app/cli/memory_report.h"
+#include "app/cli/output_files.h"
 #include "app/cli/run_inputs.h"
 #include "app/cli/size_option.h"
 #include "app/cli/thread_use_text.h"
@@ -341,9 +342,8 @@ Status saveValues(const std::string& dir, const exec::NamedInputs& inputs,
     PASSLAB_RETURN_IF_ERROR(save("input", i, inputs[i].first, inputs[i].second));
   for (size_t i = 0; i < r.values.size(); ++i)
     PASSLAB_RETURN_IF_ERROR(save("output", i, r.outputNames[i], r.values[i]));
-  std::ofstream out(dir + "/outputs.json");
-  out << index.dump(1) << "\n";
-  if (!out) return ioError("cannot write '" + dir + "/outputs.json'");
+  Status written = writeFileAtomically(dir + "/outputs.json", index.dump(1) + "\n");
+  if (!written) return written.error().withContext("cannot write '" + dir + "/outputs.json'");
   return Status::ok();
 }
 
@@ -388,6 +388,12 @@ int runCommand(RunArgs args) {
     std::cerr << "error: " << e.message() << "\n";
     return 1;
   };
+  // A report on the model's own file would replace it: refused before any work.
+  if (Status paths =
+          checkOutputPaths({{"the model", args.model}},
+                           {{"--memory-report", args.memoryReportWanted ? args.memoryReport : ""}});
+      !paths)
+    return fail(paths.error());
   // Before the model and the weights are allocated.
   if (args.noHugePages && !disableTransparentHugePages())
     std::cerr << "warning: transparent huge pages could not be turned off\n";
@@ -495,8 +501,11 @@ int runCommand(RunArgs args) {
     nlohmann::json report = memoryReportJson(args.model, *plan, peak);
     report["executor"] = executorMemoryJson(last.memory);
     report["bodies"] = bodyPlansJson((*ex)->compiled(), (*ex)->bodyPlans());
-    Status st = writeMemoryReport(args.memoryReport, report);
-    if (!st) return fail(st.error());
+    // A file through a temporary file renamed over it (no partial report).
+    Status st = args.memoryReport == "-"
+                    ? writeMemoryReport(args.memoryReport, report)
+                    : writeFileAtomically(args.memoryReport, report.dump(2) + "\n");
+    if (!st) return fail(st.error().withContext("cannot write the memory report"));
   }
   return code;
 }

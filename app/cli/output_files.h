@@ -1,0 +1,37 @@
+// The files a command writes: never one of the files it reads (the model
+// above all) unless asked (`optimize --in-place`), never two outputs on one
+// file, and every file written through a temporary file renamed over it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/support/error.h"
+
+namespace passlab::cli {
+
+// A file the command reads or writes, with the option that names it
+// ("the model", "--compare", "--csv", "-o"). An empty path or "-"
+// (standard output) is no file.
+struct NamedPath {
+  std::string option;
+  std::string path;
+};
+
+// Whether `a` and `b` are one file: by identity where both exist (hard
+// links, symlinks), else by their normalized absolute paths ("./m.onnx" and
+// "m.onnx"; a symlinked folder resolved as far as it exists).
+bool sameFile(const std::string& a, const std::string& b);
+
+// An error naming the option and the file when an output is one of the
+// inputs, or two outputs are one file; ok otherwise. Checked before any
+// work, so a refused command writes nothing.
+Status checkOutputPaths(const std::vector<NamedPath>& inputs,
+                        const std::vector<NamedPath>& outputs);
+
+// Writes `text` to `path` through a temporary file in its folder renamed over
+// it: a failure leaves the old file (or none), never a partial one.
+Status writeFileAtomically(const std::string& path, std::string_view text);
+
+}  // namespace passlab::cli

@@ -8,7 +8,7 @@
 
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/exp_lanes.h"
-#include "core/support/cpu_isa.h"
+#include "core/exec/cpu/row_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -174,22 +174,16 @@ void geluScalar(const float* v, float* y, int64_t n) {
   }
 }
 
-enum class Isa { kAvx512, kAvx2, kScalar };
+// The scalar path's name (row_isa.h).
+constexpr char kBaseIsa[] = "scalar";
 
-Isa detectedIsa() {
-  static const Isa isa = cpu_isa::hasAvx512f()   ? Isa::kAvx512
-                         : cpu_isa::hasAvx2Fma() ? Isa::kAvx2
-                                                 : Isa::kScalar;
-  return isa;
-}
-
-void erfOn(Isa isa, const float* x, float* y, int64_t n) {
+void erfOn(RowIsa isa, const float* x, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return erfAvx512(x, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return erfAvx2(x, y, n);
-    case Isa::kScalar:
+    case RowIsa::kBase:
       return erfScalar(x, y, n);
   }
 }
@@ -208,53 +202,45 @@ PASSLAB_AVX512 void geluAvx512(const float* v, float* y, int64_t n) {
   }
 }
 
-void geluOn(Isa isa, const float* v, float* y, int64_t n) {
+void geluOn(RowIsa isa, const float* v, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return geluAvx512(v, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return geluAvx2(v, y, n);
-    case Isa::kScalar:
+    case RowIsa::kBase:
       return geluScalar(v, y, n);
   }
-}
-
-bool parseIsa(std::string_view name, Isa* isa) {
-  const Isa have = detectedIsa();
-  if (name == "avx512" && have == Isa::kAvx512) return *isa = Isa::kAvx512, true;
-  if (name == "avx2" && have != Isa::kScalar) return *isa = Isa::kAvx2, true;
-  if (name == "scalar") return *isa = Isa::kScalar, true;
-  return false;
 }
 
 }  // namespace
 
 void erfRow(const float* x, float* y, int64_t n) {
-  erfOn(detectedIsa(), x, y, n);
+  erfOn(detectedRowIsa(), x, y, n);
 }
 
 void geluErfRow(const float* x, const float* bias, int64_t biasN, int64_t biasFirst, float* y,
                 int64_t n) {
-  if (!bias) return geluOn(detectedIsa(), x, y, n);
+  if (!bias) return geluOn(detectedRowIsa(), x, y, n);
   constexpr int64_t kBlock = 256;
   float v[kBlock];
   for (int64_t i = 0; i < n; i += kBlock) {
     const int64_t m = std::min(kBlock, n - i);
     biased(x + i, bias, biasN, biasFirst + i, v, m);
-    geluOn(detectedIsa(), v, y + i, m);
+    geluOn(detectedRowIsa(), v, y + i, m);
   }
 }
 
 bool erfRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa path;
-  if (!parseIsa(isa, &path)) return false;
+  RowIsa path;
+  if (!parseRowIsa(isa, kBaseIsa, &path)) return false;
   erfOn(path, x, y, n);
   return true;
 }
 
 bool geluErfRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa path;
-  if (!parseIsa(isa, &path)) return false;
+  RowIsa path;
+  if (!parseRowIsa(isa, kBaseIsa, &path)) return false;
   geluOn(path, x, y, n);
   return true;
 }

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "core/exec/cpu/row_isa.h"
 #include "core/exec/parallel.h"
-#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -106,15 +106,19 @@ void rowsScalar(const float* x, const float* W, int64_t n0, int64_t n1, int64_t 
   }
 }
 
-enum class Isa { kAvx512, kAvx2, kScalar };
+// The scalar path's name (row_isa.h).
+constexpr char kBaseIsa[] = "scalar";
 
-Isa isa() {
-  static const Isa chosen = [] {
-    if (cpu_isa::hasAvx512f()) return Isa::kAvx512;
-    if (cpu_isa::hasAvx2Fma()) return Isa::kAvx2;
-    return Isa::kScalar;
-  }();
-  return chosen;
+void rowsOn(RowIsa isa, const float* x, const float* W, int64_t n0, int64_t n1, int64_t K,
+            float* y) {
+  switch (isa) {
+    case RowIsa::kAvx512:
+      return rowsAvx512(x, W, n0, n1, K, y);
+    case RowIsa::kAvx2:
+      return rowsAvx2(x, W, n0, n1, K, y);
+    case RowIsa::kBase:
+      return rowsScalar(x, W, n0, n1, K, y);
+  }
 }
 
 }  // namespace
@@ -122,49 +126,21 @@ Isa isa() {
 void gemvRows(const float* x, const float* W, int64_t N, int64_t K, float* y, int threads) {
   // Rows per thread: at least 64 KiB of W each, so small layers stay on one thread.
   int64_t grain = std::max<int64_t>(4, (16 * 1024 + K - 1) / std::max<int64_t>(K, 1));
-  Isa chosen = isa();
-  parallelFor(N, threads, grain, [&](int64_t n0, int64_t n1) {
-    switch (chosen) {
-      case Isa::kAvx512:
-        rowsAvx512(x, W, n0, n1, K, y);
-        break;
-      case Isa::kAvx2:
-        rowsAvx2(x, W, n0, n1, K, y);
-        break;
-      case Isa::kScalar:
-        rowsScalar(x, W, n0, n1, K, y);
-        break;
-    }
-  });
+  const RowIsa chosen = detectedRowIsa();
+  parallelFor(N, threads, grain,
+              [&](int64_t n0, int64_t n1) { rowsOn(chosen, x, W, n0, n1, K, y); });
 }
 
 const char* gemvRowsIsa() {
-  switch (isa()) {
-    case Isa::kAvx512:
-      return "avx512";
-    case Isa::kAvx2:
-      return "avx2";
-    case Isa::kScalar:
-      break;
-  }
-  return "scalar";
+  return rowIsaName(detectedRowIsa(), kBaseIsa);
 }
 
 bool gemvRowsOn(std::string_view name, const float* x, const float* W, int64_t N, int64_t K,
                 float* y) {
-  if (name == "scalar") {
-    rowsScalar(x, W, 0, N, K, y);
-    return true;
-  }
-  if (name == "avx2" && cpu_isa::hasAvx2Fma()) {
-    rowsAvx2(x, W, 0, N, K, y);
-    return true;
-  }
-  if (name == "avx512" && cpu_isa::hasAvx512f()) {
-    rowsAvx512(x, W, 0, N, K, y);
-    return true;
-  }
-  return false;
+  RowIsa chosen;
+  if (!parseRowIsa(name, kBaseIsa, &chosen)) return false;
+  rowsOn(chosen, x, W, 0, N, K, y);
+  return true;
 }
 
 }  // namespace passlab::exec::cpu

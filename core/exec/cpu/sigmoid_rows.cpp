@@ -17,7 +17,7 @@
 
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/exp_lanes.h"
-#include "core/support/cpu_isa.h"
+#include "core/exec/cpu/row_isa.h"
 
 #include <immintrin.h>
 
@@ -251,80 +251,56 @@ float expShiftedSum4(const float* x, float shift, float* y, int64_t n) {
 
 // ---- Dispatch ---------------------------------------------------------------
 
-enum class Isa { kAvx512, kAvx2, kSse2 };
+// The SSE2 path's name (row_isa.h).
+constexpr char kBaseIsa[] = "sse2";
 
-Isa detectedIsa() {
-  static const Isa chosen = [] {
-    if (cpu_isa::hasAvx512f()) return Isa::kAvx512;
-    if (cpu_isa::hasAvx2Fma()) return Isa::kAvx2;
-    return Isa::kSse2;
-  }();
-  return chosen;
-}
-
-// The named path, or false when unknown or not on this machine.
-bool parseIsa(std::string_view name, Isa* isa) {
-  const Isa have = detectedIsa();
-  if (name == "avx512")
-    *isa = Isa::kAvx512;
-  else if (name == "avx2")
-    *isa = Isa::kAvx2;
-  else if (name == "sse2")
-    *isa = Isa::kSse2;
-  else
-    return false;
-  if (*isa == Isa::kAvx512) return have == Isa::kAvx512;
-  if (*isa == Isa::kAvx2) return have != Isa::kSse2;
-  return true;
-}
-
-void sigmoidOn(Isa isa, const float* x, float* y, int64_t n) {
+void sigmoidOn(RowIsa isa, const float* x, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return row512<sigmoid16>(x, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return row256<sigmoid8>(x, y, n);
-    case Isa::kSse2:
+    case RowIsa::kBase:
       return row4<sigmoid4>(x, y, n);
   }
 }
 
-void tanhOn(Isa isa, const float* x, float* y, int64_t n) {
+void tanhOn(RowIsa isa, const float* x, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return row512<tanh16>(x, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return row256<tanh8>(x, y, n);
-    case Isa::kSse2:
+    case RowIsa::kBase:
       return row4<tanh4>(x, y, n);
   }
 }
 
-void expOn(Isa isa, const float* x, float* y, int64_t n) {
+void expOn(RowIsa isa, const float* x, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return row512<exp16>(x, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return row256<exp8>(x, y, n);
-    case Isa::kSse2:
+    case RowIsa::kBase:
       return row4<exp4>(x, y, n);
   }
 }
 
 template <bool kStore>
-float expShiftedSumOn(Isa isa, const float* x, float shift, float* y, int64_t n) {
+float expShiftedSumOn(RowIsa isa, const float* x, float shift, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return expShiftedSum512<kStore>(x, shift, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return expShiftedSum256<kStore>(x, shift, y, n);
-    case Isa::kSse2:
+    case RowIsa::kBase:
       break;
   }
   return expShiftedSum4<kStore>(x, shift, y, n);
 }
 
-float expShiftedSumOn(Isa isa, const float* x, float shift, float* y, int64_t n) {
+float expShiftedSumOn(RowIsa isa, const float* x, float shift, float* y, int64_t n) {
   return y ? expShiftedSumOn<true>(isa, x, shift, y, n)
            : expShiftedSumOn<false>(isa, x, shift, y, n);
 }
@@ -332,58 +308,50 @@ float expShiftedSumOn(Isa isa, const float* x, float shift, float* y, int64_t n)
 }  // namespace
 
 void sigmoidRow(const float* x, float* y, int64_t n) {
-  sigmoidOn(detectedIsa(), x, y, n);
+  sigmoidOn(detectedRowIsa(), x, y, n);
 }
 
 void tanhRow(const float* x, float* y, int64_t n) {
-  tanhOn(detectedIsa(), x, y, n);
+  tanhOn(detectedRowIsa(), x, y, n);
 }
 
 void expRow(const float* x, float* y, int64_t n) {
-  expOn(detectedIsa(), x, y, n);
+  expOn(detectedRowIsa(), x, y, n);
 }
 
 float expShiftedSumRow(const float* x, float shift, float* y, int64_t n) {
-  return expShiftedSumOn(detectedIsa(), x, shift, y, n);
+  return expShiftedSumOn(detectedRowIsa(), x, shift, y, n);
 }
 
 const char* sigmoidRowsIsa() {
-  switch (detectedIsa()) {
-    case Isa::kAvx512:
-      return "avx512";
-    case Isa::kAvx2:
-      return "avx2";
-    case Isa::kSse2:
-      break;
-  }
-  return "sse2";
+  return rowIsaName(detectedRowIsa(), kBaseIsa);
 }
 
 bool sigmoidRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa chosen;
-  if (!parseIsa(isa, &chosen)) return false;
+  RowIsa chosen;
+  if (!parseRowIsa(isa, kBaseIsa, &chosen)) return false;
   sigmoidOn(chosen, x, y, n);
   return true;
 }
 
 bool tanhRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa chosen;
-  if (!parseIsa(isa, &chosen)) return false;
+  RowIsa chosen;
+  if (!parseRowIsa(isa, kBaseIsa, &chosen)) return false;
   tanhOn(chosen, x, y, n);
   return true;
 }
 
 bool expRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa chosen;
-  if (!parseIsa(isa, &chosen)) return false;
+  RowIsa chosen;
+  if (!parseRowIsa(isa, kBaseIsa, &chosen)) return false;
   expOn(chosen, x, y, n);
   return true;
 }
 
 bool expShiftedSumRowOn(std::string_view isa, const float* x, float shift, float* y, int64_t n,
                         float* sum) {
-  Isa chosen;
-  if (!parseIsa(isa, &chosen)) return false;
+  RowIsa chosen;
+  if (!parseRowIsa(isa, kBaseIsa, &chosen)) return false;
   *sum = expShiftedSumOn(chosen, x, shift, y, n);
   return true;
 }

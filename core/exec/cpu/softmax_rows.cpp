@@ -14,8 +14,8 @@
 #include <limits>
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/row_isa.h"
 #include "core/exec/cpu/sigmoid_rows.h"
-#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -163,49 +163,29 @@ PASSLAB_AVX2 void withScalar256(const float* x, float c, float* y, int64_t n) {
 
 // ---- Dispatch ---------------------------------------------------------------
 
-enum class Isa { kAvx512, kAvx2, kSse2 };
+// The SSE2 path's name (row_isa.h).
+constexpr char kBaseIsa[] = "sse2";
 
-Isa detectedIsa() {
-  static const Isa chosen = [] {
-    if (cpu_isa::hasAvx512f()) return Isa::kAvx512;
-    if (cpu_isa::hasAvx2Fma()) return Isa::kAvx2;
-    return Isa::kSse2;
-  }();
-  return chosen;
-}
-
-const char* isaName(Isa isa) {
+float maxOn(RowIsa isa, const float* x, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
-      return "avx512";
-    case Isa::kAvx2:
-      return "avx2";
-    case Isa::kSse2:
-      break;
-  }
-  return "sse2";
-}
-
-float maxOn(Isa isa, const float* x, int64_t n) {
-  switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return maxOf512(x, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return maxOf256(x, n);
-    case Isa::kSse2:
+    case RowIsa::kBase:
       break;
   }
   return maxOf(x, n);
 }
 
 template <bool kMul>
-void withScalarOn(Isa isa, const float* x, float c, float* y, int64_t n) {
+void withScalarOn(RowIsa isa, const float* x, float c, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return withScalar512<kMul>(x, c, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return withScalar256<kMul>(x, c, y, n);
-    case Isa::kSse2:
+    case RowIsa::kBase:
       break;
   }
   return kMul ? scale(x, c, y, n) : subtract(x, c, y, n);
@@ -213,37 +193,29 @@ void withScalarOn(Isa isa, const float* x, float c, float* y, int64_t n) {
 
 // The row on `isa`'s loops, exp on the same instruction set's
 // (expShiftedSumRowOn).
-void rowOn(Isa isa, const float* x, float* y, int64_t n, bool log, float* scratch) {
+void rowOn(RowIsa isa, const float* x, float* y, int64_t n, bool log, float* scratch) {
   if (n <= 0) return;
   const float mx = maxOn(isa, x, n);
   float sum = 0;
   if (!log) {
-    expShiftedSumRowOn(isaName(isa), x, mx, y, n, &sum);
+    expShiftedSumRowOn(rowIsaName(isa, kBaseIsa), x, mx, y, n, &sum);
     withScalarOn<true>(isa, y, 1.0f / sum, y, n);
     return;
   }
-  expShiftedSumRowOn(isaName(isa), x, mx, nullptr, n, &sum);  // the sum only
+  expShiftedSumRowOn(rowIsaName(isa, kBaseIsa), x, mx, nullptr, n, &sum);  // the sum only
   withScalarOn<false>(isa, x, std::log(sum) + mx, y, n);
 }
 
 }  // namespace
 
 void softmaxRow(const float* x, float* y, int64_t n, bool log, float* scratch) {
-  rowOn(detectedIsa(), x, y, n, log, scratch);
+  rowOn(detectedRowIsa(), x, y, n, log, scratch);
 }
 
 bool softmaxRowOn(std::string_view isa, const float* x, float* y, int64_t n, bool log,
                   float* scratch) {
-  const Isa have = detectedIsa();
-  Isa chosen;
-  if (isa == "avx512" && have == Isa::kAvx512)
-    chosen = Isa::kAvx512;
-  else if (isa == "avx2" && have != Isa::kSse2)
-    chosen = Isa::kAvx2;
-  else if (isa == "sse2")
-    chosen = Isa::kSse2;
-  else
-    return false;
+  RowIsa chosen;
+  if (!parseRowIsa(isa, kBaseIsa, &chosen)) return false;
   rowOn(chosen, x, y, n, log, scratch);
   return true;
 }

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/exec/cpu/avx512_lanes.h"
-#include "core/support/cpu_isa.h"
+#include "core/exec/cpu/row_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -153,31 +153,17 @@ void sinCosScalar(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = kCos ? std::cos(x[i]) : std::sin(x[i]);
 }
 
-enum class Isa { kAvx512, kAvx2, kScalar };
-
-Isa detectedIsa() {
-  static const Isa isa = cpu_isa::hasAvx512f()   ? Isa::kAvx512
-                         : cpu_isa::hasAvx2Fma() ? Isa::kAvx2
-                                                 : Isa::kScalar;
-  return isa;
-}
-
-bool parseIsa(std::string_view name, Isa* isa) {
-  const Isa have = detectedIsa();
-  if (name == "avx512" && have == Isa::kAvx512) return *isa = Isa::kAvx512, true;
-  if (name == "avx2" && have != Isa::kScalar) return *isa = Isa::kAvx2, true;
-  if (name == "scalar") return *isa = Isa::kScalar, true;
-  return false;
-}
+// The scalar path's name (row_isa.h).
+constexpr char kBaseIsa[] = "scalar";
 
 template <bool kCos>
-void sinCosOn(Isa isa, const float* x, float* y, int64_t n) {
+void sinCosOn(RowIsa isa, const float* x, float* y, int64_t n) {
   switch (isa) {
-    case Isa::kAvx512:
+    case RowIsa::kAvx512:
       return sinCosAvx512<kCos>(x, y, n);
-    case Isa::kAvx2:
+    case RowIsa::kAvx2:
       return sinCosAvx2<kCos>(x, y, n);
-    case Isa::kScalar:
+    case RowIsa::kBase:
       return sinCosScalar<kCos>(x, y, n);
   }
 }
@@ -185,23 +171,23 @@ void sinCosOn(Isa isa, const float* x, float* y, int64_t n) {
 }  // namespace
 
 void sinRow(const float* x, float* y, int64_t n) {
-  sinCosOn<false>(detectedIsa(), x, y, n);
+  sinCosOn<false>(detectedRowIsa(), x, y, n);
 }
 
 void cosRow(const float* x, float* y, int64_t n) {
-  sinCosOn<true>(detectedIsa(), x, y, n);
+  sinCosOn<true>(detectedRowIsa(), x, y, n);
 }
 
 bool sinRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa path;
-  if (!parseIsa(isa, &path)) return false;
+  RowIsa path;
+  if (!parseRowIsa(isa, kBaseIsa, &path)) return false;
   sinCosOn<false>(path, x, y, n);
   return true;
 }
 
 bool cosRowOn(std::string_view isa, const float* x, float* y, int64_t n) {
-  Isa path;
-  if (!parseIsa(isa, &path)) return false;
+  RowIsa path;
+  if (!parseRowIsa(isa, kBaseIsa, &path)) return false;
   sinCosOn<true>(path, x, y, n);
   return true;
 }

@@ -40,15 +40,11 @@ class QLinearSoftmax final : public Kernel {
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (x.dtype() != DataType::kInt8 && x.dtype() != DataType::kUInt8)
-      return invalidArgument("X " + x.describe() + " must be int8 or uint8");
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qx, quantization(ctx, 1, 2, x.dtype(), "X"));
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qy, quantization(ctx, 3, 4, x.dtype(), "Y"));
-    if (!ctx.has(4)) return invalidArgument("Y zero point is missing");
-    PASSLAB_ASSIGN_OR_RETURN(Tensor f, dequantizedToFloat(ctx, x, qx));
+    PASSLAB_ASSIGN_OR_RETURN(QLinearSoftmaxQuantization q, qlinearSoftmaxQuantization(ctx));
+    PASSLAB_ASSIGN_OR_RETURN(Tensor f, dequantizedToFloat(ctx, x, q.x));
     FloatRun run(ctx, std::move(f));
     PASSLAB_RETURN_IF_ERROR(softmax_->run(run));
-    return quantizedOutput(ctx, run.output(), x.dtype(), qy);
+    return quantizedOutput(ctx, run.output(), x.dtype(), q.y);
   }
 
  private:
@@ -56,6 +52,17 @@ class QLinearSoftmax final : public Kernel {
 };
 
 }  // namespace
+
+Expected<QLinearSoftmaxQuantization> qlinearSoftmaxQuantization(const KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.dtype() != DataType::kInt8 && x.dtype() != DataType::kUInt8)
+    return invalidArgument("X " + x.describe() + " must be int8 or uint8");
+  QLinearSoftmaxQuantization q;
+  PASSLAB_ASSIGN_OR_RETURN(q.x, quantization(ctx, 1, 2, x.dtype(), "X"));
+  PASSLAB_ASSIGN_OR_RETURN(q.y, quantization(ctx, 3, 4, x.dtype(), "Y"));
+  if (!ctx.has(4)) return invalidArgument("Y zero point is missing");
+  return q;
+}
 
 Expected<std::unique_ptr<Kernel>> makeQLinearSoftmax(const KernelBuild& b) {
   return QLinearSoftmax::create(b);

@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "core/exec/cpu/contrib_qlinear_softmax.h"
-#include "core/exec/cpu/qlinear_quantization.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -162,11 +161,7 @@ class QLinearSoftmaxLut final : public Kernel {
 
   Status run(KernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (x.dtype() != DataType::kInt8 && x.dtype() != DataType::kUInt8)
-      return invalidArgument("X " + x.describe() + " must be int8 or uint8");
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qx, quantization(ctx, 1, 2, x.dtype(), "X"));
-    PASSLAB_ASSIGN_OR_RETURN(Quantization qy, quantization(ctx, 3, 4, x.dtype(), "Y"));
-    if (!ctx.has(4)) return invalidArgument("Y zero point is missing");
+    PASSLAB_ASSIGN_OR_RETURN(QLinearSoftmaxQuantization q, qlinearSoftmaxQuantization(ctx));
     const int64_t rank = static_cast<int64_t>(x.dims().size());
     const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
     if (axis < 0 || axis >= std::max<int64_t>(rank, 1))
@@ -178,11 +173,11 @@ class QLinearSoftmaxLut final : public Kernel {
     int64_t d = 1;
     for (int64_t i = axis; i < rank; ++i) d *= x.dims()[static_cast<size_t>(i)];
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
-    const Table table = expTable(qx.scale);
+    const Table table = expTable(q.x.scale);
     if (x.dtype() == DataType::kInt8) {
-      softmaxRows<int8_t>(x, *y, d, table, qy, ctx.threads());
+      softmaxRows<int8_t>(x, *y, d, table, q.y, ctx.threads());
     } else {
-      softmaxRows<uint8_t>(x, *y, d, table, qy, ctx.threads());
+      softmaxRows<uint8_t>(x, *y, d, table, q.y, ctx.threads());
     }
     return Status::ok();
   }

@@ -9,6 +9,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "tests/core/exec/kernel_test_util.h"
 
@@ -102,6 +103,60 @@ TEST(QLinearSoftmaxLutChoice, AnotherAxisRunsOnTheReferenceKernel) {
                    "float sx = {0.05}, uint8 zx = {0}, float sy = {0.00390625}, uint8 zy = {0}");
   const RunResult r = runWith(text, {{"x", randomBytes("uint8", {2, 3, 5}, 3)}}, false);
   EXPECT_EQ(r.profile[0].kernel, "cpu.ms.QLinearSoftmax");
+}
+
+// The error of running `text` on the lookup-table kernel (reference false)
+// or the reference one; empty when it runs.
+std::string errorWith(const std::string& text, const NamedInputs& in, bool reference) {
+  ExecutorOptions o;
+  o.referenceKernels = reference;
+  auto ex = Executor::create(testutil::parseModel(text), o);
+  if (!ex) return ex.error().message();
+  auto r = (*ex)->run(in, {});
+  return r ? std::string() : r.error().message();
+}
+
+// Both kernels check X's and Y's quantization in one place
+// (qlinearSoftmaxQuantization): the same inputs refused with the same words.
+TEST(QLinearSoftmaxLutChoice, BothKernelsRefuseTheSameInputsAlike) {
+  struct Bad {
+    const char* params;
+    const char* inputs;
+    std::vector<std::string> parts;
+  };
+  const std::vector<Bad> bad = {
+      {"float[2] sx = {1, 2}, uint8 zx = {0}, float sy = {1}, uint8 zy = {0}",
+       "x, sx, zx, sy, zy",
+       {"X scale", "must be one float (per tensor)"}},
+      {"float sx = {1}, int8 zx = {0}, float sy = {1}, uint8 zy = {0}",
+       "x, sx, zx, sy, zy",
+       {"X zero point", "must be one uint8"}},
+      {"float sx = {1}, uint8 zx = {0}, float[2] sy = {1, 2}, uint8 zy = {0}",
+       "x, sx, zx, sy, zy",
+       {"Y scale", "must be one float (per tensor)"}},
+      {"float sx = {1}, uint8 zx = {0}, float sy = {1}, uint8[2] zy = {0, 1}",
+       "x, sx, zx, sy, zy",
+       {"Y zero point", "must be one uint8"}},
+      {"float sx = {1}, uint8 zx = {0}, float sy = {1}, uint8 zy = {0}",
+       "x, sx, zx, sy, \"\"",
+       {"Y zero point is missing"}},
+  };
+  const NamedInputs in = {{"x", randomBytes("uint8", {2, 5}, 4)}};
+  for (const Bad& b : bad) {
+    const std::string text = std::string(kHeader) + "\n main (uint8[2,5] x) => (uint8[2,5] y) <" +
+                             b.params + "> { y = com.microsoft.QLinearSoftmax <opset = 13> (" +
+                             b.inputs + ") }";
+    const std::string lut = errorWith(text, in, false), ref = errorWith(text, in, true);
+    EXPECT_EQ(lut, ref) << b.params;
+    for (const std::string& p : b.parts) {
+      EXPECT_NE(lut.find(p), std::string::npos) << lut << "\n  lacks: " << p;
+    }
+  }
+  // The same model with good quantization runs on the lookup table.
+  const std::string good =
+      softmaxModel("uint8", "[2,5]", "opset = 13",
+                   "float sx = {1}, uint8 zx = {0}, float sy = {1}, uint8 zy = {0}");
+  EXPECT_EQ(runWith(good, in, false).profile[0].kernel, "cpu.ms.QLinearSoftmax.lut");
 }
 
 }  // namespace

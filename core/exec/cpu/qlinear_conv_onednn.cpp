@@ -33,9 +33,11 @@
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: scales or zero points that vary between
 // runs, non-float32 scales, a configuration oneDNN has no optimized
-// implementation for, a CPU without VNNI (see exactInt8DotProducts). The one difference from the
-// reference: oneDNN multiplies the int32 sum by the float32 scale in float32 where the reference
-// uses double, so a value close to a rounding tie may come out 1 apart.
+// implementation for. On a CPU without VNNI (exactInt8DotProducts: oneDNN's int8 kernels there
+// saturate) the integer sums come from oneDNN's float32 convolution where that is exact
+// (qlinear_conv_float_sums.h), bit for bit the reference; else the reference. The one difference
+// from the reference: oneDNN multiplies the int32 sum by the float32 scale in float32 where the
+// reference uses double, so a value close to a rounding tie may come out 1 apart.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -46,6 +48,7 @@
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_conv_channels_last.h"
+#include "core/exec/cpu/qlinear_conv_float_sums.h"
 #include "core/exec/cpu/qlinear_conv_int32.h"
 #include "core/exec/cpu/qlinear_depthwise_nhwc.h"
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
@@ -79,6 +82,8 @@ struct QConvPlan : onednn::ConvPrimitive {
   std::unique_ptr<QLinearPointwiseNhwc> pointwise;
   // uint8 weights or weight zero points other than 0 (qlinear_conv_int32.h).
   std::unique_ptr<QLinearConvInt32> int32Sums;
+  // Without exact int8 dot products: the sums in float32 (qlinear_conv_float_sums.h).
+  std::unique_ptr<QLinearConvFloatSums> floatSums;
 };
 
 // The convolution primitive for geometry g (onednn_int8_conv.h), or declined
@@ -118,6 +123,12 @@ class OneDnnQLinearConv final : public Kernel {
       return runReference(ctx);
     if (g.spatial() > 3 || x.numel() == 0) return runReference(ctx);
     if (planIsStale(ctx, x, w, bias != nullptr)) plan_ = build(ctx, g, bias != nullptr);
+    if (plan_->floatSums && ctx.invariantInput(kW)) {
+      PASSLAB_ASSIGN_OR_RETURN(
+          Tensor * y, ctx.allocate(0, plan_->floatSums->yType(),
+                                   channelsLast_ ? channelsLastDims(g.outDims) : g.outDims));
+      return plan_->floatSums->run(ctx, x, bias, *y);
+    }
     if (plan_->int32Sums && ctx.invariantInput(kW)) {
       PASSLAB_ASSIGN_OR_RETURN(
           Tensor * y, ctx.allocate(0, plan_->int32Sums->yType(),
@@ -187,6 +198,14 @@ class OneDnnQLinearConv final : public Kernel {
     p->wDims = ctx.input(kW).dims();
     p->hasBias = hasBias;
     p->threads = ctx.threads();
+    // oneDNN's int8 kernels declined (no VNNI): the exact float32 sums, or the reference.
+    static const bool exactInt8 = exactInt8DotProducts();
+    if (!exactInt8) {
+      p->floatSums =
+          QLinearConvFloatSums::create(ctx, g, channelsLast, old ? old->floatSums.get() : nullptr);
+      p->declined = true;
+      return p;
+    }
     std::optional<Requantization> r = readRequantization(ctx, g.M);
     if (!r) {
       p->int32Sums =

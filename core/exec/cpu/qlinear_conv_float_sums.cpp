@@ -1,0 +1,279 @@
+#include "core/exec/cpu/qlinear_conv_float_sums.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+
+#include "core/exec/cpu/conv_integer_zero_point.h"
+#include "core/exec/cpu/onednn_conv_dims.h"
+#include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/parallel.h"
+#include "core/support/cpu_isa.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace passlab::exec::cpu {
+
+namespace {
+
+using dnnl::memory;
+using ir::DataType;
+using namespace qlinear;  // NOLINT: the inputs and the requantization
+using tag = memory::format_tag;
+
+constexpr int64_t kExactFloatSum = int64_t{1} << 24;
+
+// The largest |X - zx| of an 8-bit activation of type t.
+int64_t largestActivation(DataType t, int32_t zx) {
+  return t == DataType::kInt8 ? std::max(128 + zx, 127 - zx) : std::max(zx, 255 - zx);
+}
+
+tag dataTag(size_t spatial, bool channelsLast) {
+  if (channelsLast) return spatial == 1 ? tag::nwc : spatial == 2 ? tag::nhwc : tag::ndhwc;
+  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
+}
+tag weightsTag(size_t spatial, bool grouped) {
+  if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
+  return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
+}
+
+// oneDNN's float32 direct convolution of geometry g without bias, the user's
+// X and Y plain (or channels-last) float32, the layouts inside oneDNN's
+// choice. False where it offers only its reference implementation.
+bool buildFloatConv(onednn::ConvPrimitive& p, const ConvGeometry& g, bool channelsLast) {
+  try {
+    const size_t sp = g.spatial();
+    const auto f32 = memory::data_type::f32;
+    const onednn::ConvDims cd = onednn::convDims(g);
+    Dims in{g.N, g.C};
+    in.insert(in.end(), g.in.begin(), g.in.end());
+    const memory::dims xDims = onednn::toDims(in);
+    const memory::dims yDims = onednn::toDims(g.outDims);
+    p.userSrc = memory::desc(xDims, f32, dataTag(sp, channelsLast));
+    p.userWei = memory::desc(cd.weights, f32, weightsTag(sp, g.group > 1));
+    p.userDst = memory::desc(yDims, f32, dataTag(sp, channelsLast));
+    auto desc = dnnl::convolution_forward::desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+        memory::desc(xDims, f32, tag::any), memory::desc(cd.weights, f32, tag::any),
+        memory::desc(yDims, f32, tag::any), cd.strides, cd.dilation, cd.padL, cd.padR);
+    dnnl::convolution_forward::primitive_desc pd(desc, onednn::engine());
+    if (std::string_view(pd.impl_info_str()).starts_with("ref")) return false;
+    p.adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
+    return true;
+  } catch (const dnnl::error&) {
+    return false;
+  }
+}
+
+// The output's constants: y_zero_point and the saturation bounds.
+struct OutputRange {
+  double zero, lo, hi;
+  bool ySigned;
+};
+
+// The reference's requantization of one sum (qlinear.cpp: requantize): sum *
+// mult in double, rounded half to even, + y_zero_point, saturated; the byte
+// of the uint8 or int8 result.
+inline uint8_t requantizeOne(int32_t sum, double mult, const OutputRange& r) {
+  const double v = std::clamp(std::nearbyint(static_cast<double>(sum) * mult) + r.zero, r.lo, r.hi);
+  return static_cast<uint8_t>(static_cast<int32_t>(v));
+}
+
+// int32 addition that wraps, as the reference's int32 sum + bias does on x86.
+inline int32_t wrappingAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+void dequantizeScalar(const uint8_t* x, bool xSigned, int32_t zx, float* out, int64_t n) {
+  if (xSigned) {
+    const auto* s = reinterpret_cast<const int8_t*>(x);
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(int32_t{s[i]} - zx);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(int32_t{x[i]} - zx);
+  }
+}
+
+// `n` sums of one row (float32 integers: exact), each plus its bias, requantized
+// with its multiplier; `perElement`: bias and mult hold one value per element
+// (channels-last rows), else one for the row.
+void requantizeScalar(const float* acc, int64_t n, const int32_t* bias, const double* mult,
+                      bool perElement, const OutputRange& r, uint8_t* y) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t c = perElement ? i : 0;
+    y[i] = requantizeOne(wrappingAdd(static_cast<int32_t>(acc[i]), bias[c]), mult[c], r);
+  }
+}
+
+#if defined(__x86_64__)
+#define PASSLAB_FLOAT_SUMS_AVX2 __attribute__((target("avx2,fma")))
+
+PASSLAB_FLOAT_SUMS_AVX2 void dequantizeAvx2(const uint8_t* x, bool xSigned, int32_t zx, float* out,
+                                            int64_t n) {
+  const __m256i z = _mm256_set1_epi32(zx);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + i));
+    const __m256i v = xSigned ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+    _mm256_storeu_ps(out + i, _mm256_cvtepi32_ps(_mm256_sub_epi32(v, z)));
+  }
+  dequantizeScalar(x + i, xSigned, zx, out + i, n - i);
+}
+
+// requantizeScalar, 8 at a time: the same double products, roundings and
+// bounds (rounded half to even, as nearbyint in the default rounding mode).
+template <bool PerElement>
+PASSLAB_FLOAT_SUMS_AVX2 void requantizeAvx2(const float* acc, int64_t n, const int32_t* bias,
+                                            const double* mult, const OutputRange& r, uint8_t* y) {
+  const __m256d zero = _mm256_set1_pd(r.zero), lo = _mm256_set1_pd(r.lo), hi = _mm256_set1_pd(r.hi);
+  const __m256i bias1 = _mm256_set1_epi32(bias[0]);
+  const __m256d mult1 = _mm256_set1_pd(mult[0]);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i a = _mm256_cvtps_epi32(_mm256_loadu_ps(acc + i));
+    a = _mm256_add_epi32(
+        a, PerElement ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + i)) : bias1);
+    __m256d v[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(a)),
+                    _mm256_cvtepi32_pd(_mm256_extracti128_si256(a, 1))};
+    __m128i q[2];
+    for (int h = 0; h < 2; ++h) {
+      __m256d t = _mm256_mul_pd(v[h], PerElement ? _mm256_loadu_pd(mult + i + 4 * h) : mult1);
+      t = _mm256_round_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      t = _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(t, zero), lo), hi);
+      q[h] = _mm256_cvtpd_epi32(t);
+    }
+    const __m128i w = _mm_packs_epi32(q[0], q[1]);  // within the 8-bit range: no saturation
+    const __m128i b = r.ySigned ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), b);
+  }
+  if (PerElement) {
+    requantizeScalar(acc + i, n - i, bias + i, mult + i, true, r, y + i);
+  } else {
+    requantizeScalar(acc + i, n - i, bias, mult, false, r, y + i);
+  }
+}
+#endif
+
+void dequantize(const uint8_t* x, bool xSigned, int32_t zx, float* out, int64_t n) {
+#if defined(__x86_64__)
+  static const bool avx2 = cpu_isa::hasAvx2Fma();
+  if (avx2) return dequantizeAvx2(x, xSigned, zx, out, n);
+#endif
+  dequantizeScalar(x, xSigned, zx, out, n);
+}
+
+void requantizeRow(const float* acc, int64_t n, const int32_t* bias, const double* mult,
+                   bool perElement, const OutputRange& r, uint8_t* y) {
+#if defined(__x86_64__)
+  static const bool avx2 = cpu_isa::hasAvx2Fma();
+  if (avx2) {
+    if (perElement) return requantizeAvx2<true>(acc, n, bias, mult, r, y);
+    return requantizeAvx2<false>(acc, n, bias, mult, r, y);
+  }
+#endif
+  requantizeScalar(acc, n, bias, mult, perElement, r, y);
+}
+
+}  // namespace
+
+std::unique_ptr<QLinearConvFloatSums> QLinearConvFloatSums::create(
+    const KernelContext& ctx, const ConvGeometry& g, bool channelsLast,
+    const QLinearConvFloatSums* previous) {
+  if (!ctx.invariantInput(kW) || g.spatial() == 0 || g.spatial() > 3) return nullptr;
+  std::optional<Requantization> r = readRequantization(ctx, g.M, {}, WeightForm::kAny8Bit);
+  if (!r || r->yType == DataType::kFloat) return nullptr;
+  // zw' against W' = W - 128 for uint8 weights (W' - zw' = W - zw).
+  std::optional<std::vector<int32_t>> zw =
+      conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
+  if (!zw) return nullptr;
+
+  auto k = std::unique_ptr<QLinearConvFloatSums>(new QLinearConvFloatSums());
+  k->g_ = g;
+  k->channelsLast_ = channelsLast;
+  const DataType xType = ctx.input(kX).dtype();
+  k->xSigned_ = xType == DataType::kInt8;
+  k->ySigned_ = r->yType == DataType::kInt8;
+  k->xZero_ = r->xZeroPoint;
+  k->yZero_ = r->yZeroPoint;
+  const Tensor& w = ctx.input(kW);
+  if (previous && previous->wf_ && previous->wf_->dims() == w.dims()) {
+    k->wf_ = previous->wf_;
+    k->largestWeightSum_ = previous->largestWeightSum_;
+  } else {
+    if (w.dataFreed() || g.M <= 0) return nullptr;
+    const Tensor signedW = conv_integer::signedWeights(w);
+    const int8_t* v = signedW.data<int8_t>();
+    auto wf = std::make_shared<Tensor>(Tensor::zeros(DataType::kFloat, w.dims()));
+    float* out = wf->mutableData<float>();
+    const int64_t perChannel = w.numel() / g.M;
+    for (int64_t m = 0; m < g.M; ++m) {
+      int64_t sum = 0;
+      for (int64_t i = m * perChannel; i < (m + 1) * perChannel; ++i) {
+        const int32_t d = int32_t{v[i]} - (*zw)[static_cast<size_t>(m)];
+        out[i] = static_cast<float>(d);
+        sum += std::abs(d);
+      }
+      k->largestWeightSum_ = std::max(k->largestWeightSum_, sum);
+    }
+    k->wf_ = std::move(wf);
+  }
+  k->sumBound_ = k->largestWeightSum_ * largestActivation(xType, k->xZero_);
+  if (k->sumBound_ > kExactFloatSum) return nullptr;
+  for (int64_t m = 0; m < g.M; ++m) {
+    const float s = r->outputScales[r->outputScales.size() == 1 ? 0 : static_cast<size_t>(m)];
+    if (!std::isfinite(s)) return nullptr;
+    k->mult_.push_back(static_cast<double>(s));
+  }
+  k->positions_ = 1;
+  for (int64_t o : g.out) k->positions_ *= o;
+  if (!buildFloatConv(k->conv_, g, channelsLast)) return nullptr;
+  return k;
+}
+
+Status QLinearConvFloatSums::run(KernelContext& ctx, const Tensor& x, const Tensor* bias,
+                                 Tensor& y) {
+  const int threads = ctx.threads();
+  PASSLAB_ASSIGN_OR_RETURN(Tensor xf, ctx.scratch(DataType::kFloat, x.dims()));
+  {
+    const auto* px = static_cast<const uint8_t*>(x.raw());
+    float* pf = xf.mutableData<float>();
+    parallelFor(x.numel(), threads, kElementwiseGrain, [&](int64_t begin, int64_t end) {
+      dequantize(px + begin, xSigned_, xZero_, pf + begin, end - begin);
+    });
+  }
+  PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kFloat, g_.outDims));
+  PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, xf, *wf_, nullptr, acc, true));
+
+  std::vector<int32_t> b(static_cast<size_t>(g_.M), 0);
+  if (bias) std::copy_n(bias->data<int32_t>(), g_.M, b.begin());
+  const OutputRange range{static_cast<double>(yZero_), ySigned_ ? -128.0 : 0.0,
+                          ySigned_ ? 127.0 : 255.0, ySigned_};
+  const float* pa = acc.data<float>();
+  auto* py = static_cast<uint8_t*>(y.mutableRaw());
+  const int64_t p = positions_, m = g_.M;
+  if (channelsLast_) {  // rows [N * P] of M channels
+    parallelFor(g_.N * p, threads, std::max<int64_t>(1, kElementwiseGrain / m),
+                [&](int64_t begin, int64_t end) {
+                  for (int64_t row = begin; row < end; ++row)
+                    requantizeRow(pa + row * m, m, b.data(), mult_.data(), true, range,
+                                  py + row * m);
+                });
+    return Status::ok();
+  }
+  // rows [N * M] of P positions
+  parallelFor(g_.N * m, threads, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(p, 1)),
+              [&](int64_t begin, int64_t end) {
+                for (int64_t row = begin; row < end; ++row) {
+                  const size_t c = static_cast<size_t>(row % m);
+                  requantizeRow(pa + row * p, p, b.data() + c, mult_.data() + c, false, range,
+                                py + row * p);
+                }
+              });
+  return Status::ok();
+}
+
+}  // namespace passlab::exec::cpu

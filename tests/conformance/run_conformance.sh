@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one ONNX operator conformance suite against its known-failures list.
-# Usage: run_conformance.sh CLI SUITE DEFAULT_DIR LIST_DIR [FILTER...]
+# Usage: run_conformance.sh CLI SUITE DEFAULT_DIR LIST_DIR [FILTER | --OPTION]...
 #   FILTER: only the tests whose name contains one of them (a subset)
+#   --OPTION: passed to `conformance` as it is (--reference)
 #   SUITE corpus: ${PASSLAB_CORPUS_DIR:-DEFAULT_DIR}/onnx-node-tests
 #   SUITE debian: ${PASSLAB_ONNX_TESTDATA_DIR:-DEFAULT_DIR}/node
 #   SUITE debian-pytorch-converted, debian-pytorch-operator, debian-simple: the
@@ -28,5 +29,10 @@ fi
 args=(conformance "$dir" --suite "$suite" --quiet
       --known-failures "$lists/$suite.known_failures")
 [ -f "$lists/$suite.tolerances" ] && args+=(--tolerances "$lists/$suite.tolerances")
-for f in "$@"; do args+=(--filter "$f"); done
+for f in "$@"; do
+  case $f in
+    --*) args+=("$f") ;;  # an option of `conformance` (--reference)
+    *) args+=(--filter "$f") ;;
+  esac
+done
 exec "$cli" "${args[@]}"

@@ -23,14 +23,16 @@
 // before a broadcast Mul) stays outside, as an input, since the fused kernel
 // would recompute it for every output element, which bench_fused_kernels
 // shows slower than computing it once.
-// A group with an op computed by a scalar libm call (Exp, Log, Erf, Sin,
-// Cos, Softplus, Elu, Gelu, Pow by another exponent than 1, 2, 3, 0.5) fires
-// only up to 4096 output elements (static): above, its time is in those
-// calls, the same fused or not (bench_fused_kernels: 1.00-1.01x), below, the
-// saved per-node dispatch makes it faster. The same limit holds for a group
-// with Sigmoid or Tanh, for another reason: they run vectorized rows
-// (sigmoid_rows.h) fused or not, and above it the fused group measures
-// 0.87-1.15x the unfused ops depending on the build, no steady gain.
+// A group with an op computed by a scalar libm call (Exp, Log, Softplus,
+// Elu, Pow by another exponent than 1, 2, 3, 0.5) fires only up to 4096
+// output elements (static): above, its time is in those calls, the same
+// fused or not (bench_fused_kernels: 1.00-1.01x), below, the saved per-node
+// dispatch makes it faster. The same limit holds for a group with Sigmoid,
+// Tanh, Sin, Cos, Erf or Gelu (erf form), for another reason: they run
+// vectorized rows (sigmoid_rows.h, trig_rows.h, erf_rows.h) fused or not,
+// and above it the fused group measures no steady gain (Sigmoid/Tanh:
+// 0.87-1.15x the unfused ops depending on the build) or a loss (Sin, Erf:
+// 0.85-0.94x, medians, from 64K to 256K elements).
 // The group is grown backwards from its last op (a node whose result is not
 // read by exactly one elementwise op of its shape) over intermediates with
 // one consumer; a value read by several ops ends the groups there and is
@@ -196,8 +198,23 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
 // they keep the limit.
 constexpr int64_t kSlowGroupMaxElements = 4096;
 
+// Sin, Cos (trig_rows.h), Erf and Gelu's erf form (erf_rows.h) run vector
+// rows fused or not since session 30; passlab_ops.cpp's table still marks
+// them libm. bench_fused_kernels' Sin(3x)+x and erf GELU sweeps (session 31,
+// 1 thread, 3 rounds at load 9.2-9.6): fused / unfused 1.06-1.96x (medians) up
+// to 4096 elements, 0.85-1.08x at 16K, 0.85-0.94x at 64K-256K, 1.04-2.2x
+// at 1M (0.87-2.87x: noise), so their groups keep the 4096 limit, as
+// Sigmoid and Tanh do, with the vectorized-row reason.
+bool trigOrErfRow(const ir::Node& n) {
+  if (!n.domain().empty()) return false;
+  const std::string& op = n.opType();
+  return op == "Sin" || op == "Cos" || op == "Erf" ||
+         (op == "Gelu" && n.attrString("approximate", "none") == "none");
+}
+
 const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
   for (const ir::Node* n : group) {
+    if (trigOrErfRow(*n)) continue;
     if (const ops::ElementwiseOp* row = rowOf(*n); row && row->libm) return n;
     if (n->opType() == "Pow") {
       auto e = fusion::scalarValue(n->input(1));
@@ -210,6 +227,8 @@ const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
 const ir::Node* vectorizedRowBound(const std::vector<ir::Node*>& group) {
   for (const ir::Node* n : group)
     if (n->domain().empty() && (n->opType() == "Sigmoid" || n->opType() == "Tanh")) return n;
+  for (const ir::Node* n : group)
+    if (trigOrErfRow(*n)) return n;
   return nullptr;
 }
 
@@ -229,6 +248,11 @@ Text whyTooLarge(const std::vector<ir::Node*>& group, const ir::Value* out) {
         "the group's time is %1's scalar libm calls, the same fused or not, above %2 "
         "elements (bench_fused_kernels); '%3' has %4 elements",
         libm->opType(), limit, out->name(), size);
+  if (trigOrErfRow(*row))
+    return Text::of(
+        "%1 runs a vectorized row fused or not: above %2 elements the fused group measured "
+        "slower (bench_fused_kernels: 0.85-0.94x from 64K elements); '%3' has %4 elements",
+        row->opType(), limit, out->name(), size);
   return Text::of(
       "%1 runs a vectorized row fused or not: above %2 elements the fused group measured no "
       "steady gain (bench_fused_kernels: 0.87-1.15x); '%3' has %4 elements",

@@ -340,6 +340,47 @@ std::vector<Case> cases() {
     v.push_back(
         {"FusedElementwise", n + "] (by hand)", "", siluSweep(d, false), siluSweep(d, true)});
   }
+  // Sin(3 x) + x and the erf GELU x (1 + Erf(x / sqrt 2)) / 2 by hand over
+  // sizes, 1K to 1M elements: Sin, Cos, Erf and Gelu run vector rows
+  // (trig_rows.h, erf_rows.h) fused or not; fuse_elementwise_chains' limit
+  // for their groups comes from this sweep (docs/fused-kernels.md).
+  auto sinSweep = [](Dims dims, bool fused) {
+    return [=](Builder& b) {
+      ir::Value* x = b.input("x", dims);
+      if (!fused)
+        return b.output(b.op("Add", {b.op("Sin", {b.op("Mul", {x, b.scalar(3.0f)})}), x}));
+      b.model().opsets.push_back({"ai.passlab", 1});
+      std::vector<ir::Attribute> a;
+      a.push_back(ir::Attribute::makeStrings("ops", {"Mul", "Sin", "Add"}));
+      a.push_back(ints("operands", {0, -2, -1, 1, -1, -1, 2, 0, -1}));
+      a.push_back(ir::Attribute::makeFloats("constants", {3.0f}));
+      b.output(b.op("FusedElementwise", {x}, std::move(a), "ai.passlab"));
+    };
+  };
+  auto erfGeluSweep = [](Dims dims, bool fused) {
+    return [=](Builder& b) {
+      ir::Value* x = b.input("x", dims);
+      if (!fused) {
+        ir::Value* e = b.op("Erf", {b.op("Div", {x, b.scalar(1.4142135f)})});
+        ir::Value* m = b.op("Mul", {x, b.op("Add", {e, b.scalar(1.0f)})});
+        return b.output(b.op("Mul", {m, b.scalar(0.5f)}));
+      }
+      b.model().opsets.push_back({"ai.passlab", 1});
+      std::vector<ir::Attribute> a;
+      a.push_back(ir::Attribute::makeStrings("ops", {"Div", "Erf", "Add", "Mul", "Mul"}));
+      a.push_back(ints("operands", {0, -2, -1, 1, -1, -1, 2, -3, -1, 0, 3, -1, 4, -4, -1}));
+      a.push_back(ir::Attribute::makeFloats("constants", {1.4142135f, 1.0f, 0.5f}));
+      b.output(b.op("FusedElementwise", {x}, std::move(a), "ai.passlab"));
+    };
+  };
+  for (int64_t rows : {1, 4, 16, 64, 256, 1024}) {
+    const Dims d{1, rows, 1024};
+    const std::string n = "[1," + std::to_string(rows) + ",1024]";
+    v.push_back({"FusedElementwise", "Sin(3x)+x " + n + " (by hand)", "", sinSweep(d, false),
+                 sinSweep(d, true)});
+    v.push_back({"FusedElementwise", "erf GELU " + n + " (by hand)", "", erfGeluSweep(d, false),
+                 erfGeluSweep(d, true)});
+  }
   v.push_back({"FusedElementwise", "ort_gpt2_past tanh GELU [1,1,16]", "fuse_elementwise_chains",
                [](Builder& b) {
                  b.output(tanhGelu(b, b.input("x", {1, 1, 16})));

@@ -129,6 +129,56 @@ TEST(FuseElementwiseChains, KeepsALargeSigmoidOrTanhGroup) {
                   "Tanh runs a vectorized row fused or not: above 4096 elements");
 }
 
+// Sin, Cos, Erf and Gelu (erf form) run vector rows fused or not (trig_rows.h,
+// erf_rows.h), no libm calls: their groups keep the 4096-element limit with
+// the vectorized-row reason (bench_fused_kernels' Sin(3x)+x and erf GELU
+// sweeps: slower fused from 16K elements, faster up to 4096).
+std::string sinChain(const std::string& dims) {
+  return kHeader + "main (float" + dims + " x) => (float" + dims + R"( y) <float k = {3}> {
+      u = Mul(x, k)
+      s = Sin(u)
+      y = Add(s, x) })";
+}
+
+TEST(FuseElementwiseChains, FusesASinOrErfGroupUpTo4096Elements) {
+  expectRewrite(kPass, sinChain("[1,64,64]"),
+                kFusedHeader + R"(main (float[1,64,64] x) => (float[1,64,64] y) {
+      y = ai.passlab.FusedElementwise <ops = ["Mul", "Sin", "Add"], operands = [0, -2, -1, 1, -1, -1, 2, 0, -1], constants = [3.0]> (x) })");
+  expectSameOutputs(kPass, sinChain("[1,64,64]"));
+  expectSameOutputs(kPass, kHeader + R"(main (float[1,16,256] x) => (float[1,16,256] y) {
+      e = Erf(x)
+      y = Mul(e, x) })");
+}
+
+TEST(FuseElementwiseChains, KeepsALargeSinCosErfOrGeluGroupAsAVectorRow) {
+  expectUnchanged(kPass, sinChain("[1,64,65]"),
+                  "Sin runs a vectorized row fused or not: above 4096 elements the fused group "
+                  "measured slower");
+  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y) {
+      c = Cos(x)
+      y = Mul(c, x) })",
+                  "Cos runs a vectorized row fused or not");
+  expectUnchanged(
+      kPass,
+      kHeader +
+          R"(main (float[1,64,768] x) => (float[1,64,768] y) <float r = {1.4142135}, float one = {1}, float h = {0.5}> {
+      d = Div(x, r)
+      e = Erf(d)
+      t = Add(e, one)
+      m = Mul(x, t)
+      y = Mul(m, h) })",
+      "Erf runs a vectorized row fused or not");
+  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y) {
+      g = Gelu(x)
+      y = Mul(g, x) })",
+                  "Gelu runs a vectorized row fused or not");
+  // A libm op in the same group still names itself.
+  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y) {
+      s = Sin(x)
+      y = Exp(s) })",
+                  "Exp's scalar libm calls");
+}
+
 TEST(FuseElementwiseChains, KeepsIntegerChains) {
   expectUnchanged(kPass, kHeader + R"(main (int64[4] a, int64[4] b) => (int64[4] y) {
       u = Add(a, b)

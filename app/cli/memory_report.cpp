@@ -30,6 +30,8 @@ nlohmann::json tensorJson(const exec::memory::MemoryPlan& plan,
       {"size", t.size},     {"first_step", t.first},       {"last_step", t.last},
       {"offset", t.offset}, {"reuse", reuseName(t.reuse)}, {"graph_output", t.graphOutput}};
   if (t.sharesWith >= 0) j["shares_with"] = plan.tensors[static_cast<size_t>(t.sharesWith)].name;
+  // Inside a graph output's buffer (offset from its start), not the block.
+  if (t.region >= 0) j["in_output"] = plan.outside[static_cast<size_t>(t.region)].name;
   return j;
 }
 
@@ -60,7 +62,13 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
   totals["peak_with_outputs_bytes"] = plan.peakWithOutside();
   totals["lower_bound_with_outputs_bytes"] = plan.lowerBoundWithOutside;
   totals["ratio_with_outputs"] = plan.ratioWithOutside();
+  // Block tensors placed inside those outputs' buffers before the outputs'
+  // steps: their count, their buffers' bytes, and the block's peak without.
+  totals["tensors_in_outputs"] = plan.inOutputsCount;
+  totals["tensors_in_outputs_bytes"] = plan.inOutputsBytes;
+  totals["planned_peak_without_in_outputs_bytes"] = plan.peakWithoutRegions;
   nlohmann::json j = {{"model", model}, {"totals", totals}, {"live_bytes", plan.liveBytes}};
+  if (!plan.liveBytesInOutputs.empty()) j["live_bytes_in_outputs"] = plan.liveBytesInOutputs;
   j["tensors"] = nlohmann::json::array();
   for (const auto& t : plan.tensors) j["tensors"].push_back(tensorJson(plan, t));
   j["outputs_outside_block"] = nlohmann::json::array();
@@ -82,10 +90,15 @@ std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan) {
   if (plan.outside.empty()) return s;
   char withOutputs[32];
   std::snprintf(withOutputs, sizeof withOutputs, "%.3f", plan.ratioWithOutside());
-  return s + "; " + std::to_string(plan.outside.size()) + " graph outputs (" +
-         str::humanBytes(plan.outsideBytes) + ") outside the block: with them " +
-         str::humanBytes(plan.peakWithOutside()) + ", lower bound " +
-         str::humanBytes(plan.lowerBoundWithOutside) + " (ratio " + withOutputs + ")";
+  s += "; " + std::to_string(plan.outside.size()) + " graph outputs (" +
+       str::humanBytes(plan.outsideBytes) + ") outside the block: with them " +
+       str::humanBytes(plan.peakWithOutside()) + ", lower bound " +
+       str::humanBytes(plan.lowerBoundWithOutside) + " (ratio " + withOutputs + ")";
+  if (plan.inOutputsCount > 0)
+    s += "; " + std::to_string(plan.inOutputsCount) + " tensors (" +
+         str::humanBytes(plan.inOutputsBytes) + ") placed in the outputs' buffers before " +
+         "their steps (block " + str::humanBytes(plan.peakWithoutRegions) + " without)";
+  return s;
 }
 
 namespace {

@@ -212,18 +212,23 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   const bool directOutputs = options.memoryLimitBytes == 0 && !OutputBuffers::turnedOff();
   const memory::BlockLayout* layout =
       memory_->prepare(model_, *plan_, inputs, directOutputs, memoryUse);
+  // Before the block: the result buffers the plan places tensors in are
+  // taken with it (memory_plan.h, tensorsInOutputs).
+  outputs_->beginRun(directOutputs);
   std::optional<memory::PlannedBlock> block;
   if (layout != nullptr) {
     block.emplace(*layout);
-    if (Status st = block->begin(arena_); st) {
+    if (Status st = block->begin(arena_, outputs_.get()); st) {
       frame.block = &*block;
     } else if (st.error().code() == ErrorCode::kLimit) {
       // The arena alone may fit (tensors freed one by one); if not, its error
       // names the node that passes the limit.
       block.reset();
+      outputs_->beginRun(directOutputs);  // the buffers it took go back
       memoryUse = {};
       memoryUse.note = "the memory plan's block is above the memory limit: " + st.error().message();
     } else {
+      outputs_->endRun();
       return st.error();
     }
   }
@@ -236,7 +241,6 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   }
   bodies_->beginRun();
   state.bodies = bodies_.get();
-  outputs_->beginRun(directOutputs);
   state.outputs = outputs_.get();
   if (Status ran = runGraph(*plan_, frame, state); !ran) {
     outputs_->endRun();

@@ -302,7 +302,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       if (kept != nullptr) {
         continue;  // bound below, once all outputs are checked
       } else if (block != nullptr) {
-        auto settled = block->settle(slot, std::move(ctx.outputs()[i]), state.arena);
+        auto settled = block->settle(slot, std::move(ctx.outputs()[i]), state.arena,
+                                     static_cast<int32_t>(stepIndex));
         if (!settled) return settled.error().withContext(node.describe());
         frame.slots[static_cast<size_t>(slot)] = std::move(settled).value();
       } else {

@@ -100,17 +100,33 @@ Expected<Tensor> OutputBuffers::allocate(int32_t slot, ir::DataType dtype, Dims 
   if (bytes > (uint64_t{1} << 46))
     return limitError("a tensor of " + std::string(ir::dtypeName(dtype)) + dimsToString(dims) +
                       " is too large");
+  Given& g = given_[static_cast<size_t>(slot)];
+  if (g.reserved && g.storage != nullptr && g.bytes == bytes) {
+    g.reserved = false;  // the buffer taken at the start of the run
+    return Tensor(dtype, std::move(dims), g.storage);
+  }
   auto storage = memory_.allocate(bytes);
   if (!storage) return storage.error();
-  given_[static_cast<size_t>(slot)] = {*storage, static_cast<size_t>(bytes)};
+  g = {*storage, static_cast<size_t>(bytes), false};
   return Tensor(dtype, std::move(dims), std::move(storage).value());
+}
+
+std::shared_ptr<Storage> OutputBuffers::reserve(int32_t slot, uint64_t bytes) {
+  if (!on_ || slot < 0 || static_cast<size_t>(slot) >= eligible_.size() ||
+      !eligible_[static_cast<size_t>(slot)] || bytes == 0 || bytes > (uint64_t{1} << 46))
+    return nullptr;
+  // Rounded up to the plan's 64 bytes: a tensor placed in it may reach there.
+  auto storage = memory_.allocate((bytes + 63) / 64 * 64);
+  if (!storage) return nullptr;
+  given_[static_cast<size_t>(slot)] = {*storage, static_cast<size_t>(bytes), true};
+  return std::move(storage).value();
 }
 
 std::optional<ir::Tensor> OutputBuffers::handOver(int32_t slot, const Tensor& t) {
   if (slot < 0 || static_cast<size_t>(slot) >= given_.size()) return std::nullopt;
   Given& g = given_[static_cast<size_t>(slot)];
-  if (g.storage == nullptr || t.isString() || t.isReadOnly() || t.raw() != g.storage->data() ||
-      t.byteSize() != g.bytes)
+  if (g.storage == nullptr || g.reserved || t.isString() || t.isReadOnly() ||
+      t.raw() != g.storage->data() || t.byteSize() != g.bytes)
     return std::nullopt;
   ir::Tensor out(t.dtype(), t.dims(),
                  std::make_shared<HandedOverBytes>(std::move(g.storage), g.bytes));

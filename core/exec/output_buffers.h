@@ -61,8 +61,14 @@ class OutputBuffers {
   // goes to a result buffer on this run (never strings).
   bool writes(int32_t slot, ir::DataType dtype) const;
   // A tensor of `dtype` and `dims` in a result buffer for `slot` (writes()
-  // true); its bytes are not initialized.
+  // true); its bytes are not initialized. The buffer reserve() took for the
+  // slot when it has exactly these bytes.
   Expected<Tensor> allocate(int32_t slot, ir::DataType dtype, Dims dims);
+  // A result buffer of `bytes` for `slot`, taken at the start of the run,
+  // before its step (the memory plan places tensors that die before that
+  // step in it: PlannedTensor::region); null when outputs are not written
+  // directly on this run, the slot has none, or the memory is not there.
+  std::shared_ptr<Storage> reserve(int32_t slot, uint64_t bytes);
   // Graph output `t`, the value of `slot`, as the caller's tensor: the buffer
   // allocate() gave for `slot` (or for the base `slot` views) when `t` is
   // exactly that buffer's tensor and it was not handed over yet, else a copy.
@@ -79,6 +85,7 @@ class OutputBuffers {
   struct Given {
     std::shared_ptr<Storage> storage;
     size_t bytes = 0;
+    bool reserved = false;  // taken by reserve(), not yet given by allocate()
   };
   // Hands over the buffer allocate() gave for `slot` when `t` is all of it.
   std::optional<ir::Tensor> handOver(int32_t slot, const Tensor& t);

@@ -36,14 +36,24 @@ def root(x):
     while x.get("shares_with"):
         x = by[x["shares_with"]]
     return x["name"]
+outputs = {o["name"]: o for o in j["outputs_outside_block"]}
 for x in ts:
     for k in ("name", "producer", "bytes", "first_step", "last_step", "offset"):
         assert k in x, (k, x)
-    assert x["offset"] + x["size"] <= peak and x["size"] >= x["bytes"], x
+    assert x["size"] >= x["bytes"], x
+    if "in_output" in x:  # inside an output's buffer: fits, dies before it is written
+        o = outputs[x["in_output"]]
+        assert x["offset"] + x["size"] <= o["size"] and x["last_step"] < o["first_step"], (x, o)
+    else:
+        assert x["offset"] + x["size"] <= peak, x
+assert t["tensors_in_outputs"] == sum(1 for x in ts if "in_output" in x), t
+assert t["planned_peak_bytes"] <= t["planned_peak_without_in_outputs_bytes"], t
 for i, a in enumerate(ts):
     for b in ts[i + 1:]:
         if root(a) == root(b) or a["size"] == 0 or b["size"] == 0:
             continue
+        if a.get("in_output") != b.get("in_output"):
+            continue  # different memory
         live = a["first_step"] <= b["last_step"] and b["first_step"] <= a["last_step"]
         mem = a["offset"] < b["offset"] + b["size"] and b["offset"] < a["offset"] + a["size"]
         assert not (live and mem), (a, b)
@@ -54,6 +64,9 @@ assert t["graph_outputs_outside_block"] == len(out), t
 assert t["graph_outputs_outside_bytes"] == sum(o["size"] for o in out), t
 assert t["peak_with_outputs_bytes"] == peak + t["graph_outputs_outside_bytes"], t
 live = list(j["live_bytes"])
+inside = j.get("live_bytes_in_outputs", [0] * len(live))
+assert len(inside) == len(live), j
+live = [a + b for a, b in zip(live, inside)]
 for o in out:
     assert o["name"] not in by, o
     for s in range(o["first_step"], len(live)):
@@ -79,6 +92,36 @@ grep -q "memory plan: planned peak" "$dir/r.out" || { cat "$dir/r.out"; fail "no
 check_report "$dir/r.json" false > /dev/null || fail "the memory report of a static model"
 python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['totals']; assert t['graph_outputs_outside_block'] == 1, t" \
   "$dir/r.json" || fail "Y is not outside the block"
+# A block tensor that dies before the output's step is placed in the output's
+# buffer (B, steps 1-2, in Y's): the block holds A and C at one place.
+cat > "$dir/c.txt" <<'MODEL'
+main (float[64,64] X) => (float[64,64] Y) {
+  A = MatMul(X, X)
+  B = MatMul(A, A)
+  C = MatMul(B, B)
+  Y = MatMul(C, C)
+}
+MODEL
+"$text_to_onnx" "$dir/c.txt" "$dir/c.onnx" || fail "cannot write the chain model"
+"$cli" run "$dir/c.onnx" --repeat 2 --memory-report "$dir/c.json" > "$dir/c.out" 2>&1 ||
+  { cat "$dir/c.out"; fail "run --memory-report of the chain exited non-zero"; }
+check_report "$dir/c.json" false > /dev/null || fail "the memory report of the chain"
+python3 - "$dir/c.json" <<'PY' || fail "B is not in Y's buffer"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["totals"]
+assert t["tensors_in_outputs"] == 1 and t["planned_peak_bytes"] == 16384, t
+assert t["planned_peak_without_in_outputs_bytes"] == 32768, t
+assert t["peak_with_outputs_bytes"] == t["lower_bound_with_outputs_bytes"] == 32768, t
+assert [x["name"] for x in j["tensors"] if x.get("in_output") == "Y"] == ["B"], j["tensors"]
+PY
+grep -q "1 tensors (16.0 KiB) placed in the outputs' buffers" "$dir/c.out" ||
+  { cat "$dir/c.out"; fail "the summary does not name the tensor in Y's buffer"; }
+PASSLAB_TENSORS_IN_OUTPUTS=0 "$cli" run "$dir/c.onnx" --repeat 1 --memory-report "$dir/c0.json" > /dev/null 2>&1 ||
+  fail "run with PASSLAB_TENSORS_IN_OUTPUTS=0"
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['totals']; assert t['tensors_in_outputs'] == 0 and t['planned_peak_bytes'] == 32768, t" \
+  "$dir/c0.json" || fail "PASSLAB_TENSORS_IN_OUTPUTS=0 still places tensors in the outputs"
+
 # A run with a memory limit copies its outputs: its plan holds them, and the
 # limit is checked against that plan.
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-limit 1GiB --memory-report "$dir/rl.json" > "$dir/r.out" 2>&1 ||

@@ -48,6 +48,7 @@ const BlockLayout* ExecutionMemory::use(RunMemoryUse& use) const {
 PlanOptions ExecutionMemory::options() const {
   PlanOptions o = PlanOptions::forExecution();
   o.outputsOutside = outputsOutside_;
+  o.tensorsInOutputs = outputsOutside_;
   return o;
 }
 

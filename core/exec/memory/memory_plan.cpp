@@ -221,10 +221,12 @@ void moveOutputsOutside(const CompiledGraph& g, std::vector<PlannedTensor>& tens
     if (outside[buffers.root(i)]) dropped[i] = true;
 }
 
-// The most bytes live at one step, the block's (`plan.liveBytes`) and the
-// outputs outside it together.
-uint64_t lowerBoundWithOutside(const MemoryPlan& plan) {
+// The most bytes live at one step, the block's (`plan.liveBytes`), the
+// buffers inside the outputs' (`inOutputs`) and the outputs outside it
+// together.
+uint64_t lowerBoundWithOutside(const MemoryPlan& plan, const std::vector<uint64_t>& inOutputs) {
   std::vector<uint64_t> live = plan.liveBytes;
+  for (size_t s = 0; s < live.size() && s < inOutputs.size(); ++s) live[s] += inOutputs[s];
   for (const PlannedTensor& t : plan.outside)
     for (size_t s = static_cast<size_t>(std::max(t.first, 0)); s < live.size(); ++s)
       live[s] += t.size;
@@ -404,6 +406,13 @@ bool concatPartsTurnedOff() {
   return v != nullptr && std::string_view(v) == "0";
 }
 
+// Whether PASSLAB_TENSORS_IN_OUTPUTS=0 keeps every block tensor out of the
+// outputs' buffers.
+bool tensorsInOutputsTurnedOff() {
+  const char* v = std::getenv("PASSLAB_TENSORS_IN_OUTPUTS");
+  return v != nullptr && std::string_view(v) == "0";
+}
+
 // Removes dropped tensors, renumbering sharesWith.
 void removeDropped(std::vector<PlannedTensor>& tensors, const std::vector<bool>& dropped) {
   std::vector<int32_t> newIndex(tensors.size(), -1);
@@ -473,9 +482,105 @@ void cutIntoStaircases(std::vector<Buffer>& list, const std::vector<PlannedTenso
     if (hasParts[b]) list[b].segments = staircaseOf(held[b], list[b]);
 }
 
+// Offsets of a list of buffers and the strategy that gave them.
+struct Placement {
+  std::string strategy;
+  uint64_t peak = 0;                                    // the block's
+  std::vector<std::pair<std::string, uint64_t>> peaks;  // per strategy tried
+  std::vector<uint64_t> offsets;  // per buffer: in the block, or in its region
+  std::vector<int32_t> region;    // per buffer: -1 (the block) or an outside output
+};
+
+// The three strategies on `list`, the one with the smallest `measure` of its
+// offsets kept.
+template <typename Measure>
+Placement placeByStrategies(const std::vector<Buffer>& list, int32_t steps, uint64_t budget,
+                            Measure measure) {
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> tried;
+  tried.emplace_back("greedy-by-size", greedyBySize(list));
+  tried.emplace_back("greedy-by-breadth", greedyByBreadth(list, steps));
+  tried.emplace_back("hill-climb", hillClimb(list, steps, budget));
+  Placement p;
+  size_t chosen = 0;
+  for (size_t k = 0; k < tried.size(); ++k) {
+    p.peaks.emplace_back(tried[k].first, measure(tried[k].second));
+    if (p.peaks[k].second < p.peaks[chosen].second) chosen = k;
+  }
+  p.strategy = tried[chosen].first;
+  p.peak = p.peaks[chosen].second;
+  p.offsets = std::move(tried[chosen].second);
+  p.region.assign(list.size(), -1);
+  return p;
+}
+
+// The block's buffers placed again with each outside output's buffer below
+// them as a second arena (PlanOptions::tensorsInOutputs): output k's bytes
+// are a fixed buffer live from its step to the end of the run, so only
+// buffers that die before that step go there, and a barrier live at every
+// step after each keeps a buffer from lying across two of them or across
+// one and the block. A buffer placed in output k's bytes gets region k and
+// its offset from the output's start; the others are in the block, offset
+// from its start. Nothing when no buffer could go into any output.
+std::optional<Placement> placeWithRegions(const std::vector<Buffer>& list,
+                                          const std::vector<PlannedTensor>& outside, int32_t steps,
+                                          uint64_t budget) {
+  bool anyFits = false;
+  for (const Buffer& b : list)
+    for (const PlannedTensor& o : outside)
+      if (b.size > 0 && b.size <= o.size && b.last < o.first) anyFits = true;
+  if (!anyFits) return std::nullopt;
+  std::vector<Buffer> all;
+  std::vector<uint64_t> base;  // per output
+  uint64_t at = 0;
+  for (const PlannedTensor& o : outside) {
+    Buffer region{o.size, o.first, steps, {}, true, at};
+    Buffer barrier{kAlign, 0, steps, {}, true, at + o.size};
+    base.push_back(at);
+    all.push_back(region);
+    all.push_back(barrier);
+    at += o.size + kAlign;
+  }
+  const uint64_t blockStart = at;
+  const size_t fixedCount = all.size();
+  all.insert(all.end(), list.begin(), list.end());
+  // Where buffer j (of `list`) is: its region (-1: the block) and offset.
+  auto where = [&](const std::vector<uint64_t>& offsets, size_t j) -> std::pair<int32_t, uint64_t> {
+    const uint64_t o = offsets[fixedCount + j];
+    if (list[j].size == 0) return {-1, 0};
+    if (o >= blockStart) return {-1, o - blockStart};
+    for (size_t k = 0; k < base.size(); ++k)
+      if (base[k] <= o && o + list[j].size <= base[k] + outside[k].size)
+        return {static_cast<int32_t>(k), o - base[k]};
+    return {-2, 0};  // across a barrier: cannot happen (the barriers are live at every step)
+  };
+  auto blockPeak = [&](const std::vector<uint64_t>& offsets) {
+    uint64_t top = 0;
+    for (size_t j = 0; j < list.size(); ++j) {
+      auto [region, offset] = where(offsets, j);
+      if (region == -2) return ~uint64_t{0};
+      if (region == -1) top = std::max(top, offset + list[j].size);
+    }
+    return top;
+  };
+  Placement p = placeByStrategies(all, steps, budget, blockPeak);
+  if (p.peak == ~uint64_t{0}) return std::nullopt;
+  Placement out;
+  out.strategy = p.strategy;
+  out.peak = p.peak;
+  out.peaks = std::move(p.peaks);
+  for (size_t j = 0; j < list.size(); ++j) {
+    auto [region, offset] = where(p.offsets, j);
+    out.offsets.push_back(offset);
+    out.region.push_back(region);
+  }
+  return out;
+}
+
 // `within`: each tensor's offset inside its buffer (empty: 0 for all).
+// `regions`: whether block buffers may go inside the outside outputs'
+// buffers (kept only where that lowers the block's peak).
 void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& dropped,
-                  const std::vector<uint64_t>& within, uint64_t hillClimbBudget) {
+                  const std::vector<uint64_t>& within, uint64_t hillClimbBudget, bool regions) {
   std::vector<PlannedTensor>& tensors = plan.tensors;
   std::vector<size_t> roots;  // one per buffer
   std::vector<int32_t> bufferOf(tensors.size(), -1);
@@ -491,29 +596,50 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
   for (size_t r : roots) list.push_back(buffers.of(r));
   if (!within.empty()) cutIntoStaircases(list, tensors, bufferOf, within);
 
-  std::vector<std::pair<std::string, std::vector<uint64_t>>> tried;
-  tried.emplace_back("greedy-by-size", greedyBySize(list));
-  tried.emplace_back("greedy-by-breadth", greedyByBreadth(list, plan.stepCount));
-  tried.emplace_back("hill-climb", hillClimb(list, plan.stepCount, hillClimbBudget));
-  size_t chosen = 0;
-  for (size_t k = 0; k < tried.size(); ++k) {
-    plan.strategyPeaks.emplace_back(tried[k].first, arenaSize(list, tried[k].second));
-    if (plan.strategyPeaks[k].second < plan.strategyPeaks[chosen].second) chosen = k;
+  Placement chosen =
+      placeByStrategies(list, plan.stepCount, hillClimbBudget,
+                        [&](const auto& offsets) { return arenaSize(list, offsets); });
+  plan.peakWithoutRegions = chosen.peak;
+  if (regions && !plan.outside.empty()) {
+    // Worth a second placement only where the block and the outputs hold 1%
+    // or more above the most bytes live at one step with the outputs: the
+    // most that placing tensors in the outputs could win (a CNN's 4 KiB of
+    // class scores against MiB of block is not).
+    std::vector<uint64_t> live = liveBytesPerStep(list, plan.stepCount);
+    for (const PlannedTensor& o : plan.outside)
+      for (size_t s = static_cast<size_t>(std::max(o.first, 0)); s < live.size(); ++s)
+        live[s] += o.size;
+    uint64_t most = 0;
+    for (uint64_t b : live) most = std::max(most, b);
+    const uint64_t held = chosen.peak + plan.outsideBytes;
+    if (held > most && (held - most) * 100 >= held)
+      if (auto r = placeWithRegions(list, plan.outside, plan.stepCount, hillClimbBudget);
+          r && r->peak < chosen.peak)
+        chosen = std::move(*r);
   }
-  const auto& offsets = tried[chosen].second;
-  plan.strategy = tried[chosen].first;
-  plan.peak = plan.strategyPeaks[chosen].second;
+  plan.strategy = chosen.strategy;
+  plan.strategyPeaks = chosen.peaks;
+  plan.peak = chosen.peak;
 
-  plan.liveBytes = liveBytesPerStep(list, plan.stepCount);
-  plan.lowerBound = lowerBound(list, plan.stepCount);
+  std::vector<Buffer> inBlock, inOutputs;
+  for (size_t j = 0; j < list.size(); ++j) {
+    (chosen.region[j] < 0 ? inBlock : inOutputs).push_back(list[j]);
+    if (chosen.region[j] >= 0) plan.inOutputsBytes += list[j].size;
+  }
+  plan.liveBytes = liveBytesPerStep(inBlock, plan.stepCount);
+  if (!inOutputs.empty()) plan.liveBytesInOutputs = liveBytesPerStep(inOutputs, plan.stepCount);
+  plan.lowerBound = lowerBound(inBlock, plan.stepCount);
   auto top = std::max_element(plan.liveBytes.begin(), plan.liveBytes.end());
   plan.peakStep =
       top == plan.liveBytes.end() ? -1 : static_cast<int32_t>(top - plan.liveBytes.begin());
 
-  for (size_t i = 0; i < tensors.size(); ++i)
-    if (bufferOf[i] >= 0)
-      tensors[i].offset =
-          offsets[static_cast<size_t>(bufferOf[i])] + (within.empty() ? 0 : within[i]);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (bufferOf[i] < 0) continue;
+    const auto b = static_cast<size_t>(bufferOf[i]);
+    tensors[i].offset = chosen.offsets[b] + (within.empty() ? 0 : within[i]);
+    tensors[i].region = chosen.region[b];
+    if (tensors[i].region >= 0) ++plan.inOutputsCount;
+  }
 }
 
 // The node at the peak step and the largest tensor live there.
@@ -522,7 +648,7 @@ void namePeak(const CompiledGraph& g, MemoryPlan& plan) {
   plan.peakNode = producerName(*g.steps[static_cast<size_t>(plan.peakStep)].node);
   for (size_t i = 0; i < plan.tensors.size(); ++i) {
     const PlannedTensor& t = plan.tensors[i];
-    if (t.first > plan.peakStep || t.last < plan.peakStep) continue;
+    if (t.region >= 0 || t.first > plan.peakStep || t.last < plan.peakStep) continue;
     if (plan.peakTensor < 0 || t.bytes > plan.tensors[static_cast<size_t>(plan.peakTensor)].bytes)
       plan.peakTensor = static_cast<int32_t>(i);
   }
@@ -571,15 +697,17 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   if (options.inPlace && options.concatParts && !concatPartsTurnedOff())
     within = shareConcatParts(graph, *tensors, buffers, dropped, options, dims, plan);
   plan.tensors = std::move(tensors).value();
-  placeBuffers(plan, buffers, dropped, within, options.hillClimbBudget);
+  placeBuffers(plan, buffers, dropped, within, options.hillClimbBudget,
+               options.outputsOutside && options.tensorsInOutputs && !tensorsInOutputsTurnedOff());
   removeDropped(plan.tensors, dropped);
   namePeak(graph, plan);
-  plan.lowerBoundWithOutside = lowerBoundWithOutside(plan);
+  plan.lowerBoundWithOutside = lowerBoundWithOutside(plan, plan.liveBytesInOutputs);
   return plan;
 }
 
 PlanOptions PlanOptions::withDirectOutputs(PlanOptions o, uint64_t memoryLimitBytes) {
   o.outputsOutside = memoryLimitBytes == 0 && !OutputBuffers::turnedOff();
+  o.tensorsInOutputs = o.outputsOutside;
   return o;
 }
 

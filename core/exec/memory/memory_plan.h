@@ -17,21 +17,34 @@
 //             every kernel the step may run declares kInPlace.
 //   concat part: a Concat whose inputs are contiguous ranges of its output
 //             (every output dim before the axis is 1) has each input written
-//             at its offset inside the Concat's output buffer, which then
-//             lives from the first input's step; the Concat has nothing to
-//             copy (TensorRT's concat elimination). Only for an input this
-//             Concat reads once, and last, whose whole buffer (the tensor a
-//             step wrote, its views, what was written over it in place, the
-//             parts of it if it is a Concat output: a dense block grows in one
-//             buffer) holds no graph output nor what a node with subgraphs
-//             wrote, and dies at the Concat. PASSLAB_CONCAT_PARTS=0: off.
+//             at its offset inside the Concat's output buffer; the Concat has
+//             nothing to copy (TensorRT's concat elimination). That buffer is
+//             a staircase: each byte range of it lives from the first step
+//             writing a tensor over it to the last step reading one (a dense
+//             block's layers each from their own step), not the whole buffer
+//             from the first input's step. Only for an input this Concat reads
+//             once, and last, whose whole buffer (the tensor a step wrote, its
+//             views, what was written over it in place, the parts of it if it
+//             is a Concat output: a dense block grows in one buffer) holds no
+//             graph output nor what a node with subgraphs wrote, and dies at
+//             the Concat. PASSLAB_CONCAT_PARTS=0: off.
 // Offsets come from three strategies (offsets.h); the plan keeps the smallest.
-// Graph outputs written outside the block (PlanOptions::outputsOutside): a
-// main-graph output that the executor writes where the caller gets it
-// (output_buffers.h) is not in the block, nor are the views of it; the plan
-// lists it in MemoryPlan::outside, and the peak and lower bound with it count
-// it from its step to the end of the run. Runs that copy the outputs instead
-// (a memory limit, PASSLAB_DIRECT_OUTPUTS=0) run on a plan with them inside.
+// Graph outputs written outside the block (PlanOptions::outputsOutside): the
+// buffers the executor writes where the caller gets them (output_buffers.h,
+// directOutputSlots: a main-graph output listed once, and the base a view
+// output views) are not in the block, nor are the views of them; the plan
+// lists each in MemoryPlan::outside, and the peak and lower bound with them
+// count it from its step to the end of the run. Runs that copy the outputs
+// instead (a memory limit, PASSLAB_DIRECT_OUTPUTS=0) run on a plan with them
+// inside.
+// Tensors inside an output's buffer (PlanOptions::tensorsInOutputs): a result
+// buffer is taken at the start of the run, so before its output's step its
+// bytes are free; a block buffer whose every tensor dies before that step
+// (last < the output's first) may be placed there instead of in the block
+// (PlannedTensor::region), as in a second arena. Nothing is placed over an
+// output once written, and nothing read at or after its step is placed in it.
+// Kept only where it lowers the block's peak. PASSLAB_TENSORS_IN_OUTPUTS=0:
+// off.
 // If/Loop/Scan bodies are planned as graphs of their own (body_plans.h), not
 // in this plan. Not planned: non-tensor values (sequences, maps), Constant outputs
 // (they hold the model's data) and the outputs of constant-only steps, which
@@ -69,15 +82,19 @@ struct PlannedTensor {
   bool graphOutput = false;
   Reuse reuse = Reuse::kNone;
   int32_t sharesWith = -1;  // index into MemoryPlan::tensors
-  uint64_t offset = 0;
+  uint64_t offset = 0;      // in the block, or in its region
   uint64_t partOffset = 0;  // in a Concat part's buffer: where it starts in the Concat's output
+  // -1: in the block. k >= 0: inside the result buffer of MemoryPlan::outside[k]
+  // (PlanOptions::tensorsInOutputs), `offset` from its start; dies before
+  // that output's step.
+  int32_t region = -1;
 };
 
 struct MemoryPlan {
   std::vector<PlannedTensor> tensors;
   int32_t stepCount = 0;
-  std::vector<uint64_t> liveBytes;  // per step, of the buffers planned
-  uint64_t peak = 0;                // arena bytes the plan needs
+  std::vector<uint64_t> liveBytes;  // per step, of the buffers planned in the block
+  uint64_t peak = 0;                // arena bytes the plan needs (the block)
   uint64_t lowerBound = 0;          // most bytes live at one step: no plan needs less
   int32_t peakStep = -1;            // a step where lowerBound bytes are live
   std::string peakNode;             // the node run at peakStep
@@ -93,8 +110,17 @@ struct MemoryPlan {
   // live from its step to the end of the run (offset 0: not in the block).
   std::vector<PlannedTensor> outside;
   uint64_t outsideBytes = 0;  // their sizes (64-byte aligned), all together
-  // The most bytes live at one step, the block's and the outside outputs'
-  // together: what any placement of both needs.
+  // Tensors placed inside those outputs' buffers (PlannedTensor::region >= 0),
+  // and the buffers they make up (their sizes, all together).
+  int inOutputsCount = 0;
+  uint64_t inOutputsBytes = 0;
+  std::vector<uint64_t> liveBytesInOutputs;  // per step, of the buffers placed there
+  // The block's peak had nothing been placed inside the outputs (= peak
+  // when nothing is).
+  uint64_t peakWithoutRegions = 0;
+  // The most bytes live at one step, the block's, the tensors' inside the
+  // outputs and the outside outputs' together: what any placement of all
+  // of them needs.
   uint64_t lowerBoundWithOutside = 0;
   double ratio() const {
     return lowerBound == 0 ? 1.0 : static_cast<double>(peak) / static_cast<double>(lowerBound);
@@ -145,6 +171,10 @@ struct PlanOptions {
   // it (listed once among the graph's outputs, its own buffer: not a view,
   // not written in place, no Concat parts in it) stays out of the block.
   bool outputsOutside = false;
+  // With outputsOutside: whether block buffers that die before an outside
+  // output's step may be placed inside that output's buffer (taken at the
+  // start of the run), where that lowers the block's peak.
+  bool tensorsInOutputs = false;
 
   // The plan the executor runs on: declared in-place kernels only, and a
   // hill climb bounded to about 0.1 s on the largest corpus graphs.
@@ -154,10 +184,10 @@ struct PlanOptions {
     o.hillClimbBudget = 100'000'000;
     return o;
   }
-  // `o` with outputsOutside set as an Executor's run with `memoryLimitBytes`
-  // (0: none) writes graph outputs: directly, unless the run has a limit (it
-  // copies them into the memory the limit counts) or PASSLAB_DIRECT_OUTPUTS=0
-  // (output_buffers.h).
+  // `o` with outputsOutside (and tensorsInOutputs) set as an Executor's run
+  // with `memoryLimitBytes` (0: none) writes graph outputs: directly, unless
+  // the run has a limit (it copies them into the memory the limit counts) or
+  // PASSLAB_DIRECT_OUTPUTS=0 (output_buffers.h).
   static PlanOptions withDirectOutputs(PlanOptions o, uint64_t memoryLimitBytes = 0);
 };
 

@@ -31,14 +31,27 @@ void forEachSegment(const Buffer& b, F f) {
 // lowest base above them all.
 class Placer {
  public:
+  // Fixed buffers are placed at once, at their offsets.
   explicit Placer(const std::vector<Buffer>& buffers)
-      : buffers_(buffers), offsets_(buffers.size(), 0), placed_(buffers.size(), false) {}
+      : buffers_(buffers), offsets_(buffers.size(), 0), placed_(buffers.size(), false) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (buffers[i].fixed) put(i, buffers[i].fixedOffset);
+  }
 
   bool placed(size_t i) const { return placed_[i]; }
 
   void place(size_t i) {
+    if (placed_[i]) return;
     const Buffer& b = buffers_[i];
-    offsets_[i] = b.segments.empty() ? bestGap(b) : bestBase(b);
+    put(i, b.segments.empty() ? bestGap(b) : bestBase(b));
+  }
+
+  std::vector<uint64_t> take() { return std::move(offsets_); }
+
+ private:
+  void put(size_t i, uint64_t offset) {
+    const Buffer& b = buffers_[i];
+    offsets_[i] = offset;
     placed_[i] = true;
     forEachSegment(b, [&](Segment s) {
       s.offset += offsets_[i];
@@ -48,9 +61,6 @@ class Placer {
     });
   }
 
-  std::vector<uint64_t> take() { return std::move(offsets_); }
-
- private:
   // The smallest gap that holds all of `b` among the placed segments live in
   // its steps, else the top of them.
   uint64_t bestGap(const Buffer& b) const {

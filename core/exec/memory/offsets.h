@@ -35,6 +35,11 @@ struct Buffer {
   // each layer's output is written at its place from its own step
   // (memory_plan.h, concat parts).
   std::vector<Segment> segments;
+  // Placed at `fixedOffset`, before every other buffer, by every strategy
+  // (a graph output's result buffer and the barrier after it, where block
+  // buffers that die before the output's step may go: memory_plan.cpp).
+  bool fixed = false;
+  uint64_t fixedOffset = 0;
 };
 
 // Bytes live at each step 0..steps-1 (buffers outside the range are clipped;

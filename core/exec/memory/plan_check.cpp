@@ -9,15 +9,18 @@ namespace {
 
 std::string describe(const PlannedTensor& t) {
   return "'" + t.name + "' (steps " + std::to_string(t.first) + "-" + std::to_string(t.last) +
-         ", bytes [" + std::to_string(t.offset) + ", " + std::to_string(t.offset + t.size) + "))";
+         ", bytes [" + std::to_string(t.offset) + ", " + std::to_string(t.offset + t.size) + ")" +
+         (t.region >= 0 ? " of graph output " + std::to_string(t.region) + "'s buffer" : "") + ")";
 }
 
 bool overlapInTime(const PlannedTensor& a, const PlannedTensor& b) {
   return a.first <= b.last && b.first <= a.last;
 }
 
+// In the same memory (the block, or one output's buffer) and overlapping there.
 bool overlapInMemory(const PlannedTensor& a, const PlannedTensor& b) {
-  return a.size > 0 && b.size > 0 && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+  return a.region == b.region && a.size > 0 && b.size > 0 && a.offset < b.offset + b.size &&
+         b.offset < a.offset + a.size;
 }
 
 // The first tensor of each tensor's buffer (following sharesWith), or an
@@ -39,7 +42,7 @@ Expected<std::vector<size_t>> buffersOf(const MemoryPlan& plan) {
       return internalError("memory plan: " + describe(t) +
                            " shares the buffer of no earlier tensor");
     const PlannedTensor& s = ts[static_cast<size_t>(t.sharesWith)];
-    if (s.offset != t.offset || s.size != t.size)
+    if (s.offset != t.offset || s.size != t.size || s.region != t.region)
       return internalError("memory plan: " + describe(t) + " shares the buffer of " + describe(s) +
                            " at another offset or size");
     root[i] = root[static_cast<size_t>(t.sharesWith)];
@@ -60,8 +63,8 @@ Status concatPartFits(const MemoryPlan& plan, const std::vector<size_t>& root, s
   for (size_t m = i; m < plan.tensors.size(); ++m) {
     const PlannedTensor& u = plan.tensors[m];
     if (root[m] != i) continue;
-    if (u.offset != out.offset + t.partOffset || t.partOffset + u.size > out.size ||
-        u.last > out.first)
+    if (u.region != out.region || u.offset != out.offset + t.partOffset ||
+        t.partOffset + u.size > out.size || u.last > out.first)
       return internalError("memory plan: " + describe(u) + " of the Concat part " + describe(t) +
                            " is not inside " + describe(out) + " at " +
                            std::to_string(t.partOffset) + " or is read after it is written");
@@ -84,10 +87,23 @@ bool partOfOther(const MemoryPlan& plan, const std::vector<size_t>& root, size_t
 Status checkPlan(const MemoryPlan& plan) {
   const auto& ts = plan.tensors;
   for (const PlannedTensor& t : ts) {
-    if (t.size < t.bytes || t.offset + t.size > plan.peak)
+    if (t.region >= static_cast<int32_t>(plan.outside.size()) || t.region < -1)
+      return internalError("memory plan: " + describe(t) + " is in no graph output's buffer");
+    // Inside an output's buffer: it fits there and dies before the output is
+    // written (nothing is ever written over an output).
+    const PlannedTensor* holder =
+        t.region >= 0 ? &plan.outside[static_cast<size_t>(t.region)] : nullptr;
+    const uint64_t room = holder != nullptr ? holder->size : plan.peak;
+    if (t.size < t.bytes || t.offset + t.size > room)
       return internalError("memory plan: " + describe(t) + " does not fit its " +
-                           std::to_string(t.bytes) + " bytes in the arena of " +
-                           std::to_string(plan.peak) + " bytes");
+                           std::to_string(t.bytes) + " bytes in the " +
+                           (holder != nullptr ? "graph output '" + holder->name + "' of "
+                                              : std::string("arena of ")) +
+                           std::to_string(room) + " bytes");
+    if (holder != nullptr && t.last >= holder->first)
+      return internalError("memory plan: " + describe(t) + " is read at or after step " +
+                           std::to_string(holder->first) + ", where the graph output '" +
+                           holder->name + "' is written over it");
     if (t.first > t.last)
       return internalError("memory plan: " + describe(t) + " ends before it starts");
   }

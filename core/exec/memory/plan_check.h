@@ -4,7 +4,9 @@
 // reads (not a graph output; every earlier tensor of that buffer ends where
 // the reuse begins). A Concat part may overlap its own Concat's output and
 // nothing else: it lies inside it at its partOffset and dies where the Concat
-// writes it.
+// writes it. A tensor placed inside a graph output's buffer (region) fits in
+// it, is compared only with the others there, and dies before the output's
+// step.
 #pragma once
 
 #include "core/exec/memory/memory_plan.h"

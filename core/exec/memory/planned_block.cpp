@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/exec/output_buffers.h"
+
 namespace passlab::exec::memory {
 
 namespace {
@@ -20,7 +22,8 @@ std::vector<BlockLayout::Gaps> gapsPerStep(const MemoryPlan& plan) {
   for (int32_t s = 0; s < plan.stepCount; ++s) {
     live.clear();
     for (const PlannedTensor& t : plan.tensors)
-      if (t.first <= s && s <= t.last && t.size > 0) live.emplace_back(t.offset, t.offset + t.size);
+      if (t.region < 0 && t.first <= s && s <= t.last && t.size > 0)
+        live.emplace_back(t.offset, t.offset + t.size);
     std::sort(live.begin(), live.end());
     uint64_t at = 0;
     BlockLayout::Gaps& g = gaps[static_cast<size_t>(s)];
@@ -40,6 +43,9 @@ BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
       gaps_(gapsPerStep(plan)),
       blockBytes_(plan.peak),
       inPlaceCount_(plan.inPlaceCount) {
+  // Regions: the outside outputs some tensor is placed in, numbered in
+  // the order of MemoryPlan::outside.
+  std::vector<int32_t> regionOf(plan.outside.size(), -1);
   for (const PlannedTensor& t : plan.tensors) {
     if (t.slot < 0 || static_cast<size_t>(t.slot) >= slotCount) continue;
     Place& p = places_[static_cast<size_t>(t.slot)];
@@ -47,6 +53,14 @@ BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
     p.own = t.reuse != Reuse::kView;
     p.offset = t.offset;
     p.bytes = t.bytes;
+    if (t.region < 0 || static_cast<size_t>(t.region) >= plan.outside.size()) continue;
+    auto& r = regionOf[static_cast<size_t>(t.region)];
+    if (r < 0) {
+      const PlannedTensor& o = plan.outside[static_cast<size_t>(t.region)];
+      r = static_cast<int32_t>(regions_.size());
+      regions_.push_back({o.slot, o.bytes, o.first});
+    }
+    p.region = r;
   }
 }
 
@@ -61,13 +75,25 @@ const BlockLayout::Gaps& BlockLayout::gapsAt(int32_t step) const {
   return gaps_[static_cast<size_t>(step)];
 }
 
-Status PlannedBlock::begin(Arena& arena) {
+Status PlannedBlock::begin(Arena& arena, OutputBuffers* results) {
+  regions_.assign(layout_.regions().size(), nullptr);
+  if (results != nullptr)
+    for (size_t k = 0; k < regions_.size(); ++k) {
+      const BlockLayout::Region& r = layout_.regions()[k];
+      regions_[k] = results->reserve(r.slot, r.bytes);
+    }
   if (layout_.blockBytes() == 0) return Status::ok();
   auto storage = arena.allocate(layout_.blockBytes());
   if (!storage) return storage.error().withContext("the memory plan's block");
   storage_ = std::move(storage).value();
   base_ = storage_->data();
   return Status::ok();
+}
+
+const std::shared_ptr<Storage>* PlannedBlock::storageOf(const BlockLayout::Place& place) const {
+  if (place.region < 0) return base_ != nullptr ? &storage_ : nullptr;
+  const auto k = static_cast<size_t>(place.region);
+  return k < regions_.size() && regions_[k] != nullptr ? &regions_[k] : nullptr;
 }
 
 void PlannedBlock::restart() {
@@ -87,6 +113,18 @@ bool PlannedBlock::holds(const void* p) const {
   return base_ != nullptr && b >= base_ && b < base_ + layout_.blockBytes();
 }
 
+bool PlannedBlock::holdsAt(const void* p, int32_t step) const {
+  if (holds(p)) return true;
+  const auto* b = static_cast<const std::byte*>(p);
+  for (size_t k = 0; k < regions_.size(); ++k) {
+    const BlockLayout::Region& r = layout_.regions()[k];
+    if (regions_[k] == nullptr || (step >= 0 && step >= r.step)) continue;
+    const std::byte* at = regions_[k]->data();
+    if (b >= at && b < at + alignUp(r.bytes)) return true;
+  }
+  return false;
+}
+
 bool BlockLayout::fits(const Place& place, ir::DataType dtype, const Dims& dims) {
   const int64_t n = numelOf(dims);
   return place.own && n >= 0 && dtype != ir::DataType::kString &&
@@ -96,13 +134,15 @@ bool BlockLayout::fits(const Place& place, ir::DataType dtype, const Dims& dims)
 
 std::optional<Tensor> PlannedBlock::tensorFor(int32_t slot, ir::DataType dtype, const Dims& dims) {
   const BlockLayout::Place& place = layout_.at(slot);
-  if (!place.planned || base_ == nullptr) return std::nullopt;
+  if (!place.planned) return std::nullopt;
+  const std::shared_ptr<Storage>* storage = storageOf(place);
+  if (storage == nullptr) return std::nullopt;  // no block, or its region's buffer not taken
   if (!BlockLayout::fits(place, dtype, dims)) {
     ++counts_.fellBack;
     return std::nullopt;
   }
   ++counts_.placed;
-  return Tensor(dtype, dims, storage_, static_cast<size_t>(place.offset));
+  return Tensor(dtype, dims, *storage, static_cast<size_t>(place.offset));
 }
 
 std::optional<Tensor> PlannedBlock::scratchFor(int32_t step, ir::DataType dtype, const Dims& dims) {
@@ -127,16 +167,16 @@ std::optional<Tensor> PlannedBlock::scratchFor(int32_t step, ir::DataType dtype,
   return std::nullopt;
 }
 
-bool PlannedBlock::inBlock(const Value& v) const {
+bool PlannedBlock::inBlock(const Value& v, int32_t step) const {
   switch (v.kind()) {
     case Value::Kind::kTensor:
-      return v.tensor().byteSize() > 0 && holds(v.tensor().raw());
+      return v.tensor().byteSize() > 0 && holdsAt(v.tensor().raw(), step);
     case Value::Kind::kSequence:
       for (const Value& item : v.sequence().items)
-        if (inBlock(item)) return true;
+        if (inBlock(item, step)) return true;
       return false;
     case Value::Kind::kMap:
-      return inBlock(Value(v.map().keys)) || inBlock(Value(v.map().values));
+      return inBlock(Value(v.map().keys), step) || inBlock(Value(v.map().values), step);
     case Value::Kind::kNone:
       break;
   }
@@ -148,7 +188,7 @@ Expected<Tensor> PlannedBlock::moved(const Tensor& t, const BlockLayout::Place* 
   size_t bytes = t.byteSize();
   Tensor out;
   if (place != nullptr) {
-    out = Tensor(t.dtype(), t.dims(), storage_, static_cast<size_t>(place->offset));
+    out = Tensor(t.dtype(), t.dims(), *storageOf(*place), static_cast<size_t>(place->offset));
   } else {
     auto storage = arena.allocate(bytes);
     if (!storage) return storage.error();
@@ -161,30 +201,30 @@ Expected<Tensor> PlannedBlock::moved(const Tensor& t, const BlockLayout::Place* 
   return out;
 }
 
-Expected<Value> PlannedBlock::movedOut(const Value& v, Arena& arena) {
+Expected<Value> PlannedBlock::movedOut(const Value& v, Arena& arena, int32_t step) {
   switch (v.kind()) {
     case Value::Kind::kTensor: {
-      if (!inBlock(v)) return v;
+      if (!inBlock(v, step)) return v;
       auto t = moved(v.tensor(), nullptr, arena);
       if (!t) return t.error();
       return Value(std::move(t).value());
     }
     case Value::Kind::kSequence: {
-      if (!inBlock(v)) return v;
+      if (!inBlock(v, step)) return v;
       Sequence s;
       s.elemType = v.sequence().elemType;
       for (const Value& item : v.sequence().items) {
-        auto m = movedOut(item, arena);
+        auto m = movedOut(item, arena, step);
         if (!m) return m.error();
         s.items.push_back(std::move(m).value());
       }
       return Value::sequence(std::move(s));
     }
     case Value::Kind::kMap: {
-      if (!inBlock(v)) return v;
-      auto keys = movedOut(Value(v.map().keys), arena);
+      if (!inBlock(v, step)) return v;
+      auto keys = movedOut(Value(v.map().keys), arena, step);
       if (!keys) return keys.error();
-      auto values = movedOut(Value(v.map().values), arena);
+      auto values = movedOut(Value(v.map().values), arena, step);
       if (!values) return values.error();
       return Value::map(Map{keys->tensor(), values->tensor()});
     }
@@ -194,18 +234,20 @@ Expected<Value> PlannedBlock::movedOut(const Value& v, Arena& arena) {
   return v;
 }
 
-Expected<Value> PlannedBlock::settle(int32_t slot, Value v, Arena& arena) {
-  if (base_ == nullptr || !inBlock(v)) return v;
+Expected<Value> PlannedBlock::settle(int32_t slot, Value v, Arena& arena, int32_t step) {
+  if (!inBlock(v, step)) return v;
   const BlockLayout::Place& place = layout_.at(slot);
+  const std::shared_ptr<Storage>* storage = place.planned ? storageOf(place) : nullptr;
   if (v.isTensor()) {
     const Tensor& t = v.tensor();
-    if (place.planned && t.raw() == base_ + place.offset) return v;  // its own place, or a view
-    bool ownPlaceFits = place.planned && place.own && t.byteSize() == place.bytes;
+    if (storage != nullptr && t.raw() == (*storage)->data() + place.offset)
+      return v;  // its own place, or a view
+    bool ownPlaceFits = storage != nullptr && place.own && t.byteSize() == place.bytes;
     auto m = moved(t, ownPlaceFits ? &place : nullptr, arena);
     if (!m) return m.error();
     return Value(std::move(m).value());
   }
-  return movedOut(v, arena);
+  return movedOut(v, arena, step);
 }
 
 }  // namespace passlab::exec::memory

@@ -18,6 +18,14 @@
 // outer value) would otherwise keep memory the plan gives to later tensors.
 // scratchFor gives a kernel's working memory from the block's gaps at that
 // step (bytes no tensor live at the step holds), else nothing (the Arena).
+//
+// Regions: tensors the plan places inside a graph output's result buffer
+// (PlannedTensor::region) go there: begin() takes those buffers from the
+// executor's result memory (OutputBuffers::reserve) before the first step,
+// and the output's step later writes the same buffer. Where a buffer cannot
+// be taken (outputs copied on this run), its tensors go to the Arena. settle
+// treats a region as the block until its output's step: a value pointing
+// into it but not at its slot's place is copied out.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +39,10 @@
 #include "core/exec/memory/memory_plan.h"
 #include "core/exec/value.h"
 
+namespace passlab::exec {
+class OutputBuffers;
+}
+
 namespace passlab::exec::memory {
 
 // Where each main-graph slot's tensor goes.
@@ -43,8 +55,17 @@ class BlockLayout {
     bool own = false;      // its own place (not a view of another slot's buffer)
     uint64_t offset = 0;
     uint64_t bytes = 0;
+    int32_t region = -1;  // -1: the block; else an index into regions()
   };
   const Place& at(int32_t slot) const;
+  // A graph output's result buffer that holds planned tensors before its
+  // step (MemoryPlan::outside).
+  struct Region {
+    int32_t slot = -1;   // the output (or viewed base) that owns the buffer
+    uint64_t bytes = 0;  // the output's (the buffer: rounded up to 64)
+    int32_t step = 0;    // the step writing it; the tensors in it die before
+  };
+  const std::vector<Region>& regions() const { return regions_; }
   // Whether a tensor of `dtype` and `dims` goes to `place`: a place of its own
   // that the plan sized for exactly this many bytes.
   static bool fits(const Place& place, ir::DataType dtype, const Dims& dims);
@@ -56,6 +77,7 @@ class BlockLayout {
 
  private:
   std::vector<Place> places_;
+  std::vector<Region> regions_;
   std::vector<Gaps> gaps_;  // per step
   Place none_;
   uint64_t blockBytes_ = 0;
@@ -81,15 +103,19 @@ class PlannedBlock {
  public:
   explicit PlannedBlock(const BlockLayout& layout) : layout_(layout) {}
 
-  // Takes the block from `arena` (a kLimit error when it does not fit).
-  Status begin(Arena& arena);
+  // Takes the block from `arena` (a kLimit error when it does not fit), and
+  // the result buffers of the layout's regions from `results` (none: the
+  // regions' tensors go to the Arena).
+  Status begin(Arena& arena, OutputBuffers* results = nullptr);
   // A tensor at `slot`'s planned offset, or nothing when the plan has no
   // place of exactly these bytes for it.
   std::optional<Tensor> tensorFor(int32_t slot, ir::DataType dtype, const Dims& dims);
   // `v` as the slot keeps it: unchanged unless it holds a tensor in the block
   // at another place than the slot's own; such a tensor is copied to the
   // slot's place (same bytes) or to the Arena.
-  Expected<Value> settle(int32_t slot, Value v, Arena& arena);
+  // `step`: the step that wrote it (-1: unknown, regions then count as the
+  // block at every step).
+  Expected<Value> settle(int32_t slot, Value v, Arena& arena, int32_t step = -1);
   // Working memory for a kernel of main-graph step `step`, in a gap of the
   // block at that step, or nothing. Thread-safe.
   std::optional<Tensor> scratchFor(int32_t step, ir::DataType dtype, const Dims& dims);
@@ -107,12 +133,18 @@ class PlannedBlock {
 
  private:
   Expected<Tensor> moved(const Tensor& t, const BlockLayout::Place* place, Arena& arena);
-  Expected<Value> movedOut(const Value& v, Arena& arena);
-  bool inBlock(const Value& v) const;
+  Expected<Value> movedOut(const Value& v, Arena& arena, int32_t step);
+  bool inBlock(const Value& v, int32_t step) const;
+  // Whether `p` is in the block, or in a region whose output step is after
+  // `step` (-1: any region).
+  bool holdsAt(const void* p, int32_t step) const;
+  // The storage a place is in (the block, or its region's buffer), or null.
+  const std::shared_ptr<Storage>* storageOf(const BlockLayout::Place& place) const;
 
   const BlockLayout& layout_;
   std::shared_ptr<Storage> storage_;
   const std::byte* base_ = nullptr;
+  std::vector<std::shared_ptr<Storage>> regions_;  // per layout region; null: not taken
   BlockCounts counts_;
   std::mutex scratchMu_;
   int32_t scratchStep_ = -1;

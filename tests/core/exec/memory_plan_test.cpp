@@ -95,6 +95,51 @@ TEST(PlanCheck, RejectsInPlaceOverATensorReadLater) {
   EXPECT_FALSE(checkPlan(p));
 }
 
+// A plan with graph output y (128 B, written at step 2) outside the block and
+// tensor a in y's buffer.
+MemoryPlan aTensorInAnOutput(int32_t lastA, uint64_t offsetA = 0) {
+  MemoryPlan p;
+  p.stepCount = 4;
+  p.outside.push_back({.name = "y", .bytes = 128, .size = 128, .first = 2, .last = 4});
+  p.outsideBytes = 128;
+  p.tensors.push_back({.name = "a",
+                       .bytes = 64,
+                       .size = 64,
+                       .first = 0,
+                       .last = lastA,
+                       .offset = offsetA,
+                       .region = 0});
+  p.peak = 0;
+  return p;
+}
+
+TEST(PlanCheck, ATensorInAnOutputsBufferDiesBeforeTheOutputsStep) {
+  EXPECT_TRUE(checkPlan(aTensorInAnOutput(1)));
+  EXPECT_TRUE(checkPlan(aTensorInAnOutput(1, 64)));
+  EXPECT_FALSE(checkPlan(aTensorInAnOutput(2)));  // read where y is written over it
+  EXPECT_FALSE(checkPlan(aTensorInAnOutput(3)));
+  EXPECT_FALSE(checkPlan(aTensorInAnOutput(1, 128)));  // past y's 128 bytes
+  MemoryPlan noSuchOutput = aTensorInAnOutput(1);
+  noSuchOutput.tensors[0].region = 1;
+  EXPECT_FALSE(checkPlan(noSuchOutput));
+}
+
+TEST(PlanCheck, ComparesTensorsWithinOneMemoryOnly) {
+  // b at a's offset and steps: in the block, fine; in y's buffer, a conflict.
+  MemoryPlan p = aTensorInAnOutput(1);
+  p.tensors.push_back({.name = "b", .bytes = 64, .size = 64, .first = 0, .last = 3});
+  p.peak = 64;
+  EXPECT_TRUE(checkPlan(p));
+  p.tensors[1].last = 1;
+  p.tensors[1].region = 0;
+  Status st = checkPlan(p);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("overlapping memory"), std::string::npos)
+      << st.error().message();
+  p.tensors[1].offset = 64;  // beside a in y's buffer
+  EXPECT_TRUE(checkPlan(p));
+}
+
 // ---- strategies on random buffers -------------------------------------------
 
 std::vector<Buffer> randomBuffers(std::mt19937& rng, int steps, int count) {
@@ -540,6 +585,174 @@ TEST(RunTimePlan, DynamicShapesArePlannedFromARunsSizes) {
   EXPECT_TRUE(checkPlan(*plan));
 }
 
+// ---- tensors inside the outputs' buffers ----------------------------------------
+
+MemoryPlan planInOutputs(const std::string& text, bool on) {
+  auto ex = executorFor(testutil::parseModel(text));
+  if (!ex) return {};
+  PlanOptions o = PlanOptions::forExecution();
+  o.outputsOutside = true;
+  o.tensorsInOutputs = on;
+  auto plan = planMemory(ex->compiled(), nullptr, o);
+  EXPECT_TRUE(plan) << (plan ? "" : plan.error().message());
+  if (!plan) return {};
+  Status st = checkPlan(*plan);
+  EXPECT_TRUE(st) << (st ? "" : st.error().message());
+  return std::move(plan).value();
+}
+
+// Every tensor placed in an output's buffer dies before that output's step.
+void expectDeadBeforeTheirOutputs(const MemoryPlan& plan) {
+  for (const PlannedTensor& t : plan.tensors) {
+    if (t.region < 0) continue;
+    ASSERT_LT(static_cast<size_t>(t.region), plan.outside.size()) << t.name;
+    const PlannedTensor& o = plan.outside[static_cast<size_t>(t.region)];
+    EXPECT_LT(t.last, o.first) << t.name << " in " << o.name;
+    EXPECT_LE(t.offset + t.size, o.size) << t.name << " in " << o.name;
+  }
+}
+
+// 16 KiB each, no MatMul in place: b and c live together at c's step.
+constexpr const char* kMatMulChain = R"(
+    main (float[64,64] x) => (float[64,64] y) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      c = MatMul(b, b)
+      y = MatMul(c, c)
+    })";
+
+TEST(TensorsInOutputs, ATensorThatDiesBeforeTheOutputsStepLivesInItsBuffer) {
+  MemoryPlan off = planInOutputs(kMatMulChain, false);
+  MemoryPlan on = planInOutputs(kMatMulChain, true);
+  EXPECT_EQ(off.peak, 32768u);  // b and c
+  EXPECT_EQ(off.peakWithoutRegions, 32768u);
+  EXPECT_EQ(off.peakWithOutside(), 49152u);
+  EXPECT_EQ(off.lowerBoundWithOutside, 32768u);  // b and c, or c and y
+  EXPECT_EQ(off.inOutputsCount, 0);
+  // b in y's buffer (free until y's step), a and c at one place in the block.
+  ASSERT_EQ(on.outside.size(), 1u);
+  EXPECT_EQ(on.peak, 16384u);
+  EXPECT_EQ(on.peakWithoutRegions, 32768u);
+  EXPECT_EQ(on.lowerBound, 16384u);
+  EXPECT_EQ(on.peakWithOutside(), 32768u);
+  EXPECT_EQ(on.lowerBoundWithOutside, 32768u);
+  EXPECT_DOUBLE_EQ(on.ratioWithOutside(), 1.0);
+  EXPECT_EQ(tensorNamed(on, "b").region, 0);
+  EXPECT_EQ(tensorNamed(on, "b").offset, 0u);
+  EXPECT_EQ(tensorNamed(on, "a").region, -1);
+  EXPECT_EQ(tensorNamed(on, "c").region, -1);  // y's step reads it
+  EXPECT_EQ(tensorNamed(on, "a").offset, tensorNamed(on, "c").offset);
+  EXPECT_EQ(on.inOutputsCount, 1);
+  EXPECT_EQ(on.inOutputsBytes, 16384u);
+  // b's bytes are live in y's buffer at steps 1 and 2, not in the block.
+  EXPECT_EQ(on.liveBytes, (std::vector<uint64_t>{16384, 16384, 16384, 16384}));
+  EXPECT_EQ(on.liveBytesInOutputs, (std::vector<uint64_t>{0, 16384, 16384, 0}));
+  expectDeadBeforeTheirOutputs(on);
+}
+
+TEST(TensorsInOutputs, NotATensorTheOutputsStepReads) {
+  // a (32 KiB) does not fit in y (16 KiB); b fits but y's step reads it:
+  // nothing goes into y's buffer, the block keeps a and b.
+  const char* text = R"(
+    main (float[64,128] x, float[128,64] w) => (float[64,64] y) {
+      a = Relu(x)
+      b = MatMul(a, w)
+      y = MatMul(b, b)
+    })";
+  MemoryPlan on = planInOutputs(text, true);
+  EXPECT_EQ(on.peak, 49152u);
+  EXPECT_EQ(on.inOutputsCount, 0);
+  EXPECT_EQ(tensorNamed(on, "b").region, -1);
+  EXPECT_EQ(on.peakWithOutside(), 65536u);
+}
+
+TEST(TensorsInOutputs, NotATensorReadAfterTheOutputsStep) {
+  // a is read again after y's step (by z): it stays in the block; b may go
+  // into y's buffer, c into z's.
+  const char* text = R"(
+    main (float[64,64] x) => (float[64,64] y, float[64,64] z) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      c = MatMul(b, b)
+      y = MatMul(c, c)
+      z = MatMul(a, y)
+    })";
+  MemoryPlan on = planInOutputs(text, true);
+  ASSERT_EQ(on.outside.size(), 2u);
+  EXPECT_EQ(tensorNamed(on, "a").region, -1);
+  EXPECT_EQ(tensorNamed(on, "a").last, 4);
+  EXPECT_GT(on.inOutputsCount, 0);
+  EXPECT_LT(on.peak, on.peakWithoutRegions);
+  expectDeadBeforeTheirOutputs(on);
+}
+
+TEST(TensorsInOutputs, NothingMovesWhereTheBlockWouldNotShrink) {
+  // p dies before y's step and could go into y's buffer, but the block's
+  // peak is a and b (16 KiB each) after y is written and while z's step
+  // reads them: the plan stays as it was.
+  const char* text = R"(
+    main (float[8,8] x, float[64,64] u) => (float[8,8] y, float[64,64] z) {
+      p = MatMul(x, x)
+      q = MatMul(p, x)
+      y = MatMul(q, q)
+      a = MatMul(u, u)
+      b = MatMul(a, u)
+      z = MatMul(a, b)
+    })";
+  MemoryPlan off = planInOutputs(text, false);
+  MemoryPlan on = planInOutputs(text, true);
+  EXPECT_EQ(on.peak, 32768u);
+  EXPECT_EQ(on.peak, off.peak);
+  EXPECT_EQ(on.inOutputsCount, 0);
+  EXPECT_TRUE(on.liveBytesInOutputs.empty());
+  EXPECT_EQ(tensorNamed(on, "p").region, -1);
+}
+
+TEST(TensorsInOutputs, AValueASubgraphReadsStaysOutOfTheIfsOwnOutput) {
+  // The If's branches read a and b from the outer scope: both live until
+  // the If ends, so neither may go into y's buffer (y is the If's output).
+  // Control: b, read by nothing at or after the If's step, goes into it
+  // when the If reads only a.
+  auto text = [](const std::string& elseReads) {
+    return R"(
+      main (bool c, float[64,64] x) => (float[64,64] y) {
+        a = MatMul(x, x)
+        b = MatMul(a, a)
+        d = MatMul(b, a)
+        y = If <then_branch = g1 () => (float[64,64] t) { t = Neg(d) },
+                else_branch = g2 () => (float[64,64] e) { e = Relu()" +
+           elseReads + R"() }> (c)
+      })";
+  };
+  MemoryPlan reads = planInOutputs(text("a"), true);
+  ASSERT_EQ(reads.outside.size(), 1u);
+  EXPECT_EQ(reads.outside[0].name, "y");
+  EXPECT_EQ(tensorNamed(reads, "a").region, -1);
+  EXPECT_EQ(tensorNamed(reads, "d").region, -1);
+  expectDeadBeforeTheirOutputs(reads);
+  MemoryPlan readsB = planInOutputs(text("b"), true);
+  EXPECT_EQ(tensorNamed(readsB, "b").region, -1);
+  expectDeadBeforeTheirOutputs(readsB);
+  // a dies at d when the branch reads b: a or b (steps 1-2 or 0-2) is free
+  // to go into y's buffer in one of the two.
+  EXPECT_GT(reads.inOutputsCount + readsB.inOutputsCount, 0);
+}
+
+TEST(InPlace, NotOverAViewOfAGraphInput) {
+  // v views x (no block buffer of its own: dropped from the plan) and dies
+  // at a: a must not take "v's buffer", which is x's memory.
+  MemoryPlan p = planOf(R"(
+    main (float[64] x) => (float[64] y) {
+      v = Identity(x)
+      a = Relu(v)
+      y = Neg(a)
+    })");
+  EXPECT_FALSE(planHolds(p, "v"));
+  EXPECT_EQ(tensorNamed(p, "a").reuse, Reuse::kNone);
+  EXPECT_EQ(tensorNamed(p, "a").sharesWith, -1);
+  EXPECT_EQ(tensorNamed(p, "y").reuse, Reuse::kInPlace);
+}
+
 // ---- random graphs --------------------------------------------------------
 
 // A random graph over float tensors: unary and binary elementwise ops,
@@ -641,6 +854,49 @@ TEST(MemoryPlanOnGraphs, RandomGraphsGiveValidPlansFromTheirRealSizes) {
   EXPECT_GT(inPlace, 0);  // the generator exercises in-place reuse
 }
 
+TEST(TensorsInOutputs, RandomGraphsGiveValidPlansAndTheSameBytes) {
+  std::mt19937 rng(2612);
+  int inOutputs = 0;
+  for (int g = 0; g < 150; ++g) {
+    std::string text = randomGraph(rng);
+    SCOPED_TRACE(text);
+    ir::Model model = testutil::parseModel(text);
+    analysis::inferShapes(model);
+    auto ex = Executor::create(model);
+    ExecutorOptions noPlanOptions;
+    noPlanOptions.memoryPlan = false;
+    auto noPlan = Executor::create(model, noPlanOptions);
+    ASSERT_TRUE(ex && noPlan);
+    PlanOptions o = PlanOptions::withDirectOutputs(PlanOptions::forExecution());
+    ASSERT_TRUE(o.tensorsInOutputs);
+    auto plan = planMemory((*ex)->compiled(), nullptr, o);
+    ASSERT_TRUE(plan) << plan.error().message();
+    Status st = checkPlan(*plan);
+    ASSERT_TRUE(st) << st.error().message();
+    expectDeadBeforeTheirOutputs(*plan);
+    EXPECT_LE(plan->peak, plan->peakWithoutRegions);
+    EXPECT_LE(plan->lowerBoundWithOutside, plan->peakWithOutside());
+    inOutputs += plan->inOutputsCount;
+    for (uint8_t cond : {1, 0}) {
+      NamedInputs in = {{"c", ir::Tensor::fromVector<uint8_t>(ir::DataType::kBool, {}, {cond})},
+                        {"x", testutil::floats({4, 8}, std::vector<float>(32, 0.5f))}};
+      auto want = (*noPlan)->run(in);
+      ASSERT_TRUE(want) << want.error().message();
+      for (int run = 0; run < 2; ++run) {  // the second on the block again
+        auto got = (*ex)->run(in);
+        ASSERT_TRUE(got) << got.error().message();
+        EXPECT_EQ(got->memory.blockBytes, plan->peak);
+        ASSERT_EQ(got->outputs.size(), want->outputs.size());
+        for (size_t i = 0; i < got->outputs.size(); ++i) {
+          auto a = got->outputs[i].bytes(), b = want->outputs[i].bytes();
+          EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << got->outputNames[i];
+        }
+      }
+    }
+  }
+  EXPECT_GT(inOutputs, 0);  // the generator exercises it
+}
+
 // ---- the corpus ------------------------------------------------------------
 
 TEST(MemoryPlanOnGraphs, EveryCorpusModelGetsAValidPlan) {
@@ -669,13 +925,17 @@ TEST(MemoryPlanOnGraphs, EveryCorpusModelGetsAValidPlan) {
     }
     PlanOptions outside = PlanOptions::forExecution();
     outside.outputsOutside = true;
-    for (const PlanOptions& options : {PlanOptions{}, PlanOptions::forExecution(), outside}) {
+    PlanOptions inOutputs = outside;  // as the executor plans (ExecutionMemory)
+    inOutputs.tensorsInOutputs = true;
+    for (const PlanOptions& options :
+         {PlanOptions{}, PlanOptions::forExecution(), outside, inOutputs}) {
       auto plan = planMemory(ex->compiled(), observed, options);
       ASSERT_TRUE(plan) << plan.error().message();
       Status st = checkPlan(*plan);
       EXPECT_TRUE(st) << st.error().message();
       EXPECT_LE(plan->lowerBound, plan->peak);
       EXPECT_LE(plan->lowerBoundWithOutside, plan->peakWithOutside());
+      EXPECT_LE(plan->peak, plan->peakWithoutRegions);
     }
     ++planned;
   }

@@ -428,6 +428,108 @@ TEST(DirectOutputs, RunsThatCopyTheOutputsHaveThemInTheBlock) {
   }
 }
 
+// ---- block tensors inside an output's buffer ----------------------------------------
+
+// Turns the tensors in the outputs' buffers off while alive (memory_plan.h).
+class TensorsInOutputsOff {
+ public:
+  TensorsInOutputsOff() { setenv("PASSLAB_TENSORS_IN_OUTPUTS", "0", 1); }
+  ~TensorsInOutputsOff() { unsetenv("PASSLAB_TENSORS_IN_OUTPUTS"); }
+};
+
+// 16 KiB each; b dies before y's step, so the plan puts it in y's buffer.
+constexpr const char* kMatMulChain = R"(
+    main (float[64,64] x) => (float[64,64] y) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      c = MatMul(b, b)
+      y = MatMul(c, c)
+    })";
+
+TEST(DirectOutputs, ATensorThatDiesBeforeTheOutputsStepIsWrittenInItsBuffer) {
+  auto on = executorFor(kMatMulChain);
+  auto off = executorFor(kMatMulChain);
+  auto noPlan = executorFor(kMatMulChain, false);
+  ASSERT_TRUE(on && off && noPlan);
+  std::vector<RunResult> held;
+  for (int run = 0; run < 3; ++run) {
+    NamedInputs in = {{"x", ramp({64, 64}, -0.1f * static_cast<float>(run + 1))}};
+    RunResult a = runOk(*on, in);
+    RunResult b;
+    {
+      TensorsInOutputsOff offNow;  // off's plan is made on its first run
+      b = runOk(*off, in);
+    }
+    RunResult c = runOk(*noPlan, in);
+    EXPECT_EQ(a.memory.blockBytes, 16384u);  // a and c; b in y's buffer
+    EXPECT_EQ(b.memory.blockBytes, 32768u);  // b and c
+    EXPECT_EQ(a.memory.counts.placed, 3);    // a, b, c: none fell back to the Arena
+    EXPECT_EQ(a.memory.counts.fellBack, 0);
+    EXPECT_EQ(a.memory.counts.copiedOut, 0);
+    EXPECT_EQ(a.memory.outputsHandedOver, 1);  // y, in the buffer b was in
+    ASSERT_EQ(a.outputs.size(), 1u);
+    EXPECT_EQ(bytesOf(a.outputs[0]), bytesOf(b.outputs[0]));
+    EXPECT_EQ(bytesOf(a.outputs[0]), bytesOf(c.outputs[0]));
+    held.push_back(std::move(a));
+  }
+  // Each run took a buffer of its own for y (and b): the held results are
+  // unchanged by the later runs.
+  for (int run = 0; run < 3; ++run) {
+    RunResult again = runOk(*noPlan, {{"x", ramp({64, 64}, -0.1f * static_cast<float>(run + 1))}});
+    EXPECT_EQ(bytesOf(held[static_cast<size_t>(run)].outputs[0]), bytesOf(again.outputs[0])) << run;
+  }
+  EXPECT_NE(held[0].outputs[0].bytes().data(), held[1].outputs[0].bytes().data());
+}
+
+TEST(DirectOutputs, AnIfsOutputHoldsTensorsBeforeItsStepAndIsCopied) {
+  // y is the If's output (the branch's value, copied out); its buffer, taken
+  // at the start, holds b until the If: same bytes, one branch and the other.
+  const char* text = R"(
+    main (bool c, float[64,64] x) => (float[64,64] y) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      d = MatMul(b, a)
+      y = If <then_branch = g1 () => (float[64,64] t) { t = Neg(d) },
+              else_branch = g2 () => (float[64,64] e) { e = Relu(a) }> (c)
+    })";
+  for (uint8_t cond : {1, 0}) {
+    NamedInputs in = {{"c", ir::Tensor::fromVector<uint8_t>(ir::DataType::kBool, {}, {cond})},
+                      {"x", ramp({64, 64}, -0.2f)}};
+    EXPECT_EQ(expectSameOutputs(text, in), 0);
+    auto ex = executorFor(text);
+    ASSERT_TRUE(ex);
+    RunResult r = runOk(*ex, in);
+    EXPECT_EQ(r.memory.blockBytes, 32768u);  // a and d; b in y's buffer
+  }
+}
+
+TEST(DirectOutputs, AValueLeftInAnOutputsBufferUnderAnotherSlotIsCopiedOut) {
+  // Cast to the same type returns its input: z's value is b's tensor. b can
+  // live in y's buffer (it dies before y's step), so z would point into
+  // bytes y's step writes; settle copies it out before that step.
+  const char* text = R"(
+    main (float[64,64] x) => (float[64,64] y, float[64,64] z) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      z = Cast <to = 1> (b)
+      c = MatMul(b, b)
+      y = MatMul(c, c)
+    })";
+  NamedInputs in = {{"x", ramp({64, 64}, -0.15f)}};
+  EXPECT_GE(expectSameOutputs(text, in), 1);
+  auto on = executorFor(text);
+  auto off = executorFor(text);
+  ASSERT_TRUE(on && off);
+  RunResult a = runOk(*on, in);
+  RunResult b;
+  {
+    TensorsInOutputsOff offNow;
+    b = runOk(*off, in);
+  }
+  EXPECT_LT(a.memory.blockBytes, b.memory.blockBytes);  // tensors went into the outputs
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(bytesOf(a.outputs[i]), bytesOf(b.outputs[i]));
+}
+
 // ---- results the caller holds ---------------------------------------------------
 
 TEST(DirectOutputs, ResultsTheCallerHoldsSurviveLaterRuns) {

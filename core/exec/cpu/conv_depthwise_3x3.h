@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "core/exec/cpu/conv_geometry.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
@@ -37,8 +38,15 @@ inline bool runsAsDepthwise3x3(const ConvGeometry& g) {
 // (7x7 planes, 14x14 at stride 2) by 1.5-2x; on nChw8c (136, 248 channels)
 // and at stride 2 the direct kernel won or tied. The routers (conv_onednn.cpp,
 // passlab_fused_conv.cpp) run this rule; runsAsDepthwise3x3 says what it can.
+// All of that is the AVX-512 loop. Without AVX-512 (or capped below it,
+// PASSLAB_MAX_ISA) oneDNN's jit_dw:avx2 on nChw8c with both reorders wins
+// every shape: shufflenet's, AMD EPYC Zen 3 (AVX2), 1 thread, per-node
+// minima, load 2.7-3.5, jit_dw / the portable loop / an 8-lane AVX2 version
+// of the direct loop (tried, not kept): 136 x 28 x 28 0.084 / 0.44 / 0.15 ms,
+// 112 x 56 x 56 stride 2 0.16 / 0.53 / 0.28, 136 x 28 x 28 stride 2 0.047 /
+// 0.24 / 0.057 (docs/exec-benchmark.md, session 31).
 inline bool prefersDepthwise3x3(const ConvGeometry& g) {
-  if (!runsAsDepthwise3x3(g) || g.out[1] < 14) return false;
+  if (!cpu_isa::hasAvx512f() || !runsAsDepthwise3x3(g) || g.out[1] < 14) return false;
   return (g.stride[0] == 2 && g.stride[1] == 2) || g.C % 16 != 0;
 }
 

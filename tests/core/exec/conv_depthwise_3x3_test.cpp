@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/exec_test_util.h"
 
 namespace passlab::exec {
@@ -166,14 +167,18 @@ TEST(ConvDepthwise3x3, WhichConvolutionsTakeIt) {
 // The measured rule (1 thread, docs/exec-benchmark.md session 27): the direct
 // kernel for output rows of 14 or more with stride 2 on both axes or channels
 // not a multiple of 16; oneDNN's jit_dw for the rest.
+cpu::ConvGeometry depthwisePlane(int64_t c, int64_t size, int64_t s) {
+  cpu::ConvGeometry g = geometry(c, c, c);
+  g.in = {size, size};
+  g.stride = {s, s};
+  g.out = {(size - 1) / s + 1, (size - 1) / s + 1};
+  return g;
+}
+
+// The AVX-512 loop's rule (the isa_avx2 / isa_sse2 ctests: the next test).
 TEST(ConvDepthwise3x3, PrefersItWhereItMeasuredFaster) {
-  auto plane = [](int64_t c, int64_t size, int64_t s) {
-    cpu::ConvGeometry g = geometry(c, c, c);
-    g.in = {size, size};
-    g.stride = {s, s};
-    g.out = {(size - 1) / s + 1, (size - 1) / s + 1};
-    return g;
-  };
+  if (!cpu_isa::hasAvx512f()) GTEST_SKIP() << "the rule of the AVX-512 loop";
+  auto plane = depthwisePlane;
   // shufflenet's nChw8c planes and the stride-2 ones with 14 or more outputs a row
   EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(136, 28, 1)));
   EXPECT_TRUE(cpu::prefersDepthwise3x3(plane(248, 14, 1)));
@@ -200,6 +205,20 @@ TEST(ConvDepthwise3x3, PrefersItWhereItMeasuredFaster) {
   five.kernel = {5, 5};
   EXPECT_FALSE(cpu::prefersDepthwise3x3(five));
   EXPECT_FALSE(cpu::prefersDepthwise3x3(geometry(136, 272, 136)));
+}
+
+// Without AVX-512 (a CPU without it, or PASSLAB_MAX_ISA capped below it) the
+// loop is the portable one and oneDNN's jit_dw takes every shape, those the
+// AVX-512 rule gives the loop included (shufflenet's: 3-5x faster there,
+// docs/exec-benchmark.md session 31).
+TEST(ConvDepthwise3x3, WithoutAvx512OneDnnTakesEveryShape) {
+  if (cpu_isa::hasAvx512f()) GTEST_SKIP() << "this CPU (and the cap) run the AVX-512 loop";
+  for (const cpu::ConvGeometry& g :
+       {depthwisePlane(136, 28, 1), depthwisePlane(248, 14, 1), depthwisePlane(136, 28, 2),
+        depthwisePlane(112, 56, 2), depthwisePlane(256, 28, 2)}) {
+    EXPECT_TRUE(cpu::runsAsDepthwise3x3(g)) << g.C << " channels";
+    EXPECT_FALSE(cpu::prefersDepthwise3x3(g)) << g.C << " channels";
+  }
 }
 
 std::string d4(int64_t a, int64_t b, int64_t c, int64_t d) {

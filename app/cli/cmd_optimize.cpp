@@ -14,6 +14,7 @@
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/int8_cpu_note.h"
 #include "app/cli/output_files.h"
 #include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
@@ -579,6 +580,7 @@ int runOptimize(const OptimizeArgs& a) {
   size_t before = steps.empty() ? model.graph().nodeCountRecursive() : steps.front().before.nodes;
   std::printf("saved %s: %zu -> %zu nodes%s\n", out.c_str(), before,
               model.graph().nodeCountRecursive(), skippedText(skipped).c_str());
+  warnIfInt8SlowerHere(model);
   int code = 0;
   if (checker) {
     code = checkSavedFile(out, *checker, originalErrors, lossy ? &po.budget : nullptr);

@@ -17,6 +17,7 @@
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/int8_cpu_note.h"
 #include "app/cli/output_files.h"
 #include "app/cli/per_layer_result.h"
 #include "app/cli/precision_low_rank.h"
@@ -107,6 +108,7 @@ int saveMixed(ir::Model& model, pipeline::ExecOutputChecker& checker, const Prec
     return 1;
   }
   std::printf("saved %s\n", a.out.c_str());
+  warnIfInt8SlowerHere(model);
   if (!a.saveRecipe.empty()) {
     pipeline::Recipe r;
     r.checkInputSets = a.check;

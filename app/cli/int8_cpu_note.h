@@ -1,0 +1,24 @@
+// The one-line warning optimize and precision print when the model they save
+// computes in 8 bits on PassLab's executor (int8 convolutions and products,
+// or the Q/DQ pairs that `--level fused` turns into them) on a CPU without
+// exact int8 dot products (no AVX-512 VNNI or AVX-VNNI:
+// qlinear::exactInt8DotProducts). There INT8 runs on float32 sums or the
+// reference loops, slower than the float32 model (docs/precision.md, "INT8 on
+// a CPU without AVX-512 VNNI").
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/ir/model.h"
+
+namespace passlab::cli {
+
+// The warning for `model` on this CPU, or nullopt (nothing 8-bit, or a CPU
+// with VNNI).
+std::optional<std::string> int8SlowerHereWarning(const ir::Model& model);
+
+// Writes it to standard error, if any.
+void warnIfInt8SlowerHere(const ir::Model& model);
+
+}  // namespace passlab::cli

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# optimize's one-line warning that INT8 is slower than float32 on a CPU
+# without exact int8 dot products (no AVX-512 VNNI or AVX-VNNI; app/cli/
+# int8_cpu_note.h): PASSLAB_MAX_ISA=avx2 caps oneDNN below VNNI on any x86
+# CPU, so saving the MNIST classifier's INT8 file (--level fused: QLinearConv)
+# must print it once, and saving its float32 file must not.
+# Usage: int8_cpu_warning.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
+set -u
+cli=$1
+corpus=${PASSLAB_CORPUS_DIR:-$2}
+model="$corpus/models/mnist8_cntk.onnx"
+if [ ! -f "$model" ]; then
+  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
+  exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+warning="this CPU has no AVX-512 VNNI or AVX-VNNI"
+
+"$cli" optimize "$model" -o "$dir/qdq.onnx" --passes raise_opset,quantize_static \
+  > "$dir/qdq.log" 2>&1 || { cat "$dir/qdq.log"; fail "raise_opset,quantize_static"; }
+PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/qdq.onnx" -o "$dir/int8.onnx" --level fused \
+  > "$dir/int8.log" 2>&1 || { cat "$dir/int8.log"; fail "--level fused on the INT8 file"; }
+[ "$(grep -c "$warning" "$dir/int8.log")" = 1 ] ||
+  { cat "$dir/int8.log"; fail "not one warning for the INT8 file under PASSLAB_MAX_ISA=avx2"; }
+PASSLAB_MAX_ISA=avx2 "$cli" optimize "$model" -o "$dir/f32.onnx" --level fused \
+  > "$dir/f32.log" 2>&1 || { cat "$dir/f32.log"; fail "--level fused on the float32 model"; }
+if grep -q "$warning" "$dir/f32.log"; then
+  cat "$dir/f32.log"; fail "the float32 model was warned about"
+fi
+echo "INT8 speed warning: ok"

@@ -11,9 +11,13 @@
 // DIR/outputs.json lists them; numeric tensors go to .npy files, strings,
 // sequences and maps into the JSON itself.
 // --memory-report [FILE] writes the memory plan as JSON (memory_report.h);
-// --memory-limit fails before running when the planned peak is above it (when
-// shapes are only known at run time, after the first run, which the arena
-// limits meanwhile). The executor runs on its own plan (one block per run,
+// --memory-limit is a promise (docs/memory.md "The memory limit"): a run it
+// accepts fits. Before any run, the planned peak (the report's plan and the
+// executor's, for the given input shapes when they are known only then) is
+// checked against it; then the first untimed run, with the limit's plan but
+// not refused, measures what a run needs (the block, kernel scratch that does
+// not fit its gaps, subgraph bodies) and a limit below that is refused before
+// the runs asked for. The executor runs on its own plan (one block per run,
 // core/exec/memory/execution_memory.h; the line "executor memory:" says how)
 // unless --no-memory-plan. Constant-only nodes run once per executor and
 // their outputs are kept (core/exec/kept_values.h) unless
@@ -26,6 +30,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -40,6 +45,7 @@
 #include "app/cli/thread_use_text.h"
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
+#include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/plan_check.h"
 #include "core/exec/step_trials.h"
 #include "core/io/model_io.h"
@@ -361,6 +367,62 @@ Expected<exec::memory::MemoryPlan> checkedPlan(const exec::Executor& ex,
   return plan;
 }
 
+// The plan the executor's runs under `limit` take their block from (in place
+// only where a kernel declares it, graph outputs in the block): sizes from the
+// value types, or, when they are known only at run time, inferred for
+// `inputs`' shapes as the executor does before its first run with them
+// (input_shapes.h). Its peak against the limit, before any run; nothing is
+// checked where inference leaves a size open or the executor does not plan
+// (the measured run then decides, measuredPeakWithin).
+Status executorPlanWithin(const exec::Executor& ex, const exec::NamedInputs& inputs,
+                          uint64_t limit) {
+  namespace mem = exec::memory;
+  const exec::CompiledGraph& graph = ex.compiled();
+  const mem::PlanOptions options =
+      mem::PlanOptions::withDirectOutputs(mem::PlanOptions::forExecution(), limit);
+  Expected<mem::MemoryPlan> plan = mem::MemoryPlan();
+  if (mem::sizesKnownAhead(graph)) {
+    plan = mem::planMemory(graph, nullptr, options);
+  } else {
+    mem::InputShapes shapes = mem::shapesForInputs(ex.model(), graph, inputs);
+    plan = mem::planMemory(graph, &shapes.bytes, options, &shapes.dims);
+  }
+  // A size inference leaves open (the executor records it on the first run),
+  // or no plan (the executor runs on the arena alone): the measured run decides.
+  if (!plan) return Status::ok();
+  Status within = mem::checkMemoryLimit(*plan, limit);
+  if (within) return within;
+  return within.error().withContext(
+      "the executor's memory plan (in place only where a kernel declares it" +
+      std::string(mem::sizesKnownAhead(graph) ? "" : "; sizes inferred from the input shapes") +
+      ")");
+}
+
+// What the measured run `r` (run with the limit's plan, not refused) needed:
+// the arena's peak, which counts the block, kernel scratch that did not fit
+// the block's gaps at its step, subgraph bodies' blocks and tensors outside the
+// plan. The runs after it, with the same inputs, need the same.
+Status measuredPeakWithin(const exec::RunResult& r, uint64_t limit) {
+  const uint64_t peak = r.peakArenaBytes;
+  if (peak <= limit) return Status::ok();
+  std::string msg = "a run with these inputs needs " + str::humanBytes(peak) + " (" +
+                    std::to_string(peak) + " bytes) of intermediate memory, above the memory " +
+                    "limit of " + str::humanBytes(limit) + " (" + std::to_string(limit) + " bytes)";
+  const exec::memory::RunMemoryUse& use = r.memory;
+  if (use.source != exec::memory::PlanSource::kNone && use.blockBytes < peak)
+    msg += ": the executor's planned block is " + str::humanBytes(use.blockBytes) + ", the other " +
+           str::humanBytes(peak - use.blockBytes) +
+           " are kernel scratch that did not fit the block's free space at its step, " +
+           "subgraph bodies' memory or tensors outside the plan";
+  else if (!use.note.empty())
+    msg += " (" + use.note + ")";
+  msg +=
+      "; measured by one untimed run before the runs asked for (not bounded by the limit); "
+      "--memory-limit " +
+      std::to_string(peak) + " or more runs";
+  return limitError(msg);
+}
+
 // The same inputs on the CPU executor (reference kernels when asked), its
 // outputs set against `deviceRun`'s.
 Expected<std::vector<OutputComparison>> compareWithCpu(
@@ -435,6 +497,9 @@ int runCommand(RunArgs args) {
   };
   auto inputs = prepareInputs(**ex, args.inputs);
   if (!inputs) return fail(inputs.error());
+  if (args.memoryLimit > 0 && !args.noMemoryPlan)
+    if (Status st = executorPlanWithin(**ex, inputs->values, args.memoryLimit); !st)
+      return fail(st.error());
   exec::RunOptions ro;
   ro.threads = args.threads;
   ro.memoryLimitBytes = args.memoryLimit;
@@ -442,11 +507,19 @@ int runCommand(RunArgs args) {
   int threads = args.threads > 0 ? args.threads : (*ex)->backend().defaultThreads();
   if (args.warmup < 0) args.warmup = defaultWarmup(args.device, threads);
   exec::RunResult last;
-  for (int i = 0; i < args.warmup; ++i) {
-    ro.valueBytes = observe ? &observed : nullptr;
-    auto r = (*ex)->run(inputs->values, ro);
+  // Under a limit the first untimed run measures what a run needs: the same
+  // plan as a limited run (any limit copies the outputs into the block), no
+  // allocation refused.
+  const bool measure = args.memoryLimit > 0 && args.device == "cpu";
+  for (int i = 0; i < std::max(args.warmup, measure ? 1 : 0); ++i) {
+    exec::RunOptions o = ro;
+    if (measure && i == 0) o.memoryLimitBytes = std::numeric_limits<uint64_t>::max();
+    o.valueBytes = observe ? &observed : nullptr;
+    auto r = (*ex)->run(inputs->values, o);
     if (!r) return fail(r.error());
     if (Status st = planFromRun(); !st) return fail(st.error());
+    if (measure && i == 0)
+      if (Status st = measuredPeakWithin(*r, args.memoryLimit); !st) return fail(st.error());
   }
   std::vector<double> ms;
   uint64_t peak = 0;
@@ -553,9 +626,10 @@ void registerRun(CLI::App& app) {
   cmd->add_option("--save-outputs", args->saveOutputs,
                   "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,
-                  "Fail before running when the memory plan's peak is above this size "
-                  "(bytes, or with a unit: 64MiB, 1.5GB; and any run whose intermediate "
-                  "tensors pass it)")
+                  "Intermediate memory a run may use (bytes, or with a unit: 64MiB, 1.5GB): "
+                  "fails before running when the memory plan's peak is above it, and before "
+                  "the timed runs when the first untimed run (not limited) needed more, with "
+                  "kernel scratch")
       ->transform(sizeWithUnit());
   auto* report = cmd->add_option("--memory-report", args->memoryReport,
                                  "Write the memory plan as JSON to FILE (default: standard output)")

@@ -109,6 +109,45 @@ void requantizeScalar(const float* acc, int64_t n, const int32_t* bias, const do
   }
 }
 
+// oneDNN's 8-channel blocks (nChw8c: [N, ceil(C / 8), P, 8], the padded
+// channels 0): element (n, c, p) of a plain [N, C, P] tensor at
+// ((n * blocks + c / 8) * P + p) * 8 + c % 8.
+struct Blocked8 {
+  int64_t n, c, p;
+  int64_t blocks() const { return (c + 7) / 8; }
+};
+
+// X [N, C, P] (8-bit) - zx into the blocked float32 layout, blocks
+// [b0, b1) of all images (n * blocks + cb), positions [p0, p1) of each.
+void dequantizeBlockedScalar(const uint8_t* x, bool xSigned, int32_t zx, const Blocked8& d,
+                             int64_t nb, int64_t p0, int64_t p1, float* out) {
+  const int64_t n = nb / d.blocks(), cb = nb % d.blocks();
+  for (int64_t j = 0; j < 8; ++j) {
+    const int64_t c = cb * 8 + j;
+    for (int64_t p = p0; p < p1; ++p) {
+      float v = 0;
+      if (c < d.c) {
+        const uint8_t b = x[(n * d.c + c) * d.p + p];
+        v = static_cast<float>((xSigned ? int32_t{static_cast<int8_t>(b)} : int32_t{b}) - zx);
+      }
+      out[(nb * d.p + p) * 8 + j] = v;
+    }
+  }
+}
+
+// The blocked sums of block nb, positions [p0, p1), requantized into Y [N, M, P].
+void requantizeBlockedScalar(const float* acc, const Blocked8& d, int64_t nb, int64_t p0,
+                             int64_t p1, const int32_t* bias, const double* mult,
+                             const OutputRange& r, uint8_t* y) {
+  const int64_t n = nb / d.blocks(), cb = nb % d.blocks();
+  for (int64_t j = 0; j < 8 && cb * 8 + j < d.c; ++j) {
+    const int64_t c = cb * 8 + j;
+    for (int64_t p = p0; p < p1; ++p)
+      y[(n * d.c + c) * d.p + p] = requantizeOne(
+          wrappingAdd(static_cast<int32_t>(acc[(nb * d.p + p) * 8 + j]), bias[c]), mult[c], r);
+  }
+}
+
 #if defined(__x86_64__)
 #define PASSLAB_FLOAT_SUMS_AVX2 __attribute__((target("avx2,fma")))
 
@@ -156,6 +195,82 @@ PASSLAB_FLOAT_SUMS_AVX2 void requantizeAvx2(const float* acc, int64_t n, const i
     requantizeScalar(acc + i, n - i, bias, mult, false, r, y + i);
   }
 }
+
+// r[0..7] transposed: r[j][q] becomes r[q][j].
+PASSLAB_FLOAT_SUMS_AVX2 inline void transpose8(__m256 r[8]) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; ++i) {
+    u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int i = 0; i < 4; ++i) {
+    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+  }
+}
+
+// dequantizeBlockedScalar of one block, 8 positions at a time where all 8
+// channels are real (the last block of C % 8 channels and the positions
+// past a multiple of 8 scalar).
+PASSLAB_FLOAT_SUMS_AVX2 void dequantizeBlockedAvx2(const uint8_t* x, bool xSigned, int32_t zx,
+                                                   const Blocked8& d, int64_t nb, float* out) {
+  const int64_t n = nb / d.blocks(), cb = nb % d.blocks();
+  if (cb * 8 + 8 > d.c) return dequantizeBlockedScalar(x, xSigned, zx, d, nb, 0, d.p, out);
+  const __m256i z = _mm256_set1_epi32(zx);
+  const uint8_t* rows = x + (n * d.c + cb * 8) * d.p;
+  int64_t p = 0;
+  for (; p + 8 <= d.p; p += 8) {
+    __m256 r[8];
+    for (int j = 0; j < 8; ++j) {
+      const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(rows + j * d.p + p));
+      const __m256i v = xSigned ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+      r[j] = _mm256_cvtepi32_ps(_mm256_sub_epi32(v, z));
+    }
+    transpose8(r);
+    for (int q = 0; q < 8; ++q) _mm256_storeu_ps(out + (nb * d.p + p + q) * 8, r[q]);
+  }
+  dequantizeBlockedScalar(x, xSigned, zx, d, nb, p, d.p, out);
+}
+
+// requantizeBlockedScalar of one block, 8 positions of 8 channels at a time
+// (transposed so that each register holds one channel's positions).
+PASSLAB_FLOAT_SUMS_AVX2 void requantizeBlockedAvx2(const float* acc, const Blocked8& d, int64_t nb,
+                                                   const int32_t* bias, const double* mult,
+                                                   const OutputRange& r, uint8_t* y) {
+  const int64_t n = nb / d.blocks(), cb = nb % d.blocks();
+  const int64_t channels = std::min<int64_t>(8, d.c - cb * 8);
+  const __m256d zero = _mm256_set1_pd(r.zero), lo = _mm256_set1_pd(r.lo), hi = _mm256_set1_pd(r.hi);
+  int64_t p = 0;
+  for (; p + 8 <= d.p; p += 8) {
+    __m256 v[8];
+    for (int q = 0; q < 8; ++q) v[q] = _mm256_loadu_ps(acc + (nb * d.p + p + q) * 8);
+    transpose8(v);
+    for (int64_t j = 0; j < channels; ++j) {
+      const int64_t c = cb * 8 + j;
+      const __m256i a = _mm256_add_epi32(_mm256_cvtps_epi32(v[j]), _mm256_set1_epi32(bias[c]));
+      const __m256d m = _mm256_set1_pd(mult[c]);
+      const __m256d h[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(a)),
+                            _mm256_cvtepi32_pd(_mm256_extracti128_si256(a, 1))};
+      __m128i q[2];
+      for (int k = 0; k < 2; ++k) {
+        __m256d t =
+            _mm256_round_pd(_mm256_mul_pd(h[k], m), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        t = _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(t, zero), lo), hi);
+        q[k] = _mm256_cvtpd_epi32(t);
+      }
+      const __m128i w = _mm_packs_epi32(q[0], q[1]);
+      const __m128i b = r.ySigned ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(y + (n * d.c + c) * d.p + p), b);
+    }
+  }
+  requantizeBlockedScalar(acc, d, nb, p, d.p, bias, mult, r, y);
+}
 #endif
 
 void dequantize(const uint8_t* x, bool xSigned, int32_t zx, float* out, int64_t n) {
@@ -176,6 +291,24 @@ void requantizeRow(const float* acc, int64_t n, const int32_t* bias, const doubl
   }
 #endif
   requantizeScalar(acc, n, bias, mult, perElement, r, y);
+}
+
+void dequantizeBlocked(const uint8_t* x, bool xSigned, int32_t zx, const Blocked8& d, int64_t nb,
+                       float* out) {
+#if defined(__x86_64__)
+  static const bool avx2 = cpu_isa::hasAvx2Fma();
+  if (avx2) return dequantizeBlockedAvx2(x, xSigned, zx, d, nb, out);
+#endif
+  dequantizeBlockedScalar(x, xSigned, zx, d, nb, 0, d.p, out);
+}
+
+void requantizeBlocked(const float* acc, const Blocked8& d, int64_t nb, const int32_t* bias,
+                       const double* mult, const OutputRange& r, uint8_t* y) {
+#if defined(__x86_64__)
+  static const bool avx2 = cpu_isa::hasAvx2Fma();
+  if (avx2) return requantizeBlockedAvx2(acc, d, nb, bias, mult, r, y);
+#endif
+  requantizeBlockedScalar(acc, d, nb, 0, d.p, bias, mult, r, y);
 }
 
 }  // namespace
@@ -231,21 +364,53 @@ std::unique_ptr<QLinearConvFloatSums> QLinearConvFloatSums::create(
   k->positions_ = 1;
   for (int64_t o : g.out) k->positions_ *= o;
   if (!buildFloatConv(k->conv_, g, channelsLast)) return nullptr;
+  // Where oneDNN computes in 8-channel blocks (2-D NCHW), X goes into them and
+  // Y comes out of them directly: no float32 reorder on either side.
+  if (!channelsLast && g.spatial() == 2) {
+    onednn::ConvPrimitive& p = k->conv_;
+    const auto blocked = [](const memory::desc& d) {
+      return d == memory::desc(d.dims(), memory::data_type::f32, tag::nChw8c);
+    };
+    k->blockedSrc_ = p.reorderSrc && blocked(p.srcDesc);
+    k->blockedDst_ = p.reorderDst && blocked(p.dstDesc);
+    if (k->blockedSrc_) p.userSrc = p.srcDesc;
+    if (k->blockedDst_) p.userDst = p.dstDesc;
+    if (k->blockedSrc_ || k->blockedDst_) p.adopt(p.prim, p.srcDesc, p.weiDesc, p.dstDesc);
+  }
   return k;
 }
 
 Status QLinearConvFloatSums::run(KernelContext& ctx, const Tensor& x, const Tensor* bias,
                                  Tensor& y) {
   const int threads = ctx.threads();
-  PASSLAB_ASSIGN_OR_RETURN(Tensor xf, ctx.scratch(DataType::kFloat, x.dims()));
-  {
-    const auto* px = static_cast<const uint8_t*>(x.raw());
+  const auto* px = static_cast<const uint8_t*>(x.raw());
+  int64_t inPositions = 1;
+  for (int64_t i : g_.in) inPositions *= i;
+  const Blocked8 in{g_.N, g_.C, inPositions}, out{g_.N, g_.M, positions_};
+  Tensor xf;
+  if (blockedSrc_) {
+    PASSLAB_ASSIGN_OR_RETURN(
+        xf, ctx.scratch(DataType::kFloat, {static_cast<int64_t>(conv_.srcDesc.get_size() / 4)}));
+    float* pf = xf.mutableData<float>();
+    parallelFor(g_.N * in.blocks(), threads, std::max<int64_t>(1, kElementwiseGrain / (8 * in.p)),
+                [&](int64_t begin, int64_t end) {
+                  for (int64_t nb = begin; nb < end; ++nb)
+                    dequantizeBlocked(px, xSigned_, xZero_, in, nb, pf);
+                });
+  } else {
+    PASSLAB_ASSIGN_OR_RETURN(xf, ctx.scratch(DataType::kFloat, x.dims()));
     float* pf = xf.mutableData<float>();
     parallelFor(x.numel(), threads, kElementwiseGrain, [&](int64_t begin, int64_t end) {
       dequantize(px + begin, xSigned_, xZero_, pf + begin, end - begin);
     });
   }
-  PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kFloat, g_.outDims));
+  Tensor acc;
+  if (blockedDst_) {
+    PASSLAB_ASSIGN_OR_RETURN(
+        acc, ctx.scratch(DataType::kFloat, {static_cast<int64_t>(conv_.dstDesc.get_size() / 4)}));
+  } else {
+    PASSLAB_ASSIGN_OR_RETURN(acc, ctx.scratch(DataType::kFloat, g_.outDims));
+  }
   PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, xf, *wf_, nullptr, acc, true));
 
   std::vector<int32_t> b(static_cast<size_t>(g_.M), 0);
@@ -255,6 +420,15 @@ Status QLinearConvFloatSums::run(KernelContext& ctx, const Tensor& x, const Tens
   const float* pa = acc.data<float>();
   auto* py = static_cast<uint8_t*>(y.mutableRaw());
   const int64_t p = positions_, m = g_.M;
+  if (blockedDst_) {
+    parallelFor(g_.N * out.blocks(), threads,
+                std::max<int64_t>(1, kElementwiseGrain / (8 * std::max<int64_t>(p, 1))),
+                [&](int64_t begin, int64_t end) {
+                  for (int64_t nb = begin; nb < end; ++nb)
+                    requantizeBlocked(pa, out, nb, b.data(), mult_.data(), range, py);
+                });
+    return Status::ok();
+  }
   if (channelsLast_) {  // rows [N * P] of M channels
     parallelFor(g_.N * p, threads, std::max<int64_t>(1, kElementwiseGrain / m),
                 [&](int64_t begin, int64_t end) {

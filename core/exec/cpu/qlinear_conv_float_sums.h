@@ -65,6 +65,8 @@ class QLinearConvFloatSums {
   int64_t sumBound_ = 0;
   std::vector<double> mult_;  // x_scale * w_scale[m] / y_scale per channel
   onednn::ConvPrimitive conv_;
+  // X written into / Y read from oneDNN's 8-channel blocks (nChw8c) directly.
+  bool blockedSrc_ = false, blockedDst_ = false;
 };
 
 }  // namespace passlab::exec::cpu

@@ -30,7 +30,7 @@ std::optional<std::string> int8SlowerHereWarning(const ir::Model& model) {
   if (!any || exec::cpu::qlinear::exactInt8DotProducts()) return std::nullopt;
   return std::string(
       "warning: this CPU has no AVX-512 VNNI or AVX-VNNI (exact int8 dot products): PassLab runs "
-      "INT8 convolutions on float32 sums here, slower than the float32 model (1.2-2.3x measured); "
+      "INT8 convolutions on float32 sums here, usually slower than the float32 model; "
       "INT8 saves size here, not time (docs/precision.md, \"INT8 on a CPU without AVX-512 VNNI\")");
 }
 

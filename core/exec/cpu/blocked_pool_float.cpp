@@ -2,8 +2,13 @@
 // Each output row (a plane and an output row index): the op over the
 // window's input rows into a padded row (W x b floats, contiguous), then per
 // output column the op over its taps along that row, b channels at a time.
-// The loops are plain C++ over compile-time b, vectorized by the compiler:
-// as compiled (portable) and, on machines with AVX-512, once more for it.
+// The loops over rows are plain C++ over compile-time b, vectorized by the
+// compiler: as compiled (portable), once more for AVX2 + FMA and once more
+// for AVX-512; the run picks the best the machine has (cpu_isa, capped by
+// PASSLAB_MAX_ISA). The pass along a row is written in vectors on SSE2 (the
+// portable path on x86) and AVX2 (a block of 8 is one register): compiled
+// from plain loops it stayed scalar, one maxss per lane and tap (the
+// AVX-512 path still is; not measured on such a machine this session).
 #include "core/exec/cpu/blocked_pool_float.h"
 
 #include <algorithm>
@@ -11,6 +16,12 @@
 #include <limits>
 #include <string_view>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/exec/cpu/pool_taps.h"
 #include "core/exec/cpu/window3.h"
@@ -76,8 +87,9 @@ PASSLAB_INLINE void reduceTwo(float* __restrict dst, const float* __restrict a,
 }
 
 // Output rows [r0, r1) (row r: plane r / outH, output row r % outH), with a
-// row buffer of rowLen x B floats whose padding stays Op::kPad.
-template <class Op, int B>
+// row buffer of rowLen x B floats whose padding stays Op::kPad; Cols makes
+// the output row from the padded one.
+template <class Op, int B, class Cols>
 PASSLAB_INLINE void poolRowsBody(const Plan& p, int64_t r0, int64_t r1) {
   std::vector<float> padded(static_cast<size_t>(p.rowLen * B), Op::kPad);
   float* row = padded.data() + p.padL * B;
@@ -96,21 +108,32 @@ PASSLAB_INLINE void poolRowsBody(const Plan& p, int64_t r0, int64_t r1) {
       for (int64_t a = 2; a < t.count; ++a)
         reduceInto<Op>(row, xp + (t.first + a * t.step) * rowFloats, rowFloats);
     }
-    float* out = p.y + r * p.outW * B;
+    Cols::template run<Op, B>(p, t, padded.data(), p.y + r * p.outW * B);
+  }
+}
+
+// The divisor's inverse of output (row taps t, column ow): 1 for a max.
+PASSLAB_INLINE float scaleOf(const Plan& p, const Taps& t, int64_t ow) {
+  if (!p.average) return 1.0f;
+  const Taps& ct = p.colTaps[static_cast<size_t>(ow)];
+  const int64_t n = p.countIncludePad ? t.padded * ct.padded : t.count * ct.count;
+  return n > 0 ? 1.0f / static_cast<float>(n) : 0.0f;
+}
+
+// The pass along a padded row (output row with row taps t): per output
+// column the op over its kw taps, tap 0 first, then the scale (averages).
+struct PlainCols {
+  template <class Op, int B>
+  static PASSLAB_INLINE void run(const Plan& p, const Taps& t, const float* padded, float* out) {
     for (int64_t ow = 0; ow < p.outW; ++ow) {
-      const float* src = padded.data() + ow * p.sw * B;
+      const float* src = padded + ow * p.sw * B;
       float acc[B];
       for (int c = 0; c < B; ++c) acc[c] = src[c];
       for (int64_t j = 1; j < p.kw; ++j) {
         const float* tap = src + j * p.dw * B;
         for (int c = 0; c < B; ++c) acc[c] = Op::apply(acc[c], tap[c]);
       }
-      float scale = 1.0f;
-      if (p.average) {
-        const Taps& ct = p.colTaps[static_cast<size_t>(ow)];
-        const int64_t n = p.countIncludePad ? t.padded * ct.padded : t.count * ct.count;
-        scale = n > 0 ? 1.0f / static_cast<float>(n) : 0.0f;
-      }
+      const float scale = scaleOf(p, t, ow);
       float* o = out + ow * B;
       if (p.average)
         for (int c = 0; c < B; ++c) o[c] = acc[c] * scale;
@@ -118,31 +141,129 @@ PASSLAB_INLINE void poolRowsBody(const Plan& p, int64_t r0, int64_t r1) {
         for (int c = 0; c < B; ++c) o[c] = acc[c];
     }
   }
+};
+
+#if defined(__SSE2__)
+// PlainCols on SSE2 (every x86-64): 4 lanes a register, the same order.
+PASSLAB_INLINE __m128 apply4(MaxOp, __m128 a, __m128 b) {
+  return _mm_max_ps(b, a);  // a unless a < b, as std::max (maxps: second when unordered)
 }
+PASSLAB_INLINE __m128 apply4(SumOp, __m128 a, __m128 b) {
+  return _mm_add_ps(a, b);
+}
+
+struct Sse2Cols {
+  template <class Op, int B>
+  static PASSLAB_INLINE void run(const Plan& p, const Taps& t, const float* padded, float* out) {
+    static_assert(B % 4 == 0);
+    const int64_t step = p.sw * B, tapStep = p.dw * B;
+    for (int64_t ow = 0; ow < p.outW; ++ow) {
+      const float* src = padded + ow * step;
+      float* o = out + ow * B;
+      const __m128 scale = _mm_set1_ps(scaleOf(p, t, ow));
+      for (int h = 0; h < B; h += 4) {
+        __m128 acc = _mm_loadu_ps(src + h);
+        for (int64_t j = 1; j < p.kw; ++j)
+          acc = apply4(Op{}, acc, _mm_loadu_ps(src + j * tapStep + h));
+        if (p.average) acc = _mm_mul_ps(acc, scale);
+        _mm_storeu_ps(o + h, acc);
+      }
+    }
+  }
+};
+using PortableCols = Sse2Cols;
+#else
+using PortableCols = PlainCols;
+#endif
 
 template <class Op, int B>
 void poolRowsPortable(const Plan& p, int64_t r0, int64_t r1) {
-  poolRowsBody<Op, B>(p, r0, r1);
+  poolRowsBody<Op, B, PortableCols>(p, r0, r1);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
+#define PASSLAB_AVX2 __attribute__((target("avx2,fma")))
+
+// The op on 8 lanes, as Op::apply on each: max(a, b) keeps a unless a < b
+// (maxps returns its second operand when unordered), sums in the same order.
+PASSLAB_AVX2 PASSLAB_INLINE __m256 apply8(MaxOp, __m256 a, __m256 b) {
+  return _mm256_max_ps(b, a);
+}
+PASSLAB_AVX2 PASSLAB_INLINE __m256 apply8(SumOp, __m256 a, __m256 b) {
+  return _mm256_add_ps(a, b);
+}
+
+// PlainCols on AVX2: a block of 8 channels is one register (16: two). The
+// compiler keeps PlainCols' acc[] in scalar registers (one vmaxss per lane
+// and tap), which made this pass the pools' cost on AVX2 machines. Called
+// once per output row (not inlined: poolRowsBody has no target of its own).
+struct Avx2Cols {
+  template <class Op, int B>
+  PASSLAB_AVX2 static void run(const Plan& p, const Taps& t, const float* padded, float* out) {
+    static_assert(B % 8 == 0);
+    const int64_t step = p.sw * B, tapStep = p.dw * B;
+    for (int64_t ow = 0; ow < p.outW; ++ow) {
+      const float* src = padded + ow * step;
+      float* o = out + ow * B;
+      const __m256 scale = _mm256_set1_ps(scaleOf(p, t, ow));
+      for (int h = 0; h < B; h += 8) {
+        __m256 acc = _mm256_loadu_ps(src + h);
+        for (int64_t j = 1; j < p.kw; ++j)
+          acc = apply8(Op{}, acc, _mm256_loadu_ps(src + j * tapStep + h));
+        if (p.average) acc = _mm256_mul_ps(acc, scale);
+        _mm256_storeu_ps(o + h, acc);
+      }
+    }
+  }
+};
+
+template <class Op, int B>
+PASSLAB_AVX2 void poolRowsAvx2(const Plan& p, int64_t r0, int64_t r1) {
+  poolRowsBody<Op, B, Avx2Cols>(p, r0, r1);
+}
+#undef PASSLAB_AVX2
 template <class Op, int B>
 __attribute__((target("avx512f"))) void poolRowsAvx512(const Plan& p, int64_t r0, int64_t r1) {
-  poolRowsBody<Op, B>(p, r0, r1);
+  poolRowsBody<Op, B, PlainCols>(p, r0, r1);
 }
 #else
 template <class Op, int B>
+void poolRowsAvx2(const Plan& p, int64_t r0, int64_t r1) {
+  poolRowsBody<Op, B, PlainCols>(p, r0, r1);
+}
+template <class Op, int B>
 void poolRowsAvx512(const Plan& p, int64_t r0, int64_t r1) {
-  poolRowsBody<Op, B>(p, r0, r1);
+  poolRowsBody<Op, B, PlainCols>(p, r0, r1);
 }
 #endif
 
+enum class PoolIsa { kPortable, kAvx2, kAvx512 };
+
+// The best the machine has (PASSLAB_MAX_ISA caps cpu_isa).
+PoolIsa detectedIsa() {
+  return cpu_isa::hasAvx512f()   ? PoolIsa::kAvx512
+         : cpu_isa::hasAvx2Fma() ? PoolIsa::kAvx2
+                                 : PoolIsa::kPortable;
+}
+
 using RowsFn = void (*)(const Plan&, int64_t, int64_t);
 
+template <class Op, int B>
+RowsFn rowsFnOf(PoolIsa isa) {
+  switch (isa) {
+    case PoolIsa::kAvx512:
+      return poolRowsAvx512<Op, B>;
+    case PoolIsa::kAvx2:
+      return poolRowsAvx2<Op, B>;
+    case PoolIsa::kPortable:
+      break;
+  }
+  return poolRowsPortable<Op, B>;
+}
+
 template <class Op>
-RowsFn rowsFn(int64_t b, bool avx512) {
-  if (b == 16) return avx512 ? poolRowsAvx512<Op, 16> : poolRowsPortable<Op, 16>;
-  return avx512 ? poolRowsAvx512<Op, 8> : poolRowsPortable<Op, 8>;
+RowsFn rowsFn(int64_t b, PoolIsa isa) {
+  return b == 16 ? rowsFnOf<Op, 16>(isa) : rowsFnOf<Op, 8>(isa);
 }
 
 void run(const Plan& p, RowsFn rows, int64_t planes, int threads) {
@@ -162,7 +283,7 @@ int64_t planesOf(const PoolGeometry& g, int64_t b) {
 
 void blockedMaxPool(const PoolGeometry& g, int64_t b, const float* x, float* y, int threads) {
   const Plan p = makePlan(g, x, y);
-  run(p, rowsFn<MaxOp>(b, cpu_isa::hasAvx512f()), planesOf(g, b), threads);
+  run(p, rowsFn<MaxOp>(b, detectedIsa()), planesOf(g, b), threads);
 }
 
 void blockedAveragePool(const PoolGeometry& g, bool countIncludePad, int64_t b, const float* x,
@@ -170,23 +291,26 @@ void blockedAveragePool(const PoolGeometry& g, bool countIncludePad, int64_t b, 
   Plan p = makePlan(g, x, y);
   p.average = true;
   p.countIncludePad = countIncludePad;
-  run(p, rowsFn<SumOp>(b, cpu_isa::hasAvx512f()), planesOf(g, b), threads);
+  run(p, rowsFn<SumOp>(b, detectedIsa()), planesOf(g, b), threads);
 }
 
 bool blockedPoolWithIsa(const char* isa, bool max, const PoolGeometry& g, bool countIncludePad,
                         int64_t b, const float* x, float* y) {
   const std::string_view name(isa);
-  bool avx512 = false;
+  PoolIsa path = PoolIsa::kPortable;
   if (name == "avx512") {
     if (!cpu_isa::hasAvx512f()) return false;
-    avx512 = true;
+    path = PoolIsa::kAvx512;
+  } else if (name == "avx2") {
+    if (!cpu_isa::hasAvx2Fma()) return false;
+    path = PoolIsa::kAvx2;
   } else if (name != "portable") {
     return false;
   }
   Plan p = makePlan(g, x, y);
   p.average = !max;
   p.countIncludePad = countIncludePad;
-  run(p, max ? rowsFn<MaxOp>(b, avx512) : rowsFn<SumOp>(b, avx512), planesOf(g, b), 1);
+  run(p, max ? rowsFn<MaxOp>(b, path) : rowsFn<SumOp>(b, path), planesOf(g, b), 1);
   return true;
 }
 

@@ -32,8 +32,9 @@ void blockedAveragePool(const PoolGeometry& g, bool countIncludePad, int64_t b, 
                         float* y, int threads);
 
 // Test hook: the same on one thread with one instruction set, "portable"
-// (plain loops, as compiled) or "avx512"; false for another name or where
-// this machine lacks it.
+// (the base path: SSE2 vectors on x86, plain loops elsewhere), "avx2" (AVX2 +
+// FMA) or "avx512"; false for another name or where this machine lacks it
+// (or PASSLAB_MAX_ISA caps it).
 bool blockedPoolWithIsa(const char* isa, bool max, const PoolGeometry& g, bool countIncludePad,
                         int64_t b, const float* x, float* y);
 

@@ -1,8 +1,9 @@
 // The kernels of the blocked layout's own ops (core/ir/passlab_ops.h):
 // ReorderToBlocked and ReorderFromBlocked (oneDNN's reorder; the reference
 // loops), BlockedPool (oneDNN's pooling on nChw8c / nChw16c, where its JIT
-// kernels are native, except for 2-D AveragePool and the MaxPools it
-// declines: the separable blocked kernels of blocked_pool_float.h; the
+// kernels are native, except for 2-D AveragePool, 2-D MaxPool on AVX2
+// machines without AVX-512 and the MaxPools oneDNN declines: the separable
+// blocked kernels of blocked_pool_float.h; the
 // reference unblocks, runs the NCHW pool and blocks the result). The blocked
 // FusedConv is in passlab_fused_conv.cpp.
 #include "core/exec/cpu/passlab_blocked.h"
@@ -17,6 +18,7 @@
 #include "core/exec/cpu/scratch_output_context.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::blocked {
 
@@ -255,6 +257,12 @@ class BlockedPoolRef final : public Kernel {
   std::unique_ptr<Kernel> plain_;  // null: GlobalAveragePool
 };
 
+// Whether 2-D MaxPools take the separable blocked kernel rather than oneDNN's:
+// on AVX2 machines without AVX-512 (as PASSLAB_MAX_ISA caps them).
+bool separableMaxPool() {
+  return cpu_isa::hasAvx2Fma() && !cpu_isa::hasAvx512f();
+}
+
 class BlockedPoolOneDnn final : public Kernel {
  public:
   static Expected<std::unique_ptr<Kernel>> create(const KernelBuild& kb) {
@@ -285,10 +293,14 @@ class BlockedPoolOneDnn final : public Kernel {
     }
     // 2-D windows: the separable blocked kernels (blocked_pool_float.h) for
     // every AveragePool (oneDNN's took 0.27 ms where they take 0.03, 576x14x14
-    // 3x3/1), and for a MaxPool oneDNN declines (its own is faster: the
-    // 64x112x112 3x3/2 stem 0.21 against 0.25 ms).
+    // 3x3/1), for every MaxPool on an AVX2 machine without AVX-512 (oneDNN's
+    // jit:avx2 max pooling took 0.71 ms for the 64x112x112 3x3/2 stem, the
+    // separable kernel 0.11; on AMD Zen 3, session 31), and for a MaxPool
+    // oneDNN declines. With AVX-512 oneDNN's own max pooling is faster (the
+    // stem 0.21 against 0.25 ms); below AVX2 its jit:sse41 is too (0.14
+    // against 0.22).
     const bool separable = !global_ && g.spatial() == 2;
-    if (separable && !max_) return runSeparable(ctx, x, g);
+    if (separable && (!max_ || separableMaxPool())) return runSeparable(ctx, x, g);
     if (x.dims() != xDims_ || threads_ != ctx.threads()) build(g, plain, ctx.threads());
     if (!ok_) return separable ? runSeparable(ctx, x, g) : fallback_->run(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,

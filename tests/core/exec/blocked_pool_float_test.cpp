@@ -3,19 +3,23 @@
 // blocked: MaxPool exactly, AveragePool (counting padding or not) within
 // rounding; blocks 8 and 16, channel counts that leave padding channels,
 // pads, ceil_mode, dilations, strides 1 to 3, windows wholly in the padding;
-// the portable and the AVX-512 loops (where the machine has it) on one
-// thread, and the dispatching entry points on 1 and 2 threads; through the
-// executor, BlockedPool's AveragePools and a MaxPool oneDNN declines against
-// the NCHW ops. An unknown instruction set is refused.
+// the portable, AVX2 and AVX-512 loops (where the machine has them) on one
+// thread, and the dispatching entry points on 1 and 2 threads; the AVX2
+// loops give the portable ones' bits; through the executor, BlockedPool's
+// AveragePools and MaxPools (one oneDNN declines, one it takes on AVX-512
+// machines) against the NCHW ops. An unknown instruction set is refused.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/exec/cpu/blocked_pool_float.h"
 #include "core/exec/cpu/pool_geometry.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/pool_reference_case.h"
 
@@ -47,6 +51,7 @@ struct Way {
 };
 std::vector<Way> ways() {
   return {{"portable", "portable", 1},
+          {"avx2", "avx2", 1},
           {"avx512", "avx512", 1},
           {"dispatch, 1 thread", nullptr, 1},
           {"dispatch, 2 threads", nullptr, 2}};
@@ -113,6 +118,28 @@ TEST_P(BlockedPool, AverageAgreesWithTheReferenceKernel) {
   }
 }
 
+// The AVX2 loops (vectors of 8 along the row) take the portable loops' taps
+// in the same order, so they give the same bits, averages included.
+TEST_P(BlockedPool, Avx2GivesThePortableBits) {
+  if (!cpu_isa::hasAvx2Fma()) GTEST_SKIP() << "no AVX2 + FMA here";
+  for (int pool = 0; pool < 3; ++pool) {
+    const bool max = pool == 0, includePad = pool == 2;
+    SCOPED_TRACE(max ? "max" : includePad ? "average, count_include_pad" : "average");
+    auto s = setUp(GetParam(), max ? "MaxPool" : "AveragePool",
+                   max ? "" : std::string(", count_include_pad = ") + (includePad ? "1" : "0"));
+    ASSERT_TRUE(s);
+    for (int64_t b : {8, 16}) {
+      std::vector<float> portable, avx2;
+      ASSERT_TRUE(runBlocked({"portable", "portable", 1}, max, *s, includePad, b, portable));
+      ASSERT_TRUE(runBlocked({"avx2", "avx2", 1}, max, *s, includePad, b, avx2));
+      ASSERT_EQ(avx2.size(), portable.size());
+      for (size_t i = 0; i < portable.size(); ++i)
+        ASSERT_EQ(std::bit_cast<uint32_t>(avx2[i]), std::bit_cast<uint32_t>(portable[i]))
+            << "element " << i << ", block " << b << ": " << avx2[i] << " vs " << portable[i];
+    }
+  }
+}
+
 const Case kCases[] = {
     {"inception_3x3_s1_pad1", {1, 24, 7, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}},
     {"stem_3x3_s2_padded_channels", {1, 12, 16, 17}, {3, 3}, {2, 2}, {1, 1}, {0, 0, 0, 0}},
@@ -128,6 +155,25 @@ const Case kCases[] = {
 INSTANTIATE_TEST_SUITE_P(Geometries, BlockedPool, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// The hook runs each path exactly where the machine (as PASSLAB_MAX_ISA caps
+// it) has the instruction set.
+TEST(BlockedPoolIsa, EachPathRunsWhereTheMachineHasIt) {
+  cpu::PoolAttrs a;
+  a.window.kernel = {3, 3};
+  a.window.strides = {2, 2};
+  auto g = cpu::poolGeometry(a, {1, 8, 5, 5});
+  ASSERT_TRUE(g);
+  std::vector<float> x(8 * 25), y(8 * 4, 0.0f);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  EXPECT_EQ(cpu::blockedPoolWithIsa("avx2", true, *g, false, 8, x.data(), y.data()),
+            cpu_isa::hasAvx2Fma());
+  EXPECT_EQ(cpu::blockedPoolWithIsa("avx512", true, *g, false, 8, x.data(), y.data()),
+            cpu_isa::hasAvx512f());
+  ASSERT_TRUE(cpu::blockedPoolWithIsa("portable", true, *g, false, 8, x.data(), y.data()));
+  // Output (1, 1), lane 3: the max of input rows 2..4, columns 2..4: x[(4 * 5 + 4) * 8 + 3].
+  EXPECT_EQ(y[3 * 8 + 3], static_cast<float>((4 * 5 + 4) * 8 + 3));
+}
+
 TEST(BlockedPoolIsa, AnUnknownInstructionSetIsRefused) {
   cpu::PoolAttrs a;
   a.window.kernel = {2, 2};
@@ -140,8 +186,9 @@ TEST(BlockedPoolIsa, AnUnknownInstructionSetIsRefused) {
 }
 
 // Through the executor: BlockedPool on the kernels it picks (a MaxPool
-// oneDNN declines, whose right pad would be negative, and AveragePools) equals
-// the NCHW pools on the reference kernels, padding channels included.
+// oneDNN declines, whose right pad would be negative; a padded one it takes
+// on AVX-512 machines, the separable kernel on AVX2 ones; AveragePools)
+// equals the NCHW pools on the reference kernels, padding channels included.
 TEST(BlockedPoolKernel, PoolsOneDnnDeclinesAndAveragesEqualTheNchwOps) {
   struct Pool {
     const char* op;
@@ -150,6 +197,7 @@ TEST(BlockedPoolKernel, PoolsOneDnnDeclinesAndAveragesEqualTheNchwOps) {
   };
   const Pool pools[] = {
       {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2]", 6},
+      {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2], pads = [0, 0, 1, 1]", 7},
       {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1]", 14},
       {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1], count_include_pad = 1", 14},
   };

@@ -26,7 +26,7 @@ constexpr OpSchema kSchemas[] = {
     {kReorderFromBlocked, 1, 1, 1, 1, kFromBlockedAttrs},
     {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
     {kQLinearLookup, 2, 2, 1, 1, {}},
-    {kFusedConvInteger, 5, 6, 1, 2, {}},
+    {kFusedConvInteger, 5, 6, 1, 3, {}},  // 3: quantize_output = 1
     {kQLinearSqueezeExcite, 8, 8, 1, 1, {}},
     {kRangedDynamicQuantizeLinear, 2, 2, 1, 3, {}},
 };
@@ -135,6 +135,11 @@ std::string whyNotValid(const Node& n) {
     for (const std::string& op : ops)
       if (!findInstruction(op)) return "FusedElementwise does not know op '" + op + "'";
   }
+  // quantize_output = 1: Q, Q_scale, Q_zero_point (DynamicQuantizeLinear's of Y);
+  // else Y and the optional Range.
+  if (n.opType() == kFusedConvInteger && n.outputCount() == 3 &&
+      n.attrInt("quantize_output", 0) == 0)
+    return "FusedConvInteger has 3 outputs without quantize_output = 1";
   if (n.hasAttr(kBlock) && !validBlock(n.attrInt(kBlock, 0)))
     return "block " + std::to_string(n.attrInt(kBlock, 0)) + " is not 8 or 16";
   if (n.opType() == kReorderFromBlocked && n.attrInt(kChannels, 0) < 1)

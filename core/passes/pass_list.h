@@ -72,4 +72,5 @@
   X(makePruneMagnitude)                   \
   X(makeRemoveDeadChannels)               \
   X(makeMergeLinearConvolutions)          \
-  X(makeFuseDynamicQuantizeRange)
+  X(makeFuseDynamicQuantizeRange)         \
+  X(makeFuseDynamicQuantizeIntoConv)

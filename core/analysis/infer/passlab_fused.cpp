@@ -5,7 +5,8 @@
 //   FusedConv(X, W, B?, Z?)          Conv's output shape
 //   FusedConvInteger(X, W, ...)      Conv's output shape, float32 (whatever X's type);
 //                                    channels_last = 1: X and Y [N, spatial..., C];
-//                                    Range float32 [2]
+//                                    Range float32 [2]; quantize_output = 1: uint8
+//                                    Y, float32 and uint8 scalars (DynamicQuantizeLinear's)
 //   FusedGemm(A, B, C?, Z?)          [..., M, N] (A [..., M, K]; transA only for 2-D A)
 //   FusedElementwise(X...)           the broadcast of all inputs
 //   FusedAttention(Q, K, V, masks)   [batch..., S, Hv]: batch dims of Q, K, V broadcast
@@ -33,9 +34,15 @@ void inferPasslabFusedConv(InferContext& ctx) {
 }
 
 void inferPasslabFusedConvInteger(InferContext& ctx) {
-  ctx.setOutputElem(0, ir::DataType::kFloat);
-  if (ctx.outputCount() > 1)
-    ctx.setOutput(1, ir::DataType::kFloat, ir::Shape(std::vector<ir::Dim>{ir::Dim(2)}));
+  if (ctx.attrInt("quantize_output", 0) != 0) {  // DynamicQuantizeLinear's outputs
+    ctx.setOutputElem(0, ir::DataType::kUInt8);
+    if (ctx.outputCount() > 1) ctx.setOutput(1, ir::DataType::kFloat, ir::Shape());
+    if (ctx.outputCount() > 2) ctx.setOutput(2, ir::DataType::kUInt8, ir::Shape());
+  } else {
+    ctx.setOutputElem(0, ir::DataType::kFloat);
+    if (ctx.outputCount() > 1)
+      ctx.setOutput(1, ir::DataType::kFloat, ir::Shape(std::vector<ir::Dim>{ir::Dim(2)}));
+  }
   if (ctx.attrInt(ir::passlab_ops::kChannelsLast, 0) != 0) return inferChannelsLastConv(ctx, 1);
   inferConvLike(ctx, 0, 1, 0);
 }

@@ -36,6 +36,15 @@
 // takes it from the registers it stores (the activations computed inline);
 // every other path scans what it wrote.
 //
+// quantize_output = 1 (fuse_dynamic_quantize_into_conv): the outputs are
+// DynamicQuantizeLinear(Y)'s, Q (uint8, Y's shape), Q_scale and
+// Q_zero_point, and no float Y is written. The channels-last epilogue on
+// AVX-512 reads the int32 sums twice: Y's range with 0 computed in
+// registers, then Y computed again (the same operations, so the same bits)
+// and quantized with DynamicQuantizeLinear's own loop
+// (dynamic_quantize.h), so the bytes are the unfused pair's. Every other
+// path computes Y into scratch and quantizes it as DynamicQuantizeLinear.
+//
 // Where oneDNN reorders the weights into its layout, the primitive holds
 // them packed; the plan then lets go of W and the kernel says
 // KernelContext::holdsOwnCopy. A plan for another input shape takes the held
@@ -56,6 +65,7 @@
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
+#include "core/exec/cpu/dynamic_quantize.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
@@ -74,6 +84,10 @@ namespace {
 
 using dnnl::memory;
 using ir::DataType;
+
+// FusedConvInteger's attribute: 1 when its outputs are DynamicQuantizeLinear's
+// of Y (fuse_dynamic_quantize_into_conv).
+constexpr const char* kQuantizeOutput = "quantize_output";
 
 enum Input : size_t { kX = 0, kW = 1, kXZeroPoint = 2, kWZeroPoint = 3, kScale = 4, kBias = 5 };
 
@@ -318,6 +332,20 @@ __attribute__((target("avx512f"))) inline __m512 positionLanes(const int32_t* ac
   return dequantizeLanes(a, l.vs, hasBias, l.vb, kind, alpha, beta);
 }
 
+// The channel terms of channels [c0, c0 + 16).
+__attribute__((target("avx512f"))) inline ChannelLanes channelLanes(int64_t m, const Sums& in,
+                                                                    const float* scale,
+                                                                    const float* bias, int64_t c0) {
+  ChannelLanes l;
+  l.kc = avx512::lanes(std::min<int64_t>(16, m - c0));
+  l.vzx = _mm512_set1_epi32(in.zx);
+  l.vs = _mm512_maskz_loadu_ps(l.kc, scale + c0);
+  l.vb = bias ? _mm512_maskz_loadu_ps(l.kc, bias + c0) : _mm512_setzero_ps();
+  l.zxWhole =
+      in.s ? _mm512_mullo_epi32(l.vzx, _mm512_maskz_loadu_epi32(l.kc, in.whole + c0)) : l.vzx;
+  return l;
+}
+
 // v's lanes in kc merged into the running minimum, maximum and NaN mask.
 template <int kTrack>
 __attribute__((target("avx512f"))) inline void rangeLanes(__m512& mn, __m512& mx, __mmask16& bad,
@@ -333,7 +361,9 @@ __attribute__((target("avx512f"))) inline void rangeLanes(__m512& mn, __m512& mx
 // into *range (min and max lane by lane over the stored lanes, a NaN noted
 // apart; two positions at a time into two accumulators, so that the
 // min/max chains do not hold the loop back); kTrack: RangeTrack bits.
-template <int kTrack>
+// kStore false: the range only, nothing stored (y unused; the first pass
+// of the quantizing epilogue, quantize_output = 1).
+template <int kTrack, bool kStore = true>
 __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
     const int32_t* acc, int64_t m, const Sums& in, const float* scale, const float* bias,
     const Activation& act, float* y, int64_t o0, int64_t o1, ValueRange* range) {
@@ -343,28 +373,24 @@ __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
   __m512 mn0 = zero, mx0 = zero, mn1 = zero, mx1 = zero;
   __mmask16 bad = 0;
   for (int64_t c0 = 0; c0 < m; c0 += 16) {
-    ChannelLanes l;
-    l.kc = avx512::lanes(std::min<int64_t>(16, m - c0));
-    l.vzx = _mm512_set1_epi32(in.zx);
-    l.vs = _mm512_maskz_loadu_ps(l.kc, scale + c0);
-    l.vb = bias ? _mm512_maskz_loadu_ps(l.kc, bias + c0) : zero;
-    l.zxWhole =
-        in.s ? _mm512_mullo_epi32(l.vzx, _mm512_maskz_loadu_epi32(l.kc, in.whole + c0)) : l.vzx;
+    const ChannelLanes l = channelLanes(m, in, scale, bias, c0);
     int64_t o = o0;
     if constexpr (kTrack != kTrackNone)
       for (; o + 2 <= o1; o += 2) {
         const int64_t at = o * m + c0;
         const __m512 v0 = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
         const __m512 v1 = positionLanes(acc, in, l, at + m, o + 1, hasBias, act.kind, alpha, beta);
-        _mm512_mask_storeu_ps(y + at, l.kc, v0);
-        _mm512_mask_storeu_ps(y + at + m, l.kc, v1);
+        if constexpr (kStore) {
+          _mm512_mask_storeu_ps(y + at, l.kc, v0);
+          _mm512_mask_storeu_ps(y + at + m, l.kc, v1);
+        }
         rangeLanes<kTrack>(mn0, mx0, bad, l.kc, v0);
         rangeLanes<kTrack>(mn1, mx1, bad, l.kc, v1);
       }
     for (; o < o1; ++o) {
       const int64_t at = o * m + c0;
       const __m512 v = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
-      _mm512_mask_storeu_ps(y + at, l.kc, v);
+      if constexpr (kStore) _mm512_mask_storeu_ps(y + at, l.kc, v);
       if constexpr (kTrack != kTrackNone) rangeLanes<kTrack>(mn0, mx0, bad, l.kc, v);
     }
   }
@@ -454,6 +480,97 @@ void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& 
   for (const ValueRange& r : parts) *range = mergeRanges(*range, r);
 }
 
+#if defined(__x86_64__)
+// Positions [o0, o1) of channels-last sums quantized into channels-last Q
+// (AVX-512F, the activation inline): each position's channels dequantized
+// as dequantizePositionsAvx512 does (the values Y would hold, bit for bit),
+// then quantized with DynamicQuantizeLinear's formula (quantizeLanesAvx512;
+// dq's scale fastQuantizationScale) and stored as bytes. No float Y is
+// written.
+__attribute__((target("avx512f"))) void quantizePositionsAvx512(
+    const int32_t* acc, int64_t m, const Sums& in, const float* scale, const float* bias,
+    const Activation& act, const DynamicQuantization& dq, uint8_t* q, int64_t o0, int64_t o1) {
+  const __m512 alpha = _mm512_set1_ps(act.alpha), beta = _mm512_set1_ps(act.beta);
+  const __m512 qs = _mm512_set1_ps(dq.scale), qr = _mm512_set1_ps(1.0f / dq.scale);
+  const __m512i qz = _mm512_set1_epi32(dq.zeroPoint);
+  const bool hasBias = bias != nullptr;
+  for (int64_t c0 = 0; c0 < m; c0 += 16) {
+    const ChannelLanes l = channelLanes(m, in, scale, bias, c0);
+    for (int64_t o = o0; o < o1; ++o) {
+      const int64_t at = o * m + c0;
+      const __m512 v = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
+      _mm512_mask_cvtusepi32_storeu_epi8(q + at, l.kc, quantizeLanesAvx512(v, qs, qr, qz));
+    }
+  }
+}
+
+// The range of positions [o0, o1) merged into *range with the bits `track`
+// (kTrackMax at least), nothing stored.
+void rangePositions(int track, const int32_t* acc, int64_t m, const Sums& in, const float* scale,
+                    const float* bias, const Activation& act, int64_t o0, int64_t o1,
+                    ValueRange* range) {
+  switch (track) {
+    case kTrackMax | kTrackMin:
+      return dequantizePositionsAvx512<kTrackMax | kTrackMin, false>(acc, m, in, scale, bias, act,
+                                                                     nullptr, o0, o1, range);
+    case kTrackMax | kTrackNan:
+      return dequantizePositionsAvx512<kTrackMax | kTrackNan, false>(acc, m, in, scale, bias, act,
+                                                                     nullptr, o0, o1, range);
+    case kTrackMax | kTrackMin | kTrackNan:
+      return dequantizePositionsAvx512<kTrackMax | kTrackMin | kTrackNan, false>(
+          acc, m, in, scale, bias, act, nullptr, o0, o1, range);
+    default:
+      return dequantizePositionsAvx512<kTrackMax, false>(acc, m, in, scale, bias, act, nullptr, o0,
+                                                         o1, range);
+  }
+}
+
+// quantize_output = 1 on channels-last sums [N, P, M] (AVX-512F, an inline
+// activation): Y's range with 0 taken in a first pass over the sums (Y
+// computed in registers, not stored), then Y computed again, the same bits,
+// and quantized into Q [N, P, M] in a second. Against the epilogue writing
+// float Y and DynamicQuantizeLinear reading it back: the sums are read
+// twice (4 bytes a value) where Y was written and read (8 bytes, and the
+// write's cache-line fills).
+constexpr int64_t kQuantizeRun = 64;
+
+ValueRange rangeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act,
+                             int64_t n, int64_t m, int64_t p, int threads) {
+  const int64_t runs = (p + kQuantizeRun - 1) / kQuantizeRun;
+  const bool hasBias = !t.bias.empty();
+  std::vector<ValueRange> parts(static_cast<size_t>(n * runs));
+  const int track = kTrackMax | (act.kind == ActKind::kRelu ? 0 : kTrackMin) |
+                    (noNanPossible(t, act) ? 0 : kTrackNan);
+  parallelFor(n * runs, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t b = i / runs, o0 = (i % runs) * kQuantizeRun,
+                    o1 = std::min(o0 + kQuantizeRun, p);
+      rangePositions(track, in.acc + b * p * m, m, in, t.scale.data(),
+                     hasBias ? t.bias.data() : nullptr, act, o0, o1,
+                     &parts[static_cast<size_t>(i)]);
+    }
+  });
+  ValueRange range;
+  for (const ValueRange& r : parts) range = mergeRanges(range, r);
+  return range;
+}
+
+void quantizeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act, int64_t n,
+                          int64_t m, int64_t p, const DynamicQuantization& dq, uint8_t* q,
+                          int threads) {
+  const int64_t runs = (p + kQuantizeRun - 1) / kQuantizeRun;
+  const bool hasBias = !t.bias.empty();
+  parallelFor(n * runs, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t b = i / runs, o0 = (i % runs) * kQuantizeRun,
+                    o1 = std::min(o0 + kQuantizeRun, p);
+      quantizePositionsAvx512(in.acc + b * p * m, m, in, t.scale.data(),
+                              hasBias ? t.bias.data() : nullptr, act, dq, q + b * p * m, o0, o1);
+    }
+  });
+}
+#endif
+
 // [rows, cols] -> [cols, rows].
 std::vector<int32_t> transposed(const std::vector<int32_t>& a, int64_t rows, int64_t cols) {
   std::vector<int32_t> t(a.size());
@@ -542,19 +659,25 @@ class FusedConvInteger final : public Kernel {
                              makeQLinearReference("ConvInteger", b));
     auto k = std::unique_ptr<FusedConvInteger>(
         new FusedConvInteger(attrs, act, std::move(reference), onednn));
-    if (b.node().attrInt(ir::passlab_ops::kChannelsLast, 0) == 0)
+    const bool quantize = b.node().attrInt(kQuantizeOutput, 0) != 0;
+    if (b.node().attrInt(ir::passlab_ops::kChannelsLast, 0) == 0) {
+      k->quantize_ = quantize;
       return std::unique_ptr<Kernel>(std::move(k));
+    }
     // channels_last: this kernel's channels-first twin runs what the fast path does not take.
     auto last = std::unique_ptr<FusedConvInteger>(
         new FusedConvInteger(std::move(attrs), act, nullptr, onednn));
     k->writesRange_ = false;  // its caller writes the range
     last->channelsFirst_ = std::move(k);
+    last->quantize_ = quantize;
     return std::unique_ptr<Kernel>(std::move(last));
   }
 
   // Y, then output 1 (Y's range with 0) where it is wanted: the one the
-  // epilogue took, else a scan of Y.
+  // epilogue took, else a scan of Y. quantize_output = 1: Y quantized as
+  // DynamicQuantizeLinear would (outputs Q, its scale and zero point).
   Status run(KernelContext& ctx) override {
+    if (quantize_) return runQuantized(ctx);
     if (!writesRange_ || ctx.outputCount() < 2 || !ctx.wantsOutput(1))
       return computeY(ctx, nullptr);
     WatchY watch(ctx);
@@ -602,10 +725,18 @@ class FusedConvInteger final : public Kernel {
     return Status::ok();
   }
 
-  // channels_last = 1: X [N, spatial..., C] read by oneDNN as it is, its
-  // channels-last sums dequantized in place, Y's range taken on the way
-  // (range); the rest through channelsFirst_.
-  Status runChannelsLast(KernelContext& ctx, ValueRange* range, bool* taken) {
+  // A channels_last run's int32 sums: oneDNN's, channels-last [N, P, M].
+  struct LastSums {
+    ConvGeometry g;
+    ChannelTerms terms;
+    Tensor acc;
+    Dims outDims;  // Y's, [N, spatial..., M]
+    int32_t zx = 0;
+  };
+
+  // The sums of a channels_last run on oneDNN; none (nothing run) where the
+  // fast path does not take it (runChannelsFirst's case).
+  Expected<std::optional<LastSums>> channelsLastSums(KernelContext& ctx) {
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
     if (x.rank() < 3)
@@ -614,26 +745,72 @@ class FusedConvInteger final : public Kernel {
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, channelsFirstDims(x.dims()), w.dims());
     if (!onednn_ || !zx || !geo || !oneDnnTakes(ctx, *geo) || weightZeroPointsUsed(ctx, *geo))
-      return runChannelsFirst(*channelsFirst_, ctx);
-    const ConvGeometry& g = *geo;
-    if (planIsStale(ctx, x, w)) plan_ = build(ctx, g, true);
-    if (plan_->declined) return runChannelsFirst(*channelsFirst_, ctx);
-    PASSLAB_ASSIGN_OR_RETURN(ChannelTerms terms, channelTerms(ctx, g.M));
-    const Dims outDims = channelsLastDims(g.outDims);
-    PASSLAB_ASSIGN_OR_RETURN(Tensor acc, ctx.scratch(DataType::kInt32, outDims));
-    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, acc, true));
+      return std::optional<LastSums>();
+    if (planIsStale(ctx, x, w)) plan_ = build(ctx, *geo, true);
+    if (plan_->declined) return std::optional<LastSums>();
+    LastSums r{*geo, {}, {}, channelsLastDims(geo->outDims), *zx};
+    PASSLAB_ASSIGN_OR_RETURN(r.terms, channelTerms(ctx, r.g.M));
+    PASSLAB_ASSIGN_OR_RETURN(r.acc, ctx.scratch(DataType::kInt32, r.outDims));
+    PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, plan_->weights, nullptr, r.acc, true));
     holdIfPacked(ctx);
-    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, outDims));
-    const Sums in{acc.data<int32_t>(),
-                  *zx != 0 ? plan_->sums.data() : nullptr,
-                  *zx,
-                  plan_->interior.data(),
-                  plan_->whole.data(),
-                  plan_->sumsPerChannel};
-    writeChannelsLast(in, terms, act_, g.N, g.M, plan_->positions, y->mutableData<float>(),
-                      ctx.threads(), range);
+    return std::optional<LastSums>(std::move(r));
+  }
+
+  Sums sumsOf(const LastSums& r) const {
+    return {r.acc.data<int32_t>(),
+            r.zx != 0 ? plan_->sums.data() : nullptr,
+            r.zx,
+            plan_->interior.data(),
+            plan_->whole.data(),
+            plan_->sumsPerChannel};
+  }
+
+  // channels_last = 1: X [N, spatial..., C] read by oneDNN as it is, its
+  // channels-last sums dequantized in place, Y's range taken on the way
+  // (range); the rest through channelsFirst_.
+  Status runChannelsLast(KernelContext& ctx, ValueRange* range, bool* taken) {
+    PASSLAB_ASSIGN_OR_RETURN(std::optional<LastSums> r, channelsLastSums(ctx));
+    if (!r) return runChannelsFirst(*channelsFirst_, ctx);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kFloat, r->outDims));
+    writeChannelsLast(sumsOf(*r), r->terms, act_, r->g.N, r->g.M, plan_->positions,
+                      y->mutableData<float>(), ctx.threads(), range);
     if (taken) *taken = range != nullptr;
     return Status::ok();
+  }
+
+  // quantize_output = 1: Q, Q_scale, Q_zero_point = DynamicQuantizeLinear(Y)
+  // without Y. Channels-last on oneDNN with an inline activation (AVX-512):
+  // the range in a pass over the sums, then the quantization in a second
+  // (rangeChannelsLast, quantizeChannelsLast). Anything else computes Y
+  // into scratch as run() would and quantizes it (quantize.cpp's loop).
+  Status runQuantized(KernelContext& ctx) {
+#if defined(__x86_64__)
+    if (channelsFirst_ && hasAvx512() && inlineActivation(act_.kind)) {
+      PASSLAB_ASSIGN_OR_RETURN(std::optional<LastSums> r, channelsLastSums(ctx));
+      if (r) {
+        const Sums in = sumsOf(*r);
+        const int64_t n = r->g.N, m = r->g.M, p = plan_->positions;
+        const ValueRange range = rangeChannelsLast(in, r->terms, act_, n, m, p, ctx.threads());
+        if (range.nan || fastQuantizationScale(dynamicQuantization(range).scale)) {
+          DynamicQuantization dq;
+          PASSLAB_ASSIGN_OR_RETURN(Tensor * q, allocateDynamicOutputs(ctx, r->outDims, range, &dq));
+          quantizeChannelsLast(in, r->terms, act_, n, m, p, dq, q->mutableData<uint8_t>(),
+                               ctx.threads());
+          return Status::ok();
+        }
+        // A scale out of the fast loop's bounds: Y in scratch, the division.
+        PASSLAB_ASSIGN_OR_RETURN(Tensor y, ctx.scratch(DataType::kFloat, r->outDims));
+        writeChannelsLast(in, r->terms, act_, n, m, p, y.mutableData<float>(), ctx.threads(),
+                          nullptr);
+        return quantizeDynamic(ctx, y, range);
+      }
+    }
+#endif
+    ScratchOutputContext inner(ctx);
+    PASSLAB_RETURN_IF_ERROR(computeY(inner, nullptr));
+    if (!inner.allocated()) return internalError("FusedConvInteger gave no Y");
+    const Tensor& y = inner.output();
+    return quantizeDynamic(ctx, y, rangeWithZero(y.data<float>(), y.numel()));
   }
 
   static bool weightZeroPointsUsed(const KernelContext& ctx, const ConvGeometry& g) {
@@ -731,6 +908,7 @@ class FusedConvInteger final : public Kernel {
   conv_integer::KeptTapSums tapSums_;                // for S of every plan
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
   bool writesRange_ = true;  // false for channelsFirst_: output 1 is its caller's
+  bool quantize_ = false;    // quantize_output = 1 (not on channelsFirst_: its caller quantizes)
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #endif
 
 #include "core/exec/cpu/data_util.h"
+#include "core/exec/cpu/dynamic_quantize.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/value_range.h"
 #include "core/exec/kernel.h"
@@ -541,32 +542,19 @@ class DequantizeLinear final : public Kernel {
 };
 
 #if defined(__x86_64__)
-// DynamicQuantizeLinear's quantization on 16 lanes (AVX-512F), for x within
-// its range [mn, mx] (so |x / s| <= 256: no float clamp, no NaN, no
-// infinity) and s in [2^-100, 2^100]. The quotient without the divider:
-// q0 = RN(x * r) with r = RN(1 / s), e = x - q0 * s exactly (an FMA), then
-// q = RN(q0 + e * r), which is RN(x / s) (Markstein's correction: r within
-// half an ulp of 1 / s and q0 within an ulp of x / s, no underflow where the
-// rounding can matter); rounded half to even by the conversion, the zero
-// point added and saturated in integers. The same bytes as the division
-// (every float32 x of the range checked for 25 scales, 55e9 values in all,
-// none differs: scripts/dev/dynamic_quantize_exhaustive.cpp; random tensors
-// and ties: tests/core/exec/quantize_test.cpp), 1.75x faster on
-// 32x120x160 floats (0.054 against 0.094 ms). Returns the elements done.
+// DynamicQuantizeLinear's quantization on 16 lanes (AVX-512F) over a run of
+// x within its range (quantizeLanesAvx512, dynamic_quantize.h: no divider,
+// the same bytes as the division; 1.75x faster on 32x120x160 floats, 0.054
+// against 0.094 ms). Returns the elements done.
 __attribute__((target("avx512f"))) int64_t quantizeInRangeAvx512(const float* x, uint8_t* y,
                                                                  int64_t n, float s, uint8_t z) {
   const __m512 vs = _mm512_set1_ps(s), vr = _mm512_set1_ps(1.0f / s);
-  const __m512i vz = _mm512_set1_epi32(z), zero = _mm512_setzero_si512();
+  const __m512i vz = _mm512_set1_epi32(z);
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m512 a = _mm512_loadu_ps(x + i);
-    const __m512 q0 = _mm512_mul_ps(a, vr);
-    const __m512 q = _mm512_fmadd_ps(_mm512_fnmadd_ps(q0, vs, a), vr, q0);
-    const __m512i v = _mm512_add_epi32(
-        _mm512_cvt_roundps_epi32(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+  for (; i + 16 <= n; i += 16)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i),
-                     _mm512_cvtusepi32_epi8(_mm512_max_epi32(v, zero)));  // saturates at 255
-  }
+                     _mm512_cvtusepi32_epi8(  // saturates at 255
+                         quantizeLanesAvx512(_mm512_loadu_ps(x + i), vs, vr, vz)));
   return i;
 }
 #endif
@@ -574,60 +562,62 @@ __attribute__((target("avx512f"))) int64_t quantizeInRangeAvx512(const float* x,
 // x (within its range) quantized with scale s and zero point z: the AVX-512
 // loop above where it applies, QuantizeLinear's loop (quantizeRows) for the
 // rest and on other CPUs; runs of 4096 in parallel.
-void quantizeInRange(const Tensor& x, const Tensor& scale, const Tensor& zp, Tensor& y,
-                     int threads) {
-  const float s = scale.data<float>()[0];
+Status quantizeInRange(KernelContext& ctx, const Tensor& x, float s, uint8_t z, Tensor& y) {
+  const int threads = ctx.threads();
 #if defined(__x86_64__)
-  if (cpu_isa::hasAvx512f() && s >= 0x1p-100f && s <= 0x1p100f) {
+  if (cpu_isa::hasAvx512f() && fastQuantizationScale(s)) {
     const float* X = x.data<float>();
     uint8_t* Y = y.mutableData<uint8_t>();
-    const uint8_t z = zp.data<uint8_t>()[0];
     const int64_t n = x.numel(), run = 4096;
     parallelFor((n + run - 1) / run, threads, std::max<int64_t>(1, kElementwiseGrain / run),
                 [&](int64_t r0, int64_t r1) {
                   const int64_t b = r0 * run, e = std::min(n, r1 * run);
                   int64_t i = b + quantizeInRangeAvx512(X + b, Y + b, e - b, s, z);
-                  for (; i < e; ++i) {  // the tail: the scalar formula
-                    const float q = X[i] / s;
-                    const float v = std::nearbyint(q) + static_cast<float>(z);
-                    Y[i] = static_cast<uint8_t>(std::min(std::max(v, 0.0f), 255.0f));
-                  }
+                  for (; i < e; ++i) Y[i] = quantizeOne(X[i], s, z);  // the tail
                 });
-    return;
+    return Status::ok();
   }
 #endif
+  PASSLAB_ASSIGN_OR_RETURN(Tensor scale, ctx.scratch(DataType::kFloat, {}));
+  PASSLAB_ASSIGN_OR_RETURN(Tensor zp, ctx.scratch(DataType::kUInt8, {}));
+  scale.mutableData<float>()[0] = s;
+  zp.mutableData<uint8_t>()[0] = z;
   quantizeRows<uint8_t>(x, scale, &zp, ScaleMap{}, y, threads);
-}
-
-// y = saturate(round(x / scale) + zero_point) with the scale and zero point of
-// x's range (containing 0) over 255: QuantizeLinear's formula. The range is
-// x's own (DynamicQuantizeLinear) or the one its producer took while writing
-// x (RangedDynamicQuantizeLinear: FusedConvInteger's `range`).
-Status quantizeDynamic(KernelContext& ctx, const Tensor& x, const ValueRange& range) {
-  if (range.nan) return invalidArgument("x holds NaN");
-  const float mx = range.max, mn = range.min;
-  const float scale = (mx == mn ? 1.0f : mx - mn) / 255.0f;
-  const float zpf = std::clamp(0.0f - mn / scale, 0.0f, 255.0f);
-  const float zp = std::nearbyint(zpf);
-  PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kUInt8, x.dims()));
-  Tensor scratchScale, scratchZero;
-  Tensor* s = &scratchScale;
-  Tensor* z = &scratchZero;
-  if (ctx.wantsOutput(1)) {
-    PASSLAB_ASSIGN_OR_RETURN(s, ctx.allocate(1, DataType::kFloat, {}));
-  } else {
-    PASSLAB_ASSIGN_OR_RETURN(scratchScale, ctx.scratch(DataType::kFloat, {}));
-  }
-  if (ctx.wantsOutput(2)) {
-    PASSLAB_ASSIGN_OR_RETURN(z, ctx.allocate(2, DataType::kUInt8, {}));
-  } else {
-    PASSLAB_ASSIGN_OR_RETURN(scratchZero, ctx.scratch(DataType::kUInt8, {}));
-  }
-  s->mutableData<float>()[0] = scale;
-  z->mutableData<uint8_t>()[0] = static_cast<uint8_t>(zp);
-  quantizeInRange(x, *s, *z, *y, ctx.threads());
   return Status::ok();
 }
+
+}  // namespace
+
+// Output 0, and the scale and zero point of x's range (containing 0) over
+// 255 written where wanted. The range is x's own (DynamicQuantizeLinear),
+// the one its producer took while writing x (RangedDynamicQuantizeLinear:
+// FusedConvInteger's `range`) or the one FusedConvInteger's quantizing
+// epilogue took (quantize_output = 1).
+Expected<Tensor*> allocateDynamicOutputs(KernelContext& ctx, const Dims& dims,
+                                         const ValueRange& range, DynamicQuantization* q) {
+  if (range.nan) return invalidArgument("x holds NaN");
+  *q = dynamicQuantization(range);
+  PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, DataType::kUInt8, dims));
+  if (ctx.wantsOutput(1)) {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * s, ctx.allocate(1, DataType::kFloat, {}));
+    s->mutableData<float>()[0] = q->scale;
+  }
+  if (ctx.wantsOutput(2)) {
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * z, ctx.allocate(2, DataType::kUInt8, {}));
+    z->mutableData<uint8_t>()[0] = q->zeroPoint;
+  }
+  return y;
+}
+
+// y = saturate(round(x / scale) + zero_point) with the scale and zero point
+// of x's range: QuantizeLinear's formula.
+Status quantizeDynamic(KernelContext& ctx, const Tensor& x, const ValueRange& range) {
+  DynamicQuantization q;
+  PASSLAB_ASSIGN_OR_RETURN(Tensor * y, allocateDynamicOutputs(ctx, x.dims(), range, &q));
+  return quantizeInRange(ctx, x, q.scale, q.zeroPoint, *y);
+}
+
+namespace {
 
 class DynamicQuantizeLinear final : public Kernel {
  public:

@@ -99,6 +99,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"remove_dead_channels", Category::kPrecision},
       {"merge_linear_convolutions", Category::kAlgorithm},
       {"fuse_dynamic_quantize_range", Category::kStructural},
+      {"fuse_dynamic_quantize_into_conv", Category::kStructural},
   };
   for (const Pass* p : allPasses()) {
     const PassInfo& info = p->info();

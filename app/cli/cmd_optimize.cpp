@@ -471,7 +471,9 @@ int runOptimize(const OptimizeArgs& a) {
   }
   // No output on an input, nor two outputs on one file: refused before any
   // pass runs (--in-place names the model as the one output it may replace).
-  std::vector<NamedPath> inputs = {{"--recipe", a.recipe}};
+  std::vector<NamedPath> inputs = inputFilesOf(a.inputs);
+  for (NamedPath& f : filesIn("--input-dir", a.inputDir)) inputs.push_back(std::move(f));
+  inputs.insert(inputs.begin(), {"--recipe", a.recipe});
   if (!a.inPlace) inputs.insert(inputs.begin(), {"the model", a.in});
   if (Status paths = checkOutputPaths(inputs, {{a.inPlace ? "--in-place" : "-o", out},
                                                {"--save-recipe", a.saveRecipe},

@@ -138,10 +138,10 @@ int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) 
 }
 
 int runProfile(const ProfileArgs& a) {
-  // The CSV on the model (or the compared model) would replace it.
-  if (Status paths =
-          checkOutputPaths({{"the model", a.model}, {"--compare", a.compare}}, {{"--csv", a.csv}});
-      !paths)
+  // The CSV on the model (the compared model, an --input file) would replace it.
+  std::vector<NamedPath> readFiles = inputFilesOf(a.inputs.inputs);
+  readFiles.insert(readFiles.begin(), {{"the model", a.model}, {"--compare", a.compare}});
+  if (Status paths = checkOutputPaths(readFiles, {{"--csv", a.csv}}); !paths)
     return fail(paths.error());
   auto loaded = io::loadModel(a.model);
   if (!loaded) return fail(loaded.error());

@@ -450,12 +450,15 @@ int runCommand(RunArgs args) {
     std::cerr << "error: " << e.message() << "\n";
     return 1;
   };
-  // A report on the model's own file would replace it: refused before any work.
-  if (Status paths =
-          checkOutputPaths({{"the model", args.model}},
-                           {{"--memory-report", args.memoryReportWanted ? args.memoryReport : ""}});
-      !paths)
-    return fail(paths.error());
+  // A report on the model's own file (or on an --input file) would replace
+  // it, and so would --save-outputs' files: refused before any work.
+  std::vector<NamedPath> readFiles = inputFilesOf(args.inputs.inputs);
+  readFiles.insert(readFiles.begin(), {"the model", args.model});
+  const NamedPath report = {"--memory-report", args.memoryReportWanted ? args.memoryReport : ""};
+  if (Status paths = checkOutputPaths(readFiles, {report}); !paths) return fail(paths.error());
+  if (Status saved = checkSaveDir({"--save-outputs", args.saveOutputs}, readFiles, {report});
+      !saved)
+    return fail(saved.error());
   // Before the model and the weights are allocated.
   if (args.noHugePages && !disableTransparentHugePages())
     std::cerr << "warning: transparent huge pages could not be turned off\n";

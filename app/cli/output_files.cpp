@@ -1,6 +1,7 @@
 #include "app/cli/output_files.h"
 
 #include <filesystem>
+#include <regex>
 #include <system_error>
 
 #include "core/io/atomic_file.h"
@@ -21,6 +22,26 @@ fs::path normalized(const std::string& path) {
   fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
   if (ec) p = fs::absolute(path, ec).lexically_normal();
   return p;
+}
+
+// Whether `name` is a file name `run --save-outputs` writes.
+bool savedName(const std::string& name) {
+  static const std::regex kSaved(R"((input|output)_[0-9]+\.npy|outputs\.json)");
+  return std::regex_match(name, kSaved);
+}
+
+// The file of `p` that --save-outputs `dir` writes, "" when none: `p` itself
+// when its folder is `dir` and its name one the save writes, else a file in
+// `dir` with such a name that is `p` (a link to it).
+std::string savedFileAs(const fs::path& dir, const std::string& p) {
+  const fs::path file = normalized(p);
+  if (file.parent_path() == dir && savedName(file.filename().string())) return file.string();
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return "";
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (savedName(it->path().filename().string()) && sameFile(it->path().string(), p))
+      return it->path().string();
+  return "";
 }
 
 }  // namespace
@@ -50,6 +71,47 @@ Status checkOutputPaths(const std::vector<NamedPath>& inputs,
         return invalidArgument(out.option + " " + out.path + " is the file of " +
                                outputs[j].option + " (" + outputs[j].path +
                                "); give each output a file of its own");
+  }
+  return Status::ok();
+}
+
+std::vector<NamedPath> inputFilesOf(const std::vector<std::string>& specs) {
+  std::vector<NamedPath> files;
+  for (const std::string& s : specs) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string what = s.substr(eq + 1);
+    if (what.ends_with(".npy") || what.ends_with(".pb"))
+      files.push_back({"--input " + s.substr(0, eq), what});
+  }
+  return files;
+}
+
+std::vector<NamedPath> filesIn(const std::string& option, const std::string& dir) {
+  std::vector<NamedPath> files;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec)) files.push_back({option, it->path().string()});
+  return files;
+}
+
+Status checkSaveDir(const NamedPath& dir, const std::vector<NamedPath>& inputs,
+                    const std::vector<NamedPath>& outputs) {
+  if (dir.path.empty()) return Status::ok();
+  const fs::path at = normalized(dir.path);
+  for (const NamedPath& in : inputs) {
+    if (!isFile(in)) continue;
+    if (std::string f = savedFileAs(at, in.path); !f.empty())
+      return invalidArgument(
+          dir.option + " " + dir.path + " writes " + f + ", which is " + in.option + " (" +
+          in.path + "); PassLab never overwrites an input: give " + dir.option + " another folder");
+  }
+  for (const NamedPath& out : outputs) {
+    if (!isFile(out)) continue;
+    if (std::string f = savedFileAs(at, out.path); !f.empty())
+      return invalidArgument(out.option + " " + out.path + " is a file " + dir.option + " " +
+                             dir.path + " writes (" + f + "); give each output a file of its own");
   }
   return Status::ok();
 }

@@ -30,6 +30,22 @@ bool sameFile(const std::string& a, const std::string& b);
 Status checkOutputPaths(const std::vector<NamedPath>& inputs,
                         const std::vector<NamedPath>& outputs);
 
+// The files among `--input` values NAME=FILE (a value ending in .npy or .pb,
+// as run_inputs.cpp reads them), each as an input named "--input NAME".
+std::vector<NamedPath> inputFilesOf(const std::vector<std::string>& specs);
+
+// The files directly in folder `dir` (an --input-dir), each as an input
+// named `option`; none when `dir` is empty or no folder.
+std::vector<NamedPath> filesIn(const std::string& option, const std::string& dir);
+
+// `run --save-outputs DIR` writes DIR/outputs.json, DIR/input_K.npy and
+// DIR/output_K.npy: an error when one of these is one of `inputs` (an --input
+// file saved there by an earlier run: the same name in DIR, a symlink or a
+// hard link to it) or one of `outputs` (--memory-report DIR/outputs.json);
+// ok otherwise, and when `dir` is empty.
+Status checkSaveDir(const NamedPath& dir, const std::vector<NamedPath>& inputs,
+                    const std::vector<NamedPath>& outputs);
+
 // Writes `text` to `path` through a temporary file in its folder renamed over
 // it: a failure leaves the old file (or none), never a partial one.
 Status writeFileAtomically(const std::string& path, std::string_view text);

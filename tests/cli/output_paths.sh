@@ -37,7 +37,7 @@ refused() {
   (cd "$dir" && timeout 120 "$cli" "$@") > "$dir/log" 2>&1
   local rc=$?
   [ $rc -ne 0 ] && [ $rc -lt 124 ] || { cat "$dir/log"; fail "$*: exited $rc"; }
-  grep -qF -- "error: $opt $file is" "$dir/log" ||
+  grep -qF -- "error: $opt $file ${word:-is}" "$dir/log" ||
     { cat "$dir/log"; fail "$*: no error naming $opt $file"; }
   [ "$(sum "$watched")" = "$before" ] || fail "$*: $watched was overwritten"
   ! ls -a "$dir" | grep -q '\.tmp-' || fail "$*: a temporary file was left"
@@ -60,6 +60,30 @@ refused --csv c.onnx "$dir/c.onnx" -- profile m.onnx --compare c.onnx --csv c.on
 timeout 120 "$cli" optimize "$dir/m.onnx" -o "$dir/o1.onnx" --passes eliminate_identity_ops \
   --save-recipe "$dir/r.json" > "$dir/log" 2>&1 || { cat "$dir/log"; fail "saving a recipe"; }
 refused --save-recipe r.json "$dir/r.json" -- optimize m.onnx -o o2.onnx --recipe r.json --save-recipe r.json
+# --input files are inputs too (a run's saved inputs and outputs fed back),
+# and the files --save-outputs DIR writes are outputs: an --input file
+# there, by name or through a link, and --memory-report DIR/outputs.json.
+(cd "$dir" && timeout 120 "$cli" run m.onnx --repeat 1 --warmup 0 --save-outputs s) > "$dir/log" 2>&1 ||
+  { cat "$dir/log"; fail "saving the outputs"; }
+ln -s s/output_0.npy "$dir/sym.npy"
+ln "$dir/s/output_0.npy" "$dir/hard.npy"
+refused --memory-report s/input_0.npy "$dir/s/input_0.npy" -- run m.onnx --input x=s/input_0.npy --memory-report s/input_0.npy
+refused --csv ./s/input_0.npy "$dir/s/input_0.npy" -- profile m.onnx --input x=s/input_0.npy --csv ./s/input_0.npy --warmup 0 --repeat 1
+for input in s/output_0.npy ./s/input_0.npy sym.npy hard.npy; do
+  word=writes refused --save-outputs s "$dir/s/output_0.npy" -- run m.onnx --repeat 1 --input x=$input --save-outputs s
+done
+grep -qF "which is --input x (hard.npy)" "$dir/log" || { cat "$dir/log"; fail "no message naming --input x"; }
+word=is refused --memory-report s/outputs.json "$dir/s/outputs.json" -- run m.onnx --repeat 1 --save-outputs s --memory-report s/outputs.json
+grep -qF "is a file --save-outputs s writes" "$dir/log" || { cat "$dir/log"; fail "no message naming --save-outputs"; }
+# optimize's check inputs: --input files and the files of --input-dir.
+refused -o s/input_0.npy "$dir/s/input_0.npy" -- optimize m.onnx --input x=s/input_0.npy -o s/input_0.npy
+refused --report hard.npy "$dir/s/output_0.npy" -- optimize m.onnx --input x=s/output_0.npy -o out.onnx --report hard.npy
+refused --save-recipe s/input_0.npy "$dir/s/input_0.npy" -- optimize m.onnx --input-dir s -o out.onnx --save-recipe s/input_0.npy
+[ ! -e "$dir/out.onnx" ] || fail "a refused optimize saved a model"
+# Not refused: saved inputs fed to a run saving elsewhere, a second save in s.
+(cd "$dir" && timeout 120 "$cli" run m.onnx --repeat 1 --input x=s/input_0.npy --save-outputs s2 &&
+  timeout 120 "$cli" run m.onnx --repeat 1 --save-outputs s) > "$dir/log" 2>&1 ||
+  { cat "$dir/log"; fail "a run saving its outputs beside no input was refused"; }
 # --in-place may replace the model, but no other output may be written there.
 refused --report m.onnx "$dir/m.onnx" -- optimize m.onnx --in-place --passes eliminate_identity_ops --report m.onnx
 # Two outputs on one file: the report would be lost under the model.

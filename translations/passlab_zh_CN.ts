@@ -1208,6 +1208,11 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/i18n/core_message_catalog.cpp" line="152"/>
+        <source>%1, top-1 %2 (%3 rows)</source>
+        <translation>%1，top-1 %2（%3 行）</translation>
+    </message>
+    <message>
+        <location filename="../ui/i18n/core_message_catalog.cpp" line="153"/>
         <source>%1, top-1 %2, top-%3 %4 (%5 rows)</source>
         <translation>%1，top-1 %2，top-%3 %4（%5 行）</translation>
     </message>

@@ -9,9 +9,37 @@ namespace passlab::pipeline {
 
 namespace {
 
+// Each row is a probability distribution: no negative value, none above 1,
+// the row sums to 1 within `kSumTolerance` (a Softmax output, a ZipMap's
+// values; float16 rounding of 1000 classes stays well inside it). A box or a
+// regression output does not sum to 1 row by row.
+bool rowsAreProbabilities(const ir::Tensor& t, int64_t classes) {
+  constexpr double kSumTolerance = 1e-3;
+  if (classes <= 0 || t.numel() == 0) return false;
+  for (int64_t begin = 0; begin < t.numel(); begin += classes) {
+    double sum = 0;
+    for (int64_t i = 0; i < classes; ++i) {
+      const double v = t.valueAsDouble(begin + i);
+      if (!(v >= 0 && v <= 1 + kSumTolerance)) return false;  // NaN too
+      sum += v;
+    }
+    if (std::fabs(sum - 1) > kSumTolerance) return false;
+  }
+  return true;
+}
+
+// A classifier output: float, rank 1 (one row: a ZipMap's values) or 2 (rows
+// of classes), and either at least kMinClasses classes (logits) or at least 2
+// classes whose rows are probabilities (a 2-class softmax like the OCR
+// direction classifier). Rank 3 and up stay out: a detector's per-anchor
+// scores [1, N, 2] are softmax rows too, but the share of thousands of
+// anchors, nearly all background, that keep their arg-max says nothing about
+// the detections a user sees (those come after the box decoding and NMS).
 bool isClassifierShape(const ir::Tensor& t) {
-  return ir::isFloatingPoint(t.dtype()) && (t.rank() == 1 || t.rank() == 2) &&
-         t.dims().back() >= kMinClasses;
+  if (!ir::isFloatingPoint(t.dtype()) || (t.rank() != 1 && t.rank() != 2)) return false;
+  const int64_t classes = t.dims().back();
+  if (classes < 2) return false;
+  return classes >= kMinClasses || rowsAreProbabilities(t, classes);
 }
 
 // Index of the largest finite value of row [begin, begin + n); -1 when none.
@@ -45,13 +73,16 @@ std::string percent(double share) {
 void AccuracyMeter::addClassifierRows(const ir::Tensor& got, const ir::Tensor& want) {
   const int64_t classes = want.dims().back();
   const int64_t rows = want.numel() / classes;
+  // Top-k says something only with more than k classes (top-5 of 2 classes
+  // is always 100%): k_ = 0 marks it as not reported from here on.
+  if (classes <= k_) k_ = 0;
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t ref = argMax(want, r * classes, classes);
     if (ref < 0) continue;
     ++rows_;
     const int64_t above = rankOf(got, r * classes, classes, ref);
     top1Hits_ += above == 0 ? 1 : 0;
-    topKHits_ += above < k_ ? 1 : 0;
+    topKHits_ += k_ > 0 && above < k_ ? 1 : 0;
   }
 }
 
@@ -113,7 +144,7 @@ OutputAccuracy AccuracyMeter::result() const {
     a.rows = rows_;
     a.k = k_;
     a.top1 = static_cast<double>(top1Hits_) / static_cast<double>(rows_);
-    a.topK = static_cast<double>(topKHits_) / static_cast<double>(rows_);
+    if (k_ > 0) a.topK = static_cast<double>(topKHits_) / static_cast<double>(rows_);
   }
   return a;
 }
@@ -156,9 +187,11 @@ Text accuracyText(const OutputAccuracy& a) {
   Text t = Text::of("cosine %1, SNR %2 dB, max rel %3", str::printed("%.6g", a.cosine),
                     std::isinf(a.snrDb) ? std::string("inf") : str::printed("%.3g", a.snrDb),
                     percent(a.maxRelError));
-  if (a.top1)
+  if (a.top1 && a.topK)
     t = Text::of("%1, top-1 %2, top-%3 %4 (%5 rows)", t, percent(*a.top1), std::to_string(a.k),
                  percent(*a.topK), std::to_string(a.rows));
+  else if (a.top1)
+    t = Text::of("%1, top-1 %2 (%3 rows)", t, percent(*a.top1), std::to_string(a.rows));
   return t;
 }
 

@@ -150,6 +150,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "%1, pads %2+%3"),
       QT_TRANSLATE_NOOP("core", "%1, rounded up to the path's total stride %2"),
       QT_TRANSLATE_NOOP("core", "%1, stride %2"),
+      QT_TRANSLATE_NOOP("core", "%1, top-1 %2 (%3 rows)"),
       QT_TRANSLATE_NOOP("core", "%1, top-1 %2, top-%3 %4 (%5 rows)"),
       QT_TRANSLATE_NOOP("core", "%1: %2 cannot be raised from opset %3 to %4: %5"),
       QT_TRANSLATE_NOOP("core", "%1: '%2' is %3 in the calibration run, not float32"),

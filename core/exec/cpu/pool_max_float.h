@@ -29,6 +29,13 @@ void maxPoolFloat(const PoolGeometry& g, const float* x, float* y, int threads);
 void averagePoolFloat(const PoolGeometry& g, bool countIncludePad, const float* x, float* y,
                       int threads);
 
+// Test hook: maxPoolFloat (max) or averagePoolFloat on one thread with the
+// row steps of one instruction set: "base" (SSE2 on x86, plain loops
+// elsewhere) or "avx2" (8 lanes; the default where the machine has AVX2 +
+// FMA, as PASSLAB_MAX_ISA caps it); false for another name or where it lacks it.
+bool separablePoolWithIsa(const char* isa, bool max, const PoolGeometry& g, bool countIncludePad,
+                          const float* x, float* y);
+
 // The MaxPool kernel on maxPoolFloat; the Indices output, storage_order,
 // other element types and more than 3 spatial dims go to the reference kernel.
 Expected<std::unique_ptr<Kernel>> makeMaxPoolFloat(const KernelBuild& b);

@@ -3,16 +3,20 @@
 // not) within rounding, on geometries that reach every branch: pads, ceil_mode,
 // dilations, strides 1, 2 and 3, odd sizes, channel counts and widths that
 // are not multiples of the vector width, 1-D and 3-D, windows wholly in the
-// padding.
+// padding; the AVX2 row steps give the base (SSE2) ones' bits, and run
+// exactly where the machine has AVX2.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/exec/cpu/pool_max_float.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/pool_reference_case.h"
 
@@ -50,6 +54,42 @@ TEST_P(SeparablePool, AverageAgreesWithTheReferenceKernel) {
             << "element " << i << ", " << threads << " threads";
     }
   }
+}
+
+// The AVX2 row steps take the same taps in the same order as the base ones:
+// the same bits, max and averages.
+TEST_P(SeparablePool, Avx2GivesTheBaseBits) {
+  if (!cpu_isa::hasAvx2Fma()) GTEST_SKIP() << "no AVX2 + FMA here";
+  for (int pool = 0; pool < 3; ++pool) {
+    const bool max = pool == 0, includePad = pool == 2;
+    SCOPED_TRACE(max ? "max" : includePad ? "average, count_include_pad" : "average");
+    auto s = setUp(GetParam(), max ? "MaxPool" : "AveragePool",
+                   max ? "" : std::string(", count_include_pad = ") + (includePad ? "1" : "0"));
+    ASSERT_TRUE(s);
+    for (float& v : s->x) v *= 0.1f;  // sums that round (the case's own are exact)
+    std::vector<float> base(s->want.size(), 1.0f), avx2(s->want.size(), 2.0f);
+    ASSERT_TRUE(cpu::separablePoolWithIsa("base", max, s->g, includePad, s->x.data(), base.data()));
+    ASSERT_TRUE(cpu::separablePoolWithIsa("avx2", max, s->g, includePad, s->x.data(), avx2.data()));
+    for (size_t i = 0; i < base.size(); ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(avx2[i]), std::bit_cast<uint32_t>(base[i]))
+          << "element " << i << ": " << avx2[i] << " vs " << base[i];
+  }
+}
+
+TEST(SeparablePoolIsa, Avx2RunsWhereTheMachineHasIt) {
+  cpu::PoolAttrs a;
+  a.window.kernel = {3, 3};
+  a.window.strides = {2, 2};
+  auto g = cpu::poolGeometry(a, {1, 1, 5, 21});
+  ASSERT_TRUE(g);
+  std::vector<float> x(5 * 21), y(2 * 10, 0.0f);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  EXPECT_EQ(cpu::separablePoolWithIsa("avx2", true, *g, false, x.data(), y.data()),
+            cpu_isa::hasAvx2Fma());
+  EXPECT_FALSE(cpu::separablePoolWithIsa("avx9", true, *g, false, x.data(), y.data()));
+  ASSERT_TRUE(cpu::separablePoolWithIsa("base", true, *g, false, x.data(), y.data()));
+  // Output (1, 9): the max of rows 2..4, columns 18..20: x[4 * 21 + 20].
+  EXPECT_EQ(y[10 + 9], static_cast<float>(4 * 21 + 20));
 }
 
 const Case kCases[] = {

@@ -7,7 +7,9 @@
 //          yi = MatMulInteger(aq, wq, az, wz)     (wq int8 [K, N], symmetric: wz = 0)
 //          y = Mul(Cast <to = 1> (yi), Mul(as, ws))
 //
-// The weights are quantized once, symmetric int8 in [-127, 127], one scale
+// The weights are quantized once, symmetric int8 in [-127, 127] ([-64, 64]
+// with reduce_range, as ONNX Runtime's option: 7 bits, so that a CPU without
+// VNNI cannot saturate its 16-bit sums of u8 x s8 pairs), one scale
 // per output column (per_channel, default) or one for the tensor; a column
 // of zeros gets scale 1. Gemm (transA = 0) is the same with B transposed
 // first when transB = 1, alpha folded into the weight scales and beta * C
@@ -51,7 +53,7 @@ struct QuantizedWeight {
 
 template <class ChannelOf>
 QuantizedWeight quantizeSymmetric(const std::vector<float>& w, std::vector<int64_t> dims,
-                                  size_t channels, ChannelOf channelOf, float alpha) {
+                                  size_t channels, ChannelOf channelOf, float alpha, float qmax) {
   std::vector<float> maxAbs(channels, 0);
   for (size_t i = 0; i < w.size(); ++i) {
     float& m = maxAbs[channels > 1 ? channelOf(i) : 0];
@@ -59,11 +61,11 @@ QuantizedWeight quantizeSymmetric(const std::vector<float>& w, std::vector<int64
   }
   QuantizedWeight q;
   q.scales.resize(channels);
-  for (size_t c = 0; c < channels; ++c) q.scales[c] = maxAbs[c] > 0 ? maxAbs[c] / 127.0f : 1.0f;
+  for (size_t c = 0; c < channels; ++c) q.scales[c] = maxAbs[c] > 0 ? maxAbs[c] / qmax : 1.0f;
   std::vector<int8_t> values(w.size());
   for (size_t i = 0; i < w.size(); ++i) {
     const float s = q.scales[channels > 1 ? channelOf(i) : 0];
-    values[i] = static_cast<int8_t>(std::clamp(std::nearbyint(w[i] / s), -127.0f, 127.0f));
+    values[i] = static_cast<int8_t>(std::clamp(std::nearbyint(w[i] / s), -qmax, qmax));
   }
   q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, std::move(dims), values);
   for (float& s : q.scales) s *= alpha;  // Gemm's alpha: a scale of the product
@@ -72,10 +74,10 @@ QuantizedWeight quantizeSymmetric(const std::vector<float>& w, std::vector<int64
 
 // A weight [K, N] with one scale per column (or one).
 QuantizedWeight quantizeWeight(const std::vector<float>& w, int64_t k, int64_t n, bool perChannel,
-                               float alpha) {
+                               float alpha, float qmax) {
   return quantizeSymmetric(
       w, {k, n}, perChannel ? static_cast<size_t>(n) : 1,
-      [n](size_t i) { return i % static_cast<size_t>(n); }, alpha);
+      [n](size_t i) { return i % static_cast<size_t>(n); }, alpha, qmax);
 }
 
 // The node's weight as float32 [K, N] (transposed when `transposed`).
@@ -105,6 +107,7 @@ class Quantizer {
         rw_(ctx.rewriter),
         g_(ctx.model().graph()),
         perChannel_(ctx.boolOption("per_channel")),
+        weightQmax_(ctx.boolOption("reduce_range") ? 64.0f : 127.0f),
         minWeights_(ctx.intOption("min_weights")) {}
 
   Status run() {
@@ -120,7 +123,8 @@ class Quantizer {
       *ctx_.note =
           Text::of("%1 MatMul/Gemm and %2 Conv weights in int8 (%3), activations quantized per run",
                    std::to_string(quantized_), std::to_string(convs_),
-                   std::string(perChannel_ ? "per output channel" : "per tensor"));
+                   std::string(perChannel_ ? "per output channel" : "per tensor") +
+                       (weightQmax_ < 127 ? ", 7 bits" : ""));
     return Status::ok();
   }
 
@@ -145,8 +149,8 @@ class Quantizer {
     const bool gemm = n.opType() == "Gemm";
     int64_t k = 0, cols = 0;
     auto w = weightKN(*n.input(1)->initializer(), gemm && n.attrInt("transB", 0) != 0, k, cols);
-    QuantizedWeight q =
-        quantizeWeight(*w, k, cols, perChannel_, gemm ? n.attrFloat("alpha", 1.0f) : 1.0f);
+    QuantizedWeight q = quantizeWeight(*w, k, cols, perChannel_,
+                                       gemm ? n.attrFloat("alpha", 1.0f) : 1.0f, weightQmax_);
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.output(0)->name();
     auto count = static_cast<int64_t>(q.scales.size());
@@ -227,7 +231,7 @@ class Quantizer {
     auto d = wt.data<float>();
     QuantizedWeight q = quantizeSymmetric(
         std::vector<float>(d.begin(), d.end()), wt.dims(), perChannel_ ? static_cast<size_t>(m) : 1,
-        [perOutput](size_t i) { return i / perOutput; }, 1.0f);
+        [perOutput](size_t i) { return i / perOutput; }, 1.0f, weightQmax_);
     // [M, 1, ...]: one value per channel of the output [N, M, spatial...].
     std::vector<int64_t> perChannelDims(static_cast<size_t>(wt.rank() - 1), 1);
     perChannelDims[0] = m;
@@ -281,6 +285,7 @@ class Quantizer {
   rewrite::Rewriter& rw_;
   ir::Graph& g_;
   bool perChannel_;
+  float weightQmax_;  // 127, or 64 with reduce_range (7 bits)
   int64_t minWeights_;
   std::set<std::string> ops_;
   size_t quantized_ = 0, convs_ = 0;

@@ -101,7 +101,9 @@ struct QuantizedWeight {
   std::vector<float> scales;
 };
 
-QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perChannel) {
+// `qmax` is 127, or 64 with reduce_range (7 bits, as ONNX Runtime's quantizer:
+// u8 x s8 pairs then cannot saturate a CPU's 16-bit pair sums without VNNI).
+QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perChannel, float qmax) {
   const std::vector<int64_t>& d = w.dims();
   const int64_t channels = perChannel ? d[static_cast<size_t>(axis)] : 1;
   int64_t inner = 1;
@@ -116,12 +118,12 @@ QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perCha
     m = std::max(m, std::fabs(x[static_cast<size_t>(i)]));
   }
   QuantizedWeight q;
-  for (float m : absMax) q.scales.push_back(m > 0 ? m / 127.0f : 1.0f);
+  for (float m : absMax) q.scales.push_back(m > 0 ? m / qmax : 1.0f);
   std::vector<int8_t> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     const float v =
         std::nearbyint(x[static_cast<size_t>(i)] / q.scales[static_cast<size_t>(channelOf(i))]);
-    values[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(v, -127.0f, 127.0f));
+    values[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(v, -qmax, qmax));
   }
   q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, d, values);
   return q;
@@ -192,6 +194,7 @@ class StaticQuantizer {
     quantizeOutputs_ = ctx_.boolOption("quantize_outputs");
     matmulConstBOnly_ = ctx_.boolOption("matmul_const_b_only");
     quantizeBiasAdds_ = ctx_.boolOption("quantize_bias_adds");
+    weightQmax_ = ctx_.boolOption("reduce_range") ? 64.0f : 127.0f;
     for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
       const std::string op(str::trim(given));
       if (op.empty()) continue;
@@ -583,7 +586,8 @@ class StaticQuantizer {
     ir::Node& n = *u.node;
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.input(1)->name();
-    QuantizedWeight w = quantizeSymmetric(*storedTensor(n.input(1)), u.weightAxis, perChannel_);
+    QuantizedWeight w =
+        quantizeSymmetric(*storedTensor(n.input(1)), u.weightAxis, perChannel_, weightQmax_);
     const auto channels = static_cast<int64_t>(w.scales.size());
     const std::vector<int64_t> scaleDims =
         perChannel_ ? std::vector<int64_t>{channels} : std::vector<int64_t>{};
@@ -693,7 +697,9 @@ class StaticQuantizer {
     if (!ctx_.note) return;
     *ctx_.note = Text::of(
         "%1 ops quantized to int8 (weights %2), %3 activations calibrated on %4 input sets (%5)",
-        std::to_string(units), std::string(perChannel_ ? "per channel" : "per tensor"),
+        std::to_string(units),
+        std::string(perChannel_ ? "per channel" : "per tensor") +
+            (weightQmax_ < 127 ? ", 7 bits" : ""),
         std::to_string(activations), std::to_string(ctx_.evaluator->calibrationSets()),
         ctx_.option("method"));
   }
@@ -704,6 +710,7 @@ class StaticQuantizer {
   CalibrationMethod method_ = CalibrationMethod::kMinMax;
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
+  float weightQmax_ = 127.0f;  // 64 with reduce_range
   bool matmulConstBOnly_ = false, quantizeBiasAdds_ = true;
   std::set<std::string> ops_;
   std::vector<TensorStats> stats_;

@@ -231,6 +231,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "'%1' of shape %2 is not per-channel (varies along axis %3, channels are axis %4)"),
       QT_TRANSLATE_NOOP("core", "'%1' stands for no node of the original model"),
       QT_TRANSLATE_NOOP("core", "'%1' would become a constant of a type other than float"),
+      QT_TRANSLATE_NOOP("core", ", 7 bits"),
       QT_TRANSLATE_NOOP("core", "--dim %1: the value must be a positive integer"),
       QT_TRANSLATE_NOOP("core", "--dim wants NAME=VALUE, got '%1'"),
       QT_TRANSLATE_NOOP("core", "1 + %1(...) is not multiplied by x and 0.5"),

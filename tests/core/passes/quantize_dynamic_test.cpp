@@ -57,6 +57,25 @@ TEST(QuantizeDynamic, MatMulWeightsBecomeInt8PerColumn) {
   EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
 }
 
+TEST(QuantizeDynamic, ReduceRangeQuantizesTheWeightsInSevenBits) {
+  PassOutcome out = runPass(kPass, kMatMul, {{"reduce_range", "true"}});
+  ASSERT_TRUE(out.step.changed);
+  // Column 0: max |w| 127 -> scale 127/64: {64, 32, -64, 0}.
+  // Column 1: max |w| 254 -> scale 254/64: {-32, 16 (16.125), 0, -64}.
+  const ir::Value* wq = initializer(out.model, "_wq");
+  ASSERT_NE(wq, nullptr) << io::printModelText(out.model);
+  std::vector<double> got;
+  for (int64_t i = 0; i < wq->initializer()->numel(); ++i)
+    got.push_back(wq->initializer()->valueAsDouble(i));
+  EXPECT_EQ(got, (std::vector<double>{64, -32, 32, 16, -64, 0, 0, -64}));
+  const ir::Value* ws = initializer(out.model, "_ws");
+  ASSERT_NE(ws, nullptr);
+  EXPECT_FLOAT_EQ(static_cast<float>(ws->initializer()->valueAsDouble(0)), 127.0f / 64.0f);
+  EXPECT_FLOAT_EQ(static_cast<float>(ws->initializer()->valueAsDouble(1)), 254.0f / 64.0f);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  EXPECT_NE(out.step.note.str().find("7 bits"), std::string::npos) << out.step.note.str();
+}
+
 TEST(QuantizeDynamic, PerTensorHasOneScale) {
   PassOutcome out = runPass(kPass, kMatMul, {{"per_channel", "false"}});
   ASSERT_TRUE(out.step.changed);
@@ -174,6 +193,20 @@ TEST(QuantizeDynamic, ConvBecomesConvIntegerWithItsAttributes) {
   EXPECT_GT(out.step.check.accuracy[0].snrDb, 25);
   expectSameOutputs(kPass, convModel());
   expectConverges(kPass, convModel());
+}
+
+TEST(QuantizeDynamic, ReduceRangeConvWeightsReachSixtyFour) {
+  PassOutcome out = runPass(kPass, convModel(), {{"reduce_range", "true"}});
+  ASSERT_TRUE(out.step.changed);
+  const ir::Value* wq = initializer(out.model, "h_wq");
+  ASSERT_NE(wq, nullptr) << io::printModelText(out.model);
+  for (int64_t m = 0; m < 4; ++m) {
+    double maxAbs = 0;
+    for (int64_t i = 0; i < 27; ++i)
+      maxAbs = std::max(maxAbs, std::fabs(wq->initializer()->valueAsDouble(m * 27 + i)));
+    EXPECT_EQ(maxAbs, 64) << "channel " << m;
+  }
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
 }
 
 TEST(QuantizeDynamic, ConvLeftWhereItCannot) {

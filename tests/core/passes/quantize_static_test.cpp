@@ -218,6 +218,40 @@ TEST(QuantizeStatic, PerTensorAndInt8Activations) {
   EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
 }
 
+TEST(QuantizeStatic, ReduceRangeQuantizesTheWeightsInSevenBits) {
+  // ONNX Runtime's reduce_range: weights in [-64, 64], scale max|w_c| / 64,
+  // so that a CPU without VNNI cannot saturate its 16-bit u8 x s8 pair sums.
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, convNet(), {{"reduce_range", "true"}}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  int weights = 0;
+  for (const auto& n : out.model.graph().nodes()) {
+    if (n->opType() != "DequantizeLinear" || constantInput(*n, 0) == nullptr ||
+        constantInput(*n, 0)->dtype() != ir::DataType::kInt8)
+      continue;
+    ++weights;
+    const ir::Tensor& w = *constantInput(*n, 0);
+    double maxAbs = 0;
+    for (int64_t i = 0; i < w.numel(); ++i)
+      maxAbs = std::max(maxAbs, std::fabs(w.valueAsDouble(i)));
+    EXPECT_EQ(maxAbs, 64) << n->name();
+  }
+  EXPECT_EQ(weights, 2) << io::printModelText(out.model);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  EXPECT_NE(out.step.note.str().find("7 bits"), std::string::npos) << out.step.note.str();
+  // The same weights' scales are twice (127 / 64) those of the full range.
+  auto eval2 = synthesized();
+  PassOutcome full = runPass(kPass, convNet(), {}, &eval2);
+  auto firstWeightScale = [](const ir::Model& m) {
+    for (const auto& n : m.graph().nodes())
+      if (n->opType() == "DequantizeLinear" && constantInput(*n, 0) &&
+          constantInput(*n, 0)->dtype() == ir::DataType::kInt8)
+        return constantInput(*n, 1)->valueAsDouble(0);
+    return 0.0;
+  };
+  EXPECT_NEAR(firstWeightScale(out.model) / firstWeightScale(full.model), 127.0 / 64.0, 1e-5);
+}
+
 TEST(QuantizeStatic, BelowOpset13TheWeightsArePerTensor) {
   // DequantizeLinear has no axis before opset 13.
   auto eval = synthesized();

@@ -562,10 +562,28 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
     const OutputAccuracy a = m.result();
     if (a.compared) snr[name] = std::min(a.snrDb, kCap);
   }
-  // A value the pass added (a Cast) carries the SNR of what it casts.
+  // A DequantizeLinear(QuantizeLinear(x)) the pass added is x as its readers
+  // see it: its SNR against x in the original (quantization noise included).
+  auto quantizedCopySnr = [&](const ir::Value* v) -> std::optional<double> {
+    const ir::Node* dq = v ? v->producer() : nullptr;
+    if (!dq || dq->opType() != "DequantizeLinear" || !dq->input(0)) return std::nullopt;
+    const ir::Node* q = dq->input(0)->producer();
+    if (!q || q->opType() != "QuantizeLinear" || !q->input(0)) return std::nullopt;
+    auto got = ra->find(v->name());
+    auto want = rb->find(q->input(0)->name());
+    if (got == ra->end() || want == rb->end()) return std::nullopt;
+    AccuracyMeter m(v->name());
+    m.add(got->second, want->second);
+    const OutputAccuracy a = m.result();
+    if (!a.compared) return std::nullopt;
+    return std::min(a.snrDb, kCap);
+  };
+  // A value the pass added (a Cast, a quantized copy) carries the SNR of what
+  // it casts or copies.
   auto snrOf = [&](const ir::Value* v) -> std::optional<double> {
     for (int hops = 0; v && hops < 4; ++hops) {
       if (auto it = snr.find(v->name()); it != snr.end()) return it->second;
+      if (auto s = quantizedCopySnr(v)) return s;
       const ir::Node* p = v->producer();
       if (!p || p->opType() != "Cast") return std::nullopt;
       v = p->input(0);
@@ -573,14 +591,22 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
     return std::nullopt;
   };
   // An output the pass renamed (a graph output now behind a Cast back to its
-  // type) has the SNR of that Cast's output.
+  // type) has the SNR of that Cast's output; an output quantized for its
+  // readers, the worse of itself and its quantized copy (the layer owns the
+  // noise of its output's quantization).
   auto snrAfter = [&](const ir::Value* v) -> std::optional<double> {
     if (!v) return std::nullopt;
-    if (auto it = snr.find(v->name()); it != snr.end()) return it->second;
-    for (const ir::Use& u : v->uses())
-      if (u.node->opType() == "Cast")
-        if (auto it = snr.find(u.node->output(0)->name()); it != snr.end()) return it->second;
-    return std::nullopt;
+    std::optional<double> out;
+    if (auto it = snr.find(v->name()); it != snr.end()) out = it->second;
+    for (const ir::Use& u : v->uses()) {
+      if (!out && u.node->opType() == "Cast")
+        if (auto it = snr.find(u.node->output(0)->name()); it != snr.end()) out = it->second;
+      if (u.node->opType() != "QuantizeLinear") continue;
+      for (const ir::Use& d : u.node->output(0)->uses())
+        if (d.node->opType() == "DequantizeLinear")
+          if (auto s = quantizedCopySnr(d.node->output(0))) out = std::min(out.value_or(kCap), *s);
+    }
+    return out;
   };
   // A layer's cost is the relative noise power it adds: 10^(-SNR/10) after
   // it minus before (a drop in dB would blame the first lossy layer, whose
@@ -590,7 +616,10 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
   double worstDrop = 0, worstIn = 0, worstOut = 0;
   for (const auto& owned : current.graph().nodes()) {
     const ir::Node* n = owned.get();
-    if (n->opType() == "Cast") continue;
+    // Casts and the quantization pairs carry values; the layers own their noise.
+    if (n->opType() == "Cast" || n->opType() == "QuantizeLinear" ||
+        n->opType() == "DequantizeLinear")
+      continue;
     double in = kCap;
     for (const ir::Value* v : n->inputs())
       if (auto s = snrOf(v)) in = std::min(in, *s);

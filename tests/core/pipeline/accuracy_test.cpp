@@ -10,6 +10,7 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
+#include "core/pipeline/calibration.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
 
@@ -174,6 +175,34 @@ TEST_F(LossyStep, OverBudgetItIsRolledBackNamingTheCostliestLayer) {
   EXPECT_NE(error.find("the layer that lost the most:"), std::string::npos) << error;
   EXPECT_FALSE(step_->check.passed);
   EXPECT_EQ(io::printModelText(model_), before_);  // untouched
+}
+
+TEST(CostliestLayer, AQuantizedStepBlamesTheLayerWhoseOutputItQuantized) {
+  // quantize_static puts MatMul 'fc' in 8 bits with its output m behind a
+  // QuantizeLinear -> DequantizeLinear pair; the float Add after it reads the
+  // DequantizeLinear (a value the original does not have). That input carries
+  // m's quantization noise, which the MatMul's unit owns: reading it as an
+  // exact input blamed the Add for the MatMul's loss.
+  auto parsed = io::parseModelText(kNet);
+  ASSERT_TRUE(parsed) << parsed.error().message();
+  ir::Model model = std::move(*parsed);
+  analysis::inferShapes(model);
+  NoiseOptions quiet;
+  quiet.draws = 0;
+  auto checker = ExecOutputChecker::create(model, 2, {}, quiet);
+  ASSERT_TRUE(checker) << checker.error().message();
+  CalibratingEvaluator calibration(
+      [](const ir::Model& m) { return synthesizedCalibrationSets(m, InputSpec{}, 8); }, 8);
+  PipelineOptions po;
+  po.budget.minSnrDb = 300;  // no quantization meets it: the step is rolled back
+  PassManager pm(model, po);
+  pm.setEvaluator(&calibration);
+  pm.setChecker(checker->get());
+  auto step = pm.run({"quantize_static", {}, {}});
+  ASSERT_TRUE(step) << step.error().message();
+  ASSERT_TRUE((*step)->rolledBack);
+  const std::string error = (*step)->error.str();
+  EXPECT_NE(error.find("the layer that lost the most: MatMul 'fc'"), std::string::npos) << error;
 }
 
 }  // namespace

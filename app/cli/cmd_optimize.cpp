@@ -25,6 +25,7 @@
 #include "core/passes/pass_catalog.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
+#include "core/pipeline/precision_checker.h"
 #include "core/pipeline/recipe.h"
 #include "core/pipeline/report.h"
 #include "core/support/strings.h"
@@ -503,13 +504,20 @@ int runOptimize(const OptimizeArgs& a) {
   analysis::inferShapes(model);
   if (refuseImpossible()) return 1;
   const std::set<std::string> originalErrors = pipeline::verifierErrorSet(model);
-  // A lossy pass is always checked: against the budget, on 2 input sets at least.
+  auto calibration = a.calibration.readSets(model);
+  if (!calibration) {
+    std::cerr << "error: " << calibration.error().message() << "\nthe model was not saved\n";
+    return 1;
+  }
+  // A lossy pass is always checked against the budget: on the calibration
+  // sets (up to 16) when --calibration-data gave some, else on 2 synthesized.
   const bool lossy = plansLossyPass(*recipe);
   if (lossy && recipe->checkInputSets == 0) {
-    recipe->checkInputSets = 2;
+    recipe->checkInputSets = pipeline::defaultLossyCheckSets(calibration->size());
     std::printf(
         "note: the plan has a lossy pass; its outputs are checked against the accuracy "
-        "budget on 2 input sets (--check N for more)\n");
+        "budget on %d input sets (--check N for another count)\n",
+        recipe->checkInputSets);
   }
   pipeline::PipelineOptions po;
   po.budget = recipe->budget;
@@ -517,11 +525,6 @@ int runOptimize(const OptimizeArgs& a) {
   po.keepSnapshots = a.explain || !a.report.empty();
   po.verifyWholeModelAfterEachPass = a.verifyEachPass;
   pipeline::PassManager pm(model, po);
-  auto calibration = a.calibration.readSets(model);
-  if (!calibration) {
-    std::cerr << "error: " << calibration.error().message() << "\nthe model was not saved\n";
-    return 1;
-  }
   if (lossy) warnFewCheckSets(recipe->checkInputSets, calibration->size());
   std::unique_ptr<pipeline::ExecOutputChecker> checker;
   if (recipe->checkInputSets > 0) {

@@ -24,4 +24,10 @@ Text fewCheckSetsWarning(size_t checkSets, size_t calibrationSets) {
       std::to_string(checkSets), std::to_string(calibrationSets));
 }
 
+int defaultLossyCheckSets(size_t calibrationSets) {
+  constexpr size_t kMostSets = 16, kSynthesizedSets = 2;
+  return static_cast<int>(calibrationSets > 0 ? std::min(calibrationSets, kMostSets)
+                                              : kSynthesizedSets);
+}
+
 }  // namespace passlab::pipeline

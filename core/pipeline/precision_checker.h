@@ -24,4 +24,9 @@ Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(
 // budget checked on one image"). Empty when the check uses them all.
 Text fewCheckSetsWarning(size_t checkSets, size_t calibrationSets);
 
+// The input sets a lossy step is checked on when the user named no count:
+// every calibration set up to 16 (the data the model is meant for; on 2 sets
+// a step can pass or fail the budget by chance), else 2 synthesized sets.
+int defaultLossyCheckSets(size_t calibrationSets);
+
 }  // namespace passlab::pipeline

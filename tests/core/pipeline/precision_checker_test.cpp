@@ -52,6 +52,16 @@ TEST(PrecisionChecker, WithoutCalibrationSetsItSynthesizes) {
   EXPECT_TRUE((*checker)->check(relu).passed);
 }
 
+TEST(PrecisionChecker, ALossyStepIsCheckedOnTheCalibrationSetsUpToSixteen) {
+  EXPECT_EQ(defaultLossyCheckSets(0), 2);    // no data: 2 synthesized sets
+  EXPECT_EQ(defaultLossyCheckSets(1), 1);    // the one set given
+  EXPECT_EQ(defaultLossyCheckSets(5), 5);    // all of them
+  EXPECT_EQ(defaultLossyCheckSets(16), 16);  // all of them
+  EXPECT_EQ(defaultLossyCheckSets(100), 16);
+  // The default never draws the warning about checking on fewer sets.
+  for (size_t n : {1, 5, 16}) EXPECT_TRUE(fewCheckSetsWarning(defaultLossyCheckSets(n), n).empty());
+}
+
 TEST(PrecisionChecker, WarnsWhenTheCheckHasFewerSetsThanTheCalibration) {
   const Text few = fewCheckSetsWarning(1, 16);
   ASSERT_FALSE(few.empty());

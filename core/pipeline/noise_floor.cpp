@@ -1,6 +1,7 @@
 #include "core/pipeline/noise_floor.h"
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 #include <string_view>
@@ -119,6 +120,68 @@ bool perturbable(const ir::Tensor& t) {
   return unitInLastPlace(t.dtype()) > 0 && t.numel() > 0;
 }
 
+// The fill of a ConstantOfShape whose shape is a constant and whose float
+// output is read only by arithmetic: a weight spelled as a fill (models
+// shipped without their weights). The same factor on every element would
+// keep its symmetry (every channel equal, every softmax logit equal), which
+// the kernels' own rounding breaks; so it is materialized, each element
+// perturbed on its own. Empty when the node is not such a weight or the
+// tensor would be large.
+std::optional<ir::Tensor> filledWeight(const ir::Node& n) {
+  constexpr int64_t kMaxElements = int64_t{1} << 24;
+  if ((!n.domain().empty() && n.domain() != "ai.onnx") || n.opType() != "ConstantOfShape")
+    return std::nullopt;
+  if (n.inputs().size() != 1 || !n.input(0) || n.outputs().size() != 1 || !n.outputs()[0])
+    return std::nullopt;
+  const ir::Tensor* shape = n.input(0)->initializer();
+  const ir::Attribute* fill = n.attr("value");
+  if (!shape || shape->dtype() != ir::DataType::kInt64 || !fill ||
+      fill->type() != ir::AttrType::kTensor || !perturbable(fill->t) || fill->t.numel() != 1)
+    return std::nullopt;
+  if (n.outputs()[0]->isGraphOutput() || !readOnlyByArithmetic(*n.outputs()[0]))
+    return std::nullopt;
+  std::vector<int64_t> dims;
+  int64_t count = 1;
+  for (int64_t d : shape->data<int64_t>()) {
+    if (d < 0 || (d > 0 && count > kMaxElements / d)) return std::nullopt;
+    dims.push_back(d);
+    count *= d;
+  }
+  const double value = fill->t.valueAsDouble(0);
+  if (count == 0 || value == 0) return std::nullopt;  // nothing a factor would move
+  const auto n64 = static_cast<size_t>(count);
+  switch (fill->t.dtype()) {
+    case ir::DataType::kFloat:
+      return ir::Tensor::fromVector<float>(fill->t.dtype(), dims,
+                                           std::vector<float>(n64, static_cast<float>(value)));
+    case ir::DataType::kDouble:
+      return ir::Tensor::fromVector<double>(fill->t.dtype(), dims, std::vector<double>(n64, value));
+    default: {  // float16, bfloat16: the fill's bits repeated
+      const uint16_t bits = fill->t.data<uint16_t>()[0];
+      return ir::Tensor::fromVector<uint16_t>(fill->t.dtype(), dims,
+                                              std::vector<uint16_t>(n64, bits));
+    }
+  }
+}
+
+// Replaces each filled weight (above) of `g` by a perturbed initializer of
+// the same name. Returns how many were replaced.
+size_t perturbFilledWeights(ir::Graph& g, std::mt19937_64& rng, double ulps) {
+  std::vector<std::pair<ir::Node*, ir::Tensor>> fills;
+  for (const auto& n : g.nodes())
+    if (auto t = filledWeight(*n)) fills.emplace_back(n.get(), std::move(*t));
+  for (auto& [node, tensor] : fills) {
+    perturbTensor(tensor, rng, ulps * unitInLastPlace(tensor.dtype()));
+    ir::Value* out = node->outputs()[0];
+    const std::string name = out->name();
+    ir::Value* weight = g.addInitializer(g.freshName(name), std::move(tensor));
+    g.replaceAllUsesWith(out, weight);
+    g.removeNode(node);
+    g.renameValue(weight, name);
+  }
+  return fills.size();
+}
+
 }  // namespace
 
 ir::Model perturbWeights(const ir::Model& model, uint64_t seed, double ulps, size_t* moved) {
@@ -142,6 +205,7 @@ ir::Model perturbWeights(const ir::Model& model, uint64_t seed, double ulps, siz
     perturbTensor(a->t, rng, ulps * unitInLastPlace(a->t.dtype()));
     ++count;
   });
+  count += perturbFilledWeights(g, rng, ulps);
   if (moved) *moved = count;
   return copy;
 }

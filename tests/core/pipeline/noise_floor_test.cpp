@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "core/ir/graph.h"
@@ -288,6 +289,89 @@ TEST(NoiseFloor, DataThroughACastIsStillData) {
   size_t moved = 0;
   perturbWeights(m, 1, 1.0, &moved);
   EXPECT_EQ(moved, 2u);
+}
+
+// Weights spelled as a fill (models shipped without their weights, like the
+// corpus's light SqueezeNet): every column of the MatMul is equal, so the 16
+// logits are equal and huge, and their softmax is uniform only while every
+// column rounds the same way. A kernel that rounds one column differently (a
+// GEMM tail) moves a logit by an ulp of 1e9 and that softmax element to 0.
+const char* kFilledWeightsSoftmax = R"(main (float[1,64] x) => (float[1,16] y)
+<int64[2] shape = {64, 16}>
+{
+  w = ConstantOfShape <value = float[1] {3e7}> (shape)
+  l = MatMul(x, w)
+  y = Softmax <axis = 1> (l)
+})";
+
+TEST(NoiseFloor, PerturbsWeightsSpelledAsAFillElementByElement) {
+  ir::Model m = parse(kFilledWeightsSoftmax);
+  size_t moved = 0;
+  ir::Model p = perturbWeights(m, 1, 1.0, &moved);
+  EXPECT_EQ(moved, 1u);
+  ir::Value* w = initializer(p, "w");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->initializer()->dims(), (std::vector<int64_t>{64, 16}));
+  auto values = w->initializer()->data<float>();
+  std::set<std::vector<float>> columns;  // element by element, not one factor: columns differ
+  for (int j = 0; j < 16; ++j) {
+    std::vector<float> column;
+    for (int k = 0; k < 64; ++k) column.push_back(values[k * 16 + j]);
+    columns.insert(column);
+  }
+  EXPECT_EQ(columns.size(), 16u);
+  const float ulp = std::nextafter(3e7f, 1e9f) - 3e7f;  // 2: the factor rounds to it
+  for (float v : values) EXPECT_LE(std::fabs(v - 3e7f), 2 * ulp);
+  ASSERT_NE(firstOf(p, "MatMul"), nullptr);
+  EXPECT_EQ(firstOf(p, "MatMul")->input(1), w);
+  EXPECT_EQ(firstOf(p, "ConstantOfShape"), nullptr);
+  EXPECT_NE(firstOf(m, "ConstantOfShape"), nullptr);  // the original is untouched
+}
+
+TEST(NoiseFloor, FillsThatAreNotWeightsStayFills) {
+  // A zero fill (no factor moves it), a fill from a run-time shape, and a
+  // fill that a shape op reads.
+  ir::Model m = parse(R"(main (float[2,3] x, int64[2] s) => (float[2,3] y, float[2,3] z, int64[2] t)
+<int64[2] shape = {2, 3}>
+{
+  zeros = ConstantOfShape <value = float[1] {0}> (shape)
+  y = Add(x, zeros)
+  ones = ConstantOfShape <value = float[1] {1}> (s)
+  z = Mul(x, ones)
+  halves = ConstantOfShape <value = float[1] {0.5}> (shape)
+  t = Shape(halves)
+})");
+  size_t moved = 0;
+  ir::Model p = perturbWeights(m, 1, 1.0, &moved);
+  EXPECT_EQ(moved, 0u);
+  size_t fills = 0;
+  for (const auto& n : p.graph().nodes()) fills += n->opType() == "ConstantOfShape";
+  EXPECT_EQ(fills, 3u);
+}
+
+TEST(NoiseFloor, AnIllConditionedOutputOfFilledWeightsGetsAFloor) {
+  // Without the fill perturbed there is no float weight to move, no floor,
+  // and one column rounded differently fails the check at the softmax.
+  ir::Model m = parse(kFilledWeightsSoftmax);
+  auto checker = checkerFor(m);
+  ASSERT_TRUE(checker);
+  ASSERT_TRUE(checker->outputFloors().count("y"));
+  EXPECT_GT(checker->outputFloors().at("y"), 1e-3);
+  ir::Model reordered = m.clone();
+  {  // the weight as data with one column an ulp off: what a tail kernel's rounding does
+    std::vector<float> w(64 * 16, 3e7f);
+    for (int k = 0; k < 64; ++k) w[k * 16 + 13] = std::nextafter(3e7f, 1e9f);
+    ir::Graph& g = reordered.graph();
+    ir::Node* fill = firstOf(reordered, "ConstantOfShape");
+    ir::Value* data = g.addInitializer(
+        "w_data", ir::Tensor::fromVector<float>(ir::DataType::kFloat, {64, 16}, w));
+    g.replaceAllUsesWith(fill->outputs()[0], data);
+    g.removeNode(fill);
+  }
+  NumericCheck c = checker->check(reordered);
+  EXPECT_GT(c.maxAbsError, 1e-3);  // the softmax did move
+  EXPECT_TRUE(c.passed) << c.detail;
+  EXPECT_GT(c.noiseFloor, 0);
 }
 
 TEST(NoiseFloor, FloorsTakeTheMaximumAndDropUncomparableTensors) {

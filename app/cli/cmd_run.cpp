@@ -336,8 +336,10 @@ Status saveValues(const std::string& dir, const exec::NamedInputs& inputs,
       Status st = io::writeNpy(dir + "/" + file, v.tensor().toIr());
       if (st) {
         e["file"] = file;
+      } else if (st.error().code() == ErrorCode::kUnsupported) {
+        npy = false;  // an element type .npy cannot hold: its value in the index
       } else {
-        npy = false;  // an element type .npy cannot hold
+        return st;  // the folder cannot be written
       }
     }
     if (!npy) e["value"] = valueJson(v);

@@ -5,6 +5,8 @@
 #include <regex>
 #include <sstream>
 
+#include "core/io/atomic_file.h"
+
 namespace passlab::io {
 
 namespace {
@@ -106,10 +108,12 @@ Status writeNpy(const std::string& path, const ir::Tensor& tensor) {
   out += header;
   auto b = tensor.bytes();
   out.append(reinterpret_cast<const char*>(b.data()), b.size());
-  std::ofstream f(path, std::ios::binary);
-  if (!f) return ioError("cannot write '" + path + "'");
-  f.write(out.data(), static_cast<std::streamsize>(out.size()));
-  return f ? Status::ok() : Status(ioError("cannot write '" + path + "'"));
+  // Through a temporary file renamed over `path`: a failure leaves the old
+  // file (or none), and a file linked to the old one keeps its bytes.
+  AtomicFile f(path);
+  PASSLAB_RETURN_IF_ERROR(f.open());
+  PASSLAB_RETURN_IF_ERROR(f.write(out));
+  return f.commit();
 }
 
 }  // namespace passlab::io

@@ -452,6 +452,48 @@ std::vector<std::string> warnSkippedPasses(const pipeline::PassManager& pm) {
   return ids;
 }
 
+// The model was not saved: a lossy precision pass named in --passes changed
+// nothing.
+constexpr int kNamedLossyPassChangedNothing = 4;
+
+// For each lossy precision pass (float16, int8, pruning, low rank) named in
+// --passes that no step of it changed the model (skipped, nothing it
+// converts, or rolled back by the verifier): an error naming it and why. The
+// user asked for that conversion; a file saved without it would pass for
+// converted. Levels, recipes and the lossy fusions of QDQ models are not
+// judged so: they run what applies, as the other passes.
+bool refuseUnchangedLossyPasses(const OptimizeArgs& a, const pipeline::Recipe& r,
+                                const pipeline::PassManager& pm) {
+  if (a.passList.empty() || !a.recipe.empty()) return false;
+  std::set<std::string> seen;
+  bool refused = false;
+  for (const pipeline::PassSpec& spec : r.passes) {
+    const passes::Pass* pass = passes::findPass(spec.id);
+    if (!pass || !pass->info().lossy || pass->info().category != passes::Category::kPrecision ||
+        !seen.insert(spec.id).second)
+      continue;
+    std::string why;
+    bool changed = false;
+    for (const pipeline::Step& s : pm.timeline().steps()) {
+      if (s.passId != spec.id) continue;
+      if (s.changed && !s.rolledBack)
+        changed = true;
+      else if (s.skipped)
+        why = "it was skipped: " + s.note.str();
+      else if (s.rolledBack)
+        why = "it was rolled back: " + s.error.str();
+      else if (why.empty())
+        why = "no node of the model is one it converts (--explain says why each was left)";
+    }
+    if (changed) continue;
+    if (why.empty()) why = "it did not run";
+    std::cerr << "error: " << spec.id << ", named in --passes, changed nothing: " << why << "\n";
+    refused = true;
+  }
+  if (refused) std::cerr << "the model was not saved\n";
+  return refused;
+}
+
 // ", 1 pass rolled back (ID)" for the summary line, or "".
 std::string skippedText(const std::vector<std::string>& ids) {
   if (ids.empty()) return "";
@@ -567,6 +609,7 @@ int runOptimize(const OptimizeArgs& a) {
       return 2;
     }
   }
+  if (refuseUnchangedLossyPasses(a, *recipe, pm)) return kNamedLossyPassChangedNothing;
   // Each step was verified where it touched the model; the whole model is
   // verified once more before anything is written.
   for (const std::string& e : pipeline::verifierErrorSet(model))
@@ -605,8 +648,10 @@ void registerOptimize(CLI::App& app) {
   auto* cmd = app.add_subcommand("optimize", "Run optimization passes and save the result");
   cmd->footer(
       "Exit status: 0 saved, every pass ran; 1 bad arguments or files; 2 a check or the "
-      "verifier failed (nothing saved, or the saved file failed its --check); 3 saved, but "
-      "passes the verifier rejected were rolled back and left out (warnings name them)");
+      "verifier failed, or a lossy step went over the accuracy budget (nothing saved, or the "
+      "saved file failed its --check); 3 saved, but passes the verifier rejected were rolled "
+      "back and left out (warnings name them); 4 a lossy precision pass named in --passes changed "
+      "nothing (skipped, nothing it converts, or rolled back): nothing saved");
   auto a = std::make_shared<OptimizeArgs>();
   cmd->add_option("model", a->in, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out, "Output file (never the input, unless --in-place)");

@@ -1,11 +1,14 @@
 // passlab-cli precision MODEL [--pass convert_to_float16] [--check N] [--budget-* X]
-//   [--top N] [-o OUT [--save-recipe R]] | --sparsity
+//   [--top N] [--exclude-node NAME] [--exclude-op OP] [--set PASS.OPTION=VALUE]
+//   [-o OUT [--save-recipe R]] | --sparsity
 //   [--pass prune_magnitude --per-layer-sparsity [--pattern P] [--sparsity-steps N]]
 // Per-layer sensitivity of a lossy pass: each node converted alone, ranked by
 // the SNR of the worst output (docs/precision.md). With -o, automatic mixed
 // precision: the fewest most sensitive nodes kept in float32 for the budget
 // to hold (a bisection over the ranking), the result saved and checked, and
-// the recipe (the pass with those nodes excluded) saved on request.
+// the recipe (the pass with those nodes excluded) saved on request. Nodes
+// the user excludes (by name or op type) stay float32: not trialled, not
+// converted, excluded in the recipe too.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <unordered_set>
 
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
@@ -48,7 +52,57 @@ struct PrecisionArgs {
   std::string pattern = "unstructured";
   int sparsitySteps = 20;
   bool keepBias = false;
+  std::vector<std::string> excludeNodes, excludeOps;
+  std::vector<std::string> sets;  // PASS.OPTION=VALUE, options of --pass
 };
+
+// The model was not saved: the pass converts no node of the model (outside
+// the exclusions).
+constexpr int kNothingConverts = 4;
+
+// --exclude-node NAME and --exclude-op OP: the nodes of the main graph they
+// name (the ranking's candidates); an error for a name or op type that names
+// none.
+Expected<std::unordered_set<ir::NodeId>> excludedNodes(const ir::Model& model,
+                                                       const PrecisionArgs& a) {
+  std::unordered_set<ir::NodeId> out;
+  for (const std::string& name : a.excludeNodes) {
+    ir::NodeId id = 0;
+    for (const auto& n : model.graph().nodes())
+      if (n->name() == name) id = n->id();
+    if (!id) return invalidArgument("--exclude-node: the model has no node named '" + name + "'");
+    out.insert(id);
+  }
+  for (const std::string& op : a.excludeOps) {
+    size_t found = 0;
+    for (const auto& n : model.graph().nodes())
+      if (n->opType() == op) {
+        out.insert(n->id());
+        ++found;
+      }
+    if (!found) return invalidArgument("--exclude-op: the model has no " + op + " node");
+  }
+  return out;
+}
+
+// --set PASS.OPTION=VALUE: options of --pass, checked against its declared ones.
+Expected<passes::Options> passOptions(const passes::Pass& pass, const PrecisionArgs& a) {
+  passes::Options out;
+  for (const std::string& set : a.sets) {
+    const size_t eq = set.find('=');
+    const size_t dot = set.substr(0, eq).find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == eq)
+      return invalidArgument("--set " + set + ": write PASS.OPTION=VALUE");
+    const std::string id = set.substr(0, dot), name = set.substr(dot + 1, eq - dot - 1);
+    if (id != pass.info().id)
+      return invalidArgument("--set " + set + ": the pass here is " + pass.info().id + " (--pass)");
+    if (auto checked = pipeline::effectiveOptions(pass, {{name, set.substr(eq + 1)}}); !checked)
+      return checked.error().withContext("--set " + set);
+    std::erase_if(out, [&](const auto& o) { return o.first == name; });
+    out.emplace_back(name, set.substr(eq + 1));
+  }
+  return out;
+}
 
 // The weights' sparsity per layer (core/analysis/sparsity.h), and in all.
 int printSparsity(const ir::Model& model) {
@@ -88,14 +142,15 @@ void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t 
 // The model converted with `kept` excluded, saved to `out` and checked again.
 int saveMixed(ir::Model& model, pipeline::ExecOutputChecker& checker, const PrecisionArgs& a,
               const pipeline::AccuracyBudget& budget, const std::vector<ir::NodeId>& kept,
-              rewrite::Evaluator* evaluator) {
+              const pipeline::SensitivityOptions& o) {
   pipeline::PipelineOptions po;
   po.keepSnapshots = false;
   po.budget = budget;
   pipeline::PassManager pm(model, po);
   pm.setChecker(&checker);
-  pm.setEvaluator(evaluator);
-  pipeline::PassSpec spec{a.pass, {}, {}};
+  pm.setEvaluator(o.evaluator);
+  pipeline::PassSpec spec{a.pass, o.passOptions, {}};
+  spec.filter.excluded = o.excluded;
   spec.filter.excluded.insert(kept.begin(), kept.end());
   auto step = pm.run(spec);
   if (!step || (*step)->rolledBack) {
@@ -152,7 +207,23 @@ int runPrecision(const PrecisionArgs& a) {
     return 1;
   }
   ir::Model& model = loaded->model;
+  const bool narrowed = !a.excludeNodes.empty() || !a.excludeOps.empty() || !a.sets.empty();
+  if (narrowed && (a.sparsity || a.perLayerSparsity || a.pass == "factorize_low_rank")) {
+    std::cerr << "error: --exclude-node, --exclude-op and --set apply to the per-layer ranking; "
+                 "not to --sparsity, --per-layer-sparsity or factorize_low_rank\n";
+    return 1;
+  }
   if (a.sparsity) return printSparsity(model);
+  auto excluded = excludedNodes(model, a);
+  if (!excluded) {
+    std::cerr << "error: " << excluded.error().message() << "\n";
+    return 1;
+  }
+  auto options = passOptions(*pass, a);
+  if (!options) {
+    std::cerr << "error: " << options.error().message() << "\n";
+    return 1;
+  }
   const int64_t opset = model.opsetVersion("").value_or(1);
   if (opset < pass->info().minOpset || opset > pass->info().maxOpset) {
     std::cerr << "error: " << a.pass << " is written for opsets " << pass->info().minOpset << "-"
@@ -196,6 +267,8 @@ int runPrecision(const PrecisionArgs& a) {
   }
   pipeline::SensitivityOptions o;
   o.passId = a.pass;
+  o.passOptions = *options;
+  o.excluded = *excluded;
   o.evaluator = evaluator->get();
   o.workers = a.workers;
   o.shareCalibration = !a.recalibrate;
@@ -203,6 +276,16 @@ int runPrecision(const PrecisionArgs& a) {
   if (!ranked) {
     std::cerr << "error: " << ranked.error().message() << "\n";
     return 2;
+  }
+  if (!o.excluded.empty())
+    std::printf("excluded: %zu nodes stay float32, not trialled (--exclude-node, --exclude-op)\n",
+                o.excluded.size());
+  if (ranked->empty()) {
+    std::cerr << "error: " << a.pass << " converts no node of this model"
+              << (o.excluded.empty() ? "" : " outside the exclusions")
+              << " (passlab-cli optimize MODEL -o OUT --passes " << a.pass
+              << " --explain says why each was left)\nthe model was not saved\n";
+    return kNothingConverts;
   }
   std::printf("%s: %zu nodes convert alone; most sensitive first (%d input sets)\n", a.pass.c_str(),
               ranked->size(), a.check);
@@ -218,7 +301,7 @@ int runPrecision(const PrecisionArgs& a) {
   for (const auto& l : *ranked)
     for (ir::NodeId id : mixed->keptFloat32)
       if (l.node == id) std::printf("  kept: %s\n", l.describe.c_str());
-  return saveMixed(model, **checker, a, budget, mixed->keptFloat32, evaluator->get());
+  return saveMixed(model, **checker, a, budget, mixed->keptFloat32, o);
 }
 
 }  // namespace
@@ -226,6 +309,10 @@ int runPrecision(const PrecisionArgs& a) {
 void registerPrecision(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "precision", "Per-layer sensitivity of a lossy pass, and automatic mixed precision");
+  cmd->footer(
+      "Exit status: 0 done; 1 bad arguments or files; 2 the budget cannot be met or a check "
+      "failed (nothing saved); 4 the pass converts no node of the model outside the exclusions "
+      "(nothing saved)");
   auto a = std::make_shared<PrecisionArgs>();
   cmd->add_option("model", a->model, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out,
@@ -255,6 +342,17 @@ void registerPrecision(CLI::App& app) {
   cmd->add_flag("--svd-per-trial", a->svdPerTrial,
                 "factorize_low_rank: decompose each weight in every trial instead of once per "
                 "layer (slower; the same result)");
+  cmd->add_option("--exclude-node", a->excludeNodes,
+                  "Keep this node (by name) in float32: not trialled, not converted; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--exclude-op", a->excludeOps,
+                  "Keep every node of this op type (e.g. Gemm) in float32; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option(
+         "--set", a->sets,
+         "An option of --pass, PASS.OPTION=VALUE (e.g. quantize_dynamic.per_channel=false; "
+         "`passlab-cli passes` lists them); in every trial and the recipe; repeatable")
+      ->allow_extra_args(false);
   a->budget.addTo(*cmd);
   a->calibration.addTo(*cmd);
   cmd->callback([a] { setExitCode(runPrecision(*a)); });

@@ -22,9 +22,13 @@
 // Conditions: a float32 A; a float32 constant weight (rank 2; a Conv's rank
 // 3 or more) with at least min_weights elements; MatMul with A of rank >= 2;
 // a Conv's B absent or a float32 constant; the op in op_types; opset >= 11.
+// A constant is an initializer that is not a graph input or the output of a
+// Constant node (paddle2onnx writes every weight so); a Constant node left
+// unread goes with the float node.
 // Running it again changes nothing: no MatMul with a float weight is left.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +40,7 @@
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
+#include "core/rewrite/match_utils.h"
 #include "core/support/strings.h"
 
 namespace passlab::passes {
@@ -100,6 +105,27 @@ bool isFloat32(const ir::Value* v) {
   return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat;
 }
 
+// The float32 data of a constant value (an initializer that is not a graph
+// input, or a Constant node's), else nullopt.
+std::optional<ir::Tensor> constantFloat(const ir::Value* v) {
+  auto t = rewrite::constantValue(v);
+  if (!t || t->dtype() != ir::DataType::kFloat) return std::nullopt;
+  return t;
+}
+
+// "" when input 1 of MatMul / Gemm `n` is a float32 constant matrix (an
+// initializer or a Constant node) and `n` can be rewritten around it.
+Text whyNotMatrixWeight(const ir::Node& n) {
+  const ir::Node* producer = n.input(1) ? n.input(1)->producer() : nullptr;
+  if (!producer || !isDefaultOp(*producer, "Constant")) return whyNotConstantMatrixWeight(n);
+  auto w = rewrite::constantValue(n.input(1));
+  if (!w) return "the weight's Constant node holds no tensor";
+  if (w->dtype() != ir::DataType::kFloat || w->rank() != 2)
+    return Text::of("the weight is %1, not a float32 matrix", w->summary());
+  if (n.opType() == "Gemm" && n.attrInt("transA", 0) != 0) return "Gemm transposes A";
+  return "";
+}
+
 class Quantizer {
  public:
   explicit Quantizer(PassContext& ctx)
@@ -131,11 +157,10 @@ class Quantizer {
  private:
   Text whyNot(const ir::Node& n) const {
     if (!isFloat32(n.input(0))) return "A is not float32";
-    if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
-    const ir::Tensor& w = *n.input(1)->initializer();
-    if (w.numel() < minWeights_)
-      return Text::of("the weight has %1 elements, fewer than min_weights",
-                      std::to_string(w.numel()));
+    if (Text why = whyNotMatrixWeight(n); !why.empty()) return why;
+    const int64_t numel = rewrite::constantValue(n.input(1))->numel();
+    if (numel < minWeights_)
+      return Text::of("the weight has %1 elements, fewer than min_weights", std::to_string(numel));
     if (n.opType() == "MatMul") {
       auto r = rankOf(n.input(0));
       if (!r || *r < 2) return "A's rank is unknown or below 2";
@@ -148,7 +173,7 @@ class Quantizer {
   void quantize(ir::Node& n) {
     const bool gemm = n.opType() == "Gemm";
     int64_t k = 0, cols = 0;
-    auto w = weightKN(*n.input(1)->initializer(), gemm && n.attrInt("transB", 0) != 0, k, cols);
+    auto w = weightKN(*constantFloat(n.input(1)), gemm && n.attrInt("transB", 0) != 0, k, cols);
     QuantizedWeight q = quantizeWeight(*w, k, cols, perChannel_,
                                        gemm ? n.attrFloat("alpha", 1.0f) : 1.0f, weightQmax_);
     const std::vector<const ir::Node*> from{&n};
@@ -203,29 +228,25 @@ class Quantizer {
     });
   }
 
-  static bool isConstantFloat(const ir::Value* v) {
-    return v && v->isInitializer() && !v->isGraphInput() &&
-           v->initializer()->dtype() == ir::DataType::kFloat;
-  }
-
   Text whyNotConv(const ir::Node& n) const {
     if (!isFloat32(n.input(0))) return "X is not float32";
     const ir::Value* w = n.input(1);
-    if (!isConstantFloat(w)) return "the weight is not a float32 constant initializer";
-    const ir::Tensor& t = *w->initializer();
+    auto weight = constantFloat(w);
+    if (!weight) return "the weight is not a float32 constant (an initializer or a Constant node)";
+    const ir::Tensor& t = *weight;
     if (t.rank() < 3) return Text::of("the weight is %1, not [M, C/group, k...]", t.summary());
     if (t.numel() < minWeights_)
       return Text::of("the weight has %1 elements, fewer than min_weights",
                       std::to_string(t.numel()));
     const ir::Value* b = n.input(2);
-    if (b && (!isConstantFloat(b) || b->initializer()->numel() != t.dims()[0]))
+    if (b && !(constantFloat(b) && constantFloat(b)->numel() == t.dims()[0]))
       return "B is not a float32 constant with one value per output channel";
     return "";
   }
 
   // X -> DynamicQuantizeLinear -> ConvInteger -> Cast -> Mul(x_scale * w_scale) [-> Add B].
   void quantizeConv(ir::Node& n) {
-    const ir::Tensor& wt = *n.input(1)->initializer();
+    const ir::Tensor wt = *constantFloat(n.input(1));
     const int64_t m = wt.dims()[0];
     const auto perOutput = static_cast<size_t>(wt.numel() / m);
     auto d = wt.data<float>();
@@ -256,7 +277,8 @@ class Quantizer {
     ir::Node* y = fusion::addDerived(rw_, "Mul", {cast->output(0), scale->output(0)}, &n, from);
     ir::Value* result = y->output(0);
     if (const ir::Value* b = n.input(2)) {
-      auto bv = b->initializer()->data<float>();
+      const ir::Tensor bt = *constantFloat(b);
+      auto bv = bt.data<float>();
       ir::Value* bias =
           addConstant(rw_, g_, &n, base + "_bias",
                       ir::Tensor::fromVector<float>(ir::DataType::kFloat, perChannelDims,

@@ -70,7 +70,7 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
                                                    const SensitivityOptions& options) {
   std::vector<const ir::Node*> candidates;
   for (const auto& n : model.graph().nodes())
-    if (hasFloatResult(*n)) candidates.push_back(n.get());
+    if (hasFloatResult(*n) && !options.excluded.count(n->id())) candidates.push_back(n.get());
   auto evaluator = trialEvaluator(model, options);
   if (!evaluator) return evaluator.error();
   std::vector<std::optional<LayerSensitivity>> results(candidates.size());
@@ -116,6 +116,7 @@ Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecke
   auto keeping = [&](size_t k) -> Expected<Trial> {
     ++result.conversions;
     rewrite::NodeFilter filter;
+    filter.excluded = options.excluded;
     for (size_t i = 0; i < k; ++i) filter.excluded.insert(ranked[i].node);
     return convertCopy(model, checker, options, evaluator->get(), std::move(filter), budget);
   };

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/ir/model.h"
@@ -53,6 +54,10 @@ struct SensitivityOptions {
   // Calibrate once for all the trials (core/pipeline/shared_calibration.h)
   // instead of in each; only passes that calibrate (quantize_static) differ.
   bool shareCalibration = true;
+  // Nodes kept in float32 whatever their rank (the user's exclusions): not
+  // trialled by rankLayers, and excluded from every conversion
+  // mixedPrecision tries.
+  std::unordered_set<ir::NodeId> excluded;
 };
 
 // The nodes `passId` converts in `model`, most sensitive first. `checker`

@@ -76,6 +76,36 @@ TEST(QuantizeDynamic, ReduceRangeQuantizesTheWeightsInSevenBits) {
   EXPECT_NE(out.step.note.str().find("7 bits"), std::string::npos) << out.step.note.str();
 }
 
+// The weight held by a Constant node (paddle2onnx writes every weight so):
+// quantized as an initializer would be, the float Constant node gone.
+const char* kMatMulConstantNode = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,2] y) {
+    w = Constant <value = float[4,2] {127, -127, 63.5, 64, -127, 0, 0, -254}> ()
+    y = MatMul(x, w) })";
+
+TEST(QuantizeDynamic, AConstantNodeWeightIsQuantizedAsAnInitializerIs) {
+  PassOutcome out = runPass(kPass, kMatMulConstantNode);
+  ASSERT_TRUE(out.step.changed) << out.step.note.str();
+  EXPECT_EQ(opsOf(out.model), "DynamicQuantizeLinear, MatMulInteger, Cast, Mul, Mul")
+      << io::printModelText(out.model);
+  const ir::Value* wq = initializer(out.model, "_wq");
+  ASSERT_NE(wq, nullptr) << io::printModelText(out.model);
+  std::vector<double> got;
+  for (int64_t i = 0; i < wq->initializer()->numel(); ++i)
+    got.push_back(wq->initializer()->valueAsDouble(i));
+  EXPECT_EQ(got, (std::vector<double>{127, -64, 64, 32, -127, 0, 0, -127}));
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  expectSameOutputs(kPass, kMatMulConstantNode);
+  expectConverges(kPass, kMatMulConstantNode);
+  // min_weights and a weight that is not a matrix are judged on the node's tensor.
+  expectUnchanged(kPass, kMatMulConstantNode, "fewer than min_weights", {{"min_weights", "100"}});
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2,4] x) => (float[2,2,2] y) {
+    w = Constant <value = float[2,4,2] {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}> ()
+    y = MatMul(x, w) })",
+                  "not a float32 matrix");
+}
+
 TEST(QuantizeDynamic, PerTensorHasOneScale) {
   PassOutcome out = runPass(kPass, kMatMul, {{"per_channel", "false"}});
   ASSERT_TRUE(out.step.changed);
@@ -135,20 +165,24 @@ main (int32[2,4] x) => (int32[2,2] y) <int32[4,2] w = {1, 2, 3, 4, 5, 6, 7, 8}> 
 
 // A Conv (3x3, pads, stride 2, a bias) then a grouped Conv without a bias;
 // weights from sin() so that every channel has its own range.
-std::string convModel() {
+// With `constantNodes`, the first Conv's weight and bias are Constant nodes.
+std::string convModel(bool constantNodes = false) {
   auto values = [](int n, double phase) {
     std::string out;
     for (int i = 0; i < n; ++i)
       out += (i ? ", " : "") + std::to_string(0.5 * std::sin(0.7 * i + phase) * (1 + i % 5));
     return out;
   };
+  const std::string w = values(108, 0.1), b = "0.1, -0.2, 0.3, 0.05";
   return R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[1,3,9,9] x) => (float[1,4,5,5] y)
-    <float[4,3,3,3] w = {)" +
-         values(108, 0.1) + R"(}, float[4] b = {0.1, -0.2, 0.3, 0.05},
-     float[4,2,1,1] w2 = {)" +
-         values(8, 0.4) + R"(}> {
-    h = Conv <pads = [1, 1, 1, 1], strides = [2, 2]> (x, w, b)
+    <)" +
+         (constantNodes ? "" : "float[4,3,3,3] w = {" + w + "}, float[4] b = {" + b + "},\n     ") +
+         "float[4,2,1,1] w2 = {" + values(8, 0.4) + "}> {\n" +
+         (constantNodes ? "    w = Constant <value = float[4,3,3,3] {" + w +
+                              "}> ()\n    b = Constant <value = float[4] {" + b + "}> ()\n"
+                        : "") +
+         R"(    h = Conv <pads = [1, 1, 1, 1], strides = [2, 2]> (x, w, b)
     r = Relu(h)
     y = Conv <group = 2> (r, w2) })";
 }
@@ -195,6 +229,27 @@ TEST(QuantizeDynamic, ConvBecomesConvIntegerWithItsAttributes) {
   expectConverges(kPass, convModel());
 }
 
+TEST(QuantizeDynamic, ConvWeightsInConstantNodesAreQuantized) {
+  const std::string model = convModel(true);
+  PassOutcome out = runPass(kPass, model);
+  ASSERT_TRUE(out.step.changed) << out.step.note.str();
+  // The Constant nodes are gone with the float Conv that read them.
+  EXPECT_EQ(opsOf(out.model),
+            "DynamicQuantizeLinear, ConvInteger, Cast, Mul, Mul, Add, Relu, "
+            "DynamicQuantizeLinear, ConvInteger, Cast, Mul, Mul")
+      << io::printModelText(out.model);
+  const ir::Value* bias = initializer(out.model, "h_bias");
+  ASSERT_NE(bias, nullptr) << io::printModelText(out.model);
+  EXPECT_EQ(bias->initializer()->dims(), (std::vector<int64_t>{4, 1, 1}));
+  EXPECT_FLOAT_EQ(static_cast<float>(bias->initializer()->valueAsDouble(1)), -0.2f);
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  ASSERT_EQ(out.step.check.accuracy.size(), 1u);
+  EXPECT_GT(out.step.check.accuracy[0].snrDb, 25);
+  expectSameOutputs(kPass, model);
+  expectConverges(kPass, model);
+}
+
 TEST(QuantizeDynamic, ReduceRangeConvWeightsReachSixtyFour) {
   PassOutcome out = runPass(kPass, convModel(), {{"reduce_range", "true"}});
   ASSERT_TRUE(out.step.changed);
@@ -213,7 +268,7 @@ TEST(QuantizeDynamic, ConvLeftWhereItCannot) {
   expectUnchanged(kPass, convModel(), "Conv is not in op_types", {{"op_types", "MatMul,Gemm"}});
   expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[1,2,4,4] x, float[2,2,1,1] w) => (float[1,2,4,4] y) { y = Conv(x, w) })",
-                  "the weight is not a float32 constant initializer");
+                  "the weight is not a float32 constant (an initializer or a Constant node)");
   expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[1,2,4,4] x, float[2] b) => (float[1,2,4,4] y) <float[2,2,1,1] w = {1, 2, 3, 4}> {
     y = Conv(x, w, b) })",

@@ -66,6 +66,28 @@ TEST_F(Sensitivity, MixedPrecisionKeepsOnlyWhatTheBudgetNeeds) {
   EXPECT_LE(mixed->conversions, 4);  // a bisection, not one per node
 }
 
+// The user's exclusions (precision --exclude-node / --exclude-op): fc2 is
+// neither trialled nor converted by any conversion of the bisection, so the
+// budget that needed fc2 kept holds with nothing kept.
+TEST_F(Sensitivity, ExcludedNodesAreNeitherTrialledNorConverted) {
+  SensitivityOptions o;
+  o.excluded.insert(idOf("fc2"));
+  auto ranked = rankLayers(model_, *checker_, o);
+  ASSERT_TRUE(ranked) << ranked.error().message();
+  ASSERT_FALSE(ranked->empty());
+  for (const LayerSensitivity& l : *ranked) EXPECT_NE(l.node, idOf("fc2")) << l.describe;
+  EXPECT_EQ((*ranked)[0].node, idOf("fc1")) << (*ranked)[0].describe;
+  AccuracyBudget tight;
+  tight.minSnrDb = 30;  // fc2 converted misses it (~4 dB)
+  auto mixed = mixedPrecision(model_, *checker_, *ranked, tight, o);
+  ASSERT_TRUE(mixed) << mixed.error().message();
+  EXPECT_TRUE(mixed->keptFloat32.empty());
+  ASSERT_TRUE(mixed->check.ran);
+  EXPECT_TRUE(mixed->check.passed) << mixed->check.detail;
+  ASSERT_FALSE(mixed->check.accuracy.empty());
+  EXPECT_GT(mixed->check.accuracy[0].snrDb, 40);  // fc1 alone converted
+}
+
 TEST_F(Sensitivity, ABudgetNothingMeetsKeepsEveryLayer) {
   // Keeping every ranked layer converts nothing, which holds trivially: the
   // answer is "all of them".

@@ -41,6 +41,7 @@ struct OptimizeArgs {
   int check = 0;
   bool explain = false, allowNonstandard = false, inPlace = false, verifyEachPass = false;
   std::vector<std::string> excludeNodes;
+  std::vector<std::string> excludeOps;  // op types
   std::vector<std::string> dims;
   std::vector<std::string> inputs;  // NAME=FILE.npy or NAME=V[,V...] for the check
   std::vector<std::string> sets;    // PASS.OPTION=VALUE
@@ -160,6 +161,15 @@ Expected<pipeline::Recipe> buildRecipe(const OptimizeArgs& a, const ir::Model& m
     });
     if (!id) return invalidArgument("--exclude-node: no node named '" + name + "'");
     for (auto& p : r.passes) p.filter.excluded.insert(id);
+  }
+  // --exclude-op OP: every node of that op type, in every pass.
+  for (const auto& op : a.excludeOps) {
+    std::vector<ir::NodeId> ids;
+    model.graph().forEachNodeRecursive([&](ir::Node* n) {
+      if (n->opType() == op) ids.push_back(n->id());
+    });
+    if (ids.empty()) return invalidArgument("--exclude-op: the model has no " + op + " node");
+    for (auto& p : r.passes) p.filter.excluded.insert(ids.begin(), ids.end());
   }
   PASSLAB_RETURN_IF_ERROR(pipeline::validateRecipe(r));
   return r;
@@ -479,7 +489,7 @@ bool refuseUnchangedLossyPasses(const OptimizeArgs& a, const pipeline::Recipe& r
       if (s.changed && !s.rolledBack)
         changed = true;
       else if (s.skipped)
-        why = "it was skipped: " + s.note.str();
+        why = s.note.str();  // "skipped: ..."
       else if (s.rolledBack)
         why = "it was rolled back: " + s.error.str();
       else if (why.empty())
@@ -670,6 +680,9 @@ void registerOptimize(CLI::App& app) {
   // it stays the positional argument.
   cmd->add_option("--exclude-node", a->excludeNodes,
                   "Keep every pass away from this node (by name); repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--exclude-op", a->excludeOps,
+                  "Keep every pass away from the nodes of this op type (e.g. Gemm); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--dim", a->dims, "Value for a symbolic dim in checks, NAME=VALUE; repeatable")
       ->allow_extra_args(false);

@@ -9,7 +9,7 @@
 # - `precision --exclude-node NAME / --exclude-op OP` keeps those nodes float32
 #   (not trialled, not converted, excluded in the recipe); a name the model
 #   lacks is refused with a clear message and nothing written; `--set` gives
-#   the pass's options as optimize's does.
+#   the pass's options as optimize's does; optimize takes --exclude-op too.
 # Usage: precision_options.sh CLI TEXT_TO_ONNX CORPUS_DIR
 set -u
 cli=$1
@@ -63,9 +63,22 @@ sed 's/"" : 13/"" : 10/' "$dir/mlp.txt" > "$dir/old.txt"
   > "$dir/old.out" 2> "$dir/old.err"
 rc=$?
 [ $rc -eq 4 ] || { cat "$dir/old.out" "$dir/old.err"; fail "exit $rc for a skipped lossy pass"; }
-grep -q "error: quantize_dynamic, named in --passes, changed nothing: it was skipped" "$dir/old.err" ||
+grep -q "error: quantize_dynamic, named in --passes, changed nothing: skipped: written for opsets 11-" "$dir/old.err" ||
   { cat "$dir/old.err"; fail "no reason for the skip"; }
 [ ! -e "$dir/old.out.onnx" ] || fail "a model was written though the named pass was skipped"
+# optimize --exclude-op: the Gemm stays float32, the MatMul is quantized; an op
+# type the model lacks is refused, nothing written.
+"$cli" optimize "$dir/mlp.onnx" -o "$dir/xg.onnx" --passes quantize_dynamic --exclude-op Gemm \
+  > "$dir/xg.log" 2>&1 || { cat "$dir/xg.log"; fail "optimize --exclude-op Gemm"; }
+"$cli" info "$dir/xg.onnx" > "$dir/xg.info" 2>&1
+[ "$(count "$dir/xg.info" Gemm)" = 1 ] && [ "$(count "$dir/xg.info" MatMulInteger)" = 1 ] ||
+  { cat "$dir/xg.info"; fail "--exclude-op Gemm: not the MatMul alone quantized"; }
+"$cli" optimize "$dir/mlp.onnx" -o "$dir/xc.onnx" --passes quantize_dynamic --exclude-op Conv \
+  > "$dir/xc.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || { cat "$dir/xc.log"; fail "exit $rc for --exclude-op of an op the model lacks"; }
+grep -q "error: --exclude-op: the model has no Conv node" "$dir/xc.log" || { cat "$dir/xc.log"; fail "no message"; }
+[ ! -e "$dir/xc.onnx" ] || fail "a model was written with a bad --exclude-op"
 # A structural pass that finds nothing still saves (exit 0).
 "$cli" optimize "$dir/mlp.onnx" -o "$dir/s.onnx" --passes fuse_conv_batchnorm > "$dir/s.log" 2>&1 ||
   { cat "$dir/s.log"; fail "a structural pass without a match failed"; }

@@ -1,15 +1,27 @@
 // Where: y = condition ? x : y elementwise, the three operands broadcast
-// together; any element type, strings included.
+// together; any element type, strings included. The output is walked in runs
+// (BroadcastWalker): a run whose condition is broadcast is a copy of x's or
+// y's run, any other run of 1-, 2-, 4- or 8-byte elements a vector select
+// (where_rows.h), strings the element loop.
+#include <algorithm>
 #include <array>
+#include <type_traits>
 
 #include "core/exec/broadcast.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/where_rows.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
 
 namespace passlab::exec::cpu {
 
 namespace {
+
+// Element types whose select moves their bytes (all but strings).
+template <class S>
+inline constexpr bool kBytes = std::is_trivially_copyable_v<S> &&
+                               (sizeof(S) == 1 || sizeof(S) == 2 || sizeof(S) == 4 ||
+                                sizeof(S) == 8);
 
 class Where final : public Kernel {
  public:
@@ -39,11 +51,25 @@ class Where final : public Kernel {
                       const S* xx = px + off[1];
                       const S* yy = py + off[2];
                       S* r = po + o;
-                      if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+                      if (st[0] == 0) {
+                        // One condition for the whole run.
+                        const S* src = *cc ? xx : yy;
+                        if ((*cc ? st[1] : st[2]) == 1)
+                          std::copy_n(src, n, r);
+                        else
+                          std::fill_n(r, n, *src);
+                        return;
+                      }
+                      if constexpr (kBytes<S>) {
+                        if (whereRow(cc, xx, static_cast<int>(st[1]), yy, static_cast<int>(st[2]),
+                                     r, n, sizeof(S)))
+                          return;
+                      }
+                      if (st[1] == 1 && st[2] == 1) {
                         for (int64_t i = 0; i < n; ++i) r[i] = cc[i] ? xx[i] : yy[i];
                       } else {
                         for (int64_t i = 0; i < n; ++i)
-                          r[i] = cc[i * st[0]] ? xx[i * st[1]] : yy[i * st[2]];
+                          r[i] = cc[i] ? xx[i * st[1]] : yy[i * st[2]];
                       }
                     });
       });

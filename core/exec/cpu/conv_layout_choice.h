@@ -29,17 +29,31 @@
 #include <string_view>
 
 #include "core/exec/cpu/conv_geometry.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu {
 
 // Output pixels from which a 1x1 convolution runs faster in plain NCHW.
 inline constexpr int64_t kPlainConvMinPixels = 144;
 
+// The same for a grouped one (stride 1) on a CPU without AVX-512: there
+// oneDNN's own pick for shufflenet's stage-4 544->544 in 4 groups at 7x7 is
+// its direct kernel on nChw8c (jit:avx2), not a 1x1 kernel, and loses to the
+// GEMM on plain NCHW (x64:gemm:jit). tests/bench/bench_pointwise_conv.cpp on
+// an AMD EPYC (Zen 3, AVX2), 3 alternating rounds, load 4-6, blocked +
+// reorders vs plain: 1 thread 246-387 vs 114-178 us, 2 threads 263-298 vs
+// 93-129 (onnxruntime: 0.10 ms); 272->272 in 4 groups at 7x7 oneDNN already
+// picks the GEMM (28-52 vs 28-51). Group-1 ones at 10x10 stay blocked there
+// (picodet's 96-384 channels: jit_1x1:avx2 11-15% faster than the GEMM).
+inline constexpr int64_t kPlainGroupedConvMinPixelsAvx2 = 49;
+
 // True when the (non-transposed) convolution of `g` should run on plain NCHW
 // src and dst: 2-D, 1x1 kernel, no padding, at least kPlainConvMinPixels
-// output pixels; stride 1 with any number of groups, or any stride with one
-// group (grouped strided ones were not measured).
-inline bool runsInPlainNchw(const ConvGeometry& g) {
+// output pixels (kPlainGroupedConvMinPixelsAvx2 for a grouped one when
+// `avx512` is false: the CPU, as cpu_isa.h caps it, lacks AVX-512); stride 1
+// with any number of groups, or any stride with one group (grouped strided
+// ones were not measured).
+inline bool runsInPlainNchw(const ConvGeometry& g, bool avx512 = cpu_isa::hasAvx512f()) {
   if (g.spatial() != 2) return false;
   int64_t pixels = 1;
   for (size_t i = 0; i < 2; ++i) {
@@ -47,6 +61,7 @@ inline bool runsInPlainNchw(const ConvGeometry& g) {
     if (g.stride[i] != 1 && g.group != 1) return false;
     pixels *= g.out[i];
   }
+  if (g.group > 1 && !avx512) return pixels >= kPlainGroupedConvMinPixelsAvx2;
   return pixels >= kPlainConvMinPixels;
 }
 

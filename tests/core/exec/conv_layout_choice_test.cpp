@@ -40,9 +40,23 @@ TEST(ConvLayoutChoice, LargeOneByOneRunsPlain) {
 TEST(ConvLayoutChoice, GroupedOneByOneRunsPlain) {
   EXPECT_TRUE(runsInPlainNchw(geometry(1, 1, 0, 28, 4)));
   EXPECT_TRUE(runsInPlainNchw(geometry(1, 1, 0, 14, 2)));
-  EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 7, 4)));   // 49 pixels: oneDNN's layout
+  // 49 pixels: oneDNN's layout with AVX-512, plain without (below).
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 7, 4), /*avx512=*/true));
   EXPECT_FALSE(runsInPlainNchw(geometry(3, 1, 1, 28, 4)));  // grouped 3x3
   EXPECT_FALSE(runsInPlainNchw(geometry(1, 2, 0, 14, 4)));  // grouped, strided
+}
+
+TEST(ConvLayoutChoice, GroupedOneByOneFromSevenBySevenRunsPlainWithoutAvx512) {
+  // shufflenet's stage 4 (544->544 in 4 groups at 7x7) on an AVX2 CPU.
+  EXPECT_TRUE(runsInPlainNchw(geometry(1, 1, 0, 7, 4), /*avx512=*/false));
+  EXPECT_TRUE(runsInPlainNchw(geometry(1, 1, 0, 28, 4), /*avx512=*/false));
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 6, 4), /*avx512=*/false));  // 36 pixels
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 7), /*avx512=*/false));     // one group
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 1, 0, 11), /*avx512=*/false));    // one group, 121
+  EXPECT_FALSE(runsInPlainNchw(geometry(3, 1, 1, 7, 4), /*avx512=*/false));  // grouped 3x3
+  EXPECT_FALSE(runsInPlainNchw(geometry(1, 2, 0, 7, 4), /*avx512=*/false));  // grouped, strided
+  // The default is this process's CPU, as PASSLAB_MAX_ISA caps it.
+  EXPECT_EQ(runsInPlainNchw(geometry(1, 1, 0, 7, 4)), !cpu_isa::hasAvx512f());
 }
 
 TEST(ConvLayoutChoice, EverythingElseKeepsOneDnnsLayout) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/kernel_test_util.h"
 #include "tests/core/exec/onednn_verbose_log.h"
 
@@ -23,6 +24,7 @@ const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20]>)";
 
 struct ConvShape {
   int64_t C, H, W, M, k, stride, pad;
+  int64_t group = 1;
 };
 
 int64_t outSize(int64_t in, const ConvShape& c) {
@@ -50,15 +52,15 @@ std::string floatsText(const std::vector<float>& v) {
 
 // y = Conv(x, w, b), w and b initializers.
 std::string model(const ConvShape& c) {
-  const kt::Dims w = {c.M, c.C, c.k, c.k};
+  const kt::Dims w = {c.M, c.C / c.group, c.k, c.k};
   const std::string p = std::to_string(c.pad), s = std::to_string(c.stride);
   return std::string(kHeader) + "main (float[1," + kt::dimsText({c.C, c.H, c.W}) +
          "] x) => (float[1," + kt::dimsText({c.M, outSize(c.H, c), outSize(c.W, c)}) +
          "] y) <float[" + kt::dimsText(w) +
-         "] w = " + floatsText(seeded(c.M * c.C * c.k * c.k, 2)) + ", float[" +
+         "] w = " + floatsText(seeded(c.M * c.C / c.group * c.k * c.k, 2)) + ", float[" +
          std::to_string(c.M) + "] b = " + floatsText(seeded(c.M, 3)) +
-         "> {\n y = Conv <strides = [" + s + ", " + s + "], pads = [" + p + ", " + p + ", " + p +
-         ", " + p + "]> (x, w, b) }";
+         "> {\n y = Conv <group = " + std::to_string(c.group) + ", strides = [" + s + ", " + s +
+         "], pads = [" + p + ", " + p + ", " + p + ", " + p + "]> (x, w, b) }";
 }
 
 using testutil::onednnExecs;
@@ -154,6 +156,23 @@ TEST(ConvOneDnnLayout, SmallStridedOneByOneKeepsOneDnnsPick) {
   const std::string conv = convolutionLine(execs);
   ASSERT_FALSE(conv.empty()) << joined(execs);
   EXPECT_FALSE(kt::contains(conv, "gemm:jit")) << conv;
+}
+
+// shufflenet's stage-4 1x1 (544 -> 544 in 4 groups) at 7x7 outputs: without
+// AVX-512 (or capped below it) the GEMM convolution on NCHW, no reorder,
+// where oneDNN's own pick on AVX2 is its direct kernel on nChw8c (2x slower;
+// conv_layout_choice.h); with AVX-512 oneDNN's pick (only the outputs
+// checked).
+TEST(ConvOneDnnLayout, GroupedOneByOneAtSevenBySevenRunsTheGemmWithoutAvx512) {
+  std::vector<std::string> execs = secondRunExecs(ConvShape{544, 7, 7, 544, 1, 1, 0, 4});
+  const std::string conv = convolutionLine(execs);
+  ASSERT_FALSE(conv.empty()) << joined(execs);
+  if (cpu_isa::hasAvx512f())
+    GTEST_SKIP() << "AVX-512: oneDNN's own pick, whichever it is (the outputs were checked)";
+  EXPECT_EQ(execs.size(), 1u) << "one convolution, no reorder:\n" << joined(execs);
+  EXPECT_TRUE(kt::contains(conv, "gemm:jit")) << conv;
+  EXPECT_TRUE(kt::contains(conv, "src_f32::blocked:abcd:")) << conv;
+  EXPECT_TRUE(kt::contains(conv, "dst_f32::blocked:abcd:")) << conv;
 }
 
 }  // namespace

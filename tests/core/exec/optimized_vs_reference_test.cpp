@@ -48,9 +48,17 @@ const Case kCases[] = {
     {"conv1x1_grouped4_plain_nchw",
      R"(main (float[1,136,14,14] x, float[136,34,1,1] w, float[136] b) => (float[1,136,14,14] y) {
        y = Conv <group = 4> (x, w, b) })"},
-    // The same at 7x7 and strided: oneDNN's layout.
+    // The same at 7x7: oneDNN's layout with AVX-512, plain NCHW without
+    // (conv_layout_choice.h; shufflenet's stage 4, 544 channels, with a
+    // bias); at 6x6 and strided: oneDNN's layout.
     {"conv1x1_grouped_small_blocked",
      R"(main (float[1,24,7,7] x, float[12,6,1,1] w) => (float[1,12,7,7] y) {
+       y = Conv <group = 4> (x, w) })"},
+    {"conv1x1_grouped4_7x7",
+     R"(main (float[1,544,7,7] x, float[544,136,1,1] w, float[544] b) => (float[1,544,7,7] y) {
+       y = Conv <group = 4> (x, w, b) })"},
+    {"conv1x1_grouped_6x6_blocked",
+     R"(main (float[1,24,6,6] x, float[12,6,1,1] w) => (float[1,12,6,6] y) {
        y = Conv <group = 4> (x, w) })"},
     {"conv1x1_grouped_strided",
      R"(main (float[1,24,14,14] x, float[12,6,1,1] w) => (float[1,12,7,7] y) {

@@ -17,17 +17,16 @@ void CalibrationArgs::addTo(CLI::App& cmd) {
       ->check(CLI::Range(1, 100000));
 }
 
-Expected<std::vector<exec::NamedInputs>> CalibrationArgs::readSets(const ir::Model& model) const {
-  if (data.empty()) return std::vector<exec::NamedInputs>{};
-  return pipeline::readCalibrationSets(model, data);
+Expected<pipeline::CalibrationSetSource> CalibrationArgs::readSets(const ir::Model& model) const {
+  if (data.empty()) return pipeline::CalibrationSetSource{};
+  return pipeline::calibrationFolder(model, data);
 }
 
 Expected<std::unique_ptr<pipeline::CalibratingEvaluator>> CalibrationArgs::makeEvaluator(
-    std::vector<exec::NamedInputs> given, const std::vector<std::string>& dims,
+    pipeline::CalibrationSetSource given, const std::vector<std::string>& dims,
     bool calibrates) const {
-  if (!given.empty()) {
-    if (calibrates)
-      std::printf("calibration: %zu input sets from %s\n", given.size(), data.c_str());
+  if (given.count > 0) {
+    if (calibrates) std::printf("calibration: %zu input sets from %s\n", given.count, data.c_str());
     return std::make_unique<pipeline::CalibratingEvaluator>(std::move(given));
   }
   auto parsed = pipeline::parseDims(dims);
@@ -39,12 +38,8 @@ Expected<std::unique_ptr<pipeline::CalibratingEvaluator>> CalibrationArgs::makeE
         "note: calibrating on %d synthesized input sets; give real data with "
         "--calibration-data DIR\n",
         sets);
-  const int count = sets;
   return std::make_unique<pipeline::CalibratingEvaluator>(
-      [spec, count](const ir::Model& m) {
-        return pipeline::synthesizedCalibrationSets(m, spec, count);
-      },
-      static_cast<size_t>(count));
+      pipeline::synthesizedCalibration(spec, sets));
 }
 
 void warnFewCheckSets(int checkSets, size_t calibrationSets) {

@@ -20,14 +20,15 @@ struct CalibrationArgs {
   int sets = 16;
 
   void addTo(CLI::App& cmd);
-  // The sets in `data`, checked against `model`; none when no folder was given.
-  Expected<std::vector<exec::NamedInputs>> readSets(const ir::Model& model) const;
+  // The sets in `data`, each checked against `model` now and read again one
+  // at a time when calibration asks; none (count 0) when no folder was given.
+  Expected<pipeline::CalibrationSetSource> readSets(const ir::Model& model) const;
   // The pipeline's evaluator: constant folding, and `given` (from readSets)
-  // for a pass that calibrates, or `sets` synthesized with `dims` when the
-  // first such pass asks. Says where they come from when `calibrates` (the
-  // plan runs quantize_static).
+  // for a pass that calibrates, or `sets` synthesized with `dims`, one at a
+  // time, when no folder was given. Says where they come from when
+  // `calibrates` (the plan runs quantize_static).
   Expected<std::unique_ptr<pipeline::CalibratingEvaluator>> makeEvaluator(
-      std::vector<exec::NamedInputs> given, const std::vector<std::string>& dims,
+      pipeline::CalibrationSetSource given, const std::vector<std::string>& dims,
       bool calibrates) const;
 };
 

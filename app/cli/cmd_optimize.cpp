@@ -401,14 +401,15 @@ int checkAgainstOriginal(pipeline::ExecOutputChecker& checker, const ir::Model& 
 // is meant for), else synthesized ones. Prints what they are.
 Expected<std::unique_ptr<pipeline::ExecOutputChecker>> makeChecker(
     const OptimizeArgs& a, const ir::Model& model, int sets,
-    const std::vector<exec::NamedInputs>& calibration) {
+    const pipeline::CalibrationSetSource& calibration) {
   std::unique_ptr<pipeline::ExecOutputChecker> checker;
-  if (!calibration.empty() && a.inputDir.empty() && a.inputs.empty()) {
-    const size_t n = std::min(calibration.size(), static_cast<size_t>(sets));
+  if (calibration.count > 0 && a.inputDir.empty() && a.inputs.empty()) {
+    const size_t n = std::min(calibration.count, static_cast<size_t>(sets));
     std::printf("check input: the first %zu calibration sets of %s\n", n,
                 a.calibration.data.c_str());
-    auto c = pipeline::ExecOutputChecker::create(
-        model, std::vector<exec::NamedInputs>(calibration.begin(), calibration.begin() + n));
+    auto first = pipeline::firstCalibrationSets(calibration, model, n);
+    if (!first) return first.error().withContext("cannot check outputs");
+    auto c = pipeline::ExecOutputChecker::create(model, std::move(first.value()));
     if (!c) return c.error().withContext("cannot check outputs");
     checker = std::move(c.value());
   } else {
@@ -565,7 +566,7 @@ int runOptimize(const OptimizeArgs& a) {
   // sets (up to 16) when --calibration-data gave some, else on 2 synthesized.
   const bool lossy = plansLossyPass(*recipe);
   if (lossy && recipe->checkInputSets == 0) {
-    recipe->checkInputSets = pipeline::defaultLossyCheckSets(calibration->size());
+    recipe->checkInputSets = pipeline::defaultLossyCheckSets(calibration->count);
     std::printf(
         "note: the plan has a lossy pass; its outputs are checked against the accuracy "
         "budget on %d input sets (--check N for another count)\n",
@@ -577,7 +578,7 @@ int runOptimize(const OptimizeArgs& a) {
   po.keepSnapshots = a.explain || !a.report.empty();
   po.verifyWholeModelAfterEachPass = a.verifyEachPass;
   pipeline::PassManager pm(model, po);
-  if (lossy) warnFewCheckSets(recipe->checkInputSets, calibration->size());
+  if (lossy) warnFewCheckSets(recipe->checkInputSets, calibration->count);
   std::unique_ptr<pipeline::ExecOutputChecker> checker;
   if (recipe->checkInputSets > 0) {
     auto c = makeChecker(a, model, recipe->checkInputSets, *calibration);

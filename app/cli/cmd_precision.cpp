@@ -240,8 +240,14 @@ int runPrecision(const PrecisionArgs& a) {
   }
   // Measured on the calibration data when given (what the model is meant
   // for), else on synthesized sets.
-  auto checker = pipeline::precisionChecker(model, *calibration, a.check);
-  warnFewCheckSets(a.check, calibration->size());
+  auto first = pipeline::firstCalibrationSets(*calibration, model,
+                                             static_cast<size_t>(std::max(1, a.check)));
+  if (!first) {
+    std::cerr << "error: " << first.error().message() << "\n";
+    return 1;
+  }
+  auto checker = pipeline::precisionChecker(model, *first, a.check);
+  warnFewCheckSets(a.check, calibration->count);
   if (!checker) {
     std::cerr << "error: cannot run the model to measure it: " << checker.error().message() << "\n";
     return 1;

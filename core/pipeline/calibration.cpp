@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include "core/io/npy.h"
 #include "core/io/tensor_file.h"
@@ -14,9 +15,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A graph input without an initializer: what a set's input_K must fit.
+struct InputDecl {
+  std::string name;
+  ir::Type type;
+};
+
+std::vector<InputDecl> inputDecls(const ir::Model& model) {
+  std::vector<InputDecl> decls;
+  for (const ir::Value* in : model.graph().inputs())
+    if (!in->isInitializer()) decls.push_back({in->name(), in->type()});
+  return decls;
+}
+
 // "" when `t` fits graph input `in`'s declared type; else what it expects.
-Text whyNotFits(const ir::Tensor& t, const ir::Value& in) {
-  const ir::Type& want = in.type();
+Text whyNotFits(const ir::Tensor& t, const InputDecl& in) {
+  const ir::Type& want = in.type;
   if (!want.isTensor()) return "";
   const ir::Type got = ir::Type::tensor(t.dtype(), ir::Shape::fromValues(t.dims()));
   bool fits = t.dtype() == want.elemType();
@@ -27,7 +41,7 @@ Text whyNotFits(const ir::Tensor& t, const ir::Value& in) {
       fits = !s[i].isStatic() || s[i].value() == t.dims()[i];
   }
   if (fits) return "";
-  return Text::of("input '%1' is %2, the model expects %3", in.name(), got.toString(),
+  return Text::of("input '%1' is %2, the model expects %3", in.name, got.toString(),
                   want.toString());
 }
 
@@ -40,21 +54,20 @@ std::string inputFile(const fs::path& dir, size_t k) {
   return "";
 }
 
-Expected<exec::NamedInputs> readSet(const ir::Model& model, const fs::path& dir) {
+Expected<exec::NamedInputs> readSet(const std::vector<InputDecl>& inputs, const fs::path& dir) {
   exec::NamedInputs set;
   size_t k = 0;
-  for (const ir::Value* in : model.graph().inputs()) {
-    if (in->isInitializer()) continue;
+  for (const InputDecl& in : inputs) {
     const std::string file = inputFile(dir, k);
     if (file.empty())
       return invalidArgument(Text::of("%1: no input_%2.pb or .npy for input '%3'", dir.string(),
-                                      std::to_string(k), in->name()));
+                                      std::to_string(k), in.name));
     ++k;
     auto t = str::endsWith(file, ".pb") ? io::readTensorFile(file) : io::readNpy(file);
     if (!t) return t.error().withContext(file);
-    if (Text why = whyNotFits(*t, *in); !why.empty())
+    if (Text why = whyNotFits(*t, in); !why.empty())
       return invalidArgument(Text::of("%1: %2", file, why));
-    set.emplace_back(in->name(), exec::Value(*t));
+    set.emplace_back(in.name, exec::Value(*t));
   }
   if (!inputFile(dir, k).empty())
     return invalidArgument(Text::of("%1: the model has %2 inputs, but %3 exists", dir.string(),
@@ -76,8 +89,7 @@ Expected<ir::Model> withOutputs(const ir::Model& model, const std::vector<std::s
 
 }  // namespace
 
-Expected<std::vector<exec::NamedInputs>> readCalibrationSets(const ir::Model& model,
-                                                             const std::string& dir) {
+Expected<CalibrationSetSource> calibrationFolder(const ir::Model& model, const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     return invalidArgument(Text::of("calibration data: %1 is not a folder", dir));
@@ -93,33 +105,89 @@ Expected<std::vector<exec::NamedInputs>> readCalibrationSets(const ir::Model& mo
     return invalidArgument(Text::of(
         "calibration data: %1 holds no input set (subfolders with input_0.pb or input_0.npy)",
         dir));
-  std::vector<exec::NamedInputs> sets;
+  auto inputs = std::make_shared<const std::vector<InputDecl>>(inputDecls(model));
   for (const fs::path& f : folders) {
-    auto set = readSet(model, f);
+    auto set = readSet(*inputs, f);  // checked, then dropped
+    if (!set) return set.error();
+  }
+  CalibrationSetSource source;
+  source.count = folders.size();
+  // Checked against the model listed with (the one the user gave), as when
+  // every set was read up front, whatever the model being calibrated is.
+  source.make = [inputs, folders = std::move(folders)](const ir::Model&, size_t i) {
+    return readSet(*inputs, folders.at(i));
+  };
+  return source;
+}
+
+Expected<std::vector<exec::NamedInputs>> readCalibrationSets(const ir::Model& model,
+                                                             const std::string& dir) {
+  auto source = calibrationFolder(model, dir);
+  if (!source) return source.error();
+  return firstCalibrationSets(*source, model, source->count);
+}
+
+CalibrationSetSource synthesizedCalibration(const InputSpec& spec, int count) {
+  CalibrationSetSource source;
+  source.count = static_cast<size_t>(std::max(count, 0));
+  source.make = [spec](const ir::Model& model, size_t i) {
+    InputSpec s = spec;
+    s.seed = spec.seed + 1000 + static_cast<uint64_t>(i);
+    return makeInputs(model, s);
+  };
+  return source;
+}
+
+Expected<std::vector<exec::NamedInputs>> synthesizedCalibrationSets(const ir::Model& model,
+                                                                    const InputSpec& spec,
+                                                                    int count) {
+  return firstCalibrationSets(synthesizedCalibration(spec, count), model,
+                              static_cast<size_t>(std::max(count, 0)));
+}
+
+Expected<std::vector<exec::NamedInputs>> firstCalibrationSets(const CalibrationSetSource& source,
+                                                              const ir::Model& model, size_t n) {
+  std::vector<exec::NamedInputs> sets;
+  n = std::min(n, source.count);
+  sets.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto set = source.make(model, i);
     if (!set) return set.error();
     sets.push_back(std::move(set.value()));
   }
   return sets;
 }
 
-Expected<std::vector<exec::NamedInputs>> synthesizedCalibrationSets(const ir::Model& model,
-                                                                    const InputSpec& spec,
-                                                                    int count) {
-  std::vector<exec::NamedInputs> sets;
-  for (int i = 0; i < count; ++i) {
-    InputSpec s = spec;
-    s.seed = spec.seed + 1000 + static_cast<uint64_t>(i);
-    auto in = makeInputs(model, s);
-    if (!in) return in.error();
-    sets.push_back(std::move(in.value()));
-  }
-  return sets;
+namespace {
+
+// A source over sets held together.
+CalibrationSetSource heldSets(std::vector<exec::NamedInputs> sets) {
+  auto held = std::make_shared<const std::vector<exec::NamedInputs>>(std::move(sets));
+  CalibrationSetSource source;
+  source.count = held->size();
+  source.make = [held](const ir::Model&, size_t i) -> Expected<exec::NamedInputs> {
+    return held->at(i);
+  };
+  return source;
 }
 
+}  // namespace
+
 CalibratingEvaluator::CalibratingEvaluator(std::vector<exec::NamedInputs> sets)
-    : sets_(std::move(sets)), count_(sets_->size()) {}
+    : source_(heldSets(std::move(sets))), count_(source_->count) {}
+
+CalibratingEvaluator::CalibratingEvaluator(CalibrationSetSource source)
+    : source_(std::move(source)), count_(source_->count) {}
 
 CalibratingEvaluator::CalibratingEvaluator(MakeSets make, size_t count)
+    : make_([make = std::move(make)](const ir::Model& model) -> Expected<CalibrationSetSource> {
+        auto sets = make(model);
+        if (!sets) return sets.error();
+        return heldSets(std::move(sets.value()));
+      }),
+      count_(count) {}
+
+CalibratingEvaluator::CalibratingEvaluator(MakeSource make, size_t count)
     : make_(std::move(make)), count_(count) {}
 
 Expected<std::vector<ir::Tensor>> CalibratingEvaluator::evaluate(
@@ -131,14 +199,14 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
                                            const std::vector<std::string>& values,
                                            const Observer& observe,
                                            const std::atomic<bool>* cancel) {
-  if (!sets_) {
+  if (!source_) {
     if (!make_) return unsupported("this pipeline has no calibration data");
     auto made = make_(model);
     if (!made) return made.error().withContext("calibration inputs");
-    sets_ = std::move(made.value());
-    count_ = sets_->size();
+    source_ = std::move(made.value());
+    count_ = source_->count;
   }
-  if (sets_->empty()) return invalidArgument("calibration: no input sets");
+  if (source_->count == 0) return invalidArgument("calibration: no input sets");
   auto exposed = withOutputs(model, values);
   if (!exposed) return exposed.error();
   auto ex = exec::Executor::create(*exposed);
@@ -147,8 +215,12 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
   for (size_t k = 0; k < values.size(); ++k) wanted.emplace(values[k], k);
   exec::RunOptions options;
   options.cancel = cancel;
-  for (size_t s = 0; s < sets_->size(); ++s) {
-    auto r = (*ex)->run((*sets_)[s], options);
+  for (size_t s = 0; s < source_->count; ++s) {
+    // One set at a time: made here, dropped (with the run's outputs) before
+    // the next is made.
+    auto set = source_->make(model, s);
+    if (!set) return set.error().withContext("calibration inputs");
+    auto r = (*ex)->run(*set, options);
     if (!r) return r.error().withContext(Text::of("calibration set %1", std::to_string(s)));
     for (size_t i = 0; i < r->outputNames.size(); ++i)
       if (auto it = wanted.find(r->outputNames[i]); it != wanted.end())

@@ -17,18 +17,18 @@
 
 namespace passlab::ui {
 
-// The sets of `folder` (read when quantize_static first asks, in the worker:
-// an error is that step's), or `count` from the input synthesis.
+// The sets of `folder` (listed and checked when quantize_static first asks,
+// in the worker: an error is that step's), or `count` from the input
+// synthesis; either way made one at a time as calibration runs.
 std::unique_ptr<pipeline::CalibratingEvaluator> calibratingEvaluator(const std::string& folder,
                                                                      int count) {
   if (!folder.empty())
     return std::make_unique<pipeline::CalibratingEvaluator>(
-        [folder](const ir::Model& m) { return pipeline::readCalibrationSets(m, folder); }, 0);
+        pipeline::CalibratingEvaluator::MakeSource(
+            [folder](const ir::Model& m) { return pipeline::calibrationFolder(m, folder); }),
+        0);
   return std::make_unique<pipeline::CalibratingEvaluator>(
-      [count](const ir::Model& m) {
-        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, count);
-      },
-      static_cast<size_t>(count));
+      pipeline::synthesizedCalibration(pipeline::InputSpec{}, count));
 }
 
 struct PipelineSession::RunState {
@@ -433,9 +433,11 @@ Expected<std::unique_ptr<pipeline::ExecOutputChecker>> checkerFor(const ir::Mode
                                                                   int inputSets,
                                                                   const std::string& folder) {
   if (folder.empty()) return pipeline::ExecOutputChecker::create(original, inputSets, {});
-  auto sets = pipeline::readCalibrationSets(original, folder);
+  auto source = pipeline::calibrationFolder(original, folder);
+  if (!source) return source.error();
+  auto sets = pipeline::firstCalibrationSets(*source, original,
+                                             static_cast<size_t>(std::max(inputSets, 0)));
   if (!sets) return sets.error();
-  sets->resize(std::min(sets->size(), static_cast<size_t>(inputSets)));
   return pipeline::ExecOutputChecker::create(original, std::move(sets.value()));
 }
 

@@ -2,6 +2,7 @@
 
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 #include "core/analysis/shape_inference.h"
 #include "core/pipeline/calibration.h"
@@ -22,27 +23,25 @@ namespace {
 
 using Kind = PrecisionRequest::Kind;
 
-// The evaluator's calibration sets: the folder's (`given`), else
-// `synthesized` made by the input synthesis when first asked (as the CLI's).
-std::unique_ptr<pipeline::CalibratingEvaluator> evaluatorFor(
-    const std::vector<exec::NamedInputs>& given, int synthesized) {
-  if (!given.empty()) return std::make_unique<pipeline::CalibratingEvaluator>(given);
+// The evaluator's calibration sets: the folder's (`given`, count > 0), else
+// `synthesized` made by the input synthesis (as the CLI's); either way made
+// one at a time as calibration runs.
+std::unique_ptr<pipeline::CalibratingEvaluator> evaluatorFor(pipeline::CalibrationSetSource given,
+                                                             int synthesized) {
+  if (given.count > 0) return std::make_unique<pipeline::CalibratingEvaluator>(std::move(given));
   return std::make_unique<pipeline::CalibratingEvaluator>(
-      [synthesized](const ir::Model& m) {
-        return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, synthesized);
-      },
-      static_cast<size_t>(synthesized));
+      pipeline::synthesizedCalibration(pipeline::InputSpec{}, synthesized));
 }
 
 // The analysis the request asks for, into `out`.
 Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bool>& cancel,
                const std::function<void(size_t, size_t)>& report, PrecisionOutcome& out) {
   // The folder's sets, checked against the model (an error names the folder).
-  std::vector<exec::NamedInputs> given;
+  pipeline::CalibrationSetSource given;
   if (!r.calibrationFolder.empty()) {
-    auto sets = pipeline::readCalibrationSets(model, r.calibrationFolder);
-    if (!sets) return sets.error();
-    given = std::move(sets.value());
+    auto source = pipeline::calibrationFolder(model, r.calibrationFolder);
+    if (!source) return source.error();
+    given = std::move(source.value());
   }
   auto evaluator = evaluatorFor(given, r.synthesizedSets);
   if (r.kind == Kind::kCalibrate) {
@@ -51,7 +50,10 @@ Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bo
     out.calibration = std::move(table.value());
     return Status::ok();
   }
-  auto checker = pipeline::precisionChecker(model, given, r.checkSets);
+  auto first =
+      pipeline::firstCalibrationSets(given, model, static_cast<size_t>(std::max(1, r.checkSets)));
+  if (!first) return first.error();
+  auto checker = pipeline::precisionChecker(model, *first, r.checkSets);
   if (!checker) return checker.error();
   pipeline::SensitivityOptions o;
   o.passId = r.spec.id;

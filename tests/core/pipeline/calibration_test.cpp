@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <memory>
 
+#include "core/analysis/shape_inference.h"
 #include "core/io/npy.h"
 #include "core/io/text_format.h"
+#include "core/pipeline/pass_manager.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -190,6 +194,183 @@ main (float[1,3] x) => (float[1,3] y) { y = Relu(x) })");
       m, {"y"}, [](size_t, const ir::Tensor&) { return Status::ok(); }, nullptr);
   ASSERT_FALSE(s.isOk());
   EXPECT_NE(s.message().find("no calibration data"), std::string::npos);
+}
+
+// A source of `count` sets of a float[1,3] x, each in a buffer of its own,
+// that counts how many of the sets it made are still alive when it makes one.
+struct CountingSource {
+  std::vector<std::weak_ptr<const ir::Buffer>> made;
+  size_t mostAlive = 0;  // sets alive at once, the one being made included
+
+  CalibrationSetSource source(size_t count) {
+    CalibrationSetSource s;
+    s.count = count;
+    s.make = [this](const ir::Model&, size_t i) -> Expected<exec::NamedInputs> {
+      size_t alive = 1;
+      for (const auto& w : made) alive += !w.expired();
+      mostAlive = std::max(mostAlive, alive);
+      const float v = static_cast<float>(i + 1);
+      ir::Tensor t = floats({1, 3}, {v, -v, 2 * v});
+      made.push_back(t.buffer());
+      return exec::NamedInputs{{"x", exec::Value(t)}};
+    };
+    return s;
+  }
+};
+
+TEST(CalibratingEvaluator, MakesTheSetsOfItsSourceOneAtATime) {
+  ir::Model m = parse(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3] x) => (float[1,3] y) {
+    r = Relu(x)
+    y = Neg(r) })");
+  CountingSource counting;
+  CalibratingEvaluator eval(counting.source(50));
+  EXPECT_EQ(eval.calibrationSets(), 50u);
+  double sumOfR = 0;
+  size_t runs = 0;
+  Status s = eval.observeValues(
+      m, {"r"},
+      [&](size_t, const ir::Tensor& t) {
+        ++runs;
+        for (int i = 0; i < 3; ++i) sumOfR += t.data<float>()[i];
+        return Status::ok();
+      },
+      nullptr);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  ASSERT_EQ(counting.made.size(), 50u);
+  EXPECT_EQ(runs, 50u);
+  EXPECT_EQ(sumOfR, 3.0 * (50 * 51 / 2));  // Relu(i, -i, 2i) summed over i = 1..50
+  // Each set was dropped before the next was made: memory does not grow
+  // with the count of sets.
+  EXPECT_EQ(counting.mostAlive, 1u);
+  for (const auto& w : counting.made) EXPECT_TRUE(w.expired());
+}
+
+TEST(CalibratingEvaluator, ASetTheSourceCannotMakeStopsWithItsError) {
+  ir::Model m = parse(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3] x) => (float[1,3] y) { y = Relu(x) })");
+  CalibrationSetSource source;
+  source.count = 4;
+  source.make = [](const ir::Model&, size_t i) -> Expected<exec::NamedInputs> {
+    if (i == 2) return invalidArgument("set 2 is unreadable");
+    return exec::NamedInputs{{"x", exec::Value(floats({1, 3}, {1, 2, 3}))}};
+  };
+  CalibratingEvaluator eval(std::move(source));
+  int calls = 0;
+  Status s = eval.observeValues(
+      m, {"y"},
+      [&](size_t, const ir::Tensor&) {
+        ++calls;
+        return Status::ok();
+      },
+      nullptr);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("set 2 is unreadable"), std::string::npos) << s.message();
+  EXPECT_EQ(calls, 2);
+}
+
+TEST_F(CalibrationData, AFolderIsCheckedWholeUpFrontAndReadOneSetAtATime) {
+  write("a", "input_0.npy", floats({1, 3}, {1, 2, 3}));
+  write("a", "input_1.npy", floats({1, 2}, {0, 0}));
+  write("b", "input_0.npy", floats({1, 3}, {4, 5, 6}));
+  write("b", "input_1.npy", floats({1, 2}, {0, 0}));
+  ir::Model m = parse(kModel);
+  auto source = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(source) << source.error().message();
+  ASSERT_EQ(source->count, 2u);
+  // A set is read when it is asked for, not held since the folder was listed.
+  write("b", "input_0.npy", floats({1, 3}, {7, 8, 9}));
+  auto b = source->make(m, 1);
+  ASSERT_TRUE(b) << b.error().message();
+  EXPECT_EQ((*b)[0].second.tensor().data<float>()[0], 7.0f);
+  // A bad set anywhere is found when the folder is listed (before any pass
+  // runs), named with what the model expects.
+  write("c", "input_0.npy", floats({1, 3}, {1, 2, 3}));
+  write("c", "input_1.npy", floats({2, 3}, {0, 0, 0, 0, 0, 0}));
+  auto bad = calibrationFolder(m, dir_.string());
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("input_1.npy"), std::string::npos) << bad.error().message();
+  EXPECT_NE(bad.error().message().find("the model expects float[N,2]"), std::string::npos)
+      << bad.error().message();
+}
+
+// The quantized model (its scales and zero points) after quantize_static
+// calibrated through `eval`.
+ir::Model quantized(const char* text, CalibratingEvaluator& eval) {
+  ir::Model m = parse(text);
+  analysis::inferShapes(m);
+  PassManager pm(m);
+  pm.setEvaluator(&eval);
+  Status s = pm.runAll({PassSpec{"quantize_static", {}, {}}});
+  EXPECT_TRUE(s.isOk()) << s.message();
+  return m;
+}
+
+// Every initializer, by name, as bytes.
+std::map<std::string, std::vector<std::byte>> initializerBytes(const ir::Model& m) {
+  std::map<std::string, std::vector<std::byte>> out;
+  for (const ir::Value* v : m.graph().initializers()) {
+    auto b = v->initializer()->bytes();
+    out[v->name()] = std::vector<std::byte>(b.begin(), b.end());
+  }
+  return out;
+}
+
+const char* kQuantizable = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,4] y)
+    <float[4,4] w1 = {0.5, -0.25, 0.1, 0.7, -0.3, 0.5, 0.25, 0.05, 0.9, -0.1, 0.5, 0.25, 0.25, 0.3, -0.6, 0.5},
+     float[4,4] w2 = {1.5, 0.2, -0.4, 0.1, 0.3, -1.1, 0.6, 0.2, -0.2, 0.4, 0.8, -0.7, 0.1, 0.9, 0.05, 1.2}> {
+    h1 = MatMul(x, w1)
+    r1 = Relu(h1)
+    y = MatMul(r1, w2) })";
+
+TEST(CalibratingEvaluator, SetsMadeOneAtATimeQuantizeAsSetsHeldTogether) {
+  ir::Model m = parse(kQuantizable);
+  auto held = synthesizedCalibrationSets(m, InputSpec{}, 7);
+  ASSERT_TRUE(held) << held.error().message();
+  CalibratingEvaluator together(std::move(held.value()));
+  CalibratingEvaluator oneAtATime(synthesizedCalibration(InputSpec{}, 7));
+  const ir::Model a = quantized(kQuantizable, together);
+  const ir::Model b = quantized(kQuantizable, oneAtATime);
+  const auto bytesA = initializerBytes(a);
+  ASSERT_GT(bytesA.size(), initializerBytes(m).size()) << "quantize_static added no scales";
+  EXPECT_EQ(bytesA, initializerBytes(b));
+  // And the sets matter: calibrated on 2 of them, the scales differ.
+  CalibratingEvaluator fewer(synthesizedCalibration(InputSpec{}, 2));
+  EXPECT_NE(bytesA, initializerBytes(quantized(kQuantizable, fewer)));
+}
+
+TEST_F(CalibrationData, AFolderReadOneSetAtATimeQuantizesAsReadWhole) {
+  for (int i = 0; i < 5; ++i) {
+    const float k = 0.5f + i;
+    write("set" + std::to_string(i), "input_0.npy",
+          floats({2, 4}, {k, -k, 0.3f * k, 1, -0.2f, k * k, 0.1f, -1}));
+  }
+  ir::Model m = parse(kQuantizable);
+  auto whole = readCalibrationSets(m, dir_.string());
+  ASSERT_TRUE(whole) << whole.error().message();
+  ASSERT_EQ(whole->size(), 5u);
+  auto source = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(source) << source.error().message();
+  CalibratingEvaluator together(std::move(whole.value()));
+  CalibratingEvaluator oneAtATime(std::move(source.value()));
+  EXPECT_EQ(initializerBytes(quantized(kQuantizable, together)),
+            initializerBytes(quantized(kQuantizable, oneAtATime)));
+}
+
+TEST(CalibratingEvaluator, FirstSetsAreTheSourcesFirst) {
+  ir::Model m = parse(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3] x) => (float[1,3] y) { y = Relu(x) })");
+  CountingSource counting;
+  const CalibrationSetSource source = counting.source(20);
+  auto first = firstCalibrationSets(source, m, 16);
+  ASSERT_TRUE(first) << first.error().message();
+  ASSERT_EQ(first->size(), 16u);
+  EXPECT_EQ((*first)[15][0].second.tensor().data<float>()[0], 16.0f);
+  EXPECT_EQ(counting.made.size(), 16u);  // the other 4 are never made
+  auto all = firstCalibrationSets(source, m, 100);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->size(), 20u);
 }
 
 }  // namespace

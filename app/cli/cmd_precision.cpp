@@ -48,6 +48,8 @@ struct PrecisionArgs {
   int workers = 0;                // trials at once (0: one per core)
   bool recalibrate = false;       // quantize_static: calibrate in every trial
   bool svdPerTrial = false;       // factorize_low_rank: decompose the weight in every trial
+  double latencyMargin = 0.02;    // factorize_low_rank: slower beyond this share stays dense
+  bool keepSlower = false;        // factorize_low_rank: no latency check per layer
   bool perLayerSparsity = false;  // prune_magnitude: the largest ratio per layer
   std::string pattern = "unstructured";
   int sparsitySteps = 20;
@@ -261,7 +263,7 @@ int runPrecision(const PrecisionArgs& a) {
   if (a.pass == "factorize_low_rank")
     return runLowRankPrecision(model, **checker,
                                {a.model, a.out, a.saveRecipe, a.check, a.workers, budget,
-                                evaluator->get(), !a.svdPerTrial});
+                                evaluator->get(), !a.svdPerTrial, a.latencyMargin, !a.keepSlower});
   if (a.perLayerSparsity) {
     SparsityRequest r{a.model, a.out, a.saveRecipe, a.check, budget, {}};
     r.options.steps = a.sparsitySteps;
@@ -348,6 +350,13 @@ void registerPrecision(CLI::App& app) {
   cmd->add_flag("--svd-per-trial", a->svdPerTrial,
                 "factorize_low_rank: decompose each weight in every trial instead of once per "
                 "layer (slower; the same result)");
+  cmd->add_option("--latency-margin", a->latencyMargin,
+                  "factorize_low_rank: a layer whose two thin ops, timed alone, take longer than "
+                  "(1 + this) x the dense layer stays dense (default 0.02; negative: a gain of "
+                  "that share is asked)");
+  cmd->add_flag("--keep-slower", a->keepSlower,
+                "factorize_low_rank: no latency check per layer (a factorization that is slower "
+                "on this CPU is kept)");
   cmd->add_option("--exclude-node", a->excludeNodes,
                   "Keep this node (by name) in float32: not trialled, not converted; repeatable")
       ->allow_extra_args(false);

@@ -1,6 +1,7 @@
 // passlab-cli precision MODEL --pass factorize_low_rank [-o OUT]: the rank of
 // each layer chosen by the accuracy budget (core/pipeline/low_rank_search.h),
-// with the parameters, multiply-adds and measured latency before and after.
+// with the parameters, multiply-adds and measured latency before and after;
+// a layer whose factorization timed slower alone (low_rank_latency.h) stays dense.
 #pragma once
 
 #include <string>
@@ -19,6 +20,8 @@ struct LowRankRequest {
   pipeline::AccuracyBudget budget;
   rewrite::Evaluator* evaluator = nullptr;
   bool shareDecompositions = true;  // one SVD per layer for all its trials
+  double latencyMargin = 0.02;      // pipeline::LowRankLatencyOptions::margin
+  bool checkLatency = true;         // false: a slower factorization is kept
 };
 
 // Prints the search and the result; saves it with `out`. The exit code.

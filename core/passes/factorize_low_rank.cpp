@@ -1,6 +1,6 @@
-// factorize_low_rank — precision: a MatMul / Gemm weight of low effective
-// rank replaced by two thinner ones (lossy: the check holds the outputs to
-// the accuracy budget).
+// factorize_low_rank — precision: a MatMul / Gemm / 1x1 Conv weight of low
+// effective rank replaced by two thinner ones (lossy: the check holds the
+// outputs to the accuracy budget).
 //
 // Before:  y = MatMul(a, w)                 (w a float32 constant [K, N])
 // After:   h = MatMul(a, w1); y = MatMul(h, w2)   (w1 [K, r], w2 [r, N])
@@ -16,6 +16,11 @@
 // runs the pass once per layer with its rank. Gemm
 // (transA = 0): its B (transposed first with transB) factorized the same way,
 // y = Gemm(MatMul(a, w1), w2, C) with alpha and beta kept.
+// Conv with a kernel of ones (W [M, C, 1, 1], any spatial rank) in one group:
+// w = W^T as C x M, h = Conv(x, w1^T as [r, C, 1, 1]) with the node's strides,
+// pads, dilations and auto_pad (a padded position reads zeros, so h is 0
+// there), y = Conv(h, w2^T as [M, r, 1, 1], B) with stride 1 and no padding:
+// the FLOPs per output position shrink as the weights do.
 // Running it again changes nothing: w1 and w2 are full rank, and too thin to
 // save anything. The decomposition comes from the Evaluator when it is a
 // WeightSvdSource holding it (the rank search's trials: one per layer).
@@ -38,26 +43,40 @@ namespace passlab::passes {
 namespace {
 
 constexpr const char* kId = "factorize_low_rank";
+constexpr const char* kWeightIsAnInput =
+    "the weight is also a graph input (overridable); freeze_initializer_inputs makes it a "
+    "constant";
 
 using Matrix = Eigen::MatrixXd;
 
 struct Factors {
-  ir::Tensor w1, w2;  // [K, r], [r, N] float32
+  ir::Tensor w1, w2;  // [K, r], [r, N] float32 (a Conv's: [r, C, 1..], [M, r, 1..])
   int64_t rank = 0;
 };
 
-ir::Tensor floatTensor(const Matrix& m) {
+// `m` as float32 with dims `dims` (default: its rows and columns), row-major.
+ir::Tensor floatTensor(const Matrix& m, std::vector<int64_t> dims = {}) {
   std::vector<float> v(static_cast<size_t>(m.size()));
   for (Eigen::Index r = 0; r < m.rows(); ++r)
     for (Eigen::Index c = 0; c < m.cols(); ++c)
       v[static_cast<size_t>(r * m.cols() + c)] = static_cast<float>(m(r, c));
-  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, {m.rows(), m.cols()}, v);
+  if (dims.empty()) dims = {m.rows(), m.cols()};
+  return ir::Tensor::fromVector<float>(ir::DataType::kFloat, dims, v);
 }
 
-// The weight as a K x N matrix (transposed when `transposed`).
+// A Conv weight's dims for `rows` x `cols` with the kernel's trailing ones.
+std::vector<int64_t> convDims(int64_t rows, int64_t cols, size_t rank) {
+  std::vector<int64_t> d(rank, 1);
+  d[0] = rows;
+  d[1] = cols;
+  return d;
+}
+
+// The weight as a K x N matrix (transposed when `transposed`): its first
+// dimension the rows, the others flattened the columns.
 Matrix weightMatrix(const ir::Tensor& t, bool transposed) {
   auto d = t.data<float>();
-  const int64_t rows = t.dims()[0], cols = t.dims()[1];
+  const int64_t rows = t.dims()[0], cols = rows ? t.numel() / rows : 0;
   Matrix m(transposed ? cols : rows, transposed ? rows : cols);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
@@ -93,11 +112,18 @@ class Factorizer {
         fixedRank_(ctx.intOption("rank")) {}
 
   Status run() {
-    PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, [&](ir::Node& n) {
+    std::vector<ir::Node*> nodes;
+    for (const auto& n : g_.nodes())
+      if (isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm") || isDefaultOp(*n, "Conv"))
+        nodes.push_back(n.get());
+    PASSLAB_RETURN_IF_ERROR(forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
       Factors f;
       Text why = whyNot(n, f);
-      if (why.empty()) replace(n, f);
-      return why;
+      if (why.empty())
+        replace(n, f);
+      else if (ctx_.explain)
+        ctx_.explain->note(n.id(), kId, std::move(why));
+      return Status::ok();
     }));
     if (ctx_.note && factorized_ > 0)
       *ctx_.note =
@@ -108,13 +134,12 @@ class Factorizer {
 
  private:
   Text whyNot(const ir::Node& n, Factors& f) const {
-    if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
+    LowRankWeight shape;
+    if (Text why = whyNotLowRankWeight(n, &shape); !why.empty()) return why;
     const auto* source = dynamic_cast<const WeightSvdSource*>(ctx_.evaluator);
     const WeightSvd* shared = source ? source->svdOf(n) : nullptr;
     WeightSvd own;
-    if (!shared)
-      own = decomposeWeight(*n.input(1)->initializer(),
-                            n.opType() == "Gemm" && n.attrInt("transB", 0) != 0);
+    if (!shared) own = decomposeWeight(*n.input(1)->initializer(), shape.transposed);
     const WeightSvd& svd = shared ? *shared : own;
     const Eigen::Map<const Matrix> u(svd.u.data(), svd.k, svd.size),
         v(svd.v.data(), svd.n, svd.size);
@@ -126,8 +151,16 @@ class Factorizer {
       return Text::of("rank %1 of %2 x %3 saves less than min_saving", std::to_string(r),
                       std::to_string(k), std::to_string(cols));
     const Eigen::VectorXd root = values.head(r).cwiseSqrt();
-    f.w1 = floatTensor(u.leftCols(r) * root.asDiagonal());
-    f.w2 = floatTensor(root.asDiagonal() * v.leftCols(r).transpose());
+    const Matrix w1 = u.leftCols(r) * root.asDiagonal();              // K x r
+    const Matrix w2 = root.asDiagonal() * v.leftCols(r).transpose();  // r x N
+    if (shape.conv) {  // [out channels, in channels, 1, ...]: the transposes
+      const size_t rank = n.input(1)->initializer()->rank();
+      f.w1 = floatTensor(w1.transpose(), convDims(r, k, rank));
+      f.w2 = floatTensor(w2.transpose(), convDims(cols, r, rank));
+    } else {
+      f.w1 = floatTensor(w1);
+      f.w2 = floatTensor(w2);
+    }
     f.rank = r;
     return "";
   }
@@ -139,8 +172,18 @@ class Factorizer {
     paramsAfter_ += f.w1.numel() + f.w2.numel();
     ir::Value* w1 = addConstant(rw_, g_, &n, base + "_w1", f.w1, from);
     ir::Value* w2 = addConstant(rw_, g_, &n, base + "_w2", f.w2, from);
-    ir::Node* h = fusion::addDerived(rw_, "MatMul", {n.input(0), w1}, &n, from);
     ir::Node* y = nullptr;
+    if (n.opType() == "Conv") {
+      // The node's geometry on the first Conv; the second is a plain 1x1.
+      ir::Node* h = fusion::addDerived(rw_, "Conv", {n.input(0), w1}, &n, from, &n);
+      std::vector<ir::Value*> ins{h->output(0), w2};
+      if (n.input(2)) ins.push_back(n.input(2));
+      y = fusion::addDerived(rw_, "Conv", ins, &n, from, nullptr, {n.output(0)});
+      fusion::replaceAndErase(rw_, n.output(0), y->output(0), {&n});
+      ++factorized_;
+      return;
+    }
+    ir::Node* h = fusion::addDerived(rw_, "MatMul", {n.input(0), w1}, &n, from);
     if (n.opType() == "MatMul") {
       y = fusion::addDerived(rw_, "MatMul", {h->output(0), w2}, &n, from, nullptr, {n.output(0)});
     } else {
@@ -165,6 +208,35 @@ class Factorizer {
 std::atomic<size_t> decompositions{0};
 
 }  // namespace
+
+Text whyNotLowRankWeight(const ir::Node& n, LowRankWeight* shape) {
+  LowRankWeight s;
+  if (const ir::Value* b = n.input(1); b && b->isInitializer() && b->isGraphInput())
+    return kWeightIsAnInput;
+  if (n.opType() != "Conv") {
+    if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
+    const std::vector<int64_t>& d = n.input(1)->initializer()->dims();
+    s.transposed = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+    s.k = s.transposed ? d[1] : d[0];
+    s.n = s.transposed ? d[0] : d[1];
+  } else {
+    const ir::Value* b = n.input(1);
+    if (!b || !b->isInitializer() || b->isGraphInput())
+      return "the weight is not a constant initializer";
+    const ir::Tensor& w = *b->initializer();
+    if (w.dtype() != ir::DataType::kFloat || w.rank() < 3)
+      return Text::of("the weight is %1, not a float32 Conv weight", w.summary());
+    if (n.attrInt("group", 1) != 1) return "a grouped Conv";
+    for (size_t i = 2; i < w.rank(); ++i)
+      if (w.dims()[i] != 1) return Text::of("the kernel is %1, not 1x1", w.summary());
+    s.transposed = true;
+    s.conv = true;
+    s.k = w.dims()[1];
+    s.n = w.dims()[0];
+  }
+  if (shape) *shape = s;
+  return "";
+}
 
 WeightSvd decomposeWeight(const ir::Tensor& w, bool transposed) {
   const Matrix m = weightMatrix(w, transposed);

@@ -8,7 +8,6 @@
 #include <memory>
 #include <span>
 
-#include "core/passes/matrix_weight.h"
 #include "core/passes/weight_svd.h"
 #include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
@@ -24,15 +23,16 @@ std::vector<LowRankLayer> candidates(const ir::Model& model, double minSaving) {
   std::vector<LowRankLayer> out;
   for (const auto& owned : model.graph().nodes()) {
     const ir::Node& n = *owned;
-    if (!n.domain().empty() || (n.opType() != "MatMul" && n.opType() != "Gemm")) continue;
-    if (!passes::whyNotConstantMatrixWeight(n).empty()) continue;
-    const std::vector<int64_t>& d = n.input(1)->initializer()->dims();
-    const bool transposed = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+    if (!n.domain().empty() ||
+        (n.opType() != "MatMul" && n.opType() != "Gemm" && n.opType() != "Conv"))
+      continue;
+    passes::LowRankWeight w;
+    if (!passes::whyNotLowRankWeight(n, &w).empty()) continue;
     LowRankLayer l;
     l.node = n.id();
     l.describe = n.describe();
-    l.k = transposed ? d[1] : d[0];
-    l.n = transposed ? d[0] : d[1];
+    l.k = w.k;
+    l.n = w.n;
     const double most = (1 - minSaving) * double(l.k) * double(l.n) / double(l.k + l.n);
     l.maxRank = std::min<int64_t>(static_cast<int64_t>(std::floor(most)), std::min(l.k, l.n));
     if (l.maxRank >= 1) out.push_back(std::move(l));
@@ -41,7 +41,8 @@ std::vector<LowRankLayer> candidates(const ir::Model& model, double minSaving) {
 }
 
 bool transposesWeight(const ir::Node& n) {
-  return n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
+  passes::LowRankWeight w;
+  return passes::whyNotLowRankWeight(n, &w).empty() && w.transposed;
 }
 
 bool sameTensor(const ir::Tensor& a, const ir::Tensor& b) {
@@ -185,7 +186,7 @@ Expected<NumericCheck> applyRanks(ir::Model& model, ExecOutputChecker& checker,
                                   const LowRankOptions& options) {
   CheckedSteps steps(model, checker, budget, options.evaluator, options.cancel);
   return applyLayersInOrder(
-      steps, layers, [](const LowRankLayer& l) { return l.rank > 0; },
+      steps, layers, [](const LowRankLayer& l) { return l.rank > 0 && !l.slower; },
       [](const LowRankLayer& l) { return l.k * l.n - l.rank * (l.k + l.n); },
       [&](const LowRankLayer& l) { return factorizeStep(l, l.rank, options.minSaving); });
 }

@@ -87,6 +87,13 @@ grep -q "the smallest rank each holds the budget" "$dir/lr.log" || { cat "$dir/l
 grep -q "^MatMul\|^Gemm" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no layer row"; }
 grep -q "weights in these layers" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no weights before and after"; }
 grep -q "^latency (1 thread" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no latency"; }
+grep -q "ms alone" "$dir/lr.log" || { cat "$dir/lr.log"; fail "no latency per layer"; }
+# ultraface lists its weights (1x1 Convs among them) as graph inputs: none is
+# taken, and the output says what makes them constants.
+"$cli" precision "$corpus/models/ultraface_rfb_320.onnx" --pass factorize_low_rank \
+  > "$dir/lr_uf.log" 2>&1 || { cat "$dir/lr_uf.log"; fail "precision --pass factorize_low_rank (ultraface)"; }
+grep -q "weights are also graph inputs (overridable).*freeze_initializer_inputs" "$dir/lr_uf.log" ||
+  { cat "$dir/lr_uf.log"; fail "no note on weights that are graph inputs"; }
 "$cli" optimize "$gpt2" -o "$dir/lr2.onnx" --recipe "$dir/lr.json" > "$dir/lr2.log" 2>&1 ||
   { cat "$dir/lr2.log"; fail "replaying the low-rank recipe"; }
 # The sparsity report: one row per layer with weights, and the total.

@@ -527,6 +527,8 @@ int runOptimize(const OptimizeArgs& a) {
   // pass runs (--in-place names the model as the one output it may replace).
   std::vector<NamedPath> inputs = inputFilesOf(a.inputs);
   for (NamedPath& f : filesIn("--input-dir", a.inputDir)) inputs.push_back(std::move(f));
+  for (NamedPath& f : calibrationFilesIn("--calibration-data", a.calibration.data))
+    inputs.push_back(std::move(f));
   inputs.insert(inputs.begin(), {"--recipe", a.recipe});
   if (!a.inPlace) inputs.insert(inputs.begin(), {"the model", a.in});
   if (Status paths = checkOutputPaths(inputs, {{a.inPlace ? "--in-place" : "-o", out},
@@ -673,7 +675,8 @@ void registerOptimize(CLI::App& app) {
                           " runs): " + str::join(passes::levelNames(), ", "));
   passesOpt->excludes(levelOpt);
   cmd->add_option("--check", a->check,
-                  "Check outputs after every pass on N seeded random input sets");
+                  "Check outputs after every pass on N seeded random input sets")
+      ->check(CLI::Range(0, 100000));
   cmd->add_option("--recipe", a->recipe, "Replay a recipe (JSON)");
   cmd->add_option("--save-recipe", a->saveRecipe, "Save the recipe that was run");
   cmd->add_option("--report", a->report, "Write a JSON report of every step");

@@ -197,8 +197,9 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: " << b.message() << "\n";
     return 1;
   }
-  if (Status paths = checkOutputPaths({{"the model", a.model}},
-                                      {{"-o", a.out}, {"--save-recipe", a.saveRecipe}});
+  std::vector<NamedPath> inputs = calibrationFilesIn("--calibration-data", a.calibration.data);
+  inputs.insert(inputs.begin(), {"the model", a.model});
+  if (Status paths = checkOutputPaths(inputs, {{"-o", a.out}, {"--save-recipe", a.saveRecipe}});
       !paths) {
     std::cerr << "error: " << paths.message() << "\n";
     return 1;

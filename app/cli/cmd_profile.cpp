@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/memory_limit.h"
 #include "app/cli/output_files.h"
 #include "app/cli/profile_output.h"
 #include "app/cli/run_inputs.h"
@@ -84,6 +85,33 @@ Expected<pipeline::OptimizedModel> optimizeAsAsked(const ProfileArgs& a, const i
   return pipeline::optimizeForCompare(model, a.level, !a.allowNonstandard);
 }
 
+// --memory-limit as `run` keeps it (memory_limit.h): a limit the runs of
+// `model` on `inputs` would pass is refused before they start, with the bytes
+// a run needs, not by a node partway; `what` names the model.
+Status withinMemoryLimit(const ProfileArgs& a, const ir::Model& model,
+                         const exec::NamedInputs& inputs, const std::string& what) {
+  if (a.memoryLimit == 0) return Status::ok();
+  exec::ExecutorOptions eo;  // as pipeline::prepareRun makes the profiled executor
+  eo.backend = a.device;
+  exec::RunOptions ro;
+  ro.threads = a.threads;
+  Status st = runsFitMemoryLimit(model, eo, inputs, ro, a.memoryLimit);
+  return st ? st : st.error().withContext(what);
+}
+
+// The inputs of `model` among `given` (the optimized model runs on the
+// original's inputs that it still has, as pipeline::compareModels gives them).
+exec::NamedInputs inputsOf(const ir::Model& model, const exec::NamedInputs& given) {
+  exec::NamedInputs out;
+  for (const auto& [name, value] : given)
+    for (const ir::Value* in : model.graph().inputs())
+      if (in->name() == name) {
+        out.emplace_back(name, value);
+        break;
+      }
+  return out;
+}
+
 Expected<pipeline::CompareResult> runCompare(const ProfileArgs& a,
                                              const pipeline::ProfileRequest& req) {
   pipeline::CompareRequest creq;
@@ -94,11 +122,15 @@ Expected<pipeline::CompareResult> runCompare(const ProfileArgs& a,
     if (!opt) return opt.error().withContext("--level " + a.level);
     creq.optimized = &opt->model;
     creq.provenance = &opt->provenance;
+    PASSLAB_RETURN_IF_ERROR(withinMemoryLimit(a, opt->model, inputsOf(opt->model, req.given),
+                                              "the model optimized at --level " + a.level));
     return pipeline::compareModels(creq);
   }
   auto other = io::loadModel(a.compare);
   if (!other) return other.error().withContext(a.compare);
   creq.optimized = &other->model;
+  PASSLAB_RETURN_IF_ERROR(withinMemoryLimit(a, other->model, inputsOf(other->model, req.given),
+                                            "--compare " + a.compare));
   return pipeline::compareModels(creq);
 }
 
@@ -148,6 +180,9 @@ int runProfile(const ProfileArgs& a) {
   std::vector<std::string> descriptions;
   auto req = buildRequest(a, loaded->model, descriptions);
   if (!req) return fail(req.error());
+  if (a.node.empty())
+    if (Status st = withinMemoryLimit(a, loaded->model, req->given, a.model); !st)
+      return fail(st.error());
   if (!a.node.empty()) {
     if (a.level.empty() && a.compare.empty())
       return fail(invalidArgument("--node needs --level or --compare"));
@@ -232,8 +267,9 @@ void registerProfile(CLI::App& app) {
                   "Interleaved whole-model rounds of a comparison (default 10)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--memory-limit", a->memoryLimit,
-                  "Fail a run whose intermediate tensors pass this size (bytes, or with a "
-                  "unit: 64MiB, 1.5GB)")
+                  "Intermediate memory a run may use (bytes, or with a unit: 64MiB, 1.5GB; "
+                  "not 0): as `run`, fails before the profiled runs when the executor's memory "
+                  "plan, or one untimed run (not limited), needs more, with kernel scratch")
       ->transform(sizeWithUnit());
   cmd->add_option("--top", a->top, "Rows of the tables (default 20; 0: all)");
   cmd->add_flag("--roofs", a->roofs, "Print the machine's GEMM and bandwidth roofs (cached)");

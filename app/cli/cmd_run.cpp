@@ -38,6 +38,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/device_report.h"
 #include "app/cli/huge_pages.h"
+#include "app/cli/memory_limit.h"
 #include "app/cli/memory_report.h"
 #include "app/cli/output_files.h"
 #include "app/cli/run_inputs.h"
@@ -369,62 +370,6 @@ Expected<exec::memory::MemoryPlan> checkedPlan(const exec::Executor& ex,
   return plan;
 }
 
-// The plan the executor's runs under `limit` take their block from (in place
-// only where a kernel declares it, graph outputs in the block): sizes from the
-// value types, or, when they are known only at run time, inferred for
-// `inputs`' shapes as the executor does before its first run with them
-// (input_shapes.h). Its peak against the limit, before any run; nothing is
-// checked where inference leaves a size open or the executor does not plan
-// (the measured run then decides, measuredPeakWithin).
-Status executorPlanWithin(const exec::Executor& ex, const exec::NamedInputs& inputs,
-                          uint64_t limit) {
-  namespace mem = exec::memory;
-  const exec::CompiledGraph& graph = ex.compiled();
-  const mem::PlanOptions options =
-      mem::PlanOptions::withDirectOutputs(mem::PlanOptions::forExecution(), limit);
-  Expected<mem::MemoryPlan> plan = mem::MemoryPlan();
-  if (mem::sizesKnownAhead(graph)) {
-    plan = mem::planMemory(graph, nullptr, options);
-  } else {
-    mem::InputShapes shapes = mem::shapesForInputs(ex.model(), graph, inputs);
-    plan = mem::planMemory(graph, &shapes.bytes, options, &shapes.dims);
-  }
-  // A size inference leaves open (the executor records it on the first run),
-  // or no plan (the executor runs on the arena alone): the measured run decides.
-  if (!plan) return Status::ok();
-  Status within = mem::checkMemoryLimit(*plan, limit);
-  if (within) return within;
-  return within.error().withContext(
-      "the executor's memory plan (in place only where a kernel declares it" +
-      std::string(mem::sizesKnownAhead(graph) ? "" : "; sizes inferred from the input shapes") +
-      ")");
-}
-
-// What the measured run `r` (run with the limit's plan, not refused) needed:
-// the arena's peak, which counts the block, kernel scratch that did not fit
-// the block's gaps at its step, subgraph bodies' blocks and tensors outside the
-// plan. The runs after it, with the same inputs, need the same.
-Status measuredPeakWithin(const exec::RunResult& r, uint64_t limit) {
-  const uint64_t peak = r.peakArenaBytes;
-  if (peak <= limit) return Status::ok();
-  std::string msg = "a run with these inputs needs " + str::humanBytes(peak) + " (" +
-                    std::to_string(peak) + " bytes) of intermediate memory, above the memory " +
-                    "limit of " + str::humanBytes(limit) + " (" + std::to_string(limit) + " bytes)";
-  const exec::memory::RunMemoryUse& use = r.memory;
-  if (use.source != exec::memory::PlanSource::kNone && use.blockBytes < peak)
-    msg += ": the executor's planned block is " + str::humanBytes(use.blockBytes) + ", the other " +
-           str::humanBytes(peak - use.blockBytes) +
-           " are kernel scratch that did not fit the block's free space at its step, " +
-           "subgraph bodies' memory or tensors outside the plan";
-  else if (!use.note.empty())
-    msg += " (" + use.note + ")";
-  msg +=
-      "; measured by one untimed run before the runs asked for (not bounded by the limit); "
-      "--memory-limit " +
-      std::to_string(peak) + " or more runs";
-  return limitError(msg);
-}
-
 // The same inputs on the CPU executor (reference kernels when asked), its
 // outputs set against `deviceRun`'s.
 Expected<std::vector<OutputComparison>> compareWithCpu(
@@ -631,7 +576,7 @@ void registerRun(CLI::App& app) {
   cmd->add_option("--save-outputs", args->saveOutputs,
                   "Write the inputs and outputs to DIR (outputs.json, .npy files)");
   cmd->add_option("--memory-limit", args->memoryLimit,
-                  "Intermediate memory a run may use (bytes, or with a unit: 64MiB, 1.5GB): "
+                  "Intermediate memory a run may use (bytes, or with a unit: 64MiB, 1.5GB; not 0): "
                   "fails before running when the memory plan's peak is above it, and before "
                   "the timed runs when the first untimed run (not limited) needed more, with "
                   "kernel scratch")

@@ -96,6 +96,16 @@ std::vector<NamedPath> filesIn(const std::string& option, const std::string& dir
   return files;
 }
 
+std::vector<NamedPath> calibrationFilesIn(const std::string& option, const std::string& dir) {
+  std::vector<NamedPath> files = filesIn(option, dir);
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec))
+      for (NamedPath& f : filesIn(option, it->path().string())) files.push_back(std::move(f));
+  return files;
+}
+
 Status checkSaveDir(const NamedPath& dir, const std::vector<NamedPath>& inputs,
                     const std::vector<NamedPath>& outputs) {
   if (dir.path.empty()) return Status::ok();

@@ -38,6 +38,12 @@ std::vector<NamedPath> inputFilesOf(const std::vector<std::string>& specs);
 // named `option`; none when `dir` is empty or no folder.
 std::vector<NamedPath> filesIn(const std::string& option, const std::string& dir);
 
+// The files of a --calibration-data folder `dir` as pipeline::calibrationFolder
+// reads it (DIR/input_K.*, or DIR/<set>/input_K.*): the files directly in
+// `dir` and in its subfolders, each as an input named `option`; none when
+// `dir` is empty or no folder.
+std::vector<NamedPath> calibrationFilesIn(const std::string& option, const std::string& dir);
+
 // `run --save-outputs DIR` writes DIR/outputs.json, DIR/input_K.npy and
 // DIR/output_K.npy: an error when one of these is one of `inputs` (an --input
 // file saved there by an earlier run: the same name in DIR, a symlink or a

@@ -2,7 +2,7 @@
 // (64MiB, 1.5GB): KiB/MiB/GiB/TiB (or Ki, Mi...) 1024-based, KB/MB/GB/TB (or
 // K, M...) 1000-based, B bytes; any case, spaces before the unit allowed.
 // CLI11's AsSizeValue takes whole numbers only (it refused 1.5GB) and wrapped
-// a negative number around.
+// a negative number around. A size of 0 bytes is refused.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -39,6 +39,11 @@ inline CLI::Validator sizeWithUnit() {
           return "'" + unit + "' is not a unit (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB)";
         const double bytes = std::round(std::stod(value.substr(0, end)) * it->second);
         if (!(bytes < 0x1p63)) return "'" + value + "' is too large";
+        // No run fits in 0 bytes; 0 is not "no limit" either (that is the
+        // option left out), so it is refused rather than guessed at.
+        if (bytes < 1)
+          return "'" + value +
+                 "' is 0 bytes, no memory to run in (leave the option out for no limit)";
         value = std::to_string(static_cast<uint64_t>(bytes));
         return "";
       },

@@ -155,7 +155,8 @@ Status validateBudget(const AccuracyBudget& b) {
         Text::of("accuracy budget: %1 %2 is outside %3", what, str::printed("%g", v), range));
   };
   if (!(b.minCosine >= -1 && b.minCosine <= 1)) return bad("cosine", b.minCosine, "[-1, 1]");
-  if (std::isnan(b.minSnrDb)) return bad("SNR", b.minSnrDb, "the numbers");
+  // inf would hold every lossy step over it, -inf would switch the SNR off.
+  if (!std::isfinite(b.minSnrDb)) return bad("SNR", b.minSnrDb, "the finite numbers");
   if (!(b.maxRelError >= 0)) return bad("max relative error", b.maxRelError, "[0, inf]");
   if (!(b.minTop1 >= 0 && b.minTop1 <= 1)) return bad("top-1 agreement", b.minTop1, "[0, 1]");
   if (b.topK < 1) return bad("top-k", b.topK, "[1, inf)");

@@ -94,6 +94,11 @@ Expected<Recipe> recipeFromJson(const std::string& text) {
 }
 
 Status validateRecipe(const Recipe& r) {
+  // A negative count would switch off the check a lossy pass is held to.
+  if (r.checkInputSets < 0)
+    return invalidArgument(
+        Text::of("the recipe's check_input_sets is %1; it is a count of input sets (0 or more)",
+                 std::to_string(r.checkInputSets)));
   for (const PassSpec& s : r.passes) {
     const passes::Pass* p = passes::findPass(s.id);
     if (!p) return invalidArgument(Text::of("the recipe names an unknown pass '%1'", s.id));

@@ -2,7 +2,7 @@
 # `profile --json` prints valid JSON with a row per node and the overhead;
 # `run --profile --json` has one row per node with its median over the runs
 # with per-node timing, and a total that is the sum of the main-graph rows;
-# `--memory-limit` stops a run that passes it, naming the node;
+# `--memory-limit` refuses a run that would pass it, naming the node;
 # `--level basic --json` compares (`--level fused` runs the non-standard passes
 # only with --allow-nonstandard); a bad --input is an error naming it.
 # Usage: profile_json.sh CLI TEXT_TO_ONNX
@@ -77,7 +77,8 @@ PY
 "$cli" profile "$dir/m.onnx" --compare "$dir/m.onnx" --node nonesuch > "$dir/nn.out" 2>&1 &&
   fail "--node of a missing node was accepted"
 grep -q "nonesuch" "$dir/nn.out" || { cat "$dir/nn.out"; fail "the error does not name the node"; }
-# A run that passes --memory-limit fails with an error naming the node; no output is printed as if it ran.
+# A run that would pass --memory-limit is refused (before the runs: the plan's
+# step) with an error naming the node; no output is printed as if it ran.
 "$cli" profile "$dir/m.onnx" --threads 1 --repeat 3 --memory-limit 1000 > "$dir/mem.out" 2> "$dir/mem.err" &&
   fail "a run over --memory-limit was accepted"
 grep -q "memory limit" "$dir/mem.err" || { cat "$dir/mem.err"; fail "the error does not name the memory limit"; }

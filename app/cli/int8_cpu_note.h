@@ -4,7 +4,9 @@
 // exact int8 dot products (no AVX-512 VNNI or AVX-VNNI:
 // qlinear::exactInt8DotProducts). There INT8 runs on float32 sums or the
 // reference loops, slower than the float32 model (docs/precision.md, "INT8 on
-// a CPU without AVX-512 VNNI").
+// a CPU without AVX-512 VNNI"), unless every weight is int8 in [-64, 64] and
+// every activation uint8 (`reduce_range`: oneDNN's int8 kernels are exact for
+// those, int8_dot_exactness.h); the warning recommends that.
 #pragma once
 
 #include <optional>

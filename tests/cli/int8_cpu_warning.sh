@@ -3,7 +3,8 @@
 # without exact int8 dot products (no AVX-512 VNNI or AVX-VNNI; app/cli/
 # int8_cpu_note.h): PASSLAB_MAX_ISA=avx2 caps oneDNN below VNNI on any x86
 # CPU, so saving the MNIST classifier's INT8 file (--level fused: QLinearConv)
-# must print it once, and saving its float32 file must not.
+# must print it once (recommending reduce_range), saving its reduce_range
+# INT8 file must not, and saving its float32 file must not.
 # Usage: int8_cpu_warning.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -24,6 +25,18 @@ PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/qdq.onnx" -o "$dir/int8.onnx" --level
   > "$dir/int8.log" 2>&1 || { cat "$dir/int8.log"; fail "--level fused on the INT8 file"; }
 [ "$(grep -c "$warning" "$dir/int8.log")" = 1 ] ||
   { cat "$dir/int8.log"; fail "not one warning for the INT8 file under PASSLAB_MAX_ISA=avx2"; }
+grep -q "reduce_range=true" "$dir/int8.log" ||
+  { cat "$dir/int8.log"; fail "the warning does not recommend reduce_range"; }
+# reduce_range (weights in [-64, 64], uint8 activations): oneDNN's int8
+# kernels are exact there (core/exec/cpu/int8_dot_exactness.h), no warning.
+"$cli" optimize "$model" -o "$dir/qdq_rr.onnx" --passes raise_opset,quantize_static \
+  --set quantize_static.reduce_range=true > "$dir/qdq_rr.log" 2>&1 ||
+  { cat "$dir/qdq_rr.log"; fail "raise_opset,quantize_static reduce_range"; }
+PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/qdq_rr.onnx" -o "$dir/int8_rr.onnx" --level fused \
+  > "$dir/int8_rr.log" 2>&1 || { cat "$dir/int8_rr.log"; fail "--level fused on the reduce_range file"; }
+if grep -q "$warning" "$dir/int8_rr.log"; then
+  cat "$dir/int8_rr.log"; fail "the reduce_range INT8 file was warned about"
+fi
 PASSLAB_MAX_ISA=avx2 "$cli" optimize "$model" -o "$dir/f32.onnx" --level fused \
   > "$dir/f32.log" 2>&1 || { cat "$dir/f32.log"; fail "--level fused on the float32 model"; }
 if grep -q "$warning" "$dir/f32.log"; then

@@ -34,8 +34,11 @@
 // results stay the reference's: scales or zero points that vary between
 // runs, non-float32 scales, a configuration oneDNN has no optimized
 // implementation for. On a CPU without VNNI (exactInt8DotProducts: oneDNN's int8 kernels there
-// saturate) the integer sums come from oneDNN's float32 convolution where that is exact
-// (qlinear_conv_float_sums.h), bit for bit the reference; else the reference. The one difference
+// saturate) a layer of uint8 X and constant int8 weights in [-64, 64] with zero point 0 (what
+// `reduce_range` quantizers write) still runs on oneDNN's int8 convolution, whose sums are exact
+// for it (int8_dot_exactness.h); any other, the integer sums come from oneDNN's float32
+// convolution where that is exact (qlinear_conv_float_sums.h), bit for bit the reference; else
+// the reference. The one difference
 // from the reference: oneDNN multiplies the int32 sum by the float32 scale in float32 where the
 // reference uses double, so a value close to a rounding tie may come out 1 apart.
 #include <memory>
@@ -44,6 +47,7 @@
 
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/int8_dot_exactness.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -74,6 +78,9 @@ struct QConvPlan : onednn::ConvPrimitive {
   int threads = 0;
   Requantization requantization;
   bool declined = false;  // the reference kernel runs this configuration
+  // A CPU without exact int8 dot products, and weights that make oneDNN's
+  // int8 sums exact anyway (int8_dot_exactness.h): the primitive runs.
+  bool narrowWeights = false;
   // A channels-last depthwise convolution with constant weights and zero
   // points runs on PassLab's own kernel instead of the primitive
   // (qlinear_depthwise_nhwc.h).
@@ -92,9 +99,10 @@ struct QConvPlan : onednn::ConvPrimitive {
 // kernel, and no reason to leave PassLab's reference semantics).
 void buildPrimitive(QConvPlan& p, const ConvGeometry& g, DataType xType, bool channelsLast) {
   static const bool exact = exactInt8DotProducts();
-  p.declined = !exact || !onednn::buildInt8Conv(p, g, int8Type(xType),
-                                                int8Type(p.requantization.yType), p.hasBias,
-                                                requantizationAttr(p.requantization), channelsLast);
+  p.declined =
+      !(exact || p.narrowWeights) ||
+      !onednn::buildInt8Conv(p, g, int8Type(xType), int8Type(p.requantization.yType), p.hasBias,
+                             requantizationAttr(p.requantization), channelsLast);
 }
 
 class OneDnnQLinearConv final : public Kernel {
@@ -198,15 +206,34 @@ class OneDnnQLinearConv final : public Kernel {
     p->wDims = ctx.input(kW).dims();
     p->hasBias = hasBias;
     p->threads = ctx.threads();
-    // oneDNN's int8 kernels declined (no VNNI): the exact float32 sums, or the reference.
+    // oneDNN's int8 kernels declined (no VNNI) unless the weights make them exact: the exact
+    // float32 sums, or the reference.
     static const bool exactInt8 = exactInt8DotProducts();
+    std::optional<Requantization> r;
     if (!exactInt8) {
+      r = readRequantization(ctx, g.M);
+      p->narrowWeights = r && narrowWeights(ctx, old.get(), freed);
+      if (p->narrowWeights) {
+        p->requantization = std::move(*r);
+        buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
+        if (!p->declined) {
+          if (old) p->inheritWeights(*old);
+          countNarrowWeightInt8Plan();
+          return p;
+        }
+        // oneDNN offers no optimized kernel: the float32 sums below.
+        p = std::make_unique<QConvPlan>();
+        p->xDims = ctx.input(kX).dims();
+        p->wDims = ctx.input(kW).dims();
+        p->hasBias = hasBias;
+        p->threads = ctx.threads();
+      }
       p->floatSums =
           QLinearConvFloatSums::create(ctx, g, channelsLast, old ? old->floatSums.get() : nullptr);
       p->declined = true;
       return p;
     }
-    std::optional<Requantization> r = readRequantization(ctx, g.M);
+    r = readRequantization(ctx, g.M);
     if (!r) {
       p->int32Sums =
           QLinearConvInt32::create(ctx, g, channelsLast, old ? old->int32Sums.get() : nullptr);
@@ -245,6 +272,19 @@ class OneDnnQLinearConv final : public Kernel {
     buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
     if (old && !p->declined) p->inheritWeights(*old);
     return p;
+  }
+
+  // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
+  // (int8_dot_exactness.h: uint8 X, invariant int8 W of zero point 0, checked
+  // by the caller, every weight in [-64, 64]). The plan for another input
+  // shape takes the answer from the one it replaces, which may have freed W.
+  static bool narrowWeights(const KernelContext& ctx, const QConvPlan* old, bool freed) {
+    if (ctx.input(kX).dtype() != DataType::kUInt8 || !ctx.invariantInput(kW)) return false;
+    if (old && old->narrowWeights && !old->declined) return true;
+    const Tensor& w = ctx.input(kW);
+    if (freed || w.dtype() != DataType::kInt8) return false;
+    return int8DotProductsExactFor({w.data<int8_t>(), static_cast<size_t>(w.numel())},
+                                   DataType::kUInt8);
   }
 
   ConvAttrs attrs_;

@@ -11,15 +11,15 @@
 // QLinearConv's bias), alpha folded into the scales, and without y_scale the
 // float product written as is.
 // Exactness as for QLinearConv (qlinear_conv_onednn.cpp): only on CPUs whose
-// int8 dot products are exact (VNNI), and oneDNN multiplies the int32 sum by
-// the float32 scale in float32 where the reference uses double, so a value
-// next to a rounding tie may come out 1 apart. Everything else runs the
-// reference QLinearMatMul / QGemm (qlinear.cpp): per-row scales, scales or zero points that vary
-// between runs, non-float32 scales, A of rank 1, B of rank other than 2, a QGemm bias that is not
-// one value per column or a B fed at run time, and for QGemm a B not s8 or a nonzero B zero point.
-// A QLinearMatMul B fed at run time (an attention's product of two activations) takes
-// qlinear_matmul_runtime_b.cpp; a QLinearMatMul with uint8 B or a nonzero B zero point, constant or
-// not, takes qlinear_matmul_int32.h (exact).
+// int8 dot products are exact (VNNI), or without VNNI for uint8 A and a B of
+// weights in [-64, 64] (int8_dot_exactness.h: `reduce_range` weights), and oneDNN multiplies the
+// int32 sum by the float32 scale in float32 where the reference uses double, so a value next to a
+// rounding tie may come out 1 apart. Everything else runs the reference QLinearMatMul / QGemm
+// (qlinear.cpp): per-row scales, scales or zero points that vary between runs, non-float32 scales,
+// A of rank 1, B of rank other than 2, a QGemm bias that is not one value per column or a B fed at
+// run time, and for QGemm a B not s8 or a nonzero B zero point. A QLinearMatMul B fed at run time
+// (an attention's product of two activations) takes qlinear_matmul_runtime_b.cpp; a QLinearMatMul
+// with uint8 B or a nonzero B zero point, constant or not, takes qlinear_matmul_int32.h (exact).
 // The packed B is held across plans for other shapes of A (reordered from the
 // held copy), so the kernel says holdsOwnCopy and the executor may free B;
 // a run that would need B's data after that (the reference, oneDNN declining
@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/int8_dot_exactness.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_matmul_int32.h"
 #include "core/exec/cpu/qlinear_matmul_runtime_b.h"
@@ -170,7 +171,8 @@ class OneDnnInt8MatMul final : public Kernel {
     p->threads = ctx.threads();
     p->sizes = sizes;
     std::optional<Requantization> r = readRequantization(ctx, sizes.N, form_.output);
-    if (!r || !exactInt8DotProducts()) {
+    const bool narrow = !exactInt8DotProducts();  // exact only for narrow weights
+    if (!r || (narrow && !narrowWeights(ctx))) {
       p->declined = true;
       return p;
     }
@@ -209,10 +211,27 @@ class OneDnnInt8MatMul final : public Kernel {
       }
       held_ = p->packedWei;
       heldDims_ = b.dims();
+      if (narrow) countNarrowWeightInt8Plan();
     } catch (const dnnl::error&) {
       p->declined = true;
     }
     return p;
+  }
+
+  // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
+  // (int8_dot_exactness.h: uint8 A, invariant int8 B of zero point 0, checked
+  // by the caller, every weight in [-64, 64]). Decided once, on B's data:
+  // a later plan may run after B was freed (held packed).
+  bool narrowWeights(const KernelContext& ctx) {
+    if (ctx.input(kX).dtype() != DataType::kUInt8) return false;
+    if (!narrowKnown_) {
+      const Tensor& b = ctx.input(kW);
+      if (b.dataFreed() || b.dtype() != DataType::kInt8) return false;
+      narrow_ = int8DotProductsExactFor({b.data<int8_t>(), static_cast<size_t>(b.numel())},
+                                        DataType::kUInt8);
+      narrowKnown_ = true;
+    }
+    return narrow_;
   }
 
   Status execute(const Tensor& a, const Tensor* bias, Tensor& y) {
@@ -233,6 +252,7 @@ class OneDnnInt8MatMul final : public Kernel {
   // kept when a plan for another shape of A declines, taken into the next.
   memory held_;
   Dims heldDims_;
+  bool narrowKnown_ = false, narrow_ = false;  // narrowWeights, once B was read
   RuntimeBQLinearMatMul runtimeB_;
   ExactQLinearMatMul exact_;
 };

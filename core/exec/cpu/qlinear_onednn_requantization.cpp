@@ -1,5 +1,9 @@
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 
+#include <algorithm>
+#include <atomic>
+
+#include "core/exec/cpu/int8_dot_exactness.h"
 #include "core/exec/cpu/onednn_util.h"
 
 namespace passlab::exec::cpu::qlinear {
@@ -127,6 +131,27 @@ bool exactInt8DotProducts() {
     default:
       return false;
   }
+}
+
+// int8_dot_exactness.h
+bool int8DotProductsExactFor(std::span<const int8_t> w, DataType xType) {
+  static const bool exact = exactInt8DotProducts();
+  if (exact) return true;
+  if (xType != DataType::kUInt8) return false;
+  return std::all_of(w.begin(), w.end(),
+                     [](int8_t v) { return v >= -kNarrowInt8Weight && v <= kNarrowInt8Weight; });
+}
+
+namespace {
+std::atomic<uint64_t> narrowPlans{0};
+}  // namespace
+
+uint64_t narrowWeightInt8Plans() {
+  return narrowPlans.load(std::memory_order_relaxed);
+}
+
+void countNarrowWeightInt8Plan() {
+  narrowPlans.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace passlab::exec::cpu::qlinear

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
@@ -79,6 +80,24 @@ TEST(Accuracy, ClassifierRowsAgreeOnTopOneAndTopK) {
   EXPECT_EQ(whyOverBudget(a, b).str(), "output 'logits': top-1 agreement 50% is below 90%");
   // A box output [N, 4] is no classifier.
   EXPECT_FALSE(measure(floats({1, 4}, {1, 2, 3, 4}), floats({1, 4}, {1, 2, 3, 4})).top1);
+}
+
+// A budget whose SNR is not a finite number is refused, naming the figure:
+// inf held every step over it, -inf switched the SNR off.
+TEST(Accuracy, ANonFiniteSnrBudgetIsRefused) {
+  for (double snr : {std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity(), std::nan("")}) {
+    AccuracyBudget b;
+    b.minSnrDb = snr;
+    Status s = validateBudget(b);
+    ASSERT_FALSE(s.isOk()) << snr;
+    EXPECT_NE(s.message().find("SNR"), std::string::npos) << s.message();
+  }
+  for (double snr : {-100.0, 0.0, 300.0}) {
+    AccuracyBudget b;
+    b.minSnrDb = snr;
+    EXPECT_TRUE(validateBudget(b).isOk()) << snr;
+  }
 }
 
 TEST(Accuracy, ExactTypesMustBeEqualAndShapesMustMatch) {

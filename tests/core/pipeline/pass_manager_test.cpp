@@ -875,6 +875,27 @@ TEST(Recipe, RejectsUnknownPassesAndBadJson) {
   EXPECT_NE(unknown.error().message().find("nope"), std::string::npos);
 }
 
+// A negative check count switched the check of a lossy step off (optimize
+// saved the model unchecked): refused, naming the key; 0 and more load.
+TEST(Recipe, RejectsANegativeCheckCountNamingTheKey) {
+  auto recipe = [](int sets) {
+    return recipeFromJson(R"({"format": "passlab-recipe", "check_input_sets": )" +
+                          std::to_string(sets) + R"(, "passes": [{"id": "fold_constants"}]})");
+  };
+  auto negative = recipe(-3);
+  ASSERT_FALSE(negative);
+  EXPECT_NE(negative.error().message().find("check_input_sets is -3"), std::string::npos)
+      << negative.error().message();
+  for (int sets : {0, 2}) {
+    auto ok = recipe(sets);
+    ASSERT_TRUE(ok) << ok.error().message();
+    EXPECT_EQ(ok->checkInputSets, sets);
+  }
+  Recipe r;
+  r.checkInputSets = -1;
+  EXPECT_FALSE(validateRecipe(r));
+}
+
 TEST(NumericCheck, AllCloseUsesDtypeTolerances) {
   ir::Tensor a = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2}, {1.0f, 2.0f});
   ir::Tensor b = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2}, {1.0f, 2.00001f});

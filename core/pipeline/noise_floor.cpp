@@ -125,14 +125,17 @@ bool perturbable(const ir::Tensor& t) {
 // shipped without their weights). The same factor on every element would
 // keep its symmetry (every channel equal, every softmax logit equal), which
 // the kernels' own rounding breaks; so it is materialized, each element
-// perturbed on its own. Empty when the node is not such a weight or the
-// tensor would be large.
+// perturbed on its own. Empty when the node is not such a weight, its shape
+// can be overridden (a graph input), or the tensor would be large.
 std::optional<ir::Tensor> filledWeight(const ir::Node& n) {
   constexpr int64_t kMaxElements = int64_t{1} << 24;
   if ((!n.domain().empty() && n.domain() != "ai.onnx") || n.opType() != "ConstantOfShape")
     return std::nullopt;
   if (n.inputs().size() != 1 || !n.input(0) || n.outputs().size() != 1 || !n.outputs()[0])
     return std::nullopt;
+  // A shape that is also a graph input can be overridden: its default is
+  // not necessarily the shape a run makes.
+  if (n.input(0)->isGraphInput()) return std::nullopt;
   const ir::Tensor* shape = n.input(0)->initializer();
   const ir::Attribute* fill = n.attr("value");
   if (!shape || shape->dtype() != ir::DataType::kInt64 || !fill ||
@@ -165,11 +168,18 @@ std::optional<ir::Tensor> filledWeight(const ir::Node& n) {
 }
 
 // Replaces each filled weight (above) of `g` by a perturbed initializer of
-// the same name. Returns how many were replaced.
+// the same name, up to 2^26 elements in all (the rest stay fills). Returns
+// how many were replaced.
 size_t perturbFilledWeights(ir::Graph& g, std::mt19937_64& rng, double ulps) {
+  constexpr int64_t kMaxTotalElements = int64_t{1} << 26;  // 256 MiB of float32 in all
   std::vector<std::pair<ir::Node*, ir::Tensor>> fills;
-  for (const auto& n : g.nodes())
-    if (auto t = filledWeight(*n)) fills.emplace_back(n.get(), std::move(*t));
+  int64_t total = 0;
+  for (const auto& n : g.nodes()) {
+    auto t = filledWeight(*n);
+    if (!t || total + t->numel() > kMaxTotalElements) continue;
+    total += t->numel();
+    fills.emplace_back(n.get(), std::move(*t));
+  }
   for (auto& [node, tensor] : fills) {
     perturbTensor(tensor, rng, ulps * unitInLastPlace(tensor.dtype()));
     ir::Value* out = node->outputs()[0];

@@ -531,10 +531,12 @@ int runOptimize(const OptimizeArgs& a) {
     inputs.push_back(std::move(f));
   inputs.insert(inputs.begin(), {"--recipe", a.recipe});
   if (!a.inPlace) inputs.insert(inputs.begin(), {"the model", a.in});
-  if (Status paths = checkOutputPaths(inputs, {{a.inPlace ? "--in-place" : "-o", out},
-                                               {"--save-recipe", a.saveRecipe},
-                                               {"--report", a.report}});
-      !paths) {
+  const std::vector<NamedPath> outputs = {{a.inPlace ? "--in-place" : "-o", out},
+                                          {"--save-recipe", a.saveRecipe},
+                                          {"--report", a.report}};
+  Status paths = checkOutputPaths(inputs, outputs);
+  if (paths) paths = checkCalibrationNames({"--calibration-data", a.calibration.data}, outputs);
+  if (!paths) {
     std::cerr << "error: " << paths.message() << "\n";
     if (!a.inPlace && sameFile(a.in, out)) std::cerr << "(--in-place overwrites the model)\n";
     return 1;

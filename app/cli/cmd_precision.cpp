@@ -199,8 +199,10 @@ int runPrecision(const PrecisionArgs& a) {
   }
   std::vector<NamedPath> inputs = calibrationFilesIn("--calibration-data", a.calibration.data);
   inputs.insert(inputs.begin(), {"the model", a.model});
-  if (Status paths = checkOutputPaths(inputs, {{"-o", a.out}, {"--save-recipe", a.saveRecipe}});
-      !paths) {
+  const std::vector<NamedPath> outputs = {{"-o", a.out}, {"--save-recipe", a.saveRecipe}};
+  Status paths = checkOutputPaths(inputs, outputs);
+  if (paths) paths = checkCalibrationNames({"--calibration-data", a.calibration.data}, outputs);
+  if (!paths) {
     std::cerr << "error: " << paths.message() << "\n";
     return 1;
   }

@@ -106,6 +106,24 @@ std::vector<NamedPath> calibrationFilesIn(const std::string& option, const std::
   return files;
 }
 
+Status checkCalibrationNames(const NamedPath& dir, const std::vector<NamedPath>& outputs) {
+  if (dir.path.empty()) return Status::ok();
+  static const std::regex kRead(R"(input_[0-9]+\.(pb|npy))");
+  const fs::path at = normalized(dir.path);
+  for (const NamedPath& out : outputs) {
+    if (!isFile(out)) continue;
+    const fs::path file = normalized(out.path);
+    if (!std::regex_match(file.filename().string(), kRead)) continue;
+    const fs::path folder = file.parent_path();
+    if (folder == at || folder.parent_path() == at)
+      return invalidArgument(out.option + " " + out.path + " would be read as " + dir.option +
+                             " (" + dir.path + " reads input_K.pb and input_K.npy in it and " +
+                             "in its subfolders); PassLab never writes into an input: give " +
+                             out.option + " another file");
+  }
+  return Status::ok();
+}
+
 Status checkSaveDir(const NamedPath& dir, const std::vector<NamedPath>& inputs,
                     const std::vector<NamedPath>& outputs) {
   if (dir.path.empty()) return Status::ok();

@@ -44,6 +44,13 @@ std::vector<NamedPath> filesIn(const std::string& option, const std::string& dir
 // `dir` is empty or no folder.
 std::vector<NamedPath> calibrationFilesIn(const std::string& option, const std::string& dir);
 
+// An error when an output would be a file the --calibration-data folder `dir`
+// is read by (input_K.pb or input_K.npy in `dir` or in a subfolder of it),
+// existing or not: a new input_1.npy in a set of a one-input model, or an
+// input_0.pb in `dir` itself, breaks the data's next read. Ok when `dir` is
+// empty; existing files are inputs (calibrationFilesIn) too.
+Status checkCalibrationNames(const NamedPath& dir, const std::vector<NamedPath>& outputs);
+
 // `run --save-outputs DIR` writes DIR/outputs.json, DIR/input_K.npy and
 // DIR/output_K.npy: an error when one of these is one of `inputs` (an --input
 // file saved there by an earlier run: the same name in DIR, a symlink or a

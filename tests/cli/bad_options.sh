@@ -3,7 +3,8 @@
 # any work, never a silent change of meaning, and no input file is touched
 # (session 32's audit):
 #  - an output (-o, --report, --save-recipe) on a file of --calibration-data is
-#    refused, naming the option and the file; the file keeps its bytes;
+#    refused, naming the option and the file; the file keeps its bytes; so is
+#    an output that would be a new file the data is read by (input_K.pb/.npy);
 #  - a negative --check, or a recipe's negative "check_input_sets", is refused
 #    (it switched the lossy budget's check off: the model saved unchecked);
 #  - a non-finite --budget-snr (inf, -inf) is refused, naming the SNR;
@@ -72,6 +73,21 @@ refused "precision --save-recipe on a calibration file" \
   "--save-recipe $target is --calibration-data" \
   "$cli" precision "$mnist" --pass quantize_static --calibration-data "$dir/calib" \
   -o "$dir/p.onnx" --save-recipe "$target"
+# A new file the data is read by: a second input in a set of this one-input
+# model ("the model has 1 inputs, but .../input_1.npy exists" on the next
+# read), or an input_0.pb in the folder itself (the folder read as one set).
+refused "optimize -o on a new input_1.npy in a calibration set" \
+  "-o $dir/calib/set_1/input_1.npy would be read as --calibration-data" \
+  "$cli" optimize "$mnist" "${quant[@]}" -o "$dir/calib/set_1/input_1.npy"
+refused "optimize --report on a new input_0.pb in the calibration folder" \
+  "would be read as --calibration-data" \
+  "$cli" optimize "$mnist" "${quant[@]}" -o "$dir/q.onnx" --report "$dir/calib/input_0.pb"
+refused "precision -o on a new input_1.npy in a calibration set" \
+  "would be read as --calibration-data" \
+  "$cli" precision "$mnist" --pass quantize_static --calibration-data "$dir/calib" \
+  -o "$dir/calib/set_0/input_1.npy"
+[ -e "$dir/calib/set_1/input_1.npy" ] || [ -e "$dir/calib/input_0.pb" ] ||
+  [ -e "$dir/calib/set_0/input_1.npy" ] && fail "a refused command wrote into the calibration data"
 [ "$(sums)" = "$before" ] || fail "a calibration file or the model changed"
 [ -e "$dir/q.onnx" ] || [ -e "$dir/p.onnx" ] && fail "a refused command saved a model"
 # The calibration data still reads (the auditor's repro failed here: "no NUMPY magic").

@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
@@ -20,6 +21,7 @@
 #include <QTreeWidget>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 
 #include <set>
 
@@ -41,6 +43,7 @@
 #include "ui/mainwindow/language.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
+#include "ui/pipeline/budget_editor.h"
 #include "ui/pipeline/diff_panel.h"
 #include "ui/pipeline/pass_help.h"
 #include "ui/pipeline/pipeline_commands.h"
@@ -989,6 +992,112 @@ class PipelineTest : public QObject {
     QVERIFY(ok.check.lossy);
     QVERIFY(ok.check.passed);
     QCOMPARE(s->recipe().budget.minSnrDb, 20.0);
+  }
+
+  // Every figure of the budget is set in the panel, as with the command
+  // line's --budget-* (#25): float16 keeps this model's cosine and SNR (about
+  // 69 dB) but moves its outputs by about 0.05% of their largest magnitude
+  // and swaps the two top classes (1.00051 - 0.00003 < 1.000482 in float32;
+  // 1.00098 > 1 in float16). A max relative error or a top-1 agreement the
+  // step misses rolls it back and names the figure; off (the defaults:
+  // reported, not limited) the same step stays. The recipe keeps each figure,
+  // and a loaded recipe shows in the panel.
+  void thePanelSetsEveryFigureOfTheBudget() {
+    Document doc;
+    const QString path = testing::tempDir() + QStringLiteral("/budget_top1_swap.txt");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(R"(<ir_version: 8, opset_import: ["" : 17]>
+tie (float[2,10] X) => (float[2,10] Y)
+<float[10] A = {1.00051, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 1.000482},
+ float[10] C = {0.00003, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+ float[1] Z = {0}>
+{
+  [sub] T = Sub(A, C)
+  [mul] U = Mul(X, Z)
+  [add] Y = Add(U, T)
+}
+)");
+    }
+    LoadOutcome loaded = loadModelFile(path);  // with its shapes inferred
+    QVERIFY2(loaded.model != nullptr, qPrintable(loaded.error));
+    doc.open(std::move(loaded.model), path, QStringLiteral("tie"));
+    auto* s = new PipelineSession(&doc);
+    PipelinePanel panel(s);
+    BudgetEditor* e = panel.budgetEditor();
+    QVERIFY(e != nullptr);
+    // The defaults: max rel and top-1 reported, not limited.
+    QVERIFY(!e->maxRelLimited()->isChecked());
+    QVERIFY(!e->maxRelBox()->isEnabled());
+    QCOMPARE(e->top1Box()->value(), 0.0);
+    QCOMPARE(e->top1Box()->text(), QStringLiteral("top-1: not limited"));
+    const pipeline::PassSpec fp16{"convert_to_float16", {}, {}};
+    auto overBecause = [&](const char* figure) -> QString {
+      const pipeline::Step* st = runOneSpec(s, fp16);
+      if (st == nullptr) return QStringLiteral("no step");
+      const std::string why = st->error.str();
+      if (!st->rolledBack || why.find(figure) == std::string::npos)
+        return QStringLiteral(
+                   "not rolled back for '%1': %2 (changed %3, check ran %4, lossy %5, "
+                   "%6)")
+            .arg(QString::fromUtf8(figure), QString::fromStdString(why))
+            .arg(st->changed)
+            .arg(st->check.ran)
+            .arg(st->check.lossy)
+            .arg(st->check.accuracy.empty()
+                     ? QStringLiteral("no figures")
+                     : QString::fromStdString(
+                           pipeline::accuracyText(st->check.accuracy.front()).str()));
+      return {};
+    };
+    // Max rel at most 0.01%: over it.
+    e->maxRelLimited()->setChecked(true);
+    QVERIFY(e->maxRelBox()->isEnabled());
+    e->maxRelBox()->setValue(0.01);
+    QCOMPARE(s->accuracyBudget().maxRelError, 0.0001);
+    QString problem = overBecause("max relative error");
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // Off: not limited again; top-1 at least 50%: over it (0%).
+    e->maxRelLimited()->setChecked(false);
+    QVERIFY(std::isinf(s->accuracyBudget().maxRelError));
+    e->top1Box()->setValue(50);
+    QCOMPARE(s->accuracyBudget().minTop1, 0.5);
+    problem = overBecause("top-1 agreement");
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // Both off: the step stays, within the budget, with its figures.
+    e->top1Box()->setValue(0);
+    QCOMPARE(s->accuracyBudget().minTop1, 0.0);
+    const pipeline::Step* ok = runOneSpec(s, fp16);
+    QVERIFY(ok != nullptr);
+    QVERIFY2(!ok->rolledBack, ok->error.str().c_str());
+    QVERIFY(ok->changed && ok->check.lossy && ok->check.passed);
+    // The recipe keeps both; loaded, the panel shows them (and its check box).
+    e->maxRelLimited()->setChecked(true);
+    e->maxRelBox()->setValue(0.02);
+    e->top1Box()->setValue(75);
+    pipeline::Recipe saved = s->recipe();
+    QCOMPARE(saved.budget.maxRelError, 0.0002);
+    QCOMPARE(saved.budget.minTop1, 0.75);
+    saved.checkInputSets = 0;  // the numeric check off
+    auto reread = pipeline::recipeFromJson(pipeline::recipeToJson(saved));
+    QVERIFY2(reread, reread ? "" : reread.error().message().c_str());
+    s->setAccuracyBudget(pipeline::AccuracyBudget());
+    QVERIFY(!e->maxRelLimited()->isChecked());
+    QCOMPARE(e->top1Box()->value(), 0.0);
+    QVERIFY(s->numericCheck());
+    QVERIFY(s->loadRecipe(*reread).isOk());
+    QCOMPARE(s->accuracyBudget().maxRelError, 0.0002);
+    QVERIFY(e->maxRelLimited()->isChecked() && e->maxRelBox()->isEnabled());
+    QCOMPARE(e->maxRelBox()->value(), 0.02);
+    QCOMPARE(e->top1Box()->value(), 75.0);
+    QCOMPARE(e->snrBox()->value(), 20.0);
+    QVERIFY(!s->numericCheck());
+    QCheckBox* check = nullptr;
+    for (QCheckBox* b : panel.findChildren<QCheckBox*>())
+      if (b->text().startsWith(QStringLiteral("Check the outputs"))) check = b;
+    QVERIFY(check != nullptr);
+    QVERIFY(!check->isChecked());
   }
 
   void lossyPassesAreCheckedEvenWithTheCheckOff() {

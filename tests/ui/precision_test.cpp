@@ -8,12 +8,14 @@
 // model is left as it is; after calibration a selected tensor shows its
 // histogram and the method's range.
 #include <QBarSet>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QHorizontalStackedBarSeries>
 #include <QSignalSpy>
 #include <QtTest>
+#include <cmath>
 
 #include "core/analysis/shape_inference.h"
 #include "core/passes/calibration_stats.h"
@@ -26,6 +28,7 @@
 #include "ui/mainwindow/language.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/mainwindow/settings.h"
+#include "ui/pipeline/budget_editor.h"
 #include "ui/pipeline/pipeline_panel.h"
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/pipeline/timeline_model.h"
@@ -161,6 +164,31 @@ class PrecisionTest : public QObject {
     QCOMPARE(main->selection().node, fc6);
     // The model itself is untouched by the ranking.
     QVERIFY(w.pipeline()->steps().empty());
+  }
+
+  // Every figure of the budget is set in the Precision panel too, and the
+  // Pipeline panel shows it (one budget, the session's): max rel and top-1,
+  // not limited by default as on the command line.
+  void everyFigureOfTheBudgetIsOneWithThePipelinePanels() {
+    MainWindow w;
+    auto* mine = w.precisionPanel()->findChild<BudgetEditor*>();
+    auto* theirs = w.pipelinePanel()->findChild<BudgetEditor*>();
+    QVERIFY(mine != nullptr && theirs != nullptr && mine != theirs);
+    QVERIFY(std::isinf(w.pipeline()->accuracyBudget().maxRelError));
+    QVERIFY(!mine->maxRelLimited()->isChecked());
+    mine->maxRelLimited()->setChecked(true);
+    mine->maxRelBox()->setValue(5);
+    mine->top1Box()->setValue(40);
+    QCOMPARE(w.pipeline()->accuracyBudget().maxRelError, 0.05);
+    QCOMPARE(w.pipeline()->accuracyBudget().minTop1, 0.4);
+    QVERIFY(theirs->maxRelLimited()->isChecked());
+    QCOMPARE(theirs->maxRelBox()->value(), 5.0);
+    QCOMPARE(theirs->top1Box()->value(), 40.0);
+    // Switched off in the Pipeline panel: not limited, in both.
+    theirs->maxRelLimited()->setChecked(false);
+    QVERIFY(std::isinf(w.pipeline()->accuracyBudget().maxRelError));
+    QVERIFY(!mine->maxRelLimited()->isChecked());
+    QVERIFY(!mine->maxRelBox()->isEnabled());
   }
 
   // Mixed precision keeps fc6 for a 30 dB budget and applies FP16 to the rest

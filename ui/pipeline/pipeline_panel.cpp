@@ -24,6 +24,7 @@
 
 #include "core/passes/registry.h"
 #include "ui/i18n/core_text.h"
+#include "ui/pipeline/budget_editor.h"
 #include "ui/pipeline/pass_category_text.h"
 #include "ui/pipeline/pass_help.h"
 
@@ -118,15 +119,7 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   standardOnly_ = new QCheckBox(this);
   standardOnly_->setChecked(session_->standardOnly());
   budgetLabel_ = new QLabel(this);
-  budgetSnr_ = new QDoubleSpinBox(this);
-  budgetSnr_->setRange(-100, 300);
-  budgetSnr_->setDecimals(1);
-  budgetSnr_->setValue(session_->accuracyBudget().minSnrDb);
-  budgetCosine_ = new QDoubleSpinBox(this);
-  budgetCosine_->setRange(-1, 1);
-  budgetCosine_->setDecimals(4);
-  budgetCosine_->setSingleStep(0.001);
-  budgetCosine_->setValue(session_->accuracyBudget().minCosine);
+  budget_ = new BudgetEditor(session_, this);
   calibration_ = new QLabel(this);
   calibration_->setWordWrap(true);
   calibrationButton_ = new QPushButton(this);
@@ -168,9 +161,8 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   col->addWidget(checkInputs_);
   col->addWidget(standardOnly_);
   auto* budgetRow = new QHBoxLayout;
-  budgetRow->addWidget(budgetLabel_);
-  budgetRow->addWidget(budgetSnr_);
-  budgetRow->addWidget(budgetCosine_);
+  budgetRow->addWidget(budgetLabel_, 0, Qt::AlignTop);
+  budgetRow->addWidget(budget_, 1);
   col->addLayout(budgetRow);
   auto* calibrationRow = new QHBoxLayout;
   calibrationRow->addWidget(calibration_, 1);
@@ -218,14 +210,6 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   connect(check_, &QCheckBox::toggled, session_, &PipelineSession::setNumericCheck);
   connect(check_, &QCheckBox::toggled, this, [this] { updateState(); });
   connect(standardOnly_, &QCheckBox::toggled, session_, &PipelineSession::setStandardOnly);
-  auto setBudget = [this] {
-    pipeline::AccuracyBudget b = session_->accuracyBudget();
-    b.minSnrDb = budgetSnr_->value();
-    b.minCosine = budgetCosine_->value();
-    session_->setAccuracyBudget(b);
-  };
-  connect(budgetSnr_, &QDoubleSpinBox::valueChanged, this, setBudget);
-  connect(budgetCosine_, &QDoubleSpinBox::valueChanged, this, setBudget);
   connect(chooseCalibration_, &QAction::triggered, this, [this] {
     const QString dir = QFileDialog::getExistingDirectory(
         this, tr("Calibration data"), QString::fromStdString(session_->calibrationFolder()));
@@ -237,13 +221,9 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
     session_->setCalibrationFolder({});
     showCalibration();
   });
-  // The Precision panel edits the same budget and calibration data.
-  connect(session_, &PipelineSession::settingsChanged, this, [this] {
-    const QSignalBlocker snr(budgetSnr_), cosine(budgetCosine_);
-    budgetSnr_->setValue(session_->accuracyBudget().minSnrDb);
-    budgetCosine_->setValue(session_->accuracyBudget().minCosine);
-    showCalibration();
-  });
+  // The Precision panel edits the same calibration data (and budget: the
+  // BudgetEditor follows it).
+  connect(session_, &PipelineSession::settingsChanged, this, &PipelinePanel::showCalibration);
   connect(step_, &QPushButton::clicked, session_, &PipelineSession::step);
   connect(runAll_, &QPushButton::clicked, session_, &PipelineSession::runAll);
   connect(reset_, &QPushButton::clicked, session_, &PipelineSession::reset);
@@ -253,6 +233,11 @@ PipelinePanel::PipelinePanel(PipelineSession* session, QWidget* parent)
   connect(session_, &PipelineSession::nodeFilterChanged, this, &PipelinePanel::updateState);
   connect(session_, &PipelineSession::planChanged, this, [this] {
     if (!building_) rebuildTree();
+    {  // a loaded recipe brings its check and standard-only settings
+      const QSignalBlocker a(check_), b(standardOnly_);
+      check_->setChecked(session_->numericCheck());
+      standardOnly_->setChecked(session_->standardOnly());
+    }
     updateState();
   });
   connect(session_, &PipelineSession::stepsChanged, this, &PipelinePanel::updateState);
@@ -351,15 +336,12 @@ void PipelinePanel::retranslateUi() {
   calibration_->setToolTip(calibrationTip);
   calibrationButton_->setToolTip(calibrationTip);
   showCalibration();
-  budgetSnr_->setPrefix(tr("SNR ≥ "));
-  budgetSnr_->setSuffix(tr(" dB"));
-  budgetCosine_->setPrefix(tr("cosine ≥ "));
   const QString budgetTip =
       tr("A lossy pass (float16, int8, low rank) is checked against this budget instead of "
          "equality, per output; a step over it is rolled back and names the layer that lost "
          "the most.");
-  for (QWidget* w : std::initializer_list<QWidget*>{budgetLabel_, budgetSnr_, budgetCosine_})
-    w->setToolTip(budgetTip);
+  budgetLabel_->setToolTip(budgetTip);
+  budget_->setFieldToolTips(budgetTip);
   step_->setText(tr("&Step"));
   step_->setToolTip(tr("Apply the next pass"));
   runAll_->setText(tr("Run &All"));
@@ -566,8 +548,7 @@ void PipelinePanel::updateState() {
   check_->setEnabled(!running);
   showCheckInputs(running);
   standardOnly_->setEnabled(!running);
-  budgetSnr_->setEnabled(!running);
-  budgetCosine_->setEnabled(!running);
+  budget_->setEnabled(!running);
   calibrationButton_->setEnabled(!running);
   const rewrite::NodeFilter& f = session_->nodeFilter();
   QStringList scope;

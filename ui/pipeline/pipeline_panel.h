@@ -12,7 +12,6 @@
 #include "ui/pipeline/pipeline_session.h"
 
 class QCheckBox;
-class QDoubleSpinBox;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -24,6 +23,7 @@ class QTreeWidgetItem;
 
 namespace passlab::ui {
 
+class BudgetEditor;
 class PassTree;
 
 class PipelinePanel : public QWidget {
@@ -36,6 +36,7 @@ class PipelinePanel : public QWidget {
   // For tests.
   QTreeWidget* passTree() const;
   QTableWidget* optionTable() const { return options_; }
+  BudgetEditor* budgetEditor() const { return budget_; }
   QPushButton* stepButton() const { return step_; }
   QPushButton* runAllButton() const { return runAll_; }
   QPushButton* resetButton() const { return reset_; }
@@ -91,10 +92,9 @@ class PipelinePanel : public QWidget {
   // or the check box changed (planning walks the whole model on the UI thread).
   bool checkInputsStale_ = true;
   QCheckBox* standardOnly_;
-  // The accuracy budget of lossy passes: least SNR (dB) and cosine per output.
+  // The accuracy budget of lossy passes: every figure (budget_editor.h).
   QLabel* budgetLabel_;
-  QDoubleSpinBox* budgetSnr_;
-  QDoubleSpinBox* budgetCosine_;
+  BudgetEditor* budget_;
   // Where quantize_static calibrates: a folder, or synthesized inputs.
   QLabel* calibration_;
   QPushButton* calibrationButton_;

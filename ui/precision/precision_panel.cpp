@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "ui/pipeline/budget_editor.h"
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/precision/sensitivity_chart.h"
 #include "ui/precision/tensor_histogram.h"
@@ -63,13 +64,7 @@ void PrecisionPanel::buildWidgets() {
   sets_ = new QSpinBox(this);
   sets_->setRange(1, 10000);
   budgetLabel_ = new QLabel(this);
-  budgetSnr_ = new QDoubleSpinBox(this);
-  budgetSnr_->setRange(-100, 300);
-  budgetSnr_->setDecimals(1);
-  budgetCosine_ = new QDoubleSpinBox(this);
-  budgetCosine_->setRange(-1, 1);
-  budgetCosine_->setDecimals(4);
-  budgetCosine_->setSingleStep(0.001);
+  budget_ = new BudgetEditor(pipeline_, this);
   rank_ = new QPushButton(this);
   mixed_ = new QPushButton(this);
   calibrate_ = new QPushButton(this);
@@ -107,9 +102,8 @@ void PrecisionPanel::buildWidgets() {
   calibrationRow->addWidget(setsLabel_);
   calibrationRow->addWidget(sets_);
   auto* budgetRow = new QHBoxLayout;
-  budgetRow->addWidget(budgetLabel_);
-  budgetRow->addWidget(budgetSnr_);
-  budgetRow->addWidget(budgetCosine_);
+  budgetRow->addWidget(budgetLabel_, 0, Qt::AlignTop);
+  budgetRow->addWidget(budget_);
   budgetRow->addStretch(1);
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {rank_, mixed_, calibrate_, cancel_}) buttons->addWidget(b);
@@ -140,14 +134,6 @@ void PrecisionPanel::connectWidgets() {
     pipeline_->setCalibrationFolder({});
     pipeline_->setSynthesizedCalibrationSets(n);
   });
-  auto setBudget = [this] {
-    pipeline::AccuracyBudget b = pipeline_->accuracyBudget();
-    b.minSnrDb = budgetSnr_->value();
-    b.minCosine = budgetCosine_->value();
-    pipeline_->setAccuracyBudget(b);
-  };
-  connect(budgetSnr_, &QDoubleSpinBox::valueChanged, this, setBudget);
-  connect(budgetCosine_, &QDoubleSpinBox::valueChanged, this, setBudget);
   connect(rank_, &QPushButton::clicked, this, &PrecisionPanel::rankLayers);
   connect(mixed_, &QPushButton::clicked, this, &PrecisionPanel::mixedPrecision);
   connect(calibrate_, &QPushButton::clicked, this, &PrecisionPanel::calibrate);
@@ -217,9 +203,6 @@ void PrecisionPanel::retranslateUi() {
          "order of the model's inputs"));
   setsLabel_->setText(tr("or synthesized sets:"));
   budgetLabel_->setText(tr("Accuracy budget:"));
-  budgetSnr_->setPrefix(tr("SNR ≥ "));
-  budgetSnr_->setSuffix(tr(" dB"));
-  budgetCosine_->setPrefix(tr("cosine ≥ "));
   rank_->setText(tr("Rank Layers"));
   rank_->setToolTip(
       tr("Convert each layer alone and measure the outputs: the most sensitive "
@@ -260,9 +243,7 @@ void PrecisionPanel::setChoice(const PrecisionChoice& c) {
 
 // The pipeline session's budget and calibration data, as they are now.
 void PrecisionPanel::showSettings() {
-  const QSignalBlocker a(budgetSnr_), b(budgetCosine_), c(sets_);
-  budgetSnr_->setValue(pipeline_->accuracyBudget().minSnrDb);
-  budgetCosine_->setValue(pipeline_->accuracyBudget().minCosine);
+  const QSignalBlocker block(sets_);  // the budget: budget_ follows it
   sets_->setValue(pipeline_->synthesizedCalibrationSets());
   const std::string& folder = pipeline_->calibrationFolder();
   calibrationText_->setText(folder.empty()

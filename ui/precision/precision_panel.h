@@ -24,7 +24,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -32,6 +31,7 @@ class QSpinBox;
 
 namespace passlab::ui {
 
+class BudgetEditor;
 class PipelineSession;
 class SensitivityChart;
 class TensorHistogram;
@@ -118,8 +118,7 @@ class PrecisionPanel : public QWidget {
   QLabel* setsLabel_;
   QSpinBox* sets_;
   QLabel* budgetLabel_;
-  QDoubleSpinBox* budgetSnr_;
-  QDoubleSpinBox* budgetCosine_;
+  BudgetEditor* budget_;  // the pipeline session's, as the Pipeline panel's
   QPushButton* rank_;
   QPushButton* mixed_;
   QPushButton* calibrate_;

@@ -246,7 +246,7 @@ int runPrecision(const PrecisionArgs& a) {
   // Measured on the calibration data when given (what the model is meant
   // for), else on synthesized sets.
   auto first = pipeline::firstCalibrationSets(*calibration, model,
-                                             static_cast<size_t>(std::max(1, a.check)));
+                                              static_cast<size_t>(std::max(1, a.check)));
   if (!first) {
     std::cerr << "error: " << first.error().message() << "\n";
     return 1;
@@ -315,6 +315,19 @@ int runPrecision(const PrecisionArgs& a) {
   return saveMixed(model, **checker, a, budget, mixed->keptFloat32, o);
 }
 
+// --latency-margin: a finite share above -1 (nan would switch the latency
+// check off, -1 or less would call every layer slower).
+CLI::Validator latencyMarginValidator() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= -1)
+          return "'" + text + "' is not a share above -1 (a finite number; 0.02 asks for 2%)";
+        return "";
+      },
+      "MARGIN", "latency margin");
+}
+
 }  // namespace
 
 void registerPrecision(CLI::App& app) {
@@ -356,7 +369,8 @@ void registerPrecision(CLI::App& app) {
   cmd->add_option("--latency-margin", a->latencyMargin,
                   "factorize_low_rank: a layer whose two thin ops, timed alone, take longer than "
                   "(1 + this) x the dense layer stays dense (default 0.02; negative: a gain of "
-                  "that share is asked)");
+                  "that share is asked)")
+      ->check(latencyMarginValidator());
   cmd->add_flag("--keep-slower", a->keepSlower,
                 "factorize_low_rank: no latency check per layer (a factorization that is slower "
                 "on this CPU is kept)");

@@ -96,6 +96,13 @@ grep -q "weights are also graph inputs (overridable).*freeze_initializer_inputs"
   { cat "$dir/lr_uf.log"; fail "no note on weights that are graph inputs"; }
 "$cli" optimize "$gpt2" -o "$dir/lr2.onnx" --recipe "$dir/lr.json" > "$dir/lr2.log" 2>&1 ||
   { cat "$dir/lr2.log"; fail "replaying the low-rank recipe"; }
+# A latency margin that is not a finite share above -1 is refused before any
+# work (nan switched the latency check off, -1 called every layer slower).
+for m in nan inf -1 -2.5 abc; do
+  "$cli" precision "$gpt2" --pass factorize_low_rank --latency-margin "$m" > "$dir/lm.log" 2>&1 &&
+    { cat "$dir/lm.log"; fail "--latency-margin $m accepted"; }
+  grep -q "not a share above -1" "$dir/lm.log" || { cat "$dir/lm.log"; fail "--latency-margin $m: no reason"; }
+done
 # The sparsity report: one row per layer with weights, and the total.
 "$cli" precision "$model" --sparsity > "$dir/sparsity.log" 2>&1 || { cat "$dir/sparsity.log"; fail "--sparsity"; }
 grep -q "^Conv 'Convolution28'" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no Conv row"; }

@@ -7,10 +7,24 @@
 # whose convolutions stand alone between QuantizeLinear/DequantizeLinear).
 # Prints model, nodes before -> after, ReorderToBlocked and ReorderFromBlocked
 # nodes (explicit reorders in and out of chains).
-# Usage: blocked_layout_on_corpus.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
+#
+# A model whose weights are ConstantOfShape fills (every onnx_light_* model:
+# all of them 0.02, every channel of a layer equal, the outputs the same for
+# every input up to rounding) cannot show a channel mix-up: it is checked as
+# above, and again as a copy in the temp folder with seeded random weights
+# scaled on the data (RANDOMIZE_WEIGHTS, tests/tools/randomize_weights.cpp; a
+# row "NAME+rw"), whose outputs on seeds 1 and 2 must then differ. (Not "the
+# models whose outputs on two seeds are the same bytes": light SqueezeNet's
+# differ by rounding on an AVX2 CPU.) Once, on the first such model, a planted bug (output channels 0 and 1
+# of its third Conv swapped) must leave the original's outputs byte for byte
+# the same and change the randomized copy's: the check could not fail there,
+# it can here.
+# Usage: blocked_layout_on_corpus.sh CLI CORPUS_DIR [RANDOMIZE_WEIGHTS]
+# (exit 77 = skipped: no corpus; without RANDOMIZE_WEIGHTS no copies)
 set -u
 cli=$1
-corpus=${PASSLAB_CORPUS_DIR:-$2}
+corpus=${PASSLAB_CORPUS_DIR:-${2:-}}
+randomize=${3:-}
 if [ ! -d "$corpus/models" ]; then
   echo "corpus not found at $corpus: skipped (set PASSLAB_CORPUS_DIR)"
   exit 77
@@ -23,13 +37,44 @@ ultraface_rfb_320 ultraface_rfb_320_simplified ppocr_cls_mobile_v2 ort_qdq_multi
 ort_qdq_multi_consumer_dq_fixed picodet_s_320"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail=0 seen=0
+fail=0 seen=0 planted=0
+# Whether the outputs of model $1 on seeds 1 and 2 are the same bytes.
+same_outputs() {
+  rm -rf "$work/s1" "$work/s2"
+  "$cli" run "$1" --seed 1 --repeat 1 --warmup 0 --save-outputs "$work/s1" > "$work/runlog" 2>&1 &&
+    "$cli" run "$1" --seed 2 --repeat 1 --warmup 0 --save-outputs "$work/s2" >> "$work/runlog" 2>&1 ||
+    { echo "FAIL: run $1:"; tail -3 "$work/runlog"; fail=1; return 2; }
+  for f in "$work"/s1/output_*.npy; do
+    cmp -s "$f" "$work/s2/${f##*/}" || return 1
+  done
+  return 0
+}
+# Whether models $1 and $2 give the same output bytes on seed 1.
+same_as() {
+  rm -rf "$work/p1" "$work/p2"
+  "$cli" run "$1" --seed 1 --repeat 1 --warmup 0 --save-outputs "$work/p1" > "$work/runlog" 2>&1 &&
+    "$cli" run "$2" --seed 1 --repeat 1 --warmup 0 --save-outputs "$work/p2" >> "$work/runlog" 2>&1 ||
+    { echo "FAIL: run $1 / $2:"; tail -3 "$work/runlog"; fail=1; return 2; }
+  for f in "$work"/p1/output_*.npy; do
+    cmp -s "$f" "$work/p2/${f##*/}" || return 1
+  done
+  return 0
+}
 printf '%-34s %15s %8s %8s\n' model nodes 'to' 'from'
-for name in $models; do
-  m="$corpus/models/$name.onnx"
-  [ -f "$m" ] || { echo "$name: not in this corpus, skipped"; continue; }
-  seen=$((seen + 1))
-  out="$work/$name.onnx"
+read -r -a queue <<< "$(echo $models)"
+i=0
+while [ "$i" -lt "${#queue[@]}" ]; do
+  entry=${queue[$i]}
+  i=$((i + 1))
+  name=${entry%+rw}
+  if [ "$name" != "$entry" ]; then
+    m="$work/$name.rw.onnx"  # the randomized copy, made below
+  else
+    m="$corpus/models/$name.onnx"
+    [ -f "$m" ] || { echo "$name: not in this corpus, skipped"; continue; }
+    seen=$((seen + 1))
+  fi
+  out="$work/$entry.onnx"
   if ! "$cli" optimize "$m" --level fused --allow-nonstandard --check 3 -o "$out" \
       > "$work/log" 2>&1; then
     echo "FAIL: optimize --level fused --check 3 $m:"; tail -5 "$work/log"; fail=1
@@ -50,7 +95,42 @@ for name in $models; do
   "$cli" info "$out" > "$work/info" 2>&1
   to=$(awk '$1 == "ai.passlab.ReorderToBlocked" && $2 ~ /^[0-9]+$/ { print $2 }' "$work/info")
   from=$(awk '$1 == "ai.passlab.ReorderFromBlocked" && $2 ~ /^[0-9]+$/ { print $2 }' "$work/info")
-  printf '%-34s %15s %8s %8s\n' "$name" "$nodes" "${to:-0}" "${from:-0}"
+  printf '%-34s %15s %8s %8s\n' "$entry" "$nodes" "${to:-0}" "${from:-0}"
+  # Weights spelled as fills: check a randomized copy too.
+  if [ "$name" = "$entry" ] && [ -n "$randomize" ]; then
+    if ! "$randomize" "$m" "$work/$name.rw.onnx" --seed 1 > "$work/rwlog" 2>&1; then
+      echo "FAIL: $name: randomize_weights:"; tail -3 "$work/rwlog"; fail=1
+    elif grep -q ': 0 fills and' "$work/rwlog"; then
+      :  # no fills: its weights are its own
+    elif same_outputs "$work/$name.rw.onnx"; then
+      echo "FAIL: $name: the randomized copy's outputs still do not depend on the input"
+      cat "$work/rwlog"; fail=1
+    else
+      queue+=("$name+rw")  # checked after the corpus's models
+      if [ "$planted" -eq 0 ]; then
+        planted=1
+        "$randomize" "$m" "$work/plant-orig.onnx" --keep-values > /dev/null 2>&1 &&
+          "$randomize" "$m" "$work/plant-orig-bad.onnx" --keep-values --swap-conv-channels 2 \
+            > /dev/null 2>&1 &&
+          "$randomize" "$m" "$work/plant-rw-bad.onnx" --seed 1 --swap-conv-channels 2 \
+            > "$work/plantlog" 2>&1 ||
+          { echo "FAIL: $name: planting the bug failed"; fail=1; }
+        if [ -f "$work/plant-rw-bad.onnx" ]; then
+          same_as "$work/plant-orig.onnx" "$work/plant-orig-bad.onnx" ||
+            { echo "FAIL: $name: the planted swap changed the original's outputs"; fail=1; }
+          same_as "$work/$name.rw.onnx" "$work/plant-rw-bad.onnx"
+          rc=$?
+          if [ "$rc" -eq 0 ]; then
+            echo "FAIL: $name: the planted swap left the randomized copy's outputs the same"
+            fail=1
+          elif [ "$rc" -eq 1 ]; then
+            echo "$name: planted bug ($(grep -o 'Conv .* swapped' "$work/plantlog")): outputs" \
+              "unchanged on the original, changed on the randomized copy"
+          fi
+        fi
+      fi
+    fi
+  fi
   case $name in
     starry_night_fp16) ;;  # float16 convolutions: the pass (and the kernels) are float32 only
     # Every Conv sits alone between DequantizeLinear and QuantizeLinear: blocking

@@ -19,29 +19,56 @@ bool eightBit(std::string_view op) {
   return false;
 }
 
-// Whether every int8 weight of the model is in [-64, 64] and every 8-bit
-// activation uint8: what `reduce_range` quantizers write, whose layers run on
+// Whether `t` is not an int8 weight (more than one value) or one oneDNN's
+// int8 kernels sum exactly here with uint8 activations.
+bool narrowInt8Weights(const ir::Tensor* t) {
+  return !t || t->dtype() != ir::DataType::kInt8 || t->numel() <= 1 ||
+         exec::cpu::qlinear::int8DotProductsExactFor(t->data<int8_t>(), ir::DataType::kUInt8);
+}
+
+// A weight's zero point other than 0: the int8 kernels take only 0 (the
+// layer keeps the int32 or float32 sums). QLinearConv's w_zero_point and
+// QLinearMatMul's b_zero_point (input 5), and a DequantizeLinear's of a
+// stored int8 weight (input 2).
+bool nonzeroWeightZeroPoint(const ir::Node& n) {
+  const std::string_view op = n.opType();
+  const bool weightDq = op == "DequantizeLinear" && n.input(0) && n.input(0)->isInitializer();
+  if (op != "QLinearConv" && op != "QLinearMatMul" && !weightDq) return false;
+  const ir::Value* z = n.input(weightDq ? 2 : 5);
+  const ir::Tensor* t = z ? z->initializer() : nullptr;
+  if (!t || t->dtype() != ir::DataType::kInt8) return false;
+  for (int8_t v : t->data<int8_t>())
+    if (v != 0) return true;
+  return false;
+}
+
+// Whether every int8 weight of the model is in [-64, 64] with zero point 0
+// and every 8-bit activation uint8: what `reduce_range` quantizers write, whose layers run on
 // oneDNN's int8 kernels even without VNNI (int8_dot_exactness.h). Weights:
-// the int8 initializers of more than one value (zero points are scalars or
-// per channel 0s, within the bound anyway); activations: the zero points of
+// the int8 initializers and Constant tensors of more than one value (zero
+// points are scalars, or per channel within the bound anyway), and the
+// weights' zero points 0; activations: the zero points of
 // QuantizeLinear and of the int8 ops' x (int8 ones mean int8 activations).
 // The dynamic form (ConvInteger, MatMulInteger) does not take that path yet.
 bool narrowInt8Throughout(const ir::Model& model) {
-  for (const ir::Value* v : model.graph().initializers()) {
-    const ir::Tensor* t = v->initializer();
-    if (!t || t->dtype() != ir::DataType::kInt8 || t->numel() <= 1) continue;
-    if (!exec::cpu::qlinear::int8DotProductsExactFor(t->data<int8_t>(), ir::DataType::kUInt8))
-      return false;
-  }
+  for (const ir::Value* v : model.graph().initializers())
+    if (!narrowInt8Weights(v->initializer())) return false;
   for (const auto& n : model.graph().nodes()) {
     const std::string_view op = n->opType();
+    if (op == "Constant") {  // weights held by Constant nodes (paddle2onnx's files)
+      const ir::Attribute* value = n->attr("value");
+      if (value && value->type() == ir::AttrType::kTensor && !narrowInt8Weights(&value->t))
+        return false;
+      continue;
+    }
+    if (nonzeroWeightZeroPoint(*n)) return false;
     // The dynamic form's integer ops keep the float32 sums or the reference here.
     for (std::string_view d :
          {"ConvInteger", "FusedConvInteger", "MatMulInteger", "DynamicQuantizeLinear"})
       if (op == d) return false;
     // uint8 weights (stored, more than one value) take the int32 sums path.
-    const size_t weight = op == "DequantizeLinear" ? 0 : op == "QuantizeLinear" ? 99 : 3;
-    const ir::Value* w = n->input(weight);
+    const ir::Value* w =
+        op == "QuantizeLinear" ? nullptr : n->input(op == "DequantizeLinear" ? 0 : 3);
     if (w && w->isInitializer() && w->initializer()->dtype() == ir::DataType::kUInt8 &&
         w->initializer()->numel() > 1)
       return false;

@@ -4,11 +4,14 @@
 # int8_cpu_note.h): PASSLAB_MAX_ISA=avx2 caps oneDNN below VNNI on any x86
 # CPU, so saving the MNIST classifier's INT8 file (--level fused: QLinearConv)
 # must print it once (recommending reduce_range), saving its reduce_range
-# INT8 file must not, and saving its float32 file must not.
-# Usage: int8_cpu_warning.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
+# INT8 file must not, and saving its float32 file must not. A QLinearConv
+# whose int8 weights are within [-64, 64] but whose weight zero point is not 0
+# keeps the float32 sums, so it is warned about; with zero point 0 it is not.
+# Usage: int8_cpu_warning.sh CLI CORPUS_DIR TEXT_TO_ONNX   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
 corpus=${PASSLAB_CORPUS_DIR:-$2}
+text_to_onnx=$3
 model="$corpus/models/mnist8_cntk.onnx"
 if [ ! -f "$model" ]; then
   echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
@@ -41,5 +44,24 @@ PASSLAB_MAX_ISA=avx2 "$cli" optimize "$model" -o "$dir/f32.onnx" --level fused \
   > "$dir/f32.log" 2>&1 || { cat "$dir/f32.log"; fail "--level fused on the float32 model"; }
 if grep -q "$warning" "$dir/f32.log"; then
   cat "$dir/f32.log"; fail "the float32 model was warned about"
+fi
+for zp in 3 0; do
+  cat > "$dir/wz$zp.txt" <<EOF
+<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[1,2,4,4] x) => (uint8[1,2,4,4] y)
+<float xs = {0.5}, uint8 xz = {10}, int8[2,2,1,1] w = {2, -64, 64, 5}, float ws = {0.25},
+ int8 wz = {$zp}, float ys = {1}, uint8 yz = {5}>
+{
+  y = QLinearConv(x, xs, xz, w, ws, wz, ys, yz)
+}
+EOF
+  "$text_to_onnx" "$dir/wz$zp.txt" "$dir/wz$zp.onnx" || fail "cannot write the zero point $zp model"
+  PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/wz$zp.onnx" -o "$dir/wz${zp}_out.onnx" --level default \
+    > "$dir/wz$zp.log" 2>&1 || { cat "$dir/wz$zp.log"; fail "--level default on the zero point $zp model"; }
+done
+[ "$(grep -c "$warning" "$dir/wz3.log")" = 1 ] ||
+  { cat "$dir/wz3.log"; fail "a weight zero point of 3 (float32 sums) was not warned about"; }
+if grep -q "$warning" "$dir/wz0.log"; then
+  cat "$dir/wz0.log"; fail "narrow weights with zero point 0 were warned about"
 fi
 echo "INT8 speed warning: ok"

@@ -112,18 +112,11 @@ class Factorizer {
         fixedRank_(ctx.intOption("rank")) {}
 
   Status run() {
-    std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes())
-      if (isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm") || isDefaultOp(*n, "Conv"))
-        nodes.push_back(n.get());
-    PASSLAB_RETURN_IF_ERROR(forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
+    PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, MatrixOps::AlsoConv, [&](ir::Node& n) {
       Factors f;
       Text why = whyNot(n, f);
-      if (why.empty())
-        replace(n, f);
-      else if (ctx_.explain)
-        ctx_.explain->note(n.id(), kId, std::move(why));
-      return Status::ok();
+      if (why.empty()) replace(n, f);
+      return why;
     }));
     if (ctx_.note && factorized_ > 0)
       *ctx_.note =

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/ir/graph.h"
@@ -18,21 +19,33 @@ namespace passlab::passes {
 // around it (a Gemm without transA); else why not.
 Text whyNotConstantMatrixWeight(const ir::Node& n);
 
-// rewrite(ir::Node&) -> Text for each default-domain MatMul and Gemm of the
-// main graph, in order, with the driver's policy (forEachNode: Cancel stops
-// the pass, a node the filter excludes is noted and left). rewrite returns ""
-// when it rewrote the node, else why not, which the explain log gets under
-// `passId`.
+// Which nodes forEachMatrixNode visits: MatMul and Gemm, or also Conv (whose
+// 1x1 kernels are matrices too; the rewrite decides which Conv it takes).
+enum class MatrixOps { MatMulGemm, AlsoConv };
+
+// rewrite(ir::Node&) -> Text for each default-domain MatMul and Gemm (and Conv
+// with MatrixOps::AlsoConv) of the main graph, in order, with the driver's
+// policy (forEachNode: Cancel stops the pass, a node the filter excludes is
+// noted and left). rewrite returns "" when it rewrote the node, else why not,
+// which the explain log gets under `passId`.
 template <class Rewrite>
-Status forEachMatrixNode(const PassContext& ctx, std::string_view passId, Rewrite&& rewrite) {
+Status forEachMatrixNode(const PassContext& ctx, std::string_view passId, MatrixOps ops,
+                         Rewrite&& rewrite) {
   std::vector<ir::Node*> nodes;
   for (const auto& n : ctx.model().graph().nodes())
-    if (isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm")) nodes.push_back(n.get());
+    if (isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm") ||
+        (ops == MatrixOps::AlsoConv && isDefaultOp(*n, "Conv")))
+      nodes.push_back(n.get());
   return forEachNode(ctx, passId, passId, nodes, [&](ir::Node& n) {
     Text why = rewrite(n);
     if (!why.empty() && ctx.explain) ctx.explain->note(n.id(), passId, std::move(why));
     return Status::ok();
   });
+}
+
+template <class Rewrite>
+Status forEachMatrixNode(const PassContext& ctx, std::string_view passId, Rewrite&& rewrite) {
+  return forEachMatrixNode(ctx, passId, MatrixOps::MatMulGemm, std::forward<Rewrite>(rewrite));
 }
 
 }  // namespace passlab::passes

@@ -36,7 +36,8 @@ using enum EwOperands;
 using enum EwLowering;
 
 // name, onnx op, approximate, instruction, code, operands, lowering, libm
-// (Sigmoid and Tanh run vectorized rows, sigmoid_rows.h: not libm)
+// (Sigmoid and Tanh run vectorized rows, sigmoid_rows.h, and Sin, Cos, Erf
+// and Gelu's erf form too, trig_rows.h and erf_rows.h: not libm)
 constexpr ElementwiseOp kElementwise[] = {
     {"Add", "Add", "", "Add", kAdd, kTwo, kSingle, false},
     {"Sub", "Sub", "", "Sub", kSub, kTwo, kSingle, false},
@@ -59,15 +60,15 @@ constexpr ElementwiseOp kElementwise[] = {
     {"Log", "Log", "", "Log", kLog, kOne, kSingle, true},
     {"Sqrt", "Sqrt", "", "Sqrt", kSqrt, kOne, kSingle, false},
     {"Reciprocal", "Reciprocal", "", "Reciprocal", kReciprocal, kOne, kSingle, false},
-    {"Erf", "Erf", "", "Erf", kErf, kOne, kSingle, true},
+    {"Erf", "Erf", "", "Erf", kErf, kOne, kSingle, false},
     {"Floor", "Floor", "", "Floor", kFloor, kOne, kSingle, false},
     {"Ceil", "Ceil", "", "Ceil", kCeil, kOne, kSingle, false},
-    {"Sin", "Sin", "", "Sin", kSin, kOne, kSingle, true},
-    {"Cos", "Cos", "", "Cos", kCos, kOne, kSingle, true},
+    {"Sin", "Sin", "", "Sin", kSin, kOne, kSingle, false},
+    {"Cos", "Cos", "", "Cos", kCos, kOne, kSingle, false},
     {"Softplus", "Softplus", "", "Softplus", kSoftplus, kOne, kSingle, true},
     {"Softsign", "Softsign", "", "Softsign", kSoftsign, kOne, kSingle, false},
     {"HardSwish", "HardSwish", "", "HardSwish", kHardSwish, kOne, kSingle, false},
-    {"Gelu", "Gelu", "none", "Gelu", kGelu, kOne, kSingle, true},
+    {"Gelu", "Gelu", "none", "Gelu", kGelu, kOne, kSingle, false},
     {"GeluTanh", "Gelu", "tanh", "GeluTanh", kGeluTanh, kOne, kSingle, true},
     {"LeakyRelu", "LeakyRelu", "", "LeakyRelu", kLeakyRelu, kParams, kSingle, false},
     {"Elu", "Elu", "", "Elu", kElu, kParams, kSingle, true},

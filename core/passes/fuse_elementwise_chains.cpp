@@ -199,8 +199,8 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
 constexpr int64_t kSlowGroupMaxElements = 4096;
 
 // Sin, Cos (trig_rows.h), Erf and Gelu's erf form (erf_rows.h) run vector
-// rows fused or not since session 30; passlab_ops.cpp's table still marks
-// them libm. bench_fused_kernels' Sin(3x)+x and erf GELU sweeps (session 31,
+// rows fused or not since session 30 (no libm rows in passlab_ops.cpp's
+// table). bench_fused_kernels' Sin(3x)+x and erf GELU sweeps (session 31,
 // 1 thread, 3 rounds at load 9.2-9.6): fused / unfused 1.06-1.96x (medians) up
 // to 4096 elements, 0.85-1.08x at 16K, 0.85-0.94x at 64K-256K, 1.04-2.2x
 // at 1M (0.87-2.87x: noise), so their groups keep the 4096 limit, as
@@ -214,7 +214,6 @@ bool trigOrErfRow(const ir::Node& n) {
 
 const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
   for (const ir::Node* n : group) {
-    if (trigOrErfRow(*n)) continue;
     if (const ops::ElementwiseOp* row = rowOf(*n); row && row->libm) return n;
     if (n->opType() == "Pow") {
       auto e = fusion::scalarValue(n->input(1));

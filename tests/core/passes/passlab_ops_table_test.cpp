@@ -58,6 +58,19 @@ TEST(PassLabOpsTable, EveryInstructionRowIsItsOwnInstruction) {
   }
 }
 
+// Sin, Cos, Erf and Gelu's erf form run vectorized rows (trig_rows.h,
+// erf_rows.h), fused or not: no scalar libm calls, so their rows are not
+// libm (fuse_elementwise_chains gives their groups the vectorized-row
+// reason, not the libm one; it worked around the wrong flags before).
+TEST(PassLabOpsTable, VectorizedTrigAndErfRowsAreNotLibm) {
+  for (auto [op, approximate] : {std::pair{"Sin", "none"}, std::pair{"Cos", "none"},
+                                 std::pair{"Erf", "none"}, std::pair{"Gelu", "none"}}) {
+    const ops::ElementwiseOp* row = ops::findOnnxOp(op, approximate);
+    ASSERT_NE(row, nullptr) << op;
+    EXPECT_FALSE(row->libm) << op;
+  }
+}
+
 TEST(PassLabOpsTable, PassEncodesKernelEvaluatesInferenceTypesEveryRow) {
   for (const ops::ElementwiseOp& row : ops::elementwiseOps()) {
     SCOPED_TRACE(std::string(row.name));

@@ -501,7 +501,6 @@ bool refuseUnchangedLossyPasses(const OptimizeArgs& a, const pipeline::Recipe& r
     std::cerr << "error: " << spec.id << ", named in --passes, changed nothing: " << why << "\n";
     refused = true;
   }
-  if (refused) std::cerr << "the model was not saved\n";
   return refused;
 }
 
@@ -602,6 +601,42 @@ int runOptimize(const OptimizeArgs& a) {
   pm.setEvaluator(evaluator->get());
   Status status = pm.runAll(recipe->passes);
   printSteps(pm, a.explain);
+  // Whether the run failed, decided before anything is written: a failed or
+  // refused run saves no model and no recipe (a recipe replays a run that
+  // succeeded), but its report, which says where it failed.
+  int failed = 0;
+  std::string hint;
+  if (!status.isOk()) {
+    std::cerr << "error: " << status.message() << "\n";
+    failed = 2;
+  }
+  for (const auto& s : pm.timeline().steps()) {
+    if (failed) break;
+    if (s.check.ran && !s.check.passed) {
+      std::cerr << "error: pass '" << s.passId << "' changed the outputs (" << s.check.detail
+                << "); the pipeline stopped there\n";
+      failed = 2;
+    }
+  }
+  if (!failed && refuseUnchangedLossyPasses(a, *recipe, pm)) failed = kNamedLossyPassChangedNothing;
+  // Each step was verified where it touched the model; the whole model is
+  // verified once more before anything is written.
+  if (!failed)
+    for (const std::string& e : pipeline::verifierErrorSet(model))
+      if (!originalErrors.count(e)) {
+        std::cerr << "error: the optimized model fails the verifier: " << e << "\n";
+        hint = " (rerun with --verify-each-pass to find the pass)";
+        failed = 2;
+        break;
+      }
+  if (!a.report.empty() && !saveText("report", a.report, pipeline::reportToJson(pm, a.in, true)))
+    return 1;
+  if (failed) {
+    std::cerr << "the model was not saved" << hint
+              << (a.saveRecipe.empty() ? "" : ", nor the recipe (it would replay a failed run)")
+              << (a.report.empty() ? "" : "; the report of the run is in " + a.report) << "\n";
+    return failed;
+  }
   if (!a.saveRecipe.empty()) {
     // Every option with the value it ran with, defaults included: the recipe
     // replays the same run after a later version changes a default.
@@ -611,28 +646,6 @@ int runOptimize(const OptimizeArgs& a) {
         if (auto full = pipeline::effectiveOptions(*pass, spec.options)) spec.options = *full;
     if (!saveText("recipe", a.saveRecipe, pipeline::recipeToJson(saved))) return 1;
   }
-  if (!a.report.empty() && !saveText("report", a.report, pipeline::reportToJson(pm, a.in, true)))
-    return 1;
-  if (!status.isOk()) {
-    std::cerr << "error: " << status.message() << "\nthe model was not saved\n";
-    return 2;
-  }
-  for (const auto& s : pm.timeline().steps()) {
-    if (s.check.ran && !s.check.passed) {
-      std::cerr << "error: pass '" << s.passId << "' changed the outputs (" << s.check.detail
-                << "); the pipeline stopped there and the model was not saved\n";
-      return 2;
-    }
-  }
-  if (refuseUnchangedLossyPasses(a, *recipe, pm)) return kNamedLossyPassChangedNothing;
-  // Each step was verified where it touched the model; the whole model is
-  // verified once more before anything is written.
-  for (const std::string& e : pipeline::verifierErrorSet(model))
-    if (!originalErrors.count(e)) {
-      std::cerr << "error: the optimized model fails the verifier: " << e
-                << "\nthe model was not saved (rerun with --verify-each-pass to find the pass)\n";
-      return 2;
-    }
   const std::vector<std::string> skipped = warnSkippedPasses(pm);
   io::SaveOptions so;
   if (Status saved = io::saveModel(model, out, so); !saved) {
@@ -666,7 +679,8 @@ void registerOptimize(CLI::App& app) {
       "verifier failed, or a lossy step went over the accuracy budget (nothing saved, or the "
       "saved file failed its --check); 3 saved, but passes the verifier rejected were rolled "
       "back and left out (warnings name them); 4 a lossy precision pass named in --passes changed "
-      "nothing (skipped, nothing it converts, or rolled back): nothing saved");
+      "nothing (skipped, nothing it converts, or rolled back): nothing saved. A run that exits 2 "
+      "or 4 before saving the model writes no --save-recipe either, but its --report");
   auto a = std::make_shared<OptimizeArgs>();
   cmd->add_option("model", a->in, "Input ONNX model")->required();
   cmd->add_option("-o,--output", a->out, "Output file (never the input, unless --in-place)");

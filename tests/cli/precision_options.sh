@@ -56,6 +56,32 @@ grep -q "error: quantize_dynamic, named in --passes, changed nothing: no node of
   "$dir/none.err" || { cat "$dir/none.err"; fail "no message on stderr"; }
 grep -q "the model was not saved" "$dir/none.err" || { cat "$dir/none.err"; fail "no 'not saved'"; }
 [ ! -e "$dir/none.onnx" ] || fail "a model was written though the named pass changed nothing"
+# With --report and --save-recipe: the report of the refused run is written and
+# the message says where; no recipe (it would replay a run that failed).
+"$cli" optimize "$dir/mlp.onnx" -o "$dir/none.onnx" --passes quantize_dynamic \
+  --set quantize_dynamic.op_types=Conv --report "$dir/none.report.json" \
+  --save-recipe "$dir/none.recipe.json" > "$dir/none.out" 2> "$dir/none.err"
+rc=$?
+[ $rc -eq 4 ] || { cat "$dir/none.out" "$dir/none.err"; fail "exit $rc with --report, --save-recipe"; }
+[ ! -e "$dir/none.recipe.json" ] || fail "exit 4 wrote a recipe"
+[ ! -e "$dir/none.onnx" ] || fail "exit 4 wrote a model"
+grep -q '"steps"' "$dir/none.report.json" || fail "exit 4 wrote no report"
+grep -q "the model was not saved, nor the recipe (it would replay a failed run); the report of the run is in $dir/none.report.json" \
+  "$dir/none.err" || { cat "$dir/none.err"; fail "exit 4: the message does not say what was written"; }
+# Exit 2 (over the budget) the same.
+"$cli" optimize "$dir/mlp.onnx" -o "$dir/over.onnx" --passes quantize_dynamic --budget-snr 200 \
+  --report "$dir/over.report.json" --save-recipe "$dir/over.recipe.json" > "$dir/over.out" 2> "$dir/over.err"
+rc=$?
+[ $rc -eq 2 ] || { cat "$dir/over.out" "$dir/over.err"; fail "exit $rc over the budget"; }
+[ ! -e "$dir/over.recipe.json" ] || fail "exit 2 wrote a recipe"
+[ ! -e "$dir/over.onnx" ] || fail "exit 2 wrote a model"
+grep -q '"steps"' "$dir/over.report.json" || fail "exit 2 wrote no report"
+grep -q "the model was not saved, nor the recipe (it would replay a failed run); the report of the run is in $dir/over.report.json" \
+  "$dir/over.err" || { cat "$dir/over.err"; fail "exit 2: the message does not say what was written"; }
+# A run that saves the model saves its recipe.
+"$cli" optimize "$dir/mlp.onnx" -o "$dir/ok.onnx" --passes quantize_dynamic \
+  --save-recipe "$dir/ok.recipe.json" > "$dir/ok.out" 2>&1 || { cat "$dir/ok.out"; fail "quantize_dynamic with --save-recipe"; }
+[ -e "$dir/ok.recipe.json" ] || fail "a saved run wrote no recipe"
 # Skipped (quantize_dynamic needs opset 11): the same, with the reason.
 sed 's/"" : 13/"" : 10/' "$dir/mlp.txt" > "$dir/old.txt"
 "$text_to_onnx" "$dir/old.txt" "$dir/old.onnx" || fail "cannot write the opset-10 MLP"

@@ -3,18 +3,53 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <string>
 
 #include "core/pipeline/precision_checker.h"
 
 namespace passlab::cli {
 
 void CalibrationArgs::addTo(CLI::App& cmd) {
-  cmd.add_option("--calibration-data", data,
-                 "Input sets quantize_static calibrates on: DIR/<set>/input_0.pb, input_1.pb, ... "
-                 "(or .npy; one subfolder per set, inputs in the model's order)");
-  cmd.add_option("--calibration-sets", sets,
-                 "Without --calibration-data: how many synthesized input sets to calibrate on")
-      ->check(CLI::Range(1, 100000));
+  dataOption = cmd.add_option(
+      "--calibration-data", data,
+      "Input sets quantize_static calibrates on: DIR/<set>/input_0.pb, input_1.pb, ... "
+      "(or .npy; one subfolder per set, inputs in the model's order)");
+  setsOption =
+      cmd.add_option("--calibration-sets", sets,
+                     "Without --calibration-data: how many synthesized input sets to calibrate on")
+          ->check(CLI::Range(1, 100000));
+}
+
+bool CalibrationArgs::given() const {
+  return (dataOption && dataOption->count() > 0) || (setsOption && setsOption->count() > 0);
+}
+
+pipeline::RecipeCalibration CalibrationArgs::recorded() const {
+  pipeline::RecipeCalibration r;
+  if (!data.empty()) {
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(data, ec);
+    r.data = ec ? data : abs.lexically_normal().string();
+  } else {
+    r.sets = sets;
+  }
+  return r;
+}
+
+bool CalibrationArgs::replay(const pipeline::RecipeCalibration& recipe) {
+  if (!recipe.recorded()) return false;
+  if (given()) {
+    std::printf("note: the recipe calibrates on %s; --calibration-%s given here is used instead\n",
+                recipe.data.empty()
+                    ? (std::to_string(recipe.sets) + " synthesized input sets").c_str()
+                    : recipe.data.c_str(),
+                !data.empty() ? "data" : "sets");
+    return false;
+  }
+  data = recipe.data;
+  if (recipe.sets > 0) sets = recipe.sets;
+  return true;
 }
 
 Expected<pipeline::CalibrationSetSource> CalibrationArgs::readSets(const ir::Model& model) const {

@@ -8,18 +8,30 @@
 #include <vector>
 
 #include "core/pipeline/calibration.h"
+#include "core/pipeline/recipe.h"
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace passlab::cli {
 
 struct CalibrationArgs {
   std::string data;
   int sets = 16;
+  CLI::Option* dataOption = nullptr;
+  CLI::Option* setsOption = nullptr;
 
   void addTo(CLI::App& cmd);
+  // Whether --calibration-data or --calibration-sets was on the command line.
+  bool given() const;
+  // What a recipe records of them: the folder as an absolute path, or the
+  // count of synthesized sets.
+  pipeline::RecipeCalibration recorded() const;
+  // The recipe's calibration, where it records one and the command line gives
+  // none (the command line wins, said in a note); returns whether it was taken.
+  bool replay(const pipeline::RecipeCalibration& recipe);
   // The sets in `data`, each checked against `model` now and read again one
   // at a time when calibration asks; none (count 0) when no folder was given.
   Expected<pipeline::CalibrationSetSource> readSets(const ir::Model& model) const;

@@ -511,7 +511,8 @@ std::string skippedText(const std::vector<std::string>& ids) {
          " rolled back (" + str::join(ids, ", ") + ")";
 }
 
-int runOptimize(const OptimizeArgs& a) {
+// `a` by value: a recipe's calibration source replaces the defaults in it.
+int runOptimize(OptimizeArgs a) {
   auto loaded = io::loadModel(a.in);
   if (!loaded) {
     std::cerr << "error: " << loaded.error().message() << "\n";
@@ -546,6 +547,19 @@ int runOptimize(const OptimizeArgs& a) {
   if (!recipe) {
     std::cerr << "error: " << recipe.error().message() << "\n";
     return 1;
+  }
+  // The recipe's calibration data, unless --calibration-data or
+  // --calibration-sets is given: its files are inputs too.
+  if (!a.recipe.empty() && plansCalibration(*recipe) && a.calibration.replay(recipe->calibration) &&
+      !a.calibration.data.empty()) {
+    std::vector<NamedPath> data = calibrationFilesIn("--calibration-data", a.calibration.data);
+    Status p = checkOutputPaths(data, outputs);
+    if (p)
+      p = checkCalibrationNames({"the recipe's calibration data", a.calibration.data}, outputs);
+    if (!p) {
+      std::cerr << "error: " << p.message() << "\n";
+      return 1;
+    }
   }
   // An attribute no kernel can honour (a window that overflows, a perm that
   // is not one) is refused before any pass or kernel sees it: checked before
@@ -644,6 +658,9 @@ int runOptimize(const OptimizeArgs& a) {
     for (pipeline::PassSpec& spec : saved.passes)
       if (const passes::Pass* pass = passes::findPass(spec.id))
         if (auto full = pipeline::effectiveOptions(*pass, spec.options)) spec.options = *full;
+    // Where the calibration sets came from, so a replay calibrates on the same.
+    saved.calibration =
+        plansCalibration(saved) ? a.calibration.recorded() : pipeline::RecipeCalibration{};
     if (!saveText("recipe", a.saveRecipe, pipeline::recipeToJson(saved))) return 1;
   }
   const std::vector<std::string> skipped = warnSkippedPasses(pm);

@@ -171,6 +171,8 @@ int saveMixed(ir::Model& model, pipeline::ExecOutputChecker& checker, const Prec
     r.checkInputSets = a.check;
     r.budget = budget;
     r.passes.push_back(spec);
+    // Where quantize_static calibrated, so `optimize --recipe` calibrates on the same.
+    if (a.pass == "quantize_static") r.calibration = a.calibration.recorded();
     if (Status s = writeFileAtomically(a.saveRecipe, pipeline::recipeToJson(r)); !s.isOk()) {
       std::cerr << "error: cannot write the recipe to " << a.saveRecipe << ": " << s.message()
                 << "\n";

@@ -38,6 +38,12 @@ std::string recipeToJson(const Recipe& r) {
   budget["min_top1"] = r.budget.minTop1;
   budget["top_k"] = r.budget.topK;
   j["accuracy_budget"] = budget;
+  if (r.calibration.recorded()) {
+    json c = json::object();
+    if (!r.calibration.data.empty()) c["data"] = r.calibration.data;
+    if (r.calibration.sets > 0) c["sets"] = r.calibration.sets;
+    j["calibration"] = c;
+  }
   j["passes"] = json::array();
   for (const PassSpec& s : r.passes) {
     json p;
@@ -71,6 +77,23 @@ Expected<Recipe> recipeFromJson(const std::string& text) {
       r.budget.minTop1 = b.value("min_top1", r.budget.minTop1);
       r.budget.topK = b.value("top_k", r.budget.topK);
       PASSLAB_RETURN_IF_ERROR(validateBudget(r.budget));
+    }
+    // A recipe written before calibration was recorded has none: the replay
+    // takes the command line's (or the defaults).
+    if (j.contains("calibration")) {
+      const json& c = j["calibration"];
+      if (!c.is_object() || (c.contains("data") && !c["data"].is_string()) ||
+          (c.contains("sets") && !c["sets"].is_number_integer()))
+        return parseError(
+            "the recipe's \"calibration\" is not {\"data\": FOLDER} or {\"sets\": COUNT}");
+      r.calibration.data = c.value("data", "");
+      // As --calibration-sets takes them: 1 to 100000.
+      const int64_t sets = c.value("sets", int64_t{0});
+      r.calibration.sets = static_cast<int>(std::clamp<int64_t>(sets, 0, 100000));
+      if (c.contains("sets") && (sets < 1 || sets > 100000))
+        return invalidArgument(Text::of(
+            "the recipe's calibration sets is %1; it is a count of input sets (1 to 100000)",
+            c["sets"].dump()));
     }
     if (!j.contains("passes") || !j["passes"].is_array())
       return parseError("the recipe has no \"passes\" list");

@@ -11,11 +11,23 @@
 
 namespace passlab::pipeline {
 
+// Where a calibrating pass (quantize_static) took its input sets from: a
+// folder of sets (`data`, an absolute path) or `sets` synthesized ones.
+// Empty (no data, sets 0) in a recipe that does not record it: the run that
+// replays it takes its own (the defaults).
+struct RecipeCalibration {
+  std::string data;
+  int sets = 0;
+  bool recorded() const { return !data.empty() || sets > 0; }
+  bool operator==(const RecipeCalibration&) const = default;
+};
+
 struct Recipe {
   std::string passlabVersion = PASSLAB_VERSION;
   bool standardOnly = true;
   int checkInputSets = 0;
-  AccuracyBudget budget;  // for lossy passes ("accuracy_budget")
+  AccuracyBudget budget;          // for lossy passes ("accuracy_budget")
+  RecipeCalibration calibration;  // "calibration", where recorded
   std::vector<PassSpec> passes;
 };
 

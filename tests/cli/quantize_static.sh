@@ -71,6 +71,46 @@ fi
 grep -q "warning: the accuracy budget is checked on 2 input sets, the calibration data has 4.*--check 4" \
   "$dir/few.log" || { cat "$dir/few.log"; fail "no warning for a check on fewer sets"; }
 
+# Issue #25: a saved recipe records where calibration came from and a replay
+# calibrates on the same: --calibration-sets 4 replays with 4 sets (not 16);
+# --calibration-data given relative replays from another folder; the command
+# line wins over the recipe (said); a recipe without the record (older) takes
+# the defaults; an output on the recipe's data is refused.
+"$cli" optimize "$model" -o "$dir/s4.onnx" --passes raise_opset,quantize_static \
+  --calibration-sets 4 --save-recipe "$dir/s4.json" > "$dir/s4.log" 2>&1 ||
+  { cat "$dir/s4.log"; fail "--calibration-sets 4 --save-recipe"; }
+"$cli" optimize "$model" -o "$dir/s4r.onnx" --recipe "$dir/s4.json" > "$dir/s4r.log" 2>&1 ||
+  { cat "$dir/s4r.log"; fail "replaying the --calibration-sets 4 recipe"; }
+grep -q "calibrating on 4 synthesized input sets" "$dir/s4r.log" ||
+  { cat "$dir/s4.json" "$dir/s4r.log"; fail "the replay did not calibrate on 4 sets"; }
+"$cli" optimize "$model" -o "$dir/s2r.onnx" --recipe "$dir/s4.json" --calibration-sets 2 \
+  > "$dir/s2r.log" 2>&1 || { cat "$dir/s2r.log"; fail "--recipe with --calibration-sets 2"; }
+grep -q "calibrating on 2 synthesized input sets" "$dir/s2r.log" &&
+  grep -q "note: the recipe calibrates on 4 synthesized input sets; --calibration-sets given here is used instead" \
+    "$dir/s2r.log" || { cat "$dir/s2r.log"; fail "the command line did not win over the recipe, or silently"; }
+(cd "$dir" && "$cli" optimize "$model" -o d.onnx --passes raise_opset,quantize_static \
+  --calibration-data calib --set quantize_static.method=percentile --save-recipe d.json) \
+  > "$dir/d.log" 2>&1 || { cat "$dir/d.log"; fail "--calibration-data calib --save-recipe"; }
+(cd / && "$cli" optimize "$model" -o "$dir/dr.onnx" --recipe "$dir/d.json") > "$dir/dr.log" 2>&1 ||
+  { cat "$dir/d.json" "$dir/dr.log"; fail "replaying the --calibration-data recipe from /"; }
+grep -q "calibration: 4 input sets from $dir/calib" "$dir/dr.log" &&
+  grep -q "calibrated on 4 input sets (percentile" "$dir/dr.log" ||
+  { cat "$dir/d.json" "$dir/dr.log"; fail "the replay did not calibrate on the recipe's folder"; }
+python3 - "$dir/s4.json" "$dir/old.json" <<'PY' || fail "writing the old recipe"
+import json, sys
+r = json.load(open(sys.argv[1]))
+del r["calibration"]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$cli" optimize "$model" -o "$dir/old.onnx" --recipe "$dir/old.json" > "$dir/old.log" 2>&1 ||
+  { cat "$dir/old.log"; fail "an old recipe without calibration"; }
+grep -q "calibrating on 16 synthesized input sets" "$dir/old.log" || { cat "$dir/old.log"; fail "old recipe: not the default"; }
+if "$cli" optimize "$model" -o "$dir/calib/set_0/input_0.pb" --recipe "$dir/d.json" > "$dir/on.log" 2>&1; then
+  cat "$dir/on.log"; fail "an output on the recipe's calibration data was accepted"
+fi
+grep -q "the recipe's calibration data" "$dir/on.log" || { cat "$dir/on.log"; fail "no message for an output on the recipe's data"; }
+[ ! -e "$dir/calib/set_0/input_0.pb" ] || fail "wrote into the recipe's calibration data"
+
 # Wrong shapes: refused, naming the input and the expected type; nothing written.
 write_sets "$dir/bad" 1 1 1 27 28 || fail "writing bad data"
 if "$cli" optimize "$model" -o "$dir/bad.onnx" --passes raise_opset,quantize_static \

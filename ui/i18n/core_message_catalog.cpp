@@ -1115,6 +1115,8 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "the recipe has no \"passes\" list"),
       QT_TRANSLATE_NOOP("core", "the recipe is not valid JSON"),
       QT_TRANSLATE_NOOP("core", "the recipe names an unknown pass '%1'"),
+      QT_TRANSLATE_NOOP("core", "the recipe's \"calibration\" is not {\"data\": FOLDER} or {\"sets\": COUNT}"),
+      QT_TRANSLATE_NOOP("core", "the recipe's calibration sets is %1; it is a count of input sets (1 to 100000)"),
       QT_TRANSLATE_NOOP("core", "the recipe's check_input_sets is %1; it is a count of input sets (0 or more)"),
       QT_TRANSLATE_NOOP("core", "the reciprocal of %1 is not finite and nonzero in %2"),
       QT_TRANSLATE_NOOP("core", "the reduced axes are not valid for the input rank"),

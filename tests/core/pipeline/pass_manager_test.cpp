@@ -855,6 +855,37 @@ TEST(Recipe, RoundTripsThroughJson) {
   EXPECT_EQ(back->passlabVersion, PASSLAB_VERSION);
 }
 
+// Issue #25: the calibration source (a folder, or a count of synthesized
+// sets) goes through JSON; a recipe without one (written before it was
+// recorded) loads with none; a count below 1 or a non-object is refused.
+TEST(Recipe, RecordsTheCalibrationSource) {
+  for (const RecipeCalibration& c :
+       {RecipeCalibration{"/data/calib", 0}, RecipeCalibration{"", 4}}) {
+    Recipe r;
+    r.calibration = c;
+    r.passes.push_back({"quantize_static", {{"method", "percentile"}}, {}});
+    const std::string json = recipeToJson(r);
+    EXPECT_NE(json.find("\"calibration\""), std::string::npos) << json;
+    auto back = recipeFromJson(json);
+    ASSERT_TRUE(back) << back.error().message();
+    EXPECT_EQ(back->calibration, c) << json;
+  }
+  Recipe none;
+  none.passes.push_back({"fold_constants", {}, {}});
+  EXPECT_EQ(recipeToJson(none).find("\"calibration\""), std::string::npos);
+  auto old =
+      recipeFromJson(R"({"format": "passlab-recipe", "passes": [{"id": "quantize_static"}]})");
+  ASSERT_TRUE(old) << old.error().message();
+  EXPECT_FALSE(old->calibration.recorded());
+  for (const char* bad : {R"("calibration": {"sets": 0})", R"("calibration": {"sets": -2})",
+                          R"("calibration": 4)", R"("calibration": {"sets": "four"})"}) {
+    auto r = recipeFromJson(std::string(R"({"format": "passlab-recipe", )") + bad +
+                            R"(, "passes": [{"id": "quantize_static"}]})");
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().message().find("calibration"), std::string::npos) << r.error().message();
+  }
+}
+
 TEST(Recipe, RejectsOptionValuesTheOptionDoesNotTake) {
   Recipe r;
   r.passes.push_back({"fold_constants", {{"size_budget_bytes", "4k"}}, {}});

@@ -38,28 +38,22 @@ ort_qdq_multi_consumer_dq_fixed picodet_s_320"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0 seen=0 planted=0
+# Whether model $1 on seed $2 and model $3 on seed $4 give the same output
+# bytes (2: a run failed).
+same_runs() {
+  rm -rf "$work/r1" "$work/r2"
+  "$cli" run "$1" --seed "$2" --repeat 1 --warmup 0 --save-outputs "$work/r1" > "$work/runlog" 2>&1 &&
+    "$cli" run "$3" --seed "$4" --repeat 1 --warmup 0 --save-outputs "$work/r2" >> "$work/runlog" 2>&1 ||
+    { echo "FAIL: run $1 (seed $2) / $3 (seed $4):"; tail -3 "$work/runlog"; fail=1; return 2; }
+  for f in "$work"/r1/output_*.npy; do
+    cmp -s "$f" "$work/r2/${f##*/}" || return 1
+  done
+  return 0
+}
 # Whether the outputs of model $1 on seeds 1 and 2 are the same bytes.
-same_outputs() {
-  rm -rf "$work/s1" "$work/s2"
-  "$cli" run "$1" --seed 1 --repeat 1 --warmup 0 --save-outputs "$work/s1" > "$work/runlog" 2>&1 &&
-    "$cli" run "$1" --seed 2 --repeat 1 --warmup 0 --save-outputs "$work/s2" >> "$work/runlog" 2>&1 ||
-    { echo "FAIL: run $1:"; tail -3 "$work/runlog"; fail=1; return 2; }
-  for f in "$work"/s1/output_*.npy; do
-    cmp -s "$f" "$work/s2/${f##*/}" || return 1
-  done
-  return 0
-}
+same_outputs() { same_runs "$1" 1 "$1" 2; }
 # Whether models $1 and $2 give the same output bytes on seed 1.
-same_as() {
-  rm -rf "$work/p1" "$work/p2"
-  "$cli" run "$1" --seed 1 --repeat 1 --warmup 0 --save-outputs "$work/p1" > "$work/runlog" 2>&1 &&
-    "$cli" run "$2" --seed 1 --repeat 1 --warmup 0 --save-outputs "$work/p2" >> "$work/runlog" 2>&1 ||
-    { echo "FAIL: run $1 / $2:"; tail -3 "$work/runlog"; fail=1; return 2; }
-  for f in "$work"/p1/output_*.npy; do
-    cmp -s "$f" "$work/p2/${f##*/}" || return 1
-  done
-  return 0
-}
+same_as() { same_runs "$1" 1 "$2" 1; }
 printf '%-34s %15s %8s %8s\n' model nodes 'to' 'from'
 read -r -a queue <<< "$(echo $models)"
 i=0

@@ -14,7 +14,9 @@
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/exec/memory/memory_plan.h"
+#include "core/exec/memory/plan_check.h"
 #include "core/io/model_io.h"
+#include "core/pipeline/input_synthesis.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/graphview/graph_items.h"
 #include "ui/graphview/graph_panel.h"
@@ -64,6 +66,14 @@ std::optional<MemoryPlan> planOf(const ir::Model& model) {
   auto plan = exec::memory::planMemory((*ex)->compiled());
   if (!plan) return std::nullopt;
   return std::move(plan).value();
+}
+
+// Writes `text` (ONNX text format) to the test's folder as `name`.
+QString writeModel(const QString& name, const char* text) {
+  const QString path = testing::tempDir() + QLatin1Char('/') + name;
+  QFile f(path);
+  if (f.open(QIODevice::WriteOnly)) f.write(text);
+  return path;
 }
 
 // The panel, shown (it plans while visible), after its planning ends.
@@ -271,19 +281,54 @@ class MemoryTest : public QObject {
     compareTimeline(p->outcome()->current, *optimized);
   }
 
-  // A size known only at run time: the message names the tensor; no chart.
-  void unknownSizesShowTheMessage() {
-    const QString path = testing::tempDir() + QStringLiteral("/dynamic.txt");
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"(<ir_version: 8, opset_import: ["" : 17]>
+  // A size known only at run time: planned from one run on synthesized
+  // inputs, the chart drawn, and the summary names the tensor and the inputs.
+  void unknownSizesArePlannedFromARun() {
+    const QString path = writeModel(QStringLiteral("dynamic.txt"),
+                                    R"(<ir_version: 8, opset_import: ["" : 17]>
 dynamic (float[N, 4] x) => (float[N, 4] y) {
   a = Relu(x)
   b = Sigmoid(a)
   y = Add(a, b)
 }
 )");
-    f.close();
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, path));
+    MemoryPanel* p = shownMemory(w);
+    QVERIFY(p != nullptr && p->outcome() != nullptr);
+    const MemoryTimeline& t = p->outcome()->current;
+    QCOMPARE(t.state, MemoryTimeline::State::kPlanned);
+    QVERIFY(t.plannedFromRun);
+    QCOMPARE(t.unknownTensor, std::string("a"));
+    QCOMPARE(t.runInputs.size(), size_t{1});
+    // The run's sizes: a, b and y (a graph output, in the dock's block) are
+    // as large as the synthesized x.
+    auto inputs = pipeline::planInputs(w.document()->model(), pipeline::InputSpec{});
+    QVERIFY(inputs && inputs->size() == 1);
+    const uint64_t n = static_cast<uint64_t>(inputs->front().shape().at(0));
+    QCOMPARE(t.plan.tensors.size(), size_t{3});
+    for (const auto& tensor : t.plan.tensors) QCOMPARE(tensor.bytes, n * 4 * sizeof(float));
+    QVERIFY(exec::memory::checkPlan(t.plan).ok());
+    QVERIFY(p->messageText().isEmpty());
+    const QString summary = p->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("'a'")) && summary.contains(QStringLiteral("run")) &&
+                 summary.contains(QStringLiteral("x float[")),
+             qPrintable(summary));
+    QCOMPARE(p->chart()->curveCount(), 1);
+  }
+
+  // When that run fails (here a Reshape to a synthesized shape), the message
+  // names the tensor and the run's error; no chart.
+  void aFailingRunShowsTheMessage() {
+    const QString path = writeModel(QStringLiteral("dynamic_fail.txt"),
+                                    R"(<ir_version: 8, opset_import: ["" : 17]>
+dynfail (float[N, 4] x, int64[2] s) => (float[?, ?] y) {
+  a = Relu(x)
+  y = Reshape(a, s)
+}
+)");
     MainWindow w;
     w.resize(1400, 900);
     w.show();
@@ -292,10 +337,12 @@ dynamic (float[N, 4] x) => (float[N, 4] y) {
     QVERIFY(p != nullptr && p->outcome() != nullptr);
     QCOMPARE(p->outcome()->current.state, MemoryTimeline::State::kSizesUnknown);
     QCOMPARE(p->outcome()->current.unknownTensor, std::string("a"));
+    QVERIFY(!p->outcome()->current.plannedFromRun);
     const QString message = p->messageText();
-    QVERIFY2(
-        message.contains(QStringLiteral("'a'")) && message.contains(QStringLiteral("run time")),
-        qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("'a'")) &&
+                 message.contains(QStringLiteral("run time")) &&
+                 message.contains(QStringLiteral("reshape")),
+             qPrintable(message));
     QCOMPARE(p->chart()->curveCount(), 0);
     QCOMPARE(p->chart()->bandAt(p->chart()->rect().center()), -1);
   }

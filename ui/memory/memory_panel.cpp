@@ -124,18 +124,19 @@ QString MemoryPanel::messageText() const {
 
 QString MemoryPanel::timelineSummary(const MemoryTimeline& t) const {
   const exec::memory::MemoryPlan& p = t.plan;
-  return tr("Peak %1 live at step %2 (%3); lower bound %4, planned peak %5 (%6×, %7); %n "
+  return runNote(t) +
+         tr("Peak %1 live at step %2 (%3); lower bound %4, planned peak %5 (%6×, %7); %n "
             "tensor(s) over %8 steps (in place: %9, views: %10)",
             "", static_cast<int>(p.tensors.size()))
-      .arg(memoryBytesText(p.lowerBound))
-      .arg(p.peakStep)
-      .arg(QString::fromStdString(p.peakNode), memoryBytesText(p.lowerBound),
-           memoryBytesText(p.peak))
-      .arg(p.ratio(), 0, 'f', 3)
-      .arg(QString::fromStdString(p.strategy))
-      .arg(p.stepCount)
-      .arg(p.inPlaceCount)
-      .arg(p.viewCount);
+             .arg(memoryBytesText(p.lowerBound))
+             .arg(p.peakStep)
+             .arg(QString::fromStdString(p.peakNode), memoryBytesText(p.lowerBound),
+                  memoryBytesText(p.peak))
+             .arg(p.ratio(), 0, 'f', 3)
+             .arg(QString::fromStdString(p.strategy))
+             .arg(p.stepCount)
+             .arg(p.inPlaceCount)
+             .arg(p.viewCount);
 }
 
 QString MemoryPanel::comparisonSummary() const {
@@ -158,16 +159,27 @@ QString MemoryPanel::comparisonSummary() const {
   return text + QLatin1Char('\n') + timelineSummary(after);
 }
 
+QString MemoryPanel::runNote(const MemoryTimeline& t) const {
+  if (!t.plannedFromRun) return {};
+  QStringList inputs;
+  for (const Text& input : t.runInputs) inputs << trCore(input);
+  return tr("The size of '%1' (written by %2) is known only at run time: planned from one run on "
+            "synthesized inputs (%3). Other input sizes plan differently.")
+             .arg(QString::fromStdString(t.unknownTensor),
+                  QString::fromStdString(t.unknownProducer), inputs.join(QStringLiteral("; "))) +
+         QLatin1Char('\n');
+}
+
 QString MemoryPanel::problemText(const MemoryTimeline& t) const {
   switch (t.state) {
     case MemoryTimeline::State::kPlanned:
     case MemoryTimeline::State::kCancelled:
       return {};
     case MemoryTimeline::State::kSizesUnknown:
-      return tr("The size of '%1' (written by %2) is known only at run time: shape inference "
-                "leaves it without a static shape, so no plan is drawn. `passlab-cli run MODEL "
-                "--memory-report` plans such a model from a run.")
-          .arg(QString::fromStdString(t.unknownTensor), QString::fromStdString(t.unknownProducer));
+      return tr("The size of '%1' (written by %2) is known only at run time, and the run on "
+                "synthesized inputs that would plan it failed: %3")
+          .arg(QString::fromStdString(t.unknownTensor), QString::fromStdString(t.unknownProducer),
+               trCore(t.error));
     case MemoryTimeline::State::kFailed:
       return tr("Cannot plan the memory: %1").arg(trCore(t.error));
   }

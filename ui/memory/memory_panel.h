@@ -3,8 +3,9 @@
 // before and after that Step, so a fusion's lower peak shows. Planning runs
 // on a worker (MemoryPlanner) whenever the model or the chosen Step changes
 // while the dock is visible; a newer request cancels the running one. A model
-// with a tensor whose size is known only at run time gets a message naming it
-// instead of a chart. Clicking a band asks the window to select its tensor
+// with a tensor whose size is known only at run time is planned from one run
+// on synthesized inputs, and the summary says so (a message instead of a
+// chart when that run fails). Clicking a band asks the window to select its tensor
 // (the arrows from its producer to its readers).
 #pragma once
 
@@ -58,6 +59,7 @@ class MemoryPanel : public QWidget {
   QString timelineSummary(const MemoryTimeline& t) const;
   QString comparisonSummary() const;
   QString problemText(const MemoryTimeline& t) const;
+  QString runNote(const MemoryTimeline& t) const;
   void onBandClicked(int band);
 
   Document* doc_;

@@ -6,6 +6,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/exec/memory/plan_check.h"
+#include "core/pipeline/input_synthesis.h"
 
 namespace passlab::ui {
 
@@ -69,6 +70,26 @@ std::vector<MemoryBand> bandsOf(const exec::CompiledGraph& g,
   return bands;
 }
 
+// Per main-graph slot, the bytes one run on synthesized inputs wrote there;
+// `described` gets each input's description.
+Expected<std::vector<uint64_t>> observedValueBytes(const ir::Model& model, exec::Executor& ex,
+                                                   const std::atomic<bool>* cancel,
+                                                   std::vector<Text>& described) {
+  const pipeline::InputSpec spec;
+  auto plan = pipeline::planInputs(model, spec);
+  if (!plan) return plan.error();
+  for (const pipeline::InputPlan& input : *plan) described.push_back(input.describe());
+  auto inputs = pipeline::fillInputs(*plan, model, spec);
+  if (!inputs) return inputs.error();
+  std::vector<uint64_t> observed;
+  exec::RunOptions options;
+  options.cancel = cancel;
+  options.valueBytes = &observed;
+  auto run = ex.run(*inputs, options);
+  if (!run) return run.error();
+  return observed;
+}
+
 }  // namespace
 
 MemoryTimeline memoryTimelineOf(const ir::Model& model, const std::atomic<bool>* cancel) {
@@ -82,14 +103,22 @@ MemoryTimeline memoryTimelineOf(const ir::Model& model, const std::atomic<bool>*
 
   MemoryTimeline t;
   t.steps = stepsOf(graph);
+  std::vector<uint64_t> observed;
   if (exec::memory::SizeUnknownAhead unknown = exec::memory::firstSizeUnknownAhead(graph);
       unknown.value != nullptr) {
-    t.state = MemoryTimeline::State::kSizesUnknown;
     t.unknownTensor = unknown.value->name();
     t.unknownProducer = nodeLabel(*unknown.producer);
-    return t;
+    auto run = observedValueBytes(typed, **ex, cancel, t.runInputs);
+    if (cancelled(cancel)) return cancelledTimeline();
+    if (!run) {
+      t.state = MemoryTimeline::State::kSizesUnknown;
+      t.error = run.error().text();
+      return t;
+    }
+    observed = std::move(run).value();
+    t.plannedFromRun = true;
   }
-  auto plan = exec::memory::planMemory(graph);
+  auto plan = exec::memory::planMemory(graph, t.plannedFromRun ? &observed : nullptr);
   if (!plan) return failedTimeline(plan.error().text());
   if (Status st = exec::memory::checkPlan(*plan); !st) return failedTimeline(st.error().text());
   if (cancelled(cancel)) return cancelledTimeline();

@@ -4,9 +4,11 @@
 // and readers as node ids of that model, so a band can select them. Plain
 // C++ (no Qt): computed on a worker thread.
 //
-// The plan is made ahead only: when a tensor's size is known only at run time
-// the timeline says which one instead of planning (`passlab-cli run
-// --memory-report` plans such models from a run).
+// When a tensor's size is known only at run time, the plan is made from one
+// run on synthesized inputs (as `passlab-cli run --memory-report` does with
+// its inputs), and the timeline says so: which tensor needed the run and
+// which inputs it ran on. If that run fails, the timeline names the tensor
+// and the run's error instead of planning.
 #pragma once
 
 #include <atomic>
@@ -37,7 +39,7 @@ struct MemoryBand {
 struct MemoryTimeline {
   enum class State {
     kPlanned,       // plan, steps and bands are set
-    kSizesUnknown,  // unknownTensor's size is known only at run time
+    kSizesUnknown,  // unknownTensor's size is known only at run time and the run failed: error
     kFailed,        // the model cannot be compiled: error
     kCancelled,     // a newer request came first
   };
@@ -45,12 +47,18 @@ struct MemoryTimeline {
   exec::memory::MemoryPlan plan;
   std::vector<MemoryStep> steps;
   std::vector<MemoryBand> bands;  // one per plan.tensors entry, in its order
+  // The first tensor whose size is known only at run time (empty: none).
   std::string unknownTensor, unknownProducer;
+  // Planned from the value sizes of one run on these synthesized inputs
+  // ("x float[1,4]: dim 0 = 1 (...)"), because of unknownTensor.
+  bool plannedFromRun = false;
+  std::vector<Text> runInputs;
   Text error;
 };
 
 // Infers the shapes of a copy of `model`, compiles it for the executor and
-// plans its memory. `cancel` (may be null) is checked between those stages.
+// plans its memory, from a run when a size is known only at run time.
+// `cancel` (may be null) is checked between those stages and stops the run.
 MemoryTimeline memoryTimelineOf(const ir::Model& model, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace passlab::ui

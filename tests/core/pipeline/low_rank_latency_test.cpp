@@ -14,28 +14,12 @@
 
 #include "core/pipeline/low_rank_search.h"
 #include "tests/core/pipeline/checked_model_test.h"
+#include "tests/core/pipeline/low_rank_weights.h"
 
 namespace passlab::pipeline {
 namespace {
 
-constexpr int kSize = 32, kRank = 4;
-
-// A 32 x 32 weight a b (a [32, 4], b [4, 32]) + 1e-4 noise, row-major.
-std::string lowRankValues(unsigned seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<double> normal;
-  std::vector<double> a(kSize * kRank), b(kRank * kSize);
-  for (double& v : a) v = normal(gen);
-  for (double& v : b) v = normal(gen);
-  std::ostringstream w;
-  for (int i = 0; i < kSize; ++i)
-    for (int j = 0; j < kSize; ++j) {
-      double v = 1e-4 * normal(gen);
-      for (int r = 0; r < kRank; ++r) v += a[i * kRank + r] * b[r * kSize + j] / kRank;
-      w << (i || j ? ", " : "") << v;
-    }
-  return w.str();
-}
+constexpr int kSize = kLowRankSize, kRank = kLowRankRank;
 
 // x [1, 32, 4, 4] -> Conv 1x1 (W [32, 32, 1, 1], bias) -> y;
 // t [4, 32] -> MatMul (w [32, 32]) -> z.

@@ -16,29 +16,18 @@
 #include "core/io/text_format.h"
 #include "core/passes/weight_svd.h"
 #include "tests/core/pipeline/checked_model_test.h"
+#include "tests/core/pipeline/low_rank_weights.h"
 
 namespace passlab::pipeline {
 namespace {
 
-constexpr int kSize = 32, kRank = 4;
+constexpr int kSize = kLowRankSize, kRank = kLowRankRank;
 
 // x [4, 32] -> MatMul(w) with w = a b (a [32, 4], b [4, 32]) + 1e-4 noise -> y.
 std::string lowRankNet() {
-  std::mt19937 gen(25);
-  std::normal_distribution<double> normal;
-  std::vector<double> a(kSize * kRank), b(kRank * kSize);
-  for (double& v : a) v = normal(gen);
-  for (double& v : b) v = normal(gen);
-  std::ostringstream w;
-  for (int i = 0; i < kSize; ++i)
-    for (int j = 0; j < kSize; ++j) {
-      double v = 1e-4 * normal(gen);
-      for (int r = 0; r < kRank; ++r) v += a[i * kRank + r] * b[r * kSize + j] / kRank;
-      w << (i || j ? ", " : "") << v;
-    }
   return R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[4,32] x) => (float[4,32] y) <float[32,32] w = {)" +
-         w.str() + R"(}> {
+         lowRankValues(25) + R"(}> {
     [fc] y = MatMul(x, w) })";
 }
 

@@ -30,6 +30,10 @@
 // `Add -> LayerNormalization` into a float SkipLayerNormalization (on its
 // CPU provider 8x slower than LayerNormalization; measured in
 // docs/precision.md).
+// A quantized Conv whose output only an inference BatchNormalization reads
+// takes it into its weight and bias first (`fold_batchnorm`, default on), so
+// that the normalized output is the one quantized (ppocr_cls_mobile_v2: over
+// the budget without it, docs/precision.md).
 // Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
 // QLinear op. Lossy: the check holds the outputs to the accuracy budget.
 #include <algorithm>
@@ -157,6 +161,17 @@ class StaticQuantizer {
     PASSLAB_RETURN_IF_ERROR(readOptions());
     std::vector<Unit> units;
     PASSLAB_RETURN_IF_ERROR(chooseUnits(units));
+    if (ctx_.boolOption("fold_batchnorm")) {
+      for (Unit& u : units) folded_ += foldBatchNormInto(u) ? 1 : 0;
+      // A unit that read a folded BatchNormalization's output reads the new
+      // Conv's now (that value is gone): take every unit's values again.
+      if (folded_ > 0)
+        for (Unit& u : units) {
+          u.input = u.node->input(0);
+          if (u.input2) u.input2 = u.node->input(1);
+          u.output = outputOf(*u.node);
+        }
+    }
     PASSLAB_RETURN_IF_ERROR(chooseBinaryUnits(units));
     if (units.empty()) return Status::ok();
     std::vector<ir::Value*> activations = activationsOf(units);
@@ -173,6 +188,9 @@ class StaticQuantizer {
         quantizeWeights(u);
     }
     writeNote(units.size(), calibrated);
+    if (folded_ > 0 && ctx_.note)
+      *ctx_.note = Text::of("%1; %2 BatchNormalizations folded into the Convs before them first",
+                            *ctx_.note, std::to_string(folded_));
     return Status::ok();
   }
 
@@ -229,6 +247,64 @@ class StaticQuantizer {
   }
 
   static bool isBinary(const ir::Node& n) { return n.opType() == "Add" || n.opType() == "Mul"; }
+
+  // `fold_batchnorm`: a quantized Conv whose output only an inference
+  // BatchNormalization reads takes the BatchNormalization into its weight and
+  // bias first (fuse_conv_batchnorm's algebra: W' = W * s, b' = (b - mean) *
+  // s + B, s = scale / sqrt(var + eps), in float64, rounded once), so that the
+  // output that gets one 8-bit range per tensor is the normalized one.
+  // Quantizing the Conv's output before the BatchNormalization loses the
+  // channels that it then scales up (ppocr_cls_mobile_v2's depthwise
+  // convolutions: docs/precision.md). Constants as the weights are read (an
+  // initializer, also one that is a graph input below IR version 4, or a
+  // Constant node); the unit then is the new Conv.
+  bool foldBatchNormInto(Unit& u) {
+    ir::Node* conv = u.node;
+    if (conv->opType() != "Conv" || u.input2 || u.constant) return false;
+    ir::Value* y = conv->output(0);
+    if (y->isGraphOutput() || y->uses().size() != 1 || y->uses()[0].inputIndex != 0) return false;
+    ir::Node* bn = y->uses()[0].node;
+    if (!isDefaultOp(*bn, "BatchNormalization") || bn->owner() != conv->owner()) return false;
+    if (!fusion::whyNotInferenceBatchNorm(*bn, ctx_.matchContext()).empty()) return false;
+    const ir::Tensor* w = storedTensor(conv->input(1));
+    if (!w || w->dtype() != ir::DataType::kFloat || w->rank() < 3) return false;
+    const int64_t m = w->dims()[0];
+    if (m <= 0) return false;
+    std::vector<double> p[4];  // scale, B, mean, var
+    for (size_t i = 0; i < 4; ++i) {
+      const ir::Tensor* t = bn->inputs().size() > i + 1 ? storedTensor(bn->input(i + 1)) : nullptr;
+      if (!t || t->dtype() != ir::DataType::kFloat || t->numel() != m) return false;
+      for (int64_t k = 0; k < m; ++k) p[i].push_back(t->valueAsDouble(k));
+    }
+    const ir::Tensor* b =
+        conv->inputs().size() > 2 && conv->input(2) ? storedTensor(conv->input(2)) : nullptr;
+    if (conv->inputs().size() > 2 && conv->input(2) &&
+        (!b || b->dtype() != ir::DataType::kFloat || b->numel() != m))
+      return false;
+    const double eps = bn->attrFloat("epsilon", 1e-5f);
+    std::vector<double> s(static_cast<size_t>(m)), nb(static_cast<size_t>(m));
+    for (int64_t k = 0; k < m; ++k) {
+      const size_t c = static_cast<size_t>(k);
+      s[c] = p[0][c] / std::sqrt(p[3][c] + eps);
+      nb[c] = ((b ? b->valueAsDouble(k) : 0.0) - p[2][c]) * s[c] + p[1][c];
+    }
+    const int64_t per = w->numel() / m;
+    std::vector<double> nw(static_cast<size_t>(w->numel()));
+    for (int64_t i = 0; i < w->numel(); ++i)
+      nw[static_cast<size_t>(i)] = w->valueAsDouble(i) * s[static_cast<size_t>(i / per)];
+    const std::string base = conv->name().empty() ? "conv" : conv->name();
+    ir::Value* nW =
+        addConstant(rw_, g_, conv, base + "_weight_bn",
+                    fusion::floatTensor(ir::DataType::kFloat, w->dims(), nw), {conv, bn});
+    ir::Value* nB = addConstant(rw_, g_, conv, base + "_bias_bn",
+                                fusion::floatTensor(ir::DataType::kFloat, {m}, nb), {conv, bn});
+    ir::Node* fused = fusion::addDerived(rw_, "Conv", {conv->input(0), nW, nB}, conv, {conv, bn},
+                                         conv, {bn->output(0)});
+    fusion::replaceAndErase(rw_, bn->output(0), fused->output(0), {bn, conv});
+    u.node = fused;
+    u.output = outputOf(*fused);
+    return true;
+  }
 
   // The Adds and Muls (in graph order, so that one can read another's
   // output) whose two inputs are activations quantized already.
@@ -712,6 +788,7 @@ class StaticQuantizer {
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
   float weightQmax_ = 127.0f;  // 64 with reduce_range
   bool matmulConstBOnly_ = false, quantizeBiasAdds_ = true;
+  size_t folded_ = 0;  // BatchNormalizations folded into quantized Convs
   std::set<std::string> ops_;
   std::vector<TensorStats> stats_;
   std::map<const ir::Value*, QuantRange> ranges_;

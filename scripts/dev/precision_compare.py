@@ -331,6 +331,13 @@ def write_sets(folder, sets, input_names):
 # Step 2 and 5: running and comparing with onnxruntime
 # --------------------------------------------------------------------------------------
 
+# ONNX Runtime's graph optimization level (--ort-level): "all" (its default) fuses QDQ node
+# units into its int8 kernels, which on a CPU without VNNI (AVX2: u8 x s8 pairs summed in
+# saturating int16) compute something else than a full-range QDQ file means; "basic" runs
+# the file as written (DequantizeLinear -> float op -> QuantizeLinear).
+ORT_LEVEL = "all"
+
+
 def session(path, threads=1):
     import onnxruntime as ort
 
@@ -338,6 +345,8 @@ def session(path, threads=1):
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.log_severity_level = 3
+    if ORT_LEVEL == "basic":
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
     return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
 
 
@@ -488,17 +497,21 @@ def passlab_passes(cli):
 
 def passlab_convert(cli, pass_id, available, calib_dir):
     """quantize_static calibrates on --calibration-data DIR (one subfolder per input set,
-    as written by write_sets); every pass is checked by PassLab on the first evaluation set."""
+    as written by write_sets) and is checked on those sets; every other pass is checked by
+    PassLab on the first evaluation set."""
     def convert(src, dst, input_dir):
         if pass_id not in available:
             raise NotAvailable(f"not available (`passlab-cli passes` has no {pass_id})")
         if os.path.exists(dst):
             os.remove(dst)
-        extra = ["--calibration-data", calib_dir] if pass_id == "quantize_static" else []
+        # quantize_static: the check runs on the calibration sets (the CLI's default with
+        # --calibration-data: up to 16 of them); on one image it can reject a step that is
+        # within budget on the data (docs/precision.md, "A budget checked on one image").
+        extra = (["--calibration-data", calib_dir] if pass_id == "quantize_static"
+                 else ["--input-dir", input_dir])
         # Models below opset 13 are raised first (per-channel DequantizeLinear needs 13).
         plan = f"raise_opset,{pass_id}" if pass_id == "quantize_static" else pass_id
-        rc, text = cli_run(cli, ["optimize", src, "-o", dst, "--passes", plan,
-                                 "--input-dir", input_dir] + extra)
+        rc, text = cli_run(cli, ["optimize", src, "-o", dst, "--passes", plan] + extra)
         status = ""
         for line in text.splitlines():
             m = re.match(rf"\s*\d+\s+{pass_id}\s+\S+ -> \S+\s+(.*)$", line)
@@ -664,7 +677,12 @@ def main():
     ap.add_argument("--runs", type=int, default=20, help="timed ORT runs per model")
     ap.add_argument("--out", default="/tmp/pq-work/precision_compare.md")
     ap.add_argument("--workdir", default="/tmp/pq-work")
+    ap.add_argument("--ort-level", choices=["all", "basic"], default="all",
+                    help="ONNX Runtime's graph optimization level for every run (basic: no int8 "
+                         "fusion, the QDQ files computed as written)")
     args = ap.parse_args()
+    global ORT_LEVEL
+    ORT_LEVEL = args.ort_level
     args.cli = os.path.abspath(args.cli)
     args.corpus = os.path.abspath(args.corpus)
 
@@ -686,7 +704,7 @@ def main():
              "top-1 agreement is against FP32."
              + (f" Models below opset {args.opset} were upgraded to it first." if args.opset else ""),
              "Latency: onnxruntime CPU, intra_op_num_threads=1, median of timed runs on the "
-             "first evaluation set.", ""]
+             f"first evaluation set. ONNX Runtime graph optimization level: {args.ort_level}.", ""]
     for name in args.models.split(","):
         name = name.strip()
         if name not in MODELS:

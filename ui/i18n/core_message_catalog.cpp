@@ -185,6 +185,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "%1: the prompt length + 4"),
       QT_TRANSLATE_NOOP("core", "%1: the result's shape is not static"),
       QT_TRANSLATE_NOOP("core", "%1: unknown flag %2 (changes_numerics, lossy, exact_per_unit, by_name_only, may_emit_nonstandard)"),
+      QT_TRANSLATE_NOOP("core", "%1; %2 BatchNormalizations folded into the Convs before them first"),
       QT_TRANSLATE_NOOP("core", "%1; %2 chains left in NCHW (they would add as many reorders as they save, or more)"),
       QT_TRANSLATE_NOOP("core", "%1; %2 weight values clamped to the float16 range (+-65504), %3 flushed to zero"),
       QT_TRANSLATE_NOOP("core", "%1; first diverging tensor '%2'"),

@@ -753,5 +753,92 @@ TEST(QuantizeStatic, LeavesABiasThatBroadcastsTheActivation) {
   EXPECT_FALSE(readsDequantized(*addWritingTo(out.model, "hb"), 1));
 }
 
+// `n` seeded values in [-f, f], written for the text format.
+std::string scaledValues(size_t n, unsigned seed, float f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-f, f);
+  std::ostringstream os;
+  for (size_t i = 0; i < n; ++i) os << (i ? ", " : "") << d(rng);
+  return os.str();
+}
+
+// A depthwise Conv whose two channels differ 1000x in range, and an inference
+// BatchNormalization that scales the small one up 100x and the large one down
+// 100x (ppocr_cls_mobile_v2's depthwise Conv -> BatchNormalization pairs, in
+// the extreme), then a quantized 1x1 depthwise Conv. `extraReader`: the first
+// Conv's output is also a graph output.
+std::string convBatchNormNet(bool extraReader = false, int opset = 13) {
+  return "<ir_version: 8, opset_import: [\"\" : " + std::to_string(opset) +
+         "]>\n"
+         "main (float[1,2,6,6] x) => (float[1,2,6,6] y" +
+         std::string(extraReader ? ", float[1,2,6,6] c" : "") +
+         ")\n"
+         "    <float[2,1,3,3] w = {" +
+         scaledValues(9, 3, 10.0f) + ", " + scaledValues(9, 4, 0.01f) +
+         "}, float[2] b = {0.5, 0.001}, float[2] s = {0.01, 100}, float[2] bb = {0.2, -0.1}, "
+         "float[2] mean = {0.3, 0.0005}, float[2] var = {1.5, 0.8}, float[2,1,1,1] w2 = {0.7, "
+         "-1.3}> {\n"
+         "    c = Conv <group = 2, pads = [1, 1, 1, 1]> (x, w, b)\n"
+         "    n = BatchNormalization <epsilon = 0.001> (c, s, bb, mean, var)\n"
+         "    y = Conv <group = 2> (n, w2) }";
+}
+
+size_t countOps(const ir::Model& m, const std::string& op) {
+  size_t k = 0;
+  for (const auto& n : m.graph().nodes()) k += n->opType() == op;
+  return k;
+}
+
+TEST(QuantizeStatic, FoldsTheBatchNormalizationAfterAConvBeforeQuantizing) {
+  auto eval = synthesized();
+  PassOutcome out = runPass(kPass, convBatchNormNet(), {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(countOps(out.model, "BatchNormalization"), 0u) << io::printModelText(out.model);
+  ASSERT_EQ(countOps(out.model, "Conv"), 2u);
+  // The first Conv's output, now the normalized one, is what gets the 8-bit
+  // range.
+  const ir::Node* conv = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Conv" && !conv) conv = n.get();
+  ASSERT_EQ(conv->output(0)->uses().size(), 1u);
+  EXPECT_EQ(conv->output(0)->uses()[0].node->opType(), "QuantizeLinear");
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  ASSERT_FALSE(out.step.check.accuracy.empty());
+  EXPECT_GT(out.step.check.accuracy[0].snrDb, 30);
+  EXPECT_NE(out.step.note.str().find("1 BatchNormalizations folded"), std::string::npos)
+      << out.step.note.str();
+
+  // Without the fold the Conv's output is quantized before the
+  // BatchNormalization, one range for both channels: the small channel,
+  // which the BatchNormalization then scales up, rounds to a few steps.
+  auto eval2 = synthesized();
+  PassOutcome off =
+      runPassMayFail(kPass, convBatchNormNet(), {{"fold_batchnorm", "false"}}, &eval2);
+  ASSERT_FALSE(off.step.check.accuracy.empty()) << off.step.error.str();
+  EXPECT_LT(off.step.check.accuracy[0].snrDb + 15, out.step.check.accuracy[0].snrDb);
+  if (off.step.changed) {
+    EXPECT_EQ(countOps(off.model, "BatchNormalization"), 1u);
+  }
+}
+
+TEST(QuantizeStatic, LeavesABatchNormalizationWhoseConvOutputIsAlsoReadElsewhere) {
+  auto eval = synthesized();
+  PassOutcome out = runPassMayFail(kPass, convBatchNormNet(true), {}, &eval);
+  // The Conv's output is a graph output too: folding would change it.
+  if (out.step.changed) {
+    EXPECT_EQ(countOps(out.model, "BatchNormalization"), 1u) << io::printModelText(out.model);
+  }
+  EXPECT_EQ(out.step.note.str().find("folded"), std::string::npos) << out.step.note.str();
+}
+
+TEST(QuantizeStatic, ConvergesAfterFoldingABatchNormalization) {
+  auto eval = synthesized();
+  PassOutcome once = runPass(kPass, convBatchNormNet(), {}, &eval);
+  ASSERT_TRUE(once.step.changed);
+  auto eval2 = synthesized();
+  PassOutcome twice = runPass(kPass, once.model.clone(), {}, &eval2);
+  EXPECT_FALSE(twice.step.changed) << io::printModelText(twice.model);
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -245,7 +245,23 @@ Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
   passes::PassContext ctx{rw, opts};
   ctx.evaluator = evaluator_;
   ctx.explain = &step.explain;
+  // An exclusion follows provenance: a node an earlier pass made from an
+  // excluded one (a Gemm fused from an excluded MatMul, a FusedConv from an
+  // excluded Conv) is excluded too, as its original was when the plan was made.
+  rewrite::NodeFilter inherited;
   ctx.filter = spec.filter.empty() ? nullptr : &spec.filter;
+  if (!spec.filter.excluded.empty()) {
+    inherited = spec.filter;
+    model_.graph().forEachNodeRecursive([&](ir::Node* n) {
+      if (provenance_.isOriginal(n->id()) || inherited.excluded.count(n->id())) return;
+      for (ir::NodeId origin : provenance_.origins(n->id()))
+        if (spec.filter.excluded.count(origin)) {
+          inherited.excluded.insert(n->id());
+          return;
+        }
+    });
+    ctx.filter = &inherited;
+  }
   ctx.standardOnly = options_.standardOnly;
   ctx.cancel = cancel_;
   ctx.note = &step.note;

@@ -1,5 +1,6 @@
 // The accuracy budget of lossy passes on the command line (optimize,
-// precision): --budget-cosine, --budget-snr, --budget-max-rel, --budget-top1.
+// precision): --budget-cosine, --budget-snr, --budget-max-rel, --budget-top1,
+// --budget-topk and its --budget-k.
 #pragma once
 
 #include <optional>
@@ -13,7 +14,8 @@ class App;
 namespace passlab::cli {
 
 struct BudgetArgs {
-  std::optional<double> cosine, snr, maxRel, top1;  // where given
+  std::optional<double> cosine, snr, maxRel, top1, topK;  // where given
+  std::optional<int> k;
 
   void addTo(CLI::App& cmd);
   // `budget` with the given figures put in, validated (accuracy.h).

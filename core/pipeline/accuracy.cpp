@@ -159,6 +159,7 @@ Status validateBudget(const AccuracyBudget& b) {
   if (!std::isfinite(b.minSnrDb)) return bad("SNR", b.minSnrDb, "the finite numbers");
   if (!(b.maxRelError >= 0)) return bad("max relative error", b.maxRelError, "[0, inf]");
   if (!(b.minTop1 >= 0 && b.minTop1 <= 1)) return bad("top-1 agreement", b.minTop1, "[0, 1]");
+  if (!(b.minTopK >= 0 && b.minTopK <= 1)) return bad("top-k agreement", b.minTopK, "[0, 1]");
   if (b.topK < 1) return bad("top-k", b.topK, "[1, inf)");
   return Status::ok();
 }
@@ -179,6 +180,10 @@ Text whyOverBudget(const OutputAccuracy& a, const AccuracyBudget& budget) {
   if (a.top1 && *a.top1 < budget.minTop1)
     return Text::of("output '%1': top-1 agreement %2 is below %3", a.output, percent(*a.top1),
                     percent(budget.minTop1));
+  // Not reported (k_ = 0: no more classes than k) is not limited either.
+  if (a.topK && *a.topK < budget.minTopK)
+    return Text::of("output '%1': top-%2 agreement %3 is below %4", a.output, std::to_string(a.k),
+                    percent(*a.topK), percent(budget.minTopK));
   return "";
 }
 

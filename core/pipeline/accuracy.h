@@ -34,7 +34,8 @@ struct AccuracyBudget {
   double minSnrDb = 20;
   double maxRelError = std::numeric_limits<double>::infinity();  // reported, not limited
   double minTop1 = 0;                                            // reported, not limited
-  int topK = 5;
+  double minTopK = 0;  // share of rows in the k largest; reported, not limited
+  int topK = 5;        // the k of minTopK and of the top-k reported
 };
 
 struct OutputAccuracy {
@@ -71,7 +72,8 @@ class AccuracyMeter {
 };
 
 // An error naming the figure when a budget cannot mean anything: a cosine
-// outside [-1, 1], a top-1 share outside [0, 1], a negative error, NaN, top-k < 1.
+// outside [-1, 1], a top-1 or top-k share outside [0, 1], a negative error,
+// NaN, k < 1.
 Status validateBudget(const AccuracyBudget& budget);
 
 // "" when `a` is within `budget`; else which figure is over it, and by how much.

@@ -36,6 +36,7 @@ std::string recipeToJson(const Recipe& r) {
   budget["min_snr_db"] = r.budget.minSnrDb;
   if (std::isfinite(r.budget.maxRelError)) budget["max_rel_error"] = r.budget.maxRelError;
   budget["min_top1"] = r.budget.minTop1;
+  budget["min_top_k"] = r.budget.minTopK;
   budget["top_k"] = r.budget.topK;
   j["accuracy_budget"] = budget;
   if (r.calibration.recorded()) {
@@ -75,6 +76,7 @@ Expected<Recipe> recipeFromJson(const std::string& text) {
       r.budget.minSnrDb = b.value("min_snr_db", r.budget.minSnrDb);
       r.budget.maxRelError = b.value("max_rel_error", r.budget.maxRelError);
       r.budget.minTop1 = b.value("min_top1", r.budget.minTop1);
+      r.budget.minTopK = b.value("min_top_k", r.budget.minTopK);  // not in older recipes
       r.budget.topK = b.value("top_k", r.budget.topK);
       PASSLAB_RETURN_IF_ERROR(validateBudget(r.budget));
     }

@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QSignalBlocker>
+#include <QSpinBox>
 
 #include <cmath>
 #include <limits>
@@ -33,6 +34,12 @@ BudgetEditor::BudgetEditor(PipelineSession* session, QWidget* parent)
   top1_->setRange(0, 100);
   top1_->setDecimals(1);
   top1_->setSingleStep(1);
+  topK_ = new QDoubleSpinBox(this);
+  topK_->setRange(0, 100);
+  topK_->setDecimals(1);
+  topK_->setSingleStep(1);
+  k_ = new QSpinBox(this);
+  k_->setRange(1, 1000000);
 
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
@@ -44,6 +51,8 @@ BudgetEditor::BudgetEditor(PipelineSession* session, QWidget* parent)
   maxRelRow->addWidget(maxRel_, 1);
   grid->addLayout(maxRelRow, 1, 0);
   grid->addWidget(top1_, 1, 1);
+  grid->addWidget(k_, 2, 0);
+  grid->addWidget(topK_, 2, 1);
 
   // One figure per edit: the others keep the session's values exactly (a
   // recipe's 0.99995 cosine is not rounded to the box's four decimals).
@@ -66,6 +75,12 @@ BudgetEditor::BudgetEditor(PipelineSession* session, QWidget* parent)
   });
   connect(top1_, &QDoubleSpinBox::valueChanged, this,
           [edit](double v) { edit([v](pipeline::AccuracyBudget& b) { b.minTop1 = v / 100; }); });
+  connect(topK_, &QDoubleSpinBox::valueChanged, this,
+          [edit](double v) { edit([v](pipeline::AccuracyBudget& b) { b.minTopK = v / 100; }); });
+  connect(k_, &QSpinBox::valueChanged, this, [this, edit](int v) {
+    edit([v](pipeline::AccuracyBudget& b) { b.topK = v; });
+    retranslateUi();  // "top-k" names the new k
+  });
   // The other panel's edits; a loaded recipe (loadRecipe says planChanged).
   connect(session_, &PipelineSession::settingsChanged, this, &BudgetEditor::showBudget);
   connect(session_, &PipelineSession::planChanged, this, &BudgetEditor::showBudget);
@@ -74,7 +89,7 @@ BudgetEditor::BudgetEditor(PipelineSession* session, QWidget* parent)
 }
 
 void BudgetEditor::showBudget() {
-  const QSignalBlocker a(snr_), b(cosine_), c(maxRelOn_), d(maxRel_), e(top1_);
+  const QSignalBlocker a(snr_), b(cosine_), c(maxRelOn_), d(maxRel_), e(top1_), f(topK_), g(k_);
   const pipeline::AccuracyBudget& budget = session_->accuracyBudget();
   snr_->setValue(budget.minSnrDb);
   cosine_->setValue(budget.minCosine);
@@ -83,6 +98,10 @@ void BudgetEditor::showBudget() {
   maxRel_->setEnabled(limited);
   if (limited) maxRel_->setValue(budget.maxRelError * 100);
   top1_->setValue(budget.minTop1 * 100);
+  topK_->setValue(budget.minTopK * 100);
+  const bool newK = k_->value() != budget.topK;
+  k_->setValue(budget.topK);
+  if (newK) retranslateUi();
 }
 
 void BudgetEditor::setFieldToolTips(const QString& tip) {
@@ -99,6 +118,11 @@ void BudgetEditor::retranslateUi() {
   top1_->setPrefix(tr("top-1 ≥ "));
   top1_->setSuffix(tr(" %"));
   top1_->setSpecialValueText(tr("top-1: not limited"));
+  const QString k = QString::number(k_->value());
+  k_->setPrefix(tr("k = "));
+  topK_->setPrefix(tr("top-%1 ≥ ").arg(k));
+  topK_->setSuffix(tr(" %"));
+  topK_->setSpecialValueText(tr("top-%1: not limited").arg(k));
   auto withTip = [this](const QString& own) {
     return tip_.isEmpty() ? own : tip_ + QStringLiteral("\n\n") + own;
   };
@@ -112,6 +136,11 @@ void BudgetEditor::retranslateUi() {
   top1_->setToolTip(
       withTip(tr("For classifier outputs: the least share of rows whose top-1 class stays "
                  "the same. 0: reported, not limited.")));
+  topK_->setToolTip(
+      withTip(tr("For classifier outputs with more than k classes: the least share of rows "
+                 "whose original top-1 class is among the output's k largest. 0: reported, "
+                 "not limited.")));
+  k_->setToolTip(withTip(tr("The k of the top-k agreement, limited and reported.")));
 }
 
 void BudgetEditor::changeEvent(QEvent* event) {

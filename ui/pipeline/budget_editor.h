@@ -7,14 +7,15 @@
 // without --budget-top1). It edits the pipeline session's budget, one figure
 // per edit, and shows the session's whenever it changes elsewhere (the other
 // panel, a loaded recipe). The Pipeline and Precision panels both hold one.
-// Top-k agreement is reported with k = AccuracyBudget::topK and has no limit
-// (AccuracyBudget has none), so there is nothing to set for it here.
+// The least top-k agreement in percent (0: not limited, as without
+// --budget-topk) and its k (--budget-k; also the k of the top-k reported).
 #pragma once
 
 #include <QWidget>
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QSpinBox;
 
 namespace passlab::ui {
 
@@ -32,6 +33,8 @@ class BudgetEditor : public QWidget {
   QCheckBox* maxRelLimited() const { return maxRelOn_; }
   QDoubleSpinBox* maxRelBox() const { return maxRel_; }  // percent
   QDoubleSpinBox* top1Box() const { return top1_; }      // percent; 0: not limited
+  QDoubleSpinBox* topKBox() const { return topK_; }      // percent; 0: not limited
+  QSpinBox* kBox() const { return k_; }
   // The same tip on every field (a panel's explanation of the budget).
   void setFieldToolTips(const QString& tip);
 
@@ -49,6 +52,8 @@ class BudgetEditor : public QWidget {
   QCheckBox* maxRelOn_;
   QDoubleSpinBox* maxRel_;
   QDoubleSpinBox* top1_;
+  QDoubleSpinBox* topK_;
+  QSpinBox* k_;
   QString tip_;
 };
 

@@ -403,7 +403,9 @@ std::shared_ptr<PipelineSession::RunState> PipelineSession::reusableRunState() {
       state->calibrationFolder != calibrationFolder_ ||
       state->synthesizedSets != synthesizedSets_ || state->budget.minSnrDb != budget_.minSnrDb ||
       state->budget.minCosine != budget_.minCosine ||
-      state->budget.maxRelError != budget_.maxRelError || state->budget.minTop1 != budget_.minTop1)
+      state->budget.maxRelError != budget_.maxRelError ||
+      state->budget.minTop1 != budget_.minTop1 || state->budget.minTopK != budget_.minTopK ||
+      state->budget.topK != budget_.topK)
     return nullptr;
   return state;
 }

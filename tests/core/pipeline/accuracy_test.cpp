@@ -14,6 +14,7 @@
 #include "core/pipeline/calibration.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
+#include "core/pipeline/recipe.h"
 
 namespace passlab::pipeline {
 namespace {
@@ -222,6 +223,158 @@ TEST(CostliestLayer, AQuantizedStepBlamesTheLayerWhoseOutputItQuantized) {
   ASSERT_TRUE((*step)->rolledBack);
   const std::string error = (*step)->error.str();
   EXPECT_NE(error.find("the layer that lost the most: MatMul 'fc'"), std::string::npos) << error;
+}
+
+// ---- the top-k agreement budget (#25) ----
+
+// Two rows of 10 classes whose reference arg-max (class 9) falls to third
+// place: top-1 and top-2 miss, top-3 holds.
+OutputAccuracy thirdPlace(int k) {
+  std::vector<float> want(20, 0.5f), got(20, 0.5f);
+  for (int r = 0; r < 2; ++r) {
+    want[r * 10 + 9] = 2;
+    got[r * 10 + 9] = 2;
+    got[r * 10 + 0] = 3;
+    got[r * 10 + 1] = 2.5f;
+  }
+  AccuracyMeter m("logits", k);
+  m.add(floats({2, 10}, got), floats({2, 10}, want));
+  return m.result();
+}
+
+TEST(TopKBudget, ALimitOnTopKNamesTheKAndTheShare) {
+  AccuracyBudget b;
+  b.minCosine = -1;
+  b.minSnrDb = -100;
+  OutputAccuracy two = thirdPlace(2);
+  ASSERT_TRUE(two.topK.has_value());
+  EXPECT_DOUBLE_EQ(*two.topK, 0);
+  // The default: reported, not limited.
+  EXPECT_EQ(b.minTopK, 0);
+  EXPECT_TRUE(whyOverBudget(two, b).empty()) << whyOverBudget(two, b).str();
+  b.minTopK = 0.5;
+  EXPECT_EQ(whyOverBudget(two, b).str(), "output 'logits': top-2 agreement 0% is below 50%");
+  // Top-3 holds every row.
+  OutputAccuracy three = thirdPlace(3);
+  ASSERT_TRUE(three.topK.has_value());
+  EXPECT_DOUBLE_EQ(*three.topK, 1);
+  b.minTopK = 1;
+  EXPECT_TRUE(whyOverBudget(three, b).empty()) << whyOverBudget(three, b).str();
+  // Top-1 goes first when both are over.
+  b.minTop1 = 0.5;
+  EXPECT_EQ(whyOverBudget(thirdPlace(2), b).str(),
+            "output 'logits': top-1 agreement 0% is below 50%");
+  // No more classes than k: top-k is not reported, and so not limited.
+  b.minTop1 = 0;
+  OutputAccuracy wide = thirdPlace(10);
+  EXPECT_FALSE(wide.topK.has_value());
+  EXPECT_TRUE(whyOverBudget(wide, b).empty()) << whyOverBudget(wide, b).str();
+}
+
+TEST(TopKBudget, AShareOutsideZeroToOneIsRefused) {
+  for (double share : {-0.1, 1.5, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    AccuracyBudget b;
+    b.minTopK = share;
+    Status s = validateBudget(b);
+    ASSERT_FALSE(s.isOk()) << share;
+    EXPECT_NE(s.message().find("top-k agreement"), std::string::npos) << s.message();
+  }
+  for (double share : {0.0, 0.5, 1.0}) {
+    AccuracyBudget b;
+    b.minTopK = share;
+    EXPECT_TRUE(validateBudget(b).isOk()) << share;
+  }
+}
+
+TEST(TopKBudget, RecipesKeepItAndOlderOnesLoadWithoutALimit) {
+  Recipe r;
+  r.budget.minTopK = 0.75;
+  r.budget.topK = 3;
+  r.passes.push_back({"convert_to_float16", {}, {}});
+  auto back = recipeFromJson(recipeToJson(r));
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(back->budget.minTopK, 0.75);
+  EXPECT_EQ(back->budget.topK, 3);
+  auto old = recipeFromJson(R"({"format": "passlab-recipe",
+      "accuracy_budget": {"min_cosine": 0.99, "min_snr_db": 20, "min_top1": 0.5, "top_k": 5},
+      "passes": [{"id": "convert_to_float16"}]})");
+  ASSERT_TRUE(old) << old.error().message();
+  EXPECT_EQ(old->budget.minTopK, 0);
+  EXPECT_EQ(old->budget.minTop1, 0.5);
+  auto bad = recipeFromJson(R"({"format": "passlab-recipe",
+      "accuracy_budget": {"min_top_k": 2}, "passes": [{"id": "convert_to_float16"}]})");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("top-k agreement"), std::string::npos)
+      << bad.error().message();
+}
+
+// float16 moves class 0 and 1 (1.00051 - 0.00003 = 1.00048 in float32) above
+// class 9 (1.000482): 1.000977 against 1.0 in float16. The reference's class
+// falls to third place in both rows: a step held to top-2 agreement is rolled
+// back naming it; held to top-3, it stays.
+const char* kThirdPlaceNet = R"(<ir_version: 8, opset_import: ["" : 17]>
+tie (float[2,10] x) => (float[2,10] y)
+<float[10] a = {1.00051, 1.00051, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 1.000482},
+ float[10] c = {0.00003, 0.00003, 0, 0, 0, 0, 0, 0, 0, 0},
+ float[1] z = {0}>
+{
+  [sub] t = Sub(a, c)
+  [mul] u = Mul(x, z)
+  [add] y = Add(u, t)
+})";
+
+const Step* float16Step(ir::Model& model, const AccuracyBudget& budget,
+                        std::unique_ptr<ExecOutputChecker>& checker,
+                        std::unique_ptr<PassManager>& pm, ExecEvaluator& evaluator) {
+  pm.reset();  // the last run's, on the model replaced here
+  checker.reset();
+  auto parsed = io::parseModelText(kThirdPlaceNet);
+  EXPECT_TRUE(parsed) << parsed.error().message();
+  if (!parsed) return nullptr;
+  model = std::move(*parsed);
+  analysis::inferShapes(model);
+  NoiseOptions quiet;
+  quiet.draws = 0;
+  auto c = ExecOutputChecker::create(model, 2, {}, quiet);
+  EXPECT_TRUE(c) << c.error().message();
+  if (!c) return nullptr;
+  checker = std::move(*c);
+  PipelineOptions po;
+  po.budget = budget;
+  pm = std::make_unique<PassManager>(model, po);
+  pm->setEvaluator(&evaluator);
+  pm->setChecker(checker.get());
+  auto step = pm->run({"convert_to_float16", {}, {}});
+  EXPECT_TRUE(step) << step.error().message();
+  return step ? *step : nullptr;
+}
+
+TEST(TopKBudget, AStepOverItIsRolledBackNamingTopK) {
+  ir::Model model;
+  std::unique_ptr<ExecOutputChecker> checker;
+  std::unique_ptr<PassManager> pm;
+  ExecEvaluator evaluator;
+  AccuracyBudget b;
+  b.minTopK = 0.5;
+  b.topK = 2;
+  const Step* over = float16Step(model, b, checker, pm, evaluator);
+  ASSERT_NE(over, nullptr);
+  EXPECT_TRUE(over->rolledBack);
+  const std::string error = over->error.str();
+  EXPECT_NE(error.find("output 'y': top-2 agreement 0% is below 50%"), std::string::npos) << error;
+  ASSERT_EQ(over->check.accuracy.size(), 1u);
+  EXPECT_GT(over->check.accuracy[0].snrDb, 40);  // the SNR and cosine hold
+  // Top-3 holds: the same step stays, with its top-1 of 0 (reported, not limited).
+  b.topK = 3;
+  const Step* within = float16Step(model, b, checker, pm, evaluator);
+  ASSERT_NE(within, nullptr);
+  EXPECT_FALSE(within->rolledBack) << within->error.str();
+  EXPECT_TRUE(within->changed);
+  ASSERT_EQ(within->check.accuracy.size(), 1u);
+  ASSERT_TRUE(within->check.accuracy[0].top1 && within->check.accuracy[0].topK);
+  EXPECT_EQ(*within->check.accuracy[0].top1, 0);
+  EXPECT_EQ(*within->check.accuracy[0].topK, 1);
+  EXPECT_EQ(within->check.accuracy[0].k, 3);
 }
 
 }  // namespace

@@ -21,6 +21,9 @@
 // pads, dilations and auto_pad (a padded position reads zeros, so h is 0
 // there), y = Conv(h, w2^T as [M, r, 1, 1], B) with stride 1 and no padding:
 // the FLOPs per output position shrink as the weights do.
+// A weight is an initializer that is not a graph input or a Constant node's
+// tensor (paddle2onnx writes every weight so); a Constant node left unread
+// goes with the node that read it.
 // Running it again changes nothing: w1 and w2 are full rank, and too thin to
 // save anything. The decomposition comes from the Evaluator when it is a
 // WeightSvdSource holding it (the rank search's trials: one per layer).
@@ -36,6 +39,7 @@
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
 #include "core/passes/weight_svd.h"
+#include "core/rewrite/match_utils.h"
 #include "core/support/strings.h"
 
 namespace passlab::passes {
@@ -132,7 +136,7 @@ class Factorizer {
     const auto* source = dynamic_cast<const WeightSvdSource*>(ctx_.evaluator);
     const WeightSvd* shared = source ? source->svdOf(n) : nullptr;
     WeightSvd own;
-    if (!shared) own = decomposeWeight(*n.input(1)->initializer(), shape.transposed);
+    if (!shared) own = decomposeWeight(*constantFloat(n.input(1)), shape.transposed);
     const WeightSvd& svd = shared ? *shared : own;
     const Eigen::Map<const Matrix> u(svd.u.data(), svd.k, svd.size),
         v(svd.v.data(), svd.n, svd.size);
@@ -147,7 +151,7 @@ class Factorizer {
     const Matrix w1 = u.leftCols(r) * root.asDiagonal();              // K x r
     const Matrix w2 = root.asDiagonal() * v.leftCols(r).transpose();  // r x N
     if (shape.conv) {  // [out channels, in channels, 1, ...]: the transposes
-      const size_t rank = n.input(1)->initializer()->rank();
+      const size_t rank = constantFloat(n.input(1))->rank();
       f.w1 = floatTensor(w1.transpose(), convDims(r, k, rank));
       f.w2 = floatTensor(w2.transpose(), convDims(cols, r, rank));
     } else {
@@ -161,7 +165,7 @@ class Factorizer {
   void replace(ir::Node& n, const Factors& f) {
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.output(0)->name();
-    paramsBefore_ += n.input(1)->initializer()->numel();
+    paramsBefore_ += constantFloat(n.input(1))->numel();
     paramsAfter_ += f.w1.numel() + f.w2.numel();
     ir::Value* w1 = addConstant(rw_, g_, &n, base + "_w1", f.w1, from);
     ir::Value* w2 = addConstant(rw_, g_, &n, base + "_w2", f.w2, from);
@@ -208,15 +212,14 @@ Text whyNotLowRankWeight(const ir::Node& n, LowRankWeight* shape) {
     return kWeightIsAnInput;
   if (n.opType() != "Conv") {
     if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
-    const std::vector<int64_t>& d = n.input(1)->initializer()->dims();
+    const std::vector<int64_t> d = constantFloat(n.input(1))->dims();
     s.transposed = n.opType() == "Gemm" && n.attrInt("transB", 0) != 0;
     s.k = s.transposed ? d[1] : d[0];
     s.n = s.transposed ? d[0] : d[1];
   } else {
-    const ir::Value* b = n.input(1);
-    if (!b || !b->isInitializer() || b->isGraphInput())
-      return "the weight is not a constant initializer";
-    const ir::Tensor& w = *b->initializer();
+    auto weight = rewrite::constantValue(n.input(1));
+    if (!weight) return "the weight is not a constant initializer";
+    const ir::Tensor& w = *weight;
     if (w.dtype() != ir::DataType::kFloat || w.rank() < 3)
       return Text::of("the weight is %1, not a float32 Conv weight", w.summary());
     if (n.attrInt("group", 1) != 1) return "a grouped Conv";

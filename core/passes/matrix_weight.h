@@ -2,6 +2,7 @@
 // (quantize_dynamic, factorize_low_rank).
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -14,9 +15,14 @@
 
 namespace passlab::passes {
 
+// The float32 data of a constant value, else nullopt: an initializer that is
+// not an overridable graph input, or a Constant node's tensor (paddle2onnx
+// writes every weight so), as rewrite::constantValue reads it.
+std::optional<ir::Tensor> constantFloat(const ir::Value* v);
+
 // "" when input 1 of MatMul / Gemm `n` is a float32 constant matrix (an
-// initializer, not an overridable graph input) and `n` can be rewritten
-// around it (a Gemm without transA); else why not.
+// initializer, not an overridable graph input, or a Constant node's) and `n`
+// can be rewritten around it (a Gemm without transA); else why not.
 Text whyNotConstantMatrixWeight(const ir::Node& n);
 
 // Which nodes forEachMatrixNode visits: MatMul and Gemm, or also Conv (whose

@@ -105,27 +105,6 @@ bool isFloat32(const ir::Value* v) {
   return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat;
 }
 
-// The float32 data of a constant value (an initializer that is not a graph
-// input, or a Constant node's), else nullopt.
-std::optional<ir::Tensor> constantFloat(const ir::Value* v) {
-  auto t = rewrite::constantValue(v);
-  if (!t || t->dtype() != ir::DataType::kFloat) return std::nullopt;
-  return t;
-}
-
-// "" when input 1 of MatMul / Gemm `n` is a float32 constant matrix (an
-// initializer or a Constant node) and `n` can be rewritten around it.
-Text whyNotMatrixWeight(const ir::Node& n) {
-  const ir::Node* producer = n.input(1) ? n.input(1)->producer() : nullptr;
-  if (!producer || !isDefaultOp(*producer, "Constant")) return whyNotConstantMatrixWeight(n);
-  auto w = rewrite::constantValue(n.input(1));
-  if (!w) return "the weight's Constant node holds no tensor";
-  if (w->dtype() != ir::DataType::kFloat || w->rank() != 2)
-    return Text::of("the weight is %1, not a float32 matrix", w->summary());
-  if (n.opType() == "Gemm" && n.attrInt("transA", 0) != 0) return "Gemm transposes A";
-  return "";
-}
-
 class Quantizer {
  public:
   explicit Quantizer(PassContext& ctx)
@@ -157,7 +136,7 @@ class Quantizer {
  private:
   Text whyNot(const ir::Node& n) const {
     if (!isFloat32(n.input(0))) return "A is not float32";
-    if (Text why = whyNotMatrixWeight(n); !why.empty()) return why;
+    if (Text why = whyNotConstantMatrixWeight(n); !why.empty()) return why;
     const int64_t numel = rewrite::constantValue(n.input(1))->numel();
     if (numel < minWeights_)
       return Text::of("the weight has %1 elements, fewer than min_weights", std::to_string(numel));

@@ -103,6 +103,7 @@ struct Unit {
 struct QuantizedWeight {
   ir::Tensor values;
   std::vector<float> scales;
+  std::vector<int8_t> zeroPoints;  // one per scale; all 0 when symmetric
 };
 
 // `qmax` is 127, or 64 with reduce_range (7 bits, as ONNX Runtime's quantizer:
@@ -130,7 +131,58 @@ QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perCha
     values[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(v, -qmax, qmax));
   }
   q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, d, values);
+  q.zeroPoints.assign(q.scales.size(), 0);
   return q;
+}
+
+// weight_symmetric=false (ONNX Runtime's WeightSymmetric=False): each
+// channel's [min(lo, 0), max(hi, 0)] onto [qmin, qmax] of int8 with a zero
+// point of its own (asymmetricParams), [-128, 127], or [-64, 64] with
+// reduce_range as ONNX Runtime's 7-bit range.
+QuantizedWeight quantizeAsymmetric(const ir::Tensor& w, int64_t axis, bool perChannel,
+                                   bool reduceRange) {
+  const int32_t qmin = reduceRange ? -64 : -128, qmax = reduceRange ? 64 : 127;
+  const std::vector<int64_t>& d = w.dims();
+  const int64_t channels = perChannel ? d[static_cast<size_t>(axis)] : 1;
+  int64_t inner = 1;
+  for (size_t i = static_cast<size_t>(axis) + 1; i < d.size(); ++i) inner *= d[i];
+  if (!perChannel) inner = w.numel();
+  const auto x = w.data<float>();
+  const auto n = static_cast<int64_t>(x.size());
+  auto channelOf = [&](int64_t i) { return perChannel ? (i / inner) % channels : 0; };
+  std::vector<QuantRange> ranges(static_cast<size_t>(channels), QuantRange{0.0f, 0.0f});
+  for (int64_t i = 0; i < n; ++i) {
+    QuantRange& r = ranges[static_cast<size_t>(channelOf(i))];
+    r.lo = std::min(r.lo, x[static_cast<size_t>(i)]);
+    r.hi = std::max(r.hi, x[static_cast<size_t>(i)]);
+  }
+  QuantizedWeight q;
+  std::vector<QuantParams> params;
+  for (const QuantRange& r : ranges) {
+    params.push_back(asymmetricParams(r, qmin, qmax));
+    q.scales.push_back(params.back().scale);
+    q.zeroPoints.push_back(static_cast<int8_t>(params.back().zeroPoint));
+  }
+  std::vector<int8_t> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const QuantParams& p = params[static_cast<size_t>(channelOf(i))];
+    const float v = std::nearbyint(x[static_cast<size_t>(i)] / p.scale) + p.zeroPoint;
+    values[static_cast<size_t>(i)] =
+        static_cast<int8_t>(std::clamp(v, static_cast<float>(qmin), static_cast<float>(qmax)));
+  }
+  q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, d, values);
+  return q;
+}
+
+// activation_symmetric=true (ONNX Runtime's ActivationSymmetric): the range
+// [-m, m], m = max(|lo|, |hi|); int8 onto [-127, 127] with zero point 0,
+// uint8 onto [0, 255] with zero point 128 (ONNX Runtime's rule for both).
+QuantParams symmetricActivationParams(const QuantRange& r, bool int8) {
+  const float m = std::max(std::fabs(r.lo), std::fabs(r.hi));
+  QuantParams p;
+  p.zeroPoint = int8 ? 0 : 128;
+  if (m > 0 && std::isfinite(m)) p.scale = int8 ? m / 127.0f : 2.0f * m / 255.0f;
+  return p;
 }
 
 // Ops whose output holds values of their input 0 only (moved, dropped or
@@ -213,6 +265,8 @@ class StaticQuantizer {
     matmulConstBOnly_ = ctx_.boolOption("matmul_const_b_only");
     quantizeBiasAdds_ = ctx_.boolOption("quantize_bias_adds");
     weightQmax_ = ctx_.boolOption("reduce_range") ? 64.0f : 127.0f;
+    activationSymmetric_ = ctx_.boolOption("activation_symmetric");
+    weightSymmetric_ = ctx_.boolOption("weight_symmetric");
     for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
       const std::string op(str::trim(given));
       if (op.empty()) continue;
@@ -629,8 +683,10 @@ class StaticQuantizer {
       if (!first || order_[use.node] < order_[first]) first = use.node;
     }
     if (!first) return Status::ok();
-    const QuantParams p = int8Activations_ ? asymmetricParams(ranges_[v], -128, 127)
-                                           : asymmetricParams(ranges_[v], 0, 255);
+    const QuantParams p = activationSymmetric_
+                              ? symmetricActivationParams(ranges_[v], int8Activations_)
+                          : int8Activations_ ? asymmetricParams(ranges_[v], -128, 127)
+                                             : asymmetricParams(ranges_[v], 0, 255);
     scales_[v] = p.scale;
     const std::vector<const ir::Node*> from{first};
     const std::string base = v->name();
@@ -662,17 +718,18 @@ class StaticQuantizer {
     ir::Node& n = *u.node;
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.input(1)->name();
+    const ir::Tensor& stored = *storedTensor(n.input(1));
     QuantizedWeight w =
-        quantizeSymmetric(*storedTensor(n.input(1)), u.weightAxis, perChannel_, weightQmax_);
+        weightSymmetric_
+            ? quantizeSymmetric(stored, u.weightAxis, perChannel_, weightQmax_)
+            : quantizeAsymmetric(stored, u.weightAxis, perChannel_, weightQmax_ < 127.0f);
     const auto channels = static_cast<int64_t>(w.scales.size());
     const std::vector<int64_t> scaleDims =
         perChannel_ ? std::vector<int64_t>{channels} : std::vector<int64_t>{};
-    ir::Node* dq =
-        dequantize(n, base, std::move(w.values),
-                   ir::Tensor::fromVector<float>(ir::DataType::kFloat, scaleDims, w.scales),
-                   ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, scaleDims,
-                                                  std::vector<int8_t>(w.scales.size(), 0)),
-                   u.weightAxis);
+    ir::Node* dq = dequantize(
+        n, base, std::move(w.values),
+        ir::Tensor::fromVector<float>(ir::DataType::kFloat, scaleDims, w.scales),
+        ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, scaleDims, w.zeroPoints), u.weightAxis);
     rw_.setType(dq->output(0), n.input(1)->type());
     replaceConstantInput(n, 1, dq->output(0));
     if (n.inputs().size() > 2 && n.input(2)) quantizeBias(u, w.scales);
@@ -787,6 +844,7 @@ class StaticQuantizer {
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
   float weightQmax_ = 127.0f;  // 64 with reduce_range
+  bool activationSymmetric_ = false, weightSymmetric_ = true;
   bool matmulConstBOnly_ = false, quantizeBiasAdds_ = true;
   size_t folded_ = 0;  // BatchNormalizations folded into quantized Convs
   std::set<std::string> ops_;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/exec/executor.h"
 #include "core/passes/fusion_utils.h"
@@ -40,8 +41,26 @@ bool slowerThanDense(double denseMs, double thinMs, double margin) {
 
 Expected<LayerTimes> timeLayerAlone(const ir::Model& shaped, const LowRankLayer& layer,
                                     const LowRankLatencyOptions& options) {
-  auto cut = extractNodes(shaped, {layer.node});
+  // The layer with the Constant nodes that give it weights (paddle2onnx
+  // writes every weight so): cut alone, such a weight would be a graph input
+  // of the cut, no constant to factorize. In the cut they become
+  // initializers, as the weights of other models are, so neither side runs them.
+  std::vector<ir::NodeId> group{layer.node};
+  if (const ir::Node* n = shaped.graph().findNode(layer.node))
+    for (const ir::Value* in : n->inputs())
+      if (const ir::Node* p = in ? in->producer() : nullptr;
+          p && p->opType() == "Constant" && p->domain().empty())
+        group.push_back(p->id());
+  auto cut = extractNodes(shaped, group);
   if (!cut) return cut.error();
+  if (group.size() > 1) {
+    PipelineOptions po;
+    po.keepSnapshots = false;
+    PassManager pm(*cut, po);
+    auto step =
+        pm.run(PassSpec{"fold_constants", {{"constant_nodes_to_initializers", "true"}}, {}});
+    if (!step) return step.error();
+  }
   ir::Model thin = cut->clone();
   {
     PipelineOptions po;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 
+#include "core/passes/matrix_weight.h"
 #include "core/passes/weight_svd.h"
 #include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
@@ -65,7 +66,9 @@ class SvdCache final : public rewrite::Evaluator, public passes::WeightSvdSource
       const ir::Node* n = model.graph().findNode(l.node);
       if (!n) continue;
       auto e = std::make_unique<Entry>();
-      e->weight = *n->input(1)->initializer();
+      auto weight = passes::constantFloat(n->input(1));  // an initializer or a Constant node's
+      if (!weight) continue;
+      e->weight = *weight;
       e->transposed = transposesWeight(*n);
       entries_.emplace(l.node, std::move(e));
     }
@@ -84,10 +87,8 @@ class SvdCache final : public rewrite::Evaluator, public passes::WeightSvdSource
     auto it = entries_.find(n.id());
     if (it == entries_.end() || !it->second->ready.load(std::memory_order_acquire)) return nullptr;
     const Entry& e = *it->second;
-    const ir::Value* w = n.input(1);
-    if (!w || !w->initializer() || transposesWeight(n) != e.transposed ||
-        !sameTensor(*w->initializer(), e.weight))
-      return nullptr;
+    const auto w = passes::constantFloat(n.input(1));
+    if (!w || transposesWeight(n) != e.transposed || !sameTensor(*w, e.weight)) return nullptr;
     return &e.svd;
   }
 

@@ -111,6 +111,28 @@ fi
 grep -q "the recipe's calibration data" "$dir/on.log" || { cat "$dir/on.log"; fail "no message for an output on the recipe's data"; }
 [ ! -e "$dir/calib/set_0/input_0.pb" ] || fail "wrote into the recipe's calibration data"
 
+# Issue #25: ONNX Runtime's ActivationSymmetric / WeightSymmetric=False as
+# quantize_static.activation_symmetric / weight_symmetric: within the budget,
+# in the saved recipe and its replay; a value other than true/false refused.
+"$cli" optimize "$model" -o "$dir/sym.onnx" --passes raise_opset,quantize_static \
+  --set quantize_static.activation_symmetric=true --set quantize_static.weight_symmetric=false \
+  --save-recipe "$dir/sym.json" > "$dir/sym.log" 2>&1 || { cat "$dir/sym.log"; fail "symmetric options"; }
+grep -q "within budget" "$dir/sym.log" || { cat "$dir/sym.log"; fail "symmetric options: not within budget"; }
+grep -q '"activation_symmetric": "true"' "$dir/sym.json" && grep -q '"weight_symmetric": "false"' "$dir/sym.json" ||
+  { cat "$dir/sym.json"; fail "the recipe does not keep the symmetric options"; }
+"$cli" optimize "$model" -o "$dir/symr.onnx" --recipe "$dir/sym.json" > "$dir/symr.log" 2>&1 ||
+  { cat "$dir/symr.log"; fail "replaying the symmetric options"; }
+cmp -s "$dir/sym.onnx" "$dir/symr.onnx" || fail "the replay of the symmetric options saved another model"
+for bad in activation_symmetric=maybe weight_symmetric=sometimes; do
+  if "$cli" optimize "$model" -o "$dir/badsym.onnx" --passes raise_opset,quantize_static \
+      --set "quantize_static.$bad" > "$dir/badsym.log" 2>&1; then
+    cat "$dir/badsym.log"; fail "--set quantize_static.$bad was accepted"
+  fi
+  grep -q "quantize_static.$bad" "$dir/badsym.log" && grep -q "${bad%%=*}" "$dir/badsym.log" ||
+    { cat "$dir/badsym.log"; fail "the error does not name quantize_static.$bad"; }
+  [ ! -e "$dir/badsym.onnx" ] || fail "a model was written with --set quantize_static.$bad"
+done
+
 # Wrong shapes: refused, naming the input and the expected type; nothing written.
 write_sets "$dir/bad" 1 1 1 27 28 || fail "writing bad data"
 if "$cli" optimize "$model" -o "$dir/bad.onnx" --passes raise_opset,quantize_static \

@@ -206,5 +206,103 @@ main (float[1,4,3,3] x) => (float[1,4,3,3] y)
   expectUnchanged(kPass, kConvRankOne, "saves less than min_saving", {{"min_saving", "0.7"}});
 }
 
+// The weights as Constant nodes (paddle2onnx writes every weight so; ppocr
+// holds 54): read as initializers are, the Constant node gone with the node
+// that read it.
+const char* kRankOneConstantNode = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[3,4] x) => (float[3,6] y) {
+    w = Constant <value = float[4,6] {1, -1, 0.5, 2, 0, 1,   2, -2, 1, 4, 0, 2,
+                                      3, -3, 1.5, 6, 0, 3,   4, -4, 2, 8, 0, 4}> ()
+    y = MatMul(x, w) })";
+
+TEST(FactorizeLowRank, AConstantNodeWeightIsFactorizedAsAnInitializerIs) {
+  PassOutcome out = runPass(kPass, kRankOneConstantNode);
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_EQ(opsOf(out.model), "MatMul, MatMul") << io::printModelText(out.model);
+  EXPECT_EQ(dimsOf(out.model, "_w1"), (std::vector<int64_t>{4, 1}));
+  EXPECT_EQ(dimsOf(out.model, "_w2"), (std::vector<int64_t>{1, 6}));
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  ASSERT_EQ(out.step.check.accuracy.size(), 1u);
+  EXPECT_GT(out.step.check.accuracy[0].snrDb, 100);  // exact up to float rounding
+  EXPECT_NE(out.step.note.str().find("24 -> 10 parameters"), std::string::npos)
+      << out.step.note.str();
+  expectSameOutputs(kPass, kRankOneConstantNode);
+  expectConverges(kPass, kRankOneConstantNode);
+}
+
+TEST(FactorizeLowRank, AOneByOneConvWithConstantNodeWeightAndBias) {
+  const char* in = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4,5,5] x) => (float[1,6,4,4] y) {
+    w = Constant <value = float[6,4,1,1] {1, 2, 3, 4,  -1, -2, -3, -4,  0.5, 1, 1.5, 2,
+                                          2, 4, 6, 8,  0, 0, 0, 0,  1, 2, 3, 4}> ()
+    b = Constant <value = float[6] {0.1, -0.2, 0.3, -0.4, 0.5, -0.6}> ()
+    y = Conv <kernel_shape = [1, 1], strides = [2, 2], pads = [1, 1, 1, 1]> (x, w, b) })";
+  PassOutcome out = runPass(kPass, in);
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  // The weight's Constant node goes; the bias's stays, read by the second Conv.
+  EXPECT_EQ(opsOf(out.model), "Constant, Conv, Conv") << io::printModelText(out.model);
+  EXPECT_EQ(dimsOf(out.model, "_w1"), (std::vector<int64_t>{1, 4, 1, 1}));
+  EXPECT_EQ(dimsOf(out.model, "_w2"), (std::vector<int64_t>{6, 1, 1, 1}));
+  const ir::Node* second = nodeReading(out.model, "_w2");
+  ASSERT_NE(second, nullptr);
+  ASSERT_EQ(second->inputs().size(), 3u);
+  EXPECT_EQ(second->input(2)->name(), "b");
+  ASSERT_TRUE(out.step.check.ran);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  EXPECT_GT(out.step.check.accuracy[0].snrDb, 100);
+  expectConverges(kPass, in);
+}
+
+TEST(FactorizeLowRank, ConstantNodeWeightsItCannotTake) {
+  // Full rank: the identity in a Constant node.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,4] y) {
+    w = Constant <value = float[4,4] {1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1}> ()
+    y = MatMul(x, w) })",
+                  "rank 4 of 4 x 4 saves less than min_saving");
+  // Not a float32 matrix: a batch of them, and a double one.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2,4] x) => (float[2,2,2] y) {
+    w = Constant <value = float[2,4,2] {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}> ()
+    y = MatMul(x, w) })",
+                  "not a float32 matrix");
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (double[3,4] x) => (double[3,6] y) {
+    w = Constant <value = double[4,6] {1, -1, 0.5, 2, 0, 1,   2, -2, 1, 4, 0, 2,
+                                       3, -3, 1.5, 6, 0, 3,   4, -4, 2, 8, 0, 4}> ()
+    y = MatMul(x, w) })",
+                  "not a float32 matrix");
+  // A 3x3 kernel in a Constant node.
+  std::string wide = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,4,5,5] x) => (float[1,6,3,3] y) {
+    w = Constant <value = float[6,4,3,3] {)";
+  for (int i = 0; i < 6 * 4 * 9; ++i) wide += (i ? ", " : "") + std::to_string(1 + i % 4);
+  wide += R"(}> ()
+    y = Conv <kernel_shape = [3, 3]> (x, w) })";
+  expectUnchanged(kPass, wide, "not 1x1");
+  // A weight computed at run time from a Constant is no constant.
+  expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[3,4] x, float[4,6] s) => (float[3,6] y) {
+    c = Constant <value = float[4,6] {1, -1, 0.5, 2, 0, 1,   2, -2, 1, 4, 0, 2,
+                                      3, -3, 1.5, 6, 0, 3,   4, -4, 2, 8, 0, 4}> ()
+    w = Mul(c, s)
+    y = MatMul(x, w) })",
+                  "the weight is not a constant initializer");
+}
+
+// A Constant node that another node reads too stays for it.
+TEST(FactorizeLowRank, AConstantNodeReadElsewhereStays) {
+  PassOutcome out = runPass(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[3,4] x) => (float[3,6] y, float[4,6] z) {
+    w = Constant <value = float[4,6] {1, -1, 0.5, 2, 0, 1,   2, -2, 1, 4, 0, 2,
+                                      3, -3, 1.5, 6, 0, 3,   4, -4, 2, 8, 0, 4}> ()
+    y = MatMul(x, w)
+    z = Relu(w) })");
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_EQ(opsOf(out.model), "Constant, MatMul, MatMul, Relu") << io::printModelText(out.model);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -192,6 +192,94 @@ main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, -2, 0.5, 4}> {
   EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*wdq, 1)->valueAsDouble(1)), 4.0f / 127);
 }
 
+// Issue #25: ONNX Runtime's ActivationSymmetric and WeightSymmetric=False.
+// The model of TheCalibratedRangeIsTheObservedOne: x in [-1, 3], weight
+// columns {1, 0.5} and {-2, 4}; the numbers by hand.
+TEST(QuantizeStatic, SymmetricActivationsAndAsymmetricWeights) {
+  const char* model = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, -2, 0.5, 4}> {
+    y = MatMul(x, w) })";
+  ir::Tensor x = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2, 2}, {-1, 0.5, 2, 3});
+  auto run = [&](const passes::Options& options) {
+    pipeline::CalibratingEvaluator eval(std::vector<exec::NamedInputs>{{{"x", exec::Value(x)}}});
+    PassOutcome out = runPass(kPass, model, options, &eval);
+    EXPECT_TRUE(out.step.changed) << out.step.error.str();
+    const ir::Node* mm = nullptr;
+    for (const auto& n : out.model.graph().nodes())
+      if (n->opType() == "MatMul") mm = n.get();
+    EXPECT_NE(mm, nullptr);
+    return std::make_pair(std::move(out), mm);
+  };
+  {
+    // uint8: [-3, 3] onto [0, 255], zero point 128 (asymmetric: 4/255 and 64).
+    auto [out, mm] = run({{"activation_symmetric", "true"}});
+    ASSERT_NE(mm, nullptr);
+    const ir::Node* xdq = mm->input(0)->producer();
+    EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*xdq, 1)->valueAsDouble(0)), 6.0f / 255);
+    EXPECT_EQ(constantInput(*xdq, 2)->valueAsDouble(0), 128);
+    // The weights stay symmetric.
+    EXPECT_EQ(constantInput(*mm->input(1)->producer(), 2)->valueAsDouble(1), 0);
+  }
+  {
+    // int8: [-3, 3] onto [-127, 127], zero point 0.
+    auto [out, mm] = run({{"activation_symmetric", "true"}, {"activation_type", "int8"}});
+    ASSERT_NE(mm, nullptr);
+    const ir::Node* xdq = mm->input(0)->producer();
+    EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*xdq, 1)->valueAsDouble(0)), 3.0f / 127);
+    EXPECT_EQ(constantInput(*xdq, 2)->valueAsDouble(0), 0);
+    EXPECT_EQ(constantInput(*xdq, 2)->dtype(), ir::DataType::kInt8);
+  }
+  {
+    // Column 0 in [0, 1]: scale 1/255, zero point -128; column 1 in [-2, 4]:
+    // scale 6/255, zero point round(-128 + 2 / (6/255)) = -43. The activation
+    // keeps its asymmetric 4/255 and 64.
+    auto [out, mm] = run({{"weight_symmetric", "false"}});
+    ASSERT_NE(mm, nullptr);
+    const ir::Node* wdq = mm->input(1)->producer();
+    EXPECT_EQ(wdq->attrInt("axis", -1), 1);
+    const ir::Tensor& q = *constantInput(*wdq, 0);
+    const ir::Tensor& scale = *constantInput(*wdq, 1);
+    const ir::Tensor& zero = *constantInput(*wdq, 2);
+    ASSERT_EQ(zero.dtype(), ir::DataType::kInt8);
+    EXPECT_FLOAT_EQ(static_cast<float>(scale.valueAsDouble(0)), 1.0f / 255);
+    EXPECT_FLOAT_EQ(static_cast<float>(scale.valueAsDouble(1)), 6.0f / 255);
+    EXPECT_EQ(zero.valueAsDouble(0), -128);
+    EXPECT_EQ(zero.valueAsDouble(1), -43);
+    // Dequantized, each weight is within half a step of its value.
+    const float w[4] = {1, -2, 0.5, 4};
+    for (int64_t i = 0; i < 4; ++i) {
+      const double s = scale.valueAsDouble(i % 2);
+      EXPECT_NEAR((q.valueAsDouble(i) - zero.valueAsDouble(i % 2)) * s, w[i], s / 2 + 1e-7) << i;
+    }
+    const ir::Node* xdq = mm->input(0)->producer();
+    EXPECT_FLOAT_EQ(static_cast<float>(constantInput(*xdq, 1)->valueAsDouble(0)), 4.0f / 255);
+  }
+}
+
+// Both options on the two convolutions: within the budget, with weight zero
+// points other than 0.
+TEST(QuantizeStatic, SymmetricActivationsAndAsymmetricWeightsStayWithinTheBudget) {
+  for (const char* type : {"uint8", "int8"}) {
+    auto eval = synthesized();
+    PassOutcome out = runPass(kPass, convNet(),
+                              {{"activation_symmetric", "true"},
+                               {"weight_symmetric", "false"},
+                               {"activation_type", type}},
+                              &eval);
+    ASSERT_TRUE(out.step.changed) << type << ": " << out.step.error.str();
+    EXPECT_TRUE(out.step.check.passed) << type << ": " << out.step.check.detail.str();
+    ASSERT_FALSE(out.step.check.accuracy.empty());
+    EXPECT_GT(out.step.check.accuracy[0].snrDb, 20) << type;
+    int nonzero = 0;
+    for (const auto& n : out.model.graph().nodes())
+      if (n->opType() == "DequantizeLinear" && constantInput(*n, 0) &&
+          constantInput(*n, 0)->dtype() == ir::DataType::kInt8 && constantInput(*n, 2))
+        for (int64_t i = 0; i < constantInput(*n, 2)->numel(); ++i)
+          nonzero += constantInput(*n, 2)->valueAsDouble(i) != 0;
+    EXPECT_GT(nonzero, 0) << "no weight zero point other than 0: " << type;
+  }
+}
+
 TEST(QuantizeStatic, EveryMethodStaysWithinTheBudget) {
   for (const char* method : {"minmax", "percentile", "entropy"}) {
     auto eval = synthesized();

@@ -15,6 +15,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
 #include "core/passes/weight_svd.h"
+#include "core/pipeline/low_rank_latency.h"
 #include "tests/core/pipeline/checked_model_test.h"
 #include "tests/core/pipeline/low_rank_weights.h"
 
@@ -110,6 +111,44 @@ TEST_F(LowRankSearch, ALayerThatCannotSaveEnoughIsNoCandidate) {
   auto layers = searchRanks(model_, *checker_, snr(40), o);
   ASSERT_TRUE(layers);
   EXPECT_TRUE(layers->empty());
+}
+
+// The same layer with its weight in a Constant node (paddle2onnx writes every
+// weight so): a candidate, its weight decomposed once for all trials (the
+// cache reads the Constant node's tensor), factorized within the budget.
+TEST_F(LowRankSearch, AWeightInAConstantNodeIsSearchedAndFactorized) {
+  std::string text = lowRankNet();
+  const std::string open = "<float[32,32] w = {";
+  const size_t at = text.find(open), end = text.find("}> {", at);
+  ASSERT_TRUE(at != std::string::npos && end != std::string::npos);
+  text = text.substr(0, at) + "{\n    w = Constant <value = float[32,32] {" +
+         text.substr(at + open.size(), end - at - open.size()) + "}> ()" + text.substr(end + 4);
+  ASSERT_NO_FATAL_FAILURE(load(text));
+  ASSERT_TRUE(model_.graph().initializers().empty()) << text;
+  const size_t before = passes::weightDecompositions();
+  auto layers = searchRanks(model_, *checker_, snr(40), {});
+  ASSERT_TRUE(layers) << layers.error().message();
+  ASSERT_EQ(layers->size(), 1u);
+  EXPECT_EQ((*layers)[0].rank, kRank);
+  EXPECT_GT((*layers)[0].trials, 1);
+  EXPECT_EQ(passes::weightDecompositions() - before, 1u);  // one for the layer
+  // Timed alone (the layer cut out with its Constant node): dense and thin.
+  LowRankLatencyOptions quick;
+  quick.rounds = 3;
+  quick.sampleMs = 0.2;
+  Status timed = timeLowRankLayers(model_, *layers, quick);
+  ASSERT_TRUE(timed.isOk()) << timed.message();
+  EXPECT_GT((*layers)[0].denseMs, 0);
+  EXPECT_GT((*layers)[0].thinMs, 0);
+  (*layers)[0].slower = false;  // whatever the timing said: applied below
+  ir::Model result = model_.clone();
+  auto check = applyRanks(result, *checker_, *layers, snr(40), {});
+  ASSERT_TRUE(check) << check.error().message();
+  EXPECT_TRUE(check->passed) << check->detail.str();
+  EXPECT_TRUE((*layers)[0].applied);
+  std::string ops;
+  for (const auto& n : result.graph().nodes()) ops += n->opType() + " ";
+  EXPECT_EQ(ops, "MatMul MatMul ");  // the Constant node gone with the dense MatMul
 }
 
 }  // namespace

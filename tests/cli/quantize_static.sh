@@ -169,4 +169,12 @@ grep -q "quantize_static: 2 nodes convert alone" "$dir/rank.log" ||
 grep -q "mixed precision: 1 of 2 nodes kept in float32" "$dir/mixed.log" ||
   { cat "$dir/mixed.log"; fail "the most sensitive layer was not kept in float32"; }
 [ -s "$dir/mixed.onnx" ] || fail "no mixed-precision model saved"
+# Its recipe records the calibration folder; optimize --recipe calibrates on it.
+"$cli" precision "$dir/raised.onnx" --pass quantize_static --calibration-data "$dir/calib" \
+  --budget-snr 34 -o "$dir/mixed2.onnx" --save-recipe "$dir/mixed.json" > "$dir/mixed2.log" 2>&1 ||
+  { cat "$dir/mixed2.log"; fail "precision --save-recipe"; }
+"$cli" optimize "$dir/raised.onnx" -o "$dir/mixedr.onnx" --recipe "$dir/mixed.json" \
+  > "$dir/mixedr.log" 2>&1 || { cat "$dir/mixed.json" "$dir/mixedr.log"; fail "replaying the precision recipe"; }
+grep -q "calibration: 4 input sets from $dir/calib" "$dir/mixedr.log" ||
+  { cat "$dir/mixed.json" "$dir/mixedr.log"; fail "the precision recipe's replay did not calibrate on its folder"; }
 echo "quantize_static from the command line: ok"

@@ -38,14 +38,8 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-tag dataTag(size_t spatial) {
-  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
-}
 tag weightsTag(size_t spatial, bool grouped, bool transposed) {
-  if (!transposed) {
-    if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
-    return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
-  }
+  if (!transposed) return onednn::convWeightsTag(spatial, grouped);
   // ONNX ConvTranspose weights are [C_in, C_out/group, k...]: "io" order.
   if (grouped) return spatial == 1 ? tag::acbd : spatial == 2 ? tag::giohw : tag::giodhw;
   return spatial == 1 ? tag::bac : spatial == 2 ? tag::iohw : tag::iodhw;
@@ -273,9 +267,9 @@ class OneDnnConv final : public Kernel {
       }
       const memory::dims& wDims = cd.weights;
       auto f32 = memory::data_type::f32;
-      p->userSrc = memory::desc(onednn::toDims(x), f32, dataTag(sp));
+      p->userSrc = memory::desc(onednn::toDims(x), f32, onednn::convDataTag(sp));
       p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped, kTransposed));
-      p->userDst = memory::desc(onednn::toDims(g.outDims), f32, dataTag(sp));
+      p->userDst = memory::desc(onednn::toDims(g.outDims), f32, onednn::convDataTag(sp));
       p->biasDesc = memory::desc({g.M}, f32, tag::x);
       auto anyWei = memory::desc(wDims, f32, tag::any);
       auto anySrc = memory::desc(onednn::toDims(x), f32, tag::any);

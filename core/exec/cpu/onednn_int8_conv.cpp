@@ -12,15 +12,6 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-tag dataTag(size_t spatial, bool channelsLast) {
-  if (channelsLast) return spatial == 1 ? tag::nwc : spatial == 2 ? tag::nhwc : tag::ndhwc;
-  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
-}
-tag weightsTag(size_t spatial, bool grouped) {
-  if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
-  return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
-}
-
 Dims inputDims(const ConvGeometry& g) {
   Dims d{g.N, g.C};
   d.insert(d.end(), g.in.begin(), g.in.end());
@@ -62,9 +53,9 @@ bool buildInt8Conv(ConvPrimitive& p, const ConvGeometry& g, memory::data_type sr
     const memory::dims& wDims = cd.weights;
     const memory::dims xDims = toDims(inputDims(g));
 
-    p.userSrc = memory::desc(xDims, src, dataTag(sp, channelsLast));
-    p.userWei = memory::desc(wDims, wei, weightsTag(sp, g.group > 1));
-    p.userDst = memory::desc(toDims(g.outDims), dst, dataTag(sp, channelsLast));
+    p.userSrc = memory::desc(xDims, src, convDataTag(sp, channelsLast));
+    p.userWei = memory::desc(wDims, wei, convWeightsTag(sp, g.group > 1));
+    p.userDst = memory::desc(toDims(g.outDims), dst, convDataTag(sp, channelsLast));
     p.biasDesc = memory::desc({g.M}, memory::data_type::s32, tag::x);
     // `any`: oneDNN picks the layouts of its fastest int8 kernel (channels-last or blocked).
     auto anySrc = memory::desc(xDims, src, tag::any);

@@ -77,14 +77,6 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-tag dataTag(size_t spatial) {
-  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
-}
-tag weightsTag(size_t spatial, bool grouped) {
-  if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
-  return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
-}
-
 // X's and Y's float32 bytes (blockedConvLayouts' tensorBytes).
 int64_t tensorBytes(const ConvGeometry& g) {
   int64_t in = g.N * g.C, out = g.N * g.M;
@@ -496,11 +488,11 @@ class FusedConvOneDnn final : public Kernel {
       const memory::dims& wDims = cd.weights;
       auto f32 = memory::data_type::f32;
       const Dims plainX = blockedX ? blocked::plainDims(x, g.C) : x;
-      p->userSrc =
-          memory::desc(onednn::toDims(plainX), f32, blockedX ? blockedTag(block_) : dataTag(sp));
-      p->userWei = memory::desc(wDims, f32, weightsTag(sp, grouped));
-      p->userDst =
-          memory::desc(onednn::toDims(g.outDims), f32, block_ ? blockedTag(block_) : dataTag(sp));
+      p->userSrc = memory::desc(onednn::toDims(plainX), f32,
+                                blockedX ? blockedTag(block_) : onednn::convDataTag(sp));
+      p->userWei = memory::desc(wDims, f32, onednn::convWeightsTag(sp, grouped));
+      p->userDst = memory::desc(onednn::toDims(g.outDims), f32,
+                                block_ ? blockedTag(block_) : onednn::convDataTag(sp));
       p->biasDesc = memory::desc({g.M}, f32, tag::x);
       auto anySrc = memory::desc(onednn::toDims(plainX), f32, tag::any);
       auto anyWei = memory::desc(wDims, f32, tag::any);

@@ -33,15 +33,6 @@ int64_t largestActivation(DataType t, int32_t zx) {
   return t == DataType::kInt8 ? std::max(128 + zx, 127 - zx) : std::max(zx, 255 - zx);
 }
 
-tag dataTag(size_t spatial, bool channelsLast) {
-  if (channelsLast) return spatial == 1 ? tag::nwc : spatial == 2 ? tag::nhwc : tag::ndhwc;
-  return spatial == 1 ? tag::ncw : spatial == 2 ? tag::nchw : tag::ncdhw;
-}
-tag weightsTag(size_t spatial, bool grouped) {
-  if (grouped) return spatial == 1 ? tag::goiw : spatial == 2 ? tag::goihw : tag::goidhw;
-  return spatial == 1 ? tag::oiw : spatial == 2 ? tag::oihw : tag::oidhw;
-}
-
 // oneDNN's float32 direct convolution of geometry g without bias, the user's
 // X and Y plain (or channels-last) float32, the layouts inside oneDNN's
 // choice. False where it offers only its reference implementation.
@@ -54,9 +45,9 @@ bool buildFloatConv(onednn::ConvPrimitive& p, const ConvGeometry& g, bool channe
     in.insert(in.end(), g.in.begin(), g.in.end());
     const memory::dims xDims = onednn::toDims(in);
     const memory::dims yDims = onednn::toDims(g.outDims);
-    p.userSrc = memory::desc(xDims, f32, dataTag(sp, channelsLast));
-    p.userWei = memory::desc(cd.weights, f32, weightsTag(sp, g.group > 1));
-    p.userDst = memory::desc(yDims, f32, dataTag(sp, channelsLast));
+    p.userSrc = memory::desc(xDims, f32, onednn::convDataTag(sp, channelsLast));
+    p.userWei = memory::desc(cd.weights, f32, onednn::convWeightsTag(sp, g.group > 1));
+    p.userDst = memory::desc(yDims, f32, onednn::convDataTag(sp, channelsLast));
     auto desc = dnnl::convolution_forward::desc(
         dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
         memory::desc(xDims, f32, tag::any), memory::desc(cd.weights, f32, tag::any),

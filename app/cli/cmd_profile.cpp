@@ -88,14 +88,19 @@ Expected<pipeline::OptimizedModel> optimizeAsAsked(const ProfileArgs& a, const i
 // --memory-limit as `run` keeps it (memory_limit.h): a limit the runs of
 // `model` on `inputs` would pass is refused before they start, with the bytes
 // a run needs, not by a node partway; `what` names the model.
-Status withinMemoryLimit(const ProfileArgs& a, const ir::Model& model,
-                         const exec::NamedInputs& inputs, const std::string& what) {
+Status fitsMemoryLimit(const ProfileArgs& a, const ir::Model& model,
+                       const exec::NamedInputs& inputs) {
   if (a.memoryLimit == 0) return Status::ok();
   exec::ExecutorOptions eo;  // as pipeline::prepareRun makes the profiled executor
   eo.backend = a.device;
   exec::RunOptions ro;
   ro.threads = a.threads;
-  Status st = runsFitMemoryLimit(model, eo, inputs, ro, a.memoryLimit);
+  return runsFitMemoryLimit(model, eo, inputs, ro, a.memoryLimit);
+}
+
+Status withinMemoryLimit(const ProfileArgs& a, const ir::Model& model,
+                         const exec::NamedInputs& inputs, const std::string& what) {
+  Status st = fitsMemoryLimit(a, model, inputs);
   return st ? st : st.error().withContext(what);
 }
 
@@ -152,7 +157,14 @@ int runNodeBenchmark(const ProfileArgs& a, const pipeline::ProfileRequest& req) 
     opt = optimizeAsAsked(a, *req.model);
     if (!opt) return fail(opt.error().withContext("--level " + a.level));
   }
-  auto b = pipeline::benchmarkNode(req, *opt, a.node);
+  // --memory-limit holds every run of the benchmark to it (the cut-outs, timed
+  // and in context, and the whole models feeding them): refused before them.
+  pipeline::RunCheck check;
+  if (a.memoryLimit != 0)
+    check = [&a](const ir::Model& m, const exec::NamedInputs& inputs) {
+      return fitsMemoryLimit(a, m, inputs);
+    };
+  auto b = pipeline::benchmarkNode(req, *opt, a.node, check);
   if (!b && !a.compare.empty())
     return fail(b.error().withContext(
         "--compare " + a.compare +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "core/exec/executor.h"
 #include "core/pipeline/node_extract.h"
@@ -18,22 +19,61 @@ const ir::Node* findByName(const ir::Graph& g, const std::string& name) {
   return nullptr;
 }
 
-Expected<ProfileResult> profileStandalone(const ir::Model& model, const ProfileRequest& request) {
-  ProfileRequest r = request;
-  r.model = &model;
-  r.given.clear();
-  r.inputs.fixed.clear();
-  r.inputs.dims.clear();
-  return profileModel(r);
+// A cut-out's executor and the made-up inputs profileModel would time it on,
+// and the request it is timed with.
+struct Standalone {
+  ProfileRequest request;
+  PreparedRun run;
+};
+
+Expected<Standalone> prepareStandalone(const ir::Model& model, const ProfileRequest& request) {
+  Standalone s;
+  s.request = request;
+  s.request.model = &model;
+  s.request.given.clear();
+  s.request.inputs.fixed.clear();
+  s.request.inputs.dims.clear();
+  auto run = prepareRun(model, s.request);
+  if (!run) return run.error();
+  s.run = std::move(run.value());
+  return s;
 }
 
-// Every value of `m`'s main graph for `inputs`: the inputs themselves and
-// every node output, from one run with all of them exposed.
-Expected<std::map<std::string, exec::Value>> valuesInContext(const ir::Model& m,
-                                                             const exec::NamedInputs& inputs) {
-  auto ex = exec::Executor::create(exposeAllValues(m));
+// The names of the values cut-out `cut` reads (its graph inputs that are not
+// initializers).
+std::set<std::string> inputNames(const ir::Model& cut) {
+  std::set<std::string> names;
+  for (const ir::Value* v : cut.graph().inputs())
+    if (!v->isInitializer()) names.insert(v->name());
+  return names;
+}
+
+// A clone of `m` whose main-graph values named in `names` are also graph
+// outputs (only those: a run holds them and not every value of the model).
+ir::Model exposeValues(const ir::Model& m, const std::set<std::string>& names) {
+  ir::Model c = m.clone();
+  ir::Graph& g = c.graph();
+  std::vector<ir::Value*> add;
+  for (const auto& n : g.nodes())
+    for (ir::Value* v : n->outputs())
+      if (v && !v->isGraphOutput() && names.count(v->name()) > 0) add.push_back(v);
+  for (ir::Value* v : add) g.addOutput(v);
+  return c;
+}
+
+// `check` on `model` and `inputs` when there is one.
+Status checked(const RunCheck& check, const ir::Model& model, const exec::NamedInputs& inputs) {
+  return check ? check(model, inputs) : Status::ok();
+}
+
+// Every value `exposed` (a whole model through exposeValues) computes for
+// `inputs`: the inputs themselves and its outputs, from one run.
+Expected<std::map<std::string, exec::Value>> valuesInContext(const ir::Model& exposed,
+                                                             const exec::NamedInputs& inputs,
+                                                             const exec::RunOptions& options) {
+  auto ex = exec::Executor::create(exposed);
   if (!ex) return ex.error();
-  auto r = (*ex)->run(inputs);
+  auto r = (*ex)->run(inputs, options);
   if (!r) return r.error();
   std::map<std::string, exec::Value> values(inputs.begin(), inputs.end());
   for (size_t i = 0; i < r->outputNames.size() && i < r->values.size(); ++i)
@@ -86,21 +126,24 @@ std::optional<std::vector<size_t>> pairOutputs(const std::vector<ir::Tensor>& or
 // counterpart.
 Expected<double> outputDifference(const ir::Model& originalCut, const ir::Model& fusedCut,
                                   const ir::Model& original, const ir::Model& optimized,
-                                  const exec::NamedInputs& inputs) {
-  auto before = valuesInContext(original, inputs);
+                                  const exec::NamedInputs& inputs, const exec::RunOptions& options,
+                                  const RunCheck& check) {
+  auto before = valuesInContext(original, inputs, options);
   if (!before) return before.error().withContext("running the original model");
-  auto after = valuesInContext(optimized, inputs);
+  auto after = valuesInContext(optimized, inputs, options);
   if (!after) return after.error().withContext("running the optimized model");
   auto inA = inputsFrom(originalCut, *before);
   auto inB = inputsFrom(fusedCut, *after);
   if (!inA || !inB) return -1.0;
+  PASSLAB_RETURN_IF_ERROR(checked(check, originalCut, *inA));
+  PASSLAB_RETURN_IF_ERROR(checked(check, fusedCut, *inB));
   auto a = exec::Executor::create(originalCut);
   if (!a) return a.error();
   auto b = exec::Executor::create(fusedCut);
   if (!b) return b.error();
-  auto ra = (*a)->run(*inA);
+  auto ra = (*a)->run(*inA, options);
   if (!ra) return ra.error();
-  auto rb = (*b)->run(*inB);
+  auto rb = (*b)->run(*inB, options);
   if (!rb) return rb.error();
   auto pairs = pairOutputs(ra->outputs, rb->outputs);
   if (!pairs) return -1.0;
@@ -116,8 +159,8 @@ Expected<double> outputDifference(const ir::Model& originalCut, const ir::Model&
 }  // namespace
 
 Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
-                                      const OptimizedModel& optimized,
-                                      const std::string& nodeName) {
+                                      const OptimizedModel& optimized, const std::string& nodeName,
+                                      const RunCheck& check) {
   if (!request.model) return invalidArgument("no original model");
   const ir::Node* node = findByName(optimized.model.graph(), nodeName);
   if (!node)
@@ -141,15 +184,36 @@ Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
   auto cutOld = extractNodes(shapedOriginal, origins);
   if (!cutOld)
     return cutOld.error().withContext(Text::of("cutting out the original nodes of '%1'", nodeName));
-  auto newTimes = profileStandalone(*cutNew, request);
-  if (!newTimes) return newTimes.error().withContext(Text::of("'%1' alone", nodeName));
-  auto oldTimes = profileStandalone(*cutOld, request);
-  if (!oldTimes)
-    return oldTimes.error().withContext(Text::of("the original nodes of '%1'", nodeName));
-  auto difference =
-      outputDifference(*cutOld, *cutNew, *request.model, optimized.model, run->inputs);
+  // Every check before any run: the whole models in context (only what the
+  // cut-outs read exposed), then the cut-outs on the inputs they are timed on.
+  const ir::Model contextOriginal = exposeValues(*request.model, inputNames(*cutOld));
+  const ir::Model contextOptimized = exposeValues(optimized.model, inputNames(*cutNew));
+  if (Status st = checked(check, contextOriginal, run->inputs); !st)
+    return st.error().withContext("running the original model");
+  if (Status st = checked(check, contextOptimized, run->inputs); !st)
+    return st.error().withContext("running the optimized model");
+  auto timedNew = prepareStandalone(*cutNew, request);
+  if (!timedNew) return timedNew.error().withContext(Text::of("'%1' alone", nodeName));
+  if (Status st = checked(check, *cutNew, timedNew->run.inputs); !st)
+    return st.error().withContext(Text::of("'%1' alone", nodeName));
+  auto timedOld = prepareStandalone(*cutOld, request);
+  if (!timedOld)
+    return timedOld.error().withContext(Text::of("the original nodes of '%1'", nodeName));
+  if (Status st = checked(check, *cutOld, timedOld->run.inputs); !st)
+    return st.error().withContext(Text::of("the original nodes of '%1'", nodeName));
+  exec::RunOptions contextOptions;
+  contextOptions.threads = request.threads;
+  contextOptions.cancel = request.cancel;
+  contextOptions.memoryLimitBytes = request.memoryLimitBytes;
+  auto difference = outputDifference(*cutOld, *cutNew, contextOriginal, contextOptimized,
+                                     run->inputs, contextOptions, check);
   if (!difference)
     return difference.error().withContext(Text::of("'%1' against its original nodes", nodeName));
+  auto newTimes = profilePrepared(*cutNew, timedNew->run, timedNew->request);
+  if (!newTimes) return newTimes.error().withContext(Text::of("'%1' alone", nodeName));
+  auto oldTimes = profilePrepared(*cutOld, timedOld->run, timedOld->request);
+  if (!oldTimes)
+    return oldTimes.error().withContext(Text::of("the original nodes of '%1'", nodeName));
   out.maxAbsDifference = *difference;
   out.optimized = std::move(newTimes.value());
   out.original = std::move(oldTimes.value());

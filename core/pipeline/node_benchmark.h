@@ -5,6 +5,7 @@
 // of the whole model.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,21 @@ struct NodeBenchmark {
   double maxAbsDifference = -1;
 };
 
+// Called with each model the benchmark runs and the inputs it runs on, before
+// it runs: the two whole models that feed the cut-outs in context (only the
+// values the cut-outs read exposed as outputs), the two cut-outs on those
+// values, and the two cut-outs on the made-up inputs they are timed on. The
+// checks of the whole models and of the timed cut-outs come before any run;
+// an error stops the benchmark there (`profile --memory-limit` refuses a limit
+// a run would pass this way: app/cli/memory_limit.h).
+using RunCheck = std::function<Status(const ir::Model& model, const exec::NamedInputs& inputs)>;
+
 // `request.model` is the original; `optimized` came from optimizeForCompare
 // (or matchedByNames). An error names a node that is not in the optimized
-// model's main graph, or one that stands for no original node.
+// model's main graph, or one that stands for no original node. Every run
+// (the timed ones and those in context) is under request.memoryLimitBytes.
 Expected<NodeBenchmark> benchmarkNode(const ProfileRequest& request,
-                                      const OptimizedModel& optimized, const std::string& nodeName);
+                                      const OptimizedModel& optimized, const std::string& nodeName,
+                                      const RunCheck& check = {});
 
 }  // namespace passlab::pipeline

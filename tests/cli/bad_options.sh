@@ -11,7 +11,8 @@
 #  - --memory-limit 0 is refused (it meant "no limit" silently);
 #  - profile --memory-limit keeps run's promise: a limit the runs would pass is
 #    refused before them with the bytes a run needs, never by a node partway;
-#    at that need it profiles, one byte below it is refused.
+#    at that need it profiles, one byte below it is refused; so with --node
+#    (its cut-outs and the whole models feeding them in context).
 # Usage: bad_options.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -141,5 +142,35 @@ refused "profile --level default --memory-limit 4MiB" "needs" \
   "$cli" profile "$ultraface" --level default --rounds 1 --memory-limit 4MiB "${prof[@]}"
 grep -q "would pass the memory limit" "$dir/out.log" &&
   { cat "$dir/out.log"; fail "profile --level: a node failed partway"; }
+# --node: the cut-outs (timed, and in context) and the whole models that feed
+# them in context are held to the limit too, refused before any run (they ran
+# without the promise: 1MiB failed in 'Conv_1' alone partway, 4MiB profiled
+# while the whole models ran past it). Each refusal names what a run needs (a
+# planned peak, or a measured need); at the last one it profiles, one byte
+# below that is refused.
+node=(--level default --node Conv_1 --rounds 1 "${prof[@]}")
+needOf() {
+  sed -n -e 's/.*--memory-limit \([0-9]*\) or more runs.*/\1/p' \
+    -e 's/.*the planned peak of [^(]*(\([0-9]*\) bytes.*/\1/p' "$dir/out.log" | head -1
+}
+for lim in 1MiB 4MiB; do
+  refused "profile --node --memory-limit $lim" "above the memory limit" \
+    "$cli" profile "$ultraface" --memory-limit "$lim" "${node[@]}"
+  grep -q "would pass the memory limit" "$dir/out.log" &&
+    { cat "$dir/out.log"; fail "profile --node $lim: a node failed partway"; }
+  [ -n "$(needOf)" ] || { cat "$dir/out.log"; fail "profile --node $lim: no need named"; }
+done
+need=0
+for _ in 1 2 3 4 5 6; do
+  next=$(needOf)
+  [ -n "$next" ] || break
+  [ "$next" -gt "$need" ] || { cat "$dir/out.log"; fail "profile --node: need $next after $need"; }
+  need=$next
+  "$cli" profile "$ultraface" --memory-limit "$need" "${node[@]}" > "$dir/out.log" 2>&1 && break
+done
+grep -q "^speedup:" "$dir/out.log" ||
+  { cat "$dir/out.log"; fail "profile --node --memory-limit $need (the need it named) failed"; }
+refused "profile --node one byte below the need" "above the memory limit" \
+  "$cli" profile "$ultraface" --memory-limit "$((need - 1))" "${node[@]}"
 
 echo "bad options: ok"

@@ -54,7 +54,8 @@
 // and its ReorderFromBlocked. Saved: the reorders the NCHW kernels of its
 // convolutions run themselves (oneDNN reorders X into its own layout and Y
 // back on every call), except a 1x1 convolution (stride 1, no padding, one
-// group), which runs on plain NCHW as one matmul, and the input of a first
+// group; on a CPU without AVX-512 also a grouped one from 49 output
+// positions), which runs on plain NCHW as one matmul, and the input of a first
 // layer read as NCHW either way. Both are counted in elements (dims that are
 // not static count 1). Measured on onnx_light_shufflenet (passlab-cli
 // profile, 1 thread): a depthwise convolution between two channel shuffles
@@ -335,10 +336,16 @@ class Blocker {
     return true;
   }
 
-  // A 1x1 convolution with stride 1, no padding and one group: its NCHW
-  // kernel is one matmul on the plain tensors, no reorder to save.
+  // A 1x1 convolution with stride 1 and no padding whose NCHW kernel is one
+  // matmul (a GEMM per group) on the plain tensors, no reorder to save: one
+  // group, or, on a CPU without AVX-512, any number of groups from
+  // kGroupedPlainMinPositions output positions (the executor's
+  // runsInPlainNchw, core/exec/cpu/conv_layout_choice.h; blocked, such a
+  // convolution reorders X and Y itself there: shufflenet's 544 -> 544 in 4
+  // groups at 7x7).
   static bool runsOnPlainNchw(const ir::Node& n, int64_t group) {
-    if (group != 1) return false;
+    if (group != 1 && (cpu_isa::hasAvx512f() || positions(n.output(0)) < kGroupedPlainMinPositions))
+      return false;
     const ir::Value* w = n.input(1);
     const ir::Shape& ws = *w->type().shape();
     if (!ws[2].isStatic() || ws[2].value() != 1 || !ws[3].isStatic() || ws[3].value() != 1)
@@ -348,6 +355,17 @@ class Blocker {
         if (v != (std::string_view(attr) == "pads" ? 0 : 1)) return false;
     const std::string pad = n.attrString("auto_pad", "NOTSET");
     return pad == "NOTSET" || pad == "VALID";
+  }
+
+  // kPlainGroupedConvMinPixelsAvx2 of core/exec/cpu/conv_layout_choice.h.
+  static constexpr int64_t kGroupedPlainMinPositions = 49;
+
+  // H * W of a rank-4 value; 0 where not static.
+  static int64_t positions(const ir::Value* v) {
+    if (!v || !v->type().hasShape() || v->type().shape()->rank() != 4) return 0;
+    const ir::Shape& s = *v->type().shape();
+    if (!s[2].isStatic() || !s[3].isStatic()) return 0;
+    return s[2].value() * s[3].value();
   }
 
   // Some reader of `y` is an op this pass may keep blocked.

@@ -79,6 +79,16 @@ const Shape kShapes[] = {
     {"synthetic", 1, 30, 45, 3, 20, 20},
     {"synthetic", 2, 136, 136, 4, 14, 14},
     {"synthetic", 1, 96, 96, 3, 1, 1},
+    // grouped at 49-143 positions (kPlainGroupedConvMinPixelsAvx2 up to
+    // kPlainConvMinPixels; not from a model but shufflenet's 7x7)
+    {"grouped49", 1, 544, 544, 4, 8, 8},
+    {"grouped49", 1, 544, 544, 4, 11, 11},
+    {"grouped49", 1, 272, 272, 4, 9, 9},
+    {"grouped49", 1, 272, 272, 4, 11, 11},
+    {"grouped49", 1, 136, 136, 4, 11, 11},
+    {"grouped49", 1, 256, 256, 8, 8, 8},
+    {"grouped49", 1, 128, 128, 2, 10, 10},
+    {"grouped49", 1, 1024, 1024, 2, 7, 7},
 };
 
 dnnl::engine& eng() {

@@ -47,7 +47,9 @@
 // reordered once as before; oneDNN pads them with zeros, so the padding
 // channels of X never reach Y. A residual not taken as a post-op and an
 // activation oneDNN lacks are one pass over the blocked buffers
-// (elementwise, layout-blind).
+// (elementwise, layout-blind). Without AVX-512 a blocked grouped 1x1 that
+// runsInPlainNchw takes runs the GEMM convolution on NCHW as above, X and Y
+// reordered in the kernel (blockedRunsPlainGemm).
 // The reference unblocks X and Z, runs the NCHW reference and blocks Y.
 #include <cstring>
 #include <memory>
@@ -88,6 +90,19 @@ int64_t tensorBytes(const ConvGeometry& g) {
 // One input and one output channel per group (blockedConvLayouts' depthwise).
 bool isDepthwise(const ConvGeometry& g) {
   return g.group > 1 && g.group == g.C && g.M == g.C;
+}
+
+// A blocked grouped 1x1 convolution that runsInPlainNchw takes on a CPU
+// without AVX-512 (shufflenet's stage-4 544 -> 544 in 4 groups at 7x7, in
+// the chains of the `fused` file): oneDNN's GEMM convolution on the NCHW
+// tensors, X reordered out of the chain's layout and Y back into it. On the
+// chain's nChw8c oneDNN has no 1x1 kernel for it, only its general direct
+// one (jit:avx2), about twice the GEMM's time (docs/exec-benchmark.md,
+// session 33). Whole blocks of output channels only: the epilogue after the
+// GEMM would reach the padding channels.
+bool blockedRunsPlainGemm(const ConvGeometry& g, int64_t block) {
+  return block > 0 && g.group > 1 && !isDepthwise(g) && g.M % block == 0 &&
+         !cpu_isa::hasAvx512f() && runsInPlainNchw(g, false);
 }
 
 Status checkResidual(const Tensor* z, const Dims& out) {
@@ -533,9 +548,22 @@ class FusedConvOneDnn final : public Kernel {
       // after it.
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       bool residualPostOp = false, withPostOps = true;
-      if (block_ &&
-          blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g), threads,
-                             {g.group == 1 ? g.C : 0, g.M, block_}) == ConvLayouts::kTheChains) {
+      if (blockedRunsPlainGemm(g, block_)) {
+        try {
+          pd = primitiveDesc(memory::desc(onednn::toDims(plainX), f32, onednn::convDataTag(sp)),
+                             memory::desc(onednn::toDims(g.outDims), f32, onednn::convDataTag(sp)),
+                             false, false);
+          if (!isGemmConvolution(pd->impl_info_str())) pd.reset();
+        } catch (const dnnl::error&) {
+          pd.reset();
+        }
+        withPostOps = !pd;
+      }
+      if (pd) {
+        // the GEMM on NCHW (blockedRunsPlainGemm)
+      } else if (block_ && blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g),
+                                              threads, {g.group == 1 ? g.C : 0, g.M, block_}) ==
+                               ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);

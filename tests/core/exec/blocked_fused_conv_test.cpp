@@ -9,6 +9,8 @@
 // depthwise layers (3x3 and 5x5, padded blocks, stride 2 x 1) on the chain's
 // layout, oneDNN's direct depthwise kernel with no reorder (its verbose log).
 // Few output channels run the direct loop (conv_few_outputs.h), not oneDNN.
+// Without AVX-512 a grouped 1x1 from 49 positions runs oneDNN's GEMM on NCHW
+// (reorders in the kernel), below that the chain's layout.
 // On more than one thread every layer asks for the chain's layout.
 // A blocked residual of the wrong shape is refused by name.
 #include <gtest/gtest.h>
@@ -410,6 +412,85 @@ TEST(BlockedFusedConv, FewOutputsRunTheDirectLoop) {
   for (const std::string& l : execs) EXPECT_EQ(l.find(",convolution,"), std::string::npos) << l;
   kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, true, kActs[0]), inputs, true),
                   "against the chain", 2e-4f);
+}
+
+// oneDNN's log of a second run of blockedBody(cc, block, ...) on `threads`
+// threads; its output is compared with the chain on the reference kernels.
+std::vector<std::string> blockedSecondRun(const ConvCase& cc, int block, bool residual,
+                                          const Act& act, int threads, unsigned seed) {
+  NamedInputs inputs = {{"x", rnd(cc.x, seed)},
+                        {"w", rnd(cc.w, seed + 1)},
+                        {"b", rnd({cc.w[0]}, seed + 2)},
+                        {"z", rnd(cc.y, seed + 3)}};
+  auto ex = Executor::create(
+      testutil::parseModel(std::string(kHeader) + blockedBody(cc, block, true, residual, act)),
+      ExecutorOptions{});
+  EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
+  if (!ex) return {};
+  RunOptions options;
+  options.threads = threads;
+  EXPECT_TRUE((*ex)->run(inputs, options));
+  Expected<RunResult> out = RunResult{};
+  std::vector<std::string> execs =
+      testutil::onednnExecs([&] { out = (*ex)->run(inputs, options); });
+  EXPECT_TRUE(out) << (out ? "" : out.error().message());
+  if (out)
+    kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, residual, act), inputs, true),
+                    "against the chain", 2e-4f);
+  return execs;
+}
+
+// shufflenet's stage-4 grouped 1x1 (544 -> 544 in 4 groups at 7x7) in a
+// blocked chain (block 8) on a CPU without AVX-512: oneDNN's GEMM convolution
+// on the NCHW tensors, X reordered out of nChw8c and Y back, not its general
+// direct kernel (jit:avx2) on nChw8c, which took about twice as long
+// (blockedRunsPlainGemm, passlab_fused_conv.cpp). With and without the
+// residual, an activation that is a post-op (Relu) and one that is not
+// (HardSigmoid), on 1 and 2 threads; the chain's results every time.
+TEST(BlockedFusedConv, AGroupedOneByOneAtSevenBySevenRunsTheGemmOnNchwWithoutAvx512) {
+  if (cpu_isa::hasAvx512f()) GTEST_SKIP() << "AVX-512: the chain's layout (unchanged)";
+  const ConvCase cc = {"544 -> 544 in 4 groups at 7x7",
+                       {1, 544, 7, 7},
+                       {544, 136, 1, 1},
+                       {1, 544, 7, 7},
+                       "kernel_shape = [1, 1], group = 4",
+                       true};
+  for (int threads : {1, 2})
+    for (bool residual : {true, false})
+      for (const Act* act : {&kActs[0], &kActs[5]}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads" + (residual ? ", residual, " : ", ") +
+                     act->chainNode);
+        std::vector<std::string> execs = blockedSecondRun(cc, 8, residual, *act, threads, 40);
+        std::string conv, all;
+        for (const std::string& l : execs) {
+          all += l + "\n";
+          if (l.find(",convolution,") != std::string::npos) conv = l;
+        }
+        EXPECT_NE(conv.find("gemm:jit"), std::string::npos) << all;
+        EXPECT_NE(conv.find("src_f32::blocked:abcd:"), std::string::npos) << conv;
+        EXPECT_NE(conv.find("dst_f32::blocked:abcd:"), std::string::npos) << conv;
+      }
+}
+
+// Below 49 positions (6x6) the blocked grouped 1x1 keeps the chain's layout
+// (oneDNN's direct kernel on nChw8c; the log's reorders are the graph's).
+TEST(BlockedFusedConv, AGroupedOneByOneBelowSevenBySevenKeepsTheChainsLayout) {
+  if (cpu_isa::hasAvx512f()) GTEST_SKIP() << "AVX-512: the chain's layout (unchanged)";
+  const ConvCase cc = {"544 -> 544 in 4 groups at 6x6",
+                       {1, 544, 6, 6},
+                       {544, 136, 1, 1},
+                       {1, 544, 6, 6},
+                       "kernel_shape = [1, 1], group = 4",
+                       true};
+  std::vector<std::string> execs = blockedSecondRun(cc, 8, true, kActs[5], 1, 50);
+  std::string conv, all;
+  for (const std::string& l : execs) {
+    all += l + "\n";
+    if (l.find(",convolution,") != std::string::npos) conv = l;
+  }
+  EXPECT_NE(conv.find(",jit:"), std::string::npos) << all;
+  EXPECT_NE(conv.find("src_f32::blocked:aBcd8b:"), std::string::npos) << conv;
+  EXPECT_NE(conv.find("dst_f32::blocked:aBcd8b:"), std::string::npos) << conv;
 }
 
 TEST(BlockedFusedConv, ABlockedResidualOfAnotherShapeIsRefusedByName) {

@@ -6,6 +6,7 @@
 // (chains that save no reorder stay NCHW) among it.
 #include <gtest/gtest.h>
 
+#include "core/support/cpu_isa.h"
 #include "tests/support/pass_harness.h"
 
 namespace passlab::testing {
@@ -327,6 +328,41 @@ TEST(ConvertToBlockedLayout, ChainThatSavesNoReorderIsLeftInNchw) {
       c = Conv <kernel_shape = [1, 1]> (p, w2)
       y = Flatten(c) })",
                   "left in NCHW with its chain of 4 nodes", kBlock8);
+}
+
+// A depthwise 3x3 Conv, a Relu and a grouped 1x1 Conv (16 channels in 2
+// groups: whole blocks of 8) on S x S: the depthwise one saves its two
+// reorders, the grouped one two more where its NCHW kernel would reorder
+// (below 49 positions), none from 49 positions on a CPU without AVX-512
+// (runsInPlainNchw: a GEMM per group on the plain tensors; blocked, it would
+// reorder X and Y itself). Added: x's and y's reorders.
+std::string depthwiseReluGrouped(int64_t size) {
+  std::string g2 = "float[16,8,1,1] g2 = {";
+  for (int i = 0; i < 128; ++i) g2 += (i ? ", " : "") + std::to_string(((i * 37) % 19 - 9) / 10.0);
+  const std::string sz = std::to_string(size);
+  std::string weights = kDepthwiseWeights;
+  weights.insert(weights.rfind('>'), ",\n       " + g2 + "}");
+  return kHeader + "main (float[1,16," + sz + "," + sz + "] x) => (float[1,16," + sz + "," + sz +
+         "] y) " + weights + R"( {
+      t = Conv <kernel_shape = [3, 3], pads = [1, 1, 1, 1], group = 16> (x, d1)
+      r = Relu(t)
+      y = Conv <kernel_shape = [1, 1], group = 2> (r, g2) })";
+}
+
+TEST(ConvertToBlockedLayout, GroupedOneByOneFromSevenBySevenSavesNoReorderWithoutAvx512) {
+  if (cpu_isa::hasAvx512f()) GTEST_SKIP() << "AVX-512: grouped 1x1 Convs count as before";
+  expectUnchanged(kPass, depthwiseReluGrouped(7), "left in NCHW with its chain of 3 nodes",
+                  kBlock8);
+  expectUnchanged(kPass, depthwiseReluGrouped(9), "left in NCHW with its chain of 3 nodes",
+                  kBlock8);
+  // 6x6: the grouped Conv's NCHW kernel reorders, the chain pays.
+  expectSameOutputs(kPass, depthwiseReluGrouped(6), kBlock8);
+  PassOutcome out = runPass(kPass, depthwiseReluGrouped(6), kBlock8);
+  std::map<std::string, int> ops;
+  for (const auto& n : out.model.graph().nodes()) ++ops[n->opType()];
+  EXPECT_EQ(ops["FusedConv"], 2);
+  EXPECT_EQ(ops["ReorderToBlocked"], 1);
+  EXPECT_EQ(ops["ReorderFromBlocked"], 1);
 }
 
 TEST(ConvertToBlockedLayout, EveryChainOptionBlocksAChainThatDoesNotPay) {

@@ -23,8 +23,17 @@
 //     without it, inputs read only by converted nodes become 16-bit too.
 // Options: op_block_list, node_block_list (comma-separated), keep_io_types;
 // the step's node filter (--exclude-node, a recipe's node ids) keeps nodes too.
-// Subgraphs are left as they are. Running it again changes nothing: no
-// float32 value is left that may convert.
+// Subgraphs (If branches, Loop and Scan bodies, to any depth) convert too,
+// each body on its own as a graph with keep_io_types: its inputs and outputs
+// stay float32 (so an If's branches keep one output type, and a Loop's
+// carried values their type), and the outer values a body reads or returns
+// stay float32 in their own graph (their producers are kept; a converted
+// reader in the body gets a Cast there). Option subgraphs=false leaves the
+// bodies float32; a node in a block list or excluded by the filter keeps its
+// bodies float32 too (an --exclude-node; a filter of chosen nodes applies
+// inside the bodies). The note counts the nodes converted inside bodies and
+// those left in bodies that stay float32.
+// Running it again changes nothing: no float32 value is left that may convert.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -78,30 +87,43 @@ std::unordered_set<std::string> listOption(const std::string& text) {
   return out;
 }
 
+// What the conversion of every graph added up to (the step's note).
+struct Counts {
+  size_t converted = 0, kept = 0, convertedInBodies = 0, leftInBodies = 0;
+  size_t casts = 0, weights = 0, frozen = 0, clamped = 0, flushed = 0;
+  // The Casts to the 16-bit type added in a body for a float32 weight of an
+  // enclosing graph (foldOuterWeightCasts).
+  std::vector<ir::Node*> outerWeightCasts;
+};
+
+// Converts the nodes of one graph (the main graph or a body), its nested
+// subgraphs not visited.
 class Converter {
  public:
-  Converter(PassContext& ctx, const char* id, ir::DataType target)
-      : ctx_(ctx), rw_(ctx.rewriter), g_(ctx.model().graph()), id_(id), target_(target) {}
+  Converter(PassContext& ctx, const char* id, ir::DataType target, ir::Graph& g,
+            const HalfPrecisionOptions& o, bool keepIo, Counts& counts)
+      : ctx_(ctx),
+        rw_(ctx.rewriter),
+        g_(g),
+        id_(id),
+        target_(target),
+        options_(o),
+        keepIo_(keepIo),
+        counts_(counts) {}
 
-  Status run() {
-    HalfPrecisionOptions o;
-    o.target = target_;
-    for (const std::string& op : defaultHalfPrecisionBlockList()) o.blockedOps.insert(op);
-    for (const std::string& op : listOption(ctx_.option("op_block_list"))) o.blockedOps.insert(op);
-    o.blockedNodes = listOption(ctx_.option("node_block_list"));
-    o.filter = ctx_.filter;
-    keepIo_ = ctx_.boolOption("keep_io_types");
-    plan_ = planHalfPrecision(ctx_.model(), o);
+  void run() {
+    plan_ = planHalfPrecision(ctx_.model(), g_, options_);
     for (const auto& [node, why] : plan_.kept) explain(*node, why);
-    if (plan_.converted.empty()) return Status::ok();
+    counts_.kept += plan_.kept.size();
+    counts_.converted += plan_.converted.size();
+    if (g_.parentNode()) counts_.convertedInBodies += plan_.converted.size();
+    if (plan_.converted.empty()) return;
     recordPositions();
     const std::vector<ReaderNeed> needs = collectNeeds();
     keepOutputsFloat32();
     convertNodes();
     convertInitializersAndInputs();
     insertCasts(needs);
-    writeNote();
-    return Status::ok();
   }
 
  private:
@@ -132,7 +154,7 @@ class Converter {
     for (const auto& n : g_.nodes()) position_[n.get()] = at++;
   }
 
-  // Every reader (in the main graph) of a float32 value, before any edit.
+  // Every reader (in this graph) of a float32 value, before any edit.
   std::vector<ReaderNeed> collectNeeds() const {
     std::vector<ReaderNeed> needs;
     for (const auto& owned : g_.nodes())
@@ -154,9 +176,10 @@ class Converter {
            it->second.outputs[static_cast<size_t>(v->producerOutputIndex())];
   }
 
-  // A converted main-graph output keeps its float32 type and name: a Cast
-  // back to float32 takes over the name (replaceAllUsesWith renames), and
-  // the readers of the value keep reading the value itself.
+  // A converted output of the graph keeps its float32 type (and, in the main
+  // graph, its name): a Cast back to float32 takes over the name
+  // (replaceAllUsesWith renames), and the readers of the value keep reading
+  // the value itself. A body always keeps its outputs float32.
   void keepOutputsFloat32() {
     if (!keepIo_) return;
     std::vector<ir::Value*> outputs = g_.outputs();
@@ -170,7 +193,7 @@ class Converter {
       rw_.setInput(cast, 0, v);
       for (const ir::Use& u : uses) rw_.setInput(u.node, static_cast<size_t>(u.inputIndex), v);
       castsBack_.insert(v);
-      ++casts_;
+      ++counts_.casts;
     }
   }
 
@@ -191,8 +214,8 @@ class Converter {
     if (n.opType() == "Constant" || n.opType() == "ConstantOfShape") {
       const ir::Attribute* a = n.attr("value");
       if (a && a->type() == ir::AttrType::kTensor && a->t.dtype() == ir::DataType::kFloat)
-        rw_.setAttr(&n,
-                    ir::Attribute::makeTensor("value", lowered(a->t, target_, clamped_, flushed_)));
+        rw_.setAttr(&n, ir::Attribute::makeTensor(
+                            "value", lowered(a->t, target_, counts_.clamped, counts_.flushed)));
     }
   }
 
@@ -214,11 +237,11 @@ class Converter {
       // on every run.
       if (v->isGraphInput()) {
         rw_.freezeInitializer(v);
-        ++frozen_;
+        ++counts_.frozen;
       }
-      rw_.setInitializer(v, lowered(*v->initializer(), target_, clamped_, flushed_));
+      rw_.setInitializer(v, lowered(*v->initializer(), target_, counts_.clamped, counts_.flushed));
       rw_.setType(v, withElem(v->type(), target_));
-      ++weights_;
+      ++counts_.weights;
     }
     if (keepIo_) return;
     for (ir::Value* v : g_.inputs())
@@ -241,26 +264,11 @@ class Converter {
       rw_.setAttr(cast, ir::Attribute::makeInt("to", static_cast<int64_t>(key.second)));
       rw_.setType(cast->output(0), withElem(key.first->type(), key.second));
       for (const ReaderNeed* r : readers) rw_.setInput(r->reader, r->index, cast->output(0));
-      ++casts_;
+      ++counts_.casts;
+      const ir::Value* v = key.first;
+      if (v->isInitializer() && v->owner() != &g_ && key.second == target_)
+        counts_.outerWeightCasts.push_back(cast);
     }
-  }
-
-  void writeNote() {
-    if (!ctx_.note) return;
-    Text note = Text::of(
-        "%1 nodes in %2, %3 kept in float32 (the explain log says why), %4 "
-        "weights stored in %2, %5 Casts added",
-        std::to_string(plan_.converted.size()), std::string(ir::dtypeName(target_)),
-        std::to_string(plan_.kept.size()), std::to_string(weights_), std::to_string(casts_));
-    if (frozen_)
-      note = Text::of("%1 (%2 of them were graph inputs too, now frozen as constants)", note,
-                      std::to_string(frozen_));
-    if (clamped_ || flushed_)
-      note = Text::of(
-          "%1; %2 weight values clamped to the float16 range (+-65504), %3 flushed to "
-          "zero",
-          note, std::to_string(clamped_), std::to_string(flushed_));
-    *ctx_.note = note;
   }
 
   PassContext& ctx_;
@@ -268,17 +276,115 @@ class Converter {
   ir::Graph& g_;
   const char* id_;
   ir::DataType target_;
+  const HalfPrecisionOptions& options_;
   bool keepIo_ = true;
+  Counts& counts_;
   HalfPrecisionPlan plan_;
   std::unordered_map<const ir::Node*, size_t> position_;
   std::unordered_set<const ir::Value*> castsBack_;
-  size_t casts_ = 0, weights_ = 0, frozen_ = 0, clamped_ = 0, flushed_ = 0;
+};
+
+// The main graph, then each body (depth first) that entersSubgraphs allows;
+// the nodes of the bodies left are counted.
+class Conversion {
+ public:
+  Conversion(PassContext& ctx, const char* id, ir::DataType target)
+      : ctx_(ctx), id_(id), target_(target) {}
+
+  Status run() {
+    o_.target = target_;
+    for (const std::string& op : defaultHalfPrecisionBlockList()) o_.blockedOps.insert(op);
+    for (const std::string& op : listOption(ctx_.option("op_block_list"))) o_.blockedOps.insert(op);
+    o_.blockedNodes = listOption(ctx_.option("node_block_list"));
+    o_.filter = ctx_.filter;
+    o_.enterSubgraphs = ctx_.boolOption("subgraphs");
+    ir::Graph& main = ctx_.model().graph();
+    // The bodies before any edit (the edits add Casts and no subgraphs).
+    std::vector<ir::Graph*> bodies;
+    collectBodies(main, bodies);
+    Converter(ctx_, id_, target_, main, o_, ctx_.boolOption("keep_io_types"), counts_).run();
+    for (ir::Graph* body : bodies) Converter(ctx_, id_, target_, *body, o_, true, counts_).run();
+    foldOuterWeightCasts();
+    writeNote();
+    return Status::ok();
+  }
+
+ private:
+  void collectBodies(ir::Graph& g, std::vector<ir::Graph*>& bodies) {
+    for (const auto& n : g.nodes()) {
+      if (!n->hasSubgraphs()) continue;
+      const bool enter = entersSubgraphs(*n, o_);
+      for (ir::Graph* sub : n->subgraphs()) {
+        if (!enter) {
+          counts_.leftInBodies += sub->nodeCountRecursive();
+          continue;
+        }
+        bodies.push_back(sub);
+        collectBodies(*sub, bodies);
+      }
+    }
+  }
+
+  // A float32 weight of an enclosing graph that only the Casts added in
+  // bodies read (silero_vad keeps its Conv weights in the main graph, read by
+  // both branches) is stored in the 16-bit type instead, and the Casts go.
+  void foldOuterWeightCasts() {
+    std::map<ir::Value*, std::vector<ir::Node*>> byWeight;
+    for (ir::Node* cast : counts_.outerWeightCasts) byWeight[cast->input(0)].push_back(cast);
+    rewrite::Rewriter& rw = ctx_.rewriter;
+    for (auto& [v, casts] : byWeight) {
+      if (v->isGraphInput() || v->isGraphOutput() || v->uses().size() != casts.size() ||
+          v->initializer()->dtype() != ir::DataType::kFloat)
+        continue;
+      rw.setInitializer(v, lowered(*v->initializer(), target_, counts_.clamped, counts_.flushed));
+      rw.setType(v, withElem(v->type(), target_));
+      for (ir::Node* cast : casts) {
+        rw.replaceAllUsesWith(cast->output(0), v);
+        rw.removeNode(cast);
+        --counts_.casts;
+      }
+      ++counts_.weights;
+    }
+  }
+
+  void writeNote() {
+    if (!ctx_.note || (counts_.converted == 0 && counts_.leftInBodies == 0)) return;
+    const Counts& c = counts_;
+    Text note = Text::of(
+        "%1 nodes in %2, %3 kept in float32 (the explain log says why), %4 "
+        "weights stored in %2, %5 Casts added",
+        std::to_string(c.converted), std::string(ir::dtypeName(target_)), std::to_string(c.kept),
+        std::to_string(c.weights), std::to_string(c.casts));
+    if (c.convertedInBodies)
+      note = Text::of("%1; %2 of the converted nodes are inside subgraphs", note,
+                      std::to_string(c.convertedInBodies));
+    if (c.leftInBodies)
+      note = Text::of(
+          "%1; %2 nodes inside subgraphs left float32 (subgraphs=false, or their "
+          "node is blocked or excluded)",
+          note, std::to_string(c.leftInBodies));
+    if (c.frozen)
+      note = Text::of("%1 (%2 of them were graph inputs too, now frozen as constants)", note,
+                      std::to_string(c.frozen));
+    if (c.clamped || c.flushed)
+      note = Text::of(
+          "%1; %2 weight values clamped to the float16 range (+-65504), %3 flushed to "
+          "zero",
+          note, std::to_string(c.clamped), std::to_string(c.flushed));
+    *ctx_.note = note;
+  }
+
+  PassContext& ctx_;
+  const char* id_;
+  ir::DataType target_;
+  HalfPrecisionOptions o_;
+  Counts counts_;
 };
 
 std::unique_ptr<Pass> halfPass(PassInfo info, ir::DataType target) {
   const std::string id = info.id;
   return std::make_unique<FunctionPass>(std::move(info), [id, target](PassContext& ctx) {
-    return Converter(ctx, id.c_str(), target).run();
+    return Conversion(ctx, id.c_str(), target).run();
   });
 }
 

@@ -43,24 +43,29 @@ Slot slotRule(const ir::OpSchema& s, const ir::FormalParam* param, ir::DataType 
   return (tc->tensorElemBits >> static_cast<int>(target)) & 1 ? Slot::kConvert : Slot::kRefuse;
 }
 
-// The values of the main graph that nodes inside subgraphs read.
+// The values of graph `g` that nodes inside its subgraphs read, or that a
+// subgraph returns as it is.
 std::unordered_set<const ir::Value*> readInSubgraphs(const ir::Graph& g) {
   std::unordered_set<const ir::Value*> out;
   for (const auto& n : g.nodes())
     for (size_t i = 0; i < n->outputCount(); ++i)
-      if (const ir::Value* v = n->output(i))
+      if (const ir::Value* v = n->output(i)) {
         for (const ir::Use& u : v->uses())
           if (u.node->owner() != &g) out.insert(v);
+        if (v->isGraphOutput())
+          for (const ir::Graph* og : v->outputOf())
+            if (og != &g) out.insert(v);
+      }
   return out;
 }
 
 class Planner {
  public:
-  Planner(const ir::Model& model, const HalfPrecisionOptions& options)
-      : model_(model), options_(options), nested_(readInSubgraphs(model.graph())) {}
+  Planner(const ir::Model& model, const ir::Graph& graph, const HalfPrecisionOptions& options)
+      : model_(model), graph_(graph), options_(options), nested_(readInSubgraphs(graph)) {}
 
   HalfPrecisionPlan run() {
-    for (const auto& n : model_.graph().nodes()) {
+    for (const auto& n : graph_.nodes()) {
       if (!touchesFloat32(*n)) continue;
       NodeConversion c;
       Text why = whyNot(*n, c);
@@ -91,7 +96,11 @@ class Planner {
       return "not applied: the node is excluded from this pass";
     if (options_.blockedOps.count(n.opType()))
       return Text::of("%1 is in the op block list", n.opType());
-    if (n.hasSubgraphs()) return "it holds subgraphs (they stay float32)";
+    if (n.hasSubgraphs())
+      return entersSubgraphs(n, options_)
+                 ? "it holds subgraphs: their nodes convert on their own, with float32 inputs "
+                   "and outputs"
+                 : "it holds subgraphs (they stay float32)";
     if (hasTypeAttribute(n) && !isPatchedTypeSetter(n)) return "an attribute sets its output type";
     if (isDefaultOp(n, "Cast") && n.input(0) && isHalfFloat(n.input(0)->type().elemType()))
       return "it casts from a 16-bit float (a boundary of a converted region)";
@@ -202,6 +211,7 @@ class Planner {
   }
 
   const ir::Model& model_;
+  const ir::Graph& graph_;
   const HalfPrecisionOptions& options_;
   std::unordered_set<const ir::Value*> nested_;
   HalfPrecisionPlan plan_;
@@ -221,8 +231,19 @@ const std::vector<std::string>& defaultHalfPrecisionBlockList() {
   return ops;
 }
 
+bool entersSubgraphs(const ir::Node& n, const HalfPrecisionOptions& options) {
+  return options.enterSubgraphs && !options.blockedNodes.count(n.name()) &&
+         !options.blockedOps.count(n.opType()) &&
+         (!options.filter || !options.filter->excluded.count(n.id()));
+}
+
 HalfPrecisionPlan planHalfPrecision(const ir::Model& model, const HalfPrecisionOptions& options) {
-  return Planner(model, options).run();
+  return Planner(model, model.graph(), options).run();
+}
+
+HalfPrecisionPlan planHalfPrecision(const ir::Model& model, const ir::Graph& graph,
+                                    const HalfPrecisionOptions& options) {
+  return Planner(model, graph, options).run();
 }
 
 }  // namespace passlab::passes

@@ -12,7 +12,9 @@
 //     pass patches it: Cast (`to`), ConstantOfShape and Constant (`value`),
 //     EyeLike (`dtype`); others with such attributes (RandomNormal, ...) stay;
 //   - random ops, and the ops of the default block list, stay;
-//   - nodes with subgraphs stay, as do producers of values a subgraph reads;
+//   - nodes with subgraphs stay, as do producers of values a subgraph reads
+//     or returns (the bodies are planned on their own: planHalfPrecision
+//     with the body, whose inputs, outputs and outer reads stay float32);
 //   - the user's op and node block lists.
 #pragma once
 
@@ -32,7 +34,14 @@ struct HalfPrecisionOptions {
   std::unordered_set<std::string> blockedOps;    // op types (any domain)
   std::unordered_set<std::string> blockedNodes;  // node names
   const rewrite::NodeFilter* filter = nullptr;   // the step's node filter (ids)
+  bool enterSubgraphs = false;  // the bodies are converted too (the explain note says so)
 };
+
+// Whether the bodies of `n` (a node with subgraphs) are converted: the
+// option is on, and `n` is in neither block list nor excluded by the filter
+// (a filter that allows only some nodes, such as a recipe's or a
+// sensitivity trial's, is applied to the nodes inside the bodies).
+bool entersSubgraphs(const ir::Node& n, const HalfPrecisionOptions& options);
 
 // The ops that stay float32 unless the user unblocks nothing: results too
 // sensitive or not defined in 16 bits (random draws, detection post-processing).
@@ -54,5 +63,9 @@ struct HalfPrecisionPlan {
 
 // The plan for the main graph of `model` (subgraphs are not visited).
 HalfPrecisionPlan planHalfPrecision(const ir::Model& model, const HalfPrecisionOptions& options);
+// The plan for the nodes of `graph` (the main graph or a body in `model`),
+// its nested subgraphs not visited.
+HalfPrecisionPlan planHalfPrecision(const ir::Model& model, const ir::Graph& graph,
+                                    const HalfPrecisionOptions& options);
 
 }  // namespace passlab::passes

@@ -80,6 +80,7 @@
 #include "core/passes/pass_catalog.h"
 #include "core/passes/residual_stream.h"
 #include "core/passes/rule_helpers.h"
+#include "core/passes/subgraph_skips.h"
 #include "core/support/strings.h"
 
 namespace passlab::passes {
@@ -599,7 +600,13 @@ class Pruner {
   }
 
   void writeNote() {
-    if (!ctx_.note || layers_ == 0) return;
+    if (!ctx_.note) return;
+    const size_t left = nodesInSubgraphs(ctx_.model().graph(), {"Conv", "MatMul", "Gemm"});
+    const Text why = "the pass does not enter If/Loop/Scan bodies";
+    if (layers_ == 0) {
+      if (left) *ctx_.note = withNodesLeftInSubgraphs(Text(), left, why);
+      return;
+    }
     const std::string share = percent(weights_ ? double(zeros_) / double(weights_) : 0);
     if (streamsPruned_ > 0)
       *ctx_.note = Text::of(
@@ -613,6 +620,7 @@ class Pruner {
           "layer in the explain log)",
           std::to_string(layers_), ctx_.option("pattern"), std::to_string(zeroed_), share,
           std::to_string(weights_));
+    *ctx_.note = withNodesLeftInSubgraphs(*ctx_.note, left, why);
   }
 
   PassContext& ctx_;

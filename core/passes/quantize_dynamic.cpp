@@ -25,6 +25,13 @@
 // A constant is an initializer that is not a graph input or the output of a
 // Constant node (paddle2onnx writes every weight so); a Constant node left
 // unread goes with the float node.
+// Subgraphs (If branches, Loop and Scan bodies, to any depth) are quantized
+// too (option subgraphs, default true): a node in a body is rewritten in its
+// body, with a weight that is an initializer of the body or of an enclosing
+// graph; the new int8 weights and scales go to the body. The node's inputs
+// and output keep their float32 types, so the bodies' interfaces do not
+// change. With subgraphs=false the note counts the MatMul, Gemm and Conv
+// nodes left in bodies.
 // Running it again changes nothing: no MatMul with a float weight is left.
 #include <algorithm>
 #include <cmath>
@@ -112,24 +119,24 @@ class Quantizer {
         rw_(ctx.rewriter),
         g_(ctx.model().graph()),
         perChannel_(ctx.boolOption("per_channel")),
+        subgraphs_(ctx.boolOption("subgraphs")),
         weightQmax_(ctx.boolOption("reduce_range") ? 64.0f : 127.0f),
         minWeights_(ctx.intOption("min_weights")) {}
 
   Status run() {
     PASSLAB_RETURN_IF_ERROR(readOpTypes());
-    PASSLAB_RETURN_IF_ERROR(forEachMatrixNode(ctx_, kId, [&](ir::Node& n) {
-      if (!ops_.contains(n.opType())) return Text::of("%1 is not in op_types", n.opType());
-      Text why = whyNot(n);
-      if (why.empty()) quantize(n);
-      return why;
+    collect(g_);
+    PASSLAB_RETURN_IF_ERROR(forEachNode(ctx_, kId, kId, matrices_, [&](ir::Node& n) {
+      Text why =
+          ops_.contains(n.opType()) ? whyNot(n) : Text::of("%1 is not in op_types", n.opType());
+      if (why.empty())
+        quantize(n);
+      else if (ctx_.explain)
+        ctx_.explain->note(n.id(), kId, std::move(why));
+      return Status::ok();
     }));
     PASSLAB_RETURN_IF_ERROR(quantizeConvs());
-    if (ctx_.note && quantized_ + convs_ > 0)
-      *ctx_.note =
-          Text::of("%1 MatMul/Gemm and %2 Conv weights in int8 (%3), activations quantized per run",
-                   std::to_string(quantized_), std::to_string(convs_),
-                   std::string(perChannel_ ? "per output channel" : "per tensor") +
-                       (weightQmax_ < 127 ? ", 7 bits" : ""));
+    writeNote();
     return Status::ok();
   }
 
@@ -149,7 +156,57 @@ class Quantizer {
     return "";
   }
 
+  void writeNote() {
+    if (!ctx_.note || quantized_ + convCount_ + leftInBodies_ == 0) return;
+    Text note =
+        Text::of("%1 MatMul/Gemm and %2 Conv weights in int8 (%3), activations quantized per run",
+                 std::to_string(quantized_), std::to_string(convCount_),
+                 std::string(perChannel_ ? "per output channel" : "per tensor") +
+                     (weightQmax_ < 127 ? ", 7 bits" : ""));
+    if (inBodies_)
+      note = Text::of("%1; %2 of them inside subgraphs", note, std::to_string(inBodies_));
+    if (leftInBodies_)
+      note = Text::of(
+          "%1; %2 MatMul, Gemm and Conv nodes inside subgraphs left float32 (subgraphs=false, "
+          "or their node is excluded)",
+          note, std::to_string(leftInBodies_));
+    *ctx_.note = note;
+  }
+
+  static bool isCandidate(const ir::Node& n) {
+    return isDefaultOp(n, "MatMul") || isDefaultOp(n, "Gemm") || isDefaultOp(n, "Conv");
+  }
+
+  // The default-domain MatMul, Gemm (matrices_) and Conv (convs_) nodes of
+  // `g` and, with option subgraphs, of the bodies its nodes hold (depth
+  // first, after the graph's own); the candidates in bodies left are counted.
+  void collect(ir::Graph& g) {
+    for (const auto& n : g.nodes()) {
+      if (isDefaultOp(*n, "MatMul") || isDefaultOp(*n, "Gemm")) matrices_.push_back(n.get());
+      if (isDefaultOp(*n, "Conv")) convs_.push_back(n.get());
+    }
+    for (const auto& n : g.nodes()) {
+      if (!n->hasSubgraphs()) continue;
+      // A node the filter excludes keeps its bodies; one that a filter of
+      // chosen nodes leaves out does not (the chosen may be in its bodies).
+      const bool enter = subgraphs_ && (!ctx_.filter || !ctx_.filter->excluded.count(n->id()));
+      for (ir::Graph* sub : n->subgraphs()) {
+        if (enter) {
+          collect(*sub);
+          continue;
+        }
+        sub->forEachNodeRecursive([&](ir::Node* m) { leftInBodies_ += isCandidate(*m); });
+      }
+    }
+  }
+
+  void counted(const ir::Node& n) {
+    if (n.owner() != &g_) ++inBodies_;
+  }
+
   void quantize(ir::Node& n) {
+    ir::Graph& g = *n.owner();
+    counted(n);
     const bool gemm = n.opType() == "Gemm";
     int64_t k = 0, cols = 0;
     auto w = weightKN(*constantFloat(n.input(1)), gemm && n.attrInt("transB", 0) != 0, k, cols);
@@ -159,15 +216,15 @@ class Quantizer {
     const std::string base = n.output(0)->name();
     auto count = static_cast<int64_t>(q.scales.size());
     const std::vector<int8_t> zeros(q.scales.size(), 0);
-    ir::Value* wq = addConstant(rw_, g_, &n, base + "_wq", q.values, from);
+    ir::Value* wq = addConstant(rw_, g, &n, base + "_wq", q.values, from);
     ir::Value* ws =
-        addConstant(rw_, g_, &n, base + "_ws",
+        addConstant(rw_, g, &n, base + "_ws",
                     ir::Tensor::fromVector<float>(ir::DataType::kFloat, {count}, q.scales), from);
     ir::Value* wz =
-        addConstant(rw_, g_, &n, base + "_wz",
+        addConstant(rw_, g, &n, base + "_wz",
                     ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {count}, zeros), from);
-    ir::Node* dq = rw_.addNode(g_, "DynamicQuantizeLinear", "", {n.input(0)}, 3, &n, "", from);
-    ir::Node* mm = rw_.addNode(g_, "MatMulInteger", "", {dq->output(0), wq, dq->output(2), wz}, 1,
+    ir::Node* dq = rw_.addNode(g, "DynamicQuantizeLinear", "", {n.input(0)}, 3, &n, "", from);
+    ir::Node* mm = rw_.addNode(g, "MatMulInteger", "", {dq->output(0), wq, dq->output(2), wz}, 1,
                                &n, "", from);
     ir::Node* cast = fusion::addDerived(rw_, "Cast", {mm->output(0)}, &n, from);
     rw_.setAttr(cast, ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::kFloat)));
@@ -192,12 +249,9 @@ class Quantizer {
     return Status::ok();
   }
 
-  // Each default-domain Conv of the main graph, with the driver's policy.
+  // Each default-domain Conv collected, with the driver's policy.
   Status quantizeConvs() {
-    std::vector<ir::Node*> convs;
-    for (const auto& n : g_.nodes())
-      if (isDefaultOp(*n, "Conv")) convs.push_back(n.get());
-    return forEachNode(ctx_, kId, kId, convs, [&](ir::Node& n) {
+    return forEachNode(ctx_, kId, kId, convs_, [&](ir::Node& n) {
       Text why = ops_.contains("Conv") ? whyNotConv(n) : Text("Conv is not in op_types");
       if (why.empty())
         quantizeConv(n);
@@ -225,6 +279,8 @@ class Quantizer {
 
   // X -> DynamicQuantizeLinear -> ConvInteger -> Cast -> Mul(x_scale * w_scale) [-> Add B].
   void quantizeConv(ir::Node& n) {
+    ir::Graph& g = *n.owner();
+    counted(n);
     const ir::Tensor wt = *constantFloat(n.input(1));
     const int64_t m = wt.dims()[0];
     const auto perOutput = static_cast<size_t>(wt.numel() / m);
@@ -237,17 +293,17 @@ class Quantizer {
     perChannelDims[0] = m;
     const std::vector<const ir::Node*> from{&n};
     const std::string base = n.output(0)->name();
-    ir::Value* wq = addConstant(rw_, g_, &n, base + "_wq", q.values, from);
+    ir::Value* wq = addConstant(rw_, g, &n, base + "_wq", q.values, from);
     ir::Value* ws = addConstant(
-        rw_, g_, &n, base + "_ws",
+        rw_, g, &n, base + "_ws",
         ir::Tensor::fromVector<float>(
             ir::DataType::kFloat, perChannel_ ? perChannelDims : std::vector<int64_t>{1}, q.scales),
         from);
-    ir::Value* wz = addConstant(rw_, g_, &n, base + "_wz",
+    ir::Value* wz = addConstant(rw_, g, &n, base + "_wz",
                                 ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {}, {0}), from);
-    ir::Node* dq = rw_.addNode(g_, "DynamicQuantizeLinear", "", {n.input(0)}, 3, &n, "", from);
+    ir::Node* dq = rw_.addNode(g, "DynamicQuantizeLinear", "", {n.input(0)}, 3, &n, "", from);
     ir::Node* conv =
-        rw_.addNode(g_, "ConvInteger", "", {dq->output(0), wq, dq->output(2), wz}, 1, &n, "", from);
+        rw_.addNode(g, "ConvInteger", "", {dq->output(0), wq, dq->output(2), wz}, 1, &n, "", from);
     for (const ir::Attribute& a : n.attributes())
       if (auto copy = copyAttribute(a)) rw_.setAttr(conv, std::move(*copy));
     ir::Node* cast = fusion::addDerived(rw_, "Cast", {conv->output(0)}, &n, from);
@@ -259,7 +315,7 @@ class Quantizer {
       const ir::Tensor bt = *constantFloat(b);
       auto bv = bt.data<float>();
       ir::Value* bias =
-          addConstant(rw_, g_, &n, base + "_bias",
+          addConstant(rw_, g, &n, base + "_bias",
                       ir::Tensor::fromVector<float>(ir::DataType::kFloat, perChannelDims,
                                                     std::vector<float>(bv.begin(), bv.end())),
                       from);
@@ -267,15 +323,16 @@ class Quantizer {
     }
     rw_.setType(result, n.output(0)->type());
     fusion::replaceAndErase(rw_, n.output(0), result, {&n});
-    ++convs_;
+    ++convCount_;
   }
 
   // Gemm's beta * C after the product.
   ir::Value* addBias(ir::Node& n, ir::Value* product, const std::vector<const ir::Node*>& from) {
+    ir::Graph& g = *n.owner();
     ir::Value* c = n.input(2);
     const float beta = n.attrFloat("beta", 1.0f);
     if (beta != 1.0f) {
-      ir::Value* b = addConstant(rw_, g_, &n, n.output(0)->name() + "_beta",
+      ir::Value* b = addConstant(rw_, g, &n, n.output(0)->name() + "_beta",
                                  ir::Tensor::scalarFloat(beta), from);
       c = fusion::addDerived(rw_, "Mul", {c, b}, &n, from)->output(0);
     }
@@ -286,10 +343,12 @@ class Quantizer {
   rewrite::Rewriter& rw_;
   ir::Graph& g_;
   bool perChannel_;
+  bool subgraphs_;
   float weightQmax_;  // 127, or 64 with reduce_range (7 bits)
   int64_t minWeights_;
   std::set<std::string> ops_;
-  size_t quantized_ = 0, convs_ = 0;
+  std::vector<ir::Node*> matrices_, convs_;
+  size_t quantized_ = 0, convCount_ = 0, inBodies_ = 0, leftInBodies_ = 0;
 };
 
 }  // namespace

@@ -51,6 +51,7 @@
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
+#include "core/passes/subgraph_skips.h"
 #include "core/support/strings.h"
 
 namespace passlab::passes {
@@ -225,7 +226,10 @@ class StaticQuantizer {
         }
     }
     PASSLAB_RETURN_IF_ERROR(chooseBinaryUnits(units));
-    if (units.empty()) return Status::ok();
+    if (units.empty()) {
+      writeNote(0, 0);
+      return Status::ok();
+    }
     std::vector<ir::Value*> activations = activationsOf(units);
     PASSLAB_RETURN_IF_ERROR(calibrate(activations));
     const size_t calibrated = activations.size();
@@ -826,15 +830,24 @@ class StaticQuantizer {
     return dq;
   }
 
+  // With the count of the candidate ops left in subgraphs: the pass does
+  // not enter them (their activations would need calibration inside bodies).
   void writeNote(size_t units, size_t activations) {
     if (!ctx_.note) return;
-    *ctx_.note = Text::of(
-        "%1 ops quantized to int8 (weights %2), %3 activations calibrated on %4 input sets (%5)",
-        std::to_string(units),
-        std::string(perChannel_ ? "per channel" : "per tensor") +
-            (weightQmax_ < 127 ? ", 7 bits" : ""),
-        std::to_string(activations), std::to_string(ctx_.evaluator->calibrationSets()),
-        ctx_.option("method"));
+    Text note;
+    if (units > 0)
+      note = Text::of(
+          "%1 ops quantized to int8 (weights %2), %3 activations calibrated on %4 input sets (%5)",
+          std::to_string(units),
+          std::string(perChannel_ ? "per channel" : "per tensor") +
+              (weightQmax_ < 127 ? ", 7 bits" : ""),
+          std::to_string(activations), std::to_string(ctx_.evaluator->calibrationSets()),
+          ctx_.option("method"));
+    note = withNodesLeftInSubgraphs(
+        note, nodesInSubgraphs(g_, ops_),
+        "static quantization does not enter subgraphs: it would need calibration of the values "
+        "inside If/Loop/Scan bodies");
+    if (!note.empty()) *ctx_.note = note;
   }
 
   PassContext& ctx_;

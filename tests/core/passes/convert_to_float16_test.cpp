@@ -250,10 +250,214 @@ TEST(ConvertToFloat16, LeavesAnIntegerModelAlone) {
 
 TEST(ConvertToFloat16, KeepsNodesWithSubgraphs) {
   expectUnchanged(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
-main (bool c, float[2] x) => (float[2] y) {
+main (bool[] c, float[2] x) => (float[2] y) {
       y = If <then_branch = g1 () => (float[2] a) { a = Relu(x) },
               else_branch = g2 () => (float[2] b) { b = Neg(x) }> (c) })",
-                  "it holds subgraphs");
+                  "it holds subgraphs", {{"subgraphs", "false"}});
+}
+
+// ---- subgraphs (#25): each body converts on its own, float32 at its boundary ----
+
+const ir::Node* firstOp(const ir::Graph& g, const std::string& op) {
+  for (const auto& n : g.nodes())
+    if (n->opType() == op) return n.get();
+  return nullptr;
+}
+
+const ir::Graph* branch(const ir::Model& m, const char* name) {
+  const ir::Node* n = firstOp(m.graph(), "If");
+  const ir::Attribute* a = n ? n->attr(name) : nullptr;
+  return a ? a->g.get() : nullptr;
+}
+
+// The ops of a body in order, as opsOf.
+std::string bodyOps(const ir::Graph& g) {
+  std::string out;
+  for (const auto& n : g.nodes()) {
+    if (!out.empty()) out += ", ";
+    out += n->opType();
+    if (n->opType() == "Cast") out += " " + std::to_string(n->attrInt("to", 0));
+  }
+  return out;
+}
+
+const ir::Value* bodyInitializer(const ir::Graph& g, const std::string& name) {
+  for (const ir::Value* v : g.initializers())
+    if (v->name() == name) return v;
+  return nullptr;
+}
+
+// The then branch computes with a weight of its own on an outer value; the
+// else branch only negates (alone between float32 values: it stays).
+const char* kIfWithWeights = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2] x) => (float[2] y) {
+      y = If <then_branch = g1 () => (float[2] a) <float[2] w = {0.5, -1.5}> {
+                 t = Mul(x, w)
+                 a = Add(t, t) },
+              else_branch = g2 () => (float[2] b) { b = Neg(x) }> (c) })";
+
+TEST(ConvertToFloat16, IfBranchesConvertWithFloat32Boundaries) {
+  PassOutcome out = runUnchecked(kIfWithWeights);
+  ASSERT_TRUE(out.step.changed) << printed(out.model);
+  const ir::Graph* then = branch(out.model, "then_branch");
+  const ir::Graph* other = branch(out.model, "else_branch");
+  ASSERT_TRUE(then && other);
+  // The outer x is cast inside the branch; the branch output is float32 again.
+  EXPECT_EQ(bodyOps(*then), "Cast 10, Mul, Add, Cast 1") << printed(out.model);
+  EXPECT_EQ(elemOf(bodyInitializer(*then, "w")), ir::DataType::kFloat16);
+  EXPECT_EQ(elemOf(then->outputs()[0]), ir::DataType::kFloat);
+  EXPECT_EQ(elemOf(other->outputs()[0]), ir::DataType::kFloat);
+  EXPECT_EQ(bodyOps(*other), "Neg");
+  EXPECT_EQ(elemOf(out.model.graph().inputs()[1]), ir::DataType::kFloat);  // the outer x
+  EXPECT_EQ(elemOf(out.model.graph().outputs()[0]), ir::DataType::kFloat);
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).ok()) << printed(out.model);
+  EXPECT_NE(out.step.note.str().find("2 of the converted nodes are inside subgraphs"),
+            std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(ConvertToFloat16, IfBranchesStayWithinTheBudgetAndConverge) {
+  PassOutcome out = runPass(kPass, kIfWithWeights);
+  ASSERT_TRUE(out.step.changed);
+  ASSERT_TRUE(out.step.check.ran) << out.step.check.detail.str();
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  expectConverges(kPass, kIfWithWeights);
+}
+
+TEST(ConvertToFloat16, WithoutSubgraphsTheNoteCountsTheBodyNodesLeft) {
+  PassOutcome out = runUnchecked(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2] x) => (float[2] y) <float[2] w0 = {2, 3}> {
+      m = Mul(x, w0)
+      y = If <then_branch = g1 () => (float[2] a) <float[2] w = {0.5, -1.5}> {
+                 t = Mul(x, w)
+                 a = Add(t, t) },
+              else_branch = g2 () => (float[2] b) { b = Neg(x) }> (c) })",
+                                 {{"subgraphs", "false"}});
+  const ir::Graph* then = branch(out.model, "then_branch");
+  ASSERT_TRUE(then);
+  EXPECT_EQ(bodyOps(*then), "Mul, Add");
+  EXPECT_EQ(elemOf(bodyInitializer(*then, "w")), ir::DataType::kFloat);
+  EXPECT_NE(out.step.note.str().find("3 nodes inside subgraphs left float32"), std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(ConvertToFloat16, ABlockedIfKeepsItsBranchesFloat32) {
+  PassOutcome out = runUnchecked(kIfWithWeights, {{"op_block_list", "If"}});
+  const ir::Graph* then = branch(out.model, "then_branch");
+  ASSERT_TRUE(then);
+  EXPECT_EQ(bodyOps(*then), "Mul, Add");
+  EXPECT_NE(out.step.note.str().find("3 nodes inside subgraphs left float32"), std::string::npos)
+      << out.step.note.str();
+}
+
+TEST(ConvertToFloat16, AnOuterValueABranchReadsOrReturnsStaysFloat32) {
+  // h is read inside the then branch and returned as it is by the else
+  // branch: its producer stays float32, so both branches return float32
+  // (a float16 h would give the If branches of two types).
+  const char* in = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2] x) => (float[2] y) <float[2] w0 = {2, 3}> {
+      h = Mul(x, w0)
+      k = Mul(h, w0)
+      y = If <then_branch = g1 () => (float[2] a) <float[2] w = {0.5, -1.5}> {
+                 t = Mul(k, w)
+                 a = Add(t, h) },
+              else_branch = g2 () => (float[2] b) { b = Identity(k) }> (c) })";
+  PassOutcome out = runUnchecked(in);
+  EXPECT_EQ(elemOf(findValue(out.model, "h")), ir::DataType::kFloat) << printed(out.model);
+  EXPECT_EQ(elemOf(findValue(out.model, "k")), ir::DataType::kFloat) << printed(out.model);
+  const ir::Graph* then = branch(out.model, "then_branch");
+  ASSERT_TRUE(then);
+  EXPECT_EQ(bodyOps(*then), "Cast 10, Mul, Cast 10, Add, Cast 1") << printed(out.model);
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).ok()) << printed(out.model);
+  expectSameOutputs(kPass, in);
+}
+
+TEST(ConvertToFloat16, ABranchReturningAnOuterValueKeepsItsProducerFloat32) {
+  // The else branch returns the outer k itself, not through a node.
+  const char* in = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2] x) => (float[2] y) <float[2] w0 = {2, 3}> {
+      h = Mul(x, w0)
+      k = Mul(h, w0)
+      y = If <then_branch = g1 () => (float[2] a) { a = Neg(x) },
+              else_branch = g2 () => (float[2] k) { }> (c) })";
+  PassOutcome out = runUnchecked(in);
+  EXPECT_EQ(elemOf(findValue(out.model, "k")), ir::DataType::kFloat) << printed(out.model);
+  EXPECT_EQ(elemOf(branch(out.model, "else_branch")->outputs()[0]), ir::DataType::kFloat);
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).ok()) << printed(out.model);
+  expectSameOutputs(kPass, in);
+}
+
+TEST(ConvertToFloat16, ALoopBodyKeepsItsCarriedValuesFloat32) {
+  const char* in = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (int64 n, bool c, float[2] x) => (float[2] y) {
+      y = Loop <body = b (int64 i, bool cin, float[2] v) => (bool cout, float[2] u)
+                  <float[2] w = {0.5, 0.25}> {
+                 cout = Identity(cin)
+                 p = Mul(v, w)
+                 u = Add(p, w) }> (n, c, x) })";
+  PassOutcome out = runUnchecked(in);
+  ASSERT_TRUE(out.step.changed) << printed(out.model);
+  const ir::Node* loop = firstOp(out.model.graph(), "Loop");
+  ASSERT_TRUE(loop);
+  const ir::Graph& body = *loop->attr("body")->g;
+  EXPECT_EQ(bodyOps(body), "Identity, Cast 10, Mul, Add, Cast 1") << printed(out.model);
+  EXPECT_EQ(elemOf(body.inputs()[2]), ir::DataType::kFloat);
+  EXPECT_EQ(elemOf(body.outputs()[1]), ir::DataType::kFloat);
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).ok()) << printed(out.model);
+  expectConverges(kPass, in);
+}
+
+// silero_vad's form: the weights are initializers of the main graph, read
+// by both branches. Read only by converted nodes, they are stored in
+// float16 (no Cast per run in the branches); one that a float32 node of the
+// main graph reads too stays float32, cast in the branches.
+TEST(ConvertToFloat16, OuterWeightsReadOnlyByConvertedBranchesAreStoredInHalf) {
+  const char* in = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2] x) => (float[2] y)
+    <float[2] w = {0.5, -1.5}, float[2] v = {2, 0.25}> {
+      y = If <then_branch = g1 () => (float[2] a) {
+                 t = Mul(x, w)
+                 a = Add(t, v) },
+              else_branch = g2 () => (float[2] b) {
+                 s = Sub(x, w)
+                 b = Mul(s, w) }> (c) })";
+  PassOutcome out = runUnchecked(in);
+  EXPECT_EQ(elemOf(findValue(out.model, "w")), ir::DataType::kFloat16) << printed(out.model);
+  EXPECT_EQ(elemOf(findValue(out.model, "v")), ir::DataType::kFloat16);
+  EXPECT_EQ(bodyOps(*branch(out.model, "then_branch")), "Cast 10, Mul, Add, Cast 1")
+      << printed(out.model);
+  EXPECT_EQ(bodyOps(*branch(out.model, "else_branch")), "Cast 10, Sub, Mul, Cast 1");
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).ok()) << printed(out.model);
+  EXPECT_NE(out.step.note.str().find("2 weights stored in float16"), std::string::npos)
+      << out.step.note.str();
+  expectSameOutputs(kPass, in);
+  expectConverges(kPass, in);
+}
+
+TEST(ConvertToFloat16, AnOuterWeightAFloat32NodeReadsTooStaysFloat32) {
+  PassOutcome out = runUnchecked(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2] x) => (float[2] y, bool[2] z)
+    <float[2] w = {0.5, -1.5}, float[2] v = {2, 0.25}> {
+      z = Equal(x, v)
+      y = If <then_branch = g1 () => (float[2] a) {
+                 t = Mul(x, w)
+                 a = Add(t, v) },
+              else_branch = g2 () => (float[2] b) { b = Neg(x) }> (c) })");
+  EXPECT_EQ(elemOf(findValue(out.model, "w")), ir::DataType::kFloat16) << printed(out.model);
+  EXPECT_EQ(elemOf(findValue(out.model, "v")), ir::DataType::kFloat) << printed(out.model);
+  EXPECT_EQ(bodyOps(*branch(out.model, "then_branch")), "Cast 10, Mul, Cast 10, Add, Cast 1")
+      << printed(out.model);
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).ok()) << printed(out.model);
+}
+
+TEST(ConvertToBfloat16, IfBranchesConvertToo) {
+  PassOutcome out = runPass("convert_to_bfloat16", kIfWithWeights);
+  ASSERT_TRUE(out.step.changed);
+  const ir::Graph* then = branch(out.model, "then_branch");
+  ASSERT_TRUE(then);
+  EXPECT_EQ(elemOf(bodyInitializer(*then, "w")), ir::DataType::kBFloat16) << printed(out.model);
+  EXPECT_EQ(elemOf(then->outputs()[0]), ir::DataType::kFloat);
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
 }
 
 TEST(ConvertToFloat16, KeepsAnOpAloneBetweenFloat32Nodes) {

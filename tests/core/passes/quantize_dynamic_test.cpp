@@ -279,5 +279,64 @@ main (float[1,2,4,4] x, float[2] b) => (float[1,2,4,4] y) <float[2,2,1,1] w = {1
       << bad.step.error.str();
 }
 
+// ---- subgraphs (#25) ----
+
+const ir::Graph* thenBranch(const ir::Model& m) {
+  for (const auto& n : m.graph().nodes())
+    if (n->opType() == "If") return n->attr("then_branch")->g.get();
+  return nullptr;
+}
+
+std::string bodyOps(const ir::Graph& g) {
+  std::string out;
+  for (const auto& n : g.nodes()) out += (out.empty() ? "" : ", ") + n->opType();
+  return out;
+}
+
+// A MatMul in the then branch with a weight of the branch, one with a weight
+// of the main graph.
+const char* kIfMatMuls = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[2,4] x, float[2,2] z) => (float[2,2] y)
+    <float[2,2] wo = {1, -0.5, 0.25, 2}> {
+    y = If <then_branch = g1 () => (float[2,2] a)
+               <float[4,2] w = {1, -2, 0.5, 0.75, -1, 0.25, 0.125, -1.5}> {
+               t = MatMul(x, w)
+               a = MatMul(t, wo) },
+            else_branch = g2 () => (float[2,2] b) { b = Identity(z) }> (c) })";
+
+TEST(QuantizeDynamic, MatMulsInsideAnIfBranchAreQuantized) {
+  PassOutcome out = runPass(kPass, kIfMatMuls, {{"min_weights", "1"}});
+  ASSERT_TRUE(out.step.changed) << io::printModelText(out.model);
+  const ir::Graph* then = thenBranch(out.model);
+  ASSERT_TRUE(then);
+  size_t floatMatMuls = 0, integerMatMuls = 0;
+  for (const auto& n : then->nodes()) {
+    floatMatMuls += n->opType() == "MatMul";
+    integerMatMuls += n->opType() == "MatMulInteger";
+  }
+  EXPECT_EQ(floatMatMuls, 0u) << bodyOps(*then);
+  EXPECT_EQ(integerMatMuls, 2u) << bodyOps(*then);
+  size_t int8Weights = 0;
+  for (const ir::Value* v : then->initializers())
+    int8Weights +=
+        v->initializer()->dtype() == ir::DataType::kInt8 && v->initializer()->rank() == 2;
+  EXPECT_EQ(int8Weights, 2u) << io::printModelText(out.model);  // both in the body
+  EXPECT_EQ(then->outputs()[0]->type().elemType(), ir::DataType::kFloat);
+  EXPECT_NE(out.step.note.str().find("2 of them inside subgraphs"), std::string::npos)
+      << out.step.note.str();
+  ASSERT_TRUE(out.step.check.ran) << out.step.check.detail.str();
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  expectConverges(kPass, kIfMatMuls, {{"min_weights", "1"}});
+}
+
+TEST(QuantizeDynamic, WithoutSubgraphsTheNoteCountsTheBodyMatMulsLeft) {
+  PassOutcome out = runPass(kPass, kIfMatMuls, {{"min_weights", "1"}, {"subgraphs", "false"}});
+  EXPECT_FALSE(out.step.changed) << io::printModelText(out.model);
+  EXPECT_EQ(bodyOps(*thenBranch(out.model)), "MatMul, MatMul");
+  EXPECT_NE(out.step.note.str().find("2 MatMul, Gemm and Conv nodes inside subgraphs left float32"),
+            std::string::npos)
+      << out.step.note.str();
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -183,6 +183,13 @@ class QLinearMatMul final : public Kernel {
       if (st == DataType::kBFloat16) return bfloat16ToFloat(floatToBfloat16(v));
       return v;
     };
+    int64_t count = 1;
+    for (int64_t d : s.out) count *= d;
+    if (count == 0) {  // no rows (a batch of 0) or columns: an empty Y (as, ys of no values)
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, outType, s.out));
+      (void)y;
+      return Status::ok();
+    }
     std::vector<float> mult(static_cast<size_t>(perRow ? s.M : s.N));
     for (size_t i = 0; i < mult.size(); ++i)
       mult[i] = perRow ? round(round(as[i] * bs[0]) / ys[i]) : round(round(as[0] * bs[i]) / ys[0]);

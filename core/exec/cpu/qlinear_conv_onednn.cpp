@@ -27,8 +27,9 @@
 // and every plan for another input shape (reordered from the held copy,
 // reshaped), so the kernel says KernelContext::holdsOwnCopy and the executor
 // may free W; a path that would read the freed W (oneDNN declines a new
-// shape) is an error naming the node. The int32 path (qlinear_conv_int32.h)
-// holds W' packed the same way.
+// shape) is an error naming the node, but for a Y of no elements (a batch of
+// 0), which reads no weight. The int32 path (qlinear_conv_int32.h) holds W'
+// packed the same way.
 //
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: scales or zero points that vary between
@@ -48,6 +49,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/int8_dot_exactness.h"
+#include "core/exec/cpu/narrow_int8_weights.h"
 #include "core/exec/cpu/onednn_conv_primitive.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -174,11 +176,29 @@ class OneDnnQLinearConv final : public Kernel {
       : attrs_(std::move(attrs)), reference_(std::move(reference)), channelsLast_(channelsLast) {}
 
   // The reference reads W: an error instead once W was freed (held) and
-  // the held form does not serve this run.
+  // the held form does not serve this run, unless Y has no elements (a batch
+  // of 0), which reads no weight.
   Status runReference(KernelContext& ctx) {
-    if (ctx.input(kW).dataFreed())
+    if (ctx.input(kW).dataFreed()) {
+      if (std::optional<Status> empty = emptyOutput(ctx)) return *empty;
       return internalError("the new shape needs W, which was freed after it was held packed");
+    }
     return channelsLast_ ? runChannelsFirst(*reference_, ctx) : reference_->run(ctx);
+  }
+
+  // The reference's Y where it has no elements, without the reference's read
+  // of W (once W was freed); nullopt where Y is not empty.
+  std::optional<Status> emptyOutput(KernelContext& ctx) const {
+    const Tensor& x = ctx.input(kX);
+    auto geo = convGeometry(attrs_, channelsLast_ ? channelsFirstDims(x.dims()) : x.dims(),
+                            ctx.input(kW).dims());
+    if (!geo) return std::nullopt;
+    int64_t count = 1;
+    for (int64_t d : geo->outDims) count *= d;
+    if (count != 0) return std::nullopt;
+    const DataType yType = ctx.has(kYZeroPoint) ? ctx.input(kYZeroPoint).dtype() : x.dtype();
+    return ctx.allocate(0, yType, channelsLast_ ? channelsLastDims(geo->outDims) : geo->outDims)
+        .status();
   }
 
   // The scales and zero points are baked into the primitive: they must hold
@@ -201,18 +221,22 @@ class OneDnnQLinearConv final : public Kernel {
     std::unique_ptr<QConvPlan> old = std::move(plan_);
     const bool channelsLast = channelsLast_;
     const bool freed = ctx.input(kW).dataFreed();
-    auto p = std::make_unique<QConvPlan>();
-    p->xDims = ctx.input(kX).dims();
-    p->wDims = ctx.input(kW).dims();
-    p->hasBias = hasBias;
-    p->threads = ctx.threads();
+    auto fresh = [&] {
+      auto p = std::make_unique<QConvPlan>();
+      p->xDims = ctx.input(kX).dims();
+      p->wDims = ctx.input(kW).dims();
+      p->hasBias = hasBias;
+      p->threads = ctx.threads();
+      return p;
+    };
+    std::unique_ptr<QConvPlan> p = fresh();
     // oneDNN's int8 kernels declined (no VNNI) unless the weights make them exact: the exact
     // float32 sums, or the reference.
     static const bool exactInt8 = exactInt8DotProducts();
     std::optional<Requantization> r;
     if (!exactInt8) {
       r = readRequantization(ctx, g.M);
-      p->narrowWeights = r && narrowWeights(ctx, old.get(), freed);
+      p->narrowWeights = r && narrowWeights(ctx, old.get());
       if (p->narrowWeights) {
         p->requantization = std::move(*r);
         buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
@@ -222,11 +246,7 @@ class OneDnnQLinearConv final : public Kernel {
           return p;
         }
         // oneDNN offers no optimized kernel: the float32 sums below.
-        p = std::make_unique<QConvPlan>();
-        p->xDims = ctx.input(kX).dims();
-        p->wDims = ctx.input(kW).dims();
-        p->hasBias = hasBias;
-        p->threads = ctx.threads();
+        p = fresh();
       }
       p->floatSums =
           QLinearConvFloatSums::create(ctx, g, channelsLast, old ? old->floatSums.get() : nullptr);
@@ -275,16 +295,11 @@ class OneDnnQLinearConv final : public Kernel {
   }
 
   // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
-  // (int8_dot_exactness.h: uint8 X, invariant int8 W of zero point 0, checked
-  // by the caller, every weight in [-64, 64]). The plan for another input
-  // shape takes the answer from the one it replaces, which may have freed W.
-  static bool narrowWeights(const KernelContext& ctx, const QConvPlan* old, bool freed) {
-    if (ctx.input(kX).dtype() != DataType::kUInt8 || !ctx.invariantInput(kW)) return false;
-    if (old && old->narrowWeights && !old->declined) return true;
-    const Tensor& w = ctx.input(kW);
-    if (freed || w.dtype() != DataType::kInt8) return false;
-    return int8DotProductsExactFor({w.data<int8_t>(), static_cast<size_t>(w.numel())},
-                                   DataType::kUInt8);
+  // (narrow_int8_weights.h). Once W was freed the plan for another input
+  // shape takes the answer from the one it replaces.
+  static bool narrowWeights(const KernelContext& ctx, const QConvPlan* old) {
+    const std::optional<bool> narrow = narrowInt8Weights(ctx);
+    return narrow ? *narrow : old && old->narrowWeights && !old->declined;
   }
 
   ConvAttrs attrs_;

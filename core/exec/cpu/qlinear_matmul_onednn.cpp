@@ -23,7 +23,8 @@
 // The packed B is held across plans for other shapes of A (reordered from the
 // held copy), so the kernel says holdsOwnCopy and the executor may free B;
 // a run that would need B's data after that (the reference, oneDNN declining
-// a new shape) fails with an error instead.
+// a new shape) fails with an error instead; a Y of no elements (a batch of 0)
+// needs none.
 #include "core/exec/cpu/qlinear_matmul_onednn.h"
 
 #include <optional>
@@ -33,6 +34,7 @@
 
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/int8_dot_exactness.h"
+#include "core/exec/cpu/narrow_int8_weights.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_matmul_int32.h"
 #include "core/exec/cpu/qlinear_matmul_runtime_b.h"
@@ -122,12 +124,36 @@ class OneDnnInt8MatMul final : public Kernel {
     return true;
   }
 
-  // The reference kernel, unless B's data was freed after packing.
+  // The reference kernel, unless B's data was freed after packing: then an
+  // error, unless Y has no elements (a batch of 0), which reads no weight.
   Status referenceOrFreed(KernelContext& ctx) {
-    if (ctx.has(kW) && ctx.input(kW).dataFreed())
+    if (ctx.has(kW) && ctx.input(kW).dataFreed()) {
+      if (std::optional<Status> empty = emptyOutput(ctx)) return *empty;
       return internalError(
           "the weights were freed after packing and the oneDNN kernel cannot run this case");
+    }
     return reference_->run(ctx);
+  }
+
+  // The reference's Y where it has no elements, without the reference's read
+  // of B (once B was freed); nullopt where Y is not empty or the shapes do
+  // not fit (the reference's error then).
+  std::optional<Status> emptyOutput(KernelContext& ctx) const {
+    const Tensor& a = ctx.input(kX);
+    const Tensor& b = ctx.input(kW);
+    if (b.rank() != 2 || a.rank() < 2 || (form_.gemm && a.rank() != 2)) return std::nullopt;
+    const int64_t K = form_.gemm && form_.transA ? a.dim(0) : a.dims().back();
+    const int64_t N = b.dim(form_.transB ? 0 : 1);
+    if (b.dim(form_.transB ? 1 : 0) != K) return std::nullopt;
+    Dims out = a.dims();
+    if (form_.gemm && form_.transA) out[0] = a.dim(1);
+    out.back() = N;
+    int64_t count = 1;
+    for (int64_t d : out) count *= d;
+    if (count != 0) return std::nullopt;
+    std::optional<Requantization> r = readRequantization(ctx, N, form_.output);
+    if (!r) return std::nullopt;
+    return ctx.allocate(0, r->yType, out).status();
   }
 
   std::optional<Sizes> sizesOf(const Tensor& a, const Tensor& b, const Tensor* bias) const {
@@ -219,19 +245,11 @@ class OneDnnInt8MatMul final : public Kernel {
   }
 
   // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
-  // (int8_dot_exactness.h: uint8 A, invariant int8 B of zero point 0, checked
-  // by the caller, every weight in [-64, 64]). Decided once, on B's data:
-  // a later plan may run after B was freed (held packed).
+  // (narrow_int8_weights.h). Decided once, on B's data: a later plan may run
+  // after B was freed (held packed).
   bool narrowWeights(const KernelContext& ctx) {
-    if (ctx.input(kX).dtype() != DataType::kUInt8) return false;
-    if (!narrowKnown_) {
-      const Tensor& b = ctx.input(kW);
-      if (b.dataFreed() || b.dtype() != DataType::kInt8) return false;
-      narrow_ = int8DotProductsExactFor({b.data<int8_t>(), static_cast<size_t>(b.numel())},
-                                        DataType::kUInt8);
-      narrowKnown_ = true;
-    }
-    return narrow_;
+    if (!narrow_) narrow_ = narrowInt8Weights(ctx);
+    return narrow_.value_or(false);
   }
 
   Status execute(const Tensor& a, const Tensor* bias, Tensor& y) {
@@ -252,7 +270,7 @@ class OneDnnInt8MatMul final : public Kernel {
   // kept when a plan for another shape of A declines, taken into the next.
   memory held_;
   Dims heldDims_;
-  bool narrowKnown_ = false, narrow_ = false;  // narrowWeights, once B was read
+  std::optional<bool> narrow_;  // narrowWeights, once B was read
   RuntimeBQLinearMatMul runtimeB_;
   ExactQLinearMatMul exact_;
 };

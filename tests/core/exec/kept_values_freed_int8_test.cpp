@@ -152,30 +152,39 @@ std::string quantization(int64_t m, int64_t k, int xZero, int yZero) {
          "] b = " + ints(m, -20000, 20000, 9);
 }
 
-// NCHW, int8 weights of zero point 0: oneDNN's primitive on its packed copy.
-TEST(KeptValuesFreedInt8, QLinearConvOneDnnPacked) {
-  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+// NCHW QLinearConv 16 -> 32 channels, 3x3, int8 weights in [-limit, limit]
+// of zero point 0.
+std::string qlinearConvNchw(int limit) {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
 main (uint8[N,16,H,W] x) => (uint8[N,32,H,W] y) <int8[32,16,3,3] w = )" +
-                           ints(kWBytes, -127, 127, 10) + ", " +
-                           quantization(kM, kC * kTaps, 121, 110) + R"(> {
+         ints(kWBytes, -limit, limit, 10) + ", " + quantization(kM, kC * kTaps, 121, 110) +
+         R"(> {
   y = QLinearConv <pads = [1, 1, 1, 1]> (x, xs, xz, w, ws, wz, ys, yz, b)
 })";
-  expectHeldCopyServes({text, DataType::kUInt8, kNchwRuns, heldBytes(kWBytes), 1});
+}
+
+// NCHW, int8 weights of zero point 0: oneDNN's primitive on its packed copy.
+TEST(KeptValuesFreedInt8, QLinearConvOneDnnPacked) {
+  expectHeldCopyServes({qlinearConvNchw(127), DataType::kUInt8, kNchwRuns, heldBytes(kWBytes), 1});
+}
+
+// channels_last depthwise 3x3 on 32 channels, weights in [-limit, limit].
+std::string qlinearConvDepthwiseNhwc(int limit) {
+  return R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,32] x) => (uint8[N,H,W,32] y) <int8[32,1,3,3] w = )" +
+         ints(kM * kTaps, -limit, limit, 11) + ", " + quantization(kM, kTaps, 121, 110) + R"(> {
+  y = com.microsoft.QLinearConv <channels_last = 1, group = 32, pads = [1, 1, 1, 1]>
+      (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
 }
 
 // channels_last depthwise with zero points: PassLab's kernel, reshaped for
 // each new shape (exact).
 TEST(KeptValuesFreedInt8, QLinearConvChannelsLastDepthwise) {
-  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
-main (uint8[N,H,W,32] x) => (uint8[N,H,W,32] y) <int8[32,1,3,3] w = )" +
-                           ints(kM * kTaps, -127, 127, 11) + ", " +
-                           quantization(kM, kTaps, 121, 110) + R"(> {
-  y = com.microsoft.QLinearConv <channels_last = 1, group = 32, pads = [1, 1, 1, 1]>
-      (x, xs, xz, w, ws, wz, ys, yz, b)
-})";
   const std::vector<Dims> runs = {
       {1, 9, 9, 32}, {2, 9, 9, 32}, {1, 9, 9, 32}, {1, 7, 11, 32}, {1, 9, 9, 32}};
-  expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(kM * kTaps), 0});
+  expectHeldCopyServes(
+      {qlinearConvDepthwiseNhwc(127), DataType::kUInt8, runs, heldBytes(kM * kTaps), 0});
 }
 
 // channels_last pointwise that reduces the channels (64 -> 16), zero points:
@@ -215,6 +224,59 @@ main (uint8[N,)" + cs + ",H,W] x) => (uint8[N," +
     SCOPED_TRACE(cs + " channels");
     expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(wBytes), 0});
   }
+}
+
+// A batch of 0 after W was released (held packed): Y with no elements, as an
+// executor that keeps nothing and the reference kernels give it (no weight is
+// read for it), where the kernels failed for the freed W (and the reference
+// QLinearMatMul read its per-row scales past their end); then the first shape
+// again. Weights in [-64, 64], so that oneDNN's int8 kernels hold W without
+// VNNI too (int8_dot_exactness.h).
+void expectEmptyBatchAfterRelease(const std::string& text, const Dims& one, const Dims& empty) {
+  auto kept = make(text, true);
+  auto every = make(text, false);
+  auto ref = make(text, false, true);
+  ASSERT_TRUE(kept && every && ref);
+  std::mt19937 rng(7);
+  NamedInputs first = {{"x", int8conv::activations(DataType::kUInt8, one, rng)}};
+  RunResult a = run(*kept, first);
+  ASSERT_EQ(a.outputs.size(), 1u);
+  EXPECT_GT(a.memory.keptFreedBytes, 0u);  // W released
+  NamedInputs none = {{"x", int8conv::activations(DataType::kUInt8, empty, rng)}};
+  auto got = kept->run(none);
+  ASSERT_TRUE(got) << got.error().message();
+  RunResult want = run(*every, none);
+  RunResult reference = run(*ref, none);
+  ASSERT_EQ(got->outputs.size(), 1u);
+  ASSERT_EQ(want.outputs.size(), 1u);
+  ASSERT_EQ(reference.outputs.size(), 1u);
+  EXPECT_EQ(got->outputs[0].dtype(), want.outputs[0].dtype());
+  EXPECT_EQ(got->outputs[0].dtype(), reference.outputs[0].dtype());
+  expectSameBytes(got->outputs[0], want.outputs[0], "a batch of 0");
+  expectSameBytes(got->outputs[0], reference.outputs[0], "a batch of 0, reference");
+  EXPECT_EQ(got->outputs[0].numel(), 0);
+  RunResult again = run(*kept, first);
+  ASSERT_EQ(again.outputs.size(), 1u);
+  expectSameBytes(again.outputs[0], a.outputs[0], "the first shape again");
+}
+
+TEST(KeptValuesFreedInt8, QLinearConvEmptyBatchAfterRelease) {
+  expectEmptyBatchAfterRelease(qlinearConvNchw(64), {1, 16, 9, 9}, {0, 16, 9, 9});
+}
+
+TEST(KeptValuesFreedInt8, QLinearConvChannelsLastEmptyBatchAfterRelease) {
+  expectEmptyBatchAfterRelease(qlinearConvDepthwiseNhwc(64), {1, 9, 9, 32}, {0, 9, 9, 32});
+}
+
+TEST(KeptValuesFreedInt8, QLinearMatMulEmptyBatchAfterRelease) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (uint8[N,64] x) => (uint8[N,32] y) <int8[64,32] w = )" +
+                           ints(64 * 32, -64, 64, 14) + R"(, float xs = {0.02}, uint8 xz = {121},
+    float[32] ws = )" + reals(kM, 0.004f, 0.008f, 8) +
+                           R"(, int8 wz = {0}, float ys = {0.05}, uint8 yz = {110}> {
+  y = QLinearMatMul (x, xs, xz, w, ws, wz, ys, yz)
+})";
+  expectEmptyBatchAfterRelease(text, {4, 64}, {0, 64});
 }
 
 }  // namespace

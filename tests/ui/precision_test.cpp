@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QHorizontalStackedBarSeries>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QtTest>
 #include <cmath>
 
@@ -189,6 +190,14 @@ class PrecisionTest : public QObject {
     QVERIFY(std::isinf(w.pipeline()->accuracyBudget().maxRelError));
     QVERIFY(!mine->maxRelLimited()->isChecked());
     QVERIFY(!mine->maxRelBox()->isEnabled());
+    // Top-k and its k too; the other panel's box names the new k.
+    mine->kBox()->setValue(3);
+    mine->topKBox()->setValue(90);
+    QCOMPARE(w.pipeline()->accuracyBudget().topK, 3);
+    QCOMPARE(w.pipeline()->accuracyBudget().minTopK, 0.9);
+    QCOMPARE(theirs->kBox()->value(), 3);
+    QCOMPARE(theirs->topKBox()->value(), 90.0);
+    QCOMPARE(theirs->topKBox()->prefix(), QStringLiteral("top-3 ≥ "));
   }
 
   // Mixed precision keeps fc6 for a 30 dB budget and applies FP16 to the rest

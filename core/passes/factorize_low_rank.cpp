@@ -38,6 +38,7 @@
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
+#include "core/passes/subgraph_skips.h"
 #include "core/passes/weight_svd.h"
 #include "core/rewrite/match_utils.h"
 #include "core/support/strings.h"
@@ -122,10 +123,17 @@ class Factorizer {
       if (why.empty()) replace(n, f);
       return why;
     }));
-    if (ctx_.note && factorized_ > 0)
+    // With the count of the layers left inside subgraphs: the pass does not
+    // enter If/Loop/Scan bodies.
+    const size_t left = nodesInSubgraphs(g_, {"MatMul", "Gemm", "Conv"});
+    if (ctx_.note && factorized_ + left > 0) {
+      Text note;
+      if (factorized_ > 0)
+        note = Text::of("%1 weights factorized: %2 -> %3 parameters", std::to_string(factorized_),
+                        std::to_string(paramsBefore_), std::to_string(paramsAfter_));
       *ctx_.note =
-          Text::of("%1 weights factorized: %2 -> %3 parameters", std::to_string(factorized_),
-                   std::to_string(paramsBefore_), std::to_string(paramsAfter_));
+          withNodesLeftInSubgraphs(note, left, "the pass does not enter If/Loop/Scan bodies");
+    }
     return Status::ok();
   }
 

@@ -1,7 +1,7 @@
-// Lossy passes that do not enter subgraphs (quantize_static, prune_magnitude)
-// count the nodes they leave inside If/Loop/Scan bodies in their step's note
-// (#25): a model whose layers are all inside If branches (silero_vad) must
-// not read as quantized or pruned.
+// Lossy passes that do not enter subgraphs (quantize_static, prune_magnitude,
+// factorize_low_rank) count the nodes they leave inside If/Loop/Scan bodies
+// in their step's note (#25): a model whose layers are all inside If
+// branches (silero_vad) must not read as quantized, pruned or factorized.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -73,13 +73,20 @@ TEST(SubgraphSkips, PruneMagnitudeCountsTheNodesLeftInBodies) {
       << only;
 }
 
+TEST(SubgraphSkips, FactorizeLowRankCountsTheNodesLeftInBodies) {
+  const std::string note = noteOf("factorize_low_rank", kOnlyBranches);
+  EXPECT_NE(note.find("2 nodes of the ops it rewrites are inside subgraphs"), std::string::npos)
+      << note;
+  EXPECT_NE(note.find("does not enter If/Loop/Scan bodies"), std::string::npos) << note;
+}
+
 TEST(SubgraphSkips, NoNoteAboutSubgraphsWithoutThem) {
   const char* plain = R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,4] x) => (float[2,4] y)
     <float[4,4] w = {10, 0.001, -11, 0.002,  0.003, 12, -0.004, 13,
                      14, -0.005, 15, 0.006,  -0.007, 16, 0.008, 17}> {
     y = MatMul(x, w) })";
-  for (const char* pass : {"quantize_static", "prune_magnitude"}) {
+  for (const char* pass : {"quantize_static", "prune_magnitude", "factorize_low_rank"}) {
     const std::string note = noteOf(pass, plain);
     EXPECT_EQ(note.find("subgraphs"), std::string::npos) << pass << ": " << note;
   }

@@ -48,13 +48,32 @@ bool buildFloatConv(onednn::ConvPrimitive& p, const ConvGeometry& g, bool channe
     p.userSrc = memory::desc(xDims, f32, onednn::convDataTag(sp, channelsLast));
     p.userWei = memory::desc(cd.weights, f32, onednn::convWeightsTag(sp, g.group > 1));
     p.userDst = memory::desc(yDims, f32, onednn::convDataTag(sp, channelsLast));
-    auto desc = dnnl::convolution_forward::desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-        memory::desc(xDims, f32, tag::any), memory::desc(cd.weights, f32, tag::any),
-        memory::desc(yDims, f32, tag::any), cd.strides, cd.dilation, cd.padL, cd.padR);
-    dnnl::convolution_forward::primitive_desc pd(desc, onednn::engine());
-    if (std::string_view(pd.impl_info_str()).starts_with("ref")) return false;
-    p.adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc());
+    // A non-reference kernel with X and Y in these layouts, if oneDNN has one.
+    const auto make =
+        [&](const memory::desc& x,
+            const memory::desc& y) -> std::optional<dnnl::convolution_forward::primitive_desc> {
+      auto desc = dnnl::convolution_forward::desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x,
+          memory::desc(cd.weights, f32, tag::any), y, cd.strides, cd.dilation, cd.padL, cd.padR);
+      dnnl::convolution_forward::primitive_desc pd(desc, onednn::engine());
+      if (std::string_view(pd.impl_info_str()).starts_with("ref")) return std::nullopt;
+      return pd;
+    };
+    // Channels-last: oneDNN's channels-last float32 kernel reads and writes
+    // the user's X and Y as they are; with `any` it picks 8-channel blocks,
+    // and X and Y are reordered around every run (a 1x1 128 -> 32 at 56x56:
+    // 0.55 against 0.37 ms). Else (or where it has no such kernel) its choice.
+    std::optional<dnnl::convolution_forward::primitive_desc> pd;
+    if (channelsLast) {
+      try {
+        pd = make(p.userSrc, p.userDst);
+      } catch (const dnnl::error&) {
+        pd.reset();
+      }
+    }
+    if (!pd) pd = make(memory::desc(xDims, f32, tag::any), memory::desc(yDims, f32, tag::any));
+    if (!pd) return false;
+    p.adopt(dnnl::convolution_forward(*pd), pd->src_desc(), pd->weights_desc(), pd->dst_desc());
     return true;
   } catch (const dnnl::error&) {
     return false;

@@ -54,6 +54,11 @@ class QLinearConvFloatSums {
   // The largest |conv(X - zx, W - zw)| this kernel can meet (at most 2^24).
   int64_t sumBound() const { return sumBound_; }
 
+  // Whether X or Y is reordered (float32) between the user's layout and
+  // oneDNN's on every run: not for channels-last X and Y where oneDNN has a
+  // channels-last float32 kernel, nor for 2-D NCHW ones in 8-channel blocks.
+  bool reordersActivations() const { return conv_.reorderSrc || conv_.reorderDst; }
+
  private:
   ConvGeometry g_;
   bool channelsLast_ = false;

@@ -1,0 +1,152 @@
+// The fused level runs convert_int8_to_channels_last (issue #25, session 33):
+// static INT8 convolution chains (QLinearConv, after fuse_qdq_into_qlinear)
+// run channels-last between one Transpose in and one out, the outputs as the
+// QDQ file's (every step checked); a float model gets no Transpose and no
+// com.microsoft QLinearConv. Structural: where the pass sits in the level
+// (after the blocked layout and the dynamic form's own conversion, so that a
+// dynamic model's chains are converted by the exact pass first) and that the
+// GPU level leaves it out (no GPU kernel for channels_last = 1).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/analysis/shape_inference.h"
+#include "core/passes/registry.h"
+#include "core/pipeline/numeric_check.h"
+#include "core/pipeline/pass_manager.h"
+#include "tests/support/pass_harness.h"
+#include "tests/support/test_support.h"
+
+namespace passlab::pipeline {
+namespace {
+
+const char* kPass = "convert_int8_to_channels_last";
+
+std::ptrdiff_t at(const std::vector<std::string>& ids, const char* id) {
+  return std::find(ids.begin(), ids.end(), id) - ids.begin();
+}
+
+TEST(FusedLevelInt8ChannelsLast, TheFusedLevelRunsItAfterTheDynamicForm) {
+  auto fused = passes::passesForLevel("fused");
+  ASSERT_TRUE(fused);
+  const auto n = static_cast<std::ptrdiff_t>(fused->size());
+  ASSERT_LT(at(*fused, kPass), n);
+  EXPECT_EQ(std::count(fused->begin(), fused->end(), kPass), 1);
+  EXPECT_LT(at(*fused, "fuse_qdq_into_qlinear"), at(*fused, kPass));
+  EXPECT_LT(at(*fused, "convert_to_blocked_layout"), at(*fused, kPass));
+  EXPECT_LT(at(*fused, "convert_dynamic_int8_to_channels_last"), at(*fused, kPass));
+  EXPECT_LT(at(*fused, "fuse_dynamic_quantize_range"), at(*fused, kPass));
+  // The cleanup after it removes Transpose pairs between chains.
+  EXPECT_LT(at(*fused, kPass), n - 1 -
+                                   at(std::vector<std::string>(fused->rbegin(), fused->rend()),
+                                      "eliminate_inverse_pairs"));
+  for (const char* level : {"basic", "default", "ort", "fused_gpu"}) {
+    auto ids = passes::passesForLevel(level);
+    ASSERT_TRUE(ids);
+    EXPECT_EQ(std::count(ids->begin(), ids->end(), kPass), 0) << level;
+  }
+}
+
+// Runs the fused level on `m` with every step checked (3 input sets);
+// returns the model as the level left it.
+ir::Model runFusedLevel(const ir::Model& original, std::vector<std::string>* changed = nullptr) {
+  ir::Model m = original.clone();
+  analysis::inferShapes(m);
+  auto c = ExecOutputChecker::create(m, 3, InputSpec{});
+  EXPECT_TRUE(c) << c.error().message();
+  if (!c) return m;
+  PipelineOptions po;
+  po.standardOnly = false;
+  PassManager pm(m, po);
+  pm.setChecker(c.value().get());
+  auto fused = passes::passesForLevel("fused");
+  EXPECT_TRUE(fused);
+  std::vector<PassSpec> specs;
+  for (const std::string& id : *fused) specs.push_back({id, {}, {}});
+  EXPECT_TRUE(pm.runAll(specs).isOk());
+  for (const Step& s : pm.timeline().steps()) {
+    EXPECT_TRUE(!s.check.ran || s.check.passed) << s.passId << ": " << s.check.detail;
+    EXPECT_FALSE(s.rolledBack) << s.passId << ": " << s.error;
+    if (changed && s.changed) changed->push_back(s.passId);
+  }
+  return pm.model().clone();
+}
+
+// x -> Q -> DQ -> Conv 3x3 -> Relu -> Q -> DQ -> Conv 1x1 -> Q -> DQ -> y, int8
+// weights in [-64, 64] (reduce_range), uint8 activations: two QLinearConvs
+// after fuse_qdq_into_qlinear, one reading the other.
+const char* kQdqChain = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3,6,6] x) => (float[1,2,6,6] y)
+    <float xs = {0.02}, uint8 xz = {128},
+     int8[4,3,3,3] w1q = {12, -40, 64, 3, -64, 7, 22, -9, 31, 5, -17, 44, -28, 9, 60, -3, 14, -50,
+       33, -6, 18, 41, -22, 0, 8, -37, 25,
+       -12, 40, -64, 30, 2, -7, 21, 9, -31, 15, 17, -44, 28, -9, 6, 3, -14, 50,
+       -33, 6, -18, 11, 22, 10, -8, 37, -25,
+       7, 7, -7, 19, -19, 36, 1, -2, 3, -45, 45, 0, 26, -26, 13, 57, -57, 4,
+       -1, 2, 64, -64, 48, -48, 16, -16, 32,
+       9, -10, 11, -12, 13, -14, 15, -16, 17, 18, -19, 20, -21, 22, -23, 24, -25, 26,
+       -27, 28, -29, 30, -31, 32, -33, 34, -35},
+     float[4] w1s = {0.01, 0.02, 0.015, 0.005}, int8[4] w1z = {0, 0, 0, 0},
+     float s1 = {0.03}, uint8 z1 = {0},
+     int8[2,4,1,1] w2q = {50, -30, 64, -64, 12, 34, -56, 7}, float[2] w2s = {0.02, 0.01},
+     int8[2] w2z = {0, 0}, float s2 = {0.05}, uint8 z2 = {120}> {
+    q = QuantizeLinear(x, xs, xz)
+    d = DequantizeLinear(q, xs, xz)
+    w1 = DequantizeLinear <axis = 0> (w1q, w1s, w1z)
+    c1 = Conv <pads = [1, 1, 1, 1]> (d, w1)
+    r1 = Relu(c1)
+    q1 = QuantizeLinear(r1, s1, z1)
+    d1 = DequantizeLinear(q1, s1, z1)
+    w2 = DequantizeLinear <axis = 0> (w2q, w2s, w2z)
+    c2 = Conv(d1, w2)
+    q2 = QuantizeLinear(c2, s2, z2)
+    y = DequantizeLinear(q2, s2, z2) })";
+
+TEST(FusedLevelInt8ChannelsLast, AStaticInt8ChainRunsChannelsLastWithTheSameOutputs) {
+  const ir::Model qdq = testing::parse(kQdqChain);
+  std::vector<std::string> changed;
+  const ir::Model out = runFusedLevel(qdq, &changed);
+  EXPECT_NE(std::find(changed.begin(), changed.end(), kPass), changed.end());
+  int channelsLast = 0, transposes = 0;
+  for (const auto& n : out.graph().nodes()) {
+    if (n->opType() == "QLinearConv") {
+      EXPECT_EQ(n->domain(), "com.microsoft");
+      channelsLast += n->attrInt("channels_last", 0) == 1;
+    }
+    transposes += n->opType() == "Transpose";
+  }
+  EXPECT_EQ(channelsLast, 2);
+  EXPECT_EQ(transposes, 2);  // one in (uint8), one out
+  // The outputs as the QDQ file's, and as the level without the pass (the
+  // same integer kernels, permuted).
+  const testing::NumericResult r = testing::compareOutputs(qdq, out, 3);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(FusedLevelInt8ChannelsLast, AFloatModelGetsNoTransposes) {
+  const ir::Model f = testing::parse(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,6,6] x) => (float[1,2,6,6] y)
+<float[2,2,3,3] w = {0.1, -0.2, 0.3, 0.05, 0.4, -0.1, 0.2, 0.1, -0.3, 0.25, -0.15, 0.05, 0.3,
+   -0.2, 0.1, 0.15, -0.05, 0.2, -0.1, 0.3, 0.2, -0.25, 0.1, 0.05, 0.15, -0.3, 0.2, 0.1, 0.05,
+   -0.1, 0.2, 0.3, -0.2, 0.1, 0.25, -0.15}, float[2,2,1,1] w2 = {0.5, -0.25, 0.125, 1}>
+{
+  c = Conv <pads = [1, 1, 1, 1]> (x, w)
+  r = Relu(c)
+  y = Conv(r, w2)
+})");
+  std::vector<std::string> changed;
+  const ir::Model out = runFusedLevel(f, &changed);
+  EXPECT_EQ(std::find(changed.begin(), changed.end(), kPass), changed.end());
+  for (const auto& n : out.graph().nodes()) {
+    EXPECT_NE(n->opType(), "Transpose");
+    EXPECT_NE(n->domain(), "com.microsoft") << n->opType();
+    EXPECT_EQ(n->attrInt("channels_last", 0), 0) << n->opType();
+  }
+}
+
+}  // namespace
+}  // namespace passlab::pipeline

@@ -5,6 +5,7 @@
 
 #include "core/io/model_io.h"
 #include "core/pipeline/node_benchmark.h"
+#include "core/pipeline/node_extract.h"
 #include "core/pipeline/profile_compare.h"
 #include "tests/support/test_support.h"
 
@@ -87,6 +88,58 @@ TEST(ProfileCompare, Gpt2FusedAttentionAloneAgainstItsOriginalNodesAlone) {
   ASSERT_FALSE(unmatched);
   EXPECT_NE(unmatched.error().message().find("stands for no node"), std::string::npos)
       << unmatched.error().message();
+}
+
+// benchmarkNode calls its RunCheck with each model before it runs it: the two
+// whole models that feed the cut-outs in context (only the values the cut-outs
+// read exposed, not every value), the two cut-outs on the inputs they are
+// timed on, the two cut-outs on their in-context values; all before the
+// first timed run (profile --node --memory-limit refuses there). A refusal
+// comes back as the benchmark's error, before any timed run.
+TEST(ProfileCompare, NodeBenchmarkChecksEachRunBeforeTheTimedRuns) {
+  PASSLAB_REQUIRE_CORPUS();
+  auto loaded = io::loadModel(*testing::corpusDir() + "/models/ort_gpt2_past.onnx");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  auto opt = optimizeForCompare(loaded->model, "fused");
+  ASSERT_TRUE(opt) << opt.error().message();
+  int progressEvents = 0;
+  ProfileRequest req;
+  req.model = &loaded->model;
+  req.threads = 1;
+  req.warmup = 1;
+  req.repeats = 2;
+  req.progress = [&](const ProfileProgress&) { ++progressEvents; };
+  struct Seen {
+    size_t outputs = 0;
+    int progressBefore = 0;
+  };
+  std::vector<Seen> seen;
+  RunCheck record = [&](const ir::Model& m, const exec::NamedInputs&) {
+    seen.push_back({m.graph().outputs().size(), progressEvents});
+    return Status::ok();
+  };
+  auto b = benchmarkNode(req, *opt, "FusedAttention", record);
+  ASSERT_TRUE(b) << b.error().message();
+  ASSERT_EQ(seen.size(), 6u);
+  for (size_t k = 0; k < seen.size(); ++k)
+    EXPECT_EQ(seen[k].progressBefore, 0) << "check " << k << " came after a timed run";
+  EXPECT_GT(progressEvents, 0);
+  const size_t everyValue = exposeAllValues(loaded->model).graph().outputs().size();
+  EXPECT_GT(seen[0].outputs, loaded->model.graph().outputs().size());
+  EXPECT_LT(seen[0].outputs, everyValue) << "the whole model in context exposes every value";
+  EXPECT_GE(b->maxAbsDifference, 0);
+
+  int calls = 0;
+  progressEvents = 0;
+  RunCheck refuseTimed = [&](const ir::Model&, const exec::NamedInputs&) {
+    return ++calls == 3 ? Status(invalidArgument("refused by the check")) : Status::ok();
+  };
+  auto refused = benchmarkNode(req, *opt, "FusedAttention", refuseTimed);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find("refused by the check"), std::string::npos)
+      << refused.error().message();
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(progressEvents, 0);
 }
 
 // The first node of `op` in the main graph of `m`, or "".

@@ -68,9 +68,14 @@ AccuracyBudget reportOnly() {
 Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
                                                    ExecOutputChecker& checker,
                                                    const SensitivityOptions& options) {
+  // The nodes of every graph: the lossy passes that enter If/Loop/Scan
+  // bodies convert their nodes one by one too (a node holding bodies is no
+  // candidate itself: its trial would convert nothing).
   std::vector<const ir::Node*> candidates;
-  for (const auto& n : model.graph().nodes())
-    if (hasFloatResult(*n) && !options.excluded.count(n->id())) candidates.push_back(n.get());
+  model.graph().forEachNodeRecursive([&](ir::Node* n) {
+    if (hasFloatResult(*n) && !n->hasSubgraphs() && !options.excluded.count(n->id()))
+      candidates.push_back(n);
+  });
   auto evaluator = trialEvaluator(model, options);
   if (!evaluator) return evaluator.error();
   std::vector<std::optional<LayerSensitivity>> results(candidates.size());

@@ -33,6 +33,49 @@ class Sensitivity : public CheckedModelTest {
   }
 };
 
+// The same layers inside the branches of an If (#25: silero_vad holds all
+// its layers so): each is trialled on its own and fc2 still ranks first;
+// mixed precision keeps it, inside its branch, and converts the rest.
+// The layers of kNet inside the then branch of an If that always takes it
+// (#25: silero_vad holds all its layers in If branches): each is trialled
+// on its own, fc2 still ranks first, and mixed precision keeps only it.
+class SensitivityInSubgraphs : public CheckedModelTest {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(load(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,4] y)
+    <float[4,4] w1 = {0.5, 0.25, 0, 0, 0, 0.5, 0.25, 0, 0, 0, 0.5, 0.25, 0.25, 0, 0, 0.5},
+     float[4,4] w2 = {100000, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, int64 z = {0}> {
+    n = Size(x)
+    c = Greater(n, z)
+    y = If <then_branch = g1 () => (float[2,4] a) {
+               [fc1] h = MatMul(x, w1)
+               [fc2] a = MatMul(h, w2) },
+            else_branch = g2 () => (float[2,4] b) {
+               [fc3] k = MatMul(x, w1)
+               [fc4] b = MatMul(k, w1) }> (c) })"));
+  }
+  ir::NodeId idOf(const std::string& name) const {
+    ir::NodeId id = 0;
+    model_.graph().forEachNodeRecursive([&](ir::Node* n) {
+      if (n->name() == name) id = n->id();
+    });
+    return id;
+  }
+};
+
+TEST_F(SensitivityInSubgraphs, LayersInsideIfBranchesAreRankedAndKept) {
+  auto ranked = rankLayers(model_, *checker_, {});
+  ASSERT_TRUE(ranked) << ranked.error().message();
+  ASSERT_GE(ranked->size(), 2u);
+  EXPECT_EQ((*ranked)[0].node, idOf("fc2")) << (*ranked)[0].describe;
+  auto mixed = mixedPrecision(model_, *checker_, *ranked, snr(30), {});
+  ASSERT_TRUE(mixed) << mixed.error().message();
+  ASSERT_EQ(mixed->keptFloat32.size(), 1u);
+  EXPECT_EQ(mixed->keptFloat32[0], idOf("fc2"));
+  EXPECT_TRUE(mixed->check.passed) << mixed->check.detail;
+}
+
 TEST_F(Sensitivity, TheLayerWhoseWeightsHalfCannotHoldRanksFirst) {
   auto ranked = rankLayers(model_, *checker_, {});
   ASSERT_TRUE(ranked) << ranked.error().message();

@@ -323,6 +323,14 @@ class StaticQuantizer {
     if (y->isGraphOutput() || y->uses().size() != 1 || y->uses()[0].inputIndex != 0) return false;
     ir::Node* bn = y->uses()[0].node;
     if (!isDefaultOp(*bn, "BatchNormalization") || bn->owner() != conv->owner()) return false;
+    // An excluded BatchNormalization (optimize --exclude-node, a recipe's
+    // exclusion) is left as it is, the explain log says so: the Conv is
+    // quantized before it. A filter of chosen nodes (precision's trial of the
+    // Conv alone) folds it, as the whole pass does.
+    if (ctx_.filter && ctx_.filter->excluded.count(bn->id()) > 0) {
+      mayChange(ctx_, *bn, kId);  // the explain note
+      return false;
+    }
     if (!fusion::whyNotInferenceBatchNorm(*bn, ctx_.matchContext()).empty()) return false;
     const ir::Tensor* w = storedTensor(conv->input(1));
     if (!w || w->dtype() != ir::DataType::kFloat || w->rank() < 3) return false;

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
 #include "core/pipeline/calibration.h"
 #include "tests/support/pass_harness.h"
@@ -926,6 +927,44 @@ TEST(QuantizeStatic, ConvergesAfterFoldingABatchNormalization) {
   auto eval2 = synthesized();
   PassOutcome twice = runPass(kPass, once.model.clone(), {}, &eval2);
   EXPECT_FALSE(twice.step.changed) << io::printModelText(twice.model);
+}
+
+// A BatchNormalization excluded from the pass (optimize --exclude-node, a
+// recipe's exclusion) is not folded away: the Conv before it is quantized,
+// the BatchNormalization stays float after it (it was folded into the Conv
+// and erased). A filter of chosen nodes (precision's trial of the Conv
+// alone) still folds it, as the whole pass does.
+TEST(QuantizeStatic, LeavesAnExcludedBatchNormalizationUnfolded) {
+  for (bool excludeBn : {true, false}) {
+    SCOPED_TRACE(excludeBn ? "BatchNormalization excluded" : "only the Conv chosen");
+    auto model = io::parseModelText(convBatchNormNet());
+    ASSERT_TRUE(model);
+    analysis::inferShapes(*model);
+    auto eval = synthesized();
+    pipeline::PassManager pm(*model);
+    pm.setEvaluator(&eval);
+    pipeline::PassSpec spec{kPass, {}, {}};
+    if (excludeBn)
+      spec.filter.excluded.insert(model->graph().findValue("n")->producer()->id());
+    else
+      spec.filter.only.insert(model->graph().findValue("c")->producer()->id());
+    auto step = pm.run(spec);
+    ASSERT_TRUE(step) << step.error().message();
+    ASSERT_TRUE((*step)->changed) << (*step)->error;
+    const ir::Model& out = pm.model();
+    EXPECT_EQ(countOps(out, "BatchNormalization"), excludeBn ? 1u : 0u) << io::printModelText(out);
+    EXPECT_EQ((*step)->note.str().find("1 BatchNormalizations folded") == std::string::npos,
+              excludeBn)
+        << (*step)->note.str();
+    if (!excludeBn) continue;
+    // The Conv is still quantized: the BatchNormalization reads its output
+    // through Q -> DQ.
+    const ir::Value* normalized = out.graph().findValue("n");
+    ASSERT_TRUE(normalized && normalized->producer()) << io::printModelText(out);
+    const ir::Node* bn = normalized->producer();
+    const ir::Node* read = bn->input(0)->producer();
+    ASSERT_TRUE(read && read->opType() == "DequantizeLinear") << io::printModelText(out);
+  }
 }
 
 }  // namespace

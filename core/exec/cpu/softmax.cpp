@@ -92,13 +92,27 @@ class SoftmaxKernel final : public Kernel {
 
  private:
   static constexpr bool kLog = kKind == Kind::kLogSoftmax;
-  static constexpr int64_t kColumns = 256;  // columns of one task when the axis is not the last
+  static constexpr int64_t kColumns = 256;    // columns of one task when the axis is not the last
+  static constexpr int64_t kShortRows = 512;  // rows of one task when they are short
 
   Status runFloat32(KernelContext& ctx, const Tensor& x, int64_t outer, int64_t len,
                     int64_t inner) const {
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, x.dtype(), x.dims()));
     const float* X = x.data<float>();
     float* Y = y->mutableData<float>();
+    if (inner == 1 && len <= kSoftmaxShortRowMax) {
+      // Short rows: blocks of kShortRows rows, exp over each block at once.
+      const int64_t blocks = (outer + kShortRows - 1) / kShortRows;
+      parallelFor(blocks, ctx.threads(), 1, [&](int64_t b, int64_t e) {
+        std::vector<float> scratch(static_cast<size_t>(softmaxShortRowsScratch(kShortRows, len)));
+        for (int64_t t = b; t < e; ++t) {
+          const int64_t r0 = t * kShortRows;
+          softmaxShortRows(X + r0 * len, Y + r0 * len, std::min(kShortRows, outer - r0), len, kLog,
+                           scratch.data());
+        }
+      });
+      return Status::ok();
+    }
     if (inner == 1) {
       parallelFor(outer, ctx.threads(), std::max<int64_t>(1, 8192 / (len + 1)),
                   [&](int64_t b, int64_t e) {

@@ -220,6 +220,34 @@ bool softmaxRowOn(std::string_view isa, const float* x, float* y, int64_t n, boo
   return true;
 }
 
+void softmaxShortRows(const float* x, float* y, int64_t rows, int64_t n, bool log, float* scratch) {
+  if (rows <= 0 || n <= 0) return;
+  float* e = scratch;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * n;
+    float mx = -std::numeric_limits<float>::infinity();
+    for (int64_t i = 0; i < n; ++i) mx = mx > xr[i] ? mx : xr[i];
+    for (int64_t i = 0; i < n; ++i) e[r * n + i] = xr[i] - mx;
+  }
+  expRow(e, e, rows * n);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* er = e + r * n;
+    float sum = 0;
+    for (int64_t i = 0; i < n; ++i) sum += er[i];
+    float* yr = y + r * n;
+    if (!log) {
+      const float c = 1.0f / sum;
+      for (int64_t i = 0; i < n; ++i) yr[i] = er[i] * c;
+      continue;
+    }
+    const float* xr = x + r * n;
+    float mx = -std::numeric_limits<float>::infinity();
+    for (int64_t i = 0; i < n; ++i) mx = mx > xr[i] ? mx : xr[i];
+    const float c = std::log(sum) + mx;
+    for (int64_t i = 0; i < n; ++i) yr[i] = xr[i] - c;
+  }
+}
+
 void softmaxColumns(const float* x, float* y, int64_t len, int64_t inner, int64_t c0, int64_t c1,
                     bool log, float* scratch) {
   const int64_t w = c1 - c0;

@@ -26,6 +26,23 @@ void softmaxRow(const float* x, float* y, int64_t n, bool log, float* scratch);
 bool softmaxRowOn(std::string_view isa, const float* x, float* y, int64_t n, bool log,
                   float* scratch);
 
+// Rows at most this long go through softmaxShortRows in the kernel: a row
+// call's fixed cost (the maximum, exp and final pass each on a vector tail)
+// outweighs its few values, e.g. ultraface's [1, 4420, 2] scores.
+constexpr int64_t kSoftmaxShortRowMax = 15;
+
+// Scratch floats softmaxShortRows needs for `rows` rows of n.
+inline int64_t softmaxShortRowsScratch(int64_t rows, int64_t n) {
+  return rows * n;
+}
+
+// `rows` contiguous rows of n values each (n small): the maxima one row at a
+// time, then exp(x - max) over the whole block on vector rows (expRow), the
+// sums in order along each row, and the row form's final pass. With AVX2
+// (n <= 15) every value equals softmaxRow's bit for bit (the same exp, the
+// same order of the sum); on the other paths the sum may round differently.
+void softmaxShortRows(const float* x, float* y, int64_t rows, int64_t n, bool log, float* scratch);
+
 // Scratch floats softmaxColumns needs for `columns` columns.
 inline int64_t softmaxColumnsScratch(int64_t columns) {
   return 3 * columns;

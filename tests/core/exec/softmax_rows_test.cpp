@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string_view>
 #include <vector>
 
 namespace passlab::exec::cpu {
@@ -136,6 +137,42 @@ TEST(SoftmaxRows, EachIsaRowIsItsExpWithScalarMaxAndFinalPass) {
   EXPECT_GE(paths, 1);
   std::vector<float> x(4), y(4), scratch(4);
   EXPECT_FALSE(softmaxRowOn("avx1024", x.data(), y.data(), 4, false, scratch.data()));
+}
+
+// Short rows as a block: each row close to the double reference, and on
+// AVX2 (this project's usual CPU) bit for bit the row form's; in place; a NaN
+// row and an all -inf row NaN without touching their neighbours.
+TEST(SoftmaxRows, ShortRowsEqualTheRowFormRowByRow) {
+  std::mt19937 rng(13);
+  const bool avx2 = std::string_view(sigmoidRowsIsa()) == "avx2";
+  for (bool log : {false, true})
+    for (int64_t n = 1; n <= kSoftmaxShortRowMax; ++n)
+      for (int64_t rows : {1, 3, 37}) {
+        const std::vector<float> x = randomRow(rows * n, 25.0f, rng);
+        std::vector<float> y(x.size(), -7.0f), rowForm(x.size(), -7.0f);
+        std::vector<float> scratch(static_cast<size_t>(softmaxShortRowsScratch(rows, n)));
+        softmaxShortRows(x.data(), y.data(), rows, n, log, scratch.data());
+        for (int64_t r = 0; r < rows; ++r) {
+          const std::vector<float> row(x.begin() + r * n, x.begin() + (r + 1) * n);
+          const std::vector<float> got(y.begin() + r * n, y.begin() + (r + 1) * n);
+          expectClose(got, reference(row, log), log, "short row");
+          softmaxRow(x.data() + r * n, rowForm.data() + r * n, n, log, nullptr);
+        }
+        if (avx2) {
+          EXPECT_EQ(y, rowForm) << (log ? "log " : "") << "n=" << n << " rows=" << rows;
+        }
+        std::vector<float> z = x;
+        softmaxShortRows(z.data(), z.data(), rows, n, log, scratch.data());
+        EXPECT_EQ(z, y) << "in place n=" << n;
+      }
+  std::vector<float> x = {1.0f, 2.0f, std::nanf(""), 0.0f, -kInf, -kInf, 3.0f, 3.0f};
+  std::vector<float> y(x.size()), scratch(x.size());
+  softmaxShortRows(x.data(), y.data(), 4, 2, false, scratch.data());
+  EXPECT_NEAR(y[0], 1.0 / (1.0 + std::exp(1.0)), 1e-7);
+  EXPECT_TRUE(std::isnan(y[2]) && std::isnan(y[3]));
+  EXPECT_TRUE(std::isnan(y[4]) && std::isnan(y[5]));
+  EXPECT_EQ(y[6], 0.5f);
+  EXPECT_EQ(y[7], 0.5f);
 }
 
 TEST(SoftmaxRows, ColumnsEqualRowsOfTheTransposedBlock) {

@@ -493,6 +493,11 @@ bool refuseUnchangedLossyPasses(const OptimizeArgs& a, const pipeline::Recipe& r
         why = s.note.str();  // "skipped: ..."
       else if (s.rolledBack)
         why = "it was rolled back: " + s.error.str();
+      else if (why.empty() && !s.note.empty())
+        // The step's note says why: e.g. the nodes it would convert are
+        // inside If/Loop/Scan bodies it does not enter, counted.
+        why = "no node of the main graph converted (--explain says why each was left); " +
+              s.note.str();
       else if (why.empty())
         why = "no node of the model is one it converts (--explain says why each was left)";
     }
@@ -769,6 +774,11 @@ void registerPasses(CLI::App& app) {
                     o.defaultValue.empty() ? "empty" : o.defaultValue.c_str(), o.help.c_str());
     }
     std::printf("levels: %s\n", str::join(passes::levelNames(), ", ").c_str());
+    // What each level runs, in order (from the registry, so never out of date).
+    for (const std::string& level : passes::levelNames())
+      if (auto ids = passes::passesForLevel(level))
+        std::printf("  %s (%zu passes): %s\n", level.c_str(), ids->size(),
+                    str::join(*ids, ", ").c_str());
     std::printf("options: passlab-cli optimize --set PASS.OPTION=VALUE, or in a recipe\n");
   });
 }

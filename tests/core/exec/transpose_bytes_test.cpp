@@ -5,7 +5,8 @@
 // stores that overlap the next row's), batch 2, a swap of the last two axes,
 // a 5-D perm, a perm that keeps the innermost axis (not tiled), 3-channel
 // images through AVX-512 VBMI byte permutes (64 positions a step, runs of
-// 4096, tails, batch 3, 5-D) where the CPU has them, int8 and
+// 4096, tails, batch 3, 5-D) where the CPU has them, else AVX2 byte
+// shuffles (32 positions a step) where it has those, int8 and
 // uint8, 1 and 2 threads; and a Slice (stridedCopy shares the copy) unchanged.
 // The same shapes on 4-byte elements (float32 and int32: 4x4 tiles). Rows
 // of 4-byte elements at stride 2 (SpaceToDepth, Slice with step 2: AVX-512

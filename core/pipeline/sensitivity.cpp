@@ -80,8 +80,12 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
   if (!evaluator) return evaluator.error();
   std::vector<std::optional<LayerSensitivity>> results(candidates.size());
   auto trial = [&](size_t i) -> Status {
-    // The node with the Constant nodes that give it weights.
+    // The node with the Constant nodes that give it weights. The user's
+    // exclusions hold in the trial too: quantize_static's fold of an excluded
+    // BatchNormalization would rank the layer with a fold the saved model
+    // does not have.
     rewrite::NodeFilter only;
+    only.excluded = options.excluded;
     only.only.insert(candidates[i]->id());
     for (const ir::Value* in : candidates[i]->inputs())
       if (in && in->producer() && in->producer()->opType() == "Constant")

@@ -92,6 +92,58 @@ void expectSameRanking(const std::vector<LayerSensitivity>& a,
   }
 }
 
+// A Conv whose output only a BatchNormalization reads: quantize_static folds
+// the BatchNormalization into the Conv first (fold_batchnorm), unless the
+// user excludes it (bbd7d06). The ranking's trial of the Conv follows the
+// exclusion too, so it measures the model the user will get.
+class SensitivityWithAnExcludedBatchNorm : public CheckedModelTest {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(load(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,2,5,5] x) => (float[1,3,5,5] y)
+    <float[3,2,1,1] w = {0.5, -0.25, 0.75, 0.1, -0.5, 0.3}, float[3] cb = {0.1, -0.2, 0.05},
+     float[3] sc = {1.5, 0.5, 2.0}, float[3] bb = {0.1, 0.2, -0.3}, float[3] mu = {0.05, -0.1, 0.2},
+     float[3] va = {0.5, 1.5, 0.01}> {
+    [conv0] c = Conv <kernel_shape = [1,1]> (x, w, cb)
+    [bn0] b = BatchNormalization (c, sc, bb, mu, va)
+    y = Relu(b) })"));
+    auto sets = synthesizedCalibrationSets(model_, {}, 8);
+    ASSERT_TRUE(sets) << sets.error().message();
+    calibrating_ = std::make_unique<CalibratingEvaluator>(std::move(*sets));
+  }
+  ir::NodeId idOf(const std::string& name) const {
+    for (const auto& n : model_.graph().nodes())
+      if (n->name() == name) return n->id();
+    return 0;
+  }
+  // The Conv's trial figure (SNR in dB), with `excluded` kept float32.
+  double convTrialSnr(std::unordered_set<ir::NodeId> excluded) {
+    SensitivityOptions o;
+    o.passId = "quantize_static";
+    o.evaluator = calibrating_.get();
+    o.workers = 1;
+    o.excluded = std::move(excluded);
+    auto ranked = rankLayers(model_, *checker_, o);
+    EXPECT_TRUE(ranked) << ranked.error().message();
+    if (ranked)
+      for (const LayerSensitivity& l : *ranked)
+        if (l.node == idOf("conv0")) return l.snrDb;
+    ADD_FAILURE() << "conv0 was not ranked";
+    return 0;
+  }
+  std::unordered_set<ir::NodeId> excludedNode(const char* name) { return {idOf(name)}; }
+  std::unique_ptr<CalibratingEvaluator> calibrating_;
+};
+
+TEST_F(SensitivityWithAnExcludedBatchNorm, TheConvsTrialDoesNotFoldIt) {
+  const double folded = convTrialSnr({});
+  const double unfolded = convTrialSnr(excludedNode("bn0"));
+  // Folded, the quantized output is the normalized one; unfolded, the
+  // BatchNormalization scales the Conv's quantization error up (one channel
+  // by 2 / sqrt(0.01) = 20): the trial must show that cost, not the fold's.
+  EXPECT_LT(unfolded, folded - 3) << "folded " << folded << " dB, unfolded " << unfolded << " dB";
+}
+
 TEST_F(SharedCalibrationTest, OneSharedCalibrationRanksAsOnePerTrialDoes) {
   int perTrial = 0, shared = 0;
   const auto recalibrating = rank(false, 1, &perTrial);

@@ -107,20 +107,32 @@ struct QuantizedWeight {
   std::vector<int8_t> zeroPoints;  // one per scale; all 0 when symmetric
 };
 
+// The channels of a weight along `axis` (one channel when per tensor): the
+// channel of flat element i.
+struct WeightChannels {
+  int64_t count = 1;  // channels
+  int64_t inner = 1;  // elements per channel run
+  int64_t of(int64_t i) const { return count == 1 ? 0 : (i / inner) % count; }
+};
+
+WeightChannels weightChannels(const ir::Tensor& w, int64_t axis, bool perChannel) {
+  if (!perChannel) return {1, w.numel()};
+  const std::vector<int64_t>& d = w.dims();
+  WeightChannels c{d[static_cast<size_t>(axis)], 1};
+  for (size_t i = static_cast<size_t>(axis) + 1; i < d.size(); ++i) c.inner *= d[i];
+  return c;
+}
+
 // `qmax` is 127, or 64 with reduce_range (7 bits, as ONNX Runtime's quantizer:
 // u8 x s8 pairs then cannot saturate a CPU's 16-bit pair sums without VNNI).
 QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perChannel, float qmax) {
   const std::vector<int64_t>& d = w.dims();
-  const int64_t channels = perChannel ? d[static_cast<size_t>(axis)] : 1;
-  int64_t inner = 1;
-  for (size_t i = static_cast<size_t>(axis) + 1; i < d.size(); ++i) inner *= d[i];
-  if (!perChannel) inner = w.numel();
+  const WeightChannels c = weightChannels(w, axis, perChannel);
   const auto x = w.data<float>();
   const auto n = static_cast<int64_t>(x.size());
-  auto channelOf = [&](int64_t i) { return perChannel ? (i / inner) % channels : 0; };
-  std::vector<float> absMax(static_cast<size_t>(channels), 0.0f);
+  std::vector<float> absMax(static_cast<size_t>(c.count), 0.0f);
   for (int64_t i = 0; i < n; ++i) {
-    float& m = absMax[static_cast<size_t>(channelOf(i))];
+    float& m = absMax[static_cast<size_t>(c.of(i))];
     m = std::max(m, std::fabs(x[static_cast<size_t>(i)]));
   }
   QuantizedWeight q;
@@ -128,7 +140,7 @@ QuantizedWeight quantizeSymmetric(const ir::Tensor& w, int64_t axis, bool perCha
   std::vector<int8_t> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     const float v =
-        std::nearbyint(x[static_cast<size_t>(i)] / q.scales[static_cast<size_t>(channelOf(i))]);
+        std::nearbyint(x[static_cast<size_t>(i)] / q.scales[static_cast<size_t>(c.of(i))]);
     values[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(v, -qmax, qmax));
   }
   q.values = ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, d, values);
@@ -144,16 +156,12 @@ QuantizedWeight quantizeAsymmetric(const ir::Tensor& w, int64_t axis, bool perCh
                                    bool reduceRange) {
   const int32_t qmin = reduceRange ? -64 : -128, qmax = reduceRange ? 64 : 127;
   const std::vector<int64_t>& d = w.dims();
-  const int64_t channels = perChannel ? d[static_cast<size_t>(axis)] : 1;
-  int64_t inner = 1;
-  for (size_t i = static_cast<size_t>(axis) + 1; i < d.size(); ++i) inner *= d[i];
-  if (!perChannel) inner = w.numel();
+  const WeightChannels c = weightChannels(w, axis, perChannel);
   const auto x = w.data<float>();
   const auto n = static_cast<int64_t>(x.size());
-  auto channelOf = [&](int64_t i) { return perChannel ? (i / inner) % channels : 0; };
-  std::vector<QuantRange> ranges(static_cast<size_t>(channels), QuantRange{0.0f, 0.0f});
+  std::vector<QuantRange> ranges(static_cast<size_t>(c.count), QuantRange{0.0f, 0.0f});
   for (int64_t i = 0; i < n; ++i) {
-    QuantRange& r = ranges[static_cast<size_t>(channelOf(i))];
+    QuantRange& r = ranges[static_cast<size_t>(c.of(i))];
     r.lo = std::min(r.lo, x[static_cast<size_t>(i)]);
     r.hi = std::max(r.hi, x[static_cast<size_t>(i)]);
   }
@@ -166,7 +174,7 @@ QuantizedWeight quantizeAsymmetric(const ir::Tensor& w, int64_t axis, bool perCh
   }
   std::vector<int8_t> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    const QuantParams& p = params[static_cast<size_t>(channelOf(i))];
+    const QuantParams& p = params[static_cast<size_t>(c.of(i))];
     const float v = std::nearbyint(x[static_cast<size_t>(i)] / p.scale) + p.zeroPoint;
     values[static_cast<size_t>(i)] =
         static_cast<int8_t>(std::clamp(v, static_cast<float>(qmin), static_cast<float>(qmax)));

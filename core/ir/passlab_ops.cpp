@@ -37,7 +37,8 @@ using enum EwLowering;
 
 // name, onnx op, approximate, instruction, code, operands, lowering, libm
 // (Sigmoid and Tanh run vectorized rows, sigmoid_rows.h, and Sin, Cos, Erf
-// and Gelu's erf form too, trig_rows.h and erf_rows.h: not libm)
+// and Gelu's erf form too, trig_rows.h and erf_rows.h, and Exp, Log,
+// Softplus, Gelu's tanh form and Elu, activation_rows.h: not libm)
 constexpr ElementwiseOp kElementwise[] = {
     {"Add", "Add", "", "Add", kAdd, kTwo, kSingle, false},
     {"Sub", "Sub", "", "Sub", kSub, kTwo, kSingle, false},
@@ -56,8 +57,8 @@ constexpr ElementwiseOp kElementwise[] = {
     {"Relu", "Relu", "", "Relu", kRelu, kOne, kSingle, false},
     {"Sigmoid", "Sigmoid", "", "Sigmoid", kSigmoid, kOne, kSingle, false},
     {"Tanh", "Tanh", "", "Tanh", kTanh, kOne, kSingle, false},
-    {"Exp", "Exp", "", "Exp", kExp, kOne, kSingle, true},
-    {"Log", "Log", "", "Log", kLog, kOne, kSingle, true},
+    {"Exp", "Exp", "", "Exp", kExp, kOne, kSingle, false},
+    {"Log", "Log", "", "Log", kLog, kOne, kSingle, false},
     {"Sqrt", "Sqrt", "", "Sqrt", kSqrt, kOne, kSingle, false},
     {"Reciprocal", "Reciprocal", "", "Reciprocal", kReciprocal, kOne, kSingle, false},
     {"Erf", "Erf", "", "Erf", kErf, kOne, kSingle, false},
@@ -65,13 +66,13 @@ constexpr ElementwiseOp kElementwise[] = {
     {"Ceil", "Ceil", "", "Ceil", kCeil, kOne, kSingle, false},
     {"Sin", "Sin", "", "Sin", kSin, kOne, kSingle, false},
     {"Cos", "Cos", "", "Cos", kCos, kOne, kSingle, false},
-    {"Softplus", "Softplus", "", "Softplus", kSoftplus, kOne, kSingle, true},
+    {"Softplus", "Softplus", "", "Softplus", kSoftplus, kOne, kSingle, false},
     {"Softsign", "Softsign", "", "Softsign", kSoftsign, kOne, kSingle, false},
     {"HardSwish", "HardSwish", "", "HardSwish", kHardSwish, kOne, kSingle, false},
     {"Gelu", "Gelu", "none", "Gelu", kGelu, kOne, kSingle, false},
-    {"GeluTanh", "Gelu", "tanh", "GeluTanh", kGeluTanh, kOne, kSingle, true},
+    {"GeluTanh", "Gelu", "tanh", "GeluTanh", kGeluTanh, kOne, kSingle, false},
     {"LeakyRelu", "LeakyRelu", "", "LeakyRelu", kLeakyRelu, kParams, kSingle, false},
-    {"Elu", "Elu", "", "Elu", kElu, kParams, kSingle, true},
+    {"Elu", "Elu", "", "Elu", kElu, kParams, kSingle, false},
     {"HardSigmoid", "HardSigmoid", "", "HardSigmoid", kHardSigmoid, kParams, kSingle, false},
     {"Clip", "Clip", "", "Clip", kClip, kParams, kSingle, false},
 };

@@ -184,11 +184,11 @@ Program encode(const std::vector<ir::Node*>& order, int64_t opset) {
   return p;
 }
 
-// Groups with an op whose float loop is a scalar libm call (expf, erff,
-// ...) spend their time there: fused, they save only the passes over
-// memory, which bench_fused_kernels measured within noise (1.00-1.01x) from
-// 6K elements up (when tanhf was one of them); below 4096 elements the saved
-// per-node dispatch wins (1.06x at 3072, 3x at 16).
+// Groups with an op whose float loop is a scalar libm call (powf; no row of
+// passlab_ops.cpp's table is one now) spend their time there: fused, they
+// save only the passes over memory, which bench_fused_kernels measured within
+// noise (1.00-1.01x) from 6K elements up (when tanhf was one of them); below
+// 4096 elements the saved per-node dispatch wins (1.06x at 3072, 3x at 16).
 // Sigmoid and Tanh are no libm rows (passlab_ops.cpp) since they run
 // vectorized rows, but bench_fused_kernels' SiLU and tanh GELU sweeps (1
 // thread, load 1.5-1.9) still find no steady gain above 4096 elements: the
@@ -212,6 +212,20 @@ bool trigOrErfRow(const ir::Node& n) {
          (op == "Gelu" && n.attrString("approximate", "none") == "none");
 }
 
+// Exp, Log, Softplus, Elu and Gelu's tanh form run vector rows fused or not
+// since 6f5a4a6 (expRow, logRow, softplusRow, eluRow, geluTanhRow; no libm
+// rows in passlab_ops.cpp's table since session 34). bench_fused_kernels'
+// U(x)+x sweeps (session 34, Zen 3 AVX2, 1 thread, 3 rounds, load 0.9-2.1):
+// fused / unfused 1.12-1.43x (medians) at 1K elements, 1.04-1.17x at 4K,
+// 0.72-1.19x from 16K to 1M (ranges 0.71-1.60x), so their groups keep the
+// 4096 limit, as Sigmoid and Tanh do, with the vectorized-row reason.
+bool expFamilyRow(const ir::Node& n) {
+  if (!n.domain().empty()) return false;
+  const std::string& op = n.opType();
+  return op == "Exp" || op == "Log" || op == "Softplus" || op == "Elu" ||
+         (op == "Gelu" && n.attrString("approximate", "none") == "tanh");
+}
+
 const ir::Node* libmBound(const std::vector<ir::Node*>& group) {
   for (const ir::Node* n : group) {
     if (const ops::ElementwiseOp* row = rowOf(*n); row && row->libm) return n;
@@ -227,7 +241,7 @@ const ir::Node* vectorizedRowBound(const std::vector<ir::Node*>& group) {
   for (const ir::Node* n : group)
     if (n->domain().empty() && (n->opType() == "Sigmoid" || n->opType() == "Tanh")) return n;
   for (const ir::Node* n : group)
-    if (trigOrErfRow(*n)) return n;
+    if (trigOrErfRow(*n) || expFamilyRow(*n)) return n;
   return nullptr;
 }
 
@@ -251,6 +265,12 @@ Text whyTooLarge(const std::vector<ir::Node*>& group, const ir::Value* out) {
     return Text::of(
         "%1 runs a vectorized row fused or not: above %2 elements the fused group measured "
         "slower (bench_fused_kernels: 0.85-0.94x from 64K elements); '%3' has %4 elements",
+        row->opType(), limit, out->name(), size);
+  if (expFamilyRow(*row))
+    return Text::of(
+        "%1 runs a vectorized row fused or not: above %2 elements the fused group measured no "
+        "steady gain (bench_fused_kernels: 0.72-1.19x, medians from 16K elements); '%3' has %4 "
+        "elements",
         row->opType(), limit, out->name(), size);
   return Text::of(
       "%1 runs a vectorized row fused or not: above %2 elements the fused group measured no "

@@ -381,6 +381,41 @@ std::vector<Case> cases() {
     v.push_back({"FusedElementwise", "erf GELU " + n + " (by hand)", "", erfGeluSweep(d, false),
                  erfGeluSweep(d, true)});
   }
+  // U(pre(x)) + x by hand over sizes, 1K to 1M elements, for the ops that
+  // were libm rows before they got vector rows (Exp, Log, Softplus, Gelu
+  // tanh, Elu; pre = Abs for Log, x / 2 otherwise): fuse_elementwise_chains'
+  // limit for their groups comes from this sweep (docs/fused-kernels.md).
+  auto rowSweep = [](std::string u, Dims dims, bool fused) {
+    return [=](Builder& b) {
+      const bool abs = u == "Log";
+      const std::string instr = u == "Gelu" ? "GeluTanh" : u;
+      ir::Value* x = b.input("x", dims);
+      if (!fused) {
+        if (u == "Gelu") b.model().opsets = {{"", 20}};
+        ir::Value* p = abs ? b.op("Abs", {x}) : b.op("Mul", {x, b.scalar(0.5f)});
+        std::vector<ir::Attribute> ua;
+        if (u == "Gelu") ua.push_back(ir::Attribute::makeString("approximate", "tanh"));
+        return b.output(b.op("Add", {b.op(u, {p}, std::move(ua)), x}));
+      }
+      b.model().opsets.push_back({"ai.passlab", 1});
+      std::vector<ir::Attribute> a;
+      a.push_back(ir::Attribute::makeStrings("ops", {abs ? "Abs" : "Mul", instr, "Add"}));
+      const bool elu = u == "Elu";
+      a.push_back(ints("operands", {0, abs ? -1 : -2, -1, 1, elu ? -3 : -1, -1, 2, 0, -1}));
+      if (!abs)
+        a.push_back(ir::Attribute::makeFloats(
+            "constants", elu ? std::vector<float>{0.5f, 1.0f} : std::vector<float>{0.5f}));
+      b.output(b.op("FusedElementwise", {x}, std::move(a), "ai.passlab"));
+    };
+  };
+  for (const char* u : {"Exp", "Log", "Softplus", "Gelu", "Elu"})
+    for (int64_t rows : {1, 4, 16, 64, 256, 1024}) {
+      const Dims d{1, rows, 1024};
+      const std::string n = std::string(u == std::string("Gelu") ? "GeluTanh" : u) + "(x)+x [1," +
+                            std::to_string(rows) + ",1024]";
+      v.push_back(
+          {"FusedElementwise", n + " (by hand)", "", rowSweep(u, d, false), rowSweep(u, d, true)});
+    }
   v.push_back({"FusedElementwise", "ort_gpt2_past tanh GELU [1,1,16]", "fuse_elementwise_chains",
                [](Builder& b) {
                  b.output(tanhGelu(b, b.input("x", {1, 1, 16})));

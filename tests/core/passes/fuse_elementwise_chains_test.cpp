@@ -93,11 +93,13 @@ TEST(FuseElementwiseChains, KeepsAnOpOnASmallerTensor) {
 }
 
 TEST(FuseElementwiseChains, KeepsALargeGroupBoundByLibmCalls) {
-  // Exp's expf dominates 49152 elements: fusing saves nothing measurable.
-  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y) {
-      e = Exp(x)
-      y = Mul(x, e) })",
-                  "Exp's scalar libm calls");
+  // Pow by 2.5 is powf per element, dominating 49152 elements: fusing saves
+  // nothing measurable.
+  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y)
+      <float e = {2.5}> {
+      p = Pow(x, e)
+      y = Mul(x, p) })",
+                  "Pow's scalar libm calls");
   // Pow by 2 is x * x, vectorized: no such limit.
   expectSameOutputs(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y)
       <float two = {2}, float h = {0.5}> {
@@ -173,10 +175,42 @@ TEST(FuseElementwiseChains, KeepsALargeSinCosErfOrGeluGroupAsAVectorRow) {
       y = Mul(g, x) })",
                   "Gelu runs a vectorized row fused or not");
   // A libm op in the same group still names itself.
-  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y) {
+  expectUnchanged(kPass, kHeader + R"(main (float[1,64,768] x) => (float[1,64,768] y)
+      <float e = {2.5}> {
       s = Sin(x)
-      y = Exp(s) })",
-                  "Exp's scalar libm calls");
+      y = Pow(s, e) })",
+                  "Pow's scalar libm calls");
+}
+
+// Exp, Log, Softplus, Elu and Gelu's tanh form run vector rows fused or not
+// (activation_rows.h; they were libm rows before): their groups keep the
+// 4096-element limit with the vectorized-row reason, not "scalar libm calls"
+// (bench_fused_kernels' U(x)+x sweeps: no steady gain from 16K elements).
+std::string unaryChain(const std::string& op, const std::string& dims) {
+  const std::string call = op == "Gelu tanh" ? "Gelu <approximate = \"tanh\">" : op;
+  const std::string pre = op == "Log" ? "Abs(x)" : "Neg(x)";
+  return kHeader + "main (float" + dims + " x) => (float" + dims + " y) {\n      u = " + pre +
+         "\n      e = " + call + "(u)\n      y = Add(e, x) }";
+}
+
+TEST(FuseElementwiseChains, FusesAnExpLogSoftplusEluOrGeluTanhGroupUpTo4096Elements) {
+  for (const char* op : {"Exp", "Log", "Softplus", "Elu", "Gelu tanh"}) {
+    SCOPED_TRACE(op);
+    PassOutcome out = runPass(kPass, unaryChain(op, "[1,64,64]"));
+    EXPECT_EQ(out.model.graph().nodes().size(), 1u) << canonicalForm(out.model.graph());
+    expectSameOutputs(kPass, unaryChain(op, "[1,64,64]"));
+  }
+}
+
+TEST(FuseElementwiseChains, KeepsALargeExpLogSoftplusEluOrGeluTanhGroupAsAVectorRow) {
+  for (const char* op : {"Exp", "Log", "Softplus", "Elu", "Gelu tanh"}) {
+    SCOPED_TRACE(op);
+    const std::string name = std::string(op).substr(0, std::string(op).find(' '));
+    expectUnchanged(kPass, unaryChain(op, "[1,64,65]"),
+                    name +
+                        " runs a vectorized row fused or not: above 4096 elements the fused "
+                        "group measured no steady gain");
+  }
 }
 
 TEST(FuseElementwiseChains, KeepsIntegerChains) {

@@ -71,6 +71,20 @@ TEST(PassLabOpsTable, VectorizedTrigAndErfRowsAreNotLibm) {
   }
 }
 
+// Exp, Log, Softplus, Gelu's tanh form and Elu run vectorized rows fused or
+// not too (expRow, logRow, softplusRow, geluTanhRow, eluRow since 6f5a4a6):
+// none of the table's rows is a libm row.
+TEST(PassLabOpsTable, VectorizedExpFamilyRowsAreNotLibm) {
+  for (auto [op, approximate] :
+       {std::pair{"Exp", "none"}, std::pair{"Log", "none"}, std::pair{"Softplus", "none"},
+        std::pair{"Gelu", "tanh"}, std::pair{"Elu", "none"}}) {
+    const ops::ElementwiseOp* row = ops::findOnnxOp(op, approximate);
+    ASSERT_NE(row, nullptr) << op;
+    EXPECT_FALSE(row->libm) << op;
+  }
+  for (const ops::ElementwiseOp& row : ops::elementwiseOps()) EXPECT_FALSE(row.libm) << row.name;
+}
+
 TEST(PassLabOpsTable, PassEncodesKernelEvaluatesInferenceTypesEveryRow) {
   for (const ops::ElementwiseOp& row : ops::elementwiseOps()) {
     SCOPED_TRACE(std::string(row.name));

@@ -236,6 +236,34 @@ void PassManager::learnKnownErrors() {
   known.rebuildAll();
 }
 
+namespace {
+
+// `filter` (node ids of the model the plan was made on) extended to what
+// earlier passes made of those nodes: a node whose provenance names an
+// excluded node is excluded (a Gemm fused from an excluded MatMul, a
+// FusedConv from an excluded Conv), and one whose provenance names a node of
+// `only` is in `only` (the Gemm a recipe's `only_nodes` MatMul became), as
+// their originals were when the plan was made.
+rewrite::NodeFilter filterFollowingProvenance(const rewrite::NodeFilter& filter,
+                                              const ir::Graph& graph,
+                                              const rewrite::Provenance& provenance) {
+  rewrite::NodeFilter inherited = filter;
+  auto madeFromOneOf = [&](ir::NodeId id, const std::unordered_set<ir::NodeId>& set) {
+    for (ir::NodeId origin : provenance.origins(id))
+      if (set.count(origin)) return true;
+    return false;
+  };
+  graph.forEachNodeRecursive([&](ir::Node* n) {
+    if (provenance.isOriginal(n->id())) return;
+    if (!filter.excluded.empty() && madeFromOneOf(n->id(), filter.excluded))
+      inherited.excluded.insert(n->id());
+    if (!filter.only.empty() && madeFromOneOf(n->id(), filter.only)) inherited.only.insert(n->id());
+  });
+  return inherited;
+}
+
+}  // namespace
+
 Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
                             const passes::Options& opts, Step& step, Attempt& attempt) {
   const std::string& id = pass.info().id;
@@ -245,21 +273,11 @@ Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
   passes::PassContext ctx{rw, opts};
   ctx.evaluator = evaluator_;
   ctx.explain = &step.explain;
-  // An exclusion follows provenance: a node an earlier pass made from an
-  // excluded one (a Gemm fused from an excluded MatMul, a FusedConv from an
-  // excluded Conv) is excluded too, as its original was when the plan was made.
+  // The filter follows provenance (filterFollowingProvenance).
   rewrite::NodeFilter inherited;
   ctx.filter = spec.filter.empty() ? nullptr : &spec.filter;
-  if (!spec.filter.excluded.empty()) {
-    inherited = spec.filter;
-    model_.graph().forEachNodeRecursive([&](ir::Node* n) {
-      if (provenance_.isOriginal(n->id()) || inherited.excluded.count(n->id())) return;
-      for (ir::NodeId origin : provenance_.origins(n->id()))
-        if (spec.filter.excluded.count(origin)) {
-          inherited.excluded.insert(n->id());
-          return;
-        }
-    });
+  if (!spec.filter.empty()) {
+    inherited = filterFollowingProvenance(spec.filter, model_.graph(), provenance_);
     ctx.filter = &inherited;
   }
   ctx.standardOnly = options_.standardOnly;

@@ -874,6 +874,40 @@ main (float[2,4] x) => (float[2,2] y)
   }
 }
 
+// Issue #25: a recipe's `only_nodes` names nodes of the model the plan was
+// made on; a later step limited to a MatMul reaches the Gemm an earlier step
+// fused from it (it matched nothing and changed nothing), and not the other
+// MatMul's Gemm.
+TEST(PassManager, AnOnlyFilterFollowsWhatAFusionMadeOfTheNode) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,2] y, float[2,2] z)
+    <float[4,2] w = {0.5, -0.25, 0.75, 0.1, -0.5, 0.3, 0.2, -0.6}, float[2] c = {0.1, -0.2},
+     float[4,2] v = {0.4, -0.35, 0.15, 0.9, -0.25, 0.6, 0.7, -0.1}> {
+    t = MatMul(x, w)
+    y = Add(t, c)
+    u = MatMul(x, v)
+    z = Add(u, c) })";
+  auto count = [](const ir::Model& m, const std::string& op) {
+    size_t k = 0;
+    m.graph().forEachNodeRecursive([&](ir::Node* n) { k += n->opType() == op; });
+    return k;
+  };
+  ir::Model m = parse(text);
+  analysis::inferShapes(m);
+  const ir::NodeId first = m.graph().findValue("t")->producer()->id();
+  PassManager pm(m);
+  auto fused = pm.run({"fuse_matmul_add_into_gemm", {}, {}});
+  ASSERT_TRUE(fused) << fused.error().message();
+  ASSERT_EQ(count(pm.model(), "Gemm"), 2u);
+  PassSpec quantize{"quantize_dynamic", {}, {}};
+  quantize.filter.only.insert(first);
+  auto step = pm.run(quantize);
+  ASSERT_TRUE(step) << step.error().message();
+  EXPECT_TRUE((*step)->changed);
+  EXPECT_EQ(count(pm.model(), "Gemm"), 1u);  // the other MatMul's Gemm stays float
+  EXPECT_EQ(count(pm.model(), "MatMulInteger"), 1u);
+}
+
 TEST(Recipe, RoundTripsThroughJson) {
   Recipe r;
   r.checkInputSets = 3;

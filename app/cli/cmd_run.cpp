@@ -360,11 +360,15 @@ Status saveValues(const std::string& dir, const exec::NamedInputs& inputs,
 // from a run, for shapes only known then). Graph outputs the executor writes
 // where the caller gets them are outside the block, as on its own plan; with
 // `memoryLimit` the runs copy them and the block holds them.
+// `scratch`: per step, the kernel scratch a run asked for, planned with the
+// tensors.
 Expected<exec::memory::MemoryPlan> checkedPlan(const exec::Executor& ex,
                                                const std::vector<uint64_t>* observed,
-                                               uint64_t memoryLimit) {
-  auto plan = exec::memory::planMemory(
-      ex.compiled(), observed, exec::memory::PlanOptions::withDirectOutputs({}, memoryLimit));
+                                               uint64_t memoryLimit,
+                                               const std::vector<uint64_t>* scratch = nullptr) {
+  exec::memory::PlanOptions options = exec::memory::PlanOptions::withDirectOutputs({}, memoryLimit);
+  options.scratchBytes = scratch;
+  auto plan = exec::memory::planMemory(ex.compiled(), observed, options);
   if (!plan) return plan.error();
   PASSLAB_RETURN_IF_ERROR(exec::memory::checkPlan(*plan));
   return plan;
@@ -457,19 +461,28 @@ int runCommand(RunArgs args) {
   int threads = args.threads > 0 ? args.threads : (*ex)->backend().defaultThreads();
   if (args.warmup < 0) args.warmup = defaultWarmup(args.device, threads);
   exec::RunResult last;
-  // Under a limit the first untimed run measures what a run needs: the same
+  // Under a limit the first untimed runs measure what a run needs: the same
   // plan as a limited run (any limit copies the outputs into the block), no
-  // allocation refused.
+  // allocation refused; where the first asked for kernel scratch, the plan
+  // with it is checked and a second run measures on it (memory_limit.h).
+  // They count as the first warm-up.
   const bool measure = args.memoryLimit > 0 && args.device == "cpu";
-  for (int i = 0; i < std::max(args.warmup, measure ? 1 : 0); ++i) {
+  int warmup = args.warmup;
+  if (measure) {
+    if (Status st =
+            measureRunsWithin(**ex, inputs->values, ro, args.memoryLimit, !args.noMemoryPlan,
+                              /*firstRunToo=*/false, observe ? &observed : nullptr);
+        !st)
+      return fail(st.error());
+    if (Status st = planFromRun(); !st) return fail(st.error());
+    warmup = std::max(warmup - 1, 0);
+  }
+  for (int i = 0; i < warmup; ++i) {
     exec::RunOptions o = ro;
-    if (measure && i == 0) o.memoryLimitBytes = std::numeric_limits<uint64_t>::max();
     o.valueBytes = observe ? &observed : nullptr;
     auto r = (*ex)->run(inputs->values, o);
     if (!r) return fail(r.error());
     if (Status st = planFromRun(); !st) return fail(st.error());
-    if (measure && i == 0)
-      if (Status st = measuredPeakWithin(*r, args.memoryLimit); !st) return fail(st.error());
   }
   std::vector<double> ms;
   uint64_t peak = 0;
@@ -501,6 +514,21 @@ int runCommand(RunArgs args) {
   if (!args.saveOutputs.empty()) {
     Status st = saveValues(args.saveOutputs, inputs->values, last);
     if (!st) return fail(st.error());
+  }
+  // The kernel scratch the last run's steps asked for, planned with the
+  // tensors (each step's as a buffer live at that step); the plan without it
+  // gives the peak without scratch.
+  if (plan) {
+    const std::vector<uint64_t>& scratch = last.memory.scratchBytes;
+    if (std::any_of(scratch.begin(), scratch.end(), [](uint64_t b) { return b > 0; })) {
+      auto p =
+          checkedPlan(**ex, observed.empty() ? nullptr : &observed, args.memoryLimit, &scratch);
+      if (!p) return fail(p.error().withContext("the memory plan with the kernel scratch"));
+      p->peakWithoutScratch = plan->peak;
+      plan = std::move(p).value();
+    } else {
+      plan->peakWithoutScratch = plan->peak;
+    }
   }
   const auto& repairs = (*ex)->repairs();
   const exec::memory::MemoryPlan* shown = plan ? &*plan : nullptr;

@@ -32,6 +32,8 @@ nlohmann::json tensorJson(const exec::memory::MemoryPlan& plan,
   if (t.sharesWith >= 0) j["shares_with"] = plan.tensors[static_cast<size_t>(t.sharesWith)].name;
   // Inside a graph output's buffer (offset from its start), not the block.
   if (t.region >= 0) j["in_output"] = plan.outside[static_cast<size_t>(t.region)].name;
+  // A step's kernel scratch (live at that step only; `producer` is the node).
+  if (t.scratch) j["scratch"] = true;
   return j;
 }
 
@@ -67,7 +69,27 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
   totals["tensors_in_outputs"] = plan.inOutputsCount;
   totals["tensors_in_outputs_bytes"] = plan.inOutputsBytes;
   totals["planned_peak_without_in_outputs_bytes"] = plan.peakWithoutRegions;
+  // Kernel scratch a run measured, planned with the tensors (one buffer per
+  // step that asked for any): planned_peak_bytes, lower_bound_bytes and ratio
+  // above count it; these leave it out (the peak: the same tensors planned
+  // without it; 0 where not planned).
+  totals["scratch_steps"] = plan.scratchCount;
+  totals["scratch_bytes"] = plan.scratchBytes;
+  totals["planned_peak_without_scratch_bytes"] = plan.peakWithoutScratch;
+  totals["lower_bound_without_scratch_bytes"] = plan.lowerBoundWithoutScratch;
+  totals["ratio_without_scratch"] =
+      plan.lowerBoundWithoutScratch == 0 || plan.peakWithoutScratch == 0
+          ? 1.0
+          : static_cast<double>(plan.peakWithoutScratch) /
+                static_cast<double>(plan.lowerBoundWithoutScratch);
   nlohmann::json j = {{"model", model}, {"totals", totals}, {"live_bytes", plan.liveBytes}};
+  // Per node: the kernel scratch its step asked for (bytes, each request
+  // rounded up to 64) and where the plan put it.
+  j["scratch"] = nlohmann::json::array();
+  for (const auto& t : plan.tensors)
+    if (t.scratch)
+      j["scratch"].push_back(
+          {{"step", t.first}, {"node", t.producer}, {"bytes", t.bytes}, {"offset", t.offset}});
   if (!plan.liveBytesInOutputs.empty()) j["live_bytes_in_outputs"] = plan.liveBytesInOutputs;
   j["tensors"] = nlohmann::json::array();
   for (const auto& t : plan.tensors) j["tensors"].push_back(tensorJson(plan, t));
@@ -81,13 +103,32 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
   return j;
 }
 
+namespace {
+// The kernel scratch in the plan: its steps and bytes, the largest, and the
+// peak and bound without it; "" when none.
+std::string scratchSummary(const exec::memory::MemoryPlan& plan) {
+  if (plan.scratchCount == 0) return "";
+  const exec::memory::PlannedTensor* largest = nullptr;
+  for (const auto& t : plan.tensors)
+    if (t.scratch && (largest == nullptr || t.bytes > largest->bytes)) largest = &t;
+  std::string s = "; kernel scratch of " + std::to_string(plan.scratchCount) + " steps (" +
+                  str::humanBytes(plan.scratchBytes) + ", the largest " +
+                  str::humanBytes(largest->bytes) + " at step " + std::to_string(largest->first) +
+                  ", " + largest->producer + ") planned with the tensors, measured by a run";
+  if (plan.peakWithoutScratch > 0)
+    s += ": without it planned peak " + str::humanBytes(plan.peakWithoutScratch) +
+         ", lower bound " + str::humanBytes(plan.lowerBoundWithoutScratch);
+  return s;
+}
+}  // namespace
+
 std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan) {
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%.3f", plan.ratio());
   std::string s = "planned peak " + str::humanBytes(plan.peak) + ", lower bound " +
                   str::humanBytes(plan.lowerBound) + " (ratio " + ratio + ", " + plan.strategy +
                   (plan.plannedAtRunTime ? ", planned at run time" : ", planned ahead") + ")";
-  if (plan.outside.empty()) return s;
+  if (plan.outside.empty()) return s + scratchSummary(plan);
   char withOutputs[32];
   std::snprintf(withOutputs, sizeof withOutputs, "%.3f", plan.ratioWithOutside());
   s += "; " + std::to_string(plan.outside.size()) + " graph outputs (" +
@@ -98,7 +139,7 @@ std::string memoryPlanSummary(const exec::memory::MemoryPlan& plan) {
     s += "; " + std::to_string(plan.inOutputsCount) + " tensors (" +
          str::humanBytes(plan.inOutputsBytes) + ") placed in the outputs' buffers before " +
          "their steps (block " + str::humanBytes(plan.peakWithoutRegions) + " without)";
-  return s;
+  return s + scratchSummary(plan);
 }
 
 namespace {
@@ -141,6 +182,13 @@ nlohmann::json executorMemoryJson(const exec::memory::RunMemoryUse& use) {
   j["fell_back"] = use.counts.fellBack;
   j["copied_out"] = use.counts.copiedOut;
   j["scratch_in_block"] = use.counts.scratchInBlock;
+  j["scratch_planned"] = use.counts.scratchPlanned;
+  j["scratch_outside"] = use.counts.scratchOutside;
+  j["scratch_outside_bytes"] = use.counts.scratchOutsideBytes;
+  j["planned_scratch_bytes"] = use.plannedScratchBytes;
+  uint64_t asked = 0;
+  for (uint64_t b : use.scratchBytes) asked += b;
+  j["scratch_asked_bytes"] = asked;
   j["kept_bytes"] = use.keptBytes;
   j["kept_freed_bytes"] = use.keptFreedBytes;
   j["outputs_handed_over"] = use.outputsHandedOver;
@@ -184,7 +232,17 @@ std::string executorMemorySummary(const exec::memory::RunMemoryUse& use) {
          " tensors placed, " + std::to_string(use.inPlace) + " steps in place, " +
          std::to_string(use.counts.fellBack) + " fell back to the arena, " +
          std::to_string(use.counts.copiedOut) + " copied out, " +
-         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block" + tail;
+         std::to_string(use.counts.scratchInBlock) + " scratch buffers in the block" +
+         (use.counts.scratchPlanned > 0 || use.plannedScratchBytes > 0
+              ? " (" + std::to_string(use.counts.scratchPlanned) +
+                    " more at their planned place, " + str::humanBytes(use.plannedScratchBytes) +
+                    " planned)"
+              : std::string()) +
+         (use.counts.scratchOutside > 0
+              ? ", " + std::to_string(use.counts.scratchOutside) + " outside it (" +
+                    str::humanBytes(use.counts.scratchOutsideBytes) + ")"
+              : std::string()) +
+         tail;
 }
 
 Status writeMemoryReport(const std::string& path, const nlohmann::json& report) {

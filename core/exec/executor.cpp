@@ -239,6 +239,10 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     valueBytes->assign(plan_->slotCount, 0);
     frame.valueBytes = valueBytes;
   }
+  // The kernel scratch each main-graph step asks for: reported, and planned
+  // with the tensors for the next runs (ExecutionMemory::scratchRecorded).
+  memory::ScratchRecord scratch(plan_->steps.size());
+  frame.scratch = &scratch;
   bodies_->beginRun();
   state.bodies = bodies_.get();
   state.outputs = outputs_.get();
@@ -248,7 +252,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   }
   kept_->shapes().endRun();
   kept_->releaseHeld(*plan_);  // kept values every reader now holds packed
-  if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
+  memoryUse.scratchBytes = scratch.take();
   if (block) memoryUse.counts = block->counts();
 
   RunResult result;
@@ -260,6 +264,10 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   for (size_t i = 0; i < result.outputs.size(); ++i) result.outputs[i].setName(outputNames_[i]);
   frame.slots.clear();
   block.reset();
+  // Plans for the next runs once this run's block is gone (the scratch
+  // first: a plan made from the recorded sizes then holds it).
+  memory_->scratchRecorded(*plan_, memoryUse.scratchBytes);
+  if (memory_->recordBytes()) memory_->recorded(*plan_, *valueBytes);
   result.peakArenaBytes = arena_.peakBytes();
   memoryUse.keptBytes = kept_->bytes();
   memoryUse.keptFreedBytes = kept_->freedBytes();

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <new>
@@ -132,6 +133,15 @@ void NodeContext::setOutput(size_t i, Value v) {
 }
 
 Expected<Tensor> NodeContext::scratch(ir::DataType dtype, Dims dims) {
+  // A step computed for keeping (onHeap_) runs on the first run only: its
+  // scratch is not the later runs' (kept_values.h).
+  if (frame_ != nullptr && frame_->scratch != nullptr && !onHeap_) {
+    const int64_t n = numelOf(dims);
+    if (n >= 0 && dtype != ir::DataType::kString && dtype != ir::DataType::kUndefined)
+      frame_->scratch->add(
+          stepIndex_,
+          std::max<uint64_t>(ir::dtypeStorageBytes(dtype, static_cast<uint64_t>(n)), 1));
+  }
   if (block_ != nullptr)
     if (auto t = block_->scratchFor(stepIndex_, dtype, dims)) return std::move(*t);
   return allocateTensor(state_.arena, dtype, std::move(dims));

@@ -16,6 +16,7 @@
 #include "core/exec/kernel.h"
 #include "core/exec/memory/body_plans.h"
 #include "core/exec/memory/planned_block.h"
+#include "core/exec/memory/scratch_record.h"
 #include "core/exec/output_buffers.h"
 #include "core/exec/profiler.h"
 
@@ -62,6 +63,9 @@ struct Frame {
   // recorded there (per slot of this graph).
   memory::PlannedBlock* block = nullptr;
   std::vector<uint64_t>* valueBytes = nullptr;
+  // When set: the kernel scratch each step asks for is recorded there (per
+  // step of this graph; memory/scratch_record.h).
+  memory::ScratchRecord* scratch = nullptr;
   const Value& at(SlotRef r) const {
     const Frame* f = this;
     for (uint32_t i = 0; i < r.depth; ++i) f = f->parent;

@@ -5,10 +5,11 @@
 #  - shapes known only at run time (a symbolic dim given with --dim): the
 #    executor's plan for those input shapes is checked before any run, and the
 #    error names the planned peak and the tensor at it, as for static shapes;
-#  - kernel scratch outside the plan (a Conv's reordered source and
-#    destination, where the plan's block has no free space at its step): the
-#    first untimed run measures what a run needs, and a limit between the
-#    planned block and that is refused before the timed runs, naming it.
+#  - kernel scratch (a Conv's reordered source and destination,
+#    ReduceLogSumExp's sums): the first untimed run records each step's, the
+#    executor plans it with the tensors for the next runs, and a limit below
+#    that plan is refused before running on it, naming the step and the
+#    scratch; the timed runs' arena holds the planned block alone.
 # Usage: memory_limit.sh CLI TEXT_TO_ONNX
 set -u
 cli=$1
@@ -84,18 +85,24 @@ MODEL
   { cat "$dir/c.err"; fail "c.onnx under 1GiB"; }
 need=$(json_field "$dir/c.json" peak_arena_bytes) || fail "no peak_arena_bytes"
 block=$(json_field "$dir/c.json" executor_memory block_bytes) || fail "no block_bytes"
-echo "Conv: block $block bytes, a run needs $need"
-[ "$block" -eq $((32 * 56 * 56 * 4)) ] || fail "the block is not Y ($block bytes)"
-if [ "$need" -gt "$block" ]; then
-  # The planned peak fits, the scratch does not: refused before the timed runs.
-  "$cli" run "$dir/c.onnx" --repeat 1 --memory-limit "$block" > "$dir/c1.out" 2>&1 &&
-    fail "c.onnx: a limit at the block, below what the scratch needs, was accepted"
-  refused "$dir/c1.out" "needs .* ($need bytes)" "c.onnx at the block"
+scratch=$(json_field "$dir/c.json" executor_memory planned_scratch_bytes) || fail "no planned_scratch_bytes"
+echo "Conv: block $block bytes ($scratch of them kernel scratch), a run needs $need"
+[ $((block - scratch)) -eq $((32 * 56 * 56 * 4)) ] || fail "the block less its scratch is not Y ($block - $scratch bytes)"
+# The scratch the measuring run asked for is planned: the timed runs' arena
+# holds the block alone.
+[ "$need" -eq "$block" ] || fail "c.onnx: a run needs $need bytes, not its planned block ($block)"
+if [ "$scratch" -gt 0 ]; then
+  # The plan without the scratch fits, the one with it does not: refused
+  # after the measuring run, before running on it, naming the step.
+  "$cli" run "$dir/c.onnx" --repeat 1 --memory-limit $((block - scratch)) > "$dir/c1.out" 2>&1 &&
+    fail "c.onnx: a limit at the block without its scratch was accepted"
+  refused "$dir/c1.out" "needs .* ($need bytes)" "c.onnx at the block without its scratch"
   grep -q "kernel scratch" "$dir/c1.out" || { cat "$dir/c1.out"; fail "the error does not name the scratch"; }
+  grep -q "at step 0 (" "$dir/c1.out" || { cat "$dir/c1.out"; fail "the error does not name the step"; }
   grep -q -- "--memory-limit $need or more" "$dir/c1.out" ||
     { cat "$dir/c1.out"; fail "the error does not give the limit that runs"; }
 else
-  echo "note: the Conv's scratch fits the block here (no reorder on this ISA)"
+  echo "note: the Conv asks for no scratch here (no reorder on this ISA)"
 fi
 "$cli" run "$dir/c.onnx" --repeat 3 --memory-limit "$need" > "$dir/c2.out" 2>&1 ||
   { cat "$dir/c2.out"; fail "c.onnx at the bytes a run needs ($need) failed"; }
@@ -106,4 +113,27 @@ refused "$dir/c3.out" "memory limit" "c.onnx, $((need - 1)) bytes"
 "$cli" run "$dir/c.onnx" --repeat 1 --warmup 0 --memory-limit $((need - 1)) > "$dir/c4.out" 2>&1 &&
   fail "c.onnx --warmup 0 one byte below what a run needs was accepted"
 refused "$dir/c4.out" "memory limit" "c.onnx --warmup 0"
+# --- kernel scratch planned (ReduceLogSumExp's 1 KiB at step 1, no gap) ----
+cat > "$dir/x.txt" <<'MODEL'
+main (float[64,256] X) => (float[64,1] Y) {
+  [neg] A = Neg(X)
+  [lse] B = ReduceLogSumExp<axes = [1]>(A)
+  [out] Y = Neg(B)
+}
+MODEL
+"$text_to_onnx" "$dir/x.txt" "$dir/x.onnx" || fail "cannot write the scratch model"
+"$cli" run "$dir/x.onnx" --repeat 1 --memory-limit 1GiB --json > "$dir/x.json" 2> "$dir/x.err" ||
+  { cat "$dir/x.err"; fail "x.onnx under 1GiB"; }
+need=$(json_field "$dir/x.json" peak_arena_bytes) || fail "no peak_arena_bytes"
+block=$(json_field "$dir/x.json" executor_memory block_bytes) || fail "no block_bytes"
+scratch=$(json_field "$dir/x.json" executor_memory planned_scratch_bytes) || fail "no planned_scratch_bytes"
+[ "$scratch" -eq 1024 ] || fail "x.onnx: $scratch bytes of scratch planned, not 1024"
+[ "$need" -eq "$block" ] || fail "x.onnx: a run needs $need bytes, not its planned block ($block)"
+"$cli" run "$dir/x.onnx" --repeat 3 --memory-limit "$need" > "$dir/x2.out" 2>&1 ||
+  { cat "$dir/x2.out"; fail "x.onnx at its planned block with the scratch ($need) failed"; }
+"$cli" run "$dir/x.onnx" --repeat 1 --memory-limit $((need - 1)) > "$dir/x3.out" 2>&1 &&
+  fail "x.onnx one byte below its plan with the scratch was accepted"
+refused "$dir/x3.out" "needs .* ($need bytes)" "x.onnx, $((need - 1)) bytes"
+grep -q "at step 1 (lse)" "$dir/x3.out" && grep -q "with the kernel scratch of 1 steps (1.0 KiB)" "$dir/x3.out" ||
+  { cat "$dir/x3.out"; fail "x.onnx: the error does not name the step and its scratch"; }
 echo "ok"

@@ -2,7 +2,8 @@
 # `run --memory-report FILE` writes the memory plan as JSON, re-checked here
 # independently (no two live tensors overlap unless one shares the other's
 # buffer; every tensor fits; peak >= lower bound); shapes known only at run
-# time are planned from the run and say so; `--memory-limit` below the
+# time are planned from the run and say so; kernel scratch a run asked for
+# is planned with the tensors and listed per node; `--memory-limit` below the
 # planned peak fails before running, naming the peak and the tensor at it;
 # at the peak it runs (on a model whose plan has no in-place reuse).
 # Usage: memory_report.sh CLI TEXT_TO_ONNX [CORPUS_DIR]
@@ -73,6 +74,22 @@ for o in out:
         live[s] += o["size"]
 assert t["lower_bound_with_outputs_bytes"] == max(live + [0]), t
 assert bound <= t["lower_bound_with_outputs_bytes"] <= t["peak_with_outputs_bytes"], t
+# Kernel scratch planned with the tensors: one buffer per step, live there
+# only, in the tensors above (so the overlap check covers it); the bound
+# without it from live_bytes less the scratch.
+sc = [x for x in ts if x.get("scratch")]
+assert t["scratch_steps"] == len(sc) == len(j["scratch"]), t
+assert t["scratch_bytes"] == sum(x["size"] for x in sc), t
+for x in sc:
+    assert x["first_step"] == x["last_step"], x
+assert sorted((s["step"], s["node"], s["bytes"]) for s in j["scratch"]) == \
+    sorted((x["first_step"], x["producer"], x["bytes"]) for x in sc), j["scratch"]
+plain = list(j["live_bytes"])
+for x in sc:
+    if "in_output" not in x:
+        plain[x["first_step"]] -= x["size"]
+assert t["lower_bound_without_scratch_bytes"] == max(plain + [0]), t
+assert t["lower_bound_without_scratch_bytes"] <= bound, t
 print(peak)
 PY
 }
@@ -191,6 +208,43 @@ MODEL
   { cat "$dir/d.out"; fail "run --memory-report on a dynamic model exited non-zero"; }
 grep -q "planned at run time" "$dir/d.out" || { cat "$dir/d.out"; fail "not said planned at run time"; }
 check_report "$dir/d.json" true > /dev/null || fail "the memory report of a dynamic model"
+
+# Kernel scratch (ReduceLogSumExp's two buffers of 64 doubles at step 1,
+# where A and B fill the block): recorded by the first run, in the report per
+# node and in the summary, planned with the tensors; the executor's later
+# runs take it from its planned place, so the arena holds the block alone.
+cat > "$dir/x.txt" <<'MODEL'
+main (float[64,256] X) => (float[64,1] Y) {
+  [neg] A = Neg(X)
+  [lse] B = ReduceLogSumExp<axes = [1]>(A)
+  [out] Y = Neg(B)
+}
+MODEL
+"$text_to_onnx" "$dir/x.txt" "$dir/x.onnx" || fail "cannot write the scratch model"
+"$cli" run "$dir/x.onnx" --repeat 2 --memory-report "$dir/x.json" > "$dir/x.out" 2>&1 ||
+  { cat "$dir/x.out"; fail "run --memory-report on the scratch model"; }
+check_report "$dir/x.json" false > /dev/null || fail "the memory report of the scratch model"
+python3 - "$dir/x.json" <<'PY' || fail "the scratch is not planned, or the arena holds more than the block"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t, e = j["totals"], j["executor"]
+assert [(s["step"], s["node"], s["bytes"]) for s in j["scratch"]] == [(1, "lse", 1024)], j["scratch"]
+assert t["scratch_steps"] == 1 and t["scratch_bytes"] == 1024, t
+a = 64 * 256 * 4 + 64 * 4
+assert t["planned_peak_without_scratch_bytes"] == a, t
+assert t["planned_peak_bytes"] == t["lower_bound_bytes"] == a + 1024, t
+assert t["lower_bound_without_scratch_bytes"] == a and t["ratio_without_scratch"] == 1.0, t
+assert e["planned_scratch_bytes"] == 1024 and e["scratch_planned"] == 2 and e["scratch_outside"] == 0, e
+assert e["block_bytes"] == a + 1024, e
+assert t["executor_arena_peak_bytes"] == e["block_bytes"], (t, e)
+PY
+grep -q "kernel scratch of 1 steps (1.0 KiB, the largest 1.0 KiB at step 1, lse) planned with the tensors" "$dir/x.out" ||
+  { cat "$dir/x.out"; fail "the summary does not give the scratch"; }
+# Under a limit (no output outside the block) the summary gives it too.
+"$cli" run "$dir/x.onnx" --repeat 2 --memory-limit 1GiB > "$dir/xl.out" 2>&1 ||
+  { cat "$dir/xl.out"; fail "run the scratch model under 1GiB"; }
+grep -q "memory plan: .*kernel scratch of 1 steps (1.0 KiB" "$dir/xl.out" ||
+  { cat "$dir/xl.out"; fail "the summary under a limit does not give the scratch"; }
 
 # Without FILE: the report goes to standard output.
 "$cli" run "$dir/m.onnx" --repeat 1 --memory-report > "$dir/s.out" 2>&1 || fail "--memory-report without FILE"

@@ -42,6 +42,7 @@ const BlockLayout* ExecutionMemory::use(RunMemoryUse& use) const {
   use.source = source_;
   use.blockBytes = layout_->blockBytes();
   use.inPlace = layout_->inPlaceCount();
+  use.plannedScratchBytes = plan_->scratchBytes;
   return layout_.get();
 }
 
@@ -49,6 +50,7 @@ PlanOptions ExecutionMemory::options() const {
   PlanOptions o = PlanOptions::forExecution();
   o.outputsOutside = outputsOutside_;
   o.tensorsInOutputs = outputsOutside_;
+  if (!scratch_.empty()) o.scratchBytes = &scratch_;
   return o;
 }
 
@@ -70,18 +72,20 @@ const BlockLayout* ExecutionMemory::prepare(const ir::Model& model, const Compil
   }
   if (!aheadTried_) {
     aheadTried_ = true;
-    if (sizesKnownAhead(graph) &&
-        adopt(planMemory(graph, nullptr, options()), graph, PlanSource::kAhead))
-      stage_ = Stage::kPlanned;
+    if (sizesKnownAhead(graph)) {
+      replan_ = [this, &graph] { return planMemory(graph, nullptr, options()); };
+      if (adopt(replan_(), graph, PlanSource::kAhead)) stage_ = Stage::kPlanned;
+    }
   }
   if (source_ == PlanSource::kAhead) return this->use(use);
 
   std::string signature = signatureOf(inputs);
   if (signature != signature_ || stage_ == Stage::kFresh) {
     signature_ = signature;
-    InputShapes shapes = shapesForInputs(model, graph, inputs);
-    bool planned = adopt(planMemory(graph, &shapes.bytes, options(), &shapes.dims), graph,
-                         PlanSource::kInputShapes);
+    replan_ = [this, &graph, shapes = shapesForInputs(model, graph, inputs)] {
+      return planMemory(graph, &shapes.bytes, options(), &shapes.dims);
+    };
+    bool planned = adopt(replan_(), graph, PlanSource::kInputShapes);
     stage_ = planned ? Stage::kPlanned : Stage::kRecording;
   }
   switch (stage_) {
@@ -99,9 +103,28 @@ const BlockLayout* ExecutionMemory::prepare(const ir::Model& model, const Compil
 
 void ExecutionMemory::recorded(const CompiledGraph& graph, const std::vector<uint64_t>& bytes) {
   if (stage_ != Stage::kRecording) return;
-  stage_ = adopt(planMemory(graph, &bytes, options()), graph, PlanSource::kRunTime)
-               ? Stage::kPlanned
-               : Stage::kFailed;
+  replan_ = [this, &graph, bytes] { return planMemory(graph, &bytes, options()); };
+  stage_ = adopt(replan_(), graph, PlanSource::kRunTime) ? Stage::kPlanned : Stage::kFailed;
+}
+
+void ExecutionMemory::scratchRecorded(const CompiledGraph& graph,
+                                      const std::vector<uint64_t>& scratch) {
+  if (!enabled_) return;
+  bool grew = false;
+  for (size_t s = 0; s < scratch.size(); ++s) {
+    if (scratch[s] == 0) continue;
+    if (scratch_.size() < scratch.size()) scratch_.resize(scratch.size(), 0);
+    if (scratch[s] > scratch_[s]) {
+      scratch_[s] = scratch[s];
+      grew = true;
+    }
+  }
+  // A plan in use that lacks some of it: planned again with the same sizes
+  // (recording sizes: the plan made from them holds it). A plan the checker
+  // refuses leaves the one in use.
+  if (!grew || stage_ != Stage::kPlanned || !replan_) return;
+  Expected<MemoryPlan> plan = replan_();
+  if (plan && checkPlan(*plan)) adopt(std::move(plan), graph, source_);
 }
 
 }  // namespace passlab::exec::memory

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,14 @@ struct RunMemoryUse {
   // Graph outputs the caller got in the buffer their step wrote, without a
   // copy (output_buffers.h).
   int outputsHandedOver = 0;
+  // Per main-graph step, the kernel scratch it asked for on this run
+  // (KernelContext::scratch; each request rounded up to 64 bytes, summed);
+  // empty when the run did not record it (a device runner). Constant-only
+  // steps computed for keeping and subgraph bodies' steps are not counted.
+  std::vector<uint64_t> scratchBytes;
+  // The scratch the plan this run ran on holds (0: none planned yet: the
+  // first run records it and the next runs' plan holds it).
+  uint64_t plannedScratchBytes = 0;
 };
 
 class ExecutionMemory {
@@ -76,9 +85,16 @@ class ExecutionMemory {
   const BlockLayout* prepare(const ir::Model& model, const CompiledGraph& graph,
                              const Inputs& inputs, bool outputsOutside, RunMemoryUse& use);
   bool recordBytes() const { return stage_ == Stage::kRecording; }
+  // The plan the next run takes its block from, or none.
+  const std::optional<MemoryPlan>& plan() const { return plan_; }
   // After a successful run that recorded `bytes` (per main-graph slot):
   // plans from them for the next runs with the same input shapes.
   void recorded(const CompiledGraph& graph, const std::vector<uint64_t>& bytes);
+  // After a successful run that asked for `scratch` (per main-graph step,
+  // RunMemoryUse::scratchBytes): where a step asked for more than the plan
+  // holds, plans again with each step's most so far as a buffer live at that
+  // step, for the next runs (the same sizes as the plan in use).
+  void scratchRecorded(const CompiledGraph& graph, const std::vector<uint64_t>& scratch);
 
  private:
   enum class Stage : uint8_t { kFresh, kRecording, kPlanned, kFailed };
@@ -96,6 +112,9 @@ class ExecutionMemory {
   std::optional<MemoryPlan> plan_;
   std::unique_ptr<BlockLayout> layout_;
   std::string failure_;  // why the last plan was not usable
+  std::vector<uint64_t> scratch_;  // per step, the most scratch a run asked for
+  // Plans again with the same sizes as the plan in use (for new scratch).
+  std::function<Expected<MemoryPlan>()> replan_;
 };
 
 }  // namespace passlab::exec::memory

@@ -123,6 +123,36 @@ Expected<std::vector<PlannedTensor>> collectTensors(const CompiledGraph& g,
   return tensors;
 }
 
+// Each step's kernel scratch (PlanOptions::scratchBytes) as a buffer of its
+// own, live at that step only.
+void addScratch(const CompiledGraph& g, const std::vector<uint64_t>& scratch,
+                std::vector<PlannedTensor>& tensors, MemoryPlan& plan) {
+  for (size_t s = 0; s < g.steps.size() && s < scratch.size(); ++s) {
+    if (scratch[s] == 0) continue;
+    PlannedTensor t;
+    t.producer = producerName(*g.steps[s].node);
+    t.name = "(scratch of " + t.producer + ")";
+    t.bytes = scratch[s];
+    t.size = aligned(t.bytes);
+    t.first = t.last = static_cast<int32_t>(s);
+    t.scratch = true;
+    ++plan.scratchCount;
+    plan.scratchBytes += t.size;
+    tensors.push_back(std::move(t));
+  }
+}
+
+// The most bytes live at one step in the block without its scratch buffers.
+uint64_t lowerBoundWithoutScratch(const MemoryPlan& plan) {
+  std::vector<uint64_t> live = plan.liveBytes;
+  for (const PlannedTensor& t : plan.tensors)
+    if (t.scratch && t.region < 0 && t.first >= 0 && static_cast<size_t>(t.first) < live.size())
+      live[static_cast<size_t>(t.first)] -= std::min(live[static_cast<size_t>(t.first)], t.size);
+  uint64_t most = 0;
+  for (uint64_t b : live) most = std::max(most, b);
+  return most;
+}
+
 // Buffers shared by views and in-place reuse: a union-find over tensors whose
 // roots carry the buffer's size and lifetime.
 class Buffers {
@@ -687,6 +717,7 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   auto tensors = collectTensors(graph, observedBytes, options, usedObserved);
   if (!tensors) return tensors.error();
   plan.plannedAtRunTime = usedObserved;
+  if (options.scratchBytes != nullptr) addScratch(graph, *options.scratchBytes, *tensors, plan);
 
   Buffers buffers(*tensors);
   std::vector<bool> dropped(tensors->size(), false);
@@ -702,6 +733,7 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
   removeDropped(plan.tensors, dropped);
   namePeak(graph, plan);
   plan.lowerBoundWithOutside = lowerBoundWithOutside(plan, plan.liveBytesInOutputs);
+  plan.lowerBoundWithoutScratch = lowerBoundWithoutScratch(plan);
   return plan;
 }
 
@@ -725,8 +757,12 @@ Status checkMemoryLimit(const MemoryPlan& plan, uint64_t limitBytes) {
            str::humanBytes(plan.liveBytes[static_cast<size_t>(plan.peakStep)]) + " are live";
   if (plan.peakTensor >= 0) {
     const PlannedTensor& t = plan.tensors[static_cast<size_t>(plan.peakTensor)];
-    msg += ", the largest of them '" + t.name + "' (" + str::humanBytes(t.bytes) + ", written by " +
-           t.producer + ")";
+    if (t.scratch)
+      msg += ", the largest of them the kernel scratch of " + t.producer + " (" +
+             str::humanBytes(t.bytes) + ", measured by a run)";
+    else
+      msg += ", the largest of them '" + t.name + "' (" + str::humanBytes(t.bytes) +
+             ", written by " + t.producer + ")";
   }
   return limitError(msg);
 }

@@ -88,6 +88,11 @@ struct PlannedTensor {
   // (PlanOptions::tensorsInOutputs), `offset` from its start; dies before
   // that output's step.
   int32_t region = -1;
+  // Kernel scratch of step `first` (= `last`; PlanOptions::scratchBytes): the
+  // working memory the step's kernel asks for while it runs
+  // (KernelContext::scratch), planned as a buffer live at that step only. No
+  // slot (-1); `producer` names the step's node.
+  bool scratch = false;
 };
 
 struct MemoryPlan {
@@ -122,6 +127,16 @@ struct MemoryPlan {
   // outputs and the outside outputs' together: what any placement of all
   // of them needs.
   uint64_t lowerBoundWithOutside = 0;
+  // Kernel scratch planned with the tensors (PlanOptions::scratchBytes): the
+  // steps with scratch (one PlannedTensor each, `scratch` set), their bytes
+  // together, and the most bytes live at one step without them. peak and
+  // lowerBound above count the scratch; `peakWithoutScratch` is the peak of
+  // the same tensors planned without it where a caller planned that too (0:
+  // not planned).
+  int scratchCount = 0;
+  uint64_t scratchBytes = 0;
+  uint64_t lowerBoundWithoutScratch = 0;
+  uint64_t peakWithoutScratch = 0;
   double ratio() const {
     return lowerBound == 0 ? 1.0 : static_cast<double>(peak) / static_cast<double>(lowerBound);
   }
@@ -175,6 +190,11 @@ struct PlanOptions {
   // output's step may be placed inside that output's buffer (taken at the
   // start of the run), where that lowers the block's peak.
   bool tensorsInOutputs = false;
+  // Per main-graph step, the bytes of kernel scratch it asks for while it
+  // runs (RunMemoryUse::scratchBytes: each request rounded up to 64 bytes,
+  // summed over the step); each nonzero entry is planned as a buffer live at
+  // that step only. Null: no scratch planned.
+  const std::vector<uint64_t>* scratchBytes = nullptr;
 
   // The plan the executor runs on: declared in-place kernels only, and a
   // hill climb bounded to about 0.1 s on the largest corpus graphs.

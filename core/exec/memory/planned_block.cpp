@@ -47,12 +47,21 @@ BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
   // the order of MemoryPlan::outside.
   std::vector<int32_t> regionOf(plan.outside.size(), -1);
   for (const PlannedTensor& t : plan.tensors) {
-    if (t.slot < 0 || static_cast<size_t>(t.slot) >= slotCount) continue;
-    Place& p = places_[static_cast<size_t>(t.slot)];
+    Place* at = nullptr;
+    if (t.scratch && t.first >= 0 && t.first < plan.stepCount) {
+      if (scratch_.empty()) scratch_.resize(static_cast<size_t>(plan.stepCount));
+      at = &scratch_[static_cast<size_t>(t.first)];
+      at->bytes = t.size;  // the step's requests, each rounded up, fill all of it
+    } else if (t.slot >= 0 && static_cast<size_t>(t.slot) < slotCount) {
+      at = &places_[static_cast<size_t>(t.slot)];
+      at->bytes = t.bytes;
+    } else {
+      continue;
+    }
+    Place& p = *at;
     p.planned = true;
     p.own = t.reuse != Reuse::kView;
     p.offset = t.offset;
-    p.bytes = t.bytes;
     if (t.region < 0 || static_cast<size_t>(t.region) >= plan.outside.size()) continue;
     auto& r = regionOf[static_cast<size_t>(t.region)];
     if (r < 0) {
@@ -67,6 +76,11 @@ BlockLayout::BlockLayout(const MemoryPlan& plan, size_t slotCount)
 const BlockLayout::Place& BlockLayout::at(int32_t slot) const {
   if (slot < 0 || static_cast<size_t>(slot) >= places_.size()) return none_;
   return places_[static_cast<size_t>(slot)];
+}
+
+const BlockLayout::Place& BlockLayout::scratchAt(int32_t step) const {
+  if (step < 0 || static_cast<size_t>(step) >= scratch_.size()) return none_;
+  return scratch_[static_cast<size_t>(step)];
 }
 
 const BlockLayout::Gaps& BlockLayout::gapsAt(int32_t step) const {
@@ -100,6 +114,7 @@ void PlannedBlock::restart() {
   std::lock_guard<std::mutex> lock(scratchMu_);
   scratchStep_ = -1;
   scratchGaps_.clear();
+  scratchUsed_ = 0;
 }
 
 BlockCounts PlannedBlock::takeCounts() {
@@ -156,7 +171,18 @@ std::optional<Tensor> PlannedBlock::scratchFor(int32_t step, ir::DataType dtype,
   if (step != scratchStep_) {  // a new step: every gap of it is free again
     scratchStep_ = step;
     scratchGaps_ = layout_.gapsAt(step);
+    scratchUsed_ = 0;
   }
+  // The step's planned scratch buffer first (its requests, in any order,
+  // fill it exactly as the run that measured them asked).
+  const BlockLayout::Place& planned = layout_.scratchAt(step);
+  if (planned.planned && scratchUsed_ + bytes <= planned.bytes)
+    if (const std::shared_ptr<Storage>* storage = storageOf(planned)) {
+      const uint64_t at = planned.offset + scratchUsed_;
+      scratchUsed_ += bytes;
+      ++counts_.scratchPlanned;
+      return Tensor(dtype, dims, *storage, static_cast<size_t>(at));
+    }
   for (auto& [begin, end] : scratchGaps_) {
     uint64_t at = alignUp(begin);
     if (at + bytes > end) continue;
@@ -164,6 +190,8 @@ std::optional<Tensor> PlannedBlock::scratchFor(int32_t step, ir::DataType dtype,
     ++counts_.scratchInBlock;
     return Tensor(dtype, dims, storage_, static_cast<size_t>(at));
   }
+  ++counts_.scratchOutside;
+  counts_.scratchOutsideBytes += bytes;
   return std::nullopt;
 }
 

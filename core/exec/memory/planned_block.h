@@ -16,8 +16,10 @@
 // at its own planned place: kernels that return an existing tensor (Cast to
 // the same type, OptionalGetElement, sequence ops, If/Loop/Scan returning an
 // outer value) would otherwise keep memory the plan gives to later tensors.
-// scratchFor gives a kernel's working memory from the block's gaps at that
-// step (bytes no tensor live at the step holds), else nothing (the Arena).
+// scratchFor gives a kernel's working memory from the step's planned scratch
+// buffer (MemoryPlan: PlannedTensor::scratch) first, then from the block's
+// gaps at that step (bytes no tensor live at the step holds), else nothing
+// (the Arena).
 //
 // Regions: tensors the plan places inside a graph output's result buffer
 // (PlannedTensor::region) go there: begin() takes those buffers from the
@@ -74,9 +76,12 @@ class BlockLayout {
   // [begin, end) ranges of the block no tensor live at `step` holds.
   using Gaps = std::vector<std::pair<uint64_t, uint64_t>>;
   const Gaps& gapsAt(int32_t step) const;
+  // The kernel scratch buffer the plan gives `step` (planned false: none).
+  const Place& scratchAt(int32_t step) const;
 
  private:
   std::vector<Place> places_;
+  std::vector<Place> scratch_;  // per step
   std::vector<Region> regions_;
   std::vector<Gaps> gaps_;  // per step
   Place none_;
@@ -90,8 +95,15 @@ struct BlockCounts {
   int fellBack = 0;        // allocations of a planned slot that went to the Arena
   int copiedOut = 0;       // values moved out of memory that was not theirs
   int scratchInBlock = 0;  // kernel scratch buffers given from the block's gaps
+  int scratchPlanned = 0;  // kernel scratch buffers given from their step's planned buffer
+  // Kernel scratch neither planned nor in the gaps: asked of the Arena.
+  int scratchOutside = 0;
+  uint64_t scratchOutsideBytes = 0;
   BlockCounts& operator+=(const BlockCounts& o) {
     placed += o.placed;
+    scratchPlanned += o.scratchPlanned;
+    scratchOutside += o.scratchOutside;
+    scratchOutsideBytes += o.scratchOutsideBytes;
     fellBack += o.fellBack;
     copiedOut += o.copiedOut;
     scratchInBlock += o.scratchInBlock;
@@ -149,6 +161,7 @@ class PlannedBlock {
   std::mutex scratchMu_;
   int32_t scratchStep_ = -1;
   BlockLayout::Gaps scratchGaps_;  // the step's gaps less what scratch took
+  uint64_t scratchUsed_ = 0;       // bytes of the step's planned scratch buffer taken
 };
 
 }  // namespace passlab::exec::memory

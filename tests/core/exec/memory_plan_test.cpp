@@ -897,6 +897,80 @@ TEST(TensorsInOutputs, RandomGraphsGiveValidPlansAndTheSameBytes) {
   EXPECT_GT(inOutputs, 0);  // the generator exercises it
 }
 
+// ---- kernel scratch planned with the tensors (PlanOptions::scratchBytes) ----
+
+// a (64 KiB) is live at steps 0-1, b (256 B) at 1-2; step 1 asks for 1000
+// bytes of scratch (1024 aligned), step 2 for none.
+const char* kScratchChain = R"(
+    main (float[64,256] x) => (float[64,1] y) {
+      [neg] a = Neg(x)
+      [lse] b = ReduceLogSumExp <axes = [1]> (a)
+      [out] y = Neg(b)
+    })";
+
+TEST(ScratchPlan, EachStepsScratchIsABufferLiveAtThatStepOnly) {
+  auto ex = executorFor(testutil::parseModel(kScratchChain));
+  ASSERT_TRUE(ex);
+  const std::vector<uint64_t> scratch = {0, 1000, 0};
+  PlanOptions o = PlanOptions::forExecution();
+  auto without = planMemory(ex->compiled(), nullptr, o);
+  o.scratchBytes = &scratch;
+  auto with = planMemory(ex->compiled(), nullptr, o);
+  ASSERT_TRUE(with && without);
+  Status st = checkPlan(*with);
+  ASSERT_TRUE(st) << st.error().message();
+  EXPECT_EQ(with->scratchCount, 1);
+  EXPECT_EQ(with->scratchBytes, 1024u);
+  const PlannedTensor* s = nullptr;
+  for (const PlannedTensor& t : with->tensors)
+    if (t.scratch) s = &t;
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->first, 1);
+  EXPECT_EQ(s->last, 1);
+  EXPECT_EQ(s->slot, -1);
+  EXPECT_EQ(s->producer, "lse");
+  EXPECT_EQ(s->bytes, 1000u);
+  EXPECT_EQ(s->size, 1024u);
+  // Step 1 holds a, b and the scratch: the bound and the peak count it, the
+  // bound without it is the plan's without scratch.
+  EXPECT_EQ(with->lowerBound, without->lowerBound + 1024);
+  EXPECT_EQ(with->lowerBoundWithoutScratch, without->lowerBound);
+  EXPECT_EQ(with->peak, with->lowerBound);
+  EXPECT_EQ(with->liveBytes[1], without->liveBytes[1] + 1024);
+  EXPECT_EQ(with->liveBytes[2], without->liveBytes[2]);
+  EXPECT_EQ(without->scratchCount, 0);
+  EXPECT_EQ(without->lowerBoundWithoutScratch, without->lowerBound);
+  // The limit's error names the step, and the scratch where it is the
+  // largest live there.
+  const std::vector<uint64_t> big = {0, 1 << 20, 0};
+  o.scratchBytes = &big;
+  auto large = planMemory(ex->compiled(), nullptr, o);
+  ASSERT_TRUE(large);
+  Status limit = checkMemoryLimit(*large, large->peak - 1);
+  ASSERT_FALSE(limit);
+  EXPECT_NE(limit.error().message().find("at step 1 (lse)"), std::string::npos)
+      << limit.error().message();
+  EXPECT_NE(limit.error().message().find("the kernel scratch of lse"), std::string::npos)
+      << limit.error().message();
+}
+
+TEST(ScratchPlan, TheCheckerCoversScratchBuffers) {
+  auto ex = executorFor(testutil::parseModel(kScratchChain));
+  ASSERT_TRUE(ex);
+  const std::vector<uint64_t> scratch = {0, 1000, 0};
+  PlanOptions o = PlanOptions::forExecution();
+  o.scratchBytes = &scratch;
+  auto plan = planMemory(ex->compiled(), nullptr, o);
+  ASSERT_TRUE(plan);
+  ASSERT_TRUE(checkPlan(*plan));
+  for (PlannedTensor& t : plan->tensors)
+    if (t.scratch) t.offset = tensorNamed(*plan, "a").offset;  // over a, live at step 1
+  Status st = checkPlan(*plan);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("(scratch of lse)"), std::string::npos)
+      << st.error().message();
+}
+
 // ---- the corpus ------------------------------------------------------------
 
 TEST(MemoryPlanOnGraphs, EveryCorpusModelGetsAValidPlan) {
@@ -927,8 +1001,14 @@ TEST(MemoryPlanOnGraphs, EveryCorpusModelGetsAValidPlan) {
     outside.outputsOutside = true;
     PlanOptions inOutputs = outside;  // as the executor plans (ExecutionMemory)
     inOutputs.tensorsInOutputs = true;
+    // Kernel scratch at every third step, as large as the step's first
+    // output (oneDNN's reorders are): the checker covers it.
+    std::vector<uint64_t> scratch(ex->compiled().steps.size(), 0);
+    for (size_t s = 0; s < scratch.size(); s += 3) scratch[s] = 4096 + 64 * s;
+    PlanOptions withScratch = inOutputs;
+    withScratch.scratchBytes = &scratch;
     for (const PlanOptions& options :
-         {PlanOptions{}, PlanOptions::forExecution(), outside, inOutputs}) {
+         {PlanOptions{}, PlanOptions::forExecution(), outside, inOutputs, withScratch}) {
       auto plan = planMemory(ex->compiled(), observed, options);
       ASSERT_TRUE(plan) << plan.error().message();
       Status st = checkPlan(*plan);
@@ -936,6 +1016,8 @@ TEST(MemoryPlanOnGraphs, EveryCorpusModelGetsAValidPlan) {
       EXPECT_LE(plan->lowerBound, plan->peak);
       EXPECT_LE(plan->lowerBoundWithOutside, plan->peakWithOutside());
       EXPECT_LE(plan->peak, plan->peakWithoutRegions);
+      EXPECT_LE(plan->lowerBoundWithoutScratch, plan->lowerBound);
+      if (options.scratchBytes != nullptr) EXPECT_GT(plan->scratchCount, 0);
     }
     ++planned;
   }

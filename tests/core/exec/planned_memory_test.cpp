@@ -159,6 +159,52 @@ TEST(PlannedBlock, ScratchGoesIntoTheGapsOfItsStepOnly) {
   EXPECT_EQ(block.counts().scratchInBlock, 1);
 }
 
+TEST(PlannedBlock, ScratchTakesItsStepsPlannedBufferFirstThenTheGaps) {
+  // The hand-made plan with 256 bytes of scratch planned at step 1, at
+  // [512, 768): step 1's other requests find no gap (a and b are live).
+  MemoryPlan plan = handMadePlan();
+  plan.tensors.push_back({.name = "(scratch of p)",
+                          .producer = "p",
+                          .bytes = 256,
+                          .size = 256,
+                          .first = 1,
+                          .last = 1,
+                          .offset = 512,
+                          .scratch = true});
+  plan.peak = 768;
+  Arena arena;
+  BlockLayout layout(plan, 4);
+  EXPECT_TRUE(layout.gapsAt(1).empty());  // the scratch's bytes are not a gap
+  EXPECT_EQ(layout.gapsAt(0), (BlockLayout::Gaps{{256, 768}}));
+  EXPECT_TRUE(layout.scratchAt(1).planned);
+  EXPECT_FALSE(layout.scratchAt(0).planned);
+  PlannedBlock block(layout);
+  ASSERT_TRUE(block.begin(arena));
+  auto a = block.tensorFor(0, ir::DataType::kFloat, {64});
+  ASSERT_TRUE(a);
+  const auto at = [&](const Tensor& t) {
+    return static_cast<const std::byte*>(t.raw()) - static_cast<const std::byte*>(a->raw());
+  };
+  auto s1 = block.scratchFor(1, ir::DataType::kFloat, {16});  // 64 bytes
+  auto s2 = block.scratchFor(1, ir::DataType::kFloat, {48});  // 192 bytes: the rest
+  ASSERT_TRUE(s1 && s2);
+  EXPECT_EQ(at(*s1), 512);
+  EXPECT_EQ(at(*s2), 576);
+  EXPECT_FALSE(block.scratchFor(1, ir::DataType::kUInt8, {1}));  // used up, no gap
+  // Step 0 has no planned scratch: its gap, from 256.
+  auto s0 = block.scratchFor(0, ir::DataType::kUInt8, {1});
+  ASSERT_TRUE(s0);
+  EXPECT_EQ(at(*s0), 256);
+  // A new activation of step 1 (the next step 1 after another) has it again.
+  auto again = block.scratchFor(1, ir::DataType::kFloat, {64});
+  ASSERT_TRUE(again);
+  EXPECT_EQ(at(*again), 512);
+  EXPECT_EQ(block.counts().scratchPlanned, 3);
+  EXPECT_EQ(block.counts().scratchInBlock, 1);
+  EXPECT_EQ(block.counts().scratchOutside, 1);
+  EXPECT_EQ(block.counts().scratchOutsideBytes, 64u);
+}
+
 TEST(PlannedBlock, ABlockAboveTheMemoryLimitIsAnErrorNamingIt) {
   Arena arena;
   arena.setLimit(300);
@@ -654,6 +700,53 @@ TEST(ExecutorOnPlan, RunsUnderAMemoryLimitTheArenaAlonePasses) {
   auto c = on->run({{"x", ramp({1024})}}, limited);
   ASSERT_FALSE(c);
   EXPECT_NE(c.error().message().find("'second'"), std::string::npos) << c.error().message();
+}
+
+// a (64 KiB) and b are live at step 1, where ReduceLogSumExp asks for two
+// scratch buffers of 64 doubles (reduce.cpp): the block has no gap there.
+const char* kScratchChain = R"(
+    main (float[64,256] x) => (float[64,1] y) {
+      [neg] a = Neg(x)
+      [lse] b = ReduceLogSumExp <axes = [1]> (a)
+      [out] y = Neg(b)
+    })";
+
+TEST(ExecutorOnPlan, KernelScratchARunAskedForIsPlannedForTheNextRuns) {
+  auto ex = executorFor(kScratchChain, true);
+  ASSERT_TRUE(ex);
+  const NamedInputs inputs = {{"x", ramp({64, 256})}};
+  auto first = ex->run(inputs);
+  ASSERT_TRUE(first) << first.error().message();
+  // Recorded per step: step 1's two requests, nothing at the Negs.
+  EXPECT_EQ(first->memory.scratchBytes, (std::vector<uint64_t>{0, 1024, 0}));
+  EXPECT_EQ(first->memory.plannedScratchBytes, 0u);
+  // Not in the plan yet: from the arena, beside the whole block.
+  EXPECT_EQ(first->memory.counts.scratchOutside, 2);
+  EXPECT_EQ(first->peakArenaBytes, first->memory.blockBytes + 1024);
+  for (int run = 0; run < 2; ++run) {
+    auto r = ex->run(inputs);
+    ASSERT_TRUE(r) << r.error().message();
+    // Planned: the block grows by the scratch and the arena holds the block alone.
+    EXPECT_EQ(r->memory.plannedScratchBytes, 1024u);
+    EXPECT_EQ(r->memory.blockBytes, first->memory.blockBytes + 1024);
+    EXPECT_EQ(r->memory.counts.scratchPlanned, 2);
+    EXPECT_EQ(r->memory.counts.scratchOutside, 0);
+    EXPECT_EQ(r->peakArenaBytes, r->memory.blockBytes);
+    EXPECT_EQ(r->memory.scratchBytes, first->memory.scratchBytes);
+  }
+  // And the outputs are those without the plan.
+  RunResult r = runBothWays(kScratchChain, inputs);
+  EXPECT_EQ(r.memory.plannedScratchBytes, 1024u);
+  EXPECT_EQ(r.peakArenaBytes, r.memory.blockBytes);
+}
+
+TEST(ExecutorOnPlan, ScratchIsRecordedWithoutAPlanToo) {
+  auto ex = executorFor(kScratchChain, false);
+  ASSERT_TRUE(ex);
+  auto r = ex->run({{"x", ramp({64, 256})}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->memory.scratchBytes, (std::vector<uint64_t>{0, 1024, 0}));
+  EXPECT_EQ(r->memory.plannedScratchBytes, 0u);
 }
 
 TEST(ExecutorOnPlan, TurnedOffSaysSo) {

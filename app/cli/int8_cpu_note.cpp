@@ -26,6 +26,23 @@ bool narrowInt8Weights(const ir::Tensor* t) {
          exec::cpu::qlinear::int8DotProductsExactFor(t->data<int8_t>(), ir::DataType::kUInt8);
 }
 
+// Whether a ConvInteger / FusedConvInteger / MatMulInteger runs on oneDNN's
+// int8 kernels here: constant weights (input 1) whose W' (int8 W as it is,
+// uint8 W - 128) is in [-64, 64] (int8 initializers are checked with the
+// others), and an x zero point that is not int8 (int8 activations).
+bool narrowDynamicWeights(const ir::Node& n) {
+  const ir::Value* w = n.input(1);
+  const ir::Tensor* t = w ? w->initializer() : nullptr;
+  if (!t) return false;  // fed at run time (or a Constant node's): the reference
+  if (t->dtype() == ir::DataType::kUInt8)
+    for (uint8_t v : t->data<uint8_t>())
+      if (v < 128 - exec::cpu::qlinear::kNarrowInt8Weight ||
+          v > 128 + exec::cpu::qlinear::kNarrowInt8Weight)
+        return false;
+  const ir::Value* z = n.input(2);
+  return !(z && z->isInitializer() && z->initializer()->dtype() == ir::DataType::kInt8);
+}
+
 // A weight's zero point other than 0: the int8 kernels take only 0 (the
 // layer keeps the int32 or float32 sums). QLinearConv's w_zero_point and
 // QLinearMatMul's b_zero_point (input 5), and a DequantizeLinear's of a
@@ -49,7 +66,10 @@ bool nonzeroWeightZeroPoint(const ir::Node& n) {
 // points are scalars, or per channel within the bound anyway), and the
 // weights' zero points 0; activations: the zero points of
 // QuantizeLinear and of the int8 ops' x (int8 ones mean int8 activations).
-// The dynamic form (ConvInteger, MatMulInteger) does not take that path yet.
+// The dynamic form (ConvInteger, FusedConvInteger, MatMulInteger after
+// DynamicQuantizeLinear, whose output is uint8) takes it too, with its
+// weights' zero points taken out after the sums (narrow_signed_weights.h):
+// a constant W with W' (uint8 W as W - 128) in [-64, 64].
 bool narrowInt8Throughout(const ir::Model& model) {
   for (const ir::Value* v : model.graph().initializers())
     if (!narrowInt8Weights(v->initializer())) return false;
@@ -62,10 +82,10 @@ bool narrowInt8Throughout(const ir::Model& model) {
       continue;
     }
     if (nonzeroWeightZeroPoint(*n)) return false;
-    // The dynamic form's integer ops keep the float32 sums or the reference here.
-    for (std::string_view d :
-         {"ConvInteger", "FusedConvInteger", "MatMulInteger", "DynamicQuantizeLinear"})
-      if (op == d) return false;
+    if (op == "ConvInteger" || op == "FusedConvInteger" || op == "MatMulInteger") {
+      if (!narrowDynamicWeights(*n)) return false;
+      continue;
+    }
     // uint8 weights (stored, more than one value) take the int32 sums path.
     const ir::Value* w =
         op == "QuantizeLinear" ? nullptr : n->input(op == "DequantizeLinear" ? 0 : 3);
@@ -94,9 +114,9 @@ std::optional<std::string> int8SlowerHereWarning(const ir::Model& model) {
       "warning: this CPU has no AVX-512 VNNI or AVX-VNNI (exact int8 dot products): PassLab runs "
       "INT8 convolutions with int8 weights outside [-64, 64] or int8 activations on float32 "
       "sums here, usually slower than the float32 model; quantize with "
-      "--set quantize_static.reduce_range=true (and uint8 activations, the default) to run them on "
-      "int8 kernels here (docs/precision.md, \"INT8 on a CPU without "
-      "AVX-512 VNNI\")");
+      "--set quantize_static.reduce_range=true (or quantize_dynamic.reduce_range=true; uint8 "
+      "activations, the default) to run them on int8 kernels here (docs/precision.md, \"INT8 on a "
+      "CPU without AVX-512 VNNI\")");
 }
 
 void warnIfInt8SlowerHere(const ir::Model& model) {

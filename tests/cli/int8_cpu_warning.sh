@@ -7,6 +7,7 @@
 # INT8 file must not, and saving its float32 file must not. A QLinearConv
 # whose int8 weights are within [-64, 64] but whose weight zero point is not 0
 # keeps the float32 sums, so it is warned about; with zero point 0 it is not.
+# quantize_dynamic's file likewise: warned about without reduce_range only.
 # Usage: int8_cpu_warning.sh CLI CORPUS_DIR TEXT_TO_ONNX   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -45,6 +46,22 @@ PASSLAB_MAX_ISA=avx2 "$cli" optimize "$model" -o "$dir/f32.onnx" --level fused \
 if grep -q "$warning" "$dir/f32.log"; then
   cat "$dir/f32.log"; fail "the float32 model was warned about"
 fi
+# The dynamic form (quantize_dynamic: DynamicQuantizeLinear -> ConvInteger /
+# MatMulInteger, uint8 activations): with reduce_range its layers run on
+# oneDNN's int8 kernels too (core/exec/cpu/narrow_signed_weights.h), no
+# warning; with full-range weights they run the reference, one warning.
+"$cli" optimize "$model" -o "$dir/dyn_base.onnx" --level default > "$dir/dyn_base.log" 2>&1 ||
+  { cat "$dir/dyn_base.log"; fail "--level default before quantize_dynamic"; }
+for rr in true false; do
+  PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/dyn_base.onnx" -o "$dir/dyn_$rr.onnx" \
+    --passes raise_opset,quantize_dynamic --set quantize_dynamic.reduce_range=$rr \
+    > "$dir/dyn_$rr.log" 2>&1 || { cat "$dir/dyn_$rr.log"; fail "quantize_dynamic reduce_range=$rr"; }
+done
+if grep -q "$warning" "$dir/dyn_true.log"; then
+  cat "$dir/dyn_true.log"; fail "the reduce_range dynamic INT8 file was warned about"
+fi
+[ "$(grep -c "$warning" "$dir/dyn_false.log")" = 1 ] ||
+  { cat "$dir/dyn_false.log"; fail "not one warning for the full-range dynamic INT8 file"; }
 for zp in 3 0; do
   cat > "$dir/wz$zp.txt" <<EOF
 <ir_version: 8, opset_import: ["" : 13]>

@@ -29,10 +29,17 @@
 // (conv_integer::tapWeightSums); where it could not (oneDNN declines the new
 // shape), an error names the node instead of reading the freed W.
 //
+// On a CPU without exact int8 dot products (no VNNI) oneDNN's u8 x s8 pair
+// sums saturate in int16, except for uint8 X and weights W as handed to it
+// (W - 128 for uint8 W) all in [-64, 64] (narrow_signed_weights.h: what
+// quantize_dynamic writes with reduce_range=true): those run here too, the
+// same arithmetic, exact (qlinear::narrowWeightInt8Plans counts the plans).
+//
 // Anything else runs the reference ConvInteger (qlinear.cpp), so its errors
 // and results hold: weights or weight zero points that vary between runs, a
-// zero point that is not one value of X's type, a CPU without exact int8
-// dot products, a geometry oneDNN has no optimized implementation for.
+// zero point that is not one value of X's type, wider weights or int8 X on a
+// CPU without exact int8 dot products, a geometry oneDNN has no optimized
+// implementation for.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -41,6 +48,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/narrow_signed_weights.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
@@ -82,9 +90,9 @@ class OneDnnConvInteger final : public Kernel {
     static const bool exact = qlinear::exactInt8DotProducts();
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
-    if (!exact || !qlinear::isInt8(x.dtype()) || !qlinear::isInt8(w.dtype()) ||
-        !ctx.invariantInput(kW) || x.numel() == 0 ||
-        (ctx.has(kWZeroPoint) && !ctx.invariantInput(kWZeroPoint)))
+    if (!qlinear::isInt8(x.dtype()) || !qlinear::isInt8(w.dtype()) || !ctx.invariantInput(kW) ||
+        x.numel() == 0 || (ctx.has(kWZeroPoint) && !ctx.invariantInput(kWZeroPoint)) ||
+        !(exact || narrowWeights(ctx)))
       return runReference(ctx);
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
@@ -108,6 +116,19 @@ class OneDnnConvInteger final : public Kernel {
  private:
   OneDnnConvInteger(ConvAttrs attrs, std::unique_ptr<Kernel> reference)
       : attrs_(std::move(attrs)), reference_(std::move(reference)) {}
+
+  // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
+  // (narrow_signed_weights.h: uint8 X, W' in [-64, 64]). W's values decide
+  // it once: a later plan may run after W was freed (held packed).
+  bool narrowWeights(const KernelContext& ctx) {
+    if (ctx.input(kX).dtype() != DataType::kUInt8) return false;
+    if (!narrow_) {
+      const Tensor& w = ctx.input(kW);
+      if (w.dataFreed()) return false;
+      narrow_ = qlinear::narrowSignedWeights(w);
+    }
+    return *narrow_;
+  }
 
   // The reference reads W: an error instead once W was freed (held packed)
   // and oneDNN declines now.
@@ -147,6 +168,8 @@ class OneDnnConvInteger final : public Kernel {
       return p;
     }
     compactSums(*p, g.M);
+    static const bool exact = qlinear::exactInt8DotProducts();
+    if (!exact) qlinear::countNarrowWeightInt8Plan();
     p->zw = *conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M);
     p->weightZeroPoints = std::any_of(p->zw.begin(), p->zw.end(), [](int32_t z) { return z; });
     if (p->weightZeroPoints) p->window = buildIndirection(g.window);
@@ -183,6 +206,7 @@ class OneDnnConvInteger final : public Kernel {
   std::unique_ptr<Kernel> reference_;
   std::unique_ptr<ConvIntegerPlan> plan_;
   conv_integer::KeptTapSums tapSums_;  // for S of every plan
+  std::optional<bool> narrow_;         // narrowWeights, once decided
 };
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/exec/cpu/narrow_signed_weights.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/parallel.h"
@@ -107,8 +108,8 @@ Int32MatMul::~Int32MatMul() = default;
 std::optional<MatMulShape> Int32MatMul::prepare(const Tensor& a, const Tensor& b, bool bInvariant,
                                                 int threads) {
   static const bool exact = qlinear::exactInt8DotProducts();
-  if (!exact || !qlinear::isInt8(a.dtype()) || !qlinear::isInt8(b.dtype()) || a.rank() < 2 ||
-      b.rank() < 2 || a.numel() == 0 || b.numel() == 0)
+  if (!qlinear::isInt8(a.dtype()) || !qlinear::isInt8(b.dtype()) || a.rank() < 2 || b.rank() < 2 ||
+      a.numel() == 0 || b.numel() == 0 || !(exact || narrowB(a, b, bInvariant)))
     return std::nullopt;
   if (!plan_ || plan_->aDims != a.dims() || plan_->bDims != b.dims() || plan_->aType != a.dtype() ||
       plan_->bType != b.dtype() || plan_->threads != threads || plan_->bInvariant != bInvariant) {
@@ -120,11 +121,24 @@ std::optional<MatMulShape> Int32MatMul::prepare(const Tensor& a, const Tensor& b
         plan_->declined = true;
       }
     }
+    if (!plan_->declined && !exact) qlinear::countNarrowWeightInt8Plan();
   }
   if (plan_->declined) return std::nullopt;
   // B's data was freed (holdsB): only a plan that took the held copy runs.
   if (b.dataFreed() && !(plan_->packedReady && plan_->sumsReady)) return std::nullopt;
   return plan_->shape;
+}
+
+// Without VNNI: uint8 A and a constant B whose B' is in [-64, 64]
+// (narrow_signed_weights.h), decided once on B's data (a later plan may run
+// after B was freed, held packed).
+bool Int32MatMul::narrowB(const Tensor& a, const Tensor& b, bool bInvariant) {
+  if (a.dtype() != DataType::kUInt8 || !bInvariant) return false;
+  if (!narrowB_) {
+    if (b.dataFreed()) return false;
+    narrowB_ = qlinear::narrowSignedWeights(b);
+  }
+  return *narrowB_;
 }
 
 void Int32MatMul::adoptHeld(Plan& p) {

@@ -14,7 +14,9 @@
 // broadcast); a constant B (invariant) is flipped, packed and summed once,
 // and a 2-D one stays held (packed, with its sums) across plans for other
 // shapes of A, so B's data is not read again (holdsB).
-// Only on CPUs whose int8 dot products are exact (exactInt8DotProducts).
+// Only on CPUs whose int8 dot products are exact (exactInt8DotProducts), or
+// without VNNI for uint8 A and a constant B whose B' is in [-64, 64]
+// (narrow_signed_weights.h: quantize_dynamic's reduce_range=true).
 #pragma once
 
 #include <cstdint>
@@ -61,9 +63,14 @@ class Int32MatMul {
   // p's layout, which is held from then on).
   void adoptHeld(Plan& p);
 
+  // Without exact int8 dot products: whether oneDNN's sums of A and B are
+  // exact anyway (uint8 A, a constant B with B' in [-64, 64]).
+  bool narrowB(const Tensor& a, const Tensor& b, bool bInvariant);
+
   std::unique_ptr<Plan> plan_;
   struct Held;
-  std::shared_ptr<Held> held_;  // the invariant 2-D B' packed and summed, for any plan
+  std::shared_ptr<Held> held_;   // the invariant 2-D B' packed and summed, for any plan
+  std::optional<bool> narrowB_;  // narrowB's answer for the constant B, once decided
 };
 
 // One zero point input (`i`) of an 8-bit tensor of type `type`: absent {0},

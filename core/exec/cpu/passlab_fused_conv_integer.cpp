@@ -18,9 +18,12 @@
 //
 // uint8 weights with their zero points (a QDQ model's, fuse_qdq_conv_integer)
 // run as int8 weights W - 128, and the weights' zero-point term is taken out
-// of the sums before that pass (conv_integer_zero_point.h). What the oneDNN
-// kernel declines (weights that vary between runs, a CPU without exact int8
-// dot products, ...) runs the reference ConvInteger into scratch and the same
+// of the sums before that pass (conv_integer_zero_point.h). On a CPU without
+// exact int8 dot products (no VNNI) the oneDNN kernel takes uint8 X and
+// weights W' (W - 128 for uint8 W) in [-64, 64] only (narrow_signed_weights.h:
+// quantize_dynamic's reduce_range=true), whose pair sums cannot saturate.
+// What it declines (weights that vary between runs, wider weights or int8 X
+// without VNNI, ...) runs the reference ConvInteger into scratch and the same
 // epilogue, as does the reference row.
 //
 // channels_last = 1 (convert_int8_to_channels_last): X is [N, spatial..., C]
@@ -66,6 +69,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/dynamic_quantize.h"
+#include "core/exec/cpu/narrow_signed_weights.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
@@ -822,14 +826,29 @@ class FusedConvInteger final : public Kernel {
       : attrs_(std::move(attrs)), act_(act), reference_(std::move(reference)), onednn_(onednn) {}
 
   // The configurations the oneDNN ConvInteger kernel takes: 8-bit weights of
-  // either type, their zero points taken out after it (conv_integer_zero_point.h).
-  static bool oneDnnTakes(const KernelContext& ctx, const ConvGeometry& g) {
+  // either type, their zero points taken out after it (conv_integer_zero_point.h);
+  // without VNNI only uint8 X and weights W' in [-64, 64] (narrowWeights).
+  bool oneDnnTakes(const KernelContext& ctx, const ConvGeometry& g) {
     static const bool exact = qlinear::exactInt8DotProducts();
     const Tensor& x = ctx.input(kX);
     const Tensor& w = ctx.input(kW);
-    return exact && qlinear::isInt8(x.dtype()) && qlinear::isInt8(w.dtype()) &&
-           ctx.invariantInput(kW) && x.numel() > 0 && g.spatial() <= 3 &&
-           conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M).has_value();
+    return qlinear::isInt8(x.dtype()) && qlinear::isInt8(w.dtype()) && ctx.invariantInput(kW) &&
+           x.numel() > 0 && g.spatial() <= 3 &&
+           conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M).has_value() &&
+           (exact || narrowWeights(ctx));
+  }
+
+  // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
+  // (narrow_signed_weights.h: uint8 X, W' in [-64, 64]). W's values decide
+  // it once: a later plan may run after W was freed (held packed).
+  bool narrowWeights(const KernelContext& ctx) {
+    if (ctx.input(kX).dtype() != DataType::kUInt8) return false;
+    if (!narrow_) {
+      const Tensor& w = ctx.input(kW);
+      if (w.dataFreed()) return false;
+      narrow_ = qlinear::narrowSignedWeights(w);
+    }
+    return *narrow_;
   }
 
   // Once the primitive holds W packed, the plan lets go of W (or of its copy
@@ -897,6 +916,8 @@ class FusedConvInteger final : public Kernel {
       markInterior(*p, tapSums_.sums, g.M);
     }
     compactSums(*p, g.M);
+    static const bool exact = qlinear::exactInt8DotProducts();
+    if (!exact) qlinear::countNarrowWeightInt8Plan();
     return p;
   }
 
@@ -906,6 +927,7 @@ class FusedConvInteger final : public Kernel {
   bool onednn_ = true;
   std::unique_ptr<Plan> plan_;
   conv_integer::KeptTapSums tapSums_;                // for S of every plan
+  std::optional<bool> narrow_;                       // narrowWeights, once decided
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
   bool writesRange_ = true;  // false for channelsFirst_: output 1 is its caller's
   bool quantize_ = false;    // quantize_output = 1 (not on channelsFirst_: its caller quantizes)

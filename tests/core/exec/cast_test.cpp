@@ -3,6 +3,7 @@
 // rounding modes, float4e2m1 and the packed small integers.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -48,6 +49,48 @@ TEST(Cast, BetweenStandardTypes) {
   // Exact for 64-bit integers beyond 2^53.
   ir::Tensor big = i64({1}, {(int64_t{1} << 60) + 1});
   EXPECT_EQ(castTo(big, DataType::kUInt64).data<uint64_t>()[0], (uint64_t{1} << 60) + 1);
+}
+
+// float32 -> float16 / bfloat16 rounds to nearest, ties to even, on the bits:
+// a value halfway between two neighbours goes to the one with an even last
+// bit (down from an even one, up from an odd one), just above or below a tie
+// to the nearer one, in the subnormals too, and a value half a step or more
+// past the largest finite one to infinity. Truncation or rounding half up
+// would give other bits on the ties.
+TEST(Cast, FloatToHalfTypesRoundsTiesToEven) {
+  struct Case {
+    uint32_t in;
+    uint16_t out;
+  };
+  auto check = [](DataType to, const std::vector<Case>& cases) {
+    std::vector<float> in;
+    for (const Case& c : cases) in.push_back(std::bit_cast<float>(c.in));
+    const ir::Tensor y = castTo(f32({static_cast<int64_t>(in.size())}, in), to);
+    ASSERT_EQ(y.dtype(), to);
+    for (size_t i = 0; i < cases.size(); ++i)
+      EXPECT_EQ(y.data<uint16_t>()[i], cases[i].out)
+          << std::hex << "0x" << cases[i].in << std::dec << " to " << static_cast<int>(to);
+  };
+  check(DataType::kBFloat16, {
+                                 {0x3F808000u, 0x3F80u},  // 1 + 2^-8: tie, to even (down)
+                                 {0x3F818000u, 0x3F82u},  // 1 + 3 * 2^-8: tie, to even (up)
+                                 {0x3F808001u, 0x3F81u},  // just above a tie
+                                 {0x3F817FFFu, 0x3F81u},  // just below a tie
+                                 {0xBF818000u, 0xBF82u},  // negative tie
+                                 {0x00018000u, 0x0002u},  // subnormal tie
+                                 {0x00008000u, 0x0000u},  // subnormal tie to zero
+                                 {0x7F7FFFFFu, 0x7F80u},  // largest float32: infinity
+                             });
+  check(DataType::kFloat16, {
+                                {0x3F801000u, 0x3C00u},  // 1 + 2^-11: tie, to even (down)
+                                {0x3F803000u, 0x3C02u},  // 1 + 3 * 2^-11: tie, to even (up)
+                                {0x3F801001u, 0x3C01u},  // just above a tie
+                                {0x3F802FFFu, 0x3C01u},  // just below a tie
+                                {0xBF803000u, 0xBC02u},  // negative tie
+                                {0x33000000u, 0x0000u},  // 2^-25: subnormal tie to zero
+                                {0x33C00000u, 0x0002u},  // 3 * 2^-25: subnormal tie, up
+                                {0x477FF000u, 0x7C00u},  // 65520: tie past 65504, infinity
+                            });
 }
 
 TEST(Cast, SameTypeIsIdentityAndCastLikeTakesTheSecondType) {

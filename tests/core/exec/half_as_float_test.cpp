@@ -111,6 +111,39 @@ TEST_P(HalfAsFloat, GemmWithAlphaBetaTransposedBAndBroadcastC) {
   }
 }
 
+// The narrowing rounds ties to even. y = s (1 + k u) + s u / 2 (u the half
+// type's step in [1, 2), s = +-1; every term and the float32 sum exact) lies
+// halfway between s (1 + k u) and s (1 + (k + 1) u): to even, that is
+// s (1 + k u) for even k and s (1 + (k + 1) u) for odd k. The tests above
+// allow half a step either way, so rounding half up or away from zero would
+// pass them; here truncation fails on odd k and rounding half away on even k.
+// MatMul and Gemm (widened, narrowFromFloat) and Add (the reference loop).
+TEST_P(HalfAsFloat, NarrowingRoundsTiesToEven) {
+  const DataType dt = GetParam();
+  const double u = std::ldexp(1.0, dt == DataType::kFloat16 ? -10 : -7);
+  const int64_t n = 40;
+  std::vector<double> ab, a, c, want;  // ab: rows [a, u / 2] for MatMul
+  for (int64_t k = 0; k < n; ++k) {
+    const double s = k % 4 < 2 ? 1.0 : -1.0;
+    a.push_back(s * (1 + static_cast<double>(k) * u));
+    c.push_back(s * u / 2);
+    ab.insert(ab.end(), {a.back(), c.back()});
+    want.push_back(s * (1 + static_cast<double>(k + k % 2) * u));
+  }
+  const std::vector<double> ones = {1.0, 1.0};
+  const ir::Tensor byMatMul =
+      run1({"MatMul", {typed(dt, {n, 2}, ab), typed(dt, {2, 1}, ones)}, {}, 17});
+  const ir::Tensor byGemm = run1(
+      {"Gemm", {typed(dt, {n, 1}, a), typed(dt, {1, 1}, {1.0}), typed(dt, {n, 1}, c)}, {}, 13});
+  const ir::Tensor byAdd = run1({"Add", {typed(dt, {n}, a), typed(dt, {n}, c)}, {}, 14});
+  for (const auto& [name, y] : {std::pair<const char*, const ir::Tensor*>{"MatMul", &byMatMul},
+                                {"Gemm", &byGemm},
+                                {"Add", &byAdd}}) {
+    ASSERT_EQ(y->dtype(), dt) << name;
+    EXPECT_EQ(values(*y), want) << name;
+  }
+}
+
 TEST_P(HalfAsFloat, AMismatchedInnerDimensionIsStillAnError) {
   const DataType dt = GetParam();
   const std::string err =

@@ -26,6 +26,7 @@
 #include "core/exec/cpu/qlinear_conv_float_sums.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/executor.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/int8_conv_test_util.h"
 
 namespace passlab::exec {
@@ -359,6 +360,18 @@ std::vector<Case> cases() {
                .perChannelScales = true,
                .bias = true,
                .pads = {2, 2, 2, 2}});
+  // Channels-last with AVX2 (the integer sums): two images, uint8 weights with
+  // per-channel zero points, stride 2 down and 1 across, uneven padding, 20
+  // outputs (a block of 16 and 4), 6 channels (3 pairs), 10 -> 12 columns.
+  v.push_back({.name = "k3_batch2_u8_weights_uneven",
+               .x = {2, 6, 11, 10},
+               .w = {20, 6, 3, 3},
+               .wType = DT::kUInt8,
+               .weightZeroPoints = true,
+               .perChannelZeroPoints = true,
+               .bias = true,
+               .strides = {2, 1},
+               .pads = {1, 0, 1, 2}});
   return v;
 }
 
@@ -416,6 +429,48 @@ TEST(QLinearConvFloatSums, ChannelsLastRunsWithoutReorders) {
     Model first = buildModel(c, 5);
     expectEqual(swapChannels(runClass(*k, ctx, g, true, c.bias), false),
                 referenceOutput(first, first.built.feeds), c.name);
+  }
+}
+
+// With AVX2 a channels-last 2-D convolution of one group and dilation 1, not
+// 1x1, takes its sums from 16-bit integer products (runsIntegerSums), the others
+// oneDNN's float32 convolution; both give the reference's bytes (the
+// parameterized tests above, channels-last, run every case through it).
+TEST(QLinearConvFloatSums, ChannelsLastGroupOneRunsIntegerSumsOnAvx2) {
+  const bool avx2 = cpu_isa::hasAvx2Fma();
+  for (const Case& c :
+       {Case{.name = "k3", .x = {1, 8, 10, 10}, .w = {12, 8, 3, 3}, .pads = {1, 1, 1, 1}},
+        Case{.name = "k1x3", .x = {1, 4, 7, 9}, .w = {16, 4, 1, 3}, .bias = true},
+        Case{.name = "k5_stride2",
+        .x = {1, 5, 13, 12},
+        .w = {17, 5, 5, 5},
+        .strides = {2, 2},
+        .pads = {2, 2, 2, 2}}}) {
+    Model last = buildModel(c, 7, true);
+    const cpu::ConvGeometry g = geometryOf(last, c.x);
+    DirectContext ctx(last.inputs, 1);
+    auto k = cpu::QLinearConvFloatSums::create(ctx, g, true, nullptr);
+    ASSERT_NE(k, nullptr) << c.name;
+    EXPECT_EQ(k->runsIntegerSums(), avx2) << c.name;
+    Model first = buildModel(c, 7);
+    expectEqual(swapChannels(runClass(*k, ctx, g, true, c.bias), false),
+                referenceOutput(first, first.built.feeds), c.name);
+    // NCHW: oneDNN's float32 convolution.
+    DirectContext nchw(first.inputs, 1);
+    auto f = cpu::QLinearConvFloatSums::create(nchw, geometryOf(first, c.x), false, nullptr);
+    ASSERT_NE(f, nullptr) << c.name;
+    EXPECT_FALSE(f->runsIntegerSums()) << c.name;
+  }
+  // Groups, dilation and 1x1: the float32 convolution.
+  for (const Case& c :
+       {Case{.name = "k1", .x = {1, 32, 9, 9}, .w = {16, 32, 1, 1}, .bias = true},
+        Case{.name = "grouped", .x = {1, 8, 6, 6}, .w = {12, 2, 3, 3}, .group = 4},
+        Case{.name = "dilated", .x = {1, 4, 12, 12}, .w = {6, 4, 3, 3}, .dilations = {2, 2}}}) {
+    Model last = buildModel(c, 9, true);
+    DirectContext ctx(last.inputs, 1);
+    auto k = cpu::QLinearConvFloatSums::create(ctx, geometryOf(last, c.x), true, nullptr);
+    ASSERT_NE(k, nullptr) << c.name;
+    EXPECT_FALSE(k->runsIntegerSums()) << c.name;
   }
 }
 

@@ -8,6 +8,8 @@
 #include <new>
 #include <optional>
 
+#include "core/exec/body_value_watch.h"
+
 namespace passlab::exec {
 
 Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims) {
@@ -327,6 +329,14 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
       for (size_t i = 0; i < step.outputs.size(); ++i)
         if (step.outputs[i] >= 0) frame.slots[static_cast<size_t>(step.outputs[i])] = values[i];
     }
+    if (plan.depth > 0)
+      if (const BodyValueWatch* watch = BodyValueWatch::current())
+        for (size_t i = 0; i < step.outputs.size(); ++i)
+          if (step.outputs[i] >= 0 && i < node.outputs().size() && node.output(i))
+            if (Status seen = watch->saw(node.output(i)->name(),
+                                         frame.slots[static_cast<size_t>(step.outputs[i])]);
+                !seen)
+              return seen.error().withContext(node.describe());
     if (shapes != nullptr) shapes->ran(step, stepIndex, frame.slots);
     if (plan.depth == 0 && state.kept != nullptr)
       for (size_t i = 0; i < ins.size(); ++i)
@@ -405,6 +415,10 @@ Expected<std::vector<Value>> runSubgraph(const CompiledGraph& plan, std::vector<
   for (const auto& [slot, value] : plan.constants) frame.slots[static_cast<size_t>(slot)] = value;
   for (size_t i = 0; i < inputs.size(); ++i)
     frame.slots[static_cast<size_t>(plan.inputSlots[i])] = std::move(inputs[i]);
+  if (const BodyValueWatch* watch = BodyValueWatch::current())
+    for (size_t i = 0; i < inputs.size() && i < plan.graph->inputs().size(); ++i)
+      PASSLAB_RETURN_IF_ERROR(watch->saw(plan.graph->inputs()[i]->name(),
+                                         frame.slots[static_cast<size_t>(plan.inputSlots[i])]));
   BodyActivation activation(plan, frame, state, blocks);
   Status ran = runGraph(plan, frame, state);
   activation.finish(ran.isOk());

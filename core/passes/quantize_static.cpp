@@ -34,6 +34,12 @@
 // takes it into its weight and bias first (`fold_batchnorm`, default on), so
 // that the normalized output is the one quantized (ppocr_cls_mobile_v2: over
 // the budget without it, docs/precision.md).
+// Inside If branches and Loop/Scan bodies (option `subgraphs`, default on)
+// each body is quantized as a graph of its own, its Q/DQ pairs and int8
+// weights in the body, its inputs and outputs and the outer values it reads
+// float32; its values are calibrated on every run of the body
+// (exec::BodyValueWatch), and a body no calibration run entered stays
+// float32 (the note counts its ops).
 // Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
 // QLinear op. Lossy: the check holds the outputs to the accuracy budget.
 #include <algorithm>
@@ -220,38 +226,81 @@ class StaticQuantizer {
 
   Status run() {
     PASSLAB_RETURN_IF_ERROR(readOptions());
-    std::vector<Unit> units;
-    PASSLAB_RETURN_IF_ERROR(chooseUnits(units));
-    if (ctx_.boolOption("fold_batchnorm")) {
-      for (Unit& u : units) folded_ += foldBatchNormInto(u) ? 1 : 0;
-      // A unit that read a folded BatchNormalization's output reads the new
-      // Conv's now (that value is gone): take every unit's values again.
-      if (folded_ > 0)
-        for (Unit& u : units) {
-          u.input = u.node->input(0);
-          if (u.input2) u.input2 = u.node->input(1);
-          u.output = outputOf(*u.node);
-        }
+    collectGraphs(g_);
+    // The units of each graph, the main graph first: each graph (a body too)
+    // is quantized as a graph of its own, a body's inputs and outputs and the
+    // values of enclosing graphs it reads staying float32 there.
+    std::vector<GraphUnits> graphs;
+    for (ir::Graph* g : graphs_) {
+      cur_ = g;
+      GraphUnits w{g, {}, {}, nullptr};
+      PASSLAB_RETURN_IF_ERROR(chooseUnits(w.units));
+      if (ctx_.boolOption("fold_batchnorm")) {
+        size_t folded = 0;
+        for (Unit& u : w.units) folded += foldBatchNormInto(u) ? 1 : 0;
+        // A unit that read a folded BatchNormalization's output reads the new
+        // Conv's now (that value is gone): take every unit's values again.
+        if (folded > 0)
+          for (Unit& u : w.units) {
+            u.input = u.node->input(0);
+            if (u.input2) u.input2 = u.node->input(1);
+            u.output = outputOf(*u.node);
+          }
+        folded_ += folded;
+      }
+      PASSLAB_RETURN_IF_ERROR(chooseBinaryUnits(w.units));
+      if (!w.units.empty()) graphs.push_back(std::move(w));
     }
-    PASSLAB_RETURN_IF_ERROR(chooseBinaryUnits(units));
-    if (units.empty()) {
+    if (graphs.empty()) {
       writeNote(0, 0);
       return Status::ok();
     }
-    std::vector<ir::Value*> activations = activationsOf(units);
-    PASSLAB_RETURN_IF_ERROR(calibrate(activations));
-    const size_t calibrated = activations.size();
-    unifyConcatRanges(activations);
-    shareRangesOfValuePreservingOps(activations);
-    rememberOrder();
-    for (ir::Value* v : activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
-    for (const Unit& u : units) {
-      if (u.constant)
-        quantizeConstantOperand(u);
-      else if (!u.input2)
-        quantizeWeights(u);
+    // One calibration for all the graphs. A body's values are seen on every
+    // run of it (each If branch taken, each Loop iteration); whether a body
+    // ran at all, its first unit's output says (`ran`).
+    std::vector<ir::Value*> observed;
+    std::set<const ir::Value*> listed;
+    auto list = [&](ir::Value* v) {
+      if (listed.insert(v).second) observed.push_back(v);
+    };
+    for (GraphUnits& w : graphs) {
+      w.activations = activationsOf(w.units);
+      for (ir::Value* v : w.activations) list(v);
+      if (w.graph != &g_) list(w.ran = w.units.front().node->output(0));
     }
-    writeNote(units.size(), calibrated);
+    PASSLAB_RETURN_IF_ERROR(calibrate(observed));
+    std::set<const ir::Value*> calibrated;
+    for (GraphUnits& w : graphs) {
+      if (w.graph != &g_ && !ranges_.count(w.ran)) {
+        // No calibration run entered this body: it stays float32.
+        notRun_ += w.units.size();
+        if (ctx_.explain)
+          for (const Unit& u : w.units)
+            ctx_.explain->note(u.node->id(), kId,
+                               "no calibration run entered the subgraph it is in (an If branch "
+                               "not taken, a Loop or Scan of no iteration): it stays float32");
+        continue;
+      }
+      for (const ir::Value* v : w.activations)
+        if (!ranges_.count(v))
+          return invalidArgument(
+              Text::of("%1: calibration saw no finite value of '%2'", kId, v->name()));
+      cur_ = w.graph;
+      calibrated.insert(w.activations.begin(), w.activations.end());
+      unifyConcatRanges(w.activations);
+      shareRangesOfValuePreservingOps(w.activations);
+      rememberOrder();
+      for (ir::Value* v : w.activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
+      for (const Unit& u : w.units) {
+        if (u.constant)
+          quantizeConstantOperand(u);
+        else if (!u.input2)
+          quantizeWeights(u);
+      }
+      quantized_ += w.units.size();
+      if (w.graph != &g_) inBodies_ += w.units.size();
+    }
+    writeNote(quantized_, calibrated.size());
     if (folded_ > 0 && ctx_.note)
       *ctx_.note = Text::of("%1; %2 BatchNormalizations folded into the Convs before them first",
                             *ctx_.note, std::to_string(folded_));
@@ -279,6 +328,7 @@ class StaticQuantizer {
     weightQmax_ = ctx_.boolOption("reduce_range") ? 64.0f : 127.0f;
     activationSymmetric_ = ctx_.boolOption("activation_symmetric");
     weightSymmetric_ = ctx_.boolOption("weight_symmetric");
+    subgraphs_ = ctx_.boolOption("subgraphs");
     for (const std::string& given : str::split(ctx_.option("op_types"), ',')) {
       const std::string op(str::trim(given));
       if (op.empty()) continue;
@@ -297,9 +347,30 @@ class StaticQuantizer {
     return Status::ok();
   }
 
+  // `g` and, with option subgraphs, the bodies its nodes hold (depth first,
+  // after the graph itself); the candidate nodes of bodies not entered (an
+  // If, Loop or Scan node the filter excludes) are counted.
+  void collectGraphs(ir::Graph& g) {
+    graphs_.push_back(&g);
+    for (const auto& n : g.nodes()) {
+      if (!n->hasSubgraphs()) continue;
+      // A node the filter excludes keeps its bodies; one that a filter of
+      // chosen nodes leaves out does not (the chosen may be in its bodies).
+      const bool enter = subgraphs_ && (!ctx_.filter || !ctx_.filter->excluded.count(n->id()));
+      for (ir::Graph* sub : n->subgraphs()) {
+        if (enter) {
+          collectGraphs(*sub);
+          continue;
+        }
+        sub->forEachNodeRecursive(
+            [&](ir::Node* m) { leftInBodies_ += m->domain().empty() && ops_.count(m->opType()); });
+      }
+    }
+  }
+
   Status chooseUnits(std::vector<Unit>& units) {
     std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes())
+    for (const auto& n : cur_->nodes())
       if (n->domain().empty() && ops_.count(n->opType()) && !isBinary(*n)) nodes.push_back(n.get());
     return forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
       Unit u{&n, n.input(0)};
@@ -368,9 +439,9 @@ class StaticQuantizer {
       nw[static_cast<size_t>(i)] = w->valueAsDouble(i) * s[static_cast<size_t>(i / per)];
     const std::string base = conv->name().empty() ? "conv" : conv->name();
     ir::Value* nW =
-        addConstant(rw_, g_, conv, base + "_weight_bn",
+        addConstant(rw_, *conv->owner(), conv, base + "_weight_bn",
                     fusion::floatTensor(ir::DataType::kFloat, w->dims(), nw), {conv, bn});
-    ir::Value* nB = addConstant(rw_, g_, conv, base + "_bias_bn",
+    ir::Value* nB = addConstant(rw_, *conv->owner(), conv, base + "_bias_bn",
                                 fusion::floatTensor(ir::DataType::kFloat, {m}, nb), {conv, bn});
     ir::Node* fused = fusion::addDerived(rw_, "Conv", {conv->input(0), nW, nB}, conv, {conv, bn},
                                          conv, {bn->output(0)});
@@ -387,7 +458,7 @@ class StaticQuantizer {
     std::set<const ir::Value*> quantized;
     for (const ir::Value* v : activationsOf(units)) quantized.insert(v);
     std::vector<ir::Node*> nodes;
-    for (const auto& n : g_.nodes())
+    for (const auto& n : cur_->nodes())
       if (n->domain().empty() && isBinary(*n) && ops_.count(n->opType())) nodes.push_back(n.get());
     return forEachNode(ctx_, kId, kId, nodes, [&](ir::Node& n) {
       Unit u{&n, n.input(0)};
@@ -453,7 +524,7 @@ class StaticQuantizer {
     const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
     for (int depth = 0; depth < 8 && v; ++depth) {
       const ir::Node* p = v->producer();
-      if (!p || !p->domain().empty() || p->owner() != &g_) return false;
+      if (!p || !p->domain().empty() || p->owner() != cur_) return false;
       if (quantized.count(v) &&
           (p->opType() == "Conv" || p->opType() == "MatMul" || p->opType() == "Gemm"))
         return true;
@@ -471,7 +542,7 @@ class StaticQuantizer {
     const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
     for (const ir::Use& use : v->uses()) {
       const ir::Node& r = *use.node;
-      if (r.owner() != &g_ || !r.domain().empty()) return false;
+      if (r.owner() != cur_ || !r.domain().empty()) return false;
       if (r.opType() == "LayerNormalization" && use.inputIndex == 0) continue;
       if (ops_.count(r.opType()) && (use.inputIndex == 0 || r.opType() != "Conv")) continue;
       if (!preservesValues(r, opset) || use.inputIndex != 0) return false;
@@ -565,12 +636,10 @@ class StaticQuantizer {
     std::vector<std::string> names;
     for (const ir::Value* v : activations) names.push_back(v->name());
     if (!takeSharedStats(names)) PASSLAB_RETURN_IF_ERROR(observe(names));
-    for (size_t k = 0; k < names.size(); ++k) {
-      if (stats_[k].empty())
-        return invalidArgument(
-            Text::of("%1: calibration saw no finite value of '%2'", kId, names[k]));
-      ranges_[activations[k]] = stats_[k].range(method_, percentile_);
-    }
+    // A value without finite values gets no range: an error for the graph
+    // whose units read it, unless no calibration run entered that body.
+    for (size_t k = 0; k < names.size(); ++k)
+      if (!stats_[k].empty()) ranges_[activations[k]] = stats_[k].range(method_, percentile_);
     return Status::ok();
   }
 
@@ -615,7 +684,7 @@ class StaticQuantizer {
                                std::vector<ir::Value*>& between) const {
     ir::Value* source = nullptr;
     std::vector<ir::Value*> pending;
-    for (ir::Node* p = v->producer(); p && p->owner() == &g_ && preservesValues(*p, opset);) {
+    for (ir::Node* p = v->producer(); p && p->owner() == cur_ && preservesValues(*p, opset);) {
       ir::Value* in = p->input(0);
       if (!isFloat32Tensor(in)) break;
       if (ranges_.count(in)) {
@@ -640,7 +709,7 @@ class StaticQuantizer {
   // tensor already in another Concat's group leaves this one as it is.
   void unifyConcatRanges(std::vector<ir::Value*>& activations) {
     std::set<const ir::Value*> grouped;
-    for (const auto& owned : g_.nodes()) {
+    for (const auto& owned : cur_->nodes()) {
       const ir::Node& n = *owned;
       if (!isDefaultOp(n, "Concat") || n.inputs().empty() || !isFloat32Tensor(n.output(0)))
         continue;
@@ -691,14 +760,32 @@ class StaticQuantizer {
   // its first reader.
   void rememberOrder() {
     size_t i = 0;
-    for (const auto& n : g_.nodes()) order_[n.get()] = i++;
+    for (const auto& n : cur_->nodes()) order_[n.get()] = i++;
+  }
+
+  // Whether `r` is a value-preserving op (Transpose, Reshape, ...) whose
+  // result a node of another graph (a subgraph of its graph) reads.
+  bool feedsASubgraph(const ir::Node& r) const {
+    if (!preservesValues(r, ctx_.model().opsetVersion("").value_or(1))) return false;
+    for (const ir::Value* out : r.outputs())
+      if (out)
+        for (const ir::Use& u : out->uses())
+          if (u.node->owner() != r.owner()) return true;
+    return false;
   }
 
   Status insertQdq(ir::Value* v) {
     std::vector<std::pair<ir::Node*, size_t>> readers;
     ir::Node* first = nullptr;
     for (const ir::Use& use : v->uses()) {
-      if (use.node->owner() != &g_) continue;  // a subgraph reading it keeps the float value
+      // Another graph reading it (a body, or the graph around this body)
+      // keeps the float value, or has a pair of its own.
+      if (use.node->owner() != cur_) continue;
+      // So does a value-preserving op whose result a subgraph reads: ONNX
+      // Runtime 1.32's QDQPropagationTransformer aborts the session on
+      // DQ -> Transpose -> (read inside an If branch), silero_vad's
+      // Relu -> Transpose -> LSTM in a nested If.
+      if (feedsASubgraph(*use.node)) continue;
       readers.emplace_back(use.node, static_cast<size_t>(use.inputIndex));
       if (!first || order_[use.node] < order_[first]) first = use.node;
     }
@@ -711,23 +798,23 @@ class StaticQuantizer {
     const std::vector<const ir::Node*> from{first};
     const std::string base = v->name();
     ir::Value* scale =
-        addConstant(rw_, g_, first, base + "_scale", ir::Tensor::scalarFloat(p.scale), from);
+        addConstant(rw_, *cur_, first, base + "_scale", ir::Tensor::scalarFloat(p.scale), from);
     ir::Value* zero =
         int8Activations_
-            ? addConstant(rw_, g_, first, base + "_zero_point",
+            ? addConstant(rw_, *cur_, first, base + "_zero_point",
                           ir::Tensor::fromVector<int8_t>(ir::DataType::kInt8, {},
                                                          {static_cast<int8_t>(p.zeroPoint)}),
                           from)
-            : addConstant(rw_, g_, first, base + "_zero_point",
+            : addConstant(rw_, *cur_, first, base + "_zero_point",
                           ir::Tensor::fromVector<uint8_t>(ir::DataType::kUInt8, {},
                                                           {static_cast<uint8_t>(p.zeroPoint)}),
                           from);
-    ir::Node* q = rw_.addNode(g_, "QuantizeLinear", "", {v, scale, zero}, 1, first,
+    ir::Node* q = rw_.addNode(*cur_, "QuantizeLinear", "", {v, scale, zero}, 1, first,
                               base + "_QuantizeLinear", from);
     rw_.setType(q->output(0),
                 ir::Type::tensor(int8Activations_ ? ir::DataType::kInt8 : ir::DataType::kUInt8,
                                  v->type().shape()));
-    ir::Node* dq = rw_.addNode(g_, "DequantizeLinear", "", {q->output(0), scale, zero}, 1, first,
+    ir::Node* dq = rw_.addNode(*cur_, "DequantizeLinear", "", {q->output(0), scale, zero}, 1, first,
                                base + "_DequantizeLinear", from);
     rw_.setType(dq->output(0), v->type());
     for (const auto& [node, index] : readers) rw_.setInput(node, index, dq->output(0));
@@ -837,17 +924,19 @@ class StaticQuantizer {
                        ir::Tensor zero, int64_t axis) {
     const std::vector<const ir::Node*> from{&n};
     const bool perChannel = scale.rank() == 1;
-    ir::Value* qv = addConstant(rw_, g_, &n, base + "_quantized", std::move(values), from);
-    ir::Value* sv = addConstant(rw_, g_, &n, base + "_scale", std::move(scale), from);
-    ir::Value* zv = addConstant(rw_, g_, &n, base + "_zero_point", std::move(zero), from);
-    ir::Node* dq = rw_.addNode(g_, "DequantizeLinear", "", {qv, sv, zv}, 1, &n,
+    ir::Graph& g = *n.owner();
+    ir::Value* qv = addConstant(rw_, g, &n, base + "_quantized", std::move(values), from);
+    ir::Value* sv = addConstant(rw_, g, &n, base + "_scale", std::move(scale), from);
+    ir::Value* zv = addConstant(rw_, g, &n, base + "_zero_point", std::move(zero), from);
+    ir::Node* dq = rw_.addNode(g, "DequantizeLinear", "", {qv, sv, zv}, 1, &n,
                                base + "_DequantizeLinear", from);
     if (perChannel) rw_.setAttr(dq, ir::Attribute::makeInt("axis", axis));
     return dq;
   }
 
-  // With the count of the candidate ops left in subgraphs: the pass does
-  // not enter them (their activations would need calibration inside bodies).
+  // With the counts of the ops quantized inside subgraphs, of those left in
+  // bodies no calibration run entered, and of the candidate ops in bodies not
+  // entered (subgraphs=false, or their node excluded).
   void writeNote(size_t units, size_t activations) {
     if (!ctx_.note) return;
     Text note;
@@ -859,16 +948,39 @@ class StaticQuantizer {
               (weightQmax_ < 127 ? ", 7 bits" : ""),
           std::to_string(activations), std::to_string(ctx_.evaluator->calibrationSets()),
           ctx_.option("method"));
-    note = withNodesLeftInSubgraphs(
-        note, nodesInSubgraphs(g_, ops_),
-        "static quantization does not enter subgraphs: it would need calibration of the values "
-        "inside If/Loop/Scan bodies");
+    if (inBodies_ > 0)
+      note = Text::of("%1; %2 of them inside subgraphs", note, std::to_string(inBodies_));
+    if (notRun_ > 0)
+      note = note.empty()
+                 ? Text::of(
+                       "%1 ops inside subgraphs that no calibration run entered stay float32 (an "
+                       "If branch not taken, a Loop or Scan of no iteration)",
+                       std::to_string(notRun_))
+                 : Text::of(
+                       "%1; %2 ops inside subgraphs that no calibration run entered stay float32 "
+                       "(an If branch not taken, a Loop or Scan of no iteration)",
+                       note, std::to_string(notRun_));
+    note = withNodesLeftInSubgraphs(note, leftInBodies_,
+                                    "subgraphs=false, or their If/Loop/Scan node is excluded");
     if (!note.empty()) *ctx_.note = note;
   }
+
+  // The graphs quantized (the main graph, then the bodies entered) and the
+  // one being worked on.
+  struct GraphUnits {
+    ir::Graph* graph;
+    std::vector<Unit> units;
+    std::vector<ir::Value*> activations;
+    ir::Value* ran;  // a body's value that each run of it computes
+  };
 
   PassContext& ctx_;
   rewrite::Rewriter& rw_;
   ir::Graph& g_;
+  ir::Graph* cur_ = nullptr;
+  std::vector<ir::Graph*> graphs_;
+  bool subgraphs_ = true;
+  size_t quantized_ = 0, inBodies_ = 0, notRun_ = 0, leftInBodies_ = 0;
   CalibrationMethod method_ = CalibrationMethod::kMinMax;
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;

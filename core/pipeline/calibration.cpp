@@ -4,7 +4,10 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
+#include <unordered_map>
 
+#include "core/exec/body_value_watch.h"
 #include "core/io/npy.h"
 #include "core/io/tensor_file.h"
 #include "core/support/strings.h"
@@ -75,13 +78,45 @@ Expected<exec::NamedInputs> readSet(const std::vector<InputDecl>& inputs, const 
   return set;
 }
 
-// A copy of `model` whose graph outputs also include `values` (by name).
-Expected<ir::Model> withOutputs(const ir::Model& model, const std::vector<std::string>& values) {
+// The names of the values of the subgraphs of `g` (to any depth): their
+// inputs and their nodes' outputs.
+std::set<std::string> bodyValueNames(const ir::Graph& g) {
+  std::set<std::string> names;
+  for (const auto& n : g.nodes())
+    for (const ir::Graph* sub : n->subgraphs()) {
+      for (const ir::Value* v : sub->inputs())
+        if (v) names.insert(v->name());
+      sub->forEachNodeRecursive([&](ir::Node* m) {
+        for (const ir::Value* v : m->outputs())
+          if (v) names.insert(v->name());
+        for (const ir::Graph* inner : m->subgraphs())
+          for (const ir::Value* v : inner->inputs())
+            if (v) names.insert(v->name());
+      });
+    }
+  return names;
+}
+
+// A copy of `model` whose graph outputs also include those of `values` (by
+// name) that are values of the main graph; the others, values of If/Loop/Scan
+// bodies, go to `inBodies` (with their index in `values`): the run hands them
+// over as the bodies compute them (exec::BodyValueWatch).
+Expected<ir::Model> withOutputs(const ir::Model& model, const std::vector<std::string>& values,
+                                std::unordered_map<std::string, size_t>& inBodies) {
   ir::Model copy = model.clone();
   ir::Graph& g = copy.graph();
-  for (const std::string& name : values) {
+  std::set<std::string> bodies;
+  bool bodiesListed = false;
+  for (size_t k = 0; k < values.size(); ++k) {
+    const std::string& name = values[k];
     ir::Value* v = g.findValue(name);
-    if (!v) return invalidArgument(Text::of("calibration: the model has no value '%1'", name));
+    if (!v) {
+      if (!bodiesListed) bodies = bodyValueNames(g), bodiesListed = true;
+      if (!bodies.count(name))
+        return invalidArgument(Text::of("calibration: the model has no value '%1'", name));
+      inBodies.emplace(name, k);
+      continue;
+    }
     if (!v->isGraphOutput()) g.addOutput(v);
   }
   return copy;
@@ -207,7 +242,8 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
     count_ = source_->count;
   }
   if (source_->count == 0) return invalidArgument("calibration: no input sets");
-  auto exposed = withOutputs(model, values);
+  std::unordered_map<std::string, size_t> inBodies;
+  auto exposed = withOutputs(model, values, inBodies);
   if (!exposed) return exposed.error();
   auto ex = exec::Executor::create(*exposed);
   if (!ex) return ex.error().withContext("calibration");
@@ -215,6 +251,17 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
   for (size_t k = 0; k < values.size(); ++k) wanted.emplace(values[k], k);
   exec::RunOptions options;
   options.cancel = cancel;
+  // A body's values as each run of it computes them (every If branch taken,
+  // every Loop iteration, every Scan step); a body that never runs hands
+  // over none.
+  std::optional<exec::BodyValueWatch> watch;
+  if (!inBodies.empty())
+    watch.emplace(std::move(inBodies), [&](size_t k, const exec::Value& v) -> Status {
+      if (!v.isTensor())
+        return invalidArgument(
+            Text::of("calibration: '%1' is %2, not a tensor", values[k], v.describe()));
+      return observe(k, v.tensor().toIr());
+    });
   for (size_t s = 0; s < source_->count; ++s) {
     // One set at a time: made here, dropped (with the run's outputs) before
     // the next is made.

@@ -1,7 +1,9 @@
-// Lossy passes that do not enter subgraphs (quantize_static, prune_magnitude,
-// factorize_low_rank) count the nodes they leave inside If/Loop/Scan bodies
-// in their step's note (#25): a model whose layers are all inside If
-// branches (silero_vad) must not read as quantized, pruned or factorized.
+// Lossy passes that do not enter subgraphs (prune_magnitude,
+// factorize_low_rank; quantize_static with subgraphs=false) count the nodes
+// they leave inside If/Loop/Scan bodies in their step's note (#25): a model
+// whose layers are all inside If branches (silero_vad) must not read as
+// quantized, pruned or factorized. quantize_static enters them by default
+// (session 34: quantize_static_subgraphs_test.cpp).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,30 +39,40 @@ main (bool[] c, float[2,4] x) => (float[2,4] y)
             else_branch = g2 () => (float[2,4] b) { b = MatMul(x, w) }> (c) })";
 
 // The step's note; quantize_static calibrates on synthesized input sets.
-std::string noteOf(const std::string& pass, const char* model) {
+std::string noteOf(const std::string& pass, const char* model,
+                   const passes::Options& options = {}) {
   pipeline::CalibratingEvaluator eval(
       [](const ir::Model& m) {
         return pipeline::synthesizedCalibrationSets(m, pipeline::InputSpec{}, 4);
       },
       4);
-  PassOutcome out = runPass(pass, model, {}, &eval);
+  PassOutcome out = runPass(pass, model, options, &eval);
   EXPECT_FALSE(out.step.rolledBack) << pass << ": " << out.step.error.str();
   return out.step.note.str();
 }
 
 TEST(SubgraphSkips, QuantizeStaticCountsTheNodesLeftInBodies) {
-  const std::string note = noteOf("quantize_static", kBranches);
+  const std::string note = noteOf("quantize_static", kBranches, {{"subgraphs", "false"}});
   EXPECT_NE(note.find("1 ops quantized"), std::string::npos) << note;
   EXPECT_NE(note.find("3 nodes of the ops it rewrites are inside subgraphs"), std::string::npos)
       << note;
-  EXPECT_NE(note.find("calibration of the values inside If/Loop/Scan bodies"), std::string::npos)
+  EXPECT_NE(note.find("(subgraphs=false, or their If/Loop/Scan node is excluded)"),
+            std::string::npos)
       << note;
 }
 
 TEST(SubgraphSkips, QuantizeStaticSaysSoWhenOnlyBodiesHoldCandidates) {
-  const std::string note = noteOf("quantize_static", kOnlyBranches);
+  const std::string note = noteOf("quantize_static", kOnlyBranches, {{"subgraphs", "false"}});
   EXPECT_NE(note.find("2 nodes of the ops it rewrites are inside subgraphs"), std::string::npos)
       << note;
+}
+
+// By default it enters the bodies: no node is left there unsaid; each body
+// node is quantized or counted as in a body no calibration run entered.
+TEST(SubgraphSkips, QuantizeStaticEntersTheBodiesByDefault) {
+  const std::string note = noteOf("quantize_static", kBranches);
+  EXPECT_EQ(note.find("stay as they are"), std::string::npos) << note;
+  EXPECT_NE(note.find("inside subgraphs"), std::string::npos) << note;
 }
 
 TEST(SubgraphSkips, PruneMagnitudeCountsTheNodesLeftInBodies) {

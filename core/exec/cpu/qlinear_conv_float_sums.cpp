@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/onednn_conv_dims.h"
@@ -28,6 +29,8 @@ using namespace qlinear;  // NOLINT: the inputs and the requantization
 using tag = memory::format_tag;
 
 constexpr int64_t kExactFloatSum = int64_t{1} << 24;
+// The integer sums' int32 accumulators (coversIntegerSums) are exact below 2^31.
+constexpr int64_t kExactInt32Sum = (int64_t{1} << 31) - 1;
 
 // The largest |X - zx| of an 8-bit activation of type t.
 int64_t largestActivation(DataType t, int32_t zx) {
@@ -112,7 +115,9 @@ void dequantizeScalar(const uint8_t* x, bool xSigned, int32_t zx, float* out, in
 // `n` sums of one row (float32 integers: exact), each plus its bias, requantized
 // with its multiplier; `perElement`: bias and mult hold one value per element
 // (channels-last rows), else one for the row.
-void requantizeScalar(const float* acc, int64_t n, const int32_t* bias, const double* mult,
+// (Acc: float, or int32_t for the integer sums.)
+template <class Acc>
+void requantizeScalar(const Acc* acc, int64_t n, const int32_t* bias, const double* mult,
                       bool perElement, const OutputRange& r, uint8_t* y) {
   for (int64_t i = 0; i < n; ++i) {
     const int64_t c = perElement ? i : 0;
@@ -176,15 +181,19 @@ PASSLAB_FLOAT_SUMS_AVX2 void dequantizeAvx2(const uint8_t* x, bool xSigned, int3
 
 // requantizeScalar, 8 at a time: the same double products, roundings and
 // bounds (rounded half to even, as nearbyint in the default rounding mode).
-template <bool PerElement>
-PASSLAB_FLOAT_SUMS_AVX2 void requantizeAvx2(const float* acc, int64_t n, const int32_t* bias,
+template <bool PerElement, class Acc>
+PASSLAB_FLOAT_SUMS_AVX2 void requantizeAvx2(const Acc* acc, int64_t n, const int32_t* bias,
                                             const double* mult, const OutputRange& r, uint8_t* y) {
   const __m256d zero = _mm256_set1_pd(r.zero), lo = _mm256_set1_pd(r.lo), hi = _mm256_set1_pd(r.hi);
   const __m256i bias1 = _mm256_set1_epi32(bias[0]);
   const __m256d mult1 = _mm256_set1_pd(mult[0]);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m256i a = _mm256_cvtps_epi32(_mm256_loadu_ps(acc + i));
+    __m256i a;
+    if constexpr (std::is_same_v<Acc, float>)
+      a = _mm256_cvtps_epi32(_mm256_loadu_ps(acc + i));
+    else
+      a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i));
     a = _mm256_add_epi32(
         a, PerElement ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + i)) : bias1);
     __m256d v[2] = {_mm256_cvtepi32_pd(_mm256_castsi256_si128(a)),
@@ -292,13 +301,14 @@ void dequantize(const uint8_t* x, bool xSigned, int32_t zx, float* out, int64_t 
   dequantizeScalar(x, xSigned, zx, out, n);
 }
 
-void requantizeRow(const float* acc, int64_t n, const int32_t* bias, const double* mult,
+template <class Acc>
+void requantizeRow(const Acc* acc, int64_t n, const int32_t* bias, const double* mult,
                    bool perElement, const OutputRange& r, uint8_t* y) {
 #if defined(__x86_64__)
   static const bool avx2 = cpu_isa::hasAvx2Fma();
   if (avx2) {
-    if (perElement) return requantizeAvx2<true>(acc, n, bias, mult, r, y);
-    return requantizeAvx2<false>(acc, n, bias, mult, r, y);
+    if (perElement) return requantizeAvx2<true, Acc>(acc, n, bias, mult, r, y);
+    return requantizeAvx2<false, Acc>(acc, n, bias, mult, r, y);
   }
 #endif
   requantizeScalar(acc, n, bias, mult, perElement, r, y);
@@ -328,9 +338,10 @@ void requantizeBlocked(const float* acc, const Blocked8& d, int64_t nb, const in
 // below): X - zx and
 // W - zw are integers in [-255, 255] (int16), vpmaddwd multiplies pairs of
 // adjacent input channels and adds each pair in int32 (exact), and the int32
-// accumulators are exact below 2^31 (the same 2^24 bound as the float sums
-// holds them). Converted to float32 (exact below 2^24) they are the float
-// convolution's sums bit for bit, and the same requantization follows. Tile:
+// accumulators are exact below 2^31: a bound of sum |W - zw| * max |X - zx|
+// up to 2^31 - 1 (the float sums stop at 2^24; past it the reference ran, 80
+// ms for 256 -> 256 3x3 on 14 x 14). The same requantization follows, from
+// int32: the reference's bytes. Tile:
 // 4 output positions x 16 output channels, 8 accumulators (6 positions spill
 // them: 2.8 ms against 1.45 for 32 -> 128 3x3 on 56 x 56, Zen 3). Padding is
 // written into a padded int16 copy of X as 0 (X - zx of a padded tap).
@@ -343,6 +354,10 @@ bool coversIntegerSums(const ConvGeometry& g, bool channelsLast) {
   // 1x1: oneDNN's jit_1x1 float32 kernel stays (128 -> 32 on 56 x 56: 0.356 ms
   // against 0.40 here, the int16 copy of X read for only one tap).
   if (g.kernel[0] * g.kernel[1] == 1) return false;
+  // Few channels (a first layer's 3): oneDNN's float32 kernel stays (3 -> 32
+  // 3x3/2 on 224 x 224: 0.62 ms this way against 0.49; 16 -> 16 on 112 x 112
+  // 0.66 against 0.93).
+  if (g.C < 8) return false;
   static const bool avx2 = cpu_isa::hasAvx2Fma();
   return avx2;
 #else
@@ -370,7 +385,7 @@ std::vector<int16_t> packInt16Weights(const ConvGeometry& g, const float* wf) {
 // One output row (n, oh) of output-channel block mb: acc [N, OH, OW, M].
 PASSLAB_FLOAT_SUMS_AVX2 void integerSumsRow(const ConvGeometry& g, const int16_t* xs, int64_t hp,
                                             int64_t wp, const int16_t* w, int64_t n, int64_t mb,
-                                            int64_t oh, float* acc) {
+                                            int64_t oh, int32_t* acc) {
   const int64_t kh = g.kernel[0], kw = g.kernel[1], sh = g.stride[0], sw = g.stride[1];
   const int64_t oh_ = g.out[0], ow_ = g.out[1], pairs = (g.C + 1) / 2, cp = 2 * pairs;
   const int64_t taps = kh * kw, step = sw * cp, m = g.M, valid = std::min<int64_t>(16, m - mb * 16);
@@ -407,14 +422,14 @@ PASSLAB_FLOAT_SUMS_AVX2 void integerSumsRow(const ConvGeometry& g, const int16_t
     }
     const __m256i lo[4] = {a00, a10, a20, a30}, hi[4] = {a01, a11, a21, a31};
     for (int64_t i = 0; i < 4 && ow + i < ow_; ++i) {
-      float* y = acc + ((n * oh_ + oh) * ow_ + ow + i) * m + mb * 16;
+      int32_t* y = acc + ((n * oh_ + oh) * ow_ + ow + i) * m + mb * 16;
       if (valid == 16) {
-        _mm256_storeu_ps(y, _mm256_cvtepi32_ps(lo[i]));
-        _mm256_storeu_ps(y + 8, _mm256_cvtepi32_ps(hi[i]));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y), lo[i]);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + 8), hi[i]);
       } else {
-        alignas(32) float t[16];
-        _mm256_store_ps(t, _mm256_cvtepi32_ps(lo[i]));
-        _mm256_store_ps(t + 8, _mm256_cvtepi32_ps(hi[i]));
+        alignas(32) int32_t t[16];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(t), lo[i]);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(t + 8), hi[i]);
         std::copy_n(t, valid, y);
       }
     }
@@ -424,7 +439,7 @@ PASSLAB_FLOAT_SUMS_AVX2 void integerSumsRow(const ConvGeometry& g, const int16_t
 
 }  // namespace
 
-Status QLinearConvFloatSums::integerSums(KernelContext& ctx, const Tensor& x, float* acc) const {
+Status QLinearConvFloatSums::integerSums(KernelContext& ctx, const Tensor& x, int32_t* acc) const {
 #if defined(__x86_64__)
   const ConvGeometry& g = g_;
   const int64_t pairs = (g.C + 1) / 2, cp = 2 * pairs;
@@ -515,7 +530,8 @@ std::unique_ptr<QLinearConvFloatSums> QLinearConvFloatSums::create(
     k->wf_ = std::move(wf);
   }
   k->sumBound_ = k->largestWeightSum_ * largestActivation(xType, k->xZero_);
-  if (k->sumBound_ > kExactFloatSum) return nullptr;
+  const bool integer = coversIntegerSums(g, channelsLast);
+  if (k->sumBound_ > (integer ? kExactInt32Sum : kExactFloatSum)) return nullptr;
   for (int64_t m = 0; m < g.M; ++m) {
     const float s = r->outputScales[r->outputScales.size() == 1 ? 0 : static_cast<size_t>(m)];
     if (!std::isfinite(s)) return nullptr;
@@ -523,7 +539,7 @@ std::unique_ptr<QLinearConvFloatSums> QLinearConvFloatSums::create(
   }
   k->positions_ = 1;
   for (int64_t o : g.out) k->positions_ *= o;
-  if (coversIntegerSums(g, channelsLast)) {
+  if (integer) {
     if (previous && previous->w16_ && previous->wf_ == k->wf_)
       k->w16_ = previous->w16_;
     else
@@ -555,11 +571,26 @@ Status QLinearConvFloatSums::run(KernelContext& ctx, const Tensor& x, const Tens
   int64_t inPositions = 1;
   for (int64_t i : g_.in) inPositions *= i;
   const Blocked8 in{g_.N, g_.C, inPositions}, out{g_.N, g_.M, positions_};
+  std::vector<int32_t> b(static_cast<size_t>(g_.M), 0);
+  if (bias) std::copy_n(bias->data<int32_t>(), g_.M, b.begin());
+  const OutputRange range{static_cast<double>(yZero_), ySigned_ ? -128.0 : 0.0,
+                          ySigned_ ? 127.0 : 255.0, ySigned_};
+  if (w16_) {  // the integer sums (channels-last, AVX2): rows [N * P] of M channels
+    PASSLAB_ASSIGN_OR_RETURN(Tensor sums, ctx.scratch(DataType::kInt32, g_.outDims));
+    int32_t* ps = sums.mutableData<int32_t>();
+    PASSLAB_RETURN_IF_ERROR(integerSums(ctx, x, ps));
+    auto* py = static_cast<uint8_t*>(y.mutableRaw());
+    const int64_t m = g_.M;
+    parallelFor(g_.N * positions_, threads, std::max<int64_t>(1, kElementwiseGrain / m),
+                [&](int64_t begin, int64_t end) {
+                  for (int64_t row = begin; row < end; ++row)
+                    requantizeRow(ps + row * m, m, b.data(), mult_.data(), true, range,
+                                  py + row * m);
+                });
+    return Status::ok();
+  }
   Tensor xf, acc;
-  if (w16_) {  // the integer sums (channels-last, AVX2)
-    PASSLAB_ASSIGN_OR_RETURN(acc, ctx.scratch(DataType::kFloat, g_.outDims));
-    PASSLAB_RETURN_IF_ERROR(integerSums(ctx, x, acc.mutableData<float>()));
-  } else if (blockedSrc_) {
+  if (blockedSrc_) {
     PASSLAB_ASSIGN_OR_RETURN(
         xf, ctx.scratch(DataType::kFloat, {static_cast<int64_t>(conv_.srcDesc.get_size() / 4)}));
     float* pf = xf.mutableData<float>();
@@ -575,20 +606,13 @@ Status QLinearConvFloatSums::run(KernelContext& ctx, const Tensor& x, const Tens
       dequantize(px + begin, xSigned_, xZero_, pf + begin, end - begin);
     });
   }
-  if (!w16_) {
-    if (blockedDst_) {
-      PASSLAB_ASSIGN_OR_RETURN(
-          acc, ctx.scratch(DataType::kFloat, {static_cast<int64_t>(conv_.dstDesc.get_size() / 4)}));
-    } else {
-      PASSLAB_ASSIGN_OR_RETURN(acc, ctx.scratch(DataType::kFloat, g_.outDims));
-    }
-    PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, xf, *wf_, nullptr, acc, true));
+  if (blockedDst_) {
+    PASSLAB_ASSIGN_OR_RETURN(
+        acc, ctx.scratch(DataType::kFloat, {static_cast<int64_t>(conv_.dstDesc.get_size() / 4)}));
+  } else {
+    PASSLAB_ASSIGN_OR_RETURN(acc, ctx.scratch(DataType::kFloat, g_.outDims));
   }
-
-  std::vector<int32_t> b(static_cast<size_t>(g_.M), 0);
-  if (bias) std::copy_n(bias->data<int32_t>(), g_.M, b.begin());
-  const OutputRange range{static_cast<double>(yZero_), ySigned_ ? -128.0 : 0.0,
-                          ySigned_ ? 127.0 : 255.0, ySigned_};
+  PASSLAB_RETURN_IF_ERROR(conv_.execute(ctx, xf, *wf_, nullptr, acc, true));
   const float* pa = acc.data<float>();
   auto* py = static_cast<uint8_t*>(y.mutableRaw());
   const int64_t p = positions_, m = g_.M;

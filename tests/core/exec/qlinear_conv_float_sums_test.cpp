@@ -440,10 +440,10 @@ TEST(QLinearConvFloatSums, ChannelsLastGroupOneRunsIntegerSumsOnAvx2) {
   const bool avx2 = cpu_isa::hasAvx2Fma();
   for (const Case& c :
        {Case{.name = "k3", .x = {1, 8, 10, 10}, .w = {12, 8, 3, 3}, .pads = {1, 1, 1, 1}},
-        Case{.name = "k1x3", .x = {1, 4, 7, 9}, .w = {16, 4, 1, 3}, .bias = true},
+        Case{.name = "k1x3", .x = {1, 8, 7, 9}, .w = {16, 8, 1, 3}, .bias = true},
         Case{.name = "k5_stride2",
-        .x = {1, 5, 13, 12},
-        .w = {17, 5, 5, 5},
+        .x = {1, 9, 13, 12},
+        .w = {17, 9, 5, 5},
         .strides = {2, 2},
         .pads = {2, 2, 2, 2}}}) {
     Model last = buildModel(c, 7, true);
@@ -461,9 +461,10 @@ TEST(QLinearConvFloatSums, ChannelsLastGroupOneRunsIntegerSumsOnAvx2) {
     ASSERT_NE(f, nullptr) << c.name;
     EXPECT_FALSE(f->runsIntegerSums()) << c.name;
   }
-  // Groups, dilation and 1x1: the float32 convolution.
+  // Groups, dilation, 1x1 and fewer than 8 channels: the float32 convolution.
   for (const Case& c :
        {Case{.name = "k1", .x = {1, 32, 9, 9}, .w = {16, 32, 1, 1}, .bias = true},
+        Case{.name = "c3", .x = {1, 3, 12, 12}, .w = {16, 3, 3, 3}, .strides = {2, 2}},
         Case{.name = "grouped", .x = {1, 8, 6, 6}, .w = {12, 2, 3, 3}, .group = 4},
         Case{.name = "dilated", .x = {1, 4, 12, 12}, .w = {6, 4, 3, 3}, .dilations = {2, 2}}}) {
     Model last = buildModel(c, 9, true);
@@ -510,6 +511,44 @@ TEST(QLinearConvFloatSums, DeclinesSumsPastFloat32Integers) {
     EXPECT_EQ(cpu::QLinearConvFloatSums::create(ctx, g, false, nullptr), nullptr)
         << "infinite multiplier";
   }
+}
+
+// Past 2^24 the integer sums (channels-last, AVX2) still hold the sums
+// exactly in int32 (bound up to 2^31 - 1): random int8 weights over 512 x 3 x
+// 3 taps with a full-range uint8 activation (sum |W| * 255 about 7.5e7), which
+// the float sums decline, run there with the reference's bytes (before:
+// declined, the reference kernel ran, 80 ms for 256 -> 256 3x3 on 14 x 14).
+// NCHW still declines them.
+TEST(QLinearConvFloatSums, IntegerSumsTakeSumsPastFloat32Integers) {
+  if (!cpu_isa::hasAvx2Fma()) GTEST_SKIP() << "no AVX2";
+  const Case c{.name = "big",
+               .x = {1, 512, 5, 6},
+               .w = {20, 512, 3, 3},
+               .bias = true,
+               .xZero = 0,
+               .pads = {1, 1, 1, 1}};
+  Model last = buildModel(c, 11, true);
+  Model first = buildModel(c, 11);
+  const cpu::ConvGeometry g = geometryOf(last, c.x);
+  for (int threads : {1, 2}) {
+    DirectContext ctx(last.inputs, threads);
+    auto k = cpu::QLinearConvFloatSums::create(ctx, g, true, nullptr);
+    ASSERT_NE(k, nullptr);
+    EXPECT_TRUE(k->runsIntegerSums());
+    EXPECT_GT(k->sumBound(), int64_t{1} << 24);
+    const ir::Tensor want = referenceOutput(first, first.built.feeds);
+    ASSERT_GT(want.numel(), 0);
+    expectSpread(want);
+    expectEqual(swapChannels(runClass(*k, ctx, g, true, c.bias), false), want,
+                std::to_string(threads) + " threads");
+  }
+  Runs r = runPreferredAndReference(last.built, last.built.feeds);
+  ASSERT_FALSE(r.first.outputs.empty());
+  EXPECT_EQ(r.first.profile[0].kernel, "onednn.ms.QLinearConv");
+  expectEqual(r.first.outputs[0], r.reference.outputs[0], "executor");
+  DirectContext nchw(first.inputs, 1);
+  EXPECT_EQ(cpu::QLinearConvFloatSums::create(nchw, geometryOf(first, c.x), false, nullptr),
+            nullptr);
 }
 
 }  // namespace

@@ -25,11 +25,11 @@
 // faster than oneDNN's float32 kernel on 3x3 and 5x5 layers (Zen 3), the
 // reference's bytes.
 //
-// Declined (create returns null; the reference runs): a bound past 2^24
-// (2^31 - 1 for the integer sums) (sum |W - zw| of one output channel above 65793 for a full-range
-// uint8 activation), weights that are not invariant, quantization inputs readRequantization
-// refuses, a multiplier that is not finite, or oneDNN offering only its reference float
-// convolution.
+// Declined (create returns null; the reference runs): a bound past 2^24,
+// 2^31 - 1 for the integer sums (sum |W - zw| of one output channel above
+// 65793 for a full-range uint8 activation past 2^24), weights that are not
+// invariant, quantization inputs readRequantization refuses, a multiplier
+// that is not finite, or oneDNN offering only its reference float convolution.
 #pragma once
 
 #include <cstdint>

@@ -551,5 +551,71 @@ TEST(QLinearConvFloatSums, IntegerSumsTakeSumsPastFloat32Integers) {
             nullptr);
 }
 
+// Sums themselves past 2^24, which float32 would round: X = 255 - (a
+// pattern of 0..3), zero point 0, weights 127 - (0..2) over 512 x 3 x 3 taps
+// (sums about 1.5e8, float32 steps of 8-16 there), a bias of about -1.5e8
+// bringing them back near 0, multiplier 2^-10 (scales of powers of 2): the
+// integer path's bytes are the reference formula's, computed here in int64
+// (sum + bias, times the multiplier, rounded half to even, + 128, saturated).
+TEST(QLinearConvFloatSums, IntegerSumsPastFloat32AreExact) {
+  if (!cpu_isa::hasAvx2Fma()) GTEST_SKIP() << "no AVX2";
+  const int64_t C = 512, M = 16, H = 4, W = 5;
+  const Case c{
+      .name = "exact", .x = {1, C, H, W}, .w = {M, C, 3, 3}, .bias = true, .pads = {1, 1, 1, 1}};
+  Model last = buildModel(c, 13, true);                    // for the geometry
+  std::vector<uint8_t> x(static_cast<size_t>(H * W * C));  // [1, H, W, C]
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>(255 - (i * 7 + i / 5) % 4);
+  std::vector<int8_t> w(static_cast<size_t>(M * C * 9));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(127 - (i * 5 + i / 9) % 3);
+  // The exact sums [H, W, M].
+  std::vector<int64_t> sums(static_cast<size_t>(H * W * M), 0);
+  for (int64_t oh = 0; oh < H; ++oh)
+    for (int64_t ow = 0; ow < W; ++ow)
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t kh = 0; kh < 3; ++kh)
+          for (int64_t kw = 0; kw < 3; ++kw) {
+            const int64_t ih = oh + kh - 1, iw = ow + kw - 1;
+            if (ih < 0 || iw < 0 || ih >= H || iw >= W) continue;
+            for (int64_t ch = 0; ch < C; ++ch)
+              sums[static_cast<size_t>((oh * W + ow) * M + m)] +=
+                  int64_t{x[static_cast<size_t>((ih * W + iw) * C + ch)]} *
+                  w[static_cast<size_t>(((m * C + ch) * 3 + kh) * 3 + kw)];
+          }
+  // A bias bringing the full-window sums near 0: those outputs spread.
+  std::vector<int32_t> bias(static_cast<size_t>(M));
+  for (int64_t m = 0; m < M; ++m)
+    bias[static_cast<size_t>(m)] =
+        static_cast<int32_t>(-sums[static_cast<size_t>((1 * W + 1) * M + m)] + 3000 * (m % 5));
+  std::vector<ir::Tensor> in = {
+      ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, {1, H, W, C}, x),
+      floats({}, {1.0f}),
+      zeroPoint(DataType::kUInt8, 0),
+      ir::Tensor::fromVector<int8_t>(DataType::kInt8, {M, C, 3, 3}, w),
+      floats({}, {1.0f}),
+      zeroPoint(DataType::kInt8, 0),
+      floats({}, {256.0f}),
+      zeroPoint(DataType::kUInt8, 128),
+      ir::Tensor::fromVector<int32_t>(DataType::kInt32, {M}, bias),
+  };
+  const cpu::ConvGeometry g = geometryOf(last, c.x);
+  DirectContext ctx(in, 1);
+  auto k = cpu::QLinearConvFloatSums::create(ctx, g, true, nullptr);
+  ASSERT_NE(k, nullptr);
+  ASSERT_TRUE(k->runsIntegerSums());
+  const ir::Tensor got = runClass(*k, ctx, g, true, true);
+  int64_t rounded = 0, inside = 0;
+  for (int64_t at = 0; at < H * W * M; ++at) {
+    const int64_t sum = sums[static_cast<size_t>(at)];
+    const int64_t total = sum + bias[static_cast<size_t>(at % M)];
+    rounded += static_cast<int64_t>(static_cast<float>(sum)) != sum;
+    const double v =
+        std::clamp(std::nearbyint(static_cast<double>(total) / 256.0) + 128.0, 0.0, 255.0);
+    inside += v > 0.0 && v < 255.0;
+    ASSERT_EQ(int{got.data<uint8_t>()[at]}, static_cast<int>(v)) << "at " << at << " sum " << sum;
+  }
+  EXPECT_GT(rounded, 0) << "no sum that float32 rounds";
+  EXPECT_GT(inside, 10) << "outputs saturated";
+}
+
 }  // namespace
 }  // namespace passlab::exec

@@ -764,13 +764,14 @@ class StaticQuantizer {
   }
 
   // Whether `r` is a value-preserving op (Transpose, Reshape, ...) whose
-  // result a node of another graph (a subgraph of its graph) reads.
-  bool feedsASubgraph(const ir::Node& r) const {
-    if (!preservesValues(r, ctx_.model().opsetVersion("").value_or(1))) return false;
+  // result a node of another graph (a subgraph of its graph) reads, also
+  // through more such ops (ONNX Runtime follows DQ -> Reshape -> Transpose).
+  bool feedsASubgraph(const ir::Node& r, int depth = 8) const {
+    if (depth == 0 || !preservesValues(r, ctx_.model().opsetVersion("").value_or(1))) return false;
     for (const ir::Value* out : r.outputs())
       if (out)
         for (const ir::Use& u : out->uses())
-          if (u.node->owner() != r.owner()) return true;
+          if (u.node->owner() != r.owner() || feedsASubgraph(*u.node, depth - 1)) return true;
     return false;
   }
 

@@ -265,6 +265,25 @@ main (bool[] c, float[1,2,4,4] x) => (float[1,4,4,2] y)
   EXPECT_TRUE(readsDequantized(*conv, 1)) << printed(out.model);
 }
 
+// The same through a chain of such ops (Reshape -> Transpose -> a branch),
+// which ONNX Runtime 1.32 follows too and aborts on.
+TEST(QuantizeStaticSubgraphs, AChainOfValuePreservingOpsABranchReadsKeepsTheFloatValue) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (bool[] c, float[1,2,4,4] x) => (float[1,16,1,2] y)
+    <float[2,2,1,1] w = {0.5, -0.25, 1, 0.75}, int64[4] shape = {1, 2, 16, 1}> {
+    t = Conv (x, w)
+    r = Reshape(t, shape)
+    u = Transpose <perm = [0, 2, 3, 1]> (r)
+    y = If <then_branch = g1 () => (float[1,16,1,2] a) { a = Neg(u) },
+            else_branch = g2 () => (float[1,16,1,2] b) { b = Identity(u) }> (c) })";
+  auto eval = ifSets({true, false});
+  PassOutcome out = runPass(kPass, text, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str() << printed(out.model);
+  const ir::Node* reshape = out.model.graph().findValue("r")->producer();
+  EXPECT_EQ(reshape->input(0)->name(), "t") << printed(out.model);
+  EXPECT_EQ(reshape->input(0)->producer()->opType(), "Conv") << printed(out.model);
+}
+
 // A Loop whose carried value goes down by 1 on each of its 3 iterations:
 // the MatMul in the body reads h = x, x - 1, x - 2. Calibrated on x =
 // (1, -1), its input's range is the union over the iterations, [-3, 1]

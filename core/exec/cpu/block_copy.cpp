@@ -8,6 +8,7 @@
 #include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/strided_copy.h"
 #include "core/exec/kernel.h"
 
 namespace passlab::exec::cpu {
@@ -158,8 +159,17 @@ class Split final : public Kernel {
         Dims out = x.dims();
         out[static_cast<size_t>(axis)] = len;
         PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(i, x.dtype(), out));
-        for (int64_t o = 0; o < outer; ++o)
-          copyElements(x, (o * n + at) * inner, *y, o * len * inner, len * inner);
+        if (const size_t es = elementSize(x.dtype()); es > 0) {
+          // One strided copy (strided_copy.h), not a copyElements call per row.
+          copyRows(static_cast<const std::byte*>(x.raw()) + static_cast<size_t>(at * inner) * es,
+                   static_cast<int64_t>(static_cast<size_t>(n * inner) * es),
+                   static_cast<std::byte*>(y->mutableRaw()),
+                   static_cast<int64_t>(static_cast<size_t>(len * inner) * es),
+                   static_cast<size_t>(len * inner) * es, len * inner > 0 ? outer : 0);
+        } else {
+          for (int64_t o = 0; o < outer; ++o)
+            copyElements(x, (o * n + at) * inner, *y, o * len * inner, len * inner);
+        }
       }
       at += len;
     }

@@ -5,6 +5,7 @@
 #include "core/exec/cpu/copy_rules.h"
 #include "core/exec/cpu/data_util.h"
 #include "core/exec/cpu/families.h"
+#include "core/exec/cpu/strided_copy.h"
 #include "core/exec/cpu/transpose.h"
 #include "core/exec/kernel.h"
 #include "core/exec/parallel.h"
@@ -43,6 +44,25 @@ class Concat final : public Kernel {
     if (xs.empty()) return Status::ok();
     std::vector<Tensor> copies;
     readOverlapsFromCopies(xs, copies, *y);
+    const size_t es = elementSize(y->dtype());
+    if (es > 0) {
+      // Rows [b, e) of every input: one strided copy per input (strided_copy.h).
+      auto* out = static_cast<std::byte*>(y->mutableRaw());
+      parallelFor(outer, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (outBlock + 1)),
+                  [&](int64_t b, int64_t e) {
+                    for (size_t i = 0; i < xs.size(); ++i) {
+                      const int64_t block = xs[i]->dim(static_cast<size_t>(axis)) * inner;
+                      if (block == 0) continue;
+                      const auto* in = static_cast<const std::byte*>(xs[i]->raw());
+                      copyRows(in + static_cast<size_t>(b * block) * es,
+                               static_cast<int64_t>(static_cast<size_t>(block) * es),
+                               out + static_cast<size_t>(b * outBlock + offsets[i]) * es,
+                               static_cast<int64_t>(static_cast<size_t>(outBlock) * es),
+                               static_cast<size_t>(block) * es, e - b);
+                    }
+                  });
+      return Status::ok();
+    }
     const auto jobs = static_cast<int64_t>(outer * static_cast<int64_t>(xs.size()));
     parallelFor(jobs, ctx.threads(), std::max<int64_t>(1, kElementwiseGrain / (outBlock + 1)),
                 [&](int64_t b, int64_t e) {

@@ -55,6 +55,63 @@ TEST(Split, StringsAndEmptyParts) {
   EXPECT_EQ(kt::strings(r.outputs[1]), (std::vector<std::string>{"p", "q", "r"}));
 }
 
+// Concat and Split of rows of every small width (1 to 16 float32 or int64
+// elements: the strided copies of 4 to 128 bytes, strided_copy.h) against
+// the values placed by index: y[r][offset_i + k] = x_i[r][k], and back.
+TEST(Split, ConcatAndSplitRowsOfEverySmallWidth) {
+  const std::vector<int> widths = {1, 2, 3, 4, 5, 8, 16};
+  const int rows = 37, total = 39;
+  for (const char* type : {"float", "int64"}) {
+    std::string ins, names, outs, splitOuts, lengths;
+    for (size_t i = 0; i < widths.size(); ++i) {
+      const std::string n = std::to_string(i),
+                        shape = "[" + std::to_string(rows) + "," + std::to_string(widths[i]) + "]";
+      ins += std::string(i ? ", " : "") + type + shape + " x" + n;
+      names += std::string(i ? ", " : "") + "x" + n;
+      outs += std::string(", ") + type + shape + " s" + n;
+      splitOuts += std::string(i ? ", " : "") + "s" + n;
+      lengths += std::string(i ? ", " : "") + std::to_string(widths[i]);
+    }
+    const std::string text = std::string(R"(<ir_version: 8, opset_import: ["" : 11]>
+      main ()") + ins + ") => (" +
+                             type + "[" + std::to_string(rows) + "," + std::to_string(total) +
+                             "] y" + outs + ") { y = Concat <axis = 1> (" + names + ") " +
+                             splitOuts + " = Split <axis = -1, split = [" + lengths + "]> (y) }";
+    NamedInputs feeds;
+    std::vector<std::vector<int64_t>> parts;
+    for (size_t i = 0; i < widths.size(); ++i) {
+      std::vector<int64_t> v;
+      for (int e = 0; e < rows * widths[i]; ++e)
+        v.push_back(1000 * (static_cast<int64_t>(i) + 1) + e);
+      parts.push_back(v);
+      std::vector<float> f(v.begin(), v.end());
+      feeds.emplace_back("x" + std::to_string(i), std::string(type) == "float"
+                                                      ? f32({rows, widths[i]}, f)
+                                                      : i64({rows, widths[i]}, v));
+    }
+    auto r = testutil::runText(text, feeds);
+    ASSERT_EQ(r.outputs.size(), widths.size() + 1) << type;
+    auto valueAt = [&](const ir::Tensor& t, int64_t i) {
+      return std::string(type) == "float" ? static_cast<int64_t>(t.data<float>()[i])
+                                          : t.data<int64_t>()[i];
+    };
+    int bad = 0;
+    for (int row = 0; row < rows; ++row) {
+      int offset = 0;
+      for (size_t i = 0; i < widths.size(); ++i) {
+        for (int k = 0; k < widths[i]; ++k) {
+          const int64_t want = parts[i][static_cast<size_t>(row * widths[i] + k)];
+          if (valueAt(r.outputs[0], row * total + offset + k) != want && ++bad < 5)
+            ADD_FAILURE() << type << " Concat row " << row << " part " << i << " element " << k;
+          if (valueAt(r.outputs[i + 1], row * widths[i] + k) != want && ++bad < 5)
+            ADD_FAILURE() << type << " Split row " << row << " part " << i << " element " << k;
+        }
+        offset += widths[i];
+      }
+    }
+  }
+}
+
 TEST(Tile, RepeatsEveryDim) {
   auto r =
       testutil::runText(R"(main (float[1,2] x, int64[2] n) => (float[2,4] y) { y = Tile(x, n) })",

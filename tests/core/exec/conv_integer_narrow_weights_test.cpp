@@ -61,7 +61,25 @@ struct Layer {
   bool int8X = false;       // int8 activations instead of uint8
   int xZero = 255;          // x_zero_point, fed at run time as DynamicQuantizeLinear's
   bool weightsFed = false;  // W a graph input (not invariant)
+  // A weight zero point per output channel, far from W' (W - zw up to 164
+  // away from 0; oneDNN gets W' all the same): channelZeros().
+  bool channelZeros = false;
 };
+
+// Per output channel zero points of wType for M channels: int8 in
+// [-100, 100], uint8 in [40, 220] (the sums stay below 2^24, exact in the
+// fused kernels' float32 output).
+ir::Tensor channelZeros(DataType wType, int64_t M) {
+  std::vector<int> z(static_cast<size_t>(M));
+  for (int64_t m = 0; m < M; ++m)
+    z[static_cast<size_t>(m)] = static_cast<int>((m * 67) % 201) - 100;
+  if (wType == DataType::kUInt8) {
+    std::vector<uint8_t> u(z.size());
+    for (size_t i = 0; i < z.size(); ++i) u[i] = static_cast<uint8_t>(130 + z[i] * 9 / 10);
+    return ir::Tensor::fromVector<uint8_t>(wType, {M}, u);
+  }
+  return ir::Tensor::fromVector<int8_t>(wType, {M}, std::vector<int8_t>(z.begin(), z.end()));
+}
 
 // W' [M, K...] of one sign per output channel, 80% at +-weightMax, the rest
 // in [-64, 64]; stored as W of wType (uint8: W' + 128).
@@ -120,8 +138,9 @@ Built convModel(const Case& c, const Layer& layer, uint32_t seed) {
     wv = g.addInitializer("w", w);
   }
   ir::Value* wz =
-      g.addInitializer("w_zero_point", c.wType == DataType::kUInt8 ? zeroPoint(c.wType, 131)
-                                                                   : zeroPoint(c.wType, 0));
+      g.addInitializer("w_zero_point", layer.channelZeros            ? channelZeros(c.wType, c.w[0])
+                                       : c.wType == DataType::kUInt8 ? zeroPoint(c.wType, 131)
+                                                                     : zeroPoint(c.wType, 0));
   std::vector<ir::Value*> in = {xIn, wv, xz, wz};
   ir::Node* n = nullptr;
   if (c.op == Op::kConvInteger) {
@@ -193,6 +212,22 @@ TEST_P(ConvIntegerNarrowWeights, AtTheEdgeTakesTheInt8PathExactly) {
     else
       EXPECT_EQ(o.narrowPlans, 0u);
   }
+}
+
+// Weight zero points per output channel, int8 ones too, with W - zw far
+// outside [-64, 64]: oneDNN multiplies W' (the zero points come out of the
+// sums afterwards), so the int8 path is taken and exact all the same.
+TEST_P(ConvIntegerNarrowWeights, PerChannelWeightZeroPointsTakeTheInt8PathExactly) {
+  const Case& c = GetParam();
+  Layer layer;
+  layer.channelZeros = true;
+  layer.xZero = 0;  // X - zx = X: mostly 255
+  Outcome o = runModel(convModel(c, layer, 16));
+  expectReference(o, c.name);
+  if (withoutVnni())
+    EXPECT_GE(o.narrowPlans, 1u) << "oneDNN's int8 convolution did not run";
+  else
+    EXPECT_EQ(o.narrowPlans, 0u);
 }
 
 // One W' of 65 or -65: a pair of 255 x 65 may saturate, so the reference
@@ -303,6 +338,8 @@ struct MatMulLayer {
   int oddWeight = 0;
   DataType bType = DataType::kInt8;
   bool int8A = false;
+  bool columnZeros = false;  // b_zero_point per column, far from B' (channelZeros)
+  int aZero = 255;           // a_zero_point (uint8 A)
 };
 
 Built matMulModel(const MatMulLayer& l, uint32_t seed) {
@@ -333,10 +370,11 @@ Built matMulModel(const MatMulLayer& l, uint32_t seed) {
   m.feeds.emplace_back("a", at);
   ir::Value* az =
       g.addInput("a_zero_point", ir::Type::tensor(aType, ir::Shape::fromValues(Dims{})));
-  m.feeds.emplace_back("a_zero_point", zeroPoint(aType, l.int8A ? 127 : 255));
+  m.feeds.emplace_back("a_zero_point", zeroPoint(aType, l.int8A ? 127 : l.aZero));
   ir::Value* bz =
-      g.addInitializer("b_zero_point", l.bType == DataType::kUInt8 ? zeroPoint(l.bType, 125)
-                                                                   : zeroPoint(l.bType, 0));
+      g.addInitializer("b_zero_point", l.columnZeros                 ? channelZeros(l.bType, N)
+                                       : l.bType == DataType::kUInt8 ? zeroPoint(l.bType, 125)
+                                                                     : zeroPoint(l.bType, 0));
   ir::Node* node = g.addNode("MatMulInteger", "", {aIn, g.addInitializer("b", bt), az, bz}, 1,
                              nullptr, "matmul");
   g.addOutput(node->output(0));
@@ -359,6 +397,24 @@ TEST(MatMulIntegerNarrowWeights, AtTheEdgeTakesTheInt8PathExactly) {
       else
         EXPECT_EQ(o.narrowPlans, 0u);
     }
+}
+
+// b_zero_point per column (int8 and uint8 B), B - zb far outside [-64, 64]:
+// the int8 path, exact.
+TEST(MatMulIntegerNarrowWeights, PerColumnZeroPointsTakeTheInt8PathExactly) {
+  for (DataType bType : {DataType::kInt8, DataType::kUInt8}) {
+    SCOPED_TRACE(bType == DataType::kInt8 ? "int8 B" : "uint8 B");
+    MatMulLayer l;
+    l.bType = bType;
+    l.columnZeros = true;
+    l.aZero = 0;  // A - za = A: mostly 255
+    Outcome o = runModel(matMulModel(l, 23));
+    expectReference(o, "matmul");
+    if (withoutVnni())
+      EXPECT_GE(o.narrowPlans, 1u) << "oneDNN's int8 matmul did not run";
+    else
+      EXPECT_EQ(o.narrowPlans, 0u);
+  }
 }
 
 // B' at +-65 everywhere, one B' of +-65, or int8 A: the reference.

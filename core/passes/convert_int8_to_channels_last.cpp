@@ -35,7 +35,10 @@
 // or widens its elements (DequantizeLinear, an activation, a lookup) and that
 // only nodes outside the chain read stays channels-first: the Transpose back
 // then moves its 8-bit input instead of its output (a quarter of the bytes
-// after a DequantizeLinear).
+// after a DequantizeLinear). But where every reader of such an end is a
+// Transpose to channels-last ([0, 2, 3, 1]; ultraface's DequantizeLinear ->
+// Transpose -> Reshape heads), the end stays channels-last and those
+// Transposes go: their readers take its channels-last output.
 // Exact: the same integer kernels on permuted tensors (a ReduceMean may sum
 // in another order than the GlobalAveragePool: last bits of a float).
 // Conditions: main graph only; rank-4 activations.
@@ -47,6 +50,7 @@
 // QLinearConv stays channels-first, and so does a float GlobalAveragePool
 // (as a ReduceMean it could sum in another order): the outputs stay the
 // same bit for bit.
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -168,6 +172,7 @@ class ChannelsLast {
     converted_ = convertInGraphOrder(g_, ctx_.filter, [&](ir::Node& n) { return convert(n); });
     keepWideningEndsChannelsFirst();
     if (converted_.empty()) return Status::ok();
+    dropTransposesToLast();
     transposeBackWhereRead();
     removeConverted(rw_, g_, converted_);
     if (ctx_.note)
@@ -300,11 +305,45 @@ class ChannelsLast {
       if (!widening(*n)) continue;
       bool readInside = false;
       for (const ir::Use& u : n->output(0)->uses()) readInside = readInside || chain.count(u.node);
-      if (readInside) continue;
+      if (readInside || onlyTransposedToLast(n->output(0))) continue;
       rw_.removeNode(last_.at(n->output(0))->producer());
       last_.erase(n->output(0));
       chain.erase(n);
       converted_.erase(converted_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+
+  bool isGraphOutput(const ir::Value* v) const {
+    return std::find(g_.outputs().begin(), g_.outputs().end(), v) != g_.outputs().end();
+  }
+
+  // A Transpose of `v` to channels-last whose output is not a graph output.
+  bool transposeToLast(const ir::Node& n) const {
+    return isOp(n, "", {"Transpose"}) && n.attrInts("perm") == kToLast &&
+           !isGraphOutput(n.output(0));
+  }
+
+  // Whether `v` is read, and only by such Transposes (and is not a graph output).
+  bool onlyTransposedToLast(const ir::Value* v) const {
+    if (v->uses().empty() || isGraphOutput(v)) return false;
+    for (const ir::Use& u : v->uses())
+      if (!transposeToLast(*u.node)) return false;
+    return true;
+  }
+
+  // A Transpose to channels-last of a converted output: its readers read the
+  // channels-last value instead, and it goes.
+  void dropTransposesToLast() {
+    for (ir::Node* n : converted_) {
+      ir::Value* y = n->output(0);
+      std::vector<ir::Node*> drop;
+      for (const ir::Use& u : y->uses())
+        if (transposeToLast(*u.node) && std::find(drop.begin(), drop.end(), u.node) == drop.end())
+          drop.push_back(u.node);
+      for (ir::Node* t : drop) {
+        rw_.replaceAllUsesWith(t->output(0), last_.at(y));
+        rw_.removeNode(t);
+      }
     }
   }
 

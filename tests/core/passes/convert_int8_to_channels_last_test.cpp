@@ -83,6 +83,37 @@ TEST(ConvertInt8ToChannelsLast, AChainEndsBeforeItsLastDequantize) {
   expectSameOutputs(kPass, chain(tail));
 }
 
+TEST(ConvertInt8ToChannelsLast, ADequantizeReadOnlyChannelsLastStaysChannelsLast) {
+  // y = Relu(Transpose(DQ(a), [0, 2, 3, 1])) (ultraface's heads): the DQ runs
+  // channels-last and both the Transpose back and that Transpose go; one
+  // Transpose is left, the input's.
+  const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
+    t = Transpose <perm = [0, 2, 3, 1]> (d2)
+    y = Relu(t))";
+  const std::string out = "float[1,5,5,4] y";
+  PassOutcome o = runPass(kPass, chain(tail, out));
+  EXPECT_EQ(countOps(o.model, "Transpose"), 1);
+  for (const auto& n : o.model.graph().nodes())
+    if (n->opType() == "Relu") {
+      ASSERT_NE(n->input(0)->producer(), nullptr);
+      EXPECT_EQ(n->input(0)->producer()->opType(), "DequantizeLinear");
+    }
+  expectSameOutputs(kPass, chain(tail, out));
+  // The Transpose's output a graph output: it stays, and the DQ channels-first (3 Transposes).
+  const std::string asOutput = R"(d2 = DequantizeLinear(a, s, z)
+    y = Transpose <perm = [0, 2, 3, 1]> (d2))";
+  PassOutcome kept = runPass(kPass, chain(asOutput, out));
+  EXPECT_EQ(countOps(kept.model, "Transpose"), 3);
+  expectSameOutputs(kPass, chain(asOutput, out));
+  // Another perm: the DQ stays channels-first too.
+  const std::string otherPerm = R"(d2 = DequantizeLinear(a, s, z)
+    t = Transpose <perm = [0, 3, 2, 1]> (d2)
+    y = Relu(t))";
+  PassOutcome other = runPass(kPass, chain(otherPerm, out));
+  EXPECT_EQ(countOps(other.model, "Transpose"), 3);
+  expectSameOutputs(kPass, chain(otherPerm, out));
+}
+
 TEST(ConvertInt8ToChannelsLast, SqueezeExcitationAndConcatStayChannelsLast) {
   const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
     p = GlobalAveragePool(d2)

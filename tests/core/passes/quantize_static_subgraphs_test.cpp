@@ -319,6 +319,37 @@ main (float[1,2] x) => (float[1,2] y)
   EXPECT_TRUE(ir::verifyModelStatus(out.model).isOk()) << printed(out.model);
 }
 
+// A Scan body sees one row of xs per step: its MatMul's input (a body
+// input) is calibrated over the 3 rows (1, 0), (0, -2), (3, 0): [-2, 3],
+// scale 5/255, zero point round(2 * 255 / 5) = 102 (a row alone gives [0, 1],
+// [-2, 0] or [0, 3]).
+TEST(QuantizeStaticSubgraphs, AScanBodyIsCalibratedOverEveryStep) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[3,2] xs) => (float[2] last, float[3,2] ys)
+    <float[2] init = {0, 0}> {
+    last, ys = Scan <body = b (float[2] s, float[2] x) => (float[2] s2, float[2] y)
+                       <float[2,2] w = {1, 0.5, -0.5, 1}> {
+                     y = MatMul(x, w)
+                     s2 = Add(s, y) }, num_scan_inputs = 1> (init, xs) })";
+  std::vector<exec::NamedInputs> sets;
+  sets.push_back({{"xs", exec::Value(ir::Tensor::fromVector<float>(ir::DataType::kFloat, {3, 2},
+                                                                   {1, 0, 0, -2, 3, 0}))}});
+  pipeline::CalibratingEvaluator eval(std::move(sets));
+  PassOutcome out = runPass(kPass, text, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str() << printed(out.model);
+  const ir::Node* scan = out.model.graph().findValue("ys")->producer();
+  const ir::Graph& body = *scan->attr("body")->g;
+  const ir::Node* q = nullptr;
+  for (const auto& n : body.nodes())
+    if (n->opType() == "QuantizeLinear" && n->input(0)->name() == "x") q = n.get();
+  ASSERT_TRUE(q) << printed(out.model);
+  ASSERT_TRUE(q->input(1)->initializer() && q->input(2)->initializer()) << printed(out.model);
+  EXPECT_NEAR(q->input(1)->initializer()->valueAsDouble(0), 5.0 / 255.0, 1e-7);
+  EXPECT_EQ(q->input(2)->initializer()->valueAsDouble(0), 102.0);
+  EXPECT_EQ(body.inputs()[1]->type().elemType(), ir::DataType::kFloat);
+  EXPECT_TRUE(ir::verifyModelStatus(out.model).isOk()) << printed(out.model);
+}
+
 // The calibration hands over the values of a body on each run of it: a
 // Loop of 3 iterations on 2 sets shows its body's value 6 times, a
 // main-graph value twice; a name nowhere in the model is an error naming it.

@@ -66,6 +66,12 @@ namespace {
 
 constexpr const char* kId = "quantize_static";
 
+bool hasNodeNamed(const ir::Graph& g, const std::string& name) {
+  for (const auto& n : g.nodes())
+    if (n->name() == name) return true;
+  return false;
+}
+
 bool isFloat32Tensor(const ir::Value* v) {
   return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat;
 }
@@ -445,7 +451,14 @@ class StaticQuantizer {
                                 fusion::floatTensor(ir::DataType::kFloat, {m}, nb), {conv, bn});
     ir::Node* fused = fusion::addDerived(rw_, "Conv", {conv->input(0), nW, nB}, conv, {conv, bn},
                                          conv, {bn->output(0)});
+    const std::string name = conv->name();
+    ir::Graph& graph = *conv->owner();
     fusion::replaceAndErase(rw_, bn->output(0), fused->output(0), {bn, conv});
+    // The new Conv keeps the old one's name (its provenance says it was
+    // derived from both), so `--exclude-node NAME` and a recipe's exclusion
+    // still name it. The old one is gone; the rewriter never hands its name
+    // to another node of this pass (the names it saw stay taken).
+    if (!name.empty() && !hasNodeNamed(graph, name)) fused->setName(name);
     u.node = fused;
     u.output = outputOf(*fused);
     return true;

@@ -967,5 +967,37 @@ TEST(QuantizeStatic, LeavesAnExcludedBatchNormalizationUnfolded) {
   }
 }
 
+// The Conv a BatchNormalization is folded into keeps its name (the new Conv
+// is derived from it and the BatchNormalization): `--exclude-node conv0` and
+// a recipe's exclusion still name it after the pass. Before, the new Conv
+// was named after its op ("Conv").
+TEST(QuantizeStatic, TheConvABatchNormalizationIsFoldedIntoKeepsItsName) {
+  std::string text = convBatchNormNet();
+  const std::string plain = "    c = Conv <group = 2";
+  ASSERT_NE(text.find(plain), std::string::npos);
+  text.replace(text.find(plain), plain.size(), "    [conv0] c = Conv <group = 2");
+  auto model = io::parseModelText(text);
+  ASSERT_TRUE(model) << model.error().message();
+  analysis::inferShapes(*model);
+  const ir::NodeId original = model->graph().findValue("c")->producer()->id();
+  ASSERT_EQ(model->graph().findValue("c")->producer()->name(), "conv0");
+  auto eval = synthesized();
+  pipeline::PassManager pm(*model);
+  pm.setEvaluator(&eval);
+  auto step = pm.run(pipeline::PassSpec{kPass, {}, {}});
+  ASSERT_TRUE(step) << step.error().message();
+  ASSERT_TRUE((*step)->changed) << (*step)->error;
+  const ir::Model& out = pm.model();
+  ASSERT_EQ(countOps(out, "BatchNormalization"), 0u) << io::printModelText(out);
+  std::vector<const ir::Node*> named;
+  for (const auto& n : out.graph().nodes())
+    if (n->name() == "conv0") named.push_back(n.get());
+  ASSERT_EQ(named.size(), 1u) << io::printModelText(out);
+  EXPECT_EQ(named[0]->opType(), "Conv");
+  EXPECT_NE(named[0]->id(), original);  // the new Conv, with the folded weight
+  const std::vector<ir::NodeId> origins = pm.provenance().origins(named[0]->id());
+  EXPECT_NE(std::find(origins.begin(), origins.end(), original), origins.end());
+}
+
 }  // namespace
 }  // namespace passlab::testing

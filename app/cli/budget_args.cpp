@@ -1,6 +1,11 @@
 #include "app/cli/budget_args.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "core/ir/model.h"
+#include "core/pipeline/numeric_check.h"
 
 namespace passlab::cli {
 
@@ -31,6 +36,29 @@ Status BudgetArgs::applyTo(pipeline::AccuracyBudget& budget) const {
   if (topK) budget.minTopK = *topK;
   if (k) budget.topK = *k;
   return pipeline::validateBudget(budget);
+}
+
+void warnTopKNotLimiting(pipeline::ExecOutputChecker& checker, const ir::Model& model,
+                         const pipeline::AccuracyBudget& budget) {
+  if (!(budget.minTopK > 0)) return;
+  // The model against itself: an output with a top-1 but no top-k is a
+  // classifier with no more than k classes (accuracy.h).
+  const pipeline::NumericCheck self = checker.checkWithinBudget(model, budget);
+  for (const pipeline::OutputAccuracy& a : self.accuracy) {
+    if (!a.top1 || a.topK) continue;
+    std::string classes = "no more than " + std::to_string(budget.topK) + " classes";
+    for (const ir::Value* out : model.graph().outputs())
+      if (out && out->name() == a.output && out->type().isTensor() && out->type().hasShape() &&
+          !out->type().shape()->dims().empty()) {
+        const ir::Dim& last = out->type().shape()->dims().back();
+        if (last.isStatic()) classes = std::to_string(last.value()) + " classes";
+      }
+    std::printf(
+        "warning: --budget-topk does not limit output '%s': it has %s, not more than k = %d, so "
+        "its reference class is always among its %d largest (it counts as agreeing; "
+        "docs/precision.md)\n",
+        a.output.c_str(), classes.c_str(), budget.topK, budget.topK);
+  }
 }
 
 }  // namespace passlab::cli

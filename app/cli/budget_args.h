@@ -11,6 +11,14 @@ namespace CLI {
 class App;
 }
 
+namespace passlab::ir {
+class Model;
+}
+
+namespace passlab::pipeline {
+class ExecOutputChecker;
+}
+
 namespace passlab::cli {
 
 struct BudgetArgs {
@@ -21,5 +29,14 @@ struct BudgetArgs {
   // `budget` with the given figures put in, validated (accuracy.h).
   Status applyTo(pipeline::AccuracyBudget& budget) const;
 };
+
+// With a top-k limit (budget.minTopK > 0): a warning for each classifier
+// output of `model` with no more than k classes, which the limit does not
+// hold (its reference class is always among its k largest: it counts as
+// agreeing), naming the output and its class count. Runs `model` on the
+// checker's input sets once to tell its classifier outputs; nothing without
+// a limit.
+void warnTopKNotLimiting(pipeline::ExecOutputChecker& checker, const ir::Model& model,
+                         const pipeline::AccuracyBudget& budget);
 
 }  // namespace passlab::cli

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/pipeline/precision_checker.h"
+#include "core/pipeline/recorded_calibration.h"
 
 namespace passlab::cli {
 
@@ -26,18 +27,10 @@ bool CalibrationArgs::given() const {
 }
 
 pipeline::RecipeCalibration CalibrationArgs::recorded() const {
-  pipeline::RecipeCalibration r;
-  if (!data.empty()) {
-    std::error_code ec;
-    std::filesystem::path abs = std::filesystem::absolute(data, ec);
-    r.data = ec ? data : abs.lexically_normal().string();
-  } else {
-    r.sets = sets;
-  }
-  return r;
+  return pipeline::recordedCalibration(data, sets);
 }
 
-bool CalibrationArgs::replay(const pipeline::RecipeCalibration& recipe) {
+bool CalibrationArgs::replay(const pipeline::RecipeCalibration& recipe, const std::string& file) {
   if (!recipe.recorded()) return false;
   if (given()) {
     std::printf("note: the recipe calibrates on %s; --calibration-%s given here is used instead\n",
@@ -49,12 +42,20 @@ bool CalibrationArgs::replay(const pipeline::RecipeCalibration& recipe) {
   }
   data = recipe.data;
   if (recipe.sets > 0) sets = recipe.sets;
+  if (!data.empty()) recipeFile = file;
   return true;
 }
 
 Expected<pipeline::CalibrationSetSource> CalibrationArgs::readSets(const ir::Model& model) const {
   if (data.empty()) return pipeline::CalibrationSetSource{};
-  return pipeline::calibrationFolder(model, data);
+  auto sets = pipeline::calibrationFolder(model, data);
+  if (!sets && !recipeFile.empty())
+    return Error(sets.error().code(),
+                 "the recipe " + recipeFile + " calibrates on the folder " + data +
+                     " (recorded when it was saved): " + sets.error().message() +
+                     "; give the data with --calibration-data DIR, or calibrate on synthesized "
+                     "input sets with --calibration-sets N");
+  return sets;
 }
 
 Expected<std::unique_ptr<pipeline::CalibratingEvaluator>> CalibrationArgs::makeEvaluator(

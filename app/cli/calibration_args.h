@@ -22,6 +22,9 @@ struct CalibrationArgs {
   int sets = 16;
   CLI::Option* dataOption = nullptr;
   CLI::Option* setsOption = nullptr;
+  // The recipe file `data` came from (replay), for the error when it
+  // cannot be read; empty when the command line gave it.
+  std::string recipeFile;
 
   void addTo(CLI::App& cmd);
   // Whether --calibration-data or --calibration-sets was on the command line.
@@ -31,9 +34,12 @@ struct CalibrationArgs {
   pipeline::RecipeCalibration recorded() const;
   // The recipe's calibration, where it records one and the command line gives
   // none (the command line wins, said in a note); returns whether it was taken.
-  bool replay(const pipeline::RecipeCalibration& recipe);
+  // `file`: the recipe's path, named in readSets' error.
+  bool replay(const pipeline::RecipeCalibration& recipe, const std::string& file);
   // The sets in `data`, each checked against `model` now and read again one
   // at a time when calibration asks; none (count 0) when no folder was given.
+  // A folder from a recipe that cannot be read (moved, another machine): the
+  // error names the recipe and the folder, and the options that override it.
   Expected<pipeline::CalibrationSetSource> readSets(const ir::Model& model) const;
   // The pipeline's evaluator: constant folding, and `given` (from readSets)
   // for a pass that calibrates, or `sets` synthesized with `dims`, one at a

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -13,10 +12,10 @@
 
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
+#include "app/cli/check_inputs.h"
 #include "app/cli/commands.h"
 #include "app/cli/int8_cpu_note.h"
 #include "app/cli/output_files.h"
-#include "app/cli/run_inputs.h"
 #include "core/analysis/shape_inference.h"
 #include "core/io/model_io.h"
 #include "core/io/npy.h"
@@ -27,10 +26,9 @@
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/precision_checker.h"
 #include "core/pipeline/recipe.h"
+#include "core/pipeline/recorded_calibration.h"
 #include "core/pipeline/report.h"
 #include "core/support/strings.h"
-
-namespace fs = std::filesystem;
 
 namespace passlab::cli {
 
@@ -42,21 +40,12 @@ struct OptimizeArgs {
   bool explain = false, allowNonstandard = false, inPlace = false, verifyEachPass = false;
   std::vector<std::string> excludeNodes;
   std::vector<std::string> excludeOps;  // op types
-  std::vector<std::string> dims;
-  std::vector<std::string> inputs;  // NAME=FILE.npy or NAME=V[,V...] for the check
-  std::vector<std::string> sets;    // PASS.OPTION=VALUE
-  std::string inputDir;             // DIR/input_0.pb, input_1.pb, ... for the check
+  CheckInputArgs checkInputs;           // --input, --input-dir, --dim
+  std::vector<std::string> sets;        // PASS.OPTION=VALUE
   // The accuracy budget of lossy passes, where given (else the recipe's or the default).
   BudgetArgs budget;
   CalibrationArgs calibration;  // for quantize_static
 };
-
-// Whether the plan runs a pass that calibrates on input sets.
-bool plansCalibration(const pipeline::Recipe& r) {
-  for (const pipeline::PassSpec& spec : r.passes)
-    if (spec.id == "quantize_static") return true;
-  return false;
-}
 
 // Whether the plan runs a lossy pass (PassInfo::lossy).
 bool plansLossyPass(const pipeline::Recipe& r) {
@@ -280,46 +269,6 @@ void printSteps(const pipeline::PassManager& pm, bool explain) {
   }
 }
 
-// --input-dir DIR: DIR/input_0.pb, input_1.pb, ... (an ONNX test data set)
-// for the graph inputs without an initializer, in order.
-Expected<std::map<std::string, ir::Tensor>> inputsFromDir(const ir::Model& model,
-                                                          const std::string& dir) {
-  std::map<std::string, ir::Tensor> out;
-  size_t k = 0;
-  for (const ir::Value* in : model.graph().inputs()) {
-    if (in->isInitializer()) continue;
-    if (!in->type().isUndefined() && !in->type().isTensor())
-      return unsupported("input '" + in->name() + "' is a " + in->type().toString() +
-                         "; --input-dir reads tensors only");
-    const std::string file = (fs::path(dir) / ("input_" + std::to_string(k++) + ".pb")).string();
-    if (!fs::exists(file)) return invalidArgument("no " + file + " for input '" + in->name() + "'");
-    auto t = readInputFile(file);
-    if (!t) return t.error().withContext(file);
-    out.emplace(in->name(), std::move(t.value()));
-  }
-  const std::string extra = (fs::path(dir) / ("input_" + std::to_string(k) + ".pb")).string();
-  if (fs::exists(extra))
-    return invalidArgument("the model has " + std::to_string(k) + " inputs, but " + extra +
-                           " exists");
-  return out;
-}
-
-// --input NAME=FILE.npy, or NAME=V[,V...]: values for the input's shape as
-// the input synthesis plans it (--dim, hints, window sizes); one value fills
-// the whole tensor.
-Expected<ir::Tensor> parseInputValue(const ir::Model& model, const std::string& given,
-                                     const pipeline::InputSpec& spec) {
-  size_t eq = given.find('=');
-  if (eq == std::string::npos || eq == 0)
-    return invalidArgument("expected NAME=FILE.npy, NAME=FILE.pb or NAME=VALUES");
-  std::string name = given.substr(0, eq), what = given.substr(eq + 1);
-  const ir::Value* in = model.graph().findValue(name);
-  if (!in || !in->isGraphInput())
-    return invalidArgument("the model has no input named '" + name + "'");
-  if (str::endsWith(what, ".npy") || str::endsWith(what, ".pb")) return readInputFile(what);
-  return pipeline::parseInputValues(model, name, what, spec);
-}
-
 // With --check, the file as saved is loaded again, verified, and run on the
 // same inputs: what the user gets is what was checked, not the in-memory copy.
 int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker,
@@ -403,7 +352,7 @@ Expected<std::unique_ptr<pipeline::ExecOutputChecker>> makeChecker(
     const OptimizeArgs& a, const ir::Model& model, int sets,
     const pipeline::CalibrationSetSource& calibration) {
   std::unique_ptr<pipeline::ExecOutputChecker> checker;
-  if (calibration.count > 0 && a.inputDir.empty() && a.inputs.empty()) {
+  if (calibration.count > 0 && !a.checkInputs.fixesInputs()) {
     const size_t n = std::min(calibration.count, static_cast<size_t>(sets));
     std::printf("check input: the first %zu calibration sets of %s\n", n,
                 a.calibration.data.c_str());
@@ -413,24 +362,10 @@ Expected<std::unique_ptr<pipeline::ExecOutputChecker>> makeChecker(
     if (!c) return c.error().withContext("cannot check outputs");
     checker = std::move(c.value());
   } else {
-    auto dims = pipeline::parseDims(a.dims);
-    if (!dims) return dims.error();
-    pipeline::InputSpec spec;
-    spec.dims = *dims;
-    if (!a.inputDir.empty()) {
-      auto files = inputsFromDir(model, a.inputDir);
-      if (!files) return files.error().withContext("--input-dir " + a.inputDir);
-      spec.fixed = std::move(files.value());
-    }
-    for (const std::string& given : a.inputs) {
-      auto t = parseInputValue(model, given, spec);
-      if (!t) return t.error().withContext("--input " + given);
-      spec.fixed[given.substr(0, given.find('='))] = std::move(t.value());
-    }
-    auto plan = pipeline::planInputs(model, spec);
-    if (!plan) return plan.error().withContext("cannot check outputs");
-    for (const pipeline::InputPlan& p : *plan)
-      std::printf("check input: %s\n", p.describe().str().c_str());
+    auto given = a.checkInputs.spec(model);
+    if (!given) return given.error();
+    const pipeline::InputSpec& spec = *given;
+    PASSLAB_RETURN_IF_ERROR(printCheckInputs(model, spec));
     auto c = pipeline::ExecOutputChecker::create(model, sets, spec);
     if (!c) return c.error().withContext("cannot check outputs");
     checker = std::move(c.value());
@@ -530,8 +465,7 @@ int runOptimize(OptimizeArgs a) {
   }
   // No output on an input, nor two outputs on one file: refused before any
   // pass runs (--in-place names the model as the one output it may replace).
-  std::vector<NamedPath> inputs = inputFilesOf(a.inputs);
-  for (NamedPath& f : filesIn("--input-dir", a.inputDir)) inputs.push_back(std::move(f));
+  std::vector<NamedPath> inputs = a.checkInputs.files();
   for (NamedPath& f : calibrationFilesIn("--calibration-data", a.calibration.data))
     inputs.push_back(std::move(f));
   inputs.insert(inputs.begin(), {"--recipe", a.recipe});
@@ -555,8 +489,8 @@ int runOptimize(OptimizeArgs a) {
   }
   // The recipe's calibration data, unless --calibration-data or
   // --calibration-sets is given: its files are inputs too.
-  if (!a.recipe.empty() && plansCalibration(*recipe) && a.calibration.replay(recipe->calibration) &&
-      !a.calibration.data.empty()) {
+  if (!a.recipe.empty() && pipeline::recipeCalibrates(*recipe) &&
+      a.calibration.replay(recipe->calibration, a.recipe) && !a.calibration.data.empty()) {
     std::vector<NamedPath> data = calibrationFilesIn("--calibration-data", a.calibration.data);
     Status p = checkOutputPaths(data, outputs);
     if (p)
@@ -610,9 +544,10 @@ int runOptimize(OptimizeArgs a) {
     }
     checker = std::move(c.value());
     pm.setChecker(checker.get());
+    if (lossy) warnTopKNotLimiting(*checker, model, po.budget);
   }
-  auto evaluator = a.calibration.makeEvaluator(std::move(calibration.value()), a.dims,
-                                               plansCalibration(*recipe));
+  auto evaluator = a.calibration.makeEvaluator(std::move(calibration.value()), a.checkInputs.dims,
+                                               pipeline::recipeCalibrates(*recipe));
   if (!evaluator) {
     std::cerr << "error: " << evaluator.error().message() << "\nthe model was not saved\n";
     return 1;
@@ -664,8 +599,8 @@ int runOptimize(OptimizeArgs a) {
       if (const passes::Pass* pass = passes::findPass(spec.id))
         if (auto full = pipeline::effectiveOptions(*pass, spec.options)) spec.options = *full;
     // Where the calibration sets came from, so a replay calibrates on the same.
-    saved.calibration =
-        plansCalibration(saved) ? a.calibration.recorded() : pipeline::RecipeCalibration{};
+    saved.calibration = pipeline::recipeCalibrates(saved) ? a.calibration.recorded()
+                                                          : pipeline::RecipeCalibration{};
     if (!saveText("recipe", a.saveRecipe, pipeline::recipeToJson(saved))) return 1;
   }
   const std::vector<std::string> skipped = warnSkippedPasses(pm);
@@ -726,16 +661,7 @@ void registerOptimize(CLI::App& app) {
   cmd->add_option("--exclude-op", a->excludeOps,
                   "Keep every pass away from the nodes of this op type (e.g. Gemm); repeatable")
       ->allow_extra_args(false);
-  cmd->add_option("--dim", a->dims, "Value for a symbolic dim in checks, NAME=VALUE; repeatable")
-      ->allow_extra_args(false);
-  cmd->add_option("--input", a->inputs,
-                  "A fixed input for the checks, NAME=FILE.npy, NAME=FILE.pb (a TensorProto) or "
-                  "NAME=V[,V...] (others random); "
-                  "repeatable")
-      ->allow_extra_args(false);
-  cmd->add_option("--input-dir", a->inputDir,
-                  "Inputs for the check from DIR/input_0.pb, input_1.pb, ... (an ONNX test data "
-                  "set), in the order of the graph inputs; --input overrides one");
+  a->checkInputs.addTo(*cmd);
   cmd->add_option("--set", a->sets,
                   "An option of a pass, PASS.OPTION=VALUE (every run of PASS in the plan; "
                   "`passlab-cli passes` lists them); repeatable")

@@ -20,6 +20,7 @@
 
 #include "app/cli/budget_args.h"
 #include "app/cli/calibration_args.h"
+#include "app/cli/check_inputs.h"
 #include "app/cli/commands.h"
 #include "app/cli/int8_cpu_note.h"
 #include "app/cli/output_files.h"
@@ -44,6 +45,7 @@ struct PrecisionArgs {
   size_t top = 15;
   BudgetArgs budget;
   CalibrationArgs calibration;  // for quantize_static
+  CheckInputArgs checkInputs;   // --input, --input-dir, --dim: what the check runs on
   bool sparsity = false;
   int workers = 0;                // trials at once (0: one per core)
   bool recalibrate = false;       // quantize_static: calibrate in every trial
@@ -133,11 +135,26 @@ int printSparsity(const ir::Model& model) {
   return 0;
 }
 
-void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t top) {
-  std::printf("%-4s %-50s %10s %10s\n", "#", "node converted alone", "SNR dB", "cosine");
-  for (size_t i = 0; i < ranked.size() && i < top; ++i)
-    std::printf("%-4zu %-50s %10s %10.6f\n", i + 1, ranked[i].describe.c_str(),
+// With a top-k column (the budget's k) when a classifier output reports one.
+void printRanking(const std::vector<pipeline::LayerSensitivity>& ranked, size_t top, int k) {
+  const bool topK =
+      std::any_of(ranked.begin(), ranked.end(),
+                  [](const pipeline::LayerSensitivity& l) { return l.topK.has_value(); });
+  const std::string topKName = "top-" + std::to_string(k);
+  std::printf("%-4s %-50s %10s %10s", "#", "node converted alone", "SNR dB", "cosine");
+  if (topK) std::printf(" %8s", topKName.c_str());
+  std::printf("\n");
+  for (size_t i = 0; i < ranked.size() && i < top; ++i) {
+    std::printf("%-4zu %-50s %10s %10.6f", i + 1, ranked[i].describe.c_str(),
                 snrText(ranked[i].snrDb).c_str(), ranked[i].cosine);
+    if (topK)
+      std::printf(
+          " %8s",
+          ranked[i].topK
+              ? (std::to_string(static_cast<int>(std::lround(100 * *ranked[i].topK))) + "%").c_str()
+              : "-");
+    std::printf("\n");
+  }
   if (ranked.size() > top) std::printf("... %zu more\n", ranked.size() - top);
 }
 
@@ -200,6 +217,7 @@ int runPrecision(const PrecisionArgs& a) {
     return 1;
   }
   std::vector<NamedPath> inputs = calibrationFilesIn("--calibration-data", a.calibration.data);
+  for (NamedPath& f : a.checkInputs.files()) inputs.push_back(std::move(f));
   inputs.insert(inputs.begin(), {"the model", a.model});
   const std::vector<NamedPath> outputs = {{"-o", a.out}, {"--save-recipe", a.saveRecipe}};
   Status paths = checkOutputPaths(inputs, outputs);
@@ -245,22 +263,35 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: " << calibration.error().message() << "\n";
     return 1;
   }
-  // Measured on the calibration data when given (what the model is meant
-  // for), else on synthesized sets.
-  auto first = pipeline::firstCalibrationSets(*calibration, model,
-                                              static_cast<size_t>(std::max(1, a.check)));
-  if (!first) {
-    std::cerr << "error: " << first.error().message() << "\n";
-    return 1;
-  }
-  auto checker = pipeline::precisionChecker(model, *first, a.check);
-  warnFewCheckSets(a.check, calibration->count);
+  // Measured on the inputs given (--input, --input-dir; the others
+  // synthesized), else on the calibration data when given (what the model
+  // is meant for), else on synthesized sets (sized by --dim).
+  auto makeChecker = [&]() -> Expected<std::unique_ptr<pipeline::ExecOutputChecker>> {
+    if (a.checkInputs.fixesInputs() || calibration->count == 0) {
+      auto spec = a.checkInputs.spec(model);
+      if (!spec) return spec.error();
+      if (a.checkInputs.fixesInputs() || !a.checkInputs.dims.empty())
+        PASSLAB_RETURN_IF_ERROR(printCheckInputs(model, *spec));
+      auto c = pipeline::precisionChecker(model, a.check, std::move(spec.value()));
+      if (!c) return c.error().withContext("cannot run the model to measure it");
+      return c;
+    }
+    auto first = pipeline::firstCalibrationSets(*calibration, model,
+                                                static_cast<size_t>(std::max(1, a.check)));
+    if (!first) return first.error();
+    auto c = pipeline::precisionChecker(model, *first, a.check);
+    if (!c) return c.error().withContext("cannot run the model to measure it");
+    warnFewCheckSets(a.check, calibration->count);
+    return c;
+  };
+  auto checker = makeChecker();
   if (!checker) {
-    std::cerr << "error: cannot run the model to measure it: " << checker.error().message() << "\n";
+    std::cerr << "error: " << checker.error().message() << "\n";
     return 1;
   }
-  auto evaluator =
-      a.calibration.makeEvaluator(std::move(calibration.value()), {}, a.pass == "quantize_static");
+  warnTopKNotLimiting(**checker, model, budget);
+  auto evaluator = a.calibration.makeEvaluator(std::move(calibration.value()), a.checkInputs.dims,
+                                               a.pass == "quantize_static");
   if (!evaluator) {
     std::cerr << "error: " << evaluator.error().message() << "\n";
     return 1;
@@ -285,6 +316,7 @@ int runPrecision(const PrecisionArgs& a) {
   o.evaluator = evaluator->get();
   o.workers = a.workers;
   o.shareCalibration = !a.recalibrate;
+  o.topK = budget.topK;
   auto ranked = pipeline::rankLayers(model, **checker, o);
   if (!ranked) {
     std::cerr << "error: " << ranked.error().message() << "\n";
@@ -302,7 +334,7 @@ int runPrecision(const PrecisionArgs& a) {
   }
   std::printf("%s: %zu nodes convert alone; most sensitive first (%d input sets)\n", a.pass.c_str(),
               ranked->size(), a.check);
-  printRanking(*ranked, a.top);
+  printRanking(*ranked, a.top, budget.topK);
   if (a.out.empty()) return 0;
   auto mixed = pipeline::mixedPrecision(model, **checker, *ranked, budget, o);
   if (!mixed) {
@@ -387,6 +419,7 @@ void registerPrecision(CLI::App& app) {
          "An option of --pass, PASS.OPTION=VALUE (e.g. quantize_dynamic.per_channel=false; "
          "`passlab-cli passes` lists them); in every trial and the recipe; repeatable")
       ->allow_extra_args(false);
+  a->checkInputs.addTo(*cmd);
   a->budget.addTo(*cmd);
   a->calibration.addTo(*cmd);
   cmd->callback([a] { setExitCode(runPrecision(*a)); });

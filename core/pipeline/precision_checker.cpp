@@ -16,6 +16,13 @@ Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(
   return ExecOutputChecker::create(model, std::move(measureOn), quiet);
 }
 
+Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(const ir::Model& model, int checkSets,
+                                                              InputSpec spec) {
+  NoiseOptions quiet;
+  quiet.draws = 0;
+  return ExecOutputChecker::create(model, std::max(1, checkSets), std::move(spec), quiet);
+}
+
 Text fewCheckSetsWarning(size_t checkSets, size_t calibrationSets) {
   if (checkSets >= calibrationSets) return {};
   return Text::of(

@@ -17,6 +17,10 @@ namespace passlab::pipeline {
 
 Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(
     const ir::Model& model, const std::vector<exec::NamedInputs>& calibration, int checkSets);
+// The same on `checkSets` sets of which `spec` fixes some inputs (the user's
+// --input, --input-dir), the others synthesized.
+Expected<std::unique_ptr<ExecOutputChecker>> precisionChecker(const ir::Model& model, int checkSets,
+                                                              InputSpec spec);
 
 // A warning for a lossy step checked on fewer input sets than the calibration
 // data holds (both counts named, --check suggested): on one set a step within

@@ -55,9 +55,11 @@ bool hasFloatResult(const ir::Node& n) {
   return false;
 }
 
-// A budget nothing fails: ranking wants the figures, not a verdict.
-AccuracyBudget reportOnly() {
+// A budget nothing fails: ranking wants the figures, not a verdict; top-k
+// with the budget's k.
+AccuracyBudget reportOnly(int topK) {
   AccuracyBudget b;
+  b.topK = topK;
   b.minCosine = -1;
   b.minSnrDb = -std::numeric_limits<double>::infinity();
   return b;
@@ -90,7 +92,8 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
     for (const ir::Value* in : candidates[i]->inputs())
       if (in && in->producer() && in->producer()->opType() == "Constant")
         only.only.insert(in->producer()->id());
-    auto t = convertCopy(model, checker, options, evaluator->get(), std::move(only), reportOnly());
+    auto t = convertCopy(model, checker, options, evaluator->get(), std::move(only),
+                         reportOnly(options.topK));
     if (!t) return t.error();
     if (!t->changed) return Status::ok();
     LayerSensitivity l;
@@ -101,6 +104,8 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
       l.snrDb = w->snrDb;
       l.cosine = w->cosine;
     }
+    for (const OutputAccuracy& a : t->check.accuracy)
+      if (a.topK && (!l.topK || *a.topK < *l.topK)) l.topK = a.topK;
     results[i] = std::move(l);
     return Status::ok();
   };

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -37,6 +38,9 @@ struct LayerSensitivity {
   double snrDb = 0;      // of the worst output with this node alone converted
   double cosine = 1;
   bool changed = false;  // false: the pass converts nothing with this node alone
+  // The least top-k agreement over the classifier outputs that report one
+  // (k: SensitivityOptions::topK); none without such an output.
+  std::optional<double> topK;
 };
 
 struct SensitivityOptions {
@@ -58,6 +62,9 @@ struct SensitivityOptions {
   // trialled by rankLayers, and excluded from every conversion
   // mixedPrecision tries.
   std::unordered_set<ir::NodeId> excluded;
+  // The k of the top-k agreement each trial of rankLayers measures: the
+  // budget's (AccuracyBudget::topK), so the ranking shows what it limits.
+  int topK = 5;
 };
 
 // The nodes `passId` converts in `model`, most sensitive first. `checker`

@@ -74,4 +74,40 @@ for bad in "--budget-topk 1.5|top-k agreement 1.5 is outside [0, 1]" \
   grep -qF "accuracy budget: $want" "$dir/bad.log" || { cat "$dir/bad.log"; fail "no message for $args"; }
   [ ! -e "$dir/bad.onnx" ] || fail "a model was written with $args"
 done
+
+# An output with no more than k classes: --budget-topk cannot limit it (its
+# reference class is always among its k largest; it counts as agreeing), and
+# a warning says so, naming the output and its class count; at k = 9 the 10
+# classes are limited and nothing is said. Without --budget-topk nothing is
+# said either.
+"$cli" optimize "$model" -o "$dir/k10.onnx" --passes convert_to_float16 --budget-k 10 \
+  --budget-topk 0.5 > "$dir/k10.log" 2>&1 || { cat "$dir/k10.log"; fail "--budget-k 10"; }
+grep -qF "warning: --budget-topk does not limit output 'y': it has 10 classes, not more than k = 10" \
+  "$dir/k10.log" || { cat "$dir/k10.log"; fail "no warning for 10 classes at k = 10"; }
+"$cli" precision "$model" --budget-k 12 --budget-topk 0.5 > "$dir/pk12.log" 2>&1 ||
+  { cat "$dir/pk12.log"; fail "precision --budget-k 12"; }
+grep -qF "warning: --budget-topk does not limit output 'y': it has 10 classes, not more than k = 12" \
+  "$dir/pk12.log" || { cat "$dir/pk12.log"; fail "precision: no warning for 10 classes at k = 12"; }
+for quiet in "--budget-k 9 --budget-topk 0.5" "--budget-k 10"; do
+  # shellcheck disable=SC2086
+  "$cli" optimize "$model" -o "$dir/quiet.onnx" --passes convert_to_float16 $quiet \
+    > "$dir/quiet.log" 2>&1
+  if grep -q "does not limit" "$dir/quiet.log"; then
+    cat "$dir/quiet.log"; fail "a warning with $quiet"
+  fi
+done
+
+# precision's per-layer ranking measures the top-k of the budget's k: the
+# node whose float16 conversion sends the reference class to third place
+# ranks with top-2 0% at --budget-k 2, and every node with top-3 100% at
+# --budget-k 3 (before, the ranking measured k = 5 and showed no top-k).
+"$cli" precision "$model" --budget-k 2 > "$dir/rank2.log" 2>&1 || { cat "$dir/rank2.log"; fail "precision --budget-k 2"; }
+grep -qE "^#.*cosine +top-2$" "$dir/rank2.log" || { cat "$dir/rank2.log"; fail "no top-2 column"; }
+grep -qE "^1 .* 0%$" "$dir/rank2.log" || { cat "$dir/rank2.log"; fail "the most sensitive node does not show top-2 0%"; }
+"$cli" precision "$model" --budget-k 3 > "$dir/rank3.log" 2>&1 || { cat "$dir/rank3.log"; fail "precision --budget-k 3"; }
+grep -qE "^#.*cosine +top-3$" "$dir/rank3.log" || { cat "$dir/rank3.log"; fail "no top-3 column"; }
+if grep -qE "^[0-9]+ .* [0-9]?[0-9]%$" "$dir/rank3.log"; then
+  cat "$dir/rank3.log"; fail "a node below top-3 100%"
+fi
+grep -qE "^1 .* 100%$" "$dir/rank3.log" || { cat "$dir/rank3.log"; fail "no top-3 100% row"; }
 echo "ok"

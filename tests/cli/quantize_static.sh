@@ -110,6 +110,26 @@ if "$cli" optimize "$model" -o "$dir/calib/set_0/input_0.pb" --recipe "$dir/d.js
 fi
 grep -q "the recipe's calibration data" "$dir/on.log" || { cat "$dir/on.log"; fail "no message for an output on the recipe's data"; }
 [ ! -e "$dir/calib/set_0/input_0.pb" ] || fail "wrote into the recipe's calibration data"
+# The recipe's folder is gone (moved, another machine): the error names the
+# recipe and the folder and says how to override it; nothing is written; the
+# override calibrates.
+cp -r "$dir/calib" "$dir/gone"
+"$cli" optimize "$model" -o "$dir/g.onnx" --passes raise_opset,quantize_static \
+  --calibration-data "$dir/gone" --save-recipe "$dir/g.json" > "$dir/g.log" 2>&1 ||
+  { cat "$dir/g.log"; fail "--calibration-data gone --save-recipe"; }
+rm -rf "$dir/gone"
+if "$cli" optimize "$model" -o "$dir/gr.onnx" --recipe "$dir/g.json" > "$dir/gr.log" 2>&1; then
+  cat "$dir/gr.log"; fail "a recipe whose calibration folder is gone was replayed"
+fi
+grep -qF "error: the recipe $dir/g.json calibrates on the folder $dir/gone (recorded when it was saved)" \
+  "$dir/gr.log" && grep -qF -- "--calibration-data DIR" "$dir/gr.log" &&
+  grep -qF -- "--calibration-sets N" "$dir/gr.log" ||
+  { cat "$dir/gr.log"; fail "the error does not name the recipe, its folder and the override"; }
+[ ! -e "$dir/gr.onnx" ] || fail "a model was written without the recipe's calibration data"
+"$cli" optimize "$model" -o "$dir/gr.onnx" --recipe "$dir/g.json" --calibration-data "$dir/calib" \
+  > "$dir/gro.log" 2>&1 || { cat "$dir/gro.log"; fail "the override --calibration-data"; }
+grep -q "calibration: 4 input sets from $dir/calib" "$dir/gro.log" ||
+  { cat "$dir/gro.log"; fail "the override did not calibrate on its folder"; }
 
 # Issue #25: ONNX Runtime's ActivationSymmetric / WeightSymmetric=False as
 # quantize_static.activation_symmetric / weight_symmetric: within the budget,

@@ -23,6 +23,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <set>
 
@@ -1243,6 +1244,69 @@ tie (float[2,10] X) => (float[2,10] Y)
     const QString message = finished.last().at(0).toString();
     QVERIFY2(message.contains(QStringLiteral("holds no input set")), qPrintable(message));
     QCOMPARE(io::printModelText(doc2.model()), before);
+  }
+
+  // A recipe the GUI saves records where quantize_static calibrated, as the
+  // command line's does (recorded_calibration.h): the folder as an absolute
+  // path, else the count of synthesized sets; nothing for a plan that does
+  // not calibrate. Loaded, the session calibrates on it again. Before, the
+  // GUI's recipes recorded no calibration.
+  void aSavedRecipeRecordsTheCalibration() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    const ir::Value* in = doc.model().graph().inputs().front();
+    auto dims = in->type().shape()->staticDims();
+    QVERIFY(dims.has_value());
+    int64_t n = 1;
+    for (int64_t d : *dims) n *= d;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (int k = 0; k < 2; ++k) {
+      const QString set = dir.filePath(QStringLiteral("set_%1").arg(k));
+      QVERIFY(QDir().mkpath(set));
+      ir::Tensor t = ir::Tensor::fromVector<float>(
+          ir::DataType::kFloat, *dims,
+          std::vector<float>(static_cast<size_t>(n), 0.25f * float(k + 1)));
+      QVERIFY(io::writeNpy((set + QStringLiteral("/input_0.npy")).toStdString(), t).isOk());
+    }
+    const std::string folder = QDir(dir.path()).absolutePath().toStdString();
+    s->setCalibrationFolder(folder);
+    const pipeline::Step* q = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(q && q->changed && !q->rolledBack);
+    auto reread = pipeline::recipeFromJson(pipeline::recipeToJson(s->recipe()));
+    QVERIFY(reread);
+    QCOMPARE(reread->calibration.data, std::filesystem::path(folder).lexically_normal().string());
+    QCOMPARE(reread->calibration.sets, 0);
+    // Loaded into another session, it calibrates on that folder.
+    Document doc2;
+    openDemo(doc2, QStringLiteral("conv_relu"));
+    auto* s2 = new PipelineSession(&doc2);
+    QSignalSpy settings(s2, &PipelineSession::settingsChanged);
+    QVERIFY(s2->loadRecipe(*reread).isOk());
+    QCOMPARE(s2->calibrationFolder(), reread->calibration.data);
+    QVERIFY(settings.count() > 0);
+    QVERIFY(s2->runAll());
+    QVERIFY(waitRun(s2));
+    QVERIFY(!s2->steps().empty());
+    const pipeline::Step& q2 = s2->steps().back()->step;
+    QVERIFY2(q2.note.str().find("calibrated on 2 input sets") != std::string::npos,
+             q2.note.str().c_str());
+    // Synthesized sets: their count.
+    Document doc3;
+    openDemo(doc3, QStringLiteral("conv_relu"));
+    auto* s3 = new PipelineSession(&doc3);
+    s3->setSynthesizedCalibrationSets(3);
+    QVERIFY(runOneSpec(s3, {"quantize_static", {}, {}}) != nullptr);
+    QCOMPARE(s3->recipe().calibration.data, std::string());
+    QCOMPARE(s3->recipe().calibration.sets, 3);
+    // No pass that calibrates: nothing recorded.
+    Document doc4;
+    openDemo(doc4, QStringLiteral("conv_relu"));
+    auto* s4 = new PipelineSession(&doc4);
+    s4->setCalibrationFolder(folder);
+    QVERIFY(runOneSpec(s4, {"convert_to_float16", {}, {}}) != nullptr);
+    QVERIFY(!s4->recipe().calibration.recorded());
   }
 
   void recipeAndReportExportAndReload() {

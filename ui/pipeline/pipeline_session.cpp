@@ -10,6 +10,7 @@
 #include "core/pipeline/calibration.h"
 #include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/numeric_check.h"
+#include "core/pipeline/recorded_calibration.h"
 #include "ui/document/graph_ref.h"
 #include "ui/document/node_insights.h"
 #include "ui/i18n/core_text.h"
@@ -649,6 +650,11 @@ pipeline::Recipe PipelineSession::recipe() const {
   // recipe replays the same run after a later version changes a default.
   for (const AppliedStepPtr& s : steps_)
     r.passes.push_back({s->step.passId, s->step.options, s->filter});
+  // Where quantize_static calibrated (the Pipeline and Precision panels'
+  // folder, else the synthesized sets), as the command line records it: a
+  // replay (`optimize --recipe`, Load recipe) calibrates on the same.
+  if (pipeline::recipeCalibrates(r))
+    r.calibration = pipeline::recordedCalibration(calibrationFolder_, synthesizedSets_);
   return r;
 }
 
@@ -669,6 +675,12 @@ Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {
   if (recipe.checkInputSets > 0) checkInputSets_ = recipe.checkInputSets;
   lastRow_ = -1;
   emit planChanged();
+  // The calibration it records, where it records one (older recipes do not).
+  if (recipe.calibration.recorded()) {
+    calibrationFolder_ = recipe.calibration.data;
+    if (recipe.calibration.sets > 0) synthesizedSets_ = recipe.calibration.sets;
+    emit settingsChanged();
+  }
   return Status::ok();
 }
 

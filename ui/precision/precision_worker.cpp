@@ -61,6 +61,7 @@ Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bo
   o.cancel = &cancel;
   o.evaluator = evaluator.get();
   o.progress = report;
+  o.topK = r.budget.topK;  // the ranking measures the top-k the budget limits
   out.ranked = r.ranked;
   if (out.ranked.empty()) {
     auto ranked = pipeline::rankLayers(model, **checker, o);

@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
 #include "tests/core/pipeline/checked_model_test.h"
@@ -142,6 +145,43 @@ TEST_F(Sensitivity, ABudgetNothingMeetsKeepsEveryLayer) {
   ASSERT_TRUE(mixed) << mixed.error().message();
   EXPECT_EQ(mixed->keptFloat32.size(), ranked->size());
   EXPECT_FALSE(mixed->check.ran);  // nothing converted, nothing to check
+}
+
+// The ranking's top-k is the budget's k (SensitivityOptions::topK): float16
+// moves classes 0 and 1 of this classifier (1.00051 - 0.00003) above class 9
+// (1.000482), so the reference class falls to third place in both rows.
+// Ranked with k = 2, the node that does it shows top-2 0%; with k = 3 every
+// node keeps 100%. Before, each trial measured k = 5 (and the ranking kept
+// no top-k).
+class SensitivityTopK : public CheckedModelTest {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(load(R"(<ir_version: 8, opset_import: ["" : 17]>
+main (float[2,10] x) => (float[2,10] y)
+    <float[10] a = {1.00051, 1.00051, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 1.000482},
+     float[10] c = {0.00003, 0.00003, 0, 0, 0, 0, 0, 0, 0, 0}, float[1] z = {0}> {
+    t = Sub(a, c)
+    u = Mul(x, z)
+    y = Add(u, t) })"));
+  }
+};
+
+TEST_F(SensitivityTopK, TheRankingMeasuresTheTopKOfTheBudgetsK) {
+  for (int k : {2, 3}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    SensitivityOptions o;
+    o.passId = "convert_to_float16";
+    o.topK = k;
+    auto ranked = rankLayers(model_, *checker_, o);
+    ASSERT_TRUE(ranked) << ranked.error().message();
+    ASSERT_FALSE(ranked->empty());
+    double least = 1;
+    for (const LayerSensitivity& l : *ranked) {
+      ASSERT_TRUE(l.topK.has_value()) << l.describe;
+      least = std::min(least, *l.topK);
+    }
+    EXPECT_EQ(least, k == 2 ? 0.0 : 1.0);
+  }
 }
 
 }  // namespace

@@ -361,11 +361,13 @@ std::vector<Case> cases() {
                .bias = true,
                .pads = {2, 2, 2, 2}});
   // Channels-last with AVX2 (the integer sums): two images, uint8 weights with
-  // per-channel zero points, stride 2 down and 1 across, uneven padding, 20
-  // outputs (a block of 16 and 4), 6 channels (3 pairs), 10 -> 12 columns.
+  // per-channel zero points, stride 2 down and 1 across (the only case with
+  // unequal strides), uneven padding, 20 outputs (a block of 16 and 4), 10
+  // channels (5 pairs; at least 8, else oneDNN's float32 kernel runs), 10 -> 12
+  // columns.
   v.push_back({.name = "k3_batch2_u8_weights_uneven",
-               .x = {2, 6, 11, 10},
-               .w = {20, 6, 3, 3},
+               .x = {2, 10, 11, 10},
+               .w = {20, 10, 3, 3},
                .wType = DT::kUInt8,
                .weightZeroPoints = true,
                .perChannelZeroPoints = true,
@@ -445,7 +447,12 @@ TEST(QLinearConvFloatSums, ChannelsLastGroupOneRunsIntegerSumsOnAvx2) {
         .x = {1, 9, 13, 12},
         .w = {17, 9, 5, 5},
         .strides = {2, 2},
-        .pads = {2, 2, 2, 2}}}) {
+        .pads = {2, 2, 2, 2}},
+        Case{.name = "k3_stride1x2",
+        .x = {1, 8, 9, 13},
+        .w = {16, 8, 3, 3},
+        .strides = {1, 2},
+        .pads = {0, 1, 2, 1}}}) {
     Model last = buildModel(c, 7, true);
     const cpu::ConvGeometry g = geometryOf(last, c.x);
     DirectContext ctx(last.inputs, 1);
@@ -460,6 +467,16 @@ TEST(QLinearConvFloatSums, ChannelsLastGroupOneRunsIntegerSumsOnAvx2) {
     auto f = cpu::QLinearConvFloatSums::create(nchw, geometryOf(first, c.x), false, nullptr);
     ASSERT_NE(f, nullptr) << c.name;
     EXPECT_FALSE(f->runsIntegerSums()) << c.name;
+  }
+  // The parameterized case with unequal strides (2 down, 1 across) and uint8
+  // weights runs there too (with 6 channels it had left for oneDNN's kernel).
+  for (const Case& c : cases()) {
+    if (c.name != "k3_batch2_u8_weights_uneven") continue;
+    Model last = buildModel(c, 41, true);
+    DirectContext ctx(last.inputs, 1);
+    auto k = cpu::QLinearConvFloatSums::create(ctx, geometryOf(last, c.x), true, nullptr);
+    ASSERT_NE(k, nullptr) << c.name;
+    EXPECT_EQ(k->runsIntegerSums(), avx2) << c.name;
   }
   // Groups, dilation, 1x1 and fewer than 8 channels: the float32 convolution.
   for (const Case& c :

@@ -22,6 +22,10 @@
 // exact int8 dot products (no VNNI) the oneDNN kernel takes uint8 X and
 // weights W' (W - 128 for uint8 W) in [-64, 64] only (narrow_signed_weights.h:
 // quantize_dynamic's reduce_range=true), whose pair sums cannot saturate.
+// Such a CPU usually lacks AVX-512 too: the epilogue's Relu, LeakyRelu, Clip
+// and no activation then run on 8 lanes (AVX2; dequantizeTileAvx2,
+// dequantizePositionsAvx2), with the scalar loop's arithmetic (no FMA), so
+// the same bits.
 // What it declines (weights that vary between runs, wider weights or int8 X
 // without VNNI, ...) runs the reference ConvInteger into scratch and the same
 // epilogue, as does the reference row.
@@ -258,6 +262,132 @@ __attribute__((target("avx512f"))) void dequantizeTileAvx512(const int32_t* acc,
 }
 #endif
 
+#if defined(__x86_64__)
+// 8 lanes (AVX2) of int32 sums minus zx * S scaled, biased and activated:
+// the scalar loop's float(acc - zx * S) * scale, + bias, the inline
+// activation as activate() computes it, lane by lane. No FMA (avx2 alone:
+// the product and the bias round apart, as in the scalar loop), so the same
+// bits.
+__attribute__((target("avx2"))) inline __m256 dequantizeLanesAvx2(__m256i a, __m256 vs,
+                                                                  const float* bias, __m256 vb,
+                                                                  ActKind kind, __m256 alpha,
+                                                                  __m256 beta) {
+  const __m256 zero = _mm256_setzero_ps();
+  __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(a), vs);
+  if (bias) v = _mm256_add_ps(v, vb);
+  switch (kind) {
+    case ActKind::kRelu:
+      return _mm256_blendv_ps(v, zero, _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+    case ActKind::kLeakyRelu:
+      return _mm256_blendv_ps(v, _mm256_mul_ps(v, alpha), _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+    case ActKind::kClip: {
+      const __m256 low = _mm256_cmp_ps(v, alpha, _CMP_LT_OQ);
+      v = _mm256_blendv_ps(v, beta, _mm256_cmp_ps(v, beta, _CMP_GT_OQ));
+      return _mm256_blendv_ps(v, alpha, low);
+    }
+    default:
+      return v;
+  }
+}
+
+// The channels [c, c + 8) of position o of channels-last sums [P, M] minus
+// zx * S (S [P, M], or [M] when perChannel), as int32 lanes.
+__attribute__((target("avx2"))) inline __m256i sumLanesAvx2(const int32_t* acc, int64_t m,
+                                                            const Sums& in, __m256i vzx, int64_t o,
+                                                            int64_t c) {
+  const int64_t at = o * m + c;
+  __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + at));
+  if (!in.s) return a;
+  const int32_t* sr = in.s + (in.perChannel ? c : at);
+  return _mm256_sub_epi32(
+      a, _mm256_mullo_epi32(vzx, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sr))));
+}
+
+// One element of channels-last sums as the scalar loops compute it.
+inline float dequantizeOne(const int32_t* acc, int64_t m, const Sums& in, const float* scale,
+                           const float* bias, const Activation& act, int64_t o, int64_t c) {
+  const int64_t at = o * m + c;
+  const int32_t v = acc[at] - (in.s ? in.zx * in.s[in.perChannel ? c : at] : 0);
+  float r = static_cast<float>(v) * scale[c];
+  if (bias) r += bias[c];
+  return activate(act, r);
+}
+
+// Positions [o0, o1) of channels-last sums into channels-last Y on 8 lanes
+// (AVX2, the inline activations), the scalar loop of writeChannelsLast's
+// values.
+__attribute__((target("avx2"))) void dequantizePositionsAvx2(const int32_t* acc, int64_t m,
+                                                             const Sums& in, const float* scale,
+                                                             const float* bias,
+                                                             const Activation& act, float* y,
+                                                             int64_t o0, int64_t o1) {
+  const __m256 alpha = _mm256_set1_ps(act.alpha), beta = _mm256_set1_ps(act.beta);
+  const __m256i vzx = _mm256_set1_epi32(in.zx);
+  const int64_t full = m / 8 * 8;
+  for (int64_t o = o0; o < o1; ++o) {
+    int64_t c = 0;
+    for (; c < full; c += 8) {
+      const __m256 vb = bias ? _mm256_loadu_ps(bias + c) : _mm256_setzero_ps();
+      _mm256_storeu_ps(y + o * m + c, dequantizeLanesAvx2(sumLanesAvx2(acc, m, in, vzx, o, c),
+                                                          _mm256_loadu_ps(scale + c), bias, vb,
+                                                          act.kind, alpha, beta));
+    }
+    for (; c < m; ++c) y[o * m + c] = dequantizeOne(acc, m, in, scale, bias, act, o, c);
+  }
+}
+
+// r[0..7] transposed: r[j][q] becomes r[q][j].
+__attribute__((target("avx2"))) inline void transpose8(__m256 r[8]) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; ++i) {
+    u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int i = 0; i < 4; ++i) {
+    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+  }
+}
+
+// Positions [o0, o1) of channels-last sums [P, M] into NCHW Y [M, P] (AVX2,
+// the inline activations): blocks of 8 positions x 8 channels dequantized
+// along the channels, transposed in registers and stored as 8 channel rows;
+// the channels past the last 8 and the positions past the last 8 one by one.
+__attribute__((target("avx2"))) void dequantizeTileAvx2(const int32_t* acc, int64_t m,
+                                                        const Sums& in, int64_t p,
+                                                        const float* scale, const float* bias,
+                                                        const Activation& act, float* y, int64_t o0,
+                                                        int64_t o1) {
+  const __m256 alpha = _mm256_set1_ps(act.alpha), beta = _mm256_set1_ps(act.beta);
+  const __m256i vzx = _mm256_set1_epi32(in.zx);
+  const int64_t fullC = m / 8 * 8, fullO = o0 + (o1 - o0) / 8 * 8;
+  for (int64_t c = 0; c < fullC; c += 8) {
+    const __m256 vs = _mm256_loadu_ps(scale + c);
+    const __m256 vb = bias ? _mm256_loadu_ps(bias + c) : _mm256_setzero_ps();
+    for (int64_t o = o0; o < fullO; o += 8) {
+      __m256 r[8];
+      for (int i = 0; i < 8; ++i)
+        r[i] = dequantizeLanesAvx2(sumLanesAvx2(acc, m, in, vzx, o + i, c), vs, bias, vb, act.kind,
+                                   alpha, beta);
+      transpose8(r);
+      for (int j = 0; j < 8; ++j) _mm256_storeu_ps(y + (c + j) * p + o, r[j]);
+    }
+    for (int64_t o = fullO; o < o1; ++o)
+      for (int64_t j = c; j < c + 8; ++j)
+        y[j * p + o] = dequantizeOne(acc, m, in, scale, bias, act, o, j);
+  }
+  for (int64_t c = fullC; c < m; ++c)
+    for (int64_t o = o0; o < o1; ++o)
+      y[c * p + o] = dequantizeOne(acc, m, in, scale, bias, act, o, c);
+}
+#endif
+
 bool hasAvx512() {
   return cpu_isa::hasAvx512f();
 }
@@ -282,7 +412,7 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
                            int64_t m, int64_t p, float* y, int threads) {
   constexpr int64_t kTile = 16;
   const int64_t tiles = (p + kTile - 1) / kTile;
-  const bool avx512 = hasAvx512(), hasBias = !t.bias.empty();
+  const bool avx512 = hasAvx512(), avx2 = cpu_isa::hasAvx2Fma(), hasBias = !t.bias.empty();
   parallelFor(n * tiles, threads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t b = i / tiles, o0 = (i % tiles) * kTile, o1 = std::min(o0 + kTile, p);
@@ -292,6 +422,11 @@ void writeFromChannelsLast(const Sums& in, const ChannelTerms& t, const Activati
       if (avx512) {
         dequantizeTileAvx512(acc, m, in, p, t.scale.data(), hasBias ? t.bias.data() : nullptr, act,
                              yb, o0, o1);
+        continue;
+      }
+      if (avx2 && inlineActivation(act.kind)) {
+        dequantizeTileAvx2(acc, m, in, p, t.scale.data(), hasBias ? t.bias.data() : nullptr, act,
+                           yb, o0, o1);
         continue;
       }
 #endif
@@ -447,7 +582,7 @@ void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& 
                        int64_t m, int64_t p, float* y, int threads, ValueRange* range) {
   constexpr int64_t kRun = 64;
   const int64_t runs = (p + kRun - 1) / kRun;
-  const bool avx512 = hasAvx512(), hasBias = !t.bias.empty();
+  const bool avx512 = hasAvx512(), avx2 = cpu_isa::hasAvx2Fma(), hasBias = !t.bias.empty();
   std::vector<ValueRange> parts(range ? static_cast<size_t>(n * runs) : 0);
   const int track = kTrackMax | (act.kind == ActKind::kRelu ? 0 : kTrackMin) |
                     (noNanPossible(t, act) ? 0 : kTrackNan);
@@ -464,6 +599,12 @@ void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& 
                             hasBias ? t.bias.data() : nullptr, act, yb, o0, o1, part);
         if (inlineAct) continue;
         epilogue(act, yb + o0 * m, nullptr, (o1 - o0) * m);
+        if (part) *part = rangeWithZero(yb + o0 * m, (o1 - o0) * m);
+        continue;
+      }
+      if (avx2 && inlineActivation(act.kind)) {
+        dequantizePositionsAvx2(acc, m, in, t.scale.data(), hasBias ? t.bias.data() : nullptr, act,
+                                yb, o0, o1);
         if (part) *part = rangeWithZero(yb + o0 * m, (o1 - o0) * m);
         continue;
       }

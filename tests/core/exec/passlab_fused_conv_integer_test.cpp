@@ -12,7 +12,10 @@
 // has them, fuse_qdq_conv_integer: one value or one per output channel) run
 // on the oneDNN row with their term taken out of the sums. Every case runs
 // again with channels_last = 1 between Transposes (X and Y [N, spatial..., C]):
-// the same result, bit for bit.
+// the same result, bit for bit. Every case runs with full-range weights and
+// with narrow ones (W', uint8 W as W - 128, in [-64, 64]: reduce_range), which
+// a CPU without VNNI runs on oneDNN's int8 kernels and the AVX2 epilogue
+// (full-range ones on the reference there; narrow_signed_weights.h).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -22,6 +25,8 @@
 #include <vector>
 
 #include "core/analysis/shape_inference.h"
+#include "core/exec/cpu/int8_dot_exactness.h"
+#include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/executor.h"
 #include "core/ir/passlab_ops.h"
 #include "tests/core/exec/int8_conv_test_util.h"
@@ -47,6 +52,9 @@ struct Case {
   bool perChannelWeightZeroPoints = false;  // weightZeroPoint + m % 5 for channel m
   bool weightsInput = false;                // W fed at run time: the reference path runs
   bool badScale = false;                    // a Scale of 4 values (not 1 or M)
+  // Without VNNI oneDNN has no int8 kernel for it (its reference only), so the
+  // oneDNN row runs PassLab's reference there too: no narrow-weight plan counted.
+  bool onednnDeclines = false;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -219,23 +227,32 @@ class FusedConvIntegerKernel : public ::testing::TestWithParam<Case> {};
 
 TEST_P(FusedConvIntegerKernel, EqualsTheUnfusedFormBitForBit) {
   const Case& c = GetParam();
-  std::mt19937 rng(11);
-  const ir::Tensor w = c.wType == DataType::kUInt8
-                           ? randomInts<uint8_t>(DataType::kUInt8, c.w, 0, 255, rng)
-                           : randomInts<int8_t>(DataType::kInt8, c.w, -127, 127, rng);
-  const ir::Model unfused = buildModel(c, w, false);
-  for (bool channelsLast : {false, true}) {
-    SCOPED_TRACE(channelsLast ? "channels_last" : "channels-first");
-    const ir::Model fused = buildModel(c, w, true, channelsLast);
-    for (uint32_t seed : {23u, 24u}) {
-      SCOPED_TRACE(seed);
-      const NamedInputs feeds = feedsFor(c, seed, w);
-      const ir::Tensor want = run(unfused, feeds, false, nullptr);
-      std::string kernel;
-      expectBitEqual(run(fused, feeds, false, &kernel), want, "oneDNN row");
-      EXPECT_EQ(kernel, "onednn.passlab.FusedConvInteger");
-      expectBitEqual(run(fused, feeds, true, &kernel), want, "reference row");
-      EXPECT_EQ(kernel, "cpu.passlab.FusedConvInteger");
+  for (bool narrow : {false, true}) {
+    SCOPED_TRACE(narrow ? "weights in [-64, 64]" : "full-range weights");
+    std::mt19937 rng(11);
+    const ir::Tensor w =
+        c.wType == DataType::kUInt8
+            ? randomInts<uint8_t>(DataType::kUInt8, c.w, narrow ? 64 : 0, narrow ? 192 : 255, rng)
+            : randomInts<int8_t>(DataType::kInt8, c.w, narrow ? -64 : -127, narrow ? 64 : 127, rng);
+    const ir::Model unfused = buildModel(c, w, false);
+    for (bool channelsLast : {false, true}) {
+      SCOPED_TRACE(channelsLast ? "channels_last" : "channels-first");
+      const ir::Model fused = buildModel(c, w, true, channelsLast);
+      for (uint32_t seed : {23u, 24u}) {
+        SCOPED_TRACE(seed);
+        const NamedInputs feeds = feedsFor(c, seed, w);
+        const ir::Tensor want = run(unfused, feeds, false, nullptr);
+        std::string kernel;
+        const uint64_t plans = cpu::qlinear::narrowWeightInt8Plans();
+        expectBitEqual(run(fused, feeds, false, &kernel), want, "oneDNN row");
+        EXPECT_EQ(kernel, "onednn.passlab.FusedConvInteger");
+        // Without VNNI the narrow weights (uint8 X, constant W) take oneDNN's int8 kernels.
+        if (narrow && !cpu::qlinear::exactInt8DotProducts() && c.xType == DataType::kUInt8 &&
+            !c.weightsInput && !c.onednnDeclines)
+          EXPECT_GT(cpu::qlinear::narrowWeightInt8Plans(), plans) << "oneDNN did not run";
+        expectBitEqual(run(fused, feeds, true, &kernel), want, "reference row");
+        EXPECT_EQ(kernel, "cpu.passlab.FusedConvInteger");
+      }
     }
   }
 }
@@ -267,6 +284,18 @@ std::vector<Case> cases() {
                .strides = {2, 2},
                .pads = {1, 0, 1, 2},
                .activation = "LeakyRelu"});
+  // uint8 activations and 16 channels: with narrow weights a CPU without VNNI
+  // runs these on its AVX2 epilogue's lanes (LeakyRelu, Clip), channels-last
+  // and channels-first.
+  v.push_back({.name = "k3_u8_leaky",
+               .x = {1, 8, 10, 11},
+               .w = {16, 8, 3, 3},
+               .pads = {1, 1, 1, 1},
+               .activation = "LeakyRelu"});
+  v.push_back({.name = "pointwise_u8_clip_batch2",
+               .x = {2, 24, 7, 9},
+               .w = {16, 24, 1, 1},
+               .activation = "Clip"});
   v.push_back({.name = "k3_dilated_clip",
                .x = {1, 4, 12, 12},
                .w = {6, 4, 3, 3},
@@ -284,7 +313,8 @@ std::vector<Case> cases() {
                .w = {12, 2, 3, 3},
                .group = 4,
                .strides = {2, 2},
-               .autoPad = "SAME_UPPER"});
+               .autoPad = "SAME_UPPER",
+               .onednnDeclines = true});  // 2 input channels per group: declined on AVX2
   v.push_back({.name = "large_plane_k3",  // more than one tile of positions per channel
                .x = {1, 24, 30, 40},
                .w = {40, 24, 3, 3},

@@ -56,6 +56,15 @@ bool reorderAlone(const memory::desc& user, int threads) {
   return analysis::copyMicros(bytes) < splitLimitMicros(threads);
 }
 
+// Whether oneDNN has a reorder from `from` to `to`: not between two blocked
+// int8 weight layouts that carry a compensation (the 1x1 brgconv's blocks
+// differ with the thread count: AcdB48a4b on one thread, AcdB64a4b on two).
+bool reorderExists(const memory::desc& from, const memory::desc& to) {
+  auto& eng = engine();
+  const dnnl::reorder::primitive_desc pd(eng, from, eng, to, dnnl::primitive_attr(), true);
+  return pd.get(true) != nullptr;
+}
+
 dnnl::reorder makeReorder(const memory::desc& from, const memory::desc& to, bool alone) {
   std::optional<OneOmpThread> one;
   if (alone) one.emplace();
@@ -117,12 +126,23 @@ void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
   if (!old.packedValid || old.userWei != userWei) return;
   if (old.packedWei.get_desc() == weiDesc) {
     packedWei = old.packedWei;
-  } else {
-    packedWei = memory(weiDesc, engine());
-    memory from = old.packedWei;
-    dnnl::reorder(from, packedWei).execute(stream(), from, packedWei);
-    stream().wait();
+    packedValid = true;
+    return;
   }
+  packedWei = memory(weiDesc, engine());
+  memory from = old.packedWei;
+  if (reorderExists(from.get_desc(), weiDesc)) {
+    dnnl::reorder(from, packedWei).execute(stream(), from, packedWei);
+  } else {
+    // Two layouts with a compensation (a source zero point's, or s8
+    // sources'): oneDNN reorders them only to and from the user's plain
+    // one, so through it (the values copied, the compensation made again
+    // from them: the bytes a reorder from W writes).
+    memory plain(userWei, engine());
+    dnnl::reorder(from, plain).execute(stream(), from, plain);
+    dnnl::reorder(plain, packedWei).execute(stream(), plain, packedWei);
+  }
+  stream().wait();
   packedValid = true;
 }
 

@@ -41,7 +41,9 @@ struct ConvPrimitive {
   bool holdsWeights() const { return packedValid; }
   // A primitive built for another input shape takes the held weights of the
   // one it replaces (reordered into its layout, which may be the plain one),
-  // so the weights' data is not read again.
+  // so the weights' data is not read again; through the plain layout where
+  // oneDNN has no reorder between the two (blocked int8 layouts with a
+  // compensation).
   void inheritWeights(const ConvPrimitive& old);
   // The held weights (holdsWeights) in the user's plain layout, written to
   // `out` (float32, userWei's size; a reorder, so the same bits as W): for a

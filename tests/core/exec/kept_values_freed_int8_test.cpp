@@ -17,6 +17,7 @@
 
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/executor.h"
+#include "core/exec/step_trials.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/int8_conv_test_util.h"
 #include "tests/core/exec/kept_values_test_util.h"
@@ -223,6 +224,48 @@ main (uint8[N,)" + cs + ",H,W] x) => (uint8[N," +
     for (Dims& d : runs) d[1] = c;
     SCOPED_TRACE(cs + " channels");
     expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(wBytes), 0});
+  }
+}
+
+// The same shape on two threads, run past the step trials (step_trials.h):
+// the plans for one thread and for two build their own primitives, and
+// oneDNN's 1x1 brgconv blocks the weights by the thread count (AcdB48a4b on
+// one, AcdB64a4b on two, each with the source zero point's compensation),
+// between which it has no reorder. The new plan takes the held weights
+// through the plain layout (ConvPrimitive::inheritWeights), where it failed
+// ("could not create a primitive descriptor for a reorder primitive";
+// picodet_s_320's 192 -> 192 at 10x10, INT8 on two threads). Every run gives
+// the first run's bytes, within one step of the reference.
+TEST(KeptValuesFreedInt8, QLinearConvHeldWeightsAcrossThreadCounts) {
+  constexpr int64_t c = 192;
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,192] x) => (uint8[N,H,W,192] y) <int8[192,192,1,1] w = )" +
+                           ints(c * c, -127, 127, 15) + ", " + quantization(c, c, 145, 92) +
+                           R"(> {
+  y = com.microsoft.QLinearConv <channels_last = 1> (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  auto kept = make(text, true);
+  auto ref = make(text, false, true);
+  ASSERT_TRUE(kept && ref);
+  std::mt19937 rng(7);
+  NamedInputs in = {{"x", int8conv::activations(DataType::kUInt8, {1, 10, 10, c}, rng)}};
+  RunOptions two;
+  two.threads = 2;
+  RunResult want = run(*ref, in);
+  ASSERT_EQ(want.outputs.size(), 1u);
+  ir::Tensor first;
+  for (int i = 0; i < StepTrials::kRunsBeforeDecided + 2; ++i) {
+    const std::string what = "run " + std::to_string(i);
+    auto got = kept->run(in, two);
+    ASSERT_TRUE(got) << what << ": " << got.error().message();
+    ASSERT_EQ(got->outputs.size(), 1u) << what;
+    if (i == 0) {
+      first = got->outputs[0];
+      int8conv::expectEqual(first, want.outputs[0], "reference", 1);
+      int8conv::expectSpread(want.outputs[0]);
+    } else {
+      expectSameBytes(got->outputs[0], first, what);
+    }
   }
 }
 

@@ -56,6 +56,7 @@
 
 #include "core/passes/function_pass.h"
 #include "core/passes/layout_chain.h"
+#include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
@@ -317,10 +318,11 @@ class ChannelsLast {
     return std::find(g_.outputs().begin(), g_.outputs().end(), v) != g_.outputs().end();
   }
 
-  // A Transpose of `v` to channels-last whose output is not a graph output.
+  // A Transpose to channels-last whose output is not a graph output, and
+  // which the step's filter lets it remove.
   bool transposeToLast(const ir::Node& n) const {
     return isOp(n, "", {"Transpose"}) && n.attrInts("perm") == kToLast &&
-           !isGraphOutput(n.output(0));
+           !isGraphOutput(n.output(0)) && mayChange(ctx_, n);
   }
 
   // Whether `v` is read, and only by such Transposes (and is not a graph output).

@@ -15,7 +15,9 @@
 
 #include <algorithm>
 
+#include "core/analysis/shape_inference.h"
 #include "core/passes/registry.h"
+#include "core/pipeline/pass_manager.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -112,6 +114,30 @@ TEST(ConvertInt8ToChannelsLast, ADequantizeReadOnlyChannelsLastStaysChannelsLast
   PassOutcome other = runPass(kPass, chain(otherPerm, out));
   EXPECT_EQ(countOps(other.model, "Transpose"), 3);
   expectSameOutputs(kPass, chain(otherPerm, out));
+}
+
+// The same Transpose excluded from the step (--exclude-node, a recipe's
+// excluded nodes): it stays, reading the DequantizeLinear, which stays
+// channels-first (3 Transposes), as with another perm.
+TEST(ConvertInt8ToChannelsLast, AnExcludedTransposeToChannelsLastStays) {
+  const std::string tail = R"(d2 = DequantizeLinear(a, s, z)
+    t = Transpose <perm = [0, 2, 3, 1]> (d2)
+    y = Relu(t))";
+  ir::Model m = parse(chain(tail, "float[1,5,5,4] y"));
+  analysis::inferShapes(m);
+  const ir::NodeId transpose = m.graph().findValue("t")->producer()->id();
+  pipeline::PassManager pm(m);
+  pipeline::PassSpec spec{kPass, {}, {}};
+  spec.filter.excluded.insert(transpose);
+  auto step = pm.run(spec);
+  ASSERT_TRUE(step) << step.error().message();
+  EXPECT_TRUE((*step)->changed);
+  EXPECT_EQ(countOps(pm.model(), "Transpose"), 3);
+  const ir::Value* t = pm.model().graph().findValue("t");
+  ASSERT_NE(t, nullptr) << "the excluded Transpose was removed";
+  ASSERT_NE(t->producer(), nullptr);
+  EXPECT_EQ(t->producer()->id(), transpose);
+  EXPECT_EQ(t->producer()->input(0)->producer()->opType(), "DequantizeLinear");
 }
 
 TEST(ConvertInt8ToChannelsLast, SqueezeExcitationAndConcatStayChannelsLast) {

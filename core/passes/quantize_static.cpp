@@ -72,6 +72,16 @@ bool hasNodeNamed(const ir::Graph& g, const std::string& name) {
   return false;
 }
 
+// How many values of `g` and of the bodies inside it carry each name (sibling
+// bodies, an If's two branches, may use the same names).
+void countValueNames(const ir::Graph& g, std::unordered_map<std::string, int>& count) {
+  g.forEachValue([&](const ir::Value* v) {
+    if (!v->name().empty()) ++count[v->name()];
+  });
+  for (const auto& n : g.nodes())
+    for (const ir::Graph* sub : n->subgraphs()) countValueNames(*sub, count);
+}
+
 bool isFloat32Tensor(const ir::Value* v) {
   return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kFloat;
 }
@@ -239,7 +249,7 @@ class StaticQuantizer {
     std::vector<GraphUnits> graphs;
     for (ir::Graph* g : graphs_) {
       cur_ = g;
-      GraphUnits w{g, {}, {}, nullptr};
+      GraphUnits w{g, {}, {}, nullptr, false};
       PASSLAB_RETURN_IF_ERROR(chooseUnits(w.units));
       if (ctx_.boolOption("fold_batchnorm")) {
         size_t folded = 0;
@@ -269,14 +279,35 @@ class StaticQuantizer {
     auto list = [&](ir::Value* v) {
       if (listed.insert(v).second) observed.push_back(v);
     };
+    // The calibration finds a body's values by name: a body whose values share
+    // a name with another value of the model (the same names in both branches
+    // of an If) would get that value's statistics, so it stays float32.
+    std::unordered_map<std::string, int> names;
+    countValueNames(g_, names);
     for (GraphUnits& w : graphs) {
       w.activations = activationsOf(w.units);
+      if (w.graph != &g_) {
+        w.ran = w.units.front().node->output(0);
+        w.ambiguous = names[w.ran->name()] > 1;
+        for (const ir::Value* v : w.activations) w.ambiguous = w.ambiguous || names[v->name()] > 1;
+        if (w.ambiguous) continue;
+      }
       for (ir::Value* v : w.activations) list(v);
-      if (w.graph != &g_) list(w.ran = w.units.front().node->output(0));
+      if (w.graph != &g_) list(w.ran);
     }
-    PASSLAB_RETURN_IF_ERROR(calibrate(observed));
+    if (!observed.empty()) PASSLAB_RETURN_IF_ERROR(calibrate(observed));
     std::set<const ir::Value*> calibrated;
     for (GraphUnits& w : graphs) {
+      if (w.ambiguous) {
+        ambiguous_ += w.units.size();
+        if (ctx_.explain)
+          for (const Unit& u : w.units)
+            ctx_.explain->note(u.node->id(), kId,
+                               "a value of the subgraph it is in has the name of another value "
+                               "of the model, so calibration cannot tell them apart: it stays "
+                               "float32");
+        continue;
+      }
       if (w.graph != &g_ && !ranges_.count(w.ran)) {
         // No calibration run entered this body: it stays float32.
         notRun_ += w.units.size();
@@ -976,6 +1007,10 @@ class StaticQuantizer {
                        note, std::to_string(notRun_));
     note = withNodesLeftInSubgraphs(note, leftInBodies_,
                                     "subgraphs=false, or their If/Loop/Scan node is excluded");
+    note = withNodesLeftInSubgraphs(
+        note, ambiguous_,
+        "values of their subgraph have the names of other values of the model: calibration "
+        "cannot tell them apart");
     if (!note.empty()) *ctx_.note = note;
   }
 
@@ -986,6 +1021,7 @@ class StaticQuantizer {
     std::vector<Unit> units;
     std::vector<ir::Value*> activations;
     ir::Value* ran;  // a body's value that each run of it computes
+    bool ambiguous;  // a body whose values' names another value of the model has
   };
 
   PassContext& ctx_;
@@ -994,7 +1030,7 @@ class StaticQuantizer {
   ir::Graph* cur_ = nullptr;
   std::vector<ir::Graph*> graphs_;
   bool subgraphs_ = true;
-  size_t quantized_ = 0, inBodies_ = 0, notRun_ = 0, leftInBodies_ = 0;
+  size_t quantized_ = 0, inBodies_ = 0, notRun_ = 0, leftInBodies_ = 0, ambiguous_ = 0;
   CalibrationMethod method_ = CalibrationMethod::kMinMax;
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;

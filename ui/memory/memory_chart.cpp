@@ -20,6 +20,8 @@ const QColor kBeforeColor(0x44, 0x44, 0x44);
 const QColor kPeakColor(0xc0, 0x39, 0x2b);
 const QColor kBoundColor(0x27, 0xae, 0x60);
 const QColor kPlannedColor(0x8e, 0x44, 0xad);
+const QColor kOutsideColor(0xe6, 0x7e, 0x22, 170);  // graph outputs outside the block
+const QColor kScratchColor(0x7f, 0x8c, 0x8d);       // kernel scratch
 
 QColor bandColor(int index) {
   // Hues spread by the golden ratio, so neighbours differ.
@@ -31,6 +33,21 @@ QColor bandColor(int index) {
 
 const MemoryTimeline* plannedOrNull(const MemoryTimeline* t) {
   return t != nullptr && t->state == MemoryTimeline::State::kPlanned ? t : nullptr;
+}
+
+// Where the buffer of graph output `k` outside the block starts on the y
+// axis: the outputs are stacked above the block, in plan.outside's order.
+uint64_t outsideBase(const exec::memory::MemoryPlan& plan, int k) {
+  uint64_t base = plan.peak;
+  for (int j = 0; j < k && j < static_cast<int>(plan.outside.size()); ++j)
+    base += plan.outside[static_cast<size_t>(j)].size;
+  return base;
+}
+
+// Whether a tensor is placed inside graph output `k`'s buffer.
+bool holdsTensors(const exec::memory::MemoryPlan& plan, int k) {
+  return std::any_of(plan.tensors.begin(), plan.tensors.end(),
+                     [k](const exec::memory::PlannedTensor& t) { return t.region == k; });
 }
 
 }  // namespace
@@ -83,7 +100,7 @@ int MemoryChart::stepSpan() const {
 double MemoryChart::topBytes() const {
   uint64_t top = 1;
   for (const MemoryTimeline* t : {current(), before()})
-    if (t) top = std::max({top, t->plan.peak, t->plan.lowerBound});
+    if (t) top = std::max({top, t->plan.peakWithOutside(), t->plan.lowerBound});
   return static_cast<double>(top) * 1.15;  // room for the peak's label
 }
 
@@ -95,11 +112,21 @@ QPointF MemoryChart::at(double step, double bytes) const {
 QRectF MemoryChart::bandRect(int band) const {
   const MemoryTimeline* t = current();
   if (t == nullptr || band < 0 || band >= static_cast<int>(t->bands.size())) return {};
-  const exec::memory::PlannedTensor& pt =
-      t->plan.tensors[static_cast<size_t>(t->bands[static_cast<size_t>(band)].tensor)];
-  double end = std::min(pt.last, t->plan.stepCount - 1) + 1;
-  return QRectF(at(pt.first, static_cast<double>(pt.offset + pt.size)),
-                at(end, static_cast<double>(pt.offset)))
+  const MemoryBand& b = t->bands[static_cast<size_t>(band)];
+  const exec::memory::PlannedTensor& pt = t->tensorOf(b);
+  // An output outside the block: its buffer stacked above the block, from
+  // its step to the end of the run. A tensor inside an output's buffer: at
+  // its offset there.
+  uint64_t base = 0;
+  if (b.outside >= 0)
+    base = outsideBase(t->plan, b.outside);
+  else if (pt.region >= 0)
+    base = outsideBase(t->plan, pt.region);
+  const double end =
+      b.outside >= 0 ? t->plan.stepCount : std::min(pt.last, t->plan.stepCount - 1) + 1;
+  const uint64_t offset = b.outside >= 0 ? base : base + pt.offset;
+  return QRectF(at(pt.first, static_cast<double>(offset + pt.size)),
+                at(end, static_cast<double>(offset)))
       .normalized();
 }
 
@@ -113,8 +140,19 @@ int MemoryChart::bandAt(QPointF pos) const {
 
 QString MemoryChart::bandTip(int band) const {
   const MemoryTimeline& t = *current();
-  const exec::memory::PlannedTensor& pt =
-      t.plan.tensors[static_cast<size_t>(t.bands[static_cast<size_t>(band)].tensor)];
+  const MemoryBand& b = t.bands[static_cast<size_t>(band)];
+  const exec::memory::PlannedTensor& pt = t.tensorOf(b);
+  if (pt.scratch)
+    return tr("Kernel scratch of step %1 (%2): %3 at offset %4, while the step runs")
+        .arg(pt.first)
+        .arg(QString::fromStdString(pt.producer), memoryBytesText(pt.size),
+             memoryBytesText(pt.offset));
+  if (b.outside >= 0)
+    return tr("%1: a graph output, %2, outside the block: written where the caller gets it, "
+              "from step %3 to the end of the run, written by %4")
+        .arg(QString::fromStdString(pt.name), memoryBytesText(pt.bytes))
+        .arg(pt.first)
+        .arg(QString::fromStdString(pt.producer));
   QString tip = tr("%1: %2 at offset %3, steps %4–%5, written by %6")
                     .arg(QString::fromStdString(pt.name), memoryBytesText(pt.bytes),
                          memoryBytesText(pt.offset))
@@ -132,6 +170,12 @@ QString MemoryChart::bandTip(int band) const {
         tr("In place: takes the buffer of %1, which dies here")
             .arg(QString::fromStdString(t.plan.tensors[static_cast<size_t>(pt.sharesWith)].name));
   if (pt.graphOutput) tip += QLatin1Char('\n') + tr("A graph output: lives until the run returns");
+  if (pt.region >= 0 && pt.region < static_cast<int>(t.plan.outside.size()))
+    tip += QLatin1Char('\n') +
+           tr("Inside the buffer of graph output %1, at offset %2: it dies before that output "
+              "is written")
+               .arg(QString::fromStdString(t.plan.outside[static_cast<size_t>(pt.region)].name),
+                    memoryBytesText(pt.offset));
   return tip;
 }
 
@@ -205,14 +249,31 @@ void MemoryChart::drawLiveArea(QPainter& p, const MemoryTimeline& t) const {
 }
 
 void MemoryChart::drawBands(QPainter& p, const MemoryTimeline& t) const {
+  // An output's buffer that holds tensors is taken at the start of the run:
+  // outlined from step 0 to the output's step, where they are placed.
+  for (int k = 0; k < static_cast<int>(t.plan.outside.size()); ++k) {
+    if (!holdsTensors(t.plan, k)) continue;
+    const exec::memory::PlannedTensor& out = t.plan.outside[static_cast<size_t>(k)];
+    const uint64_t base = outsideBase(t.plan, k);
+    p.setPen(QPen(kOutsideColor.darker(120), 1, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(at(0, static_cast<double>(base + out.size)),
+                      at(out.first, static_cast<double>(base)))
+                   .normalized());
+  }
   for (int i = 0; i < static_cast<int>(t.bands.size()); ++i) {
-    QRectF r = bandRect(i);
+    const MemoryBand& b = t.bands[static_cast<size_t>(i)];
+    const exec::memory::PlannedTensor& pt = t.tensorOf(b);
     p.setPen(QPen(palette().color(QPalette::Mid), 0.5));
-    p.setBrush(bandColor(i));
-    if (t.plan.tensors[static_cast<size_t>(t.bands[static_cast<size_t>(i)].tensor)].reuse ==
-        exec::memory::Reuse::kView)
+    if (b.outside >= 0)
+      p.setBrush(kOutsideColor);
+    else if (pt.scratch)
+      p.setBrush(QBrush(kScratchColor, Qt::Dense4Pattern));
+    else if (pt.reuse == exec::memory::Reuse::kView)
       p.setBrush(QBrush(bandColor(i).darker(130), Qt::BDiagPattern));
-    p.drawRect(r);
+    else
+      p.setBrush(bandColor(i));
+    p.drawRect(bandRect(i));
   }
   if (selected_ >= 0 && selected_ < static_cast<int>(t.bands.size())) {
     p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
@@ -283,6 +344,13 @@ std::vector<MemoryChart::LegendEntry> MemoryChart::legendEntries() const {
   }
   entries.push_back({tr("tensors at their offsets (click one)"),
                      QPen(palette().color(QPalette::Mid)), bandColor(0)});
+  if (!t->plan.outside.empty())
+    entries.push_back(
+        {tr("graph outputs outside the block: %1").arg(memoryBytesText(t->plan.outsideBytes)),
+         QPen(palette().color(QPalette::Mid)), kOutsideColor});
+  if (t->plan.scratchCount > 0)
+    entries.push_back({tr("kernel scratch"), QPen(palette().color(QPalette::Mid)),
+                       QBrush(kScratchColor, Qt::Dense4Pattern)});
   return entries;
 }
 
@@ -324,6 +392,8 @@ void MemoryChart::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
   int band = bandAt(event->position());
   if (band < 0) return;
+  // A step's scratch is no tensor to select (its tooltip names the node).
+  if (current()->tensorOf(current()->bands[static_cast<size_t>(band)]).scratch) return;
   setSelectedBand(band);
   emit bandClicked(band);
 }

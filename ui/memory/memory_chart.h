@@ -2,9 +2,13 @@
 // an area (x: step, y: bytes), the peak marked with its value, step and node,
 // the lower bound and the planned peak as lines, and every planned tensor as
 // a band at its offset in the arena from the step that writes it to the last
-// that reads it. With a Step's comparison, the model before the Step is a
-// second curve (a dashed line with its own peak). Clicking a band picks its
-// tensor.
+// that reads it. Graph outputs outside the block are bands of their own
+// colour stacked above it, from their step to the end of the run; a tensor
+// placed inside such an output's buffer is drawn there, at its offset in it.
+// A step's kernel scratch (planned from a run) is a grey band at its offset.
+// With a Step's comparison, the model before the Step is a second curve (a
+// dashed line with its own peak). Clicking a band picks its tensor (not a
+// scratch band).
 #pragma once
 
 #include <QBrush>

@@ -136,7 +136,38 @@ QString MemoryPanel::timelineSummary(const MemoryTimeline& t) const {
              .arg(QString::fromStdString(p.strategy))
              .arg(p.stepCount)
              .arg(p.inPlaceCount)
-             .arg(p.viewCount);
+             .arg(p.viewCount) +
+         outsideSummary(p) + scratchRunNote(t);
+}
+
+QString MemoryPanel::scratchRunNote(const MemoryTimeline& t) const {
+  if (t.scratchRunError.empty()) return {};
+  return QLatin1Char('\n') +
+         tr("Kernel scratch not planned: the run on synthesized inputs that asks for it failed: "
+            "%1")
+             .arg(trCore(t.scratchRunError));
+}
+
+QString MemoryPanel::outsideSummary(const exec::memory::MemoryPlan& p) const {
+  QString text;
+  if (!p.outside.empty()) {
+    text += QLatin1Char('\n') +
+            tr("Graph outputs outside the block: %n (%1); with them peak %2, lower bound %3 "
+               "(%4×)",
+               "", static_cast<int>(p.outside.size()))
+                .arg(memoryBytesText(p.outsideBytes), memoryBytesText(p.peakWithOutside()),
+                     memoryBytesText(p.lowerBoundWithOutside))
+                .arg(p.ratioWithOutside(), 0, 'f', 3);
+    if (p.inOutputsCount > 0)
+      text += tr("; %n tensor(s) placed inside their buffers (%1)", "", p.inOutputsCount)
+                  .arg(memoryBytesText(p.inOutputsBytes));
+  }
+  if (p.scratchCount > 0)
+    text += QLatin1Char('\n') +
+            tr("Kernel scratch of %n step(s) of the run planned with the tensors (%1)", "",
+               p.scratchCount)
+                .arg(memoryBytesText(p.scratchBytes));
+  return text;
 }
 
 QString MemoryPanel::comparisonSummary() const {
@@ -151,6 +182,12 @@ QString MemoryPanel::comparisonSummary() const {
                     memoryBytesText(b.peak), memoryBytesText(a.peak))
                .arg(b.stepCount)
                .arg(a.stepCount);
+    // A step's kernel scratch may be the peak before and after (a
+    // Convolution's): the tensors' own peaks tell what the Step changed.
+    if (a.scratchCount > 0 || b.scratchCount > 0)
+      text += tr("; without kernel scratch, peak %1 → %2 live")
+                  .arg(memoryBytesText(b.lowerBoundWithoutScratch),
+                       memoryBytesText(a.lowerBoundWithoutScratch));
   } else {
     text = tr("Step %1: the model before it has no plan (%2)")
                .arg(outcome_->step + 1)
@@ -189,8 +226,9 @@ QString MemoryPanel::problemText(const MemoryTimeline& t) const {
 void MemoryPanel::onBandClicked(int band) {
   if (!outcome_ || band < 0 || band >= static_cast<int>(outcome_->current.bands.size())) return;
   const MemoryBand& b = outcome_->current.bands[static_cast<size_t>(band)];
+  const auto& tensor = outcome_->current.tensorOf(b);
+  if (tensor.scratch) return;  // no tensor: a step's kernel scratch
   QList<quint64> readers(b.readers.begin(), b.readers.end());
-  const auto& tensor = outcome_->current.plan.tensors[static_cast<size_t>(b.tensor)];
   emit tensorActivated(QString::fromStdString(tensor.name), b.producer, readers);
 }
 

@@ -57,6 +57,10 @@ class MemoryPanel : public QWidget {
   void showOutcome(MemoryOutcomePtr outcome);
   void showText();
   QString timelineSummary(const MemoryTimeline& t) const;
+  // The outputs outside the block and the kernel scratch ("" when none).
+  QString outsideSummary(const exec::memory::MemoryPlan& p) const;
+  // Why the kernel scratch is not planned, where the run for it failed ("" else).
+  QString scratchRunNote(const MemoryTimeline& t) const;
   QString comparisonSummary() const;
   QString problemText(const MemoryTimeline& t) const;
   QString runNote(const MemoryTimeline& t) const;

@@ -29,9 +29,13 @@ struct MemoryStep {
   std::string opType;
 };
 
-// One planned tensor as the chart draws it (index: into MemoryPlan::tensors).
+// One planned buffer as the chart draws it: a tensor of the block or inside
+// an output's buffer (`tensor`: into MemoryPlan::tensors; a step's kernel
+// scratch too), or a graph output outside the block (`outside`: into
+// MemoryPlan::outside, `tensor` -1).
 struct MemoryBand {
   int tensor = -1;
+  int outside = -1;
   ir::NodeId producer = 0;
   std::vector<ir::NodeId> readers;  // main-graph nodes that take it as an input
 };
@@ -46,19 +50,42 @@ struct MemoryTimeline {
   State state = State::kFailed;
   exec::memory::MemoryPlan plan;
   std::vector<MemoryStep> steps;
-  std::vector<MemoryBand> bands;  // one per plan.tensors entry, in its order
+  // One per plan.tensors entry, in its order, then one per plan.outside entry.
+  std::vector<MemoryBand> bands;
   // The first tensor whose size is known only at run time (empty: none).
   std::string unknownTensor, unknownProducer;
   // Planned from the value sizes of one run on these synthesized inputs
   // ("x float[1,4]: dim 0 = 1 (...)"), because of unknownTensor.
   bool plannedFromRun = false;
+  // The inputs of that run, or of the run that gives the kernel scratch
+  // where the sizes are known ahead (planned with the tensors, as the report
+  // plans its last run's).
   std::vector<Text> runInputs;
+  // Sizes known ahead, why that run failed (its scratch is not planned);
+  // empty when it ran.
+  Text scratchRunError;
   Text error;
+
+  // The planned tensor `b` draws.
+  const exec::memory::PlannedTensor& tensorOf(const MemoryBand& b) const {
+    return b.outside >= 0 ? plan.outside[static_cast<size_t>(b.outside)]
+                          : plan.tensors[static_cast<size_t>(b.tensor)];
+  }
 };
 
 // Infers the shapes of a copy of `model`, compiles it for the executor and
-// plans its memory, from a run when a size is known only at run time.
+// plans its memory, from a run when a size is known only at run time, with
+// the options of `passlab-cli run --memory-report` (memoryPlanOptions): graph
+// outputs the executor writes where the caller gets them outside the block,
+// tensors placed inside their buffers, and each step's kernel scratch of one
+// run on synthesized inputs (sizes known ahead too: that run is then only
+// for the scratch, and where it fails the plan has none).
 // `cancel` (may be null) is checked between those stages and stops the run.
 MemoryTimeline memoryTimelineOf(const ir::Model& model, const std::atomic<bool>* cancel = nullptr);
+
+// The options the dock plans with: app/cli/cmd_run.cpp's checkedPlan's for a
+// run without a memory limit (PlanOptions::withDirectOutputs), `scratch` the
+// per-step kernel scratch of a run (null: none).
+exec::memory::PlanOptions memoryPlanOptions(const std::vector<uint64_t>* scratch = nullptr);
 
 }  // namespace passlab::ui

@@ -740,6 +740,50 @@ TEST(ExecutorOnPlan, KernelScratchARunAskedForIsPlannedForTheNextRuns) {
   EXPECT_EQ(r.peakArenaBytes, r.memory.blockBytes);
 }
 
+// A later run that asks for more scratch than the plan holds (more rows,
+// so ReduceLogSumExp's two buffers grow): the requests that do not fit the
+// step's planned buffer go to the gaps or the arena, never over the part of
+// it an earlier request of the step holds nor over a live tensor, and the
+// next run's plan holds the new sizes. Every run against the model without
+// the plan, byte for byte (z keeps a alive across the scratch step).
+TEST(ExecutorOnPlan, ALaterRunAskingForMoreScratchThanPlannedStaysCorrect) {
+  const char* text = R"(
+    main (float[N,256] x) => (float[N,1] y, float[N,256] z) {
+      [neg] a = Neg(x)
+      [lse] b = ReduceLogSumExp <axes = [1]> (a)
+      [out] y = Add(b, b)
+      [relu] z = Relu(a)
+    })";
+  auto on = executorFor(text, true);
+  auto off = executorFor(text, false);
+  ASSERT_TRUE(on && off);
+  struct Run {
+    int64_t rows;
+    bool grows;  // asks for more scratch than any run before
+  };
+  for (const Run& run : {Run{64, true}, Run{64, false}, Run{96, true}, Run{96, false},
+                         Run{256, true}, Run{16, false}, Run{256, false}}) {
+    SCOPED_TRACE("rows " + std::to_string(run.rows));
+    const NamedInputs inputs = {{"x", ramp({run.rows, 256}, -2.5f)}};
+    auto a = on->run(inputs);
+    auto b = off->run(inputs);
+    ASSERT_TRUE(a && b);
+    ASSERT_EQ(a->outputs.size(), b->outputs.size());
+    for (size_t i = 0; i < a->outputs.size(); ++i)
+      EXPECT_EQ(bytesOf(a->outputs[i]), bytesOf(b->outputs[i])) << a->outputNames[i];
+    const BlockCounts& c = a->memory.counts;
+    EXPECT_EQ(a->memory.scratchBytes[1], static_cast<uint64_t>(2 * run.rows * 8));
+    if (run.grows) {
+      // Not all of it in the planned buffer: the rest elsewhere.
+      EXPECT_GT(c.scratchOutside + c.scratchInBlock, 0)
+          << "planned " << a->memory.plannedScratchBytes;
+    } else {
+      EXPECT_EQ(c.scratchPlanned, 2);
+      EXPECT_EQ(c.scratchOutside + c.scratchInBlock, 0);
+    }
+  }
+}
+
 TEST(ExecutorOnPlan, ScratchIsRecordedWithoutAPlanToo) {
   auto ex = executorFor(kScratchChain, false);
   ASSERT_TRUE(ex);

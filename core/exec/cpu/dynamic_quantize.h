@@ -73,6 +73,12 @@ __attribute__((target("avx512f"))) inline __m512i quantizeLanesAvx512(__m512 x, 
 Expected<Tensor*> allocateDynamicOutputs(KernelContext& ctx, const Dims& dims,
                                          const ValueRange& range, DynamicQuantization* q);
 
+// y[0, n) = DynamicQuantizeLinear's quantization of x[0, n), all within
+// their range, with scale s and zero point z: the loop quantizeDynamic runs
+// on AVX-512 (runs of 4096 in parallel). Only where hasAvx512f() and
+// fastQuantizationScale(s) (quantize.cpp).
+void quantizeInRangeFast(const float* x, uint8_t* y, int64_t n, float s, uint8_t z, int threads);
+
 // y = DynamicQuantizeLinear(x) with x's range given: the outputs allocated as
 // above and x quantized into output 0 (quantize.cpp).
 Status quantizeDynamic(KernelContext& ctx, const Tensor& x, const ValueRange& range);

@@ -45,12 +45,14 @@
 //
 // quantize_output = 1 (fuse_dynamic_quantize_into_conv): the outputs are
 // DynamicQuantizeLinear(Y)'s, Q (uint8, Y's shape), Q_scale and
-// Q_zero_point, and no float Y is written. The channels-last epilogue on
-// AVX-512 reads the int32 sums twice: Y's range with 0 computed in
-// registers, then Y computed again (the same operations, so the same bits)
-// and quantized with DynamicQuantizeLinear's own loop
-// (dynamic_quantize.h), so the bytes are the unfused pair's. Every other
-// path computes Y into scratch and quantizes it as DynamicQuantizeLinear.
+// Q_zero_point, and Y gets no tensor of its own. The channels-last epilogue
+// on AVX-512 writes Y over its own int32 sums (each 16 lanes are read before
+// they are written), taking Y's range with 0 as it stores, then quantizes
+// that buffer with DynamicQuantizeLinear's own loop (dynamic_quantize.h), so
+// the bytes are the unfused pair's. (Session 31 read the sums twice instead,
+// the range in a first pass and Y computed again in a second: 8-10% slower
+// on ultraface, docs/precision.md, session 35.) Every other path computes Y
+// into scratch and quantizes it as DynamicQuantizeLinear.
 //
 // Where oneDNN reorders the weights into its layout, the primitive holds
 // them packed; the plan then lets go of W and the kernel says
@@ -60,6 +62,7 @@
 // the new shape) is an error naming the node instead.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -499,10 +502,10 @@ __attribute__((target("avx512f"))) inline void rangeLanes(__m512& mn, __m512& mx
 // in place, no transpose. kRange: the range of the values stored merged
 // into *range (min and max lane by lane over the stored lanes, a NaN noted
 // apart; two positions at a time into two accumulators, so that the
-// min/max chains do not hold the loop back); kTrack: RangeTrack bits.
-// kStore false: the range only, nothing stored (y unused; the first pass
-// of the quantizing epilogue, quantize_output = 1).
-template <int kTrack, bool kStore = true>
+// min/max chains do not hold the loop back); kTrack: RangeTrack bits. y
+// may be acc itself (quantize_output = 1): each lane is read before it is
+// written.
+template <int kTrack>
 __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
     const int32_t* acc, int64_t m, const Sums& in, const float* scale, const float* bias,
     const Activation& act, float* y, int64_t o0, int64_t o1, ValueRange* range) {
@@ -519,17 +522,15 @@ __attribute__((target("avx512f"))) void dequantizePositionsAvx512(
         const int64_t at = o * m + c0;
         const __m512 v0 = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
         const __m512 v1 = positionLanes(acc, in, l, at + m, o + 1, hasBias, act.kind, alpha, beta);
-        if constexpr (kStore) {
-          _mm512_mask_storeu_ps(y + at, l.kc, v0);
-          _mm512_mask_storeu_ps(y + at + m, l.kc, v1);
-        }
+        _mm512_mask_storeu_ps(y + at, l.kc, v0);
+        _mm512_mask_storeu_ps(y + at + m, l.kc, v1);
         rangeLanes<kTrack>(mn0, mx0, bad, l.kc, v0);
         rangeLanes<kTrack>(mn1, mx1, bad, l.kc, v1);
       }
     for (; o < o1; ++o) {
       const int64_t at = o * m + c0;
       const __m512 v = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
-      if constexpr (kStore) _mm512_mask_storeu_ps(y + at, l.kc, v);
+      _mm512_mask_storeu_ps(y + at, l.kc, v);
       if constexpr (kTrack != kTrackNone) rangeLanes<kTrack>(mn0, mx0, bad, l.kc, v);
     }
   }
@@ -624,97 +625,6 @@ void writeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& 
   });
   for (const ValueRange& r : parts) *range = mergeRanges(*range, r);
 }
-
-#if defined(__x86_64__)
-// Positions [o0, o1) of channels-last sums quantized into channels-last Q
-// (AVX-512F, the activation inline): each position's channels dequantized
-// as dequantizePositionsAvx512 does (the values Y would hold, bit for bit),
-// then quantized with DynamicQuantizeLinear's formula (quantizeLanesAvx512;
-// dq's scale fastQuantizationScale) and stored as bytes. No float Y is
-// written.
-__attribute__((target("avx512f"))) void quantizePositionsAvx512(
-    const int32_t* acc, int64_t m, const Sums& in, const float* scale, const float* bias,
-    const Activation& act, const DynamicQuantization& dq, uint8_t* q, int64_t o0, int64_t o1) {
-  const __m512 alpha = _mm512_set1_ps(act.alpha), beta = _mm512_set1_ps(act.beta);
-  const __m512 qs = _mm512_set1_ps(dq.scale), qr = _mm512_set1_ps(1.0f / dq.scale);
-  const __m512i qz = _mm512_set1_epi32(dq.zeroPoint);
-  const bool hasBias = bias != nullptr;
-  for (int64_t c0 = 0; c0 < m; c0 += 16) {
-    const ChannelLanes l = channelLanes(m, in, scale, bias, c0);
-    for (int64_t o = o0; o < o1; ++o) {
-      const int64_t at = o * m + c0;
-      const __m512 v = positionLanes(acc, in, l, at, o, hasBias, act.kind, alpha, beta);
-      _mm512_mask_cvtusepi32_storeu_epi8(q + at, l.kc, quantizeLanesAvx512(v, qs, qr, qz));
-    }
-  }
-}
-
-// The range of positions [o0, o1) merged into *range with the bits `track`
-// (kTrackMax at least), nothing stored.
-void rangePositions(int track, const int32_t* acc, int64_t m, const Sums& in, const float* scale,
-                    const float* bias, const Activation& act, int64_t o0, int64_t o1,
-                    ValueRange* range) {
-  switch (track) {
-    case kTrackMax | kTrackMin:
-      return dequantizePositionsAvx512<kTrackMax | kTrackMin, false>(acc, m, in, scale, bias, act,
-                                                                     nullptr, o0, o1, range);
-    case kTrackMax | kTrackNan:
-      return dequantizePositionsAvx512<kTrackMax | kTrackNan, false>(acc, m, in, scale, bias, act,
-                                                                     nullptr, o0, o1, range);
-    case kTrackMax | kTrackMin | kTrackNan:
-      return dequantizePositionsAvx512<kTrackMax | kTrackMin | kTrackNan, false>(
-          acc, m, in, scale, bias, act, nullptr, o0, o1, range);
-    default:
-      return dequantizePositionsAvx512<kTrackMax, false>(acc, m, in, scale, bias, act, nullptr, o0,
-                                                         o1, range);
-  }
-}
-
-// quantize_output = 1 on channels-last sums [N, P, M] (AVX-512F, an inline
-// activation): Y's range with 0 taken in a first pass over the sums (Y
-// computed in registers, not stored), then Y computed again, the same bits,
-// and quantized into Q [N, P, M] in a second. Against the epilogue writing
-// float Y and DynamicQuantizeLinear reading it back: the sums are read
-// twice (4 bytes a value) where Y was written and read (8 bytes, and the
-// write's cache-line fills).
-constexpr int64_t kQuantizeRun = 64;
-
-ValueRange rangeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act,
-                             int64_t n, int64_t m, int64_t p, int threads) {
-  const int64_t runs = (p + kQuantizeRun - 1) / kQuantizeRun;
-  const bool hasBias = !t.bias.empty();
-  std::vector<ValueRange> parts(static_cast<size_t>(n * runs));
-  const int track = kTrackMax | (act.kind == ActKind::kRelu ? 0 : kTrackMin) |
-                    (noNanPossible(t, act) ? 0 : kTrackNan);
-  parallelFor(n * runs, threads, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t b = i / runs, o0 = (i % runs) * kQuantizeRun,
-                    o1 = std::min(o0 + kQuantizeRun, p);
-      rangePositions(track, in.acc + b * p * m, m, in, t.scale.data(),
-                     hasBias ? t.bias.data() : nullptr, act, o0, o1,
-                     &parts[static_cast<size_t>(i)]);
-    }
-  });
-  ValueRange range;
-  for (const ValueRange& r : parts) range = mergeRanges(range, r);
-  return range;
-}
-
-void quantizeChannelsLast(const Sums& in, const ChannelTerms& t, const Activation& act, int64_t n,
-                          int64_t m, int64_t p, const DynamicQuantization& dq, uint8_t* q,
-                          int threads) {
-  const int64_t runs = (p + kQuantizeRun - 1) / kQuantizeRun;
-  const bool hasBias = !t.bias.empty();
-  parallelFor(n * runs, threads, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t b = i / runs, o0 = (i % runs) * kQuantizeRun,
-                    o1 = std::min(o0 + kQuantizeRun, p);
-      quantizePositionsAvx512(in.acc + b * p * m, m, in, t.scale.data(),
-                              hasBias ? t.bias.data() : nullptr, act, dq, q + b * p * m, o0, o1);
-    }
-  });
-}
-#endif
 
 // [rows, cols] -> [cols, rows].
 std::vector<int32_t> transposed(const std::vector<int32_t>& a, int64_t rows, int64_t cols) {
@@ -924,30 +834,31 @@ class FusedConvInteger final : public Kernel {
   }
 
   // quantize_output = 1: Q, Q_scale, Q_zero_point = DynamicQuantizeLinear(Y)
-  // without Y. Channels-last on oneDNN with an inline activation (AVX-512):
-  // the range in a pass over the sums, then the quantization in a second
-  // (rangeChannelsLast, quantizeChannelsLast). Anything else computes Y
-  // into scratch as run() would and quantizes it (quantize.cpp's loop).
+  // with Y in no tensor of its own. Channels-last on oneDNN with an inline
+  // activation (AVX-512): Y written over its int32 sums with its range, as
+  // runChannelsLast writes it, then quantized from there (quantize.cpp's
+  // loop). Anything else computes Y into scratch as run() would and
+  // quantizes it.
   Status runQuantized(KernelContext& ctx) {
 #if defined(__x86_64__)
     if (channelsFirst_ && hasAvx512() && inlineActivation(act_.kind)) {
       PASSLAB_ASSIGN_OR_RETURN(std::optional<LastSums> r, channelsLastSums(ctx));
       if (r) {
-        const Sums in = sumsOf(*r);
-        const int64_t n = r->g.N, m = r->g.M, p = plan_->positions;
-        const ValueRange range = rangeChannelsLast(in, r->terms, act_, n, m, p, ctx.threads());
+        const int64_t n = r->g.N, m = r->g.M, p = plan_->positions, count = n * p * m;
+        float* y = reinterpret_cast<float*>(r->acc.mutableData<int32_t>());
+        ValueRange range;
+        writeChannelsLast(sumsOf(*r), r->terms, act_, n, m, p, y, ctx.threads(), &range);
         if (range.nan || fastQuantizationScale(dynamicQuantization(range).scale)) {
-          DynamicQuantization dq;
+          DynamicQuantization dq;  // a NaN: the error "x holds NaN"
           PASSLAB_ASSIGN_OR_RETURN(Tensor * q, allocateDynamicOutputs(ctx, r->outDims, range, &dq));
-          quantizeChannelsLast(in, r->terms, act_, n, m, p, dq, q->mutableData<uint8_t>(),
-                               ctx.threads());
+          quantizeInRangeFast(y, q->mutableData<uint8_t>(), count, dq.scale, dq.zeroPoint,
+                              ctx.threads());
           return Status::ok();
         }
-        // A scale out of the fast loop's bounds: Y in scratch, the division.
-        PASSLAB_ASSIGN_OR_RETURN(Tensor y, ctx.scratch(DataType::kFloat, r->outDims));
-        writeChannelsLast(in, r->terms, act_, n, m, p, y.mutableData<float>(), ctx.threads(),
-                          nullptr);
-        return quantizeDynamic(ctx, y, range);
+        // A scale out of the fast loop's bounds: Y copied into a float tensor, the division.
+        PASSLAB_ASSIGN_OR_RETURN(Tensor yf, ctx.scratch(DataType::kFloat, r->outDims));
+        std::memcpy(yf.mutableData<float>(), y, static_cast<size_t>(count) * sizeof(float));
+        return quantizeDynamic(ctx, yf, range);
       }
     }
 #endif

@@ -600,15 +600,7 @@ Status quantizeInRange(KernelContext& ctx, const Tensor& x, float s, uint8_t z, 
   const int threads = ctx.threads();
 #if defined(__x86_64__)
   if (cpu_isa::hasAvx512f() && fastQuantizationScale(s)) {
-    const float* X = x.data<float>();
-    uint8_t* Y = y.mutableData<uint8_t>();
-    const int64_t n = x.numel(), run = 4096;
-    parallelFor((n + run - 1) / run, threads, std::max<int64_t>(1, kElementwiseGrain / run),
-                [&](int64_t r0, int64_t r1) {
-                  const int64_t b = r0 * run, e = std::min(n, r1 * run);
-                  int64_t i = b + quantizeInRangeAvx512(X + b, Y + b, e - b, s, z);
-                  for (; i < e; ++i) Y[i] = quantizeOne(X[i], s, z);  // the tail
-                });
+    quantizeInRangeFast(x.data<float>(), y.mutableData<uint8_t>(), x.numel(), s, z, threads);
     return Status::ok();
   }
 #endif
@@ -621,6 +613,18 @@ Status quantizeInRange(KernelContext& ctx, const Tensor& x, float s, uint8_t z, 
 }
 
 }  // namespace
+
+#if defined(__x86_64__)
+void quantizeInRangeFast(const float* x, uint8_t* y, int64_t n, float s, uint8_t z, int threads) {
+  const int64_t run = 4096;
+  parallelFor((n + run - 1) / run, threads, std::max<int64_t>(1, kElementwiseGrain / run),
+              [&](int64_t r0, int64_t r1) {
+                const int64_t b = r0 * run, e = std::min(n, r1 * run);
+                int64_t i = b + quantizeInRangeAvx512(x + b, y + b, e - b, s, z);
+                for (; i < e; ++i) y[i] = quantizeOne(x[i], s, z);  // the tail
+              });
+}
+#endif
 
 // Output 0, and the scale and zero point of x's range (containing 0) over
 // 255 written where wanted. The range is x's own (DynamicQuantizeLinear),

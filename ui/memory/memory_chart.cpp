@@ -190,8 +190,10 @@ void MemoryChart::paintEvent(QPaintEvent*) {
   drawBands(p, *t);
   if (const MemoryTimeline* b = before()) {
     drawBeforeCurve(p, *b);
+    // Both peaks at one step (a Convolution's scratch before and after a
+    // Step): the before label a line higher, not over the other.
     drawPeak(p, *b, tr("before: peak %1").arg(memoryBytesText(b->plan.lowerBound)), kBeforeColor,
-             Qt::AlignLeft);
+             Qt::AlignLeft, b->plan.peakStep == t->plan.peakStep ? 1 : 0);
   }
   drawLevels(p, *t);
   QString peakNode = QString::fromStdString(t->plan.peakNode);
@@ -308,7 +310,7 @@ void MemoryChart::drawLevels(QPainter& p, const MemoryTimeline& t) const {
 }
 
 void MemoryChart::drawPeak(QPainter& p, const MemoryTimeline& t, const QString& label, QColor color,
-                           Qt::AlignmentFlag side) const {
+                           Qt::AlignmentFlag side, int raise) const {
   if (t.plan.peakStep < 0) return;
   QPointF dot = at(t.plan.peakStep + 0.5, static_cast<double>(t.plan.lowerBound));
   p.setPen(QPen(color, 1.5));
@@ -319,7 +321,7 @@ void MemoryChart::drawPeak(QPainter& p, const MemoryTimeline& t, const QString& 
   QRectF r = plotRect();
   const double wanted = side == Qt::AlignRight ? dot.x() + 6 : dot.x() - 6 - w;
   double left = std::clamp(wanted, r.left(), std::max(r.left(), r.right() - w));
-  double top = std::max(0.0, dot.y() - fm.height() - 6);
+  double top = std::max(0.0, dot.y() - fm.height() * (1 + raise) - 6);
   p.drawText(QRectF(left, top, w, fm.height()), Qt::AlignLeft, label);
 }
 

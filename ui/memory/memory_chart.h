@@ -66,9 +66,10 @@ class MemoryChart : public QWidget {
   void drawBands(QPainter& p, const MemoryTimeline& t) const;
   void drawBeforeCurve(QPainter& p, const MemoryTimeline& t) const;
   void drawLevels(QPainter& p, const MemoryTimeline& t) const;
-  // The peak's dot, its label on `side` of it (Qt::AlignLeft or Qt::AlignRight).
+  // The peak's dot, its label on `side` of it (Qt::AlignLeft or Qt::AlignRight),
+  // `raise` lines higher.
   void drawPeak(QPainter& p, const MemoryTimeline& t, const QString& label, QColor color,
-                Qt::AlignmentFlag side) const;
+                Qt::AlignmentFlag side, int raise = 0) const;
   void drawLegend(QPainter& p) const;
 
   // The legend: one entry per thing drawn, in rows above the plot.

@@ -14,10 +14,15 @@
 
 namespace passlab::pipeline {
 
+// Whether pass `id` calibrates on input sets.
+inline bool passCalibrates(const std::string& id) {
+  return id == "quantize_static";
+}
+
 // Whether the plan runs a pass that calibrates on input sets.
 inline bool recipeCalibrates(const Recipe& r) {
   for (const PassSpec& spec : r.passes)
-    if (spec.id == "quantize_static") return true;
+    if (passCalibrates(spec.id)) return true;
   return false;
 }
 

@@ -13,6 +13,7 @@
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -1307,6 +1308,88 @@ tie (float[2,10] X) => (float[2,10] Y)
     s4->setCalibrationFolder(folder);
     QVERIFY(runOneSpec(s4, {"convert_to_float16", {}, {}}) != nullptr);
     QVERIFY(!s4->recipe().calibration.recorded());
+  }
+
+  // The recipe records the calibration data quantize_static's Step ran with,
+  // not the panels' folder as it is now: a folder chosen after the Step is
+  // not the one it calibrated on (before, recipe() took the folder of now).
+  void theRecipeRecordsTheCalibrationTheStepRanWith() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    s->setSynthesizedCalibrationSets(3);
+    const pipeline::Step* q = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(q && q->changed && !q->rolledBack);
+    QCOMPARE(s->steps().back()->calibration.sets, 3);
+    QTemporaryDir later;
+    QVERIFY(later.isValid());
+    s->setCalibrationFolder(later.path().toStdString());
+    s->setSynthesizedCalibrationSets(7);
+    pipeline::Recipe r = s->recipe();
+    QCOMPARE(r.calibration.data, std::string());
+    QCOMPARE(r.calibration.sets, 3);
+    QVERIFY(s->recipeCalibrationConflict().isEmpty());
+    // A Step that does not calibrate records nothing.
+    QVERIFY(runOneSpec(s, {"eliminate_dead_nodes", {}, {}}) != nullptr);
+    QVERIFY(!s->steps().back()->calibration.recorded());
+    QCOMPARE(s->recipe().calibration.sets, 3);
+    // Undone, nothing calibrated: nothing recorded, whatever the panels say.
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QVERIFY(s->steps().empty());
+    QVERIFY(!s->recipe().calibration.recorded());
+  }
+
+  // Two quantize_static Steps (fc1, then fc2) that calibrated on different
+  // data cannot be one recipe (it records one calibration): recipe() takes
+  // the last one's, recipeCalibrationConflict names both, and Export recipe
+  // refuses and writes nothing. Undoing the second makes it exportable.
+  void stepsCalibratedDifferentlyAreNotExported() {
+    MainWindow w;
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openFile(QStringLiteral(":/demos/transformer_block.txt"),
+               QStringLiteral("transformer_block"));
+    QVERIFY(opened.wait(30000));
+    PipelineSession* s = w.pipeline();
+    const ir::Model& m = w.document()->model();
+    ir::NodeId fc1 = 0, fc2 = 0;
+    for (const auto& n : m.graph().nodes()) {
+      if (n->name() == "/block/mlp/fc1/MatMul") fc1 = n->id();
+      if (n->name() == "/block/mlp/fc2/MatMul") fc2 = n->id();
+    }
+    QVERIFY(fc1 != 0 && fc2 != 0);
+    pipeline::PassSpec first{"quantize_static", {}, {}}, second = first;
+    first.filter.only = {fc1};
+    second.filter.only = {fc2};
+    pipeline::AccuracyBudget loose;  // the Steps must stand, whatever their accuracy
+    loose.minSnrDb = 0;
+    loose.minCosine = 0;
+    s->setAccuracyBudget(loose);
+    s->setSynthesizedCalibrationSets(3);
+    const pipeline::Step* q1 = runOneSpec(s, first);
+    QVERIFY(q1 && q1->changed && !q1->rolledBack);
+    s->setSynthesizedCalibrationSets(4);
+    const pipeline::Step* q2 = runOneSpec(s, second);
+    QVERIFY(q2 && q2->changed && !q2->rolledBack);
+    QCOMPARE(s->recipe().calibration.sets, 4);
+    const QString conflict = s->recipeCalibrationConflict();
+    QVERIFY2(conflict.contains(QStringLiteral("3 synthesized")) &&
+                 conflict.contains(QStringLiteral("4 synthesized")) &&
+                 conflict.contains(QStringLiteral("quantize_static")),
+             qPrintable(conflict));
+    const QString path = testing::tempDir() + QStringLiteral("/conflict.recipe.json");
+    QFile::remove(path);
+    QVERIFY(!w.exportRecipeTo(path));
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(w.statusBar()->currentMessage(), conflict);
+    // The second Step undone: one calibration, exported as the first ran.
+    w.document()->undoStack()->undo();
+    QVERIFY(s->recipeCalibrationConflict().isEmpty());
+    QVERIFY(w.exportRecipeTo(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto r = pipeline::recipeFromJson(f.readAll().toStdString());
+    QVERIFY(r);
+    QCOMPARE(r->calibration.sets, 3);
   }
 
   void recipeAndReportExportAndReload() {

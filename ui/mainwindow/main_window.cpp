@@ -1054,6 +1054,10 @@ QString writeText(const QString& path, const QByteArray& bytes) {
 }  // namespace
 
 bool MainWindow::exportRecipeTo(const QString& path) {
+  if (const QString conflict = pipeline_->recipeCalibrationConflict(); !conflict.isEmpty()) {
+    showError(tr("Cannot export the recipe"), conflict);
+    return false;
+  }
   QString error =
       writeText(path, QByteArray::fromStdString(pipeline::recipeToJson(pipeline_->recipe())));
   if (!error.isEmpty()) {

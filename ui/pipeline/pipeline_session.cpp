@@ -545,6 +545,11 @@ void PipelineSession::publishStep(RunJob& job, const pipeline::Step& s, int i) {
   rec->provenance = job.provenance;
   rec->filter = job.specs[static_cast<size_t>(i)].filter;
   rec->row = job.rows[static_cast<size_t>(i)];
+  // The data the state's evaluator calibrates on (a change of the panels'
+  // folder starts a new state, reusableRunState).
+  if (pipeline::passCalibrates(s.passId) && (s.changed || s.rolledBack))
+    rec->calibration =
+        pipeline::recordedCalibration(job.state->calibrationFolder, job.state->synthesizedSets);
   job.current = rec->after;
   const int total = static_cast<int>(job.specs.size());
   QString next =
@@ -650,12 +655,39 @@ pipeline::Recipe PipelineSession::recipe() const {
   // recipe replays the same run after a later version changes a default.
   for (const AppliedStepPtr& s : steps_)
     r.passes.push_back({s->step.passId, s->step.options, s->filter});
-  // Where quantize_static calibrated (the Pipeline and Precision panels'
-  // folder, else the synthesized sets), as the command line records it: a
-  // replay (`optimize --recipe`, Load recipe) calibrates on the same.
-  if (pipeline::recipeCalibrates(r))
-    r.calibration = pipeline::recordedCalibration(calibrationFolder_, synthesizedSets_);
+  // Where quantize_static calibrated (the folder, else the synthesized sets,
+  // its Step ran with), as the command line records it: a replay (`optimize
+  // --recipe`, Load recipe) calibrates on the same. Several that differ: the
+  // last one's (recipeCalibrationConflict says so).
+  for (const AppliedStepPtr& s : steps_)
+    if (s->calibration.recorded()) r.calibration = s->calibration;
   return r;
+}
+
+namespace {
+
+QString calibrationText(const pipeline::RecipeCalibration& c) {
+  if (!c.data.empty()) return QString::fromStdString(c.data);
+  return PipelineSession::tr("%n synthesized input set(s)", "", c.sets);
+}
+
+}  // namespace
+
+QString PipelineSession::recipeCalibrationConflict() const {
+  const pipeline::RecipeCalibration* first = nullptr;
+  for (const AppliedStepPtr& s : steps_) {
+    if (!s->calibration.recorded()) continue;
+    if (!first) {
+      first = &s->calibration;
+    } else if (!(s->calibration == *first)) {
+      return tr("The Steps of %1 calibrated on different data (%2, then %3), and a recipe "
+                "records one calibration: its replay would not make this model. Undo to the "
+                "Steps that calibrated alike, or Reset and run them with one calibration.")
+          .arg(QString::fromStdString(s->step.passId), calibrationText(*first),
+               calibrationText(s->calibration));
+    }
+  }
+  return {};
 }
 
 Status PipelineSession::loadRecipe(const pipeline::Recipe& recipe) {

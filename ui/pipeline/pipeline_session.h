@@ -52,6 +52,10 @@ struct AppliedStep {
   rewrite::NodeFilter filter;
   // The plan row that ran it (-1: unknown).
   int row = -1;
+  // The calibration data it ran with, as a recipe records it
+  // (pipeline::recordedCalibration); not recorded unless its pass calibrates
+  // and it changed the model or was rolled back.
+  pipeline::RecipeCalibration calibration;
 };
 using AppliedStepPtr = std::shared_ptr<const AppliedStep>;
 
@@ -157,8 +161,14 @@ class PipelineSession : public QObject {
   const std::vector<AppliedStepPtr>& steps() const { return steps_; }
   // The plan row the last applied Step ran (-1 before the first).
   int lastRow() const { return lastRow_; }
-  // The recipe that reproduces the applied Steps (their passes and options).
+  // The recipe that reproduces the applied Steps (their passes and options,
+  // and the calibration data the calibrating Steps ran with, not the panels'
+  // folder as it is now; the last one's when they differ: see below).
   pipeline::Recipe recipe() const;
+  // "" unless calibrating Steps ran with different calibration data: a recipe
+  // records one, so its replay would not make this model. Then the reason, in
+  // the user's language (Export recipe refuses with it).
+  QString recipeCalibrationConflict() const;
   // The plan becomes the recipe's list exactly: one row per entry, in its
   // order (a pass named twice has two rows), switched on, with its options.
   Status loadRecipe(const pipeline::Recipe& recipe);

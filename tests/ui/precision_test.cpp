@@ -7,6 +7,7 @@
 // changes nothing; a bad calibration folder is named in the error and the
 // model is left as it is; after calibration a selected tensor shows its
 // histogram and the method's range.
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QCheckBox>
 #include <QDockWidget>
@@ -65,6 +66,33 @@ QString chainModel(int layers) {
                 .arg(l == 1 ? QStringLiteral("x") : QStringLiteral("h%1").arg(l - 1));
   text += QStringLiteral("}\n");
   const QString path = testing::tempDir() + QStringLiteral("/precision_chain_%1.txt").arg(layers);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return {};
+  f.write(text.toUtf8());
+  return path;
+}
+
+// A classifier (float[2,12] logits: top-1 and top-k are measured on it):
+// two MatMul layers fc1, fc2 with 12x12 weights. Written to a file in the
+// test's temporary folder.
+QString classifierModel() {
+  QString text = QStringLiteral(
+      "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+      "classifier (float[2,12] x) => (float[2,12] y)\n<");
+  for (int l = 1; l <= 2; ++l) {
+    QStringList w;
+    for (int i = 0; i < 12; ++i)
+      for (int j = 0; j < 12; ++j)
+        w << QString::number(i == j ? 1.0 : 0.01 * double(i + 2 * j + l), 'g', 6);
+    text += QStringLiteral("float[12,12] w%1 = {%2}%3")
+                .arg(l)
+                .arg(w.join(QStringLiteral(", ")))
+                .arg(l == 2 ? QStringLiteral(">\n{\n") : QStringLiteral(",\n"));
+  }
+  text += QStringLiteral(
+      "  [fc1] h = MatMul(x, w1)\n"
+      "  [fc2] y = MatMul(h, w2)\n}\n");
+  const QString path = testing::tempDir() + QStringLiteral("/precision_classifier.txt");
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly)) return {};
   f.write(text.toUtf8());
@@ -163,8 +191,68 @@ class PrecisionTest : public QObject {
     emit series->clicked(5, chart->convertedSet());
     QCOMPARE(main->selection().kind, Selection::Kind::kNode);
     QCOMPARE(main->selection().node, fc6);
+    // No classifier output ([2,4] has too few classes): no top-k in the labels.
+    QVERIFY(!chart->ranking().front().topK.has_value());
+    QVERIFY2(!chart->barText(0).contains(QStringLiteral("top-")), qPrintable(chart->barText(0)));
+    QVERIFY(chart->barText(0).endsWith(snrText(chart->ranking().front().snrDb)));
     // The model itself is untouched by the ranking.
     QVERIFY(w.pipeline()->steps().empty());
+  }
+
+  // A bar's label gives the top-k agreement where the layer's trial measured
+  // one, with the k it was measured with; none where it did not.
+  void aBarShowsTheTopKAgreement() {
+    SensitivityChart chart;
+    pipeline::LayerSensitivity a, b;
+    a.node = 1;
+    a.describe = "MatMul 'fc1' (#1)";
+    a.snrDb = 12.5;
+    a.topK = 0.8;
+    b.node = 2;
+    b.describe = "MatMul 'fc2' (#2)";
+    b.snrDb = 40;
+    chart.setRanking({a, b}, {}, 3);
+    QCOMPARE(chart.topK(), 3);
+    QCOMPARE(chart.barText(0), QStringLiteral("MatMul 'fc1' (#1)  12.5 dB  top-3 80%"));
+    QCOMPARE(chart.barText(1), QStringLiteral("MatMul 'fc2' (#2)  40.0 dB"));
+    QCOMPARE(chart.barText(2), QString());
+    // The chart's axis carries the same labels (the top bar last).
+    auto* axis = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    QVERIFY(axis != nullptr);
+    QCOMPARE(axis->categories(), (QStringList{chart.barText(1), chart.barText(0)}));
+  }
+
+  // On a classifier the ranking measures top-k with the budget's k and the
+  // panel's bars show it; a mixed-precision run after k changed ranks again
+  // with the new k instead of reusing the old ranking's agreements.
+  void theRankingShowsTheBudgetsTopK() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, classifierModel()));
+    pipeline::AccuracyBudget budget = w.pipeline()->accuracyBudget();
+    budget.topK = 3;
+    w.pipeline()->setAccuracyBudget(budget);
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice(fp16());
+    QVERIFY(p->rankLayers());
+    QVERIFY(waitIdle(w));
+    QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+    SensitivityChart* chart = p->chart();
+    QCOMPARE(chart->barCount(), 2);
+    QCOMPARE(chart->topK(), 3);
+    for (int i = 0; i < chart->barCount(); ++i) {
+      QVERIFY(chart->ranking()[static_cast<size_t>(i)].topK.has_value());
+      QVERIFY2(chart->barText(i).contains(QStringLiteral("  top-3 ")),
+               qPrintable(chart->barText(i)));
+    }
+    budget.topK = 4;
+    w.pipeline()->setAccuracyBudget(budget);
+    QVERIFY(p->mixedPrecision());
+    QVERIFY(waitIdle(w));
+    QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
+    QCOMPARE(chart->topK(), 4);
+    QVERIFY2(chart->barText(0).contains(QStringLiteral("  top-4 ")), qPrintable(chart->barText(0)));
   }
 
   // Every figure of the budget is set in the Precision panel too, and the

@@ -298,7 +298,11 @@ bool PrecisionPanel::startWorker(Kind kind) {
   r.synthesizedSets = pipeline_->synthesizedCalibrationSets();
   r.checkSets = pipeline_->checkInputSets();
   r.budget = pipeline_->accuracyBudget();
-  if (kind == Kind::kMixed && rankingCurrent()) r.ranked = ranking_->ranked;
+  // A ranking measured with another k than the budget's is made again.
+  if (kind == Kind::kMixed && rankingCurrent() && ranking_->topK == r.budget.topK) {
+    r.ranked = ranking_->ranked;
+    r.rankedTopK = ranking_->topK;
+  }
   showMessage({});
   progress_->setRange(0, 0);  // busy until the first report
   if (!worker_->start(std::move(r))) return false;
@@ -355,7 +359,7 @@ void PrecisionPanel::onFinished(PrecisionOutcomePtr outcome) {
   if (outcome->mixed) {
     applyMixed(*outcome);
   } else {
-    chart_->setRanking(outcome->ranked, shownKept_);
+    chart_->setRanking(outcome->ranked, shownKept_, outcome->topK);
   }
   updateState();
 }
@@ -365,7 +369,7 @@ void PrecisionPanel::onFinished(PrecisionOutcomePtr outcome) {
 void PrecisionPanel::applyMixed(const PrecisionOutcome& outcome) {
   const pipeline::MixedPrecision& m = *outcome.mixed;
   pendingKept_ = std::set<ir::NodeId>(m.keptFloat32.begin(), m.keptFloat32.end());
-  chart_->setRanking(outcome.ranked, pendingKept_);
+  chart_->setRanking(outcome.ranked, pendingKept_, outcome.topK);
   summary_ = tr("%1: %2 of %3 layer(s) kept in float32 for the budget (%4 conversions tried)")
                  .arg(QString::fromStdString(outcome.spec.id))
                  .arg(m.keptFloat32.size())

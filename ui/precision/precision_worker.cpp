@@ -63,6 +63,7 @@ Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bo
   o.progress = report;
   o.topK = r.budget.topK;  // the ranking measures the top-k the budget limits
   out.ranked = r.ranked;
+  out.topK = r.ranked.empty() ? o.topK : r.rankedTopK;
   if (out.ranked.empty()) {
     auto ranked = pipeline::rankLayers(model, **checker, o);
     if (!ranked) return ranked.error();

@@ -32,6 +32,7 @@ struct PrecisionRequest {
   pipeline::AccuracyBudget budget;
   double percentile = 99.999;                      // for the Percentile range
   std::vector<pipeline::LayerSensitivity> ranked;  // kMixed: bisected (empty: ranked first)
+  int rankedTopK = 5;                              // the k `ranked` measured top-k with
 };
 
 struct PrecisionOutcome {
@@ -39,6 +40,7 @@ struct PrecisionOutcome {
   std::shared_ptr<const ir::Model> model;  // the node ids below are this model's
   pipeline::PassSpec spec;
   std::vector<pipeline::LayerSensitivity> ranked;  // most sensitive first
+  int topK = 5;                                    // the k their top-k agreement was measured with
   std::optional<pipeline::MixedPrecision> mixed;
   CalibrationTable calibration;  // kCalibrate
 };

@@ -30,6 +30,10 @@ QString snrText(double snrDb) {
   return SensitivityChart::tr("%1 dB").arg(snrDb, 0, 'f', 1);
 }
 
+QString topKText(int k, double agreement) {
+  return SensitivityChart::tr("top-%1 %2%").arg(k).arg(std::lround(100 * agreement));
+}
+
 SensitivityChart::SensitivityChart(QWidget* parent) : QChartView(parent) {
   setRenderHint(QPainter::Antialiasing);
   setMinimumHeight(160);
@@ -38,10 +42,19 @@ SensitivityChart::SensitivityChart(QWidget* parent) : QChartView(parent) {
 }
 
 void SensitivityChart::setRanking(std::vector<pipeline::LayerSensitivity> ranked,
-                                  std::set<ir::NodeId> kept) {
+                                  std::set<ir::NodeId> kept, int topK) {
   ranked_ = std::move(ranked);
   keptNodes_ = std::move(kept);
+  topK_ = topK;
   rebuild();
+}
+
+QString SensitivityChart::barText(int layer) const {
+  if (layer < 0 || layer >= barCount()) return {};
+  const pipeline::LayerSensitivity& l = ranked_[static_cast<size_t>(layer)];
+  QString text = QStringLiteral("%1  %2").arg(barLabel(l), snrText(l.snrDb));
+  if (l.topK) text += QStringLiteral("  ") + topKText(topK_, *l.topK);
+  return text;
 }
 
 int SensitivityChart::layerAt(int index) const {
@@ -75,7 +88,7 @@ void SensitivityChart::rebuild() {
     const bool kept = keptNodes_.count(l.node) > 0;
     *converted_ << (kept ? 0.0 : length);
     *kept_ << (kept ? length : 0.0);
-    labels << QStringLiteral("%1  %2").arg(barLabel(l), snrText(l.snrDb));
+    labels << barText(i);
   }
   series->append(converted_);
   series->append(kept_);

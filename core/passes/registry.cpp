@@ -76,14 +76,13 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 // Conv/pool chains (issue #26), the dynamic INT8 convolutions' chains
 // channels-last (issue #25: only where a FusedConvInteger is, so float and
 // static INT8 models are left as before) with their DynamicQuantizeLinears
-// taking the range from the convolution's epilogue, then the static INT8
+// taking the range from the convolution's epilogue and, where they are its
+// Y's only reader, done by it (fuse_dynamic_quantize_into_conv, session 35:
+// Y written over its int32 sums and quantized there; exact), then the static INT8
 // convolution chains channels-last (convert_int8_to_channels_last, session 33:
 // oneDNN's int8 kernels work channels-last, and an NCHW QLinearConv reorders
 // its input and output; after the dynamic form's exact pass, so that a
 // dynamic model's chains are converted as before), then the basic cleanup.
-// Left out until measured: fuse_dynamic_quantize_into_conv (the epilogue
-// quantizing, exact; session 31's machine had no AVX-512, so its fast path
-// was not run or timed there: by name, or in "all").
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
                                      const std::vector<std::string>& basic) {
   std::vector<std::string> v = def;
@@ -91,11 +90,12 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   // turn their ReduceMeans into GlobalAveragePools.
   auto ln = std::find(v.begin(), v.end(), "fuse_layer_normalization");
   v.insert(ln == v.end() ? ln : ln + 1, "fuse_passlab_layer_norm");
-  for (const char* id : {"fuse_qdq_into_qlinear", "fuse_passlab_attention", "fuse_passlab_softmax",
-                         "fuse_conv_integer_epilogue", "fuse_conv_activation",
-                         "fuse_gemm_activation", "fuse_elementwise_chains",
-                         "convert_to_blocked_layout", "convert_dynamic_int8_to_channels_last",
-                         "fuse_dynamic_quantize_range", "convert_int8_to_channels_last"})
+  for (const char* id :
+       {"fuse_qdq_into_qlinear", "fuse_passlab_attention", "fuse_passlab_softmax",
+        "fuse_conv_integer_epilogue", "fuse_conv_activation", "fuse_gemm_activation",
+        "fuse_elementwise_chains", "convert_to_blocked_layout",
+        "convert_dynamic_int8_to_channels_last", "fuse_dynamic_quantize_range",
+        "fuse_dynamic_quantize_into_conv", "convert_int8_to_channels_last"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;
@@ -141,7 +141,8 @@ const std::vector<Level>& levels() {
     std::vector<std::string> gpu;
     for (const std::string& id : v[2].passes)
       if (id != "convert_to_blocked_layout" && id != "convert_dynamic_int8_to_channels_last" &&
-          id != "fuse_dynamic_quantize_range" && id != "convert_int8_to_channels_last")
+          id != "fuse_dynamic_quantize_range" && id != "fuse_dynamic_quantize_into_conv" &&
+          id != "convert_int8_to_channels_last")
         gpu.push_back(id);
     v.push_back({"fused_gpu", gpu});
     return v;

@@ -7,7 +7,9 @@
 // convolutions on 1x1 inputs, GEMVs on W as stored (conv_gemv.h) without
 // oneDNN, convolutions with few input channels (first layers), which read
 // plain NCHW and reorder only the result (readsPlainNchw), and those with
-// few output channels, a direct loop without oneDNN (conv_few_outputs.h), and
+// few output channels, a direct loop without oneDNN (conv_few_outputs.h), 1-D
+// ones of one input channel with long filters, dot products along the taps
+// (conv_one_channel_1d.h), and
 // depthwise 3x3 ones where it measured faster, a direct NCHW loop
 // (conv_depthwise_3x3.h, prefersDepthwise3x3). The primitive is
 // built once per input shape; weights that are the same on every run
@@ -22,6 +24,7 @@
 #include "core/exec/cpu/conv_gemv.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_layout_choice.h"
+#include "core/exec/cpu/conv_one_channel_1d.h"
 #include "core/exec/cpu/conv_ref.h"
 #include "core/exec/cpu/families.h"
 #include "core/exec/cpu/half_as_float.h"
@@ -104,6 +107,14 @@ class OneDnnConv final : public Kernel {
                                    g.kernel[0], g.stride[0], g.dilation[0], g.padBegin[0]};
       convDepthwise1d(s, x.data<float>(), sw->data<float>(), bias ? bias->data<float>() : nullptr,
                       y->mutableData<float>(), ctx.threads());
+      return Status::ok();
+    }
+    if (!kTransposed && !half && runsAsOneChannel1d(g)) {
+      PASSLAB_ASSIGN_OR_RETURN(const Tensor* sw, storedWeights(w));
+      PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ir::DataType::kFloat, g.outDims));
+      const ConvOneChannel1dShape s{g.N, g.M, g.in[0], g.out[0], g.kernel[0], g.stride[0]};
+      convOneChannel1d(s, x.data<float>(), sw->data<float>(), bias ? bias->data<float>() : nullptr,
+                       y->mutableData<float>(), ctx.threads());
       return Status::ok();
     }
     // NCHW depthwise 3x3: the direct kernel, no reorders to nChw16c and back.

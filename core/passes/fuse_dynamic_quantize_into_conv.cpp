@@ -6,11 +6,11 @@
 // Before:  y, r = ai.passlab.FusedConvInteger(xq, W, ...)
 //          q, s, z = ai.passlab.RangedDynamicQuantizeLinear(y, r)
 // After:   q, s, z = ai.passlab.FusedConvInteger<quantize_output = 1>(xq, W, ...)
-// Algebra: none; the same operations. The kernel takes Y's range in a first
-// pass over its int32 sums (Y in registers, not stored), then computes Y
-// again, bit for bit the same, and quantizes it with DynamicQuantizeLinear's
-// scale, zero point and rounding (core/exec/cpu/passlab_fused_conv_integer.cpp,
-// dynamic_quantize.h), so q, s and z are the same bytes.
+// Algebra: none; the same operations. The kernel writes float Y over its own
+// int32 sums, taking Y's range as it stores, then runs DynamicQuantizeLinear's
+// own loop (quantizeInRangeFast) on that buffer with its scale, zero point and
+// rounding (core/exec/cpu/passlab_fused_conv_integer.cpp, dynamic_quantize.h),
+// so q, s and z are the same bytes; no float Y leaves the kernel.
 // Conditions: non-standard output allowed; y and r read by this quantization
 // alone (another reader needs the float Y) and not graph outputs; the
 // FusedConvInteger channels-last (convert_dynamic_int8_to_channels_last)

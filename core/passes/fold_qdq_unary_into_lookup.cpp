@@ -1,5 +1,6 @@
-// fold_qdq_unary_into_lookup — an activation between a DequantizeLinear and a
-// QuantizeLinear as one 8-bit table lookup (non-standard, ai.passlab).
+// fold_qdq_unary_into_lookup — an activation, or any chain of elementwise float32
+// ops, between a DequantizeLinear and a QuantizeLinear as one 8-bit table
+// lookup (non-standard, ai.passlab).
 //
 // Before:  d = DequantizeLinear(xq, sx, zx); h = HardSwish(d); yq = QuantizeLinear(h, sy, zy)
 // After:   yq = ai.passlab.QLinearLookup(xq, table)     (table: 256 values of yq's type)
@@ -16,8 +17,18 @@
 //   QuantizeLinear's present). The DequantizeLinear and the activation stay
 //   when something else reads them (the lookup replaces the QuantizeLinear's
 //   result only).
+// General rule (qdq_chain_lookup): any sub-DAG of elementwise float32 ops
+//   between the two (x * Clip(x + 3, 0, 6) / 6, x * Sigmoid(x), ...) whose only
+//   variable input is the DequantizeLinear's output, the other inputs constants
+//   of one value: the table is the DequantizeLinear, the chain and the
+//   QuantizeLinear run on the 256 inputs through the pass's Evaluator (the
+//   executor's kernels), so it is the QDQ form's result bit for bit; nodes
+//   read elsewhere stay, as above (qdq_chain_table.h).
 // Exact on PassLab's executor (the table is its own arithmetic); another
-// runtime's float32 activation could round one element differently.
+// runtime's float32 activation could round one element differently, and so
+// could PassLab's on another instruction set for the ops whose vector paths
+// differ by an ulp between AVX-512, AVX2 and SSE (Sigmoid, Tanh, Exp: the
+// table is that of the machine that ran the pass).
 #include <cmath>
 #include <limits>
 
@@ -26,6 +37,7 @@
 #include "core/passes/pass_catalog.h"
 #include "core/passes/passlab_fused_utils.h"
 #include "core/passes/qdq_activation.h"
+#include "core/passes/qdq_chain_table.h"
 #include "core/passes/rule_helpers.h"
 
 namespace passlab::passes {
@@ -88,6 +100,37 @@ ir::Tensor table(ir::DataType xType, float sx, float zx, const Activation& f, fl
   return ir::Tensor::fromVector<Q>(yType, {static_cast<int64_t>(t.size())}, t);
 }
 
+// The per-tensor conditions on the two ends: "" when met, else why not.
+std::string whyNotPerTensor(const ir::Node& dq, const ir::Node& q) {
+  const ir::DataType xType = elemTypeOf(dq.input(0));
+  if (!is8Bit(xType)) return "the dequantized input is not 8-bit";
+  if (!scaleOf(dq.input(1)) || !scaleOf(q.input(1)))
+    return "a scale is not one constant float32 value";
+  auto zx = zeroOf(dq.inputCount() > 2 ? dq.input(2) : nullptr, xType);
+  if (!zx || zx->type != xType) return "the input's zero point is not one constant of its type";
+  auto zy = zeroOf(q.inputCount() > 2 ? q.input(2) : nullptr, ir::DataType::kUndefined);
+  if (!zy || zy->type == ir::DataType::kUndefined)
+    return "the QuantizeLinear has no 8-bit zero point (one constant)";
+  return "";
+}
+
+// q's output read from `table` (indexed by xq) instead; the DQ and the float
+// nodes go unless something else reads them.
+MatchResult lookupOf(ir::Node& q, ir::Node* dq, std::vector<ir::Node*> chain, ir::Tensor t) {
+  std::vector<ir::Node*> nodes{&q};
+  nodes.insert(nodes.end(), chain.rbegin(), chain.rend());
+  nodes.push_back(dq);
+  return MatchResult::success(
+      nodes, [&q, dq, nodes, t = std::move(t)](rewrite::Rewriter& rw) mutable {
+        std::vector<const ir::Node*> from(nodes.rbegin(), nodes.rend());
+        ir::Value* tv =
+            addConstant(rw, *q.owner(), &q, q.output(0)->name() + "_table", std::move(t), from);
+        ir::Node* n =
+            fusedops::addFused(rw, ops::kQLinearLookup, {dq->input(0), tv}, &q, from, q.output(0));
+        fusion::replaceAndErase(rw, q.output(0), n->output(0), nodes);
+      });
+}
+
 MatchResult lookupUnit(ir::Node& q, const MatchContext& c) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: QLinearLookup is ai.passlab");
@@ -100,29 +143,30 @@ MatchResult lookupUnit(ir::Node& q, const MatchContext& c) {
     return MatchResult::failure(Text::of("the %1 is not on float32", f->op));
   ir::Node* dq = producerOp(act->input(0), "DequantizeLinear");
   if (!dq) return MatchResult::failure(Text::of("the %1 input is not dequantized", f->op));
+  if (std::string why = whyNotPerTensor(*dq, q); !why.empty()) return MatchResult::failure(why);
   const ir::DataType xType = elemTypeOf(dq->input(0));
-  if (!is8Bit(xType)) return MatchResult::failure("the dequantized input is not 8-bit");
-  auto sx = scaleOf(dq->input(1));
-  auto sy = scaleOf(q.input(1));
-  if (!sx || !sy) return MatchResult::failure("a scale is not one constant float32 value");
-  auto zx = zeroOf(dq->inputCount() > 2 ? dq->input(2) : nullptr, xType);
-  if (!zx || zx->type != xType)
-    return MatchResult::failure("the input's zero point is not one constant of its type");
-  auto zy = zeroOf(q.inputCount() > 2 ? q.input(2) : nullptr, ir::DataType::kUndefined);
-  if (!zy || zy->type == ir::DataType::kUndefined)
-    return MatchResult::failure("the QuantizeLinear has no 8-bit zero point (one constant)");
-  ir::Tensor t = zy->type == ir::DataType::kUInt8
-                     ? table<uint8_t>(xType, *sx, zx->value, *f, *sy, zy->value, zy->type)
-                     : table<int8_t>(xType, *sx, zx->value, *f, *sy, zy->value, zy->type);
-  return MatchResult::success(
-      {&q, act, dq}, [&q, act, dq, t = std::move(t)](rewrite::Rewriter& rw) mutable {
-        const std::vector<const ir::Node*> from{dq, act, &q};
-        ir::Value* tv =
-            addConstant(rw, *q.owner(), &q, q.output(0)->name() + "_table", std::move(t), from);
-        ir::Node* n =
-            fusedops::addFused(rw, ops::kQLinearLookup, {dq->input(0), tv}, &q, from, q.output(0));
-        fusion::replaceAndErase(rw, q.output(0), n->output(0), {&q, act, dq});
-      });
+  const float sx = *scaleOf(dq->input(1)), sy = *scaleOf(q.input(1));
+  const ZeroPoint zx = *zeroOf(dq->inputCount() > 2 ? dq->input(2) : nullptr, xType);
+  const ZeroPoint zy = *zeroOf(q.input(2), ir::DataType::kUndefined);
+  ir::Tensor t = zy.type == ir::DataType::kUInt8
+                     ? table<uint8_t>(xType, sx, zx.value, *f, sy, zy.value, zy.type)
+                     : table<int8_t>(xType, sx, zx.value, *f, sy, zy.value, zy.type);
+  return lookupOf(q, dq, {act}, std::move(t));
+}
+
+// Any elementwise float32 chain (qdq_chain_table.h): the table from the
+// executor's kernels run on the 256 inputs.
+MatchResult lookupChain(ir::Node& q, const MatchContext& c) {
+  if (c.standardOnly)
+    return MatchResult::failure("standard ONNX only: QLinearLookup is ai.passlab");
+  if (!c.evaluator) return MatchResult::failure("no evaluator to compute the chain's table");
+  Text why;
+  auto chain = findQdqChain(q, why);
+  if (!chain) return MatchResult::failure(why);
+  if (std::string w = whyNotPerTensor(*chain->dq, q); !w.empty()) return MatchResult::failure(w);
+  auto t = qdqChainTable(*chain, q, *c.evaluator, c.opset, why);
+  if (!t) return MatchResult::failure(why);
+  return lookupOf(q, chain->dq, chain->nodes, std::move(*t));
 }
 
 fusion::Rules rules() {
@@ -132,6 +176,12 @@ fusion::Rules rules() {
                   "Q(HardSwish|HardSigmoid|Relu|LeakyRelu(DQ(xq))) -> ai.passlab.QLinearLookup(xq, "
                   "256-entry table)",
                   {"QuantizeLinear"}, lookupUnit);
+  // Q(g(DQ(xq))), g any elementwise float32 sub-DAG reading only DQ(xq) and
+  // one-value constants -> the same, its table from the executor's kernels
+  fusion::addRule(r, "qdq_chain_lookup",
+                  "Q(elementwise float32 ops of DQ(xq) and one-value constants) -> "
+                  "ai.passlab.QLinearLookup(xq, 256-entry table)",
+                  {"QuantizeLinear"}, lookupChain);
   return r;
 }
 

@@ -70,6 +70,10 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 // QDQ node units into integer ops first (fuse_qdq_into_qlinear: standard
 // ONNX and com.microsoft QGemm/QLinearAdd, exact per node unit, checked unit
 // by unit; before the Conv fusions take a unit's Conv and Relu apart), then
+// what is left between a DequantizeLinear and a QuantizeLinear as 8-bit
+// lookups (fold_qdq_unary_into_lookup, session 35: any elementwise float32
+// chain with per-tensor scales, its table the executor's own results, so
+// exact; before fuse_elementwise_chains takes the chains), then
 // Conv and Gemm/MatMul with their epilogues, so that activations go
 // into them rather than into
 // elementwise groups, then elementwise groups, then the blocked layout across
@@ -91,9 +95,9 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
   auto ln = std::find(v.begin(), v.end(), "fuse_layer_normalization");
   v.insert(ln == v.end() ? ln : ln + 1, "fuse_passlab_layer_norm");
   for (const char* id :
-       {"fuse_qdq_into_qlinear", "fuse_passlab_attention", "fuse_passlab_softmax",
-        "fuse_conv_integer_epilogue", "fuse_conv_activation", "fuse_gemm_activation",
-        "fuse_elementwise_chains", "convert_to_blocked_layout",
+       {"fuse_qdq_into_qlinear", "fold_qdq_unary_into_lookup", "fuse_passlab_attention",
+        "fuse_passlab_softmax", "fuse_conv_integer_epilogue", "fuse_conv_activation",
+        "fuse_gemm_activation", "fuse_elementwise_chains", "convert_to_blocked_layout",
         "convert_dynamic_int8_to_channels_last", "fuse_dynamic_quantize_range",
         "fuse_dynamic_quantize_into_conv", "convert_int8_to_channels_last"})
     v.push_back(id);
@@ -137,12 +141,12 @@ const std::vector<Level>& levels() {
     // "fused_gpu" (issue #27, non-standard): the fused level for the CUDA
     // backend: the same fused kernels without the CPU's blocked layout and
     // channels-last int8 chains, whose reorders, blocked pools and
-    // channels-last FusedConvInteger have no GPU kernels.
+    // channels-last FusedConvInteger have no GPU kernels, nor QLinearLookup.
     std::vector<std::string> gpu;
     for (const std::string& id : v[2].passes)
       if (id != "convert_to_blocked_layout" && id != "convert_dynamic_int8_to_channels_last" &&
           id != "fuse_dynamic_quantize_range" && id != "fuse_dynamic_quantize_into_conv" &&
-          id != "convert_int8_to_channels_last")
+          id != "convert_int8_to_channels_last" && id != "fold_qdq_unary_into_lookup")
         gpu.push_back(id);
     v.push_back({"fused_gpu", gpu});
     return v;

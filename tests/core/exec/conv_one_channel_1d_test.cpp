@@ -1,7 +1,8 @@
 // 1-D convolutions of one input channel with long filters
 // (core/exec/cpu/conv_one_channel_1d.h): the direct loop against a
 // double-precision sum over filter lengths around its 16-tap vectors and
-// output counts around its 8 windows, two threads equal to one; which
+// output counts around its 8 windows (on AVX-512, and on AVX2 in the
+// isa_avx2_kernels ctest), two threads equal to one; which
 // convolutions take it; and whole Conv nodes (silero_vad's STFT among them)
 // against the reference kernel, on whichever path this CPU (as capped) takes.
 #include "core/exec/cpu/conv_one_channel_1d.h"
@@ -20,8 +21,13 @@ namespace {
 using cpu::ConvOneChannel1dShape;
 using testutil::pattern;
 
+// The direct loop runs here (on AVX-512, or AVX2 under PASSLAB_MAX_ISA=avx2).
+bool vectorIsa() {
+  return cpu_isa::hasAvx512f() || cpu_isa::hasAvx2Fma();
+}
+
 TEST(ConvOneChannel1d, MatchesADoubleSum) {
-  if (!cpu_isa::hasAvx512f()) GTEST_SKIP() << "the direct loop needs AVX-512";
+  if (!vectorIsa()) GTEST_SKIP() << "the direct loop needs AVX-512 or AVX2";
   for (int64_t kernel : {64, 65, 79, 80, 256})
     for (int64_t stride : {1, 3, 64})
       for (int64_t out : {1, 7, 8, 9, 17}) {
@@ -51,7 +57,7 @@ TEST(ConvOneChannel1d, MatchesADoubleSum) {
 }
 
 TEST(ConvOneChannel1d, TwoThreadsEqualOne) {
-  if (!cpu_isa::hasAvx512f()) GTEST_SKIP() << "the direct loop needs AVX-512";
+  if (!vectorIsa()) GTEST_SKIP() << "the direct loop needs AVX-512 or AVX2";
   const ConvOneChannel1dShape s{1, 258, 640, 7, 256, 64};
   auto x = pattern(640, 4), w = pattern(258 * 256, 5), b = pattern(258, 6);
   std::vector<float> one(258 * 7), two(258 * 7);
@@ -80,7 +86,7 @@ cpu::ConvGeometry geometry(int64_t C, int64_t group, int64_t kernel, int64_t dil
 TEST(ConvOneChannel1d, WhichConvolutionsTakeIt) {
   EXPECT_TRUE(cpu::runsAsOneChannel1d(geometry(1, 1, 256, 1, 0), true));  // silero_vad's STFT
   EXPECT_TRUE(cpu::runsAsOneChannel1d(geometry(1, 1, 64, 1, 0), true));
-  EXPECT_FALSE(cpu::runsAsOneChannel1d(geometry(1, 1, 256, 1, 0), false));    // no AVX-512
+  EXPECT_FALSE(cpu::runsAsOneChannel1d(geometry(1, 1, 256, 1, 0), false));    // no AVX2
   EXPECT_FALSE(cpu::runsAsOneChannel1d(geometry(1, 1, 63, 1, 0), true));      // short filter
   EXPECT_FALSE(cpu::runsAsOneChannel1d(geometry(2, 1, 256, 1, 0), true));     // two channels
   EXPECT_FALSE(cpu::runsAsOneChannel1d(geometry(2, 2, 256, 1, 0), true));     // grouped

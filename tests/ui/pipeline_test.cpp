@@ -1080,6 +1080,11 @@ tie (float[2,10] X) => (float[2,10] Y)
     e->maxRelBox()->setValue(0.02);
     e->top1Box()->setValue(75);
     pipeline::Recipe saved = s->recipe();
+    // The recipe records the budget the Step ran with (not the panel's of
+    // now); the panel's is loaded below.
+    QVERIFY(std::isinf(saved.budget.maxRelError));
+    QCOMPARE(saved.budget.minTop1, 0.0);
+    saved.budget = s->accuracyBudget();
     QCOMPARE(saved.budget.maxRelError, 0.0002);
     QCOMPARE(saved.budget.minTop1, 0.75);
     saved.checkInputSets = 0;  // the numeric check off
@@ -1390,6 +1395,108 @@ tie (float[2,10] X) => (float[2,10] Y)
     auto r = pipeline::recipeFromJson(f.readAll().toStdString());
     QVERIFY(r);
     QCOMPARE(r->calibration.sets, 3);
+  }
+
+  // The recipe records the settings the Steps ran with, not the panels' as
+  // they are now (before, recipe() took standard ONNX only, the budget and
+  // the check's input sets of now): a replay runs as the Steps did.
+  void theRecipeRecordsTheSettingsTheStepsRanWith() {
+    Document doc;
+    openDemo(doc, QStringLiteral("conv_relu"));
+    auto* s = new PipelineSession(&doc);
+    pipeline::AccuracyBudget ran;
+    ran.minSnrDb = 15;
+    s->setAccuracyBudget(ran);
+    s->setCheckInputSets(3);
+    s->setNumericCheck(true);
+    const pipeline::Step* fp16 = runOneSpec(s, {"convert_to_float16", {}, {}});
+    QVERIFY(fp16 && fp16->changed && !fp16->rolledBack);
+    QVERIFY(fp16->check.ran && fp16->check.lossy);
+    QCOMPARE(fp16->check.inputSets, size_t{3});
+    QVERIFY(s->steps().back()->standardOnly);
+    QCOMPARE(s->steps().back()->budget.minSnrDb, 15.0);
+    // The panels change after the Step.
+    pipeline::AccuracyBudget later;
+    later.minSnrDb = 40;
+    later.topK = 2;
+    s->setAccuracyBudget(later);
+    s->setStandardOnly(false);
+    s->setCheckInputSets(5);
+    s->setNumericCheck(false);
+    pipeline::Recipe r = s->recipe();
+    QVERIFY(r.standardOnly);
+    QCOMPARE(r.budget.minSnrDb, 15.0);
+    QCOMPARE(r.budget.topK, 5);
+    QCOMPARE(r.checkInputSets, 3);
+    QVERIFY(s->recipeConflict().isEmpty());
+    // A later Step the budget does not judge (it changed nothing: no check)
+    // leaves the budget the lossy Step was held to.
+    s->setStandardOnly(true);
+    const pipeline::Step* idle = runOneSpec(s, {"eliminate_dead_nodes", {}, {}});
+    QVERIFY(idle && !idle->changed && !idle->check.ran);
+    QCOMPARE(s->steps().back()->budget.minSnrDb, 40.0);
+    QCOMPARE(s->recipe().budget.minSnrDb, 15.0);
+    QCOMPARE(s->recipe().checkInputSets, 3);
+    QVERIFY(s->recipeConflict().isEmpty());
+    // Undone, no Step ran: the panels' settings.
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QVERIFY(s->steps().empty());
+    r = s->recipe();
+    QCOMPARE(r.budget.minSnrDb, 40.0);
+    QCOMPARE(r.checkInputSets, 0);
+  }
+
+  // Steps held to different budgets (fp16 over a strict one, rolled back,
+  // then within the default), or run with "Standard ONNX only" switched,
+  // cannot be one recipe (it records one of each): Export recipe refuses,
+  // naming the Steps, and writes nothing. Undoing the last makes it
+  // exportable, with what the Steps that stand ran with.
+  void stepsThatRanWithDifferentSettingsAreNotExported() {
+    MainWindow w;
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openFile(QStringLiteral(":/demos/conv_relu.txt"), QStringLiteral("conv_relu"));
+    QVERIFY(opened.wait(30000));
+    PipelineSession* s = w.pipeline();
+    const QString path = testing::tempDir() + QStringLiteral("/settings.recipe.json");
+    QFile::remove(path);
+    pipeline::AccuracyBudget strict;
+    strict.minSnrDb = 300;  // nothing meets it
+    s->setAccuracyBudget(strict);
+    const pipeline::Step* over = runOneSpec(s, {"convert_to_float16", {}, {}});
+    QVERIFY(over && over->rolledBack && over->check.ran);
+    s->setAccuracyBudget(pipeline::AccuracyBudget());
+    const pipeline::Step* ok = runOneSpec(s, {"convert_to_float16", {}, {}});
+    QVERIFY(ok && ok->changed && !ok->rolledBack && ok->check.ran);
+    QString conflict = s->recipeConflict();
+    QVERIFY2(conflict.contains(QStringLiteral("accuracy budgets")) &&
+                 conflict.contains(QStringLiteral("convert_to_float16")),
+             qPrintable(conflict));
+    QVERIFY(!w.exportRecipeTo(path));
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(w.statusBar()->currentMessage(), conflict);
+    w.document()->undoStack()->undo();
+    QVERIFY2(s->recipeConflict().isEmpty(), qPrintable(s->recipeConflict()));
+    QCOMPARE(s->recipe().budget.minSnrDb, 300.0);
+    // Standard ONNX only switched off between two Steps.
+    s->setStandardOnly(false);
+    QVERIFY(runOneSpec(s, {"eliminate_dead_nodes", {}, {}}) != nullptr);
+    QVERIFY(!s->steps().back()->standardOnly);
+    conflict = s->recipeConflict();
+    QVERIFY2(conflict.contains(QStringLiteral("Standard ONNX only")) &&
+                 conflict.contains(QStringLiteral("eliminate_dead_nodes")),
+             qPrintable(conflict));
+    QVERIFY(!w.exportRecipeTo(path));
+    QVERIFY(!QFileInfo::exists(path));
+    w.document()->undoStack()->undo();
+    QVERIFY(s->recipeConflict().isEmpty());
+    QVERIFY(w.exportRecipeTo(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto r = pipeline::recipeFromJson(f.readAll().toStdString());
+    QVERIFY(r);
+    QVERIFY(r->standardOnly);
+    QCOMPARE(r->budget.minSnrDb, 300.0);
+    QCOMPARE(r->passes.size(), size_t{1});
   }
 
   void recipeAndReportExportAndReload() {

@@ -1054,7 +1054,7 @@ QString writeText(const QString& path, const QByteArray& bytes) {
 }  // namespace
 
 bool MainWindow::exportRecipeTo(const QString& path) {
-  if (const QString conflict = pipeline_->recipeCalibrationConflict(); !conflict.isEmpty()) {
+  if (const QString conflict = pipeline_->recipeConflict(); !conflict.isEmpty()) {
     showError(tr("Cannot export the recipe"), conflict);
     return false;
   }

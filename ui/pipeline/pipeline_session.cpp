@@ -550,6 +550,9 @@ void PipelineSession::publishStep(RunJob& job, const pipeline::Step& s, int i) {
   if (pipeline::passCalibrates(s.passId) && (s.changed || s.rolledBack))
     rec->calibration =
         pipeline::recordedCalibration(job.state->calibrationFolder, job.state->synthesizedSets);
+  // Its PassManager's (a change in the panels starts a new state).
+  rec->standardOnly = job.state->standardOnly;
+  rec->budget = job.state->budget;
   job.current = rec->after;
   const int total = static_cast<int>(job.specs.size());
   QString next =
@@ -646,21 +649,59 @@ void PipelineSession::reset() {
 
 // ---- applied Steps ----
 
+namespace {
+
+bool sameBudget(const pipeline::AccuracyBudget& a, const pipeline::AccuracyBudget& b) {
+  return a.minCosine == b.minCosine && a.minSnrDb == b.minSnrDb && a.maxRelError == b.maxRelError &&
+         a.minTop1 == b.minTop1 && a.minTopK == b.minTopK && a.topK == b.topK;
+}
+
+// Per Step, whether its check held it to the accuracy budget, as the
+// PassManager does: a lossy pass, one exact per node unit, or any Step after
+// a lossy one that stands (its check ran: the numeric check was on, or the
+// run had a lossy pass).
+std::vector<bool> judgedByBudget(const std::vector<AppliedStepPtr>& steps,
+                                 const PipelineSession::PassLookup& findPass) {
+  std::vector<bool> judged;
+  pipeline::CheckHistory history;
+  for (const AppliedStepPtr& s : steps) {
+    const passes::Pass* p = findPass(s->step.passId);
+    judged.push_back(p && s->step.check.ran &&
+                     (p->info().lossy || p->info().exactPerUnit || history.lossy));
+    if (p) history.add(s->step, p->info());
+  }
+  return judged;
+}
+
+}  // namespace
+
 pipeline::Recipe PipelineSession::recipe() const {
   pipeline::Recipe r;
+  // No Step yet: the panels' settings (nothing ran with others).
   r.standardOnly = standardOnly_;
   r.checkInputSets = numericCheck_ ? checkInputSets_ : 0;
   r.budget = budget_;
+  if (!steps_.empty()) {
+    r.standardOnly = steps_.back()->standardOnly;
+    r.budget = steps_.back()->budget;
+    r.checkInputSets = 0;  // unless a Step was checked (below)
+  }
   // Every option with the value the Step ran with, defaults included: a
   // recipe replays the same run after a later version changes a default.
   for (const AppliedStepPtr& s : steps_)
     r.passes.push_back({s->step.passId, s->step.options, s->filter});
-  // Where quantize_static calibrated (the folder, else the synthesized sets,
-  // its Step ran with), as the command line records it: a replay (`optimize
-  // --recipe`, Load recipe) calibrates on the same. Several that differ: the
-  // last one's (recipeCalibrationConflict says so).
-  for (const AppliedStepPtr& s : steps_)
-    if (s->calibration.recorded()) r.calibration = s->calibration;
+  // What the Steps ran with, as the command line records it, so a replay
+  // (`optimize --recipe`, Load recipe) runs as they did: where
+  // quantize_static calibrated (the folder, else the synthesized sets); the
+  // budget of the Steps it judged; the input sets of the Steps checked.
+  // Several that differ: the last one's (recipeConflict says so).
+  const std::vector<bool> judged = judgedByBudget(steps_, findPass_);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const AppliedStep& s = *steps_[i];
+    if (s.calibration.recorded()) r.calibration = s.calibration;
+    if (s.step.check.ran) r.checkInputSets = static_cast<int>(s.step.check.inputSets);
+    if (judged[i]) r.budget = s.budget;
+  }
   return r;
 }
 
@@ -685,6 +726,48 @@ QString PipelineSession::recipeCalibrationConflict() const {
                 "Steps that calibrated alike, or Reset and run them with one calibration.")
           .arg(QString::fromStdString(s->step.passId), calibrationText(*first),
                calibrationText(s->calibration));
+    }
+  }
+  return {};
+}
+
+QString PipelineSession::recipeConflict() const {
+  if (QString calibration = recipeCalibrationConflict(); !calibration.isEmpty()) return calibration;
+  const std::vector<bool> judged = judgedByBudget(steps_, findPass_);
+  const AppliedStep* judgedFirst = nullptr;
+  const AppliedStep* checkedFirst = nullptr;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const AppliedStep& s = *steps_[i];
+    const QString id = QString::fromStdString(s.step.passId);
+    // Every Step: a pass may skip, or match other nodes, without it.
+    if (s.standardOnly != steps_.front()->standardOnly)
+      return tr("%1 ran with \"Standard ONNX only\" %2, %3 before it %4, and a recipe records "
+                "one setting: its replay would not make this model. Undo to the Steps that ran "
+                "alike, or Reset and run them with one setting.")
+          .arg(id, s.standardOnly ? tr("on") : tr("off"),
+               QString::fromStdString(steps_.front()->step.passId),
+               steps_.front()->standardOnly ? tr("on") : tr("off"));
+    if (judged[i]) {
+      if (!judgedFirst) {
+        judgedFirst = &s;
+      } else if (!sameBudget(s.budget, judgedFirst->budget)) {
+        return tr("%1 and %2 were held to different accuracy budgets, and a recipe records one "
+                  "budget: its replay would not make this model. Undo to the Steps held to one "
+                  "budget, or Reset and run them with one budget.")
+            .arg(QString::fromStdString(judgedFirst->step.passId), id);
+      }
+    }
+    if (s.step.check.ran) {
+      if (!checkedFirst) {
+        checkedFirst = &s;
+      } else if (s.step.check.inputSets != checkedFirst->step.check.inputSets) {
+        return tr("%1 and %2 were checked on different numbers of input sets (%3, then %4), and "
+                  "a recipe records one: its replay would not make this model. Undo to the Steps "
+                  "checked alike, or Reset and run them with one count.")
+            .arg(QString::fromStdString(checkedFirst->step.passId), id)
+            .arg(static_cast<qulonglong>(checkedFirst->step.check.inputSets))
+            .arg(static_cast<qulonglong>(s.step.check.inputSets));
+      }
     }
   }
   return {};

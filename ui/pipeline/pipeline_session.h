@@ -56,6 +56,12 @@ struct AppliedStep {
   // (pipeline::recordedCalibration); not recorded unless its pass calibrates
   // and it changed the model or was rolled back.
   pipeline::RecipeCalibration calibration;
+  // The settings it ran with (its PassManager's), as a recipe records them:
+  // standard ONNX only, and the accuracy budget (which judged it only where
+  // its check held it to one: a lossy pass, one exact per node unit, any
+  // after a lossy one).
+  bool standardOnly = true;
+  pipeline::AccuracyBudget budget;
 };
 using AppliedStepPtr = std::shared_ptr<const AppliedStep>;
 
@@ -162,13 +168,19 @@ class PipelineSession : public QObject {
   // The plan row the last applied Step ran (-1 before the first).
   int lastRow() const { return lastRow_; }
   // The recipe that reproduces the applied Steps (their passes and options,
-  // and the calibration data the calibrating Steps ran with, not the panels'
-  // folder as it is now; the last one's when they differ: see below).
+  // and the calibration data, standard ONNX only, accuracy budget and check
+  // input sets the Steps ran with, not the panels' as they are now; the last
+  // one's when they differ: see recipeConflict).
   pipeline::Recipe recipe() const;
   // "" unless calibrating Steps ran with different calibration data: a recipe
   // records one, so its replay would not make this model. Then the reason, in
   // the user's language (Export recipe refuses with it).
   QString recipeCalibrationConflict() const;
+  // "" unless the Steps ran with settings a recipe cannot record as one
+  // (recipe() records the last): calibration data (above), standard ONNX
+  // only, the accuracy budget of the Steps it judged, or the input sets of
+  // the Steps checked. Then the reason (Export recipe refuses with it).
+  QString recipeConflict() const;
   // The plan becomes the recipe's list exactly: one row per entry, in its
   // order (a pass named twice has two rows), switched on, with its options.
   Status loadRecipe(const pipeline::Recipe& recipe);

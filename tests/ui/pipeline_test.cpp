@@ -1446,6 +1446,24 @@ tie (float[2,10] X) => (float[2,10] Y)
     QCOMPARE(r.checkInputSets, 0);
   }
 
+  // The check's input sets changed between two Steps: the second Step is
+  // checked on the new count (before, the checker made for the first Step
+  // was reused whatever the panel said, and the Step reported the old count).
+  void aChangedCheckSetCountMakesANewChecker() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    s->setCheckInputSets(1);
+    const pipeline::Step* bn = runOneSpec(s, {"fuse_conv_batchnorm", {}, {}});
+    QVERIFY(bn && bn->changed && bn->check.ran);
+    QCOMPARE(bn->check.inputSets, size_t{1});
+    s->setCheckInputSets(3);
+    const pipeline::Step* pairs = runOneSpec(s, {"eliminate_inverse_pairs", {}, {}});
+    QVERIFY(pairs && pairs->changed && pairs->check.ran);
+    QCOMPARE(pairs->check.inputSets, size_t{3});
+  }
+
   // Steps held to different budgets (fp16 over a strict one, rolled back,
   // then within the default), or run with "Standard ONNX only" switched,
   // cannot be one recipe (it records one of each): Export recipe refuses,

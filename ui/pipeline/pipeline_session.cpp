@@ -371,7 +371,7 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
   // reused: its reference is the rewrite's outputs (a new one is the original's).
   job->history = checkHistoryOf(steps_, findPass_);
   if (job->check && job->original && job->original == checkedOriginal_ &&
-      checkedFolder_ == calibrationFolder_ && checker_ &&
+      checkedFolder_ == calibrationFolder_ && checkedSets_ == checkInputSets_ && checker_ &&
       (job->history.unitExact || !checker_->rebased()))
     job->checker = checker_;
   job->state = reusableRunState();
@@ -586,6 +586,7 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
     checker_ = std::move(checker);
     checkedOriginal_ = std::move(checkedOriginal);
     checkedFolder_ = calibrationFolder_;
+    checkedSets_ = checkInputSets_;
   }
   if (!doc_->hasModel() || doc_->undoStack()->index() != undoIndexAtStart_ ||
       lastRow_ != lastRowAtStart_) {

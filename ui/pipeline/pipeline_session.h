@@ -241,6 +241,7 @@ class PipelineSession : public QObject {
   std::string calibrationFolder_;
   int synthesizedSets_ = 16;
   std::string checkedFolder_;  // the calibration folder checker_ was made with
+  int checkedSets_ = 0;        // the input sets checker_ was made on
   rewrite::NodeFilter filter_;
 
   std::vector<AppliedStepPtr> steps_;

@@ -36,6 +36,9 @@ MemoryPanel::MemoryPanel(Document* doc, PipelineSession* pipeline, QWidget* pare
 }
 
 MemoryPanel::~MemoryPanel() {
+  // The run's end must not reach this panel as it is destroyed: its slots
+  // read the document, which the window may have deleted before it.
+  disconnect(planner_, nullptr, this, nullptr);
   planner_->cancel();
   planner_->waitForRun();
 }

@@ -42,6 +42,9 @@ PrecisionPanel::PrecisionPanel(Document* doc, PipelineSession* pipeline, QWidget
 }
 
 PrecisionPanel::~PrecisionPanel() {
+  // The run's end must not reach this panel as it is destroyed: its slots
+  // read the document, which the window may have deleted before it.
+  disconnect(worker_, nullptr, this, nullptr);
   worker_->cancel();
   worker_->waitForRun();
 }

@@ -72,6 +72,7 @@
 #include <immintrin.h>
 #endif
 
+#include "core/exec/cpu/avx2_transpose8.h"
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
@@ -339,25 +340,6 @@ __attribute__((target("avx2"))) void dequantizePositionsAvx2(const int32_t* acc,
   }
 }
 
-// r[0..7] transposed: r[j][q] becomes r[q][j].
-__attribute__((target("avx2"))) inline void transpose8(__m256 r[8]) {
-  __m256 t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 2; ++i) {
-    u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
-  for (int i = 0; i < 4; ++i) {
-    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
-    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
-  }
-}
-
 // Positions [o0, o1) of channels-last sums [P, M] into NCHW Y [M, P] (AVX2,
 // the inline activations): blocks of 8 positions x 8 channels dequantized
 // along the channels, transposed in registers and stored as 8 channel rows;
@@ -378,7 +360,7 @@ __attribute__((target("avx2"))) void dequantizeTileAvx2(const int32_t* acc, int6
       for (int i = 0; i < 8; ++i)
         r[i] = dequantizeLanesAvx2(sumLanesAvx2(acc, m, in, vzx, o + i, c), vs, bias, vb, act.kind,
                                    alpha, beta);
-      transpose8(r);
+      transpose8Avx2(r);
       for (int j = 0; j < 8; ++j) _mm256_storeu_ps(y + (c + j) * p + o, r[j]);
     }
     for (int64_t o = fullO; o < o1; ++o)

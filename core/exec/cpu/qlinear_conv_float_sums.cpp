@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "core/exec/cpu/avx2_transpose8.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/onednn_conv_dims.h"
 #include "core/exec/cpu/onednn_util.h"
@@ -216,25 +217,6 @@ PASSLAB_FLOAT_SUMS_AVX2 void requantizeAvx2(const Acc* acc, int64_t n, const int
   }
 }
 
-// r[0..7] transposed: r[j][q] becomes r[q][j].
-PASSLAB_FLOAT_SUMS_AVX2 inline void transpose8(__m256 r[8]) {
-  __m256 t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 2; ++i) {
-    u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
-  for (int i = 0; i < 4; ++i) {
-    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
-    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
-  }
-}
-
 // dequantizeBlockedScalar of one block, 8 positions at a time where all 8
 // channels are real (the last block of C % 8 channels and the positions
 // past a multiple of 8 scalar).
@@ -252,7 +234,7 @@ PASSLAB_FLOAT_SUMS_AVX2 void dequantizeBlockedAvx2(const uint8_t* x, bool xSigne
       const __m256i v = xSigned ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
       r[j] = _mm256_cvtepi32_ps(_mm256_sub_epi32(v, z));
     }
-    transpose8(r);
+    transpose8Avx2(r);
     for (int q = 0; q < 8; ++q) _mm256_storeu_ps(out + (nb * d.p + p + q) * 8, r[q]);
   }
   dequantizeBlockedScalar(x, xSigned, zx, d, nb, p, d.p, out);
@@ -270,7 +252,7 @@ PASSLAB_FLOAT_SUMS_AVX2 void requantizeBlockedAvx2(const float* acc, const Block
   for (; p + 8 <= d.p; p += 8) {
     __m256 v[8];
     for (int q = 0; q < 8; ++q) v[q] = _mm256_loadu_ps(acc + (nb * d.p + p + q) * 8);
-    transpose8(v);
+    transpose8Avx2(v);
     for (int64_t j = 0; j < channels; ++j) {
       const int64_t c = cb * 8 + j;
       const __m256i a = _mm256_add_epi32(_mm256_cvtps_epi32(v[j]), _mm256_set1_epi32(bias[c]));

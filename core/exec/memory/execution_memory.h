@@ -111,7 +111,7 @@ class ExecutionMemory {
   PlanSource source_ = PlanSource::kNone;
   std::optional<MemoryPlan> plan_;
   std::unique_ptr<BlockLayout> layout_;
-  std::string failure_;  // why the last plan was not usable
+  std::string failure_;            // why the last plan was not usable
   std::vector<uint64_t> scratch_;  // per step, the most scratch a run asked for
   // Plans again with the same sizes as the plan in use (for new scratch).
   std::function<Expected<MemoryPlan>()> replan_;

@@ -16,6 +16,7 @@
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
+#include "tests/core/pipeline/fused_level_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -41,31 +42,6 @@ TEST(FusedLevelDynamicQuantize, TheFusedLevelRunsItAfterTheRangePass) {
     ASSERT_TRUE(ids);
     EXPECT_EQ(std::count(ids->begin(), ids->end(), kPass), 0) << level;
   }
-}
-
-// The fused level on `original` with every step checked (3 input sets);
-// the passes that changed the model in *changed.
-ir::Model runFusedLevel(const ir::Model& original, std::vector<std::string>* changed) {
-  ir::Model m = original.clone();
-  analysis::inferShapes(m);
-  auto c = ExecOutputChecker::create(m, 3, InputSpec{});
-  EXPECT_TRUE(c) << c.error().message();
-  if (!c) return m;
-  PipelineOptions po;
-  po.standardOnly = false;
-  PassManager pm(m, po);
-  pm.setChecker(c.value().get());
-  auto fused = passes::passesForLevel("fused");
-  EXPECT_TRUE(fused);
-  std::vector<PassSpec> specs;
-  for (const std::string& id : *fused) specs.push_back({id, {}, {}});
-  EXPECT_TRUE(pm.runAll(specs).isOk());
-  for (const Step& s : pm.timeline().steps()) {
-    EXPECT_TRUE(!s.check.ran || s.check.passed) << s.passId << ": " << s.check.detail;
-    EXPECT_FALSE(s.rolledBack) << s.passId << ": " << s.error;
-    if (s.changed) changed->push_back(s.passId);
-  }
-  return pm.model().clone();
 }
 
 // x -> DynamicQuantizeLinear -> ConvInteger 3x3 -> Cast -> Mul -> Add -> Relu

@@ -17,6 +17,7 @@
 #include "core/passes/registry.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/pipeline/pass_manager.h"
+#include "tests/core/pipeline/fused_level_test_util.h"
 #include "tests/support/pass_harness.h"
 #include "tests/support/test_support.h"
 
@@ -48,31 +49,6 @@ TEST(FusedLevelInt8ChannelsLast, TheFusedLevelRunsItAfterTheDynamicForm) {
     ASSERT_TRUE(ids);
     EXPECT_EQ(std::count(ids->begin(), ids->end(), kPass), 0) << level;
   }
-}
-
-// Runs the fused level on `m` with every step checked (3 input sets);
-// returns the model as the level left it.
-ir::Model runFusedLevel(const ir::Model& original, std::vector<std::string>* changed = nullptr) {
-  ir::Model m = original.clone();
-  analysis::inferShapes(m);
-  auto c = ExecOutputChecker::create(m, 3, InputSpec{});
-  EXPECT_TRUE(c) << c.error().message();
-  if (!c) return m;
-  PipelineOptions po;
-  po.standardOnly = false;
-  PassManager pm(m, po);
-  pm.setChecker(c.value().get());
-  auto fused = passes::passesForLevel("fused");
-  EXPECT_TRUE(fused);
-  std::vector<PassSpec> specs;
-  for (const std::string& id : *fused) specs.push_back({id, {}, {}});
-  EXPECT_TRUE(pm.runAll(specs).isOk());
-  for (const Step& s : pm.timeline().steps()) {
-    EXPECT_TRUE(!s.check.ran || s.check.passed) << s.passId << ": " << s.check.detail;
-    EXPECT_FALSE(s.rolledBack) << s.passId << ": " << s.error;
-    if (changed && s.changed) changed->push_back(s.passId);
-  }
-  return pm.model().clone();
 }
 
 // x -> Q -> DQ -> Conv 3x3 -> Relu -> Q -> DQ -> Conv 1x1 -> Q -> DQ -> y, int8

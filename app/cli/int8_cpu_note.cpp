@@ -26,10 +26,48 @@ bool narrowInt8Weights(const ir::Tensor* t) {
          exec::cpu::qlinear::int8DotProductsExactFor(t->data<int8_t>(), ir::DataType::kUInt8);
 }
 
+// Whether `v` is typed int8 (as declared or inferred).
+bool int8Typed(const ir::Value* v) {
+  return v && v->type().isTensor() && v->type().elemType() == ir::DataType::kInt8;
+}
+
+// Whether `z`, a zero point, is an int8 initializer.
+bool int8ZeroPoint(const ir::Value* z) {
+  return z && z->isInitializer() && z->initializer()->dtype() == ir::DataType::kInt8;
+}
+
+// Whether `v` is computed at run time: not a weight (an initializer, or a
+// Constant node's output).
+bool computedAtRunTime(const ir::Value* v) {
+  return v && !v->isInitializer() && !(v->producer() && v->producer()->opType() == "Constant");
+}
+
+// Whether `n` reads or writes int8 activations. In ONNX the activation's
+// element type is its own; the zero point, where given, has that type, but it
+// is optional in ConvInteger, MatMulInteger, DequantizeLinear and
+// QuantizeLinear (absent: 0 of the activation's type), so both are asked.
+// QuantizeLinear's y is of y_zero_point's type, else of output_dtype (opset
+// 21), else uint8. Only a DequantizeLinear of a value computed at run time
+// reads an activation (one of a weight, an initializer or a Constant node's
+// output, does not).
+bool int8Activations(const ir::Node& n) {
+  const std::string_view op = n.opType();
+  if (op == "QuantizeLinear") {
+    const ir::Attribute* dt = n.attr("output_dtype");
+    return int8Typed(n.output(0)) || int8ZeroPoint(n.input(2)) ||
+           (dt && dt->type() == ir::AttrType::kInt &&
+            dt->i == static_cast<int64_t>(ir::DataType::kInt8));
+  }
+  const bool reads = op == "ConvInteger" || op == "FusedConvInteger" || op == "MatMulInteger" ||
+                     op == "QLinearConv" || op == "QLinearMatMul" || op == "QGemm" ||
+                     (op == "DequantizeLinear" && computedAtRunTime(n.input(0)));
+  return reads && (int8Typed(n.input(0)) || int8ZeroPoint(n.input(2)));
+}
+
 // Whether a ConvInteger / FusedConvInteger / MatMulInteger runs on oneDNN's
 // int8 kernels here: constant weights (input 1) whose W' (int8 W as it is,
 // uint8 W - 128) is in [-64, 64] (int8 initializers are checked with the
-// others), and an x zero point that is not int8 (int8 activations).
+// others); its activations are checked by int8Activations.
 bool narrowDynamicWeights(const ir::Node& n) {
   const ir::Value* w = n.input(1);
   const ir::Tensor* t = w ? w->initializer() : nullptr;
@@ -39,8 +77,7 @@ bool narrowDynamicWeights(const ir::Node& n) {
       if (v < 128 - exec::cpu::qlinear::kNarrowInt8Weight ||
           v > 128 + exec::cpu::qlinear::kNarrowInt8Weight)
         return false;
-  const ir::Value* z = n.input(2);
-  return !(z && z->isInitializer() && z->initializer()->dtype() == ir::DataType::kInt8);
+  return true;
 }
 
 // A weight's zero point other than 0: the int8 kernels take only 0 (the
@@ -64,8 +101,8 @@ bool nonzeroWeightZeroPoint(const ir::Node& n) {
 // oneDNN's int8 kernels even without VNNI (int8_dot_exactness.h). Weights:
 // the int8 initializers and Constant tensors of more than one value (zero
 // points are scalars, or per channel within the bound anyway), and the
-// weights' zero points 0; activations: the zero points of
-// QuantizeLinear and of the int8 ops' x (int8 ones mean int8 activations).
+// weights' zero points 0; activations: QuantizeLinear's y and the 8-bit
+// ops' x, by type or zero point (int8Activations).
 // The dynamic form (ConvInteger, FusedConvInteger, MatMulInteger after
 // DynamicQuantizeLinear, whose output is uint8) takes it too, with its
 // weights' zero points taken out after the sums (narrow_signed_weights.h):
@@ -81,7 +118,7 @@ bool narrowInt8Throughout(const ir::Model& model) {
         return false;
       continue;
     }
-    if (nonzeroWeightZeroPoint(*n)) return false;
+    if (nonzeroWeightZeroPoint(*n) || int8Activations(*n)) return false;
     if (op == "ConvInteger" || op == "FusedConvInteger" || op == "MatMulInteger") {
       if (!narrowDynamicWeights(*n)) return false;
       continue;
@@ -92,9 +129,6 @@ bool narrowInt8Throughout(const ir::Model& model) {
     if (w && w->isInitializer() && w->initializer()->dtype() == ir::DataType::kUInt8 &&
         w->initializer()->numel() > 1)
       return false;
-    if (op != "QuantizeLinear" && op != "QLinearConv" && op != "QLinearMatMul") continue;
-    const ir::Value* z = n->input(2);  // y_zero_point, x_zero_point, a_zero_point
-    if (z && z->isInitializer() && z->initializer()->dtype() == ir::DataType::kInt8) return false;
   }
   return true;
 }

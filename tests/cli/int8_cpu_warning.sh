@@ -8,6 +8,8 @@
 # whose int8 weights are within [-64, 64] but whose weight zero point is not 0
 # keeps the float32 sums, so it is warned about; with zero point 0 it is not.
 # quantize_dynamic's file likewise: warned about without reduce_range only.
+# int8 activations are warned about when no zero point says so (MatMulInteger,
+# ConvInteger, QuantizeLinear with output_dtype int8).
 # Usage: int8_cpu_warning.sh CLI CORPUS_DIR TEXT_TO_ONNX   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -81,4 +83,50 @@ done
 if grep -q "$warning" "$dir/wz0.log"; then
   cat "$dir/wz0.log"; fail "narrow weights with zero point 0 were warned about"
 fi
+# int8 activations given without a zero point (ONNX: absent means 0 of the
+# activation's own type): MatMulInteger and ConvInteger with int8 A / x and
+# narrow int8 weights, and a QuantizeLinear whose output_dtype (opset 21) is
+# int8, keep the float32 sums or the reference, so they are warned about; the
+# same MatMulInteger and ConvInteger with uint8 activations are not.
+for t in int8 uint8; do
+  cat > "$dir/mm_$t.txt" <<EOF
+<ir_version: 8, opset_import: ["" : 13]>
+main ($t[2,4] a) => (int32[2,2] y)
+<int8[4,2] b = {2, -64, 64, 5, 1, 0, -3, 7}>
+{
+  y = MatMulInteger(a, b)
+}
+EOF
+  cat > "$dir/ci_$t.txt" <<EOF
+<ir_version: 8, opset_import: ["" : 13]>
+main ($t[1,2,4,4] x) => (int32[1,2,4,4] y)
+<int8[2,2,1,1] w = {2, -64, 64, 5}>
+{
+  y = ConvInteger(x, w)
+}
+EOF
+done
+cat > "$dir/q_int8.txt" <<EOF
+<ir_version: 9, opset_import: ["" : 21]>
+main (float[2,4] x) => (float[2,4] y)
+<float s = {0.5}>
+{
+  q = QuantizeLinear <output_dtype: int = 3> (x, s)
+  y = DequantizeLinear(q, s)
+}
+EOF
+for m in mm_int8 ci_int8 q_int8 mm_uint8 ci_uint8; do
+  "$text_to_onnx" "$dir/$m.txt" "$dir/$m.onnx" || fail "cannot write the $m model"
+  PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/$m.onnx" -o "$dir/${m}_out.onnx" --level default \
+    > "$dir/$m.log" 2>&1 || { cat "$dir/$m.log"; fail "--level default on the $m model"; }
+done
+for m in mm_int8 ci_int8 q_int8; do
+  [ "$(grep -c "$warning" "$dir/$m.log")" = 1 ] ||
+    { cat "$dir/$m.log"; fail "$m: int8 activations without a zero point were not warned about"; }
+done
+for m in mm_uint8 ci_uint8; do
+  if grep -q "$warning" "$dir/$m.log"; then
+    cat "$dir/$m.log"; fail "$m: uint8 activations and narrow weights were warned about"
+  fi
+done
 echo "INT8 speed warning: ok"

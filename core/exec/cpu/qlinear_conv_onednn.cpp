@@ -15,8 +15,9 @@
 // (qlinear_depthwise_nhwc.h: exact, and faster than oneDNN 2.6's generic
 // jit_int8 kernel, the one it offers with zero points), and so does a
 // channels-last pointwise one (1x1, stride 1, no padding) that reduces the
-// channels (qlinear_pointwise_nhwc.h: exact, without oneDNN's per-call
-// set-up and zero-point post-ops).
+// channels, or of at most 4 pixels with or without zero points
+// (qlinear_pointwise_nhwc.h: exact, without oneDNN's per-call set-up and
+// zero-point post-ops).
 //
 // uint8 weights or a nonzero weight zero point (constant weights) run on
 // oneDNN's int32 sums with the zero points taken out and the reference's
@@ -276,8 +277,10 @@ class OneDnnQLinearConv final : public Kernel {
         return p;
       p->depthwise.reset();
     }
-    const bool pointwise = channelsLast && zeroPoints && ctx.invariantInput(kW) &&
-                           QLinearPointwiseNhwc::covers(g) && QLinearPointwiseNhwc::preferred(g);
+    // With few pixels also without zero points: oneDNN's per-call cost is the node's time.
+    const bool pointwise = channelsLast && (zeroPoints || QLinearPointwiseNhwc::fewPixels(g)) &&
+                           ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g) &&
+                           QLinearPointwiseNhwc::preferred(g);
     if (pointwise && old && old->pointwise && old->pointwise->reshape(g)) {
       p->pointwise = std::move(old->pointwise);
       return p;

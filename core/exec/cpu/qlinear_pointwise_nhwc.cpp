@@ -143,6 +143,12 @@ bool QLinearPointwiseNhwc::covers(const ConvGeometry& g) {
   return true;
 }
 
+bool QLinearPointwiseNhwc::fewPixels(const ConvGeometry& g) {
+  int64_t pixels = g.N;
+  for (int64_t d : g.in) pixels *= d;
+  return pixels <= kFewPixels;
+}
+
 bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
                                    const qlinear::Requantization& r, ir::DataType xType) {
   // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 channels.

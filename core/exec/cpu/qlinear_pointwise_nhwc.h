@@ -32,8 +32,17 @@ class QLinearPointwiseNhwc {
   // covered.
   static bool covers(const ConvGeometry& g);
   // Whether it is faster than oneDNN for g: at least twice as many input
-  // channels as outputs, and at least 16 outputs (a whole vector).
-  static bool preferred(const ConvGeometry& g) { return g.C >= 2 * g.M && g.M >= 16; }
+  // channels as outputs, and at least 16 outputs (a whole vector); or
+  // few pixels (fewPixels), whatever the channels.
+  static bool preferred(const ConvGeometry& g) {
+    return (g.C >= 2 * g.M && g.M >= 16) || fewPixels(g);
+  }
+  // Whether g has at most kFewPixels pixels (N times the spatial sizes):
+  // there oneDNN's per-call cost (1.4-1.8 us on ppocr_cls's squeeze-excitation
+  // convolutions of 1x1 pixel, zero points or not) is most of the node's time,
+  // so this kernel is preferred even without zero points.
+  static bool fewPixels(const ConvGeometry& g);
+  static constexpr int64_t kFewPixels = 4;
 
   // Takes the weights W [M, C, 1...] (int8, zero point 0) and the
   // requantization (readRequantization) for X of type xType (uint8 or

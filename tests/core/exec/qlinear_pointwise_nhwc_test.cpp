@@ -7,7 +7,8 @@
 // without bias, batches, 1-D and 2-D; multipliers that make exact .5 ties
 // (round half to even); the class called directly (1 and 2 threads) and
 // through the executor (where it replaces oneDNN's primitive for layers
-// that reduce the channels); and what it declines.
+// that reduce the channels, and for layers of at most 4 pixels, zero points
+// or not); and what it declines.
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -63,11 +64,12 @@ TEST_P(QLinearPointwiseNhwcTest, ExecutorMatchesTheReference) {
   ASSERT_FALSE(r.reference.outputs.empty());
   EXPECT_EQ(r.reference.profile[0].kernel, "cpu.ms.QLinearConv");
   // This kernel (exact) runs layers with a nonzero zero point that reduce the
-  // channels; oneDNN the others, whose float32 requantization may round a
-  // near tie the other way.
+  // channels, and layers of at most 4 pixels; oneDNN the others, whose
+  // float32 requantization may round a near tie the other way.
   const cpu::ConvGeometry g = geometryOf(m);
   const bool own = cpu::QLinearPointwiseNhwc::covers(g) &&
-                   cpu::QLinearPointwiseNhwc::preferred(g) && (c.xZero != 0 || c.yZero != 0);
+                   cpu::QLinearPointwiseNhwc::preferred(g) &&
+                   (c.xZero != 0 || c.yZero != 0 || cpu::QLinearPointwiseNhwc::fewPixels(g));
   const int tolerance = own ? 0 : 1;
   expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run", tolerance);
   expectEqual(r.second.outputs[0], r.reference.outputs[0], "second run", tolerance);
@@ -132,6 +134,24 @@ std::vector<PwCase> cases() {
                .yZero = 128,
                .ties = true,
                .weightMax = 3});
+  // Squeeze-excitation shapes (ppocr_cls): one pixel, expanding and
+  // reducing, with and without zero points.
+  v.push_back({.name = "se_expand_50_to_200_one_pixel_zero_points_0",
+               .x = {1, 50, 1, 1},
+               .m = 200,
+               .perChannelScales = true,
+               .bias = true});
+  v.push_back({.name = "se_expand_22_to_88_one_pixel_s8_out",
+               .x = {1, 22, 1, 1},
+               .m = 88,
+               .yType = DT::kInt8,
+               .bias = true,
+               .yZero = -9});
+  v.push_back({.name = "se_reduce_104_to_26_four_pixels_s8_in",
+               .x = {2, 104, 1, 2},
+               .m = 26,
+               .xType = DT::kInt8,
+               .bias = true});
   v.push_back({.name = "c3_to_1_one_pixel",
                .x = {1, 3, 1, 1},
                .m = 1,
@@ -173,6 +193,54 @@ TEST(QLinearPointwiseNhwc, BiasLessCorrectionBeyondInt32) {
   expectKernelMatchesReference(k, c, m);
 }
 
+// One pixel, zero points 0 (a squeeze-excitation convolution): through the
+// executor this kernel, not oneDNN, runs it (fewPixels), so a float32 product
+// that is exactly a half-integer while the exact product is not rounds as the
+// reference's double: 25067 * 0.00233374559f is 58.5 in float32 (to even: 58,
+// what oneDNN's float32 requantization gives), 58.50000078 exactly (59).
+TEST(QLinearPointwiseNhwc, OnePixelWithoutZeroPointsRoundsAsTheReference) {
+  const float mult = 0.0023337455932050943f;
+  const int32_t sum = 25067;  // 100 * 250 + 1 * 67
+  ASSERT_EQ(static_cast<float>(sum) * mult, 58.5f) << "the case no longer makes a float tie";
+  const int64_t M = 16;
+  PwCase c{.name = "half", .x = {1, 2, 1, 1}, .m = M, .yType = DataType::kInt8};
+  ChannelsLastModel m = buildPointwise(c, 3);
+  const cpu::ConvGeometry g = geometryOf(m);
+  if (!cpu::QLinearPointwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::fewPixels(g));
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(g));
+  // Channel k: weights (100, 1) or (-100, -1), input (250, 67): sums +-25067;
+  // x_scale 1, w_scale mult, y_scale 1: the multiplier is mult.
+  std::vector<int8_t> w(static_cast<size_t>(2 * M));
+  for (int64_t k = 0; k < M; ++k) {
+    const int8_t sign = k % 2 == 0 ? 1 : -1;
+    w[static_cast<size_t>(2 * k)] = static_cast<int8_t>(100 * sign);
+    w[static_cast<size_t>(2 * k + 1)] = sign;
+  }
+  ir::Graph& graph = m.built.model.graph();
+  auto setInit = [&](const std::string& name, const ir::Tensor& t) {
+    for (ir::Value* v : graph.initializers())
+      if (v->name() == name) graph.setInitializer(v, t);
+  };
+  setInit("w", ir::Tensor::fromVector<int8_t>(DataType::kInt8, {M, 2, 1, 1}, w));
+  setInit("x_scale", floats({}, {1.0f}));
+  setInit("w_scale", floats({}, {mult}));
+  setInit("y_scale", floats({}, {1.0f}));
+  NamedInputs feeds;
+  feeds.emplace_back("x", ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, {1, 1, 1, 2},
+                                                          std::vector<uint8_t>{250, 67}));
+  m.built.feeds = feeds;
+  Runs r = runPreferredAndReference(m.built, feeds);
+  ASSERT_FALSE(r.first.outputs.empty());
+  ASSERT_FALSE(r.reference.outputs.empty());
+  for (const RunResult* run : {&r.reference, &r.first, &r.second}) {
+    const ir::Tensor& y = run->outputs[0];
+    ASSERT_EQ(y.numel(), M);
+    for (int64_t k = 0; k < M; ++k)
+      EXPECT_EQ(valueAt(y, k), k % 2 == 0 ? 59 : -59) << "channel " << k;
+  }
+}
+
 // Left to oneDNN: not 1x1, strided, padded, grouped, and int32 sums that might overflow.
 TEST(QLinearPointwiseNhwc, DeclinesWhatItDoesNotCover) {
   PwCase c{.name = "base", .x = {1, 32, 4, 4}, .m = 16, .xZero = 5};
@@ -194,6 +262,16 @@ TEST(QLinearPointwiseNhwc, DeclinesWhatItDoesNotCover) {
   EXPECT_FALSE(cpu::QLinearPointwiseNhwc::covers(grouped));
   cpu::ConvGeometry expand = g;
   expand.M = 17;
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(expand));
+  // Expanding over 4 pixels: preferred; over 5 (or 2 images of 3): not.
+  expand.in = {2, 2};
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::fewPixels(expand));
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(expand));
+  expand.in = {1, 5};
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::fewPixels(expand));
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(expand));
+  expand.N = 2;
+  expand.in = {1, 3};
   EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(expand));
 
   cpu::QLinearPointwiseNhwc k;

@@ -193,12 +193,11 @@ void reduceFloatBlock(const float* x, const ReducePlan& p, int threads, Put put)
                   const int64_t i0 = (w % blocks) * kBlock;
                   const int64_t n = std::min(kBlock, I - i0);
                   std::fill(acc, acc + n, init);
-                  for (int64_t r = 0; r < R; ++r) {
-                    const float* row = x + (o * R + r) * I + i0;
-                    if constexpr (kExtreme)
-                      extremeRowF32(Op, row, acc, n);
-                    else
-                      addRowF32(Op, row, acc, n);
+                  if constexpr (kExtreme) {
+                    for (int64_t r = 0; r < R; ++r)
+                      extremeRowF32(Op, x + (o * R + r) * I + i0, acc, n);
+                  } else {
+                    addRowsF32(Op, x + o * R * I + i0, R, I, acc, n);
                   }
                   for (int64_t i = 0; i < n; ++i) put(o * I + i0 + i, static_cast<double>(acc[i]));
                 }

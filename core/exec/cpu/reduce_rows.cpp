@@ -2,6 +2,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -77,6 +78,65 @@ PASSLAB_AVX512 void addRow512(const float* x, double* acc, int64_t n) {
   }
 }
 
+// Columns [0, 8 V) of `rows` rows (the last vector holding `last` of 8
+// columns) added into acc, the V accumulators in registers across the rows.
+template <RowOp Op, int V>
+PASSLAB_AVX512 void addColumns512(const float* x, int64_t rows, int64_t stride, double* acc,
+                                  int last) {
+  const auto mask = [&](int v) -> __mmask8 {
+    return v + 1 < V ? __mmask8{0xff} : static_cast<__mmask8>((1u << last) - 1);
+  };
+  __m512d a[V];
+#pragma GCC unroll 8
+  for (int v = 0; v < V; ++v) a[v] = _mm512_maskz_loadu_pd(mask(v), acc + 8 * v);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = x + r * stride;
+#pragma GCC unroll 8
+    for (int v = 0; v < V; ++v)  // masked-off lanes load as 0 and are not stored
+      a[v] = addWide<Op>(a[v], low8(_mm512_maskz_loadu_ps(mask(v), row + 8 * v)));
+  }
+#pragma GCC unroll 8
+  for (int v = 0; v < V; ++v) _mm512_mask_storeu_pd(acc + 8 * v, mask(v), a[v]);
+}
+
+template <RowOp Op>
+PASSLAB_AVX512 void addRows512(const float* x, int64_t rows, int64_t stride, double* acc,
+                               int64_t n) {
+  for (int64_t i0 = 0; i0 < n; i0 += 64) {
+    const int64_t width = std::min<int64_t>(64, n - i0);
+    const int vectors = static_cast<int>((width + 7) / 8);
+    const int last = static_cast<int>(width - 8 * (vectors - 1));
+    const float* xs = x + i0;
+    double* as = acc + i0;
+    switch (vectors) {
+      case 1:
+        addColumns512<Op, 1>(xs, rows, stride, as, last);
+        break;
+      case 2:
+        addColumns512<Op, 2>(xs, rows, stride, as, last);
+        break;
+      case 3:
+        addColumns512<Op, 3>(xs, rows, stride, as, last);
+        break;
+      case 4:
+        addColumns512<Op, 4>(xs, rows, stride, as, last);
+        break;
+      case 5:
+        addColumns512<Op, 5>(xs, rows, stride, as, last);
+        break;
+      case 6:
+        addColumns512<Op, 6>(xs, rows, stride, as, last);
+        break;
+      case 7:
+        addColumns512<Op, 7>(xs, rows, stride, as, last);
+        break;
+      default:
+        addColumns512<Op, 8>(xs, rows, stride, as, last);
+        break;
+    }
+  }
+}
+
 template <bool kMax>
 PASSLAB_AVX512 inline __m512 extreme16(__m512 acc, __m512 v) {
   const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
@@ -138,6 +198,11 @@ void addRowLanes(const float* x, double* acc, int64_t n) {
   for (int64_t i = 0; i < n; ++i) acc[i] += pre<Op>(x[i]);
 }
 
+template <RowOp Op>
+void addRowsLanes(const float* x, int64_t rows, int64_t stride, double* acc, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) addRowLanes<Op>(x + r * stride, acc, n);
+}
+
 template <bool kMax>
 double extremeRowLanes(const float* x, int64_t n) {
   constexpr int64_t kLanes = 16;
@@ -191,6 +256,23 @@ void addOn(bool avx512, RowOp op, const float* x, double* acc, int64_t n) {
   }
 }
 
+void addRowsOn(bool avx512, RowOp op, const float* x, int64_t rows, int64_t stride, double* acc,
+               int64_t n) {
+  switch (op) {
+    case RowOp::kSum:
+      return avx512 ? addRows512<RowOp::kSum>(x, rows, stride, acc, n)
+                    : addRowsLanes<RowOp::kSum>(x, rows, stride, acc, n);
+    case RowOp::kSumSquare:
+      return avx512 ? addRows512<RowOp::kSumSquare>(x, rows, stride, acc, n)
+                    : addRowsLanes<RowOp::kSumSquare>(x, rows, stride, acc, n);
+    case RowOp::kAbsSum:
+      return avx512 ? addRows512<RowOp::kAbsSum>(x, rows, stride, acc, n)
+                    : addRowsLanes<RowOp::kAbsSum>(x, rows, stride, acc, n);
+    default:
+      break;
+  }
+}
+
 void extremeOn(bool avx512, RowOp op, const float* x, float* acc, int64_t n) {
   if (op == RowOp::kMax)
     return avx512 ? extremeInto512<true>(x, acc, n) : extremeIntoLanes<true>(x, acc, n);
@@ -215,6 +297,10 @@ void addRowF32(RowOp op, const float* x, double* acc, int64_t n) {
   addOn(cpu_isa::hasAvx512f(), op, x, acc, n);
 }
 
+void addRowsF32(RowOp op, const float* x, int64_t rows, int64_t stride, double* acc, int64_t n) {
+  addRowsOn(cpu_isa::hasAvx512f(), op, x, rows, stride, acc, n);
+}
+
 void extremeRowF32(RowOp op, const float* x, float* acc, int64_t n) {
   extremeOn(cpu_isa::hasAvx512f(), op, x, acc, n);
 }
@@ -230,6 +316,14 @@ bool addRowF32On(std::string_view isa, RowOp op, const float* x, double* acc, in
   bool avx512;
   if (!parseIsa(isa, &avx512)) return false;
   addOn(avx512, op, x, acc, n);
+  return true;
+}
+
+bool addRowsF32On(std::string_view isa, RowOp op, const float* x, int64_t rows, int64_t stride,
+                  double* acc, int64_t n) {
+  bool avx512;
+  if (!parseIsa(isa, &avx512)) return false;
+  addRowsOn(avx512, op, x, rows, stride, acc, n);
   return true;
 }
 

@@ -24,6 +24,13 @@ double reduceRowF32(RowOp op, const float* x, int64_t n);
 // acc[i] += x[i], x[i]^2 or |x[i]| (op kSum, kSumSquare, kAbsSum), i in [0, n).
 void addRowF32(RowOp op, const float* x, double* acc, int64_t n);
 
+// addRowF32 for rows x + r * stride, r in [0, rows), one after another (the
+// same additions in the same order, so the same bits), with up to 64
+// accumulators held in registers across the rows: a reduction over many
+// positions of few channels (channels-last GlobalAveragePool as ReduceMean)
+// no longer loads and stores them once per row.
+void addRowsF32(RowOp op, const float* x, int64_t rows, int64_t stride, double* acc, int64_t n);
+
 // acc[i] = max or min of acc[i] and x[i] (op kMax, kMin); a NaN in either stays.
 void extremeRowF32(RowOp op, const float* x, float* acc, int64_t n);
 
@@ -31,6 +38,8 @@ void extremeRowF32(RowOp op, const float* x, float* acc, int64_t n);
 // that instruction set (or the name is unknown).
 bool reduceRowF32On(std::string_view isa, RowOp op, const float* x, int64_t n, double* out);
 bool addRowF32On(std::string_view isa, RowOp op, const float* x, double* acc, int64_t n);
+bool addRowsF32On(std::string_view isa, RowOp op, const float* x, int64_t rows, int64_t stride,
+                  double* acc, int64_t n);
 bool extremeRowF32On(std::string_view isa, RowOp op, const float* x, float* acc, int64_t n);
 
 }  // namespace passlab::exec::cpu

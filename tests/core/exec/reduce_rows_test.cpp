@@ -4,7 +4,8 @@
 // reference loop's rule, NaN anywhere (first, middle, tail, last) winning,
 // empty rows giving the identity; lengths around the lane widths and unroll
 // (0, 1, 7-9, 15-17, 31-33, 63-65, 1000, 4099). Strided accumulation rows the
-// same, on accumulators that already hold values (a NaN one stays). And the
+// same, on accumulators that already hold values (a NaN one stays), and
+// many of them at once in row order. And the
 // Reduce* nodes on float32 [3, 37, 70] over every axes pattern against a
 // double reference (the paths the node takes for inner and strided blocks).
 #include "core/exec/cpu/reduce_rows.h"
@@ -127,6 +128,37 @@ TEST(ReduceRows, StridedAccumulationRows) {
         }
       }
     }
+}
+
+// Many strided rows into accumulators held in registers (addRowsF32): the
+// same bits as one addRowF32 after another (a sequential double sum per
+// column from the accumulators' values), for widths around the 8-lane
+// vectors and the 64-column blocks, row counts 0 to 1152, a stride wider
+// than the row (only n columns of each row read).
+TEST(ReduceRows, ManyRowsAddInRowOrder) {
+  const int64_t widths[] = {1, 7, 8, 9, 24, 63, 64, 65, 88, 200, 257};
+  const int64_t rowCounts[] = {0, 1, 3, 1152};
+  for (const char* path : kPaths)
+    for (int64_t n : widths)
+      for (int64_t rows : rowCounts) {
+        SCOPED_TRACE(std::string(path) + " n " + std::to_string(n) + " rows " +
+                     std::to_string(rows));
+        double probe;
+        if (!cpu::reduceRowF32On(path, RowOp::kSum, nullptr, 0, &probe)) break;  // not here
+        const int64_t stride = n + 5;
+        const std::vector<float> x =
+            row(rows * stride + 1, static_cast<uint32_t>(n * 31 + rows) + 5);
+        const std::vector<float> start = testutil::pattern(static_cast<size_t>(n + 1), 17);
+        for (RowOp op : kSums) {
+          // acc[n] is past the row: it must stay as it was.
+          std::vector<double> acc(start.begin(), start.end()), want = acc;
+          ASSERT_TRUE(cpu::addRowsF32On(path, op, x.data(), rows, stride, acc.data(), n));
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t i = 0; i < n; ++i)
+              want[static_cast<size_t>(i)] += pre(op, x[static_cast<size_t>(r * stride + i)]);
+          EXPECT_EQ(acc, want);
+        }
+      }
 }
 
 TEST(ReduceRows, UnknownPathIsRefused) {

@@ -4,13 +4,17 @@
 // float dequantize-compute-quantize (golden values from onnxruntime), and
 // agreement within one step with the reference kernel on seeded random
 // tensors in each broadcast form (same shape, scalar, per channel, both
-// broadcast), uint8 and int8, lengths that are not a multiple of the vector.
+// broadcast), uint8 and int8, lengths that are not a multiple of the vector;
+// and same-shape Add bit for bit its formula on every byte pair.
 // scripts/dev/qlinear_binary_cases.py checks 112 random cases against
 // onnxruntime itself through `passlab-cli conformance` (all equal).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "tests/core/exec/kernel_test_util.h"
 
@@ -68,6 +72,75 @@ TEST(QLinearBinaryVec, MulRoundsAsOnnxRuntime) {
   const RunResult vec = runWith(text, in, false);
   EXPECT_EQ(vec.profile[0].kernel, "cpu.ms.QLinearMul.vec");
   EXPECT_EQ(kt::values<uint8_t>(vec.outputs[0]), repeated({25, 33}, 17));  // reference: 26, 34
+}
+
+// Add of two same-shape tensors holding every (a, b) byte pair (65536, and
+// 5 more for a tail that is not a whole vector), uint8 and int8, bit for bit
+// the formula above written out here: fma(a, sa/sc, fma(b, sb/sc, zc -
+// (sa/sc za + sb/sc zb))), rounded half to even, clamped, on every path
+// (AVX-512 lanes, AVX2, plain; ctest runs it under the ISA caps too). Scale
+// sets: arbitrary, exact .5 ties (powers of 2), and saturating both ends.
+TEST(QLinearBinaryVec, SameShapeAddIsTheFormulaOnEveryBytePair) {
+  struct Scales {
+    float sa, sb, sc;
+  };
+  const Scales sets[] = {{0.031f, 0.0173f, 0.047f}, {0.5f, 0.25f, 1.0f}, {0.9f, 0.7f, 0.05f}};
+  const int64_t n = 65536 + 5;
+  for (const std::string t : {"uint8", "int8"}) {
+    const bool u = t == "uint8";
+    const int za = u ? 131 : 3, zb = u ? 7 : -121, zc = u ? 120 : -8;
+    const float lo = u ? 0.0f : -128.0f, hi = u ? 255.0f : 127.0f;
+    std::vector<uint8_t> a(static_cast<size_t>(n)), b(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      a[static_cast<size_t>(i)] = static_cast<uint8_t>(i % 256);
+      b[static_cast<size_t>(i)] = static_cast<uint8_t>((i / 256) % 256 + i / 65536 * 77);
+    }
+    auto tensor = [&](const std::vector<uint8_t>& v) {
+      return u ? u8({n}, v) : kt::i8({n}, std::vector<int8_t>(v.begin(), v.end()));
+    };
+    for (const Scales& sc : sets) {
+      SCOPED_TRACE(t + " sa " + std::to_string(sc.sa) + " sc " + std::to_string(sc.sc));
+      auto num = [](float v) { return std::to_string(v); };
+      const std::string params = "float sa = {" + num(sc.sa) + "}, " + t + " za = {" +
+                                 std::to_string(za) + "}, float sb = {" + num(sc.sb) + "}, " + t +
+                                 " zb = {" + std::to_string(zb) + "}, float sc = {" + num(sc.sc) +
+                                 "}, " + t + " zc = {" + std::to_string(zc) + "}";
+      const std::string dims = "[" + std::to_string(n) + "]";
+      const std::string text = binaryModel("QLinearAdd", t, dims, dims, dims, params);
+      const RunResult vec = runWith(text, {{"a", tensor(a)}, {"b", tensor(b)}}, false);
+      ASSERT_EQ(vec.profile[0].kernel, "cpu.ms.QLinearAdd.vec");
+      // The scales as the model holds them (the text's decimal digits).
+      const float sa = std::stof(num(sc.sa)), sb = std::stof(num(sc.sb)),
+                  scc = std::stof(num(sc.sc));
+      const float ra = sa / scc, rb = sb / scc;
+      const float ra_za = ra * static_cast<float>(za);
+      const float rb_zb = rb * static_cast<float>(zb);
+      const float fixed = static_cast<float>(zc) - (ra_za + rb_zb);
+      const ir::Tensor& c = vec.outputs[0];
+      ASSERT_EQ(c.numel(), n);
+      int64_t wrong = 0, low = 0, high = 0, ties = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const auto byte = [&](const std::vector<uint8_t>& v) {
+          const uint8_t x = v[static_cast<size_t>(i)];
+          return u ? static_cast<float>(x) : static_cast<float>(static_cast<int8_t>(x));
+        };
+        const float v = std::fma(byte(a), ra, std::fma(byte(b), rb, fixed));
+        ties += v - std::floor(v) == 0.5f;
+        const float want = std::clamp(std::nearbyint(v), lo, hi);
+        low += want == lo;
+        high += want == hi;
+        if (c.valueAsDouble(i) != static_cast<double>(want) && ++wrong <= 5)
+          ADD_FAILURE() << "element " << i << ": " << c.valueAsDouble(i) << ", want " << want;
+      }
+      EXPECT_EQ(wrong, 0);
+      if (&sc == &sets[1]) {
+        EXPECT_GT(ties, n / 8) << "the tie set makes no ties";
+      }
+      if (&sc == &sets[2]) {
+        EXPECT_GT(std::min(low, high), n / 8) << "does not saturate both ends";
+      }
+    }
+  }
 }
 
 struct Shapes {

@@ -25,7 +25,8 @@ A conversion that fails puts its error message into its row; nothing stops the r
 Developer tooling only (PyPI packages in scripts/dev/requirements-precision.txt):
   python3 -m venv /tmp/pq && /tmp/pq/bin/pip install -r scripts/dev/requirements-precision.txt
   /tmp/pq/bin/python scripts/dev/precision_compare.py --cli build/app/cli/passlab-cli \
-      [--models squeezenet,ppocr_cls,mnist,ultraface,super_resolution,gpt2_past] [--images 16] \
+      [--models squeezenet,ppocr_cls,mnist,ultraface,super_resolution,gpt2_past,picodet] \
+      [--images 16] \
       [--opset 13] [--out /tmp/pq-work/precision_compare.md] [--workdir /tmp/pq-work]
 --opset 13 upgrades the old-opset models (squeezenet 7, mnist 8, ultraface 9, gpt2_past 11)
 first: ORT's per-channel QDQ output and PassLab's quantize_dynamic need opset >= 13 / 11.
@@ -204,6 +205,19 @@ def data_ultraface(count, seed):
     return sets
 
 
+def data_picodet(count, seed):
+    # PP-PicoDet-S (PaddleDetection's export without post-processing): 320x320, RGB,
+    # x/255 then ImageNet mean [0.485, 0.456, 0.406] and std [0.229, 0.224, 0.225]
+    # (its NormalizeImage with is_scale). Plain resize, as its Resize(keep_ratio=False).
+    mean = np.array([0.485, 0.456, 0.406], np.float32)
+    std = np.array([0.229, 0.224, 0.225], np.float32)
+    sets = []
+    for label, img in variants(load_photos(PHOTOS), count, seed, 1.0):
+        x = ((resize(img, 320, 320) / 255.0 - mean) / std).transpose(2, 0, 1)[None]
+        sets.append((label, {"image": np.ascontiguousarray(x, np.float32)}, None))
+    return sets
+
+
 def data_super_resolution(count, seed):
     # The Y channel (BT.601) of the photos at 224x224, scaled to [0, 1].
     sets = []
@@ -258,6 +272,7 @@ MODELS = {
     "mnist": ("mnist8_cntk.onnx", data_mnist, "Plus214_Output_0", True),
     "ultraface": ("ultraface_rfb_320.onnx", data_ultraface, None, True),
     "super_resolution": ("super_resolution.onnx", data_super_resolution, None, True),
+    "picodet": ("picodet_s_320.onnx", data_picodet, None, True),
     "gpt2_past": ("ort_gpt2_past.onnx", data_gpt2_past, None, False),
 }
 
@@ -520,7 +535,10 @@ def passlab_convert(cli, pass_id, available, calib_dir):
                 if "within budget" not in m.group(1) and "check" in text and "budget" in m.group(1):
                     status += " | " + m.group(1).strip()[-120:]
         if rc != 0 or not os.path.exists(dst):
-            err = [l for l in text.splitlines() if l.strip()]
+            # The error line says why (a step over the budget names the output and figure);
+            # the last line is only "the model was not saved".
+            err = [l for l in text.splitlines() if l.startswith("error:")] or \
+                [l for l in text.splitlines() if l.strip()]
             raise RuntimeError(f"passlab-cli rc {rc}: {(err[-1] if err else '')[:160]}")
         return status
     return convert
@@ -668,7 +686,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--cli", default=os.path.join(here, "..", "..", "build", "app", "cli", "passlab-cli"))
     ap.add_argument("--corpus", default=os.path.join(here, "..", "..", "..", "shared", "corpus", "models"))
-    ap.add_argument("--models", default="squeezenet,ppocr_cls,mnist,ultraface,super_resolution,gpt2_past")
+    ap.add_argument("--models",
+                    default="squeezenet,ppocr_cls,mnist,ultraface,super_resolution,gpt2_past,picodet")
     ap.add_argument("--images", type=int, default=16, help="evaluation sets (as many calibration sets)")
     ap.add_argument("--calib", default="MinMax,Entropy,Percentile",
                     help="calibration methods of quantize_static")

@@ -11,7 +11,13 @@
 //     tensor, shared by all its readers. A tensor that a value-preserving op
 //     (MaxPool, Pad with zeros, Reshape, Transpose, ...) derives from a
 //     quantized one takes that tensor's range, so that the op can later run
-//     on the 8-bit values unchanged (exact: see sharedRangeSource).
+//     on the 8-bit values unchanged (exact: see sharedRangeSource). A
+//     data-movement op (those and Split, Concat) whose every output is
+//     quantized gets its inputs quantized too, as ONNX Runtime's quantizer
+//     does, the tensors it joins one range (quantizeAboveDataMovement,
+//     shareRangesOfDataMovement): a channel shuffle between quantized
+//     convolutions runs on 8 bits, and the float ops before it end in a
+//     QuantizeLinear of their own.
 // A MatMul of two activations (an attention's Q * K^T and attn * V) has both
 // inputs and its output quantized, per tensor, as ONNX Runtime's QDQ quantizer
 // does unless its MatMulConstBOnly is set (here `matmul_const_b_only`): the
@@ -285,7 +291,9 @@ class StaticQuantizer {
     std::unordered_map<std::string, int> names;
     countValueNames(g_, names);
     for (GraphUnits& w : graphs) {
+      cur_ = w.graph;
       w.activations = activationsOf(w.units);
+      quantizeAboveDataMovement(w.activations);
       if (w.graph != &g_) {
         w.ran = w.units.front().node->output(0);
         w.ambiguous = names[w.ran->name()] > 1;
@@ -324,8 +332,7 @@ class StaticQuantizer {
               Text::of("%1: calibration saw no finite value of '%2'", kId, v->name()));
       cur_ = w.graph;
       calibrated.insert(w.activations.begin(), w.activations.end());
-      unifyConcatRanges(w.activations);
-      shareRangesOfValuePreservingOps(w.activations);
+      shareRangesOfDataMovement(w.activations);
       rememberOrder();
       for (ir::Value* v : w.activations) PASSLAB_RETURN_IF_ERROR(insertQdq(v));
       for (const Unit& u : w.units) {
@@ -746,58 +753,125 @@ class StaticQuantizer {
     return source;
   }
 
-  // A Concat whose inputs are all quantized gives them and its output one
-  // range (their union), as ONNX Runtime does: DQ -> Concat -> Q of one
-  // scale then becomes a Concat of the 8-bit tensors. Its output joins the
-  // quantized tensors (a MaxPool after it can then run on 8 bits too). A
-  // tensor already in another Concat's group leaves this one as it is.
-  void unifyConcatRanges(std::vector<ir::Value*>& activations) {
-    std::set<const ir::Value*> grouped;
-    for (const auto& owned : cur_->nodes()) {
-      const ir::Node& n = *owned;
-      if (!isDefaultOp(n, "Concat") || n.inputs().empty() || !isFloat32Tensor(n.output(0)))
-        continue;
-      ir::Value* out = n.output(0);
-      QuantRange u;
-      bool all = !grouped.count(out);
-      for (const ir::Value* in : n.inputs()) {
-        auto it = in ? ranges_.find(in) : ranges_.end();
-        all = all && it != ranges_.end() && !grouped.count(in);
-        if (!all) break;
-        u.lo = std::min(u.lo, it->second.lo);
-        u.hi = std::max(u.hi, it->second.hi);
+  // A data-movement op: a value-preserving one (its data input 0) or a
+  // Concat (every input), its outputs those that carry values (a MaxPool's
+  // unread indices are none).
+  static bool isConcat(const ir::Node& n) {
+    return isDefaultOp(n, "Concat") && !n.inputs().empty() && isFloat32Tensor(n.output(0));
+  }
+  bool movesData(const ir::Node& n, int64_t opset) const {
+    return n.owner() == cur_ && (preservesValues(n, opset) || isConcat(n));
+  }
+  static std::vector<ir::Value*> dataInputs(const ir::Node& n) {
+    if (isConcat(n)) return {n.inputs().begin(), n.inputs().end()};
+    return {n.input(0)};
+  }
+  static std::vector<ir::Value*> dataOutputs(const ir::Node& n) {
+    if (n.opType() == "MaxPool") return {n.output(0)};
+    return {n.outputs().begin(), n.outputs().end()};
+  }
+
+  // Whether `x` can get a Q/DQ pair in the graph being quantized: a float32
+  // activation of it (not a constant, not a value of an enclosing graph).
+  bool quantizable(const ir::Value* x) const {
+    return x && isFloat32Tensor(x) && x->owner() == cur_ && !rewrite::isConstant(x) &&
+           !fromStoredTensorsOnly(x);
+  }
+
+  static bool allQuantized(const std::vector<ir::Value*>& vs,
+                           const std::set<const ir::Value*>& quantized) {
+    for (const ir::Value* v : vs)
+      if (!v || !quantized.count(v)) return false;
+    return true;
+  }
+
+  // A data-movement op (Reshape, Transpose, Split, Concat, MaxPool, ...)
+  // whose every output is quantized, and is no graph output, gets its inputs
+  // quantized too, as ONNX Runtime's quantizer places them, so that the op
+  // runs on 8-bit values (sharing one range, shareRangesOfDataMovement) and
+  // the float ops before it end in a QuantizeLinear of their own (picodet's
+  // HardSwish before the channel shuffle then becomes a lookup). Repeated
+  // until nothing changes: a Split whose other output a Concat reads joins
+  // once that Concat has.
+  void quantizeAboveDataMovement(std::vector<ir::Value*>& activations) const {
+    const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
+    std::set<const ir::Value*> quantized(activations.begin(), activations.end());
+    std::vector<ir::Node*> nodes;
+    for (const auto& n : cur_->nodes()) nodes.push_back(n.get());
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        const ir::Node& p = **it;
+        if (!movesData(p, opset)) continue;
+        bool outputsQuantized = true;
+        for (const ir::Value* y : dataOutputs(p))
+          outputsQuantized = outputsQuantized && y && quantized.count(y) && !y->isGraphOutput();
+        bool inputsQuantizable = true;
+        for (const ir::Value* x : dataInputs(p))
+          inputsQuantizable = inputsQuantizable && quantizable(x);
+        if (isConcat(p) && !outputsQuantized && quantizable(p.output(0)) &&
+            !quantized.count(p.output(0)) && allQuantized(p.inputs(), quantized)) {
+          // A Concat of quantized tensors: its output too (a MaxPool after
+          // it can then run on 8 bits).
+          quantized.insert(p.output(0));
+          activations.push_back(p.output(0));
+          changed = true;
+        }
+        if (!outputsQuantized || !inputsQuantizable) continue;
+        for (ir::Value* x : dataInputs(p))
+          if (quantized.insert(x).second) activations.push_back(x), changed = true;
       }
-      if (!all) continue;
-      if (auto it = ranges_.find(out); it != ranges_.end()) {
-        u.lo = std::min(u.lo, it->second.lo);
-        u.hi = std::max(u.hi, it->second.hi);
-      } else {
-        activations.push_back(out);
-      }
-      for (const ir::Value* in : n.inputs()) ranges_[in] = u, grouped.insert(in);
-      ranges_[out] = u;
-      grouped.insert(out);
     }
   }
 
-  // Each quantized tensor derived from another through value-preserving ops
-  // takes that one's range (and so its scale and zero point), as ONNX
-  // Runtime does: DQ -> MaxPool -> Q then becomes MaxPool on the 8-bit
-  // tensor. The unread tensors between them are quantized too.
-  void shareRangesOfValuePreservingOps(std::vector<ir::Value*>& activations) {
+  // One range for the quantized tensors that data-movement ops join, so that
+  // DQ -> op -> Q of one scale and zero point is the op on the 8-bit values
+  // (exact): the tensors a value-preserving op reads and writes (MaxPool
+  // commutes with the monotonic dequantization, the others move values), and
+  // a Concat's inputs and output. The range is the union of the ranges of
+  // the group's sources (members no op of the group wrote), which hold every
+  // value of the group: MaxPool, Split, Reshape, Transpose output values of
+  // their input. The unread tensors on a chain of value-preserving ops from
+  // a quantized tensor to another are quantized too (sharedRangeSource).
+  void shareRangesOfDataMovement(std::vector<ir::Value*>& activations) {
     const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
-    std::map<ir::Value*, ir::Value*> sourceOf;
-    std::vector<ir::Value*> added;
-    for (ir::Value* v : activations) {
+    std::set<ir::Value*> members(activations.begin(), activations.end());
+    for (ir::Value* v : std::vector<ir::Value*>(activations)) {
       std::vector<ir::Value*> between;
-      if (ir::Value* s = sharedRangeSource(v, opset, between)) {
-        sourceOf[v] = s;
+      if (sharedRangeSource(v, opset, between))
         for (ir::Value* b : between)
-          if (sourceOf.emplace(b, s).second) added.push_back(b);
+          if (members.insert(b).second) activations.push_back(b);
+    }
+    std::map<const ir::Value*, const ir::Value*> parent;
+    auto root = [&](const ir::Value* v) {
+      while (parent.count(v) && parent[v] != v) v = parent[v] = parent[parent[v]];
+      return v;
+    };
+    auto unite = [&](const ir::Value* a, const ir::Value* b) { parent[root(a)] = root(b); };
+    for (const ir::Value* v : members) parent[v] = v;
+    std::set<const ir::Value*> derived;
+    for (const auto& owned : cur_->nodes()) {
+      const ir::Node& n = *owned;
+      if (!movesData(n, opset)) continue;
+      bool all = true;
+      for (ir::Value* v : dataInputs(n)) all = all && members.count(v);
+      for (ir::Value* v : dataOutputs(n)) all = all && v && members.count(v);
+      if (!all) continue;
+      for (ir::Value* y : dataOutputs(n)) {
+        for (ir::Value* x : dataInputs(n)) unite(x, y);
+        derived.insert(y);
       }
     }
-    for (const auto& [v, s] : sourceOf) ranges_[v] = ranges_.at(s);
-    activations.insert(activations.end(), added.begin(), added.end());
+    std::map<const ir::Value*, QuantRange> groupRange;
+    for (const ir::Value* v : members) {
+      if (derived.count(v)) continue;
+      const QuantRange& r = ranges_.at(v);
+      auto [it, fresh] = groupRange.emplace(root(v), r);
+      if (!fresh)
+        it->second.lo = std::min(it->second.lo, r.lo),
+        it->second.hi = std::max(it->second.hi, r.hi);
+    }
+    for (const ir::Value* v : members) ranges_[v] = groupRange.at(root(v));
   }
 
   // Graph positions of the nodes before any edit: a value's pair goes before

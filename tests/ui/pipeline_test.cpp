@@ -1464,11 +1464,36 @@ tie (float[2,10] X) => (float[2,10] Y)
     QCOMPARE(pairs->check.inputSets, size_t{3});
   }
 
-  // Steps held to different budgets (fp16 over a strict one, rolled back,
-  // then within the default), or run with "Standard ONNX only" switched,
-  // cannot be one recipe (it records one of each): Export recipe refuses,
-  // naming the Steps, and writes nothing. Undoing the last makes it
-  // exportable, with what the Steps that stand ran with.
+  // The check's input sets changed while a Step ran: the checker keeps the
+  // count it was made on, so the next Step, checked on the panel's count,
+  // gets a new one (before, the session took the panel's count when the run
+  // ended, as if the checker had been made on it, and reused it: the next
+  // Step was checked on the old count and reported it).
+  void theCheckerKeepsTheSettingsOfItsRun() {
+    Document doc;
+    openDemo(doc, QStringLiteral("cnn_block"));
+    auto* s = new PipelineSession(&doc);
+    s->setNumericCheck(true);
+    s->setCheckInputSets(1);
+    QVERIFY(s->runSpec({"fuse_conv_batchnorm", {}, {}}));
+    // The run ends on the UI thread (a queued call), after this.
+    QVERIFY(s->isRunning());
+    s->setCheckInputSets(3);
+    QVERIFY(waitRun(s));
+    const pipeline::Step& bn = s->steps().back()->step;
+    QVERIFY(bn.changed && bn.check.ran);
+    QCOMPARE(bn.check.inputSets, size_t{1});
+    const pipeline::Step* pairs = runOneSpec(s, {"eliminate_inverse_pairs", {}, {}});
+    QVERIFY(pairs && pairs->changed && pairs->check.ran);
+    QCOMPARE(pairs->check.inputSets, size_t{3});
+  }
+
+  // Steps held to different budgets (quantize_static within a loose one,
+  // then the fold of its weights' DequantizeLinear, judged after the lossy
+  // Step, within another), or run with "Standard ONNX only" switched, cannot
+  // be one recipe (it records one of each): Export recipe refuses, naming
+  // the Steps, and writes nothing. Undoing the last makes it exportable,
+  // with what the Steps that stand ran with.
   void stepsThatRanWithDifferentSettingsAreNotExported() {
     MainWindow w;
     QSignalSpy opened(&w, &MainWindow::modelOpened);
@@ -1477,24 +1502,27 @@ tie (float[2,10] X) => (float[2,10] Y)
     PipelineSession* s = w.pipeline();
     const QString path = testing::tempDir() + QStringLiteral("/settings.recipe.json");
     QFile::remove(path);
-    pipeline::AccuracyBudget strict;
-    strict.minSnrDb = 300;  // nothing meets it
-    s->setAccuracyBudget(strict);
-    const pipeline::Step* over = runOneSpec(s, {"convert_to_float16", {}, {}});
-    QVERIFY(over && over->rolledBack && over->check.ran);
-    s->setAccuracyBudget(pipeline::AccuracyBudget());
-    const pipeline::Step* ok = runOneSpec(s, {"convert_to_float16", {}, {}});
-    QVERIFY(ok && ok->changed && !ok->rolledBack && ok->check.ran);
+    pipeline::AccuracyBudget loose;
+    loose.minSnrDb = 5;
+    s->setAccuracyBudget(loose);
+    const pipeline::Step* q = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(q && q->changed && !q->rolledBack && q->check.ran);
+    pipeline::AccuracyBudget looser = loose;
+    looser.minSnrDb = 4;
+    s->setAccuracyBudget(looser);
+    const pipeline::Step* fold = runOneSpec(s, foldDequantize());
+    QVERIFY(fold && fold->changed && !fold->rolledBack && fold->check.ran);
     QString conflict = s->recipeConflict();
     QVERIFY2(conflict.contains(QStringLiteral("accuracy budgets")) &&
-                 conflict.contains(QStringLiteral("convert_to_float16")),
+                 conflict.contains(QStringLiteral("quantize_static")) &&
+                 conflict.contains(QStringLiteral("fold_constants")),
              qPrintable(conflict));
     QVERIFY(!w.exportRecipeTo(path));
     QVERIFY(!QFileInfo::exists(path));
     QCOMPARE(w.statusBar()->currentMessage(), conflict);
     w.document()->undoStack()->undo();
     QVERIFY2(s->recipeConflict().isEmpty(), qPrintable(s->recipeConflict()));
-    QCOMPARE(s->recipe().budget.minSnrDb, 300.0);
+    QCOMPARE(s->recipe().budget.minSnrDb, 5.0);
     // Standard ONNX only switched off between two Steps.
     s->setStandardOnly(false);
     QVERIFY(runOneSpec(s, {"eliminate_dead_nodes", {}, {}}) != nullptr);
@@ -1513,8 +1541,76 @@ tie (float[2,10] X) => (float[2,10] Y)
     auto r = pipeline::recipeFromJson(f.readAll().toStdString());
     QVERIFY(r);
     QVERIFY(r->standardOnly);
-    QCOMPARE(r->budget.minSnrDb, 300.0);
+    QCOMPARE(r->budget.minSnrDb, 5.0);
     QCOMPARE(r->passes.size(), size_t{1});
+  }
+
+  // A Step rolled back over a strict budget, then the same pass within a
+  // looser one: the rolled-back Step did not change the model, so the
+  // recipe leaves it out, its pass and its settings (before, Export recipe
+  // refused the two budgets, and after an undo wrote a recipe of the
+  // rolled-back Step alone, which stops its replay: the CLI exits 2). The
+  // recipe replayed makes the same model; Export names what it left out;
+  // with every Step rolled back it refuses and writes nothing.
+  void aRolledBackStepIsLeftOutOfTheRecipe() {
+    MainWindow w;
+    QSignalSpy opened(&w, &MainWindow::modelOpened);
+    w.openFile(QStringLiteral(":/demos/conv_relu.txt"), QStringLiteral("conv_relu"));
+    QVERIFY(opened.wait(30000));
+    PipelineSession* s = w.pipeline();
+    const QString path = testing::tempDir() + QStringLiteral("/rolled_back.recipe.json");
+    QFile::remove(path);
+    pipeline::AccuracyBudget strict;
+    strict.minSnrDb = 300;  // nothing meets it
+    s->setAccuracyBudget(strict);
+    s->setSynthesizedCalibrationSets(3);
+    const pipeline::Step* over = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(over && over->rolledBack && over->check.ran);
+    QVERIFY(!s->steps().back()->calibration.recorded());
+    // Every Step rolled back: nothing to record, nothing written.
+    QCOMPARE(s->stepsLeftOutOfRecipe(), QStringList{QStringLiteral("quantize_static")});
+    QString refused = s->recipeConflict();
+    QVERIFY2(refused.contains(QStringLiteral("rolled back")), qPrintable(refused));
+    QVERIFY(!w.exportRecipeTo(path));
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(w.statusBar()->currentMessage(), refused);
+    // Looser, on other calibration data: it stands.
+    pipeline::AccuracyBudget loose;
+    loose.minSnrDb = 5;
+    s->setAccuracyBudget(loose);
+    s->setSynthesizedCalibrationSets(4);
+    const pipeline::Step* ok = runOneSpec(s, {"quantize_static", {}, {}});
+    QVERIFY(ok && ok->changed && !ok->rolledBack && ok->check.ran);
+    QCOMPARE(s->steps().size(), size_t{2});
+    QVERIFY2(s->recipeConflict().isEmpty(), qPrintable(s->recipeConflict()));
+    pipeline::Recipe r = s->recipe();
+    QCOMPARE(r.passes.size(), size_t{1});
+    QCOMPARE(r.passes[0].id, std::string("quantize_static"));
+    QCOMPARE(r.budget.minSnrDb, 5.0);
+    QCOMPARE(r.calibration.sets, 4);
+    QVERIFY(w.exportRecipeTo(path));
+    const QString saved = w.statusBar()->currentMessage();
+    QVERIFY2(saved.contains(path) && saved.contains(QStringLiteral("1 rolled-back Step")) &&
+                 saved.contains(QStringLiteral("quantize_static")),
+             qPrintable(saved));
+    // Replayed on the original, it makes this model, every Step standing.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto back = pipeline::recipeFromJson(f.readAll().toStdString());
+    QVERIFY2(back, back ? "" : back.error().message().c_str());
+    QCOMPARE(back->passes.size(), size_t{1});
+    QCOMPARE(back->budget.minSnrDb, 5.0);
+    Document replay;
+    openDemo(replay, QStringLiteral("conv_relu"));
+    auto* rs = new PipelineSession(&replay);
+    QVERIFY(rs->loadRecipe(*back).isOk());
+    QCOMPARE(rs->synthesizedCalibrationSets(), 4);
+    QVERIFY(rs->runAll());
+    QVERIFY(waitRun(rs));
+    QCOMPARE(rs->steps().size(), size_t{1});
+    QVERIFY(rs->steps().front()->step.changed && !rs->steps().front()->step.rolledBack);
+    QVERIFY(rs->stepsLeftOutOfRecipe().isEmpty());
+    QCOMPARE(io::printModelText(replay.model()), io::printModelText(w.document()->model()));
   }
 
   void recipeAndReportExportAndReload() {

@@ -1064,7 +1064,15 @@ bool MainWindow::exportRecipeTo(const QString& path) {
     showError(tr("Export failed"), tr("Cannot write %1: %2").arg(path, error));
     return false;
   }
-  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  const QStringList leftOut = pipeline_->stepsLeftOutOfRecipe();
+  if (leftOut.isEmpty())
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  else
+    statusBar()->showMessage(tr("Saved %1; %n rolled-back Step(s) left out, as they did not "
+                                "change the model: %2",
+                                "", static_cast<int>(leftOut.size()))
+                                 .arg(path, leftOut.join(QStringLiteral(", "))),
+                             10000);
   return true;
 }
 

@@ -295,6 +295,14 @@ void PipelineSession::waitForRun() {
 
 // Everything one background run needs, taken on the UI thread when it
 // starts; the worker owns it from then on.
+// The checker a run used, and what it was made with (the run's settings).
+struct PipelineSession::CheckerMade {
+  std::shared_ptr<pipeline::ExecOutputChecker> checker;
+  std::shared_ptr<const ir::Model> original;  // its reference model
+  std::string folder;                         // the calibration folder it read, or ""
+  int sets = 0;                               // the input sets it was asked for
+};
+
 struct PipelineSession::RunJob {
   int runId = 0;
   std::vector<int> rows;  // plan rows, one per spec
@@ -421,11 +429,14 @@ void PipelineSession::runInWorker(RunJob& job) {
   bool usable = true;  // the PassManager's model is the last Step's
   if (QString stopped = runPasses(job, usable); !stopped.isEmpty()) error = stopped;
   job.state->at = usable ? job.current : nullptr;
-  auto checkedOriginal = job.checker ? job.original : nullptr;
+  // The checker with what it was made with: the job's settings, not the
+  // panels' when the run ends (they may have changed meanwhile).
+  CheckerMade made;
+  if (job.checker) made = {job.checker, job.original, job.calibrationFolder, job.inputSets};
   QMetaObject::invokeMethod(
       this,
-      [this, runId = job.runId, error, checker = job.checker, checkedOriginal, state = job.state] {
-        onWorkerDone(runId, error, checker, checkedOriginal, state);
+      [this, runId = job.runId, error, made, state = job.state] {
+        onWorkerDone(runId, error, made, state);
       },
       Qt::QueuedConnection);
 }
@@ -546,8 +557,9 @@ void PipelineSession::publishStep(RunJob& job, const pipeline::Step& s, int i) {
   rec->filter = job.specs[static_cast<size_t>(i)].filter;
   rec->row = job.rows[static_cast<size_t>(i)];
   // The data the state's evaluator calibrates on (a change of the panels'
-  // folder starts a new state, reusableRunState).
-  if (pipeline::passCalibrates(s.passId) && (s.changed || s.rolledBack))
+  // folder starts a new state, reusableRunState). A rolled-back Step is no
+  // part of the recipe (recipeSteps): nothing to record.
+  if (pipeline::passCalibrates(s.passId) && s.changed && !s.rolledBack)
     rec->calibration =
         pipeline::recordedCalibration(job.state->calibrationFolder, job.state->synthesizedSets);
   // Its PassManager's (a change in the panels starts a new state).
@@ -572,9 +584,7 @@ void PipelineSession::onWorkerStep(int runId, AppliedStepPtr step, int done, int
   emit progress(done, total, next);
 }
 
-void PipelineSession::onWorkerDone(int runId, const QString& error,
-                                   std::shared_ptr<pipeline::ExecOutputChecker> checker,
-                                   std::shared_ptr<const ir::Model> checkedOriginal,
+void PipelineSession::onWorkerDone(int runId, const QString& error, const CheckerMade& made,
                                    std::shared_ptr<RunState> state) {
   if (runId != runId_) return;
   running_ = false;
@@ -582,11 +592,11 @@ void PipelineSession::onWorkerDone(int runId, const QString& error,
   QString message = error;
   std::vector<AppliedStepPtr> done = std::move(pending_);
   pending_.clear();
-  if (checker) {
-    checker_ = std::move(checker);
-    checkedOriginal_ = std::move(checkedOriginal);
-    checkedFolder_ = calibrationFolder_;
-    checkedSets_ = checkInputSets_;
+  if (made.checker) {
+    checker_ = made.checker;
+    checkedOriginal_ = made.original;
+    checkedFolder_ = made.folder;
+    checkedSets_ = made.sets;
   }
   if (!doc_->hasModel() || doc_->undoStack()->index() != undoIndexAtStart_ ||
       lastRow_ != lastRowAtStart_) {
@@ -652,6 +662,17 @@ void PipelineSession::reset() {
 
 namespace {
 
+// The Steps a recipe records: those that stand. A rolled-back Step left the
+// model as it was, so it is no part of what made it; in a recipe it would
+// stop the replay where a budget rolled it back (the CLI exits 2 and saves
+// nothing) and hold the other Steps to its settings.
+std::vector<AppliedStepPtr> recipeSteps(const std::vector<AppliedStepPtr>& steps) {
+  std::vector<AppliedStepPtr> kept;
+  for (const AppliedStepPtr& s : steps)
+    if (!s->step.rolledBack) kept.push_back(s);
+  return kept;
+}
+
 bool sameBudget(const pipeline::AccuracyBudget& a, const pipeline::AccuracyBudget& b) {
   return a.minCosine == b.minCosine && a.minSnrDb == b.minSnrDb && a.maxRelError == b.maxRelError &&
          a.minTop1 == b.minTop1 && a.minTopK == b.minTopK && a.topK == b.topK;
@@ -677,28 +698,29 @@ std::vector<bool> judgedByBudget(const std::vector<AppliedStepPtr>& steps,
 }  // namespace
 
 pipeline::Recipe PipelineSession::recipe() const {
+  const std::vector<AppliedStepPtr> steps = recipeSteps(steps_);
   pipeline::Recipe r;
   // No Step yet: the panels' settings (nothing ran with others).
   r.standardOnly = standardOnly_;
   r.checkInputSets = numericCheck_ ? checkInputSets_ : 0;
   r.budget = budget_;
-  if (!steps_.empty()) {
-    r.standardOnly = steps_.back()->standardOnly;
-    r.budget = steps_.back()->budget;
+  if (!steps.empty()) {
+    r.standardOnly = steps.back()->standardOnly;
+    r.budget = steps.back()->budget;
     r.checkInputSets = 0;  // unless a Step was checked (below)
   }
   // Every option with the value the Step ran with, defaults included: a
   // recipe replays the same run after a later version changes a default.
-  for (const AppliedStepPtr& s : steps_)
+  for (const AppliedStepPtr& s : steps)
     r.passes.push_back({s->step.passId, s->step.options, s->filter});
   // What the Steps ran with, as the command line records it, so a replay
   // (`optimize --recipe`, Load recipe) runs as they did: where
   // quantize_static calibrated (the folder, else the synthesized sets); the
   // budget of the Steps it judged; the input sets of the Steps checked.
   // Several that differ: the last one's (recipeConflict says so).
-  const std::vector<bool> judged = judgedByBudget(steps_, findPass_);
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    const AppliedStep& s = *steps_[i];
+  const std::vector<bool> judged = judgedByBudget(steps, findPass_);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const AppliedStep& s = *steps[i];
     if (s.calibration.recorded()) r.calibration = s.calibration;
     if (s.step.check.ran) r.checkInputSets = static_cast<int>(s.step.check.inputSets);
     if (judged[i]) r.budget = s.budget;
@@ -715,9 +737,16 @@ QString calibrationText(const pipeline::RecipeCalibration& c) {
 
 }  // namespace
 
+QStringList PipelineSession::stepsLeftOutOfRecipe() const {
+  QStringList ids;
+  for (const AppliedStepPtr& s : steps_)
+    if (s->step.rolledBack) ids << QString::fromStdString(s->step.passId);
+  return ids;
+}
+
 QString PipelineSession::recipeCalibrationConflict() const {
   const pipeline::RecipeCalibration* first = nullptr;
-  for (const AppliedStepPtr& s : steps_) {
+  for (const AppliedStepPtr& s : recipeSteps(steps_)) {
     if (!s->calibration.recorded()) continue;
     if (!first) {
       first = &s->calibration;
@@ -733,21 +762,26 @@ QString PipelineSession::recipeCalibrationConflict() const {
 }
 
 QString PipelineSession::recipeConflict() const {
+  const std::vector<AppliedStepPtr> steps = recipeSteps(steps_);
+  if (steps.empty() && !steps_.empty())
+    return tr(
+        "Every Step was rolled back, so the model is as it was: a recipe has no Step to "
+        "record. Export it once a Step has changed the model.");
   if (QString calibration = recipeCalibrationConflict(); !calibration.isEmpty()) return calibration;
-  const std::vector<bool> judged = judgedByBudget(steps_, findPass_);
+  const std::vector<bool> judged = judgedByBudget(steps, findPass_);
   const AppliedStep* judgedFirst = nullptr;
   const AppliedStep* checkedFirst = nullptr;
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    const AppliedStep& s = *steps_[i];
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const AppliedStep& s = *steps[i];
     const QString id = QString::fromStdString(s.step.passId);
     // Every Step: a pass may skip, or match other nodes, without it.
-    if (s.standardOnly != steps_.front()->standardOnly)
+    if (s.standardOnly != steps.front()->standardOnly)
       return tr("%1 ran with \"Standard ONNX only\" %2, %3 before it %4, and a recipe records "
                 "one setting: its replay would not make this model. Undo to the Steps that ran "
                 "alike, or Reset and run them with one setting.")
           .arg(id, s.standardOnly ? tr("on") : tr("off"),
-               QString::fromStdString(steps_.front()->step.passId),
-               steps_.front()->standardOnly ? tr("on") : tr("off"));
+               QString::fromStdString(steps.front()->step.passId),
+               steps.front()->standardOnly ? tr("on") : tr("off"));
     if (judged[i]) {
       if (!judgedFirst) {
         judgedFirst = &s;

@@ -54,7 +54,7 @@ struct AppliedStep {
   int row = -1;
   // The calibration data it ran with, as a recipe records it
   // (pipeline::recordedCalibration); not recorded unless its pass calibrates
-  // and it changed the model or was rolled back.
+  // and it changed the model (a rolled-back Step is no part of a recipe).
   pipeline::RecipeCalibration calibration;
   // The settings it ran with (its PassManager's), as a recipe records them:
   // standard ONNX only, and the accuracy budget (which judged it only where
@@ -170,16 +170,21 @@ class PipelineSession : public QObject {
   // The recipe that reproduces the applied Steps (their passes and options,
   // and the calibration data, standard ONNX only, accuracy budget and check
   // input sets the Steps ran with, not the panels' as they are now; the last
-  // one's when they differ: see recipeConflict).
+  // one's when they differ: see recipeConflict). Rolled-back Steps are left
+  // out, passes and settings: they did not change the model, and a replay
+  // would stop where a budget rolled one back.
   pipeline::Recipe recipe() const;
+  // The passes of the rolled-back Steps recipe() leaves out, in order.
+  QStringList stepsLeftOutOfRecipe() const;
   // "" unless calibrating Steps ran with different calibration data: a recipe
   // records one, so its replay would not make this model. Then the reason, in
   // the user's language (Export recipe refuses with it).
   QString recipeCalibrationConflict() const;
-  // "" unless the Steps ran with settings a recipe cannot record as one
-  // (recipe() records the last): calibration data (above), standard ONNX
-  // only, the accuracy budget of the Steps it judged, or the input sets of
-  // the Steps checked. Then the reason (Export recipe refuses with it).
+  // "" unless the Steps it records ran with settings a recipe cannot record
+  // as one (recipe() records the last): calibration data (above), standard
+  // ONNX only, the accuracy budget of the Steps it judged, or the input sets
+  // of the Steps checked; or every Step was rolled back (none to record).
+  // Then the reason (Export recipe refuses with it).
   QString recipeConflict() const;
   // The plan becomes the recipe's list exactly: one row per entry, in its
   // order (a pass named twice has two rows), switched on, with its options.
@@ -213,6 +218,7 @@ class PipelineSession : public QObject {
  private:
   struct RunState;
   struct RunJob;
+  struct CheckerMade;
   // `filter`: instead of the session's node filter, when given.
   bool start(std::vector<int> rows, const rewrite::NodeFilter* filter = nullptr);
   // The steps of a run: on the UI thread, then on the worker.
@@ -225,8 +231,7 @@ class PipelineSession : public QObject {
   QString runPassesUntilStopped(RunJob& job, bool& usable, QStringList& rolledBack);
   void publishStep(RunJob& job, const pipeline::Step& s, int i);
   void onWorkerStep(int runId, AppliedStepPtr step, int done, int total, const QString& next);
-  void onWorkerDone(int runId, const QString& error, std::shared_ptr<pipeline::ExecOutputChecker>,
-                    std::shared_ptr<const ir::Model> checkedOriginal,
+  void onWorkerDone(int runId, const QString& error, const CheckerMade& made,
                     std::shared_ptr<RunState> state);
   void onDocumentChanged(const DocumentChange& change);
   void publishInsights();
@@ -240,8 +245,8 @@ class PipelineSession : public QObject {
   pipeline::AccuracyBudget budget_;
   std::string calibrationFolder_;
   int synthesizedSets_ = 16;
-  std::string checkedFolder_;  // the calibration folder checker_ was made with
-  int checkedSets_ = 0;        // the input sets checker_ was made on
+  std::string checkedFolder_;  // the calibration folder checker_ was made with (its run's)
+  int checkedSets_ = 0;        // the input sets checker_ was made on (its run's)
   rewrite::NodeFilter filter_;
 
   std::vector<AppliedStepPtr> steps_;

@@ -38,13 +38,13 @@ Status BudgetArgs::applyTo(pipeline::AccuracyBudget& budget) const {
   return pipeline::validateBudget(budget);
 }
 
-void warnTopKNotLimiting(pipeline::ExecOutputChecker& checker, const ir::Model& model,
+void warnTopKNotLimiting(const pipeline::ExecOutputChecker& checker, const ir::Model& model,
                          const pipeline::AccuracyBudget& budget) {
   if (!(budget.minTopK > 0)) return;
-  // The model against itself: an output with a top-1 but no top-k is a
-  // classifier with no more than k classes (accuracy.h).
-  const pipeline::NumericCheck self = checker.checkWithinBudget(model, budget);
-  for (const pipeline::OutputAccuracy& a : self.accuracy) {
+  // The model against itself, from the outputs the checker ran it for: an
+  // output with a top-1 but no top-k is a classifier with no more than k
+  // classes (accuracy.h).
+  for (const pipeline::OutputAccuracy& a : checker.referenceAccuracy(budget.topK)) {
     if (!a.top1 || a.topK) continue;
     std::string classes = "no more than " + std::to_string(budget.topK) + " classes";
     for (const ir::Value* out : model.graph().outputs())

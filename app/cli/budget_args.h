@@ -33,10 +33,10 @@ struct BudgetArgs {
 // With a top-k limit (budget.minTopK > 0): a warning for each classifier
 // output of `model` with no more than k classes, which the limit does not
 // hold (its reference class is always among its k largest: it counts as
-// agreeing), naming the output and its class count. Runs `model` on the
-// checker's input sets once to tell its classifier outputs; nothing without
-// a limit.
-void warnTopKNotLimiting(pipeline::ExecOutputChecker& checker, const ir::Model& model,
+// agreeing), naming the output and its class count. Tells its classifier
+// outputs from the reference outputs the checker holds (`model` is the one
+// it was created on; no run); nothing without a limit.
+void warnTopKNotLimiting(const pipeline::ExecOutputChecker& checker, const ir::Model& model,
                          const pipeline::AccuracyBudget& budget);
 
 }  // namespace passlab::cli

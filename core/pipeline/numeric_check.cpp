@@ -493,6 +493,18 @@ NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
   return c;
 }
 
+std::vector<OutputAccuracy> ExecOutputChecker::referenceAccuracy(int topK) const {
+  std::map<std::string, AccuracyMeter> meters;
+  for (const auto& set : reference_)
+    for (const auto& [name, want] : set) {
+      if (want.dtype() == ir::DataType::kUndefined || random_.count(name)) continue;
+      meters.try_emplace(name, name, topK).first->second.add(want, want);
+    }
+  std::vector<OutputAccuracy> out;
+  for (const auto& [name, meter] : meters) out.push_back(meter.result());
+  return out;
+}
+
 NumericCheck ExecOutputChecker::checkUnitExactStep(const ir::Model& before,
                                                    const ir::Model& current,
                                                    const rewrite::EditLog& log,

@@ -67,6 +67,11 @@ class ExecOutputChecker final : public OutputChecker {
   NumericCheck checkUnitExactStep(const ir::Model& before, const ir::Model& current,
                                   const rewrite::EditLog& log, const AccuracyBudget& budget,
                                   const StandIns& standIns = {}) override;
+  // The original against itself, from the reference outputs kept at
+  // creation (no run): per output, as checkWithinBudget(original) would
+  // measure it with k = `topK`: which outputs are classifiers (top1), their
+  // rows, and whether they have more than k classes (topK).
+  std::vector<OutputAccuracy> referenceAccuracy(int topK) const;
   // check() and its first diverging tensor compare with `current` from now
   // on; checkWithinBudget() still with the original.
   void rebase(const ir::Model& current) override;

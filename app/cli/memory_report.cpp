@@ -63,6 +63,7 @@ nlohmann::json memoryReportJson(const std::string& model, const exec::memory::Me
   totals["graph_outputs_outside_bytes"] = plan.outsideBytes;
   totals["peak_with_outputs_bytes"] = plan.peakWithOutside();
   totals["lower_bound_with_outputs_bytes"] = plan.lowerBoundWithOutside;
+  totals["block_bound_beside_outputs_bytes"] = plan.blockBoundBesideOutputs;
   totals["ratio_with_outputs"] = plan.ratioWithOutside();
   // Block tensors placed inside those outputs' buffers before the outputs'
   // steps: their count, their buffers' bytes, and the block's peak without.

@@ -72,7 +72,12 @@ for o in out:
     assert o["name"] not in by, o
     for s in range(o["first_step"], len(live)):
         live[s] += o["size"]
-assert t["lower_bound_with_outputs_bytes"] == max(live + [0]), t
+# The bound is the most live at one step, or the block's least beside the
+# outputs (tensors in the outputs' buffers only where they may go) plus the
+# outputs, whichever is more; the block's least is within the block's peak.
+bb = t["block_bound_beside_outputs_bytes"]
+assert bb <= peak and (bb == 0 or out), t
+assert t["lower_bound_with_outputs_bytes"] == max(live + [bb + t["graph_outputs_outside_bytes"]]), t
 assert bound <= t["lower_bound_with_outputs_bytes"] <= t["peak_with_outputs_bytes"], t
 # Kernel scratch planned with the tensors: one buffer per step, live there
 # only, in the tensors above (so the overlap check covers it); the bound

@@ -606,6 +606,42 @@ std::optional<Placement> placeWithRegions(const std::vector<Buffer>& list,
   return out;
 }
 
+// The least block any placement of `list` needs beside the outside
+// outputs, where a buffer may also lie in one output's bytes that hold it
+// and that its output's step writes after the buffer's last step (the rule
+// of placeWithRegions, whether or not it runs): at each step the bytes live
+// less the most of them the outputs could hold there (per output, its size
+// or the live bytes of the buffers that may go into it, whichever is less;
+// all together, no more than the live bytes of the buffers that may go into
+// one). Tensors read at an output's step, or larger than every output,
+// count in the block, where the most bytes live at one step counted every
+// live byte as one an output could hold (docs/memory.md).
+uint64_t blockBoundBesideOutputs(const std::vector<Buffer>& list,
+                                 const std::vector<PlannedTensor>& outside, int32_t steps) {
+  std::vector<uint64_t> live = liveBytesPerStep(list, steps);
+  std::vector<uint64_t> fit(live.size(), 0);
+  std::vector<bool> mayGo(list.size(), false);
+  for (const PlannedTensor& o : outside) {
+    std::vector<Buffer> into;
+    for (size_t j = 0; j < list.size(); ++j)
+      if (list[j].size > 0 && list[j].size <= o.size && list[j].last < o.first) {
+        into.push_back(list[j]);
+        mayGo[j] = true;
+      }
+    if (into.empty()) continue;
+    const std::vector<uint64_t> held = liveBytesPerStep(into, steps);
+    for (size_t s = 0; s < fit.size(); ++s) fit[s] += std::min<uint64_t>(o.size, held[s]);
+  }
+  std::vector<Buffer> any;
+  for (size_t j = 0; j < list.size(); ++j)
+    if (mayGo[j]) any.push_back(list[j]);
+  const std::vector<uint64_t> movable = liveBytesPerStep(any, steps);
+  uint64_t most = 0;
+  for (size_t s = 0; s < live.size(); ++s)
+    most = std::max(most, live[s] - std::min(fit[s], movable[s]));
+  return most;
+}
+
 // `within`: each tensor's offset inside its buffer (empty: 0 for all).
 // `regions`: whether block buffers may go inside the outside outputs'
 // buffers (kept only where that lowers the block's peak).
@@ -659,6 +695,8 @@ void placeBuffers(MemoryPlan& plan, Buffers& buffers, const std::vector<bool>& d
   plan.liveBytes = liveBytesPerStep(inBlock, plan.stepCount);
   if (!inOutputs.empty()) plan.liveBytesInOutputs = liveBytesPerStep(inOutputs, plan.stepCount);
   plan.lowerBound = lowerBound(inBlock, plan.stepCount);
+  if (!plan.outside.empty())
+    plan.blockBoundBesideOutputs = blockBoundBesideOutputs(list, plan.outside, plan.stepCount);
   auto top = std::max_element(plan.liveBytes.begin(), plan.liveBytes.end());
   plan.peakStep =
       top == plan.liveBytes.end() ? -1 : static_cast<int32_t>(top - plan.liveBytes.begin());
@@ -732,7 +770,8 @@ Expected<MemoryPlan> planMemory(const CompiledGraph& graph,
                options.outputsOutside && options.tensorsInOutputs && !tensorsInOutputsTurnedOff());
   removeDropped(plan.tensors, dropped);
   namePeak(graph, plan);
-  plan.lowerBoundWithOutside = lowerBoundWithOutside(plan, plan.liveBytesInOutputs);
+  plan.lowerBoundWithOutside = std::max(lowerBoundWithOutside(plan, plan.liveBytesInOutputs),
+                                        plan.blockBoundBesideOutputs + plan.outsideBytes);
   plan.lowerBoundWithoutScratch = lowerBoundWithoutScratch(plan);
   return plan;
 }

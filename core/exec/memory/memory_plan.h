@@ -123,9 +123,14 @@ struct MemoryPlan {
   // The block's peak had nothing been placed inside the outputs (= peak
   // when nothing is).
   uint64_t peakWithoutRegions = 0;
-  // The most bytes live at one step, the block's, the tensors' inside the
-  // outputs and the outside outputs' together: what any placement of all
-  // of them needs.
+  // The least block any placement needs beside the outside outputs, tensors
+  // placed inside the outputs' buffers where they may go (memory_plan.cpp,
+  // blockBoundBesideOutputs; 0 without outside outputs).
+  uint64_t blockBoundBesideOutputs = 0;
+  // What any placement of all of them needs, the block and the outputs: the
+  // most bytes live at one step (the block's, the tensors' inside the outputs
+  // and the outside outputs' together), or blockBoundBesideOutputs plus the
+  // outputs, whichever is more.
   uint64_t lowerBoundWithOutside = 0;
   // Kernel scratch planned with the tensors (PlanOptions::scratchBytes): the
   // steps with scratch (one PlannedTensor each, `scratch` set), their bytes

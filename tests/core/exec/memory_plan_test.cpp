@@ -650,6 +650,40 @@ TEST(TensorsInOutputs, ATensorThatDiesBeforeTheOutputsStepLivesInItsBuffer) {
   expectDeadBeforeTheirOutputs(on);
 }
 
+TEST(TensorsInOutputs, TheBoundWithOutputsCountsWhatCannotGoIntoThem) {
+  // a and b (16 KiB each) are live together at step 1; y (256 bytes) is
+  // written at step 3, when 2 KiB are live. Neither fits in y's buffer, so
+  // every placement holds 32 KiB of block beside y's 256 bytes: the bound is
+  // that, not the 32 KiB live at step 1 (unreachable), with the tensors in
+  // the outputs on or off (a rule of the memory, not of the switch).
+  const char* text = R"(
+    main (float[64,64] x, float[64,8] w, float[8,64] v) => (float[8,8] y) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      s = MatMul(b, w)
+      y = MatMul(v, s)
+    })";
+  for (bool on : {true, false}) {
+    MemoryPlan p = planInOutputs(text, on);
+    ASSERT_EQ(p.outside.size(), 1u);
+    EXPECT_EQ(p.outsideBytes, 256u);
+    EXPECT_EQ(p.peak, 32768u);
+    EXPECT_EQ(p.blockBoundBesideOutputs, 32768u);
+    EXPECT_EQ(p.lowerBoundWithOutside, 33024u);  // was 32768: the most live at one step
+    EXPECT_DOUBLE_EQ(p.ratioWithOutside(), 1.0);
+  }
+  // Where a tensor may go into the output (b in y's buffer: dead before y's
+  // step, the same size), the block's bound is the less and the plan with
+  // tensors in the outputs reaches it; without them the plan is above it.
+  MemoryPlan off = planInOutputs(kMatMulChain, false);
+  MemoryPlan on = planInOutputs(kMatMulChain, true);
+  EXPECT_EQ(on.blockBoundBesideOutputs, 16384u);
+  EXPECT_EQ(off.blockBoundBesideOutputs, 16384u);
+  EXPECT_EQ(on.peak, on.blockBoundBesideOutputs);
+  EXPECT_GT(off.peak, off.blockBoundBesideOutputs);
+  EXPECT_EQ(on.lowerBoundWithOutside, 32768u);
+}
+
 TEST(TensorsInOutputs, NotATensorTheOutputsStepReads) {
   // a (32 KiB) does not fit in y (16 KiB); b fits but y's step reads it:
   // nothing goes into y's buffer, the block keeps a and b.

@@ -278,9 +278,13 @@ class OneDnnQLinearConv final : public Kernel {
       p->depthwise.reset();
     }
     // With few pixels also without zero points: oneDNN's per-call cost is the node's time.
-    const bool pointwise = channelsLast && (zeroPoints || QLinearPointwiseNhwc::fewPixels(g)) &&
-                           ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g) &&
-                           QLinearPointwiseNhwc::preferred(g);
+    // A plan on the pointwise kernel stays on it for another shape (exact for any pixel
+    // count): it holds W, which the executor may have freed.
+    const bool keepPointwise = old && old->pointwise;
+    const bool pointwise = channelsLast && ctx.invariantInput(kW) &&
+                           QLinearPointwiseNhwc::covers(g) &&
+                           (keepPointwise || ((zeroPoints || QLinearPointwiseNhwc::fewPixels(g)) &&
+                                              QLinearPointwiseNhwc::preferred(g)));
     if (pointwise && old && old->pointwise && old->pointwise->reshape(g)) {
       p->pointwise = std::move(old->pointwise);
       return p;

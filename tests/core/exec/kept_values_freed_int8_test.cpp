@@ -202,6 +202,21 @@ main (uint8[N,H,W,64] x) => (uint8[N,H,W,16] y) <int8[16,64,1,1] w = )" +
   expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(16 * 64), 0});
 }
 
+// channels_last pointwise 16 -> 32 without zero points on 1 pixel: PassLab's
+// kernel (few pixels), which keeps the layer when the image grows past 4
+// pixels, where it would not have been chosen: W was freed, so oneDNN could
+// not be built for the new shape. Exact on every run.
+TEST(KeptValuesFreedInt8, QLinearConvChannelsLastPointwiseFewPixelsThenMore) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,16] x) => (uint8[N,H,W,32] y) <int8[32,16,1,1] w = )" +
+                           ints(32 * 16, -127, 127, 14) + ", " + quantization(32, 16, 0, 0) +
+                           R"(> {
+  y = com.microsoft.QLinearConv <channels_last = 1> (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  const std::vector<Dims> runs = {{1, 1, 1, 16}, {2, 1, 1, 16}, {1, 3, 3, 16}, {1, 1, 1, 16}};
+  expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(32 * 16), -1});
+}
+
 // uint8 weights with a zero point (the int32 path, qlinear_conv_int32.h):
 // W' held packed, its per-tap sums and bounds kept for the other shapes. 16
 // channels with x's zero point 121: oneDNN takes the zero point; 128

@@ -828,11 +828,14 @@ class StaticQuantizer {
   // DQ -> op -> Q of one scale and zero point is the op on the 8-bit values
   // (exact): the tensors a value-preserving op reads and writes (MaxPool
   // commutes with the monotonic dequantization, the others move values), and
-  // a Concat's inputs and output. The range is the union of the ranges of
-  // the group's sources (members no op of the group wrote), which hold every
-  // value of the group: MaxPool, Split, Reshape, Transpose output values of
-  // their input. The unread tensors on a chain of value-preserving ops from
-  // a quantized tensor to another are quantized too (sharedRangeSource).
+  // a Concat's inputs and output. The range is the union of the calibrated
+  // ranges of the group's tensors: with MinMax that of its sources (MaxPool,
+  // Split, Reshape, Transpose output values of their input); with Entropy or
+  // Percentile a tensor's range is no longer within its input's (the
+  // maxima a MaxPool keeps lie in its input's tail: mnist8's Relu ->
+  // MaxPool -> Reshape -> MatMul lost the budget with the Relu's range
+  // alone). The unread tensors on a chain of value-preserving ops from a
+  // quantized tensor to another are quantized too (sharedRangeSource).
   void shareRangesOfDataMovement(std::vector<ir::Value*>& activations) {
     const int64_t opset = ctx_.model().opsetVersion("").value_or(1);
     std::set<ir::Value*> members(activations.begin(), activations.end());
@@ -849,7 +852,6 @@ class StaticQuantizer {
     };
     auto unite = [&](const ir::Value* a, const ir::Value* b) { parent[root(a)] = root(b); };
     for (const ir::Value* v : members) parent[v] = v;
-    std::set<const ir::Value*> derived;
     for (const auto& owned : cur_->nodes()) {
       const ir::Node& n = *owned;
       if (!movesData(n, opset)) continue;
@@ -857,14 +859,12 @@ class StaticQuantizer {
       for (ir::Value* v : dataInputs(n)) all = all && members.count(v);
       for (ir::Value* v : dataOutputs(n)) all = all && v && members.count(v);
       if (!all) continue;
-      for (ir::Value* y : dataOutputs(n)) {
+      for (ir::Value* y : dataOutputs(n))
         for (ir::Value* x : dataInputs(n)) unite(x, y);
-        derived.insert(y);
-      }
     }
     std::map<const ir::Value*, QuantRange> groupRange;
     for (const ir::Value* v : members) {
-      if (derived.count(v)) continue;
+      if (!ranges_.count(v)) continue;  // an unread tensor between two quantized ones
       const QuantRange& r = ranges_.at(v);
       auto [it, fresh] = groupRange.emplace(root(v), r);
       if (!fresh)

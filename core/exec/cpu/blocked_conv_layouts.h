@@ -21,6 +21,7 @@
 
 #include "core/exec/cpu/conv_layout_choice.h"
 #include "core/exec/kernel.h"
+#include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::fused {
 
@@ -62,23 +63,53 @@ inline constexpr int64_t kReordersInCacheBytes = int64_t{4} << 20;
 // On one thread too, a layer that widens few channels (widensFewChannels,
 // conv_layout_choice.h: squeezenet's Fire expand layers) runs the direct
 // kernel on the chain's layout: brgemm's reductions over so few channels lose.
+// Except on small planes with 32 input channels or more where the CPU has
+// AVX-512 (widensOnBrgemm): there brgemm with both reorders is the faster.
+// oneDNN alone, 1 thread, medians of 100 calls, 2-3 alternating rounds, AMD
+// EPYC Zen 5 (AVX-512 VNNI), load 4.2-5.1 (scripts/dev/conv_expand_pick.cpp
+// and a shape sweep like it; docs/exec-benchmark.md, session 36), brgemm +
+// reorders / direct: squeezenet's 48 -> 192 and 64 -> 256 3x3 at 13x13
+// 0.91-0.93 (0.100 / 0.109, 0.175-0.179 / 0.189-0.197 ms), 32 -> 128 at
+// 13x13 0.96, inception_v1's 5x5 32 -> 64 and 32 -> 128 at 14x14 0.94-0.96,
+// 32 -> 128 and 48 -> 128 at 7x7 0.80-0.91; not taken: 16 input channels
+// (16 -> 64 at 13x13 1.08, 16 -> 48 5x5 at 14x14 0.99, 16 -> 64 at 55x55
+// 1.04-1.06) and planes above 14x14 (48 -> 192 and 64 -> 256 at 20x20
+// 0.94-0.96, at 27x27 0.96-1.02: near the level, left as they were). The
+// rule's first figures (session 30, a Zen 4, load 5) put the direct kernel
+// level at 13x13 (0.22-0.23 / 0.23-0.25 ms, 0.39-0.43 / 0.41-0.45). A CPU
+// without AVX-512 (oneDNN 2.6 has no brgemm convolution for it) keeps the
+// direct kernel.
+inline constexpr int64_t kBrgemmWideningMinChannels = 32;
+inline constexpr int64_t kBrgemmWideningMaxPixels = 14 * 14;
 
-// X's and Y's channels (group 1; in = 0 where unknown or grouped) and the
-// layout's b.
+// X's and Y's channels (group 1; in = 0 where unknown or grouped), the
+// layout's b, and Y's pixels per image (0 where unknown).
 struct ConvChannels {
-  int64_t in = 0, out = 0, block = 0;
+  int64_t in = 0, out = 0, block = 0, pixels = 0;
 };
+
+// True when a layer widening few channels takes oneDNN's pick (brgemm) on one
+// thread after all (above): `avx512`, at least kBrgemmWideningMinChannels
+// input channels, at most kBrgemmWideningMaxPixels output pixels (known).
+inline bool widensOnBrgemm(const ConvChannels& channels, bool avx512) {
+  return avx512 && channels.in >= kBrgemmWideningMinChannels && channels.pixels > 0 &&
+         channels.pixels <= kBrgemmWideningMaxPixels;
+}
 
 // kernel: the spatial kernel sizes; blockedX: X is blocked (not a first layer
 // reading NCHW); tensorBytes: X's and Y's bytes together; depthwise: one
 // input and one output channel per group; threads: those the convolution runs
-// on; channels: as above. Where the chain's layouts are asked for and oneDNN
-// offers no direct JIT kernel for them, the caller falls back to kOneDnnsPick.
+// on; channels: as above; avx512: the CPU has AVX-512 (as cpu_isa.h caps it).
+// Where the chain's layouts are asked for and oneDNN offers no direct JIT
+// kernel for them, the caller falls back to kOneDnnsPick.
 inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t tensorBytes = 0,
                                       bool depthwise = false, int threads = 1,
-                                      const ConvChannels& channels = {}) {
-  if (!blockedX || depthwise || threads > 1 || tensorBytes > kReordersInCacheBytes ||
-      widensFewChannels(channels.in, channels.out, channels.block))
+                                      const ConvChannels& channels = {},
+                                      bool avx512 = cpu_isa::hasAvx512f()) {
+  if (!blockedX || depthwise || threads > 1 || tensorBytes > kReordersInCacheBytes)
+    return ConvLayouts::kTheChains;
+  if (widensFewChannels(channels.in, channels.out, channels.block) &&
+      !widensOnBrgemm(channels, avx512))
     return ConvLayouts::kTheChains;
   for (int64_t k : kernel)
     if (k != 1) return ConvLayouts::kOneDnnsPick;

@@ -87,6 +87,13 @@ int64_t tensorBytes(const ConvGeometry& g) {
   return 4 * (in + out);
 }
 
+// Y's pixels per image (blockedConvLayouts' ConvChannels::pixels).
+int64_t outPixels(const ConvGeometry& g) {
+  int64_t pixels = 1;
+  for (int64_t d : g.out) pixels *= d;
+  return pixels;
+}
+
 // One input and one output channel per group (blockedConvLayouts' depthwise).
 bool isDepthwise(const ConvGeometry& g) {
   return g.group > 1 && g.group == g.C && g.M == g.C;
@@ -561,9 +568,10 @@ class FusedConvOneDnn final : public Kernel {
       }
       if (pd) {
         // the GEMM on NCHW (blockedRunsPlainGemm)
-      } else if (block_ && blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g),
-                                              threads, {g.group == 1 ? g.C : 0, g.M, block_}) ==
-                               ConvLayouts::kTheChains) {
+      } else if (block_ &&
+                 blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g), threads,
+                                    {g.group == 1 ? g.C : 0, g.M, block_, outPixels(g)}) ==
+                     ConvLayouts::kTheChains) {
         for (bool withResidual : {hasResidual, false}) {
           try {
             pd = primitiveDesc(p->userSrc, p->userDst, withResidual);

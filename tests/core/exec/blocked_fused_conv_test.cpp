@@ -99,6 +99,42 @@ TEST(BlockedConvLayouts, LayersWideningFewChannelsKeepTheChainsLayoutOnOneThread
             ConvLayouts::kOneDnnsPick);
 }
 
+// With AVX-512, on one thread, a widening layer on a small plane (at most
+// 14x14 output pixels) from 32 input channels or more takes oneDNN's pick
+// (brgemm) after all: squeezenet's 13x13 Fire expands, inception_v1's 5x5 at
+// 14x14 and 7x7. Fewer input channels, larger planes, unknown pixels, more
+// threads and a CPU without AVX-512 keep the direct kernel.
+TEST(BlockedConvLayouts, SmallPlanesWideningFromThirtyTwoChannelsTakeBrgemmWithAvx512) {
+  using cpu::fused::ConvChannels;
+  using cpu::fused::kBrgemmWideningMaxPixels;
+  using cpu::fused::widensOnBrgemm;
+  const int64_t small = 4 * (64 * 13 * 13 + 256 * 13 * 13);
+  const auto pick = [&](const Dims& k, ConvChannels c, bool avx512, int threads = 1) {
+    return blockedConvLayouts(k, true, small, false, threads, c, avx512);
+  };
+  EXPECT_EQ(pick({3, 3}, {48, 192, 16, 169}, true), ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(pick({3, 3}, {64, 256, 16, 169}, true), ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(pick({5, 5}, {32, 128, 16, 49}, true), ConvLayouts::kOneDnnsPick);
+  // The edges: 14x14 taken, one pixel more not; 32 input channels taken, 24 (block 8) not.
+  EXPECT_EQ(pick({5, 5}, {32, 64, 16, kBrgemmWideningMaxPixels}, true), ConvLayouts::kOneDnnsPick);
+  EXPECT_EQ(pick({5, 5}, {32, 64, 16, kBrgemmWideningMaxPixels + 1}, true),
+            ConvLayouts::kTheChains);
+  EXPECT_EQ(pick({3, 3}, {24, 96, 8, 169}, true), ConvLayouts::kTheChains);
+  EXPECT_EQ(pick({3, 3}, {16, 64, 16, 169}, true), ConvLayouts::kTheChains);
+  // Larger planes (squeezenet's 27x27 and 55x55), pixels unknown.
+  EXPECT_EQ(pick({3, 3}, {32, 128, 16, 27 * 27}, true), ConvLayouts::kTheChains);
+  EXPECT_EQ(pick({3, 3}, {64, 256, 16, 0}, true), ConvLayouts::kTheChains);
+  // Without AVX-512, on 2 threads, a 1x1 kernel: the chain's layouts as before.
+  EXPECT_EQ(pick({3, 3}, {48, 192, 16, 169}, false), ConvLayouts::kTheChains);
+  EXPECT_EQ(pick({3, 3}, {48, 192, 8, 169}, false), ConvLayouts::kTheChains);
+  EXPECT_EQ(pick({3, 3}, {48, 192, 16, 169}, true, 2), ConvLayouts::kTheChains);
+  EXPECT_EQ(pick({1, 1}, {48, 192, 16, 169}, true), ConvLayouts::kTheChains);
+  // The predicate alone.
+  EXPECT_TRUE(widensOnBrgemm({32, 64, 16, 1}, true));
+  EXPECT_FALSE(widensOnBrgemm({31, 64, 1, 1}, true));
+  EXPECT_FALSE(widensOnBrgemm({64, 256, 16, 169}, false));
+}
+
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
@@ -389,6 +425,43 @@ TEST(BlockedFusedConv, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnOneT
   EXPECT_NE(conv.find(",jit:"), std::string::npos) << all;
   EXPECT_NE(conv.find("dst_f32::blocked:aBcd16b"), std::string::npos) << conv;
   EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+  kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, kActs[0]), inputs, true),
+                  "against the chain", 2e-4f);
+}
+
+// A Fire expand layer from 48 channels on a 13x13 plane (48 -> 192, 3x3) on
+// one thread runs brgemm on NHWC, X and Y reordered, where PassLab sees
+// AVX-512 (widensOnBrgemm), else the direct kernel on the chain's nChw16c;
+// the chain's results either way.
+TEST(BlockedFusedConv, AThreeByThreeWideningOnASmallPlaneRunsBrgemmOnOneThreadWithAvx512) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  const ConvCase cc = {"3x3 48 -> 192",  {1, 48, 13, 13},       {192, 48, 3, 3},
+                       {1, 192, 13, 13}, "pads = [1, 1, 1, 1]", true};
+  NamedInputs inputs = {
+      {"x", rnd(cc.x, 40)}, {"w", rnd(cc.w, 41)}, {"b", rnd({cc.w[0]}, 42)}, {"z", rnd(cc.y, 43)}};
+  auto ex = Executor::create(
+      testutil::parseModel(std::string(kHeader) + blockedBody(cc, 16, true, false, kActs[0])),
+      ExecutorOptions{});
+  ASSERT_TRUE(ex) << ex.error().message();
+  RunOptions options;
+  options.threads = 1;
+  ASSERT_TRUE((*ex)->run(inputs, options));
+  Expected<RunResult> out = RunResult{};
+  std::vector<std::string> execs =
+      testutil::onednnExecs([&] { out = (*ex)->run(inputs, options); });
+  ASSERT_TRUE(out) << out.error().message();
+  std::string conv, all;
+  for (const std::string& l : execs) {
+    all += l + "\n";
+    if (l.find(",convolution,") != std::string::npos) conv = l;
+  }
+  if (cpu_isa::hasAvx512f()) {
+    EXPECT_NE(conv.find(",brgconv:"), std::string::npos) << all;
+    EXPECT_NE(all.find("acdb"), std::string::npos) << all;
+  } else {
+    EXPECT_NE(conv.find(",jit:"), std::string::npos) << all;
+    EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+  }
   kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, kActs[0]), inputs, true),
                   "against the chain", 2e-4f);
 }

@@ -828,6 +828,58 @@ scrfail (float[2, 4] x, int64[2] s) => (float[4, 2] y) {
     QCOMPARE(p->outcome()->step, 0);
     QVERIFY(p->outcome()->before != nullptr);
   }
+
+  // The legend in the dock's narrow default column: before, six rows of
+  // full labels from the y axis on, cut at the right edge, the plot left a
+  // third of the chart and the peak's labels against the legend. Now it
+  // stays within the chart, above the plot: short labels in columns, each
+  // entry's tooltip its full label; a wide chart keeps the full labels.
+  void theLegendFitsANarrowChartAboveThePlot() {
+    std::shared_ptr<const ir::Model> model = testing::demo(QStringLiteral("cnn_block"));
+    QVERIFY(model != nullptr);
+    MemoryPlanner planner;
+    QSignalSpy finished(&planner, &MemoryPlanner::finished);
+    planner.plan({.model = model, .before = model, .step = 0});  // a Step's two curves
+    QVERIFY(finished.wait(60000));
+    MemoryChart chart;
+    chart.setOutcome(finished.front().front().value<MemoryOutcomePtr>());
+    QCOMPARE(chart.curveCount(), 2);
+    chart.resize(280, 260);  // the Memory dock's default column
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const QFontMetrics fm = chart.fontMetrics();
+    std::vector<MemoryChart::LegendItem> items = chart.legendItems();
+    // After, before, planned peak (and lower bound), tensors, outputs
+    // outside the block, kernel scratch.
+    QVERIFY2(items.size() >= 6, qPrintable(QString::number(items.size())));
+    std::set<double> rows;
+    int brief = 0;
+    for (const MemoryChart::LegendItem& item : items) {
+      QVERIFY2(item.rect.left() >= 0 && item.rect.right() <= chart.width(), qPrintable(item.shown));
+      QVERIFY2(item.rect.bottom() < chart.plotRect().top(), qPrintable(item.shown));
+      QVERIFY2(fm.horizontalAdvance(item.shown) <= item.rect.width(), qPrintable(item.shown));
+      if (item.shown != item.full) ++brief;
+      rows.insert(item.rect.top());
+      const QPoint at = item.rect.center().toPoint();
+      QHelpEvent help(QEvent::ToolTip, at, chart.mapToGlobal(at));
+      QApplication::sendEvent(&chart, &help);
+      QCOMPARE(QToolTip::text(), item.full);
+    }
+    QVERIFY(brief > 0);
+    QVERIFY2(rows.size() <= 3, qPrintable(QString::number(rows.size())));
+    QVERIFY2(chart.plotRect().height() >= chart.height() / 2,
+             qPrintable(QString::number(chart.plotRect().height())));
+    // Wide: every full label, in at most two rows.
+    chart.resize(1200, 260);
+    items = chart.legendItems();
+    rows.clear();
+    for (const MemoryChart::LegendItem& item : items) {
+      QCOMPARE(item.shown, item.full);
+      QVERIFY(item.rect.right() <= chart.width());
+      rows.insert(item.rect.top());
+    }
+    QVERIFY(rows.size() <= 2);
+  }
 };
 
 QTEST_MAIN(MemoryTest)

@@ -9,12 +9,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace passlab::ui {
 
 namespace {
 
 constexpr int kLeft = 72, kRight = 16, kTop = 24, kBottom = 28;  // kTop: below the legend
+// The legend: its left and right margin, an entry's swatch with the gap to
+// its label, the gap between entries, the most rows of full labels.
+constexpr int kLegendMargin = 4, kSwatch = 18, kLegendGap = 14, kFullLegendRows = 2;
 const QColor kAreaColor(0x3b, 0x82, 0xc4);
 const QColor kBeforeColor(0x44, 0x44, 0x44);
 const QColor kPeakColor(0xc0, 0x39, 0x2b);
@@ -321,7 +325,8 @@ void MemoryChart::drawPeak(QPainter& p, const MemoryTimeline& t, const QString& 
   QRectF r = plotRect();
   const double wanted = side == Qt::AlignRight ? dot.x() + 6 : dot.x() - 6 - w;
   double left = std::clamp(wanted, r.left(), std::max(r.left(), r.right() - w));
-  double top = std::max(0.0, dot.y() - fm.height() * (1 + raise) - 6);
+  // Never over the legend.
+  double top = std::max(legendBottom() + 2, dot.y() - fm.height() * (1 + raise) - 6);
   p.drawText(QRectF(left, top, w, fm.height()), Qt::AlignLeft, label);
 }
 
@@ -331,62 +336,111 @@ std::vector<MemoryChart::LegendEntry> MemoryChart::legendEntries() const {
   if (t == nullptr) return entries;
   QColor fill = kAreaColor;
   fill.setAlpha(60);
-  entries.push_back(
-      {before() ? tr("live bytes after the Step") : tr("live bytes"), QPen(kAreaColor, 2), fill});
+  // The short labels leave out the figures: the summary above says them.
+  entries.push_back({before() ? tr("live bytes after the Step") : tr("live bytes"),
+                     before() ? tr("after") : tr("live bytes"), QPen(kAreaColor, 2), fill});
   if (before())
-    entries.push_back({tr("before the Step"), QPen(kBeforeColor, 2, Qt::DashLine), Qt::NoBrush});
+    entries.push_back(
+        {tr("before the Step"), tr("before"), QPen(kBeforeColor, 2, Qt::DashLine), Qt::NoBrush});
   if (t->plan.peak == t->plan.lowerBound) {
     entries.push_back({tr("planned peak = lower bound: %1").arg(memoryBytesText(t->plan.peak)),
-                       QPen(kPlannedColor, 2, Qt::DotLine), Qt::NoBrush});
+                       tr("peak = bound"), QPen(kPlannedColor, 2, Qt::DotLine), Qt::NoBrush});
   } else {
-    entries.push_back({tr("planned peak %1").arg(memoryBytesText(t->plan.peak)),
+    entries.push_back({tr("planned peak %1").arg(memoryBytesText(t->plan.peak)), tr("planned peak"),
                        QPen(kPlannedColor, 2, Qt::DotLine), Qt::NoBrush});
     entries.push_back({tr("lower bound %1").arg(memoryBytesText(t->plan.lowerBound)),
-                       QPen(kBoundColor, 2, Qt::DotLine), Qt::NoBrush});
+                       tr("lower bound"), QPen(kBoundColor, 2, Qt::DotLine), Qt::NoBrush});
   }
-  entries.push_back({tr("tensors at their offsets (click one)"),
+  entries.push_back({tr("tensors at their offsets (click one)"), tr("tensors"),
                      QPen(palette().color(QPalette::Mid)), bandColor(0)});
   if (!t->plan.outside.empty())
     entries.push_back(
         {tr("graph outputs outside the block: %1").arg(memoryBytesText(t->plan.outsideBytes)),
-         QPen(palette().color(QPalette::Mid)), kOutsideColor});
+         tr("outputs outside"), QPen(palette().color(QPalette::Mid)), kOutsideColor});
   if (t->plan.scratchCount > 0)
-    entries.push_back({tr("kernel scratch"), QPen(palette().color(QPalette::Mid)),
+    entries.push_back({tr("kernel scratch"), tr("scratch"), QPen(palette().color(QPalette::Mid)),
                        QBrush(kScratchColor, Qt::Dense4Pattern)});
   return entries;
 }
 
-std::vector<QRectF> MemoryChart::legendRects(const std::vector<LegendEntry>& entries) const {
-  const QFontMetrics fm = fontMetrics();
-  std::vector<QRectF> rects;
-  double x = kLeft, y = 4;
-  for (const LegendEntry& e : entries) {
-    double w = 18 + fm.horizontalAdvance(e.text) + 2;
-    if (x > kLeft && x + w > width() - kRight) {  // wraps to the next row
-      x = kLeft;
+namespace {
+
+// Labels flowing left to right in rows of `room` pixels, each `label` wide
+// plus its swatch; one wider than a row is elided to it.
+std::vector<MemoryChart::LegendItem> flowLegend(const QStringList& labels, const QStringList& full,
+                                                const QFontMetrics& fm, double room) {
+  std::vector<MemoryChart::LegendItem> items;
+  double x = kLegendMargin, y = 4;
+  for (qsizetype i = 0; i < labels.size(); ++i) {
+    const QString shown =
+        fm.elidedText(labels[i], Qt::ElideRight, static_cast<int>(room - kSwatch));
+    const double w = kSwatch + fm.horizontalAdvance(shown) + 2;
+    if (x > kLegendMargin && x + w > kLegendMargin + room) {  // wraps to the next row
+      x = kLegendMargin;
       y += fm.height() + 2;
     }
-    rects.emplace_back(x, y, w, fm.height());
-    x += w + 14;
+    items.push_back({QRectF(x, y, w, fm.height()), shown, full[i]});
+    x += w + kLegendGap;
   }
-  return rects;
+  return items;
+}
+
+int legendRows(const std::vector<MemoryChart::LegendItem>& items) {
+  std::set<double> tops;
+  for (const MemoryChart::LegendItem& item : items) tops.insert(item.rect.top());
+  return static_cast<int>(tops.size());
+}
+
+}  // namespace
+
+std::vector<MemoryChart::LegendItem> MemoryChart::layoutLegend(
+    const std::vector<LegendEntry>& entries) const {
+  const QFontMetrics fm = fontMetrics();
+  const double room = std::max(1, width() - 2 * kLegendMargin);
+  QStringList full, brief;
+  for (const LegendEntry& e : entries) {
+    full << e.text;
+    brief << e.shortText;
+  }
+  std::vector<LegendItem> items = flowLegend(full, full, fm, room);
+  if (legendRows(items) <= kFullLegendRows) return items;
+  // A narrow chart: the short labels in equal columns.
+  double column = 0;
+  for (const QString& b : brief) column = std::max(column, kSwatch + fm.horizontalAdvance(b) + 2.0);
+  const int columns = std::max(1, static_cast<int>((room + kLegendGap) / (column + kLegendGap)));
+  column = std::min(column, room);
+  items.clear();
+  for (int i = 0; i < static_cast<int>(entries.size()); ++i) {
+    const double x = kLegendMargin + (i % columns) * (column + kLegendGap);
+    const double y = 4 + (i / columns) * (fm.height() + 2);
+    const QString shown =
+        fm.elidedText(brief[i], Qt::ElideRight, static_cast<int>(column - kSwatch));
+    items.push_back({QRectF(x, y, column, fm.height()), shown, full[i]});
+  }
+  return items;
+}
+
+std::vector<MemoryChart::LegendItem> MemoryChart::legendItems() const {
+  return layoutLegend(legendEntries());
 }
 
 double MemoryChart::legendBottom() const {
-  std::vector<QRectF> rects = legendRects(legendEntries());
-  return rects.empty() ? 0 : rects.back().bottom();
+  std::vector<LegendItem> items = legendItems();
+  double bottom = 0;
+  for (const LegendItem& item : items) bottom = std::max(bottom, item.rect.bottom());
+  return bottom;
 }
 
 void MemoryChart::drawLegend(QPainter& p) const {
   std::vector<LegendEntry> entries = legendEntries();
-  std::vector<QRectF> rects = legendRects(entries);
+  std::vector<LegendItem> items = layoutLegend(entries);
   for (size_t i = 0; i < entries.size(); ++i) {
-    const QRectF& r = rects[i];
+    const QRectF& r = items[i].rect;
     p.setPen(entries[i].pen);
     p.setBrush(entries[i].brush);
-    p.drawRect(QRectF(r.left(), r.top() + 3, 14, r.height() - 6));
+    p.drawRect(QRectF(r.left(), r.top() + 3, kSwatch - 4, r.height() - 6));
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(r.adjusted(18, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, entries[i].text);
+    p.drawText(r.adjusted(kSwatch, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, items[i].shown);
   }
 }
 
@@ -403,6 +457,12 @@ void MemoryChart::mousePressEvent(QMouseEvent* event) {
 bool MemoryChart::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(event);
+    // A legend entry: its full label (a narrow chart shows a short one).
+    for (const LegendItem& item : legendItems())
+      if (item.rect.contains(help->pos())) {
+        QToolTip::showText(help->globalPos(), item.full, this);
+        return true;
+      }
     int band = bandAt(help->pos());
     if (band >= 0)
       QToolTip::showText(help->globalPos(), bandTip(band), this);

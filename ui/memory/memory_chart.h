@@ -8,7 +8,9 @@
 // A step's kernel scratch (planned from a run) is a grey band at its offset.
 // With a Step's comparison, the model before the Step is a second curve (a
 // dashed line with its own peak). Clicking a band picks its tensor (not a
-// scratch band).
+// scratch band). The legend sits above the plot, across the chart's width:
+// its full labels where they fit in two rows, else short ones in columns
+// (a narrow dock); hovering an entry shows its full label.
 #pragma once
 
 #include <QBrush>
@@ -41,6 +43,16 @@ class MemoryChart : public QWidget {
   int selectedBand() const { return selected_; }
   void setSelectedBand(int band);
 
+  // Where the plot is drawn (the axes' box), and the legend above it: each
+  // entry's box and label as drawn (full, short or elided), and its full
+  // label (its tooltip).
+  QRectF plotRect() const;
+  struct LegendItem {
+    QRectF rect;
+    QString shown, full;
+  };
+  std::vector<LegendItem> legendItems() const;
+
   QSize sizeHint() const override { return {640, 260}; }
   QSize minimumSizeHint() const override { return {240, 140}; }
 
@@ -55,7 +67,6 @@ class MemoryChart : public QWidget {
  private:
   const MemoryTimeline* current() const;
   const MemoryTimeline* before() const;
-  QRectF plotRect() const;
   int stepSpan() const;     // steps on the x axis (the longer timeline's)
   double topBytes() const;  // bytes at the top of the y axis
   QPointF at(double step, double bytes) const;
@@ -74,12 +85,15 @@ class MemoryChart : public QWidget {
 
   // The legend: one entry per thing drawn, in rows above the plot.
   struct LegendEntry {
-    QString text;
+    QString text;       // full
+    QString shortText;  // in a narrow chart
     QPen pen;
     QBrush brush;
   };
   std::vector<LegendEntry> legendEntries() const;
-  std::vector<QRectF> legendRects(const std::vector<LegendEntry>& entries) const;
+  // Laid out: full labels flowing in rows where they take at most two, else
+  // the short ones in equal columns; a label wider than its room elided.
+  std::vector<LegendItem> layoutLegend(const std::vector<LegendEntry>& entries) const;
   double legendBottom() const;
 
   MemoryOutcomePtr outcome_;

@@ -682,6 +682,23 @@ TEST(TensorsInOutputs, TheBoundWithOutputsCountsWhatCannotGoIntoThem) {
   EXPECT_EQ(on.peak, on.blockBoundBesideOutputs);
   EXPECT_GT(off.peak, off.blockBoundBesideOutputs);
   EXPECT_EQ(on.lowerBoundWithOutside, 32768u);
+  // y's buffer (32 KiB) has room for a, b and c (16 KiB each, live together
+  // at step 2), but its step reads a and c: only b may go there, so the
+  // block holds 32 KiB at step 2 (a tensor read at the output's step counted
+  // as one it could hold would make that 16 KiB).
+  const char* readAtTheStep = R"(
+    main (float[64,64] x) => (float[64,128] y) {
+      a = MatMul(x, x)
+      b = MatMul(a, a)
+      c = MatMul(b, b)
+      y = Concat <axis = 1> (a, c)
+    })";
+  MemoryPlan r = planInOutputs(readAtTheStep, true);
+  ASSERT_EQ(r.outside.size(), 1u);
+  EXPECT_EQ(r.blockBoundBesideOutputs, 32768u);
+  EXPECT_EQ(r.peak, 32768u);
+  EXPECT_EQ(tensorNamed(r, "b").region, 0);
+  EXPECT_EQ(r.lowerBoundWithOutside, 65536u);
 }
 
 TEST(TensorsInOutputs, NotATensorTheOutputsStepReads) {

@@ -855,12 +855,16 @@ class StaticQuantizer {
     for (const auto& owned : cur_->nodes()) {
       const ir::Node& n = *owned;
       if (!movesData(n, opset)) continue;
+      // A Concat joins when all its tensors are quantized; a value-preserving
+      // op joins its input with each quantized output (a Split with a float
+      // output too: s -> Split -> b -> Reshape -> v, v read by a Conv).
       bool all = true;
       for (ir::Value* v : dataInputs(n)) all = all && members.count(v);
-      for (ir::Value* v : dataOutputs(n)) all = all && v && members.count(v);
+      if (isConcat(n)) all = all && members.count(n.output(0));
       if (!all) continue;
       for (ir::Value* y : dataOutputs(n))
-        for (ir::Value* x : dataInputs(n)) unite(x, y);
+        if (y && members.count(y))
+          for (ir::Value* x : dataInputs(n)) unite(x, y);
     }
     std::map<const ir::Value*, QuantRange> groupRange;
     for (const ir::Value* v : members) {

@@ -8145,8 +8145,8 @@ New ops: %2</source>
     </message>
     <message>
         <location filename="../ui/mainwindow/main_window.cpp" line="933"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1067"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1077"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1069"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1085"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -8179,14 +8179,14 @@ New ops: %2</source>
         <location filename="../ui/mainwindow/main_window.cpp" line="1013"/>
         <location filename="../ui/mainwindow/main_window.cpp" line="1024"/>
         <location filename="../ui/mainwindow/main_window.cpp" line="1064"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1074"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1082"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
         <location filename="../ui/mainwindow/main_window.cpp" line="1013"/>
         <location filename="../ui/mainwindow/main_window.cpp" line="1064"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1074"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1082"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -8210,70 +8210,77 @@ New ops: %2</source>
         <source>Cannot export the recipe</source>
         <translation>无法导出配方</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow/main_window.cpp" line="1071"/>
+        <source>Saved %1; %n rolled-back Step(s) left out, as they did not change the model: %2</source>
+        <translation>
+            <numerusform>已保存 %1；%n 个已回滚的步骤未写入，因为它们没有改变模型：%2</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1084"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1090"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1092"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1098"/>
         <source>Cannot load the recipe</source>
         <translation>无法载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1084"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1092"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1090"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1098"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1094"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1102"/>
         <source>Loaded the recipe %1</source>
         <translation>已载入配方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1121"/>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1133"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1129"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1141"/>
         <source>Select a node or a group first</source>
         <translation>请先选择一个节点或分组</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1144"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1152"/>
         <source>Export Recipe</source>
         <translation>导出配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1144"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1152"/>
         <source>PassLab recipe (*.json)</source>
         <translation>PassLab 配方 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1150"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1158"/>
         <source>Load Recipe</source>
         <translation>载入配方</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1151"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1159"/>
         <source>PassLab recipe (*.json);;All files (*)</source>
         <translation>PassLab 配方 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1161"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1169"/>
         <source>Export Report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1161"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1169"/>
         <source>HTML page (*.html)</source>
         <translation>HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1184"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1192"/>
         <source>About PassLab</source>
         <translation>关于 PassLab</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow/main_window.cpp" line="1185"/>
+        <location filename="../ui/mainwindow/main_window.cpp" line="1193"/>
         <source>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;A workbench for optimizing ONNX inference graphs: open a model, inspect it, apply passes step by step and see what each one changed.&lt;/p&gt;&lt;p&gt;Graph layout by Graphviz (in a separate process); built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PassLab %1&lt;/h3&gt;&lt;p&gt;ONNX 推理图优化工作台：打开模型、查看其结构、逐步应用优化遍，并查看每一步改动了什么。&lt;/p&gt;&lt;p&gt;计算图布局由 Graphviz（在独立进程中）完成；基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
@@ -8291,97 +8298,138 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::MemoryChart</name>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="156"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="160"/>
         <source>%1: %2 at offset %3, steps %4–%5, written by %6</source>
         <translation>%1：%2，偏移 %3，步 %4–%5，由 %6 写出</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="165"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="169"/>
         <source>A view of %1 (the same buffer)</source>
         <translation>%1 的视图（同一缓冲区）</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="170"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="174"/>
         <source>In place: takes the buffer of %1, which dies here</source>
         <translation>原地：占用 %1 的缓冲区，它在此处结束生命期</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="172"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="176"/>
         <source>A graph output: lives until the run returns</source>
         <translation>图输出：一直存活到运行返回</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="175"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="179"/>
         <source>Inside the buffer of graph output %1, at offset %2: it dies before that output is written</source>
         <translation>位于图输出 %1 的缓冲区内，偏移 %2：它在该输出被写入之前失效</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="195"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="199"/>
         <source>before: peak %1</source>
         <translation>之前：峰值 %1</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="201"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="205"/>
         <source>peak %1 at step %2 (%3)</source>
         <translation>峰值 %1，在第 %2 步（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="233"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="237"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="339"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="341"/>
+        <source>after</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="344"/>
+        <source>before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="346"/>
         <source>planned peak = lower bound: %1</source>
         <translation>规划峰值 = 下界：%1</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="342"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="347"/>
+        <source>peak = bound</source>
+        <translation>峰值 = 下界</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="349"/>
         <source>planned peak %1</source>
         <translation>规划峰值 %1</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="344"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="349"/>
+        <source>planned peak</source>
+        <translation>规划峰值</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="351"/>
         <source>lower bound %1</source>
         <translation>下界 %1</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="351"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="352"/>
+        <source>lower bound</source>
+        <translation>下界</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="354"/>
+        <source>tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="358"/>
         <source>graph outputs outside the block: %1</source>
         <translation>内存块之外的图输出：%1</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="354"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="359"/>
+        <source>outputs outside</source>
+        <translation>块外输出</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="361"/>
         <source>kernel scratch</source>
         <translation>内核临时空间</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="335"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="361"/>
+        <source>scratch</source>
+        <translation>临时空间</translation>
+    </message>
+    <message>
+        <location filename="../ui/memory/memory_chart.cpp" line="340"/>
         <source>live bytes after the Step</source>
         <translation>该步之后的活跃字节</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="146"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="150"/>
         <source>Kernel scratch of step %1 (%2): %3 at offset %4, while the step runs</source>
         <translation>第 %1 步（%2）的内核临时空间：%3，偏移 %4，在该步运行期间</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="151"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="155"/>
         <source>%1: a graph output, %2, outside the block: written where the caller gets it, from step %3 to the end of the run, written by %4</source>
         <translation>%1：图输出，%2，位于内存块之外：直接写在调用者取得它的位置，从第 %3 步到运行结束，由 %4 写入</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="335"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="340"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="341"/>
         <source>live bytes</source>
         <translation>活跃字节</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="337"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="344"/>
         <source>before the Step</source>
         <translation>该步之前</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_chart.cpp" line="347"/>
+        <location filename="../ui/memory/memory_chart.cpp" line="354"/>
         <source>tensors at their offsets (click one)</source>
         <translation>按偏移排布的张量（可点击）</translation>
     </message>
@@ -8389,75 +8437,75 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::MemoryPanel</name>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="115"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="118"/>
         <source>Planning the memory…</source>
         <translation>正在规划内存…</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="116"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="119"/>
         <source>No model open.</source>
         <translation>没有打开的模型。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/memory/memory_panel.cpp" line="128"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="131"/>
         <source>Peak %1 live at step %2 (%3); lower bound %4, planned peak %5 (%6×, %7); %n tensor(s) over %8 steps (in place: %9, views: %10)</source>
         <translation>
             <numerusform>第 %2 步（%3）活跃峰值 %1；下界 %4，规划峰值 %5（%6×，%7）；%n 个张量，共 %8 步（原地：%9，视图：%10）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="146"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="149"/>
         <source>Kernel scratch not planned: the run on synthesized inputs that asks for it failed: %1</source>
         <translation>未规划内核临时空间：用于获取它的合成输入运行失败：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/memory/memory_panel.cpp" line="155"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="158"/>
         <source>Graph outputs outside the block: %n (%1); with them peak %2, lower bound %3 (%4×)</source>
         <translation>
             <numerusform>内存块之外的图输出：%n 个（%1）；计入它们后峰值 %2，下界 %3（%4×）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/memory/memory_panel.cpp" line="162"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="165"/>
         <source>; %n tensor(s) placed inside their buffers (%1)</source>
         <translation>
             <numerusform>；%n 个张量放在它们的缓冲区内（%1）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/memory/memory_panel.cpp" line="167"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="170"/>
         <source>Kernel scratch of %n step(s) of the run planned with the tensors (%1)</source>
         <translation>
             <numerusform>运行中 %n 步的内核临时空间与张量一起规划（%1）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="179"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="182"/>
         <source>Step %1: peak %2 → %3 live, planned peak %4 → %5, steps %6 → %7</source>
         <translation>第 %1 步：活跃峰值 %2 → %3，规划峰值 %4 → %5，步数 %6 → %7</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="188"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="191"/>
         <source>; without kernel scratch, peak %1 → %2 live</source>
         <translation>；不计内核临时空间，峰值 %1 → %2 存活</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="192"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="195"/>
         <source>Step %1: the model before it has no plan (%2)</source>
         <translation>第 %1 步：之前的模型没有内存规划（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="203"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="206"/>
         <source>The size of &apos;%1&apos; (written by %2) is known only at run time: planned from one run on synthesized inputs (%3). Other input sizes plan differently.</source>
         <translation>“%1”（由 %2 写入）的大小只有在运行时才知道：已根据在合成输入（%3）上的一次运行进行规划。其他输入尺寸的规划会不同。</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="216"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="219"/>
         <source>The size of &apos;%1&apos; (written by %2) is known only at run time, and the run on synthesized inputs that would plan it failed: %3</source>
         <translation>“%1”（由 %2 写入）的大小只有在运行时才知道，而用于规划它的合成输入运行失败：%3</translation>
     </message>
     <message>
-        <location filename="../ui/memory/memory_panel.cpp" line="221"/>
+        <location filename="../ui/memory/memory_panel.cpp" line="224"/>
         <source>Cannot plan the memory: %1</source>
         <translation>无法规划内存：%1</translation>
     </message>
@@ -8910,76 +8958,81 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::PipelineSession</name>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="453"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="464"/>
         <source>The numeric check cannot run, so it is off for this run: %1</source>
         <translation>数值检查无法运行，本次运行不做检查：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="492"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="503"/>
         <source>%n pass(es) rolled back and left out (the verifier rejected their graphs), the passes after them ran: %1</source>
         <translation>
             <numerusform>%n 个 pass 已回滚并略过（验证器拒绝了它们的图），其后的 pass 照常运行：%1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="506"/>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="514"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="517"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="525"/>
         <source>Cancelled after %n pass(es)</source>
         <translation>
             <numerusform>已在 %n 个优化遍后取消</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="521"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="532"/>
         <source>%1 failed and was rolled back: %2</source>
         <translation>%1 失败并已回滚：%2</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="525"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="536"/>
         <source>%1 changed the outputs (%2); the run stopped there</source>
         <translation>%1 改变了输出（%2）；运行在此停止</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="595"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="606"/>
         <source>The model changed while the passes ran; their results were dropped.</source>
         <translation>优化遍运行期间模型发生了变化；其结果已丢弃。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="712"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="735"/>
         <source>%n synthesized input set(s)</source>
         <translation>
             <numerusform>%n 组合成输入</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="724"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="754"/>
         <source>The Steps of %1 calibrated on different data (%2, then %3), and a recipe records one calibration: its replay would not make this model. Undo to the Steps that calibrated alike, or Reset and run them with one calibration.</source>
         <translation>%1 的各步骤在不同的数据上校准（先 %2，后 %3），而配方只记录一种校准：重放它不会得到这个模型。请撤销到校准相同的步骤，或重置后用同一种校准运行它们。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="744"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="767"/>
+        <source>Every Step was rolled back, so the model is as it was: a recipe has no Step to record. Export it once a Step has changed the model.</source>
+        <translation>每个步骤都已回滚，模型保持原样：配方没有可记录的步骤。请在某个步骤改变模型后再导出。</translation>
+    </message>
+    <message>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="779"/>
         <source>%1 ran with &quot;Standard ONNX only&quot; %2, %3 before it %4, and a recipe records one setting: its replay would not make this model. Undo to the Steps that ran alike, or Reset and run them with one setting.</source>
         <translation>%1 运行时“仅限标准 ONNX”为%2，之前的 %3 为%4，而配方只记录一种设置：重放它不会得到这个模型。请撤销到设置相同的步骤，或重置后用同一种设置运行它们。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="747"/>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="749"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="782"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="784"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="747"/>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="749"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="782"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="784"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="754"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="789"/>
         <source>%1 and %2 were held to different accuracy budgets, and a recipe records one budget: its replay would not make this model. Undo to the Steps held to one budget, or Reset and run them with one budget.</source>
         <translation>%1 与 %2 使用了不同的精度预算，而配方只记录一种预算：重放它不会得到这个模型。请撤销到预算相同的步骤，或重置后用同一种预算运行它们。</translation>
     </message>
     <message>
-        <location filename="../ui/pipeline/pipeline_session.cpp" line="764"/>
+        <location filename="../ui/pipeline/pipeline_session.cpp" line="799"/>
         <source>%1 and %2 were checked on different numbers of input sets (%3, then %4), and a recipe records one: its replay would not make this model. Undo to the Steps checked alike, or Reset and run them with one count.</source>
         <translation>%1 与 %2 在不同数量的输入组上检查（先 %3，后 %4），而配方只记录一种：重放它不会得到这个模型。请撤销到检查相同的步骤，或重置后用同一数量运行它们。</translation>
     </message>
@@ -9057,153 +9110,153 @@ New ops: %2</source>
 <context>
     <name>passlab::ui::PrecisionPanel</name>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="129"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="132"/>
         <source>Calibration data</source>
         <translation>校准数据</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="190"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="193"/>
         <source>Convert to:</source>
         <translation>转换为：</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="193"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="196"/>
         <source>Method:</source>
         <translation>方法：</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="197"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="200"/>
         <source>How an activation&apos;s range is chosen from its calibration values</source>
         <translation>如何根据校准值选择激活值的量化范围</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="198"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="201"/>
         <source>Per channel</source>
         <translation>逐通道</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="199"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="202"/>
         <source>One weight scale per output channel (else one per tensor)</source>
         <translation>每个输出通道一个权重缩放因子（否则每个张量一个）</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="200"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="203"/>
         <source>Choose a folder…</source>
         <translation>选择文件夹…</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="202"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="205"/>
         <source>One subfolder per input set, each with input_0.pb or input_0.npy, input_1…, in the order of the model&apos;s inputs</source>
         <translation>每组输入一个子文件夹，其中按模型输入顺序放 input_0.pb 或 input_0.npy、input_1…</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="204"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="207"/>
         <source>or synthesized sets:</source>
         <translation>或合成输入组数：</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="205"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="208"/>
         <source>Accuracy budget:</source>
         <translation>精度预算：</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="206"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="209"/>
         <source>Rank Layers</source>
         <translation>逐层排序</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="208"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="211"/>
         <source>Convert each layer alone and measure the outputs: the most sensitive layer loses the most SNR</source>
         <translation>逐个单独转换每一层并测量输出：最敏感的层损失的信噪比最多</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="210"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="213"/>
         <source>Mixed Precision</source>
         <translation>混合精度</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="212"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="215"/>
         <source>Keep the fewest most sensitive layers in float32 for the budget to hold, and apply the pass with them left out as a pipeline Step</source>
         <translation>将最少的最敏感层保留为 float32 以满足预算，并在排除这些层后把该遍作为流水线步骤应用</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="214"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="217"/>
         <source>Calibrate</source>
         <translation>校准</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="216"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="219"/>
         <source>Run the model on the calibration sets and keep every activation&apos;s histogram: select a tensor in the graph to see it</source>
         <translation>在校准数据上运行模型并保存每个激活值的直方图：在图中选择张量即可查看</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="218"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="221"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/precision/precision_panel.cpp" line="250"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="253"/>
         <source>Calibration data: %n synthesized input set(s)</source>
         <translation>
             <numerusform>校准数据：%n 组合成输入</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="252"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="255"/>
         <source>Calibration data: %1</source>
         <translation>校准数据：%1</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="266"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="269"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="268"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="271"/>
         <source>No model open.</source>
         <translation>未打开模型。</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="338"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="341"/>
         <source>The model changed while it was measured; the result was dropped.</source>
         <translation>测量期间模型已更改；结果已丢弃。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/precision/precision_panel.cpp" line="346"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="349"/>
         <source>Calibrated %n activation(s): select a tensor in the graph to see its histogram</source>
         <translation>
             <numerusform>已校准 %n 个激活值：在图中选择张量即可查看其直方图</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/precision/precision_panel.cpp" line="356"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="359"/>
         <source>%1: %n layer(s) convert alone; the most sensitive on top</source>
         <translation>
             <numerusform>%1：%n 个层可单独转换；最敏感的在最上方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="373"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="376"/>
         <source>%1: %2 of %3 layer(s) kept in float32 for the budget (%4 conversions tried)</source>
         <translation>%1：为满足预算，%3 个层中有 %2 个保留为 float32（尝试了 %4 次转换）</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="381"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="384"/>
         <source>The pipeline is busy: the Step was not applied.</source>
         <translation>流水线正忙：未应用该步骤。</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="408"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="411"/>
         <source>Calibrate, then select a tensor in the graph to see its histogram and the range the method quantizes to.</source>
         <translation>先校准，再在图中选择张量，即可查看其直方图以及所选方法的量化范围。</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="412"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="415"/>
         <source>Select a tensor in the graph to see its histogram.</source>
         <translation>在图中选择张量即可查看其直方图。</translation>
     </message>
     <message>
-        <location filename="../ui/precision/precision_panel.cpp" line="413"/>
+        <location filename="../ui/precision/precision_panel.cpp" line="416"/>
         <source>&apos;%1&apos; is not a float32 activation the calibration observed.</source>
         <translation>“%1”不是校准观察到的 float32 激活值。</translation>
     </message>

@@ -228,5 +228,46 @@ TEST(QuantizeStaticMovement, NotAboveAnOpWhoseOutputIsAGraphOutput) {
   EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
 }
 
+// s -> Split -> b1 -> Split -> b2 -> Reshape -> v, s a quantized Conv
+// output, each Split's other output read by a float op, v a graph output
+// read by a Conv: no op above v is quantized (v is a graph output, the
+// Splits have float outputs), but v takes a range through the chain, and b1
+// and b2 between them too (sharedRangeSource), though neither was
+// calibrated: the pass quantizes (at 51fd41f it threw map::at: b1, between
+// two Splits, joined no group), and the chain shares s's scale and zero
+// point.
+TEST(QuantizeStaticMovement, AChainThroughSplitsWithFloatOutputsSharesOneRange) {
+  auto eval = synthesized();
+  const std::string model =
+      "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+      "main (float[1,4,4,4] x) => (float[1,1,4,4] y, float[1,1,4,4] v, float[1,2,4,4] z1, "
+      "float[1,1,4,4] z2)\n"
+      "    <float[4,4,1,1] w1 = {" +
+      values(16, 21) + "}, float[1,1,1,1] w2 = {0.75}, int64[2] halves = {2, 2}, " +
+      "int64[2] ones = {1, 1}, int64[4] shape = {1, 1, 4, 4}> {\n"
+      "    s = Conv(x, w1)\n    b1, f1 = Split <axis = 1> (s, halves)\n"
+      "    b2, f2 = Split <axis = 1> (b1, ones)\n    v = Reshape(b2, shape)\n"
+      "    y = Conv(v, w2)\n    z1 = Sigmoid(f1)\n    z2 = Sigmoid(f2) }";
+  PassOutcome out = runPass(kPass, model, {}, &eval);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  const std::string text = io::printModelText(out.model);
+  const ir::Node* conv1 = producerOf(out.model, "Conv");
+  ASSERT_NE(conv1, nullptr);
+  // s's pair: the QuantizeLinear reading the first Conv's output.
+  const ir::Node* qs = nullptr;
+  for (const ir::Use& u : conv1->output(0)->uses())
+    if (u.node->opType() == "QuantizeLinear") qs = u.node;
+  ASSERT_NE(qs, nullptr) << text;
+  // v's pair: the DequantizeLinear the second Conv reads.
+  const ir::Node* conv2 = nullptr;
+  for (const auto& n : out.model.graph().nodes())
+    if (n->opType() == "Conv" && n.get() != conv1) conv2 = n.get();
+  ASSERT_NE(conv2, nullptr) << text;
+  const ir::Node* dqv = conv2->input(0)->producer();
+  ASSERT_TRUE(dqv && dqv->opType() == "DequantizeLinear") << text;
+  EXPECT_EQ(params(*dqv), params(*qs)) << text;
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -110,19 +110,44 @@ void addFlattened(const std::string& name, const exec::Value& v,
   }
 }
 
+// Runs one model on several input sets with one Executor: compiled and
+// memory-planned once, not once per set (a mixed-precision search checks a
+// hundred models or more on 16 sets each; the plans were most of its time).
+// The outputs are a fresh Executor's: a run's results are handed over or
+// copied (output_buffers.h), and a failed run drops the Executor, so the next
+// set starts from a fresh one as before.
+class ModelRunner {
+ public:
+  explicit ModelRunner(const ir::Model& model) : model_(model) {}
+
+  Expected<std::map<std::string, ir::Tensor>> run(const exec::NamedInputs& inputs) {
+    if (!executor_) {
+      auto ex = exec::Executor::create(model_);
+      if (!ex) return ex.error();
+      executor_ = std::move(ex.value());
+    }
+    auto r = executor_->run(inputs);
+    if (!r) {
+      executor_.reset();
+      return r.error();
+    }
+    std::map<std::string, ir::Tensor> out;
+    for (size_t i = 0; i < r->outputNames.size(); ++i) {
+      out[r->outputNames[i]] = r->outputs[i];
+      if (i < r->values.size() && (r->values[i].isSequence() || r->values[i].isMap()))
+        addFlattened(r->outputNames[i], r->values[i], out);
+    }
+    return out;
+  }
+
+ private:
+  const ir::Model& model_;
+  std::unique_ptr<exec::Executor> executor_;
+};
+
 Expected<std::map<std::string, ir::Tensor>> runModel(const ir::Model& model,
                                                      const exec::NamedInputs& inputs) {
-  auto ex = exec::Executor::create(model);
-  if (!ex) return ex.error();
-  auto r = (*ex)->run(inputs);
-  if (!r) return r.error();
-  std::map<std::string, ir::Tensor> out;
-  for (size_t i = 0; i < r->outputNames.size(); ++i) {
-    out[r->outputNames[i]] = r->outputs[i];
-    if (i < r->values.size() && (r->values[i].isSequence() || r->values[i].isMap()))
-      addFlattened(r->outputNames[i], r->values[i], out);
-  }
-  return out;
+  return ModelRunner(model).run(inputs);
 }
 
 }  // namespace
@@ -192,8 +217,9 @@ Expected<std::unique_ptr<ExecOutputChecker>> ExecOutputChecker::create(
   checker->steps_ = pipeline::outputSteps(original);
   for (const ir::Value* out : original.graph().outputs())
     if (out && checker->random_.count(out->name())) checker->uncompared_.push_back(out->name());
+  ModelRunner runner(original);
   for (exec::NamedInputs& in : inputSets) {
-    auto ref = runModel(original, in);
+    auto ref = runner.run(in);
     if (!ref) return ref.error().withContext("running the original model for the numeric check");
     checker->inputs_.push_back(std::move(in));
     checker->reference_.push_back(std::move(ref.value()));
@@ -208,8 +234,9 @@ void ExecOutputChecker::measureOutputFloors() {
     size_t moved = 0;
     ir::Model perturbed = perturbWeights(original_, noise_.seed + d, noise_.ulps, &moved);
     if (moved == 0) return;  // no float weights that arithmetic reads: no floor
+    ModelRunner runner(perturbed);
     for (size_t s = 0; s < inputs_.size(); ++s) {
-      auto out = runModel(perturbed, inputs_[s]);
+      auto out = runner.run(inputs_[s]);
       if (out) {
         accumulateFloors(floors_, reference_[s], *out);
       } else {  // perturbing broke the run: no floor
@@ -346,8 +373,9 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
   c.inputSets = inputs_.size();
   const auto& references = rebased_ ? rebasedReference_ : reference_;
   std::set<std::string> randomNow;  // unseededRandomValues(current), when needed
+  ModelRunner runner(current);
   for (size_t s = 0; s < inputs_.size(); ++s) {
-    auto got = runModel(current, inputs_[s]);
+    auto got = runner.run(inputs_[s]);
     if (!got) {
       c.passed = false;
       c.detail = Text::of("the optimized model does not run: %1", got.error().text());
@@ -458,8 +486,9 @@ NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
   c.lossy = true;
   c.inputSets = inputs_.size();
   std::map<std::string, AccuracyMeter> meters;
+  ModelRunner runner(current);
   for (size_t s = 0; s < inputs_.size(); ++s) {
-    auto got = runModel(current, asDeclared(current, inputs_[s]));
+    auto got = runner.run(asDeclared(current, inputs_[s]));
     if (!got) {
       c.passed = false;
       c.detail = Text::of("the optimized model does not run: %1", got.error().text());
@@ -548,8 +577,9 @@ NumericCheck ExecOutputChecker::checkUnitExactStep(const ir::Model& before,
 
 void ExecOutputChecker::rebase(const ir::Model& current) {
   std::vector<std::map<std::string, ir::Tensor>> outputs;
+  ModelRunner runner(current);
   for (const exec::NamedInputs& inputs : inputs_) {
-    auto got = runModel(current, inputs);
+    auto got = runner.run(inputs);
     if (!got) return;  // it ran in the step's check; if not, the reference stays
     outputs.push_back(std::move(got.value()));
   }

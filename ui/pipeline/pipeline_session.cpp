@@ -293,8 +293,6 @@ void PipelineSession::waitForRun() {
   QCoreApplication::sendPostedEvents(this);
 }
 
-// Everything one background run needs, taken on the UI thread when it
-// starts; the worker owns it from then on.
 // The checker a run used, and what it was made with (the run's settings).
 struct PipelineSession::CheckerMade {
   std::shared_ptr<pipeline::ExecOutputChecker> checker;
@@ -303,6 +301,8 @@ struct PipelineSession::CheckerMade {
   int sets = 0;                               // the input sets it was asked for
 };
 
+// Everything one background run needs, taken on the UI thread when it
+// starts; the worker owns it from then on.
 struct PipelineSession::RunJob {
   int runId = 0;
   std::vector<int> rows;  // plan rows, one per spec

@@ -116,4 +116,33 @@ inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t
   return ConvLayouts::kTheChains;
 }
 
+// A 3x3 convolution, stride 1, no dilation, one group, at least 64 input
+// and 32 output channels in whole blocks of 16, on one thread where the CPU
+// has AVX-512, on tensors out of cache (X and Y above kReordersInCacheBytes,
+// where the chain's layouts are asked for): oneDNN's Winograd F(4x4, 3x3)
+// kernel on the chain's nChw16c (jit_wino_4x3) instead of the direct one.
+// super_resolution's 64 -> 64 and 64 -> 32 on 224 x 224, oneDNN alone, 1
+// thread, AMD EPYC Zen 5, 2 rounds, load 3.9: 15.2-15.6 -> 9.4-9.7 ms and
+// 8.1-8.9 -> 5.9-6.3 ms (the direct kernel 8.6 ms in the model against
+// onnxruntime's 7.4); brgemm with its reorders was slower than direct there
+// (17.0-17.3 and 9.0-9.4). Its results differ from the direct kernel's by
+// rounding: 64 -> 64 on 224 x 224, X in [-1, 1), W in [-0.1, 0.1): largest
+// difference 1.0e-5 on values up to 4.2, 8e-7 relative RMS. On 2 threads it
+// was not measured apart from the load (leave it), nor on smaller tensors.
+inline constexpr int64_t kWinogradMinInputChannels = 64;
+inline constexpr int64_t kWinogradMinOutputChannels = 32;
+
+inline bool blockedConvWinograd(const Dims& kernel, const Dims& stride, const Dims& dilation,
+                                const ConvChannels& channels, int64_t tensorBytes, int threads,
+                                bool avx512 = cpu_isa::hasAvx512f()) {
+  if (!avx512 || threads != 1 || tensorBytes <= kReordersInCacheBytes) return false;
+  if (channels.block != 16 || channels.in < kWinogradMinInputChannels ||
+      channels.out < kWinogradMinOutputChannels || channels.in % 16 != 0 || channels.out % 16 != 0)
+    return false;
+  if (kernel.size() != 2 || stride.size() != 2 || dilation.size() != 2) return false;
+  for (size_t i = 0; i < 2; ++i)
+    if (kernel[i] != 3 || stride[i] != 1 || dilation[i] != 1) return false;
+  return true;
+}
+
 }  // namespace passlab::exec::cpu::fused

@@ -1,5 +1,7 @@
 #include "core/exec/cpu/onednn_conv_primitive.h"
 
+#include <cstring>
+
 #include <omp.h>
 
 #include <optional>
@@ -122,16 +124,26 @@ void ConvPrimitive::adopt(dnnl::primitive primitive, const memory::desc& src,
   if (reorderDst) fromDst = makeReorder(dstDesc, userDst, dstAlone);
 }
 
+bool ConvPrimitive::heldOneWay() const {
+  return weiDesc.data.format_kind == dnnl_format_kind_wino;
+}
+
 void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
   if (!old.packedValid || old.userWei != userWei) return;
   if (old.packedWei.get_desc() == weiDesc) {
     packedWei = old.packedWei;
+    plainWei = old.plainWei;
     packedValid = true;
     return;
   }
   packedWei = memory(weiDesc, engine());
-  memory from = old.packedWei;
-  if (reorderExists(from.get_desc(), weiDesc)) {
+  memory from = old.plainWei.get(true) ? old.plainWei : old.packedWei;
+  if (heldOneWay()) {
+    // Into a Winograd layout: through the plain one, which is kept.
+    plainWei = memory(userWei, engine());
+    dnnl::reorder(from, plainWei).execute(stream(), from, plainWei);
+    dnnl::reorder(plainWei, packedWei).execute(stream(), plainWei, packedWei);
+  } else if (reorderExists(from.get_desc(), weiDesc)) {
     dnnl::reorder(from, packedWei).execute(stream(), from, packedWei);
   } else {
     // Two layouts with a compensation (a source zero point's, or s8
@@ -147,7 +159,7 @@ void ConvPrimitive::inheritWeights(const ConvPrimitive& old) {
 }
 
 void ConvPrimitive::unpackWeights(Tensor& out) const {
-  memory from = packedWei;
+  memory from = plainWei.get(true) ? plainWei : packedWei;
   memory to(userWei, engine(), out.mutableRaw());
   dnnl::reorder(from, to).execute(stream(), from, to);
   stream().wait();
@@ -173,6 +185,10 @@ Status ConvPrimitive::execute(KernelContext& ctx, const Tensor& x, const Tensor&
     memory target = packedValid ? memory(weiDesc, engine()) : packedWei;
     memory user = over(userWei, w);
     toWei.execute(s, user, target);
+    if (invariantWeights && !packedValid && heldOneWay()) {
+      plainWei = memory(userWei, engine());
+      std::memcpy(plainWei.get_data_handle(), w.raw(), userWei.get_size());
+    }
     if (invariantWeights) packedValid = true;
     wei = target;
   }

@@ -32,6 +32,10 @@ struct ConvPrimitive {
   dnnl::reorder toSrc, toWei, fromDst;
   dnnl::memory packedWei;    // weights in the primitive's layout
   bool packedValid = false;  // packedWei holds the invariant weights (kept across runs)
+  // With packedValid, a plain copy of those weights (userWei) where oneDNN
+  // has no reorder out of weiDesc (its Winograd layouts, heldOneWay): what
+  // inheritWeights and unpackWeights read then. Empty otherwise.
+  dnnl::memory plainWei;
   // The layout of the tensor a binary post-op at index 0 reads (a residual
   // added in the store loop); zero when the primitive has no such post-op.
   dnnl::memory::desc binaryDesc;
@@ -39,6 +43,8 @@ struct ConvPrimitive {
   // Whether it holds its own copy of the invariant weights (packedValid), so
   // the kernel may say KernelContext::holdsOwnCopy.
   bool holdsWeights() const { return packedValid; }
+  // Whether weiDesc is a layout oneDNN reorders into but not out of (Winograd).
+  bool heldOneWay() const;
   // A primitive built for another input shape takes the held weights of the
   // one it replaces (reordered into its layout, which may be the plain one),
   // so the weights' data is not read again; through the plain layout where

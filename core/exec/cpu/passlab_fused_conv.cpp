@@ -572,18 +572,30 @@ class FusedConvOneDnn final : public Kernel {
                  blockedConvLayouts(g.kernel, blockedX, tensorBytes(g), isDepthwise(g), threads,
                                     {g.group == 1 ? g.C : 0, g.M, block_, outPixels(g)}) ==
                      ConvLayouts::kTheChains) {
-        for (bool withResidual : {hasResidual, false}) {
-          try {
-            pd = primitiveDesc(p->userSrc, p->userDst, withResidual);
-            if (std::string(pd->impl_info_str()).rfind("jit", 0) == 0) {
-              residualPostOp = withResidual;
-              break;
+        // Winograd first where blockedConvWinograd says so (oneDNN's
+        // jit_wino kernels), else or where oneDNN declines, the direct kernel.
+        const bool winograd = blockedConvWinograd(
+            g.kernel, g.stride, g.dilation,
+            {g.group == 1 ? g.C : 0, g.group == 1 ? g.M : 0, block_}, tensorBytes(g), threads);
+        for (auto a :
+             {dnnl::algorithm::convolution_winograd, dnnl::algorithm::convolution_direct}) {
+          if (a == dnnl::algorithm::convolution_winograd && !winograd) continue;
+          algo = a;
+          for (bool withResidual : {hasResidual, false}) {
+            try {
+              pd = primitiveDesc(p->userSrc, p->userDst, withResidual);
+              if (std::string(pd->impl_info_str()).rfind("jit", 0) == 0) {
+                residualPostOp = withResidual;
+                break;
+              }
+            } catch (const dnnl::error&) {
             }
-          } catch (const dnnl::error&) {
+            pd.reset();
+            if (!hasResidual) break;
           }
-          pd.reset();
-          if (!hasResidual) break;
+          if (pd) break;
         }
+        algo = dnnl::algorithm::convolution_direct;
       } else if (!block_ && runsInPlainNchw(g)) {
         try {
           pd = primitiveDesc(p->userSrc, p->userDst, false, false);

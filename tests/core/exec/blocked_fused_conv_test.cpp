@@ -135,6 +135,34 @@ TEST(BlockedConvLayouts, SmallPlanesWideningFromThirtyTwoChannelsTakeBrgemmWithA
   EXPECT_FALSE(widensOnBrgemm({64, 256, 16, 169}, false));
 }
 
+// super_resolution's 3x3 layers on tensors out of cache take Winograd on one
+// thread with AVX-512; anything else in the rule keeps the direct kernel.
+TEST(BlockedConvLayouts, LargeThreeByThreeOnOneThreadTakeWinogradWithAvx512) {
+  using cpu::fused::blockedConvWinograd;
+  using cpu::fused::ConvChannels;
+  using cpu::fused::kReordersInCacheBytes;
+  const int64_t big = 4 * (64 + 32) * 224 * 224;
+  const Dims k3 = {3, 3}, s1 = {1, 1}, d1 = {1, 1};
+  EXPECT_TRUE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 64, 16}, big, 1, true));
+  EXPECT_TRUE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 32, 16}, big, 1, true));
+  EXPECT_TRUE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 32, 16}, kReordersInCacheBytes + 1,
+                                  1, true));
+  // In cache, 2 threads, no AVX-512, block 8, few channels, unknown (grouped) channels.
+  EXPECT_FALSE(
+      blockedConvWinograd(k3, s1, d1, ConvChannels{64, 32, 16}, kReordersInCacheBytes, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 64, 16}, big, 2, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 64, 16}, big, 1, false));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 64, 8}, big, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{48, 64, 16}, big, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 16, 16}, big, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{0, 0, 16}, big, 1, true));
+  // Not 3x3, strided, dilated, 1-D.
+  EXPECT_FALSE(blockedConvWinograd({5, 5}, s1, d1, ConvChannels{64, 64, 16}, big, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, {2, 2}, d1, ConvChannels{64, 64, 16}, big, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, {2, 2}, ConvChannels{64, 64, 16}, big, 1, true));
+  EXPECT_FALSE(blockedConvWinograd({3}, {1}, {1}, ConvChannels{64, 64, 16}, big, 1, true));
+}
+
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
@@ -464,6 +492,51 @@ TEST(BlockedFusedConv, AThreeByThreeWideningOnASmallPlaneRunsBrgemmOnOneThreadWi
   }
   kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, kActs[0]), inputs, true),
                   "against the chain", 2e-4f);
+}
+
+// A 3x3 64 -> 32 on 108 x 108 (X and Y above kReordersInCacheBytes) on one
+// thread runs oneDNN's Winograd kernel on the chain's nChw16c where PassLab
+// sees AVX-512 (blockedConvWinograd), with the chain's results within
+// rounding; with the residual too (a post-op it may decline: then after).
+TEST(BlockedFusedConv, ALargeThreeByThreeRunsWinogradOnOneThreadWithAvx512) {
+  if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
+  const ConvCase cc = {"3x3 64 -> 32 large", {1, 64, 108, 108},     {32, 64, 3, 3},
+                       {1, 32, 108, 108},    "pads = [1, 1, 1, 1]", true};
+  NamedInputs inputs = {
+      {"x", rnd(cc.x, 50)}, {"w", rnd(cc.w, 51)}, {"b", rnd({cc.w[0]}, 52)}, {"z", rnd(cc.y, 53)}};
+  for (bool residual : {false, true}) {
+    auto ex = Executor::create(
+        testutil::parseModel(std::string(kHeader) + blockedBody(cc, 16, true, residual, kActs[0])),
+        ExecutorOptions{});
+    ASSERT_TRUE(ex) << ex.error().message();
+    RunOptions options;
+    options.threads = 1;
+    ASSERT_TRUE((*ex)->run(inputs, options));
+    Expected<RunResult> out = RunResult{};
+    std::vector<std::string> execs =
+        testutil::onednnExecs([&] { out = (*ex)->run(inputs, options); });
+    ASSERT_TRUE(out) << out.error().message();
+    std::string conv, all;
+    for (const std::string& l : execs) {
+      all += l + "\n";
+      if (l.find(",convolution,") != std::string::npos) conv = l;
+    }
+    if (cpu_isa::hasAvx512f())
+      EXPECT_NE(conv.find(",jit_wino_4x3:"), std::string::npos) << all;
+    else
+      EXPECT_EQ(conv.find("wino"), std::string::npos) << all;
+    EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
+    const ir::Tensor want = run(chainBody(cc, true, residual, kActs[0]), inputs, true);
+    kt::expectClose(out->outputs.at(0), want, residual ? "with the residual" : "without", 2e-4f);
+    // Another thread count builds another plan, which takes the held weights
+    // out of the Winograd layout (through their plain copy), and back.
+    for (int threads : {2, 1, 2}) {
+      options.threads = threads;
+      Expected<RunResult> again = (*ex)->run(inputs, options);
+      ASSERT_TRUE(again) << threads << " threads: " << again.error().message();
+      kt::expectClose(again->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
+    }
+  }
 }
 
 // Few output channels at block 16 run the direct loop (conv_few_outputs.h):

@@ -56,9 +56,11 @@ int64_t argMax(const ir::Tensor& t, int64_t begin, int64_t n) {
   return best;
 }
 
-// How many values of the row are larger than the value at `at`.
+// How many values of the row are larger than the value at `at`; all the
+// others when it is not a number (NaN compares below nothing).
 int64_t rankOf(const ir::Tensor& t, int64_t begin, int64_t n, int64_t at) {
   const double v = t.valueAsDouble(begin + at);
+  if (!std::isfinite(v)) return n;
   int64_t above = 0;
   for (int64_t i = 0; i < n; ++i) above += t.valueAsDouble(begin + i) > v ? 1 : 0;
   return above;
@@ -108,7 +110,11 @@ void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
   for (int64_t i = 0; i < want.numel(); ++i) {
     const double w = want.valueAsDouble(i), g = got.valueAsDouble(i);
     if (!std::isfinite(w)) continue;  // the reference itself is not a number here
-    const double e = std::isfinite(g) ? g - w : std::numeric_limits<double>::infinity();
+    if (!std::isfinite(g)) {
+      ++nonFinite_;  // result() reports the output as lost; the sums stay numbers
+      continue;
+    }
+    const double e = g - w;
     dot_ += g * w;
     gotSq_ += g * g;
     wantSq_ += w * w;
@@ -140,6 +146,12 @@ OutputAccuracy AccuracyMeter::result() const {
   a.snrDb =
       errSq_ == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(wantSq_ / errSq_);
   a.maxRelError = maxErr_ == 0 ? 0 : (maxRef_ > 0 ? maxErr_ / maxRef_ : maxErr_);
+  a.nonFinite = nonFinite_;
+  if (nonFinite_ > 0) {
+    a.cosine = 0;
+    a.snrDb = -std::numeric_limits<double>::infinity();
+    a.maxRelError = std::numeric_limits<double>::infinity();
+  }
   if (classifier_ && rows_ > 0) {
     a.rows = rows_;
     a.k = k_;
@@ -168,6 +180,9 @@ Text whyOverBudget(const OutputAccuracy& a, const AccuracyBudget& budget) {
   if (!a.compared) return Text::of("output '%1' cannot be compared: %2", a.output, a.detail);
   if (a.exactType && a.maxRelError > 0)
     return Text::of("output '%1' is of an exact type and its values changed", a.output);
+  if (a.nonFinite > 0)
+    return Text::of("output '%1': %2 values are NaN or infinite where the original's are finite",
+                    a.output, std::to_string(a.nonFinite));
   if (a.cosine < budget.minCosine)
     return Text::of("output '%1': cosine similarity %2 is below %3", a.output,
                     str::printed("%.6g", a.cosine), str::printed("%.6g", budget.minCosine));
@@ -191,8 +206,11 @@ Text accuracyText(const OutputAccuracy& a) {
   if (!a.compared) return Text::of("not compared: %1", a.detail);
   if (a.exactType) return a.maxRelError > 0 ? Text("values differ") : Text("equal");
   Text t = Text::of("cosine %1, SNR %2 dB, max rel %3", str::printed("%.6g", a.cosine),
-                    std::isinf(a.snrDb) ? std::string("inf") : str::printed("%.3g", a.snrDb),
+                    std::isinf(a.snrDb) ? std::string(a.snrDb > 0 ? "inf" : "-inf")
+                                        : str::printed("%.3g", a.snrDb),
                     percent(a.maxRelError));
+  if (a.nonFinite > 0)
+    t = Text::of("%1, %2 values NaN or infinite", t, std::to_string(a.nonFinite));
   if (a.top1 && a.topK)
     t = Text::of("%1, top-1 %2, top-%3 %4 (%5 rows)", t, percent(*a.top1), std::to_string(a.k),
                  percent(*a.topK), std::to_string(a.rows));

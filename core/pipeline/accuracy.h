@@ -12,6 +12,10 @@
 //               kMinClasses entries on the last axis): the share of rows whose
 //               reference arg-max is the output's arg-max, or among its k
 //               largest
+//   nonFinite   values NaN or infinite where the reference's are finite (a
+//               float16 overflow): any makes the cosine 0, the SNR -inf and
+//               the error infinite, so no budget holds; a row whose reference
+//               arg-max became one does not agree on top-1 or top-k
 // Outputs of other element types (integers, bool) must be equal.
 #pragma once
 
@@ -45,6 +49,7 @@ struct OutputAccuracy {
   double cosine = 1, snrDb = std::numeric_limits<double>::infinity(), maxRelError = 0;
   std::optional<double> top1, topK;  // classifier outputs only
   size_t rows = 0;                   // classifier rows compared
+  size_t nonFinite = 0;              // NaN or infinite where the reference is finite
   int k = 5;                         // of topK
   Text detail;
 };
@@ -68,7 +73,7 @@ class AccuracyMeter {
   Text detail_;
   double dot_ = 0, gotSq_ = 0, wantSq_ = 0, errSq_ = 0, maxErr_ = 0, maxRef_ = 0;
   bool classifier_ = true;
-  size_t rows_ = 0, top1Hits_ = 0, topKHits_ = 0;
+  size_t rows_ = 0, top1Hits_ = 0, topKHits_ = 0, nonFinite_ = 0;
 };
 
 // An error naming the figure when a budget cannot mean anything: a cosine

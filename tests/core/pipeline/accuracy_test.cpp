@@ -111,6 +111,38 @@ TEST(Accuracy, ExactTypesMustBeEqualAndShapesMustMatch) {
   EXPECT_NE(whyOverBudget(a, {}).str().find("cannot be compared"), std::string::npos);
 }
 
+// A value that overflowed (float16: a finite reference, NaN or infinity in
+// the output) loses the output whatever the rest: cosine 0, SNR -inf, the
+// count named; a row whose reference arg-max is NaN does not agree on top-1.
+// A NaN in the reference itself is left out, as before.
+TEST(Accuracy, NonFiniteValuesWhereTheOriginalIsFiniteLoseTheOutput) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> want(12, 0.01f), got(12, 0.01f);
+  want[3] = 0.5f;  // the reference's arg-max
+  got[3] = nan;
+  got[7] = inf;
+  auto a = measure(floats({1, 12}, got), floats({1, 12}, want));
+  EXPECT_EQ(a.nonFinite, 2u);
+  EXPECT_EQ(a.cosine, 0);
+  EXPECT_TRUE(std::isinf(a.snrDb) && a.snrDb < 0) << a.snrDb;
+  EXPECT_TRUE(std::isinf(a.maxRelError));
+  ASSERT_TRUE(a.top1);
+  EXPECT_EQ(*a.top1, 0) << "a NaN at the arg-max is no agreement";
+  AccuracyBudget lax;
+  lax.minCosine = -1;
+  lax.minSnrDb = -300;
+  EXPECT_EQ(whyOverBudget(a, lax).str(),
+            "output 'y': 2 values are NaN or infinite where the original's are finite");
+  const std::string text = accuracyText(a).str();
+  EXPECT_NE(text.find("SNR -inf dB"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 values NaN or infinite"), std::string::npos) << text;
+  // NaN in the reference: not counted, the rest compared.
+  auto b = measure(floats({3}, {1, nan, 3}), floats({3}, {1, nan, 3}));
+  EXPECT_EQ(b.nonFinite, 0u);
+  EXPECT_TRUE(whyOverBudget(b, {}).empty()) << whyOverBudget(b, {}).str();
+}
+
 // ---- a lossy step in the pipeline ----
 
 const char* kNet = R"(<ir_version: 8, opset_import: ["" : 13]>

@@ -30,7 +30,10 @@
 // may free W; a path that would read the freed W (oneDNN declines a new
 // shape) is an error naming the node, but for a Y of no elements (a batch of
 // 0), which reads no weight. The int32 path (qlinear_conv_int32.h) holds W'
-// packed the same way.
+// packed the same way. Not a pointwise layer whose kernel depends on the
+// pixel count (at most 4 pixels: the pointwise kernel; more: oneDNN, which
+// may round a tie the other way): its W stays, so that every shape takes
+// the kernel a fresh executor would.
 //
 // Anything else runs the reference QLinearConv (qlinear.cpp), so errors and
 // results stay the reference's: scales or zero points that vary between
@@ -90,6 +93,11 @@ struct QConvPlan : onednn::ConvPrimitive {
   std::unique_ptr<QLinearDepthwiseNhwc> depthwise;
   // And a channels-last pointwise one that reduces the channels (qlinear_pointwise_nhwc.h).
   std::unique_ptr<QLinearPointwiseNhwc> pointwise;
+  // The layer takes the pointwise kernel on few pixels and oneDNN on more
+  // (which round differently at a float32 tie): W is never freed for it, so
+  // that each input shape takes the kernel a fresh executor would, whatever
+  // shapes ran before (a reused executor gives a fresh one's bytes).
+  bool kernelByPixels = false;
   // uint8 weights or weight zero points other than 0 (qlinear_conv_int32.h).
   std::unique_ptr<QLinearConvInt32> int32Sums;
   // Without exact int8 dot products: the sums in float32 (qlinear_conv_float_sums.h).
@@ -161,14 +169,14 @@ class OneDnnQLinearConv final : public Kernel {
     if (plan_->pointwise && ctx.invariantInput(kW)) {
       plan_->pointwise->run(x.raw(), bias ? bias->data<int32_t>() : nullptr, y->mutableRaw(),
                             ctx.threads());
-      ctx.holdsOwnCopy(kW);
+      if (!plan_->kernelByPixels) ctx.holdsOwnCopy(kW);
       return Status::ok();
     }
     if (!plan_->prim) buildPrimitive(*plan_, g, x.dtype(), channelsLast_);
     if (plan_->declined) return runReference(ctx);
     const bool invariantW = ctx.invariantInput(kW);
     PASSLAB_RETURN_IF_ERROR(plan_->execute(ctx, x, w, bias, *y, invariantW));
-    if (invariantW && plan_->holdsWeights()) ctx.holdsOwnCopy(kW);
+    if (invariantW && plan_->holdsWeights() && !plan_->kernelByPixels) ctx.holdsOwnCopy(kW);
     return Status::ok();
   }
 
@@ -278,13 +286,13 @@ class OneDnnQLinearConv final : public Kernel {
       p->depthwise.reset();
     }
     // With few pixels also without zero points: oneDNN's per-call cost is the node's time.
-    // A plan on the pointwise kernel stays on it for another shape (exact for any pixel
-    // count): it holds W, which the executor may have freed.
-    const bool keepPointwise = old && old->pointwise;
-    const bool pointwise = channelsLast && ctx.invariantInput(kW) &&
-                           QLinearPointwiseNhwc::covers(g) &&
-                           (keepPointwise || ((zeroPoints || QLinearPointwiseNhwc::fewPixels(g)) &&
-                                              QLinearPointwiseNhwc::preferred(g)));
+    // Unless the layer takes the pointwise kernel on every shape (zero points and wide
+    // enough), the kernel depends on the pixel count, and W stays for both (kernelByPixels).
+    const bool pointwiseLayer =
+        channelsLast && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g);
+    p->kernelByPixels = pointwiseLayer && !(zeroPoints && QLinearPointwiseNhwc::wide(g));
+    const bool pointwise = pointwiseLayer && (zeroPoints || QLinearPointwiseNhwc::fewPixels(g)) &&
+                           QLinearPointwiseNhwc::preferred(g);
     if (pointwise && old && old->pointwise && old->pointwise->reshape(g)) {
       p->pointwise = std::move(old->pointwise);
       return p;

@@ -34,9 +34,10 @@ class QLinearPointwiseNhwc {
   // Whether it is faster than oneDNN for g: at least twice as many input
   // channels as outputs, and at least 16 outputs (a whole vector); or
   // few pixels (fewPixels), whatever the channels.
-  static bool preferred(const ConvGeometry& g) {
-    return (g.C >= 2 * g.M && g.M >= 16) || fewPixels(g);
-  }
+  static bool preferred(const ConvGeometry& g) { return wide(g) || fewPixels(g); }
+  // At least twice as many input channels as outputs and at least 16 outputs:
+  // preferred on every pixel count.
+  static bool wide(const ConvGeometry& g) { return g.C >= 2 * g.M && g.M >= 16; }
   // Whether g has at most kFewPixels pixels (N times the spatial sizes):
   // there oneDNN's per-call cost (1.4-1.8 us on ppocr_cls's squeeze-excitation
   // convolutions of 1x1 pixel, zero points or not) is most of the node's time,

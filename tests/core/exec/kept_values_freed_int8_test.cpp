@@ -202,10 +202,10 @@ main (uint8[N,H,W,64] x) => (uint8[N,H,W,16] y) <int8[16,64,1,1] w = )" +
   expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(16 * 64), 0});
 }
 
-// channels_last pointwise 16 -> 32 without zero points on 1 pixel: PassLab's
-// kernel (few pixels), which keeps the layer when the image grows past 4
-// pixels, where it would not have been chosen: W was freed, so oneDNN could
-// not be built for the new shape. Exact on every run.
+// channels_last pointwise 16 -> 32 without zero points: PassLab's kernel on
+// at most 4 pixels, oneDNN on 9 (kernelByPixels). W is never released, so
+// either kernel can be built for any later shape; 1 step from the reference
+// where oneDNN runs (float32 requantization).
 TEST(KeptValuesFreedInt8, QLinearConvChannelsLastPointwiseFewPixelsThenMore) {
   const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
 main (uint8[N,H,W,16] x) => (uint8[N,H,W,32] y) <int8[32,16,1,1] w = )" +
@@ -214,7 +214,45 @@ main (uint8[N,H,W,16] x) => (uint8[N,H,W,32] y) <int8[32,16,1,1] w = )" +
   y = com.microsoft.QLinearConv <channels_last = 1> (x, xs, xz, w, ws, wz, ys, yz, b)
 })";
   const std::vector<Dims> runs = {{1, 1, 1, 16}, {2, 1, 1, 16}, {1, 3, 3, 16}, {1, 1, 1, 16}};
-  expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(32 * 16), -1});
+  expectHeldCopyServes({text, DataType::kUInt8, runs, 0, 1});
+}
+
+// The same kind of layer (2 -> 16, zero points 0) on an input whose float32
+// product w_scale * sum lands on a half (59 exactly, 58 in float32's
+// rounding): an executor that ran the other pixel count first gives the
+// bytes of a fresh one, in both orders (1 pixel then 9, 9 then 1), keeping W
+// or not. Before kernelByPixels the 1-pixel plan stayed on the pointwise
+// kernel for 9 pixels (59 where a fresh executor's oneDNN gives 58).
+TEST(KeptValuesFreedInt8, QLinearConvPointwiseReusedGivesAFreshExecutorsBytes) {
+  std::string w;
+  for (int k = 0; k < 16; ++k) w += std::string(k ? ", " : "") + (k % 2 ? "-100, -1" : "100, 1");
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,2] x) => (int8[N,H,W,16] y) <int8[16,2,1,1] w = {)" +
+                           w + R"(}, float xs = {1}, uint8 xz = {0},
+  float ws = {0.0023337455932050943}, int8 wz = {0}, float ys = {1}, int8 yz = {0}> {
+  y = com.microsoft.QLinearConv <channels_last = 1> (x, xs, xz, w, ws, wz, ys, yz)
+})";
+  auto image = [](int64_t side) {
+    std::vector<uint8_t> v;
+    for (int64_t i = 0; i < side * side; ++i) v.insert(v.end(), {250, 67});
+    return NamedInputs{
+        {"x", ir::Tensor::fromVector<uint8_t>(DataType::kUInt8, {1, side, side, 2}, v)}};
+  };
+  for (bool keep : {false, true}) {
+    for (auto [first, second] : {std::pair<int64_t, int64_t>{1, 3}, {3, 1}}) {
+      const std::string what = std::string(keep ? "keeping" : "not keeping") + " values, " +
+                               std::to_string(first) + " then " + std::to_string(second);
+      auto reused = make(text, keep);
+      auto fresh = make(text, keep);
+      ASSERT_TRUE(reused && fresh);
+      ASSERT_EQ(run(*reused, image(first)).outputs.size(), 1u) << what;
+      RunResult again = run(*reused, image(second));
+      RunResult once = run(*fresh, image(second));
+      ASSERT_EQ(again.outputs.size(), 1u) << what;
+      ASSERT_EQ(once.outputs.size(), 1u) << what;
+      expectSameBytes(again.outputs[0], once.outputs[0], what);
+    }
+  }
 }
 
 // uint8 weights with a zero point (the int32 path, qlinear_conv_int32.h):

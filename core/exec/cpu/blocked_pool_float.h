@@ -1,10 +1,11 @@
 // MaxPool and AveragePool on float32 tensors in the blocked layout
 // [N, C/b, H, W, b] (b = 8 or 16; core/ir/passlab_ops.h), both ways blocked:
-// what BlockedPool runs for 2-D AveragePool, and for 2-D MaxPool where oneDNN
-// declines (its own max pooling is faster where it runs). Separable, as the NCHW kernels
-// (pool_max_float.h): per output row, the max (sum) of the window's input rows
-// into a row padded with the lowest float (0), W x b contiguous floats, then
-// along that row with a step of b floats, each tap a vector of b channels.
+// what BlockedPool runs for 2-D AveragePool, and for 2-D MaxPool where the
+// measured rule picks it (blocked_pool_choice.h) or oneDNN declines.
+// Separable, as the NCHW kernels (pool_max_float.h): per output row, the max
+// (sum) of the window's input rows into a row padded with the lowest float
+// (0), W x b contiguous floats, then along that row with a step of b floats,
+// each tap a vector of b channels.
 //
 // Why not oneDNN's pooling on nChw16c (2.6, AVX-512 JIT): its average pooling
 // excluding padding took 0.31 ms for inception_v2's 576x14x14 3x3/1 pools

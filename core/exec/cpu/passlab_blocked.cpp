@@ -1,16 +1,17 @@
 // The kernels of the blocked layout's own ops (core/ir/passlab_ops.h):
 // ReorderToBlocked and ReorderFromBlocked (oneDNN's reorder; the reference
 // loops), BlockedPool (oneDNN's pooling on nChw8c / nChw16c, where its JIT
-// kernels are native, except for 2-D AveragePool, 2-D MaxPool on AVX2
-// machines without AVX-512 and the MaxPools oneDNN declines: the separable
-// blocked kernels of blocked_pool_float.h; the
-// reference unblocks, runs the NCHW pool and blocks the result). The blocked
-// FusedConv is in passlab_fused_conv.cpp.
+// kernels are native, except for 2-D AveragePool, the 2-D MaxPools
+// blocked_pool_choice.h picks and those oneDNN declines: the separable
+// blocked kernels of blocked_pool_float.h; the reference unblocks, runs the
+// NCHW pool and blocks the result). The blocked FusedConv is in
+// passlab_fused_conv.cpp.
 #include "core/exec/cpu/passlab_blocked.h"
 
 #include <cstring>
 #include <string>
 
+#include "core/exec/cpu/blocked_pool_choice.h"
 #include "core/exec/cpu/blocked_pool_float.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/pool_geometry.h"
@@ -257,10 +258,10 @@ class BlockedPoolRef final : public Kernel {
   std::unique_ptr<Kernel> plain_;  // null: GlobalAveragePool
 };
 
-// Whether 2-D MaxPools take the separable blocked kernel rather than oneDNN's:
-// on AVX2 machines without AVX-512 (as PASSLAB_MAX_ISA caps them).
-bool separableMaxPool() {
-  return cpu_isa::hasAvx2Fma() && !cpu_isa::hasAvx512f();
+// Whether 2-D MaxPool `g` takes the separable blocked kernel rather than
+// oneDNN's (blocked_pool_choice.h; PASSLAB_MAX_ISA caps the flags).
+bool separableMaxPool(const PoolGeometry& g) {
+  return separableMaxPoolIsFaster(g, {cpu_isa::hasAvx2Fma(), cpu_isa::hasAvx512f()});
 }
 
 class BlockedPoolOneDnn final : public Kernel {
@@ -293,14 +294,11 @@ class BlockedPoolOneDnn final : public Kernel {
     }
     // 2-D windows: the separable blocked kernels (blocked_pool_float.h) for
     // every AveragePool (oneDNN's took 0.27 ms where they take 0.03, 576x14x14
-    // 3x3/1), for every MaxPool on an AVX2 machine without AVX-512 (oneDNN's
-    // jit:avx2 max pooling took 0.71 ms for the 64x112x112 3x3/2 stem, the
-    // separable kernel 0.11; on AMD Zen 3, session 31), and for a MaxPool
-    // oneDNN declines. With AVX-512 oneDNN's own max pooling is faster (the
-    // stem 0.21 against 0.25 ms); below AVX2 its jit:sse41 is too (0.14
-    // against 0.22).
+    // 3x3/1), for a MaxPool where the measured rule picks them (on AVX2
+    // machines every one, with AVX-512 overlapping windows or short rows;
+    // blocked_pool_choice.h), and for a MaxPool oneDNN declines.
     const bool separable = !global_ && g.spatial() == 2;
-    if (separable && (!max_ || separableMaxPool())) return runSeparable(ctx, x, g);
+    if (separable && (!max_ || separableMaxPool(g))) return runSeparable(ctx, x, g);
     if (x.dims() != xDims_ || threads_ != ctx.threads()) build(g, plain, ctx.threads());
     if (!ok_) return separable ? runSeparable(ctx, x, g) : fallback_->run(ctx);
     PASSLAB_ASSIGN_OR_RETURN(Tensor * y,

@@ -4,10 +4,12 @@
 // rounding; blocks 8 and 16, channel counts that leave padding channels,
 // pads, ceil_mode, dilations, strides 1 to 3, windows wholly in the padding;
 // the portable, AVX2 and AVX-512 loops (where the machine has them) on one
-// thread, and the dispatching entry points on 1 and 2 threads; the AVX2
-// loops give the portable ones' bits; through the executor, BlockedPool's
-// AveragePools and MaxPools (one oneDNN declines, one it takes on AVX-512
-// machines) against the NCHW ops. An unknown instruction set is refused.
+// thread, and the dispatching entry points on 1 and 2 threads; the AVX2 and
+// AVX-512 loops give the portable ones' bits; the rule between the separable
+// kernel and oneDNN's (blocked_pool_choice.h); through the executor,
+// BlockedPool's AveragePools and MaxPools (one oneDNN declines, one it takes
+// on AVX-512 machines) against the NCHW ops. An unknown instruction set is
+// refused.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/cpu/blocked_pool_choice.h"
 #include "core/exec/cpu/blocked_pool_float.h"
 #include "core/exec/cpu/pool_geometry.h"
 #include "core/support/cpu_isa.h"
@@ -118,9 +121,10 @@ TEST_P(BlockedPool, AverageAgreesWithTheReferenceKernel) {
   }
 }
 
-// The AVX2 loops (vectors of 8 along the row) take the portable loops' taps
-// in the same order, so they give the same bits, averages included.
-TEST_P(BlockedPool, Avx2GivesThePortableBits) {
+// The AVX2 loops (vectors of 8 along the row) and the AVX-512 ones (16) take
+// the portable loops' taps in the same order, so they give the same bits,
+// averages included.
+TEST_P(BlockedPool, VectorPathsGiveThePortableBits) {
   if (!cpu_isa::hasAvx2Fma()) GTEST_SKIP() << "no AVX2 + FMA here";
   for (int pool = 0; pool < 3; ++pool) {
     const bool max = pool == 0, includePad = pool == 2;
@@ -129,13 +133,20 @@ TEST_P(BlockedPool, Avx2GivesThePortableBits) {
                    max ? "" : std::string(", count_include_pad = ") + (includePad ? "1" : "0"));
     ASSERT_TRUE(s);
     for (int64_t b : {8, 16}) {
-      std::vector<float> portable, avx2;
+      std::vector<float> portable;
       ASSERT_TRUE(runBlocked({"portable", "portable", 1}, max, *s, includePad, b, portable));
-      ASSERT_TRUE(runBlocked({"avx2", "avx2", 1}, max, *s, includePad, b, avx2));
-      ASSERT_EQ(avx2.size(), portable.size());
-      for (size_t i = 0; i < portable.size(); ++i)
-        ASSERT_EQ(std::bit_cast<uint32_t>(avx2[i]), std::bit_cast<uint32_t>(portable[i]))
-            << "element " << i << ", block " << b << ": " << avx2[i] << " vs " << portable[i];
+      for (const char* isa : {"avx2", "avx512"}) {
+        std::vector<float> vec;
+        if (!runBlocked({isa, isa, 1}, max, *s, includePad, b, vec)) {
+          ASSERT_STREQ(isa, "avx512") << "AVX2 + FMA is here";
+          continue;
+        }
+        ASSERT_EQ(vec.size(), portable.size());
+        for (size_t i = 0; i < portable.size(); ++i)
+          ASSERT_EQ(std::bit_cast<uint32_t>(vec[i]), std::bit_cast<uint32_t>(portable[i]))
+              << isa << ", element " << i << ", block " << b << ": " << vec[i] << " vs "
+              << portable[i];
+      }
     }
   }
 }
@@ -150,6 +161,8 @@ const Case kCases[] = {
     {"stride3_asymmetric_pads", {1, 4, 14, 19}, {2, 3}, {3, 3}, {1, 1}, {0, 2, 1, 1}},
     {"window_in_the_padding", {1, 9, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {2, 2, 2, 2}},
     {"global_like_7x7", {1, 32, 7, 7}, {7, 7}, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+    {"stem_like_wide_rows", {1, 40, 21, 37}, {3, 3}, {2, 2}, {1, 1}, {0, 1, 1, 1}, true},
+    {"vgg_like_2x2_s2", {1, 33, 18, 34}, {2, 2}, {2, 2}, {1, 1}, {0, 0, 0, 0}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Geometries, BlockedPool, ::testing::ValuesIn(kCases),
@@ -185,32 +198,79 @@ TEST(BlockedPoolIsa, AnUnknownInstructionSetIsRefused) {
   EXPECT_EQ(y[0], 1.0f);
 }
 
+// The rule between the separable kernel and oneDNN's max pooling
+// (blocked_pool_choice.h), as a pure function of the geometry and the ISA.
+cpu::PoolGeometry maxPoolGeometry(int64_t k, int64_t stride, int64_t h, int64_t w) {
+  cpu::PoolAttrs a;
+  a.window.kernel = {k, k};
+  a.window.strides = {stride, stride};
+  auto g = cpu::poolGeometry(a, {1, 64, h, w});
+  EXPECT_TRUE(g);
+  return g ? *g : cpu::PoolGeometry{};
+}
+
+TEST(BlockedPoolChoice, BelowAvx2OneDnnAlwaysAndOnAvx2TheSeparableKernelAlways) {
+  const cpu::PoolIsaFlags sse{false, false}, avx2{true, false};
+  for (const auto& g : {maxPoolGeometry(3, 2, 112, 112), maxPoolGeometry(2, 2, 224, 224),
+                        maxPoolGeometry(3, 1, 7, 7)}) {
+    EXPECT_FALSE(cpu::separableMaxPoolIsFaster(g, sse));
+    EXPECT_TRUE(cpu::separableMaxPoolIsFaster(g, avx2));
+  }
+}
+
+TEST(BlockedPoolChoice, WithAvx512OverlappingWindowsOrShortRowsTakeTheSeparableKernel) {
+  const cpu::PoolIsaFlags avx512{true, true};
+  // Overlapping windows (kernel > stride), however long the rows.
+  EXPECT_TRUE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(3, 2, 112, 112), avx512));
+  EXPECT_TRUE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(3, 1, 56, 56), avx512));
+  EXPECT_TRUE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(2, 1, 64, 64), avx512));
+  // Windows that share no input: oneDNN from 16 outputs a row.
+  EXPECT_TRUE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(2, 2, 28, 28), avx512));   // 14
+  EXPECT_TRUE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(2, 2, 64, 31), avx512));   // 15
+  EXPECT_FALSE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(2, 2, 8, 32), avx512));   // 16
+  EXPECT_FALSE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(2, 2, 56, 56), avx512));  // 28
+  EXPECT_FALSE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(2, 2, 224, 224), avx512));
+  EXPECT_FALSE(cpu::separableMaxPoolIsFaster(maxPoolGeometry(3, 3, 60, 60), avx512));  // 20
+}
+
+TEST(BlockedPoolChoice, OnlyTwoSpatialDimsTakeTheSeparableKernel) {
+  cpu::PoolAttrs a;
+  a.window.kernel = {3};
+  a.window.strides = {1};
+  auto g = cpu::poolGeometry(a, {1, 16, 20});
+  ASSERT_TRUE(g);
+  EXPECT_FALSE(cpu::separableMaxPoolIsFaster(*g, {true, false}));
+  EXPECT_FALSE(cpu::separableMaxPoolIsFaster(*g, {true, true}));
+}
+
 // Through the executor: BlockedPool on the kernels it picks (a MaxPool
-// oneDNN declines, whose right pad would be negative; a padded one it takes
-// on AVX-512 machines, the separable kernel on AVX2 ones; AveragePools)
-// equals the NCHW pools on the reference kernels, padding channels included.
+// oneDNN declines, whose right pad would be negative; a padded 3x3 one, the
+// separable kernel on AVX2 and AVX-512 machines; a 2x2/2 one with rows of
+// 20 outputs, oneDNN's with AVX-512; AveragePools) equals the NCHW pools on
+// the reference kernels, padding channels included.
 TEST(BlockedPoolKernel, PoolsOneDnnDeclinesAndAveragesEqualTheNchwOps) {
   struct Pool {
     const char* op;
     const char* attrs;
-    int64_t out;
+    int64_t in, out;
   };
   const Pool pools[] = {
-      {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2]", 6},
-      {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2], pads = [0, 0, 1, 1]", 7},
-      {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1]", 14},
-      {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1], count_include_pad = 1", 14},
+      {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2]", 14, 6},
+      {"MaxPool", "kernel_shape = [3, 3], strides = [2, 2], pads = [0, 0, 1, 1]", 14, 7},
+      {"MaxPool", "kernel_shape = [2, 2], strides = [2, 2]", 40, 20},
+      {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1]", 14, 14},
+      {"AveragePool", "kernel_shape = [3, 3], pads = [1, 1, 1, 1], count_include_pad = 1", 14, 14},
   };
-  std::vector<float> xv(static_cast<size_t>(2 * 20 * 14 * 14));
-  for (size_t i = 0; i < xv.size(); ++i)
-    xv[i] = static_cast<float>((static_cast<int64_t>(i) * 7919) % 1009) - 504.5f;
   for (const Pool& p : pools) {
     SCOPED_TRACE(std::string(p.op) + " " + p.attrs);
-    const std::string out = "[2, 20, " + std::to_string(p.out) + ", " + std::to_string(p.out) + "]";
+    const std::vector<int64_t> xd{2, 20, p.in, p.in};
+    std::vector<float> xv(static_cast<size_t>(2 * 20 * p.in * p.in));
+    for (size_t i = 0; i < xv.size(); ++i)
+      xv[i] = static_cast<float>((static_cast<int64_t>(i) * 7919) % 1009) - 504.5f;
+    const std::string in = std::to_string(p.in), out = std::to_string(p.out);
     const std::string head =
-        "<ir_version: 9, opset_import: [\"\" : 19, \"ai.passlab\" : 1]>\nmain (float[2, 20, 14, "
-        "14] x) => (float" +
-        out + " y) {\n";
+        "<ir_version: 9, opset_import: [\"\" : 19, \"ai.passlab\" : 1]>\nmain (float[2, 20, " + in +
+        ", " + in + "] x) => (float[2, 20, " + out + ", " + out + "] y) {\n";
     const std::string plain = head + " y = " + p.op + " <" + p.attrs + "> (x) }";
     const std::string blocked =
         head +
@@ -220,8 +280,8 @@ TEST(BlockedPoolKernel, PoolsOneDnnDeclinesAndAveragesEqualTheNchwOps) {
         ", block = 16> (xb)\n y = ai.passlab.ReorderFromBlocked <block = 16, channels = 20> (yb) }";
     ExecutorOptions ref;
     ref.referenceKernels = true;
-    auto want = testutil::runText(plain, {{"x", testutil::floats({2, 20, 14, 14}, xv)}}, ref);
-    auto got = testutil::runText(blocked, {{"x", testutil::floats({2, 20, 14, 14}, xv)}});
+    auto want = testutil::runText(plain, {{"x", testutil::floats(xd, xv)}}, ref);
+    auto got = testutil::runText(blocked, {{"x", testutil::floats(xd, xv)}});
     ASSERT_EQ(want.outputs.size(), 1u);
     ASSERT_EQ(got.outputs.size(), 1u);
     const auto w = testutil::toFloats(want.outputs[0]), g = testutil::toFloats(got.outputs[0]);

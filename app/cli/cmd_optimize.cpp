@@ -28,6 +28,7 @@
 #include "core/pipeline/recipe.h"
 #include "core/pipeline/recorded_calibration.h"
 #include "core/pipeline/report.h"
+#include "core/pipeline/rounding_floor.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -202,7 +203,10 @@ std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
   if (s.check.lossy) {
     const pipeline::OutputAccuracy* w = pipeline::worstOutput(s.check.accuracy);
-    return unitText(s.check) + (s.check.passed ? "within budget" : "OVER BUDGET") +
+    const char* verdict = !s.check.passed                             ? "OVER BUDGET"
+                          : pipeline::excusedByRoundingFloor(s.check) ? "within the rounding floor"
+                                                                      : "within budget";
+    return unitText(s.check) + verdict +
            (w ? " ('" + w->output + "': " + pipeline::accuracyText(*w).str() + ")" : "");
   }
   char buf[200];
@@ -336,6 +340,11 @@ int checkAgainstOriginal(pipeline::ExecOutputChecker& checker, const ir::Model& 
     std::cerr << "error: the saved model is over the accuracy budget against the original: "
               << c.detail << "\n";
     return 2;
+  }
+  if (pipeline::excusedByRoundingFloor(c)) {
+    std::printf("against the original's outputs on %zu input sets: %s\n", c.inputSets,
+                c.detail.str().c_str());
+    return 0;
   }
   const pipeline::OutputAccuracy* w = pipeline::worstOutput(c.accuracy);
   std::printf(

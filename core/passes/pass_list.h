@@ -28,6 +28,7 @@
   X(makeFuseReduceUnsqueeze)              \
   X(makeFuseLayerNormalization)           \
   X(makeFuseGelu)                         \
+  X(makeFuseHardSwish)                    \
   X(makeFuseSharedInputMatmuls)           \
   X(makeReplaceWithCheaperOps)            \
   X(makeReplaceDivByConstant)             \

@@ -49,7 +49,7 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
         "fuse_conv_add_mul", "fuse_batchnorm_add_mul", "fuse_gemm_batchnorm",
         "fuse_transpose_into_gemm", "fuse_matmul_add_into_gemm", "fuse_shared_input_matmuls",
         "replace_einsum_with_matmul", "fuse_log_softmax", "fuse_reduce_unsqueeze",
-        "fuse_layer_normalization", "fuse_gelu", "replace_with_cheaper_ops",
+        "fuse_layer_normalization", "fuse_gelu", "fuse_hard_swish", "replace_with_cheaper_ops",
         "replace_div_by_constant", "replace_reduce_mean_with_global_pool",
         "replace_conv1x1_and_gemm", "merge_consecutive_slices", "hoist_slice_gather",
         "hoist_reduce_scale", "push_transposes", "fuse_consecutive_transposes",

@@ -54,6 +54,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"fuse_reduce_unsqueeze", Category::kStructural},
       {"fuse_layer_normalization", Category::kStructural},
       {"fuse_gelu", Category::kStructural},
+      {"fuse_hard_swish", Category::kStructural},
       {"fuse_shared_input_matmuls", Category::kStructural},
       {"replace_with_cheaper_ops", Category::kStructural},
       {"replace_div_by_constant", Category::kStructural},

@@ -26,8 +26,8 @@ constexpr OpSchema kSchemas[] = {
     {kReorderFromBlocked, 1, 1, 1, 1, kFromBlockedAttrs},
     {kBlockedPool, 1, 1, 1, 1, kPoolAttrs},
     {kQLinearLookup, 2, 2, 1, 1, {}},
-    {kFusedConvInteger, 5, 6, 1, 3, {}},  // 3: quantize_output = 1
-    {kQLinearSqueezeExcite, 8, 8, 1, 1, {}},
+    {kFusedConvInteger, 5, 6, 1, 3, {}},       // 3: quantize_output = 1
+    {kQLinearSqueezeExcite, 8, 16, 1, 1, {}},  // 16: exact = 1
     {kRangedDynamicQuantizeLinear, 2, 2, 1, 3, {}},
 };
 

@@ -120,6 +120,17 @@ inline constexpr size_t kLookupEntries = 256;
 //   G[n, c] = clip0(mean over H, W of H);  T = clip1(W1 G + B1);  U = clip2(W2 T + B2)
 //   S = min(max(alpha U + beta, 0), 1);  Y = QuantizeLinear(H * S[n, c], y_scale, y_zero_point)
 //   (the CPU kernel rounds H * (S / y_scale): within one step of it, at ties)
+// The exact form (exact = 1, channels_last = 1; fuse_qdq_squeeze_excite_exact):
+//   QLinearSqueezeExcite(X, Table, W1, B1, W2, B2, y_scale, y_zero_point, g_scale,
+//       g_zero_point, w1_scale, t_scale, t_zero_point, w2_scale, u_scale, u_zero_point)
+//   W1 int8 [C1, C], B1 int32 [C1], W2 int8 [C, C1], B2 int32 [C] (weight zero points 0);
+//   w1_scale, w2_scale float32 of 1 value or one per output; the rest one value each:
+//   G = mean over H, W of H (in double);  Gq = QuantizeLinear(G, g_scale, g_zero_point)
+//   T = QLinearConv(Gq, g_scale, g_zero_point, W1, w1_scale, 0, t_scale, t_zero_point, B1)
+//   U = QLinearConv(T, t_scale, t_zero_point, W2, w2_scale, 0, u_scale, u_zero_point, B2)
+//   S = HardSigmoid(DequantizeLinear(U, u_scale, u_zero_point))  (no clips)
+//   Y = QuantizeLinear(H * S[n, c], y_scale, y_zero_point): the QDQ form's bytes
+inline constexpr const char* kExact = "exact";
 inline constexpr const char* kChannelsLast = "channels_last";
 inline constexpr const char* kClip0 = "clip0";
 inline constexpr const char* kClip1 = "clip1";

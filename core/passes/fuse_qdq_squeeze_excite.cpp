@@ -1,5 +1,6 @@
-// fuse_qdq_squeeze_excite — a squeeze-excitation block between 8-bit tensors
-// as one ai.passlab QLinearSqueezeExcite (non-standard; after
+// fuse_qdq_squeeze_excite, fuse_qdq_squeeze_excite_exact — a squeeze-excitation
+// block between 8-bit tensors as one ai.passlab QLinearSqueezeExcite (lossy,
+// exact below; non-standard; after
 // fuse_qdq_into_qlinear, before or after convert_int8_to_channels_last).
 //
 // Before (MobileNetV3's block, as fuse_qdq_into_qlinear leaves it):
@@ -25,6 +26,17 @@
 // (constants) on xq, g, u and yq; 1x1 convolutions of group 1 without pads,
 // constant weights (per-tensor or per-channel scales); every intermediate
 // read only inside the block (h by the pool and the Mul).
+//
+// fuse_qdq_squeeze_excite_exact (in the fused level, after
+// convert_int8_to_channels_last): the same block in its channels-last form
+// (ReduceMean over axes 1, 2) as QLinearSqueezeExcite with exact = 1, which
+// keeps g, t and u in 8 bits and computes every step with the executor's
+// arithmetic (passlab_squeeze_excite_exact.cpp): Y is the QDQ form's bytes.
+// Further conditions: int8 weights with zero points 0 (absent or all 0;
+// then the executor's QLinearConv on so few pixels is the reference's
+// arithmetic), constant int32 biases or none, each convolution's input
+// quantization the one before it (the mean's QuantizeLinear, the first
+// convolution's output), zero points given on g's QuantizeLinear and yq's.
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -154,6 +166,7 @@ std::optional<bool> poolChannelsLast(const ir::Node* p) {
 // Everything the fused node needs, found from its final QuantizeLinear.
 struct Block {
   std::vector<ir::Node*> nodes;  // replaced: q, mul, gate, dq2, c2, c1, qg, pool, act?, dqx
+  ir::Node *qg = nullptr, *c1 = nullptr, *c2 = nullptr;  // for the exact form
   ir::Value* xq = nullptr;
   std::optional<QdqActivation> f;
   Quant x, y;
@@ -195,6 +208,7 @@ std::optional<MatchResult> matchGate(ir::Node* gate, ir::Value* h, Block& b) {
     return MatchResult::failure(
         "the pooled mean's QuantizeLinear has no constant scale and zero point (one value each)");
   b.pooled = *pooled;
+  b.qg = qg, b.c1 = c1, b.c2 = c2;
   b.nodes.insert(b.nodes.end(), {gate, dq2, c2, c1, qg, pool});
   b.conv1 = std::move(*f1), b.conv2 = std::move(*f2);
   b.alpha = gate->attrFloat("alpha", 0.2f), b.beta = gate->attrFloat("beta", 0.5f);
@@ -266,7 +280,88 @@ void rewriteBlock(rewrite::Rewriter& rw, ir::Node& q, const Block& b) {
   fusion::replaceAndErase(rw, q.output(0), n->output(0), b.nodes);
 }
 
-MatchResult squeezeExciteUnit(ir::Node& q, const MatchContext& c) {
+// Whether two (scale, zero point) pairs of inputs hold the same constants.
+bool sameQuant(const ir::Value* s1, const ir::Value* z1, const ir::Value* s2, const ir::Value* z2) {
+  auto a = quantOf(s1, z1, ir::DataType::kUInt8), b = quantOf(s2, z2, ir::DataType::kUInt8);
+  return a && b && a->scale == b->scale && a->zero == b->zero && a->type == b->type;
+}
+
+// The exact form's further conditions (see the top); empty when they hold.
+std::optional<MatchResult> exactFails(const Block& b) {
+  if (!b.channelsLast)
+    return MatchResult::failure(
+        "exact only in the channels-last form (ReduceMean over axes 1, 2): GlobalAveragePool "
+        "sums in another order");
+  if (!inputOr(*b.qg, 2))
+    return MatchResult::failure("the pooled mean's QuantizeLinear has no zero point");
+  for (const ir::Node* c : {b.c1, b.c2}) {
+    auto w = rewrite::constantValue(inputOr(*c, 3));
+    if (!w || w->dtype() != ir::DataType::kInt8)
+      return MatchResult::failure(Text::of("%1 has no int8 weight", c->name()));
+    if (inputOr(*c, 5)) {
+      auto z = rewrite::constantValue(inputOr(*c, 5));
+      if (!z)
+        return MatchResult::failure(Text::of("%1's weight zero point is not constant", c->name()));
+      for (double v : z->toDoubleVector())
+        if (v != 0)
+          return MatchResult::failure(Text::of("%1's weight zero point is not 0", c->name()));
+    }
+    if (!inputOr(*c, 7))
+      return MatchResult::failure(Text::of("%1 has no output zero point", c->name()));
+    if (inputOr(*c, 8)) {
+      auto bias = rewrite::constantValue(inputOr(*c, 8));
+      if (!bias || bias->dtype() != ir::DataType::kInt32)
+        return MatchResult::failure(Text::of("%1's bias is not a constant int32", c->name()));
+    }
+  }
+  if (!sameQuant(inputOr(*b.c1, 1), inputOr(*b.c1, 2), inputOr(*b.qg, 1), inputOr(*b.qg, 2)) ||
+      !sameQuant(inputOr(*b.c2, 1), inputOr(*b.c2, 2), inputOr(*b.c1, 6), inputOr(*b.c1, 7)))
+    return MatchResult::failure(
+        "a convolution's input quantization is not its producer's output quantization");
+  return std::nullopt;
+}
+
+// W [M, C, 1, 1] as [M, C]; B as given or M zeros.
+ir::Tensor weight2d(const ir::Node& c) {
+  ir::Tensor w = *rewrite::constantValue(inputOr(c, 3));
+  const std::vector<int64_t> d = w.dims();
+  return ir::Tensor(w.dtype(), {d[0], d[1]}, w.buffer());
+}
+ir::Tensor biasOf(const ir::Node& c, int64_t m) {
+  if (inputOr(c, 8)) return *rewrite::constantValue(inputOr(c, 8));
+  return ir::Tensor(ir::DataType::kInt32, {m});
+}
+
+void rewriteExact(rewrite::Rewriter& rw, ir::Node& q, const Block& b) {
+  ir::Graph& g = *q.owner();
+  const std::vector<const ir::Node*> from(b.nodes.begin(), b.nodes.end());
+  const std::string base = q.output(0)->name() + "_se";
+  const ir::Node &c1 = *b.c1, &c2 = *b.c2;
+  std::vector<ir::Value*> in{b.xq,
+                             addConstant(rw, g, &q, base + "_table", inputTable(b), from),
+                             addConstant(rw, g, &q, base + "_w1", weight2d(c1), from),
+                             addConstant(rw, g, &q, base + "_b1", biasOf(c1, b.conv1.m), from),
+                             addConstant(rw, g, &q, base + "_w2", weight2d(c2), from),
+                             addConstant(rw, g, &q, base + "_b2", biasOf(c2, b.conv2.m), from),
+                             q.input(1),
+                             q.input(2),
+                             b.qg->input(1),
+                             b.qg->input(2),
+                             c1.input(4),
+                             c1.input(6),
+                             c1.input(7),
+                             c2.input(4),
+                             c2.input(6),
+                             c2.input(7)};
+  ir::Node* n = fusedops::addFused(rw, ops::kQLinearSqueezeExcite, in, &q, from, q.output(0));
+  rw.setAttr(n, ir::Attribute::makeInt(ops::kChannelsLast, 1));
+  rw.setAttr(n, ir::Attribute::makeInt(ops::kExact, 1));
+  rw.setAttr(n, ir::Attribute::makeFloat("alpha", b.alpha));
+  rw.setAttr(n, ir::Attribute::makeFloat("beta", b.beta));
+  fusion::replaceAndErase(rw, q.output(0), n->output(0), b.nodes);
+}
+
+MatchResult squeezeExciteUnit(ir::Node& q, const MatchContext& c, bool exact) {
   if (c.standardOnly)
     return MatchResult::failure("standard ONNX only: QLinearSqueezeExcite is ai.passlab");
   ir::Node* mul = producerOp(q.input(0), "Mul");
@@ -286,21 +381,36 @@ MatchResult squeezeExciteUnit(ir::Node& q, const MatchContext& c) {
     b.nodes = {&q, mul};
     if (auto failed = matchGate(gate, h, b)) return std::move(*failed);
     if (auto failed = matchInput(h, b)) return std::move(*failed);
+    if (exact)
+      if (auto failed = exactFails(b)) return std::move(*failed);
     std::vector<ir::Node*> matched = b.nodes;
-    return MatchResult::success(
-        matched, [&q, b = std::move(b)](rewrite::Rewriter& rw) { rewriteBlock(rw, q, b); });
+    return MatchResult::success(matched, [&q, exact, b = std::move(b)](rewrite::Rewriter& rw) {
+      exact ? rewriteExact(rw, q, b) : rewriteBlock(rw, q, b);
+    });
   }
   return MatchResult::failure("no operand of the Mul is a HardSigmoid gate of a 4-D tensor");
 }
 
 fusion::Rules rules() {
   fusion::Rules r;
+  auto lossy = [](ir::Node& q, const MatchContext& c) { return squeezeExciteUnit(q, c, false); };
   // Q(f(DQ(xq)) * HardSigmoid(DQ(QLinearConv(QLinearConv(Q(GlobalAveragePool(...)))))))
   //   -> ai.passlab.QLinearSqueezeExcite(xq, table, W1, B1, W2, B2, sy, zy)
   fusion::addRule(r, "qdq_squeeze_excite",
                   "Q(h * HardSigmoid(DQ(QLinearConv(QLinearConv(Q(GlobalAveragePool(h))))))), h = "
                   "f(DQ(xq)) -> ai.passlab.QLinearSqueezeExcite",
-                  {"QuantizeLinear"}, squeezeExciteUnit);
+                  {"QuantizeLinear"}, lossy);
+  return r;
+}
+
+fusion::Rules exactRules() {
+  fusion::Rules r;
+  auto exact = [](ir::Node& q, const MatchContext& c) { return squeezeExciteUnit(q, c, true); };
+  fusion::addRule(
+      r, "qdq_squeeze_excite_exact",
+      "Q(h * HardSigmoid(DQ(QLinearConv(QLinearConv(Q(ReduceMean(h, axes 1, 2))))))), h "
+      "= f(DQ(xq)) -> ai.passlab.QLinearSqueezeExcite <exact = 1>",
+      {"QuantizeLinear"}, exact);
   return r;
 }
 
@@ -308,6 +418,10 @@ fusion::Rules rules() {
 
 std::unique_ptr<Pass> makeFuseQdqSqueezeExcite() {
   return std::make_unique<PatternPass>(catalogInfo("fuse_qdq_squeeze_excite"), rules());
+}
+
+std::unique_ptr<Pass> makeFuseQdqSqueezeExciteExact() {
+  return std::make_unique<PatternPass>(catalogInfo("fuse_qdq_squeeze_excite_exact"), exactRules());
 }
 
 }  // namespace passlab::passes

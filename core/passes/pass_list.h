@@ -66,6 +66,7 @@
   X(makeFuseQdqIntoQlinear)               \
   X(makeFoldQdqUnaryIntoLookup)           \
   X(makeFuseQdqSqueezeExcite)             \
+  X(makeFuseQdqSqueezeExciteExact)        \
   X(makeConvertInt8ToChannelsLast)        \
   X(makeConvertDynamicInt8ToChannelsLast) \
   X(makeRaiseOpset)                       \

@@ -86,7 +86,10 @@ std::vector<std::string> defaultPasses(const std::vector<std::string>& basic) {
 // convolution chains channels-last (convert_int8_to_channels_last, session 33:
 // oneDNN's int8 kernels work channels-last, and an NCHW QLinearConv reorders
 // its input and output; after the dynamic form's exact pass, so that a
-// dynamic model's chains are converted as before), then the basic cleanup.
+// dynamic model's chains are converted as before), then the squeeze-excitation
+// blocks between 8-bit tensors on those chains as one exact node
+// (fuse_qdq_squeeze_excite_exact, session 36: the executor's arithmetic for
+// every step, so the QDQ form's bytes), then the basic cleanup.
 std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
                                      const std::vector<std::string>& basic) {
   std::vector<std::string> v = def;
@@ -99,7 +102,8 @@ std::vector<std::string> fusedPasses(const std::vector<std::string>& def,
         "fuse_passlab_softmax", "fuse_conv_integer_epilogue", "fuse_conv_activation",
         "fuse_gemm_activation", "fuse_elementwise_chains", "convert_to_blocked_layout",
         "convert_dynamic_int8_to_channels_last", "fuse_dynamic_quantize_range",
-        "fuse_dynamic_quantize_into_conv", "convert_int8_to_channels_last"})
+        "fuse_dynamic_quantize_into_conv", "convert_int8_to_channels_last",
+        "fuse_qdq_squeeze_excite_exact"})
     v.push_back(id);
   v.insert(v.end(), basic.begin(), basic.end());
   return v;
@@ -146,7 +150,8 @@ const std::vector<Level>& levels() {
     for (const std::string& id : v[2].passes)
       if (id != "convert_to_blocked_layout" && id != "convert_dynamic_int8_to_channels_last" &&
           id != "fuse_dynamic_quantize_range" && id != "fuse_dynamic_quantize_into_conv" &&
-          id != "convert_int8_to_channels_last" && id != "fold_qdq_unary_into_lookup")
+          id != "convert_int8_to_channels_last" && id != "fold_qdq_unary_into_lookup" &&
+          id != "fuse_qdq_squeeze_excite_exact")
         gpu.push_back(id);
     v.push_back({"fused_gpu", gpu});
     return v;

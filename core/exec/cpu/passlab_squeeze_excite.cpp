@@ -32,6 +32,7 @@
 #endif
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/passlab_squeeze_excite_exact.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
 #include "core/support/cpu_isa.h"
@@ -492,6 +493,7 @@ bool clipAttr(const ir::Node& n, const char* name, float& lo, float& hi) {
 
 Expected<std::unique_ptr<Kernel>> makeQLinearSqueezeExcite(const KernelBuild& b) {
   const ir::Node& n = b.node();
+  if (n.attrInt(ops::kExact, 0) != 0) return makeQLinearSqueezeExciteExact(b);
   Params p;
   p.channelsLast = n.attrInt(ops::kChannelsLast, 0) != 0;
   p.alpha = n.attrFloat("alpha", 0.2f);

@@ -92,6 +92,7 @@ TEST(PassCatalog, CategoriesFollowTheTaxonomy) {
       {"fuse_qdq_into_qlinear", Category::kPrecision},
       {"fold_qdq_unary_into_lookup", Category::kPrecision},
       {"fuse_qdq_squeeze_excite", Category::kPrecision},
+      {"fuse_qdq_squeeze_excite_exact", Category::kPrecision},
       {"convert_int8_to_channels_last", Category::kReadWrite},
       {"convert_dynamic_int8_to_channels_last", Category::kReadWrite},
       {"raise_opset", Category::kStructural},

@@ -1,0 +1,400 @@
+// ai.passlab QLinearSqueezeExcite, exact = 1: the channels-last block
+//   h = Table[x]                          (DequantizeLinear and f, the pass's table)
+//   g = ReduceMean(h, axes 1, 2)          -> gq = QuantizeLinear(g)
+//   t = QLinearConv(gq, W1, B1), u = QLinearConv(t, W2, B2)   (1x1 on one pixel)
+//   s = HardSigmoid(DequantizeLinear(u))
+//   y = QuantizeLinear(h * s[c])
+// each step with the arithmetic of the kernel the QDQ form runs on, so Y is
+// that form's bytes on every instruction set:
+//   * the mean as reduce.cpp's channels-last ReduceMean: each channel summed in
+//     double, position after position (addRowsF32: exact widening, the same
+//     additions in the same order on every path), divided in double by the
+//     positions and rounded to float32 (MeanOp);
+//   * QuantizeLinear as quantize.cpp's quantizeRows: x / scale (IEEE division),
+//     clamped, rounded by 1.5 * 2^23, the zero point added and clamped, NaN 0;
+//     its AVX-512 and SSE2 loops do these operations lane by lane;
+//   * the 1x1 convolutions as the reference QLinearConv (qlinear.cpp), which
+//     the executor's pointwise kernel (qlinear_pointwise_nhwc.h, the one for
+//     so few pixels with weight zero points 0) and its float-sum path match
+//     bit for bit: int32 sums, the multiplier x_scale * w_scale / y_scale in
+//     float32, the product in double rounded half to even;
+//   * DequantizeLinear (x - z) * s and HardSigmoid alpha * v + beta clamped
+//     in float32 (activations.cpp), and the Mul one float32 product.
+#include "core/exec/cpu/passlab_squeeze_excite_exact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/parallel.h"
+#include "core/ir/passlab_ops.h"
+#include "core/support/cpu_isa.h"
+
+namespace passlab::exec::cpu::squeeze_excite {
+
+namespace {
+
+namespace ops = ir::passlab_ops;
+
+// The inputs of the exact form (passlab_ops.h).
+enum Input : size_t {
+  kX = 0,
+  kTable = 1,
+  kW1 = 2,
+  kB1 = 3,
+  kW2 = 4,
+  kB2 = 5,
+  kYScale = 6,
+  kYZero = 7,
+  kGScale = 8,
+  kGZero = 9,
+  kW1Scale = 10,
+  kTScale = 11,
+  kTZero = 12,
+  kW2Scale = 13,
+  kUScale = 14,
+  kUZero = 15,
+};
+
+// One per-tensor quantization as quantizeRows applies it.
+struct Quant {
+  float s = 1, z = 0, lo = 0, hi = 255, qlo = 0, qhi = 0;
+};
+
+Quant quantOf(float s, float z, bool isSigned) {
+  Quant q;
+  q.s = s, q.z = z;
+  q.lo = isSigned ? -128.0f : 0.0f;
+  q.hi = isSigned ? 127.0f : 255.0f;
+  q.qlo = q.lo - z - 1.0f, q.qhi = q.hi - z + 1.0f;
+  return q;
+}
+
+// quantizeRows' scalar loop for one value (its AVX-512 and SSE2 loops do the
+// same operations per lane).
+int32_t quantizeOne(float x, const Quant& q) {
+  const float d = x / q.s;
+  const float c = std::min(std::max(d, q.qlo), q.qhi);
+  const float r = (c + 12582912.0f) - 12582912.0f;
+  const float v = std::min(std::max(r + q.z, q.lo), q.hi);
+  return static_cast<int32_t>(d != d ? 0.0f : v);
+}
+
+// Channels-last rows: h = Table[x ^ flip], acc[c] += h in double, row after row.
+void squeezeRows(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table,
+                 float* h, double* acc) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < c; ++k) {
+      const float v = table[static_cast<uint8_t>(x[r * c + k] ^ flip)];
+      h[r * c + k] = v;
+      acc[k] += static_cast<double>(v);
+    }
+}
+
+#if defined(__x86_64__)
+#define PASSLAB_SEX_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+// The table in 16 registers (as passlab_squeeze_excite.cpp keeps it).
+struct Table16 {
+  __m512 t[16];
+};
+
+// table[x ^ flip] for the `m` lanes of 16 bytes at x: two-register permutes
+// on the low 5 bits of the index, blends on bits 5-7.
+PASSLAB_SEX_TARGET inline __m512 lookup16(const Table16& T, const uint8_t* x, __mmask16 m,
+                                          uint8_t flip) {
+  const __m128i b =
+      _mm_xor_si128(_mm_maskz_loadu_epi8(m, x), _mm_set1_epi8(static_cast<char>(flip)));
+  const __m512i i = _mm512_cvtepu8_epi32(b);
+  const __mmask16 b5 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(32));
+  const __mmask16 b6 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(64));
+  const __mmask16 b7 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(128));
+  __m512 q[4];
+  for (int k = 0; k < 4; ++k)
+    q[k] = _mm512_mask_blend_ps(b5, _mm512_permutex2var_ps(T.t[4 * k], i, T.t[4 * k + 1]),
+                                _mm512_permutex2var_ps(T.t[4 * k + 2], i, T.t[4 * k + 3]));
+  return _mm512_mask_blend_ps(b7, _mm512_mask_blend_ps(b6, q[0], q[1]),
+                              _mm512_mask_blend_ps(b6, q[2], q[3]));
+}
+
+// squeezeRows 16 channels at a time down all the rows, their double sums in
+// two registers: each channel's additions in the same order, so the same sums.
+PASSLAB_SEX_TARGET void squeezeRowsAvx512(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip,
+                                          const float* table, float* h, double* acc) {
+  Table16 T;
+  for (int k = 0; k < 16; ++k) T.t[k] = _mm512_loadu_ps(table + 16 * k);
+  for (int64_t k = 0; k < c; k += 16) {
+    const __mmask16 m = avx512::lanes(c - k);
+    const auto mlo = static_cast<__mmask8>(m), mhi = static_cast<__mmask8>(m >> 8);
+    __m512d lo = _mm512_maskz_loadu_pd(mlo, acc + k), hi = _mm512_maskz_loadu_pd(mhi, acc + k + 8);
+    for (int64_t r = 0; r < rows; ++r) {
+      const __m512 v = lookup16(T, x + r * c + k, m, flip);
+      _mm512_mask_storeu_ps(h + r * c + k, m, v);
+      lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+      hi = _mm512_add_pd(
+          hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+    }
+    _mm512_mask_storeu_pd(acc + k, mlo, lo);
+    _mm512_mask_storeu_pd(acc + k + 8, mhi, hi);
+  }
+}
+#endif
+
+void squeeze(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table, float* h,
+             double* acc) {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512BwVl()) return squeezeRowsAvx512(x, rows, c, flip, table, h, acc);
+#endif
+  squeezeRows(x, rows, c, flip, table, h, acc);
+}
+
+// y = QuantizeLinear(h * s[c]) for rows [first, last) of c channels.
+template <class Q>
+void scaleRowsScalar(const float* h, int64_t first, int64_t last, int64_t c, const float* s,
+                     const Quant& q, Q* y) {
+  for (int64_t i = first * c; i < last * c; ++i)
+    y[i] = static_cast<Q>(quantizeOne(h[i] * s[i % c], q));
+}
+
+#if defined(__x86_64__)
+// The same, 16 channels at a time with quantizeRows' AVX-512 operations.
+template <class Q>
+__attribute__((target("avx512f"))) void scaleRowsAvx512(const float* h, int64_t first, int64_t last,
+                                                        int64_t c, const float* s, const Quant& q,
+                                                        Q* y) {
+  const __m512 vs = _mm512_set1_ps(q.s), vqlo = _mm512_set1_ps(q.qlo), vqhi = _mm512_set1_ps(q.qhi),
+               vz = _mm512_set1_ps(q.z), vlo = _mm512_set1_ps(q.lo), vhi = _mm512_set1_ps(q.hi),
+               magic = _mm512_set1_ps(12582912.0f);
+  for (int64_t r = first; r < last; ++r)
+    for (int64_t k = 0; k < c; k += 16) {
+      const __mmask16 m = avx512::lanes(c - k);
+      const __m512 p =
+          _mm512_mul_ps(_mm512_maskz_loadu_ps(m, h + r * c + k), _mm512_maskz_loadu_ps(m, s + k));
+      const __m512 d = _mm512_div_ps(p, vs);
+      const __m512 cl = _mm512_min_ps(_mm512_max_ps(d, vqlo), vqhi);
+      const __m512 rn = _mm512_sub_ps(_mm512_add_ps(cl, magic), magic);
+      __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(rn, vz), vlo), vhi);
+      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q), _mm512_setzero_ps());
+      _mm512_mask_cvtepi32_storeu_epi8(y + r * c + k, m, _mm512_cvttps_epi32(v));
+    }
+}
+#endif
+
+template <class Q>
+void scaleRows(const float* h, int64_t first, int64_t last, int64_t c, const float* s,
+               const Quant& q, Q* y) {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f()) return scaleRowsAvx512<Q>(h, first, last, c, s, q, y);
+#endif
+  scaleRowsScalar<Q>(h, first, last, c, s, q, y);
+}
+
+// The reference QLinearConv's requantization (qlinear.cpp requantize).
+int32_t requantize(int32_t acc, float mult, const Quant& y) {
+  const double v = std::nearbyint(static_cast<double>(acc) * static_cast<double>(mult)) +
+                   static_cast<double>(y.z);
+  return static_cast<int32_t>(std::clamp(v, static_cast<double>(y.lo), static_cast<double>(y.hi)));
+}
+
+// The sum of a[i] * b[i] in 8 partial sums (the compiler vectorizes it).
+// Here a and b hold integers (an 8-bit value less its zero point, an int8
+// weight) and fewer than kFloatExactInputs of them: every product and
+// partial sum is an integer below 2^24, so exact in any order.
+float dot(const float* a, const float* b, int64_t n) {
+  float p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; ++j) p[j] += a[i + j] * b[i + j];
+  float s = 0;
+  for (; i < n; ++i) s += a[i] * b[i];
+  return s + (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])));
+}
+
+// 255 * 128 * n below 2^24.
+constexpr int64_t kFloatExactInputs = 512;
+
+// One pixel's 1x1 QLinearConv: out[m] = requantize(sum_k (in[k] - zin) * W[m, k] + B[m]),
+// the multiplier xs * ws[m] / ys in float32. `in` holds in[k] - zin.
+void conv1x1(const std::vector<float>& in, const std::vector<float>& w, const int32_t* b, float xs,
+             const float* ws, int64_t wsCount, const Quant& y, std::vector<int32_t>& out) {
+  const auto c = static_cast<int64_t>(in.size());
+  for (int64_t m = 0; m < static_cast<int64_t>(out.size()); ++m) {
+    const int32_t acc = static_cast<int32_t>(dot(w.data() + m * c, in.data(), c)) + b[m];
+    const float mult = xs * ws[wsCount == 1 ? 0 : m] / y.s;
+    out[m] = requantize(acc, mult, y);
+  }
+}
+
+std::vector<float> floatsOf(const Tensor& w) {
+  std::vector<float> f(static_cast<size_t>(w.numel()));
+  const int8_t* p = w.data<int8_t>();
+  for (size_t i = 0; i < f.size(); ++i) f[i] = static_cast<float>(p[i]);
+  return f;
+}
+
+bool is8Bit(ir::DataType t) {
+  return t == ir::DataType::kUInt8 || t == ir::DataType::kInt8;
+}
+
+bool isScalar(const Tensor& t, ir::DataType type) {
+  return t.numel() == 1 &&
+         (type == ir::DataType::kUndefined ? is8Bit(t.dtype()) : t.dtype() == type);
+}
+
+float zeroOf(const Tensor& t) {
+  return t.dtype() == ir::DataType::kInt8 ? static_cast<float>(*t.data<int8_t>())
+                                          : static_cast<float>(*t.data<uint8_t>());
+}
+
+Quant quantOf(const Tensor& scale, const Tensor& zero) {
+  return quantOf(*scale.data<float>(), zeroOf(zero), zero.dtype() == ir::DataType::kInt8);
+}
+
+class QLinearSqueezeExciteExact final : public Kernel {
+ public:
+  QLinearSqueezeExciteExact(float alpha, float beta) : alpha_(alpha), beta_(beta) {}
+
+  Status run(KernelContext& ctx) override {
+    PASSLAB_RETURN_IF_ERROR(check(ctx));
+    const Tensor& x = ctx.input(kX);
+    PASSLAB_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate(0, ctx.input(kYZero).dtype(), x.dims()));
+    if (y->dtype() == ir::DataType::kUInt8)
+      compute<uint8_t>(ctx, *y);
+    else
+      compute<int8_t>(ctx, *y);
+    return Status::ok();
+  }
+
+ private:
+  static Status check(const KernelContext& ctx) {
+    const std::string what = "QLinearSqueezeExcite (exact): ";
+    for (size_t i = 0; i < 16; ++i)
+      if (!ctx.has(i))
+        return invalidArgument(what + "takes 16 inputs; input " + std::to_string(i) +
+                               " is missing");
+    const Tensor& x = ctx.input(kX);
+    if (!is8Bit(x.dtype()) || x.dims().size() != 4)
+      return invalidArgument(what + "X " + x.describe() + " is not a 4-D uint8 or int8 tensor");
+    const int64_t c = x.dims()[3];
+    const Tensor& w1 = ctx.input(kW1);
+    const int64_t c1 = w1.dims().size() == 2 ? w1.dims()[0] : -1;
+    const Tensor& table = ctx.input(kTable);
+    if (table.dtype() != ir::DataType::kFloat ||
+        table.dims() != Dims{static_cast<int64_t>(ops::kLookupEntries)})
+      return invalidArgument(what + "Table " + table.describe() + " is not 256 float32 values");
+    const Tensor& w2 = ctx.input(kW2);
+    const Tensor& b1 = ctx.input(kB1);
+    const Tensor& b2 = ctx.input(kB2);
+    if (w1.dtype() != ir::DataType::kInt8 || w2.dtype() != ir::DataType::kInt8 ||
+        b1.dtype() != ir::DataType::kInt32 || b2.dtype() != ir::DataType::kInt32 ||
+        w1.dims() != Dims{c1, c} || w2.dims() != Dims{c, c1} || b1.dims() != Dims{c1} ||
+        b2.dims() != Dims{c})
+      return invalidArgument(what + "W1, B1, W2, B2 (" + w1.describe() + ", " + b1.describe() +
+                             ", " + w2.describe() + ", " + b2.describe() +
+                             ") are not int8 [C1, C], int32 [C1], int8 [C, C1], int32 [C] for " +
+                             std::to_string(c) + " channels");
+    for (size_t i : {kYScale, kGScale, kTScale, kUScale})
+      if (!isScalar(ctx.input(i), ir::DataType::kFloat))
+        return invalidArgument(what + "scale " + std::to_string(i) + " " + ctx.input(i).describe() +
+                               " is not one float32 value");
+    for (size_t i : {kYZero, kGZero, kTZero, kUZero})
+      if (!isScalar(ctx.input(i), ir::DataType::kUndefined))
+        return invalidArgument(what + "zero point " + std::to_string(i) + " " +
+                               ctx.input(i).describe() + " is not one uint8 or int8 value");
+    if (c >= kFloatExactInputs || c1 >= kFloatExactInputs)
+      return invalidArgument(what + std::to_string(c) + " channels and " + std::to_string(c1) +
+                             " squeezed: at most " + std::to_string(kFloatExactInputs - 1) +
+                             " each");
+    const Tensor& ws1 = ctx.input(kW1Scale);
+    const Tensor& ws2 = ctx.input(kW2Scale);
+    if (ws1.dtype() != ir::DataType::kFloat || ws2.dtype() != ir::DataType::kFloat ||
+        (ws1.numel() != 1 && ws1.numel() != c1) || (ws2.numel() != 1 && ws2.numel() != c))
+      return invalidArgument(what + "the weight scales " + ws1.describe() + ", " + ws2.describe() +
+                             " are not float32 of 1 value or one per output");
+    return Status::ok();
+  }
+
+  template <class Q>
+  void compute(KernelContext& ctx, Tensor& y) const {
+    const Tensor& x = ctx.input(kX);
+    const auto& d = x.dims();
+    const int64_t n = d[0], hw = d[1] * d[2], c = d[3];
+    const int64_t c1 = ctx.input(kW1).dims()[0];
+    const auto* X = static_cast<const uint8_t*>(x.raw());
+    Q* Y = y.mutableData<Q>();
+    const float* table = ctx.input(kTable).data<float>();
+    const uint8_t flip = x.dtype() == ir::DataType::kInt8 ? 0x80 : 0;
+    const Quant qy = quantOf(ctx.input(kYScale), ctx.input(kYZero));
+    const Quant qg = quantOf(ctx.input(kGScale), ctx.input(kGZero));
+    const Quant qt = quantOf(ctx.input(kTScale), ctx.input(kTZero));
+    const Quant qu = quantOf(ctx.input(kUScale), ctx.input(kUZero));
+    thread_local std::vector<float> h;
+    if (h.size() < static_cast<size_t>(hw * c)) h.resize(static_cast<size_t>(hw * c));
+    std::vector<double> acc(static_cast<size_t>(c));
+    std::vector<int32_t> t(static_cast<size_t>(c1)), u(static_cast<size_t>(c));
+    std::vector<float> gf(static_cast<size_t>(c)), tf(static_cast<size_t>(c1));
+    const std::vector<float>& w1 = weights(ctx, kW1, w1_);
+    const std::vector<float>& w2 = weights(ctx, kW2, w2_);
+    std::vector<float> s(static_cast<size_t>(c));
+    for (int64_t b = 0; b < n; ++b) {
+      std::fill(acc.begin(), acc.end(), 0.0);
+      squeeze(X + b * hw * c, hw, c, flip, table, h.data(), acc.data());
+      for (int64_t k = 0; k < c; ++k)
+        gf[k] = static_cast<float>(
+            quantizeOne(static_cast<float>(acc[k] / static_cast<double>(hw)), qg) -
+            static_cast<int32_t>(qg.z));
+      conv1x1(gf, w1, ctx.input(kB1).data<int32_t>(), qg.s, ctx.input(kW1Scale).data<float>(),
+              ctx.input(kW1Scale).numel(), qt, t);
+      for (int64_t m = 0; m < c1; ++m)
+        tf[m] = static_cast<float>(t[m] - static_cast<int32_t>(qt.z));
+      conv1x1(tf, w2, ctx.input(kB2).data<int32_t>(), qt.s, ctx.input(kW2Scale).data<float>(),
+              ctx.input(kW2Scale).numel(), qu, u);
+      for (int64_t k = 0; k < c; ++k) {
+        const float v = alpha_ * ((static_cast<float>(u[k]) - qu.z) * qu.s) + beta_;
+        s[k] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+      }
+      const float* hb = h.data();
+      Q* yb = Y + b * hw * c;
+      const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (c + 1));
+      parallelFor(hw, ctx.threads(), grain,
+                  [&](int64_t r0, int64_t r1) { scaleRows<Q>(hb, r0, r1, c, s.data(), qy, yb); });
+    }
+  }
+
+  // W as floats: kept from the first run where W is a constant of the run
+  // (one kernel serves one run at a time), else converted on each run.
+  const std::vector<float>& weights(const KernelContext& ctx, size_t i,
+                                    std::vector<float>& kept) const {
+    if (!ctx.invariantInput(i)) {
+      thread_local std::vector<float> each;
+      each = floatsOf(ctx.input(i));
+      return each;
+    }
+    if (kept.empty()) kept = floatsOf(ctx.input(i));
+    return kept;
+  }
+
+  float alpha_, beta_;
+  mutable std::vector<float> w1_, w2_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Kernel>> makeQLinearSqueezeExciteExact(const KernelBuild& b) {
+  const ir::Node& n = b.node();
+  if (n.attrInt(ops::kChannelsLast, 0) != 1)
+    return invalidArgument("QLinearSqueezeExcite (exact): only the channels-last form (" +
+                           std::string(ops::kChannelsLast) + " = 1) is exact");
+  return std::unique_ptr<Kernel>(
+      new QLinearSqueezeExciteExact(n.attrFloat("alpha", 0.2f), n.attrFloat("beta", 0.5f)));
+}
+
+}  // namespace passlab::exec::cpu::squeeze_excite

@@ -762,6 +762,16 @@ class StaticQuantizer {
   bool movesData(const ir::Node& n, int64_t opset) const {
     return n.owner() == cur_ && (preservesValues(n, opset) || isConcat(n));
   }
+  // A MaxPool whose input a Pad filled with a constant other than 0: the
+  // legacy form of its pads (the float32 lowest or -inf, which no maximum
+  // keeps). The input holds that constant, which no 8-bit range of the
+  // values should cover (winml_squeezenet's -3.4e38 made the MaxPools'
+  // scale 1.3e36): it stays float, and the MaxPool with it.
+  static bool readsAMaxPadding(const ir::Node& n, int64_t opset) {
+    if (n.opType() != "MaxPool") return false;
+    const ir::Node* pad = n.input(0) ? n.input(0)->producer() : nullptr;
+    return pad && isDefaultOp(*pad, "Pad") && !preservesValues(*pad, opset);
+  }
   static std::vector<ir::Value*> dataInputs(const ir::Node& n) {
     if (isConcat(n)) return {n.inputs().begin(), n.inputs().end()};
     return {n.input(0)};
@@ -802,7 +812,7 @@ class StaticQuantizer {
       changed = false;
       for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
         const ir::Node& p = **it;
-        if (!movesData(p, opset)) continue;
+        if (!movesData(p, opset) || readsAMaxPadding(p, opset)) continue;
         bool outputsQuantized = true;
         for (const ir::Value* y : dataOutputs(p))
           outputsQuantized = outputsQuantized && y && quantized.count(y) && !y->isGraphOutput();

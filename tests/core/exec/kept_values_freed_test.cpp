@@ -8,6 +8,8 @@
 // shape rebuilds the primitive from the held copy, not from the freed data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -752,6 +754,62 @@ TEST(KeptValuesFreed, DirectFusedConvPathsAfterAShapeChangeAsOnAFreshExecutor) {
     }
     expectSameBytes(again, direct);
   }
+}
+
+// A blocked 3x3 64 -> 32 on 108 x 108 takes oneDNN's Winograd kernel on one
+// thread (blockedConvWinograd), whose weight layout oneDNN cannot reorder out
+// of; W is freed after the first run. Plans for 2 threads (the direct kernel)
+// and for 1 thread again take the held weights through the plain copy
+// (ConvPrimitive::plainWei, 81f7a40): every one-thread run gives the first
+// run's bytes, every two-thread one its values within rounding.
+TEST(KeptValuesFreed, WinogradFusedConvAcrossThreadCountsKeepsItsWeights) {
+  if (!testutil::onednnRunsAvx512() || !cpu_isa::hasAvx512f())
+    GTEST_SKIP() << "Winograd is taken with AVX-512 only";
+  const int64_t C = 64, M = 32, side = 108, wCount = M * C * 9;
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "ai.passlab" : 1]>
+      main (float[1,64,108,108] x) => (float[1,2,108,108,16] y) <float[32,64,3,3] w = )" +
+                           keptvalues::reals(wCount, -0.1f, 0.1f, 7) +
+                           ", float[32] b = " + keptvalues::reals(M, -1.0f, 1.0f, 8) + R"(> {
+        xb = ai.passlab.ReorderToBlocked <block = 16> (x)
+        y = ai.passlab.FusedConv <kernel_shape = [3, 3], pads = [1, 1, 1, 1], activation = "Relu", block = 16> (xb, w, b)
+      })";
+  const NamedInputs in{{"x", seededInput({1, C, side, side}, 9)}};
+  auto ex = make(text, true);
+  ASSERT_TRUE(ex);
+  const auto runOn = [&](int threads, std::string* conv) {
+    RunOptions options;
+    options.threads = threads;
+    Expected<RunResult> r = RunResult{};
+    for (const std::string& l : testutil::onednnExecs([&] { r = ex->run(in, options); }))
+      if (l.find(",convolution,") != std::string::npos) *conv = l;
+    EXPECT_TRUE(r) << threads << " threads: " << (r ? "" : r.error().message());
+    return r ? std::move(r).value() : RunResult{};
+  };
+  std::string conv;
+  const RunResult first = runOn(1, &conv);
+  ASSERT_EQ(first.memory.keptFreedBytes, static_cast<uint64_t>(wCount * 4))
+      << "oneDNN did not hold W";
+  EXPECT_NE(conv.find(",jit_wino_4x3:"), std::string::npos) << conv;
+  bool direct = false;
+  for (int threads : {2, 1, 2, 1, 2, 1}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    conv.clear();
+    const RunResult r = runOn(threads, &conv);
+    ASSERT_EQ(r.outputs.size(), 1u);
+    direct = direct || conv.find(",jit:") != std::string::npos;
+    if (threads == 1) {
+      EXPECT_NE(conv.find(",jit_wino_4x3:"), std::string::npos) << conv;
+      expectSameBytes(r, first);
+    } else {
+      const float* a = r.outputs[0].data<float>().data();
+      const float* b = first.outputs[0].data<float>().data();
+      double worst = 0;
+      for (int64_t i = 0; i < r.outputs[0].numel(); ++i)
+        worst = std::max(worst, static_cast<double>(std::abs(a[i] - b[i])));
+      EXPECT_LT(worst, 2e-4);
+    }
+  }
+  EXPECT_TRUE(direct) << "no run took the direct kernel on 2 threads: nothing was inherited";
 }
 
 }  // namespace

@@ -20,11 +20,13 @@ struct PoolIsaFlags {
 // - AVX-512: where windows overlap along the row (kernel > stride) or a row
 //   has fewer than 16 outputs. Blocks of 16, hot caches, medians, AVX-512
 //   VNNI (Zen 5) 2 cores, load 4.8-5.6, 2026-12-07, separable / oneDNN
-//   jit:avx512_core: 3x3 pools 0.63-1.0 at 1 and 2 threads (stem 0.045 /
-//   0.047 ms, 480 x 13 x 13 3x3/1 0.011 / 0.014); 2x2/2 on 512 x 14 x 14
-//   0.72, 512 x 28 x 28 0.93-1.0, but 256 x 56 x 56 1.04-1.17, 128 x 112 x
-//   112 1.1-1.16, 64 x 224 x 224 1.04-1.6 (vgg19's), where windows share no
-//   input and oneDNN streams the rows once.
+//   jit:avx512_core, 1 thread: 3x3 pools 0.63-1.0 (480 x 13 x 13 3x3/1
+//   0.011 / 0.014 ms), the 64 x 112 x 112 stems 0.84-1.12 (0.046 / 0.045;
+//   0.083 / 0.142 in inception_v2's profile); at 2 threads 3x3/2 up to 1.11
+//   (squeezenet's 128 x 55 x 55, a small loss accepted). 2x2/2 on 512 x 14
+//   x 14 0.72, 512 x 28 x 28 0.90-0.97, but 256 x 56 x 56 1.04-1.17, 128 x
+//   112 x 112 1.13-1.16, 64 x 224 x 224 1.04-1.6 (vgg19's), where windows
+//   share no input and oneDNN streams the rows once.
 inline bool separableMaxPoolIsFaster(const PoolGeometry& g, PoolIsaFlags isa) {
   if (!isa.avx2Fma || g.spatial() != 2) return false;
   if (!isa.avx512f) return true;

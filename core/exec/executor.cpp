@@ -135,6 +135,7 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
   ex->kept_ = std::make_unique<KeptValues>(ex->plan_->steps.size());
   ex->outputs_ = std::make_unique<OutputBuffers>(*ex->plan_);
+  ex->stepTrials_ = options.stepTrials;
   // Initializers whose readers all hold packed copies are released too; on
   // the host only (a device runner binds the constants itself).
   if (options.keepConstantSteps && !ex->runner_)
@@ -203,7 +204,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     StepThreads& stepThreads = compiler_->stepThreads();
     state.singleThreadSteps = &stepThreads.prepare(model_, *plan_, inputs, threads);
     state.bodyThreads = &stepThreads;
-    state.trials = stepThreads.trials();
+    state.trials = stepTrials_ ? stepThreads.trials() : nullptr;
     if (state.trials != nullptr) state.trials->beginRun();
   }
   memory::RunMemoryUse memoryUse;

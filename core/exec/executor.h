@@ -55,6 +55,12 @@ struct ExecutorOptions {
   // Compute the main graph's constant-only steps once and keep their outputs
   // for later runs (kept_values.h); false: every step runs on every run.
   bool keepConstantSteps = true;
+  // On multi-threaded runs after the first, time the steps near the
+  // single-thread limit both ways and keep the faster (step_trials.h); false:
+  // every run takes the cost model's thread count, so its kernels (which may
+  // differ by thread count: Winograd or brgemm on one) are those of a fresh
+  // executor's first run (the numeric check's runs).
+  bool stepTrials = true;
 };
 
 struct RunResult {
@@ -116,6 +122,7 @@ class Executor {
   std::unique_ptr<memory::BodyPlans> bodies_;
   std::unique_ptr<KeptValues> kept_;
   std::unique_ptr<OutputBuffers> outputs_;  // graph outputs written in place
+  bool stepTrials_ = true;                  // ExecutorOptions::stepTrials
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;
   std::vector<std::string> repairs_;

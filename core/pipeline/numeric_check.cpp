@@ -115,15 +115,20 @@ void addFlattened(const std::string& name, const exec::Value& v,
 // memory-planned once, not once per set (a mixed-precision search checks a
 // hundred models or more on 16 sets each; the plans were most of its time).
 // The outputs are a fresh Executor's: a run's results are handed over or
-// copied (output_buffers.h), and a failed run drops the Executor, so the next
-// set starts from a fresh one as before.
+// copied (output_buffers.h), no step trials move a step to another thread
+// count (and kernel) on later runs, and a failed run drops the Executor, so
+// the next set starts from a fresh one as before.
 class ModelRunner {
  public:
   explicit ModelRunner(const ir::Model& model) : model_(model) {}
 
   Expected<std::map<std::string, ir::Tensor>> run(const exec::NamedInputs& inputs) {
     if (!executor_) {
-      auto ex = exec::Executor::create(model_);
+      // No step trials: each set's run takes the cost model's thread counts,
+      // and with them the kernels, as a fresh executor's first run would.
+      exec::ExecutorOptions options;
+      options.stepTrials = false;
+      auto ex = exec::Executor::create(model_, options);
       if (!ex) return ex.error();
       executor_ = std::move(ex.value());
     }

@@ -283,6 +283,39 @@ TEST(StepTrials, StepThreadsTriesStepsAboveTheSmallestLimitUnlessTheLimitIsFixed
   EXPECT_EQ(fixed.trials(), nullptr);
 }
 
+// ExecutorOptions::stepTrials = false: every 2-thread run takes the cost
+// model's way for the big MatMul (the numeric check's runs, whose kernels
+// must be a fresh executor's), where the default executor tries it.
+TEST(StepTrials, AnExecutorWithoutTrialsTakesTheCostModelsWayOnEveryRun) {
+  ::unsetenv("PASSLAB_SMALL_STEP_MICROS");
+  ir::Model m = testutil::parseModel(kBigMatMul);
+  std::vector<std::pair<std::string, Value>> inputs = bigMatMulInputs();
+  RunOptions two;
+  two.threads = 2;
+  two.profile = true;
+  auto matmulChoice = [](const RunResult& r) {
+    for (const NodeProfile& p : r.profile)
+      if (p.op == "MatMul") return p.threadUse.choice;
+    return ThreadChoice::kUnknown;
+  };
+  for (bool trials : {false, true}) {
+    ExecutorOptions options;
+    options.stepTrials = trials;
+    auto ex = Executor::create(m, options);
+    ASSERT_TRUE(ex) << ex.error().message();
+    int tried = 0;
+    for (int r = 0; r < StepTrials::kRunsBeforeDecided + 2; ++r) {
+      auto res = (*ex)->run(inputs, two);
+      ASSERT_TRUE(res) << res.error().message();
+      const ThreadChoice c = matmulChoice(*res);
+      ASSERT_NE(c, ThreadChoice::kUnknown) << "no MatMul in the profile";
+      if (!trials) EXPECT_EQ(c, ThreadChoice::kCostModel) << "run " << r;
+      tried += c == ThreadChoice::kTrying || c == ThreadChoice::kTrial;
+    }
+    EXPECT_EQ(tried > 0, trials) << (trials ? "with" : "without") << " trials";
+  }
+}
+
 // A MatMul big enough for the cost model to split, run by an executor at 2
 // threads through the trials and after: the same outputs every run (within
 // float rounding of a double reference), whichever way each run took.

@@ -75,8 +75,8 @@ grep -q "changed nothing: no node of the model is one it converts" "$dir/relu.er
 fused=$(grep "^  fused (" "$dir/passes.out") || { cat "$dir/passes.out"; fail "no fused level line"; }
 gpu=$(grep "^  fused_gpu (" "$dir/passes.out") || { cat "$dir/passes.out"; fail "no fused_gpu level line"; }
 basic=$(grep "^  basic (" "$dir/passes.out") || { cat "$dir/passes.out"; fail "no basic level line"; }
-echo "$fused" | grep -q "convert_to_blocked_layout, .*convert_int8_to_channels_last, eliminate_identity_ops" ||
-  { echo "$fused"; fail "the fused level does not run convert_int8_to_channels_last after the blocked layout"; }
+echo "$fused" | grep -q "convert_to_blocked_layout, .*convert_int8_to_channels_last, fuse_qdq_squeeze_excite_exact, eliminate_identity_ops" ||
+  { echo "$fused"; fail "the fused level does not run convert_int8_to_channels_last after the blocked layout, then the exact squeeze-excitation unit (its channels-last form)"; }
 echo "$gpu" | grep -q "convert_int8_to_channels_last" && { echo "$gpu"; fail "fused_gpu runs the channels-last int8 pass"; }
 echo "$basic" | grep -q "convert_int8_to_channels_last" && { echo "$basic"; fail "basic runs it"; }
 echo "ok"

@@ -32,6 +32,7 @@
 #endif
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/avx512_table16.h"
 #include "core/exec/cpu/passlab_squeeze_excite_exact.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
@@ -86,36 +87,13 @@ using avx512::lanes;
 
 #define PASSLAB_SE_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 
-// The table in 16 registers.
-struct Table16 {
-  __m512 t[16];
-};
-
-PASSLAB_SE_TARGET Table16 loadTable(const float* table) {
-  Table16 r;
-  for (int k = 0; k < 16; ++k) r.t[k] = _mm512_loadu_ps(table + 16 * k);
-  return r;
-}
-
-// table[x ^ flip] for the `m` lanes of 16 bytes at x (the others 0).
-PASSLAB_SE_TARGET __m512 lookup16(const Table16& T, const uint8_t* x, __mmask16 m, uint8_t flip) {
-  const __m128i b =
-      _mm_xor_si128(_mm_maskz_loadu_epi8(m, x), _mm_set1_epi8(static_cast<char>(flip)));
-  const __m512i i = _mm512_cvtepu8_epi32(b);
-  const __mmask16 b5 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(32));
-  const __mmask16 b6 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(64));
-  const __mmask16 b7 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(128));
-  __m512 q[4];
-  for (int k = 0; k < 4; ++k)
-    q[k] = _mm512_mask_blend_ps(b5, _mm512_permutex2var_ps(T.t[4 * k], i, T.t[4 * k + 1]),
-                                _mm512_permutex2var_ps(T.t[4 * k + 2], i, T.t[4 * k + 3]));
-  return _mm512_mask_blend_ps(b7, _mm512_mask_blend_ps(b6, q[0], q[1]),
-                              _mm512_mask_blend_ps(b6, q[2], q[3]));
-}
+using avx512::loadTable16;
+using avx512::lookup16;
+using avx512::Table16;
 
 PASSLAB_SE_TARGET float lookupPlaneAvx512(const uint8_t* x, int64_t n, uint8_t flip,
                                           const float* table, float* h) {
-  const Table16 T = loadTable(table);
+  const Table16 T = loadTable16(table);
   __m512 sum = _mm512_setzero_ps();
   for (int64_t i = 0; i < n; i += 16) {
     const __mmask16 m = lanes(n - i);
@@ -129,7 +107,7 @@ PASSLAB_SE_TARGET float lookupPlaneAvx512(const uint8_t* x, int64_t n, uint8_t f
 // NHWC: 16 channels at a time down all the rows, their sums in a register.
 PASSLAB_SE_TARGET void lookupRowsAvx512(const uint8_t* x, int64_t rows, int64_t n, uint8_t flip,
                                         const float* table, float* h, float* acc) {
-  const Table16 T = loadTable(table);
+  const Table16 T = loadTable16(table);
   for (int64_t c = 0; c < n; c += 16) {
     const __mmask16 m = lanes(n - c);
     __m512 sum = _mm512_maskz_loadu_ps(m, acc + c);

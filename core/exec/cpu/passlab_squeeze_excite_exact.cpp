@@ -34,6 +34,7 @@
 #endif
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/avx512_table16.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
 #include "core/support/cpu_isa.h"
@@ -102,35 +103,15 @@ void squeezeRows(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const 
 #if defined(__x86_64__)
 #define PASSLAB_SEX_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 
-// The table in 16 registers (as passlab_squeeze_excite.cpp keeps it).
-struct Table16 {
-  __m512 t[16];
-};
-
-// table[x ^ flip] for the `m` lanes of 16 bytes at x: two-register permutes
-// on the low 5 bits of the index, blends on bits 5-7.
-PASSLAB_SEX_TARGET inline __m512 lookup16(const Table16& T, const uint8_t* x, __mmask16 m,
-                                          uint8_t flip) {
-  const __m128i b =
-      _mm_xor_si128(_mm_maskz_loadu_epi8(m, x), _mm_set1_epi8(static_cast<char>(flip)));
-  const __m512i i = _mm512_cvtepu8_epi32(b);
-  const __mmask16 b5 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(32));
-  const __mmask16 b6 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(64));
-  const __mmask16 b7 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(128));
-  __m512 q[4];
-  for (int k = 0; k < 4; ++k)
-    q[k] = _mm512_mask_blend_ps(b5, _mm512_permutex2var_ps(T.t[4 * k], i, T.t[4 * k + 1]),
-                                _mm512_permutex2var_ps(T.t[4 * k + 2], i, T.t[4 * k + 3]));
-  return _mm512_mask_blend_ps(b7, _mm512_mask_blend_ps(b6, q[0], q[1]),
-                              _mm512_mask_blend_ps(b6, q[2], q[3]));
-}
+using avx512::loadTable16;
+using avx512::lookup16;
+using avx512::Table16;
 
 // squeezeRows 16 channels at a time down all the rows, their double sums in
 // two registers: each channel's additions in the same order, so the same sums.
 PASSLAB_SEX_TARGET void squeezeRowsAvx512(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip,
                                           const float* table, float* h, double* acc) {
-  Table16 T;
-  for (int k = 0; k < 16; ++k) T.t[k] = _mm512_loadu_ps(table + 16 * k);
+  const Table16 T = loadTable16(table);
   for (int64_t k = 0; k < c; k += 16) {
     const __mmask16 m = avx512::lanes(c - k);
     const auto mlo = static_cast<__mmask8>(m), mhi = static_cast<__mmask8>(m >> 8);

@@ -13,16 +13,10 @@
 # Usage: int8_cpu_warning.sh CLI CORPUS_DIR TEXT_TO_ONNX   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
-corpus=${PASSLAB_CORPUS_DIR:-$2}
 text_to_onnx=$3
-model="$corpus/models/mnist8_cntk.onnx"
-if [ ! -f "$model" ]; then
-  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/corpus_model.sh"
+use_corpus_model "$2" mnist8_cntk.onnx
+use_scratch_dir
 warning="this CPU has no AVX-512 VNNI or AVX-VNNI"
 
 "$cli" optimize "$model" -o "$dir/qdq.onnx" --passes raise_opset,quantize_static \

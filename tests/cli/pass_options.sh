@@ -8,15 +8,9 @@
 # Usage: pass_options.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
-corpus=${PASSLAB_CORPUS_DIR:-$2}
-model="$corpus/models/onnx_light_squeezenet.onnx"
-if [ ! -f "$model" ]; then
-  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/corpus_model.sh"
+use_corpus_model "$2" onnx_light_squeezenet.onnx
+use_scratch_dir
 nodes() { sed -n 's/^saved .*: [0-9]* -> \([0-9]*\) nodes$/\1/p' "$1"; }
 
 "$cli" optimize "$model" -o "$dir/default.onnx" --level default > "$dir/default.log" ||

@@ -9,15 +9,9 @@
 # Usage: quantize_static.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
-corpus=${PASSLAB_CORPUS_DIR:-$2}
-model="$corpus/models/mnist8_cntk.onnx"
-if [ ! -f "$model" ]; then
-  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/corpus_model.sh"
+use_corpus_model "$2" mnist8_cntk.onnx
+use_scratch_dir
 
 # Synthesized calibration sets.
 "$cli" optimize "$model" -o "$dir/int8.onnx" --passes raise_opset,quantize_static \

@@ -7,14 +7,9 @@
 # Usage: recipe_round_trip.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
-corpus=${PASSLAB_CORPUS_DIR:-$2}
-model="$corpus/models/tract_snips_qlstm.onnx"
-if [ ! -f "$model" ]; then
-  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/corpus_model.sh"
+use_corpus_model "$2" tract_snips_qlstm.onnx
+use_scratch_dir
 "$cli" optimize "$model" -o "$dir/a.onnx" --level basic --save-recipe "$dir/r.json" > "$dir/a.log" || {
   echo "FAIL: optimize --save-recipe"; cat "$dir/a.log"; exit 1; }
 python3 - "$dir/r.json" <<'PY' || exit 1

@@ -8,15 +8,9 @@
 # Usage: sparsity.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
-corpus=${PASSLAB_CORPUS_DIR:-$2}
-model="$corpus/models/winml_squeezenet.onnx"
-if [ ! -f "$model" ]; then
-  echo "corpus model not found at $model: skipped (set PASSLAB_CORPUS_DIR)"
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/corpus_model.sh"
+use_corpus_model "$2" winml_squeezenet.onnx
+use_scratch_dir
 
 # The check compares the ZipMap's probabilities (loss[0].values), not only the
 # label: a fifth of the channels, which kept the label of these random inputs,

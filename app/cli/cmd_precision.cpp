@@ -341,6 +341,16 @@ int runPrecision(const PrecisionArgs& a) {
     std::cerr << "error: " << mixed.error().message() << "\nthe model was not saved\n";
     return 2;
   }
+  if (pipeline::convertsNothingWithinBudget(*mixed, ranked->size())) {
+    // Keeping every node is the unchanged model, not a conversion within the
+    // budget: the budget cannot be met by this pass (issue #25).
+    std::cerr << "error: the budget cannot be met: " << a.pass
+              << " holds it only with every node it converts kept in float32 (" << ranked->size()
+              << " of " << ranked->size() << "); with only the least sensitive, "
+              << ranked->back().describe << ", converted: " << mixed->missWithOneFewer.detail.str()
+              << "\nthe model was not saved\n";
+    return 2;
+  }
   std::printf("mixed precision: %zu of %zu nodes kept in float32 (%d conversions tried)\n",
               mixed->keptFloat32.size(), ranked->size(), mixed->conversions);
   for (const auto& l : *ranked)

@@ -149,6 +149,7 @@ Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecke
                    Text::of("the budget cannot be met: with every ranked node kept in float32 %1",
                             none->check.detail));
     best = *none;
+    NumericCheck missed = all->check;  // keeping lo nodes
     while (hi - lo > 1) {
       if (options.cancel && options.cancel->load())
         return Error(ErrorCode::kCancelled, "cancelled");
@@ -160,8 +161,10 @@ Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecke
         best = *t;
       } else {
         lo = mid;
+        missed = t->check;
       }
     }
+    result.missWithOneFewer = std::move(missed);
   } else {
     hi = 0;
   }

@@ -77,7 +77,19 @@ struct MixedPrecision {
   std::vector<ir::NodeId> keptFloat32;  // the most sensitive nodes, kept
   NumericCheck check;                   // of the model converted without them
   int conversions = 0;                  // conversions tried by the bisection
+  // Of the conversion keeping one node fewer than keptFloat32 (what missed
+  // the budget); not run when nothing is kept. With every ranked node kept
+  // and nothing else converted (check not run), no conversion by this pass
+  // holds the budget: this says what the least sensitive node alone costs.
+  NumericCheck missWithOneFewer;
 };
+
+// Mixed precision kept every one of `ranked` nodes and the pass converts
+// nothing besides: no conversion by this pass holds the budget, and the
+// "result" is the model unchanged (missWithOneFewer says why).
+inline bool convertsNothingWithinBudget(const MixedPrecision& m, size_t ranked) {
+  return ranked > 0 && m.keptFloat32.size() == ranked && !m.check.ran;
+}
 
 // The fewest of the most sensitive nodes of `ranked` to keep in float32 for
 // the conversion to hold `budget`; an error when even keeping all but

@@ -3,9 +3,10 @@
 # MNIST classifier (opset 8): raise_opset brings it to 13 (exactly: the check
 # compares equal), quantize_static calibrates on synthesized inputs or on a
 # folder of input sets and stays within the accuracy budget; the saved file
-# holds int8 weights. Calibration data with the wrong shape, or an empty
-# folder, is refused naming the input and what the model expects, and
-# nothing is written.
+# holds int8 weights. Calibration data with the wrong shape or dtype, or an
+# empty folder, is refused naming the input and what the model expects, and
+# nothing is written; a budget no setting meets is an error (optimize and
+# precision -o), the model file untouched.
 # Usage: quantize_static.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -164,6 +165,36 @@ if "$cli" optimize "$model" -o "$dir/empty.onnx" --passes raise_opset,quantize_s
 fi
 grep -q "holds no input set" "$dir/empty.log" || { cat "$dir/empty.log"; fail "no message for the empty folder"; }
 [ ! -e "$dir/empty.onnx" ] || fail "a file was written after the error"
+# Issue #25, bad input, with the model overwritten on success (--in-place): a
+# set of the wrong dtype (float64 .npy) is refused naming the file, the input
+# and what the model expects; a budget no quantization meets is rolled back
+# (exit 2) naming the output and the figure; the model file is untouched by
+# both.
+cp "$model" "$dir/inplace.onnx" || fail "copying the model"
+mkdir -p "$dir/f64/set_0"
+python3 - "$dir/f64/set_0/input_0.npy" <<'PY' || fail "writing float64 data"
+import struct, sys
+header = "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 28, 28), }"
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(struct.pack("<784d", *([0.5] * 784)))
+PY
+if "$cli" optimize "$dir/inplace.onnx" --in-place --passes raise_opset,quantize_static \
+    --calibration-data "$dir/f64" > "$dir/f64.log" 2>&1; then
+  cat "$dir/f64.log"; fail "float64 calibration data was accepted"
+fi
+grep -qF "f64/set_0/input_0.npy: input 'Input3' is double[1,1,28,28], the model expects float[1,1,28,28]" \
+  "$dir/f64.log" || { cat "$dir/f64.log"; fail "the error does not name the file, the input and the expected type"; }
+cmp -s "$model" "$dir/inplace.onnx" || fail "the model was changed after the dtype error"
+"$cli" optimize "$dir/inplace.onnx" --in-place --passes raise_opset,quantize_static \
+  --calibration-data "$dir/calib" --budget-snr 200 > "$dir/over.log" 2>&1
+rc=$?
+[ "$rc" = 2 ] || { cat "$dir/over.log"; fail "an impossible budget exited $rc, not 2"; }
+grep -qF "quantize_static is over the accuracy budget: output 'Plus214_Output_0': SNR" "$dir/over.log" &&
+  grep -qF "is below 200 dB" "$dir/over.log" && grep -qF "the model was not saved" "$dir/over.log" ||
+  { cat "$dir/over.log"; fail "the error does not name the output and the figure"; }
+cmp -s "$model" "$dir/inplace.onnx" || fail "the model was changed by a step over the budget"
 # Per-layer sensitivity and mixed precision for INT8: refused below opset 10
 # with the way out; on the raised model it ranks its 2 convolutions (the MatMul reads a
 # Reshape of its weight until constants are folded) on the folder's
@@ -183,6 +214,19 @@ grep -q "quantize_static: 2 nodes convert alone" "$dir/rank.log" ||
 grep -q "mixed precision: 1 of 2 nodes kept in float32" "$dir/mixed.log" ||
   { cat "$dir/mixed.log"; fail "the most sensitive layer was not kept in float32"; }
 [ -s "$dir/mixed.onnx" ] || fail "no mixed-precision model saved"
+# A budget that no conversion meets (each layer alone gives ~33 dB): keeping
+# every layer float32 is the model unchanged, not a result: exit 2, the
+# error says why (the least sensitive layer alone over the budget), nothing
+# saved. Before, the unchanged model was saved with exit 0.
+"$cli" precision "$dir/raised.onnx" --pass quantize_static --calibration-data "$dir/calib" \
+  --budget-snr 200 -o "$dir/none.onnx" > "$dir/none.log" 2>&1
+rc=$?
+[ "$rc" = 2 ] || { cat "$dir/none.log"; fail "precision -o with an impossible budget exited $rc, not 2"; }
+grep -qF "error: the budget cannot be met: quantize_static holds it only with every node it converts kept in float32 (2 of 2); with only the least sensitive, Conv '" \
+  "$dir/none.log" && grep -qF "is below 200 dB" "$dir/none.log" &&
+  grep -qF "the model was not saved" "$dir/none.log" ||
+  { cat "$dir/none.log"; fail "the error does not say why the budget cannot be met"; }
+[ ! -e "$dir/none.onnx" ] || fail "precision -o saved a model no conversion of which meets the budget"
 # Its recipe records the calibration folder; optimize --recipe calibrates on it.
 "$cli" precision "$dir/raised.onnx" --pass quantize_static --calibration-data "$dir/calib" \
   --budget-snr 34 -o "$dir/mixed2.onnx" --save-recipe "$dir/mixed.json" > "$dir/mixed2.log" 2>&1 ||

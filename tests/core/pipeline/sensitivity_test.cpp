@@ -110,6 +110,11 @@ TEST_F(Sensitivity, MixedPrecisionKeepsOnlyWhatTheBudgetNeeds) {
   EXPECT_EQ(mixed->keptFloat32[0], idOf("fc2"));
   EXPECT_TRUE(mixed->check.passed) << mixed->check.detail;
   EXPECT_LE(mixed->conversions, 4);  // a bisection, not one per node
+  EXPECT_FALSE(convertsNothingWithinBudget(*mixed, ranked->size()));
+  ASSERT_TRUE(mixed->missWithOneFewer.ran);  // fc2 converted too: over 30 dB
+  EXPECT_FALSE(mixed->missWithOneFewer.passed);
+  EXPECT_FALSE(convertsNothingWithinBudget(*all, ranked->size()));
+  EXPECT_FALSE(all->missWithOneFewer.ran);  // nothing kept: no conversion missed
 }
 
 // The user's exclusions (precision --exclude-node / --exclude-op): fc2 is
@@ -145,6 +150,14 @@ TEST_F(Sensitivity, ABudgetNothingMeetsKeepsEveryLayer) {
   ASSERT_TRUE(mixed) << mixed.error().message();
   EXPECT_EQ(mixed->keptFloat32.size(), ranked->size());
   EXPECT_FALSE(mixed->check.ran);  // nothing converted, nothing to check
+  // That answer is the unchanged model: callers say the budget cannot be
+  // met (passlab-cli precision -o exits 2, nothing saved), with why: the
+  // conversion of the least sensitive node alone, over the budget.
+  EXPECT_TRUE(convertsNothingWithinBudget(*mixed, ranked->size()));
+  ASSERT_TRUE(mixed->missWithOneFewer.ran);
+  EXPECT_FALSE(mixed->missWithOneFewer.passed);
+  EXPECT_NE(mixed->missWithOneFewer.detail.str().find("is below 1e+09 dB"), std::string::npos)
+      << mixed->missWithOneFewer.detail.str();
 }
 
 // The ranking's top-k is the budget's k (SensitivityOptions::topK): float16

@@ -129,7 +129,8 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
   auto runner = ex->backend_->makeRunner(ex->model_, *ex->plan_, *ex->compiler_);
   if (!runner) return runner.error();
   ex->runner_ = std::move(runner).value();
-  ex->memory_ = std::make_unique<memory::ExecutionMemory>(options.memoryPlan);
+  ex->memory_ =
+      std::make_unique<memory::ExecutionMemory>(options.memoryPlan, options.tightMemoryPlan);
   ex->bodies_ = std::make_unique<memory::BodyPlans>(options.memoryPlan);
   if (!options.keepConstantSteps)  // every step runs, and the memory plan holds its outputs
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;

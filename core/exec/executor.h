@@ -61,6 +61,15 @@ struct ExecutorOptions {
   // differ by thread count: Winograd or brgemm on one) are those of a fresh
   // executor's first run (the numeric check's runs).
   bool stepTrials = true;
+  // How the memory plan places the block's buffers (offsets.h): true, the
+  // two greedy placements and a hill climb, the smallest block kept; false,
+  // the greedy placements alone: the same buffers, lifetimes and in-place
+  // sharing, a block as large or larger, made in a fraction of the time (a
+  // plan is made before the first run and again once it recorded its kernel
+  // scratch). The numeric check's runs, one Executor per candidate model of a
+  // mixed-precision search, take false: their outputs are the same bytes.
+  // PASSLAB_QUICK_PLANS=0: every plan tight (to compare the two).
+  bool tightMemoryPlan = true;
 };
 
 struct RunResult {
@@ -99,6 +108,8 @@ class Executor {
   const CompiledGraph& compiled() const { return *plan_; }
   // The plans its subgraph bodies ran on (memory/body_plans.h).
   const memory::BodyPlans& bodyPlans() const { return *bodies_; }
+  // The main graph's memory plan the next run takes its block from.
+  const memory::ExecutionMemory& executionMemory() const { return *memory_; }
   // What create() repaired in its copy of the model (legacy_repairs.h).
   const std::vector<std::string>& repairs() const { return repairs_; }
 

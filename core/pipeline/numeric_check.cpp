@@ -126,8 +126,11 @@ class ModelRunner {
     if (!executor_) {
       // No step trials: each set's run takes the cost model's thread counts,
       // and with them the kernels, as a fresh executor's first run would.
+      // The greedy memory plan: the same outputs, planned in a fraction of
+      // the time the hill climb takes (most of a search's time before).
       exec::ExecutorOptions options;
       options.stepTrials = false;
+      options.tightMemoryPlan = false;
       auto ex = exec::Executor::create(model_, options);
       if (!ex) return ex.error();
       executor_ = std::move(ex.value());

@@ -1,5 +1,8 @@
 #include "core/exec/memory/execution_memory.h"
 
+#include <cstdlib>
+#include <string_view>
+
 #include "core/exec/memory/input_shapes.h"
 #include "core/exec/memory/input_sizes.h"
 #include "core/exec/memory/plan_check.h"
@@ -7,6 +10,13 @@
 namespace passlab::exec::memory {
 
 namespace {
+
+// Whether PASSLAB_QUICK_PLANS=0 makes every plan tight, whatever the
+// Executor asked (ExecutorOptions::tightMemoryPlan): to compare the two.
+bool quickPlansTurnedOff() {
+  const char* v = std::getenv("PASSLAB_QUICK_PLANS");
+  return v != nullptr && std::string_view(v) == "0";
+}
 
 // The given inputs' names, types and dims: a plan made at run time serves
 // runs with the same.
@@ -48,6 +58,7 @@ const BlockLayout* ExecutionMemory::use(RunMemoryUse& use) const {
 
 PlanOptions ExecutionMemory::options() const {
   PlanOptions o = PlanOptions::forExecution();
+  if (!tight_ && !quickPlansTurnedOff()) o.hillClimbBudget = 0;
   o.outputsOutside = outputsOutside_;
   o.tensorsInOutputs = outputsOutside_;
   if (!scratch_.empty()) o.scratchBytes = &scratch_;

@@ -74,7 +74,9 @@ struct RunMemoryUse {
 
 class ExecutionMemory {
  public:
-  explicit ExecutionMemory(bool enabled) : enabled_(enabled) {}
+  // `tight`: the plans place buffers with the hill climb too (the smallest
+  // block); false: the greedy placements alone (ExecutorOptions::tightMemoryPlan).
+  explicit ExecutionMemory(bool enabled, bool tight = true) : enabled_(enabled), tight_(tight) {}
 
   using Inputs = std::vector<std::pair<std::string, Value>>;
   // The layout a run with `inputs` runs on, or null; fills `use`.
@@ -104,6 +106,7 @@ class ExecutionMemory {
   PlanOptions options() const;
 
   bool enabled_;
+  bool tight_;
   bool outputsOutside_ = true;  // what the plans so far were made for
   bool aheadTried_ = false;
   std::string signature_;  // input shapes the stage is for

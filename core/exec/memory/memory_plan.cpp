@@ -521,15 +521,15 @@ struct Placement {
   std::vector<int32_t> region;    // per buffer: -1 (the block) or an outside output
 };
 
-// The three strategies on `list`, the one with the smallest `measure` of its
-// offsets kept.
+// The three strategies on `list` (the hill climb only with a budget), the
+// one with the smallest `measure` of its offsets kept.
 template <typename Measure>
 Placement placeByStrategies(const std::vector<Buffer>& list, int32_t steps, uint64_t budget,
                             Measure measure) {
   std::vector<std::pair<std::string, std::vector<uint64_t>>> tried;
   tried.emplace_back("greedy-by-size", greedyBySize(list));
   tried.emplace_back("greedy-by-breadth", greedyByBreadth(list, steps));
-  tried.emplace_back("hill-climb", hillClimb(list, steps, budget));
+  if (budget > 0) tried.emplace_back("hill-climb", hillClimb(list, steps, budget));
   Placement p;
   size_t chosen = 0;
   for (size_t k = 0; k < tried.size(); ++k) {

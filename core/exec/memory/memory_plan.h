@@ -106,7 +106,7 @@ struct MemoryPlan {
   int32_t peakTensor = -1;          // the largest tensor live at peakStep
   std::string strategy;             // the strategy kept (the smallest peak)
   // Every strategy tried and its peak: greedy-by-size, greedy-by-breadth,
-  // hill-climb (offsets.h).
+  // hill-climb (offsets.h; not tried with PlanOptions::hillClimbBudget 0).
   std::vector<std::pair<std::string, uint64_t>> strategyPeaks;
   bool plannedAtRunTime = false;  // sizes observed in a run, not known from the types
   int inPlaceCount = 0, viewCount = 0, concatPartCount = 0;
@@ -171,7 +171,9 @@ struct PlanOptions {
   // the executor can do); otherwise for every elementwise op (what could be
   // saved).
   bool declaredInPlaceOnly = false;
-  // Work the hill climb may spend (offsets.h).
+  // Work the hill climb may spend (offsets.h); 0: no hill climb, the greedy
+  // placements alone (with no work to spend it would place the buffers as
+  // greedy-by-size does).
   uint64_t hillClimbBudget = 1'000'000'000;
   // The slots the plan may hold (empty: every tensor a step writes). A
   // device's plan holds only the values its device steps write

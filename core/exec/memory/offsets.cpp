@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <utility>
 
 namespace passlab::exec::memory {
 
@@ -162,7 +164,52 @@ std::vector<uint64_t> greedyBySize(const std::vector<Buffer>& buffers) {
   return placer.take();
 }
 
-std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps) {
+namespace {
+
+// Per step s in [0, span), the buffers live at s (first <= s <= last) in
+// `order`: entries [start[s], start[s + 1]) of `buffers`. None when that
+// would be more than `mostEntries` entries.
+struct LivePerStep {
+  std::vector<size_t> start;
+  std::vector<uint32_t> buffers;
+};
+
+std::optional<LivePerStep> livePerStep(const std::vector<Buffer>& buffers,
+                                       const std::vector<size_t>& order, int32_t span,
+                                       uint64_t mostEntries) {
+  if (span <= 0 || buffers.size() > std::numeric_limits<uint32_t>::max()) return std::nullopt;
+  auto stepsOf = [&](const Buffer& b) {
+    return std::pair<int32_t, int32_t>{std::max(b.first, 0), std::min(b.last, span - 1)};
+  };
+  LivePerStep l;
+  l.start.assign(static_cast<size_t>(span) + 1, 0);
+  uint64_t total = 0;
+  for (const Buffer& b : buffers) {
+    auto [first, last] = stepsOf(b);
+    if (first > last) continue;
+    total += static_cast<uint64_t>(last - first) + 1;
+    if (total > mostEntries) return std::nullopt;
+    ++l.start[static_cast<size_t>(first) + 1];
+    if (static_cast<size_t>(last) + 2 < l.start.size()) --l.start[static_cast<size_t>(last) + 2];
+  }
+  // start[s + 1] holds the change in live count at s; two prefix sums turn
+  // it into counts, then into where each step's entries begin.
+  for (size_t s = 1; s < l.start.size(); ++s) l.start[s] += l.start[s - 1];
+  for (size_t s = 1; s < l.start.size(); ++s) l.start[s] += l.start[s - 1];
+  l.buffers.resize(total);
+  std::vector<size_t> at(l.start.begin(), l.start.end() - 1);
+  for (size_t i : order) {
+    auto [first, last] = stepsOf(buffers[i]);
+    for (int32_t s = first; s <= last; ++s)
+      l.buffers[at[static_cast<size_t>(s)]++] = static_cast<uint32_t>(i);
+  }
+  return l;
+}
+
+}  // namespace
+
+std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps,
+                                      uint64_t mostListEntries) {
   int32_t span = steps;
   for (const Buffer& b : buffers) span = std::max(span, b.last + 1);
   auto live = liveBytesPerStep(buffers, span);
@@ -176,9 +223,16 @@ std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_
   std::sort(bySize.begin(), bySize.end(),
             [&](size_t a, size_t b) { return largerFirst(buffers, a, b); });
   Placer placer(buffers);
-  for (int32_t s : stepOrder)
-    for (size_t i : bySize)
-      if (!placer.placed(i) && buffers[i].first <= s && s <= buffers[i].last) placer.place(i);
+  if (auto lists = livePerStep(buffers, bySize, span, mostListEntries)) {
+    for (int32_t s : stepOrder)
+      for (size_t e = lists->start[static_cast<size_t>(s)];
+           e < lists->start[static_cast<size_t>(s) + 1]; ++e)
+        placer.place(lists->buffers[e]);  // no-op when placed
+  } else {
+    for (int32_t s : stepOrder)
+      for (size_t i : bySize)
+        if (!placer.placed(i) && buffers[i].first <= s && s <= buffers[i].last) placer.place(i);
+  }
   for (size_t i : bySize)
     if (!placer.placed(i)) placer.place(i);  // lifetimes outside every step
   return placer.take();

@@ -50,7 +50,11 @@ uint64_t lowerBound(const std::vector<Buffer>& buffers, int32_t steps);
 
 // Offset per buffer.
 std::vector<uint64_t> greedyBySize(const std::vector<Buffer>& buffers);
-std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps);
+// `mostListEntries`: it lists the buffers live at each step when those lists
+// hold no more entries than this (the sum of the lifetimes), else it scans
+// every buffer at every step; the same offsets either way.
+std::vector<uint64_t> greedyByBreadth(const std::vector<Buffer>& buffers, int32_t steps,
+                                      uint64_t mostListEntries = 16'000'000);
 
 // `budget`: roughly how many buffer-pair comparisons it may spend.
 std::vector<uint64_t> hillClimb(const std::vector<Buffer>& buffers, int32_t steps,

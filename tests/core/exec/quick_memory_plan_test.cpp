@@ -2,17 +2,20 @@
 // runs (#25): the greedy placements alone, no hill climb. Against the tight
 // plan on the same model: the same output bytes on every run, the same
 // tensors with the same sizes, lifetimes and sharing, a block no smaller, and
-// a plan the checker (plan_check.h) accepts, with no hill climb tried.
+// a plan the checker (plan_check.h) accepts, with no hill climb tried. And
+// greedyByBreadth's lists of the buffers live at each step (offsets.h).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
 #include "core/exec/input_fill.h"
+#include "core/exec/memory/offsets.h"
 #include "core/exec/memory/plan_check.h"
 #include "core/io/model_io.h"
 #include "tests/core/exec/exec_test_util.h"
@@ -155,6 +158,34 @@ TEST(QuickMemoryPlan, TurnedOffEveryPlanIsTight) {
   ASSERT_TRUE(r) << r.error().message();
   ASSERT_TRUE(quick->executionMemory().plan());
   EXPECT_TRUE(triedHillClimb(*quick->executionMemory().plan()));
+}
+
+// greedyByBreadth's lists of the buffers live at each step place the same
+// offsets as its scan of every buffer at every step (mostListEntries 0).
+TEST(QuickMemoryPlan, GreedyByBreadthListsPlaceAsItsScan) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const int32_t steps = 1 + static_cast<int32_t>(rng() % 40);
+    std::vector<memory::Buffer> bs(1 + rng() % 60);
+    for (memory::Buffer& b : bs) {
+      b.size = 64 * (1 + rng() % 6);  // many ties: the order's tie-breaks matter
+      b.first = static_cast<int32_t>(rng() % static_cast<uint32_t>(steps + 2)) - 1;
+      b.last = b.first + static_cast<int32_t>(rng() % 12);  // may pass the last step
+      if (rng() % 10 == 0) b.size = 0;
+      if (rng() % 8 == 0) {  // a staircase: two segments in its lifetime
+        b.segments.push_back({0, b.size / 2, b.first, b.first});
+        b.segments.push_back({b.size / 2, b.size - b.size / 2, b.first, b.last});
+      }
+    }
+    if (rng() % 5 == 0) {
+      bs[0].fixed = true;
+      bs[0].fixedOffset = 128;
+    }
+    const auto scanned = memory::greedyByBreadth(bs, steps, 0);
+    const auto listed = memory::greedyByBreadth(bs, steps);
+    EXPECT_EQ(listed, scanned) << "round " << round;
+    EXPECT_EQ(memory::greedyByBreadth(bs, steps, 5), scanned) << "round " << round;
+  }
 }
 
 class QuickMemoryPlanCorpus : public ::testing::TestWithParam<const char*> {};

@@ -338,6 +338,33 @@ class PrecisionTest : public QObject {
     QCOMPARE(main->scene()->diffMarks().count(fc6), size_t(0));
   }
 
+  // A budget that only keeping every layer meets (1000 dB): no Step (it
+  // would be the model unchanged), a message that says the budget cannot be
+  // met and what the least sensitive layer alone gives; the ranking drawn.
+  // Before, a Step with every layer excluded was applied.
+  void aBudgetNothingMeetsAddsNoStep() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openIn(w, chainModel(6)));
+    PrecisionPanel* p = w.precisionPanel();
+    p->setChoice(fp16());
+    QDoubleSpinBox* snr = snrBox(p);
+    QVERIFY(snr != nullptr);
+    snr->setValue(snr->maximum());
+    QVERIFY(w.pipeline()->accuracyBudget().minSnrDb >= 200);
+    QVERIFY(p->mixedPrecision());
+    QVERIFY(waitIdle(w));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.pipeline()->isRunning(), 30000);
+    QVERIFY(w.pipeline()->steps().empty());
+    const QString message = p->messageText();
+    QVERIFY2(message.contains(QStringLiteral("The budget cannot be met: convert_to_float16")) &&
+                 message.contains(QStringLiteral("dB is below")),
+             qPrintable(message));
+    QVERIFY(p->keptNodes().empty());
+    QCOMPARE(p->chart()->barCount(), 6);
+  }
+
   // INT8 static: the method and per-channel chosen are the Step's options,
   // and its calibration runs on the pipeline's synthesized sets.
   void int8StaticRunsWithTheChosenMethod() {

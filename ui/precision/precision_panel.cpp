@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "ui/i18n/core_text.h"
 #include "ui/pipeline/budget_editor.h"
 #include "ui/pipeline/pipeline_session.h"
 #include "ui/precision/sensitivity_chart.h"
@@ -371,6 +372,16 @@ void PrecisionPanel::onFinished(PrecisionOutcomePtr outcome) {
 // nodes excluded.
 void PrecisionPanel::applyMixed(const PrecisionOutcome& outcome) {
   const pipeline::MixedPrecision& m = *outcome.mixed;
+  if (pipeline::convertsNothingWithinBudget(m, outcome.ranked.size())) {
+    // Only every layer kept holds the budget: that is the model unchanged,
+    // no Step (passlab-cli precision -o exits 2 and saves nothing).
+    chart_->setRanking(outcome.ranked, shownKept_, outcome.topK);
+    showMessage(
+        tr("The budget cannot be met: %1 holds it only with every layer it converts "
+           "kept in float32. With only the least sensitive converted: %2")
+            .arg(QString::fromStdString(outcome.spec.id), trCore(m.missWithOneFewer.detail)));
+    return;
+  }
   pendingKept_ = std::set<ir::NodeId>(m.keptFloat32.begin(), m.keptFloat32.end());
   chart_->setRanking(outcome.ranked, pendingKept_, outcome.topK);
   summary_ = tr("%1: %2 of %3 layer(s) kept in float32 for the budget (%4 conversions tried)")

@@ -119,8 +119,10 @@ inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t
 // A 3x3 convolution, stride 1, no dilation, one group, at least 64 input
 // and 32 output channels in whole blocks of 16, on one thread where the CPU
 // has AVX-512, on tensors out of cache (X and Y above kReordersInCacheBytes,
-// where the chain's layouts are asked for): oneDNN's Winograd F(4x4, 3x3)
-// kernel on the chain's nChw16c (jit_wino_4x3) instead of the direct one.
+// where the chain's layouts are asked for), or widening few channels onto a
+// larger plane (below): oneDNN's Winograd F(4x4, 3x3) kernel on the chain's
+// nChw16c (jit_wino_4x3; F(2x2, 3x3) on some shapes) instead of the direct
+// one.
 // super_resolution's 64 -> 64 and 64 -> 32 on 224 x 224, oneDNN alone, 1
 // thread, AMD EPYC Zen 5, 2 rounds, load 3.9: 15.2-15.6 -> 9.4-9.7 ms and
 // 8.1-8.9 -> 5.9-6.3 ms (the direct kernel 8.6 ms in the model against
@@ -128,17 +130,42 @@ inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t
 // (17.0-17.3 and 9.0-9.4). Its results differ from the direct kernel's by
 // rounding: 64 -> 64 on 224 x 224, X in [-1, 1), W in [-0.1, 0.1): largest
 // difference 1.0e-5 on values up to 4.2, 8e-7 relative RMS. On 2 threads it
-// was not measured apart from the load (leave it), nor on smaller tensors.
+// was not measured apart from the load (leave it).
+//
+// In cache too, a 3x3 layer that widens few channels (widensFewChannels)
+// onto more than kBrgemmWideningMaxPixels output pixels (squeezenet's Fire
+// expands on 55x55 and 27x27, inception_v1's and inception_v2's 64 -> 192 on
+// 55x55 / 56x56) takes Winograd: oneDNN's F(2x2, 3x3) kernel
+// (jit_fp32_wino_2x3) or its F(4x4, 3x3) one, both on nChw16c with no reorder
+// of X or Y. oneDNN alone, bias and ReLU, 1 thread, medians of 100 calls, 2
+// rounds, AMD EPYC Zen 5 (AVX-512 VNNI), load 3.7 (docs/exec-benchmark.md,
+// session 37), Winograd / direct: 16 -> 64 on 55x55 0.68-0.69 (0.153-0.155
+// against 0.225 ms), 32 -> 128 on 27x27 0.56-0.57, 64 -> 192 on 55x55
+// 0.40-0.42 (1.08 against 2.61 ms); brgemm with its reorders no faster than
+// direct there. In squeezenet (`profile`, 1 thread, 2 rounds, load 3.8) the
+// 55x55 and 27x27 expands 0.23-0.25 -> 0.15-0.21 ms. Small planes stay as
+// they were (brgemm, widensOnBrgemm): alone Winograd was ahead there too
+// (48 -> 192 on 13x13 0.078 against brgemm's 0.105 ms) but in the model it
+// lost (0.122-0.133 -> 0.134-0.153, 64 -> 256 0.215-0.226 -> 0.276-0.313 ms):
+// on 7x7 tiles the F(2x2, 3x3) weights, 16/9 as large as the 3x3 ones (1 MB
+// for 64 -> 256), dominate, and in the model they come from beyond L2. Not
+// every widening shape gains either (96 -> 208 and 112 -> 224 on 13x13:
+// 1.15-1.79 of direct alone, outside widensFewChannels anyway).
 inline constexpr int64_t kWinogradMinInputChannels = 64;
 inline constexpr int64_t kWinogradMinOutputChannels = 32;
 
 inline bool blockedConvWinograd(const Dims& kernel, const Dims& stride, const Dims& dilation,
                                 const ConvChannels& channels, int64_t tensorBytes, int threads,
                                 bool avx512 = cpu_isa::hasAvx512f()) {
-  if (!avx512 || threads != 1 || tensorBytes <= kReordersInCacheBytes) return false;
-  if (channels.block != 16 || channels.in < kWinogradMinInputChannels ||
-      channels.out < kWinogradMinOutputChannels || channels.in % 16 != 0 || channels.out % 16 != 0)
+  if (!avx512 || threads != 1 || channels.block != 16 || channels.in % 16 != 0 ||
+      channels.out % 16 != 0)
     return false;
+  const bool outOfCache = tensorBytes > kReordersInCacheBytes &&
+                          channels.in >= kWinogradMinInputChannels &&
+                          channels.out >= kWinogradMinOutputChannels;
+  const bool widensOnALargePlane = widensFewChannels(channels.in, channels.out, channels.block) &&
+                                   channels.pixels > kBrgemmWideningMaxPixels;
+  if (!outOfCache && !widensOnALargePlane) return false;
   if (kernel.size() != 2 || stride.size() != 2 || dilation.size() != 2) return false;
   for (size_t i = 0; i < 2; ++i)
     if (kernel[i] != 3 || stride[i] != 1 || dilation[i] != 1) return false;

@@ -576,7 +576,8 @@ class FusedConvOneDnn final : public Kernel {
         // jit_wino kernels), else or where oneDNN declines, the direct kernel.
         const bool winograd = blockedConvWinograd(
             g.kernel, g.stride, g.dilation,
-            {g.group == 1 ? g.C : 0, g.group == 1 ? g.M : 0, block_}, tensorBytes(g), threads);
+            {g.group == 1 ? g.C : 0, g.group == 1 ? g.M : 0, block_, outPixels(g)}, tensorBytes(g),
+            threads);
         for (auto a :
              {dnnl::algorithm::convolution_winograd, dnnl::algorithm::convolution_direct}) {
           if (a == dnnl::algorithm::convolution_winograd && !winograd) continue;
@@ -606,14 +607,27 @@ class FusedConvOneDnn final : public Kernel {
         withPostOps = !pd;
       } else if (const int64_t b = block_ ? 0 : directKernelBlock(g)) {
         // Depthwise, or widening few channels: oneDNN's direct kernel on
-        // nChw{b}c (conv_layout_choice.h).
-        try {
-          pd = primitiveDesc(memory::desc(onednn::toDims(plainX), f32, blockedTag(b)),
-                             memory::desc(onednn::toDims(g.outDims), f32, blockedTag(b)), false);
-          if (std::string(pd->impl_info_str()).rfind("jit", 0) != 0) pd.reset();
-        } catch (const dnnl::error&) {
-          pd.reset();
+        // nChw{b}c (conv_layout_choice.h); Winograd first where
+        // blockedConvWinograd says so (inception_v1's 64 -> 192 on 55x55,
+        // outside a blocked chain).
+        const bool winograd =
+            blockedConvWinograd(g.kernel, g.stride, g.dilation,
+                                {g.group == 1 ? g.C : 0, g.group == 1 ? g.M : 0, b, outPixels(g)},
+                                tensorBytes(g), threads);
+        for (auto a :
+             {dnnl::algorithm::convolution_winograd, dnnl::algorithm::convolution_direct}) {
+          if (a == dnnl::algorithm::convolution_winograd && !winograd) continue;
+          algo = a;
+          try {
+            pd = primitiveDesc(memory::desc(onednn::toDims(plainX), f32, blockedTag(b)),
+                               memory::desc(onednn::toDims(g.outDims), f32, blockedTag(b)), false);
+            if (std::string(pd->impl_info_str()).rfind("jit", 0) != 0) pd.reset();
+          } catch (const dnnl::error&) {
+            pd.reset();
+          }
+          if (pd) break;
         }
+        algo = dnnl::algorithm::convolution_direct;
       }
       if (!pd) {
         pd = primitiveDesc(anySrc, anyDst, false);

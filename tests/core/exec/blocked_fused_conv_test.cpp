@@ -163,6 +163,42 @@ TEST(BlockedConvLayouts, LargeThreeByThreeOnOneThreadTakeWinogradWithAvx512) {
   EXPECT_FALSE(blockedConvWinograd({3}, {1}, {1}, ConvChannels{64, 64, 16}, big, 1, true));
 }
 
+// In cache, a 3x3 layer widening few channels onto more than 14x14 output
+// pixels (squeezenet's Fire expands on 55x55 and 27x27) takes Winograd on one
+// thread with AVX-512; on 14x14 or less (its 13x13 expands: brgemm,
+// widensOnBrgemm) or unknown pixels, layers that do not widen (or widen from
+// more than kFewInputChannels), block 8, padded channels, 2 threads, no
+// AVX-512, other kernels and strides keep what they had.
+TEST(BlockedConvLayouts, ThreeByThreeWideningFewChannelsOnLargerPlanesTakeWinogradWithAvx512) {
+  using cpu::fused::blockedConvWinograd;
+  using cpu::fused::ConvChannels;
+  using cpu::fused::kBrgemmWideningMaxPixels;
+  const Dims k3 = {3, 3}, s1 = {1, 1}, d1 = {1, 1};
+  const int64_t small = 4 * (16 + 64) * 55 * 55;  // in cache
+  for (ConvChannels c : {ConvChannels{16, 64, 16, 55 * 55}, ConvChannels{32, 128, 16, 27 * 27},
+                         ConvChannels{64, 192, 16, 55 * 55}, ConvChannels{16, 32, 16, 20 * 20},
+                         ConvChannels{48, 192, 16, kBrgemmWideningMaxPixels + 1}})
+    EXPECT_TRUE(blockedConvWinograd(k3, s1, d1, c, small, 1, true)) << c.in << " -> " << c.out;
+  // Small planes (the edge: 14x14), unknown pixels.
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{48, 192, 16, 13 * 13}, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 256, 16, kBrgemmWideningMaxPixels},
+                                   small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{16, 64, 16, 0}, small, 1, true));
+  // Widening from more than 64 channels, not widening twice, block 8, padded channels, grouped.
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{96, 208, 16, 27 * 27}, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{64, 96, 16, 27 * 27}, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{16, 64, 8, 27 * 27}, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{48, 200, 16, 27 * 27}, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, ConvChannels{0, 0, 16, 27 * 27}, small, 1, true));
+  // 2 threads, no AVX-512, 5x5, strided, dilated.
+  const ConvChannels expand{16, 64, 16, 55 * 55};
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, expand, small, 2, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, d1, expand, small, 1, false));
+  EXPECT_FALSE(blockedConvWinograd({5, 5}, s1, d1, expand, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, {2, 2}, d1, expand, small, 1, true));
+  EXPECT_FALSE(blockedConvWinograd(k3, s1, {2, 2}, expand, small, 1, true));
+}
+
 const char* kHeader = R"(<ir_version: 8, opset_import: ["" : 20, "ai.passlab" : 1]>)";
 
 ir::Tensor rnd(kt::Dims dims, unsigned seed) {
@@ -425,10 +461,11 @@ TEST(BlockedFusedConv, ASplitThreeByThreeRunsTheDirectKernelOnTheChainsLayout) {
   }
 }
 
-// A Fire expand layer (16 -> 64 channels, 3x3) on one thread runs oneDNN's
-// direct kernel on the chain's nChw16c, no reorder to or from NHWC (before:
-// brgemm on NHWC with both), with the chain's results.
-TEST(BlockedFusedConv, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnOneThread) {
+// A Fire expand layer (16 -> 64 channels, 3x3, on 15x15) on one thread runs
+// oneDNN's Winograd kernel on the chain's nChw16c where PassLab sees AVX-512
+// (blockedConvWinograd), else its direct kernel there; no reorder to or from
+// NHWC (before session 30: brgemm on NHWC with both); the chain's results.
+TEST(BlockedFusedConv, AThreeByThreeWideningFewChannelsRunsOnTheChainsLayoutOnOneThread) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   const ConvCase cc = {"3x3 16 -> 64",  {1, 16, 15, 15},       {64, 16, 3, 3},
                        {1, 64, 15, 15}, "pads = [1, 1, 1, 1]", true};
@@ -450,7 +487,8 @@ TEST(BlockedFusedConv, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnOneT
     all += l + "\n";
     if (l.find(",convolution,") != std::string::npos) conv = l;
   }
-  EXPECT_NE(conv.find(",jit:"), std::string::npos) << all;
+  EXPECT_NE(conv.find(cpu_isa::hasAvx512f() ? ",jit_fp32_wino_2x3:" : ",jit:"), std::string::npos)
+      << all;
   EXPECT_NE(conv.find("dst_f32::blocked:aBcd16b"), std::string::npos) << conv;
   EXPECT_EQ(all.find("acdb"), std::string::npos) << "a reorder to or from NHWC:\n" << all;
   kt::expectClose(out->outputs.at(0), run(chainBody(cc, true, false, kActs[0]), inputs, true),

@@ -9,7 +9,10 @@
 //   * the mean as reduce.cpp's channels-last ReduceMean: each channel summed in
 //     double, position after position (addRowsF32: exact widening, the same
 //     additions in the same order on every path), divided in double by the
-//     positions and rounded to float32 (MeanOp);
+//     positions and rounded to float32 (MeanOp); with AVX-512 VBMI the
+//     lookups take 64 bytes at a time (avx512_table64.h: blocks of 64
+//     channels, or 64 / c positions of 8, 16 or 32 channels), each channel's
+//     additions still position after position;
 //   * QuantizeLinear as quantize.cpp's quantizeRows: x / scale (IEEE division),
 //     clamped, rounded by 1.5 * 2^23, the zero point added and clamped, NaN 0;
 //     its AVX-512 and SSE2 loops do these operations lane by lane;
@@ -35,6 +38,7 @@
 
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/avx512_table16.h"
+#include "core/exec/cpu/avx512_table64.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
 #include "core/support/cpu_isa.h"
@@ -103,16 +107,23 @@ void squeezeRows(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const 
 #if defined(__x86_64__)
 #define PASSLAB_SEX_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 
+using avx512::BytePlanes;
+using avx512::loadBytePlanes;
 using avx512::loadTable16;
 using avx512::lookup16;
+using avx512::lookup64InOrder;
 using avx512::Table16;
 
-// squeezeRows 16 channels at a time down all the rows, their double sums in
-// two registers: each channel's additions in the same order, so the same sums.
-PASSLAB_SEX_TARGET void squeezeRowsAvx512(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip,
-                                          const float* table, float* h, double* acc) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // _mm512_undefined_* in converts, permutes
+
+// squeezeRows 16 channels at a time from channel `first` on, down all the
+// rows, their double sums in two registers: each channel's additions in the
+// same order, so the same sums.
+PASSLAB_SEX_TARGET void squeezeRowsAvx512(const uint8_t* x, int64_t rows, int64_t c, int64_t first,
+                                          uint8_t flip, const float* table, float* h, double* acc) {
   const Table16 T = loadTable16(table);
-  for (int64_t k = 0; k < c; k += 16) {
+  for (int64_t k = first; k < c; k += 16) {
     const __mmask16 m = avx512::lanes(c - k);
     const auto mlo = static_cast<__mmask8>(m), mhi = static_cast<__mmask8>(m >> 8);
     __m512d lo = _mm512_maskz_loadu_pd(mlo, acc + k), hi = _mm512_maskz_loadu_pd(mhi, acc + k + 8);
@@ -127,12 +138,115 @@ PASSLAB_SEX_TARGET void squeezeRowsAvx512(const uint8_t* x, int64_t rows, int64_
     _mm512_mask_storeu_pd(acc + k + 8, mhi, hi);
   }
 }
+
+#define PASSLAB_SEX_VBMI_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+
+bool haveVbmi() {
+  return cpu_isa::hasAvx512Vbmi() && cpu_isa::hasAvx512BwVl();
+}
+
+// The mask of the first `left` of 8 lanes (none where left <= 0).
+__mmask8 lanes8(int64_t left) {
+  return left >= 8
+             ? static_cast<__mmask8>(0xff)
+             : (left <= 0 ? static_cast<__mmask8>(0) : static_cast<__mmask8>((1u << left) - 1));
+}
+
+// squeezeRowsAvx512 64 channels at a time (VBMI byte-plane lookups,
+// avx512_table64.h, in channel order) while more than 32 are left, the 64
+// double sums in eight registers: each channel's additions in the same
+// order. Returns the first channel it left to the 16-channel loop.
+PASSLAB_SEX_VBMI_TARGET int64_t squeezeRowsVbmi(const uint8_t* x, int64_t rows, int64_t c,
+                                                uint8_t flip, const float* table, float* h,
+                                                double* acc) {
+  const BytePlanes T = loadBytePlanes(table);
+  const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
+  int64_t k = 0;
+  for (; c - k > 32; k += 64) {
+    const int64_t n = std::min<int64_t>(64, c - k);
+    const __mmask64 m = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+    __mmask16 m16[4];
+    __mmask8 m8[8];
+    __m512d a[8];
+    for (int q = 0; q < 4; ++q) m16[q] = avx512::lanes(std::max<int64_t>(0, n - 16 * q));
+    for (int j = 0; j < 8; ++j) {
+      m8[j] = lanes8(n - 8 * j);
+      a[j] = _mm512_maskz_loadu_pd(m8[j], acc + k + 8 * j);
+    }
+    for (int64_t r = 0; r < rows; ++r) {
+      const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + r * c + k), vflip);
+      __m512 f[4];
+      lookup64InOrder(T, idx, f);
+      float* hr = h + r * c + k;
+#pragma GCC unroll 4
+      for (int q = 0; q < 4; ++q) {
+        _mm512_mask_storeu_ps(hr + 16 * q, m16[q], f[q]);
+        a[2 * q] = _mm512_add_pd(a[2 * q], _mm512_cvtps_pd(_mm512_castps512_ps256(f[q])));
+        a[2 * q + 1] = _mm512_add_pd(
+            a[2 * q + 1],
+            _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f[q]), 1))));
+      }
+    }
+    for (int j = 0; j < 8; ++j) _mm512_mask_storeu_pd(acc + k + 8 * j, m8[j], a[j]);
+  }
+  return k;
+}
+
+// squeezeRows for rows of 8, 16 or 32 channels (8 * C8), 64 bytes (64 / c
+// rows) at a time (VBMI lookups in byte order): the 8-lane halves of the
+// four vectors are rows r, r + 1, ... in turn, half g channels 8 (g % C8)
+// on, added to their double sums in that order, so each channel's additions
+// are still row after row.
+template <int C8>
+PASSLAB_SEX_VBMI_TARGET void squeezeNarrowRowsVbmi(const uint8_t* x, int64_t rows, uint8_t flip,
+                                                   const float* table, float* h, double* acc) {
+  const BytePlanes T = loadBytePlanes(table);
+  const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
+  __m512d a[C8];
+  for (int j = 0; j < C8; ++j) a[j] = _mm512_loadu_pd(acc + 8 * j);
+  const int64_t n = rows * 8 * C8;
+  for (int64_t i = 0; i < n; i += 64) {
+    const int64_t left = std::min<int64_t>(64, n - i);  // a multiple of 8
+    const __mmask64 m = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + i), vflip);
+    __m512 f[4];
+    lookup64InOrder(T, idx, f);
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q)
+      _mm512_mask_storeu_ps(h + i + 16 * q, avx512::lanes(std::max<int64_t>(0, left - 16 * q)),
+                            f[q]);
+    const int64_t halves = left / 8;
+#pragma GCC unroll 8
+    for (int g = 0; g < 8; ++g) {
+      if (g >= halves) break;
+      const __m256 half =
+          g % 2 == 0 ? _mm512_castps512_ps256(f[g / 2])
+                     : _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f[g / 2]), 1));
+      a[g % C8] = _mm512_add_pd(a[g % C8], _mm512_cvtps_pd(half));
+    }
+  }
+  for (int j = 0; j < C8; ++j) _mm512_storeu_pd(acc + 8 * j, a[j]);
+}
+
+// The narrow form where it applies; false where not.
+bool squeezeNarrowVbmi(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table,
+                       float* h, double* acc) {
+  if (c == 8) return squeezeNarrowRowsVbmi<1>(x, rows, flip, table, h, acc), true;
+  if (c == 16) return squeezeNarrowRowsVbmi<2>(x, rows, flip, table, h, acc), true;
+  if (c == 32) return squeezeNarrowRowsVbmi<4>(x, rows, flip, table, h, acc), true;
+  return false;
+}
+#pragma GCC diagnostic pop
 #endif
 
 void squeeze(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table, float* h,
              double* acc) {
 #if defined(__x86_64__)
-  if (cpu_isa::hasAvx512BwVl()) return squeezeRowsAvx512(x, rows, c, flip, table, h, acc);
+  if (cpu_isa::hasAvx512BwVl()) {
+    if (haveVbmi() && squeezeNarrowVbmi(x, rows, c, flip, table, h, acc)) return;
+    const int64_t first = haveVbmi() ? squeezeRowsVbmi(x, rows, c, flip, table, h, acc) : 0;
+    return squeezeRowsAvx512(x, rows, c, first, flip, table, h, acc);
+  }
 #endif
   squeezeRows(x, rows, c, flip, table, h, acc);
 }
@@ -199,6 +313,32 @@ float dot(const float* a, const float* b, int64_t n) {
   return s + (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])));
 }
 
+#if defined(__x86_64__)
+// dot on 16 lanes, one FMA per 16 products (exact: the same integers).
+__attribute__((target("avx512f"))) float dotAvx512(const float* a, const float* b, int64_t n) {
+  __m512 s = _mm512_setzero_ps();
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 m = avx512::lanes(n - i);
+    s = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i), s);
+  }
+  // The 16 partial sums added as a tree (exact: integers below 2^24).
+  alignas(64) float p[16];
+  _mm512_store_ps(p, s);
+  for (int w = 8; w > 0; w /= 2)
+    for (int i = 0; i < w; ++i) p[i] += p[i + w];
+  return p[0];
+}
+#endif
+
+using DotFn = float (*)(const float*, const float*, int64_t);
+
+DotFn dotFor() {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512f()) return dotAvx512;
+#endif
+  return dot;
+}
+
 // 255 * 128 * n below 2^24.
 constexpr int64_t kFloatExactInputs = 512;
 
@@ -207,8 +347,9 @@ constexpr int64_t kFloatExactInputs = 512;
 void conv1x1(const std::vector<float>& in, const std::vector<float>& w, const int32_t* b, float xs,
              const float* ws, int64_t wsCount, const Quant& y, std::vector<int32_t>& out) {
   const auto c = static_cast<int64_t>(in.size());
+  const DotFn dotOf = dotFor();
   for (int64_t m = 0; m < static_cast<int64_t>(out.size()); ++m) {
-    const int32_t acc = static_cast<int32_t>(dot(w.data() + m * c, in.data(), c)) + b[m];
+    const int32_t acc = static_cast<int32_t>(dotOf(w.data() + m * c, in.data(), c)) + b[m];
     const float mult = xs * ws[wsCount == 1 ? 0 : m] / y.s;
     out[m] = requantize(acc, mult, y);
   }

@@ -5,11 +5,12 @@
 // int32 biases, the block's own scales and zero points), numeric (the CPU
 // executor's bytes equal the unfused form's on random inputs: uint8 / int8,
 // HardSwish / Relu / none, 4 and 37 channels (AVX-512 tails), per-channel
-// weight scales, no bias; run the binary under PASSLAB_MAX_ISA=avx2 and sse2
-// for the other paths), convergence, the fused level running it, and the
-// blocks it must leave (NCHW GlobalAveragePool, a weight zero point not 0, a
-// per-channel input scale, a float intermediate read elsewhere, an 8-bit
-// intermediate that is a graph output) and the kernel's errors.
+// weight scales, no bias, the AVX-512 VBMI widths 8-200; run the binary
+// under PASSLAB_MAX_ISA=avx2 and sse2 for the other paths), convergence, the
+// fused level running it, and the blocks it must leave (NCHW
+// GlobalAveragePool, a weight zero point not 0, a per-channel input scale, a
+// float intermediate read elsewhere, an 8-bit intermediate that is a graph
+// output) and the kernel's errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -199,6 +200,26 @@ TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesOnWiderBlocks) {
     Block b;
     b.c = 37, b.c1 = 9, b.h = 7, b.w = 6, b.seed = 11;
     b.perChannelW = perChannel, b.bias = perChannel;
+    expectTheQdqFormsBytes(b);
+  }
+}
+
+// The kernel's AVX-512 VBMI paths (passlab_squeeze_excite_exact.cpp): 8, 16
+// and 32 channels 64 bytes (several positions) at a time, with a partial
+// last chunk; 64-channel blocks, whole and masked (33, 104: 40 of 64), with
+// the 16-channel loop for what is left (88: 24, 200: 8).
+TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesOnTheVbmiWidths) {
+  struct Shape {
+    int c, c1, h, w;
+    const char* type;
+  };
+  for (const Shape& s :
+       {Shape{8, 2, 3, 5, "uint8"}, Shape{16, 4, 7, 3, "int8"}, Shape{32, 8, 5, 5, "uint8"},
+        Shape{33, 9, 4, 3, "int8"}, Shape{64, 16, 3, 3, "uint8"}, Shape{88, 22, 3, 4, "uint8"},
+        Shape{104, 26, 2, 5, "int8"}, Shape{200, 50, 2, 3, "uint8"}}) {
+    SCOPED_TRACE(std::to_string(s.c) + " channels, " + std::to_string(s.h * s.w) + " positions");
+    Block b;
+    b.c = s.c, b.c1 = s.c1, b.h = s.h, b.w = s.w, b.xType = s.type, b.seed = 13;
     expectTheQdqFormsBytes(b);
   }
 }

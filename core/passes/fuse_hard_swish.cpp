@@ -18,10 +18,16 @@
 // intermediate is read only inside the pattern (not a graph output, not read
 // in a subgraph); the constants are single values of rank at most x's (the
 // result keeps x's shape).
-// Opsets: 14-28.
+// An older model (picodet_s_320 is opset 11) is first raised to opset 14, as
+// raise_opset would, but only when at least one chain would then fuse and
+// every node can be raised (option raise_opset, default true); the step's
+// note says how many chains the raise is for, or why the model was not
+// raised. A model without such a chain keeps its opset.
+// Opsets: 7-28 (below 14 through the raise).
 #include <cmath>
 
 #include "core/passes/fusion_utils.h"
+#include "core/passes/opset_raise.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
@@ -152,10 +158,87 @@ fusion::Rules rules() {
   return r;
 }
 
+constexpr int64_t kHardSwishOpset = 14;
+
+bool isRootOf(const rewrite::Pattern& p, const ir::Node& n) {
+  for (const rewrite::OpKey& k : p.rootOps())
+    if (k.domain == n.domain() && k.op == n.opType()) return true;
+  return false;
+}
+
+// How many chains the rules would fuse were the model at opset 14 (a dry
+// run: nothing is edited), counting only those the node filter allows.
+size_t chainsAtOpset14(const PassContext& ctx, const std::vector<const rewrite::Pattern*>& rules) {
+  rewrite::MatchContext m = ctx.matchContext();
+  m.opset = kHardSwishOpset;
+  auto allowed = [&](const rewrite::MatchResult& r) {
+    if (!ctx.filter) return true;
+    for (const ir::Node* n : r.nodes())
+      if (!ctx.filter->allows(n->id())) return false;
+    return true;
+  };
+  size_t chains = 0;
+  ctx.model().graph().forEachNodeRecursive([&](ir::Node* n) {
+    for (const rewrite::Pattern* p : rules) {
+      if (!isRootOf(*p, *n)) continue;
+      if (rewrite::MatchResult r = p->match(*n, m); r.matched() && allowed(r)) {
+        ++chains;
+        return;
+      }
+    }
+  });
+  return chains;
+}
+
+// The model's opset raised to 14 when it is older, chains would fuse there,
+// and every node can be raised (raise_opset's rewrite); the note says what
+// was raised and why, or why not. Nothing changes when no chain would fuse.
+Text raiseForChains(PassContext& ctx, const std::vector<const rewrite::Pattern*>& rules) {
+  const int64_t opset = ctx.model().opsetVersion("").value_or(1);
+  const size_t chains = chainsAtOpset14(ctx, rules);
+  if (chains == 0) return "";
+  const std::string n = std::to_string(chains), from = std::to_string(opset);
+  if (!ctx.boolOption("raise_opset"))
+    return Text::of(
+        "%1 written-out HardSwish kept: HardSwish is an op from opset 14, the model imports "
+        "opset %2, and raise_opset is false",
+        n, from);
+  if (Text why = whyNotRaiseOpset(ctx.rewriter, kHardSwishOpset); !why.empty())
+    return Text::of("%1 written-out HardSwish kept: HardSwish is an op from opset 14, and %2", n,
+                    why);
+  const size_t rewritten = raiseOpset(ctx.rewriter, kHardSwishOpset);
+  return Text::of(
+      "opset %1 -> 14 so that %2 written-out HardSwish become the op (an op from opset 14); the "
+      "raise rewrote %3 other nodes to mean the same",
+      from, n, std::to_string(rewritten));
+}
+
+// The rules, after raising the model's opset to 14 where that lets them fuse
+// (option raise_opset).
+class FuseHardSwish final : public Pass {
+ public:
+  FuseHardSwish() : rules_(catalogInfo("fuse_hard_swish"), rules()) {}
+  const PassInfo& info() const override { return rules_.info(); }
+  std::vector<const rewrite::Pattern*> patterns() const override { return rules_.patterns(); }
+
+  Status run(PassContext& ctx) const override {
+    Text raised;
+    if (ctx.model().opsetVersion("").value_or(1) < kHardSwishOpset)
+      raised = raiseForChains(ctx, rules_.patterns());
+    Status s = rules_.run(ctx);
+    if (s.isOk() && ctx.note && !raised.empty())
+      *ctx.note = ctx.note->empty() ? raised : Text::join({raised, *ctx.note}, "; ");
+    return s;
+  }
+
+ private:
+  PatternPass rules_;
+};
+
 }  // namespace
 
 std::unique_ptr<Pass> makeFuseHardSwish() {
-  return std::make_unique<PatternPass>(catalogInfo("fuse_hard_swish"), rules());
+  return std::make_unique<FuseHardSwish>();
 }
 
 }  // namespace passlab::passes

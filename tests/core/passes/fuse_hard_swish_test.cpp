@@ -127,14 +127,127 @@ TEST(FuseHardSwish, KeepsAConstantThatWidensTheResult) {
                   "the Clip input is not x + 3");
 }
 
-TEST(FuseHardSwish, SkippedBeforeOpset14) {
-  expectSkippedForOpset(kPass, R"(<ir_version: 8, opset_import: ["" : 13]>
-      main (float[2,3] x) => (float[2,3] y)
+// The Clip form at `opset` (Clip's bounds are inputs from 11 on), with more
+// nodes after it reading y into `out`.
+std::string olderModel(int opset, const std::string& more = "",
+                       const std::string& out = "float[2,3] y") {
+  return R"(<ir_version: 7, opset_import: ["" : )" + std::to_string(opset) +
+         R"(]> main (float[2,3] x) => ()" + out + R"()
       <float three = {3}, float zero = {0}, float six = {6}> {
       a = Add(x, three)
       c = Clip(a, zero, six)
       m = Mul(x, c)
-      y = Div(m, six) })");
+      y = Div(m, six)
+      )" +
+         more + " }";
+}
+
+TEST(FuseHardSwish, RaisesAnOpset13ModelForItsChain) {
+  const std::string text = olderModel(13);
+  PassOutcome out = runPass(kPass, text);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(out.model.opsetVersion(""), 14);
+  EXPECT_EQ(countOps(out.model, "HardSwish"), 1);
+  EXPECT_EQ(countOps(out.model, "Clip"), 0);
+  EXPECT_NE(out.step.note.str().find("opset 13 -> 14 so that 1 written-out HardSwish"),
+            std::string::npos)
+      << out.step.note;
+  EXPECT_TRUE(out.step.check.passed) << out.step.check.detail.str();
+  NumericResult r = compareOutputs(parse(text), out.model, 4);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(FuseHardSwish, RaisesAnOpset11ModelRewritingWhatChanged) {
+  // Squeeze's axes became an input at 13: the raise moves it, as raise_opset does.
+  const std::string text =
+      olderModel(11, "s = Squeeze <axes = [0]> (u)\n      v = Relu(s)", "float[2,3] y, float[3] v");
+  const std::string withU = [&] {
+    std::string t = text;
+    t.replace(t.find("(float[2,3] x)"), 14, "(float[2,3] x, float[1,3] u)");
+    return t;
+  }();
+  PassOutcome out = runPass(kPass, withU);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(out.model.opsetVersion(""), 14);
+  EXPECT_EQ(countOps(out.model, "HardSwish"), 1);
+  EXPECT_EQ(countOps(out.model, "Squeeze"), 1);
+  EXPECT_NE(out.step.note.str().find("opset 11 -> 14"), std::string::npos) << out.step.note;
+  EXPECT_NE(out.step.note.str().find("rewrote 1 other nodes"), std::string::npos) << out.step.note;
+  EXPECT_TRUE(out.step.verifierErrors.empty());
+  NumericResult r = compareOutputs(parse(withU), out.model, 4);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(FuseHardSwish, RaisesAnOpset7ModelForTheHardSigmoidForm) {
+  const std::string text = R"(<ir_version: 4, opset_import: ["" : 7]>
+      main (float[2,3] x) => (float[2,3] y) {
+      h = HardSigmoid <alpha = 0.16666667, beta = 0.5> (x)
+      y = Mul(x, h) })";
+  PassOutcome out = runPass(kPass, text);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(out.model.opsetVersion(""), 14);
+  EXPECT_EQ(countOps(out.model, "HardSwish"), 1);
+  EXPECT_EQ(countOps(out.model, "HardSigmoid"), 0);
+  NumericResult r = compareOutputs(parse(text), out.model, 4);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(FuseHardSwish, AnOlderModelWithoutAChainKeepsItsOpset) {
+  // x + 2, not x + 3: nothing would fuse at 14, so nothing is raised.
+  std::string text = olderModel(13);
+  text.replace(text.find("Add(x, three)"), 13, "Add(x, six)");
+  PassOutcome out = runPass(kPass, text);
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_EQ(out.model.opsetVersion(""), 13);
+  EXPECT_TRUE(out.step.note.empty()) << out.step.note;
+  EXPECT_EQ(countOps(out.model, "Clip"), 1);
+}
+
+TEST(FuseHardSwish, AModelThatCannotBeRaisedIsLeftWithTheReason) {
+  // BatchNormalization's outputs changed at 14 (raise_opset refuses it):
+  // neither the opset nor the chain changes, and the note says why.
+  const std::string text = R"(<ir_version: 7, opset_import: ["" : 13]>
+      main (float[1,2,3] x) => (float[1,2,3] y)
+      <float three = {3}, float zero = {0}, float six = {6}, float[2] g = {1, 2},
+       float[2] b = {0, 1}, float[2] mu = {0, 0}, float[2] var = {1, 1}> {
+      n = BatchNormalization(x, g, b, mu, var)
+      a = Add(n, three)
+      c = Clip(a, zero, six)
+      m = Mul(n, c)
+      y = Div(m, six) })";
+  PassOutcome out = runPass(kPass, text);
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_FALSE(out.step.rolledBack);
+  EXPECT_EQ(out.model.opsetVersion(""), 13);
+  EXPECT_EQ(countOps(out.model, "Clip"), 1);
+  EXPECT_NE(out.step.note.str().find("1 written-out HardSwish kept"), std::string::npos)
+      << out.step.note;
+  EXPECT_NE(out.step.note.str().find("cannot be raised from opset 13 to 14: its outputs changed"),
+            std::string::npos)
+      << out.step.note;
+}
+
+TEST(FuseHardSwish, RaiseOpsetFalseKeepsAnOlderModel) {
+  PassOutcome out = runPass(kPass, olderModel(13), {{"raise_opset", "false"}});
+  EXPECT_FALSE(out.step.changed);
+  EXPECT_EQ(out.model.opsetVersion(""), 13);
+  EXPECT_NE(out.step.note.str().find("raise_opset is false"), std::string::npos) << out.step.note;
+  EXPECT_NE(explainNotes(out).find("HardSwish needs opset >= 14 (model has 13)"), std::string::npos)
+      << explainNotes(out);
+}
+
+TEST(FuseHardSwish, SkippedBeforeOpset7) {
+  expectSkippedForOpset(kPass, R"(<ir_version: 3, opset_import: ["" : 6]>
+      main (float[2,3] x) => (float[2,3] y) {
+      h = HardSigmoid <alpha = 0.16666667, beta = 0.5> (x)
+      y = Mul(x, h) })");
+}
+
+TEST(FuseHardSwish, ConvergesAfterRaising) {
+  expectConverges(kPass, olderModel(13));
 }
 
 TEST(FuseHardSwish, Converges) {

@@ -49,11 +49,16 @@ row "$dir/dim.log" > /dev/null || { cat "$dir/dim.log"; fail "--dim N=3: no rank
 grep -q "check input: x float\[3,4\]: given" "$dir/given.log" || { cat "$dir/given.log"; fail "the given input not described"; }
 awk -v s="$(snr "$dir/given.log")" 'BEGIN { exit !(s < 10) }' ||
   { cat "$dir/given.log"; fail "--input x=1000.1: SNR $(snr "$dir/given.log") not below 10 dB"; }
-# Mixed precision on it keeps the node in float32; on synthesized inputs not.
-"$cli" precision "$model" --input x=1000.1 -o "$dir/mixed.onnx" > "$dir/mixed.log" 2>&1 ||
-  { cat "$dir/mixed.log"; fail "precision --input -o"; }
-grep -q "mixed precision: 1 of 1 nodes kept in float32" "$dir/mixed.log" ||
-  { cat "$dir/mixed.log"; fail "the node was not kept in float32 on the given input"; }
+# Mixed precision on it must keep the node, the only one, in float32: that is
+# the model unchanged, so the budget cannot be met (exit 2, nothing saved;
+# #25: before, the unchanged model was saved as "1 of 1 nodes kept"); on
+# synthesized inputs nothing is kept.
+"$cli" precision "$model" --input x=1000.1 -o "$dir/mixed.onnx" > "$dir/mixed.log" 2>&1
+rc=$?
+[ "$rc" = 2 ] || { cat "$dir/mixed.log"; fail "precision --input -o exited $rc, not 2"; }
+grep -qF "the budget cannot be met: convert_to_float16 holds it only with every node it converts kept in float32 (1 of 1); with only the least sensitive, Sub 'minus'" \
+  "$dir/mixed.log" || { cat "$dir/mixed.log"; fail "the node was not found to need float32 on the given input"; }
+[ ! -e "$dir/mixed.onnx" ] || fail "precision -o saved the model with its only node kept"
 "$cli" precision "$model" -o "$dir/mixed_rand.onnx" > "$dir/mixed_rand.log" 2>&1 ||
   { cat "$dir/mixed_rand.log"; fail "precision -o"; }
 grep -q "mixed precision: 0 of 1 nodes kept in float32" "$dir/mixed_rand.log" ||

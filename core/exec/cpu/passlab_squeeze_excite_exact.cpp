@@ -313,32 +313,6 @@ float dot(const float* a, const float* b, int64_t n) {
   return s + (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])));
 }
 
-#if defined(__x86_64__)
-// dot on 16 lanes, one FMA per 16 products (exact: the same integers).
-__attribute__((target("avx512f"))) float dotAvx512(const float* a, const float* b, int64_t n) {
-  __m512 s = _mm512_setzero_ps();
-  for (int64_t i = 0; i < n; i += 16) {
-    const __mmask16 m = avx512::lanes(n - i);
-    s = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i), s);
-  }
-  // The 16 partial sums added as a tree (exact: integers below 2^24).
-  alignas(64) float p[16];
-  _mm512_store_ps(p, s);
-  for (int w = 8; w > 0; w /= 2)
-    for (int i = 0; i < w; ++i) p[i] += p[i + w];
-  return p[0];
-}
-#endif
-
-using DotFn = float (*)(const float*, const float*, int64_t);
-
-DotFn dotFor() {
-#if defined(__x86_64__)
-  if (cpu_isa::hasAvx512f()) return dotAvx512;
-#endif
-  return dot;
-}
-
 // 255 * 128 * n below 2^24.
 constexpr int64_t kFloatExactInputs = 512;
 
@@ -347,9 +321,8 @@ constexpr int64_t kFloatExactInputs = 512;
 void conv1x1(const std::vector<float>& in, const std::vector<float>& w, const int32_t* b, float xs,
              const float* ws, int64_t wsCount, const Quant& y, std::vector<int32_t>& out) {
   const auto c = static_cast<int64_t>(in.size());
-  const DotFn dotOf = dotFor();
   for (int64_t m = 0; m < static_cast<int64_t>(out.size()); ++m) {
-    const int32_t acc = static_cast<int32_t>(dotOf(w.data() + m * c, in.data(), c)) + b[m];
+    const int32_t acc = static_cast<int32_t>(dot(w.data() + m * c, in.data(), c)) + b[m];
     const float mult = xs * ws[wsCount == 1 ? 0 : m] / y.s;
     out[m] = requantize(acc, mult, y);
   }

@@ -25,7 +25,7 @@ using avx512::roundUp;
 
 using requant16::Channels;
 using requant16::Requant;
-using requant16::store16;
+using requant16::storeSum16;
 
 using avx512::lanes;
 
@@ -65,13 +65,13 @@ struct Steps {
   int64_t cp;         // the weights' stride per quad
 };
 
-// B outputs of one row, 16 channels: acc[j] = sum over tap quads of the
-// uint8 * int8 products (vpdpbusd: exact int32 sums).
+// B outputs of one row, 16 channels: acc[j] = the bias + the sum over tap
+// quads of the uint8 * int8 products (vpdpbusd: exact int32 sums).
 template <int B>
 PASSLAB_DW_TARGET inline void sumBlock(const int32_t* in, const int32_t* w, const Steps& s,
-                                       __m512i* acc) {
+                                       __m512i bias, __m512i* acc) {
 #pragma GCC unroll 16
-  for (int j = 0; j < B; ++j) acc[j] = _mm512_setzero_si512();
+  for (int j = 0; j < B; ++j) acc[j] = bias;
   for (int64_t a = 0; a < s.kh; ++a) {
     const int32_t* row = in + a * s.tapRow;
     const int32_t* wr = w + a * s.quads * s.cp;
@@ -85,14 +85,95 @@ PASSLAB_DW_TARGET inline void sumBlock(const int32_t* in, const int32_t* w, cons
   }
 }
 
-template <int B>
+// The same for Q tap quads per kernel row where quad p of output j is the
+// image column of output j + S p (quadCol == S * out: a 5-tap row at
+// stride 1 or 2, dilation 1): each column loaded once for all its outputs
+// and quads.
+template <int B, int Q, int S>
+PASSLAB_DW_TARGET inline void sumBlockShared(const int32_t* in, const int32_t* w, const Steps& s,
+                                             __m512i bias, __m512i* acc) {
+  constexpr int kCols = B + S * (Q - 1);
+#pragma GCC unroll 16
+  for (int j = 0; j < B; ++j) acc[j] = bias;
+  for (int64_t a = 0; a < s.kh; ++a) {
+    const int32_t* row = in + a * s.tapRow;
+    const int32_t* wr = w + a * Q * s.cp;
+    __m512i v[kCols];
+#pragma GCC unroll 16
+    for (int i = 0; i < kCols; ++i) v[i] = _mm512_loadu_si512(row + i * s.out);
+#pragma GCC unroll 4
+    for (int p = 0; p < Q; ++p) {
+      const __m512i wv = _mm512_loadu_si512(wr + p * s.cp);
+#pragma GCC unroll 16
+      for (int j = 0; j < B; ++j) acc[j] = _mm512_dpbusd_epi32(acc[j], v[j + S * p], wv);
+    }
+  }
+}
+
+// B outputs of one row, 16 channels, requantized and stored; Q > 0: Q quads
+// per kernel row read as sumBlockShared, else any (sumBlock).
+template <int B, int Q, int S>
 PASSLAB_DW_TARGET inline void outputBlock(const int32_t* in, const int32_t* w, const Steps& s,
                                           const Channels& ch, const Requant& q, uint8_t* y,
                                           int64_t c, __mmask16 m) {
   __m512i acc[B];
-  sumBlock<B>(in, w, s, acc);
+  if constexpr (Q > 0)
+    sumBlockShared<B, Q, S>(in, w, s, _mm512_loadu_si512(ch.bias), acc);
+  else
+    sumBlock<B>(in, w, s, _mm512_loadu_si512(ch.bias), acc);
 #pragma GCC unroll 16
-  for (int j = 0; j < B; ++j) store16(acc[j], ch, q, y + j * c, m);
+  for (int j = 0; j < B; ++j) storeSum16(acc[j], ch, q, y + j * c, m);
+}
+
+// One output row's 16-channel block, outputs [0, ow): blocks of 8, 2, 1.
+template <int Q, int S>
+PASSLAB_DW_TARGET inline void outputRow(const int32_t* in, const int32_t* w, const Steps& s,
+                                        const Channels& ch, const Requant& q, uint8_t* y,
+                                        int64_t ow, int64_t c, __mmask16 m) {
+  constexpr int64_t kBlock = 8;
+  int64_t j = 0;
+  for (; j + kBlock <= ow; j += kBlock)
+    outputBlock<kBlock, Q, S>(in + j * s.out, w, s, ch, q, y + j * c, c, m);
+  for (; j + 2 <= ow; j += 2) outputBlock<2, Q, S>(in + j * s.out, w, s, ch, q, y + j * c, c, m);
+  for (; j < ow; ++j) outputBlock<1, Q, S>(in + j * s.out, w, s, ch, q, y + j * c, c, m);
+}
+
+// Image columns [colBegin, colEnd) of one input row at dilation 1, NB
+// blocks of 16 channels side by side (independent chains): each quad is the
+// one before shifted down a byte, the new column on top. Inside: the new
+// columns all lie in the input (else all in the padding).
+template <int NB, bool Inside>
+PASSLAB_DW_TARGET inline void quadColumns(const Row* r, __m512i* q, int32_t* out, int64_t cp,
+                                          int64_t colBegin, int64_t colEnd, int64_t padLeft) {
+  for (int64_t col = colBegin; col < colEnd; ++col) {
+    const int64_t iw = col + 3 - padLeft;
+#pragma GCC unroll 4
+    for (int b = 0; b < NB; ++b) {
+      const __m512i v =
+          Inside ? unsignedBytes(r[b].x + iw * r[b].channels, r[b].m, r[b].flip) : r[b].pad;
+      q[b] = _mm512_or_si512(q[b], _mm512_slli_epi32(v, 24));
+      _mm512_storeu_si512(out + col * cp + b * kLanes, q[b]);
+      q[b] = _mm512_srli_epi32(q[b], 8);
+    }
+  }
+}
+
+template <int NB>
+PASSLAB_DW_TARGET inline void fillQuads(const Row* r, int32_t* out, int64_t cp, int64_t colBegin,
+                                        int64_t colEnd, int64_t padLeft) {
+  const int64_t at = colBegin - padLeft;
+  __m512i q[NB];
+#pragma GCC unroll 4
+  for (int b = 0; b < NB; ++b)
+    q[b] = quadOf(columnValue(r[b], at), columnValue(r[b], at + 1), columnValue(r[b], at + 2),
+                  _mm512_setzero_si512());
+  // The new column col + 3 - padLeft: before the input, in it, after it.
+  const int64_t width = r[0].width;
+  const int64_t in0 = std::clamp(padLeft - 3, colBegin, colEnd);
+  const int64_t in1 = std::clamp(padLeft - 3 + width, in0, colEnd);
+  quadColumns<NB, false>(r, q, out, cp, colBegin, in0, padLeft);
+  quadColumns<NB, true>(r, q, out, cp, in0, in1, padLeft);
+  quadColumns<NB, false>(r, q, out, cp, in1, colEnd, padLeft);
 }
 #endif
 
@@ -203,19 +284,23 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::fillImage(const uint8_t* x, int64_t
     const uint8_t* row = x + ih * w_ * c_;
     for (int64_t k = 0; k < cp_; k += kLanes) {
       const Row r{row + k, w_, c_, lanes(c_ - k), flip, pad};
+      if (dw_ == 1) {
+        // Up to 4 blocks at once.
+        const int nb = static_cast<int>(std::min<int64_t>(4, (cp_ - k) / kLanes));
+        Row rs[4] = {r, r, r, r};
+        for (int b = 1; b < nb; ++b)
+          rs[b] = {row + k + b * kLanes, w_, c_, lanes(c_ - k - b * kLanes), flip, pad};
+        int32_t* o = out + k;
+        if (nb == 4) fillQuads<4>(rs, o, cp_, colBegin, colEnd, padLeft_);
+        if (nb == 3) fillQuads<3>(rs, o, cp_, colBegin, colEnd, padLeft_);
+        if (nb == 2) fillQuads<2>(rs, o, cp_, colBegin, colEnd, padLeft_);
+        if (nb == 1) fillQuads<1>(rs, o, cp_, colBegin, colEnd, padLeft_);
+        k += (nb - 1) * kLanes;
+        continue;
+      }
       const int64_t at = colBegin - padLeft_;
       __m512i v0 = columnValue(r, at), v1 = columnValue(r, at + dw_);
       __m512i v2 = columnValue(r, at + 2 * dw_);
-      if (dw_ == 1) {
-        // The next quad is this one shifted down a byte, the new column on top.
-        __m512i q = quadOf(v0, v1, v2, _mm512_setzero_si512());
-        for (int64_t col = colBegin; col < colEnd; ++col) {
-          q = _mm512_or_si512(q, _mm512_slli_epi32(columnValue(r, col + 3 - padLeft_), 24));
-          _mm512_storeu_si512(out + col * cp_ + k, q);
-          q = _mm512_srli_epi32(q, 8);
-        }
-        continue;
-      }
       for (int64_t col = colBegin; col < colEnd; ++col) {
         const int64_t iw = col - padLeft_;
         const __m512i v3 = columnValue(r, iw + 3 * dw_);
@@ -233,7 +318,6 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t fir
   Steps s{kh_, quads_, dh_ * wb_ * cp_, 4 * dw_ * cp_, sw_ * cp_, cp_};
   std::vector<int32_t> rowBias(static_cast<size_t>(cp_));
   const Requant q = requant16::constants(requant_, fast_);
-  constexpr int64_t kBlock = 8;
   for (int64_t o = first; o < last; ++o) {
     // Kernel rows [a0, a1) read input rows; the others only padding.
     const int64_t a0 = std::min(kh_, std::max<int64_t>(0, (padTop_ - o * sh_ + dh_ - 1) / dh_));
@@ -252,12 +336,16 @@ PASSLAB_DW_TARGET void QLinearDepthwiseNhwc::computeRows(uint8_t* y, int64_t fir
       const __mmask16 m = lanes(c_ - cb);
       const int32_t* w = weights_.data() + a0 * quads_ * cp_ + cb;
       const Channels ch{rowBias.data() + cb, requant_.mult.data() + cb, requant_.multf.data() + cb};
-      auto in = [&](int64_t col) { return rowIn + col * sw_ * cp_ + cb; };
-      int64_t j = 0;
-      for (; j + kBlock <= ow_; j += kBlock)
-        outputBlock<kBlock>(in(j), w, s, ch, q, rowOut + j * c_ + cb, c_, m);
-      for (; j + 2 <= ow_; j += 2) outputBlock<2>(in(j), w, s, ch, q, rowOut + j * c_ + cb, c_, m);
-      for (; j < ow_; ++j) outputBlock<1>(in(j), w, s, ch, q, rowOut + j * c_ + cb, c_, m);
+      const int32_t* in = rowIn + cb;
+      uint8_t* out = rowOut + cb;
+      if (quads_ == 1)
+        outputRow<1, 1>(in, w, s, ch, q, out, ow_, c_, m);
+      else if (quads_ == 2 && s.quadCol == 4 * s.out)
+        outputRow<2, 4>(in, w, s, ch, q, out, ow_, c_, m);
+      else if (quads_ == 2 && s.quadCol == 2 * s.out)
+        outputRow<2, 2>(in, w, s, ch, q, out, ow_, c_, m);
+      else
+        outputRow<0, 0>(in, w, s, ch, q, out, ow_, c_, m);
     }
   }
 }

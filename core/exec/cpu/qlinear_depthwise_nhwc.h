@@ -65,7 +65,7 @@ class QLinearDepthwiseNhwc {
   std::vector<int32_t> rowCorrection_;  // [kh][cp_]: zx (as uint8) * the kernel row's sum of w
   requant16::Multipliers requant_;      // [cp_]
   int64_t sumBound_ = 0;                // the largest |sum| before the bias
-  bool fast_ = false;                   // this run requantizes in float32 (exact: store16)
+  bool fast_ = false;                   // this run requantizes in float32 (exact: storeSum16)
   std::vector<int32_t> bias_;           // [cp_] of this run
   // [hb_][wb_][cp_]: uint8 quads (columns col, col + dw, col + 2 dw, col + 3 dw),
   // the zero point in the padding.

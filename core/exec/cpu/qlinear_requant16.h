@@ -3,8 +3,9 @@
 // kernels (qlinear_depthwise_nhwc.cpp, qlinear_pointwise_nhwc.cpp,
 // qlinear_conv_int32.cpp): (sum + bias) * the float32 multiplier x_scale *
 // w_scale[c] / y_scale in double, rounded half to even, + y_zero_point,
-// saturated to uint8 or int8. Bit for bit the reference; in float32 where
-// that provably gives the same integers (store16), which is nearly always.
+// saturated to uint8 or int8. Bit for bit the reference; in float32 (one
+// FMA) where that provably gives the same integers (storeSum16), which is
+// nearly always.
 #pragma once
 
 #include <algorithm>
@@ -61,8 +62,15 @@ struct Multipliers {
 struct Requant {
   __m512d zero, lo, hi;
   __m512i zeroI, loI, hiI;
+  __m512i magicToZero;  // y_zero_point - the bits of 1.5 * 2^23 (storeSum16)
   bool fast;
+  bool ySigned;  // the output is int8 ([-128, 127]), else uint8 ([0, 255])
 };
+
+// 1.5 * 2^23 and its bits: C + x for |x| < 2^22 lies in [2^23, 2^24), where
+// float32 holds exactly the integers, and C + n has the bits kMagicBits + n.
+constexpr float kMagic = 12582912.0f;
+constexpr int32_t kMagicBits = 0x4B400000;
 
 PASSLAB_REQUANT16_TARGET inline Requant constants(const Multipliers& m, bool fast) {
   return {_mm512_set1_pd(m.yZero),
@@ -71,7 +79,9 @@ PASSLAB_REQUANT16_TARGET inline Requant constants(const Multipliers& m, bool fas
           _mm512_set1_epi32(static_cast<int32_t>(m.yZero)),
           _mm512_set1_epi32(static_cast<int32_t>(m.yLo)),
           _mm512_set1_epi32(static_cast<int32_t>(m.yHi)),
-          fast};
+          _mm512_set1_epi32(static_cast<int32_t>(m.yZero) - kMagicBits),
+          fast,
+          m.yLo < 0};
 }
 
 // The channels of a 16-lane block.
@@ -99,27 +109,34 @@ PASSLAB_REQUANT16_TARGET inline void store16Double(__m512i acc, const double* mu
   _mm512_mask_cvtepi32_storeu_epi8(y, m, all);
 }
 
-// The same result from float32 where that is exact (Requant::fast: the sums
-// below 2^24 and the products below 2^22): float(acc) is exact, p = acc *
-// multf rounds the exact product (which the double holds exactly: 24 + 24
-// bits), and rounding p to an integer gives the exact product's rounding
-// unless p is itself a half-integer (a representable tie between them would
-// be nearer); such a block goes the double way.
-PASSLAB_REQUANT16_TARGET inline void store16(__m512i sum, const Channels& ch, const Requant& q,
-                                             uint8_t* y, __mmask16 m) {
-  const __m512i acc = _mm512_add_epi32(sum, _mm512_loadu_si512(ch.bias));
+// The same result from float32 where that is exact (Requant::fast: the sums,
+// bias included, below 2^24 and the products below 2^22): float(acc) is
+// exact, and one FMA acc * multf + 1.5 * 2^23 rounds the exact product
+// (which the reference's double holds exactly: 24 + 24 bits) once, to the
+// nearest integer, half to even (the result lies in [2^23, 2^24), where the
+// float32 spacing is 1, and 1.5 * 2^23 is even): the result's bits less
+// those of 1.5 * 2^23 are the reference's integer. Then + y_zero_point and
+// saturated by the narrowing store (int8: signed saturation; uint8: at least
+// 0, then unsigned saturation). acc already holds the bias.
+PASSLAB_REQUANT16_TARGET inline void storeSum16(__m512i acc, const Channels& ch, const Requant& q,
+                                                uint8_t* y, __mmask16 m) {
   if (q.fast) {
-    const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(ch.multf));
-    const __m512i r = _mm512_cvt_roundps_epi32(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512 off = _mm512_abs_ps(_mm512_sub_ps(p, _mm512_cvtepi32_ps(r)));
-    if (_mm512_cmp_ps_mask(off, _mm512_set1_ps(0.5f), _CMP_EQ_OQ) == 0) {
-      const __m512i v =
-          _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, q.zeroI), q.loI), q.hiI);
-      _mm512_mask_cvtepi32_storeu_epi8(y, m, v);
-      return;
-    }
+    const __m512 p =
+        _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(ch.multf), _mm512_set1_ps(kMagic));
+    const __m512i v = _mm512_add_epi32(_mm512_castps_si512(p), q.magicToZero);
+    if (q.ySigned)
+      _mm512_mask_cvtsepi32_storeu_epi8(y, m, v);
+    else
+      _mm512_mask_cvtusepi32_storeu_epi8(y, m, _mm512_max_epi32(v, _mm512_setzero_si512()));
+    return;
   }
   store16Double(acc, ch.mult, q, y, m);
+}
+
+// storeSum16 of sum + the channels' bias.
+PASSLAB_REQUANT16_TARGET inline void store16(__m512i sum, const Channels& ch, const Requant& q,
+                                             uint8_t* y, __mmask16 m) {
+  storeSum16(_mm512_add_epi32(sum, _mm512_loadu_si512(ch.bias)), ch, q, y, m);
 }
 #endif
 

@@ -150,7 +150,10 @@ inline ConvLayouts blockedConvLayouts(const Dims& kernel, bool blockedX, int64_t
 // on 7x7 tiles the F(2x2, 3x3) weights, 16/9 as large as the 3x3 ones (1 MB
 // for 64 -> 256), dominate, and in the model they come from beyond L2. Not
 // every widening shape gains either (96 -> 208 and 112 -> 224 on 13x13:
-// 1.15-1.79 of direct alone, outside widensFewChannels anyway).
+// 1.15-1.79 of direct alone, outside widensFewChannels anyway). Outside
+// blocked chains the same rule picks the kernel where a widening layer on
+// NCHW asks for nChw16c (directKernelBlock): the NCHW FusedConv and the plain
+// Conv of optimizations off (conv_onednn.cpp), X and Y reordered as before.
 inline constexpr int64_t kWinogradMinInputChannels = 64;
 inline constexpr int64_t kWinogradMinOutputChannels = 32;
 

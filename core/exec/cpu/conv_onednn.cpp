@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "core/exec/cpu/blocked_conv_layouts.h"
 #include "core/exec/cpu/conv_depthwise_1d.h"
 #include "core/exec/cpu/conv_depthwise_3x3.h"
 #include "core/exec/cpu/conv_few_outputs.h"
@@ -316,26 +317,40 @@ class OneDnnConv final : public Kernel {
       // nChw16c or nChw8c (depthwiseBlock), whose reorders from and to NCHW
       // cost less than those to its own pick (NHWC); nothing slower. The
       // same for a layer widening few channels (wideningBlock), on its
-      // direct kernel ("jit:..."): directKernelBlock.
+      // direct kernel ("jit:..."): directKernelBlock; on its Winograd kernel
+      // first where fused::blockedConvWinograd says so (3x3 onto more than
+      // 14x14 pixels, one thread, AVX-512: blocked_conv_layouts.h).
       if (const int64_t b = kTransposed ? 0 : directKernelBlock(g)) {
-        try {
-          const tag t = b == 16 ? tag::nChw16c : tag::nChw8c;
-          const memory::desc src(onednn::toDims(x), f32, t), dst(onednn::toDims(g.outDims), f32, t);
-          const auto kind = dnnl::prop_kind::forward_inference;
-          const auto algo = dnnl::algorithm::convolution_direct;
-          auto d = hasBias
-                       ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc, dst,
-                                                         cd.strides, cd.dilation, cd.padL, cd.padR)
-                       : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, cd.strides,
-                                                         cd.dilation, cd.padL, cd.padR);
-          dnnl::convolution_forward::primitive_desc pd(d, onednn::engine());
-          if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) {
-            p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(),
-                     pd.dst_desc());
-            return p;
+        int64_t inBytes = 4 * g.N * g.C, outBytes = 4 * g.N * g.M, pixels = 1;
+        for (int64_t d : g.in) inBytes *= d;
+        for (int64_t d : g.out) pixels *= d;
+        outBytes *= pixels;
+        const bool winograd =
+            fused::blockedConvWinograd(g.kernel, g.stride, g.dilation,
+                                       {g.group == 1 ? g.C : 0, g.group == 1 ? g.M : 0, b, pixels},
+                                       inBytes + outBytes, threads);
+        for (auto algo :
+             {dnnl::algorithm::convolution_winograd, dnnl::algorithm::convolution_direct}) {
+          if (algo == dnnl::algorithm::convolution_winograd && !winograd) continue;
+          try {
+            const tag t = b == 16 ? tag::nChw16c : tag::nChw8c;
+            const memory::desc src(onednn::toDims(x), f32, t),
+                dst(onednn::toDims(g.outDims), f32, t);
+            const auto kind = dnnl::prop_kind::forward_inference;
+            auto d =
+                hasBias ? dnnl::convolution_forward::desc(kind, algo, src, anyWei, p->biasDesc, dst,
+                                                          cd.strides, cd.dilation, cd.padL, cd.padR)
+                        : dnnl::convolution_forward::desc(kind, algo, src, anyWei, dst, cd.strides,
+                                                          cd.dilation, cd.padL, cd.padR);
+            dnnl::convolution_forward::primitive_desc pd(d, onednn::engine());
+            if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) {
+              p->adopt(dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(),
+                       pd.dst_desc());
+              return p;
+            }
+          } catch (const dnnl::error&) {
+            // none for that layout and algorithm: the next, or oneDNN chooses below
           }
-        } catch (const dnnl::error&) {
-          // none for that layout: oneDNN chooses below
         }
       }
       if constexpr (kTransposed) {

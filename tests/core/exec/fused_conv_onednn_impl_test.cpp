@@ -251,8 +251,8 @@ TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
 // squeezenet's Fire 3x3 expand layer (16 -> 64 channels) on NCHW
 // activations, as Conv and as FusedConv with and without a residual: oneDNN's
 // direct kernel on nChw16c (its own pick was brgemm on NHWC), X and the result
-// reordered. The FusedConv on a step the executor runs on one thread takes
-// Winograd on nChw16c instead where PassLab sees AVX-512 (the next test).
+// reordered. On a step the executor runs on one thread it takes Winograd on
+// nChw16c instead where PassLab sees AVX-512 (the next test).
 TEST(FusedConvOneDnnImpl, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnBlockedChannels) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   const Case c = {{1, 16, 15, 15}, {64, 16, 3, 3}, {1, 64, 15, 15}, "pads = [1, 1, 1, 1]"};
@@ -266,53 +266,56 @@ TEST(FusedConvOneDnnImpl, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnB
       for (const std::string& l : execs)
         if (contains(l, ",convolution,")) conv = l;
       ASSERT_FALSE(conv.empty()) << joined(execs);
-      EXPECT_TRUE(contains(conv, ",jit:") ||
-                  (form == Form::kFusedConv && contains(conv, ",jit_fp32_wino_2x3:")))
-          << conv;
+      EXPECT_TRUE(contains(conv, ",jit:") || contains(conv, ",jit_fp32_wino_2x3:")) << conv;
       EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
       EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
     }
 }
 
-// The same layer as a FusedConv outside a blocked chain (inception_v1's
-// 64 -> 192 on 55x55 is one) on one thread: oneDNN's Winograd kernel on
-// nChw16c where PassLab sees AVX-512 (blockedConvWinograd: widening few
-// channels onto more than 14x14 pixels), X and the result reordered; the
-// chain's results within rounding, with and without the residual.
-TEST(FusedConvOneDnnImpl, AThreeByThreeWideningFusedConvRunsWinogradOnOneThreadWithAvx512) {
+// The same layer as a Conv (optimizations off) and as a FusedConv outside a
+// blocked chain (inception_v1's 64 -> 192 on 55x55 is one) on one thread:
+// oneDNN's Winograd kernel on nChw16c where PassLab sees AVX-512
+// (blockedConvWinograd: widening few channels onto more than 14x14 pixels),
+// X and the result reordered; the chain's results within rounding, with and
+// without the residual.
+TEST(FusedConvOneDnnImpl, AThreeByThreeWideningConvRunsWinogradOnOneThreadWithAvx512) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   const Case c = {{1, 16, 15, 15}, {64, 16, 3, 3}, {1, 64, 15, 15}, "pads = [1, 1, 1, 1]"};
-  for (bool residual : {false, true}) {
-    SCOPED_TRACE(residual ? "residual" : "no residual");
-    NamedInputs in = {{"x", uniform(c.x, 1)}};
-    if (residual) in.push_back({"z", uniform(c.y, 4)});
-    auto ex = Executor::create(testutil::parseModel(model(c, Form::kFusedConv, residual)),
-                               ExecutorOptions{});
-    ASSERT_TRUE(ex) << ex.error().message();
-    RunOptions options;
-    options.threads = 1;
-    ASSERT_TRUE((*ex)->run(in, options));
-    Expected<RunResult> out = RunResult{};
-    std::vector<std::string> execs = onednnExecs([&] { out = (*ex)->run(in, options); });
-    ASSERT_TRUE(out) << out.error().message();
-    std::string conv;
-    for (const std::string& l : execs)
-      if (contains(l, ",convolution,")) conv = l;
-    ASSERT_FALSE(conv.empty()) << joined(execs);
-    EXPECT_TRUE(contains(conv, cpu_isa::hasAvx512f() ? ",jit_fp32_wino_2x3:" : ",jit:")) << conv;
-    EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
-    EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
-    const ir::Tensor want = reference(model(c, Form::kChain, residual), in);
-    kt::expectClose(out->outputs.at(0), want, "against the chain", 2e-4f);
-    // Another thread count builds another plan, which takes the held weights
-    // out of the Winograd layout (through their plain copy), and back.
-    for (int threads : {2, 1, 2}) {
-      options.threads = threads;
-      Expected<RunResult> again = (*ex)->run(in, options);
-      ASSERT_TRUE(again) << threads << " threads: " << again.error().message();
-      kt::expectClose(again->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
+  for (Form form : {Form::kConv, Form::kFusedConv})
+    for (bool residual : {false, true}) {
+      if (form == Form::kConv && residual) continue;
+      SCOPED_TRACE(std::string(form == Form::kConv ? "Conv" : "FusedConv") +
+                   (residual ? ", residual" : ""));
+      NamedInputs in = {{"x", uniform(c.x, 1)}};
+      if (residual) in.push_back({"z", uniform(c.y, 4)});
+      auto ex = Executor::create(testutil::parseModel(model(c, form, residual)), ExecutorOptions{});
+      ASSERT_TRUE(ex) << ex.error().message();
+      RunOptions options;
+      options.threads = 1;
+      ASSERT_TRUE((*ex)->run(in, options));
+      Expected<RunResult> out = RunResult{};
+      std::vector<std::string> execs = onednnExecs([&] { out = (*ex)->run(in, options); });
+      ASSERT_TRUE(out) << out.error().message();
+      std::string conv;
+      for (const std::string& l : execs)
+        if (contains(l, ",convolution,")) conv = l;
+      ASSERT_FALSE(conv.empty()) << joined(execs);
+      EXPECT_TRUE(contains(conv, cpu_isa::hasAvx512f() ? ",jit_fp32_wino_2x3:" : ",jit:")) << conv;
+      EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
+      EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
+      const ir::Tensor want = reference(
+          form == Form::kConv ? model(c, Form::kConv, false) : model(c, Form::kChain, residual),
+          in);
+      kt::expectClose(out->outputs.at(0), want, "against the chain", 2e-4f);
+      // Another thread count builds another plan, which takes the held weights
+      // out of the Winograd layout (through their plain copy), and back.
+      for (int threads : {2, 1, 2}) {
+        options.threads = threads;
+        Expected<RunResult> again = (*ex)->run(in, options);
+        ASSERT_TRUE(again) << threads << " threads: " << again.error().message();
+        kt::expectClose(again->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
+      }
     }
-  }
 }
 
 TEST(FusedConvOneDnnImpl, WideningBlockRule) {

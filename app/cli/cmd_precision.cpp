@@ -317,6 +317,13 @@ int runPrecision(const PrecisionArgs& a) {
   o.workers = a.workers;
   o.shareCalibration = !a.recalibrate;
   o.topK = budget.topK;
+  // One calibration for the ranking and the bisection, not one each.
+  auto prepared = pipeline::prepareTrialCalibration(model, o);
+  if (!prepared) {
+    std::cerr << "error: " << prepared.error().message() << "\n";
+    return 2;
+  }
+  o.trialCalibration = std::move(prepared).value();
   auto ranked = pipeline::rankLayers(model, **checker, o);
   if (!ranked) {
     std::cerr << "error: " << ranked.error().message() << "\n";

@@ -34,18 +34,12 @@ Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
   return t;
 }
 
-// The evaluator the trials share: the caller's, behind a SharedCalibration
-// that has calibrated once what the pass observes (when sharing is on and
-// the caller's evaluator calibrates), and that serializes the calibrations
-// left to the trials otherwise. Null when the caller gave none.
-Expected<std::unique_ptr<SharedCalibration>> trialEvaluator(const ir::Model& model,
+// The evaluator the trials share: the caller's prepared one
+// (SensitivityOptions::trialCalibration), else one prepared here.
+Expected<std::shared_ptr<SharedCalibration>> trialEvaluator(const ir::Model& model,
                                                             const SensitivityOptions& options) {
-  if (!options.evaluator) return std::unique_ptr<SharedCalibration>();
-  auto shared = std::make_unique<SharedCalibration>(*options.evaluator);
-  if (options.shareCalibration && options.evaluator->calibrationSets() > 0)
-    PASSLAB_RETURN_IF_ERROR(
-        shared->prepare(model, options.passId, options.passOptions, options.cancel));
-  return shared;
+  if (options.trialCalibration) return options.trialCalibration;
+  return prepareTrialCalibration(model, options);
 }
 
 bool hasFloatResult(const ir::Node& n) {
@@ -66,6 +60,20 @@ AccuracyBudget reportOnly(int topK) {
 }
 
 }  // namespace
+
+// The caller's evaluator behind a SharedCalibration that has calibrated once
+// what the pass observes (when sharing is on and the caller's evaluator
+// calibrates), and that serializes the calibrations left to the trials
+// otherwise. Null when the caller gave none.
+Expected<std::shared_ptr<SharedCalibration>> prepareTrialCalibration(
+    const ir::Model& model, const SensitivityOptions& options) {
+  if (!options.evaluator) return std::shared_ptr<SharedCalibration>();
+  auto shared = std::make_shared<SharedCalibration>(*options.evaluator);
+  if (options.shareCalibration && options.evaluator->calibrationSets() > 0)
+    PASSLAB_RETURN_IF_ERROR(
+        shared->prepare(model, options.passId, options.passOptions, options.cancel));
+  return shared;
+}
 
 Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
                                                    ExecOutputChecker& checker,

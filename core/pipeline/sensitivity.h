@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -31,6 +32,8 @@
 #include "core/rewrite/evaluator.h"
 
 namespace passlab::pipeline {
+
+class SharedCalibration;  // core/pipeline/shared_calibration.h
 
 struct LayerSensitivity {
   ir::NodeId node = 0;
@@ -65,7 +68,18 @@ struct SensitivityOptions {
   // The k of the top-k agreement each trial of rankLayers measures: the
   // budget's (AccuracyBudget::topK), so the ranking shows what it limits.
   int topK = 5;
+  // The trials' calibration made by prepareTrialCalibration for this model
+  // with these options, shared by rankLayers and mixedPrecision; null: each
+  // call prepares its own (calibrating the model again).
+  std::shared_ptr<SharedCalibration> trialCalibration;
 };
+
+// The calibration the trials of rankLayers and the conversions of
+// mixedPrecision take their statistics from (calibrated here once when
+// `options.shareCalibration` and the evaluator has calibration sets), for
+// SensitivityOptions::trialCalibration; null without an evaluator.
+Expected<std::shared_ptr<SharedCalibration>> prepareTrialCalibration(
+    const ir::Model& model, const SensitivityOptions& options);
 
 // The nodes `passId` converts in `model`, most sensitive first. `checker`
 // holds the original model's reference outputs.

@@ -186,6 +186,50 @@ TEST_F(SharedCalibrationTest, MixedPrecisionWithSharedStatisticsKeepsTheSameLaye
   }
 }
 
+// One prepared calibration (prepareTrialCalibration, as `passlab-cli
+// precision -o` does) serves the ranking and the bisection: the sets run once,
+// not once for each, and both give what each preparing its own gives.
+TEST_F(SharedCalibrationTest, RankingAndBisectionShareOnePreparedCalibration) {
+  AccuracyBudget budget;
+  budget.minCosine = -1;
+  auto runBoth = [&](bool prepared, int* calibrations) {
+    CountingEvaluator counting(*calibrating_);
+    SensitivityOptions o;
+    o.passId = "quantize_static";
+    o.evaluator = &counting;
+    o.workers = 1;
+    if (prepared) {
+      auto shared = prepareTrialCalibration(model_, o);
+      EXPECT_TRUE(shared) << shared.error().message();
+      if (shared) o.trialCalibration = *shared;
+      EXPECT_TRUE(o.trialCalibration);
+    }
+    auto ranked = rankLayers(model_, *checker_, o);
+    EXPECT_TRUE(ranked) << ranked.error().message();
+    if (!ranked || ranked->size() != 3u) {
+      ADD_FAILURE() << "expected 3 ranked layers";
+      return std::make_pair(std::vector<LayerSensitivity>{}, MixedPrecision{});
+    }
+    budget.minSnrDb = ranked->back().snrDb + 1;  // more than any one layer gives
+    auto mixed = mixedPrecision(model_, *checker_, *ranked, budget, o);
+    EXPECT_TRUE(mixed) << mixed.error().message();
+    *calibrations = counting.calibrations;
+    return std::make_pair(*ranked, mixed ? *mixed : MixedPrecision{});
+  };
+  int own = 0, shared = 0;
+  const auto [ownRanking, ownMixed] = runBoth(false, &own);
+  const auto [sharedRanking, sharedMixed] = runBoth(true, &shared);
+  EXPECT_EQ(own, 2);     // the ranking's and the bisection's
+  EXPECT_EQ(shared, 1);  // prepared once for both
+  expectSameRanking(ownRanking, sharedRanking);
+  EXPECT_FALSE(sharedMixed.keptFloat32.empty());
+  EXPECT_EQ(ownMixed.keptFloat32, sharedMixed.keptFloat32);
+  EXPECT_EQ(ownMixed.conversions, sharedMixed.conversions);
+  ASSERT_EQ(ownMixed.check.accuracy.size(), sharedMixed.check.accuracy.size());
+  for (size_t i = 0; i < ownMixed.check.accuracy.size(); ++i)
+    EXPECT_EQ(ownMixed.check.accuracy[i].snrDb, sharedMixed.check.accuracy[i].snrDb);
+}
+
 TEST_F(SharedCalibrationTest, StatisticsAreOnlyHandedToACopyOfThePreparedModel) {
   SharedCalibration shared(*calibrating_);
   ASSERT_TRUE(shared.prepare(model_, "quantize_static", {}, nullptr).isOk());

@@ -98,14 +98,18 @@ PASSLAB_DW_TARGET inline void sumBlockShared(const int32_t* in, const int32_t* w
   for (int64_t a = 0; a < s.kh; ++a) {
     const int32_t* row = in + a * s.tapRow;
     const int32_t* wr = w + a * Q * s.cp;
-    __m512i v[kCols];
-#pragma GCC unroll 16
-    for (int i = 0; i < kCols; ++i) v[i] = _mm512_loadu_si512(row + i * s.out);
+    // Column i serves output i - S p with quad p.
+    __m512i wv[Q];
 #pragma GCC unroll 4
-    for (int p = 0; p < Q; ++p) {
-      const __m512i wv = _mm512_loadu_si512(wr + p * s.cp);
+    for (int p = 0; p < Q; ++p) wv[p] = _mm512_loadu_si512(wr + p * s.cp);
 #pragma GCC unroll 16
-      for (int j = 0; j < B; ++j) acc[j] = _mm512_dpbusd_epi32(acc[j], v[j + S * p], wv);
+    for (int i = 0; i < kCols; ++i) {
+      const __m512i v = _mm512_loadu_si512(row + i * s.out);
+#pragma GCC unroll 4
+      for (int p = 0; p < Q; ++p) {
+        const int j = i - S * p;
+        if (j >= 0 && j < B) acc[j] = _mm512_dpbusd_epi32(acc[j], v, wv[p]);
+      }
     }
   }
 }

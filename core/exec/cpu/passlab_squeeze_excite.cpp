@@ -33,6 +33,7 @@
 
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/avx512_table16.h"
+#include "core/exec/cpu/avx512_table64.h"
 #include "core/exec/cpu/passlab_squeeze_excite_exact.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
@@ -87,8 +88,11 @@ using avx512::lanes;
 
 #define PASSLAB_SE_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 
+using avx512::BytePlanes;
+using avx512::loadBytePlanes;
 using avx512::loadTable16;
 using avx512::lookup16;
+using avx512::lookup64;
 using avx512::Table16;
 
 PASSLAB_SE_TARGET float lookupPlaneAvx512(const uint8_t* x, int64_t n, uint8_t flip,
@@ -142,17 +146,14 @@ PASSLAB_SE_TARGET void scaleRowsAvx512(const float* h, int64_t first, int64_t la
   for (int64_t i = first; i < last; ++i) scaleRowAvx512<Q>(h + i * n, n, k, 0.0f, r, y + i * n);
 }
 
-// NHWC rows of more than 16 channels, 64 at a time (AVX-512 VBMI). The
-// table is held as its four byte planes (byte b of every entry), each in
-// four registers: two vpermi2b (entries 0-127, 128-255) and a blend on bit
-// 7 look up 64 bytes of a plane; unpacking the planes' bytes, then words,
-// puts the 64 floats together in four vectors in the unpacks' order: vector
-// k, lane 4L + j holds channel 16L + 4k + j. The H rows (scratch, padded to
-// a multiple of 64 channels) and the per-channel sums are kept in that
-// order; the scale pass multiplies by the scales in that order, and packing
-// its four int32 vectors to bytes (packs work per 128-bit lane) restores
-// the channel order. 64 lookups cost 12 permutes and blends and 8 unpacks
-// here, against 60 permutes and blends at 16 channels.
+// NHWC rows of more than 16 channels, 64 at a time (AVX-512 VBMI; the
+// table as its four byte planes, avx512_table64.h), the 64 floats in the
+// unpacks' order: vector k, lane 4L + j holds channel 16L + 4k + j. The H
+// rows (scratch, padded to a multiple of 64 channels) and the per-channel
+// sums are kept in that order; the scale pass multiplies by the scales in
+// that order, and packing its four int32 vectors to bytes (packs work per
+// 128-bit lane) restores the channel order. 64 lookups cost 12 permutes and
+// blends and 8 unpacks here, against 60 permutes and blends at 16 channels.
 #define PASSLAB_SE_VBMI_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
 bool haveVbmi() {
@@ -169,37 +170,6 @@ __mmask64 lanes64(int64_t left) {
 int64_t unpackedOffset(int64_t e) {
   const int64_t l = e / 16, k = (e % 16) / 4, j = e % 4;
   return 16 * k + 4 * l + j;
-}
-
-struct BytePlanes {
-  __m512i t[4][4];  // [byte][entries 0-63, 64-127, 128-191, 192-255]
-};
-
-PASSLAB_SE_VBMI_TARGET BytePlanes loadBytePlanes(const float* table) {
-  alignas(64) uint8_t planes[4][256];
-  const auto* bytes = reinterpret_cast<const unsigned char*>(table);
-  for (int e = 0; e < 256; ++e)
-    for (int b = 0; b < 4; ++b) planes[b][e] = bytes[4 * e + b];
-  BytePlanes r;
-  for (int b = 0; b < 4; ++b)
-    for (int k = 0; k < 4; ++k) r.t[b][k] = _mm512_load_si512(planes[b] + 64 * k);
-  return r;
-}
-
-// table[idx] of 64 bytes as 64 floats in the unpacks' order.
-PASSLAB_SE_VBMI_TARGET inline void lookup64(const BytePlanes& T, __m512i idx, __m512 (&f)[4]) {
-  const __mmask64 high = _mm512_movepi8_mask(idx);
-  __m512i b[4];
-#pragma GCC unroll 4
-  for (int p = 0; p < 4; ++p)
-    b[p] = _mm512_mask_blend_epi8(high, _mm512_permutex2var_epi8(T.t[p][0], idx, T.t[p][1]),
-                                  _mm512_permutex2var_epi8(T.t[p][2], idx, T.t[p][3]));
-  const __m512i lo01 = _mm512_unpacklo_epi8(b[0], b[1]), hi01 = _mm512_unpackhi_epi8(b[0], b[1]);
-  const __m512i lo23 = _mm512_unpacklo_epi8(b[2], b[3]), hi23 = _mm512_unpackhi_epi8(b[2], b[3]);
-  f[0] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(lo01, lo23));
-  f[1] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(lo01, lo23));
-  f[2] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(hi01, hi23));
-  f[3] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(hi01, hi23));
 }
 
 // h (rows of stride hs, unpacked order) = Table[x]; acc[c] += the column

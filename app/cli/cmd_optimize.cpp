@@ -202,11 +202,14 @@ std::string unitText(const pipeline::NumericCheck& c) {
 std::string checkText(const pipeline::Step& s) {
   if (!s.check.ran) return s.changed ? "-" : "";
   if (s.check.lossy) {
+    if (pipeline::excusedByRoundingFloor(s.check)) {
+      const auto& v = *s.check.roundingFloor;
+      return unitText(s.check) + "within the rounding floor ('" + v.output +
+             "': " + pipeline::accuracyText(v.figures).str() +
+             "; floor: " + pipeline::accuracyText(v.floor).str() + ")";
+    }
     const pipeline::OutputAccuracy* w = pipeline::worstOutput(s.check.accuracy);
-    const char* verdict = !s.check.passed                             ? "OVER BUDGET"
-                          : pipeline::excusedByRoundingFloor(s.check) ? "within the rounding floor"
-                                                                      : "within budget";
-    return unitText(s.check) + verdict +
+    return unitText(s.check) + (s.check.passed ? "within budget" : "OVER BUDGET") +
            (w ? " ('" + w->output + "': " + pipeline::accuracyText(*w).str() + ")" : "");
   }
   char buf[200];

@@ -495,33 +495,29 @@ exec::NamedInputs asDeclared(const ir::Model& model, const exec::NamedInputs& in
 
 }  // namespace
 
-NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
-                                                  const AccuracyBudget& budget,
-                                                  const StandIns& standIns) {
+namespace {
+
+// The budget's verdict on `got` (a model's outputs per input set) against
+// `reference`: the figures per output, the first over the budget named.
+NumericCheck budgetVerdict(const std::vector<std::map<std::string, ir::Tensor>>& got,
+                           const std::vector<std::map<std::string, ir::Tensor>>& reference,
+                           const std::set<std::string>& random, const AccuracyBudget& budget) {
   NumericCheck c;
   c.ran = true;
   c.lossy = true;
-  c.inputSets = inputs_.size();
+  c.inputSets = got.size();
   std::map<std::string, AccuracyMeter> meters;
-  ModelRunner runner(current);
-  for (size_t s = 0; s < inputs_.size(); ++s) {
-    auto got = runner.run(asDeclared(current, inputs_[s]));
-    if (!got) {
-      c.passed = false;
-      c.detail = Text::of("the optimized model does not run: %1", got.error().text());
-      return c;
-    }
-    for (const auto& [name, want] : reference_[s]) {
-      if (want.dtype() == ir::DataType::kUndefined || random_.count(name)) continue;
-      auto it = got->find(name);
-      if (it == got->end()) {
+  for (size_t s = 0; s < got.size() && s < reference.size(); ++s)
+    for (const auto& [name, want] : reference[s]) {
+      if (want.dtype() == ir::DataType::kUndefined || random.count(name)) continue;
+      auto it = got[s].find(name);
+      if (it == got[s].end()) {
         c.passed = false;
         c.detail = Text::of("output '%1' is missing", name);
         return c;
       }
       meters.try_emplace(name, name, budget.topK).first->second.add(it->second, want);
     }
-  }
   for (const auto& [name, meter] : meters) {
     OutputAccuracy a = meter.result();
     c.maxRelError = std::max(c.maxRelError, a.maxRelError);
@@ -532,14 +528,123 @@ NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
     }
     c.accuracy.push_back(std::move(a));
   }
-  if (!c.passed && rebased_)  // after a step exact per node unit: its roundings are in the figures
-    excuseByRoundingFloor(
-        c, budget, roundingFloorOf(original_, inputs_, reference_, random_, noise_, budget.topK));
-  if (!c.passed && !inputs_.empty())
-    if (Text worst = costliestLayer(current, inputs_[0]); !worst.empty())
-      c.detail = Text::of("%1; the layer that lost the most: %2", c.detail, worst);
-  (void)standIns;  // values keep their names through a lossy pass
   return c;
+}
+
+const OutputAccuracy* figuresOf(const NumericCheck& c, const std::string& output) {
+  for (const OutputAccuracy& a : c.accuracy)
+    if (a.output == output) return &a;
+  return nullptr;
+}
+
+// The main-graph nodes of `current` that the step of `log` changed: those it
+// added, rewired or rewrote, those reading an initializer it changed, and
+// those reading or writing a value of another element type than the same
+// value of `original` (a precision change by types alone, convert_to_float16's).
+std::set<ir::NodeId> changedNodes(const rewrite::EditLog& log, const ir::Model& current,
+                                  const ir::Model& original) {
+  std::set<ir::NodeId> ids;
+  std::set<std::string> changedWeights;
+  for (const rewrite::Edit& e : log.edits()) {
+    if (e.graphOwner != 0) continue;
+    if (e.node != 0 &&
+        (e.kind == rewrite::EditKind::kNodeAdded || e.kind == rewrite::EditKind::kInputRewired ||
+         e.kind == rewrite::EditKind::kAttributeChanged))
+      ids.insert(e.node);
+    if (e.kind == rewrite::EditKind::kInitializerChanged) changedWeights.insert(e.from);
+  }
+  for (const auto& n : current.graph().nodes()) {
+    for (const ir::Value* in : n->inputs())
+      if (in && changedWeights.count(in->name())) ids.insert(n->id());
+    for (const auto* values : {&n->inputs(), &n->outputs()})
+      for (const ir::Value* v : *values) {
+        const ir::Value* was = v ? original.graph().findValue(v->name()) : nullptr;
+        if (was && was->type().elemType() != v->type().elemType()) ids.insert(n->id());
+      }
+  }
+  return ids;
+}
+
+}  // namespace
+
+Expected<std::vector<std::map<std::string, ir::Tensor>>> ExecOutputChecker::outputsOn(
+    const ir::Model& current) {
+  std::vector<std::map<std::string, ir::Tensor>> outputs;
+  ModelRunner runner(current);
+  for (const exec::NamedInputs& inputs : inputs_) {
+    auto got = runner.run(asDeclared(current, inputs));
+    if (!got) return got.error();
+    outputs.push_back(std::move(got.value()));
+  }
+  return outputs;
+}
+
+std::map<std::string, OutputAccuracy> ExecOutputChecker::roundingFloor(int topK) const {
+  return roundingFloorOf(original_, inputs_, reference_, random_, noise_, topK);
+}
+
+NumericCheck ExecOutputChecker::checkWithinBudget(const ir::Model& current,
+                                                  const AccuracyBudget& budget,
+                                                  const StandIns& standIns) {
+  (void)standIns;  // values keep their names through a lossy pass
+  return budgetCheck(current, budget, nullptr);
+}
+
+NumericCheck ExecOutputChecker::checkBudgetStep(const ir::Model& current,
+                                                const rewrite::EditLog& log,
+                                                const AccuracyBudget& budget,
+                                                const StandIns& standIns) {
+  (void)standIns;
+  return budgetCheck(current, budget, &log);
+}
+
+NumericCheck ExecOutputChecker::budgetCheck(const ir::Model& current, const AccuracyBudget& budget,
+                                            const rewrite::EditLog* log) {
+  auto outputs = outputsOn(current);
+  if (!outputs) {
+    NumericCheck c;
+    c.ran = true;
+    c.lossy = true;
+    c.passed = false;
+    c.inputSets = inputs_.size();
+    c.detail = Text::of("the optimized model does not run: %1", outputs.error().text());
+    return c;
+  }
+  NumericCheck c = budgetVerdict(*outputs, reference_, random_, budget);
+  c.inputSets = inputs_.size();
+  if (!c.passed && rebased_) excuseAfterRebase(c, *outputs, budget);
+  if (!c.passed) nameCostliestLayer(c, current, log);
+  return c;
+}
+
+// After a step exact per node unit its roundings are in the figures against
+// the original, and the rounding floor excuses them; what changed since (a
+// lossy step's own loss) is held to the budget against the model it left.
+void ExecOutputChecker::excuseAfterRebase(
+    NumericCheck& c, const std::vector<std::map<std::string, ir::Tensor>>& outputs,
+    const AccuracyBudget& budget) {
+  if (c.accuracy.empty()) return;  // a missing output: nothing to excuse
+  const NumericCheck own = budgetVerdict(outputs, rebasedReference_, random_, budget);
+  if (!own.passed) {
+    c.detail = Text::of(
+        "%1; against the model the last step exact per node unit left, %2 (the rounding floor "
+        "excuses only the roundings of such steps)",
+        c.detail, own.detail);
+    return;
+  }
+  excuseByRoundingFloor(c, budget, roundingFloor(budget.topK));
+  if (c.roundingFloor)
+    if (const OutputAccuracy* a = figuresOf(own, c.roundingFloor->output))
+      c.roundingFloor->sinceRebase = *a;
+}
+
+void ExecOutputChecker::nameCostliestLayer(NumericCheck& c, const ir::Model& current,
+                                           const rewrite::EditLog* log) const {
+  if (inputs_.empty()) return;
+  std::set<ir::NodeId> changed;
+  if (log) changed = changedNodes(*log, current, original_);
+  if (Text worst = costliestLayer(current, inputs_[0], log ? &changed : nullptr); !worst.empty())
+    c.detail = Text::of("%1; %2", c.detail, worst);
 }
 
 std::vector<OutputAccuracy> ExecOutputChecker::referenceAccuracy(int topK) const {
@@ -571,11 +676,21 @@ NumericCheck ExecOutputChecker::checkUnitExactStep(const ir::Model& before,
   if (units.passed) {
     // The units vouch for what the step rewired and the kept values for the
     // rest; the cumulative figures against the original are reported, and
-    // the budget still holds.
-    c = checkWithinBudget(current, budget, standIns);
-    if (!c.passed)  // the figures include the step's own roundings: held to the model's
-      excuseByRoundingFloor(
-          c, budget, roundingFloorOf(original_, inputs_, reference_, random_, noise_, budget.topK));
+    // the budget still holds, or the rounding floor: the figures include the
+    // step's own roundings, held to the model's.
+    auto outputs = outputsOn(current);
+    if (!outputs) {
+      c.ran = true;
+      c.lossy = true;
+      c.passed = false;
+      c.detail = Text::of("the optimized model does not run: %1", outputs.error().text());
+    } else {
+      c = budgetVerdict(*outputs, reference_, random_, budget);
+      if (!c.passed) excuseByRoundingFloor(c, budget, roundingFloor(budget.topK));
+      if (!c.passed) nameCostliestLayer(c, current, &log);
+    }
+    c.inputSets = inputs_.size();
+    (void)standIns;
     if (!c.passed) c.detail = Text::of("its units pass the check per node unit, but %1", c.detail);
   } else if (!units.keptFailed.empty()) {
     c.ran = true;
@@ -610,8 +725,8 @@ void ExecOutputChecker::rebase(const ir::Model& current) {
   rebasedReference_ = std::move(outputs);
 }
 
-Text ExecOutputChecker::costliestLayer(const ir::Model& current,
-                                       const exec::NamedInputs& inputs) const {
+Text ExecOutputChecker::costliestLayer(const ir::Model& current, const exec::NamedInputs& inputs,
+                                       const std::set<ir::NodeId>* changed) const {
   std::vector<std::string> order, unused;
   auto ra = runModel(exposeAllValues(current, &order), asDeclared(current, inputs));
   auto rb = runModel(exposeAllValues(original_, &unused), inputs);
@@ -645,13 +760,28 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
   };
   // A value the pass added (a Cast, a quantized copy) carries the SNR of what
   // it casts or copies.
+  // An 8-bit value (a QLinear node's output, compared by no SNR of its own)
+  // carries the worst SNR of the DequantizeLinear outputs that read it.
+  auto dequantizedSnr = [&](const ir::Value* v) -> std::optional<double> {
+    std::optional<double> out;
+    for (const ir::Use& u : v->uses())
+      if (u.node->opType() == "DequantizeLinear" && u.node->output(0))
+        if (auto it = snr.find(u.node->output(0)->name()); it != snr.end())
+          out = std::min(out.value_or(kCap), it->second);
+    return out;
+  };
   auto snrOf = [&](const ir::Value* v) -> std::optional<double> {
     for (int hops = 0; v && hops < 4; ++hops) {
       if (auto it = snr.find(v->name()); it != snr.end()) return it->second;
       if (auto s = quantizedCopySnr(v)) return s;
       const ir::Node* p = v->producer();
-      if (!p || p->opType() != "Cast") return std::nullopt;
-      v = p->input(0);
+      // What a QuantizeLinear quantizes: its input's SNR.
+      if (p && (p->opType() == "Cast" || p->opType() == "QuantizeLinear")) {
+        v = p->input(0);
+        continue;
+      }
+      if (!ir::isFloatingPoint(v->type().elemType())) return dequantizedSnr(v);
+      return std::nullopt;
     }
     return std::nullopt;
   };
@@ -663,6 +793,7 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
     if (!v) return std::nullopt;
     std::optional<double> out;
     if (auto it = snr.find(v->name()); it != snr.end()) out = it->second;
+    if (!out && !ir::isFloatingPoint(v->type().elemType())) out = dequantizedSnr(v);
     for (const ir::Use& u : v->uses()) {
       if (!out && u.node->opType() == "Cast")
         if (auto it = snr.find(u.node->output(0)->name()); it != snr.end()) out = it->second;
@@ -677,8 +808,11 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
   // it minus before (a drop in dB would blame the first lossy layer, whose
   // input is exact, for any loss at all).
   auto noise = [](double snrDb) { return std::pow(10.0, -snrDb / 10); };
-  const ir::Node* worst = nullptr;
-  double worstDrop = 0, worstIn = 0, worstOut = 0;
+  struct Blame {
+    const ir::Node* node = nullptr;
+    double drop = 0, in = 0, out = 0;
+  };
+  Blame worst, worstChanged;
   for (const auto& owned : current.graph().nodes()) {
     const ir::Node* n = owned.get();
     // Casts and the quantization pairs carry values; the layers own their noise.
@@ -688,18 +822,28 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current,
     double in = kCap;
     for (const ir::Value* v : n->inputs())
       if (auto s = snrOf(v)) in = std::min(in, *s);
+    const bool isChanged = changed && changed->count(n->id());
     for (const ir::Value* v : n->outputs()) {
       auto out = snrAfter(v);
-      if (!out || noise(*out) - noise(in) <= worstDrop) continue;
-      worst = n;
-      worstDrop = noise(*out) - noise(in);
-      worstIn = in;
-      worstOut = *out;
+      if (!out) continue;
+      const double drop = noise(*out) - noise(in);
+      if (drop > worst.drop) worst = {n, drop, in, *out};
+      if (isChanged && drop > worstChanged.drop) worstChanged = {n, drop, in, *out};
     }
   }
-  if (!worst) return "";
-  return Text::of("%1 (SNR %2 dB in, %3 dB out)", worst->describe(), str::printed("%.3g", worstIn),
-                  str::printed("%.3g", worstOut));
+  auto describe = [](const Blame& b) {
+    return Text::of("%1 (SNR %2 dB in, %3 dB out)", b.node->describe(), str::printed("%.3g", b.in),
+                    str::printed("%.3g", b.out));
+  };
+  if (!worst.node) return "";
+  if (!changed || worstChanged.node == worst.node)
+    return Text::of("the layer that lost the most: %1", describe(worst));
+  // The step's own node first: an unchanged layer after it (a float Sigmoid
+  // on small scores) can add more noise than it, amplifying what it left.
+  if (worstChanged.node)
+    return Text::of("the changed node that lost the most: %1; the loss grew most at %2",
+                    describe(worstChanged), describe(worst));
+  return Text::of("the layer that lost the most: %1, not a node the step changed", describe(worst));
 }
 
 Expected<std::map<std::string, int64_t>> parseDims(const std::vector<std::string>& specs) {

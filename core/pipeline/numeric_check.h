@@ -59,8 +59,16 @@ class ExecOutputChecker final : public OutputChecker {
   static Expected<std::unique_ptr<ExecOutputChecker>> create(
       const ir::Model& original, std::vector<exec::NamedInputs> inputSets, NoiseOptions noise = {});
   NumericCheck check(const ir::Model& current, const StandIns& standIns = {}) override;
+  // Against the original's outputs within `budget`. Once re-based (after a
+  // step exact per node unit), outputs over the budget pass when they are
+  // within the rounding floor (rounding_floor.h) and, against the re-based
+  // reference, within the budget: the floor excuses the roundings of steps
+  // exact per node unit, never a lossy step's own loss.
   NumericCheck checkWithinBudget(const ir::Model& current, const AccuracyBudget& budget,
                                  const StandIns& standIns = {}) override;
+  NumericCheck checkBudgetStep(const ir::Model& current, const rewrite::EditLog& log,
+                               const AccuracyBudget& budget,
+                               const StandIns& standIns = {}) override;
   // The check per node unit on the check's input sets (unit_check.h), then
   // the whole model within `budget` against the original; when the units
   // cannot be judged (UnitCheck::ran false), check() alone.
@@ -92,9 +100,28 @@ class ExecOutputChecker final : public OutputChecker {
                               const StandIns& standIns, double& maxAbs, double& maxRel);
   // Fills floors_ from noise_.draws runs with perturbed weights.
   void measureOutputFloors();
+  // checkWithinBudget, and on failure the costliest layer among the nodes
+  // `log` changed when there is one.
+  NumericCheck budgetCheck(const ir::Model& current, const AccuracyBudget& budget,
+                           const rewrite::EditLog* log);
+  // The outputs of `current` on each input set (as it declares its inputs).
+  Expected<std::vector<std::map<std::string, ir::Tensor>>> outputsOn(const ir::Model& current);
+  // `c` (over the budget against the original) after a re-base, from
+  // `outputs`: excused by the rounding floor when within it and, against the
+  // re-based reference, within the budget; else its detail says why not.
+  void excuseAfterRebase(NumericCheck& c,
+                         const std::vector<std::map<std::string, ir::Tensor>>& outputs,
+                         const AccuracyBudget& budget);
+  std::map<std::string, OutputAccuracy> roundingFloor(int topK) const;
   // The node of `current` whose outputs lost the most SNR against its
   // inputs' (looking through Casts), on `inputs`; "" when none can be told.
-  Text costliestLayer(const ir::Model& current, const exec::NamedInputs& inputs) const;
+  // With `changed` (ids of nodes a step changed), the changed node that lost
+  // the most, and where the loss grew most when that is another node.
+  Text costliestLayer(const ir::Model& current, const exec::NamedInputs& inputs,
+                      const std::set<ir::NodeId>* changed = nullptr) const;
+  // On a failed check: its detail with the costliest layer.
+  void nameCostliestLayer(NumericCheck& c, const ir::Model& current,
+                          const rewrite::EditLog* log) const;
   // The floor of every main-graph tensor of `model` on `inputs`, against
   // `reference` (its run with every tensor exposed).
   NoiseFloors intermediateFloors(const ir::Model& model, const exec::NamedInputs& inputs,

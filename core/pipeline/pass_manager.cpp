@@ -200,7 +200,7 @@ void PassManager::rebase() {
 
 Status PassManager::checkBudget(Step& step) {
   if (!checker_ || step.log.empty()) return Status::ok();
-  step.check = checker_->checkWithinBudget(model_, options_.budget, standIns_);
+  step.check = checker_->checkBudgetStep(model_, step.log, options_.budget, standIns_);
   if (step.check.passed) return Status::ok();
   return Error(ErrorCode::kLimit,
                Text::of("%1 is over the accuracy budget: %2", step.passId, step.check.detail));

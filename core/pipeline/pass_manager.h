@@ -44,6 +44,15 @@ class OutputChecker {
                                          const StandIns& standIns = {}) {
     return check(current, standIns);
   }
+  // The same for the step that made `current` with the edits `log` (a lossy
+  // step, or any after one): a failure names the nodes `log` changed among
+  // those it blames. A checker without that checks as checkWithinBudget does.
+  virtual NumericCheck checkBudgetStep(const ir::Model& current, const rewrite::EditLog& log,
+                                       const AccuracyBudget& budget,
+                                       const StandIns& standIns = {}) {
+    (void)log;
+    return checkWithinBudget(current, budget, standIns);
+  }
   // After a step of a pass exact per node unit (PassInfo::exactPerUnit) that
   // turned `before` into `current` (its edit log `log`): each replaced value
   // against its original unit (unit_check.h), and as a backup the whole

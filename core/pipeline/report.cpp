@@ -80,6 +80,18 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
       }
       st["check"]["lossy"] = true;
       st["check"]["accuracy"] = acc;
+      if (const auto& v = s.check.roundingFloor) {
+        json f = {{"output", v->output},
+                  {"multiple", v->multiple},
+                  {"figures", accuracyText(v->figures).str()},
+                  {"floor", accuracyText(v->floor).str()},
+                  {"cosine", v->figures.cosine},
+                  {"floor_cosine", v->floor.cosine}};
+        f["snr_db"] = std::isfinite(v->figures.snrDb) ? json(v->figures.snrDb) : json(nullptr);
+        f["floor_snr_db"] = std::isfinite(v->floor.snrDb) ? json(v->floor.snrDb) : json(nullptr);
+        if (v->sinceRebase) f["since_rebase"] = accuracyText(*v->sinceRebase).str();
+        st["check"]["rounding_floor"] = f;
+      }
     }
     if (s.check.unitsJudged)
       st["check"]["units"] = {{"judged", s.check.units},

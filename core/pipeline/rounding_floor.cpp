@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <span>
 
@@ -143,22 +144,23 @@ bool withinRoundingFloor(const OutputAccuracy& step, const OutputAccuracy& floor
 void excuseByRoundingFloor(NumericCheck& c, const AccuracyBudget& budget,
                            const std::map<std::string, OutputAccuracy>& floor) {
   if (c.passed || floor.empty()) return;
-  Text worst;
+  std::optional<NumericCheck::RoundingFloorVerdict> verdict;
   for (const OutputAccuracy& a : c.accuracy) {
     if (whyOverBudget(a, budget).empty()) continue;
     auto f = floor.find(a.output);
     if (f == floor.end() || !withinRoundingFloor(a, f->second, budget)) return;
-    if (worst.empty())
-      worst = Text::of("'%1': %2; with its scales moved: %3", a.output, accuracyText(a),
-                       accuracyText(f->second));
+    if (!verdict) verdict = {a.output, a, f->second, kRoundingFloorMultiple, std::nullopt};
   }
-  if (worst.empty()) return;  // over the budget for no output's figures: not this rule's
+  if (!verdict) return;  // over the budget for no output's figures: not this rule's
   c.passed = true;
-  c.detail = excusedText(std::to_string(static_cast<int>(kRoundingFloorMultiple)), worst);
+  c.detail = excusedText(std::to_string(static_cast<int>(kRoundingFloorMultiple)),
+                         Text::of("'%1': %2; with its scales moved: %3", verdict->output,
+                                  accuracyText(verdict->figures), accuracyText(verdict->floor)));
+  c.roundingFloor = std::move(verdict);
 }
 
 bool excusedByRoundingFloor(const NumericCheck& c) {
-  return c.passed && c.detail.templ() == excusedText(Text(), Text()).templ();
+  return c.passed && c.roundingFloor.has_value();
 }
 
 }  // namespace passlab::pipeline

@@ -59,12 +59,13 @@ bool withinRoundingFloor(const OutputAccuracy& step, const OutputAccuracy& floor
 
 // `c`, a check against the original over `budget`: when every output over the
 // budget is within the rounding floor (withinRoundingFloor), passed, its
-// detail naming the worst such output against the floor; else unchanged. An
-// empty floor excuses nothing.
+// detail naming the first such output against the floor, and the verdict in
+// c.roundingFloor; else unchanged. An empty floor excuses nothing.
 void excuseByRoundingFloor(NumericCheck& c, const AccuracyBudget& budget,
                            const std::map<std::string, OutputAccuracy>& floor);
 
-// Whether `c` passed by excuseByRoundingFloor (over the budget, within the floor).
+// Whether `c` passed by excuseByRoundingFloor (over the budget, within the
+// floor): c.roundingFloor is set.
 bool excusedByRoundingFloor(const NumericCheck& c);
 
 }  // namespace passlab::pipeline

@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,18 @@ struct NumericCheck {
   // A lossy pass's check: against the accuracy budget, per output.
   bool lossy = false;
   std::vector<OutputAccuracy> accuracy;
+  // Over the budget but accepted within the rounding floor (rounding_floor.h):
+  // the first such output, its figures against the original, the floor's, and
+  // the multiple of the floor's loss allowed. With `sinceRebase` (a step after
+  // one exact per node unit), its figures against the model that step left,
+  // which the budget itself holds (the floor excuses only such steps).
+  struct RoundingFloorVerdict {
+    std::string output;
+    OutputAccuracy figures, floor;
+    double multiple = 0;
+    std::optional<OutputAccuracy> sinceRebase;
+  };
+  std::optional<RoundingFloorVerdict> roundingFloor;
   // A pass exact per node unit's check (PassInfo::exactPerUnit): whether its
   // units were judged (unit_check.h; if not, the outputs were compared
   // exactly), how many replaced values, the 8-bit elements a step apart of

@@ -997,6 +997,36 @@ class PipelineTest : public QObject {
     QCOMPARE(s->recipe().budget.minSnrDb, 20.0);
   }
 
+  // A step over the budget but accepted within the rounding floor (#25,
+  // docs/numeric-check.md) says so in the Timeline's check column, with the
+  // output's figures and the floor's; one within the budget or over it does
+  // not.
+  void theCheckColumnShowsTheRoundingFloorVerdict() {
+    pipeline::Step s;
+    s.check.ran = true;
+    s.check.lossy = true;
+    pipeline::OutputAccuracy step, floor;
+    step.output = floor.output = "scores";
+    step.compared = floor.compared = true;
+    step.cosine = 0.97;
+    step.snrDb = 12.2;
+    floor.cosine = 0.978;
+    floor.snrDb = 13.2;
+    s.check.accuracy = {step};
+    const QString within = checkText(s);
+    QVERIFY2(within.startsWith(QStringLiteral("within budget")), qPrintable(within));
+    s.check.roundingFloor =
+        pipeline::NumericCheck::RoundingFloorVerdict{"scores", step, floor, 4, {}};
+    const QString verdict = checkText(s);
+    QVERIFY2(verdict.startsWith(QStringLiteral("accepted within the rounding floor: 'scores'")) &&
+                 verdict.contains(QStringLiteral("cosine 0.97, SNR 12.2 dB")) &&
+                 verdict.contains(QStringLiteral("vs floor cosine 0.978, SNR 13.2 dB")),
+             qPrintable(verdict));
+    s.check.passed = false;  // a verdict on a failed check is not shown as accepted
+    const QString over = checkText(s);
+    QVERIFY2(over.startsWith(QStringLiteral("over budget")), qPrintable(over));
+  }
+
   // Every figure of the budget is set in the panel, as with the command
   // line's --budget-* (#25): float16 keeps this model's cosine and SNR (about
   // 69 dB) but moves its outputs by about 0.05% of their largest magnitude

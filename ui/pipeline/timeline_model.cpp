@@ -38,6 +38,14 @@ QString checkText(const pipeline::Step& s) {
   if (s.check.lossy) {
     // Against the accuracy budget (docs/precision.md): the figures of the
     // output that lost the most.
+    // Over it, but accepted within the rounding floor (docs/numeric-check.md):
+    // the output's figures against the floor's.
+    if (s.check.passed && s.check.roundingFloor) {
+      const auto& v = *s.check.roundingFloor;
+      return TimelineModel::tr("accepted within the rounding floor: '%1' %2 vs floor %3")
+          .arg(QString::fromStdString(v.output), trCore(pipeline::accuracyText(v.figures)),
+               trCore(pipeline::accuracyText(v.floor)));
+    }
     const pipeline::OutputAccuracy* worst = pipeline::worstOutput(s.check.accuracy);
     const QString figures = worst ? trCore(pipeline::accuracyText(*worst)) : QString();
     return s.check.passed ? TimelineModel::tr("within budget: %1").arg(figures)

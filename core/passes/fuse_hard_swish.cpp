@@ -19,8 +19,9 @@
 // in a subgraph); the constants are single values of rank at most x's (the
 // result keeps x's shape).
 // An older model (picodet_s_320 is opset 11) is first raised to opset 14, as
-// raise_opset would, but only when at least one chain would then fuse and
-// every node can be raised (option raise_opset, default true); the step's
+// raise_opset would, but only when at least one chain would then fuse, every
+// node can be raised, and the raise rewrites no node the step's node filter
+// keeps the pass away from (option raise_opset, default true); the step's
 // note says how many chains the raise is for, or why the model was not
 // raised. A model without such a chain keeps its opset.
 // Opsets: 7-28 (below 14 through the raise).
@@ -206,6 +207,14 @@ Text raiseForChains(PassContext& ctx, const std::vector<const rewrite::Pattern*>
   if (Text why = whyNotRaiseOpset(ctx.rewriter, kHardSwishOpset); !why.empty())
     return Text::of("%1 written-out HardSwish kept: HardSwish is an op from opset 14, and %2", n,
                     why);
+  // The raise rewrites nodes outside the chains: none the step's node filter
+  // keeps away from (--exclude-node, --exclude-op, a recipe's node ids).
+  if (ctx.filter)
+    if (const ir::Node* kept = raiseRewritesOutside(ctx.rewriter, kHardSwishOpset, *ctx.filter))
+      return Text::of(
+          "%1 written-out HardSwish kept: HardSwish is an op from opset 14, and the raise would "
+          "rewrite %2, which this step's node filter keeps the pass away from",
+          n, kept->describe());
   const size_t rewritten = raiseOpset(ctx.rewriter, kHardSwishOpset);
   return Text::of(
       "opset %1 -> 14 so that %2 written-out HardSwish become the op (an op from opset 14); the "

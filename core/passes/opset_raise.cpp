@@ -7,6 +7,7 @@
 #include "core/ir/op_schema.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/rule_helpers.h"
+#include "core/rewrite/driver.h"
 
 namespace passlab::passes {
 
@@ -67,6 +68,12 @@ class Raiser {
     return "";
   }
 
+  const ir::Node* firstRewrittenOutside(const rewrite::NodeFilter& filter) const {
+    for (ir::Node* n : nodes())
+      if (!filter.allows(n->id()) && rewrites(*n)) return n;
+    return nullptr;
+  }
+
   size_t apply() {
     std::vector<ir::Node*> all = nodes();
     rw_.setOpsetVersion("", to_);
@@ -91,6 +98,17 @@ class Raiser {
     const ir::OpSchema* a = schemaAt(n, from_);
     const ir::OpSchema* b = schemaAt(n, to_);
     return a != b;
+  }
+
+  // Whether convert() edits `n` (true where it may: Softmax's axis, Dropout,
+  // BatchNormalization).
+  bool rewrites(const ir::Node& n) const {
+    if (n.opType() == "ImageScaler") return true;
+    if (!changedBetween(n)) return false;
+    const std::string& op = n.opType();
+    if (op == "Upsample" || isSoftmaxFamily(op) || op == "Dropout" || op == "BatchNormalization")
+      return true;
+    return firstMoved(n) != nullptr;
   }
 
   // "" when `n` can mean the same at opset to_; else why not.
@@ -289,6 +307,11 @@ Text whyNotRaiseOpset(rewrite::Rewriter& rw, int64_t target) {
 
 size_t raiseOpset(rewrite::Rewriter& rw, int64_t target) {
   return Raiser(rw, target).apply();
+}
+
+const ir::Node* raiseRewritesOutside(rewrite::Rewriter& rw, int64_t target,
+                                     const rewrite::NodeFilter& filter) {
+  return Raiser(rw, target).firstRewrittenOutside(filter);
 }
 
 }  // namespace passlab::passes

@@ -151,6 +151,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "%1 with %2 out for the ops after it"),
       QT_TRANSLATE_NOOP("core", "%1 with channels_last = %2 reads the chain transposed by %3, not by %4 (the move that flipping channels_last undoes)"),
       QT_TRANSLATE_NOOP("core", "%1 written-out HardSwish kept: HardSwish is an op from opset 14, and %2"),
+      QT_TRANSLATE_NOOP("core", "%1 written-out HardSwish kept: HardSwish is an op from opset 14, and the raise would rewrite %2, which this step's node filter keeps the pass away from"),
       QT_TRANSLATE_NOOP("core", "%1 written-out HardSwish kept: HardSwish is an op from opset 14, the model imports opset %2, and raise_opset is false"),
       QT_TRANSLATE_NOOP("core", "%1's bias is not a constant int32"),
       QT_TRANSLATE_NOOP("core", "%1's result is not float32"),

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "core/analysis/shape_inference.h"
 #include "core/passes/registry.h"
 #include "core/rewrite/rewriter.h"
 #include "tests/support/test_support.h"
@@ -105,6 +106,77 @@ TEST(NodePolicy, CommonSubexpressionOutsideTheSelectionIsExplained) {
   ASSERT_TRUE(reasons->count("common_subexpression"));
   EXPECT_EQ(reasons->at("common_subexpression"),
             "not applied: the node is excluded from this pass");
+}
+
+// fuse_hard_swish raises an older model to opset 14 for its chains, which
+// rewrites nodes outside them (Squeeze's axes become an input at 13): not
+// where the step's node filter keeps the pass away from such a node, whether
+// excluded or left out of the chosen ones. Then the opset, the excluded node
+// and the chain stay, and the note names the node.
+TEST(NodePolicy, FuseHardSwishRaisesNoOpsetOverANodeTheFilterKeeps) {
+  const char* text = R"(<ir_version: 7, opset_import: ["" : 11]>
+      main (float[2,3] x, float[1,3] u) => (float[2,3] y, float[3] v)
+      <float three = {3}, float zero = {0}, float six = {6}> {
+      a = Add(x, three)
+      c = Clip(a, zero, six)
+      m = Mul(x, c)
+      y = Div(m, six)
+      s = Squeeze <axes = [0]> (u)
+      v = Relu(s) })";
+  auto run = [&](auto fill, Text& note) {
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);
+    rewrite::NodeFilter filter;
+    fill(m, filter);
+    const passes::Pass* pass = passes::findPass("fuse_hard_swish");
+    passes::Options opts;
+    for (const passes::PassOption& o : pass->info().options)
+      opts.emplace_back(o.name, o.defaultValue);
+    rewrite::EditLog log;
+    rewrite::Rewriter rw(m, log);
+    passes::PassContext ctx{rw, opts};
+    ctx.filter = &filter;
+    ctx.note = &note;
+    EXPECT_TRUE(pass->run(ctx).isOk());
+    return m;
+  };
+  auto countOps = [](const ir::Model& m, const std::string& op) {
+    int k = 0;
+    for (const auto& n : m.graph().nodes()) k += n->opType() == op;
+    return k;
+  };
+  // The Squeeze excluded.
+  Text note;
+  ir::Model m =
+      run([](ir::Model& model,
+             rewrite::NodeFilter& f) { f.excluded.insert(nodeProducing(model, "s")->id()); },
+          note);
+  EXPECT_EQ(m.opsetVersion(""), 11);
+  EXPECT_EQ(countOps(m, "HardSwish"), 0);
+  EXPECT_TRUE(nodeProducing(m, "s")->hasAttr("axes"));
+  EXPECT_EQ(nodeProducing(m, "s")->inputs().size(), 1u);
+  EXPECT_NE(note.str().find("1 written-out HardSwish kept"), std::string::npos) << note;
+  EXPECT_NE(note.str().find("the raise would rewrite Squeeze"), std::string::npos) << note;
+  // Only the chain's nodes chosen: the Squeeze is outside them.
+  Text onlyNote;
+  m = run(
+      [](ir::Model& model, rewrite::NodeFilter& f) {
+        for (const char* v : {"a", "c", "m", "y"}) f.only.insert(nodeProducing(model, v)->id());
+      },
+      onlyNote);
+  EXPECT_EQ(m.opsetVersion(""), 11);
+  EXPECT_EQ(countOps(m, "HardSwish"), 0);
+  EXPECT_NE(onlyNote.str().find("the raise would rewrite Squeeze"), std::string::npos) << onlyNote;
+  // A node the raise leaves as it is excluded (Relu): raised, fused, the
+  // Squeeze rewritten.
+  Text raisedNote;
+  m = run([](ir::Model& model,
+             rewrite::NodeFilter& f) { f.excluded.insert(nodeProducing(model, "v")->id()); },
+          raisedNote);
+  EXPECT_EQ(m.opsetVersion(""), 14);
+  EXPECT_EQ(countOps(m, "HardSwish"), 1);
+  EXPECT_FALSE(nodeProducing(m, "s")->hasAttr("axes"));
+  EXPECT_NE(raisedNote.str().find("opset 11 -> 14"), std::string::npos) << raisedNote;
 }
 
 }  // namespace

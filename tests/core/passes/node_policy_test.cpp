@@ -25,6 +25,7 @@ struct Policy {
   const std::atomic<bool>* cancel = nullptr;
   const rewrite::NodeFilter* filter = nullptr;
   rewrite::ExplainLog* explain = nullptr;
+  Text* note = nullptr;
 };
 
 Status runWith(const std::string& id, ir::Model& m, const Policy& policy) {
@@ -40,6 +41,7 @@ Status runWith(const std::string& id, ir::Model& m, const Policy& policy) {
   ctx.cancel = policy.cancel;
   ctx.filter = policy.filter;
   ctx.explain = policy.explain;
+  ctx.note = policy.note;
   return pass->run(ctx);
 }
 
@@ -128,16 +130,7 @@ TEST(NodePolicy, FuseHardSwishRaisesNoOpsetOverANodeTheFilterKeeps) {
     analysis::inferShapes(m);
     rewrite::NodeFilter filter;
     fill(m, filter);
-    const passes::Pass* pass = passes::findPass("fuse_hard_swish");
-    passes::Options opts;
-    for (const passes::PassOption& o : pass->info().options)
-      opts.emplace_back(o.name, o.defaultValue);
-    rewrite::EditLog log;
-    rewrite::Rewriter rw(m, log);
-    passes::PassContext ctx{rw, opts};
-    ctx.filter = &filter;
-    ctx.note = &note;
-    EXPECT_TRUE(pass->run(ctx).isOk());
+    EXPECT_TRUE(runWith("fuse_hard_swish", m, {.filter = &filter, .note = &note}).isOk());
     return m;
   };
   auto countOps = [](const ir::Model& m, const std::string& op) {

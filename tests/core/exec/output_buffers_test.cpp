@@ -12,9 +12,9 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
-#include "core/exec/input_fill.h"
 #include "core/io/model_io.h"
 #include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/random_inputs.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec {
@@ -635,20 +635,7 @@ TEST(DirectOutputs, RandomGraphsGiveTheSameBytes) {
 
 class CorpusOutputs : public ::testing::TestWithParam<const char*> {};
 
-// Seeded random values for every input `ex` needs.
-NamedInputs randomInputs(const Executor& ex, uint64_t seed) {
-  NamedInputs inputs;
-  FillOptions fo;
-  fo.fill = Fill::kRandom;
-  fo.seed = seed;
-  for (const InputInfo& in : ex.inputs()) {
-    if (in.optional) continue;
-    auto t = makeInput(in, fo);
-    EXPECT_TRUE(t) << t.error().message();
-    if (t) inputs.emplace_back(in.name, *t);
-  }
-  return inputs;
-}
+using testutil::randomInputs;
 
 TEST_P(CorpusOutputs, SameBytesWithDirectOutputsOff) {
   PASSLAB_REQUIRE_CORPUS();

@@ -14,11 +14,11 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/exec/executor.h"
-#include "core/exec/input_fill.h"
 #include "core/exec/memory/offsets.h"
 #include "core/exec/memory/plan_check.h"
 #include "core/io/model_io.h"
 #include "tests/core/exec/exec_test_util.h"
+#include "tests/core/exec/random_inputs.h"
 #include "tests/support/test_support.h"
 
 namespace passlab::exec {
@@ -27,6 +27,7 @@ namespace {
 using memory::MemoryPlan;
 using memory::PlannedTensor;
 using memory::PlanSource;
+using testutil::randomInputs;
 
 // No step trials, as the numeric check: every run takes the cost model's
 // thread counts and kernels, so the two executors run the same kernels.
@@ -37,20 +38,6 @@ std::unique_ptr<Executor> executorFor(const ir::Model& model, bool tight) {
   auto ex = Executor::create(model, o);
   EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
   return ex ? std::move(ex).value() : nullptr;
-}
-
-NamedInputs randomInputs(const Executor& ex, uint64_t seed) {
-  NamedInputs inputs;
-  FillOptions fo;
-  fo.fill = Fill::kRandom;
-  fo.seed = seed;
-  for (const InputInfo& in : ex.inputs()) {
-    if (in.optional) continue;
-    auto t = makeInput(in, fo);
-    EXPECT_TRUE(t) << t.error().message();
-    if (t) inputs.emplace_back(in.name, *t);
-  }
-  return inputs;
 }
 
 std::vector<std::byte> bytesOf(const ir::Tensor& t) {

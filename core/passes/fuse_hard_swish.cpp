@@ -93,6 +93,16 @@ MatchResult rewriteTo(ir::Value* x, std::vector<ir::Node*> nodes) {
   });
 }
 
+// Clip's bounds are 0 and 6: its inputs 1 and 2 (opset 11 on), or its min
+// and max attributes (opsets 6-10), which the dry run at opset 14 sees on a
+// model not raised yet and the raise turns into those inputs.
+bool boundsZeroAndSix(const ir::Node& clip, const ir::Value* x) {
+  if (clip.inputCount() == 1)
+    return clip.hasAttr("min") && clip.hasAttr("max") && clip.attrFloat("min", 1.0f) == 0.0f &&
+           clip.attrFloat("max", 0.0f) == 6.0f;
+  return clip.inputCount() >= 3 && isScalar(clip.input(1), 0, x) && isScalar(clip.input(2), 6, x);
+}
+
 // Rooted at Clip(x + 3, 0, 6).
 MatchResult clipForm(ir::Node& clip, const MatchContext& c) {
   if (Text why = fusion::whyNotOpset(c, 14, 28, "HardSwish"); !why.empty())
@@ -105,8 +115,7 @@ MatchResult clipForm(ir::Node& clip, const MatchContext& c) {
   if (!x) return MatchResult::failure("the Clip input is not x + 3");
   if (!hardSwishType(x))
     return MatchResult::failure(Text::of("x is %1, not float, double or float16", typeText(x)));
-  if (clip.inputCount() < 3 || !isScalar(clip.input(1), 0, x) || !isScalar(clip.input(2), 6, x))
-    return MatchResult::failure("the Clip bounds are not 0 and 6");
+  if (!boundsZeroAndSix(clip, x)) return MatchResult::failure("the Clip bounds are not 0 and 6");
   Text why;
   if (!onlyReader(add->output(0), why)) return MatchResult::failure(Text::of("x + 3: %1", why));
   ir::Node* next = onlyReader(clip.output(0), why);

@@ -195,6 +195,44 @@ TEST(FuseHardSwish, RaisesAnOpset7ModelForTheHardSigmoidForm) {
   EXPECT_TRUE(r.equal) << r.detail;
 }
 
+// Before opset 11 Clip's bounds are attributes: the chain is counted and the
+// raise turns them into inputs (review of fa2c15f: such models were not raised).
+std::string opset10ClipModel(const std::string& bounds) {
+  return R"(<ir_version: 5, opset_import: ["" : 10]>
+      main (float[2,3] x) => (float[2,3] y) <float three = {3}, float six = {6}> {
+      a = Add(x, three)
+      c = Clip <)" +
+         bounds + R"(> (a)
+      m = Mul(x, c)
+      y = Div(m, six) })";
+}
+
+TEST(FuseHardSwish, RaisesAnOpset10ModelWhoseClipBoundsAreAttributes) {
+  const std::string text = opset10ClipModel("min = 0.0, max = 6.0");
+  PassOutcome out = runPass(kPass, text);
+  ASSERT_TRUE(out.step.changed) << out.step.error.str();
+  EXPECT_EQ(out.model.opsetVersion(""), 14);
+  EXPECT_EQ(countOps(out.model, "HardSwish"), 1);
+  EXPECT_EQ(countOps(out.model, "Clip"), 0);
+  EXPECT_NE(out.step.note.str().find("opset 10 -> 14 so that 1 written-out HardSwish"),
+            std::string::npos)
+      << out.step.note;
+  EXPECT_TRUE(out.step.verifierErrors.empty());
+  NumericResult r = compareOutputs(parse(text), out.model, 4);
+  EXPECT_TRUE(r.ran) << r.detail;
+  EXPECT_TRUE(r.equal) << r.detail;
+}
+
+TEST(FuseHardSwish, KeepsAnOpset10ClipOfOtherOrMissingBounds) {
+  for (const char* bounds : {"min = 0.0, max = 5.0", "min = -1.0, max = 6.0", "max = 6.0"}) {
+    SCOPED_TRACE(bounds);
+    PassOutcome out = runPass(kPass, opset10ClipModel(bounds));
+    EXPECT_FALSE(out.step.changed);
+    EXPECT_EQ(out.model.opsetVersion(""), 10);
+    EXPECT_EQ(countOps(out.model, "Clip"), 1);
+  }
+}
+
 TEST(FuseHardSwish, AnOlderModelWithoutAChainKeepsItsOpset) {
   // x + 2, not x + 3: nothing would fuse at 14, so nothing is raised.
   std::string text = olderModel(13);

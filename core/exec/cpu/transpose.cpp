@@ -14,8 +14,8 @@
 #include "core/exec/cpu/transpose.h"
 
 #include <emmintrin.h>
-#include <immintrin.h>
 #include <xmmintrin.h>
+#include "core/exec/cpu/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cstring>

@@ -14,7 +14,9 @@
 //     experimental ImageScaler becomes Mul and Add;
 //   - any other op whose signature did not change keeps its node; one whose
 //     signature did (an attribute the node sets was removed, inputs renamed)
-//     stops the pass before any edit, naming the node and both versions.
+//     stops the pass before any edit, naming the node and both versions;
+//     so does a node the raise would rewrite that the step's node filter
+//     keeps the pass away from.
 // Exact: the check compares the outputs for equality.
 #include "core/ir/op_schema.h"
 #include "core/passes/function_pass.h"
@@ -42,6 +44,14 @@ Status raise(PassContext& ctx) {
   // Every node is judged before any edit: a model is raised whole or not at all.
   if (Text why = whyNotRaiseOpset(ctx.rewriter, target); !why.empty())
     return unsupported(Text::of("%1: %2", kId, why));
+  // Nor where the raise would rewrite a node the step's node filter keeps the
+  // pass away from (--exclude-node, --exclude-op, a recipe's node ids).
+  if (ctx.filter)
+    if (const ir::Node* kept = raiseRewritesOutside(ctx.rewriter, target, *ctx.filter))
+      return unsupported(Text::of(
+          "%1: the raise to opset %2 would rewrite %3, which this step's node filter keeps the "
+          "pass away from",
+          kId, std::to_string(target), kept->describe()));
   const size_t rewritten = raiseOpset(ctx.rewriter, target);
   if (ctx.note)
     *ctx.note = Text::of("opset %1 -> %2, %3 nodes rewritten", std::to_string(from),

@@ -198,6 +198,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "%1: the indices are not one constant"),
       QT_TRANSLATE_NOOP("core", "%1: the model has %2 inputs, but %3 exists"),
       QT_TRANSLATE_NOOP("core", "%1: the prompt length + 4"),
+      QT_TRANSLATE_NOOP("core", "%1: the raise to opset %2 would rewrite %3, which this step's node filter keeps the pass away from"),
       QT_TRANSLATE_NOOP("core", "%1: the result's shape is not static"),
       QT_TRANSLATE_NOOP("core", "%1: unknown flag %2 (changes_numerics, lossy, exact_per_unit, by_name_only, may_emit_nonstandard)"),
       QT_TRANSLATE_NOOP("core", "%1; %2 BatchNormalizations folded into the Convs before them first"),

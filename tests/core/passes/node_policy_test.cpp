@@ -172,5 +172,35 @@ TEST(NodePolicy, FuseHardSwishRaisesNoOpsetOverANodeTheFilterKeeps) {
   EXPECT_NE(raisedNote.str().find("opset 11 -> 14"), std::string::npos) << raisedNote;
 }
 
+// raise_opset rewrites in place the nodes whose op changed (Squeeze's axes
+// become an input at 13): where the step's node filter keeps the pass away
+// from such a node, the model is not raised and the error names the node; a
+// node the raise leaves as it is may be excluded.
+TEST(NodePolicy, RaiseOpsetRewritesNoNodeTheFilterKeeps) {
+  const char* text = R"(<ir_version: 7, opset_import: ["" : 11]>
+      main (float[1,3] u) => (float[3] v) {
+      s = Squeeze <axes = [0]> (u)
+      v = Relu(s) })";
+  auto run = [&](const char* excludedOutput, Status& status) {
+    ir::Model m = parse(text);
+    analysis::inferShapes(m);
+    rewrite::NodeFilter filter;
+    filter.excluded.insert(nodeProducing(m, excludedOutput)->id());
+    status = runWith("raise_opset", m, {.filter = &filter});
+    return m;
+  };
+  Status kept;
+  ir::Model m = run("s", kept);
+  EXPECT_FALSE(kept.isOk());
+  EXPECT_NE(kept.message().find("would rewrite Squeeze"), std::string::npos) << kept.message();
+  EXPECT_EQ(m.opsetVersion(""), 11);
+  EXPECT_TRUE(nodeProducing(m, "s")->hasAttr("axes"));
+  Status raised;
+  m = run("v", raised);
+  EXPECT_TRUE(raised.isOk()) << raised.message();
+  EXPECT_EQ(m.opsetVersion(""), 13);
+  EXPECT_FALSE(nodeProducing(m, "s")->hasAttr("axes"));
+}
+
 }  // namespace
 }  // namespace passlab::testing

@@ -338,7 +338,7 @@ class PrecisionTest : public QObject {
     QCOMPARE(main->scene()->diffMarks().count(fc6), size_t(0));
   }
 
-  // A budget that only keeping every layer meets (1000 dB): no Step (it
+  // A budget that only keeping every layer meets (the SNR box's maximum): no Step (it
   // would be the model unchanged), a message that says the budget cannot be
   // met and what the least sensitive layer alone gives; the ranking drawn.
   // Before, a Step with every layer excluded was applied.

@@ -24,7 +24,6 @@ using avx512::roundUp;
 
 using requant16::Channels;
 using requant16::Requant;
-using requant16::store16;
 
 using avx512::lanes;
 
@@ -49,8 +48,10 @@ PASSLAB_PW_TARGET inline __m512i quad(const uint8_t* x, int64_t count) {
 // One group of four input channels (Count 4, or the last `count` < 4) of R
 // pixels into the R x V accumulators (vpdpbusd: exact int32 sums).
 template <bool Signed, int R, int V, int Count>
-PASSLAB_PW_TARGET inline void sumQuad(const uint8_t* x, const int32_t* w, int64_t q, int64_t count,
-                                      const Layout& l, __m512i (&acc)[R * V]) {
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) void sumQuad(const uint8_t* x,
+                                                                     const int32_t* w, int64_t q,
+                                                                     int64_t count, const Layout& l,
+                                                                     __m512i (&acc)[R * V]) {
   __m512i wv[V];
 #pragma GCC unroll 4
   for (int v = 0; v < V; ++v) wv[v] = _mm512_loadu_si512(w + q * l.mp + v * kLanes);
@@ -62,17 +63,58 @@ PASSLAB_PW_TARGET inline void sumQuad(const uint8_t* x, const int32_t* w, int64_
   }
 }
 
-// R pixels by V vectors of 16 output channels: acc[r][v] = the sums of the
-// uint8 * int8 products over the input channels.
+// R pixels by V vectors of 16 output channels: acc[r][v] = the bias (less
+// the zero-point correction) plus the sums of the uint8 * int8 products over
+// the input channels, in int32 (modulo 2^32, as store16 adds them).
 template <bool Signed, int R, int V>
-PASSLAB_PW_TARGET inline void sumBlock(const uint8_t* x, const int32_t* w, const Layout& l,
-                                       __m512i (&acc)[R * V]) {
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r)
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) void sumBlock(const uint8_t* x,
+                                                                      const int32_t* w,
+                                                                      const int32_t* bias,
+                                                                      const Layout& l,
+                                                                      __m512i (&acc)[R * V]) {
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) acc[r * V + v] = _mm512_setzero_si512();
+  for (int v = 0; v < V; ++v) acc[v] = _mm512_loadu_si512(bias + v * kLanes);
+#pragma GCC unroll 16
+  for (int r = 1; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) acc[r * V + v] = acc[v];
   for (int64_t q = 0; q < l.quads; ++q) sumQuad<Signed, R, V, 4>(x, w, q, 4, l, acc);
   if (l.tail) sumQuad<Signed, R, V, 0>(x, w, l.quads, l.tail, l, acc);
+}
+
+// The requantized sums (bias included) of 16 channels as int32 before the
+// saturation: storeSum16's float32 path (exact where Requant::fast).
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) __m512i requantized(__m512i acc,
+                                                                            const float* multf,
+                                                                            const Requant& q) {
+  const __m512 p = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(multf),
+                                   _mm512_set1_ps(requant16::kMagic));
+  return _mm512_add_epi32(_mm512_castps_si512(p), q.magicToZero);
+}
+
+// One pixel's V <= 4 vectors of sums as at most 64 output bytes (the first
+// `left` written): storeSum16's results, saturated by two packs (int32 ->
+// int16 signed, then int16 -> uint8 or int8: the same as one saturation to
+// the output's range) and put back in channel order by one permutation, in
+// one store instead of V narrowing stores.
+// MultStride: the multipliers' step from one vector to the next (kLanes; 0
+// where every vector holds the same 16 channels: pixel pairs).
+template <int V, int MultStride = kLanes>
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) void storePixel(const __m512i* acc,
+                                                                        const float* multf,
+                                                                        const Requant& q,
+                                                                        uint8_t* y, int64_t left) {
+  __m512i v[4];
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i)
+    v[i] = i < V ? requantized(acc[i], multf + i * MultStride, q) : _mm512_setzero_si512();
+  const __m512i lo = _mm512_packs_epi32(v[0], v[1]), hi = _mm512_packs_epi32(v[2], v[3]);
+  // Per 128-bit lane L the packs leave v0[4L..4L+3], v1[4L..], v2[4L..], v3[4L..].
+  const __m512i bytes = q.ySigned ? _mm512_packs_epi16(lo, hi) : _mm512_packus_epi16(lo, hi);
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  const int64_t n = std::min<int64_t>(left, V * kLanes);
+  const __mmask64 mask = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+  _mm512_mask_storeu_epi8(y, mask, _mm512_permutexvar_epi32(order, bytes));
 }
 
 // The block's requantized outputs; the last vector of the row may be partial.
@@ -81,25 +123,37 @@ PASSLAB_PW_TARGET inline void outputBlock(const uint8_t* x, const int32_t* w, co
                                           const Channels& ch, const Requant& q, uint8_t* y,
                                           int64_t firstChannel) {
   __m512i acc[R * V];
-  sumBlock<Signed, R, V>(x, w, l, acc);
+  sumBlock<Signed, R, V>(x, w, ch.bias, l, acc);
+  if constexpr (V == 1) {
+    // One vector: its narrowing store costs less than the packs.
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r)
+      requant16::storeSum16(acc[r], ch, q, y + r * l.m, lanes(l.m - firstChannel));
+    return;
+  }
+  if (q.fast) {
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r)
+      storePixel<V>(acc + r * V, ch.multf, q, y + r * l.m, l.m - firstChannel);
+    return;
+  }
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) {
-      const Channels c{ch.bias + v * kLanes, ch.mult + v * kLanes, ch.multf + v * kLanes};
-      store16(acc[r * V + v], c, q, y + r * l.m + v * kLanes,
-              lanes(l.m - firstChannel - v * kLanes));
-    }
+    for (int v = 0; v < V; ++v)
+      requant16::store16Double(acc[r * V + v], ch.mult + v * kLanes, q, y + r * l.m + v * kLanes,
+                               lanes(l.m - firstChannel - v * kLanes));
 }
 
 // Pixels [first, last) of output channels [16 v0, 16 (v0 + V)): blocks of R
-// pixels, then one at a time. The R * V <= 8 accumulators stay in registers
-// (GCC keeps larger arrays of them in memory).
+// pixels, then one at a time. R = 4 (V 3 or 4) or 8 (V 1 or 2): 8 to 16
+// accumulators, and the sums at the VNNI unit's rate (R = 2 by V = 4 ran at
+// half of it, 2026-12-07).
 template <bool Signed, int V>
 PASSLAB_PW_TARGET void channelColumns(const uint8_t* x, const int32_t* weights, const Layout& l,
                                       const Channels& ch, const Requant& q, uint8_t* y,
                                       int64_t first, int64_t last, int64_t v0) {
-  constexpr int R = V == 3 ? 2 : 8 / V;
+  constexpr int R = V >= 3 ? 4 : 8;
   const int64_t c0 = v0 * kLanes;
   const int32_t* w = weights + c0;
   const Channels cv{ch.bias + c0, ch.mult + c0, ch.multf + c0};
@@ -109,13 +163,84 @@ PASSLAB_PW_TARGET void channelColumns(const uint8_t* x, const int32_t* weights, 
   for (; p < last; ++p) outputBlock<Signed, 1, V>(x + p * l.c, w, l, cv, q, y + p * l.m + c0, c0);
 }
 
+// Eight output channels (m == 8): two pixels per vector, the first in lanes
+// 0-7 and the next in lanes 8-15, whose weights, bias and multipliers repeat
+// lanes 0-7 (prepare, run), so no lane idles; their 16 outputs are the two
+// pixels' adjacent rows of Y. Four input channels of pixels p and p + 1:
+template <bool Signed, int Count>
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) __m512i pairQuad(const uint8_t* x,
+                                                                         int64_t c, int64_t count) {
+  uint32_t a = 0, b = 0;
+  std::memcpy(&a, x, Count == 4 ? 4 : static_cast<size_t>(count));
+  std::memcpy(&b, x + c, Count == 4 ? 4 : static_cast<size_t>(count));
+  if constexpr (Signed) {
+    a ^= 0x80808080u;
+    b ^= 0x80808080u;
+  }
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi32(static_cast<int32_t>(a))),
+                            _mm256_set1_epi32(static_cast<int32_t>(b)), 1);
+}
+
+template <bool Signed, int R, int Count>
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) void sumPairQuad(const uint8_t* x,
+                                                                         const int32_t* w,
+                                                                         int64_t q, int64_t count,
+                                                                         const Layout& l,
+                                                                         __m512i (&acc)[R]) {
+  const __m512i wv = _mm512_loadu_si512(w + q * l.mp);
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r)
+    acc[r] = _mm512_dpbusd_epi32(acc[r],
+                                 pairQuad<Signed, Count>(x + 2 * r * l.c + 4 * q, l.c, count), wv);
+}
+
+// R pairs of pixels (2R pixels from x, 16R outputs to y).
+template <bool Signed, int R>
+PASSLAB_PW_TARGET inline void outputPairs(const uint8_t* x, const int32_t* w, const Layout& l,
+                                          const Channels& ch, const Requant& q, uint8_t* y) {
+  __m512i acc[R];
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) acc[r] = _mm512_loadu_si512(ch.bias);
+  for (int64_t qd = 0; qd < l.quads; ++qd) sumPairQuad<Signed, R, 4>(x, w, qd, 4, l, acc);
+  if (l.tail) sumPairQuad<Signed, R, 0>(x, w, l.quads, l.tail, l, acc);
+  if constexpr (R % 4 == 0) {
+    if (q.fast) {
+#pragma GCC unroll 4
+      for (int r = 0; r < R; r += 4) storePixel<4, 0>(acc + r, ch.multf, q, y + r * 16, 64);
+      return;
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r)
+    requant16::storeSum16(acc[r], ch, q, y + r * 16, static_cast<__mmask16>(0xffff));
+}
+
+// Pixels [first, last) of eight output channels: blocks of 8 pairs, single
+// pairs, then an odd last pixel alone (lanes 0-7).
+template <bool Signed>
+PASSLAB_PW_TARGET void pixelPairs(const uint8_t* x, const int32_t* w, const Layout& l,
+                                  const Channels& ch, const Requant& q, uint8_t* y, int64_t first,
+                                  int64_t last) {
+  constexpr int R = 8;
+  int64_t p = first;
+  for (; p + 2 * R <= last; p += 2 * R) outputPairs<Signed, R>(x + p * l.c, w, l, ch, q, y + p * 8);
+  for (; p + 2 <= last; p += 2) outputPairs<Signed, 1>(x + p * l.c, w, l, ch, q, y + p * 8);
+  if (p < last) outputBlock<Signed, 1, 1>(x + p * l.c, w, l, ch, q, y + p * 8, 0);
+}
+
+// The output channels in columns of 1 to 4 vectors, as even as they go (13
+// vectors: 4 + 3 + 3 + 3, not 4 + 4 + 4 + 1, whose single vector runs at half
+// the rate).
 template <bool Signed>
 PASSLAB_PW_TARGET void pixelRange(const uint8_t* x, const int32_t* weights, const Layout& l,
                                   const Channels& ch, const Requant& q, uint8_t* y, int64_t first,
                                   int64_t last) {
   const int64_t vectors = l.mp / kLanes;
-  for (int64_t v0 = 0; v0 < vectors; v0 += 4) {
-    switch (std::min<int64_t>(4, vectors - v0)) {
+  const int64_t columns = (vectors + 3) / 4;
+  int64_t v0 = 0;
+  for (int64_t c = 0; c < columns; ++c) {
+    const int64_t width = vectors / columns + (c < vectors % columns ? 1 : 0);
+    switch (width) {
       case 4:
         channelColumns<Signed, 4>(x, weights, l, ch, q, y, first, last, v0);
         break;
@@ -129,6 +254,7 @@ PASSLAB_PW_TARGET void pixelRange(const uint8_t* x, const int32_t* weights, cons
         channelColumns<Signed, 1>(x, weights, l, ch, q, y, first, last, v0);
         break;
     }
+    v0 += width;
   }
 }
 #endif
@@ -186,7 +312,18 @@ bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   }
   requant_.prepare(r, m_, mp_);
   bias_.assign(static_cast<size_t>(mp_), 0);
+  pairs_ = m_ == kPairChannels;
+  if (pairs_) repeatPairLanes();
   return true;
+}
+
+// Lanes 8-15 of every vector of weights and multipliers as lanes 0-7.
+void QLinearPointwiseNhwc::repeatPairLanes() {
+  for (int64_t q = 0; q < quads_; ++q)
+    std::copy_n(weights_.begin() + q * mp_, kPairChannels,
+                weights_.begin() + q * mp_ + kPairChannels);
+  std::copy_n(requant_.mult.begin(), kPairChannels, requant_.mult.begin() + kPairChannels);
+  std::copy_n(requant_.multf.begin(), kPairChannels, requant_.multf.begin() + kPairChannels);
 }
 
 bool QLinearPointwiseNhwc::reshape(const ConvGeometry& g) {
@@ -202,7 +339,11 @@ void QLinearPointwiseNhwc::computePixels(const uint8_t* x, uint8_t* y, int64_t f
   const Layout l{c_, m_, mp_, c_ / 4, c_ % 4};
   const Channels ch{bias_.data(), requant_.mult.data(), requant_.multf.data()};
   const Requant q = requant16::constants(requant_, fast_);
-  if (xSigned_)
+  if (pairs_ && xSigned_)
+    pixelPairs<true>(x, weights_.data(), l, ch, q, y, first, last);
+  else if (pairs_)
+    pixelPairs<false>(x, weights_.data(), l, ch, q, y, first, last);
+  else if (xSigned_)
     pixelRange<true>(x, weights_.data(), l, ch, q, y, first, last);
   else
     pixelRange<false>(x, weights_.data(), l, ch, q, y, first, last);
@@ -224,6 +365,7 @@ void QLinearPointwiseNhwc::run(const void* x, const int32_t* bias, void* y, int 
     bias_[static_cast<size_t>(o)] = static_cast<int32_t>(
         static_cast<uint32_t>(b) - static_cast<uint32_t>(correction_[static_cast<size_t>(o)]));
   }
+  if (pairs_) std::copy_n(bias_.begin(), kPairChannels, bias_.begin() + kPairChannels);
   // The correction is inside the sums' bound (sum (x - zx) * w), the bias is not.
   fast_ = requant_.floatExact(sumBound_ + largestBias);
   // Work per pixel in multiply-adds: small convolutions stay on one thread.

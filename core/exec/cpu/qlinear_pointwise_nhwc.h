@@ -2,18 +2,19 @@
 // (com.microsoft QLinearConv with channels_last = 1, a 1x1 kernel, group 1,
 // stride 1, no padding: Y [pixels, M] from X [pixels, C] and W [M, C]) on
 // AVX-512 VNNI. The executor runs it where it is faster than oneDNN 2.6's
-// brgconv_1x1 with zero points (preferred): the layers that reduce the
-// channels, whose few outputs make oneDNN's per-call set-up and zero-point
-// post-ops the larger part (ppocr_cls's 8: 3.1-8.2 us there, 2.3-7.1 us
-// here); where the outputs are many the exact requantization costs more
-// than oneDNN's (its expansions: 4.4-13 us there, 4.4-15 us here), and
-// below 16 outputs a vector is partly idle.
+// brgconv_1x1 with zero points (preferred): every layer of at least 8
+// outputs. Blocks of 4 pixels by 3-4 vectors of 16 outputs (or 8 by 1-2)
+// keep the VNNI unit busy, and up to 64 outputs of a pixel leave in one
+// store; at exactly 8 outputs two pixels share a vector. ppocr_cls's 1x1
+// layers (2026-12-07, AVX-512 VNNI): expansions 2.4-4.2 us here, 3.3-7.3 on
+// oneDNN; 8-output layers 1.2-1.9 us, 2.5-4.3 on oneDNN (docs/precision.md).
 //
 // Exact, bit for bit the reference QLinearConv (qlinear.cpp): four input
 // channels of a pixel (uint8; int8 as x + 128) are broadcast to every int32
 // lane and one vpdpbusd sums them against four int8 weights of 16 output
-// channels in int32 (exact); zx * sum(w) comes off with the int32 bias; then
-// the reference's requantization (qlinear_requant16.h).
+// channels in int32 (exact); zx * sum(w) comes off with the int32 bias (the
+// accumulators start from it); then the reference's requantization
+// (qlinear_requant16.h's float32 path, or its double path).
 #pragma once
 
 #include <cstdint>
@@ -31,19 +32,23 @@ class QLinearPointwiseNhwc {
   // kernel of 1 in every spatial dim, group 1, strides 1, no padding) are
   // covered.
   static bool covers(const ConvGeometry& g);
-  // Whether it is faster than oneDNN for g: at least twice as many input
-  // channels as outputs, and at least 16 outputs (a whole vector); or
+  // Whether it is faster than oneDNN for g: at least 8 outputs (wide), or
   // few pixels (fewPixels), whatever the channels.
   static bool preferred(const ConvGeometry& g) { return wide(g) || fewPixels(g); }
-  // At least twice as many input channels as outputs and at least 16 outputs:
-  // preferred on every pixel count.
-  static bool wide(const ConvGeometry& g) { return g.C >= 2 * g.M && g.M >= 16; }
+  // At least 8 outputs (two pixels per vector at 8, a column of vectors from
+  // 16): preferred on every pixel count. Until session 38 only layers that
+  // reduce the channels to 16 or more; ppocr_cls's expansions (16 -> 40 ... 32
+  // -> 200) and its 8-output layers (8 -> 8 ... 32 -> 8) took oneDNN's
+  // brgconv_1x1 (3.2-7.8 us), here now 2026-12-07 (docs/precision.md).
+  static bool wide(const ConvGeometry& g) { return g.M >= kPairChannels; }
   // Whether g has at most kFewPixels pixels (N times the spatial sizes):
   // there oneDNN's per-call cost (1.4-1.8 us on ppocr_cls's squeeze-excitation
   // convolutions of 1x1 pixel, zero points or not) is most of the node's time,
   // so this kernel is preferred even without zero points.
   static bool fewPixels(const ConvGeometry& g);
   static constexpr int64_t kFewPixels = 4;
+  // Eight output channels: two pixels per vector.
+  static constexpr int64_t kPairChannels = 8;
 
   // Takes the weights W [M, C, 1...] (int8, zero point 0) and the
   // requantization (readRequantization) for X of type xType (uint8 or
@@ -62,11 +67,13 @@ class QLinearPointwiseNhwc {
 
  private:
   void computePixels(const uint8_t* x, uint8_t* y, int64_t first, int64_t last) const;
+  void repeatPairLanes();
 
   int64_t pixels_ = 0, c_ = 0, m_ = 0;
   int64_t mp_ = 0;     // output channels rounded up to 16
   int64_t quads_ = 0;  // input channels in groups of 4, the last one padded with 0 weights
   bool xSigned_ = false;
+  bool pairs_ = false;  // m_ == kPairChannels: lanes 8-15 repeat lanes 0-7 for the next pixel
   std::vector<int32_t> weights_;     // [quads_][mp_]: four int8 weights of input channels 4q..4q+3
   std::vector<int32_t> correction_;  // [mp_]: zx (as uint8) * sum(w) over the input channels
   requant16::Multipliers requant_;   // [mp_]

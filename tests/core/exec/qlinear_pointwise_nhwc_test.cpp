@@ -6,9 +6,9 @@
 // that are not multiples of 4 or 16, zero points 0 and nonzero, with and
 // without bias, batches, 1-D and 2-D; multipliers that make exact .5 ties
 // (round half to even); the class called directly (1 and 2 threads) and
-// through the executor (where it replaces oneDNN's primitive for layers
-// that reduce the channels, and for layers of at most 4 pixels, zero points
-// or not); and what it declines.
+// through the executor (where it replaces oneDNN's primitive for layers of
+// at least 8 outputs with zero points, and for layers of at most 4 pixels,
+// zero points or not); and what it declines.
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -63,8 +63,8 @@ TEST_P(QLinearPointwiseNhwcTest, ExecutorMatchesTheReference) {
   ASSERT_FALSE(r.first.outputs.empty());
   ASSERT_FALSE(r.reference.outputs.empty());
   EXPECT_EQ(r.reference.profile[0].kernel, "cpu.ms.QLinearConv");
-  // This kernel (exact) runs layers with a nonzero zero point that reduce the
-  // channels, and layers of at most 4 pixels; oneDNN the others, whose
+  // This kernel (exact) runs layers with a nonzero zero point of at least 8
+  // outputs, and layers of at most 4 pixels; oneDNN the others, whose
   // float32 requantization may round a near tie the other way.
   const cpu::ConvGeometry g = geometryOf(m);
   const bool own = cpu::QLinearPointwiseNhwc::covers(g) &&
@@ -158,6 +158,86 @@ std::vector<PwCase> cases() {
                .bias = true,
                .xZero = 200,
                .yZero = 60});
+  // ppocr_cls's expansions and 8-output layers (session 38): columns of 3
+  // and 4 vectors in blocks of 4 pixels with pixels left over, 2 vectors in
+  // blocks of 8, and two pixels per vector at 8 outputs (blocks of 16
+  // pixels, single pairs, an odd last pixel).
+  v.push_back({.name = "expand_32_to_200_per_channel_bias",
+               .x = {1, 32, 2, 97},
+               .m = 200,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 129,
+               .yZero = 145});
+  v.push_back({.name = "expand_16_to_88_s8_in_s8_out_tails",
+               .x = {1, 16, 3, 11},
+               .m = 88,
+               .xType = DT::kInt8,
+               .yType = DT::kInt8,
+               .bias = true,
+               .xZero = 13,
+               .yZero = -5});
+  v.push_back({.name = "expand_15_to_40_tail_channels",
+               .x = {2, 15, 3, 7},
+               .m = 40,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 141,
+               .yZero = 109});
+  v.push_back({.name = "expand_8_to_24_nine_pixels",
+               .x = {1, 8, 1, 9},
+               .m = 24,
+               .bias = true,
+               .xZero = 11});
+  v.push_back({.name = "pairs_8_to_8_odd_pixels",
+               .x = {1, 8, 5, 7},
+               .m = 8,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 11,
+               .yZero = 3});
+  v.push_back({.name = "pairs_24_to_8_s8_in_s8_out",
+               .x = {2, 24, 4, 5},
+               .m = 8,
+               .xType = DT::kInt8,
+               .yType = DT::kInt8,
+               .bias = true,
+               .xZero = -3,
+               .yZero = 7});
+  v.push_back({.name = "pairs_33_to_8_tail_two_pixels",
+               .x = {1, 33, 1, 2},
+               .m = 8,
+               .bias = true,
+               .xZero = 200});
+  v.push_back({.name = "pairs_ties_half_to_even",
+               .x = {1, 12, 3, 7},
+               .m = 8,
+               .perChannelScales = true,
+               .xZero = 128,
+               .yZero = 128,
+               .ties = true,
+               .weightMax = 3});
+  v.push_back({.name = "expand_ties_half_to_even",
+               .x = {1, 12, 3, 7},
+               .m = 56,
+               .xZero = 128,
+               .yZero = 128,
+               .ties = true,
+               .weightMax = 3});
+  // Sums bounded by about 2000 * 63 * 250 > 2^24: the double requantization.
+  v.push_back({.name = "expand_2000_to_72_double_path",
+               .x = {1, 2000, 2, 5},
+               .m = 72,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 250,
+               .yZero = 90});
+  v.push_back({.name = "pairs_2000_to_8_double_path",
+               .x = {1, 2000, 3, 3},
+               .m = 8,
+               .bias = true,
+               .xZero = 250,
+               .yZero = 90});
   return v;
 }
 
@@ -260,19 +340,27 @@ TEST(QLinearPointwiseNhwc, DeclinesWhatItDoesNotCover) {
   cpu::ConvGeometry grouped = g;
   grouped.group = 2;
   EXPECT_FALSE(cpu::QLinearPointwiseNhwc::covers(grouped));
+  // 8 outputs or more: preferred on every pixel count, expanding or not.
   cpu::ConvGeometry expand = g;
-  expand.M = 17;
-  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(expand));
-  // Expanding over 4 pixels: preferred; over 5 (or 2 images of 3): not.
-  expand.in = {2, 2};
-  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::fewPixels(expand));
+  expand.M = 200;
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::wide(expand));
   EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(expand));
-  expand.in = {1, 5};
-  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::fewPixels(expand));
-  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(expand));
-  expand.N = 2;
-  expand.in = {1, 3};
-  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(expand));
+  expand.M = 8;
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::wide(expand));
+  // Fewer outputs: preferred over 4 pixels; over 5 (or 2 images of 3): not.
+  cpu::ConvGeometry narrow = g;
+  narrow.M = 7;
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::wide(narrow));
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(narrow));
+  narrow.in = {2, 2};
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::fewPixels(narrow));
+  EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(narrow));
+  narrow.in = {1, 5};
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::fewPixels(narrow));
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(narrow));
+  narrow.N = 2;
+  narrow.in = {1, 3};
+  EXPECT_FALSE(cpu::QLinearPointwiseNhwc::preferred(narrow));
 
   cpu::QLinearPointwiseNhwc k;
   cpu::ConvGeometry wide = g;

@@ -14,9 +14,10 @@ IsaLevel readCap() {
   if (value == nullptr || *value == '\0') return IsaLevel::kAvx512;
   std::string_view name(value);
   if (name == "avx512") return IsaLevel::kAvx512;
+  if (name == "avx512core") return IsaLevel::kAvx512Core;
   if (name == "avx2") return IsaLevel::kAvx2;
   if (name == "sse2") return IsaLevel::kSse2;
-  log::logger().warn("PASSLAB_MAX_ISA='{}' is not avx512, avx2 or sse2; ignored", name);
+  log::logger().warn("PASSLAB_MAX_ISA='{}' is not avx512, avx512core, avx2 or sse2; ignored", name);
   return IsaLevel::kAvx512;
 }
 
@@ -35,6 +36,8 @@ const char* isaName(IsaLevel level) {
   switch (level) {
     case IsaLevel::kAvx512:
       return "avx512";
+    case IsaLevel::kAvx512Core:
+      return "avx512core";
     case IsaLevel::kAvx2:
       return "avx2";
     case IsaLevel::kSse2:
@@ -45,7 +48,7 @@ const char* isaName(IsaLevel level) {
 
 #if defined(__x86_64__) || defined(__i386__)
 bool hasAvx512f() {
-  static const bool yes = allowed(IsaLevel::kAvx512) && __builtin_cpu_supports("avx512f");
+  static const bool yes = allowed(IsaLevel::kAvx512Core) && __builtin_cpu_supports("avx512f");
   return yes;
 }
 
@@ -56,13 +59,15 @@ bool hasAvx512BwVl() {
 }
 
 bool hasAvx512Vbmi() {
-  static const bool yes =
-      hasAvx512f() && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
+  static const bool yes = allowed(IsaLevel::kAvx512) && hasAvx512f() &&
+                          __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vbmi");
   return yes;
 }
 
 bool hasAvx512Vnni() {
-  static const bool yes = hasAvx512BwVl() && __builtin_cpu_supports("avx512vnni");
+  static const bool yes =
+      allowed(IsaLevel::kAvx512) && hasAvx512BwVl() && __builtin_cpu_supports("avx512vnni");
   return yes;
 }
 

@@ -1,6 +1,7 @@
 // PASSLAB_MAX_ISA (core/support/cpu_isa.h) reaches the kernels' dispatch and
 // oneDNN: the paths chosen are at or below the cap. Meaningful in the
-// isa_avx2 / isa_sse2 ctests, which run the kernel tests under a cap.
+// isa_avx512core / isa_avx2 / isa_sse2 ctests, which run the kernel tests
+// under a cap.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -21,7 +22,7 @@ using cpu_isa::IsaLevel;
 TEST(IsaCap, KernelPathsAtOrBelowTheCap) {
   const IsaLevel cap = cpu_isa::maxIsa();
   const std::string sigmoid = sigmoidRowsIsa(), gemv = gemvRowsIsa();
-  if (cap < IsaLevel::kAvx512) {
+  if (cap < IsaLevel::kAvx512Core) {
     EXPECT_NE(sigmoid, "avx512");
     EXPECT_NE(gemv, "avx512");
   }
@@ -41,6 +42,10 @@ TEST(IsaCap, OneDnnCappedToMatch) {
   const dnnl::cpu_isa effective = dnnl::get_effective_cpu_isa();
   const auto bits = static_cast<unsigned>(effective);
   switch (cpu_isa::maxIsa()) {
+    case IsaLevel::kAvx512Core:
+      EXPECT_EQ(bits & ~static_cast<unsigned>(dnnl::cpu_isa::avx512_core), 0u)
+          << "oneDNN above AVX512_CORE (VNNI): " << bits;
+      break;
     case IsaLevel::kAvx2:
       EXPECT_EQ(bits & ~static_cast<unsigned>(dnnl::cpu_isa::avx2), 0u)
           << "oneDNN above AVX2: " << bits;

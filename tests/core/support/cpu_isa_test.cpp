@@ -1,5 +1,5 @@
 // cpu_isa (core/support/cpu_isa.h): PASSLAB_MAX_ISA caps every feature query
-// at its level. The isa_avx2 / isa_sse2 ctests run this binary's CpuIsa tests
+// at its level. The isa_avx512core / isa_avx2 / isa_sse2 ctests run this binary's CpuIsa tests
 // with the variable set; without it, nothing is capped.
 #include "core/support/cpu_isa.h"
 
@@ -18,18 +18,23 @@ std::string capFromEnvironment() {
 
 TEST(CpuIsa, CapIsTheEnvironmentVariable) {
   const std::string env = capFromEnvironment();
-  const IsaLevel expected = env == "avx2"   ? IsaLevel::kAvx2
-                            : env == "sse2" ? IsaLevel::kSse2
-                                            : IsaLevel::kAvx512;
+  const IsaLevel expected = env == "avx512core" ? IsaLevel::kAvx512Core
+                            : env == "avx2"     ? IsaLevel::kAvx2
+                            : env == "sse2"     ? IsaLevel::kSse2
+                                                : IsaLevel::kAvx512;
   EXPECT_EQ(maxIsa(), expected) << "PASSLAB_MAX_ISA='" << env << "'";
-  EXPECT_STREQ(isaName(maxIsa()), env == "avx2" || env == "sse2" ? env.c_str() : "avx512");
+  const bool named = env == "avx512core" || env == "avx2" || env == "sse2";
+  EXPECT_STREQ(isaName(maxIsa()), named ? env.c_str() : "avx512");
 }
 
 TEST(CpuIsa, NoFeatureAboveTheCap) {
   if (maxIsa() < IsaLevel::kAvx512) {
+    EXPECT_FALSE(hasAvx512Vbmi());
+    EXPECT_FALSE(hasAvx512Vnni());
+  }
+  if (maxIsa() < IsaLevel::kAvx512Core) {
     EXPECT_FALSE(hasAvx512f());
     EXPECT_FALSE(hasAvx512BwVl());
-    EXPECT_FALSE(hasAvx512Vbmi());
   }
   if (maxIsa() < IsaLevel::kAvx2) {
     EXPECT_FALSE(hasAvx2Fma());
@@ -40,6 +45,24 @@ TEST(CpuIsa, NoFeatureAboveTheCap) {
 TEST(CpuIsa, WiderFeatureSetsImplyTheirBase) {
   EXPECT_TRUE(!hasAvx512BwVl() || hasAvx512f());
   EXPECT_TRUE(!hasAvx512Vbmi() || hasAvx512f());
+  EXPECT_TRUE(!hasAvx512Vnni() || hasAvx512BwVl());
+}
+
+// The avx512core cap keeps AVX-512 F/BW/VL (what a Skylake-SP has) and drops
+// only VBMI and VNNI, so the kernels' plain AVX-512 paths run here.
+TEST(CpuIsa, Avx512CoreKeepsTheBaseAndDropsVbmiAndVnni) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (maxIsa() != IsaLevel::kAvx512Core) GTEST_SKIP() << "capped at " << isaName(maxIsa());
+  EXPECT_EQ(hasAvx512f(), __builtin_cpu_supports("avx512f") != 0);
+  EXPECT_EQ(hasAvx512BwVl(), __builtin_cpu_supports("avx512f") &&
+                                 __builtin_cpu_supports("avx512bw") &&
+                                 __builtin_cpu_supports("avx512vl"));
+  EXPECT_FALSE(hasAvx512Vbmi());
+  EXPECT_FALSE(hasAvx512Vnni());
+  EXPECT_EQ(hasAvx2Fma(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+  GTEST_SKIP() << "not x86";
+#endif
 }
 
 TEST(CpuIsa, UncappedFollowsTheCpu) {

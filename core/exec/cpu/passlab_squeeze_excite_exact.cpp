@@ -20,9 +20,12 @@
 //     the executor's pointwise kernel (qlinear_pointwise_nhwc.h, the one for
 //     so few pixels with weight zero points 0) and its float-sum path match
 //     bit for bit: int32 sums, the multiplier x_scale * w_scale / y_scale in
-//     float32, the product in double rounded half to even;
+//     float32, the product in double rounded half to even
+//     (squeeze_excite_exact_gate.cpp: integer sums, AVX-512 VNNI where there);
 //   * DequantizeLinear (x - z) * s and HardSigmoid alpha * v + beta clamped
-//     in float32 (activations.cpp), and the Mul one float32 product.
+//     in float32 (activations.cpp), and the Mul one float32 product; the last
+//     QuantizeLinear of h * s[c] with AVX-512 without a division where that
+//     provably gives the same bytes (squeeze_excite_exact_scale.cpp).
 #include "core/exec/cpu/passlab_squeeze_excite_exact.h"
 
 #include <algorithm>
@@ -39,6 +42,8 @@
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/avx512_table16.h"
 #include "core/exec/cpu/avx512_table64.h"
+#include "core/exec/cpu/squeeze_excite_exact_gate.h"
+#include "core/exec/cpu/squeeze_excite_exact_scale.h"
 #include "core/exec/parallel.h"
 #include "core/ir/passlab_ops.h"
 #include "core/support/cpu_isa.h"
@@ -69,29 +74,9 @@ enum Input : size_t {
   kUZero = 15,
 };
 
-// One per-tensor quantization as quantizeRows applies it.
-struct Quant {
-  float s = 1, z = 0, lo = 0, hi = 255, qlo = 0, qhi = 0;
-};
-
-Quant quantOf(float s, float z, bool isSigned) {
-  Quant q;
-  q.s = s, q.z = z;
-  q.lo = isSigned ? -128.0f : 0.0f;
-  q.hi = isSigned ? 127.0f : 255.0f;
-  q.qlo = q.lo - z - 1.0f, q.qhi = q.hi - z + 1.0f;
-  return q;
-}
-
-// quantizeRows' scalar loop for one value (its AVX-512 and SSE2 loops do the
-// same operations per lane).
-int32_t quantizeOne(float x, const Quant& q) {
-  const float d = x / q.s;
-  const float c = std::min(std::max(d, q.qlo), q.qhi);
-  const float r = (c + 12582912.0f) - 12582912.0f;
-  const float v = std::min(std::max(r + q.z, q.lo), q.hi);
-  return static_cast<int32_t>(d != d ? 0.0f : v);
-}
+// The most channels and squeezed channels: the convolutions' int32 sums stay
+// below 2^24 (255 * 128 * 511), as the pass's checks assume.
+constexpr int64_t kMostInputs = 511;
 
 // Channels-last rows: h = Table[x ^ flip], acc[c] += h in double, row after row.
 void squeezeRows(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table,
@@ -251,90 +236,6 @@ void squeeze(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const floa
   squeezeRows(x, rows, c, flip, table, h, acc);
 }
 
-// y = QuantizeLinear(h * s[c]) for rows [first, last) of c channels.
-template <class Q>
-void scaleRowsScalar(const float* h, int64_t first, int64_t last, int64_t c, const float* s,
-                     const Quant& q, Q* y) {
-  for (int64_t i = first * c; i < last * c; ++i)
-    y[i] = static_cast<Q>(quantizeOne(h[i] * s[i % c], q));
-}
-
-#if defined(__x86_64__)
-// The same, 16 channels at a time with quantizeRows' AVX-512 operations.
-template <class Q>
-__attribute__((target("avx512f"))) void scaleRowsAvx512(const float* h, int64_t first, int64_t last,
-                                                        int64_t c, const float* s, const Quant& q,
-                                                        Q* y) {
-  const __m512 vs = _mm512_set1_ps(q.s), vqlo = _mm512_set1_ps(q.qlo), vqhi = _mm512_set1_ps(q.qhi),
-               vz = _mm512_set1_ps(q.z), vlo = _mm512_set1_ps(q.lo), vhi = _mm512_set1_ps(q.hi),
-               magic = _mm512_set1_ps(12582912.0f);
-  for (int64_t r = first; r < last; ++r)
-    for (int64_t k = 0; k < c; k += 16) {
-      const __mmask16 m = avx512::lanes(c - k);
-      const __m512 p =
-          _mm512_mul_ps(_mm512_maskz_loadu_ps(m, h + r * c + k), _mm512_maskz_loadu_ps(m, s + k));
-      const __m512 d = _mm512_div_ps(p, vs);
-      const __m512 cl = _mm512_min_ps(_mm512_max_ps(d, vqlo), vqhi);
-      const __m512 rn = _mm512_sub_ps(_mm512_add_ps(cl, magic), magic);
-      __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(rn, vz), vlo), vhi);
-      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q), _mm512_setzero_ps());
-      _mm512_mask_cvtepi32_storeu_epi8(y + r * c + k, m, _mm512_cvttps_epi32(v));
-    }
-}
-#endif
-
-template <class Q>
-void scaleRows(const float* h, int64_t first, int64_t last, int64_t c, const float* s,
-               const Quant& q, Q* y) {
-#if defined(__x86_64__)
-  if (cpu_isa::hasAvx512f()) return scaleRowsAvx512<Q>(h, first, last, c, s, q, y);
-#endif
-  scaleRowsScalar<Q>(h, first, last, c, s, q, y);
-}
-
-// The reference QLinearConv's requantization (qlinear.cpp requantize).
-int32_t requantize(int32_t acc, float mult, const Quant& y) {
-  const double v = std::nearbyint(static_cast<double>(acc) * static_cast<double>(mult)) +
-                   static_cast<double>(y.z);
-  return static_cast<int32_t>(std::clamp(v, static_cast<double>(y.lo), static_cast<double>(y.hi)));
-}
-
-// The sum of a[i] * b[i] in 8 partial sums (the compiler vectorizes it).
-// Here a and b hold integers (an 8-bit value less its zero point, an int8
-// weight) and fewer than kFloatExactInputs of them: every product and
-// partial sum is an integer below 2^24, so exact in any order.
-float dot(const float* a, const float* b, int64_t n) {
-  float p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (int j = 0; j < 8; ++j) p[j] += a[i + j] * b[i + j];
-  float s = 0;
-  for (; i < n; ++i) s += a[i] * b[i];
-  return s + (((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7])));
-}
-
-// 255 * 128 * n below 2^24.
-constexpr int64_t kFloatExactInputs = 512;
-
-// One pixel's 1x1 QLinearConv: out[m] = requantize(sum_k (in[k] - zin) * W[m, k] + B[m]),
-// the multiplier xs * ws[m] / ys in float32. `in` holds in[k] - zin.
-void conv1x1(const std::vector<float>& in, const std::vector<float>& w, const int32_t* b, float xs,
-             const float* ws, int64_t wsCount, const Quant& y, std::vector<int32_t>& out) {
-  const auto c = static_cast<int64_t>(in.size());
-  for (int64_t m = 0; m < static_cast<int64_t>(out.size()); ++m) {
-    const int32_t acc = static_cast<int32_t>(dot(w.data() + m * c, in.data(), c)) + b[m];
-    const float mult = xs * ws[wsCount == 1 ? 0 : m] / y.s;
-    out[m] = requantize(acc, mult, y);
-  }
-}
-
-std::vector<float> floatsOf(const Tensor& w) {
-  std::vector<float> f(static_cast<size_t>(w.numel()));
-  const int8_t* p = w.data<int8_t>();
-  for (size_t i = 0; i < f.size(); ++i) f[i] = static_cast<float>(p[i]);
-  return f;
-}
-
 bool is8Bit(ir::DataType t) {
   return t == ir::DataType::kUInt8 || t == ir::DataType::kInt8;
 }
@@ -350,7 +251,8 @@ float zeroOf(const Tensor& t) {
 }
 
 Quant quantOf(const Tensor& scale, const Tensor& zero) {
-  return quantOf(*scale.data<float>(), zeroOf(zero), zero.dtype() == ir::DataType::kInt8);
+  return squeeze_excite::quantOf(*scale.data<float>(), zeroOf(zero),
+                                 zero.dtype() == ir::DataType::kInt8);
 }
 
 class QLinearSqueezeExciteExact final : public Kernel {
@@ -404,10 +306,9 @@ class QLinearSqueezeExciteExact final : public Kernel {
       if (!isScalar(ctx.input(i), ir::DataType::kUndefined))
         return invalidArgument(what + "zero point " + std::to_string(i) + " " +
                                ctx.input(i).describe() + " is not one uint8 or int8 value");
-    if (c >= kFloatExactInputs || c1 >= kFloatExactInputs)
+    if (c > kMostInputs || c1 > kMostInputs)
       return invalidArgument(what + std::to_string(c) + " channels and " + std::to_string(c1) +
-                             " squeezed: at most " + std::to_string(kFloatExactInputs - 1) +
-                             " each");
+                             " squeezed: at most " + std::to_string(kMostInputs) + " each");
     const Tensor& ws1 = ctx.input(kW1Scale);
     const Tensor& ws2 = ctx.input(kW2Scale);
     if (ws1.dtype() != ir::DataType::kFloat || ws2.dtype() != ir::DataType::kFloat ||
@@ -416,6 +317,14 @@ class QLinearSqueezeExciteExact final : public Kernel {
                              " are not float32 of 1 value or one per output");
     return Status::ok();
   }
+
+  // Per-thread working memory, kept between runs (no allocation per call).
+  struct Scratch {
+    std::vector<float> h, s;
+    std::vector<double> sums;
+    std::vector<uint8_t> g, t, u;
+    ScalePlan plan;
+  };
 
   template <class Q>
   void compute(KernelContext& ctx, Tensor& y) const {
@@ -429,56 +338,80 @@ class QLinearSqueezeExciteExact final : public Kernel {
     const uint8_t flip = x.dtype() == ir::DataType::kInt8 ? 0x80 : 0;
     const Quant qy = quantOf(ctx.input(kYScale), ctx.input(kYZero));
     const Quant qg = quantOf(ctx.input(kGScale), ctx.input(kGZero));
-    const Quant qt = quantOf(ctx.input(kTScale), ctx.input(kTZero));
     const Quant qu = quantOf(ctx.input(kUScale), ctx.input(kUZero));
-    thread_local std::vector<float> h;
-    if (h.size() < static_cast<size_t>(hw * c)) h.resize(static_cast<size_t>(hw * c));
-    std::vector<double> acc(static_cast<size_t>(c));
-    std::vector<int32_t> t(static_cast<size_t>(c1)), u(static_cast<size_t>(c));
-    std::vector<float> gf(static_cast<size_t>(c)), tf(static_cast<size_t>(c1));
-    const std::vector<float>& w1 = weights(ctx, kW1, w1_);
-    const std::vector<float>& w2 = weights(ctx, kW2, w2_);
-    std::vector<float> s(static_cast<size_t>(c));
+    const bool gSigned = isSigned(ctx, kGZero), tSigned = isSigned(ctx, kTZero),
+               uSigned = isSigned(ctx, kUZero);
+    const GateOutput o1{qg.s, ctx.input(kW1Scale).data<float>(), ctx.input(kW1Scale).numel(),
+                        quantOf(ctx.input(kTScale), ctx.input(kTZero)), tSigned};
+    const GateOutput o2{o1.y.s, ctx.input(kW2Scale).data<float>(), ctx.input(kW2Scale).numel(), qu,
+                        uSigned};
+    thread_local Scratch sc;
+    grow(sc.h, hw * c), grow(sc.s, c), grow(sc.sums, c);
+    grow(sc.g, gateInputBytes(c)), grow(sc.t, gateInputBytes(c1)), grow(sc.u, c);
+    const GateWeights& w1 = weights(ctx, kW1, c1, c, w1_, 0);
+    const GateWeights& w2 = weights(ctx, kW2, c, c1, w2_, 1);
+    const double largestH = tableLargest(ctx, table);
+    const auto offset = [](bool isSigned) { return isSigned ? 128 : 0; };
     for (int64_t b = 0; b < n; ++b) {
-      std::fill(acc.begin(), acc.end(), 0.0);
-      squeeze(X + b * hw * c, hw, c, flip, table, h.data(), acc.data());
-      for (int64_t k = 0; k < c; ++k)
-        gf[k] = static_cast<float>(
-            quantizeOne(static_cast<float>(acc[k] / static_cast<double>(hw)), qg) -
-            static_cast<int32_t>(qg.z));
-      conv1x1(gf, w1, ctx.input(kB1).data<int32_t>(), qg.s, ctx.input(kW1Scale).data<float>(),
-              ctx.input(kW1Scale).numel(), qt, t);
-      for (int64_t m = 0; m < c1; ++m)
-        tf[m] = static_cast<float>(t[m] - static_cast<int32_t>(qt.z));
-      conv1x1(tf, w2, ctx.input(kB2).data<int32_t>(), qt.s, ctx.input(kW2Scale).data<float>(),
-              ctx.input(kW2Scale).numel(), qu, u);
+      std::fill(sc.sums.begin(), sc.sums.begin() + c, 0.0);
+      squeeze(X + b * hw * c, hw, c, flip, table, sc.h.data(), sc.sums.data());
+      quantizeMeans(sc.sums.data(), c, hw, qg, gSigned, sc.g.data());
+      gateConv(w1, sc.g.data(), static_cast<int32_t>(qg.z) + offset(gSigned),
+               ctx.input(kB1).data<int32_t>(), o1, sc.t.data());
+      for (int64_t m = 0; m < gateInputBytes(c1); ++m)  // as unsigned bytes, zeros after
+        sc.t[m] = m < c1 ? static_cast<uint8_t>(sc.t[m] ^ (tSigned ? 0x80 : 0)) : 0;
+      gateConv(w2, sc.t.data(), static_cast<int32_t>(o1.y.z) + offset(tSigned),
+               ctx.input(kB2).data<int32_t>(), o2, sc.u.data());
       for (int64_t k = 0; k < c; ++k) {
-        const float v = alpha_ * ((static_cast<float>(u[k]) - qu.z) * qu.s) + beta_;
-        s[k] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+        const int32_t u = uSigned ? static_cast<int8_t>(sc.u[k]) : sc.u[k];
+        const float v = alpha_ * ((static_cast<float>(u) - qu.z) * qu.s) + beta_;
+        sc.s[k] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
       }
-      const float* hb = h.data();
+      prepareScale(largestH, sc.s.data(), c, qy, sc.plan);
+      const float* hb = sc.h.data();
+      const float* s = sc.s.data();
       Q* yb = Y + b * hw * c;
       const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (c + 1));
       parallelFor(hw, ctx.threads(), grain,
-                  [&](int64_t r0, int64_t r1) { scaleRows<Q>(hb, r0, r1, c, s.data(), qy, yb); });
+                  [&](int64_t r0, int64_t r1) { scaleRows<Q>(hb, r0, r1, c, s, qy, sc.plan, yb); });
     }
   }
 
-  // W as floats: kept from the first run where W is a constant of the run
-  // (one kernel serves one run at a time), else converted on each run.
-  const std::vector<float>& weights(const KernelContext& ctx, size_t i,
-                                    std::vector<float>& kept) const {
+  template <class T>
+  static void grow(std::vector<T>& v, int64_t size) {
+    if (v.size() < static_cast<size_t>(size)) v.resize(static_cast<size_t>(size));
+  }
+
+  static bool isSigned(const KernelContext& ctx, size_t zero) {
+    return ctx.input(zero).dtype() == ir::DataType::kInt8;
+  }
+
+  // W [m, k] packed: kept from the first run where W is a constant of the run
+  // (one kernel serves one run at a time), else packed on each run (into
+  // this thread's slot `slot`).
+  const GateWeights& weights(const KernelContext& ctx, size_t i, int64_t m, int64_t k,
+                             GateWeights& kept, int slot) const {
     if (!ctx.invariantInput(i)) {
-      thread_local std::vector<float> each;
-      each = floatsOf(ctx.input(i));
-      return each;
+      thread_local GateWeights each[2];
+      each[slot].pack(ctx.input(i).data<int8_t>(), m, k);
+      return each[slot];
     }
-    if (kept.empty()) kept = floatsOf(ctx.input(i));
+    if (kept.outputs != m || kept.inputs != k || kept.packed.empty())
+      kept.pack(ctx.input(i).data<int8_t>(), m, k);
     return kept;
   }
 
+  // tableBound of the table, kept where the table is a constant of the run.
+  double tableLargest(const KernelContext& ctx, const float* table) const {
+    if (!ctx.invariantInput(kTable)) return tableBound(table);
+    if (!tableKept_) largest_ = tableBound(table), tableKept_ = true;
+    return largest_;
+  }
+
   float alpha_, beta_;
-  mutable std::vector<float> w1_, w2_;
+  mutable GateWeights w1_, w2_;
+  mutable bool tableKept_ = false;
+  mutable double largest_ = 0;
 };
 
 }  // namespace

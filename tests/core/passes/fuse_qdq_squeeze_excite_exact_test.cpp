@@ -38,6 +38,9 @@ struct Block {
   std::string sx = "{0.05}";  // the input's DequantizeLinear scale
   std::string extraOut;       // more graph outputs
   unsigned seed = 7;          // the weights
+  std::string sy = "{0.03}";  // the output's scale
+  std::string zy;             // the output's zero point ("": -100 for int8, 10 for uint8)
+  bool zeroW2 = false;        // W2 and B2 all 0: the gate is HardSigmoid(0) = 0.5 exactly
 };
 
 std::string list(const std::vector<int>& v) {
@@ -92,11 +95,16 @@ main ()" +
          C1 + "] w1z = " + w1z + R"(,
      float st = {0.03}, uint8 zt = {0}, int32[)" +
          C1 + "] b1 = " + list(ints(b.c1, -400, 400)) + ",\n     int8[" + C + "," + C1 +
-         ",1,1] w2 = " + list(ints(b.c * b.c1, -127, 127)) + ", " + w2s + ", int8[" + C +
-         "] w2z = " + list(std::vector<int>(b.c, 0)) +
+         ",1,1] w2 = " +
+         list(b.zeroW2 ? std::vector<int>(b.c * b.c1, 0) : ints(b.c * b.c1, -127, 127)) + ", " +
+         w2s + ", int8[" + C + "] w2z = " + list(std::vector<int>(b.c, 0)) +
          ", float su = {0.04}, uint8 zu = {128}, int32[" + C +
-         "] b2 = " + list(ints(b.c, -300, 300)) + ",\n     float sy = {0.03}, " + b.xType +
-         " zy = {" + (s8 ? "-100" : "10") + R"(}> {
+         "] b2 = " + list(b.zeroW2 ? std::vector<int>(b.c, 0) : ints(b.c, -300, 300)) +
+         ",\n     float sy = " + b.sy + ", " + b.xType + " zy = {" +
+         (!b.zy.empty() ? b.zy
+          : s8          ? "-100"
+                        : "10") +
+         R"(}> {
     d = DequantizeLinear(x, sx, zx)
     )" + (b.act.empty() ? "" : "h = " + b.act + "(d)\n    ") +
          "g = " + pool + R"(
@@ -134,8 +142,9 @@ std::vector<uint8_t> outputBytes(const ir::Model& m, const Block& b, unsigned se
   return y;
 }
 
-// After against before on random inputs, byte for byte; the output varies.
-void expectTheQdqFormsBytes(const Block& b) {
+// After against before on random inputs, byte for byte; the output varies
+// (unless `varied` is false).
+void expectTheQdqFormsBytes(const Block& b, bool varied = true) {
   const std::string t = text(b);
   auto before = io::parseModelText(t);
   ASSERT_TRUE(before) << before.error().message();
@@ -148,7 +157,8 @@ void expectTheQdqFormsBytes(const Block& b) {
     EXPECT_EQ(got, want) << "seed " << seed;
     int distinct = 0;
     for (size_t i = 1; i < want.size(); ++i) distinct += want[i] != want[0];
-    EXPECT_GT(distinct, static_cast<int>(want.size() / 4)) << "a saturated output tests little";
+    if (varied)
+      EXPECT_GT(distinct, static_cast<int>(want.size() / 4)) << "a saturated output tests little";
   }
 }
 
@@ -221,6 +231,46 @@ TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesOnTheVbmiWidths) {
     Block b;
     b.c = s.c, b.c1 = s.c1, b.h = s.h, b.w = s.w, b.xType = s.type, b.seed = 13;
     expectTheQdqFormsBytes(b);
+  }
+}
+
+// The last QuantizeLinear at ties: no activation, the gate 0.5 exactly,
+// x_scale = y_scale = 0.25, so h * s / y_scale = (x - zx) / 2, half an
+// integer for every odd x - zx; rounded half to even, then + y_zero_point
+// (odd and even: the kernel's division-free form adds it before rounding
+// and must send these lanes to the division). The output's bytes as the
+// QDQ form's.
+TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesAtTies) {
+  for (const char* type : {"uint8", "int8"})
+    for (const char* zy : {"11", "-3", "0"}) {
+      if (std::string(type) == "uint8" && zy[0] == '-') continue;
+      SCOPED_TRACE(std::string(type) + ", y zero point " + zy);
+      Block b;
+      b.act = "", b.xType = type, b.zeroW2 = true, b.sx = "{0.25}", b.sy = "{0.25}", b.zy = zy;
+      b.c = 40, b.c1 = 10, b.h = 5, b.w = 7;
+      expectTheQdqFormsBytes(b);
+    }
+}
+
+// Channel counts that are no multiple of 16 or 64 and positions that make
+// the element count no multiple of 64 (the division-free loop's 64-element
+// blocks and 16-lane tails, its per-channel constants' period lcm(C, 16)
+// wrapping), and scales that rule the division-free form out (y_scale so
+// small that |h * s / y_scale| passes 2^21: every output saturates).
+TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesOnOddWidths) {
+  struct Shape {
+    int c, c1, h, w;
+    const char* type;
+  };
+  for (const Shape& s :
+       {Shape{3, 1, 7, 9, "uint8"}, Shape{17, 5, 9, 7, "int8"}, Shape{40, 10, 7, 9, "uint8"},
+        Shape{72, 18, 5, 7, "int8"}, Shape{200, 50, 3, 7, "uint8"}}) {
+    SCOPED_TRACE(std::to_string(s.c) + " channels, " + std::to_string(s.h * s.w) + " positions");
+    Block b;
+    b.c = s.c, b.c1 = s.c1, b.h = s.h, b.w = s.w, b.xType = s.type, b.seed = 17;
+    expectTheQdqFormsBytes(b);
+    b.sy = "{0.000001}";
+    expectTheQdqFormsBytes(b, false);
   }
 }
 

@@ -299,6 +299,9 @@ struct PipelineSession::CheckerMade {
   std::shared_ptr<const ir::Model> original;  // its reference model
   std::string folder;                         // the calibration folder it read, or ""
   int sets = 0;                               // the input sets it was asked for
+  // The model the run ended at (its last Step's, or where it started): a
+  // checker re-based in the run compares with a model at or before it.
+  std::shared_ptr<const ir::Model> at;
 };
 
 // Everything one background run needs, taken on the UI thread when it
@@ -376,11 +379,13 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
   job->check = numericCheck_ || runsLossyPass(job->specs, findPass_);
   job->findPass = findPass_;
   // A checker re-based by a Step that no longer stands (undone) is not
-  // reused: its reference is the rewrite's outputs (a new one is the original's).
+  // reused: its reference is the rewrite's outputs (a new one is the original's,
+  // re-based on the model the Steps that stand left). Re-based, it is reused
+  // only while the Step its run ended at stands (so do the ones before it).
   job->history = checkHistoryOf(steps_, findPass_);
   if (job->check && job->original && job->original == checkedOriginal_ &&
       checkedFolder_ == calibrationFolder_ && checkedSets_ == checkInputSets_ && checker_ &&
-      (job->history.unitExact || !checker_->rebased()))
+      (!checker_->rebased() || (job->history.unitExact && stands(checkerAt_))))
     job->checker = checker_;
   job->state = reusableRunState();
   job->fresh = !job->state;
@@ -399,6 +404,12 @@ std::shared_ptr<PipelineSession::RunJob> PipelineSession::prepareRun(
   job->standardOnly = standardOnly_;
   job->budget = budget_;
   return job;
+}
+
+// Whether `model` is what a Step that stands left (the undo stack's Steps).
+bool PipelineSession::stands(const std::shared_ptr<const ir::Model>& model) const {
+  return model && std::any_of(steps_.begin(), steps_.end(),
+                              [&](const AppliedStepPtr& s) { return s->after == model; });
 }
 
 // The PassManager of the previous Steps goes on while the document holds the
@@ -432,7 +443,8 @@ void PipelineSession::runInWorker(RunJob& job) {
   // The checker with what it was made with: the job's settings, not the
   // panels' when the run ends (they may have changed meanwhile).
   CheckerMade made;
-  if (job.checker) made = {job.checker, job.original, job.calibrationFolder, job.inputSets};
+  if (job.checker)
+    made = {job.checker, job.original, job.calibrationFolder, job.inputSets, job.current};
   QMetaObject::invokeMethod(
       this,
       [this, runId = job.runId, error, made, state = job.state] {
@@ -597,6 +609,7 @@ void PipelineSession::onWorkerDone(int runId, const QString& error, const Checke
     checkedOriginal_ = made.original;
     checkedFolder_ = made.folder;
     checkedSets_ = made.sets;
+    checkerAt_ = made.at;
   }
   if (!doc_->hasModel() || doc_->undoStack()->index() != undoIndexAtStart_ ||
       lastRow_ != lastRowAtStart_) {
@@ -875,6 +888,7 @@ void PipelineSession::onDocumentChanged(const DocumentChange& change) {
   emit nodeFilterChanged();
   checker_.reset();
   checkedOriginal_.reset();
+  checkerAt_.reset();
   emit stepsChanged();
 }
 

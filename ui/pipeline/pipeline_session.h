@@ -224,6 +224,7 @@ class PipelineSession : public QObject {
   // The steps of a run: on the UI thread, then on the worker.
   std::shared_ptr<RunJob> prepareRun(std::vector<int> rows, const rewrite::NodeFilter* filter);
   std::shared_ptr<RunState> reusableRunState();
+  bool stands(const std::shared_ptr<const ir::Model>& model) const;
   void runInWorker(RunJob& job);
   static QString prepareChecker(RunJob& job);
   static void preparePassManager(RunJob& job);
@@ -255,6 +256,7 @@ class PipelineSession : public QObject {
   // The numeric check's reference: outputs of the model before the first Step.
   std::shared_ptr<pipeline::ExecOutputChecker> checker_;
   std::shared_ptr<const ir::Model> checkedOriginal_;
+  std::shared_ptr<const ir::Model> checkerAt_;  // the model its run ended at (CheckerMade::at)
 
   bool running_ = false;
   int runId_ = 0;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/passes/calibration_bins.h"
+
 namespace passlab::passes {
 
 std::optional<CalibrationMethod> parseCalibrationMethod(std::string_view name) {
@@ -16,26 +18,15 @@ std::optional<CalibrationMethod> parseCalibrationMethod(std::string_view name) {
 void TensorStats::add(const ir::Tensor& t) {
   const auto x = t.data<float>();
   const size_t n = x.size();
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  size_t finite = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(x[i])) continue;
-    lo = std::min(lo, static_cast<double>(x[i]));
-    hi = std::max(hi, static_cast<double>(x[i]));
-    ++finite;
-  }
-  nonFinite_ += n - finite;
-  if (finite == 0) return;
+  const calibration_bins::FiniteRange r = calibration_bins::finiteRange(x.data(), n);
+  nonFinite_ += n - r.finite;
+  if (r.finite == 0) return;
+  const double lo = r.lo, hi = r.hi;
   min_ = count_ == 0 ? lo : std::min(min_, lo);
   max_ = count_ == 0 ? hi : std::max(max_, hi);
   widenTo(std::max(-lo, hi));
-  for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(x[i])) continue;
-    const double a = std::fabs(static_cast<double>(x[i]));
-    const auto k = width_ > 0 ? std::min(static_cast<size_t>(a / width_), kBins - 1) : 0;
-    ++(x[i] < 0 ? neg_ : pos_)[k];
-  }
-  count_ += finite;
+  calibration_bins::addToBins(x.data(), n, width_, kBins, pos_.data(), neg_.data());
+  count_ += r.finite;
 }
 
 void TensorStats::widenTo(double absMax) {

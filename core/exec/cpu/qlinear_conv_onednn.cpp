@@ -43,9 +43,14 @@
 // `reduce_range` quantizers write) still runs on oneDNN's int8 convolution, whose sums are exact
 // for it (int8_dot_exactness.h); any other, the integer sums come from oneDNN's float32
 // convolution where that is exact (qlinear_conv_float_sums.h), bit for bit the reference; else
-// the reference. The one difference
-// from the reference: oneDNN multiplies the int32 sum by the float32 scale in float32 where the
-// reference uses double, so a value close to a rounding tie may come out 1 apart.
+// the reference.
+//
+// NCHW layers with AVX-512 VNNI take oneDNN's int32 sums and the reference's requantization
+// (qlinear_conv_int32.h, as for uint8 weights): bit for bit the reference. Where oneDNN's
+// primitive requantizes (channels-last layers PassLab's own kernels do not take, the narrow
+// weights without VNNI, a CPU with VNNI but not AVX-512), it multiplies the int32 sum by the
+// float32 scale in float32 where the reference uses double, so a value close to a rounding tie
+// may come out 1 apart (qlinear_conv_near_tie_test.cpp).
 #include <memory>
 #include <optional>
 #include <vector>
@@ -303,6 +308,18 @@ class OneDnnQLinearConv final : public Kernel {
                                 ctx.input(kX).dtype()))
         return p;
       p->pointwise.reset();
+    }
+    // NCHW: oneDNN's int32 sums, then the reference's rounding of the exact product
+    // (qlinear_conv_int32.h): bit for bit the reference, and faster than the primitive's own
+    // requantization (which rounds the float32 product acc * scale, one step off at a near-tie:
+    // picodet, sessions 37-38) with its reorder of Y from channels-last. Channels-last layers
+    // keep the primitive: there the int32 sums cost 7-35% more (docs/precision.md).
+    if (!channelsLast) {
+      p->int32Sums = QLinearConvInt32::create(ctx, g, false, old ? old->int32Sums.get() : nullptr);
+      if (p->int32Sums) {
+        p->declined = true;
+        return p;
+      }
     }
     buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
     if (old && !p->declined) p->inheritWeights(*old);

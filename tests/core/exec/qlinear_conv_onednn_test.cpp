@@ -1,10 +1,11 @@
 // QLinearConv on oneDNN (core/exec/cpu/qlinear_conv_onednn.cpp) against the
 // reference kernel (qlinear.cpp) on seeded random one-node models whose
 // weights, scales and zero points are initializers (what lets the oneDNN
-// kernel bake them in). oneDNN requantizes in float32 where the reference
-// uses double, so outputs may differ by 1 near rounding ties; where the
-// kernel must hand over to the reference (a nonzero weight zero point, scales
-// fed at run time) the outputs are identical. And com.microsoft QLinearConv
+// kernel bake them in). The outputs are the reference's bit for bit: oneDNN
+// gives the int32 sums and PassLab requantizes as the reference does
+// (qlinear_conv_int32.h; oneDNN's own float32 requantization could differ by
+// 1 at a near-tie), or the reference itself runs (a nonzero weight zero
+// point, scales fed at run time). And com.microsoft QLinearConv
 // with channels_last = 1 (X and Y [N, spatial..., C]) on the same values: the
 // same outputs, transposed, from both kernels.
 #include <gtest/gtest.h>
@@ -118,10 +119,9 @@ TEST_P(QLinearConvOneDnn, MatchesTheReference) {
   ASSERT_FALSE(r.reference.outputs.empty());
   EXPECT_EQ(r.first.profile[0].kernel, "onednn.QLinearConv");
   EXPECT_EQ(r.reference.profile[0].kernel, "cpu.QLinearConv");
-  // Where the reference runs inside the oneDNN kernel, it is the reference exactly.
-  const bool fallsBack = c.weightZeroPoint != 0 || c.runtimeScales;
-  const int tolerance = fallsBack ? 0 : 1;
-  expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run", tolerance);
+  // Bit for bit: the reference's rounding of the exact product on every path
+  // (qlinear_conv_near_tie_test.cpp has near-ties).
+  expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run");
   expectEqual(r.second.outputs[0], r.first.outputs[0], "second run vs first");
   expectSpread(r.reference.outputs[0]);
 }

@@ -368,12 +368,15 @@ class QLinearSqueezeExciteExact final : public Kernel {
         sc.s[k] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
       }
       prepareScale(largestH, sc.s.data(), c, qy, sc.plan);
+      // This thread's scratch, by pointer: in the lambda `sc` would name
+      // each OpenMP thread's own (thread_local), not this one's.
       const float* hb = sc.h.data();
       const float* s = sc.s.data();
+      const ScalePlan* plan = &sc.plan;
       Q* yb = Y + b * hw * c;
       const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (c + 1));
       parallelFor(hw, ctx.threads(), grain,
-                  [&](int64_t r0, int64_t r1) { scaleRows<Q>(hb, r0, r1, c, s, qy, sc.plan, yb); });
+                  [&](int64_t r0, int64_t r1) { scaleRows<Q>(hb, r0, r1, c, s, qy, *plan, yb); });
     }
   }
 

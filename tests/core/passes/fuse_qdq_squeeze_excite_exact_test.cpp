@@ -13,7 +13,10 @@
 // output) and the kernel's errors.
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 
 #include "core/exec/executor.h"
@@ -120,8 +123,9 @@ main ()" +
     y = QuantizeLinear(m, sy, zy) })";
 }
 
-// Output 0's bytes for random x (seed).
-std::vector<uint8_t> outputBytes(const ir::Model& m, const Block& b, unsigned seed) {
+// Output 0's bytes for random x (seed), on `threads` (0: every core).
+std::vector<uint8_t> outputBytes(const ir::Model& m, const Block& b, unsigned seed,
+                                 int threads = 0) {
   std::mt19937 rng(seed);
   const int64_t n = 2LL * b.c * b.h * b.w;
   std::vector<uint8_t> bytes(static_cast<size_t>(n));
@@ -133,7 +137,9 @@ std::vector<uint8_t> outputBytes(const ir::Model& m, const Block& b, unsigned se
   auto ex = exec::Executor::create(m, {});
   EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
   if (!ex) return {};
-  auto r = (*ex)->run({{"x", exec::Value(std::move(in))}});
+  exec::RunOptions options;
+  options.threads = threads;
+  auto r = (*ex)->run({{"x", exec::Value(std::move(in))}}, options);
   EXPECT_TRUE(r) << (r ? "" : r.error().message());
   if (!r) return {};
   const ir::Tensor& t = r->outputs[0];
@@ -272,6 +278,36 @@ TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesOnOddWidths) {
     b.sy = "{0.000001}";
     expectTheQdqFormsBytes(b, false);
   }
+}
+
+// The last pass split over 2 threads (PASSLAB_SMALL_STEP_MICROS=0 splits
+// every step): each thread scales its rows with this unit's plan. The plan
+// lives in the calling thread's thread_local scratch; a lambda that names it
+// reads each OpenMP thread's own, which on a worker that had run another
+// unit (here on this thread's worker 1 first) held that unit's per-channel
+// constants (d28da8e: 62018 of 172800 bytes wrong).
+TEST(FuseQdqSqueezeExciteExact, EveryThreadScalesWithThisUnitsPlan) {
+  ::setenv("PASSLAB_SMALL_STEP_MICROS", "0", 1);
+  struct UnsetOnExit {
+    ~UnsetOnExit() { ::unsetenv("PASSLAB_SMALL_STEP_MICROS"); }
+  } unset;
+  Block other, b;
+  other.c = 72, other.c1 = 18, other.h = 6, other.w = 6, other.sy = "{0.011}", other.seed = 3;
+  b.c = 24, b.c1 = 6, b.h = 60, b.w = 60, b.seed = 5;
+  const PassOutcome fusedOther = runPass(kPass, text(other)), fused = runPass(kPass, text(b));
+  ASSERT_EQ(countOps(fused.model, "QLinearSqueezeExcite"), 1);
+  auto before = io::parseModelText(text(b));
+  ASSERT_TRUE(before) << before.error().message();
+  const std::vector<uint8_t> want = outputBytes(*before, b, 1, 1);
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 1) (void)outputBytes(fusedOther.model, other, 2, 1);
+  }
+  const std::vector<uint8_t> got = outputBytes(fused.model, b, 1, 2);
+  ASSERT_EQ(got.size(), want.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < want.size(); ++i) differ += got[i] != want[i];
+  EXPECT_EQ(differ, 0u) << "of " << want.size() << " bytes";
 }
 
 TEST(FuseQdqSqueezeExciteExact, Converges) {

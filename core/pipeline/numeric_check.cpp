@@ -263,6 +263,44 @@ void ExecOutputChecker::measureOutputFloors() {
   }
 }
 
+namespace {
+
+// `t` with its values in the float type `to` (float, float16 or bfloat16).
+ir::Tensor inFloatType(const ir::Tensor& t, ir::DataType to) {
+  const auto n = static_cast<size_t>(t.numel());
+  if (to == ir::DataType::kFloat) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+      v[i] = static_cast<float>(t.valueAsDouble(static_cast<int64_t>(i)));
+    return ir::Tensor::fromVector<float>(to, t.dims(), v);
+  }
+  std::vector<uint16_t> bits(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto f = static_cast<float>(t.valueAsDouble(static_cast<int64_t>(i)));
+    bits[i] = to == ir::DataType::kFloat16 ? floatToHalf(f) : floatToBfloat16(f);
+  }
+  return ir::Tensor::fromVector<uint16_t>(to, t.dims(), bits);
+}
+
+// The check's inputs as `model` declares them: a float input that a lossy
+// pass turned into another float type (without keep_io_types) converted.
+exec::NamedInputs asDeclared(const ir::Model& model, const exec::NamedInputs& inputs) {
+  exec::NamedInputs out = inputs;
+  for (auto& [name, value] : out) {
+    const ir::Value* in = model.graph().findValue(name);
+    if (!in || !in->isGraphInput() || !value.isTensor()) continue;
+    const ir::DataType want = in->type().elemType();
+    const ir::DataType have = value.tensor().dtype();
+    const bool convertible = want == ir::DataType::kFloat || want == ir::DataType::kFloat16 ||
+                             want == ir::DataType::kBFloat16;
+    if (want == have || !convertible || !ir::isFloatingPoint(have)) continue;
+    value = exec::Value(inFloatType(value.tensor().toIr(), want));
+  }
+  return out;
+}
+
+}  // namespace
+
 NoiseFloors ExecOutputChecker::intermediateFloors(
     const ir::Model& model, const exec::NamedInputs& inputs,
     const std::map<std::string, ir::Tensor>& reference) const {
@@ -357,10 +395,10 @@ std::string ExecOutputChecker::firstDivergence(const ir::Model& current,
   ir::Model a = exposeAllValues(current, &order);
   const ir::Model& reference = rebased_ ? *rebased_ : original_;
   ir::Model b = exposeAllValues(reference, &unused);
-  auto ra = runModel(a, inputs);
-  auto rb = runModel(b, inputs);
+  auto ra = runModel(a, asDeclared(current, inputs));
+  auto rb = runModel(b, asDeclared(reference, inputs));
   if (!ra || !rb) return "";
-  const NoiseFloors floors = intermediateFloors(reference, inputs, *rb);
+  const NoiseFloors floors = intermediateFloors(reference, asDeclared(reference, inputs), *rb);
   const std::set<std::string> randomNow = unseededRandomValues(current);
   for (const auto& name : order) {
     if (randomNow.count(name) || random_.count(name)) continue;  // differs from run to run
@@ -392,7 +430,7 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
   std::set<std::string> randomNow;  // unseededRandomValues(current), when needed
   ModelRunner runner(current);
   for (size_t s = 0; s < inputs_.size(); ++s) {
-    auto got = runner.run(inputs_[s]);
+    auto got = runner.run(asDeclared(current, inputs_[s]));
     if (!got) {
       c.passed = false;
       c.detail = Text::of("the optimized model does not run: %1", got.error().text());
@@ -456,44 +494,6 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
   }
   return c;
 }
-
-namespace {
-
-// `t` with its values in the float type `to` (float, float16 or bfloat16).
-ir::Tensor inFloatType(const ir::Tensor& t, ir::DataType to) {
-  const auto n = static_cast<size_t>(t.numel());
-  if (to == ir::DataType::kFloat) {
-    std::vector<float> v(n);
-    for (size_t i = 0; i < n; ++i)
-      v[i] = static_cast<float>(t.valueAsDouble(static_cast<int64_t>(i)));
-    return ir::Tensor::fromVector<float>(to, t.dims(), v);
-  }
-  std::vector<uint16_t> bits(n);
-  for (size_t i = 0; i < n; ++i) {
-    const auto f = static_cast<float>(t.valueAsDouble(static_cast<int64_t>(i)));
-    bits[i] = to == ir::DataType::kFloat16 ? floatToHalf(f) : floatToBfloat16(f);
-  }
-  return ir::Tensor::fromVector<uint16_t>(to, t.dims(), bits);
-}
-
-// The check's inputs as `model` declares them: a float input that a lossy
-// pass turned into another float type (without keep_io_types) converted.
-exec::NamedInputs asDeclared(const ir::Model& model, const exec::NamedInputs& inputs) {
-  exec::NamedInputs out = inputs;
-  for (auto& [name, value] : out) {
-    const ir::Value* in = model.graph().findValue(name);
-    if (!in || !in->isGraphInput() || !value.isTensor()) continue;
-    const ir::DataType want = in->type().elemType();
-    const ir::DataType have = value.tensor().dtype();
-    const bool convertible = want == ir::DataType::kFloat || want == ir::DataType::kFloat16 ||
-                             want == ir::DataType::kBFloat16;
-    if (want == have || !convertible || !ir::isFloatingPoint(have)) continue;
-    value = exec::Value(inFloatType(value.tensor().toIr(), want));
-  }
-  return out;
-}
-
-}  // namespace
 
 namespace {
 
@@ -717,7 +717,9 @@ void ExecOutputChecker::rebase(const ir::Model& current) {
   std::vector<std::map<std::string, ir::Tensor>> outputs;
   ModelRunner runner(current);
   for (const exec::NamedInputs& inputs : inputs_) {
-    auto got = runner.run(inputs);
+    // As the step's check ran it: a float input a float16 step without
+    // keep_io_types turned into float16 converted.
+    auto got = runner.run(asDeclared(current, inputs));
     if (!got) return;  // it ran in the step's check; if not, the reference stays
     outputs.push_back(std::move(got.value()));
   }

@@ -60,6 +60,7 @@
 #include "core/passes/function_pass.h"
 #include "core/passes/fusion_utils.h"
 #include "core/passes/node_policy.h"
+#include "core/passes/non_finite_input_source.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
 #include "core/passes/rule_helpers.h"
@@ -327,9 +328,7 @@ class StaticQuantizer {
         continue;
       }
       for (const ir::Value* v : w.activations)
-        if (!ranges_.count(v))
-          return invalidArgument(
-              Text::of("%1: calibration saw no finite value of '%2'", kId, v->name()));
+        if (!ranges_.count(v)) return noFiniteValue(*v);
       cur_ = w.graph;
       calibrated.insert(w.activations.begin(), w.activations.end());
       shareRangesOfDataMovement(w.activations);
@@ -692,6 +691,21 @@ class StaticQuantizer {
     for (size_t k = 0; k < names.size(); ++k)
       if (!stats_[k].empty()) ranges_[activations[k]] = stats_[k].range(method_, percentile_);
     return Status::ok();
+  }
+
+  // Calibration saw no finite value of `v`: the error names the calibration
+  // input holding NaN or infinite values, when the evaluator can find one
+  // (usually the cause; `v` is often a tensor deep inside the model).
+  Status noFiniteValue(const ir::Value& v) {
+    auto* source = dynamic_cast<NonFiniteInputSource*>(ctx_.evaluator);
+    const Text input = source ? source->firstNonFiniteInput(ctx_.model()) : Text();
+    if (input.empty())
+      return invalidArgument(
+          Text::of("%1: calibration saw no finite value of '%2'", kId, v.name()));
+    return invalidArgument(
+        Text::of("%1: calibration saw no finite value of '%2': the calibration data holds NaN or "
+                 "infinite values (%3)",
+                 kId, v.name(), input));
   }
 
   // The statistics of every name from an evaluator that calibrated them

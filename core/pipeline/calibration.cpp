@@ -1,6 +1,8 @@
 #include "core/pipeline/calibration.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -149,9 +151,11 @@ Expected<CalibrationSetSource> calibrationFolder(const ir::Model& model, const s
   source.count = folders.size();
   // Checked against the model listed with (the one the user gave), as when
   // every set was read up front, whatever the model being calibrated is.
-  source.make = [inputs, folders = std::move(folders)](const ir::Model&, size_t i) {
-    return readSet(*inputs, folders.at(i));
+  auto listed = std::make_shared<const std::vector<fs::path>>(std::move(folders));
+  source.make = [inputs, listed](const ir::Model&, size_t i) {
+    return readSet(*inputs, listed->at(i));
   };
+  source.file = [listed](size_t i, size_t k) { return inputFile(listed->at(i), k); };
   return source;
 }
 
@@ -204,6 +208,34 @@ CalibrationSetSource heldSets(std::vector<exec::NamedInputs> sets) {
     return held->at(i);
   };
   return source;
+}
+
+// Whether `t` (float32, float64, float16 or bfloat16) holds a NaN or an
+// infinity; other element types never do.
+bool holdsNonFinite(const exec::Tensor& t) {
+  const auto n = static_cast<size_t>(t.numel());
+  auto anyOf = [&](auto bad) {
+    for (size_t i = 0; i < n; ++i)
+      if (bad(i)) return true;
+    return false;
+  };
+  auto halfBits = [&](size_t i) {
+    uint16_t h;
+    std::memcpy(&h, static_cast<const char*>(t.raw()) + 2 * i, 2);
+    return h;
+  };
+  switch (t.dtype()) {
+    case ir::DataType::kFloat:
+      return anyOf([&](size_t i) { return !std::isfinite(t.data<float>()[i]); });
+    case ir::DataType::kDouble:
+      return anyOf([&](size_t i) { return !std::isfinite(t.data<double>()[i]); });
+    case ir::DataType::kFloat16:
+      return anyOf([&](size_t i) { return (halfBits(i) & 0x7c00) == 0x7c00; });
+    case ir::DataType::kBFloat16:
+      return anyOf([&](size_t i) { return (halfBits(i) & 0x7f80) == 0x7f80; });
+    default:
+      return false;
+  }
 }
 
 }  // namespace
@@ -274,6 +306,22 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
         PASSLAB_RETURN_IF_ERROR(observe(it->second, r->outputs[i]));
   }
   return Status::ok();
+}
+
+Text CalibratingEvaluator::firstNonFiniteInput(const ir::Model& model) {
+  if (!source_) return "";
+  for (size_t s = 0; s < source_->count; ++s) {
+    auto set = source_->make(model, s);
+    if (!set) return "";
+    for (size_t k = 0; k < set->size(); ++k) {
+      const auto& [name, value] = (*set)[k];
+      if (!value.isTensor() || !holdsNonFinite(value.tensor())) continue;
+      const std::string file = source_->file ? source_->file(s, k) : "";
+      if (!file.empty()) return Text::of("input '%1' in %2", name, file);
+      return Text::of("input '%1' in calibration set %2", name, std::to_string(s));
+    }
+  }
+  return "";
 }
 
 }  // namespace passlab::pipeline

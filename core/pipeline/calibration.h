@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/passes/non_finite_input_source.h"
 #include "core/pipeline/input_synthesis.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/rewrite/evaluator.h"
@@ -23,6 +24,9 @@ namespace passlab::pipeline {
 struct CalibrationSetSource {
   size_t count = 0;
   std::function<Expected<exec::NamedInputs>(const ir::Model& model, size_t i)> make;
+  // The file set i's input k (in graph input order) is read from, for
+  // messages; unset (sets not read from files): none.
+  std::function<std::string(size_t i, size_t k)> file;
 };
 
 // The input sets in `dir`: each subfolder, in name order, is one set laid out
@@ -58,7 +62,7 @@ Expected<std::vector<exec::NamedInputs>> firstCalibrationSets(const CalibrationS
 // input sets: from a source, one set at a time; or made on first use by
 // `make` for the model being calibrated (so a pipeline without a
 // quantization pass never makes any); or given, held together.
-class CalibratingEvaluator final : public rewrite::Evaluator {
+class CalibratingEvaluator final : public rewrite::Evaluator, public passes::NonFiniteInputSource {
  public:
   // Makes every set at once, held while the evaluator lives.
   using MakeSets = std::function<Expected<std::vector<exec::NamedInputs>>(const ir::Model&)>;
@@ -78,6 +82,9 @@ class CalibratingEvaluator final : public rewrite::Evaluator {
   Status observeValues(const ir::Model& model, const std::vector<std::string>& values,
                        const Observer& observe, const std::atomic<bool>* cancel) override;
   size_t calibrationSets() const override { return count_; }
+  // The first input of the sets holding a NaN or an infinity, by the file it
+  // was read from (else its set's number); each set made again to look.
+  Text firstNonFiniteInput(const ir::Model& model) override;
 
  private:
   ExecEvaluator constants_;

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "core/passes/matrix_weight.h"
+#include "core/passes/non_finite_input_source.h"
 #include "core/passes/weight_svd.h"
 #include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
@@ -57,7 +58,9 @@ bool sameTensor(const ir::Tensor& a, const ir::Tensor& b) {
 // the pass in every trial and in applyRanks (passes::WeightSvdSource), where
 // the node still reads the weight that was decomposed. Constant folding and
 // calibration go to the pipeline's evaluator.
-class SvdCache final : public rewrite::Evaluator, public passes::WeightSvdSource {
+class SvdCache final : public rewrite::Evaluator,
+                       public passes::WeightSvdSource,
+                       public passes::NonFiniteInputSource {
  public:
   SvdCache(rewrite::Evaluator* inner, const ir::Model& model,
            const std::vector<LowRankLayer>& layers)
@@ -104,6 +107,10 @@ class SvdCache final : public rewrite::Evaluator, public passes::WeightSvdSource
     return inner_->observeValues(model, values, observe, cancel);
   }
   size_t calibrationSets() const override { return inner_ ? inner_->calibrationSets() : 0; }
+  Text firstNonFiniteInput(const ir::Model& model) override {
+    auto* source = dynamic_cast<passes::NonFiniteInputSource*>(inner_);
+    return source ? source->firstNonFiniteInput(model) : Text();
+  }
 
  private:
   struct Entry {

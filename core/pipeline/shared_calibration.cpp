@@ -38,6 +38,11 @@ Expected<std::vector<ir::Tensor>> SharedCalibration::evaluate(
   return calibrating_.evaluate(node, inputs, opsetVersion);
 }
 
+Text SharedCalibration::firstNonFiniteInput(const ir::Model& model) {
+  auto* source = dynamic_cast<passes::NonFiniteInputSource*>(&calibrating_);
+  return source ? source->firstNonFiniteInput(model) : Text();
+}
+
 Status SharedCalibration::observeValues(const ir::Model& model,
                                         const std::vector<std::string>& values,
                                         const Observer& observe, const std::atomic<bool>* cancel) {

@@ -21,12 +21,15 @@
 #include <string>
 
 #include "core/passes/calibration_stats_source.h"
+#include "core/passes/non_finite_input_source.h"
 #include "core/passes/pass.h"
 #include "core/rewrite/evaluator.h"
 
 namespace passlab::pipeline {
 
-class SharedCalibration final : public rewrite::Evaluator, public passes::CalibrationStatsSource {
+class SharedCalibration final : public rewrite::Evaluator,
+                                public passes::CalibrationStatsSource,
+                                public passes::NonFiniteInputSource {
  public:
   // `calibrating` runs the model on the calibration sets; it must outlive this.
   explicit SharedCalibration(rewrite::Evaluator& calibrating);
@@ -48,6 +51,8 @@ class SharedCalibration final : public rewrite::Evaluator, public passes::Calibr
   Status observeValues(const ir::Model& model, const std::vector<std::string>& values,
                        const Observer& observe, const std::atomic<bool>* cancel) override;
   size_t calibrationSets() const override { return calibrating_.calibrationSets(); }
+  // `calibrating`'s answer, when it has one.
+  Text firstNonFiniteInput(const ir::Model& model) override;
 
   // The prepared statistics of `name` when `model` is a copy of the
   // prepared one (the same node count and the value made by the same op);

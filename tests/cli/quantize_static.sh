@@ -6,7 +6,8 @@
 # holds int8 weights. Calibration data with the wrong shape or dtype, or an
 # empty folder, is refused naming the input and what the model expects, and
 # nothing is written; a budget no setting meets is an error (optimize and
-# precision -o), the model file untouched.
+# precision -o), the model file untouched. NaN in the data is named by input
+# and file.
 # Usage: quantize_static.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
 set -u
 cli=$1
@@ -195,6 +196,32 @@ grep -qF "quantize_static is over the accuracy budget: output 'Plus214_Output_0'
   grep -qF "is below 200 dB" "$dir/over.log" && grep -qF "the model was not saved" "$dir/over.log" ||
   { cat "$dir/over.log"; fail "the error does not name the output and the figure"; }
 cmp -s "$model" "$dir/inplace.onnx" || fail "the model was changed by a step over the budget"
+# Issue #25: NaN in the calibration data (every 4th pixel of every 4th row,
+# so that each 5x5 window of the first convolution holds one) leaves an inner
+# tensor without a finite value while the input has many: the error names
+# that tensor, and the input and the file that hold the NaN; the model file is
+# untouched.
+mkdir -p "$dir/nan/set_0" "$dir/nan/set_1"
+for s in 0 1; do
+  python3 - "$dir/nan/set_$s/input_0.npy" <<'PY' || fail "writing NaN data"
+import struct, sys
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 28, 28), }"
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(struct.pack("<784f", *[float("nan") if (i // 28) % 4 == 0 and i % 4 == 0 else 100.0
+                                   for i in range(784)]))
+PY
+done
+if "$cli" optimize "$dir/inplace.onnx" --in-place --passes raise_opset,quantize_static \
+    --calibration-data "$dir/nan" > "$dir/nan.log" 2>&1; then
+  cat "$dir/nan.log"; fail "calibration data without a finite value of a tensor was accepted"
+fi
+grep -q "calibration saw no finite value of '" "$dir/nan.log" &&
+  ! grep -q "no finite value of 'Input3'" "$dir/nan.log" &&
+  grep -qF "the calibration data holds NaN or infinite values (input 'Input3' in $dir/nan/set_0/input_0.npy)" \
+    "$dir/nan.log" || { cat "$dir/nan.log"; fail "the error does not name the input and the file with the NaN"; }
+cmp -s "$model" "$dir/inplace.onnx" || fail "the model was changed after the NaN calibration error"
 # Per-layer sensitivity and mixed precision for INT8: refused below opset 10
 # with the way out; on the raised model it ranks its 2 convolutions (the MatMul reads a
 # Reshape of its weight until constants are folded) on the folder's

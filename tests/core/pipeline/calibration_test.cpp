@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -356,6 +357,74 @@ TEST_F(CalibrationData, AFolderReadOneSetAtATimeQuantizesAsReadWhole) {
   CalibratingEvaluator oneAtATime(std::move(source.value()));
   EXPECT_EQ(initializerBytes(quantized(kQuantizable, together)),
             initializerBytes(quantized(kQuantizable, oneAtATime)));
+}
+
+// Calibration data holding NaN: quantize_static's error names the input and
+// the file that holds it (the tensor it saw no finite value of is deep inside
+// the model), and the model is left as it was. NaN made inside the model from
+// finite inputs keeps the plain message.
+Status quantizeStatus(ir::Model& m, CalibratingEvaluator& eval) {
+  analysis::inferShapes(m);
+  PassManager pm(m);
+  pm.setEvaluator(&eval);
+  return pm.runAll({PassSpec{"quantize_static", {}, {}}});
+}
+
+TEST_F(CalibrationData, NanInTheDataNamesTheInputAndItsFile) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // One NaN (or infinity) in each row: x keeps finite values, h1 = x w1 has none.
+  write("a", "input_0.npy", floats({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}));
+  write("b", "input_0.npy", floats({2, 4}, {nan, 1, 2, 3, 4, 5, -inf, 6}));
+  ir::Model finite = parse(kQuantizable);
+  auto fine = calibrationFolder(finite, dir_.string());
+  ASSERT_TRUE(fine) << fine.error().message();
+  CalibratingEvaluator fineEval(std::move(fine.value()));
+  EXPECT_EQ(fineEval.firstNonFiniteInput(finite).str(),
+            "input 'x' in " + (dir_ / "b" / "input_0.npy").string());
+  // Set a is finite: calibration saw finite values of every tensor, no error.
+  EXPECT_TRUE(quantizeStatus(finite, fineEval).isOk());
+
+  write("a", "input_0.npy", floats({2, 4}, {1, inf, 3, 4, 5, 6, 7, nan}));
+  ir::Model m = parse(kQuantizable);
+  analysis::inferShapes(m);
+  const std::string before = io::printModelText(m);
+  auto source = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(source) << source.error().message();
+  CalibratingEvaluator eval(std::move(source.value()));
+  const Status s = quantizeStatus(m, eval);
+  ASSERT_FALSE(s.isOk());
+  const std::string msg = s.message();
+  EXPECT_NE(msg.find("calibration saw no finite value of '"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("no finite value of 'x'"), std::string::npos) << msg;  // x has finite values
+  EXPECT_NE(msg.find("holds NaN or infinite values (input 'x' in " +
+                     (dir_ / "a" / "input_0.npy").string() + ")"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(io::printModelText(m), before) << "the model was changed";
+}
+
+TEST(CalibratingEvaluator, NanMadeInsideTheModelKeepsThePlainMessage) {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[2,4] x) => (float[2,4] y)
+    <float[4,4] w = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}> {
+    r = Sqrt(x)
+    y = MatMul(r, w) })";
+  ir::Model m = parse(text);
+  CalibratingEvaluator eval(std::vector<exec::NamedInputs>{
+      {{"x", exec::Value(floats({2, 4}, {-1, -2, -3, -4, -5, -6, -7, -8}))}}});
+  EXPECT_EQ(eval.firstNonFiniteInput(m), "");
+  const Status s = quantizeStatus(m, eval);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("calibration saw no finite value of 'r'"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(s.message().find("NaN"), std::string::npos) << s.message();
+  // Held sets (not read from files) are named by their number.
+  CalibratingEvaluator held(std::vector<exec::NamedInputs>{
+      {{"x", exec::Value(floats({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}))}},
+      {{"x", exec::Value(
+                 floats({2, 4}, {1, 2, 3, std::numeric_limits<float>::infinity(), 5, 6, 7, 8}))}}});
+  EXPECT_EQ(held.firstNonFiniteInput(m), "input 'x' in calibration set 1");
 }
 
 TEST(CalibratingEvaluator, FirstSetsAreTheSourcesFirst) {

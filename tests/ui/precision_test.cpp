@@ -119,6 +119,17 @@ QDoubleSpinBox* snrBox(QWidget* panel) {
   return nullptr;
 }
 
+// `w` shown with `path` open and the Precision panel's target set to
+// `choice`: the panel, or null when the model did not open.
+PrecisionPanel* openWithChoice(MainWindow& w, const QString& path, const PrecisionChoice& choice) {
+  w.resize(1400, 900);
+  w.show();
+  if (!openIn(w, path)) return nullptr;
+  PrecisionPanel* p = w.precisionPanel();
+  p->setChoice(choice);
+  return p;
+}
+
 bool waitIdle(MainWindow& w, int ms = 120000) {
   QElapsedTimer t;
   t.start();
@@ -167,11 +178,8 @@ class PrecisionTest : public QObject {
   // its bar selects its node in the graph.
   void rankingDrawsABarPerConvertedLayer() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(6)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice(fp16());
+    PrecisionPanel* p = openWithChoice(w, chainModel(6), fp16());
+    QVERIFY(p);
     QVERIFY(p->rankLayers());
     QVERIFY(waitIdle(w));
     QVERIFY2(p->messageText().isEmpty(), qPrintable(p->messageText()));
@@ -293,11 +301,8 @@ class PrecisionTest : public QObject {
   // takes the Step and the mark away.
   void mixedPrecisionAddsAStep() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(6)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice(fp16());
+    PrecisionPanel* p = openWithChoice(w, chainModel(6), fp16());
+    QVERIFY(p);
     // One budget: set in the Precision panel, the Pipeline panel shows it.
     QDoubleSpinBox* snr = snrBox(p);
     QVERIFY(snr != nullptr && snrBox(w.pipelinePanel()) != nullptr);
@@ -344,11 +349,8 @@ class PrecisionTest : public QObject {
   // Before, a Step with every layer excluded was applied.
   void aBudgetNothingMeetsAddsNoStep() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(6)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice(fp16());
+    PrecisionPanel* p = openWithChoice(w, chainModel(6), fp16());
+    QVERIFY(p);
     QDoubleSpinBox* snr = snrBox(p);
     QVERIFY(snr != nullptr);
     snr->setValue(snr->maximum());
@@ -369,11 +371,10 @@ class PrecisionTest : public QObject {
   // and its calibration runs on the pipeline's synthesized sets.
   void int8StaticRunsWithTheChosenMethod() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(4)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kEntropy, false});
+    PrecisionPanel* p =
+        openWithChoice(w, chainModel(4),
+                       {PrecisionTarget::kInt8Static, passes::CalibrationMethod::kEntropy, false});
+    QVERIFY(p);
     pipeline::AccuracyBudget loose;
     loose.minSnrDb = -100;
     loose.minCosine = -1;
@@ -399,11 +400,8 @@ class PrecisionTest : public QObject {
 
   void cancelStopsARun() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(40)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice(fp16());
+    PrecisionPanel* p = openWithChoice(w, chainModel(40), fp16());
+    QVERIFY(p);
     QSignalSpy failed(p->worker(), &PrecisionWorker::failed);
     QSignalSpy finished(p->worker(), &PrecisionWorker::finished);
     const int undoIndex = w.document()->undoStack()->index();
@@ -422,11 +420,9 @@ class PrecisionTest : public QObject {
   // on the model.
   void aBadCalibrationFolderIsNamed() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(6)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kMinMax, true});
+    PrecisionPanel* p = openWithChoice(
+        w, chainModel(6), {PrecisionTarget::kInt8Static, passes::CalibrationMethod::kMinMax, true});
+    QVERIFY(p);
     const QString folder = testing::tempDir() + QStringLiteral("/no_such_calibration_folder");
     w.pipeline()->setCalibrationFolder(folder.toStdString());
     const int nodes = static_cast<int>(w.document()->model().graph().nodeCount());
@@ -444,11 +440,10 @@ class PrecisionTest : public QObject {
   // counted, the method's range and clipped share from core's statistics.
   void aCalibratedTensorShowsItsHistogram() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, chainModel(6)));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice({PrecisionTarget::kInt8Static, passes::CalibrationMethod::kPercentile, true});
+    PrecisionPanel* p = openWithChoice(
+        w, chainModel(6),
+        {PrecisionTarget::kInt8Static, passes::CalibrationMethod::kPercentile, true});
+    QVERIFY(p);
     w.pipeline()->setSynthesizedCalibrationSets(4);
     GraphPanel* main = w.graphTabs()->mainPanel();
     main->select(Selection::ofValue(GraphRef(), "h3"));  // before calibration: a hint only
@@ -486,11 +481,8 @@ class PrecisionTest : public QObject {
     const auto path = testing::corpusModel(QStringLiteral("ppocr_cls_mobile_v2.onnx"));
     if (!path) QSKIP("the corpus (ppocr_cls_mobile_v2.onnx) is not there");
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openIn(w, *path));
-    PrecisionPanel* p = w.precisionPanel();
-    p->setChoice(fp16());
+    PrecisionPanel* p = openWithChoice(w, *path, fp16());
+    QVERIFY(p);
     // Twice each, interleaved (the first run of either warms caches up).
     std::optional<std::vector<pipeline::LayerSensitivity>> ranked;
     for (int round = 0; round < 2; ++round) {

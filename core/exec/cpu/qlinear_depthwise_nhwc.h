@@ -3,13 +3,18 @@
 // spatial dims, any kernel size, stride, padding and dilation) on AVX-512.
 // oneDNN 2.6 runs such a convolution on its generic jit_int8 kernel when the
 // zero points are nonzero (its fast brdgmm_dw takes none): ppocr_cls's eight
-// 5x5 layers take 169 us there, 88 us here (1 thread).
+// 5x5 layers take 169 us there, 88 us here as first written, 42.9 us at the
+// start of session 38 and 34.8 us since its ring of quad rows (all 11
+// depthwise layers 53.5 -> 44.9 us, float32's 56.9 us; 1 thread, AVX-512
+// VNNI; docs/precision.md).
 //
 // Exact, bit for bit the reference QLinearConv (qlinear.cpp): the input is
-// copied once per run into an image of uint8 quads (four horizontally
-// adjacent taps per int32 lane; int8 as x + 128; the padding holds the zero
-// point), the weights the same way as int8, so one AVX512-VNNI vpdpbusd sums
-// four taps of 16 channels in int32 (exact); zx * sum(w) of the kernel rows
+// copied, a few channel blocks and input rows at a time (a ring of the rows
+// the kernel reads, in L1 where it fits), into rows of uint8 quads (four
+// horizontally adjacent taps per int32 lane; int8 as x + 128; the padding
+// holds the zero point), each input row once per run; the weights the same
+// way as int8, so one AVX512-VNNI vpdpbusd sums four taps of 16 channels in
+// int32 (exact); zx * sum(w) of the kernel rows
 // summed comes off with the int32 bias (kernel rows entirely over the top or
 // bottom padding are skipped). Then the requantization as the reference does
 // it: the sum times the float32 multiplier x_scale * w_scale[c] / y_scale in
@@ -49,16 +54,20 @@ class QLinearDepthwiseNhwc {
 
  private:
   void setGeometry(const ConvGeometry& g);
-  void fillPadding();
-  void fillImage(const uint8_t* x, int64_t first, int64_t last);
-  void computeRows(uint8_t* y, int64_t first, int64_t last) const;
+  void chooseTiles();
+  // Output rows [first, last) of channel blocks [block, block + blocks) of one image.
+  void runTile(const uint8_t* x, uint8_t* y, int64_t first, int64_t last, int64_t block,
+               int64_t blocks, int32_t* ring) const;
+  void fillRow(const uint8_t* x, int64_t ih, int64_t block, int64_t blocks, int32_t* out) const;
+  void computeRow(const int32_t* const* rows, uint8_t* y, int64_t o, int64_t a0, int64_t a1,
+                  int64_t block, int64_t blocks) const;
 
   // Geometry as 2-D (a 1-D convolution has H = KH = 1).
   int64_t h_ = 1, w_ = 1, c_ = 0, oh_ = 1, ow_ = 1, kh_ = 1, kw_ = 1;
   int64_t sh_ = 1, sw_ = 1, dh_ = 1, dw_ = 1, padTop_ = 0, padLeft_ = 0, n_ = 1;
   int64_t cp_ = 0;           // channels rounded up to 16
   int64_t quads_ = 1;        // int32 lanes per kernel row: (kw + 3) / 4 tap quads
-  int64_t hb_ = 0, wb_ = 0;  // rows and columns of the padded image
+  int64_t hb_ = 0, wb_ = 0;  // rows and columns of the padded input read
   bool xSigned_ = false;
   int32_t xZero_ = 0;
   std::vector<int32_t> weights_;        // [kh][quads_][cp_] int8 quads, 0 in the padding channels
@@ -67,9 +76,12 @@ class QLinearDepthwiseNhwc {
   int64_t sumBound_ = 0;                // the largest |sum| before the bias
   bool fast_ = false;                   // this run requantizes in float32 (exact: storeSum16)
   std::vector<int32_t> bias_;           // [cp_] of this run
-  // [hb_][wb_][cp_]: uint8 quads (columns col, col + dw, col + 2 dw, col + 3 dw),
-  // the zero point in the padding.
-  std::vector<int32_t> image_;
+  // The ring of quad rows, chunkBlocks_ blocks of 16 channels at a time,
+  // each [ringRows_][wb_][16] int32 (blockStride_ lanes): uint8 quads
+  // (columns col, col + dw, col + 2 dw, col + 3 dw), the zero point in the
+  // padding.
+  int64_t ringRows_ = 1, chunkBlocks_ = 1, blockStride_ = 16;
+  std::vector<int32_t> ring_;  // one thread's ring (more threads: their own)
 };
 
 }  // namespace passlab::exec::cpu

@@ -6,8 +6,9 @@
 // per-channel scales, channel counts that are not a multiple of 16, zero
 // points 0 and nonzero, with and without bias; multipliers that make exact
 // .5 ties (round half to even); the class called directly and through the
-// executor (where it replaces oneDNN's primitive); and the configurations it
-// leaves to oneDNN.
+// executor (where it replaces oneDNN's primitive); the ring of quad rows
+// (several channel chunks, bands of rows on two threads, tall inputs); and
+// the configurations it leaves to oneDNN.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -173,6 +174,42 @@ std::vector<DwCase> cases() {
                .x = {1, 64, 4, 2},
                .kernel = {5, 5},
                .bias = true,
+               .pads = {2, 2, 2, 2}});
+  // The ring of quad rows (session 38): rows wider than one chunk of blocks
+  // fits (several chunks, the ring wrapping over 48 rows; two threads take
+  // chunks with rings of their own), one block split into two bands of
+  // output rows on two threads, stride 2 with dilation 2 over a tall input,
+  // and int8 in full blocks.
+  v.push_back({.name = "ring_chunks_k5_c40_tall_wide",
+               .x = {1, 40, 48, 96},
+               .kernel = {5, 5},
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 14,
+               .yZero = 170,
+               .pads = {2, 2, 2, 2}});
+  v.push_back({.name = "ring_bands_k3_c16_two_threads",
+               .x = {1, 16, 40, 64},
+               .kernel = {3, 3},
+               .xZero = 3,
+               .yZero = 120,
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "ring_k3_stride2_dilation2_tall_c20",
+               .x = {1, 20, 31, 13},
+               .kernel = {3, 3},
+               .xZero = 77,
+               .yZero = 9,
+               .strides = {2, 2},
+               .pads = {2, 1, 2, 3},
+               .dilations = {2, 2}});
+  v.push_back({.name = "ring_k5_stride2_s8_c32",
+               .x = {1, 32, 23, 40},
+               .kernel = {5, 5},
+               .xType = DT::kInt8,
+               .bias = true,
+               .xZero = -30,
+               .yZero = 12,
+               .strides = {2, 1},
                .pads = {2, 2, 2, 2}});
   // 15x15 = 225 taps of full-range weights and inputs: sums near 2^22.
   v.push_back({.name = "k15_large_sums_s8",

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <oneapi/dnnl/dnnl.h>
 
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -112,23 +113,52 @@ std::string model(const Case& c, Form form, bool residual) {
 
 using testutil::onednnExecs;
 
-// oneDNN's log of the second run of `form` (the first packs the weights);
-// the output checked against the reference chain (without its Relu for Conv).
-std::vector<std::string> secondRun(const Case& c, Form form, bool residual) {
-  NamedInputs in = {{"x", uniform(c.x, 1)}};
-  if (residual) in.push_back({"z", uniform(c.y, 4)});
+// The forms a layer is run in: Conv, FusedConv, FusedConv with a residual.
+struct Variant {
+  Form form;
+  bool residual;
+};
+constexpr Variant kVariants[] = {
+    {Form::kConv, false}, {Form::kFusedConv, false}, {Form::kFusedConv, true}};
+
+std::string variantText(const Variant& v) {
+  return std::string(v.form == Form::kConv ? " Conv" : " FusedConv") +
+         (v.residual ? ", residual" : "");
+}
+
+// `form` run twice with `options` (the first run packs the weights): oneDNN's
+// log of the second, whose output is checked against the reference chain
+// (without its Relu for Conv); the executor, its inputs and that reference
+// kept for more runs (executor null when it was not made).
+struct SecondRun {
+  std::unique_ptr<Executor> executor;
+  NamedInputs inputs;
+  ir::Tensor want;
+  std::vector<std::string> execs;
+};
+
+SecondRun runTwice(const Case& c, Form form, bool residual, const RunOptions& options = {}) {
+  SecondRun r;
+  r.inputs = {{"x", uniform(c.x, 1)}};
+  if (residual) r.inputs.push_back({"z", uniform(c.y, 4)});
   auto ex = Executor::create(testutil::parseModel(model(c, form, residual)), ExecutorOptions{});
   EXPECT_TRUE(ex) << (ex ? "" : ex.error().message());
-  if (!ex) return {};
-  EXPECT_TRUE((*ex)->run(in));
+  if (!ex) return r;
+  r.executor = std::move(ex.value());
+  EXPECT_TRUE(r.executor->run(r.inputs, options));
   Expected<RunResult> out = RunResult{};
-  std::vector<std::string> execs = onednnExecs([&] { out = (*ex)->run(in); });
+  r.execs = onednnExecs([&] { out = r.executor->run(r.inputs, options); });
   EXPECT_TRUE(out) << (out ? "" : out.error().message());
-  if (!out || out->outputs.size() != 1) return execs;
-  std::string want =
-      form == Form::kConv ? model(c, Form::kConv, false) : model(c, Form::kChain, residual);
-  kt::expectClose(out->outputs[0], reference(want, in), "against the reference", 2e-4f);
-  return execs;
+  r.want = reference(
+      form == Form::kConv ? model(c, Form::kConv, false) : model(c, Form::kChain, residual),
+      r.inputs);
+  if (out && out->outputs.size() == 1)
+    kt::expectClose(out->outputs[0], r.want, "against the reference", 2e-4f);
+  return r;
+}
+
+std::vector<std::string> secondRun(const Case& c, Form form, bool residual) {
+  return runTwice(c, form, residual).execs;
 }
 
 bool contains(const std::string& s, const char* part) {
@@ -139,6 +169,14 @@ std::string joined(const std::vector<std::string>& lines) {
   std::string s;
   for (const std::string& l : lines) s += l + "\n";
   return s;
+}
+
+// The convolution's line of oneDNN's log (the last), "" when none.
+std::string convolutionLine(const std::vector<std::string>& execs) {
+  std::string conv;
+  for (const std::string& l : execs)
+    if (contains(l, ",convolution,")) conv = l;
+  return conv;
 }
 
 // onnx_light_shufflenet's grouped 1x1 convolutions at 56x56, 28x28 and 14x14,
@@ -175,14 +213,11 @@ TEST(FusedConvOneDnnImpl, SmallGroupedOneByOneKeepsOneDnnsPick) {
 TEST(FusedConvOneDnnImpl, Depthwise3x3RunsWithoutOneDnn) {
   if (!cpu_isa::hasAvx512f()) GTEST_SKIP() << "the direct loop's AVX-512 version";
   for (const Case& c : {depthwise(136, 28, 1), depthwise(112, 56, 2), depthwise(136, 28, 2)})
-    for (Form form : {Form::kConv, Form::kFusedConv})
-      for (bool residual : {false, true}) {
-        if (form == Form::kConv && residual) continue;
-        SCOPED_TRACE(c.attrs + (form == Form::kConv ? " Conv" : " FusedConv") +
-                     (residual ? ", residual" : ""));
-        std::vector<std::string> execs = secondRun(c, form, residual);
-        EXPECT_TRUE(execs.empty()) << joined(execs);
-      }
+    for (const Variant& v : kVariants) {
+      SCOPED_TRACE(c.attrs + variantText(v));
+      std::vector<std::string> execs = secondRun(c, v.form, v.residual);
+      EXPECT_TRUE(execs.empty()) << joined(execs);
+    }
 }
 
 // The same shapes without AVX-512 (this CPU or PASSLAB_MAX_ISA): oneDNN's
@@ -191,18 +226,13 @@ TEST(FusedConvOneDnnImpl, Depthwise3x3RunsWithoutOneDnn) {
 TEST(FusedConvOneDnnImpl, Depthwise3x3WithoutAvx512RunsJitDw) {
   if (cpu_isa::hasAvx512f()) GTEST_SKIP() << "this CPU (and the cap) run the AVX-512 loop";
   for (const Case& c : {depthwise(136, 28, 1), depthwise(112, 56, 2), depthwise(136, 28, 2)})
-    for (Form form : {Form::kConv, Form::kFusedConv})
-      for (bool residual : {false, true}) {
-        if (form == Form::kConv && residual) continue;
-        SCOPED_TRACE(c.attrs + (form == Form::kConv ? " Conv" : " FusedConv") +
-                     (residual ? ", residual" : ""));
-        std::vector<std::string> execs = secondRun(c, form, residual);
-        std::string conv;
-        for (const std::string& l : execs)
-          if (contains(l, ",convolution,")) conv = l;
-        ASSERT_FALSE(conv.empty()) << joined(execs);
-        EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
-      }
+    for (const Variant& v : kVariants) {
+      SCOPED_TRACE(c.attrs + variantText(v));
+      std::vector<std::string> execs = secondRun(c, v.form, v.residual);
+      const std::string conv = convolutionLine(execs);
+      ASSERT_FALSE(conv.empty()) << joined(execs);
+      EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
+    }
 }
 
 // shufflenet's other depthwise 3x3 shapes (whole 16-channel blocks at stride
@@ -213,9 +243,7 @@ TEST(FusedConvOneDnnImpl, Depthwise3x3OnSmallRowsRunsJitDw) {
     for (Form form : {Form::kConv, Form::kFusedConv}) {
       SCOPED_TRACE(c.attrs + (form == Form::kConv ? " Conv" : " FusedConv"));
       std::vector<std::string> execs = secondRun(c, form, false);
-      std::string conv;
-      for (const std::string& l : execs)
-        if (contains(l, ",convolution,")) conv = l;
+      const std::string conv = convolutionLine(execs);
       ASSERT_FALSE(conv.empty()) << joined(execs);
       EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
     }
@@ -232,20 +260,15 @@ TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
   for (const Expect& e :
        {Expect{depthwise(136, 28, 1, 5), "aBcd8b"}, Expect{depthwise(112, 56, 2, 5), "aBcd16b"},
         Expect{depthwise(272, 14, 1, 5), "aBcd16b"}})
-    for (Form form : {Form::kConv, Form::kFusedConv})
-      for (bool residual : {false, true}) {
-        if (form == Form::kConv && residual) continue;
-        SCOPED_TRACE(e.c.attrs + (form == Form::kConv ? " Conv" : " FusedConv") +
-                     (residual ? ", residual" : ""));
-        std::vector<std::string> execs = secondRun(e.c, form, residual);
-        std::string conv;
-        for (const std::string& l : execs)
-          if (contains(l, ",convolution,")) conv = l;
-        ASSERT_FALSE(conv.empty()) << joined(execs);
-        EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
-        EXPECT_TRUE(contains(conv, (std::string("src_f32::blocked:") + e.layout).c_str())) << conv;
-        EXPECT_TRUE(contains(conv, (std::string("dst_f32::blocked:") + e.layout).c_str())) << conv;
-      }
+    for (const Variant& v : kVariants) {
+      SCOPED_TRACE(e.c.attrs + variantText(v));
+      std::vector<std::string> execs = secondRun(e.c, v.form, v.residual);
+      const std::string conv = convolutionLine(execs);
+      ASSERT_FALSE(conv.empty()) << joined(execs);
+      EXPECT_TRUE(contains(conv, ",jit_dw:")) << conv;
+      EXPECT_TRUE(contains(conv, (std::string("src_f32::blocked:") + e.layout).c_str())) << conv;
+      EXPECT_TRUE(contains(conv, (std::string("dst_f32::blocked:") + e.layout).c_str())) << conv;
+    }
 }
 
 // squeezenet's Fire 3x3 expand layer (16 -> 64 channels) on NCHW
@@ -256,20 +279,15 @@ TEST(FusedConvOneDnnImpl, DepthwiseRunsTheDirectKernelOnBlockedChannels) {
 TEST(FusedConvOneDnnImpl, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnBlockedChannels) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   const Case c = {{1, 16, 15, 15}, {64, 16, 3, 3}, {1, 64, 15, 15}, "pads = [1, 1, 1, 1]"};
-  for (Form form : {Form::kConv, Form::kFusedConv})
-    for (bool residual : {false, true}) {
-      if (form == Form::kConv && residual) continue;
-      SCOPED_TRACE(std::string(form == Form::kConv ? "Conv" : "FusedConv") +
-                   (residual ? ", residual" : ""));
-      std::vector<std::string> execs = secondRun(c, form, residual);
-      std::string conv;
-      for (const std::string& l : execs)
-        if (contains(l, ",convolution,")) conv = l;
-      ASSERT_FALSE(conv.empty()) << joined(execs);
-      EXPECT_TRUE(contains(conv, ",jit:") || contains(conv, ",jit_fp32_wino_2x3:")) << conv;
-      EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
-      EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
-    }
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(variantText(v));
+    std::vector<std::string> execs = secondRun(c, v.form, v.residual);
+    const std::string conv = convolutionLine(execs);
+    ASSERT_FALSE(conv.empty()) << joined(execs);
+    EXPECT_TRUE(contains(conv, ",jit:") || contains(conv, ",jit_fp32_wino_2x3:")) << conv;
+    EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
+    EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
+  }
 }
 
 // The same layer as a Conv (optimizations off) and as a FusedConv outside a
@@ -281,41 +299,26 @@ TEST(FusedConvOneDnnImpl, AThreeByThreeWideningFewChannelsRunsTheDirectKernelOnB
 TEST(FusedConvOneDnnImpl, AThreeByThreeWideningConvRunsWinogradOnOneThreadWithAvx512) {
   if (!testutil::onednnRunsAvx512()) GTEST_SKIP() << "expects oneDNN's AVX-512 kernels";
   const Case c = {{1, 16, 15, 15}, {64, 16, 3, 3}, {1, 64, 15, 15}, "pads = [1, 1, 1, 1]"};
-  for (Form form : {Form::kConv, Form::kFusedConv})
-    for (bool residual : {false, true}) {
-      if (form == Form::kConv && residual) continue;
-      SCOPED_TRACE(std::string(form == Form::kConv ? "Conv" : "FusedConv") +
-                   (residual ? ", residual" : ""));
-      NamedInputs in = {{"x", uniform(c.x, 1)}};
-      if (residual) in.push_back({"z", uniform(c.y, 4)});
-      auto ex = Executor::create(testutil::parseModel(model(c, form, residual)), ExecutorOptions{});
-      ASSERT_TRUE(ex) << ex.error().message();
-      RunOptions options;
-      options.threads = 1;
-      ASSERT_TRUE((*ex)->run(in, options));
-      Expected<RunResult> out = RunResult{};
-      std::vector<std::string> execs = onednnExecs([&] { out = (*ex)->run(in, options); });
-      ASSERT_TRUE(out) << out.error().message();
-      std::string conv;
-      for (const std::string& l : execs)
-        if (contains(l, ",convolution,")) conv = l;
-      ASSERT_FALSE(conv.empty()) << joined(execs);
-      EXPECT_TRUE(contains(conv, cpu_isa::hasAvx512f() ? ",jit_fp32_wino_2x3:" : ",jit:")) << conv;
-      EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
-      EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
-      const ir::Tensor want = reference(
-          form == Form::kConv ? model(c, Form::kConv, false) : model(c, Form::kChain, residual),
-          in);
-      kt::expectClose(out->outputs.at(0), want, "against the chain", 2e-4f);
-      // Another thread count builds another plan, which takes the held weights
-      // out of the Winograd layout (through their plain copy), and back.
-      for (int threads : {2, 1, 2}) {
-        options.threads = threads;
-        Expected<RunResult> again = (*ex)->run(in, options);
-        ASSERT_TRUE(again) << threads << " threads: " << again.error().message();
-        kt::expectClose(again->outputs.at(0), want, std::to_string(threads) + " threads", 2e-4f);
-      }
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(variantText(v));
+    RunOptions options;
+    options.threads = 1;
+    SecondRun r = runTwice(c, v.form, v.residual, options);  // the output against the chain
+    ASSERT_TRUE(r.executor);
+    const std::string conv = convolutionLine(r.execs);
+    ASSERT_FALSE(conv.empty()) << joined(r.execs);
+    EXPECT_TRUE(contains(conv, cpu_isa::hasAvx512f() ? ",jit_fp32_wino_2x3:" : ",jit:")) << conv;
+    EXPECT_TRUE(contains(conv, "src_f32::blocked:aBcd16b")) << conv;
+    EXPECT_TRUE(contains(conv, "dst_f32::blocked:aBcd16b")) << conv;
+    // Another thread count builds another plan, which takes the held weights
+    // out of the Winograd layout (through their plain copy), and back.
+    for (int threads : {2, 1, 2}) {
+      options.threads = threads;
+      Expected<RunResult> again = r.executor->run(r.inputs, options);
+      ASSERT_TRUE(again) << threads << " threads: " << again.error().message();
+      kt::expectClose(again->outputs.at(0), r.want, std::to_string(threads) + " threads", 2e-4f);
     }
+  }
 }
 
 TEST(FusedConvOneDnnImpl, WideningBlockRule) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/support/strings.h"
 
@@ -66,6 +67,15 @@ int64_t rankOf(const ir::Tensor& t, int64_t begin, int64_t n, int64_t at) {
   return above;
 }
 
+// Element i of a float32 tensor as a double, its bytes looked up once.
+auto floatsOf(const ir::Tensor& t) {
+  return [p = t.bytes().data()](int64_t i) {
+    float v;
+    std::memcpy(&v, p + i * static_cast<int64_t>(sizeof(float)), sizeof(float));
+    return static_cast<double>(v);
+  };
+}
+
 std::string percent(double share) {
   return str::printed("%.4g%%", 100 * share);
 }
@@ -88,6 +98,34 @@ void AccuracyMeter::addClassifierRows(const ir::Tensor& got, const ir::Tensor& w
   }
 }
 
+template <class Got, class Want>
+void AccuracyMeter::addValues(const Got& got, const Want& want, int64_t n) {
+  // In locals, not the members: the values are read through byte pointers,
+  // which may alias anything, so member sums would be stored and reloaded
+  // at every value. The same additions in the same order.
+  double dot = dot_, gotSq = gotSq_, wantSq = wantSq_, errSq = errSq_;
+  double maxErr = maxErr_, maxRef = maxRef_;
+  size_t nonFinite = nonFinite_;
+  for (int64_t i = 0; i < n; ++i) {
+    const double w = want(i), g = got(i);
+    if (!std::isfinite(w)) continue;  // the reference itself is not a number here
+    if (!std::isfinite(g)) {
+      ++nonFinite;  // result() reports the output as lost; the sums stay numbers
+      continue;
+    }
+    const double e = g - w;
+    dot += g * w;
+    gotSq += g * g;
+    wantSq += w * w;
+    errSq += e * e;
+    maxErr = std::max(maxErr, std::fabs(e));
+    maxRef = std::max(maxRef, std::fabs(w));
+  }
+  dot_ = dot, gotSq_ = gotSq, wantSq_ = wantSq, errSq_ = errSq;
+  maxErr_ = maxErr, maxRef_ = maxRef;
+  nonFinite_ = nonFinite;
+}
+
 void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
   if (got.dims() != want.dims()) {
     mismatch_ = true;
@@ -107,21 +145,13 @@ void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
       unequal_ = true;
     return;
   }
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    const double w = want.valueAsDouble(i), g = got.valueAsDouble(i);
-    if (!std::isfinite(w)) continue;  // the reference itself is not a number here
-    if (!std::isfinite(g)) {
-      ++nonFinite_;  // result() reports the output as lost; the sums stay numbers
-      continue;
-    }
-    const double e = g - w;
-    dot_ += g * w;
-    gotSq_ += g * g;
-    wantSq_ += w * w;
-    errSq_ += e * e;
-    maxErr_ = std::max(maxErr_, std::fabs(e));
-    maxRef_ = std::max(maxRef_, std::fabs(w));
-  }
+  // float32 on both sides (nearly every check) is read in place; other
+  // types value by value. The same sums in the same order either way.
+  if (got.dtype() == ir::DataType::kFloat && want.dtype() == ir::DataType::kFloat)
+    addValues(floatsOf(got), floatsOf(want), want.numel());
+  else
+    addValues([&](int64_t i) { return got.valueAsDouble(i); },
+              [&](int64_t i) { return want.valueAsDouble(i); }, want.numel());
   classifier_ = classifier_ && isClassifierShape(want);
   if (classifier_) addClassifierRows(got, want);
 }

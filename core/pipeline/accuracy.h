@@ -67,6 +67,9 @@ class AccuracyMeter {
 
  private:
   void addClassifierRows(const ir::Tensor& got, const ir::Tensor& want);
+  // The sums over n values got(i) and want(i) (doubles).
+  template <class Got, class Want>
+  void addValues(const Got& got, const Want& want, int64_t n);
   std::string output_;
   int k_;
   bool mismatch_ = false, exact_ = false, unequal_ = false;

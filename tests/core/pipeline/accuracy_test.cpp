@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "core/analysis/shape_inference.h"
 #include "core/io/text_format.h"
@@ -115,6 +116,52 @@ TEST(Accuracy, ExactTypesMustBeEqualAndShapesMustMatch) {
 // the output) loses the output whatever the rest: cosine 0, SNR -inf, the
 // count named; a row whose reference arg-max is NaN does not agree on top-1.
 // A NaN in the reference itself is left out, as before.
+// float32 outputs are read in place, other types value by value: the same
+// sums in the same order, so float32 values and the same values in float64
+// (or one side of each) give the same figures to the bit, NaN and
+// infinities included, over several input sets.
+TEST(Accuracy, Float32ReadInPlaceGivesTheFiguresOfFloat64) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::mt19937 rng(3);
+  std::normal_distribution<float> value(0.0f, 2.0f), noise(0.0f, 0.01f);
+  auto doubles = [](const std::vector<float>& v) {
+    return ir::Tensor::fromVector<double>(ir::DataType::kDouble, {2, 5, 100},
+                                          std::vector<double>(v.begin(), v.end()));
+  };
+  AccuracyMeter f32("y"), f64("y"), mixed("y");
+  for (int set = 0; set < 3; ++set) {
+    std::vector<float> want(1000), got(1000);
+    for (size_t i = 0; i < want.size(); ++i) want[i] = value(rng), got[i] = want[i] + noise(rng);
+    got[17 + set] = nan;
+    got[99] = -inf;
+    want[40] = inf;  // not compared
+    f32.add(floats({2, 5, 100}, got), floats({2, 5, 100}, want));
+    f64.add(doubles(got), doubles(want));
+    mixed.add(floats({2, 5, 100}, got), doubles(want));
+  }
+  const OutputAccuracy a = f32.result();
+  EXPECT_EQ(a.nonFinite, 6u);
+  for (const OutputAccuracy& b : {f64.result(), mixed.result()}) {
+    EXPECT_EQ(a.cosine, b.cosine);
+    EXPECT_EQ(a.snrDb, b.snrDb);
+    EXPECT_EQ(a.maxRelError, b.maxRelError);
+    EXPECT_EQ(a.nonFinite, b.nonFinite);
+  }
+  // Without the non-finite values the figures are numbers: ~46 dB.
+  AccuracyMeter finite("y");
+  std::vector<float> want(1000), got(1000);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = value(rng), got[i] = want[i] + noise(rng);
+  finite.add(floats({2, 5, 100}, got), floats({2, 5, 100}, want));
+  AccuracyMeter finite64("y");
+  finite64.add(doubles(got), doubles(want));
+  EXPECT_GT(finite.result().snrDb, 40);
+  EXPECT_LT(finite.result().snrDb, 52);
+  EXPECT_EQ(finite.result().snrDb, finite64.result().snrDb);
+  EXPECT_EQ(finite.result().cosine, finite64.result().cosine);
+  EXPECT_EQ(finite.result().maxRelError, finite64.result().maxRelError);
+}
+
 TEST(Accuracy, NonFiniteValuesWhereTheOriginalIsFiniteLoseTheOutput) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();

@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/wait_policy.h"
 #include "core/support/log.h"
 
 int main(int argc, char** argv) {
+  passlab::cli::sleepIdleThreadsInSearches(argc, argv);
   CLI::App app{"PassLab: offline optimization workbench for ONNX inference graphs"};
   app.set_version_flag("--version", std::string("passlab-cli ") + PASSLAB_VERSION);
   app.require_subcommand(1);

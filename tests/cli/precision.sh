@@ -101,4 +101,17 @@ done
 "$cli" precision "$model" --sparsity > "$dir/sparsity.log" 2>&1 || { cat "$dir/sparsity.log"; fail "--sparsity"; }
 grep -q "^Conv 'Convolution28'" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no Conv row"; }
 grep -q "^2 layers: 3400 weights" "$dir/sparsity.log" || { cat "$dir/sparsity.log"; fail "no total"; }
+# Idle OpenMP threads sleep in `precision` (app/cli/wait_policy.h): it starts
+# itself again with OMP_WAIT_POLICY=PASSIVE, which libgomp shows as a spin
+# count of 0; other commands, and a policy the user set, are left alone.
+spins() { grep -c "GOMP_SPINCOUNT = '0'" "$1"; }
+OMP_DISPLAY_ENV=verbose "$cli" precision "$model" --sparsity > "$dir/wait.log" 2>&1 ||
+  { cat "$dir/wait.log"; fail "precision under OMP_DISPLAY_ENV"; }
+[ "$(spins "$dir/wait.log")" = 1 ] || { cat "$dir/wait.log"; fail "precision: idle threads still spin"; }
+grep -q "^2 layers: 3400 weights" "$dir/wait.log" || { cat "$dir/wait.log"; fail "precision started again lost its output"; }
+OMP_DISPLAY_ENV=verbose OMP_WAIT_POLICY=ACTIVE "$cli" precision "$model" --sparsity > "$dir/wait.log" 2>&1 ||
+  fail "precision with OMP_WAIT_POLICY=ACTIVE"
+[ "$(spins "$dir/wait.log")" = 0 ] || { cat "$dir/wait.log"; fail "precision overrode OMP_WAIT_POLICY=ACTIVE"; }
+OMP_DISPLAY_ENV=verbose "$cli" info "$model" > "$dir/wait.log" 2>&1 || fail "info under OMP_DISPLAY_ENV"
+[ "$(spins "$dir/wait.log")" = 0 ] || { cat "$dir/wait.log"; fail "info: the wait policy changed"; }
 echo "ok"

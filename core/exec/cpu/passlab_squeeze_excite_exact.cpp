@@ -137,9 +137,44 @@ __mmask8 lanes8(int64_t left) {
              : (left <= 0 ? static_cast<__mmask8>(0) : static_cast<__mmask8>((1u << left) - 1));
 }
 
+// One block of squeezeRowsVbmi: the n channels from k on (8 (J - 1) < n <=
+// 8 J), down all the rows; only the J 8-lane groups that hold channels are
+// stored and summed.
+template <int J>
+PASSLAB_SEX_VBMI_TARGET inline __attribute__((always_inline)) void squeezeBlockVbmi(
+    const uint8_t* x, int64_t rows, int64_t c, int64_t k, int64_t n, const BytePlanes& T,
+    __m512i vflip, float* h, double* acc) {
+  constexpr int kVectors = (J + 1) / 2;
+  const __mmask64 m = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+  __mmask16 m16[kVectors];
+  __mmask8 m8[J];
+  __m512d a[J];
+  for (int q = 0; q < kVectors; ++q) m16[q] = avx512::lanes(std::max<int64_t>(0, n - 16 * q));
+  for (int j = 0; j < J; ++j) {
+    m8[j] = lanes8(n - 8 * j);
+    a[j] = _mm512_maskz_loadu_pd(m8[j], acc + k + 8 * j);
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + r * c + k), vflip);
+    __m512 f[4];
+    lookup64InOrder(T, idx, f);
+    float* hr = h + r * c + k;
+#pragma GCC unroll 4
+    for (int q = 0; q < kVectors; ++q) _mm512_mask_storeu_ps(hr + 16 * q, m16[q], f[q]);
+#pragma GCC unroll 8
+    for (int j = 0; j < J; ++j) {
+      const __m256 half =
+          j % 2 == 0 ? _mm512_castps512_ps256(f[j / 2])
+                     : _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f[j / 2]), 1));
+      a[j] = _mm512_add_pd(a[j], _mm512_cvtps_pd(half));
+    }
+  }
+  for (int j = 0; j < J; ++j) _mm512_mask_storeu_pd(acc + k + 8 * j, m8[j], a[j]);
+}
+
 // squeezeRowsAvx512 64 channels at a time (VBMI byte-plane lookups,
-// avx512_table64.h, in channel order) while more than 32 are left, the 64
-// double sums in eight registers: each channel's additions in the same
+// avx512_table64.h, in channel order) while more than 16 are left, the
+// double sums in up to eight registers: each channel's additions in the same
 // order. Returns the first channel it left to the 16-channel loop.
 PASSLAB_SEX_VBMI_TARGET int64_t squeezeRowsVbmi(const uint8_t* x, int64_t rows, int64_t c,
                                                 uint8_t flip, const float* table, float* h,
@@ -147,32 +182,27 @@ PASSLAB_SEX_VBMI_TARGET int64_t squeezeRowsVbmi(const uint8_t* x, int64_t rows, 
   const BytePlanes T = loadBytePlanes(table);
   const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
   int64_t k = 0;
-  for (; c - k > 32; k += 64) {
+  for (; c - k > 16; k += 64) {
     const int64_t n = std::min<int64_t>(64, c - k);
-    const __mmask64 m = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
-    __mmask16 m16[4];
-    __mmask8 m8[8];
-    __m512d a[8];
-    for (int q = 0; q < 4; ++q) m16[q] = avx512::lanes(std::max<int64_t>(0, n - 16 * q));
-    for (int j = 0; j < 8; ++j) {
-      m8[j] = lanes8(n - 8 * j);
-      a[j] = _mm512_maskz_loadu_pd(m8[j], acc + k + 8 * j);
+    switch ((n + 7) / 8) {
+      case 3:
+        squeezeBlockVbmi<3>(x, rows, c, k, n, T, vflip, h, acc);
+        break;
+      case 4:
+        squeezeBlockVbmi<4>(x, rows, c, k, n, T, vflip, h, acc);
+        break;
+      case 5:
+        squeezeBlockVbmi<5>(x, rows, c, k, n, T, vflip, h, acc);
+        break;
+      case 6:
+        squeezeBlockVbmi<6>(x, rows, c, k, n, T, vflip, h, acc);
+        break;
+      case 7:
+        squeezeBlockVbmi<7>(x, rows, c, k, n, T, vflip, h, acc);
+        break;
+      default:
+        squeezeBlockVbmi<8>(x, rows, c, k, n, T, vflip, h, acc);
     }
-    for (int64_t r = 0; r < rows; ++r) {
-      const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + r * c + k), vflip);
-      __m512 f[4];
-      lookup64InOrder(T, idx, f);
-      float* hr = h + r * c + k;
-#pragma GCC unroll 4
-      for (int q = 0; q < 4; ++q) {
-        _mm512_mask_storeu_ps(hr + 16 * q, m16[q], f[q]);
-        a[2 * q] = _mm512_add_pd(a[2 * q], _mm512_cvtps_pd(_mm512_castps512_ps256(f[q])));
-        a[2 * q + 1] = _mm512_add_pd(
-            a[2 * q + 1],
-            _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f[q]), 1))));
-      }
-    }
-    for (int j = 0; j < 8; ++j) _mm512_mask_storeu_pd(acc + k + 8 * j, m8[j], a[j]);
   }
   return k;
 }

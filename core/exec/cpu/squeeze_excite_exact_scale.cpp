@@ -52,6 +52,54 @@ void scaleRowsScalar(const float* h, int64_t first, int64_t last, int64_t c, con
     y[i] = static_cast<Q>(quantizeOne(h[i] * s[i % c], q));
 }
 
+#if defined(__x86_64__)
+#define PASSLAB_SEX_SCALE_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+// channelBounds 8 channels at a time, the same operations in double.
+PASSLAB_SEX_SCALE_TARGET bool channelBoundsAvx512(const float* s, int64_t c, double inverse,
+                                                  float* kLow, float* kHigh, double& largestK) {
+  const __m512d inv = _mm512_set1_pd(inverse), down = _mm512_set1_pd(1 - kBracket),
+                up = _mm512_set1_pd(1 + kBracket), smallest = _mm512_set1_pd(kSmallest),
+                one = _mm512_set1_pd(1.0), zero = _mm512_setzero_pd();
+  __m512d largest = zero;
+  for (int64_t k = 0; k < c; k += 8) {
+    const auto m = static_cast<__mmask8>(c - k >= 8 ? 0xff : (1u << (c - k)) - 1);
+    const __m512d sk = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, s + k));
+    const __m512d a = _mm512_abs_pd(sk);
+    const __mmask8 ok =
+        _mm512_cmp_pd_mask(sk, zero, _CMP_EQ_OQ) |
+        (_mm512_cmp_pd_mask(a, smallest, _CMP_GE_OQ) & _mm512_cmp_pd_mask(a, one, _CMP_LE_OQ));
+    if ((ok & m) != m) return false;  // NaN too
+    const __m512d K = _mm512_mul_pd(sk, inv);
+    largest = _mm512_max_pd(largest, _mm512_abs_pd(K));
+    _mm256_mask_storeu_ps(kLow + k, m, _mm512_cvtpd_ps(_mm512_mul_pd(K, down)));
+    _mm256_mask_storeu_ps(kHigh + k, m, _mm512_cvtpd_ps(_mm512_mul_pd(K, up)));
+  }
+  largestK = _mm512_reduce_max_pd(largest);
+  return true;
+}
+#endif
+
+// Each channel's K = s[k] / y_scale (inverse: 1 / y_scale in double) and
+// its bracket K (1 -+ 2^-20) in float32; false where an s[k] is neither 0
+// nor in [2^-60, 1].
+bool channelBounds(const float* s, int64_t c, double inverse, float* kLow, float* kHigh,
+                   double& largestK) {
+#if defined(__x86_64__)
+  if (cpu_isa::hasAvx512BwVl()) return channelBoundsAvx512(s, c, inverse, kLow, kHigh, largestK);
+#endif
+  largestK = 0;
+  for (int64_t k = 0; k < c; ++k) {
+    const double sk = s[k];
+    if (!(sk == 0 || (std::abs(sk) >= kSmallest && std::abs(sk) <= 1))) return false;
+    const double K = sk * inverse;
+    largestK = std::max(largestK, std::abs(K));
+    kLow[k] = static_cast<float>(K * (1 - kBracket));
+    kHigh[k] = static_cast<float>(K * (1 + kBracket));
+  }
+  return true;
+}
+
 // Whether the gate allows the division-free form (largestH: the largest
 // |table entry|, infinite where one is not finite); its bounds.
 bool planBounds(double largestH, const float* s, int64_t c, const Quant& qy, ScalePlan& plan) {
@@ -62,16 +110,8 @@ bool planBounds(double largestH, const float* s, int64_t c, const Quant& qy, Sca
   const auto size = static_cast<size_t>(plan.period + kBlock);
   plan.kLow.resize(size);
   plan.kHigh.resize(size);
-  const double inverse = 1.0 / ys;
   double largestK = 0;
-  for (int64_t k = 0; k < c; ++k) {
-    const double sk = s[k];
-    if (!(sk == 0 || (std::abs(sk) >= kSmallest && std::abs(sk) <= 1))) return false;
-    const double K = sk * inverse;
-    largestK = std::max(largestK, std::abs(K));
-    plan.kLow[static_cast<size_t>(k)] = static_cast<float>(K * (1 - kBracket));
-    plan.kHigh[static_cast<size_t>(k)] = static_cast<float>(K * (1 + kBracket));
-  }
+  if (!channelBounds(s, c, 1.0 / ys, plan.kLow.data(), plan.kHigh.data(), largestK)) return false;
   if (!(largestH * largestK * (1 + 2 * kBracket) < kLargestQuotient)) return false;
   const auto n = static_cast<size_t>(c);
   for (size_t i = n; i < size; i += n) {  // the period's repeats
@@ -89,8 +129,6 @@ bool planBounds(double largestH, const float* s, int64_t c, const Quant& qy, Sca
   for (int i = 0; i < 16; ++i)
     if ((near >> i) & 1u) out[i] = quantizeOne(h[e + i] * s[(e + i) % c], q);
 }
-
-#define PASSLAB_SEX_SCALE_TARGET __attribute__((target("avx512f,avx512bw")))
 
 // 16 elements from e on (mask m) as int32 RNE(d) + z: division-free where
 // the bracket's ends round alike, else by the division.

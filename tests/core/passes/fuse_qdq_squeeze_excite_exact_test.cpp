@@ -261,16 +261,19 @@ TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesAtTies) {
 // Channel counts that are no multiple of 16 or 64 and positions that make
 // the element count no multiple of 64 (the division-free loop's 64-element
 // blocks and 16-lane tails, its per-channel constants' period lcm(C, 16)
-// wrapping), and scales that rule the division-free form out (y_scale so
-// small that |h * s / y_scale| passes 2^21: every output saturates).
+// wrapping; the VBMI squeeze's blocks of 17-64 channels, 3 to 8 groups of
+// 8 summed: 17, 28, 40, 48, 52, 120 = 64 + 56, 72 = 64 + 8), and scales that rule the division-free
+// form out (y_scale so small that |h * s / y_scale| passes 2^21: every output saturates).
 TEST(FuseQdqSqueezeExciteExact, TheQdqFormsBytesOnOddWidths) {
   struct Shape {
     int c, c1, h, w;
     const char* type;
   };
   for (const Shape& s :
-       {Shape{3, 1, 7, 9, "uint8"}, Shape{17, 5, 9, 7, "int8"}, Shape{40, 10, 7, 9, "uint8"},
-        Shape{72, 18, 5, 7, "int8"}, Shape{200, 50, 3, 7, "uint8"}}) {
+       {Shape{3, 1, 7, 9, "uint8"}, Shape{17, 5, 9, 7, "int8"}, Shape{28, 7, 5, 9, "uint8"},
+        Shape{40, 10, 7, 9, "uint8"}, Shape{48, 12, 5, 5, "int8"}, Shape{52, 13, 3, 7, "uint8"},
+        Shape{72, 18, 5, 7, "int8"}, Shape{120, 30, 3, 5, "uint8"},
+        Shape{200, 50, 3, 7, "uint8"}}) {
     SCOPED_TRACE(std::to_string(s.c) + " channels, " + std::to_string(s.h * s.w) + " positions");
     Block b;
     b.c = s.c, b.c1 = s.c1, b.h = s.h, b.w = s.w, b.xType = s.type, b.seed = 17;

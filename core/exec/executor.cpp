@@ -106,6 +106,31 @@ class CallerOmpThreads {
   int previous_;
 };
 
+// Gives a run's slots back to the executor's ConstantSlots (their values go,
+// the initializers stay bound) at giveBack(), or when the run returns early.
+class SlotsLoan {
+ public:
+  SlotsLoan(ConstantSlots& owner, const CompiledGraph& plan, std::vector<Value>& slots,
+            bool overridden)
+      : owner_(owner), plan_(plan), slots_(slots), overridden_(overridden) {}
+  ~SlotsLoan() { giveBack(); }
+  SlotsLoan(const SlotsLoan&) = delete;
+  SlotsLoan& operator=(const SlotsLoan&) = delete;
+  void giveBack() {
+    if (given_) return;
+    given_ = true;
+    owner_.giveBack(plan_, std::move(slots_), overridden_);
+    slots_.clear();
+  }
+
+ private:
+  ConstantSlots& owner_;
+  const CompiledGraph& plan_;
+  std::vector<Value>& slots_;
+  bool overridden_;
+  bool given_ = false;
+};
+
 }  // namespace
 
 Executor::~Executor() = default;
@@ -183,12 +208,18 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   std::lock_guard<std::mutex> lock(runMutex_);
   auto start = Clock::now();
 
+  if (runner_) {
+    std::vector<Value> slots(plan_->slotCount);
+    for (const auto& [slot, value] : plan_->constants) slots[static_cast<size_t>(slot)] = value;
+    PASSLAB_RETURN_IF_ERROR(bindInputs(inputs, slots));
+    return runOnRunner(std::move(slots), overridesInitializers(inputs), options, start);
+  }
+
+  // The slots with the initializers bound, kept between runs.
   Frame frame;
-  frame.slots.resize(plan_->slotCount);
-  for (const auto& [slot, value] : plan_->constants) frame.slots[static_cast<size_t>(slot)] = value;
+  frame.slots = kept_->slots().take(*plan_);
+  SlotsLoan slotsLoan(kept_->slots(), *plan_, frame.slots, overridesInitializers(inputs));
   PASSLAB_RETURN_IF_ERROR(bindInputs(inputs, frame.slots));
-  if (runner_)
-    return runOnRunner(std::move(frame.slots), overridesInitializers(inputs), options, start);
 
   int threads = options.threads > 0 ? options.threads : backend_->defaultThreads();
   const CallerOmpThreads callerThreads;
@@ -253,7 +284,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
     return ran.error();
   }
   kept_->shapes().endRun();
-  kept_->releaseHeld(*plan_);  // kept values every reader now holds packed
+  kept_->releaseHeld(*plan_, &frame.slots);  // kept values every reader now holds packed
   memoryUse.scratchBytes = scratch.take();
   if (block) memoryUse.counts = block->counts();
 
@@ -264,7 +295,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   memoryUse.outputsHandedOver = outputs_->handedOver();
   outputs_->endRun();
   for (size_t i = 0; i < result.outputs.size(); ++i) result.outputs[i].setName(outputNames_[i]);
-  frame.slots.clear();
+  slotsLoan.giveBack();  // the run's values go
   block.reset();
   // Plans for the next runs once this run's block is gone (the scratch
   // first: a plan made from the recorded sizes then holds it).

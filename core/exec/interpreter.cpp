@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <iterator>
 #include <new>
 #include <optional>
 
@@ -297,7 +298,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
                            std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     if (!s) return s.error().withContext(node.describe());
     if (threads == RunShapeThreads::Choice::kLearn)
-      state.bodyThreads->learnBodyStep(node, ins, ctx.outputs());
+      state.bodyThreads->learnBodyStep(
+          node, ins, std::vector<Value>(ctx.outputs().begin(), ctx.outputs().end()));
     if (state.cancel && state.cancel->load())
       return Error(ErrorCode::kCancelled, "run cancelled in " + node.describe());
 
@@ -325,7 +327,11 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     if (kept != nullptr) {
       std::vector<bool> own(step.outputs.size());
       for (size_t i = 0; i < own.size(); ++i) own[i] = ctx.allocatedOnHeap(i);
-      const std::vector<Value>& values = kept->keep(stepIndex, std::move(ctx.outputs()), own);
+      const std::vector<Value>& values =
+          kept->keep(stepIndex,
+                     std::vector<Value>(std::make_move_iterator(ctx.outputs().begin()),
+                                        std::make_move_iterator(ctx.outputs().end())),
+                     own);
       for (size_t i = 0; i < step.outputs.size(); ++i)
         if (step.outputs[i] >= 0) frame.slots[static_cast<size_t>(step.outputs[i])] = values[i];
     }
@@ -341,10 +347,8 @@ Status runGraph(const CompiledGraph& plan, Frame& frame, RunState& state) {
     if (plan.depth == 0 && state.kept != nullptr)
       for (size_t i = 0; i < ins.size(); ++i)
         if (ctx.holds(i)) state.kept->noteHeld(stepIndex, i, *(*inst)->kernel);
-    if (plan.depth == 0 && state.kept != nullptr) {
-      state.kept->releaseReadBy(plan, stepIndex);
-      state.kept->releaseConstantsReadBy(plan, stepIndex, frame.slots);
-    }
+    if (plan.depth == 0 && state.kept != nullptr)
+      state.kept->releaseReadBy(plan, stepIndex, frame.slots);
     if (state.profiler) {
       double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
       uint64_t read = 0;

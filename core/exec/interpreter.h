@@ -78,6 +78,9 @@ Expected<Tensor> allocateTensor(Arena& arena, ir::DataType dtype, Dims dims);
 
 class NodeContext final : public KernelContext {
  public:
+  // Inline for up to 2 outputs: no heap allocation per step.
+  using Outputs = absl::InlinedVector<Value, 2>;
+
   // `step`: the step being run (for invariantInput), or nullptr.
   NodeContext(RunState& state, const Frame* frame, const std::vector<const Value*>& inputs,
               const std::vector<bool>& wanted, const Step* step = nullptr);
@@ -100,7 +103,7 @@ class NodeContext final : public KernelContext {
   Expected<std::vector<Value>> runSubgraph(const CompiledGraph& graph,
                                            std::vector<Value> inputs) override;
 
-  std::vector<Value>& outputs() { return outputs_; }
+  Outputs& outputs() { return outputs_; }
   bool produced(size_t i) const { return produced_[i]; }
   // Outputs are allocated in `block` where the plan places them, and scratch
   // in its gaps at step `stepIndex` (of the graph the block is for).
@@ -133,7 +136,7 @@ class NodeContext final : public KernelContext {
   // Inline for up to 8 inputs and outputs: no heap allocation per step.
   absl::InlinedVector<const Value*, 8> inputs_;
   absl::InlinedVector<bool, 8> wanted_;
-  std::vector<Value> outputs_;
+  Outputs outputs_;
   absl::InlinedVector<bool, 8> produced_;
   absl::InlinedVector<bool, 8> heapOutput_;
   absl::InlinedVector<bool, 8> holds_;

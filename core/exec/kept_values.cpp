@@ -58,18 +58,24 @@ const std::vector<Value>& KeptValues::keep(size_t index, std::vector<Value> outp
 }
 
 void KeptValues::noteHeld(size_t step, size_t input, const Kernel& k) {
-  auto [it, added] = held_.try_emplace({step, input}, &k);
-  if (!added && it->second == &k) return;  // noted on an earlier run
-  it->second = &k;
+  if (step >= held_.size()) return;
+  std::vector<const Kernel*>& holders = held_[step];
+  if (input < holders.size() && holders[input] == &k) return;  // noted on an earlier run
+  if (holders.size() <= input) holders.resize(input + 1, nullptr);
+  holders[input] = &k;
   ++generation_;
+}
+
+const Kernel* KeptValues::heldBy(size_t step, size_t input) const {
+  if (step >= held_.size() || input >= held_[step].size()) return nullptr;
+  return held_[step][input];
 }
 
 Status KeptValues::checkFreedInputs(size_t step, const Kernel& k,
                                     const std::vector<const Value*>& ins) const {
   for (size_t i = 0; i < ins.size(); ++i) {
     if (ins[i] == nullptr || !ins[i]->isTensor() || !ins[i]->tensor().dataFreed()) continue;
-    auto it = held_.find({step, i});
-    if (it == held_.end() || it->second != &k)
+    if (heldBy(step, i) != &k)
       return internalError("input " + std::to_string(i) +
                            " was freed after its readers packed it, and this kernel holds no "
                            "copy of it");
@@ -110,7 +116,7 @@ bool KeptValues::unread(const CompiledGraph& plan, Invariance made, int32_t slot
     if (keepsOutputs(reader) && find(s) != nullptr &&
         (reader.outputsInvariance == Invariance::kAlways || made == Invariance::kUnlessOverridden))
       continue;
-    if (held_.count({s, i}) == 0) return false;
+    if (heldBy(s, i) == nullptr) return false;
   }
   return true;
 }
@@ -177,41 +183,42 @@ void KeptValues::trackConstants(CompiledGraph& plan, ir::Graph& graph) {
   }
 }
 
-uint64_t KeptValues::releaseHeld(const CompiledGraph& plan) {
+uint64_t KeptValues::releaseHeld(const CompiledGraph& plan, std::vector<Value>* slots) {
+  // Every value was decided at this generation already (freed, or still
+  // read): nothing changed since.
+  if (runCheckedAt_ == generation_) return 0;
   if (readers_.size() != plan.slotCount) findReaders(plan);
   uint64_t freed = 0;
   for (size_t p = 0; p < values_.size() && p < plan.steps.size(); ++p)
     if (values_[p])
       for (size_t o = 0; o < values_[p]->size(); ++o) freed += release(plan, p, o);
   if (constants_ != nullptr)
-    for (size_t k = 0; k < constants_->size(); ++k) freed += releaseConstant(plan, k, nullptr);
+    for (size_t k = 0; k < constants_->size(); ++k) freed += releaseConstant(plan, k, slots);
+  runCheckedAt_ = generation_;
   return freed;
 }
 
-uint64_t KeptValues::releaseConstantsReadBy(const CompiledGraph& plan, size_t step,
-                                            std::vector<Value>& slots) {
-  if (constants_ == nullptr) return 0;
+uint64_t KeptValues::releaseReadBy(const CompiledGraph& plan, size_t step,
+                                   std::vector<Value>& slots) {
+  // Decided at this generation already: every input it reads is freed, or
+  // still read, or not kept yet (keeping one bumps the generation).
+  if (step >= stepCheckedAt_.size() || stepCheckedAt_[step] == generation_) return 0;
   if (readers_.size() != plan.slotCount) findReaders(plan);
   uint64_t freed = 0;
   for (const SlotRef& r : plan.steps[step].inputs) {
     if (!r.present() || r.depth != 0) continue;
-    const int32_t k = constantOfSlot_[static_cast<size_t>(r.index)];
-    if (k >= 0) freed += releaseConstant(plan, static_cast<size_t>(k), &slots);
-  }
-  return freed;
-}
-
-uint64_t KeptValues::releaseReadBy(const CompiledGraph& plan, size_t step) {
-  if (readers_.size() != plan.slotCount) findReaders(plan);
-  uint64_t freed = 0;
-  for (const SlotRef& r : plan.steps[step].inputs) {
-    if (!r.present() || r.depth != 0) continue;
-    const int32_t p = producer_[static_cast<size_t>(r.index)];
+    const auto slot = static_cast<size_t>(r.index);
+    if (constants_ != nullptr && constantOfSlot_[slot] >= 0) {
+      freed += releaseConstant(plan, static_cast<size_t>(constantOfSlot_[slot]), &slots);
+      continue;
+    }
+    const int32_t p = producer_[slot];
     if (p < 0 || !values_[static_cast<size_t>(p)]) continue;
     const Step& made = plan.steps[static_cast<size_t>(p)];
     for (size_t o = 0; o < made.outputs.size(); ++o)
       if (made.outputs[o] == r.index) freed += release(plan, static_cast<size_t>(p), o);
   }
+  stepCheckedAt_[step] = generation_;
   return freed;
 }
 

@@ -25,15 +25,23 @@
 // both kinds. Not the int64 initializers shape inference reads (a shape, axes:
 // at most ShapeInferenceOptions::maxConstantElements): the executor infers
 // shapes from its model again for new input shapes, as a fresh one would.
+//
+// Whether a value is still read changes only when a value is kept or a
+// holder is noted (the generation): the checks after a step, and after a
+// run, are made again only after such a change, so a run whose steps all
+// checked before costs one comparison per step.
+//
+// It also holds the main graph's slots between runs, the initializers bound
+// once (constant_slots.h).
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/exec/compiled_graph.h"
+#include "core/exec/constant_slots.h"
 #include "core/exec/shape_values.h"
 #include "core/exec/value.h"
 
@@ -48,7 +56,8 @@ bool keepsOutputs(const Step& step);
 
 class KeptValues {
  public:
-  explicit KeptValues(size_t stepCount) : values_(stepCount) {}
+  explicit KeptValues(size_t stepCount)
+      : values_(stepCount), held_(stepCount), stepCheckedAt_(stepCount, kNever) {}
 
   // Whether a run (`overridden`: it overrides an initializer) may reuse or
   // keep the outputs of `step`.
@@ -77,21 +86,19 @@ class KeptValues {
   // another element type), instead of a kernel reading freed data.
   Status checkFreedInputs(size_t step, const Kernel& k, const std::vector<const Value*>& ins) const;
   // After a run of `plan` (the main graph these values belong to): frees the
-  // data of every kept value all of whose readers hold their own copy.
-  // Returns the bytes freed by this call.
-  uint64_t releaseHeld(const CompiledGraph& plan);
-  // The same for the kept values step `step` reads, right after it ran: on
-  // the first run a weight goes as soon as its last reader packed it, so the
-  // peak does not hold every weight twice.
-  uint64_t releaseReadBy(const CompiledGraph& plan, size_t step);
+  // data of every kept value all of whose readers hold their own copy, and
+  // releases the initializers no reader reads any more (in `slots`, the
+  // run's, too, when given). Returns the bytes freed by this call.
+  uint64_t releaseHeld(const CompiledGraph& plan, std::vector<Value>* slots = nullptr);
+  // The same for the kept values and initializers step `step` reads, right
+  // after it ran (in `slots`, the run's, too): on the first run a weight goes
+  // as soon as its last reader packed it, so the peak does not hold every
+  // weight twice.
+  uint64_t releaseReadBy(const CompiledGraph& plan, size_t step, std::vector<Value>& slots);
   // Lets the initializers of `plan` (the main graph) be released as above:
   // `graph` is the executor's copy of the model's main graph, whose tensors
   // the plan's constants share their data with.
   void trackConstants(CompiledGraph& plan, ir::Graph& graph);
-  // After step `step` of the main graph ran: releases the initializers it
-  // reads that no reader reads any more, in `slots` (the run's) too.
-  uint64_t releaseConstantsReadBy(const CompiledGraph& plan, size_t step,
-                                  std::vector<Value>& slots);
   // Values freed so far and the bytes they held.
   size_t freedCount() const { return freedCount_; }
   uint64_t freedBytes() const { return freedBytes_; }
@@ -99,6 +106,8 @@ class KeptValues {
   // The values kept for the last run's input shapes (shape_values.h).
   ShapeValues& shapes() { return shapes_; }
   const ShapeValues& shapes() const { return shapes_; }
+  // The main graph's slots between runs (constant_slots.h).
+  ConstantSlots& slots() { return slots_; }
 
  private:
   // Whether the value in `slot` (invariant as `made` says: its producer's
@@ -110,11 +119,16 @@ class KeptValues {
   // Releases initializer `k` of constants_ when nothing reads its data.
   uint64_t releaseConstant(const CompiledGraph& plan, size_t k, std::vector<Value>* slots);
   void findReaders(const CompiledGraph& plan);
+  // The kernel noted as holding its own copy of input `input` of step
+  // `step`, or null.
+  const Kernel* heldBy(size_t step, size_t input) const;
+
+  static constexpr uint64_t kNever = UINT64_MAX;
 
   std::vector<std::optional<std::vector<Value>>> values_;
   uint64_t bytes_ = 0;
   uint64_t peakBytes_ = 0;
-  std::map<std::pair<size_t, size_t>, const Kernel*> held_;  // (step, input) -> kernel
+  std::vector<std::vector<const Kernel*>> held_;  // per step, per input: the holder or null
   // Per slot of the main graph: the (step, input) pairs that read it; slots
   // a subgraph reads or the graph returns are in pinned_.
   std::vector<std::vector<std::pair<size_t, size_t>>> readers_;
@@ -127,12 +141,18 @@ class KeptValues {
   // asked again only after a change (every step asks it on every run).
   uint64_t generation_ = 0;
   std::vector<uint64_t> stillReadAt_;
+  // Per step, and for releaseHeld: the generation its releases were last
+  // decided at (after it every value it looks at is freed, or still read at
+  // that generation): nothing to do again until the generation changes.
+  std::vector<uint64_t> stepCheckedAt_;
+  uint64_t runCheckedAt_ = kNever;
   // trackConstants: the plan's constants, and per constant the executor's
   // model tensor it shares data with (null: a graph input, never released).
   std::vector<std::pair<int32_t, Value>>* constants_ = nullptr;
   std::vector<ir::Tensor*> constantTensors_;
   std::vector<int32_t> constantOfSlot_;  // per slot: index in constants_, or -1
   ShapeValues shapes_;
+  ConstantSlots slots_;
 };
 
 }  // namespace passlab::exec

@@ -144,7 +144,9 @@ ir::Tensor OutputBuffers::take(int32_t slot, const Tensor& t) {
 }
 
 void OutputBuffers::endRun() {
-  for (Given& g : given_) g = {};
+  // Only the slots it may write have a buffer (reserve(), allocate()).
+  for (size_t s = 0; s < given_.size(); ++s)
+    if (eligible_[s]) given_[s] = {};
 }
 
 }  // namespace passlab::exec

@@ -125,7 +125,18 @@ PASSLAB_PW_TARGET inline void outputBlock(const uint8_t* x, const int32_t* w, co
   __m512i acc[R * V];
   sumBlock<Signed, R, V>(x, w, ch.bias, l, acc);
   if constexpr (V == 1) {
-    // One vector: its narrowing store costs less than the packs.
+    if constexpr (R % 4 == 0) {
+      // Rows of exactly 16 outputs: four pixels' rows are 64 adjacent bytes,
+      // one store (ppocr_cls's 5 layers to 16 channels, 2026-12-07: 0.79 ->
+      // 0.51 us for 32 -> 16 on 288 pixels in a stand-alone copy).
+      if (q.fast && l.m == kLanes) {
+#pragma GCC unroll 4
+        for (int r = 0; r < R; r += 4)
+          storePixel<4, 0>(acc + r, ch.multf, q, y + r * kLanes, 4 * kLanes);
+        return;
+      }
+    }
+    // Else one vector's narrowing store costs less than the packs.
 #pragma GCC unroll 16
     for (int r = 0; r < R; ++r)
       requant16::storeSum16(acc[r], ch, q, y + r * l.m, lanes(l.m - firstChannel));

@@ -224,6 +224,24 @@ std::vector<PwCase> cases() {
                .yZero = 128,
                .ties = true,
                .weightMax = 3});
+  // Exactly 16 outputs: four pixels' rows in one store (blocks of 8 pixels,
+  // then single pixels).
+  v.push_back({.name = "reduce_32_to_16_rows_of_16",
+               .x = {1, 32, 3, 31},
+               .m = 16,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 141,
+               .yZero = 109});
+  v.push_back({.name = "reduce_40_to_16_s8_out_ties",
+               .x = {2, 40, 3, 5},
+               .m = 16,
+               .yType = DT::kInt8,
+               .perChannelScales = true,
+               .xZero = 128,
+               .yZero = -3,
+               .ties = true,
+               .weightMax = 3});
   // Sums bounded by about 2000 * 63 * 250 > 2^24: the double requantization.
   v.push_back({.name = "expand_2000_to_72_double_path",
                .x = {1, 2000, 2, 5},

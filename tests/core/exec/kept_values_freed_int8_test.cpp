@@ -164,7 +164,8 @@ main (uint8[N,16,H,W] x) => (uint8[N,32,H,W] y) <int8[32,16,3,3] w = )" +
 })";
 }
 
-// NCHW, int8 weights of zero point 0: oneDNN's primitive on its packed copy.
+// NCHW, int8 weights of zero point 0: oneDNN's int32 sums on its packed copy
+// (qlinear_conv_int32.h; with AVX-512 VNNI), else oneDNN's primitive.
 TEST(KeptValuesFreedInt8, QLinearConvOneDnnPacked) {
   expectHeldCopyServes({qlinearConvNchw(127), DataType::kUInt8, kNchwRuns, heldBytes(kWBytes), 1});
 }

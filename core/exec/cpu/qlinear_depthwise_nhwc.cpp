@@ -135,15 +135,18 @@ PASSLAB_DW_TARGET inline void outputBlock(int64_t at, const int32_t* w, const St
 }
 
 // One output row's 16-channel block (lane `at` of the quad rows), outputs
-// [0, ow): blocks of 8, 2, 1.
+// [0, ow): blocks of 12 (8 without shared columns), 4, 2, 1.
 template <int Q, int S, int SW>
 PASSLAB_DW_TARGET inline void outputRow(int64_t at, const int32_t* w, const Steps& s,
                                         const Channels& ch, const Requant& q, uint8_t* y,
                                         int64_t ow, int64_t c, __mmask16 m) {
-  constexpr int64_t kBlock = 8;
+  // 12 outputs a block where the columns are shared (fewer loads per output).
+  constexpr int64_t kBlock = Q > 0 ? 12 : 8;
   int64_t j = 0;
   for (; j + kBlock <= ow; j += kBlock)
     outputBlock<kBlock, Q, S, SW>(at + j * s.out, w, s, ch, q, y + j * c, c, m);
+  for (; j + 4 <= ow; j += 4)
+    outputBlock<4, Q, S, SW>(at + j * s.out, w, s, ch, q, y + j * c, c, m);
   for (; j + 2 <= ow; j += 2)
     outputBlock<2, Q, S, SW>(at + j * s.out, w, s, ch, q, y + j * c, c, m);
   for (; j < ow; ++j) outputBlock<1, Q, S, SW>(at + j * s.out, w, s, ch, q, y + j * c, c, m);

@@ -3,6 +3,9 @@
 // output channel), as TFLite/EdgeTPU converters and onnxruntime's
 // quantize_static with QUInt8 weights write them. The reference kernel's
 // scalar loops ran those 20-100x slower than the float model (issue #25).
+// Also NCHW layers of int8 weights (qlinear_conv_onednn.cpp): the
+// primitive's own requantization rounds the float32 product, one step off
+// the reference at a near-tie, and was slower there.
 //
 // oneDNN's int8 convolution computes the int32 sums conv(X - zx, W') into
 // channels-last scratch, with W' = W - 128 for uint8 weights (int8 ones as

@@ -416,6 +416,36 @@ class PrecisionTest : public QObject {
     QCOMPARE(w.document()->undoStack()->index(), undoIndex);
   }
 
+  // INT8 mixed precision with no ranking yet calibrates once for its ranking
+  // and its bisection (each calibrated the model again before; a ranking
+  // alone calibrates once too), and ranks as a ranking run does.
+  void int8MixedPrecisionCalibratesOnce() {
+    const PrecisionChoice int8{PrecisionTarget::kInt8Static, passes::CalibrationMethod::kMinMax,
+                               true};
+    auto runOnce = [&](bool mixed) -> PrecisionOutcomePtr {
+      MainWindow w;
+      PrecisionPanel* p = openWithChoice(w, chainModel(6), int8);
+      if (!p) return nullptr;
+      w.pipeline()->setSynthesizedCalibrationSets(4);
+      QSignalSpy finished(p->worker(), &PrecisionWorker::finished);
+      if (!(mixed ? p->mixedPrecision() : p->rankLayers()) || !waitIdle(w) || finished.count() != 1)
+        return nullptr;
+      return finished.at(0).at(0).value<PrecisionOutcomePtr>();
+    };
+    const PrecisionOutcomePtr ranking = runOnce(false);
+    const PrecisionOutcomePtr mixed = runOnce(true);
+    QVERIFY(ranking && mixed);
+    QCOMPARE(ranking->calibrations, size_t(1));
+    QCOMPARE(mixed->calibrations, size_t(1));
+    QVERIFY(mixed->mixed.has_value());
+    QCOMPARE(mixed->ranked.size(), ranking->ranked.size());
+    QVERIFY(!ranking->ranked.empty());
+    for (size_t i = 0; i < ranking->ranked.size(); ++i) {
+      QVERIFY(mixed->ranked[i].node == ranking->ranked[i].node);
+      QVERIFY(mixed->ranked[i].snrDb == ranking->ranked[i].snrDb);
+    }
+  }
+
   // A calibration folder that is not there: the error names it, nothing runs
   // on the model.
   void aBadCalibrationFolderIsNamed() {

@@ -33,6 +33,32 @@ std::unique_ptr<pipeline::CalibratingEvaluator> evaluatorFor(pipeline::Calibrati
       pipeline::synthesizedCalibration(pipeline::InputSpec{}, synthesized));
 }
 
+// The calibrating evaluator, counting the times the sets run through a
+// model (PrecisionOutcome::calibrations).
+class CountedCalibration final : public rewrite::Evaluator, public passes::NonFiniteInputSource {
+ public:
+  explicit CountedCalibration(pipeline::CalibratingEvaluator& inner) : inner_(inner) {}
+  Expected<std::vector<ir::Tensor>> evaluate(const ir::Node& node,
+                                             const std::vector<const ir::Tensor*>& inputs,
+                                             int64_t opset) override {
+    return inner_.evaluate(node, inputs, opset);
+  }
+  Status observeValues(const ir::Model& model, const std::vector<std::string>& values,
+                       const Observer& observe, const std::atomic<bool>* cancel) override {
+    ++calibrations_;
+    return inner_.observeValues(model, values, observe, cancel);
+  }
+  size_t calibrationSets() const override { return inner_.calibrationSets(); }
+  Text firstNonFiniteInput(const ir::Model& model) override {
+    return inner_.firstNonFiniteInput(model);
+  }
+  size_t calibrations() const { return calibrations_.load(); }
+
+ private:
+  pipeline::CalibratingEvaluator& inner_;
+  std::atomic<size_t> calibrations_{0};
+};
+
 // The analysis the request asks for, into `out`.
 Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bool>& cancel,
                const std::function<void(size_t, size_t)>& report, PrecisionOutcome& out) {
@@ -55,15 +81,21 @@ Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bo
   if (!first) return first.error();
   auto checker = pipeline::precisionChecker(model, *first, r.checkSets);
   if (!checker) return checker.error();
+  CountedCalibration counted(*evaluator);
   pipeline::SensitivityOptions o;
   o.passId = r.spec.id;
   o.passOptions = r.spec.options;
   o.cancel = &cancel;
-  o.evaluator = evaluator.get();
+  o.evaluator = &counted;
   o.progress = report;
   o.topK = r.budget.topK;  // the ranking measures the top-k the budget limits
   out.ranked = r.ranked;
   out.topK = r.ranked.empty() ? o.topK : r.rankedTopK;
+  // One calibration for the ranking and the bisection, as `precision -o`
+  // (each calibrated the model again before).
+  auto prepared = pipeline::prepareTrialCalibration(model, o);
+  if (!prepared) return prepared.error();
+  o.trialCalibration = *prepared;
   if (out.ranked.empty()) {
     auto ranked = pipeline::rankLayers(model, **checker, o);
     if (!ranked) return ranked.error();
@@ -74,6 +106,7 @@ Status analyse(const ir::Model& model, const PrecisionRequest& r, std::atomic<bo
     if (!mixed) return mixed.error();
     out.mixed = std::move(mixed.value());
   }
+  out.calibrations = counted.calibrations();
   return Status::ok();
 }
 

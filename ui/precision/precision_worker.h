@@ -43,6 +43,7 @@ struct PrecisionOutcome {
   int topK = 5;                                    // the k their top-k agreement was measured with
   std::optional<pipeline::MixedPrecision> mixed;
   CalibrationTable calibration;  // kCalibrate
+  size_t calibrations = 0;       // kRank, kMixed: runs of the calibration sets
 };
 using PrecisionOutcomePtr = std::shared_ptr<const PrecisionOutcome>;
 

@@ -117,6 +117,25 @@ PASSLAB_PW_TARGET inline __attribute__((always_inline)) void storePixel(const __
   _mm512_mask_storeu_epi8(y, mask, _mm512_permutexvar_epi32(order, bytes));
 }
 
+// Two pixels' 2 vectors of sums (acc: pixel p's two, then pixel p + 1's) as
+// storePixel's bytes, in one set of packs: pixel p's up to 32 outputs (the
+// first `left`) to y, pixel p + 1's to y + stride.
+PASSLAB_PW_TARGET inline __attribute__((always_inline)) void storeTwoPixels(
+    const __m512i* acc, const float* multf, const Requant& q, uint8_t* y, int64_t stride,
+    int64_t left) {
+  __m512i v[4];
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) v[i] = requantized(acc[i], multf + (i % 2) * kLanes, q);
+  const __m512i lo = _mm512_packs_epi32(v[0], v[1]), hi = _mm512_packs_epi32(v[2], v[3]);
+  const __m512i bytes = q.ySigned ? _mm512_packs_epi16(lo, hi) : _mm512_packus_epi16(lo, hi);
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  const __m512i rows = _mm512_permutexvar_epi32(order, bytes);
+  const int64_t n = std::min<int64_t>(left, 2 * kLanes);
+  const __mmask32 mask = n >= 32 ? ~__mmask32{0} : (__mmask32{1} << n) - 1;
+  _mm256_mask_storeu_epi8(y, mask, _mm512_castsi512_si256(rows));
+  _mm256_mask_storeu_epi8(y + stride, mask, _mm512_extracti64x4_epi64(rows, 1));
+}
+
 // The block's requantized outputs; the last vector of the row may be partial.
 template <bool Signed, int R, int V>
 PASSLAB_PW_TARGET inline void outputBlock(const uint8_t* x, const int32_t* w, const Layout& l,
@@ -141,6 +160,16 @@ PASSLAB_PW_TARGET inline void outputBlock(const uint8_t* x, const int32_t* w, co
     for (int r = 0; r < R; ++r)
       requant16::storeSum16(acc[r], ch, q, y + r * l.m, lanes(l.m - firstChannel));
     return;
+  }
+  if constexpr (V == 2 && R % 2 == 0) {
+    // Two vectors: two pixels per set of packs (8 -> 24 on 1152 pixels
+    // 3.0 -> 2.0 us in a stand-alone copy, 2026-12-07).
+    if (q.fast) {
+#pragma GCC unroll 8
+      for (int r = 0; r < R; r += 2)
+        storeTwoPixels(acc + r * V, ch.multf, q, y + r * l.m, l.m, l.m - firstChannel);
+      return;
+    }
   }
   if (q.fast) {
 #pragma GCC unroll 16

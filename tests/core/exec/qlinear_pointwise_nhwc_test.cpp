@@ -242,6 +242,17 @@ std::vector<PwCase> cases() {
                .yZero = -3,
                .ties = true,
                .weightMax = 3});
+  // Two vectors: two pixels per set of packs, int8 out, a partial second
+  // vector (blocks of 8 pixels, then single pixels).
+  v.push_back({.name = "expand_12_to_30_s8_two_vectors",
+               .x = {1, 12, 4, 5},
+               .m = 30,
+               .xType = DT::kInt8,
+               .yType = DT::kInt8,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = -7,
+               .yZero = 4});
   // Sums bounded by about 2000 * 63 * 250 > 2^24: the double requantization.
   v.push_back({.name = "expand_2000_to_72_double_path",
                .x = {1, 2000, 2, 5},

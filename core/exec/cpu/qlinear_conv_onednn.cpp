@@ -14,10 +14,10 @@
 // PassLab's own AVX-512 kernel instead (qlinear_depthwise_nhwc.h: exact, and
 // faster than oneDNN 2.6's generic jit_int8 kernel, the one it offers with
 // zero points, and than its brdgmm_dw without), and so does a
-// channels-last pointwise one (1x1, stride 1, no padding) that reduces the
-// channels, or of at most 4 pixels with or without zero points
-// (qlinear_pointwise_nhwc.h: exact, without oneDNN's per-call set-up and
-// zero-point post-ops).
+// channels-last pointwise one (1x1, stride 1, no padding) with zero points and
+// at least 8 outputs (any pixel count, since session 38), or of at most 4
+// pixels with or without zero points (qlinear_pointwise_nhwc.h: exact, without
+// oneDNN's per-call set-up and zero-point post-ops).
 //
 // uint8 weights or a nonzero weight zero point (constant weights) run on
 // oneDNN's int32 sums with the zero points taken out and the reference's

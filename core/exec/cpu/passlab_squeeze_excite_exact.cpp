@@ -78,6 +78,63 @@ enum Input : size_t {
 // below 2^24 (255 * 128 * 511), as the pass's checks assume.
 constexpr int64_t kMostInputs = 511;
 
+// Where every double sum of `rows` table values is exact, the order of the
+// additions is free, and float32 sums of a chunk of rows are exact once
+// each value is split into a coarse part hi (a multiple of 2^F: (v + C) - C,
+// C = 1.5 * 2^(F + 23), for |v| < 2^(F + 22)) and the rest lo = v - hi (a
+// multiple of 2^E, the table's lowest bit, below 2^(F - 1)): over `chunk`
+// rows the hi sums stay multiples of 2^F within 2^(F + 24) and the lo sums
+// multiples of 2^E within 2^(E + 24). The chunks' sums then go into the
+// double sums, which stay exact (below 2^(53 + E)), so every channel's sum is
+// its exact sum, the reference's.
+struct FloatSplit {
+  bool on = false;
+  float magic = 0;  // C
+  int64_t chunk = 0;
+};
+
+// The table's largest |entry| and lowest bit (2^lowestBit divides every
+// entry); finite false where an entry is not finite.
+struct TableRange {
+  bool finite = false;
+  double largest = 0;
+  int lowestBit = 0;
+};
+
+TableRange tableRange(const float* table) {
+  TableRange r;
+  r.lowestBit = 1000;
+  for (int i = 0; i < 256; ++i) {
+    uint32_t b;
+    __builtin_memcpy(&b, table + i, 4);
+    const int exponent = static_cast<int>((b >> 23) & 0xff);
+    const uint32_t mantissa = b & 0x7fffff;
+    if (exponent == 0xff) return TableRange{};
+    if (exponent == 0 && mantissa == 0) continue;
+    const int unit = (exponent == 0 ? -149 : exponent - 150);  // the last bit's weight
+    const int low = unit + (mantissa == 0 ? 23 : __builtin_ctz(mantissa));
+    r.lowestBit = std::min(r.lowestBit, exponent == 0 ? low : std::min(low, exponent - 127));
+    r.largest = std::max(r.largest, std::abs(static_cast<double>(table[i])));
+  }
+  r.finite = true;
+  return r;
+}
+
+FloatSplit floatSplit(const TableRange& t, int64_t rows) {
+  if (!t.finite || t.largest == 0) return {};
+  const int e = t.lowestBit;
+  int top = 0;
+  std::frexp(t.largest, &top);  // largest < 2^top
+  const int f = std::max({(e + 1 + top) / 2, e, top - 22});
+  if (f - e > 23 || f + 24 > 127 || f + 23 < -126) return {};
+  const double hiMost = t.largest + std::ldexp(1.0, f - 1);
+  if (!(static_cast<double>(rows) * (t.largest + std::ldexp(1.0, f)) < std::ldexp(1.0, 53 + e)))
+    return {};
+  const double chunk = std::min(std::ldexp(1.0, f + 24) / hiMost, std::ldexp(1.0, e + 25 - f));
+  if (!(chunk >= 4)) return {};
+  return {true, static_cast<float>(std::ldexp(1.5, f + 23)), static_cast<int64_t>(chunk)};
+}
+
 // Channels-last rows: h = Table[x ^ flip], acc[c] += h in double, row after row.
 void squeezeRows(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table,
                  float* h, double* acc) {
@@ -143,7 +200,7 @@ __mmask8 lanes8(int64_t left) {
 template <int J>
 PASSLAB_SEX_VBMI_TARGET inline __attribute__((always_inline)) void squeezeBlockVbmi(
     const uint8_t* x, int64_t rows, int64_t c, int64_t k, int64_t n, const BytePlanes& T,
-    __m512i vflip, float* h, double* acc) {
+    __m512i vflip, const FloatSplit& sp, float* h, double* acc) {
   constexpr int kVectors = (J + 1) / 2;
   const __mmask64 m = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
   __mmask16 m16[kVectors];
@@ -153,6 +210,39 @@ PASSLAB_SEX_VBMI_TARGET inline __attribute__((always_inline)) void squeezeBlockV
   for (int j = 0; j < J; ++j) {
     m8[j] = lanes8(n - 8 * j);
     a[j] = _mm512_maskz_loadu_pd(m8[j], acc + k + 8 * j);
+  }
+  if (sp.on) {
+    const __m512 C = _mm512_set1_ps(sp.magic);
+    for (int64_t r0 = 0; r0 < rows; r0 += sp.chunk) {
+      const int64_t r1 = std::min(rows, r0 + sp.chunk);
+      __m512 hiSum[kVectors], loSum[kVectors];
+      for (int q = 0; q < kVectors; ++q) hiSum[q] = loSum[q] = _mm512_setzero_ps();
+      for (int64_t r = r0; r < r1; ++r) {
+        const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + r * c + k), vflip);
+        __m512 f[4];
+        lookup64InOrder(T, idx, f);
+        float* hr = h + r * c + k;
+#pragma GCC unroll 4
+        for (int q = 0; q < kVectors; ++q) {
+          _mm512_mask_storeu_ps(hr + 16 * q, m16[q], f[q]);
+          const __m512 hi = _mm512_sub_ps(_mm512_add_ps(f[q], C), C);
+          hiSum[q] = _mm512_add_ps(hiSum[q], hi);
+          loSum[q] = _mm512_add_ps(loSum[q], _mm512_sub_ps(f[q], hi));
+        }
+      }
+#pragma GCC unroll 8
+      for (int j = 0; j < J; ++j) {
+        const __m512 parts[2] = {hiSum[j / 2], loSum[j / 2]};
+        for (const __m512& v : parts) {
+          const __m256 half =
+              j % 2 == 0 ? _mm512_castps512_ps256(v)
+                         : _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+          a[j] = _mm512_add_pd(a[j], _mm512_cvtps_pd(half));
+        }
+      }
+    }
+    for (int j = 0; j < J; ++j) _mm512_mask_storeu_pd(acc + k + 8 * j, m8[j], a[j]);
+    return;
   }
   for (int64_t r = 0; r < rows; ++r) {
     const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + r * c + k), vflip);
@@ -177,8 +267,8 @@ PASSLAB_SEX_VBMI_TARGET inline __attribute__((always_inline)) void squeezeBlockV
 // double sums in up to eight registers: each channel's additions in the same
 // order. Returns the first channel it left to the 16-channel loop.
 PASSLAB_SEX_VBMI_TARGET int64_t squeezeRowsVbmi(const uint8_t* x, int64_t rows, int64_t c,
-                                                uint8_t flip, const float* table, float* h,
-                                                double* acc) {
+                                                uint8_t flip, const float* table,
+                                                const FloatSplit& sp, float* h, double* acc) {
   const BytePlanes T = loadBytePlanes(table);
   const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
   int64_t k = 0;
@@ -186,22 +276,22 @@ PASSLAB_SEX_VBMI_TARGET int64_t squeezeRowsVbmi(const uint8_t* x, int64_t rows, 
     const int64_t n = std::min<int64_t>(64, c - k);
     switch ((n + 7) / 8) {
       case 3:
-        squeezeBlockVbmi<3>(x, rows, c, k, n, T, vflip, h, acc);
+        squeezeBlockVbmi<3>(x, rows, c, k, n, T, vflip, sp, h, acc);
         break;
       case 4:
-        squeezeBlockVbmi<4>(x, rows, c, k, n, T, vflip, h, acc);
+        squeezeBlockVbmi<4>(x, rows, c, k, n, T, vflip, sp, h, acc);
         break;
       case 5:
-        squeezeBlockVbmi<5>(x, rows, c, k, n, T, vflip, h, acc);
+        squeezeBlockVbmi<5>(x, rows, c, k, n, T, vflip, sp, h, acc);
         break;
       case 6:
-        squeezeBlockVbmi<6>(x, rows, c, k, n, T, vflip, h, acc);
+        squeezeBlockVbmi<6>(x, rows, c, k, n, T, vflip, sp, h, acc);
         break;
       case 7:
-        squeezeBlockVbmi<7>(x, rows, c, k, n, T, vflip, h, acc);
+        squeezeBlockVbmi<7>(x, rows, c, k, n, T, vflip, sp, h, acc);
         break;
       default:
-        squeezeBlockVbmi<8>(x, rows, c, k, n, T, vflip, h, acc);
+        squeezeBlockVbmi<8>(x, rows, c, k, n, T, vflip, sp, h, acc);
     }
   }
   return k;
@@ -254,12 +344,12 @@ bool squeezeNarrowVbmi(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, 
 #pragma GCC diagnostic pop
 #endif
 
-void squeeze(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table, float* h,
-             double* acc) {
+void squeeze(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const float* table,
+             const FloatSplit& sp, float* h, double* acc) {
 #if defined(__x86_64__)
   if (cpu_isa::hasAvx512BwVl()) {
     if (haveVbmi() && squeezeNarrowVbmi(x, rows, c, flip, table, h, acc)) return;
-    const int64_t first = haveVbmi() ? squeezeRowsVbmi(x, rows, c, flip, table, h, acc) : 0;
+    const int64_t first = haveVbmi() ? squeezeRowsVbmi(x, rows, c, flip, table, sp, h, acc) : 0;
     return squeezeRowsAvx512(x, rows, c, first, flip, table, h, acc);
   }
 #endif
@@ -381,10 +471,11 @@ class QLinearSqueezeExciteExact final : public Kernel {
     const GateWeights& w1 = weights(ctx, kW1, c1, c, w1_, 0);
     const GateWeights& w2 = weights(ctx, kW2, c, c1, w2_, 1);
     const double largestH = tableLargest(ctx, table);
+    const FloatSplit split = floatSplit(range_, hw);
     const auto offset = [](bool isSigned) { return isSigned ? 128 : 0; };
     for (int64_t b = 0; b < n; ++b) {
       std::fill(sc.sums.begin(), sc.sums.begin() + c, 0.0);
-      squeeze(X + b * hw * c, hw, c, flip, table, sc.h.data(), sc.sums.data());
+      squeeze(X + b * hw * c, hw, c, flip, table, split, sc.h.data(), sc.sums.data());
       quantizeMeans(sc.sums.data(), c, hw, qg, gSigned, sc.g.data());
       gateConv(w1, sc.g.data(), static_cast<int32_t>(qg.z) + offset(gSigned),
                ctx.input(kB1).data<int32_t>(), o1, sc.t.data());
@@ -436,8 +527,8 @@ class QLinearSqueezeExciteExact final : public Kernel {
 
   // tableBound of the table, kept where the table is a constant of the run.
   double tableLargest(const KernelContext& ctx, const float* table) const {
-    if (!ctx.invariantInput(kTable)) return tableBound(table);
-    if (!tableKept_) largest_ = tableBound(table), tableKept_ = true;
+    if (!ctx.invariantInput(kTable)) return range_ = tableRange(table), tableBound(table);
+    if (!tableKept_) largest_ = tableBound(table), range_ = tableRange(table), tableKept_ = true;
     return largest_;
   }
 
@@ -445,6 +536,7 @@ class QLinearSqueezeExciteExact final : public Kernel {
   mutable GateWeights w1_, w2_;
   mutable bool tableKept_ = false;
   mutable double largest_ = 0;
+  mutable TableRange range_;
 };
 
 }  // namespace

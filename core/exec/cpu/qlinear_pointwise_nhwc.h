@@ -36,11 +36,23 @@ class QLinearPointwiseNhwc {
   // few pixels (fewPixels), whatever the channels.
   static bool preferred(const ConvGeometry& g) { return wide(g) || fewPixels(g); }
   // At least 8 outputs (two pixels per vector at 8, a column of vectors from
-  // 16): preferred on every pixel count. Until session 38 only layers that
-  // reduce the channels to 16 or more; ppocr_cls's expansions (16 -> 40 ... 32
-  // -> 200) and its 8-output layers (8 -> 8 ... 32 -> 8) took oneDNN's
-  // brgconv_1x1 (3.2-7.8 us), here now 2026-12-07 (docs/precision.md).
-  static bool wide(const ConvGeometry& g) { return g.M >= kPairChannels; }
+  // 16), not a large expansion: preferred on every pixel count. Until session
+  // 38 only layers that reduce the channels to 16 or more; ppocr_cls's
+  // expansions (16 -> 40 ... 32 -> 200) and its 8-output layers (8 -> 8 ... 32
+  // -> 8) took oneDNN's brgconv_1x1 (3.2-7.8 us), here now 2026-12-07
+  // (docs/precision.md).
+  static bool wide(const ConvGeometry& g) { return g.M >= kPairChannels && !largeExpansion(g); }
+  // An expansion (fewer than 2M inputs) to at least kLargeOutputs outputs
+  // from at least kLargeInputs inputs (ResNet-50's 256 -> 1024 and 512 ->
+  // 2048): oneDNN's brgconv_1x1 is faster there. One layer, 1 thread,
+  // AVX-512 VNNI, 2026-12-07 (r1): this kernel / oneDNN 1.06 (128 -> 1024,
+  // 14x14), 1.21 (256 -> 1024, 14x14), 1.08 (320 -> 1280, 7x7), 1.35 (512 ->
+  // 2048, 7x7); below either bound it wins: 64 -> 1024 (14x14) 0.78, 160 ->
+  // 960 (7x7) 0.85, 192 -> 768 (14x14) 0.87, 128 -> 512 (28x28) 0.86.
+  static bool largeExpansion(const ConvGeometry& g) {
+    return g.C < 2 * g.M && g.M >= kLargeOutputs && g.C >= kLargeInputs;
+  }
+  static constexpr int64_t kLargeOutputs = 1024, kLargeInputs = 128;
   // Whether g has at most kFewPixels pixels (N times the spatial sizes):
   // there oneDNN's per-call cost (1.4-1.8 us on ppocr_cls's squeeze-excitation
   // convolutions of 1x1 pixel, zero points or not) is most of the node's time,

@@ -376,6 +376,23 @@ TEST(QLinearPointwiseNhwc, DeclinesWhatItDoesNotCover) {
   EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(expand));
   expand.M = 8;
   EXPECT_TRUE(cpu::QLinearPointwiseNhwc::wide(expand));
+  // Large expansions (ResNet-50's) stay on oneDNN, faster there; below either
+  // bound, and reductions, not.
+  struct Layer {
+    int64_t c, m, side;
+    bool wide;
+  };
+  for (const Layer& l :
+       {Layer{256, 1024, 14, false}, Layer{512, 2048, 7, false}, Layer{128, 1024, 14, false},
+        Layer{64, 1024, 14, true}, Layer{160, 960, 7, true}, Layer{1024, 256, 14, true},
+        Layer{2048, 1024, 7, true}}) {
+    cpu::ConvGeometry big = g;
+    big.C = l.c, big.M = l.m, big.in = {l.side, l.side};
+    EXPECT_EQ(cpu::QLinearPointwiseNhwc::wide(big), l.wide) << l.c << " -> " << l.m;
+    EXPECT_EQ(cpu::QLinearPointwiseNhwc::preferred(big), l.wide) << l.c << " -> " << l.m;
+    big.in = {1, 1};  // few pixels: preferred whatever the channels
+    EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(big)) << l.c << " -> " << l.m;
+  }
   // Fewer outputs: preferred over 4 pixels; over 5 (or 2 images of 3): not.
   cpu::ConvGeometry narrow = g;
   narrow.M = 7;

@@ -188,7 +188,9 @@ PASSLAB_SEX_SCALE_TARGET void scaleFast(const float* h, int64_t begin, int64_t e
   }
 }
 
-// The division form, 16 channels at a time with quantizeRows' AVX-512 operations.
+// The division form, 16 channels at a time with quantizeRows' AVX-512 operations;
+// compiled for AVX-512 F, BW and VL (it uses BW's kmovd), so scaleRows asks
+// hasAvx512BwVl: a CPU with F alone takes the scalar form.
 template <class Q>
 PASSLAB_SEX_SCALE_TARGET void scaleRowsDivide(const float* h, int64_t first, int64_t last,
                                               int64_t c, const float* s, const Quant& q, Q* y) {
@@ -233,7 +235,7 @@ void scaleRows(const float* h, int64_t first, int64_t last, int64_t c, const flo
                const Quant& q, const ScalePlan& plan, Q* y) {
 #if defined(__x86_64__)
   if (plan.fast) return scaleFast<Q>(h, first * c, last * c, c, s, q, plan, y);
-  if (cpu_isa::hasAvx512f()) return scaleRowsDivide<Q>(h, first, last, c, s, q, y);
+  if (cpu_isa::hasAvx512BwVl()) return scaleRowsDivide<Q>(h, first, last, c, s, q, y);
 #endif
   scaleRowsScalar<Q>(h, first, last, c, s, q, y);
 }

@@ -174,6 +174,17 @@ std::string noiseText(const pipeline::NumericCheck& c) {
   return buf;
 }
 
+// ", 10 values NaN or infinite in both" when the exact check met such
+// pairs (equal: core/pipeline/non_finite_pair.h); said louder when they were
+// all it compared.
+std::string nonFiniteText(const pipeline::NumericCheck& c) {
+  if (c.sameNonFinite == 0) return "";
+  const std::string n = std::to_string(c.sameNonFinite);
+  if (c.finiteCompared == 0)
+    return ", no finite value compared: all " + n + " values NaN or infinite in both";
+  return ", " + n + " values NaN or infinite in both";
+}
+
 // ", 821 of 903168 elements 1-2 quantization steps apart" when the step rule
 // judged an output (docs/numeric-check.md).
 std::string stepText(const pipeline::NumericCheck& c) {
@@ -212,10 +223,11 @@ std::string checkText(const pipeline::Step& s) {
     return unitText(s.check) + (s.check.passed ? "within budget" : "OVER BUDGET") +
            (w ? " ('" + w->output + "': " + pipeline::accuracyText(*w).str() + ")" : "");
   }
-  char buf[200];
+  char buf[320];
   if (s.check.passed) {
-    std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s%s)", s.check.maxAbsError,
-                  s.check.maxRelError, noiseText(s.check).c_str(), stepText(s.check).c_str());
+    std::snprintf(buf, sizeof buf, "ok (max abs %.1e, rel %.1e%s%s%s)", s.check.maxAbsError,
+                  s.check.maxRelError, noiseText(s.check).c_str(), stepText(s.check).c_str(),
+                  nonFiniteText(s.check).c_str());
   } else if (s.check.unitsJudged) {
     return unitText(s.check);
   } else {
@@ -322,9 +334,9 @@ int checkSavedFile(const std::string& path, pipeline::ExecOutputChecker& checker
   }
   std::printf(
       "reloaded %s: verifier clean, outputs equal%s on %zu input sets (max abs %.1e, rel "
-      "%.1e%s%s)%s\n",
+      "%.1e%s%s%s)%s\n",
       path.c_str(), checker.rebased() ? " to the checked model's" : "", c.inputSets, c.maxAbsError,
-      c.maxRelError, noiseText(c).c_str(), stepText(c).c_str(),
+      c.maxRelError, noiseText(c).c_str(), stepText(c).c_str(), nonFiniteText(c).c_str(),
       random == 0 ? ""
                   : (" except " + std::to_string(random) + " random output" +
                      (random > 1 ? "s" : "") + ", not compared")

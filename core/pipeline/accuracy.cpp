@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/pipeline/non_finite_pair.h"
 #include "core/support/strings.h"
 
 namespace passlab::pipeline {
@@ -105,14 +106,21 @@ void AccuracyMeter::addValues(const Got& got, const Want& want, int64_t n) {
   // at every value. The same additions in the same order.
   double dot = dot_, gotSq = gotSq_, wantSq = wantSq_, errSq = errSq_;
   double maxErr = maxErr_, maxRef = maxRef_;
-  size_t nonFinite = nonFinite_;
+  size_t nonFinite = nonFinite_, differ = nonFiniteDiffer_, same = sameNonFinite_;
+  size_t finite = finiteCompared_;
   for (int64_t i = 0; i < n; ++i) {
     const double w = want(i), g = got(i);
-    if (!std::isfinite(w)) continue;  // the reference itself is not a number here
-    if (!std::isfinite(g)) {
-      ++nonFinite;  // result() reports the output as lost; the sums stay numbers
+    // Not in the sums (they stay numbers); result() reports the counts.
+    const ValuePair pair = classifyPair(g, w);
+    if (pair == ValuePair::kSameNonFinite) {
+      ++same;
       continue;
     }
+    if (pair == ValuePair::kNonFiniteDiffer) {
+      ++(std::isfinite(w) ? nonFinite : differ);
+      continue;
+    }
+    ++finite;
     const double e = g - w;
     dot += g * w;
     gotSq += g * g;
@@ -123,7 +131,8 @@ void AccuracyMeter::addValues(const Got& got, const Want& want, int64_t n) {
   }
   dot_ = dot, gotSq_ = gotSq, wantSq_ = wantSq, errSq_ = errSq;
   maxErr_ = maxErr, maxRef_ = maxRef;
-  nonFinite_ = nonFinite;
+  nonFinite_ = nonFinite, nonFiniteDiffer_ = differ, sameNonFinite_ = same;
+  finiteCompared_ = finite;
 }
 
 void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
@@ -177,7 +186,10 @@ OutputAccuracy AccuracyMeter::result() const {
       errSq_ == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(wantSq_ / errSq_);
   a.maxRelError = maxErr_ == 0 ? 0 : (maxRef_ > 0 ? maxErr_ / maxRef_ : maxErr_);
   a.nonFinite = nonFinite_;
-  if (nonFinite_ > 0) {
+  a.nonFiniteDiffer = nonFiniteDiffer_;
+  a.sameNonFinite = sameNonFinite_;
+  a.finiteCompared = finiteCompared_;
+  if (nonFinite_ > 0 || nonFiniteDiffer_ > 0) {
     a.cosine = 0;
     a.snrDb = -std::numeric_limits<double>::infinity();
     a.maxRelError = std::numeric_limits<double>::infinity();
@@ -189,6 +201,10 @@ OutputAccuracy AccuracyMeter::result() const {
     if (k_ > 0) a.topK = static_cast<double>(topKHits_) / static_cast<double>(rows_);
   }
   return a;
+}
+
+bool comparedNoFiniteValue(const OutputAccuracy& a) {
+  return a.compared && !a.exactType && a.finiteCompared == 0 && a.sameNonFinite > 0;
 }
 
 Status validateBudget(const AccuracyBudget& b) {
@@ -213,6 +229,14 @@ Text whyOverBudget(const OutputAccuracy& a, const AccuracyBudget& budget) {
   if (a.nonFinite > 0)
     return Text::of("output '%1': %2 values are NaN or infinite where the original's are finite",
                     a.output, std::to_string(a.nonFinite));
+  if (a.nonFiniteDiffer > 0)
+    return Text::of("output '%1': %2 values differ where the original's are NaN or infinite",
+                    a.output, std::to_string(a.nonFiniteDiffer));
+  if (comparedNoFiniteValue(a))
+    return Text::of(
+        "output '%1': no finite value to compare: all %2 values are NaN or infinite in the "
+        "original and the same in this model",
+        a.output, std::to_string(a.sameNonFinite));
   if (a.cosine < budget.minCosine)
     return Text::of("output '%1': cosine similarity %2 is below %3", a.output,
                     str::printed("%.6g", a.cosine), str::printed("%.6g", budget.minCosine));
@@ -239,8 +263,16 @@ Text accuracyText(const OutputAccuracy& a) {
                     std::isinf(a.snrDb) ? std::string(a.snrDb > 0 ? "inf" : "-inf")
                                         : str::printed("%.3g", a.snrDb),
                     percent(a.maxRelError));
+  if (comparedNoFiniteValue(a))
+    return Text::of("no finite value compared: all %1 values NaN or infinite in both",
+                    std::to_string(a.sameNonFinite));
   if (a.nonFinite > 0)
     t = Text::of("%1, %2 values NaN or infinite", t, std::to_string(a.nonFinite));
+  if (a.nonFiniteDiffer > 0)
+    t = Text::of("%1, %2 values differ where the original's are NaN or infinite", t,
+                 std::to_string(a.nonFiniteDiffer));
+  if (a.sameNonFinite > 0)
+    t = Text::of("%1, %2 values NaN or infinite in both", t, std::to_string(a.sameNonFinite));
   if (a.top1 && a.topK)
     t = Text::of("%1, top-1 %2, top-%3 %4 (%5 rows)", t, percent(*a.top1), std::to_string(a.k),
                  percent(*a.topK), std::to_string(a.rows));
@@ -251,8 +283,10 @@ Text accuracyText(const OutputAccuracy& a) {
 
 const OutputAccuracy* worstOutput(const std::vector<OutputAccuracy>& outputs) {
   const OutputAccuracy* worst = nullptr;
-  for (const OutputAccuracy& a : outputs) {
+  for (const OutputAccuracy& a : outputs)
     if (!a.compared) return &a;
+  for (const OutputAccuracy& a : outputs) {
+    if (comparedNoFiniteValue(a)) return &a;
     if (!worst || a.snrDb < worst->snrDb) worst = &a;
   }
   return worst;

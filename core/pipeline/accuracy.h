@@ -16,6 +16,13 @@
 //               float16 overflow): any makes the cosine 0, the SNR -inf and
 //               the error infinite, so no budget holds; a row whose reference
 //               arg-max became one does not agree on top-1 or top-k
+//   nonFiniteDiffer values where the reference is NaN or infinite and the
+//               output is not the same value (finite, or another non-finite
+//               one): held like nonFinite
+//   sameNonFinite values NaN in both, or the same infinity in both: equal
+//               (non_finite_pair.h), not in the figures, reported
+//   finiteCompared the value pairs the figures come from; none while some
+//               were NaN or infinite is no comparison at all: over any budget
 // Outputs of other element types (integers, bool) must be equal.
 #pragma once
 
@@ -50,6 +57,9 @@ struct OutputAccuracy {
   std::optional<double> top1, topK;  // classifier outputs only
   size_t rows = 0;                   // classifier rows compared
   size_t nonFinite = 0;              // NaN or infinite where the reference is finite
+  size_t nonFiniteDiffer = 0;        // not the reference's NaN or infinity where it has one
+  size_t sameNonFinite = 0;          // NaN in both, or the same infinity in both
+  size_t finiteCompared = 0;         // both finite: the values the figures measure
   int k = 5;                         // of topK
   Text detail;
 };
@@ -77,7 +87,12 @@ class AccuracyMeter {
   double dot_ = 0, gotSq_ = 0, wantSq_ = 0, errSq_ = 0, maxErr_ = 0, maxRef_ = 0;
   bool classifier_ = true;
   size_t rows_ = 0, top1Hits_ = 0, topKHits_ = 0, nonFinite_ = 0;
+  size_t nonFiniteDiffer_ = 0, sameNonFinite_ = 0, finiteCompared_ = 0;
 };
+
+// A float output whose values were all NaN or infinite in the reference and
+// the same in the output: nothing measured, so no budget can be said to hold.
+bool comparedNoFiniteValue(const OutputAccuracy& a);
 
 // An error naming the figure when a budget cannot mean anything: a cosine
 // outside [-1, 1], a top-1 or top-k share outside [0, 1], a negative error,
@@ -91,7 +106,8 @@ Text whyOverBudget(const OutputAccuracy& a, const AccuracyBudget& budget);
 Text accuracyText(const OutputAccuracy& a);
 
 // The output a lossy step cost most: the first that could not be compared
-// (its type or shape changed), else the one with the lowest SNR; null for none.
+// (its type or shape changed), else the first with no finite value compared,
+// else the one with the lowest SNR; null for none.
 const OutputAccuracy* worstOutput(const std::vector<OutputAccuracy>& outputs);
 
 }  // namespace passlab::pipeline

@@ -8,6 +8,7 @@
 
 #include "core/exec/evaluate.h"
 #include "core/pipeline/node_extract.h"
+#include "core/pipeline/non_finite_pair.h"
 #include "core/pipeline/quant_steps.h"
 #include "core/pipeline/rounding_floor.h"
 #include "core/pipeline/unit_check.h"
@@ -36,7 +37,7 @@ Tolerance toleranceFor(ir::DataType t) {
 }
 
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
-              Text& why, double noiseAllowance) {
+              Text& why, double noiseAllowance, size_t* sameNonFinite) {
   if (got.dtype() != want.dtype()) {
     why = Text::of("element type %1 vs %2", std::string(ir::dtypeName(got.dtype())),
                    std::string(ir::dtypeName(want.dtype())));
@@ -60,18 +61,17 @@ bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, dou
   for (int64_t i = 0; i < n; ++i) {
     double a = floating ? got.valueAsDouble(i) : static_cast<double>(got.valueAsInt64(i));
     double b = floating ? want.valueAsDouble(i) : static_cast<double>(want.valueAsInt64(i));
-    if (std::isnan(a) || std::isnan(b)) {
-      if (std::isnan(a) != std::isnan(b)) {
-        if (ok) why = Text::of("NaN at element %1", std::to_string(i));
-        ok = false;
-      }
+    const ValuePair pair = classifyPair(a, b);  // the rule of non_finite_pair.h
+    if (pair == ValuePair::kSameNonFinite) {
+      if (sameNonFinite) ++*sameNonFinite;
       continue;
     }
-    if (std::isinf(a) || std::isinf(b)) {
-      if (a != b) {
-        if (ok) why = Text::of("infinity mismatch at element %1", std::to_string(i));
-        ok = false;
-      }
+    if (pair == ValuePair::kNonFiniteDiffer) {
+      if (ok)
+        why = std::isnan(a) || std::isnan(b)
+                  ? Text::of("NaN at element %1", std::to_string(i))
+                  : Text::of("infinity mismatch at element %1", std::to_string(i));
+      ok = false;
       continue;
     }
     double abs = std::fabs(a - b);
@@ -467,7 +467,10 @@ NumericCheck ExecOutputChecker::check(const ir::Model& current, const StandIns& 
       }
       Text why;
       double ma = 0, mr = 0;
-      bool close = allClose(it->second, want, ma, mr, why, allowance(floors_, name));
+      size_t same = 0;
+      bool close = allClose(it->second, want, ma, mr, why, allowance(floors_, name), &same);
+      c.sameNonFinite += same;
+      c.finiteCompared += static_cast<size_t>(want.numel()) - same;
       // An output on a quantization grid is judged in steps of it instead.
       if (auto grid = steps_.find(name); noise_.steps.enabled && grid != steps_.end() &&
                                          it->second.dtype() == want.dtype() &&

@@ -36,9 +36,11 @@ Tolerance toleranceFor(ir::DataType t);
 // Compares two tensors (same dtype and dims); fills the worst errors; false if
 // any element is out of tolerance: beyond `noiseAllowance` (the absolute
 // error the tensor's noise floor allows) when that is positive, else beyond
-// the dtype's fixed tolerance.
+// the dtype's fixed tolerance. NaN and infinity follow non_finite_pair.h:
+// pairs of the same non-finite value are equal and, with `sameNonFinite`,
+// counted there.
 bool allClose(const ir::Tensor& got, const ir::Tensor& want, double& maxAbs, double& maxRel,
-              Text& why, double noiseAllowance = 0);
+              Text& why, double noiseAllowance = 0, size_t* sameNonFinite = nullptr);
 
 // The main-graph values (by name) whose contents come from a random generator
 // without a `seed` attribute (RandomNormal, RandomUniform, their *Like forms,

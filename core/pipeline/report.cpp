@@ -64,6 +64,8 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
                      {"step_most_steps", s.check.stepMostSteps},
                      {"step_share_limit", s.check.stepShareLimit},
                      {"step_limit", s.check.stepLimit},
+                     {"same_non_finite", s.check.sameNonFinite},
+                     {"finite_compared", s.check.finiteCompared},
                      {"detail", s.check.detail}};
     if (s.check.lossy) {
       json acc = json::array();
@@ -72,6 +74,10 @@ std::string reportToJson(const PassManager& pm, const std::string& modelPath, bo
                   {"compared", a.compared},
                   {"cosine", a.cosine},
                   {"max_rel_error", a.maxRelError},
+                  {"non_finite", a.nonFinite},
+                  {"non_finite_differ", a.nonFiniteDiffer},
+                  {"same_non_finite", a.sameNonFinite},
+                  {"finite_compared", a.finiteCompared},
                   {"detail", accuracyText(a).str()}};
         o["snr_db"] = std::isfinite(a.snrDb) ? json(a.snrDb) : json(nullptr);  // inf: equal
         if (a.top1) o["top1"] = *a.top1;

@@ -130,6 +130,8 @@ bool withinRoundingFloor(const OutputAccuracy& step, const OutputAccuracy& floor
                          const AccuracyBudget& budget, double multiple) {
   if (!step.compared || !floor.compared) return false;
   if (step.nonFinite > floor.nonFinite) return false;
+  // Nothing measured, or the original's NaN or infinity lost: no floor excuses it.
+  if (step.nonFiniteDiffer > floor.nonFiniteDiffer || comparedNoFiniteValue(step)) return false;
   auto within = [multiple](double got, double allowed) { return got <= multiple * allowed; };
   // The figures the budget limits (max rel, top-1 and top-k are only reported by default).
   if (!within(cosineLoss(step), cosineLoss(floor))) return false;

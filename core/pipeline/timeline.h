@@ -58,6 +58,11 @@ struct NumericCheck {
   // is on a grid.
   int64_t stepMoved = 0, stepCompared = 0;
   double stepWorstShare = 0, stepMostSteps = 0, stepShareLimit = 0, stepLimit = 0;
+  // The exact check (check()): output values NaN in both or the same
+  // infinity in both (equal, non_finite_pair.h), and the other values of
+  // the outputs compared, over all input sets. sameNonFinite > 0 with
+  // finiteCompared 0: every compared value was such a pair.
+  size_t sameNonFinite = 0, finiteCompared = 0;
   // A lossy pass's check: against the accuracy budget, per output.
   bool lossy = false;
   std::vector<OutputAccuracy> accuracy;

@@ -115,7 +115,8 @@ TEST(Accuracy, ExactTypesMustBeEqualAndShapesMustMatch) {
 // A value that overflowed (float16: a finite reference, NaN or infinity in
 // the output) loses the output whatever the rest: cosine 0, SNR -inf, the
 // count named; a row whose reference arg-max is NaN does not agree on top-1.
-// A NaN in the reference itself is left out, as before.
+// A NaN or infinity in the reference follows non_finite_pair.h (the tests
+// after the next).
 // float32 outputs are read in place, other types value by value: the same
 // sums in the same order, so float32 values and the same values in float64
 // (or one side of each) give the same figures to the bit, NaN and
@@ -135,14 +136,16 @@ TEST(Accuracy, Float32ReadInPlaceGivesTheFiguresOfFloat64) {
     for (size_t i = 0; i < want.size(); ++i) want[i] = value(rng), got[i] = want[i] + noise(rng);
     got[17 + set] = nan;
     got[99] = -inf;
-    want[40] = inf;  // not compared
+    want[40] = inf;  // the output finite there: differs
     f32.add(floats({2, 5, 100}, got), floats({2, 5, 100}, want));
     f64.add(doubles(got), doubles(want));
     mixed.add(floats({2, 5, 100}, got), doubles(want));
   }
   const OutputAccuracy a = f32.result();
   EXPECT_EQ(a.nonFinite, 6u);
+  EXPECT_EQ(a.nonFiniteDiffer, 3u);
   for (const OutputAccuracy& b : {f64.result(), mixed.result()}) {
+    EXPECT_EQ(a.nonFiniteDiffer, b.nonFiniteDiffer);
     EXPECT_EQ(a.cosine, b.cosine);
     EXPECT_EQ(a.snrDb, b.snrDb);
     EXPECT_EQ(a.maxRelError, b.maxRelError);
@@ -184,10 +187,82 @@ TEST(Accuracy, NonFiniteValuesWhereTheOriginalIsFiniteLoseTheOutput) {
   const std::string text = accuracyText(a).str();
   EXPECT_NE(text.find("SNR -inf dB"), std::string::npos) << text;
   EXPECT_NE(text.find("2 values NaN or infinite"), std::string::npos) << text;
-  // NaN in the reference: not counted, the rest compared.
+  // NaN in the reference and the output: equal, counted, the rest compared.
   auto b = measure(floats({3}, {1, nan, 3}), floats({3}, {1, nan, 3}));
   EXPECT_EQ(b.nonFinite, 0u);
+  EXPECT_EQ(b.sameNonFinite, 1u);
+  EXPECT_EQ(b.finiteCompared, 2u);
   EXPECT_TRUE(whyOverBudget(b, {}).empty()) << whyOverBudget(b, {}).str();
+  EXPECT_NE(accuracyText(b).str().find(", 1 values NaN or infinite in both"), std::string::npos)
+      << accuracyText(b).str();
+}
+
+// Issue #25: every reference value NaN (NaN calibration data through the
+// float model) and the output NaN too: nothing was compared, so the figures
+// (cosine 1, SNR inf from empty sums) hold no budget; the verdict and the
+// text say so, naming the output, and worstOutput picks it over a finite one.
+TEST(Accuracy, AllNanInBothComparedNothingAndIsOverAnyBudget) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  AccuracyMeter m("y");
+  m.add(floats({1, 10}, std::vector<float>(10, nan)), floats({1, 10}, std::vector<float>(10, nan)));
+  m.add(floats({1, 10}, std::vector<float>(10, nan)), floats({1, 10}, std::vector<float>(10, nan)));
+  const OutputAccuracy a = m.result();
+  EXPECT_TRUE(a.compared);
+  EXPECT_EQ(a.sameNonFinite, 20u);
+  EXPECT_EQ(a.finiteCompared, 0u);
+  EXPECT_TRUE(comparedNoFiniteValue(a));
+  AccuracyBudget lax;
+  lax.minCosine = -1;
+  lax.minSnrDb = -300;
+  EXPECT_EQ(whyOverBudget(a, lax).str(),
+            "output 'y': no finite value to compare: all 20 values are NaN or infinite in the "
+            "original and the same in this model");
+  EXPECT_EQ(accuracyText(a).str(),
+            "no finite value compared: all 20 values NaN or infinite in both");
+  EXPECT_FALSE(a.top1) << "no row has a finite reference arg-max";
+  // Another output, finite and a little off, has the lower SNR: still the
+  // NaN output is the one named.
+  auto z = measure(floats({3}, {1, 2, 3.1f}), floats({3}, {1, 2, 3}));
+  z.output = "z";
+  std::vector<OutputAccuracy> both{z, a};
+  ASSERT_NE(worstOutput(both), nullptr);
+  EXPECT_EQ(worstOutput(both)->output, "y");
+  // An empty output compared nothing either, but had nothing to compare.
+  auto empty = measure(floats({0}, {}), floats({0}, {}));
+  EXPECT_FALSE(comparedNoFiniteValue(empty));
+  EXPECT_TRUE(whyOverBudget(empty, {}).empty());
+}
+
+// NaN or infinity only in the reference, the output another value there
+// (finite, or the other infinity, or NaN for +inf): a mismatch, counted
+// apart from the output's own overflows and over any budget.
+TEST(Accuracy, NonFiniteOnlyInTheReferenceIsAMismatch) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  AccuracyBudget lax;
+  lax.minCosine = -1;
+  lax.minSnrDb = -300;
+  for (auto [got, want] : {std::pair{0.5f, nan}, std::pair{-inf, inf}, std::pair{inf, -inf},
+                           std::pair{nan, inf}, std::pair{7.0f, -inf}}) {
+    auto a = measure(floats({3}, {1, got, 3}), floats({3}, {1, want, 3}));
+    SCOPED_TRACE(std::to_string(got) + " vs " + std::to_string(want));
+    EXPECT_EQ(a.nonFiniteDiffer, 1u);
+    EXPECT_EQ(a.nonFinite, 0u);
+    EXPECT_EQ(a.sameNonFinite, 0u);
+    EXPECT_EQ(a.cosine, 0);
+    EXPECT_TRUE(std::isinf(a.snrDb) && a.snrDb < 0);
+    EXPECT_EQ(whyOverBudget(a, lax).str(),
+              "output 'y': 1 values differ where the original's are NaN or infinite");
+    EXPECT_NE(accuracyText(a).str().find("1 values differ where the original's are NaN"),
+              std::string::npos);
+  }
+  // The same infinity on both sides: equal, like NaN and NaN.
+  for (float v : {inf, -inf}) {
+    auto a = measure(floats({3}, {1, v, 3}), floats({3}, {1, v, 3}));
+    EXPECT_EQ(a.sameNonFinite, 1u);
+    EXPECT_EQ(a.nonFiniteDiffer, 0u);
+    EXPECT_TRUE(whyOverBudget(a, {}).empty()) << whyOverBudget(a, {}).str();
+  }
 }
 
 // ---- a lossy step in the pipeline ----

@@ -766,11 +766,12 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current, const exec::Nam
   // A value the pass added (a Cast, a quantized copy) carries the SNR of what
   // it casts or copies.
   // An 8-bit value (a QLinear node's output, compared by no SNR of its own)
-  // carries the worst SNR of the DequantizeLinear outputs that read it.
+  // carries the worst SNR of the DequantizeLinear outputs that read it (as
+  // their data, not as a zero point: a Constant node below IR version 4).
   auto dequantizedSnr = [&](const ir::Value* v) -> std::optional<double> {
     std::optional<double> out;
     for (const ir::Use& u : v->uses())
-      if (u.node->opType() == "DequantizeLinear" && u.node->output(0))
+      if (u.node->opType() == "DequantizeLinear" && u.inputIndex == 0 && u.node->output(0))
         if (auto it = snr.find(u.node->output(0)->name()); it != snr.end())
           out = std::min(out.value_or(kCap), it->second);
     return out;
@@ -802,7 +803,8 @@ Text ExecOutputChecker::costliestLayer(const ir::Model& current, const exec::Nam
     for (const ir::Use& u : v->uses()) {
       if (!out && u.node->opType() == "Cast")
         if (auto it = snr.find(u.node->output(0)->name()); it != snr.end()) out = it->second;
-      if (u.node->opType() != "QuantizeLinear") continue;
+      // v quantized, not a scale or zero point (a Constant node below IR 4).
+      if (u.node->opType() != "QuantizeLinear" || u.inputIndex != 0) continue;
       for (const ir::Use& d : u.node->output(0)->uses())
         if (d.node->opType() == "DequantizeLinear")
           if (auto s = quantizedCopySnr(d.node->output(0))) out = std::min(out.value_or(kCap), *s);

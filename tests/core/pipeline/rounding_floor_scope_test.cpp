@@ -325,5 +325,49 @@ TEST(LossyBlame, WithoutTheStepsEditsTheWorstLayerIsNamed) {
       << c.detail.str();
 }
 
+// Below IR version 4 quantize_static writes its scales and zero points as
+// Constant nodes (mnist8_cntk), which feed the QuantizeLinears as their second
+// and third inputs. Only the first input is what a QuantizeLinear quantizes:
+// taking the quantized copy's SNR as a scale Constant's output blamed that
+// Constant (no input, so "150 dB in") for the Relu's output quantization.
+const char* kRelu = R"(<ir_version: 3, opset_import: ["" : 13]>
+main (float[1,64] x) => (float[1,64] y)
+<float w = {3}>
+{
+  [scale] m = Mul(x, w)
+  [relu] r = Relu(m)
+  [out] y = Identity(r)
+})";
+
+const char* kReluQuantized = R"(<ir_version: 3, opset_import: ["" : 13]>
+main (float[1,64] x) => (float[1,64] y)
+<float w = {3}, float xs = {0.05}, uint8 xz = {128}>
+{
+  xq = QuantizeLinear(x, xs, xz)
+  xd = DequantizeLinear(xq, xs, xz)
+  [scale] m = Mul(xd, w)
+  [relu] r = Relu(m)
+  [r_scale] rs = Constant <value = float {0.25}> ()
+  [r_zero_point] rz = Constant <value = uint8 {0}> ()
+  rq = QuantizeLinear(r, rs, rz)
+  rd = DequantizeLinear(rq, rs, rz)
+  [out] y = Identity(rd)
+})";
+
+TEST(LossyBlame, AQuantizationScaleConstantIsNotALayer) {
+  ir::Model m = parsed(kRelu);
+  NoiseOptions quiet;
+  quiet.draws = 0;
+  auto checker = ExecOutputChecker::create(m, 2, {}, quiet);
+  ASSERT_TRUE(checker) << checker.error().message();
+  AccuracyBudget tight;
+  tight.minSnrDb = 300;  // over budget, so the check names a layer
+  NumericCheck c = (*checker)->checkWithinBudget(parsed(kReluQuantized), tight);
+  EXPECT_FALSE(c.passed);
+  const std::string detail = c.detail.str();
+  EXPECT_EQ(detail.find("Constant"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("the layer that lost the most: Relu 'relu'"), std::string::npos) << detail;
+}
+
 }  // namespace
 }  // namespace passlab::pipeline

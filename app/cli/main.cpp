@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end here with 0; any error in the arguments exits with 1, as every
+    // command's help promises ("1 bad arguments or files"), not CLI11's own codes (105-115).
+    return app.exit(e) == 0 ? 0 : 1;
   }
   return passlab::cli::exitCode();
 }

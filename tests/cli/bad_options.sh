@@ -173,4 +173,23 @@ grep -q "^speedup:" "$dir/out.log" ||
 refused "profile --node one byte below the need" "above the memory limit" \
   "$cli" profile "$ultraface" --memory-limit "$((need - 1))" "${node[@]}"
 
+# --- exit status of argument errors -----------------------------------------
+# Every command's help says "1 bad arguments or files": an unknown option, a
+# missing model or no subcommand exit with 1 (CLI11's own codes were 105-115),
+# naming the problem; --help and --version exit with 0.
+exactly() {
+  local what=$1 want=$2 msg=$3
+  shift 3
+  "$@" > "$dir/out.log" 2>&1
+  local rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$dir/out.log"; fail "$what: exit status $rc, not $want"; }
+  grep -qF -- "$msg" "$dir/out.log" || { cat "$dir/out.log"; fail "$what: no '$msg' in the output"; }
+}
+exactly "precision with an unknown option" 1 "--json" "$cli" precision "$mnist" --json
+exactly "optimize without a model" 1 "model is required" "$cli" optimize
+exactly "no subcommand" 1 "subcommand" "$cli"
+exactly "run with a bad --threads" 1 "--threads" "$cli" run "$mnist" --threads many
+exactly "optimize --help" 0 "Usage:" "$cli" optimize --help
+exactly "--version" 0 "passlab-cli" "$cli" --version
+
 echo "bad options: ok"

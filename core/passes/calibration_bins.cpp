@@ -8,7 +8,7 @@
 #include "core/support/cpu_isa.h"
 
 #if defined(__x86_64__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 namespace passlab::passes::calibration_bins {
@@ -28,7 +28,7 @@ inline size_t binOf(double a, double width, double inv, size_t last) {
   auto k = static_cast<size_t>(q);
   const double frac = q - static_cast<double>(k);
   // Zero is bin 0 either way (one branch, rarely taken, whatever the data).
-  const bool edge = (frac < kEdge) & (q != 0) | (frac > 1 - kEdge);
+  const bool edge = ((frac < kEdge) & (q != 0)) | (frac > 1 - kEdge);
   if (edge) k = static_cast<size_t>(a / width);
   return std::min(k, last);
 }

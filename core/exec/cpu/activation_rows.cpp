@@ -1,7 +1,7 @@
 // Mish, Elu, Softplus, Log and GELU (tanh form) rows (activation_rows.h).
 #include "core/exec/cpu/activation_rows.h"
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 namespace passlab::exec::cpu::avx512 {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif

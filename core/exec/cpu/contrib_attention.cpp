@@ -16,7 +16,7 @@
 #include "core/support/cpu_isa.h"
 
 #if defined(__SSE2__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 namespace passlab::exec::cpu {

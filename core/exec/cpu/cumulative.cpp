@@ -21,7 +21,7 @@
 // reverse) sums by log2(lanes) shifted additions, plus the running sum
 // carried from the register before; exclusive is that less the element.
 // Integer addition wraps and is associative, so the same bits as the loop.
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -20,7 +20,7 @@
 // Steps, per batch item and tile of grid positions: sampleColumns builds the
 // columns (the masked samples of every input channel and tap, one row per
 // (channel, tap)); accumulateTile multiplies them by W.
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>

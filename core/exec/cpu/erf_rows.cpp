@@ -1,6 +1,6 @@
 #include "core/exec/cpu/erf_rows.h"
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>

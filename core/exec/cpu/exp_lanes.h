@@ -8,7 +8,7 @@
 // has the instruction set.
 #pragma once
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 namespace passlab::exec::cpu::exp_lanes {
 

@@ -4,7 +4,7 @@
 #include "core/support/cpu_isa.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #define PASSLAB_HAVE_F16C_PATH 1
 #endif
 

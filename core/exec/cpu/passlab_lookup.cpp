@@ -10,7 +10,7 @@
 #include <string>
 
 #if defined(__x86_64__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 #include "core/exec/parallel.h"

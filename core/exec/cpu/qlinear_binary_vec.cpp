@@ -12,7 +12,7 @@
 // the two differ by at most one step near rounding ties.
 #include "core/exec/cpu/qlinear_binary_vec.h"
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,7 +13,7 @@
 #include "core/support/cpu_isa.h"
 
 #if defined(__x86_64__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 namespace passlab::exec::cpu {

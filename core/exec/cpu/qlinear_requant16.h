@@ -16,7 +16,7 @@
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 
 #if defined(__x86_64__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 namespace passlab::exec::cpu::requant16 {

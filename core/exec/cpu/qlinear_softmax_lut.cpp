@@ -13,7 +13,7 @@
 // step of ONNX Runtime's. Rows must be contiguous: the last axis from opset
 // 13, the input seen as 2-D at the axis before; another axis is declined
 // (the reference kernel, contrib_qlinear_softmax.cpp, takes it).
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <array>

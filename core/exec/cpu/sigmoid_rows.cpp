@@ -19,7 +19,7 @@
 #include "core/exec/cpu/exp_lanes.h"
 #include "core/exec/cpu/row_isa.h"
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <cstring>
 

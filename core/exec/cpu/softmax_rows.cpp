@@ -7,7 +7,7 @@
 // between paths, by an ulp or two.
 #include "core/exec/cpu/softmax_rows.h"
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <cmath>
 #include <cstring>

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #if defined(__x86_64__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 #include "core/exec/cpu/avx512_lanes.h"

@@ -15,7 +15,7 @@
 
 #include <emmintrin.h>
 #include <xmmintrin.h>
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cstring>

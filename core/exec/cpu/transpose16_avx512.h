@@ -4,7 +4,7 @@
 #pragma once
 
 #if defined(__x86_64__)
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 namespace passlab::exec::cpu {
 

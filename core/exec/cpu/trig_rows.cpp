@@ -1,7 +1,7 @@
 // Sin and Cos rows (trig_rows.h).
 #include "core/exec/cpu/trig_rows.h"
 
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 
 #include <algorithm>
 #include <cmath>

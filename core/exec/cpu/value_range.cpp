@@ -9,7 +9,7 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#include "core/exec/cpu/x86_intrinsics.h"
+#include "core/support/x86_intrinsics.h"
 #endif
 
 #include "core/support/cpu_isa.h"

@@ -15,9 +15,11 @@ IsaLevel readCap() {
   std::string_view name(value);
   if (name == "avx512") return IsaLevel::kAvx512;
   if (name == "avx512core") return IsaLevel::kAvx512Core;
+  if (name == "avx2vnni") return IsaLevel::kAvx2Vnni;
   if (name == "avx2") return IsaLevel::kAvx2;
   if (name == "sse2") return IsaLevel::kSse2;
-  log::logger().warn("PASSLAB_MAX_ISA='{}' is not avx512, avx512core, avx2 or sse2; ignored", name);
+  log::logger().warn(
+      "PASSLAB_MAX_ISA='{}' is not avx512, avx512core, avx2vnni, avx2 or sse2; ignored", name);
   return IsaLevel::kAvx512;
 }
 
@@ -38,6 +40,8 @@ const char* isaName(IsaLevel level) {
       return "avx512";
     case IsaLevel::kAvx512Core:
       return "avx512core";
+    case IsaLevel::kAvx2Vnni:
+      return "avx2vnni";
     case IsaLevel::kAvx2:
       return "avx2";
     case IsaLevel::kSse2:
@@ -77,6 +81,13 @@ bool hasAvx2Fma() {
   return yes;
 }
 
+// Not under avx512core: Skylake-SP, the CPU that cap stands for, has no AVX-VNNI.
+bool hasAvxVnni() {
+  static const bool yes = allowed(IsaLevel::kAvx2Vnni) && maxIsa() != IsaLevel::kAvx512Core &&
+                          hasAvx2Fma() && __builtin_cpu_supports("avxvnni");
+  return yes;
+}
+
 bool hasF16c() {
   static const bool yes =
       allowed(IsaLevel::kAvx2) && __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
@@ -96,6 +107,9 @@ bool hasAvx512Vbmi() {
   return false;
 }
 bool hasAvx2Fma() {
+  return false;
+}
+bool hasAvxVnni() {
   return false;
 }
 bool hasF16c() {

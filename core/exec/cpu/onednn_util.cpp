@@ -10,15 +10,16 @@ namespace passlab::exec::cpu::onednn {
 namespace {
 
 // PASSLAB_MAX_ISA caps oneDNN's kernels too (avx512core -> AVX512_CORE,
-// without VNNI; SSE4.1 is oneDNN's lowest), unless ONEDNN_MAX_CPU_ISA is set.
-// Before oneDNN's first look at the CPU, which fixes its choice: the engine's
-// creation, or get_effective_cpu_isa().
+// without VNNI; avx2vnni -> AVX2_VNNI; SSE4.1 is oneDNN's lowest), unless ONEDNN_MAX_CPU_ISA is
+// set. Before oneDNN's first look at the CPU, which fixes its choice: the engine's creation, or
+// get_effective_cpu_isa().
 bool capIsa() {
   if (std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) return false;
   cpu_isa::IsaLevel cap = cpu_isa::maxIsa();
   if (cap == cpu_isa::IsaLevel::kAvx512) return false;
   try {
     dnnl::set_max_cpu_isa(cap == cpu_isa::IsaLevel::kAvx512Core ? dnnl::cpu_isa::avx512_core
+                          : cap == cpu_isa::IsaLevel::kAvx2Vnni ? dnnl::cpu_isa::avx2_vnni
                           : cap == cpu_isa::IsaLevel::kAvx2     ? dnnl::cpu_isa::avx2
                                                                 : dnnl::cpu_isa::sse41);
     return true;

@@ -30,7 +30,7 @@ TEST(IsaCap, KernelPathsAtOrBelowTheCap) {
     EXPECT_EQ(sigmoid, "sse2");
     EXPECT_EQ(gemv, "scalar");
   }
-  if (cap == IsaLevel::kAvx2 && cpu_isa::hasAvx2Fma()) {
+  if ((cap == IsaLevel::kAvx2 || cap == IsaLevel::kAvx2Vnni) && cpu_isa::hasAvx2Fma()) {
     EXPECT_EQ(sigmoid, "avx2");
     EXPECT_EQ(gemv, "avx2");
   }
@@ -45,6 +45,10 @@ TEST(IsaCap, OneDnnCappedToMatch) {
     case IsaLevel::kAvx512Core:
       EXPECT_EQ(bits & ~static_cast<unsigned>(dnnl::cpu_isa::avx512_core), 0u)
           << "oneDNN above AVX512_CORE (VNNI): " << bits;
+      break;
+    case IsaLevel::kAvx2Vnni:
+      EXPECT_EQ(bits & ~static_cast<unsigned>(dnnl::cpu_isa::avx2_vnni), 0u)
+          << "oneDNN above AVX2_VNNI: " << bits;
       break;
     case IsaLevel::kAvx2:
       EXPECT_EQ(bits & ~static_cast<unsigned>(dnnl::cpu_isa::avx2), 0u)

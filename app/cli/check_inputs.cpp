@@ -7,6 +7,7 @@
 
 #include "app/cli/run_inputs.h"
 #include "core/ir/model.h"
+#include "core/pipeline/non_finite_count.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/support/strings.h"
 
@@ -97,11 +98,40 @@ Expected<pipeline::InputSpec> CheckInputArgs::spec(const ir::Model& model) const
   return out;
 }
 
-Status printCheckInputs(const ir::Model& model, const pipeline::InputSpec& spec) {
+std::string CheckInputArgs::sourceOf(const ir::Model& model, const std::string& name) const {
+  for (auto it = inputs.rbegin(); it != inputs.rend(); ++it) {
+    const size_t eq = it->find('=');
+    if (eq == std::string::npos || it->substr(0, eq) != name) continue;
+    const std::string what = it->substr(eq + 1);
+    if (str::endsWith(what, ".npy") || str::endsWith(what, ".pb")) return what;
+    return "--input " + *it;
+  }
+  if (inputDir.empty()) return "";
+  size_t k = 0;
+  for (const ir::Value* in : model.graph().inputs()) {
+    if (in->isInitializer()) continue;
+    if (in->name() == name)
+      return (fs::path(inputDir) / ("input_" + std::to_string(k) + ".pb")).string();
+    ++k;
+  }
+  return "";
+}
+
+Status printCheckInputs(const ir::Model& model, const pipeline::InputSpec& spec,
+                        const CheckInputArgs* args) {
   auto plan = pipeline::planInputs(model, spec);
   if (!plan) return plan.error().withContext("cannot check outputs");
-  for (const pipeline::InputPlan& p : *plan)
-    std::printf("check input: %s\n", p.describe().str().c_str());
+  for (const pipeline::InputPlan& p : *plan) {
+    std::string line = p.describe().str();
+    if (p.given) {
+      const std::string source = args ? args->sourceOf(model, p.name) : "";
+      if (!source.empty()) line += " (" + source + ")";
+      if (auto t = spec.fixed.find(p.name); t != spec.fixed.end())
+        if (Text bad = pipeline::nonFiniteText(pipeline::countNonFinite(t->second)); !bad.empty())
+          line += ": " + bad.str();
+    }
+    std::printf("check input: %s\n", line.c_str());
+  }
   return Status::ok();
 }
 

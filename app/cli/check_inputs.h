@@ -36,10 +36,16 @@ struct CheckInputArgs {
   // inputs without an initializer in order, then each --input over them. An
   // error names the option and the file or input.
   Expected<pipeline::InputSpec> spec(const ir::Model& model) const;
+  // Where input `name` of `model` comes from: the file of its last --input,
+  // "--input NAME=V[,V...]", or --input-dir's file; "" when not given.
+  std::string sourceOf(const ir::Model& model, const std::string& name) const;
 };
 
 // Prints "check input: ..." for each input of `model` as `spec` plans it
-// (given, or synthesized and how); an error when it cannot be planned.
-Status printCheckInputs(const ir::Model& model, const pipeline::InputSpec& spec);
+// (given, or synthesized and how); an error when it cannot be planned. A
+// given input is named with its source in `args` (when given) and, when it
+// holds NaN or infinite values, how many.
+Status printCheckInputs(const ir::Model& model, const pipeline::InputSpec& spec,
+                        const CheckInputArgs* args = nullptr);
 
 }  // namespace passlab::cli

@@ -389,7 +389,7 @@ Expected<std::unique_ptr<pipeline::ExecOutputChecker>> makeChecker(
     auto given = a.checkInputs.spec(model);
     if (!given) return given.error();
     const pipeline::InputSpec& spec = *given;
-    PASSLAB_RETURN_IF_ERROR(printCheckInputs(model, spec));
+    PASSLAB_RETURN_IF_ERROR(printCheckInputs(model, spec, &a.checkInputs));
     auto c = pipeline::ExecOutputChecker::create(model, sets, spec);
     if (!c) return c.error().withContext("cannot check outputs");
     checker = std::move(c.value());

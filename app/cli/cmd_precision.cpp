@@ -271,7 +271,7 @@ int runPrecision(const PrecisionArgs& a) {
       auto spec = a.checkInputs.spec(model);
       if (!spec) return spec.error();
       if (a.checkInputs.fixesInputs() || !a.checkInputs.dims.empty())
-        PASSLAB_RETURN_IF_ERROR(printCheckInputs(model, *spec));
+        PASSLAB_RETURN_IF_ERROR(printCheckInputs(model, *spec, &a.checkInputs));
       auto c = pipeline::precisionChecker(model, a.check, std::move(spec.value()));
       if (!c) return c.error().withContext("cannot run the model to measure it");
       return c;

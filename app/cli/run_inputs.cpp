@@ -6,6 +6,7 @@
 #include "core/io/npy.h"
 #include "core/io/tensor_file.h"
 #include "core/pipeline/input_synthesis.h"
+#include "core/pipeline/non_finite_count.h"
 #include "core/support/strings.h"
 
 namespace passlab::cli {
@@ -100,8 +101,12 @@ Expected<PreparedInputs> prepareInputs(const exec::Executor& ex, const InputSpec
   if (fillName == "random") how += ", seed " + std::to_string(spec.seed);
   for (const pipeline::InputPlan& p : *plan) {
     if (p.given) {
-      out.descriptions.push_back(p.name + " " + describe(synth.fixed.at(p.name)) + " (" +
-                                 source[p.name] + ")");
+      const ir::Tensor& t = synth.fixed.at(p.name);
+      std::string d = p.name + " " + describe(t) + " (" + source[p.name] + ")";
+      // Outputs computed from them may be NaN or infinite too: say where.
+      if (Text bad = pipeline::nonFiniteText(pipeline::countNonFinite(t)); !bad.empty())
+        d += ": " + bad.str();
+      out.descriptions.push_back(std::move(d));
     } else {
       out.descriptions.push_back(p.describe().str() + (p.constant ? "" : " (" + how + ")"));
     }

@@ -299,6 +299,7 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
     // the next is made.
     auto set = source_->make(model, s);
     if (!set) return set.error().withContext("calibration inputs");
+    recordNonFinite(s, *set);
     auto r = (*ex)->run(*set, options);
     if (!r) return r.error().withContext(Text::of("calibration set %1", std::to_string(s)));
     for (size_t i = 0; i < r->outputNames.size(); ++i)
@@ -322,6 +323,49 @@ Text CalibratingEvaluator::firstNonFiniteInput(const ir::Model& model) {
     }
   }
   return "";
+}
+
+void CalibratingEvaluator::recordNonFinite(size_t set, const exec::NamedInputs& inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const auto& [name, value] = inputs[k];
+    if (!value.isTensor()) continue;
+    const exec::Tensor& t = value.tensor();
+    if (t.isString()) continue;
+    const NonFiniteCount c = countNonFinite(t.dtype(), t.raw(), static_cast<size_t>(t.numel()));
+    if (!c.any()) continue;
+    const std::string file = source_->file ? source_->file(set, k) : "";
+    std::lock_guard<std::mutex> lock(nonFiniteMutex_);
+    // By set and input: a set observed again is counted once.
+    nonFinite_[{set, k}] = NonFiniteInput{name, file, c};
+  }
+}
+
+Text CalibratingEvaluator::takeNonFiniteNote() {
+  std::map<std::pair<size_t, size_t>, NonFiniteInput> seen;
+  {
+    std::lock_guard<std::mutex> lock(nonFiniteMutex_);
+    seen.swap(nonFinite_);
+  }
+  if (seen.empty()) return "";
+  // The first few inputs by set, then how many more.
+  constexpr size_t kListed = 3;
+  std::set<size_t> sets;
+  std::vector<Text> listed;
+  for (const auto& [at, in] : seen) {
+    sets.insert(at.first);
+    if (listed.size() == kListed) continue;
+    const Text where = in.file.empty() ? Text::of("input '%1' in calibration set %2", in.name,
+                                                  std::to_string(at.first))
+                                       : Text::of("input '%1' in %2", in.name, in.file);
+    listed.push_back(Text::of("%1: %2", where, nonFiniteText(in.count)));
+  }
+  Text inputs = Text::join(std::move(listed), "; ");
+  if (seen.size() > kListed)
+    inputs = Text::of("%1; and %2 more", inputs, std::to_string(seen.size() - kListed));
+  return Text::of(
+      "calibration: %1 of %2 input sets hold NaN or infinite values (%3): the ranges come from "
+      "the finite values only",
+      std::to_string(sets.size()), std::to_string(count_), inputs);
 }
 
 }  // namespace passlab::pipeline

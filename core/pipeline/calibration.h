@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "core/exec/executor.h"
 #include "core/passes/non_finite_input_source.h"
 #include "core/pipeline/input_synthesis.h"
+#include "core/pipeline/non_finite_count.h"
 #include "core/pipeline/numeric_check.h"
 #include "core/rewrite/evaluator.h"
 
@@ -85,12 +88,25 @@ class CalibratingEvaluator final : public rewrite::Evaluator, public passes::Non
   // The first input of the sets holding a NaN or an infinity, by the file it
   // was read from (else its set's number); each set made again to look.
   Text firstNonFiniteInput(const ir::Model& model) override;
+  // "calibration: 2 of 16 input sets hold NaN or infinite values (input 'x'
+  // in FILE: 3 NaN of its 784 values; ...): the ranges come from their
+  // finite values only", from the sets observeValues ran since the last call.
+  Text takeNonFiniteNote() override;
 
  private:
+  // Input k of set s, when it held a NaN or an infinity.
+  struct NonFiniteInput {
+    std::string name, file;
+    NonFiniteCount count;
+  };
+  void recordNonFinite(size_t set, const exec::NamedInputs& inputs);
+
   ExecEvaluator constants_;
   std::optional<CalibrationSetSource> source_;
   MakeSource make_;
   size_t count_ = 0;
+  std::mutex nonFiniteMutex_;
+  std::map<std::pair<size_t, size_t>, NonFiniteInput> nonFinite_;  // by (set, input)
 };
 
 }  // namespace passlab::pipeline

@@ -111,6 +111,10 @@ class SvdCache final : public rewrite::Evaluator,
     auto* source = dynamic_cast<passes::NonFiniteInputSource*>(inner_);
     return source ? source->firstNonFiniteInput(model) : Text();
   }
+  Text takeNonFiniteNote() override {
+    auto* source = dynamic_cast<passes::NonFiniteInputSource*>(inner_);
+    return source ? source->takeNonFiniteNote() : Text();
+  }
 
  private:
   struct Entry {

@@ -8,6 +8,7 @@
 
 #include "core/analysis/shape_inference.h"
 #include "core/ir/verifier.h"
+#include "core/passes/non_finite_input_source.h"
 #include "core/passes/registry.h"
 
 namespace passlab::pipeline {
@@ -143,6 +144,7 @@ struct PassManager::Attempt {
   int64_t irVersionBefore = 0;
   ir::UndoLog undo;
   bool typesMayHaveChanged = false;
+  Text dataNote;  // about the calibration data (nonFiniteCalibrationNote)
 };
 
 Expected<const Step*> PassManager::run(const passes::Pass& pass, const PassSpec& spec) {
@@ -202,8 +204,11 @@ Status PassManager::checkBudget(Step& step) {
   if (!checker_ || step.log.empty()) return Status::ok();
   step.check = checker_->checkBudgetStep(model_, step.log, options_.budget, standIns_);
   if (step.check.passed) return Status::ok();
-  return Error(ErrorCode::kLimit,
-               Text::of("%1 is over the accuracy budget: %2", step.passId, step.check.detail));
+  Text error = Text::of("%1 is over the accuracy budget: %2", step.passId, step.check.detail);
+  // What the step did (its note: quantize_static's weights in 7 bits, which
+  // option gives the other range), or the rollback would leave no trace of it.
+  if (!step.note.empty()) error = Text::of("%1 (the step: %2)", error, step.note);
+  return Error(ErrorCode::kLimit, std::move(error));
 }
 
 Status PassManager::checkUnits(Step& step, const Attempt& attempt) {
@@ -262,6 +267,13 @@ rewrite::NodeFilter filterFollowingProvenance(const rewrite::NodeFilter& filter,
   return inherited;
 }
 
+// The calibration's note on NaN or infinite values in its input sets, when
+// the step calibrated on any (passes::NonFiniteInputSource::takeNonFiniteNote).
+Text nonFiniteCalibrationNote(rewrite::Evaluator* evaluator) {
+  auto* source = dynamic_cast<passes::NonFiniteInputSource*>(evaluator);
+  return source ? source->takeNonFiniteNote() : Text();
+}
+
 }  // namespace
 
 Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
@@ -294,6 +306,12 @@ Status PassManager::runPass(const passes::Pass& pass, const PassSpec& spec,
     status = internalError(Text::of("%1 threw an exception that is not a std::exception", id));
   }
   attempt.typesMayHaveChanged = rw.typesMayHaveChanged();
+  // Added to the step's note, and kept when the step is rolled back (it is
+  // about the data, not the edits).
+  attempt.dataNote = nonFiniteCalibrationNote(evaluator_);
+  if (!attempt.dataNote.empty())
+    step.note =
+        step.note.empty() ? attempt.dataNote : Text::of("%1; %2", step.note, attempt.dataNote);
   return status;
 }
 
@@ -396,7 +414,7 @@ const Step* PassManager::rollBack(Step step, Attempt& attempt, const Status& sta
   model_.irVersion = attempt.irVersionBefore;
   step.rolledBack = true;
   step.error = status.text();
-  step.note = Text();  // about edits that were undone
+  step.note = attempt.dataNote;  // the rest was about edits that were undone
   step.after = step.before;
   lastStats_ = step.after;
   // A graph the verifier rejected is the pass's own fault, not the model's:

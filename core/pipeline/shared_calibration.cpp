@@ -43,6 +43,12 @@ Text SharedCalibration::firstNonFiniteInput(const ir::Model& model) {
   return source ? source->firstNonFiniteInput(model) : Text();
 }
 
+Text SharedCalibration::takeNonFiniteNote() {
+  std::lock_guard<std::mutex> lock(observing_);
+  auto* source = dynamic_cast<passes::NonFiniteInputSource*>(&calibrating_);
+  return source ? source->takeNonFiniteNote() : Text();
+}
+
 Status SharedCalibration::observeValues(const ir::Model& model,
                                         const std::vector<std::string>& values,
                                         const Observer& observe, const std::atomic<bool>* cancel) {

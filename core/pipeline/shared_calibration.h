@@ -53,6 +53,8 @@ class SharedCalibration final : public rewrite::Evaluator,
   size_t calibrationSets() const override { return calibrating_.calibrationSets(); }
   // `calibrating`'s answer, when it has one.
   Text firstNonFiniteInput(const ir::Model& model) override;
+  // `calibrating`'s note on the runs since the last call, when it has one.
+  Text takeNonFiniteNote() override;
 
   // The prepared statistics of `name` when `model` is a copy of the
   // prepared one (the same node count and the value made by the same op);

@@ -404,6 +404,145 @@ TEST_F(CalibrationData, NanInTheDataNamesTheInputAndItsFile) {
   EXPECT_EQ(io::printModelText(m), before) << "the model was changed";
 }
 
+// Only some calibration values NaN or infinite: calibration goes on with the
+// finite ones (TensorStats::add), and the step's note says how many sets held
+// such values, in which input and file, and how many values.
+struct NoteRun {
+  ir::Model model;
+  Status status;
+  std::string note;
+};
+
+NoteRun quantizeWithNote(const char* text, CalibratingEvaluator& eval,
+                         passes::Options options = {{"method", "minmax"}}) {
+  NoteRun out{parse(text), Status::ok(), ""};
+  analysis::inferShapes(out.model);
+  PassManager pm(out.model);
+  pm.setEvaluator(&eval);
+  auto step = pm.run({"quantize_static", std::move(options), {}});
+  if (!step) {
+    out.status = step.error();
+    return out;
+  }
+  if ((*step)->rolledBack) out.status = invalidArgument((*step)->error);
+  out.note = (*step)->note.str();
+  return out;
+}
+
+TEST_F(CalibrationData, SomeNanSetsCalibrateOnTheFiniteValuesAndTheNoteSaysWhere) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // b's row 0: a NaN, then values of row 1 (its finite values are within
+  // row 1's range); its NaN makes row 0 of every tensor after x NaN. Row 1
+  // reaches beyond set a's range, so b's finite values matter.
+  write("a", "input_0.npy", floats({2, 4}, {1, 2, 3, 4, -1, 0.5f, 2, 1}));
+  write("b", "input_0.npy", floats({2, 4}, {nan, -10, 11, 12, 9, -10, 11, 12}));
+  write("c", "input_0.npy", floats({2, 4}, {0.5f, 1, 1.5f, 2, 2, 1, 0.5f, 0}));
+  ir::Model m = parse(kQuantizable);
+  auto source = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(source) << source.error().message();
+  CalibratingEvaluator eval(std::move(source.value()));
+  const NoteRun run = quantizeWithNote(kQuantizable, eval);
+  ASSERT_TRUE(run.status.isOk()) << run.status.message();
+  const std::string file = (dir_ / "b" / "input_0.npy").string();
+  EXPECT_NE(
+      run.note.find("calibration: 1 of 3 input sets hold NaN or infinite values (input "
+                    "'x' in " +
+                    file + ": 1 NaN of its 8 values): the ranges come from the finite values only"),
+      std::string::npos)
+      << run.note;
+  EXPECT_NE(run.note.find("ops quantized to int8"), std::string::npos) << run.note;
+  EXPECT_EQ(eval.takeNonFiniteNote(), "") << "the pass manager took it";
+
+  // The same scales as with b's NaN row replaced by its finite row 1: the
+  // NaN row gave nothing, the finite values of b everything they hold.
+  write("b", "input_0.npy", floats({2, 4}, {9, -10, 11, 12, 9, -10, 11, 12}));
+  auto finiteSource = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(finiteSource) << finiteSource.error().message();
+  CalibratingEvaluator finiteEval(std::move(finiteSource.value()));
+  const NoteRun finite = quantizeWithNote(kQuantizable, finiteEval);
+  ASSERT_TRUE(finite.status.isOk()) << finite.status.message();
+  EXPECT_EQ(finite.note.find("calibration:"), std::string::npos) << finite.note;
+  EXPECT_EQ(initializerBytes(run.model), initializerBytes(finite.model));
+  // And b counts: without it the scales differ.
+  fs::remove_all(dir_ / "b");
+  auto withoutB = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(withoutB) << withoutB.error().message();
+  CalibratingEvaluator withoutBEval(std::move(withoutB.value()));
+  EXPECT_NE(initializerBytes(run.model),
+            initializerBytes(quantizeWithNote(kQuantizable, withoutBEval).model));
+
+  // Infinities are counted apart from NaN; every set non-finite somewhere.
+  write("a", "input_0.npy", floats({2, 4}, {inf, 2, 3, 4, -1, 0.5f, 2, 1}));
+  write("b", "input_0.npy", floats({2, 4}, {1, 2, 3, 4, -inf, nan, 2, inf}));
+  write("c", "input_0.npy", floats({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}));
+  auto mixed = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(mixed) << mixed.error().message();
+  CalibratingEvaluator mixedEval(std::move(mixed.value()));
+  const NoteRun mixedRun = quantizeWithNote(kQuantizable, mixedEval);
+  ASSERT_TRUE(mixedRun.status.isOk()) << mixedRun.status.message();
+  EXPECT_NE(mixedRun.note.find("calibration: 2 of 3 input sets hold NaN or infinite values (input "
+                               "'x' in " +
+                               (dir_ / "a" / "input_0.npy").string() +
+                               ": 1 infinite of its 8 values; input 'x' in " +
+                               (dir_ / "b" / "input_0.npy").string() +
+                               ": 1 NaN and 2 infinite of its 8 values)"),
+            std::string::npos)
+      << mixedRun.note;
+}
+
+TEST_F(CalibrationData, ARolledBackStepKeepsTheNoteOnItsData) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Every row of every set NaN somewhere: no finite value of h1, an error.
+  write("a", "input_0.npy", floats({2, 4}, {nan, 2, 3, 4, 5, nan, 7, 8}));
+  ir::Model m = parse(kQuantizable);
+  auto source = calibrationFolder(m, dir_.string());
+  ASSERT_TRUE(source) << source.error().message();
+  CalibratingEvaluator eval(std::move(source.value()));
+  const NoteRun run = quantizeWithNote(kQuantizable, eval);
+  ASSERT_FALSE(run.status.isOk());
+  EXPECT_NE(run.status.message().find("calibration saw no finite value"), std::string::npos)
+      << run.status.message();
+  EXPECT_EQ(run.note, "calibration: 1 of 1 input sets hold NaN or infinite values (input 'x' in " +
+                          (dir_ / "a" / "input_0.npy").string() +
+                          ": 2 NaN of its 8 values): the ranges come from the finite values only");
+}
+
+TEST(CalibratingEvaluator, TheNoteCountsEachSetOnceListsThreeAndIsTakenOnce) {
+  ir::Model m = parse(R"(<ir_version: 8, opset_import: ["" : 13]>
+main (float[1,3] x, int64[2] k) => (float[1,3] y) { y = Relu(x) })");
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<exec::NamedInputs> sets;
+  for (int i = 0; i < 6; ++i) {
+    const float v = i == 0 ? 1.0f : nan;  // set 0 finite, 1..5 one NaN each
+    sets.push_back(
+        {{"x", exec::Value(floats({1, 3}, {v, 2, 3}))},
+         {"k", exec::Value(ir::Tensor::fromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 2}))}});
+  }
+  CalibratingEvaluator eval(std::move(sets));
+  EXPECT_EQ(eval.takeNonFiniteNote(), "") << "nothing observed yet";
+  auto observe = [&] {
+    size_t seen = 0;
+    Status s = eval.observeValues(
+        m, {"y"},
+        [&](size_t, const ir::Tensor&) {
+          ++seen;
+          return Status::ok();
+        },
+        nullptr);
+    EXPECT_TRUE(s.isOk()) << s.message();
+    EXPECT_EQ(seen, 6u);
+  };
+  observe();
+  observe();  // the same sets again: counted once
+  EXPECT_EQ(eval.takeNonFiniteNote(),
+            "calibration: 5 of 6 input sets hold NaN or infinite values (input 'x' in calibration "
+            "set 1: 1 NaN of its 3 values; input 'x' in calibration set 2: 1 NaN of its 3 values; "
+            "input 'x' in calibration set 3: 1 NaN of its 3 values; and 2 more): the ranges come "
+            "from the finite values only");
+  EXPECT_EQ(eval.takeNonFiniteNote(), "");
+}
+
 TEST(CalibratingEvaluator, NanMadeInsideTheModelKeepsThePlainMessage) {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
 main (float[2,4] x) => (float[2,4] y)

@@ -75,6 +75,48 @@ TEST(PassLabQLinearLookup, KeepsTheShape) {
   EXPECT_EQ(kt::values<uint8_t>(r.outputs[0]), (std::vector<uint8_t>{1, 2, 3, 254, 255, 0}));
 }
 
+// A table whose 16 rows of 16 all differ and have no pattern the vector paths
+// could lean on (the AVX2 path XORs neighbouring rows; AVX-512 BW blends rows).
+int scrambled(int i) {
+  return (i * 167 + 89 + ((i * i * 13) >> 3)) & 255;
+}
+
+// Every length from 1 to 200 and some longer ones (not multiples of the
+// 32- or 64-byte vectors: the scalar tail after whole vectors), X cycling
+// through all 256 values from an offset; each output checked against the
+// table. Run under every ISA cap (ctests isa_*_kernels): VBMI, AVX-512 BW,
+// AVX2 and scalar paths.
+TEST(PassLabQLinearLookup, EveryValueAndLengthMatchesTheTable) {
+  std::vector<int> lengths;
+  for (int n = 1; n <= 200; ++n) lengths.push_back(n);
+  for (int n : {255, 256, 257, 511, 1000, 4133}) lengths.push_back(n);
+  for (int n : lengths) {
+    std::vector<uint8_t> x(n);
+    for (int i = 0; i < n; ++i) x[i] = static_cast<uint8_t>((i + 7 * n) & 255);
+    auto r = testutil::runText(lookupModel("uint8", "uint8", n, scrambled), {{"x", u8({n}, x)}});
+    auto y = kt::values<uint8_t>(r.outputs[0]);
+    ASSERT_EQ(y.size(), static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(y[i], scrambled(x[i])) << "length " << n << ", x[" << i << "] = " << int(x[i]);
+  }
+}
+
+TEST(PassLabQLinearLookup, Int8EveryValueThroughAScrambledTable) {
+  // int8 X reads entry x + 128; an int8 table holds scrambled(i) - 128.
+  for (int n : {256, 300, 1027}) {
+    std::vector<int8_t> x(n);
+    for (int i = 0; i < n; ++i) x[i] = static_cast<int8_t>(((i * 5 + 3) & 255) - 128);
+    auto r =
+        testutil::runText(lookupModel("int8", "int8", n, [](int i) { return scrambled(i) - 128; }),
+                          {{"x", i8({n}, x)}});
+    auto y = kt::values<int8_t>(r.outputs[0]);
+    ASSERT_EQ(y.size(), static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(y[i], scrambled(x[i] + 128) - 128)
+          << "length " << n << ", x[" << i << "] = " << int(x[i]);
+  }
+}
+
 TEST(PassLabQLinearLookup, RefusesATableOfAnotherSize) {
   kt::expectError(lookupModel(
                       "uint8", "uint8", 2, [](int i) { return i; }, 255),

@@ -72,6 +72,20 @@ __attribute__((target("avx512f"))) int64_t hardSwishAvx512(const float* x, float
   }
   return i;
 }
+
+// The same on 8 lanes (AVX2 CPUs: picodet int8's 33 HardSwish between
+// DequantizeLinear and QuantizeLinear took 4x the AVX-512 time on SSE2).
+__attribute__((target("avx2"))) int64_t hardSwishAvx2(const float* x, float* y, int64_t n) {
+  const __m256 six = _mm256_set1_ps(6.0f), half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps(),
+               one = _mm256_set1_ps(1.0f);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 xv = _mm256_loadu_ps(x + i);
+    const __m256 v = _mm256_add_ps(_mm256_div_ps(xv, six), half);
+    _mm256_storeu_ps(y + i, _mm256_mul_ps(xv, _mm256_min_ps(one, _mm256_max_ps(zero, v))));
+  }
+  return i;
+}
 #endif
 
 // y = x * max(0, min(1, x / 6 + 0.5))
@@ -87,7 +101,9 @@ struct HardSwishOp {
   // The same with maxps/minps, operands in the order that matches the ?:
   // exactly (maxps(0, v) is v for NaN and -0, as `v < 0 ? 0 : v`).
   void floatN(const float* x, float* y, int64_t n) const {
-    int64_t i = cpu_isa::hasAvx512f() ? hardSwishAvx512(x, y, n) : 0;
+    int64_t i = cpu_isa::hasAvx512f()   ? hardSwishAvx512(x, y, n)
+                : cpu_isa::hasAvx2Fma() ? hardSwishAvx2(x, y, n)
+                                        : 0;
     const __m128 six = _mm_set1_ps(6.0f), half = _mm_set1_ps(0.5f), zero = _mm_setzero_ps(),
                  one = _mm_set1_ps(1.0f);
     for (; i + 4 <= n; i += 4) {

@@ -412,6 +412,22 @@ __attribute__((target("avx512f"))) int64_t dequantizeAvx512(const Q* xr, float* 
   return i;
 }
 
+// The same on 8 lanes (AVX2 CPUs: picodet int8's 40 DequantizeLinear took
+// 2.8x the AVX-512 time on the compiler's SSE2 loop).
+template <class Q>
+__attribute__((target("avx2"))) int64_t dequantizeAvx2(const Q* xr, float* yr, int64_t len, float z,
+                                                       float s) {
+  const __m256 vz = _mm256_set1_ps(z), vs = _mm256_set1_ps(s);
+  int64_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(xr + i));
+    const __m256i w = std::is_signed_v<Q> ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+    const __m256 v = _mm256_cvtepi32_ps(w);
+    _mm256_storeu_ps(yr + i, _mm256_mul_ps(_mm256_sub_ps(v, vz), vs));
+  }
+  return i;
+}
+
 template <class Q>
 void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleMap map, Tensor& y,
                     int threads) {
@@ -433,7 +449,10 @@ void dequantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, Scal
                   const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
                   int64_t i = 0;
                   if constexpr (sizeof(Q) == 1) {
-                    if (cpu_isa::hasAvx512f()) i = dequantizeAvx512(xr, yr, len, z, s);
+                    if (cpu_isa::hasAvx512f())
+                      i = dequantizeAvx512(xr, yr, len, z, s);
+                    else if (cpu_isa::hasAvx2Fma())
+                      i = dequantizeAvx2(xr, yr, len, z, s);
                   }
                   for (; i < len; ++i) yr[i] = (static_cast<float>(xr[i]) - z) * s;
                 }

@@ -1,5 +1,6 @@
 // HardSwish on float32 through its vector paths (activations.cpp: 16 lanes of
-// AVX-512F where the CPU has it, else SSE2, then the scalar tail) against the
+// AVX-512F where the CPU has it, else 8 of AVX2, else SSE2, then the scalar
+// tail; ctests isa_*_kernels run each) against the
 // scalar formula of the same float32 operations, bit for bit: a long row
 // (every path and the tail) of ordinary values, the clamp edges (-3, 3),
 // -0, +-inf, NaN and large magnitudes.

@@ -97,7 +97,7 @@ TEST(DequantizeLinear, PerTensorInt4AndFloat8) {
 }
 
 // Per axis and per tensor, uint8 and int8, rows around the 16-byte vectors
-// (AVX-512 where present): each output is (float(x) - float(z)) * s in float,
+// (AVX-512 where present, else 8 lanes of AVX2): each output is (float(x) - float(z)) * s in float,
 // bit for bit.
 TEST(DequantizeLinear, EightBitRowsAreTheFormulaBitForBit) {
   for (const char* type : {"uint8", "int8"})

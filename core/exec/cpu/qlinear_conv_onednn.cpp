@@ -249,6 +249,23 @@ class OneDnnQLinearConv final : public Kernel {
     std::optional<Requantization> r;
     if (!exactInt8) {
       r = readRequantization(ctx, g.M);
+      // A pointwise layer of weights in [-64, 64] (`reduce_range`): PassLab's own AVX2 kernel
+      // (qlinear_pointwise_nhwc.h), exact, and faster than oneDNN's int8 convolution.
+      if (r && channelsLast && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g)) {
+        if (old && old->pointwise && old->pointwise->reshape(g)) {
+          p->requantization = std::move(*r);
+          p->pointwise = std::move(old->pointwise);
+          return p;
+        }
+        if (!freed) {
+          auto k = std::make_unique<QLinearPointwiseNhwc>();
+          if (k->prepare(g, ctx.input(kW).data<int8_t>(), *r, ctx.input(kX).dtype())) {
+            p->requantization = std::move(*r);
+            p->pointwise = std::move(k);
+            return p;
+          }
+        }
+      }
       p->narrowWeights = r && narrowWeights(ctx, old.get());
       if (p->narrowWeights) {
         p->requantization = std::move(*r);

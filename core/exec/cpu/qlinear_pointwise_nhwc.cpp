@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/int8_dot_exactness.h"
+#include "core/exec/cpu/qlinear_pointwise_nhwc_avx2.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -301,8 +303,28 @@ PASSLAB_PW_TARGET void pixelRange(const uint8_t* x, const int32_t* weights, cons
 
 }  // namespace
 
+QLinearPointwiseNhwc::Path QLinearPointwiseNhwc::bestPath() {
+  for (Path p : {Path::kAvx512Vnni, Path::kAvxVnni, Path::kAvx2})
+    if (supports(p)) return p;
+  return Path::kNone;
+}
+
+bool QLinearPointwiseNhwc::supports(Path path) {
+  switch (path) {
+    case Path::kAvx512Vnni:
+      return cpu_isa::hasAvx512Vnni();
+    case Path::kAvxVnni:
+      return cpu_isa::hasAvxVnni();
+    case Path::kAvx2:
+      return cpu_isa::hasAvx2Fma();
+    case Path::kNone:
+      break;
+  }
+  return false;
+}
+
 bool QLinearPointwiseNhwc::covers(const ConvGeometry& g) {
-  if (!cpu_isa::hasAvx512Vnni() || g.group != 1 || g.C <= 0 || g.M <= 0) return false;
+  if (bestPath() == Path::kNone || g.group != 1 || g.C <= 0 || g.M <= 0) return false;
   for (size_t i = 0; i < g.spatial(); ++i)
     if (g.kernel[i] != 1 || g.stride[i] != 1 || g.padBegin[i] != 0 || g.padEnd[i] != 0)
       return false;
@@ -316,9 +338,16 @@ bool QLinearPointwiseNhwc::fewPixels(const ConvGeometry& g) {
 }
 
 bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
-                                   const qlinear::Requantization& r, ir::DataType xType) {
+                                   const qlinear::Requantization& r, ir::DataType xType,
+                                   Path path) {
   // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 channels.
-  if (g.C > 65536) return false;
+  if (g.C > 65536 || path == Path::kNone || !supports(path)) return false;
+  // vpmaddubsw's int16 pair sums saturate beyond |w| = 64 (int8_dot_exactness.h).
+  if (path == Path::kAvx2 && !std::all_of(w, w + g.M * g.C, [](int8_t v) {
+        return v >= -qlinear::kNarrowInt8Weight && v <= qlinear::kNarrowInt8Weight;
+      }))
+    return false;
+  path_ = path;
   pixels_ = g.N;
   for (int64_t d : g.in) pixels_ *= d;
   c_ = g.C;
@@ -352,7 +381,7 @@ bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   }
   requant_.prepare(r, m_, mp_);
   bias_.assign(static_cast<size_t>(mp_), 0);
-  pairs_ = m_ == kPairChannels;
+  pairs_ = m_ == kPairChannels && path_ == Path::kAvx512Vnni;
   if (pairs_) repeatPairLanes();
   return true;
 }
@@ -376,6 +405,19 @@ bool QLinearPointwiseNhwc::reshape(const ConvGeometry& g) {
 #if defined(__x86_64__)
 void QLinearPointwiseNhwc::computePixels(const uint8_t* x, uint8_t* y, int64_t first,
                                          int64_t last) const {
+  if (path_ != Path::kAvx512Vnni) {
+    pointwise256::Layer l;
+    l.c = c_, l.m = m_, l.mp = mp_;
+    l.weights = weights_.data(), l.bias = bias_.data();
+    l.mult = requant_.mult.data(), l.multf = requant_.multf.data();
+    l.yZero = static_cast<int32_t>(requant_.yZero);
+    l.yLo = static_cast<int32_t>(requant_.yLo), l.yHi = static_cast<int32_t>(requant_.yHi);
+    l.xSigned = xSigned_, l.fast = fast_;
+    pointwise256::computePixels(
+        path_ == Path::kAvxVnni ? pointwise256::Dot::kAvxVnni : pointwise256::Dot::kAvx2, l, x, y,
+        first, last);
+    return;
+  }
   const Layout l{c_, m_, mp_, c_ / 4, c_ % 4};
   const Channels ch{bias_.data(), requant_.mult.data(), requant_.multf.data()};
   const Requant q = requant16::constants(requant_, fast_);

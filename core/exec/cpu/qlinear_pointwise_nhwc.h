@@ -1,11 +1,13 @@
 // PassLab's own kernel for channels-last int8 pointwise QLinearConv
 // (com.microsoft QLinearConv with channels_last = 1, a 1x1 kernel, group 1,
 // stride 1, no padding: Y [pixels, M] from X [pixels, C] and W [M, C]) on
-// AVX-512 VNNI. The executor runs it where it is faster than oneDNN 2.6's
-// brgconv_1x1 with zero points (preferred): every layer of at least 8
-// outputs. Blocks of 4 pixels by 3-4 vectors of 16 outputs (or 8 by 1-2)
-// keep the VNNI unit busy, and up to 64 outputs of a pixel leave in one
-// store; at exactly 8 outputs two pixels share a vector. ppocr_cls's 1x1
+// AVX-512 VNNI, and in 256-bit registers (qlinear_pointwise_nhwc_avx2.h) on
+// AVX-VNNI (any weights) or plain AVX2 (weights in [-64, 64] only: what
+// `reduce_range` quantizers write). The executor runs it where it is faster
+// than oneDNN 2.6's brgconv_1x1 with zero points (preferred): every layer of
+// at least 8 outputs. Blocks of 4 pixels by 3-4 vectors of 16 outputs (or 8
+// by 1-2) keep the VNNI unit busy, and up to 64 outputs of a pixel leave in
+// one store; at exactly 8 outputs two pixels share a vector. ppocr_cls's 1x1
 // layers (2026-12-07, AVX-512 VNNI): expansions 2.4-4.2 us here, 3.3-7.3 on
 // oneDNN; 8-output layers 1.2-1.9 us, 2.5-4.3 on oneDNN (docs/precision.md).
 //
@@ -28,9 +30,19 @@ namespace passlab::exec::cpu {
 
 class QLinearPointwiseNhwc {
  public:
-  // Whether this CPU (AVX-512 F/BW/VL and VNNI, cpu_isa.h) and geometry g (a
-  // kernel of 1 in every spatial dim, group 1, strides 1, no padding) are
-  // covered.
+  // How the kernel sums, best first.
+  enum class Path {
+    kNone,        // none on this CPU (under PASSLAB_MAX_ISA)
+    kAvx512Vnni,  // 16 int32 lanes, vpdpbusd
+    kAvxVnni,     // 8 lanes, vpdpbusd (AVX-VNNI)
+    kAvx2,        // 8 lanes, vpmaddubsw + vpmaddwd: weights in [-64, 64] only
+  };
+  // The best path of this CPU (cpu_isa.h), and whether it has `path`.
+  static Path bestPath();
+  static bool supports(Path path);
+  // Whether some path of this CPU and geometry g (a kernel of 1 in every
+  // spatial dim, group 1, strides 1, no padding) are covered. The AVX2 path
+  // also needs weights in [-64, 64] (prepare declines others).
   static bool covers(const ConvGeometry& g);
   // Whether it is faster than oneDNN for g: at least 8 outputs (wide), or
   // few pixels (fewPixels), whatever the channels.
@@ -64,10 +76,13 @@ class QLinearPointwiseNhwc {
 
   // Takes the weights W [M, C, 1...] (int8, zero point 0) and the
   // requantization (readRequantization) for X of type xType (uint8 or
-  // int8). False when an int32 sum might overflow (more than 65536 input
-  // channels): the caller runs another kernel.
+  // int8), to run on `path` (bestPath() by default). False when an int32
+  // sum might overflow (more than 65536 input channels), when this CPU lacks
+  // the path, or on the AVX2 path when a weight lies outside [-64, 64]
+  // (int8_dot_exactness.h): the caller runs another kernel.
   bool prepare(const ConvGeometry& g, const int8_t* w, const qlinear::Requantization& r,
-               ir::DataType xType);
+               ir::DataType xType, Path path = bestPath());
+  Path path() const { return path_; }
   // The prepared kernel for another input shape g of the same convolution
   // (channels as prepared): the weights prepared stay, W is not read again.
   // False where g is another convolution.
@@ -81,8 +96,9 @@ class QLinearPointwiseNhwc {
   void computePixels(const uint8_t* x, uint8_t* y, int64_t first, int64_t last) const;
   void repeatPairLanes();
 
+  Path path_ = Path::kNone;
   int64_t pixels_ = 0, c_ = 0, m_ = 0;
-  int64_t mp_ = 0;     // output channels rounded up to 16
+  int64_t mp_ = 0;     // output channels rounded up to 16 (8 lanes read on 256-bit paths)
   int64_t quads_ = 0;  // input channels in groups of 4, the last one padded with 0 weights
   bool xSigned_ = false;
   bool pairs_ = false;  // m_ == kPairChannels: lanes 8-15 repeat lanes 0-7 for the next pixel

@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
+#include "core/exec/cpu/qlinear_pointwise_nhwc.h"
 #include "core/exec/executor.h"
 #include "core/exec/step_trials.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/core/exec/int8_conv_test_util.h"
 #include "tests/core/exec/kept_values_test_util.h"
@@ -181,12 +183,14 @@ main (uint8[N,H,W,32] x) => (uint8[N,H,W,32] y) <int8[32,1,3,3] w = )" +
 }
 
 // channels_last depthwise with zero points: PassLab's kernel, reshaped for
-// each new shape (exact).
+// each new shape (exact), wherever it runs: AVX-512 VNNI, AVX-VNNI or AVX2 +
+// FMA, any weights (qlinear_depthwise_nhwc.h); else the float32 sums (W stays).
 TEST(KeptValuesFreedInt8, QLinearConvChannelsLastDepthwise) {
   const std::vector<Dims> runs = {
       {1, 9, 9, 32}, {2, 9, 9, 32}, {1, 9, 9, 32}, {1, 7, 11, 32}, {1, 9, 9, 32}};
-  expectHeldCopyServes(
-      {qlinearConvDepthwiseNhwc(127), DataType::kUInt8, runs, heldBytes(kM * kTaps), 0});
+  const bool kernel = cpu_isa::hasAvx512Vnni() || cpu_isa::hasAvxVnni() || cpu_isa::hasAvx2Fma();
+  expectHeldCopyServes({qlinearConvDepthwiseNhwc(127), DataType::kUInt8, runs,
+                        kernel ? uint64_t{kM * kTaps} : heldBytes(kM * kTaps), 0});
 }
 
 // channels_last pointwise that reduces the channels (64 -> 16), zero points:
@@ -201,6 +205,23 @@ main (uint8[N,H,W,64] x) => (uint8[N,H,W,16] y) <int8[16,64,1,1] w = )" +
   const std::vector<Dims> runs = {
       {1, 9, 9, 64}, {2, 9, 9, 64}, {1, 9, 9, 64}, {1, 7, 11, 64}, {1, 9, 9, 64}};
   expectHeldCopyServes({text, DataType::kUInt8, runs, heldBytes(16 * 64), 0});
+}
+
+// The same with weights in [-64, 64] (`reduce_range`): PassLab's kernel on
+// every CPU with AVX2, with VNNI or without (its AVX2 path, session 39), W
+// released once prepared and the kernel reshaped for the other shapes.
+TEST(KeptValuesFreedInt8, QLinearConvChannelsLastPointwiseNarrowWeights) {
+  if (cpu::QLinearPointwiseNhwc::bestPath() == cpu::QLinearPointwiseNhwc::Path::kNone)
+    GTEST_SKIP() << "no AVX2 on this CPU";
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1]>
+main (uint8[N,H,W,64] x) => (uint8[N,H,W,16] y) <int8[16,64,1,1] w = )" +
+                           ints(16 * 64, -64, 64, 12) + ", " + quantization(16, 64, 121, 110) +
+                           R"(> {
+  y = com.microsoft.QLinearConv <channels_last = 1> (x, xs, xz, w, ws, wz, ys, yz, b)
+})";
+  const std::vector<Dims> runs = {
+      {1, 9, 9, 64}, {2, 9, 9, 64}, {1, 9, 9, 64}, {1, 7, 11, 64}, {1, 9, 9, 64}};
+  expectHeldCopyServes({text, DataType::kUInt8, runs, 16 * 64, -1});
 }
 
 // channels_last pointwise 16 -> 32 without zero points: PassLab's kernel on

@@ -8,10 +8,14 @@
 // (round half to even); the class called directly (1 and 2 threads) and
 // through the executor (where it replaces oneDNN's primitive for layers of
 // at least 8 outputs with zero points, and for layers of at most 4 pixels,
-// zero points or not); and what it declines.
+// zero points or not); and what it declines. Every path of the CPU (AVX-512
+// VNNI, AVX-VNNI, AVX2) on every case, the AVX2 path with the case's weights
+// narrowed to [-64, 64] (`reduce_range`), which it alone requires (session 39).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -56,6 +60,34 @@ ChannelsLastModel buildPointwise(const PwCase& c, uint32_t seed) {
 
 class QLinearPointwiseNhwcTest : public ::testing::TestWithParam<PwCase> {};
 
+using Path = cpu::QLinearPointwiseNhwc::Path;
+
+const char* pathName(Path p) {
+  switch (p) {
+    case Path::kAvx512Vnni:
+      return "AVX-512 VNNI";
+    case Path::kAvxVnni:
+      return "AVX-VNNI";
+    case Path::kAvx2:
+      return "AVX2";
+    case Path::kNone:
+      break;
+  }
+  return "none";
+}
+
+// Whether the executor runs this kernel on the case (exact) rather than
+// oneDNN (whose float32 requantization may round a near tie the other way):
+// on AVX2 without VNNI every covered layer of weights in [-64, 64]; with VNNI
+// layers with a nonzero zero point of at least 8 outputs, and layers of at
+// most 4 pixels.
+bool ownKernelRuns(const cpu::ConvGeometry& g, const PwCase& c) {
+  if (!cpu::QLinearPointwiseNhwc::covers(g)) return false;
+  if (cpu::QLinearPointwiseNhwc::bestPath() == Path::kAvx2) return c.weightMax <= 64;
+  return cpu::QLinearPointwiseNhwc::preferred(g) &&
+         (c.xZero != 0 || c.yZero != 0 || cpu::QLinearPointwiseNhwc::fewPixels(g));
+}
+
 TEST_P(QLinearPointwiseNhwcTest, ExecutorMatchesTheReference) {
   const PwCase& c = GetParam();
   ChannelsLastModel m = buildPointwise(c, 23);
@@ -63,27 +95,43 @@ TEST_P(QLinearPointwiseNhwcTest, ExecutorMatchesTheReference) {
   ASSERT_FALSE(r.first.outputs.empty());
   ASSERT_FALSE(r.reference.outputs.empty());
   EXPECT_EQ(r.reference.profile[0].kernel, "cpu.ms.QLinearConv");
-  // This kernel (exact) runs layers with a nonzero zero point of at least 8
-  // outputs, and layers of at most 4 pixels; oneDNN the others, whose
-  // float32 requantization may round a near tie the other way.
-  const cpu::ConvGeometry g = geometryOf(m);
-  const bool own = cpu::QLinearPointwiseNhwc::covers(g) &&
-                   cpu::QLinearPointwiseNhwc::preferred(g) &&
-                   (c.xZero != 0 || c.yZero != 0 || cpu::QLinearPointwiseNhwc::fewPixels(g));
-  const int tolerance = own ? 0 : 1;
+  const int tolerance = ownKernelRuns(geometryOf(m), c) ? 0 : 1;
   expectEqual(r.first.outputs[0], r.reference.outputs[0], "first run", tolerance);
   expectEqual(r.second.outputs[0], r.reference.outputs[0], "second run", tolerance);
   expectSpread(r.reference.outputs[0]);
 }
 
+// On every path of this CPU (under PASSLAB_MAX_ISA). The AVX2 path declines
+// weights beyond [-64, 64] and runs the case with its weights drawn from
+// [-64, 64] instead.
 TEST_P(QLinearPointwiseNhwcTest, KernelMatchesTheReferenceBitForBit) {
   const PwCase& c = GetParam();
   ChannelsLastModel m = buildPointwise(c, 29);
   const cpu::ConvGeometry g = geometryOf(m);
-  if (!cpu::QLinearPointwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
-  cpu::QLinearPointwiseNhwc k;
-  ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
-  expectKernelMatchesReference(k, c, m);
+  if (!cpu::QLinearPointwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX2 on this CPU";
+  PwCase narrow = c;
+  narrow.weightMax = std::min(c.weightMax, 64);
+  ChannelsLastModel mn = buildPointwise(narrow, 29);
+  int paths = 0;
+  for (Path p : {Path::kAvx512Vnni, Path::kAvxVnni, Path::kAvx2}) {
+    if (!cpu::QLinearPointwiseNhwc::supports(p)) continue;
+    SCOPED_TRACE(pathName(p));
+    ++paths;
+    cpu::QLinearPointwiseNhwc k;
+    const bool wideWeights = p == Path::kAvx2 && c.weightMax > 64;
+    EXPECT_EQ(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType, p),
+              !wideWeights);
+    if (wideWeights) {
+      ASSERT_TRUE(
+          k.prepare(g, mn.w.data<int8_t>().data(), requantizationOf(narrow, mn), narrow.xType, p));
+      EXPECT_EQ(k.path(), p);
+      expectKernelMatchesReference(k, narrow, mn);
+    } else {
+      EXPECT_EQ(k.path(), p);
+      expectKernelMatchesReference(k, c, m);
+    }
+  }
+  EXPECT_GE(paths, 1);
 }
 
 std::vector<PwCase> cases() {
@@ -267,6 +315,53 @@ std::vector<PwCase> cases() {
                .bias = true,
                .xZero = 250,
                .yZero = 90});
+  // Weights in [-64, 64] (`reduce_range`): the executor's kernel on AVX2
+  // without VNNI too (ppocr_cls's shapes, uint8 and int8, tails).
+  v.push_back({.name = "narrow_weights_expand_32_to_200",
+               .x = {1, 32, 2, 97},
+               .m = 200,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 129,
+               .yZero = 145,
+               .weightMax = 64});
+  v.push_back({.name = "narrow_weights_reduce_200_to_32_s8",
+               .x = {1, 200, 3, 65},
+               .m = 32,
+               .xType = DT::kInt8,
+               .yType = DT::kInt8,
+               .bias = true,
+               .xZero = -9,
+               .yZero = 5,
+               .weightMax = 64});
+  v.push_back({.name = "narrow_weights_8_to_8_odd_pixels",
+               .x = {1, 8, 7, 47},
+               .m = 8,
+               .bias = true,
+               .xZero = 11,
+               .yZero = 3,
+               .weightMax = 64});
+  v.push_back({.name = "narrow_weights_tails_43_to_19_zero_points_0",
+               .x = {2, 43, 5, 3},
+               .m = 19,
+               .perChannelScales = true,
+               .bias = true,
+               .weightMax = 64});
+  v.push_back({.name = "narrow_weights_16_to_104_s8_in",
+               .x = {1, 16, 3, 33},
+               .m = 104,
+               .xType = DT::kInt8,
+               .perChannelScales = true,
+               .xZero = 17,
+               .yZero = 99,
+               .weightMax = 64});
+  v.push_back({.name = "narrow_weights_2000_to_36_double_path",
+               .x = {1, 2000, 2, 5},
+               .m = 36,
+               .bias = true,
+               .xZero = 250,
+               .yZero = 90,
+               .weightMax = 64});
   return v;
 }
 
@@ -276,12 +371,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, QLinearPointwiseNhwcTest, ::testing::ValuesIn(c
 // 65536 input channels of weight -128 with the input zero point 255: the
 // correction zx sum(w) is -255 * 128 * 65536 = -2139095040, so b - zx sum(w)
 // leaves int32 for every bias above 8388607, while the sum (x - zx) w + b
-// (about 1.07e9 + b) fits: bit for bit the reference at 1 and 2 threads.
+// (about 1.07e9 + b) fits: bit for bit the reference at 1 and 2 threads, on
+// the VNNI paths (AVX2's takes no weight of -128).
 TEST(QLinearPointwiseNhwc, BiasLessCorrectionBeyondInt32) {
   PwCase c{.name = "edge", .x = {1, 65536, 1, 2}, .m = 16, .bias = true, .xZero = 255};
   ChannelsLastModel m = buildPointwise(c, 31);
   const cpu::ConvGeometry g = geometryOf(m);
-  if (!cpu::QLinearPointwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  const Path path = cpu::QLinearPointwiseNhwc::bestPath();
+  if (path == Path::kNone || path == Path::kAvx2) GTEST_SKIP() << "no VNNI on this CPU";
   ir::Graph& graph = m.built.model.graph();
   auto setInit = [&](const std::string& name, const ir::Tensor& t) {
     for (ir::Value* v : graph.initializers())
@@ -297,9 +394,13 @@ TEST(QLinearPointwiseNhwc, BiasLessCorrectionBeyondInt32) {
   setInit("w", m.w);
   setInit("b", m.bias);
   setInit("y_scale", floats({}, {m.yScale}));
-  cpu::QLinearPointwiseNhwc k;
-  ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
-  expectKernelMatchesReference(k, c, m);
+  for (Path p : {Path::kAvx512Vnni, Path::kAvxVnni}) {
+    if (!cpu::QLinearPointwiseNhwc::supports(p)) continue;
+    SCOPED_TRACE(pathName(p));
+    cpu::QLinearPointwiseNhwc k;
+    ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType, p));
+    expectKernelMatchesReference(k, c, m);
+  }
 }
 
 // One pixel, zero points 0 (a squeeze-excitation convolution): through the
@@ -347,6 +448,57 @@ TEST(QLinearPointwiseNhwc, OnePixelWithoutZeroPointsRoundsAsTheReference) {
     ASSERT_EQ(y.numel(), M);
     for (int64_t k = 0; k < M; ++k)
       EXPECT_EQ(valueAt(y, k), k % 2 == 0 ? 59 : -59) << "channel " << k;
+  }
+}
+
+// The AVX2 path's bound: vpmaddubsw adds two u8 x s8 products in a
+// saturating int16, so weights of +-64 at x = 255 (pairs of +-32640) are
+// exact and taken, a single weight of 65 or -65 is declined (255 * 65 * 2 =
+// 33150 saturates). Nearly every pair here is at the bound: x 255 (uint8)
+// or 127 (int8, summed as x + 128 = 255) but for one channel per pixel, every
+// weight +-64 with both of a pair's signs alike (random per pair).
+TEST(QLinearPointwiseNhwc, Avx2PathTakesWeightsOf64NotOf65) {
+  if (!cpu::QLinearPointwiseNhwc::supports(Path::kAvx2)) GTEST_SKIP() << "no AVX2 on this CPU";
+  for (DataType xType : {DataType::kUInt8, DataType::kInt8}) {
+    SCOPED_TRACE(xType == DataType::kUInt8 ? "uint8 X" : "int8 X");
+    const int64_t C = 20, M = 24;
+    PwCase c{.name = "bound",
+             .x = {1, C, 3, 5},
+             .m = M,
+             .xType = xType,
+             .yType = DataType::kInt8,
+             .perChannelScales = true,
+             .bias = true,
+             .xZero = xType == DataType::kUInt8 ? 3 : -5,
+             .yZero = 7};
+    ChannelsLastModel m = buildPointwise(c, 41);
+    const cpu::ConvGeometry g = geometryOf(m);
+    std::mt19937 rng(5);
+    std::vector<int8_t> w(static_cast<size_t>(M * C));
+    for (size_t i = 0; i < w.size(); i += 2) w[i] = w[i + 1] = (rng() & 1) ? 64 : -64;
+    m.w = ir::Tensor::fromVector<int8_t>(DataType::kInt8, m.w.dims(), w);
+    const uint8_t top = xType == DataType::kUInt8 ? 255 : 127;
+    std::vector<uint8_t> x(static_cast<size_t>(m.x.numel()), top);
+    for (int64_t p = 0; p < m.x.numel() / C; ++p)
+      x[static_cast<size_t>(p * C + p % C)] = static_cast<uint8_t>(p * 37);
+    m.x = ir::Tensor::fromVector<uint8_t>(xType, m.x.dims(), x);
+    // |sum| up to 255 * 64 * 20 = 326400 (and the bias): about +-120 out at w_scale 0.01.
+    m.yScale = m.xScale * 0.01f * 330000.0f / 120.0f;
+    ir::Graph& graph = m.built.model.graph();
+    for (ir::Value* v : graph.initializers()) {
+      if (v->name() == "w") graph.setInitializer(v, m.w);
+      if (v->name() == "y_scale") graph.setInitializer(v, floats({}, {m.yScale}));
+    }
+    m.built.feeds = {{"x", m.x}};
+    cpu::QLinearPointwiseNhwc k;
+    ASSERT_TRUE(k.prepare(g, w.data(), requantizationOf(c, m), xType, Path::kAvx2));
+    expectKernelMatchesReference(k, c, m);
+    for (int8_t beyond : {int8_t{65}, int8_t{-65}}) {
+      std::vector<int8_t> w65 = w;
+      w65[static_cast<size_t>(M * C / 2 + 1)] = beyond;
+      EXPECT_FALSE(k.prepare(g, w65.data(), requantizationOf(c, m), xType, Path::kAvx2))
+          << int{beyond};
+    }
   }
 }
 

@@ -11,9 +11,10 @@
 // once (onednn::ConvPrimitive).
 //
 // A channels-last depthwise QLinearConv with constant weights runs on
-// PassLab's own AVX-512 kernel instead (qlinear_depthwise_nhwc.h: exact, and
+// PassLab's own kernel instead (qlinear_depthwise_nhwc.h: exact, and
 // faster than oneDNN 2.6's generic jit_int8 kernel, the one it offers with
-// zero points, and than its brdgmm_dw without), and so does a
+// zero points, and than its brdgmm_dw without; AVX-512 VNNI, or 256-bit on
+// AVX-VNNI and AVX2 for any int8 weights), and so does a
 // channels-last pointwise one (1x1, stride 1, no padding) with zero points and
 // at least 8 outputs (any pixel count, since session 38), or of at most 4
 // pixels with or without zero points (qlinear_pointwise_nhwc.h: exact, without
@@ -249,6 +250,23 @@ class OneDnnQLinearConv final : public Kernel {
     std::optional<Requantization> r;
     if (!exactInt8) {
       r = readRequantization(ctx, g.M);
+      // A depthwise layer, any int8 weights: PassLab's own kernel, exact in 256-bit registers
+      // too (qlinear_depthwise_nhwc_256.h).
+      if (r && channelsLast && ctx.invariantInput(kW) && QLinearDepthwiseNhwc::covers(g)) {
+        if (old && old->depthwise && old->depthwise->reshape(g)) {
+          p->requantization = std::move(*r);
+          p->depthwise = std::move(old->depthwise);
+          return p;
+        }
+        if (!freed) {
+          auto k = std::make_unique<QLinearDepthwiseNhwc>();
+          if (k->prepare(g, ctx.input(kW).data<int8_t>(), *r, ctx.input(kX).dtype())) {
+            p->requantization = std::move(*r);
+            p->depthwise = std::move(k);
+            return p;
+          }
+        }
+      }
       // A pointwise layer of weights in [-64, 64] (`reduce_range`): PassLab's own AVX2 kernel
       // (qlinear_pointwise_nhwc.h), exact, and faster than oneDNN's int8 convolution.
       if (r && channelsLast && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g)) {

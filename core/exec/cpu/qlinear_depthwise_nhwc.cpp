@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/qlinear_depthwise_nhwc_256.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
 
@@ -221,12 +222,16 @@ PASSLAB_DW_TARGET inline void fillQuadBlocks(int nb, const Row* r, int32_t* out,
 }  // namespace
 
 bool QLinearDepthwiseNhwc::covers(const ConvGeometry& g) {
-  return cpu_isa::hasAvx512Vnni() && g.group == g.C && g.M == g.C && g.C > 0 &&
-         (g.spatial() == 1 || g.spatial() == 2);
+  const bool cpu = cpu_isa::hasAvx512Vnni() || cpu_isa::hasAvxVnni() || cpu_isa::hasAvx2Fma();
+  return cpu && g.group == g.C && g.M == g.C && g.C > 0 && (g.spatial() == 1 || g.spatial() == 2);
 }
 
 bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
                                    const qlinear::Requantization& r, ir::DataType xType) {
+  path_ = cpu_isa::hasAvx512Vnni() ? Path::kAvx512Vnni
+          : cpu_isa::hasAvxVnni()  ? Path::kAvxVnni
+                                   : Path::kAvx2;
+  taps_ = path_ == Path::kAvx2 ? dw256::kPairTaps : dw256::kVnniTaps;
   setGeometry(g);
   xSigned_ = xType == ir::DataType::kInt8;
   xZero_ = r.xZeroPoint;
@@ -235,8 +240,11 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   // end), the quad rows' columns the same way as uint8; vpdpbusd sums x * w
   // over the padding too, whose value is the zero point, and zx * sum(w) of
   // the rows summed comes off (rowCorrection_): sum (x - zx) * w exactly.
+  // AVX2: two taps per lane as int16 (vpmaddwd), the same sums.
   const int32_t xZeroU = xZero_ + (xSigned_ ? 128 : 0);
-  quads_ = (kw_ + 3) / 4;
+  const int64_t bits = 32 / taps_;
+  const uint32_t tapMask = taps_ == 4 ? 0xffu : 0xffffu;
+  quads_ = (kw_ + taps_ - 1) / taps_;
   weights_.assign(static_cast<size_t>(kh_ * quads_ * cp_), 0);
   rowCorrection_.assign(static_cast<size_t>(kh_ * cp_), 0);
   for (int64_t ch = 0; ch < c_; ++ch)
@@ -244,16 +252,18 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
       int32_t rowSum = 0;
       for (int64_t p = 0; p < quads_; ++p) {
         uint32_t quad = 0;
-        for (int64_t i = 0; i < 4 && 4 * p + i < kw_; ++i) {
-          const int8_t v = w[ch * kh_ * kw_ + a * kw_ + 4 * p + i];
+        for (int64_t i = 0; i < taps_ && taps_ * p + i < kw_; ++i) {
+          const int8_t v = w[ch * kh_ * kw_ + a * kw_ + taps_ * p + i];
           rowSum += v;
-          quad |= static_cast<uint32_t>(static_cast<uint8_t>(v)) << (8 * i);
+          // The tap as int8 or int16 (sign-extended to the tap's bits).
+          quad |= (static_cast<uint32_t>(static_cast<int32_t>(v)) & tapMask) << (bits * i);
         }
         weights_[static_cast<size_t>((a * quads_ + p) * cp_ + ch)] = static_cast<int32_t>(quad);
       }
       rowCorrection_[static_cast<size_t>(a * cp_ + ch)] = xZeroU * rowSum;
     }
-  // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 taps.
+  // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 taps (nor a
+  // vpmaddwd pair: 2 * 255 * 128).
   if (kh_ * kw_ > 65536) return false;
   // The largest |sum| without bias, and the largest |multiplier|: whether the float path is exact.
   const int64_t largestX =
@@ -267,6 +277,18 @@ bool QLinearDepthwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
   requant_.prepare(r, c_, cp_);
   bias_.assign(static_cast<size_t>(cp_), 0);
   return true;
+}
+
+const char* QLinearDepthwiseNhwc::pathName() const {
+  switch (path_) {
+    case Path::kAvx512Vnni:
+      return "avx512vnni";
+    case Path::kAvxVnni:
+      return "avxvnni";
+    case Path::kAvx2:
+      return "avx2";
+  }
+  return "?";
 }
 
 bool QLinearDepthwiseNhwc::reshape(const ConvGeometry& g) {
@@ -412,6 +434,62 @@ void QLinearDepthwiseNhwc::computeRow(const int32_t* const*, uint8_t*, int64_t, 
                                       int64_t, int64_t) const {}
 #endif
 
+// fillRow on this run's path (the AVX-512 one not entered elsewhere: its
+// code may use AVX-512 anywhere).
+void QLinearDepthwiseNhwc::fillAny(const uint8_t* x, int64_t ih, int64_t block, int64_t blocks,
+                                   int32_t* out) const {
+  if (path_ == Path::kAvx512Vnni) {
+    fillRow(x, ih, block, blocks, out);
+    return;
+  }
+  const dw256::FillArgs a{x + ih * w_ * c_,
+                          w_,
+                          c_,
+                          padLeft_,
+                          dw_,
+                          wb_,
+                          blockStride_,
+                          block,
+                          blocks,
+                          xSigned_,
+                          xZero_ + (xSigned_ ? 128 : 0),
+                          out};
+  if (path_ == Path::kAvxVnni)
+    dw256::fillRowAvxVnni(a);
+  else
+    dw256::fillRowAvx2(a);
+}
+
+// computeRow on this run's path.
+void QLinearDepthwiseNhwc::computeAny(const int32_t* const* rows, uint8_t* y, int64_t o, int64_t a0,
+                                      int64_t a1, int64_t block, int64_t blocks) const {
+  if (path_ == Path::kAvx512Vnni) {
+    computeRow(rows, y, o, a0, a1, block, blocks);
+    return;
+  }
+  const dw256::ComputeArgs a{rows,
+                             a1 - a0,
+                             quads_,
+                             dw_,
+                             sw_,
+                             ow_,
+                             c_,
+                             cp_,
+                             blockStride_,
+                             block,
+                             blocks,
+                             weights_.data() + a0 * quads_ * cp_,
+                             rowCorrection_.data() + a0 * cp_,
+                             bias_.data(),
+                             &requant_,
+                             fast_,
+                             y + o * ow_ * c_};
+  if (path_ == Path::kAvxVnni)
+    dw256::computeRowAvxVnni(a);
+  else
+    dw256::computeRowAvx2(a);
+}
+
 // Output rows [first, last), channel blocks [block, block + blocks): each
 // input row the rows read is written into the ring once (padded row r into
 // ring row r % ringRows_), before the first output row that reads it.
@@ -424,7 +502,7 @@ void QLinearDepthwiseNhwc::runTile(const uint8_t* x, uint8_t* y, int64_t first, 
     const int64_t top = o * sh_;
     for (int64_t r = std::max(filled, top); r < top + ringRows_; ++r) {
       const int64_t ih = r - padTop_;
-      if (ih >= 0 && ih < h_) fillRow(x, ih, block, blocks, ring + (r % ringRows_) * rowLanes);
+      if (ih >= 0 && ih < h_) fillAny(x, ih, block, blocks, ring + (r % ringRows_) * rowLanes);
     }
     filled = std::max(filled, top + ringRows_);
     // Kernel rows [a0, a1) read input rows; the others only padding.
@@ -432,7 +510,7 @@ void QLinearDepthwiseNhwc::runTile(const uint8_t* x, uint8_t* y, int64_t first, 
     const int64_t a1 = std::max(a0, std::min(kh_, (padTop_ + h_ - top + dh_ - 1) / dh_));
     for (int64_t a = a0; a < a1; ++a)
       rows[static_cast<size_t>(a - a0)] = ring + ((top + a * dh_) % ringRows_) * rowLanes;
-    computeRow(rows.data(), y, o, a0, a1, block, blocks);
+    computeAny(rows.data(), y, o, a0, a1, block, blocks);
   }
 }
 

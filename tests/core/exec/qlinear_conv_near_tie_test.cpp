@@ -166,7 +166,12 @@ int64_t differing(const ir::Tensor& a, const ir::Tensor& b) {
 // The layers oneDNN's primitive requantizes (qlinear_conv_onednn.cpp): with exact int8 dot
 // products (VNNI), a channels-last dense layer (the depthwise one runs PassLab's kernel, NCHW
 // ones the int32 sums); without, narrow weights (the others take the exact float32 sums).
+// A channels-last depthwise layer runs PassLab's kernel wherever it covers the CPU (AVX-512 VNNI,
+// AVX-VNNI or AVX2 + FMA, any weights), which requantizes as the reference.
 bool roundsFloat32(const TieCase& c) {
+  if (c.channelsLast && c.depthwise &&
+      (cpu_isa::hasAvx512Vnni() || cpu_isa::hasAvxVnni() || cpu_isa::hasAvx2Fma()))
+    return false;
   if (cpu::qlinear::exactInt8DotProducts())
     return !cpu_isa::hasAvx512Vnni() || (c.channelsLast && !c.depthwise);
   return !c.wideWeights;

@@ -8,9 +8,13 @@
 // .5 ties (round half to even); the class called directly and through the
 // executor (where it replaces oneDNN's primitive); the ring of quad rows
 // (several channel chunks, bands of rows on two threads, tall inputs); and
-// the configurations it leaves to oneDNN.
+// the configurations it leaves to oneDNN. Every case runs on the path of the
+// ISA cap (PASSLAB_MAX_ISA: AVX-512 VNNI, AVX-VNNI or AVX2, the isa_* ctests);
+// full-range weights of -128 and 127 against activations of 255 are the
+// edge where a u8 x s8 pair summed in int16 (vpmaddubsw) would saturate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <string>
@@ -19,6 +23,7 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/qlinear_depthwise_nhwc.h"
 #include "core/exec/executor.h"
+#include "core/support/cpu_isa.h"
 #include "tests/core/exec/int8_conv_test_util.h"
 
 namespace passlab::exec {
@@ -78,7 +83,7 @@ TEST_P(QLinearDepthwiseNhwcTest, KernelMatchesTheReferenceBitForBit) {
   const DwCase& c = GetParam();
   ChannelsLastModel m = buildDepthwise(c, 29);
   const cpu::ConvGeometry g = geometryOf(m);
-  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX2 on this CPU";
   cpu::QLinearDepthwiseNhwc k;
   ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
   expectKernelMatchesReference(k, c, m);
@@ -211,6 +216,49 @@ std::vector<DwCase> cases() {
                .yZero = 12,
                .strides = {2, 1},
                .pads = {2, 2, 2, 2}});
+  // Channel counts that are not a multiple of 8 (the 256-bit halves), 16 or
+  // 32, at strides 1 and 2 with padding on one edge only.
+  v.push_back({.name = "k3_c9_stride1_pad_left_top",
+               .x = {1, 9, 7, 10},
+               .kernel = {3, 3},
+               .xZero = 250,
+               .yZero = 4,
+               .pads = {2, 2, 0, 0}});
+  v.push_back({.name = "k5_c25_stride2_pad_right_bottom_s8",
+               .x = {1, 25, 11, 13},
+               .kernel = {5, 5},
+               .xType = DT::kInt8,
+               .yType = DT::kInt8,
+               .perChannelScales = true,
+               .bias = true,
+               .xZero = 100,
+               .yZero = -3,
+               .strides = {2, 2},
+               .pads = {0, 0, 3, 4}});
+  v.push_back({.name = "k3_c47_stride2x1_u8_in_s8_out",
+               .x = {1, 47, 9, 17},
+               .kernel = {3, 3},
+               .yType = DT::kInt8,
+               .bias = true,
+               .xZero = 1,
+               .yZero = 0,
+               .strides = {2, 1},
+               .pads = {1, 1, 1, 1}});
+  v.push_back({.name = "k7_c33_stride1_dilation1x2",
+               .x = {1, 33, 10, 19},
+               .kernel = {7, 7},
+               .perChannelScales = true,
+               .xZero = 66,
+               .yZero = 200,
+               .pads = {3, 6, 3, 6},
+               .dilations = {1, 2}});
+  v.push_back({.name = "conv1d_k3_c5_stride2",
+               .x = {3, 5, 20},
+               .kernel = {3},
+               .xZero = 9,
+               .yZero = 11,
+               .strides = {2},
+               .pads = {1, 1}});
   // 15x15 = 225 taps of full-range weights and inputs: sums near 2^22.
   v.push_back({.name = "k15_large_sums_s8",
                .x = {1, 16, 17, 17},
@@ -250,7 +298,7 @@ TEST(QLinearDepthwiseNhwc, AHalfIntegerFloatProductRoundsAsTheExactProduct) {
     x[static_cast<size_t>(C + k)] = 67;  // column 1
   }
   const cpu::ConvGeometry g = geometryOf(model);
-  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX2 on this CPU";
   cpu::qlinear::Requantization r;
   r.yZeroPoint = 100;
   r.outputScales = {m};
@@ -264,12 +312,104 @@ TEST(QLinearDepthwiseNhwc, AHalfIntegerFloatProductRoundsAsTheExactProduct) {
     EXPECT_EQ(int(y[static_cast<size_t>(ch)]), 100 + (ch % 2 == 0 ? up : -up)) << "channel " << ch;
 }
 
+// Full-range weights at the saturation edge: every weight -128 or 127 and
+// every activation 255 (zero point 0), where u8 x s8 products summed in
+// pairs in int16 (vpmaddubsw: 255 * -128 * 2 = -65280) would saturate, so a
+// kernel that did so on AVX2 gives other bytes. Channels: all -128, all 127,
+// and mixed patterns; 3x3 and 5x5, strides 1 and 2, 21 channels (two halves
+// of 8 and 5). Against the requantization spelled out here (double, half to
+// even, as the reference).
+TEST(QLinearDepthwiseNhwc, FullRangeWeightsAtActivation255AreExact) {
+  for (const int kernel : {3, 5}) {
+    for (const int stride : {1, 2}) {
+      const int64_t C = 21, H = 9, W = 11, pad = kernel / 2;
+      DwCase c{.name = "edge",
+               .x = {1, C, H, W},
+               .kernel = {kernel, kernel},
+               .yZero = 128,
+               .strides = {stride, stride},
+               .pads = {pad, pad, pad, pad}};
+      ChannelsLastModel model = buildDepthwise(c, 3);
+      const cpu::ConvGeometry g = geometryOf(model);
+      if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX2 on this CPU";
+      const int64_t taps = kernel * kernel;
+      std::vector<int8_t> w(static_cast<size_t>(C * taps));
+      for (int64_t ch = 0; ch < C; ++ch)
+        for (int64_t t = 0; t < taps; ++t) {
+          const bool low = ch % 3 == 0 || (ch % 3 == 2 && (t + ch) % 4 != 0);
+          w[static_cast<size_t>(ch * taps + t)] = low ? int8_t{-128} : int8_t{127};
+        }
+      // Activations 255 but for a few pixels of 0 and 254 (the sums vary).
+      std::vector<uint8_t> x(static_cast<size_t>(H * W * C), 255);
+      for (size_t i = 0; i < x.size(); i += 37) x[i] = i % 2 == 0 ? 0 : 254;
+      const float m = 1.0f / 8192.0f;  // a power of 2: exact .5 ties round to even
+      cpu::qlinear::Requantization r;
+      r.yZeroPoint = 128;
+      r.outputScales = {m};
+      cpu::QLinearDepthwiseNhwc k;
+      ASSERT_TRUE(k.prepare(g, w.data(), r, DataType::kUInt8));
+      const int64_t OH = g.out[0], OW = g.out[1];
+      std::vector<uint8_t> y(static_cast<size_t>(OH * OW * C), 0x5a);
+      k.run(x.data(), nullptr, y.data(), 1);
+      int64_t saturating = 0;  // outputs whose pair sums an int16 could not hold
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow)
+          for (int64_t ch = 0; ch < C; ++ch) {
+            int64_t sum = 0;
+            for (int64_t a = 0; a < kernel; ++a)
+              for (int64_t b = 0; b < kernel; ++b) {
+                const int64_t ih = oh * stride - pad + a, iw = ow * stride - pad + b;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                sum += int64_t{x[static_cast<size_t>((ih * W + iw) * C + ch)]} *
+                       w[static_cast<size_t>(ch * taps + a * kernel + b)];
+              }
+            if (std::abs(sum) > 2 * 32767) ++saturating;
+            const double v =
+                std::nearbyint(static_cast<double>(sum) * static_cast<double>(m)) + 128;
+            const int want = static_cast<int>(std::clamp(v, 0.0, 255.0));
+            ASSERT_EQ(int(y[static_cast<size_t>((oh * OW + ow) * C + ch)]), want)
+                << "kernel " << kernel << " stride " << stride << " output (" << oh << ", " << ow
+                << ") channel " << ch << ", sum " << sum;
+          }
+      EXPECT_GT(saturating, OH * OW) << "the case no longer reaches the saturation edge";
+    }
+  }
+}
+
+// The kernel runs the widest path the CPU and the cap (PASSLAB_MAX_ISA)
+// allow: the isa_avx2vnni and isa_avx2 ctests reach the 256-bit paths.
+TEST(QLinearDepthwiseNhwc, RunsThePathOfTheIsaCap) {
+  DwCase c{.name = "path", .x = {1, 16, 5, 5}, .kernel = {3, 3}, .pads = {1, 1, 1, 1}};
+  ChannelsLastModel m = buildDepthwise(c, 7);
+  const cpu::ConvGeometry g = geometryOf(m);
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX2 on this CPU";
+  cpu::QLinearDepthwiseNhwc k;
+  ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));
+  const std::string path = k.pathName();
+  switch (cpu_isa::maxIsa()) {
+    case cpu_isa::IsaLevel::kAvx2:
+    case cpu_isa::IsaLevel::kAvx512Core:  // Skylake-SP: neither VNNI
+      EXPECT_EQ(path, "avx2");
+      break;
+    case cpu_isa::IsaLevel::kAvx2Vnni:
+      EXPECT_EQ(path, cpu_isa::hasAvxVnni() ? "avxvnni" : "avx2");
+      break;
+    case cpu_isa::IsaLevel::kAvx512:
+      EXPECT_EQ(path, cpu_isa::hasAvx512Vnni() ? "avx512vnni"
+                      : cpu_isa::hasAvxVnni()  ? "avxvnni"
+                                               : "avx2");
+      break;
+    default:
+      ADD_FAILURE() << "covered under cap " << cpu_isa::isaName(cpu_isa::maxIsa());
+  }
+}
+
 // Left to oneDNN: not depthwise, 3-D, and int32 sums that might overflow.
 TEST(QLinearDepthwiseNhwc, DeclinesWhatItDoesNotCover) {
   DwCase c{.name = "big", .x = {1, 16, 257, 257}, .kernel = {257, 257}};
   ChannelsLastModel m = buildDepthwise(c, 5);
   cpu::ConvGeometry g = geometryOf(m);
-  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!cpu::QLinearDepthwiseNhwc::covers(g)) GTEST_SKIP() << "no AVX2 on this CPU";
   // 66049 taps of 255 * 127: above 2^31.
   cpu::QLinearDepthwiseNhwc k;
   EXPECT_FALSE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType));

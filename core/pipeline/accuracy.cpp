@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
-#include "core/pipeline/non_finite_pair.h"
+#include "core/pipeline/accuracy_sums.h"
 #include "core/support/strings.h"
 
 namespace passlab::pipeline {
@@ -68,14 +69,10 @@ int64_t rankOf(const ir::Tensor& t, int64_t begin, int64_t n, int64_t at) {
   return above;
 }
 
-// Element i of a float32 tensor as a double, its bytes looked up once.
-auto floatsOf(const ir::Tensor& t) {
-  return [p = t.bytes().data()](int64_t i) {
-    float v;
-    std::memcpy(&v, p + i * static_cast<int64_t>(sizeof(float)), sizeof(float));
-    return static_cast<double>(v);
-  };
-}
+// A float32 tensor's bytes, read by addFloatPairs (accuracy_sums.h).
+struct FloatBytes {
+  const std::byte* bytes;
+};
 
 std::string percent(double share) {
   return str::printed("%.4g%%", 100 * share);
@@ -101,38 +98,19 @@ void AccuracyMeter::addClassifierRows(const ir::Tensor& got, const ir::Tensor& w
 
 template <class Got, class Want>
 void AccuracyMeter::addValues(const Got& got, const Want& want, int64_t n) {
-  // In locals, not the members: the values are read through byte pointers,
-  // which may alias anything, so member sums would be stored and reloaded
-  // at every value. The same additions in the same order.
-  double dot = dot_, gotSq = gotSq_, wantSq = wantSq_, errSq = errSq_;
-  double maxErr = maxErr_, maxRef = maxRef_;
-  size_t nonFinite = nonFinite_, differ = nonFiniteDiffer_, same = sameNonFinite_;
-  size_t finite = finiteCompared_;
-  for (int64_t i = 0; i < n; ++i) {
-    const double w = want(i), g = got(i);
-    // Not in the sums (they stay numbers); result() reports the counts.
-    const ValuePair pair = classifyPair(g, w);
-    if (pair == ValuePair::kSameNonFinite) {
-      ++same;
-      continue;
-    }
-    if (pair == ValuePair::kNonFiniteDiffer) {
-      ++(std::isfinite(w) ? nonFinite : differ);
-      continue;
-    }
-    ++finite;
-    const double e = g - w;
-    dot += g * w;
-    gotSq += g * g;
-    wantSq += w * w;
-    errSq += e * e;
-    maxErr = std::max(maxErr, std::fabs(e));
-    maxRef = std::max(maxRef, std::fabs(w));
-  }
-  dot_ = dot, gotSq_ = gotSq, wantSq_ = wantSq, errSq_ = errSq;
-  maxErr_ = maxErr, maxRef_ = maxRef;
-  nonFinite_ = nonFinite, nonFiniteDiffer_ = differ, sameNonFinite_ = same;
-  finiteCompared_ = finite;
+  AccuracySums sums;
+  sums.dot = dot_, sums.gotSq = gotSq_, sums.wantSq = wantSq_, sums.errSq = errSq_;
+  sums.maxErr = maxErr_, sums.maxRef = maxRef_;
+  sums.nonFinite = nonFinite_, sums.nonFiniteDiffer = nonFiniteDiffer_;
+  sums.sameNonFinite = sameNonFinite_, sums.finiteCompared = finiteCompared_;
+  if constexpr (std::is_same_v<Got, FloatBytes> && std::is_same_v<Want, FloatBytes>)
+    addFloatPairs(got.bytes, want.bytes, n, sums);
+  else
+    for (int64_t i = 0; i < n; ++i) addPair(got(i), want(i), sums);
+  dot_ = sums.dot, gotSq_ = sums.gotSq, wantSq_ = sums.wantSq, errSq_ = sums.errSq;
+  maxErr_ = sums.maxErr, maxRef_ = sums.maxRef;
+  nonFinite_ = sums.nonFinite, nonFiniteDiffer_ = sums.nonFiniteDiffer;
+  sameNonFinite_ = sums.sameNonFinite, finiteCompared_ = sums.finiteCompared;
 }
 
 void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
@@ -157,7 +135,7 @@ void AccuracyMeter::add(const ir::Tensor& got, const ir::Tensor& want) {
   // float32 on both sides (nearly every check) is read in place; other
   // types value by value. The same sums in the same order either way.
   if (got.dtype() == ir::DataType::kFloat && want.dtype() == ir::DataType::kFloat)
-    addValues(floatsOf(got), floatsOf(want), want.numel());
+    addValues(FloatBytes{got.bytes().data()}, FloatBytes{want.bytes().data()}, want.numel());
   else
     addValues([&](int64_t i) { return got.valueAsDouble(i); },
               [&](int64_t i) { return want.valueAsDouble(i); }, want.numel());

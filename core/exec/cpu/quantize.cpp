@@ -296,35 +296,38 @@ __attribute__((target("avx512f"))) int64_t quantizeAvx512(const float* xr, Q* yr
   return i;
 }
 
-// The same loop on 8 lanes (AVX2, without AVX-512): one ymm division does
-// two xmm ones' work; the packs on the two 128-bit halves as the SSE2 loop,
-// so the same bytes. Returns the elements done.
-// Eight floats quantized (the SSE2 loop's operations), as 8 int16 lanes.
-__attribute__((target("avx2"))) inline __m128i quantize8Avx2(const float* p, __m256 vs, __m256 vqlo,
-                                                             __m256 vqhi, __m256 vz, __m256 vlo,
-                                                             __m256 vhi) {
-  const __m256 magic = _mm256_set1_ps(12582912.0f);
+// The same quantization on 8 lanes (AVX2, without AVX-512), in fewer
+// operations with the same bytes: the clamped quotient c (|c| < 2^9) is
+// rounded half to even by vcvtps2dq (the rounding the 1.5 * 2^23 addition
+// does; both under the default MXCSR), the zero point added in int32, and the
+// clamp to [lo, hi] left to the saturating packs (c + z lies within
+// [lo - 1, hi + 1]); NaN -> 0 on the integers. 32 floats per step: picodet
+// int8's 27 QuantizeLinear 434 -> 268 us against the SSE2 operations on 8
+// lanes (session 39). Returns the elements done.
+__attribute__((target("avx2"))) inline __m256i quantize8Avx2(const float* p, __m256 vs, __m256 vqlo,
+                                                             __m256 vqhi, __m256i vz) {
   const __m256 q = _mm256_div_ps(_mm256_loadu_ps(p), vs);
   const __m256 c = _mm256_min_ps(_mm256_max_ps(q, vqlo), vqhi);
-  const __m256 r = _mm256_sub_ps(_mm256_add_ps(c, magic), magic);
-  __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(r, vz), vlo), vhi);
-  v = _mm256_andnot_ps(_mm256_cmp_ps(q, q, _CMP_UNORD_Q), v);  // NaN -> 0
-  const __m256i w = _mm256_cvttps_epi32(v);
-  return _mm_packs_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+  const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(c), vz);
+  return _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(q, q, _CMP_UNORD_Q)), v);
 }
 
 template <class Q>
 __attribute__((target("avx2"))) int64_t quantizeAvx2(const float* xr, Q* yr, int64_t len, float s,
-                                                     float qlo, float qhi, float z, float lo,
-                                                     float hi) {
-  const __m256 vs = _mm256_set1_ps(s), vqlo = _mm256_set1_ps(qlo), vqhi = _mm256_set1_ps(qhi),
-               vz = _mm256_set1_ps(z), vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+                                                     float qlo, float qhi, float z) {
+  const __m256 vs = _mm256_set1_ps(s), vqlo = _mm256_set1_ps(qlo), vqhi = _mm256_set1_ps(qhi);
+  const __m256i vz = _mm256_set1_epi32(static_cast<int32_t>(z));
+  // The packs interleave the 128-bit halves: 32-bit groups 0 4 1 5 2 6 3 7.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   int64_t i = 0;
-  for (; i + 16 <= len; i += 16) {
-    const __m128i a = quantize8Avx2(xr + i, vs, vqlo, vqhi, vz, vlo, vhi),
-                  b = quantize8Avx2(xr + i + 8, vs, vqlo, vqhi, vz, vlo, vhi);
-    const __m128i out = std::is_signed_v<Q> ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), out);
+  for (; i + 32 <= len; i += 32) {
+    const __m256i a = _mm256_packs_epi32(quantize8Avx2(xr + i, vs, vqlo, vqhi, vz),
+                                         quantize8Avx2(xr + i + 8, vs, vqlo, vqhi, vz));
+    const __m256i b = _mm256_packs_epi32(quantize8Avx2(xr + i + 16, vs, vqlo, vqhi, vz),
+                                         quantize8Avx2(xr + i + 24, vs, vqlo, vqhi, vz));
+    const __m256i out = std::is_signed_v<Q> ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(yr + i),
+                        _mm256_permutevar8x32_epi32(out, order));
   }
   return i;
 }
@@ -356,10 +359,10 @@ void quantizeRows(const Tensor& x, const Tensor& scale, const Tensor* zp, ScaleM
                   // nearest even (as nearbyint, without the call).
                   const float qlo = lo - z - 1.0f, qhi = hi - z + 1.0f;
                   const int64_t len = std::min(map.inner, x.numel() - r * map.inner);
-                  int64_t i =
-                      cpu_isa::hasAvx512f() ? quantizeAvx512<Q>(xr, yr, len, s, qlo, qhi, z, lo, hi)
-                      : cpu_isa::hasAvx2Fma() ? quantizeAvx2<Q>(xr, yr, len, s, qlo, qhi, z, lo, hi)
-                                              : 0;
+                  int64_t i = cpu_isa::hasAvx512f()
+                                  ? quantizeAvx512<Q>(xr, yr, len, s, qlo, qhi, z, lo, hi)
+                              : cpu_isa::hasAvx2Fma() ? quantizeAvx2<Q>(xr, yr, len, s, qlo, qhi, z)
+                                                      : 0;
 #if defined(__SSE2__)
                   // 16 at a time (the compiler does not vectorize the loop
                   // below): the same operations, in the same order.

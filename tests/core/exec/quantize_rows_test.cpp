@@ -1,5 +1,6 @@
 // QuantizeLinear's vector paths (quantize.cpp: 16 lanes of AVX-512F where the
-// CPU has it, else SSE2, then a scalar tail) against the formula, element by
+// CPU has it, else 32 floats a step on AVX2, else SSE2, then a scalar tail;
+// ctests isa_*_kernels run each) against the formula, element by
 // element: y = saturate(round_half_even(x / s) + z), NaN -> 0, in float32.
 // Long rows (every path and the tail), ties, values just off ties, +-inf,
 // NaN, saturation both ways; uint8 and int8; per tensor and per axis.

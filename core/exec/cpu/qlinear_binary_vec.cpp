@@ -7,8 +7,9 @@
 //        the broadcast is folded into the constant first (multiply, add).
 //   Mul: c = float((a - za) * (b - zb)) * (sa * sb / sc) + zc
 // then rounded half to even and saturated to the 8-bit type (Add of two
-// same-shape operands on 16 AVX-512 lanes, the same bytes). The reference
-// kernel (contrib_qlinear.cpp) dequantizes, computes and quantizes in float;
+// same-shape operands on 16 AVX-512 lanes or 8 AVX2 ones, the same bytes).
+// The reference kernel (contrib_qlinear.cpp) dequantizes, computes and
+// quantizes in float;
 // the two differ by at most one step near rounding ties.
 #include "core/exec/cpu/qlinear_binary_vec.h"
 
@@ -96,10 +97,54 @@ inline __attribute__((always_inline)) void mulRun(const T* a, int64_t sa, const 
 // The same code for the machine with AVX2 (and FMA for Add: the fused
 // multiply-adds then are instructions) and without. Mul must not fuse its
 // multiply and add (MLAS does not), so its AVX2 form goes without FMA.
+// Same-length runs 32 at a time: addRun's loop on 8 lanes (the two fused
+// multiply-adds, round half to even, the clamp, truncation: the same bytes;
+// a NaN, whose truncation is the integer indefinite 0x80000000 and so the
+// byte 0 in the scalar cast, is made 0 before the saturating packs). GCC
+// left addRun's loop scalar (std::nearbyint): ppocr_cls's 7 QLinearAdd
+// under the avx2 cap 15.0 -> 6.8 us (session 39).
+template <class T>
+__attribute__((target("avx2"))) inline __m256 widen8Avx2(const T* p) {
+  const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+  return _mm256_cvtepi32_ps(std::is_signed_v<T> ? _mm256_cvtepi8_epi32(v)
+                                                : _mm256_cvtepu8_epi32(v));
+}
+
+template <class T>
+__attribute__((target("avx2,fma"))) inline __m256i addLanesAvx2(const T* a, const T* b, __m256 ra,
+                                                                __m256 rb, __m256 fixed, __m256 lo,
+                                                                __m256 hi) {
+  const __m256 v = _mm256_fmadd_ps(widen8Avx2(a), ra, _mm256_fmadd_ps(widen8Avx2(b), rb, fixed));
+  __m256 r = _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  r = _mm256_min_ps(hi, _mm256_max_ps(lo, r));  // keeps a NaN, as the scalar clamp
+  return _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q)),
+                             _mm256_cvttps_epi32(r));
+}
+
 template <class T>
 __attribute__((target("avx2,fma"))) void addRunAvx2(const T* a, int64_t sa, const T* b, int64_t sb,
                                                     T* c, int64_t n, const Coefficients& k) {
-  addRun(a, sa, b, sb, c, n, k);
+  int64_t i = 0;
+  if (sa == 1 && sb == 1) {
+    const __m256 ra = _mm256_set1_ps(k.ratioA), rb = _mm256_set1_ps(k.ratioB);
+    const __m256 fixed = _mm256_set1_ps(k.fixed);
+    const __m256 lo = _mm256_set1_ps(static_cast<float>(std::numeric_limits<T>::min()));
+    const __m256 hi = _mm256_set1_ps(static_cast<float>(std::numeric_limits<T>::max()));
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);  // undoes the packs' lanes
+    for (; i + 32 <= n; i += 32) {
+      const __m256i p =
+          _mm256_packs_epi32(addLanesAvx2(a + i, b + i, ra, rb, fixed, lo, hi),
+                             addLanesAvx2(a + i + 8, b + i + 8, ra, rb, fixed, lo, hi));
+      const __m256i q =
+          _mm256_packs_epi32(addLanesAvx2(a + i + 16, b + i + 16, ra, rb, fixed, lo, hi),
+                             addLanesAvx2(a + i + 24, b + i + 24, ra, rb, fixed, lo, hi));
+      const __m256i out =
+          std::is_signed_v<T> ? _mm256_packs_epi16(p, q) : _mm256_packus_epi16(p, q);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + i),
+                          _mm256_permutevar8x32_epi32(out, order));
+    }
+  }
+  addRun(a + i * sa, sa, b + i * sb, sb, c + i, n - i, k);
 }
 template <class T>
 void addRunPlain(const T* a, int64_t sa, const T* b, int64_t sb, T* c, int64_t n,

@@ -9,7 +9,8 @@
 //   * the mean as reduce.cpp's channels-last ReduceMean: each channel summed in
 //     double, position after position (addRowsF32: exact widening, the same
 //     additions in the same order on every path), divided in double by the
-//     positions and rounded to float32 (MeanOp); with AVX-512 VBMI the
+//     positions and rounded to float32 (MeanOp); with AVX2 8 channels at a
+//     time (squeeze_excite_exact_avx2.cpp); with AVX-512 VBMI the
 //     lookups take 64 bytes at a time (avx512_table64.h: blocks of 64
 //     channels, or 64 / c positions of 8, 16 or 32 channels), each channel's
 //     additions still position after position;
@@ -42,6 +43,7 @@
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/avx512_table16.h"
 #include "core/exec/cpu/avx512_table64.h"
+#include "core/exec/cpu/squeeze_excite_exact_avx2.h"
 #include "core/exec/cpu/squeeze_excite_exact_gate.h"
 #include "core/exec/cpu/squeeze_excite_exact_scale.h"
 #include "core/exec/parallel.h"
@@ -352,6 +354,7 @@ void squeeze(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const floa
     const int64_t first = haveVbmi() ? squeezeRowsVbmi(x, rows, c, flip, table, sp, h, acc) : 0;
     return squeezeRowsAvx512(x, rows, c, first, flip, table, h, acc);
   }
+  if (cpu_isa::hasAvx2Fma()) return avx2::squeezeRows(x, rows, c, flip, table, h, acc);
 #endif
   squeezeRows(x, rows, c, flip, table, h, acc);
 }

@@ -4,7 +4,8 @@
 // weight, signed) to each of 16 outputs' int32 sums; the input's zero point
 // comes off as zin * sum_k W[m, k] (exact: every sum is below 2^24). The
 // requantization is requant16's store16Double, the reference's operations
-// 16 outputs at a time. Elsewhere the same integers in plain loops.
+// 16 outputs at a time. With AVX2 (and AVX-VNNI) 8 outputs at a time
+// (squeeze_excite_exact_avx2.cpp). Elsewhere the same integers in plain loops.
 #include "core/exec/cpu/squeeze_excite_exact_gate.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/qlinear_requant16.h"
+#include "core/exec/cpu/squeeze_excite_exact_avx2.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::squeeze_excite {
@@ -180,6 +182,7 @@ void gateConv(const GateWeights& w, const uint8_t* in, int32_t zin, const int32_
               const GateOutput& o, uint8_t* out) {
 #if defined(__x86_64__)
   if (vnni()) return gateConvVnni(w, in, zin, bias, o, out);
+  if (cpu_isa::hasAvx2Fma()) return avx2::gateConv(w, in, zin, bias, o, cpu_isa::hasAvxVnni(), out);
 #endif
   gateConvPlain(w, in, zin, bias, o, out);
 }

@@ -2,7 +2,8 @@
 // of quantizeRows on the float32 products p = h * s[c]:
 //   d = p / y_scale (IEEE), clamped to [qlo, qhi], rounded half to even,
 //   + y_zero_point, clamped to [lo, hi].
-// The division-free form (AVX-512, ScalePlan::fast). With K = s[c] / y_scale,
+// The division-free form (AVX-512, or AVX2 and FMA in
+// squeeze_excite_exact_avx2.cpp; ScalePlan::fast). With K = s[c] / y_scale,
 // d = RN(RN(h s) / y_scale) lies in h K [1 - 2^-22.9, 1 + 2^-22.9] (two
 // roundings of 2^-24, no underflow that matters: below). kLow and kHigh are
 // K (1 -+ 2^-20) rounded to float32 (error 2^-23.9 at most), so d lies
@@ -32,6 +33,7 @@
 #endif
 
 #include "core/exec/cpu/avx512_lanes.h"
+#include "core/exec/cpu/squeeze_excite_exact_avx2.h"
 #include "core/support/cpu_isa.h"
 
 namespace passlab::exec::cpu::squeeze_excite {
@@ -226,7 +228,8 @@ double tableBound(const float* table) {
 void prepareScale(double largestH, const float* s, int64_t c, const Quant& qy, ScalePlan& plan) {
   plan.fast = false;
 #if defined(__x86_64__)
-  if (c > 0 && cpu_isa::hasAvx512BwVl()) plan.fast = planBounds(largestH, s, c, qy, plan);
+  if (c > 0 && (cpu_isa::hasAvx512BwVl() || cpu_isa::hasAvx2Fma()))
+    plan.fast = planBounds(largestH, s, c, qy, plan);
 #endif
 }
 
@@ -234,7 +237,9 @@ template <class Q>
 void scaleRows(const float* h, int64_t first, int64_t last, int64_t c, const float* s,
                const Quant& q, const ScalePlan& plan, Q* y) {
 #if defined(__x86_64__)
-  if (plan.fast) return scaleFast<Q>(h, first * c, last * c, c, s, q, plan, y);
+  if (plan.fast && cpu_isa::hasAvx512BwVl())
+    return scaleFast<Q>(h, first * c, last * c, c, s, q, plan, y);
+  if (plan.fast) return avx2::scaleFast<Q>(h, first * c, last * c, c, s, q, plan, y);
   if (cpu_isa::hasAvx512BwVl()) return scaleRowsDivide<Q>(h, first, last, c, s, q, y);
 #endif
   scaleRowsScalar<Q>(h, first, last, c, s, q, y);

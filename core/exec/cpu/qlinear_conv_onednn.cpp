@@ -269,7 +269,8 @@ class OneDnnQLinearConv final : public Kernel {
       }
       // A pointwise layer of weights in [-64, 64] (`reduce_range`): PassLab's own AVX2 kernel
       // (qlinear_pointwise_nhwc.h), exact, and faster than oneDNN's int8 convolution.
-      if (r && channelsLast && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g)) {
+      if (r && channelsLast && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g) &&
+          QLinearPointwiseNhwc::preferredWithoutVnni(g)) {
         if (old && old->pointwise && old->pointwise->reshape(g)) {
           p->requantization = std::move(*r);
           p->pointwise = std::move(old->pointwise);

@@ -44,9 +44,31 @@ class QLinearPointwiseNhwc {
   // spatial dim, group 1, strides 1, no padding) are covered. The AVX2 path
   // also needs weights in [-64, 64] (prepare declines others).
   static bool covers(const ConvGeometry& g);
-  // Whether it is faster than oneDNN for g: at least 8 outputs (wide), or
-  // few pixels (fewPixels), whatever the channels.
-  static bool preferred(const ConvGeometry& g) { return wide(g) || fewPixels(g); }
+  // Whether it is faster than oneDNN's int8 primitive for g on a CPU with
+  // VNNI: at least 8 outputs (wide), or few pixels (fewPixels), whatever the
+  // channels; on the AVX-VNNI path (no AVX-512) wide layers only of at most
+  // kMaxAvxVnniChannels inputs and outputs (fitsAvxVnni).
+  static bool preferred(const ConvGeometry& g) {
+    return fewPixels(g) || (wide(g) && (bestPath() == Path::kAvx512Vnni || fitsAvxVnni(g)));
+  }
+  // Against oneDNN 2.6's avx2_vnni brgconv_1x1 with zero points, 1 thread,
+  // 2026-12-07 (this kernel / oneDNN's time, alternating profiles under
+  // PASSLAB_MAX_ISA=avx2vnni on an AMD EPYC): 16 -> 88 (17x17) 0.65, 32 -> 200
+  // (14x14) 0.95, ppocr_cls's 23 layers 92 / 135 us; but 1024 -> 256 (14x14)
+  // 1.2-1.6, 64 -> 1024 (14x14) 1.2-1.4: a column of weights or a pixel's
+  // outputs beyond the first cache level.
+  static bool fitsAvxVnni(const ConvGeometry& g) {
+    return g.C <= kMaxAvxVnniChannels && g.M <= kMaxAvxVnniChannels;
+  }
+  static constexpr int64_t kMaxAvxVnniChannels = 256;
+  // Without VNNI (the AVX2 path, weights in [-64, 64]) against oneDNN's
+  // AVX2 int8 brgconv_1x1 (exact for such weights): every layer but the
+  // large expansions, whatever the pixels or zero points. 2026-12-07, 1
+  // thread, PASSLAB_MAX_ISA=avx2 ONEDNN_MAX_CPU_ISA=AVX2 (this kernel /
+  // oneDNN): ppocr_cls's 23 layers 114 / 200 us, 24 -> 144 (56x56) 0.65,
+  // 96 -> 576 (14x14) 0.86, 64 -> 1024 (14x14) 0.85, 1024 -> 256 (14x14)
+  // 0.99-1.0; 256 -> 1024 (14x14) 1.02, 512 -> 2048 (7x7) 1.13.
+  static bool preferredWithoutVnni(const ConvGeometry& g) { return !largeExpansion(g); }
   // At least 8 outputs (two pixels per vector at 8, a column of vectors from
   // 16), not a large expansion: preferred on every pixel count. Until session
   // 38 only layers that reduce the channels to 16 or more; ppocr_cls's

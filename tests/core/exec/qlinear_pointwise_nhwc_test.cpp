@@ -83,7 +83,8 @@ const char* pathName(Path p) {
 // most 4 pixels.
 bool ownKernelRuns(const cpu::ConvGeometry& g, const PwCase& c) {
   if (!cpu::QLinearPointwiseNhwc::covers(g)) return false;
-  if (cpu::QLinearPointwiseNhwc::bestPath() == Path::kAvx2) return c.weightMax <= 64;
+  if (cpu::QLinearPointwiseNhwc::bestPath() == Path::kAvx2)
+    return c.weightMax <= 64 && cpu::QLinearPointwiseNhwc::preferredWithoutVnni(g);
   return cpu::QLinearPointwiseNhwc::preferred(g) &&
          (c.xZero != 0 || c.yZero != 0 || cpu::QLinearPointwiseNhwc::fewPixels(g));
 }
@@ -529,19 +530,29 @@ TEST(QLinearPointwiseNhwc, DeclinesWhatItDoesNotCover) {
   expand.M = 8;
   EXPECT_TRUE(cpu::QLinearPointwiseNhwc::wide(expand));
   // Large expansions (ResNet-50's) stay on oneDNN, faster there; below either
-  // bound, and reductions, not.
+  // bound, and reductions, not. On the AVX-VNNI path (no AVX-512) only layers
+  // of at most 256 inputs and outputs; without VNNI all but the large
+  // expansions (preferredWithoutVnni).
   struct Layer {
     int64_t c, m, side;
     bool wide;
   };
+  const bool avx512 = cpu::QLinearPointwiseNhwc::bestPath() == Path::kAvx512Vnni;
   for (const Layer& l :
        {Layer{256, 1024, 14, false}, Layer{512, 2048, 7, false}, Layer{128, 1024, 14, false},
         Layer{64, 1024, 14, true}, Layer{160, 960, 7, true}, Layer{1024, 256, 14, true},
-        Layer{2048, 1024, 7, true}}) {
+        Layer{2048, 1024, 7, true}, Layer{256, 200, 14, true}, Layer{32, 256, 14, true},
+        Layer{320, 200, 7, true}}) {
     cpu::ConvGeometry big = g;
     big.C = l.c, big.M = l.m, big.in = {l.side, l.side};
+    const bool fits = l.c <= 256 && l.m <= 256;
+    EXPECT_EQ(cpu::QLinearPointwiseNhwc::fitsAvxVnni(big), fits) << l.c << " -> " << l.m;
     EXPECT_EQ(cpu::QLinearPointwiseNhwc::wide(big), l.wide) << l.c << " -> " << l.m;
-    EXPECT_EQ(cpu::QLinearPointwiseNhwc::preferred(big), l.wide) << l.c << " -> " << l.m;
+    EXPECT_EQ(cpu::QLinearPointwiseNhwc::preferred(big), l.wide && (avx512 || fits))
+        << l.c << " -> " << l.m;
+    EXPECT_EQ(cpu::QLinearPointwiseNhwc::preferredWithoutVnni(big),
+              !cpu::QLinearPointwiseNhwc::largeExpansion(big))
+        << l.c << " -> " << l.m;
     big.in = {1, 1};  // few pixels: preferred whatever the channels
     EXPECT_TRUE(cpu::QLinearPointwiseNhwc::preferred(big)) << l.c << " -> " << l.m;
   }

@@ -34,6 +34,9 @@
 // (W - 128 for uint8 W) all in [-64, 64] (narrow_signed_weights.h: what
 // quantize_dynamic writes with reduce_range=true): those run here too, the
 // same arithmetic, exact (qlinear::narrowWeightInt8Plans counts the plans).
+// Below AVX-512 VNNI oneDNN also passes its int32 sums through float32 on the
+// way out, so only layers whose sums stay below 2^24 (255 x the largest sum
+// of |W'| of an output channel: qlinear::int8ConvSumsExact) run there.
 //
 // Anything else runs the reference ConvInteger (qlinear.cpp), so its errors
 // and results hold: weights or weight zero points that vary between runs, a
@@ -92,7 +95,7 @@ class OneDnnConvInteger final : public Kernel {
     const Tensor& w = ctx.input(kW);
     if (!qlinear::isInt8(x.dtype()) || !qlinear::isInt8(w.dtype()) || !ctx.invariantInput(kW) ||
         x.numel() == 0 || (ctx.has(kWZeroPoint) && !ctx.invariantInput(kWZeroPoint)) ||
-        !(exact || narrowWeights(ctx)))
+        !(exact || narrowWeights(ctx)) || !sumsExact(ctx))
       return runReference(ctx);
     std::optional<int32_t> zx = conv_integer::activationZeroPoint(ctx, kX, kXZeroPoint);
     auto geo = convGeometry(attrs_, x.dims(), w.dims());  // the reference reports bad geometry
@@ -128,6 +131,18 @@ class OneDnnConvInteger final : public Kernel {
       narrow_ = qlinear::narrowSignedWeights(w);
     }
     return *narrow_;
+  }
+
+  // Whether oneDNN's int32 sums of X and W' come out exact on this CPU
+  // (qlinear::int8ConvSumsExact: below 2^24 unless AVX-512 VNNI). W's values
+  // decide it once, as narrowWeights.
+  bool sumsExact(const KernelContext& ctx) {
+    if (!sumsExact_) {
+      const Tensor& w = ctx.input(kW);
+      if (w.dataFreed()) return false;
+      sumsExact_ = qlinear::int8ConvSumsExact(qlinear::largestSignedWeightSum(w));
+    }
+    return *sumsExact_;
   }
 
   // The reference reads W: an error instead once W was freed (held packed)
@@ -207,6 +222,7 @@ class OneDnnConvInteger final : public Kernel {
   std::unique_ptr<ConvIntegerPlan> plan_;
   conv_integer::KeptTapSums tapSums_;  // for S of every plan
   std::optional<bool> narrow_;         // narrowWeights, once decided
+  std::optional<bool> sumsExact_;      // sumsExact, once decided
 };
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};

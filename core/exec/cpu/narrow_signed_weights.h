@@ -36,4 +36,25 @@ inline bool narrowSignedWeights(const Tensor& w) {
   });
 }
 
+// The largest sum of |W'| over one output channel of 8-bit weights `w`
+// [M, ...] (W' = W for int8 W, W - 128 for uint8 W; 0 for any other type or
+// no channels): what bounds oneDNN's int32 sums of raw activations
+// (qlinear::int8ConvSumsExact).
+inline int64_t largestSignedWeightSum(const Tensor& w) {
+  if (w.rank() == 0 || w.dims()[0] <= 0) return 0;
+  const int64_t m = w.dims()[0], perChannel = w.numel() / m;
+  const bool u8 = w.dtype() == ir::DataType::kUInt8;
+  if (!u8 && w.dtype() != ir::DataType::kInt8) return 0;
+  int64_t largest = 0;
+  for (int64_t c = 0; c < m; ++c) {
+    int64_t sum = 0;
+    for (int64_t k = c * perChannel; k < (c + 1) * perChannel; ++k) {
+      const int v = u8 ? int{w.data<uint8_t>()[k]} - 128 : int{w.data<int8_t>()[k]};
+      sum += v < 0 ? -v : v;
+    }
+    largest = std::max(largest, sum);
+  }
+  return largest;
+}
+
 }  // namespace passlab::exec::cpu::qlinear

@@ -22,6 +22,8 @@
 // exact int8 dot products (no VNNI) the oneDNN kernel takes uint8 X and
 // weights W' (W - 128 for uint8 W) in [-64, 64] only (narrow_signed_weights.h:
 // quantize_dynamic's reduce_range=true), whose pair sums cannot saturate.
+// Below AVX-512 VNNI oneDNN's int32 sums also pass through float32, so only
+// layers whose sums stay below 2^24 run there (qlinear::int8ConvSumsExact).
 // Such a CPU usually lacks AVX-512 too: the epilogue's Relu, LeakyRelu, Clip
 // and no activation then run on 8 lanes (AVX2; dequantizeTileAvx2,
 // dequantizePositionsAvx2), with the scalar loop's arithmetic (no FMA), so
@@ -869,7 +871,7 @@ class FusedConvInteger final : public Kernel {
     return qlinear::isInt8(x.dtype()) && qlinear::isInt8(w.dtype()) && ctx.invariantInput(kW) &&
            x.numel() > 0 && g.spatial() <= 3 &&
            conv_integer::weightZeroPoints(ctx, kW, kWZeroPoint, g.M).has_value() &&
-           (exact || narrowWeights(ctx));
+           (exact || narrowWeights(ctx)) && sumsExact(ctx);
   }
 
   // Without VNNI: whether oneDNN's int8 sums are exact for this node anyway
@@ -883,6 +885,18 @@ class FusedConvInteger final : public Kernel {
       narrow_ = qlinear::narrowSignedWeights(w);
     }
     return *narrow_;
+  }
+
+  // Whether oneDNN's int32 sums of X and W' come out exact on this CPU
+  // (qlinear::int8ConvSumsExact: below 2^24 unless AVX-512 VNNI). W's values
+  // decide it once, as narrowWeights.
+  bool sumsExact(const KernelContext& ctx) {
+    if (!sumsExact_) {
+      const Tensor& w = ctx.input(kW);
+      if (w.dataFreed()) return false;
+      sumsExact_ = qlinear::int8ConvSumsExact(qlinear::largestSignedWeightSum(w));
+    }
+    return *sumsExact_;
   }
 
   // Once the primitive holds W packed, the plan lets go of W (or of its copy
@@ -962,6 +976,7 @@ class FusedConvInteger final : public Kernel {
   std::unique_ptr<Plan> plan_;
   conv_integer::KeptTapSums tapSums_;                // for S of every plan
   std::optional<bool> narrow_;                       // narrowWeights, once decided
+  std::optional<bool> sumsExact_;                    // sumsExact, once decided
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
   bool writesRange_ = true;  // false for channelsFirst_: output 1 is its caller's
   bool quantize_ = false;    // quantize_output = 1 (not on channelsFirst_: its caller quantizes)

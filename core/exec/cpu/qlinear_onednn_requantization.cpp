@@ -133,6 +133,24 @@ bool exactInt8DotProducts() {
   }
 }
 
+bool int8ConvSumsExactPastFloat32() {
+  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA first
+  using isa = dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case isa::avx512_core_vnni:
+    case isa::avx512_core_bf16:
+    case isa::avx512_core_amx:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool int8ConvSumsExact(int64_t largestWeightSum) {
+  static const bool pastFloat32 = int8ConvSumsExactPastFloat32();
+  return pastFloat32 || largestWeightSum * 255 < (int64_t{1} << 24);
+}
+
 // int8_dot_exactness.h
 bool int8DotProductsExactFor(std::span<const int8_t> w, DataType xType) {
   static const bool exact = exactInt8DotProducts();

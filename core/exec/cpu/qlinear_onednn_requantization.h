@@ -83,4 +83,18 @@ dnnl::primitive_attr requantizationAttr(const Requantization& r);
 // with VNNI (exact int32 dot products) run oneDNN's int8 kernels here.
 bool exactInt8DotProducts();
 
+// Whether oneDNN's int8 convolution writes int32 sums of 2^24 and more
+// exactly on this CPU: its AVX-512 VNNI kernels do (brgconv, jit_int8,
+// measured in session 27); the others (AVX2, AVX-VNNI, AVX-512 without VNNI,
+// SSE4.1) pass every sum through float32 on its way out, whatever dst's type,
+// so a sum past 2^24 comes back rounded to float32 (2 off at 5.5 x 10^7:
+// ConvIntegerLargeSums). Its int8 matmul keeps them exact everywhere.
+bool int8ConvSumsExactPastFloat32();
+
+// Whether oneDNN's int8 convolution of weights whose largest sum of
+// |W'| over one output channel is `largestWeightSum` (W' as oneDNN gets them)
+// writes exact int32 sums here: int8ConvSumsExactPastFloat32(), or every sum
+// (|X| <= 255) below 2^24.
+bool int8ConvSumsExact(int64_t largestWeightSum);
+
 }  // namespace passlab::exec::cpu::qlinear

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <vector>
 
 #include "core/pipeline/layer_steps.h"
 #include "core/pipeline/parallel_trials.h"
@@ -13,24 +15,63 @@ namespace passlab::pipeline {
 
 namespace {
 
-// One conversion of a copy of `model` with the node filter `filter`.
+// Copies of a model for the trials, each taken by one trial at a time. A
+// trial whose step changed nothing (no edit: nothing added, removed, rewired
+// or rewritten, the opsets and IR version as they were) gives its copy back
+// for the next trial, which then starts from a model equal to a new clone.
+class TrialCopies {
+ public:
+  TrialCopies(const ir::Model& model, bool reuse) : model_(model), reuse_(reuse) {}
+
+  std::unique_ptr<ir::Model> take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!spare_.empty()) {
+        auto copy = std::move(spare_.back());
+        spare_.pop_back();
+        return copy;
+      }
+    }
+    return std::make_unique<ir::Model>(model_.clone());
+  }
+
+  void giveBack(std::unique_ptr<ir::Model> copy, const Step& step) {
+    if (!reuse_ || !step.log.empty() || step.rolledBack || copy->opsets != model_.opsets ||
+        copy->irVersion != model_.irVersion)
+      return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    spare_.push_back(std::move(copy));
+  }
+
+ private:
+  const ir::Model& model_;
+  const bool reuse_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<ir::Model>> spare_;
+};
+
+// One conversion of a copy of `model` (from `copies`) with the node filter
+// `filter`.
 struct Trial {
   bool changed = false;  // the pass converted something (its check ran)
   NumericCheck check;
 };
 
-Expected<Trial> convertCopy(const ir::Model& model, ExecOutputChecker& checker,
+Expected<Trial> convertCopy(TrialCopies& copies, ExecOutputChecker& checker,
                             const SensitivityOptions& options, rewrite::Evaluator* evaluator,
                             rewrite::NodeFilter filter, const AccuracyBudget& budget) {
-  ir::Model copy = model.clone();
-  CheckedSteps steps(copy, checker, budget, evaluator, options.cancel);
-  // Over budget it is rolled back with its figures; any other failure is an error.
-  auto step = steps.run({options.passId, options.passOptions, std::move(filter)});
-  if (!step) return step.error();
-  const Step& s = **step;
+  std::unique_ptr<ir::Model> copy = copies.take();
   Trial t;
-  t.changed = s.check.ran;
-  t.check = s.check;
+  {
+    CheckedSteps steps(*copy, checker, budget, evaluator, options.cancel);
+    // Over budget it is rolled back with its figures; any other failure is an error.
+    auto step = steps.run({options.passId, options.passOptions, std::move(filter)});
+    if (!step) return step.error();
+    const Step& s = **step;
+    t.changed = s.check.ran;
+    t.check = s.check;
+    copies.giveBack(std::move(copy), s);
+  }
   return t;
 }
 
@@ -89,6 +130,7 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
   auto evaluator = trialEvaluator(model, options);
   if (!evaluator) return evaluator.error();
   std::vector<std::optional<LayerSensitivity>> results(candidates.size());
+  TrialCopies copies(model, options.reuseUnchangedCopies);
   auto trial = [&](size_t i) -> Status {
     // The node with the Constant nodes that give it weights. The user's
     // exclusions hold in the trial too: quantize_static's fold of an excluded
@@ -100,7 +142,7 @@ Expected<std::vector<LayerSensitivity>> rankLayers(const ir::Model& model,
     for (const ir::Value* in : candidates[i]->inputs())
       if (in && in->producer() && in->producer()->opType() == "Constant")
         only.only.insert(in->producer()->id());
-    auto t = convertCopy(model, checker, options, evaluator->get(), std::move(only),
+    auto t = convertCopy(copies, checker, options, evaluator->get(), std::move(only),
                          reportOnly(options.topK));
     if (!t) return t.error();
     if (!t->changed) return Status::ok();
@@ -134,13 +176,14 @@ Expected<MixedPrecision> mixedPrecision(const ir::Model& model, ExecOutputChecke
   MixedPrecision result;
   auto evaluator = trialEvaluator(model, options);
   if (!evaluator) return evaluator.error();
+  TrialCopies copies(model, options.reuseUnchangedCopies);
   // The conversion with the k most sensitive nodes kept in float32.
   auto keeping = [&](size_t k) -> Expected<Trial> {
     ++result.conversions;
     rewrite::NodeFilter filter;
     filter.excluded = options.excluded;
     for (size_t i = 0; i < k; ++i) filter.excluded.insert(ranked[i].node);
-    return convertCopy(model, checker, options, evaluator->get(), std::move(filter), budget);
+    return convertCopy(copies, checker, options, evaluator->get(), std::move(filter), budget);
   };
   auto holds = [](const Trial& t) { return !t.changed || t.check.passed; };
   auto all = keeping(0);

@@ -73,6 +73,7 @@ class SharedCalibrationTest : public CheckedModelTest {
     o.evaluator = &counting;
     o.shareCalibration = share;
     o.workers = workers;
+    o.reuseUnchangedCopies = reuse_;
     auto ranked = rankLayers(model_, *checker_, o);
     EXPECT_TRUE(ranked) << ranked.error().message();
     if (calibrations) *calibrations = counting.calibrations;
@@ -80,6 +81,7 @@ class SharedCalibrationTest : public CheckedModelTest {
   }
 
   std::unique_ptr<CalibratingEvaluator> calibrating_;
+  bool reuse_ = true;
 };
 
 void expectSameRanking(const std::vector<LayerSensitivity>& a,
@@ -184,6 +186,45 @@ TEST_F(SharedCalibrationTest, MixedPrecisionWithSharedStatisticsKeepsTheSameLaye
     ASSERT_FALSE(results[0].check.accuracy.empty());
     EXPECT_EQ(results[0].check.accuracy[0].snrDb, results[1].check.accuracy[0].snrDb);
   }
+}
+
+// The Relus convert nothing alone: their trials give their copies back, and
+// the trials after them (fc2 after r1, fc3 after r2, one worker) convert a
+// reused copy. The ranking and the mixed precision are those of a new copy
+// for every trial, to the bit, on one worker and on two. (A changed copy
+// given back would rank fc2 with fc1 quantized too.)
+TEST_F(SharedCalibrationTest, TrialsOnReusedCopiesRankAsOnNewOnes) {
+  for (int workers : {1, 2}) {
+    reuse_ = false;
+    const auto fresh = rank(true, workers);
+    reuse_ = true;
+    const auto reused = rank(true, workers);
+    ASSERT_EQ(fresh.size(), 3u);
+    expectSameRanking(fresh, reused);
+  }
+  reuse_ = false;
+  const auto ranked = rank(true, 1);
+  ASSERT_EQ(ranked.size(), 3u);
+  AccuracyBudget budget;
+  budget.minSnrDb = ranked.back().snrDb + 1;
+  budget.minCosine = -1;
+  MixedPrecision results[2];
+  for (int reuse = 0; reuse < 2; ++reuse) {
+    SensitivityOptions o;
+    o.passId = "quantize_static";
+    o.evaluator = calibrating_.get();
+    o.workers = 1;
+    o.reuseUnchangedCopies = reuse == 1;
+    auto mixed = mixedPrecision(model_, *checker_, ranked, budget, o);
+    ASSERT_TRUE(mixed) << mixed.error().message();
+    results[reuse] = *mixed;
+  }
+  EXPECT_FALSE(results[1].keptFloat32.empty());
+  EXPECT_EQ(results[0].keptFloat32, results[1].keptFloat32);
+  EXPECT_EQ(results[0].conversions, results[1].conversions);
+  ASSERT_EQ(results[0].check.accuracy.size(), results[1].check.accuracy.size());
+  for (size_t i = 0; i < results[0].check.accuracy.size(); ++i)
+    EXPECT_EQ(results[0].check.accuracy[i].snrDb, results[1].check.accuracy[i].snrDb);
 }
 
 // One prepared calibration (prepareTrialCalibration, as `passlab-cli

@@ -149,7 +149,8 @@ std::optional<std::string> int8SlowerHereWarning(const ir::Model& model) {
       "INT8 convolutions with int8 weights outside [-64, 64] or int8 activations on float32 "
       "sums here, usually slower than the float32 model; quantize with "
       "--set quantize_static.reduce_range=true (or quantize_dynamic.reduce_range=true; uint8 "
-      "activations, the default) to run them on int8 kernels here (docs/precision.md, \"INT8 on a "
+      "activations, the default) to run them on int8 kernels here, as the default "
+      "reduce_range=auto does when it quantizes on such a CPU (docs/precision.md, \"INT8 on a "
       "CPU without AVX-512 VNNI\")");
 }
 

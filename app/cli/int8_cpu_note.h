@@ -6,7 +6,11 @@
 // reference loops, slower than the float32 model (docs/precision.md, "INT8 on
 // a CPU without AVX-512 VNNI"), unless every weight is int8 in [-64, 64] and
 // every activation uint8 (`reduce_range`: oneDNN's int8 kernels are exact for
-// those, int8_dot_exactness.h); the warning recommends that.
+// those, int8_dot_exactness.h); the warning recommends that. quantize_static
+// and quantize_dynamic write such files by default on such a CPU
+// (reduce_range=auto, core/passes/reduce_range_option.h), so the warning is
+// for files quantized elsewhere (on a CPU with VNNI, by another tool) or with
+// reduce_range=false or int8 activations.
 #pragma once
 
 #include <optional>

@@ -9,7 +9,9 @@
 //
 // The weights are quantized once, symmetric int8 in [-127, 127] ([-64, 64]
 // with reduce_range, as ONNX Runtime's option: 7 bits, so that a CPU without
-// VNNI cannot saturate its 16-bit sums of u8 x s8 pairs), one scale
+// VNNI cannot saturate its 16-bit sums of u8 x s8 pairs; the default, auto,
+// chooses 7 bits on a CPU without AVX-512 VNNI or AVX-VNNI, the note says
+// which: reduce_range_option.h), one scale
 // per output column (per_channel, default) or one for the tensor; a column
 // of zeros gets scale 1. Gemm (transA = 0) is the same with B transposed
 // first when transB = 1, alpha folded into the weight scales and beta * C
@@ -46,6 +48,7 @@
 #include "core/passes/node_policy.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
+#include "core/passes/reduce_range_option.h"
 #include "core/passes/rule_helpers.h"
 #include "core/rewrite/match_utils.h"
 #include "core/support/strings.h"
@@ -120,10 +123,13 @@ class Quantizer {
         g_(ctx.model().graph()),
         perChannel_(ctx.boolOption("per_channel")),
         subgraphs_(ctx.boolOption("subgraphs")),
-        weightQmax_(ctx.boolOption("reduce_range") ? 64.0f : 127.0f),
         minWeights_(ctx.intOption("min_weights")) {}
 
   Status run() {
+    auto range = readWeightRange(ctx_, kId);
+    if (!range) return range.error();
+    weightRange_ = *range;
+    weightQmax_ = range->reduced ? 64.0f : 127.0f;
     PASSLAB_RETURN_IF_ERROR(readOpTypes());
     collect(g_);
     PASSLAB_RETURN_IF_ERROR(forEachNode(ctx_, kId, kId, matrices_, [&](ir::Node& n) {
@@ -163,6 +169,8 @@ class Quantizer {
                  std::to_string(quantized_), std::to_string(convCount_),
                  std::string(perChannel_ ? "per output channel" : "per tensor") +
                      (weightQmax_ < 127 ? ", 7 bits" : ""));
+    if (Text range = weightRangeNote(weightRange_); quantized_ + convCount_ > 0 && !range.empty())
+      note = Text::of("%1; %2", note, range);
     if (inBodies_)
       note = Text::of("%1; %2 of them inside subgraphs", note, std::to_string(inBodies_));
     if (leftInBodies_)
@@ -344,7 +352,8 @@ class Quantizer {
   ir::Graph& g_;
   bool perChannel_;
   bool subgraphs_;
-  float weightQmax_;  // 127, or 64 with reduce_range (7 bits)
+  WeightRange weightRange_;    // reduce_range as given or chosen (auto)
+  float weightQmax_ = 127.0f;  // 64 with reduce_range (7 bits)
   int64_t minWeights_;
   std::set<std::string> ops_;
   std::vector<ir::Node*> matrices_, convs_;

@@ -48,6 +48,10 @@
 // float32 (the note counts its ops).
 // Each DQ -> op -> Q group is then one "node unit" that ONNX Runtime runs as a
 // QLinear op. Lossy: the check holds the outputs to the accuracy budget.
+// The int8 weights take the full range, or [-64, 64] with reduce_range (7
+// bits, ONNX Runtime's option for CPUs without VNNI); the default, auto,
+// chooses 7 bits on a CPU without AVX-512 VNNI or AVX-VNNI and the note says
+// which (reduce_range_option.h).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -63,6 +67,7 @@
 #include "core/passes/non_finite_input_source.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_catalog.h"
+#include "core/passes/reduce_range_option.h"
 #include "core/passes/rule_helpers.h"
 #include "core/passes/subgraph_skips.h"
 #include "core/support/strings.h"
@@ -368,7 +373,10 @@ class StaticQuantizer {
     quantizeOutputs_ = ctx_.boolOption("quantize_outputs");
     matmulConstBOnly_ = ctx_.boolOption("matmul_const_b_only");
     quantizeBiasAdds_ = ctx_.boolOption("quantize_bias_adds");
-    weightQmax_ = ctx_.boolOption("reduce_range") ? 64.0f : 127.0f;
+    auto range = readWeightRange(ctx_, kId);
+    if (!range) return range.error();
+    weightRange_ = *range;
+    weightQmax_ = range->reduced ? 64.0f : 127.0f;
     activationSymmetric_ = ctx_.boolOption("activation_symmetric");
     weightSymmetric_ = ctx_.boolOption("weight_symmetric");
     subgraphs_ = ctx_.boolOption("subgraphs");
@@ -1095,6 +1103,8 @@ class StaticQuantizer {
               (weightQmax_ < 127 ? ", 7 bits" : ""),
           std::to_string(activations), std::to_string(ctx_.evaluator->calibrationSets()),
           ctx_.option("method"));
+    if (Text range = weightRangeNote(weightRange_); units > 0 && !range.empty())
+      note = Text::of("%1; %2", note, range);
     if (inBodies_ > 0)
       note = Text::of("%1; %2 of them inside subgraphs", note, std::to_string(inBodies_));
     if (notRun_ > 0)
@@ -1136,6 +1146,7 @@ class StaticQuantizer {
   CalibrationMethod method_ = CalibrationMethod::kMinMax;
   double percentile_ = 99.999;
   bool perChannel_ = true, int8Activations_ = false, quantizeOutputs_ = true;
+  WeightRange weightRange_;    // reduce_range as given or chosen (auto)
   float weightQmax_ = 127.0f;  // 64 with reduce_range
   bool activationSymmetric_ = false, weightSymmetric_ = true;
   bool matmulConstBOnly_ = false, quantizeBiasAdds_ = true;

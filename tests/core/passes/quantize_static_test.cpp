@@ -20,6 +20,10 @@ namespace {
 
 const char* kPass = "quantize_static";
 
+// The full int8 range whatever the CPU: reduce_range's default, auto, chooses
+// 7 bits on a CPU without AVX-512 VNNI or AVX-VNNI (reduce_range_option_test).
+const passes::Options kFullRange = {{"reduce_range", "false"}};
+
 std::string opsOf(const ir::Model& m) {
   std::string out;
   for (const auto& n : m.graph().nodes()) out += (out.empty() ? "" : ", ") + n->opType();
@@ -76,7 +80,7 @@ const ir::Tensor* constantInput(const ir::Node& n, size_t i) {
 
 TEST(QuantizeStatic, ConvolutionsBecomeQdqNodeUnits) {
   auto eval = synthesized();
-  PassOutcome out = runPass(kPass, convNet(), {}, &eval);
+  PassOutcome out = runPass(kPass, convNet(), kFullRange, &eval);
   ASSERT_TRUE(out.step.changed) << out.step.error.str();
   EXPECT_EQ(opsOf(out.model),
             "QuantizeLinear, DequantizeLinear, DequantizeLinear, DequantizeLinear, Conv, Relu, "
@@ -176,7 +180,7 @@ main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, -2, 0.5, 4}> {
     y = MatMul(x, w) })";
   ir::Tensor x = ir::Tensor::fromVector<float>(ir::DataType::kFloat, {2, 2}, {-1, 0.5, 2, 3});
   pipeline::CalibratingEvaluator eval(std::vector<exec::NamedInputs>{{{"x", exec::Value(x)}}});
-  PassOutcome out = runPass(kPass, model, {}, &eval);
+  PassOutcome out = runPass(kPass, model, kFullRange, &eval);
   ASSERT_TRUE(out.step.changed) << out.step.error.str();
   const ir::Node* mm = nullptr;
   for (const auto& n : out.model.graph().nodes())
@@ -234,7 +238,7 @@ main (float[2,2] x) => (float[2,2] y) <float[2,2] w = {1, -2, 0.5, 4}> {
     // Column 0 in [0, 1]: scale 1/255, zero point -128; column 1 in [-2, 4]:
     // scale 6/255, zero point round(-128 + 2 / (6/255)) = -43. The activation
     // keeps its asymmetric 4/255 and 64.
-    auto [out, mm] = run({{"weight_symmetric", "false"}});
+    auto [out, mm] = run({{"weight_symmetric", "false"}, {"reduce_range", "false"}});
     ASSERT_NE(mm, nullptr);
     const ir::Node* wdq = mm->input(1)->producer();
     EXPECT_EQ(wdq->attrInt("axis", -1), 1);
@@ -330,7 +334,7 @@ TEST(QuantizeStatic, ReduceRangeQuantizesTheWeightsInSevenBits) {
   EXPECT_NE(out.step.note.str().find("7 bits"), std::string::npos) << out.step.note.str();
   // The same weights' scales are twice (127 / 64) those of the full range.
   auto eval2 = synthesized();
-  PassOutcome full = runPass(kPass, convNet(), {}, &eval2);
+  PassOutcome full = runPass(kPass, convNet(), kFullRange, &eval2);
   auto firstWeightScale = [](const ir::Model& m) {
     for (const auto& n : m.graph().nodes())
       if (n->opType() == "DequantizeLinear" && constantInput(*n, 0) &&

@@ -80,23 +80,45 @@ PASSLAB_SEX_AVX2 void squeezeGroups(const uint8_t* x, int64_t rows, int64_t c, i
   for (int i = 0; i < 2 * G; ++i) _mm256_storeu_pd(acc + k + 4 * i, a[i]);
 }
 
-// The same for the last n < 8 channels from k on.
-PASSLAB_SEX_AVX2 void squeezeTail(const uint8_t* x, int64_t rows, int64_t c, int64_t k, int64_t n,
+// The same for the last n < 8 channels from k on, where c >= 8: the 8
+// channels ending at c, whole loads and stores (the first 8 - n again: the
+// same h, their sums from 0 and dropped).
+PASSLAB_SEX_AVX2 void squeezeLast(const uint8_t* x, int64_t rows, int64_t c, int64_t n,
                                   const float* t, float* h, double* acc) {
-  const __m256i m = firstLanes(n);
-  const __m256i mlo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(m));
-  const __m256i mhi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1));
-  __m256d lo = _mm256_maskload_pd(acc + k, mlo), hi = _mm256_maskload_pd(acc + k + 4, mhi);
+  const int64_t k = c - kWidth, skip = kWidth - n;
+  alignas(32) double sums[kWidth] = {};
+  for (int64_t j = skip; j < kWidth; ++j) sums[j] = acc[k + j];
+  __m256d lo = _mm256_load_pd(sums), hi = _mm256_load_pd(sums + 4);
   for (int64_t r = 0; r < rows; ++r) {
-    uint64_t b = 0;
-    std::memcpy(&b, x + r * c + k, static_cast<size_t>(n));
+    uint64_t b;
+    std::memcpy(&b, x + r * c + k, sizeof b);
     const __m256 v = lookup8(b, t);
-    _mm256_maskstore_ps(h + r * c + k, m, v);
+    _mm256_storeu_ps(h + r * c + k, v);
     lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
     hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
   }
-  _mm256_maskstore_pd(acc + k, mlo, lo);
-  _mm256_maskstore_pd(acc + k + 4, mhi, hi);
+  _mm256_store_pd(sums, lo);
+  _mm256_store_pd(sums + 4, hi);
+  for (int64_t j = skip; j < kWidth; ++j) acc[k + j] = sums[j];
+}
+
+// The same for c < 8 channels: masked stores, the bytes copied one by one.
+PASSLAB_SEX_AVX2 void squeezeFew(const uint8_t* x, int64_t rows, int64_t c, const float* t,
+                                 float* h, double* acc) {
+  const __m256i m = firstLanes(c);
+  const __m256i mlo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(m));
+  const __m256i mhi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1));
+  __m256d lo = _mm256_maskload_pd(acc, mlo), hi = _mm256_maskload_pd(acc + 4, mhi);
+  for (int64_t r = 0; r < rows; ++r) {
+    uint64_t b = 0;
+    std::memcpy(&b, x + r * c, static_cast<size_t>(c));
+    const __m256 v = lookup8(b, t);
+    _mm256_maskstore_ps(h + r * c, m, v);
+    lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+    hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+  }
+  _mm256_maskstore_pd(acc, mlo, lo);
+  _mm256_maskstore_pd(acc + 4, mhi, hi);
 }
 
 // ---- gate ----
@@ -273,7 +295,10 @@ void squeezeRows(const uint8_t* x, int64_t rows, int64_t c, uint8_t flip, const 
   for (; k + 4 * kWidth <= c; k += 4 * kWidth) squeezeGroups<4>(x, rows, c, k, t, h, acc);
   for (; k + 2 * kWidth <= c; k += 2 * kWidth) squeezeGroups<2>(x, rows, c, k, t, h, acc);
   for (; k + kWidth <= c; k += kWidth) squeezeGroups<1>(x, rows, c, k, t, h, acc);
-  if (k < c) squeezeTail(x, rows, c, k, c - k, t, h, acc);
+  if (c < kWidth)
+    squeezeFew(x, rows, c, t, h, acc);
+  else if (k < c)
+    squeezeLast(x, rows, c, c - k, t, h, acc);
 }
 
 PASSLAB_SEX_AVX2 void gateConv(const GateWeights& w, const uint8_t* in, int32_t zin,

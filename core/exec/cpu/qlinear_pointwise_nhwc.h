@@ -5,9 +5,13 @@
 // AVX-VNNI (any weights) or plain AVX2 (weights in [-64, 64] only: what
 // `reduce_range` quantizers write). The executor runs it where it is faster
 // than oneDNN 2.6's brgconv_1x1 with zero points (preferred): every layer of
-// at least 8 outputs. Blocks of 4 pixels by 3-4 vectors of 16 outputs (or 8
-// by 1-2) keep the VNNI unit busy, and up to 64 outputs of a pixel leave in
-// one store; at exactly 8 outputs two pixels share a vector. ppocr_cls's 1x1
+// at least 8 outputs with AVX-512 VNNI, those of at most 256 channels in and
+// out on AVX-VNNI; without VNNI every layer of such weights but the large
+// expansions, zero points or not (preferredWithoutVnni; ppocr_cls's 23 1x1
+// layers there 2.1x float32, session 39). Blocks of 4 pixels by 3-4 vectors
+// of 16 outputs (or 8 by 1-2) keep the VNNI unit busy, and up to 64 outputs
+// of a pixel leave in one store; at exactly 8 outputs two pixels share a
+// vector. ppocr_cls's 1x1
 // layers (2026-12-07, AVX-512 VNNI): expansions 2.4-4.2 us here, 3.3-7.3 on
 // oneDNN; 8-output layers 1.2-1.9 us, 2.5-4.3 on oneDNN (docs/precision.md).
 //

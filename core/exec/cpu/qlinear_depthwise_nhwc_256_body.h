@@ -27,49 +27,75 @@ PASSLAB_DW256_TARGET inline __m256i dot(__m256i acc, __m256i v, __m256i w) {
 #endif
 }
 
-// 8 channels of an input row, from its first.
-struct Half {
+// 16 channels (one block) of an input row, from its first.
+struct Block {
   const uint8_t* x;
   int64_t width, channels;
-  int n;         // channels of the 8 in the input (the others: weights 0)
-  __m128i flip;  // 0x80 bytes for int8 input (x + 128), else 0
-  __m256i pad;   // the zero point as uint8: what the padding holds
+  int n;          // channels of the 16 in the input (the others: weights 0)
+  __m128i flip;   // 0x80 bytes for int8 input (x + 128), else 0
+  __m128i pad;    // the zero point as uint8 in every byte: what the padding holds
+  __m128i shift;  // bits the 8 bytes ending at channel n move down (n not 16 or 8)
 };
 
-// Column iw of the row as uint8 in int32 lanes, or the zero point in the padding.
-PASSLAB_DW256_TARGET inline __m256i pixel(const Half& h, int64_t iw) {
-  if (iw < 0 || iw >= h.width) return h.pad;
-  const uint8_t* p = h.x + iw * h.channels;
-  __m128i v;
-  if (h.n >= kHalf) {
-    v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+// Column iw of the block as 16 uint8, or the zero point in the padding;
+// N: the channels in the input, 16 or 8 (one load); 9: 9 to 15 (the first
+// 8, and the 8 ending at n moved down to follow them); 1: 1 to 7 (the 8
+// ending at n moved down: the row has 8 channels or more, so they lie in
+// the input); else 0 (k.n of them copied). Bytes past n: any value (their
+// weights are 0).
+template <int N>
+PASSLAB_DW256_TARGET inline __m128i column(const Block& k, int64_t iw) {
+  if (iw < 0 || iw >= k.width) return k.pad;
+  const uint8_t* p = k.x + iw * k.channels;
+  if constexpr (N == 16) {
+    return _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), k.flip);
+  } else if constexpr (N == 8) {
+    return _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), k.flip);
+  } else if constexpr (N == 9) {
+    const __m128i lo = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    const __m128i end = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + k.n - 8));
+    return _mm_xor_si128(_mm_unpacklo_epi64(lo, _mm_srl_epi64(end, k.shift)), k.flip);
+  } else if constexpr (N == 1) {
+    const __m128i end = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + k.n - 8));
+    return _mm_xor_si128(_mm_srl_epi64(end, k.shift), k.flip);
   } else {
-    uint64_t bytes = 0;
-    std::memcpy(&bytes, p, static_cast<size_t>(h.n));
-    v = _mm_cvtsi64_si128(static_cast<long long>(bytes));
+    alignas(16) uint8_t bytes[16] = {};
+    std::memcpy(bytes, p, static_cast<size_t>(k.n));
+    return _mm_xor_si128(_mm_load_si128(reinterpret_cast<const __m128i*>(bytes)), k.flip);
   }
-  return _mm256_cvtepu8_epi32(_mm_xor_si128(v, h.flip));
 }
 
-// The taps' values v[0..kTaps) in one lane each, v[0] lowest.
-PASSLAB_DW256_TARGET inline __m256i tapGroup(const __m256i* v) {
-  __m256i g = v[0];
-#pragma GCC unroll 4
-  for (int t = 1; t < kTaps; ++t) g = _mm256_or_si256(g, _mm256_slli_epi32(v[t], t * kTapBits));
-  return g;
+// One ring column of the block (16 int32 lanes) from the bytes of its taps'
+// input columns v[0..kTaps), v[0] lowest in each lane. Pairs: bytes
+// interleaved (v0 c, v1 c, ...) and widened to int16 (v0 c | v1 c << 16).
+// Quads: pairs of bytes interleaved again in 16 bits (v0 v1 v2 v3 of c).
+PASSLAB_DW256_TARGET inline void storeColumn(const __m128i* v, int32_t* out) {
+  const __m128i lo = _mm_unpacklo_epi8(v[0], v[1]), hi = _mm_unpackhi_epi8(v[0], v[1]);
+#if PASSLAB_DW256_VNNI
+  const __m128i lo2 = _mm_unpacklo_epi8(v[2], v[3]), hi2 = _mm_unpackhi_epi8(v[2], v[3]);
+  auto* o = reinterpret_cast<__m128i*>(out);
+  _mm_storeu_si128(o, _mm_unpacklo_epi16(lo, lo2));
+  _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(lo, lo2));
+  _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(hi, hi2));
+  _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(hi, hi2));
+#else
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu8_epi16(lo));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + kHalf), _mm256_cvtepu8_epi16(hi));
+#endif
 }
 
-// Columns [colBegin, colEnd) of one half: column col's taps read input
-// columns col - padLeft + t dw (a window of the last kTaps columns at dw 1).
-PASSLAB_DW256_TARGET inline void fillHalf(const Half& h, int32_t* out, int64_t colBegin,
-                                          int64_t colEnd, int64_t padLeft, int64_t dw) {
-  __m256i v[kTaps];
+// Columns [colBegin, colEnd) of one block: column col's taps read input
+// columns col - padLeft + t dw (at dw 1 a window of the last kTaps columns).
+template <int N>
+PASSLAB_DW256_TARGET inline void fillBlock(const Block& k, int32_t* out, int64_t colBegin,
+                                           int64_t colEnd, int64_t padLeft, int64_t dw) {
+  __m128i v[kTaps];
   if (dw == 1) {
 #pragma GCC unroll 4
-    for (int t = 0; t + 1 < kTaps; ++t) v[t] = pixel(h, colBegin - padLeft + t);
+    for (int t = 0; t + 1 < kTaps; ++t) v[t] = column<N>(k, colBegin - padLeft + t);
     for (int64_t col = colBegin; col < colEnd; ++col) {
-      v[kTaps - 1] = pixel(h, col - padLeft + kTaps - 1);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col * kColumn), tapGroup(v));
+      v[kTaps - 1] = column<N>(k, col - padLeft + kTaps - 1);
+      storeColumn(v, out + col * kColumn);
 #pragma GCC unroll 4
       for (int t = 0; t + 1 < kTaps; ++t) v[t] = v[t + 1];
     }
@@ -77,8 +103,8 @@ PASSLAB_DW256_TARGET inline void fillHalf(const Half& h, int32_t* out, int64_t c
   }
   for (int64_t col = colBegin; col < colEnd; ++col) {
 #pragma GCC unroll 4
-    for (int t = 0; t < kTaps; ++t) v[t] = pixel(h, col - padLeft + t * dw);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + col * kColumn), tapGroup(v));
+    for (int t = 0; t < kTaps; ++t) v[t] = column<N>(k, col - padLeft + t * dw);
+    storeColumn(v, out + col * kColumn);
   }
 }
 
@@ -86,25 +112,34 @@ PASSLAB_DW256_TARGET void fillRow(const FillArgs& a) {
   const uint32_t repeat = kTaps == 4 ? 0x01010101u : 0x00010001u;
   const __m256i padAll =
       _mm256_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(a.xZeroU) * repeat));
-  const __m256i padLane = _mm256_set1_epi32(a.xZeroU);
+  const __m128i padBytes = _mm_set1_epi8(static_cast<char>(a.xZeroU));
   const __m128i flip = _mm_set1_epi8(static_cast<char>(a.xSigned ? 0x80 : 0));
   // Columns whose taps read the input (the others: only padding).
   const int64_t colBegin = std::min(a.wb, std::max<int64_t>(0, a.padLeft - (kTaps - 1) * a.dw));
   const int64_t colEnd = std::max(colBegin, std::min(a.wb, a.padLeft + a.width));
   for (int64_t b = 0; b < a.blocks; ++b) {
-    for (int64_t half = 0; half < 2; ++half) {
-      const int64_t cb = (a.block + b) * kColumn + half * kHalf;
-      if (cb >= a.channels) break;  // padding channels: never read
-      int32_t* o = a.out + b * a.blockStride + half * kHalf;
-      for (int64_t col = 0; col < colBegin; ++col)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + col * kColumn), padAll);
-      for (int64_t col = colEnd; col < a.wb; ++col)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + col * kColumn), padAll);
-      const Half h{a.row + cb, a.width,
-                   a.channels, static_cast<int>(std::min<int64_t>(kHalf, a.channels - cb)),
-                   flip,       padLane};
-      fillHalf(h, o, colBegin, colEnd, a.padLeft, a.dw);
-    }
+    const int64_t cb = (a.block + b) * kColumn;
+    int32_t* o = a.out + b * a.blockStride;
+    for (int64_t col = 0; col < colBegin; ++col)
+      for (int64_t half = 0; half < 2; ++half)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + col * kColumn + half * kHalf), padAll);
+    for (int64_t col = colEnd; col < a.wb; ++col)
+      for (int64_t half = 0; half < 2; ++half)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + col * kColumn + half * kHalf), padAll);
+    const int n = static_cast<int>(std::min<int64_t>(kColumn, a.channels - cb));
+    // The 8 bytes ending at channel n hold n - 8 (or n) of the block's: the others go.
+    const int drop = n > 8 ? 16 - n : 8 - n;
+    const Block k{a.row + cb, a.width, a.channels, n, flip, padBytes, _mm_cvtsi32_si128(8 * drop)};
+    if (n == 16)
+      fillBlock<16>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+    else if (n == 8)
+      fillBlock<8>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+    else if (n > 8)
+      fillBlock<9>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+    else if (a.channels >= 8)
+      fillBlock<1>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+    else
+      fillBlock<0>(k, o, colBegin, colEnd, a.padLeft, a.dw);
   }
 }
 

@@ -6,8 +6,10 @@
 
 #include "core/exec/cpu/avx512_lanes.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
+#include "core/exec/cpu/int8_dot_exactness.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
+#include "core/exec/cpu/qlinear_conv_int32_tile.h"
 #include "core/exec/cpu/transpose16_avx512.h"
 #include "core/exec/parallel.h"
 #include "core/support/cpu_isa.h"
@@ -25,6 +27,7 @@ using ir::DataType;
 using namespace qlinear;  // NOLINT: the inputs and the requantization
 
 using avx512::kLanes;
+using int32_sums::TileInput;
 
 memory::format_tag channelsLastTag(size_t spatial) {
   using tag = memory::format_tag;
@@ -70,6 +73,25 @@ bool buildConvolution(onednn::ConvPrimitive& p, const ConvGeometry& g, DataType 
   return true;
 }
 
+// Whether oneDNN's int8 convolution keeps int32 sums past 2^24 exact: its AVX-512 VNNI kernels
+// (brgconv, jit_int8) do without a source zero point (measured, session 27); below (jit_uni on
+// AVX2 and AVX-VNNI) the sums go through float32 on their way out whatever the output type, so
+// that only sums below 2^24 come out exact (a 3x3 layer of 512 channels under
+// PASSLAB_MAX_ISA=avx2vnni came out 1 step apart in 5 of 784 outputs:
+// SumsPastFloat32IntegersStayExact). AVX-512 without VNNI was not measured: held to 2^24 too.
+bool sumsExactPastFloat32() {
+  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA first
+  using isa = dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case isa::avx512_core_vnni:
+    case isa::avx512_core_bf16:
+    case isa::avx512_core_amx:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The source zero point oneDNN can take: with one, jit_int8 and brgconv
 // take the sums conv(X - zx, W') through float32, exact below 2^24 (past it
 // up to 16 off, measured); so zx where |conv(X - zx, W')| stays below 2^24,
@@ -103,21 +125,6 @@ std::vector<int32_t> sourceZeroPointTerm(const std::vector<int32_t>& tapSums, co
 #define PASSLAB_I32_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
 using avx512::lanes;
-
-// What a tile reads: one image's sums acc [P, M] (channels-last), the
-// activation window sums t [group, P] and the weights' zero points zw [M]
-// (t null: none), the activation zero point's term xTerm [P, M]
-// (sourceZeroPointTerm; null: oneDNN took it out), and per channel its bias
-// and multiplier repeated in 16 lanes (the tile computes along positions).
-struct TileInput {
-  const int32_t* acc;
-  const int32_t* t;
-  const int32_t* zw;
-  const int32_t* xTerm;
-  int64_t m, p, mPerGroup;
-  const int32_t* bias16;
-  const requant16::Multipliers* mult16;
-};
 
 // Positions [o0, o1) (at most 16) of one image into y [M, P]: 16 channels'
 // sums of each position loaded, transposed in registers (transpose16) so
@@ -187,8 +194,13 @@ PASSLAB_I32_TARGET void requantizePositions(const TileInput& in, const int32_t* 
 std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& ctx,
                                                            const ConvGeometry& g, bool channelsLast,
                                                            const QLinearConvInt32* previous) {
+  // The requantization runs on AVX-512 VNNI or AVX2 + FMA; oneDNN's int8 sums are exact with
+  // VNNI (AVX-512 or AVX-VNNI), and without it for uint8 X times weights in [-64, 64]
+  // (int8_dot_exactness.h: `reduce_range` files on AVX2 CPUs), checked below on W'.
   static const bool exact = exactInt8DotProducts();
-  if (!exact || !cpu_isa::hasAvx512Vnni() || !ctx.invariantInput(kW)) return nullptr;
+  static const bool avx512 = cpu_isa::hasAvx512Vnni();
+  if (!(avx512 || cpu_isa::hasAvx2Fma()) || !ctx.invariantInput(kW)) return nullptr;
+  if (!exact && ctx.input(kX).dtype() != DataType::kUInt8) return nullptr;
   std::optional<Requantization> r = readRequantization(ctx, g.M, {}, WeightForm::kAny8Bit);
   if (!r || r->yType == DataType::kFloat) return nullptr;
   std::optional<std::vector<int32_t>> zw =
@@ -198,6 +210,7 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
   auto k = std::unique_ptr<QLinearConvInt32>(new QLinearConvInt32());
   k->g_ = g;
   k->channelsLast_ = channelsLast;
+  k->avx512_ = avx512;
   k->xZero_ = r->xZeroPoint;
   k->zw_ = std::move(*zw);
   k->weightZeroPoints_ = std::any_of(k->zw_.begin(), k->zw_.end(), [](int32_t z) { return z; });
@@ -210,8 +223,16 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
     k->weights_ = conv_integer::signedWeights(w);
     k->facts_ = {w.dims(), conv_integer::tapWeightSums(k->weights_, g),
                  largestWeightSum(k->weights_, std::vector<int32_t>(k->zw_.size(), 0), g.M),
-                 largestWeightSum(k->weights_, k->zw_, g.M)};
+                 largestWeightSum(k->weights_, k->zw_, g.M),
+                 int8DotProductsExactFor(
+                     {k->weights_.data<int8_t>(), static_cast<size_t>(k->weights_.numel())},
+                     DataType::kUInt8)};
   }
+  if (!exact && !k->facts_.narrow) return nullptr;
+  // Every sum oneDNN forms, with the source zero point or without, is at most the weights'
+  // largest sum of magnitudes times 255 (|X| and |X - zx| of 8-bit values).
+  static const bool pastFloat32 = sumsExactPastFloat32();
+  if (!pastFloat32 && k->facts_.largestSum * 255 >= (int64_t{1} << 24)) return nullptr;
   const DataType xType = ctx.input(kX).dtype();
   k->sumBound_ = k->facts_.largestLessZw * largestActivation(xType, k->xZero_);
   if (k->sumBound_ >= (int64_t{1} << 31)) return nullptr;
@@ -265,7 +286,8 @@ Status QLinearConvInt32::run(KernelContext& ctx, const Tensor& x, const Tensor* 
 void QLinearConvInt32::requantize(const int32_t* acc, const int32_t* t, uint8_t* y,
                                   int threads) const {
 #if defined(__x86_64__)
-  const int64_t p = positions_, m = g_.M, tiles = (p + kLanes - 1) / kLanes;
+  const int64_t tileLanes = avx512_ ? kLanes : int32_sums::kAvx2TilePositions;
+  const int64_t p = positions_, m = g_.M, tiles = (p + tileLanes - 1) / tileLanes;
   if (channelsLast_) {
     parallelFor(g_.N * p, threads, std::max<int64_t>(1, 4096 / m), [&](int64_t begin, int64_t end) {
       for (int64_t n = begin / p; n * p < end; ++n) {
@@ -280,15 +302,18 @@ void QLinearConvInt32::requantize(const int32_t* acc, const int32_t* t, uint8_t*
                            m / g_.group,
                            bias_.data(),
                            &requant_};
-        requantizePositions(in, groupAt_.data(), fast_, y + n * p * m, o0, o1);
+        if (avx512_)
+          requantizePositions(in, groupAt_.data(), fast_, y + n * p * m, o0, o1);
+        else
+          int32_sums::requantizePositionsAvx2(in, groupAt_.data(), fast_, y + n * p * m, o0, o1);
       }
     });
     return;
   }
-  parallelFor(g_.N * tiles, threads, std::max<int64_t>(1, 4096 / (m * kLanes)),
+  parallelFor(g_.N * tiles, threads, std::max<int64_t>(1, 4096 / (m * tileLanes)),
               [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
-                  const int64_t n = i / tiles, o0 = (i % tiles) * kLanes;
+                  const int64_t n = i / tiles, o0 = (i % tiles) * tileLanes;
                   const TileInput in{acc + n * p * m,
                                      t ? t + n * g_.group * p : nullptr,
                                      zw_.data(),
@@ -298,7 +323,11 @@ void QLinearConvInt32::requantize(const int32_t* acc, const int32_t* t, uint8_t*
                                      m / g_.group,
                                      bias_.data(),
                                      &requant_};
-                  requantizeTile(in, fast_, y + n * m * p, o0, std::min(o0 + kLanes, p));
+                  const int64_t o1 = std::min(o0 + tileLanes, p);
+                  if (avx512_)
+                    requantizeTile(in, fast_, y + n * m * p, o0, o1);
+                  else
+                    int32_sums::requantizeTileAvx2(in, fast_, y + n * m * p, o0, o1);
                 }
               });
 #else

@@ -45,7 +45,9 @@ class QLinearConvInt32 {
   // or `channelsLast` X and Y [N, spatial..., C] as com.microsoft
   // QLinearConv's channels_last; its weights the same on every run:
   // KernelContext::invariantInput), or
-  // null where it does not run it: a CPU without AVX-512 VNNI, quantization
+  // null where it does not run it: a CPU with neither AVX-512 VNNI nor AVX2 + FMA, oneDNN
+  // int8 sums that could saturate (without VNNI: int8 X, or a weight W' past [-64, 64],
+  // int8_dot_exactness.h), quantization
   // inputs readRequantization refuses (with any 8-bit weights), weight zero
   // points of another type or count, sums that could overflow int32, a
   // configuration oneDNN has only its reference implementation for.
@@ -76,10 +78,12 @@ class QLinearConvInt32 {
     std::vector<int32_t> tapSums;  // conv_integer::tapWeightSums of W'
     int64_t largestSum = 0;        // the largest sum of |W'| over one output channel
     int64_t largestLessZw = 0;     // the same of |W' - zw'|
+    bool narrow = false;           // every W' in [-64, 64] (int8_dot_exactness.h)
   };
 
   ConvGeometry g_;
   bool channelsLast_ = false;
+  bool avx512_ = false;    // the requantization on AVX-512 VNNI, else on AVX2 + FMA
   int64_t positions_ = 0;  // output positions per channel
   int32_t xZero_ = 0;
   onednn::ConvPrimitive conv_;

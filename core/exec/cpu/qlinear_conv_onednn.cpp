@@ -46,12 +46,13 @@
 // convolution where that is exact (qlinear_conv_float_sums.h), bit for bit the reference; else
 // the reference.
 //
-// NCHW layers with AVX-512 VNNI take oneDNN's int32 sums and the reference's requantization
-// (qlinear_conv_int32.h, as for uint8 weights): bit for bit the reference. Where oneDNN's
-// primitive requantizes (channels-last layers PassLab's own kernels do not take, the narrow
-// weights without VNNI, a CPU with VNNI but not AVX-512), it multiplies the int32 sum by the
-// float32 scale in float32 where the reference uses double, so a value close to a rounding tie
-// may come out 1 apart (qlinear_conv_near_tie_test.cpp).
+// NCHW layers with VNNI (AVX-512 or AVX-VNNI), and NCHW layers of narrow weights without it
+// (AVX2), take oneDNN's int32 sums and the reference's requantization (qlinear_conv_int32.h, as
+// for uint8 weights; on AVX2 + FMA where there is no AVX-512): bit for bit the reference. Where
+// oneDNN's primitive requantizes (channels-last layers PassLab's own kernels do not take, SSE4.1
+// CPUs), it multiplies the int32 sum by the float32 scale in float32 where the reference uses
+// double, so a value close to a rounding tie may come out 1 apart
+// (qlinear_conv_near_tie_test.cpp).
 #include <memory>
 #include <optional>
 #include <vector>
@@ -286,6 +287,18 @@ class OneDnnQLinearConv final : public Kernel {
         }
       }
       p->narrowWeights = r && narrowWeights(ctx, old.get());
+      // NCHW: oneDNN's int32 sums (exact for these weights) and the reference's requantization,
+      // as with VNNI below: the reference's bytes, where the primitive's float32 product may
+      // round a near-tie the other way.
+      if (p->narrowWeights && !channelsLast) {
+        p->int32Sums =
+            QLinearConvInt32::create(ctx, g, false, old ? old->int32Sums.get() : nullptr);
+        if (p->int32Sums) {
+          p->declined = true;
+          countNarrowWeightInt8Plan();
+          return p;
+        }
+      }
       if (p->narrowWeights) {
         p->requantization = std::move(*r);
         buildPrimitive(*p, g, ctx.input(kX).dtype(), channelsLast);
@@ -367,7 +380,7 @@ class OneDnnQLinearConv final : public Kernel {
   // shape takes the answer from the one it replaces.
   static bool narrowWeights(const KernelContext& ctx, const QConvPlan* old) {
     const std::optional<bool> narrow = narrowInt8Weights(ctx);
-    return narrow ? *narrow : old && old->narrowWeights && !old->declined;
+    return narrow ? *narrow : old && old->narrowWeights && (!old->declined || old->int32Sums);
   }
 
   ConvAttrs attrs_;

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <ostream>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct Case {
   // The weight zero point that makes W - zw what oneDNN takes as is: 128 for
   // uint8, 0 for int8 (no weight term to take out).
   bool unshiftedZeroPoint = false;
+  // int8 weights in [-64, 64] (`reduce_range`): oneDNN's int8 sums exact without VNNI too,
+  // for uint8 X (int8_dot_exactness.h), so the class runs there (on AVX2 + FMA).
+  bool narrow = false;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -116,8 +120,9 @@ Model buildModel(const Case& c, uint32_t seed, bool channelsLast = false) {
       x,
       floats({}, {xScale}),
       zeroPoint(c.xType, xZero),
-      u8w ? randomInts<uint8_t>(c.wType, c.w, 0, 255, rng)
-          : randomInts<int8_t>(c.wType, c.w, -128, 127, rng),
+      u8w        ? randomInts<uint8_t>(c.wType, c.w, 0, 255, rng)
+      : c.narrow ? randomInts<int8_t>(c.wType, c.w, -64, 64, rng)
+                 : randomInts<int8_t>(c.wType, c.w, -128, 127, rng),
       c.perChannelScales ? floats({M}, wScales) : floats({}, wScales),
       zeroPoints(c.wType, zw, c.perChannelZeroPoints),
       floats({}, {yScale}),
@@ -185,9 +190,23 @@ cpu::ConvGeometry geometryOf(const Model& m, const Dims& xDims) {
   return *g;
 }
 
-bool covered() {
-  return cpu_isa::hasAvx512Vnni() && cpu::qlinear::exactInt8DotProducts();
+// oneDNN's int8 sums exact (VNNI; without it narrow int8 weights and uint8 X), the
+// requantization on AVX-512 VNNI or AVX2 + FMA (PASSLAB_MAX_ISA=avx2vnni runs the AVX2 one on
+// every case here, avx2 on the narrow ones).
+bool covered(const Case& c = {}) {
+  const bool narrowSums = c.narrow && c.xType == DataType::kUInt8 && c.wType == DataType::kInt8;
+  return (cpu_isa::hasAvx512Vnni() || cpu_isa::hasAvx2Fma()) &&
+         (cpu::qlinear::exactInt8DotProducts() || narrowSums);
 }
+
+// oneDNN 2.6's int8 kernels below AVX-512 (jit_uni) take no grouped convolution of fewer than
+// 8 input channels per group (grouped_u8_per_channel: 2): only its reference, which the class
+// declines; the executor then runs the reference kernel (ExecutorMatchesTheReferenceBitForBit).
+bool oneDnnGroupsOnlyOnAvx512(const Case& c) {
+  return !cpu_isa::hasAvx512Vnni() && c.group > 1 && c.group != c.w[0] && c.w[1] < 8;
+}
+constexpr const char* oneDnnGroupsOnlyOnAvx512Note =
+    "oneDNN has no optimized kernel below AVX-512 for groups of fewer than 8 input channels";
 
 class QLinearConvInt32Test : public ::testing::TestWithParam<Case> {};
 
@@ -208,7 +227,7 @@ TEST_P(QLinearConvInt32Test, ExecutorMatchesTheReferenceBitForBit) {
 TEST_P(QLinearConvInt32Test, KernelMatchesTheReferenceBitForBit) {
   const Case& c = GetParam();
   Model m = buildModel(c, 37);
-  if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!covered(c)) GTEST_SKIP() << "no VNNI (or neither AVX-512 nor AVX2) on this CPU";
   ExecutorOptions referenceOnly;
   referenceOnly.referenceKernels = true;
   auto reference = Executor::create(m.built.model, referenceOnly);
@@ -220,6 +239,7 @@ TEST_P(QLinearConvInt32Test, KernelMatchesTheReferenceBitForBit) {
   for (int threads : {1, 2}) {
     DirectContext ctx(m.inputs, threads);
     auto k = cpu::QLinearConvInt32::create(ctx, g);
+    if (!k && oneDnnGroupsOnlyOnAvx512(c)) GTEST_SKIP() << oneDnnGroupsOnlyOnAvx512Note;
     ASSERT_NE(k, nullptr) << "declined";
     EXPECT_EQ(k->yType(), c.yType);
     auto allocated = ctx.allocate(0, k->yType(), g.outDims);
@@ -252,11 +272,12 @@ TEST_P(QLinearConvInt32Test, ChannelsLastGivesTheSameValuesTransposed) {
   expectEqual(swapChannels(r.second.outputs[0], false), y, "second run");
   expectEqual(swapChannels(r.reference.outputs[0], false), y, "channels-last reference");
 
-  if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!covered(c)) GTEST_SKIP() << "no VNNI (or neither AVX-512 nor AVX2) on this CPU";
   const cpu::ConvGeometry g = geometryOf(last, c.x);
   for (int threads : {1, 2}) {
     DirectContext ctx(last.inputs, threads);
     auto k = cpu::QLinearConvInt32::create(ctx, g, true);
+    if (!k && oneDnnGroupsOnlyOnAvx512(c)) GTEST_SKIP() << oneDnnGroupsOnlyOnAvx512Note;
     ASSERT_NE(k, nullptr) << "declined";
     auto allocated = ctx.allocate(0, k->yType(), channelsLastDims(g.outDims));
     ASSERT_TRUE(allocated);
@@ -346,6 +367,31 @@ std::vector<Case> cases() {
                .w = {16, 16, 3, 3},
                .pads = {1, 1, 1, 1},
                .unshiftedZeroPoint = true});
+  // Narrow weights (run without VNNI too): channel and position counts not multiples of 8 or
+  // 16 (the AVX2 tiles' edges), per-channel scales and zero points, int8 Y, batch 2.
+  v.push_back({.name = "k3_narrow_per_channel_scales_bias",
+               .x = {1, 13, 9, 11},
+               .w = {21, 13, 3, 3},
+               .wType = DT::kInt8,
+               .perChannelScales = true,
+               .bias = true,
+               .pads = {1, 1, 1, 1},
+               .narrow = true});
+  v.push_back({.name = "pointwise_narrow_s8_y_batch2",
+               .x = {2, 40, 5, 7},
+               .w = {19, 40, 1, 1},
+               .wType = DT::kInt8,
+               .yType = DT::kInt8,
+               .narrow = true});
+  v.push_back({.name = "grouped_narrow_per_channel_zero_points_stride2",
+               .x = {1, 16, 11, 9},
+               .w = {24, 8, 3, 3},
+               .wType = DT::kInt8,
+               .perChannelZeroPoints = true,
+               .group = 2,
+               .strides = {2, 2},
+               .pads = {1, 1, 1, 1},
+               .narrow = true});
   v.push_back({.name = "k5_u8_many_channels_bias",
                .x = {1, 24, 9, 20},
                .w = {37, 24, 5, 5},
@@ -362,7 +408,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, QLinearConvInt32Test, ::testing::ValuesIn(cases
 // the weights', per-channel output scales: the class declines (the kernel
 // runs the reference then, which reports or computes them).
 TEST(QLinearConvInt32, DeclinesWhatItDoesNotCover) {
-  if (!covered()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  if (!covered()) GTEST_SKIP() << "no VNNI (or neither AVX-512 nor AVX2) on this CPU";
   Model m = buildModel({.name = "k3", .x = {1, 8, 6, 6}, .w = {8, 8, 3, 3}}, 5);
   const cpu::ConvGeometry g = geometryOf(m, m.inputs[0].dims());
   {
@@ -384,6 +430,61 @@ TEST(QLinearConvInt32, DeclinesWhatItDoesNotCover) {
     in[6] = floats({8}, std::vector<float>(8, 0.5f));
     DirectContext ctx(in, 1);
     EXPECT_EQ(cpu::QLinearConvInt32::create(ctx, g), nullptr) << "y_scale per channel";
+  }
+}
+
+// Without VNNI (AVX2): the class takes uint8 X times int8 weights in [-64, 64] only, and only
+// where every sum oneDNN forms stays below 2^24 (its AVX2 kernels take them through float32).
+TEST(QLinearConvInt32, WithoutVnniTakesOnlyNarrowWeightsOfSmallSums) {
+  if (cpu::qlinear::exactInt8DotProducts() || !cpu_isa::hasAvx2Fma())
+    GTEST_SKIP() << "for CPUs without VNNI, with AVX2 (PASSLAB_MAX_ISA=avx2)";
+  const Case narrow{.name = "k3_narrow",
+                    .x = {1, 8, 6, 6},
+                    .w = {8, 8, 3, 3},
+                    .wType = DataType::kInt8,
+                    .narrow = true};
+  Model m = buildModel(narrow, 5);
+  const cpu::ConvGeometry g = geometryOf(m, m.inputs[0].dims());
+  auto create = [&](const std::vector<ir::Tensor>& in) {
+    DirectContext ctx(in, 1);
+    return cpu::QLinearConvInt32::create(ctx, g) != nullptr;
+  };
+  auto withWeight = [&](int8_t v, int64_t at) {
+    std::vector<ir::Tensor> in = m.inputs;
+    const std::span<const int8_t> given = in[3].data<int8_t>();
+    std::vector<int8_t> w(given.begin(), given.end());
+    w[static_cast<size_t>(at)] = v;
+    in[3] = ir::Tensor::fromVector<int8_t>(DataType::kInt8, narrow.w, w);
+    return in;
+  };
+  EXPECT_TRUE(create(m.inputs)) << "the case itself";
+  EXPECT_TRUE(create(withWeight(64, 7))) << "a weight of 64";
+  EXPECT_TRUE(create(withWeight(-64, 7))) << "a weight of -64";
+  EXPECT_FALSE(create(withWeight(65, 7))) << "a weight of 65";
+  EXPECT_FALSE(create(withWeight(-65, 500))) << "a weight of -65";
+  {
+    Case s8x = narrow;
+    s8x.xType = DataType::kInt8;
+    Model ms = buildModel(s8x, 5);
+    EXPECT_FALSE(create(ms.inputs)) << "int8 X (oneDNN halves the weights without VNNI)";
+  }
+  {
+    // 128 channels x 9 taps at +-64: 73,728 x 255 >= 2^24; at 56 the sums stay below.
+    const Case wide{.name = "large_sums",
+                    .x = {1, 128, 4, 4},
+                    .w = {2, 128, 3, 3},
+                    .wType = DataType::kInt8,
+                    .narrow = true};
+    Model ml = buildModel(wide, 6);
+    const cpu::ConvGeometry gl = geometryOf(ml, ml.inputs[0].dims());
+    for (int8_t v : {int8_t{64}, int8_t{56}}) {
+      std::vector<ir::Tensor> in = ml.inputs;
+      in[3] = ir::Tensor::fromVector<int8_t>(
+          DataType::kInt8, wide.w, std::vector<int8_t>(static_cast<size_t>(in[3].numel()), v));
+      DirectContext ctx(in, 1);
+      EXPECT_EQ(cpu::QLinearConvInt32::create(ctx, gl) != nullptr, v == 56)
+          << "every weight " << int{v};
+    }
   }
 }
 

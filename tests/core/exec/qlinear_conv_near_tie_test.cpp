@@ -165,16 +165,19 @@ int64_t differing(const ir::Tensor& a, const ir::Tensor& b) {
 
 // The layers oneDNN's primitive requantizes (qlinear_conv_onednn.cpp): with exact int8 dot
 // products (VNNI), a channels-last dense layer (the depthwise one runs PassLab's kernel, NCHW
-// ones the int32 sums); without, narrow weights (the others take the exact float32 sums).
+// ones the int32 sums); without, narrow weights channels-last (the others take the exact float32
+// sums, NCHW narrow ones the int32 sums). The int32 sums' requantization runs on AVX-512 VNNI or
+// AVX2 + FMA (qlinear_conv_int32.h): on an SSE4.1 CPU the primitive requantizes those too.
 // A channels-last depthwise layer runs PassLab's kernel wherever it covers the CPU (AVX-512 VNNI,
 // AVX-VNNI or AVX2 + FMA, any weights), which requantizes as the reference.
 bool roundsFloat32(const TieCase& c) {
+  const bool int32Sums = cpu_isa::hasAvx512Vnni() || cpu_isa::hasAvx2Fma();
   if (c.channelsLast && c.depthwise &&
       (cpu_isa::hasAvx512Vnni() || cpu_isa::hasAvxVnni() || cpu_isa::hasAvx2Fma()))
     return false;
   if (cpu::qlinear::exactInt8DotProducts())
-    return !cpu_isa::hasAvx512Vnni() || (c.channelsLast && !c.depthwise);
-  return !c.wideWeights;
+    return c.channelsLast ? !c.depthwise || !cpu_isa::hasAvx512Vnni() : !int32Sums;
+  return !c.wideWeights && (c.channelsLast || !int32Sums);
 }
 
 class QLinearConvNearTie : public ::testing::TestWithParam<TieCase> {};

@@ -30,6 +30,7 @@
 #include "core/analysis/shape_inference.h"
 #include "core/analysis/sparsity.h"
 #include "core/io/model_io.h"
+#include "core/passes/reduce_range_option.h"
 #include "core/passes/registry.h"
 #include "core/pipeline/precision_checker.h"
 #include "core/pipeline/recipe.h"
@@ -106,6 +107,24 @@ Expected<passes::Options> passOptions(const passes::Pass& pass, const PrecisionA
     out.emplace_back(name, set.substr(eq + 1));
   }
   return out;
+}
+
+// quantize_static's and quantize_dynamic's weight range: what reduce_range
+// (auto unless given) chooses on this CPU, said once before the trials
+// (whose step notes are not printed); a value it does not take is an error.
+Status printWeightRange(const passes::Pass& pass, const passes::Options& given) {
+  const std::string& id = pass.info().id;
+  if (id != "quantize_static" && id != "quantize_dynamic") return Status::ok();
+  std::string value;
+  for (const passes::PassOption& o : pass.info().options)
+    if (o.name == "reduce_range") value = o.defaultValue;
+  for (const auto& [name, v] : given)
+    if (name == "reduce_range") value = v;
+  auto range = passes::parseWeightRange(value, id);
+  if (!range) return range.error();
+  if (Text note = passes::weightRangeNote(*range); !note.empty())
+    std::printf("note: %s: %s\n", id.c_str(), note.str().c_str());
+  return Status::ok();
 }
 
 // The weights' sparsity per layer (core/analysis/sparsity.h), and in all.
@@ -247,6 +266,10 @@ int runPrecision(const PrecisionArgs& a) {
   auto options = passOptions(*pass, a);
   if (!options) {
     std::cerr << "error: " << options.error().message() << "\n";
+    return 1;
+  }
+  if (Status s = printWeightRange(*pass, *options); !s.isOk()) {
+    std::cerr << "error: " << s.message() << "\n";
     return 1;
   }
   const int64_t opset = model.opsetVersion("").value_or(1);

@@ -30,7 +30,10 @@ bool exactInt8DotProductsOnThisCpu() {
 }
 
 Expected<WeightRange> readWeightRange(const PassContext& ctx, std::string_view passId) {
-  const std::string given = ctx.option("reduce_range");
+  return parseWeightRange(ctx.option("reduce_range"), passId);
+}
+
+Expected<WeightRange> parseWeightRange(const std::string& given, std::string_view passId) {
   const std::string value = lowerCase(given);
   if (value == "auto") return WeightRange{!exactInt8DotProductsOnThisCpu(), true};
   if (value == "true" || value == "1" || value == "yes" || value == "on")

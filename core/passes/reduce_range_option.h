@@ -30,6 +30,10 @@ bool exactInt8DotProductsOnThisCpu();
 // The option's value (auto; true/false, also 1/0, yes/no, on/off, in any
 // case), or an error naming the option and the values it takes.
 Expected<WeightRange> readWeightRange(const PassContext& ctx, std::string_view passId);
+// The same for a value as written (what a run here would choose: for
+// commands that show the choice before their trials, whose notes they do not
+// print).
+Expected<WeightRange> parseWeightRange(const std::string& value, std::string_view passId);
 
 // For the step's note when auto chose: which range and why, and how to get
 // the other; empty when the option was given.

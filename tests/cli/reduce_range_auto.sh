@@ -4,7 +4,8 @@
 # classifier. Under PASSLAB_MAX_ISA=avx2 (a CPU without AVX-512 VNNI or
 # AVX-VNNI) it writes 7-bit weights: the note says so, why and how to get the
 # full range, and the INT8 file is not warned about at --level fused (every
-# weight within [-64, 64]: the warning's own check, app/cli/int8_cpu_note.cpp).
+# weight within [-64, 64]: the warning's own check, app/cli/int8_cpu_note.cpp);
+# precision says the choice once before its trials.
 # Uncapped on a CPU with VNNI it writes the full range, which the capped run
 # then warns about. Over an impossible budget the error says what auto chose
 # and names the option; a saved recipe holds auto, not what it chose; a value
@@ -47,6 +48,21 @@ if grep -q "$warning" "$dir/d7.log"; then
   cat "$dir/d7.log"; fail "the dynamic file auto wrote under the cap was warned about"
 fi
 
+# precision says the choice once, before its trials (whose notes it does not
+# print), and its file has 7-bit weights too: not warned about.
+"$cli" optimize "$model" -o "$dir/raised.onnx" --passes raise_opset > /dev/null 2>&1 ||
+  fail "raise_opset alone"
+PASSLAB_MAX_ISA=avx2 "$cli" precision "$dir/raised.onnx" --pass quantize_static -o "$dir/p7.onnx" \
+  > "$dir/p7.log" 2>&1 || { cat "$dir/p7.log"; fail "precision under avx2"; }
+[ "$(grep -cF "note: quantize_static: $seven" "$dir/p7.log")" = 1 ] ||
+  { cat "$dir/p7.log"; fail "precision does not say once that auto chose 7 bits"; }
+if grep -q "$warning" "$dir/p7.log"; then
+  cat "$dir/p7.log"; fail "precision's file auto wrote under the cap was warned about"
+fi
+PASSLAB_MAX_ISA=avx2 "$cli" precision "$dir/raised.onnx" --pass quantize_static \
+  --set quantize_static.reduce_range=false > "$dir/p8.log" 2>&1 || { cat "$dir/p8.log"; fail "precision, false"; }
+grep -q "reduce_range=auto" "$dir/p8.log" && { cat "$dir/p8.log"; fail "a given reduce_range is said to be auto's"; }
+
 # Uncapped on a CPU with AVX-512 VNNI or AVX-VNNI: the full range, which a
 # capped run warns about.
 if grep -qwE "avx512_vnni|avx_vnni" /proc/cpuinfo 2>/dev/null; then
@@ -76,6 +92,12 @@ grep "^error: " "$dir/over.log" | grep -qF "reduce_range=false for the full rang
 [ -e "$dir/over.onnx" ] && fail "a model over the budget was saved"
 
 # Another value: refused, naming the option and the values it takes.
+"$cli" precision "$dir/raised.onnx" --pass quantize_static --set quantize_static.reduce_range=maybe \
+  > "$dir/bad_precision.log" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { cat "$dir/bad_precision.log"; fail "precision with reduce_range=maybe exited $rc, not 1"; }
+grep -qF "error: quantize_static: option 'reduce_range' takes auto, true or false, not 'maybe'" \
+  "$dir/bad_precision.log" || { cat "$dir/bad_precision.log"; fail "precision: no clear error for maybe"; }
 for pass in quantize_static quantize_dynamic; do
   "$cli" optimize "$model" -o "$dir/bad.onnx" --passes raise_opset,$pass \
     --set $pass.reduce_range=maybe > "$dir/bad_$pass.log" 2>&1

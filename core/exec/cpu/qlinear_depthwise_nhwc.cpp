@@ -453,7 +453,8 @@ void QLinearDepthwiseNhwc::fillAny(const uint8_t* x, int64_t ih, int64_t block, 
                           blocks,
                           xSigned_,
                           xZero_ + (xSigned_ ? 128 : 0),
-                          out};
+                          out,
+                          sw_ % 2 == 0};
   if (path_ == Path::kAvxVnni)
     dw256::fillRowAvxVnni(a);
   else

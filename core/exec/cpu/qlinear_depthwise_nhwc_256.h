@@ -29,6 +29,9 @@ struct FillArgs {
   bool xSigned;
   int32_t xZeroU;  // the zero point as uint8 (int8: + 128)
   int32_t* out;
+  // Only the even columns are read (an even horizontal stride: output j's tap
+  // groups start at columns j sw + p taps dw, all even), so only they are filled.
+  bool evenColumns;
 };
 
 // One output row: channel blocks [block, block + blocks) from the ring rows

@@ -85,11 +85,21 @@ PASSLAB_DW256_TARGET inline void storeColumn(const __m128i* v, int32_t* out) {
 }
 
 // Columns [colBegin, colEnd) of one block: column col's taps read input
-// columns col - padLeft + t dw (at dw 1 a window of the last kTaps columns).
+// columns col - padLeft + t dw (at dw 1 a window of the last kTaps columns);
+// step 2: only the even columns (FillArgs::evenColumns).
 template <int N>
 PASSLAB_DW256_TARGET inline void fillBlock(const Block& k, int32_t* out, int64_t colBegin,
-                                           int64_t colEnd, int64_t padLeft, int64_t dw) {
+                                           int64_t colEnd, int64_t padLeft, int64_t dw,
+                                           int64_t step) {
   __m128i v[kTaps];
+  if (step == 2) {
+    for (int64_t col = colBegin + colBegin % 2; col < colEnd; col += 2) {
+#pragma GCC unroll 4
+      for (int t = 0; t < kTaps; ++t) v[t] = column<N>(k, col - padLeft + t * dw);
+      storeColumn(v, out + col * kColumn);
+    }
+    return;
+  }
   if (dw == 1) {
 #pragma GCC unroll 4
     for (int t = 0; t + 1 < kTaps; ++t) v[t] = column<N>(k, colBegin - padLeft + t);
@@ -127,19 +137,20 @@ PASSLAB_DW256_TARGET void fillRow(const FillArgs& a) {
       for (int64_t half = 0; half < 2; ++half)
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + col * kColumn + half * kHalf), padAll);
     const int n = static_cast<int>(std::min<int64_t>(kColumn, a.channels - cb));
+    const int64_t step = a.evenColumns ? 2 : 1;
     // The 8 bytes ending at channel n hold n - 8 (or n) of the block's: the others go.
     const int drop = n > 8 ? 16 - n : 8 - n;
     const Block k{a.row + cb, a.width, a.channels, n, flip, padBytes, _mm_cvtsi32_si128(8 * drop)};
     if (n == 16)
-      fillBlock<16>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+      fillBlock<16>(k, o, colBegin, colEnd, a.padLeft, a.dw, step);
     else if (n == 8)
-      fillBlock<8>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+      fillBlock<8>(k, o, colBegin, colEnd, a.padLeft, a.dw, step);
     else if (n > 8)
-      fillBlock<9>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+      fillBlock<9>(k, o, colBegin, colEnd, a.padLeft, a.dw, step);
     else if (a.channels >= 8)
-      fillBlock<1>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+      fillBlock<1>(k, o, colBegin, colEnd, a.padLeft, a.dw, step);
     else
-      fillBlock<0>(k, o, colBegin, colEnd, a.padLeft, a.dw);
+      fillBlock<0>(k, o, colBegin, colEnd, a.padLeft, a.dw, step);
   }
 }
 

@@ -73,25 +73,6 @@ bool buildConvolution(onednn::ConvPrimitive& p, const ConvGeometry& g, DataType 
   return true;
 }
 
-// Whether oneDNN's int8 convolution keeps int32 sums past 2^24 exact: its AVX-512 VNNI kernels
-// (brgconv, jit_int8) do without a source zero point (measured, session 27); below (jit_uni on
-// AVX2 and AVX-VNNI) the sums go through float32 on their way out whatever the output type, so
-// that only sums below 2^24 come out exact (a 3x3 layer of 512 channels under
-// PASSLAB_MAX_ISA=avx2vnni came out 1 step apart in 5 of 784 outputs:
-// SumsPastFloat32IntegersStayExact). AVX-512 without VNNI was not measured: held to 2^24 too.
-bool sumsExactPastFloat32() {
-  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA first
-  using isa = dnnl::cpu_isa;
-  switch (dnnl::get_effective_cpu_isa()) {
-    case isa::avx512_core_vnni:
-    case isa::avx512_core_bf16:
-    case isa::avx512_core_amx:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // The source zero point oneDNN can take: with one, jit_int8 and brgconv
 // take the sums conv(X - zx, W') through float32, exact below 2^24 (past it
 // up to 16 off, measured); so zx where |conv(X - zx, W')| stays below 2^24,
@@ -230,9 +211,11 @@ std::unique_ptr<QLinearConvInt32> QLinearConvInt32::create(const KernelContext& 
   }
   if (!exact && !k->facts_.narrow) return nullptr;
   // Every sum oneDNN forms, with the source zero point or without, is at most the weights'
-  // largest sum of magnitudes times 255 (|X| and |X - zx| of 8-bit values).
-  static const bool pastFloat32 = sumsExactPastFloat32();
-  if (!pastFloat32 && k->facts_.largestSum * 255 >= (int64_t{1} << 24)) return nullptr;
+  // largest sum of magnitudes times 255 (|X| and |X - zx| of 8-bit values); below AVX-512 VNNI
+  // they pass through float32 (int8ConvSumsExact: a 3x3 layer of 512 channels under
+  // PASSLAB_MAX_ISA=avx2vnni came out 1 step apart in 5 of 784 outputs,
+  // SumsPastFloat32IntegersStayExact).
+  if (!int8ConvSumsExact(k->facts_.largestSum)) return nullptr;
   const DataType xType = ctx.input(kX).dtype();
   k->sumBound_ = k->facts_.largestLessZw * largestActivation(xType, k->xZero_);
   if (k->sumBound_ >= (int64_t{1} << 31)) return nullptr;

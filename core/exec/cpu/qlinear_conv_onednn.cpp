@@ -268,8 +268,9 @@ class OneDnnQLinearConv final : public Kernel {
           }
         }
       }
-      // A pointwise layer of weights in [-64, 64] (`reduce_range`): PassLab's own AVX2 kernel
-      // (qlinear_pointwise_nhwc.h), exact, and faster than oneDNN's int8 convolution.
+      // A pointwise layer: PassLab's own AVX2 kernel (qlinear_pointwise_nhwc.h), exact for any
+      // weights (vpmaddubsw for weights in [-64, 64], `reduce_range`; int16 pairs else), and
+      // faster than oneDNN's int8 convolution or the float32 sums.
       if (r && channelsLast && ctx.invariantInput(kW) && QLinearPointwiseNhwc::covers(g) &&
           QLinearPointwiseNhwc::preferredWithoutVnni(g)) {
         if (old && old->pointwise && old->pointwise->reshape(g)) {

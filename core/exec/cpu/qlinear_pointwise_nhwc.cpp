@@ -342,11 +342,11 @@ bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
                                    Path path) {
   // int32 sums cannot overflow below 2^31 / (255 * 128) = 65793 channels.
   if (g.C > 65536 || path == Path::kNone || !supports(path)) return false;
-  // vpmaddubsw's int16 pair sums saturate beyond |w| = 64 (int8_dot_exactness.h).
-  if (path == Path::kAvx2 && !std::all_of(w, w + g.M * g.C, [](int8_t v) {
-        return v >= -qlinear::kNarrowInt8Weight && v <= qlinear::kNarrowInt8Weight;
-      }))
-    return false;
+  // vpmaddubsw's int16 pair sums saturate beyond |w| = 64 (int8_dot_exactness.h):
+  // other weights take int16 pairs on AVX2.
+  int16Steps_ = path == Path::kAvx2 && !std::all_of(w, w + g.M * g.C, [](int8_t v) {
+                  return v >= -qlinear::kNarrowInt8Weight && v <= qlinear::kNarrowInt8Weight;
+                });
   path_ = path;
   pixels_ = g.N;
   for (int64_t d : g.in) pixels_ *= d;
@@ -360,7 +360,8 @@ bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
 
   // vpdpbusd sums x * w with x as uint8; zx (as uint8) * sum(w) comes off
   // with the bias: sum (x - zx) * w exactly.
-  weights_.assign(static_cast<size_t>(quads_ * mp_), 0);
+  // (int16 pairs: two vectors per quad, channels 4q, 4q+1 then 4q+2, 4q+3.)
+  weights_.assign(static_cast<size_t>(quads_ * mp_ * (int16Steps_ ? 2 : 1)), 0);
   correction_.assign(static_cast<size_t>(mp_), 0);
   const int64_t largestX =
       xSigned_ ? std::max(128 + xZero, 127 - xZero) : std::max(xZero, 255 - xZero);
@@ -372,6 +373,13 @@ bool QLinearPointwiseNhwc::prepare(const ConvGeometry& g, const int8_t* w,
       const int8_t v = w[o * c_ + k];
       sum += v;
       magnitude += std::abs(int64_t{v});
+      if (int16Steps_) {
+        auto& lane = weights_[static_cast<size_t>((k / 2) * mp_ + o)];
+        lane = static_cast<int32_t>(static_cast<uint32_t>(lane) |
+                                    static_cast<uint32_t>(static_cast<uint16_t>(int16_t{v}))
+                                        << (16 * (k % 2)));
+        continue;
+      }
       auto& lane = weights_[static_cast<size_t>((k / 4) * mp_ + o)];
       lane = static_cast<int32_t>(static_cast<uint32_t>(lane) |
                                   static_cast<uint32_t>(static_cast<uint8_t>(v)) << (8 * (k % 4)));
@@ -413,9 +421,10 @@ void QLinearPointwiseNhwc::computePixels(const uint8_t* x, uint8_t* y, int64_t f
     l.yZero = static_cast<int32_t>(requant_.yZero);
     l.yLo = static_cast<int32_t>(requant_.yLo), l.yHi = static_cast<int32_t>(requant_.yHi);
     l.xSigned = xSigned_, l.fast = fast_;
-    pointwise256::computePixels(
-        path_ == Path::kAvxVnni ? pointwise256::Dot::kAvxVnni : pointwise256::Dot::kAvx2, l, x, y,
-        first, last);
+    pointwise256::computePixels(path_ == Path::kAvxVnni ? pointwise256::Dot::kAvxVnni
+                                : int16Steps_           ? pointwise256::Dot::kAvx2Int16
+                                                        : pointwise256::Dot::kAvx2,
+                                l, x, y, first, last);
     return;
   }
   const Layout l{c_, m_, mp_, c_ / 4, c_ % 4};

@@ -2,8 +2,8 @@
 // (com.microsoft QLinearConv with channels_last = 1, a 1x1 kernel, group 1,
 // stride 1, no padding: Y [pixels, M] from X [pixels, C] and W [M, C]) on
 // AVX-512 VNNI, and in 256-bit registers (qlinear_pointwise_nhwc_avx2.h) on
-// AVX-VNNI (any weights) or plain AVX2 (weights in [-64, 64] only: what
-// `reduce_range` quantizers write). The executor runs it where it is faster
+// AVX-VNNI or plain AVX2 (vpmaddubsw for weights in [-64, 64], what
+// `reduce_range` quantizers write; int16 pairs for others). The executor runs it where it is faster
 // than oneDNN 2.6's brgconv_1x1 with zero points (preferred): every layer of
 // at least 8 outputs with AVX-512 VNNI, those of at most 256 channels in and
 // out on AVX-VNNI; without VNNI every layer of such weights but the large
@@ -39,14 +39,14 @@ class QLinearPointwiseNhwc {
     kNone,        // none on this CPU (under PASSLAB_MAX_ISA)
     kAvx512Vnni,  // 16 int32 lanes, vpdpbusd
     kAvxVnni,     // 8 lanes, vpdpbusd (AVX-VNNI)
-    kAvx2,        // 8 lanes, vpmaddubsw + vpmaddwd: weights in [-64, 64] only
+    kAvx2,        // 8 lanes, vpmaddubsw + vpmaddwd for weights in [-64, 64], else int16
+                  // pairs and vpmaddwd (int16Steps)
   };
   // The best path of this CPU (cpu_isa.h), and whether it has `path`.
   static Path bestPath();
   static bool supports(Path path);
   // Whether some path of this CPU and geometry g (a kernel of 1 in every
-  // spatial dim, group 1, strides 1, no padding) are covered. The AVX2 path
-  // also needs weights in [-64, 64] (prepare declines others).
+  // spatial dim, group 1, strides 1, no padding) are covered.
   static bool covers(const ConvGeometry& g);
   // Whether it is faster than oneDNN's int8 primitive for g on a CPU with
   // VNNI: at least 8 outputs (wide), or few pixels (fewPixels), whatever the
@@ -65,7 +65,7 @@ class QLinearPointwiseNhwc {
     return g.C <= kMaxAvxVnniChannels && g.M <= kMaxAvxVnniChannels;
   }
   static constexpr int64_t kMaxAvxVnniChannels = 256;
-  // Without VNNI (the AVX2 path, weights in [-64, 64]) against oneDNN's
+  // Without VNNI (the AVX2 path; 7-bit weights) against oneDNN's
   // AVX2 int8 brgconv_1x1 (exact for such weights): every layer but the
   // large expansions, whatever the pixels or zero points. 2026-12-07, 1
   // thread, PASSLAB_MAX_ISA=avx2 ONEDNN_MAX_CPU_ISA=AVX2 (this kernel /
@@ -103,12 +103,16 @@ class QLinearPointwiseNhwc {
   // Takes the weights W [M, C, 1...] (int8, zero point 0) and the
   // requantization (readRequantization) for X of type xType (uint8 or
   // int8), to run on `path` (bestPath() by default). False when an int32
-  // sum might overflow (more than 65536 input channels), when this CPU lacks
-  // the path, or on the AVX2 path when a weight lies outside [-64, 64]
-  // (int8_dot_exactness.h): the caller runs another kernel.
+  // sum might overflow (more than 65536 input channels) or this CPU lacks
+  // the path: the caller runs another kernel.
   bool prepare(const ConvGeometry& g, const int8_t* w, const qlinear::Requantization& r,
                ir::DataType xType, Path path = bestPath());
   Path path() const { return path_; }
+  // On the AVX2 path: a weight lies outside [-64, 64], where vpmaddubsw's
+  // int16 pair sums could saturate (int8_dot_exactness.h), so the sums take
+  // int16 pairs (vpmaddwd: exact for any weights; as many multiplies as
+  // vpmaddubsw + vpmaddwd, more adds and shuffles).
+  bool int16Steps() const { return int16Steps_; }
   // The prepared kernel for another input shape g of the same convolution
   // (channels as prepared): the weights prepared stay, W is not read again.
   // False where g is another convolution.
@@ -123,6 +127,7 @@ class QLinearPointwiseNhwc {
   void repeatPairLanes();
 
   Path path_ = Path::kNone;
+  bool int16Steps_ = false;
   int64_t pixels_ = 0, c_ = 0, m_ = 0;
   int64_t mp_ = 0;     // output channels rounded up to 16 (8 lanes read on 256-bit paths)
   int64_t quads_ = 0;  // input channels in groups of 4, the last one padded with 0 weights

@@ -26,11 +26,24 @@ namespace maddubs {
 #undef PASSLAB_PW256_TARGET
 }  // namespace maddubs
 
+namespace pairs16 {
+#define PASSLAB_PW256_TARGET __attribute__((target("avx2,fma")))
+#define PASSLAB_PW256_VNNI 0
+#define PASSLAB_PW256_INT16 1
+#include "core/exec/cpu/qlinear_pointwise_nhwc_avx2_body.h"  // IWYU pragma: keep
+#undef PASSLAB_PW256_INT16
+#undef PASSLAB_PW256_VNNI
+#undef PASSLAB_PW256_TARGET
+}  // namespace pairs16
+
 void computePixels(Dot dot, const Layer& l, const uint8_t* x, uint8_t* y, int64_t first,
                    int64_t last) {
   if (dot == Dot::kAvxVnni)
     l.xSigned ? vnni::pixelRange<true>(x, l, y, first, last)
               : vnni::pixelRange<false>(x, l, y, first, last);
+  else if (dot == Dot::kAvx2Int16)
+    l.xSigned ? pairs16::pixelRange<true>(x, l, y, first, last)
+              : pairs16::pixelRange<false>(x, l, y, first, last);
   else
     l.xSigned ? maddubs::pixelRange<true>(x, l, y, first, last)
               : maddubs::pixelRange<false>(x, l, y, first, last);

@@ -23,6 +23,10 @@ namespace passlab::exec::cpu::pointwise256 {
 enum class Dot {
   kAvxVnni,  // vpdpbusd (AVX-VNNI): any weights
   kAvx2,     // vpmaddubsw, vpmaddwd by 1, vpaddd: weights in [-64, 64] only
+  // Two int16 pairs (x zero-extended, w sign-extended) per quad, vpmaddwd and
+  // vpaddd: any weights (|pair sum| <= 2 x 255 x 128), the weights laid out
+  // [ceil(c / 4)][2][mp] (channels 4q, 4q+1 then 4q+2, 4q+3 per lane).
+  kAvx2Int16,
 };
 
 // One prepared layer as the kernels read it (QLinearPointwiseNhwc's members).
@@ -30,6 +34,7 @@ struct Layer {
   int64_t c = 0, m = 0;  // input and output channels
   int64_t mp = 0;        // the weights' row: the output channels padded to a multiple of 8
   const int32_t* weights = nullptr;  // [ceil(c / 4)][mp]: int8 weights of channels 4q..4q+3
+                                     // ([ceil(c / 4)][2][mp] int16 pairs for kAvx2Int16)
   const int32_t* bias = nullptr;     // [mp]: the bias less the zero-point correction
   const double* mult = nullptr;      // [mp]: the requantization's multipliers
   const float* multf = nullptr;      // [mp]: the same in float32

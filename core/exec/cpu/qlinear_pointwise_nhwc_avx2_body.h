@@ -3,7 +3,9 @@
 // of its own each time, after defining
 //   PASSLAB_PW256_TARGET  the functions' target attribute, and
 //   PASSLAB_PW256_VNNI    1: AVX-VNNI's vpdpbusd; 0: AVX2's vpmaddubsw,
-//                         vpmaddwd by 1 and vpaddd (weights in [-64, 64]).
+//                         vpmaddwd by 1 and vpaddd (weights in [-64, 64]);
+//   PASSLAB_PW256_INT16   1 (with VNNI 0): int16 pairs, vpmaddwd and vpaddd
+//                         (any weights; Dot::kAvx2Int16's weight layout).
 // Each path is compiled for its own instruction set only, so the AVX2 one
 // holds no AVX-VNNI instruction whatever the compiler folds (clang turns
 // vpmaddwd + vpaddd into vpdpwssd where AVX-VNNI is enabled). The includer
@@ -65,6 +67,28 @@ PASSLAB_PW256_INLINE __m256i quad(const uint8_t* x, int64_t count) {
 template <bool Signed, int R, int V, int Count>
 PASSLAB_PW256_INLINE void sumQuad(const uint8_t* x, const int32_t* w, int64_t q, int64_t count,
                                   const Layer& l, __m256i ones, __m256i (&acc)[R * V]) {
+#if PASSLAB_PW256_INT16
+  // The quad's channels 4q, 4q+1 and 4q+2, 4q+3 as two int16 pairs per lane
+  // (x zero-extended by vpshufb), times the weights' int16 pairs: vpmaddwd
+  // sums each pair exactly in int32 (at most 2 x 255 x 128), any weights.
+  (void)ones;
+  const __m256i lowPair = _mm256_set1_epi32(static_cast<int32_t>(0x80018000u));
+  const __m256i highPair = _mm256_set1_epi32(static_cast<int32_t>(0x80038002u));
+  const int32_t* w0 = w + 2 * q * l.mp;
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) {
+    const __m256i b = quad<Signed, Count>(x + r * l.c + 4 * q, count);
+    const __m256i b0 = _mm256_shuffle_epi8(b, lowPair), b1 = _mm256_shuffle_epi8(b, highPair);
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) {
+      const __m256i p0 = _mm256_madd_epi16(
+          b0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + v * kLanes)));
+      const __m256i p1 = _mm256_madd_epi16(
+          b1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + l.mp + v * kLanes)));
+      acc[r * V + v] = _mm256_add_epi32(acc[r * V + v], _mm256_add_epi32(p0, p1));
+    }
+  }
+#else
   __m256i wv[V];
 #pragma GCC unroll 4
   for (int v = 0; v < V; ++v)
@@ -75,6 +99,7 @@ PASSLAB_PW256_INLINE void sumQuad(const uint8_t* x, const int32_t* w, int64_t q,
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) acc[r * V + v] = dot(acc[r * V + v], b, wv[v], ones);
   }
+#endif
 }
 
 // R pixels by V vectors of 8 output channels from channel c0: the bias (less

@@ -84,7 +84,7 @@ const char* pathName(Path p) {
 bool ownKernelRuns(const cpu::ConvGeometry& g, const PwCase& c) {
   if (!cpu::QLinearPointwiseNhwc::covers(g)) return false;
   if (cpu::QLinearPointwiseNhwc::bestPath() == Path::kAvx2)
-    return c.weightMax <= 64 && cpu::QLinearPointwiseNhwc::preferredWithoutVnni(g);
+    return cpu::QLinearPointwiseNhwc::preferredWithoutVnni(g);
   return cpu::QLinearPointwiseNhwc::preferred(g) &&
          (c.xZero != 0 || c.yZero != 0 || cpu::QLinearPointwiseNhwc::fewPixels(g));
 }
@@ -102,9 +102,9 @@ TEST_P(QLinearPointwiseNhwcTest, ExecutorMatchesTheReference) {
   expectSpread(r.reference.outputs[0]);
 }
 
-// On every path of this CPU (under PASSLAB_MAX_ISA). The AVX2 path declines
-// weights beyond [-64, 64] and runs the case with its weights drawn from
-// [-64, 64] instead.
+// On every path of this CPU (under PASSLAB_MAX_ISA). The AVX2 path sums
+// weights beyond [-64, 64] in int16 pairs, and runs the case again with its
+// weights drawn from [-64, 64] (vpmaddubsw).
 TEST_P(QLinearPointwiseNhwcTest, KernelMatchesTheReferenceBitForBit) {
   const PwCase& c = GetParam();
   ChannelsLastModel m = buildPointwise(c, 29);
@@ -119,17 +119,17 @@ TEST_P(QLinearPointwiseNhwcTest, KernelMatchesTheReferenceBitForBit) {
     SCOPED_TRACE(pathName(p));
     ++paths;
     cpu::QLinearPointwiseNhwc k;
-    const bool wideWeights = p == Path::kAvx2 && c.weightMax > 64;
-    EXPECT_EQ(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType, p),
-              !wideWeights);
-    if (wideWeights) {
+    ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType, p));
+    EXPECT_EQ(k.path(), p);
+    const auto w = m.w.data<int8_t>();
+    const bool wide = std::any_of(w.begin(), w.end(), [](int8_t v) { return v < -64 || v > 64; });
+    EXPECT_EQ(k.int16Steps(), p == Path::kAvx2 && wide);
+    expectKernelMatchesReference(k, c, m);
+    if (p == Path::kAvx2 && wide) {
       ASSERT_TRUE(
           k.prepare(g, mn.w.data<int8_t>().data(), requantizationOf(narrow, mn), narrow.xType, p));
-      EXPECT_EQ(k.path(), p);
+      EXPECT_FALSE(k.int16Steps());
       expectKernelMatchesReference(k, narrow, mn);
-    } else {
-      EXPECT_EQ(k.path(), p);
-      expectKernelMatchesReference(k, c, m);
     }
   }
   EXPECT_GE(paths, 1);
@@ -373,13 +373,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, QLinearPointwiseNhwcTest, ::testing::ValuesIn(c
 // correction zx sum(w) is -255 * 128 * 65536 = -2139095040, so b - zx sum(w)
 // leaves int32 for every bias above 8388607, while the sum (x - zx) w + b
 // (about 1.07e9 + b) fits: bit for bit the reference at 1 and 2 threads, on
-// the VNNI paths (AVX2's takes no weight of -128).
+// every path (AVX2 in int16 pairs: weights of -128).
 TEST(QLinearPointwiseNhwc, BiasLessCorrectionBeyondInt32) {
   PwCase c{.name = "edge", .x = {1, 65536, 1, 2}, .m = 16, .bias = true, .xZero = 255};
   ChannelsLastModel m = buildPointwise(c, 31);
   const cpu::ConvGeometry g = geometryOf(m);
-  const Path path = cpu::QLinearPointwiseNhwc::bestPath();
-  if (path == Path::kNone || path == Path::kAvx2) GTEST_SKIP() << "no VNNI on this CPU";
+  if (cpu::QLinearPointwiseNhwc::bestPath() == Path::kNone) GTEST_SKIP() << "no AVX2 on this CPU";
   ir::Graph& graph = m.built.model.graph();
   auto setInit = [&](const std::string& name, const ir::Tensor& t) {
     for (ir::Value* v : graph.initializers())
@@ -395,11 +394,12 @@ TEST(QLinearPointwiseNhwc, BiasLessCorrectionBeyondInt32) {
   setInit("w", m.w);
   setInit("b", m.bias);
   setInit("y_scale", floats({}, {m.yScale}));
-  for (Path p : {Path::kAvx512Vnni, Path::kAvxVnni}) {
+  for (Path p : {Path::kAvx512Vnni, Path::kAvxVnni, Path::kAvx2}) {
     if (!cpu::QLinearPointwiseNhwc::supports(p)) continue;
     SCOPED_TRACE(pathName(p));
     cpu::QLinearPointwiseNhwc k;
     ASSERT_TRUE(k.prepare(g, m.w.data<int8_t>().data(), requantizationOf(c, m), c.xType, p));
+    EXPECT_EQ(k.int16Steps(), p == Path::kAvx2);
     expectKernelMatchesReference(k, c, m);
   }
 }
@@ -453,12 +453,13 @@ TEST(QLinearPointwiseNhwc, OnePixelWithoutZeroPointsRoundsAsTheReference) {
 }
 
 // The AVX2 path's bound: vpmaddubsw adds two u8 x s8 products in a
-// saturating int16, so weights of +-64 at x = 255 (pairs of +-32640) are
-// exact and taken, a single weight of 65 or -65 is declined (255 * 65 * 2 =
-// 33150 saturates). Nearly every pair here is at the bound: x 255 (uint8)
-// or 127 (int8, summed as x + 128 = 255) but for one channel per pixel, every
-// weight +-64 with both of a pair's signs alike (random per pair).
-TEST(QLinearPointwiseNhwc, Avx2PathTakesWeightsOf64NotOf65) {
+// saturating int16, so weights of +-64 at x = 255 (pairs of +-32640) take it
+// and are exact; a single weight of 65 or -65 (255 * 65 * 2 = 33150
+// saturates) and weights of +-127 take int16 pairs, exact too. Nearly every
+// pair here is at the bound: x 255 (uint8) or 127 (int8, summed as x + 128 =
+// 255) but for one channel per pixel, every weight +-64 (or +-127) with both
+// of a pair's signs alike (random per pair).
+TEST(QLinearPointwiseNhwc, Avx2PathTakesInt16PairsBeyond64) {
   if (!cpu::QLinearPointwiseNhwc::supports(Path::kAvx2)) GTEST_SKIP() << "no AVX2 on this CPU";
   for (DataType xType : {DataType::kUInt8, DataType::kInt8}) {
     SCOPED_TRACE(xType == DataType::kUInt8 ? "uint8 X" : "int8 X");
@@ -493,13 +494,32 @@ TEST(QLinearPointwiseNhwc, Avx2PathTakesWeightsOf64NotOf65) {
     m.built.feeds = {{"x", m.x}};
     cpu::QLinearPointwiseNhwc k;
     ASSERT_TRUE(k.prepare(g, w.data(), requantizationOf(c, m), xType, Path::kAvx2));
+    EXPECT_FALSE(k.int16Steps());
     expectKernelMatchesReference(k, c, m);
+    auto withWeights = [&](const std::vector<int8_t>& v) {
+      m.w = ir::Tensor::fromVector<int8_t>(DataType::kInt8, m.w.dims(), v);
+      for (ir::Value* value : graph.initializers())
+        if (value->name() == "w") graph.setInitializer(value, m.w);
+    };
     for (int8_t beyond : {int8_t{65}, int8_t{-65}}) {
+      SCOPED_TRACE("one weight " + std::to_string(beyond));
       std::vector<int8_t> w65 = w;
       w65[static_cast<size_t>(M * C / 2 + 1)] = beyond;
-      EXPECT_FALSE(k.prepare(g, w65.data(), requantizationOf(c, m), xType, Path::kAvx2))
-          << int{beyond};
+      withWeights(w65);
+      ASSERT_TRUE(k.prepare(g, w65.data(), requantizationOf(c, m), xType, Path::kAvx2));
+      EXPECT_TRUE(k.int16Steps());
+      expectKernelMatchesReference(k, c, m);
     }
+    // Every weight +-127: pairs of 255 x 127 x 2 = 64770, far past int16.
+    std::vector<int8_t> w127 = w;
+    for (int8_t& v : w127) v = v > 0 ? 127 : -127;
+    withWeights(w127);
+    m.yScale *= 2;
+    for (ir::Value* v : graph.initializers())
+      if (v->name() == "y_scale") graph.setInitializer(v, floats({}, {m.yScale}));
+    ASSERT_TRUE(k.prepare(g, w127.data(), requantizationOf(c, m), xType, Path::kAvx2));
+    EXPECT_TRUE(k.int16Steps());
+    expectKernelMatchesReference(k, c, m);
   }
 }
 

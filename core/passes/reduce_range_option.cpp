@@ -54,7 +54,7 @@ Text weightRangeNote(const WeightRange& range) {
         thisCpu());
   return Text::of(
       "weights in the full int8 range (reduce_range=auto): %1 has %2 (exact int8 dot "
-      "products); reduce_range=true for 7 bits ([-64, 64]), the file for CPUs without",
+      "products); reduce_range=true for 7 bits ([-64, 64]), the file for CPUs without VNNI",
       thisCpu(), std::string(cpu_isa::hasAvx512Vnni() ? "AVX-512 VNNI" : "AVX-VNNI"));
 }
 

@@ -1320,7 +1320,7 @@ const std::vector<const char*>& coreMessageTemplates() {
       QT_TRANSLATE_NOOP("core", "values of their subgraph have the names of other values of the model: calibration cannot tell them apart"),
       QT_TRANSLATE_NOOP("core", "warm-up runs cannot be negative"),
       QT_TRANSLATE_NOOP("core", "weights in 7 bits ([-64, 64], reduce_range=auto): %1 has no AVX-512 VNNI or AVX-VNNI (exact int8 dot products), where only such weights run on int8 kernels exactly; reduce_range=false for the full range"),
-      QT_TRANSLATE_NOOP("core", "weights in the full int8 range (reduce_range=auto): %1 has %2 (exact int8 dot products); reduce_range=true for 7 bits ([-64, 64]), the file for CPUs without"),
+      QT_TRANSLATE_NOOP("core", "weights in the full int8 range (reduce_range=auto): %1 has %2 (exact int8 dot products); reduce_range=true for 7 bits ([-64, 64]), the file for CPUs without VNNI"),
       QT_TRANSLATE_NOOP("core", "with noop_with_empty_axes the reference still applies %1's per-element transform (abs, square, log)"),
       QT_TRANSLATE_NOOP("core", "x * Clip(x + 3, 0, 6) is not divided by 6"),
       QT_TRANSLATE_NOOP("core", "x * Clip: %1"),

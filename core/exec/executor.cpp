@@ -161,7 +161,8 @@ Expected<std::unique_ptr<Executor>> Executor::create(const ir::Model& model,
     for (Step& step : ex->plan_->steps) step.outputsInvariance = Invariance::kNo;
   ex->kept_ = std::make_unique<KeptValues>(ex->plan_->steps.size());
   ex->outputs_ = std::make_unique<OutputBuffers>(*ex->plan_);
-  ex->stepTrials_ = options.stepTrials;
+  ex->reproducible_ = options.reproducible;
+  ex->stepTrials_ = options.stepTrials && !options.reproducible;
   // Initializers whose readers all hold packed copies are released too; on
   // the host only (a device runner binds the constants itself).
   if (options.keepConstantSteps && !ex->runner_)
@@ -234,7 +235,7 @@ Expected<RunResult> Executor::run(const NamedInputs& inputs, const RunOptions& o
   kept_->shapes().beginRun(/*trusted=*/!state.initializersOverridden);
   if (threads > 1) {
     StepThreads& stepThreads = compiler_->stepThreads();
-    state.singleThreadSteps = &stepThreads.prepare(model_, *plan_, inputs, threads);
+    state.singleThreadSteps = &stepThreads.prepare(model_, *plan_, inputs, threads, reproducible_);
     state.bodyThreads = &stepThreads;
     state.trials = stepTrials_ ? stepThreads.trials() : nullptr;
     if (state.trials != nullptr) state.trials->beginRun();

@@ -61,6 +61,16 @@ struct ExecutorOptions {
   // differ by thread count: Winograd or brgemm on one) are those of a fresh
   // executor's first run (the numeric check's runs).
   bool stepTrials = true;
+  // Outputs that a saved file or a decision depends on (calibration
+  // statistics, the numeric check and its rounding floor, unit checks): the
+  // same bytes on every run of every process on this machine. A step split
+  // over threads may sum in another order (a float Conv: a few ulps), so
+  // which steps split must not depend on timing: true turns the step trials
+  // off and fixes the split limit (fork_join_cost.h,
+  // reproducibleSplitLimitMicros) instead of the fork-join cost measured in
+  // the process. The outputs then depend on the model, the inputs, the CPU's
+  // instruction set and the thread count alone (issue #25).
+  bool reproducible = false;
   // How the memory plan places the block's buffers (offsets.h): true, the
   // two greedy placements and a hill climb, the smallest block kept; false,
   // the greedy placements alone: the same buffers, lifetimes and in-place
@@ -134,6 +144,7 @@ class Executor {
   std::unique_ptr<KeptValues> kept_;
   std::unique_ptr<OutputBuffers> outputs_;  // graph outputs written in place
   bool stepTrials_ = true;                  // ExecutorOptions::stepTrials
+  bool reproducible_ = false;               // ExecutorOptions::reproducible
   std::vector<InputInfo> inputs_;
   std::vector<std::string> outputNames_;
   std::vector<std::string> repairs_;

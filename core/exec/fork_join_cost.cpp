@@ -86,6 +86,10 @@ double forkJoinMicros(int threads) {
   return it->second;
 }
 
+double reproducibleSplitLimitMicros() {
+  return limitFromEnvironment().value_or(kReproducibleSplitMicros);
+}
+
 bool splitLimitIsFixed() {
   return limitFromEnvironment().has_value();
 }

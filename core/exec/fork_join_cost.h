@@ -39,6 +39,12 @@ double measureForkJoinMicros(int threads);
 // a number, replaces the limit (0: every step on every thread).
 double splitLimitMicros(int threads);
 
+// The limit of a run whose outputs must not depend on timing
+// (ExecutorOptions::reproducible): PASSLAB_SMALL_STEP_MICROS when set, else
+// kReproducibleSplitMicros; never measured, so the steps a run splits, and
+// with them its float sums' order, are those of every other process.
+double reproducibleSplitLimitMicros();
+
 // Whether PASSLAB_SMALL_STEP_MICROS sets the limit: then a run's steps take
 // the cost model's choice alone, untimed (step_trials.h).
 bool splitLimitIsFixed();
@@ -47,5 +53,7 @@ inline constexpr double kFallbackForkJoinMicros = 30.0;
 inline constexpr double kForkJoinMultiple = 2.0;
 inline constexpr double kMinSplitMicros = 30.0;
 inline constexpr double kMaxSplitMicros = 250.0;
+// The measured limit's value at the assumed fork-join cost (sleeping threads).
+inline constexpr double kReproducibleSplitMicros = kForkJoinMultiple * kFallbackForkJoinMicros;
 
 }  // namespace passlab::exec

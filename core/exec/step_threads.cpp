@@ -83,8 +83,10 @@ int threadsForWork(double micros, int threads, double limitMicros) {
 }
 
 const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const CompiledGraph& graph,
-                                              const Inputs& inputs, int threads) {
-  std::string signature = std::to_string(threads) + ":" + signatureOf(inputs);
+                                              const Inputs& inputs, int threads,
+                                              bool reproducible) {
+  std::string signature =
+      std::to_string(threads) + (reproducible ? "r:" : ":") + signatureOf(inputs);
   if (prepared_ && signature == signature_) return single_;
   prepared_ = true;
   signature_ = std::move(signature);
@@ -92,7 +94,7 @@ const std::vector<bool>& StepThreads::prepare(const ir::Model& model, const Comp
   std::vector<bool> tries(graph.steps.size(), false);
   singleBody_.clear();
   runTimeBody_.clear();
-  double limit = splitLimitMicros(threads);
+  double limit = reproducible ? reproducibleSplitLimitMicros() : splitLimitMicros(threads);
   limit_ = limit;
   trialsOn_ = !splitLimitIsFixed();
   if (limit <= 0.0) return single_;

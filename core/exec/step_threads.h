@@ -47,9 +47,12 @@ class StepThreads {
   using Inputs = std::vector<std::pair<std::string, Value>>;
   // Per step of `graph` (the main graph of `model`): whether it runs on one
   // thread of a run of `threads`, for these inputs' shapes (recomputed when
-  // they or the thread count change).
+  // they or the thread count change). `reproducible`: on the fixed limit
+  // (reproducibleSplitLimitMicros, ExecutorOptions::reproducible), not the
+  // measured one.
   const std::vector<bool>& prepare(const ir::Model& model, const CompiledGraph& graph,
-                                   const Inputs& inputs, int threads = 2);
+                                   const Inputs& inputs, int threads = 2,
+                                   bool reproducible = false);
   // The trials of the main-graph steps (step_trials.h): those of work not
   // below kMinSplitMicros, whichever way prepare() put them; reset whenever
   // prepare() decides again; null when PASSLAB_SMALL_STEP_MICROS fixes the

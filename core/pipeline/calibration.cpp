@@ -277,7 +277,12 @@ Status CalibratingEvaluator::observeValues(const ir::Model& model,
   std::unordered_map<std::string, size_t> inBodies;
   auto exposed = withOutputs(model, values, inBodies);
   if (!exposed) return exposed.error();
-  auto ex = exec::Executor::create(*exposed);
+  // The statistics go into the saved model's scales: reproducible runs (no
+  // thread choice by timing, executor.h), so that the same model, options
+  // and sets give the same file every time.
+  exec::ExecutorOptions executorOptions;
+  executorOptions.reproducible = true;
+  auto ex = exec::Executor::create(*exposed, executorOptions);
   if (!ex) return ex.error().withContext("calibration");
   std::map<std::string, size_t> wanted;
   for (size_t k = 0; k < values.size(); ++k) wanted.emplace(values[k], k);

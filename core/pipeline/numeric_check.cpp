@@ -117,7 +117,9 @@ void addFlattened(const std::string& name, const exec::Value& v,
 // The outputs are a fresh Executor's: a run's results are handed over or
 // copied (output_buffers.h), no step trials move a step to another thread
 // count (and kernel) on later runs, and a failed run drops the Executor, so
-// the next set starts from a fresh one as before.
+// the next set starts from a fresh one as before. Its runs are reproducible
+// (executor.h): a figure printed, or a rollback decided, is the same in
+// every process.
 class ModelRunner {
  public:
   explicit ModelRunner(const ir::Model& model) : model_(model) {}
@@ -130,6 +132,7 @@ class ModelRunner {
       // the time the hill climb takes (most of a search's time before).
       exec::ExecutorOptions options;
       options.stepTrials = false;
+      options.reproducible = true;
       options.tightMemoryPlan = false;
       auto ex = exec::Executor::create(model_, options);
       if (!ex) return ex.error();

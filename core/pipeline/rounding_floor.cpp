@@ -103,7 +103,10 @@ std::map<std::string, OutputAccuracy> measureRoundingFloor(
     size_t moved = 0;
     ir::Model perturbed = perturbQuantScales(original, seed + static_cast<uint64_t>(d), &moved);
     if (moved == 0) return {};
-    auto ex = exec::Executor::create(perturbed);
+    // Reproducible runs (executor.h): the floor excuses or not a step's loss.
+    exec::ExecutorOptions executorOptions;
+    executorOptions.reproducible = true;
+    auto ex = exec::Executor::create(perturbed, executorOptions);
     if (!ex) return {};
     std::map<std::string, AccuracyMeter> meters;
     for (size_t s = 0; s < inputs.size() && s < reference.size(); ++s) {

@@ -120,7 +120,10 @@ void cutOut(const ir::Model& before, const ir::Model& after,
 }
 
 Expected<Tensors> runAll(const ir::Model& model, const exec::NamedInputs& inputs) {
-  auto ex = exec::Executor::create(model);
+  // Reproducible runs (executor.h): the check passes or fails a unit.
+  exec::ExecutorOptions executorOptions;
+  executorOptions.reproducible = true;
+  auto ex = exec::Executor::create(model, executorOptions);
   if (!ex) return ex.error();
   auto r = (*ex)->run(inputs);
   if (!r) return r.error();

@@ -51,10 +51,10 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/families.h"
-#include "core/exec/cpu/narrow_signed_weights.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
+#include "core/exec/cpu/signed_weight_checks.h"
 #include "core/exec/cpu/window_indirection.h"
 #include "core/exec/kernel.h"
 
@@ -124,26 +124,13 @@ class OneDnnConvInteger final : public Kernel {
   // (narrow_signed_weights.h: uint8 X, W' in [-64, 64]). W's values decide
   // it once: a later plan may run after W was freed (held packed).
   bool narrowWeights(const KernelContext& ctx) {
-    if (ctx.input(kX).dtype() != DataType::kUInt8) return false;
-    if (!narrow_) {
-      const Tensor& w = ctx.input(kW);
-      if (w.dataFreed()) return false;
-      narrow_ = qlinear::narrowSignedWeights(w);
-    }
-    return *narrow_;
+    return ctx.input(kX).dtype() == DataType::kUInt8 && weightChecks_.narrow(ctx.input(kW));
   }
 
   // Whether oneDNN's int32 sums of X and W' come out exact on this CPU
   // (qlinear::int8ConvSumsExact: below 2^24 unless AVX-512 VNNI). W's values
   // decide it once, as narrowWeights.
-  bool sumsExact(const KernelContext& ctx) {
-    if (!sumsExact_) {
-      const Tensor& w = ctx.input(kW);
-      if (w.dataFreed()) return false;
-      sumsExact_ = qlinear::int8ConvSumsExact(qlinear::largestSignedWeightSum(w));
-    }
-    return *sumsExact_;
-  }
+  bool sumsExact(const KernelContext& ctx) { return weightChecks_.sumsExact(ctx.input(kW)); }
 
   // The reference reads W: an error instead once W was freed (held packed)
   // and oneDNN declines now.
@@ -220,9 +207,8 @@ class OneDnnConvInteger final : public Kernel {
   ConvAttrs attrs_;
   std::unique_ptr<Kernel> reference_;
   std::unique_ptr<ConvIntegerPlan> plan_;
-  conv_integer::KeptTapSums tapSums_;  // for S of every plan
-  std::optional<bool> narrow_;         // narrowWeights, once decided
-  std::optional<bool> sumsExact_;      // sumsExact, once decided
+  conv_integer::KeptTapSums tapSums_;         // for S of every plan
+  qlinear::SignedWeightChecks weightChecks_;  // narrowWeights, sumsExact
 };
 
 constexpr TypeSet kInt8s{DataType::kInt8, DataType::kUInt8};

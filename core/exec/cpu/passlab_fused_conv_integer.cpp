@@ -79,7 +79,6 @@
 #include "core/exec/cpu/conv_geometry.h"
 #include "core/exec/cpu/conv_integer_zero_point.h"
 #include "core/exec/cpu/dynamic_quantize.h"
-#include "core/exec/cpu/narrow_signed_weights.h"
 #include "core/exec/cpu/onednn_int8_conv.h"
 #include "core/exec/cpu/onednn_util.h"
 #include "core/exec/cpu/passlab_fused.h"
@@ -87,6 +86,7 @@
 #include "core/exec/cpu/qlinear_onednn_requantization.h"
 #include "core/exec/cpu/qlinear_reference.h"
 #include "core/exec/cpu/scratch_output_context.h"
+#include "core/exec/cpu/signed_weight_checks.h"
 #include "core/exec/cpu/transpose16_avx512.h"
 #include "core/exec/cpu/value_range.h"
 #include "core/exec/parallel.h"
@@ -878,25 +878,14 @@ class FusedConvInteger final : public Kernel {
   // (narrow_signed_weights.h: uint8 X, W' in [-64, 64]). W's values decide
   // it once: a later plan may run after W was freed (held packed).
   bool narrowWeights(const KernelContext& ctx) {
-    if (ctx.input(kX).dtype() != DataType::kUInt8) return false;
-    if (!narrow_) {
-      const Tensor& w = ctx.input(kW);
-      if (w.dataFreed()) return false;
-      narrow_ = qlinear::narrowSignedWeights(w);
-    }
-    return *narrow_;
+    return ctx.input(kX).dtype() == DataType::kUInt8 && weightChecks_.narrow(ctx.input(kW));
   }
 
   // Whether oneDNN's int32 sums of X and W' come out exact on this CPU
   // (qlinear::int8ConvSumsExact: below 2^24 unless AVX-512 VNNI). W's values
   // decide it once, as narrowWeights.
   bool sumsExact(const KernelContext& ctx) {
-    if (!sumsExact_) {
-      const Tensor& w = ctx.input(kW);
-      if (w.dataFreed()) return false;
-      sumsExact_ = qlinear::int8ConvSumsExact(qlinear::largestSignedWeightSum(w));
-    }
-    return *sumsExact_;
+    return weightChecks_.sumsExact(ctx.input(kW));
   }
 
   // Once the primitive holds W packed, the plan lets go of W (or of its copy
@@ -975,8 +964,7 @@ class FusedConvInteger final : public Kernel {
   bool onednn_ = true;
   std::unique_ptr<Plan> plan_;
   conv_integer::KeptTapSums tapSums_;                // for S of every plan
-  std::optional<bool> narrow_;                       // narrowWeights, once decided
-  std::optional<bool> sumsExact_;                    // sumsExact, once decided
+  qlinear::SignedWeightChecks weightChecks_;         // narrowWeights, sumsExact
   std::unique_ptr<FusedConvInteger> channelsFirst_;  // channels_last = 1 only
   bool writesRange_ = true;  // false for channelsFirst_: output 1 is its caller's
   bool quantize_ = false;    // quantize_output = 1 (not on channelsFirst_: its caller quantizes)

@@ -119,11 +119,16 @@ dnnl::primitive_attr requantizationAttr(const Requantization& r) {
   return attr;
 }
 
-bool exactInt8DotProducts() {
-  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA first
+namespace {
+
+// Whether oneDNN, capped at PASSLAB_MAX_ISA first, runs at AVX-512 VNNI or
+// above, or (`avx2Vnni`) also at AVX2_VNNI.
+bool oneDnnHasVnni(bool avx2Vnni) {
+  onednn::engine();
   using isa = dnnl::cpu_isa;
   switch (dnnl::get_effective_cpu_isa()) {
     case isa::avx2_vnni:
+      return avx2Vnni;
     case isa::avx512_core_vnni:
     case isa::avx512_core_bf16:
     case isa::avx512_core_amx:
@@ -133,17 +138,14 @@ bool exactInt8DotProducts() {
   }
 }
 
+}  // namespace
+
+bool exactInt8DotProducts() {
+  return oneDnnHasVnni(true);
+}
+
 bool int8ConvSumsExactPastFloat32() {
-  onednn::engine();  // oneDNN capped at PASSLAB_MAX_ISA first
-  using isa = dnnl::cpu_isa;
-  switch (dnnl::get_effective_cpu_isa()) {
-    case isa::avx512_core_vnni:
-    case isa::avx512_core_bf16:
-    case isa::avx512_core_amx:
-      return true;
-    default:
-      return false;
-  }
+  return oneDnnHasVnni(false);
 }
 
 bool int8ConvSumsExact(int64_t largestWeightSum) {

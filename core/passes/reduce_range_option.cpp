@@ -44,6 +44,12 @@ Expected<WeightRange> parseWeightRange(const std::string& given, std::string_vie
                                   std::string(passId), given));
 }
 
+std::string recordedWeightRange(const std::string& given) {
+  auto range = parseWeightRange(given, "");
+  if (!range || !range->automatic) return given;
+  return range->reduced ? "true" : "false";
+}
+
 Text weightRangeNote(const WeightRange& range) {
   if (!range.automatic) return Text();
   if (range.reduced)

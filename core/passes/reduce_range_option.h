@@ -7,11 +7,13 @@
 // saturates its 16-bit pair sums otherwise), and the full range on a CPU with
 // either. The CPU is asked through core/support/cpu_isa.h, so
 // PASSLAB_MAX_ISA=avx2 makes auto choose 7 bits on any x86 CPU. A saved
-// recipe holds the option as given (auto); the step's note says what auto
-// resolved to, why, and how to get the other. A test or a recipe that needs
-// the same file on every host sets true or false.
+// recipe holds what auto chose (true or false: recordedWeightRange), so that
+// it replays to the same file on another CPU; the step's note says what auto
+// resolved to, why, and how to get the other. A test that needs the same
+// file on every host sets true or false.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "core/passes/pass.h"
@@ -34,6 +36,11 @@ Expected<WeightRange> readWeightRange(const PassContext& ctx, std::string_view p
 // commands that show the choice before their trials, whose notes they do not
 // print).
 Expected<WeightRange> parseWeightRange(const std::string& value, std::string_view passId);
+
+// The value a saved recipe records for `given`: auto as what it chooses on
+// this CPU ("true" or "false"), anything else as given (a recipe is the
+// exact run that produced a result: core/pipeline/recipe.h).
+std::string recordedWeightRange(const std::string& given);
 
 // For the step's note when auto chose: which range and why, and how to get
 // the other; empty when the option was given.

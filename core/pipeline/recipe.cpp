@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/passes/reduce_range_option.h"
 #include "core/passes/registry.h"
 
 namespace passlab::pipeline {
@@ -21,6 +22,16 @@ std::vector<ir::NodeId> sortedIds(const std::unordered_set<ir::NodeId>& ids) {
   std::vector<ir::NodeId> v(ids.begin(), ids.end());
   std::sort(v.begin(), v.end());
   return v;
+}
+
+// An option as the recipe records it: the value it ran with. reduce_range=auto
+// (quantize_static, quantize_dynamic) depends on the CPU, so it is written as
+// what it chose here, and the recipe replays to the same file elsewhere.
+std::string recordedValue(const std::string& passId, const std::string& option,
+                          const std::string& value) {
+  if (option == "reduce_range" && (passId == "quantize_static" || passId == "quantize_dynamic"))
+    return passes::recordedWeightRange(value);
+  return value;
 }
 
 }  // namespace
@@ -50,7 +61,7 @@ std::string recipeToJson(const Recipe& r) {
     json p;
     p["id"] = s.id;
     json opts = json::object();
-    for (const auto& [k, v] : s.options) opts[k] = v;
+    for (const auto& [k, v] : s.options) opts[k] = recordedValue(s.id, k, v);
     p["options"] = opts;
     if (!s.filter.only.empty()) p["only_nodes"] = sortedIds(s.filter.only);
     if (!s.filter.excluded.empty()) p["excluded_nodes"] = sortedIds(s.filter.excluded);

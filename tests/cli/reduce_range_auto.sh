@@ -8,7 +8,8 @@
 # precision says the choice once before its trials.
 # Uncapped on a CPU with VNNI it writes the full range, which the capped run
 # then warns about. Over an impossible budget the error says what auto chose
-# and names the option; a saved recipe holds auto, not what it chose; a value
+# and names the option; a saved recipe holds what auto chose (true), so it
+# replays to the same file on any CPU; a value
 # other than auto/true/false is refused naming the option and its values, and
 # nothing is written.
 # Usage: reduce_range_auto.sh CLI CORPUS_DIR   (exit 77 = skipped: no corpus)
@@ -29,7 +30,21 @@ grep -qF "$seven" "$dir/q7.log" || { cat "$dir/q7.log"; fail "the note does not 
 grep -qF "reduce_range=false for the full range" "$dir/q7.log" ||
   { cat "$dir/q7.log"; fail "the note does not say how to get the full range"; }
 grep -q "within budget" "$dir/q7.log" || { cat "$dir/q7.log"; fail "not within budget"; }
-grep -q '"reduce_range": "auto"' "$dir/q7.json" || { cat "$dir/q7.json"; fail "the recipe does not hold auto"; }
+grep -q '"reduce_range": "true"' "$dir/q7.json" || { cat "$dir/q7.json"; fail "the recipe does not hold what auto chose"; }
+# Replayed where auto would choose the full range (avx2vnni, or avx2 on a CPU
+# without AVX-VNNI: then the check is weaker), the recipe still writes 7-bit
+# weights: no note of auto's, and no INT8 warning for the file under avx2.
+PASSLAB_MAX_ISA=avx2vnni "$cli" optimize "$model" -o "$dir/q7_replay.onnx" --recipe "$dir/q7.json" \
+  > "$dir/q7_replay.log" 2>&1 || { cat "$dir/q7_replay.log"; fail "replaying the recipe"; }
+if grep -q "reduce_range=auto" "$dir/q7_replay.log"; then
+  cat "$dir/q7_replay.log"; fail "the replayed recipe chose by the CPU again"
+fi
+PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/q7_replay.onnx" -o "$dir/q7_replay_fused.onnx" --level fused \
+  > "$dir/q7_replay_fused.log" 2>&1 || { cat "$dir/q7_replay_fused.log"; fail "--level fused on the replay"; }
+if grep -q "$warning" "$dir/q7_replay_fused.log"; then
+  cat "$dir/q7_replay_fused.log"; fail "the replayed recipe wrote full-range weights"
+fi
+
 PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/q7.onnx" -o "$dir/q7_fused.onnx" --level fused \
   > "$dir/q7_fused.log" 2>&1 || { cat "$dir/q7_fused.log"; fail "--level fused on the 7-bit file"; }
 if grep -q "$warning" "$dir/q7_fused.log"; then
@@ -43,7 +58,7 @@ PASSLAB_MAX_ISA=avx2 "$cli" optimize "$dir/dyn_base.onnx" -o "$dir/d7.onnx" --pa
   --set quantize_dynamic.reduce_range=auto --save-recipe "$dir/d7.json" > "$dir/d7.log" 2>&1 ||
   { cat "$dir/d7.log"; fail "quantize_dynamic under avx2"; }
 grep -qF "$seven" "$dir/d7.log" || { cat "$dir/d7.log"; fail "quantize_dynamic's note does not say 7 bits"; }
-grep -q '"reduce_range": "auto"' "$dir/d7.json" || { cat "$dir/d7.json"; fail "the recipe does not hold auto"; }
+grep -q '"reduce_range": "true"' "$dir/d7.json" || { cat "$dir/d7.json"; fail "the recipe does not hold what auto chose"; }
 if grep -q "$warning" "$dir/d7.log"; then
   cat "$dir/d7.log"; fail "the dynamic file auto wrote under the cap was warned about"
 fi

@@ -23,6 +23,7 @@
 #include "core/passes/registry.h"
 #include "core/pipeline/calibration.h"
 #include "core/pipeline/numeric_check.h"
+#include "core/pipeline/recipe.h"
 #include "tests/support/pass_harness.h"
 
 namespace passlab::testing {
@@ -198,7 +199,26 @@ TEST(ReduceRange, AnotherValueIsRefusedNamingTheOptionAndItsValues) {
   }
 }
 
-// The declared default is auto, so recipes record it as given.
+// A saved recipe records what auto chose on this CPU (true: 7 bits), so it
+// replays to the same file on another CPU; a given value as given.
+TEST(ReduceRangeAuto, ARecipeRecordsWhatAutoChose) {
+  const std::string chosen = expectSevenBits() ? "true" : "false";
+  pipeline::Recipe r;
+  r.passes.push_back({"quantize_static", {{"reduce_range", "auto"}}, {}});
+  r.passes.push_back({"quantize_dynamic", {{"reduce_range", "AUTO"}}, {}});
+  r.passes.push_back({"quantize_static", {{"reduce_range", "off"}}, {}});
+  const std::string json = pipeline::recipeToJson(r);
+  auto back = pipeline::recipeFromJson(json);
+  ASSERT_TRUE(back) << back.error().message() << "\n" << json;
+  ASSERT_EQ(back->passes.size(), 3u);
+  const std::vector<std::string> want = {chosen, chosen, "off"};
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(back->passes[i].options.size(), 1u) << i;
+    EXPECT_EQ(back->passes[i].options[0].second, want[i]) << i << "\n" << json;
+  }
+}
+
+// The declared default is auto (what a saved recipe records is what it chose).
 TEST(ReduceRange, TheDefaultIsAuto) {
   for (const char* pass : {"quantize_static", "quantize_dynamic"}) {
     auto opts = pipeline::effectiveOptions(*passes::findPass(pass), {});

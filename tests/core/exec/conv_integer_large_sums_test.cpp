@@ -125,8 +125,9 @@ void expectReference(const Layer& l, const std::string& what, double atLeast) {
   expectSame(r.second.outputs[0], r.reference.outputs[0], what + " second run");
   // Without VNNI the narrow weights would have opened oneDNN's int8 path
   // (narrowWeightInt8Plans counts it): these sums keep the reference.
-  if (!cpu::qlinear::int8ConvSumsExactPastFloat32())
+  if (!cpu::qlinear::int8ConvSumsExactPastFloat32()) {
     EXPECT_EQ(cpu::qlinear::narrowWeightInt8Plans() - before, 0u) << what;
+  }
 }
 
 // ConvInteger's output is oneDNN's sum itself, past 2^25 here.
@@ -161,8 +162,9 @@ TEST(ConvIntegerLargeSums, SumsBelowTwoToTheTwentyFourKeepTheInt8Path) {
   ASSERT_FALSE(r.first.outputs.empty());
   ASSERT_FALSE(r.reference.outputs.empty());
   expectSame(r.first.outputs[0], r.reference.outputs[0], "64 channels");
-  if (!cpu::qlinear::exactInt8DotProducts())
+  if (!cpu::qlinear::exactInt8DotProducts()) {
     EXPECT_GE(cpu::qlinear::narrowWeightInt8Plans() - before, 1u);
+  }
 }
 
 // The bound: 255 x the largest sum of |W'| of a channel below 2^24

@@ -37,8 +37,9 @@ TEST(CpuIsa, NoFeatureAboveTheCap) {
     EXPECT_FALSE(hasAvx512f());
     EXPECT_FALSE(hasAvx512BwVl());
   }
-  if (maxIsa() < IsaLevel::kAvx2Vnni || maxIsa() == IsaLevel::kAvx512Core)
+  if (maxIsa() < IsaLevel::kAvx2Vnni || maxIsa() == IsaLevel::kAvx512Core) {
     EXPECT_FALSE(hasAvxVnni());
+  }
   if (maxIsa() < IsaLevel::kAvx2) {
     EXPECT_FALSE(hasAvx2Fma());
     EXPECT_FALSE(hasF16c());
